@@ -1,0 +1,140 @@
+//! Run the rules over a scan, then apply the run's settings: which rules
+//! are enabled, their severity, duplicate removal, and a stable order.
+
+use crate::config::Settings;
+use crate::graph::GraphCtx;
+use crate::rules::{self, Check, Emitter, Finding, PolicyCtx, Related};
+use crate::{Scan, source::SourceFile};
+use rayon::prelude::*;
+
+/// Every finding of the enabled rules, sorted by file, position and code.
+pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
+    let enabled: Vec<&'static rules::Rule> = rules::RULES
+        .iter()
+        .filter(|r| settings.is_enabled(r))
+        .collect();
+    let mut findings: Vec<Finding> = scan
+        .files
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(id, f)| {
+            let mut out = Vec::new();
+            for d in &f.facts.diagnostics {
+                let rule = rules::rule(d.code);
+                if !enabled.iter().any(|r| std::ptr::eq(*r, rule)) {
+                    continue;
+                }
+                let mut finding = Finding::new(rule, id, d.span, d.message.clone(), d.help.clone());
+                finding.related = d
+                    .related
+                    .iter()
+                    .map(|(span, message)| Related {
+                        file: id,
+                        span: *span,
+                        message: message.clone(),
+                    })
+                    .collect();
+                out.push(finding);
+            }
+            for policy in &f.facts.policies {
+                let ctx = PolicyCtx {
+                    policy,
+                    file: &f.source,
+                    facts: &f.facts,
+                    settings,
+                };
+                for rule in &enabled {
+                    if let Check::Policy(run) = rule.check {
+                        let mut e = Emitter {
+                            rule,
+                            file: id,
+                            out: &mut out,
+                        };
+                        run(&ctx, &mut e);
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    let ctx = GraphCtx {
+        files: &scan.files,
+        settings,
+    };
+    for rule in &enabled {
+        if let Check::Graph(run) = rule.check {
+            let mut out = Vec::new();
+            run(&ctx, &mut out);
+            for f in &mut out {
+                f.rule = rule;
+            }
+            findings.extend(out);
+        }
+    }
+    for f in &mut findings {
+        f.severity = settings.severity_of(f.rule);
+    }
+    sort_and_dedup(&mut findings, scan);
+    findings
+}
+
+/// Sort by path, position and code; drop findings of one rule at one span
+/// (one inherited value reported for each instance that inherits it).
+pub fn sort_and_dedup(findings: &mut Vec<Finding>, scan: &Scan) {
+    findings.sort_by(|a, b| {
+        let pa = &scan.file(a.file).path;
+        let pb = &scan.file(b.file).path;
+        pa.cmp(pb)
+            .then(a.span.start.cmp(&b.span.start))
+            .then(a.rule.code.cmp(b.rule.code))
+            .then(a.span.end.cmp(&b.span.end))
+            .then(a.message.cmp(&b.message))
+    });
+    findings.dedup_by(|b, a| a.file == b.file && a.span == b.span && std::ptr::eq(a.rule, b.rule));
+}
+
+/// A fingerprint that survives lines inserted above a finding: the rule,
+/// the file, the finding's own line text (whitespace collapsed) and its
+/// position among findings with the same three.
+pub fn fingerprints(findings: &[Finding], scan: &Scan) -> Vec<String> {
+    let mut seen: std::collections::HashMap<u64, u32> = Default::default();
+    findings
+        .iter()
+        .map(|f| {
+            let file = scan.file(f.file);
+            let base = xxhash_rust::xxh3::xxh3_64(
+                format!(
+                    "{}\0{}\0{}",
+                    f.rule.code,
+                    file.display_path(),
+                    context(file, f.span)
+                )
+                .as_bytes(),
+            );
+            let n = seen.entry(base).or_insert(0);
+            *n += 1;
+            let full = xxhash_rust::xxh3::xxh3_64(format!("{base:016x}:{n}").as_bytes());
+            format!("{full:016x}")
+        })
+        .collect()
+}
+
+fn context(file: &SourceFile, span: crate::source::Span) -> String {
+    let start = file.lines.line_of(span.start.min(file.text.len()));
+    let end = file
+        .lines
+        .line_of(span.end.min(file.text.len()).max(span.start));
+    let mut out = String::new();
+    for l in start..=end.min(start + 3) {
+        out.push_str(
+            &file
+                .lines
+                .line_text(&file.text, l)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,141 @@
+//! Discovery: walk the given paths in parallel with the `ignore` crate
+//! (`.gitignore` honoured, hidden files included, `.git` skipped, symlinks
+//! never followed, `--exclude` globs), and list the files to read.
+
+use ignore::WalkBuilder;
+use ignore::overrides::OverrideBuilder;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// A file to read.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Candidate {
+    pub path: PathBuf,
+    pub size: u64,
+}
+
+/// Something the walk could not read, said once.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WalkNotice {
+    pub path: Option<PathBuf>,
+    pub message: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Walk {
+    pub files: Vec<Candidate>,
+    pub notices: Vec<WalkNotice>,
+    /// Symbolic links seen and not followed.
+    pub symlinks: usize,
+}
+
+/// Walk `roots`. Paths are returned sorted, so that every later step is
+/// deterministic.
+pub fn walk(roots: &[PathBuf], exclude: &[String]) -> Result<Walk, String> {
+    let mut out = Walk::default();
+    let Some((first, rest)) = roots.split_first() else {
+        return Ok(out);
+    };
+    for r in roots {
+        match std::fs::symlink_metadata(r) {
+            Err(e) => return Err(format!("cannot read `{}`: {e}", r.display())),
+            Ok(m) if m.file_type().is_symlink() => {
+                out.symlinks += 1;
+                out.notices.push(WalkNotice {
+                    path: Some(r.clone()),
+                    message: "is a symbolic link: not followed".into(),
+                });
+            }
+            Ok(_) => {}
+        }
+    }
+    let mut builder = WalkBuilder::new(first);
+    for r in rest {
+        builder.add(r);
+    }
+    builder
+        .hidden(false)
+        .follow_links(false)
+        .git_ignore(true)
+        .git_global(false)
+        .git_exclude(true)
+        .require_git(false)
+        .ignore(true)
+        .parents(true)
+        .filter_entry(|e| e.file_name() != ".git");
+    if !exclude.is_empty() {
+        let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let mut ob = OverrideBuilder::new(&base);
+        for g in exclude {
+            ob.add(&format!("!{g}"))
+                .map_err(|e| format!("bad --exclude glob `{g}`: {e}"))?;
+            // Also match below any directory, as users expect `vendor/**`.
+            if !g.starts_with('/') && !g.starts_with("**/") {
+                ob.add(&format!("!**/{g}"))
+                    .map_err(|e| format!("bad --exclude glob `{g}`: {e}"))?;
+            }
+        }
+        builder.overrides(ob.build().map_err(|e| e.to_string())?);
+    }
+    let shared = Mutex::new(Walk::default());
+    builder.build_parallel().run(|| {
+        let shared = &shared;
+        Box::new(move |entry| {
+            let mut local = Vec::new();
+            let mut notice = None;
+            let mut symlink = false;
+            match entry {
+                Ok(e) => {
+                    let ft = e.file_type();
+                    if ft.is_some_and(|t| t.is_symlink()) {
+                        symlink = e.depth() > 0;
+                    } else if ft.is_some_and(|t| t.is_file()) {
+                        let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+                        local.push(Candidate {
+                            path: e.into_path(),
+                            size,
+                        });
+                    }
+                }
+                Err(err) => notice = Some(walk_notice(&err)),
+            }
+            let mut w = shared.lock().unwrap_or_else(|p| p.into_inner());
+            w.files.extend(local);
+            if let Some(n) = notice {
+                w.notices.push(n);
+            }
+            if symlink {
+                w.symlinks += 1;
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let w = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    out.files = w.files;
+    out.notices.extend(w.notices);
+    out.symlinks += w.symlinks;
+    out.files.sort();
+    out.files.dedup_by(|a, b| a.path == b.path);
+    out.notices.sort();
+    Ok(out)
+}
+
+fn walk_notice(err: &ignore::Error) -> WalkNotice {
+    let path = error_path(err).map(Path::to_path_buf);
+    let message = match err {
+        ignore::Error::WithPath { err, .. } => err.to_string(),
+        ignore::Error::WithDepth { err, .. } => return walk_notice(err),
+        ignore::Error::Loop { .. } => "symbolic link loop: not followed".into(),
+        other => other.to_string(),
+    };
+    WalkNotice { path, message }
+}
+
+fn error_path(err: &ignore::Error) -> Option<&Path> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } => error_path(err),
+        ignore::Error::Loop { child, .. } => Some(child),
+        _ => None,
+    }
+}

@@ -1,0 +1,273 @@
+//! retrylint reads the retry and timeout settings a code base spreads over
+//! many files and formats, puts them on one call-path graph, and reports
+//! the settings that turn a short outage into a long one.
+//!
+//! Pipeline: [`discover`] -> classify and [`extract`] (per file, parallel,
+//! pure) -> [`graph`] (link) -> [`check`] (rules) -> suppress -> [`render`].
+
+pub mod check;
+pub mod cli;
+pub mod config;
+pub mod discover;
+pub mod duration;
+pub mod extract;
+pub mod graph;
+pub mod model;
+pub mod render;
+pub mod rules;
+pub mod source;
+pub mod yaml;
+
+use config::Settings;
+use extract::Facts;
+use rayon::prelude::*;
+use rules::Diagnostic;
+use rules::settings::unparsable_file;
+use source::SourceFile;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// One file that had something to say, with its text kept for rendering.
+#[derive(Debug)]
+pub struct ScannedFile {
+    pub source: SourceFile,
+    pub facts: Facts,
+}
+
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// Files the walk found.
+    pub files_seen: usize,
+    /// Files an extractor read (parsed).
+    pub files_parsed: usize,
+    /// Files claimed, per extractor.
+    pub per_extractor: BTreeMap<&'static str, usize>,
+    pub oversized: usize,
+    pub binary: usize,
+    pub symlinks: usize,
+    pub elapsed: Duration,
+}
+
+/// A problem that is not a finding: a path that could not be walked, or an
+/// internal error (a bug) while reading a file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Notice {
+    pub path: Option<String>,
+    pub message: String,
+    pub internal: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub files: Vec<ScannedFile>,
+    pub stats: Stats,
+    pub notices: Vec<Notice>,
+}
+
+impl Scan {
+    pub fn file(&self, id: source::FileId) -> &SourceFile {
+        &self.files[id].source
+    }
+}
+
+/// Walk `roots`, read and extract every supported file in parallel.
+pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
+    let start = Instant::now();
+    let walk = discover::walk(roots, &settings.exclude)?;
+    let cwd = std::env::current_dir().ok();
+    let mut scan = Scan::default();
+    scan.stats.files_seen = walk.files.len();
+    scan.stats.symlinks = walk.symlinks;
+    for n in walk.notices {
+        scan.notices.push(Notice {
+            path: n.path.map(|p| display(&p, cwd.as_deref())),
+            message: n.message,
+            internal: false,
+        });
+    }
+    let results: Vec<Read> = walk
+        .files
+        .par_iter()
+        .map(|c| {
+            let shown = display(&c.path, cwd.as_deref());
+            match std::panic::catch_unwind(|| read_one(&c.path, &shown, c.size, settings)) {
+                Ok(r) => r,
+                Err(panic) => {
+                    let msg = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".into());
+                    Read::Internal(shown, msg)
+                }
+            }
+        })
+        .collect();
+    for r in results {
+        match r {
+            Read::Skipped => {}
+            Read::Binary => scan.stats.binary += 1,
+            Read::Oversized(f) => {
+                scan.stats.oversized += 1;
+                if let Some(f) = f {
+                    scan.files.push(f);
+                }
+            }
+            Read::Parsed(f) => {
+                scan.stats.files_parsed += 1;
+                for e in &f.facts.extractors {
+                    *scan.stats.per_extractor.entry(e).or_default() += 1;
+                }
+                if !f.facts.is_empty() {
+                    scan.files.push(*f);
+                }
+            }
+            Read::Failed(path, message) => scan.notices.push(Notice {
+                path: Some(path),
+                message,
+                internal: false,
+            }),
+            Read::Internal(path, message) => scan.notices.push(Notice {
+                path: Some(path),
+                message: format!("internal error: {message}"),
+                internal: true,
+            }),
+        }
+    }
+    scan.stats.elapsed = start.elapsed();
+    Ok(scan)
+}
+
+enum Read {
+    Skipped,
+    Binary,
+    Oversized(Option<ScannedFile>),
+    Parsed(Box<ScannedFile>),
+    Failed(String, String),
+    Internal(String, String),
+}
+
+fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
+    let mut facts = Facts::default();
+    facts.diagnostics.push(diag);
+    ScannedFile {
+        source: SourceFile::new(shown, String::new()),
+        facts,
+    }
+}
+
+fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
+    if size > settings.max_file_size {
+        // Only a file whose name says it is ours is worth a finding.
+        return Read::Oversized(extract::supported_by_name(path).then(|| {
+            unreadable(
+                shown,
+                unparsable_file::file(
+                    &format!("{} is larger than the {} limit", bytes(size), bytes(settings.max_file_size)),
+                    "raise `max-file-size` in .retrylint.toml or `--max-file-size` if this file should be checked",
+                ),
+            )
+        }));
+    }
+    let data = match std::fs::read(path) {
+        Ok(d) => d,
+        Err(e) => return Read::Failed(shown.to_string(), format!("cannot read: {e}")),
+    };
+    // The file may have grown since the walk.
+    if data.len() as u64 > settings.max_file_size {
+        return Read::Oversized(None);
+    }
+    let (text, decoded) = match decode(&data) {
+        Decoded::Text(t) => (t, None),
+        Decoded::Utf16(t) => (t, Some("UTF-16")),
+        Decoded::Binary => return Read::Binary,
+        Decoded::Invalid(at) => {
+            if extract::classify(path, &data).is_some() {
+                return Read::Parsed(Box::new(unreadable(
+                    shown,
+                    unparsable_file::file(
+                        &format!("not valid UTF-8 (byte {at})"),
+                        "save the file as UTF-8 so that its settings can be checked",
+                    ),
+                )));
+            }
+            return Read::Skipped;
+        }
+    };
+    let _ = decoded;
+    let Some(syntax) = extract::classify(path, text.as_bytes()) else {
+        return Read::Skipped;
+    };
+    let facts = extract::extract(path, &text, syntax);
+    Read::Parsed(Box::new(ScannedFile {
+        source: SourceFile::new(shown, text),
+        facts,
+    }))
+}
+
+enum Decoded {
+    Text(String),
+    Utf16(String),
+    Binary,
+    Invalid(usize),
+}
+
+fn decode(data: &[u8]) -> Decoded {
+    if let Some(rest) = data.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+        // A UTF-8 byte-order mark: blank it to keep offsets.
+        let mut v = rest.to_vec();
+        v.splice(0..0, *b"   ");
+        return match String::from_utf8(v) {
+            Ok(s) => Decoded::Text(s),
+            Err(e) => Decoded::Invalid(e.utf8_error().valid_up_to() + 3),
+        };
+    }
+    let le = data.starts_with(&[0xFF, 0xFE]);
+    let be = data.starts_with(&[0xFE, 0xFF]);
+    if le || be {
+        let units: Vec<u16> = data[2..]
+            .chunks_exact(2)
+            .map(|c| {
+                if le {
+                    u16::from_le_bytes([c[0], c[1]])
+                } else {
+                    u16::from_be_bytes([c[0], c[1]])
+                }
+            })
+            .collect();
+        return match String::from_utf16(&units) {
+            Ok(s) => Decoded::Utf16(s),
+            Err(_) => Decoded::Binary,
+        };
+    }
+    let head = &data[..data.len().min(8192)];
+    if memchr::memchr(0, head).is_some() {
+        return Decoded::Binary;
+    }
+    match String::from_utf8(data.to_vec()) {
+        Ok(s) => Decoded::Text(s),
+        Err(e) => Decoded::Invalid(e.utf8_error().valid_up_to()),
+    }
+}
+
+fn bytes(n: u64) -> String {
+    if n >= 1 << 20 {
+        format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
+    } else if n >= 1 << 10 {
+        format!("{:.1} KiB", n as f64 / 1024.0)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// A path as shown to users: relative to the working directory when below
+/// it, as given otherwise.
+fn display(path: &Path, cwd: Option<&Path>) -> String {
+    if let Some(cwd) = cwd
+        && let Ok(rel) = path.strip_prefix(cwd)
+    {
+        return source::display_path(rel);
+    }
+    source::display_path(path)
+}

@@ -1,0 +1,504 @@
+//! The normalised, format-independent model that every extractor produces
+//! and every rule reads. See DESIGN.md, "The model".
+//!
+//! Conventions:
+//! - "attempts" always means total attempts, the first call included.
+//!   Extractors convert each system's own word (retries, num_retries, ...)
+//!   and keep the original wording in [`Attempts::written_as`] for messages.
+//! - Every value is [`Located`]: its span, and whether the file wrote it,
+//!   inherited it from another block, or it is the system's default.
+
+use crate::source::Span;
+use serde::Serialize;
+use std::fmt;
+use std::time::Duration;
+
+/// Where a value came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Provenance {
+    /// Written at this span.
+    Written,
+    /// Inherited from another block of the same file (`baseConfig`, a
+    /// virtual host's policy); the span points at the written value.
+    Inherited,
+    /// The system's documented default; the span points at the block it
+    /// applies to.
+    Default,
+}
+
+/// A value with the span that defines it and its provenance.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Located<T> {
+    pub value: T,
+    pub span: Span,
+    pub provenance: Provenance,
+}
+
+impl<T> Located<T> {
+    pub fn written(value: T, span: Span) -> Self {
+        Located {
+            value,
+            span,
+            provenance: Provenance::Written,
+        }
+    }
+    pub fn default_at(value: T, span: Span) -> Self {
+        Located {
+            value,
+            span,
+            provenance: Provenance::Default,
+        }
+    }
+    pub fn inherited(value: T, span: Span) -> Self {
+        Located {
+            value,
+            span,
+            provenance: Provenance::Inherited,
+        }
+    }
+    pub fn is_written(&self) -> bool {
+        self.provenance == Provenance::Written
+    }
+    pub fn is_default(&self) -> bool {
+        self.provenance == Provenance::Default
+    }
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Located<U> {
+        Located {
+            value: f(self.value),
+            span: self.span,
+            provenance: self.provenance,
+        }
+    }
+}
+
+/// The system whose setting a policy is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum System {
+    Resilience4j,
+    SpringRetry,
+    SpringFramework,
+    SpringCloudGateway,
+    SpringAmqp,
+    Failsafe,
+    JavaLoop,
+    Istio,
+    Envoy,
+    Nginx,
+    IngressNginx,
+    GatewayApi,
+    Linkerd,
+    Grpc,
+    AwsSdk,
+    Polly,
+    DotnetStandard,
+    RustCrate(String),
+    RustLoop,
+}
+
+impl System {
+    /// Human name used in messages and reports.
+    pub fn label(&self) -> String {
+        match self {
+            System::Resilience4j => "Resilience4j".into(),
+            System::SpringRetry => "Spring Retry".into(),
+            System::SpringFramework => "Spring Framework".into(),
+            System::SpringCloudGateway => "Spring Cloud Gateway".into(),
+            System::SpringAmqp => "Spring AMQP".into(),
+            System::Failsafe => "Failsafe".into(),
+            System::JavaLoop => "Java retry loop".into(),
+            System::Istio => "Istio".into(),
+            System::Envoy => "Envoy".into(),
+            System::Nginx => "nginx".into(),
+            System::IngressNginx => "ingress-nginx".into(),
+            System::GatewayApi => "Gateway API".into(),
+            System::Linkerd => "Linkerd".into(),
+            System::Grpc => "gRPC".into(),
+            System::AwsSdk => "AWS SDK".into(),
+            System::Polly => "Polly".into(),
+            System::DotnetStandard => ".NET standard resilience".into(),
+            System::RustCrate(name) => name.clone(),
+            System::RustLoop => "Rust retry loop".into(),
+        }
+    }
+
+    /// Which layer of a call path this system sits in.
+    pub fn layer(&self) -> Layer {
+        match self {
+            System::Istio | System::Linkerd => Layer::Mesh,
+            System::Envoy | System::Nginx | System::IngressNginx | System::GatewayApi => {
+                Layer::Proxy
+            }
+            System::AwsSdk | System::Grpc => Layer::Sdk,
+            _ => Layer::Application,
+        }
+    }
+}
+
+impl fmt::Display for System {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layer {
+    Application,
+    Sdk,
+    Mesh,
+    Proxy,
+}
+
+/// Total attempts, the first call included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "n")]
+pub enum AttemptCount {
+    Finite(u64),
+    Unbounded,
+    /// Set by an expression or placeholder that cannot be read statically.
+    Unknown,
+}
+
+impl AttemptCount {
+    pub fn finite(self) -> Option<u64> {
+        match self {
+            AttemptCount::Finite(n) => Some(n),
+            _ => None,
+        }
+    }
+    /// Whether the policy retries at all (more than one attempt).
+    pub fn retries(self) -> bool {
+        !matches!(self, AttemptCount::Finite(0 | 1))
+    }
+}
+
+/// Total attempts with the words the file used, for messages
+/// ("`attempts: 3` (retries)" becomes 4 attempts).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Attempts {
+    pub count: AttemptCount,
+    /// The setting as written or as the default reads, e.g. `attempts: 3`.
+    pub written_as: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Delay {
+    /// Attempts follow each other at once.
+    None,
+    Fixed {
+        #[serde(with = "crate::duration::serde_ms")]
+        delay: Duration,
+    },
+    Exponential {
+        #[serde(with = "crate::duration::serde_ms")]
+        base: Duration,
+        multiplier: f64,
+        #[serde(with = "crate::duration::serde_opt_ms")]
+        cap: Option<Duration>,
+    },
+    Decorrelated {
+        #[serde(with = "crate::duration::serde_ms")]
+        base: Duration,
+        #[serde(with = "crate::duration::serde_opt_ms")]
+        cap: Option<Duration>,
+    },
+    /// A delay function the linter cannot read (a lambda, a custom class).
+    Custom,
+    /// Set by an expression or placeholder.
+    Unknown,
+}
+
+impl Delay {
+    /// The delay before retry `n` (1-based: the wait after the first
+    /// failed attempt), before any jitter, with the cap applied.
+    pub fn nominal(&self, n: u32) -> Option<Duration> {
+        match self {
+            Delay::None => Some(Duration::ZERO),
+            Delay::Fixed { delay } => Some(*delay),
+            Delay::Exponential {
+                base,
+                multiplier,
+                cap,
+            } => {
+                let raw = base.as_secs_f64() * multiplier.powi(n.saturating_sub(1) as i32);
+                let raw = if raw.is_finite() { raw } else { f64::MAX };
+                let d = Duration::from_secs_f64(raw.min(1e12));
+                Some(cap.map_or(d, |c| d.min(c)))
+            }
+            Delay::Decorrelated { base, .. } => Some(*base),
+            Delay::Custom | Delay::Unknown => None,
+        }
+    }
+
+    /// The delay before retry `n` before the cap, for reasoning about caps.
+    pub fn uncapped(&self, n: u32) -> Option<f64> {
+        match self {
+            Delay::Exponential {
+                base, multiplier, ..
+            } => Some(base.as_secs_f64() * multiplier.powi(n.saturating_sub(1) as i32)),
+            other => other.nominal(n).map(|d| d.as_secs_f64()),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Jitter {
+    None,
+    /// Uniform in [0, d].
+    Full,
+    /// Uniform in [d/2, d].
+    Equal,
+    /// Uniform in [d x (1 - f), d x (1 + f)].
+    Proportional {
+        factor: f64,
+    },
+    Decorrelated,
+    /// Uniform in [d, 2d) (backon).
+    Additive,
+    Unknown,
+}
+
+impl Jitter {
+    pub fn is_none(&self) -> bool {
+        matches!(self, Jitter::None)
+    }
+}
+
+/// Whether a delay cap is applied before or after the randomisation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CapOrder {
+    BeforeJitter,
+    AfterJitter,
+}
+
+/// One thing a policy retries on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "value")]
+pub enum Condition {
+    /// An HTTP status or inclusive range.
+    Status { from: u16, to: u16 },
+    /// A gRPC status code name, upper snake case.
+    Grpc(String),
+    /// An exception or error type name as written.
+    Exception(String),
+    /// A transport failure: connect, reset, timeout, refused ...
+    Transport(String),
+    /// A system-specific token that is none of the above (kept as written).
+    Token(String),
+    /// A result predicate or custom function the linter cannot read.
+    Predicate,
+}
+
+impl Condition {
+    pub fn status(code: u16) -> Self {
+        Condition::Status {
+            from: code,
+            to: code,
+        }
+    }
+}
+
+/// What a policy retries.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum RetryOn {
+    /// Every failure: no predicate was given.
+    AllErrors,
+    /// Only the listed conditions.
+    Listed {
+        conditions: Vec<Located<Condition>>,
+    },
+    /// Nothing: retries are configured but no condition enables them.
+    Nothing,
+    Unknown,
+}
+
+/// Which requests a policy retries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "methods")]
+pub enum Methods {
+    /// Every method, POST included.
+    All,
+    /// The system itself retries only idempotent requests.
+    IdempotentOnly,
+    /// The listed methods or RPC names, upper case for HTTP methods.
+    Set(Vec<String>),
+    Unknown,
+}
+
+/// A retry budget, token bucket or concurrency limit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Budget {
+    /// Retries may be at most this fraction of requests.
+    Ratio {
+        ratio: f64,
+        min_per_second: Option<f64>,
+    },
+    TokenBucket {
+        max_tokens: f64,
+        token_ratio: f64,
+    },
+    Concurrency {
+        max: u64,
+    },
+    /// A retry quota whose size the linter does not model.
+    Quota,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PolicyKind {
+    Retry,
+    /// Hedging sends further attempts without waiting for the first.
+    Hedge,
+}
+
+/// A timeout: off, or a finite duration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Timeout {
+    Disabled,
+    Finite {
+        #[serde(with = "crate::duration::serde_ms")]
+        after: Duration,
+    },
+    Unknown,
+}
+
+impl Timeout {
+    pub fn finite(self) -> Option<Duration> {
+        match self {
+            Timeout::Finite { after } => Some(after),
+            _ => None,
+        }
+    }
+    pub fn after(d: Duration) -> Self {
+        Timeout::Finite { after: d }
+    }
+}
+
+/// Where an idempotency key is minted relative to the retry.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IdempotencyKey {
+    pub span: Span,
+    /// What creates it (`UUID.randomUUID()`).
+    pub created_by: String,
+    pub inside_retry: bool,
+}
+
+/// Who the policy applies to.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Scope {
+    /// The service the policy runs in, where the file shows it.
+    pub caller: Option<String>,
+    /// The host or service it calls, where known.
+    pub callee: Option<Located<String>>,
+    /// A route or method description for messages (`route "reviews"`).
+    pub route: Option<String>,
+}
+
+/// One retry policy, normalised.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RetryPolicy {
+    pub system: System,
+    pub kind: PolicyKind,
+    /// The instance, route or method name, for messages.
+    pub name: Option<String>,
+    /// The key, block or call that defines the policy.
+    pub span: Span,
+    pub scope: Scope,
+    pub attempts: Located<Attempts>,
+    pub delay: Located<Delay>,
+    pub jitter: Located<Jitter>,
+    pub cap_order: CapOrder,
+    pub per_try_timeout: Option<Located<Timeout>>,
+    pub overall_timeout: Option<Located<Timeout>>,
+    pub retry_on: Located<RetryOn>,
+    pub methods: Located<Methods>,
+    pub budget: Option<Located<Budget>>,
+    pub idempotency: Vec<IdempotencyKey>,
+    /// The proxy or mesh jitters its own back-off, whatever the file says
+    /// (Envoy, Istio): backoff rules do not apply.
+    pub jitter_by_platform: bool,
+}
+
+impl RetryPolicy {
+    /// A policy with the given attempts and nothing else known; extractors
+    /// fill in the rest.
+    pub fn new(system: System, span: Span, attempts: Located<Attempts>) -> Self {
+        RetryPolicy {
+            system,
+            kind: PolicyKind::Retry,
+            name: None,
+            span,
+            scope: Scope::default(),
+            attempts,
+            delay: Located::default_at(Delay::Unknown, span),
+            jitter: Located::default_at(Jitter::Unknown, span),
+            cap_order: CapOrder::BeforeJitter,
+            per_try_timeout: None,
+            overall_timeout: None,
+            retry_on: Located::default_at(RetryOn::Unknown, span),
+            methods: Located::default_at(Methods::Unknown, span),
+            budget: None,
+            idempotency: Vec::new(),
+            jitter_by_platform: false,
+        }
+    }
+
+    /// "`backendA` (Resilience4j)" and the like, for messages, which start
+    /// in lower case.
+    pub fn describe(&self) -> String {
+        match &self.name {
+            Some(n) => format!("`{}` ({})", n, self.system.label()),
+            None => format!("the {} policy", self.system.label()),
+        }
+    }
+
+    /// Whether this policy retries at all.
+    pub fn retries(&self) -> bool {
+        self.attempts.value.count.retries() && !matches!(self.retry_on.value, RetryOn::Nothing)
+    }
+}
+
+/// A timeout that is not part of a retry policy (a TimeLimiter, a proxy's
+/// read timeout).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TimeoutSetting {
+    pub system: System,
+    pub name: Option<String>,
+    /// What the timeout bounds, e.g. `timelimiter`, `proxy_read_timeout`.
+    pub what: String,
+    pub timeout: Located<Timeout>,
+}
+
+/// A call from one service to another, as a file shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CallEdge {
+    /// The calling service, where the file shows it.
+    pub caller: Option<String>,
+    /// The callee host or service name as written (normalised later).
+    pub callee: String,
+    pub span: Span,
+    /// Indices into `Facts::policies` of the retry layers that apply to
+    /// this call within the file.
+    pub policies: Vec<usize>,
+    pub via: String,
+}
+
+/// A service identity a file declares.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ServiceDecl {
+    pub name: String,
+    pub span: Span,
+    /// How the identity is known: `spring.application.name`, `Deployment` ...
+    pub source: String,
+    /// Hosts that reach this service.
+    pub hosts: Vec<String>,
+}

@@ -1,0 +1,75 @@
+//! `--format json`: a versioned document, described in docs/json-output.md
+//! and docs/json-output.schema.json.
+
+use super::range;
+use crate::Scan;
+use crate::check::fingerprints;
+use crate::rules::{Finding, Severity};
+use serde_json::{Value, json};
+
+/// Bumped on any change that is not a pure addition.
+pub const SCHEMA_VERSION: u32 = 1;
+
+fn location(scan: &Scan, file: usize, span: crate::source::Span) -> Value {
+    let f = scan.file(file);
+    let (s, e) = range(f, span);
+    json!({
+        "file": f.display_path(),
+        "span": { "start": span.start, "end": span.end },
+        "range": {
+            "start": { "line": s.line, "column": s.column },
+            "end": { "line": e.line, "column": e.column },
+        },
+    })
+}
+
+pub fn finding(scan: &Scan, f: &Finding, fingerprint: &str) -> Value {
+    let mut v = location(scan, f.file, f.span);
+    let obj = v.as_object_mut().expect("object");
+    obj.insert("code".into(), json!(f.rule.code));
+    obj.insert("name".into(), json!(f.rule.name));
+    obj.insert("severity".into(), json!(f.severity));
+    obj.insert("message".into(), json!(f.message));
+    obj.insert("help".into(), json!(f.help));
+    obj.insert("fingerprint".into(), json!(fingerprint));
+    let related: Vec<Value> = f
+        .related
+        .iter()
+        .map(|r| {
+            let mut l = location(scan, r.file, r.span);
+            l.as_object_mut()
+                .expect("object")
+                .insert("message".into(), json!(r.message));
+            l
+        })
+        .collect();
+    obj.insert("related".into(), Value::Array(related));
+    v
+}
+
+pub fn render(scan: &Scan, findings: &[Finding]) -> String {
+    let prints = fingerprints(findings, scan);
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let doc = json!({
+        "version": SCHEMA_VERSION,
+        "tool": { "name": "retrylint", "version": env!("CARGO_PKG_VERSION") },
+        "summary": {
+            "files_scanned": scan.stats.files_seen,
+            "files_read": scan.stats.files_parsed,
+            "extractors": scan.stats.per_extractor,
+            "findings": findings.len(),
+            "errors": count(Severity::Error),
+            "warnings": count(Severity::Warning),
+            "infos": count(Severity::Info),
+        },
+        "findings": findings.iter().zip(&prints).map(|(f, p)| finding(scan, f, p)).collect::<Vec<_>>(),
+        "notices": scan.notices.iter().map(|n| json!({
+            "path": n.path,
+            "message": n.message,
+            "internal": n.internal,
+        })).collect::<Vec<_>>(),
+    });
+    let mut s = serde_json::to_string_pretty(&doc).expect("serialisable");
+    s.push('\n');
+    s
+}

@@ -1,0 +1,27 @@
+//! RL206 excessive-attempts: more total attempts than the threshold.
+
+use crate::model::{AttemptCount, Provenance};
+use crate::rules::{Check, Emitter, PolicyCtx};
+
+pub const CHECK: Check = Check::Policy(check);
+
+fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
+    let p = ctx.policy;
+    let limit = ctx.settings.thresholds.max_attempts;
+    let AttemptCount::Finite(n) = p.attempts.value.count else {
+        return;
+    };
+    // An inherited setting is reported once, by the block that writes it.
+    if n <= limit || !p.retries() || p.attempts.provenance == Provenance::Inherited {
+        return;
+    }
+    e.emit(
+        p.attempts.span,
+        format!(
+            "{} makes `{n}` attempts (`{}`), more than the limit of {limit}",
+            p.describe(),
+            p.attempts.value.written_as
+        ),
+        format!("lower it to at most {limit} attempts in total; a retry budget or circuit breaker handles longer outages better than more attempts"),
+    );
+}

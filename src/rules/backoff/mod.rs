@@ -1,0 +1,32 @@
+//! Rules of the `backoff` category (RL2xx): how often and how fast a policy
+//! retries.
+
+pub mod excessive_attempts;
+pub mod jitter_clipped_by_cap;
+pub mod unjittered_backoff;
+
+use crate::model::System;
+
+/// How to add jitter in this system's own words.
+pub fn jitter_fix(system: &System) -> &'static str {
+    match system {
+        System::Resilience4j => {
+            "set `enableRandomizedWait: true` (with `randomizedWaitFactor`, default 0.5) and `enableExponentialBackoff: true`"
+        }
+        System::SpringRetry => "use `@Backoff(delay = .., multiplier = 2, random = true)`",
+        System::SpringFramework => "set `jitter` on `@Retryable`",
+        System::Polly | System::DotnetStandard => {
+            "set `UseJitter: true` and `BackoffType: Exponential`"
+        }
+        System::Grpc => "gRPC jitters its back-off already",
+        System::RustCrate(c) if c == "backon" => "call `.with_jitter()` on the builder",
+        System::RustCrate(c) if c == "tokio-retry" => "add `.map(jitter)` to the strategy",
+        System::RustCrate(c) if c == "reqwest-retry" => {
+            "use `.jitter(Jitter::Full)` or `Jitter::Bounded`"
+        }
+        System::Failsafe => "add `.withJitter(..)` to the policy",
+        _ => {
+            "randomise each delay (full jitter: a uniform delay between 0 and the backoff) and grow it exponentially"
+        }
+    }
+}

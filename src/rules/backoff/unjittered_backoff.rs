@@ -1,0 +1,52 @@
+//! RL203 unjittered-backoff: delays between attempts have no randomness.
+
+use super::jitter_fix;
+use crate::duration::human;
+use crate::model::{Delay, Jitter, Provenance};
+use crate::rules::{Check, Emitter, PolicyCtx};
+
+pub const CHECK: Check = Check::Policy(check);
+
+fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
+    let p = ctx.policy;
+    if !p.retries() || p.jitter_by_platform || p.jitter.value != Jitter::None {
+        return;
+    }
+    // An inherited setting is reported once, by the block that writes it.
+    if p.delay.provenance == Provenance::Inherited && !p.jitter.is_written() {
+        return;
+    }
+    let what = match &p.delay.value {
+        Delay::Fixed { delay } if !delay.is_zero() => format!("a fixed `{}`", human(*delay)),
+        Delay::Exponential {
+            base, multiplier, ..
+        } => {
+            format!(
+                "exponential backoff from `{}` (x{multiplier})",
+                human(*base)
+            )
+        }
+        _ => return,
+    };
+    let default = if p.delay.is_default() {
+        " (the default)"
+    } else {
+        ""
+    };
+    let fix = jitter_fix(&p.system);
+    let help = match p.delay.value {
+        Delay::Fixed { .. } => format!("add jitter and grow the delay: {fix}"),
+        _ => format!("add jitter: {fix}"),
+    };
+    let f = e.emit(
+        p.delay.span,
+        format!(
+            "{} waits {what}{default} between attempts with no jitter",
+            p.describe()
+        ),
+        help,
+    );
+    if p.jitter.is_written() && p.jitter.span != p.delay.span {
+        Emitter::relate(f, p.jitter.span, "jitter is turned off here");
+    }
+}

@@ -1,0 +1,29 @@
+//! RL403 implicit-retries: a hop retries only because of a platform default
+//! nobody wrote.
+
+use crate::model::Provenance;
+use crate::rules::{Check, Emitter, PolicyCtx};
+
+pub const CHECK: Check = Check::Policy(check);
+
+fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
+    let p = ctx.policy;
+    if !p.retries() || p.attempts.provenance != Provenance::Default {
+        return;
+    }
+    // Only platforms retry by themselves; an application default is a
+    // written policy whose values are defaults.
+    if p.system.layer() == crate::model::Layer::Application {
+        return;
+    }
+    let n = p.attempts.value.count.finite().unwrap_or(0);
+    e.emit(
+        p.attempts.span,
+        format!(
+            "{} retries although nothing here asks for it: {} ({n} attempts)",
+            p.describe(),
+            p.attempts.value.written_as
+        ),
+        "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted",
+    );
+}

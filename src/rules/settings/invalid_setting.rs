@@ -1,0 +1,56 @@
+//! RL902 invalid-setting: a value the system itself rejects or misreads.
+
+use crate::rules::{Check, Diagnostic, did_you_mean};
+use crate::source::Span;
+
+pub const CHECK: Check = Check::Extractor;
+const CODE: &str = "RL902";
+
+/// `key: value` is invalid because of `why`.
+pub fn value(span: Span, key: &str, value: &str, why: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("invalid `{key}` value `{}`: {why}", value.trim()),
+        format!("write a value `{key}` accepts; this one is rejected or silently misread"),
+    )
+}
+
+/// `token` is not one of the conditions `key` accepts.
+pub fn unknown_token<'c>(
+    span: Span,
+    key: &str,
+    token: &str,
+    known: impl IntoIterator<Item = &'c str>,
+) -> Diagnostic {
+    let help = match did_you_mean(token, known) {
+        Some(s) => format!("did you mean `{s}`? an unknown condition never matches"),
+        None => format!("remove it: `{key}` does not know it, so it never matches"),
+    };
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("unknown `{key}` condition `{token}`"),
+        help,
+    )
+}
+
+/// `key: target` refers to a `what` that does not exist.
+pub fn missing_reference<'c>(
+    span: Span,
+    key: &str,
+    target: &str,
+    what: &str,
+    names: impl IntoIterator<Item = &'c str>,
+) -> Diagnostic {
+    let help = match did_you_mean(target, names) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!("define the {what} `{target}` or point `{key}` at one that exists"),
+    };
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` names the {what} `{target}`, which is not defined"),
+        help,
+    )
+}

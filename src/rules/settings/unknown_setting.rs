@@ -1,0 +1,54 @@
+//! RL901 unknown-setting: an unknown, misspelled, misplaced or removed key
+//! inside a retry or timeout section.
+
+use crate::rules::{Check, Diagnostic, did_you_mean};
+use crate::source::Span;
+
+pub const CHECK: Check = Check::Extractor;
+const CODE: &str = "RL901";
+
+/// `key` is not a key of `what`.
+pub fn unknown_key<'c>(
+    span: Span,
+    key: &str,
+    what: &str,
+    known: impl IntoIterator<Item = &'c str>,
+) -> Diagnostic {
+    let known: Vec<&str> = known.into_iter().collect();
+    let help = match did_you_mean(key, known.iter().copied()) {
+        Some(s) => format!(
+            "did you mean `{s}`? an unknown key is ignored, so the setting it was meant to make does not apply"
+        ),
+        None => format!("remove it, or use one of {}", list(&known)),
+    };
+    Diagnostic::new(CODE, span, format!("unknown key `{key}` in {what}"), help)
+}
+
+/// `key` was removed (`why`); `new` replaces it.
+pub fn removed(span: Span, key: &str, old: &str, new: &str, why: &str) -> Diagnostic {
+    let _ = old;
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` was {why} and is ignored by current versions"),
+        format!("rename it to `{new}`"),
+    )
+}
+
+/// `key` belongs under `parent`, which is empty: an indentation mistake.
+pub fn misplaced(span: Span, key: &str, what: &str, parent: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` is not a key of {what}: it belongs under `{parent}`, which is empty here"),
+        format!("indent `{key}` under `{parent}`"),
+    )
+}
+
+fn list(known: &[&str]) -> String {
+    let mut v: Vec<String> = known.iter().take(8).map(|k| format!("`{k}`")).collect();
+    if known.len() > 8 {
+        v.push("...".into());
+    }
+    v.join(", ")
+}

@@ -1,0 +1,4 @@
+//! Rules of the `timeouts` category (RL3xx).
+
+pub mod missing_timeout;
+pub mod retries_exceed_timeout;

@@ -1,0 +1,201 @@
+//! Source files, byte spans and the one line index that turns spans into
+//! 1-based line/column positions.
+//!
+//! Every parser reports byte offsets into the file's text; nothing else in
+//! the crate converts offsets to lines or columns.
+
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// A half-open byte range `start..end` into one file's text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn cover(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+
+    pub fn len(self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl From<std::ops::Range<usize>> for Span {
+    fn from(r: std::ops::Range<usize>) -> Self {
+        Span::new(r.start, r.end)
+    }
+}
+
+/// A 1-based line and column (column counted in Unicode scalar values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Start offsets of every line. `\n`, `\r\n` and a lone `\r` all end a line.
+#[derive(Clone, Debug, Default)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' => {
+                    if bytes.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    }
+                    starts.push(i + 1);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex { starts }
+    }
+
+    /// 0-based line containing `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.starts.binary_search(&offset) {
+            Ok(l) => l,
+            Err(l) => l - 1,
+        }
+    }
+
+    /// Byte offset where 0-based `line` starts.
+    pub fn line_start(&self, line: usize) -> usize {
+        self.starts.get(line).copied().unwrap_or(usize::MAX)
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// 1-based line and column of `offset` in `text`.
+    pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.line_of(offset);
+        let start = self.starts[line];
+        let column = text[start..offset].chars().count() + 1;
+        LineCol {
+            line: line + 1,
+            column,
+        }
+    }
+
+    /// The text of 0-based `line`, without its line terminator.
+    pub fn line_text<'t>(&self, text: &'t str, line: usize) -> &'t str {
+        let Some(&start) = self.starts.get(line) else {
+            return "";
+        };
+        let end = self.starts.get(line + 1).copied().unwrap_or(text.len());
+        text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Identifies a file within one scan.
+pub type FileId = usize;
+
+/// One file's text with its line index.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The path as shown to users: relative to the scan root where possible.
+    pub path: PathBuf,
+    pub text: String,
+    pub lines: LineIndex,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<PathBuf>, text: String) -> Self {
+        let lines = LineIndex::new(&text);
+        SourceFile {
+            path: path.into(),
+            text,
+            lines,
+        }
+    }
+
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        self.lines.line_col(&self.text, offset)
+    }
+
+    /// The text a span covers, or "" if it is out of bounds.
+    pub fn slice(&self, span: Span) -> &str {
+        self.text.get(span.start..span.end).unwrap_or("")
+    }
+
+    /// The path with `/` separators, as used in every output.
+    pub fn display_path(&self) -> String {
+        display_path(&self.path)
+    }
+}
+
+pub fn display_path(path: &std::path::Path) -> String {
+    let s = path.to_string_lossy();
+    let s = s.strip_prefix("./").unwrap_or(&s);
+    if std::path::MAIN_SEPARATOR == '\\' {
+        s.replace('\\', "/")
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lf_crlf_and_lone_cr_all_end_lines() {
+        let text = "a\nbb\r\nccc\rdddd";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_count(), 4);
+        assert_eq!(idx.line_col(text, 0), LineCol { line: 1, column: 1 });
+        assert_eq!(idx.line_col(text, 3), LineCol { line: 2, column: 2 });
+        assert_eq!(idx.line_col(text, 6), LineCol { line: 3, column: 1 });
+        assert_eq!(idx.line_col(text, 11), LineCol { line: 4, column: 2 });
+        assert_eq!(idx.line_text(text, 1), "bb");
+        assert_eq!(idx.line_text(text, 2), "ccc");
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let text = "é: x";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_col(text, 4), LineCol { line: 1, column: 4 });
+        // An offset inside a multi-byte character rounds down.
+        assert_eq!(idx.line_col(text, 1), LineCol { line: 1, column: 1 });
+    }
+
+    #[test]
+    fn offset_past_end_is_clamped() {
+        let text = "ab\n";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_col(text, 99), LineCol { line: 2, column: 1 });
+    }
+}

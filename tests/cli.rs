@@ -1,0 +1,217 @@
+//! The command line: exit codes, formats, `rules`, `explain`, `--help`.
+
+mod common;
+
+use assert_cmd::Command;
+
+fn cmd() -> Command {
+    let mut c = Command::cargo_bin("retrylint").unwrap();
+    c.current_dir(common::root()).env_remove("NO_COLOR");
+    c
+}
+
+fn stdout(c: &mut Command) -> (i32, String, String) {
+    let out = c.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn clean_files_exit_zero() {
+    let (code, out, err) = stdout(cmd().args(["check", "testdata/rules/RL203/ok"]));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("files scanned"), "summary line: {err}");
+    assert!(
+        err.contains("resilience4j 2"),
+        "per-extractor counts: {err}"
+    );
+}
+
+#[test]
+fn findings_exit_one_and_fail_on_sets_the_bar() {
+    let (code, out, _) = stdout(cmd().args(["check", "testdata/rules/RL203/err"]));
+    assert_eq!(code, 1);
+    assert!(out.contains("RL203 unjittered-backoff"), "{out}");
+    // Warnings do not fail with --fail-on error.
+    let (code, _, _) =
+        stdout(cmd().args(["check", "--fail-on", "error", "testdata/rules/RL203/err"]));
+    assert_eq!(code, 0);
+    let (code, _, _) =
+        stdout(cmd().args(["check", "--fail-on", "error", "testdata/rules/RL301/err"]));
+    assert_eq!(code, 1);
+    // Info findings fail only with --fail-on info.
+    let (code, _, _) = stdout(cmd().args(["check", "testdata/rules/RL403/err"]));
+    assert_eq!(code, 0);
+    let (code, _, _) =
+        stdout(cmd().args(["check", "--fail-on", "info", "testdata/rules/RL403/err"]));
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    let (code, _, err) = stdout(cmd().args(["check", "--select", "RL999", "testdata"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("matches no rule"), "{err}");
+    let (code, _, err) = stdout(cmd().args(["check", "no/such/path"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such/path"), "{err}");
+    let (code, _, _) = stdout(cmd().args(["check", "--format", "xml"]));
+    assert_eq!(code, 2);
+    let (code, _, err) = stdout(cmd().args(["explain", "RL999"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("no rule"), "{err}");
+}
+
+#[test]
+fn a_broken_file_is_a_finding_not_an_error() {
+    let (code, out, _) =
+        stdout(cmd().args(["check", "--format", "concise", "testdata/rules/RL903/err"]));
+    assert_eq!(code, 1);
+    assert!(out.contains("RL903"), "{out}");
+}
+
+#[test]
+fn select_and_ignore_filter_rules() {
+    let (_, out, _) = stdout(cmd().args([
+        "check",
+        "--format",
+        "concise",
+        "--ignore",
+        "RL203",
+        "testdata/rules/RL203/err",
+    ]));
+    assert!(!out.contains("RL203"), "{out}");
+    let (_, out, _) = stdout(cmd().args([
+        "check",
+        "--format",
+        "concise",
+        "--select",
+        "RL9",
+        "testdata/rules/RL902/err",
+    ]));
+    assert!(out.lines().all(|l| l.contains(" RL9")), "{out}");
+    let (_, out, _) = stdout(cmd().args([
+        "check",
+        "--format",
+        "concise",
+        "--select",
+        "unjittered-backoff",
+        "testdata/rules/RL203/err",
+    ]));
+    assert!(
+        out.lines().count() >= 3 && out.lines().all(|l| l.contains(" RL203 ")),
+        "{out}"
+    );
+}
+
+#[test]
+fn exclude_skips_paths() {
+    let (code, out, _) = stdout(cmd().args([
+        "check",
+        "--format",
+        "concise",
+        "--exclude",
+        "*.yml",
+        "testdata/rules/RL203/err",
+    ]));
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn json_output_matches_its_schema() {
+    let (code, out, _) = stdout(cmd().args(["check", "--format", "json", "testdata/rules"]));
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(common::root().join("docs/json-output.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let findings = doc["findings"].as_array().unwrap();
+    assert!(findings.len() > 20);
+    let f = &findings[0];
+    assert!(f["range"]["start"]["line"].as_u64().unwrap() >= 1);
+    // Related locations are carried through.
+    assert!(
+        findings
+            .iter()
+            .any(|f| !f["related"].as_array().unwrap().is_empty())
+    );
+    // Fingerprints are unique.
+    let mut prints: Vec<&str> = findings
+        .iter()
+        .map(|f| f["fingerprint"].as_str().unwrap())
+        .collect();
+    prints.sort();
+    prints.dedup();
+    assert_eq!(prints.len(), findings.len());
+}
+
+#[test]
+fn pretty_output_has_no_colour_off_a_terminal_or_under_no_color() {
+    let (_, out, _) = stdout(cmd().args(["check", "testdata/rules/RL203/err"]));
+    assert!(
+        !out.contains('\u{1b}'),
+        "no escape codes when stdout is not a terminal"
+    );
+    let (_, out, _) = stdout(
+        cmd()
+            .env("NO_COLOR", "1")
+            .args(["check", "testdata/rules/RL203/err"]),
+    );
+    assert!(!out.contains('\u{1b}'));
+    assert!(out.contains("retrylint explain RL203"));
+}
+
+#[test]
+fn rules_and_explain_print_the_registry() {
+    let (code, out, _) = stdout(cmd().args(["rules"]));
+    assert_eq!(code, 0);
+    for r in retrylint::rules::RULES {
+        assert!(out.contains(r.code) && out.contains(r.name), "{}", r.code);
+    }
+    let (code, out, _) = stdout(cmd().args(["explain", "RL203"]));
+    assert_eq!(code, 0);
+    assert!(out.starts_with("# RL203 unjittered-backoff"));
+    assert!(out.contains("## Why is this bad?"));
+    let (_, by_name, _) = stdout(cmd().args(["explain", "unjittered-backoff"]));
+    assert_eq!(out, by_name);
+    let (_, json, _) = stdout(cmd().args(["rules", "--format", "json"]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), retrylint::rules::RULES.len());
+}
+
+#[test]
+fn help_and_version() {
+    let (code, out, _) = stdout(cmd().args(["--help"]));
+    assert_eq!(code, 0);
+    assert!(out.contains("Examples:") && out.contains("retrylint explain RL203"));
+    let (code, out, _) = stdout(cmd().args(["check", "--help"]));
+    assert_eq!(code, 0);
+    assert!(out.contains("--fail-on") && out.contains("Examples:"));
+    let (code, out, _) = stdout(cmd().args(["--version"]));
+    assert_eq!(code, 0);
+    assert!(out.starts_with("retrylint "));
+}
+
+#[test]
+fn output_is_deterministic() {
+    let (_, a, _) = stdout(cmd().args(["check", "--format", "json", "testdata"]));
+    let (_, b, _) = stdout(cmd().args(["check", "--format", "json", "testdata"]));
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.contains("elapsed"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&a), strip(&b));
+}

@@ -1,0 +1,41 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use retrylint::config::Settings;
+use retrylint::rules::Finding;
+use retrylint::{Scan, check, render};
+use std::path::{Path, PathBuf};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Scan `path` (relative to the crate root) with only `select` enabled.
+pub fn run(path: &Path, select: &[&str]) -> (Scan, Vec<Finding>) {
+    let settings = Settings {
+        select: select.iter().map(|s| s.to_string()).collect(),
+        ..Settings::default()
+    };
+    let scan = retrylint::scan(&[path.to_path_buf()], &settings).expect("scan");
+    let findings = check::check(&scan, &settings);
+    (scan, findings)
+}
+
+pub fn concise(scan: &Scan, findings: &[Finding]) -> String {
+    render::concise(scan, findings)
+}
+
+pub fn pretty(scan: &Scan, findings: &[Finding]) -> String {
+    render::pretty::render(scan, findings, false, 100)
+}
+
+/// `../shared`, or `None` with a printed notice.
+pub fn shared() -> Option<PathBuf> {
+    let p = root().join("../shared");
+    if p.join("corpus").is_dir() {
+        Some(p)
+    } else {
+        println!("notice: ../shared/corpus is absent; skipping this test");
+        None
+    }
+}

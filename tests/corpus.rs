@@ -1,0 +1,199 @@
+//! The regression corpus in `../shared/corpus` (real files at their original
+//! paths, with INDEX.tsv as ground truth). Skipped with a notice when absent.
+//!
+//! For each file an extractor covers, the findings must be exactly the ones
+//! listed here: a missing one is a missed anti-pattern, an extra one a false
+//! alarm. Each entry says why, from INDEX.tsv.
+
+mod common;
+
+use retrylint::model::*;
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+/// (file below corpus/, [(code, line)]) for every file a covered format reads.
+const EXPECTED: &[(&str, &[(&str, usize)])] = &[
+    // Malformed route: host/subset beside a null destination (L13-15); the
+    // retries (attempts 3, perTryTimeout 2s, no route timeout) are still read
+    // and the DestinationRule document after `---` too.
+    (
+        "nilesh93/training-istio/05-resilliency/all-together.yaml",
+        &[("RL901", 14), ("RL901", 15), ("RL304", 17)],
+    ),
+    // attempts: 0 on all three hops: no retries, nothing to report.
+    (
+        "redhat-developer-demos/istio-tutorial/istiofiles/virtual-service-no-retries.yml",
+        &[],
+    ),
+    // attempts 3, perTryTimeout 2s, no route timeout: up to 4 x 2s.
+    (
+        "redhat-developer-demos/istio-tutorial/istiofiles/virtual-service-recommendation-v2_retry.yml",
+        &[("RL304", 13)],
+    ),
+    // configs.default: waitDuration 100 (unitless = 100 ms), fixed and
+    // unjittered, inherited by backendA and backendB: reported once.
+    (
+        "resilience4j/resilience4j-spring-boot2-demo/src/main/resources/application.yml",
+        &[("RL203", 68)],
+    ),
+    // maxRetryAttempts everywhere (removed in 2.0.0); fixed unjittered
+    // delays; exponential without jitter (L16-20) with 6 attempts.
+    (
+        "thombergs/code-examples/resilience4j/springboot-resilience4j/src/main/resources/application.yml",
+        &[
+            ("RL901", 7),
+            ("RL203", 8),
+            ("RL901", 12),
+            ("RL203", 13),
+            ("RL203", 17),
+            ("RL206", 19),
+            ("RL901", 19),
+            ("RL901", 25),
+            ("RL901", 31),
+            ("RL203", 32),
+            ("RL901", 36),
+            ("RL203", 38),
+            ("RL901", 42),
+            ("RL203", 45),
+            ("RL901", 49),
+            ("RL203", 50),
+        ],
+    ),
+];
+
+#[test]
+fn corpus_findings_match_the_ground_truth() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let (scan, findings) = common::run(&corpus, &[]);
+    assert!(
+        !scan.notices.iter().any(|n| n.internal),
+        "internal errors: {:?}",
+        scan.notices
+    );
+    let mut failures = Vec::new();
+    for (file, expected) in EXPECTED {
+        let want: BTreeSet<(String, usize)> =
+            expected.iter().map(|(c, l)| (c.to_string(), *l)).collect();
+        let got: BTreeSet<(String, usize)> = findings
+            .iter()
+            .filter(|f| {
+                scan.file(f.file)
+                    .display_path()
+                    .ends_with(&format!("corpus/{file}"))
+            })
+            .map(|f| {
+                let line = scan.file(f.file).line_col(f.span.start).line;
+                (f.rule.code.to_string(), line)
+            })
+            .collect();
+        for missing in want.difference(&got) {
+            failures.push(format!("{file}: missed {missing:?}"));
+        }
+        for extra in got.difference(&want) {
+            failures.push(format!("{file}: false alarm {extra:?}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{failures:#?}\n\n{}",
+        common::concise(&scan, &findings)
+    );
+}
+
+fn policies_of<'a>(scan: &'a retrylint::Scan, suffix: &str) -> Vec<&'a RetryPolicy> {
+    scan.files
+        .iter()
+        .filter(|f| f.source.display_path().ends_with(suffix))
+        .flat_map(|f| &f.facts.policies)
+        .collect()
+}
+
+fn named<'a>(ps: &[&'a RetryPolicy], name: &str) -> &'a RetryPolicy {
+    ps.iter()
+        .find(|p| p.name.as_deref() == Some(name))
+        .unwrap_or_else(|| {
+            panic!(
+                "no policy {name}: {:?}",
+                ps.iter().map(|p| &p.name).collect::<Vec<_>>()
+            )
+        })
+}
+
+#[test]
+fn corpus_values_are_read_as_the_systems_read_them() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let (scan, _) = common::run(&shared.join("corpus"), &[]);
+
+    let demo = policies_of(
+        &scan,
+        "resilience4j-spring-boot2-demo/src/main/resources/application.yml",
+    );
+    let a = named(&demo, "backendA");
+    assert_eq!(a.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(
+        a.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_millis(100)
+        }
+    );
+    assert_eq!(a.delay.provenance, Provenance::Inherited);
+    let RetryOn::Listed { conditions } = &a.retry_on.value else {
+        panic!("retryExceptions are listed")
+    };
+    assert_eq!(conditions.len(), 3);
+
+    let th = policies_of(
+        &scan,
+        "springboot-resilience4j/src/main/resources/application.yml",
+    );
+    let exp = named(&th, "intervalFunctionExponentialExample");
+    assert_eq!(exp.attempts.value.count, AttemptCount::Finite(6));
+    assert_eq!(
+        exp.delay.value,
+        Delay::Exponential {
+            base: Duration::from_secs(1),
+            multiplier: 2.0,
+            cap: None
+        }
+    );
+    assert_eq!(exp.jitter.value, Jitter::None);
+    let rnd = named(&th, "intervalFunctionRandomExample");
+    assert_eq!(rnd.jitter.value, Jitter::Proportional { factor: 0.5 });
+    assert_eq!(named(&th, "basic").retry_on.value, RetryOn::AllErrors);
+
+    let vs = policies_of(&scan, "virtual-service-recommendation-v2_retry.yml");
+    assert_eq!(vs.len(), 1);
+    assert_eq!(vs[0].attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(
+        vs[0].per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(2))
+    );
+    assert!(vs[0].jitter_by_platform);
+    assert!(policies_of(&scan, "virtual-service-no-retries.yml").is_empty());
+}
+
+#[test]
+fn the_corpus_scan_completes_without_internal_errors() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let out = assert_cmd::Command::cargo_bin("retrylint")
+        .unwrap()
+        .args(["check", "--format", "json"])
+        .arg(shared.join("corpus"))
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    assert!(
+        code == 0 || code == 1,
+        "exit {code}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    let _: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+}
