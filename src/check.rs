@@ -71,8 +71,13 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
             findings.extend(out);
         }
     }
+    // A rule may lower or raise one finding's severity from its default
+    // (RL103: an error where POST is named, a warning where every method
+    // is matched); a configured severity overrides both.
     for f in &mut findings {
-        f.severity = settings.severity_of(f.rule);
+        if let Some(s) = settings.configured_severity(f.rule) {
+            f.severity = s;
+        }
     }
     sort_and_dedup(&mut findings, scan);
     findings

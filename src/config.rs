@@ -63,12 +63,16 @@ impl Settings {
         selected && !self.ignore.iter().any(|p| matches(p, rule))
     }
 
-    pub fn severity_of(&self, rule: &Rule) -> Severity {
+    /// The severity configured for a rule, if any.
+    pub fn configured_severity(&self, rule: &Rule) -> Option<Severity> {
         self.severity
             .get(rule.code)
             .or_else(|| self.severity.get(rule.name))
             .copied()
-            .unwrap_or(rule.severity)
+    }
+
+    pub fn severity_of(&self, rule: &Rule) -> Severity {
+        self.configured_severity(rule).unwrap_or(rule.severity)
     }
 
     /// Check that every code pattern names a rule; the message says which.

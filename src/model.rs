@@ -98,6 +98,11 @@ pub enum System {
 }
 
 impl System {
+    /// Whether the system offers a retry budget or throttle (RL601).
+    pub fn offers_budget(&self) -> bool {
+        matches!(self, System::Envoy | System::Grpc | System::AwsSdk | System::Linkerd)
+    }
+
     /// Human name used in messages and reports.
     pub fn label(&self) -> String {
         match self {
@@ -423,9 +428,10 @@ pub struct RetryPolicy {
     pub methods: Located<Methods>,
     pub budget: Option<Located<Budget>>,
     pub idempotency: Vec<IdempotencyKey>,
-    /// The proxy or mesh jitters its own back-off, whatever the file says
-    /// (Envoy, Istio): backoff rules do not apply.
-    pub jitter_by_platform: bool,
+    /// The backoff rules (RL201-RL204) do not apply: the proxy or mesh
+    /// jitters its own back-off whatever the file says (Envoy, Istio), or
+    /// passes the request to the next server at once by design (nginx).
+    pub platform_backoff: bool,
 }
 
 impl RetryPolicy {
@@ -448,7 +454,7 @@ impl RetryPolicy {
             methods: Located::default_at(Methods::Unknown, span),
             budget: None,
             idempotency: Vec::new(),
-            jitter_by_platform: false,
+            platform_backoff: false,
         }
     }
 

@@ -173,7 +173,7 @@ fn corpus_values_are_read_as_the_systems_read_them() {
         vs[0].per_try_timeout.as_ref().unwrap().value,
         Timeout::after(Duration::from_secs(2))
     );
-    assert!(vs[0].jitter_by_platform);
+    assert!(vs[0].platform_backoff);
     assert!(policies_of(&scan, "virtual-service-no-retries.yml").is_empty());
 }
 

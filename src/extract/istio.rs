@@ -283,7 +283,7 @@ fn route_policy(
     // Envoy jitters every back-off, written or not.
     if policy.delay.is_written() {
         policy.jitter = Located::default_at(Jitter::Full, policy.delay.span);
-        policy.jitter_by_platform = true;
+        policy.platform_backoff = true;
     } else {
         envoy_backoff(&mut policy, anchor);
     }
@@ -318,7 +318,7 @@ fn envoy_backoff(p: &mut RetryPolicy, span: Span) {
         span,
     );
     p.jitter = Located::default_at(Jitter::Full, span);
-    p.jitter_by_platform = true;
+    p.platform_backoff = true;
 }
 
 fn default_retry_on(span: Span) -> RetryOn {

@@ -9,7 +9,7 @@ pub const CHECK: Check = Check::Policy(check);
 
 fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let p = ctx.policy;
-    if !p.retries() || p.jitter_by_platform || p.jitter.value != Jitter::None {
+    if !p.retries() || p.platform_backoff || p.jitter.value != Jitter::None {
         return;
     }
     // An inherited setting is reported once, by the block that writes it.
