@@ -398,18 +398,21 @@ fn methods(route: Yaml<'_>) -> Located<Methods> {
         return Located::default_at(Methods::All, route.span());
     };
     let mut set = Vec::new();
+    let mut span: Option<Span> = None;
     for block in m.value.items() {
         match block.get("method") {
-            Some(method) => match method.get("exact").and_then(|e| e.as_str()) {
-                Some(x) => set.push(x.to_ascii_uppercase()),
+            Some(method) => match method.get("exact").filter(|e| e.as_str().is_some()) {
+                Some(x) => {
+                    set.push(x.as_str().unwrap_or_default().to_ascii_uppercase());
+                    span = Some(span.map_or(x.span(), |s| s.cover(x.span())));
+                }
                 None => return Located::written(Methods::Unknown, m.span()),
             },
             None => return Located::written(Methods::All, m.span()),
         }
     }
-    if set.is_empty() {
-        Located::written(Methods::All, m.span())
-    } else {
-        Located::written(Methods::Set(set), m.span())
+    match span {
+        Some(span) => Located::written(Methods::Set(set), span),
+        None => Located::written(Methods::All, m.span()),
     }
 }
