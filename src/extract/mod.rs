@@ -158,9 +158,10 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             if !needles.iter().any(|n| text.contains(n)) {
                 continue;
             }
+            // Several extractors may read one document (a Deployment gives
+            // a service identity, its env URLs and its AWS settings).
             if extractor(&ctx, facts) {
                 facts.claimed_by(name);
-                break;
             }
         }
     }
