@@ -164,7 +164,8 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
         for (name, needles, extractor) in DOC_EXTRACTORS {
             let sniffed = needles.iter().any(|n| text.contains(n));
-            if !sniffed && !(compose && *name == "workload") {
+            let wanted = sniffed || (compose && *name == "workload");
+            if !wanted {
                 continue;
             }
             // Several extractors may read one document (a Deployment gives
