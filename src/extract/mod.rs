@@ -152,6 +152,17 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             break;
         }
     }
+    // Which extractors the file's text is worth offering documents to,
+    // decided once per file (not once per document).
+    let compose = path
+        .file_name()
+        .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
+    let wanted: Vec<bool> = DOC_EXTRACTORS
+        .iter()
+        .map(|(name, needles, _)| {
+            needles.iter().any(|n| text.contains(n)) || (compose && *name == "workload")
+        })
+        .collect();
     for doc in &file.documents {
         let ctx = DocCtx {
             path,
@@ -159,13 +170,8 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             file: &file,
             doc,
         };
-        let compose = path
-            .file_name()
-            .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
-        for (name, needles, extractor) in DOC_EXTRACTORS {
-            let sniffed = needles.iter().any(|n| text.contains(n));
-            let wanted = sniffed || (compose && *name == "workload");
-            if !wanted {
+        for (i, (name, _, extractor)) in DOC_EXTRACTORS.iter().enumerate() {
+            if !wanted[i] {
                 continue;
             }
             // Several extractors may read one document (a Deployment gives
