@@ -196,6 +196,8 @@ struct Prop {
     value_span: Span,
     /// Whether botocore reads something else (quotes, an inline comment).
     botocore_differs: bool,
+    /// The value as written, up to the end of the line.
+    raw: String,
     /// Nested `key = value` lines under an empty value.
     nested: Vec<Prop>,
 }
@@ -325,6 +327,7 @@ fn property(line: &str, start: usize, cut: bool) -> Option<Prop> {
         value: unquoted.to_string(),
         value_span: Span::new(value_start, value_start + value.len()),
         botocore_differs: unquoted != full_rest,
+        raw: full_rest.to_string(),
         nested: Vec::new(),
     })
 }
@@ -421,6 +424,7 @@ pub fn extract_ini(path: &Path, text: &str, facts: &mut Facts) {
         let mode = find("retry_mode").map(|p| Setting {
             key: p.key.clone(),
             value: p.value.clone(),
+            raw: p.raw.clone(),
             value_span: p.value_span,
             span: p.span(),
             botocore_differs: p.botocore_differs,
@@ -428,6 +432,7 @@ pub fn extract_ini(path: &Path, text: &str, facts: &mut Facts) {
         let attempts = find("max_attempts").map(|p| Setting {
             key: p.key.clone(),
             value: p.value.clone(),
+            raw: p.raw.clone(),
             value_span: p.value_span,
             span: p.span(),
             botocore_differs: p.botocore_differs,
@@ -483,6 +488,8 @@ fn check_near_misses(profile: &Profile, facts: &mut Facts) {
 struct Setting {
     key: String,
     value: String,
+    /// As written (botocore's reading).
+    raw: String,
     value_span: Span,
     span: Span,
     botocore_differs: bool,
@@ -510,8 +517,11 @@ fn policy(
             facts.diagnostics.push(invalid_setting::value(
                 s.value_span,
                 &s.key,
-                &s.value,
-                "botocore (boto3, the AWS CLI) keeps quotes and inline comments as part of the value and rejects it, while aws-sdk-go-v2 strips them: write the bare value",
+                &s.raw,
+                &format!(
+                    "botocore (boto3, the AWS CLI) keeps quotes and inline comments as part of the value and rejects it, while aws-sdk-go-v2 reads `{}`: write the bare value",
+                    s.value
+                ),
             ));
         }
     }
@@ -780,6 +790,7 @@ fn env_policy(
             .map(|(n, v, vs, s)| Setting {
                 key: n.clone(),
                 value: v.trim().to_string(),
+                raw: v.trim().to_string(),
                 value_span: *vs,
                 span: *s,
                 botocore_differs: false,

@@ -88,9 +88,10 @@ const RATE_LIMITER_KEYS: &[&str] = &["DefaultRateLimiterOptions", "Name"];
 const INT_MAX: i64 = 2_147_483_647;
 const MAX_DEPTH: usize = 64;
 
-/// Whether a file name is an `appsettings*.json` (lower-cased name).
+/// Whether a file name is an `appsettings*.json` (lower-cased name;
+/// `orders.appsettings.json` too).
 pub fn is_appsettings(name: &str) -> bool {
-    name.starts_with("appsettings") && name.ends_with(".json")
+    name.contains("appsettings") && name.ends_with(".json")
 }
 
 pub fn extract_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
@@ -525,23 +526,43 @@ fn standard(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts
     if let (Some(a), Some(t)) = (attempt.value.finite(), total.value.finite())
         && a > t
     {
-        let (span, other, what) = if attempt.is_written() {
-            (attempt.span, total.span, "the total request timeout")
-        } else {
-            (total.span, attempt.span, "the attempt timeout")
-        };
-        facts.diagnostics.push(
-            invalid_setting::value(
-                span,
-                if attempt.is_written() { "AttemptTimeout" } else { "TotalRequestTimeout" },
-                &format!(
-                    "{} > {}",
+        let (span, other, key, why) = if attempt.is_written() {
+            (
+                attempt.span,
+                total.span,
+                "AttemptTimeout",
+                format!(
+                    "it reads as {}, longer than the total request timeout of `{}`",
                     crate::duration::human(a),
                     crate::duration::human(t)
                 ),
-                "the attempt timeout is longer than the total request timeout: `HttpStandardResilienceOptions` validation fails at start-up",
             )
-            .with_related(other, what),
+        } else {
+            (
+                total.span,
+                attempt.span,
+                "TotalRequestTimeout",
+                format!(
+                    "it reads as {}, shorter than the attempt timeout of `{}`",
+                    crate::duration::human(t),
+                    crate::duration::human(a)
+                ),
+            )
+        };
+        let inner = find(entries, key)
+            .map(|e| e.value.entries())
+            .unwrap_or_default();
+        let written = find(&inner, "Timeout")
+            .and_then(|e| text(e.value).map(str::to_string))
+            .unwrap_or_default();
+        facts.diagnostics.push(
+            invalid_setting::value(
+                span,
+                key,
+                &written,
+                &format!("{why}: `HttpStandardResilienceOptions` validation fails at start-up"),
+            )
+            .with_related(other, "the other timeout"),
         );
     }
     if let Some(cb) = find(entries, "CircuitBreaker").filter(|e| e.value.is_map()) {

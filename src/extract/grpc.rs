@@ -936,15 +936,19 @@ fn status_codes(
         match code {
             Some(c) => out.push(Located::written(Condition::Grpc(c.to_string()), span)),
             None => {
-                facts.diagnostics.push(invalid_setting::unknown_token(
+                let hint = match crate::rules::did_you_mean(text, STATUS_CODES.iter().copied()) {
+                    Some(c) if item.is_quoted() => {
+                        format!(" (did you mean `{c}`? names are upper case)")
+                    }
+                    _ => String::new(),
+                };
+                facts.diagnostics.push(invalid_setting::value(
                     span,
                     e.key,
-                    if text.is_empty() {
-                        item.kind_name()
-                    } else {
-                        text
-                    },
-                    STATUS_CODES.iter().copied(),
+                    if text.is_empty() { item.kind_name() } else { text },
+                    &format!(
+                        "not a gRPC status code name or number 0-16{hint}: grpc-go and grpc-java reject the whole service config"
+                    ),
                 ));
                 // grpc-go and grpc-java both fail to parse the config.
                 *rejected = true;
@@ -1120,7 +1124,11 @@ mod tests {
             assert!(f.policies.is_empty(), "{to}");
         }
         let f = read(&RETRY.replace("\"UNAVAILABLE\"", "\"unavailable\""));
-        assert!(f.diagnostics[0].help.contains("UNAVAILABLE"));
+        assert!(
+            f.diagnostics[0]
+                .message
+                .contains("did you mean `UNAVAILABLE`")
+        );
     }
 
     #[test]

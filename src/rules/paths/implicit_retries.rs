@@ -24,6 +24,18 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             p.describe(),
             p.attempts.value.written_as
         ),
-        "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted",
+        help(&p.system),
     );
+}
+
+/// How to write the policy down, in the system's own words.
+fn help(system: &crate::model::System) -> &'static str {
+    match system {
+        crate::model::System::AwsSdk => {
+            "set `retry_mode` (`standard`) and `max_attempts` in the profile (`max_attempts = 1` turns the SDK's retries off), so that they are visible and counted"
+        }
+        _ => {
+            "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted"
+        }
+    }
 }
