@@ -225,7 +225,9 @@ fn corpus_values_are_read_as_the_systems_read_them() {
         Timeout::after(Duration::from_secs(2))
     );
     assert!(vs[0].platform_backoff);
-    assert!(policies_of(&scan, "virtual-service-no-retries.yml").is_empty());
+    let off = policies_of(&scan, "virtual-service-no-retries.yml");
+    assert_eq!(off.len(), 3, "attempts: 0 is a policy of one attempt");
+    assert!(off.iter().all(|p| !p.retries()));
 }
 
 #[test]

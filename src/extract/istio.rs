@@ -212,22 +212,26 @@ fn route_policy(
                     }
                 },
             };
-            if n == 0 {
-                // `attempts: 0` (or none) turns retries off.
-                return None;
-            }
-            let a = attempts.expect("n > 0 means attempts is written");
-            let mut p = RetryPolicy::new(
-                System::Istio,
-                r.key_span,
-                Located::written(
+            // `attempts: 0` (or none) turns retries off: the route still
+            // has a policy, of one attempt, so the graph knows that nothing
+            // (not even Istio's default) retries at this hop.
+            let attempts = match &attempts {
+                Some(a) => Located::written(
                     Attempts {
                         count: AttemptCount::Finite(n as u64 + 1),
                         written_as: format!("attempts: {n}"),
                     },
                     a.span(),
                 ),
-            );
+                None => Located::written(
+                    Attempts {
+                        count: AttemptCount::Finite(1),
+                        written_as: "no `attempts`: retries off".into(),
+                    },
+                    r.key_span,
+                ),
+            };
+            let mut p = RetryPolicy::new(System::Istio, r.key_span, attempts);
             p.retry_on = match r.value.entry("retryOn") {
                 Some(e) => Located::written(retry_on(e.value, facts), e.span()),
                 None => Located::default_at(default_retry_on(r.key_span), r.key_span),

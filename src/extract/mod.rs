@@ -12,6 +12,7 @@ pub mod grpc;
 pub mod istio;
 pub mod resilience4j;
 pub mod spring;
+pub mod workload;
 
 use crate::model::{CallEdge, RetryPolicy, ServiceDecl, TimeoutSetting};
 use crate::rules::Diagnostic;
@@ -89,6 +90,7 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
         &["resilience4j"],
         resilience4j::extract_yaml,
     ),
+    ("workload", workload::NEEDLES, workload::extract),
     (
         "grpc",
         &["methodConfig", "methodconfig", "MethodConfig"],
@@ -111,6 +113,9 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         "json" => Syntax::Json,
         _ => return None,
     };
+    if syntax == Syntax::Yaml && workload::is_compose(&name) {
+        return Some(syntax);
+    }
     let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
         needles
             .iter()
@@ -192,8 +197,13 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             file: &file,
             doc,
         };
+        let compose = path
+            .file_name()
+            .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
         for (name, needles, extractor) in DOC_EXTRACTORS {
-            if !needles.iter().any(|n| text.contains(n)) {
+            let sniffed = needles.iter().any(|n| text.contains(n));
+            let wanted = sniffed || (compose && *name == "workload");
+            if !wanted {
                 continue;
             }
             // Several extractors may read one document (a Deployment gives

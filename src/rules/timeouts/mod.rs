@@ -2,4 +2,5 @@
 
 pub mod missing_per_try_timeout;
 pub mod missing_timeout;
+pub mod nested_timeout_inversion;
 pub mod retries_exceed_timeout;
