@@ -42,6 +42,11 @@
 //! - with neither key the SDK's default applies: standard mode in most
 //!   SDKs (aws-sdk-go-v2, the Java, JavaScript and Rust SDKs), while
 //!   botocore (boto3, AWS CLI v1) defaults to legacy;
+//! - `AWS_NEW_RETRIES_2026=true` opts in to the 2026 retry behaviour, with
+//!   other backoff bases, quota costs and service defaults (botocore's
+//!   `STANDARD_RETRY_MODE_VERSION` "2.1" path scales the base to 50 ms for
+//!   non-throttling errors and gives DynamoDB 4 attempts); the pre-2026
+//!   behaviour is modelled here;
 //! - standard mode retries 500, 502, 503 and 504, throttling error codes,
 //!   `RequestTimeout` and connection errors, for every operation;
 //!   operations with an idempotency token get it filled in by the SDK.
@@ -541,7 +546,7 @@ fn policy(
                     &s.key,
                     other,
                     &format!(
-                        "not one of `standard`, `adaptive`, `legacy`{hint}: the SDKs refuse to load this profile"
+                        "not one of `standard`, `adaptive`, `legacy`{hint}: the SDKs refuse to build a client with it"
                     ),
                 ));
                 ok = false;
