@@ -1004,4 +1004,13 @@ mod tests {
             let _ = ini("config", t);
         }
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_read_without_panicking(s in "(?s).{0,300}", t in "[\\[\\]=:#; a-z_\n\t\"'é]{0,300}") {
+            let _ = ini("config", &s);
+            let _ = ini(".aws/credentials", &t);
+            let _ = ini("config", &t);
+        }
+    }
 }

@@ -804,4 +804,11 @@ mod tests {
         );
         assert!(f.policies.is_empty() && f.diagnostics.is_empty());
     }
+
+    proptest::proptest! {
+        #[test]
+        fn timespans_never_panic(s in "[-0-9.:a-z ]{0,40}") {
+            let _ = parse_timespan(&s);
+        }
+    }
 }

@@ -216,7 +216,7 @@ fn unescape(raw: &str, base: usize) -> (String, Vec<usize>) {
                 };
                 let ch = code.and_then(char::from_u32).unwrap_or('\u{FFFD}');
                 push(&mut out, &mut offsets, ch, i);
-                i = (i + 2 + len).min(raw.len());
+                i = ceil_boundary(raw, i + 2 + len);
                 continue;
             }
             Some(b'x') => {
@@ -225,7 +225,7 @@ fn unescape(raw: &str, base: usize) -> (String, Vec<usize>) {
                     .and_then(|h| u32::from_str_radix(h, 16).ok());
                 let ch = code.and_then(char::from_u32).unwrap_or('\u{FFFD}');
                 push(&mut out, &mut offsets, ch, i);
-                i = (i + 4).min(raw.len());
+                i = ceil_boundary(raw, i + 4);
                 continue;
             }
             Some(_) => {
@@ -245,6 +245,17 @@ fn unescape(raw: &str, base: usize) -> (String, Vec<usize>) {
     }
     offsets.push(base + raw.len());
     (out, offsets)
+}
+
+/// The first char boundary at or after `i`, at most the end.
+fn ceil_boundary(s: &str, mut i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 /// A mapping's entries by their canonical key, with case mismatches and
@@ -1262,5 +1273,21 @@ mod tests {
         }
         let (s, _) = unescape("\\u{zz}\\x\\", 0);
         assert!(!s.is_empty());
+        for odd in ["\\x€€", "\\u€€€", "\\uu€", "\\u{€", "é\\", "\\\né"] {
+            let (s, o) = unescape(odd, 0);
+            assert_eq!(o.len(), s.len() + 1, "{odd}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn literals_and_durations_never_panic(s in "(?s).{0,200}", a in 0usize..220, b in 0usize..220) {
+            let _ = unescape(&s, 0);
+            let _ = parse_proto_duration(&s);
+            let (lo, hi) = (a.min(b), a.max(b));
+            let mut facts = Facts::default();
+            let _ = extract_json_literal(&s, Span::new(lo, hi), &mut facts);
+            let _ = extract_raw_json_literal(&s, Span::new(lo, hi), &mut facts);
+        }
     }
 }
