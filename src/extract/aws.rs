@@ -189,6 +189,41 @@ fn is_credentials(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// Whether a key holds a secret (or an identifier worth hiding).
+fn is_secret_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    k.contains("secret")
+        || k.contains("token")
+        || k.contains("password")
+        || k == "aws_access_key_id"
+        || k == "credential_process"
+}
+
+/// The text with the value of every credential key replaced by `*`, byte
+/// for byte, so that every offset stays where it was.
+pub fn redact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let sep = body.find(['=', ':']);
+        match sep {
+            Some(i) if is_secret_key(body[..i].trim()) => {
+                out.push_str(&body[..=i]);
+                for c in body[i + 1..].chars() {
+                    if c.is_whitespace() {
+                        out.push(c);
+                    } else {
+                        out.extend(std::iter::repeat_n('*', c.len_utf8()));
+                    }
+                }
+                out.push_str(&line[body.len()..]);
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
+}
+
 /// One `key = value` line.
 #[derive(Clone, Debug)]
 struct Prop {
@@ -988,6 +1023,15 @@ mod tests {
         assert!(facts.policies[1].budget.is_none());
         let s = facts.policies[1].attempts.span;
         assert_eq!(&text[s.start..s.end], "AWS_RETRY_MODE=legacy");
+    }
+
+    #[test]
+    fn credentials_are_blanked_offsets_kept() {
+        let text = "[default]\naws_secret_access_key = s3cr€t\r\nAWS_SESSION_TOKEN: tok\nregion = x\n  aws_access_key_id=AKID\n";
+        let r = redact(text);
+        assert_eq!(r.len(), text.len());
+        assert!(!r.contains("s3cr") && !r.contains("tok") && !r.contains("AKID"));
+        assert!(r.contains("region = x") && r.contains("\r\n"));
     }
 
     #[test]
