@@ -118,7 +118,10 @@ pub fn extract_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             found = true;
             continue;
         }
-        if !path.is_empty() && entries.iter().any(|e| is_key(e.key, POLLY_MARKERS)) {
+        if !path.is_empty()
+            && entries.iter().any(|e| is_key(e.key, POLLY_MARKERS))
+            && !foreign(&entries, RETRY_KEYS)
+        {
             polly(&entries, &path, key_span, facts);
             found = true;
             continue;
@@ -150,11 +153,23 @@ fn find<'f>(entries: &[Entry<'f>], key: &str) -> Option<Entry<'f>> {
         .copied()
 }
 
+/// Whether an object has a key that is neither one of `known` nor a
+/// near-miss of one: then it binds to some application class, not to the
+/// resilience options, and is left alone.
+fn foreign(entries: &[Entry<'_>], known: &[&str]) -> bool {
+    entries
+        .iter()
+        .any(|e| !is_key(e.key, known) && did_you_mean(e.key, known.iter().copied()).is_none())
+}
+
 /// A `HttpStandardResilienceOptions`-shaped object.
 fn is_standard(entries: &[Entry<'_>]) -> bool {
     let has = |key: &str, inner: &[&str]| {
         find(entries, key).is_some_and(|e| {
-            e.value.is_map() && e.value.entries().iter().any(|x| is_key(x.key, inner))
+            let fields = e.value.entries();
+            e.value.is_map()
+                && fields.iter().any(|x| is_key(x.key, inner))
+                && !foreign(&fields, inner)
         })
     };
     has("Retry", RETRY_KEYS)
@@ -803,6 +818,16 @@ mod tests {
             r#"{"Logging": {"LogLevel": {"Default": "Information"}}, "Retry": {"Count": 3}}"#,
         );
         assert!(f.policies.is_empty() && f.diagnostics.is_empty());
+        // An application's own options class with a Polly-like key.
+        let f = read(
+            "appsettings.json",
+            r#"{"Mailer": {"MaxRetryAttempts": 3, "SmtpHost": "mail", "Retry": {"MaxRetryAttempts": 2, "QueueName": "q"}}}"#,
+        );
+        assert!(
+            f.policies.is_empty() && f.diagnostics.is_empty(),
+            "{:?}",
+            f.diagnostics
+        );
     }
 
     proptest::proptest! {
