@@ -712,6 +712,29 @@ fn policy(
     Some(p)
 }
 
+/// The policy of an AWS SDK client that code builds with no retry setting
+/// (for the Java and Rust extractors): the SDKs' default, with `Default`
+/// provenance at `anchor`, so that RL403 reports it like a profile that
+/// sets nothing. `name` names the client in messages.
+pub fn default_client_policy(name: &str, anchor: Span) -> RetryPolicy {
+    let mut ignored = Facts::default();
+    match policy(name, None, None, anchor, &mut ignored) {
+        Some(p) => p,
+        // Unreachable: no setting cannot be an invalid one.
+        None => RetryPolicy::new(
+            System::AwsSdk,
+            anchor,
+            Located::default_at(
+                Attempts {
+                    count: AttemptCount::Finite(3),
+                    written_as: "the AWS SDKs' default".into(),
+                },
+                anchor,
+            ),
+        ),
+    }
+}
+
 /// `AWS_MAX_ATTEMPTS` / `AWS_RETRY_MODE` in the containers of a Kubernetes
 /// workload or the services of a docker-compose file.
 pub fn extract_env_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
@@ -1032,6 +1055,15 @@ mod tests {
         assert_eq!(r.len(), text.len());
         assert!(!r.contains("s3cr") && !r.contains("tok") && !r.contains("AKID"));
         assert!(r.contains("region = x") && r.contains("\r\n"));
+    }
+
+    #[test]
+    fn a_client_without_settings_gets_the_default() {
+        let p = default_client_policy("S3Client", Span::new(3, 9));
+        assert_eq!(p.system, System::AwsSdk);
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+        assert!(p.attempts.is_default());
+        assert_eq!(p.budget.as_ref().unwrap().value, Budget::Quota);
     }
 
     #[test]
