@@ -199,6 +199,12 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
     let Some(syntax) = extract::classify(path, text.as_bytes()) else {
         return Read::Skipped;
     };
+    // AWS config and credentials files hold secrets: blank them before
+    // anything (a rendered snippet) can show them.
+    let text = match syntax {
+        extract::Syntax::Ini => extract::aws::redact(&text),
+        _ => text,
+    };
     let facts = extract::extract(path, &text, syntax);
     Read::Parsed(Box::new(ScannedFile {
         source: SourceFile::new(shown, text),

@@ -70,6 +70,46 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
             ("RL203", 50),
         ],
     ),
+    // aws-sdk-go-v2's shared_config fixture: [default] (L1) and the empty
+    // [profile retryunset] (L260) set no retry keys, so the SDK's default
+    // applies (RL403, info; other profiles without retry keys behave the
+    // same and are not repeated); retry_mode invalid (L271) and max_attempts
+    // invalid (L274) make the SDKs refuse those profiles. retrywithstandard
+    // (5 attempts) and retrywithadaptive (4) are within the limit.
+    // Duplicate and case-variant sections are not findings.
+    (
+        "aws/aws-sdk-go-v2/config/testdata/shared_config",
+        &[("RL403", 1), ("RL403", 260), ("RL902", 271), ("RL902", 274)],
+    ),
+    // Bound to HttpStandardResilienceOptions: `Backoff` (L4) binds to
+    // nothing (did you mean BackoffType), so the delay stays exponential
+    // from 2s; UseJitter false (L5) leaves it unjittered; the standard
+    // handler retries timeouts and 5xx for every method, POST included,
+    // unless DisableForUnsafeHttpMethods() is called in code (RL103,
+    // warning, at the Retry block, L3).
+    (
+        "dotnet/docs/docs/core/resilience/snippets/http-resilience/appsettings.json",
+        &[("RL103", 3), ("RL901", 4), ("RL203", 5)],
+    ),
+    // Every entry: 5 attempts (the limit), jittered back-off, a timeout.
+    // Publish (L41-64) retries DEADLINE_EXCEEDED, INTERNAL and UNKNOWN on
+    // a non-idempotent RPC (L42, its `name`). CreateSubscription names the
+    // resource, so retrying it is safe.
+    (
+        "googleapis/googleapis/google/pubsub/v1/pubsub_grpc_service_config.json",
+        &[("RL103", 42)],
+    ),
+    // Hedging SayHello (idempotent), 3 attempts, throttled; no timeout.
+    (
+        "grpc/grpc-java/examples/src/main/resources/io/grpc/examples/hedging/hedging_service_config.json",
+        &[("RL304", 12)],
+    ),
+    // 5 attempts on UNAVAILABLE, 0.5s..30s x2; no timeout, no throttling
+    // (RL601 is not a rule yet).
+    (
+        "grpc/grpc-java/examples/src/main/resources/io/grpc/examples/retrying/retrying_service_config.json",
+        &[("RL304", 12)],
+    ),
 ];
 
 #[test]
@@ -209,4 +249,143 @@ fn the_corpus_scan_completes_without_internal_errors() {
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     let _: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+}
+
+#[test]
+fn corpus_sdk_configs_are_read_as_the_sdks_read_them() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let (scan, findings) = common::run(&corpus, &[]);
+
+    // AWS: max_attempts counts total attempts; modes and their budgets.
+    let aws = policies_of(&scan, "aws-sdk-go-v2/config/testdata/shared_config");
+    let std = named(&aws, "profile retrywithstandard");
+    assert_eq!(std.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(std.budget.as_ref().unwrap().value, Budget::Quota);
+    let adaptive = named(&aws, "profile retrywithadaptive");
+    assert_eq!(adaptive.attempts.value.count, AttemptCount::Finite(4));
+    let unset = named(&aws, "profile retryunset");
+    assert_eq!(unset.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(unset.attempts.provenance, Provenance::Default);
+    assert!(
+        aws.iter()
+            .all(|p| p.name.as_deref() != Some("profile retrywithinvalidmode"))
+    );
+    assert_eq!(
+        aws.len(),
+        4,
+        "{:?}",
+        aws.iter().map(|p| &p.name).collect::<Vec<_>>()
+    );
+    // No finding anywhere prints a credential from the file.
+    let text =
+        std::fs::read_to_string(corpus.join("aws/aws-sdk-go-v2/config/testdata/shared_config"))
+            .unwrap();
+    let secrets: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .filter(|(k, _)| {
+            let k = k.trim().to_ascii_lowercase();
+            k.starts_with("aws_") && (k.contains("key") || k.contains("token"))
+        })
+        .map(|(_, v)| v.trim())
+        .filter(|v| v.len() > 3)
+        // `secret` is also part of the key names, which may be shown.
+        .filter(|v| !"aws_secret_access_key aws_session_token".contains(&v.to_ascii_lowercase()))
+        .collect();
+    assert!(secrets.len() > 10);
+    for f in &findings {
+        for s in &secrets {
+            assert!(
+                !f.message.contains(s) && !f.help.contains(s),
+                "a finding prints a credential: {}",
+                f.message
+            );
+        }
+    }
+    // Nor does a rendered snippet, or the text kept for rendering.
+    let pretty = common::pretty(&scan, &findings);
+    let kept = scan
+        .files
+        .iter()
+        .find(|f| f.source.display_path().ends_with("testdata/shared_config"))
+        .map(|f| f.source.text.clone())
+        .unwrap();
+    for s in &secrets {
+        assert!(!pretty.contains(s), "a snippet shows a credential: {s}");
+        assert!(!kept.contains(s), "the kept text holds a credential: {s}");
+    }
+
+    // gRPC: total attempts, A6 back-off with 0.8-1.2 jitter, throttling.
+    let retrying = policies_of(&scan, "retrying/retrying_service_config.json");
+    let p = named(&retrying, "helloworld.Greeter/SayHello");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: Duration::from_millis(500),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(30))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::Proportional { factor: 0.2 });
+    assert!(p.budget.is_none());
+    let hedging = policies_of(&scan, "hedging/hedging_service_config.json");
+    let h = named(&hedging, "helloworld.Greeter/SayHello");
+    assert_eq!(h.kind, PolicyKind::Hedge);
+    assert_eq!(h.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(
+        h.budget.as_ref().unwrap().value,
+        Budget::TokenBucket {
+            max_tokens: 10.0,
+            token_ratio: 0.1
+        }
+    );
+    let pubsub = policies_of(&scan, "pubsub/v1/pubsub_grpc_service_config.json");
+    assert!(
+        pubsub
+            .iter()
+            .all(|p| p.attempts.value.count == AttemptCount::Finite(5))
+    );
+    let publish = named(&pubsub, "google.pubsub.v1.Publisher/Publish");
+    assert_eq!(
+        publish.overall_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(60))
+    );
+    let RetryOn::Listed { conditions } = &publish.retry_on.value else {
+        panic!("codes are listed")
+    };
+    assert_eq!(conditions.len(), 7);
+    let streaming = named(&pubsub, "google.pubsub.v1.Subscriber/StreamingPull");
+    assert_eq!(
+        streaming.overall_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(1800))
+    );
+
+    // .NET: MaxRetryAttempts counts retries; the misspelled `Backoff` does
+    // not bind, so BackoffType stays Exponential; the standard timeouts.
+    let dotnet = policies_of(&scan, "http-resilience/appsettings.json");
+    let d = named(&dotnet, "RetryOptions");
+    assert_eq!(d.system, System::DotnetStandard);
+    assert_eq!(d.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(
+        d.delay.value,
+        Delay::Exponential {
+            base: Duration::from_secs(2),
+            multiplier: 2.0,
+            cap: None
+        }
+    );
+    assert_eq!(d.jitter.value, Jitter::None);
+    assert_eq!(
+        d.per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(10))
+    );
+    assert_eq!(
+        d.overall_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(30))
+    );
+    assert_eq!(d.methods.value, Methods::All);
 }

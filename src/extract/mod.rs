@@ -6,6 +6,9 @@
 //! ([`classify`]): a file no extractor wants costs one read and a few
 //! substring searches.
 
+pub mod aws;
+pub mod dotnet;
+pub mod grpc;
 pub mod istio;
 pub mod resilience4j;
 pub mod spring;
@@ -54,6 +57,10 @@ impl Facts {
 pub enum Syntax {
     Yaml,
     Json,
+    /// An AWS shared config or credentials file.
+    Ini,
+    /// JSON with comments and trailing commas (.NET `appsettings*.json`).
+    Jsonc,
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -84,12 +91,22 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
         resilience4j::extract_yaml,
     ),
     ("workload", workload::NEEDLES, workload::extract),
+    (
+        "grpc",
+        &["methodConfig", "methodconfig", "MethodConfig"],
+        grpc::extract_doc,
+    ),
+    ("dotnet", dotnet::NEEDLES, dotnet::extract_doc),
+    ("aws", aws::ENV_NEEDLES, aws::extract_env_doc),
 ];
 
 /// Decide how to read a file from its path and first bytes, or `None` when
 /// no extractor wants it.
 pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    if let Some(s) = sdk_syntax(path, &name, bytes) {
+        return Some(s);
+    }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
@@ -107,6 +124,22 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     wanted.then_some(syntax)
 }
 
+/// Files the SDK extractors want by name: AWS shared config and
+/// credentials files (INI), .NET `appsettings*.json` (JSON with comments),
+/// gRPC `*service_config*.json`.
+fn sdk_syntax(path: &Path, name: &str, bytes: &[u8]) -> Option<Syntax> {
+    if aws::is_aws_file(path, bytes) {
+        return Some(Syntax::Ini);
+    }
+    if dotnet::is_appsettings(name) {
+        return Some(Syntax::Jsonc);
+    }
+    if name.ends_with(".json") && name.contains("service_config") {
+        return Some(Syntax::Json);
+    }
+    None
+}
+
 /// Whether a file's name alone says it is a supported format (used for
 /// files too large to read).
 pub fn supported_by_name(path: &Path) -> bool {
@@ -114,7 +147,10 @@ pub fn supported_by_name(path: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    name.ends_with(".yml") || name.ends_with(".yaml") || name.ends_with(".json")
+    name.ends_with(".yml")
+        || name.ends_with(".yaml")
+        || name.ends_with(".json")
+        || aws::is_aws_path(path)
 }
 
 /// Read one file's facts. Never panics on any input.
@@ -122,6 +158,8 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
     let mut facts = Facts::default();
     match syntax {
         Syntax::Yaml | Syntax::Json => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Ini => aws::extract_ini(path, text, &mut facts),
+        Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), &mut facts),
     }
     facts
 }
@@ -191,7 +229,10 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
 /// Whether the text looks like one of the formats we read even though it
 /// did not parse (so a parse error is worth reporting).
 fn looks_supported(text: &str) -> bool {
-    (text.contains("apiVersion") && text.contains("kind")) || text.contains("resilience4j")
+    (text.contains("apiVersion") && text.contains("kind"))
+        || text.contains("resilience4j")
+        || text.contains("methodConfig")
+        || dotnet::NEEDLES.iter().any(|n| text.contains(n))
 }
 
 /// Span of a whole YAML entry (key to end of value), or of the value when

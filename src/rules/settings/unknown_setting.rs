@@ -52,3 +52,25 @@ fn list(known: &[&str]) -> String {
     }
     v.join(", ")
 }
+
+/// `key` matches `expected` only when case is ignored: some readers bind
+/// it and others silently skip it (`note` says which).
+pub fn wrong_case(span: Span, key: &str, expected: &str, what: &str, note: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("key `{key}` in {what} is spelled `{expected}`: {note}"),
+        format!("write `{expected}` so that every reader binds it"),
+    )
+}
+
+/// A retry key written where the system does not read it (`where_`), so it
+/// has no effect.
+pub fn ignored_here(span: Span, key: &str, where_: &str, fix: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` has no effect {where_}"),
+        fix.to_string(),
+    )
+}

@@ -53,3 +53,22 @@ fn excerpt(line: &str) -> String {
         t.to_string()
     }
 }
+
+/// One line of a line-based file (INI) could not be read. The line's text
+/// is left out on purpose: such files hold credentials.
+pub fn line(span: Span, reason: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(CODE, span, format!("line not read: {reason}"), help)
+}
+
+/// A configuration embedded in a string literal did not parse.
+pub fn literal(span: Span, what: &str, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!(
+            "{what} in this string literal not read: {}",
+            reason.trim_end_matches('.')
+        ),
+        "fix the JSON so that its settings can be checked",
+    )
+}
