@@ -53,24 +53,7 @@ const DESTINATION_KEYS: &[&str] = &["host", "subset", "port"];
 
 /// The `retryOn` tokens Envoy's router accepts for HTTP and gRPC, which
 /// Istio passes through.
-pub const RETRY_ON_TOKENS: &[&str] = &[
-    "5xx",
-    "gateway-error",
-    "reset",
-    "reset-before-request",
-    "connect-failure",
-    "envoy-ratelimited",
-    "retriable-4xx",
-    "refused-stream",
-    "retriable-status-codes",
-    "retriable-headers",
-    "http3-post-connect-failure",
-    "cancelled",
-    "deadline-exceeded",
-    "internal",
-    "resource-exhausted",
-    "unavailable",
-];
+pub const RETRY_ON_TOKENS: &[&str] = super::envoy::RETRY_ON_TOKENS;
 
 /// Istio's retry conditions when a route writes no `retries` block.
 pub const DEFAULT_RETRY_ON: &str =

@@ -6,6 +6,7 @@
 //! ([`classify`]): a file no extractor wants costs one read and a few
 //! substring searches.
 
+pub mod envoy;
 pub mod istio;
 pub mod resilience4j;
 pub mod spring;
@@ -30,6 +31,14 @@ pub struct Facts {
     pub diagnostics: Vec<Diagnostic>,
     /// The extractors that found something they read in this file.
     pub extractors: Vec<&'static str>,
+    /// Mesh-wide retry defaults this file sets (Istio meshConfig
+    /// `defaultHttpRetryPolicy`, in the `istio` ConfigMap's `mesh` text or an
+    /// IstioOperator): each replaces the platform's default policy wholesale
+    /// on every route of that mesh that writes no policy of its own. Routes
+    /// of this file are already rewritten; the graph applies it to the
+    /// policies of other files whose attempts are a `Provenance::Default` of
+    /// the same system.
+    pub mesh_defaults: Vec<RetryPolicy>,
 }
 
 impl Facts {
@@ -39,6 +48,7 @@ impl Facts {
             && self.edges.is_empty()
             && self.services.is_empty()
             && self.diagnostics.is_empty()
+            && self.mesh_defaults.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {
@@ -81,6 +91,20 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
         "resilience4j",
         &["resilience4j"],
         resilience4j::extract_yaml,
+    ),
+    (
+        "envoy",
+        &[
+            "static_resources",
+            "staticResources",
+            "dynamic_resources",
+            "virtual_hosts",
+            "virtualHosts",
+            "route_config",
+            "circuit_breakers",
+            "cluster_manager",
+        ],
+        envoy::extract,
     ),
 ];
 
