@@ -15,10 +15,17 @@ use std::time::Duration;
 const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // Malformed route: host/subset beside a null destination (L13-15); the
     // retries (attempts 3, perTryTimeout 2s, no route timeout) are still read
-    // and the DestinationRule document after `---` too.
+    // and the DestinationRule document after `---` too: its outlierDetection
+    // uses the deprecated `consecutiveErrors` (L35, L48).
     (
         "nilesh93/training-istio/05-resilliency/all-together.yaml",
-        &[("RL901", 14), ("RL901", 15), ("RL304", 17)],
+        &[
+            ("RL901", 14),
+            ("RL901", 15),
+            ("RL304", 17),
+            ("RL901", 35),
+            ("RL901", 48),
+        ],
     ),
     // attempts: 0 on all three hops: no retries, nothing to report.
     (

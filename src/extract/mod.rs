@@ -86,7 +86,11 @@ impl<'a> DocCtx<'a> {
 /// The YAML/JSON document extractors, in the order they are offered a
 /// document, with the substrings that make a file worth parsing for them.
 pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
-    ("istio", &["networking.istio.io"], istio::extract),
+    (
+        "istio",
+        &["networking.istio.io", "defaultHttpRetryPolicy"],
+        istio::extract,
+    ),
     (
         "resilience4j",
         &["resilience4j"],
@@ -188,6 +192,7 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             }
         }
     }
+    istio::apply_mesh_defaults(facts);
     // A file that parsed but that no extractor recognised is not ours: its
     // parse errors alone are not worth a finding unless some document was.
     if facts.extractors.is_empty() && !file.errors.is_empty() && !looks_supported(text) {
