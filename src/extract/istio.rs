@@ -305,20 +305,8 @@ fn mesh_default(e: crate::yaml::Entry<'_>, facts: &mut Facts) -> Option<RetryPol
     if !e.value.is_map() {
         return None;
     }
-    let mut p = match retries_block(e, facts) {
-        Ok(Some(p)) => p,
-        Ok(None) => RetryPolicy::new(
-            System::Istio,
-            e.key_span,
-            Located::written(
-                Attempts {
-                    count: AttemptCount::Finite(1),
-                    written_as: "meshConfig `defaultHttpRetryPolicy` with `attempts: 0`".into(),
-                },
-                e.value.entry("attempts").map_or(e.key_span, |a| a.span()),
-            ),
-        ),
-        Err(()) => return None,
+    let Ok(mut p) = retries_block(e, facts) else {
+        return None;
     };
     if let Some(t) = e.value.entry("perTryTimeout") {
         facts.diagnostics.push(crate::rules::settings::invalid_setting::value(
@@ -476,10 +464,9 @@ fn route_policy(
         None => default_policy(anchor),
         Some(r) if r.value.is_null() => default_policy(anchor),
         Some(r) => match retries_block(r, facts) {
-            Ok(Some(p)) => p,
-            // `attempts: 0` (or none) turns retries off; an invalid block is
-            // rejected by Istio's validation.
-            Ok(None) | Err(()) => return None,
+            Ok(p) => p,
+            // An invalid block is rejected by Istio's validation.
+            Err(()) => return None,
         },
     };
     let mut policy = policy;
@@ -509,9 +496,11 @@ fn route_policy(
     Some(policy)
 }
 
-/// An Istio `retries` block (`HTTPRetry`): `Ok(None)` when it turns retries
-/// off (`attempts` 0 or unset), `Err` when Istio's validation rejects it.
-fn retries_block(r: crate::yaml::Entry<'_>, facts: &mut Facts) -> Result<Option<RetryPolicy>, ()> {
+/// An Istio `retries` block (`HTTPRetry`), `Err` when Istio's validation
+/// rejects it. `attempts: 0` (or none) turns retries off: the route still
+/// has a policy, of one attempt, so the graph knows that nothing (not even
+/// Istio's default) retries at this hop.
+fn retries_block(r: crate::yaml::Entry<'_>, facts: &mut Facts) -> Result<RetryPolicy, ()> {
     check_yaml_keys(r.value, RETRY_KEYS, "an Istio `retries` block", facts);
     let attempts = r.value.entry("attempts");
     let n = match &attempts {
@@ -538,20 +527,23 @@ fn retries_block(r: crate::yaml::Entry<'_>, facts: &mut Facts) -> Result<Option<
             }
         },
     };
-    let Some(a) = attempts.filter(|_| n > 0) else {
-        return Ok(None);
-    };
-    let mut p = RetryPolicy::new(
-        System::Istio,
-        r.key_span,
-        Located::written(
+    let attempts = match &attempts {
+        Some(a) => Located::written(
             Attempts {
                 count: AttemptCount::Finite(n as u64 + 1),
                 written_as: format!("attempts: {n}"),
             },
             a.span(),
         ),
-    );
+        None => Located::written(
+            Attempts {
+                count: AttemptCount::Finite(1),
+                written_as: "no `attempts`: retries off".into(),
+            },
+            r.key_span,
+        ),
+    };
+    let mut p = RetryPolicy::new(System::Istio, r.key_span, attempts);
     p.retry_on = match r.value.entry("retryOn") {
         Some(e) => Located::written(retry_on(e.value, facts), e.span()),
         None => Located::default_at(default_retry_on(r.key_span), r.key_span),
@@ -584,7 +576,7 @@ fn retries_block(r: crate::yaml::Entry<'_>, facts: &mut Facts) -> Result<Option<
             e.span(),
         );
     }
-    Ok(Some(p))
+    Ok(p)
 }
 
 fn default_policy(anchor: Span) -> RetryPolicy {
@@ -677,19 +669,22 @@ fn methods(route: Yaml<'_>) -> Located<Methods> {
         return Located::default_at(Methods::All, route.span());
     };
     let mut set = Vec::new();
+    let mut span: Option<Span> = None;
     for block in m.value.items() {
         match block.get("method") {
-            Some(method) => match method.get("exact").and_then(|e| e.as_str()) {
-                Some(x) => set.push(x.to_ascii_uppercase()),
+            Some(method) => match method.get("exact").filter(|e| e.as_str().is_some()) {
+                Some(x) => {
+                    set.push(x.as_str().unwrap_or_default().to_ascii_uppercase());
+                    span = Some(span.map_or(x.span(), |s| s.cover(x.span())));
+                }
                 None => return Located::written(Methods::Unknown, m.span()),
             },
             None => return Located::written(Methods::All, m.span()),
         }
     }
-    if set.is_empty() {
-        Located::written(Methods::All, m.span())
-    } else {
-        Located::written(Methods::Set(set), m.span())
+    match span {
+        Some(span) => Located::written(Methods::Set(set), span),
+        None => Located::written(Methods::All, m.span()),
     }
 }
 
