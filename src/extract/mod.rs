@@ -7,7 +7,9 @@
 //! substring searches.
 
 pub mod envoy;
+pub mod gatewayapi;
 pub mod istio;
+pub mod linkerd;
 pub mod resilience4j;
 pub mod spring;
 pub mod workload;
@@ -111,6 +113,12 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
         ],
         envoy::extract,
     ),
+    (
+        "gatewayapi",
+        &["gateway.networking.k8s.io"],
+        gatewayapi::extract,
+    ),
+    ("linkerd", &["linkerd.io"], linkerd::extract),
     ("workload", workload::NEEDLES, workload::extract),
 ];
 
@@ -157,28 +165,18 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
 fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
     let file = yaml::parse(text);
     let lines = crate::source::LineIndex::new(text);
-    let templated = text.contains("{{") && text.contains("}}");
-    for err in &file.errors {
-        let reason = if templated {
-            format!(
-                "templated file (Helm/Go template) did not parse as YAML: {}",
-                err.message
-            )
-        } else {
-            err.message.clone()
-        };
+    let templates = template_regions(text);
+    let templated = !templates.is_empty();
+    // A templated file's parse errors are summed up once, below.
+    for err in file.errors.iter().filter(|_| !templated) {
         let line = lines.line_text(text, lines.line_of(err.span.start.min(text.len())));
         facts.diagnostics.push(unparsable_file::yaml_document(
             err.span,
             err.document,
-            &reason,
+            &err.message,
             line,
             file.documents.len(),
         ));
-        if templated {
-            // One finding for a templated file is enough.
-            break;
-        }
     }
     for doc in &file.documents {
         let ctx = DocCtx {
@@ -204,6 +202,10 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
         }
     }
     istio::apply_mesh_defaults(facts);
+    linkerd::apply_service_profiles(facts);
+    if templated {
+        report_templates(text, &lines, &templates, &file, facts);
+    }
     // A file that parsed but that no extractor recognised is not ours: its
     // parse errors alone are not worth a finding unless some document was.
     if facts.extractors.is_empty() && !file.errors.is_empty() && !looks_supported(text) {
@@ -214,7 +216,95 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
 /// Whether the text looks like one of the formats we read even though it
 /// did not parse (so a parse error is worth reporting).
 fn looks_supported(text: &str) -> bool {
-    (text.contains("apiVersion") && text.contains("kind")) || text.contains("resilience4j")
+    (text.contains("apiVersion") && text.contains("kind"))
+        || text.contains("resilience4j")
+        || ["static_resources", "virtual_hosts", "virtualHosts"]
+            .iter()
+            .any(|k| text.contains(k))
+}
+
+/// Template expressions in a file: Helm/Go `{{ ... }}` and `#{...}`
+/// (Octopus, Azure DevOps token replacement). Byte ranges, in order.
+pub fn template_regions(text: &str) -> Vec<Span> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'{' && b[i + 1] == b'{' {
+            if let Some(end) = memmem::find(&b[i + 2..], b"}}") {
+                out.push(Span::new(i, i + 2 + end + 2));
+                i += 2 + end + 2;
+                continue;
+            }
+            break;
+        }
+        if b[i] == b'#' && b[i + 1] == b'{' {
+            // A `#{...}` on one line.
+            let rest = &b[i + 2..];
+            let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+            if let Some(end) = memchr::memchr(b'}', &rest[..line_end]) {
+                out.push(Span::new(i, i + 2 + end + 1));
+                i += 2 + end + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// In a templated file, what a template expression stands for is unknown:
+/// a setting on a line with one is not checked (its finding would be about
+/// the template, not the value), and what was skipped is reported once.
+fn report_templates(
+    text: &str,
+    lines: &crate::source::LineIndex,
+    templates: &[Span],
+    file: &YamlFile,
+    facts: &mut Facts,
+) {
+    let templated_lines: std::collections::HashSet<usize> = templates
+        .iter()
+        .flat_map(|t| lines.line_of(t.start.min(text.len()))..=lines.line_of(t.end.min(text.len())))
+        .collect();
+    let before = facts.diagnostics.len();
+    facts.diagnostics.retain(|d| {
+        let first = lines.line_of(d.span.start.min(text.len()));
+        let last = lines.line_of(d.span.end.min(text.len()).max(d.span.start.min(text.len())));
+        !(first..=last).any(|l| templated_lines.contains(&l))
+    });
+    let skipped = before - facts.diagnostics.len();
+    let failed = file.errors.len();
+    if failed == 0 && skipped == 0 {
+        return;
+    }
+    let documents = file.documents.len() + failed;
+    let mut parts = Vec::new();
+    if failed > 0 {
+        parts.push(format!(
+            "{failed} of {documents} documents did not parse as YAML"
+        ));
+    }
+    if skipped > 0 {
+        parts.push(format!(
+            "{skipped} setting{} set by template expressions",
+            if skipped == 1 { " is" } else { "s are" }
+        ));
+    }
+    let first = templates[0];
+    let excerpt = text
+        .get(first.start..first.end)
+        .unwrap_or("")
+        .chars()
+        .take(40)
+        .collect::<String>();
+    facts.diagnostics.push(unparsable_file::templated(
+        first,
+        &format!(
+            "{} (first template `{excerpt}`); they were not checked",
+            parts.join(" and ")
+        ),
+    ));
 }
 
 /// Span of a whole YAML entry (key to end of value), or of the value when
@@ -311,5 +401,71 @@ mod host_tests {
             short_host("dynamodb.us-east-1.amazonaws.com"),
             "dynamodb.us-east-1.amazonaws.com"
         );
+    }
+}
+
+#[cfg(test)]
+mod template_tests {
+    use super::*;
+
+    fn run(text: &str) -> Facts {
+        extract(Path::new("values.yaml"), text, Syntax::Yaml)
+    }
+
+    fn codes(f: &Facts) -> Vec<&'static str> {
+        f.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    const VS: &str = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: \"{{ .Release.Name }}-ratings\"\nspec:\n  hosts: [ratings]\n  http:\n  - route:\n    - destination: {host: ratings}\n    timeout: \"{{ .Values.timeout }}\"\n    retries:\n      attempts: 3\n      perTryTimeout: 2s\n";
+
+    #[test]
+    fn template_values_are_not_findings_and_are_reported_once() {
+        let f = run(VS);
+        assert_eq!(codes(&f), ["RL903"], "{:?}", f.diagnostics);
+        assert!(
+            f.diagnostics[0]
+                .message
+                .starts_with("templated file: 1 setting is set by template expressions")
+        );
+        // What parses is read.
+        assert_eq!(f.policies.len(), 1);
+        assert_eq!(
+            f.policies[0].attempts.value.count,
+            crate::model::AttemptCount::Finite(4)
+        );
+    }
+
+    #[test]
+    fn templates_outside_settings_cost_nothing() {
+        let f = run(&VS.replace("\"{{ .Values.timeout }}\"", "5s"));
+        assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+        assert_eq!(f.policies.len(), 1);
+    }
+
+    #[test]
+    fn unparsable_templated_documents_are_one_finding() {
+        let text = format!(
+            "{{{{- if .Values.enabled }}}}\n{VS}    {{{{- with .Values.retries }}}}\n    {{{{ toYaml . | indent 4 }}}}\n    {{{{- end }}}}\n{{{{- end }}}}\n---\n{}",
+            VS.replace("{{ .Release.Name }}", "x")
+                .replace("\"{{ .Values.timeout }}\"", "1s")
+        );
+        let f = run(&text);
+        assert_eq!(codes(&f), ["RL903"], "{:?}", f.diagnostics);
+        assert!(f.diagnostics[0].message.contains("templated file"));
+    }
+
+    #[test]
+    fn hash_brace_tokens_are_templates() {
+        let text = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: r}\nspec:\n  http:\n  - retries:\n      attempts: #{Retries}\n";
+        let f = run(text);
+        assert_eq!(codes(&f), ["RL903"], "{:?}", f.diagnostics);
+        assert_eq!(template_regions(text).len(), 1);
+    }
+
+    #[test]
+    fn template_regions_are_found() {
+        let r = template_regions("a: {{ x }}\nb: #{y}\nc: {{ unclosed");
+        assert_eq!(r, vec![Span::new(3, 10), Span::new(14, 18)]);
+        assert!(template_regions("a: {b: c}\n# {not}").is_empty());
     }
 }
