@@ -28,7 +28,7 @@
 //! - a duration is a string of seconds with one `s` suffix (`0.25s`), as
 //!   protobuf's JSON mapping reads it: `250ms` is rejected.
 
-use super::{DocCtx, Facts, check_yaml_keys, short_host};
+use super::{DocCtx, Facts, short_host};
 use crate::model::*;
 use crate::rules::settings::{invalid_setting, unparsable_file};
 use crate::source::Span;
@@ -138,10 +138,27 @@ fn field<'a>(m: Yaml<'a>, snake: &str) -> Option<Entry<'a>> {
     m.entry(snake).or_else(|| m.entry(&camel(snake)))
 }
 
+/// RL901 for unknown keys, suggesting the spelling in the key's own style
+/// (snake_case or camelCase).
 fn check_keys(m: Yaml<'_>, keys: &[&str], what: &str, facts: &mut Facts) {
     let known = with_camel(keys);
-    let known: Vec<&str> = known.iter().map(|s| s.as_str()).collect();
-    check_yaml_keys(m, &known, what, facts);
+    let camels: Vec<String> = keys.iter().map(|k| camel(k)).collect();
+    for e in m.entries() {
+        if known.iter().any(|k| k == e.key) {
+            continue;
+        }
+        let snake_style = e.key.contains('_') || !e.key.chars().any(|c| c.is_ascii_uppercase());
+        let candidates: Vec<&str> = if snake_style {
+            keys.to_vec()
+        } else {
+            camels.iter().map(|s| s.as_str()).collect()
+        };
+        facts
+            .diagnostics
+            .push(crate::rules::settings::unknown_setting::unknown_key(
+                e.key_span, e.key, what, candidates,
+            ));
+    }
 }
 
 /// What one `retry_on` token retries.

@@ -171,11 +171,18 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         });
     }
     let linkerd = linkerd::route_annotations(root, kind, &targets, facts);
+    // A Gateway parent calls the backends. A Service parent (GAMMA) routes
+    // every caller of that Service, which the graph finds by the policies'
+    // callee, so there is no edge to draw here.
+    let caller = gateway.clone().filter(|_| service_parent.is_none());
+    if caller.is_none() {
+        return true;
+    }
     for (rule, l) in per_rule.iter().zip(linkerd) {
         let policies: Vec<usize> = rule.gateway_policy.into_iter().chain(l).collect();
         for (b, span) in &rule.targets {
             facts.edges.push(CallEdge {
-                caller: gateway.clone().filter(|_| service_parent.is_none()),
+                caller: caller.clone(),
                 callee: short_host(b),
                 span: *span,
                 policies: policies.clone(),
@@ -456,7 +463,7 @@ mod tests {
     #[test]
     fn grpc_routes_are_post() {
         let f = facts(
-            "apiVersion: gateway.networking.k8s.io/v1\nkind: GRPCRoute\nmetadata: {name: g}\nspec:\n  rules:\n  - matches:\n    - method: {service: a.B, method: Get}\n    backendRefs: [{name: b, port: 9000}]\n",
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: GRPCRoute\nmetadata: {name: g}\nspec:\n  parentRefs: [{name: gw}]\n  rules:\n  - matches:\n    - method: {service: a.B, method: Get}\n    backendRefs: [{name: b, port: 9000}]\n",
         );
         assert!(f.policies.is_empty());
         assert_eq!(f.edges[0].callee, "b");

@@ -135,7 +135,14 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             facts.policies.push(policy);
             facts.policies.len() - 1
         });
-        for dest in route.get("route").map(|r| r.items()).unwrap_or_default() {
+        // A route bound to gateways is a call from the gateway; a mesh
+        // route applies to every caller of the host, which the graph finds
+        // by the policy's callee.
+        let dests = match &caller {
+            Some(_) => route.get("route").map(|r| r.items()).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        for dest in dests {
             if let Some(h) = dest.path(&["destination", "host"])
                 && let Some(host) = h.as_str()
             {
@@ -275,7 +282,7 @@ fn mesh_config(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
         }
         if let Some(mut p) = policy {
             remap(&mut p, &map);
-            facts.mesh_defaults.push(p);
+            push_mesh_default(p, facts);
         }
         return true;
     }
@@ -294,9 +301,16 @@ fn mesh_config(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
         return false;
     };
     if let Some(p) = mesh_default(e, facts) {
-        facts.mesh_defaults.push(p);
+        push_mesh_default(p, facts);
     }
     true
+}
+
+/// Record a mesh-wide default, and check it once as a policy of its own
+/// (with no callee, so that no call path counts it), where it is written.
+fn push_mesh_default(p: RetryPolicy, facts: &mut Facts) {
+    facts.policies.push(p.clone());
+    facts.mesh_defaults.push(p);
 }
 
 /// The mesh-wide default: an `HTTPRetry` without `perTryTimeout` (Istio
@@ -318,10 +332,6 @@ fn mesh_default(e: crate::yaml::Entry<'_>, facts: &mut Facts) -> Option<RetryPol
         p.per_try_timeout = None;
     }
     p.name = Some("meshConfig.defaultHttpRetryPolicy".into());
-    p.attempts.value.written_as = format!(
-        "meshConfig `defaultHttpRetryPolicy` ({})",
-        p.attempts.value.written_as
-    );
     if !p.delay.is_written() {
         envoy_backoff(&mut p, e.key_span);
     } else {
@@ -714,8 +724,7 @@ mod tests {
         // The span points into the ConfigMap's text, at `attempts: 5`.
         let at = &text[p.attempts.span.start..p.attempts.span.end];
         assert_eq!(at, "attempts: 5");
-        assert_eq!(f.edges[0].callee, "ratings");
-        assert_eq!(f.edges[0].policies, vec![0]);
+        assert!(f.edges.is_empty());
     }
 
     #[test]
@@ -754,6 +763,8 @@ mod tests {
             "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: r}\nspec:\n  hosts: [ratings]\n  gateways: [istio-system/public]\n  http:\n  - route:\n    - destination: {host: ratings}\n    retries: {attempts: 2}\n",
         );
         assert_eq!(f.policies[0].scope.caller.as_deref(), Some("public"));
+        assert_eq!(f.edges[0].callee, "ratings");
+        assert_eq!(f.edges[0].caller.as_deref(), Some("public"));
         let f = facts(
             "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: r}\nspec:\n  hosts: [ratings]\n  gateways: [public, mesh]\n  http:\n  - route:\n    - destination: {host: ratings}\n",
         );

@@ -200,7 +200,7 @@ fn service_profile(root: Yaml<'_>, facts: &mut Facts) {
         p.name = Some(label.clone());
         p.scope.route = Some(label.clone());
         p.scope.callee = Some(Located::written(service.clone(), name_span));
-        p.retry_on = response_classes(*route, anchor, facts);
+        p.retry_on = response_classes(*route, r.span(), facts);
         p.methods = condition_methods(route.entry("condition"), anchor);
         p.overall_timeout = Some(timeout);
         // Failed responses are retried at once, to another endpoint, paced
@@ -489,24 +489,30 @@ fn annotations(
     });
     let first = first_retry?;
     let attempts = match limit {
-        Some(l) => match l.value.as_i64() {
-            Some(n) if n >= 0 => Located::written(
+        Some(l) => {
+            let count = match l.value.as_i64() {
+                Some(n) if n >= 0 => AttemptCount::Finite(n as u64 + 1),
+                _ => {
+                    facts.diagnostics.push(invalid_setting::value(
+                        l.value.span(),
+                        l.key,
+                        l.value.as_str().unwrap_or(""),
+                        "not a non-negative whole number",
+                    ));
+                    AttemptCount::Unknown
+                }
+            };
+            Located::written(
                 Attempts {
-                    count: AttemptCount::Finite(n as u64 + 1),
-                    written_as: format!("retry.linkerd.io/limit: {n}"),
+                    count,
+                    written_as: format!(
+                        "retry.linkerd.io/limit: {}",
+                        l.value.as_str().unwrap_or("")
+                    ),
                 },
                 l.span(),
-            ),
-            _ => {
-                facts.diagnostics.push(invalid_setting::value(
-                    l.value.span(),
-                    l.key,
-                    l.value.as_str().unwrap_or(""),
-                    "not a non-negative whole number",
-                ));
-                return None;
-            }
-        },
+            )
+        }
         // The retry annotations are written; only the count is a default.
         None => Located::written(
             Attempts {
