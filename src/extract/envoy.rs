@@ -662,7 +662,7 @@ fn parse_retry(e: Entry<'_>, facts: &mut Facts) -> Option<Parsed> {
         None => Located::written(
             Attempts {
                 count: AttemptCount::Finite(2),
-                written_as: "no `num_retries`: Envoy's default of 1 retry".into(),
+                written_as: "num_retries unset: Envoy's default of 1 retry".into(),
             },
             e.key_span,
         ),

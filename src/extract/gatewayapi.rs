@@ -317,7 +317,7 @@ fn retry(r: Entry<'_>, facts: &mut Facts) -> Option<RetryPolicy> {
         None => Located::written(
             Attempts {
                 count: AttemptCount::Unknown,
-                written_as: "no `attempts`: the number of retries is implementation-specific"
+                written_as: "attempts unset: the number of retries is implementation-specific"
                     .into(),
             },
             r.key_span,

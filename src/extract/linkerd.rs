@@ -517,7 +517,7 @@ fn annotations(
         None => Located::written(
             Attempts {
                 count: AttemptCount::Finite(2),
-                written_as: "no `retry.linkerd.io/limit`: Linkerd's default of 1 retry".into(),
+                written_as: "retry.linkerd.io/limit unset: Linkerd's default of 1 retry".into(),
             },
             first.key_span,
         ),
