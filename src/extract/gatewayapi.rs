@@ -48,7 +48,8 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         .get("apiVersion")
         .and_then(|v| v.as_str())
         .unwrap_or("");
-    if !api.starts_with(API_GROUP) {
+    // Linkerd's own `policy.linkerd.io` HTTPRoute has the same shape.
+    if !api.starts_with(API_GROUP) && !api.starts_with("policy.linkerd.io/") {
         return false;
     }
     let kind = root.get("kind").and_then(|v| v.as_str()).unwrap_or("");
@@ -467,6 +468,19 @@ mod tests {
         );
         assert!(f.policies.is_empty());
         assert_eq!(f.edges[0].callee, "b");
+    }
+
+    #[test]
+    fn linkerd_policy_httproute_is_read_with_its_annotations() {
+        let f = facts(
+            "apiVersion: policy.linkerd.io/v1beta3\nkind: HTTPRoute\nmetadata:\n  name: books\n  annotations:\n    retry.linkerd.io/http: 5xx\nspec:\n  parentRefs: [{name: books, kind: Service, group: core}]\n  rules:\n  - timeouts: {request: 3s}\n    backendRefs: [{name: books, port: 7002}]\n",
+        );
+        assert_eq!(f.policies.len(), 1);
+        assert_eq!(f.policies[0].system, System::Linkerd);
+        assert_eq!(
+            f.policies[0].overall_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_secs(3))
+        );
     }
 
     #[test]

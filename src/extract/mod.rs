@@ -115,7 +115,7 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
     ),
     (
         "gatewayapi",
-        &["gateway.networking.k8s.io"],
+        &["gateway.networking.k8s.io", "policy.linkerd.io"],
         gatewayapi::extract,
     ),
     ("linkerd", &["linkerd.io"], linkerd::extract),
