@@ -410,10 +410,72 @@ struct ClusterInfo {
 
 pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let root = ctx.root();
+    if root.get("kind").and_then(|k| k.as_str()) == Some("ConfigMap") {
+        return config_map(ctx, root, facts);
+    }
     // Kubernetes objects (Contour, Istio, Kuma ...) are not Envoy resources.
     if root.get("apiVersion").is_some() && root.get("kind").is_some() {
         return false;
     }
+    extract_root(root, facts)
+}
+
+/// An Envoy configuration carried in a ConfigMap's `data` (`envoy.yaml: |`),
+/// read with its spans mapped back to the file.
+fn config_map(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
+    let mut claimed = false;
+    for e in root.get("data").map(|d| d.entries()).unwrap_or_default() {
+        let Some(text) = e.value.as_str() else {
+            continue;
+        };
+        if !["static_resources", "virtual_hosts", "virtualHosts"]
+            .iter()
+            .any(|k| text.contains(k))
+        {
+            continue;
+        }
+        let inner = crate::yaml::parse(text);
+        let mut local = Facts::default();
+        let mut read = false;
+        for doc in &inner.documents {
+            read |= extract_root(inner.root(doc), &mut local);
+        }
+        if let Some(err) = inner.errors.first() {
+            local.diagnostics.push(unparsable_file::unrecognised(
+                err.span,
+                "Envoy",
+                &format!(
+                    "the Envoy configuration in `{}` does not parse: {}",
+                    e.key, err.message
+                ),
+            ));
+            read = true;
+        }
+        if !read {
+            continue;
+        }
+        claimed = true;
+        let value = e.value.span();
+        super::remap_facts(&mut local, &|s| {
+            super::embedded_span(ctx.text, value, text, s)
+        });
+        // Edges point at policies by index: shift them past this file's.
+        let offset = facts.policies.len();
+        for edge in &mut local.edges {
+            for i in &mut edge.policies {
+                *i += offset;
+            }
+        }
+        facts.policies.append(&mut local.policies);
+        facts.timeouts.append(&mut local.timeouts);
+        facts.services.append(&mut local.services);
+        facts.diagnostics.append(&mut local.diagnostics);
+        facts.edges.append(&mut local.edges);
+    }
+    claimed
+}
+
+fn extract_root(root: Yaml<'_>, facts: &mut Facts) -> bool {
     let looks = looks_like_envoy(root);
     if let Some(sr) = root.get_any(&["static_resources", "staticResources"])
         && !sr.is_map()
@@ -1436,6 +1498,21 @@ static_resources:
         let f =
             facts("virtual_hosts:\n- name: v\n  routes:\n  - match: {prefix: /}\n    bogus: 1\n");
         assert_eq!(codes(&f), ["RL903"]);
+    }
+
+    #[test]
+    fn envoy_in_a_config_map() {
+        let text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: envoy}\ndata:\n  envoy.yaml: |\n    static_resources:\n      listeners:\n      - name: l\n        filter_chains:\n        - filters:\n          - name: hcm\n            typed_config:\n              route_config:\n                virtual_hosts:\n                - name: v\n                  routes:\n                  - match: {prefix: /}\n                    route:\n                      cluster: c\n                      retry_policy: {retry_on: 5xx, num_retries: 7}\n";
+        let f = facts(text);
+        assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+        let p = &f.policies[0];
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(8));
+        assert_eq!(
+            &text[p.attempts.span.start..p.attempts.span.end],
+            "num_retries: 7"
+        );
+        assert_eq!(f.edges[0].policies, vec![0]);
+        assert_eq!(&text[f.edges[0].span.start..f.edges[0].span.end], "c");
     }
 
     #[test]

@@ -361,26 +361,35 @@ fn retry(r: Entry<'_>, facts: &mut Facts) -> Option<RetryPolicy> {
     Some(p)
 }
 
-/// The methods a rule matches: HTTP `matches[].method`; a GRPCRoute is all
-/// POST (gRPC's transport), named by its RPCs when they are exact.
+/// The methods a rule matches: HTTP `matches[].method`; for a GRPCRoute the
+/// RPCs (`service/method`) when every match names one exactly, as RPC names
+/// say more about idempotency than gRPC's single HTTP method.
 fn methods(rule: Yaml<'_>, grpc: bool, anchor: Span) -> Located<Methods> {
     let Some(m) = rule.entry("matches") else {
-        return Located::default_at(
-            if grpc {
-                Methods::Set(vec!["POST".into()])
-            } else {
-                Methods::All
-            },
-            anchor,
-        );
+        return Located::default_at(Methods::All, anchor);
     };
-    if grpc {
-        return Located::written(Methods::Set(vec!["POST".into()]), m.span());
-    }
     let mut set = Vec::new();
     for x in m.value.items() {
-        match x.get("method").and_then(|v| v.as_str()) {
-            Some(v) => set.push(v.to_ascii_uppercase()),
+        let name = if grpc {
+            x.get("method").and_then(|g| {
+                let exact = g
+                    .get("type")
+                    .and_then(|t| t.as_str())
+                    .is_none_or(|t| t == "Exact");
+                let service = g.get("service").and_then(|v| v.as_str());
+                let method = g.get("method").and_then(|v| v.as_str());
+                match (exact, service, method) {
+                    (true, Some(s), Some(m)) => Some(format!("{s}/{m}")),
+                    _ => None,
+                }
+            })
+        } else {
+            x.get("method")
+                .and_then(|v| v.as_str())
+                .map(|v| v.to_ascii_uppercase())
+        };
+        match name {
+            Some(n) => set.push(n),
             None => return Located::written(Methods::All, m.span()),
         }
     }
@@ -462,12 +471,19 @@ mod tests {
     }
 
     #[test]
-    fn grpc_routes_are_post() {
+    fn grpc_routes_name_their_rpcs() {
         let f = facts(
             "apiVersion: gateway.networking.k8s.io/v1\nkind: GRPCRoute\nmetadata: {name: g}\nspec:\n  parentRefs: [{name: gw}]\n  rules:\n  - matches:\n    - method: {service: a.B, method: Get}\n    backendRefs: [{name: b, port: 9000}]\n",
         );
         assert!(f.policies.is_empty());
         assert_eq!(f.edges[0].callee, "b");
+        let f = facts(
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: GRPCRoute\nmetadata:\n  name: g\n  annotations: {retry.linkerd.io/grpc: unavailable}\nspec:\n  parentRefs: [{name: b, kind: Service, group: core}]\n  rules:\n  - matches:\n    - method: {service: shop.Orders, method: PlaceOrder}\n    backendRefs: [{name: b, port: 9000}]\n",
+        );
+        assert_eq!(
+            f.policies[0].methods.value,
+            Methods::Set(vec!["shop.Orders/PlaceOrder".into()])
+        );
     }
 
     #[test]

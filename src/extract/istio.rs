@@ -275,7 +275,7 @@ fn mesh_config(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
         };
         let mut local = Facts::default();
         let policy = mesh_default(e, &mut local);
-        let map = |s: Span| embedded_span(ctx.text, mesh.span(), text, s);
+        let map = |s: Span| super::embedded_span(ctx.text, mesh.span(), text, s);
         for mut d in local.diagnostics {
             d.span = map(d.span);
             facts.diagnostics.push(d);
@@ -362,43 +362,6 @@ pub fn apply_mesh_defaults(facts: &mut Facts) {
         p.jitter = Located::inherited(mesh.jitter.value.clone(), mesh.jitter.span);
         p.span = mesh.span;
     }
-}
-
-/// Map a span inside a block scalar's text (the ConfigMap's `mesh: |`)
-/// back to the file: line by line, adding the block's indentation.
-fn embedded_span(file: &str, value: Span, inner: &str, s: Span) -> Span {
-    let Some(block) = file.get(value.start..value.end.min(file.len())) else {
-        return value;
-    };
-    // The parser's span starts at the `|`/`>` indicator or at the content.
-    let first = match block.find('\n') {
-        Some(i) if block.starts_with(['|', '>']) => {
-            let body = &block[i + 1..];
-            let lead = body
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .map_or(0, |l| l.len() - l.trim_start().len());
-            value.start + i + 1 + lead
-        }
-        _ => value.start,
-    };
-    let line_start = file[..first].rfind('\n').map_or(0, |i| i + 1);
-    let indent = first - line_start;
-    let mut starts = Vec::new();
-    let mut at = line_start;
-    for l in file[line_start..value.end.min(file.len())].split_inclusive('\n') {
-        starts.push(at);
-        at += l.len();
-    }
-    let point = |off: usize| -> usize {
-        let off = off.min(inner.len());
-        let line = inner[..off].matches('\n').count();
-        let col = off - inner[..off].rfind('\n').map_or(0, |i| i + 1);
-        starts
-            .get(line)
-            .map_or(value.start, |st| (st + indent + col).min(value.end))
-    };
-    Span::new(point(s.start), point(s.end).max(point(s.start)))
 }
 
 fn remap(p: &mut RetryPolicy, f: &impl Fn(Span) -> Span) {

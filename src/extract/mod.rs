@@ -307,6 +307,97 @@ fn report_templates(
     ));
 }
 
+/// Map a span inside a block scalar's text (the ConfigMap's `mesh: |`)
+/// back to the file: line by line, adding the block's indentation.
+pub fn embedded_span(file: &str, value: Span, inner: &str, s: Span) -> Span {
+    let Some(block) = file.get(value.start..value.end.min(file.len())) else {
+        return value;
+    };
+    // The parser's span starts at the `|`/`>` indicator or at the content.
+    let first = match block.find('\n') {
+        Some(i) if block.starts_with(['|', '>']) => {
+            let body = &block[i + 1..];
+            let lead = body
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .map_or(0, |l| l.len() - l.trim_start().len());
+            value.start + i + 1 + lead
+        }
+        _ => value.start,
+    };
+    let line_start = file[..first].rfind('\n').map_or(0, |i| i + 1);
+    let indent = first - line_start;
+    let mut starts = Vec::new();
+    let mut at = line_start;
+    for l in file[line_start..value.end.min(file.len())].split_inclusive('\n') {
+        starts.push(at);
+        at += l.len();
+    }
+    let point = |off: usize| -> usize {
+        let off = off.min(inner.len());
+        let line = inner[..off].matches('\n').count();
+        let col = off - inner[..off].rfind('\n').map_or(0, |i| i + 1);
+        starts
+            .get(line)
+            .map_or(value.start, |st| (st + indent + col).min(value.end))
+    };
+    Span::new(point(s.start), point(s.end).max(point(s.start)))
+}
+
+/// Move every span of `facts` with `f` (facts read from text embedded in
+/// another file, such as a ConfigMap's value).
+pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
+    fn loc<T>(l: &mut crate::model::Located<T>, f: &impl Fn(Span) -> Span) {
+        l.span = f(l.span);
+    }
+    for p in &mut facts.policies {
+        p.span = f(p.span);
+        loc(&mut p.attempts, f);
+        loc(&mut p.delay, f);
+        loc(&mut p.jitter, f);
+        loc(&mut p.retry_on, f);
+        loc(&mut p.methods, f);
+        if let crate::model::RetryOn::Listed { conditions } = &mut p.retry_on.value {
+            for c in conditions {
+                loc(c, f);
+            }
+        }
+        for t in [&mut p.per_try_timeout, &mut p.overall_timeout]
+            .into_iter()
+            .flatten()
+        {
+            loc(t, f);
+        }
+        if let Some(b) = &mut p.budget {
+            loc(b, f);
+        }
+        if let Some(c) = &mut p.scope.callee {
+            loc(c, f);
+        }
+        if let crate::model::BudgetSite::Block { span, .. } = &mut p.budget_site {
+            *span = f(*span);
+        }
+        for k in &mut p.idempotency {
+            k.span = f(k.span);
+        }
+    }
+    for t in &mut facts.timeouts {
+        loc(&mut t.timeout, f);
+    }
+    for e in &mut facts.edges {
+        e.span = f(e.span);
+    }
+    for s in &mut facts.services {
+        s.span = f(s.span);
+    }
+    for d in &mut facts.diagnostics {
+        d.span = f(d.span);
+        for r in &mut d.related {
+            r.0 = f(r.0);
+        }
+    }
+}
+
 /// Span of a whole YAML entry (key to end of value), or of the value when
 /// there is no key.
 pub fn entry_span(e: &yaml::Entry<'_>) -> Span {
