@@ -734,6 +734,15 @@ fn parse_retry(e: Entry<'_>, facts: &mut Facts) -> Option<Parsed> {
     p.retry_on = match field(rp, "retry_on") {
         Some(ro) => {
             let (on, only_codes) = retry_on(ro.value, &codes, facts);
+            let empty = ro.value.as_str().is_some_and(|t| t.trim().is_empty());
+            if matches!(on, RetryOn::Nothing) && empty {
+                facts.diagnostics.push(invalid_setting::inert(
+                    ro.span(),
+                    "this Envoy `retry_policy`",
+                    "`retry_on` is empty, so only a request carrying `x-envoy-retry-on` or `x-envoy-retry-grpc-on` is retried",
+                    "list the conditions to retry in `retry_on` (for example `connect-failure,refused-stream,unavailable`)",
+                ));
+            }
             if matches!(on, RetryOn::Nothing) && only_codes {
                 facts.diagnostics.push(invalid_setting::inert(
                     e.key_span,
