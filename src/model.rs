@@ -435,6 +435,28 @@ pub struct RetryPolicy {
     /// jitters its own back-off whatever the file says (Envoy, Istio), or
     /// passes the request to the next server at once by design (nginx).
     pub platform_backoff: bool,
+    /// Where the block that would hold this policy's retry budget is, for
+    /// RL601 (missing-retry-budget): the policy itself by default.
+    pub budget_site: BudgetSite,
+}
+
+/// Where a policy's retry budget is (or would be) configured.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum BudgetSite {
+    /// In the policy itself (a gRPC service config's `retryThrottling`, a
+    /// Linkerd ServiceProfile's `retryBudget`).
+    Policy,
+    /// In another block of the same file: an Envoy route's retries are
+    /// budgeted by its cluster's `circuit_breakers`. `what` names the block
+    /// for messages, e.g. ``cluster `payments` ``.
+    Block { span: Span, what: String },
+    /// In a block this file does not show (an Envoy route whose cluster is
+    /// defined in another file): whether there is a budget is unknown.
+    Unseen,
+    /// The mechanism has no budget to set (Linkerd's annotation retries,
+    /// limited per request instead).
+    NotOffered,
 }
 
 impl RetryPolicy {
@@ -458,6 +480,7 @@ impl RetryPolicy {
             budget: None,
             idempotency: Vec::new(),
             platform_backoff: false,
+            budget_site: BudgetSite::Policy,
         }
     }
 

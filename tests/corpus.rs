@@ -15,10 +15,57 @@ use std::time::Duration;
 const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // Malformed route: host/subset beside a null destination (L13-15); the
     // retries (attempts 3, perTryTimeout 2s, no route timeout) are still read
-    // and the DestinationRule document after `---` too.
+    // and the DestinationRule document after `---` too: its outlierDetection
+    // uses the deprecated `consecutiveErrors` (L35, L48).
     (
         "nilesh93/training-istio/05-resilliency/all-together.yaml",
-        &[("RL901", 14), ("RL901", 15), ("RL304", 17)],
+        &[
+            ("RL901", 14),
+            ("RL901", 15),
+            ("RL304", 17),
+            ("RL901", 35),
+            ("RL901", 48),
+        ],
+    ),
+    // Envoy v2 YAML: the route has no retry_policy (no retries); the
+    // cluster's circuit_breakers.thresholds is a mapping instead of a list
+    // (L36-39), a schema error Envoy rejects. The deprecated v2 `hosts` and
+    // `config:` are not retry settings and are read as they are.
+    (
+        "christian-posta/envoy-microservices-patterns/circuit-breaker/conf/envoy.yaml",
+        &[("RL902", 36)],
+    ),
+    // Envoy docs: a retry_policy with host predicates but no retry_on (L29):
+    // nothing is retried unless a request carries x-envoy-retry-on, which is
+    // said (RL902 at warning severity).
+    (
+        "envoyproxy/envoy/docs/root/_configs/retry/retry-combined-hosts-priorities.yaml",
+        &[("RL902", 29)],
+    ),
+    // Proto-JSON RouteConfigurations: no perTryTimeout anywhere, so each try
+    // may take the whole default 15s route timeout (RL302 at each
+    // numRetries); numRetries 5 = 6 attempts (L55); `reset` replays requests
+    // the upstream may have processed, on a route matching every method
+    // (L60). The clusters are in another file: no RL601.
+    (
+        "envoyproxy/gateway/internal/xds/translator/testdata/out/xds-ir/retry.routes.yaml",
+        &[
+            ("RL302", 15),
+            ("RL302", 38),
+            ("RL206", 55),
+            ("RL302", 55),
+            ("RL103", 60),
+        ],
+    ),
+    // ServiceProfile: GET /api/list and /api/vote are retryable (L12, L17),
+    // budget 0.001 / 10 per s / 10s read. INDEX.tsv assumes the old 10s
+    // default route timeout, but there is none since stable-2.9.0 (DESIGN
+    // defaults table; linkerd/website#1733): the proxy keeps no per-request
+    // retry count, so with no timeout nothing ends a request's retries
+    // (RL205) and nothing bounds the call (RL304).
+    (
+        "BuoyantIO/emojivoto/training/service-profiles/web-service-profile-with-retry-budget.yml",
+        &[("RL205", 12), ("RL304", 12), ("RL205", 17), ("RL304", 17)],
     ),
     // attempts: 0 on all three hops: no retries, nothing to report.
     (
@@ -97,7 +144,8 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // resource, so retrying it is safe.
     (
         "googleapis/googleapis/google/pubsub/v1/pubsub_grpc_service_config.json",
-        &[("RL103", 42)],
+        // No retryThrottling: reported once for the whole service config.
+        &[("RL601", 2), ("RL103", 42)],
     ),
     // Hedging SayHello (idempotent), 3 attempts, throttled; no timeout.
     (
@@ -108,7 +156,8 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // (RL601 is not a rule yet).
     (
         "grpc/grpc-java/examples/src/main/resources/io/grpc/examples/retrying/retrying_service_config.json",
-        &[("RL304", 12)],
+        // No method timeout, no retryThrottling (INDEX.tsv).
+        &[("RL601", 2), ("RL304", 12)],
     ),
 ];
 
@@ -228,6 +277,96 @@ fn corpus_values_are_read_as_the_systems_read_them() {
     let off = policies_of(&scan, "virtual-service-no-retries.yml");
     assert_eq!(off.len(), 3, "attempts: 0 is a policy of one attempt");
     assert!(off.iter().all(|p| !p.retries()));
+
+    // Envoy Gateway's proto-JSON routes, read with their real numbers.
+    let eg = policies_of(&scan, "xds-ir/retry.routes.yaml");
+    let first = named(&eg, "first-route");
+    assert_eq!(first.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(
+        first.delay.value,
+        Delay::Exponential {
+            base: Duration::from_millis(200),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(2))
+        }
+    );
+    assert!(first.platform_backoff);
+    let RetryOn::Listed { conditions } = &first.retry_on.value else {
+        panic!("retryOn is listed")
+    };
+    assert!(conditions.iter().any(|c| c.value == Condition::status(500)));
+    assert_eq!(
+        first.overall_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(15))
+    );
+    assert_eq!(first.budget_site, BudgetSite::Unseen);
+    let second = named(&eg, "second-route-defaults");
+    assert_eq!(second.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(
+        second.delay.value,
+        Delay::Exponential {
+            base: Duration::from_millis(25),
+            multiplier: 2.0,
+            cap: Some(Duration::from_millis(250))
+        }
+    );
+    assert!(second.delay.is_default());
+    let third = named(&eg, "third-route-only-triggers");
+    assert_eq!(third.attempts.value.count, AttemptCount::Finite(6));
+    assert_eq!(third.methods.value, Methods::All);
+
+    // The Envoy docs example: a retry policy that retries nothing.
+    let docs = policies_of(&scan, "retry-combined-hosts-priorities.yaml");
+    assert_eq!(docs.len(), 1);
+    assert_eq!(docs[0].retry_on.value, RetryOn::Nothing);
+    assert!(!docs[0].retries());
+
+    // christian-posta: no retry policy; the cluster endpoint is the callee.
+    let cp = scan
+        .files
+        .iter()
+        .find(|f| {
+            f.source
+                .display_path()
+                .ends_with("circuit-breaker/conf/envoy.yaml")
+        })
+        .expect("read");
+    assert!(cp.facts.policies.is_empty());
+    assert_eq!(cp.facts.edges.len(), 1);
+    assert_eq!(cp.facts.edges[0].callee, "172.17.0.4");
+
+    // The ServiceProfile's budget and routes.
+    let sp = policies_of(&scan, "web-service-profile-with-retry-budget.yml");
+    assert_eq!(sp.len(), 2);
+    for p in &sp {
+        assert_eq!(
+            p.budget.as_ref().unwrap().value,
+            Budget::Ratio {
+                ratio: 0.001,
+                min_per_second: Some(10.0)
+            }
+        );
+        assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
+        assert_eq!(p.methods.value, Methods::Set(vec!["GET".into()]));
+        assert_eq!(p.overall_timeout.as_ref().unwrap().value, Timeout::Disabled);
+    }
+
+    // nilesh93: the DestinationRule's host is a service identity.
+    let nl = scan
+        .files
+        .iter()
+        .find(|f| {
+            f.source
+                .display_path()
+                .ends_with("05-resilliency/all-together.yaml")
+        })
+        .expect("read");
+    assert!(
+        nl.facts
+            .services
+            .iter()
+            .any(|s| s.source == "DestinationRule host" && s.name == "nginx-test")
+    );
 }
 
 #[test]

@@ -634,12 +634,12 @@ fn policy(
             let (n, why) = match (mode, mode_v.is_some()) {
                 (Mode::Legacy, _) => (
                     5,
-                    "`retry_mode: legacy` without `max_attempts`: SDK-specific, botocore makes 5 attempts (DynamoDB 10)".to_string(),
+                    "retry_mode: legacy without max_attempts: SDK-specific, botocore makes 5 attempts (DynamoDB 10)".to_string(),
                 ),
                 (m, true) => (
                     3,
                     format!(
-                        "`retry_mode: {}` without `max_attempts`: 3 attempts",
+                        "retry_mode: {} without max_attempts: 3 attempts",
                         if m == Mode::Adaptive { "adaptive" } else { "standard" }
                     ),
                 ),

@@ -363,9 +363,23 @@ fn read_service_config(root: Yaml<'_>, m: SpanMap<'_>, facts: &mut Facts) -> boo
             .retain(|e| e.policies.iter().all(|&i| i < first));
         return true;
     }
-    if let Some(budget) = throttling {
-        for p in &mut facts.policies[first..] {
-            p.budget = Some(budget.clone());
+    match throttling {
+        Some(budget) => {
+            for p in &mut facts.policies[first..] {
+                p.budget = Some(budget.clone());
+            }
+        }
+        // `retryThrottling` is one per service config: a missing one is
+        // reported once, at `methodConfig`, not once per method.
+        None => {
+            if let Some(mc) = top.get("methodConfig") {
+                for p in &mut facts.policies[first..] {
+                    p.budget_site = crate::model::BudgetSite::Block {
+                        span: m(mc.key_span),
+                        what: "this service config".into(),
+                    };
+                }
+            }
         }
     }
     true

@@ -83,15 +83,15 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         let texts: Vec<String> = conditions
             .iter()
             .map(|c| {
-                // A default condition has no text of its own in the file.
-                if c.is_written() {
-                    format!(
-                        "`{}`",
-                        ctx.file.slice(c.span).trim().trim_matches(['"', '\'', ','])
-                    )
-                } else {
-                    format!("`{}`", condition_text(&c.value))
+                // A default condition's span is the block it applies to,
+                // whose text does not name it.
+                if c.is_default() {
+                    return format!("`{}` (the default)", super::condition_text(&c.value));
                 }
+                format!(
+                    "`{}`",
+                    ctx.file.slice(c.span).trim().trim_matches(['"', '\'', ','])
+                )
             })
             .collect();
         let mut texts = texts;
@@ -132,19 +132,5 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         && c.span != span
     {
         Emitter::relate(f, c.span, "an ambiguous failure that is retried");
-    }
-}
-
-/// A condition in words, for conditions that are defaults.
-fn condition_text(c: &crate::model::Condition) -> String {
-    use crate::model::Condition;
-    match c {
-        Condition::Status { from, to } if from == to => from.to_string(),
-        Condition::Status { from, to } => format!("{from}-{to}"),
-        Condition::Grpc(s)
-        | Condition::Exception(s)
-        | Condition::Transport(s)
-        | Condition::Token(s) => s.clone(),
-        Condition::Predicate => "a result predicate".into(),
     }
 }

@@ -35,6 +35,16 @@ pub fn removed(span: Span, key: &str, old: &str, new: &str, why: &str) -> Diagno
     )
 }
 
+/// `key` is deprecated; `instead` says what replaces it.
+pub fn deprecated(span: Span, key: &str, instead: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` is deprecated and hidden from the reference"),
+        format!("use {instead}"),
+    )
+}
+
 /// `key` belongs under `parent`, which is empty: an indentation mistake.
 pub fn misplaced(span: Span, key: &str, what: &str, parent: &str) -> Diagnostic {
     Diagnostic::new(

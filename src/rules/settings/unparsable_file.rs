@@ -72,3 +72,27 @@ pub fn literal(span: Span, what: &str, reason: &str) -> Diagnostic {
         "fix the JSON so that its settings can be checked",
     )
 }
+
+/// A document that looks like `format` but whose shape retrylint does not
+/// recognise: reported instead of guessed at.
+pub fn unrecognised(span: Span, format: &str, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("not read as {format}: {reason}"),
+        format!(
+            "if this is {format} configuration, check its structure against the {format} reference; otherwise exclude the file"
+        ),
+    )
+}
+
+/// A templated file (Helm/Go `{{ }}`, `#{...}`): the parts that parse were
+/// read; the rest is reported once.
+pub fn templated(span: Span, detail: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("templated file: {detail}"),
+        "render the template (`helm template`, or your templating step) and check the rendered files to cover every setting",
+    )
+}
