@@ -182,6 +182,17 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
         Decoded::Text(t) => (t, None),
         Decoded::Utf16(t) => (t, Some("UTF-16")),
         Decoded::Binary => return Read::Binary,
+        // `.properties` files are ISO-8859-1 unless they are UTF-8
+        // (`java.util.Properties.load(InputStream)`, Spring Boot's loader):
+        // every byte is a character.
+        Decoded::Invalid(_)
+            if extract::classify(path, &data) == Some(extract::Syntax::Properties) =>
+        {
+            (
+                data.iter().map(|&b| b as char).collect(),
+                Some("ISO-8859-1"),
+            )
+        }
         Decoded::Invalid(at) => {
             if extract::classify(path, &data).is_some() {
                 return Read::Parsed(Box::new(unreadable(

@@ -7,8 +7,11 @@
 //! substring searches.
 
 pub mod istio;
+pub mod properties;
 pub mod resilience4j;
 pub mod spring;
+pub mod spring_boot_retry;
+pub mod spring_cloud_gateway;
 
 use crate::model::{CallEdge, RetryPolicy, ServiceDecl, TimeoutSetting};
 use crate::rules::Diagnostic;
@@ -53,6 +56,8 @@ impl Facts {
 pub enum Syntax {
     Yaml,
     Json,
+    /// Java `.properties` (Spring configuration).
+    Properties,
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -77,11 +82,20 @@ impl<'a> DocCtx<'a> {
 /// document, with the substrings that make a file worth parsing for them.
 pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
     ("istio", &["networking.istio.io"], istio::extract),
-    (
-        "resilience4j",
-        &["resilience4j"],
-        resilience4j::extract_yaml,
-    ),
+    ("spring", SPRING_NEEDLES, spring::extract_yaml),
+];
+
+/// Substrings that make a YAML or `.properties` file worth reading as
+/// Spring configuration: Resilience4j, any `retry`/`Retry` setting (Spring
+/// Cloud Gateway, Config client, Rabbit, Kafka), the Config client's
+/// `fail-fast`, and Spring Cloud Stream bindings.
+pub const SPRING_NEEDLES: &[&str] = &[
+    "resilience4j",
+    "etry",
+    "fail-fast",
+    "failFast",
+    "fail_fast",
+    "bindings",
 ];
 
 /// Decide how to read a file from its path and first bytes, or `None` when
@@ -92,6 +106,15 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
         "json" => Syntax::Json,
+        "properties" => {
+            // Spring Boot's own files by name; any other `.properties` only
+            // when it mentions a setting a Spring extractor reads.
+            let wanted = properties::is_spring_config_name(&name)
+                || SPRING_NEEDLES
+                    .iter()
+                    .any(|n| memmem::find(bytes, n.as_bytes()).is_some());
+            return wanted.then_some(Syntax::Properties);
+        }
         _ => return None,
     };
     let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
@@ -109,7 +132,10 @@ pub fn supported_by_name(path: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    name.ends_with(".yml") || name.ends_with(".yaml") || name.ends_with(".json")
+    name.ends_with(".yml")
+        || name.ends_with(".yaml")
+        || name.ends_with(".json")
+        || (name.ends_with(".properties") && properties::is_spring_config_name(&name))
 }
 
 /// Read one file's facts. Never panics on any input.
@@ -117,6 +143,7 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
     let mut facts = Facts::default();
     match syntax {
         Syntax::Yaml | Syntax::Json => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Properties => properties::extract(path, text, &mut facts),
     }
     facts
 }
