@@ -26,7 +26,7 @@ fn clean_files_exit_zero() {
     assert!(out.is_empty());
     assert!(err.contains("files scanned"), "summary line: {err}");
     assert!(
-        err.contains("resilience4j 2"),
+        err.contains("resilience4j 3"),
         "per-extractor counts: {err}"
     );
 }
@@ -116,6 +116,8 @@ fn exclude_skips_paths() {
         "concise",
         "--exclude",
         "*.yml",
+        "--exclude",
+        "*.properties",
         "testdata/rules/RL203/err",
     ]));
     assert_eq!(code, 0, "{out}");

@@ -27,7 +27,7 @@
 
 use super::Facts;
 use super::spring::{self, Prop};
-use crate::rules::Diagnostic;
+use crate::rules::settings::unparsable_file;
 use crate::source::Span;
 
 /// At most this many properties are read from one file.
@@ -325,11 +325,10 @@ pub fn extract(path: &std::path::Path, text: &str, facts: &mut Facts) {
         .unwrap_or_default();
     let file = parse(text, is_spring_config_name(&name));
     for (span, message) in &file.errors {
-        facts.diagnostics.push(Diagnostic::new(
-            "RL903",
+        facts.diagnostics.push(unparsable_file::at(
             *span,
-            format!("file not read by Java: {message}"),
-            "write the character itself or a complete `\\uXXXX` escape with four hex digits",
+            message,
+            "write the character itself or a complete `\\uXXXX` escape with four hex digits; the other properties were still checked",
         ));
     }
     for doc in &file.documents {

@@ -569,11 +569,11 @@ fn retry_policy(
     };
     let mut policy = RetryPolicy::new(System::SpringCloudGateway, root, attempts);
     let route_label = match (&f.route, route.and_then(|r| r.id.clone())) {
-        (Some(_), Some(id)) => format!("route `{id}`"),
+        (Some(_), Some(id)) => format!("route {id}"),
         (Some(r), None) => format!("routes{r}"),
         (None, _) => "default-filters".into(),
     };
-    policy.name = Some(format!("{} Retry", route_label.replace('`', "")));
+    policy.name = Some(route_label.clone());
     policy.scope.route = Some(route_label);
     policy.scope.caller = caller.map(str::to_string);
 
@@ -882,7 +882,7 @@ mod tests {
         );
         let p = &facts.policies[0];
         assert_eq!(p.delay.value, Delay::None);
-        assert_eq!(p.name.as_deref(), Some("default-filters Retry"));
+        assert_eq!(p.name.as_deref(), Some("default-filters"));
         assert_eq!(facts.edges[0].policies, [0]);
     }
 

@@ -25,6 +25,16 @@ pub fn jitter_fix(system: &System) -> &'static str {
             "use `.jitter(Jitter::Full)` or `Jitter::Bounded`"
         }
         System::Failsafe => "add `.withJitter(..)` to the policy",
+        System::SpringCloudGateway => {
+            "add `jitter: {randomFactor: 0.5}` to the Retry filter's args (newer Spring Cloud Gateway releases)"
+        }
+        System::SpringCloudConfig => "set `spring.cloud.config.retry.use-random-policy: true`",
+        System::SpringKafka => {
+            "set `spring.kafka.retry.topic.random-back-off: true` with a `multiplier` above 1"
+        }
+        System::SpringAmqp | System::SpringCloudStream => {
+            "supply a retry interceptor or `RetryTemplate` bean with an `ExponentialRandomBackOffPolicy` (Spring Boot has no jitter property for it)"
+        }
         _ => {
             "randomise each delay (full jitter: a uniform delay between 0 and the backoff) and grow it exponentially"
         }
