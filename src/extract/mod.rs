@@ -12,6 +12,7 @@ pub mod resilience4j;
 pub mod spring;
 pub mod spring_boot_retry;
 pub mod spring_cloud_gateway;
+pub mod workload;
 
 use crate::model::{CallEdge, RetryPolicy, ServiceDecl, TimeoutSetting};
 use crate::rules::Diagnostic;
@@ -83,6 +84,7 @@ impl<'a> DocCtx<'a> {
 pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
     ("istio", &["networking.istio.io"], istio::extract),
     ("spring", SPRING_NEEDLES, spring::extract_yaml),
+    ("workload", workload::NEEDLES, workload::extract),
 ];
 
 /// Substrings that make a YAML or `.properties` file worth reading as
@@ -117,6 +119,9 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         }
         _ => return None,
     };
+    if syntax == Syntax::Yaml && workload::is_compose(&name) {
+        return Some(syntax);
+    }
     let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
         needles
             .iter()
@@ -181,13 +186,19 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             file: &file,
             doc,
         };
+        let compose = path
+            .file_name()
+            .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
         for (name, needles, extractor) in DOC_EXTRACTORS {
-            if !needles.iter().any(|n| text.contains(n)) {
+            let sniffed = needles.iter().any(|n| text.contains(n));
+            let wanted = sniffed || (compose && *name == "workload");
+            if !wanted {
                 continue;
             }
+            // Several extractors may read one document (a Deployment gives
+            // a service identity, its env URLs and its AWS settings).
             if extractor(&ctx, facts) {
                 facts.claimed_by(name);
-                break;
             }
         }
     }

@@ -476,7 +476,9 @@ fn retry_policy(
     let mut policy = RetryPolicy::new(System::Resilience4j, root, attempts);
     policy.name = Some(b.label());
     policy.scope.caller = caller.map(str::to_string);
-    policy.methods = Located::default_at(Methods::All, root);
+    // A Resilience4j instance wraps whatever code uses it: the requests it
+    // retries are not known from the configuration.
+    policy.methods = Located::default_at(Methods::Unknown, root);
 
     // Delay and jitter: built in the nearest block that sets waitDuration
     // or intervalBiFunction; interval settings elsewhere are ignored.
@@ -532,6 +534,10 @@ fn retry_policy(
         } else {
             Located::inherited(retry_on, span)
         }
+    } else if chain.len() > 1 {
+        // The base config's default, reported once where the root base is.
+        let base = chain[chain.len() - 1];
+        Located::inherited(RetryOn::AllErrors, base.name_span)
     } else {
         Located::default_at(RetryOn::AllErrors, root)
     };
