@@ -699,7 +699,7 @@ fn stream(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
             ),
         };
         let mut policy = RetryPolicy::new(System::SpringCloudStream, root, attempts);
-        policy.name = Some(format!("binding `{}`", c.name));
+        policy.name = Some(format!("binding {}", c.name));
         policy.scope.caller = caller.map(str::to_string);
         let ii = get("backOffInitialInterval");
         let mi = get("backOffMaxInterval");
@@ -750,8 +750,15 @@ fn stream(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
                         .collect::<Vec<_>>()
                         .join(".")
                 });
+            // The class name's own span: the segments after the map key.
+            let class_span = p
+                .segments
+                .iter()
+                .position(|s| normalise_key(s) == "retryableexceptions")
+                .and_then(|i| p.seg_spans.get(i + 1).zip(p.seg_spans.last()))
+                .map_or(p.span(), |(a, b)| a.cover(*b));
             match boolean(p, "retryable-exceptions", facts) {
-                Some(true) => listed.push(Located::written(Condition::Exception(at), p.span())),
+                Some(true) => listed.push(Located::written(Condition::Exception(at), class_span)),
                 Some(false) => excluded = true,
                 None => {}
             }
@@ -934,7 +941,7 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            ["binding `audit`", "binding `process-in-0`", "binding `x`"]
+            ["binding audit", "binding process-in-0", "binding x"]
         );
         assert_eq!(
             facts.policies[0].attempts.value.count,

@@ -29,7 +29,7 @@ pub fn jitter_fix(system: &System) -> &'static str {
         }
         System::Failsafe => "add `.withJitter(..)` to the policy",
         System::SpringCloudGateway => {
-            "add `jitter: {randomFactor: 0.5}` to the Retry filter's args (newer Spring Cloud Gateway releases)"
+            "give the Retry filter a `backoff` (`firstBackoff`, `factor` 2, `maxBackoff`) and `jitter: {randomFactor: 0.5}` (newer Spring Cloud Gateway releases)"
         }
         System::SpringCloudConfig => "set `spring.cloud.config.retry.use-random-policy: true`",
         System::SpringKafka => {

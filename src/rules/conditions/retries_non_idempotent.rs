@@ -30,6 +30,21 @@ const UNSAFE_RPC_VERBS: &[&str] = &[
     "Execute",
 ];
 
+/// A condition as people write it: `5xx`, `502`, `IOException`.
+fn describe_condition(c: &crate::model::Condition) -> String {
+    use crate::model::Condition;
+    match c {
+        Condition::Status { from, to } if from == to => from.to_string(),
+        Condition::Status { from, to } if to - from == 99 && from % 100 == 0 => {
+            format!("{}xx", from / 100)
+        }
+        Condition::Status { from, to } => format!("{from}-{to}"),
+        Condition::Exception(n) => super::simple_name(n).to_string(),
+        Condition::Grpc(t) | Condition::Transport(t) | Condition::Token(t) => t.clone(),
+        Condition::Predicate => "a predicate".into(),
+    }
+}
+
 /// Whether a method or RPC name is non-idempotent.
 pub fn unsafe_method(m: &str) -> bool {
     if UNSAFE_HTTP.contains(&m.to_ascii_uppercase().as_str()) && !m.contains('/') {
@@ -83,10 +98,15 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         let texts: Vec<String> = conditions
             .iter()
             .map(|c| {
-                format!(
-                    "`{}`",
-                    ctx.file.slice(c.span).trim().trim_matches(['"', '\'', ','])
-                )
+                if c.is_default() {
+                    // Not in the file: name the default itself.
+                    format!("`{}` (default)", describe_condition(&c.value))
+                } else {
+                    format!(
+                        "`{}`",
+                        ctx.file.slice(c.span).trim().trim_matches(['"', '\'', ','])
+                    )
+                }
             })
             .collect();
         let mut texts = texts;
