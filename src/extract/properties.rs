@@ -60,7 +60,7 @@ fn is_ws(b: u8) -> bool {
 pub fn parse(text: &str, spring_documents: bool) -> PropertiesFile {
     let bytes = text.as_bytes();
     let mut out = PropertiesFile::default();
-    let mut doc: Vec<Prop> = Vec::new();
+    let mut doc = Doc::default();
     let mut count = 0usize;
     let mut pos = 0usize;
     // The comment prefix of the previous line, for Spring's separator rule.
@@ -88,8 +88,8 @@ pub fn parse(text: &str, spring_documents: bool) -> PropertiesFile {
                     && rest == "---"
                     && last_comment != Some(prefix);
                 if separator {
-                    if !doc.is_empty() {
-                        out.documents.push(std::mem::take(&mut doc));
+                    if let Some(d) = std::mem::take(&mut doc).finish() {
+                        out.documents.push(d);
                     }
                     last_comment = None;
                 } else {
@@ -105,17 +105,37 @@ pub fn parse(text: &str, spring_documents: bool) -> PropertiesFile {
         pos = next;
         if let Some(prop) = split_entry(&chars) {
             count += 1;
-            // A later duplicate replaces the earlier one.
-            if let Some(i) = doc.iter().position(|p| p.segments == prop.segments) {
-                doc.remove(i);
-            }
-            doc.push(prop);
+            doc.put(prop);
         }
     }
-    if !doc.is_empty() {
-        out.documents.push(doc);
+    if let Some(d) = doc.finish() {
+        out.documents.push(d);
     }
     out
+}
+
+/// One document being read: a later duplicate of a key replaces the
+/// earlier one (in constant time per key).
+#[derive(Default)]
+struct Doc {
+    props: Vec<Option<Prop>>,
+    index: std::collections::HashMap<Vec<String>, usize>,
+}
+
+impl Doc {
+    fn put(&mut self, prop: Prop) {
+        if let Some(i) = self.index.insert(prop.segments.clone(), self.props.len())
+            && let Some(slot) = self.props.get_mut(i)
+        {
+            *slot = None;
+        }
+        self.props.push(Some(prop));
+    }
+
+    fn finish(self) -> Option<Vec<Prop>> {
+        let props: Vec<Prop> = self.props.into_iter().flatten().collect();
+        (!props.is_empty()).then_some(props)
+    }
 }
 
 /// Index of the line terminator at or after `pos` (or the end).
@@ -494,6 +514,42 @@ mod tests {
             "\u{feff}x=1",
         ] {
             let _ = parse(text, true);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// Any mix of the syntax's special characters and the keys the
+        /// Spring extractors read parses and extracts without panicking,
+        /// with every span inside the text on character boundaries.
+        #[test]
+        fn never_panics_and_spans_stay_in_bounds(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "\\", "\\u", "\\u00e9", "\\u12", "=", ":", " ", "\t", "\n", "\r\n", "\r", "#", "!", "#---\n",
+                "é", "[", "]", "[0]", ".", ",", "0", "-1", "2147483648", "PT5s", "1s", "true", "Retry=3,NOT_FOUND,POST",
+                "resilience4j.retry.instances.a.", "resilience4j.retry.configs.default.", "maxAttempts", "waitDuration",
+                "enableExponentialBackoff", "exponentialMaxWaitDuration", "baseConfig", "retryExceptions",
+                "spring.cloud.gateway.routes[0].", "filters[0]", "args.", "backoff.", "retries", "statuses", "uri=lb://x",
+                "spring.rabbitmq.listener.simple.retry.", "enabled", "spring.cloud.stream.bindings.a-in-0.consumer.",
+                "retryable-exceptions.java.io.IOException", "spring.cloud.config.", "fail-fast", "spring.kafka.retry.topic.",
+            ]),
+            0..40,
+        )) {
+            let text: String = parts.concat();
+            let file = parse(&text, true);
+            let mut facts = Facts::default();
+            for doc in &file.documents {
+                for p in doc {
+                    for span in p.seg_spans.iter().chain([&p.key_span, &p.value_span]) {
+                        proptest::prop_assert!(span.end <= text.len());
+                        proptest::prop_assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
+                    }
+                }
+                spring::extract_props(doc, &mut facts);
+            }
+            for d in &facts.diagnostics {
+                proptest::prop_assert!(d.span.end <= text.len());
+            }
         }
     }
 }

@@ -180,6 +180,7 @@ impl<'p> Block<'p> {
 /// Blocks of `resilience4j.<module>.{configs,instances,backends}.<name>`.
 fn group<'p>(props: &'p [Prop], module: &str) -> Vec<Block<'p>> {
     let mut blocks: Vec<Block<'p>> = Vec::new();
+    let mut index: std::collections::HashMap<(String, bool), usize> = Default::default();
     for p in props {
         if p.segments.len() < 5 || p.normalised(0) != "resilience4j" || p.normalised(1) != module {
             continue;
@@ -191,12 +192,10 @@ fn group<'p>(props: &'p [Prop], module: &str) -> Vec<Block<'p>> {
         };
         let name = p.segments[3].trim_matches(['[', ']']).to_string();
         let field = normalise_key(&p.segments[4]);
-        let idx = match blocks
-            .iter()
-            .position(|b| b.name == name && b.is_config == is_config)
-        {
-            Some(i) => i,
+        let idx = match index.get(&(name.clone(), is_config)) {
+            Some(i) => *i,
             None => {
+                index.insert((name.clone(), is_config), blocks.len());
                 blocks.push(Block {
                     name: name.clone(),
                     is_config,
@@ -211,19 +210,32 @@ fn group<'p>(props: &'p [Prop], module: &str) -> Vec<Block<'p>> {
     blocks
 }
 
+/// The configs of a group by name, for constant-time `baseConfig` lookups.
+type Configs = std::collections::HashMap<String, usize>;
+
+fn configs(blocks: &[Block<'_>]) -> Configs {
+    blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_config)
+        .map(|(i, b)| (b.name.clone(), i))
+        .collect()
+}
+
 /// `b` and the configs it inherits from, nearest first: its `baseConfig`,
 /// or `configs.default` when it has none and is not named `default`.
-fn chain<'b, 'p>(blocks: &'b [Block<'p>], b: &'b Block<'p>) -> Vec<&'b Block<'p>> {
+fn chain<'b, 'p>(
+    blocks: &'b [Block<'p>],
+    configs: &Configs,
+    b: &'b Block<'p>,
+) -> Vec<&'b Block<'p>> {
     let mut out = vec![b];
     let mut cur = b;
+    let find = |name: &str| configs.get(name).and_then(|i| blocks.get(*i));
     for _ in 0..16 {
         let next = match cur.one("baseConfig") {
-            Some(p) => blocks
-                .iter()
-                .find(|c| c.is_config && c.name == p.value.trim()),
-            None if cur.name != DEFAULT_CONFIG => blocks
-                .iter()
-                .find(|c| c.is_config && c.name == DEFAULT_CONFIG),
+            Some(p) => find(p.value.trim()),
+            None if cur.name != DEFAULT_CONFIG => find(DEFAULT_CONFIG),
             None => None,
         };
         match next {
@@ -332,21 +344,28 @@ fn boolean(p: &Prop) -> Option<bool> {
 }
 
 fn retry_policies(blocks: &[Block<'_>], caller: Option<&str>, facts: &mut Facts) {
+    let configs = configs(blocks);
     for b in blocks {
         check_keys(b, RETRY_KEYS, facts, "retry");
-        check_base_config(blocks, b, "retry config", facts);
+        check_base_config(blocks, &configs, b, "retry config", facts);
         validate_retry_block(b, facts);
     }
     for b in blocks {
-        let policy = retry_policy(blocks, b, caller, facts);
+        let policy = retry_policy(blocks, &configs, b, caller, facts);
         facts.policies.push(policy);
     }
 }
 
-fn check_base_config(blocks: &[Block<'_>], b: &Block<'_>, what: &str, facts: &mut Facts) {
+fn check_base_config(
+    blocks: &[Block<'_>],
+    configs: &Configs,
+    b: &Block<'_>,
+    what: &str,
+    facts: &mut Facts,
+) {
     if let Some(p) = b.one("baseConfig") {
         let target = p.value.trim();
-        if !blocks.iter().any(|c| c.is_config && c.name == target) && !is_placeholder(target) {
+        if !configs.contains_key(target) && !is_placeholder(target) {
             let names: Vec<&str> = blocks
                 .iter()
                 .filter(|c| c.is_config)
@@ -441,12 +460,13 @@ const INTERVAL_KEYS: &[&str] = &[
 
 fn retry_policy(
     blocks: &[Block<'_>],
+    configs: &Configs,
     b: &Block<'_>,
     caller: Option<&str>,
     facts: &mut Facts,
 ) -> RetryPolicy {
     let root = b.name_span;
-    let chain = chain(blocks, b);
+    let chain = chain(blocks, configs, b);
 
     // Attempts.
     let attempts = match resolve(&chain, "maxAttempts", false) {
@@ -744,15 +764,16 @@ fn is_placeholder(v: &str) -> bool {
 }
 
 fn time_limiters(blocks: &[Block<'_>], facts: &mut Facts) {
+    let configs = configs(blocks);
     for b in blocks {
         check_keys(b, TIMELIMITER_KEYS, facts, "time limiter");
-        check_base_config(blocks, b, "time limiter config", facts);
+        check_base_config(blocks, &configs, b, "time limiter config", facts);
         if let Some(p) = b.one("timeoutDuration") {
             let _ = duration(p, "timeoutDuration", facts);
         }
     }
     for b in blocks {
-        let chain = chain(blocks, b);
+        let chain = chain(blocks, &configs, b);
         let timeout = match resolve(&chain, "timeoutDuration", false) {
             Some(f) => {
                 let t = parse_duration(f.prop).map_or(Timeout::Unknown, Timeout::after);
