@@ -122,6 +122,11 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
         return Some(syntax);
     }
+    // Spring Boot's own files by name (`application*.yml`): they declare the
+    // service identity even without retry settings.
+    if syntax == Syntax::Yaml && properties::is_spring_config_name(&name) {
+        return Some(syntax);
+    }
     let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
         needles
             .iter()
@@ -141,6 +146,37 @@ pub fn supported_by_name(path: &Path) -> bool {
         || name.ends_with(".yaml")
         || name.ends_with(".json")
         || (name.ends_with(".properties") && properties::is_spring_config_name(&name))
+}
+
+#[cfg(test)]
+mod spring_name_tests {
+    use super::*;
+
+    #[test]
+    fn spring_boot_files_are_read_by_name() {
+        let p = Path::new("src/main/resources/application-prod.yml");
+        assert_eq!(classify(p, b"server:\n  port: 8080\n"), Some(Syntax::Yaml));
+        assert_eq!(
+            classify(Path::new("messages.properties"), b"greeting=hello\n"),
+            None
+        );
+        assert_eq!(
+            classify(Path::new("bootstrap.properties"), b"a=b\n"),
+            Some(Syntax::Properties)
+        );
+        // Its service identity is recorded even without retry settings.
+        let facts = extract(
+            p,
+            "spring:\n  application:\n    name: orders\n",
+            Syntax::Yaml,
+        );
+        assert_eq!(facts.services[0].name, "orders");
+        // A broken one is worth a finding: its settings went unchecked.
+        let facts = extract(p, "spring:\n  application: [\n", Syntax::Yaml);
+        assert_eq!(facts.diagnostics[0].code, "RL903");
+        let other = extract(Path::new("x.yml"), "retry: [\n", Syntax::Yaml);
+        assert!(other.diagnostics.is_empty());
+    }
 }
 
 /// Read one file's facts. Never panics on any input.
@@ -189,9 +225,11 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
         let compose = path
             .file_name()
             .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
+        let spring_named = spring_config_name(path);
         for (name, needles, extractor) in DOC_EXTRACTORS {
             let sniffed = needles.iter().any(|n| text.contains(n));
-            let wanted = sniffed || (compose && *name == "workload");
+            let wanted =
+                sniffed || (compose && *name == "workload") || (spring_named && *name == "spring");
             if !wanted {
                 continue;
             }
@@ -204,9 +242,20 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
     }
     // A file that parsed but that no extractor recognised is not ours: its
     // parse errors alone are not worth a finding unless some document was.
-    if facts.extractors.is_empty() && !file.errors.is_empty() && !looks_supported(text) {
+    if facts.extractors.is_empty()
+        && !file.errors.is_empty()
+        && !looks_supported(text)
+        && !spring_config_name(path)
+    {
         facts.diagnostics.clear();
     }
+}
+
+/// Whether the file is named as Spring Boot's configuration
+/// (`application*`, `bootstrap*`).
+fn spring_config_name(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| properties::is_spring_config_name(&n.to_string_lossy()))
 }
 
 /// Whether the text looks like one of the formats we read even though it

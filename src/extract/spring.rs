@@ -73,11 +73,16 @@ impl Prop {
                 _ => self.value_span,
             };
         }
-        if self.value_span.len() == self.value.len() {
-            let start = self.value_span.start + range.start;
-            return Span::new(start, start + (range.end - range.start));
-        }
-        self.value_span
+        // Verbatim, or a quoted YAML scalar without escapes or folding.
+        let lead = if self.value_span.len() == self.value.len() {
+            0
+        } else if self.value_span.len() == self.value.len() + 2 {
+            1
+        } else {
+            return self.value_span;
+        };
+        let start = self.value_span.start + lead + range.start;
+        Span::new(start, start + (range.end - range.start))
     }
 
     /// Whether segment `i` is a list index `[n]`.

@@ -943,6 +943,20 @@ mod tests {
     }
 
     #[test]
+    fn quoted_shortcut_items_keep_exact_spans() {
+        let text = "spring.cloud.gateway.routes:\n  - id: r\n    uri: lb://x\n    filters:\n      - \"Retry=2,NOT_FOUND\"\n";
+        let facts = run_yaml(text);
+        let RetryOn::Listed { conditions } = &facts.policies[0].retry_on.value else {
+            panic!()
+        };
+        let nf = conditions
+            .iter()
+            .find(|c| c.value == Condition::status(404))
+            .unwrap();
+        assert_eq!(&text[nf.span.start..nf.span.end], "NOT_FOUND");
+    }
+
+    #[test]
     fn other_filters_are_not_retry() {
         let f = crate::yaml::parse(
             "spring.cloud.gateway.routes:\n  - id: r\n    uri: lb://x\n    filters:\n      - StripPrefix=1\n",
