@@ -282,3 +282,30 @@ fn display(path: &Path, cwd: Option<&Path>) -> String {
     }
     source::display_path(path)
 }
+
+#[cfg(test)]
+mod latin1_tests {
+    use super::*;
+
+    #[test]
+    fn latin1_properties_are_read_not_rejected() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("application.properties");
+        // `é` in ISO-8859-1 is the single byte 0xE9: not valid UTF-8.
+        let mut bytes = b"# caf".to_vec();
+        bytes.push(0xE9);
+        bytes.extend_from_slice(
+            b"\nresilience4j.retry.instances.a.maxAttempts=4\nresilience4j.retry.instances.a.waitDuration=1s\n",
+        );
+        std::fs::write(&path, bytes).unwrap();
+        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
+        assert_eq!(scan.files.len(), 1);
+        let f = &scan.files[0];
+        assert!(f.facts.diagnostics.is_empty(), "{:?}", f.facts.diagnostics);
+        assert!(f.source.text.contains("café"));
+        assert_eq!(
+            f.facts.policies[0].attempts.value.count,
+            model::AttemptCount::Finite(4)
+        );
+    }
+}

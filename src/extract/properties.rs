@@ -23,7 +23,10 @@
 //!   `---`; later duplicates of a key win within a document.
 //!
 //! Every key segment and the value keep byte spans into the original text,
-//! across escapes and continuations ([`Prop::value_map`]).
+//! across escapes and continuations ([`Prop::value_map`]). Spring's
+//! `name[]=a,b` shortcut is kept as one comma list (the extractors split
+//! lists on commas). A file that is not UTF-8 is read as ISO-8859-1, the
+//! encoding `Properties.load(InputStream)` assumes (see `lib.rs`).
 
 use super::Facts;
 use super::spring::{self, Prop};

@@ -20,9 +20,10 @@
 //! - Spring Kafka non-blocking retries, `spring.kafka.retry.topic.*`
 //!   (`KafkaProperties.Retry.Topic`, Spring Boot): off unless `enabled`;
 //!   `attempts` 3 (total), `delay` 1 s, `multiplier` 0 (fixed), `max-delay`
-//!   0 (30 s when below the delay), `random-back-off` false; Boot 3.4+
-//!   also reads them under `backoff.` (`delay`, `multiplier`, `max-delay`,
-//!   `random`/`jitter`).
+//!   0 (30 s when below the delay), `random-back-off` false; Boot 3.4
+//!   moved them under `backoff.` (`delay`, `multiplier`, `max-delay`,
+//!   `random`) and Boot 4 keeps only those, with `jitter` for `random`
+//!   (`KafkaProperties.Retry.Topic.Backoff` API docs).
 //! - Spring Cloud Stream consumer retry,
 //!   `spring.cloud.stream.bindings.<name>.consumer.*` and
 //!   `spring.cloud.stream.default.consumer.*` (`ConsumerProperties`,
