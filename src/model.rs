@@ -95,6 +95,12 @@ pub enum System {
     DotnetStandard,
     RustCrate(String),
     RustLoop,
+    /// Spring Cloud Config client retry (`spring.cloud.config.retry`).
+    SpringCloudConfig,
+    /// Spring Kafka non-blocking retry topics (`spring.kafka.retry.topic`).
+    SpringKafka,
+    /// Spring Cloud Stream consumer retry (`consumer.max-attempts`).
+    SpringCloudStream,
 }
 
 impl System {
@@ -128,6 +134,9 @@ impl System {
             System::DotnetStandard => ".NET standard resilience".into(),
             System::RustCrate(name) => name.clone(),
             System::RustLoop => "Rust retry loop".into(),
+            System::SpringCloudConfig => "Spring Cloud Config client".into(),
+            System::SpringKafka => "Spring Kafka".into(),
+            System::SpringCloudStream => "Spring Cloud Stream".into(),
         }
     }
 

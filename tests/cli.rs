@@ -118,6 +118,7 @@ fn exclude_skips_paths() {
         "*.yml",
         "--exclude",
         "*.json",
+        "*.properties",
         "testdata/rules/RL203/err",
     ]));
     assert_eq!(code, 0, "{out}");

@@ -158,6 +158,16 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
         "grpc/grpc-java/examples/src/main/resources/io/grpc/examples/retrying/retrying_service_config.json",
         // No method timeout, no retryThrottling (INDEX.tsv).
         &[("RL601", 2), ("RL304", 12)],
+    // Resilience4j's own commons-configuration fixture in .properties.
+    // configs.default: waitDuration PT10S (L66), fixed and unjittered,
+    // inherited by backendA and backendB: reported once. backendB writes
+    // no waitDuration, so CommonRetryConfigurationProperties keeps
+    // default's fixed 10s interval and ignores its exponential settings
+    // (L76-79); INDEX reads them as an exponential capped at 10s = flat
+    // 10s, the same delays: the dead settings are reported (RL901).
+    (
+        "resilience4j/resilience4j/resilience4j-commons-configuration/src/test/resources/resilience.properties",
+        &[("RL203", 66), ("RL901", 76)],
     ),
 ];
 
@@ -527,4 +537,109 @@ fn corpus_sdk_configs_are_read_as_the_sdks_read_them() {
         Timeout::after(Duration::from_secs(30))
     );
     assert_eq!(d.methods.value, Methods::All);
+fn corpus_properties_are_read_as_java_reads_them() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let (scan, _) = common::run(&shared.join("corpus"), &[]);
+    let suffix = "resilience4j-commons-configuration/src/test/resources/resilience.properties";
+    let ps = policies_of(&scan, suffix);
+    assert_eq!(ps.len(), 3, "configs.default, backendA, backendB");
+
+    let b = named(&ps, "backendB");
+    assert_eq!(b.attempts.value.count, AttemptCount::Finite(5));
+    // Flat 10s: default's interval (PT10S); backendB's exponential x2
+    // capped at PT10S would give the same delays.
+    assert_eq!(
+        b.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_secs(10)
+        }
+    );
+    for k in 1..5 {
+        assert_eq!(b.delay.value.nominal(k), Some(Duration::from_secs(10)));
+    }
+    assert_eq!(b.jitter.value, Jitter::None);
+    let RetryOn::Listed { conditions } = &b.retry_on.value else {
+        panic!("backendB lists exceptions and predicates")
+    };
+    assert!(conditions.iter().any(|c| c.value == Condition::Predicate));
+    assert!(
+        conditions
+            .iter()
+            .any(|c| c.value == Condition::Exception("java.io.IOException".into()))
+    );
+
+    // backendA: baseConfig=default, everything inherited.
+    let a = named(&ps, "backendA");
+    assert_eq!(a.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(a.attempts.provenance, Provenance::Inherited);
+    let RetryOn::Listed { conditions } = &a.retry_on.value else {
+        panic!("backendA inherits retryExceptions")
+    };
+    assert_eq!(conditions.len(), 2);
+
+    // TimeLimiter L110-117: default PT10S, backendA PT5S, backendB PT15S.
+    let file = scan
+        .files
+        .iter()
+        .find(|f| f.source.display_path().ends_with(suffix))
+        .unwrap();
+    let limits: Vec<(String, Timeout)> = file
+        .facts
+        .timeouts
+        .iter()
+        .map(|t| (t.name.clone().unwrap(), t.timeout.value))
+        .collect();
+    assert_eq!(
+        limits,
+        [
+            (
+                "configs.default".into(),
+                Timeout::after(Duration::from_secs(10))
+            ),
+            ("backendA".into(), Timeout::after(Duration::from_secs(5))),
+            ("backendB".into(), Timeout::after(Duration::from_secs(15))),
+        ]
+    );
+
+    // The mixed-case ISO-8601 values of the circuit breakers (L43 `PT10s`,
+    // L57 `PT5s`) parse as Java's Duration.parse reads them.
+    let props = retrylint::extract::properties::parse(&file.source.text, false);
+    let value = |key: &str| {
+        props.documents[0]
+            .iter()
+            .find(|p| p.key() == key)
+            .map(|p| {
+                (
+                    p.value.clone(),
+                    file.source.line_col(p.value_span.start).line,
+                )
+            })
+            .unwrap()
+    };
+    for (key, line, secs) in [
+        (
+            "resilience4j.circuitbreaker.configs.shared.waitDurationInOpenState",
+            43,
+            10,
+        ),
+        (
+            "resilience4j.circuitbreaker.instances.backendB.waitDurationInOpenState",
+            57,
+            5,
+        ),
+    ] {
+        let (v, l) = value(key);
+        assert_eq!(l, line);
+        assert_eq!(
+            retrylint::duration::parse_spring(&v, Duration::from_millis(1)).unwrap(),
+            Duration::from_secs(secs)
+        );
+    }
+    let (list, _) = value("resilience4j.retry.configs.default.retryExceptions");
+    assert_eq!(
+        list,
+        "java.util.concurrent.TimeoutException, java.io.IOException"
+    );
 }

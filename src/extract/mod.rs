@@ -13,8 +13,11 @@ pub mod gatewayapi;
 pub mod grpc;
 pub mod istio;
 pub mod linkerd;
+pub mod properties;
 pub mod resilience4j;
 pub mod spring;
+pub mod spring_boot_retry;
+pub mod spring_cloud_gateway;
 pub mod workload;
 
 use crate::model::{CallEdge, RetryPolicy, ServiceDecl, TimeoutSetting};
@@ -73,6 +76,8 @@ pub enum Syntax {
     Ini,
     /// JSON with comments and trailing commas (.NET `appsettings*.json`).
     Jsonc,
+    /// Java `.properties` (Spring configuration).
+    Properties,
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -101,11 +106,7 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
         &["networking.istio.io", "defaultHttpRetryPolicy"],
         istio::extract,
     ),
-    (
-        "resilience4j",
-        &["resilience4j"],
-        resilience4j::extract_yaml,
-    ),
+    ("spring", SPRING_NEEDLES, spring::extract_yaml),
     (
         "envoy",
         &[
@@ -136,6 +137,19 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
     ("aws", aws::ENV_NEEDLES, aws::extract_env_doc),
 ];
 
+/// Substrings that make a YAML or `.properties` file worth reading as
+/// Spring configuration: Resilience4j, any `retry`/`Retry` setting (Spring
+/// Cloud Gateway, Config client, Rabbit, Kafka), the Config client's
+/// `fail-fast`, and Spring Cloud Stream bindings.
+pub const SPRING_NEEDLES: &[&str] = &[
+    "resilience4j",
+    "etry",
+    "fail-fast",
+    "failFast",
+    "fail_fast",
+    "bindings",
+];
+
 /// Decide how to read a file from its path and first bytes, or `None` when
 /// no extractor wants it.
 pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
@@ -147,9 +161,23 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
         "json" => Syntax::Json,
+        "properties" => {
+            // Spring Boot's own files by name; any other `.properties` only
+            // when it mentions a setting a Spring extractor reads.
+            let wanted = properties::is_spring_config_name(&name)
+                || SPRING_NEEDLES
+                    .iter()
+                    .any(|n| memmem::find(bytes, n.as_bytes()).is_some());
+            return wanted.then_some(Syntax::Properties);
+        }
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
+        return Some(syntax);
+    }
+    // Spring Boot's own files by name (`application*.yml`): they declare the
+    // service identity even without retry settings.
+    if syntax == Syntax::Yaml && properties::is_spring_config_name(&name) {
         return Some(syntax);
     }
     let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
@@ -187,6 +215,38 @@ pub fn supported_by_name(path: &Path) -> bool {
         || name.ends_with(".yaml")
         || name.ends_with(".json")
         || aws::is_aws_path(path)
+        || (name.ends_with(".properties") && properties::is_spring_config_name(&name))
+}
+
+#[cfg(test)]
+mod spring_name_tests {
+    use super::*;
+
+    #[test]
+    fn spring_boot_files_are_read_by_name() {
+        let p = Path::new("src/main/resources/application-prod.yml");
+        assert_eq!(classify(p, b"server:\n  port: 8080\n"), Some(Syntax::Yaml));
+        assert_eq!(
+            classify(Path::new("messages.properties"), b"greeting=hello\n"),
+            None
+        );
+        assert_eq!(
+            classify(Path::new("bootstrap.properties"), b"a=b\n"),
+            Some(Syntax::Properties)
+        );
+        // Its service identity is recorded even without retry settings.
+        let facts = extract(
+            p,
+            "spring:\n  application:\n    name: orders\n",
+            Syntax::Yaml,
+        );
+        assert_eq!(facts.services[0].name, "orders");
+        // A broken one is worth a finding: its settings went unchecked.
+        let facts = extract(p, "spring:\n  application: [\n", Syntax::Yaml);
+        assert_eq!(facts.diagnostics[0].code, "RL903");
+        let other = extract(Path::new("x.yml"), "retry: [\n", Syntax::Yaml);
+        assert!(other.diagnostics.is_empty());
+    }
 }
 
 /// Read one file's facts. Never panics on any input.
@@ -196,6 +256,7 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
         Syntax::Yaml | Syntax::Json => extract_yaml_stream(path, text, &mut facts),
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
         Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), &mut facts),
+        Syntax::Properties => properties::extract(path, text, &mut facts),
     }
     facts
 }
@@ -221,10 +282,13 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
     let compose = path
         .file_name()
         .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
+    let spring_named = spring_config_name(path);
     let wanted: Vec<bool> = DOC_EXTRACTORS
         .iter()
         .map(|(name, needles, _)| {
-            needles.iter().any(|n| text.contains(n)) || (compose && *name == "workload")
+            needles.iter().any(|n| text.contains(n))
+                || (compose && *name == "workload")
+                || (spring_named && *name == "spring")
         })
         .collect();
     for doc in &file.documents {
@@ -252,9 +316,20 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
     }
     // A file that parsed but that no extractor recognised is not ours: its
     // parse errors alone are not worth a finding unless some document was.
-    if facts.extractors.is_empty() && !file.errors.is_empty() && !looks_supported(text) {
+    if facts.extractors.is_empty()
+        && !file.errors.is_empty()
+        && !looks_supported(text)
+        && !spring_config_name(path)
+    {
         facts.diagnostics.clear();
     }
+}
+
+/// Whether the file is named as Spring Boot's configuration
+/// (`application*`, `bootstrap*`).
+fn spring_config_name(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| properties::is_spring_config_name(&n.to_string_lossy()))
 }
 
 /// Whether the text looks like one of the formats we read even though it

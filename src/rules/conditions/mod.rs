@@ -66,11 +66,12 @@ pub fn listed(r: &RetryOn) -> &[Located<Condition>] {
 pub fn condition_text(c: &Condition) -> String {
     match c {
         Condition::Status { from, to } if from == to => from.to_string(),
+        Condition::Status { from, to } if to - from == 99 && from % 100 == 0 => {
+            format!("{}xx", from / 100)
+        }
         Condition::Status { from, to } => format!("{from}-{to}"),
-        Condition::Grpc(s)
-        | Condition::Exception(s)
-        | Condition::Transport(s)
-        | Condition::Token(s) => s.clone(),
+        Condition::Exception(n) => simple_name(n).to_string(),
+        Condition::Grpc(s) | Condition::Transport(s) | Condition::Token(s) => s.clone(),
         Condition::Predicate => "a predicate".into(),
     }
 }

@@ -55,6 +55,12 @@ pub fn misplaced(span: Span, key: &str, what: &str, parent: &str) -> Diagnostic 
     )
 }
 
+/// Settings that are accepted but have no effect where they are written
+/// (`message` names them and says why; `help` names the fix).
+pub fn ignored(span: Span, message: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(CODE, span, message, help)
+}
+
 fn list(known: &[&str]) -> String {
     let mut v: Vec<String> = known.iter().take(8).map(|k| format!("`{k}`")).collect();
     if known.len() > 8 {

@@ -44,6 +44,11 @@ pub fn file(reason: &str, help: &str) -> Diagnostic {
     )
 }
 
+/// Part of a file could not be read (`reason`); `help` names the fix.
+pub fn at(span: Span, reason: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(CODE, span, format!("file not read: {reason}"), help)
+}
+
 /// A line shortened for a message.
 fn excerpt(line: &str) -> String {
     let t = line.trim();
