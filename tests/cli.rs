@@ -118,6 +118,7 @@ fn exclude_skips_paths() {
         "*.yml",
         "--exclude",
         "*.json",
+        "--exclude",
         "*.properties",
         "testdata/rules/RL203/err",
     ]));

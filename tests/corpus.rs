@@ -152,12 +152,12 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
         "grpc/grpc-java/examples/src/main/resources/io/grpc/examples/hedging/hedging_service_config.json",
         &[("RL304", 12)],
     ),
-    // 5 attempts on UNAVAILABLE, 0.5s..30s x2; no timeout, no throttling
-    // (RL601 is not a rule yet).
+    // 5 attempts on UNAVAILABLE, 0.5s..30s x2; no method timeout, no
+    // retryThrottling (INDEX.tsv).
     (
         "grpc/grpc-java/examples/src/main/resources/io/grpc/examples/retrying/retrying_service_config.json",
-        // No method timeout, no retryThrottling (INDEX.tsv).
         &[("RL601", 2), ("RL304", 12)],
+    ),
     // Resilience4j's own commons-configuration fixture in .properties.
     // configs.default: waitDuration PT10S (L66), fixed and unjittered,
     // inherited by backendA and backendB: reported once. backendB writes
@@ -537,6 +537,9 @@ fn corpus_sdk_configs_are_read_as_the_sdks_read_them() {
         Timeout::after(Duration::from_secs(30))
     );
     assert_eq!(d.methods.value, Methods::All);
+}
+
+#[test]
 fn corpus_properties_are_read_as_java_reads_them() {
     let Some(shared) = common::shared() else {
         return;
