@@ -100,7 +100,10 @@ pub enum System {
 impl System {
     /// Whether the system offers a retry budget or throttle (RL601).
     pub fn offers_budget(&self) -> bool {
-        matches!(self, System::Envoy | System::Grpc | System::AwsSdk | System::Linkerd)
+        matches!(
+            self,
+            System::Envoy | System::Grpc | System::AwsSdk | System::Linkerd
+        )
     }
 
     /// Human name used in messages and reports.
@@ -507,4 +510,18 @@ pub struct ServiceDecl {
     pub source: String,
     /// Hosts that reach this service.
     pub hosts: Vec<String>,
+}
+
+/// A file a configuration pulls in (nginx `include`). Extraction never
+/// reads another file: includes are resolved when files are linked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IncludeRef {
+    pub system: System,
+    /// The path or glob as written (`conf.d/*.conf`, `/etc/nginx/mime.types`).
+    pub pattern: String,
+    /// The span of the pattern.
+    pub span: Span,
+    /// The block the included text is read in: `main`, `http`, `server`,
+    /// `location /api` ...
+    pub context: String,
 }

@@ -6,11 +6,13 @@
 //! ([`classify`]): a file no extractor wants costs one read and a few
 //! substring searches.
 
+pub mod ingress_nginx;
 pub mod istio;
+pub mod nginx;
 pub mod resilience4j;
 pub mod spring;
 
-use crate::model::{CallEdge, RetryPolicy, ServiceDecl, TimeoutSetting};
+use crate::model::{CallEdge, IncludeRef, RetryPolicy, ServiceDecl, TimeoutSetting};
 use crate::rules::Diagnostic;
 use crate::rules::settings::unparsable_file;
 use crate::source::Span;
@@ -30,6 +32,8 @@ pub struct Facts {
     pub diagnostics: Vec<Diagnostic>,
     /// The extractors that found something they read in this file.
     pub extractors: Vec<&'static str>,
+    /// Other files this one pulls in (nginx `include`), resolved at link time.
+    pub includes: Vec<IncludeRef>,
 }
 
 impl Facts {
@@ -39,6 +43,7 @@ impl Facts {
             && self.edges.is_empty()
             && self.services.is_empty()
             && self.diagnostics.is_empty()
+            && self.includes.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {
@@ -53,6 +58,8 @@ impl Facts {
 pub enum Syntax {
     Yaml,
     Json,
+    /// nginx configuration.
+    Nginx,
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -82,12 +89,20 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
         &["resilience4j"],
         resilience4j::extract_yaml,
     ),
+    (
+        "ingress-nginx",
+        ingress_nginx::NEEDLES,
+        ingress_nginx::extract,
+    ),
 ];
 
 /// Decide how to read a file from its path and first bytes, or `None` when
 /// no extractor wants it.
 pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    if nginx::claims(path, &name, bytes) {
+        return Some(Syntax::Nginx);
+    }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
@@ -109,7 +124,10 @@ pub fn supported_by_name(path: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    name.ends_with(".yml") || name.ends_with(".yaml") || name.ends_with(".json")
+    name.ends_with(".yml")
+        || name.ends_with(".yaml")
+        || name.ends_with(".json")
+        || name == "nginx.conf"
 }
 
 /// Read one file's facts. Never panics on any input.
@@ -117,6 +135,7 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
     let mut facts = Facts::default();
     match syntax {
         Syntax::Yaml | Syntax::Json => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Nginx => nginx::extract(text, &mut facts),
     }
     facts
 }

@@ -24,6 +24,22 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             p.describe(),
             p.attempts.value.written_as
         ),
-        "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted",
+        help(&p.system),
     );
+}
+
+/// How to write the policy down in the system's own words.
+fn help(system: &crate::model::System) -> &'static str {
+    use crate::model::System;
+    match system {
+        System::Nginx => {
+            "write the retry policy you want explicitly (`proxy_next_upstream_tries`, or `proxy_next_upstream off` to turn retries off at this hop), so that it is visible and counted"
+        }
+        System::IngressNginx => {
+            "write the retry policy you want explicitly (`nginx.ingress.kubernetes.io/proxy-next-upstream-tries`, `\"1\"` to turn retries off at this hop), so that it is visible and counted"
+        }
+        _ => {
+            "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted"
+        }
+    }
 }
