@@ -352,6 +352,8 @@ fn read(map: Yaml<'_>, prefix: &str, keys: &[&str], what: &str, facts: &mut Fact
             continue;
         };
         if !keys.contains(&key) {
+            let full: Vec<String> = keys.iter().map(|k| format!("{prefix}{k}")).collect();
+            let full: Vec<&str> = full.iter().map(String::as_str).collect();
             if prefix.is_empty() {
                 // ConfigMap: only near-misses of the retry keys.
                 if near_miss(key) {
@@ -359,7 +361,7 @@ fn read(map: Yaml<'_>, prefix: &str, keys: &[&str], what: &str, facts: &mut Fact
                         e.key_span,
                         e.key,
                         what,
-                        keys.iter().copied(),
+                        super::nginx::nearest(e.key, &full),
                     ));
                 }
             } else if key == RETRY_NON_IDEMPOTENT {
@@ -375,7 +377,7 @@ fn read(map: Yaml<'_>, prefix: &str, keys: &[&str], what: &str, facts: &mut Fact
                     e.key_span,
                     e.key,
                     what,
-                    keys.iter().copied(),
+                    super::nginx::nearest(e.key, &full),
                 ));
             }
             continue;
@@ -563,7 +565,7 @@ fn build(own: &Settings, inherited: &Settings, name: String, anchor: Span) -> Re
             Attempts {
                 count: AttemptCount::Finite(DEFAULT_TRIES as u64),
                 written_as: format!(
-                    "no `{TRIES}`: the controller's default of {DEFAULT_TRIES} tries"
+                    "no {TRIES}: the controller's default of {DEFAULT_TRIES} tries"
                 ),
             },
             anchor,

@@ -31,7 +31,10 @@ pub fn pretty(scan: &Scan, findings: &[Finding]) -> String {
 
 /// `../shared`, or `None` with a printed notice.
 pub fn shared() -> Option<PathBuf> {
-    let p = root().join("../shared");
+    // `RETRYLINT_SHARED` points at it from a git worktree elsewhere.
+    let p = std::env::var_os("RETRYLINT_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
     if p.join("corpus").is_dir() {
         Some(p)
     } else {

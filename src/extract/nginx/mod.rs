@@ -430,13 +430,14 @@ impl<'c, 'f> Reader<'c, 'f> {
             let close = rest.starts_with("_next_upstream")
                 || known.iter().any(|k| strsim::levenshtein(k, &d.name) <= 2);
             if close {
+                let known: Vec<&str> = known.iter().map(String::as_str).collect();
                 self.facts
                     .diagnostics
                     .push(unknown_setting::unknown_directive(
                         d.name_span,
                         &d.name,
                         "nginx",
-                        known.iter().map(String::as_str),
+                        nearest(&d.name, &known),
                     ));
             }
             return;
@@ -649,7 +650,7 @@ impl<'c, 'f> Reader<'c, 'f> {
             None => Located::default_at(
                 Attempts {
                     count: AttemptCount::Finite(count.unwrap_or(1).max(1)),
-                    written_as: format!("no `{tries_name}`: one try per server of {label}"),
+                    written_as: format!("no {tries_name}: one try per server of {label}"),
                 },
                 pass_span,
             ),
@@ -743,7 +744,7 @@ impl<'c, 'f> Reader<'c, 'f> {
         match t {
             Target::Upstream(u) => {
                 let up = &self.upstreams[*u];
-                let label = format!("upstream `{}`", up.name);
+                let label = format!("upstream {}", up.name);
                 let live: Vec<&Server> = up.servers.iter().filter(|s| !s.down).collect();
                 if up.dynamic || live.is_empty() {
                     return (None, false, label);
@@ -751,7 +752,7 @@ impl<'c, 'f> Reader<'c, 'f> {
                 let exact = live.iter().all(|s| s.literal && !s.resolve);
                 (Some(live.len() as u64), exact, label)
             }
-            Target::Host { host, literal } => (Some(1), *literal, format!("`{host}`")),
+            Target::Host { host, literal } => (Some(1), *literal, host.clone()),
             Target::Unix => (Some(1), true, "the unix socket".into()),
             Target::Variable => (None, false, "the address set at run time".into()),
         }
@@ -787,6 +788,24 @@ impl<'c, 'f> Reader<'c, 'f> {
             _ => Vec::new(),
         }
     }
+}
+
+/// The candidates closest to `word` by edit distance (all of them when
+/// none is close), so that "did you mean" names the nearest one.
+pub fn nearest<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
+    let best = known
+        .iter()
+        .map(|k| strsim::levenshtein(k, word))
+        .min()
+        .unwrap_or(usize::MAX);
+    if best > 4 {
+        return known.to_vec();
+    }
+    known
+        .iter()
+        .copied()
+        .filter(|k| strsim::levenshtein(k, word) == best)
+        .collect()
 }
 
 /// `proxy_pass` and the like: their family.
