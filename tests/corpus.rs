@@ -37,10 +37,21 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
         &[("RL203", 68)],
     ),
     // maxRetryAttempts everywhere (removed in 2.0.0); fixed unjittered
-    // delays; exponential without jitter (L16-20) with 6 attempts.
+    // delays; exponential without jitter (L16-20) with 6 attempts; no
+    // retryExceptions (every Throwable retried) except predicateExample's
+    // resultPredicate, and java.lang.Exception in throwingException (L44);
+    // the randomised but constant 2s of intervalFunctionRandomExample.
     (
         "thombergs/code-examples/resilience4j/springboot-resilience4j/src/main/resources/application.yml",
         &[
+            ("RL102", 6),
+            ("RL102", 11),
+            ("RL102", 16),
+            ("RL102", 23),
+            ("RL202", 27),
+            ("RL102", 30),
+            ("RL102", 44),
+            ("RL102", 48),
             ("RL901", 7),
             ("RL203", 8),
             ("RL901", 12),
@@ -72,9 +83,10 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // nginx: `proxy_next_upstream ... non_idempotent` (L44) and tries 2
     // (L45) at http level, read 30s (L67), connect 60s by default, no
     // next-upstream timeout; both upstreams list one server by host name.
-    // The anti-pattern is `non_idempotent` (RL103, the lead's rule); the
-    // tries and timeouts themselves are bounded and not a finding.
-    ("getsentry/self-hosted/nginx.conf", &[]),
+    // The anti-pattern is `non_idempotent`: POSTs to relay retried on
+    // timeout/502/503 (RL103, reported once at the http-level directive);
+    // the tries and timeouts themselves are bounded and not a finding.
+    ("getsentry/self-hosted/nginx.conf", &[("RL103", 44)]),
 ];
 
 #[test]
@@ -190,7 +202,9 @@ fn corpus_values_are_read_as_the_systems_read_them() {
         Timeout::after(Duration::from_secs(2))
     );
     assert!(vs[0].platform_backoff);
-    assert!(policies_of(&scan, "virtual-service-no-retries.yml").is_empty());
+    let off = policies_of(&scan, "virtual-service-no-retries.yml");
+    assert_eq!(off.len(), 3, "attempts: 0 is a policy of one attempt");
+    assert!(off.iter().all(|p| !p.retries()));
 
     // getsentry/self-hosted nginx.conf: six proxy_pass locations, each
     // inheriting the http-level settings.
@@ -201,7 +215,11 @@ fn corpus_values_are_read_as_the_systems_read_them() {
         // tries 2 is kept: `relay`/`web` may resolve to several addresses.
         assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
         assert!(p.attempts.is_written());
-        assert_eq!(p.methods.value, Methods::All, "non_idempotent");
+        assert_eq!(
+            p.methods.value,
+            retrylint::extract::nginx::non_idempotent_methods(),
+            "non_idempotent"
+        );
         let RetryOn::Listed { conditions } = &p.retry_on.value else {
             panic!("proxy_next_upstream lists conditions")
         };

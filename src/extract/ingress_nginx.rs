@@ -600,8 +600,10 @@ fn build(own: &Settings, inherited: &Settings, name: String, anchor: Span) -> Re
 
     let listed = tokens.iter().find(|(t, _)| t == "non_idempotent");
     policy.methods = match (listed, pick(&own.non_idempotent, &inherited.non_idempotent)) {
-        (Some((_, s)), _) => located(Methods::All, *s, on_prov),
-        (None, Some((s, prov))) if s.value => located(Methods::All, s.span, prov),
+        (Some((_, s)), _) => located(super::nginx::non_idempotent_methods(), *s, on_prov),
+        (None, Some((s, prov))) if s.value => {
+            located(super::nginx::non_idempotent_methods(), s.span, prov)
+        }
         (None, Some((s, prov))) => located(Methods::IdempotentOnly, s.span, prov),
         (None, None) => Located::default_at(Methods::IdempotentOnly, anchor),
     };
@@ -698,12 +700,18 @@ mod tests {
         assert_eq!(f.diagnostics.len(), 1, "{:?}", f.diagnostics);
         assert_eq!(f.policies.len(), 2);
         let cm = &f.policies[0];
-        assert_eq!(cm.methods.value, Methods::All);
+        assert_eq!(
+            cm.methods.value,
+            crate::extract::nginx::non_idempotent_methods()
+        );
         assert!(cm.attempts.is_written());
         let ing = &f.policies[1];
         assert_eq!(ing.attempts.value.count, AttemptCount::Finite(5));
         assert_eq!(ing.attempts.provenance, Provenance::Inherited);
-        assert_eq!(ing.methods.value, Methods::All);
+        assert_eq!(
+            ing.methods.value,
+            crate::extract::nginx::non_idempotent_methods()
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod istio;
 pub mod nginx;
 pub mod resilience4j;
 pub mod spring;
+pub mod workload;
 
 use crate::model::{CallEdge, IncludeRef, RetryPolicy, ServiceDecl, TimeoutSetting};
 use crate::rules::Diagnostic;
@@ -89,6 +90,7 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
         &["resilience4j"],
         resilience4j::extract_yaml,
     ),
+    ("workload", workload::NEEDLES, workload::extract),
     (
         "ingress-nginx",
         ingress_nginx::NEEDLES,
@@ -109,6 +111,9 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         "json" => Syntax::Json,
         _ => return None,
     };
+    if syntax == Syntax::Yaml && workload::is_compose(&name) {
+        return Some(syntax);
+    }
     let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
         needles
             .iter()
@@ -173,13 +178,19 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             file: &file,
             doc,
         };
+        let compose = path
+            .file_name()
+            .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
         for (name, needles, extractor) in DOC_EXTRACTORS {
-            if !needles.iter().any(|n| text.contains(n)) {
+            let sniffed = needles.iter().any(|n| text.contains(n));
+            let wanted = sniffed || (compose && *name == "workload");
+            if !wanted {
                 continue;
             }
+            // Several extractors may read one document (a Deployment gives
+            // a service identity, its env URLs and its AWS settings).
             if extractor(&ctx, facts) {
                 facts.claimed_by(name);
-                break;
             }
         }
     }

@@ -21,7 +21,7 @@
 //! - A request with a non-idempotent method (POST, LOCK, PATCH) is not
 //!   passed on once it was sent, unless `non_idempotent` is listed
 //!   (1.9.13+): the policy's methods are `IdempotentOnly` without it and
-//!   `All` with it.
+//!   every method, POST/LOCK/PATCH named, with it.
 //! - The next server is tried at once: no backoff, by design
 //!   (`platform_backoff`).
 //! - A directive in an inner block replaces the outer one entirely
@@ -134,6 +134,23 @@ const SUFFIXES: &[&str] = &[
     "_read_timeout",
     "_send_timeout",
 ];
+
+/// The methods passed to the next server once `non_idempotent` is listed:
+/// every method, the ones nginx otherwise holds back (POST, LOCK, PATCH)
+/// first.
+pub const NON_IDEMPOTENT_METHODS: &[&str] = &[
+    "POST", "LOCK", "PATCH", "GET", "HEAD", "PUT", "DELETE", "OPTIONS",
+];
+
+/// `Methods` for a policy that lists `non_idempotent`.
+pub fn non_idempotent_methods() -> Methods {
+    Methods::Set(
+        NON_IDEMPOTENT_METHODS
+            .iter()
+            .map(|m| m.to_string())
+            .collect(),
+    )
+}
 
 /// nginx's default for the connect, read and send timeouts.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -604,7 +621,7 @@ impl<'c, 'f> Reader<'c, 'f> {
                 }
             };
             let methods = match merged.non_idempotent {
-                Some(s) => Located::written(Methods::All, s),
+                Some(s) => Located::written(non_idempotent_methods(), s),
                 None => Located::written(Methods::IdempotentOnly, span),
             };
             (Located::written(on, span), methods)

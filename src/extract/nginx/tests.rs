@@ -48,7 +48,7 @@ fn inner_blocks_replace_outer_settings() {
     };
     // The location's list replaces the http one: no 502.
     assert_eq!(conditions.len(), 1);
-    assert_eq!(p.methods.value, Methods::All);
+    assert_eq!(p.methods.value, non_idempotent_methods());
     assert_eq!(slice(text, p.methods.span), "non_idempotent");
     assert_eq!(f.edges.len(), 2);
     assert_eq!(f.edges[0].callee, "b");
