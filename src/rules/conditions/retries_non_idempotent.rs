@@ -83,6 +83,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         let texts: Vec<String> = conditions
             .iter()
             .map(|c| {
+                // A default condition has no text of its own in the file.
+                if c.is_default() {
+                    return format!("`{}` (by default)", condition_text(&c.value));
+                }
                 format!(
                     "`{}`",
                     ctx.file.slice(c.span).trim().trim_matches(['"', '\'', ','])
@@ -127,5 +131,19 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         && c.span != span
     {
         Emitter::relate(f, c.span, "an ambiguous failure that is retried");
+    }
+}
+
+/// A condition in the words a configuration would use.
+fn condition_text(c: &crate::model::Condition) -> String {
+    use crate::model::Condition;
+    match c {
+        Condition::Status { from, to } if from == to => from.to_string(),
+        Condition::Status { from, to } => format!("{from}-{to}"),
+        Condition::Grpc(s)
+        | Condition::Exception(s)
+        | Condition::Transport(s)
+        | Condition::Token(s) => s.clone(),
+        Condition::Predicate => "a predicate".into(),
     }
 }
