@@ -319,7 +319,12 @@ struct Reader<'c, 'f> {
     cfg: &'c Config,
     facts: &'f mut Facts,
     values: HashMap<usize, Value>,
+    /// (enclosing block, directive name) -> the directives with a valid
+    /// value there, so that a lookup costs the depth, not the block size.
+    by_block: HashMap<(Option<usize>, &'c str), Vec<usize>>,
     upstreams: Vec<Upstream>,
+    /// Lower-case upstream name -> index of its first definition.
+    upstream_index: HashMap<String, usize>,
 }
 
 impl<'c, 'f> Reader<'c, 'f> {
@@ -328,7 +333,9 @@ impl<'c, 'f> Reader<'c, 'f> {
             cfg,
             facts,
             values: HashMap::new(),
+            by_block: HashMap::new(),
             upstreams: Vec::new(),
+            upstream_index: HashMap::new(),
         }
     }
 
@@ -399,6 +406,9 @@ impl<'c, 'f> Reader<'c, 'f> {
                 resolve: flags.contains(&"resolve"),
             });
         }
+        self.upstream_index
+            .entry(name.value.to_ascii_lowercase())
+            .or_insert(self.upstreams.len());
         self.upstreams.push(Upstream {
             name: name.value.clone(),
             servers,
@@ -430,6 +440,10 @@ impl<'c, 'f> Reader<'c, 'f> {
                 });
             }
             self.values.insert(i, v);
+            self.by_block
+                .entry((d.parent, self.cfg.get(i).name.as_str()))
+                .or_default()
+                .push(i);
         }
     }
 
@@ -440,13 +454,16 @@ impl<'c, 'f> Reader<'c, 'f> {
             let Some(rest) = d.name.strip_prefix(f.prefix) else {
                 continue;
             };
-            let known: Vec<String> = SUFFIXES
-                .iter()
-                .map(|s| format!("{}{s}", f.prefix))
-                .collect();
+            // Cheap tests first: most directives are nowhere near.
             let close = rest.starts_with("_next_upstream")
-                || known.iter().any(|k| strsim::levenshtein(k, &d.name) <= 2);
+                || SUFFIXES.iter().any(|s| {
+                    rest.len().abs_diff(s.len()) <= 2 && strsim::levenshtein(s, rest) <= 2
+                });
             if close {
+                let known: Vec<String> = SUFFIXES
+                    .iter()
+                    .map(|s| format!("{}{s}", f.prefix))
+                    .collect();
                 let known: Vec<&str> = known.iter().map(String::as_str).collect();
                 self.facts
                     .diagnostics
@@ -546,18 +563,11 @@ impl<'c, 'f> Reader<'c, 'f> {
     fn resolve(&self, at: usize, name: &str) -> Vec<usize> {
         let mut scope = self.cfg.get(at).parent;
         loop {
-            let hits: Vec<usize> = self
-                .cfg
-                .children(scope)
-                .iter()
-                .copied()
-                .filter(|&c| self.cfg.get(c).name == name && self.values.contains_key(&c))
-                .collect();
-            if !hits.is_empty() {
-                return hits;
+            if let Some(hits) = self.by_block.get(&(scope, name)) {
+                return hits.clone();
             }
             match scope {
-                None => return hits,
+                None => return Vec::new(),
                 Some(s) => scope = self.cfg.get(s).parent,
             }
         }
@@ -744,12 +754,7 @@ impl<'c, 'f> Reader<'c, 'f> {
             return Target::Variable;
         }
         let has_port = port_of(hostport).is_some();
-        if !has_port
-            && let Some(u) = self
-                .upstreams
-                .iter()
-                .position(|u| u.name.eq_ignore_ascii_case(hostport))
-        {
+        if !has_port && let Some(&u) = self.upstream_index.get(&hostport.to_ascii_lowercase()) {
             return Target::Upstream(u);
         }
         let (host, literal) = address(hostport);

@@ -211,3 +211,21 @@ fn classification() {
     assert!(!yes("redis.conf", "bind 127.0.0.1\nport 6379\n"));
     assert!(!yes("deploy/app.yaml", "proxy_pass http://a;"));
 }
+
+#[test]
+fn large_flat_files_stay_linear() {
+    let mut text = String::from("proxy_next_upstream_tries 2;\n");
+    for i in 0..20_000 {
+        text.push_str(&format!(
+            "upstream u{i} {{ server 10.0.0.1; server 10.0.0.2; }}\nlocation /{i} {{ proxy_pass http://u{i}; }}\nproxy_set_header X-{i} a;\n"
+        ));
+    }
+    let start = std::time::Instant::now();
+    let f = facts(&text);
+    assert_eq!(f.policies.len(), 20_000);
+    assert_eq!(
+        f.policies[19_999].attempts.value.count,
+        AttemptCount::Finite(2)
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+}
