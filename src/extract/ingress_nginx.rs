@@ -39,6 +39,9 @@ pub const NEEDLES: &[&str] = &[
 
 pub const PREFIX: &str = "nginx.ingress.kubernetes.io/";
 
+/// The service name the controller has on the call-path graph.
+pub const CONTROLLER: &str = "ingress-nginx";
+
 const INGRESS_APIS: &[&str] = &[
     "networking.k8s.io/v1",
     "networking.k8s.io/v1beta1",
@@ -269,8 +272,9 @@ fn ingress(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
             continue;
         }
         seen.push(service.clone());
+        // The controller is the caller of every backend it proxies to.
         facts.edges.push(CallEdge {
-            caller: None,
+            caller: Some(CONTROLLER.to_string()),
             callee: service,
             span,
             policies: vec![idx],
@@ -666,6 +670,7 @@ mod tests {
         );
         assert!(p.overall_timeout.is_none());
         assert_eq!(f.edges[0].callee, "web");
+        assert_eq!(f.edges[0].caller.as_deref(), Some(CONTROLLER));
         assert_eq!(f.edges[0].policies, [0]);
     }
 
