@@ -29,7 +29,13 @@
 //!   wins, up to the top of the file. A file with no `http` block (a
 //!   `conf.d/` or `snippets/` fragment) is read as the blocks it has.
 //! - `include` is recorded in [`Facts::includes`] for link time; this
-//!   extractor never opens another file.
+//!   extractor never opens another file. nginx resolves a relative include
+//!   against its configuration prefix (the directory of the main
+//!   `nginx.conf`, `ngx_conf_full_name`), not against the including file;
+//!   a pattern with `*`, `?` or `[` is a glob that may match nothing, a
+//!   plain path that does not exist stops nginx. The included text is read
+//!   in the block named by [`IncludeRef::context`], so its settings are
+//!   inherited as if written there.
 //!
 //! The `stream` module's `proxy_next_upstream` (on/off, connect failures
 //! only) and `mail` are recognised and left alone.

@@ -229,3 +229,15 @@ fn large_flat_files_stay_linear() {
     );
     assert!(start.elapsed() < std::time::Duration::from_secs(20));
 }
+
+#[test]
+fn a_snippet_with_top_level_settings_is_read_as_a_location() {
+    let text = "# snippets/api.conf, included inside a location\nproxy_next_upstream error timeout non_idempotent;\nproxy_next_upstream_tries 3;\nproxy_pass http://api;\n";
+    let f = facts(text);
+    assert!(f.diagnostics.is_empty());
+    let p = &f.policies[0];
+    assert_eq!(p.name.as_deref(), Some("proxy_pass http://api"));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(p.methods.value, non_idempotent_methods());
+    assert!(p.scope.route.is_none());
+}
