@@ -22,6 +22,10 @@
 //!   passed on once it was sent, unless `non_idempotent` is listed
 //!   (1.9.13+): the policy's methods are `IdempotentOnly` without it and
 //!   every method, POST/LOCK/PATCH named, with it.
+//! - A request whose body is sent unbuffered is never passed on once sent
+//!   (`u->request_sent && r->request_body_no_buffering`): always for gRPC
+//!   (`ngx_http_grpc_handler` sets it), and with `*_request_buffering off`.
+//!   Only failures before sending (`error`, `timeout`) are then retried.
 //! - The next server is tried at once: no backoff, by design
 //!   (`platform_backoff`).
 //! - A directive in an inner block replaces the outer one entirely
@@ -129,6 +133,15 @@ pub const FAMILIES: &[Family] = &[
         prefix: "memcached",
         values: MEMCACHED_VALUES,
     },
+];
+
+/// Directives that make a request body unbuffered (`off`): such a request
+/// is never passed to the next server once sent.
+const BUFFERING: &[&str] = &[
+    "proxy_request_buffering",
+    "fastcgi_request_buffering",
+    "uwsgi_request_buffering",
+    "scgi_request_buffering",
 ];
 
 /// The retry and timeout directives of each family, without the prefix.
@@ -278,6 +291,8 @@ enum Value {
     Mask(Mask),
     Tries(u64),
     Time(Duration),
+    /// `*_request_buffering on|off`.
+    Flag(bool),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -425,6 +440,21 @@ impl<'c, 'f> Reader<'c, 'f> {
     /// Validate a retry or timeout directive (RL901/RL902) and keep its
     /// value.
     fn check_directive(&mut self, i: usize, d: &Directive) {
+        if BUFFERING.contains(&d.name.as_str()) {
+            if let Some(a) = self.one_arg(d) {
+                match a.value.to_ascii_lowercase().as_str() {
+                    "on" => self.keep(i, d, Value::Flag(true)),
+                    "off" => self.keep(i, d, Value::Flag(false)),
+                    _ => self.facts.diagnostics.push(invalid_setting::value(
+                        a.span,
+                        &d.name,
+                        &a.value,
+                        "not `on` or `off`",
+                    )),
+                }
+            }
+            return;
+        }
         let Some((family, suffix)) = split_name(&d.name) else {
             self.check_unknown(d);
             return;
@@ -445,12 +475,16 @@ impl<'c, 'f> Reader<'c, 'f> {
                     timeout: Located::written(Timeout::after(*t), d.head_span()),
                 });
             }
-            self.values.insert(i, v);
-            self.by_block
-                .entry((d.parent, self.cfg.get(i).name.as_str()))
-                .or_default()
-                .push(i);
+            self.keep(i, d, v);
         }
+    }
+
+    fn keep(&mut self, i: usize, d: &Directive, v: Value) {
+        self.values.insert(i, v);
+        self.by_block
+            .entry((d.parent, self.cfg.get(i).name.as_str()))
+            .or_default()
+            .push(i);
     }
 
     /// A family directive with a typo: `proxy_read_timout`,
@@ -510,6 +544,14 @@ impl<'c, 'f> Reader<'c, 'f> {
                 "off" => mask.off = true,
                 "non_idempotent" => mask.non_idempotent = Some(a.span),
                 _ => {}
+            }
+            if family.prefix == "grpc" && !matches!(lower.as_str(), "error" | "timeout" | "off") {
+                self.facts.diagnostics.push(unknown_setting::no_effect(
+                    a.span,
+                    &a.value,
+                    "nginx sends gRPC requests unbuffered and never passes one to the next server once it was sent, so only `error` and `timeout` before sending are retried",
+                    "remove it, or retry in the gRPC client (its service config can retry `UNAVAILABLE`)",
+                ));
             }
             mask.tokens.push((lower, a.span));
         }
@@ -593,6 +635,15 @@ impl<'c, 'f> Reader<'c, 'f> {
         let (count, exact, label) = self.peers(&target);
         let pass_span = d.head_span();
 
+        // A request body sent unbuffered (always for gRPC, with
+        // `*_request_buffering off` for the others) is never passed to the
+        // next server once sent (`ngx_http_upstream_next`).
+        let unbuffered = p == "grpc"
+            || matches!(
+                self.scalar(i, &format!("{p}_request_buffering")),
+                Some((Value::Flag(false), _))
+            );
+
         // Conditions and methods.
         let masks = self.resolve(i, &format!("{p}_next_upstream"));
         let (retry_on, methods) = if masks.is_empty() {
@@ -621,6 +672,14 @@ impl<'c, 'f> Reader<'c, 'f> {
                 span = Some(span.map_or(s, |x| x.cover(s)));
             }
             let span = span.unwrap_or(pass_span);
+            if unbuffered {
+                // Nothing is passed on once sent: only failures before
+                // the request is sent can be retried.
+                merged
+                    .tokens
+                    .retain(|(t, _)| matches!(t.as_str(), "error" | "timeout" | "off"));
+                merged.non_idempotent = None;
+            }
             let on = if merged.off {
                 RetryOn::Nothing
             } else {

@@ -241,3 +241,20 @@ fn a_snippet_with_top_level_settings_is_read_as_a_location() {
     assert_eq!(p.methods.value, non_idempotent_methods());
     assert!(p.scope.route.is_none());
 }
+
+#[test]
+fn unbuffered_requests_are_not_passed_on_once_sent() {
+    let text = "upstream g { server g1:50051; server g2:50051; }\nserver {\n  location /g { grpc_next_upstream error timeout http_502 non_idempotent; grpc_pass grpc://g; }\n  location /u { proxy_request_buffering off; proxy_next_upstream error timeout http_404 non_idempotent; proxy_pass http://g; }\n  location /b { proxy_next_upstream error timeout http_404 non_idempotent; proxy_pass http://g; }\n}\n";
+    let f = facts(text);
+    // `http_502` and `non_idempotent` of grpc_next_upstream do nothing.
+    assert_eq!(f.diagnostics.len(), 2, "{:?}", f.diagnostics);
+    assert!(f.diagnostics.iter().all(|d| d.code == "RL901"));
+    for p in &f.policies[..2] {
+        assert_eq!(p.methods.value, Methods::IdempotentOnly);
+        let RetryOn::Listed { conditions } = &p.retry_on.value else {
+            panic!()
+        };
+        assert_eq!(conditions.len(), 2, "error and timeout only");
+    }
+    assert_eq!(f.policies[2].methods.value, non_idempotent_methods());
+}
