@@ -635,6 +635,43 @@ fn build(own: &Settings, inherited: &Settings, name: String, anchor: Span) -> Re
     policy
 }
 
+/// Link time: apply the controller ConfigMap's policy (read from another
+/// file) to an Ingress policy, as the controller does. Every setting the
+/// Ingress leaves at the controller default takes the ConfigMap's written
+/// value, marked inherited; settings the Ingress writes stay.
+pub fn apply_configmap(ingress: &mut RetryPolicy, configmap: &RetryPolicy) {
+    fn take<T: Clone>(mine: &mut Located<T>, theirs: &Located<T>) {
+        if mine.is_default() && !theirs.is_default() {
+            *mine = Located::inherited(theirs.value.clone(), theirs.span);
+        }
+    }
+    if ingress.system != System::IngressNginx || configmap.system != System::IngressNginx {
+        return;
+    }
+    take(&mut ingress.attempts, &configmap.attempts);
+    take(&mut ingress.retry_on, &configmap.retry_on);
+    take(&mut ingress.methods, &configmap.methods);
+    if let (Some(mine), Some(theirs)) = (&mut ingress.per_try_timeout, &configmap.per_try_timeout) {
+        take(mine, theirs);
+    }
+    let mine_default = ingress
+        .overall_timeout
+        .as_ref()
+        .is_none_or(|t| t.is_default());
+    if mine_default
+        && let Some(theirs) = configmap
+            .overall_timeout
+            .as_ref()
+            .filter(|t| !t.is_default())
+    {
+        ingress.overall_timeout = Some(Located::inherited(theirs.value, theirs.span));
+    }
+    if ingress.overall_timeout.is_none() && ingress.attempts.value.count == AttemptCount::Unbounded
+    {
+        ingress.overall_timeout = Some(Located::default_at(Timeout::Disabled, ingress.span));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -717,6 +754,30 @@ mod tests {
             ing.methods.value,
             crate::extract::nginx::non_idempotent_methods()
         );
+    }
+
+    #[test]
+    fn a_configmap_from_another_file_applies_at_link_time() {
+        let cm = facts(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ingress-nginx-controller\ndata:\n  retry-non-idempotent: \"true\"\n  proxy-next-upstream-timeout: \"20\"\n",
+        );
+        let ing = facts(
+            "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: shop\n  annotations:\n    nginx.ingress.kubernetes.io/proxy-next-upstream-tries: \"2\"\nspec:\n  ingressClassName: nginx\n",
+        );
+        let mut p = ing.policies[0].clone();
+        apply_configmap(&mut p, &cm.policies[0]);
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
+        assert!(p.attempts.is_written(), "the annotation wins");
+        assert_eq!(
+            p.methods.value,
+            crate::extract::nginx::non_idempotent_methods()
+        );
+        assert_eq!(p.methods.provenance, Provenance::Inherited);
+        assert_eq!(
+            p.overall_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_secs(20))
+        );
+        assert!(p.retry_on.is_default(), "the ConfigMap does not set it");
     }
 
     #[test]
