@@ -258,3 +258,37 @@ fn unbuffered_requests_are_not_passed_on_once_sent() {
     }
     assert_eq!(f.policies[2].methods.value, non_idempotent_methods());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Any text built from nginx's own punctuation and a few directives:
+    /// no panic, and every span is inside the text on char boundaries.
+    #[test]
+    fn any_input_is_read_without_panic(
+        parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "{", "}", ";", " ", "\n", "#", "\"", "'", "\\", "$", "${", "é",
+                "location /", "proxy_pass http://a", "upstream a", "server 10.0.0.1",
+                "proxy_next_upstream", " error", " non_idempotent", " off",
+                "proxy_next_upstream_tries", " 0", " 3", "proxy_read_timeout", " 1m30s",
+                "include x.conf", "content_by_lua_block", "[[", "]]", "--", "grpc_pass a",
+            ]),
+            0..60,
+        )
+    ) {
+        let text: String = parts.concat();
+        let f = facts(&text);
+        let ok = |s: Span| s.start <= s.end && s.end <= text.len()
+            && text.is_char_boundary(s.start) && text.is_char_boundary(s.end);
+        for d in &f.diagnostics {
+            proptest::prop_assert!(ok(d.span), "{:?} in {:?}", d, text);
+        }
+        for p in &f.policies {
+            proptest::prop_assert!(ok(p.span) && ok(p.attempts.span) && ok(p.retry_on.span));
+        }
+        for e in &f.edges {
+            proptest::prop_assert!(ok(e.span));
+        }
+    }
+}
