@@ -131,6 +131,13 @@ impl System {
         }
     }
 
+    /// Whether the overall timeout only stops new attempts and lets the
+    /// one in flight finish (nginx's `*_next_upstream_timeout`), rather
+    /// than cutting the call off.
+    pub fn timeout_stops_new_attempts(&self) -> bool {
+        matches!(self, System::Nginx | System::IngressNginx)
+    }
+
     /// Which layer of a call path this system sits in.
     pub fn layer(&self) -> Layer {
         match self {
