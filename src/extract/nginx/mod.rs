@@ -480,11 +480,32 @@ impl<'c, 'f> Reader<'c, 'f> {
     }
 
     fn keep(&mut self, i: usize, d: &Directive, v: Value) {
-        self.values.insert(i, v);
-        self.by_block
+        let entry = self
+            .by_block
             .entry((d.parent, self.cfg.get(i).name.as_str()))
-            .or_default()
-            .push(i);
+            .or_default();
+        // Values add up for `*_next_upstream`; any other directive twice
+        // in one block stops nginx ("is duplicate").
+        if let Some(&first) = entry.first()
+            && !matches!(v, Value::Mask(_))
+        {
+            self.facts.diagnostics.push(
+                invalid_setting::value(
+                    d.head_span(),
+                    &d.name,
+                    &d.args
+                        .iter()
+                        .map(|a| a.value.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    "it is already set in this block, and nginx refuses a duplicate",
+                )
+                .with_related(self.cfg.get(first).head_span(), "set here first"),
+            );
+            return;
+        }
+        entry.push(i);
+        self.values.insert(i, v);
     }
 
     /// A family directive with a typo: `proxy_read_timout`,

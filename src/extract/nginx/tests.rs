@@ -292,3 +292,20 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn duplicates_add_up_for_masks_and_stop_nginx_otherwise() {
+    let text = "location / {\n  proxy_next_upstream error;\n  proxy_next_upstream http_502;\n  proxy_next_upstream_tries 2;\n  proxy_next_upstream_tries 5;\n  proxy_pass http://a;\n}\n";
+    let f = facts(text);
+    assert_eq!(f.diagnostics.len(), 1);
+    assert_eq!(
+        slice(text, f.diagnostics[0].span),
+        "proxy_next_upstream_tries 5"
+    );
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!()
+    };
+    assert_eq!(conditions.len(), 2);
+}
