@@ -246,9 +246,14 @@ pub fn claims(path: &Path, name: &str, bytes: &[u8]) -> bool {
             .iter()
             .any(|n| memmem::find(bytes, n.as_bytes()).is_some())
     };
-    // A directive ends with `;` or opens a block: plain INI/TOML files
-    // (`key = value`) have neither.
-    let nginx_shaped = memchr::memchr2(b';', b'{', bytes).is_some();
+    // A directive ends with `;` or opens a block: INI-style files
+    // (`key = value`, `;` comments: php-fpm, supervisord) have no such line.
+    let head = &bytes[..bytes.len().min(64 * 1024)];
+    let nginx_shaped = head.split(|&b| b == b'\n').any(|line| {
+        let t = line.trim_ascii();
+        matches!(t.last(), Some(b';' | b'{' | b'}'))
+            && !matches!(t.first(), Some(b';' | b'#' | b'['))
+    });
     nginx_shaped
         && (has(STRONG_SNIFF) || ((nginx_dir || name.contains("nginx")) && has(WEAK_SNIFF)))
 }

@@ -209,6 +209,10 @@ fn classification() {
         "<VirtualHost *:80>\nProxyPass / http://a/\n</VirtualHost>\n"
     ));
     assert!(!yes("redis.conf", "bind 127.0.0.1\nport 6379\n"));
+    assert!(!yes(
+        "docker/nginx/php-fpm.conf",
+        "[www]\n; listen on a port;\nlisten = 127.0.0.1:9000\ninclude=/etc/fpm.d/*.conf\n"
+    ));
     assert!(!yes("deploy/app.yaml", "proxy_pass http://a;"));
 }
 
