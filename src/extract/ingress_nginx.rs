@@ -107,6 +107,9 @@ struct Settings {
     connect: Option<Set<u64>>,
     read: Option<Set<u64>>,
     non_idempotent: Option<Set<bool>>,
+    /// `proxy_next_upstream` values of a `configuration-snippet`, which
+    /// nginx adds to the ones the controller writes in the location.
+    snippet: Option<Set<Vec<(String, Span)>>>,
 }
 
 impl Settings {
@@ -256,6 +259,13 @@ fn ingress(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
             }
         }
         return true;
+    }
+    let mut settings = settings;
+    if let Some(e) = entries
+        .iter()
+        .find(|e| e.key == format!("{PREFIX}configuration-snippet"))
+    {
+        settings.snippet = snippet(ctx.text, e, facts);
     }
     let inherited = same_file_configmap(ctx);
     let anchor = settings.first_retry_key().unwrap_or(name_span);
@@ -476,6 +486,72 @@ fn near_miss(key: &str) -> bool {
             .any(|k| strsim::levenshtein(k, key) <= 2)
 }
 
+/// The `proxy_next_upstream` values of a `configuration-snippet`, read
+/// with the nginx parser. The snippet lands in every location of the
+/// Ingress after the controller's own directives: a value list adds up, a
+/// second `proxy_next_upstream_tries` or timeout makes nginx refuse the
+/// configuration (RL902).
+fn snippet(
+    file: &str,
+    e: &crate::yaml::Entry<'_>,
+    facts: &mut Facts,
+) -> Option<Set<Vec<(String, Span)>>> {
+    let text = e.value.as_str()?;
+    let cfg = super::nginx::parser::parse(text).ok()?;
+    let span = e.value.span();
+    // The value's text is the file's minus the block indentation: find
+    // each word in the file, in order, to point at it.
+    let raw = file.get(span.start..span.end).unwrap_or("");
+    let mut from = 0;
+    let mut locate = |word: &str| -> Span {
+        match raw.get(from..).and_then(|r| r.find(word)) {
+            Some(i) if !word.is_empty() => {
+                let start = from + i;
+                from = start + word.len();
+                Span::new(span.start + start, span.start + start + word.len())
+            }
+            _ => span,
+        }
+    };
+    let mut tokens = Vec::new();
+    for d in &cfg.directives {
+        let name_span = locate(&d.name);
+        match d.name.as_str() {
+            "proxy_next_upstream" => {
+                for a in &d.args {
+                    let at = locate(&a.value);
+                    let v = a.value.to_ascii_lowercase();
+                    if NEXT_UPSTREAM_VALUES.contains(&v.as_str()) {
+                        tokens.push((v, at));
+                    }
+                }
+            }
+            "proxy_next_upstream_tries"
+            | "proxy_next_upstream_timeout"
+            | "proxy_connect_timeout"
+            | "proxy_read_timeout"
+            | "proxy_send_timeout" => {
+                facts.diagnostics.push(invalid_setting::value(
+                    name_span,
+                    e.key,
+                    &d.name,
+                    &format!(
+                        "the controller already writes `{}` in every location, and nginx refuses a duplicate: use the `{}` annotation",
+                        d.name,
+                        d.name.replace('_', "-")
+                    ),
+                ));
+            }
+            _ => {}
+        }
+    }
+    (!tokens.is_empty()).then_some(Set {
+        value: tokens,
+        span,
+        key_span: e.key_span,
+    })
+}
+
 /// A whole number of seconds or tries, as `strconv.Atoi` reads it; the
 /// controller drops anything else and uses the default.
 fn int(v: Yaml<'_>, text: &str, key: &str, facts: &mut Facts) -> Option<u64> {
@@ -589,11 +665,27 @@ fn build(own: &Settings, inherited: &Settings, name: String, anchor: Span) -> Re
             anchor,
         ),
     };
-    let off = tokens.iter().any(|(t, _)| t == "off");
+    // A snippet's `proxy_next_upstream` adds to the controller's.
+    let mut tokens: Vec<(String, Span, Provenance)> =
+        tokens.into_iter().map(|(t, s)| (t, s, on_prov)).collect();
+    let (on_prov, on_span) = match &own.snippet {
+        Some(sn) => {
+            // A value in both lists counts once, as the snippet writes it.
+            tokens.retain(|(t, _, _)| !sn.value.iter().any(|(x, _)| x == t));
+            tokens.extend(
+                sn.value
+                    .iter()
+                    .map(|(t, s)| (t.clone(), *s, Provenance::Written)),
+            );
+            (Provenance::Written, sn.span)
+        }
+        None => (on_prov, on_span),
+    };
+    let off = tokens.iter().any(|(t, _, _)| t == "off");
     let conditions: Vec<Located<Condition>> = tokens
         .iter()
-        .filter(|(t, _)| t != "non_idempotent" && t != "off")
-        .map(|(t, s)| located(super::nginx::condition(t), *s, on_prov))
+        .filter(|(t, _, _)| t != "non_idempotent" && t != "off")
+        .map(|(t, s, prov)| located(super::nginx::condition(t), *s, *prov))
         .collect();
     let on = if off || conditions.is_empty() {
         RetryOn::Nothing
@@ -602,9 +694,9 @@ fn build(own: &Settings, inherited: &Settings, name: String, anchor: Span) -> Re
     };
     policy.retry_on = located(on, on_span, on_prov);
 
-    let listed = tokens.iter().find(|(t, _)| t == "non_idempotent");
+    let listed = tokens.iter().find(|(t, _, _)| t == "non_idempotent");
     policy.methods = match (listed, pick(&own.non_idempotent, &inherited.non_idempotent)) {
-        (Some((_, s)), _) => located(super::nginx::non_idempotent_methods(), *s, on_prov),
+        (Some((_, s, prov)), _) => located(super::nginx::non_idempotent_methods(), *s, *prov),
         (None, Some((s, prov))) if s.value => {
             located(super::nginx::non_idempotent_methods(), s.span, prov)
         }
@@ -778,6 +870,29 @@ mod tests {
             Timeout::after(Duration::from_secs(20))
         );
         assert!(p.retry_on.is_default(), "the ConfigMap does not set it");
+    }
+
+    #[test]
+    fn configuration_snippets_add_values_and_cannot_repeat_tries() {
+        let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: a\n  annotations:\n    nginx.ingress.kubernetes.io/configuration-snippet: |\n      proxy_next_upstream non_idempotent http_502;\n      proxy_next_upstream_tries 5;\n      more_set_headers \"X: y\";\nspec:\n  ingressClassName: nginx\n";
+        let f = facts(text);
+        assert_eq!(f.diagnostics.len(), 1, "{:?}", f.diagnostics);
+        assert!(
+            f.diagnostics[0]
+                .message
+                .contains("proxy_next_upstream_tries")
+        );
+        let p = &f.policies[0];
+        assert_eq!(
+            p.methods.value,
+            crate::extract::nginx::non_idempotent_methods()
+        );
+        let RetryOn::Listed { conditions } = &p.retry_on.value else {
+            panic!()
+        };
+        // error timeout (controller default) + http_502 (snippet).
+        assert_eq!(conditions.len(), 3);
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
     }
 
     #[test]
