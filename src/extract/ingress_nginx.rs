@@ -18,8 +18,14 @@
 //! try each time (`set_more_tries(1)`), so the tries do not depend on the
 //! number of endpoints.
 //!
+//! A `configuration-snippet` lands in every location after the
+//! controller's directives: its `proxy_next_upstream` values add to the
+//! controller's, and a repeated tries or timeout directive makes nginx
+//! refuse the configuration.
+//!
 //! A ConfigMap in another file cannot be seen here: its settings apply to
-//! Ingresses at link time; one in the same file applies at once.
+//! Ingresses at link time ([`apply_configmap`]); one in the same file
+//! applies at once.
 
 use super::{DocCtx, Facts};
 use crate::model::*;
