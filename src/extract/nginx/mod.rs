@@ -135,6 +135,9 @@ pub const FAMILIES: &[Family] = &[
     },
 ];
 
+/// Variables that add to the path of a `*_pass` URL, not to its host.
+const PATH_VARIABLES: &[&str] = &["request_uri", "uri", "is_args", "args", "query_string"];
+
 /// Directives that make a request body unbuffered (`off`): such a request
 /// is never passed to the next server once sent.
 const BUFFERING: &[&str] = &[
@@ -840,8 +843,18 @@ impl<'c, 'f> Reader<'c, 'f> {
         if rest.starts_with("unix:") {
             return Target::Unix;
         }
-        let hostport = rest.split('/').next().unwrap_or(rest);
-        if hostport.contains('$') || raw.starts_with('$') {
+        let mut hostport = rest.split('/').next().unwrap_or(rest);
+        // `http://backend$request_uri`: a variable that only adds the path
+        // leaves the host as written.
+        if let Some(i) = hostport.find('$') {
+            let var = hostport[i + 1..].trim_start_matches('{');
+            let path_var = PATH_VARIABLES.iter().any(|v| var.starts_with(v))
+                || var.starts_with(|c: char| c.is_ascii_digit());
+            if i > 0 && path_var {
+                hostport = &hostport[..i];
+            }
+        }
+        if hostport.contains('$') || raw.starts_with('$') || hostport.is_empty() {
             return Target::Variable;
         }
         let has_port = port_of(hostport).is_some();

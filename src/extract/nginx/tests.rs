@@ -313,3 +313,16 @@ fn duplicates_add_up_for_masks_and_stop_nginx_otherwise() {
     };
     assert_eq!(conditions.len(), 2);
 }
+
+#[test]
+fn path_variables_keep_the_host() {
+    let text = "upstream backend { server 10.0.0.1; server 10.0.0.2; }\nlocation / { proxy_pass http://backend$request_uri; }\nlocation ~ ^/(.*)$ { proxy_pass http://api:80/$1; }\nlocation /v { proxy_pass http://$upstream_host; }\n";
+    let f = facts(text);
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(2));
+    assert_eq!(
+        f.policies[0].scope.callee.as_ref().unwrap().value,
+        "backend"
+    );
+    assert_eq!(f.policies[1].scope.callee.as_ref().unwrap().value, "api");
+    assert!(f.policies[2].scope.callee.is_none());
+}
