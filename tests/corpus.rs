@@ -169,6 +169,23 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
         "resilience4j/resilience4j/resilience4j-commons-configuration/src/test/resources/resilience.properties",
         &[("RL203", 66), ("RL901", 76)],
     ),
+    // ingress-nginx, v1beta1, two documents. `ingress`: unquoted
+    // `proxy-next-upstream: error timeout http_502` (L9) with no tries or
+    // timeout annotation: the controller's default of 3 tries, no
+    // next-upstream timeout, 5s connect + 60s read per try. `ingress-dev`
+    // redirects every request (`temporal-redirect`, L30), so its retry
+    // annotation (L28) is dead config.
+    (
+        "flackdl/cwwed/configs/ingress.yml",
+        &[("RL403", 9), ("RL901", 28)],
+    ),
+    // nginx: `proxy_next_upstream ... non_idempotent` (L44) and tries 2
+    // (L45) at http level, read 30s (L67), connect 60s by default, no
+    // next-upstream timeout; both upstreams list one server by host name.
+    // The anti-pattern is `non_idempotent`: POSTs to relay retried on
+    // timeout/502/503 (RL103, reported once at the http-level directive);
+    // the tries and timeouts themselves are bounded and not a finding.
+    ("getsentry/self-hosted/nginx.conf", &[("RL103", 44)]),
 ];
 
 #[test]
@@ -377,6 +394,78 @@ fn corpus_values_are_read_as_the_systems_read_them() {
             .iter()
             .any(|s| s.source == "DestinationRule host" && s.name == "nginx-test")
     );
+    // getsentry/self-hosted nginx.conf: six proxy_pass locations, each
+    // inheriting the http-level settings.
+    let sentry = policies_of(&scan, "getsentry/self-hosted/nginx.conf");
+    assert_eq!(sentry.len(), 6);
+    for p in &sentry {
+        assert_eq!(p.system, System::Nginx);
+        // tries 2 is kept: `relay`/`web` may resolve to several addresses.
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
+        assert!(p.attempts.is_written());
+        assert_eq!(
+            p.methods.value,
+            retrylint::extract::nginx::non_idempotent_methods(),
+            "non_idempotent"
+        );
+        let RetryOn::Listed { conditions } = &p.retry_on.value else {
+            panic!("proxy_next_upstream lists conditions")
+        };
+        let values: Vec<&Condition> = conditions.iter().map(|c| &c.value).collect();
+        assert_eq!(
+            values,
+            [
+                &Condition::Transport("error".into()),
+                &Condition::Transport("timeout".into()),
+                &Condition::Transport("invalid_header".into()),
+                &Condition::status(502),
+                &Condition::status(503),
+            ]
+        );
+        // connect 60s (default) + read 30s.
+        assert_eq!(
+            p.per_try_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_secs(90))
+        );
+        // No proxy_next_upstream_timeout; bounded by tries x per try.
+        assert!(p.overall_timeout.is_none());
+        assert!(p.platform_backoff);
+        assert_eq!(p.delay.value, Delay::None);
+    }
+    let store = named(&sentry, "location /api/store/");
+    assert_eq!(store.scope.callee.as_ref().unwrap().value, "relay");
+    let edges: Vec<&CallEdge> = scan
+        .files
+        .iter()
+        .filter(|f| {
+            f.source
+                .display_path()
+                .ends_with("getsentry/self-hosted/nginx.conf")
+        })
+        .flat_map(|f| &f.facts.edges)
+        .collect();
+    let callees: Vec<&str> = edges.iter().map(|e| e.callee.as_str()).collect();
+    assert_eq!(callees, ["relay", "relay", "relay", "web", "web", "web"]);
+
+    // flackdl/cwwed ingress.yml: controller defaults under the annotation.
+    let cwwed = policies_of(&scan, "flackdl/cwwed/configs/ingress.yml");
+    assert_eq!(cwwed.len(), 1, "ingress-dev only redirects");
+    let ing = cwwed[0];
+    assert_eq!(ing.system, System::IngressNginx);
+    assert_eq!(ing.attempts.value.count, AttemptCount::Finite(3));
+    assert!(ing.attempts.is_default());
+    assert!(ing.overall_timeout.is_none(), "timeout 0: no limit");
+    assert_eq!(
+        ing.per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(65))
+    );
+    assert_eq!(ing.methods.value, Methods::IdempotentOnly);
+    let RetryOn::Listed { conditions } = &ing.retry_on.value else {
+        panic!("the annotation lists conditions")
+    };
+    assert_eq!(conditions.len(), 3);
+    assert_eq!(conditions[2].value, Condition::status(502));
+    assert_eq!(ing.scope.callee.as_ref().unwrap().value, "cwwed-alpha");
 }
 
 #[test]

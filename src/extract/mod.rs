@@ -11,8 +11,10 @@ pub mod dotnet;
 pub mod envoy;
 pub mod gatewayapi;
 pub mod grpc;
+pub mod ingress_nginx;
 pub mod istio;
 pub mod linkerd;
+pub mod nginx;
 pub mod properties;
 pub mod resilience4j;
 pub mod spring;
@@ -20,7 +22,7 @@ pub mod spring_boot_retry;
 pub mod spring_cloud_gateway;
 pub mod workload;
 
-use crate::model::{CallEdge, RetryPolicy, ServiceDecl, TimeoutSetting};
+use crate::model::{CallEdge, IncludeRef, RetryPolicy, ServiceDecl, TimeoutSetting};
 use crate::rules::Diagnostic;
 use crate::rules::settings::unparsable_file;
 use crate::source::Span;
@@ -48,6 +50,8 @@ pub struct Facts {
     /// policies of other files whose attempts are a `Provenance::Default` of
     /// the same system.
     pub mesh_defaults: Vec<RetryPolicy>,
+    /// Other files this one pulls in (nginx `include`), resolved at link time.
+    pub includes: Vec<IncludeRef>,
 }
 
 impl Facts {
@@ -58,6 +62,7 @@ impl Facts {
             && self.services.is_empty()
             && self.diagnostics.is_empty()
             && self.mesh_defaults.is_empty()
+            && self.includes.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {
@@ -78,6 +83,8 @@ pub enum Syntax {
     Jsonc,
     /// Java `.properties` (Spring configuration).
     Properties,
+    /// nginx configuration.
+    Nginx,
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -129,6 +136,11 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
     ("linkerd", &["linkerd.io"], linkerd::extract),
     ("workload", workload::NEEDLES, workload::extract),
     (
+        "ingress-nginx",
+        ingress_nginx::NEEDLES,
+        ingress_nginx::extract,
+    ),
+    (
         "grpc",
         &["methodConfig", "methodconfig", "MethodConfig"],
         grpc::extract_doc,
@@ -154,6 +166,9 @@ pub const SPRING_NEEDLES: &[&str] = &[
 /// no extractor wants it.
 pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    if nginx::claims(path, &name, bytes) {
+        return Some(Syntax::Nginx);
+    }
     if let Some(s) = sdk_syntax(path, &name, bytes) {
         return Some(s);
     }
@@ -216,6 +231,7 @@ pub fn supported_by_name(path: &Path) -> bool {
         || name.ends_with(".json")
         || aws::is_aws_path(path)
         || (name.ends_with(".properties") && properties::is_spring_config_name(&name))
+        || name == "nginx.conf"
 }
 
 #[cfg(test)]
@@ -257,6 +273,7 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
         Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), &mut facts),
         Syntax::Properties => properties::extract(path, text, &mut facts),
+        Syntax::Nginx => nginx::extract(text, &mut facts),
     }
     facts
 }

@@ -49,6 +49,21 @@ pub fn at(span: Span, reason: &str, help: &str) -> Diagnostic {
     Diagnostic::new(CODE, span, format!("file not read: {reason}"), help)
 }
 
+/// A file that is read whole (an nginx configuration) did not parse;
+/// `line` is the text of the line where it failed.
+pub fn syntax(span: Span, reason: &str, line: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!(
+            "file not read: {} at `{}`",
+            reason.trim_end_matches('.'),
+            excerpt(line)
+        ),
+        help,
+    )
+}
+
 /// A line shortened for a message.
 fn excerpt(line: &str) -> String {
     let t = line.trim();
