@@ -8,6 +8,7 @@
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod config_file;
 pub mod discover;
 pub mod duration;
 pub mod extract;
