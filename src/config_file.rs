@@ -411,11 +411,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn tables<'t, 'i>(
-        &self,
-        v: &'t Val<'i>,
-        key: &str,
-    ) -> Result<Vec<&'t Val<'i>>, ConfigError> {
+    fn tables<'t, 'i>(&self, v: &'t Val<'i>, key: &str) -> Result<Vec<&'t Val<'i>>, ConfigError> {
         match v.get_ref() {
             DeValue::Array(a) => {
                 for item in a.iter() {
@@ -447,12 +443,10 @@ impl Ctx<'_> {
         let mut out = BTreeMap::new();
         for (k, val) in t.iter() {
             let Some(rule) = rules::lookup(k.get_ref()) else {
-                let hint = rules::did_you_mean(
-                    k.get_ref(),
-                    RULES.iter().flat_map(|r| [r.code, r.name]),
-                )
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
+                let hint =
+                    rules::did_you_mean(k.get_ref(), RULES.iter().flat_map(|r| [r.code, r.name]))
+                        .map(|s| format!(" (did you mean `{s}`?)"))
+                        .unwrap_or_default();
                 return Err(self.err(
                     k.span(),
                     format!("`{}` in `{key}` is no rule{hint}", k.get_ref()),
@@ -465,9 +459,7 @@ impl Ctx<'_> {
                     .unwrap_or_default();
                 return Err(self.err(
                     val.span(),
-                    format!(
-                        "severity `{s}` is not one of `error`, `warning`, `info`{hint}"
-                    ),
+                    format!("severity `{s}` is not one of `error`, `warning`, `info`{hint}"),
                 ));
             };
             out.insert(rule.code.to_string(), sev);
@@ -482,12 +474,8 @@ impl Ctx<'_> {
         key: &str,
         table: &str,
     ) -> Result<&'t Val<'i>, ConfigError> {
-        t.get(key).ok_or_else(|| {
-            self.err(
-                at.span(),
-                format!("a `[[{table}]]` entry needs `{key}`"),
-            )
-        })
+        t.get(key)
+            .ok_or_else(|| self.err(at.span(), format!("a `[[{table}]]` entry needs `{key}`")))
     }
 }
 
@@ -516,7 +504,10 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
         let items = cx.strings(v, "exclude")?;
         for (p, span) in &items {
             globset::Glob::new(p).map_err(|e| {
-                cx.err(span.start..span.end, format!("bad glob `{p}`: {}", e.kind()))
+                cx.err(
+                    span.start..span.end,
+                    format!("bad glob `{p}`: {}", e.kind()),
+                )
             })?;
         }
         settings.exclude = items.into_iter().map(|(s, _)| s).collect();
@@ -569,18 +560,14 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
         for item in cx.tables(v, "per-file-ignores")? {
             let t = cx.table(item, "per-file-ignores")?;
             cx.check_keys(t, "per-file-ignores")?;
-            let paths = cx.globs(
-                cx.required(t, item, "paths", "per-file-ignores")?,
-                "paths",
-            )?;
+            let paths = cx.globs(cx.required(t, item, "paths", "per-file-ignores")?, "paths")?;
             let codes = cx.required(t, item, "codes", "per-file-ignores")?;
             let list = cx.strings(codes, "codes")?;
             for (c, span) in &list {
                 if rules::lookup(c).is_none() {
-                    let hint =
-                        rules::did_you_mean(c, RULES.iter().flat_map(|r| [r.code, r.name]))
-                            .map(|s| format!(" (did you mean `{s}`?)"))
-                            .unwrap_or_default();
+                    let hint = rules::did_you_mean(c, RULES.iter().flat_map(|r| [r.code, r.name]))
+                        .map(|s| format!(" (did you mean `{s}`?)"))
+                        .unwrap_or_default();
                     return Err(cx.err(
                         span.start..span.end,
                         format!("`{c}` in `codes` is no rule{hint}"),
@@ -629,10 +616,7 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
                 return Err(cx.err(name_v.span(), "a service `name` must not be empty"));
             }
             if settings.services.iter().any(|s| s.name == name) {
-                return Err(cx.err(
-                    name_v.span(),
-                    format!("service `{name}` is declared twice"),
-                ));
+                return Err(cx.err(name_v.span(), format!("service `{name}` is declared twice")));
             }
             let paths = t
                 .get("paths")
@@ -796,8 +780,10 @@ pub fn effective_toml(s: &Settings) -> String {
             "# effective configuration: {} and the command line\n",
             crate::source::display_path(p)
         ),
-        None => "# effective configuration: defaults and the command line (no .retrylint.toml found)\n"
-            .to_string(),
+        None => {
+            "# effective configuration: defaults and the command line (no .retrylint.toml found)\n"
+                .to_string()
+        }
     };
     format!("{head}{}", toml::to_string(&t).unwrap_or_default())
 }
@@ -908,8 +894,8 @@ via = "nginx"
         assert_eq!(e.line, 4);
         let e = parse_str("select = [\n").unwrap_err();
         assert!(e.line >= 1 && !e.message.is_empty());
-        let e = parse_str("[[per-file-ignores]]\npaths = [\"a[\"]\ncodes = [\"RL203\"]\n")
-            .unwrap_err();
+        let e =
+            parse_str("[[per-file-ignores]]\npaths = [\"a[\"]\ncodes = [\"RL203\"]\n").unwrap_err();
         assert!(e.message.contains("bad glob"), "{e}");
     }
 

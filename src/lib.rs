@@ -15,8 +15,10 @@ pub mod extract;
 pub mod graph;
 pub mod model;
 pub mod render;
+pub mod report;
 pub mod rules;
 pub mod source;
+pub mod suppress;
 pub mod yaml;
 
 use config::Settings;
