@@ -306,7 +306,11 @@ impl Settings {
     pub fn severity_at(&self, rule: &Rule, relative: &str) -> Option<Severity> {
         let mut sev = self.configured_severity(rule);
         for o in self.overrides.iter().filter(|o| o.paths.is_match(relative)) {
-            if let Some(s) = o.severity.get(rule.code).or_else(|| o.severity.get(rule.name)) {
+            if let Some(s) = o
+                .severity
+                .get(rule.code)
+                .or_else(|| o.severity.get(rule.name))
+            {
                 sev = Some(*s);
             }
         }

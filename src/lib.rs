@@ -5,6 +5,7 @@
 //! Pipeline: [`discover`] -> classify and [`extract`] (per file, parallel,
 //! pure) -> [`graph`] (link) -> [`check`] (rules) -> suppress -> [`render`].
 
+pub mod changes;
 pub mod check;
 pub mod cli;
 pub mod config;
