@@ -52,7 +52,7 @@ pub enum Command {
         rule: String,
     },
     /// Print the effective configuration (the file, then the flags) as TOML.
-    Config(ConfigArgs),
+    Config(ConfigCmd),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -138,6 +138,16 @@ pub struct ConfigArgs {
     pub max_file_size: Option<u64>,
 }
 
+#[derive(Args, Debug)]
+pub struct ConfigCmd {
+    #[command(flatten)]
+    pub args: ConfigArgs,
+    /// Print the reference of every key (the README's Markdown table)
+    /// instead.
+    #[arg(long)]
+    pub reference: bool,
+}
+
 /// One `--format NAME[=FILE]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FormatSpec {
@@ -169,7 +179,13 @@ pub fn run(cli: Cli) -> i32 {
             print!("{}", rules_listing(format));
             0
         }
-        Command::Config(args) => match settings(&args) {
+        Command::Config(ConfigCmd {
+            reference: true, ..
+        }) => {
+            print!("{}", config_file::reference_markdown());
+            0
+        }
+        Command::Config(ConfigCmd { args, .. }) => match settings(&args) {
             Ok(s) => {
                 print!("{}", crate::config_file::effective_toml(&s));
                 0

@@ -294,6 +294,6 @@ fn readme_configuration_reference_is_generated_from_the_keys() {
     assert_eq!(
         &readme[start..end],
         retrylint::config_file::reference_markdown(),
-        "the README configuration reference is stale"
+        "the README configuration reference is stale: replace it with `retrylint config --reference`"
     );
 }
