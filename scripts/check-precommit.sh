@@ -24,8 +24,8 @@ export CARGO_TARGET_DIR="$TOOLS/hook-target"
 # The hook is built with `cargo install` (release profile): trade speed of
 # the binary for build time here.
 export CARGO_PROFILE_RELEASE_LTO=false
-export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
-export CARGO_PROFILE_RELEASE_OPT_LEVEL=1
+export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256
+export CARGO_PROFILE_RELEASE_OPT_LEVEL=0
 export GIT_AUTHOR_NAME=ci GIT_AUTHOR_EMAIL=ci@example.invalid
 export GIT_COMMITTER_NAME=ci GIT_COMMITTER_EMAIL=ci@example.invalid
 export PRE_COMMIT_COLOR=never
