@@ -6,7 +6,6 @@ use crate::render::{self, Format};
 use crate::report::Baseline;
 use crate::rules::{self, RULES, Severity};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -296,39 +295,44 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
             }
         ));
     }
-    // Files given one by one (pre-commit): read the whole repository,
-    // report only these files.
+    // Files given one by one (pre-commit), or --changed-since: read the
+    // whole repository for the graph, report only under the given paths.
     let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
-    let mut roots = args.paths.clone();
-    let mut only: Option<HashSet<PathBuf>> = None;
-    if !args.paths.is_empty() && args.paths.iter().all(|p| p.is_file()) {
-        let abs: Vec<PathBuf> = args
-            .paths
-            .iter()
-            .map(|p| config::normalise(&cwd.join(p)))
-            .collect();
-        if let Some(root) = abs[0].parent().and_then(config_file::repo_root)
-            && abs.iter().all(|p| p.starts_with(&root))
-        {
-            roots = vec![root];
-            only = Some(abs.into_iter().collect());
-        }
-    }
+    let given: Vec<PathBuf> = args
+        .paths
+        .iter()
+        .map(|p| config::normalise(&cwd.join(p)))
+        .collect();
+    let files_only = !args.paths.is_empty() && args.paths.iter().all(|p| p.is_file());
+    let repo = if args.changed_since.is_some() {
+        Some(config_file::repo_root(&cwd).ok_or(
+            "--changed-since needs a git repository (no .git above the working directory)",
+        )?)
+    } else if files_only {
+        given[0].parent().and_then(config_file::repo_root)
+    } else {
+        None
+    };
+    let whole_repo = repo
+        .as_ref()
+        .filter(|root| given.iter().all(|p| p.starts_with(root)));
+    let roots = match whole_repo {
+        Some(root) => vec![root.clone()],
+        None => args.paths.clone(),
+    };
     let mut scan = crate::scan(&roots, &settings)?;
     let config_id = crate::report::attach_config(&mut scan, &settings);
     let mut report = crate::report::run(&scan, &settings, config_id);
+    let abs = |f: &crate::source::SourceFile| config::normalise(&cwd.join(&f.path));
     if let Some(reference) = &args.changed_since {
-        let root = config_file::repo_root(&cwd).ok_or(
-            "--changed-since needs a git repository (no .git above the working directory)",
-        )?;
-        let changed = crate::changes::changed_since(&root, reference)?;
-        report.restrict(&scan, |f| {
-            changed.contains(&config::normalise(&cwd.join(&f.path)))
-        });
+        let root = repo.as_ref().expect("checked above");
+        let changed = crate::changes::changed_since(root, reference)?;
+        report.restrict(&scan, |f| changed.contains(&abs(f)));
     }
-    if let Some(only) = &only {
+    if whole_repo.is_some() {
         report.restrict(&scan, |f| {
-            only.contains(&config::normalise(&cwd.join(&f.path)))
+            let p = abs(f);
+            given.iter().any(|g| p.starts_with(g))
         });
     }
     if let Some(path) = &args.write_baseline {

@@ -251,9 +251,17 @@ fn changed_since_reports_only_changed_and_untracked_files() {
     let files: Vec<&str> = out.lines().map(|l| l.split(':').next().unwrap()).collect();
     assert_eq!(files, ["a/application.yml", "new/application.yml"], "{out}");
     assert!(err.contains("2 in files not reported"), "{err}");
-    // From a subdirectory, paths still line up.
-    let (_, out, _) = concise(&d.join("a"), &["--changed-since", "HEAD", "."]);
+    // From a subdirectory: the whole repository is read, only changed
+    // files below the given path are reported, and paths still line up.
+    let (_, out, err) = concise(&d.join("a"), &["--changed-since", "HEAD", "."]);
     assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.starts_with("application.yml:"), "{out}");
+    assert!(err.starts_with("4 files scanned"), "{err}");
+    // Outside a repository it is a usage error.
+    let outside = tempfile::tempdir().unwrap();
+    let (code, _, err) = concise(outside.path(), &["--changed-since", "HEAD", "."]);
+    assert_eq!(code, 2);
+    assert!(err.contains("needs a git repository"), "{err}");
     // Option injection and unknown revisions are usage errors.
     let (code, _, err) = concise(d, &["--changed-since=--output=x", "."]);
     assert_eq!(code, 2, "{err}");
