@@ -58,6 +58,9 @@ git init --quiet -b main "$REPO"
 mkdir -p "$REPO/orders" "$REPO/payments"
 cp "$ROOT/testdata/rules/RL203/err/resilience4j-fixed-delay.yml" "$REPO/orders/application.yml"
 cp "$ROOT/testdata/rules/RL203/ok/resilience4j-randomized.yml" "$REPO/payments/application.yml"
+# Only the rule the fixtures are about, so new rules cannot change the
+# outcome; this also exercises .retrylint.toml discovery.
+printf 'select = ["RL203"]\n' > "$REPO/.retrylint.toml"
 git -C "$REPO" add .
 git -C "$REPO" -c user.name=ci -c user.email=ci@example.invalid commit --quiet -m base
 git clone --quiet --bare "$REPO" "$WORK/origin.git"

@@ -39,6 +39,8 @@ pub struct Settings {
     pub exclude: Vec<String>,
     /// Files larger than this many bytes are not read.
     pub max_file_size: u64,
+    /// The call-path graph's settings.
+    pub graph: GraphSettings,
     /// The configuration file read, if any.
     pub config_file: Option<PathBuf>,
     /// The directory path globs in the configuration are relative to: the
@@ -50,15 +52,53 @@ pub struct Settings {
     /// `[[per-file-ignores]]`: findings silenced by path and code, for
     /// formats that have no comments (JSON).
     pub per_file_ignores: Vec<PathIgnore>,
-    /// `mesh`: the service mesh whose default retries apply to every hop;
-    /// `None` when the configuration does not say (inferred from files).
-    pub mesh: Option<Mesh>,
-    /// `[[services]]`: service identities by path, with host aliases.
+}
+
+/// `mesh = ...`: whether calls go through a service mesh whose default
+/// retries apply where nothing is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mesh {
+    /// Istio when the scanned files show it is in use (Istio resources, an
+    /// injection label); none otherwise.
+    #[default]
+    Auto,
+    Istio,
+    None,
+}
+
+/// `[[services]]`: a service, the files that belong to it, and other names
+/// that reach it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServiceConfig {
+    pub name: String,
+    /// Globs of the files that belong to the service.
+    #[serde(default)]
+    pub paths: Vec<String>,
+    /// Hosts and other names that reach it.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+}
+
+/// `[[edges]]`: a call the files do not show.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeConfig {
+    pub from: String,
+    pub to: String,
+    /// What the call goes through, for messages (`nginx`, `sdk`).
+    #[serde(default)]
+    pub via: Option<String>,
+}
+
+/// The graph keys of the configuration.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GraphSettings {
+    pub mesh: Mesh,
     pub services: Vec<ServiceConfig>,
-    /// `[[edges]]`: calls that cannot be inferred from the files.
     pub edges: Vec<EdgeConfig>,
-    /// `entry-points`: services where call paths start (besides services
-    /// nobody calls).
+    /// Services where paths start, besides those nobody calls.
     pub entry_points: Vec<String>,
 }
 
@@ -71,14 +111,11 @@ impl Default for Settings {
             thresholds: Thresholds::default(),
             exclude: Vec::new(),
             max_file_size: 10 * 1024 * 1024,
+            graph: GraphSettings::default(),
             config_file: None,
             root: None,
             overrides: Vec::new(),
             per_file_ignores: Vec::new(),
-            mesh: None,
-            services: Vec::new(),
-            edges: Vec::new(),
-            entry_points: Vec::new(),
         }
     }
 }
@@ -129,19 +166,10 @@ impl Settings {
     }
 }
 
-/// The service mesh whose defaults apply to every hop (`mesh = "istio"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mesh {
-    /// Istio sidecars: a hop without a VirtualService still retries twice.
-    Istio,
-    /// No mesh: no sidecar retries anywhere.
-    None,
-}
-
 impl Mesh {
     pub fn as_str(self) -> &'static str {
         match self {
+            Mesh::Auto => "auto",
             Mesh::Istio => "istio",
             Mesh::None => "none",
         }
@@ -236,31 +264,6 @@ pub struct PathIgnore {
     pub codes: Vec<String>,
     pub reason: Option<String>,
     /// The entry in the configuration file.
-    #[serde(skip)]
-    pub span: Span,
-}
-
-/// `[[services]]`: a service identity by path, with the hosts that reach it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ServiceConfig {
-    pub name: String,
-    /// Files that belong to the service.
-    pub paths: PathGlobs,
-    /// Other names and hosts of the service (`orders.prod.svc`).
-    pub aliases: Vec<String>,
-    #[serde(skip)]
-    pub span: Span,
-}
-
-/// `[[edges]]`: a call retrylint cannot infer from the files.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EdgeConfig {
-    /// The calling service.
-    pub from: String,
-    /// The called service.
-    pub to: String,
-    /// What carries the call (a proxy or gateway service name), if any.
-    pub via: Option<String>,
     #[serde(skip)]
     pub span: Span,
 }

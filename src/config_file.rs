@@ -117,8 +117,8 @@ pub const KEYS: &[KeyDoc] = &[
     },
     KeyDoc {
         key: "mesh",
-        kind: "`\"istio\"` or `\"none\"`",
-        default: "inferred from the files",
+        kind: "`\"auto\"`, `\"istio\"` or `\"none\"`",
+        default: "`auto`: Istio when the files show it",
         doc: "the service mesh whose default retries apply to every hop",
     },
     KeyDoc {
@@ -252,7 +252,8 @@ pub fn repo_root(dir: &Path) -> Option<PathBuf> {
 
 /// Read `path` into `settings` (which holds the defaults).
 pub fn load(path: &Path, settings: &mut Settings) -> Result<String, ConfigError> {
-    let shown = crate::source::display_path(path);
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let shown = crate::source::display_path(path.strip_prefix(&cwd).unwrap_or(path));
     let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
         file: shown.clone(),
         line: 1,
@@ -592,19 +593,20 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
     }
     if let Some(v) = root.get("mesh") {
         let s = cx.string(v, "mesh")?;
-        settings.mesh = Some(match s.as_str() {
+        settings.graph.mesh = match s.as_str() {
+            "auto" => Mesh::Auto,
             "istio" => Mesh::Istio,
             "none" => Mesh::None,
             other => {
-                let hint = rules::did_you_mean(other, ["istio", "none"])
+                let hint = rules::did_you_mean(other, ["auto", "istio", "none"])
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
                 return Err(cx.err(
                     v.span(),
-                    format!("`mesh` must be `istio` or `none`, not `{other}`{hint}"),
+                    format!("`mesh` must be `auto`, `istio` or `none`, not `{other}`{hint}"),
                 ));
             }
-        });
+        };
     }
     if let Some(v) = root.get("services") {
         for item in cx.tables(v, "services")? {
@@ -615,7 +617,7 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
             if name.trim().is_empty() {
                 return Err(cx.err(name_v.span(), "a service `name` must not be empty"));
             }
-            if settings.services.iter().any(|s| s.name == name) {
+            if settings.graph.services.iter().any(|s| s.name == name) {
                 return Err(cx.err(name_v.span(), format!("service `{name}` is declared twice")));
             }
             let paths = t
@@ -631,11 +633,10 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
                 .into_iter()
                 .map(|(s, _)| s)
                 .collect();
-            settings.services.push(ServiceConfig {
+            settings.graph.services.push(ServiceConfig {
                 name,
-                paths,
+                paths: paths.patterns().to_vec(),
                 aliases,
-                span: Span::new(item.span().start, item.span().end),
             });
         }
     }
@@ -654,16 +655,11 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
             let from = end("from")?;
             let to = end("to")?;
             let via = t.get("via").map(|v| cx.string(v, "via")).transpose()?;
-            settings.edges.push(EdgeConfig {
-                from,
-                to,
-                via,
-                span: Span::new(item.span().start, item.span().end),
-            });
+            settings.graph.edges.push(EdgeConfig { from, to, via });
         }
     }
     if let Some(v) = root.get("entry-points") {
-        settings.entry_points = cx
+        settings.graph.entry_points = cx
             .strings(v, "entry-points")?
             .into_iter()
             .map(|(s, _)| s)
@@ -691,10 +687,8 @@ pub fn effective_toml(s: &Settings) -> String {
         "max-file-size".into(),
         Value::Integer(i64::try_from(s.max_file_size).unwrap_or(i64::MAX)),
     );
-    if let Some(m) = s.mesh {
-        t.insert("mesh".into(), Value::String(m.as_str().into()));
-    }
-    t.insert("entry-points".into(), strings(&s.entry_points));
+    t.insert("mesh".into(), Value::String(s.graph.mesh.as_str().into()));
+    t.insert("entry-points".into(), strings(&s.graph.entry_points));
     // Every rule's effective severity, so the output is a full picture.
     let mut all = BTreeMap::new();
     for r in RULES {
@@ -745,22 +739,24 @@ pub fn effective_toml(s: &Settings) -> String {
             .collect();
         t.insert("per-file-ignores".into(), arr(items));
     }
-    if !s.services.is_empty() {
+    if !s.graph.services.is_empty() {
         let items = s
+            .graph
             .services
             .iter()
             .map(|sv| {
                 let mut e = Table::new();
                 e.insert("name".into(), Value::String(sv.name.clone()));
-                e.insert("paths".into(), strings(sv.paths.patterns()));
+                e.insert("paths".into(), strings(&sv.paths));
                 e.insert("aliases".into(), strings(&sv.aliases));
                 e
             })
             .collect();
         t.insert("services".into(), arr(items));
     }
-    if !s.edges.is_empty() {
+    if !s.graph.edges.is_empty() {
         let items = s
+            .graph
             .edges
             .iter()
             .map(|ed| {
@@ -841,7 +837,7 @@ via = "nginx"
         assert_eq!(s.select, ["RL2", "RL9"]);
         assert_eq!(s.ignore, ["RL206"]);
         assert_eq!(s.max_file_size, 1000);
-        assert_eq!(s.mesh, Some(Mesh::Istio));
+        assert_eq!(s.graph.mesh, Mesh::Istio);
         assert_eq!(s.severity.get("RL203"), Some(&Severity::Error));
         assert_eq!(s.thresholds.max_attempts, 4);
         assert_eq!(s.thresholds.amplification, 20);
@@ -849,10 +845,13 @@ via = "nginx"
         assert!(!s.overrides[0].paths.is_match("src/legacy.yml"));
         assert!(s.per_file_ignores[0].paths.is_match("deep/dir/x.json"));
         assert_eq!(s.per_file_ignores[0].reason.as_deref(), Some("generated"));
-        assert_eq!(s.services[0].aliases, ["orders.prod.svc.cluster.local"]);
-        assert!(s.services[0].paths.is_match("services/orders/app.yml"));
-        assert_eq!(s.edges[0].via.as_deref(), Some("nginx"));
-        assert_eq!(s.entry_points, ["gateway"]);
+        assert_eq!(
+            s.graph.services[0].aliases,
+            ["orders.prod.svc.cluster.local"]
+        );
+        assert_eq!(s.graph.services[0].paths, ["services/orders/**"]);
+        assert_eq!(s.graph.edges[0].via.as_deref(), Some("nginx"));
+        assert_eq!(s.graph.entry_points, ["gateway"]);
         let rl203 = rules::rule("RL203");
         assert!(!s.is_enabled_at(rl203, "legacy/x.yml"));
         assert!(s.is_enabled_at(rl203, "src/x.yml"));
@@ -925,7 +924,7 @@ via = "nginx"
         let text = effective_toml(&s);
         let back = parse_str(&text).unwrap();
         assert_eq!(back.select, s.select);
-        assert_eq!(back.mesh, s.mesh);
+        assert_eq!(back.graph.mesh, s.graph.mesh);
         assert_eq!(back.per_file_ignores[0].paths, s.per_file_ignores[0].paths);
         assert_eq!(back.per_file_ignores[0].codes, s.per_file_ignores[0].codes);
         assert_eq!(back.severity.len(), RULES.len());

@@ -284,6 +284,8 @@ fn several_formats_in_one_run_and_output_files() {
     let (code, out, err) = run(cmd(&common::root()).args([
         "check",
         "--no-config",
+        "--select",
+        "RL203",
         "--format",
         "concise",
         "--format",
@@ -311,6 +313,8 @@ fn several_formats_in_one_run_and_output_files() {
     let (code, out, _) = run(cmd(&common::root()).args([
         "check",
         "--no-config",
+        "--select",
+        "RL203",
         "--format",
         "json",
         "--output",
@@ -355,6 +359,8 @@ fn markdown_summary_escapes_table_cells() {
     let (code, out, _) = run(cmd(&common::root()).args([
         "check",
         "--no-config",
+        "--select",
+        "RL203",
         "--format",
         "markdown",
         "testdata/rules/RL203/ok",

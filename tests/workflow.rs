@@ -7,8 +7,10 @@ mod common;
 use assert_cmd::Command;
 use std::path::Path;
 
-const BAD: &str = "resilience4j.retry:\n  instances:\n    payments:\n      maxAttempts: 3\n      waitDuration: 100ms\n";
-const GOOD: &str = "resilience4j.retry:\n  instances:\n    payments:\n      maxAttempts: 3\n      waitDuration: 100ms\n      enableExponentialBackoff: true\n      enableRandomizedWait: true\n";
+// Only RL203 fires on BAD, nothing on GOOD (a retry predicate keeps RL102
+// quiet).
+const BAD: &str = "resilience4j.retry:\n  instances:\n    payments:\n      maxAttempts: 3\n      waitDuration: 100ms\n      retryExceptions: [java.io.IOException]\n";
+const GOOD: &str = "resilience4j.retry:\n  instances:\n    payments:\n      maxAttempts: 3\n      waitDuration: 100ms\n      enableExponentialBackoff: true\n      enableRandomizedWait: true\n      retryExceptions: [java.io.IOException]\n";
 
 fn cmd(dir: &Path) -> Command {
     let mut c = Command::cargo_bin("retrylint").unwrap();
@@ -89,7 +91,11 @@ fn bad_config_stops_the_run_with_file_line_column_and_a_suggestion() {
     write(dir.path(), ".retrylint.toml", "mesh = \"linkerd\"\n");
     let (code, _, err) = run(cmd(dir.path()).arg("config"));
     assert_eq!(code, 2);
-    assert!(err.contains("`mesh` must be `istio` or `none`"), "{err}");
+    assert!(
+        err.contains("`mesh` must be `auto`, `istio` or `none`"),
+        "{err}"
+    );
+    assert!(err.starts_with("retrylint: .retrylint.toml:1:8:"), "{err}");
     let (code, _, err) = concise(dir.path(), &["--config", "missing.toml", "."]);
     assert_eq!(code, 2);
     assert!(err.contains("missing.toml"), "{err}");
@@ -146,12 +152,12 @@ fn suppressions_silence_and_are_counted() {
     write(
         dir.path(),
         "a/application.yml",
-        "resilience4j.retry:\n  instances:\n    payments:\n      maxAttempts: 3\n      # retrylint: ignore[RL203] the downstream serialises requests\n      waitDuration: 100ms\n",
+        "resilience4j.retry:\n  instances:\n    payments:\n      maxAttempts: 3\n      # retrylint: ignore[RL203] the downstream serialises requests\n      waitDuration: 100ms\n      retryExceptions: [java.io.IOException]\n",
     );
     write(
         dir.path(),
         "b/application.yml",
-        "# retrylint: ignore-file[RL203,RL206]\nresilience4j.retry:\n  instances:\n    payments:\n      maxAttempts: 3\n      waitDuration: 100ms\n",
+        "# retrylint: ignore-file[RL203,RL206]\nresilience4j.retry:\n  instances:\n    payments:\n      maxAttempts: 3\n      waitDuration: 100ms\n      retryExceptions: [java.io.IOException]\n",
     );
     let (code, out, err) = concise(dir.path(), &["."]);
     assert_eq!(code, 1, "RL206 in b/ silences nothing: {out}");
@@ -211,7 +217,9 @@ fn a_baseline_hides_known_findings_even_after_lines_move() {
     write(
         dir.path(),
         "application.yml",
-        &format!("{BAD}    orders:\n      maxAttempts: 3\n      waitDuration: 2s\n"),
+        &format!(
+            "{BAD}    orders:\n      maxAttempts: 3\n      waitDuration: 2s\n      retryExceptions: [java.io.IOException]\n"
+        ),
     );
     let (code, out, _) = concise(dir.path(), &["--baseline", "baseline.json", "."]);
     assert_eq!(code, 1);

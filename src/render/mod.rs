@@ -1,6 +1,7 @@
 //! Renderers. Every one is a pure function of the scan and its findings.
 
 pub mod github;
+pub mod graph;
 pub mod json;
 pub mod markdown;
 pub mod pretty;
