@@ -313,3 +313,30 @@ fn readme_configuration_reference_is_generated_from_the_keys() {
         "the README configuration reference is stale: replace it with `retrylint config --reference`"
     );
 }
+
+#[test]
+fn the_graph_command_reads_the_configuration() {
+    let dir = repo();
+    write(dir.path(), "orders/application.yml", BAD);
+    let (_, without, _) = run(cmd(dir.path()).args(["graph", "--format", "mermaid", "."]));
+    assert!(!without.contains("gateway"), "{without}");
+    write(
+        dir.path(),
+        ".retrylint.toml",
+        "[[services]]\nname = \"orders\"\npaths = [\"orders/**\"]\n[[edges]]\nfrom = \"gateway\"\nto = \"orders\"\n",
+    );
+    let (code, with, err) = run(cmd(dir.path()).args(["graph", "--format", "mermaid", "."]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        with.contains("gateway") && with.contains("orders"),
+        "{with}"
+    );
+    write(
+        dir.path(),
+        ".retrylint.toml",
+        "[[edges]]\nfrom = \"gateway\"\n",
+    );
+    let (code, _, err) = run(cmd(dir.path()).args(["graph", "."]));
+    assert_eq!(code, 2);
+    assert!(err.contains("needs `to`"), "{err}");
+}
