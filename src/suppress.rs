@@ -16,8 +16,8 @@
 //! Comments are found without reparsing: one substring search for
 //! `retrylint:` per file, then a look at the characters before it on its
 //! line for the comment marker of the file's syntax (`#` for YAML, nginx,
-//! properties, INI and TOML; `//` and `/*` for Rust, Java and JSONC; none
-//! for JSON).
+//! properties (also `!`), INI (also `;`) and TOML; `//` and `/*` for Rust,
+//! Java, JSONC and .NET's `appsettings*.json`; none for other JSON).
 
 use crate::Scan;
 use crate::config::Settings;
@@ -59,8 +59,11 @@ pub fn comment_markers(path: &Path) -> &'static [&'static str] {
         .unwrap_or_default();
     let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     match ext {
+        // .NET's JSON configuration provider skips comments.
+        "json" if name.starts_with("appsettings") => &["//", "/*"],
         "json" => &[],
-        "yml" | "yaml" | "conf" | "properties" | "toml" | "env" | "nginx" => &["#"],
+        "properties" => &["#", "!"],
+        "yml" | "yaml" | "conf" | "toml" | "env" | "nginx" => &["#"],
         "ini" | "cfg" => &["#", ";"],
         "rs" | "java" | "kt" | "scala" | "groovy" | "go" | "js" | "ts" | "cs" | "jsonc"
         | "json5" | "proto" => &["//", "/*"],
@@ -369,6 +372,18 @@ mod tests {
     #[test]
     fn comment_markers_follow_the_format() {
         assert!(ds("a.json", "{\"x\": \"# retrylint: ignore[RL203]\"}").is_empty());
+        assert_eq!(
+            ds(
+                "appsettings.Production.json",
+                "{\n  // retrylint: ignore[RL203] ok\n}"
+            )
+            .len(),
+            1
+        );
+        assert_eq!(
+            ds("application.properties", "! retrylint: ignore[RL203] x\n").len(),
+            1
+        );
         assert_eq!(
             ds("A.java", "int x; // retrylint: ignore[RL203] why").len(),
             1
