@@ -862,6 +862,23 @@ via = "nginx"
     }
 
     #[test]
+    fn override_selection_replaces_the_runs_and_later_overrides_win() {
+        let s = parse_str(
+            "ignore = [\"RL203\"]\n[[overrides]]\npaths = [\"legacy/**\"]\nselect = [\"RL2\"]\n[[overrides]]\npaths = [\"legacy/vendor/\"]\nignore = [\"RL2\"]\n",
+        )
+        .unwrap();
+        let rl203 = rules::rule("RL203");
+        let rl901 = rules::rule("RL901");
+        assert!(!s.is_enabled_at(rl203, "src/a.yml"));
+        assert!(s.is_enabled_at(rl901, "src/a.yml"));
+        // The override's own selection re-enables RL203 and drops RL901.
+        assert!(s.is_enabled_at(rl203, "legacy/a.yml"));
+        assert!(!s.is_enabled_at(rl901, "legacy/a.yml"));
+        // A later, narrower override ignores it again.
+        assert!(!s.is_enabled_at(rl203, "legacy/vendor/a.yml"));
+    }
+
+    #[test]
     fn unknown_keys_name_line_column_and_a_suggestion() {
         let e = parse_str("select = []\nignroe = [\"RL203\"]\n").unwrap_err();
         assert_eq!((e.line, e.column), (2, 1));
