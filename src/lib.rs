@@ -5,17 +5,21 @@
 //! Pipeline: [`discover`] -> classify and [`extract`] (per file, parallel,
 //! pure) -> [`graph`] (link) -> [`check`] (rules) -> suppress -> [`render`].
 
+pub mod changes;
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod config_file;
 pub mod discover;
 pub mod duration;
 pub mod extract;
 pub mod graph;
 pub mod model;
 pub mod render;
+pub mod report;
 pub mod rules;
 pub mod source;
+pub mod suppress;
 pub mod yaml;
 
 use config::Settings;
