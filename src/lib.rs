@@ -111,7 +111,7 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
             Read::Oversized(f) => {
                 scan.stats.oversized += 1;
                 if let Some(f) = f {
-                    scan.files.push(f);
+                    scan.files.push(*f);
                 }
             }
             Read::Parsed(f) => {
@@ -135,6 +135,8 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
             }),
         }
     }
+    // Rust retry macros are defined in one file and called in others.
+    extract::rust::link_macros(&mut scan.files);
     scan.stats.elapsed = start.elapsed();
     Ok(scan)
 }
@@ -142,7 +144,7 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
 enum Read {
     Skipped,
     Binary,
-    Oversized(Option<ScannedFile>),
+    Oversized(Option<Box<ScannedFile>>),
     Parsed(Box<ScannedFile>),
     Failed(String, String),
     Internal(String, String),
@@ -161,13 +163,13 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
     if size > settings.max_file_size {
         // Only a file whose name says it is ours is worth a finding.
         return Read::Oversized(extract::supported_by_name(path).then(|| {
-            unreadable(
+            Box::new(unreadable(
                 shown,
                 unparsable_file::file(
                     &format!("{} is larger than the {} limit", bytes(size), bytes(settings.max_file_size)),
                     "raise `max-file-size` in .retrylint.toml or `--max-file-size` if this file should be checked",
                 ),
-            )
+            ))
         }));
     }
     let data = match std::fs::read(path) {

@@ -8,6 +8,7 @@
 
 pub mod istio;
 pub mod resilience4j;
+pub mod rust;
 pub mod spring;
 
 use crate::model::{CallEdge, RetryPolicy, ServiceDecl, TimeoutSetting};
@@ -30,6 +31,9 @@ pub struct Facts {
     pub diagnostics: Vec<Diagnostic>,
     /// The extractors that found something they read in this file.
     pub extractors: Vec<&'static str>,
+    /// Rust retry macros this file defines or calls, resolved across files
+    /// by [`rust::link_macros`] after extraction.
+    pub rust: rust::RustFacts,
 }
 
 impl Facts {
@@ -39,6 +43,7 @@ impl Facts {
             && self.edges.is_empty()
             && self.services.is_empty()
             && self.diagnostics.is_empty()
+            && self.rust.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {
@@ -53,6 +58,7 @@ impl Facts {
 pub enum Syntax {
     Yaml,
     Json,
+    Rust,
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -92,6 +98,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
         "json" => Syntax::Json,
+        "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
         _ => return None,
     };
     let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
@@ -109,7 +116,10 @@ pub fn supported_by_name(path: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    name.ends_with(".yml") || name.ends_with(".yaml") || name.ends_with(".json")
+    name.ends_with(".yml")
+        || name.ends_with(".yaml")
+        || name.ends_with(".json")
+        || name.ends_with(".rs")
 }
 
 /// Read one file's facts. Never panics on any input.
@@ -117,6 +127,7 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
     let mut facts = Facts::default();
     match syntax {
         Syntax::Yaml | Syntax::Json => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Rust => rust::extract(path, text, &mut facts),
     }
     facts
 }

@@ -32,8 +32,12 @@ pub fn pretty(scan: &Scan, findings: &[Finding]) -> String {
 /// `../shared`, or `None` with a printed notice.
 pub fn shared() -> Option<PathBuf> {
     let p = root().join("../shared");
+    // A worktree under `wt/` sits one level deeper than the main checkout.
+    let deeper = root().join("../../shared");
     if p.join("corpus").is_dir() {
         Some(p)
+    } else if deeper.join("corpus").is_dir() {
+        Some(deeper)
     } else {
         println!("notice: ../shared/corpus is absent; skipping this test");
         None
