@@ -116,6 +116,8 @@ fn exclude_skips_paths() {
         "concise",
         "--exclude",
         "*.yml",
+        "--exclude",
+        "*.rs",
         "testdata/rules/RL203/err",
     ]));
     assert_eq!(code, 0, "{out}");

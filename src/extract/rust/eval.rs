@@ -1418,7 +1418,8 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
                 Site::AwsLoad { span } => {
                     let mut b = Build::new(Krate::Aws, Shape::Exponential, span);
                     b.retries = Located::default_at(AttemptCount::Finite(2), span);
-                    b.retries_written = "the AWS SDK default (standard mode, 3 attempts)".into();
+                    let called = ev.spans.slice(span).split('(').next().unwrap_or("").trim();
+                    b.retries_written = format!("{called} with no retry_config");
                     b.cap = Some(Located::default_at(Duration::from_secs(20), span));
                     b.jitter = Located::default_at(Jitter::Full, span);
                     b.cap_order = CapOrder::AfterJitter;
@@ -1743,7 +1744,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                             })
                             .map(|(_, _, _, s)| self.ev.spans.slice(*s))
                             .unwrap_or("");
-                        if !fn_text.contains("retry_config") {
+                        if !fn_text.contains(".retry_config(") {
                             self.found.push(Site::AwsLoad { span });
                         }
                         self.covered.push(span);

@@ -616,12 +616,21 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
         {
             return None;
         }
+        // A guard on the error is a predicate; a guard on the attempt
+        // counter is the bound.
+        let counter_names: Vec<String> = counters(&t).into_iter().map(|(n, _)| n).collect();
+        let guard_on_error = ["Err(e)if", "Err(refe)if", "Err(err)if", "Err(error)if"]
+            .iter()
+            .any(|g| {
+                compact.match_indices(g).any(|(i, _)| {
+                    let after = &compact[i + g.len()..];
+                    !counter_names.iter().any(|n| after.starts_with(n.as_str()))
+                })
+            });
         let predicate = PREDICATE_WORDS
             .iter()
             .any(|w| compact.contains(&w.replace(' ', "")))
-            || compact.contains("Err(e)if")
-            || compact.contains("Err(refe)if")
-            || compact.contains("Err(err)if");
+            || guard_on_error;
         let attempts = self.bound(body, before, head_span, range, cond);
         let (delay, randomised) = self.delay(body, before);
         Some(LoopT {
@@ -826,10 +835,63 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
                 break;
             }
         }
+        // A match guard: `Err(e) if attempt >= 4 => return Err(e)`.
+        if found.is_none() {
+            found = self.guard_bound(body, before);
+        }
         if found.is_none() && delegates(body_text) {
             return AttemptsT::Unknown { span: head };
         }
         found.unwrap_or(AttemptsT::Unbounded { span: head })
+    }
+
+    fn guard_bound(&self, body: &Block, before: &[&Stmt]) -> Option<AttemptsT> {
+        let spans = self.ev.spans;
+        let b = spans.node(body);
+        let text = spans.slice(b);
+        for (name, _) in counters(text) {
+            for (op, cmp) in [(">=", Cmp::Ge), (">", Cmp::Gt), ("==", Cmp::Eq)] {
+                let needle = format!("if {name} {op} ");
+                let Some(i) = text.find(&needle) else {
+                    continue;
+                };
+                let rest = &text[i + needle.len()..];
+                let limit: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !rest[limit.len()..].trim_start().starts_with("=>") {
+                    continue;
+                }
+                let value = match limit.parse::<i128>() {
+                    Ok(n) => Num::Const(n),
+                    Err(_) => match self.ev.ix_const(&limit) {
+                        Some(Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Int(n),
+                            ..
+                        })) => n.base10_digits().parse().map_or(Num::Unknown, Num::Const),
+                        _ if limit.starts_with(PARAM) => {
+                            Num::Param(limit[PARAM.len()..].to_string())
+                        }
+                        _ => Num::Unknown,
+                    },
+                };
+                let c0 = self.counter_init(before, &name);
+                let inc_before = text.find(&format!("{name} += 1")).is_some_and(|k| k < i);
+                let shift = i128::from(inc_before);
+                let first = match cmp {
+                    Cmp::Gt => 1 - c0 - shift,
+                    _ => -c0 - shift,
+                };
+                let at = b.start + i + 3;
+                return Some(AttemptsT::Count {
+                    value,
+                    offset: first + 1,
+                    span: Span::new(at, at + needle.len() - 4 + limit.len()),
+                });
+            }
+        }
+        None
     }
 
     fn delay(&self, body: &Block, before: &[&Stmt]) -> (DelayT, bool) {
@@ -959,6 +1021,26 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
             randomised || body_text.contains("rand"),
         )
     }
+}
+
+/// Counters incremented by one in a loop body (`name += 1`), with where.
+fn counters(text: &str) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (i, _) in text.match_indices("+= 1") {
+        let head = text[..i].trim_end();
+        let name: String = head
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if !name.is_empty() && !out.iter().any(|(n, _)| *n == name) {
+            out.push((name, i));
+        }
+    }
+    out
 }
 
 /// Whether a loop leaves its bound and delay to a retry object

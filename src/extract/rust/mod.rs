@@ -55,7 +55,16 @@ pub const NAME: &str = "rust";
 
 /// Words that make a `.rs` file worth parsing.
 const NEEDLES: &[&str] = &[
-    "retry", "Retry", "backoff", "Backoff", "backon", "sleep", "Uuid", "RETRY",
+    "retry",
+    "Retry",
+    "backoff",
+    "Backoff",
+    "backon",
+    "sleep",
+    "Uuid",
+    "RETRY",
+    "retries",
+    "aws_config",
 ];
 
 /// Whether a Rust file mentions anything this extractor reads.
@@ -314,5 +323,32 @@ mod tests {
         assert!(!wants(b"fn main() { println!(\"hi\"); }"));
         assert!(wants(b"use backon::ExponentialBuilder;"));
         assert!(wants(b"std::thread::sleep(d)"));
+    }
+}
+
+#[cfg(test)]
+mod read_tests {
+    use super::*;
+
+    fn read(src: &str) -> Facts {
+        let mut f = Facts::default();
+        extract(Path::new("svc/src/lib.rs"), src, &mut f);
+        f
+    }
+
+    #[test]
+    fn an_aws_config_loaded_without_retry_settings_gets_the_sdk_default() {
+        let f = read(
+            "async fn c() -> Client {\n    let config = aws_config::load_defaults(BehaviorVersion::latest()).await;\n    Client::new(&config)\n}\n",
+        );
+        assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
+        let p = &f.policies[0];
+        assert_eq!(p.system, System::AwsSdk);
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+        assert!(p.attempts.is_default());
+        let f = read(include_str!(
+            "../../../testdata/rules/RL403/err/rust-aws-config-default.rs"
+        ));
+        assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
     }
 }
