@@ -100,7 +100,10 @@ pub enum System {
 impl System {
     /// Whether the system offers a retry budget or throttle (RL601).
     pub fn offers_budget(&self) -> bool {
-        matches!(self, System::Envoy | System::Grpc | System::AwsSdk | System::Linkerd)
+        matches!(
+            self,
+            System::Envoy | System::Grpc | System::AwsSdk | System::Linkerd
+        )
     }
 
     /// Human name used in messages and reports.

@@ -37,10 +37,21 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
         &[("RL203", 68)],
     ),
     // maxRetryAttempts everywhere (removed in 2.0.0); fixed unjittered
-    // delays; exponential without jitter (L16-20) with 6 attempts.
+    // delays; exponential without jitter (L16-20) with 6 attempts; no
+    // retryExceptions (every Throwable retried) except predicateExample's
+    // resultPredicate, and java.lang.Exception in throwingException (L44);
+    // the randomised but constant 2s of intervalFunctionRandomExample.
     (
         "thombergs/code-examples/resilience4j/springboot-resilience4j/src/main/resources/application.yml",
         &[
+            ("RL102", 6),
+            ("RL102", 11),
+            ("RL102", 16),
+            ("RL102", 23),
+            ("RL202", 27),
+            ("RL102", 30),
+            ("RL102", 44),
+            ("RL102", 48),
             ("RL901", 7),
             ("RL203", 8),
             ("RL901", 12),
@@ -68,25 +79,36 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     ),
     // reqwest-retry: two RetryTransientMiddleware layers (L658, L680),
     // jittered (Jitter::Bounded), 2s..30s, DEFAULT_RETRIES 3 => 4 attempts;
-    // the layering is an in-file edge for RL402 (not on main yet).
-    ("astral-sh/uv/crates/uv-client/src/base_client.rs", &[]),
+    // the layering is an in-file edge: 4 x 4 = 16 attempts per call, above
+    // the amplification threshold, so RL401 (RL402 defers to it).
+    (
+        "astral-sh/uv/crates/uv-client/src/base_client.rs",
+        &[("RL401", 1173)],
+    ),
     // tower Policy: default() 3 retries, server_retry() 15 retries => 16
-    // attempts (L109); 429/503/504 for any method and no per-try timeout
-    // are for RL103/RL302 (not on main yet). tower's backoff is jittered.
+    // attempts (L109); 504 retried for any method without a key (RL103 at
+    // GATEWAY_TIMEOUT, L117) and no per-try timeout on either policy
+    // (RL302). tower's backoff is jittered.
     (
         "kube-rs/kube/kube-client/src/client/retry.rs",
-        &[("RL206", 109)],
+        &[
+            ("RL206", 109),
+            ("RL302", 109),
+            ("RL103", 117),
+            ("RL302", 130),
+        ],
     ),
     // utils::retry!(.., 4, 5000): `retries > $count` => 6 attempts, a fixed
-    // unjittered 5 s sleep (the macro is defined in utils.rs).
+    // unjittered 5 s sleep, every sqlx error retried (the macro is defined
+    // in utils.rs).
     (
         "osintbuddy/osintbuddy/rs/src/db.rs",
-        &[("RL206", 15), ("RL203", 16)],
+        &[("RL102", 6), ("RL206", 15), ("RL203", 16)],
     ),
     // The macro's default arm retry!($f, 5, 100): 7 attempts, fixed 100 ms.
     (
         "osintbuddy/osintbuddy/rs/src/utils.rs",
-        &[("RL206", 18), ("RL203", 18)],
+        &[("RL102", 18), ("RL206", 18), ("RL203", 18)],
     ),
 ];
 
@@ -203,7 +225,9 @@ fn corpus_values_are_read_as_the_systems_read_them() {
         Timeout::after(Duration::from_secs(2))
     );
     assert!(vs[0].platform_backoff);
-    assert!(policies_of(&scan, "virtual-service-no-retries.yml").is_empty());
+    let off = policies_of(&scan, "virtual-service-no-retries.yml");
+    assert_eq!(off.len(), 3, "attempts: 0 is a policy of one attempt");
+    assert!(off.iter().all(|p| !p.retries()));
 
     // Rust: backon's default builder stored in a struct field.
     let od = policies_of(&scan, "opendal/core/layers/retry/src/lib.rs");

@@ -1351,6 +1351,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
             match site {
                 Site::Middleware {
                     span,
+                    ctor,
                     policy,
                     custom,
                 } => {
@@ -1379,7 +1380,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
                     p.retry_on = if custom {
                         Located::written(RetryOn::Unknown, span)
                     } else {
-                        reqwest_retry_default(span)
+                        reqwest_retry_default(ctor)
                     };
                     p.methods = Located::default_at(Methods::All, span);
                     p.per_try_timeout = Some(client_timeout(ev, *fspan, span));
@@ -1584,6 +1585,8 @@ pub fn contains_word(hay: &str, w: &str) -> bool {
 enum Site {
     Middleware {
         span: Span,
+        /// The constructor's path (`RetryTransientMiddleware::new_with_policy`).
+        ctor: Span,
         policy: Option<Box<Build>>,
         custom: bool,
     },
@@ -1691,6 +1694,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                                 .contains("DefaultRetryableStrategy");
                         self.found.push(Site::Middleware {
                             span,
+                            ctor: self.ev.sp(&*c.func),
                             policy,
                             custom,
                         });
@@ -1796,7 +1800,8 @@ pub fn tower_policies(ev: &Eval<'_, '_>, facts: &mut Facts) {
         // The retry limit: `self.<counter> < self.<limit>` (or `>=`).
         let limit_field = limit_field(body);
         // Statuses: StatusCode names in the retry fn and the helpers of the
-        // type it calls.
+        // type it calls, each with the span where it is named.
+        let mut regions = vec![ev.sp(&retry_fn.block)];
         let mut text = body.to_string();
         for (name, impl_ty, block, _) in &ev.ix.bodies {
             if impl_ty.is_some_and(|t| t == ty)
@@ -1804,14 +1809,29 @@ pub fn tower_policies(ev: &Eval<'_, '_>, facts: &mut Facts) {
                     || body.contains(&format!("self.{name}(")))
             {
                 text.push_str(ev.spans.text(*block));
+                regions.push(ev.sp(*block));
             }
         }
-        let statuses = status_names(&text);
+        let source = ev.spans.source();
+        let mut found: Vec<(u16, Span)> = Vec::new();
+        for r in &regions {
+            let region = ev.spans.slice(*r);
+            for (code, at) in status_names(region) {
+                if !found.iter().any(|(c, _)| *c == code) {
+                    let start = r.start + at;
+                    let len = source[start..]
+                        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                        .unwrap_or(0);
+                    found.push((code, Span::new(start, start + len)));
+                }
+            }
+        }
+        found.sort_by_key(|(_, s)| s.start);
         let errors_retried =
             text.replace(' ', "").contains("Err(") && !text.contains("Err(_) => None");
-        let mut conditions: Vec<Located<Condition>> = statuses
+        let mut conditions: Vec<Located<Condition>> = found
             .iter()
-            .map(|c| Located::written(Condition::status(*c), *impl_span))
+            .map(|(c, s)| Located::written(Condition::status(*c), *s))
             .collect();
         if errors_retried {
             conditions.push(Located::written(
@@ -1819,6 +1839,10 @@ pub fn tower_policies(ev: &Eval<'_, '_>, facts: &mut Facts) {
                 *impl_span,
             ));
         }
+        let retry_on_span = match (found.first(), found.last()) {
+            (Some((_, a)), Some((_, b))) => a.cover(*b),
+            _ => *impl_span,
+        };
         // Constructor calls: `Self::new(..)`, `T::new(..)`, `T { .. }`.
         let mut made = 0;
         for (fname, impl_ty, block, _) in &ev.ix.bodies {
@@ -1879,7 +1903,7 @@ pub fn tower_policies(ev: &Eval<'_, '_>, facts: &mut Facts) {
                     RetryOn::Listed {
                         conditions: conditions.clone(),
                     },
-                    *impl_span,
+                    retry_on_span,
                 );
                 // A tower Policy sees every request; this one does not look
                 // at the method unless its text does.
@@ -1940,9 +1964,9 @@ fn limit_field(body: &str) -> Option<String> {
     None
 }
 
-/// HTTP statuses named in code: `StatusCode::SERVICE_UNAVAILABLE` and the
-/// like.
-pub fn status_names(text: &str) -> Vec<u16> {
+/// HTTP statuses named in code (`StatusCode::SERVICE_UNAVAILABLE` and the
+/// like), with the offset of each first mention.
+pub fn status_names(text: &str) -> Vec<(u16, usize)> {
     const NAMES: &[(&str, u16)] = &[
         ("REQUEST_TIMEOUT", 408),
         ("CONFLICT", 409),
@@ -1956,15 +1980,15 @@ pub fn status_names(text: &str) -> Vec<u16> {
         ("FORBIDDEN", 403),
         ("NOT_FOUND", 404),
     ];
-    let mut out: Vec<(usize, u16)> = Vec::new();
+    let mut out: Vec<(u16, usize)> = Vec::new();
     for (n, c) in NAMES {
         let needle = format!("StatusCode::{n}");
         if let Some(i) = text.find(&needle) {
-            out.push((i, *c));
+            out.push((*c, i));
         }
     }
-    out.sort();
-    out.into_iter().map(|(_, c)| c).collect()
+    out.sort_by_key(|(_, i)| *i);
+    out
 }
 
 /// Macro facts for the link step and macro policies of this file.
