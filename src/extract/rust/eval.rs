@@ -1505,7 +1505,7 @@ fn layered(ev: &Eval<'_, '_>, mw: &[(usize, Span, String)], facts: &mut Facts) {
             }
             facts.edges.push(CallEdge {
                 caller: None,
-                callee: format!("client built in `{fa}`"),
+                callee: format!("client built in {fa}()"),
                 span: *sb,
                 policies: vec![*pb, *pa],
                 via: format!(
@@ -1908,7 +1908,18 @@ pub fn tower_policies(ev: &Eval<'_, '_>, facts: &mut Facts) {
                 // A tower Policy sees every request; this one does not look
                 // at the method unless its text does.
                 p.methods = if text.contains(".method()") && text.contains("Method::") {
-                    Located::written(Methods::Unknown, *impl_span)
+                    let names: Vec<String> =
+                        ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "POST", "PATCH"]
+                            .iter()
+                            .filter(|m| contains_word(&text, &format!("Method::{m}")))
+                            .map(|m| m.to_string())
+                            .collect();
+                    let set = if names.is_empty() {
+                        Methods::Unknown
+                    } else {
+                        Methods::Set(names)
+                    };
+                    Located::written(set, *impl_span)
                 } else {
                     Located::default_at(Methods::All, *impl_span)
                 };

@@ -512,7 +512,8 @@ fn loop_policy(t: &LoopT, params: &[String], call: &MacroCall, name: &str) -> Re
             call.span,
         )
     } else {
-        Located::default_at(RetryOn::AllErrors, call.span)
+        // The loop goes round again on any `Err`: written, not a default.
+        Located::written(RetryOn::AllErrors, call.span)
     };
     p
 }
@@ -1304,7 +1305,7 @@ fn loop_policy_local(t: &LoopT, call: &MacroCall) -> RetryPolicy {
             t.span,
         )
     } else {
-        Located::default_at(RetryOn::AllErrors, t.span)
+        Located::written(RetryOn::AllErrors, t.span)
     };
     if t.has_timeout {
         p.per_try_timeout = Some(Located::written(Timeout::Unknown, t.span));

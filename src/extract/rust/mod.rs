@@ -197,7 +197,19 @@ pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
         }
         Ok(file) => {
             let before = facts.policies.len() + facts.edges.len();
+            let before_edges = facts.edges.len();
             eval::read_file(&file, &spans, facts);
+            // Layers stacked in one file need a caller even where the path
+            // names no crate: the file itself.
+            if facts.rust.crate_dir.is_none()
+                && let Some(stem) = path.file_stem().map(|s| s.to_string_lossy().to_string())
+            {
+                for e in facts.edges.iter_mut().skip(before_edges) {
+                    if e.caller.is_none() && e.policies.len() > 1 {
+                        e.caller = Some(stem.clone());
+                    }
+                }
+            }
             if facts.policies.len() + facts.edges.len() > before || !facts.rust.is_empty() {
                 facts.claimed_by(NAME);
             }
