@@ -45,6 +45,9 @@ use syn::{Attribute, Block, Expr, FnArg, ImplItem, Item, Lit, Member, Pat, Signa
 const MAX_CALL_DEPTH: u32 = 8;
 /// Evaluation steps per top-level question.
 const STEP_BUDGET: u32 = 20_000;
+/// Evaluation steps per file: past it every question is unknown, so a huge
+/// generated file costs bounded time.
+const FILE_BUDGET: u64 = 2_000_000;
 
 /// A value the evaluator knows, with the span that wrote it.
 #[derive(Clone, Debug)]
@@ -442,6 +445,7 @@ pub struct Eval<'a, 's> {
     pub ix: &'a Index<'a>,
     pub spans: &'s Spans<'s>,
     steps: Cell<u32>,
+    total: Cell<u64>,
     depth: Cell<u32>,
     /// (type, field) pairs being resolved, against cycles.
     resolving: std::cell::RefCell<Vec<(String, String)>>,
@@ -465,7 +469,9 @@ impl<'a, 's> Eval<'a, 's> {
     fn tick(&self) -> bool {
         let s = self.steps.get() + 1;
         self.steps.set(s);
-        s <= STEP_BUDGET
+        let t = self.total.get() + 1;
+        self.total.set(t);
+        s <= STEP_BUDGET && t <= FILE_BUDGET
     }
 
     pub fn reset(&self) {
@@ -1268,6 +1274,7 @@ pub fn read_file<'a>(file: &'a syn::File, spans: &'a Spans<'a>, facts: &mut Fact
         ix: &ix,
         spans,
         steps: Cell::new(0),
+        total: Cell::new(0),
         depth: Cell::new(0),
         resolving: Default::default(),
         uses_backoff_crate: text.contains("backoff::") && !text.contains("tower::retry::backoff"),
@@ -1287,6 +1294,7 @@ struct Uses {
     with_when: bool,
     adjust: bool,
     spans: Vec<Span>,
+    keys: Vec<IdempotencyKey>,
 }
 
 pub fn policy_of(b: &Build, system: System, span: Span) -> RetryPolicy {
@@ -1392,6 +1400,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
                     when,
                     adjust,
                     span,
+                    scope,
                 } => {
                     let i = match builds.iter().position(|(b, _, _)| b.origin == build.origin) {
                         Some(i) => {
@@ -1410,6 +1419,9 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
                     u.without_when |= !when;
                     u.adjust |= adjust;
                     u.spans.push(span);
+                    if let Some(scope) = scope {
+                        u.keys.extend(loops::keys(ev.spans, scope));
+                    }
                 }
                 Site::Builder(b) => {
                     if !builds.iter().any(|(x, _, _)| x.origin == b.origin) {
@@ -1447,6 +1459,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
         }
         let mut p = policy_of(&b, system, b.origin);
         p.name = fname.map(|f| format!("{} in {f}", b.krate.name()));
+        p.idempotency = uses.keys.clone();
         p.retry_on = if !uses.any {
             Located::default_at(RetryOn::Unknown, b.origin)
         } else if uses.without_when {
@@ -1595,6 +1608,9 @@ enum Site {
         when: bool,
         adjust: bool,
         span: Span,
+        /// The retried operation (closure or function), for keys minted in
+        /// it.
+        scope: Option<Span>,
     },
     Builder(Box<Build>),
     AwsLoad {
@@ -1706,6 +1722,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                                 when: owner == "RetryIf",
                                 adjust: false,
                                 span,
+                                scope: c.args.iter().nth(1).map(|a| self.ev.sp(a)),
                             });
                         }
                         self.covered.push(span);
@@ -1725,6 +1742,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                                 when,
                                 adjust: false,
                                 span,
+                                scope: c.args.iter().nth(1).map(|a| self.ev.sp(a)),
                             });
                         }
                         self.covered.push(span);
@@ -1777,6 +1795,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                             when,
                             adjust,
                             span: self.ev.sp(rc),
+                            scope: Some(self.ev.sp(&*rc.receiver)),
                         });
                         self.covered.push(span);
                     }

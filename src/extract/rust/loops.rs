@@ -168,11 +168,10 @@ pub fn read(
             }
         }
     }
-    for (fname, _, block, fspan) in bodies {
+    for (fname, _, block, _) in bodies {
         let mut w = LoopFinder {
             ev,
             fname,
-            block,
             out: Vec::new(),
             calls: Vec::new(),
             inside: Vec::new(),
@@ -191,7 +190,7 @@ pub fn read(
                 None => facts.rust.macro_calls.push(call),
             }
         }
-        urls(spans, *fspan, facts);
+        urls(spans, block, facts);
     }
     for d in defs {
         eval::macro_fact(d, facts);
@@ -299,7 +298,6 @@ fn arm(ev: &Eval<'_, '_>, params: Vec<String>, body: TokenStream) -> MacroArm {
     let w = LoopFinder {
         ev,
         fname: "",
-        block: &block,
         out: Vec::new(),
         calls: Vec::new(),
         inside: Vec::new(),
@@ -553,7 +551,6 @@ fn for_each_loop<'a>(block: &'a Block, f: &mut dyn FnMut(&'a Expr, &[&'a Stmt]))
 struct LoopFinder<'e, 'a, 's, 'b> {
     ev: &'e Eval<'a, 's>,
     fname: &'b str,
-    block: &'b Block,
     out: Vec<RetryPolicy>,
     calls: Vec<MacroCall>,
     /// Spans of retry loops already read (inner loops are not retries of
@@ -1173,12 +1170,18 @@ impl<'a> Visit<'a> for LoopFinder<'_, '_, '_, '_> {
             return;
         }
         let lower = name.to_ascii_lowercase();
-        if lower.contains("retry") || lower.contains("backoff") {
+        let args = split_args(self.ev.spans, &m.tokens);
+        // Retry-looking names, or calls with literal counts that a retry
+        // macro in another file may take.
+        if lower.contains("retry")
+            || lower.contains("backoff")
+            || (args.len() >= 2 && args.iter().any(|a| a.int.is_some()))
+        {
             let span = self.ev.spans.node(m);
             self.calls.push(MacroCall {
                 name,
                 span,
-                args: split_args(self.ev.spans, &m.tokens),
+                args,
                 within: (!self.fname.is_empty()).then(|| self.fname.to_string()),
             });
         }
@@ -1221,7 +1224,19 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
                 };
                 let mut p = loop_policy_local(&t, &call);
                 p.name = Some(format!("retry loop in {}", self.fname));
-                p.idempotency = keys(self.ev.spans, span, self.block);
+                p.idempotency = keys(self.ev.spans, span);
+                // Keys minted before the loop, once for every attempt.
+                for st in before.iter() {
+                    let s = self.ev.spans.node(*st);
+                    p.idempotency.extend(
+                        keys_used_until(self.ev.spans, s, span.end)
+                            .into_iter()
+                            .map(|mut k| {
+                                k.inside_retry = false;
+                                k
+                            }),
+                    );
+                }
                 self.out.push(p);
             }
         }
@@ -1316,7 +1331,12 @@ fn loop_policy_local(t: &LoopT, call: &MacroCall) -> RetryPolicy {
 
 /// Idempotency keys minted inside `scope` (a loop or retry closure) and
 /// used as a key-like header or field.
-pub fn keys(spans: &Spans<'_>, scope: Span, _block: &Block) -> Vec<IdempotencyKey> {
+pub fn keys(spans: &Spans<'_>, scope: Span) -> Vec<IdempotencyKey> {
+    keys_used_until(spans, scope, scope.end)
+}
+
+/// Keys minted in `scope` and used as a key up to `used_until`.
+pub fn keys_used_until(spans: &Spans<'_>, scope: Span, used_until: usize) -> Vec<IdempotencyKey> {
     const MAKERS: &[&str] = &[
         "Uuid::new_v4()",
         "Uuid::now_v7()",
@@ -1358,7 +1378,7 @@ pub fn keys(spans: &Spans<'_>, scope: Span, _block: &Block) -> Vec<IdempotencyKe
                 })
                 && !name.is_empty()
             {
-                let rest = &text[e..scope.end.max(e).min(text.len())];
+                let rest = &text[e..used_until.max(e).min(text.len())];
                 keyish = rest.split([';', '\n']).any(|l| {
                     contains_word(l, &name)
                         && KEYISH.iter().any(|k| l.to_ascii_lowercase().contains(k))
@@ -1376,39 +1396,41 @@ pub fn keys(spans: &Spans<'_>, scope: Span, _block: &Block) -> Vec<IdempotencyKe
     out
 }
 
-/// URL literals (`"http://payments:8080/api"`) as call edges.
-fn urls(spans: &Spans<'_>, fspan: Span, facts: &mut Facts) {
-    let text = spans.slice(fspan);
-    for scheme in ["\"http://", "\"https://"] {
-        let mut from = 0;
-        while let Some(i) = text[from..].find(scheme) {
-            let start = fspan.start + from + i + 1;
-            from += i + scheme.len();
-            let rest = &spans.source()[start..];
-            let end = rest.find(['"', '{']).unwrap_or(0);
-            let url = &rest[..end];
-            let host = url
-                .split_once("://")
-                .map_or("", |(_, r)| r)
-                .split(['/', '?'])
-                .next()
-                .unwrap_or("");
+/// URL literals (`"http://payments:8080/api"`) in code (not in comments or
+/// doc comments) as call edges.
+fn urls(spans: &Spans<'_>, block: &Block, facts: &mut Facts) {
+    struct Strs<'s, 'f> {
+        spans: &'s Spans<'s>,
+        facts: &'f mut Facts,
+    }
+    impl<'a> Visit<'a> for Strs<'_, '_> {
+        fn visit_item(&mut self, _: &'a Item) {}
+        fn visit_lit_str(&mut self, l: &'a syn::LitStr) {
+            let v = l.value();
+            let Some((_, rest)) = v.split_once("://") else {
+                return;
+            };
+            if !(v.starts_with("http://") || v.starts_with("https://")) {
+                return;
+            }
+            let host = rest.split(['/', '?', '#']).next().unwrap_or("");
             let bare = host.rsplit_once(':').map_or(host, |(h, _)| h);
             if bare.is_empty()
                 || matches!(bare, "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]")
                 || bare.starts_with("example.")
                 || bare.ends_with(".example.com")
-                || bare.contains("{")
+                || bare.contains(['{', '}', ' '])
             {
-                continue;
+                return;
             }
-            facts.edges.push(CallEdge {
+            self.facts.edges.push(CallEdge {
                 caller: None,
                 callee: crate::extract::short_host(host),
-                span: Span::new(start, start + url.len()),
+                span: self.spans.node(l),
                 policies: Vec::new(),
                 via: "URL literal".into(),
             });
         }
     }
+    Strs { spans, facts }.visit_block(block);
 }

@@ -341,11 +341,23 @@ mod tests {
 #[cfg(test)]
 mod read_tests {
     use super::*;
+    use std::time::Duration;
 
     fn read(src: &str) -> Facts {
         let mut f = Facts::default();
         extract(Path::new("svc/src/lib.rs"), src, &mut f);
         f
+    }
+
+    fn only(src: &str) -> RetryPolicy {
+        let f = read(src);
+        assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+        assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+        f.policies.into_iter().next().unwrap()
+    }
+
+    fn at(src: &str, s: Span) -> &str {
+        &src[s.start..s.end]
     }
 
     #[test]
@@ -358,9 +370,240 @@ mod read_tests {
         assert_eq!(p.system, System::AwsSdk);
         assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
         assert!(p.attempts.is_default());
-        let f = read(include_str!(
-            "../../../testdata/rules/RL403/err/rust-aws-config-default.rs"
+        let p = only(
+            "async fn c() { let conf = aws_config::defaults(V).retry_config(RetryConfig::standard().with_max_attempts(5)).load().await; }",
+        );
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+        assert!(p.attempts.is_written());
+        assert_eq!(p.jitter.value, Jitter::Full);
+    }
+
+    #[test]
+    fn a_backon_builder_in_a_struct_field_is_followed_to_its_uses() {
+        let src = "struct L { b: ExponentialBuilder }\n\
+            impl Default for L { fn default() -> Self { Self { b: ExponentialBuilder::default().with_jitter() } } }\n\
+            impl L {\n\
+              async fn get(&self) -> R { (|| self.fetch()).retry(self.b).when(|e| e.is_temporary()).await }\n\
+              async fn put(&self) -> R { (|| self.store()).retry(self.b).await }\n\
+            }\n";
+        let p = only(src);
+        assert_eq!(p.system, System::RustCrate("backon".into()));
+        // The policy is where the builder is made.
+        assert_eq!(at(src, p.span), "ExponentialBuilder::default()");
+        assert_eq!(p.jitter.value, Jitter::Additive);
+        // One use has no `.when`: every error is retried there.
+        assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    }
+
+    #[test]
+    fn a_reqwest_retry_policy_is_followed_through_functions_constants_and_reassignment() {
+        let src = "const RETRIES: u32 = 4;\n\
+            fn policy(n: u32, fast: bool) -> ExponentialBackoff {\n\
+              let mut b = ExponentialBackoff::builder();\n\
+              if fast { b = b.retry_bounds(Duration::from_millis(0), Duration::from_millis(0)); }\n\
+              else { b = b.jitter(Jitter::None).retry_bounds(Duration::from_millis(250), Duration::from_secs(8)); }\n\
+              b.build_with_max_retries(n)\n\
+            }\n\
+            fn client() -> C { ClientBuilder::new(reqwest::Client::new()).with(RetryTransientMiddleware::new_with_policy(policy(RETRIES, false))).build() }\n";
+        let p = only(src);
+        assert_eq!(p.system, System::RustCrate("reqwest-retry".into()));
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+        assert_eq!(p.jitter.value, Jitter::None);
+        assert_eq!(
+            p.delay.value,
+            Delay::Exponential {
+                base: Duration::from_millis(250),
+                multiplier: 2.0,
+                cap: Some(Duration::from_secs(8))
+            }
+        );
+        assert_eq!(p.methods.value, Methods::All);
+        // reqwest has no timeout unless the client sets one.
+        assert_eq!(
+            p.per_try_timeout.as_ref().map(|t| (t.value, t.provenance)),
+            Some((Timeout::Disabled, Provenance::Default))
+        );
+    }
+
+    #[test]
+    fn tokio_retry_strategies_are_powers_of_the_base_and_endless_without_take() {
+        let p = only(
+            "async fn f() { Retry::spawn(ExponentialBackoff::from_millis(100).factor(2).max_delay(Duration::from_secs(5)), op).await }",
+        );
+        assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
+        assert_eq!(
+            p.delay.value,
+            Delay::Exponential {
+                base: Duration::from_millis(200),
+                multiplier: 100.0,
+                cap: Some(Duration::from_secs(5))
+            }
+        );
+        assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+        let p = only(
+            "async fn f() { RetryIf::spawn(FixedInterval::from_millis(50).map(jitter).take(2), op, |e: &E| e.transient()).await }",
+        );
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+        assert_eq!(p.jitter.value, Jitter::Full);
+        assert!(matches!(p.retry_on.value, RetryOn::Listed { .. }));
+    }
+
+    #[test]
+    fn the_backoff_crate_randomises_after_the_cap_and_stops_at_max_elapsed_time() {
+        let p = only(
+            "use backoff::ExponentialBackoff;\nasync fn f() { let b = ExponentialBackoff { initial_interval: Duration::from_millis(100), max_elapsed_time: Some(Duration::from_secs(60)), ..Default::default() }; backoff::future::retry(b, op).await }",
+        );
+        assert_eq!(p.jitter.value, Jitter::Proportional { factor: 0.5 });
+        assert_eq!(p.cap_order, CapOrder::BeforeJitter);
+        assert_eq!(
+            p.overall_timeout.as_ref().map(|t| t.value),
+            Some(Timeout::after(Duration::from_secs(60)))
+        );
+        assert!(matches!(p.attempts.value.count, AttemptCount::Finite(n) if n > 5));
+    }
+
+    #[test]
+    fn loop_bounds_count_attempts_with_their_off_by_ones() {
+        let body = "match call() { Ok(v) => return Ok(v), Err(_) => std::thread::sleep(Duration::from_millis(10)) }";
+        let cases = [
+            (
+                format!("let mut n = 0; while n < 3 {{ n += 1; {body} }}"),
+                3,
+            ),
+            (format!("for _ in 1..=4 {{ {body} }}"), 4),
+            (format!("for _ in 0..4 {{ {body} }}"), 4),
+            // Checked before the increment: `n > 2` stops on the 4th try.
+            (
+                "let mut n = 0; loop { match call() { Ok(v) => return Ok(v), Err(e) => { if n > 2 { return Err(e); } n += 1; sleep(Duration::from_secs(1)); } } }".to_string(),
+                4,
+            ),
+            // Incremented first: `n >= 3` stops on the 3rd.
+            (
+                "let mut n = 0; loop { match call() { Ok(v) => return Ok(v), Err(e) => { n += 1; if n >= 3 { return Err(e); } sleep(Duration::from_secs(1)); } } }".to_string(),
+                3,
+            ),
+        ];
+        for (b, want) in cases {
+            let src = format!("fn f() -> Result<u8, E> {{ {b} Err(E) }}");
+            let p = only(&src);
+            assert_eq!(p.system, System::RustLoop);
+            assert_eq!(p.attempts.value.count, AttemptCount::Finite(want), "{b}");
+        }
+        let p = only(
+            "fn f() { loop { if let Ok(v) = call() { break v; } std::thread::sleep(Duration::from_secs(1)); } }",
+        );
+        assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
+        assert_eq!(
+            p.delay.value,
+            Delay::Fixed {
+                delay: Duration::from_secs(1)
+            }
+        );
+        assert_eq!(p.jitter.value, Jitter::None);
+    }
+
+    #[test]
+    fn iterating_over_work_is_not_a_retry_loop() {
+        let f = read(
+            "fn f(items: &[I]) { for i in items { match send(i) { Ok(_) => continue, Err(e) => { log(e); sleep(Duration::from_secs(1)); } } } }",
+        );
+        assert!(f.policies.is_empty(), "{:?}", f.policies);
+    }
+
+    #[test]
+    fn a_growing_randomised_delay_in_a_loop_is_jittered_backoff() {
+        let p = only(
+            "async fn f() { let mut delay = Duration::from_millis(100); for _ in 0..5 { match call().await { Ok(v) => return v, Err(_) => { tokio::time::sleep(delay + jitter()).await; delay *= 2; } } } }",
+        );
+        assert!(matches!(
+            p.delay.value,
+            Delay::Custom | Delay::Exponential { .. }
         ));
-        assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
+        assert_ne!(p.jitter.value, Jitter::None);
+    }
+
+    #[test]
+    fn test_code_doc_comments_and_comments_are_not_read() {
+        let f = read(
+            "/// let b = ExponentialBuilder::default(); \"http://docs:1/x\"\n\
+             fn f() { // ExponentialBuilder::default()\n }\n\
+             #[cfg(test)]\nmod tests { fn t() { let b = ExponentialBuilder::default(); let u = \"http://orders:8080\"; } }\n\
+             #[test]\nfn t2() { let b = ConstantBuilder::default(); }\n",
+        );
+        assert!(f.policies.is_empty(), "{:?}", f.policies);
+        assert!(f.edges.is_empty(), "{:?}", f.edges);
+    }
+
+    #[test]
+    fn url_literals_are_call_edges() {
+        let src = "fn c() -> R { reqwest::get(\"http://payments:8080/api/charge\") }\nfn d() { let a = \"http://localhost:3000\"; }";
+        let f = read(src);
+        assert_eq!(f.edges.len(), 1);
+        assert_eq!(f.edges[0].callee, "payments");
+        assert_eq!(
+            at(src, f.edges[0].span),
+            "\"http://payments:8080/api/charge\""
+        );
+    }
+
+    #[test]
+    fn spans_stay_right_after_non_ascii_text() {
+        let src = "// Grüße, 重试 — 𝄞\nfn f() { let s = \"é\"; let b = ExponentialBuilder::default().with_max_times(9); }";
+        let p = only(src);
+        assert_eq!(at(src, p.attempts.span), "with_max_times(9)");
+        assert_eq!(at(src, p.span), "ExponentialBuilder::default()");
+    }
+
+    #[test]
+    fn idempotency_keys_minted_inside_a_retry_are_marked() {
+        let inside = only(
+            "async fn f() { for _ in 0..3 { let key = Uuid::new_v4(); match c.post(u).header(\"Idempotency-Key\", key.to_string()).send().await { Ok(r) => return r, Err(_) => sleep(Duration::from_secs(1)).await } } }",
+        );
+        assert_eq!(inside.idempotency.len(), 1);
+        assert!(inside.idempotency[0].inside_retry);
+        let outside = only(
+            "async fn f() { let key = Uuid::new_v4(); for _ in 0..3 { match c.post(u).header(\"Idempotency-Key\", key.to_string()).send().await { Ok(r) => return r, Err(_) => sleep(Duration::from_secs(1)).await } } }",
+        );
+        assert_eq!(outside.idempotency.len(), 1);
+        assert!(!outside.idempotency[0].inside_retry);
+        // A random value that is not a key is not one.
+        let other = only(
+            "async fn f() { for _ in 0..3 { let n = rand::random::<u8>(); match c.get(n).await { Ok(r) => return r, Err(_) => sleep(Duration::from_secs(1)).await } } }",
+        );
+        assert!(other.idempotency.is_empty());
+        // Inside a backon closure.
+        let backon = only(
+            "async fn f() { (|| async { let request_id = Uuid::new_v4(); send(request_id).await }).retry(ConstantBuilder::default()).when(|e| e.t()).await }",
+        );
+        assert_eq!(backon.idempotency.len(), 1);
+    }
+
+    #[test]
+    fn retry_macros_resolve_across_files() {
+        let def = "#[macro_export]\nmacro_rules! again {\n ($f:expr, $n:expr, $ms:expr) => {{ let mut i = 0; loop { let r = $f; if r.is_ok() { break r; } else if i >= $n { break r; } else { i += 1; std::thread::sleep(std::time::Duration::from_millis($ms)); } } }};\n}\n";
+        let call = "fn g() -> R { crate::again!(connect(), 2, 250) }\n";
+        let mut files = Vec::new();
+        for (path, text) in [("a/src/m.rs", def), ("a/src/g.rs", call)] {
+            let mut facts = Facts::default();
+            extract(Path::new(path), text, &mut facts);
+            files.push(crate::ScannedFile {
+                source: crate::source::SourceFile::new(path, text.to_string()),
+                facts,
+            });
+        }
+        assert!(files[1].facts.policies.is_empty());
+        link_macros(&mut files);
+        let p = &files[1].facts.policies[0];
+        // `i >= $n` checked before the increment: $n + 1 attempts.
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+        assert_eq!(at(call, p.attempts.span), "2");
+        assert_eq!(at(call, p.delay.span), "250");
+        assert_eq!(
+            p.delay.value,
+            Delay::Fixed {
+                delay: Duration::from_millis(250)
+            }
+        );
     }
 }
