@@ -605,7 +605,17 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
         let again = compact.contains("continue");
         let leaves =
             compact.contains("break") || compact.contains("return") || compact.contains("Ok(");
-        if !(handles_err && (sleeps || again) && leaves) {
+        // Without a sleep, only an async loop that says it retries is a
+        // retry loop: compare-and-swap loops, parsers and `EINTR` loops go
+        // round again at once on purpose.
+        let whole = spans.text(e).to_ascii_lowercase();
+        let says_retry = ["retry", "retries", "attempt", "tries", "backoff"]
+            .iter()
+            .any(|w| whole.contains(w));
+        let retries_io = again && says_retry && compact.contains(".await");
+        if !(handles_err && (sleeps || retries_io) && leaves)
+            || compact.contains("compare_exchange")
+        {
             return None;
         }
         // `for x in items` is iteration over work, not a retry.

@@ -1,8 +1,8 @@
-fn fetch_config(client: &Client) -> Result<Config, Error> {
+async fn fetch_config(client: &Client) -> Result<Config, Error> {
     let mut last = None;
     // Five attempts back to back: a struggling server gets them all at once.
-    for _ in 0..5 {
-        match client.get_config() {
+    for _attempt in 0..5 {
+        match client.get_config().await {
             Ok(c) => return Ok(c),
             Err(e) if e.is_retryable() => {
                 last = Some(e);

@@ -1,14 +1,14 @@
-fn fetch_config(client: &Client) -> Result<Config, Error> {
+async fn fetch_config(client: &Client) -> Result<Config, Error> {
     let mut delay = Duration::from_millis(100);
-    for _ in 0..3 {
-        match client.get_config() {
+    for _attempt in 0..3 {
+        match client.get_config().await {
             Ok(c) => return Ok(c),
             Err(e) if e.is_retryable() => {
-                std::thread::sleep(delay + Duration::from_millis(fastrand::u64(0..100)));
+                tokio::time::sleep(delay + Duration::from_millis(fastrand::u64(0..100))).await;
                 delay *= 2;
             }
             Err(e) => return Err(e),
         }
     }
-    client.get_config()
+    client.get_config().await
 }
