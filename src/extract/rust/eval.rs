@@ -151,6 +151,8 @@ pub struct Build {
     /// A total delay / elapsed-time bound.
     pub elapsed: Option<Located<Option<Duration>>>,
     pub budget: bool,
+    /// A delay setting whose value the evaluator could not read.
+    pub delay_unknown: Option<Span>,
 }
 
 impl Build {
@@ -168,11 +170,15 @@ impl Build {
             cap_order: CapOrder::BeforeJitter,
             elapsed: None,
             budget: false,
+            delay_unknown: None,
         }
     }
 
     /// The delay model.
     pub fn delay(&self) -> Located<Delay> {
+        if let Some(at) = self.delay_unknown {
+            return Located::written(Delay::Unknown, at);
+        }
         let written = self.min.is_written()
             || self.factor.is_written()
             || self.cap.as_ref().is_some_and(|c| c.is_written());
@@ -1060,6 +1066,28 @@ fn backoff_field(b: &mut Build, name: &str, v: &L) {
 /// Apply a builder method; false when the method is not one the crate has
 /// (the value is then unknown).
 fn apply(b: &mut Build, name: &str, args: &[L], span: Span, text: &str) -> bool {
+    const DELAY_SETTERS: &[&str] = &[
+        "with_factor",
+        "base",
+        "with_min_delay",
+        "with_delay",
+        "with_max_delay",
+        "max_delay",
+        "retry_bounds",
+        "factor",
+        "with_initial_backoff",
+        "with_max_backoff",
+        "with_initial_interval",
+        "with_max_interval",
+        "with_multiplier",
+    ];
+    if DELAY_SETTERS.contains(&name)
+        && args
+            .iter()
+            .any(|a| a.float().is_none() && a.dur().is_none())
+    {
+        b.delay_unknown = Some(span);
+    }
     let written = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let a0 = args.first();
     match (b.krate, name) {
