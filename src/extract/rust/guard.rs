@@ -11,7 +11,7 @@
 /// More nested brackets than this are refused.
 pub const MAX_BRACKET_DEPTH: usize = 96;
 /// A larger estimated expression nesting than this is refused.
-pub const MAX_NESTING: usize = 1200;
+pub const MAX_NESTING: usize = 600;
 
 /// Why a source was refused, with the byte offset where the limit was hit.
 #[derive(Debug, PartialEq, Eq)]
@@ -71,7 +71,13 @@ pub fn check_with(text: &str, max_depth: usize, max_nesting: usize) -> Result<()
             b')' | b']' | b'}' => {
                 if let Some(prev) = stack.pop() {
                     outer = outer.saturating_sub(prev + 1);
-                    cur = prev;
+                    // A block that is not continued (`} else`, `}.f()`,
+                    // `} + x`) ends its statement or item.
+                    cur = if c == b'}' && !continues(b, i + 1) {
+                        0
+                    } else {
+                        prev
+                    };
                 }
             }
             b';' | b',' => cur = 0,
@@ -109,6 +115,23 @@ pub fn check_with(text: &str, max_depth: usize, max_nesting: usize) -> Result<()
         i += 1;
     }
     Ok(())
+}
+
+/// Whether the expression goes on after a closing brace at `i`.
+fn continues(b: &[u8], mut i: usize) -> bool {
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'e') => {
+            b[i..].starts_with(b"else") && !b.get(i + 4).is_some_and(|&c| is_ident_byte(c))
+        }
+        Some(
+            b'.' | b'?' | b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>'
+            | b'=',
+        ) => true,
+        _ => false,
+    }
 }
 
 fn skip_block_comment(b: &[u8], mut i: usize) -> usize {
@@ -274,6 +297,12 @@ mod tests {
         assert_eq!(check(&src).unwrap_err().what, "nested expressions");
         let src = format!("fn f() {{ if a {{}}{} }}", " else if a {}".repeat(100_000));
         assert_eq!(check(&src).unwrap_err().what, "nested expressions");
+    }
+
+    #[test]
+    fn many_items_do_not_add_up() {
+        let item = "impl Debug for Lite<syn::token::Yield> {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { f.write_str(\"x\") }\n}\n";
+        assert_eq!(check(&item.repeat(5000)), Ok(()));
     }
 
     #[test]

@@ -315,8 +315,11 @@ mod tests {
     #[test]
     fn the_deepest_accepted_source_parses_on_a_small_stack() {
         // At the guard's limits syn must still fit on a 2 MiB worker stack.
-        let inner = format!("1{}", " + 1".repeat(guard::MAX_NESTING / 2));
         let depth = guard::MAX_BRACKET_DEPTH - 2;
+        let inner = format!(
+            "ExponentialBuilder::default(){}",
+            ".with_jitter()".repeat(guard::MAX_NESTING - depth - 10)
+        );
         let src = format!(
             "fn retry() {{ let x = {}{inner}{}; }}",
             "(".repeat(depth),
@@ -328,6 +331,27 @@ mod tests {
             .spawn(move || read(&src).diagnostics.len())
             .unwrap();
         assert_eq!(h.join().unwrap(), 0);
+    }
+
+    #[test]
+    fn the_longest_accepted_chains_are_read_on_a_small_stack() {
+        // Method chains and operator chains are left-nested trees that syn,
+        // its drop and the evaluator all walk recursively.
+        let n = guard::MAX_NESTING - 10;
+        let chain = format!(
+            "let b = ExponentialBuilder::default(){};",
+            ".with_jitter()".repeat(n)
+        );
+        let ops = format!("let x = 1{};", " + 1".repeat(n));
+        for body in [chain, ops] {
+            let src = format!("fn retry() {{ {body} }}");
+            assert!(guard::check(&src).is_ok());
+            let h = std::thread::Builder::new()
+                .stack_size(2 << 20)
+                .spawn(move || read(&src).diagnostics.len())
+                .unwrap();
+            assert_eq!(h.join().unwrap(), 0);
+        }
     }
 
     #[test]
