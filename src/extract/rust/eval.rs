@@ -1755,7 +1755,9 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                         }
                         self.covered.push(span);
                     } else if matches!(last, "retry" | "retry_notify")
-                        && (owner == "backoff" || owner == "future")
+                        && (owner == "backoff"
+                            || owner == "future"
+                            || (owner.is_empty() && self.ev.uses_backoff_crate))
                     {
                         if let Some(b) = c.args.first().and_then(|a| self.eval_b(a)) {
                             let op = c

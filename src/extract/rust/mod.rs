@@ -485,6 +485,17 @@ mod read_tests {
             Some(Timeout::after(Duration::from_secs(60)))
         );
         assert!(matches!(p.attempts.value.count, AttemptCount::Finite(n) if n > 5));
+        // `use backoff::retry;` then a bare `retry(..)`: the 15 min default
+        // bounds the attempts; `?` makes every error transient.
+        let p = only(
+            "use backoff::{retry, ExponentialBackoff};\nfn f() -> R { retry(ExponentialBackoff::default(), || Ok(get()?)) }",
+        );
+        assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+        assert_eq!(
+            p.overall_timeout.as_ref().map(|t| t.value),
+            Some(Timeout::after(Duration::from_secs(900)))
+        );
+        assert!(p.attempts.is_default());
     }
 
     #[test]
