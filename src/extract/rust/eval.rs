@@ -27,6 +27,8 @@
 //! - tower `tower/src/retry/backoff.rs`: `ExponentialBackoffMaker::new(min,
 //!   max, jitter, rng)` doubles from `min` and adds `[0, jitter x base]`,
 //!   never more than `max`.
+//! - Fibonacci strategies (backon, tokio-retry) are modelled as exponential
+//!   growth by the golden ratio (x1.618) from their first delay.
 //! - aws-smithy-types `retry.rs` (`RetryConfig::standard`): 3 attempts,
 //!   `initial_backoff` 1 s, `max_backoff` 20 s; aws-smithy-runtime
 //!   `standard.rs`: `rand x initial x 2^n`, then capped.
