@@ -139,6 +139,8 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
             }),
         }
     }
+    // Rust retry macros are defined in one file and called in others.
+    extract::rust::link_macros(&mut scan.files);
     scan.stats.elapsed = start.elapsed();
     Ok(scan)
 }

@@ -17,6 +17,7 @@ pub mod linkerd;
 pub mod nginx;
 pub mod properties;
 pub mod resilience4j;
+pub mod rust;
 pub mod spring;
 pub mod spring_boot_retry;
 pub mod spring_cloud_gateway;
@@ -52,6 +53,9 @@ pub struct Facts {
     pub mesh_defaults: Vec<RetryPolicy>,
     /// Other files this one pulls in (nginx `include`), resolved at link time.
     pub includes: Vec<IncludeRef>,
+    /// Rust retry macros this file defines or calls, resolved across files
+    /// by [`rust::link_macros`] after extraction.
+    pub rust: rust::RustFacts,
 }
 
 impl Facts {
@@ -63,6 +67,7 @@ impl Facts {
             && self.diagnostics.is_empty()
             && self.mesh_defaults.is_empty()
             && self.includes.is_empty()
+            && self.rust.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {
@@ -85,6 +90,7 @@ pub enum Syntax {
     Properties,
     /// nginx configuration.
     Nginx,
+    Rust,
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -185,6 +191,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
                     .any(|n| memmem::find(bytes, n.as_bytes()).is_some());
             return wanted.then_some(Syntax::Properties);
         }
+        "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
@@ -232,6 +239,7 @@ pub fn supported_by_name(path: &Path) -> bool {
         || aws::is_aws_path(path)
         || (name.ends_with(".properties") && properties::is_spring_config_name(&name))
         || name == "nginx.conf"
+        || name.ends_with(".rs")
 }
 
 #[cfg(test)]
@@ -274,6 +282,7 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
         Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), &mut facts),
         Syntax::Properties => properties::extract(path, text, &mut facts),
         Syntax::Nginx => nginx::extract(text, &mut facts),
+        Syntax::Rust => rust::extract(path, text, &mut facts),
     }
     facts
 }
