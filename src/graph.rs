@@ -288,6 +288,49 @@ fn istio_default(proof: Loc, host: &str) -> RetryLayer {
     }
 }
 
+/// The mesh-wide Istio retry default (`defaultHttpRetryPolicy` in
+/// meshConfig), where a scanned file sets one: (file, index into that
+/// file's `mesh_defaults`).
+pub fn mesh_default(files: &[ScannedFile]) -> Option<(FileId, usize)> {
+    files.iter().enumerate().find_map(|(id, f)| {
+        f.facts
+            .mesh_defaults
+            .iter()
+            .position(|p| p.system == System::Istio)
+            .map(|i| (id, i))
+    })
+}
+
+/// The caller's sidecar layer for a call to `host`: the VirtualService's
+/// route policy, unless it only has Istio's built-in default, in which case
+/// (as when there is no VirtualService) the mesh-wide default applies, or
+/// else Istio's built-in one.
+fn sidecar_layer(
+    files: &[ScannedFile],
+    sidecar: &BTreeMap<String, (FileId, usize)>,
+    mesh_default: Option<(FileId, usize)>,
+    proof: Loc,
+    host: &str,
+) -> RetryLayer {
+    if let Some(&(pf, pi)) = sidecar.get(host) {
+        let p = &files[pf].facts.policies[pi];
+        if !(p.attempts.is_default() && p.system == System::Istio && mesh_default.is_some()) {
+            return layer_of(pf, pi, p);
+        }
+    }
+    match mesh_default {
+        Some((mf, mi)) => {
+            let mut l = layer_of(mf, mi, &files[mf].facts.mesh_defaults[mi]);
+            l.policy = None;
+            l.implicit = true;
+            l.label = "Istio mesh default".into();
+            l.setting = format!("no retries for `{host}`: meshConfig `defaultHttpRetryPolicy`");
+            l
+        }
+        None => istio_default(proof, host),
+    }
+}
+
 /// Build the graph from every file's facts and the configuration.
 pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     let mut b = Builder {
@@ -340,6 +383,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
         Mesh::None => false,
         Mesh::Auto => files.iter().any(|f| f.facts.extractors.contains(&"istio")),
     };
+    let mesh_default = mesh_default(files);
     // Sidecar policies by callee host: the worst route's policy.
     let mut sidecar: BTreeMap<String, (FileId, usize)> = BTreeMap::new();
     for (id, f) in files.iter().enumerate() {
@@ -413,10 +457,13 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             let callee_name = b.graph.services[to].name.clone();
             let has_mesh_layer = layers.iter().any(|l| l.kind == LayerKind::Mesh);
             if !has_mesh_layer && b.sidecar_applies(from, to, &e.via) {
-                match sidecar.get(&callee_name) {
-                    Some(&(pf, pi)) => layers.push(layer_of(pf, pi, &files[pf].facts.policies[pi])),
-                    None => layers.push(istio_default(loc, &callee_name)),
-                }
+                layers.push(sidecar_layer(
+                    files,
+                    &sidecar,
+                    mesh_default,
+                    loc,
+                    &callee_name,
+                ));
             }
             layers.sort_by_key(|l| l.kind);
             let key = (from, to, format!("{id}:{}", e.span.start));
@@ -464,10 +511,13 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             let callee_name = b.graph.services[to].name.clone();
             let mut layers = Vec::new();
             if b.sidecar_applies(from, to, e.via.as_deref().unwrap_or("")) {
-                match sidecar.get(&callee_name) {
-                    Some(&(pf, pi)) => layers.push(layer_of(pf, pi, &files[pf].facts.policies[pi])),
-                    None => layers.push(istio_default(loc, &callee_name)),
-                }
+                layers.push(sidecar_layer(
+                    files,
+                    &sidecar,
+                    mesh_default,
+                    loc,
+                    &callee_name,
+                ));
             }
             b.graph.edges.push(Edge {
                 from,
