@@ -149,6 +149,9 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn canonical(&self, name: &str) -> String {
         let short = short_host(name);
+        if short.ends_with(".amazonaws.com") || short == AWS {
+            return AWS.to_string();
+        }
         self.aliases.get(&short).cloned().unwrap_or(short)
     }
 
@@ -219,6 +222,14 @@ impl Builder<'_> {
                 return Some(self.canonical(parts[i + 1]));
             }
         }
+        // The nearest folder named after a service other files declare
+        // (`gateway/nginx.conf` beside a `gateway` Deployment).
+        for p in parts.iter().rev().skip(1) {
+            let name = self.canonical(p);
+            if self.ids.contains_key(&name) {
+                return Some(name);
+            }
+        }
         // A module folder: the one that holds `src/` (Cargo, Maven, Gradle).
         if let Some(i) = parts.iter().rposition(|p| *p == "src")
             && i >= 1
@@ -285,6 +296,35 @@ fn istio_default(proof: Loc, host: &str) -> RetryLayer {
         timeout_loc: None,
         label: "Istio default".into(),
         setting: format!("no VirtualService for `{host}`: 2 retries"),
+    }
+}
+
+/// The node every AWS endpoint maps to.
+const AWS: &str = "aws";
+
+fn is_source(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e == "rs" || e == "java" || e == "kt" || e == "go" || e == "py")
+}
+
+/// The one application or SDK retry policy a source file builds that no
+/// call of the file already carries, if there is exactly one.
+fn sole_client_policy(f: &ScannedFile) -> Option<usize> {
+    if !is_source(&f.source.path) {
+        return None;
+    }
+    let used: BTreeSet<usize> = f
+        .facts
+        .edges
+        .iter()
+        .flat_map(|e| e.policies.iter().copied())
+        .collect();
+    let mut candidates = f.facts.policies.iter().enumerate().filter(|(i, p)| {
+        !used.contains(i) && matches!(p.system.layer(), LayerKind::Application | LayerKind::Sdk)
+    });
+    match (candidates.next(), candidates.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
     }
 }
 
@@ -454,6 +494,13 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                 .iter()
                 .filter_map(|&i| f.facts.policies.get(i).map(|p| layer_of(id, i, p)))
                 .collect();
+            // A URL in source code whose file builds exactly one client
+            // retry policy is called through it.
+            if layers.is_empty()
+                && let Some(i) = sole_client_policy(f)
+            {
+                layers.push(layer_of(id, i, &f.facts.policies[i]));
+            }
             let callee_name = b.graph.services[to].name.clone();
             let has_mesh_layer = layers.iter().any(|l| l.kind == LayerKind::Mesh);
             if !has_mesh_layer && b.sidecar_applies(from, to, &e.via) {
@@ -477,6 +524,35 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                     also: Vec::new(),
                 });
             }
+        }
+    }
+    // An AWS SDK client calls AWS, whether or not a file names the host.
+    for (id, f) in files.iter().enumerate() {
+        for (i, p) in f.facts.policies.iter().enumerate() {
+            if p.system != System::AwsSdk || f.facts.edges.iter().any(|e| e.policies.contains(&i)) {
+                continue;
+            }
+            // Only policies in code build a client; a profile in a shared
+            // config file applies to whichever program reads it.
+            if !is_source(&f.source.path) {
+                continue;
+            }
+            let Some(owner) = b.file_owner(id) else {
+                continue;
+            };
+            let from = b.service(&owner);
+            let to = b.service(AWS);
+            b.graph.edges.push(Edge {
+                from,
+                to,
+                proof: Loc {
+                    file: id,
+                    span: p.attempts.span,
+                },
+                via: "AWS SDK client".into(),
+                layers: vec![layer_of(id, i, p)],
+                also: Vec::new(),
+            });
         }
     }
     // Edges from config.

@@ -14,6 +14,7 @@ pub mod discover;
 pub mod duration;
 pub mod extract;
 pub mod graph;
+pub mod link;
 pub mod model;
 pub mod render;
 pub mod report;
@@ -141,6 +142,7 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
     }
     // Rust retry macros are defined in one file and called in others.
     extract::rust::link_macros(&mut scan.files);
+    link::cargo_identities(&mut scan.files, roots);
     scan.stats.elapsed = start.elapsed();
     Ok(scan)
 }
