@@ -202,7 +202,7 @@ pub fn read(
             ..
         }) = expr
         {
-            url_edge(spans, &l, facts);
+            url_edge(spans, l, facts);
         }
     }
     for d in defs {
