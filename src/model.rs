@@ -100,7 +100,10 @@ pub enum System {
 impl System {
     /// Whether the system offers a retry budget or throttle (RL601).
     pub fn offers_budget(&self) -> bool {
-        matches!(self, System::Envoy | System::Grpc | System::AwsSdk | System::Linkerd)
+        matches!(
+            self,
+            System::Envoy | System::Grpc | System::AwsSdk | System::Linkerd
+        )
     }
 
     /// Human name used in messages and reports.
@@ -432,6 +435,15 @@ pub struct RetryPolicy {
     /// jitters its own back-off whatever the file says (Envoy, Istio), or
     /// passes the request to the next server at once by design (nginx).
     pub platform_backoff: bool,
+    /// Exception types the policy never retries, as written
+    /// (`ignoreExceptions`, `noRetryFor`, `excludes`, Failsafe `abortOn`).
+    pub ignores: Vec<Located<Condition>>,
+    /// Where this retry is composed around a circuit breaker (the retry is
+    /// the outer layer): one span per composition (`.withRetry(retry)`
+    /// after `.withCircuitBreaker(..)`, `retry.executeSupplier(() ->
+    /// breaker...)`, `@Retry` with `@CircuitBreaker`). Empty when none is
+    /// known.
+    pub wraps_breaker: Vec<Span>,
 }
 
 impl RetryPolicy {
@@ -455,6 +467,8 @@ impl RetryPolicy {
             budget: None,
             idempotency: Vec::new(),
             platform_backoff: false,
+            ignores: Vec::new(),
+            wraps_breaker: Vec::new(),
         }
     }
 

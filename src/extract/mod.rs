@@ -7,6 +7,7 @@
 //! substring searches.
 
 pub mod istio;
+pub mod java;
 pub mod resilience4j;
 pub mod spring;
 
@@ -53,6 +54,8 @@ impl Facts {
 pub enum Syntax {
     Yaml,
     Json,
+    /// Java source, read with tree-sitter.
+    Java,
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -89,6 +92,9 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
 pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    if ext == "java" {
+        return java::wants(bytes).then_some(Syntax::Java);
+    }
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
         "json" => Syntax::Json,
@@ -109,7 +115,10 @@ pub fn supported_by_name(path: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    name.ends_with(".yml") || name.ends_with(".yaml") || name.ends_with(".json")
+    name.ends_with(".yml")
+        || name.ends_with(".yaml")
+        || name.ends_with(".json")
+        || name.ends_with(".java")
 }
 
 /// Read one file's facts. Never panics on any input.
@@ -117,6 +126,7 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
     let mut facts = Facts::default();
     match syntax {
         Syntax::Yaml | Syntax::Json => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Java => java::extract(text, &mut facts),
     }
     facts
 }

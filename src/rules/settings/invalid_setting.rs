@@ -54,3 +54,14 @@ pub fn missing_reference<'c>(
         help,
     )
 }
+
+/// `key` and `other` cannot both be set: the system rejects the pair or
+/// silently keeps only one (`why`).
+pub fn conflicting(span: Span, key: &str, other: &str, why: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` and `{other}` are both set: {why}"),
+        format!("set only one of `{key}` and `{other}`"),
+    )
+}
