@@ -1,1 +1,2 @@
 //! Rules of the `conditions` category.
+pub mod retries_open_circuit;
