@@ -127,7 +127,28 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
     {
         return None;
     }
+    // A walk up a chain (`while (parent != null)`).
+    if cond.is_some_and(|c| {
+        conjuncts(ctx, c)
+            .iter()
+            .any(|p| compares_with_null(ctx, *p))
+    }) {
+        return None;
+    }
     let own = own_nodes(body);
+    // Iterating: the body takes the next element itself.
+    if own.iter().any(|d| {
+        d.kind() == "method_invocation"
+            && field(*d, "name").is_some_and(|n| {
+                let n = ctx.text(n);
+                matches!(
+                    n,
+                    "next" | "hasNext" | "nextElement" | "hasMoreElements" | "poll" | "take"
+                ) || n.starts_with("getNext")
+            })
+    }) {
+        return None;
+    }
     let cond_idents: Vec<&str> = cond
         .map(|c| {
             ast::descendants(c)
@@ -174,6 +195,11 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
             }
         }
         if retrying.is_empty() {
+            continue;
+        }
+        // Following a referral or redirect, or failing over to the next
+        // candidate, is not trying the same call again.
+        if retrying.iter().any(|c| follows_next(ctx, *c, block)) {
             continue;
         }
         let block_stmts = statements(block);
@@ -272,6 +298,78 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
     };
     p.methods = Located::default_at(Methods::Unknown, trimmed);
     Some(p)
+}
+
+fn compares_with_null(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
+    let e = ast::unwrap_expr(e);
+    e.kind() == "binary_expression"
+        && field(e, "operator").is_some_and(|o| matches!(ctx.text(o), "!=" | "=="))
+        && [field(e, "left"), field(e, "right")]
+            .into_iter()
+            .flatten()
+            .any(|x| x.kind() == "null_literal")
+}
+
+/// Whether a catch clause moves on to something else rather than trying
+/// again: it catches a referral or redirect, assigns the caught exception
+/// to a variable the loop reads, or assigns a computed value to a variable
+/// the try block uses (the next candidate).
+fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> bool {
+    let types = catch_types(ctx, c);
+    if types
+        .iter()
+        .any(|(t, _)| t.contains("Referral") || t.contains("Redirect"))
+    {
+        return true;
+    }
+    let param = named_children(c)
+        .into_iter()
+        .find(|p| p.kind() == "catch_formal_parameter")
+        .and_then(|p| field(p, "name"))
+        .map(|n| ctx.text(n));
+    let Some(body) = field(c, "body") else {
+        return false;
+    };
+    for d in ast::descendants_until(body, nested) {
+        if d.kind() != "assignment_expression"
+            || field(d, "operator").is_none_or(|o| ctx.text(o) != "=")
+        {
+            continue;
+        }
+        let (Some(l), Some(r)) = (field(d, "left"), field(d, "right")) else {
+            continue;
+        };
+        let r = ast::unwrap_expr(r);
+        if l.kind() != "identifier" {
+            continue;
+        }
+        let name = ctx.text(l);
+        if param.is_some_and(|p| ctx.text(r) == p) {
+            // `e = re`: the exception drives the next pass when the loop
+            // reads it outside this catch.
+            let loop_reads = ast::ancestor(c, LOOPS).is_some_and(|lp| {
+                ast::descendants(lp).into_iter().any(|x| {
+                    x.kind() == "identifier"
+                        && ctx.text(x) == name
+                        && !ast::within(x, c)
+                        && x.parent()
+                            .is_some_and(|p| p.kind() != "assignment_expression")
+                })
+            });
+            if loop_reads {
+                return true;
+            }
+            continue;
+        }
+        let computed = matches!(
+            r.kind(),
+            "method_invocation" | "field_access" | "identifier" | "array_access"
+        );
+        if computed && mentions(ctx, try_block, name) {
+            return true;
+        }
+    }
+    false
 }
 
 fn catch_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {

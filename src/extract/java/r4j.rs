@@ -61,7 +61,9 @@ pub struct Cfg {
     pub ignores: Vec<Located<Condition>>,
     /// Spans of `intervalFunction(..)` and `intervalBiFunction(..)` calls.
     pub interval_fn: Option<Span>,
-    pub interval_bi: Option<Span>,
+    /// `intervalBiFunction(..)` or `waitDuration(..)`, which sets the same
+    /// slot, with the method name.
+    pub interval_bi: Option<(Span, &'static str)>,
 }
 
 impl Cfg {
@@ -222,7 +224,7 @@ fn apply<'a>(
                 ));
                 cfg.cap_order = CapOrder::BeforeJitter;
                 // `waitDuration` sets the bi-function slot.
-                cfg.interval_fn = None;
+                cfg.interval_bi = Some((call.span, "waitDuration"));
             }
             "intervalFunction" => {
                 let Some(a) = arg else { continue };
@@ -236,18 +238,7 @@ fn apply<'a>(
                 cfg.delay = Some(Located::written(Delay::Custom, call.span));
                 cfg.jitter = Some(Located::written(Jitter::Unknown, call.span));
                 cfg.cap_order = CapOrder::BeforeJitter;
-                if let Some(f) = cfg.interval_fn {
-                    diags.push(
-                        invalid_setting::conflicting(
-                            call.span,
-                            "intervalBiFunction",
-                            "intervalFunction",
-                            "Resilience4j keeps one interval function: `build()` throws IllegalStateException in 1.x and 2.0-2.2, later versions silently keep only the last one set",
-                        )
-                        .with_related(f, "`intervalFunction` is set here"),
-                    );
-                }
-                cfg.interval_bi = Some(call.span);
+                cfg.interval_bi = Some((call.span, "intervalBiFunction"));
             }
             "retryExceptions" => {
                 cfg.exceptions = call
@@ -276,17 +267,20 @@ fn apply<'a>(
             _ => {}
         }
     }
-    if let (Some(f), Some(b)) = (cfg.interval_fn, cfg.interval_bi)
-        && f.start > b.start
-    {
+    if let (Some(f), Some((b, bkey))) = (cfg.interval_fn, cfg.interval_bi) {
+        let (later, lkey, earlier, ekey) = if f.start > b.start {
+            (f, "intervalFunction", b, bkey)
+        } else {
+            (b, bkey, f, "intervalFunction")
+        };
+        let why = if bkey == "waitDuration" {
+            "`waitDuration` sets the interval bi-function, so Resilience4j 2.x `build()` throws IllegalStateException (\"The intervalFunction was configured twice\"), and releases whose setters replace each other silently keep only the last one"
+        } else {
+            "Resilience4j 2.x `build()` throws IllegalStateException (\"The intervalFunction was configured twice\"), and releases whose setters replace each other silently keep only the last one"
+        };
         diags.push(
-            invalid_setting::conflicting(
-                f,
-                "intervalFunction",
-                "intervalBiFunction",
-                "Resilience4j keeps one interval function: `build()` throws IllegalStateException in 1.x and 2.0-2.2, later versions silently keep only the last one set",
-            )
-            .with_related(b, "`intervalBiFunction` is set here"),
+            invalid_setting::conflicting(later, lkey, ekey, why)
+                .with_related(earlier, format!("`{ekey}` is set here")),
         );
     }
 }
