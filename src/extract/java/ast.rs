@@ -98,8 +98,24 @@ pub struct Chain<'a> {
 }
 
 impl<'a> Chain<'a> {
+    /// The root's text when it is a name (`RetryConfig`, `a.b.Retry`),
+    /// else "".
     pub fn root_text<'t>(&self, src: &'t str) -> &'t str {
-        self.root.map_or("", |r| text(r, src))
+        match self.root {
+            Some(r)
+                if matches!(
+                    r.kind(),
+                    "identifier"
+                        | "field_access"
+                        | "scoped_identifier"
+                        | "type_identifier"
+                        | "this"
+                ) && r.end_byte() - r.start_byte() <= 256 =>
+            {
+                text(r, src)
+            }
+            _ => "",
+        }
     }
     pub fn first(&self) -> Option<&Call<'a>> {
         self.calls.first()
@@ -112,10 +128,11 @@ impl<'a> Chain<'a> {
 /// Flatten a method invocation chain. `RetryConfig.custom().maxAttempts(3)`
 /// has root `RetryConfig` and calls `custom`, `maxAttempts`.
 pub fn chain<'a>(n: Node<'a>, src: &str) -> Chain<'a> {
+    // Iterative: a chain of any length costs one pass.
     let mut calls = Vec::new();
     let mut cur = unwrap_expr(n);
     let mut root = None;
-    for _ in 0..4096 {
+    for _ in 0..1_000_000 {
         if cur.kind() != "method_invocation" {
             root = Some(cur);
             break;
@@ -216,26 +233,6 @@ pub fn scale(unit: Duration, n: f64) -> Option<Duration> {
 /// Whether `node` is inside `outer` (by byte range).
 pub fn within(node: Node<'_>, outer: Node<'_>) -> bool {
     node.start_byte() >= outer.start_byte() && node.end_byte() <= outer.end_byte()
-}
-
-/// The nearest ancestor of one of `kinds`.
-pub fn ancestor<'a>(n: Node<'a>, kinds: &[&str]) -> Option<Node<'a>> {
-    let mut cur = n.parent();
-    for _ in 0..100_000 {
-        let c = cur?;
-        if kinds.contains(&c.kind()) {
-            return Some(c);
-        }
-        cur = c.parent();
-    }
-    None
-}
-
-/// The name of the method (or constructor) that contains `n`.
-pub fn enclosing_method<'a>(n: Node<'a>, src: &str) -> Option<(Node<'a>, String)> {
-    let m = ancestor(n, &["method_declaration", "constructor_declaration"])?;
-    let name = field(m, "name").map(|x| text(x, src).to_string())?;
-    Some((m, name))
 }
 
 /// Class names of a `Class[]` annotation or argument value:

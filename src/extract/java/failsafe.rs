@@ -52,19 +52,17 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         if n.kind() != "method_invocation" && n.kind() != "object_creation_expression" {
             continue;
         }
-        if n.parent().is_some_and(|p| {
-            p.kind() == "method_invocation" && field(p, "object").is_some_and(|o| o.id() == n.id())
-        }) {
+        if ctx.is_chain_link(n) {
             continue;
         }
         let c = ast::chain(n, ctx.src);
-        let root = c.root.map(|r| ast::unwrap_expr(r));
+        let root = c.root.map(ast::unwrap_expr);
         let (calls, ok) = match root {
             Some(r) if r.kind() == "object_creation_expression" => (
                 &c.calls[..],
                 field(r, "type").is_some_and(|t| ast::simple_type(ctx.text(t)) == "RetryPolicy"),
             ),
-            Some(r) if ast::last_segment(ctx.text(r)) == "RetryPolicy" => (
+            Some(r) if ast::last_segment(ctx.name_of(Some(r))) == "RetryPolicy" => (
                 c.calls.get(1..).unwrap_or(&[]),
                 matches!(
                     c.first().map(|f| f.name.as_str()),
@@ -195,11 +193,11 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             jitter = Located::written(j, s);
         }
         let mut p = RetryPolicy::new(System::Failsafe, at, attempts);
-        p.name = match n.parent() {
+        p.name = match ctx.parent(n) {
             Some(par) if par.kind() == "variable_declarator" => {
                 field(par, "name").map(|x| ctx.text(x).to_string())
             }
-            _ => ast::enclosing_method(n, ctx.src).map(|(_, m)| m),
+            _ => ctx.enclosing_method(n).map(|(_, m)| m),
         };
         p.delay = delay;
         p.jitter = jitter;
@@ -234,9 +232,7 @@ fn compositions<'a>(
         if n.kind() != "method_invocation" {
             continue;
         }
-        if n.parent().is_some_and(|p| {
-            p.kind() == "method_invocation" && field(p, "object").is_some_and(|o| o.id() == n.id())
-        }) {
+        if ctx.is_chain_link(n) {
             continue;
         }
         let c = ast::chain(n, ctx.src);

@@ -267,7 +267,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
     );
     let attempts = bound(ctx, lp, &own, trimmed);
     let mut p = RetryPolicy::new(System::JavaLoop, trimmed, attempts);
-    p.name = ast::enclosing_method(lp, ctx.src).map(|(_, m)| m);
+    p.name = ctx.enclosing_method(lp).map(|(_, m)| m);
     let (delay, jitter) = wait(ctx, lp, &own, trimmed);
     p.delay = delay;
     p.jitter = jitter;
@@ -347,12 +347,13 @@ fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> bool {
         if param.is_some_and(|p| ctx.text(r) == p) {
             // `e = re`: the exception drives the next pass when the loop
             // reads it outside this catch.
-            let loop_reads = ast::ancestor(c, LOOPS).is_some_and(|lp| {
+            let loop_reads = ctx.ancestor(c, LOOPS).is_some_and(|lp| {
                 ast::descendants(lp).into_iter().any(|x| {
                     x.kind() == "identifier"
                         && ctx.text(x) == name
                         && !ast::within(x, c)
-                        && x.parent()
+                        && ctx
+                            .parent(x)
                             .is_some_and(|p| p.kind() != "assignment_expression")
                 })
             });
@@ -695,7 +696,7 @@ fn wait(
             continue;
         }
         let name = field(d, "name").map_or("", |x| ctx.text(x));
-        let obj = field(d, "object").map_or("", |x| ctx.text(x));
+        let obj = ctx.name_of(field(d, "object"));
         let args = field(d, "arguments")
             .map(named_children)
             .unwrap_or_default();

@@ -78,11 +78,24 @@ pub struct Ctx<'a> {
     methods: HashMap<&'a str, Vec<Node<'a>>>,
     /// Values assigned to a name or `this.name` with `=`, by name.
     assigns: HashMap<&'a str, Vec<Node<'a>>>,
+    /// Each node's parent by node id (tree-sitter's own `parent()` walks
+    /// down from the root, which is quadratic on deep trees).
+    parents: HashMap<usize, Node<'a>>,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(src: &'a str, root: Node<'a>) -> Self {
-        let nodes = ast::descendants(root);
+        let mut nodes = Vec::new();
+        let mut parents = HashMap::new();
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            nodes.push(n);
+            for k in named_children(n).into_iter().rev() {
+                parents.insert(k.id(), n);
+                stack.push(k);
+            }
+        }
+        let pctx = Parents(&parents);
         let mut imports = Vec::new();
         let mut vars: HashMap<&'a str, Vec<Var<'a>>> = HashMap::new();
         let mut mutations: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
@@ -103,11 +116,11 @@ impl<'a> Ctx<'a> {
                     let Some(name) = field(n, "name").map(|x| text(x, src)) else {
                         continue;
                     };
-                    let ty = n
-                        .parent()
+                    let ty = pctx
+                        .parent(n)
                         .and_then(|p| field(p, "type"))
                         .map_or("", |t| text(t, src));
-                    let scope = ast::enclosing_method(n, src).map(|(m, _)| m.id());
+                    let scope = pctx.enclosing_method(n).map(|m| m.id());
                     vars.entry(name).or_default().push(Var {
                         ty,
                         value: field(n, "value"),
@@ -120,7 +133,7 @@ impl<'a> Ctx<'a> {
                         continue;
                     };
                     let ty = field(n, "type").map_or("", |t| text(t, src));
-                    let scope = ast::enclosing_method(n, src).map(|(m, _)| m.id());
+                    let scope = pctx.enclosing_method(n).map(|m| m.id());
                     vars.entry(name).or_default().push(Var {
                         ty,
                         value: None,
@@ -170,7 +183,32 @@ impl<'a> Ctx<'a> {
             mutations,
             methods,
             assigns,
+            parents,
         }
+    }
+
+    pub fn parent(&self, n: Node<'_>) -> Option<Node<'a>> {
+        self.parents.get(&n.id()).copied()
+    }
+
+    /// Whether `n` is the object of a method call (an inner link of a
+    /// chain).
+    pub fn is_chain_link(&self, n: Node<'_>) -> bool {
+        self.parent(n).is_some_and(|p| {
+            p.kind() == "method_invocation" && field(p, "object").is_some_and(|o| o.id() == n.id())
+        })
+    }
+
+    /// The nearest ancestor of one of `kinds`.
+    pub fn ancestor(&self, n: Node<'_>, kinds: &[&str]) -> Option<Node<'a>> {
+        Parents(&self.parents).ancestor(n, kinds)
+    }
+
+    /// The method or constructor that contains `n`, with its name.
+    pub fn enclosing_method(&self, n: Node<'_>) -> Option<(Node<'a>, String)> {
+        let m = Parents(&self.parents).enclosing_method(n)?;
+        let name = field(m, "name").map(|x| self.text(x).to_string())?;
+        Some((m, name))
     }
 
     /// The value of a name as seen from `at`: its initializer, else the
@@ -186,6 +224,26 @@ impl<'a> Ctx<'a> {
 
     pub fn text(&self, n: Node<'_>) -> &'a str {
         self.src.get(n.start_byte()..n.end_byte()).unwrap_or("")
+    }
+
+    /// The text of a name (`retry`, `this.retry`, `a.b.Retry`), or "" for
+    /// any other expression, so that callers never scan a long expression.
+    pub fn name_of(&self, n: Option<Node<'_>>) -> &'a str {
+        match n {
+            Some(n)
+                if matches!(
+                    n.kind(),
+                    "identifier"
+                        | "field_access"
+                        | "scoped_identifier"
+                        | "type_identifier"
+                        | "this"
+                ) && n.end_byte() - n.start_byte() <= 256 =>
+            {
+                self.text(n)
+            }
+            _ => "",
+        }
     }
 
     /// Whether the file imports `name` (a class or a package with `.*`).
@@ -204,7 +262,7 @@ impl<'a> Ctx<'a> {
     /// declared before `at`, else a field, else any declaration.
     pub fn var(&self, name: &str, at: Node<'_>) -> Option<Var<'a>> {
         let vs = self.vars.get(name)?;
-        let scope = ast::enclosing_method(at, self.src).map(|(m, _)| m.id());
+        let scope = self.enclosing_method(at).map(|(m, _)| m.id());
         vs.iter()
             .rev()
             .find(|v| {
@@ -225,7 +283,7 @@ impl<'a> Ctx<'a> {
                     .copied()
                     .filter(|m| {
                         m.start_byte() > v.node.start_byte()
-                            && ast::enclosing_method(*m, self.src).map(|(x, _)| x.id()) == v.scope
+                            && self.enclosing_method(*m).map(|(x, _)| x.id()) == v.scope
                     })
                     .collect()
             })
@@ -414,6 +472,28 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Parent lookups over a prebuilt map.
+struct Parents<'m, 'a>(&'m HashMap<usize, Node<'a>>);
+
+impl<'a> Parents<'_, 'a> {
+    fn parent(&self, n: Node<'_>) -> Option<Node<'a>> {
+        self.0.get(&n.id()).copied()
+    }
+    fn ancestor(&self, n: Node<'_>, kinds: &[&str]) -> Option<Node<'a>> {
+        let mut cur = self.parent(n);
+        while let Some(c) = cur {
+            if kinds.contains(&c.kind()) {
+                return Some(c);
+            }
+            cur = self.parent(c);
+        }
+        None
+    }
+    fn enclosing_method(&self, n: Node<'_>) -> Option<Node<'a>> {
+        self.ancestor(n, &["method_declaration", "constructor_declaration"])
+    }
+}
+
 /// A retry scope: code that runs once per attempt of policy `policy`.
 #[derive(Clone, Copy, Debug)]
 pub struct RetryScope<'a> {
@@ -490,7 +570,7 @@ fn random_id(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
         return false;
     }
     let name = field(n, "name").map_or("", |x| ctx.text(x));
-    let obj = field(n, "object").map_or("", |x| ctx.text(x));
+    let obj = ctx.name_of(field(n, "object"));
     matches!(
         (ast::last_segment(obj), name),
         ("UUID", "randomUUID")
@@ -512,7 +592,7 @@ fn random_id(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
 fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     let mut cur = n;
     for _ in 0..8 {
-        let Some(p) = cur.parent() else {
+        let Some(p) = ctx.parent(cur) else {
             return false;
         };
         match p.kind() {
@@ -524,13 +604,13 @@ fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
                         return true;
                     }
                 }
-                if let Some(call) = p.parent()
+                if let Some(call) = ctx.parent(p)
                     && let Some(name) = field(call, "name")
                     && names_key(ctx.text(name))
                 {
                     return true;
                 }
-                cur = p.parent().unwrap_or(p);
+                cur = ctx.parent(p).unwrap_or(p);
             }
             "variable_declarator" => {
                 return field(p, "name").is_some_and(|x| names_key(ctx.text(x)));

@@ -560,7 +560,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         };
         let method = ctx.text(name_node);
         let obj = field(n, "object");
-        let obj_text = obj.map_or("", |o| ctx.text(o));
+        let obj_text = ctx.name_of(obj);
         let args = field(n, "arguments")
             .map(named_children)
             .unwrap_or_default();
@@ -593,7 +593,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     // Registries built from a local config consume it.
     for &n in &ctx.nodes {
         if n.kind() == "method_invocation"
-            && ast::last_segment(field(n, "object").map_or("", |o| ctx.text(o))) == "RetryRegistry"
+            && ast::last_segment(ctx.name_of(field(n, "object"))) == "RetryRegistry"
             && let Some(a) = field(n, "arguments").and_then(|a| named_children(a).first().copied())
             && let Some(c) = config(ctx, a, &mut Vec::new(), 0)
         {
@@ -602,7 +602,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     }
     // Configs built here but not turned into a retry in this file.
     for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" {
+        if n.kind() != "method_invocation" || ctx.is_chain_link(n) {
             continue;
         }
         let c = ast::chain(n, ctx.src);
@@ -615,9 +615,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             continue;
         }
         // Only the outermost call of the chain.
-        if n.parent().is_some_and(|p| {
-            p.kind() == "method_invocation" && field(p, "object").is_some_and(|o| o.id() == n.id())
-        }) {
+        if ctx.is_chain_link(n) {
             continue;
         }
         let origin = c.first().map_or(0, |f| f.node.start_byte());
@@ -626,7 +624,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         }
         // Evaluate through the variable it is stored in, so that later
         // statements on the builder count.
-        let (cfg, name) = match n.parent() {
+        let (cfg, name) = match ctx.parent(n) {
             Some(p) if p.kind() == "variable_declarator" => {
                 let var = field(p, "name");
                 (
@@ -636,7 +634,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             }
             Some(p) if p.kind() == "return_statement" => (
                 config(ctx, n, &mut diags, 0),
-                ast::enclosing_method(n, ctx.src).map(|(_, m)| m),
+                ctx.enclosing_method(n).map(|(_, m)| m),
             ),
             _ => (config(ctx, n, &mut diags, 0), None),
         };
@@ -664,7 +662,12 @@ fn dedup_diags(d: &mut Vec<crate::rules::Diagnostic>) {
 }
 
 fn is_registry(ctx: &Ctx<'_>, o: Node<'_>) -> bool {
-    let t = ctx.text(o).to_ascii_lowercase();
+    // `retryRegistry`, `ResilienceUtil.getRetryRegistry()`.
+    let t = if o.kind() == "method_invocation" {
+        field(o, "name").map_or(String::new(), |n| ctx.text(n).to_ascii_lowercase())
+    } else {
+        ctx.name_of(Some(o)).to_ascii_lowercase()
+    };
     if t.contains("retryregistry") {
         return true;
     }
@@ -986,7 +989,12 @@ fn layers<'a>(
                 return (Vec::new(), Some(n));
             };
             if !(last.name.starts_with("decorate") || last.name.starts_with("execute")) {
-                return (Vec::new(), Some(n));
+                // `.get()`, `.apply(..)`, `.toCompletableFuture()` on a
+                // decorated callable: look at what it is called on.
+                return match field(n, "object") {
+                    Some(o) if o.kind() == "method_invocation" => layers(ctx, st, o, depth + 1),
+                    _ => (Vec::new(), Some(n)),
+                };
             }
             let Some(inner_arg) = last.args.last().copied() else {
                 return (Vec::new(), Some(n));
@@ -1034,9 +1042,7 @@ fn composition<'a>(ctx: &Ctx<'a>, facts: &mut Facts, st: &mut State<'a>) {
             continue;
         }
         // Only the outermost call of a chain.
-        if n.parent().is_some_and(|p| {
-            p.kind() == "method_invocation" && field(p, "object").is_some_and(|o| o.id() == n.id())
-        }) {
+        if ctx.is_chain_link(n) {
             continue;
         }
         let (ls, inner) = layers(ctx, st, n, 0);

@@ -459,9 +459,7 @@ fn templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         if n.kind() != "method_invocation" {
             continue;
         }
-        if n.parent().is_some_and(|p| {
-            p.kind() == "method_invocation" && field(p, "object").is_some_and(|o| o.id() == n.id())
-        }) {
+        if ctx.is_chain_link(n) {
             continue;
         }
         let c = ast::chain(n, ctx.src);
@@ -588,11 +586,11 @@ fn templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             }
         }
         let mut p = RetryPolicy::new(System::SpringRetry, at, attempts);
-        p.name = match n.parent() {
+        p.name = match ctx.parent(n) {
             Some(par) if par.kind() == "variable_declarator" => {
                 field(par, "name").map(|x| ctx.text(x).to_string())
             }
-            _ => ast::enclosing_method(n, ctx.src).map(|(_, m)| m),
+            _ => ctx.enclosing_method(n).map(|(_, m)| m),
         };
         p.delay = delay;
         p.jitter = jitter;
