@@ -57,9 +57,11 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
             out
         })
         .collect();
+    let graph = crate::graph::build(&scan.files, settings);
     let ctx = GraphCtx {
         files: &scan.files,
         settings,
+        graph: &graph,
     };
     for rule in &enabled {
         if let Check::Graph(run) = rule.check {

@@ -13,6 +13,7 @@ Examples:
   retrylint check services/ deploy/    check two trees
   retrylint check --format json .      machine-readable findings
   retrylint check --select RL2 --ignore RL206 .
+  retrylint graph --format dot . | dot -Tsvg > graph.svg
   retrylint rules                      list every rule
   retrylint explain RL203              a rule's documentation";
 
@@ -38,6 +39,18 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
         format: RulesFormat,
     },
+    /// Print the call-path graph: services, calls, the retry layers on each
+    /// call, and the worst path from each entry point.
+    Graph {
+        /// Files and directories to read.
+        #[arg(default_value = ".")]
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = GraphFormat::Mermaid)]
+        format: GraphFormat,
+        /// Glob of paths not to scan; may be repeated.
+        #[arg(long)]
+        exclude: Vec<String>,
+    },
     /// Print a rule's documentation.
     Explain {
         /// A rule code (`RL203`) or name (`unjittered-backoff`).
@@ -50,6 +63,13 @@ pub enum RulesFormat {
     Text,
     Markdown,
     Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GraphFormat {
+    Json,
+    Dot,
+    Mermaid,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -92,6 +112,11 @@ pub struct CheckArgs {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Graph {
+            paths,
+            format,
+            exclude,
+        } => graph(&paths, format, exclude),
         Command::Rules { format } => {
             print!("{}", rules_listing(format));
             0
@@ -114,6 +139,28 @@ pub fn run(cli: Cli) -> i32 {
 
 fn color_enabled() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+}
+
+fn graph(paths: &[PathBuf], format: GraphFormat, exclude: Vec<String>) -> i32 {
+    let settings = Settings {
+        exclude,
+        ..Settings::default()
+    };
+    let scan = match crate::scan(paths, &settings) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("retrylint: {e}");
+            return 2;
+        }
+    };
+    let g = crate::graph::build(&scan.files, &settings);
+    let out = match format {
+        GraphFormat::Json => render::graph::json(&scan, &g),
+        GraphFormat::Dot => render::graph::dot(&g),
+        GraphFormat::Mermaid => render::graph::mermaid(&g),
+    };
+    print!("{out}");
+    0
 }
 
 fn check(args: CheckArgs) -> i32 {

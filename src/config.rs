@@ -36,6 +36,56 @@ pub struct Settings {
     pub exclude: Vec<String>,
     /// Files larger than this many bytes are not read.
     pub max_file_size: u64,
+    /// The call-path graph's settings.
+    pub graph: GraphSettings,
+}
+
+/// `mesh = ...`: whether calls go through a service mesh whose default
+/// retries apply where nothing is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mesh {
+    /// Istio when the scanned files show it is in use (Istio resources, an
+    /// injection label); none otherwise.
+    #[default]
+    Auto,
+    Istio,
+    None,
+}
+
+/// `[[services]]`: a service, the files that belong to it, and other names
+/// that reach it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServiceConfig {
+    pub name: String,
+    /// Globs of the files that belong to the service.
+    #[serde(default)]
+    pub paths: Vec<String>,
+    /// Hosts and other names that reach it.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+}
+
+/// `[[edges]]`: a call the files do not show.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeConfig {
+    pub from: String,
+    pub to: String,
+    /// What the call goes through, for messages (`nginx`, `sdk`).
+    #[serde(default)]
+    pub via: Option<String>,
+}
+
+/// The graph keys of the configuration.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GraphSettings {
+    pub mesh: Mesh,
+    pub services: Vec<ServiceConfig>,
+    pub edges: Vec<EdgeConfig>,
+    /// Services where paths start, besides those nobody calls.
+    pub entry_points: Vec<String>,
 }
 
 impl Default for Settings {
@@ -47,6 +97,7 @@ impl Default for Settings {
             thresholds: Thresholds::default(),
             exclude: Vec::new(),
             max_file_size: 10 * 1024 * 1024,
+            graph: GraphSettings::default(),
         }
     }
 }

@@ -37,10 +37,21 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
         &[("RL203", 68)],
     ),
     // maxRetryAttempts everywhere (removed in 2.0.0); fixed unjittered
-    // delays; exponential without jitter (L16-20) with 6 attempts.
+    // delays; exponential without jitter (L16-20) with 6 attempts; no
+    // retryExceptions (every Throwable retried) except predicateExample's
+    // resultPredicate, and java.lang.Exception in throwingException (L44);
+    // the randomised but constant 2s of intervalFunctionRandomExample.
     (
         "thombergs/code-examples/resilience4j/springboot-resilience4j/src/main/resources/application.yml",
         &[
+            ("RL102", 6),
+            ("RL102", 11),
+            ("RL102", 16),
+            ("RL102", 23),
+            ("RL202", 27),
+            ("RL102", 30),
+            ("RL102", 44),
+            ("RL102", 48),
             ("RL901", 7),
             ("RL203", 8),
             ("RL901", 12),
@@ -198,7 +209,9 @@ fn corpus_values_are_read_as_the_systems_read_them() {
         Timeout::after(Duration::from_secs(2))
     );
     assert!(vs[0].platform_backoff);
-    assert!(policies_of(&scan, "virtual-service-no-retries.yml").is_empty());
+    let off = policies_of(&scan, "virtual-service-no-retries.yml");
+    assert_eq!(off.len(), 3, "attempts: 0 is a policy of one attempt");
+    assert!(off.iter().all(|p| !p.retries()));
 }
 
 #[test]

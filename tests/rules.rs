@@ -1,76 +1,85 @@
-//! Every rule fixture: files under `testdata/rules/RLnnn/err/` must make
-//! the rule fire, files under `ok/` must not; the exact output of each
-//! `err` fixture is a snapshot.
+//! Every rule fixture: entries (files, or directories for path rules) under
+//! `testdata/rules/RLnnn/err/` must make the rule fire, entries under `ok/`
+//! must not; the exact output of each `err` fixture is a snapshot.
 
 mod common;
 
-use std::path::Path;
+use std::path::PathBuf;
 
-fn code_and_kind(path: &Path) -> (String, String) {
-    let parts: Vec<String> = path
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().to_string())
+fn fixtures() -> Vec<(String, String, PathBuf)> {
+    let root = common::root().join("testdata/rules");
+    let mut out = Vec::new();
+    let mut codes: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
         .collect();
-    let i = parts
-        .iter()
-        .position(|p| p == "rules")
-        .expect("under testdata/rules");
-    (parts[i + 1].clone(), parts[i + 2].clone())
+    codes.sort();
+    for code_dir in codes {
+        let code = code_dir.file_name().unwrap().to_string_lossy().to_string();
+        for kind in ["err", "ok"] {
+            let Ok(entries) = std::fs::read_dir(code_dir.join(kind)) else {
+                continue;
+            };
+            let mut entries: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+            entries.sort();
+            for e in entries {
+                out.push((code.clone(), kind.to_string(), e));
+            }
+        }
+    }
+    out
 }
 
 #[test]
 fn rule_fixtures() {
     std::env::set_current_dir(common::root()).unwrap();
-    insta::glob!("../testdata/rules", "RL*/*/*", |path| {
-        let rel = path.strip_prefix(common::root()).unwrap();
-        let (code, kind) = code_and_kind(rel);
-        let (scan, findings) = common::run(rel, &[&code]);
-        assert!(
-            scan.notices.is_empty(),
-            "{}: notices {:?}",
-            rel.display(),
-            scan.notices
-        );
+    let mut failures = Vec::new();
+    for (code, kind, path) in fixtures() {
+        let rel = path.strip_prefix(common::root()).unwrap().to_path_buf();
+        let (scan, findings) = common::run(&rel, &[&code]);
+        if !scan.notices.is_empty() {
+            failures.push(format!("{}: notices {:?}", rel.display(), scan.notices));
+        }
         let concise = common::concise(&scan, &findings);
         match kind.as_str() {
             "err" => {
-                assert!(
-                    !findings.is_empty(),
-                    "{} must make {code} fire",
-                    rel.display()
-                );
-                assert!(findings.iter().all(|f| f.rule.code == code));
+                if findings.is_empty() {
+                    failures.push(format!("{} must make {code} fire", rel.display()));
+                    continue;
+                }
                 for f in &findings {
-                    assert!(
-                        f.message.chars().next().is_some_and(|c| !c.is_uppercase()),
-                        "message starts lowercase: {}",
-                        f.message
-                    );
-                    assert!(
-                        !f.message.ends_with('.'),
-                        "no trailing period: {}",
-                        f.message
-                    );
-                    assert!(
-                        f.message.contains('`'),
-                        "the offending value in backticks: {}",
-                        f.message
-                    );
-                    assert!(
-                        !f.help.is_empty(),
-                        "a help that names the fix: {}",
-                        f.message
-                    );
+                    let m = &f.message;
+                    if f.rule.code != code
+                        || m.chars().next().is_some_and(char::is_uppercase)
+                        || m.ends_with('.')
+                        || !m.contains('`')
+                        || f.help.is_empty()
+                    {
+                        failures.push(format!(
+                            "{}: a message must be of {code}, start lowercase, have no trailing period, show the value in backticks and come with a help: {m}",
+                            rel.display()
+                        ));
+                    }
                 }
                 let pretty = common::pretty(&scan, &findings);
-                insta::assert_snapshot!(format!("{concise}\n{pretty}"));
+                let name = format!(
+                    "{code}__{kind}__{}",
+                    rel.file_name().unwrap().to_string_lossy()
+                );
+                insta::with_settings!({ input_file => &rel, omit_expression => true }, {
+                    insta::assert_snapshot!(name, format!("{concise}\n{pretty}"));
+                });
             }
-            "ok" => assert!(
-                findings.is_empty(),
-                "{} must not make {code} fire:\n{concise}",
-                rel.display()
-            ),
-            other => panic!("fixture folder must be err/ or ok/, not {other}"),
+            "ok" => {
+                if !findings.is_empty() {
+                    failures.push(format!(
+                        "{} must not make {code} fire:\n{concise}",
+                        rel.display()
+                    ));
+                }
+            }
+            _ => unreachable!(),
         }
-    });
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
 }

@@ -212,22 +212,26 @@ fn route_policy(
                     }
                 },
             };
-            if n == 0 {
-                // `attempts: 0` (or none) turns retries off.
-                return None;
-            }
-            let a = attempts.expect("n > 0 means attempts is written");
-            let mut p = RetryPolicy::new(
-                System::Istio,
-                r.key_span,
-                Located::written(
+            // `attempts: 0` (or none) turns retries off: the route still
+            // has a policy, of one attempt, so the graph knows that nothing
+            // (not even Istio's default) retries at this hop.
+            let attempts = match &attempts {
+                Some(a) => Located::written(
                     Attempts {
                         count: AttemptCount::Finite(n as u64 + 1),
                         written_as: format!("attempts: {n}"),
                     },
                     a.span(),
                 ),
-            );
+                None => Located::written(
+                    Attempts {
+                        count: AttemptCount::Finite(1),
+                        written_as: "no `attempts`: retries off".into(),
+                    },
+                    r.key_span,
+                ),
+            };
+            let mut p = RetryPolicy::new(System::Istio, r.key_span, attempts);
             p.retry_on = match r.value.entry("retryOn") {
                 Some(e) => Located::written(retry_on(e.value, facts), e.span()),
                 None => Located::default_at(default_retry_on(r.key_span), r.key_span),
@@ -398,18 +402,21 @@ fn methods(route: Yaml<'_>) -> Located<Methods> {
         return Located::default_at(Methods::All, route.span());
     };
     let mut set = Vec::new();
+    let mut span: Option<Span> = None;
     for block in m.value.items() {
         match block.get("method") {
-            Some(method) => match method.get("exact").and_then(|e| e.as_str()) {
-                Some(x) => set.push(x.to_ascii_uppercase()),
+            Some(method) => match method.get("exact").filter(|e| e.as_str().is_some()) {
+                Some(x) => {
+                    set.push(x.as_str().unwrap_or_default().to_ascii_uppercase());
+                    span = Some(span.map_or(x.span(), |s| s.cover(x.span())));
+                }
                 None => return Located::written(Methods::Unknown, m.span()),
             },
             None => return Located::written(Methods::All, m.span()),
         }
     }
-    if set.is_empty() {
-        Located::written(Methods::All, m.span())
-    } else {
-        Located::written(Methods::Set(set), m.span())
+    match span {
+        Some(span) => Located::written(Methods::Set(set), span),
+        None => Located::written(Methods::All, m.span()),
     }
 }

@@ -10,6 +10,7 @@ pub mod istio;
 pub mod java;
 pub mod resilience4j;
 pub mod spring;
+pub mod workload;
 
 use crate::model::{CallEdge, RetryPolicy, ServiceDecl, TimeoutSetting};
 use crate::rules::Diagnostic;
@@ -85,6 +86,7 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
         &["resilience4j"],
         resilience4j::extract_yaml,
     ),
+    ("workload", workload::NEEDLES, workload::extract),
 ];
 
 /// Decide how to read a file from its path and first bytes, or `None` when
@@ -100,6 +102,9 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         "json" => Syntax::Json,
         _ => return None,
     };
+    if syntax == Syntax::Yaml && workload::is_compose(&name) {
+        return Some(syntax);
+    }
     let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
         needles
             .iter()
@@ -164,13 +169,19 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             file: &file,
             doc,
         };
+        let compose = path
+            .file_name()
+            .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
         for (name, needles, extractor) in DOC_EXTRACTORS {
-            if !needles.iter().any(|n| text.contains(n)) {
+            let sniffed = needles.iter().any(|n| text.contains(n));
+            let wanted = sniffed || (compose && *name == "workload");
+            if !wanted {
                 continue;
             }
+            // Several extractors may read one document (a Deployment gives
+            // a service identity, its env URLs and its AWS settings).
             if extractor(&ctx, facts) {
                 facts.claimed_by(name);
-                break;
             }
         }
     }

@@ -346,7 +346,9 @@ fn retry_policy(
         b.name.clone()
     });
     policy.scope.caller = caller.map(str::to_string);
-    policy.methods = Located::default_at(Methods::All, root);
+    // A Resilience4j instance wraps whatever code uses it: the requests it
+    // retries are not known from the configuration.
+    policy.methods = Located::default_at(Methods::Unknown, root);
 
     // Delay and jitter.
     let wait = resolve(blocks, b, "waitDuration");
@@ -506,6 +508,9 @@ fn retry_policy(
     policy.retry_on = if listed || predicate {
         let span = conditions.first().map_or(root, |c| c.span);
         Located::written(RetryOn::Listed { conditions }, span)
+    } else if let Some(base) = base_of(blocks, b) {
+        // The base config's default, reported once where the base is.
+        Located::inherited(RetryOn::AllErrors, base.name_span)
     } else {
         Located::default_at(RetryOn::AllErrors, root)
     };

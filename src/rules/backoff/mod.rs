@@ -2,7 +2,10 @@
 //! retries.
 
 pub mod excessive_attempts;
+pub mod fixed_delay;
 pub mod jitter_clipped_by_cap;
+pub mod missing_backoff;
+pub mod unbounded_retries;
 pub mod unjittered_backoff;
 
 use crate::model::System;

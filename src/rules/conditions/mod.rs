@@ -1,2 +1,135 @@
-//! Rules of the `conditions` category.
+//! Rules of the `conditions` category (RL1xx): what a policy retries.
+
+pub mod retries_client_errors;
+pub mod retries_every_error;
+pub mod retries_non_idempotent;
 pub mod retries_open_circuit;
+
+use crate::model::{Condition, Located, RetryOn};
+
+/// gRPC codes that a retry cannot fix.
+pub const NON_TRANSIENT_GRPC: &[&str] = &[
+    "INVALID_ARGUMENT",
+    "NOT_FOUND",
+    "ALREADY_EXISTS",
+    "PERMISSION_DENIED",
+    "UNAUTHENTICATED",
+    "FAILED_PRECONDITION",
+    "OUT_OF_RANGE",
+    "UNIMPLEMENTED",
+];
+
+/// Exception types that mean "the request was wrong", by the words their
+/// names are made of.
+const CLIENT_ERROR_EXCEPTIONS: &[&str] = &[
+    "HttpClientErrorException",
+    "BadRequest",
+    "NotFound",
+    "Unauthorized",
+    "Forbidden",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "ValidationException",
+    "ConstraintViolation",
+    "UnprocessableEntity",
+    "InvalidArgument",
+    "AuthenticationException",
+    "AccessDenied",
+    "NumberFormatException",
+    "NullPointerException",
+    "ClassCastException",
+];
+
+/// Catch-all exception types: listing one retries every error.
+pub const CATCH_ALL_EXCEPTIONS: &[&str] = &[
+    "Exception",
+    "Throwable",
+    "RuntimeException",
+    "Error",
+    "BaseException",
+];
+
+/// The unqualified name of a Java/.NET/Rust type path.
+pub fn simple_name(name: &str) -> &str {
+    name.rsplit(['.', ':', '$']).next().unwrap_or(name).trim()
+}
+
+/// The listed conditions, or nothing for every other kind of `RetryOn`.
+pub fn listed(r: &RetryOn) -> &[Located<Condition>] {
+    match r {
+        RetryOn::Listed { conditions } => conditions,
+        _ => &[],
+    }
+}
+
+/// What about `c` makes it a client error, for the message; `None` when it
+/// is not one.
+pub fn client_error(c: &Condition) -> Option<String> {
+    match c {
+        Condition::Status { from, to } => {
+            let (lo, hi) = ((*from).max(400), (*to).min(499));
+            if lo > hi {
+                return None;
+            }
+            // 408 (timeout) and 429 (rate limited) are meant to be retried.
+            let bad: Vec<u16> = (lo..=hi).filter(|c| *c != 408 && *c != 429).collect();
+            if bad.is_empty() {
+                None
+            } else if lo == 400 && hi == 499 {
+                Some("4xx".into())
+            } else if bad.len() == 1 {
+                Some(bad[0].to_string())
+            } else {
+                Some(format!("{lo}-{hi}"))
+            }
+        }
+        Condition::Grpc(code) => NON_TRANSIENT_GRPC
+            .contains(&code.as_str())
+            .then(|| code.clone()),
+        Condition::Exception(name) => {
+            let simple = simple_name(name);
+            CLIENT_ERROR_EXCEPTIONS
+                .iter()
+                .any(|w| simple.contains(w))
+                .then(|| name.clone())
+        }
+        _ => None,
+    }
+}
+
+/// Whether a failure leaves it unknown if the request was processed: a
+/// timeout, a reset after the request was sent, a 502/504, gRPC
+/// DEADLINE_EXCEEDED/INTERNAL/UNKNOWN.
+pub fn ambiguous(c: &Condition) -> bool {
+    match c {
+        Condition::Status { from, to } => {
+            (*from..=*to).contains(&502) || (*from..=*to).contains(&504)
+        }
+        Condition::Grpc(code) => {
+            matches!(code.as_str(), "DEADLINE_EXCEEDED" | "INTERNAL" | "UNKNOWN")
+        }
+        Condition::Transport(t) => {
+            let t = t.to_ascii_lowercase();
+            // Failures before the request is sent are safe to retry.
+            let before_send = t.contains("connect")
+                || t.contains("refused")
+                || t.contains("before-request")
+                || t.contains("before_request");
+            !before_send
+                && (t.contains("reset")
+                    || t.contains("timeout")
+                    || t.contains("timed")
+                    || t.contains("post-connect"))
+        }
+        Condition::Exception(name) => {
+            let s = simple_name(name);
+            s.contains("Timeout")
+                || s == "IOException"
+                || s.contains("SocketException")
+                || s.contains("ResourceAccess")
+                || s.contains("Interrupted")
+                || CATCH_ALL_EXCEPTIONS.contains(&s)
+        }
+        Condition::Token(_) | Condition::Predicate => false,
+    }
+}

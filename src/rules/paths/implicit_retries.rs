@@ -1,29 +1,76 @@
 //! RL403 implicit-retries: a hop retries only because of a platform default
-//! nobody wrote.
+//! nobody wrote: a policy whose attempts are a platform's default (an
+//! Istio route with no `retries`, an AWS client with no retry setting), or
+//! a sidecar layer the graph adds to a call where no VirtualService exists.
 
-use crate::model::Provenance;
-use crate::rules::{Check, Emitter, PolicyCtx};
+use crate::graph::GraphCtx;
+use crate::model::{Layer, Provenance};
+use crate::rules::{Check, Finding, Related, rule};
+use std::collections::BTreeSet;
 
-pub const CHECK: Check = Check::Policy(check);
+pub const CHECK: Check = Check::Graph(check);
 
-fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
-    let p = ctx.policy;
-    if !p.retries() || p.attempts.provenance != Provenance::Default {
-        return;
+fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
+    let me = rule("RL403");
+    let mut seen = BTreeSet::new();
+    for (id, f) in ctx.files.iter().enumerate() {
+        for p in &f.facts.policies {
+            if !p.retries()
+                || p.attempts.provenance != Provenance::Default
+                || p.system.layer() == Layer::Application
+            {
+                continue;
+            }
+            if !seen.insert((id, p.attempts.span)) {
+                continue;
+            }
+            let n = p.attempts.value.count.finite().unwrap_or(0);
+            out.push(Finding::new(
+                me,
+                id,
+                p.attempts.span,
+                format!(
+                    "{} retries although nothing here asks for it: {} ({n} attempts)",
+                    p.describe(),
+                    p.attempts.value.written_as
+                ),
+                "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted".into(),
+            ));
+        }
     }
-    // Only platforms retry by themselves; an application default is a
-    // written policy whose values are defaults.
-    if p.system.layer() == crate::model::Layer::Application {
-        return;
+    let g = ctx.graph;
+    for e in &g.edges {
+        for l in e
+            .layers
+            .iter()
+            .filter(|l| l.implicit && l.policy.is_none() && l.retries())
+        {
+            if !seen.insert((l.loc.file, l.loc.span)) {
+                continue;
+            }
+            let mut f = Finding::new(
+                me,
+                l.loc.file,
+                l.loc.span,
+                format!(
+                    "the call from `{}` to `{}` is retried by the caller's {} sidecar by default: `{}` attempts that no file writes (no VirtualService for `{}`)",
+                    g.service_name(e.from),
+                    g.service_name(e.to),
+                    l.system.label(),
+                    l.factor(),
+                    g.service_name(e.to),
+                ),
+                format!(
+                    "write a VirtualService for `{}` with the retries you want (`attempts: 0` to leave retries to the application)",
+                    g.service_name(e.to)
+                ),
+            );
+            f.related.push(Related {
+                file: e.proof.file,
+                span: e.proof.span,
+                message: format!("the call, via {}", e.via),
+            });
+            out.push(f);
+        }
     }
-    let n = p.attempts.value.count.finite().unwrap_or(0);
-    e.emit(
-        p.attempts.span,
-        format!(
-            "{} retries although nothing here asks for it: {} ({n} attempts)",
-            p.describe(),
-            p.attempts.value.written_as
-        ),
-        "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted",
-    );
 }

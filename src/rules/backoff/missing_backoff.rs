@@ -1,0 +1,39 @@
+//! RL201 missing-backoff: attempts follow each other with no delay.
+
+use crate::model::{Delay, Provenance};
+use crate::rules::{Check, Emitter, PolicyCtx};
+
+pub const CHECK: Check = Check::Policy(check);
+
+fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
+    let p = ctx.policy;
+    if !p.retries() || p.platform_backoff || p.delay.provenance == Provenance::Inherited {
+        return;
+    }
+    let immediate = match &p.delay.value {
+        Delay::None => true,
+        Delay::Fixed { delay } => delay.is_zero(),
+        Delay::Exponential { base, .. } => base.is_zero(),
+        _ => false,
+    };
+    if !immediate {
+        return;
+    }
+    let written = ctx.file.slice(p.delay.span).trim();
+    let how = if p.delay.is_written() && !written.is_empty() && written.len() < 80 {
+        format!(" (`{written}`)")
+    } else {
+        " (`no delay`)".to_string()
+    };
+    e.emit(
+        p.delay.span,
+        format!(
+            "{} retries at once, with no delay between attempts{how}",
+            p.describe()
+        ),
+        format!(
+            "wait between attempts, growing and randomised: {}",
+            super::jitter_fix(&p.system)
+        ),
+    );
+}

@@ -1,0 +1,41 @@
+//! RL205 unbounded-retries: no attempt limit, or an effectively infinite
+//! one, and no elapsed-time cap.
+
+use crate::model::{AttemptCount, Provenance, Timeout};
+use crate::rules::{Check, Emitter, PolicyCtx};
+
+pub const CHECK: Check = Check::Policy(check);
+
+/// More attempts than this is no limit in practice (`Integer.MAX_VALUE`).
+pub const EFFECTIVELY_INFINITE: u64 = 10_000;
+
+fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
+    let p = ctx.policy;
+    if p.attempts.provenance == Provenance::Inherited {
+        return;
+    }
+    let unbounded = match p.attempts.value.count {
+        AttemptCount::Unbounded => true,
+        AttemptCount::Finite(n) => n > EFFECTIVELY_INFINITE,
+        AttemptCount::Unknown => false,
+    };
+    if !unbounded {
+        return;
+    }
+    // A finite overall deadline still ends the retries.
+    if let Some(t) = &p.overall_timeout
+        && let Timeout::Finite { after } = t.value
+        && after.as_secs() <= 86_400
+    {
+        return;
+    }
+    e.emit(
+        p.attempts.span,
+        format!(
+            "{} retries without a limit (`{}`) and nothing caps the time it keeps trying",
+            p.describe(),
+            p.attempts.value.written_as
+        ),
+        "set a small attempt limit (3 to 5 in total) or a maximum elapsed time, and let the caller or a circuit breaker handle longer outages",
+    );
+}

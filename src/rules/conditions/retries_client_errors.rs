@@ -1,0 +1,52 @@
+//! RL101 retries-client-errors: a policy retries 4xx responses (other than
+//! 408/429), non-transient gRPC codes or client-error exception types.
+
+use super::{client_error, listed};
+use crate::rules::{Check, Emitter, PolicyCtx};
+
+pub const CHECK: Check = Check::Policy(check);
+
+fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
+    let p = ctx.policy;
+    if !p.retries() {
+        return;
+    }
+    let bad: Vec<(String, crate::source::Span)> = listed(&p.retry_on.value)
+        .iter()
+        .filter_map(|c| client_error(&c.value).map(|what| (what, c.span)))
+        .collect();
+    let Some((first, span)) = bad.first().cloned() else {
+        return;
+    };
+    let names: Vec<String> = bad
+        .iter()
+        .map(|(w, s)| {
+            let written = ctx
+                .file
+                .slice(*s)
+                .trim()
+                .trim_matches(['"', '\'', ',', '-', ' ']);
+            if written.is_empty() || written == w || written.len() > 60 {
+                format!("`{w}`")
+            } else {
+                format!("`{written}` ({w})")
+            }
+        })
+        .collect();
+    let f = e.emit(
+        span,
+        format!(
+            "{} retries client errors {}: the same request fails the same way every time",
+            p.describe(),
+            names.join(", ")
+        ),
+        format!(
+            "stop retrying `{first}`: retry only transient failures (5xx such as 502/503/504, 408, 429, connect failures, UNAVAILABLE); a client error needs a different request, not the same one again"
+        ),
+    );
+    for (what, s) in bad.iter().skip(1) {
+        if *s != span {
+            Emitter::relate(f, *s, format!("`{what}` is retried too"));
+        }
+    }
+}
