@@ -71,13 +71,13 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
         ],
     ),
     // Spring Retry on interface methods: L12 all defaults (3 attempts,
-    // fixed 1000 ms), L15 retryFor SQLException with the default back-off,
+    // fixed 1000 ms, any exception: RL102), L15 retryFor SQLException with the default back-off,
     // L18 maxAttempts 2 with @Backoff(delay = 100): all fixed, unjittered.
     // L21-22 read their attempts and delay from placeholders: unknown, so
     // nothing is claimed about them.
     (
         "eugenp/tutorials/spring-scheduling/src/main/java/com/baeldung/springretry/MyService.java",
-        &[("RL203", 12), ("RL203", 15), ("RL203", 18)],
+        &[("RL102", 12), ("RL203", 12), ("RL203", 15), ("RL203", 18)],
     ),
     // Registry instance `backendB` (its settings live in application.yml).
     // Retry wraps the circuit breaker (L152, L159, L187, L196), but the
@@ -88,11 +88,12 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
         &[],
     ),
     // RetryConfig.from(a registry config) + retryOnResult(status >= 500)
-    // for any HTTP method; the circuit breaker wraps the retry (L77, L99),
-    // the right order. Attempts and back-off come from the registry.
+    // for any HTTP method and no idempotency key (RL103); the circuit
+    // breaker wraps the retry (L77, L99), the right order. Attempts and
+    // back-off come from the registry.
     (
         "signalapp/Signal-Server/service/src/main/java/org/whispersystems/textsecuregcm/http/FaultTolerantHttpClient.java",
-        &[],
+        &[("RL103", 234)],
     ),
 ];
 

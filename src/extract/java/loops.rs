@@ -726,8 +726,8 @@ fn wait(
         return delay_of(ctx, lp, own, arg, unit, s);
     }
     (
-        Located::written(Delay::None, header),
-        Located::written(Jitter::None, header),
+        Located::default_at(Delay::None, header),
+        Located::default_at(Jitter::None, header),
     )
 }
 

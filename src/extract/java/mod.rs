@@ -78,6 +78,9 @@ pub struct Ctx<'a> {
     methods: HashMap<&'a str, Vec<Node<'a>>>,
     /// Values assigned to a name or `this.name` with `=`, by name.
     assigns: HashMap<&'a str, Vec<Node<'a>>>,
+    /// Names assigned to or incremented anywhere (`i++`, `x += 2`,
+    /// `x = ..` after the declaration): their initializer is not their value.
+    mutated: std::collections::HashSet<&'a str>,
     /// Each node's parent by node id (tree-sitter's own `parent()` walks
     /// down from the root, which is quadratic on deep trees).
     parents: HashMap<usize, Node<'a>>,
@@ -101,6 +104,7 @@ impl<'a> Ctx<'a> {
         let mut mutations: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut methods: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut assigns: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
+        let mut mutated = std::collections::HashSet::new();
         for &n in &nodes {
             match n.kind() {
                 "import_declaration" => {
@@ -158,7 +162,19 @@ impl<'a> Ctx<'a> {
                         methods.entry(text(name, src)).or_default().push(n);
                     }
                 }
+                "update_expression" => {
+                    if let Some(id) = named_children(n).first()
+                        && id.kind() == "identifier"
+                    {
+                        mutated.insert(text(*id, src));
+                    }
+                }
                 "assignment_expression" => {
+                    if let Some(l) = field(n, "left")
+                        && l.kind() == "identifier"
+                    {
+                        mutated.insert(text(l, src));
+                    }
                     let op = field(n, "operator").map_or("", |o| text(o, src));
                     if let (Some(l), Some(r), "=") = (field(n, "left"), field(n, "right"), op) {
                         let name = match l.kind() {
@@ -183,6 +199,7 @@ impl<'a> Ctx<'a> {
             mutations,
             methods,
             assigns,
+            mutated,
             parents,
         }
     }
@@ -326,6 +343,10 @@ impl<'a> Ctx<'a> {
                 ast::int_literal(t)
             }
             "identifier" => {
+                // A variable that changes has no single value.
+                if self.mutated.contains(t) {
+                    return None;
+                }
                 let v = self.var(t, n)?;
                 self.int_d(v.value?, depth + 1)
             }
@@ -528,6 +549,17 @@ pub fn extract(text: &str, facts: &mut Facts) {
     loops::extract(&ctx, facts, &mut out);
     idempotency_keys(&ctx, facts, &out);
     url_edges(&ctx, facts, &out);
+    // Resilience4j and Failsafe bound single attempts with a composed
+    // TimeLimiter / Timeout: when only the whole is bounded, the per-try
+    // timeout is missing, not unknown.
+    for p in &mut facts.policies[before..] {
+        if matches!(p.system, System::Resilience4j | System::Failsafe)
+            && p.overall_timeout.is_some()
+            && p.per_try_timeout.is_none()
+        {
+            p.per_try_timeout = Some(Located::default_at(Timeout::Disabled, p.span));
+        }
+    }
     if facts.policies.len() > before || !facts.edges.is_empty() || !facts.diagnostics.is_empty() {
         facts.claimed_by("java");
     }
@@ -633,11 +665,33 @@ fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     false
 }
 
-/// Attach idempotency keys minted inside each retry scope to its policy.
+/// Attach idempotency keys to the policy whose scope uses them: minted
+/// inside the scope (`inside_retry`), or minted once before it and used as
+/// a key inside.
 fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
     let mut seen = std::collections::HashSet::new();
     for s in &out.scopes {
         for n in ast::descendants(s.body) {
+            if n.kind() == "identifier"
+                && let Some(v) = ctx.var(ctx.text(n), n)
+                && !ast::within(v.node, s.body)
+                && let Some(value) = v.value
+                && (names_key(ctx.text(n)) || used_as_key(ctx, n))
+                && let Some(minted) = ast::descendants(value)
+                    .into_iter()
+                    .find(|d| random_id(ctx, *d))
+            {
+                if seen.insert((s.policy, minted.start_byte()))
+                    && let Some(p) = facts.policies.get_mut(s.policy)
+                {
+                    p.idempotency.push(IdempotencyKey {
+                        span: span(minted),
+                        created_by: ctx.text(minted).to_string(),
+                        inside_retry: false,
+                    });
+                }
+                continue;
+            }
             if !random_id(ctx, n) || !used_as_key(ctx, n) {
                 continue;
             }

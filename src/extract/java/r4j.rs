@@ -762,6 +762,8 @@ fn annotations<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         let at = span(*retry);
         let mut p = policy(None, name, at);
         p.attempts.value.written_as = "maxAttempts (set for the instance in configuration)".into();
+        // One Java method is retried; its HTTP method is not visible here.
+        p.methods = Located::default_at(Methods::Unknown, at);
         if anns.iter().any(|(n, _)| *n == "CircuitBreaker") {
             p.wraps_breaker.push(at);
         }

@@ -210,7 +210,9 @@ fn spring_retry(
         };
     let mut p = RetryPolicy::new(System::SpringRetry, at, attempts);
     p.name = name;
-    p.methods = Located::default_at(Methods::All, at);
+    // One Java method is retried; which HTTP method it sends, if any, is
+    // not visible here.
+    p.methods = Located::default_at(Methods::Unknown, at);
     let (delay, jitter, order) = match get(args, &["backoff"]) {
         _ if interceptor => (
             Located::default_at(Delay::Unknown, at),
@@ -390,7 +392,7 @@ fn framework(ctx: &Ctx<'_>, ann: Node<'_>, args: &Args<'_>, name: Option<String>
     };
     let mut p = RetryPolicy::new(System::SpringFramework, at, attempts);
     p.name = name;
-    p.methods = Located::default_at(Methods::All, at);
+    p.methods = Located::default_at(Methods::Unknown, at);
     let delay = dur("delay", "delayString");
     let jitter = dur("jitter", "jitterString");
     let max = dur("maxDelay", "maxDelayString");
