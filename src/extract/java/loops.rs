@@ -239,11 +239,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
     let tr = found?;
     let (counter_name, header_counter) = header_counter(ctx, lp);
     // A counter used as an index walks a collection.
-    if let Some(c) = &counter_name {
-        let b = ctx.text(body);
-        if b.contains(&format!("[{c}]")) || b.contains(&format!(".get({c})")) {
-            return None;
-        }
+    if let Some(c) = &counter_name
+        && indexes_with(ctx, &own, c)
+    {
+        return None;
     }
     let _ = header_counter;
     let header_end = match lp.kind() {
@@ -298,6 +297,46 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
     };
     p.methods = Located::default_at(Methods::Unknown, trimmed);
     Some(p)
+}
+
+/// Whether the counter selects an element: `a[i]`, `list.get(i)`,
+/// `params.get("" + i)`.
+fn indexes_with(ctx: &Ctx<'_>, own: &[Node<'_>], counter: &str) -> bool {
+    own.iter().any(|&d| {
+        if d.kind() != "identifier" || ctx.text(d) != counter {
+            return false;
+        }
+        let mut cur = d;
+        for _ in 0..4 {
+            let Some(p) = ctx.parent(cur) else {
+                return false;
+            };
+            match p.kind() {
+                "array_access" => return field(p, "index").is_some_and(|i| ast::within(d, i)),
+                "argument_list" => {
+                    return ctx
+                        .parent(p)
+                        .and_then(|call| field(call, "name"))
+                        .is_some_and(|n| {
+                            matches!(
+                                ctx.text(n),
+                                "get"
+                                    | "charAt"
+                                    | "elementAt"
+                                    | "getOrDefault"
+                                    | "getProperty"
+                                    | "getParameter"
+                                    | "subList"
+                                    | "item"
+                            )
+                        });
+                }
+                "binary_expression" | "parenthesized_expression" | "cast_expression" => cur = p,
+                _ => return false,
+            }
+        }
+        false
+    })
 }
 
 fn compares_with_null(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
@@ -496,12 +535,34 @@ fn comparison<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Option<Cmp<'a>> {
 
 /// Comparisons in a condition joined by `&&`.
 fn conjuncts<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Vec<Node<'a>> {
+    junctions(ctx, e, &["&&"])
+}
+
+/// Whether the counter is decremented in the loop's own nodes.
+fn decrements(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
+    own.iter().any(|d| match d.kind() {
+        "update_expression" => {
+            ctx.text(*d).contains("--")
+                && named_children(*d)
+                    .first()
+                    .is_some_and(|i| ctx.text(*i) == name)
+        }
+        "assignment_expression" => {
+            field(*d, "left").is_some_and(|l| ctx.text(l) == name)
+                && field(*d, "operator").is_some_and(|o| ctx.text(o) == "-=")
+        }
+        _ => false,
+    })
+}
+
+/// The operands of a condition split on the given boolean operators.
+fn junctions<'a>(ctx: &Ctx<'a>, e: Node<'a>, ops: &[&str]) -> Vec<Node<'a>> {
     let mut out = Vec::new();
     let mut stack = vec![e];
     while let Some(x) = stack.pop() {
         let x = ast::unwrap_expr(x);
         if x.kind() == "binary_expression"
-            && field(x, "operator").is_some_and(|o| ctx.text(o) == "&&")
+            && field(x, "operator").is_some_and(|o| ops.contains(&ctx.text(o)))
         {
             if let (Some(l), Some(r)) = (field(x, "left"), field(x, "right")) {
                 stack.push(r);
@@ -520,6 +581,9 @@ fn conjuncts<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Vec<Node<'a>> {
 /// The start value of a counter: its initializer before the loop.
 fn start_of(ctx: &Ctx<'_>, name: &str, lp: Node<'_>) -> Option<i128> {
     let v = ctx.var(name, lp)?;
+    // A field keeps its value across calls: its initializer is not where
+    // this loop starts.
+    v.scope?;
     match v.value {
         Some(x) => ctx.int(x),
         None => None,
@@ -632,10 +696,26 @@ fn bound(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], header: Span) -> Located
         let Some(c) = field(d, "condition") else {
             continue;
         };
-        for part in conjuncts(ctx, c) {
+        for part in junctions(ctx, c, &["&&", "||"]) {
             let Some(cmp) = comparison(ctx, part) else {
                 continue;
             };
+            // Counting down to an exit: `if (--attemptsLeft <= 0) throw e;`.
+            if cmp.dec || decrements(ctx, own, &cmp.counter) {
+                let what = ctx.text(cmp.node).to_string();
+                let s = span(cmp.node);
+                let (Some(start), Some(limit)) =
+                    (start_of(ctx, &cmp.counter, lp), ctx.int(cmp.limit))
+                else {
+                    return written(AttemptCount::Unknown, what, s);
+                };
+                let n = match cmp.op.as_str() {
+                    "<=" | "==" => start - limit,
+                    "<" => start - limit + 1,
+                    _ => return written(AttemptCount::Unknown, what, s),
+                };
+                return written(count(n), what, s);
+            }
             let inc = match cmp.inc {
                 Some(pre) => Some(pre),
                 None => {
@@ -713,6 +793,8 @@ fn wait(
                 args.first().copied(),
             ),
             (_, "wait") if args.len() == 1 => (MS, args.first().copied()),
+            // `Unsafe.park(false, nanos)`.
+            (_, "park") if args.len() == 2 => (Duration::from_nanos(1), args.last().copied()),
             (_, n) if is_sleep_name(n) && n != "wait" => (MS, args.first().copied()),
             _ => continue,
         };

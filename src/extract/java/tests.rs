@@ -575,6 +575,17 @@ fn loop_bounds() {
         ),
         AttemptCount::Unknown
     );
+    // Counting down to an exit, on either side of `||`.
+    assert_eq!(
+        loop_attempts(
+            "int left = 4; for (;;) { try { api.call(); break; } catch (IOException e) { if (aborted || (--left) <= 0) throw e; } }"
+        ),
+        AttemptCount::Finite(4)
+    );
+    // A field counter's start is not known at the loop.
+    let src = "class C { int left = 3; Object f(Api api) throws Exception { for (;;) { try { return api.call(); } catch (IOException e) { if (--left <= 0) throw e; } } } }";
+    let p = facts(src).policies.into_iter().next().unwrap();
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
 }
 
 #[test]
@@ -645,6 +656,12 @@ fn loop_conditions() {
     // Throwable caught after InterruptedException is rethrown: all errors.
     let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.call(); } catch (InterruptedException e) { throw e; } catch (Throwable t) { } }").unwrap();
     assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+}
+
+#[test]
+fn failover_over_indexed_candidates_is_not_a_retry() {
+    assert!(loop_policy("for (int i = 0; i <= 9; ++i) { String p = params.get(\"\" + i); try { return api.connect(p); } catch (Throwable t) { } }").is_none());
+    assert!(loop_policy("for (int i = 0; i < 3; i++) { try { return api.connect(hosts[i]); } catch (IOException e) { } }").is_none());
 }
 
 #[test]
