@@ -746,13 +746,30 @@ fn bound(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], header: Span) -> Located
         let t = cond.map_or("for (;;)".to_string(), |c| format!("while {}", ctx.text(c)));
         return written(AttemptCount::Unbounded, t, header);
     }
-    // A flag loop (`while (!done)`) with no counter.
+    // A flag loop (`while (!done)`) with no counter has no limit; a
+    // condition that asks something else (`policy.attempt()`) has one the
+    // file does not show.
     let t = cond.map_or(String::new(), |c| ctx.text(c).to_string());
-    written(
-        AttemptCount::Unbounded,
-        format!("while {t} (no attempt limit)"),
-        header,
-    )
+    let flag = cond.is_some_and(|c| {
+        let inner = ast::unwrap_expr(c);
+        let inner = if inner.kind() == "unary_expression" {
+            named_children(inner)
+                .first()
+                .map_or(inner, |x| ast::unwrap_expr(*x))
+        } else {
+            inner
+        };
+        matches!(inner.kind(), "identifier" | "field_access")
+    });
+    if flag {
+        written(
+            AttemptCount::Unbounded,
+            format!("while {t} (no attempt limit)"),
+            header,
+        )
+    } else {
+        written(AttemptCount::Unknown, format!("while {t}"), header)
+    }
 }
 
 fn is_random(t: &str) -> bool {

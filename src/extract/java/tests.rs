@@ -659,6 +659,54 @@ fn loop_conditions() {
 }
 
 #[test]
+fn loop_bounded_by_a_policy_object_is_unknown() {
+    assert_eq!(
+        loop_attempts(
+            "while (policy.attempt()) { try { api.run(); return null; } catch (IOException e) { } }"
+        ),
+        AttemptCount::Unknown
+    );
+    assert_eq!(
+        loop_attempts(
+            "boolean done = false; while (!done) { try { api.run(); done = true; } catch (IOException e) { } }"
+        ),
+        AttemptCount::Unbounded
+    );
+}
+
+#[test]
+fn classic_retry_template_with_setters() {
+    let src = "import org.springframework.retry.support.RetryTemplate;\nclass C { RetryTemplate t() {\n RetryTemplate retryTemplate = new RetryTemplate();\n SimpleRetryPolicy rp = new SimpleRetryPolicy();\n rp.setMaxAttempts(5);\n ExponentialBackOffPolicy bo = new ExponentialBackOffPolicy();\n bo.setInitialInterval(200);\n bo.setMaxInterval(5000);\n retryTemplate.setRetryPolicy(rp);\n retryTemplate.setBackOffPolicy(bo);\n return retryTemplate; } }";
+    let p = one(src);
+    assert_eq!(p.name.as_deref(), Some("retryTemplate"));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(200),
+            multiplier: 2.0,
+            cap: Some(ms(5000))
+        }
+    );
+    let src = "class C { RetryTemplate t() { RetryTemplate t = new RetryTemplate(); t.setRetryPolicy(new SimpleRetryPolicy(4, Map.of(IOException.class, true))); t.setBackOffPolicy(new UniformRandomBackOffPolicy()); return t; } }";
+    let p = one(src);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(1000) });
+    assert_eq!(p.jitter.value, Jitter::Proportional { factor: 0.5 });
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!()
+    };
+    assert_eq!(
+        conditions[0].value,
+        Condition::Exception("IOException".into())
+    );
+    // No setters: SimpleRetryPolicy's 3 attempts, no back-off.
+    let p = one("class C { RetryTemplate t = new RetryTemplate(); }");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(p.delay.value, Delay::None);
+}
+
+#[test]
 fn failover_over_indexed_candidates_is_not_a_retry() {
     assert!(loop_policy("for (int i = 0; i <= 9; ++i) { String p = params.get(\"\" + i); try { return api.connect(p); } catch (Throwable t) { } }").is_none());
     assert!(loop_policy("for (int i = 0; i < 3; i++) { try { return api.connect(hosts[i]); } catch (IOException e) { } }").is_none());
