@@ -118,12 +118,14 @@ pub fn run(cli: Cli) -> i32 {
             exclude,
         } => graph(&paths, format, exclude),
         Command::Rules { format } => {
-            print!("{}", rules_listing(format));
+            let _ = std::io::stdout()
+                .lock()
+                .write_all(rules_listing(format).as_bytes());
             0
         }
         Command::Explain { rule } => match rules::lookup(&rule) {
             Some(r) => {
-                println!("{}", r.body().trim_end());
+                let _ = writeln!(std::io::stdout().lock(), "{}", r.body().trim_end());
                 0
             }
             None => {
@@ -159,7 +161,7 @@ fn graph(paths: &[PathBuf], format: GraphFormat, exclude: Vec<String>) -> i32 {
         GraphFormat::Dot => render::graph::dot(&g),
         GraphFormat::Mermaid => render::graph::mermaid(&g),
     };
-    print!("{out}");
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
     0
 }
 

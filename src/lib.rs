@@ -182,6 +182,17 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
         Decoded::Text(t) => (t, None),
         Decoded::Utf16(t) => (t, Some("UTF-16")),
         Decoded::Binary => return Read::Binary,
+        // `.properties` files are ISO-8859-1 unless they are UTF-8
+        // (`java.util.Properties.load(InputStream)`, Spring Boot's loader):
+        // every byte is a character.
+        Decoded::Invalid(_)
+            if extract::classify(path, &data) == Some(extract::Syntax::Properties) =>
+        {
+            (
+                data.iter().map(|&b| b as char).collect(),
+                Some("ISO-8859-1"),
+            )
+        }
         Decoded::Invalid(at) => {
             if extract::classify(path, &data).is_some() {
                 return Read::Parsed(Box::new(unreadable(
@@ -198,6 +209,12 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
     let _ = decoded;
     let Some(syntax) = extract::classify(path, text.as_bytes()) else {
         return Read::Skipped;
+    };
+    // AWS config and credentials files hold secrets: blank them before
+    // anything (a rendered snippet) can show them.
+    let text = match syntax {
+        extract::Syntax::Ini => extract::aws::redact(&text),
+        _ => text,
     };
     let facts = extract::extract(path, &text, syntax);
     Read::Parsed(Box::new(ScannedFile {
@@ -270,4 +287,31 @@ fn display(path: &Path, cwd: Option<&Path>) -> String {
         return source::display_path(rel);
     }
     source::display_path(path)
+}
+
+#[cfg(test)]
+mod latin1_tests {
+    use super::*;
+
+    #[test]
+    fn latin1_properties_are_read_not_rejected() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("application.properties");
+        // `é` in ISO-8859-1 is the single byte 0xE9: not valid UTF-8.
+        let mut bytes = b"# caf".to_vec();
+        bytes.push(0xE9);
+        bytes.extend_from_slice(
+            b"\nresilience4j.retry.instances.a.maxAttempts=4\nresilience4j.retry.instances.a.waitDuration=1s\n",
+        );
+        std::fs::write(&path, bytes).unwrap();
+        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
+        assert_eq!(scan.files.len(), 1);
+        let f = &scan.files[0];
+        assert!(f.facts.diagnostics.is_empty(), "{:?}", f.facts.diagnostics);
+        assert!(f.source.text.contains("café"));
+        assert_eq!(
+            f.facts.policies[0].attempts.value.count,
+            model::AttemptCount::Finite(4)
+        );
+    }
 }

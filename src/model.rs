@@ -95,6 +95,12 @@ pub enum System {
     DotnetStandard,
     RustCrate(String),
     RustLoop,
+    /// Spring Cloud Config client retry (`spring.cloud.config.retry`).
+    SpringCloudConfig,
+    /// Spring Kafka non-blocking retry topics (`spring.kafka.retry.topic`).
+    SpringKafka,
+    /// Spring Cloud Stream consumer retry (`consumer.max-attempts`).
+    SpringCloudStream,
 }
 
 impl System {
@@ -128,6 +134,9 @@ impl System {
             System::DotnetStandard => ".NET standard resilience".into(),
             System::RustCrate(name) => name.clone(),
             System::RustLoop => "Rust retry loop".into(),
+            System::SpringCloudConfig => "Spring Cloud Config client".into(),
+            System::SpringKafka => "Spring Kafka".into(),
+            System::SpringCloudStream => "Spring Cloud Stream".into(),
         }
     }
 
@@ -444,6 +453,28 @@ pub struct RetryPolicy {
     /// breaker...)`, `@Retry` with `@CircuitBreaker`). Empty when none is
     /// known.
     pub wraps_breaker: Vec<Span>,
+    /// Where the block that would hold this policy's retry budget is, for
+    /// RL601 (missing-retry-budget): the policy itself by default.
+    pub budget_site: BudgetSite,
+}
+
+/// Where a policy's retry budget is (or would be) configured.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum BudgetSite {
+    /// In the policy itself (a gRPC service config's `retryThrottling`, a
+    /// Linkerd ServiceProfile's `retryBudget`).
+    Policy,
+    /// In another block of the same file: an Envoy route's retries are
+    /// budgeted by its cluster's `circuit_breakers`. `what` names the block
+    /// for messages, e.g. ``cluster `payments` ``.
+    Block { span: Span, what: String },
+    /// In a block this file does not show (an Envoy route whose cluster is
+    /// defined in another file): whether there is a budget is unknown.
+    Unseen,
+    /// The mechanism has no budget to set (Linkerd's annotation retries,
+    /// limited per request instead).
+    NotOffered,
 }
 
 impl RetryPolicy {
@@ -469,6 +500,7 @@ impl RetryPolicy {
             platform_backoff: false,
             ignores: Vec::new(),
             wraps_breaker: Vec::new(),
+            budget_site: BudgetSite::Policy,
         }
     }
 

@@ -117,6 +117,10 @@ fn exclude_skips_paths() {
         "--exclude",
         "*.yml",
         "--exclude",
+        "*.json",
+        "--exclude",
+        "*.properties",
+        "--exclude",
         "*.java",
         "testdata/rules/RL203/err",
     ]));

@@ -29,9 +29,12 @@ pub fn pretty(scan: &Scan, findings: &[Finding]) -> String {
     render::pretty::render(scan, findings, false, 100)
 }
 
-/// `../shared`, or `None` with a printed notice.
+/// `$RETRYLINT_SHARED` or `../shared`, or `None` with a printed notice.
 pub fn shared() -> Option<PathBuf> {
-    let p = root().join("../shared");
+    // A worktree is not next to `shared`: RETRYLINT_SHARED points at it.
+    let p = std::env::var_os("RETRYLINT_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
     if p.join("corpus").is_dir() {
         Some(p)
     } else {

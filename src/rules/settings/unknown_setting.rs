@@ -35,6 +35,16 @@ pub fn removed(span: Span, key: &str, old: &str, new: &str, why: &str) -> Diagno
     )
 }
 
+/// `key` is deprecated; `instead` says what replaces it.
+pub fn deprecated(span: Span, key: &str, instead: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` is deprecated and hidden from the reference"),
+        format!("use {instead}"),
+    )
+}
+
 /// `key` belongs under `parent`, which is empty: an indentation mistake.
 pub fn misplaced(span: Span, key: &str, what: &str, parent: &str) -> Diagnostic {
     Diagnostic::new(
@@ -45,10 +55,38 @@ pub fn misplaced(span: Span, key: &str, what: &str, parent: &str) -> Diagnostic 
     )
 }
 
+/// Settings that are accepted but have no effect where they are written
+/// (`message` names them and says why; `help` names the fix).
+pub fn ignored(span: Span, message: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(CODE, span, message, help)
+}
+
 fn list(known: &[&str]) -> String {
     let mut v: Vec<String> = known.iter().take(8).map(|k| format!("`{k}`")).collect();
     if known.len() > 8 {
         v.push("...".into());
     }
     v.join(", ")
+}
+
+/// `key` matches `expected` only when case is ignored: some readers bind
+/// it and others silently skip it (`note` says which).
+pub fn wrong_case(span: Span, key: &str, expected: &str, what: &str, note: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("key `{key}` in {what} is spelled `{expected}`: {note}"),
+        format!("write `{expected}` so that every reader binds it"),
+    )
+}
+
+/// A retry key written where the system does not read it (`where_`), so it
+/// has no effect.
+pub fn ignored_here(span: Span, key: &str, where_: &str, fix: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` has no effect {where_}"),
+        fix.to_string(),
+    )
 }

@@ -44,6 +44,11 @@ pub fn file(reason: &str, help: &str) -> Diagnostic {
     )
 }
 
+/// Part of a file could not be read (`reason`); `help` names the fix.
+pub fn at(span: Span, reason: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(CODE, span, format!("file not read: {reason}"), help)
+}
+
 /// A line shortened for a message.
 fn excerpt(line: &str) -> String {
     let t = line.trim();
@@ -52,4 +57,47 @@ fn excerpt(line: &str) -> String {
     } else {
         t.to_string()
     }
+}
+
+/// One line of a line-based file (INI) could not be read. The line's text
+/// is left out on purpose: such files hold credentials.
+pub fn line(span: Span, reason: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(CODE, span, format!("line not read: {reason}"), help)
+}
+
+/// A configuration embedded in a string literal did not parse.
+pub fn literal(span: Span, what: &str, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!(
+            "{what} in this string literal not read: {}",
+            reason.trim_end_matches('.')
+        ),
+        "fix the JSON so that its settings can be checked",
+    )
+}
+
+/// A document that looks like `format` but whose shape retrylint does not
+/// recognise: reported instead of guessed at.
+pub fn unrecognised(span: Span, format: &str, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("not read as {format}: {reason}"),
+        format!(
+            "if this is {format} configuration, check its structure against the {format} reference; otherwise exclude the file"
+        ),
+    )
+}
+
+/// A templated file (Helm/Go `{{ }}`, `#{...}`): the parts that parse were
+/// read; the rest is reported once.
+pub fn templated(span: Span, detail: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("templated file: {detail}"),
+        "render the template (`helm template`, or your templating step) and check the rendered files to cover every setting",
+    )
 }
