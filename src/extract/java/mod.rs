@@ -44,6 +44,7 @@ const SNIFF: &[&str] = &[
     "backoff",
     "Backoff",
     "BackOff",
+    "methodConfig",
 ];
 
 /// Whether a `.java` file's bytes are worth parsing.
@@ -766,6 +767,19 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
         let Some(s) = ast::string_literal(n, ctx.src) else {
             continue;
         };
+        // A gRPC service config written as a Java string (`"{\"methodConfig\"
+        // ..."` or a text block): the gRPC reader, with spans mapped back here.
+        if s.contains("methodConfig") {
+            let t = ctx.text(n);
+            let quote = if t.starts_with("\"\"\"") { 3 } else { 1 };
+            let content = Span::new(
+                n.start_byte() + quote,
+                n.end_byte()
+                    .saturating_sub(quote)
+                    .max(n.start_byte() + quote),
+            );
+            super::grpc::extract_json_literal(ctx.src, content, facts);
+        }
         let Some(host) = url_host(s) else { continue };
         let policies: Vec<usize> = out
             .scopes

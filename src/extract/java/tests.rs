@@ -813,3 +813,15 @@ fn broken_and_hostile_input_never_panics() {
     );
     let _ = facts(&lambdas);
 }
+
+#[test]
+fn grpc_service_config_in_a_string_literal() {
+    let src = "class C { static final String CONFIG = \"{\\\"methodConfig\\\": [{\\\"name\\\": [{\\\"service\\\": \\\"a.B\\\"}], \\\"retryPolicy\\\": {\\\"maxAttempts\\\": 4, \\\"initialBackoff\\\": \\\"0.1s\\\", \\\"maxBackoff\\\": \\\"1s\\\", \\\"backoffMultiplier\\\": 2, \\\"retryableStatusCodes\\\": [\\\"UNAVAILABLE\\\"]}}]}\"; }";
+    let f = facts(src);
+    assert_eq!(f.policies.len(), 1, "{:?} {:?}", f.policies, f.diagnostics);
+    assert_eq!(f.policies[0].system, System::Grpc);
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(4));
+    // The span points into the Java file, inside the literal.
+    let s = f.policies[0].attempts.span;
+    assert!(src[s.start..s.end].contains("maxAttempts") || src[s.start..s.end].contains('4'));
+}
