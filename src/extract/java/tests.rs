@@ -825,3 +825,47 @@ fn grpc_service_config_in_a_string_literal() {
     let s = f.policies[0].attempts.span;
     assert!(src[s.start..s.end].contains("maxAttempts") || src[s.start..s.end].contains('4'));
 }
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    const SOURCES: &[&str] = &[
+        include_str!("../../../testdata/rules/RL203/ok/java-not-retry-loops.java"),
+        include_str!("../../../testdata/rules/RL104/err/java-nested-execute.java"),
+        include_str!("../../../testdata/rules/RL501/err/java-retryable-method.java"),
+        include_str!("../../../testdata/rules/RL301/err/java-time-limiters.java"),
+        include_str!("../../../testdata/rules/RL205/ok/java-bounded.java"),
+    ];
+
+    fn cut(s: &str, at: usize) -> usize {
+        let mut i = at.min(s.len());
+        while !s.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Truncated, spliced and garbled Java never panics the extractor,
+        /// and every span it reports lies inside the text.
+        #[test]
+        fn mangled_java_never_panics(which in 0..SOURCES.len(), a in 0usize..4000, b in 0usize..4000, junk in "[{}()\\[\\];.,=<>!&|+*/\"' a-zA-Z0-9\\n]{0,40}") {
+            let src = SOURCES[which];
+            let (x, y) = (cut(src, a.min(b)), cut(src, a.max(b)));
+            let text = format!("{}{}{}", &src[..x], junk, &src[y..]);
+            let f = facts(&text);
+            for p in &f.policies {
+                prop_assert!(p.span.end <= text.len());
+                prop_assert!(p.attempts.span.end <= text.len());
+                for k in &p.idempotency {
+                    prop_assert!(k.span.end <= text.len());
+                }
+            }
+            for d in &f.diagnostics {
+                prop_assert!(d.span.end <= text.len());
+            }
+        }
+    }
+}
