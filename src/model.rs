@@ -101,6 +101,9 @@ pub enum System {
     SpringKafka,
     /// Spring Cloud Stream consumer retry (`consumer.max-attempts`).
     SpringCloudStream,
+    /// Project Reactor `retryWhen(Retry.backoff(..))` / `.retry(n)` on a
+    /// `Mono`/`Flux` (WebClient calls).
+    Reactor,
 }
 
 impl System {
@@ -137,6 +140,7 @@ impl System {
             System::SpringCloudConfig => "Spring Cloud Config client".into(),
             System::SpringKafka => "Spring Kafka".into(),
             System::SpringCloudStream => "Spring Cloud Stream".into(),
+            System::Reactor => "Reactor".into(),
         }
     }
 

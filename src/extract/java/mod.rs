@@ -6,6 +6,8 @@
 //! - Spring Retry and Spring Framework 7 `@Retryable`, Spring Retry
 //!   `RetryTemplate` builders ([`spring`]).
 //! - Failsafe `RetryPolicy` builders ([`failsafe`]).
+//! - Reactor `retryWhen(..)` / `.retry(n)` on `Mono`/`Flux` chains
+//!   ([`reactor`]).
 //! - Hand-written retry loops ([`loops`]).
 //! - Idempotency keys minted inside a retry scope, and URL literals as call
 //!   edges (here).
@@ -19,6 +21,7 @@ pub mod ast;
 pub mod failsafe;
 pub mod loops;
 pub mod r4j;
+pub mod reactor;
 pub mod spring;
 
 use super::Facts;
@@ -533,7 +536,12 @@ pub struct RetryScope<'a> {
 /// What the extractors of one file share besides [`Facts`].
 #[derive(Default)]
 pub struct Out<'a> {
+    /// Code that runs again on each attempt (idempotency keys, URL edges).
     pub scopes: Vec<RetryScope<'a>>,
+    /// Code whose calls a retry repeats although it does not run again
+    /// (a Reactor chain re-subscribed with the request built once): URL
+    /// edges only.
+    pub call_scopes: Vec<RetryScope<'a>>,
 }
 
 /// Read one Java file.
@@ -554,15 +562,18 @@ pub fn extract(text: &str, facts: &mut Facts) {
     r4j::extract(&ctx, facts, &mut out);
     spring::extract(&ctx, facts, &mut out);
     failsafe::extract(&ctx, facts, &mut out);
+    reactor::extract(&ctx, facts, &mut out);
     loops::extract(&ctx, facts, &mut out);
     idempotency_keys(&ctx, facts, &out);
     url_edges(&ctx, facts, &out);
-    // Resilience4j and Failsafe bound single attempts with a composed
+    // Resilience4j, Failsafe and Reactor bound single attempts with a composed
     // TimeLimiter / Timeout: when only the whole is bounded, the per-try
     // timeout is missing, not unknown.
     for p in &mut facts.policies[before..] {
-        if matches!(p.system, System::Resilience4j | System::Failsafe)
-            && p.overall_timeout.is_some()
+        if matches!(
+            p.system,
+            System::Resilience4j | System::Failsafe | System::Reactor
+        ) && p.overall_timeout.is_some()
             && p.per_try_timeout.is_none()
         {
             p.per_try_timeout = Some(Located::default_at(Timeout::Disabled, p.span));
@@ -605,7 +616,7 @@ pub fn names_key(name: &str) -> bool {
 }
 
 /// What mints a random id, as written (`UUID.randomUUID()`).
-fn random_id(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+pub(crate) fn random_id(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     if n.kind() != "method_invocation" {
         return false;
     }
@@ -629,7 +640,7 @@ fn random_id(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
 /// an argument next to a key-named string (`header("Idempotency-Key",
 /// ..)`), of a key-named setter (`setIdempotencyKey(..)`), or assigned to
 /// a key-named variable or field.
-fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+pub(crate) fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     let mut cur = n;
     for _ in 0..8 {
         let Some(p) = ctx.parent(cur) else {
@@ -791,6 +802,7 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
         let policies: Vec<usize> = out
             .scopes
             .iter()
+            .chain(&out.call_scopes)
             .filter(|sc| ast::within(n, sc.body))
             .map(|sc| sc.policy)
             .collect::<std::collections::BTreeSet<_>>()
