@@ -5,17 +5,21 @@
 //! Pipeline: [`discover`] -> classify and [`extract`] (per file, parallel,
 //! pure) -> [`graph`] (link) -> [`check`] (rules) -> suppress -> [`render`].
 
+pub mod changes;
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod config_file;
 pub mod discover;
 pub mod duration;
 pub mod extract;
 pub mod graph;
 pub mod model;
 pub mod render;
+pub mod report;
 pub mod rules;
 pub mod source;
+pub mod suppress;
 pub mod yaml;
 
 use config::Settings;
@@ -111,7 +115,7 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
             Read::Oversized(f) => {
                 scan.stats.oversized += 1;
                 if let Some(f) = f {
-                    scan.files.push(f);
+                    scan.files.push(*f);
                 }
             }
             Read::Parsed(f) => {
@@ -135,6 +139,8 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
             }),
         }
     }
+    // Rust retry macros are defined in one file and called in others.
+    extract::rust::link_macros(&mut scan.files);
     scan.stats.elapsed = start.elapsed();
     Ok(scan)
 }
@@ -142,7 +148,7 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
 enum Read {
     Skipped,
     Binary,
-    Oversized(Option<ScannedFile>),
+    Oversized(Option<Box<ScannedFile>>),
     Parsed(Box<ScannedFile>),
     Failed(String, String),
     Internal(String, String),
@@ -161,13 +167,13 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
     if size > settings.max_file_size {
         // Only a file whose name says it is ours is worth a finding.
         return Read::Oversized(extract::supported_by_name(path).then(|| {
-            unreadable(
+            Box::new(unreadable(
                 shown,
                 unparsable_file::file(
                     &format!("{} is larger than the {} limit", bytes(size), bytes(settings.max_file_size)),
                     "raise `max-file-size` in .retrylint.toml or `--max-file-size` if this file should be checked",
                 ),
-            )
+            ))
         }));
     }
     let data = match std::fs::read(path) {

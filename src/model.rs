@@ -144,6 +144,13 @@ impl System {
         }
     }
 
+    /// Whether the overall timeout only stops new attempts and lets the
+    /// one in flight finish (nginx's `*_next_upstream_timeout`), rather
+    /// than cutting the call off.
+    pub fn timeout_stops_new_attempts(&self) -> bool {
+        matches!(self, System::Nginx | System::IngressNginx)
+    }
+
     /// Which layer of a call path this system sits in.
     pub fn layer(&self) -> Layer {
         match self {
@@ -557,4 +564,18 @@ pub struct ServiceDecl {
     pub source: String,
     /// Hosts that reach this service.
     pub hosts: Vec<String>,
+}
+
+/// A file a configuration pulls in (nginx `include`). Extraction never
+/// reads another file: includes are resolved when files are linked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IncludeRef {
+    pub system: System,
+    /// The path or glob as written (`conf.d/*.conf`, `/etc/nginx/mime.types`).
+    pub pattern: String,
+    /// The span of the pattern.
+    pub span: Span,
+    /// The block the included text is read in: `main`, `http`, `server`,
+    /// `location /api` ...
+    pub context: String,
 }

@@ -169,6 +169,63 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
         "resilience4j/resilience4j/resilience4j-commons-configuration/src/test/resources/resilience.properties",
         &[("RL203", 66), ("RL901", 76)],
     ),
+    // ingress-nginx, v1beta1, two documents. `ingress`: unquoted
+    // `proxy-next-upstream: error timeout http_502` (L9) with no tries or
+    // timeout annotation: the controller's default of 3 tries, no
+    // next-upstream timeout, 5s connect + 60s read per try. `ingress-dev`
+    // redirects every request (`temporal-redirect`, L30), so its retry
+    // annotation (L28) is dead config.
+    (
+        "flackdl/cwwed/configs/ingress.yml",
+        &[("RL403", 9), ("RL901", 28)],
+    ),
+    // nginx: `proxy_next_upstream ... non_idempotent` (L44) and tries 2
+    // (L45) at http level, read 30s (L67), connect 60s by default, no
+    // next-upstream timeout; both upstreams list one server by host name.
+    // The anti-pattern is `non_idempotent`: POSTs to relay retried on
+    // timeout/502/503 (RL103, reported once at the http-level directive);
+    // the tries and timeouts themselves are bounded and not a finding.
+    ("getsentry/self-hosted/nginx.conf", &[("RL103", 44)]),
+    // backon: RetryLayer::default() stores ExponentialBuilder::default()
+    // (L141): 1s x2 up to 60s, 3 retries, no jitter; every use retries only
+    // `is_temporary()` errors (`.when`), so only the missing jitter counts.
+    (
+        "apache/opendal/core/layers/retry/src/lib.rs",
+        &[("RL203", 141)],
+    ),
+    // reqwest-retry: two RetryTransientMiddleware layers (L658, L680),
+    // jittered (Jitter::Bounded), 2s..30s, DEFAULT_RETRIES 3 => 4 attempts;
+    // the layering is an in-file edge: 4 x 4 = 16 attempts per call, above
+    // the amplification threshold, so RL401 (RL402 defers to it).
+    (
+        "astral-sh/uv/crates/uv-client/src/base_client.rs",
+        &[("RL401", 1173)],
+    ),
+    // tower Policy: default() 3 retries, server_retry() 15 retries => 16
+    // attempts (L109); 504 retried for any method without a key (RL103 at
+    // GATEWAY_TIMEOUT, L117) and no per-try timeout on either policy
+    // (RL302). tower's backoff is jittered.
+    (
+        "kube-rs/kube/kube-client/src/client/retry.rs",
+        &[
+            ("RL206", 109),
+            ("RL302", 109),
+            ("RL103", 117),
+            ("RL302", 130),
+        ],
+    ),
+    // utils::retry!(.., 4, 5000): `retries > $count` => 6 attempts, a fixed
+    // unjittered 5 s sleep, every sqlx error retried (the macro is defined
+    // in utils.rs).
+    (
+        "osintbuddy/osintbuddy/rs/src/db.rs",
+        &[("RL102", 6), ("RL206", 15), ("RL203", 16)],
+    ),
+    // The macro's default arm retry!($f, 5, 100): 7 attempts, fixed 100 ms.
+    (
+        "osintbuddy/osintbuddy/rs/src/utils.rs",
+        &[("RL102", 18), ("RL206", 18), ("RL203", 18)],
+    ),
     // Spring Retry on interface methods: L12 all defaults (3 attempts,
     // fixed 1000 ms, any exception: RL102), L15 retryFor SQLException with the default back-off,
     // L18 maxAttempts 2 with @Backoff(delay = 100): all fixed, unjittered.
@@ -402,6 +459,78 @@ fn corpus_values_are_read_as_the_systems_read_them() {
             .iter()
             .any(|s| s.source == "DestinationRule host" && s.name == "nginx-test")
     );
+    // getsentry/self-hosted nginx.conf: six proxy_pass locations, each
+    // inheriting the http-level settings.
+    let sentry = policies_of(&scan, "getsentry/self-hosted/nginx.conf");
+    assert_eq!(sentry.len(), 6);
+    for p in &sentry {
+        assert_eq!(p.system, System::Nginx);
+        // tries 2 is kept: `relay`/`web` may resolve to several addresses.
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
+        assert!(p.attempts.is_written());
+        assert_eq!(
+            p.methods.value,
+            retrylint::extract::nginx::non_idempotent_methods(),
+            "non_idempotent"
+        );
+        let RetryOn::Listed { conditions } = &p.retry_on.value else {
+            panic!("proxy_next_upstream lists conditions")
+        };
+        let values: Vec<&Condition> = conditions.iter().map(|c| &c.value).collect();
+        assert_eq!(
+            values,
+            [
+                &Condition::Transport("error".into()),
+                &Condition::Transport("timeout".into()),
+                &Condition::Transport("invalid_header".into()),
+                &Condition::status(502),
+                &Condition::status(503),
+            ]
+        );
+        // connect 60s (default) + read 30s.
+        assert_eq!(
+            p.per_try_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_secs(90))
+        );
+        // No proxy_next_upstream_timeout; bounded by tries x per try.
+        assert!(p.overall_timeout.is_none());
+        assert!(p.platform_backoff);
+        assert_eq!(p.delay.value, Delay::None);
+    }
+    let store = named(&sentry, "location /api/store/");
+    assert_eq!(store.scope.callee.as_ref().unwrap().value, "relay");
+    let edges: Vec<&CallEdge> = scan
+        .files
+        .iter()
+        .filter(|f| {
+            f.source
+                .display_path()
+                .ends_with("getsentry/self-hosted/nginx.conf")
+        })
+        .flat_map(|f| &f.facts.edges)
+        .collect();
+    let callees: Vec<&str> = edges.iter().map(|e| e.callee.as_str()).collect();
+    assert_eq!(callees, ["relay", "relay", "relay", "web", "web", "web"]);
+
+    // flackdl/cwwed ingress.yml: controller defaults under the annotation.
+    let cwwed = policies_of(&scan, "flackdl/cwwed/configs/ingress.yml");
+    assert_eq!(cwwed.len(), 1, "ingress-dev only redirects");
+    let ing = cwwed[0];
+    assert_eq!(ing.system, System::IngressNginx);
+    assert_eq!(ing.attempts.value.count, AttemptCount::Finite(3));
+    assert!(ing.attempts.is_default());
+    assert!(ing.overall_timeout.is_none(), "timeout 0: no limit");
+    assert_eq!(
+        ing.per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(65))
+    );
+    assert_eq!(ing.methods.value, Methods::IdempotentOnly);
+    let RetryOn::Listed { conditions } = &ing.retry_on.value else {
+        panic!("the annotation lists conditions")
+    };
+    assert_eq!(conditions.len(), 3);
+    assert_eq!(conditions[2].value, Condition::status(502));
+    assert_eq!(ing.scope.callee.as_ref().unwrap().value, "cwwed-alpha");
 }
 
 #[test]
@@ -670,6 +799,102 @@ fn corpus_properties_are_read_as_java_reads_them() {
         list,
         "java.util.concurrent.TimeoutException, java.io.IOException"
     );
+}
+
+#[test]
+fn corpus_rust_sources_are_read_as_the_crates_read_them() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let (scan, _) = common::run(&shared.join("corpus"), &[]);
+    // Rust: backon's default builder stored in a struct field.
+    let od = policies_of(&scan, "opendal/core/layers/retry/src/lib.rs");
+    assert_eq!(od.len(), 1);
+    assert_eq!(od[0].system, System::RustCrate("backon".into()));
+    assert_eq!(od[0].attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(od[0].jitter.value, Jitter::None);
+    assert!(od[0].jitter.is_default());
+    assert_eq!(
+        od[0].delay.value,
+        Delay::Exponential {
+            base: Duration::from_secs(1),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(60))
+        }
+    );
+    assert!(matches!(od[0].retry_on.value, RetryOn::Listed { .. }));
+
+    // uv: two jittered middlewares, 4 attempts each, on one edge.
+    let uv_file = scan
+        .files
+        .iter()
+        .find(|f| {
+            f.source
+                .display_path()
+                .ends_with("uv-client/src/base_client.rs")
+        })
+        .unwrap();
+    let mw: Vec<&RetryPolicy> = uv_file
+        .facts
+        .policies
+        .iter()
+        .filter(|p| p.system == System::RustCrate("reqwest-retry".into()))
+        .collect();
+    assert_eq!(mw.len(), 2);
+    for p in &mw {
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+        assert_eq!(p.jitter.value, Jitter::Full);
+        assert_eq!(p.methods.value, Methods::All);
+    }
+    let layered: Vec<&CallEdge> = uv_file
+        .facts
+        .edges
+        .iter()
+        .filter(|e| e.policies.len() == 2)
+        .collect();
+    assert_eq!(layered.len(), 1);
+
+    // kube: tower Policy, 429/503/504 for every method, no per-try timeout.
+    let kube = policies_of(&scan, "kube-client/src/client/retry.rs");
+    assert_eq!(kube.len(), 2);
+    let counts: Vec<AttemptCount> = kube.iter().map(|p| p.attempts.value.count).collect();
+    assert!(counts.contains(&AttemptCount::Finite(4)));
+    assert!(counts.contains(&AttemptCount::Finite(16)));
+    for p in &kube {
+        assert_eq!(p.methods.value, Methods::All);
+        assert_ne!(p.jitter.value, Jitter::None);
+        assert_eq!(
+            p.per_try_timeout.as_ref().map(|t| t.value),
+            Some(Timeout::Disabled)
+        );
+        let RetryOn::Listed { conditions } = &p.retry_on.value else {
+            panic!("statuses are listed")
+        };
+        let codes: Vec<&Condition> = conditions.iter().map(|c| &c.value).collect();
+        assert_eq!(
+            codes,
+            [
+                &Condition::status(429),
+                &Condition::status(503),
+                &Condition::status(504)
+            ]
+        );
+    }
+
+    // osintbuddy: the macro's semantics at its call site in another file.
+    let db = policies_of(&scan, "osintbuddy/rs/src/db.rs");
+    assert_eq!(db.len(), 1);
+    assert_eq!(db[0].attempts.value.count, AttemptCount::Finite(6));
+    assert_eq!(
+        db[0].delay.value,
+        Delay::Fixed {
+            delay: Duration::from_secs(5)
+        }
+    );
+    assert_eq!(db[0].retry_on.value, RetryOn::AllErrors);
+    let utils = policies_of(&scan, "osintbuddy/rs/src/utils.rs");
+    assert_eq!(utils.len(), 1);
+    assert_eq!(utils[0].attempts.value.count, AttemptCount::Finite(7));
 }
 
 #[test]

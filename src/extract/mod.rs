@@ -11,17 +11,20 @@ pub mod dotnet;
 pub mod envoy;
 pub mod gatewayapi;
 pub mod grpc;
+pub mod ingress_nginx;
 pub mod istio;
 pub mod java;
 pub mod linkerd;
+pub mod nginx;
 pub mod properties;
 pub mod resilience4j;
+pub mod rust;
 pub mod spring;
 pub mod spring_boot_retry;
 pub mod spring_cloud_gateway;
 pub mod workload;
 
-use crate::model::{CallEdge, RetryPolicy, ServiceDecl, TimeoutSetting};
+use crate::model::{CallEdge, IncludeRef, RetryPolicy, ServiceDecl, TimeoutSetting};
 use crate::rules::Diagnostic;
 use crate::rules::settings::unparsable_file;
 use crate::source::Span;
@@ -49,6 +52,11 @@ pub struct Facts {
     /// policies of other files whose attempts are a `Provenance::Default` of
     /// the same system.
     pub mesh_defaults: Vec<RetryPolicy>,
+    /// Other files this one pulls in (nginx `include`), resolved at link time.
+    pub includes: Vec<IncludeRef>,
+    /// Rust retry macros this file defines or calls, resolved across files
+    /// by [`rust::link_macros`] after extraction.
+    pub rust: rust::RustFacts,
 }
 
 impl Facts {
@@ -59,6 +67,8 @@ impl Facts {
             && self.services.is_empty()
             && self.diagnostics.is_empty()
             && self.mesh_defaults.is_empty()
+            && self.includes.is_empty()
+            && self.rust.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {
@@ -81,6 +91,9 @@ pub enum Syntax {
     Jsonc,
     /// Java `.properties` (Spring configuration).
     Properties,
+    /// nginx configuration.
+    Nginx,
+    Rust,
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -132,6 +145,11 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
     ("linkerd", &["linkerd.io"], linkerd::extract),
     ("workload", workload::NEEDLES, workload::extract),
     (
+        "ingress-nginx",
+        ingress_nginx::NEEDLES,
+        ingress_nginx::extract,
+    ),
+    (
         "grpc",
         &["methodConfig", "methodconfig", "MethodConfig"],
         grpc::extract_doc,
@@ -157,6 +175,9 @@ pub const SPRING_NEEDLES: &[&str] = &[
 /// no extractor wants it.
 pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    if nginx::claims(path, &name, bytes) {
+        return Some(Syntax::Nginx);
+    }
     if let Some(s) = sdk_syntax(path, &name, bytes) {
         return Some(s);
     }
@@ -176,6 +197,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
                     .any(|n| memmem::find(bytes, n.as_bytes()).is_some());
             return wanted.then_some(Syntax::Properties);
         }
+        "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
@@ -222,6 +244,8 @@ pub fn supported_by_name(path: &Path) -> bool {
         || name.ends_with(".json")
         || aws::is_aws_path(path)
         || (name.ends_with(".properties") && properties::is_spring_config_name(&name))
+        || name == "nginx.conf"
+        || name.ends_with(".rs")
 }
 
 #[cfg(test)]
@@ -264,6 +288,8 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
         Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), &mut facts),
         Syntax::Properties => properties::extract(path, text, &mut facts),
+        Syntax::Nginx => nginx::extract(text, &mut facts),
+        Syntax::Rust => rust::extract(path, text, &mut facts),
     }
     facts
 }

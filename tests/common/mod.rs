@@ -3,7 +3,7 @@
 
 use retrylint::config::Settings;
 use retrylint::rules::Finding;
-use retrylint::{Scan, check, render};
+use retrylint::{Scan, render};
 use std::path::{Path, PathBuf};
 
 pub fn root() -> PathBuf {
@@ -17,7 +17,8 @@ pub fn run(path: &Path, select: &[&str]) -> (Scan, Vec<Finding>) {
         ..Settings::default()
     };
     let scan = retrylint::scan(&[path.to_path_buf()], &settings).expect("scan");
-    let findings = check::check(&scan, &settings);
+    // The whole pipeline: every rule, the suppression pass, then `select`.
+    let findings = retrylint::report::run(&scan, &settings, None).findings;
     (scan, findings)
 }
 

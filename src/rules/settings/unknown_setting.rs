@@ -24,6 +24,29 @@ pub fn unknown_key<'c>(
     Diagnostic::new(CODE, span, format!("unknown key `{key}` in {what}"), help)
 }
 
+/// `name` is not a directive the configured system knows (an nginx
+/// directive with a typo); `system` names it for the message.
+pub fn unknown_directive<'c>(
+    span: Span,
+    name: &str,
+    system: &str,
+    known: impl IntoIterator<Item = &'c str>,
+) -> Diagnostic {
+    let known: Vec<&str> = known.into_iter().collect();
+    let help = match did_you_mean(name, known.iter().copied()) {
+        Some(s) => format!(
+            "did you mean `{s}`? {system} refuses to start with an unknown directive, or ignores it where a third-party module takes it"
+        ),
+        None => format!("remove it, or use one of {}", list(&known)),
+    };
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("unknown {system} directive `{name}`"),
+        help,
+    )
+}
+
 /// `key` was removed (`why`); `new` replaces it.
 pub fn removed(span: Span, key: &str, old: &str, new: &str, why: &str) -> Diagnostic {
     let _ = old;
@@ -59,6 +82,27 @@ pub fn misplaced(span: Span, key: &str, what: &str, parent: &str) -> Diagnostic 
 /// (`message` names them and says why; `help` names the fix).
 pub fn ignored(span: Span, message: &str, help: &str) -> Diagnostic {
     Diagnostic::new(CODE, span, message, help)
+}
+
+/// `key` is read by the system, but not where it is written (`belongs`
+/// says where it is read), so it is ignored here.
+pub fn wrong_place(span: Span, key: &str, what: &str, belongs: &str, fix: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` is not {what}: it is {belongs}, so it is ignored here"),
+        fix.to_string(),
+    )
+}
+
+/// `key` is valid but cannot take effect, because of `why`.
+pub fn no_effect(span: Span, key: &str, why: &str, fix: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` has no effect: {why}"),
+        fix.to_string(),
+    )
 }
 
 fn list(known: &[&str]) -> String {

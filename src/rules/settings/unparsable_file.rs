@@ -49,6 +49,46 @@ pub fn at(span: Span, reason: &str, help: &str) -> Diagnostic {
     Diagnostic::new(CODE, span, format!("file not read: {reason}"), help)
 }
 
+/// A file that is read whole (an nginx configuration) did not parse;
+/// `line` is the text of the line where it failed.
+pub fn syntax(span: Span, reason: &str, line: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!(
+            "file not read: {} at `{}`",
+            reason.trim_end_matches('.'),
+            excerpt(line)
+        ),
+        help,
+    )
+}
+
+/// A Rust file did not parse; `line` is the text of the line where it
+/// failed.
+pub fn rust_syntax(span: Span, reason: &str, line: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!(
+            "file not read as Rust: {} at `{}`",
+            reason.trim_end_matches('.'),
+            excerpt(line)
+        ),
+        "fix the syntax so that the retry settings in this file can be checked",
+    )
+}
+
+/// A Rust file nests deeper than the parser can safely follow.
+pub fn nested_too_deep(span: Span, what: &str, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("file not read as Rust: more than `{limit}` {what}"),
+        "this looks generated or malicious; exclude it with `--exclude` if it is not hand-written code",
+    )
+}
+
 /// A line shortened for a message.
 fn excerpt(line: &str) -> String {
     let t = line.trim();
