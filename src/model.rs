@@ -173,10 +173,12 @@ impl fmt::Display for System {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Layer {
+    // Declared outermost first: a call passes through the caller's code,
+    // its SDK, a proxy it runs (a gateway), then its sidecar.
     Application,
     Sdk,
-    Mesh,
     Proxy,
+    Mesh,
 }
 
 /// Total attempts, the first call included.
