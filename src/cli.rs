@@ -14,6 +14,7 @@ Examples:
   retrylint check --format json .      machine-readable findings
   retrylint check --select RL2 --ignore RL206 .
   retrylint graph --format dot . | dot -Tsvg > graph.svg
+  retrylint audit . --out audit-report   report.md, report.html, report.json
   retrylint rules                      list every rule
   retrylint explain RL203              a rule's documentation";
 
@@ -51,6 +52,9 @@ pub enum Command {
         #[arg(long)]
         exclude: Vec<String>,
     },
+    /// Write a report of everything found (Markdown, HTML with the call
+    /// graph drawn, and JSON) into a directory.
+    Audit(AuditArgs),
     /// Print a rule's documentation.
     Explain {
         /// A rule code (`RL203`) or name (`unjittered-backoff`).
@@ -108,10 +112,37 @@ pub struct CheckArgs {
     pub quiet: bool,
 }
 
+#[derive(Args, Debug)]
+pub struct AuditArgs {
+    /// Files and directories to read.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Directory to write report.md, report.html and report.json into
+    /// (created if missing; the three files are replaced).
+    #[arg(long, default_value = "audit-report")]
+    pub out: PathBuf,
+    /// Only these rules (codes, code prefixes such as `RL2`, or names).
+    #[arg(long, value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Not these rules (codes, code prefixes, or names).
+    #[arg(long, value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Glob of paths not to scan; may be repeated.
+    #[arg(long)]
+    pub exclude: Vec<String>,
+    /// Files larger than this many bytes are skipped with a finding.
+    #[arg(long)]
+    pub max_file_size: Option<u64>,
+    /// No progress bar and no closing lines on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
 /// Run the command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Audit(args) => audit(args),
         Command::Graph {
             paths,
             format,
@@ -160,6 +191,58 @@ fn graph(paths: &[PathBuf], format: GraphFormat, exclude: Vec<String>) -> i32 {
         GraphFormat::Mermaid => render::graph::mermaid(&g),
     };
     print!("{out}");
+    0
+}
+
+fn audit(args: AuditArgs) -> i32 {
+    use render::audit::{FILES, Report, progress::Bar};
+    let mut settings = Settings {
+        select: args.select,
+        ignore: args.ignore,
+        exclude: args.exclude,
+        ..Settings::default()
+    };
+    if let Some(n) = args.max_file_size {
+        settings.max_file_size = n;
+    }
+    if let Err(e) = settings.validate_patterns() {
+        eprintln!("retrylint: {e}");
+        return 2;
+    }
+    let bar = Bar::new(!args.quiet && std::io::stderr().is_terminal());
+    let scan = crate::scan_with_progress(&args.paths, &settings, &bar);
+    bar.finish();
+    let scan = match scan {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("retrylint: {e}");
+            return 2;
+        }
+    };
+    let findings = crate::check::check(&scan, &settings);
+    let graph = crate::graph::build(&scan.files, &settings);
+    let roots: Vec<String> = args
+        .paths
+        .iter()
+        .map(|p| crate::source::display_path(p))
+        .collect();
+    let report = Report::build(&roots, &scan, &graph, &findings);
+    if let Err(e) = report.write(&args.out) {
+        eprintln!(
+            "retrylint: cannot write the report into {}: {e}",
+            render::sanitize(&crate::source::display_path(&args.out))
+        );
+        return 2;
+    }
+    if !args.quiet {
+        let dir = crate::source::display_path(&args.out);
+        let files: Vec<String> = FILES.iter().map(|f| format!("{dir}/{f}")).collect();
+        eprintln!("{}", render::summary(&scan, &findings));
+        eprintln!("retrylint: wrote {}", render::sanitize(&files.join(", ")));
+    }
+    if scan.notices.iter().any(|n| n.internal) {
+        return 2;
+    }
     0
 }
 
