@@ -26,6 +26,9 @@ pub const LAYER_GAP: i64 = 150;
 pub const SUBCOLUMN_GAP: i64 = 36;
 /// The most services stacked in one column before the layer wraps.
 pub const MAX_ROWS: usize = 12;
+/// Least distance between an edge's horizontal run through a wrapped
+/// layer and the boxes it passes.
+pub const LANE_MARGIN: i64 = 7;
 pub const MARGIN: i64 = 24;
 /// Space above the grid of unconnected services, for its caption.
 pub const GRID_CAPTION: i64 = 36;
@@ -44,6 +47,8 @@ pub struct Layout {
     pub nodes: Vec<Pos>,
     /// The layer of each service; `None` for unconnected services.
     pub layer: Vec<Option<usize>>,
+    /// Left and right edge of each layer's column(s).
+    pub layer_x: Vec<(i64, i64)>,
     pub width: i64,
     pub height: i64,
     /// Where the caption of the grid of unconnected services goes, if any.
@@ -151,45 +156,55 @@ pub fn layout(n: usize, edges: &[(usize, usize, bool)], names: &[&str]) -> Layou
     if layers_n > 1 {
         reorder(&mut layers[0], &succ, &pos);
     }
-    // Coordinates.
-    let pitch_y = NODE_H + ROW_GAP;
+    // Coordinates. A layer of k services in c sub-columns is staggered:
+    // service i goes to sub-column i mod c, each `step` lower than the one
+    // before, so the barycentric order still reads top to bottom and the
+    // horizontal line through any box's middle passes between the boxes of
+    // the other sub-columns (`step` is more than half a box plus a
+    // margin): edges leave and enter a wrapped layer without crossing it.
     let columns: Vec<usize> = layers
         .iter()
         .map(|l| l.len().div_ceil(MAX_ROWS).max(1))
         .collect();
-    let rows_per_column: Vec<usize> = layers
+    let steps: Vec<i64> = columns
         .iter()
-        .zip(&columns)
-        .map(|(l, &c)| l.len().div_ceil(c))
+        .map(|&c| {
+            if c == 1 {
+                NODE_H + ROW_GAP
+            } else {
+                (NODE_H / 2 + LANE_MARGIN).max((NODE_H + ROW_GAP + c as i64 - 1) / c as i64)
+            }
+        })
         .collect();
-    let max_rows = rows_per_column.iter().copied().max().unwrap_or(0) as i64;
+    let heights: Vec<i64> = layers
+        .iter()
+        .zip(&steps)
+        .map(|(l, &step)| (l.len().max(1) as i64 - 1) * step + NODE_H)
+        .collect();
+    let max_height = heights.iter().copied().max().unwrap_or(0);
     let mut nodes = vec![Pos { x: 0, y: 0 }; n];
     let mut layer = vec![None; n];
+    let mut layer_x = Vec::with_capacity(layers_n);
     let mut x = MARGIN;
     let mut graph_right = MARGIN;
     for (li, l) in layers.iter().enumerate() {
-        let rows = rows_per_column[li].max(1);
+        let c = columns[li];
+        let offset = (max_height - heights[li]) / 2;
         for (i, &v) in l.iter().enumerate() {
-            let col = (i / rows) as i64;
-            let row = (i % rows) as i64;
-            let in_this_column = (l.len() - (i / rows) * rows).min(rows) as i64;
-            let offset = (max_rows - in_this_column) * pitch_y / 2;
             nodes[v] = Pos {
-                x: x + col * (NODE_W + SUBCOLUMN_GAP),
-                y: MARGIN + offset + row * pitch_y,
+                x: x + (i % c) as i64 * (NODE_W + SUBCOLUMN_GAP),
+                y: MARGIN + offset + i as i64 * steps[li],
             };
             layer[v] = Some(li);
         }
-        let width = columns[li] as i64 * NODE_W + (columns[li] as i64 - 1) * SUBCOLUMN_GAP;
+        let width = c as i64 * NODE_W + (c as i64 - 1) * SUBCOLUMN_GAP;
+        layer_x.push((x, x + width));
         graph_right = x + width;
         x += width + LAYER_GAP;
     }
-    let graph_bottom = if layers_n > 0 {
-        MARGIN + max_rows * pitch_y - ROW_GAP
-    } else {
-        0
-    };
+    let graph_bottom = if layers_n > 0 { MARGIN + max_height } else { 0 };
     // The grid of unconnected services.
+    let pitch_y = NODE_H + ROW_GAP;
     let mut lonely: Vec<usize> = (0..n).filter(|&i| !connected[i]).collect();
     lonely.sort_by(by_name);
     let mut grid_caption_y = None;
@@ -220,6 +235,7 @@ pub fn layout(n: usize, edges: &[(usize, usize, bool)], names: &[&str]) -> Layou
     Layout {
         nodes,
         layer,
+        layer_x,
         width: width.max(2 * MARGIN + NODE_W),
         height: height.max(2 * MARGIN + NODE_H),
         grid_caption_y,
@@ -344,6 +360,49 @@ mod tests {
         assert!(l.height < 40 * (NODE_H + ROW_GAP), "height {}", l.height);
         assert!(l.grid_caption_y.is_some());
         assert_eq!(l.layer[62], None);
+    }
+
+    #[test]
+    fn edges_leave_and_enter_wrapped_layers_between_boxes() {
+        // One service calling 40, each calling a 42nd: both ends of every
+        // edge cross a wrapped layer horizontally from the box to the
+        // layer's boundary; that run must not touch another box.
+        let n = 42;
+        let mut edges = Vec::new();
+        for i in 1..=40 {
+            edges.push((0, i, false));
+            edges.push((i, 41, false));
+        }
+        let names = names(n);
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let l = layout(n, &edges, &refs);
+        assert!(overlaps(&l).is_empty());
+        let (left, right) = l.layer_x[1];
+        assert!(right - left > NODE_W, "the layer of 40 wraps");
+        for i in 1..=40 {
+            let y = l.nodes[i].y + NODE_H / 2;
+            let runs = [(left, l.nodes[i].x), (l.nodes[i].x + NODE_W, right)];
+            for j in 1..=40 {
+                if i == j {
+                    continue;
+                }
+                let b = l.nodes[j];
+                for (x0, x1) in runs {
+                    let crosses_x = b.x < x1 && x0 < b.x + NODE_W;
+                    let crosses_y = b.y - LANE_MARGIN < y && y < b.y + NODE_H + LANE_MARGIN;
+                    assert!(
+                        !(crosses_x && crosses_y),
+                        "the run of {i} at y={y} crosses box {j} at {b:?}"
+                    );
+                }
+            }
+        }
+        // Order is kept top to bottom.
+        let ys: Vec<i64> = (1..=40).map(|i| l.nodes[i].y).collect();
+        let mut sorted = ys.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 40);
     }
 
     #[test]

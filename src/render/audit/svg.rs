@@ -60,23 +60,61 @@ pub fn render(r: &Report) -> String {
     // Worst-path edges last so that they are drawn on top.
     let mut order: Vec<usize> = (0..r.graph.edges.len()).collect();
     order.sort_by_key(|&i| (r.graph.edges[i].on_worst_path, i));
+    let mut out_degree = vec![0usize; r.graph.services.len()];
+    let mut in_degree = vec![0usize; r.graph.services.len()];
+    for e in &r.graph.edges {
+        out_degree[e.from] += 1;
+        in_degree[e.to] += 1;
+    }
     out.push_str("<g class=\"edges\">\n");
     let mut labels = String::new();
     for i in order {
         let e = &r.graph.edges[i];
         let (a, b) = (l.nodes[e.from], l.nodes[e.to]);
-        let (p0, p1, p2, p3, forward) = if b.x > a.x + NODE_W {
-            let (x0, y0) = ((a.x + NODE_W) as f64, (a.y + NODE_H / 2) as f64);
-            let (x3, y3) = (b.x as f64, (b.y + NODE_H / 2) as f64);
+        // A straight run from the box to its layer's boundary, through a
+        // wrapped layer's lanes, then a curve between the layers.
+        let bounds = |v: usize| l.layer[v].and_then(|li| l.layer_x.get(li).copied());
+        let (p0, p1, p2, p3, forward, lead, tail) = if b.x > a.x + NODE_W {
+            let y0 = (a.y + NODE_H / 2) as f64;
+            let y3 = (b.y + NODE_H / 2) as f64;
+            let x_out = bounds(e.from).map_or(a.x + NODE_W, |(_, r)| r);
+            let x_in = bounds(e.to).map_or(b.x, |(left, _)| left);
+            let (x0, x3) = if x_in > x_out {
+                (x_out as f64, x_in as f64)
+            } else {
+                ((a.x + NODE_W) as f64, b.x as f64)
+            };
             let dx = (x3 - x0) / 2.0;
-            ((x0, y0), (x0 + dx, y0), (x3 - dx, y3), (x3, y3), true)
+            let lead = (x0 > (a.x + NODE_W) as f64).then_some(((a.x + NODE_W) as f64, y0));
+            let tail = (x3 < b.x as f64).then_some(b.x as f64);
+            (
+                (x0, y0),
+                (x0 + dx, y0),
+                (x3 - dx, y3),
+                (x3, y3),
+                true,
+                lead,
+                tail,
+            )
         } else {
             // A call back to the left or within one column: loop below.
             let (x0, y0) = ((a.x + NODE_W / 2) as f64, (a.y + NODE_H) as f64);
             let (x3, y3) = ((b.x + NODE_W / 2) as f64, (b.y + NODE_H) as f64);
             let low = y0.max(y3) + 56.0;
-            ((x0, y0), (x0, low), (x3, low), (x3, y3), false)
+            ((x0, y0), (x0, low), (x3, low), (x3, y3), false, None, None)
         };
+        let mut d = match lead {
+            Some((x, y)) => format!("M{x:.1},{y:.1} H{:.1} ", p0.0),
+            None => format!("M{:.1},{:.1} ", p0.0, p0.1),
+        };
+        let _ = write!(
+            d,
+            "C{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
+            p1.0, p1.1, p2.0, p2.1, p3.0, p3.1
+        );
+        if let Some(x) = tail {
+            let _ = write!(d, " H{x:.1}");
+        }
         let mut class = String::from("edge");
         if e.on_worst_path {
             class.push_str(" worst");
@@ -104,25 +142,28 @@ pub fn render(r: &Report) -> String {
         let to = &r.graph.services[e.to].name;
         let _ = writeln!(
             out,
-            r#"<g class="{class}" id="edge-{i}" data-from="svc-{}" data-to="svc-{}"><title>{} -&gt; {}: {}</title><path d="M{:.1},{:.1} C{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="{stroke}" stroke-width="{width}"{dash} marker-end="url(#{marker})"/></g>"#,
+            r#"<g class="{class}" id="edge-{i}" data-from="svc-{}" data-to="svc-{}"><title>{} -&gt; {}: {}</title><path d="{d}" fill="none" stroke="{stroke}" stroke-width="{width}"{dash} marker-end="url(#{marker})"/></g>"#,
             e.from,
             e.to,
             esc(from),
             esc(to),
             esc(&edge_full_label(e)),
-            p0.0,
-            p0.1,
-            p1.0,
-            p1.1,
-            p2.0,
-            p2.1,
-            p3.0,
-            p3.1
         );
-        // The label at the curve's midpoint, on a white box; labels are
-        // drawn after every edge so that no line crosses a label.
-        let mx = (p0.0 + 3.0 * p1.0 + 3.0 * p2.0 + p3.0) / 8.0;
-        let my = (p0.1 + 3.0 * p1.1 + 3.0 * p2.1 + p3.1) / 8.0;
+        // The label on the curve, near the end whose side has fewer
+        // edges (a fan-out is labelled by its targets, a fan-in by its
+        // sources), on a white box; labels are drawn after every edge so
+        // that no line crosses a label.
+        let t = if out_degree[e.from] >= in_degree[e.to] {
+            0.8
+        } else {
+            0.2
+        };
+        let at = |a: f64, b: f64, c: f64, d: f64| {
+            let u = 1.0 - t;
+            u * u * u * a + 3.0 * u * u * t * b + 3.0 * u * t * t * c + t * t * t * d
+        };
+        let mx = at(p0.0, p1.0, p2.0, p3.0);
+        let my = at(p0.1, p1.1, p2.1, p3.1);
         let text = edge_short_label(e);
         let tw = text.chars().count() as f64 * LABEL_CHAR_W + 8.0;
         let _ = writeln!(
