@@ -282,7 +282,8 @@ fn worst_paths(o: &mut String, r: &Report) {
     let mut paths: Vec<(usize, &super::PathData)> = r.worst_paths.iter().enumerate().collect();
     paths.sort_by(|a, b| b.1.attempts.cmp(&a.1.attempts).then(a.0.cmp(&b.0)));
     if paths.is_empty() {
-        o.push_str("<p class=\"muted\">No entry point calls anything.</p>\n");
+        o.push_str("<p class=\"muted\">No entry point calls anything.</p>\n</section>\n");
+        return;
     }
     o.push_str("<p>From each entry point, the path on which one call can turn into the most attempts at the end, with every layer of every hop.</p>\n");
     for (i, p) in paths {

@@ -213,14 +213,14 @@ pub fn render(r: &Report) -> String {
         };
         let _ = writeln!(
             out,
-            r##"<g class="{class}" id="{}" transform="translate({} {})" data-name="{}"><title>{}</title><rect width="{NODE_W}" height="{NODE_H}" rx="6" fill="#f9fafb" stroke="{stroke}" stroke-width="{sw}"/><text x="{}" y="{}" text-anchor="middle" fill="#111827">{}</text></g>"##,
+            r##"<g class="{class}" id="{}" transform="translate({} {})" data-name="{}"><title>{}</title><rect width="{NODE_W}" height="{NODE_H}" rx="6" fill="#f9fafb" stroke="{stroke}" stroke-width="{sw}"/><text x="{}" y="{}" text-anchor="middle" font-size="12" fill="#111827">{}</text></g>"##,
             s.id,
             p.x,
             p.y,
             esc(&s.name),
             esc(&tip),
             NODE_W / 2,
-            NODE_H / 2 + 5,
+            NODE_H / 2 + 4,
             esc(&truncate(&s.name, NAME_CHARS))
         );
     }
