@@ -24,7 +24,7 @@ use crate::model::{
 };
 use crate::rules::{Finding, RULES, Severity};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 /// Bumped on any change to [`Report`] that is not a pure addition.
@@ -295,7 +295,24 @@ pub const FILES: [&str; 3] = ["report.md", "report.html", "report.json"];
 impl Report {
     /// Build the report from a scan, its graph and its findings.
     pub fn build(roots: &[String], scan: &Scan, graph: &Graph, findings: &[Finding]) -> Report {
-        Builder { scan, graph }.report(roots, findings)
+        // Which edges each written policy is a layer of, computed once.
+        let mut policy_edges: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+        for (i, e) in graph.edges.iter().enumerate() {
+            for l in &e.layers {
+                if let Some(key) = l.policy {
+                    let v = policy_edges.entry(key).or_default();
+                    if v.last() != Some(&i) {
+                        v.push(i);
+                    }
+                }
+            }
+        }
+        Builder {
+            scan,
+            graph,
+            policy_edges,
+        }
+        .report(roots, findings)
     }
 
     pub fn to_json(&self) -> String {
@@ -325,6 +342,7 @@ impl Report {
 struct Builder<'a> {
     scan: &'a Scan,
     graph: &'a Graph,
+    policy_edges: HashMap<(usize, usize), Vec<usize>>,
 }
 
 impl Builder<'_> {
@@ -524,11 +542,11 @@ impl Builder<'_> {
     /// service that runs it.
     fn owner(&self, file: usize, index: usize, p: &RetryPolicy) -> (Option<String>, String) {
         let g = self.graph;
-        let on_edges: Vec<&crate::graph::Edge> = g
-            .edges
-            .iter()
-            .filter(|e| e.layers.iter().any(|l| l.policy == Some((file, index))))
-            .collect();
+        let on_edges: Vec<&crate::graph::Edge> = self
+            .policy_edges
+            .get(&(file, index))
+            .map(|v| v.iter().map(|&e| &g.edges[e]).collect())
+            .unwrap_or_default();
         let callee = p.scope.callee.as_ref().map(|c| short_host(&c.value));
         // The route, unless it is already the policy's name.
         let route = p.scope.route.clone().filter(|r| Some(r) != p.name.as_ref());
@@ -715,11 +733,15 @@ impl Builder<'_> {
                 }
                 let source = Some(self.at(id, p.span));
                 let (owner, applies) = self.owner(id, i, p);
-                let calls: Vec<String> = g
-                    .edges
-                    .iter()
-                    .filter(|e| e.layers.iter().any(|l| l.policy == Some((id, i))))
-                    .map(|e| format!("{} → {}", g.service_name(e.from), g.service_name(e.to)))
+                let calls: Vec<String> = self
+                    .policy_edges
+                    .get(&(id, i))
+                    .into_iter()
+                    .flatten()
+                    .map(|&e| {
+                        let e = &g.edges[e];
+                        format!("{} → {}", g.service_name(e.from), g.service_name(e.to))
+                    })
                     .collect();
                 let applies_to = if calls.is_empty() {
                     vec![match owner {
@@ -759,13 +781,13 @@ impl Builder<'_> {
                     applies_to: Vec::new(),
                     source,
                 });
-                if !entry.applies_to.contains(&call) {
-                    entry.applies_to.push(call);
-                }
+                entry.applies_to.push(call);
             }
         }
         let mut groups: BTreeMap<String, Vec<DefaultEntry>> = BTreeMap::new();
-        for ((system, _, _), entry) in entries {
+        for ((system, _, _), mut entry) in entries {
+            entry.applies_to.sort();
+            entry.applies_to.dedup();
             groups.entry(system).or_default().push(entry);
         }
         groups
