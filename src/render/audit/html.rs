@@ -462,3 +462,26 @@ fn notices(o: &mut String, r: &Report) {
     }
     o.push_str("</ul>\n</section>\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn esc_covers_text_and_attributes() {
+        assert_eq!(
+            esc("<a href=\"x\" title='y'>&</a>"),
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;"
+        );
+        assert_eq!(esc("bell\u{7}"), "bell?");
+    }
+
+    #[test]
+    fn message_code_spans() {
+        assert_eq!(
+            message("`<b>` retries `3`"),
+            "<code>&lt;b&gt;</code> retries <code>3</code>"
+        );
+        assert_eq!(message("odd ` tick"), "odd ` tick");
+    }
+}

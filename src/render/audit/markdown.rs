@@ -404,3 +404,40 @@ fn notices(o: &mut String, r: &Report) {
     }
     o.push('\n');
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn md_escapes_syntax_and_markup() {
+        assert_eq!(md("a|b"), "a\\|b");
+        assert_eq!(md("<script>&x"), "&lt;script\\>&amp;x");
+        assert_eq!(
+            md("*em* _u_ [l](u) `c` ~s~ $m$ #h !"),
+            "\\*em\\* \\_u\\_ \\[l\\](u) \\`c\\` \\~s\\~ \\$m\\$ \\#h \\!"
+        );
+        assert_eq!(md("a\\|b"), "a\\\\\\|b");
+        assert_eq!(md("two\nlines\r\tx"), "two lines  x");
+        assert_eq!(md("esc\u{1b}[31m"), "esc?\\[31m");
+    }
+
+    #[test]
+    fn code_uses_a_span_only_when_nothing_needs_escaping() {
+        assert_eq!(code("maxAttempts: 3"), "`maxAttempts: 3`");
+        assert_eq!(code("a|b"), "<code>a\\|b</code>");
+        assert_eq!(code("<x>"), "<code>&lt;x\\></code>");
+        assert_eq!(code("a`b"), "<code>a\\`b</code>");
+        assert_eq!(code(""), "<code></code>");
+    }
+
+    #[test]
+    fn message_turns_backticks_into_code_and_escapes_the_rest() {
+        assert_eq!(
+            message("`payments` waits a_b `1s|2s`"),
+            "`payments` waits a\\_b <code>1s\\|2s</code>"
+        );
+        // Unbalanced backticks are shown, escaped.
+        assert_eq!(message("a `b"), "a \\`b");
+    }
+}
