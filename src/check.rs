@@ -25,6 +25,9 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
                     continue;
                 }
                 let mut finding = Finding::new(rule, id, d.span, d.message.clone(), d.help.clone());
+                if let Some(s) = d.severity {
+                    finding.severity = s;
+                }
                 finding.related = d
                     .related
                     .iter()

@@ -1,7 +1,9 @@
 //! The command line.
 
-use crate::config::Settings;
+use crate::config::{self, Settings};
+use crate::config_file;
 use crate::render::{self, Format};
+use crate::report::Baseline;
 use crate::rules::{self, RULES, Severity};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -16,7 +18,12 @@ Examples:
   retrylint graph --format dot . | dot -Tsvg > graph.svg
   retrylint audit . --out audit-report   report.md, report.html, report.json
   retrylint rules                      list every rule
-  retrylint explain RL203              a rule's documentation";
+  retrylint explain RL203              a rule's documentation
+  retrylint check --format pretty --format sarif=retrylint.sarif
+  retrylint check --changed-since origin/main --format github
+  retrylint check --write-baseline .retrylint-baseline.json
+  retrylint check --baseline .retrylint-baseline.json
+  retrylint config                     the effective configuration";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -60,6 +67,8 @@ pub enum Command {
         /// A rule code (`RL203`) or name (`unjittered-backoff`).
         rule: String,
     },
+    /// Print the effective configuration (the file, then the flags) as TOML.
+    Config(ConfigCmd),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -86,30 +95,103 @@ pub enum FailOn {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Files and directories to check.
+    /// Files and directories to check. When every path is a file inside a
+    /// git repository (as pre-commit passes them), the whole repository is
+    /// read for the call graph and only findings in these files are
+    /// reported.
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Pretty)]
-    pub format: Format,
+    /// Output format, `NAME` or `NAME=FILE`; repeat for several outputs
+    /// (`--format pretty --format sarif=retrylint.sarif`). Formats without
+    /// a file write to --output or stdout; at most one may. Names: pretty,
+    /// concise, json, sarif, github, markdown.
+    #[arg(long, value_name = "NAME[=FILE]", value_parser = parse_format_spec)]
+    pub format: Vec<FormatSpec>,
+    /// Write the output of the format without `=FILE` to FILE instead of
+    /// stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Exit with 1 when a finding has at least this severity.
     #[arg(long, value_enum, default_value_t = FailOn::Warning)]
     pub fail_on: FailOn,
-    /// Only these rules (codes, code prefixes such as `RL2`, or names).
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// Report only findings that are not in this baseline file (matched by
+    /// fingerprint: code, file and the finding's normalised line text).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record every current finding in FILE as the new baseline, and exit 0.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Report only findings in files changed since the git revision REF
+    /// (`git diff --name-only REF`) or untracked; the whole tree is still
+    /// read for the call graph.
+    #[arg(long, value_name = "REF")]
+    pub changed_since: Option<String>,
+    /// Do not print the closing summary line.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The options that make up the effective configuration; shared by
+/// `check` and `config`. Flags override the configuration file.
+#[derive(Args, Debug, Default)]
+pub struct ConfigArgs {
+    /// Read this configuration file instead of looking for .retrylint.toml
+    /// from the working directory up to the repository root.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Read no configuration file.
+    #[arg(long, conflicts_with = "config")]
+    pub no_config: bool,
+    /// Only these rules (codes, code prefixes such as `RL2`, or names);
+    /// replaces the file's `select`.
     #[arg(long, value_delimiter = ',')]
     pub select: Vec<String>,
-    /// Not these rules (codes, code prefixes, or names).
+    /// Not these rules (codes, code prefixes, or names); replaces the
+    /// file's `ignore`.
     #[arg(long, value_delimiter = ',')]
     pub ignore: Vec<String>,
-    /// Glob of paths not to scan; may be repeated.
+    /// Glob of paths not to scan; may be repeated; added to the file's
+    /// `exclude`.
     #[arg(long)]
     pub exclude: Vec<String>,
     /// Files larger than this many bytes are skipped with a finding.
     #[arg(long)]
     pub max_file_size: Option<u64>,
-    /// Do not print the closing summary line.
-    #[arg(long, short)]
-    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ConfigCmd {
+    #[command(flatten)]
+    pub args: ConfigArgs,
+    /// Print the reference of every key (the README's Markdown table)
+    /// instead.
+    #[arg(long)]
+    pub reference: bool,
+}
+
+/// One `--format NAME[=FILE]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatSpec {
+    pub format: Format,
+    pub file: Option<PathBuf>,
+}
+
+fn parse_format_spec(s: &str) -> Result<FormatSpec, String> {
+    let (name, file) = match s.split_once('=') {
+        Some((n, f)) if !f.is_empty() => (n, Some(PathBuf::from(f))),
+        Some((n, _)) => return Err(format!("`{n}=` needs a file name after `=`")),
+        None => (s, None),
+    };
+    let format = <Format as ValueEnum>::from_str(name, true).map_err(|_| {
+        let names: Vec<String> = Format::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+            .collect();
+        format!("unknown format `{name}`; one of: {}", names.join(", "))
+    })?;
+    Ok(FormatSpec { format, file })
 }
 
 #[derive(Args, Debug)]
@@ -121,18 +203,8 @@ pub struct AuditArgs {
     /// (created if missing; the three files are replaced).
     #[arg(long, default_value = "audit-report")]
     pub out: PathBuf,
-    /// Only these rules (codes, code prefixes such as `RL2`, or names).
-    #[arg(long, value_delimiter = ',')]
-    pub select: Vec<String>,
-    /// Not these rules (codes, code prefixes, or names).
-    #[arg(long, value_delimiter = ',')]
-    pub ignore: Vec<String>,
-    /// Glob of paths not to scan; may be repeated.
-    #[arg(long)]
-    pub exclude: Vec<String>,
-    /// Files larger than this many bytes are skipped with a finding.
-    #[arg(long)]
-    pub max_file_size: Option<u64>,
+    #[command(flatten)]
+    pub config: ConfigArgs,
     /// No progress bar and no closing lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -149,12 +221,30 @@ pub fn run(cli: Cli) -> i32 {
             exclude,
         } => graph(&paths, format, exclude),
         Command::Rules { format } => {
-            print!("{}", rules_listing(format));
+            let _ = std::io::stdout()
+                .lock()
+                .write_all(rules_listing(format).as_bytes());
             0
         }
+        Command::Config(ConfigCmd {
+            reference: true, ..
+        }) => {
+            print!("{}", config_file::reference_markdown());
+            0
+        }
+        Command::Config(ConfigCmd { args, .. }) => match settings(&args) {
+            Ok(s) => {
+                print!("{}", crate::config_file::effective_toml(&s));
+                0
+            }
+            Err(e) => {
+                eprintln!("retrylint: {e}");
+                2
+            }
+        },
         Command::Explain { rule } => match rules::lookup(&rule) {
             Some(r) => {
-                println!("{}", r.body().trim_end());
+                let _ = writeln!(std::io::stdout().lock(), "{}", r.body().trim_end());
                 0
             }
             None => {
@@ -173,9 +263,17 @@ fn color_enabled() -> bool {
 }
 
 fn graph(paths: &[PathBuf], format: GraphFormat, exclude: Vec<String>) -> i32 {
-    let settings = Settings {
+    // The configuration's [[services]], [[edges]], mesh and entry points
+    // shape the graph.
+    let settings = match settings(&ConfigArgs {
         exclude,
-        ..Settings::default()
+        ..ConfigArgs::default()
+    }) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("retrylint: {e}");
+            return 2;
+        }
     };
     let scan = match crate::scan(paths, &settings) {
         Ok(s) => s,
@@ -190,36 +288,68 @@ fn graph(paths: &[PathBuf], format: GraphFormat, exclude: Vec<String>) -> i32 {
         GraphFormat::Dot => render::graph::dot(&g),
         GraphFormat::Mermaid => render::graph::mermaid(&g),
     };
-    print!("{out}");
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
     0
+}
+
+/// The effective settings: defaults, then the configuration file, then
+/// the flags.
+pub fn settings(args: &ConfigArgs) -> Result<Settings, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+    let mut settings = Settings::default();
+    let file = if args.no_config {
+        None
+    } else if let Some(f) = &args.config {
+        if !f.is_file() {
+            return Err(format!("configuration file `{}` not found", f.display()));
+        }
+        Some(f.clone())
+    } else {
+        config_file::discover(&cwd)
+    };
+    if let Some(f) = &file {
+        config_file::load(f, &mut settings).map_err(|e| e.to_string())?;
+    }
+    if settings.root.is_none() {
+        settings.root = Some(config_file::repo_root(&cwd).unwrap_or(cwd));
+    }
+    if !args.select.is_empty() {
+        settings.select = args.select.clone();
+    }
+    if !args.ignore.is_empty() {
+        settings.ignore = args.ignore.clone();
+    }
+    settings.exclude.extend(args.exclude.iter().cloned());
+    if let Some(n) = args.max_file_size {
+        settings.max_file_size = n;
+    }
+    settings.validate_patterns()?;
+    Ok(settings)
 }
 
 fn audit(args: AuditArgs) -> i32 {
     use render::audit::{FILES, Report, progress::Bar};
-    let mut settings = Settings {
-        select: args.select,
-        ignore: args.ignore,
-        exclude: args.exclude,
-        ..Settings::default()
-    };
-    if let Some(n) = args.max_file_size {
-        settings.max_file_size = n;
-    }
-    if let Err(e) = settings.validate_patterns() {
-        eprintln!("retrylint: {e}");
-        return 2;
-    }
-    let bar = Bar::new(!args.quiet && std::io::stderr().is_terminal());
-    let scan = crate::scan_with_progress(&args.paths, &settings, &bar);
-    bar.finish();
-    let scan = match scan {
+    let settings = match settings(&args.config) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("retrylint: {e}");
+            eprintln!("retrylint: {}", render::sanitize(&e));
             return 2;
         }
     };
-    let findings = crate::check::check(&scan, &settings);
+    let bar = Bar::new(!args.quiet && std::io::stderr().is_terminal());
+    let scan = crate::scan_with_progress(&args.paths, &settings, &bar);
+    bar.finish();
+    let mut scan = match scan {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("retrylint: {}", render::sanitize(&e));
+            return 2;
+        }
+    };
+    // Findings as `check` reports them: suppressions and severities from
+    // the configuration applied.
+    let config_id = crate::report::attach_config(&mut scan, &settings);
+    let findings = crate::report::run(&scan, &settings, config_id).findings;
     let graph = crate::graph::build(&scan.files, &settings);
     let roots: Vec<String> = args
         .paths
@@ -234,6 +364,16 @@ fn audit(args: AuditArgs) -> i32 {
         );
         return 2;
     }
+    for n in &scan.notices {
+        match &n.path {
+            Some(p) => eprintln!(
+                "retrylint: {}: {}",
+                render::sanitize(p),
+                render::sanitize(&n.message)
+            ),
+            None => eprintln!("retrylint: {}", render::sanitize(&n.message)),
+        }
+    }
     if !args.quiet {
         let dir = crate::source::display_path(&args.out);
         let files: Vec<String> = FILES.iter().map(|f| format!("{dir}/{f}")).collect();
@@ -246,36 +386,120 @@ fn audit(args: AuditArgs) -> i32 {
     0
 }
 
+/// Where each output goes.
+enum Sink {
+    Stdout,
+    File(PathBuf),
+}
+
 fn check(args: CheckArgs) -> i32 {
-    let mut settings = Settings {
-        select: args.select,
-        ignore: args.ignore,
-        exclude: args.exclude,
-        ..Settings::default()
-    };
-    if let Some(n) = args.max_file_size {
-        settings.max_file_size = n;
-    }
-    if let Err(e) = settings.validate_patterns() {
-        eprintln!("retrylint: {e}");
-        return 2;
-    }
-    let scan = match crate::scan(&args.paths, &settings) {
-        Ok(s) => s,
+    match check_inner(args) {
+        Ok(code) => code,
         Err(e) => {
-            eprintln!("retrylint: {e}");
-            return 2;
+            eprintln!("retrylint: {}", render::sanitize(&e));
+            2
         }
+    }
+}
+
+fn check_inner(args: CheckArgs) -> Result<i32, String> {
+    let settings = settings(&args.config)?;
+    let mut outputs: Vec<(Format, Sink)> = Vec::new();
+    let specs = if args.format.is_empty() {
+        vec![FormatSpec {
+            format: Format::Pretty,
+            file: None,
+        }]
+    } else {
+        args.format.clone()
     };
-    let findings = crate::check::check(&scan, &settings);
-    let out = match args.format {
-        Format::Pretty => render::pretty::render(&scan, &findings, color_enabled(), 100),
-        Format::Concise => render::concise(&scan, &findings),
-        Format::Json => render::json::render(&scan, &findings),
+    for spec in specs {
+        let sink = match (spec.file, &args.output) {
+            (Some(f), _) => Sink::File(f),
+            (None, Some(o)) => Sink::File(o.clone()),
+            (None, None) => Sink::Stdout,
+        };
+        outputs.push((spec.format, sink));
+    }
+    let undirected = args.format.iter().filter(|s| s.file.is_none()).count();
+    if undirected > 1 {
+        return Err(format!(
+            "{undirected} formats would write to {}; give all but one a file: `--format sarif=retrylint.sarif`",
+            if args.output.is_some() {
+                "--output"
+            } else {
+                "stdout"
+            }
+        ));
+    }
+    // Files given one by one (pre-commit), or --changed-since: read the
+    // whole repository for the graph, report only under the given paths.
+    let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+    let given: Vec<PathBuf> = args
+        .paths
+        .iter()
+        .map(|p| config::normalise(&cwd.join(p)))
+        .collect();
+    let files_only = !args.paths.is_empty() && args.paths.iter().all(|p| p.is_file());
+    let repo = if args.changed_since.is_some() {
+        Some(config_file::repo_root(&cwd).ok_or(
+            "--changed-since needs a git repository (no .git above the working directory)",
+        )?)
+    } else if files_only {
+        given[0].parent().and_then(config_file::repo_root)
+    } else {
+        None
     };
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(out.as_bytes());
-    let _ = stdout.flush();
+    let whole_repo = repo
+        .as_ref()
+        .filter(|root| given.iter().all(|p| p.starts_with(root)));
+    let roots = match whole_repo {
+        Some(root) => vec![root.clone()],
+        None => args.paths.clone(),
+    };
+    let mut scan = crate::scan(&roots, &settings)?;
+    let config_id = crate::report::attach_config(&mut scan, &settings);
+    let mut report = crate::report::run(&scan, &settings, config_id);
+    let abs = |f: &crate::source::SourceFile| config::normalise(&cwd.join(&f.path));
+    if let Some(reference) = &args.changed_since {
+        let root = repo.as_ref().expect("checked above");
+        let changed = crate::changes::changed_since(root, reference)?;
+        report.restrict(&scan, |f| changed.contains(&abs(f)));
+    }
+    if whole_repo.is_some() {
+        report.restrict(&scan, |f| {
+            let p = abs(f);
+            given.iter().any(|g| p.starts_with(g))
+        });
+    }
+    if let Some(path) = &args.write_baseline {
+        std::fs::write(path, Baseline::document(&scan, &report))
+            .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.baseline {
+        report.apply_baseline(&Baseline::read(path)?);
+    }
+    for (format, sink) in &outputs {
+        let color = matches!(sink, Sink::Stdout) && color_enabled();
+        let out = match format {
+            Format::Pretty => render::pretty::render(&scan, &report.findings, color, 100),
+            Format::Concise => render::concise(&scan, &report.findings),
+            Format::Json => render::json::render(&scan, &report.findings),
+            Format::Sarif => render::sarif::render(&scan, &report, &settings),
+            Format::Github => render::github::render(&scan, &report, &settings),
+            Format::Markdown => render::markdown::render(&scan, &report, &settings),
+        };
+        match sink {
+            Sink::Stdout => {
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(out.as_bytes());
+                let _ = stdout.flush();
+            }
+            Sink::File(p) => {
+                std::fs::write(p, out).map_err(|e| format!("cannot write {}: {e}", p.display()))?
+            }
+        }
+    }
     for n in &scan.notices {
         match &n.path {
             Some(p) => eprintln!(
@@ -287,13 +511,20 @@ fn check(args: CheckArgs) -> i32 {
         }
     }
     if !args.quiet {
-        eprintln!("{}", render::summary(&scan, &findings));
+        eprintln!(
+            "{}{}",
+            render::summary(&scan, &report.findings),
+            report.tally_suffix()
+        );
     }
     if scan.notices.iter().any(|n| n.internal) {
         eprintln!(
             "retrylint: an internal error stopped the reading of the file(s) above; this is a bug: please report it with the file that caused it"
         );
-        return 2;
+        return Ok(2);
+    }
+    if args.write_baseline.is_some() {
+        return Ok(0);
     }
     let threshold = match args.fail_on {
         FailOn::Error => Some(Severity::Error),
@@ -301,10 +532,10 @@ fn check(args: CheckArgs) -> i32 {
         FailOn::Info => Some(Severity::Info),
         FailOn::Never => None,
     };
-    match threshold {
-        Some(t) if findings.iter().any(|f| f.severity >= t) => 1,
+    Ok(match (threshold, report.worst()) {
+        (Some(t), Some(w)) if w >= t => 1,
         _ => 0,
-    }
+    })
 }
 
 /// `retrylint rules` in each format; the Markdown table is the README's.

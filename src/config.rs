@@ -2,8 +2,11 @@
 //! over the defaults.
 
 use crate::rules::{Rule, Severity};
+use crate::source::Span;
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// Numbers rules compare against.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -38,6 +41,17 @@ pub struct Settings {
     pub max_file_size: u64,
     /// The call-path graph's settings.
     pub graph: GraphSettings,
+    /// The configuration file read, if any.
+    pub config_file: Option<PathBuf>,
+    /// The directory path globs in the configuration are relative to: the
+    /// configuration file's directory, else the repository root, else the
+    /// working directory. Absolute.
+    pub root: Option<PathBuf>,
+    /// `[[overrides]]`: rule selection and severity for some paths.
+    pub overrides: Vec<Override>,
+    /// `[[per-file-ignores]]`: findings silenced by path and code, for
+    /// formats that have no comments (JSON).
+    pub per_file_ignores: Vec<PathIgnore>,
 }
 
 /// `mesh = ...`: whether calls go through a service mesh whose default
@@ -98,6 +112,10 @@ impl Default for Settings {
             exclude: Vec::new(),
             max_file_size: 10 * 1024 * 1024,
             graph: GraphSettings::default(),
+            config_file: None,
+            root: None,
+            overrides: Vec::new(),
+            per_file_ignores: Vec::new(),
         }
     }
 }
@@ -146,4 +164,180 @@ impl Settings {
         }
         Ok(())
     }
+}
+
+impl Mesh {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mesh::Auto => "auto",
+            Mesh::Istio => "istio",
+            Mesh::None => "none",
+        }
+    }
+}
+
+/// Path globs of the configuration, matched against paths relative to
+/// [`Settings::root`]. A pattern without `/` matches at any depth
+/// (`*.json`), one ending in `/` matches everything below it.
+#[derive(Clone, Debug, Default)]
+pub struct PathGlobs {
+    patterns: Vec<String>,
+    set: GlobSet,
+}
+
+impl PathGlobs {
+    /// Compile `patterns`; the error names the bad pattern.
+    pub fn new(patterns: Vec<String>) -> Result<Self, String> {
+        let mut b = GlobSetBuilder::new();
+        for p in &patterns {
+            let mut g = p.trim_start_matches("./").to_string();
+            if let Some(rest) = g.strip_prefix('/') {
+                g = rest.to_string();
+            } else if !g.contains('/') {
+                g = format!("**/{g}");
+            }
+            if g.ends_with('/') {
+                g.push_str("**");
+            }
+            let glob = GlobBuilder::new(&g)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| format!("bad glob `{p}`: {}", e.kind()))?;
+            b.add(glob);
+            // `dir/**` also names `dir` itself and `dir` names what is below.
+            if !g.ends_with("/**")
+                && let Ok(below) = GlobBuilder::new(&format!("{g}/**"))
+                    .literal_separator(true)
+                    .build()
+            {
+                b.add(below);
+            }
+        }
+        let set = b.build().map_err(|e| e.to_string())?;
+        Ok(PathGlobs { patterns, set })
+    }
+
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+
+    /// Whether a root-relative path with `/` separators matches.
+    pub fn is_match(&self, relative: &str) -> bool {
+        !self.patterns.is_empty() && self.set.is_match(relative)
+    }
+}
+
+impl PartialEq for PathGlobs {
+    fn eq(&self, other: &Self) -> bool {
+        self.patterns == other.patterns
+    }
+}
+
+impl Serialize for PathGlobs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.patterns.serialize(s)
+    }
+}
+
+/// `[[overrides]]`: rule selection and severity for the files `paths`
+/// matches. Later overrides win over earlier ones.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Override {
+    pub paths: PathGlobs,
+    /// Replaces the run's `select` for these paths.
+    pub select: Option<Vec<String>>,
+    /// Added to the run's `ignore` for these paths.
+    pub ignore: Vec<String>,
+    /// Severity per rule code for these paths.
+    pub severity: BTreeMap<String, Severity>,
+    /// The `[[overrides]]` entry in the configuration file.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// `[[per-file-ignores]]`: findings of `codes` in files `paths` matches
+/// are silenced; an entry that silences nothing is RL904.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PathIgnore {
+    pub paths: PathGlobs,
+    /// Rule codes (or names).
+    pub codes: Vec<String>,
+    pub reason: Option<String>,
+    /// The entry in the configuration file.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl Settings {
+    /// A path as the configuration's globs see it: relative to
+    /// [`Settings::root`] with `/` separators, or as given when outside it.
+    pub fn relative_path(&self, path: &Path) -> String {
+        let abs = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            std::env::current_dir()
+                .map(|d| d.join(path))
+                .unwrap_or_else(|_| path.to_path_buf())
+        };
+        let abs = normalise(&abs);
+        if let Some(root) = &self.root
+            && let Ok(rel) = abs.strip_prefix(root)
+        {
+            return crate::source::display_path(rel);
+        }
+        crate::source::display_path(path)
+    }
+
+    /// Whether `rule` is enabled for a file at `relative` path (see
+    /// [`Settings::relative_path`]), with the `[[overrides]]` that match it.
+    pub fn is_enabled_at(&self, rule: &Rule, relative: &str) -> bool {
+        let mut select: &[String] = &self.select;
+        let mut ignored = self.ignore.iter().any(|p| matches(p, rule));
+        for o in self.overrides.iter().filter(|o| o.paths.is_match(relative)) {
+            if let Some(s) = &o.select {
+                select = s;
+                // A path's own selection re-enables what the run ignored.
+                ignored = false;
+            }
+            ignored |= o.ignore.iter().any(|p| matches(p, rule));
+        }
+        let selected = select.is_empty() || select.iter().any(|p| matches(p, rule));
+        selected && !ignored
+    }
+
+    /// The configured severity of `rule` at a path, overrides included.
+    pub fn severity_at(&self, rule: &Rule, relative: &str) -> Option<Severity> {
+        let mut sev = self.configured_severity(rule);
+        for o in self.overrides.iter().filter(|o| o.paths.is_match(relative)) {
+            if let Some(s) = o
+                .severity
+                .get(rule.code)
+                .or_else(|| o.severity.get(rule.name))
+            {
+                sev = Some(*s);
+            }
+        }
+        sev
+    }
+
+    /// Whether a code pattern (`RL2`, `RL203`, a name, `ALL`) names a rule.
+    pub fn pattern_matches(pattern: &str, rule: &Rule) -> bool {
+        matches(pattern, rule)
+    }
+}
+
+/// `a/./b/../c` -> `a/c`, without touching the file system.
+pub fn normalise(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }

@@ -81,6 +81,9 @@ pub struct Edge {
     pub via: String,
     /// Outermost first: application, SDK, mesh, proxy.
     pub layers: Vec<RetryLayer>,
+    /// Other places that show the same call with no more retries than
+    /// this one (the same call in a compose file, an env entry).
+    pub also: Vec<Loc>,
 }
 
 impl Edge {
@@ -170,7 +173,10 @@ impl Builder<'_> {
     /// both ends are shown to run in it (a Kubernetes workload calling a
     /// host that a Kubernetes Service, VirtualService or DestinationRule
     /// names), or `mesh = "istio"` says every call goes through it.
-    fn sidecar_applies(&self, from: ServiceId, to: ServiceId) -> bool {
+    fn sidecar_applies(&self, from: ServiceId, to: ServiceId, via: &str) -> bool {
+        if via.starts_with(crate::extract::workload::COMPOSE_VIA) {
+            return false;
+        }
         match self.settings.graph.mesh {
             Mesh::None => false,
             Mesh::Istio => true,
@@ -370,6 +376,13 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     // Edges from files.
     let mut seen: BTreeSet<(ServiceId, ServiceId, String)> = BTreeSet::new();
     for (id, f) in files.iter().enumerate() {
+        // Resolved once per file, and only for files with a call whose
+        // caller the extractor did not name.
+        let owner = if f.facts.edges.iter().any(|e| e.caller.is_none()) {
+            b.file_owner(id)
+        } else {
+            None
+        };
         for e in &f.facts.edges {
             let loc = Loc {
                 file: id,
@@ -379,7 +392,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                 .caller
                 .clone()
                 .map(|c| b.canonical(&c))
-                .or_else(|| b.file_owner(id));
+                .or_else(|| owner.clone());
             let Some(caller) = caller else {
                 b.graph.notes.push(GraphNote {
                     loc,
@@ -402,7 +415,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                 .collect();
             let callee_name = b.graph.services[to].name.clone();
             let has_mesh_layer = layers.iter().any(|l| l.kind == LayerKind::Mesh);
-            if !has_mesh_layer && b.sidecar_applies(from, to) {
+            if !has_mesh_layer && b.sidecar_applies(from, to, &e.via) {
                 match sidecar.get(&callee_name) {
                     Some(&(pf, pi)) => layers.push(layer_of(pf, pi, &files[pf].facts.policies[pi])),
                     None => layers.push(istio_default(loc, &callee_name)),
@@ -417,6 +430,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                     proof: loc,
                     via: e.via.clone(),
                     layers,
+                    also: Vec::new(),
                 });
             }
         }
@@ -452,7 +466,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             };
             let callee_name = b.graph.services[to].name.clone();
             let mut layers = Vec::new();
-            if b.sidecar_applies(from, to) {
+            if b.sidecar_applies(from, to, e.via.as_deref().unwrap_or("")) {
                 match sidecar.get(&callee_name) {
                     Some(&(pf, pi)) => layers.push(layer_of(pf, pi, &files[pf].facts.policies[pi])),
                     None => layers.push(istio_default(loc, &callee_name)),
@@ -464,21 +478,21 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                 proof: loc,
                 via: e.via.clone().unwrap_or_else(|| "configured edge".into()),
                 layers,
+                also: Vec::new(),
             });
         }
     }
     b.graph.file_owners = (0..files.len()).map(|id| b.file_owner(id)).collect();
     let mut g = b.graph;
+    merge_parallel(&mut g);
     g.out = vec![Vec::new(); g.services.len()];
     for (i, e) in g.edges.iter().enumerate() {
         g.out[e.from].push(i);
     }
     find_cycles(&mut g);
     let mut called = vec![false; g.services.len()];
-    for (i, e) in g.edges.iter().enumerate() {
-        if !g.back_edges.contains(&i) {
-            called[e.to] = true;
-        }
+    for e in &g.edges {
+        called[e.to] = true;
     }
     let mut entries: Vec<ServiceId> = (0..g.services.len())
         .filter(|&s| !called[s] && !g.out[s].is_empty())
@@ -495,14 +509,59 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     g
 }
 
+/// One edge per caller and callee: the call site with the most attempts
+/// (then the most layers, then the first) stands for the others, which are
+/// kept as `also`.
+fn merge_parallel(g: &mut Graph) {
+    let mut best: BTreeMap<(ServiceId, ServiceId), usize> = BTreeMap::new();
+    for (i, e) in g.edges.iter().enumerate() {
+        let key = (e.from, e.to);
+        match best.get(&key) {
+            Some(&j) => {
+                let cur = &g.edges[j];
+                if (e.factor(), e.layers.len()) > (cur.factor(), cur.layers.len()) {
+                    best.insert(key, i);
+                }
+            }
+            None => {
+                best.insert(key, i);
+            }
+        }
+    }
+    let keep: BTreeSet<usize> = best.values().copied().collect();
+    let mut also: BTreeMap<(ServiceId, ServiceId), Vec<Loc>> = BTreeMap::new();
+    for (i, e) in g.edges.iter().enumerate() {
+        if !keep.contains(&i) {
+            also.entry((e.from, e.to)).or_default().push(e.proof);
+        }
+    }
+    let edges = std::mem::take(&mut g.edges);
+    for (i, mut e) in edges.into_iter().enumerate() {
+        if keep.contains(&i) {
+            e.also = also.remove(&(e.from, e.to)).unwrap_or_default();
+            g.edges.push(e);
+        }
+    }
+}
+
 /// Depth-first search with an explicit stack: back edges close cycles.
 fn find_cycles(g: &mut Graph) {
     let n = g.services.len();
     // 0 = unvisited, 1 = on the stack, 2 = done
     let mut state = vec![0u8; n];
     let mut parent_edge: Vec<Option<usize>> = vec![None; n];
+    // Start from services nobody calls, so that a cycle's back edge is the
+    // one that returns towards the entry, then from the rest.
+    let mut called = vec![false; n];
+    for e in &g.edges {
+        called[e.to] = true;
+    }
     let mut order: Vec<ServiceId> = (0..n).collect();
-    order.sort_by(|a, b| g.services[*a].name.cmp(&g.services[*b].name));
+    order.sort_by(|a, b| {
+        called[*a]
+            .cmp(&called[*b])
+            .then_with(|| g.services[*a].name.cmp(&g.services[*b].name))
+    });
     for start in order {
         if state[start] != 0 {
             continue;

@@ -5,17 +5,21 @@
 //! Pipeline: [`discover`] -> classify and [`extract`] (per file, parallel,
 //! pure) -> [`graph`] (link) -> [`check`] (rules) -> suppress -> [`render`].
 
+pub mod changes;
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod config_file;
 pub mod discover;
 pub mod duration;
 pub mod extract;
 pub mod graph;
 pub mod model;
 pub mod render;
+pub mod report;
 pub mod rules;
 pub mod source;
+pub mod suppress;
 pub mod yaml;
 
 use config::Settings;
@@ -136,7 +140,7 @@ pub fn scan_with_progress(
             Read::Oversized(f) => {
                 scan.stats.oversized += 1;
                 if let Some(f) = f {
-                    scan.files.push(f);
+                    scan.files.push(*f);
                 }
             }
             Read::Parsed(f) => {
@@ -160,6 +164,8 @@ pub fn scan_with_progress(
             }),
         }
     }
+    // Rust retry macros are defined in one file and called in others.
+    extract::rust::link_macros(&mut scan.files);
     scan.stats.elapsed = start.elapsed();
     Ok(scan)
 }
@@ -167,7 +173,7 @@ pub fn scan_with_progress(
 enum Read {
     Skipped,
     Binary,
-    Oversized(Option<ScannedFile>),
+    Oversized(Option<Box<ScannedFile>>),
     Parsed(Box<ScannedFile>),
     Failed(String, String),
     Internal(String, String),
@@ -186,13 +192,13 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
     if size > settings.max_file_size {
         // Only a file whose name says it is ours is worth a finding.
         return Read::Oversized(extract::supported_by_name(path).then(|| {
-            unreadable(
+            Box::new(unreadable(
                 shown,
                 unparsable_file::file(
                     &format!("{} is larger than the {} limit", bytes(size), bytes(settings.max_file_size)),
                     "raise `max-file-size` in .retrylint.toml or `--max-file-size` if this file should be checked",
                 ),
-            )
+            ))
         }));
     }
     let data = match std::fs::read(path) {
@@ -207,6 +213,17 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
         Decoded::Text(t) => (t, None),
         Decoded::Utf16(t) => (t, Some("UTF-16")),
         Decoded::Binary => return Read::Binary,
+        // `.properties` files are ISO-8859-1 unless they are UTF-8
+        // (`java.util.Properties.load(InputStream)`, Spring Boot's loader):
+        // every byte is a character.
+        Decoded::Invalid(_)
+            if extract::classify(path, &data) == Some(extract::Syntax::Properties) =>
+        {
+            (
+                data.iter().map(|&b| b as char).collect(),
+                Some("ISO-8859-1"),
+            )
+        }
         Decoded::Invalid(at) => {
             if extract::classify(path, &data).is_some() {
                 return Read::Parsed(Box::new(unreadable(
@@ -223,6 +240,12 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
     let _ = decoded;
     let Some(syntax) = extract::classify(path, text.as_bytes()) else {
         return Read::Skipped;
+    };
+    // AWS config and credentials files hold secrets: blank them before
+    // anything (a rendered snippet) can show them.
+    let text = match syntax {
+        extract::Syntax::Ini => extract::aws::redact(&text),
+        _ => text,
     };
     let facts = extract::extract(path, &text, syntax);
     Read::Parsed(Box::new(ScannedFile {
@@ -295,4 +318,31 @@ fn display(path: &Path, cwd: Option<&Path>) -> String {
         return source::display_path(rel);
     }
     source::display_path(path)
+}
+
+#[cfg(test)]
+mod latin1_tests {
+    use super::*;
+
+    #[test]
+    fn latin1_properties_are_read_not_rejected() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("application.properties");
+        // `é` in ISO-8859-1 is the single byte 0xE9: not valid UTF-8.
+        let mut bytes = b"# caf".to_vec();
+        bytes.push(0xE9);
+        bytes.extend_from_slice(
+            b"\nresilience4j.retry.instances.a.maxAttempts=4\nresilience4j.retry.instances.a.waitDuration=1s\n",
+        );
+        std::fs::write(&path, bytes).unwrap();
+        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
+        assert_eq!(scan.files.len(), 1);
+        let f = &scan.files[0];
+        assert!(f.facts.diagnostics.is_empty(), "{:?}", f.facts.diagnostics);
+        assert!(f.source.text.contains("café"));
+        assert_eq!(
+            f.facts.policies[0].attempts.value.count,
+            model::AttemptCount::Finite(4)
+        );
+    }
 }

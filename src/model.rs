@@ -95,6 +95,12 @@ pub enum System {
     DotnetStandard,
     RustCrate(String),
     RustLoop,
+    /// Spring Cloud Config client retry (`spring.cloud.config.retry`).
+    SpringCloudConfig,
+    /// Spring Kafka non-blocking retry topics (`spring.kafka.retry.topic`).
+    SpringKafka,
+    /// Spring Cloud Stream consumer retry (`consumer.max-attempts`).
+    SpringCloudStream,
 }
 
 impl System {
@@ -128,7 +134,17 @@ impl System {
             System::DotnetStandard => ".NET standard resilience".into(),
             System::RustCrate(name) => name.clone(),
             System::RustLoop => "Rust retry loop".into(),
+            System::SpringCloudConfig => "Spring Cloud Config client".into(),
+            System::SpringKafka => "Spring Kafka".into(),
+            System::SpringCloudStream => "Spring Cloud Stream".into(),
         }
+    }
+
+    /// Whether the overall timeout only stops new attempts and lets the
+    /// one in flight finish (nginx's `*_next_upstream_timeout`), rather
+    /// than cutting the call off.
+    pub fn timeout_stops_new_attempts(&self) -> bool {
+        matches!(self, System::Nginx | System::IngressNginx)
     }
 
     /// Which layer of a call path this system sits in.
@@ -435,6 +451,28 @@ pub struct RetryPolicy {
     /// jitters its own back-off whatever the file says (Envoy, Istio), or
     /// passes the request to the next server at once by design (nginx).
     pub platform_backoff: bool,
+    /// Where the block that would hold this policy's retry budget is, for
+    /// RL601 (missing-retry-budget): the policy itself by default.
+    pub budget_site: BudgetSite,
+}
+
+/// Where a policy's retry budget is (or would be) configured.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum BudgetSite {
+    /// In the policy itself (a gRPC service config's `retryThrottling`, a
+    /// Linkerd ServiceProfile's `retryBudget`).
+    Policy,
+    /// In another block of the same file: an Envoy route's retries are
+    /// budgeted by its cluster's `circuit_breakers`. `what` names the block
+    /// for messages, e.g. ``cluster `payments` ``.
+    Block { span: Span, what: String },
+    /// In a block this file does not show (an Envoy route whose cluster is
+    /// defined in another file): whether there is a budget is unknown.
+    Unseen,
+    /// The mechanism has no budget to set (Linkerd's annotation retries,
+    /// limited per request instead).
+    NotOffered,
 }
 
 impl RetryPolicy {
@@ -458,6 +496,7 @@ impl RetryPolicy {
             budget: None,
             idempotency: Vec::new(),
             platform_backoff: false,
+            budget_site: BudgetSite::Policy,
         }
     }
 
@@ -510,4 +549,18 @@ pub struct ServiceDecl {
     pub source: String,
     /// Hosts that reach this service.
     pub hosts: Vec<String>,
+}
+
+/// A file a configuration pulls in (nginx `include`). Extraction never
+/// reads another file: includes are resolved when files are linked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IncludeRef {
+    pub system: System,
+    /// The path or glob as written (`conf.d/*.conf`, `/etc/nginx/mime.types`).
+    pub pattern: String,
+    /// The span of the pattern.
+    pub span: Span,
+    /// The block the included text is read in: `main`, `http`, `server`,
+    /// `location /api` ...
+    pub context: String,
 }

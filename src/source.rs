@@ -102,6 +102,31 @@ impl LineIndex {
         }
     }
 
+    /// A line index that ends lines at `\n` only, as proc-macro2 counts
+    /// them (a lone `\r` does not start a line there).
+    pub fn lf_only(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        LineIndex { starts }
+    }
+
+    /// The byte offset of a position given as a 1-based `line` and a
+    /// 0-based column counted in Unicode scalar values (proc-macro2's
+    /// `LineColumn`; use an index built with [`LineIndex::lf_only`] for
+    /// it). A column past the end of its line stops at the line end; a line
+    /// past the end of the text gives the text's length.
+    pub fn offset_of_char_column(&self, text: &str, line: usize, column: usize) -> usize {
+        let Some(&start) = line.checked_sub(1).and_then(|l| self.starts.get(l)) else {
+            return text.len();
+        };
+        let end = self.starts.get(line).copied().unwrap_or(text.len());
+        let row = text.get(start..end).unwrap_or("");
+        match row.char_indices().nth(column) {
+            Some((i, _)) => start + i,
+            None => end,
+        }
+    }
+
     /// The text of 0-based `line`, without its line terminator.
     pub fn line_text<'t>(&self, text: &'t str, line: usize) -> &'t str {
         let Some(&start) = self.starts.get(line) else {
@@ -190,6 +215,26 @@ mod tests {
         assert_eq!(idx.line_col(text, 4), LineCol { line: 1, column: 4 });
         // An offset inside a multi-byte character rounds down.
         assert_eq!(idx.line_col(text, 1), LineCol { line: 1, column: 1 });
+    }
+
+    #[test]
+    fn char_columns_become_byte_offsets_on_non_ascii_lines() {
+        // proc-macro2 reports 1-based lines and 0-based columns in chars.
+        let text = "// é€𝄞\nlet s = \"ü\"; f(1)\r\nx\ry";
+        let idx = LineIndex::lf_only(text);
+        // Line 1: `𝄞` is the 6th char (column 5) and starts at byte 8.
+        assert_eq!(idx.offset_of_char_column(text, 1, 5), 8);
+        assert_eq!(&text[8..12], "𝄞");
+        // Line 2: `f` follows a two-byte `ü`.
+        let f = idx.offset_of_char_column(text, 2, 13);
+        assert_eq!(&text[f..f + 4], "f(1)");
+        // A lone `\r` does not end a line for proc-macro2.
+        let y = idx.offset_of_char_column(text, 3, 2);
+        assert_eq!(&text[y..], "y");
+        // Past the end of a line or of the text.
+        assert_eq!(idx.offset_of_char_column(text, 1, 99), 13);
+        assert_eq!(idx.offset_of_char_column(text, 9, 0), text.len());
+        assert_eq!(idx.offset_of_char_column(text, 0, 0), text.len());
     }
 
     #[test]

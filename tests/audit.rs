@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 
 fn report_of(paths: &[PathBuf]) -> Report {
     let settings = Settings::default();
-    let scan = retrylint::scan(paths, &settings).expect("scan");
-    let findings = retrylint::check::check(&scan, &settings);
+    let mut scan = retrylint::scan(paths, &settings).expect("scan");
+    let config = retrylint::report::attach_config(&mut scan, &settings);
+    let findings = retrylint::report::run(&scan, &settings, config).findings;
     let graph = retrylint::graph::build(&scan.files, &settings);
     let roots: Vec<String> = paths
         .iter()
@@ -104,6 +105,21 @@ fn assert_no_overlap(pos: &[(i64, i64)]) {
             assert!(!overlap, "services {i} and {j} overlap at {a:?} and {b:?}");
         }
     }
+}
+
+#[test]
+fn monorepo_report_markdown_and_json() {
+    let r = report("testdata/monorepo");
+    insta::assert_snapshot!("monorepo_markdown", markdown::render(&r));
+    insta::assert_snapshot!("monorepo_json", r.to_json());
+}
+
+#[test]
+fn monorepo_report_html() {
+    let r = report("testdata/monorepo");
+    let doc = parse_and_check(&html::render(&r), &r);
+    assert_no_overlap(&node_positions(&doc));
+    assert!(doc.select(&sel("svg#call-graph g.edge.worst")).count() > 0);
 }
 
 #[test]

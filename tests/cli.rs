@@ -110,15 +110,20 @@ fn select_and_ignore_filter_rules() {
 
 #[test]
 fn exclude_skips_paths() {
-    let (code, out, _) = stdout(cmd().args([
+    // Every fixture of the folder matches the glob, whatever its format.
+    let (code, out, err) = stdout(cmd().args([
         "check",
         "--format",
         "concise",
         "--exclude",
-        "*.yml",
+        "err/*",
         "testdata/rules/RL203/err",
     ]));
     assert_eq!(code, 0, "{out}");
+    assert!(err.contains("0 files scanned"), "{err}");
+    let (code, _, _) =
+        stdout(cmd().args(["check", "--exclude", "*.toml", "testdata/rules/RL203/err"]));
+    assert_eq!(code, 1, "a glob that matches nothing excludes nothing");
 }
 
 #[test]

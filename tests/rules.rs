@@ -53,10 +53,11 @@ fn rule_fixtures() {
                         || m.chars().next().is_some_and(char::is_uppercase)
                         || m.ends_with('.')
                         || !m.contains('`')
+                        || m.matches('`').count() % 2 == 1
                         || f.help.is_empty()
                     {
                         failures.push(format!(
-                            "{}: a message must be of {code}, start lowercase, have no trailing period, show the value in backticks and come with a help: {m}",
+                            "{}: a message must be of {code}, start lowercase, have no trailing period, show the value in balanced backticks and come with a help: {m}",
                             rel.display()
                         ));
                     }

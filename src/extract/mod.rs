@@ -6,12 +6,24 @@
 //! ([`classify`]): a file no extractor wants costs one read and a few
 //! substring searches.
 
+pub mod aws;
+pub mod dotnet;
+pub mod envoy;
+pub mod gatewayapi;
+pub mod grpc;
+pub mod ingress_nginx;
 pub mod istio;
+pub mod linkerd;
+pub mod nginx;
+pub mod properties;
 pub mod resilience4j;
+pub mod rust;
 pub mod spring;
+pub mod spring_boot_retry;
+pub mod spring_cloud_gateway;
 pub mod workload;
 
-use crate::model::{CallEdge, RetryPolicy, ServiceDecl, TimeoutSetting};
+use crate::model::{CallEdge, IncludeRef, RetryPolicy, ServiceDecl, TimeoutSetting};
 use crate::rules::Diagnostic;
 use crate::rules::settings::unparsable_file;
 use crate::source::Span;
@@ -31,6 +43,19 @@ pub struct Facts {
     pub diagnostics: Vec<Diagnostic>,
     /// The extractors that found something they read in this file.
     pub extractors: Vec<&'static str>,
+    /// Mesh-wide retry defaults this file sets (Istio meshConfig
+    /// `defaultHttpRetryPolicy`, in the `istio` ConfigMap's `mesh` text or an
+    /// IstioOperator): each replaces the platform's default policy wholesale
+    /// on every route of that mesh that writes no policy of its own. Routes
+    /// of this file are already rewritten; the graph applies it to the
+    /// policies of other files whose attempts are a `Provenance::Default` of
+    /// the same system.
+    pub mesh_defaults: Vec<RetryPolicy>,
+    /// Other files this one pulls in (nginx `include`), resolved at link time.
+    pub includes: Vec<IncludeRef>,
+    /// Rust retry macros this file defines or calls, resolved across files
+    /// by [`rust::link_macros`] after extraction.
+    pub rust: rust::RustFacts,
 }
 
 impl Facts {
@@ -40,6 +65,9 @@ impl Facts {
             && self.edges.is_empty()
             && self.services.is_empty()
             && self.diagnostics.is_empty()
+            && self.mesh_defaults.is_empty()
+            && self.includes.is_empty()
+            && self.rust.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {
@@ -54,6 +82,15 @@ impl Facts {
 pub enum Syntax {
     Yaml,
     Json,
+    /// An AWS shared config or credentials file.
+    Ini,
+    /// JSON with comments and trailing commas (.NET `appsettings*.json`).
+    Jsonc,
+    /// Java `.properties` (Spring configuration).
+    Properties,
+    /// nginx configuration.
+    Nginx,
+    Rust,
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -77,26 +114,92 @@ impl<'a> DocCtx<'a> {
 /// The YAML/JSON document extractors, in the order they are offered a
 /// document, with the substrings that make a file worth parsing for them.
 pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
-    ("istio", &["networking.istio.io"], istio::extract),
     (
-        "resilience4j",
-        &["resilience4j"],
-        resilience4j::extract_yaml,
+        "istio",
+        &["networking.istio.io", "defaultHttpRetryPolicy"],
+        istio::extract,
     ),
+    ("spring", SPRING_NEEDLES, spring::extract_yaml),
+    (
+        "envoy",
+        &[
+            "static_resources",
+            "staticResources",
+            "dynamic_resources",
+            "virtual_hosts",
+            "virtualHosts",
+            "route_config",
+            "circuit_breakers",
+            "cluster_manager",
+        ],
+        envoy::extract,
+    ),
+    (
+        "gatewayapi",
+        &["gateway.networking.k8s.io", "policy.linkerd.io"],
+        gatewayapi::extract,
+    ),
+    ("linkerd", &["linkerd.io"], linkerd::extract),
     ("workload", workload::NEEDLES, workload::extract),
+    (
+        "ingress-nginx",
+        ingress_nginx::NEEDLES,
+        ingress_nginx::extract,
+    ),
+    (
+        "grpc",
+        &["methodConfig", "methodconfig", "MethodConfig"],
+        grpc::extract_doc,
+    ),
+    ("dotnet", dotnet::NEEDLES, dotnet::extract_doc),
+    ("aws", aws::ENV_NEEDLES, aws::extract_env_doc),
+];
+
+/// Substrings that make a YAML or `.properties` file worth reading as
+/// Spring configuration: Resilience4j, any `retry`/`Retry` setting (Spring
+/// Cloud Gateway, Config client, Rabbit, Kafka), the Config client's
+/// `fail-fast`, and Spring Cloud Stream bindings.
+pub const SPRING_NEEDLES: &[&str] = &[
+    "resilience4j",
+    "etry",
+    "fail-fast",
+    "failFast",
+    "fail_fast",
+    "bindings",
 ];
 
 /// Decide how to read a file from its path and first bytes, or `None` when
 /// no extractor wants it.
 pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    if nginx::claims(path, &name, bytes) {
+        return Some(Syntax::Nginx);
+    }
+    if let Some(s) = sdk_syntax(path, &name, bytes) {
+        return Some(s);
+    }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
         "json" => Syntax::Json,
+        "properties" => {
+            // Spring Boot's own files by name; any other `.properties` only
+            // when it mentions a setting a Spring extractor reads.
+            let wanted = properties::is_spring_config_name(&name)
+                || SPRING_NEEDLES
+                    .iter()
+                    .any(|n| memmem::find(bytes, n.as_bytes()).is_some());
+            return wanted.then_some(Syntax::Properties);
+        }
+        "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
+        return Some(syntax);
+    }
+    // Spring Boot's own files by name (`application*.yml`): they declare the
+    // service identity even without retry settings.
+    if syntax == Syntax::Yaml && properties::is_spring_config_name(&name) {
         return Some(syntax);
     }
     let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
@@ -107,6 +210,22 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     wanted.then_some(syntax)
 }
 
+/// Files the SDK extractors want by name: AWS shared config and
+/// credentials files (INI), .NET `appsettings*.json` (JSON with comments),
+/// gRPC `*service_config*.json`.
+fn sdk_syntax(path: &Path, name: &str, bytes: &[u8]) -> Option<Syntax> {
+    if aws::is_aws_file(path, bytes) {
+        return Some(Syntax::Ini);
+    }
+    if dotnet::is_appsettings(name) {
+        return Some(Syntax::Jsonc);
+    }
+    if name.ends_with(".json") && name.contains("service_config") {
+        return Some(Syntax::Json);
+    }
+    None
+}
+
 /// Whether a file's name alone says it is a supported format (used for
 /// files too large to read).
 pub fn supported_by_name(path: &Path) -> bool {
@@ -114,7 +233,44 @@ pub fn supported_by_name(path: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    name.ends_with(".yml") || name.ends_with(".yaml") || name.ends_with(".json")
+    name.ends_with(".yml")
+        || name.ends_with(".yaml")
+        || name.ends_with(".json")
+        || aws::is_aws_path(path)
+        || (name.ends_with(".properties") && properties::is_spring_config_name(&name))
+        || name == "nginx.conf"
+        || name.ends_with(".rs")
+}
+
+#[cfg(test)]
+mod spring_name_tests {
+    use super::*;
+
+    #[test]
+    fn spring_boot_files_are_read_by_name() {
+        let p = Path::new("src/main/resources/application-prod.yml");
+        assert_eq!(classify(p, b"server:\n  port: 8080\n"), Some(Syntax::Yaml));
+        assert_eq!(
+            classify(Path::new("messages.properties"), b"greeting=hello\n"),
+            None
+        );
+        assert_eq!(
+            classify(Path::new("bootstrap.properties"), b"a=b\n"),
+            Some(Syntax::Properties)
+        );
+        // Its service identity is recorded even without retry settings.
+        let facts = extract(
+            p,
+            "spring:\n  application:\n    name: orders\n",
+            Syntax::Yaml,
+        );
+        assert_eq!(facts.services[0].name, "orders");
+        // A broken one is worth a finding: its settings went unchecked.
+        let facts = extract(p, "spring:\n  application: [\n", Syntax::Yaml);
+        assert_eq!(facts.diagnostics[0].code, "RL903");
+        let other = extract(Path::new("x.yml"), "retry: [\n", Syntax::Yaml);
+        assert!(other.diagnostics.is_empty());
+    }
 }
 
 /// Read one file's facts. Never panics on any input.
@@ -122,6 +278,11 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
     let mut facts = Facts::default();
     match syntax {
         Syntax::Yaml | Syntax::Json => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Ini => aws::extract_ini(path, text, &mut facts),
+        Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), &mut facts),
+        Syntax::Properties => properties::extract(path, text, &mut facts),
+        Syntax::Nginx => nginx::extract(text, &mut facts),
+        Syntax::Rust => rust::extract(path, text, &mut facts),
     }
     facts
 }
@@ -129,29 +290,33 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
 fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
     let file = yaml::parse(text);
     let lines = crate::source::LineIndex::new(text);
-    let templated = text.contains("{{") && text.contains("}}");
-    for err in &file.errors {
-        let reason = if templated {
-            format!(
-                "templated file (Helm/Go template) did not parse as YAML: {}",
-                err.message
-            )
-        } else {
-            err.message.clone()
-        };
+    let templates = template_regions(text);
+    let templated = !templates.is_empty();
+    // A templated file's parse errors are summed up once, below.
+    for err in file.errors.iter().filter(|_| !templated) {
         let line = lines.line_text(text, lines.line_of(err.span.start.min(text.len())));
         facts.diagnostics.push(unparsable_file::yaml_document(
             err.span,
             err.document,
-            &reason,
+            &err.message,
             line,
             file.documents.len(),
         ));
-        if templated {
-            // One finding for a templated file is enough.
-            break;
-        }
     }
+    // Which extractors the file's text is worth offering documents to,
+    // decided once per file (not once per document).
+    let compose = path
+        .file_name()
+        .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
+    let spring_named = spring_config_name(path);
+    let wanted: Vec<bool> = DOC_EXTRACTORS
+        .iter()
+        .map(|(name, needles, _)| {
+            needles.iter().any(|n| text.contains(n))
+                || (compose && *name == "workload")
+                || (spring_named && *name == "spring")
+        })
+        .collect();
     for doc in &file.documents {
         let ctx = DocCtx {
             path,
@@ -159,13 +324,8 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             file: &file,
             doc,
         };
-        let compose = path
-            .file_name()
-            .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
-        for (name, needles, extractor) in DOC_EXTRACTORS {
-            let sniffed = needles.iter().any(|n| text.contains(n));
-            let wanted = sniffed || (compose && *name == "workload");
-            if !wanted {
+        for (i, (name, _, extractor)) in DOC_EXTRACTORS.iter().enumerate() {
+            if !wanted[i] {
                 continue;
             }
             // Several extractors may read one document (a Deployment gives
@@ -175,17 +335,214 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             }
         }
     }
+    istio::apply_mesh_defaults(facts);
+    linkerd::apply_service_profiles(facts);
+    if templated {
+        report_templates(text, &lines, &templates, &file, facts);
+    }
     // A file that parsed but that no extractor recognised is not ours: its
     // parse errors alone are not worth a finding unless some document was.
-    if facts.extractors.is_empty() && !file.errors.is_empty() && !looks_supported(text) {
+    if facts.extractors.is_empty()
+        && !file.errors.is_empty()
+        && !looks_supported(text)
+        && !spring_config_name(path)
+    {
         facts.diagnostics.clear();
     }
+}
+
+/// Whether the file is named as Spring Boot's configuration
+/// (`application*`, `bootstrap*`).
+fn spring_config_name(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| properties::is_spring_config_name(&n.to_string_lossy()))
 }
 
 /// Whether the text looks like one of the formats we read even though it
 /// did not parse (so a parse error is worth reporting).
 fn looks_supported(text: &str) -> bool {
-    (text.contains("apiVersion") && text.contains("kind")) || text.contains("resilience4j")
+    (text.contains("apiVersion") && text.contains("kind"))
+        || text.contains("resilience4j")
+        || text.contains("methodConfig")
+        || dotnet::NEEDLES.iter().any(|n| text.contains(n))
+        || ["static_resources", "virtual_hosts", "virtualHosts"]
+            .iter()
+            .any(|k| text.contains(k))
+}
+
+/// Template expressions in a file: Helm/Go `{{ ... }}` and `#{...}`
+/// (Octopus, Azure DevOps token replacement). Byte ranges, in order.
+pub fn template_regions(text: &str) -> Vec<Span> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'{' && b[i + 1] == b'{' {
+            if let Some(end) = memmem::find(&b[i + 2..], b"}}") {
+                out.push(Span::new(i, i + 2 + end + 2));
+                i += 2 + end + 2;
+                continue;
+            }
+            break;
+        }
+        if b[i] == b'#' && b[i + 1] == b'{' {
+            // A `#{...}` on one line.
+            let rest = &b[i + 2..];
+            let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+            if let Some(end) = memchr::memchr(b'}', &rest[..line_end]) {
+                out.push(Span::new(i, i + 2 + end + 1));
+                i += 2 + end + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// In a templated file, what a template expression stands for is unknown:
+/// a setting on a line with one is not checked (its finding would be about
+/// the template, not the value), and what was skipped is reported once.
+fn report_templates(
+    text: &str,
+    lines: &crate::source::LineIndex,
+    templates: &[Span],
+    file: &YamlFile,
+    facts: &mut Facts,
+) {
+    let templated_lines: std::collections::HashSet<usize> = templates
+        .iter()
+        .flat_map(|t| lines.line_of(t.start.min(text.len()))..=lines.line_of(t.end.min(text.len())))
+        .collect();
+    let before = facts.diagnostics.len();
+    facts.diagnostics.retain(|d| {
+        let first = lines.line_of(d.span.start.min(text.len()));
+        let last = lines.line_of(d.span.end.min(text.len()).max(d.span.start.min(text.len())));
+        !(first..=last).any(|l| templated_lines.contains(&l))
+    });
+    let skipped = before - facts.diagnostics.len();
+    let failed = file.errors.len();
+    if failed == 0 && skipped == 0 {
+        return;
+    }
+    let documents = file.documents.len() + failed;
+    let mut parts = Vec::new();
+    if failed > 0 {
+        parts.push(format!(
+            "{failed} of {documents} documents did not parse as YAML"
+        ));
+    }
+    if skipped > 0 {
+        parts.push(format!(
+            "{skipped} setting{} set by template expressions",
+            if skipped == 1 { " is" } else { "s are" }
+        ));
+    }
+    let first = templates[0];
+    let excerpt = text
+        .get(first.start..first.end)
+        .unwrap_or("")
+        .chars()
+        .take(40)
+        .collect::<String>();
+    facts.diagnostics.push(unparsable_file::templated(
+        first,
+        &format!(
+            "{} (first template `{excerpt}`); they were not checked",
+            parts.join(" and ")
+        ),
+    ));
+}
+
+/// Map a span inside a block scalar's text (the ConfigMap's `mesh: |`)
+/// back to the file: line by line, adding the block's indentation.
+pub fn embedded_span(file: &str, value: Span, inner: &str, s: Span) -> Span {
+    let Some(block) = file.get(value.start..value.end.min(file.len())) else {
+        return value;
+    };
+    // The parser's span starts at the `|`/`>` indicator or at the content.
+    let first = match block.find('\n') {
+        Some(i) if block.starts_with(['|', '>']) => {
+            let body = &block[i + 1..];
+            let lead = body
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .map_or(0, |l| l.len() - l.trim_start().len());
+            value.start + i + 1 + lead
+        }
+        _ => value.start,
+    };
+    let line_start = file[..first].rfind('\n').map_or(0, |i| i + 1);
+    let indent = first - line_start;
+    let mut starts = Vec::new();
+    let mut at = line_start;
+    for l in file[line_start..value.end.min(file.len())].split_inclusive('\n') {
+        starts.push(at);
+        at += l.len();
+    }
+    let point = |off: usize| -> usize {
+        let off = off.min(inner.len());
+        let line = inner[..off].matches('\n').count();
+        let col = off - inner[..off].rfind('\n').map_or(0, |i| i + 1);
+        starts
+            .get(line)
+            .map_or(value.start, |st| (st + indent + col).min(value.end))
+    };
+    Span::new(point(s.start), point(s.end).max(point(s.start)))
+}
+
+/// Move every span of `facts` with `f` (facts read from text embedded in
+/// another file, such as a ConfigMap's value).
+pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
+    fn loc<T>(l: &mut crate::model::Located<T>, f: &impl Fn(Span) -> Span) {
+        l.span = f(l.span);
+    }
+    for p in &mut facts.policies {
+        p.span = f(p.span);
+        loc(&mut p.attempts, f);
+        loc(&mut p.delay, f);
+        loc(&mut p.jitter, f);
+        loc(&mut p.retry_on, f);
+        loc(&mut p.methods, f);
+        if let crate::model::RetryOn::Listed { conditions } = &mut p.retry_on.value {
+            for c in conditions {
+                loc(c, f);
+            }
+        }
+        for t in [&mut p.per_try_timeout, &mut p.overall_timeout]
+            .into_iter()
+            .flatten()
+        {
+            loc(t, f);
+        }
+        if let Some(b) = &mut p.budget {
+            loc(b, f);
+        }
+        if let Some(c) = &mut p.scope.callee {
+            loc(c, f);
+        }
+        if let crate::model::BudgetSite::Block { span, .. } = &mut p.budget_site {
+            *span = f(*span);
+        }
+        for k in &mut p.idempotency {
+            k.span = f(k.span);
+        }
+    }
+    for t in &mut facts.timeouts {
+        loc(&mut t.timeout, f);
+    }
+    for e in &mut facts.edges {
+        e.span = f(e.span);
+    }
+    for s in &mut facts.services {
+        s.span = f(s.span);
+    }
+    for d in &mut facts.diagnostics {
+        d.span = f(d.span);
+        for r in &mut d.related {
+            r.0 = f(r.0);
+        }
+    }
 }
 
 /// Span of a whole YAML entry (key to end of value), or of the value when
@@ -282,5 +639,113 @@ mod host_tests {
             short_host("dynamodb.us-east-1.amazonaws.com"),
             "dynamodb.us-east-1.amazonaws.com"
         );
+    }
+}
+
+#[cfg(test)]
+mod template_tests {
+    use super::*;
+
+    fn run(text: &str) -> Facts {
+        extract(Path::new("values.yaml"), text, Syntax::Yaml)
+    }
+
+    fn codes(f: &Facts) -> Vec<&'static str> {
+        f.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    const VS: &str = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: \"{{ .Release.Name }}-ratings\"\nspec:\n  hosts: [ratings]\n  http:\n  - route:\n    - destination: {host: ratings}\n    timeout: \"{{ .Values.timeout }}\"\n    retries:\n      attempts: 3\n      perTryTimeout: 2s\n";
+
+    #[test]
+    fn template_values_are_not_findings_and_are_reported_once() {
+        let f = run(VS);
+        assert_eq!(codes(&f), ["RL903"], "{:?}", f.diagnostics);
+        assert!(
+            f.diagnostics[0]
+                .message
+                .starts_with("templated file: 1 setting is set by template expressions")
+        );
+        // What parses is read.
+        assert_eq!(f.policies.len(), 1);
+        assert_eq!(
+            f.policies[0].attempts.value.count,
+            crate::model::AttemptCount::Finite(4)
+        );
+    }
+
+    #[test]
+    fn templates_outside_settings_cost_nothing() {
+        let f = run(&VS.replace("\"{{ .Values.timeout }}\"", "5s"));
+        assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+        assert_eq!(f.policies.len(), 1);
+    }
+
+    #[test]
+    fn unparsable_templated_documents_are_one_finding() {
+        let text = format!(
+            "{{{{- if .Values.enabled }}}}\n{VS}    {{{{- with .Values.retries }}}}\n    {{{{ toYaml . | indent 4 }}}}\n    {{{{- end }}}}\n{{{{- end }}}}\n---\n{}",
+            VS.replace("{{ .Release.Name }}", "x")
+                .replace("\"{{ .Values.timeout }}\"", "1s")
+        );
+        let f = run(&text);
+        assert_eq!(codes(&f), ["RL903"], "{:?}", f.diagnostics);
+        assert!(f.diagnostics[0].message.contains("templated file"));
+    }
+
+    #[test]
+    fn hash_brace_tokens_are_templates() {
+        let text = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: r}\nspec:\n  http:\n  - retries:\n      attempts: #{Retries}\n";
+        let f = run(text);
+        assert_eq!(codes(&f), ["RL903"], "{:?}", f.diagnostics);
+        assert_eq!(template_regions(text).len(), 1);
+    }
+
+    #[test]
+    fn template_regions_are_found() {
+        let r = template_regions("a: {{ x }}\nb: #{y}\nc: {{ unclosed");
+        assert_eq!(r, vec![Span::new(3, 10), Span::new(14, 18)]);
+        assert!(template_regions("a: {b: c}\n# {not}").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod robustness_tests {
+    use super::*;
+
+    /// Every fixture of the proxy and mesh formats, cut at many points and
+    /// with bytes swapped, is read without a panic.
+    #[test]
+    fn truncated_and_mangled_inputs_do_not_panic() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/rules");
+        let mut texts = Vec::new();
+        for rule in std::fs::read_dir(&root).unwrap().flatten() {
+            for kind in ["err", "ok"] {
+                let Ok(dir) = std::fs::read_dir(rule.path().join(kind)) else {
+                    continue;
+                };
+                for f in dir.flatten() {
+                    let name = f.file_name().to_string_lossy().to_string();
+                    if ["envoy-", "gatewayapi-", "linkerd-", "istio-", "yaml-"]
+                        .iter()
+                        .any(|p| name.starts_with(p))
+                        && let Ok(t) = std::fs::read_to_string(f.path())
+                    {
+                        texts.push(t);
+                    }
+                }
+            }
+        }
+        assert!(texts.len() > 40);
+        for t in &texts {
+            let step = (t.len() / 25).max(1);
+            for cut in (0..t.len()).step_by(step) {
+                if let Some(prefix) = t.get(..cut) {
+                    let _ = extract(Path::new("x.yaml"), prefix, Syntax::Yaml);
+                }
+            }
+            for (a, b) in [(":", "{"), ("-", "["), ("s", ""), ("1", "-1"), ("  ", " ")] {
+                let _ = extract(Path::new("x.yaml"), &t.replacen(a, b, 3), Syntax::Yaml);
+            }
+        }
     }
 }

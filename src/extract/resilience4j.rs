@@ -1,19 +1,47 @@
 //! Resilience4j retry and time-limiter settings from Spring configuration
-//! (`resilience4j.retry.configs|instances.<name>.*`,
+//! (`resilience4j.retry.configs|instances|backends.<name>.*`,
 //! `resilience4j.timelimiter.*`), read from flattened properties so that
 //! YAML and `.properties` share this one interpretation.
 //!
-//! Semantics follow `CommonRetryConfigurationProperties` (resilience4j
-//! 2.x): `maxAttempts` counts total attempts (default 3); the interval
-//! properties apply only when a `waitDuration` is set (here or inherited),
-//! default 500 ms; `exponentialMaxWaitDuration` is used only together with
-//! `exponentialBackoffMultiplier`; with randomised exponential backoff the
-//! cap is applied after the randomisation; an instance with no
-//! `baseConfig` inherits `configs.default`; `maxRetryAttempts` was removed
-//! in 2.0.0.
+//! Semantics follow `CommonRetryConfigurationProperties.createRetryConfig`
+//! and `buildConfig` (resilience4j-framework-common 2.x) with
+//! `RetryConfig.Builder` and `IntervalFunction` (resilience4j-retry,
+//! resilience4j-core):
+//! - an instance with `baseConfig` starts from that config's built
+//!   `RetryConfig`; one without inherits `configs.default` (unless it is
+//!   itself named `default`); configs chain the same way;
+//! - `maxAttempts` counts total attempts (default 3,
+//!   `RetryConfig.DEFAULT_MAX_ATTEMPTS`); the binder rejects values below 1
+//!   (`InstanceProperties.setMaxAttempts`); `maxRetryAttempts` (1.x) was
+//!   removed in 2.0.0;
+//! - the interval is built in `configureRetryIntervalFunction` ONLY in a
+//!   block that sets `waitDuration`: a block without it keeps its base's
+//!   interval, so its own `enableExponentialBackoff`, multiplier, cap and
+//!   randomisation settings are ignored (reported, RL901). In the block that
+//!   sets `waitDuration`, the two `enable*` flags, the multiplier and the
+//!   cap may come from its bases (`ConfigUtils.mergePropertiesIfAny`);
+//!   `randomizedWaitFactor` is not merged and only counts where written.
+//!   `intervalBiFunction` (a class) replaces the interval; default 500 ms
+//!   fixed (`RetryConfig.DEFAULT_WAIT_DURATION`);
+//! - exponential backoff multiplies by `exponentialBackoffMultiplier`
+//!   (default 1.5, `IntervalFunction.DEFAULT_MULTIPLIER`); randomisation is
+//!   uniform in `[d(1-f), d(1+f)]` (default f 0.5); `exponentialMaxWaitDuration`
+//!   is used only with an explicit multiplier (and, when randomised, an
+//!   explicit factor), and then caps AFTER the randomisation
+//!   (`ofExponentialRandomBackoff(.., maxInterval)` = `min(random, max)`);
+//! - an interval function with an initial or maximum interval below 1 ms
+//!   throws (`IntervalFunctionCompanion.checkInterval`); a plain
+//!   `waitDuration: 0` means no wait;
+//! - every `Throwable` is retried unless `retryExceptions`,
+//!   `retryExceptionPredicate` or `resultPredicate` narrow it
+//!   (`RetryConfig.Builder.createExceptionPredicate`); `ignoreExceptions`
+//!   wins over `retryExceptions`;
+//! - TimeLimiter: `timeoutDuration` default 1 s (`TimeLimiterConfig`),
+//!   inherited through `baseConfig`/`default` the same way
+//!   (`CommonTimeLimiterConfigurationProperties`).
 
-use super::spring::{self, Prop};
-use super::{DocCtx, Facts};
+use super::Facts;
+use super::spring::Prop;
 use crate::duration::{human, parse_spring};
 use crate::model::*;
 use crate::rules::normalise_key;
@@ -42,6 +70,26 @@ pub const RETRY_KEYS: &[&str] = &[
     "randomizedWaitFactor",
     "failAfterMaxAttempts",
     "baseConfig",
+    "ignoreExceptionPredicate",
+];
+
+/// Keys of `resilience4j.retry.*` and `resilience4j.timelimiter.*` beside
+/// the instance maps (`CommonProperties.tags`, the Spring aspect order and
+/// metrics switches).
+const RETRY_SECTION_KEYS: &[&str] = &[
+    "configs",
+    "instances",
+    "backends",
+    "tags",
+    "retryAspectOrder",
+    "metrics",
+];
+const TIMELIMITER_SECTION_KEYS: &[&str] = &[
+    "configs",
+    "instances",
+    "tags",
+    "timeLimiterAspectOrder",
+    "metrics",
 ];
 
 /// Keys that older versions read and 2.x silently ignores.
@@ -58,37 +106,49 @@ pub const TIMELIMITER_KEYS: &[&str] = &[
     "baseConfig",
 ];
 
-/// Extract from one YAML document.
-pub fn extract_yaml(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
-    let root = ctx.root();
-    if !root.is_map() {
-        return false;
-    }
-    let props = spring::flatten_yaml(root);
-    extract_props(&props, facts)
-}
-
 /// Extract from flattened Spring properties. Returns whether any
 /// Resilience4j retry or time-limiter setting was present.
-pub fn extract_props(props: &[Prop], facts: &mut Facts) -> bool {
-    let caller = spring::application_name(props);
-    if let Some((name, span)) = &caller {
-        facts.services.push(ServiceDecl {
-            name: name.clone(),
-            span: *span,
-            source: "spring.application.name".into(),
-            hosts: Vec::new(),
-        });
-    }
+pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
+    check_sections(props, facts);
     let retry = group(props, "retry");
     let limiter = group(props, "timelimiter");
     if retry.is_empty() && limiter.is_empty() {
         return false;
     }
-    let caller = caller.map(|(n, _)| n);
-    retry_policies(&retry, caller.as_deref(), facts);
+    retry_policies(&retry, caller, facts);
     time_limiters(&limiter, facts);
     true
+}
+
+/// Unknown keys right under `resilience4j.retry` / `resilience4j.timelimiter`
+/// (`instance:` for `instances:` drops every instance silently).
+fn check_sections(props: &[Prop], facts: &mut Facts) {
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for p in props {
+        if p.segments.len() < 3 || p.normalised(0) != "resilience4j" {
+            continue;
+        }
+        let (known, what) = match p.normalised(1).as_str() {
+            "retry" => (RETRY_SECTION_KEYS, "`resilience4j.retry`"),
+            "timelimiter" => (TIMELIMITER_SECTION_KEYS, "`resilience4j.timelimiter`"),
+            _ => continue,
+        };
+        let key = p.normalised(2);
+        if known.iter().any(|k| normalise_key(k) == key) {
+            continue;
+        }
+        let id = (p.normalised(1), key);
+        if seen.contains(&id) {
+            continue;
+        }
+        seen.push(id);
+        facts.diagnostics.push(unknown_setting::unknown_key(
+            p.seg_spans.get(2).copied().unwrap_or(p.key_span),
+            &p.segments[2],
+            what,
+            known.iter().copied(),
+        ));
+    }
 }
 
 /// One `configs.<name>` or `instances.<name>` block.
@@ -107,29 +167,35 @@ impl<'p> Block<'p> {
             .get(&normalise_key(key))
             .and_then(|v| v.last().copied())
     }
+
+    fn label(&self) -> String {
+        if self.is_config {
+            format!("configs.{}", self.name)
+        } else {
+            self.name.clone()
+        }
+    }
 }
 
 /// Blocks of `resilience4j.<module>.{configs,instances,backends}.<name>`.
 fn group<'p>(props: &'p [Prop], module: &str) -> Vec<Block<'p>> {
     let mut blocks: Vec<Block<'p>> = Vec::new();
+    let mut index: std::collections::HashMap<(String, bool), usize> = Default::default();
     for p in props {
         if p.segments.len() < 5 || p.normalised(0) != "resilience4j" || p.normalised(1) != module {
             continue;
         }
-        let kind = p.normalised(2);
-        let is_config = match kind.as_str() {
+        let is_config = match p.normalised(2).as_str() {
             "configs" => true,
             "instances" | "backends" => false,
             _ => continue,
         };
         let name = p.segments[3].trim_matches(['[', ']']).to_string();
         let field = normalise_key(&p.segments[4]);
-        let idx = match blocks
-            .iter()
-            .position(|b| b.name == name && b.is_config == is_config)
-        {
-            Some(i) => i,
+        let idx = match index.get(&(name.clone(), is_config)) {
+            Some(i) => *i,
             None => {
+                index.insert((name.clone(), is_config), blocks.len());
                 blocks.push(Block {
                     name: name.clone(),
                     is_config,
@@ -139,10 +205,48 @@ fn group<'p>(props: &'p [Prop], module: &str) -> Vec<Block<'p>> {
                 blocks.len() - 1
             }
         };
-        let b = &mut blocks[idx];
-        b.fields.entry(field).or_default().push(p);
+        blocks[idx].fields.entry(field).or_default().push(p);
     }
     blocks
+}
+
+/// The configs of a group by name, for constant-time `baseConfig` lookups.
+type Configs = std::collections::HashMap<String, usize>;
+
+fn configs(blocks: &[Block<'_>]) -> Configs {
+    blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_config)
+        .map(|(i, b)| (b.name.clone(), i))
+        .collect()
+}
+
+/// `b` and the configs it inherits from, nearest first: its `baseConfig`,
+/// or `configs.default` when it has none and is not named `default`.
+fn chain<'b, 'p>(
+    blocks: &'b [Block<'p>],
+    configs: &Configs,
+    b: &'b Block<'p>,
+) -> Vec<&'b Block<'p>> {
+    let mut out = vec![b];
+    let mut cur = b;
+    let find = |name: &str| configs.get(name).and_then(|i| blocks.get(*i));
+    for _ in 0..16 {
+        let next = match cur.one("baseConfig") {
+            Some(p) => find(p.value.trim()),
+            None if cur.name != DEFAULT_CONFIG => find(DEFAULT_CONFIG),
+            None => None,
+        };
+        match next {
+            Some(n) if !out.iter().any(|o| std::ptr::eq(*o, n)) => {
+                out.push(n);
+                cur = n;
+            }
+            _ => break,
+        }
+    }
+    out
 }
 
 /// A field resolved through inheritance: the prop and whether it was
@@ -162,54 +266,46 @@ impl Field<'_> {
     }
 }
 
-/// Resolve `key` on `b`, then on its base config chain.
-fn resolve<'p>(blocks: &'p [Block<'p>], b: &'p Block<'p>, key: &str) -> Option<Field<'p>> {
-    let mut cur = b;
-    let mut inherited = false;
-    for _ in 0..16 {
-        if let Some(p) = cur.one(key) {
-            return Some(Field { prop: p, inherited });
+/// Resolve `key` along `chain` (nearest first); `inherited` when found
+/// beyond `chain[0]`, or when `chain[0]` itself is not the policy's block.
+fn resolve<'p>(chain: &[&Block<'p>], key: &str, inherited: bool) -> Option<Field<'p>> {
+    for (i, block) in chain.iter().enumerate() {
+        let found = block.one(key).or_else(|| {
+            (key == "maxAttempts")
+                .then(|| block.one("maxRetryAttempts"))
+                .flatten()
+        });
+        if let Some(prop) = found {
+            return Some(Field {
+                prop,
+                inherited: inherited || i > 0,
+            });
         }
-        if key == "maxAttempts"
-            && let Some(p) = cur.one("maxRetryAttempts")
-        {
-            return Some(Field { prop: p, inherited });
-        }
-        cur = base_of(blocks, cur)?;
-        inherited = true;
     }
     None
 }
 
-fn base_of<'p>(blocks: &'p [Block<'p>], b: &'p Block<'p>) -> Option<&'p Block<'p>> {
-    match b.one("baseConfig") {
-        Some(p) => blocks
-            .iter()
-            .find(|c| c.is_config && c.name == p.value.trim()),
-        None if b.name != DEFAULT_CONFIG => blocks
-            .iter()
-            .find(|c| c.is_config && c.name == DEFAULT_CONFIG),
-        None => None,
-    }
-}
-
 fn check_keys(b: &Block<'_>, known: &[&str], facts: &mut Facts, section: &str) {
     for (field, props) in &b.fields {
-        let p = props[0];
+        let Some(p) = props.first() else { continue };
         let written = &p.segments[4];
         if let Some((old, new, why)) = REMOVED_KEYS
             .iter()
             .find(|(k, ..)| normalise_key(k) == *field)
             && section == "retry"
         {
-            facts
-                .diagnostics
-                .push(unknown_setting::removed(p.key_span, written, old, new, why));
+            facts.diagnostics.push(unknown_setting::removed(
+                p.seg_spans[4],
+                written,
+                old,
+                new,
+                why,
+            ));
             continue;
         }
         if !known.iter().any(|k| normalise_key(k) == *field) {
             facts.diagnostics.push(unknown_setting::unknown_key(
-                p.key_span,
+                p.seg_spans[4],
                 written,
                 &format!("a Resilience4j {section} instance"),
                 known.iter().copied(),
@@ -218,9 +314,14 @@ fn check_keys(b: &Block<'_>, known: &[&str], facts: &mut Facts, section: &str) {
     }
 }
 
+fn parse_duration(p: &Prop) -> Result<Duration, String> {
+    parse_spring(&p.value, Duration::from_millis(1))
+}
+
 fn duration(p: &Prop, key: &str, facts: &mut Facts) -> Option<Duration> {
-    match parse_spring(&p.value, Duration::from_millis(1)) {
+    match parse_duration(p) {
         Ok(d) => Some(d),
+        Err(_) if is_placeholder(&p.value) => None,
         Err(e) => {
             facts
                 .diagnostics
@@ -230,19 +331,8 @@ fn duration(p: &Prop, key: &str, facts: &mut Facts) -> Option<Duration> {
     }
 }
 
-fn number(p: &Prop, key: &str, facts: &mut Facts) -> Option<f64> {
-    match p.value.trim().parse::<f64>() {
-        Ok(f) if f.is_finite() => Some(f),
-        _ => {
-            facts.diagnostics.push(invalid_setting::value(
-                p.value_span,
-                key,
-                &p.value,
-                "not a number",
-            ));
-            None
-        }
-    }
+fn number(p: &Prop) -> Option<f64> {
+    p.value.trim().parse::<f64>().ok().filter(|f| f.is_finite())
 }
 
 fn boolean(p: &Prop) -> Option<bool> {
@@ -254,73 +344,137 @@ fn boolean(p: &Prop) -> Option<bool> {
 }
 
 fn retry_policies(blocks: &[Block<'_>], caller: Option<&str>, facts: &mut Facts) {
+    let configs = configs(blocks);
     for b in blocks {
         check_keys(b, RETRY_KEYS, facts, "retry");
-        if let Some(p) = b.one("baseConfig") {
-            let target = p.value.trim();
-            if !blocks.iter().any(|c| c.is_config && c.name == target) {
-                let names: Vec<&str> = blocks
-                    .iter()
-                    .filter(|c| c.is_config)
-                    .map(|c| c.name.as_str())
-                    .collect();
-                facts.diagnostics.push(invalid_setting::missing_reference(
-                    p.value_span,
-                    "baseConfig",
-                    target,
-                    "retry config",
-                    names.iter().copied(),
-                ));
-            }
-        }
+        check_base_config(blocks, &configs, b, "retry config", facts);
+        validate_retry_block(b, facts);
     }
     for b in blocks {
-        let policy = retry_policy(blocks, b, caller, facts);
+        let policy = retry_policy(blocks, &configs, b, caller, facts);
         facts.policies.push(policy);
     }
 }
 
+fn check_base_config(
+    blocks: &[Block<'_>],
+    configs: &Configs,
+    b: &Block<'_>,
+    what: &str,
+    facts: &mut Facts,
+) {
+    if let Some(p) = b.one("baseConfig") {
+        let target = p.value.trim();
+        if !configs.contains_key(target) && !is_placeholder(target) {
+            let names: Vec<&str> = blocks
+                .iter()
+                .filter(|c| c.is_config)
+                .map(|c| c.name.as_str())
+                .collect();
+            facts.diagnostics.push(invalid_setting::missing_reference(
+                p.value_span,
+                "baseConfig",
+                target,
+                what,
+                names.iter().copied(),
+            ));
+        }
+    }
+}
+
+/// Values the binder or the interval functions reject, reported once where
+/// they are written.
+fn validate_retry_block(b: &Block<'_>, facts: &mut Facts) {
+    let bad = |p: &Prop, key: &str, why: &str, facts: &mut Facts| {
+        if !is_placeholder(&p.value) {
+            facts
+                .diagnostics
+                .push(invalid_setting::value(p.value_span, key, &p.value, why));
+        }
+    };
+    for key in ["maxAttempts", "maxRetryAttempts", "eventConsumerBufferSize"] {
+        if let Some(p) = b.one(key) {
+            match p.value.trim().parse::<i64>() {
+                Ok(n) if n > i32::MAX as i64 => {
+                    bad(p, key, "larger than a Java `int` holds", facts)
+                }
+                Ok(n) if n < 1 => bad(
+                    p,
+                    key,
+                    &format!("`{n}` is below 1, which Resilience4j rejects at startup"),
+                    facts,
+                ),
+                Ok(_) => {}
+                Err(_) => bad(p, key, "not a whole number", facts),
+            }
+        }
+    }
+    if let Some(p) = b.one("exponentialBackoffMultiplier") {
+        match number(p) {
+            Some(m) if m <= 0.0 => bad(
+                p,
+                "exponentialBackoffMultiplier",
+                "must be greater than 0",
+                facts,
+            ),
+            Some(_) => {}
+            None => bad(p, "exponentialBackoffMultiplier", "not a number", facts),
+        }
+    }
+    if let Some(p) = b.one("randomizedWaitFactor") {
+        match number(p) {
+            Some(r) if !(0.0..1.0).contains(&r) => {
+                bad(p, "randomizedWaitFactor", "must be in [0, 1)", facts)
+            }
+            Some(_) => {}
+            None => bad(p, "randomizedWaitFactor", "not a number", facts),
+        }
+    }
+    for key in ["waitDuration", "exponentialMaxWaitDuration"] {
+        if let Some(p) = b.one(key) {
+            let _ = duration(p, key, facts);
+        }
+    }
+    for key in [
+        "enableExponentialBackoff",
+        "enableRandomizedWait",
+        "failAfterMaxAttempts",
+    ] {
+        if let Some(p) = b.one(key)
+            && boolean(p).is_none()
+        {
+            bad(p, key, "not `true` or `false`", facts);
+        }
+    }
+}
+
+/// The interval settings a block writes that only count together with a
+/// `waitDuration` in the same block.
+const INTERVAL_KEYS: &[&str] = &[
+    "enableExponentialBackoff",
+    "exponentialBackoffMultiplier",
+    "exponentialMaxWaitDuration",
+    "enableRandomizedWait",
+    "randomizedWaitFactor",
+];
+
 fn retry_policy(
     blocks: &[Block<'_>],
+    configs: &Configs,
     b: &Block<'_>,
     caller: Option<&str>,
     facts: &mut Facts,
 ) -> RetryPolicy {
     let root = b.name_span;
-    // Validation is reported once, where the value is written.
-    let own = |key: &str| resolve(blocks, b, key).filter(|f| !f.inherited);
+    let chain = chain(blocks, configs, b);
 
     // Attempts.
-    let attempts = match resolve(blocks, b, "maxAttempts") {
+    let attempts = match resolve(&chain, "maxAttempts", false) {
         Some(f) => {
             let key = f.prop.segments[4].clone();
             let count = match f.prop.value.trim().parse::<i64>() {
-                Ok(n) if n >= 1 => AttemptCount::Finite(n as u64),
-                // 0 means "not set" to the property binder.
-                Ok(0) => AttemptCount::Finite(3),
-                Ok(n) => {
-                    if !f.inherited {
-                        facts.diagnostics.push(invalid_setting::value(
-                            f.prop.value_span,
-                            &key,
-                            &f.prop.value,
-                            &format!("`{n}` is below 1, the least Resilience4j accepts"),
-                        ));
-                    }
-                    AttemptCount::Unknown
-                }
-                Err(_) if is_placeholder(&f.prop.value) => AttemptCount::Unknown,
-                Err(_) => {
-                    if !f.inherited {
-                        facts.diagnostics.push(invalid_setting::value(
-                            f.prop.value_span,
-                            &key,
-                            &f.prop.value,
-                            "not a whole number",
-                        ));
-                    }
-                    AttemptCount::Unknown
-                }
+                Ok(n) if (1..=i32::MAX as i64).contains(&n) => AttemptCount::Finite(n as u64),
+                _ => AttemptCount::Unknown,
             };
             f.located(
                 Attempts {
@@ -340,155 +494,42 @@ fn retry_policy(
     };
 
     let mut policy = RetryPolicy::new(System::Resilience4j, root, attempts);
-    policy.name = Some(if b.is_config {
-        format!("configs.{}", b.name)
-    } else {
-        b.name.clone()
-    });
+    policy.name = Some(b.label());
     policy.scope.caller = caller.map(str::to_string);
     // A Resilience4j instance wraps whatever code uses it: the requests it
     // retries are not known from the configuration.
     policy.methods = Located::default_at(Methods::Unknown, root);
 
-    // Delay and jitter.
-    let wait = resolve(blocks, b, "waitDuration");
-    let wait_d = wait.as_ref().and_then(|f| {
-        let d = duration(f.prop, "waitDuration", &mut Facts::default());
-        if d.is_none() && !f.inherited {
-            let _ = duration(f.prop, "waitDuration", facts);
-        }
-        d
-    });
-    let flag = |key: &str| resolve(blocks, b, key).filter(|f| boolean(f.prop) == Some(true));
-    let exp = flag("enableExponentialBackoff");
-    let rnd = flag("enableRandomizedWait");
-    let mult = resolve(blocks, b, "exponentialBackoffMultiplier");
-    let factor = resolve(blocks, b, "randomizedWaitFactor");
-    let cap = resolve(blocks, b, "exponentialMaxWaitDuration");
-    let mult_v = mult
-        .as_ref()
-        .and_then(|f| f.prop.value.trim().parse::<f64>().ok());
-    let factor_v = factor
-        .as_ref()
-        .and_then(|f| f.prop.value.trim().parse::<f64>().ok());
-    let cap_v = cap
-        .as_ref()
-        .and_then(|f| parse_spring(&f.prop.value, Duration::from_millis(1)).ok());
-
-    // Validate the written values.
-    if let Some(f) = own("exponentialBackoffMultiplier")
-        && let Some(m) = number(f.prop, "exponentialBackoffMultiplier", facts)
-        && m <= 0.0
-    {
-        facts.diagnostics.push(invalid_setting::value(
-            f.prop.value_span,
-            "exponentialBackoffMultiplier",
-            &f.prop.value,
-            "must be greater than 0",
-        ));
-    }
-    if let Some(f) = own("randomizedWaitFactor")
-        && let Some(r) = number(f.prop, "randomizedWaitFactor", facts)
-        && !(0.0..1.0).contains(&r)
-    {
-        facts.diagnostics.push(invalid_setting::value(
-            f.prop.value_span,
-            "randomizedWaitFactor",
-            &f.prop.value,
-            "must be in [0, 1)",
-        ));
-    }
-    if let Some(f) = own("exponentialMaxWaitDuration") {
-        let _ = duration(f.prop, "exponentialMaxWaitDuration", facts);
-    }
-    for key in [
-        "enableExponentialBackoff",
-        "enableRandomizedWait",
-        "failAfterMaxAttempts",
-    ] {
-        if let Some(f) = own(key)
-            && boolean(f.prop).is_none()
-            && !is_placeholder(&f.prop.value)
-        {
-            facts.diagnostics.push(invalid_setting::value(
-                f.prop.value_span,
-                key,
-                &f.prop.value,
-                "not `true` or `false`",
-            ));
-        }
-    }
-
-    match (&wait, wait_d) {
-        (Some(w), Some(base)) => {
-            let wait_span = w.prop.span();
-            let factor_ok = factor_v.filter(|r| (0.0..1.0).contains(r));
-            let mult_ok = mult_v.filter(|m| *m > 0.0);
-            if let Some(e) = &exp {
-                let multiplier = mult_ok.unwrap_or(1.5);
-                // The cap is only used together with an explicit multiplier
-                // (and, when randomised, an explicit factor).
-                let cap_used = mult_ok.is_some() && (rnd.is_none() || factor_ok.is_some());
-                let span = mult
-                    .as_ref()
-                    .filter(|_| mult_ok.is_some())
-                    .map_or(e.prop.span(), |m| m.prop.span());
-                policy.delay = e.located(
-                    Delay::Exponential {
-                        base,
-                        multiplier,
-                        cap: if cap_used { cap_v } else { None },
-                    },
-                    span.cover(e.prop.span()),
-                );
-                if cap_used && cap_v.is_some() {
-                    policy.cap_order = CapOrder::AfterJitter;
-                }
-            } else {
-                policy.delay = w.located(Delay::Fixed { delay: base }, wait_span);
-            }
-            policy.jitter = match &rnd {
-                Some(r) => {
-                    let f = factor_ok.unwrap_or(0.5);
-                    let span = factor
-                        .as_ref()
-                        .filter(|_| factor_ok.is_some())
-                        .map_or(r.prop.span(), |fp| fp.prop.span());
-                    r.located(Jitter::Proportional { factor: f }, span)
-                }
-                None => match resolve(blocks, b, "enableRandomizedWait") {
-                    Some(off) => off.located(Jitter::None, off.prop.span()),
-                    None => Located::default_at(Jitter::None, wait_span),
-                },
-            };
-        }
-        (Some(_), None) => {
-            policy.delay = Located::default_at(Delay::Unknown, root);
-            policy.jitter = Located::default_at(Jitter::Unknown, root);
-        }
-        (None, _) => {
+    // Delay and jitter: built in the nearest block that sets waitDuration
+    // or intervalBiFunction; interval settings elsewhere are ignored.
+    let origin = chain
+        .iter()
+        .position(|c| c.one("waitDuration").is_some() || c.one("intervalBiFunction").is_some());
+    match origin {
+        None => {
             policy.delay = Located::default_at(
                 Delay::Fixed {
-                    delay: Duration::from_millis(500),
+                    delay: Duration::from_millis(DEFAULT_WAIT_MS),
                 },
                 root,
             );
             policy.jitter = Located::default_at(Jitter::None, root);
         }
+        Some(i) => interval(&chain[i..], i > 0, &mut policy, facts),
     }
 
-    // What is retried.
+    report_ignored_interval_settings(&chain, origin, &policy.delay.value, facts);
+
+    // What is retried: the nearest retryExceptions list, plus predicates.
     let mut conditions = Vec::new();
     let mut listed = false;
-    let mut cur = Some(b);
-    let mut inherited = false;
-    while let Some(block) = cur {
+    for (i, block) in chain.iter().enumerate() {
         if let Some(ps) = block.fields.get(&normalise_key("retryExceptions")) {
             listed = true;
             for p in ps {
                 for (name, span) in split_list(p) {
                     let c = Condition::Exception(name);
-                    conditions.push(if inherited {
+                    conditions.push(if i > 0 {
                         Located::inherited(c, span)
                     } else {
                         Located::written(c, span)
@@ -497,24 +538,206 @@ fn retry_policy(
             }
             break;
         }
-        cur = base_of(blocks, block);
-        inherited = true;
     }
-    let predicate = resolve(blocks, b, "retryExceptionPredicate").is_some()
-        || resolve(blocks, b, "resultPredicate").is_some();
-    if predicate {
-        conditions.push(Located::default_at(Condition::Predicate, root));
+    let predicate = ["retryExceptionPredicate", "resultPredicate"]
+        .iter()
+        .find_map(|k| resolve(&chain, k, false));
+    if let Some(f) = &predicate {
+        conditions.push(f.located(Condition::Predicate, f.prop.span()));
     }
-    policy.retry_on = if listed || predicate {
+    policy.retry_on = if listed || predicate.is_some() {
         let span = conditions.first().map_or(root, |c| c.span);
-        Located::written(RetryOn::Listed { conditions }, span)
-    } else if let Some(base) = base_of(blocks, b) {
-        // The base config's default, reported once where the base is.
+        let own = conditions.iter().any(|c| c.is_written());
+        let retry_on = RetryOn::Listed { conditions };
+        if own {
+            Located::written(retry_on, span)
+        } else {
+            Located::inherited(retry_on, span)
+        }
+    } else if chain.len() > 1 {
+        // The base config's default, reported once where the root base is.
+        let base = chain[chain.len() - 1];
         Located::inherited(RetryOn::AllErrors, base.name_span)
     } else {
         Located::default_at(RetryOn::AllErrors, root)
     };
     policy
+}
+
+/// The default `waitDuration` (`RetryConfig.DEFAULT_WAIT_DURATION`).
+pub const DEFAULT_WAIT_MS: u64 = 500;
+
+/// Interval settings written in a block that does not build the interval
+/// (no `waitDuration` of its own): Resilience4j ignores them.
+fn report_ignored_interval_settings(
+    chain: &[&Block<'_>],
+    origin: Option<usize>,
+    delay: &Delay,
+    facts: &mut Facts,
+) {
+    let b = chain[0];
+    // A config's flags are merged into the instances that inherit it
+    // (`mergePropertiesIfAny`), so only an instance's are dead for sure.
+    if origin == Some(0) || b.is_config {
+        return;
+    }
+    let ignored: Vec<&Prop> = INTERVAL_KEYS.iter().filter_map(|k| b.one(k)).collect();
+    let Some(first) = ignored.first() else {
+        return;
+    };
+    let names: Vec<String> = ignored
+        .iter()
+        .map(|p| format!("`{}`", p.segments[4]))
+        .collect();
+    let from = match origin {
+        Some(i) => format!(
+            "it keeps the interval of `{}`: {}",
+            chain[i].label(),
+            describe_delay(delay)
+        ),
+        None => "it keeps the default: a fixed `500ms`".to_string(),
+    };
+    let mut d = unknown_setting::ignored(
+        first.span(),
+        &format!(
+            "{} of `{}` {} ignored: the block sets no `waitDuration`, so {from}",
+            join(&names),
+            b.label(),
+            if names.len() == 1 { "is" } else { "are" }
+        ),
+        &format!(
+            "set `waitDuration` in `{}` as well: Resilience4j builds the backoff only in a block that sets it",
+            b.label()
+        ),
+    );
+    for p in ignored.iter().skip(1) {
+        d = d.with_related(p.span(), "also ignored");
+    }
+    facts.diagnostics.push(d);
+}
+
+fn join(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Build the delay and jitter from the block `chain[0]`, which sets
+/// `waitDuration` or `intervalBiFunction`.
+fn interval(chain: &[&Block<'_>], inherited: bool, policy: &mut RetryPolicy, facts: &mut Facts) {
+    let d = chain[0];
+    if let Some(f) = d.one("intervalBiFunction") {
+        let field = Field { prop: f, inherited };
+        policy.delay = field.located(Delay::Custom, f.span());
+        policy.jitter = field.located(Jitter::Unknown, f.span());
+        return;
+    }
+    let Some(w) = d.one("waitDuration") else {
+        return;
+    };
+    let wait = Field { prop: w, inherited };
+    let Ok(base) = parse_duration(w) else {
+        policy.delay = wait.located(Delay::Unknown, w.span());
+        policy.jitter = wait.located(Jitter::Unknown, w.span());
+        return;
+    };
+    let flag = |key: &str| resolve(chain, key, inherited).filter(|f| boolean(f.prop) == Some(true));
+    let exp = flag("enableExponentialBackoff");
+    let rnd = flag("enableRandomizedWait");
+    let mult = resolve(chain, "exponentialBackoffMultiplier", inherited)
+        .and_then(|f| number(f.prop).filter(|m| *m > 0.0).map(|m| (m, f)));
+    let cap = resolve(chain, "exponentialMaxWaitDuration", inherited)
+        .and_then(|f| parse_duration(f.prop).ok().map(|c| (c, f)));
+    // Not merged from the bases: only where waitDuration is.
+    let factor = d
+        .one("randomizedWaitFactor")
+        .and_then(|p| number(p).filter(|r| (0.0..1.0).contains(r)).map(|r| (r, p)));
+
+    let ms = |x: Duration| x.as_millis();
+    let reject = |p: &Prop, key: &str, why: &str, facts: &mut Facts| {
+        if !inherited {
+            facts
+                .diagnostics
+                .push(invalid_setting::value(p.value_span, key, &p.value, why));
+        }
+    };
+    if (exp.is_some() || rnd.is_some()) && ms(base) < 1 {
+        reject(
+            w,
+            "waitDuration",
+            "backoff and randomised waits need an interval of at least 1 ms (`IntervalFunction` rejects it at startup)",
+            facts,
+        );
+        policy.delay = wait.located(Delay::Unknown, w.span());
+        policy.jitter = wait.located(Jitter::Unknown, w.span());
+        return;
+    }
+
+    match &exp {
+        Some(e) => {
+            let multiplier = mult.as_ref().map_or(1.5, |(m, _)| *m);
+            let cap_used = mult.is_some() && (rnd.is_none() || factor.is_some());
+            let cap_v = cap.as_ref().filter(|_| cap_used).map(|(c, f)| (*c, f));
+            if let Some((c, f)) = &cap_v
+                && ms(*c) < 1
+            {
+                reject(
+                    f.prop,
+                    "exponentialMaxWaitDuration",
+                    "must be at least 1 ms (`IntervalFunction` rejects it at startup)",
+                    facts,
+                );
+            }
+            let mut span = e.prop.span();
+            if let Some((_, m)) = &mult {
+                span = span.cover(m.prop.span());
+            }
+            let delay = match cap_v {
+                // A cap at or below the base: every delay is the cap.
+                Some((c, _)) if c <= base && rnd.is_none() => Delay::Fixed { delay: c },
+                _ => Delay::Exponential {
+                    base,
+                    multiplier,
+                    cap: cap_v.map(|(c, _)| c),
+                },
+            };
+            policy.delay = e.located(delay, span);
+            if let Some((_, f)) = &cap_v {
+                policy.delay.span = policy.delay.span.cover(f.prop.span());
+                if rnd.is_some() {
+                    policy.cap_order = CapOrder::AfterJitter;
+                }
+            }
+            if inherited {
+                policy.delay.provenance = Provenance::Inherited;
+            }
+        }
+        None if base.is_zero() => {
+            policy.delay = wait.located(Delay::None, w.span());
+        }
+        None => {
+            policy.delay = wait.located(Delay::Fixed { delay: base }, w.span());
+        }
+    }
+    policy.jitter = match &rnd {
+        Some(r) => {
+            let f = factor.as_ref().map_or(0.5, |(f, _)| *f);
+            let span = factor.as_ref().map_or(r.prop.span(), |(_, p)| p.span());
+            if f == 0.0 {
+                r.located(Jitter::None, span)
+            } else {
+                r.located(Jitter::Proportional { factor: f }, span)
+            }
+        }
+        None => match resolve(chain, "enableRandomizedWait", inherited) {
+            Some(off) => off.located(Jitter::None, off.prop.span()),
+            // No jitter setting at all: the absence is the default.
+            None if inherited => Located::inherited(Jitter::None, w.span()),
+            None => Located::default_at(Jitter::None, w.span()),
+        },
+    };
 }
 
 /// Items of a list property: `a, b` or one per `[i]`.
@@ -525,14 +748,11 @@ fn split_list(p: &Prop) -> Vec<(String, Span)> {
         let trimmed = part.trim();
         let lead = part.len() - part.trim_start().len();
         if !trimmed.is_empty() {
-            let start = p.value_span.start + offset + lead;
-            // Quoted YAML scalars shift offsets; fall back to the value span.
-            let span = if p.value_span.len() == p.value.len() {
-                Span::new(start, start + trimmed.len())
-            } else {
-                p.value_span
-            };
-            out.push((trimmed.to_string(), span));
+            let start = offset + lead;
+            out.push((
+                trimmed.to_string(),
+                p.sub_span(start..start + trimmed.len()),
+            ));
         }
         offset += part.len() + 1;
     }
@@ -544,29 +764,26 @@ fn is_placeholder(v: &str) -> bool {
 }
 
 fn time_limiters(blocks: &[Block<'_>], facts: &mut Facts) {
+    let configs = configs(blocks);
     for b in blocks {
         check_keys(b, TIMELIMITER_KEYS, facts, "time limiter");
+        check_base_config(blocks, &configs, b, "time limiter config", facts);
+        if let Some(p) = b.one("timeoutDuration") {
+            let _ = duration(p, "timeoutDuration", facts);
+        }
     }
     for b in blocks {
-        let timeout = match resolve(blocks, b, "timeoutDuration") {
+        let chain = chain(blocks, &configs, b);
+        let timeout = match resolve(&chain, "timeoutDuration", false) {
             Some(f) => {
-                let d = if f.inherited {
-                    parse_spring(&f.prop.value, Duration::from_millis(1)).ok()
-                } else {
-                    duration(f.prop, "timeoutDuration", facts)
-                };
-                let t = d.map_or(Timeout::Unknown, Timeout::after);
+                let t = parse_duration(f.prop).map_or(Timeout::Unknown, Timeout::after);
                 f.located(t, f.prop.span())
             }
             None => Located::default_at(Timeout::after(Duration::from_secs(1)), b.name_span),
         };
         facts.timeouts.push(TimeoutSetting {
             system: System::Resilience4j,
-            name: Some(if b.is_config {
-                format!("configs.{}", b.name)
-            } else {
-                b.name.clone()
-            }),
+            name: Some(b.label()),
             what: "timelimiter".into(),
             timeout,
         });
@@ -576,12 +793,244 @@ fn time_limiters(blocks: &[Block<'_>], facts: &mut Facts) {
 /// `waitDuration: 100` and the like, for messages.
 pub fn describe_delay(d: &Delay) -> String {
     match d {
-        Delay::Fixed { delay } => format!("a fixed {}", human(*delay)),
+        Delay::None => "no wait".into(),
+        Delay::Fixed { delay } => format!("a fixed `{}`", human(*delay)),
         Delay::Exponential {
             base, multiplier, ..
         } => {
-            format!("exponential from {} x{}", human(*base), multiplier)
+            format!("exponential from `{}` x{}", human(*base), multiplier)
         }
-        _ => "a delay".into(),
+        Delay::Custom => "a custom `intervalBiFunction`".into(),
+        _ => "its delay".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yaml(text: &str) -> Facts {
+        let f = crate::yaml::parse(text);
+        assert!(f.errors.is_empty(), "{:?}", f.errors);
+        let props = super::super::spring::flatten_yaml(f.root(&f.documents[0]));
+        let mut facts = Facts::default();
+        extract_props(&props, Some("orders"), &mut facts);
+        facts
+    }
+
+    fn props(text: &str) -> Facts {
+        let f = super::super::properties::parse(text, true);
+        let mut facts = Facts::default();
+        extract_props(&f.documents[0], Some("orders"), &mut facts);
+        facts
+    }
+
+    fn policy<'f>(facts: &'f Facts, name: &str) -> &'f RetryPolicy {
+        facts
+            .policies
+            .iter()
+            .find(|p| p.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    fn codes(facts: &Facts) -> Vec<&'static str> {
+        facts.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn yaml_and_properties_read_the_same() {
+        let y = yaml(
+            "resilience4j.retry:\n  instances:\n    a:\n      max-attempts: 4\n      wait-duration: PT0.5s\n      enable-exponential-backoff: true\n      exponential-backoff-multiplier: 3\n      retry-exceptions:\n        - java.io.IOException\n        - java.util.concurrent.TimeoutException\n",
+        );
+        let p = props(
+            "resilience4j.retry.instances.a.maxAttempts=4\nresilience4j.retry.instances.a.waitDuration=500\nresilience4j.retry.instances.a.enableExponentialBackoff=TRUE\nresilience4j.retry.instances.a.exponentialBackoffMultiplier=3\nresilience4j.retry.instances.a.retryExceptions=java.io.IOException, java.util.concurrent.TimeoutException\n",
+        );
+        for facts in [&y, &p] {
+            assert!(facts.diagnostics.is_empty(), "{:?}", facts.diagnostics);
+            let a = policy(facts, "a");
+            assert_eq!(a.attempts.value.count, AttemptCount::Finite(4));
+            assert_eq!(
+                a.delay.value,
+                Delay::Exponential {
+                    base: Duration::from_millis(500),
+                    multiplier: 3.0,
+                    cap: None
+                }
+            );
+            assert_eq!(a.jitter.value, Jitter::None);
+            let RetryOn::Listed { conditions } = &a.retry_on.value else {
+                panic!()
+            };
+            assert_eq!(conditions.len(), 2);
+            assert_eq!(a.scope.caller.as_deref(), Some("orders"));
+        }
+        let y_list = yaml(
+            "resilience4j.retry.instances.a.retryExceptions[0]: x.A\nresilience4j.retry.instances.a.retryExceptions[1]: x.B\n",
+        );
+        let RetryOn::Listed { conditions } = &policy(&y_list, "a").retry_on.value else {
+            panic!()
+        };
+        assert_eq!(conditions.len(), 2);
+    }
+
+    #[test]
+    fn interval_settings_without_wait_duration_are_ignored() {
+        // CommonRetryConfigurationProperties builds the interval only where
+        // waitDuration is set; backendB keeps default's fixed 10 s.
+        let facts = props(
+            "resilience4j.retry.configs.default.waitDuration=PT10S\nresilience4j.retry.instances.backendB.maxAttempts=5\nresilience4j.retry.instances.backendB.enableExponentialBackoff=true\nresilience4j.retry.instances.backendB.exponentialBackoffMultiplier=2\nresilience4j.retry.instances.backendB.enableRandomizedWait=false\n",
+        );
+        let b = policy(&facts, "backendB");
+        assert_eq!(b.attempts.value.count, AttemptCount::Finite(5));
+        assert_eq!(
+            b.delay.value,
+            Delay::Fixed {
+                delay: Duration::from_secs(10)
+            }
+        );
+        assert_eq!(b.delay.provenance, Provenance::Inherited);
+        assert_eq!(b.jitter.value, Jitter::None);
+        assert!(!b.jitter.is_written());
+        assert_eq!(codes(&facts), ["RL901"]);
+        assert!(facts.diagnostics[0].message.contains("a fixed `10s`"));
+        assert_eq!(facts.diagnostics[0].related.len(), 2);
+    }
+
+    #[test]
+    fn flags_merge_from_the_base_but_the_factor_does_not() {
+        let facts = yaml(
+            "resilience4j.retry:\n  configs:\n    default:\n      enableRandomizedWait: true\n      randomizedWaitFactor: 0.2\n      enableExponentialBackoff: true\n  instances:\n    a:\n      waitDuration: 1s\n",
+        );
+        let a = policy(&facts, "a");
+        assert_eq!(a.jitter.value, Jitter::Proportional { factor: 0.5 });
+        assert_eq!(a.jitter.provenance, Provenance::Inherited);
+        assert!(
+            matches!(a.delay.value, Delay::Exponential { multiplier, .. } if multiplier == 1.5)
+        );
+        // configs.default sets no waitDuration: as a policy of its own it
+        // waits the default 500 ms, but its flags still reach `a`.
+        assert!(codes(&facts).is_empty());
+        let d = policy(&facts, "configs.default");
+        assert_eq!(
+            d.delay.value,
+            Delay::Fixed {
+                delay: Duration::from_millis(500)
+            }
+        );
+    }
+
+    #[test]
+    fn base_config_chains_and_instance_named_default() {
+        let facts = yaml(
+            "resilience4j.retry:\n  configs:\n    default:\n      maxAttempts: 7\n    shared:\n      waitDuration: 2s\n  instances:\n    a:\n      baseConfig: shared\n    default:\n      waitDuration: 1s\n",
+        );
+        // shared inherits default (7 attempts); a inherits shared.
+        let a = policy(&facts, "a");
+        assert_eq!(a.attempts.value.count, AttemptCount::Finite(7));
+        assert_eq!(a.attempts.provenance, Provenance::Inherited);
+        assert_eq!(
+            a.delay.value,
+            Delay::Fixed {
+                delay: Duration::from_secs(2)
+            }
+        );
+        // An instance named `default` does not inherit configs.default.
+        let d = policy(&facts, "default");
+        assert_eq!(d.attempts.value.count, AttemptCount::Finite(3));
+        assert!(d.attempts.is_default());
+    }
+
+    #[test]
+    fn exponential_capped_at_its_base_is_flat() {
+        let facts = yaml(
+            "resilience4j.retry.instances.a:\n  waitDuration: 10s\n  enableExponentialBackoff: true\n  exponentialBackoffMultiplier: 2\n  exponentialMaxWaitDuration: PT10s\n",
+        );
+        let a = policy(&facts, "a");
+        assert_eq!(
+            a.delay.value,
+            Delay::Fixed {
+                delay: Duration::from_secs(10)
+            }
+        );
+        assert_eq!(a.cap_order, CapOrder::BeforeJitter);
+    }
+
+    #[test]
+    fn cap_after_jitter_only_with_explicit_multiplier_and_factor() {
+        let with = yaml(
+            "resilience4j.retry.instances.a:\n  waitDuration: 1s\n  enableExponentialBackoff: true\n  enableRandomizedWait: true\n  exponentialBackoffMultiplier: 2\n  randomizedWaitFactor: 0.5\n  exponentialMaxWaitDuration: 4s\n",
+        );
+        let a = policy(&with, "a");
+        assert_eq!(a.cap_order, CapOrder::AfterJitter);
+        assert!(
+            matches!(a.delay.value, Delay::Exponential { cap: Some(c), .. } if c == Duration::from_secs(4))
+        );
+        let without = yaml(
+            "resilience4j.retry.instances.a:\n  waitDuration: 1s\n  enableExponentialBackoff: true\n  enableRandomizedWait: true\n  exponentialBackoffMultiplier: 2\n  exponentialMaxWaitDuration: 4s\n",
+        );
+        assert!(matches!(
+            policy(&without, "a").delay.value,
+            Delay::Exponential { cap: None, .. }
+        ));
+    }
+
+    #[test]
+    fn zero_waits_and_custom_intervals() {
+        let facts = yaml(
+            "resilience4j.retry.instances:\n  a:\n    waitDuration: 0\n  b:\n    waitDuration: 0\n    enableExponentialBackoff: true\n  c:\n    waitDuration: 1s\n    intervalBiFunction: com.x.MyInterval\n",
+        );
+        assert_eq!(policy(&facts, "a").delay.value, Delay::None);
+        assert_eq!(policy(&facts, "b").delay.value, Delay::Unknown);
+        assert_eq!(policy(&facts, "c").delay.value, Delay::Custom);
+        assert_eq!(codes(&facts), ["RL902"]);
+    }
+
+    #[test]
+    fn rejected_values() {
+        let facts = yaml(
+            "resilience4j.retry.instances.a:\n  maxAttempts: 0\n  waitDuration: -1s\n  randomizedWaitFactor: 1\n  exponentialBackoffMultiplier: 0\n  enableRandomizedWait: yes\n  eventConsumerBufferSize: 0\n",
+        );
+        assert_eq!(codes(&facts), ["RL902"; 6]);
+        assert_eq!(
+            policy(&facts, "a").attempts.value.count,
+            AttemptCount::Unknown
+        );
+    }
+
+    #[test]
+    fn section_typos_and_placeholders() {
+        let facts = yaml(
+            "resilience4j.retry:\n  instance:\n    a:\n      maxAttempts: 3\n  instances:\n    b:\n      maxAttempts: ${RETRIES:3}\n      waitDuration: ${WAIT}\n",
+        );
+        assert_eq!(codes(&facts), ["RL901"]);
+        assert!(facts.diagnostics[0].message.contains("`instance`"));
+        assert_eq!(
+            policy(&facts, "b").attempts.value.count,
+            AttemptCount::Unknown
+        );
+    }
+
+    #[test]
+    fn time_limiters_inherit() {
+        let facts = props(
+            "resilience4j.timelimiter.configs.default.timeoutDuration=PT10S\nresilience4j.timelimiter.instances.backendA.baseConfig=default\nresilience4j.timelimiter.instances.backendA.timeoutDuration=PT5S\nresilience4j.timelimiter.instances.backendB.cancelRunningFuture=false\nresilience4j.timelimiter.instances.backendC.timeoutDuration=2s\n",
+        );
+        let t: Vec<(String, Timeout)> = facts
+            .timeouts
+            .iter()
+            .map(|t| (t.name.clone().unwrap(), t.timeout.value))
+            .collect();
+        assert_eq!(
+            t,
+            [
+                (
+                    "configs.default".into(),
+                    Timeout::after(Duration::from_secs(10))
+                ),
+                ("backendA".into(), Timeout::after(Duration::from_secs(5))),
+                ("backendB".into(), Timeout::after(Duration::from_secs(10))),
+                ("backendC".into(), Timeout::after(Duration::from_secs(2))),
+            ]
+        );
     }
 }

@@ -4,6 +4,8 @@
 //! `resilience4j.retry:` at the top level, nested maps, and YAML lists all
 //! flatten to dotted keys with `[i]` indices, as Spring Boot binds them.
 
+use super::{DocCtx, Facts};
+use crate::model::ServiceDecl;
 use crate::source::Span;
 use crate::yaml::{NodeKind, Yaml};
 
@@ -23,6 +25,10 @@ pub struct Prop {
     pub key_span: Span,
     pub value: String,
     pub value_span: Span,
+    /// For each byte of `value`, the source span of the text that produced
+    /// it, where the value is not a verbatim slice of the file (escapes and
+    /// line continuations in `.properties`). Empty otherwise.
+    pub value_map: Vec<Span>,
 }
 
 impl Prop {
@@ -49,6 +55,41 @@ impl Prop {
     /// The span from the key to the end of the value.
     pub fn span(&self) -> Span {
         self.key_span.cover(self.value_span)
+    }
+
+    /// The source span of `value[range]`: exact where the value is a
+    /// verbatim slice of the file or has a byte map, the whole value's span
+    /// otherwise (a quoted YAML scalar).
+    pub fn sub_span(&self, range: std::ops::Range<usize>) -> Span {
+        if range.start >= range.end || range.end > self.value.len() {
+            return self.value_span;
+        }
+        if !self.value_map.is_empty() {
+            return match (
+                self.value_map.get(range.start),
+                self.value_map.get(range.end - 1),
+            ) {
+                (Some(a), Some(b)) => a.cover(*b),
+                _ => self.value_span,
+            };
+        }
+        // Verbatim, or a quoted YAML scalar without escapes or folding.
+        let lead = if self.value_span.len() == self.value.len() {
+            0
+        } else if self.value_span.len() == self.value.len() + 2 {
+            1
+        } else {
+            return self.value_span;
+        };
+        let start = self.value_span.start + lead + range.start;
+        Span::new(start, start + (range.end - range.start))
+    }
+
+    /// Whether segment `i` is a list index `[n]`.
+    pub fn is_index(&self, i: usize) -> bool {
+        self.segments.get(i).is_some_and(|s| {
+            s.starts_with('[') && s[1..].trim_end_matches(']').parse::<usize>().is_ok()
+        })
     }
 }
 
@@ -92,6 +133,7 @@ pub fn flatten_yaml(root: Yaml<'_>) -> Vec<Prop> {
                 key_span,
                 value: value.clone(),
                 value_span: node.span(),
+                value_map: Vec::new(),
             }),
             NodeKind::Null => out.push(Prop {
                 segments: prefix,
@@ -99,6 +141,7 @@ pub fn flatten_yaml(root: Yaml<'_>) -> Vec<Prop> {
                 key_span,
                 value: String::new(),
                 value_span: node.span(),
+                value_map: Vec::new(),
             }),
             NodeKind::Alias(_) => {}
         }
@@ -108,37 +151,105 @@ pub fn flatten_yaml(root: Yaml<'_>) -> Vec<Prop> {
 
 /// Split a YAML key on dots, keeping `[a.b]` bracketed map keys whole.
 fn split_key(key: &str) -> Vec<String> {
+    split_key_ranges(key)
+        .into_iter()
+        .map(|r| key[r].to_string())
+        .collect()
+}
+
+/// The byte ranges of a dotted property name's segments: `a.b[0].c` is
+/// `a`, `b`, `[0]`, `c`; a bracketed map key `[x.y]` stays whole.
+pub fn split_key_ranges(key: &str) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut depth = 0;
-    for c in key.chars() {
+    let mut start: Option<usize> = None;
+    let mut depth = 0usize;
+    for (i, c) in key.char_indices() {
         match c {
             '[' => {
-                if depth == 0 && !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
+                if depth == 0 {
+                    if let Some(s) = start.take() {
+                        out.push(s..i);
+                    }
+                    start = Some(i);
                 }
                 depth += 1;
-                cur.push(c);
             }
-            ']' => {
+            ']' if depth > 0 => {
                 depth -= 1;
-                cur.push(c);
                 if depth == 0 {
-                    out.push(std::mem::take(&mut cur));
+                    let s = start.take().unwrap_or(i);
+                    out.push(s..i + 1);
                 }
             }
             '.' if depth == 0 => {
-                if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
+                if let Some(s) = start.take() {
+                    out.push(s..i);
                 }
             }
-            _ => cur.push(c),
+            _ => {
+                if start.is_none() {
+                    start = Some(i);
+                }
+            }
         }
     }
-    if !cur.is_empty() {
-        out.push(cur);
+    if let Some(s) = start {
+        out.push(s..key.len());
     }
     out
+}
+
+/// The YAML document extractor for Spring configuration: flattens the
+/// document and hands it to [`extract_props`]. Kubernetes-style documents
+/// (`apiVersion` + `kind`) are not Spring configuration.
+pub fn extract_yaml(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
+    let root = ctx.root();
+    if !root.is_map() || (root.get("apiVersion").is_some() && root.get("kind").is_some()) {
+        return false;
+    }
+    let props = flatten_yaml(root);
+    extract_props(&props, facts)
+}
+
+/// Every Spring extractor over one document's properties, from YAML or
+/// `.properties` alike. Records `spring.application.name` as a service.
+/// Returns whether any retry or timeout setting was read.
+pub fn extract_props(props: &[Prop], facts: &mut Facts) -> bool {
+    let app = application_name(props);
+    let caller = app.as_ref().map(|(n, _)| n.as_str());
+    let mut found = false;
+    if super::resilience4j::extract_props(props, caller, facts) {
+        facts.claimed_by("resilience4j");
+        found = true;
+    }
+    if super::spring_cloud_gateway::extract_props(props, caller, facts) {
+        facts.claimed_by("spring-cloud-gateway");
+        found = true;
+    }
+    if super::spring_boot_retry::extract_props(props, caller, facts) {
+        facts.claimed_by("spring-boot-retry");
+        found = true;
+    }
+    if let Some((name, span)) = app {
+        facts.services.push(ServiceDecl {
+            name,
+            span,
+            source: "spring.application.name".into(),
+            hosts: Vec::new(),
+        });
+    }
+    found
+}
+
+/// The props under a dotted prefix (relaxed binding on every segment).
+pub fn under<'p>(props: &'p [Prop], prefix: &[&str]) -> impl Iterator<Item = &'p Prop> {
+    let want: Vec<String> = prefix
+        .iter()
+        .map(|s| crate::rules::normalise_key(s))
+        .collect();
+    props.iter().filter(move |p| {
+        p.segments.len() > want.len() && want.iter().enumerate().all(|(i, w)| p.normalised(i) == *w)
+    })
 }
 
 /// `spring.application.name`, with the span of its value.

@@ -158,7 +158,10 @@ fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {
         };
         if env.is_map() {
             for e in env.entries() {
-                env_edge(s.key, e.key, e.value, facts);
+                if let Some(v) = e.value.as_str() {
+                    push_edge(s.key, e.key, v, e.value.span(), facts);
+                    mark_compose(facts);
+                }
             }
         } else {
             for item in env.items() {
@@ -169,11 +172,24 @@ fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {
                 let offset = item.span().start + if item.is_quoted() { 1 } else { 0 } + k.len() + 1;
                 let span = crate::source::Span::new(offset, offset + v.len());
                 push_edge(s.key, k, v, span, facts);
+                mark_compose(facts);
             }
         }
     }
     true
 }
+
+/// docker-compose calls do not run in a mesh: say so in `via`.
+fn mark_compose(facts: &mut Facts) {
+    if let Some(e) = facts.edges.last_mut()
+        && !e.via.starts_with(COMPOSE_VIA)
+    {
+        e.via = format!("{COMPOSE_VIA} {}", e.via);
+    }
+}
+
+/// The start of `via` for calls a docker-compose file shows.
+pub const COMPOSE_VIA: &str = "docker-compose";
 
 fn env_edge(caller: &str, key: &str, value: Yaml<'_>, facts: &mut Facts) {
     let Some(v) = value.as_str() else { return };

@@ -1,9 +1,12 @@
 //! Renderers. Every one is a pure function of the scan and its findings.
 
 pub mod audit;
+pub mod github;
 pub mod graph;
 pub mod json;
+pub mod markdown;
 pub mod pretty;
+pub mod sarif;
 
 use crate::Scan;
 use crate::rules::{Finding, Severity};
@@ -19,6 +22,12 @@ pub enum Format {
     Concise,
     /// The versioned JSON document described in docs/json-output.md.
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other viewers.
+    Sarif,
+    /// GitHub Actions workflow commands (pull-request annotations).
+    Github,
+    /// A Markdown summary (counts and findings), e.g. for $GITHUB_STEP_SUMMARY.
+    Markdown,
 }
 
 /// 1-based start and end of a span.

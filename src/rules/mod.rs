@@ -223,6 +223,10 @@ pub struct Diagnostic {
     pub help: String,
     /// Spans in the same file that explain it.
     pub related: Vec<(Span, String)>,
+    /// A severity other than the rule's default for this one finding (an
+    /// RL902 about a setting that is accepted but does nothing is a
+    /// warning, not an error); a configured severity still wins.
+    pub severity: Option<Severity>,
 }
 
 impl Diagnostic {
@@ -238,7 +242,14 @@ impl Diagnostic {
             message: message.into(),
             help: help.into(),
             related: Vec::new(),
+            severity: None,
         }
+    }
+
+    /// This finding at `severity` instead of the rule's default.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = Some(severity);
+        self
     }
 
     pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Self {

@@ -3,7 +3,7 @@
 
 use retrylint::config::Settings;
 use retrylint::rules::Finding;
-use retrylint::{Scan, check, render};
+use retrylint::{Scan, render};
 use std::path::{Path, PathBuf};
 
 pub fn root() -> PathBuf {
@@ -17,7 +17,8 @@ pub fn run(path: &Path, select: &[&str]) -> (Scan, Vec<Finding>) {
         ..Settings::default()
     };
     let scan = retrylint::scan(&[path.to_path_buf()], &settings).expect("scan");
-    let findings = check::check(&scan, &settings);
+    // The whole pipeline: every rule, the suppression pass, then `select`.
+    let findings = retrylint::report::run(&scan, &settings, None).findings;
     (scan, findings)
 }
 
@@ -29,9 +30,12 @@ pub fn pretty(scan: &Scan, findings: &[Finding]) -> String {
     render::pretty::render(scan, findings, false, 100)
 }
 
-/// `../shared`, or `None` with a printed notice.
+/// `$RETRYLINT_SHARED` or `../shared`, or `None` with a printed notice.
 pub fn shared() -> Option<PathBuf> {
-    let p = root().join("../shared");
+    // A worktree is not next to `shared`: RETRYLINT_SHARED points at it.
+    let p = std::env::var_os("RETRYLINT_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
     if p.join("corpus").is_dir() {
         Some(p)
     } else {

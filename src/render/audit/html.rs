@@ -381,9 +381,9 @@ fn findings(o: &mut String, r: &Report) {
     for g in &r.findings {
         let _ = writeln!(
             o,
-            "<h3 id=\"rule-{code}\"><a href=\"{uri}\">{code} {name}</a> {} <span class=\"muted\">({} found)</span></h3>\n<p>{}</p>",
+            "<h3 id=\"rule-{code}\"><a href=\"{uri}\">{code} {name}</a> {} <span class=\"muted\">({})</span></h3>\n<p>{}</p>",
             sev(g.severity),
-            g.findings.len(),
+            super::severity_counts(&g.findings),
             message(g.summary),
             code = g.code,
             name = g.name,

@@ -330,9 +330,8 @@ fn findings(o: &mut String, r: &Report) {
     for g in &r.findings {
         let _ = writeln!(
             o,
-            "### [{code} {name}]({doc}) ({}, {} found)\n\n{}\n",
-            g.severity,
-            g.findings.len(),
+            "### [{code} {name}]({doc}) ({})\n\n{}\n",
+            super::severity_counts(&g.findings),
             message(g.summary),
             code = g.code,
             name = g.name,

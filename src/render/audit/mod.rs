@@ -896,6 +896,13 @@ fn retry_on_text(r: &RetryOn, m: &Methods) -> String {
                     crate::model::Condition::Predicate => "a predicate".into(),
                 })
                 .collect();
+            // One token can stand for several conditions that other tokens
+            // also name (Envoy's `5xx` includes `connect-failure`).
+            let mut seen = BTreeSet::new();
+            let items: Vec<String> = items
+                .into_iter()
+                .filter(|i| seen.insert(i.clone()))
+                .collect();
             if items.is_empty() {
                 "nothing listed".into()
             } else {
@@ -994,6 +1001,22 @@ pub fn timeouts_word(l: &LayerData) -> String {
         (None, Some(o)) => format!("{} total", d(o)),
         (None, None) => "none".into(),
     }
+}
+
+/// `1 error, 2 warnings`: the findings of a group by severity.
+pub fn severity_counts(findings: &[FindingData]) -> String {
+    let mut parts = Vec::new();
+    for (sev, one, many) in [
+        (Severity::Error, "error", "errors"),
+        (Severity::Warning, "warning", "warnings"),
+        (Severity::Info, "info", "infos"),
+    ] {
+        let n = findings.iter().filter(|f| f.severity == sev).count();
+        if n > 0 {
+            parts.push(format!("{n} {}", if n == 1 { one } else { many }));
+        }
+    }
+    parts.join(", ")
 }
 
 /// The layer kind as a word.

@@ -42,9 +42,12 @@ pub fn render(r: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" id="call-graph" class="call-graph" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-labelledby="call-graph-title" font-family="system-ui, sans-serif" font-size="13">"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" id="call-graph" class="call-graph" width="{w}" height="{h}" viewBox="0 0 {w} {h}" style="width: 100%; max-width: {w}px; min-width: {min}px; height: auto" role="img" aria-labelledby="call-graph-title" font-family="system-ui, sans-serif" font-size="13">"##,
         w = l.width,
-        h = l.height
+        h = l.height,
+        // A graph a little wider than the page shrinks to fit (down to
+        // 70%, where labels stay legible); a wider one scrolls.
+        min = l.width * 7 / 10
     );
     let _ = writeln!(
         out,

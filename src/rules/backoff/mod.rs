@@ -28,6 +28,16 @@ pub fn jitter_fix(system: &System) -> &'static str {
             "use `.jitter(Jitter::Full)` or `Jitter::Bounded`"
         }
         System::Failsafe => "add `.withJitter(..)` to the policy",
+        System::SpringCloudGateway => {
+            "give the Retry filter a `backoff` (`firstBackoff`, `factor` 2, `maxBackoff`) and `jitter: {randomFactor: 0.5}` (newer Spring Cloud Gateway releases)"
+        }
+        System::SpringCloudConfig => "set `spring.cloud.config.retry.use-random-policy: true`",
+        System::SpringKafka => {
+            "set `spring.kafka.retry.topic.random-back-off: true` with a `multiplier` above 1"
+        }
+        System::SpringAmqp | System::SpringCloudStream => {
+            "supply a retry interceptor or `RetryTemplate` bean with an `ExponentialRandomBackOffPolicy` (Spring Boot has no jitter property for it)"
+        }
         _ => {
             "randomise each delay (full jitter: a uniform delay between 0 and the backoff) and grow it exponentially"
         }

@@ -38,15 +38,24 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         Delay::Fixed { .. } => format!("add jitter and grow the delay: {fix}"),
         _ => format!("add jitter: {fix}"),
     };
+    // A default delay has no line of its own: point at the written
+    // `UseJitter: false` (or the like) that turns jitter off.
+    let span = if p.delay.is_default() && p.jitter.is_written() {
+        p.jitter.span
+    } else {
+        p.delay.span
+    };
     let f = e.emit(
-        p.delay.span,
+        span,
         format!(
             "{} waits {what}{default} between attempts with no jitter",
             p.describe()
         ),
         help,
     );
-    if p.jitter.is_written() && p.jitter.span != p.delay.span {
+    if p.jitter.is_written() && p.jitter.span != span {
         Emitter::relate(f, p.jitter.span, "jitter is turned off here");
+    } else if span != p.delay.span {
+        Emitter::relate(f, p.delay.span, "the delay applies to this block");
     }
 }

@@ -61,6 +61,21 @@ pub fn listed(r: &RetryOn) -> &[Located<Condition>] {
     }
 }
 
+/// A condition as people write it, for messages about conditions nobody
+/// wrote: `502`, `500-599`, `reset`, `DEADLINE_EXCEEDED`.
+pub fn condition_text(c: &Condition) -> String {
+    match c {
+        Condition::Status { from, to } if from == to => from.to_string(),
+        Condition::Status { from, to } if to - from == 99 && from % 100 == 0 => {
+            format!("{}xx", from / 100)
+        }
+        Condition::Status { from, to } => format!("{from}-{to}"),
+        Condition::Exception(n) => simple_name(n).to_string(),
+        Condition::Grpc(s) | Condition::Transport(s) | Condition::Token(s) => s.clone(),
+        Condition::Predicate => "a predicate".into(),
+    }
+}
+
 /// What about `c` makes it a client error, for the message; `None` when it
 /// is not one.
 pub fn client_error(c: &Condition) -> Option<String> {

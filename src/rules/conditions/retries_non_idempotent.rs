@@ -83,6 +83,11 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         let texts: Vec<String> = conditions
             .iter()
             .map(|c| {
+                // A default condition's span is the block it applies to,
+                // whose text does not name it.
+                if c.is_default() {
+                    return format!("`{}` (the default)", super::condition_text(&c.value));
+                }
                 format!(
                     "`{}`",
                     ctx.file.slice(c.span).trim().trim_matches(['"', '\'', ','])

@@ -34,7 +34,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                     p.describe(),
                     p.attempts.value.written_as
                 ),
-                "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted".into(),
+                help(&p.system).into(),
             ));
         }
     }
@@ -71,6 +71,25 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                 message: format!("the call, via {}", e.via),
             });
             out.push(f);
+        }
+    }
+}
+
+/// How to write the policy down, in the system's own words.
+fn help(system: &crate::model::System) -> &'static str {
+    use crate::model::System;
+    match system {
+        System::AwsSdk => {
+            "set `retry_mode` (`standard`) and `max_attempts` in the profile (`max_attempts = 1` turns the SDK's retries off), so that they are visible and counted"
+        }
+        System::Nginx => {
+            "write the retry policy you want explicitly (`proxy_next_upstream_tries`, or `proxy_next_upstream off` to turn retries off at this hop), so that it is visible and counted"
+        }
+        System::IngressNginx => {
+            "write the retry policy you want explicitly (`nginx.ingress.kubernetes.io/proxy-next-upstream-tries`, `\"1\"` to turn retries off at this hop), so that it is visible and counted"
+        }
+        _ => {
+            "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted"
         }
     }
 }

@@ -54,3 +54,29 @@ pub fn missing_reference<'c>(
         help,
     )
 }
+
+/// `key` holds a `found` (a mapping, a scalar) where the system expects
+/// `expected`; the system rejects the whole configuration.
+pub fn wrong_shape(span: Span, key: &str, expected: &str, found: &str, fix: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!(
+            "`{key}` is a {found} where {expected} is expected, so the configuration is rejected"
+        ),
+        fix.to_string(),
+    )
+}
+
+/// A retry block that the system accepts but that enables nothing: it is
+/// read as "retry nothing". Reported as a warning: nothing breaks, but the
+/// retries the block suggests never happen.
+pub fn inert(span: Span, what: &str, why: &str, fix: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("{what} retries nothing: {why}"),
+        fix.to_string(),
+    )
+    .with_severity(crate::rules::Severity::Warning)
+}

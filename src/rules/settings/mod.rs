@@ -3,3 +3,4 @@
 pub mod invalid_setting;
 pub mod unknown_setting;
 pub mod unparsable_file;
+pub mod unused_suppression;

@@ -44,6 +44,51 @@ pub fn file(reason: &str, help: &str) -> Diagnostic {
     )
 }
 
+/// Part of a file could not be read (`reason`); `help` names the fix.
+pub fn at(span: Span, reason: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(CODE, span, format!("file not read: {reason}"), help)
+}
+
+/// A file that is read whole (an nginx configuration) did not parse;
+/// `line` is the text of the line where it failed.
+pub fn syntax(span: Span, reason: &str, line: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!(
+            "file not read: {} at `{}`",
+            reason.trim_end_matches('.'),
+            excerpt(line)
+        ),
+        help,
+    )
+}
+
+/// A Rust file did not parse; `line` is the text of the line where it
+/// failed.
+pub fn rust_syntax(span: Span, reason: &str, line: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!(
+            "file not read as Rust: {} at `{}`",
+            reason.trim_end_matches('.'),
+            excerpt(line)
+        ),
+        "fix the syntax so that the retry settings in this file can be checked",
+    )
+}
+
+/// A Rust file nests deeper than the parser can safely follow.
+pub fn nested_too_deep(span: Span, what: &str, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("file not read as Rust: more than `{limit}` {what}"),
+        "this looks generated or malicious; exclude it with `--exclude` if it is not hand-written code",
+    )
+}
+
 /// A line shortened for a message.
 fn excerpt(line: &str) -> String {
     let t = line.trim();
@@ -52,4 +97,47 @@ fn excerpt(line: &str) -> String {
     } else {
         t.to_string()
     }
+}
+
+/// One line of a line-based file (INI) could not be read. The line's text
+/// is left out on purpose: such files hold credentials.
+pub fn line(span: Span, reason: &str, help: &str) -> Diagnostic {
+    Diagnostic::new(CODE, span, format!("line not read: {reason}"), help)
+}
+
+/// A configuration embedded in a string literal did not parse.
+pub fn literal(span: Span, what: &str, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!(
+            "{what} in this string literal not read: {}",
+            reason.trim_end_matches('.')
+        ),
+        "fix the JSON so that its settings can be checked",
+    )
+}
+
+/// A document that looks like `format` but whose shape retrylint does not
+/// recognise: reported instead of guessed at.
+pub fn unrecognised(span: Span, format: &str, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("not read as {format}: {reason}"),
+        format!(
+            "if this is {format} configuration, check its structure against the {format} reference; otherwise exclude the file"
+        ),
+    )
+}
+
+/// A templated file (Helm/Go `{{ }}`, `#{...}`): the parts that parse were
+/// read; the rest is reported once.
+pub fn templated(span: Span, detail: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("templated file: {detail}"),
+        "render the template (`helm template`, or your templating step) and check the rendered files to cover every setting",
+    )
 }

@@ -34,6 +34,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if worst <= total || t.is_zero() {
         return;
     }
+    if p.system.timeout_stops_new_attempts() {
+        window(p, e, per_try.span, overall.span, n, t, total);
+        return;
+    }
     let fit = ((total.as_secs_f64() / t.as_secs_f64()).floor() as u64).min(n);
     let backoff_note = if backoff.is_zero() {
         String::new()
@@ -60,4 +64,41 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         format!("`{}`", p.attempts.value.written_as),
     );
     Emitter::relate(f, overall.span, "the overall timeout");
+}
+
+/// nginx: no try starts once the window has elapsed, but the one in flight
+/// runs to its end. Reported when the last try can no longer start.
+fn window(
+    p: &crate::model::RetryPolicy,
+    e: &mut Emitter<'_>,
+    per_try: crate::source::Span,
+    overall: crate::source::Span,
+    n: u64,
+    t: Duration,
+    total: Duration,
+) {
+    // Worst case, try k (0-based) starts at k x t.
+    if t.saturating_mul(n.saturating_sub(1) as u32) < total {
+        return;
+    }
+    let start = ((total.as_secs_f64() / t.as_secs_f64()).ceil() as u64).clamp(1, n);
+    let f = e.emit(
+        per_try,
+        format!(
+            "{} allows {n} tries of up to `{}` each, but starts none after `{}`: only {start} of the {n} tries can start when the servers hang",
+            p.describe(),
+            human(t),
+            human(total),
+        ),
+        format!(
+            "make the tries fit in the window: fewer tries, a connect + read timeout below `{}`, or a longer window",
+            human(Duration::from_secs_f64(total.as_secs_f64() / n.saturating_sub(1).max(1) as f64))
+        ),
+    );
+    Emitter::relate(
+        f,
+        p.attempts.span,
+        format!("`{}`", p.attempts.value.written_as),
+    );
+    Emitter::relate(f, overall, "no new try after this");
 }

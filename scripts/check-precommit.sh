@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Prove the pre-commit hook works with the real pre-commit (from PyPI, in a
+# virtualenv under target/): `pre-commit try-repo` of this repository
+# against a temporary git repository must fail on a bad file, pass on a
+# good one, and report only the files it is given. Also validates the
+# README's example .pre-commit-config.yaml. Fails loudly.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+TOOLS="$ROOT/target/ci-tools"
+PRE_COMMIT_VERSION=4.7.0
+mkdir -p "$TOOLS"
+
+if [ ! -x "$TOOLS/venv/bin/pre-commit" ] || ! "$TOOLS/venv/bin/pre-commit" --version | grep -q "$PRE_COMMIT_VERSION"; then
+  echo "-- installing pre-commit $PRE_COMMIT_VERSION into $TOOLS/venv"
+  python3 -m venv "$TOOLS/venv"
+  "$TOOLS/venv/bin/pip" install --quiet --disable-pip-version-check "pre-commit==$PRE_COMMIT_VERSION"
+fi
+PC="$TOOLS/venv/bin/pre-commit"
+"$PC" --version
+
+# Isolated state; the hook's cargo build reuses one target directory.
+export PRE_COMMIT_HOME="$TOOLS/pre-commit-home"
+export CARGO_TARGET_DIR="$TOOLS/hook-target"
+# The hook is built with `cargo install` (release profile): trade speed of
+# the binary for build time here.
+export CARGO_PROFILE_RELEASE_LTO=false
+export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256
+export CARGO_PROFILE_RELEASE_OPT_LEVEL=0
+export GIT_AUTHOR_NAME=ci GIT_AUTHOR_EMAIL=ci@example.invalid
+export GIT_COMMITTER_NAME=ci GIT_COMMITTER_EMAIL=ci@example.invalid
+export PRE_COMMIT_COLOR=never
+
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+git -C "$WORK" init --quiet
+BAD="$ROOT/testdata/rules/RL203/err/resilience4j-fixed-delay.yml"
+GOOD="$ROOT/testdata/rules/RL203/ok/resilience4j-randomized.yml"
+mkdir -p "$WORK/orders" "$WORK/payments"
+cp "$BAD" "$WORK/orders/application.yml"
+cp "$GOOD" "$WORK/payments/application.yml"
+# Only the rule the fixtures are about, so new rules cannot change the
+# outcome; this also exercises .retrylint.toml discovery.
+printf 'select = ["RL203"]\n' > "$WORK/.retrylint.toml"
+git -C "$WORK" add .
+
+try() {
+  (cd "$WORK" && "$PC" try-repo "$ROOT" retrylint --verbose "$@")
+}
+
+echo "-- a bad file must fail the hook"
+set +e
+out="$(try --files orders/application.yml 2>&1)"
+code=$?
+set -e
+echo "$out"
+if [ "$code" -eq 0 ] || ! grep -q "RL203" <<<"$out"; then
+  echo "FAIL: the hook passed a bad file (exit $code)" >&2
+  exit 1
+fi
+
+echo "-- a good file must pass, even with a bad file elsewhere in the repository"
+set +e
+out="$(try --files payments/application.yml 2>&1)"
+code=$?
+set -e
+echo "$out"
+if [ "$code" -ne 0 ]; then
+  echo "FAIL: the hook failed a good file (exit $code)" >&2
+  exit 1
+fi
+
+echo "-- the README's .pre-commit-config.yaml is valid"
+awk '/<!-- pre-commit-config:start -->/{f=1;next} /<!-- pre-commit-config:end -->/{f=0} f' "$ROOT/README.md" \
+  | sed -e '/^```/d' > "$WORK/readme-pre-commit-config.yaml"
+if [ ! -s "$WORK/readme-pre-commit-config.yaml" ]; then
+  echo "FAIL: README has no <!-- pre-commit-config:start --> block" >&2
+  exit 1
+fi
+"$PC" validate-config "$WORK/readme-pre-commit-config.yaml"
+grep -q "id: retrylint" "$WORK/readme-pre-commit-config.yaml"
+"$PC" validate-manifest "$ROOT/.pre-commit-hooks.yaml"
+
+echo "pre-commit hook: ok"

@@ -1,0 +1,949 @@
+//! `.retrylint.toml`: found from the working directory upward to the
+//! repository root (the first directory holding `.git`), or named by
+//! `--config FILE`; parsed with spans and validated into the types of
+//! [`crate::config`]. Unknown keys and bad values are errors that name the
+//! file, the line and column, and the closest known key.
+//!
+//! [`KEYS`] is the reference of every key: the parser's list of known keys
+//! and the README's configuration table are both generated from it.
+
+use crate::config::{
+    EdgeConfig, Mesh, Override, PathGlobs, PathIgnore, ServiceConfig, Settings, normalise,
+};
+use crate::rules::{self, RULES, Severity};
+use crate::source::{LineIndex, Span};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+/// The name looked for in each directory.
+pub const FILE_NAME: &str = ".retrylint.toml";
+
+/// One documented key.
+pub struct KeyDoc {
+    /// The key, with its table (`thresholds.max-attempts`, `[[overrides]]`).
+    pub key: &'static str,
+    pub kind: &'static str,
+    pub default: &'static str,
+    pub doc: &'static str,
+}
+
+/// Every key of `.retrylint.toml`.
+pub const KEYS: &[KeyDoc] = &[
+    KeyDoc {
+        key: "select",
+        kind: "array of strings",
+        default: "all rules",
+        doc: "rules to run: codes (`RL203`), code prefixes (`RL2`), names, or `ALL`",
+    },
+    KeyDoc {
+        key: "ignore",
+        kind: "array of strings",
+        default: "none",
+        doc: "rules not to run (codes, prefixes or names)",
+    },
+    KeyDoc {
+        key: "exclude",
+        kind: "array of globs",
+        default: "none",
+        doc: "paths not to scan, like `--exclude` (`.gitignore` is honoured too)",
+    },
+    KeyDoc {
+        key: "max-file-size",
+        kind: "integer (bytes)",
+        default: "10485760",
+        doc: "larger files are skipped with RL903",
+    },
+    KeyDoc {
+        key: "severity",
+        kind: "table: code or name = `\"error\"`, `\"warning\"` or `\"info\"`",
+        default: "each rule's own",
+        doc: "severity per rule",
+    },
+    KeyDoc {
+        key: "thresholds.max-attempts",
+        kind: "integer >= 1",
+        default: "5",
+        doc: "RL206: more total attempts than this in one policy",
+    },
+    KeyDoc {
+        key: "thresholds.amplification",
+        kind: "integer >= 1",
+        default: "10",
+        doc: "RL401: more attempts than this along one call path",
+    },
+    KeyDoc {
+        key: "[[overrides]] paths",
+        kind: "array of globs (required)",
+        default: "",
+        doc: "files the override applies to; later overrides win",
+    },
+    KeyDoc {
+        key: "[[overrides]] select",
+        kind: "array of strings",
+        default: "the run's",
+        doc: "replaces the run's selection for these files",
+    },
+    KeyDoc {
+        key: "[[overrides]] ignore",
+        kind: "array of strings",
+        default: "none",
+        doc: "added to the run's ignores for these files",
+    },
+    KeyDoc {
+        key: "[[overrides]] severity",
+        kind: "table",
+        default: "the run's",
+        doc: "severity per rule for these files",
+    },
+    KeyDoc {
+        key: "[[per-file-ignores]] paths",
+        kind: "array of globs (required)",
+        default: "",
+        doc: "files whose findings are silenced (for formats without comments, such as JSON)",
+    },
+    KeyDoc {
+        key: "[[per-file-ignores]] codes",
+        kind: "array of strings (required)",
+        default: "",
+        doc: "the rules silenced there; an entry that silences nothing is RL904",
+    },
+    KeyDoc {
+        key: "[[per-file-ignores]] reason",
+        kind: "string",
+        default: "none",
+        doc: "why; entries without one are counted in the summary",
+    },
+    KeyDoc {
+        key: "mesh",
+        kind: "`\"auto\"`, `\"istio\"` or `\"none\"`",
+        default: "`auto`: Istio when the files show it",
+        doc: "the service mesh whose default retries apply to every hop",
+    },
+    KeyDoc {
+        key: "[[services]] name",
+        kind: "string (required, unique)",
+        default: "",
+        doc: "a service of the call graph",
+    },
+    KeyDoc {
+        key: "[[services]] paths",
+        kind: "array of globs",
+        default: "none",
+        doc: "files that belong to the service",
+    },
+    KeyDoc {
+        key: "[[services]] aliases",
+        kind: "array of strings",
+        default: "none",
+        doc: "other names and hosts that reach the service",
+    },
+    KeyDoc {
+        key: "[[edges]] from",
+        kind: "string (required)",
+        default: "",
+        doc: "the calling service",
+    },
+    KeyDoc {
+        key: "[[edges]] to",
+        kind: "string (required)",
+        default: "",
+        doc: "the called service",
+    },
+    KeyDoc {
+        key: "[[edges]] via",
+        kind: "string",
+        default: "none",
+        doc: "the proxy or gateway service that carries the call",
+    },
+    KeyDoc {
+        key: "entry-points",
+        kind: "array of strings",
+        default: "services nobody calls",
+        doc: "services where call paths start",
+    },
+];
+
+/// The configuration reference table of the README.
+pub fn reference_markdown() -> String {
+    let mut out = String::from("| key | type | default | what |\n|---|---|---|---|\n");
+    for k in KEYS {
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            k.key, k.kind, k.default, k.doc
+        ));
+    }
+    out
+}
+
+/// Keys allowed directly in a table, from [`KEYS`].
+fn keys_of(table: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for k in KEYS {
+        let key = k.key;
+        let local = if table.is_empty() {
+            if let Some(rest) = key.strip_prefix("[[") {
+                rest.split("]]").next()
+            } else {
+                Some(key.split('.').next().unwrap_or(key))
+            }
+        } else if let Some(rest) = key.strip_prefix(&format!("[[{table}]] ")) {
+            Some(rest)
+        } else {
+            key.strip_prefix(&format!("{table}."))
+        };
+        if let Some(l) = local
+            && !out.contains(&l)
+        {
+            out.push(l);
+        }
+    }
+    out
+}
+
+/// A configuration error: file, 1-based line and column, message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+/// The configuration file for a run started in `dir`: `.retrylint.toml`
+/// in `dir` or the nearest parent, not above the repository root.
+pub fn discover(dir: &Path) -> Option<PathBuf> {
+    let mut d = Some(dir);
+    while let Some(cur) = d {
+        let candidate = cur.join(FILE_NAME);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        if cur.join(".git").exists() {
+            return None;
+        }
+        d = cur.parent();
+    }
+    None
+}
+
+/// The repository root above `dir`: the nearest directory holding `.git`.
+pub fn repo_root(dir: &Path) -> Option<PathBuf> {
+    let mut d = Some(dir);
+    while let Some(cur) = d {
+        if cur.join(".git").exists() {
+            return Some(cur.to_path_buf());
+        }
+        d = cur.parent();
+    }
+    None
+}
+
+/// Read `path` into `settings` (which holds the defaults).
+pub fn load(path: &Path, settings: &mut Settings) -> Result<String, ConfigError> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let shown = crate::source::display_path(path.strip_prefix(&cwd).unwrap_or(path));
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        file: shown.clone(),
+        line: 1,
+        column: 1,
+        message: format!("cannot read: {e}"),
+    })?;
+    parse(&text, &shown, settings)?;
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(path))
+            .unwrap_or_else(|_| path.to_path_buf())
+    };
+    let abs = normalise(&abs);
+    settings.root = abs.parent().map(Path::to_path_buf);
+    settings.config_file = Some(path.to_path_buf());
+    Ok(text)
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+    lines: LineIndex,
+    text: &'a str,
+}
+
+type Val<'i> = Spanned<DeValue<'i>>;
+
+impl Ctx<'_> {
+    fn err(&self, span: std::ops::Range<usize>, message: impl Into<String>) -> ConfigError {
+        let at = self.lines.line_col(self.text, span.start);
+        ConfigError {
+            file: self.file.to_string(),
+            line: at.line,
+            column: at.column,
+            message: message.into(),
+        }
+    }
+
+    fn check_keys(&self, table: &DeTable<'_>, which: &str) -> Result<(), ConfigError> {
+        let known = keys_of(which);
+        let mut unknown: Vec<(&Spanned<std::borrow::Cow<'_, str>>, String)> = Vec::new();
+        for (k, _) in table.iter() {
+            if !known.contains(&k.get_ref().as_ref()) {
+                let hint = rules::did_you_mean(k.get_ref(), known.iter().copied())
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_else(|| format!("; known keys: {}", known.join(", ")));
+                let place = if which.is_empty() {
+                    String::new()
+                } else {
+                    format!(" in `{which}`")
+                };
+                unknown.push((k, format!("unknown key `{}`{place}{hint}", k.get_ref())));
+            }
+        }
+        unknown.sort_by_key(|(k, _)| k.span().start);
+        match unknown.into_iter().next() {
+            Some((k, msg)) => Err(self.err(k.span(), msg)),
+            None => Ok(()),
+        }
+    }
+
+    fn string(&self, v: &Val<'_>, key: &str) -> Result<String, ConfigError> {
+        match v.get_ref() {
+            DeValue::String(s) => Ok(s.to_string()),
+            other => Err(self.err(
+                v.span(),
+                format!("`{key}` must be a string, not {}", other.type_str()),
+            )),
+        }
+    }
+
+    fn strings(&self, v: &Val<'_>, key: &str) -> Result<Vec<(String, Span)>, ConfigError> {
+        let DeValue::Array(a) = v.get_ref() else {
+            return Err(self.err(
+                v.span(),
+                format!(
+                    "`{key}` must be an array of strings, not {}",
+                    v.get_ref().type_str()
+                ),
+            ));
+        };
+        a.iter()
+            .map(|item| {
+                let s = self.string(item, key)?;
+                Ok((s, Span::new(item.span().start, item.span().end)))
+            })
+            .collect()
+    }
+
+    fn rule_patterns(&self, v: &Val<'_>, key: &str) -> Result<Vec<String>, ConfigError> {
+        let items = self.strings(v, key)?;
+        for (p, span) in &items {
+            if !RULES.iter().any(|r| Settings::pattern_matches(p, r)) {
+                let hint = rules::did_you_mean(p, RULES.iter().flat_map(|r| [r.code, r.name]))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                return Err(self.err(
+                    span.start..span.end,
+                    format!("`{p}` in `{key}` matches no rule{hint}"),
+                ));
+            }
+        }
+        Ok(items.into_iter().map(|(s, _)| s).collect())
+    }
+
+    fn globs(&self, v: &Val<'_>, key: &str) -> Result<PathGlobs, ConfigError> {
+        let items = self.strings(v, key)?;
+        for (p, span) in &items {
+            PathGlobs::new(vec![p.clone()]).map_err(|e| self.err(span.start..span.end, e))?;
+        }
+        PathGlobs::new(items.into_iter().map(|(s, _)| s).collect())
+            .map_err(|e| self.err(v.span(), e))
+    }
+
+    fn positive(&self, v: &Val<'_>, key: &str) -> Result<u64, ConfigError> {
+        let n = match v.get_ref() {
+            DeValue::Integer(i) => {
+                let digits = i.as_str().replace('_', "");
+                let digits = digits.strip_prefix('+').unwrap_or(&digits);
+                u64::from_str_radix(
+                    digits
+                        .trim_start_matches("0x")
+                        .trim_start_matches("0o")
+                        .trim_start_matches("0b"),
+                    i.radix(),
+                )
+                .ok()
+            }
+            other => {
+                return Err(self.err(
+                    v.span(),
+                    format!("`{key}` must be an integer, not {}", other.type_str()),
+                ));
+            }
+        };
+        match n {
+            Some(n) if n >= 1 => Ok(n),
+            _ => Err(self.err(
+                v.span(),
+                format!(
+                    "`{key}` must be a whole number of at least 1, not `{}`",
+                    &self.text[v.span()]
+                ),
+            )),
+        }
+    }
+
+    fn table<'t, 'i>(&self, v: &'t Val<'i>, key: &str) -> Result<&'t DeTable<'i>, ConfigError> {
+        match v.get_ref() {
+            DeValue::Table(t) => Ok(t),
+            other => Err(self.err(
+                v.span(),
+                format!("`{key}` must be a table, not {}", other.type_str()),
+            )),
+        }
+    }
+
+    fn tables<'t, 'i>(&self, v: &'t Val<'i>, key: &str) -> Result<Vec<&'t Val<'i>>, ConfigError> {
+        match v.get_ref() {
+            DeValue::Array(a) => {
+                for item in a.iter() {
+                    if !item.get_ref().is_table() {
+                        return Err(self.err(
+                            item.span(),
+                            format!("`{key}` entries must be tables (`[[{key}]]`)"),
+                        ));
+                    }
+                }
+                Ok(a.iter().collect())
+            }
+            other => Err(self.err(
+                v.span(),
+                format!(
+                    "`{key}` must be an array of tables (`[[{key}]]`), not {}",
+                    other.type_str()
+                ),
+            )),
+        }
+    }
+
+    fn severities(
+        &self,
+        v: &Val<'_>,
+        key: &str,
+    ) -> Result<BTreeMap<String, Severity>, ConfigError> {
+        let t = self.table(v, key)?;
+        let mut out = BTreeMap::new();
+        for (k, val) in t.iter() {
+            let Some(rule) = rules::lookup(k.get_ref()) else {
+                let hint =
+                    rules::did_you_mean(k.get_ref(), RULES.iter().flat_map(|r| [r.code, r.name]))
+                        .map(|s| format!(" (did you mean `{s}`?)"))
+                        .unwrap_or_default();
+                return Err(self.err(
+                    k.span(),
+                    format!("`{}` in `{key}` is no rule{hint}", k.get_ref()),
+                ));
+            };
+            let s = self.string(val, &format!("{key}.{}", k.get_ref()))?;
+            let Some(sev) = Severity::parse(&s) else {
+                let hint = rules::did_you_mean(&s, ["error", "warning", "info"])
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                return Err(self.err(
+                    val.span(),
+                    format!("severity `{s}` is not one of `error`, `warning`, `info`{hint}"),
+                ));
+            };
+            out.insert(rule.code.to_string(), sev);
+        }
+        Ok(out)
+    }
+
+    fn required<'t, 'i>(
+        &self,
+        t: &'t DeTable<'i>,
+        at: &Val<'_>,
+        key: &str,
+        table: &str,
+    ) -> Result<&'t Val<'i>, ConfigError> {
+        t.get(key)
+            .ok_or_else(|| self.err(at.span(), format!("a `[[{table}]]` entry needs `{key}`")))
+    }
+}
+
+/// Parse and validate `text` (shown as `file` in errors) into `settings`.
+pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), ConfigError> {
+    let cx = Ctx {
+        file,
+        lines: LineIndex::new(text),
+        text,
+    };
+    let doc = DeTable::parse(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        cx.err(span, e.message().trim().to_string())
+    })?;
+    let root = doc.get_ref();
+    cx.check_keys(root, "")?;
+    // The sorted map visits keys alphabetically; errors must be stable,
+    // so each key is read in a fixed order.
+    if let Some(v) = root.get("select") {
+        settings.select = cx.rule_patterns(v, "select")?;
+    }
+    if let Some(v) = root.get("ignore") {
+        settings.ignore = cx.rule_patterns(v, "ignore")?;
+    }
+    if let Some(v) = root.get("exclude") {
+        let items = cx.strings(v, "exclude")?;
+        for (p, span) in &items {
+            globset::Glob::new(p).map_err(|e| {
+                cx.err(
+                    span.start..span.end,
+                    format!("bad glob `{p}`: {}", e.kind()),
+                )
+            })?;
+        }
+        settings.exclude = items.into_iter().map(|(s, _)| s).collect();
+    }
+    if let Some(v) = root.get("max-file-size") {
+        settings.max_file_size = cx.positive(v, "max-file-size")?;
+    }
+    if let Some(v) = root.get("severity") {
+        settings.severity = cx.severities(v, "severity")?;
+    }
+    if let Some(v) = root.get("thresholds") {
+        let t = cx.table(v, "thresholds")?;
+        cx.check_keys(t, "thresholds")?;
+        if let Some(n) = t.get("max-attempts") {
+            settings.thresholds.max_attempts = cx.positive(n, "thresholds.max-attempts")?;
+        }
+        if let Some(n) = t.get("amplification") {
+            settings.thresholds.amplification = cx.positive(n, "thresholds.amplification")?;
+        }
+    }
+    if let Some(v) = root.get("overrides") {
+        for item in cx.tables(v, "overrides")? {
+            let t = cx.table(item, "overrides")?;
+            cx.check_keys(t, "overrides")?;
+            let paths = cx.globs(cx.required(t, item, "paths", "overrides")?, "paths")?;
+            let select = t
+                .get("select")
+                .map(|s| cx.rule_patterns(s, "select"))
+                .transpose()?;
+            let ignore = t
+                .get("ignore")
+                .map(|s| cx.rule_patterns(s, "ignore"))
+                .transpose()?
+                .unwrap_or_default();
+            let severity = t
+                .get("severity")
+                .map(|s| cx.severities(s, "severity"))
+                .transpose()?
+                .unwrap_or_default();
+            settings.overrides.push(Override {
+                paths,
+                select,
+                ignore,
+                severity,
+                span: Span::new(item.span().start, item.span().end),
+            });
+        }
+    }
+    if let Some(v) = root.get("per-file-ignores") {
+        for item in cx.tables(v, "per-file-ignores")? {
+            let t = cx.table(item, "per-file-ignores")?;
+            cx.check_keys(t, "per-file-ignores")?;
+            let paths = cx.globs(cx.required(t, item, "paths", "per-file-ignores")?, "paths")?;
+            let codes = cx.required(t, item, "codes", "per-file-ignores")?;
+            let list = cx.strings(codes, "codes")?;
+            for (c, span) in &list {
+                if rules::lookup(c).is_none() {
+                    let hint = rules::did_you_mean(c, RULES.iter().flat_map(|r| [r.code, r.name]))
+                        .map(|s| format!(" (did you mean `{s}`?)"))
+                        .unwrap_or_default();
+                    return Err(cx.err(
+                        span.start..span.end,
+                        format!("`{c}` in `codes` is no rule{hint}"),
+                    ));
+                }
+            }
+            if list.is_empty() {
+                return Err(cx.err(codes.span(), "`codes` must name at least one rule"));
+            }
+            let reason = t
+                .get("reason")
+                .map(|r| cx.string(r, "reason"))
+                .transpose()?
+                .filter(|r| !r.trim().is_empty());
+            settings.per_file_ignores.push(PathIgnore {
+                paths,
+                codes: list.into_iter().map(|(s, _)| s).collect(),
+                reason,
+                span: Span::new(item.span().start, item.span().end),
+            });
+        }
+    }
+    if let Some(v) = root.get("mesh") {
+        let s = cx.string(v, "mesh")?;
+        settings.graph.mesh = match s.as_str() {
+            "auto" => Mesh::Auto,
+            "istio" => Mesh::Istio,
+            "none" => Mesh::None,
+            other => {
+                let hint = rules::did_you_mean(other, ["auto", "istio", "none"])
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                return Err(cx.err(
+                    v.span(),
+                    format!("`mesh` must be `auto`, `istio` or `none`, not `{other}`{hint}"),
+                ));
+            }
+        };
+    }
+    if let Some(v) = root.get("services") {
+        for item in cx.tables(v, "services")? {
+            let t = cx.table(item, "services")?;
+            cx.check_keys(t, "services")?;
+            let name_v = cx.required(t, item, "name", "services")?;
+            let name = cx.string(name_v, "name")?;
+            if name.trim().is_empty() {
+                return Err(cx.err(name_v.span(), "a service `name` must not be empty"));
+            }
+            if settings.graph.services.iter().any(|s| s.name == name) {
+                return Err(cx.err(name_v.span(), format!("service `{name}` is declared twice")));
+            }
+            let paths = t
+                .get("paths")
+                .map(|p| cx.globs(p, "paths"))
+                .transpose()?
+                .unwrap_or_default();
+            let aliases = t
+                .get("aliases")
+                .map(|a| cx.strings(a, "aliases"))
+                .transpose()?
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(s, _)| s)
+                .collect();
+            settings.graph.services.push(ServiceConfig {
+                name,
+                paths: paths.patterns().to_vec(),
+                aliases,
+            });
+        }
+    }
+    if let Some(v) = root.get("edges") {
+        for item in cx.tables(v, "edges")? {
+            let t = cx.table(item, "edges")?;
+            cx.check_keys(t, "edges")?;
+            let end = |key: &str| -> Result<String, ConfigError> {
+                let v = cx.required(t, item, key, "edges")?;
+                let s = cx.string(v, key)?;
+                if s.trim().is_empty() {
+                    return Err(cx.err(v.span(), format!("`{key}` must not be empty")));
+                }
+                Ok(s)
+            };
+            let from = end("from")?;
+            let to = end("to")?;
+            let via = t.get("via").map(|v| cx.string(v, "via")).transpose()?;
+            settings.graph.edges.push(EdgeConfig { from, to, via });
+        }
+    }
+    if let Some(v) = root.get("entry-points") {
+        settings.graph.entry_points = cx
+            .strings(v, "entry-points")?
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect();
+    }
+    Ok(())
+}
+
+/// The effective configuration as TOML, for `retrylint config`.
+pub fn effective_toml(s: &Settings) -> String {
+    use toml::{Table, Value};
+    let strings = |v: &[String]| Value::Array(v.iter().map(|s| Value::String(s.clone())).collect());
+    let sev = |m: &BTreeMap<String, Severity>| {
+        Value::Table(
+            m.iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.as_str().into())))
+                .collect(),
+        )
+    };
+    let mut t = Table::new();
+    t.insert("select".into(), strings(&s.select));
+    t.insert("ignore".into(), strings(&s.ignore));
+    t.insert("exclude".into(), strings(&s.exclude));
+    t.insert(
+        "max-file-size".into(),
+        Value::Integer(i64::try_from(s.max_file_size).unwrap_or(i64::MAX)),
+    );
+    t.insert("mesh".into(), Value::String(s.graph.mesh.as_str().into()));
+    t.insert("entry-points".into(), strings(&s.graph.entry_points));
+    // Every rule's effective severity, so the output is a full picture.
+    let mut all = BTreeMap::new();
+    for r in RULES {
+        all.insert(r.code.to_string(), s.severity_of(r));
+    }
+    t.insert("severity".into(), sev(&all));
+    let mut th = Table::new();
+    th.insert(
+        "max-attempts".into(),
+        Value::Integer(i64::try_from(s.thresholds.max_attempts).unwrap_or(i64::MAX)),
+    );
+    th.insert(
+        "amplification".into(),
+        Value::Integer(i64::try_from(s.thresholds.amplification).unwrap_or(i64::MAX)),
+    );
+    t.insert("thresholds".into(), Value::Table(th));
+    let arr = |items: Vec<Table>| Value::Array(items.into_iter().map(Value::Table).collect());
+    if !s.overrides.is_empty() {
+        let items = s
+            .overrides
+            .iter()
+            .map(|o| {
+                let mut e = Table::new();
+                e.insert("paths".into(), strings(o.paths.patterns()));
+                if let Some(sel) = &o.select {
+                    e.insert("select".into(), strings(sel));
+                }
+                e.insert("ignore".into(), strings(&o.ignore));
+                e.insert("severity".into(), sev(&o.severity));
+                e
+            })
+            .collect();
+        t.insert("overrides".into(), arr(items));
+    }
+    if !s.per_file_ignores.is_empty() {
+        let items = s
+            .per_file_ignores
+            .iter()
+            .map(|i| {
+                let mut e = Table::new();
+                e.insert("paths".into(), strings(i.paths.patterns()));
+                e.insert("codes".into(), strings(&i.codes));
+                if let Some(r) = &i.reason {
+                    e.insert("reason".into(), Value::String(r.clone()));
+                }
+                e
+            })
+            .collect();
+        t.insert("per-file-ignores".into(), arr(items));
+    }
+    if !s.graph.services.is_empty() {
+        let items = s
+            .graph
+            .services
+            .iter()
+            .map(|sv| {
+                let mut e = Table::new();
+                e.insert("name".into(), Value::String(sv.name.clone()));
+                e.insert("paths".into(), strings(&sv.paths));
+                e.insert("aliases".into(), strings(&sv.aliases));
+                e
+            })
+            .collect();
+        t.insert("services".into(), arr(items));
+    }
+    if !s.graph.edges.is_empty() {
+        let items = s
+            .graph
+            .edges
+            .iter()
+            .map(|ed| {
+                let mut e = Table::new();
+                e.insert("from".into(), Value::String(ed.from.clone()));
+                e.insert("to".into(), Value::String(ed.to.clone()));
+                if let Some(v) = &ed.via {
+                    e.insert("via".into(), Value::String(v.clone()));
+                }
+                e
+            })
+            .collect();
+        t.insert("edges".into(), arr(items));
+    }
+    let head = match &s.config_file {
+        Some(p) => format!(
+            "# effective configuration: {} and the command line\n",
+            crate::source::display_path(p)
+        ),
+        None => {
+            "# effective configuration: defaults and the command line (no .retrylint.toml found)\n"
+                .to_string()
+        }
+    };
+    format!("{head}{}", toml::to_string(&t).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str) -> Result<Settings, ConfigError> {
+        let mut s = Settings::default();
+        parse(text, ".retrylint.toml", &mut s)?;
+        Ok(s)
+    }
+
+    #[test]
+    fn a_full_file_is_read_into_the_types() {
+        let s = parse_str(
+            r#"
+select = ["RL2", "RL9"]
+ignore = ["RL206"]
+exclude = ["vendor/**"]
+max-file-size = 1_000
+mesh = "istio"
+entry-points = ["gateway"]
+
+[severity]
+unjittered-backoff = "error"
+
+[thresholds]
+max-attempts = 4
+amplification = 20
+
+[[overrides]]
+paths = ["legacy/**"]
+ignore = ["RL203"]
+severity = { RL206 = "info" }
+
+[[per-file-ignores]]
+paths = ["*.json"]
+codes = ["RL203"]
+reason = "generated"
+
+[[services]]
+name = "orders"
+paths = ["services/orders/**"]
+aliases = ["orders.prod.svc.cluster.local"]
+
+[[edges]]
+from = "gateway"
+to = "orders"
+via = "nginx"
+"#,
+        )
+        .unwrap();
+        assert_eq!(s.select, ["RL2", "RL9"]);
+        assert_eq!(s.ignore, ["RL206"]);
+        assert_eq!(s.max_file_size, 1000);
+        assert_eq!(s.graph.mesh, Mesh::Istio);
+        assert_eq!(s.severity.get("RL203"), Some(&Severity::Error));
+        assert_eq!(s.thresholds.max_attempts, 4);
+        assert_eq!(s.thresholds.amplification, 20);
+        assert!(s.overrides[0].paths.is_match("legacy/a/b.yml"));
+        assert!(!s.overrides[0].paths.is_match("src/legacy.yml"));
+        assert!(s.per_file_ignores[0].paths.is_match("deep/dir/x.json"));
+        assert_eq!(s.per_file_ignores[0].reason.as_deref(), Some("generated"));
+        assert_eq!(
+            s.graph.services[0].aliases,
+            ["orders.prod.svc.cluster.local"]
+        );
+        assert_eq!(s.graph.services[0].paths, ["services/orders/**"]);
+        assert_eq!(s.graph.edges[0].via.as_deref(), Some("nginx"));
+        assert_eq!(s.graph.entry_points, ["gateway"]);
+        let rl203 = rules::rule("RL203");
+        assert!(!s.is_enabled_at(rl203, "legacy/x.yml"));
+        assert!(s.is_enabled_at(rl203, "src/x.yml"));
+        assert_eq!(
+            s.severity_at(rules::rule("RL206"), "legacy/x.yml"),
+            Some(Severity::Info)
+        );
+    }
+
+    #[test]
+    fn override_selection_replaces_the_runs_and_later_overrides_win() {
+        let s = parse_str(
+            "ignore = [\"RL203\"]\n[[overrides]]\npaths = [\"legacy/**\"]\nselect = [\"RL2\"]\n[[overrides]]\npaths = [\"legacy/vendor/\"]\nignore = [\"RL2\"]\n",
+        )
+        .unwrap();
+        let rl203 = rules::rule("RL203");
+        let rl901 = rules::rule("RL901");
+        assert!(!s.is_enabled_at(rl203, "src/a.yml"));
+        assert!(s.is_enabled_at(rl901, "src/a.yml"));
+        // The override's own selection re-enables RL203 and drops RL901.
+        assert!(s.is_enabled_at(rl203, "legacy/a.yml"));
+        assert!(!s.is_enabled_at(rl901, "legacy/a.yml"));
+        // A later, narrower override ignores it again.
+        assert!(!s.is_enabled_at(rl203, "legacy/vendor/a.yml"));
+    }
+
+    #[test]
+    fn unknown_keys_name_line_column_and_a_suggestion() {
+        let e = parse_str("select = []\nignroe = [\"RL203\"]\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1));
+        assert!(e.message.contains("did you mean `ignore`?"), "{e}");
+        let e = parse_str("[thresholds]\nmax_attempt = 3\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1));
+        assert!(e.message.contains("`max-attempts`"), "{e}");
+        let e = parse_str("[[services]]\nname = \"a\"\nalias = []\n").unwrap_err();
+        assert!(e.message.contains("did you mean `aliases`?"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_are_errors_with_positions() {
+        let e = parse_str("mesh = \"istoi\"\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 8));
+        assert!(e.message.contains("did you mean `istio`?"), "{e}");
+        let e = parse_str("[severity]\nRL203 = \"eror\"\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("did you mean `error`?"), "{e}");
+        let e = parse_str("select = [\"RL999\"]\n").unwrap_err();
+        assert!(e.message.contains("matches no rule"), "{e}");
+        let e = parse_str("[thresholds]\nmax-attempts = 0\n").unwrap_err();
+        assert!(e.message.contains("at least 1"), "{e}");
+        let e = parse_str("max-file-size = \"big\"\n").unwrap_err();
+        assert!(e.message.contains("integer"), "{e}");
+        let e = parse_str("[[edges]]\nfrom = \"a\"\n").unwrap_err();
+        assert!(e.message.contains("needs `to`"), "{e}");
+        let e = parse_str("[[services]]\nname = \"a\"\n[[services]]\nname = \"a\"\n").unwrap_err();
+        assert_eq!(e.line, 4);
+        let e = parse_str("select = [\n").unwrap_err();
+        assert!(e.line >= 1 && !e.message.is_empty());
+        let e =
+            parse_str("[[per-file-ignores]]\npaths = [\"a[\"]\ncodes = [\"RL203\"]\n").unwrap_err();
+        assert!(e.message.contains("bad glob"), "{e}");
+    }
+
+    #[test]
+    fn discovery_stops_at_the_repository_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        let sub = repo.join("a/b");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir(repo.join(".git")).unwrap();
+        // Above the root: never read.
+        std::fs::write(dir.path().join(FILE_NAME), "").unwrap();
+        assert_eq!(discover(&sub), None);
+        std::fs::write(repo.join(FILE_NAME), "").unwrap();
+        assert_eq!(discover(&sub), Some(repo.join(FILE_NAME)));
+        std::fs::write(sub.join(FILE_NAME), "").unwrap();
+        assert_eq!(discover(&sub), Some(sub.join(FILE_NAME)));
+        assert_eq!(repo_root(&sub), Some(repo.clone()));
+    }
+
+    #[test]
+    fn the_effective_configuration_parses_back() {
+        let s = parse_str(
+            "select = [\"RL2\"]\nmesh = \"none\"\n[[per-file-ignores]]\npaths = [\"a.json\"]\ncodes = [\"RL203\"]\n",
+        )
+        .unwrap();
+        let text = effective_toml(&s);
+        let back = parse_str(&text).unwrap();
+        assert_eq!(back.select, s.select);
+        assert_eq!(back.graph.mesh, s.graph.mesh);
+        assert_eq!(back.per_file_ignores[0].paths, s.per_file_ignores[0].paths);
+        assert_eq!(back.per_file_ignores[0].codes, s.per_file_ignores[0].codes);
+        assert_eq!(back.severity.len(), RULES.len());
+    }
+}

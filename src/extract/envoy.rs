@@ -1,0 +1,1548 @@
+//! Envoy: v3 (and v2) bootstrap files and xDS resources in YAML or JSON
+//! (`RouteConfiguration`, `Listener` with an `http_connection_manager`
+//! `route_config`, `Cluster`, lists of them, discovery responses and config
+//! dumps), in snake_case or proto-JSON camelCase, plus the legacy v1 JSON
+//! format on a best-effort basis (`timeout_ms`, route-level `cluster`).
+//!
+//! Per route: the retry policy (a virtual host's `retry_policy` is inherited
+//! by routes without one, as a whole), the route timeout, `hedge_policy`,
+//! `:method` header matches, and the call to the route's cluster, whose
+//! endpoints name the callee and whose `circuit_breakers` hold the retry
+//! budget.
+//!
+//! Defaults (envoyproxy/envoy `api/envoy/config/route/v3/route_components.proto`,
+//! `api/envoy/config/cluster/v3/circuit_breaker.proto` and the router
+//! filter docs `docs/root/configuration/http/http_filters/router_filter.rst`):
+//! - `num_retries` counts retries and defaults to 1;
+//! - without `retry_on` nothing is retried unless a request carries
+//!   `x-envoy-retry-on` / `x-envoy-retry-grpc-on`; `retriable-4xx` is 409
+//!   only, other statuses need `retriable-status-codes` with
+//!   `retriable_status_codes`;
+//! - the route `timeout` defaults to 15s, spans every retry, `0s` disables
+//!   it; without `per_try_timeout` each try is bounded only by the route
+//!   timeout;
+//! - back-off is exponential with full jitter, base 25 ms, cap 10x base;
+//! - `retry_budget` defaults to 20% of active requests with a minimum of 3
+//!   concurrent retries, and only applies when set; otherwise the
+//!   `max_retries` circuit breaker (default 3 concurrent) is all there is;
+//! - a duration is a string of seconds with one `s` suffix (`0.25s`), as
+//!   protobuf's JSON mapping reads it: `250ms` is rejected.
+
+use super::{DocCtx, Facts, short_host};
+use crate::model::*;
+use crate::rules::settings::{invalid_setting, unparsable_file};
+use crate::source::Span;
+use crate::yaml::{Entry, Yaml};
+use std::collections::HashMap;
+use std::time::Duration;
+
+/// Envoy's route timeout when none is written.
+pub const DEFAULT_ROUTE_TIMEOUT: Duration = Duration::from_secs(15);
+/// Envoy's base retry back-off when none is written.
+pub const DEFAULT_BASE_INTERVAL: Duration = Duration::from_millis(25);
+/// Envoy's `retry_budget.budget_percent` default.
+pub const DEFAULT_BUDGET_PERCENT: f64 = 20.0;
+
+const MAX_DEPTH: usize = 64;
+const MAX_NODES: usize = 500_000;
+
+/// The `retry_on` / `x-envoy-retry-on` / `x-envoy-retry-grpc-on` conditions
+/// of Envoy's router.
+pub const RETRY_ON_TOKENS: &[&str] = &[
+    "5xx",
+    "gateway-error",
+    "reset",
+    "reset-before-request",
+    "connect-failure",
+    "envoy-ratelimited",
+    "retriable-4xx",
+    "refused-stream",
+    "retriable-status-codes",
+    "retriable-headers",
+    "http3-post-connect-failure",
+    "cancelled",
+    "deadline-exceeded",
+    "internal",
+    "resource-exhausted",
+    "unavailable",
+];
+
+const RETRY_POLICY_KEYS: &[&str] = &[
+    "retry_on",
+    "num_retries",
+    "per_try_timeout",
+    "per_try_idle_timeout",
+    "retry_priority",
+    "retry_host_predicate",
+    "retry_options_predicates",
+    "host_selection_retry_max_attempts",
+    "retriable_status_codes",
+    "retry_back_off",
+    "rate_limited_retry_back_off",
+    "retriable_headers",
+    "retriable_request_headers",
+    // v1 JSON
+    "per_try_timeout_ms",
+];
+const BACKOFF_KEYS: &[&str] = &["base_interval", "max_interval"];
+const RATE_LIMITED_BACKOFF_KEYS: &[&str] = &["reset_headers", "max_interval"];
+const HEDGE_KEYS: &[&str] = &[
+    "initial_requests",
+    "additional_request_chance",
+    "hedge_on_per_try_timeout",
+];
+const THRESHOLD_KEYS: &[&str] = &[
+    "priority",
+    "max_connections",
+    "max_pending_requests",
+    "max_requests",
+    "max_retries",
+    "retry_budget",
+    "track_remaining",
+    "max_connection_pools",
+];
+const RETRY_BUDGET_KEYS: &[&str] = &["budget_percent", "min_retry_concurrency"];
+
+/// snake_case and camelCase spellings of each key, as protobuf's JSON
+/// parser accepts both.
+fn with_camel(keys: &[&str]) -> Vec<String> {
+    let mut out = Vec::with_capacity(keys.len() * 2);
+    for k in keys {
+        out.push(k.to_string());
+        let c = camel(k);
+        if c != *k {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn camel(snake: &str) -> String {
+    let mut out = String::with_capacity(snake.len());
+    let mut up = false;
+    for ch in snake.chars() {
+        if ch == '_' {
+            up = true;
+        } else if up {
+            out.extend(ch.to_uppercase());
+            up = false;
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// The entry for a field in either spelling.
+fn field<'a>(m: Yaml<'a>, snake: &str) -> Option<Entry<'a>> {
+    m.entry(snake).or_else(|| m.entry(&camel(snake)))
+}
+
+/// RL901 for unknown keys, suggesting the spelling in the key's own style
+/// (snake_case or camelCase).
+fn check_keys(m: Yaml<'_>, keys: &[&str], what: &str, facts: &mut Facts) {
+    let known = with_camel(keys);
+    let camels: Vec<String> = keys.iter().map(|k| camel(k)).collect();
+    for e in m.entries() {
+        if known.iter().any(|k| k == e.key) {
+            continue;
+        }
+        let snake_style = e.key.contains('_') || !e.key.chars().any(|c| c.is_ascii_uppercase());
+        let candidates: Vec<&str> = if snake_style {
+            keys.to_vec()
+        } else {
+            camels.iter().map(|s| s.as_str()).collect()
+        };
+        facts
+            .diagnostics
+            .push(crate::rules::settings::unknown_setting::unknown_key(
+                e.key_span, e.key, what, candidates,
+            ));
+    }
+}
+
+/// What one `retry_on` token retries.
+pub fn conditions(token: &str) -> Vec<Condition> {
+    let t = |s: &str| Condition::Transport(s.to_string());
+    match token {
+        // "responds with any 5xx response code, or does not respond at all
+        // (disconnect/reset/read timeout)", connect-failure and
+        // refused-stream included.
+        "5xx" => vec![
+            Condition::Status { from: 500, to: 599 },
+            t("reset"),
+            t("connect-failure"),
+            t("refused-stream"),
+        ],
+        "gateway-error" => vec![
+            Condition::Status { from: 502, to: 504 },
+            t("reset"),
+            t("connect-failure"),
+        ],
+        "retriable-4xx" => vec![Condition::status(409)],
+        "reset"
+        | "reset-before-request"
+        | "connect-failure"
+        | "refused-stream"
+        | "http3-post-connect-failure" => vec![t(token)],
+        "cancelled" | "deadline-exceeded" | "internal" | "resource-exhausted" | "unavailable" => {
+            vec![Condition::Grpc(
+                token.replace('-', "_").to_ascii_uppercase(),
+            )]
+        }
+        "retriable-headers" => vec![Condition::Predicate],
+        other => match other.parse::<u16>() {
+            Ok(code) => vec![Condition::status(code)],
+            Err(_) => vec![Condition::Token(other.to_string())],
+        },
+    }
+}
+
+/// Parse an Envoy (protobuf JSON) duration: `1.5s`, `0s`, or a
+/// `{seconds, nanos}` map. Reports RL902 for anything else, `250ms`
+/// included, which Envoy rejects.
+pub fn duration(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<Duration> {
+    if v.is_map() {
+        let secs = v.get("seconds").map_or(Some(0), |s| s.as_i64());
+        let nanos = v.get("nanos").map_or(Some(0), |s| s.as_i64());
+        return match (secs, nanos) {
+            (Some(s), Some(n)) if s >= 0 && (0..1_000_000_000).contains(&n) => {
+                Some(Duration::new(s as u64, n as u32))
+            }
+            _ => {
+                facts.diagnostics.push(invalid_setting::value(
+                    v.span(),
+                    key,
+                    "",
+                    "`seconds` and `nanos` must be whole numbers, not negative",
+                ));
+                None
+            }
+        };
+    }
+    let text = v.as_str().unwrap_or("").trim();
+    if let Some(d) = seconds(text) {
+        return Some(d);
+    }
+    let why = if text.starts_with('-') {
+        "a negative duration is rejected".to_string()
+    } else {
+        match crate::duration::parse_go(text) {
+            Ok(d) => format!(
+                "Envoy reads a duration as seconds with one `s` suffix (write `{}`)",
+                as_seconds(d)
+            ),
+            Err(_) => {
+                "Envoy reads a duration as seconds with one `s` suffix, such as `0.25s`".to_string()
+            }
+        }
+    };
+    facts
+        .diagnostics
+        .push(invalid_setting::value(v.span(), key, text, &why));
+    None
+}
+
+/// `12`, `0.25` or `1.000000001` followed by `s`.
+fn seconds(text: &str) -> Option<Duration> {
+    let num = text.strip_suffix('s')?;
+    let (whole, frac) = match num.split_once('.') {
+        Some((w, f)) => (w, f),
+        None => (num, ""),
+    };
+    if whole.is_empty() && frac.is_empty() {
+        return None;
+    }
+    if !whole.chars().all(|c| c.is_ascii_digit())
+        || !frac.chars().all(|c| c.is_ascii_digit())
+        || frac.len() > 9
+        || whole.len() > 12
+    {
+        return None;
+    }
+    let s: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let nanos: u32 = if frac.is_empty() {
+        0
+    } else {
+        format!("{frac:0<9}").parse().ok()?
+    };
+    Some(Duration::new(s, nanos))
+}
+
+/// A duration as Envoy writes it: `0.25s`.
+pub fn as_seconds(d: Duration) -> String {
+    let s = format!("{:.9}", d.as_secs_f64());
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    format!("{s}s")
+}
+
+fn timeout_of(d: Option<Duration>) -> Timeout {
+    match d {
+        Some(d) if d.is_zero() => Timeout::Disabled,
+        Some(d) => Timeout::after(d),
+        None => Timeout::Unknown,
+    }
+}
+
+/// Milliseconds as v1 JSON writes them (`timeout_ms`).
+fn millis(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<Duration> {
+    match v.as_i64() {
+        Some(n) if n >= 0 => Some(Duration::from_millis(n as u64)),
+        _ => {
+            facts.diagnostics.push(invalid_setting::value(
+                v.span(),
+                key,
+                v.as_str().unwrap_or(""),
+                "not a whole number of milliseconds",
+            ));
+            None
+        }
+    }
+}
+
+/// The roots of what one document holds.
+#[derive(Default)]
+struct Found<'a> {
+    route_configs: Vec<Yaml<'a>>,
+    clusters: Vec<Yaml<'a>>,
+}
+
+fn is_cluster(m: Yaml<'_>) -> bool {
+    if m.get("name").is_none() || m.get_any(&["virtual_hosts", "virtualHosts"]).is_some() {
+        return false;
+    }
+    let typed = m
+        .get("@type")
+        .and_then(|t| t.as_str())
+        .is_some_and(|t| t.ends_with(".Cluster"));
+    typed
+        || [
+            "connect_timeout",
+            "load_assignment",
+            "circuit_breakers",
+            "lb_policy",
+            "dns_lookup_family",
+            "connect_timeout_ms",
+        ]
+        .iter()
+        .any(|k| field(m, k).is_some())
+}
+
+/// Find route configurations and clusters anywhere in the document, with
+/// an explicit stack and bounded depth.
+fn walk<'a>(root: Yaml<'a>, found: &mut Found<'a>) {
+    let mut stack = vec![(root, 0usize)];
+    let mut seen = 0usize;
+    while let Some((node, depth)) = stack.pop() {
+        seen += 1;
+        if seen > MAX_NODES {
+            break;
+        }
+        if depth > MAX_DEPTH {
+            continue;
+        }
+        if node.is_seq() {
+            for item in node.items().into_iter().rev() {
+                stack.push((item, depth + 1));
+            }
+            continue;
+        }
+        if !node.is_map() {
+            continue;
+        }
+        if node.get_any(&["virtual_hosts", "virtualHosts"]).is_some() {
+            found.route_configs.push(node);
+            continue;
+        }
+        if is_cluster(node) {
+            found.clusters.push(node);
+            continue;
+        }
+        for e in node.entries().into_iter().rev() {
+            if e.key == "clusters" && e.value.is_seq() {
+                for c in e.value.items() {
+                    if c.is_map() && c.get("name").is_some() {
+                        found.clusters.push(c);
+                    }
+                }
+                continue;
+            }
+            stack.push((e.value, depth + 1));
+        }
+    }
+}
+
+/// Keys that say a document's root is an Envoy bootstrap or resource.
+fn looks_like_envoy(root: Yaml<'_>) -> bool {
+    let keys = [
+        "static_resources",
+        "staticResources",
+        "dynamic_resources",
+        "dynamicResources",
+        "cluster_manager",
+        "virtual_hosts",
+        "virtualHosts",
+    ];
+    let typed = |m: Yaml<'_>| {
+        m.get("@type")
+            .and_then(|t| t.as_str())
+            .is_some_and(|t| t.contains("envoy"))
+    };
+    if root.is_seq() {
+        return root
+            .items()
+            .iter()
+            .any(|i| typed(*i) || keys.iter().any(|k| i.get(k).is_some()));
+    }
+    typed(root) || keys.iter().any(|k| root.get(k).is_some())
+}
+
+/// What a cluster contributes: its endpoints and its retry budget.
+struct ClusterInfo {
+    name_span: Span,
+    endpoints: Vec<(String, Span)>,
+    budget: Option<Located<Budget>>,
+}
+
+pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
+    let root = ctx.root();
+    if root.get("kind").and_then(|k| k.as_str()) == Some("ConfigMap") {
+        return config_map(ctx, root, facts);
+    }
+    // Kubernetes objects (Contour, Istio, Kuma ...) are not Envoy resources.
+    if root.get("apiVersion").is_some() && root.get("kind").is_some() {
+        return false;
+    }
+    extract_root(root, facts)
+}
+
+/// An Envoy configuration carried in a ConfigMap's `data` (`envoy.yaml: |`),
+/// read with its spans mapped back to the file.
+fn config_map(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
+    let mut claimed = false;
+    for e in root.get("data").map(|d| d.entries()).unwrap_or_default() {
+        let Some(text) = e.value.as_str() else {
+            continue;
+        };
+        if !["static_resources", "virtual_hosts", "virtualHosts"]
+            .iter()
+            .any(|k| text.contains(k))
+        {
+            continue;
+        }
+        let inner = crate::yaml::parse(text);
+        let mut local = Facts::default();
+        let mut read = false;
+        for doc in &inner.documents {
+            read |= extract_root(inner.root(doc), &mut local);
+        }
+        if let Some(err) = inner.errors.first() {
+            local.diagnostics.push(unparsable_file::unrecognised(
+                err.span,
+                "Envoy",
+                &format!(
+                    "the Envoy configuration in `{}` does not parse: {}",
+                    e.key, err.message
+                ),
+            ));
+            read = true;
+        }
+        if !read {
+            continue;
+        }
+        claimed = true;
+        let value = e.value.span();
+        super::remap_facts(&mut local, &|s| {
+            super::embedded_span(ctx.text, value, text, s)
+        });
+        // Edges point at policies by index: shift them past this file's.
+        let offset = facts.policies.len();
+        for edge in &mut local.edges {
+            for i in &mut edge.policies {
+                *i += offset;
+            }
+        }
+        facts.policies.append(&mut local.policies);
+        facts.timeouts.append(&mut local.timeouts);
+        facts.services.append(&mut local.services);
+        facts.diagnostics.append(&mut local.diagnostics);
+        facts.edges.append(&mut local.edges);
+    }
+    claimed
+}
+
+fn extract_root(root: Yaml<'_>, facts: &mut Facts) -> bool {
+    let looks = looks_like_envoy(root);
+    if let Some(sr) = root.get_any(&["static_resources", "staticResources"])
+        && !sr.is_map()
+        && !sr.is_null()
+    {
+        facts.diagnostics.push(unparsable_file::unrecognised(
+            sr.span(),
+            "Envoy",
+            "`static_resources` is not a mapping of `listeners` and `clusters`",
+        ));
+        return true;
+    }
+    let mut found = Found::default();
+    walk(root, &mut found);
+    if found.route_configs.is_empty() && found.clusters.is_empty() {
+        return looks;
+    }
+    let mut clusters: HashMap<String, ClusterInfo> = HashMap::new();
+    for c in &found.clusters {
+        if let Some((name, info)) = cluster(*c, facts) {
+            clusters.entry(name).or_insert(info);
+        }
+    }
+    for rc in &found.route_configs {
+        route_config(*rc, &clusters, facts);
+    }
+    true
+}
+
+fn cluster(c: Yaml<'_>, facts: &mut Facts) -> Option<(String, ClusterInfo)> {
+    let name_node = c.get("name")?;
+    let name = name_node.as_str()?.to_string();
+    let endpoints = endpoints(c);
+    if let Some((first, span)) = endpoints.first() {
+        facts.services.push(ServiceDecl {
+            name: short_host(first),
+            span: *span,
+            source: format!("Envoy cluster `{name}`"),
+            hosts: endpoints.iter().map(|(h, _)| h.clone()).collect(),
+        });
+    }
+    let budget = cluster_budget(c, facts);
+    Some((
+        name,
+        ClusterInfo {
+            name_span: name_node.span(),
+            endpoints,
+            budget,
+        },
+    ))
+}
+
+fn socket_address(addr: Yaml<'_>) -> Option<(String, Span)> {
+    let sa = addr.get_any(&["socket_address", "socketAddress"])?;
+    let a = sa.get("address")?;
+    Some((a.as_str()?.to_string(), a.span()))
+}
+
+fn endpoints(c: Yaml<'_>) -> Vec<(String, Span)> {
+    let mut out = Vec::new();
+    if let Some(la) = field(c, "load_assignment") {
+        for group in la
+            .value
+            .get("endpoints")
+            .map(|e| e.items())
+            .unwrap_or_default()
+        {
+            let lbs = field(group, "lb_endpoints")
+                .map(|e| e.value.items())
+                .unwrap_or_default();
+            for lb in lbs {
+                if let Some(addr) = lb.path(&["endpoint", "address"])
+                    && let Some(a) = socket_address(addr)
+                {
+                    out.push(a);
+                }
+            }
+        }
+    }
+    // v2 `hosts: [{socket_address: ..}]`, v1 `hosts: [{url: tcp://h:p}]`.
+    for h in c.get("hosts").map(|h| h.items()).unwrap_or_default() {
+        if let Some(a) = socket_address(h) {
+            out.push(a);
+        } else if let Some(url) = h.get("url")
+            && let Some(u) = url.as_str()
+        {
+            let host = u.split_once("://").map_or(u, |(_, r)| r);
+            out.push((host.to_string(), url.span()));
+        }
+    }
+    out
+}
+
+fn cluster_budget(c: Yaml<'_>, facts: &mut Facts) -> Option<Located<Budget>> {
+    let cb = field(c, "circuit_breakers")?;
+    if !cb.value.is_map() {
+        if !cb.value.is_null() {
+            facts.diagnostics.push(invalid_setting::wrong_shape(
+                cb.span(),
+                cb.key,
+                "a mapping with `thresholds`",
+                cb.value.kind_name(),
+                "write `circuit_breakers:` with a `thresholds:` list",
+            ));
+        }
+        return None;
+    }
+    let Some(th) = cb.value.entry("thresholds") else {
+        // v1: `circuit_breakers: {default: {max_retries: ..}, high: ..}`
+        return None;
+    };
+    if th.value.is_map() || (!th.value.is_seq() && !th.value.is_null()) {
+        facts.diagnostics.push(invalid_setting::wrong_shape(
+            th.span(),
+            th.key,
+            "a list of thresholds",
+            th.value.kind_name(),
+            "write each threshold as a list item (`- max_retries: 3`); Envoy refuses to load a mapping here",
+        ));
+        return None;
+    }
+    let mut budget = None;
+    for t in th.value.items() {
+        if !t.is_map() {
+            continue;
+        }
+        check_keys(
+            t,
+            THRESHOLD_KEYS,
+            "an Envoy circuit-breaker threshold",
+            facts,
+        );
+        let priority = t
+            .get("priority")
+            .and_then(|p| p.as_str())
+            .unwrap_or("DEFAULT");
+        if let Some(mr) = field(t, "max_retries")
+            && mr.value.as_i64().is_none_or(|n| n < 0)
+        {
+            facts.diagnostics.push(invalid_setting::value(
+                mr.value.span(),
+                mr.key,
+                mr.value.as_str().unwrap_or(""),
+                "not a non-negative whole number",
+            ));
+        }
+        let Some(rb) = field(t, "retry_budget") else {
+            continue;
+        };
+        if !rb.value.is_map() {
+            continue;
+        }
+        check_keys(
+            rb.value,
+            RETRY_BUDGET_KEYS,
+            "an Envoy `retry_budget`",
+            facts,
+        );
+        let (percent, span) = match field(rb.value, "budget_percent") {
+            Some(bp) => {
+                let v = bp.value.get("value").unwrap_or(bp.value);
+                match v.as_f64() {
+                    Some(p) if (0.0..=100.0).contains(&p) => (p, bp.span()),
+                    _ => {
+                        facts.diagnostics.push(invalid_setting::value(
+                            v.span(),
+                            "budget_percent",
+                            v.as_str().unwrap_or(""),
+                            "a percentage from 0 to 100 is expected",
+                        ));
+                        continue;
+                    }
+                }
+            }
+            None => (DEFAULT_BUDGET_PERCENT, rb.span()),
+        };
+        if let Some(mc) = field(rb.value, "min_retry_concurrency")
+            && mc.value.as_i64().is_none_or(|n| n < 0)
+        {
+            facts.diagnostics.push(invalid_setting::value(
+                mc.value.span(),
+                mc.key,
+                mc.value.as_str().unwrap_or(""),
+                "not a non-negative whole number",
+            ));
+        }
+        if priority == "DEFAULT" && budget.is_none() {
+            budget = Some(Located::written(
+                Budget::Ratio {
+                    ratio: percent / 100.0,
+                    min_per_second: None,
+                },
+                span,
+            ));
+        }
+    }
+    budget
+}
+
+/// A parsed `retry_policy` with the methods its
+/// `retriable_request_headers` allow, if they restrict them.
+#[derive(Clone)]
+struct Parsed {
+    policy: RetryPolicy,
+    request_methods: Option<Located<Methods>>,
+}
+
+fn parse_retry(e: Entry<'_>, facts: &mut Facts) -> Option<Parsed> {
+    let rp = e.value;
+    if !rp.is_map() {
+        if !rp.is_null() {
+            facts.diagnostics.push(invalid_setting::wrong_shape(
+                e.span(),
+                e.key,
+                "a retry policy mapping",
+                rp.kind_name(),
+                "write `retry_on`, `num_retries` and the other retry settings under it",
+            ));
+        }
+        return None;
+    }
+    check_keys(rp, RETRY_POLICY_KEYS, "an Envoy `retry_policy`", facts);
+    let attempts = match field(rp, "num_retries") {
+        Some(n) => {
+            let count = match n.value.as_i64() {
+                Some(k) if (0..=u32::MAX as i64).contains(&k) => AttemptCount::Finite(k as u64 + 1),
+                _ => {
+                    facts.diagnostics.push(invalid_setting::value(
+                        n.value.span(),
+                        n.key,
+                        n.value.as_str().unwrap_or(""),
+                        "not a non-negative whole number",
+                    ));
+                    AttemptCount::Unknown
+                }
+            };
+            Located::written(
+                Attempts {
+                    count,
+                    written_as: format!("{}: {}", n.key, n.value.as_str().unwrap_or("")),
+                },
+                n.span(),
+            )
+        }
+        // The policy is written; only its count is Envoy's default.
+        None => Located::written(
+            Attempts {
+                count: AttemptCount::Finite(2),
+                written_as: "num_retries unset: Envoy's default of 1 retry".into(),
+            },
+            e.key_span,
+        ),
+    };
+    let mut p = RetryPolicy::new(System::Envoy, e.key_span, attempts);
+    let codes = status_codes(rp, facts);
+    p.retry_on = match field(rp, "retry_on") {
+        Some(ro) => {
+            let (on, only_codes) = retry_on(ro.value, &codes, facts);
+            let empty = ro.value.as_str().is_some_and(|t| t.trim().is_empty());
+            if matches!(on, RetryOn::Nothing) && empty {
+                facts.diagnostics.push(invalid_setting::inert(
+                    ro.span(),
+                    "this Envoy `retry_policy`",
+                    "`retry_on` is empty, so only a request carrying `x-envoy-retry-on` or `x-envoy-retry-grpc-on` is retried",
+                    "list the conditions to retry in `retry_on` (for example `connect-failure,refused-stream,unavailable`)",
+                ));
+            }
+            if matches!(on, RetryOn::Nothing) && only_codes {
+                facts.diagnostics.push(invalid_setting::inert(
+                    e.key_span,
+                    "this Envoy `retry_policy`",
+                    "`retry_on` is only `retriable-status-codes` and `retriable_status_codes` lists no status",
+                    "list the statuses to retry in `retriable_status_codes`, or add other `retry_on` conditions",
+                ));
+            }
+            Located::written(on, ro.span())
+        }
+        None => {
+            facts.diagnostics.push(invalid_setting::inert(
+                e.key_span,
+                "this Envoy `retry_policy`",
+                "it sets no `retry_on`, so only a request carrying `x-envoy-retry-on` or `x-envoy-retry-grpc-on` is retried",
+                "add `retry_on` with the conditions to retry (for example `connect-failure,refused-stream,unavailable`)",
+            ));
+            Located::written(RetryOn::Nothing, e.key_span)
+        }
+    };
+    p.per_try_timeout = Some(match field(rp, "per_try_timeout") {
+        Some(t) => Located::written(timeout_of(duration(t.value, t.key, facts)), t.span()),
+        None => match rp.entry("per_try_timeout_ms") {
+            Some(t) => Located::written(timeout_of(millis(t.value, t.key, facts)), t.span()),
+            // Bounded only by the route timeout.
+            None => Located::default_at(Timeout::Disabled, e.key_span),
+        },
+    });
+    if let Some(t) = field(rp, "per_try_idle_timeout") {
+        duration(t.value, t.key, facts);
+    }
+    p.delay = match field(rp, "retry_back_off") {
+        Some(b) => match backoff(b, facts) {
+            Some(d) => Located::written(d, b.span()),
+            None => Located::written(Delay::Unknown, b.span()),
+        },
+        None => Located::default_at(
+            Delay::Exponential {
+                base: DEFAULT_BASE_INTERVAL,
+                multiplier: 2.0,
+                cap: Some(DEFAULT_BASE_INTERVAL * 10),
+            },
+            e.key_span,
+        ),
+    };
+    // Envoy draws each wait uniformly from [0, min(cap, base x (2^n - 1))].
+    p.jitter = Located::default_at(Jitter::Full, p.delay.span);
+    p.cap_order = CapOrder::BeforeJitter;
+    p.platform_backoff = true;
+    if let Some(rl) = field(rp, "rate_limited_retry_back_off")
+        && rl.value.is_map()
+    {
+        check_keys(
+            rl.value,
+            RATE_LIMITED_BACKOFF_KEYS,
+            "an Envoy `rate_limited_retry_back_off`",
+            facts,
+        );
+        match field(rl.value, "reset_headers") {
+            Some(h) if !h.value.items().is_empty() => {}
+            _ => facts.diagnostics.push(invalid_setting::value(
+                rl.key_span,
+                rl.key,
+                "",
+                "`reset_headers` must list at least one header",
+            )),
+        }
+        if let Some(m) = field(rl.value, "max_interval") {
+            duration(m.value, m.key, facts);
+        }
+    }
+    if let Some(h) = field(rp, "host_selection_retry_max_attempts")
+        && h.value.as_i64().is_none()
+    {
+        facts.diagnostics.push(invalid_setting::value(
+            h.value.span(),
+            h.key,
+            h.value.as_str().unwrap_or(""),
+            "not a whole number",
+        ));
+    }
+    let request_methods = field(rp, "retriable_request_headers")
+        .and_then(|h| header_methods(h.value).map(|m| Located::written(m, h.span())));
+    Some(Parsed {
+        policy: p,
+        request_methods,
+    })
+}
+
+fn status_codes(rp: Yaml<'_>, facts: &mut Facts) -> Vec<Located<Condition>> {
+    let mut out = Vec::new();
+    let Some(list) = field(rp, "retriable_status_codes") else {
+        return out;
+    };
+    for c in list.value.items() {
+        match c.as_i64() {
+            Some(n) if (100..600).contains(&n) => {
+                out.push(Located::written(Condition::status(n as u16), c.span()))
+            }
+            _ => facts.diagnostics.push(invalid_setting::value(
+                c.span(),
+                "retriable_status_codes",
+                c.as_str().unwrap_or(""),
+                "not an HTTP status code (100-599), so it never matches",
+            )),
+        }
+    }
+    out
+}
+
+/// The conditions of a `retry_on` string, and whether it named only
+/// `retriable-status-codes`.
+fn retry_on(v: Yaml<'_>, codes: &[Located<Condition>], facts: &mut Facts) -> (RetryOn, bool) {
+    let Some(text) = v.as_str() else {
+        return (RetryOn::Unknown, false);
+    };
+    let base = v.span().start + usize::from(v.is_quoted());
+    let exact = v.span().len() == text.len() + if v.is_quoted() { 2 } else { 0 };
+    let mut conditions = Vec::new();
+    let mut tokens = Vec::new();
+    let mut offset = 0;
+    for part in text.split(',') {
+        let token = part.trim();
+        let lead = part.len() - part.trim_start().len();
+        let span = if exact {
+            Span::new(base + offset + lead, base + offset + lead + token.len())
+        } else {
+            v.span()
+        };
+        offset += part.len() + 1;
+        if token.is_empty() {
+            continue;
+        }
+        if !RETRY_ON_TOKENS.contains(&token) {
+            facts.diagnostics.push(invalid_setting::unknown_token(
+                span,
+                "retry_on",
+                token,
+                RETRY_ON_TOKENS.iter().copied(),
+            ));
+            continue;
+        }
+        tokens.push(token);
+        if token == "retriable-status-codes" {
+            conditions.extend(codes.iter().cloned());
+            continue;
+        }
+        for c in conditions_of(token) {
+            conditions.push(Located::written(c, span));
+        }
+    }
+    let only_codes = !tokens.is_empty() && tokens.iter().all(|t| *t == "retriable-status-codes");
+    if conditions.is_empty() {
+        (RetryOn::Nothing, only_codes)
+    } else {
+        (RetryOn::Listed { conditions }, only_codes)
+    }
+}
+
+fn conditions_of(token: &str) -> Vec<Condition> {
+    conditions(token)
+}
+
+fn backoff(b: Entry<'_>, facts: &mut Facts) -> Option<Delay> {
+    if !b.value.is_map() {
+        return None;
+    }
+    check_keys(b.value, BACKOFF_KEYS, "an Envoy `retry_back_off`", facts);
+    let Some(base_e) = field(b.value, "base_interval") else {
+        facts.diagnostics.push(invalid_setting::value(
+            b.key_span,
+            b.key,
+            "",
+            "`base_interval` is required",
+        ));
+        return None;
+    };
+    let base = duration(base_e.value, base_e.key, facts)?;
+    if base.is_zero() {
+        facts.diagnostics.push(invalid_setting::value(
+            base_e.value.span(),
+            base_e.key,
+            base_e.value.as_str().unwrap_or(""),
+            "must be greater than zero",
+        ));
+        return None;
+    }
+    let base = base.max(Duration::from_millis(1));
+    let cap = match field(b.value, "max_interval") {
+        Some(m) => {
+            let max = duration(m.value, m.key, facts)?;
+            if max < base {
+                facts.diagnostics.push(invalid_setting::value(
+                    m.value.span(),
+                    m.key,
+                    m.value.as_str().unwrap_or(""),
+                    "must be at least `base_interval`",
+                ));
+                return None;
+            }
+            max
+        }
+        None => base * 10,
+    };
+    Some(Delay::Exponential {
+        base,
+        multiplier: 2.0,
+        cap: Some(cap),
+    })
+}
+
+/// The methods a list of header matchers restricts requests to, or `None`
+/// when no matcher names `:method`.
+fn header_methods(headers: Yaml<'_>) -> Option<Methods> {
+    for h in headers.items() {
+        if h.get("name").and_then(|n| n.as_str()) != Some(":method") {
+            continue;
+        }
+        if field(h, "invert_match")
+            .and_then(|e| e.value.as_bool())
+            .unwrap_or(false)
+        {
+            return Some(Methods::Unknown);
+        }
+        if field(h, "present_match").is_some() {
+            return Some(Methods::All);
+        }
+        let exact = field(h, "exact_match")
+            .map(|e| e.value)
+            .or_else(|| field(h, "string_match").and_then(|s| s.value.get("exact")))
+            // v1: `{name: ":method", value: "GET"}`
+            .or_else(|| h.get("value"));
+        if let Some(x) = exact.and_then(|x| x.as_str()) {
+            return Some(Methods::Set(vec![x.to_ascii_uppercase()]));
+        }
+        let regex = field(h, "safe_regex_match")
+            .and_then(|e| e.value.get("regex"))
+            .or_else(|| {
+                field(h, "string_match")
+                    .and_then(|s| field(s.value, "safe_regex"))
+                    .and_then(|e| e.value.get("regex"))
+            })
+            .or_else(|| field(h, "regex_match").map(|e| e.value));
+        if let Some(r) = regex.and_then(|r| r.as_str()) {
+            return Some(regex_methods(r));
+        }
+        return Some(Methods::Unknown);
+    }
+    None
+}
+
+/// `GET|HEAD`, `^(GET|HEAD)$` and the like; anything fancier is unknown.
+fn regex_methods(r: &str) -> Methods {
+    let body = r.trim_start_matches('^').trim_end_matches('$');
+    let body = body
+        .strip_prefix('(')
+        .and_then(|b| b.strip_suffix(')'))
+        .unwrap_or(body);
+    let body = body.strip_prefix("?:").unwrap_or(body);
+    let parts: Vec<&str> = body.split('|').collect();
+    if parts
+        .iter()
+        .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphabetic()))
+    {
+        Methods::Set(parts.iter().map(|p| p.to_ascii_uppercase()).collect())
+    } else {
+        Methods::Unknown
+    }
+}
+
+/// The retry policy of a virtual host, as its routes inherit it.
+fn inherited(p: &Parsed) -> Parsed {
+    fn inh<T: Clone>(l: &Located<T>) -> Located<T> {
+        if l.is_written() {
+            Located::inherited(l.value.clone(), l.span)
+        } else {
+            l.clone()
+        }
+    }
+    let mut q = p.clone();
+    q.policy.attempts = inh(&p.policy.attempts);
+    q.policy.delay = inh(&p.policy.delay);
+    q.policy.jitter = inh(&p.policy.jitter);
+    q.policy.retry_on = inh(&p.policy.retry_on);
+    q.policy.per_try_timeout = p.policy.per_try_timeout.as_ref().map(inh);
+    q.request_methods = p.request_methods.as_ref().map(inh);
+    q
+}
+
+fn route_config(rc: Yaml<'_>, clusters: &HashMap<String, ClusterInfo>, facts: &mut Facts) {
+    let Some(vhs) = rc.get_any(&["virtual_hosts", "virtualHosts"]) else {
+        return;
+    };
+    if !vhs.is_seq() {
+        if !vhs.is_null() {
+            facts.diagnostics.push(unparsable_file::unrecognised(
+                vhs.span(),
+                "Envoy",
+                "`virtual_hosts` is not a list of virtual hosts",
+            ));
+        }
+        return;
+    }
+    for (i, vh) in vhs.items().into_iter().enumerate() {
+        if !vh.is_map() {
+            continue;
+        }
+        let vh_name = vh
+            .get("name")
+            .and_then(|n| n.as_str())
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("virtual_hosts[{i}]"));
+        let vh_retry = field(vh, "retry_policy").and_then(|e| parse_retry(e, facts));
+        let vh_hedge = field(vh, "hedge_policy").map(|h| hedges(h, facts));
+        if let Some(p) = &vh_retry {
+            // The virtual host's own policy, so that what it writes is
+            // reported once, where it is written.
+            let mut own = p.policy.clone();
+            own.name = Some(format!("{vh_name} (virtual host)"));
+            own.scope.route = own.name.clone();
+            own.methods = match &p.request_methods {
+                Some(m) => m.clone(),
+                None => Located::default_at(Methods::All, own.span),
+            };
+            own.budget_site = BudgetSite::Unseen;
+            if vh_hedge.unwrap_or(false) {
+                own.kind = PolicyKind::Hedge;
+            }
+            facts.policies.push(own);
+        }
+        let Some(routes) = vh.get("routes") else {
+            continue;
+        };
+        if !routes.is_seq() {
+            if !routes.is_null() {
+                facts.diagnostics.push(unparsable_file::unrecognised(
+                    routes.span(),
+                    "Envoy",
+                    "`routes` is not a list of routes",
+                ));
+            }
+            continue;
+        }
+        let inherited = vh_retry.as_ref().map(inherited);
+        for (j, r) in routes.items().into_iter().enumerate() {
+            if r.is_map() {
+                let label = format!("{vh_name}/routes[{j}]");
+                route(r, &label, inherited.as_ref(), vh_hedge, clusters, facts);
+            }
+        }
+    }
+}
+
+fn hedges(h: Entry<'_>, facts: &mut Facts) -> bool {
+    if !h.value.is_map() {
+        return false;
+    }
+    check_keys(h.value, HEDGE_KEYS, "an Envoy `hedge_policy`", facts);
+    field(h.value, "hedge_on_per_try_timeout")
+        .and_then(|e| e.value.as_bool())
+        .unwrap_or(false)
+}
+
+fn route(
+    r: Yaml<'_>,
+    label: &str,
+    vh_retry: Option<&Parsed>,
+    vh_hedge: Option<bool>,
+    clusters: &HashMap<String, ClusterInfo>,
+    facts: &mut Facts,
+) {
+    let anchor = r.entries().first().map_or(r.span(), |e| e.key_span);
+    let action = match r.get("route") {
+        Some(a) if a.is_map() => a,
+        Some(a) => {
+            facts.diagnostics.push(unparsable_file::unrecognised(
+                a.span(),
+                "Envoy",
+                "a route's `route` action is not a mapping",
+            ));
+            return;
+        }
+        None => {
+            let other = [
+                "redirect",
+                "direct_response",
+                "filter_action",
+                "non_forwarding_action",
+            ];
+            if other.iter().any(|k| field(r, k).is_some()) {
+                return;
+            }
+            // v1: the action's fields sit on the route itself.
+            if r.get("cluster").is_some() || field(r, "weighted_clusters").is_some() {
+                r
+            } else {
+                facts.diagnostics.push(unparsable_file::unrecognised(
+                    anchor,
+                    "Envoy",
+                    "a route with no `route`, `redirect` or `direct_response` action",
+                ));
+                return;
+            }
+        }
+    };
+    let name = r
+        .get("name")
+        .and_then(|n| n.as_str())
+        .map(str::to_string)
+        .unwrap_or_else(|| label.to_string());
+    let mut targets: Vec<(String, Span)> = Vec::new();
+    if let Some(c) = action.get("cluster")
+        && let Some(s) = c.as_str()
+    {
+        targets.push((s.to_string(), c.span()));
+    }
+    if let Some(w) = field(action, "weighted_clusters") {
+        for c in w
+            .value
+            .get("clusters")
+            .map(|c| c.items())
+            .unwrap_or_default()
+        {
+            if let Some(n) = c.get("name")
+                && let Some(s) = n.as_str()
+            {
+                targets.push((s.to_string(), n.span()));
+            }
+        }
+    }
+    let timeout = match action.entry("timeout") {
+        Some(t) => Located::written(timeout_of(duration(t.value, "timeout", facts)), t.span()),
+        None => match action.entry("timeout_ms") {
+            Some(t) => Located::written(timeout_of(millis(t.value, t.key, facts)), t.span()),
+            None => Located::default_at(Timeout::after(DEFAULT_ROUTE_TIMEOUT), anchor),
+        },
+    };
+    facts.timeouts.push(TimeoutSetting {
+        system: System::Envoy,
+        name: Some(name.clone()),
+        what: "route timeout".into(),
+        timeout: timeout.clone(),
+    });
+    let methods = route_methods(r, anchor);
+    let hedge = match field(action, "hedge_policy") {
+        Some(h) => hedges(h, facts),
+        None => vh_hedge.unwrap_or(false),
+    };
+    let parsed = match field(action, "retry_policy") {
+        Some(e) => parse_retry(e, facts),
+        None => vh_retry.cloned(),
+    };
+    let index = parsed.map(|parsed| {
+        let mut p = parsed.policy;
+        p.name = Some(name.clone());
+        p.scope.route = Some(name.clone());
+        p.overall_timeout = Some(timeout.clone());
+        p.methods = match parsed.request_methods {
+            Some(rm) => restrict(&methods, rm),
+            None => methods.clone(),
+        };
+        if hedge {
+            p.kind = PolicyKind::Hedge;
+        }
+        match targets.first() {
+            Some((c, span)) => {
+                let callee = clusters
+                    .get(c)
+                    .and_then(|info| info.endpoints.first())
+                    .map_or_else(|| c.clone(), |(h, _)| short_host(h));
+                p.scope.callee = Some(Located::written(callee, *span));
+                match clusters.get(c) {
+                    Some(info) => {
+                        p.budget = info.budget.clone();
+                        p.budget_site = BudgetSite::Block {
+                            span: info.name_span,
+                            what: format!("cluster `{c}`"),
+                        };
+                    }
+                    None => p.budget_site = BudgetSite::Unseen,
+                }
+            }
+            None => p.budget_site = BudgetSite::Unseen,
+        }
+        facts.policies.push(p);
+        facts.policies.len() - 1
+    });
+    for (c, span) in targets {
+        let callee = clusters
+            .get(&c)
+            .and_then(|info| info.endpoints.first())
+            .map_or_else(|| c.clone(), |(h, _)| short_host(h));
+        facts.edges.push(CallEdge {
+            caller: None,
+            callee,
+            span,
+            policies: index.into_iter().collect(),
+            via: format!("Envoy route `{name}` to cluster `{c}`"),
+        });
+    }
+}
+
+/// The methods a route matches: its `:method` header matcher, or all.
+fn route_methods(r: Yaml<'_>, anchor: Span) -> Located<Methods> {
+    // v3: `match.headers`; v1: `headers` on the route.
+    let m = r.get("match");
+    let headers = m
+        .and_then(|m| m.get("headers"))
+        .or_else(|| r.get("headers"));
+    if let Some(h) = headers
+        && let Some(methods) = header_methods(h)
+    {
+        return Located::written(methods, h.span());
+    }
+    match r.entry("match") {
+        Some(e) => Located::written(Methods::All, e.span()),
+        None => Located::default_at(Methods::All, anchor),
+    }
+}
+
+/// Narrow a route's methods by the `:method` its retry policy requires.
+fn restrict(route: &Located<Methods>, retry: Located<Methods>) -> Located<Methods> {
+    match (&route.value, &retry.value) {
+        (Methods::All, _) => retry,
+        (_, Methods::All) => route.clone(),
+        (Methods::Set(a), Methods::Set(b)) => Located {
+            value: Methods::Set(a.iter().filter(|m| b.contains(m)).cloned().collect()),
+            span: retry.span,
+            provenance: retry.provenance,
+        },
+        _ => Located {
+            value: Methods::Unknown,
+            span: retry.span,
+            provenance: retry.provenance,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::{Syntax, extract as run};
+    use std::path::Path;
+
+    fn facts(text: &str) -> Facts {
+        run(Path::new("envoy.yaml"), text, Syntax::Yaml)
+    }
+
+    fn codes(f: &Facts) -> Vec<&'static str> {
+        f.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    const BOOTSTRAP: &str = r#"
+static_resources:
+  listeners:
+  - name: l
+    filter_chains:
+    - filters:
+      - name: envoy.filters.network.http_connection_manager
+        typed_config:
+          "@type": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager
+          route_config:
+            virtual_hosts:
+            - name: vh
+              domains: ["*"]
+              retry_policy:
+                retry_on: 5xx
+                num_retries: 4
+              routes:
+              - match: {prefix: "/a"}
+                route:
+                  cluster: payments
+                  timeout: 2s
+                  retry_policy:
+                    retry_on: connect-failure,retriable-status-codes
+                    retriable_status_codes: [503]
+                    num_retries: 2
+                    per_try_timeout: 0.5s
+                    retry_back_off: {base_interval: 0.1s}
+              - match:
+                  prefix: "/b"
+                  headers:
+                  - name: ":method"
+                    string_match: {exact: POST}
+                route: {cluster: payments}
+  clusters:
+  - name: payments
+    connect_timeout: 1s
+    circuit_breakers:
+      thresholds:
+      - max_retries: 10
+        retry_budget:
+          budget_percent: {value: 25}
+    load_assignment:
+      cluster_name: payments
+      endpoints:
+      - lb_endpoints:
+        - endpoint:
+            address:
+              socket_address: {address: payments.prod.svc.cluster.local, port_value: 80}
+"#;
+
+    #[test]
+    fn bootstrap_routes_clusters_and_inheritance() {
+        let f = facts(BOOTSTRAP);
+        assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+        assert_eq!(f.policies.len(), 3, "vh own + 2 routes");
+        let a = &f.policies[1];
+        assert_eq!(a.attempts.value.count, AttemptCount::Finite(3));
+        assert_eq!(
+            a.per_try_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_millis(500))
+        );
+        assert_eq!(
+            a.overall_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_secs(2))
+        );
+        assert_eq!(
+            a.delay.value,
+            Delay::Exponential {
+                base: Duration::from_millis(100),
+                multiplier: 2.0,
+                cap: Some(Duration::from_secs(1))
+            }
+        );
+        let RetryOn::Listed { conditions } = &a.retry_on.value else {
+            panic!()
+        };
+        assert!(conditions.iter().any(|c| c.value == Condition::status(503)));
+        assert_eq!(a.scope.callee.as_ref().unwrap().value, "payments");
+        assert_eq!(
+            a.budget.as_ref().unwrap().value,
+            Budget::Ratio {
+                ratio: 0.25,
+                min_per_second: None
+            }
+        );
+        assert!(a.platform_backoff);
+        let b = &f.policies[2];
+        assert_eq!(b.attempts.provenance, Provenance::Inherited);
+        assert_eq!(b.attempts.value.count, AttemptCount::Finite(5));
+        assert_eq!(b.methods.value, Methods::Set(vec!["POST".into()]));
+        assert_eq!(
+            b.overall_timeout.as_ref().unwrap().value,
+            Timeout::after(DEFAULT_ROUTE_TIMEOUT)
+        );
+        assert!(b.overall_timeout.as_ref().unwrap().is_default());
+        assert_eq!(b.per_try_timeout.as_ref().unwrap().value, Timeout::Disabled);
+        assert_eq!(f.edges.len(), 2);
+        assert_eq!(f.edges[0].callee, "payments");
+        assert_eq!(f.services[0].name, "payments");
+    }
+
+    #[test]
+    fn proto_json_camel_case_and_int64_strings() {
+        let text = r#"{"name": "r", "virtualHosts": [{"name": "v", "domains": ["*"], "routes": [
+          {"match": {"prefix": "/"}, "route": {"cluster": "c", "timeout": "3s",
+           "retryPolicy": {"retryOn": "gateway-error", "numRetries": "5",
+             "hostSelectionRetryMaxAttempts": "3", "perTryTimeout": "1s"}}}]}]}"#;
+        let f = run(Path::new("routes.json"), text, Syntax::Json);
+        assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+        assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(6));
+        assert_eq!(f.policies[0].budget_site, BudgetSite::Unseen);
+    }
+
+    #[test]
+    fn no_retry_on_retries_nothing() {
+        let text = "virtual_hosts:\n- name: v\n  routes:\n  - match: {prefix: /}\n    route:\n      cluster: c\n      retry_policy:\n        num_retries: 3\n";
+        let f = facts(text);
+        assert_eq!(f.policies[0].retry_on.value, RetryOn::Nothing);
+        assert!(!f.policies[0].retries());
+        assert_eq!(codes(&f), ["RL902"]);
+        assert!(f.diagnostics[0].message.contains("retries nothing"));
+        assert_eq!(
+            f.diagnostics[0].severity,
+            Some(crate::rules::Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn bad_values_are_reported() {
+        let text = "virtual_hosts:\n- name: v\n  routes:\n  - match: {prefix: /}\n    route:\n      cluster: c\n      timeout: 250ms\n      retry_policy:\n        retry_on: 5xx,gateway-eror\n        num_retries: -1\n        retry_back_off: {max_interval: 1s}\n        retry_on_typo: x\n";
+        let f = facts(text);
+        let mut c = codes(&f);
+        c.sort();
+        assert_eq!(
+            c,
+            ["RL901", "RL902", "RL902", "RL902", "RL902"],
+            "{:?}",
+            f.diagnostics
+        );
+        assert!(
+            f.diagnostics
+                .iter()
+                .any(|d| d.message.contains("`0.25s`") || d.message.contains("250ms"))
+        );
+        assert!(
+            f.diagnostics
+                .iter()
+                .any(|d| d.help.contains("gateway-error"))
+        );
+    }
+
+    #[test]
+    fn circuit_breaker_map_is_rejected() {
+        let text = "static_resources:\n  clusters:\n  - name: c\n    connect_timeout: 1s\n    circuit_breakers:\n      thresholds:\n        max_retries: 3\n";
+        let f = facts(text);
+        assert_eq!(codes(&f), ["RL902"]);
+        assert!(
+            f.diagnostics[0]
+                .message
+                .contains("`thresholds` is a mapping")
+        );
+    }
+
+    #[test]
+    fn retry_4xx_is_409_and_request_methods_restrict() {
+        let text = "virtual_hosts:\n- name: v\n  routes:\n  - match: {prefix: /}\n    route:\n      cluster: c\n      retry_policy:\n        retry_on: retriable-4xx,reset\n        retriable_request_headers:\n        - name: ':method'\n          safe_regex_match: {regex: 'GET|HEAD'}\n";
+        let f = facts(text);
+        let p = &f.policies[0];
+        let RetryOn::Listed { conditions } = &p.retry_on.value else {
+            panic!()
+        };
+        assert_eq!(conditions[0].value, Condition::status(409));
+        assert_eq!(
+            p.methods.value,
+            Methods::Set(vec!["GET".into(), "HEAD".into()])
+        );
+    }
+
+    #[test]
+    fn hedge_on_per_try_timeout_is_a_hedge() {
+        let text = "virtual_hosts:\n- name: v\n  hedge_policy: {hedge_on_per_try_timeout: true}\n  routes:\n  - match: {prefix: /}\n    route:\n      cluster: c\n      retry_policy: {retry_on: 5xx, per_try_timeout: 1s}\n";
+        let f = facts(text);
+        assert_eq!(f.policies[0].kind, PolicyKind::Hedge);
+    }
+
+    #[test]
+    fn legacy_v1_json() {
+        let text = r#"{"listeners": [{"filters": [{"name": "http_connection_manager", "config": {"route_config": {"virtual_hosts": [{"name": "b", "domains": ["*"], "routes": [{"prefix": "/", "cluster": "backend", "timeout_ms": 0, "retry_policy": {"retry_on": "5xx", "num_retries": 3, "per_try_timeout_ms": 500}}]}]}}}]}],
+          "cluster_manager": {"clusters": [{"name": "backend", "connect_timeout_ms": 250, "type": "strict_dns", "lb_type": "round_robin", "hosts": [{"url": "tcp://backend:8080"}]}]}}"#;
+        let f = run(Path::new("envoy.json"), text, Syntax::Json);
+        assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+        let p = &f.policies[0];
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+        assert_eq!(p.overall_timeout.as_ref().unwrap().value, Timeout::Disabled);
+        assert_eq!(
+            p.per_try_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_millis(500))
+        );
+        assert_eq!(f.edges[0].callee, "backend");
+    }
+
+    #[test]
+    fn kubernetes_objects_and_unknown_shapes() {
+        let f = facts(
+            "apiVersion: projectcontour.io/v1\nkind: HTTPProxy\nspec:\n  routes:\n  - retryPolicy: {count: 3}\n",
+        );
+        assert!(f.policies.is_empty() && f.extractors.is_empty());
+        let f = facts("virtual_hosts: 3\n");
+        assert_eq!(codes(&f), ["RL903"]);
+        let f =
+            facts("virtual_hosts:\n- name: v\n  routes:\n  - match: {prefix: /}\n    bogus: 1\n");
+        assert_eq!(codes(&f), ["RL903"]);
+    }
+
+    #[test]
+    fn envoy_in_a_config_map() {
+        let text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: envoy}\ndata:\n  envoy.yaml: |\n    static_resources:\n      listeners:\n      - name: l\n        filter_chains:\n        - filters:\n          - name: hcm\n            typed_config:\n              route_config:\n                virtual_hosts:\n                - name: v\n                  routes:\n                  - match: {prefix: /}\n                    route:\n                      cluster: c\n                      retry_policy: {retry_on: 5xx, num_retries: 7}\n";
+        let f = facts(text);
+        assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+        let p = &f.policies[0];
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(8));
+        assert_eq!(
+            &text[p.attempts.span.start..p.attempts.span.end],
+            "num_retries: 7"
+        );
+        assert_eq!(f.edges[0].policies, vec![0]);
+        assert_eq!(&text[f.edges[0].span.start..f.edges[0].span.end], "c");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(seconds("0.200s"), Some(Duration::from_millis(200)));
+        assert_eq!(seconds("15s"), Some(Duration::from_secs(15)));
+        assert_eq!(seconds(".5s"), Some(Duration::from_millis(500)));
+        assert_eq!(seconds("250ms"), None);
+        assert_eq!(seconds("5"), None);
+        assert_eq!(seconds("s"), None);
+        assert_eq!(as_seconds(Duration::from_millis(250)), "0.25s");
+        assert_eq!(camel("retry_back_off"), "retryBackOff");
+    }
+
+    #[test]
+    fn deep_and_odd_input_does_not_panic() {
+        let deep = format!("virtual_hosts: {}{}", "[".repeat(200), "]".repeat(200));
+        let _ = facts(&deep);
+        let _ = facts("static_resources: [1, 2]\n");
+        let _ = facts(
+            "- virtual_hosts:\n  - routes: [{route: {retry_policy: {retry_on: '', num_retries: 99999999999}}}]\n",
+        );
+    }
+}

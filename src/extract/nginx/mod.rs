@@ -1,0 +1,1073 @@
+//! nginx: the retry policy of every `proxy_pass`, `grpc_pass`,
+//! `fastcgi_pass`, `uwsgi_pass`, `scgi_pass` and `memcached_pass`, with the
+//! settings it inherits, the upstream it calls and that upstream's size.
+//!
+//! Semantics (nginx `src/http/ngx_http_upstream.c`,
+//! `ngx_http_upstream_round_robin.c`, the `*_next_upstream_masks` of each
+//! module, and the ngx_http_proxy_module documentation):
+//!
+//! - `*_next_upstream` defaults to `error timeout`; values are matched
+//!   case-insensitively and an unknown one stops nginx (RL902); `off`
+//!   anywhere in the list turns passing to the next server off; several
+//!   directives in one block add up.
+//! - `*_next_upstream_tries` counts every try, the first included; `0`
+//!   (the default) means no limit, so the tries are bounded by the servers
+//!   of the upstream (`down` ones excluded, `backup` ones included), one
+//!   try per address. A host name may resolve to several addresses, so a
+//!   written limit above the number of servers listed is kept as written.
+//! - `*_next_upstream_timeout` (default `0`, no limit) stops new tries once
+//!   it has elapsed; connect/read/send timeouts default to 60s. A try that
+//!   fails is given up after at most connect + read timeout.
+//! - A request with a non-idempotent method (POST, LOCK, PATCH) is not
+//!   passed on once it was sent, unless `non_idempotent` is listed
+//!   (1.9.13+): the policy's methods are `IdempotentOnly` without it and
+//!   every method, POST/LOCK/PATCH named, with it.
+//! - A request whose body is sent unbuffered is never passed on once sent
+//!   (`u->request_sent && r->request_body_no_buffering`): always for gRPC
+//!   (`ngx_http_grpc_handler` sets it), and with `*_request_buffering off`.
+//!   Only failures before sending (`error`, `timeout`) are then retried.
+//! - The next server is tried at once: no backoff, by design
+//!   (`platform_backoff`).
+//! - A directive in an inner block replaces the outer one entirely
+//!   (`ngx_conf_merge_*_value`): the nearest block that writes a setting
+//!   wins, up to the top of the file. A file with no `http` block (a
+//!   `conf.d/` or `snippets/` fragment) is read as the blocks it has.
+//! - `include` is recorded in [`Facts::includes`] for link time; this
+//!   extractor never opens another file. nginx resolves a relative include
+//!   against its configuration prefix (the directory of the main
+//!   `nginx.conf`, `ngx_conf_full_name`), not against the including file;
+//!   a pattern with `*`, `?` or `[` is a glob that may match nothing, a
+//!   plain path that does not exist stops nginx. The included text is read
+//!   in the block named by [`IncludeRef::context`], so its settings are
+//!   inherited as if written there.
+//!
+//! The `stream` module's `proxy_next_upstream` (on/off, connect failures
+//! only) and `mail` are recognised and left alone.
+
+pub mod lexer;
+pub mod parser;
+
+use super::Facts;
+use crate::model::*;
+use crate::rules::settings::{invalid_setting, unknown_setting, unparsable_file};
+use crate::source::{LineIndex, Span};
+use memchr::memmem;
+use parser::{Arg, Config, Directive};
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// One upstream module and the values its `*_next_upstream` accepts.
+pub struct Family {
+    pub prefix: &'static str,
+    pub values: &'static [&'static str],
+}
+
+const HTTP_VALUES: &[&str] = &[
+    "error",
+    "timeout",
+    "invalid_header",
+    "non_idempotent",
+    "http_500",
+    "http_502",
+    "http_503",
+    "http_504",
+    "http_403",
+    "http_404",
+    "http_429",
+    "updating",
+    "off",
+];
+const GRPC_VALUES: &[&str] = &[
+    "error",
+    "timeout",
+    "invalid_header",
+    "non_idempotent",
+    "http_500",
+    "http_502",
+    "http_503",
+    "http_504",
+    "http_403",
+    "http_404",
+    "http_429",
+    "off",
+];
+/// fastcgi, uwsgi and scgi have no 502/504 conditions.
+const CGI_VALUES: &[&str] = &[
+    "error",
+    "timeout",
+    "invalid_header",
+    "non_idempotent",
+    "http_500",
+    "http_503",
+    "http_403",
+    "http_404",
+    "http_429",
+    "updating",
+    "off",
+];
+const MEMCACHED_VALUES: &[&str] = &["error", "timeout", "invalid_response", "not_found", "off"];
+
+pub const FAMILIES: &[Family] = &[
+    Family {
+        prefix: "proxy",
+        values: HTTP_VALUES,
+    },
+    Family {
+        prefix: "grpc",
+        values: GRPC_VALUES,
+    },
+    Family {
+        prefix: "fastcgi",
+        values: CGI_VALUES,
+    },
+    Family {
+        prefix: "uwsgi",
+        values: CGI_VALUES,
+    },
+    Family {
+        prefix: "scgi",
+        values: CGI_VALUES,
+    },
+    Family {
+        prefix: "memcached",
+        values: MEMCACHED_VALUES,
+    },
+];
+
+/// Variables that add to the path of a `*_pass` URL, not to its host.
+const PATH_VARIABLES: &[&str] = &["request_uri", "uri", "is_args", "args", "query_string"];
+
+/// Directives that make a request body unbuffered (`off`): such a request
+/// is never passed to the next server once sent.
+const BUFFERING: &[&str] = &[
+    "proxy_request_buffering",
+    "fastcgi_request_buffering",
+    "uwsgi_request_buffering",
+    "scgi_request_buffering",
+];
+
+/// The retry and timeout directives of each family, without the prefix.
+const SUFFIXES: &[&str] = &[
+    "_next_upstream",
+    "_next_upstream_tries",
+    "_next_upstream_timeout",
+    "_connect_timeout",
+    "_read_timeout",
+    "_send_timeout",
+];
+
+/// The methods passed to the next server once `non_idempotent` is listed:
+/// every method, the ones nginx otherwise holds back (POST, LOCK, PATCH)
+/// first.
+pub const NON_IDEMPOTENT_METHODS: &[&str] = &[
+    "POST", "LOCK", "PATCH", "GET", "HEAD", "PUT", "DELETE", "OPTIONS",
+];
+
+/// `Methods` for a policy that lists `non_idempotent`.
+pub fn non_idempotent_methods() -> Methods {
+    Methods::Set(
+        NON_IDEMPOTENT_METHODS
+            .iter()
+            .map(|m| m.to_string())
+            .collect(),
+    )
+}
+
+/// nginx's default for the connect, read and send timeouts.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Directives that only nginx configurations have: enough to claim any
+/// `*.conf` file.
+const STRONG_SNIFF: &[&str] = &[
+    "proxy_pass ",
+    "fastcgi_pass ",
+    "grpc_pass ",
+    "uwsgi_pass ",
+    "_next_upstream",
+    "server_name ",
+    "worker_processes ",
+    "worker_connections ",
+    "upstream ",
+    "proxy_set_header ",
+    "location /",
+    "location ~",
+    "location =",
+    "location ^~",
+    "location @",
+];
+/// Directives that are enough in a file under an nginx-looking directory
+/// or with `nginx` in its name.
+const WEAK_SNIFF: &[&str] = &[
+    "listen ",
+    "server {",
+    "location ",
+    "include ",
+    "add_header ",
+    "return ",
+];
+const NGINX_DIRS: &[&str] = &[
+    "conf.d",
+    "sites-available",
+    "sites-enabled",
+    "snippets",
+    "http.d",
+    "vhosts.d",
+    "templates",
+];
+
+/// Whether a file is an nginx configuration: `nginx.conf` by name, a
+/// `*.conf` (or `*.conf.template`) whose content looks like nginx, with a
+/// lower bar under an nginx-looking directory or with `nginx` in its
+/// name; any file under `sites-available`/`sites-enabled` that looks like
+/// nginx.
+pub fn claims(path: &Path, name: &str, bytes: &[u8]) -> bool {
+    if name == "nginx.conf" {
+        return true;
+    }
+    let conf = name.ends_with(".conf")
+        || name.ends_with(".conf.template")
+        || name.ends_with(".conf.tmpl")
+        || name.ends_with(".nginx");
+    let dirs: Vec<String> = path
+        .parent()
+        .into_iter()
+        .flat_map(|p| p.components())
+        .map(|c| c.as_os_str().to_string_lossy().to_ascii_lowercase())
+        .collect();
+    let nginx_dir = dirs
+        .iter()
+        .any(|d| d.contains("nginx") || NGINX_DIRS.contains(&d.as_str()));
+    let sites = dirs
+        .iter()
+        .any(|d| d == "sites-available" || d == "sites-enabled");
+    if !conf && !sites {
+        return false;
+    }
+    let has = |needles: &[&str]| {
+        needles
+            .iter()
+            .any(|n| memmem::find(bytes, n.as_bytes()).is_some())
+    };
+    // A directive ends with `;` or opens a block: INI-style files
+    // (`key = value`, `;` comments: php-fpm, supervisord) have no such line.
+    let head = &bytes[..bytes.len().min(64 * 1024)];
+    let nginx_shaped = head.split(|&b| b == b'\n').any(|line| {
+        let t = line.trim_ascii();
+        matches!(t.last(), Some(b';' | b'{' | b'}'))
+            && !matches!(t.first(), Some(b';' | b'#' | b'['))
+    });
+    nginx_shaped
+        && (has(STRONG_SNIFF) || ((nginx_dir || name.contains("nginx")) && has(WEAK_SNIFF)))
+}
+
+/// Parse and read one nginx file.
+pub fn extract(text: &str, facts: &mut Facts) {
+    facts.claimed_by("nginx");
+    let cfg = match parser::parse(text) {
+        Ok(c) => c,
+        Err(e) => {
+            let lines = LineIndex::new(text);
+            let line = lines.line_text(text, lines.line_of(e.span.start.min(text.len())));
+            let templated = (text.contains("{{") && text.contains("}}")) || text.contains("{%");
+            let (reason, help) = if templated {
+                (
+                    format!(
+                        "templated file (Jinja/Go template) did not parse as nginx configuration: {}",
+                        e.message
+                    ),
+                    "render the template before checking it, or exclude it with `--exclude`",
+                )
+            } else {
+                (
+                    e.message.clone(),
+                    "fix the syntax: nginx refuses to load this file too (`nginx -t`)",
+                )
+            };
+            facts
+                .diagnostics
+                .push(unparsable_file::syntax(e.span, &reason, line, help));
+            return;
+        }
+    };
+    Reader::new(&cfg, facts).run();
+}
+
+/// A checked value of a retry or timeout directive.
+#[derive(Clone, Debug)]
+enum Value {
+    Mask(Mask),
+    Tries(u64),
+    Time(Duration),
+    /// `*_request_buffering on|off`.
+    Flag(bool),
+}
+
+#[derive(Clone, Debug, Default)]
+struct Mask {
+    /// (token as written, span), valid tokens only.
+    tokens: Vec<(String, Span)>,
+    off: bool,
+    non_idempotent: Option<Span>,
+}
+
+/// A server of an upstream block.
+#[derive(Clone, Debug)]
+struct Server {
+    host: String,
+    /// An IP literal or a unix socket: exactly one address.
+    literal: bool,
+    down: bool,
+    resolve: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Upstream {
+    name: String,
+    servers: Vec<Server>,
+    /// Peers chosen by Lua (`balancer_by_lua*`): their number is unknown.
+    dynamic: bool,
+}
+
+/// What a `*_pass` calls.
+#[derive(Clone, Debug)]
+enum Target {
+    /// An `upstream` block of this file.
+    Upstream(usize),
+    /// A host name or address, with or without a port.
+    Host {
+        host: String,
+        literal: bool,
+    },
+    Unix,
+    /// Set by variables at run time.
+    Variable,
+}
+
+struct Reader<'c, 'f> {
+    cfg: &'c Config,
+    facts: &'f mut Facts,
+    values: HashMap<usize, Value>,
+    /// (enclosing block, directive name) -> the directives with a valid
+    /// value there, so that a lookup costs the depth, not the block size.
+    by_block: HashMap<(Option<usize>, &'c str), Vec<usize>>,
+    upstreams: Vec<Upstream>,
+    /// Lower-case upstream name -> index of its first definition.
+    upstream_index: HashMap<String, usize>,
+}
+
+impl<'c, 'f> Reader<'c, 'f> {
+    fn new(cfg: &'c Config, facts: &'f mut Facts) -> Self {
+        Reader {
+            cfg,
+            facts,
+            values: HashMap::new(),
+            by_block: HashMap::new(),
+            upstreams: Vec::new(),
+            upstream_index: HashMap::new(),
+        }
+    }
+
+    /// Whether directive `i` is inside `stream { }` or `mail { }`.
+    fn outside_http(&self, i: usize) -> bool {
+        self.cfg
+            .ancestors(i)
+            .iter()
+            .any(|&a| matches!(self.cfg.get(a).name.as_str(), "stream" | "mail"))
+    }
+
+    fn run(mut self) {
+        let cfg = self.cfg;
+        for (i, d) in cfg.directives.iter().enumerate() {
+            if d.name == "include" {
+                self.include(d);
+                continue;
+            }
+            if self.outside_http(i) {
+                continue;
+            }
+            if d.name == "upstream" && d.is_block {
+                self.upstream(d);
+                continue;
+            }
+            self.check_directive(i, d);
+        }
+        for (i, d) in cfg.directives.iter().enumerate() {
+            if let Some(family) = pass_family(&d.name)
+                && !self.outside_http(i)
+            {
+                self.pass(i, d, family);
+            }
+        }
+    }
+
+    fn include(&mut self, d: &Directive) {
+        let Some(arg) = d.arg(0) else { return };
+        let context = match d.parent {
+            None => "main".to_string(),
+            Some(p) => block_label(self.cfg.get(p)),
+        };
+        self.facts.includes.push(IncludeRef {
+            system: System::Nginx,
+            pattern: arg.value.clone(),
+            span: arg.span,
+            context,
+        });
+    }
+
+    fn upstream(&mut self, d: &Directive) {
+        let Some(name) = d.arg(0) else { return };
+        let mut servers = Vec::new();
+        let mut dynamic = false;
+        for &c in &d.children {
+            let s = self.cfg.get(c);
+            dynamic |= s.name.starts_with("balancer_by_lua");
+            if s.name != "server" {
+                continue;
+            }
+            let Some(addr) = s.arg(0) else { continue };
+            let flags: Vec<&str> = s.args[1..].iter().map(|a| a.value.as_str()).collect();
+            let (host, literal) = address(&addr.value);
+            servers.push(Server {
+                host,
+                literal,
+                down: flags.contains(&"down"),
+                resolve: flags.contains(&"resolve"),
+            });
+        }
+        self.upstream_index
+            .entry(name.value.to_ascii_lowercase())
+            .or_insert(self.upstreams.len());
+        self.upstreams.push(Upstream {
+            name: name.value.clone(),
+            servers,
+            dynamic,
+        });
+    }
+
+    /// Validate a retry or timeout directive (RL901/RL902) and keep its
+    /// value.
+    fn check_directive(&mut self, i: usize, d: &Directive) {
+        if BUFFERING.contains(&d.name.as_str()) {
+            if let Some(a) = self.one_arg(d) {
+                match a.value.to_ascii_lowercase().as_str() {
+                    "on" => self.keep(i, d, Value::Flag(true)),
+                    "off" => self.keep(i, d, Value::Flag(false)),
+                    _ => self.facts.diagnostics.push(invalid_setting::value(
+                        a.span,
+                        &d.name,
+                        &a.value,
+                        "not `on` or `off`",
+                    )),
+                }
+            }
+            return;
+        }
+        let Some((family, suffix)) = split_name(&d.name) else {
+            self.check_unknown(d);
+            return;
+        };
+        let value = match suffix {
+            "_next_upstream" => self.mask(d, family).map(Value::Mask),
+            "_next_upstream_tries" => self.tries(d).map(Value::Tries),
+            _ => self.time(d).map(Value::Time),
+        };
+        if let Some(v) = value {
+            if let Value::Time(t) = &v
+                && suffix != "_next_upstream_timeout"
+            {
+                self.facts.timeouts.push(TimeoutSetting {
+                    system: System::Nginx,
+                    name: None,
+                    what: d.name.clone(),
+                    timeout: Located::written(Timeout::after(*t), d.head_span()),
+                });
+            }
+            self.keep(i, d, v);
+        }
+    }
+
+    fn keep(&mut self, i: usize, d: &Directive, v: Value) {
+        let entry = self
+            .by_block
+            .entry((d.parent, self.cfg.get(i).name.as_str()))
+            .or_default();
+        // Values add up for `*_next_upstream`; any other directive twice
+        // in one block stops nginx ("is duplicate").
+        if let Some(&first) = entry.first()
+            && !matches!(v, Value::Mask(_))
+        {
+            self.facts.diagnostics.push(
+                invalid_setting::value(
+                    d.head_span(),
+                    &d.name,
+                    &d.args
+                        .iter()
+                        .map(|a| a.value.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    "it is already set in this block, and nginx refuses a duplicate",
+                )
+                .with_related(self.cfg.get(first).head_span(), "set here first"),
+            );
+            return;
+        }
+        entry.push(i);
+        self.values.insert(i, v);
+    }
+
+    /// A family directive with a typo: `proxy_read_timout`,
+    /// `proxy_next_upstream_try`.
+    fn check_unknown(&mut self, d: &Directive) {
+        for f in FAMILIES {
+            let Some(rest) = d.name.strip_prefix(f.prefix) else {
+                continue;
+            };
+            // Cheap tests first: most directives are nowhere near.
+            let close = rest.starts_with("_next_upstream")
+                || SUFFIXES.iter().any(|s| {
+                    rest.len().abs_diff(s.len()) <= 2 && strsim::levenshtein(s, rest) <= 2
+                });
+            if close {
+                let known: Vec<String> = SUFFIXES
+                    .iter()
+                    .map(|s| format!("{}{s}", f.prefix))
+                    .collect();
+                let known: Vec<&str> = known.iter().map(String::as_str).collect();
+                self.facts
+                    .diagnostics
+                    .push(unknown_setting::unknown_directive(
+                        d.name_span,
+                        &d.name,
+                        "nginx",
+                        nearest(&d.name, &known),
+                    ));
+            }
+            return;
+        }
+    }
+
+    fn mask(&mut self, d: &Directive, family: &Family) -> Option<Mask> {
+        let mut mask = Mask::default();
+        if d.args.is_empty() {
+            self.facts.diagnostics.push(invalid_setting::value(
+                d.name_span,
+                &d.name,
+                "",
+                "it needs at least one condition (`error timeout` is the default)",
+            ));
+            return None;
+        }
+        for a in &d.args {
+            let lower = a.value.to_ascii_lowercase();
+            if !family.values.contains(&lower.as_str()) {
+                self.facts.diagnostics.push(invalid_setting::unknown_token(
+                    a.span,
+                    &d.name,
+                    &a.value,
+                    family.values.iter().copied(),
+                ));
+                continue;
+            }
+            match lower.as_str() {
+                "off" => mask.off = true,
+                "non_idempotent" => mask.non_idempotent = Some(a.span),
+                _ => {}
+            }
+            if family.prefix == "grpc" && !matches!(lower.as_str(), "error" | "timeout" | "off") {
+                self.facts.diagnostics.push(unknown_setting::no_effect(
+                    a.span,
+                    &a.value,
+                    "nginx sends gRPC requests unbuffered and never passes one to the next server once it was sent, so only `error` and `timeout` before sending are retried",
+                    "remove it, or retry in the gRPC client (its service config can retry `UNAVAILABLE`)",
+                ));
+            }
+            mask.tokens.push((lower, a.span));
+        }
+        Some(mask)
+    }
+
+    fn one_arg<'d>(&mut self, d: &'d Directive) -> Option<&'d Arg> {
+        match d.args.as_slice() {
+            [a] => Some(a),
+            _ => {
+                self.facts.diagnostics.push(invalid_setting::value(
+                    d.head_span(),
+                    &d.name,
+                    &d.args
+                        .iter()
+                        .map(|a| a.value.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    "it takes exactly one value",
+                ));
+                None
+            }
+        }
+    }
+
+    fn tries(&mut self, d: &Directive) -> Option<u64> {
+        let a = self.one_arg(d)?;
+        match a.value.parse::<u64>() {
+            Ok(n) if a.value.bytes().all(|b| b.is_ascii_digit()) => Some(n),
+            _ => {
+                self.facts.diagnostics.push(invalid_setting::value(
+                    a.span,
+                    &d.name,
+                    &a.value,
+                    "not a whole number (`0` means no limit)",
+                ));
+                None
+            }
+        }
+    }
+
+    fn time(&mut self, d: &Directive) -> Option<Duration> {
+        let a = self.one_arg(d)?;
+        match parse_time(&a.value) {
+            Ok(t) => Some(t),
+            Err(why) => {
+                self.facts
+                    .diagnostics
+                    .push(invalid_setting::value(a.span, &d.name, &a.value, &why));
+                None
+            }
+        }
+    }
+
+    /// The nearest block, from the one holding `at` outwards, that writes
+    /// `name`: its directives with that name.
+    fn resolve(&self, at: usize, name: &str) -> Vec<usize> {
+        let mut scope = self.cfg.get(at).parent;
+        loop {
+            if let Some(hits) = self.by_block.get(&(scope, name)) {
+                return hits.clone();
+            }
+            match scope {
+                None => return Vec::new(),
+                Some(s) => scope = self.cfg.get(s).parent,
+            }
+        }
+    }
+
+    fn scalar(&self, at: usize, name: &str) -> Option<(Value, Span)> {
+        // A second scalar in one block is rejected by nginx; the first is
+        // the one read.
+        let i = *self.resolve(at, name).first()?;
+        Some((self.values.get(&i)?.clone(), self.cfg.get(i).head_span()))
+    }
+
+    fn pass(&mut self, i: usize, d: &Directive, family: &'static Family) {
+        let Some(arg) = d.arg(0) else { return };
+        let p = family.prefix;
+        let target = self.target(&arg.value);
+        let (count, exact, label) = self.peers(&target);
+        let pass_span = d.head_span();
+
+        // A request body sent unbuffered (always for gRPC, with
+        // `*_request_buffering off` for the others) is never passed to the
+        // next server once sent (`ngx_http_upstream_next`).
+        let unbuffered = p == "grpc"
+            || matches!(
+                self.scalar(i, &format!("{p}_request_buffering")),
+                Some((Value::Flag(false), _))
+            );
+
+        // Conditions and methods.
+        let masks = self.resolve(i, &format!("{p}_next_upstream"));
+        let (retry_on, methods) = if masks.is_empty() {
+            (
+                Located::default_at(
+                    RetryOn::Listed {
+                        conditions: ["error", "timeout"]
+                            .iter()
+                            .map(|t| Located::default_at(condition(t), pass_span))
+                            .collect(),
+                    },
+                    pass_span,
+                ),
+                Located::default_at(Methods::IdempotentOnly, pass_span),
+            )
+        } else {
+            let mut merged = Mask::default();
+            let mut span: Option<Span> = None;
+            for m in &masks {
+                if let Some(Value::Mask(v)) = self.values.get(m) {
+                    merged.off |= v.off;
+                    merged.non_idempotent = merged.non_idempotent.or(v.non_idempotent);
+                    merged.tokens.extend(v.tokens.iter().cloned());
+                }
+                let s = self.cfg.get(*m).head_span();
+                span = Some(span.map_or(s, |x| x.cover(s)));
+            }
+            let span = span.unwrap_or(pass_span);
+            if unbuffered {
+                // Nothing is passed on once sent: only failures before
+                // the request is sent can be retried.
+                merged
+                    .tokens
+                    .retain(|(t, _)| matches!(t.as_str(), "error" | "timeout" | "off"));
+                merged.non_idempotent = None;
+            }
+            let on = if merged.off {
+                RetryOn::Nothing
+            } else {
+                let conditions: Vec<_> = merged
+                    .tokens
+                    .iter()
+                    .filter(|(t, _)| !matches!(t.as_str(), "non_idempotent" | "updating"))
+                    .map(|(t, s)| Located::written(condition(t), *s))
+                    .collect();
+                if conditions.is_empty() {
+                    RetryOn::Nothing
+                } else {
+                    RetryOn::Listed { conditions }
+                }
+            };
+            let methods = match merged.non_idempotent {
+                Some(s) => Located::written(non_idempotent_methods(), s),
+                None => Located::written(Methods::IdempotentOnly, span),
+            };
+            (Located::written(on, span), methods)
+        };
+
+        // Tries.
+        let tries_name = format!("{p}_next_upstream_tries");
+        let timeout_name = format!("{p}_next_upstream_timeout");
+        let window = self.scalar(i, &timeout_name).and_then(|(v, s)| match v {
+            Value::Time(t) => Some((t, s)),
+            _ => None,
+        });
+        let attempts = match self.scalar(i, &tries_name) {
+            Some((Value::Tries(n), span)) if n > 0 => {
+                let (count, note) = match count {
+                    Some(c) if exact && c < n => {
+                        (c, format!(" (capped at the {c} server(s) of {label})"))
+                    }
+                    _ => (n, String::new()),
+                };
+                Located::written(
+                    Attempts {
+                        count: AttemptCount::Finite(count),
+                        written_as: format!("{tries_name} {n}{note}"),
+                    },
+                    span,
+                )
+            }
+            Some((_, span)) => {
+                // `0`: no limit but the servers.
+                let count = match count {
+                    Some(c) if exact => AttemptCount::Finite(c),
+                    _ => AttemptCount::Unbounded,
+                };
+                Located::written(
+                    Attempts {
+                        count,
+                        written_as: format!("{tries_name} 0"),
+                    },
+                    span,
+                )
+            }
+            None => Located::default_at(
+                Attempts {
+                    count: AttemptCount::Finite(count.unwrap_or(1).max(1)),
+                    written_as: format!("no {tries_name}: one try per server of {label}"),
+                },
+                pass_span,
+            ),
+        };
+
+        // Per-try and overall timeouts.
+        let connect = self.scalar(i, &format!("{p}_connect_timeout"));
+        let read = self.scalar(i, &format!("{p}_read_timeout"));
+        let time_of = |v: &Option<(Value, Span)>| match v {
+            Some((Value::Time(t), _)) => *t,
+            _ => DEFAULT_TIMEOUT,
+        };
+        let per_try = Timeout::after(time_of(&connect) + time_of(&read));
+        let per_try = match (&read, &connect) {
+            (Some((_, s)), _) | (None, Some((_, s))) => Located::written(per_try, *s),
+            (None, None) => Located::default_at(per_try, pass_span),
+        };
+        let overall = match window {
+            Some((t, s)) if t.is_zero() => Some(Located::written(Timeout::Disabled, s)),
+            Some((t, s)) => Some(Located::written(Timeout::after(t), s)),
+            None if attempts.value.count == AttemptCount::Unbounded => {
+                Some(Located::default_at(Timeout::Disabled, pass_span))
+            }
+            None => None,
+        };
+
+        let location = self
+            .cfg
+            .ancestors(i)
+            .into_iter()
+            .find(|&a| self.cfg.get(a).name == "location")
+            .map(|a| block_label(self.cfg.get(a)));
+        let name = location
+            .clone()
+            .unwrap_or_else(|| format!("{} {}", d.name, arg.value));
+        let mut policy = RetryPolicy::new(System::Nginx, pass_span, attempts);
+        policy.name = Some(name);
+        policy.scope.route = location;
+        policy.scope.callee = self.callee(&target).map(|c| Located::written(c, arg.span));
+        policy.delay = Located::default_at(Delay::None, pass_span);
+        policy.jitter = Located::default_at(Jitter::None, pass_span);
+        policy.platform_backoff = true;
+        policy.per_try_timeout = Some(per_try);
+        policy.overall_timeout = overall;
+        policy.retry_on = retry_on;
+        policy.methods = methods;
+        let idx = self.facts.policies.len();
+        self.facts.policies.push(policy);
+
+        let via = match &target {
+            Target::Upstream(u) => {
+                format!("nginx {} (upstream `{}`)", d.name, self.upstreams[*u].name)
+            }
+            _ => format!("nginx {}", d.name),
+        };
+        for callee in self.edge_callees(&target) {
+            self.facts.edges.push(CallEdge {
+                caller: None,
+                callee,
+                span: arg.span,
+                policies: vec![idx],
+                via: via.clone(),
+            });
+        }
+    }
+
+    fn target(&self, raw: &str) -> Target {
+        let rest = raw.split_once("://").map_or(raw, |(_, r)| r);
+        if rest.starts_with("unix:") {
+            return Target::Unix;
+        }
+        let mut hostport = rest.split('/').next().unwrap_or(rest);
+        // `http://backend$request_uri`: a variable that only adds the path
+        // leaves the host as written.
+        if let Some(i) = hostport.find('$') {
+            let var = hostport[i + 1..].trim_start_matches('{');
+            let path_var = PATH_VARIABLES.iter().any(|v| var.starts_with(v))
+                || var.starts_with(|c: char| c.is_ascii_digit());
+            if i > 0 && path_var {
+                hostport = &hostport[..i];
+            }
+        }
+        if hostport.contains('$') || raw.starts_with('$') || hostport.is_empty() {
+            return Target::Variable;
+        }
+        let has_port = port_of(hostport).is_some();
+        if !has_port && let Some(&u) = self.upstream_index.get(&hostport.to_ascii_lowercase()) {
+            return Target::Upstream(u);
+        }
+        let (host, literal) = address(hostport);
+        Target::Host { host, literal }
+    }
+
+    /// (tries the servers allow, whether that number is exact, a label).
+    fn peers(&self, t: &Target) -> (Option<u64>, bool, String) {
+        match t {
+            Target::Upstream(u) => {
+                let up = &self.upstreams[*u];
+                let label = format!("upstream {}", up.name);
+                let live: Vec<&Server> = up.servers.iter().filter(|s| !s.down).collect();
+                if up.dynamic || live.is_empty() {
+                    return (None, false, label);
+                }
+                let exact = live.iter().all(|s| s.literal && !s.resolve);
+                (Some(live.len() as u64), exact, label)
+            }
+            Target::Host { host, literal } => (Some(1), *literal, host.clone()),
+            Target::Unix => (Some(1), true, "the unix socket".into()),
+            Target::Variable => (None, false, "the address set at run time".into()),
+        }
+    }
+
+    fn callee(&self, t: &Target) -> Option<String> {
+        match t {
+            Target::Upstream(u) => Some(self.upstreams[*u].name.clone()),
+            Target::Host { host, .. } => Some(super::short_host(host)),
+            _ => None,
+        }
+    }
+
+    /// The services a pass calls: the host names of an upstream's servers
+    /// (its name when they are all addresses), or the host.
+    fn edge_callees(&self, t: &Target) -> Vec<String> {
+        match t {
+            Target::Upstream(u) => {
+                let up = &self.upstreams[*u];
+                let mut out: Vec<String> = Vec::new();
+                for s in up.servers.iter().filter(|s| !s.literal) {
+                    let h = super::short_host(&s.host);
+                    if !out.contains(&h) {
+                        out.push(h);
+                    }
+                }
+                if out.is_empty() {
+                    out.push(up.name.clone());
+                }
+                out
+            }
+            Target::Host { host, .. } => vec![super::short_host(host)],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The candidates closest to `word` by edit distance (all of them when
+/// none is close), so that "did you mean" names the nearest one.
+pub fn nearest<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
+    let best = known
+        .iter()
+        .map(|k| strsim::levenshtein(k, word))
+        .min()
+        .unwrap_or(usize::MAX);
+    if best > 4 {
+        return known.to_vec();
+    }
+    known
+        .iter()
+        .copied()
+        .filter(|k| strsim::levenshtein(k, word) == best)
+        .collect()
+}
+
+/// `proxy_pass` and the like: their family.
+fn pass_family(name: &str) -> Option<&'static Family> {
+    let prefix = name.strip_suffix("_pass")?;
+    FAMILIES.iter().find(|f| f.prefix == prefix)
+}
+
+/// A retry or timeout directive: its family and suffix.
+fn split_name(name: &str) -> Option<(&'static Family, &'static str)> {
+    for f in FAMILIES {
+        if let Some(rest) = name.strip_prefix(f.prefix)
+            && let Some(s) = SUFFIXES.iter().find(|s| **s == rest)
+        {
+            return Some((f, s));
+        }
+    }
+    None
+}
+
+/// `location /api`, `server`, `if`.
+fn block_label(d: &Directive) -> String {
+    if d.args.is_empty() {
+        d.name.clone()
+    } else {
+        let args: Vec<&str> = d.args.iter().map(|a| a.value.as_str()).collect();
+        format!("{} {}", d.name, args.join(" "))
+    }
+}
+
+fn port_of(hostport: &str) -> Option<&str> {
+    let after = match hostport.rfind(']') {
+        Some(i) => &hostport[i + 1..],
+        None => hostport,
+    };
+    after
+        .rsplit_once(':')
+        .map(|(_, p)| p)
+        .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The host of `host[:port]` and whether it is an IP literal or a unix
+/// socket (one address, nothing to resolve).
+fn address(raw: &str) -> (String, bool) {
+    let rest = raw.split_once("://").map_or(raw, |(_, r)| r);
+    if rest.starts_with("unix:") {
+        return (rest.to_string(), true);
+    }
+    let hostport = rest.split('/').next().unwrap_or(rest);
+    let host = if let Some(inner) = hostport.strip_prefix('[') {
+        inner.split(']').next().unwrap_or(inner)
+    } else {
+        match port_of(hostport) {
+            Some(_) => hostport.rsplit_once(':').map_or(hostport, |(h, _)| h),
+            None => hostport,
+        }
+    };
+    let literal = host.parse::<std::net::IpAddr>().is_ok();
+    (host.to_string(), literal)
+}
+
+/// One `*_next_upstream` value as a condition.
+pub fn condition(token: &str) -> Condition {
+    if let Some(code) = token
+        .strip_prefix("http_")
+        .and_then(|c| c.parse::<u16>().ok())
+    {
+        return Condition::status(code);
+    }
+    match token {
+        "not_found" => Condition::status(404),
+        t => Condition::Transport(t.to_string()),
+    }
+}
+
+/// nginx time values (`ngx_parse_time`): `30s`, `1m30s`, `500ms`, `1h 30m`;
+/// a number without a unit is seconds; units from largest to smallest, each
+/// at most once: `y` (365d), `M` (30d), `w`, `d`, `h`, `m`, `s`, `ms`.
+pub fn parse_time(s: &str) -> Result<Duration, String> {
+    let b = s.as_bytes();
+    let bad = || "not an nginx time (write `30s`, `1m30s` or `500ms`)".to_string();
+    let mut i = 0;
+    let mut total_ms: u128 = 0;
+    let mut last_rank = 0u8;
+    let mut any = false;
+    while i < b.len() {
+        if b[i] == b' ' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return Err(bad());
+        }
+        let n: u128 = s[start..i].parse().map_err(|_| bad())?;
+        let (rank, scale, len) = match (b.get(i), b.get(i + 1)) {
+            (Some(b'y'), _) => (1, 365 * 86_400_000, 1),
+            (Some(b'M'), _) => (2, 30 * 86_400_000, 1),
+            (Some(b'w'), _) => (3, 7 * 86_400_000, 1),
+            (Some(b'd'), _) => (4, 86_400_000, 1),
+            (Some(b'h'), _) => (5, 3_600_000, 1),
+            (Some(b'm'), Some(b's')) => (8, 1, 2),
+            (Some(b'm'), _) => (6, 60_000, 1),
+            (Some(b's'), _) => (7, 1000, 1),
+            (None | Some(b' '), _) => (9, 1000, 0),
+            _ => return Err(bad()),
+        };
+        if rank <= last_rank {
+            return Err(bad());
+        }
+        last_rank = rank;
+        total_ms = total_ms.saturating_add(n.saturating_mul(scale));
+        i += len;
+        any = true;
+        if rank == 9 {
+            // A bare number ends the value.
+            while i < b.len() && b[i] == b' ' {
+                i += 1;
+            }
+            if i < b.len() {
+                return Err(bad());
+            }
+        }
+    }
+    if !any {
+        return Err("empty time".into());
+    }
+    // ngx_parse_time refuses values past NGX_MAX_INT_T_VALUE.
+    if total_ms > i64::MAX as u128 {
+        return Err("out of range".into());
+    }
+    Ok(Duration::from_millis(total_ms as u64))
+}
+
+#[cfg(test)]
+mod tests;

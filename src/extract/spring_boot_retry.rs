@@ -1,0 +1,969 @@
+//! Retry settings that Spring Boot and Spring Cloud bind from plain
+//! properties, read from the same flattened [`Prop`] list as YAML and
+//! `.properties`:
+//!
+//! - Spring Cloud Config client, `spring.cloud.config.retry.*`
+//!   (`RetryProperties`, spring-cloud-config-client): `initial-interval`
+//!   1000 ms, `multiplier` 1.1, `max-interval` 2000 ms, `max-attempts` 6
+//!   (total), `use-random-policy` false; plain numbers of milliseconds. It
+//!   applies only with `spring.cloud.config.fail-fast=true` (reference
+//!   "Config Client Retry"). Each try is bounded by `request-read-timeout`
+//!   (default 185000 ms, `ConfigClientProperties`); the call goes to
+//!   `spring.cloud.config.uri` (default `http://localhost:8888`).
+//! - Spring AMQP listener and template retry, `spring.rabbitmq.listener.
+//!   simple|direct.retry.*` and `spring.rabbitmq.template.retry.*`
+//!   (`RabbitProperties.Retry`/`ListenerRetry`, Spring Boot): off unless
+//!   `enabled=true`; Boot 3.x `max-attempts` 3 counts attempts, Boot 4
+//!   `max-retries` 3 counts retries; `initial-interval` 1 s,
+//!   `multiplier` 1.0, `max-interval` 10 s, `stateless` true; no jitter
+//!   setting; every exception is retried.
+//! - Spring Kafka non-blocking retries, `spring.kafka.retry.topic.*`
+//!   (`KafkaProperties.Retry.Topic`, Spring Boot): off unless `enabled`;
+//!   `attempts` 3 (total), `delay` 1 s, `multiplier` 0 (fixed), `max-delay`
+//!   0 (30 s when below the delay), `random-back-off` false; Boot 3.4
+//!   moved them under `backoff.` (`delay`, `multiplier`, `max-delay`,
+//!   `random`) and Boot 4 keeps only those, with `jitter` for `random`
+//!   (`KafkaProperties.Retry.Topic.Backoff` API docs).
+//! - Spring Cloud Stream consumer retry,
+//!   `spring.cloud.stream.bindings.<name>.consumer.*` and
+//!   `spring.cloud.stream.default.consumer.*` (`ConsumerProperties`,
+//!   spring-cloud-stream): `max-attempts` 3 (total, 1 disables),
+//!   `back-off-initial-interval` 1000 ms, `back-off-max-interval` 10000 ms,
+//!   `back-off-multiplier` 2.0, `default-retryable` true, no jitter.
+//!
+//! Every policy records `spring.application.name` as its caller.
+
+use super::Facts;
+use super::spring::Prop;
+use crate::duration::parse_spring;
+use crate::model::*;
+use crate::rules::normalise_key;
+use crate::rules::settings::{invalid_setting, unknown_setting};
+use crate::source::Span;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// The leaf properties of one settings block, by normalised name.
+#[derive(Default)]
+struct Block<'p> {
+    fields: BTreeMap<String, &'p Prop>,
+    /// Where the block is (its first prop), for defaults.
+    span: Option<Span>,
+}
+
+impl<'p> Block<'p> {
+    fn get(&self, key: &str) -> Option<&'p Prop> {
+        self.fields.get(&normalise_key(key)).copied()
+    }
+    fn add(&mut self, leaf: &str, p: &'p Prop) {
+        self.fields.insert(normalise_key(leaf), p);
+        self.span = Some(self.span.map_or(p.span(), |s| s.cover(p.span())));
+    }
+    fn is_empty(&self) -> bool {
+        self.fields.is_empty()
+    }
+}
+
+/// The props under `prefix` whose remaining key is one segment (or two,
+/// for `backoff.x`), as a block.
+fn block<'p>(props: &'p [Prop], prefix: &[&str], depth: usize) -> Block<'p> {
+    let mut b = Block::default();
+    for p in super::spring::under(props, prefix) {
+        let rest = &p.segments[prefix.len()..];
+        if rest.len() <= depth {
+            let leaf = rest.join(".");
+            b.add(&leaf, p);
+        }
+    }
+    b
+}
+
+pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
+    let mut found = false;
+    found |= config_client(props, caller, facts);
+    found |= rabbit(props, caller, facts);
+    found |= kafka(props, caller, facts);
+    found |= stream(props, caller, facts);
+    found
+}
+
+fn boolean(p: &Prop, key: &str, facts: &mut Facts) -> Option<bool> {
+    match p.value.trim().to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        v if v.contains("${") => None,
+        _ => {
+            facts.diagnostics.push(invalid_setting::value(
+                p.value_span,
+                key,
+                &p.value,
+                "not `true` or `false`",
+            ));
+            None
+        }
+    }
+}
+
+fn whole(p: &Prop, key: &str, min: i64, facts: &mut Facts) -> Option<i64> {
+    match p.value.trim().parse::<i64>() {
+        Ok(n) if n >= min && n <= i32::MAX as i64 => Some(n),
+        Ok(n) if n > i32::MAX as i64 => {
+            facts.diagnostics.push(invalid_setting::value(
+                p.value_span,
+                key,
+                &p.value,
+                "larger than a Java `int` holds",
+            ));
+            None
+        }
+        Ok(n) => {
+            facts.diagnostics.push(invalid_setting::value(
+                p.value_span,
+                key,
+                &p.value,
+                &format!("`{n}` is below {min}"),
+            ));
+            None
+        }
+        Err(_) if p.value.contains("${") => None,
+        Err(_) => {
+            facts.diagnostics.push(invalid_setting::value(
+                p.value_span,
+                key,
+                &p.value,
+                "not a whole number",
+            ));
+            None
+        }
+    }
+}
+
+fn float(p: &Prop, key: &str, facts: &mut Facts) -> Option<f64> {
+    match p.value.trim().parse::<f64>() {
+        Ok(f) if f.is_finite() => Some(f),
+        _ if p.value.contains("${") => None,
+        _ => {
+            facts.diagnostics.push(invalid_setting::value(
+                p.value_span,
+                key,
+                &p.value,
+                "not a number",
+            ));
+            None
+        }
+    }
+}
+
+/// A `long`/`int` of milliseconds (no unit accepted).
+fn millis(p: &Prop, key: &str, facts: &mut Facts) -> Option<Duration> {
+    match p.value.trim().parse::<u64>() {
+        Ok(n) => Some(Duration::from_millis(n)),
+        Err(_) if p.value.contains("${") => None,
+        Err(_) => {
+            facts.diagnostics.push(invalid_setting::value(
+                p.value_span,
+                key,
+                &p.value,
+                "a whole number of milliseconds is expected here; a unit such as `1s` fails to bind",
+            ));
+            None
+        }
+    }
+}
+
+/// A Spring `Duration` (unitless = milliseconds).
+fn duration(p: &Prop, key: &str, facts: &mut Facts) -> Option<Duration> {
+    match parse_spring(&p.value, Duration::from_millis(1)) {
+        Ok(d) => Some(d),
+        Err(_) if p.value.contains("${") => None,
+        Err(e) => {
+            facts
+                .diagnostics
+                .push(invalid_setting::value(p.value_span, key, &p.value, &e));
+            None
+        }
+    }
+}
+
+/// Report every key of `b` not in `known` (RL901).
+fn check_keys(b: &Block<'_>, known: &[&str], what: &str, facts: &mut Facts) {
+    for (k, p) in &b.fields {
+        if !known.iter().any(|x| normalise_key(x) == *k) {
+            let span = p.seg_spans.last().copied().unwrap_or(p.key_span);
+            let written = p.segments.last().cloned().unwrap_or_default();
+            facts.diagnostics.push(unknown_setting::unknown_key(
+                span,
+                &written,
+                what,
+                known.iter().copied(),
+            ));
+        }
+    }
+}
+
+/// Settings of a retry that is off: reported once (RL901), they do nothing.
+fn report_disabled(b: &Block<'_>, enabled: Option<&Prop>, prefix: &str, facts: &mut Facts) {
+    let set: Vec<&Prop> = b
+        .fields
+        .iter()
+        .filter(|(k, _)| k.as_str() != "enabled")
+        .map(|(_, p)| *p)
+        .collect();
+    let Some(first) = set.iter().min_by_key(|p| p.key_span.start) else {
+        return;
+    };
+    let why = match enabled {
+        Some(e) => format!("`{}` turns it off", e.key()),
+        None => format!("`{prefix}.enabled` is not `true` (it defaults to `false`)"),
+    };
+    facts.diagnostics.push(unknown_setting::ignored(
+        first.span(),
+        &format!("the `{prefix}` settings are ignored: {why}"),
+        &format!("set `{prefix}.enabled=true` to turn the retry on, or remove these settings"),
+    ));
+}
+
+/// `exponential x multiplier up to max`, or a fixed delay.
+fn backoff(initial: Duration, multiplier: f64, max: Option<Duration>) -> Delay {
+    if initial.is_zero() {
+        return Delay::None;
+    }
+    if multiplier <= 1.0 || max.is_some_and(|m| m <= initial) {
+        return Delay::Fixed {
+            delay: max.map_or(initial, |m| m.min(initial)),
+        };
+    }
+    Delay::Exponential {
+        base: initial,
+        multiplier,
+        cap: max,
+    }
+}
+
+/// Whether the value's located provenance is written (any of `props` set).
+fn locate<T>(value: T, props: &[Option<&Prop>], fallback: Span) -> Located<T> {
+    let spans: Vec<Span> = props.iter().flatten().map(|p| p.span()).collect();
+    match spans.into_iter().reduce(Span::cover) {
+        Some(s) => Located::written(value, s),
+        None => Located::default_at(value, fallback),
+    }
+}
+
+// ---------------------------------------------------------------- config
+
+const CONFIG_RETRY_KEYS: &[&str] = &[
+    "initialInterval",
+    "multiplier",
+    "maxInterval",
+    "maxAttempts",
+    "useRandomPolicy",
+];
+
+fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
+    let retry = block(props, &["spring", "cloud", "config", "retry"], 1);
+    let cfg = block(props, &["spring", "cloud", "config"], 1);
+    let fail_fast = cfg.get("failFast");
+    if retry.is_empty() && fail_fast.is_none() {
+        return false;
+    }
+    check_keys(
+        &retry,
+        CONFIG_RETRY_KEYS,
+        "`spring.cloud.config.retry`",
+        facts,
+    );
+    let on = fail_fast.and_then(|p| boolean(p, "fail-fast", facts)) == Some(true);
+    if !on {
+        if !retry.is_empty() {
+            let first = retry
+                .fields
+                .values()
+                .min_by_key(|p| p.key_span.start)
+                .copied();
+            if let Some(first) = first {
+                facts.diagnostics.push(unknown_setting::ignored(
+                    first.span(),
+                    "the `spring.cloud.config.retry` settings are ignored: the config client retries only with `spring.cloud.config.fail-fast=true`",
+                    "set `spring.cloud.config.fail-fast=true` (and have spring-retry on the classpath), or remove these settings",
+                ));
+            }
+            return true;
+        }
+        return false;
+    }
+    let root = fail_fast.map_or(retry.span.unwrap_or_default(), |p| p.span());
+    let attempts_p = retry.get("maxAttempts");
+    let attempts = match attempts_p.and_then(|p| whole(p, "max-attempts", 1, facts).map(|n| (p, n)))
+    {
+        Some((p, n)) => Located::written(
+            Attempts {
+                count: AttemptCount::Finite(n as u64),
+                written_as: format!("{}: {n}", p.key()),
+            },
+            p.span(),
+        ),
+        None => Located::default_at(
+            Attempts {
+                count: AttemptCount::Finite(6),
+                written_as: "spring.cloud.config.retry.max-attempts: 6 (default)".into(),
+            },
+            root,
+        ),
+    };
+    let mut policy = RetryPolicy::new(System::SpringCloudConfig, root, attempts);
+    policy.name = Some("spring.cloud.config.retry".into());
+    policy.scope.caller = caller.map(str::to_string);
+    let ii = retry.get("initialInterval");
+    let mu = retry.get("multiplier");
+    let mi = retry.get("maxInterval");
+    let initial = ii
+        .and_then(|p| millis(p, "initial-interval", facts))
+        .unwrap_or(Duration::from_millis(1000));
+    let multiplier = mu
+        .and_then(|p| float(p, "multiplier", facts))
+        .unwrap_or(1.1);
+    let max = mi
+        .and_then(|p| millis(p, "max-interval", facts))
+        .unwrap_or(Duration::from_millis(2000));
+    policy.delay = locate(backoff(initial, multiplier, Some(max)), &[ii, mu, mi], root);
+    let random = retry.get("useRandomPolicy");
+    policy.jitter = match random.map(|p| (p, boolean(p, "use-random-policy", facts))) {
+        // ExponentialRandomBackOffPolicy: each delay grows by a random
+        // part of (multiplier - 1).
+        Some((p, Some(true))) => Located::written(Jitter::Unknown, p.span()),
+        Some((p, _)) => Located::written(Jitter::None, p.span()),
+        None => Located::default_at(Jitter::None, root),
+    };
+    policy.retry_on = Located::default_at(RetryOn::AllErrors, root);
+    policy.methods = Located::default_at(Methods::Set(vec!["GET".into()]), root);
+    let read = cfg.get("requestReadTimeout");
+    policy.per_try_timeout = Some(
+        match read.and_then(|p| millis(p, "request-read-timeout", facts).map(|d| (p, d))) {
+            Some((p, d)) => Located::written(Timeout::after(d), p.span()),
+            None => Located::default_at(Timeout::after(Duration::from_millis(185_000)), root),
+        },
+    );
+    // The config server it calls.
+    let uri = cfg
+        .get("uri")
+        .map(|p| {
+            (
+                p.value.split(',').next().unwrap_or("").trim().to_string(),
+                p.value_span,
+            )
+        })
+        .or_else(|| config_import(props));
+    facts.policies.push(policy);
+    let idx = facts.policies.len() - 1;
+    if let Some((u, span)) = uri
+        && u.contains("://")
+    {
+        let callee = super::short_host(&u);
+        facts.policies[idx].scope.callee = Some(Located::written(callee.clone(), span));
+        facts.edges.push(CallEdge {
+            caller: caller.map(str::to_string),
+            callee,
+            span,
+            policies: vec![idx],
+            via: "Spring Cloud Config client".into(),
+        });
+    }
+    true
+}
+
+/// `spring.config.import=optional:configserver:http://host:8888`.
+fn config_import(props: &[Prop]) -> Option<(String, Span)> {
+    super::spring::under(props, &["spring", "config", "import"])
+        .chain(props.iter().filter(|p| {
+            p.segments.len() == 3
+                && p.normalised(0) == "spring"
+                && p.normalised(1) == "config"
+                && p.normalised(2) == "import"
+        }))
+        .find_map(|p| {
+            let v = p.value.trim();
+            let v = v.strip_prefix("optional:").unwrap_or(v);
+            v.strip_prefix("configserver:")
+                .map(|u| (u.to_string(), p.value_span))
+        })
+}
+
+// ---------------------------------------------------------------- rabbit
+
+const RABBIT_RETRY_KEYS: &[&str] = &[
+    "enabled",
+    "maxAttempts",
+    "maxRetries",
+    "initialInterval",
+    "multiplier",
+    "maxInterval",
+];
+
+fn rabbit(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
+    let mut found = false;
+    // Spring Boot 1.x: `spring.rabbitmq.listener.retry.*`, gone since 2.0.
+    if let Some(p) =
+        super::spring::under(props, &["spring", "rabbitmq", "listener", "retry"]).next()
+    {
+        found = true;
+        facts.diagnostics.push(unknown_setting::removed(
+            p.seg_spans.get(3).copied().unwrap_or(p.key_span),
+            "spring.rabbitmq.listener.retry",
+            "spring.rabbitmq.listener.retry",
+            "spring.rabbitmq.listener.simple.retry",
+            "removed in Spring Boot 2.0",
+        ));
+    }
+    for (prefix, listener) in [
+        (
+            &["spring", "rabbitmq", "listener", "simple", "retry"][..],
+            true,
+        ),
+        (
+            &["spring", "rabbitmq", "listener", "direct", "retry"][..],
+            true,
+        ),
+        (&["spring", "rabbitmq", "template", "retry"][..], false),
+    ] {
+        let b = block(props, prefix, 1);
+        if b.is_empty() {
+            continue;
+        }
+        found = true;
+        let name = prefix.join(".");
+        let mut known = RABBIT_RETRY_KEYS.to_vec();
+        if listener {
+            known.push("stateless");
+        }
+        check_keys(&b, &known, &format!("`{name}`"), facts);
+        let enabled = b.get("enabled");
+        if enabled.and_then(|p| boolean(p, "enabled", facts)) != Some(true) {
+            report_disabled(&b, enabled, &name, facts);
+            continue;
+        }
+        let root = enabled.map_or(b.span.unwrap_or_default(), |p| p.span());
+        let ma = b.get("maxAttempts");
+        let mr = b.get("maxRetries");
+        if let (Some(a), Some(_)) = (ma, mr) {
+            facts.diagnostics.push(unknown_setting::removed(
+                a.seg_spans.last().copied().unwrap_or(a.key_span),
+                &a.key(),
+                "max-attempts",
+                "max-retries",
+                "replaced by `max-retries` (which counts retries) in Spring Boot 4",
+            ));
+        }
+        let attempts = if let Some(p) = mr {
+            match whole(p, "max-retries", 0, facts) {
+                Some(n) => Located::written(
+                    Attempts {
+                        count: AttemptCount::Finite(n as u64 + 1),
+                        written_as: format!("{}: {n}", p.key()),
+                    },
+                    p.span(),
+                ),
+                None => Located::written(
+                    Attempts {
+                        count: AttemptCount::Unknown,
+                        written_as: p.key(),
+                    },
+                    p.span(),
+                ),
+            }
+        } else if let Some(p) = ma {
+            match whole(p, "max-attempts", 1, facts) {
+                Some(n) => Located::written(
+                    Attempts {
+                        count: AttemptCount::Finite(n as u64),
+                        written_as: format!("{}: {n}", p.key()),
+                    },
+                    p.span(),
+                ),
+                None => Located::written(
+                    Attempts {
+                        count: AttemptCount::Unknown,
+                        written_as: p.key(),
+                    },
+                    p.span(),
+                ),
+            }
+        } else {
+            Located::default_at(
+                Attempts {
+                    count: AttemptCount::Finite(3),
+                    written_as: format!("{name}.max-attempts: 3 (default)"),
+                },
+                root,
+            )
+        };
+        let mut policy = RetryPolicy::new(System::SpringAmqp, root, attempts);
+        policy.name = Some(name.clone());
+        policy.scope.caller = caller.map(str::to_string);
+        let ii = b.get("initialInterval");
+        let mu = b.get("multiplier");
+        let mi = b.get("maxInterval");
+        let initial = ii
+            .and_then(|p| duration(p, "initial-interval", facts))
+            .unwrap_or(Duration::from_secs(1));
+        let multiplier = mu
+            .and_then(|p| float(p, "multiplier", facts))
+            .unwrap_or(1.0);
+        let max = mi
+            .and_then(|p| duration(p, "max-interval", facts))
+            .unwrap_or(Duration::from_secs(10));
+        policy.delay = locate(backoff(initial, multiplier, Some(max)), &[ii, mu, mi], root);
+        policy.jitter = Located::default_at(Jitter::None, policy.delay.span);
+        policy.retry_on = Located::default_at(RetryOn::AllErrors, root);
+        facts.policies.push(policy);
+    }
+    found
+}
+
+// ---------------------------------------------------------------- kafka
+
+const KAFKA_TOPIC_KEYS: &[&str] = &[
+    "enabled",
+    "attempts",
+    "delay",
+    "multiplier",
+    "maxDelay",
+    "randomBackOff",
+    "backoff.delay",
+    "backoff.multiplier",
+    "backoff.maxDelay",
+    "backoff.random",
+    "backoff.jitter",
+];
+
+fn kafka(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
+    let prefix = ["spring", "kafka", "retry", "topic"];
+    let b = block(props, &prefix, 2);
+    if b.is_empty() {
+        return false;
+    }
+    let name = prefix.join(".");
+    check_keys(&b, KAFKA_TOPIC_KEYS, &format!("`{name}`"), facts);
+    let enabled = b.get("enabled");
+    if enabled.and_then(|p| boolean(p, "enabled", facts)) != Some(true) {
+        report_disabled(&b, enabled, &name, facts);
+        return true;
+    }
+    let root = enabled.map_or(b.span.unwrap_or_default(), |p| p.span());
+    let at = b.get("attempts");
+    let attempts = match at.and_then(|p| whole(p, "attempts", 1, facts).map(|n| (p, n))) {
+        Some((p, n)) => Located::written(
+            Attempts {
+                count: AttemptCount::Finite(n as u64),
+                written_as: format!("{}: {n}", p.key()),
+            },
+            p.span(),
+        ),
+        None => Located::default_at(
+            Attempts {
+                count: AttemptCount::Finite(3),
+                written_as: format!("{name}.attempts: 3 (default)"),
+            },
+            root,
+        ),
+    };
+    let mut policy = RetryPolicy::new(System::SpringKafka, root, attempts);
+    policy.name = Some(name.clone());
+    policy.scope.caller = caller.map(str::to_string);
+    let pick = |a: &str, b2: &str| b.get(b2).or_else(|| b.get(a));
+    let de = pick("delay", "backoff.delay");
+    let mu = pick("multiplier", "backoff.multiplier");
+    let md = pick("maxDelay", "backoff.maxDelay");
+    let rnd = pick("randomBackOff", "backoff.random");
+    let jit = b.get("backoff.jitter");
+    let delay = de
+        .and_then(|p| duration(p, "delay", facts))
+        .unwrap_or(Duration::from_secs(1));
+    let multiplier = mu
+        .and_then(|p| float(p, "multiplier", facts))
+        .unwrap_or(0.0);
+    let max = md.and_then(|p| duration(p, "max-delay", facts));
+    let random = rnd.and_then(|p| boolean(p, "random-back-off", facts)) == Some(true);
+    let d = if multiplier > 0.0 {
+        // A max-delay below the delay means the 30 s default.
+        let cap = max
+            .filter(|m| *m >= delay)
+            .unwrap_or(Duration::from_secs(30));
+        backoff(delay, multiplier, Some(cap))
+    } else if delay.is_zero() {
+        Delay::None
+    } else {
+        Delay::Fixed { delay }
+    };
+    policy.delay = locate(d, &[de, mu, md], root);
+    let jitter_d = jit.and_then(|p| duration(p, "jitter", facts));
+    policy.jitter = match (rnd, jit) {
+        (Some(p), _) if random => Located::written(Jitter::Unknown, p.span()),
+        (_, Some(p)) if jitter_d.is_some_and(|j| !j.is_zero()) => {
+            Located::written(Jitter::Unknown, p.span())
+        }
+        (Some(p), _) => Located::written(Jitter::None, p.span()),
+        _ => Located::default_at(Jitter::None, policy.delay.span),
+    };
+    policy.retry_on = Located::default_at(RetryOn::AllErrors, root);
+    facts.policies.push(policy);
+    true
+}
+
+// ---------------------------------------------------------------- stream
+
+/// A consumer binding's settings: its own `consumer.*`, then
+/// `spring.cloud.stream.default.consumer.*`.
+struct Consumer<'p> {
+    name: String,
+    span: Span,
+    own: Block<'p>,
+    /// `retryable-exceptions.<class>=bool`
+    exceptions: Vec<&'p Prop>,
+}
+
+fn stream(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
+    let base = ["spring", "cloud", "stream"];
+    let mut defaults = Block::default();
+    let mut default_exceptions = Vec::new();
+    let mut bindings: BTreeMap<String, Consumer<'_>> = BTreeMap::new();
+    for p in super::spring::under(props, &base) {
+        let n = base.len();
+        match p.normalised(n).as_str() {
+            "default" if p.normalised(n + 1) == "consumer" && p.segments.len() > n + 2 => {
+                if p.normalised(n + 2) == "retryableexceptions" {
+                    default_exceptions.push(p);
+                } else {
+                    defaults.add(&p.segments[n + 2], p);
+                }
+            }
+            "bindings" if p.segments.len() > n + 2 => {
+                let name = p.segments[n + 1].trim_matches(['[', ']']).to_string();
+                let field = p.normalised(n + 2);
+                let consumerish = field == "consumer" || field == "group" || is_input_name(&name);
+                let entry = bindings.entry(name.clone()).or_insert_with(|| Consumer {
+                    name: name.clone(),
+                    span: p.seg_spans.get(n + 1).copied().unwrap_or(p.key_span),
+                    own: Block::default(),
+                    exceptions: Vec::new(),
+                });
+                if field == "consumer" && p.segments.len() > n + 3 {
+                    if p.normalised(n + 3) == "retryableexceptions" {
+                        entry.exceptions.push(p);
+                    } else {
+                        entry.own.add(&p.segments[n + 3], p);
+                    }
+                }
+                if consumerish && entry.own.span.is_none() && field != "consumer" {
+                    // Mark as a consumer without settings of its own.
+                    entry.own.span = Some(entry.span);
+                }
+            }
+            _ => {}
+        }
+    }
+    let consumers: Vec<&Consumer<'_>> =
+        bindings.values().filter(|c| c.own.span.is_some()).collect();
+    if consumers.is_empty() && defaults.is_empty() {
+        return false;
+    }
+    check_keys(
+        &defaults,
+        STREAM_RETRY_KEYS_ALL,
+        "`spring.cloud.stream.default.consumer`",
+        facts,
+    );
+    for c in &consumers {
+        check_keys(
+            &c.own,
+            STREAM_RETRY_KEYS_ALL,
+            &format!("the consumer of binding `{}`", c.name),
+            facts,
+        );
+        let get = |key: &str| c.own.get(key).or_else(|| defaults.get(key));
+        let root = c.span;
+        let ma = get("maxAttempts");
+        let attempts = match ma.and_then(|p| whole(p, "max-attempts", 1, facts).map(|n| (p, n))) {
+            Some((p, n)) => locate(
+                Attempts {
+                    count: AttemptCount::Finite(n as u64),
+                    written_as: format!("{}: {n}", p.key()),
+                },
+                &[Some(p)],
+                root,
+            ),
+            None => Located::default_at(
+                Attempts {
+                    count: AttemptCount::Finite(3),
+                    written_as: "consumer.max-attempts: 3 (default)".into(),
+                },
+                root,
+            ),
+        };
+        let mut policy = RetryPolicy::new(System::SpringCloudStream, root, attempts);
+        policy.name = Some(format!("binding {}", c.name));
+        policy.scope.caller = caller.map(str::to_string);
+        let ii = get("backOffInitialInterval");
+        let mi = get("backOffMaxInterval");
+        let mu = get("backOffMultiplier");
+        let initial = ii
+            .and_then(|p| millis(p, "back-off-initial-interval", facts))
+            .unwrap_or(Duration::from_millis(1000));
+        let max = mi
+            .and_then(|p| millis(p, "back-off-max-interval", facts))
+            .unwrap_or(Duration::from_millis(10_000));
+        let multiplier = mu
+            .and_then(|p| float(p, "back-off-multiplier", facts))
+            .unwrap_or(2.0);
+        if let Some(t) = get("retryTemplateName") {
+            policy.delay = Located::written(Delay::Custom, t.span());
+            policy.jitter = Located::written(Jitter::Unknown, t.span());
+        } else {
+            policy.delay = locate(backoff(initial, multiplier, Some(max)), &[ii, mu, mi], root);
+            policy.jitter = Located::default_at(Jitter::None, policy.delay.span);
+        }
+        // What is retried.
+        let dr = get("defaultRetryable");
+        let default_retryable = dr
+            .and_then(|p| boolean(p, "default-retryable", facts))
+            .unwrap_or(true);
+        let exceptions: Vec<&Prop> = if c.exceptions.is_empty() {
+            default_exceptions.clone()
+        } else {
+            c.exceptions.clone()
+        };
+        let mut listed: Vec<Located<Condition>> = Vec::new();
+        let mut excluded = false;
+        for p in &exceptions {
+            let class = p.segments[p.segments.len().saturating_sub(1)..]
+                .join(".")
+                .trim_matches(['[', ']'])
+                .to_string();
+            // A class name splits on dots: rebuild it from the segments
+            // after `retryable-exceptions`.
+            let at = p
+                .segments
+                .iter()
+                .position(|s| normalise_key(s) == "retryableexceptions")
+                .map_or(class, |i| {
+                    p.segments[i + 1..]
+                        .iter()
+                        .map(|s| s.trim_matches(['[', ']']))
+                        .collect::<Vec<_>>()
+                        .join(".")
+                });
+            // The class name's own span: the segments after the map key.
+            let class_span = p
+                .segments
+                .iter()
+                .position(|s| normalise_key(s) == "retryableexceptions")
+                .and_then(|i| p.seg_spans.get(i + 1).zip(p.seg_spans.last()))
+                .map_or(p.span(), |(a, b)| a.cover(*b));
+            match boolean(p, "retryable-exceptions", facts) {
+                Some(true) => listed.push(Located::written(Condition::Exception(at), class_span)),
+                Some(false) => excluded = true,
+                None => {}
+            }
+        }
+        policy.retry_on = if default_retryable {
+            if excluded {
+                Located::written(
+                    RetryOn::Listed {
+                        conditions: vec![Located::written(Condition::Predicate, root)],
+                    },
+                    root,
+                )
+            } else {
+                Located::default_at(RetryOn::AllErrors, root)
+            }
+        } else if listed.is_empty() {
+            Located::written(RetryOn::Nothing, dr.map_or(root, |p| p.span()))
+        } else {
+            let span = listed[0].span;
+            Located::written(RetryOn::Listed { conditions: listed }, span)
+        };
+        facts.policies.push(policy);
+    }
+    true
+}
+
+/// Every key a consumer block may hold (not only retry ones), so that
+/// unknown-key reports stay about real typos.
+const STREAM_RETRY_KEYS_ALL: &[&str] = &[
+    "maxAttempts",
+    "backOffInitialInterval",
+    "backOffMaxInterval",
+    "backOffMultiplier",
+    "defaultRetryable",
+    "retryableExceptions",
+    "retryTemplateName",
+    "autoStartup",
+    "concurrency",
+    "partitioned",
+    "instanceCount",
+    "instanceIndex",
+    "instanceIndexList",
+    "headerMode",
+    "useNativeDecoding",
+    "multiplex",
+    "batchMode",
+    "pollableSourceTopicPattern",
+];
+
+/// Functional input bindings are `<function>-in-<n>`; `input` is the
+/// legacy default.
+fn is_input_name(name: &str) -> bool {
+    name == "input"
+        || name
+            .rsplit_once("-in-")
+            .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Facts {
+        let f = super::super::properties::parse(text, true);
+        let mut facts = Facts::default();
+        for d in &f.documents {
+            extract_props(d, Some("orders"), &mut facts);
+        }
+        facts
+    }
+
+    #[test]
+    fn config_client_defaults_apply_with_fail_fast() {
+        let facts = run(
+            "spring.application.name=orders\nspring.cloud.config.fail-fast=true\nspring.cloud.config.uri=http://config:8888\n",
+        );
+        let p = &facts.policies[0];
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(6));
+        assert_eq!(
+            p.delay.value,
+            Delay::Exponential {
+                base: Duration::from_secs(1),
+                multiplier: 1.1,
+                cap: Some(Duration::from_secs(2))
+            }
+        );
+        assert_eq!(p.scope.caller.as_deref(), Some("orders"));
+        assert_eq!(p.scope.callee.as_ref().unwrap().value, "config");
+        assert_eq!(
+            p.per_try_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_millis(185_000))
+        );
+        assert_eq!(facts.edges[0].callee, "config");
+    }
+
+    #[test]
+    fn config_client_retry_without_fail_fast_is_ignored() {
+        let facts = run("spring.cloud.config.retry.max-attempts=10\n");
+        assert!(facts.policies.is_empty());
+        assert_eq!(facts.diagnostics.len(), 1);
+        assert_eq!(facts.diagnostics[0].code, "RL901");
+    }
+
+    #[test]
+    fn config_client_intervals_are_milliseconds() {
+        let facts = run(
+            "spring.cloud.config.fail-fast=true\nspring.cloud.config.retry.initial-interval=1s\nspring.cloud.config.retry.use-random-policy=true\n",
+        );
+        assert_eq!(facts.diagnostics.len(), 1);
+        assert_eq!(facts.diagnostics[0].code, "RL902");
+        assert_eq!(facts.policies[0].jitter.value, Jitter::Unknown);
+    }
+
+    #[test]
+    fn rabbit_listener_retry_boot3_and_boot4() {
+        let facts = run(
+            "spring.rabbitmq.listener.simple.retry.enabled=true\nspring.rabbitmq.listener.simple.retry.max-attempts=5\nspring.rabbitmq.listener.simple.retry.initial-interval=2s\nspring.rabbitmq.listener.simple.retry.multiplier=2\nspring.rabbitmq.template.retry.enabled=true\nspring.rabbitmq.template.retry.max-retries=3\n",
+        );
+        assert_eq!(facts.policies.len(), 2);
+        let l = &facts.policies[0];
+        assert_eq!(l.attempts.value.count, AttemptCount::Finite(5));
+        assert_eq!(
+            l.delay.value,
+            Delay::Exponential {
+                base: Duration::from_secs(2),
+                multiplier: 2.0,
+                cap: Some(Duration::from_secs(10))
+            }
+        );
+        assert_eq!(l.retry_on.value, RetryOn::AllErrors);
+        assert_eq!(
+            facts.policies[1].attempts.value.count,
+            AttemptCount::Finite(4)
+        );
+        assert_eq!(
+            facts.policies[1].delay.value,
+            Delay::Fixed {
+                delay: Duration::from_secs(1)
+            }
+        );
+    }
+
+    #[test]
+    fn rabbit_retry_settings_without_enabled_do_nothing() {
+        let facts = run(
+            "spring.rabbitmq.listener.simple.retry.max-attempts=5\nspring.rabbitmq.listener.retry.enabled=true\n",
+        );
+        assert!(facts.policies.is_empty());
+        let codes: Vec<&str> = facts.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["RL901", "RL901"]);
+    }
+
+    #[test]
+    fn kafka_retry_topic() {
+        let facts = run(
+            "spring.kafka.retry.topic.enabled=true\nspring.kafka.retry.topic.attempts=4\nspring.kafka.retry.topic.delay=500ms\nspring.kafka.retry.topic.multiplier=2\n",
+        );
+        let p = &facts.policies[0];
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+        assert_eq!(
+            p.delay.value,
+            Delay::Exponential {
+                base: Duration::from_millis(500),
+                multiplier: 2.0,
+                cap: Some(Duration::from_secs(30))
+            }
+        );
+        assert_eq!(p.jitter.value, Jitter::None);
+    }
+
+    #[test]
+    fn stream_consumers_defaults_and_overrides() {
+        let facts = run(
+            "spring.cloud.stream.bindings.process-in-0.destination=orders\nspring.cloud.stream.bindings.process-out-0.destination=out\nspring.cloud.stream.bindings.audit.group=g\nspring.cloud.stream.bindings.audit.consumer.max-attempts=1\nspring.cloud.stream.default.consumer.back-off-multiplier=3\nspring.cloud.stream.bindings.x.consumer.default-retryable=false\nspring.cloud.stream.bindings.x.consumer.retryable-exceptions.java.io.IOException=true\n",
+        );
+        let names: Vec<&str> = facts
+            .policies
+            .iter()
+            .map(|p| p.name.as_deref().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["binding audit", "binding process-in-0", "binding x"]
+        );
+        assert_eq!(
+            facts.policies[0].attempts.value.count,
+            AttemptCount::Finite(1)
+        );
+        let p = &facts.policies[1];
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+        assert_eq!(
+            p.delay.value,
+            Delay::Exponential {
+                base: Duration::from_secs(1),
+                multiplier: 3.0,
+                cap: Some(Duration::from_secs(10))
+            }
+        );
+        let RetryOn::Listed { conditions } = &facts.policies[2].retry_on.value else {
+            panic!("{:?}", facts.policies[2].retry_on)
+        };
+        assert_eq!(
+            conditions[0].value,
+            Condition::Exception("java.io.IOException".into())
+        );
+    }
+}

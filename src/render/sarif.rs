@@ -1,0 +1,262 @@
+//! `--format sarif`: SARIF 2.1.0 (OASIS), as GitHub code scanning reads it.
+//!
+//! - `tool.driver.rules` carries every rule of the registry: summary as
+//!   `shortDescription`, the doc's "What it does" as `fullDescription`, the
+//!   whole doc as `help` (text and Markdown), `helpUri`, and the default
+//!   level.
+//! - Paths are relative to `%SRCROOT%` (`originalUriBaseIds`): the
+//!   configuration file's directory, else the repository root, else the
+//!   working directory.
+//! - Regions are 1-based with `columnKind` `unicodeCodePoints`; byte
+//!   offsets are given too. Every related location (each hop of a path) is
+//!   a `relatedLocations` entry. `partialFingerprints` survive lines
+//!   inserted above a finding ([`crate::check::fingerprints`]).
+//! - Suppressed findings are listed with `suppressions` (kind `inSource`
+//!   for comments, `external` for configuration), so viewers show them as
+//!   dismissed instead of losing them.
+
+use super::range;
+use crate::Scan;
+use crate::config::Settings;
+use crate::report::Report;
+use crate::rules::{Finding, RULES, Severity};
+use crate::source::Span;
+use crate::suppress::By;
+use serde_json::{Value, json};
+use std::path::Path;
+
+pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+/// The key of [`crate::check::fingerprints`] in `partialFingerprints`.
+pub const FINGERPRINT_KEY: &str = "retrylint/v1";
+const SRCROOT: &str = "%SRCROOT%";
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// Percent-encode a path for a URI reference: unreserved characters and
+/// `/` stay, everything else (spaces, `%`, `#`, `?`, non-ASCII) is encoded.
+pub fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A `file://` URI for an absolute directory, ending in `/`.
+fn dir_uri(dir: &Path) -> String {
+    let mut p = crate::source::display_path(dir);
+    if !p.starts_with('/') {
+        // A Windows drive path.
+        p.insert(0, '/');
+    }
+    if !p.ends_with('/') {
+        p.push('/');
+    }
+    format!("file://{}", encode_path(&p))
+}
+
+fn artifact(scan: &Scan, settings: &Settings, file: usize) -> Value {
+    let f = scan.file(file);
+    let rel = settings.relative_path(&f.path);
+    if Path::new(&rel).is_absolute() || settings.root.is_none() {
+        let abs = if Path::new(&rel).is_absolute() {
+            rel
+        } else {
+            crate::source::display_path(&std::env::current_dir().unwrap_or_default().join(&f.path))
+        };
+        let uri = if abs.starts_with('/') {
+            format!("file://{}", encode_path(&abs))
+        } else {
+            format!("file:///{}", encode_path(&abs))
+        };
+        json!({ "uri": uri })
+    } else {
+        json!({ "uri": encode_path(&rel), "uriBaseId": SRCROOT })
+    }
+}
+
+fn physical(scan: &Scan, settings: &Settings, file: usize, span: Span) -> Value {
+    let f = scan.file(file);
+    let (s, e) = range(f, span);
+    let start = span.start.min(f.text.len());
+    let end = span.end.min(f.text.len()).max(start);
+    json!({
+        "artifactLocation": artifact(scan, settings, file),
+        "region": {
+            "startLine": s.line,
+            "startColumn": s.column,
+            "endLine": e.line,
+            "endColumn": e.column,
+            "byteOffset": start,
+            "byteLength": end - start,
+        },
+    })
+}
+
+fn rule_descriptor(r: &crate::rules::Rule) -> Value {
+    let what = r.section("What it does").unwrap_or(r.summary);
+    json!({
+        "id": r.code,
+        "name": r.name,
+        "shortDescription": { "text": r.summary },
+        "fullDescription": { "text": what, "markdown": what },
+        "help": { "text": r.body(), "markdown": r.body() },
+        "helpUri": r.help_uri(),
+        "defaultConfiguration": { "level": level(r.severity) },
+        "properties": {
+            "tags": [r.category.as_str()],
+            "category": r.category.as_str(),
+            "since": r.since,
+            "formats": r.formats,
+        },
+    })
+}
+
+fn result(
+    scan: &Scan,
+    settings: &Settings,
+    f: &Finding,
+    fingerprint: &str,
+    suppression: Option<Value>,
+) -> Value {
+    let index = RULES
+        .iter()
+        .position(|r| std::ptr::eq(r, f.rule))
+        .or_else(|| RULES.iter().position(|r| r.code == f.rule.code))
+        .unwrap_or(0);
+    let related: Vec<Value> = f
+        .related
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            json!({
+                "id": i,
+                "physicalLocation": physical(scan, settings, r.file, r.span),
+                "message": { "text": r.message },
+            })
+        })
+        .collect();
+    let mut v = json!({
+        "ruleId": f.rule.code,
+        "ruleIndex": index,
+        "level": level(f.severity),
+        "message": { "text": format!("{}\nhelp: {}", f.message, f.help) },
+        "locations": [{ "physicalLocation": physical(scan, settings, f.file, f.span) }],
+        "partialFingerprints": { FINGERPRINT_KEY: fingerprint },
+        "properties": { "name": f.rule.name, "help": f.help },
+    });
+    let obj = v.as_object_mut().expect("object");
+    if !related.is_empty() {
+        obj.insert("relatedLocations".into(), Value::Array(related));
+    }
+    if let Some(s) = suppression {
+        obj.insert("suppressions".into(), json!([s]));
+    }
+    v
+}
+
+/// The SARIF log of a run.
+pub fn render(scan: &Scan, report: &Report, settings: &Settings) -> String {
+    let mut results: Vec<Value> = report
+        .findings
+        .iter()
+        .zip(&report.fingerprints)
+        .map(|(f, p)| result(scan, settings, f, p, None))
+        .collect();
+    if !report.suppressed.is_empty() {
+        let prints = crate::check::fingerprints(
+            &report
+                .suppressed
+                .iter()
+                .map(|s| s.finding.clone())
+                .collect::<Vec<_>>(),
+            scan,
+        );
+        for (s, p) in report.suppressed.iter().zip(&prints) {
+            let mut sup = match &s.by {
+                By::Comment(file, span) => json!({
+                    "kind": "inSource",
+                    "location": { "physicalLocation": physical(scan, settings, *file, *span) },
+                }),
+                By::Config(_) => json!({ "kind": "external" }),
+            };
+            if let Some(r) = &s.reason {
+                sup["justification"] = json!(r);
+            }
+            results.push(result(scan, settings, &s.finding, p, Some(sup)));
+        }
+    }
+    let notifications: Vec<Value> = scan
+        .notices
+        .iter()
+        .map(|n| {
+            let mut v = json!({
+                "level": if n.internal { "error" } else { "warning" },
+                "message": { "text": match &n.path {
+                    Some(p) => format!("{p}: {}", n.message),
+                    None => n.message.clone(),
+                } },
+            });
+            if let Some(p) = &n.path {
+                let rel = settings.relative_path(Path::new(p));
+                if !Path::new(&rel).is_absolute() && settings.root.is_some() {
+                    v["locations"] = json!([{ "physicalLocation": {
+                        "artifactLocation": { "uri": encode_path(&rel), "uriBaseId": SRCROOT }
+                    } }]);
+                }
+            }
+            v
+        })
+        .collect();
+    let mut run = json!({
+        "tool": { "driver": {
+            "name": "retrylint",
+            "version": env!("CARGO_PKG_VERSION"),
+            "semanticVersion": env!("CARGO_PKG_VERSION"),
+            "informationUri": "https://github.com/retrylint/retrylint",
+            "rules": RULES.iter().map(rule_descriptor).collect::<Vec<_>>(),
+        } },
+        "columnKind": "unicodeCodePoints",
+        "invocations": [{
+            "executionSuccessful": !scan.notices.iter().any(|n| n.internal),
+            "toolExecutionNotifications": notifications,
+        }],
+        "results": results,
+    });
+    if let Some(root) = &settings.root {
+        run["originalUriBaseIds"] = json!({ SRCROOT: {
+            "uri": dir_uri(root),
+            "description": { "text": "the repository root" },
+        } });
+    }
+    let doc = json!({
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [run],
+    });
+    let mut s = serde_json::to_string_pretty(&doc).expect("serialisable");
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_percent_encoded() {
+        assert_eq!(encode_path("a b/c%d#e.yml"), "a%20b/c%25d%23e.yml");
+        assert_eq!(encode_path("dé.yml"), "d%C3%A9.yml");
+        assert_eq!(dir_uri(Path::new("/work/repo")), "file:///work/repo/");
+    }
+}

@@ -1,0 +1,57 @@
+//! RL601 missing-retry-budget: retries without a budget or throttle where
+//! the system offers one.
+
+use super::budget_fix;
+use crate::model::BudgetSite;
+use crate::rules::{Check, Emitter, PolicyCtx};
+
+pub const CHECK: Check = Check::Policy(check);
+
+fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
+    let p = ctx.policy;
+    if !p.retries() || p.budget.is_some() || !p.system.offers_budget() {
+        return;
+    }
+    let fix = budget_fix(&p.system);
+    match &p.budget_site {
+        BudgetSite::Policy => {
+            e.emit(
+                p.span,
+                format!(
+                    "{} retries (`{}`) with no retry budget: in an outage every failed call is retried, however many fail",
+                    p.describe(),
+                    p.attempts.value.written_as
+                ),
+                fix,
+            );
+        }
+        // Reported once per block: every policy that retries through it
+        // points at the same span.
+        BudgetSite::Block { span, what } => {
+            let f = e.emit(
+                *span,
+                format!(
+                    "{what} sets no retry budget, and {} retries (`{}`) under it: {}",
+                    p.describe(),
+                    p.attempts.value.written_as,
+                    consequence(&p.system)
+                ),
+                fix,
+            );
+            Emitter::relate(f, p.span, "retries are configured here");
+        }
+        // The budget may be where this file cannot see, or the mechanism
+        // has none.
+        BudgetSite::Unseen | BudgetSite::NotOffered => {}
+    }
+}
+
+/// What limits the retries when no budget is set, in the system's terms.
+fn consequence(system: &crate::model::System) -> &'static str {
+    match system {
+        crate::model::System::Envoy => {
+            "only the `max_retries` circuit breaker (a fixed number of concurrent retries, 3 by default) limits them, however much of the traffic fails"
+        }
+        _ => "in an outage every failed call is retried, however many fail",
+    }
+}

@@ -1,0 +1,16 @@
+use reqwest_middleware::ClientBuilder;
+use reqwest_retry::{Jitter, RetryTransientMiddleware, policies::ExponentialBackoff};
+
+fn policy() -> ExponentialBackoff {
+    ExponentialBackoff::builder()
+        .jitter(Jitter::Full)
+        .build_with_max_retries(1)
+}
+
+fn clients(raw: reqwest::Client) -> reqwest_middleware::ClientWithMiddleware {
+    let token_client = ClientBuilder::new(raw.clone()).build();
+    ClientBuilder::new(raw)
+        .with(RetryTransientMiddleware::new_with_policy(policy()))
+        .with(TokenMiddleware::new(token_client))
+        .build()
+}

@@ -1,0 +1,5 @@
+use backon::{ExponentialBuilder, Retryable};
+
+fn retry_policy() -> ExponentialBuilder {
+    ExponentialBuilder::default().with_jitter().with_max_times(3)
+}

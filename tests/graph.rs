@@ -1,0 +1,190 @@
+//! The call-path graph: identities, edges, layers, worst paths, cycles, and
+//! what it cannot place.
+
+mod common;
+
+use retrylint::config::{EdgeConfig, Mesh, ServiceConfig, Settings};
+use retrylint::graph::{self, Graph};
+use std::path::PathBuf;
+
+fn build(path: &str, settings: &Settings) -> (retrylint::Scan, Graph) {
+    std::env::set_current_dir(common::root()).unwrap();
+    let scan = retrylint::scan(&[PathBuf::from(path)], settings).unwrap();
+    let g = graph::build(&scan.files, settings);
+    (scan, g)
+}
+
+fn edge_names(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} x{}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor()
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn four_layers_of_three_attempts_make_81() {
+    let (_, g) = build(
+        "testdata/rules/RL401/err/kubernetes-four-layer-chain",
+        &Settings::default(),
+    );
+    assert_eq!(
+        edge_names(&g),
+        [
+            "gateway -> orders x3",
+            "orders -> payments x3",
+            "payments -> database x3",
+            "web -> gateway x3"
+        ]
+    );
+    let paths = g.worst_paths();
+    assert_eq!(paths.len(), 1);
+    assert_eq!(g.service_name(paths[0].entry), "web");
+    assert_eq!(paths[0].attempts, 81);
+    assert_eq!(paths[0].edges.len(), 4);
+    assert!(g.arithmetic(&paths[0]).ends_with("= `81`"));
+}
+
+#[test]
+fn the_fixed_variant_multiplies_nothing() {
+    let (_, g) = build(
+        "testdata/rules/RL401/ok/kubernetes-one-layer-retries",
+        &Settings::default(),
+    );
+    let paths = g.worst_paths();
+    assert_eq!(paths[0].attempts, 3);
+}
+
+#[test]
+fn a_cycle_is_found_once_and_does_not_loop_the_analysis() {
+    let settings = Settings::default();
+    let (scan, g) = build("testdata/graph/cycle", &settings);
+    assert_eq!(g.cycles.len(), 1, "{:?}", g.cycles);
+    let mut names: Vec<&str> = g.cycles[0].iter().map(|&s| g.service_name(s)).collect();
+    names.sort();
+    assert_eq!(names, ["inventory", "orders"]);
+    // Paths still end: web -> orders -> inventory (the back edge is not followed).
+    let paths = g.worst_paths();
+    assert_eq!(paths.len(), 1);
+    assert_eq!(g.service_name(paths[0].entry), "web");
+    assert_eq!(paths[0].attempts, 2 * 3);
+    // The retrying cycle is reported once, by RL401.
+    let findings = retrylint::check::check(
+        &scan,
+        &Settings {
+            select: vec!["RL401".into()],
+            ..settings
+        },
+    );
+    let cycles: Vec<_> = findings
+        .iter()
+        .filter(|f| f.message.contains("call cycle"))
+        .collect();
+    assert_eq!(cycles.len(), 1, "{findings:#?}");
+    assert!(
+        cycles[0]
+            .message
+            .contains("`inventory -> orders -> inventory`")
+            || cycles[0]
+                .message
+                .contains("`orders -> inventory -> orders`")
+    );
+}
+
+#[test]
+fn a_call_with_no_known_caller_is_noted_not_guessed() {
+    let (_, g) = build("testdata/graph/no-identity", &Settings::default());
+    // The compose service names the caller: worker -> api.stripe.com.
+    assert_eq!(edge_names(&g), ["worker -> api.stripe.com x1"]);
+    // The callee is shown by no file: it has no identity source.
+    let stripe = g
+        .services
+        .iter()
+        .find(|s| s.name == "api.stripe.com")
+        .unwrap();
+    assert!(stripe.sources.is_empty());
+}
+
+#[test]
+fn config_services_edges_and_mesh_are_honoured() {
+    let settings = Settings {
+        graph: retrylint::config::GraphSettings {
+            mesh: Mesh::None,
+            services: vec![ServiceConfig {
+                name: "checkout".into(),
+                paths: vec!["**/graph/cycle/entry.yaml".into()],
+                aliases: vec!["orders".into()],
+            }],
+            edges: vec![EdgeConfig {
+                from: "mobile".into(),
+                to: "web".into(),
+                via: Some("app".into()),
+            }],
+            entry_points: vec![],
+        },
+        ..Settings::default()
+    };
+    let (_, g) = build("testdata/graph/cycle", &settings);
+    // `orders` is an alias of `checkout`; no sidecar layers with mesh = none.
+    assert!(g.services.iter().any(|s| s.name == "checkout"));
+    assert!(!g.services.iter().any(|s| s.name == "orders"));
+    assert!(g.edges.iter().all(|e| e.layers.iter().all(|l| !l.implicit)));
+    assert!(
+        edge_names(&g)
+            .iter()
+            .any(|e| e.starts_with("mobile -> web"))
+    );
+}
+
+#[test]
+fn long_chains_do_not_overflow_and_stay_linear() {
+    // 20,000 services in a chain and a fan: solved with explicit stacks.
+    let mut text = String::new();
+    let n = 20_000;
+    for i in 0..n {
+        text.push_str(&format!(
+            "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: s{i}\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        env:\n        - name: NEXT_URL\n          value: http://s{}:80\n",
+            i + 1
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("chain.yaml"), text).unwrap();
+    // Every call goes through the mesh: each hop retries 3 times.
+    let settings = Settings {
+        graph: retrylint::config::GraphSettings {
+            mesh: Mesh::Istio,
+            ..Default::default()
+        },
+        ..Settings::default()
+    };
+    let scan = retrylint::scan(&[dir.path().to_path_buf()], &settings).unwrap();
+    let g = graph::build(&scan.files, &settings);
+    assert_eq!(g.edges.len(), n);
+    let paths = g.worst_paths();
+    assert_eq!(paths.len(), 1);
+    assert_eq!(paths[0].edges.len(), n);
+    // 3^20000 saturates instead of overflowing.
+    assert_eq!(paths[0].attempts, u64::MAX);
+    assert_eq!(g.worst_time().len(), g.services.len());
+}
+
+#[test]
+fn timeouts_nest_recursively() {
+    let (_, g) = build(
+        "testdata/rules/RL303/err/kubernetes-callee-outlasts-caller",
+        &Settings::default(),
+    );
+    let worst = g.worst_time();
+    let orders = g.services.iter().position(|s| s.name == "orders").unwrap();
+    // orders -> payments: 4 attempts x 2s + 25 + 50 + 100 ms of back-off.
+    assert_eq!(worst[orders], Some(std::time::Duration::from_millis(8175)));
+}

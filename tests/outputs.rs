@@ -1,0 +1,372 @@
+//! The outputs and integrations: SARIF (validated against the OASIS
+//! schema in ../shared), GitHub workflow commands (escaping proven with
+//! hostile input), Markdown, several formats in one run and `--output`.
+
+mod common;
+
+use assert_cmd::Command;
+use retrylint::rules::RULES;
+use serde_json::Value;
+use std::path::Path;
+
+fn cmd(dir: &Path) -> Command {
+    let mut c = Command::cargo_bin("retrylint").unwrap();
+    c.current_dir(dir).env_remove("NO_COLOR");
+    c
+}
+
+fn run(c: &mut Command) -> (i32, String, String) {
+    let out = c.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The SARIF schema, or `None` with a printed notice.
+fn sarif_validator() -> Option<jsonschema::Validator> {
+    let shared = common::shared()?;
+    let path = shared.join("schemas/sarif-schema-2.1.0.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        println!("notice: {} is absent; skipping this test", path.display());
+        return None;
+    };
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    Some(jsonschema::validator_for(&schema).expect("the SARIF schema compiles"))
+}
+
+fn assert_valid(validator: &jsonschema::Validator, doc: &Value) {
+    let errors: Vec<String> = validator
+        .iter_errors(doc)
+        .take(20)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+fn sarif_of(dir: &Path, args: &[&str]) -> Value {
+    let mut a = vec!["check", "--no-config", "--format", "sarif"];
+    a.extend_from_slice(args);
+    let (code, out, err) = run(cmd(dir).args(&a));
+    assert!(code == 0 || code == 1, "{err}");
+    serde_json::from_str(&out).expect("SARIF is JSON")
+}
+
+#[test]
+fn sarif_carries_every_rule_and_validates() {
+    let root = common::root();
+    let doc = sarif_of(&root, &["testdata"]);
+    let run0 = &doc["runs"][0];
+    assert_eq!(doc["version"], "2.1.0");
+    assert_eq!(run0["columnKind"], "unicodeCodePoints");
+    let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), RULES.len());
+    for (r, d) in RULES.iter().zip(rules) {
+        assert_eq!(d["id"], r.code);
+        assert_eq!(d["name"], r.name);
+        assert_eq!(d["shortDescription"]["text"], r.summary);
+        assert_eq!(
+            d["fullDescription"]["text"],
+            r.section("What it does").unwrap()
+        );
+        assert!(
+            d["help"]["markdown"]
+                .as_str()
+                .unwrap()
+                .contains("## Why is this bad?")
+        );
+        assert!(!d["help"]["text"].as_str().unwrap().is_empty());
+        assert_eq!(d["helpUri"], r.help_uri());
+        let level = match r.severity.as_str() {
+            "info" => "note",
+            s => s,
+        };
+        assert_eq!(d["defaultConfiguration"]["level"], level);
+    }
+    // Paths are relative to %SRCROOT%, which is a directory URI.
+    let base = run0["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap();
+    assert!(
+        base.starts_with("file:///") && base.ends_with('/'),
+        "{base}"
+    );
+    let results = run0["results"].as_array().unwrap();
+    assert!(results.len() > 20);
+    for r in results {
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert_eq!(loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+        let uri = loc["artifactLocation"]["uri"].as_str().unwrap();
+        assert!(uri.starts_with("testdata/"), "{uri}");
+        assert!(loc["region"]["startLine"].as_u64().unwrap() >= 1);
+        assert!(loc["region"]["startColumn"].as_u64().unwrap() >= 1);
+        assert!(
+            r["partialFingerprints"]["retrylint/v1"]
+                .as_str()
+                .is_some_and(|p| p.len() == 16)
+        );
+        let index = r["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[index]["id"], r["ruleId"]);
+    }
+    // Every related location of the JSON output is a relatedLocation.
+    let (_, json, _) =
+        run(cmd(&root).args(["check", "--no-config", "--format", "json", "testdata"]));
+    let json: Value = serde_json::from_str(&json).unwrap();
+    let related_json: usize = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["related"].as_array().unwrap().len())
+        .sum();
+    let related_sarif: usize = results
+        .iter()
+        .filter(|r| r.get("suppressions").is_none())
+        .map(|r| r["relatedLocations"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert!(related_json > 0);
+    assert_eq!(related_json, related_sarif);
+    if let Some(v) = sarif_validator() {
+        assert_valid(&v, &doc);
+        // The validator does reject a broken log.
+        let mut broken = doc.clone();
+        broken["runs"][0]["results"][0]["level"] = "fatal".into();
+        assert!(!v.is_valid(&broken));
+    }
+}
+
+#[test]
+fn sarif_of_the_shared_corpus_validates() {
+    let Some(validator) = sarif_validator() else {
+        return;
+    };
+    let corpus = common::root().join("../shared/corpus");
+    let doc = sarif_of(&common::root(), &[corpus.to_str().unwrap()]);
+    assert_valid(&validator, &doc);
+    assert!(!doc["runs"][0]["results"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn sarif_fingerprints_survive_lines_inserted_above() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = std::fs::read_to_string(
+        common::root().join("testdata/rules/RL203/err/resilience4j-fixed-delay.yml"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("application.yml"), &fixture).unwrap();
+    let prints = |doc: &Value| -> Vec<(String, u64)> {
+        doc["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["partialFingerprints"]["retrylint/v1"]
+                        .as_str()
+                        .unwrap()
+                        .to_string(),
+                    r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                        .as_u64()
+                        .unwrap(),
+                )
+            })
+            .collect()
+    };
+    let before = prints(&sarif_of(dir.path(), &["."]));
+    std::fs::write(
+        dir.path().join("application.yml"),
+        format!("# a comment\n\n# another\n{fixture}"),
+    )
+    .unwrap();
+    let after = prints(&sarif_of(dir.path(), &["."]));
+    assert!(!before.is_empty());
+    assert_eq!(before.len(), after.len());
+    for ((p1, l1), (p2, l2)) in before.iter().zip(&after) {
+        assert_eq!(p1, p2, "fingerprint changed");
+        assert_eq!(l1 + 3, *l2, "the line moved");
+    }
+}
+
+#[test]
+fn suppressed_findings_are_listed_as_suppressions_in_sarif() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("application.yml"),
+        "resilience4j.retry:\n  instances:\n    a:\n      maxAttempts: 3\n      waitDuration: 1s # retrylint: ignore[RL203] serialised downstream\n",
+    )
+    .unwrap();
+    let doc = sarif_of(dir.path(), &["."]);
+    let results = doc["runs"][0]["results"].as_array().unwrap();
+    let s = results
+        .iter()
+        .find(|r| r.get("suppressions").is_some())
+        .expect("a suppressed result");
+    assert_eq!(s["suppressions"][0]["kind"], "inSource");
+    assert_eq!(
+        s["suppressions"][0]["justification"],
+        "serialised downstream"
+    );
+    if let Some(v) = sarif_validator() {
+        assert_valid(&v, &doc);
+    }
+}
+
+/// Hostile names and values: newlines, `::`, `%0A`, `,` and `:` in the
+/// file name. Each finding must stay exactly one command whose properties
+/// hold no raw separator.
+#[test]
+fn github_commands_neutralise_injection() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "we,ird:na%0Ame.yml";
+    std::fs::write(
+        dir.path().join(name),
+        "resilience4j:\n  retry:\n    instances:\n      \"pay::error file=evil.yml,line=1::injected\\n::warning::two%0Athree\\r\\n::error::x\":\n        maxAttempts: 3\n        \"wait\\n::error file=x::y%0A\": 1s\n",
+    )
+    .unwrap();
+    let (code, out, err) =
+        run(cmd(dir.path()).args(["check", "--no-config", "--format", "github", "."]));
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 2, "{out}");
+    for line in &lines {
+        let (command, rest) = line
+            .strip_prefix("::")
+            .and_then(|l| l.split_once(' '))
+            .unwrap_or_else(|| panic!("not a workflow command: {line}"));
+        assert!(["error", "warning", "notice"].contains(&command), "{line}");
+        // The first `::` ends the properties: none may hide inside them.
+        let (props, message) = rest.split_once("::").unwrap();
+        for prop in props.split(',') {
+            let (k, v) = prop
+                .split_once('=')
+                .unwrap_or_else(|| panic!("{prop} in {line}"));
+            assert!(
+                ["file", "line", "endLine", "col", "endColumn", "title"].contains(&k),
+                "{k} in {line}"
+            );
+            assert!(!v.contains(':') && !v.contains(','), "{v}");
+        }
+        assert!(
+            props.starts_with("file=we%2Cird%3Ana%250Ame.yml,"),
+            "{props}"
+        );
+        assert!(!message.contains('\r'));
+        // A literal `%0A` in the input is shown, not decoded into a newline.
+        assert!(
+            !message.contains("%0A::") || message.contains("%250A"),
+            "{message}"
+        );
+    }
+    assert!(out.contains("%250A"), "the literal %0A is escaped: {out}");
+    assert!(
+        out.contains("injected%0A::warning"),
+        "a real newline is escaped: {out}"
+    );
+    // Decoding gives back the text, as the runner does.
+    let decode = |s: &str| {
+        s.replace("%0A", "\n")
+            .replace("%0D", "\r")
+            .replace("%3A", ":")
+            .replace("%2C", ",")
+            .replace("%25", "%")
+    };
+    assert!(decode(lines[0]).contains("we,ird:na%0Ame.yml"));
+}
+
+#[test]
+fn several_formats_in_one_run_and_output_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = common::root().join("testdata/rules/RL203/err");
+    let t = target.to_str().unwrap();
+    let sarif = dir.path().join("out.sarif");
+    let json = dir.path().join("out.json");
+    let md = dir.path().join("summary.md");
+    let (code, out, err) = run(cmd(&common::root()).args([
+        "check",
+        "--no-config",
+        "--select",
+        "RL203",
+        "--format",
+        "concise",
+        "--format",
+        &format!("sarif={}", sarif.display()),
+        "--format",
+        &format!("json={}", json.display()),
+        "--format",
+        &format!("markdown={}", md.display()),
+        t,
+    ]));
+    assert_eq!(code, 1, "{err}");
+    // Every format gets the same findings, however many fixtures there are.
+    let n = out.lines().count();
+    assert!(n >= 3, "concise on stdout: {out}");
+    let s: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert_eq!(s["runs"][0]["results"].as_array().unwrap().len(), n);
+    let j: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(j["findings"].as_array().unwrap().len(), n);
+    let m = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        m.starts_with("## retrylint") && m.contains("| RL203 |"),
+        "{m}"
+    );
+
+    // --output takes the format without a file.
+    let o = dir.path().join("o.json");
+    let (code, out, _) = run(cmd(&common::root()).args([
+        "check",
+        "--no-config",
+        "--select",
+        "RL203",
+        "--format",
+        "json",
+        "--output",
+        o.to_str().unwrap(),
+        t,
+    ]));
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    let j: Value = serde_json::from_str(&std::fs::read_to_string(&o).unwrap()).unwrap();
+    assert_eq!(j["findings"].as_array().unwrap().len(), n);
+
+    // Two formats cannot share stdout; a bad name or `name=` is a usage error.
+    for args in [
+        vec!["--format", "json", "--format", "sarif"],
+        vec!["--format", "yaml"],
+        vec!["--format", "sarif="],
+    ] {
+        let mut a = vec!["check", "--no-config"];
+        a.extend(args.iter().copied());
+        a.push(t);
+        let (code, _, err) = run(cmd(&common::root()).args(&a));
+        assert_eq!(code, 2, "{args:?}: {err}");
+    }
+    let (_, _, err) = run(cmd(&common::root()).args([
+        "check",
+        "--no-config",
+        "--format",
+        "json",
+        "--format",
+        "sarif",
+        t,
+    ]));
+    assert!(err.contains("give all but one a file"), "{err}");
+}
+
+#[test]
+fn markdown_summary_escapes_table_cells() {
+    assert_eq!(
+        retrylint::render::markdown::cell("a|b\n<script>"),
+        "a\\|b &lt;script&gt;"
+    );
+    let (code, out, _) = run(cmd(&common::root()).args([
+        "check",
+        "--no-config",
+        "--select",
+        "RL203",
+        "--format",
+        "markdown",
+        "testdata/rules/RL203/ok",
+    ]));
+    assert_eq!(code, 0);
+    assert!(out.contains("No findings"), "{out}");
+}
