@@ -478,40 +478,147 @@ fn a_corpus_report_lists_every_policy_found() {
     assert_eq!(listed, expected);
     let total: usize = r.summary.policies_by_system.values().sum();
     assert_eq!(total, expected.len());
-    // The policies INDEX.tsv names in the formats read today.
-    let want: &[(&str, &str, &str)] = &[
+    // Policies INDEX.tsv names, one or more per format read today:
+    // (file, system, part of the name, total attempts as shown).
+    let want: &[(&str, &str, &str, &str)] = &[
         (
             "nilesh93/training-istio/05-resilliency/all-together.yaml",
             "Istio",
+            "nginx-test",
             "4",
         ),
         (
             "redhat-developer-demos/istio-tutorial/istiofiles/virtual-service-recommendation-v2_retry.yml",
             "Istio",
+            "recommendation",
             "4",
+        ),
+        (
+            "redhat-developer-demos/istio-tutorial/istiofiles/virtual-service-no-retries.yml",
+            "Istio",
+            "no-retries-preference",
+            "1",
         ),
         (
             "resilience4j/resilience4j-spring-boot2-demo/src/main/resources/application.yml",
             "Resilience4j",
+            "backendA",
             "3",
         ),
         (
             "thombergs/code-examples/resilience4j/springboot-resilience4j/src/main/resources/application.yml",
             "Resilience4j",
+            "intervalFunctionExponentialExample",
+            "6",
+        ),
+        (
+            "resilience4j/resilience4j/resilience4j-commons-configuration/src/test/resources/resilience.properties",
+            "Resilience4j",
+            "backendB",
+            "5",
+        ),
+        (
+            "flackdl/cwwed/configs/ingress.yml",
+            "ingress-nginx",
+            "",
+            "3",
+        ),
+        (
+            "getsentry/self-hosted/nginx.conf",
+            "nginx",
+            "location /",
+            "2",
+        ),
+        (
+            "envoyproxy/gateway/internal/xds/translator/testdata/out/xds-ir/retry.routes.yaml",
+            "Envoy",
+            "first-route",
+            "4",
+        ),
+        (
+            "grpc/grpc-java/examples/src/main/resources/io/grpc/examples/retrying/retrying_service_config.json",
+            "gRPC",
+            "SayHello",
+            "5",
+        ),
+        (
+            "grpc/grpc-java/examples/src/main/resources/io/grpc/examples/hedging/hedging_service_config.json",
+            "gRPC",
+            "SayHello",
+            "3",
+        ),
+        (
+            "googleapis/googleapis/google/pubsub/v1/pubsub_grpc_service_config.json",
+            "gRPC",
+            "Publisher/Publish",
+            "5",
+        ),
+        (
+            "BuoyantIO/emojivoto/training/service-profiles/web-service-profile-with-retry-budget.yml",
+            "Linkerd",
+            "/api/vote",
+            "",
+        ),
+        (
+            "aws/aws-sdk-go-v2/config/testdata/shared_config",
+            "AWS SDK",
+            "retrywithstandard",
+            "5",
+        ),
+        (
+            "dotnet/docs/docs/core/resilience/snippets/http-resilience/appsettings.json",
+            ".NET standard resilience",
+            "RetryOptions",
+            "4",
+        ),
+        (
+            "apache/opendal/core/layers/retry/src/lib.rs",
+            "backon",
+            "",
+            "4",
+        ),
+        (
+            "astral-sh/uv/crates/uv-client/src/base_client.rs",
+            "reqwest-retry",
+            "RetryTransientMiddleware",
+            "4",
+        ),
+        (
+            "kube-rs/kube/kube-client/src/client/retry.rs",
+            "tower",
+            "server_retry",
+            "16",
+        ),
+        (
+            "osintbuddy/osintbuddy/rs/src/db.rs",
+            "Rust retry loop",
+            "",
             "6",
         ),
     ];
-    for (file, system, attempts) in want {
-        let found = r.services.iter().flat_map(|s| s.policies.iter()).any(|p| {
+    let rows: Vec<&retrylint::render::audit::PolicyData> =
+        r.services.iter().flat_map(|s| s.policies.iter()).collect();
+    for (file, system, name, attempts) in want {
+        let found = rows.iter().any(|p| {
             p.source.file.ends_with(file)
                 && p.system == *system
+                && p.name.as_deref().unwrap_or("").contains(name)
                 && p.attempts_text.starts_with(attempts)
         });
         assert!(
             found,
-            "no {system} policy with {attempts} attempts from {file}"
+            "no {system} policy `{name}` with {attempts} attempts from {file}"
         );
     }
+    // And the Markdown lists them too, one row per policy.
+    let md = markdown::render(&r);
+    let section = &md
+        [md.find("## Retry policies by service").unwrap()..md.find("## Findings by rule").unwrap()];
+    let policy_rows = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| System |"))
+        .count();
+    assert_eq!(policy_rows, expected.len(), "{md}");
     let page = html::render(&r);
     parse_and_check(&page, &r);
 }
