@@ -14,6 +14,7 @@ pub mod discover;
 pub mod duration;
 pub mod extract;
 pub mod graph;
+pub mod link;
 pub mod model;
 pub mod render;
 pub mod report;
@@ -166,6 +167,7 @@ pub fn scan_with_progress(
     }
     // Rust retry macros are defined in one file and called in others.
     extract::rust::link_macros(&mut scan.files);
+    link::cargo_identities(&mut scan.files, roots);
     scan.stats.elapsed = start.elapsed();
     Ok(scan)
 }

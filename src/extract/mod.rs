@@ -616,8 +616,12 @@ pub fn short_host(host: &str) -> String {
         "aws",
         "amazonaws",
     ];
-    let in_cluster = labels.contains(&"svc") || (labels.len() == 2 && !TLDS.contains(&labels[1]));
-    if in_cluster {
+    // `svc.ns.svc.cluster.local`; a StatefulSet pod's own name,
+    // `pod.svc.ns.svc.cluster.local`, reaches the same service.
+    if let Some(i) = labels.iter().position(|l| *l == "svc") {
+        return if i >= 3 { labels[i - 2] } else { labels[0] }.to_string();
+    }
+    if labels.len() == 2 && !TLDS.contains(&labels[1]) {
         labels[0].to_string()
     } else {
         h.to_string()
@@ -631,6 +635,11 @@ mod host_tests {
     #[test]
     fn hosts_normalise_to_service_names() {
         assert_eq!(short_host("orders.shop.svc.cluster.local:8080"), "orders");
+        assert_eq!(
+            short_host("orders-0.orders.shop.svc.cluster.local:8080"),
+            "orders"
+        );
+        assert_eq!(short_host("orders.shop.svc"), "orders");
         assert_eq!(short_host("http://payments:8080/api"), "payments");
         assert_eq!(short_host("reviews.prod"), "reviews");
         assert_eq!(short_host("orders"), "orders");
