@@ -152,14 +152,14 @@ pub fn render(r: &Report) -> String {
             esc(to),
             esc(&edge_full_label(e)),
         );
-        // The label on the curve, near the end whose side has fewer
-        // edges (a fan-out is labelled by its targets, a fan-in by its
-        // sources), on a white box; labels are drawn after every edge so
+        // The label on the curve: near the end whose side has fewer edges
+        // (a fan-out is labelled by its targets, a fan-in by its sources),
+        // in the middle otherwise; on a white box; labels are drawn after every edge so
         // that no line crosses a label.
-        let t = if out_degree[e.from] >= in_degree[e.to] {
-            0.8
-        } else {
-            0.2
+        let t = match out_degree[e.from].cmp(&in_degree[e.to]) {
+            std::cmp::Ordering::Greater => 0.8,
+            std::cmp::Ordering::Less => 0.2,
+            std::cmp::Ordering::Equal => 0.5,
         };
         let at = |a: f64, b: f64, c: f64, d: f64| {
             let u = 1.0 - t;
