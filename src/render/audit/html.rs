@@ -83,6 +83,7 @@ svg.call-graph { display: block; }
 svg .node rect { fill: #f9fafb; }
 svg .node.entry rect { fill: #eef2ff; }
 svg .node.hot rect { fill: #fef2f2; }
+ol.fix-first li { margin: 4px 0; }
 ul.related { margin: 4px 0 0; padding-left: 18px; font-size: 0.85rem; color: var(--muted); }
 .arith { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.85rem; }
 footer { max-width: 1400px; margin: 40px auto 24px; padding: 0 24px; color: var(--muted); font-size: 0.85rem; }
@@ -190,6 +191,22 @@ fn summary(o: &mut String, r: &Report) {
         );
     } else {
         o.push_str("<p>No call path retries across hops.</p>\n");
+    }
+    if !s.fix_first.is_empty() {
+        o.push_str("<h3>Fix first</h3>\n<ol class=\"fix-first\">\n");
+        for f in &s.fix_first {
+            let _ = writeln!(
+                o,
+                "<li>{} <a href=\"#rule-{code}\">{code}</a> {name} at {}: {}. <span class=\"muted\">Fix: {}</span></li>",
+                sev(f.severity),
+                src(&Some(f.source.clone())),
+                message(&f.message),
+                message(&f.help),
+                code = f.code,
+                name = f.name
+            );
+        }
+        o.push_str("</ol>\n");
     }
     o.push_str("<h3>Retry policies found, per system</h3>\n");
     if s.policies_by_system.is_empty() {

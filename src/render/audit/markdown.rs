@@ -131,6 +131,22 @@ fn summary(o: &mut String, r: &Report) {
         }
         None => o.push_str("- worst amplification: none (no call path retries across hops)\n"),
     }
+    if !s.fix_first.is_empty() {
+        o.push_str("\n### Fix first\n\n");
+        for (i, f) in s.fix_first.iter().enumerate() {
+            let _ = writeln!(
+                o,
+                "{}. **[{code}](rules/{code}-{name}.md) {}** at {}: {}. Fix: {}",
+                i + 1,
+                f.severity,
+                code(&f.source.short()),
+                message(&f.message),
+                message(&f.help),
+                code = f.code,
+                name = f.name
+            );
+        }
+    }
     o.push_str("\n### Retry policies found, per system\n\n");
     if s.policies_by_system.is_empty() {
         o.push_str("None.\n\n");

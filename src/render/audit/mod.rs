@@ -90,6 +90,24 @@ pub struct Summary {
     pub findings_by_rule: Vec<RuleCount>,
     /// The worst path of all, when some path retries.
     pub worst_amplification: Option<WorstSummary>,
+    /// At most [`FIX_FIRST`] findings to fix first: errors before
+    /// warnings before infos, and within a severity the rules whose
+    /// damage spreads furthest (paths, then timeouts, conditions,
+    /// idempotency, backoff, budgets, settings).
+    pub fix_first: Vec<FixItem>,
+}
+
+/// How many findings the summary proposes to fix first.
+pub const FIX_FIRST: usize = 5;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FixItem {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub help: String,
+    pub source: SourceRef,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -512,6 +530,7 @@ impl Builder<'_> {
                     })
                     .collect(),
                 worst_amplification: None,
+                fix_first: self.fix_first(findings),
             },
             graph,
             worst_paths,
@@ -675,6 +694,40 @@ impl Builder<'_> {
             defaulted,
             source: self.at(file, p.span),
         }
+    }
+
+    fn fix_first(&self, findings: &[Finding]) -> Vec<FixItem> {
+        use crate::rules::Category;
+        let spread = |c: Category| match c {
+            Category::Paths => 0,
+            Category::Timeouts => 1,
+            Category::Conditions => 2,
+            Category::Idempotency => 3,
+            Category::Backoff => 4,
+            Category::Budget => 5,
+            Category::Settings => 6,
+        };
+        let mut order: Vec<&Finding> = findings.iter().collect();
+        // Stable: findings keep their file order within one rule.
+        order.sort_by_key(|f| {
+            (
+                std::cmp::Reverse(f.severity),
+                spread(f.rule.category),
+                f.rule.code,
+            )
+        });
+        order
+            .into_iter()
+            .take(FIX_FIRST)
+            .map(|f| FixItem {
+                code: f.rule.code,
+                name: f.rule.name,
+                severity: f.severity,
+                message: f.message.clone(),
+                help: f.help.clone(),
+                source: self.at(f.file, f.span),
+            })
+            .collect()
     }
 
     fn findings(&self, findings: &[Finding]) -> Vec<RuleGroup> {
