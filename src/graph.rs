@@ -457,6 +457,34 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             }
         }
     }
+    // Resilience4j instances configured per service: (service, instance)
+    // -> the policy, from configuration files (YAML, properties).
+    let mut configured: BTreeMap<(String, String), (FileId, usize)> = BTreeMap::new();
+    for (id, f) in files.iter().enumerate() {
+        if is_source(&f.source.path) {
+            continue;
+        }
+        let has_r4j = f
+            .facts
+            .policies
+            .iter()
+            .any(|p| p.system == System::Resilience4j);
+        if !has_r4j {
+            continue;
+        }
+        let Some(owner) = b.file_owner(id) else {
+            continue;
+        };
+        for (i, p) in f.facts.policies.iter().enumerate() {
+            if p.system == System::Resilience4j
+                && let Some(name) = &p.name
+            {
+                configured
+                    .entry((owner.clone(), name.clone()))
+                    .or_insert((id, i));
+            }
+        }
+    }
     // Edges from files.
     let mut seen: BTreeSet<(ServiceId, ServiceId, String)> = BTreeSet::new();
     for (id, f) in files.iter().enumerate() {
@@ -492,17 +520,32 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             if from == to {
                 continue;
             }
+            // `@Retry(name = "payments")` takes its values from
+            // `resilience4j.retry.instances.payments` in the service's
+            // configuration.
+            let resolve = |i: usize, p: &RetryPolicy| -> RetryLayer {
+                let key = (caller.clone(), p.name.clone().unwrap_or_default());
+                match configured.get(&key) {
+                    Some(&(cf, ci))
+                        if p.system == System::Resilience4j
+                            && p.attempts.value.count == AttemptCount::Unknown =>
+                    {
+                        layer_of(cf, ci, &files[cf].facts.policies[ci])
+                    }
+                    _ => layer_of(id, i, p),
+                }
+            };
             let mut layers: Vec<RetryLayer> = e
                 .policies
                 .iter()
-                .filter_map(|&i| f.facts.policies.get(i).map(|p| layer_of(id, i, p)))
+                .filter_map(|&i| f.facts.policies.get(i).map(|p| resolve(i, p)))
                 .collect();
             // A URL in source code whose file builds exactly one client
             // retry policy is called through it.
             if layers.is_empty()
                 && let Some(i) = sole_client_policy(f)
             {
-                layers.push(layer_of(id, i, &f.facts.policies[i]));
+                layers.push(resolve(i, &f.facts.policies[i]));
             }
             let callee_name = b.graph.services[to].name.clone();
             let has_mesh_layer = layers.iter().any(|l| l.kind == LayerKind::Mesh);

@@ -13,6 +13,7 @@ pub mod gatewayapi;
 pub mod grpc;
 pub mod ingress_nginx;
 pub mod istio;
+pub mod java;
 pub mod linkerd;
 pub mod nginx;
 pub mod properties;
@@ -82,6 +83,8 @@ impl Facts {
 pub enum Syntax {
     Yaml,
     Json,
+    /// Java source, read with tree-sitter.
+    Java,
     /// An AWS shared config or credentials file.
     Ini,
     /// JSON with comments and trailing commas (.NET `appsettings*.json`).
@@ -179,6 +182,9 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         return Some(s);
     }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    if ext == "java" {
+        return java::wants(bytes).then_some(Syntax::Java);
+    }
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
         "json" => Syntax::Json,
@@ -278,6 +284,7 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
     let mut facts = Facts::default();
     match syntax {
         Syntax::Yaml | Syntax::Json => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Java => java::extract(text, &mut facts),
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
         Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), &mut facts),
         Syntax::Properties => properties::extract(path, text, &mut facts),
