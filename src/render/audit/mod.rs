@@ -634,8 +634,10 @@ impl Builder<'_> {
 
     fn policy(&self, file: usize, p: &RetryPolicy, applies_to: String) -> PolicyData {
         let mut defaulted = Vec::new();
+        // A value the linter cannot read is not a default, whatever its
+        // provenance says.
         let mut mark = |name: &'static str, prov: Provenance, text: String| {
-            if prov == Provenance::Default {
+            if prov == Provenance::Default && !text.starts_with("unknown") {
                 defaulted.push(name);
                 format!("{text} (default)")
             } else {
@@ -648,6 +650,11 @@ impl Builder<'_> {
             match p.attempts.value.count {
                 AttemptCount::Finite(n) => n.to_string(),
                 AttemptCount::Unbounded => "unbounded".into(),
+                // Set where this file cannot see: say where, as the
+                // extractor wrote it.
+                AttemptCount::Unknown if !p.attempts.value.written_as.is_empty() => {
+                    format!("unknown: {}", p.attempts.value.written_as)
+                }
                 AttemptCount::Unknown => "unknown".into(),
             },
         );
@@ -781,7 +788,12 @@ impl Builder<'_> {
             BTreeMap::new();
         for (id, f) in self.scan.files.iter().enumerate() {
             for (i, p) in f.facts.policies.iter().enumerate() {
-                if p.attempts.provenance != Provenance::Default || !p.retries() {
+                // A count the file cannot see (set in configuration
+                // elsewhere) is not a default.
+                if p.attempts.provenance != Provenance::Default
+                    || !p.retries()
+                    || p.attempts.value.count == AttemptCount::Unknown
+                {
                     continue;
                 }
                 let source = Some(self.at(id, p.span));
