@@ -116,6 +116,9 @@ pub struct Graph {
     out: Vec<Vec<usize>>,
     /// Edges that close a cycle; paths do not follow them.
     back_edges: BTreeSet<usize>,
+    /// The service each scanned file belongs to (by index into the scan's
+    /// files), where its path, config globs or identity declarations say.
+    pub file_owners: Vec<Option<String>>,
 }
 
 /// The worst path from one entry point.
@@ -648,6 +651,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             });
         }
     }
+    b.graph.file_owners = (0..files.len()).map(|id| b.file_owner(id)).collect();
     let mut g = b.graph;
     merge_parallel(&mut g);
     g.out = vec![Vec::new(); g.services.len()];
@@ -763,6 +767,11 @@ fn find_cycles(g: &mut Graph) {
 impl Graph {
     pub fn service_name(&self, id: ServiceId) -> &str {
         &self.services[id].name
+    }
+
+    /// Whether edge `e` closes a cycle (path analysis does not follow it).
+    pub fn is_back_edge(&self, e: usize) -> bool {
+        self.back_edges.contains(&e)
     }
 
     /// Edges out of a service, cycle-closing edges excluded.

@@ -76,10 +76,32 @@ impl Scan {
     }
 }
 
+/// Told how a scan advances, for a progress bar; called from the reading
+/// threads.
+pub trait Progress: Sync {
+    /// The walk found `files` files, each to be read once.
+    fn found(&self, _files: usize) {}
+    /// One more file was read (or skipped after a look).
+    fn read(&self) {}
+}
+
+/// No progress to show.
+impl Progress for () {}
+
 /// Walk `roots`, read and extract every supported file in parallel.
 pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
+    scan_with_progress(roots, settings, &())
+}
+
+/// [`scan`], telling `progress` how far it got.
+pub fn scan_with_progress(
+    roots: &[PathBuf],
+    settings: &Settings,
+    progress: &dyn Progress,
+) -> Result<Scan, String> {
     let start = Instant::now();
     let walk = discover::walk(roots, &settings.exclude)?;
+    progress.found(walk.files.len());
     let cwd = std::env::current_dir().ok();
     let mut scan = Scan::default();
     scan.stats.files_seen = walk.files.len();
@@ -96,17 +118,20 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
         .par_iter()
         .map(|c| {
             let shown = display(&c.path, cwd.as_deref());
-            match std::panic::catch_unwind(|| read_one(&c.path, &shown, c.size, settings)) {
-                Ok(r) => r,
-                Err(panic) => {
-                    let msg = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "unknown panic".into());
-                    Read::Internal(shown, msg)
-                }
-            }
+            let read =
+                match std::panic::catch_unwind(|| read_one(&c.path, &shown, c.size, settings)) {
+                    Ok(r) => r,
+                    Err(panic) => {
+                        let msg = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "unknown panic".into());
+                        Read::Internal(shown, msg)
+                    }
+                };
+            progress.read();
+            read
         })
         .collect();
     for r in results {
