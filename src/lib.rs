@@ -168,6 +168,7 @@ pub fn scan_with_progress(
     // Rust retry macros are defined in one file and called in others.
     extract::rust::link_macros(&mut scan.files);
     link::cargo_identities(&mut scan.files, roots);
+    link::nginx_includes(&mut scan.files, roots);
     scan.stats.elapsed = start.elapsed();
     Ok(scan)
 }

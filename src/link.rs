@@ -91,3 +91,108 @@ mod tests {
         assert!(!inside(Path::new("a/../b/Cargo.toml"), &roots));
     }
 }
+
+/// nginx `include`s, resolved among the scanned files: a plain path that
+/// names no file (nginx refuses to start) and an include that comes back to
+/// its own file are reported (RL902). Globs may match nothing, as nginx
+/// allows; absolute paths outside the scanned tree (`/etc/nginx/mime.types`)
+/// are not looked for. Settings of an included file are not merged into the
+/// including block: each file is checked with its own settings.
+pub fn nginx_includes(files: &mut [ScannedFile], roots: &[PathBuf]) {
+    use crate::rules::settings::invalid_setting;
+    let paths: Vec<String> = files.iter().map(|f| f.source.display_path()).collect();
+    // file -> files it includes (indices), with the include's span.
+    let mut edges: Vec<Vec<(usize, Span, String)>> = vec![Vec::new(); files.len()];
+    let mut missing: Vec<(usize, Span, String)> = Vec::new();
+    for (id, f) in files.iter().enumerate() {
+        let dir = Path::new(&paths[id])
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        for inc in &f.facts.includes {
+            let pattern = inc.pattern.trim();
+            if pattern.contains('$') || pattern.is_empty() {
+                continue;
+            }
+            let glob = pattern.contains(['*', '?', '[']);
+            let targets: Vec<usize> = if pattern.starts_with('/') {
+                // Matched by the part below the nginx folder, if any.
+                let tail = pattern.rsplit_once("/nginx/").map_or(pattern, |(_, t)| t);
+                matching(&paths, tail, true)
+            } else {
+                let joined = crate::source::display_path(&dir.join(pattern));
+                matching(&paths, &joined, false)
+            };
+            if targets.is_empty() && !glob && !pattern.starts_with('/') {
+                let on_disk = dir.join(pattern);
+                if !(inside(&on_disk, roots) && on_disk.is_file()) {
+                    missing.push((id, inc.span, pattern.to_string()));
+                }
+            }
+            for t in targets {
+                edges[id].push((t, inc.span, pattern.to_string()));
+            }
+        }
+    }
+    for (id, span, pattern) in missing {
+        files[id].facts.diagnostics.push(invalid_setting::value(
+            span,
+            "include",
+            &pattern,
+            "no such file next to this one: nginx refuses to start",
+        ));
+    }
+    // An include that leads back to its own file (nginx recurses until it
+    // runs out of file descriptors).
+    for start in 0..files.len() {
+        for &(first, span, ref pattern) in &edges[start] {
+            let mut seen = vec![false; files.len()];
+            let mut stack = vec![first];
+            let mut cycle = false;
+            while let Some(n) = stack.pop() {
+                if n == start {
+                    cycle = true;
+                    break;
+                }
+                if std::mem::replace(&mut seen[n], true) {
+                    continue;
+                }
+                stack.extend(edges[n].iter().map(|(t, ..)| *t));
+            }
+            if cycle {
+                let msg = format!(
+                    "includes `{}` again, through `{}`: nginx recurses without end",
+                    paths[start], paths[first]
+                );
+                files[start]
+                    .facts
+                    .diagnostics
+                    .push(invalid_setting::value(span, "include", pattern, &msg));
+            }
+        }
+    }
+}
+
+/// Indices of the scanned files whose path matches `pattern` (a path or
+/// glob; `suffix` to match the end of the path only).
+fn matching(paths: &[String], pattern: &str, suffix: bool) -> Vec<usize> {
+    let pattern = pattern.trim_start_matches("./");
+    let glob = if suffix {
+        format!("**/{pattern}")
+    } else {
+        pattern.to_string()
+    };
+    let Ok(g) = globset::GlobBuilder::new(&glob)
+        .literal_separator(true)
+        .build()
+    else {
+        return Vec::new();
+    };
+    let m = g.compile_matcher();
+    paths
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| m.is_match(p.trim_start_matches("./")))
+        .map(|(i, _)| i)
+        .collect()
+}
