@@ -75,23 +75,6 @@ fn inside(path: &Path, roots: &[PathBuf]) -> bool {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn manifests_outside_the_roots_are_not_read() {
-        let roots = [PathBuf::from("services/payments/src")];
-        assert!(!inside(Path::new("services/payments/Cargo.toml"), &roots));
-        let roots = [PathBuf::from("./services")];
-        assert!(inside(Path::new("services/payments/Cargo.toml"), &roots));
-        let roots = [PathBuf::from(".")];
-        assert!(inside(Path::new("x/Cargo.toml"), &roots));
-        let roots = [PathBuf::from("a")];
-        assert!(!inside(Path::new("a/../b/Cargo.toml"), &roots));
-    }
-}
-
 /// nginx `include`s, resolved among the scanned files: a plain path that
 /// names no file (nginx refuses to start) and an include that comes back to
 /// its own file are reported (RL902). Globs may match nothing, as nginx
@@ -195,4 +178,21 @@ fn matching(paths: &[String], pattern: &str, suffix: bool) -> Vec<usize> {
         .filter(|(_, p)| m.is_match(p.trim_start_matches("./")))
         .map(|(i, _)| i)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifests_outside_the_roots_are_not_read() {
+        let roots = [PathBuf::from("services/payments/src")];
+        assert!(!inside(Path::new("services/payments/Cargo.toml"), &roots));
+        let roots = [PathBuf::from("./services")];
+        assert!(inside(Path::new("services/payments/Cargo.toml"), &roots));
+        let roots = [PathBuf::from(".")];
+        assert!(inside(Path::new("x/Cargo.toml"), &roots));
+        let roots = [PathBuf::from("a")];
+        assert!(!inside(Path::new("a/../b/Cargo.toml"), &roots));
+    }
 }
