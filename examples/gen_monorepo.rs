@@ -39,7 +39,7 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         Rng((z ^ (z >> 31)) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -49,13 +49,13 @@ impl Rng {
     }
     /// A number in `lo..=hi`.
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo + 1)
+        lo + self.next_u64() % (hi - lo + 1)
     }
     pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.next_u64() % 100 < percent
     }
     pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
+        items[(self.next_u64() % items.len() as u64) as usize]
     }
 }
 
@@ -537,12 +537,12 @@ fn npm_lock(r: &mut Rng, me: &str) -> String {
         format!("{{\n  \"name\": \"{me}-web\",\n  \"lockfileVersion\": 3,\n  \"packages\": {{\n");
     let n = r.range(20, 60);
     for k in 0..n {
-        let v = r.next() % 1000;
+        let v = r.next_u64() % 1000;
         let _ = write!(
             s,
             "    \"node_modules/pkg-{k}\": {{\n      \"version\": \"1.{v}.0\",\n      \"resolved\": \"https://registry.npmjs.org/pkg-{k}/-/pkg-{k}-1.{v}.0.tgz\",\n      \"integrity\": \"sha512-{:016x}{:016x}\"\n    }}{}\n",
-            r.next(),
-            r.next(),
+            r.next_u64(),
+            r.next_u64(),
             if k + 1 == n { "" } else { "," }
         );
     }
@@ -556,10 +556,10 @@ fn cargo_lock(r: &mut Rng) -> String {
         let _ = write!(
             s,
             "[[package]]\nname = \"crate-{k}\"\nversion = \"0.{}.{}\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"{:016x}{:016x}\"\n\n",
-            r.next() % 20,
-            r.next() % 10,
-            r.next(),
-            r.next()
+            r.next_u64() % 20,
+            r.next_u64() % 10,
+            r.next_u64(),
+            r.next_u64()
         );
     }
     s
@@ -571,7 +571,7 @@ fn image(r: &mut Rng) -> Vec<u8> {
     let mut v = Vec::with_capacity(n);
     v.extend_from_slice(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
     while v.len() < n {
-        v.extend_from_slice(&r.next().to_le_bytes());
+        v.extend_from_slice(&r.next_u64().to_le_bytes());
     }
     v.truncate(n);
     v

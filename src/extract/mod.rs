@@ -33,7 +33,7 @@ use serde::Serialize;
 use std::path::Path;
 
 /// Everything one file says about retries and timeouts.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct Facts {
     pub policies: Vec<RetryPolicy>,
     pub timeouts: Vec<TimeoutSetting>,
@@ -42,6 +42,7 @@ pub struct Facts {
     #[serde(skip)]
     pub diagnostics: Vec<Diagnostic>,
     /// The extractors that found something they read in this file.
+    #[serde(deserialize_with = "crate::cache::static_names")]
     pub extractors: Vec<&'static str>,
     /// Mesh-wide retry defaults this file sets (Istio meshConfig
     /// `defaultHttpRetryPolicy`, in the `istio` ConfigMap's `mesh` text or an
@@ -746,6 +747,79 @@ mod robustness_tests {
             for (a, b) in [(":", "{"), ("-", "["), ("s", ""), ("1", "-1"), ("  ", " ")] {
                 let _ = extract(Path::new("x.yaml"), &t.replacen(a, b, 3), Syntax::Yaml);
             }
+        }
+    }
+}
+
+/// Whether [`classify`] could claim a file with this path, whatever its
+/// content: a superset of what it claims, decided from the name alone, so
+/// that a file no extractor can want (`.md`, `.png`, `.lock`, `.java`,
+/// `.py`, ...) is not even read.
+pub fn wanted_by_name(path: &Path) -> bool {
+    let Some(name) = path.file_name() else {
+        return false;
+    };
+    let name = name.to_string_lossy().to_ascii_lowercase();
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    if matches!(
+        ext,
+        "yml" | "yaml" | "json" | "properties" | "rs" | "conf" | "nginx"
+    ) || name.ends_with(".conf.template")
+        || name.ends_with(".conf.tmpl")
+        || name.starts_with("shared_config")
+        || name.starts_with("shared_credentials")
+        || (name.contains("aws") && (name.contains("config") || name.contains("credentials")))
+        || aws::is_aws_path(path)
+    {
+        return true;
+    }
+    // nginx reads any file under `sites-available`/`sites-enabled`.
+    path.parent().is_some_and(|p| {
+        p.components().any(|c| {
+            let c = c.as_os_str().to_string_lossy();
+            c.eq_ignore_ascii_case("sites-available") || c.eq_ignore_ascii_case("sites-enabled")
+        })
+    })
+}
+
+#[cfg(test)]
+mod wanted_by_name_tests {
+    use super::*;
+
+    /// Every file `classify` claims is wanted by name: checked on the
+    /// fixtures and the test trees, so that a new format's name rule
+    /// cannot be missed here.
+    #[test]
+    fn classify_never_claims_a_file_not_wanted_by_name() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+        let mut stack = vec![root];
+        let mut claimed = 0;
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if let Ok(bytes) = std::fs::read(&p)
+                    && classify(&p, &bytes).is_some()
+                {
+                    claimed += 1;
+                    assert!(wanted_by_name(&p), "{}", p.display());
+                }
+            }
+        }
+        assert!(claimed > 100, "{claimed}");
+        for (p, want) in [
+            ("docs/readme.md", false),
+            ("img/a.png", false),
+            ("Cargo.lock", false),
+            ("src/Main.java", false),
+            ("etc/nginx/sites-enabled/default", true),
+            ("home/.aws/config", true),
+            ("ci/aws-config.ini", true),
+            ("deploy/nginx.conf", true),
+            ("a/appsettings.Production.json", true),
+        ] {
+            assert_eq!(wanted_by_name(Path::new(p)), want, "{p}");
         }
     }
 }
