@@ -397,7 +397,20 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
         .filter(|root| given.iter().all(|p| p.starts_with(root)));
     let roots = match whole_repo {
         Some(root) => vec![root.clone()],
-        None => args.paths.clone(),
+        // Absolute when inside the working directory (shown the same way),
+        // so that `check .` and a pre-commit run share facts cache keys.
+        None => args
+            .paths
+            .iter()
+            .zip(&given)
+            .map(|(p, g)| {
+                if g.starts_with(&cwd) {
+                    g.clone()
+                } else {
+                    p.clone()
+                }
+            })
+            .collect(),
     };
     let mut scan = crate::scan(&roots, &settings)?;
     let config_id = crate::report::attach_config(&mut scan, &settings);
