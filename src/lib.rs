@@ -81,7 +81,15 @@ impl Scan {
 /// Walk `roots`, read and extract every supported file in parallel.
 pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
     let start = Instant::now();
-    let walk = discover::walk(roots, &settings.exclude)?;
+    // The cache file is read while the tree is walked.
+    let (walk, cache) = rayon::join(
+        || discover::walk(roots, &settings.exclude),
+        || match &settings.cache_dir {
+            Some(dir) => cache::Cache::open(dir, cache::salt()),
+            None => cache::Cache::disabled(),
+        },
+    );
+    let walk = walk?;
     let cwd = std::env::current_dir().ok();
     let mut scan = Scan::default();
     scan.stats.files_seen = walk.files.len();
@@ -93,10 +101,6 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
             internal: false,
         });
     }
-    let cache = match &settings.cache_dir {
-        Some(dir) => cache::Cache::open(dir, cache::salt()),
-        None => cache::Cache::disabled(),
-    };
     let results: Vec<Read> = walk
         .files
         .par_iter()

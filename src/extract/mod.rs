@@ -187,9 +187,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
             // Spring Boot's own files by name; any other `.properties` only
             // when it mentions a setting a Spring extractor reads.
             let wanted = properties::is_spring_config_name(&name)
-                || SPRING_NEEDLES
-                    .iter()
-                    .any(|n| memmem::find(bytes, n.as_bytes()).is_some());
+                || SPRING_FINDERS.iter().any(|f| f.find(bytes).is_some());
             return wanted.then_some(Syntax::Properties);
         }
         "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
@@ -203,13 +201,28 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     if syntax == Syntax::Yaml && properties::is_spring_config_name(&name) {
         return Some(syntax);
     }
-    let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
-        needles
-            .iter()
-            .any(|n| memmem::find(bytes, n.as_bytes()).is_some())
-    });
+    let wanted = DOC_FINDERS.iter().any(|f| f.find(bytes).is_some());
     wanted.then_some(syntax)
 }
+
+/// Searchers for every document extractor's needles, built once (building
+/// one costs more than searching a small file with it).
+static DOC_FINDERS: std::sync::LazyLock<Vec<memmem::Finder<'static>>> =
+    std::sync::LazyLock::new(|| {
+        DOC_EXTRACTORS
+            .iter()
+            .flat_map(|(_, needles, _)| needles.iter())
+            .map(|n| memmem::Finder::new(n.as_bytes()))
+            .collect()
+    });
+
+static SPRING_FINDERS: std::sync::LazyLock<Vec<memmem::Finder<'static>>> =
+    std::sync::LazyLock::new(|| {
+        SPRING_NEEDLES
+            .iter()
+            .map(|n| memmem::Finder::new(n.as_bytes()))
+            .collect()
+    });
 
 /// Files the SDK extractors want by name: AWS shared config and
 /// credentials files (INI), .NET `appsettings*.json` (JSON with comments),

@@ -69,9 +69,9 @@ const NEEDLES: &[&str] = &[
 
 /// Whether a Rust file mentions anything this extractor reads.
 pub fn wants(bytes: &[u8]) -> bool {
-    NEEDLES
-        .iter()
-        .any(|n| memmem::find(bytes, n.as_bytes()).is_some())
+    static FINDERS: std::sync::LazyLock<Vec<memmem::Finder<'static>>> =
+        std::sync::LazyLock::new(|| NEEDLES.iter().map(memmem::Finder::new).collect());
+    FINDERS.iter().any(|f| f.find(bytes).is_some())
 }
 
 /// A retry macro a file defines (`macro_rules!` whose body retries), for
