@@ -76,10 +76,12 @@ measure() {
     for _ in $(seq "$RUNS"); do
         eval "$prep"
         /usr/bin/time -o "$tf" -f '%e %U %S %M' "$@" >/dev/null 2>&1 || true
-        read -r w u s m < <(tail -1 "$tf")
+        read -r w u s m < <(tail -1 "$tf") || true
+        # A run GNU time could not report on is left out.
+        [[ "$m" =~ ^[0-9]+$ ]] || continue
         walls+=("$w")
         cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')")
-        [ "$m" -gt "$rss" ] && rss=$m
+        if [ "$m" -gt "$rss" ]; then rss=$m; fi
     done
     rm -f "$tf"
     local wall cpu

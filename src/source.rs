@@ -55,6 +55,9 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
+    /// The index of an empty text.
+    pub const EMPTY: LineIndex = LineIndex { starts: Vec::new() };
+
     pub fn new(text: &str) -> Self {
         let bytes = text.as_bytes();
         let mut starts = vec![0];
