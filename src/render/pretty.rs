@@ -257,7 +257,7 @@ mod tests {
                     let span = miette::SourceSpan::new(start.into(), len);
                     let whole = text.read_span(&span, ctx, ctx).ok();
                     let part = named.read_span(&span, ctx, ctx).ok();
-                    let key = |c: &Box<dyn miette::SpanContents<'_> + '_>| {
+                    let key = |c: &(dyn miette::SpanContents<'_> + '_)| {
                         (
                             c.data().to_vec(),
                             *c.span(),
@@ -267,8 +267,8 @@ mod tests {
                         )
                     };
                     assert_eq!(
-                        whole.as_ref().map(key),
-                        part.as_ref().map(key),
+                        whole.as_deref().map(key),
+                        part.as_deref().map(key),
                         "{start}+{len} ctx {ctx}"
                     );
                 }
