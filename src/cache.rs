@@ -17,13 +17,17 @@
 //!   bytes, seeded with the build's salt ([`salt`]: the version and the
 //!   executable's size and modification time, so a rebuilt binary never
 //!   reads facts another build wrote).
-//! - One JSON file (`facts-v1`), written to a temporary file and renamed,
-//!   so concurrent runs never see half a file (the last one wins). A file
+//! - [`SHARDS`] JSON files (`facts-v2-00` ...), an entry in the one its
+//!   key's top bits name: they are read in parallel (while the tree is
+//!   walked), and a run that parsed one changed file rewrites one shard,
+//!   not the whole cache. Each is written to a temporary file and renamed,
+//!   so concurrent runs never see half a file (the last one wins). A shard
 //!   that cannot be read or parsed, or was written by another build, is
-//!   ignored: the run is then cold, never wrong and never aborted.
-//! - Written only when a file was parsed this run, or when most entries
-//!   are stale; entries unused this run are kept while they are not more
-//!   than the used ones (a run over a subfolder does not evict the rest).
+//!   ignored: its files are then parsed again, never wrong, never aborted.
+//! - A shard is written only when a file of it was parsed this run, or when
+//!   most of its entries are stale; entries unused this run are kept while
+//!   they are not more than the used ones (a run over a subfolder does not
+//!   evict the rest).
 
 use crate::extract::Facts;
 use crate::rules::Diagnostic;
@@ -36,7 +40,17 @@ use xxhash_rust::xxh3::Xxh3;
 
 /// The cache folder's default name.
 pub const DIR_NAME: &str = ".retrylint-cache";
-const FILE_NAME: &str = "facts-v1";
+/// How many files the cache is split into.
+pub const SHARDS: usize = 64;
+const FILE_PREFIX: &str = "facts-v2-";
+
+fn shard_of(key: u128) -> usize {
+    (key >> 122) as usize % SHARDS
+}
+
+fn shard_file(dir: &Path, shard: usize) -> PathBuf {
+    dir.join(format!("{FILE_PREFIX}{shard:02}"))
+}
 
 /// One file's facts, diagnostics included (Facts skips them in its own
 /// serialisation, which the JSON output uses).
@@ -80,6 +94,8 @@ pub struct Cache {
     loaded: usize,
     hits: AtomicUsize,
     misses: AtomicUsize,
+    /// One bit per shard that had a miss.
+    missed: std::sync::atomic::AtomicU64,
 }
 
 impl Cache {
@@ -92,6 +108,7 @@ impl Cache {
             loaded: 0,
             hits: AtomicUsize::new(0),
             misses: AtomicUsize::new(0),
+            missed: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -101,17 +118,25 @@ impl Cache {
         let mut cache = Cache::disabled();
         cache.dir = Some(dir.to_path_buf());
         cache.salt = salt;
-        let old = std::fs::read(dir.join(FILE_NAME))
-            .ok()
-            .and_then(|bytes| serde_json::from_slice::<Document>(&bytes).ok())
-            .filter(|d| d.salt == format!("{salt:016x}"))
-            .map(|d| {
-                d.entries
+        use rayon::prelude::*;
+        let want = format!("{salt:016x}");
+        let old: HashMap<u128, Entry> = (0..SHARDS)
+            .into_par_iter()
+            .flat_map_iter(|shard| {
+                std::fs::read(shard_file(dir, shard))
+                    .ok()
+                    .and_then(|bytes| serde_json::from_slice::<Document>(&bytes).ok())
+                    .filter(|d| d.salt == want)
+                    .map(|d| d.entries)
+                    .unwrap_or_default()
                     .into_iter()
-                    .filter_map(|(k, e)| Some((u128::from_str_radix(&k, 16).ok()?, e)))
-                    .collect::<HashMap<_, _>>()
+                    .filter_map(move |(k, e)| {
+                        let k = u128::from_str_radix(&k, 16).ok()?;
+                        // An entry in the wrong shard is not this build's.
+                        (shard_of(k) == shard).then_some((k, e))
+                    })
             })
-            .unwrap_or_default();
+            .collect();
         cache.loaded = old.len();
         cache.old = Mutex::new(old);
         cache
@@ -150,6 +175,7 @@ impl Cache {
             }
             None => {
                 self.misses.fetch_add(1, Ordering::Relaxed);
+                self.missed.fetch_or(1 << shard_of(key), Ordering::Relaxed);
                 None
             }
         }
@@ -170,69 +196,97 @@ impl Cache {
             return Ok(false);
         };
         let old = self.old.lock().unwrap_or_else(|p| p.into_inner());
-        let stats = self.stats();
-        let used_count = stats.hits + stats.misses;
-        let keep_unused = old.len() <= used_count;
-        let dirty = stats.misses > 0 || (!keep_unused && !old.is_empty());
-        if !dirty {
-            return Ok(false);
+        let missed = self.missed.load(Ordering::Relaxed);
+        // This run's entries and the old unused ones, per shard.
+        let mut used_by: Vec<Vec<(u128, &Facts)>> = vec![Vec::new(); SHARDS];
+        for (k, f) in used {
+            used_by[shard_of(k)].push((k, f));
         }
-        let mut entries: Vec<(String, EntryRef<'_>)> = used
-            .map(|(k, f)| {
-                (
-                    format!("{k:032x}"),
-                    EntryRef {
-                        facts: f,
-                        diagnostics: &f.diagnostics,
-                    },
-                )
-            })
-            .collect();
-        if keep_unused {
-            entries.extend(old.iter().map(|(k, e)| {
-                (
-                    format!("{k:032x}"),
-                    EntryRef {
-                        facts: &e.facts,
-                        diagnostics: &e.diagnostics,
-                    },
-                )
-            }));
+        let mut unused_by: Vec<Vec<(u128, &Entry)>> = vec![Vec::new(); SHARDS];
+        for (k, e) in old.iter() {
+            unused_by[shard_of(*k)].push((*k, e));
         }
-        let doc = DocumentRef {
-            salt: format!("{:016x}", self.salt),
-            entries,
-        };
-        std::fs::create_dir_all(dir)?;
-        // Keep the folder out of git and out of retrylint's own walk.
-        let ignore = dir.join(".gitignore");
-        if !ignore.exists() {
-            std::fs::write(&ignore, "# Created by retrylint.\n*\n")?;
-            std::fs::write(
-                dir.join("CACHEDIR.TAG"),
-                "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by retrylint.\n",
+        let mut wrote = false;
+        for (shard, (used, unused)) in used_by.iter().zip(&unused_by).enumerate() {
+            let keep_unused = unused.len() <= used.len();
+            let dirty = missed & (1 << shard) != 0 || (!keep_unused && !unused.is_empty());
+            if !dirty {
+                continue;
+            }
+            let mut entries: Vec<(String, EntryRef<'_>)> = used
+                .iter()
+                .map(|(k, f)| {
+                    (
+                        format!("{k:032x}"),
+                        EntryRef {
+                            facts: f,
+                            diagnostics: &f.diagnostics,
+                        },
+                    )
+                })
+                .collect();
+            if keep_unused {
+                entries.extend(unused.iter().map(|(k, e)| {
+                    (
+                        format!("{k:032x}"),
+                        EntryRef {
+                            facts: &e.facts,
+                            diagnostics: &e.diagnostics,
+                        },
+                    )
+                }));
+            }
+            let doc = DocumentRef {
+                salt: format!("{:016x}", self.salt),
+                entries,
+            };
+            if !wrote {
+                prepare(dir)?;
+                wrote = true;
+            }
+            write_atomically(
+                &shard_file(dir, shard),
+                &serde_json::to_vec(&doc).map_err(std::io::Error::other)?,
             )?;
         }
-        // Unique per process and per save, so that concurrent writers
-        // never share a temporary file.
-        static SAVES: AtomicUsize = AtomicUsize::new(0);
-        let tmp = dir.join(format!(
-            "{FILE_NAME}.{}.{}.tmp",
-            std::process::id(),
-            SAVES.fetch_add(1, Ordering::Relaxed)
-        ));
-        let bytes = serde_json::to_vec(&doc).map_err(std::io::Error::other)?;
-        std::fs::write(&tmp, bytes)?;
-        std::fs::rename(&tmp, dir.join(FILE_NAME)).inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })?;
-        Ok(true)
+        Ok(wrote)
     }
 
     /// Entries read at the start.
     pub fn loaded(&self) -> usize {
         self.loaded
     }
+}
+
+/// Make the folder, keeping it out of git and out of retrylint's own walk.
+fn prepare(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let ignore = dir.join(".gitignore");
+    if !ignore.exists() {
+        std::fs::write(&ignore, "# Created by retrylint.\n*\n")?;
+        std::fs::write(
+            dir.join("CACHEDIR.TAG"),
+            "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by retrylint.\n",
+        )?;
+    }
+    Ok(())
+}
+
+/// Write `bytes` to a temporary file beside `path` and rename it over
+/// `path`: a reader sees the old file or the new one, never half of one.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // Unique per process and per write, so that concurrent writers never
+    // share a temporary file.
+    static WRITES: AtomicUsize = AtomicUsize::new(0);
+    let tmp = path.with_extension(format!(
+        "{}.{}.tmp",
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 /// This build's salt: the version, and the running executable's size and

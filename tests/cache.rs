@@ -8,6 +8,27 @@ use retrylint::config::Settings;
 use retrylint::{Scan, render};
 use std::path::{Path, PathBuf};
 
+/// The cache's shard files and their contents.
+fn shards(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("facts-")
+        })
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 fn settings(cache: Option<&Path>) -> Settings {
     Settings {
         cache_dir: cache.map(Path::to_path_buf),
@@ -51,7 +72,7 @@ fn a_second_run_hits_and_a_changed_file_misses() {
     let (first, c1, j1) = scan(&root, Some(&cache));
     assert_eq!(first.stats.cache.hits, 0);
     assert_eq!(first.stats.cache.misses, 3);
-    assert!(cache.join("facts-v1").is_file());
+    assert!(!shards(&cache).is_empty());
     assert!(cache.join(".gitignore").is_file());
 
     let (second, c2, j2) = scan(&root, Some(&cache));
@@ -66,8 +87,20 @@ fn a_second_run_hits_and_a_changed_file_misses() {
         .unwrap()
         .replace("maxAttempts: 4", "maxAttempts: 9");
     std::fs::write(&f, text).unwrap();
+    let before = shards(&cache);
     let (third, c3, _) = scan(&root, Some(&cache));
     assert_eq!((third.stats.cache.hits, third.stats.cache.misses), (2, 1));
+    // Only the shards of the old and the new entry are rewritten (the
+    // content is in the key); the others are untouched.
+    let after = shards(&cache);
+    let rewritten = after.iter().filter(|a| !before.contains(a)).count();
+    assert!((1..=2).contains(&rewritten), "{rewritten}");
+    assert!(
+        !std::fs::read_dir(&cache)
+            .unwrap()
+            .flatten()
+            .any(|e| e.path().to_string_lossy().ends_with(".tmp"))
+    );
     let (_, uncached, _) = scan(&root, None);
     assert_eq!(c3, uncached);
     assert!(c3.contains("`9`"), "{c3}");
@@ -111,7 +144,9 @@ fn another_build_or_a_corrupt_file_reads_as_empty() {
         )
         .as_bytes(),
     ] {
-        std::fs::write(cache.join("facts-v1"), garbage).unwrap();
+        for (shard, _) in shards(&cache) {
+            std::fs::write(shard, garbage).unwrap();
+        }
         assert_eq!(Cache::open(&cache, salt).loaded(), 0);
         let (s, c, _) = scan(&root, Some(&cache));
         assert_eq!(s.stats.cache.hits, 0);
