@@ -772,25 +772,44 @@ pub fn wanted_by_name(path: &Path) -> bool {
     let Some(name) = path.file_name() else {
         return false;
     };
-    let name = name.to_string_lossy().to_ascii_lowercase();
-    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
-    if matches!(
-        ext,
-        "yml" | "yaml" | "json" | "properties" | "rs" | "conf" | "nginx"
-    ) || name.ends_with(".conf.template")
-        || name.ends_with(".conf.tmpl")
-        || name.starts_with("shared_config")
-        || name.starts_with("shared_credentials")
-        || (name.contains("aws") && (name.contains("config") || name.contains("credentials")))
-        || aws::is_aws_path(path)
+    // No allocation: this runs for every file of the tree.
+    let name = name.as_encoded_bytes();
+    let ends = |suffix: &[u8]| {
+        name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    };
+    let has = |needle: &[u8]| {
+        name.windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+    };
+    let starts = |prefix: &[u8]| {
+        name.len() >= prefix.len() && name[..prefix.len()].eq_ignore_ascii_case(prefix)
+    };
+    if [
+        ".yml",
+        ".yaml",
+        ".json",
+        ".properties",
+        ".rs",
+        ".conf",
+        ".nginx",
+    ]
+    .iter()
+    .any(|e| ends(e.as_bytes()))
+        || ends(b".conf.template")
+        || ends(b".conf.tmpl")
+        || starts(b"shared_config")
+        || starts(b"shared_credentials")
+        || (has(b"aws") && (has(b"config") || has(b"credentials")))
+        || ((name.eq_ignore_ascii_case(b"config") || name.eq_ignore_ascii_case(b"credentials"))
+            && aws::is_aws_path(path))
     {
         return true;
     }
     // nginx reads any file under `sites-available`/`sites-enabled`.
     path.parent().is_some_and(|p| {
         p.components().any(|c| {
-            let c = c.as_os_str().to_string_lossy();
-            c.eq_ignore_ascii_case("sites-available") || c.eq_ignore_ascii_case("sites-enabled")
+            let c = c.as_os_str().as_encoded_bytes();
+            c.eq_ignore_ascii_case(b"sites-available") || c.eq_ignore_ascii_case(b"sites-enabled")
         })
     })
 }
