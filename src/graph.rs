@@ -13,7 +13,7 @@ use crate::config::{Mesh, Settings};
 use crate::duration::human;
 use crate::extract::short_host;
 use crate::model::{
-    AttemptCount, Delay, Layer as LayerKind, Provenance, RetryPolicy, System, Timeout,
+    AttemptCount, Delay, Layer as LayerKind, Provenance, RetryPolicy, System,
 };
 use crate::source::{FileId, Span};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -941,10 +941,6 @@ impl Graph {
             l.label,
             l.setting
         )
-    }
-
-    pub fn timeout_of(t: &Timeout) -> Option<Duration> {
-        t.finite()
     }
 }
 

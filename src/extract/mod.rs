@@ -566,12 +566,6 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     }
 }
 
-/// Span of a whole YAML entry (key to end of value), or of the value when
-/// there is no key.
-pub fn entry_span(e: &yaml::Entry<'_>) -> Span {
-    e.span()
-}
-
 /// Report every key of `map` that is not in `known` (RL901, with a
 /// did-you-mean). `what` names the block for the message.
 pub fn check_yaml_keys(map: yaml::Yaml<'_>, known: &[&str], what: &str, facts: &mut Facts) {
