@@ -17,6 +17,8 @@ pub mod graph;
 pub mod model;
 pub mod render;
 pub mod report;
+#[doc(hidden)]
+pub mod robustness;
 pub mod rules;
 pub mod source;
 pub mod suppress;
@@ -79,6 +81,12 @@ impl Scan {
 pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
     let start = Instant::now();
     let walk = discover::walk(roots, &settings.exclude)?;
+    Ok(read_walk(walk, settings, start))
+}
+
+/// Read and extract the files of a finished walk (the second half of
+/// [`scan`]; separate so that tests can change the tree between the two).
+pub fn read_walk(walk: discover::Walk, settings: &Settings, start: Instant) -> Scan {
     let cwd = std::env::current_dir().ok();
     let mut scan = Scan::default();
     scan.stats.files_seen = walk.files.len();
@@ -142,7 +150,7 @@ pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
     // Rust retry macros are defined in one file and called in others.
     extract::rust::link_macros(&mut scan.files);
     scan.stats.elapsed = start.elapsed();
-    Ok(scan)
+    scan
 }
 
 enum Read {
@@ -176,14 +184,14 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
             ))
         }));
     }
-    let data = match std::fs::read(path) {
-        Ok(d) => d,
+    let data = match read_regular_file(path, settings.max_file_size) {
+        Ok(Some(d)) => d,
+        // The file grew past the limit since the walk.
+        Ok(None) => return Read::Oversized(None),
         Err(e) => return Read::Failed(shown.to_string(), format!("cannot read: {e}")),
     };
-    // The file may have grown since the walk.
-    if data.len() as u64 > settings.max_file_size {
-        return Read::Oversized(None);
-    }
+    #[cfg(debug_assertions)]
+    inject_panic(path);
     let (text, decoded) = match decode(&data) {
         Decoded::Text(t) => (t, None),
         Decoded::Utf16(t) => (t, Some("UTF-16")),
@@ -227,6 +235,47 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
         source: SourceFile::new(shown, text),
         facts,
     }))
+}
+
+/// Read a file that the walk found, at most `limit` bytes (`None` when it
+/// is longer now). The last path component is opened without following a
+/// symbolic link and without blocking, and anything but a regular file
+/// (a link or a FIFO swapped in after the walk) is refused, so a scan can
+/// neither read outside its roots through a late link nor hang on a pipe.
+fn read_regular_file(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return std::io::Error::other("it became a symbolic link: not followed");
+        }
+        e
+    })?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file any more"));
+    }
+    let mut data = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut data)?;
+    Ok((data.len() as u64 <= limit).then_some(data))
+}
+
+/// A test seam for the internal-error path (debug builds only): a file
+/// whose name is `RETRYLINT_TEST_PANIC_ON` panics while it is read, as a
+/// bug in an extractor would.
+#[cfg(debug_assertions)]
+fn inject_panic(path: &Path) {
+    if let Some(name) = std::env::var_os("RETRYLINT_TEST_PANIC_ON")
+        && path.file_name() == Some(name.as_os_str())
+    {
+        panic!("injected panic (RETRYLINT_TEST_PANIC_ON)");
+    }
 }
 
 enum Decoded {
