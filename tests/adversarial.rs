@@ -439,3 +439,24 @@ fn an_internal_error_is_exit_2_with_a_bug_report_request() {
         assert!(stdout.contains(f), "{stdout}");
     }
 }
+
+#[test]
+fn an_internal_error_after_reading_is_exit_2_too() {
+    let dir = tree();
+    let out = Command::cargo_bin("retrylint")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("RETRYLINT_TEST_PANIC_ON", "@check")
+        .args(["check", "--no-config", "."])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("injected panic"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "retrylint: internal error (the message above); this is a bug: please report it"
+        ),
+        "{stderr}"
+    );
+}
