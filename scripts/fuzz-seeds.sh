@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 c=fuzz/corpus
-mkdir -p $c/{yaml,jsonc,nginx_lexer,nginx,properties,ini,rust,config,extract,pipeline}
+mkdir -p $c/{yaml,jsonc,nginx_lexer,nginx,properties,ini,rust,java,config,extract,pipeline}
 seed() { # target file [pick-byte]
   local name; name=$(printf '%s' "$2" | sha1sum | cut -c1-16)
   if [ $# -eq 3 ]; then
@@ -22,6 +22,7 @@ while IFS= read -r -d '' f; do
     *.properties) seed properties "$f"; seed extract "$f" 5; seed pipeline "$f" 5 ;;
     *.conf) seed nginx "$f"; seed nginx_lexer "$f"; seed extract "$f" 8; seed pipeline "$f" 8 ;;
     *.rs) seed rust "$f"; seed extract "$f" 9; seed pipeline "$f" 9 ;;
+    *.java) seed java "$f"; seed extract "$f" 10; seed pipeline "$f" 10 ;;
     *.ini|*.config|*.credentials|*/config|*/credentials) seed ini "$f"; seed extract "$f" 6; seed pipeline "$f" 6 ;;
     *.toml) seed config "$f" ;;
   esac

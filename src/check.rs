@@ -106,20 +106,25 @@ pub fn sort_and_dedup(findings: &mut Vec<Finding>, scan: &Scan) {
 /// A fingerprint that survives lines inserted above a finding: the rule,
 /// the file, the finding's own line text (whitespace collapsed) and its
 /// position among findings with the same three.
+///
+/// The file is named relative to the repository root (the nearest folder
+/// holding `.git` above the working directory), so that a baseline written
+/// from one folder matches a run from another.
 pub fn fingerprints(findings: &[Finding], scan: &Scan) -> Vec<String> {
     let mut seen: std::collections::HashMap<u64, u32> = Default::default();
+    let cwd = std::env::current_dir().ok();
+    let root = cwd.as_deref().and_then(crate::config_file::repo_root);
+    let mut names: std::collections::HashMap<usize, String> = Default::default();
     findings
         .iter()
         .map(|f| {
             let file = scan.file(f.file);
+            let name = names
+                .entry(f.file)
+                .or_insert_with(|| repo_relative(&file.path, cwd.as_deref(), root.as_deref()))
+                .clone();
             let base = xxhash_rust::xxh3::xxh3_64(
-                format!(
-                    "{}\0{}\0{}",
-                    f.rule.code,
-                    file.display_path(),
-                    context(file, f.span)
-                )
-                .as_bytes(),
+                format!("{}\0{}\0{}", f.rule.code, name, context(file, f.span)).as_bytes(),
             );
             let n = seen.entry(base).or_insert(0);
             *n += 1;
@@ -127,6 +132,32 @@ pub fn fingerprints(findings: &[Finding], scan: &Scan) -> Vec<String> {
             format!("{full:016x}")
         })
         .collect()
+}
+
+/// `path` (as shown, relative to `cwd`) relative to the repository root,
+/// `/`-separated; as shown when it lies outside the root.
+fn repo_relative(
+    path: &std::path::Path,
+    cwd: Option<&std::path::Path>,
+    root: Option<&std::path::Path>,
+) -> String {
+    let (Some(cwd), Some(root)) = (cwd, root) else {
+        return crate::source::display_path(path);
+    };
+    let mut abs = std::path::PathBuf::new();
+    for c in cwd.join(path).components() {
+        match c {
+            std::path::Component::ParentDir => {
+                abs.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => abs.push(other),
+        }
+    }
+    match abs.strip_prefix(root) {
+        Ok(rel) => crate::source::display_path(rel),
+        Err(_) => crate::source::display_path(path),
+    }
 }
 
 fn context(file: &SourceFile, span: crate::source::Span) -> String {

@@ -16,6 +16,7 @@ Examples:
   retrylint check --format json .      machine-readable findings
   retrylint check --select RL2 --ignore RL206 .
   retrylint graph --format dot . | dot -Tsvg > graph.svg
+  retrylint audit . --out audit-report   report.md, report.html, report.json
   retrylint rules                      list every rule
   retrylint explain RL203              a rule's documentation
   retrylint check --format pretty --format sarif=retrylint.sarif
@@ -58,6 +59,9 @@ pub enum Command {
         #[arg(long)]
         exclude: Vec<String>,
     },
+    /// Write a report of everything found (Markdown, HTML with the call
+    /// graph drawn, and JSON) into a directory.
+    Audit(AuditArgs),
     /// Print a rule's documentation.
     Explain {
         /// A rule code (`RL203`) or name (`unjittered-backoff`).
@@ -190,10 +194,27 @@ fn parse_format_spec(s: &str) -> Result<FormatSpec, String> {
     Ok(FormatSpec { format, file })
 }
 
+#[derive(Args, Debug)]
+pub struct AuditArgs {
+    /// Files and directories to read.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Directory to write report.md, report.html and report.json into
+    /// (created if missing; the three files are replaced).
+    #[arg(long, default_value = "audit-report")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// No progress bar and no closing lines on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
 /// Run the command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Audit(args) => audit(args),
         Command::Graph {
             paths,
             format,
@@ -304,6 +325,65 @@ pub fn settings(args: &ConfigArgs) -> Result<Settings, String> {
     }
     settings.validate_patterns()?;
     Ok(settings)
+}
+
+fn audit(args: AuditArgs) -> i32 {
+    use render::audit::{FILES, Report, progress::Bar};
+    let settings = match settings(&args.config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("retrylint: {}", render::sanitize(&e));
+            return 2;
+        }
+    };
+    let bar = Bar::new(!args.quiet && std::io::stderr().is_terminal());
+    let scan = crate::scan_with_progress(&args.paths, &settings, &bar);
+    bar.finish();
+    let mut scan = match scan {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("retrylint: {}", render::sanitize(&e));
+            return 2;
+        }
+    };
+    // Findings as `check` reports them: suppressions and severities from
+    // the configuration applied.
+    let config_id = crate::report::attach_config(&mut scan, &settings);
+    let findings = crate::report::run(&scan, &settings, config_id).findings;
+    let graph = crate::graph::build(&scan.files, &settings);
+    let roots: Vec<String> = args
+        .paths
+        .iter()
+        .map(|p| crate::source::display_path(p))
+        .collect();
+    let report = Report::build(&roots, &scan, &graph, &findings);
+    if let Err(e) = report.write(&args.out) {
+        eprintln!(
+            "retrylint: cannot write the report into {}: {e}",
+            render::sanitize(&crate::source::display_path(&args.out))
+        );
+        return 2;
+    }
+    for n in &scan.notices {
+        match &n.path {
+            Some(p) => eprintln!(
+                "retrylint: {}: {}",
+                render::sanitize(p),
+                render::sanitize(&n.message)
+            ),
+            None => eprintln!("retrylint: {}", render::sanitize(&n.message)),
+        }
+    }
+    if !args.quiet {
+        let dir = crate::source::display_path(&args.out);
+        let files: Vec<String> = FILES.iter().map(|f| format!("{dir}/{f}")).collect();
+        eprintln!("{}", render::summary(&scan, &findings));
+        eprintln!("retrylint: wrote {}", render::sanitize(&files.join(", ")));
+    }
+    if scan.notices.iter().any(|n| n.internal) {
+        return 2;
+    }
+    0
 }
 
 /// Where each output goes.

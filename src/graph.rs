@@ -116,6 +116,9 @@ pub struct Graph {
     out: Vec<Vec<usize>>,
     /// Edges that close a cycle; paths do not follow them.
     back_edges: BTreeSet<usize>,
+    /// The service each scanned file belongs to (by index into the scan's
+    /// files), where its path, config globs or identity declarations say.
+    pub file_owners: Vec<Option<String>>,
 }
 
 /// The worst path from one entry point.
@@ -149,6 +152,9 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn canonical(&self, name: &str) -> String {
         let short = short_host(name);
+        if short.ends_with(".amazonaws.com") || short == AWS {
+            return AWS.to_string();
+        }
         self.aliases.get(&short).cloned().unwrap_or(short)
     }
 
@@ -217,6 +223,14 @@ impl Builder<'_> {
         for (i, p) in parts.iter().enumerate() {
             if SERVICE_DIRS.contains(&p.to_ascii_lowercase().as_str()) && i + 2 < parts.len() {
                 return Some(self.canonical(parts[i + 1]));
+            }
+        }
+        // The nearest folder named after a service other files declare
+        // (`gateway/nginx.conf` beside a `gateway` Deployment).
+        for p in parts.iter().rev().skip(1) {
+            let name = self.canonical(p);
+            if self.ids.contains_key(&name) {
+                return Some(name);
             }
         }
         // A module folder: the one that holds `src/` (Cargo, Maven, Gradle).
@@ -288,6 +302,78 @@ fn istio_default(proof: Loc, host: &str) -> RetryLayer {
     }
 }
 
+/// The node every AWS endpoint maps to.
+const AWS: &str = "aws";
+
+fn is_source(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e == "rs" || e == "java" || e == "kt" || e == "go" || e == "py")
+}
+
+/// The one application or SDK retry policy a source file builds that no
+/// call of the file already carries, if there is exactly one.
+fn sole_client_policy(f: &ScannedFile) -> Option<usize> {
+    if !is_source(&f.source.path) {
+        return None;
+    }
+    let used: BTreeSet<usize> = f
+        .facts
+        .edges
+        .iter()
+        .flat_map(|e| e.policies.iter().copied())
+        .collect();
+    let mut candidates = f.facts.policies.iter().enumerate().filter(|(i, p)| {
+        !used.contains(i) && matches!(p.system.layer(), LayerKind::Application | LayerKind::Sdk)
+    });
+    match (candidates.next(), candidates.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
+    }
+}
+
+/// The mesh-wide Istio retry default (`defaultHttpRetryPolicy` in
+/// meshConfig), where a scanned file sets one: (file, index into that
+/// file's `mesh_defaults`).
+pub fn mesh_default(files: &[ScannedFile]) -> Option<(FileId, usize)> {
+    files.iter().enumerate().find_map(|(id, f)| {
+        f.facts
+            .mesh_defaults
+            .iter()
+            .position(|p| p.system == System::Istio)
+            .map(|i| (id, i))
+    })
+}
+
+/// The caller's sidecar layer for a call to `host`: the VirtualService's
+/// route policy, unless it only has Istio's built-in default, in which case
+/// (as when there is no VirtualService) the mesh-wide default applies, or
+/// else Istio's built-in one.
+fn sidecar_layer(
+    files: &[ScannedFile],
+    sidecar: &BTreeMap<String, (FileId, usize)>,
+    mesh_default: Option<(FileId, usize)>,
+    proof: Loc,
+    host: &str,
+) -> RetryLayer {
+    if let Some(&(pf, pi)) = sidecar.get(host) {
+        let p = &files[pf].facts.policies[pi];
+        if !(p.attempts.is_default() && p.system == System::Istio && mesh_default.is_some()) {
+            return layer_of(pf, pi, p);
+        }
+    }
+    match mesh_default {
+        Some((mf, mi)) => {
+            let mut l = layer_of(mf, mi, &files[mf].facts.mesh_defaults[mi]);
+            l.policy = None;
+            l.implicit = true;
+            l.label = "Istio mesh default".into();
+            l.setting = format!("no retries for `{host}`: meshConfig `defaultHttpRetryPolicy`");
+            l
+        }
+        None => istio_default(proof, host),
+    }
+}
+
 /// Build the graph from every file's facts and the configuration.
 pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     let mut b = Builder {
@@ -340,6 +426,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
         Mesh::None => false,
         Mesh::Auto => files.iter().any(|f| f.facts.extractors.contains(&"istio")),
     };
+    let mesh_default = mesh_default(files);
     // Sidecar policies by callee host: the worst route's policy.
     let mut sidecar: BTreeMap<String, (FileId, usize)> = BTreeMap::new();
     for (id, f) in files.iter().enumerate() {
@@ -367,6 +454,34 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             };
             if worse {
                 sidecar.insert(host, (id, i));
+            }
+        }
+    }
+    // Resilience4j instances configured per service: (service, instance)
+    // -> the policy, from configuration files (YAML, properties).
+    let mut configured: BTreeMap<(String, String), (FileId, usize)> = BTreeMap::new();
+    for (id, f) in files.iter().enumerate() {
+        if is_source(&f.source.path) {
+            continue;
+        }
+        let has_r4j = f
+            .facts
+            .policies
+            .iter()
+            .any(|p| p.system == System::Resilience4j);
+        if !has_r4j {
+            continue;
+        }
+        let Some(owner) = b.file_owner(id) else {
+            continue;
+        };
+        for (i, p) in f.facts.policies.iter().enumerate() {
+            if p.system == System::Resilience4j
+                && let Some(name) = &p.name
+            {
+                configured
+                    .entry((owner.clone(), name.clone()))
+                    .or_insert((id, i));
             }
         }
     }
@@ -405,18 +520,43 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             if from == to {
                 continue;
             }
+            // `@Retry(name = "payments")` takes its values from
+            // `resilience4j.retry.instances.payments` in the service's
+            // configuration.
+            let resolve = |i: usize, p: &RetryPolicy| -> RetryLayer {
+                let key = (caller.clone(), p.name.clone().unwrap_or_default());
+                match configured.get(&key) {
+                    Some(&(cf, ci))
+                        if p.system == System::Resilience4j
+                            && p.attempts.value.count == AttemptCount::Unknown =>
+                    {
+                        layer_of(cf, ci, &files[cf].facts.policies[ci])
+                    }
+                    _ => layer_of(id, i, p),
+                }
+            };
             let mut layers: Vec<RetryLayer> = e
                 .policies
                 .iter()
-                .filter_map(|&i| f.facts.policies.get(i).map(|p| layer_of(id, i, p)))
+                .filter_map(|&i| f.facts.policies.get(i).map(|p| resolve(i, p)))
                 .collect();
+            // A URL in source code whose file builds exactly one client
+            // retry policy is called through it.
+            if layers.is_empty()
+                && let Some(i) = sole_client_policy(f)
+            {
+                layers.push(resolve(i, &f.facts.policies[i]));
+            }
             let callee_name = b.graph.services[to].name.clone();
             let has_mesh_layer = layers.iter().any(|l| l.kind == LayerKind::Mesh);
             if !has_mesh_layer && b.sidecar_applies(from, to, &e.via) {
-                match sidecar.get(&callee_name) {
-                    Some(&(pf, pi)) => layers.push(layer_of(pf, pi, &files[pf].facts.policies[pi])),
-                    None => layers.push(istio_default(loc, &callee_name)),
-                }
+                layers.push(sidecar_layer(
+                    files,
+                    &sidecar,
+                    mesh_default,
+                    loc,
+                    &callee_name,
+                ));
             }
             layers.sort_by_key(|l| l.kind);
             let key = (from, to, format!("{id}:{}", e.span.start));
@@ -430,6 +570,35 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                     also: Vec::new(),
                 });
             }
+        }
+    }
+    // An AWS SDK client calls AWS, whether or not a file names the host.
+    for (id, f) in files.iter().enumerate() {
+        for (i, p) in f.facts.policies.iter().enumerate() {
+            if p.system != System::AwsSdk || f.facts.edges.iter().any(|e| e.policies.contains(&i)) {
+                continue;
+            }
+            // Only policies in code build a client; a profile in a shared
+            // config file applies to whichever program reads it.
+            if !is_source(&f.source.path) {
+                continue;
+            }
+            let Some(owner) = b.file_owner(id) else {
+                continue;
+            };
+            let from = b.service(&owner);
+            let to = b.service(AWS);
+            b.graph.edges.push(Edge {
+                from,
+                to,
+                proof: Loc {
+                    file: id,
+                    span: p.attempts.span,
+                },
+                via: "AWS SDK client".into(),
+                layers: vec![layer_of(id, i, p)],
+                also: Vec::new(),
+            });
         }
     }
     // Edges from config.
@@ -464,10 +633,13 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             let callee_name = b.graph.services[to].name.clone();
             let mut layers = Vec::new();
             if b.sidecar_applies(from, to, e.via.as_deref().unwrap_or("")) {
-                match sidecar.get(&callee_name) {
-                    Some(&(pf, pi)) => layers.push(layer_of(pf, pi, &files[pf].facts.policies[pi])),
-                    None => layers.push(istio_default(loc, &callee_name)),
-                }
+                layers.push(sidecar_layer(
+                    files,
+                    &sidecar,
+                    mesh_default,
+                    loc,
+                    &callee_name,
+                ));
             }
             b.graph.edges.push(Edge {
                 from,
@@ -479,6 +651,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             });
         }
     }
+    b.graph.file_owners = (0..files.len()).map(|id| b.file_owner(id)).collect();
     let mut g = b.graph;
     merge_parallel(&mut g);
     g.out = vec![Vec::new(); g.services.len()];
@@ -594,6 +767,11 @@ fn find_cycles(g: &mut Graph) {
 impl Graph {
     pub fn service_name(&self, id: ServiceId) -> &str {
         &self.services[id].name
+    }
+
+    /// Whether edge `e` closes a cycle (path analysis does not follow it).
+    pub fn is_back_edge(&self, e: usize) -> bool {
+        self.back_edges.contains(&e)
     }
 
     /// Edges out of a service, cycle-closing edges excluded.

@@ -14,6 +14,7 @@ pub mod discover;
 pub mod duration;
 pub mod extract;
 pub mod graph;
+pub mod link;
 pub mod model;
 pub mod render;
 pub mod report;
@@ -77,16 +78,56 @@ impl Scan {
     }
 }
 
-/// Walk `roots`, read and extract every supported file in parallel.
-pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
-    let start = Instant::now();
-    let walk = discover::walk(roots, &settings.exclude)?;
-    Ok(read_walk(walk, settings, start))
+/// Told how a scan advances, for a progress bar; called from the reading
+/// threads.
+pub trait Progress: Sync {
+    /// The walk found `files` files, each to be read once.
+    fn found(&self, _files: usize) {}
+    /// One more file was read (or skipped after a look).
+    fn read(&self) {}
 }
 
-/// Read and extract the files of a finished walk (the second half of
-/// [`scan`]; separate so that tests can change the tree between the two).
-pub fn read_walk(walk: discover::Walk, settings: &Settings, start: Instant) -> Scan {
+/// No progress to show.
+impl Progress for () {}
+
+/// Walk `roots`, read and extract every supported file in parallel.
+pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
+    scan_with_progress(roots, settings, &())
+}
+
+/// [`scan`], telling `progress` how far it got.
+pub fn scan_with_progress(
+    roots: &[PathBuf],
+    settings: &Settings,
+    progress: &dyn Progress,
+) -> Result<Scan, String> {
+    let start = Instant::now();
+    let walk = discover::walk(roots, &settings.exclude)?;
+    Ok(read_walk_with_progress(
+        walk, roots, settings, progress, start,
+    ))
+}
+
+/// Read, extract and link the files of a finished walk of `roots` (the
+/// second half of [`scan`]; separate so that tests can change the tree
+/// between the two).
+pub fn read_walk(
+    walk: discover::Walk,
+    roots: &[PathBuf],
+    settings: &Settings,
+    start: Instant,
+) -> Scan {
+    read_walk_with_progress(walk, roots, settings, &(), start)
+}
+
+fn read_walk_with_progress(
+    walk: discover::Walk,
+    roots: &[PathBuf],
+    settings: &Settings,
+    progress: &dyn Progress,
+    start: Instant,
+) -> Scan {
+    progress.found(walk.files.len());
     let cwd = std::env::current_dir().ok();
     let mut scan = Scan::default();
     scan.stats.files_seen = walk.files.len();
@@ -103,17 +144,20 @@ pub fn read_walk(walk: discover::Walk, settings: &Settings, start: Instant) -> S
         .par_iter()
         .map(|c| {
             let shown = display(&c.path, cwd.as_deref());
-            match std::panic::catch_unwind(|| read_one(&c.path, &shown, c.size, settings)) {
-                Ok(r) => r,
-                Err(panic) => {
-                    let msg = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "unknown panic".into());
-                    Read::Internal(shown, msg)
-                }
-            }
+            let read =
+                match std::panic::catch_unwind(|| read_one(&c.path, &shown, c.size, settings)) {
+                    Ok(r) => r,
+                    Err(panic) => {
+                        let msg = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "unknown panic".into());
+                        Read::Internal(shown, msg)
+                    }
+                };
+            progress.read();
+            read
         })
         .collect();
     for r in results {
@@ -149,6 +193,8 @@ pub fn read_walk(walk: discover::Walk, settings: &Settings, start: Instant) -> S
     }
     // Rust retry macros are defined in one file and called in others.
     extract::rust::link_macros(&mut scan.files);
+    link::cargo_identities(&mut scan.files, roots);
+    link::nginx_includes(&mut scan.files, roots);
     scan.stats.elapsed = start.elapsed();
     scan
 }

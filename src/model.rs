@@ -101,6 +101,9 @@ pub enum System {
     SpringKafka,
     /// Spring Cloud Stream consumer retry (`consumer.max-attempts`).
     SpringCloudStream,
+    /// Project Reactor `retryWhen(Retry.backoff(..))` / `.retry(n)` on a
+    /// `Mono`/`Flux` (WebClient calls).
+    Reactor,
 }
 
 impl System {
@@ -137,6 +140,7 @@ impl System {
             System::SpringCloudConfig => "Spring Cloud Config client".into(),
             System::SpringKafka => "Spring Kafka".into(),
             System::SpringCloudStream => "Spring Cloud Stream".into(),
+            System::Reactor => "Reactor".into(),
         }
     }
 
@@ -169,10 +173,12 @@ impl fmt::Display for System {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Layer {
+    // Declared outermost first: a call passes through the caller's code,
+    // its SDK, a proxy it runs (a gateway), then its sidecar.
     Application,
     Sdk,
-    Mesh,
     Proxy,
+    Mesh,
 }
 
 /// Total attempts, the first call included.
@@ -451,6 +457,15 @@ pub struct RetryPolicy {
     /// jitters its own back-off whatever the file says (Envoy, Istio), or
     /// passes the request to the next server at once by design (nginx).
     pub platform_backoff: bool,
+    /// Exception types the policy never retries, as written
+    /// (`ignoreExceptions`, `noRetryFor`, `excludes`, Failsafe `abortOn`).
+    pub ignores: Vec<Located<Condition>>,
+    /// Where this retry is composed around a circuit breaker (the retry is
+    /// the outer layer): one span per composition (`.withRetry(retry)`
+    /// after `.withCircuitBreaker(..)`, `retry.executeSupplier(() ->
+    /// breaker...)`, `@Retry` with `@CircuitBreaker`). Empty when none is
+    /// known.
+    pub wraps_breaker: Vec<Span>,
     /// Where the block that would hold this policy's retry budget is, for
     /// RL601 (missing-retry-budget): the policy itself by default.
     pub budget_site: BudgetSite,
@@ -496,6 +511,8 @@ impl RetryPolicy {
             budget: None,
             idempotency: Vec::new(),
             platform_backoff: false,
+            ignores: Vec::new(),
+            wraps_breaker: Vec::new(),
             budget_site: BudgetSite::Policy,
         }
     }

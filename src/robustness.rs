@@ -25,6 +25,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("properties", properties),
     ("ini", ini),
     ("rust", rust),
+    ("java", java),
     ("config", config),
     ("extract", extract_any),
     ("pipeline", pipeline),
@@ -175,6 +176,15 @@ pub fn rust(data: &[u8]) {
     on_worker_stack(run);
 }
 
+/// Java sources (tree-sitter and the Java extractor), on a worker's stack.
+pub fn java(data: &[u8]) {
+    let text = text(data).into_owned();
+    on_worker_stack(move || {
+        let facts = extract::extract(Path::new("src/main/java/A.java"), &text, Syntax::Java);
+        check_facts(&text, &facts);
+    });
+}
+
 /// `.retrylint.toml`: a bad file is an error with a position, never a panic.
 pub fn config(data: &[u8]) {
     let text = text(data);
@@ -212,6 +222,7 @@ fn pick_syntax(pick: u8) -> (&'static str, Syntax) {
         (".aws/credentials", Syntax::Ini),
         ("nginx.conf", Syntax::Nginx),
         ("svc/src/lib.rs", Syntax::Rust),
+        ("src/main/java/A.java", Syntax::Java),
     ];
     CHOICES[pick as usize % CHOICES.len()]
 }

@@ -624,6 +624,34 @@ impl<'f> Yaml<'f> {
         Some(cur)
     }
 
+    /// The non-empty tokens of a scalar split on `sep`, each with its own
+    /// span where the scalar's text maps byte for byte onto the file (plain
+    /// or simply quoted), else the whole value's span.
+    pub fn tokens(&self, sep: char) -> Vec<(&'f str, Span)> {
+        let Some(text) = self.as_str() else {
+            return Vec::new();
+        };
+        let quote = usize::from(self.is_quoted());
+        let base = self.span().start + quote;
+        let exact = self.span().len() == text.len() + 2 * quote;
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for part in text.split(sep) {
+            let token = part.trim();
+            let lead = part.len() - part.trim_start().len();
+            if !token.is_empty() {
+                let span = if exact {
+                    Span::new(base + offset + lead, base + offset + lead + token.len())
+                } else {
+                    self.span()
+                };
+                out.push((token, span));
+            }
+            offset += part.len() + sep.len_utf8();
+        }
+        out
+    }
+
     /// Items of a sequence; empty for anything else.
     pub fn items(&self) -> Vec<Yaml<'f>> {
         match self.kind() {

@@ -304,12 +304,13 @@ fn a_file_removed_or_truncated_during_the_scan() {
     std::fs::write(dir.path().join("gone.yml"), CONTROL).unwrap();
     std::fs::write(dir.path().join("short.yml"), CONTROL).unwrap();
     let settings = retrylint::config::Settings::default();
-    let walk = retrylint::discover::walk(&[dir.path().to_path_buf()], &[]).unwrap();
+    let roots = [dir.path().to_path_buf()];
+    let walk = retrylint::discover::walk(&roots, &[]).unwrap();
     assert_eq!(walk.files.len(), 3);
     // Between the walk and the read.
     std::fs::remove_file(dir.path().join("gone.yml")).unwrap();
     std::fs::write(dir.path().join("short.yml"), &CONTROL[..40]).unwrap();
-    let scan = retrylint::read_walk(walk, &settings, std::time::Instant::now());
+    let scan = retrylint::read_walk(walk, &roots, &settings, std::time::Instant::now());
     assert_eq!(scan.notices.len(), 1, "{:?}", scan.notices);
     let n = &scan.notices[0];
     assert!(n.path.as_deref().unwrap().ends_with("gone.yml"), "{n:?}");
@@ -338,7 +339,8 @@ fn a_file_swapped_for_a_symlink_or_a_fifo_after_the_walk_is_not_read() {
     let dir = tree();
     std::fs::write(dir.path().join("swapped.yml"), CONTROL).unwrap();
     std::fs::write(dir.path().join("pipe.yml"), CONTROL).unwrap();
-    let walk = retrylint::discover::walk(&[dir.path().to_path_buf()], &[]).unwrap();
+    let roots = [dir.path().to_path_buf()];
+    let walk = retrylint::discover::walk(&roots, &[]).unwrap();
     std::fs::remove_file(dir.path().join("swapped.yml")).unwrap();
     std::os::unix::fs::symlink(&secret_file, dir.path().join("swapped.yml")).unwrap();
     std::fs::remove_file(dir.path().join("pipe.yml")).unwrap();
@@ -347,7 +349,7 @@ fn a_file_swapped_for_a_symlink_or_a_fifo_after_the_walk_is_not_read() {
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
     let settings = retrylint::config::Settings::default();
     // A FIFO opened for reading would block forever: this must return.
-    let scan = retrylint::read_walk(walk, &settings, std::time::Instant::now());
+    let scan = retrylint::read_walk(walk, &roots, &settings, std::time::Instant::now());
     let mut notices: Vec<String> = scan.notices.iter().map(|n| n.message.clone()).collect();
     notices.sort();
     assert_eq!(

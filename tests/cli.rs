@@ -220,3 +220,27 @@ fn output_is_deterministic() {
     };
     assert_eq!(strip(&a), strip(&b));
 }
+
+#[test]
+fn fingerprints_do_not_depend_on_the_working_directory() {
+    let prints = |dir: &std::path::Path, path: &str| -> Vec<String> {
+        let out = Command::cargo_bin("retrylint")
+            .unwrap()
+            .current_dir(dir)
+            .args(["check", "--no-config", "--format", "json", path])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["fingerprint"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let root = common::root();
+    let a = prints(&root, "testdata/rules/RL203/err");
+    let b = prints(&root.join("testdata"), "rules/RL203/err");
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+}

@@ -60,12 +60,15 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // ServiceProfile: GET /api/list and /api/vote are retryable (L12, L17),
     // budget 0.001 / 10 per s / 10s read. INDEX.tsv assumes the old 10s
     // default route timeout, but there is none since stable-2.9.0 (DESIGN
-    // defaults table; linkerd/website#1733): the proxy keeps no per-request
-    // retry count, so with no timeout nothing ends a request's retries
-    // (RL205) and nothing bounds the call (RL304).
+    // defaults table; linkerd/website#1733): nothing bounds the call
+    // (RL304). The proxy keeps no per-request retry count, but the budget
+    // limits the retries, so they are not unbounded (no RL205).
     (
         "BuoyantIO/emojivoto/training/service-profiles/web-service-profile-with-retry-budget.yml",
-        &[("RL205", 12), ("RL304", 12), ("RL205", 17), ("RL304", 17)],
+        // isRetryable routes with no timeout (none by default since
+        // stable-2.9.0); the retryBudget (0.001) bounds the retries, so
+        // they are not unbounded.
+        &[("RL304", 12), ("RL304", 17)],
     ),
     // attempts: 0 on all three hops: no retries, nothing to report.
     (
@@ -225,6 +228,31 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     (
         "osintbuddy/osintbuddy/rs/src/utils.rs",
         &[("RL102", 18), ("RL206", 18), ("RL203", 18)],
+    ),
+    // Spring Retry on interface methods: L12 all defaults (3 attempts,
+    // fixed 1000 ms, any exception: RL102), L15 retryFor SQLException with the default back-off,
+    // L18 maxAttempts 2 with @Backoff(delay = 100): all fixed, unjittered.
+    // L21-22 read their attempts and delay from placeholders: unknown, so
+    // nothing is claimed about them.
+    (
+        "eugenp/tutorials/spring-scheduling/src/main/java/com/baeldung/springretry/MyService.java",
+        &[("RL102", 12), ("RL203", 12), ("RL203", 15), ("RL203", 18)],
+    ),
+    // Registry instance `backendB` (its settings live in application.yml).
+    // Retry wraps the circuit breaker (L152, L159, L187, L196), but the
+    // instance's exception list is not in this file, so RL104 cannot judge
+    // it here; the TimeLimiter on the async path is per attempt.
+    (
+        "resilience4j/resilience4j-spring-boot2-demo/src/main/java/io/github/robwin/controller/BackendBController.java",
+        &[],
+    ),
+    // RetryConfig.from(a registry config) + retryOnResult(status >= 500)
+    // for any HTTP method and no idempotency key (RL103); the circuit
+    // breaker wraps the retry (L77, L99), the right order. Attempts and
+    // back-off come from the registry.
+    (
+        "signalapp/Signal-Server/service/src/main/java/org/whispersystems/textsecuregcm/http/FaultTolerantHttpClient.java",
+        &[("RL103", 234)],
     ),
 ];
 
@@ -870,4 +898,74 @@ fn corpus_rust_sources_are_read_as_the_crates_read_them() {
     let utils = policies_of(&scan, "osintbuddy/rs/src/utils.rs");
     assert_eq!(utils.len(), 1);
     assert_eq!(utils[0].attempts.value.count, AttemptCount::Finite(7));
+}
+
+#[test]
+fn corpus_java_values_are_read_as_the_systems_read_them() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let (scan, _) = common::run(&shared.join("corpus"), &[]);
+    let line = |suffix: &str, span: retrylint::source::Span| {
+        scan.files
+            .iter()
+            .find(|f| f.source.display_path().ends_with(suffix))
+            .map(|f| f.source.line_col(span.start).line)
+            .unwrap()
+    };
+
+    let my = "springretry/MyService.java";
+    let ps = policies_of(&scan, my);
+    assert_eq!(ps.len(), 4);
+    let p = named(&ps, "retryService");
+    assert_eq!(p.system, System::SpringRetry);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(
+        p.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_secs(1)
+        }
+    );
+    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+    let p = named(&ps, "retryServiceWithCustomization");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
+    assert_eq!(
+        p.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_millis(100)
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::None);
+    let p = named(&ps, "retryServiceWithExternalConfiguration");
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
+    assert_eq!(p.delay.value, Delay::Unknown);
+
+    let b = "controller/BackendBController.java";
+    let ps = policies_of(&scan, b);
+    assert_eq!(ps.len(), 1);
+    let p = named(&ps, "backendB");
+    assert_eq!(line(b, p.span), 61);
+    assert_eq!(p.retry_on.value, RetryOn::Unknown);
+    let wraps: Vec<usize> = p.wraps_breaker.iter().map(|s| line(b, *s)).collect();
+    assert_eq!(wraps, [152, 159, 187, 196]);
+    assert_eq!(p.per_try_timeout.as_ref().unwrap().value, Timeout::Unknown);
+
+    let s = "http/FaultTolerantHttpClient.java";
+    let ps = policies_of(&scan, s);
+    assert_eq!(ps.len(), 1);
+    let p = ps[0];
+    assert_eq!(p.system, System::Resilience4j);
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
+    assert_eq!(p.methods.value, Methods::All);
+    assert!(p.wraps_breaker.is_empty(), "the breaker is the outer layer");
+    assert!(p.idempotency.is_empty());
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!("retryOnResult is read: {:?}", p.retry_on)
+    };
+    assert_eq!(
+        conditions[0].value,
+        Condition::Status { from: 500, to: 599 }
+    );
+    assert_eq!(line(s, conditions[0].span), 234);
+    assert_eq!(line(s, p.retry_on.span), 234);
 }

@@ -47,6 +47,7 @@ fn targets_for(name: &str) -> Vec<&'static str> {
         "conf" => &["nginx", "nginx_lexer"][..],
         "properties" => &["properties"][..],
         "rs" => &["rust"][..],
+        "java" => &["java"][..],
         "config" | "credentials" => &["ini"][..],
         "toml" => &["config"][..],
         _ => &[][..],
@@ -64,6 +65,7 @@ fn syntax_byte(name: &str) -> u8 {
         "credentials" => 7,
         "conf" => 8,
         "rs" => 9,
+        "java" => 10,
         _ => 0,
     }
 }

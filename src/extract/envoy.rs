@@ -856,26 +856,12 @@ fn status_codes(rp: Yaml<'_>, facts: &mut Facts) -> Vec<Located<Condition>> {
 /// The conditions of a `retry_on` string, and whether it named only
 /// `retriable-status-codes`.
 fn retry_on(v: Yaml<'_>, codes: &[Located<Condition>], facts: &mut Facts) -> (RetryOn, bool) {
-    let Some(text) = v.as_str() else {
+    if v.as_str().is_none() {
         return (RetryOn::Unknown, false);
-    };
-    let base = v.span().start + usize::from(v.is_quoted());
-    let exact = v.span().len() == text.len() + if v.is_quoted() { 2 } else { 0 };
+    }
     let mut conditions = Vec::new();
     let mut tokens = Vec::new();
-    let mut offset = 0;
-    for part in text.split(',') {
-        let token = part.trim();
-        let lead = part.len() - part.trim_start().len();
-        let span = if exact {
-            Span::new(base + offset + lead, base + offset + lead + token.len())
-        } else {
-            v.span()
-        };
-        offset += part.len() + 1;
-        if token.is_empty() {
-            continue;
-        }
+    for (token, span) in v.tokens(',') {
         if !RETRY_ON_TOKENS.contains(&token) {
             facts.diagnostics.push(invalid_setting::unknown_token(
                 span,

@@ -418,7 +418,7 @@ fn read(map: Yaml<'_>, prefix: &str, keys: &[&str], what: &str, facts: &mut Fact
         let key_span = e.key_span;
         match key {
             NEXT_UPSTREAM => {
-                if let Some(tokens) = tokens(e.value, text, e.key, facts) {
+                if let Some(tokens) = tokens(e.value, e.key, facts) {
                     s.next_upstream = Some(Set {
                         value: tokens,
                         span,
@@ -580,25 +580,10 @@ fn int(v: Yaml<'_>, text: &str, key: &str, facts: &mut Facts) -> Option<u64> {
 
 /// The tokens of a `proxy-next-upstream` value with their spans. An
 /// unknown token makes the controller drop the whole value.
-fn tokens(v: Yaml<'_>, text: &str, key: &str, facts: &mut Facts) -> Option<Vec<(String, Span)>> {
-    let quote = usize::from(v.is_quoted());
-    let base = v.span().start + quote;
-    let exact = v.span().len() == text.len() + 2 * quote;
+fn tokens(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<Vec<(String, Span)>> {
     let mut out = Vec::new();
     let mut ok = true;
-    let mut offset = 0;
-    for part in text.split(' ') {
-        let token = part.trim();
-        let lead = part.len() - part.trim_start().len();
-        let span = if exact {
-            Span::new(base + offset + lead, base + offset + lead + token.len())
-        } else {
-            v.span()
-        };
-        offset += part.len() + 1;
-        if token.is_empty() {
-            continue;
-        }
+    for (token, span) in v.tokens(' ') {
         if !NEXT_UPSTREAM_VALUES.contains(&token) {
             facts.diagnostics.push(invalid_setting::unknown_token(
                 span,

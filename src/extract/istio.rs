@@ -594,25 +594,11 @@ fn default_retry_on(span: Span) -> RetryOn {
 }
 
 fn retry_on(v: Yaml<'_>, facts: &mut Facts) -> RetryOn {
-    let Some(text) = v.as_str() else {
+    if v.as_str().is_none() {
         return RetryOn::Unknown;
-    };
-    let base = v.span().start + if v.is_quoted() { 1 } else { 0 };
-    let exact = v.span().len() == text.len() + if v.is_quoted() { 2 } else { 0 };
+    }
     let mut conditions = Vec::new();
-    let mut offset = 0;
-    for part in text.split(',') {
-        let token = part.trim();
-        let lead = part.len() - part.trim_start().len();
-        let span = if exact {
-            Span::new(base + offset + lead, base + offset + lead + token.len())
-        } else {
-            v.span()
-        };
-        offset += part.len() + 1;
-        if token.is_empty() {
-            continue;
-        }
+    for (token, span) in v.tokens(',') {
         let known = RETRY_ON_TOKENS.contains(&token)
             || token.parse::<u16>().is_ok_and(|c| (100..600).contains(&c));
         if !known {

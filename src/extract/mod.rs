@@ -13,6 +13,7 @@ pub mod gatewayapi;
 pub mod grpc;
 pub mod ingress_nginx;
 pub mod istio;
+pub mod java;
 pub mod linkerd;
 pub mod nginx;
 pub mod properties;
@@ -82,6 +83,8 @@ impl Facts {
 pub enum Syntax {
     Yaml,
     Json,
+    /// Java source, read with tree-sitter.
+    Java,
     /// An AWS shared config or credentials file.
     Ini,
     /// JSON with comments and trailing commas (.NET `appsettings*.json`).
@@ -179,6 +182,9 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         return Some(s);
     }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    if ext == "java" {
+        return java::wants(bytes).then_some(Syntax::Java);
+    }
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
         "json" => Syntax::Json,
@@ -278,6 +284,7 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
     let mut facts = Facts::default();
     match syntax {
         Syntax::Yaml | Syntax::Json => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Java => java::extract(text, &mut facts),
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
         Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), &mut facts),
         Syntax::Properties => properties::extract(path, text, &mut facts),
@@ -616,8 +623,12 @@ pub fn short_host(host: &str) -> String {
         "aws",
         "amazonaws",
     ];
-    let in_cluster = labels.contains(&"svc") || (labels.len() == 2 && !TLDS.contains(&labels[1]));
-    if in_cluster {
+    // `svc.ns.svc.cluster.local`; a StatefulSet pod's own name,
+    // `pod.svc.ns.svc.cluster.local`, reaches the same service.
+    if let Some(i) = labels.iter().position(|l| *l == "svc") {
+        return if i >= 3 { labels[i - 2] } else { labels[0] }.to_string();
+    }
+    if labels.len() == 2 && !TLDS.contains(&labels[1]) {
         labels[0].to_string()
     } else {
         h.to_string()
@@ -631,6 +642,11 @@ mod host_tests {
     #[test]
     fn hosts_normalise_to_service_names() {
         assert_eq!(short_host("orders.shop.svc.cluster.local:8080"), "orders");
+        assert_eq!(
+            short_host("orders-0.orders.shop.svc.cluster.local:8080"),
+            "orders"
+        );
+        assert_eq!(short_host("orders.shop.svc"), "orders");
         assert_eq!(short_host("http://payments:8080/api"), "payments");
         assert_eq!(short_host("reviews.prod"), "reviews");
         assert_eq!(short_host("orders"), "orders");

@@ -1,5 +1,6 @@
 //! Renderers. Every one is a pure function of the scan and its findings.
 
+pub mod audit;
 pub mod github;
 pub mod graph;
 pub mod json;

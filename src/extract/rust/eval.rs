@@ -280,7 +280,7 @@ struct Init<'a> {
 /// What the file defines, for following names.
 #[derive(Default)]
 pub struct Index<'a> {
-    consts: HashMap<String, &'a Expr>,
+    pub(crate) consts: HashMap<String, &'a Expr>,
     fns: HashMap<String, Vec<FnDef<'a>>>,
     inits: HashMap<(String, String), Vec<Init<'a>>>,
     /// Types named in `impl ... Policy<..> for T` with their `retry` fn.

@@ -192,6 +192,19 @@ pub fn read(
         }
         urls(spans, block, facts);
     }
+    // URL constants (`const LEDGER_URL: &str = "http://ledger:8080";`) are
+    // calls too, wherever they are used.
+    let mut consts: Vec<(&String, &&Expr)> = ev.ix.consts.iter().collect();
+    consts.sort_by_key(|(name, _)| name.as_str());
+    for (_, expr) in consts {
+        if let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(l),
+            ..
+        }) = expr
+        {
+            url_edge(spans, l, facts);
+        }
+    }
     for d in defs {
         eval::macro_fact(d, facts);
     }
@@ -1416,31 +1429,36 @@ fn urls(spans: &Spans<'_>, block: &Block, facts: &mut Facts) {
     impl<'a> Visit<'a> for Strs<'_, '_> {
         fn visit_item(&mut self, _: &'a Item) {}
         fn visit_lit_str(&mut self, l: &'a syn::LitStr) {
-            let v = l.value();
-            let Some((_, rest)) = v.split_once("://") else {
-                return;
-            };
-            if !(v.starts_with("http://") || v.starts_with("https://")) {
-                return;
-            }
-            let host = rest.split(['/', '?', '#']).next().unwrap_or("");
-            let bare = host.rsplit_once(':').map_or(host, |(h, _)| h);
-            if bare.is_empty()
-                || matches!(bare, "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]")
-                || bare.starts_with("example.")
-                || bare.ends_with(".example.com")
-                || bare.contains(['{', '}', ' '])
-            {
-                return;
-            }
-            self.facts.edges.push(CallEdge {
-                caller: None,
-                callee: crate::extract::short_host(host),
-                span: self.spans.node(l),
-                policies: Vec::new(),
-                via: "URL literal".into(),
-            });
+            url_edge(self.spans, l, self.facts);
         }
     }
     Strs { spans, facts }.visit_block(block);
+}
+
+/// A call edge for a string literal that is an HTTP URL of a real host.
+fn url_edge(spans: &Spans<'_>, l: &syn::LitStr, facts: &mut Facts) {
+    let v = l.value();
+    let Some((_, rest)) = v.split_once("://") else {
+        return;
+    };
+    if !(v.starts_with("http://") || v.starts_with("https://")) {
+        return;
+    }
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let bare = host.rsplit_once(':').map_or(host, |(h, _)| h);
+    if bare.is_empty()
+        || matches!(bare, "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]")
+        || bare.starts_with("example.")
+        || bare.ends_with(".example.com")
+        || bare.contains(['{', '}', ' '])
+    {
+        return;
+    }
+    facts.edges.push(CallEdge {
+        caller: None,
+        callee: crate::extract::short_host(host),
+        span: spans.node(l),
+        policies: Vec::new(),
+        via: "URL literal".into(),
+    });
 }

@@ -28,6 +28,9 @@ pub fn jitter_fix(system: &System) -> &'static str {
             "use `.jitter(Jitter::Full)` or `Jitter::Bounded`"
         }
         System::Failsafe => "add `.withJitter(..)` to the policy",
+        System::Reactor => {
+            "use `Retry.backoff(n, minBackoff)` (jittered by 0.5 by default) instead of `Retry.fixedDelay`"
+        }
         System::SpringCloudGateway => {
             "give the Retry filter a `backoff` (`firstBackoff`, `factor` 2, `maxBackoff`) and `jitter: {randomFactor: 0.5}` (newer Spring Cloud Gateway releases)"
         }

@@ -1,7 +1,7 @@
 //! RL205 unbounded-retries: no attempt limit, or an effectively infinite
 //! one, and no elapsed-time cap.
 
-use crate::model::{AttemptCount, Provenance, Timeout};
+use crate::model::{AttemptCount, Budget, Provenance, Timeout};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
 pub const CHECK: Check = Check::Policy(check);
@@ -20,6 +20,15 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         AttemptCount::Unknown => false,
     };
     if !unbounded {
+        return;
+    }
+    // A retry budget (Linkerd's `retryBudget`, a token bucket) is the
+    // designed limit of a mechanism that counts no attempts per request:
+    // the retries stop when the budget is spent.
+    if matches!(
+        p.budget.as_ref().map(|b| &b.value),
+        Some(Budget::Ratio { .. } | Budget::TokenBucket { .. })
+    ) {
         return;
     }
     // A finite overall deadline still ends the retries.

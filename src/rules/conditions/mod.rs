@@ -3,6 +3,7 @@
 pub mod retries_client_errors;
 pub mod retries_every_error;
 pub mod retries_non_idempotent;
+pub mod retries_open_circuit;
 
 use crate::model::{Condition, Located, RetryOn};
 

@@ -4,7 +4,7 @@
 //! a sidecar layer the graph adds to a call where no VirtualService exists.
 
 use crate::graph::GraphCtx;
-use crate::model::{Layer, Provenance};
+use crate::model::{Layer, Provenance, System};
 use crate::rules::{Check, Finding, Related, rule};
 use std::collections::BTreeSet;
 
@@ -13,29 +13,51 @@ pub const CHECK: Check = Check::Graph(check);
 fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
     let me = rule("RL403");
     let mut seen = BTreeSet::new();
+    // A mesh-wide default replaces Istio's built-in one wherever a route
+    // writes no `retries`.
+    let mesh = crate::graph::mesh_default(ctx.files)
+        .map(|(mf, mi)| (mf, &ctx.files[mf].facts.mesh_defaults[mi]));
     for (id, f) in ctx.files.iter().enumerate() {
         for p in &f.facts.policies {
-            if !p.retries()
-                || p.attempts.provenance != Provenance::Default
+            if p.attempts.provenance != Provenance::Default
                 || p.system.layer() == Layer::Application
             {
                 continue;
             }
-            if !seen.insert((id, p.attempts.span)) {
+            let mesh_applies = p.system == System::Istio && mesh.is_some();
+            let (retries, n, what) = match mesh {
+                Some((_, md)) if mesh_applies => (
+                    md.retries(),
+                    md.attempts.value.count.finite().unwrap_or(0),
+                    "no retries block: the mesh-wide defaultHttpRetryPolicy applies".to_string(),
+                ),
+                _ => (
+                    p.retries(),
+                    p.attempts.value.count.finite().unwrap_or(0),
+                    p.attempts.value.written_as.clone(),
+                ),
+            };
+            if !retries || !seen.insert((id, p.attempts.span)) {
                 continue;
             }
-            let n = p.attempts.value.count.finite().unwrap_or(0);
-            out.push(Finding::new(
+            let mut finding = Finding::new(
                 me,
                 id,
                 p.attempts.span,
                 format!(
-                    "{} retries although nothing here asks for it: {} ({n} attempts)",
+                    "{} retries although nothing here asks for it: {what} (`{n}` attempts)",
                     p.describe(),
-                    p.attempts.value.written_as
                 ),
                 help(&p.system).into(),
-            ));
+            );
+            if let Some((mf, md)) = mesh.filter(|_| mesh_applies) {
+                finding.related.push(Related {
+                    file: mf,
+                    span: md.attempts.span,
+                    message: "the mesh-wide default".into(),
+                });
+            }
+            out.push(finding);
         }
     }
     let g = ctx.graph;
@@ -45,15 +67,20 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
             .iter()
             .filter(|l| l.implicit && l.policy.is_none() && l.retries())
         {
-            if !seen.insert((l.loc.file, l.loc.span)) {
+            if !seen.insert((e.proof.file, e.proof.span)) {
                 continue;
             }
+            let by = if l.loc == e.proof {
+                "by default".to_string()
+            } else {
+                "by the mesh-wide default".to_string()
+            };
             let mut f = Finding::new(
                 me,
-                l.loc.file,
-                l.loc.span,
+                e.proof.file,
+                e.proof.span,
                 format!(
-                    "the call from `{}` to `{}` is retried by the caller's {} sidecar by default: `{}` attempts that no file writes (no VirtualService for `{}`)",
+                    "the call from `{}` to `{}` is retried by the caller's {} sidecar {by}: `{}` attempts that no VirtualService for `{}` states",
                     g.service_name(e.from),
                     g.service_name(e.to),
                     l.system.label(),
@@ -65,11 +92,13 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                     g.service_name(e.to)
                 ),
             );
-            f.related.push(Related {
-                file: e.proof.file,
-                span: e.proof.span,
-                message: format!("the call, via {}", e.via),
-            });
+            if l.loc != e.proof {
+                f.related.push(Related {
+                    file: l.loc.file,
+                    span: l.loc.span,
+                    message: "the mesh-wide default".into(),
+                });
+            }
             out.push(f);
         }
     }

@@ -55,6 +55,16 @@ pub fn missing_reference<'c>(
     )
 }
 
+/// `key` and `other` cannot both be set: the system rejects the pair or
+/// silently keeps only one (`why`).
+pub fn conflicting(span: Span, key: &str, other: &str, why: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` and `{other}` are both set: {why}"),
+        format!("set only one of `{key}` and `{other}`"),
+    )
+}
 /// `key` holds a `found` (a mapping, a scalar) where the system expects
 /// `expected`; the system rejects the whole configuration.
 pub fn wrong_shape(span: Span, key: &str, expected: &str, found: &str, fix: &str) -> Diagnostic {

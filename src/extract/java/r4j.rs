@@ -1,0 +1,1079 @@
+//! Resilience4j configured in Java code.
+//!
+//! - `RetryConfig.custom()` / `RetryConfig.from(base)` builder chains and
+//!   builder variables mutated by later statements; `RetryConfig.ofDefaults()`.
+//! - `Retry.of(name, config)`, `Retry.ofDefaults(name)`,
+//!   `registry.retry(name[, config])`: one policy per instance, named after
+//!   the instance (so that the graph can tie it to the YAML instance of the
+//!   same name). A config that comes from outside the file leaves attempts,
+//!   delay and conditions unknown.
+//! - `@Retry(name = ..)` on a method: a policy whose settings live in YAML;
+//!   with `@CircuitBreaker` on the same method the retry is outside the
+//!   breaker (Spring Boot aspect order: Retry ( CircuitBreaker ( RateLimiter
+//!   ( TimeLimiter ( Bulkhead ( method ))))), and `@TimeLimiter` bounds each
+//!   attempt.
+//! - Composition: `Decorators.ofX(..).withA(..).withB(..)` (later = outer),
+//!   Reactor `.transform(XOperator.of(..))` chains (later = outer), and
+//!   nested `outer.executeX(inner.decorateX(..))` / static `decorateX`.
+//!   A time limiter inside the retry is its per-try timeout, one outside it
+//!   an overall timeout.
+//!
+//! Semantics (resilience4j 2.x `RetryConfig.Builder`): `maxAttempts` >= 1,
+//! default 3 total; default interval `IntervalFunction.ofDefaults()` = 500
+//! ms fixed; `waitDuration` and `intervalBiFunction` share one slot with
+//! `intervalFunction` (the last call wins in current versions, `build()`
+//! rejected both in earlier ones); exceptions retried = `retryExceptions`
+//! or the `retryOnException` predicate, minus `ignoreExceptions`; every
+//! Throwable when none is given. `IntervalFunction.ofExponentialRandomBackoff(
+//! .., maxInterval)` applies `Math.min` after `randomize`, so the cap clips
+//! the jitter; multiplier default 1.5, randomisation factor 0.5.
+
+use super::ast::{self, Chain, MAX_DEPTH, field, named_children, span};
+use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
+use crate::extract::Facts;
+use crate::model::*;
+use crate::rules::settings::invalid_setting;
+use crate::source::Span;
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+use tree_sitter::Node;
+
+const MS: Duration = Duration::from_millis(1);
+const DEFAULT_WAIT: Duration = Duration::from_millis(500);
+const DEFAULT_MULTIPLIER: f64 = 1.5;
+const DEFAULT_FACTOR: f64 = 0.5;
+
+/// A `RetryConfig` as far as the file shows it.
+#[derive(Clone, Debug)]
+pub struct Cfg {
+    pub span: Span,
+    /// Built `from` a config that is not in this file.
+    pub base_unknown: bool,
+    /// Start byte of the `RetryConfig.custom()/from()/ofDefaults()` call.
+    pub origin: usize,
+    pub attempts: Option<Located<Attempts>>,
+    pub delay: Option<Located<Delay>>,
+    pub jitter: Option<Located<Jitter>>,
+    pub cap_order: CapOrder,
+    pub exceptions: Vec<Located<Condition>>,
+    pub results: Vec<Located<Condition>>,
+    pub predicate: Option<Span>,
+    pub ignores: Vec<Located<Condition>>,
+    /// Spans of `intervalFunction(..)` and `intervalBiFunction(..)` calls.
+    pub interval_fn: Option<Span>,
+    /// `intervalBiFunction(..)` or `waitDuration(..)`, which sets the same
+    /// slot, with the method name.
+    pub interval_bi: Option<(Span, &'static str)>,
+}
+
+impl Cfg {
+    fn new(span: Span, origin: usize, base_unknown: bool) -> Self {
+        Cfg {
+            span,
+            base_unknown,
+            origin,
+            attempts: None,
+            delay: None,
+            jitter: None,
+            cap_order: CapOrder::BeforeJitter,
+            exceptions: Vec::new(),
+            results: Vec::new(),
+            predicate: None,
+            ignores: Vec::new(),
+            interval_fn: None,
+            interval_bi: None,
+        }
+    }
+}
+
+/// Evaluate a `RetryConfig` or `RetryConfig.Builder` expression.
+pub fn config<'a>(
+    ctx: &Ctx<'a>,
+    n: Node<'a>,
+    diags: &mut Vec<crate::rules::Diagnostic>,
+    depth: usize,
+) -> Option<Cfg> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let n = ast::unwrap_expr(n);
+    match n.kind() {
+        "identifier" => {
+            let name = ctx.text(n);
+            let var = ctx.var(name, n);
+            let value = ctx.value_of(name, n);
+            let mut cfg = match value {
+                Some(v) if v.id() != n.id() => config(ctx, v, diags, depth + 1)?,
+                _ => {
+                    let ty = ast::simple_type(var.map_or("", |v| v.ty));
+                    if ty == "RetryConfig" || var.is_some_and(|v| v.ty.contains("RetryConfig")) {
+                        Cfg::new(span(n), n.start_byte(), true)
+                    } else {
+                        return None;
+                    }
+                }
+            };
+            if let Some(v) = var {
+                for m in ctx.mutations_of(name, &v) {
+                    let c = ast::chain(m, ctx.src);
+                    apply(ctx, &mut cfg, &c.calls, diags);
+                }
+            }
+            Some(cfg)
+        }
+        "method_invocation" => {
+            let c = ast::chain(n, ctx.src);
+            let root = c.root_text(ctx.src);
+            let first = c.first()?;
+            if ast::last_segment(root) == "RetryConfig" {
+                let mut cfg = match first.name.as_str() {
+                    "custom" | "ofDefaults" => Cfg::new(span(n), first.node.start_byte(), false),
+                    "from" => {
+                        let base = first
+                            .args
+                            .first()
+                            .and_then(|a| config(ctx, *a, &mut Vec::new(), depth + 1));
+                        match base {
+                            Some(mut b) => {
+                                b.span = span(n);
+                                b.origin = first.node.start_byte();
+                                b
+                            }
+                            None => Cfg::new(span(n), first.node.start_byte(), true),
+                        }
+                    }
+                    _ => return None,
+                };
+                apply(ctx, &mut cfg, &c.calls[1..], diags);
+                return Some(cfg);
+            }
+            let r = c.root?;
+            if r.kind() == "identifier" {
+                let mut cfg = config(ctx, r, diags, depth + 1)?;
+                apply(ctx, &mut cfg, &c.calls, diags);
+                cfg.span = cfg.span.cover(span(n));
+                return Some(cfg);
+            }
+            None
+        }
+        "lambda_expression" => {
+            // `Retry.of(name, () -> config)`.
+            let body = field(n, "body")?;
+            if body.kind() == "block" {
+                return None;
+            }
+            config(ctx, body, diags, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+fn apply<'a>(
+    ctx: &Ctx<'a>,
+    cfg: &mut Cfg,
+    calls: &[ast::Call<'a>],
+    diags: &mut Vec<crate::rules::Diagnostic>,
+) {
+    for call in calls {
+        let arg = call.args.first().copied();
+        match call.name.as_str() {
+            "maxAttempts" => {
+                let Some(a) = arg else { continue };
+                let t = ctx.text(a);
+                let count = match ctx.int(a) {
+                    Some(v) if v >= 1 => AttemptCount::Finite(v.min(u64::MAX as i128) as u64),
+                    Some(v) => {
+                        diags.push(invalid_setting::value(
+                            ast::span(a),
+                            "maxAttempts",
+                            t,
+                            &format!("`{v}` is below 1: `RetryConfig.Builder.maxAttempts` throws IllegalArgumentException"),
+                        ));
+                        AttemptCount::Unknown
+                    }
+                    None => AttemptCount::Unknown,
+                };
+                cfg.attempts = Some(attempts_written(
+                    count,
+                    format!("maxAttempts({t})"),
+                    call.span,
+                ));
+            }
+            "waitDuration" => {
+                let Some(a) = arg else { continue };
+                let d = ctx.duration(a, MS);
+                if d.is_none() && is_negative(ctx, a) {
+                    diags.push(invalid_setting::value(
+                        ast::span(a),
+                        "waitDuration",
+                        ctx.text(a),
+                        "a negative wait: `RetryConfig.Builder.waitDuration` throws IllegalArgumentException",
+                    ));
+                }
+                cfg.delay = Some(Located::written(
+                    d.map_or(Delay::Unknown, |delay| Delay::Fixed { delay }),
+                    call.span,
+                ));
+                cfg.jitter = Some(Located::written(
+                    if d.is_some() {
+                        Jitter::None
+                    } else {
+                        Jitter::Unknown
+                    },
+                    call.span,
+                ));
+                cfg.cap_order = CapOrder::BeforeJitter;
+                // `waitDuration` sets the bi-function slot.
+                cfg.interval_bi = Some((call.span, "waitDuration"));
+            }
+            "intervalFunction" => {
+                let Some(a) = arg else { continue };
+                let (d, j, order) = interval(ctx, a);
+                cfg.delay = Some(Located::written(d, call.span));
+                cfg.jitter = Some(Located::written(j, call.span));
+                cfg.cap_order = order;
+                cfg.interval_fn = Some(call.span);
+            }
+            "intervalBiFunction" => {
+                cfg.delay = Some(Located::written(Delay::Custom, call.span));
+                cfg.jitter = Some(Located::written(Jitter::Unknown, call.span));
+                cfg.cap_order = CapOrder::BeforeJitter;
+                cfg.interval_bi = Some((call.span, "intervalBiFunction"));
+            }
+            "retryExceptions" => {
+                cfg.exceptions = call
+                    .args
+                    .iter()
+                    .flat_map(|a| ast::class_literals(*a, ctx.src))
+                    .map(|(n, s)| Located::written(Condition::Exception(n), s))
+                    .collect();
+            }
+            "ignoreExceptions" => {
+                cfg.ignores = call
+                    .args
+                    .iter()
+                    .flat_map(|a| ast::class_literals(*a, ctx.src))
+                    .map(|(n, s)| Located::written(Condition::Exception(n), s))
+                    .collect();
+            }
+            "retryOnException" => cfg.predicate = Some(call.span),
+            "retryOnResult" => {
+                cfg.results = vec![Located::written(
+                    arg.and_then(|a| status_predicate(ctx, a))
+                        .unwrap_or(Condition::Predicate),
+                    call.span,
+                )];
+            }
+            _ => {}
+        }
+    }
+    if let (Some(f), Some((b, bkey))) = (cfg.interval_fn, cfg.interval_bi) {
+        let (later, lkey, earlier, ekey) = if f.start > b.start {
+            (f, "intervalFunction", b, bkey)
+        } else {
+            (b, bkey, f, "intervalFunction")
+        };
+        let why = if bkey == "waitDuration" {
+            "`waitDuration` sets the interval bi-function, so Resilience4j 2.x `build()` throws IllegalStateException (\"The intervalFunction was configured twice\"), and releases whose setters replace each other silently keep only the last one"
+        } else {
+            "Resilience4j 2.x `build()` throws IllegalStateException (\"The intervalFunction was configured twice\"), and releases whose setters replace each other silently keep only the last one"
+        };
+        diags.push(
+            invalid_setting::conflicting(later, lkey, ekey, why)
+                .with_related(earlier, format!("`{ekey}` is set here")),
+        );
+    }
+}
+
+fn is_negative(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+    let r = ctx.resolve(n);
+    if r.kind() == "method_invocation" {
+        let c = ast::chain(r, ctx.src);
+        return c
+            .first()
+            .and_then(|f| f.args.first())
+            .and_then(|a| ctx.int(*a))
+            .is_some_and(|v| v < 0);
+    }
+    ctx.int(r).is_some_and(|v| v < 0)
+}
+
+/// `r -> r.statusCode() >= 500` and the like: the statuses a result
+/// predicate retries, when it is that simple.
+pub fn status_predicate(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Condition> {
+    let n = ctx.resolve(n);
+    let body = if n.kind() == "lambda_expression" {
+        field(n, "body")?
+    } else {
+        return None;
+    };
+    let e = ast::unwrap_expr(body);
+    let t = ctx.text(e);
+    if t.contains("is5xxServerError") {
+        return Some(Condition::Status { from: 500, to: 599 });
+    }
+    if e.kind() != "binary_expression" {
+        return None;
+    }
+    let l = field(e, "left")?;
+    let r = field(e, "right")?;
+    let op = field(e, "operator").map(|o| ctx.text(o))?;
+    let lt = ctx.text(l).to_ascii_lowercase();
+    if !(lt.contains("status") || lt.contains("code")) {
+        return None;
+    }
+    let v = u16::try_from(ctx.int(r)?).ok()?;
+    Some(match op {
+        ">=" => Condition::Status { from: v, to: 599 },
+        ">" => Condition::Status {
+            from: v.saturating_add(1),
+            to: 599,
+        },
+        "==" => Condition::status(v),
+        _ => return None,
+    })
+}
+
+/// An `IntervalFunction` expression.
+fn interval(ctx: &Ctx<'_>, n: Node<'_>) -> (Delay, Jitter, CapOrder) {
+    let unknown = (Delay::Unknown, Jitter::Unknown, CapOrder::BeforeJitter);
+    let n = ctx.resolve(n);
+    if n.kind() == "lambda_expression" {
+        return (Delay::Custom, Jitter::Unknown, CapOrder::BeforeJitter);
+    }
+    if n.kind() != "method_invocation" {
+        return unknown;
+    }
+    let c: Chain<'_> = ast::chain(n, ctx.src);
+    let root = ast::last_segment(c.root_text(ctx.src));
+    let Some(first) = c.first() else {
+        return unknown;
+    };
+    if root == "IntervalBiFunction" && first.name == "ofIntervalFunction" {
+        return first.args.first().map_or(unknown, |a| interval(ctx, *a));
+    }
+    if root != "IntervalFunction" || c.calls.len() != 1 {
+        return unknown;
+    }
+    let args = &first.args;
+    let dur = |i: usize, default: Duration| -> Option<Duration> {
+        match args.get(i) {
+            Some(a) => ctx.duration(*a, MS),
+            None => Some(default),
+        }
+    };
+    let num = |i: usize, default: f64| -> Option<f64> {
+        match args.get(i) {
+            Some(a) => ctx.float(*a),
+            None => Some(default),
+        }
+    };
+    let is_float = |i: usize| {
+        args.get(i)
+            .is_some_and(|a| ctx.resolve(*a).kind() == "decimal_floating_point_literal")
+    };
+    match first.name.as_str() {
+        "ofDefaults" => (
+            Delay::Fixed {
+                delay: DEFAULT_WAIT,
+            },
+            Jitter::None,
+            CapOrder::BeforeJitter,
+        ),
+        "of" if args.len() >= 2 => (Delay::Custom, Jitter::None, CapOrder::BeforeJitter),
+        "of" => match dur(0, DEFAULT_WAIT) {
+            Some(delay) => (Delay::Fixed { delay }, Jitter::None, CapOrder::BeforeJitter),
+            None => unknown,
+        },
+        "ofRandomized" => match (dur(0, DEFAULT_WAIT), num(1, DEFAULT_FACTOR)) {
+            (Some(delay), Some(factor)) => (
+                Delay::Fixed { delay },
+                Jitter::Proportional { factor },
+                CapOrder::BeforeJitter,
+            ),
+            (Some(delay), None) => (
+                Delay::Fixed { delay },
+                Jitter::Unknown,
+                CapOrder::BeforeJitter,
+            ),
+            _ => unknown,
+        },
+        "ofExponentialBackoff" => {
+            let cap = if args.len() >= 3 {
+                dur(2, Duration::ZERO)
+            } else {
+                None
+            };
+            match (dur(0, DEFAULT_WAIT), num(1, DEFAULT_MULTIPLIER)) {
+                (Some(base), Some(multiplier)) => (
+                    Delay::Exponential {
+                        base,
+                        multiplier,
+                        cap,
+                    },
+                    Jitter::None,
+                    CapOrder::BeforeJitter,
+                ),
+                _ => (Delay::Unknown, Jitter::None, CapOrder::BeforeJitter),
+            }
+        }
+        "ofExponentialRandomBackoff" => {
+            let (factor, cap) = match args.len() {
+                0..=2 => (Some(DEFAULT_FACTOR), None),
+                3 if is_float(2) => (num(2, DEFAULT_FACTOR), None),
+                3 => (Some(DEFAULT_FACTOR), dur(2, Duration::ZERO)),
+                _ => (num(2, DEFAULT_FACTOR), dur(3, Duration::ZERO)),
+            };
+            let order = if cap.is_some() {
+                CapOrder::AfterJitter
+            } else {
+                CapOrder::BeforeJitter
+            };
+            let jitter = factor.map_or(Jitter::Unknown, |factor| Jitter::Proportional { factor });
+            match (dur(0, DEFAULT_WAIT), num(1, DEFAULT_MULTIPLIER)) {
+                (Some(base), Some(multiplier)) => (
+                    Delay::Exponential {
+                        base,
+                        multiplier,
+                        cap,
+                    },
+                    jitter,
+                    order,
+                ),
+                _ => (Delay::Unknown, jitter, order),
+            }
+        }
+        _ => unknown,
+    }
+}
+
+/// Build the policy of one retry instance.
+pub fn policy(cfg: Option<&Cfg>, name: Option<String>, at: Span) -> RetryPolicy {
+    let unknown_base = cfg.is_none_or(|c| c.base_unknown);
+    let anchor = cfg.map_or(at, |c| c.span);
+    let attempts = cfg.and_then(|c| c.attempts.clone()).unwrap_or_else(|| {
+        if unknown_base {
+            attempts_default(
+                AttemptCount::Unknown,
+                "maxAttempts (configured outside this file)",
+                at,
+            )
+        } else {
+            attempts_default(AttemptCount::Finite(3), "maxAttempts: 3 (default)", anchor)
+        }
+    });
+    let mut p = RetryPolicy::new(System::Resilience4j, at, attempts);
+    p.name = name;
+    p.methods = Located::default_at(Methods::All, at);
+    match cfg.and_then(|c| c.delay.clone()) {
+        Some(d) => {
+            p.delay = d;
+            p.jitter = cfg
+                .and_then(|c| c.jitter.clone())
+                .unwrap_or_else(|| Located::default_at(Jitter::Unknown, at));
+            p.cap_order = cfg.map_or(CapOrder::BeforeJitter, |c| c.cap_order);
+        }
+        None if !unknown_base => {
+            p.delay = Located::default_at(
+                Delay::Fixed {
+                    delay: DEFAULT_WAIT,
+                },
+                anchor,
+            );
+            p.jitter = Located::default_at(Jitter::None, anchor);
+        }
+        None => {}
+    }
+    let Some(c) = cfg else {
+        return p;
+    };
+    let mut conditions: Vec<Located<Condition>> = c.exceptions.clone();
+    if let Some(s) = c.predicate {
+        conditions.push(Located::written(Condition::Predicate, s));
+    }
+    let exceptions_listed = !conditions.is_empty();
+    conditions.extend(c.results.iter().cloned());
+    conditions.sort_by_key(|x| x.span.start);
+    p.retry_on = if conditions.is_empty() {
+        if c.base_unknown {
+            Located::default_at(RetryOn::Unknown, at)
+        } else {
+            Located::default_at(RetryOn::AllErrors, anchor)
+        }
+    } else {
+        if !exceptions_listed && !c.base_unknown {
+            // A result predicate alone still retries every exception.
+            conditions.push(Located::default_at(
+                Condition::Exception("Throwable".into()),
+                anchor,
+            ));
+        }
+        let s = conditions.first().map_or(anchor, |x| x.span);
+        Located::written(RetryOn::Listed { conditions }, s)
+    };
+    p.ignores = c.ignores.clone();
+    p
+}
+
+/// What an expression denotes for composition.
+#[derive(Clone, Debug)]
+enum Kind {
+    /// A retry, with its policy when it was created in this file.
+    Retry(Option<usize>),
+    Breaker,
+    Limiter(Located<Timeout>),
+}
+
+#[derive(Clone, Debug)]
+struct Layer {
+    kind: Kind,
+    span: Span,
+}
+
+struct State<'a> {
+    /// Creation call (node id) -> policy index.
+    created: HashMap<usize, usize>,
+    /// Innermost callables of retry layers: (node, policy).
+    callables: Vec<(Node<'a>, usize)>,
+}
+
+pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
+    let r4j =
+        ctx.imports_prefix("io.github.resilience4j") || ctx.src.contains("io.github.resilience4j");
+    if !r4j {
+        return;
+    }
+    let mut st = State {
+        created: HashMap::new(),
+        callables: Vec::new(),
+    };
+    let mut consumed: HashSet<usize> = HashSet::new();
+    let mut diags = Vec::new();
+
+    // Retry instances.
+    for &n in &ctx.nodes {
+        if n.kind() != "method_invocation" {
+            continue;
+        }
+        let Some(name_node) = field(n, "name") else {
+            continue;
+        };
+        let method = ctx.text(name_node);
+        let obj = field(n, "object");
+        let obj_text = ctx.name_of(obj);
+        let args = field(n, "arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        let (name_arg, cfg) = match (ast::last_segment(obj_text), method) {
+            ("Retry", "of") if args.len() >= 2 => {
+                (args.first().copied(), config(ctx, args[1], &mut diags, 0))
+            }
+            ("Retry", "ofDefaults") => (
+                args.first().copied(),
+                Some(Cfg::new(span(n), n.start_byte(), false)),
+            ),
+            (_, "retry") if obj.is_some_and(|o| is_registry(ctx, o)) && !args.is_empty() => {
+                let cfg = match args.get(1) {
+                    Some(a) if ctx.string(*a).is_none() => config(ctx, *a, &mut diags, 0),
+                    Some(_) => None,
+                    None => obj.and_then(|o| registry_default(ctx, o, &mut diags)),
+                };
+                (args.first().copied(), cfg)
+            }
+            _ => continue,
+        };
+        if let Some(c) = &cfg {
+            consumed.insert(c.origin);
+        }
+        let name = name_arg.and_then(|a| ctx.string(a));
+        let p = policy(cfg.as_ref(), name, span(n));
+        st.created.insert(n.id(), facts.policies.len());
+        facts.policies.push(p);
+    }
+    // Registries built from a local config consume it.
+    for &n in &ctx.nodes {
+        if n.kind() == "method_invocation"
+            && ast::last_segment(ctx.name_of(field(n, "object"))) == "RetryRegistry"
+            && let Some(a) = field(n, "arguments").and_then(|a| named_children(a).first().copied())
+            && let Some(c) = config(ctx, a, &mut Vec::new(), 0)
+        {
+            consumed.insert(c.origin);
+        }
+    }
+    // Configs built here but not turned into a retry in this file.
+    for &n in &ctx.nodes {
+        if n.kind() != "method_invocation" || ctx.is_chain_link(n) {
+            continue;
+        }
+        let c = ast::chain(n, ctx.src);
+        if ast::last_segment(c.root_text(ctx.src)) != "RetryConfig"
+            || !matches!(
+                c.first().map(|f| f.name.as_str()),
+                Some("custom" | "from" | "ofDefaults")
+            )
+        {
+            continue;
+        }
+        // Only the outermost call of the chain.
+        if ctx.is_chain_link(n) {
+            continue;
+        }
+        let origin = c.first().map_or(0, |f| f.node.start_byte());
+        if consumed.contains(&origin) {
+            continue;
+        }
+        // Evaluate through the variable it is stored in, so that later
+        // statements on the builder count.
+        let (cfg, name) = match ctx.parent(n) {
+            Some(p) if p.kind() == "variable_declarator" => {
+                let var = field(p, "name");
+                (
+                    var.and_then(|v| config(ctx, v, &mut diags, 0)),
+                    var.map(|v| ctx.text(v).to_string()),
+                )
+            }
+            Some(p) if p.kind() == "return_statement" => (
+                config(ctx, n, &mut diags, 0),
+                ctx.enclosing_method(n).map(|(_, m)| m),
+            ),
+            _ => (config(ctx, n, &mut diags, 0), None),
+        };
+        let Some(cfg) = cfg else { continue };
+        if !consumed.insert(origin) {
+            continue;
+        }
+        facts.policies.push(policy(Some(&cfg), name, cfg.span));
+    }
+
+    annotations(ctx, facts, out);
+    composition(ctx, facts, &mut st);
+    for (node, policy) in st.callables {
+        for body in ctx.callable_bodies(node) {
+            out.scopes.push(RetryScope { body, policy });
+        }
+    }
+    dedup_diags(&mut diags);
+    facts.diagnostics.extend(diags);
+}
+
+fn dedup_diags(d: &mut Vec<crate::rules::Diagnostic>) {
+    let mut seen = HashSet::new();
+    d.retain(|x| seen.insert((x.span, x.message.clone())));
+}
+
+fn is_registry(ctx: &Ctx<'_>, o: Node<'_>) -> bool {
+    // `retryRegistry`, `ResilienceUtil.getRetryRegistry()`.
+    let t = if o.kind() == "method_invocation" {
+        field(o, "name").map_or(String::new(), |n| ctx.text(n).to_ascii_lowercase())
+    } else {
+        ctx.name_of(Some(o)).to_ascii_lowercase()
+    };
+    if t.contains("retryregistry") {
+        return true;
+    }
+    if o.kind() == "identifier"
+        && let Some(v) = ctx.var(ctx.text(o), o)
+    {
+        return ast::simple_type(v.ty) == "RetryRegistry";
+    }
+    false
+}
+
+/// The default config of a registry built in this file.
+fn registry_default(
+    ctx: &Ctx<'_>,
+    o: Node<'_>,
+    diags: &mut Vec<crate::rules::Diagnostic>,
+) -> Option<Cfg> {
+    let r = ctx.resolve(o);
+    if r.kind() != "method_invocation" {
+        return None;
+    }
+    let c = ast::chain(r, ctx.src);
+    if ast::last_segment(c.root_text(ctx.src)) != "RetryRegistry" || c.calls.len() != 1 {
+        return None;
+    }
+    let f = c.first()?;
+    match f.name.as_str() {
+        "ofDefaults" => Some(Cfg::new(span(r), r.start_byte(), false)),
+        "of" => config(ctx, *f.args.first()?, diags, 0),
+        _ => None,
+    }
+}
+
+/// Annotations of a method declaration: (simple name, node).
+pub fn method_annotations<'a>(ctx: &Ctx<'a>, m: Node<'a>) -> Vec<(&'a str, Node<'a>)> {
+    let mut out = Vec::new();
+    for c in named_children(m) {
+        if c.kind() != "modifiers" {
+            continue;
+        }
+        for a in named_children(c) {
+            if matches!(a.kind(), "annotation" | "marker_annotation")
+                && let Some(name) = field(a, "name")
+            {
+                out.push((ast::last_segment(ctx.text(name)), a));
+            }
+        }
+    }
+    out
+}
+
+/// `key = value` pairs of an annotation, and its single unnamed value
+/// under the key `value`.
+pub fn annotation_args<'a>(ctx: &Ctx<'a>, a: Node<'a>) -> Vec<(&'a str, Node<'a>, Span)> {
+    let Some(list) = field(a, "arguments") else {
+        return Vec::new();
+    };
+    named_children(list)
+        .into_iter()
+        .filter_map(|e| {
+            if e.kind() == "element_value_pair" {
+                let k = field(e, "key")?;
+                let v = field(e, "value")?;
+                Some((ctx.text(k), v, span(e)))
+            } else {
+                Some(("value", e, span(e)))
+            }
+        })
+        .collect()
+}
+
+fn annotations<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
+    let retry_annotation = ctx.imports("io.github.resilience4j.retry.annotation.Retry");
+    for &m in &ctx.nodes {
+        if m.kind() != "method_declaration" {
+            continue;
+        }
+        let anns = method_annotations(ctx, m);
+        let Some((_, retry)) = anns.iter().find(|(n, a)| {
+            *n == "Retry"
+                && (retry_annotation
+                    || field(*a, "name")
+                        .is_some_and(|x| ctx.text(x).starts_with("io.github.resilience4j")))
+        }) else {
+            continue;
+        };
+        let args = annotation_args(ctx, *retry);
+        let name = args
+            .iter()
+            .find(|(k, ..)| *k == "name")
+            .and_then(|(_, v, _)| ctx.string(*v));
+        let at = span(*retry);
+        let mut p = policy(None, name, at);
+        p.attempts.value.written_as = "maxAttempts (set for the instance in configuration)".into();
+        // One Java method is retried; its HTTP method is not visible here.
+        p.methods = Located::default_at(Methods::Unknown, at);
+        if anns.iter().any(|(n, _)| *n == "CircuitBreaker") {
+            p.wraps_breaker.push(at);
+        }
+        if let Some((_, tl)) = anns.iter().find(|(n, _)| *n == "TimeLimiter") {
+            p.per_try_timeout = Some(Located::written(Timeout::Unknown, span(*tl)));
+        }
+        let idx = facts.policies.len();
+        facts.policies.push(p);
+        if let Some(body) = field(m, "body") {
+            out.scopes.push(RetryScope { body, policy: idx });
+        }
+    }
+}
+
+/// What `n` denotes: a retry, a circuit breaker or a time limiter.
+fn kind_of(ctx: &Ctx<'_>, st: &State<'_>, n: Node<'_>) -> Option<Kind> {
+    let n = ast::unwrap_expr(n);
+    let r = ctx.resolve(n);
+    if let Some(i) = st.created.get(&r.id()) {
+        return Some(Kind::Retry(Some(*i)));
+    }
+    let ty = if n.kind() == "identifier" || n.kind() == "field_access" {
+        let name = if n.kind() == "field_access" {
+            field(n, "field").map_or("", |f| ctx.text(f))
+        } else {
+            ctx.text(n)
+        };
+        ctx.var(name, n).map_or("", |v| ast::simple_type(v.ty))
+    } else {
+        ""
+    };
+    let (root, last) = if r.kind() == "method_invocation" {
+        let c = ast::chain(r, ctx.src);
+        (
+            ast::last_segment(c.root_text(ctx.src)).to_string(),
+            c.last().map(|l| l.name.clone()).unwrap_or_default(),
+        )
+    } else {
+        (String::new(), String::new())
+    };
+    if ty == "Retry" || root == "Retry" || (last == "retry" && is_registry_chain(ctx, r)) {
+        return Some(Kind::Retry(None));
+    }
+    if ty == "CircuitBreaker" || root == "CircuitBreaker" || last == "circuitBreaker" {
+        return Some(Kind::Breaker);
+    }
+    if ty == "TimeLimiter" || root == "TimeLimiter" || last == "timeLimiter" {
+        return Some(Kind::Limiter(limiter_timeout(ctx, n)));
+    }
+    None
+}
+
+fn is_registry_chain(ctx: &Ctx<'_>, r: Node<'_>) -> bool {
+    field(r, "object").is_some_and(|o| is_registry(ctx, o))
+}
+
+/// The timeout of a time limiter expression.
+fn limiter_timeout(ctx: &Ctx<'_>, n: Node<'_>) -> Located<Timeout> {
+    let r = ctx.resolve(n);
+    let unknown = Located::written(Timeout::Unknown, span(n));
+    if r.kind() != "method_invocation" {
+        return unknown;
+    }
+    let c = ast::chain(r, ctx.src);
+    if ast::last_segment(c.root_text(ctx.src)) != "TimeLimiter" {
+        return unknown;
+    }
+    let Some(f) = c.first() else { return unknown };
+    let default = Located::default_at(Timeout::after(Duration::from_secs(1)), span(r));
+    match f.name.as_str() {
+        "ofDefaults" => default,
+        "of" => {
+            let Some(a) = f.args.last() else {
+                return default;
+            };
+            if let Some(d) = ctx.duration(*a, MS) {
+                return Located::written(Timeout::after(d), span(*a));
+            }
+            let cfg = ctx.resolve(*a);
+            if cfg.kind() == "method_invocation" {
+                let cc = ast::chain(cfg, ctx.src);
+                if let Some(t) = cc.calls.iter().find(|x| x.name == "timeoutDuration")
+                    && let Some(d) = t.args.first().and_then(|x| ctx.duration(*x, MS))
+                {
+                    return Located::written(Timeout::after(d), t.span);
+                }
+                if ast::last_segment(cc.root_text(ctx.src)) == "TimeLimiterConfig" {
+                    return default;
+                }
+            }
+            unknown
+        }
+        _ => unknown,
+    }
+}
+
+/// The layers an expression applies, innermost first, and the innermost
+/// callable they wrap.
+fn layers<'a>(
+    ctx: &Ctx<'a>,
+    st: &State<'a>,
+    n: Node<'a>,
+    depth: usize,
+) -> (Vec<Layer>, Option<Node<'a>>) {
+    if depth > MAX_DEPTH {
+        return (Vec::new(), None);
+    }
+    let n = ast::unwrap_expr(n);
+    match n.kind() {
+        "identifier" => {
+            // A local holding a decorated callable.
+            match ctx.var(ctx.text(n), n).and_then(|v| v.value) {
+                Some(v)
+                    if v.id() != n.id()
+                        && v.kind() != "lambda_expression"
+                        && v.kind() != "method_reference" =>
+                {
+                    let (l, inner) = layers(ctx, st, v, depth + 1);
+                    if l.is_empty() {
+                        (l, Some(n))
+                    } else {
+                        (l, inner)
+                    }
+                }
+                _ => (Vec::new(), Some(n)),
+            }
+        }
+        "lambda_expression" => {
+            let body = field(n, "body");
+            let expr = match body {
+                Some(b) if b.kind() == "block" => {
+                    let stmts = named_children(b);
+                    match stmts.as_slice() {
+                        [s] if matches!(s.kind(), "return_statement" | "expression_statement") => {
+                            named_children(*s).first().copied()
+                        }
+                        _ => None,
+                    }
+                }
+                other => other,
+            };
+            match expr {
+                Some(e) => {
+                    let (l, inner) = layers(ctx, st, e, depth + 1);
+                    if l.is_empty() {
+                        (l, Some(n))
+                    } else {
+                        (l, inner)
+                    }
+                }
+                None => (Vec::new(), Some(n)),
+            }
+        }
+        "method_invocation" => {
+            let c = ast::chain(n, ctx.src);
+            let root = ast::last_segment(c.root_text(ctx.src)).to_string();
+            let Some(first) = c.first() else {
+                return (Vec::new(), Some(n));
+            };
+            if root == "Decorators" && first.name.starts_with("of") {
+                let (mut l, inner) = match first.args.first() {
+                    Some(a) => layers(ctx, st, *a, depth + 1),
+                    None => (Vec::new(), None),
+                };
+                for call in &c.calls[1..] {
+                    let arg = call.args.first().copied();
+                    let kind = match call.name.as_str() {
+                        "withRetry" => arg.map(|a| match kind_of(ctx, st, a) {
+                            Some(Kind::Retry(i)) => Kind::Retry(i),
+                            _ => Kind::Retry(None),
+                        }),
+                        "withCircuitBreaker" => Some(Kind::Breaker),
+                        "withTimeLimiter" => arg.map(|a| Kind::Limiter(limiter_timeout(ctx, a))),
+                        _ => None,
+                    };
+                    if let Some(kind) = kind {
+                        l.push(Layer {
+                            kind,
+                            span: call.span,
+                        });
+                    }
+                }
+                return (l, inner);
+            }
+            if c.calls
+                .iter()
+                .any(|x| x.name.starts_with("transform") || x.name == "compose")
+            {
+                let (mut l, inner) = match c.root {
+                    Some(r) => layers(ctx, st, r, depth + 1),
+                    None => (Vec::new(), None),
+                };
+                for call in &c.calls {
+                    if !(call.name.starts_with("transform") || call.name == "compose") {
+                        continue;
+                    }
+                    let Some(op) = call.args.first() else {
+                        continue;
+                    };
+                    let oc = ast::chain(ast::unwrap_expr(*op), ctx.src);
+                    let arg = oc.first().and_then(|f| f.args.first().copied());
+                    let kind = match ast::last_segment(oc.root_text(ctx.src)) {
+                        "RetryOperator" => {
+                            Some(Kind::Retry(arg.and_then(|a| match kind_of(ctx, st, a) {
+                                Some(Kind::Retry(i)) => i,
+                                _ => None,
+                            })))
+                        }
+                        "CircuitBreakerOperator" => Some(Kind::Breaker),
+                        "TimeLimiterOperator" => {
+                            arg.map(|a| Kind::Limiter(limiter_timeout(ctx, a)))
+                        }
+                        _ => None,
+                    };
+                    if let Some(kind) = kind {
+                        l.push(Layer {
+                            kind,
+                            span: call.span,
+                        });
+                    }
+                }
+                return (l, inner);
+            }
+            let Some(last) = c.last() else {
+                return (Vec::new(), Some(n));
+            };
+            if !(last.name.starts_with("decorate") || last.name.starts_with("execute")) {
+                // `.get()`, `.apply(..)`, `.toCompletableFuture()` on a
+                // decorated callable: look at what it is called on.
+                return match field(n, "object") {
+                    Some(o) if o.kind() == "method_invocation" => layers(ctx, st, o, depth + 1),
+                    _ => (Vec::new(), Some(n)),
+                };
+            }
+            let Some(inner_arg) = last.args.last().copied() else {
+                return (Vec::new(), Some(n));
+            };
+            // Static `Retry.decorateSupplier(retry, inner)` or instance
+            // `retry.decorateSupplier(inner)`.
+            let kind = if c.calls.len() == 1
+                && matches!(root.as_str(), "Retry" | "CircuitBreaker" | "TimeLimiter")
+            {
+                let inst = last.args.first().copied();
+                match root.as_str() {
+                    "Retry" => Some(Kind::Retry(inst.and_then(|a| match kind_of(ctx, st, a) {
+                        Some(Kind::Retry(i)) => i,
+                        _ => None,
+                    }))),
+                    "CircuitBreaker" => Some(Kind::Breaker),
+                    _ => Some(Kind::Limiter(
+                        inst.map_or(Located::written(Timeout::Unknown, last.span), |a| {
+                            limiter_timeout(ctx, a)
+                        }),
+                    )),
+                }
+            } else {
+                field(last.node, "object").and_then(|o| kind_of(ctx, st, o))
+            };
+            let Some(kind) = kind else {
+                return (Vec::new(), Some(n));
+            };
+            let (mut l, inner) = layers(ctx, st, inner_arg, depth + 1);
+            l.push(Layer {
+                kind,
+                span: last.span,
+            });
+            (l, inner)
+        }
+        _ => (Vec::new(), Some(n)),
+    }
+}
+
+fn composition<'a>(ctx: &Ctx<'a>, facts: &mut Facts, st: &mut State<'a>) {
+    let mut wraps: HashSet<(usize, Span)> = HashSet::new();
+    let mut callables: HashSet<(usize, usize)> = HashSet::new();
+    for &n in &ctx.nodes {
+        if n.kind() != "method_invocation" {
+            continue;
+        }
+        // Only the outermost call of a chain.
+        if ctx.is_chain_link(n) {
+            continue;
+        }
+        let (ls, inner) = layers(ctx, st, n, 0);
+        for (i, l) in ls.iter().enumerate() {
+            let Kind::Retry(Some(idx)) = l.kind else {
+                continue;
+            };
+            if let Some(inner) = inner
+                && callables.insert((inner.id(), idx))
+            {
+                st.callables.push((inner, idx));
+            }
+            let Some(p) = facts.policies.get_mut(idx) else {
+                continue;
+            };
+            for (j, other) in ls.iter().enumerate() {
+                match &other.kind {
+                    Kind::Breaker if j < i && wraps.insert((idx, l.span)) => {
+                        p.wraps_breaker.push(l.span);
+                    }
+                    Kind::Limiter(t) if j < i && p.per_try_timeout.is_none() => {
+                        p.per_try_timeout = Some(t.clone());
+                    }
+                    Kind::Limiter(t) if j > i && p.overall_timeout.is_none() => {
+                        p.overall_timeout = Some(t.clone());
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,834 @@
+//! Spring Retry `@Retryable` / `@Backoff`, Spring Framework 7
+//! `@Retryable` (`org.springframework.resilience.annotation`), and Spring
+//! Retry `RetryTemplate.builder()` chains.
+//!
+//! Which `@Retryable` it is comes from the imports (or a fully qualified
+//! name); without either, from attributes only one of them has.
+//!
+//! Spring Retry semantics (spring-retry 2.x `Retryable`, `Backoff`,
+//! `AnnotationAwareRetryOperationsInterceptor`, `BackOffPolicyBuilder`):
+//! `maxAttempts` 3 total; the delay is `delay` or else `value` (1000 ms);
+//! `multiplier > 0` gives `ExponentialBackOffPolicy` (multiplier below 1
+//! is raised to 1, `maxDelay` below the delay means 30 s) and with `random`
+//! `ExponentialRandomBackOffPolicy`, which draws from [d, d x multiplier]
+//! and caps after the draw; otherwise `maxDelay > delay` gives a uniform
+//! random delay between the two, and anything else a fixed delay; every
+//! exception is retried when `retryFor`/`include`/`value` and
+//! `noRetryFor`/`exclude` are empty. `*Expression` attributes are read as
+//! unknown values, never guessed.
+//!
+//! Spring Framework 7 semantics (`org.springframework.resilience.annotation.
+//! Retryable`): `maxRetries` 3 retries = 4 attempts; `delay` 1000 ms,
+//! `jitter` 0 (a +/- amount, scaled with the multiplier, clamped to
+//! [delay, maxDelay]), `multiplier` 1.0, `maxDelay` unlimited, `timeUnit`
+//! milliseconds, `timeout` 0 = none (7.0.2+) covering all attempts.
+//!
+//! `RetryTemplate.builder()` (spring-retry `RetryTemplateBuilder`): 3
+//! attempts and no back-off unless set; every exception retried unless
+//! `retryOn` lists some. `new RetryTemplate()` with `setRetryPolicy` /
+//! `setBackOffPolicy` (the same defaults: `SimpleRetryPolicy` 3 attempts,
+//! `NoBackOffPolicy`) is read from the setter calls on its variable.
+
+use super::ast::{self, field, named_children, span};
+use super::r4j::{annotation_args, method_annotations};
+use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
+use crate::duration::parse_spring;
+use crate::extract::Facts;
+use crate::model::*;
+use crate::source::Span;
+use std::collections::HashMap;
+use std::time::Duration;
+use tree_sitter::Node;
+
+const MS: Duration = Duration::from_millis(1);
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Flavour {
+    SpringRetry,
+    Framework,
+}
+
+fn flavour(ctx: &Ctx<'_>, ann: Node<'_>, keys: &[&str]) -> Option<Flavour> {
+    let name = field(ann, "name").map_or("", |n| ctx.text(n));
+    if name.starts_with("org.springframework.resilience") {
+        return Some(Flavour::Framework);
+    }
+    if name.starts_with("org.springframework.retry") {
+        return Some(Flavour::SpringRetry);
+    }
+    let f7 = ctx.imports("org.springframework.resilience.annotation.Retryable");
+    let sr = ctx.imports("org.springframework.retry.annotation.Retryable");
+    match (sr, f7) {
+        (true, false) => return Some(Flavour::SpringRetry),
+        (false, true) => return Some(Flavour::Framework),
+        _ => {}
+    }
+    const F7_ONLY: &[&str] = &[
+        "maxRetries",
+        "maxRetriesString",
+        "includes",
+        "excludes",
+        "jitter",
+        "jitterString",
+        "delayString",
+        "timeUnit",
+        "timeout",
+        "predicate",
+    ];
+    const SR_ONLY: &[&str] = &[
+        "maxAttempts",
+        "maxAttemptsExpression",
+        "backoff",
+        "retryFor",
+        "noRetryFor",
+        "include",
+        "exclude",
+        "exceptionExpression",
+        "recover",
+    ];
+    if keys.iter().any(|k| F7_ONLY.contains(k)) {
+        Some(Flavour::Framework)
+    } else if keys.iter().any(|k| SR_ONLY.contains(k)) {
+        Some(Flavour::SpringRetry)
+    } else {
+        None
+    }
+}
+
+fn is_expression(s: &str) -> bool {
+    s.contains("${") || s.contains("#{")
+}
+
+pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
+    if ctx.src.contains("Retryable") {
+        annotations(ctx, facts, out);
+    }
+    if ctx.src.contains("RetryTemplate") {
+        templates(ctx, facts, out);
+    }
+}
+
+fn annotations<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
+    for &m in &ctx.nodes {
+        let is_method = m.kind() == "method_declaration";
+        if !is_method && !matches!(m.kind(), "class_declaration" | "interface_declaration") {
+            continue;
+        }
+        let anns = method_annotations(ctx, m);
+        let Some((_, ann)) = anns.iter().find(|(n, _)| *n == "Retryable") else {
+            continue;
+        };
+        let args = annotation_args(ctx, *ann);
+        let keys: Vec<&str> = args.iter().map(|(k, ..)| *k).collect();
+        let Some(fl) = flavour(ctx, *ann, &keys) else {
+            continue;
+        };
+        let name = field(m, "name").map(|n| ctx.text(n).to_string());
+        let p = match fl {
+            Flavour::SpringRetry => spring_retry(ctx, *ann, &args, name),
+            Flavour::Framework => framework(ctx, *ann, &args, name),
+        };
+        let idx = facts.policies.len();
+        facts.policies.push(p);
+        let body = field(m, "body");
+        if let Some(body) = body {
+            out.scopes.push(RetryScope { body, policy: idx });
+        }
+    }
+}
+
+type Args<'a> = [(&'a str, Node<'a>, Span)];
+
+fn get<'a>(args: &Args<'a>, keys: &[&str]) -> Option<(Node<'a>, Span)> {
+    args.iter()
+        .rev()
+        .find(|(k, ..)| keys.contains(k))
+        .map(|(_, v, s)| (*v, *s))
+}
+
+fn classes(ctx: &Ctx<'_>, args: &Args<'_>, keys: &[&str]) -> Vec<Located<Condition>> {
+    args.iter()
+        .filter(|(k, ..)| keys.contains(k))
+        .flat_map(|(_, v, _)| ast::class_literals(*v, ctx.src))
+        .map(|(n, s)| Located::written(Condition::Exception(n), s))
+        .collect()
+}
+
+fn retry_on(
+    conditions: Vec<Located<Condition>>,
+    predicate: Option<Span>,
+    at: Span,
+) -> Located<RetryOn> {
+    let mut conditions = conditions;
+    if let Some(s) = predicate {
+        conditions.push(Located::written(Condition::Predicate, s));
+    }
+    if conditions.is_empty() {
+        Located::default_at(RetryOn::AllErrors, at)
+    } else {
+        let s = conditions.first().map_or(at, |c| c.span);
+        Located::written(RetryOn::Listed { conditions }, s)
+    }
+}
+
+/// A string attribute: `Some(Err(()))` when it is an expression.
+fn string_attr(ctx: &Ctx<'_>, args: &Args<'_>, key: &str) -> Option<(Result<String, ()>, Span)> {
+    let (v, s) = get(args, &[key])?;
+    let t = ctx.string(v);
+    match t {
+        Some(t) if t.is_empty() => None,
+        Some(t) if is_expression(&t) => Some((Err(()), s)),
+        Some(t) => Some((Ok(t), s)),
+        None => Some((Err(()), s)),
+    }
+}
+
+fn spring_retry(
+    ctx: &Ctx<'_>,
+    ann: Node<'_>,
+    args: &Args<'_>,
+    name: Option<String>,
+) -> RetryPolicy {
+    let at = span(ann);
+    let interceptor = get(args, &["interceptor"]).is_some();
+    let attempts =
+        if let Some((Err(()) | Ok(_), s)) = string_attr(ctx, args, "maxAttemptsExpression") {
+            let (v, _) = get(args, &["maxAttemptsExpression"]).unwrap_or((ann, s));
+            let parsed = ctx.string(v).and_then(|t| t.trim().parse::<u64>().ok());
+            attempts_written(
+                parsed.map_or(AttemptCount::Unknown, AttemptCount::Finite),
+                format!("maxAttemptsExpression = {}", ctx.text(v)),
+                s,
+            )
+        } else if let Some((v, s)) = get(args, &["maxAttempts"]) {
+            let count = ctx.int(v).map_or(AttemptCount::Unknown, |n| {
+                AttemptCount::Finite(n.max(1) as u64)
+            });
+            attempts_written(count, format!("maxAttempts = {}", ctx.text(v)), s)
+        } else if interceptor {
+            attempts_default(AttemptCount::Unknown, "set by the interceptor bean", at)
+        } else {
+            attempts_default(AttemptCount::Finite(3), "maxAttempts = 3 (default)", at)
+        };
+    let mut p = RetryPolicy::new(System::SpringRetry, at, attempts);
+    p.name = name;
+    // One Java method is retried; which HTTP method it sends, if any, is
+    // not visible here.
+    p.methods = Located::default_at(Methods::Unknown, at);
+    let (delay, jitter, order) = match get(args, &["backoff"]) {
+        _ if interceptor => (
+            Located::default_at(Delay::Unknown, at),
+            Located::default_at(Jitter::Unknown, at),
+            CapOrder::BeforeJitter,
+        ),
+        Some((b, bs)) if matches!(b.kind(), "annotation" | "marker_annotation") => {
+            let bargs = annotation_args(ctx, b);
+            let (d, j, o) = backoff(ctx, &bargs);
+            let written = !bargs.is_empty();
+            if written {
+                (Located::written(d, bs), Located::written(j, bs), o)
+            } else {
+                (Located::default_at(d, at), Located::default_at(j, at), o)
+            }
+        }
+        _ => {
+            let (d, j, o) = backoff(ctx, &[]);
+            (Located::default_at(d, at), Located::default_at(j, at), o)
+        }
+    };
+    p.delay = delay;
+    p.jitter = jitter;
+    p.cap_order = order;
+    let conditions = classes(ctx, args, &["value", "retryFor", "include"]);
+    let predicate = get(args, &["exceptionExpression"]).map(|(_, s)| s);
+    p.retry_on = retry_on(conditions, predicate, at);
+    p.ignores = classes(ctx, args, &["noRetryFor", "exclude"]);
+    p
+}
+
+/// The delay of `@Backoff(..)` attributes (empty for the default).
+fn backoff(ctx: &Ctx<'_>, args: &Args<'_>) -> (Delay, Jitter, CapOrder) {
+    let num = |key: &str| get(args, &[key]).map(|(v, _)| ctx.float(v));
+    let expr = |key: &str| {
+        get(args, &[key]).is_some_and(|(v, _)| ctx.string(v).is_none_or(|s| !s.is_empty()))
+    };
+    let unknown_delay = expr("delayExpression") || expr("maxDelayExpression");
+    let unknown_mult = expr("multiplierExpression");
+    let unknown_random = expr("randomExpression");
+    let delay = match (num("delay"), num("value")) {
+        (Some(Some(d)), _) if d != 0.0 => Some(d),
+        (Some(None), _) => None,
+        (_, Some(v)) => v,
+        _ => Some(1000.0),
+    };
+    let max = match num("maxDelay") {
+        Some(v) => v,
+        None => Some(0.0),
+    };
+    let mult = match num("multiplier") {
+        Some(v) => v,
+        None => Some(0.0),
+    };
+    let random = get(args, &["random"]).map(|(v, _)| ctx.text(v).trim() == "true");
+    if unknown_mult {
+        return (Delay::Unknown, Jitter::Unknown, CapOrder::BeforeJitter);
+    }
+    let ms = |v: f64| ast::scale(MS, v.max(0.0));
+    let Some(m) = mult else {
+        return (Delay::Unknown, Jitter::Unknown, CapOrder::BeforeJitter);
+    };
+    if m > 0.0 {
+        let m = m.max(1.0);
+        let random = random.unwrap_or(false) && !unknown_random;
+        let jitter = if unknown_random {
+            Jitter::Unknown
+        } else if random && m > 1.0 {
+            Jitter::Additive
+        } else {
+            Jitter::None
+        };
+        let order = if matches!(jitter, Jitter::Additive) {
+            CapOrder::AfterJitter
+        } else {
+            CapOrder::BeforeJitter
+        };
+        if unknown_delay {
+            return (Delay::Unknown, jitter, order);
+        }
+        let (Some(d), Some(mx)) = (delay, max) else {
+            return (Delay::Unknown, jitter, order);
+        };
+        let cap = if mx > d { mx } else { 30_000.0 };
+        return match (ms(d), ms(cap)) {
+            (Some(base), Some(cap)) => (
+                Delay::Exponential {
+                    base,
+                    multiplier: m,
+                    cap: Some(cap),
+                },
+                jitter,
+                order,
+            ),
+            _ => (Delay::Unknown, jitter, order),
+        };
+    }
+    if unknown_delay {
+        // The kind of back-off depends on values the file does not hold.
+        let jitter = if expr("maxDelayExpression") || get(args, &["maxDelay"]).is_some() {
+            Jitter::Unknown
+        } else {
+            Jitter::None
+        };
+        return (Delay::Unknown, jitter, CapOrder::BeforeJitter);
+    }
+    let (Some(d), Some(mx)) = (delay, max) else {
+        return (Delay::Unknown, Jitter::Unknown, CapOrder::BeforeJitter);
+    };
+    if mx > d {
+        return uniform(d, mx);
+    }
+    match ms(d) {
+        Some(delay) => (Delay::Fixed { delay }, Jitter::None, CapOrder::BeforeJitter),
+        None => (Delay::Unknown, Jitter::None, CapOrder::BeforeJitter),
+    }
+}
+
+/// A uniform random delay in [min, max] ms: its midpoint, jittered by the
+/// half-width.
+pub fn uniform(min: f64, max: f64) -> (Delay, Jitter, CapOrder) {
+    let mid = (min + max) / 2.0;
+    let factor = if mid > 0.0 {
+        (max - min) / (max + min)
+    } else {
+        0.0
+    };
+    match ast::scale(MS, mid) {
+        Some(delay) => (
+            Delay::Fixed { delay },
+            Jitter::Proportional { factor },
+            CapOrder::BeforeJitter,
+        ),
+        None => (Delay::Unknown, Jitter::Unknown, CapOrder::BeforeJitter),
+    }
+}
+
+fn framework(ctx: &Ctx<'_>, ann: Node<'_>, args: &Args<'_>, name: Option<String>) -> RetryPolicy {
+    let at = span(ann);
+    let unit = get(args, &["timeUnit"])
+        .and_then(|(v, _)| ast::time_unit(ctx.text(v)))
+        .unwrap_or(MS);
+    // A duration attribute: the `*String` form wins when non-empty.
+    let dur = |key: &str, string_key: &str| -> Option<(Option<Duration>, Span)> {
+        if let Some((s, sp)) = string_attr(ctx, args, string_key) {
+            return Some((s.ok().and_then(|s| parse_spring(&s, unit).ok()), sp));
+        }
+        get(args, &[key]).map(|(v, s)| {
+            (
+                ctx.int(v)
+                    .and_then(|n| (n >= 0).then(|| ast::scale(unit, n as f64)).flatten()),
+                s,
+            )
+        })
+    };
+    let attempts = if let Some((s, sp)) = string_attr(ctx, args, "maxRetriesString") {
+        let n = s.ok().and_then(|t| t.trim().parse::<u64>().ok());
+        attempts_written(
+            n.map_or(AttemptCount::Unknown, |n| AttemptCount::Finite(n + 1)),
+            format!(
+                "maxRetriesString = \"{}\"",
+                n.map_or("..".to_string(), |n| n.to_string())
+            ),
+            sp,
+        )
+    } else if let Some((v, s)) = get(args, &["maxRetries"]) {
+        let count = ctx.int(v).map_or(AttemptCount::Unknown, |n| {
+            AttemptCount::Finite(n.max(0) as u64 + 1)
+        });
+        attempts_written(count, format!("maxRetries = {} (retries)", ctx.text(v)), s)
+    } else {
+        attempts_default(
+            AttemptCount::Finite(4),
+            "maxRetries = 3 (default, retries)",
+            at,
+        )
+    };
+    let mut p = RetryPolicy::new(System::SpringFramework, at, attempts);
+    p.name = name;
+    p.methods = Located::default_at(Methods::Unknown, at);
+    let delay = dur("delay", "delayString");
+    let jitter = dur("jitter", "jitterString");
+    let max = dur("maxDelay", "maxDelayString");
+    let mult = if let Some((s, _)) = string_attr(ctx, args, "multiplierString") {
+        s.ok().and_then(|t| t.trim().parse::<f64>().ok())
+    } else {
+        get(args, &["multiplier"]).map_or(Some(1.0), |(v, _)| ctx.float(v))
+    };
+    let d = delay
+        .as_ref()
+        .map_or(Some(Duration::from_secs(1)), |(d, _)| *d);
+    let j = jitter.as_ref().map_or(Some(Duration::ZERO), |(d, _)| *d);
+    let cap = max.as_ref().and_then(|(d, _)| *d);
+    let span_of = |x: &Option<(Option<Duration>, Span)>| x.as_ref().map(|(_, s)| *s);
+    let delay_span = span_of(&delay)
+        .into_iter()
+        .chain(span_of(&max))
+        .chain(get(args, &["multiplier", "multiplierString"]).map(|(_, s)| s))
+        .reduce(Span::cover);
+    let value = match (d, mult) {
+        (Some(d), _) if d.is_zero() && j == Some(Duration::ZERO) => Delay::None,
+        (Some(base), Some(m)) if m > 1.0 => Delay::Exponential {
+            base,
+            multiplier: m,
+            cap,
+        },
+        (Some(delay), Some(_)) => Delay::Fixed { delay },
+        _ => Delay::Unknown,
+    };
+    p.delay = match delay_span {
+        Some(s) => Located::written(value, s),
+        None => Located::default_at(value, at),
+    };
+    let jv = match (j, d) {
+        (Some(j), _) if j.is_zero() => Jitter::None,
+        (Some(j), Some(d)) if !d.is_zero() => Jitter::Proportional {
+            factor: j.as_secs_f64() / d.as_secs_f64(),
+        },
+        (Some(_), Some(_)) => Jitter::Full,
+        _ => Jitter::Unknown,
+    };
+    if !matches!(jv, Jitter::None) && cap.is_some() {
+        p.cap_order = CapOrder::AfterJitter;
+    }
+    p.jitter = match span_of(&jitter) {
+        Some(s) => Located::written(jv, s),
+        None => Located::default_at(jv, at),
+    };
+    p.overall_timeout = Some(match dur("timeout", "timeoutString") {
+        Some((Some(t), s)) if !t.is_zero() => Located::written(Timeout::after(t), s),
+        Some((Some(_), s)) => Located::written(Timeout::Disabled, s),
+        Some((None, s)) => Located::written(Timeout::Unknown, s),
+        None => Located::default_at(Timeout::Disabled, at),
+    });
+    let conditions = classes(ctx, args, &["value", "includes"]);
+    let predicate = get(args, &["predicate"]).map(|(_, s)| s);
+    p.retry_on = retry_on(conditions, predicate, at);
+    p.ignores = classes(ctx, args, &["excludes"]);
+    p
+}
+
+/// `RetryTemplate.builder()...build()` chains.
+fn templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
+    let mut created: HashMap<usize, usize> = HashMap::new();
+    for &n in &ctx.nodes {
+        if n.kind() != "method_invocation" {
+            continue;
+        }
+        if ctx.is_chain_link(n) {
+            continue;
+        }
+        let c = ast::chain(n, ctx.src);
+        if ast::last_segment(c.root_text(ctx.src)) != "RetryTemplate"
+            || c.first().map(|f| f.name.as_str()) != Some("builder")
+        {
+            continue;
+        }
+        let at = span(n);
+        let mut attempts =
+            attempts_default(AttemptCount::Finite(3), "maxAttempts(3) (default)", at);
+        let mut delay = Located::default_at(Delay::None, at);
+        let mut jitter = Located::default_at(Jitter::None, at);
+        let mut order = CapOrder::BeforeJitter;
+        let mut conditions = Vec::new();
+        let mut ignores = Vec::new();
+        let mut overall = None;
+        for call in &c.calls[1..] {
+            let a = |i: usize| call.args.get(i).copied();
+            let ms = |i: usize| a(i).and_then(|x| ctx.duration(x, MS));
+            match call.name.as_str() {
+                "maxAttempts" => {
+                    let count = a(0)
+                        .and_then(|x| ctx.int(x))
+                        .map_or(AttemptCount::Unknown, |v| {
+                            AttemptCount::Finite(v.max(1) as u64)
+                        });
+                    attempts = attempts_written(
+                        count,
+                        format!("maxAttempts({})", a(0).map_or("", |x| ctx.text(x))),
+                        call.span,
+                    );
+                }
+                "infiniteRetry" => {
+                    attempts = attempts_written(
+                        AttemptCount::Unbounded,
+                        "infiniteRetry()".into(),
+                        call.span,
+                    );
+                }
+                "customPolicy" => {
+                    attempts = attempts_written(
+                        AttemptCount::Unknown,
+                        "customPolicy(..)".into(),
+                        call.span,
+                    );
+                }
+                "withinMillis" | "withTimeout" => {
+                    attempts = attempts_written(
+                        AttemptCount::Unbounded,
+                        format!("{}(..) (no attempt limit)", call.name),
+                        call.span,
+                    );
+                    overall = Some(Located::written(
+                        ms(0).map_or(Timeout::Unknown, Timeout::after),
+                        call.span,
+                    ));
+                }
+                "fixedBackoff" => {
+                    delay = Located::written(
+                        ms(0).map_or(Delay::Unknown, |delay| Delay::Fixed { delay }),
+                        call.span,
+                    );
+                    jitter = Located::written(Jitter::None, call.span);
+                }
+                "noBackoff" => {
+                    delay = Located::written(Delay::None, call.span);
+                    jitter = Located::written(Jitter::None, call.span);
+                }
+                "customBackoff" => {
+                    delay = Located::written(Delay::Custom, call.span);
+                    jitter = Located::written(Jitter::Unknown, call.span);
+                }
+                "uniformRandomBackoff" => {
+                    let (d, j, o) = match (ms(0), ms(1)) {
+                        (Some(lo), Some(hi)) => {
+                            uniform(lo.as_secs_f64() * 1000.0, hi.as_secs_f64() * 1000.0)
+                        }
+                        _ => (Delay::Unknown, Jitter::Unknown, CapOrder::BeforeJitter),
+                    };
+                    delay = Located::written(d, call.span);
+                    jitter = Located::written(j, call.span);
+                    order = o;
+                }
+                "exponentialBackoff" => {
+                    let m = a(1).and_then(|x| ctx.float(x));
+                    let random = a(3).is_some_and(|x| ctx.text(x).trim() == "true");
+                    let d = match (ms(0), m) {
+                        (Some(base), Some(multiplier)) => Delay::Exponential {
+                            base,
+                            multiplier,
+                            cap: ms(2),
+                        },
+                        _ => Delay::Unknown,
+                    };
+                    delay = Located::written(d, call.span);
+                    jitter = Located::written(
+                        if random {
+                            Jitter::Additive
+                        } else {
+                            Jitter::None
+                        },
+                        call.span,
+                    );
+                    order = if random {
+                        CapOrder::AfterJitter
+                    } else {
+                        CapOrder::BeforeJitter
+                    };
+                }
+                "retryOn" => conditions.extend(
+                    call.args
+                        .iter()
+                        .flat_map(|x| ast::class_literals(*x, ctx.src))
+                        .map(|(n, s)| Located::written(Condition::Exception(n), s)),
+                ),
+                "notRetryOn" => ignores.extend(
+                    call.args
+                        .iter()
+                        .flat_map(|x| ast::class_literals(*x, ctx.src))
+                        .map(|(n, s)| Located::written(Condition::Exception(n), s)),
+                ),
+                _ => {}
+            }
+        }
+        let mut p = RetryPolicy::new(System::SpringRetry, at, attempts);
+        p.name = match ctx.parent(n) {
+            Some(par) if par.kind() == "variable_declarator" => {
+                field(par, "name").map(|x| ctx.text(x).to_string())
+            }
+            _ => ctx.enclosing_method(n).map(|(_, m)| m),
+        };
+        p.delay = delay;
+        p.jitter = jitter;
+        p.cap_order = order;
+        p.retry_on = retry_on(conditions, None, at);
+        p.ignores = ignores;
+        p.overall_timeout = overall;
+        p.methods = Located::default_at(Methods::All, at);
+        created.insert(n.id(), facts.policies.len());
+        facts.policies.push(p);
+    }
+    classic_templates(ctx, facts, &mut created);
+    if created.is_empty() {
+        return;
+    }
+    // `template.execute(ctx -> ..)`: the callback runs once per attempt.
+    for &n in &ctx.nodes {
+        if n.kind() != "method_invocation"
+            || field(n, "name").map(|x| ctx.text(x)) != Some("execute")
+        {
+            continue;
+        }
+        let Some(obj) = field(n, "object") else {
+            continue;
+        };
+        let Some(idx) = created.get(&ctx.resolve(obj).id()) else {
+            continue;
+        };
+        let args = field(n, "arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        if let Some(cb) = args.first() {
+            for body in ctx.callable_bodies(*cb) {
+                out.scopes.push(RetryScope { body, policy: *idx });
+            }
+        }
+    }
+}
+
+/// `new X(..)` with the setter calls made on the variable holding it:
+/// (simple type, constructor arguments, setter calls).
+fn constructed<'a>(
+    ctx: &Ctx<'a>,
+    n: Node<'a>,
+) -> Option<(&'a str, Vec<Node<'a>>, Vec<ast::Call<'a>>)> {
+    let r = ctx.resolve(n);
+    if r.kind() != "object_creation_expression" {
+        return None;
+    }
+    let ty = ast::simple_type(field(r, "type").map_or("", |t| ctx.text(t)));
+    let args = field(r, "arguments")
+        .map(named_children)
+        .unwrap_or_default();
+    let mut setters = Vec::new();
+    let n = ast::unwrap_expr(n);
+    if n.kind() == "identifier"
+        && let Some(v) = ctx.var(ctx.text(n), n)
+    {
+        for m in ctx.mutations_of(ctx.text(n), &v) {
+            setters.extend(ast::chain(m, ctx.src).calls);
+        }
+    }
+    Some((ty, args, setters))
+}
+
+/// `RetryTemplate t = new RetryTemplate(); t.setRetryPolicy(..);
+/// t.setBackOffPolicy(..);` (spring-retry before the builder). Defaults:
+/// `SimpleRetryPolicy` (3 attempts, every exception) and `NoBackOffPolicy`;
+/// `FixedBackOffPolicy` 1000 ms; `ExponentialBackOffPolicy` 100 ms x2 up
+/// to 30 s; `UniformRandomBackOffPolicy` 500-1500 ms.
+fn classic_templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, created: &mut HashMap<usize, usize>) {
+    for &d in &ctx.nodes {
+        if d.kind() != "variable_declarator" {
+            continue;
+        }
+        let (Some(name), Some(value)) = (field(d, "name"), field(d, "value")) else {
+            continue;
+        };
+        let value = ast::unwrap_expr(value);
+        let Some(("RetryTemplate", _, setters)) = constructed(ctx, name) else {
+            continue;
+        };
+        let at = span(value);
+        let mut p = RetryPolicy::new(
+            System::SpringRetry,
+            at,
+            attempts_default(
+                AttemptCount::Finite(3),
+                "SimpleRetryPolicy: 3 attempts (default)",
+                at,
+            ),
+        );
+        p.name = Some(ctx.text(name).to_string());
+        p.methods = Located::default_at(Methods::All, at);
+        p.delay = Located::default_at(Delay::None, at);
+        p.jitter = Located::default_at(Jitter::None, at);
+        p.retry_on = Located::default_at(RetryOn::AllErrors, at);
+        for call in &setters {
+            let Some(arg) = call.args.first().copied() else {
+                continue;
+            };
+            match call.name.as_str() {
+                "setRetryPolicy" => classic_retry_policy(ctx, arg, call.span, &mut p),
+                "setBackOffPolicy" => classic_backoff(ctx, arg, call.span, &mut p),
+                _ => {}
+            }
+        }
+        created.insert(value.id(), facts.policies.len());
+        facts.policies.push(p);
+    }
+}
+
+fn classic_retry_policy(ctx: &Ctx<'_>, arg: Node<'_>, at: Span, p: &mut RetryPolicy) {
+    let Some((ty, args, setters)) = constructed(ctx, arg) else {
+        p.attempts = attempts_written(AttemptCount::Unknown, "setRetryPolicy(..)".into(), at);
+        p.retry_on = Located::written(RetryOn::Unknown, at);
+        return;
+    };
+    let mut n: Option<AttemptCount> = match ty {
+        "SimpleRetryPolicy" | "MaxAttemptsRetryPolicy" => Some(match args.first() {
+            Some(a) => ctx.int(*a).map_or(AttemptCount::Unknown, |v| {
+                AttemptCount::Finite(v.max(1) as u64)
+            }),
+            None => AttemptCount::Finite(3),
+        }),
+        "AlwaysRetryPolicy" => Some(AttemptCount::Unbounded),
+        "NeverRetryPolicy" => Some(AttemptCount::Finite(1)),
+        "TimeoutRetryPolicy" => Some(AttemptCount::Unbounded),
+        _ => None,
+    };
+    for s in &setters {
+        if s.name == "setMaxAttempts" {
+            n = s.args.first().map(|a| {
+                ctx.int(*a).map_or(AttemptCount::Unknown, |v| {
+                    AttemptCount::Finite(v.max(1) as u64)
+                })
+            });
+        }
+        if s.name == "setTimeout" {
+            let t = s.args.first().and_then(|a| ctx.duration(*a, MS));
+            p.overall_timeout = Some(Located::written(
+                t.map_or(Timeout::Unknown, Timeout::after),
+                s.span,
+            ));
+        }
+    }
+    if ty == "TimeoutRetryPolicy" && p.overall_timeout.is_none() {
+        // TimeoutRetryPolicy's default timeout is 1 s.
+        p.overall_timeout = Some(Located::default_at(
+            Timeout::after(Duration::from_secs(1)),
+            at,
+        ));
+    }
+    p.attempts = attempts_written(
+        n.unwrap_or(AttemptCount::Unknown),
+        format!("setRetryPolicy(new {ty}(..))"),
+        at,
+    );
+    // `new SimpleRetryPolicy(3, Map.of(IOException.class, true))`.
+    let conditions: Vec<Located<Condition>> = args
+        .iter()
+        .skip(1)
+        .flat_map(|a| ast::class_literals(*a, ctx.src))
+        .map(|(c, s)| Located::written(Condition::Exception(c), s))
+        .collect();
+    p.retry_on = match ty {
+        "SimpleRetryPolicy"
+        | "MaxAttemptsRetryPolicy"
+        | "AlwaysRetryPolicy"
+        | "TimeoutRetryPolicy" => retry_on(conditions, None, at),
+        _ => Located::written(RetryOn::Unknown, at),
+    };
+}
+
+fn classic_backoff(ctx: &Ctx<'_>, arg: Node<'_>, at: Span, p: &mut RetryPolicy) {
+    let Some((ty, _, setters)) = constructed(ctx, arg) else {
+        p.delay = Located::written(Delay::Unknown, at);
+        p.jitter = Located::written(Jitter::Unknown, at);
+        return;
+    };
+    let ms_of = |name: &str, default: f64| -> Option<f64> {
+        match setters.iter().rev().find(|s| s.name == name) {
+            Some(s) => s.args.first().and_then(|a| ctx.int(*a)).map(|v| v as f64),
+            None => Some(default),
+        }
+    };
+    let mult = match setters.iter().rev().find(|s| s.name == "setMultiplier") {
+        Some(s) => s.args.first().and_then(|a| ctx.float(*a)),
+        None => Some(2.0),
+    };
+    let dur = |v: Option<f64>| v.and_then(|v| ast::scale(MS, v.max(0.0)));
+    let (d, j, o) = match ty {
+        "NoBackOffPolicy" => (Delay::None, Jitter::None, CapOrder::BeforeJitter),
+        "FixedBackOffPolicy" => (
+            dur(ms_of("setBackOffPeriod", 1000.0))
+                .map_or(Delay::Unknown, |delay| Delay::Fixed { delay }),
+            Jitter::None,
+            CapOrder::BeforeJitter,
+        ),
+        "UniformRandomBackOffPolicy" => match (
+            ms_of("setMinBackOffPeriod", 500.0),
+            ms_of("setMaxBackOffPeriod", 1500.0),
+        ) {
+            (Some(lo), Some(hi)) if hi > lo => uniform(lo, hi),
+            (Some(lo), Some(_)) => (
+                dur(Some(lo)).map_or(Delay::Unknown, |delay| Delay::Fixed { delay }),
+                Jitter::None,
+                CapOrder::BeforeJitter,
+            ),
+            _ => (Delay::Unknown, Jitter::Unknown, CapOrder::BeforeJitter),
+        },
+        "ExponentialBackOffPolicy" | "ExponentialRandomBackOffPolicy" => {
+            let random = ty == "ExponentialRandomBackOffPolicy";
+            let d = match (
+                dur(ms_of("setInitialInterval", 100.0)),
+                mult,
+                dur(ms_of("setMaxInterval", 30_000.0)),
+            ) {
+                (Some(base), Some(m), cap) => Delay::Exponential {
+                    base,
+                    multiplier: m.max(1.0),
+                    cap,
+                },
+                _ => Delay::Unknown,
+            };
+            if random {
+                (d, Jitter::Additive, CapOrder::AfterJitter)
+            } else {
+                (d, Jitter::None, CapOrder::BeforeJitter)
+            }
+        }
+        _ => (Delay::Custom, Jitter::Unknown, CapOrder::BeforeJitter),
+    };
+    p.delay = Located::written(d, at);
+    p.jitter = Located::written(j, at);
+    p.cap_order = o;
+}

@@ -1,0 +1,954 @@
+use super::*;
+use std::time::Duration;
+
+fn facts(src: &str) -> Facts {
+    let mut f = Facts::default();
+    extract(src, &mut f);
+    f
+}
+
+fn one(src: &str) -> RetryPolicy {
+    let f = facts(src);
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    f.policies.into_iter().next().unwrap()
+}
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+fn line_of(src: &str, s: Span) -> usize {
+    src[..s.start].lines().count().max(1)
+}
+
+const SR: &str = "import org.springframework.retry.annotation.Retryable;\nimport org.springframework.retry.annotation.Backoff;\n";
+const F7: &str = "import org.springframework.resilience.annotation.Retryable;\n";
+const R4J: &str = "import io.github.resilience4j.retry.Retry;\nimport io.github.resilience4j.retry.RetryConfig;\n";
+
+#[test]
+fn sniff_wants_only_retry_looking_files() {
+    assert!(wants(b"class A { void f() { Thread.sleep(1); } }"));
+    assert!(wants(b"@Retryable class A {}"));
+    assert!(wants(b"String id = UUID.randomUUID();"));
+    assert!(!wants(
+        b"class A { int add(int a, int b) { return a + b; } }"
+    ));
+}
+
+#[test]
+fn spring_retry_defaults_and_fixed_delays() {
+    let p = one(&format!("{SR}interface S {{ @Retryable void a(); }}"));
+    assert_eq!(p.system, System::SpringRetry);
+    assert_eq!(p.name.as_deref(), Some("a"));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert!(p.attempts.is_default());
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(1000) });
+    assert!(p.delay.is_default());
+    assert_eq!(p.jitter.value, Jitter::None);
+    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+
+    let p = one(&format!(
+        "{SR}interface S {{ @Retryable(value = {{IOException.class, TimeoutException.class}}, noRetryFor = IllegalArgumentException.class, maxAttempts = 5, backoff = @Backoff(500)) void a(); }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(500) });
+    assert!(p.delay.is_written());
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!()
+    };
+    assert_eq!(conditions.len(), 2);
+    assert_eq!(p.ignores.len(), 1);
+}
+
+#[test]
+fn spring_retry_backoff_kinds() {
+    let p = one(&format!(
+        "{SR}interface S {{ @Retryable(backoff = @Backoff(delay = 100, multiplier = 2, maxDelay = 1000)) void a(); }}"
+    ));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(100),
+            multiplier: 2.0,
+            cap: Some(ms(1000))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::None);
+    // maxDelay below the delay: ExponentialBackOffPolicy's 30 s default.
+    let p = one(&format!(
+        "{SR}interface S {{ @Retryable(backoff = @Backoff(delay = 100, multiplier = 3, random = true)) void a(); }}"
+    ));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(100),
+            multiplier: 3.0,
+            cap: Some(ms(30_000))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::Additive);
+    assert_eq!(p.cap_order, CapOrder::AfterJitter);
+    // delay + maxDelay without multiplier: uniform in [100, 300].
+    let p = one(&format!(
+        "{SR}interface S {{ @Retryable(backoff = @Backoff(delay = 100, maxDelay = 300)) void a(); }}"
+    ));
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(200) });
+    assert_eq!(p.jitter.value, Jitter::Proportional { factor: 0.5 });
+}
+
+#[test]
+fn spring_retry_expressions_are_unknown_not_guessed() {
+    let p = one(&format!(
+        "{SR}interface S {{ @Retryable(retryFor = SQLException.class, maxAttemptsExpression = \"${{retry.maxAttempts}}\", backoff = @Backoff(delayExpression = \"${{retry.maxDelay}}\")) void a(); }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
+    assert!(p.attempts.value.written_as.contains("retry.maxAttempts"));
+    assert_eq!(p.delay.value, Delay::Unknown);
+    let p = one(&format!(
+        "{SR}interface S {{ @Retryable(backoff = @Backoff(delay = 100, multiplierExpression = \"#{{2}}\")) void a(); }}"
+    ));
+    assert_eq!(p.delay.value, Delay::Unknown);
+}
+
+#[test]
+fn spring_framework_seven_counts_retries() {
+    let p = one(&format!("{F7}class S {{ @Retryable void a() {{}} }}"));
+    assert_eq!(p.system, System::SpringFramework);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(1000) });
+    assert_eq!(p.jitter.value, Jitter::None);
+    assert_eq!(p.overall_timeout.as_ref().unwrap().value, Timeout::Disabled);
+    assert!(p.overall_timeout.as_ref().unwrap().is_default());
+
+    let p = one(&format!(
+        "{F7}class S {{ @Retryable(includes = IOException.class, excludes = FileNotFoundException.class, maxRetries = 2, delay = 2, jitter = 1, multiplier = 2, maxDelay = 10, timeUnit = TimeUnit.SECONDS, timeout = 30) void a() {{}} }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: Duration::from_secs(2),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(10))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::Proportional { factor: 0.5 });
+    assert_eq!(
+        p.overall_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(30))
+    );
+    assert_eq!(p.ignores.len(), 1);
+
+    let p = one(&format!(
+        "{F7}class S {{ @Retryable(maxRetriesString = \"${{x}}\", delayString = \"500ms\") void a() {{}} }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(500) });
+}
+
+#[test]
+fn retryable_without_imports_is_told_apart_by_attributes() {
+    let p = one("class S { @Retryable(maxRetries = 1) void a() {} }");
+    assert_eq!(p.system, System::SpringFramework);
+    let p = one("class S { @Retryable(maxAttempts = 2) void a() {} }");
+    assert_eq!(p.system, System::SpringRetry);
+    // A bare annotation of unknown origin is not guessed.
+    assert!(
+        facts("class S { @Retryable void a() {} }")
+            .policies
+            .is_empty()
+    );
+}
+
+#[test]
+fn resilience4j_custom_chain() {
+    let src = format!(
+        "{R4J}class C {{ Retry r = Retry.of(\"payments\", RetryConfig.custom().maxAttempts(5).waitDuration(Duration.ofSeconds(2)).retryExceptions(IOException.class).ignoreExceptions(BusinessException.class).build()); }}"
+    );
+    let p = one(&src);
+    assert_eq!(p.system, System::Resilience4j);
+    assert_eq!(p.name.as_deref(), Some("payments"));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(
+        p.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_secs(2)
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::None);
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!()
+    };
+    assert_eq!(
+        conditions[0].value,
+        Condition::Exception("IOException".into())
+    );
+    assert_eq!(
+        p.ignores[0].value,
+        Condition::Exception("BusinessException".into())
+    );
+}
+
+#[test]
+fn resilience4j_defaults_and_interval_functions() {
+    let p = one(&format!(
+        "{R4J}class C {{ Retry r = Retry.ofDefaults(\"a\"); }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(500) });
+    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+
+    let cases = [
+        (
+            "IntervalFunction.ofExponentialBackoff()",
+            Delay::Exponential {
+                base: ms(500),
+                multiplier: 1.5,
+                cap: None,
+            },
+            Jitter::None,
+            CapOrder::BeforeJitter,
+        ),
+        (
+            "IntervalFunction.ofExponentialBackoff(100, 2.0, 1000)",
+            Delay::Exponential {
+                base: ms(100),
+                multiplier: 2.0,
+                cap: Some(ms(1000)),
+            },
+            Jitter::None,
+            CapOrder::BeforeJitter,
+        ),
+        (
+            "IntervalFunction.ofRandomized(Duration.ofMillis(300), 0.2)",
+            Delay::Fixed { delay: ms(300) },
+            Jitter::Proportional { factor: 0.2 },
+            CapOrder::BeforeJitter,
+        ),
+        (
+            "IntervalFunction.ofExponentialRandomBackoff(100, 2.0, 0.3)",
+            Delay::Exponential {
+                base: ms(100),
+                multiplier: 2.0,
+                cap: None,
+            },
+            Jitter::Proportional { factor: 0.3 },
+            CapOrder::BeforeJitter,
+        ),
+        (
+            "IntervalFunction.ofExponentialRandomBackoff(100, 2.0, 5000)",
+            Delay::Exponential {
+                base: ms(100),
+                multiplier: 2.0,
+                cap: Some(ms(5000)),
+            },
+            Jitter::Proportional { factor: 0.5 },
+            CapOrder::AfterJitter,
+        ),
+        (
+            "IntervalFunction.ofExponentialRandomBackoff(Duration.ofMillis(100), 2.0, 0.25, Duration.ofSeconds(3))",
+            Delay::Exponential {
+                base: ms(100),
+                multiplier: 2.0,
+                cap: Some(ms(3000)),
+            },
+            Jitter::Proportional { factor: 0.25 },
+            CapOrder::AfterJitter,
+        ),
+        (
+            "attempt -> 100L * attempt",
+            Delay::Custom,
+            Jitter::Unknown,
+            CapOrder::BeforeJitter,
+        ),
+    ];
+    for (f, d, j, o) in cases {
+        let p = one(&format!(
+            "{R4J}class C {{ RetryConfig c = RetryConfig.custom().intervalFunction({f}).build(); }}"
+        ));
+        assert_eq!(p.delay.value, d, "{f}");
+        assert_eq!(p.jitter.value, j, "{f}");
+        assert_eq!(p.cap_order, o, "{f}");
+        assert_eq!(p.name.as_deref(), Some("c"));
+    }
+}
+
+#[test]
+fn resilience4j_interval_conflicts_are_rl902() {
+    let f = facts(&format!(
+        "{R4J}class C {{ RetryConfig c = RetryConfig.custom().waitDuration(Duration.ofMillis(100)).intervalFunction(IntervalFunction.ofExponentialBackoff()).build(); }}"
+    ));
+    assert_eq!(f.diagnostics.len(), 1, "{:?}", f.diagnostics);
+    assert_eq!(f.diagnostics[0].code, "RL902");
+    let f = facts(&format!(
+        "{R4J}class C {{ RetryConfig c = RetryConfig.custom().maxAttempts(-1).build(); }}"
+    ));
+    assert_eq!(f.diagnostics.len(), 1);
+    assert!(f.diagnostics[0].message.contains("maxAttempts"));
+}
+
+#[test]
+fn resilience4j_registry_lookup_keeps_the_instance_name() {
+    let src = format!(
+        "{R4J}import io.github.resilience4j.retry.RetryRegistry;\nclass C {{ static final String NAME = \"backendB\"; Retry retry; C(RetryRegistry registry) {{ this.retry = registry.retry(NAME); }} }}"
+    );
+    let p = one(&src);
+    assert_eq!(p.name.as_deref(), Some("backendB"));
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
+    assert_eq!(p.delay.value, Delay::Unknown);
+    assert_eq!(p.retry_on.value, RetryOn::Unknown);
+    // A registry built here from a config gives its instances that config.
+    let src = format!(
+        "{R4J}import io.github.resilience4j.retry.RetryRegistry;\nclass C {{ RetryRegistry reg = RetryRegistry.of(RetryConfig.custom().maxAttempts(7).build()); Retry r = reg.retry(\"x\"); }}"
+    );
+    let p = one(&src);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
+}
+
+#[test]
+fn resilience4j_builder_mutated_by_statements() {
+    // Signal's FaultTolerantHttpClient shape.
+    let src = format!(
+        "{R4J}class C {{ void build() {{ final RetryConfig.Builder<HttpResponse<?>> b = RetryConfig.from(registry().getDefaultConfig());\n b.retryOnResult(response -> response.statusCode() >= 500);\n retry = registry().retry(\"x\", b.build()); }} RetryRegistry registry() {{ return null; }} }}"
+    );
+    let f = facts(&src);
+    let p = &f.policies[0];
+    assert_eq!(f.policies.len(), 1);
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!("{:?}", p.retry_on)
+    };
+    assert_eq!(
+        conditions.len(),
+        1,
+        "the base config's exceptions are not known"
+    );
+    assert_eq!(
+        conditions[0].value,
+        Condition::Status { from: 500, to: 599 }
+    );
+    assert_eq!(line_of(&src, p.retry_on.span), 4);
+}
+
+#[test]
+fn composition_order_decides_who_wraps_whom() {
+    let head = format!(
+        "{R4J}class C {{ CircuitBreaker cb = CircuitBreaker.ofDefaults(\"b\"); Retry retry = Retry.ofDefaults(\"r\");\n"
+    );
+    let wraps = |body: &str| {
+        let f = facts(&format!("{head}{body}\n}}"));
+        f.policies[0].wraps_breaker.len()
+    };
+    assert_eq!(
+        wraps(
+            "String a() { return Decorators.ofSupplier(this::x).withCircuitBreaker(cb).withRetry(retry).get(); }"
+        ),
+        1
+    );
+    assert_eq!(
+        wraps(
+            "String a() { return Decorators.ofSupplier(this::x).withRetry(retry).withCircuitBreaker(cb).get(); }"
+        ),
+        0
+    );
+    assert_eq!(
+        wraps("String a() { return cb.executeSupplier(retry.decorateSupplier(this::x)); }"),
+        0
+    );
+    assert_eq!(
+        wraps("String a() { return retry.executeSupplier(() -> cb.executeSupplier(this::x)); }"),
+        1
+    );
+    assert_eq!(
+        wraps(
+            "String a() { return Retry.decorateSupplier(retry, CircuitBreaker.decorateSupplier(cb, this::x)).get(); }"
+        ),
+        1
+    );
+    assert_eq!(
+        wraps(
+            "String a() { Supplier<String> s = CircuitBreaker.decorateSupplier(cb, this::x); return Retry.decorateSupplier(retry, s).get(); }"
+        ),
+        1
+    );
+    assert_eq!(
+        wraps(
+            "Mono<String> a(Mono<String> m) { return m.transform(CircuitBreakerOperator.of(cb)).transform(RetryOperator.of(retry)); }"
+        ),
+        1
+    );
+    assert_eq!(
+        wraps(
+            "Mono<String> a(Mono<String> m) { return m.transform(RetryOperator.of(retry)).transform(CircuitBreakerOperator.of(cb)); }"
+        ),
+        0
+    );
+}
+
+#[test]
+fn time_limiters_inside_and_outside_the_retry() {
+    let src = format!(
+        "{R4J}class C {{ Retry retry = Retry.ofDefaults(\"r\"); TimeLimiter a = TimeLimiter.of(Duration.ofSeconds(2)); TimeLimiter b = TimeLimiter.of(TimeLimiterConfig.custom().timeoutDuration(Duration.ofSeconds(9)).build());\n Object f(S s) {{ return Decorators.ofCompletionStage(s).withTimeLimiter(a, x).withRetry(retry, x).withTimeLimiter(b, x).get(); }} }}"
+    );
+    let p = one(&src);
+    assert_eq!(
+        p.per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(2))
+    );
+    assert_eq!(
+        p.overall_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(9))
+    );
+}
+
+#[test]
+fn retry_annotation_with_circuit_breaker() {
+    let src = "import io.github.resilience4j.retry.annotation.Retry;\nimport io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker;\nclass C {\n @Retry(name = \"backendA\") @CircuitBreaker(name = \"backendA\") @TimeLimiter(name = \"backendA\") public String a() { return \"\"; }\n @Retry(name = BACKEND) public String b() { return \"\"; }\n static final String BACKEND = \"backendC\";\n}";
+    let f = facts(src);
+    assert_eq!(f.policies.len(), 2);
+    let a = &f.policies[0];
+    assert_eq!(a.name.as_deref(), Some("backendA"));
+    assert_eq!(a.wraps_breaker.len(), 1);
+    assert_eq!(a.per_try_timeout.as_ref().unwrap().value, Timeout::Unknown);
+    assert_eq!(a.attempts.value.count, AttemptCount::Unknown);
+    assert_eq!(f.policies[1].name.as_deref(), Some("backendC"));
+    assert!(f.policies[1].wraps_breaker.is_empty());
+}
+
+#[test]
+fn failsafe_policies() {
+    let fs = "import dev.failsafe.*;\n";
+    let p = one(&format!(
+        "{fs}class C {{ RetryPolicy<Object> p = RetryPolicy.ofDefaults(); }}"
+    ));
+    assert_eq!(p.system, System::Failsafe);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(p.delay.value, Delay::None);
+    let p = one(&format!(
+        "{fs}class C {{ RetryPolicy<Object> p = RetryPolicy.builder().withMaxRetries(-1).withDelay(Duration.ofMillis(100), Duration.ofMillis(300)).handle(IOException.class).abortOn(CircuitBreakerOpenException.class).build(); }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(200) });
+    assert_eq!(p.jitter.value, Jitter::Proportional { factor: 0.5 });
+    assert_eq!(p.ignores.len(), 1);
+    let p = one(&format!(
+        "{fs}class C {{ RetryPolicy<Object> p = RetryPolicy.builder().withMaxAttempts(4).withBackoff(1, 30, ChronoUnit.SECONDS).withJitter(0.1).build(); }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: Duration::from_secs(1),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(30))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::Proportional { factor: 0.1 });
+    // Failsafe.with(retry, breaker): the first policy is outermost.
+    let f = facts(&format!(
+        "{fs}class C {{ RetryPolicy<Object> p = RetryPolicy.ofDefaults(); CircuitBreaker<Object> cb = CircuitBreaker.ofDefaults(); Object g() {{ return Failsafe.with(p, cb).get(() -> 1); }} Object h() {{ return Failsafe.with(cb, p).get(() -> 1); }} }}"
+    ));
+    assert_eq!(f.policies[0].wraps_breaker.len(), 1);
+}
+
+#[test]
+fn retry_template_builder() {
+    let p = one(
+        "import org.springframework.retry.support.RetryTemplate;\nclass C { RetryTemplate t = RetryTemplate.builder().retryOn(IOException.class).build(); }",
+    );
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(p.delay.value, Delay::None, "no back-off unless set");
+    let p = one(
+        "class C { RetryTemplate t = RetryTemplate.builder().maxAttempts(6).exponentialBackoff(Duration.ofMillis(100), 2, Duration.ofSeconds(5), true).build(); }",
+    );
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(6));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(100),
+            multiplier: 2.0,
+            cap: Some(ms(5000))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::Additive);
+    let p = one(
+        "class C { RetryTemplate t = RetryTemplate.builder().infiniteRetry().fixedBackoff(250).build(); }",
+    );
+    assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(250) });
+}
+
+fn loop_policy(body: &str) -> Option<RetryPolicy> {
+    let src = format!(
+        "import java.io.IOException;\nclass C {{ static final int MAX = 4; Object f(Api api) throws Exception {{\n{body}\n return null; }} }}"
+    );
+    let f = facts(&src);
+    f.policies
+        .into_iter()
+        .find(|p| p.system == System::JavaLoop)
+}
+
+fn loop_attempts(body: &str) -> AttemptCount {
+    loop_policy(body)
+        .unwrap_or_else(|| panic!("no retry loop in {body}"))
+        .attempts
+        .value
+        .count
+}
+
+#[test]
+fn loop_bounds() {
+    let fin = AttemptCount::Finite;
+    assert_eq!(
+        loop_attempts(
+            "for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IOException e) { } }"
+        ),
+        fin(3)
+    );
+    assert_eq!(
+        loop_attempts(
+            "for (int i = 1; i <= MAX; i++) { try { return api.call(); } catch (IOException e) { } }"
+        ),
+        fin(4)
+    );
+    assert_eq!(
+        loop_attempts(
+            "for (int i = 5; i > 0; i--) { try { return api.call(); } catch (IOException e) { } }"
+        ),
+        fin(5)
+    );
+    assert_eq!(
+        loop_attempts(
+            "int attempts = 0; while (true) { try { return api.call(); } catch (IOException e) { if (++attempts >= 5) throw e; } }"
+        ),
+        fin(5)
+    );
+    assert_eq!(
+        loop_attempts(
+            "int attempts = 0; while (true) { try { return api.call(); } catch (IOException e) { attempts++; if (attempts > 3) throw e; } }"
+        ),
+        fin(4)
+    );
+    assert_eq!(
+        loop_attempts(
+            "int attempts = 0; while (true) { try { return api.call(); } catch (IOException e) { if (attempts >= 3) throw e; attempts++; } }"
+        ),
+        fin(4)
+    );
+    assert_eq!(
+        loop_attempts(
+            "int retries = 3; while (retries-- > 0) { try { return api.call(); } catch (IOException e) { } }"
+        ),
+        fin(3)
+    );
+    assert_eq!(
+        loop_attempts(
+            "int n = 0; boolean ok = false; while (!ok && n < 6) { try { api.call(); ok = true; } catch (IOException e) { n++; } }"
+        ),
+        fin(6)
+    );
+    assert_eq!(
+        loop_attempts(
+            "int n = 0; do { try { return api.call(); } catch (IOException e) { n++; } } while (n < 2);"
+        ),
+        fin(2)
+    );
+    assert_eq!(
+        loop_attempts(
+            "for (int i = 0; i < Integer.MAX_VALUE; i++) { try { return api.call(); } catch (IOException e) { } }"
+        ),
+        AttemptCount::Unbounded
+    );
+    assert_eq!(
+        loop_attempts(
+            "while (true) { try { return api.call(); } catch (IOException e) { Thread.sleep(1000); } }"
+        ),
+        AttemptCount::Unbounded
+    );
+    assert_eq!(
+        loop_attempts("for (;;) { try { api.connect(); break; } catch (IOException e) { } }"),
+        AttemptCount::Unbounded
+    );
+    assert_eq!(
+        loop_attempts(
+            "for (int i = 0; i < api.maxRetries(); i++) { try { return api.call(); } catch (IOException e) { } }"
+        ),
+        AttemptCount::Unknown
+    );
+    // Counting down to an exit, on either side of `||`.
+    assert_eq!(
+        loop_attempts(
+            "int left = 4; for (;;) { try { api.call(); break; } catch (IOException e) { if (aborted || (--left) <= 0) throw e; } }"
+        ),
+        AttemptCount::Finite(4)
+    );
+    // A field counter's start is not known at the loop.
+    let src = "class C { int left = 3; Object f(Api api) throws Exception { for (;;) { try { return api.call(); } catch (IOException e) { if (--left <= 0) throw e; } } } }";
+    let p = facts(src).policies.into_iter().next().unwrap();
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
+}
+
+#[test]
+fn loop_waits() {
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IOException e) { Thread.sleep(250); } }").unwrap();
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(250) });
+    assert_eq!(p.jitter.value, Jitter::None);
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IOException e) { TimeUnit.SECONDS.sleep(2); } }").unwrap();
+    assert_eq!(
+        p.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_secs(2)
+        }
+    );
+    let p = loop_policy("long delay = 100; for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IOException e) { Thread.sleep(delay); delay = Math.min(delay * 2, 5000); } }").unwrap();
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(100),
+            multiplier: 2.0,
+            cap: Some(ms(5000))
+        }
+    );
+    let p = loop_policy("long delay = 100; for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IOException e) { Thread.sleep(delay); delay *= 3; } }").unwrap();
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(100),
+            multiplier: 3.0,
+            cap: None
+        }
+    );
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IOException e) { Thread.sleep((long) (200 * Math.pow(2, i))); } }").unwrap();
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(200),
+            multiplier: 2.0,
+            cap: None
+        }
+    );
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IOException e) { Thread.sleep(ThreadLocalRandom.current().nextLong(1000)); } }").unwrap();
+    assert_eq!(p.jitter.value, Jitter::Full);
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IOException e) { Thread.sleep(500 + random.nextInt(100)); } }").unwrap();
+    assert_eq!(p.jitter.value, Jitter::Additive);
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IOException e) { LockSupport.parkNanos(1_000_000); } }").unwrap();
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(1) });
+    let p = loop_policy(
+        "for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IOException e) { } }",
+    )
+    .unwrap();
+    assert_eq!(p.delay.value, Delay::None);
+}
+
+#[test]
+fn loop_conditions() {
+    let p = loop_policy(
+        "for (int i = 0; i < 3; i++) { try { return api.call(); } catch (Exception e) { } }",
+    )
+    .unwrap();
+    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.call(); } catch (IllegalArgumentException e) { throw e; } catch (IOException | TimeoutException e) { } }").unwrap();
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!()
+    };
+    assert_eq!(conditions.len(), 2);
+    assert_eq!(p.ignores.len(), 1);
+    // Throwable caught after InterruptedException is rethrown: all errors.
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.call(); } catch (InterruptedException e) { throw e; } catch (Throwable t) { } }").unwrap();
+    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+}
+
+#[test]
+fn loop_bounded_by_a_policy_object_is_unknown() {
+    assert_eq!(
+        loop_attempts(
+            "while (policy.attempt()) { try { api.run(); return null; } catch (IOException e) { } }"
+        ),
+        AttemptCount::Unknown
+    );
+    assert_eq!(
+        loop_attempts(
+            "boolean done = false; while (!done) { try { api.run(); done = true; } catch (IOException e) { } }"
+        ),
+        AttemptCount::Unbounded
+    );
+}
+
+#[test]
+fn classic_retry_template_with_setters() {
+    let src = "import org.springframework.retry.support.RetryTemplate;\nclass C { RetryTemplate t() {\n RetryTemplate retryTemplate = new RetryTemplate();\n SimpleRetryPolicy rp = new SimpleRetryPolicy();\n rp.setMaxAttempts(5);\n ExponentialBackOffPolicy bo = new ExponentialBackOffPolicy();\n bo.setInitialInterval(200);\n bo.setMaxInterval(5000);\n retryTemplate.setRetryPolicy(rp);\n retryTemplate.setBackOffPolicy(bo);\n return retryTemplate; } }";
+    let p = one(src);
+    assert_eq!(p.name.as_deref(), Some("retryTemplate"));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(200),
+            multiplier: 2.0,
+            cap: Some(ms(5000))
+        }
+    );
+    let src = "class C { RetryTemplate t() { RetryTemplate t = new RetryTemplate(); t.setRetryPolicy(new SimpleRetryPolicy(4, Map.of(IOException.class, true))); t.setBackOffPolicy(new UniformRandomBackOffPolicy()); return t; } }";
+    let p = one(src);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(p.delay.value, Delay::Fixed { delay: ms(1000) });
+    assert_eq!(p.jitter.value, Jitter::Proportional { factor: 0.5 });
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!()
+    };
+    assert_eq!(
+        conditions[0].value,
+        Condition::Exception("IOException".into())
+    );
+    // No setters: SimpleRetryPolicy's 3 attempts, no back-off.
+    let p = one("class C { RetryTemplate t = new RetryTemplate(); }");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(p.delay.value, Delay::None);
+}
+
+#[test]
+fn failover_over_indexed_candidates_is_not_a_retry() {
+    assert!(loop_policy("for (int i = 0; i <= 9; ++i) { String p = params.get(\"\" + i); try { return api.connect(p); } catch (Throwable t) { } }").is_none());
+    assert!(loop_policy("for (int i = 0; i < 3; i++) { try { return api.connect(hosts[i]); } catch (IOException e) { } }").is_none());
+}
+
+#[test]
+fn non_retry_loop_shapes_make_no_policy() {
+    let text = include_str!("../../../testdata/rules/RL203/ok/java-not-retry-loops.java");
+    let f = facts(text);
+    let loops: Vec<usize> = f
+        .policies
+        .iter()
+        .filter(|p| p.system == System::JavaLoop)
+        .map(|p| line_of(text, p.span))
+        .collect();
+    assert!(loops.is_empty(), "loops read as retries at lines {loops:?}");
+}
+
+#[test]
+fn idempotency_keys_inside_and_outside() {
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.post(\"/x\", Map.of(\"Idempotency-Key\", UUID.randomUUID().toString())); } catch (IOException e) { } }").unwrap();
+    assert_eq!(p.idempotency.len(), 1);
+    assert!(p.idempotency[0].inside_retry);
+    assert_eq!(p.idempotency[0].created_by, "UUID.randomUUID()");
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { String requestId = UUID.randomUUID().toString(); return api.post(requestId); } catch (IOException e) { } }").unwrap();
+    assert_eq!(p.idempotency.len(), 1);
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { req.setIdempotencyKey(UUID.randomUUID()); return api.post(req); } catch (IOException e) { } }").unwrap();
+    assert_eq!(p.idempotency.len(), 1);
+    // Not a key: a temporary name.
+    let p = loop_policy("for (int i = 0; i < 3; i++) { try { return api.upload(\"tmp-\" + UUID.randomUUID()); } catch (IOException e) { } }").unwrap();
+    assert!(p.idempotency.is_empty());
+    // Minted once before the loop.
+    let p = loop_policy("String key = UUID.randomUUID().toString(); for (int i = 0; i < 3; i++) { try { return api.post(\"/x\", Map.of(\"Idempotency-Key\", key)); } catch (IOException e) { } }").unwrap();
+    assert_eq!(p.idempotency.len(), 1);
+    assert!(
+        !p.idempotency[0].inside_retry,
+        "minted once, outside the retry"
+    );
+}
+
+#[test]
+fn keys_in_retry_lambdas_and_method_references() {
+    let src = format!(
+        "{R4J}class C {{ Retry retry = Retry.ofDefaults(\"r\"); Object a() {{ return retry.executeSupplier(this::send); }} Object send() {{ return api.post(\"/x\", UUID.randomUUID().toString(), \"X-Request-Id\"); }} }}"
+    );
+    let p = one(&src);
+    assert_eq!(p.idempotency.len(), 1);
+    let src = "import org.springframework.retry.support.RetryTemplate;\nclass C { RetryTemplate t = RetryTemplate.builder().build(); Object a() { return t.execute(ctx -> api.post(\"/x\", Map.of(\"Idempotency-Key\", UUID.randomUUID()))); } }";
+    assert_eq!(one(src).idempotency.len(), 1);
+    let src = "import dev.failsafe.*;\nclass C { RetryPolicy<Object> p = RetryPolicy.ofDefaults(); Object a() { return Failsafe.with(p).get(() -> api.post(\"/x\", Map.of(\"Idempotency-Key\", UUID.randomUUID()))); } }";
+    assert_eq!(one(src).idempotency.len(), 1);
+}
+
+#[test]
+fn url_literals_become_edges() {
+    assert_eq!(
+        url_host("http://payments:8080/v1/charges"),
+        Some("payments:8080")
+    );
+    assert_eq!(
+        url_host("${orders.url:https://orders.internal}"),
+        Some("orders.internal")
+    );
+    assert_eq!(url_host("http://www.w3.org/2001/XMLSchema"), None);
+    assert_eq!(url_host("file:///tmp/x"), None);
+    let src = "class C { Object f(Api api) throws Exception { for (int i = 0; i < 3; i++) { try { return api.get(\"http://inventory:8080/stock\"); } catch (IOException e) { } } return api.get(\"http://pricing/\"); } }";
+    let f = facts(src);
+    assert_eq!(f.edges.len(), 2);
+    assert_eq!(f.edges[0].callee, "inventory:8080");
+    assert_eq!(f.edges[0].policies, vec![0]);
+    assert!(f.edges[1].policies.is_empty());
+}
+
+#[test]
+fn broken_and_hostile_input_never_panics() {
+    for src in [
+        "",
+        "class {",
+        "@Retryable(maxAttempts = ) void",
+        "class C { void f() { for (int i = 0; i < ; i++) { try { return; } catch ( } } }",
+        "import io.github.resilience4j.retry.Retry; class C { Retry r = Retry.of(); Object x = RetryConfig.from(RetryConfig.from(RetryConfig.from(null))); }",
+        "class C { int a = a; Retry r = r; Object f() { return r.executeSupplier(r); } }",
+    ] {
+        let _ = facts(src);
+    }
+    // Deep nesting: long chains, nested parentheses and lambdas.
+    let chain = format!(
+        "import io.github.resilience4j.retry.*; class C {{ RetryConfig c = RetryConfig.custom(){}.build(); }}",
+        ".maxAttempts(2)".repeat(20_000)
+    );
+    assert_eq!(one(&chain).attempts.value.count, AttemptCount::Finite(2));
+    let parens = format!(
+        "class C {{ Object f() {{ for (;;) {{ try {{ return {}1{}; }} catch (Exception e) {{ Thread.sleep({}5{}); }} }} }} }}",
+        "(".repeat(5_000),
+        ")".repeat(5_000),
+        "(".repeat(5_000),
+        ")".repeat(5_000)
+    );
+    let _ = facts(&parens);
+    let lambdas = format!(
+        "class C {{ Object f() {{ return retry.executeSupplier({}x{}); }} }}",
+        "() -> ".repeat(3_000),
+        ""
+    );
+    let _ = facts(&lambdas);
+}
+
+#[test]
+fn grpc_service_config_in_a_string_literal() {
+    let src = "class C { static final String CONFIG = \"{\\\"methodConfig\\\": [{\\\"name\\\": [{\\\"service\\\": \\\"a.B\\\"}], \\\"retryPolicy\\\": {\\\"maxAttempts\\\": 4, \\\"initialBackoff\\\": \\\"0.1s\\\", \\\"maxBackoff\\\": \\\"1s\\\", \\\"backoffMultiplier\\\": 2, \\\"retryableStatusCodes\\\": [\\\"UNAVAILABLE\\\"]}}]}\"; }";
+    let f = facts(src);
+    assert_eq!(f.policies.len(), 1, "{:?} {:?}", f.policies, f.diagnostics);
+    assert_eq!(f.policies[0].system, System::Grpc);
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(4));
+    // The span points into the Java file, inside the literal.
+    let s = f.policies[0].attempts.span;
+    assert!(src[s.start..s.end].contains("maxAttempts") || src[s.start..s.end].contains('4'));
+}
+
+const REACTOR: &str = "import reactor.core.publisher.Mono;\nimport reactor.util.retry.Retry;\n";
+
+#[test]
+fn reactor_retry_specs() {
+    let p = one(&format!(
+        "{REACTOR}class C {{ Mono<String> f() {{ return webClient.post().uri(\"http://payments:8080/charges\").retrieve().bodyToMono(String.class).timeout(Duration.ofSeconds(2)).retryWhen(Retry.backoff(3, Duration.ofMillis(100)).maxBackoff(Duration.ofSeconds(5)).filter(e -> e instanceof IOException || e instanceof TimeoutException)).timeout(Duration.ofSeconds(10)); }} }}"
+    ));
+    assert_eq!(p.system, System::Reactor);
+    assert_eq!(p.name.as_deref(), Some("f"));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(100),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(5))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::Proportional { factor: 0.5 });
+    assert_eq!(p.methods.value, Methods::Set(vec!["POST".into()]));
+    assert_eq!(
+        p.per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(2))
+    );
+    assert_eq!(
+        p.overall_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(10))
+    );
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!()
+    };
+    assert_eq!(conditions.len(), 2);
+
+    let p = one(&format!(
+        "{REACTOR}class C {{ Mono<String> f() {{ return mono.retryWhen(Retry.fixedDelay(5, Duration.ofSeconds(1))); }} }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(6));
+    assert_eq!(
+        p.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_secs(1)
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::None);
+    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+    assert_eq!(p.methods.value, Methods::Unknown);
+
+    let p = one(&format!(
+        "{REACTOR}class C {{ Mono<String> f() {{ return client.get().retrieve().bodyToMono(String.class).retry(); }} }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
+    assert_eq!(p.delay.value, Delay::None);
+    let p = one(&format!(
+        "{REACTOR}class C {{ Mono<String> f() {{ return client.get().retrieve().bodyToMono(String.class).retryWhen(Retry.indefinitely()); }} }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
+    // A registry lookup named `retry` is not Reactor's.
+    assert!(
+        facts(&format!(
+            "{REACTOR}class C {{ Object r = registry.retry(\"x\"); }}"
+        ))
+        .policies
+        .iter()
+        .all(|p| p.system != System::Reactor)
+    );
+}
+
+#[test]
+fn reactor_keys_at_assembly_and_in_lambdas() {
+    // Built once: every resubscription sends the same key.
+    let p = one(&format!(
+        "{REACTOR}class C {{ Mono<String> f() {{ return webClient.post().header(\"Idempotency-Key\", UUID.randomUUID().toString()).retrieve().bodyToMono(String.class).retryWhen(Retry.backoff(3, Duration.ofMillis(100))); }} }}"
+    ));
+    assert_eq!(p.idempotency.len(), 1);
+    assert!(!p.idempotency[0].inside_retry);
+    // Inside Mono.defer: a new key per attempt.
+    let p = one(&format!(
+        "{REACTOR}class C {{ Mono<String> f() {{ return Mono.defer(() -> webClient.post().header(\"Idempotency-Key\", UUID.randomUUID().toString()).retrieve().bodyToMono(String.class)).retryWhen(Retry.backoff(3, Duration.ofMillis(100))); }} }}"
+    ));
+    assert_eq!(p.idempotency.len(), 1);
+    assert!(p.idempotency[0].inside_retry);
+}
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    const SOURCES: &[&str] = &[
+        include_str!("../../../testdata/rules/RL203/ok/java-not-retry-loops.java"),
+        include_str!("../../../testdata/rules/RL104/err/java-nested-execute.java"),
+        include_str!("../../../testdata/rules/RL501/err/java-retryable-method.java"),
+        include_str!("../../../testdata/rules/RL301/err/java-time-limiters.java"),
+        include_str!("../../../testdata/rules/RL205/ok/java-bounded.java"),
+    ];
+
+    fn cut(s: &str, at: usize) -> usize {
+        let mut i = at.min(s.len());
+        while !s.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Truncated, spliced and garbled Java never panics the extractor,
+        /// and every span it reports lies inside the text.
+        #[test]
+        fn mangled_java_never_panics(which in 0..SOURCES.len(), a in 0usize..4000, b in 0usize..4000, junk in "[{}()\\[\\];.,=<>!&|+*/\"' a-zA-Z0-9\\n]{0,40}") {
+            let src = SOURCES[which];
+            let (x, y) = (cut(src, a.min(b)), cut(src, a.max(b)));
+            let text = format!("{}{}{}", &src[..x], junk, &src[y..]);
+            let f = facts(&text);
+            for p in &f.policies {
+                prop_assert!(p.span.end <= text.len());
+                prop_assert!(p.attempts.span.end <= text.len());
+                for k in &p.idempotency {
+                    prop_assert!(k.span.end <= text.len());
+                }
+            }
+            for d in &f.diagnostics {
+                prop_assert!(d.span.end <= text.len());
+            }
+        }
+    }
+}

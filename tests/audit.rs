@@ -1,0 +1,624 @@
+//! `retrylint audit`: the report's Markdown and JSON (snapshots), its HTML
+//! (parsed: well-formed, unique ids, one SVG node per service, nothing
+//! loaded from elsewhere), escaping of values from scanned files, the
+//! layout of a 60-service graph, the command line, and the corpus.
+
+mod common;
+
+use retrylint::config::Settings;
+use retrylint::render::audit::layout::{NODE_H, NODE_W};
+use retrylint::render::audit::{Report, html, markdown};
+use scraper::{Html, Selector};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn report_of(paths: &[PathBuf]) -> Report {
+    let settings = Settings::default();
+    let mut scan = retrylint::scan(paths, &settings).expect("scan");
+    let config = retrylint::report::attach_config(&mut scan, &settings);
+    let findings = retrylint::report::run(&scan, &settings, config).findings;
+    let graph = retrylint::graph::build(&scan.files, &settings);
+    let roots: Vec<String> = paths
+        .iter()
+        .map(|p| retrylint::source::display_path(p))
+        .collect();
+    Report::build(&roots, &scan, &graph, &findings)
+}
+
+fn report(path: &str) -> Report {
+    report_of(&[PathBuf::from(path)])
+}
+
+fn sel(s: &str) -> Selector {
+    Selector::parse(s).expect("selector")
+}
+
+/// Parse the page and check what every report must satisfy; returns the
+/// parsed document.
+fn parse_and_check(page: &str, r: &Report) -> Html {
+    let doc = Html::parse_document(page);
+    assert!(doc.errors.is_empty(), "HTML parse errors: {:?}", doc.errors);
+    // Unique ids.
+    let mut ids = BTreeSet::new();
+    for el in doc.select(&sel("[id]")) {
+        let id = el.value().id().unwrap_or_default().to_string();
+        assert!(ids.insert(id.clone()), "duplicate id `{id}`");
+    }
+    // Every in-page link goes to an id that exists.
+    for a in doc.select(&sel("a[href^='#']")) {
+        let target = &a.value().attr("href").unwrap()[1..];
+        assert!(ids.contains(target), "link to missing id `{target}`");
+    }
+    // Self-contained: no script, no external resource of any kind.
+    for bad in [
+        "script", "link", "img", "iframe", "object", "embed", "image", "use",
+    ] {
+        assert_eq!(doc.select(&sel(bad)).count(), 0, "a <{bad}> element");
+    }
+    assert_eq!(doc.select(&sel("[src]")).count(), 0);
+    for style in doc.select(&sel("style")) {
+        let css: String = style.text().collect();
+        assert!(!css.contains("url(") && !css.contains("@import"), "{css}");
+    }
+    // The SVG graph: one node per service, with the report's ids, in order.
+    let nodes: Vec<_> = doc.select(&sel("svg#call-graph g.node")).collect();
+    if r.graph.services.is_empty() {
+        assert!(nodes.is_empty());
+    } else {
+        assert_eq!(doc.select(&sel("svg#call-graph")).count(), 1);
+        assert_eq!(nodes.len(), r.graph.services.len());
+        for (i, (n, s)) in nodes.iter().zip(&r.graph.services).enumerate() {
+            assert_eq!(n.value().id(), Some(format!("svc-{i}").as_str()));
+            assert_eq!(n.value().attr("data-name"), Some(s.name.as_str()));
+        }
+        assert_eq!(
+            doc.select(&sel("svg#call-graph g.edge")).count(),
+            r.graph.edges.len()
+        );
+    }
+    doc
+}
+
+/// Top-left corners of the SVG's service boxes.
+fn node_positions(doc: &Html) -> Vec<(i64, i64)> {
+    doc.select(&sel("svg#call-graph g.node"))
+        .map(|n| {
+            let t = n.value().attr("transform").expect("transform");
+            let inner = t
+                .strip_prefix("translate(")
+                .and_then(|s| s.strip_suffix(')'))
+                .expect("translate");
+            let mut it = inner.split_whitespace().map(|v| v.parse::<i64>().unwrap());
+            (it.next().unwrap(), it.next().unwrap())
+        })
+        .collect()
+}
+
+fn assert_no_overlap(pos: &[(i64, i64)]) {
+    for i in 0..pos.len() {
+        for j in i + 1..pos.len() {
+            let (a, b) = (pos[i], pos[j]);
+            let overlap = a.0 < b.0 + NODE_W
+                && b.0 < a.0 + NODE_W
+                && a.1 < b.1 + NODE_H
+                && b.1 < a.1 + NODE_H;
+            assert!(!overlap, "services {i} and {j} overlap at {a:?} and {b:?}");
+        }
+    }
+}
+
+#[test]
+fn monorepo_report_markdown_and_json() {
+    let r = report("testdata/monorepo");
+    insta::assert_snapshot!("monorepo_markdown", markdown::render(&r));
+    insta::assert_snapshot!("monorepo_json", r.to_json());
+}
+
+#[test]
+fn monorepo_report_html() {
+    let r = report("testdata/monorepo");
+    let doc = parse_and_check(&html::render(&r), &r);
+    assert_no_overlap(&node_positions(&doc));
+    assert!(doc.select(&sel("svg#call-graph g.edge.worst")).count() > 0);
+}
+
+#[test]
+fn shop_report_markdown_and_json() {
+    let r = report("testdata/audit/shop");
+    insta::assert_snapshot!("shop_markdown", markdown::render(&r));
+    insta::assert_snapshot!("shop_json", r.to_json());
+}
+
+#[test]
+fn shop_report_content() {
+    let r = report("testdata/audit/shop");
+    let w = r
+        .summary
+        .worst_amplification
+        .as_ref()
+        .expect("a worst path");
+    // 4 (VirtualService for orders) x 3 (for payments) x 3 (Istio's
+    // default for ledger, which has no VirtualService).
+    assert_eq!(w.attempts, 36);
+    assert_eq!(w.services, ["gateway", "orders", "payments", "ledger"]);
+    // The worst path's edges, and only those, are highlighted.
+    let worst: Vec<(String, String)> = r
+        .graph
+        .edges
+        .iter()
+        .filter(|e| e.on_worst_path)
+        .map(|e| {
+            (
+                r.graph.services[e.from].name.clone(),
+                r.graph.services[e.to].name.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        worst,
+        [
+            ("gateway".to_string(), "orders".to_string()),
+            ("orders".into(), "payments".into()),
+            ("payments".into(), "ledger".into())
+        ]
+    );
+    // Istio's unwritten retries on the three hosts without a
+    // VirtualService, and Resilience4j's default maxAttempts.
+    let istio = r
+        .implicit_defaults
+        .iter()
+        .find(|g| g.system == "Istio")
+        .expect("Istio defaults");
+    let calls: BTreeSet<&str> = istio
+        .entries
+        .iter()
+        .flat_map(|e| e.applies_to.iter().map(String::as_str))
+        .collect();
+    assert_eq!(
+        calls,
+        BTreeSet::from([
+            "gateway → catalog",
+            "orders → inventory",
+            "payments → ledger"
+        ])
+    );
+    let r4j = r
+        .implicit_defaults
+        .iter()
+        .find(|g| g.system == "Resilience4j")
+        .expect("Resilience4j defaults");
+    assert_eq!(r4j.entries.len(), 1);
+    assert!(
+        r4j.entries[0].what.contains("inventory"),
+        "{:?}",
+        r4j.entries
+    );
+    // Policies are listed under the service that runs them (Resilience4j
+    // in orders) or whose callers they apply to (the VirtualServices).
+    let orders = r
+        .services
+        .iter()
+        .find(|s| s.service.as_deref() == Some("orders"))
+        .expect("orders");
+    let systems: Vec<&str> = orders.policies.iter().map(|p| p.system.as_str()).collect();
+    assert_eq!(systems, ["Istio", "Resilience4j", "Resilience4j"]);
+    let payments = &orders.policies[1];
+    assert_eq!(payments.attempts, Some(4));
+    assert_eq!(payments.delay, "exponential 500ms x2");
+    assert_eq!(payments.jitter, "none (default)");
+    assert!(payments.source.short().ends_with("application.yml:7"));
+    // Findings are grouped by rule, in code order, linked to their docs.
+    let codes: Vec<&str> = r.findings.iter().map(|g| g.code).collect();
+    let mut sorted = codes.clone();
+    sorted.sort();
+    assert_eq!(codes, sorted);
+    assert!(codes.contains(&"RL401") && codes.contains(&"RL403"));
+    let md = markdown::render(&r);
+    assert!(md.contains("(rules/RL401-retry-amplification.md)"), "{md}");
+    // Sections in the order the report promises.
+    let order = [
+        "## Summary",
+        "## Call graph",
+        "## Worst paths",
+        "## Retry policies by service",
+        "## Findings by rule",
+        "## Implicit defaults",
+    ];
+    let at: Vec<usize> = order.iter().map(|h| md.find(h).expect(h)).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+    assert!(md.contains("```mermaid\nflowchart LR\n"));
+}
+
+#[test]
+fn shop_report_html() {
+    let r = report("testdata/audit/shop");
+    let page = html::render(&r);
+    let doc = parse_and_check(&page, &r);
+    assert_no_overlap(&node_positions(&doc));
+    // Worst-path edges are marked, with a label naming attempts and the
+    // per-try timeout.
+    let worst: Vec<_> = doc.select(&sel("svg#call-graph g.edge.worst")).collect();
+    assert_eq!(worst.len(), 3);
+    let labels: Vec<String> = doc
+        .select(&sel("svg#call-graph g.edge-label text"))
+        .map(|t| t.text().collect())
+        .collect();
+    assert!(labels.contains(&"x4, 2s/try".to_string()), "{labels:?}");
+    // Rule links use the rule's help URI.
+    let hrefs: Vec<&str> = doc
+        .select(&sel("#findings h3 a"))
+        .filter_map(|a| a.value().attr("href"))
+        .collect();
+    assert!(
+        hrefs
+            .iter()
+            .any(|h| h.ends_with("rules/RL401-retry-amplification.md")),
+        "{hrefs:?}"
+    );
+    let sections: Vec<String> = doc
+        .select(&sel("main > section"))
+        .filter_map(|s| s.value().id().map(String::from))
+        .collect();
+    assert_eq!(
+        sections,
+        [
+            "summary",
+            "graph",
+            "worst-paths",
+            "policies",
+            "findings",
+            "defaults"
+        ]
+    );
+}
+
+/// Count the cells of a GFM table row: pipes not escaped by a backslash.
+fn cells(line: &str) -> usize {
+    let mut n = 0;
+    let mut backslashes = 0;
+    for c in line.chars() {
+        if c == '|' && backslashes % 2 == 0 {
+            n += 1;
+        }
+        backslashes = if c == '\\' { backslashes + 1 } else { 0 };
+    }
+    n
+}
+
+#[test]
+fn values_from_scanned_files_are_escaped() {
+    let r = report("testdata/audit/escaping");
+    // The hostile values are in the model as written ...
+    let json = r.to_json();
+    assert!(json.contains("<script>alert('x')</script>"), "{json}");
+    assert!(
+        r.graph
+            .services
+            .iter()
+            .any(|s| s.name.contains("<b onmouseover"))
+    );
+    // ... and nowhere in the Markdown as markup: the only tags are ours.
+    let md = markdown::render(&r);
+    let mut rest = md.as_str();
+    while let Some(i) = rest.find('<') {
+        let tail = &rest[i..];
+        assert!(
+            ["<code>", "</code>", "<br>"]
+                .iter()
+                .any(|t| tail.starts_with(t)),
+            "raw `<` in the Markdown: {}",
+            &tail[..tail.len().min(40)]
+        );
+        rest = &tail[1..];
+    }
+    assert!(md.contains("&lt;script\\>alert"), "{md}");
+    // Every table row has as many cells as its header.
+    let mut header: Option<usize> = None;
+    for line in md.lines() {
+        if !line.starts_with('|') {
+            header = None;
+            continue;
+        }
+        match header {
+            None => header = Some(cells(line)),
+            Some(n) => assert_eq!(cells(line), n, "a broken table row: {line}"),
+        }
+    }
+    // Mermaid labels cannot end the code block or the label.
+    let mermaid = &md[md.find("```mermaid").unwrap() + 3..];
+    let block = &mermaid[..mermaid.find("```").unwrap()];
+    for l in block.lines().filter(|l| l.contains("[\"")) {
+        assert_eq!(l.matches('"').count(), 2, "{l}");
+        assert!(!l.contains('<') && !l.contains('|'), "{l}");
+    }
+    // The HTML parses into text, not elements, for every hostile value.
+    let page = html::render(&r);
+    let doc = parse_and_check(&page, &r);
+    for tag in ["script", "b", "i"] {
+        assert_eq!(doc.select(&sel(tag)).count(), 0, "a <{tag}> element");
+    }
+    let text: String = doc.root_element().text().collect();
+    assert!(text.contains("<script>alert('x')</script>"), "{text}");
+    assert!(text.contains("web|<b onmouseover=alert(1)>bold"), "{text}");
+}
+
+/// A monorepo of 60 services: a gateway calling 30 services, each of which
+/// calls one of 29 leaves, all Kubernetes Deployments.
+fn sixty_services(dir: &Path) {
+    let mut yaml = String::new();
+    let deployment = |name: &str, calls: &[String]| {
+        let mut s = format!(
+            "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\nspec:\n  template:\n    spec:\n      containers:\n      - name: {name}\n        image: example/{name}:1.0\n"
+        );
+        if !calls.is_empty() {
+            s.push_str("        env:\n");
+            for (i, c) in calls.iter().enumerate() {
+                s.push_str(&format!(
+                    "        - name: DEP{i}_URL\n          value: http://{c}:8080\n"
+                ));
+            }
+        }
+        s
+    };
+    let mids: Vec<String> = (0..30).map(|i| format!("mid-{i:02}")).collect();
+    yaml.push_str(&deployment("gateway", &mids));
+    for (i, m) in mids.iter().enumerate() {
+        yaml.push_str(&deployment(m, &[format!("leaf-{:02}", i % 29)]));
+    }
+    for i in 0..29 {
+        yaml.push_str(&deployment(&format!("leaf-{i:02}"), &[]));
+    }
+    std::fs::write(dir.join("deployments.yaml"), yaml).unwrap();
+}
+
+#[test]
+fn sixty_services_are_laid_out_without_overlap() {
+    let dir = tempfile::tempdir().unwrap();
+    sixty_services(dir.path());
+    let r = report_of(&[dir.path().to_path_buf()]);
+    assert_eq!(r.graph.services.len(), 60);
+    assert_eq!(r.graph.edges.len(), 60);
+    let page = html::render(&r);
+    let doc = parse_and_check(&page, &r);
+    let pos = node_positions(&doc);
+    assert_eq!(pos.len(), 60);
+    assert_no_overlap(&pos);
+    // The graph stays within a canvas of sensible size: wide layers wrap.
+    let svg = doc.select(&sel("svg#call-graph")).next().unwrap();
+    let h: i64 = svg.value().attr("height").unwrap().parse().unwrap();
+    let w: i64 = svg.value().attr("width").unwrap().parse().unwrap();
+    assert!(h <= 16 * (NODE_H + 22), "height {h}");
+    assert!(w <= 3000, "width {w}");
+    for (x, y) in &pos {
+        assert!(*x >= 0 && *y >= 0 && x + NODE_W <= w && y + NODE_H <= h);
+    }
+}
+
+fn cmd() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("retrylint").unwrap();
+    c.current_dir(common::root());
+    c
+}
+
+#[test]
+fn the_command_writes_three_files_and_no_progress_bar_when_piped() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("report");
+    let o = cmd()
+        .args(["audit", "testdata/audit/shop", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8(o.stderr).unwrap();
+    // stderr is not a terminal here: the closing lines only, no bar.
+    assert!(!err.contains("scanning") && !err.contains('\r'), "{err}");
+    assert!(
+        err.contains("wrote ") && err.contains("report.html"),
+        "{err}"
+    );
+    for f in ["report.md", "report.html", "report.json"] {
+        let p = dir.join(f);
+        assert!(p.is_file(), "{f} missing");
+        assert!(std::fs::metadata(&p).unwrap().len() > 100, "{f} empty");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(json["version"], 1);
+    assert_eq!(json["summary"]["worst_amplification"]["attempts"], 36);
+    // --quiet prints nothing at all.
+    let o = cmd()
+        .args(["audit", "--quiet", "testdata/audit/shop", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stderr.is_empty() && o.stdout.is_empty());
+    // A path that does not exist is a usage error.
+    let o = cmd()
+        .args(["audit", "no/such/path", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn a_corpus_report_lists_every_policy_found() {
+    // RETRYLINT_SHARED points at a shared/ folder that is not `../shared`
+    // (a worktree's).
+    let Some(shared) = std::env::var_os("RETRYLINT_SHARED")
+        .map(PathBuf::from)
+        .or_else(common::shared)
+    else {
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let settings = Settings::default();
+    let scan = retrylint::scan(std::slice::from_ref(&corpus), &settings).expect("scan");
+    let r = report_of(&[corpus]);
+    // Every policy of every file, once, at its place.
+    let mut expected: Vec<(String, usize)> = Vec::new();
+    for f in &scan.files {
+        for p in &f.facts.policies {
+            expected.push((
+                f.source.display_path(),
+                f.source.line_col(p.span.start).line,
+            ));
+        }
+    }
+    let mut listed: Vec<(String, usize)> = r
+        .services
+        .iter()
+        .flat_map(|s| s.policies.iter())
+        .map(|p| (p.source.file.clone(), p.source.line))
+        .collect();
+    expected.sort();
+    listed.sort();
+    assert_eq!(listed, expected);
+    let total: usize = r.summary.policies_by_system.values().sum();
+    assert_eq!(total, expected.len());
+    // Policies INDEX.tsv names, one or more per format read today:
+    // (file, system, part of the name, total attempts as shown).
+    let want: &[(&str, &str, &str, &str)] = &[
+        (
+            "nilesh93/training-istio/05-resilliency/all-together.yaml",
+            "Istio",
+            "nginx-test",
+            "4",
+        ),
+        (
+            "redhat-developer-demos/istio-tutorial/istiofiles/virtual-service-recommendation-v2_retry.yml",
+            "Istio",
+            "recommendation",
+            "4",
+        ),
+        (
+            "redhat-developer-demos/istio-tutorial/istiofiles/virtual-service-no-retries.yml",
+            "Istio",
+            "no-retries-preference",
+            "1",
+        ),
+        (
+            "resilience4j/resilience4j-spring-boot2-demo/src/main/resources/application.yml",
+            "Resilience4j",
+            "backendA",
+            "3",
+        ),
+        (
+            "thombergs/code-examples/resilience4j/springboot-resilience4j/src/main/resources/application.yml",
+            "Resilience4j",
+            "intervalFunctionExponentialExample",
+            "6",
+        ),
+        (
+            "resilience4j/resilience4j/resilience4j-commons-configuration/src/test/resources/resilience.properties",
+            "Resilience4j",
+            "backendB",
+            "5",
+        ),
+        (
+            "flackdl/cwwed/configs/ingress.yml",
+            "ingress-nginx",
+            "",
+            "3",
+        ),
+        (
+            "getsentry/self-hosted/nginx.conf",
+            "nginx",
+            "location /",
+            "2",
+        ),
+        (
+            "envoyproxy/gateway/internal/xds/translator/testdata/out/xds-ir/retry.routes.yaml",
+            "Envoy",
+            "first-route",
+            "4",
+        ),
+        (
+            "grpc/grpc-java/examples/src/main/resources/io/grpc/examples/retrying/retrying_service_config.json",
+            "gRPC",
+            "SayHello",
+            "5",
+        ),
+        (
+            "grpc/grpc-java/examples/src/main/resources/io/grpc/examples/hedging/hedging_service_config.json",
+            "gRPC",
+            "SayHello",
+            "3",
+        ),
+        (
+            "googleapis/googleapis/google/pubsub/v1/pubsub_grpc_service_config.json",
+            "gRPC",
+            "Publisher/Publish",
+            "5",
+        ),
+        (
+            "BuoyantIO/emojivoto/training/service-profiles/web-service-profile-with-retry-budget.yml",
+            "Linkerd",
+            "/api/vote",
+            "",
+        ),
+        (
+            "aws/aws-sdk-go-v2/config/testdata/shared_config",
+            "AWS SDK",
+            "retrywithstandard",
+            "5",
+        ),
+        (
+            "dotnet/docs/docs/core/resilience/snippets/http-resilience/appsettings.json",
+            ".NET standard resilience",
+            "RetryOptions",
+            "4",
+        ),
+        (
+            "apache/opendal/core/layers/retry/src/lib.rs",
+            "backon",
+            "",
+            "4",
+        ),
+        (
+            "astral-sh/uv/crates/uv-client/src/base_client.rs",
+            "reqwest-retry",
+            "RetryTransientMiddleware",
+            "4",
+        ),
+        (
+            "kube-rs/kube/kube-client/src/client/retry.rs",
+            "tower",
+            "server_retry",
+            "16",
+        ),
+        (
+            "osintbuddy/osintbuddy/rs/src/db.rs",
+            "Rust retry loop",
+            "",
+            "6",
+        ),
+    ];
+    let rows: Vec<&retrylint::render::audit::PolicyData> =
+        r.services.iter().flat_map(|s| s.policies.iter()).collect();
+    for (file, system, name, attempts) in want {
+        let found = rows.iter().any(|p| {
+            p.source.file.ends_with(file)
+                && p.system == *system
+                && p.name.as_deref().unwrap_or("").contains(name)
+                && p.attempts_text.starts_with(attempts)
+        });
+        assert!(
+            found,
+            "no {system} policy `{name}` with {attempts} attempts from {file}"
+        );
+    }
+    // And the Markdown lists them too, one row per policy.
+    let md = markdown::render(&r);
+    let section = &md
+        [md.find("## Retry policies by service").unwrap()..md.find("## Findings by rule").unwrap()];
+    let policy_rows = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| System |"))
+        .count();
+    assert_eq!(policy_rows, expected.len(), "{md}");
+    let page = html::render(&r);
+    parse_and_check(&page, &r);
+}
