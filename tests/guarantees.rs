@@ -50,6 +50,12 @@ fn hostile_tree() -> tempfile::TempDir {
         "http { server { location / { proxy_pass http://a; proxy_next_upstream_tries -1; } } }\n",
     )
     .unwrap();
+    // A file name is untrusted text too.
+    std::fs::write(
+        p.join("evil\u{1b}[2J\n::error::named <b>.yml"),
+        "resilience4j:\n  retry:\n    instances:\n      named:\n        waitDuration: 100ms\n",
+    )
+    .unwrap();
     for (name, body) in [
         (
             "build.rs",
@@ -323,7 +329,32 @@ fn untrusted_text_is_escaped_in_every_output() {
     args.extend_from_slice(ALL_FORMATS);
     args.push(".");
     let (_, pretty, err) = run(dir.path(), &args);
+    let (code, _, audit_err) = run(
+        dir.path(),
+        &["audit", "--no-config", "--quiet", "--out", "rep", "."],
+    );
+    assert_eq!(code, 0, "{audit_err}");
     let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+    let (html, audit_md) = (read("rep/report.html"), read("rep/report.md"));
+    assert!(
+        html.contains("injected"),
+        "the crafted value is in the audit"
+    );
+    assert!(
+        !html.contains("<script>") && !html.contains("<b>"),
+        "HTML not escaped"
+    );
+    for (name, text) in [("audit html", &html), ("audit md", &audit_md)] {
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+            "{name}"
+        );
+    }
+    assert!(!audit_md.contains("<script>"), "{audit_md}");
+    assert!(
+        pretty.contains("named"),
+        "the crafted file name is in the output"
+    );
     let (concise, json, sarif, github, md) = (
         read("out.concise"),
         read("out.json"),

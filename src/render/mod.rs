@@ -146,7 +146,7 @@ pub fn concise(scan: &Scan, findings: &[Finding]) -> String {
         let (s, _) = range(file, f.span);
         out.push_str(&format!(
             "{}:{}:{}: {} [{}] {}\n",
-            file.display_path(),
+            one_line(&file.display_path()),
             s.line,
             s.column,
             f.rule.code,

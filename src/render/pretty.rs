@@ -121,7 +121,7 @@ fn shown<'a>(scan: &'a Scan, f: &Finding) -> Shown<'a> {
                 help: None,
                 severity: miette::Severity::Advice,
                 source: Named {
-                    name: other.display_path(),
+                    name: super::one_line(&other.display_path()),
                     text: otext,
                 },
                 related: Vec::new(),
@@ -142,7 +142,7 @@ fn shown<'a>(scan: &'a Scan, f: &Finding) -> Shown<'a> {
             Severity::Info => miette::Severity::Advice,
         },
         source: Named {
-            name: file.display_path(),
+            name: super::one_line(&file.display_path()),
             text,
         },
         labels,
