@@ -159,6 +159,13 @@ pub struct ConfigArgs {
     /// Files larger than this many bytes are skipped with a finding.
     #[arg(long)]
     pub max_file_size: Option<u64>,
+    /// Neither read nor write the facts cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Keep the facts cache in DIR instead of `.retrylint-cache/` in the
+    /// directory of .retrylint.toml (else the repository root).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -323,6 +330,21 @@ pub fn settings(args: &ConfigArgs) -> Result<Settings, String> {
     if let Some(n) = args.max_file_size {
         settings.max_file_size = n;
     }
+    settings.cache_dir = if args.no_cache {
+        None
+    } else if let Some(dir) = &args.cache_dir {
+        Some(std::path::absolute(dir).map_err(|e| format!("bad --cache-dir: {e}"))?)
+    } else {
+        let root = settings.root.clone().unwrap_or_default();
+        Some(
+            root.join(
+                settings
+                    .cache_dir
+                    .take()
+                    .unwrap_or_else(|| PathBuf::from(crate::cache::DIR_NAME)),
+            ),
+        )
+    };
     settings.validate_patterns()?;
     Ok(settings)
 }
@@ -455,7 +477,20 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
         .filter(|root| given.iter().all(|p| p.starts_with(root)));
     let roots = match whole_repo {
         Some(root) => vec![root.clone()],
-        None => args.paths.clone(),
+        // Absolute when inside the working directory (shown the same way),
+        // so that `check .` and a pre-commit run share facts cache keys.
+        None => args
+            .paths
+            .iter()
+            .zip(&given)
+            .map(|(p, g)| {
+                if g.starts_with(&cwd) {
+                    g.clone()
+                } else {
+                    p.clone()
+                }
+            })
+            .collect(),
     };
     let mut scan = crate::scan(&roots, &settings)?;
     // Test seam (debug builds): a bug after reading, in the rules.

@@ -52,6 +52,9 @@ pub struct Settings {
     /// `[[per-file-ignores]]`: findings silenced by path and code, for
     /// formats that have no comments (JSON).
     pub per_file_ignores: Vec<PathIgnore>,
+    /// Where the facts cache lives ([`crate::cache`]); `None`: no cache
+    /// (the library's default; the command line sets it).
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// `mesh = ...`: whether calls go through a service mesh whose default
@@ -116,6 +119,7 @@ impl Default for Settings {
             root: None,
             overrides: Vec::new(),
             per_file_ignores: Vec::new(),
+            cache_dir: None,
         }
     }
 }

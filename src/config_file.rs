@@ -56,6 +56,12 @@ pub const KEYS: &[KeyDoc] = &[
         doc: "larger files are skipped with RL903",
     },
     KeyDoc {
+        key: "cache-dir",
+        kind: "string (path)",
+        default: "`.retrylint-cache`",
+        doc: "where the facts cache lives, relative to this file; `--no-cache` turns it off",
+    },
+    KeyDoc {
         key: "severity",
         kind: "table: code or name = `\"error\"`, `\"warning\"` or `\"info\"`",
         default: "each rule's own",
@@ -515,6 +521,11 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
     }
     if let Some(v) = root.get("max-file-size") {
         settings.max_file_size = cx.positive(v, "max-file-size")?;
+    }
+    if let Some(v) = root.get("cache-dir") {
+        // Relative to the file's directory (the settings' root): resolved
+        // by the command line once the root is known.
+        settings.cache_dir = Some(PathBuf::from(cx.string(v, "cache-dir")?));
     }
     if let Some(v) = root.get("severity") {
         settings.severity = cx.severities(v, "severity")?;

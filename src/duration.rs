@@ -199,20 +199,42 @@ fn trim(x: f64) -> String {
 
 /// Serialise durations as milliseconds (f64) in JSON.
 pub mod serde_ms {
-    use serde::Serializer;
+    use serde::{Deserialize, Deserializer, Serializer};
     use std::time::Duration;
     pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_f64(d.as_secs_f64() * 1000.0)
     }
+    /// The inverse of [`serialize`] (for the facts cache), rounded to the
+    /// nearest nanosecond, which is exact for any duration below 100 days.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        from_ms(f64::deserialize(d)?).ok_or_else(|| serde::de::Error::custom("bad duration"))
+    }
+    pub(super) fn from_ms(ms: f64) -> Option<Duration> {
+        let ns = (ms * 1e6).round();
+        (ns.is_finite() && ns >= 0.0 && ns < u64::MAX as f64)
+            .then(|| {
+                let ns = ns as u64;
+                Duration::new(ns / 1_000_000_000, (ns % 1_000_000_000) as u32)
+            })
+            .or_else(|| Duration::try_from_secs_f64(ms / 1000.0).ok())
+    }
 }
 
 pub mod serde_opt_ms {
-    use serde::Serializer;
+    use serde::{Deserialize, Deserializer, Serializer};
     use std::time::Duration;
     pub fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
         match d {
             Some(d) => s.serialize_f64(d.as_secs_f64() * 1000.0),
             None => s.serialize_none(),
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        match Option::<f64>::deserialize(d)? {
+            None => Ok(None),
+            Some(ms) => super::serde_ms::from_ms(ms)
+                .map(Some)
+                .ok_or_else(|| serde::de::Error::custom("bad duration")),
         }
     }
 }

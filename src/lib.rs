@@ -5,6 +5,7 @@
 //! Pipeline: [`discover`] -> classify and [`extract`] (per file, parallel,
 //! pure) -> [`graph`] (link) -> [`check`] (rules) -> suppress -> [`render`].
 
+pub mod cache;
 pub mod changes;
 pub mod check;
 pub mod cli;
@@ -54,6 +55,8 @@ pub struct Stats {
     pub binary: usize,
     pub symlinks: usize,
     pub elapsed: Duration,
+    /// Facts cache hits and misses (both 0 without a cache).
+    pub cache: cache::CacheStats,
 }
 
 /// A problem that is not a finding: a path that could not be walked, or an
@@ -102,26 +105,35 @@ pub fn scan_with_progress(
     progress: &dyn Progress,
 ) -> Result<Scan, String> {
     let start = Instant::now();
-    let walk = discover::walk(roots, &settings.exclude)?;
-    Ok(read_walk_with_progress(
-        walk, roots, settings, progress, start,
+    // The cache file is read while the tree is walked.
+    let (walk, cache) = rayon::join(
+        || discover::walk(roots, &settings.exclude),
+        || match &settings.cache_dir {
+            Some(dir) => cache::Cache::open(dir, cache::salt()),
+            None => cache::Cache::disabled(),
+        },
+    );
+    let walk = walk?;
+    Ok(read_walk_with(
+        walk, cache, roots, settings, progress, start,
     ))
 }
 
-/// Read, extract and link the files of a finished walk of `roots` (the
-/// second half of [`scan`]; separate so that tests can change the tree
-/// between the two).
+/// Read, extract and link the files of a finished walk of `roots`, with
+/// no cache (the second half of [`scan`]; separate so that tests can
+/// change the tree between the two).
 pub fn read_walk(
     walk: discover::Walk,
     roots: &[PathBuf],
     settings: &Settings,
     start: Instant,
 ) -> Scan {
-    read_walk_with_progress(walk, roots, settings, &(), start)
+    read_walk_with(walk, cache::Cache::disabled(), roots, settings, &(), start)
 }
 
-fn read_walk_with_progress(
+fn read_walk_with(
     walk: discover::Walk,
+    cache: cache::Cache,
     roots: &[PathBuf],
     settings: &Settings,
     progress: &dyn Progress,
@@ -144,22 +156,28 @@ fn read_walk_with_progress(
         .par_iter()
         .map(|c| {
             let shown = display(&c.path, cwd.as_deref());
-            let read =
-                match std::panic::catch_unwind(|| read_one(&c.path, &shown, c.size, settings)) {
-                    Ok(r) => r,
-                    Err(panic) => {
-                        let msg = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "unknown panic".into());
-                        Read::Internal(shown, msg)
-                    }
-                };
+            let read = match std::panic::catch_unwind(|| {
+                read_one(&c.path, &shown, c.size, settings, &cache)
+            }) {
+                Ok(r) => r,
+                Err(panic) => {
+                    let msg = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".into());
+                    Read::Internal(shown, msg)
+                }
+            };
             progress.read();
             read
         })
         .collect();
+    // The cache entry of each file read: an index into `scan.files`, or
+    // into `unkept` for a file whose facts are empty (they may still name
+    // the extractors that claimed it).
+    let mut keyed: Vec<(u128, Result<usize, usize>)> = Vec::new();
+    let mut unkept: Vec<Facts> = Vec::new();
     for r in results {
         match r {
             Read::Skipped => {}
@@ -170,12 +188,22 @@ fn read_walk_with_progress(
                     scan.files.push(*f);
                 }
             }
-            Read::Parsed(f) => {
+            Read::Parsed(f, key) => {
                 scan.stats.files_parsed += 1;
                 for e in &f.facts.extractors {
                     *scan.stats.per_extractor.entry(e).or_default() += 1;
                 }
-                if !f.facts.is_empty() {
+                let kept = !f.facts.is_empty();
+                if let Some(k) = key {
+                    if kept {
+                        keyed.push((k, Ok(scan.files.len())));
+                    } else {
+                        keyed.push((k, Err(unkept.len())));
+                        unkept.push(f.facts);
+                        continue;
+                    }
+                }
+                if kept {
                     scan.files.push(*f);
                 }
             }
@@ -191,6 +219,17 @@ fn read_walk_with_progress(
             }),
         }
     }
+    // Saved before linking: an entry holds one file's own facts. A cache
+    // that cannot be written only makes the next run cold.
+    scan.stats.cache = cache.stats();
+    let _ = cache.save(keyed.iter().map(|(k, i)| {
+        let facts = match i {
+            Ok(i) => &scan.files[*i].facts,
+            Err(i) => &unkept[*i],
+        };
+        (*k, facts)
+    }));
+    drop(unkept);
     // Rust retry macros are defined in one file and called in others.
     extract::rust::link_macros(&mut scan.files);
     link::cargo_identities(&mut scan.files, roots);
@@ -203,7 +242,8 @@ enum Read {
     Skipped,
     Binary,
     Oversized(Option<Box<ScannedFile>>),
-    Parsed(Box<ScannedFile>),
+    /// A file read, with its facts cache key when a cache is on.
+    Parsed(Box<ScannedFile>, Option<u128>),
     Failed(String, String),
     Internal(String, String),
 }
@@ -217,7 +257,13 @@ fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
     }
 }
 
-fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
+fn read_one(
+    path: &Path,
+    shown: &str,
+    size: u64,
+    settings: &Settings,
+    cache: &cache::Cache,
+) -> Read {
     if size > settings.max_file_size {
         // Only a file whose name says it is ours is worth a finding.
         return Read::Oversized(extract::supported_by_name(path).then(|| {
@@ -230,6 +276,10 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
             ))
         }));
     }
+    // A name no extractor can want is not worth a read.
+    if !extract::wanted_by_name(path) {
+        return Read::Skipped;
+    }
     let data = match read_regular_file(path, settings.max_file_size) {
         Ok(Some(d)) => d,
         // The file grew past the limit since the walk.
@@ -238,14 +288,17 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
     };
     #[cfg(debug_assertions)]
     inject_panic(path);
-    let (text, decoded) = match decode(&data) {
+    // The key covers the bytes as read and the path the extractor sees:
+    // decoding, classification and redaction are functions of both.
+    let key = cache.enabled().then(|| cache.key(path, &data));
+    let (text, decoded) = match decode(data) {
         Decoded::Text(t) => (t, None),
         Decoded::Utf16(t) => (t, Some("UTF-16")),
         Decoded::Binary => return Read::Binary,
         // `.properties` files are ISO-8859-1 unless they are UTF-8
         // (`java.util.Properties.load(InputStream)`, Spring Boot's loader):
         // every byte is a character.
-        Decoded::Invalid(_)
+        Decoded::Invalid(_, data)
             if extract::classify(path, &data) == Some(extract::Syntax::Properties) =>
         {
             (
@@ -253,15 +306,18 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
                 Some("ISO-8859-1"),
             )
         }
-        Decoded::Invalid(at) => {
+        Decoded::Invalid(at, data) => {
             if extract::classify(path, &data).is_some() {
-                return Read::Parsed(Box::new(unreadable(
-                    shown,
-                    unparsable_file::file(
-                        &format!("not valid UTF-8 (byte {at})"),
-                        "save the file as UTF-8 so that its settings can be checked",
-                    ),
-                )));
+                return Read::Parsed(
+                    Box::new(unreadable(
+                        shown,
+                        unparsable_file::file(
+                            &format!("not valid UTF-8 (byte {at})"),
+                            "save the file as UTF-8 so that its settings can be checked",
+                        ),
+                    )),
+                    None,
+                );
             }
             return Read::Skipped;
         }
@@ -276,11 +332,17 @@ fn read_one(path: &Path, shown: &str, size: u64, settings: &Settings) -> Read {
         extract::Syntax::Ini => extract::aws::redact(&text),
         _ => text,
     };
-    let facts = extract::extract(path, &text, syntax);
-    Read::Parsed(Box::new(ScannedFile {
-        source: SourceFile::new(shown, text),
-        facts,
-    }))
+    let facts = match key.and_then(|k| cache.take(k)) {
+        Some(facts) => facts,
+        None => extract::extract(path, &text, syntax),
+    };
+    Read::Parsed(
+        Box::new(ScannedFile {
+            source: SourceFile::new(shown, text),
+            facts,
+        }),
+        key,
+    )
 }
 
 /// Read a file that the walk found, at most `limit` bytes (`None` when it
@@ -328,17 +390,24 @@ enum Decoded {
     Text(String),
     Utf16(String),
     Binary,
-    Invalid(usize),
+    /// Not UTF-8: where the first bad byte is, and the bytes.
+    Invalid(usize, Vec<u8>),
 }
 
-fn decode(data: &[u8]) -> Decoded {
-    if let Some(rest) = data.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+/// Decode a file's bytes; UTF-8 text is taken without a copy.
+fn decode(mut data: Vec<u8>) -> Decoded {
+    if data.starts_with(&[0xEF, 0xBB, 0xBF]) {
         // A UTF-8 byte-order mark: blank it to keep offsets.
-        let mut v = rest.to_vec();
-        v.splice(0..0, *b"   ");
-        return match String::from_utf8(v) {
+        data[..3].copy_from_slice(b"   ");
+        return match String::from_utf8(data) {
             Ok(s) => Decoded::Text(s),
-            Err(e) => Decoded::Invalid(e.utf8_error().valid_up_to() + 3),
+            Err(e) => {
+                // (The offset as reported before: past the mark.)
+                let at = e.utf8_error().valid_up_to() + 3;
+                let mut data = e.into_bytes();
+                data[..3].copy_from_slice(&[0xEF, 0xBB, 0xBF]);
+                Decoded::Invalid(at, data)
+            }
         };
     }
     let le = data.starts_with(&[0xFF, 0xFE]);
@@ -363,9 +432,9 @@ fn decode(data: &[u8]) -> Decoded {
     if memchr::memchr(0, head).is_some() {
         return Decoded::Binary;
     }
-    match String::from_utf8(data.to_vec()) {
+    match String::from_utf8(data) {
         Ok(s) => Decoded::Text(s),
-        Err(e) => Decoded::Invalid(e.utf8_error().valid_up_to()),
+        Err(e) => Decoded::Invalid(e.utf8_error().valid_up_to(), e.into_bytes()),
     }
 }
 

@@ -14,7 +14,7 @@ use std::fmt;
 use std::time::Duration;
 
 /// Where a value came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Provenance {
     /// Written at this span.
@@ -28,7 +28,7 @@ pub enum Provenance {
 }
 
 /// A value with the span that defines it and its provenance.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Located<T> {
     pub value: T,
     pub span: Span,
@@ -73,7 +73,7 @@ impl<T> Located<T> {
 }
 
 /// The system whose setting a policy is.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum System {
     Resilience4j,
@@ -170,7 +170,9 @@ impl fmt::Display for System {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Layer {
     // Declared outermost first: a call passes through the caller's code,
@@ -182,7 +184,7 @@ pub enum Layer {
 }
 
 /// Total attempts, the first call included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "n")]
 pub enum AttemptCount {
     Finite(u64),
@@ -206,14 +208,14 @@ impl AttemptCount {
 
 /// Total attempts with the words the file used, for messages
 /// ("`attempts: 3` (retries)" becomes 4 attempts).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Attempts {
     pub count: AttemptCount,
     /// The setting as written or as the default reads, e.g. `attempts: 3`.
     pub written_as: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Delay {
     /// Attempts follow each other at once.
@@ -274,7 +276,7 @@ impl Delay {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Jitter {
     None,
@@ -299,7 +301,7 @@ impl Jitter {
 }
 
 /// Whether a delay cap is applied before or after the randomisation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CapOrder {
     BeforeJitter,
@@ -307,7 +309,7 @@ pub enum CapOrder {
 }
 
 /// One thing a policy retries on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "value")]
 pub enum Condition {
     /// An HTTP status or inclusive range.
@@ -334,7 +336,7 @@ impl Condition {
 }
 
 /// What a policy retries.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum RetryOn {
     /// Every failure: no predicate was given.
@@ -349,7 +351,7 @@ pub enum RetryOn {
 }
 
 /// Which requests a policy retries.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "methods")]
 pub enum Methods {
     /// Every method, POST included.
@@ -362,7 +364,7 @@ pub enum Methods {
 }
 
 /// A retry budget, token bucket or concurrency limit.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Budget {
     /// Retries may be at most this fraction of requests.
@@ -381,7 +383,7 @@ pub enum Budget {
     Quota,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PolicyKind {
     Retry,
@@ -390,7 +392,7 @@ pub enum PolicyKind {
 }
 
 /// A timeout: off, or a finite duration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Timeout {
     Disabled,
@@ -414,7 +416,7 @@ impl Timeout {
 }
 
 /// Where an idempotency key is minted relative to the retry.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct IdempotencyKey {
     pub span: Span,
     /// What creates it (`UUID.randomUUID()`).
@@ -423,7 +425,7 @@ pub struct IdempotencyKey {
 }
 
 /// Who the policy applies to.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Scope {
     /// The service the policy runs in, where the file shows it.
     pub caller: Option<String>,
@@ -434,7 +436,7 @@ pub struct Scope {
 }
 
 /// One retry policy, normalised.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct RetryPolicy {
     pub system: System,
     pub kind: PolicyKind,
@@ -472,7 +474,7 @@ pub struct RetryPolicy {
 }
 
 /// Where a policy's retry budget is (or would be) configured.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum BudgetSite {
     /// In the policy itself (a gRPC service config's `retryThrottling`, a
@@ -534,7 +536,7 @@ impl RetryPolicy {
 
 /// A timeout that is not part of a retry policy (a TimeLimiter, a proxy's
 /// read timeout).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct TimeoutSetting {
     pub system: System,
     pub name: Option<String>,
@@ -544,7 +546,7 @@ pub struct TimeoutSetting {
 }
 
 /// A call from one service to another, as a file shows it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct CallEdge {
     /// The calling service, where the file shows it.
     pub caller: Option<String>,
@@ -558,7 +560,7 @@ pub struct CallEdge {
 }
 
 /// A service identity a file declares.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ServiceDecl {
     pub name: String,
     pub span: Span,
@@ -570,7 +572,7 @@ pub struct ServiceDecl {
 
 /// A file a configuration pulls in (nginx `include`). Extraction never
 /// reads another file: includes are resolved when files are linked.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct IncludeRef {
     pub system: System,
     /// The path or glob as written (`conf.d/*.conf`, `/etc/nginx/mime.types`).

@@ -8,7 +8,9 @@ use serde::Serialize;
 use std::path::PathBuf;
 
 /// A half-open byte range `start..end` into one file's text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -40,7 +42,7 @@ impl From<std::ops::Range<usize>> for Span {
 }
 
 /// A 1-based line and column (column counted in Unicode scalar values).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
 pub struct LineCol {
     pub line: usize,
     pub column: usize,
@@ -53,6 +55,9 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
+    /// The index of an empty text.
+    pub const EMPTY: LineIndex = LineIndex { starts: Vec::new() };
+
     pub fn new(text: &str) -> Self {
         let bytes = text.as_bytes();
         let mut starts = vec![0];

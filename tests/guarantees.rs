@@ -256,7 +256,7 @@ fn nothing_is_written_but_the_files_asked_for() {
             .map(|e| {
                 (
                     e.file_name().to_string_lossy().into_owned(),
-                    std::fs::read(e.path()).unwrap(),
+                    std::fs::read(e.path()).unwrap_or_default(),
                 )
             })
             .collect();
@@ -264,14 +264,15 @@ fn nothing_is_written_but_the_files_asked_for() {
         v
     };
     let before = snapshot(dir.path());
-    let (code, _, err) = run(dir.path(), &["check", "--no-config", "."]);
+    let (code, _, err) = run(dir.path(), &["check", "--no-config", "--no-cache", "."]);
     assert_eq!(code, 1, "{err}");
     assert_eq!(
         snapshot(dir.path()),
         before,
-        "a plain check changed the tree"
+        "a check without the cache changed the tree"
     );
-    // With every output to a file and a baseline: exactly those files.
+    // With every output to a file, a baseline and the facts cache (on by
+    // default, in `.retrylint-cache/`): exactly those.
     let mut args = vec!["check", "--no-config", "--write-baseline", "base.json"];
     args.extend_from_slice(ALL_FORMATS);
     args.push(".");
@@ -305,6 +306,7 @@ fn nothing_is_written_but_the_files_asked_for() {
                 }
                 assert!(
                     asked.iter().any(|a| line.contains(&format!("\"{a}\"")))
+                        || line.contains(".retrylint-cache")
                         || line.contains("\"/dev/null\""),
                     "unexpected write: {line}"
                 );
@@ -318,8 +320,33 @@ fn nothing_is_written_but_the_files_asked_for() {
     let after: Vec<String> = snapshot(dir.path()).into_iter().map(|(n, _)| n).collect();
     let mut expected: Vec<String> = before.iter().map(|(n, _)| n.clone()).collect();
     expected.extend(asked.iter().map(|s| s.to_string()));
+    expected.push(".retrylint-cache".into());
     expected.sort();
     assert_eq!(after, expected);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cache_folder_planted_as_a_symlink_is_not_written_through() {
+    let outside = tempfile::tempdir().unwrap();
+    let dir = hostile_tree();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join(".retrylint-cache")).unwrap();
+    // Inside a real cache folder, a planted link where the temporary file
+    // or the .gitignore goes is not written through either.
+    let (code, _, err) = run(dir.path(), &["check", "--no-config", "."]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    let other = hostile_tree();
+    let cache = other.path().join("c");
+    std::fs::create_dir(&cache).unwrap();
+    let target = outside.path().join("written");
+    std::os::unix::fs::symlink(&target, cache.join(".gitignore")).unwrap();
+    let (code, _, err) = run(
+        other.path(),
+        &["check", "--no-config", "--cache-dir", "c", "."],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(!target.exists(), "wrote through a planted link");
 }
 
 #[test]

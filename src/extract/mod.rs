@@ -34,7 +34,7 @@ use serde::Serialize;
 use std::path::Path;
 
 /// Everything one file says about retries and timeouts.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct Facts {
     pub policies: Vec<RetryPolicy>,
     pub timeouts: Vec<TimeoutSetting>,
@@ -43,6 +43,7 @@ pub struct Facts {
     #[serde(skip)]
     pub diagnostics: Vec<Diagnostic>,
     /// The extractors that found something they read in this file.
+    #[serde(deserialize_with = "crate::cache::static_names")]
     pub extractors: Vec<&'static str>,
     /// Mesh-wide retry defaults this file sets (Istio meshConfig
     /// `defaultHttpRetryPolicy`, in the `istio` ConfigMap's `mesh` text or an
@@ -192,9 +193,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
             // Spring Boot's own files by name; any other `.properties` only
             // when it mentions a setting a Spring extractor reads.
             let wanted = properties::is_spring_config_name(&name)
-                || SPRING_NEEDLES
-                    .iter()
-                    .any(|n| memmem::find(bytes, n.as_bytes()).is_some());
+                || SPRING_FINDERS.iter().any(|f| f.find(bytes).is_some());
             return wanted.then_some(Syntax::Properties);
         }
         "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
@@ -208,13 +207,28 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     if syntax == Syntax::Yaml && properties::is_spring_config_name(&name) {
         return Some(syntax);
     }
-    let wanted = DOC_EXTRACTORS.iter().any(|(_, needles, _)| {
-        needles
-            .iter()
-            .any(|n| memmem::find(bytes, n.as_bytes()).is_some())
-    });
+    let wanted = DOC_FINDERS.iter().any(|f| f.find(bytes).is_some());
     wanted.then_some(syntax)
 }
+
+/// Searchers for every document extractor's needles, built once (building
+/// one costs more than searching a small file with it).
+static DOC_FINDERS: std::sync::LazyLock<Vec<memmem::Finder<'static>>> =
+    std::sync::LazyLock::new(|| {
+        DOC_EXTRACTORS
+            .iter()
+            .flat_map(|(_, needles, _)| needles.iter())
+            .map(|n| memmem::Finder::new(n.as_bytes()))
+            .collect()
+    });
+
+static SPRING_FINDERS: std::sync::LazyLock<Vec<memmem::Finder<'static>>> =
+    std::sync::LazyLock::new(|| {
+        SPRING_NEEDLES
+            .iter()
+            .map(|n| memmem::Finder::new(n.as_bytes()))
+            .collect()
+    });
 
 /// Files the SDK extractors want by name: AWS shared config and
 /// credentials files (INI), .NET `appsettings*.json` (JSON with comments),
@@ -552,12 +566,6 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     }
 }
 
-/// Span of a whole YAML entry (key to end of value), or of the value when
-/// there is no key.
-pub fn entry_span(e: &yaml::Entry<'_>) -> Span {
-    e.span()
-}
-
 /// Report every key of `map` that is not in `known` (RL901, with a
 /// did-you-mean). `what` names the block for the message.
 pub fn check_yaml_keys(map: yaml::Yaml<'_>, known: &[&str], what: &str, facts: &mut Facts) {
@@ -762,6 +770,100 @@ mod robustness_tests {
             for (a, b) in [(":", "{"), ("-", "["), ("s", ""), ("1", "-1"), ("  ", " ")] {
                 let _ = extract(Path::new("x.yaml"), &t.replacen(a, b, 3), Syntax::Yaml);
             }
+        }
+    }
+}
+
+/// Whether [`classify`] could claim a file with this path, whatever its
+/// content: a superset of what it claims, decided from the name alone, so
+/// that a file no extractor can want (`.md`, `.png`, `.lock`, `.java`,
+/// `.py`, ...) is not even read.
+pub fn wanted_by_name(path: &Path) -> bool {
+    let Some(name) = path.file_name() else {
+        return false;
+    };
+    // No allocation: this runs for every file of the tree.
+    let name = name.as_encoded_bytes();
+    let ends = |suffix: &[u8]| {
+        name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    };
+    let has = |needle: &[u8]| {
+        name.windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+    };
+    let starts = |prefix: &[u8]| {
+        name.len() >= prefix.len() && name[..prefix.len()].eq_ignore_ascii_case(prefix)
+    };
+    if [
+        ".yml",
+        ".yaml",
+        ".json",
+        ".properties",
+        ".rs",
+        ".java",
+        ".conf",
+        ".nginx",
+    ]
+    .iter()
+    .any(|e| ends(e.as_bytes()))
+        || ends(b".conf.template")
+        || ends(b".conf.tmpl")
+        || starts(b"shared_config")
+        || starts(b"shared_credentials")
+        || (has(b"aws") && (has(b"config") || has(b"credentials")))
+        || ((name.eq_ignore_ascii_case(b"config") || name.eq_ignore_ascii_case(b"credentials"))
+            && aws::is_aws_path(path))
+    {
+        return true;
+    }
+    // nginx reads any file under `sites-available`/`sites-enabled`.
+    path.parent().is_some_and(|p| {
+        p.components().any(|c| {
+            let c = c.as_os_str().as_encoded_bytes();
+            c.eq_ignore_ascii_case(b"sites-available") || c.eq_ignore_ascii_case(b"sites-enabled")
+        })
+    })
+}
+
+#[cfg(test)]
+mod wanted_by_name_tests {
+    use super::*;
+
+    /// Every file `classify` claims is wanted by name: checked on the
+    /// fixtures and the test trees, so that a new format's name rule
+    /// cannot be missed here.
+    #[test]
+    fn classify_never_claims_a_file_not_wanted_by_name() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+        let mut stack = vec![root];
+        let mut claimed = 0;
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if let Ok(bytes) = std::fs::read(&p)
+                    && classify(&p, &bytes).is_some()
+                {
+                    claimed += 1;
+                    assert!(wanted_by_name(&p), "{}", p.display());
+                }
+            }
+        }
+        assert!(claimed > 100, "{claimed}");
+        for (p, want) in [
+            ("docs/readme.md", false),
+            ("img/a.png", false),
+            ("Cargo.lock", false),
+            ("src/Main.java", true),
+            ("src/Main.kt", false),
+            ("etc/nginx/sites-enabled/default", true),
+            ("home/.aws/config", true),
+            ("ci/aws-config.ini", true),
+            ("deploy/nginx.conf", true),
+            ("a/appsettings.Production.json", true),
+        ] {
+            assert_eq!(wanted_by_name(Path::new(p)), want, "{p}");
         }
     }
 }

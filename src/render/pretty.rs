@@ -4,35 +4,97 @@
 use super::sanitize;
 use crate::Scan;
 use crate::rules::{Finding, Severity};
-use crate::source::Span;
+use crate::source::{LineIndex, Span};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 use std::borrow::Cow;
 use std::fmt;
 
-/// A file's text under its display name.
+/// A file's (sanitised) text under its display name, with the start of
+/// each of its lines.
 struct Named<'a> {
     name: String,
-    text: Cow<'a, str>,
+    text: &'a str,
+    lines: &'a LineIndex,
 }
 
 impl SourceCode for Named<'_> {
+    /// miette finds the lines around a span by counting from the start of
+    /// the text; it is given only the lines around the span (found by
+    /// binary search), so that a file with many findings is not rescanned
+    /// for each label.
     fn read_span<'b>(
         &'b self,
         span: &miette::SourceSpan,
         before: usize,
         after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'b> + 'b>, miette::MietteError> {
-        let inner = self.text.as_ref().read_span(span, before, after)?;
+        let (start, end) = (span.offset(), span.offset() + span.len());
+        if end > self.text.len() {
+            return Err(miette::MietteError::OutOfBounds);
+        }
+        // One line of margin each side: miette then sees the same context
+        // lines as in the whole text.
+        let first = self.lines.line_of(start).saturating_sub(before + 1);
+        let last = self.lines.line_of(end) + after + 2;
+        let from = self.lines.line_start(first).min(self.text.len());
+        let to = self.lines.line_start(last).min(self.text.len());
+        let window = self.text.get(from..to).unwrap_or(self.text);
+        let from = if window.len() == self.text.len() {
+            0
+        } else {
+            from
+        };
+        let first = if from == 0 { 0 } else { first };
+        let inner = window.read_span(
+            &miette::SourceSpan::new((start - from).into(), span.len()),
+            before,
+            after,
+        )?;
         Ok(Box::new(miette::MietteSpanContents::new_named(
             self.name.clone(),
             inner.data(),
-            *inner.span(),
-            inner.line(),
+            miette::SourceSpan::new((inner.span().offset() + from).into(), inner.span().len()),
+            inner.line() + first,
             inner.column(),
-            inner.line_count(),
+            // miette's count is of the line ends it passed, from the start
+            // of the text (it decides with it whether two labels share a
+            // snippet).
+            inner.line_count() + first,
         )))
     }
 }
+
+/// Each file's sanitised text and line starts, made once per file.
+struct Prepared<'a> {
+    files: Vec<Option<(Cow<'a, str>, LineIndex)>>,
+}
+
+impl<'a> Prepared<'a> {
+    fn new(scan: &'a Scan, findings: &[Finding]) -> Self {
+        let mut files: Vec<Option<(Cow<'a, str>, LineIndex)>> = Vec::new();
+        files.resize_with(scan.files.len(), || None);
+        for id in findings
+            .iter()
+            .flat_map(|f| std::iter::once(f.file).chain(f.related.iter().map(|r| r.file)))
+        {
+            if let Some(slot @ None) = files.get_mut(id) {
+                let text = sanitize(&scan.file(id).text);
+                let lines = LineIndex::lf_only(&text);
+                *slot = Some((text, lines));
+            }
+        }
+        Prepared { files }
+    }
+
+    fn get(&self, id: crate::source::FileId) -> (&str, &LineIndex) {
+        match self.files.get(id).and_then(Option::as_ref) {
+            Some((t, l)) => (t.as_ref(), l),
+            None => ("", &EMPTY),
+        }
+    }
+}
+
+static EMPTY: LineIndex = LineIndex::EMPTY;
 
 struct Shown<'a> {
     code: String,
@@ -93,12 +155,12 @@ fn clamp(text: &str, s: Span) -> (usize, usize) {
     (start, end - start)
 }
 
-fn shown<'a>(scan: &'a Scan, f: &Finding) -> Shown<'a> {
+fn shown<'a>(scan: &'a Scan, prepared: &'a Prepared<'a>, f: &Finding) -> Shown<'a> {
     let file = scan.file(f.file);
-    let text = sanitize(&file.text);
+    let (text, lines) = prepared.get(f.file);
     let mut labels = vec![LabeledSpan::new_primary_with_span(
         Some(f.rule.name.replace('-', " ")),
-        clamp(&text, f.span),
+        clamp(text, f.span),
     )];
     let mut related = Vec::new();
     for r in &f.related {
@@ -106,16 +168,16 @@ fn shown<'a>(scan: &'a Scan, f: &Finding) -> Shown<'a> {
         if r.file == f.file {
             labels.push(LabeledSpan::new_with_span(
                 Some(message),
-                clamp(&text, r.span),
+                clamp(text, r.span),
             ));
         } else {
             let other = scan.file(r.file);
-            let otext = sanitize(&other.text);
+            let (otext, olines) = prepared.get(r.file);
             related.push(Shown {
                 code: String::new(),
                 labels: vec![LabeledSpan::new_primary_with_span(
                     None,
-                    clamp(&otext, r.span),
+                    clamp(otext, r.span),
                 )],
                 message,
                 help: None,
@@ -123,6 +185,7 @@ fn shown<'a>(scan: &'a Scan, f: &Finding) -> Shown<'a> {
                 source: Named {
                     name: super::one_line(&other.display_path()),
                     text: otext,
+                    lines: olines,
                 },
                 related: Vec::new(),
             });
@@ -144,6 +207,7 @@ fn shown<'a>(scan: &'a Scan, f: &Finding) -> Shown<'a> {
         source: Named {
             name: super::one_line(&file.display_path()),
             text,
+            lines,
         },
         labels,
         related,
@@ -161,9 +225,54 @@ pub fn render(scan: &Scan, findings: &[Finding], color: bool, width: usize) -> S
         .with_width(width)
         .with_links(false)
         .with_context_lines(1);
+    let prepared = Prepared::new(scan, findings);
     let mut out = String::new();
     for f in findings {
-        let _ = handler.render_report(&mut out, &shown(scan, f));
+        let _ = handler.render_report(&mut out, &shown(scan, &prepared, f));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines miette is given around a span read exactly as the whole
+    /// text would: same data, span, line, column and line count.
+    #[test]
+    fn windowed_spans_read_as_the_whole_text() {
+        let text = "a: 1\r\n  b:\n    c: [1, 2]\n\n  d: x\ne: \u{e9}t\u{e9}\nlast";
+        let lines = LineIndex::lf_only(text);
+        let named = Named {
+            name: "f".into(),
+            text,
+            lines: &lines,
+        };
+        for start in 0..=text.len() {
+            for len in 0..=(text.len() - start).min(12) {
+                if !text.is_char_boundary(start) || !text.is_char_boundary(start + len) {
+                    continue;
+                }
+                for ctx in 0..3 {
+                    let span = miette::SourceSpan::new(start.into(), len);
+                    let whole = text.read_span(&span, ctx, ctx).ok();
+                    let part = named.read_span(&span, ctx, ctx).ok();
+                    let key = |c: &(dyn miette::SpanContents<'_> + '_)| {
+                        (
+                            c.data().to_vec(),
+                            *c.span(),
+                            c.line(),
+                            c.column(),
+                            c.line_count(),
+                        )
+                    };
+                    assert_eq!(
+                        whole.as_deref().map(key),
+                        part.as_deref().map(key),
+                        "{start}+{len} ctx {ctx}"
+                    );
+                }
+            }
+        }
+    }
 }

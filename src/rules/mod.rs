@@ -18,7 +18,9 @@ use crate::model::RetryPolicy;
 use crate::source::{FileId, SourceFile, Span};
 use serde::Serialize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -50,7 +52,7 @@ impl std::fmt::Display for Severity {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Category {
     Conditions,
@@ -215,7 +217,8 @@ impl Finding {
 
 /// A finding an extractor reports while reading a file, before the file has
 /// an id.
-#[derive(Clone, Debug, PartialEq)]
+/// (Deserialised for the facts cache in [`crate::cache`].)
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnostic {
     pub code: &'static str,
     pub span: Span,

@@ -229,6 +229,18 @@ pub fn claims(path: &Path, name: &str, bytes: &[u8]) -> bool {
         || name.ends_with(".conf.template")
         || name.ends_with(".conf.tmpl")
         || name.ends_with(".nginx");
+    // Most files are neither: decided without collecting the folders.
+    if !conf
+        && !path.parent().is_some_and(|p| {
+            p.components().any(|c| {
+                let c = c.as_os_str().as_encoded_bytes();
+                c.eq_ignore_ascii_case(b"sites-available")
+                    || c.eq_ignore_ascii_case(b"sites-enabled")
+            })
+        })
+    {
+        return false;
+    }
     let dirs: Vec<String> = path
         .parent()
         .into_iter()

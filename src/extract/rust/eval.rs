@@ -1702,7 +1702,6 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
     }
 
     fn visit_expr(&mut self, e: &'a Expr) {
-        let span = self.ev.sp(e);
         // Assignments update locals (`builder = builder.jitter(..)`).
         if let Expr::Assign(a) = e {
             syn::visit::visit_expr(self, e);
@@ -1716,6 +1715,15 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
             }
             return;
         }
+        // Only calls can be sites. A node's span costs a walk over its
+        // tokens (syn joins the first and last), so it is not taken for
+        // every expression: that made reading a file quadratic in its
+        // nesting.
+        if !matches!(e, Expr::Call(_) | Expr::MethodCall(_)) {
+            syn::visit::visit_expr(self, e);
+            return;
+        }
+        let span = self.ev.sp(e);
         let inside = self
             .covered
             .iter()

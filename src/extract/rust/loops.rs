@@ -30,7 +30,7 @@ use syn::{Block, Expr, Item, Stmt};
 const PARAM: &str = "__rl_p_";
 
 /// An argument of a macro call.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct MacroArg {
     pub span: Span,
     pub int: Option<i128>,
@@ -39,7 +39,7 @@ pub struct MacroArg {
 }
 
 /// A count written as a literal or as a macro parameter plus an offset.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub enum Num {
     Const(i128),
     Param(String),
@@ -47,7 +47,7 @@ pub enum Num {
 }
 
 /// Attempts of a loop or macro arm.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub enum AttemptsT {
     /// `value + offset` attempts.
     Count {
@@ -64,7 +64,7 @@ pub enum AttemptsT {
 }
 
 /// The delay of a loop or macro arm.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub enum DelayT {
     None,
     /// `value x unit` seconds.
@@ -85,7 +85,7 @@ pub enum DelayT {
 }
 
 /// What one loop does.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct LoopT {
     pub attempts: AttemptsT,
     pub delay: DelayT,
@@ -96,7 +96,7 @@ pub struct LoopT {
 }
 
 /// One arm of a retry macro.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub enum MacroArm {
     Loop {
         params: Vec<String>,

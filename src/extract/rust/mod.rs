@@ -69,14 +69,14 @@ const NEEDLES: &[&str] = &[
 
 /// Whether a Rust file mentions anything this extractor reads.
 pub fn wants(bytes: &[u8]) -> bool {
-    NEEDLES
-        .iter()
-        .any(|n| memmem::find(bytes, n.as_bytes()).is_some())
+    static FINDERS: std::sync::LazyLock<Vec<memmem::Finder<'static>>> =
+        std::sync::LazyLock::new(|| NEEDLES.iter().map(memmem::Finder::new).collect());
+    FINDERS.iter().any(|f| f.find(bytes).is_some())
 }
 
 /// A retry macro a file defines (`macro_rules!` whose body retries), for
 /// call sites in other files; resolved by [`link_macros`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct MacroDef {
     pub name: String,
     pub arms: Vec<loops::MacroArm>,
@@ -84,7 +84,7 @@ pub struct MacroDef {
 }
 
 /// A call of a macro that may be a retry macro defined in another file.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct MacroCall {
     pub name: String,
     pub span: Span,
@@ -96,7 +96,7 @@ pub struct MacroCall {
 }
 
 /// What a Rust file leaves for the link step.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct RustFacts {
     /// The crate directory derived from the path ([`crate_dir`]).
     pub crate_dir: Option<String>,

@@ -12,7 +12,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
     let g = ctx.graph;
     let worst = g.worst_time();
     let me = rule("RL303");
-    for (i, e) in g.edges.iter().enumerate() {
+    for e in &g.edges {
         // The caller's timeout for this call: the tightest per-try, else
         // the tightest overall timeout, of the layers on the edge.
         let Some((limit, layer)) = e
@@ -60,7 +60,6 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                 });
             }
         }
-        let _ = i;
         out.push(f);
     }
 }

@@ -1,0 +1,383 @@
+//! The per-file facts cache: what extraction found in a file, keyed by a
+//! hash of the file's path and bytes, and valid only for the retrylint
+//! build that wrote it.
+//!
+//! Extraction is a pure function of one file's path and bytes ([`crate::extract`]),
+//! so its result can be reused while neither changes. A warm run still
+//! walks the tree and reads every file an extractor may want (suppression
+//! comments and rendered snippets need the text, and reading is what
+//! ripgrep pays too), but parses none that is unchanged.
+//!
+//! - Location: `.retrylint-cache/` in the settings' root (the directory of
+//!   `.retrylint.toml`, else the repository root, else the working
+//!   directory), or `--cache-dir DIR` / `cache-dir = "DIR"`; `--no-cache`
+//!   turns it off. The folder holds a `.gitignore` of `*` (so that neither
+//!   git nor retrylint's own walk sees it) and a `CACHEDIR.TAG`.
+//! - Key: xxh3-128 of the path as given to the extractor and the file's
+//!   bytes, seeded with the build's salt ([`salt`]: the version and the
+//!   executable's size and modification time, so a rebuilt binary never
+//!   reads facts another build wrote).
+//! - [`SHARDS`] JSON files (`facts-v2-00` ...), an entry in the one its
+//!   key's top bits name: they are read in parallel (while the tree is
+//!   walked), and a run that parsed one changed file rewrites one shard,
+//!   not the whole cache. Each is written to a temporary file and renamed,
+//!   so concurrent runs never see half a file (the last one wins). A shard
+//!   that cannot be read or parsed, or was written by another build, is
+//!   ignored: its files are then parsed again, never wrong, never aborted.
+//! - A shard is written only when a file of it was parsed this run, or when
+//!   most of its entries are stale; entries unused this run are kept while
+//!   they are not more than the used ones (a run over a subfolder does not
+//!   evict the rest).
+
+use crate::extract::Facts;
+use crate::rules::Diagnostic;
+use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use xxhash_rust::xxh3::Xxh3;
+
+/// The cache folder's default name.
+pub const DIR_NAME: &str = ".retrylint-cache";
+/// How many files the cache is split into.
+pub const SHARDS: usize = 64;
+const FILE_PREFIX: &str = "facts-v2-";
+
+fn shard_of(key: u128) -> usize {
+    (key >> 122) as usize % SHARDS
+}
+
+fn shard_file(dir: &Path, shard: usize) -> PathBuf {
+    dir.join(format!("{FILE_PREFIX}{shard:02}"))
+}
+
+/// One file's facts, diagnostics included (Facts skips them in its own
+/// serialisation, which the JSON output uses).
+#[derive(Deserialize)]
+struct Entry {
+    facts: Facts,
+    diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Serialize)]
+struct EntryRef<'a> {
+    facts: &'a Facts,
+    diagnostics: &'a [Diagnostic],
+}
+
+#[derive(Deserialize)]
+struct Document {
+    salt: String,
+    entries: Vec<(String, Entry)>,
+}
+
+#[derive(Serialize)]
+struct DocumentRef<'a> {
+    salt: String,
+    entries: Vec<(String, EntryRef<'a>)>,
+}
+
+/// Hits and misses of one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    pub hits: usize,
+    pub misses: usize,
+}
+
+/// The cache of one run: the entries read at the start, taken as files
+/// hit them.
+pub struct Cache {
+    dir: Option<PathBuf>,
+    salt: u64,
+    old: Mutex<HashMap<u128, Entry>>,
+    loaded: usize,
+    hits: AtomicUsize,
+    misses: AtomicUsize,
+    /// One bit per shard that had a miss.
+    missed: std::sync::atomic::AtomicU64,
+}
+
+impl Cache {
+    /// No cache: every lookup misses and nothing is written.
+    pub fn disabled() -> Self {
+        Cache {
+            dir: None,
+            salt: 0,
+            old: Mutex::new(HashMap::new()),
+            loaded: 0,
+            hits: AtomicUsize::new(0),
+            misses: AtomicUsize::new(0),
+            missed: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// Open the cache in `dir` for a build with `salt` (see [`salt`]). A
+    /// missing, unreadable, corrupt or foreign cache file reads as empty.
+    pub fn open(dir: &Path, salt: u64) -> Self {
+        let mut cache = Cache::disabled();
+        // A cache folder that is a symbolic link (one a pull request could
+        // plant) is neither read nor written through (SECURITY.md).
+        if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            return cache;
+        }
+        cache.dir = Some(dir.to_path_buf());
+        cache.salt = salt;
+        use rayon::prelude::*;
+        let want = format!("{salt:016x}");
+        let old: HashMap<u128, Entry> = (0..SHARDS)
+            .into_par_iter()
+            .flat_map_iter(|shard| {
+                std::fs::read(shard_file(dir, shard))
+                    .ok()
+                    .and_then(|bytes| serde_json::from_slice::<Document>(&bytes).ok())
+                    .filter(|d| d.salt == want)
+                    .map(|d| d.entries)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(move |(k, e)| {
+                        let k = u128::from_str_radix(&k, 16).ok()?;
+                        // An entry in the wrong shard is not this build's.
+                        (shard_of(k) == shard).then_some((k, e))
+                    })
+            })
+            .collect();
+        cache.loaded = old.len();
+        cache.old = Mutex::new(old);
+        cache
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.dir.is_some()
+    }
+
+    /// The key of a file: its path (as the extractor sees it) and bytes.
+    pub fn key(&self, path: &Path, bytes: &[u8]) -> u128 {
+        let mut h = Xxh3::with_seed(self.salt);
+        h.update(path.as_os_str().as_encoded_bytes());
+        h.update(&[0]);
+        h.update(bytes);
+        h.digest128()
+    }
+
+    /// The facts cached for `key`, diagnostics included, counting a hit or
+    /// a miss.
+    pub fn take(&self, key: u128) -> Option<Facts> {
+        if !self.enabled() {
+            return None;
+        }
+        let hit = self
+            .old
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&key);
+        match hit {
+            Some(e) => {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                let mut facts = e.facts;
+                facts.diagnostics = e.diagnostics;
+                Some(facts)
+            }
+            None => {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                self.missed.fetch_or(1 << shard_of(key), Ordering::Relaxed);
+                None
+            }
+        }
+    }
+
+    pub fn stats(&self) -> CacheStats {
+        CacheStats {
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Write this run's entries (`used`: every file looked up, with its
+    /// facts) when anything changed. Errors are returned for the caller
+    /// to ignore or report; the scan's result never depends on them.
+    pub fn save<'a>(&self, used: impl Iterator<Item = (u128, &'a Facts)>) -> std::io::Result<bool> {
+        let Some(dir) = &self.dir else {
+            return Ok(false);
+        };
+        let old = self.old.lock().unwrap_or_else(|p| p.into_inner());
+        let missed = self.missed.load(Ordering::Relaxed);
+        // This run's entries and the old unused ones, per shard.
+        let mut used_by: Vec<Vec<(u128, &Facts)>> = vec![Vec::new(); SHARDS];
+        for (k, f) in used {
+            used_by[shard_of(k)].push((k, f));
+        }
+        let mut unused_by: Vec<Vec<(u128, &Entry)>> = vec![Vec::new(); SHARDS];
+        for (k, e) in old.iter() {
+            unused_by[shard_of(*k)].push((*k, e));
+        }
+        let mut wrote = false;
+        for (shard, (used, unused)) in used_by.iter().zip(&unused_by).enumerate() {
+            let keep_unused = unused.len() <= used.len();
+            let dirty = missed & (1 << shard) != 0 || (!keep_unused && !unused.is_empty());
+            if !dirty {
+                continue;
+            }
+            let mut entries: Vec<(String, EntryRef<'_>)> = used
+                .iter()
+                .map(|(k, f)| {
+                    (
+                        format!("{k:032x}"),
+                        EntryRef {
+                            facts: f,
+                            diagnostics: &f.diagnostics,
+                        },
+                    )
+                })
+                .collect();
+            if keep_unused {
+                entries.extend(unused.iter().map(|(k, e)| {
+                    (
+                        format!("{k:032x}"),
+                        EntryRef {
+                            facts: &e.facts,
+                            diagnostics: &e.diagnostics,
+                        },
+                    )
+                }));
+            }
+            let doc = DocumentRef {
+                salt: format!("{:016x}", self.salt),
+                entries,
+            };
+            if !wrote {
+                prepare(dir)?;
+                wrote = true;
+            }
+            write_atomically(
+                &shard_file(dir, shard),
+                &serde_json::to_vec(&doc).map_err(std::io::Error::other)?,
+            )?;
+        }
+        Ok(wrote)
+    }
+
+    /// Entries read at the start.
+    pub fn loaded(&self) -> usize {
+        self.loaded
+    }
+}
+
+/// Make the folder, keeping it out of git and out of retrylint's own walk.
+fn prepare(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    if std::fs::symlink_metadata(dir)?.file_type().is_symlink() {
+        return Err(std::io::Error::other("the cache folder is a symbolic link"));
+    }
+    let ignore = dir.join(".gitignore");
+    if std::fs::symlink_metadata(&ignore).is_err() {
+        write_new(&ignore, b"# Created by retrylint.\n*\n")?;
+        write_new(
+            &dir.join("CACHEDIR.TAG"),
+            b"Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by retrylint.\n",
+        )?;
+    }
+    Ok(())
+}
+
+/// Create `path` and write `bytes` to it; fails if anything is there
+/// already, a symbolic link included, so nothing is written through one.
+fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?
+        .write_all(bytes)
+}
+
+/// Write `bytes` to a temporary file beside `path` and rename it over
+/// `path`: a reader sees the old file or the new one, never half of one.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // Unique per process and per write, so that concurrent writers never
+    // share a temporary file.
+    static WRITES: AtomicUsize = AtomicUsize::new(0);
+    let tmp = path.with_extension(format!(
+        "{}.{}.tmp",
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
+    ));
+    write_new(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// This build's salt: the version, and the running executable's size and
+/// modification time (a rebuilt binary may read files differently even
+/// under the same version number).
+pub fn salt() -> u64 {
+    let mut h = Xxh3::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update(&[0]);
+    if let Ok(m) = std::env::current_exe().and_then(std::fs::metadata) {
+        h.update(&m.len().to_le_bytes());
+        if let Ok(t) = m.modified()
+            && let Ok(d) = t.duration_since(std::time::UNIX_EPOCH)
+        {
+            h.update(&d.as_nanos().to_le_bytes());
+        }
+    }
+    h.digest()
+}
+
+/// Deserialise names that are `&'static str` in memory (the extractors'
+/// names): each distinct name is interned once.
+pub fn static_names<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<&'static str>, D::Error> {
+    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let names = Vec::<String>::deserialize(d)?;
+    let mut known = NAMES.lock().unwrap_or_else(|p| p.into_inner());
+    Ok(names
+        .into_iter()
+        .map(|n| match known.iter().find(|k| **k == n) {
+            Some(k) => *k,
+            None => {
+                let k: &'static str = Box::leak(n.into_boxed_str());
+                known.push(k);
+                k
+            }
+        })
+        .collect())
+}
+
+/// A [`Diagnostic`] as read back: its code is looked up in the registry
+/// (an unknown code makes the cache file unreadable, so it is ignored).
+#[derive(Deserialize)]
+pub struct DiagnosticRepr {
+    code: String,
+    span: crate::source::Span,
+    message: String,
+    help: String,
+    related: Vec<(crate::source::Span, String)>,
+    severity: Option<crate::rules::Severity>,
+}
+
+// By hand: a derived impl would borrow the `&'static str` code from the
+// input, which only a `'static` input can lend.
+impl<'de> Deserialize<'de> for Diagnostic {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Diagnostic::try_from(DiagnosticRepr::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl TryFrom<DiagnosticRepr> for Diagnostic {
+    type Error = String;
+    fn try_from(d: DiagnosticRepr) -> Result<Self, String> {
+        let code = crate::rules::lookup(&d.code)
+            .map(|r| r.code)
+            .ok_or_else(|| format!("unknown rule `{}`", d.code))?;
+        Ok(Diagnostic {
+            code,
+            span: d.span,
+            message: d.message,
+            help: d.help,
+            related: d.related,
+            severity: d.severity,
+        })
+    }
+}

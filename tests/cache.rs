@@ -1,0 +1,220 @@
+//! The facts cache (issue 9): hits, misses, invalidation by content and
+//! by build, corrupt files, and results identical with and without it.
+
+mod common;
+
+use retrylint::cache::{Cache, DIR_NAME};
+use retrylint::config::Settings;
+use retrylint::{Scan, render};
+use std::path::{Path, PathBuf};
+
+/// The cache's shard files and their contents.
+fn shards(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("facts-")
+        })
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn settings(cache: Option<&Path>) -> Settings {
+    Settings {
+        cache_dir: cache.map(Path::to_path_buf),
+        ..Settings::default()
+    }
+}
+
+fn scan(root: &Path, cache: Option<&Path>) -> (Scan, String, String) {
+    let s = settings(cache);
+    let scan = retrylint::scan(&[root.to_path_buf()], &s).unwrap();
+    let report = retrylint::report::run(&scan, &s, None);
+    let concise = render::concise(&scan, &report.findings);
+    let json = render::json::render(&scan, &report.findings);
+    (scan, concise, json)
+}
+
+/// A small tree: two formats and a Rust file with a macro used elsewhere.
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::root().join("testdata");
+    for (from, to) in [
+        (
+            "rules/RL203/err/resilience4j-exponential.yml",
+            "a/application.yml",
+        ),
+        ("rules/RL203/err/rust-loop-fixed-sleep.rs", "b/src/db.rs"),
+        ("monorepo/gateway/nginx.conf", "gateway/nginx.conf"),
+    ] {
+        let to = dir.path().join("src").join(to);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(src.join(from), to).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_second_run_hits_and_a_changed_file_misses() {
+    let t = tree();
+    let root = t.path().join("src");
+    let cache = t.path().join(DIR_NAME);
+    let (first, c1, j1) = scan(&root, Some(&cache));
+    assert_eq!(first.stats.cache.hits, 0);
+    assert_eq!(first.stats.cache.misses, 3);
+    assert!(!shards(&cache).is_empty());
+    assert!(cache.join(".gitignore").is_file());
+
+    let (second, c2, j2) = scan(&root, Some(&cache));
+    assert_eq!((second.stats.cache.hits, second.stats.cache.misses), (3, 0));
+    assert_eq!(c1, c2);
+    assert_eq!(j1, j2);
+
+    // One file's content changes: only it is read again, and its new
+    // content is what is reported.
+    let f = root.join("a/application.yml");
+    let text = std::fs::read_to_string(&f)
+        .unwrap()
+        .replace("maxAttempts: 4", "maxAttempts: 9");
+    std::fs::write(&f, text).unwrap();
+    let before = shards(&cache);
+    let (third, c3, _) = scan(&root, Some(&cache));
+    assert_eq!((third.stats.cache.hits, third.stats.cache.misses), (2, 1));
+    // Only the shards of the old and the new entry are rewritten (the
+    // content is in the key); the others are untouched.
+    let after = shards(&cache);
+    let rewritten = after.iter().filter(|a| !before.contains(a)).count();
+    assert!((1..=2).contains(&rewritten), "{rewritten}");
+    assert!(
+        !std::fs::read_dir(&cache)
+            .unwrap()
+            .flatten()
+            .any(|e| e.path().to_string_lossy().ends_with(".tmp"))
+    );
+    let (_, uncached, _) = scan(&root, None);
+    assert_eq!(c3, uncached);
+    assert!(c3.contains("`9`"), "{c3}");
+}
+
+#[test]
+fn the_cache_folder_is_not_scanned() {
+    let t = tree();
+    let root = t.path().join("src");
+    // The cache inside the scanned tree, as by default (the repo root).
+    let cache = root.join(DIR_NAME);
+    let (a, _, _) = scan(&root, Some(&cache));
+    let (b, _, _) = scan(&root, Some(&cache));
+    assert_eq!(a.stats.files_seen, b.stats.files_seen);
+    assert!(
+        b.files
+            .iter()
+            .all(|f| !f.source.display_path().contains(DIR_NAME))
+    );
+}
+
+#[test]
+fn another_build_or_a_corrupt_file_reads_as_empty() {
+    let t = tree();
+    let root = t.path().join("src");
+    let cache = t.path().join(DIR_NAME);
+    scan(&root, Some(&cache));
+    let salt = retrylint::cache::salt();
+    assert_eq!(Cache::open(&cache, salt).loaded(), 3);
+    // Another version or binary: nothing is reused.
+    assert_eq!(Cache::open(&cache, salt ^ 1).loaded(), 0);
+
+    let (clean, c_clean, _) = scan(&root, None);
+    for garbage in [
+        &b"{\"salt\": 12"[..],
+        b"",
+        b"\xff\xfe\x00garbage",
+        // Well-formed, but an entry names a rule that does not exist.
+        format!(
+            "{{\"salt\":\"{salt:016x}\",\"entries\":[[\"00000000000000000000000000000001\",{{\"facts\":{{\"policies\":[],\"timeouts\":[],\"edges\":[],\"services\":[],\"extractors\":[],\"mesh_defaults\":[],\"includes\":[],\"rust\":{{\"crate_dir\":null,\"macro_defs\":[],\"macro_calls\":[]}}}},\"diagnostics\":[{{\"code\":\"RL999\",\"span\":{{\"start\":0,\"end\":1}},\"message\":\"m\",\"help\":\"h\",\"related\":[],\"severity\":null}}]}}]]}}"
+        )
+        .as_bytes(),
+    ] {
+        for (shard, _) in shards(&cache) {
+            std::fs::write(shard, garbage).unwrap();
+        }
+        assert_eq!(Cache::open(&cache, salt).loaded(), 0);
+        let (s, c, _) = scan(&root, Some(&cache));
+        assert_eq!(s.stats.cache.hits, 0);
+        assert_eq!(s.stats.files_parsed, clean.stats.files_parsed);
+        assert_eq!(c, c_clean);
+        // ... and the next run is warm again.
+        let (s, _, _) = scan(&root, Some(&cache));
+        assert_eq!(s.stats.cache.misses, 0);
+    }
+}
+
+/// Every fixture, the test trees and (when present) the corpus give the
+/// same findings, byte for byte, cold, warm, and without a cache: every
+/// model value survives the round trip.
+#[test]
+fn results_are_identical_with_and_without_the_cache() {
+    let mut roots: Vec<PathBuf> = vec![common::root().join("testdata")];
+    if let Some(shared) = common::shared() {
+        roots.push(shared.join("corpus"));
+    }
+    for root in roots {
+        let t = tempfile::tempdir().unwrap();
+        let (plain, c0, j0) = scan(&root, None);
+        let (_, c1, j1) = scan(&root, Some(t.path()));
+        let (warm, c2, j2) = scan(&root, Some(t.path()));
+        assert_eq!(warm.stats.cache.misses, 0, "{}", root.display());
+        assert_eq!(
+            warm.stats.cache.hits,
+            plain.stats.files_parsed - unreadable(&plain)
+        );
+        assert_eq!(c0, c1);
+        assert_eq!(c0, c2, "{}", root.display());
+        for j in [&j1, &j2] {
+            let d: Vec<_> = j0
+                .lines()
+                .zip(j.lines())
+                .filter(|(a, b)| a != b)
+                .take(5)
+                .collect();
+            assert!(d.is_empty() && j0.len() == j.len(), "{d:?}");
+        }
+        // The facts themselves, links included.
+        for (a, b) in plain.files.iter().zip(&warm.files) {
+            assert_eq!(a.source.path, b.source.path);
+            assert_eq!(
+                a.facts.policies,
+                b.facts.policies,
+                "{}",
+                a.source.display_path()
+            );
+            assert_eq!(a.facts.diagnostics, b.facts.diagnostics);
+            assert_eq!(a.facts.edges, b.facts.edges);
+            assert_eq!(a.facts.timeouts, b.facts.timeouts);
+        }
+        assert_eq!(plain.files.len(), warm.files.len());
+    }
+}
+
+/// Files that were not valid UTF-8 are not cached (they are not parsed).
+fn unreadable(scan: &Scan) -> usize {
+    scan.files
+        .iter()
+        .filter(|f| {
+            f.source.text.is_empty()
+                && f.facts
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.message.contains("not valid UTF-8"))
+        })
+        .count()
+}
