@@ -116,6 +116,11 @@ impl Cache {
     /// missing, unreadable, corrupt or foreign cache file reads as empty.
     pub fn open(dir: &Path, salt: u64) -> Self {
         let mut cache = Cache::disabled();
+        // A cache folder that is a symbolic link (one a pull request could
+        // plant) is neither read nor written through (SECURITY.md).
+        if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            return cache;
+        }
         cache.dir = Some(dir.to_path_buf());
         cache.salt = salt;
         use rayon::prelude::*;
@@ -261,15 +266,29 @@ impl Cache {
 /// Make the folder, keeping it out of git and out of retrylint's own walk.
 fn prepare(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
+    if std::fs::symlink_metadata(dir)?.file_type().is_symlink() {
+        return Err(std::io::Error::other("the cache folder is a symbolic link"));
+    }
     let ignore = dir.join(".gitignore");
-    if !ignore.exists() {
-        std::fs::write(&ignore, "# Created by retrylint.\n*\n")?;
-        std::fs::write(
-            dir.join("CACHEDIR.TAG"),
-            "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by retrylint.\n",
+    if std::fs::symlink_metadata(&ignore).is_err() {
+        write_new(&ignore, b"# Created by retrylint.\n*\n")?;
+        write_new(
+            &dir.join("CACHEDIR.TAG"),
+            b"Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by retrylint.\n",
         )?;
     }
     Ok(())
+}
+
+/// Create `path` and write `bytes` to it; fails if anything is there
+/// already, a symbolic link included, so nothing is written through one.
+fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?
+        .write_all(bytes)
 }
 
 /// Write `bytes` to a temporary file beside `path` and rename it over
@@ -283,7 +302,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         std::process::id(),
         WRITES.fetch_add(1, Ordering::Relaxed)
     ));
-    std::fs::write(&tmp, bytes)?;
+    write_new(&tmp, bytes)?;
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })

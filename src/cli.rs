@@ -493,6 +493,11 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
             .collect(),
     };
     let mut scan = crate::scan(&roots, &settings)?;
+    // Test seam (debug builds): a bug after reading, in the rules.
+    #[cfg(debug_assertions)]
+    if std::env::var_os("RETRYLINT_TEST_PANIC_ON").is_some_and(|v| v == "@check") {
+        panic!("injected panic (RETRYLINT_TEST_PANIC_ON=@check)");
+    }
     let config_id = crate::report::attach_config(&mut scan, &settings);
     let mut report = crate::report::run(&scan, &settings, config_id);
     let abs = |f: &crate::source::SourceFile| config::normalise(&cwd.join(&f.path));

@@ -1,6 +1,12 @@
 //! Discovery: walk the given paths in parallel with the `ignore` crate
 //! (`.gitignore` honoured, hidden files included, `.git` skipped, symlinks
 //! never followed, `--exclude` globs), and list the files to read.
+//!
+//! Symbolic links are never followed, not even when given as a root: a
+//! link is counted and, when given by name, announced once. Reading opens
+//! each file without following a link in its last component either
+//! (`crate::read_one`), so a file swapped for a link after the walk is not
+//! read through it.
 
 use ignore::WalkBuilder;
 use ignore::overrides::OverrideBuilder;
@@ -33,9 +39,10 @@ pub struct Walk {
 /// deterministic.
 pub fn walk(roots: &[PathBuf], exclude: &[String]) -> Result<Walk, String> {
     let mut out = Walk::default();
-    let Some((first, rest)) = roots.split_first() else {
-        return Ok(out);
-    };
+    // A root that is a symbolic link is announced and left alone: the
+    // walker would follow it (it resolves its roots), and its target may
+    // be anywhere.
+    let mut walked: Vec<&PathBuf> = Vec::new();
     for r in roots {
         match std::fs::symlink_metadata(r) {
             Err(e) => return Err(format!("cannot read `{}`: {e}", r.display())),
@@ -46,9 +53,12 @@ pub fn walk(roots: &[PathBuf], exclude: &[String]) -> Result<Walk, String> {
                     message: "is a symbolic link: not followed".into(),
                 });
             }
-            Ok(_) => {}
+            Ok(_) => walked.push(r),
         }
     }
+    let Some((first, rest)) = walked.split_first() else {
+        return Ok(out);
+    };
     let mut builder = WalkBuilder::new(first);
     for r in rest {
         builder.add(r);

@@ -12,9 +12,7 @@ use crate::ScannedFile;
 use crate::config::{Mesh, Settings};
 use crate::duration::human;
 use crate::extract::short_host;
-use crate::model::{
-    AttemptCount, Delay, Layer as LayerKind, Provenance, RetryPolicy, System,
-};
+use crate::model::{AttemptCount, Delay, Layer as LayerKind, Provenance, RetryPolicy, System};
 use crate::source::{FileId, Span};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;

@@ -19,6 +19,8 @@ pub mod link;
 pub mod model;
 pub mod render;
 pub mod report;
+#[doc(hidden)]
+pub mod robustness;
 pub mod rules;
 pub mod source;
 pub mod suppress;
@@ -112,6 +114,31 @@ pub fn scan_with_progress(
         },
     );
     let walk = walk?;
+    Ok(read_walk_with(
+        walk, cache, roots, settings, progress, start,
+    ))
+}
+
+/// Read, extract and link the files of a finished walk of `roots`, with
+/// no cache (the second half of [`scan`]; separate so that tests can
+/// change the tree between the two).
+pub fn read_walk(
+    walk: discover::Walk,
+    roots: &[PathBuf],
+    settings: &Settings,
+    start: Instant,
+) -> Scan {
+    read_walk_with(walk, cache::Cache::disabled(), roots, settings, &(), start)
+}
+
+fn read_walk_with(
+    walk: discover::Walk,
+    cache: cache::Cache,
+    roots: &[PathBuf],
+    settings: &Settings,
+    progress: &dyn Progress,
+    start: Instant,
+) -> Scan {
     progress.found(walk.files.len());
     let cwd = std::env::current_dir().ok();
     let mut scan = Scan::default();
@@ -208,7 +235,7 @@ pub fn scan_with_progress(
     link::cargo_identities(&mut scan.files, roots);
     link::nginx_includes(&mut scan.files, roots);
     scan.stats.elapsed = start.elapsed();
-    Ok(scan)
+    scan
 }
 
 enum Read {
@@ -253,14 +280,14 @@ fn read_one(
     if !extract::wanted_by_name(path) {
         return Read::Skipped;
     }
-    let data = match std::fs::read(path) {
-        Ok(d) => d,
+    let data = match read_regular_file(path, settings.max_file_size) {
+        Ok(Some(d)) => d,
+        // The file grew past the limit since the walk.
+        Ok(None) => return Read::Oversized(None),
         Err(e) => return Read::Failed(shown.to_string(), format!("cannot read: {e}")),
     };
-    // The file may have grown since the walk.
-    if data.len() as u64 > settings.max_file_size {
-        return Read::Oversized(None);
-    }
+    #[cfg(debug_assertions)]
+    inject_panic(path);
     // The key covers the bytes as read and the path the extractor sees:
     // decoding, classification and redaction are functions of both.
     let key = cache.enabled().then(|| cache.key(path, &data));
@@ -316,6 +343,47 @@ fn read_one(
         }),
         key,
     )
+}
+
+/// Read a file that the walk found, at most `limit` bytes (`None` when it
+/// is longer now). The last path component is opened without following a
+/// symbolic link and without blocking, and anything but a regular file
+/// (a link or a FIFO swapped in after the walk) is refused, so a scan can
+/// neither read outside its roots through a late link nor hang on a pipe.
+fn read_regular_file(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return std::io::Error::other("it became a symbolic link: not followed");
+        }
+        e
+    })?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file any more"));
+    }
+    let mut data = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut data)?;
+    Ok((data.len() as u64 <= limit).then_some(data))
+}
+
+/// A test seam for the internal-error path (debug builds only): a file
+/// whose name is `RETRYLINT_TEST_PANIC_ON` panics while it is read, as a
+/// bug in an extractor would.
+#[cfg(debug_assertions)]
+fn inject_panic(path: &Path) {
+    if let Some(name) = std::env::var_os("RETRYLINT_TEST_PANIC_ON")
+        && path.file_name() == Some(name.as_os_str())
+    {
+        panic!("injected panic (RETRYLINT_TEST_PANIC_ON)");
+    }
 }
 
 enum Decoded {

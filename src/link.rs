@@ -52,6 +52,24 @@ fn package_name(dir: &Path, roots: &[PathBuf]) -> Option<String> {
         .map(str::to_string)
 }
 
+/// Whether `rel` below `dir` is a file, found without following any
+/// symbolic link: a link on the way may lead out of the scanned roots, so
+/// it is taken as "there" (no finding) and never resolved.
+fn is_file_or_link(dir: &Path, rel: &str) -> bool {
+    let mut cur = dir.to_path_buf();
+    let parts: Vec<_> = Path::new(rel).components().collect();
+    for (i, c) in parts.iter().enumerate() {
+        cur.push(c);
+        match std::fs::symlink_metadata(&cur) {
+            Err(_) => return false,
+            Ok(m) if m.file_type().is_symlink() => return true,
+            Ok(m) if i + 1 == parts.len() => return m.is_file(),
+            Ok(_) => {}
+        }
+    }
+    false
+}
+
 /// Whether `path` lies under one of the scanned roots (lexically: no
 /// symbolic link is followed to decide).
 fn inside(path: &Path, roots: &[PathBuf]) -> bool {
@@ -108,7 +126,7 @@ pub fn nginx_includes(files: &mut [ScannedFile], roots: &[PathBuf]) {
             };
             if targets.is_empty() && !glob && !pattern.starts_with('/') {
                 let on_disk = dir.join(pattern);
-                if !(inside(&on_disk, roots) && on_disk.is_file()) {
+                if !(inside(&on_disk, roots) && is_file_or_link(&dir, pattern)) {
                     missing.push((id, inc.span, pattern.to_string()));
                 }
             }
@@ -194,5 +212,21 @@ mod tests {
         assert!(inside(Path::new("x/Cargo.toml"), &roots));
         let roots = [PathBuf::from("a")];
         assert!(!inside(Path::new("a/../b/Cargo.toml"), &roots));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_include_is_looked_up_without_following_links() {
+        let outside = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("real.conf"), "").unwrap();
+        std::os::unix::fs::symlink(outside.path(), d.join("out")).unwrap();
+        assert!(is_file_or_link(d, "real.conf"));
+        assert!(!is_file_or_link(d, "absent.conf"));
+        // Through a link nothing is resolved: whether `out/x.conf` exists
+        // (it does not) is never asked.
+        assert!(is_file_or_link(d, "out/x.conf"));
+        assert!(is_file_or_link(d, "out/../real.conf"));
     }
 }

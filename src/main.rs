@@ -2,5 +2,14 @@ use clap::Parser;
 
 fn main() {
     let cli = retrylint::cli::Cli::parse();
-    std::process::exit(retrylint::cli::run(cli));
+    // A panic while reading one file is caught per file (`scan`); one
+    // anywhere else (linking, rules, rendering) still must not look like
+    // findings (exit 1) or a crash of unknown meaning (101).
+    let code = std::panic::catch_unwind(move || retrylint::cli::run(cli)).unwrap_or_else(|_| {
+        eprintln!(
+            "retrylint: internal error (the message above); this is a bug: please report it with the command line and the files it read"
+        );
+        2
+    });
+    std::process::exit(code);
 }

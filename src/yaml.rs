@@ -243,7 +243,14 @@ impl<'a> Builder<'a> {
                 };
                 let mut size: u64 = 1;
                 for c in children {
-                    size = size.saturating_add(self.sizes[c].unwrap_or(INFINITE));
+                    size = match self.sizes[c] {
+                        // An alias inside its own anchor: stays infinite.
+                        None | Some(INFINITE) => INFINITE,
+                        // Huge but finite (an alias bomb past 2^64 nodes)
+                        // must not be mistaken for the infinite case.
+                        Some(n) if size != INFINITE => size.saturating_add(n).min(INFINITE - 1),
+                        Some(_) => INFINITE,
+                    };
                 }
                 self.sizes[id] = Some(size);
                 let node = &mut self.file.nodes[id];
@@ -719,6 +726,20 @@ mod tests {
         assert_eq!(f.errors.len(), 1, "{:?}", f.errors);
         assert!(f.errors[0].message.contains("alias bomb"));
         assert_eq!(f.documents.len(), 1);
+        // Past 2^64 expanded nodes the count saturates: still a bomb, not
+        // an alias inside its own anchor.
+        for i in 12..25 {
+            let prev = i - 1;
+            text.insert_str(
+                text.find("---").unwrap(),
+                &format!(
+                    "a{i}: &a{i} [{}]\n",
+                    vec![format!("*a{prev}"); 10].join(", ")
+                ),
+            );
+        }
+        let f = parse(&text);
+        assert!(f.errors[0].message.contains("alias bomb"), "{:?}", f.errors);
     }
 
     #[test]

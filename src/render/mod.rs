@@ -37,22 +37,39 @@ pub fn range(file: &SourceFile, span: Span) -> (LineCol, LineCol) {
     (start, end)
 }
 
-/// Replace control characters (terminal escape sequences among them) with
-/// `?`, byte for byte, so offsets stay valid and nothing from a scanned
-/// file can drive the reader's terminal.
+/// Replace control characters (terminal escape sequences among them) and
+/// bidirectional-text controls with `?`, one `?` per byte so offsets stay
+/// valid, so that nothing from a scanned file can drive the reader's
+/// terminal or reorder what it shows. A lone CR becomes LF, as the line
+/// index reads it (a terminal would move the cursor back over the line).
 pub fn sanitize(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
+    let b = text.as_bytes();
+    let lone_cr = |i: usize| b[i] == b'\r' && b.get(i + 1) != Some(&b'\n');
+    if !text.chars().any(is_unsafe) && !(0..b.len()).any(lone_cr) {
         return Cow::Borrowed(text);
     }
-    Cow::Owned(
-        text.chars()
-            .map(|c| if is_unsafe(c) { '?' } else { c })
-            .collect(),
-    )
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if is_unsafe(c) {
+            out.extend(std::iter::repeat_n('?', c.len_utf8()));
+        } else if lone_cr(i) {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`sanitize`], on one line: for outputs with one record per line.
+pub fn one_line(text: &str) -> String {
+    sanitize(text).replace(['\r', '\n'], " ")
 }
 
 fn is_unsafe(c: char) -> bool {
-    (c.is_control() && !matches!(c, '\n' | '\r' | '\t')) || ('\u{80}'..='\u{9f}').contains(&c)
+    (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        || ('\u{80}'..='\u{9f}').contains(&c)
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
 }
 
 /// `2 errors, 5 warnings, 1 info`.
@@ -129,13 +146,28 @@ pub fn concise(scan: &Scan, findings: &[Finding]) -> String {
         let (s, _) = range(file, f.span);
         out.push_str(&format!(
             "{}:{}:{}: {} [{}] {}\n",
-            file.display_path(),
+            one_line(&file.display_path()),
             s.line,
             s.column,
             f.rule.code,
             f.severity,
-            sanitize(&f.message)
+            one_line(&f.message)
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod sanitize_tests {
+    use super::*;
+
+    #[test]
+    fn escapes_and_bidi_controls_become_one_mark_per_byte() {
+        let text = "a\u{1b}[31mb\u{202e}c\u{85}d\r\ne\rf";
+        let s = sanitize(text);
+        assert_eq!(s.len(), text.len());
+        assert_eq!(s, "a?[31mb???c??d\r\ne\nf");
+        assert_eq!(one_line("x\ny\rz"), "x y z");
+        assert!(matches!(sanitize("plain\n"), Cow::Borrowed(_)));
+    }
 }

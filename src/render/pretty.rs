@@ -183,7 +183,7 @@ fn shown<'a>(scan: &'a Scan, prepared: &'a Prepared<'a>, f: &Finding) -> Shown<'
                 help: None,
                 severity: miette::Severity::Advice,
                 source: Named {
-                    name: other.display_path(),
+                    name: super::one_line(&other.display_path()),
                     text: otext,
                     lines: olines,
                 },
@@ -205,7 +205,7 @@ fn shown<'a>(scan: &'a Scan, prepared: &'a Prepared<'a>, f: &Finding) -> Shown<'
             Severity::Info => miette::Severity::Advice,
         },
         source: Named {
-            name: file.display_path(),
+            name: super::one_line(&file.display_path()),
             text,
             lines,
         },

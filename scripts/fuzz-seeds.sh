@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Fill fuzz/corpus/<target>/ with seeds from testdata/ (the rule fixtures
+# and the clean examples), so each fuzzer starts from real files of its
+# format. `extract` and `pipeline` take a first byte that picks the syntax
+# (see src/robustness.rs `pick_syntax`). Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+c=fuzz/corpus
+mkdir -p $c/{yaml,jsonc,nginx_lexer,nginx,properties,ini,rust,java,config,extract,pipeline}
+seed() { # target file [pick-byte]
+  local name; name=$(printf '%s' "$2" | sha1sum | cut -c1-16)
+  if [ $# -eq 3 ]; then
+    { printf "\\x$(printf %02x "$3")"; cat "$2"; } > "$c/$1/$name"
+  else
+    cp "$2" "$c/$1/$name"
+  fi
+}
+while IFS= read -r -d '' f; do
+  case "$f" in
+    *.yaml|*.yml) seed yaml "$f"; seed extract "$f" 0; seed pipeline "$f" 0 ;;
+    *.json) seed yaml "$f"; seed jsonc "$f"; seed extract "$f" 4; seed pipeline "$f" 4 ;;
+    *.properties) seed properties "$f"; seed extract "$f" 5; seed pipeline "$f" 5 ;;
+    *.conf) seed nginx "$f"; seed nginx_lexer "$f"; seed extract "$f" 8; seed pipeline "$f" 8 ;;
+    *.rs) seed rust "$f"; seed extract "$f" 9; seed pipeline "$f" 9 ;;
+    *.java) seed java "$f"; seed extract "$f" 10; seed pipeline "$f" 10 ;;
+    *.ini|*.config|*.credentials|*/config|*/credentials) seed ini "$f"; seed extract "$f" 6; seed pipeline "$f" 6 ;;
+    *.toml) seed config "$f" ;;
+  esac
+done < <(find testdata -type f -print0)
+while IFS= read -r -d "" f; do seed config "$f"; done < <(find . -name .retrylint.toml -not -path "./target/*" -not -path "./fuzz/*" -print0)
+for t in $c/*; do echo "$(ls "$t" | wc -l) seeds in $t"; done

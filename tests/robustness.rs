@@ -1,0 +1,203 @@
+//! The fuzz targets of `src/robustness.rs` on the stable toolchain, in CI:
+//! every target over the seed corpus (every file under testdata/, plus
+//! each cut short and with bytes flipped), and proptest with a bounded
+//! number of cases of arbitrary and structure-shaped bytes. Arbitrary
+//! bytes in; a finding or nothing out; never a panic.
+//!
+//! `PROPTEST_CASES=100000 cargo test --test robustness` runs longer; the
+//! libFuzzer targets in `fuzz/` run the same functions (docs/FUZZING.md).
+
+use proptest::prelude::*;
+use retrylint::robustness::{self, TARGETS};
+use std::path::Path;
+
+fn target(name: &str) -> robustness::Target {
+    TARGETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+        .unwrap()
+}
+
+fn seeds() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")];
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if let Ok(b) = std::fs::read(&p) {
+                out.push((p.to_string_lossy().into_owned(), b));
+            }
+        }
+    }
+    assert!(out.len() > 300, "seed corpus: {} files", out.len());
+    out
+}
+
+/// The targets that read a file of one syntax, and the extensions whose
+/// seeds suit them; `extract` and `pipeline` get a syntax byte first.
+fn targets_for(name: &str) -> Vec<&'static str> {
+    let ext = name.rsplit('.').next().unwrap_or("");
+    let mut t = vec!["extract", "pipeline"];
+    t.extend(match ext {
+        "yaml" | "yml" => &["yaml"][..],
+        "json" => &["yaml", "jsonc"][..],
+        "conf" => &["nginx", "nginx_lexer"][..],
+        "properties" => &["properties"][..],
+        "rs" => &["rust"][..],
+        "java" => &["java"][..],
+        "config" | "credentials" => &["ini"][..],
+        "toml" => &["config"][..],
+        _ => &[][..],
+    });
+    t
+}
+
+fn syntax_byte(name: &str) -> u8 {
+    // The order of `pick_syntax` in src/robustness.rs.
+    match name.rsplit('.').next().unwrap_or("") {
+        "json" if name.contains("appsettings") => 4,
+        "json" => 3,
+        "properties" => 5,
+        "config" => 6,
+        "credentials" => 7,
+        "conf" => 8,
+        "rs" => 9,
+        "java" => 10,
+        _ => 0,
+    }
+}
+
+#[test]
+fn every_target_reads_the_seed_corpus_whole_cut_and_mangled() {
+    for (name, bytes) in seeds() {
+        for t in targets_for(&name) {
+            let run = |data: &[u8]| {
+                if matches!(t, "extract" | "pipeline") {
+                    let mut v = vec![syntax_byte(&name)];
+                    v.extend_from_slice(data);
+                    target(t)(&v)
+                } else {
+                    target(t)(data)
+                }
+            };
+            run(&bytes);
+            // Cut short at a few points, as a half-written file is.
+            for cut in [bytes.len() / 3, bytes.len() / 2, bytes.len() * 9 / 10] {
+                run(&bytes[..cut]);
+            }
+            // A few bytes flipped, deterministically.
+            if !bytes.is_empty() && t != "pipeline" {
+                let mut m = bytes.clone();
+                for k in 0..4 {
+                    let i = (k * 7919 + name.len() * 31) % m.len();
+                    m[i] ^= 0x20 | (k as u8);
+                }
+                run(&m);
+            }
+        }
+    }
+}
+
+/// Inputs shaped like config files: the punctuation and keywords the
+/// parsers branch on, in random order.
+fn structured() -> impl Strategy<Value = Vec<u8>> {
+    let atoms = prop::sample::select(vec![
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ": ",
+        ",",
+        ";",
+        "\n",
+        "\r\n",
+        "\r",
+        "  ",
+        "-",
+        "- ",
+        "&a ",
+        "*a",
+        "<<: ",
+        "!!str ",
+        "\"",
+        "'",
+        "\\",
+        "#",
+        "//",
+        "/*",
+        "*/",
+        "=",
+        "\\u12",
+        "${x}",
+        "{{ v }}",
+        "---\n",
+        "retries:",
+        "attempts: ",
+        "maxAttempts",
+        "retry",
+        "http {",
+        "location / {",
+        "proxy_next_upstream_tries ",
+        "proxy_pass http://a;",
+        "upstream u {",
+        "server 1.2.3.4;",
+        "include x;",
+        "content_by_lua_block {",
+        "[profile a]",
+        "max_attempts = ",
+        "retry_mode = ",
+        "fn ",
+        "loop {",
+        "sleep(",
+        ".retry(",
+        "Duration::",
+        "1",
+        "0",
+        "-1",
+        "1e999",
+        "99999999999999999999",
+        "1.5s",
+        "500ms",
+        "é",
+        "\u{0}",
+        "\u{feff}",
+        "apiVersion: networking.istio.io/v1\nkind: VirtualService\n",
+        "resilience4j.retry.instances.a.",
+        "methodConfig",
+        "retryPolicy",
+    ]);
+    prop::collection::vec(atoms, 0..120).prop_map(|v| v.concat().into_bytes())
+}
+
+proptest! {
+    // Bounded so that `cargo test` stays fast on two loaded cores.
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..512)) {
+        for (_, t) in TARGETS {
+            t(&data);
+        }
+    }
+
+    #[test]
+    fn config_shaped_bytes_never_panic(data in structured(), pick in any::<u8>()) {
+        for (name, t) in TARGETS {
+            if matches!(*name, "extract" | "pipeline") {
+                let mut v = vec![pick];
+                v.extend_from_slice(&data);
+                t(&v);
+            } else {
+                t(&data);
+            }
+        }
+    }
+}
