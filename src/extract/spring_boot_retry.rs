@@ -240,6 +240,33 @@ fn backoff(initial: Duration, multiplier: f64, max: Option<Duration>) -> Delay {
     }
 }
 
+/// How a Duration property is read: Spring `Duration` or plain milliseconds.
+type ReadDuration = fn(&Prop, &str, &mut Facts) -> Option<Duration>;
+
+/// Spring Retry's exponential back-off as one settings family writes it:
+/// the initial interval, multiplier and maximum props (any may be absent),
+/// their names for messages, and the family's defaults.
+fn exponential(
+    props: [Option<&Prop>; 3],
+    names: [&str; 3],
+    defaults: (Duration, f64, Duration),
+    read: ReadDuration,
+    root: Span,
+    facts: &mut Facts,
+) -> Located<Delay> {
+    let [ii, mu, mi] = props;
+    let initial = ii
+        .and_then(|p| read(p, names[0], facts))
+        .unwrap_or(defaults.0);
+    let multiplier = mu
+        .and_then(|p| float(p, names[1], facts))
+        .unwrap_or(defaults.1);
+    let max = mi
+        .and_then(|p| read(p, names[2], facts))
+        .unwrap_or(defaults.2);
+    locate(backoff(initial, multiplier, Some(max)), &[ii, mu, mi], root)
+}
+
 /// Whether the value's located provenance is written (any of `props` set).
 fn locate<T>(value: T, props: &[Option<&Prop>], fallback: Span) -> Located<T> {
     let spans: Vec<Span> = props.iter().flatten().map(|p| p.span()).collect();
@@ -313,19 +340,22 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
     let mut policy = RetryPolicy::new(System::SpringCloudConfig, root, attempts);
     policy.name = Some("spring.cloud.config.retry".into());
     policy.scope.caller = caller.map(str::to_string);
-    let ii = retry.get("initialInterval");
-    let mu = retry.get("multiplier");
-    let mi = retry.get("maxInterval");
-    let initial = ii
-        .and_then(|p| millis(p, "initial-interval", facts))
-        .unwrap_or(Duration::from_millis(1000));
-    let multiplier = mu
-        .and_then(|p| float(p, "multiplier", facts))
-        .unwrap_or(1.1);
-    let max = mi
-        .and_then(|p| millis(p, "max-interval", facts))
-        .unwrap_or(Duration::from_millis(2000));
-    policy.delay = locate(backoff(initial, multiplier, Some(max)), &[ii, mu, mi], root);
+    policy.delay = exponential(
+        [
+            retry.get("initialInterval"),
+            retry.get("multiplier"),
+            retry.get("maxInterval"),
+        ],
+        ["initial-interval", "multiplier", "max-interval"],
+        (
+            Duration::from_millis(1000),
+            1.1,
+            Duration::from_millis(2000),
+        ),
+        millis,
+        root,
+        facts,
+    );
     let random = retry.get("useRandomPolicy");
     policy.jitter = match random.map(|p| (p, boolean(p, "use-random-policy", facts))) {
         // ExponentialRandomBackOffPolicy: each delay grows by a random
@@ -499,19 +529,18 @@ fn rabbit(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
         let mut policy = RetryPolicy::new(System::SpringAmqp, root, attempts);
         policy.name = Some(name.clone());
         policy.scope.caller = caller.map(str::to_string);
-        let ii = b.get("initialInterval");
-        let mu = b.get("multiplier");
-        let mi = b.get("maxInterval");
-        let initial = ii
-            .and_then(|p| duration(p, "initial-interval", facts))
-            .unwrap_or(Duration::from_secs(1));
-        let multiplier = mu
-            .and_then(|p| float(p, "multiplier", facts))
-            .unwrap_or(1.0);
-        let max = mi
-            .and_then(|p| duration(p, "max-interval", facts))
-            .unwrap_or(Duration::from_secs(10));
-        policy.delay = locate(backoff(initial, multiplier, Some(max)), &[ii, mu, mi], root);
+        policy.delay = exponential(
+            [
+                b.get("initialInterval"),
+                b.get("multiplier"),
+                b.get("maxInterval"),
+            ],
+            ["initial-interval", "multiplier", "max-interval"],
+            (Duration::from_secs(1), 1.0, Duration::from_secs(10)),
+            duration,
+            root,
+            facts,
+        );
         policy.jitter = Located::default_at(Jitter::None, policy.delay.span);
         policy.retry_on = Located::default_at(RetryOn::AllErrors, root);
         facts.policies.push(policy);
@@ -702,23 +731,30 @@ fn stream(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
         let mut policy = RetryPolicy::new(System::SpringCloudStream, root, attempts);
         policy.name = Some(format!("binding {}", c.name));
         policy.scope.caller = caller.map(str::to_string);
-        let ii = get("backOffInitialInterval");
-        let mi = get("backOffMaxInterval");
-        let mu = get("backOffMultiplier");
-        let initial = ii
-            .and_then(|p| millis(p, "back-off-initial-interval", facts))
-            .unwrap_or(Duration::from_millis(1000));
-        let max = mi
-            .and_then(|p| millis(p, "back-off-max-interval", facts))
-            .unwrap_or(Duration::from_millis(10_000));
-        let multiplier = mu
-            .and_then(|p| float(p, "back-off-multiplier", facts))
-            .unwrap_or(2.0);
         if let Some(t) = get("retryTemplateName") {
             policy.delay = Located::written(Delay::Custom, t.span());
             policy.jitter = Located::written(Jitter::Unknown, t.span());
         } else {
-            policy.delay = locate(backoff(initial, multiplier, Some(max)), &[ii, mu, mi], root);
+            policy.delay = exponential(
+                [
+                    get("backOffInitialInterval"),
+                    get("backOffMultiplier"),
+                    get("backOffMaxInterval"),
+                ],
+                [
+                    "back-off-initial-interval",
+                    "back-off-multiplier",
+                    "back-off-max-interval",
+                ],
+                (
+                    Duration::from_millis(1000),
+                    2.0,
+                    Duration::from_millis(10_000),
+                ),
+                millis,
+                root,
+                facts,
+            );
             policy.jitter = Located::default_at(Jitter::None, policy.delay.span);
         }
         // What is retried.
