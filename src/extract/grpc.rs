@@ -393,56 +393,34 @@ fn throttling(
 ) -> Option<Located<Budget>> {
     let f = Fields::read(e.value, THROTTLING_KEYS, "gRPC `retryThrottling`", m, facts);
     let mut ok = true;
-    let max_tokens = match f.get("maxTokens") {
-        Some(t) => match number(t.value) {
-            Some(n) if n > 0.0 && n <= 1000.0 => Some(n),
-            _ => {
-                facts.diagnostics.push(invalid_setting::value(
+    let mut required = |key: &str, valid: fn(f64) -> bool, rule: &str| -> Option<f64> {
+        let read = match f.get(key) {
+            Some(t) => match number(t.value).filter(|n| valid(*n)) {
+                Some(n) => return Some(n),
+                None => invalid_setting::value(
                     m(t.value.span()),
-                    "maxTokens",
+                    key,
                     t.value.as_str().unwrap_or(t.value.kind_name()),
-                    "must be a number in (0, 1000]; grpc-go rejects the whole service config",
-                ));
-                ok = false;
-                None
-            }
-        },
-        None => {
-            facts.diagnostics.push(invalid_setting::value(
+                    &format!("must be {rule}; grpc-go rejects the whole service config"),
+                ),
+            },
+            None => invalid_setting::value(
                 m(e.key_span),
                 "retryThrottling",
-                "no `maxTokens`",
-                "`maxTokens` is required; grpc-go rejects the whole service config",
-            ));
-            ok = false;
-            None
-        }
+                &format!("no `{key}`"),
+                &format!("`{key}` is required; grpc-go rejects the whole service config"),
+            ),
+        };
+        facts.diagnostics.push(read);
+        ok = false;
+        None
     };
-    let token_ratio = match f.get("tokenRatio") {
-        Some(t) => match number(t.value) {
-            Some(r) if r > 0.0 => Some(r),
-            _ => {
-                facts.diagnostics.push(invalid_setting::value(
-                    m(t.value.span()),
-                    "tokenRatio",
-                    t.value.as_str().unwrap_or(t.value.kind_name()),
-                    "must be a number above 0; grpc-go rejects the whole service config",
-                ));
-                ok = false;
-                None
-            }
-        },
-        None => {
-            facts.diagnostics.push(invalid_setting::value(
-                m(e.key_span),
-                "retryThrottling",
-                "no `tokenRatio`",
-                "`tokenRatio` is required; grpc-go rejects the whole service config",
-            ));
-            ok = false;
-            None
-        }
-    };
+    let max_tokens = required(
+        "maxTokens",
+        |n| n > 0.0 && n <= 1000.0,
+        "a number in (0, 1000]",
+    );
+    let token_ratio = required("tokenRatio", |r| r > 0.0, "a number above 0");
     if !ok {
         *rejected = true;
         return None;
