@@ -87,102 +87,65 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
     found
 }
 
-fn boolean(p: &Prop, key: &str, facts: &mut Facts) -> Option<bool> {
-    match p.value.trim().to_ascii_lowercase().as_str() {
-        "true" => Some(true),
-        "false" => Some(false),
-        v if v.contains("${") => None,
-        _ => {
-            facts.diagnostics.push(invalid_setting::value(
-                p.value_span,
-                key,
-                &p.value,
-                "not `true` or `false`",
-            ));
+/// Read a property with `parse`: a value that does not parse is RL902,
+/// unless it is a `${...}` placeholder, whose value is unknown here.
+fn read<T>(
+    p: &Prop,
+    key: &str,
+    facts: &mut Facts,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Option<T> {
+    match parse(p.value.trim()) {
+        Ok(v) => Some(v),
+        Err(_) if p.value.contains("${") => None,
+        Err(why) => {
+            facts
+                .diagnostics
+                .push(invalid_setting::value(p.value_span, key, &p.value, &why));
             None
         }
     }
+}
+
+fn boolean(p: &Prop, key: &str, facts: &mut Facts) -> Option<bool> {
+    read(p, key, facts, |v| match v.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err("not `true` or `false`".into()),
+    })
 }
 
 fn whole(p: &Prop, key: &str, min: i64, facts: &mut Facts) -> Option<i64> {
-    match p.value.trim().parse::<i64>() {
-        Ok(n) if n >= min && n <= i32::MAX as i64 => Some(n),
-        Ok(n) if n > i32::MAX as i64 => {
-            facts.diagnostics.push(invalid_setting::value(
-                p.value_span,
-                key,
-                &p.value,
-                "larger than a Java `int` holds",
-            ));
-            None
-        }
-        Ok(n) => {
-            facts.diagnostics.push(invalid_setting::value(
-                p.value_span,
-                key,
-                &p.value,
-                &format!("`{n}` is below {min}"),
-            ));
-            None
-        }
-        Err(_) if p.value.contains("${") => None,
-        Err(_) => {
-            facts.diagnostics.push(invalid_setting::value(
-                p.value_span,
-                key,
-                &p.value,
-                "not a whole number",
-            ));
-            None
-        }
-    }
+    read(p, key, facts, |v| match v.parse::<i64>() {
+        Ok(n) if n > i32::MAX as i64 => Err("larger than a Java `int` holds".into()),
+        Ok(n) if n < min => Err(format!("`{n}` is below {min}")),
+        Ok(n) => Ok(n),
+        Err(_) => Err("not a whole number".into()),
+    })
 }
 
 fn float(p: &Prop, key: &str, facts: &mut Facts) -> Option<f64> {
-    match p.value.trim().parse::<f64>() {
-        Ok(f) if f.is_finite() => Some(f),
-        _ if p.value.contains("${") => None,
-        _ => {
-            facts.diagnostics.push(invalid_setting::value(
-                p.value_span,
-                key,
-                &p.value,
-                "not a number",
-            ));
-            None
-        }
-    }
+    read(p, key, facts, |v| {
+        v.parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .ok_or_else(|| "not a number".into())
+    })
 }
 
 /// A `long`/`int` of milliseconds (no unit accepted).
 fn millis(p: &Prop, key: &str, facts: &mut Facts) -> Option<Duration> {
-    match p.value.trim().parse::<u64>() {
-        Ok(n) => Some(Duration::from_millis(n)),
-        Err(_) if p.value.contains("${") => None,
-        Err(_) => {
-            facts.diagnostics.push(invalid_setting::value(
-                p.value_span,
-                key,
-                &p.value,
-                "a whole number of milliseconds is expected here; a unit such as `1s` fails to bind",
-            ));
-            None
-        }
-    }
+    read(p, key, facts, |v| {
+        v.parse::<u64>().map(Duration::from_millis).map_err(|_| {
+            "a whole number of milliseconds is expected here; a unit such as `1s` fails to bind"
+                .into()
+        })
+    })
 }
 
 /// A Spring `Duration` (unitless = milliseconds).
 fn duration(p: &Prop, key: &str, facts: &mut Facts) -> Option<Duration> {
-    match parse_spring(&p.value, Duration::from_millis(1)) {
-        Ok(d) => Some(d),
-        Err(_) if p.value.contains("${") => None,
-        Err(e) => {
-            facts
-                .diagnostics
-                .push(invalid_setting::value(p.value_span, key, &p.value, &e));
-            None
-        }
-    }
+    read(p, key, facts, |v| parse_spring(v, Duration::from_millis(1)))
 }
 
 /// Report every key of `b` not in `known` (RL901).
