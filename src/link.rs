@@ -86,9 +86,12 @@ fn inside(path: &Path, roots: &[PathBuf]) -> bool {
         }
         out
     };
-    let p = norm(path);
+    // Both absolute: roots are as the command line gave them (absolute
+    // from the CLI, maybe relative from the library), paths maybe not.
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let p = norm(&abs(path));
     roots.iter().any(|r| {
-        let r = norm(r);
+        let r = norm(&abs(r));
         r.as_os_str().is_empty() || p.starts_with(&r)
     })
 }
@@ -97,56 +100,101 @@ fn inside(path: &Path, roots: &[PathBuf]) -> bool {
 /// names no file (nginx refuses to start) and an include that comes back to
 /// its own file are reported (RL902). Globs may match nothing, as nginx
 /// allows; absolute paths outside the scanned tree (`/etc/nginx/mime.types`)
-/// are not looked for. Settings of an included file are not merged into the
-/// including block: each file is checked with its own settings.
+/// are not looked for. An included file is read again with the retry and
+/// timeout settings and the upstreams in force at its `include`
+/// ([`inherit_nginx_settings`]).
 pub fn nginx_includes(files: &mut [ScannedFile], roots: &[PathBuf]) {
     use crate::rules::settings::invalid_setting;
     let paths: Vec<String> = files.iter().map(|f| f.source.display_path()).collect();
-    // file -> files it includes (indices), with the include's span.
-    let mut edges: Vec<Vec<(usize, Span, String)>> = vec![Vec::new(); files.len()];
+    // file -> files it includes (indices), with the include's span and
+    // its index in the file's `includes`.
+    let mut edges: Vec<Vec<(usize, Span, String, usize)>> = vec![Vec::new(); files.len()];
     let mut missing: Vec<(usize, Span, String)> = Vec::new();
     for (id, f) in files.iter().enumerate() {
         let dir = Path::new(&paths[id])
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        for inc in &f.facts.includes {
+        for (k, inc) in f.facts.includes.iter().enumerate() {
             let pattern = inc.pattern.trim();
             if pattern.contains('$') || pattern.is_empty() {
                 continue;
             }
             let glob = pattern.contains(['*', '?', '[']);
+            // nginx reads a relative path from its configuration folder
+            // (the main file's), which a fragment's own folder may be
+            // below: this folder first, then each enclosing one inside the
+            // scanned roots (which are absolute; shown paths are not).
+            let real = std::path::absolute(&dir).unwrap_or_else(|_| dir.clone());
+            let folders: Vec<(&Path, &Path)> =
+                std::iter::successors(Some(dir.as_path()), |d| d.parent())
+                    .zip(std::iter::successors(Some(real.as_path()), |d| d.parent()))
+                    .enumerate()
+                    .take_while(|(k, (_, r))| *k == 0 || inside(r, roots))
+                    .map(|(_, f)| f)
+                    .collect();
             let targets: Vec<usize> = if pattern.starts_with('/') {
                 // Matched by the part below the nginx folder, if any.
                 let tail = pattern.rsplit_once("/nginx/").map_or(pattern, |(_, t)| t);
                 matching(&paths, tail, true)
             } else {
-                let joined = crate::source::display_path(&dir.join(pattern));
-                matching(&paths, &joined, false)
+                folders
+                    .iter()
+                    .map(|(d, _)| {
+                        matching(
+                            &paths,
+                            &crate::source::display_path(&d.join(pattern)),
+                            false,
+                        )
+                    })
+                    .find(|found| !found.is_empty())
+                    .unwrap_or_default()
             };
             if targets.is_empty() && !glob && !pattern.starts_with('/') {
-                let on_disk = dir.join(pattern);
-                if !(inside(&on_disk, roots) && is_file_or_link(&dir, pattern)) {
+                let somewhere = folders
+                    .iter()
+                    .any(|(_, r)| inside(&r.join(pattern), roots) && is_file_or_link(r, pattern));
+                if !somewhere {
                     missing.push((id, inc.span, pattern.to_string()));
                 }
             }
             for t in targets {
-                edges[id].push((t, inc.span, pattern.to_string()));
+                edges[id].push((t, inc.span, pattern.to_string(), k));
             }
         }
     }
+    inherit_nginx_settings(files, &edges, &paths);
+    // Where nginx looks for a relative path is known for a main file (one
+    // with the `http` block: its folder) and for a file another scanned
+    // file includes (the main file's folder, searched above). A fragment
+    // scanned without the file that includes it may include from a folder
+    // outside the scan: nothing is said of it.
+    let mut included = vec![false; files.len()];
+    for e in &edges {
+        for &(t, ..) in e {
+            included[t] = true;
+        }
+    }
+    missing.retain(|(id, ..)| {
+        included[*id]
+            || files[*id]
+                .facts
+                .includes
+                .iter()
+                .any(|i| i.context == "http")
+    });
     for (id, span, pattern) in missing {
         files[id].facts.diagnostics.push(invalid_setting::value(
             span,
             "include",
             &pattern,
-            "no such file next to this one: nginx refuses to start",
+            "no such file in this folder or the ones above it (nginx reads a relative path from its configuration folder): nginx refuses to start",
         ));
     }
     // An include that leads back to its own file (nginx recurses until it
     // runs out of file descriptors).
     for start in 0..files.len() {
-        for &(first, span, ref pattern) in &edges[start] {
+        for &(first, span, ref pattern, _) in &edges[start] {
             let mut seen = vec![false; files.len()];
             let mut stack = vec![first];
             let mut cycle = false;
@@ -170,6 +218,63 @@ pub fn nginx_includes(files: &mut [ScannedFile], roots: &[PathBuf]) {
                     .diagnostics
                     .push(invalid_setting::value(span, "include", pattern, &msg));
             }
+        }
+    }
+}
+
+/// Read each included nginx file again inside the block that includes it,
+/// as nginx does: a retry or timeout setting it does not write is the one
+/// in force at the `include`, and its passes can name the including file's
+/// upstreams. Files are taken from the top of the include tree down (an
+/// included file hands on what it inherited), each once: a file included
+/// from several places is read with the settings of the first found (files
+/// in scan order, breadth first). Files only reached through an include
+/// cycle keep their own settings (the cycle is reported).
+fn inherit_nginx_settings(
+    files: &mut [ScannedFile],
+    edges: &[Vec<(usize, Span, String, usize)>],
+    paths: &[String],
+) {
+    let n = files.len();
+    let mut included = vec![false; n];
+    for e in edges {
+        for &(t, ..) in e {
+            included[t] = true;
+        }
+    }
+    let mut done = vec![false; n];
+    let mut queue: std::collections::VecDeque<usize> = (0..n)
+        .filter(|&i| !included[i] && !edges[i].is_empty())
+        .collect();
+    for &r in &queue {
+        done[r] = true;
+    }
+    while let Some(m) = queue.pop_front() {
+        for &(t, _, _, k) in &edges[m] {
+            if std::mem::replace(&mut done[t], true) {
+                continue;
+            }
+            let Some(inc) = files[m].facts.includes.get(k) else {
+                continue;
+            };
+            let mut directives = inc.inherited.clone();
+            let upstreams = inc.upstreams.clone();
+            for d in directives.iter_mut().filter(|d| d.from.is_empty()) {
+                let line = files[m].source.line_col(d.span.start).line;
+                d.from = format!("{}:{line}", paths[m]);
+            }
+            if !(directives.is_empty() && upstreams.is_empty())
+                && files[t].facts.extractors.contains(&"nginx")
+            {
+                let mut facts = crate::extract::Facts::default();
+                let outer = crate::extract::nginx::Inherited {
+                    directives: &directives,
+                    upstreams: &upstreams,
+                };
+                crate::extract::nginx::extract_included(&files[t].source.text, &mut facts, &outer);
+                files[t].facts = facts;
+            }
+            queue.push_back(t);
         }
     }
 }
@@ -212,6 +317,83 @@ mod tests {
         assert!(inside(Path::new("x/Cargo.toml"), &roots));
         let roots = [PathBuf::from("a")];
         assert!(!inside(Path::new("a/../b/Cargo.toml"), &roots));
+    }
+
+    fn nginx_file(path: &str, text: &str) -> ScannedFile {
+        let mut facts = crate::extract::Facts::default();
+        crate::extract::nginx::extract(text, &mut facts);
+        ScannedFile {
+            source: crate::source::SourceFile::new(path, text.to_string()),
+            facts,
+        }
+    }
+
+    #[test]
+    fn an_included_file_inherits_the_settings_in_force_at_its_include() {
+        use crate::model::{AttemptCount, Methods, Provenance, Timeout};
+        let main = "http {\n  upstream pay { server 10.0.0.1; server 10.0.0.2; server 10.0.0.3; }\n  proxy_next_upstream error timeout non_idempotent;\n  proxy_next_upstream_tries 0;\n  include conf.d/*.conf;\n  proxy_read_timeout 5s;\n}\n";
+        let site = "server {\n  location /a { proxy_pass http://pay; }\n  location /b { proxy_next_upstream error; proxy_read_timeout 1s; proxy_pass http://pay; }\n  include snippets/c.conf;\n}\n";
+        let snippet = "location /c { proxy_next_upstream_tries 2; proxy_pass http://pay; }\n";
+        let mut files = vec![
+            nginx_file("n/conf.d/site.conf", site),
+            nginx_file("n/nginx.conf", main),
+            nginx_file("n/snippets/c.conf", snippet),
+        ];
+        nginx_includes(&mut files, &[PathBuf::from("n")]);
+        let policy = |f: usize, route: &str| {
+            files[f]
+                .facts
+                .policies
+                .iter()
+                .find(|p| p.scope.route.as_deref() == Some(route))
+                .unwrap()
+                .clone()
+        };
+        // Every setting from nginx.conf, wherever it is written there; the
+        // upstream's three servers bound `tries 0`.
+        let a = policy(0, "location /a");
+        assert_eq!(a.attempts.value.count, AttemptCount::Finite(3));
+        assert_eq!(a.attempts.provenance, Provenance::Included);
+        assert!(matches!(a.methods.value, Methods::Set(_)));
+        assert_eq!(
+            a.per_try_timeout.as_ref().unwrap().value,
+            Timeout::after(std::time::Duration::from_secs(65))
+        );
+        assert_eq!(
+            a.settings_from,
+            ["n/nginx.conf:3", "n/nginx.conf:4", "n/nginx.conf:6"]
+        );
+        assert!(
+            a.describe()
+                .contains("with settings from `n/nginx.conf` lines 3-4, 6")
+        );
+        // What the site writes replaces what it inherits.
+        let b = policy(0, "location /b");
+        assert_eq!(b.methods.value, Methods::IdempotentOnly);
+        assert_eq!(
+            b.per_try_timeout.as_ref().unwrap().value,
+            Timeout::after(std::time::Duration::from_secs(61))
+        );
+        assert!(b.methods.is_written());
+        // Two includes down, from the main file's folder.
+        let c = policy(2, "location /c");
+        assert_eq!(c.attempts.value.count, AttemptCount::Finite(2));
+        assert!(c.attempts.is_written());
+        assert!(matches!(c.methods.value, Methods::Set(_)));
+        assert!(files.iter().all(|f| f.facts.diagnostics.is_empty()));
+    }
+
+    #[test]
+    fn a_fragment_alone_says_nothing_of_includes_it_cannot_place() {
+        let site = "server {\n  include snippets/absent.conf;\n}\n";
+        let mut files = vec![nginx_file("n/conf.d/site.conf", site)];
+        nginx_includes(&mut files, &[PathBuf::from("n/conf.d")]);
+        assert!(files[0].facts.diagnostics.is_empty());
+        // A main file's missing include is reported.
+        let main = "http {\n  include absent.conf;\n}\n";
+        let mut files = vec![nginx_file("n/nginx.conf", main)];
+        nginx_includes(&mut files, &[PathBuf::from("n")]);
+        assert_eq!(files[0].facts.diagnostics.len(), 1);
     }
 
     #[cfg(unix)]

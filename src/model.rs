@@ -25,6 +25,10 @@ pub enum Provenance {
     /// The system's documented default; the span points at the block it
     /// applies to.
     Default,
+    /// Written in another file that includes this one (an nginx setting in
+    /// force at the `include`); the span points at where it applies here,
+    /// and [`RetryPolicy::settings_from`] names the file.
+    Included,
 }
 
 /// A value with the span that defines it and its provenance.
@@ -48,6 +52,13 @@ impl<T> Located<T> {
             value,
             span,
             provenance: Provenance::Default,
+        }
+    }
+    pub fn included(value: T, span: Span) -> Self {
+        Located {
+            value,
+            span,
+            provenance: Provenance::Included,
         }
     }
     pub fn inherited(value: T, span: Span) -> Self {
@@ -471,6 +482,12 @@ pub struct RetryPolicy {
     /// Where the block that would hold this policy's retry budget is, for
     /// RL601 (missing-retry-budget): the policy itself by default.
     pub budget_site: BudgetSite,
+    /// Other files some of this policy's settings come from (`path:line`
+    /// of an nginx directive inherited through an `include`): its spans
+    /// then point at where they apply in this file, and messages name
+    /// these files.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settings_from: Vec<String>,
 }
 
 /// Where a policy's retry budget is (or would be) configured.
@@ -516,15 +533,20 @@ impl RetryPolicy {
             ignores: Vec::new(),
             wraps_breaker: Vec::new(),
             budget_site: BudgetSite::Policy,
+            settings_from: Vec::new(),
         }
     }
 
     /// "`backendA` (Resilience4j)" and the like, for messages, which start
     /// in lower case.
     pub fn describe(&self) -> String {
+        let from = match self.settings_from.as_slice() {
+            [] => String::new(),
+            places => format!(", with settings from {}", group_lines(places)),
+        };
         match &self.name {
-            Some(n) => format!("`{}` ({})", n, self.system.label()),
-            None => format!("the {} policy", self.system.label()),
+            Some(n) => format!("`{}` ({}{from})", n, self.system.label()),
+            None => format!("the {} policy{from}", self.system.label()),
         }
     }
 
@@ -532,6 +554,53 @@ impl RetryPolicy {
     pub fn retries(&self) -> bool {
         self.attempts.value.count.retries() && !matches!(self.retry_on.value, RetryOn::Nothing)
     }
+}
+
+/// `a.conf:3`, `a.conf:4`, `a.conf:5`, `b.conf:9` as "`a.conf` lines 3-5,
+/// `b.conf` line 9" (files in first-seen order).
+fn group_lines(places: &[String]) -> String {
+    let mut files: Vec<(&str, Vec<usize>)> = Vec::new();
+    for p in places {
+        let (file, line) = match p.rsplit_once(':').map(|(f, l)| (f, l.parse::<usize>())) {
+            Some((f, Ok(l))) => (f, Some(l)),
+            _ => (p.as_str(), None),
+        };
+        let at = match files.iter().position(|(f, _)| *f == file) {
+            Some(at) => at,
+            None => {
+                files.push((file, Vec::new()));
+                files.len() - 1
+            }
+        };
+        files[at].1.extend(line);
+    }
+    files
+        .into_iter()
+        .map(|(file, mut lines)| {
+            lines.sort_unstable();
+            lines.dedup();
+            let mut runs: Vec<String> = Vec::new();
+            let mut i = 0;
+            while i < lines.len() {
+                let mut j = i;
+                while j + 1 < lines.len() && lines[j + 1] == lines[j] + 1 {
+                    j += 1;
+                }
+                runs.push(if i == j {
+                    lines[i].to_string()
+                } else {
+                    format!("{}-{}", lines[i], lines[j])
+                });
+                i = j + 1;
+            }
+            match lines.len() {
+                0 => format!("`{file}`"),
+                1 => format!("`{file}` line {}", runs.join(", ")),
+                _ => format!("`{file}` lines {}", runs.join(", ")),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A timeout that is not part of a retry policy (a TimeLimiter, a proxy's
@@ -582,4 +651,55 @@ pub struct IncludeRef {
     /// The block the included text is read in: `main`, `http`, `server`,
     /// `location /api` ...
     pub context: String,
+    /// The retry and timeout directives in force where the `include` is
+    /// (written in an enclosing block of this file, or inherited by this
+    /// file from its own includer): the included file's passes inherit
+    /// them unless they write their own.
+    #[serde(default)]
+    pub inherited: Vec<InheritedDirective>,
+    /// The `upstream` blocks the included file's passes can name: this
+    /// file's and those it inherited.
+    #[serde(default)]
+    pub upstreams: Vec<InheritedUpstream>,
+}
+
+/// A directive an included nginx file inherits from the file including it.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct InheritedDirective {
+    pub name: String,
+    pub args: Vec<String>,
+    /// Its span in the file that writes it.
+    pub span: Span,
+    /// Where it is written, as `path:line`; empty while it is the
+    /// including file's own (the link step knows that file's path).
+    pub from: String,
+}
+
+/// An nginx `upstream` block an included file can call.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct InheritedUpstream {
+    pub name: String,
+    /// The arguments of each `server` line (address, then flags).
+    pub servers: Vec<Vec<String>>,
+    /// Peers chosen by Lua (`balancer_by_lua*`).
+    pub dynamic: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::group_lines;
+
+    #[test]
+    fn places_are_grouped_by_file_with_line_ranges() {
+        let p = |v: &[&str]| group_lines(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            p(&["a.conf:4", "a.conf:3", "a.conf:5"]),
+            "`a.conf` lines 3-5"
+        );
+        assert_eq!(
+            p(&["n/a.conf:9", "b.conf:2", "n/a.conf:11"]),
+            "`n/a.conf` lines 9, 11, `b.conf` line 2"
+        );
+        assert_eq!(p(&["c:/x"]), "`c:/x`");
+    }
 }

@@ -38,8 +38,10 @@
 //!   `nginx.conf`, `ngx_conf_full_name`), not against the including file;
 //!   a pattern with `*`, `?` or `[` is a glob that may match nothing, a
 //!   plain path that does not exist stops nginx. The included text is read
-//!   in the block named by [`IncludeRef::context`], so its settings are
-//!   inherited as if written there.
+//!   in the block named by [`IncludeRef::context`], so it inherits the
+//!   settings in force there: each `include` records them
+//!   ([`IncludeRef::inherited`], [`IncludeRef::upstreams`]) and the link
+//!   step reads the included file again with [`extract_included`].
 //!
 //! The `stream` module's `proxy_next_upstream` (on/off, connect failures
 //! only) and `mail` are recognised and left alone.
@@ -275,6 +277,24 @@ pub fn claims(path: &Path, name: &str, bytes: &[u8]) -> bool {
 
 /// Parse and read one nginx file.
 pub fn extract(text: &str, facts: &mut Facts) {
+    extract_included(text, facts, &Inherited::default());
+}
+
+/// What an included file inherits from the file that includes it: the
+/// retry and timeout directives in force at the `include`, and the
+/// `upstream` blocks its passes can name.
+#[derive(Clone, Debug, Default)]
+pub struct Inherited<'a> {
+    pub directives: &'a [InheritedDirective],
+    pub upstreams: &'a [InheritedUpstream],
+}
+
+/// [`extract`] for a file read inside another's block (an `include`): a
+/// setting the file does not write is taken from `outer`, as nginx merges
+/// an inner block's settings with the enclosing ones. Outer values apply
+/// at this file's passes (their spans) and the policy names the file that
+/// writes them ([`RetryPolicy::settings_from`]).
+pub fn extract_included(text: &str, facts: &mut Facts, outer: &Inherited<'_>) {
     facts.claimed_by("nginx");
     let cfg = match parser::parse(text) {
         Ok(c) => c,
@@ -302,7 +322,9 @@ pub fn extract(text: &str, facts: &mut Facts) {
             return;
         }
     };
-    Reader::new(&cfg, facts).run();
+    let mut reader = Reader::new(&cfg, facts);
+    reader.inherit(outer);
+    reader.run();
 }
 
 /// A checked value of a retry or timeout directive.
@@ -341,6 +363,39 @@ struct Upstream {
     dynamic: bool,
 }
 
+/// Where a setting a pass uses is: written in this file at `span`, or
+/// inherited from an including file and placed at the pass (`span`).
+#[derive(Clone, Copy, Debug)]
+struct At {
+    span: Span,
+    included: bool,
+}
+
+impl At {
+    fn written(span: Span) -> Self {
+        At {
+            span,
+            included: false,
+        }
+    }
+    fn included(span: Span) -> Self {
+        At {
+            span,
+            included: true,
+        }
+    }
+    fn with_span(self, span: Span) -> Self {
+        At { span, ..self }
+    }
+    fn put<T>(self, value: T) -> Located<T> {
+        if self.included {
+            Located::included(value, self.span)
+        } else {
+            Located::written(value, self.span)
+        }
+    }
+}
+
 /// What a `*_pass` calls.
 #[derive(Clone, Debug)]
 enum Target {
@@ -366,6 +421,15 @@ struct Reader<'c, 'f> {
     upstreams: Vec<Upstream>,
     /// Lower-case upstream name -> index of its first definition.
     upstream_index: HashMap<String, usize>,
+    /// Settings inherited from an including file, by directive name: the
+    /// checked values and where each is written.
+    outer: HashMap<String, Vec<(Value, String)>>,
+    /// The same as written, passed on to this file's own includes.
+    outer_raw: Vec<InheritedDirective>,
+    /// Upstreams inherited from an including file.
+    outer_upstreams: Vec<InheritedUpstream>,
+    /// The files the pass being read took a setting from.
+    used_from: Vec<String>,
 }
 
 impl<'c, 'f> Reader<'c, 'f> {
@@ -377,7 +441,48 @@ impl<'c, 'f> Reader<'c, 'f> {
             by_block: HashMap::new(),
             upstreams: Vec::new(),
             upstream_index: HashMap::new(),
+            outer: HashMap::new(),
+            outer_raw: Vec::new(),
+            outer_upstreams: Vec::new(),
+            used_from: Vec::new(),
         }
+    }
+
+    /// Take the settings an including file hands down. Their values are
+    /// checked as this file's are, but a problem with one is the including
+    /// file's to report (it was, when that file was read).
+    fn inherit(&mut self, outer: &Inherited<'_>) {
+        let empty = Config::default();
+        let mut scratch = Facts::default();
+        let mut checker = Reader::new(&empty, &mut scratch);
+        for d in outer.directives {
+            let dir = Directive {
+                name: d.name.clone(),
+                name_span: Span::default(),
+                args: d
+                    .args
+                    .iter()
+                    .map(|a| Arg {
+                        value: a.clone(),
+                        span: Span::default(),
+                        quoted: false,
+                    })
+                    .collect(),
+                span: Span::default(),
+                parent: None,
+                children: Vec::new(),
+                is_block: false,
+                raw_body: None,
+            };
+            if let Some(v) = checker.value_of(&dir) {
+                self.outer
+                    .entry(d.name.clone())
+                    .or_default()
+                    .push((v, d.from.clone()));
+            }
+        }
+        self.outer_raw = outer.directives.to_vec();
+        self.outer_upstreams = outer.upstreams.to_vec();
     }
 
     /// Whether directive `i` is inside `stream { }` or `mail { }`.
@@ -390,9 +495,10 @@ impl<'c, 'f> Reader<'c, 'f> {
 
     fn run(mut self) {
         let cfg = self.cfg;
+        let mut includes = Vec::new();
         for (i, d) in cfg.directives.iter().enumerate() {
             if d.name == "include" {
-                self.include(d);
+                includes.push(i);
                 continue;
             }
             if self.outside_http(i) {
@@ -404,6 +510,22 @@ impl<'c, 'f> Reader<'c, 'f> {
             }
             self.check_directive(i, d);
         }
+        // An upstream of this file wins over an inherited one of the same
+        // name (nginx refuses the duplicate; the nearer one is the likelier
+        // meant).
+        for up in std::mem::take(&mut self.outer_upstreams) {
+            let servers = up.servers.iter().map(|args| {
+                let flags: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
+                (args.first().map_or("", String::as_str), flags)
+            });
+            self.add_upstream(&up.name, servers, up.dynamic);
+            self.outer_upstreams.push(up);
+        }
+        // After every setting is known: the order of directives in a block
+        // does not matter to nginx.
+        for i in includes {
+            self.include(i);
+        }
         for (i, d) in cfg.directives.iter().enumerate() {
             if let Some(family) = pass_family(&d.name)
                 && !self.outside_http(i)
@@ -413,45 +535,113 @@ impl<'c, 'f> Reader<'c, 'f> {
         }
     }
 
-    fn include(&mut self, d: &Directive) {
+    fn include(&mut self, i: usize) {
+        let cfg = self.cfg;
+        let d = cfg.get(i);
         let Some(arg) = d.arg(0) else { return };
         let context = match d.parent {
             None => "main".to_string(),
-            Some(p) => block_label(self.cfg.get(p)),
+            Some(p) => block_label(cfg.get(p)),
         };
+        // Every retry or timeout setting in force here: this file's nearest
+        // one, else the one it inherited.
+        let mut names: Vec<&str> = self.by_block.keys().map(|(_, n)| *n).collect();
+        names.extend(self.outer_raw.iter().map(|d| d.name.as_str()));
+        names.sort_unstable();
+        names.dedup();
+        let mut inherited = Vec::new();
+        for name in names {
+            let local = self.resolve(i, name);
+            if local.is_empty() {
+                inherited.extend(self.outer_raw.iter().filter(|d| d.name == name).cloned());
+            }
+            for j in local {
+                let w = cfg.get(j);
+                inherited.push(InheritedDirective {
+                    name: w.name.clone(),
+                    args: w.args.iter().map(|a| a.value.clone()).collect(),
+                    span: w.head_span(),
+                    from: String::new(),
+                });
+            }
+        }
+        let mut upstreams: Vec<InheritedUpstream> = cfg
+            .directives
+            .iter()
+            .enumerate()
+            .filter(|(j, u)| u.name == "upstream" && u.is_block && !self.outside_http(*j))
+            .filter_map(|(_, u)| {
+                Some(InheritedUpstream {
+                    name: u.arg(0)?.value.clone(),
+                    servers: u
+                        .children
+                        .iter()
+                        .map(|&c| cfg.get(c))
+                        .filter(|s| s.name == "server")
+                        .map(|s| s.args.iter().map(|a| a.value.clone()).collect())
+                        .collect(),
+                    dynamic: u
+                        .children
+                        .iter()
+                        .any(|&c| cfg.get(c).name.starts_with("balancer_by_lua")),
+                })
+            })
+            .collect();
+        upstreams.extend(self.outer_upstreams.iter().cloned());
         self.facts.includes.push(IncludeRef {
             system: System::Nginx,
             pattern: arg.value.clone(),
             span: arg.span,
             context,
+            inherited,
+            upstreams,
         });
     }
 
     fn upstream(&mut self, d: &Directive) {
         let Some(name) = d.arg(0) else { return };
-        let mut servers = Vec::new();
-        let mut dynamic = false;
-        for &c in &d.children {
-            let s = self.cfg.get(c);
-            dynamic |= s.name.starts_with("balancer_by_lua");
-            if s.name != "server" {
-                continue;
-            }
-            let Some(addr) = s.arg(0) else { continue };
-            let flags: Vec<&str> = s.args[1..].iter().map(|a| a.value.as_str()).collect();
-            let (host, literal) = address(&addr.value);
-            servers.push(Server {
-                host,
-                literal,
-                down: flags.contains(&"down"),
-                resolve: flags.contains(&"resolve"),
+        let cfg = self.cfg;
+        let dynamic = d
+            .children
+            .iter()
+            .any(|&c| cfg.get(c).name.starts_with("balancer_by_lua"));
+        let servers = d
+            .children
+            .iter()
+            .map(|&c| cfg.get(c))
+            .filter(|s| s.name == "server" && !s.args.is_empty())
+            .map(|s| {
+                let flags: Vec<&str> = s.args[1..].iter().map(|a| a.value.as_str()).collect();
+                (s.args[0].value.as_str(), flags)
             });
-        }
+        self.add_upstream(&name.value, servers, dynamic);
+    }
+
+    /// An upstream of `server` lines (address, flags); the first definition
+    /// of a name is the one `*_pass` finds.
+    fn add_upstream<'s>(
+        &mut self,
+        name: &str,
+        servers: impl Iterator<Item = (&'s str, Vec<&'s str>)>,
+        dynamic: bool,
+    ) {
+        let servers = servers
+            .filter(|(addr, _)| !addr.is_empty())
+            .map(|(addr, flags)| {
+                let (host, literal) = address(addr);
+                Server {
+                    host,
+                    literal,
+                    down: flags.contains(&"down"),
+                    resolve: flags.contains(&"resolve"),
+                }
+            })
+            .collect();
         self.upstream_index
-            .entry(name.value.to_ascii_lowercase())
+            .entry(name.to_ascii_lowercase())
             .or_insert(self.upstreams.len());
         self.upstreams.push(Upstream {
-            name: name.value.clone(),
+            name: name.to_string(),
             servers,
             dynamic,
         });
@@ -460,33 +650,9 @@ impl<'c, 'f> Reader<'c, 'f> {
     /// Validate a retry or timeout directive (RL901/RL902) and keep its
     /// value.
     fn check_directive(&mut self, i: usize, d: &Directive) {
-        if BUFFERING.contains(&d.name.as_str()) {
-            if let Some(a) = self.one_arg(d) {
-                match a.value.to_ascii_lowercase().as_str() {
-                    "on" => self.keep(i, d, Value::Flag(true)),
-                    "off" => self.keep(i, d, Value::Flag(false)),
-                    _ => self.facts.diagnostics.push(invalid_setting::value(
-                        a.span,
-                        &d.name,
-                        &a.value,
-                        "not `on` or `off`",
-                    )),
-                }
-            }
-            return;
-        }
-        let Some((family, suffix)) = split_name(&d.name) else {
-            self.check_unknown(d);
-            return;
-        };
-        let value = match suffix {
-            "_next_upstream" => self.mask(d, family).map(Value::Mask),
-            "_next_upstream_tries" => self.tries(d).map(Value::Tries),
-            _ => self.time(d).map(Value::Time),
-        };
-        if let Some(v) = value {
+        if let Some(v) = self.value_of(d) {
             if let Value::Time(t) = &v
-                && suffix != "_next_upstream_timeout"
+                && !d.name.ends_with("_next_upstream_timeout")
             {
                 self.facts.timeouts.push(TimeoutSetting {
                     system: System::Nginx,
@@ -496,6 +662,36 @@ impl<'c, 'f> Reader<'c, 'f> {
                 });
             }
             self.keep(i, d, v);
+        }
+    }
+
+    /// The checked value of a retry or timeout directive; `None` (with a
+    /// finding when it is wrong) for an invalid or unrelated one.
+    fn value_of(&mut self, d: &Directive) -> Option<Value> {
+        if BUFFERING.contains(&d.name.as_str()) {
+            let a = self.one_arg(d)?;
+            return match a.value.to_ascii_lowercase().as_str() {
+                "on" => Some(Value::Flag(true)),
+                "off" => Some(Value::Flag(false)),
+                _ => {
+                    self.facts.diagnostics.push(invalid_setting::value(
+                        a.span,
+                        &d.name,
+                        &a.value,
+                        "not `on` or `off`",
+                    ));
+                    None
+                }
+            };
+        }
+        let Some((family, suffix)) = split_name(&d.name) else {
+            self.check_unknown(d);
+            return None;
+        };
+        match suffix {
+            "_next_upstream" => self.mask(d, family).map(Value::Mask),
+            "_next_upstream_tries" => self.tries(d).map(Value::Tries),
+            _ => self.time(d).map(Value::Time),
         }
     }
 
@@ -662,11 +858,59 @@ impl<'c, 'f> Reader<'c, 'f> {
         }
     }
 
-    fn scalar(&self, at: usize, name: &str) -> Option<(Value, Span)> {
+    /// The value of `name` in force at directive `at`: written in this
+    /// file, else inherited (then placed at `at`, its origin noted).
+    fn scalar(&mut self, at: usize, name: &str) -> Option<(Value, At)> {
         // A second scalar in one block is rejected by nginx; the first is
         // the one read.
-        let i = *self.resolve(at, name).first()?;
-        Some((self.values.get(&i)?.clone(), self.cfg.get(i).head_span()))
+        if let Some(&i) = self.resolve(at, name).first() {
+            let span = self.cfg.get(i).head_span();
+            return Some((self.values.get(&i)?.clone(), At::written(span)));
+        }
+        let (v, from) = self.outer.get(name)?.first()?.clone();
+        self.note_from(from);
+        Some((v, At::included(self.cfg.get(at).head_span())))
+    }
+
+    fn note_from(&mut self, from: String) {
+        if !from.is_empty() && !self.used_from.contains(&from) {
+            self.used_from.push(from);
+        }
+    }
+
+    /// The `*_next_upstream` masks in force at the pass `at`, merged, and
+    /// the span they are read at; `None` when nothing sets one.
+    fn masks(&mut self, at: usize, name: &str) -> Option<(Mask, At)> {
+        let mut merged = Mask::default();
+        let local = self.resolve(at, name);
+        if local.is_empty() {
+            let outer = self.outer.get(name)?.clone();
+            let here = self.cfg.get(at).head_span();
+            for (v, from) in outer {
+                if let Value::Mask(v) = v {
+                    merged.off |= v.off;
+                    if v.non_idempotent.is_some() {
+                        merged.non_idempotent = Some(here);
+                    }
+                    merged
+                        .tokens
+                        .extend(v.tokens.into_iter().map(|(t, _)| (t, here)));
+                }
+                self.note_from(from);
+            }
+            return Some((merged, At::included(here)));
+        }
+        let mut span: Option<Span> = None;
+        for m in &local {
+            if let Some(Value::Mask(v)) = self.values.get(m) {
+                merged.off |= v.off;
+                merged.non_idempotent = merged.non_idempotent.or(v.non_idempotent);
+                merged.tokens.extend(v.tokens.iter().cloned());
+            }
+            let s = self.cfg.get(*m).head_span();
+            span = Some(span.map_or(s, |x| x.cover(s)));
+        }
+        Some((merged, At::written(span?)))
     }
 
     fn pass(&mut self, i: usize, d: &Directive, family: &'static Family) {
@@ -675,6 +919,7 @@ impl<'c, 'f> Reader<'c, 'f> {
         let target = self.target(&arg.value);
         let (count, exact, label) = self.peers(&target);
         let pass_span = d.head_span();
+        self.used_from.clear();
 
         // A request body sent unbuffered (always for gRPC, with
         // `*_request_buffering off` for the others) is never passed to the
@@ -686,33 +931,8 @@ impl<'c, 'f> Reader<'c, 'f> {
             );
 
         // Conditions and methods.
-        let masks = self.resolve(i, &format!("{p}_next_upstream"));
-        let (retry_on, methods) = if masks.is_empty() {
-            (
-                Located::default_at(
-                    RetryOn::Listed {
-                        conditions: ["error", "timeout"]
-                            .iter()
-                            .map(|t| Located::default_at(condition(t), pass_span))
-                            .collect(),
-                    },
-                    pass_span,
-                ),
-                Located::default_at(Methods::IdempotentOnly, pass_span),
-            )
-        } else {
-            let mut merged = Mask::default();
-            let mut span: Option<Span> = None;
-            for m in &masks {
-                if let Some(Value::Mask(v)) = self.values.get(m) {
-                    merged.off |= v.off;
-                    merged.non_idempotent = merged.non_idempotent.or(v.non_idempotent);
-                    merged.tokens.extend(v.tokens.iter().cloned());
-                }
-                let s = self.cfg.get(*m).head_span();
-                span = Some(span.map_or(s, |x| x.cover(s)));
-            }
-            let span = span.unwrap_or(pass_span);
+        let masks = self.masks(i, &format!("{p}_next_upstream"));
+        let (retry_on, methods) = if let Some((mut merged, at)) = masks {
             if unbuffered {
                 // Nothing is passed on once sent: only failures before
                 // the request is sent can be retried.
@@ -728,7 +948,7 @@ impl<'c, 'f> Reader<'c, 'f> {
                     .tokens
                     .iter()
                     .filter(|(t, _)| !matches!(t.as_str(), "non_idempotent" | "updating"))
-                    .map(|(t, s)| Located::written(condition(t), *s))
+                    .map(|(t, s)| at.with_span(*s).put(condition(t)))
                     .collect();
                 if conditions.is_empty() {
                     RetryOn::Nothing
@@ -737,10 +957,23 @@ impl<'c, 'f> Reader<'c, 'f> {
                 }
             };
             let methods = match merged.non_idempotent {
-                Some(s) => Located::written(non_idempotent_methods(), s),
-                None => Located::written(Methods::IdempotentOnly, span),
+                Some(s) => at.with_span(s).put(non_idempotent_methods()),
+                None => at.put(Methods::IdempotentOnly),
             };
-            (Located::written(on, span), methods)
+            (at.put(on), methods)
+        } else {
+            (
+                Located::default_at(
+                    RetryOn::Listed {
+                        conditions: ["error", "timeout"]
+                            .iter()
+                            .map(|t| Located::default_at(condition(t), pass_span))
+                            .collect(),
+                    },
+                    pass_span,
+                ),
+                Located::default_at(Methods::IdempotentOnly, pass_span),
+            )
         };
 
         // Tries.
@@ -751,34 +984,28 @@ impl<'c, 'f> Reader<'c, 'f> {
             _ => None,
         });
         let attempts = match self.scalar(i, &tries_name) {
-            Some((Value::Tries(n), span)) if n > 0 => {
+            Some((Value::Tries(n), at)) if n > 0 => {
                 let (count, note) = match count {
                     Some(c) if exact && c < n => {
                         (c, format!(" (capped at the {c} server(s) of {label})"))
                     }
                     _ => (n, String::new()),
                 };
-                Located::written(
-                    Attempts {
-                        count: AttemptCount::Finite(count),
-                        written_as: format!("{tries_name} {n}{note}"),
-                    },
-                    span,
-                )
+                at.put(Attempts {
+                    count: AttemptCount::Finite(count),
+                    written_as: format!("{tries_name} {n}{note}"),
+                })
             }
-            Some((_, span)) => {
+            Some((_, at)) => {
                 // `0`: no limit but the servers.
                 let count = match count {
                     Some(c) if exact => AttemptCount::Finite(c),
                     _ => AttemptCount::Unbounded,
                 };
-                Located::written(
-                    Attempts {
-                        count,
-                        written_as: format!("{tries_name} 0"),
-                    },
-                    span,
-                )
+                at.put(Attempts {
+                    count,
+                    written_as: format!("{tries_name} 0"),
+                })
             }
             None => Located::default_at(
                 Attempts {
@@ -792,18 +1019,18 @@ impl<'c, 'f> Reader<'c, 'f> {
         // Per-try and overall timeouts.
         let connect = self.scalar(i, &format!("{p}_connect_timeout"));
         let read = self.scalar(i, &format!("{p}_read_timeout"));
-        let time_of = |v: &Option<(Value, Span)>| match v {
+        let time_of = |v: &Option<(Value, At)>| match v {
             Some((Value::Time(t), _)) => *t,
             _ => DEFAULT_TIMEOUT,
         };
         let per_try = Timeout::after(time_of(&connect) + time_of(&read));
         let per_try = match (&read, &connect) {
-            (Some((_, s)), _) | (None, Some((_, s))) => Located::written(per_try, *s),
+            (Some((_, s)), _) | (None, Some((_, s))) => s.put(per_try),
             (None, None) => Located::default_at(per_try, pass_span),
         };
         let overall = match window {
-            Some((t, s)) if t.is_zero() => Some(Located::written(Timeout::Disabled, s)),
-            Some((t, s)) => Some(Located::written(Timeout::after(t), s)),
+            Some((t, s)) if t.is_zero() => Some(s.put(Timeout::Disabled)),
+            Some((t, s)) => Some(s.put(Timeout::after(t))),
             None if attempts.value.count == AttemptCount::Unbounded => {
                 Some(Located::default_at(Timeout::Disabled, pass_span))
             }
@@ -830,6 +1057,7 @@ impl<'c, 'f> Reader<'c, 'f> {
         policy.overall_timeout = overall;
         policy.retry_on = retry_on;
         policy.methods = methods;
+        policy.settings_from = std::mem::take(&mut self.used_from);
         let idx = self.facts.policies.len();
         self.facts.policies.push(policy);
 

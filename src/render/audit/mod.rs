@@ -640,6 +640,8 @@ impl Builder<'_> {
             if prov == Provenance::Default && !text.starts_with("unknown") {
                 defaulted.push(name);
                 format!("{text} (default)")
+            } else if prov == Provenance::Included {
+                format!("{text} (from an including file)")
             } else {
                 text
             }

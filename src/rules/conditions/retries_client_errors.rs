@@ -11,21 +11,19 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if !p.retries() {
         return;
     }
-    let bad: Vec<(String, crate::source::Span)> = listed(&p.retry_on.value)
+    let bad: Vec<(String, crate::source::Span, bool)> = listed(&p.retry_on.value)
         .iter()
-        .filter_map(|c| client_error(&c.value).map(|what| (what, c.span)))
+        .filter_map(|c| client_error(&c.value).map(|what| (what, c.span, c.is_written())))
         .collect();
-    let Some((first, span)) = bad.first().cloned() else {
+    let Some((first, span, _)) = bad.first().cloned() else {
         return;
     };
     let names: Vec<String> = bad
         .iter()
-        .map(|(w, s)| {
-            let written = ctx
-                .file
-                .slice(*s)
-                .trim()
-                .trim_matches(['"', '\'', ',', '-', ' ']);
+        .map(|(w, s, here)| {
+            // A condition written in another file has no text here.
+            let written = if *here { ctx.file.slice(*s) } else { "" };
+            let written = written.trim().trim_matches(['"', '\'', ',', '-', ' ']);
             if written.is_empty() || written == w || written.len() > 60 {
                 format!("`{w}`")
             } else {
@@ -44,7 +42,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             "stop retrying `{first}`: retry only transient failures (5xx such as 502/503/504, 408, 429, connect failures, UNAVAILABLE); a client error needs a different request, not the same one again"
         ),
     );
-    for (what, s) in bad.iter().skip(1) {
+    for (what, s, _) in bad.iter().skip(1) {
         if *s != span {
             Emitter::relate(f, *s, format!("`{what}` is retried too"));
         }

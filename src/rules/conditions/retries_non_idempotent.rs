@@ -88,6 +88,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
                 if c.is_default() {
                     return format!("`{}` (the default)", super::condition_text(&c.value));
                 }
+                // Written in another file: the span is where it applies.
+                if !c.is_written() {
+                    return format!("`{}`", super::condition_text(&c.value));
+                }
                 format!(
                     "`{}`",
                     ctx.file.slice(c.span).trim().trim_matches(['"', '\'', ','])
