@@ -234,6 +234,7 @@ fn read_walk_with(
     extract::rust::link_macros(&mut scan.files);
     link::cargo_identities(&mut scan.files, roots);
     link::nginx_includes(&mut scan.files, roots);
+    link::ingress_configmaps(&mut scan.files);
     scan.stats.elapsed = start.elapsed();
     scan
 }

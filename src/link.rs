@@ -222,6 +222,74 @@ pub fn nginx_includes(files: &mut [ScannedFile], roots: &[PathBuf]) {
     }
 }
 
+/// The ingress-nginx controller ConfigMap applies to every Ingress the
+/// controller serves, and usually sits in another file (the controller's
+/// manifests, a Helm values render) than the Ingresses. Each Ingress of a
+/// file without a controller ConfigMap of its own takes the settings it
+/// leaves at the default from the nearest ConfigMap file (the longest
+/// common folder); when two are equally near, which one serves it is not
+/// known and none is applied.
+pub fn ingress_configmaps(files: &mut [ScannedFile]) {
+    use crate::extract::ingress_nginx::{apply_configmap, is_configmap_policy};
+    use crate::model::System;
+    let mut maps: Vec<(usize, usize)> = Vec::new();
+    for (id, f) in files.iter().enumerate() {
+        for (k, p) in f.facts.policies.iter().enumerate() {
+            if is_configmap_policy(p) {
+                maps.push((id, k));
+            }
+        }
+    }
+    if maps.is_empty() {
+        return;
+    }
+    let common = |a: &Path, b: &Path| {
+        a.parent()
+            .unwrap_or(a)
+            .components()
+            .zip(b.parent().unwrap_or(b).components())
+            .take_while(|(x, y)| x == y)
+            .count()
+    };
+    for id in 0..files.len() {
+        let policies = &files[id].facts.policies;
+        if !policies
+            .iter()
+            .any(|p| p.system == System::IngressNginx && !is_configmap_policy(p))
+            || policies.iter().any(is_configmap_policy)
+        {
+            continue;
+        }
+        let here = files[id].source.path.clone();
+        let near: Vec<(usize, usize)> = maps
+            .iter()
+            .map(|&(m, k)| (common(&here, &files[m].source.path), m, k))
+            .fold(Vec::new(), |mut best: Vec<(usize, usize, usize)>, c| {
+                match best.first() {
+                    Some(b) if b.0 > c.0 => {}
+                    Some(b) if b.0 == c.0 => best.push(c),
+                    _ => best = vec![c],
+                }
+                best
+            })
+            .into_iter()
+            .map(|(_, m, k)| (m, k))
+            .collect();
+        let [(m, k)] = near[..] else { continue };
+        let cm = files[m].facts.policies[k].clone();
+        let from = format!(
+            "{}:{}",
+            files[m].source.display_path(),
+            files[m].source.line_col(cm.span.start).line
+        );
+        for p in files[id].facts.policies.iter_mut() {
+            if p.system == System::IngressNginx {
+                apply_configmap(p, &cm, &from);
+            }
+        }
+    }
+}
+
 /// Read each included nginx file again inside the block that includes it,
 /// as nginx does: a retry or timeout setting it does not write is the one
 /// in force at the `include`, and its passes can name the including file's
@@ -394,6 +462,37 @@ mod tests {
         let mut files = vec![nginx_file("n/nginx.conf", main)];
         nginx_includes(&mut files, &[PathBuf::from("n")]);
         assert_eq!(files[0].facts.diagnostics.len(), 1);
+    }
+
+    #[test]
+    fn an_ingress_takes_the_nearest_controller_configmap_and_no_ambiguous_one() {
+        use crate::extract::{Syntax, extract};
+        let yaml = |path: &str, text: &str| ScannedFile {
+            source: crate::source::SourceFile::new(path, text.to_string()),
+            facts: extract(Path::new(path), text, Syntax::Yaml),
+        };
+        let cm = |tries: u32| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ingress-nginx-controller\ndata:\n  proxy-next-upstream-tries: \"{tries}\"\n"
+            )
+        };
+        let ing = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: shop\nspec:\n  ingressClassName: nginx\n";
+        let tries = |f: &ScannedFile| f.facts.policies[0].attempts.value.count;
+        let mut files = vec![
+            yaml("prod/controller.yaml", &cm(5)),
+            yaml("dev/controller.yaml", &cm(2)),
+            yaml("prod/app/ingress.yaml", ing),
+            yaml("other/ingress.yaml", ing),
+        ];
+        ingress_configmaps(&mut files);
+        assert_eq!(tries(&files[2]), crate::model::AttemptCount::Finite(5));
+        assert_eq!(
+            files[2].facts.policies[0].settings_from,
+            ["prod/controller.yaml:6"]
+        );
+        // Equally far from both: which controller serves it is not known.
+        assert_eq!(tries(&files[3]), crate::model::AttemptCount::Finite(3));
+        assert!(files[3].facts.policies[0].attempts.is_default());
     }
 
     #[cfg(unix)]

@@ -24,8 +24,8 @@
 //! refuse the configuration.
 //!
 //! A ConfigMap in another file cannot be seen here: its settings apply to
-//! Ingresses at link time ([`apply_configmap`]); one in the same file
-//! applies at once.
+//! Ingresses at link time ([`apply_configmap`], chosen by
+//! `link::ingress_configmaps`); one in the same file applies at once.
 
 use super::{DocCtx, Facts};
 use crate::model::*;
@@ -718,24 +718,54 @@ fn build(own: &Settings, inherited: &Settings, name: String, anchor: Span) -> Re
     policy
 }
 
+/// Whether a policy is a controller ConfigMap's own (not an Ingress's).
+pub fn is_configmap_policy(p: &RetryPolicy) -> bool {
+    p.system == System::IngressNginx
+        && p.name
+            .as_deref()
+            .is_some_and(|n| n.starts_with("ConfigMap "))
+}
+
 /// Link time: apply the controller ConfigMap's policy (read from another
-/// file) to an Ingress policy, as the controller does. Every setting the
-/// Ingress leaves at the controller default takes the ConfigMap's written
-/// value, marked inherited; settings the Ingress writes stay.
-pub fn apply_configmap(ingress: &mut RetryPolicy, configmap: &RetryPolicy) {
-    fn take<T: Clone>(mine: &mut Located<T>, theirs: &Located<T>) {
-        if mine.is_default() && !theirs.is_default() {
-            *mine = Located::inherited(theirs.value.clone(), theirs.span);
-        }
+/// file, `from` = `path:line`) to an Ingress policy, as the controller
+/// does. Every setting the Ingress leaves at the controller default takes
+/// the ConfigMap's written value, marked inherited (the ConfigMap's own
+/// findings are about the value) and placed at the Ingress's anchor, since
+/// a span of another file means nothing here; settings the Ingress writes
+/// stay. The policy then names the ConfigMap ([`RetryPolicy::settings_from`]).
+pub fn apply_configmap(ingress: &mut RetryPolicy, configmap: &RetryPolicy, from: &str) {
+    let anchor = ingress.span;
+    let mut used = false;
+    fn moved<T: Clone>(theirs: &Located<T>, anchor: Span) -> Located<T> {
+        Located::inherited(theirs.value.clone(), anchor)
     }
     if ingress.system != System::IngressNginx || configmap.system != System::IngressNginx {
         return;
     }
-    take(&mut ingress.attempts, &configmap.attempts);
-    take(&mut ingress.retry_on, &configmap.retry_on);
-    take(&mut ingress.methods, &configmap.methods);
-    if let (Some(mine), Some(theirs)) = (&mut ingress.per_try_timeout, &configmap.per_try_timeout) {
-        take(mine, theirs);
+    if ingress.attempts.is_default() && !configmap.attempts.is_default() {
+        ingress.attempts = moved(&configmap.attempts, anchor);
+        used = true;
+    }
+    if ingress.retry_on.is_default() && !configmap.retry_on.is_default() {
+        let mut on = moved(&configmap.retry_on, anchor);
+        if let RetryOn::Listed { conditions } = &mut on.value {
+            for c in conditions {
+                *c = moved(c, anchor);
+            }
+        }
+        ingress.retry_on = on;
+        used = true;
+    }
+    if ingress.methods.is_default() && !configmap.methods.is_default() {
+        ingress.methods = moved(&configmap.methods, anchor);
+        used = true;
+    }
+    if let (Some(mine), Some(theirs)) = (&mut ingress.per_try_timeout, &configmap.per_try_timeout)
+        && mine.is_default()
+        && !theirs.is_default()
+    {
+        *mine = moved(theirs, anchor);
+        used = true;
     }
     let mine_default = ingress
         .overall_timeout
@@ -747,11 +777,15 @@ pub fn apply_configmap(ingress: &mut RetryPolicy, configmap: &RetryPolicy) {
             .as_ref()
             .filter(|t| !t.is_default())
     {
-        ingress.overall_timeout = Some(Located::inherited(theirs.value, theirs.span));
+        ingress.overall_timeout = Some(moved(theirs, anchor));
+        used = true;
     }
     if ingress.overall_timeout.is_none() && ingress.attempts.value.count == AttemptCount::Unbounded
     {
         ingress.overall_timeout = Some(Located::default_at(Timeout::Disabled, ingress.span));
+    }
+    if used && !ingress.settings_from.iter().any(|f| f == from) {
+        ingress.settings_from.push(from.to_string());
     }
 }
 
@@ -848,7 +882,7 @@ mod tests {
             "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: shop\n  annotations:\n    nginx.ingress.kubernetes.io/proxy-next-upstream-tries: \"2\"\nspec:\n  ingressClassName: nginx\n",
         );
         let mut p = ing.policies[0].clone();
-        apply_configmap(&mut p, &cm.policies[0]);
+        apply_configmap(&mut p, &cm.policies[0], "cm.yaml:6");
         assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
         assert!(p.attempts.is_written(), "the annotation wins");
         assert_eq!(
@@ -856,11 +890,14 @@ mod tests {
             crate::extract::nginx::non_idempotent_methods()
         );
         assert_eq!(p.methods.provenance, Provenance::Inherited);
+        assert_eq!(p.methods.span, p.span, "placed at the Ingress");
         assert_eq!(
             p.overall_timeout.as_ref().unwrap().value,
             Timeout::after(Duration::from_secs(20))
         );
         assert!(p.retry_on.is_default(), "the ConfigMap does not set it");
+        assert_eq!(p.settings_from, ["cm.yaml:6"]);
+        assert!(p.describe().contains("with settings from `cm.yaml` line 6"));
     }
 
     #[test]
