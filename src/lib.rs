@@ -235,6 +235,7 @@ fn read_walk_with(
     link::cargo_identities(&mut scan.files, roots);
     link::nginx_includes(&mut scan.files, roots);
     link::ingress_configmaps(&mut scan.files);
+    link::resilience4j_instances(&mut scan.files);
     scan.stats.elapsed = start.elapsed();
     scan
 }

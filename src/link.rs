@@ -243,14 +243,6 @@ pub fn ingress_configmaps(files: &mut [ScannedFile]) {
     if maps.is_empty() {
         return;
     }
-    let common = |a: &Path, b: &Path| {
-        a.parent()
-            .unwrap_or(a)
-            .components()
-            .zip(b.parent().unwrap_or(b).components())
-            .take_while(|(x, y)| x == y)
-            .count()
-    };
     for id in 0..files.len() {
         let policies = &files[id].facts.policies;
         if !policies
@@ -261,21 +253,9 @@ pub fn ingress_configmaps(files: &mut [ScannedFile]) {
             continue;
         }
         let here = files[id].source.path.clone();
-        let near: Vec<(usize, usize)> = maps
-            .iter()
-            .map(|&(m, k)| (common(&here, &files[m].source.path), m, k))
-            .fold(Vec::new(), |mut best: Vec<(usize, usize, usize)>, c| {
-                match best.first() {
-                    Some(b) if b.0 > c.0 => {}
-                    Some(b) if b.0 == c.0 => best.push(c),
-                    _ => best = vec![c],
-                }
-                best
-            })
-            .into_iter()
-            .map(|(_, m, k)| (m, k))
-            .collect();
-        let [(m, k)] = near[..] else { continue };
+        let Some((m, k)) = nearest(&here, &maps, files) else {
+            continue;
+        };
         let cm = files[m].facts.policies[k].clone();
         let from = format!(
             "{}:{}",
@@ -287,6 +267,119 @@ pub fn ingress_configmaps(files: &mut [ScannedFile]) {
                 apply_configmap(p, &cm, &from);
             }
         }
+    }
+}
+
+/// A Resilience4j retry composed around a circuit breaker in Java
+/// (`registry.retry("inventory")`, `@Retry(name = "inventory")` with
+/// `@CircuitBreaker`) takes what it retries from the `inventory` instance
+/// of the configuration (YAML or properties), usually in another file:
+/// RL104 needs its `retryExceptions` and `ignoreExceptions`. The instance
+/// is taken from the nearest configuration file that defines it (longest
+/// common folder); when two are equally near, nothing is taken. What is
+/// retried, what is ignored and which methods are served are filled when
+/// the source leaves them unknown, placed at the source's policy and
+/// marked inherited (the instance's own findings are about the values).
+pub fn resilience4j_instances(files: &mut [ScannedFile]) {
+    use crate::model::{Located, RetryOn, System};
+    let is_java = |f: &ScannedFile| f.source.path.extension().is_some_and(|e| e == "java");
+    let mut configured: Vec<(usize, usize)> = Vec::new();
+    for (id, f) in files.iter().enumerate() {
+        if is_java(f) {
+            continue;
+        }
+        for (k, p) in f.facts.policies.iter().enumerate() {
+            if p.system == System::Resilience4j && p.name.is_some() {
+                configured.push((id, k));
+            }
+        }
+    }
+    if configured.is_empty() {
+        return;
+    }
+    for id in 0..files.len() {
+        if !is_java(&files[id]) {
+            continue;
+        }
+        for k in 0..files[id].facts.policies.len() {
+            let p = &files[id].facts.policies[k];
+            let wanted = p.system == System::Resilience4j
+                && !p.wraps_breaker.is_empty()
+                && matches!(p.retry_on.value, RetryOn::Unknown);
+            let Some(name) = p.name.clone().filter(|_| wanted) else {
+                continue;
+            };
+            let here = files[id].source.path.clone();
+            let candidates: Vec<(usize, usize)> = configured
+                .iter()
+                .copied()
+                .filter(|&(c, j)| files[c].facts.policies[j].name.as_deref() == Some(&name))
+                .collect();
+            let Some((c, j)) = nearest(&here, &candidates, files) else {
+                continue;
+            };
+            let src = files[c].facts.policies[j].clone();
+            let from = format!(
+                "{}:{}",
+                files[c].source.display_path(),
+                files[c].source.line_col(src.span.start).line
+            );
+            let p = &mut files[id].facts.policies[k];
+            let at = p.span;
+            let mut on = Located::inherited(src.retry_on.value, at);
+            if let RetryOn::Listed { conditions } = &mut on.value {
+                for cond in conditions {
+                    *cond = Located::inherited(cond.value.clone(), at);
+                }
+            }
+            p.retry_on = on;
+            // Which calls the instance serves is the configuration's
+            // view too (it does not know the HTTP methods).
+            if p.methods.is_default() {
+                p.methods = Located::inherited(src.methods.value, at);
+            }
+            if p.ignores.is_empty() {
+                p.ignores = src
+                    .ignores
+                    .into_iter()
+                    .map(|i| Located::inherited(i.value, at))
+                    .collect();
+            }
+            if !p.settings_from.contains(&from) {
+                p.settings_from.push(from);
+            }
+        }
+    }
+}
+
+/// Of `candidates` (file, policy), the one in the file nearest to `here`
+/// (the longest common folder); `None` when none is, or two files are
+/// equally near.
+fn nearest(
+    here: &Path,
+    candidates: &[(usize, usize)],
+    files: &[ScannedFile],
+) -> Option<(usize, usize)> {
+    let common = |b: &Path| {
+        here.parent()
+            .unwrap_or(here)
+            .components()
+            .zip(b.parent().unwrap_or(b).components())
+            .take_while(|(x, y)| x == y)
+            .count()
+    };
+    let mut best: Vec<(usize, usize, usize)> = Vec::new();
+    for &(f, k) in candidates {
+        let c = common(&files[f].source.path);
+        match best.first() {
+            Some(b) if b.0 > c => {}
+            Some(b) if b.0 == c => best.push((c, f, k)),
+            _ => best = vec![(c, f, k)],
+        }
+    }
+    match best[..] {
+        [(_, f, k)] => Some((f, k)),
+        _ => None,
     }
 }
 

@@ -945,7 +945,38 @@ fn corpus_java_values_are_read_as_the_systems_read_them() {
     assert_eq!(ps.len(), 1);
     let p = named(&ps, "backendB");
     assert_eq!(line(b, p.span), 61);
-    assert_eq!(p.retry_on.value, RetryOn::Unknown);
+    // What it retries and ignores comes from the `backendB` instance of
+    // the demo's application.yml (its `default` config), found at link
+    // time and placed at the registry call.
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!("{:?}", p.retry_on)
+    };
+    let names = |cs: &[Located<Condition>]| -> Vec<String> {
+        cs.iter()
+            .map(|c| match &c.value {
+                Condition::Exception(n) => n.rsplit('.').next().unwrap().to_string(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    };
+    assert_eq!(
+        names(conditions),
+        [
+            "HttpServerErrorException",
+            "TimeoutException",
+            "IOException"
+        ]
+    );
+    assert_eq!(names(&p.ignores), ["BusinessException"]);
+    assert!(conditions.iter().all(|c| c.span == p.span));
+    assert_eq!(p.retry_on.provenance, Provenance::Inherited);
+    assert_eq!(p.settings_from.len(), 1);
+    assert!(
+        p.settings_from[0]
+            .ends_with("resilience4j-spring-boot2-demo/src/main/resources/application.yml:78"),
+        "{:?}",
+        p.settings_from
+    );
     let wraps: Vec<usize> = p.wraps_breaker.iter().map(|s| line(b, *s)).collect();
     assert_eq!(wraps, [152, 159, 187, 196]);
     assert_eq!(p.per_try_timeout.as_ref().unwrap().value, Timeout::Unknown);

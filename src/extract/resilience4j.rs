@@ -539,6 +539,23 @@ fn retry_policy(
             break;
         }
     }
+    // What is never retried: the nearest ignoreExceptions list (it wins
+    // over retryExceptions; RL104 reads it).
+    for (i, block) in chain.iter().enumerate() {
+        if let Some(ps) = block.fields.get(&normalise_key("ignoreExceptions")) {
+            for p in ps {
+                for (name, span) in split_list(p) {
+                    let c = Condition::Exception(name);
+                    policy.ignores.push(if i > 0 {
+                        Located::inherited(c, span)
+                    } else {
+                        Located::written(c, span)
+                    });
+                }
+            }
+            break;
+        }
+    }
     let predicate = ["retryExceptionPredicate", "resultPredicate"]
         .iter()
         .find_map(|k| resolve(&chain, k, false));
@@ -1007,6 +1024,33 @@ mod tests {
         assert_eq!(
             policy(&facts, "b").attempts.value.count,
             AttemptCount::Unknown
+        );
+    }
+
+    #[test]
+    fn ignored_exceptions_come_from_the_nearest_block() {
+        let facts = props(
+            "resilience4j.retry.configs.default.ignoreExceptions=io.github.resilience4j.circuitbreaker.CallNotPermittedException\nresilience4j.retry.instances.a.maxAttempts=3\nresilience4j.retry.instances.b.ignoreExceptions[0]=x.Busy\n",
+        );
+        let names = |p: &RetryPolicy| -> Vec<(String, Provenance)> {
+            p.ignores
+                .iter()
+                .map(|c| match &c.value {
+                    Condition::Exception(n) => (n.clone(), c.provenance),
+                    other => panic!("{other:?}"),
+                })
+                .collect()
+        };
+        assert_eq!(
+            names(policy(&facts, "a")),
+            [(
+                "io.github.resilience4j.circuitbreaker.CallNotPermittedException".to_string(),
+                Provenance::Inherited
+            )]
+        );
+        assert_eq!(
+            names(policy(&facts, "b")),
+            [("x.Busy".to_string(), Provenance::Written)]
         );
     }
 
