@@ -5,6 +5,8 @@
 //!   composed with circuit breakers and time limiters.
 //! - Spring Retry and Spring Framework 7 `@Retryable`, Spring Retry
 //!   `RetryTemplate` builders ([`spring`]).
+//! - Spring Framework 7 `RetryPolicy` and `RetryTemplate`
+//!   ([`core_retry`]).
 //! - Failsafe `RetryPolicy` builders ([`failsafe`]).
 //! - Reactor `retryWhen(..)` / `.retry(n)` on `Mono`/`Flux` chains
 //!   ([`reactor`]).
@@ -18,6 +20,7 @@
 //! stacks, and helpers that follow variables stop at [`ast::MAX_DEPTH`].
 
 pub mod ast;
+pub mod core_retry;
 pub mod failsafe;
 pub mod loops;
 pub mod r4j;

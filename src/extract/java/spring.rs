@@ -1,6 +1,8 @@
 //! Spring Retry `@Retryable` / `@Backoff`, Spring Framework 7
 //! `@Retryable` (`org.springframework.resilience.annotation`), and Spring
-//! Retry `RetryTemplate.builder()` chains.
+//! Retry `RetryTemplate.builder()` chains. Spring Framework 7's
+//! programmatic `RetryPolicy` / `RetryTemplate` are read by
+//! [`super::core_retry`].
 //!
 //! Which `@Retryable` it is comes from the imports (or a fully qualified
 //! name); without either, from attributes only one of them has.
@@ -103,7 +105,9 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     if ctx.src.contains("Retryable") {
         annotations(ctx, facts, out);
     }
-    if ctx.src.contains("RetryTemplate") {
+    if super::core_retry::wanted(ctx) {
+        super::core_retry::extract(ctx, facts, out);
+    } else if ctx.src.contains("RetryTemplate") {
         templates(ctx, facts, out);
     }
 }
@@ -154,7 +158,7 @@ fn classes(ctx: &Ctx<'_>, args: &Args<'_>, keys: &[&str]) -> Vec<Located<Conditi
         .collect()
 }
 
-fn retry_on(
+pub(super) fn retry_on(
     conditions: Vec<Located<Condition>>,
     predicate: Option<Span>,
     at: Span,
@@ -414,31 +418,12 @@ fn framework(ctx: &Ctx<'_>, ann: Node<'_>, args: &Args<'_>, name: Option<String>
         .chain(span_of(&max))
         .chain(get(args, &["multiplier", "multiplierString"]).map(|(_, s)| s))
         .reduce(Span::cover);
-    let value = match (d, mult) {
-        (Some(d), _) if d.is_zero() && j == Some(Duration::ZERO) => Delay::None,
-        (Some(base), Some(m)) if m > 1.0 => Delay::Exponential {
-            base,
-            multiplier: m,
-            cap,
-        },
-        (Some(delay), Some(_)) => Delay::Fixed { delay },
-        _ => Delay::Unknown,
-    };
+    let (value, jv, order) = framework_backoff(d, j, mult, cap);
     p.delay = match delay_span {
         Some(s) => Located::written(value, s),
         None => Located::default_at(value, at),
     };
-    let jv = match (j, d) {
-        (Some(j), _) if j.is_zero() => Jitter::None,
-        (Some(j), Some(d)) if !d.is_zero() => Jitter::Proportional {
-            factor: j.as_secs_f64() / d.as_secs_f64(),
-        },
-        (Some(_), Some(_)) => Jitter::Full,
-        _ => Jitter::Unknown,
-    };
-    if !matches!(jv, Jitter::None) && cap.is_some() {
-        p.cap_order = CapOrder::AfterJitter;
-    }
+    p.cap_order = order;
     p.jitter = match span_of(&jitter) {
         Some(s) => Located::written(jv, s),
         None => Located::default_at(jv, at),
@@ -454,6 +439,43 @@ fn framework(ctx: &Ctx<'_>, ann: Node<'_>, args: &Args<'_>, name: Option<String>
     p.retry_on = retry_on(conditions, predicate, at);
     p.ignores = classes(ctx, args, &["excludes"]);
     p
+}
+
+/// Spring Framework 7's back-off from its options (the `@Retryable`
+/// attributes and `RetryPolicy.builder()` share them, `RetryPolicy.Builder
+/// .build`): `delay` (1000 ms) multiplied by `multiplier` (1.0: fixed) up
+/// to `maxDelay` (unlimited), with a +/- `jitter` (0) scaled like the delay
+/// and clamped to [delay, maxDelay]. `None` in = not known.
+pub(super) fn framework_backoff(
+    d: Option<Duration>,
+    j: Option<Duration>,
+    mult: Option<f64>,
+    cap: Option<Duration>,
+) -> (Delay, Jitter, CapOrder) {
+    let value = match (d, mult) {
+        (Some(d), _) if d.is_zero() && j == Some(Duration::ZERO) => Delay::None,
+        (Some(base), Some(m)) if m > 1.0 => Delay::Exponential {
+            base,
+            multiplier: m,
+            cap,
+        },
+        (Some(delay), Some(_)) => Delay::Fixed { delay },
+        _ => Delay::Unknown,
+    };
+    let jv = match (j, d) {
+        (Some(j), _) if j.is_zero() => Jitter::None,
+        (Some(j), Some(d)) if !d.is_zero() => Jitter::Proportional {
+            factor: j.as_secs_f64() / d.as_secs_f64(),
+        },
+        (Some(_), Some(_)) => Jitter::Full,
+        _ => Jitter::Unknown,
+    };
+    let order = if !matches!(jv, Jitter::None) && cap.is_some() {
+        CapOrder::AfterJitter
+    } else {
+        CapOrder::BeforeJitter
+    };
+    (value, jv, order)
 }
 
 /// `RetryTemplate.builder()...build()` chains.
@@ -636,7 +658,7 @@ fn templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
 
 /// `new X(..)` with the setter calls made on the variable holding it:
 /// (simple type, constructor arguments, setter calls).
-fn constructed<'a>(
+pub(super) fn constructed<'a>(
     ctx: &Ctx<'a>,
     n: Node<'a>,
 ) -> Option<(&'a str, Vec<Node<'a>>, Vec<ast::Call<'a>>)> {

@@ -17,7 +17,9 @@ pub fn jitter_fix(system: &System) -> &'static str {
             "set `enableRandomizedWait: true` (with `randomizedWaitFactor`, default 0.5) and `enableExponentialBackoff: true`"
         }
         System::SpringRetry => "use `@Backoff(delay = .., multiplier = 2, random = true)`",
-        System::SpringFramework => "set `jitter` on `@Retryable`",
+        System::SpringFramework => {
+            "set `jitter` on `@Retryable`, or call `.jitter(..)` on `RetryPolicy.builder()`"
+        }
         System::Polly | System::DotnetStandard => {
             "set `UseJitter: true` and `BackoffType: Exponential`"
         }

@@ -13,7 +13,7 @@ fn fix(system: &System) -> &'static str {
             "list the transient failures in `retryExceptions` (e.g. `java.io.IOException`, `java.util.concurrent.TimeoutException`) or set `retryExceptionPredicate`"
         }
         System::SpringRetry | System::SpringFramework => {
-            "name the transient exceptions in `retryFor` (`includes` in Spring Framework 7)"
+            "name the transient exceptions in `retryFor` (`includes` on Spring Framework 7's `@Retryable` or `RetryPolicy.builder()`)"
         }
         System::JavaLoop => {
             "catch only the transient exceptions (timeouts, connection errors) and rethrow the rest"
