@@ -545,6 +545,29 @@ mod tests {
     }
 
     #[test]
+    fn include_cycles_end_and_each_file_is_read_again_once() {
+        // a includes b, b includes a and itself: no loop, one cycle report
+        // per include that comes back, and b inherits from a.
+        let a = "http {\n  proxy_next_upstream_tries 7;\n  include b.conf;\n}\n";
+        let b = "include a.conf;\ninclude b.conf;\nserver { location / { proxy_pass http://x; } }\n";
+        let mut files = vec![nginx_file("n/a.conf", a), nginx_file("n/b.conf", b)];
+        nginx_includes(&mut files, &[PathBuf::from("n")]);
+        let cycles = |f: &ScannedFile| {
+            f.facts
+                .diagnostics
+                .iter()
+                .filter(|d| d.message.contains("recurses"))
+                .count()
+        };
+        assert_eq!(cycles(&files[0]), 1);
+        assert_eq!(cycles(&files[1]), 2);
+        // Both files are included by another, so neither is the top of the
+        // tree and nothing is inherited: the cycle is the finding.
+        let p = &files[1].facts.policies[0];
+        assert!(p.settings_from.is_empty());
+    }
+
+    #[test]
     fn a_fragment_alone_says_nothing_of_includes_it_cannot_place() {
         let site = "server {\n  include snippets/absent.conf;\n}\n";
         let mut files = vec![nginx_file("n/conf.d/site.conf", site)];
