@@ -161,15 +161,15 @@ fn repo_relative(
 }
 
 fn context(file: &SourceFile, span: crate::source::Span) -> String {
-    let start = file.lines.line_of(span.start.min(file.text.len()));
+    let start = file.lines().line_of(span.start.min(file.text.len()));
     let end = file
-        .lines
+        .lines()
         .line_of(span.end.min(file.text.len()).max(span.start));
     let mut out = String::new();
     for l in start..=end.min(start + 3) {
         out.push_str(
             &file
-                .lines
+                .lines()
                 .line_text(&file.text, l)
                 .split_whitespace()
                 .collect::<Vec<_>>()

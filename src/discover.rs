@@ -17,7 +17,6 @@ use std::sync::Mutex;
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Candidate {
     pub path: PathBuf,
-    pub size: u64,
 }
 
 /// Something the walk could not read, said once.
@@ -100,10 +99,10 @@ pub fn walk(roots: &[PathBuf], exclude: &[String]) -> Result<Walk, String> {
                     if ft.is_some_and(|t| t.is_symlink()) {
                         symlink = e.depth() > 0;
                     } else if ft.is_some_and(|t| t.is_file()) {
-                        let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+                        // No stat here: most files are never opened, and
+                        // the size of one that is comes with its open.
                         local.push(Candidate {
                             path: e.into_path(),
-                            size,
                         });
                     }
                 }

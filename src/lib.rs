@@ -156,19 +156,18 @@ fn read_walk_with(
         .par_iter()
         .map(|c| {
             let shown = display(&c.path, cwd.as_deref());
-            let read = match std::panic::catch_unwind(|| {
-                read_one(&c.path, &shown, c.size, settings, &cache)
-            }) {
-                Ok(r) => r,
-                Err(panic) => {
-                    let msg = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "unknown panic".into());
-                    Read::Internal(shown, msg)
-                }
-            };
+            let read =
+                match std::panic::catch_unwind(|| read_one(&c.path, &shown, settings, &cache)) {
+                    Ok(r) => r,
+                    Err(panic) => {
+                        let msg = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "unknown panic".into());
+                        Read::Internal(shown, msg)
+                    }
+                };
             progress.read();
             read
         })
@@ -259,33 +258,25 @@ fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
     }
 }
 
-fn read_one(
-    path: &Path,
-    shown: &str,
-    size: u64,
-    settings: &Settings,
-    cache: &cache::Cache,
-) -> Read {
-    if size > settings.max_file_size {
-        // Only a file whose name says it is ours is worth a finding.
-        return Read::Oversized(extract::supported_by_name(path).then(|| {
-            Box::new(unreadable(
-                shown,
-                unparsable_file::file(
-                    &format!("{} is larger than the {} limit", bytes(size), bytes(settings.max_file_size)),
-                    "raise `max-file-size` in .retrylint.toml or `--max-file-size` if this file should be checked",
-                ),
-            ))
-        }));
-    }
-    // A name no extractor can want is not worth a read.
+fn read_one(path: &Path, shown: &str, settings: &Settings, cache: &cache::Cache) -> Read {
+    // A name no extractor can want is not worth a read (nor a stat).
     if !extract::wanted_by_name(path) {
         return Read::Skipped;
     }
     let data = match read_regular_file(path, settings.max_file_size) {
-        Ok(Some(d)) => d,
-        // The file grew past the limit since the walk.
-        Ok(None) => return Read::Oversized(None),
+        Ok(Ok(d)) => d,
+        Ok(Err(size)) => {
+            // Only a file whose name says it is ours is worth a finding.
+            return Read::Oversized(extract::supported_by_name(path).then(|| {
+                Box::new(unreadable(
+                    shown,
+                    unparsable_file::file(
+                        &format!("{} is larger than the {} limit", bytes(size), bytes(settings.max_file_size)),
+                        "raise `max-file-size` in .retrylint.toml or `--max-file-size` if this file should be checked",
+                    ),
+                ))
+            }));
+        }
         Err(e) => return Read::Failed(shown.to_string(), format!("cannot read: {e}")),
     };
     #[cfg(debug_assertions)]
@@ -352,7 +343,10 @@ fn read_one(
 /// symbolic link and without blocking, and anything but a regular file
 /// (a link or a FIFO swapped in after the walk) is refused, so a scan can
 /// neither read outside its roots through a late link nor hang on a pipe.
-fn read_regular_file(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+/// The bytes of a regular file, or `Err(size)` when it is larger than
+/// `limit` (by its size when opened, or by what could be read: a file
+/// that grows while it is read is cut at the limit and refused).
+fn read_regular_file(path: &Path, limit: u64) -> std::io::Result<Result<Vec<u8>, u64>> {
     use std::io::Read as _;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -368,12 +362,19 @@ fn read_regular_file(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>
         }
         e
     })?;
-    if !file.metadata()?.is_file() {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
         return Err(std::io::Error::other("not a regular file any more"));
     }
-    let mut data = Vec::new();
+    if meta.len() > limit {
+        return Ok(Err(meta.len()));
+    }
+    let mut data = Vec::with_capacity(meta.len() as usize);
     file.take(limit.saturating_add(1)).read_to_end(&mut data)?;
-    Ok((data.len() as u64 <= limit).then_some(data))
+    if data.len() as u64 > limit {
+        return Ok(Err(data.len() as u64));
+    }
+    Ok(Ok(data))
 }
 
 /// A test seam for the internal-error path (debug builds only): a file

@@ -547,9 +547,10 @@ mod tests {
     #[test]
     fn include_cycles_end_and_each_file_is_read_again_once() {
         // a includes b, b includes a and itself: no loop, one cycle report
-        // per include that comes back, and b inherits from a.
+        // per include that comes back.
         let a = "http {\n  proxy_next_upstream_tries 7;\n  include b.conf;\n}\n";
-        let b = "include a.conf;\ninclude b.conf;\nserver { location / { proxy_pass http://x; } }\n";
+        let b =
+            "include a.conf;\ninclude b.conf;\nserver { location / { proxy_pass http://x; } }\n";
         let mut files = vec![nginx_file("n/a.conf", a), nginx_file("n/b.conf", b)];
         nginx_includes(&mut files, &[PathBuf::from("n")]);
         let cycles = |f: &ScannedFile| {

@@ -152,27 +152,32 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
 /// Identifies a file within one scan.
 pub type FileId = usize;
 
-/// One file's text with its line index.
+/// One file's text with its line index, built the first time a line is
+/// asked for (most files of a scan have no finding and never are).
 #[derive(Debug)]
 pub struct SourceFile {
     /// The path as shown to users: relative to the scan root where possible.
     pub path: PathBuf,
     pub text: String,
-    pub lines: LineIndex,
+    lines: std::sync::OnceLock<LineIndex>,
 }
 
 impl SourceFile {
     pub fn new(path: impl Into<PathBuf>, text: String) -> Self {
-        let lines = LineIndex::new(&text);
         SourceFile {
             path: path.into(),
             text,
-            lines,
+            lines: std::sync::OnceLock::new(),
         }
     }
 
+    /// The file's line index.
+    pub fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
+    }
+
     pub fn line_col(&self, offset: usize) -> LineCol {
-        self.lines.line_col(&self.text, offset)
+        self.lines().line_col(&self.text, offset)
     }
 
     /// The text a span covers, or "" if it is out of bounds.

@@ -82,8 +82,8 @@ pub fn directives(path: &Path, text: &str, file: &SourceFile) -> Vec<Directive> 
     }
     let mut out = Vec::new();
     for at in memmem::find_iter(text.as_bytes(), MARKER.as_bytes()) {
-        let line = file.lines.line_of(at);
-        let line_start = file.lines.line_start(line);
+        let line = file.lines().line_of(at);
+        let line_start = file.lines().line_start(line);
         let Some(before) = text.get(line_start..at) else {
             continue;
         };
@@ -244,7 +244,7 @@ pub fn apply(
         .collect();
     for f in findings {
         let file = scan.file(f.file);
-        let line = file.lines.line_of(f.span.start.min(file.text.len()));
+        let line = file.lines().line_of(f.span.start.min(file.text.len()));
         let mut by = None;
         for (di, d) in per_file[f.file].iter().enumerate() {
             if d.error.is_some() {
