@@ -20,7 +20,7 @@ use std::time::Duration;
 pub type ServiceId = usize;
 
 /// A place in a scanned file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Loc {
     pub file: FileId,
     pub span: Span,
@@ -47,6 +47,9 @@ pub struct RetryLayer {
     pub overall: Option<Duration>,
     /// Sum of the nominal delays between attempts.
     pub backoff: Duration,
+    /// Hedged copies sent this far apart run side by side
+    /// ([`RetryPolicy::hedge_delay`]).
+    pub hedge_delay: Option<Duration>,
     /// A platform default nobody wrote.
     pub implicit: bool,
     /// Where it is written (or, for an implicit layer, the edge's proof).
@@ -265,6 +268,7 @@ fn layer_of(file: FileId, index: usize, p: &RetryPolicy) -> RetryLayer {
         per_try,
         overall,
         backoff,
+        hedge_delay: p.hedge_delay(),
         implicit: p.attempts.provenance == Provenance::Default
             && p.system.layer() != LayerKind::Application,
         loc: Loc {
@@ -292,6 +296,7 @@ fn istio_default(proof: Loc, host: &str) -> RetryLayer {
         per_try: None,
         overall: None,
         backoff: Duration::from_millis(25 + 50),
+        hedge_delay: None,
         implicit: true,
         loc: proof,
         timeout_loc: None,
@@ -870,7 +875,12 @@ impl Graph {
                 (None, i) => i,
             };
             let per = per?;
-            let mut total = per.saturating_mul(l.factor().min(u32::MAX as u64) as u32) + l.backoff;
+            let copies = l.factor().min(u32::MAX as u64) as u32;
+            let mut total = match l.hedge_delay {
+                // Side by side: the last copy starts (copies - 1) delays in.
+                Some(d) => d.min(per).saturating_mul(copies - 1) + per,
+                None => per.saturating_mul(copies) + l.backoff,
+            };
             if let Some(o) = l.overall {
                 total = total.min(o);
             }
@@ -947,4 +957,61 @@ pub struct GraphCtx<'a> {
     pub files: &'a [ScannedFile],
     pub settings: &'a Settings,
     pub graph: &'a Graph,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer(attempts: u64, per_try: u64, hedge_delay: Option<u64>) -> RetryLayer {
+        RetryLayer {
+            policy: None,
+            system: System::DotnetStandard,
+            kind: LayerKind::Application,
+            attempts: AttemptCount::Finite(attempts),
+            per_try: Some(Duration::from_secs(per_try)),
+            overall: None,
+            backoff: Duration::from_secs(1),
+            hedge_delay: hedge_delay.map(Duration::from_secs),
+            implicit: false,
+            loc: Loc::default(),
+            timeout_loc: None,
+            label: String::new(),
+            setting: String::new(),
+        }
+    }
+
+    fn one_edge(l: RetryLayer) -> Graph {
+        Graph {
+            edges: vec![Edge {
+                from: 0,
+                to: 1,
+                proof: Loc::default(),
+                via: String::new(),
+                layers: vec![l],
+                also: Vec::new(),
+            }],
+            ..Graph::default()
+        }
+    }
+
+    #[test]
+    fn hedged_copies_take_time_side_by_side_retries_one_after_the_other() {
+        // 4 retries of 5s with 1s of back-off in all: 21s.
+        assert_eq!(
+            one_edge(layer(4, 5, None)).edge_time(0, None),
+            Some(Duration::from_secs(21))
+        );
+        // 4 copies 2s apart, 5s each: the last starts at 6s, answers by 11s.
+        assert_eq!(
+            one_edge(layer(4, 5, Some(2))).edge_time(0, None),
+            Some(Duration::from_secs(11))
+        );
+        // A delay longer than a copy's timeout: the next goes out when the
+        // previous times out.
+        assert_eq!(
+            one_edge(layer(3, 2, Some(10))).edge_time(0, Some(Duration::from_secs(1))),
+            Some(Duration::from_secs(3))
+        );
+    }
 }

@@ -550,6 +550,23 @@ impl RetryPolicy {
         }
     }
 
+    /// For a hedging policy whose copies go out on a timer (gRPC
+    /// `hedgingDelay`, the .NET hedging handler's `Delay`), the time between
+    /// copies: they run side by side, so the slowest answer comes after
+    /// (copies - 1) x min(delay, per-try timeout) + one per-try timeout, not
+    /// after every attempt in turn. `None` for retries, and for Envoy, whose
+    /// hedged copy goes out only when a try times out.
+    pub fn hedge_delay(&self) -> Option<Duration> {
+        if self.kind != PolicyKind::Hedge || self.system == System::Envoy {
+            return None;
+        }
+        match self.delay.value {
+            Delay::Fixed { delay } => Some(delay),
+            Delay::None => Some(Duration::ZERO),
+            _ => None,
+        }
+    }
+
     /// Whether this policy retries at all.
     pub fn retries(&self) -> bool {
         self.attempts.value.count.retries() && !matches!(self.retry_on.value, RetryOn::Nothing)

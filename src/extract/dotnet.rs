@@ -1,7 +1,8 @@
 //! .NET `appsettings*.json`: sections bound to the standard HTTP resilience
 //! handler's options (`HttpStandardResilienceOptions` of
-//! Microsoft.Extensions.Http.Resilience) and to Polly v8
-//! `RetryStrategyOptions`.
+//! Microsoft.Extensions.Http.Resilience), to the standard hedging handler's
+//! (`HttpStandardHedgingResilienceOptions`, a `Hedging` or `Endpoint`
+//! object; see [`hedging`]) and to Polly v8 `RetryStrategyOptions`.
 //!
 //! A section is read as standard-handler options when it has a `Retry`,
 //! `AttemptTimeout`, `TotalRequestTimeout` or `CircuitBreaker` object with
@@ -55,6 +56,8 @@ pub const NEEDLES: &[&str] = &[
     "AttemptTimeout",
     "TotalRequestTimeout",
     "\"Retry\"",
+    "MaxHedgedAttempts",
+    "\"Hedging\"",
 ];
 
 const STANDARD_KEYS: &[&str] = &[
@@ -83,6 +86,12 @@ const BREAKER_KEYS: &[&str] = &[
     "Name",
 ];
 const RATE_LIMITER_KEYS: &[&str] = &["DefaultRateLimiterOptions", "Name"];
+/// `HttpStandardHedgingResilienceOptions` (`AddStandardHedgingHandler`).
+const HEDGING_OPTIONS_KEYS: &[&str] = &["TotalRequestTimeout", "Hedging", "Endpoint"];
+/// `HttpHedgingStrategyOptions` (Polly `HedgingStrategyOptions`).
+const HEDGING_KEYS: &[&str] = &["MaxHedgedAttempts", "Delay", "Name"];
+/// `HedgingEndpointOptions`.
+const ENDPOINT_KEYS: &[&str] = &["RateLimiter", "CircuitBreaker", "Timeout"];
 
 /// `int.MaxValue`: Polly's "retry for ever".
 const INT_MAX: i64 = 2_147_483_647;
@@ -113,6 +122,11 @@ pub fn extract_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             continue;
         }
         let entries = node.entries();
+        if is_hedging(&entries) {
+            hedging(&entries, &path, key_span, facts);
+            found = true;
+            continue;
+        }
         if is_standard(&entries) {
             standard(&entries, &path, key_span, facts);
             found = true;
@@ -162,16 +176,24 @@ fn foreign(entries: &[Entry<'_>], known: &[&str]) -> bool {
         .any(|e| !is_key(e.key, known) && did_you_mean(e.key, known.iter().copied()).is_none())
 }
 
+/// Whether `key` holds an object of `inner`'s keys (and no other).
+fn has_object(entries: &[Entry<'_>], key: &str, inner: &[&str]) -> bool {
+    find(entries, key).is_some_and(|e| {
+        let fields = e.value.entries();
+        e.value.is_map() && fields.iter().any(|x| is_key(x.key, inner)) && !foreign(&fields, inner)
+    })
+}
+
+/// A `HttpStandardHedgingResilienceOptions`-shaped object: a `Hedging` or
+/// an `Endpoint` of their own keys (a `TotalRequestTimeout` alone is the
+/// standard handler's as much as the hedging handler's).
+fn is_hedging(entries: &[Entry<'_>]) -> bool {
+    has_object(entries, "Hedging", HEDGING_KEYS) || has_object(entries, "Endpoint", ENDPOINT_KEYS)
+}
+
 /// A `HttpStandardResilienceOptions`-shaped object.
 fn is_standard(entries: &[Entry<'_>]) -> bool {
-    let has = |key: &str, inner: &[&str]| {
-        find(entries, key).is_some_and(|e| {
-            let fields = e.value.entries();
-            e.value.is_map()
-                && fields.iter().any(|x| is_key(x.key, inner))
-                && !foreign(&fields, inner)
-        })
-    };
+    let has = |key: &str, inner: &[&str]| has_object(entries, key, inner);
     has("Retry", RETRY_KEYS)
         || has("AttemptTimeout", &["Timeout"])
         || has("TotalRequestTimeout", &["Timeout"])
@@ -642,6 +664,199 @@ fn standard(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts
     facts.policies.push(p);
 }
 
+/// The `Timeout` of a timeout-strategy object under `key` (10 ms to a
+/// day), or `default` seconds.
+fn timeout_of(
+    entries: &[Entry<'_>],
+    key: &str,
+    default: u64,
+    what: &str,
+    anchor: Span,
+    facts: &mut Facts,
+) -> Located<Timeout> {
+    let Some(e) = find(entries, key).filter(|e| e.value.is_map()) else {
+        return Located::default_at(Timeout::after(Duration::from_secs(default)), anchor);
+    };
+    let inner = e.value.entries();
+    check_keys(
+        &inner,
+        TIMEOUT_KEYS,
+        &format!("`{}` of {what}", e.key),
+        facts,
+    );
+    match find(&inner, "Timeout") {
+        Some(t) => {
+            let range = (Duration::from_millis(10), Duration::from_secs(86_400));
+            let v = timespan(&t, range, facts).map_or(Timeout::Unknown, Timeout::after);
+            Located::written(v, t.span())
+        }
+        None => Located::default_at(Timeout::after(Duration::from_secs(default)), e.key_span),
+    }
+}
+
+/// The standard hedging handler's options (dotnet/extensions
+/// `HttpStandardHedgingResilienceOptions`, Polly `HedgingStrategyOptions`):
+/// `Hedging.MaxHedgedAttempts` 1 (1 to 10) more copies of the request, the
+/// next one sent when the previous has not answered within `Hedging.Delay`
+/// (2s; zero sends them all at once, a negative one only on failure) or at
+/// once when it failed with a transient outcome (5xx, 408, 429,
+/// `HttpRequestException`, timeouts, an open breaker); each copy bounded by
+/// `Endpoint.Timeout` (10s), all of them by `TotalRequestTimeout` (30s);
+/// every HTTP method.
+fn hedging(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts) {
+    const WHAT: &str = "the standard hedging handler";
+    for e in entries {
+        if !is_key(e.key, HEDGING_OPTIONS_KEYS)
+            && e.value.is_map()
+            && let Some(s) = did_you_mean(e.key, HEDGING_OPTIONS_KEYS.iter().copied())
+        {
+            facts.diagnostics.push(unknown_setting::unknown_key(
+                e.key_span,
+                e.key,
+                "standard hedging handler options",
+                [s],
+            ));
+        }
+    }
+    let hedge = find(entries, "Hedging").filter(|e| e.value.is_map());
+    let anchor = hedge.map_or(key_span, |e| e.key_span);
+    let inner = hedge.map(|e| e.value.entries()).unwrap_or_default();
+    check_keys(
+        &inner,
+        HEDGING_KEYS,
+        "`Hedging` of the standard hedging handler (`HttpHedgingStrategyOptions`)",
+        facts,
+    );
+    let attempts = match find(&inner, "MaxHedgedAttempts") {
+        Some(e) => match text(e.value).unwrap_or("").parse::<i64>() {
+            Ok(n) if (1..=10).contains(&n) => Located::written(
+                Attempts {
+                    count: AttemptCount::Finite(n as u64 + 1),
+                    written_as: format!("{}: {n} (hedged copies)", e.key),
+                },
+                e.span(),
+            ),
+            Ok(_) => {
+                bad(
+                    facts,
+                    &e,
+                    "must be from 1 to 10 (it counts the copies sent besides the first); options validation fails at start-up",
+                );
+                Located::written(
+                    Attempts {
+                        count: AttemptCount::Unknown,
+                        written_as: format!("{}: (rejected)", e.key),
+                    },
+                    e.span(),
+                )
+            }
+            Err(_) => {
+                bad(
+                    facts,
+                    &e,
+                    "not a whole number: the configuration binder throws at start-up",
+                );
+                Located::written(
+                    Attempts {
+                        count: AttemptCount::Unknown,
+                        written_as: format!("{}: (rejected)", e.key),
+                    },
+                    e.span(),
+                )
+            }
+        },
+        None => Located::default_at(
+            Attempts {
+                count: AttemptCount::Finite(2),
+                written_as: "MaxHedgedAttempts: 1 (the default, hedged copies)".into(),
+            },
+            anchor,
+        ),
+    };
+    let mut p = RetryPolicy::new(System::DotnetStandard, anchor, attempts);
+    p.kind = PolicyKind::Hedge;
+    p.name = Some(if path.is_empty() { "(root)" } else { path }.to_string());
+    // When the next copy goes out: after `Delay` without an answer.
+    let (delay, when) = match find(&inner, "Delay") {
+        Some(e) if text(e.value).is_some_and(|t| t.starts_with('-')) => (
+            Located::written(Delay::None, e.span()),
+            "a transient failure only (negative `Delay`)".to_string(),
+        ),
+        Some(e) => match timespan(&e, (Duration::ZERO, Duration::from_secs(86_400)), facts) {
+            Some(d) if d.is_zero() => (
+                Located::written(Delay::None, e.span()),
+                "at once (`Delay` zero)".to_string(),
+            ),
+            Some(d) => (
+                Located::written(Delay::Fixed { delay: d }, e.span()),
+                format!("no response within `{}`", crate::duration::human(d)),
+            ),
+            None => (
+                Located::written(Delay::Unknown, e.span()),
+                "no response within `Delay`".to_string(),
+            ),
+        },
+        None => (
+            Located::default_at(
+                Delay::Fixed {
+                    delay: Duration::from_secs(2),
+                },
+                anchor,
+            ),
+            "no response within `2s` (the default)".to_string(),
+        ),
+    };
+    p.delay = delay;
+    p.jitter = Located::default_at(Jitter::None, anchor);
+    // Hedged copies are not a back-off: the backoff rules do not apply.
+    p.platform_backoff = true;
+    let endpoint = find(entries, "Endpoint").filter(|e| e.value.is_map());
+    let endpoint_entries = endpoint.map(|e| e.value.entries()).unwrap_or_default();
+    if endpoint.is_some() {
+        check_keys(
+            &endpoint_entries,
+            ENDPOINT_KEYS,
+            "`Endpoint` of the standard hedging handler (`HedgingEndpointOptions`)",
+            facts,
+        );
+        if let Some(cb) = find(&endpoint_entries, "CircuitBreaker").filter(|e| e.value.is_map()) {
+            check_keys(
+                &cb.value.entries(),
+                BREAKER_KEYS,
+                "`Endpoint:CircuitBreaker` of the standard hedging handler",
+                facts,
+            );
+        }
+    }
+    let per_copy = timeout_of(
+        &endpoint_entries,
+        "Timeout",
+        10,
+        &format!("`Endpoint` of {WHAT}"),
+        endpoint.map_or(anchor, |e| e.key_span),
+        facts,
+    );
+    let total = timeout_of(entries, "TotalRequestTimeout", 30, WHAT, anchor, facts);
+    p.per_try_timeout = Some(per_copy);
+    p.overall_timeout = Some(total);
+    let mut conditions = vec![Located::default_at(Condition::Token(when), anchor)];
+    conditions.extend(
+        [
+            Condition::Status { from: 500, to: 599 },
+            Condition::status(408),
+            Condition::status(429),
+            Condition::Exception("HttpRequestException".into()),
+            Condition::Exception("TimeoutRejectedException".into()),
+            Condition::Exception("BrokenCircuitException".into()),
+        ]
+        .into_iter()
+        .map(|c| Located::default_at(c, anchor)),
+    );
+    p.retry_on = Located::default_at(RetryOn::Listed { conditions }, anchor);
+    p.methods = Located::default_at(Methods::All, anchor);
+    facts.policies.push(p);
+}
+
 fn polly(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts) {
     let read = read_retry(
         entries,
@@ -690,6 +905,42 @@ mod tests {
 
     fn codes(f: &Facts) -> Vec<&'static str> {
         f.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn the_standard_hedging_handler() {
+        let f = read(
+            "appsettings.json",
+            r#"{ "A": { "Hedging": {} , "Endpoint": { "Timeout": { "Timeout": "00:00:03" } } },
+                 "B": { "Hedging": { "MaxHedgedAttempts": 11, "Delay": "-00:00:00.001", "Dealy": 1 } } }"#,
+        );
+        let a = f
+            .policies
+            .iter()
+            .find(|p| p.name.as_deref() == Some("A"))
+            .unwrap();
+        assert_eq!(a.kind, PolicyKind::Hedge);
+        assert_eq!(a.attempts.value.count, AttemptCount::Finite(2));
+        assert!(a.attempts.is_default());
+        assert_eq!(a.hedge_delay(), Some(Duration::from_secs(2)));
+        assert_eq!(
+            a.per_try_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_secs(3))
+        );
+        assert_eq!(
+            a.overall_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_secs(30))
+        );
+        assert_eq!(a.methods.value, Methods::All);
+        let b = f
+            .policies
+            .iter()
+            .find(|p| p.name.as_deref() == Some("B"))
+            .unwrap();
+        // Copies only on failure, at once; 11 is out of range.
+        assert_eq!(b.hedge_delay(), Some(Duration::ZERO));
+        assert_eq!(b.attempts.value.count, AttemptCount::Unknown);
+        assert_eq!(codes(&f), ["RL901", "RL902"]);
     }
 
     #[test]

@@ -13,6 +13,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if !p.retries() || p.attempts.provenance == Provenance::Default {
         return;
     }
+    // Hedged copies sent on a timer do not wait for a hung one.
+    if p.hedge_delay().is_some() {
+        return;
+    }
     let Some(per_try) = &p.per_try_timeout else {
         return;
     };

@@ -27,6 +27,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let AttemptCount::Finite(n) = p.attempts.value.count else {
         return;
     };
+    if let Some(d) = p.hedge_delay() {
+        hedged(p, e, per_try.span, n, t, d, total);
+        return;
+    }
     let backoff: Duration = (1..n)
         .map(|k| p.delay.value.nominal(k as u32).unwrap_or_default())
         .sum();
@@ -101,4 +105,42 @@ fn window(
         format!("`{}`", p.attempts.value.written_as),
     );
     Emitter::relate(f, overall, "no new try after this");
+}
+
+/// Hedged copies run side by side: the last one starts (n - 1) x
+/// min(delay, per-try) in and may take a whole per-try timeout.
+fn hedged(
+    p: &crate::model::RetryPolicy,
+    e: &mut Emitter<'_>,
+    at: crate::source::Span,
+    n: u64,
+    t: Duration,
+    delay: Duration,
+    total: Duration,
+) {
+    let step = delay.min(t);
+    let worst = step.saturating_mul(n.saturating_sub(1) as u32) + t;
+    if worst <= total || t.is_zero() {
+        return;
+    }
+    // Copies that start early enough to finish within the overall timeout.
+    let fit = if t > total {
+        0
+    } else if step.is_zero() {
+        n
+    } else {
+        (((total.saturating_sub(t)).as_secs_f64() / step.as_secs_f64()).floor() as u64 + 1).min(n)
+    };
+    e.emit(
+        at,
+        format!(
+            "{} sends up to {n} copies `{}` apart, each given `{}`: the last can answer after `{}`, more than the overall timeout `{}`, so only {fit} of the {n} copies can finish",
+            p.describe(),
+            human(step),
+            human(t),
+            human(worst),
+            human(total),
+        ),
+        "make the copies fit in the overall timeout: fewer hedged copies, a shorter per-copy timeout or delay, or a longer overall timeout",
+    );
 }
