@@ -163,7 +163,7 @@ pub fn nginx_includes(files: &mut [ScannedFile], roots: &[PathBuf]) {
             }
         }
     }
-    inherit_nginx_settings(files, &edges, &paths);
+    inherit_nginx_settings(files, &edges);
     // Where nginx looks for a relative path is known for a main file (one
     // with the `http` block: its folder) and for a file another scanned
     // file includes (the main file's folder, searched above). A fragment
@@ -257,11 +257,7 @@ pub fn ingress_configmaps(files: &mut [ScannedFile]) {
             continue;
         };
         let cm = files[m].facts.policies[k].clone();
-        let from = format!(
-            "{}:{}",
-            files[m].source.display_path(),
-            files[m].source.line_col(cm.span.start).line
-        );
+        let from = place(&files[m], cm.span);
         for p in files[id].facts.policies.iter_mut() {
             if p.system == System::IngressNginx {
                 apply_configmap(p, &cm, &from);
@@ -319,11 +315,7 @@ pub fn resilience4j_instances(files: &mut [ScannedFile]) {
                 continue;
             };
             let src = files[c].facts.policies[j].clone();
-            let from = format!(
-                "{}:{}",
-                files[c].source.display_path(),
-                files[c].source.line_col(src.span.start).line
-            );
+            let from = place(&files[c], src.span);
             let p = &mut files[id].facts.policies[k];
             let at = p.span;
             let mut on = Located::inherited(src.retry_on.value, at);
@@ -350,6 +342,15 @@ pub fn resilience4j_instances(files: &mut [ScannedFile]) {
             }
         }
     }
+}
+
+/// `path:line` of a span, as messages name a setting in another file.
+fn place(f: &ScannedFile, span: Span) -> String {
+    format!(
+        "{}:{}",
+        f.source.display_path(),
+        f.source.line_col(span.start).line
+    )
 }
 
 /// Of `candidates` (file, policy), the one in the file nearest to `here`
@@ -391,11 +392,7 @@ fn nearest(
 /// from several places is read with the settings of the first found (files
 /// in scan order, breadth first). Files only reached through an include
 /// cycle keep their own settings (the cycle is reported).
-fn inherit_nginx_settings(
-    files: &mut [ScannedFile],
-    edges: &[Vec<(usize, Span, String, usize)>],
-    paths: &[String],
-) {
+fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(usize, Span, String, usize)>]) {
     let n = files.len();
     let mut included = vec![false; n];
     for e in edges {
@@ -421,8 +418,7 @@ fn inherit_nginx_settings(
             let mut directives = inc.inherited.clone();
             let upstreams = inc.upstreams.clone();
             for d in directives.iter_mut().filter(|d| d.from.is_empty()) {
-                let line = files[m].source.line_col(d.span.start).line;
-                d.from = format!("{}:{line}", paths[m]);
+                d.from = place(&files[m], d.span);
             }
             if !(directives.is_empty() && upstreams.is_empty())
                 && files[t].facts.extractors.contains(&"nginx")

@@ -535,31 +535,9 @@ fn standard(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts
         name,
         anchor,
     );
-    let timeout = |key: &str, default: u64, facts: &mut Facts| -> Located<Timeout> {
-        let Some(e) = find(entries, key) else {
-            return Located::default_at(Timeout::after(Duration::from_secs(default)), anchor);
-        };
-        if !e.value.is_map() {
-            return Located::default_at(Timeout::after(Duration::from_secs(default)), e.key_span);
-        }
-        let inner = e.value.entries();
-        check_keys(
-            &inner,
-            TIMEOUT_KEYS,
-            &format!("`{}` of the standard resilience handler", e.key),
-            facts,
-        );
-        match find(&inner, "Timeout") {
-            Some(t) => {
-                let range = (Duration::from_millis(10), Duration::from_secs(86_400));
-                let v = timespan(&t, range, facts).map_or(Timeout::Unknown, Timeout::after);
-                Located::written(v, t.span())
-            }
-            None => Located::default_at(Timeout::after(Duration::from_secs(default)), e.key_span),
-        }
-    };
-    let attempt = timeout("AttemptTimeout", 10, facts);
-    let total = timeout("TotalRequestTimeout", 30, facts);
+    const WHAT: &str = "the standard resilience handler";
+    let attempt = timeout_of(entries, "AttemptTimeout", 10, WHAT, anchor, facts);
+    let total = timeout_of(entries, "TotalRequestTimeout", 30, WHAT, anchor, facts);
     if let (Some(a), Some(t)) = (attempt.value.finite(), total.value.finite())
         && a > t
     {
@@ -674,9 +652,12 @@ fn timeout_of(
     anchor: Span,
     facts: &mut Facts,
 ) -> Located<Timeout> {
-    let Some(e) = find(entries, key).filter(|e| e.value.is_map()) else {
+    let Some(e) = find(entries, key) else {
         return Located::default_at(Timeout::after(Duration::from_secs(default)), anchor);
     };
+    if !e.value.is_map() {
+        return Located::default_at(Timeout::after(Duration::from_secs(default)), e.key_span);
+    }
     let inner = e.value.entries();
     check_keys(
         &inner,

@@ -25,8 +25,8 @@
 //! `RetryTemplate`.
 
 use super::ast::{self, field, named_children, span};
-use super::spring::{constructed, framework_backoff, retry_on};
-use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
+use super::spring::{callbacks, constructed, framework_backoff, retry_on};
+use super::{Ctx, Out, attempts_default, attempts_written};
 use crate::extract::Facts;
 use crate::model::*;
 use crate::source::Span;
@@ -151,30 +151,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         return;
     }
     // `template.execute(() -> ..)` / `invoke(..)`: once per attempt.
-    for &n in &ctx.nodes {
-        if n.kind() != "method_invocation"
-            || !matches!(
-                field(n, "name").map(|x| ctx.text(x)),
-                Some("execute" | "invoke")
-            )
-        {
-            continue;
-        }
-        let Some(obj) = field(n, "object") else {
-            continue;
-        };
-        let Some(&idx) = templates.get(&ctx.resolve(obj).id()) else {
-            continue;
-        };
-        let args = field(n, "arguments")
-            .map(named_children)
-            .unwrap_or_default();
-        if let Some(cb) = args.first() {
-            for body in ctx.callable_bodies(*cb) {
-                out.scopes.push(RetryScope { body, policy: idx });
-            }
-        }
-    }
+    callbacks(ctx, &templates, &["execute", "invoke"], out);
 }
 
 /// The variable a policy or template is assigned to (a policy passed to

@@ -633,16 +633,27 @@ fn templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         return;
     }
     // `template.execute(ctx -> ..)`: the callback runs once per attempt.
+    callbacks(ctx, &created, &["execute"], out);
+}
+
+/// Calls `template.<method>(callback, ..)` on a template built at a node in
+/// `templates` (node id -> policy): the callback's bodies are retry scopes.
+pub(super) fn callbacks<'a>(
+    ctx: &Ctx<'a>,
+    templates: &HashMap<usize, usize>,
+    methods: &[&str],
+    out: &mut Out<'a>,
+) {
     for &n in &ctx.nodes {
         if n.kind() != "method_invocation"
-            || field(n, "name").map(|x| ctx.text(x)) != Some("execute")
+            || !field(n, "name").is_some_and(|x| methods.contains(&ctx.text(x)))
         {
             continue;
         }
         let Some(obj) = field(n, "object") else {
             continue;
         };
-        let Some(idx) = created.get(&ctx.resolve(obj).id()) else {
+        let Some(&idx) = templates.get(&ctx.resolve(obj).id()) else {
             continue;
         };
         let args = field(n, "arguments")
@@ -650,7 +661,7 @@ fn templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             .unwrap_or_default();
         if let Some(cb) = args.first() {
             for body in ctx.callable_bodies(*cb) {
-                out.scopes.push(RetryScope { body, policy: *idx });
+                out.scopes.push(RetryScope { body, policy: idx });
             }
         }
     }
