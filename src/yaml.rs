@@ -661,6 +661,55 @@ impl<'f> Yaml<'f> {
     }
 }
 
+/// Where each byte of a string scalar's value (and its end) is in `text`,
+/// for a value that stands in the file line by line: a plain or quoted
+/// scalar without escapes or folding, or a literal block (`|`), whose lines
+/// are the file's lines without their indentation. `None` for anything
+/// else (escapes, folded lines): the caller then places every span at the
+/// scalar.
+pub fn scalar_offsets(text: &str, span: Span, value: &str) -> Option<Vec<usize>> {
+    let mut offsets = Vec::with_capacity(value.len() + 1);
+    let mut cursor = span.start.min(text.len());
+    let end = text.len();
+    let mut first = true;
+    let mut lines = value.split('\n').peekable();
+    while let Some(line) = lines.next() {
+        let at = if line.is_empty() {
+            cursor
+        } else {
+            let found = cursor + text.get(cursor..end)?.find(line)?;
+            // Only indentation, a line break and (before the first line)
+            // the scalar's header may stand between two lines.
+            let gap = &text[cursor..found];
+            let header_ok =
+                |c: char| first && matches!(c, '|' | '>' | '-' | '+' | '"' | '\'' | '0'..='9');
+            if gap.chars().filter(|&c| c == '\n').count() > 1 + usize::from(first)
+                || !gap.chars().all(|c| c.is_whitespace() || header_ok(c))
+            {
+                return None;
+            }
+            found
+        };
+        offsets.extend((0..line.len()).map(|j| at + j));
+        cursor = at + line.len();
+        if lines.peek().is_some() {
+            // The line break of the value is the file's.
+            if text.as_bytes().get(cursor) != Some(&b'\n') && !text[cursor..].starts_with("\r\n") {
+                return None;
+            }
+            offsets.push(cursor);
+            cursor += if text[cursor..].starts_with("\r\n") {
+                2
+            } else {
+                1
+            };
+        }
+        first = false;
+    }
+    offsets.push(cursor);
+    Some(offsets)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -670,6 +719,24 @@ mod tests {
         assert!(f.errors.is_empty(), "{:?}", f.errors);
         let d = f.documents[0].clone();
         (f, d)
+    }
+
+    #[test]
+    fn scalar_offsets_follow_block_and_plain_values() {
+        let text = "data:\n  cfg: |\n    {\n      \"a\": 1\n    }\n  b: plain value\n  c: \"esc\\\"aped\"\n";
+        let (f, d) = one(text);
+        let root = f.root(&d).get("data").unwrap();
+        let cfg = root.get("cfg").unwrap();
+        let v = cfg.as_str().unwrap();
+        let o = scalar_offsets(text, cfg.span(), v).unwrap();
+        let a = v.find("\"a\"").unwrap();
+        assert_eq!(&text[o[a]..o[a] + 3], "\"a\"");
+        assert_eq!(o.len(), v.len() + 1);
+        let b = root.get("b").unwrap();
+        let o = scalar_offsets(text, b.span(), b.as_str().unwrap()).unwrap();
+        assert_eq!(&text[o[0]..o[5]], "plain");
+        let c = root.get("c").unwrap();
+        assert!(scalar_offsets(text, c.span(), c.as_str().unwrap()).is_none());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! gRPC service configs (`*service_config*.json`, any JSON or YAML with a
-//! `methodConfig`, and JSON in a string literal of Java or Rust code): the
+//! `methodConfig`, JSON in a YAML string such as a ConfigMap's `data`, and
+//! JSON in a string literal of Java or Rust code): the
 //! retry and hedging policy of each method, its timeout, and the channel's
 //! retry throttling.
 //!
@@ -106,9 +107,37 @@ const THROTTLING_KEYS: &[&str] = &["maxTokens", "tokenRatio"];
 type SpanMap<'m> = &'m dyn Fn(Span) -> Span;
 
 /// Extract from one YAML/JSON document. Returns whether it is a service
-/// config (a mapping with a `methodConfig`).
+/// config (a mapping with a `methodConfig`) or holds one as a string (a
+/// Kubernetes ConfigMap's `data`, a Helm value, an environment variable
+/// such as `GRPC_SERVICE_CONFIG`), which is read as JSON with its spans in
+/// this file.
 pub fn extract_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
-    read_service_config(ctx.root(), &|s| s, facts)
+    if read_service_config(ctx.root(), &|s| s, facts) {
+        return true;
+    }
+    let mut any = false;
+    // Every string of the document, within a budget (aliases may repeat
+    // nodes).
+    let mut stack = vec![ctx.root()];
+    let mut budget = 100_000usize;
+    while let Some(node) = stack.pop() {
+        if budget == 0 {
+            break;
+        }
+        budget -= 1;
+        if let Some(v) = node.as_str() {
+            if v.contains('{') && v.to_ascii_lowercase().contains("methodconfig") {
+                let span = node.span();
+                let offsets = yaml::scalar_offsets(ctx.text, span, v)
+                    .unwrap_or_else(|| vec![span.start; v.len() + 1]);
+                any |= read_literal(v, &offsets, span, facts);
+            }
+            continue;
+        }
+        stack.extend(node.entries().into_iter().rev().map(|e| e.value));
+        stack.extend(node.items().into_iter().rev());
+    }
+    any
 }
 
 /// Read a gRPC service config written in a string literal of `host` (the
@@ -1039,6 +1068,26 @@ mod tests {
   }],
   "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}
 }"#;
+
+    #[test]
+    fn a_service_config_in_a_yaml_string_is_read_in_place() {
+        use crate::extract::{Syntax, extract};
+        // A block scalar: spans land on the JSON's own lines.
+        let text = "kind: ConfigMap\ndata:\n  sc.json: |\n    {\"methodConfig\": [{\"name\": [{\"service\": \"a.B\"}],\n      \"retryPolicy\": {\"maxAttempts\": 9, \"initialBackoff\": \"1s\", \"maxBackoff\": \"2s\", \"backoffMultiplier\": 2, \"retryableStatusCodes\": [\"UNAVAILABLE\"]}}]}\n";
+        let f = extract(std::path::Path::new("cm.yaml"), text, Syntax::Yaml);
+        let p = &f.policies[0];
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+        assert_eq!(
+            &text[p.attempts.span.start..p.attempts.span.end],
+            "\"maxAttempts\": 9"
+        );
+        // A double-quoted one with escapes: every span at the string.
+        let text = "env:\n  - name: GRPC_SERVICE_CONFIG\n    value: \"{\\\"methodConfig\\\": [{\\\"name\\\": [{}], \\\"timeout\\\": \\\"x\\\"}]}\"\n";
+        let f = extract(std::path::Path::new("deploy.yaml"), text, Syntax::Yaml);
+        assert_eq!(f.diagnostics.len(), 1, "{:?}", f.diagnostics);
+        let at = text.find("value: ").unwrap() + 7;
+        assert_eq!(f.diagnostics[0].span.start, at);
+    }
 
     #[test]
     fn reads_a_retry_policy_with_throttling() {
