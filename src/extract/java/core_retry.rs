@@ -46,6 +46,15 @@ pub fn wanted(ctx: &Ctx<'_>) -> bool {
         || ctx.src.contains(PACKAGE)
 }
 
+/// Whether `RetryTemplate` in this file is Spring Framework 7's (imported,
+/// by the package or by name, or written in full), not Spring Retry's.
+pub fn core_template(ctx: &Ctx<'_>) -> bool {
+    ctx.imports("org.springframework.core.retry.RetryTemplate")
+        || ctx
+            .src
+            .contains("org.springframework.core.retry.RetryTemplate")
+}
+
 pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     // Policy expressions, by node id.
     let mut policies: HashMap<usize, usize> = HashMap::new();
@@ -99,7 +108,10 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         .collect();
     // Templates, by the id of their `new RetryTemplate(..)`.
     let mut templates: HashMap<usize, usize> = HashMap::new();
-    for &n in &ctx.nodes {
+    // Only Spring Framework 7's templates (Spring Retry's are read by
+    // `spring`).
+    let nodes: &[Node<'a>] = if core_template(ctx) { &ctx.nodes } else { &[] };
+    for &n in nodes {
         if n.kind() != "object_creation_expression" {
             continue;
         }
@@ -416,6 +428,18 @@ mod tests {
             }
         );
         assert_eq!(f.policies.len(), 1, "the template uses the set policy");
+    }
+
+    #[test]
+    fn a_spring_retry_template_next_to_a_core_class_stays_spring_retrys() {
+        let mut f = Facts::default();
+        java::extract(
+            "import org.springframework.core.retry.RetryException;\nimport org.springframework.retry.support.RetryTemplate;\nclass C { RetryTemplate t = RetryTemplate.builder().maxAttempts(2).build(); }\n",
+            &mut f,
+        );
+        assert_eq!(f.policies.len(), 1);
+        assert_eq!(f.policies[0].system, System::SpringRetry);
+        assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(2));
     }
 
     #[test]

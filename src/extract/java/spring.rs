@@ -107,7 +107,10 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     }
     if super::core_retry::wanted(ctx) {
         super::core_retry::extract(ctx, facts, out);
-    } else if ctx.src.contains("RetryTemplate") {
+    }
+    // `RetryTemplate` is Spring Retry's unless the file uses Spring
+    // Framework 7's.
+    if ctx.src.contains("RetryTemplate") && !super::core_retry::core_template(ctx) {
         templates(ctx, facts, out);
     }
 }
