@@ -248,6 +248,13 @@ pub enum Delay {
         #[serde(with = "crate::duration::serde_opt_ms")]
         cap: Option<Duration>,
     },
+    /// `base` x n before retry n, up to `cap` (Polly's `Linear`).
+    Linear {
+        #[serde(with = "crate::duration::serde_ms")]
+        base: Duration,
+        #[serde(with = "crate::duration::serde_opt_ms")]
+        cap: Option<Duration>,
+    },
     /// A delay function the linter cannot read (a lambda, a custom class).
     Custom,
     /// Set by an expression or placeholder.
@@ -272,6 +279,10 @@ impl Delay {
                 Some(cap.map_or(d, |c| d.min(c)))
             }
             Delay::Decorrelated { base, .. } => Some(*base),
+            Delay::Linear { base, cap } => {
+                let d = base.saturating_mul(n.max(1));
+                Some(cap.map_or(d, |c| d.min(c)))
+            }
             Delay::Custom | Delay::Unknown => None,
         }
     }

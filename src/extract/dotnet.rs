@@ -35,7 +35,8 @@
 //!   `MaxRetryAttempts` 3 (1 to `int.MaxValue`, which is unbounded),
 //!   `BackoffType` Constant, `UseJitter` false, `Delay` 2s (0 to 1 day),
 //!   `MaxDelay` none, every exception but `OperationCanceledException`.
-//!   Exponential is `Delay x 2^n`; with jitter it is Polly's decorrelated
+//!   Linear is `Delay x n` (the n-th retry); Exponential is `Delay x 2^n`;
+//!   with jitter it is Polly's decorrelated
 //!   jitter ("DecorrelatedJitterBackoffV2"); a constant or linear delay with
 //!   jitter varies by ±25%; `MaxDelay` caps the delay after the jitter.
 //!   `TimeoutStrategyOptions.Timeout` is 10 ms to 1 day.
@@ -466,8 +467,7 @@ fn policy(r: &RetryRead, d: &Defaults, name: &str, anchor: Span) -> RetryPolicy 
             Backoff::Constant => Delay::Fixed {
                 delay: cap.map_or(base, |c| base.min(c)),
             },
-            // The model has no linear delay.
-            Backoff::Linear => Delay::Custom,
+            Backoff::Linear => Delay::Linear { base, cap },
             Backoff::Exponential => Delay::Exponential {
                 base,
                 multiplier: 2.0,

@@ -907,6 +907,13 @@ fn delay_text(d: &Delay) -> String {
             }
             s
         }
+        Delay::Linear { base, cap } => {
+            let mut s = format!("linear +{} each", human(*base));
+            if let Some(c) = cap {
+                s.push_str(&format!(", cap {}", human(*c)));
+            }
+            s
+        }
         Delay::Custom => "custom".into(),
         Delay::Unknown => "unknown".into(),
     }

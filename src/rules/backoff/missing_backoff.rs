@@ -13,7 +13,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let immediate = match &p.delay.value {
         Delay::None => true,
         Delay::Fixed { delay } => delay.is_zero(),
-        Delay::Exponential { base, .. } => base.is_zero(),
+        Delay::Exponential { base, .. } | Delay::Linear { base, .. } => base.is_zero(),
         _ => false,
     };
     if !immediate {

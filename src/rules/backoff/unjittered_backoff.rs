@@ -26,6 +26,9 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
                 human(*base)
             )
         }
+        Delay::Linear { base, .. } if !base.is_zero() => {
+            format!("a linear backoff growing by `{}`", human(*base))
+        }
         _ => return,
     };
     let default = if p.delay.is_default() {
