@@ -386,8 +386,8 @@ fn nearest(
 
 /// Read each included nginx file again inside the block that includes it,
 /// as nginx does: a retry or timeout setting it does not write is the one
-/// in force at the `include`, and its passes can name the including file's
-/// upstreams. Files are taken from the top of the include tree down (an
+/// in force at the `include`, and its passes can name the upstreams of
+/// every file of the include tree (the includer's first). Files are taken from the top of the include tree down (an
 /// included file hands on what it inherited), each once: a file included
 /// from several places is read with the settings of the first found (files
 /// in scan order, breadth first). Files only reached through an include
@@ -401,9 +401,35 @@ fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(usize, Span, 
         }
     }
     let mut done = vec![false; n];
-    let mut queue: std::collections::VecDeque<usize> = (0..n)
+    let roots: Vec<usize> = (0..n)
         .filter(|&i| !included[i] && !edges[i].is_empty())
         .collect();
+    // Upstream names are global to the main file's `http`: every file of
+    // an include tree sees the upstreams of all of them (an
+    // `upstreams.conf` next to the sites that use it).
+    let mut tree_upstreams: Vec<Vec<crate::model::InheritedUpstream>> = vec![Vec::new(); n];
+    for &r in &roots {
+        let mut seen = vec![false; n];
+        let mut stack = vec![r];
+        let mut members = Vec::new();
+        while let Some(f) = stack.pop() {
+            if std::mem::replace(&mut seen[f], true) {
+                continue;
+            }
+            members.push(f);
+            stack.extend(edges[f].iter().map(|(t, ..)| *t));
+        }
+        let all: Vec<_> = members
+            .iter()
+            .flat_map(|&f| files[f].facts.upstreams.iter().cloned())
+            .collect();
+        for f in members {
+            if tree_upstreams[f].is_empty() {
+                tree_upstreams[f] = all.clone();
+            }
+        }
+    }
+    let mut queue: std::collections::VecDeque<usize> = roots.into_iter().collect();
     for &r in &queue {
         done[r] = true;
     }
@@ -416,7 +442,9 @@ fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(usize, Span, 
                 continue;
             };
             let mut directives = inc.inherited.clone();
-            let upstreams = inc.upstreams.clone();
+            // The includer's (nearest first), then the rest of the tree's.
+            let mut upstreams = inc.upstreams.clone();
+            upstreams.extend(tree_upstreams[t].iter().cloned());
             for d in directives.iter_mut().filter(|d| d.from.is_empty()) {
                 d.from = place(&files[m], d.span);
             }
@@ -538,6 +566,27 @@ mod tests {
         assert!(c.attempts.is_written());
         assert!(matches!(c.methods.value, Methods::Set(_)));
         assert!(files.iter().all(|f| f.facts.diagnostics.is_empty()));
+    }
+
+    #[test]
+    fn an_upstream_of_a_sibling_file_is_seen_by_the_sites() {
+        use crate::model::AttemptCount;
+        // conf.d/upstreams.conf defines `pay`; conf.d/site.conf calls it.
+        let main = "http {\n  include conf.d/*.conf;\n}\n";
+        let ups = "upstream pay { server 10.0.0.1; server 10.0.0.2; server 10.0.0.3 down; }\n";
+        let site =
+            "server { location / { proxy_next_upstream_tries 0; proxy_pass http://pay; } }\n";
+        let mut files = vec![
+            nginx_file("n/conf.d/site.conf", site),
+            nginx_file("n/conf.d/upstreams.conf", ups),
+            nginx_file("n/nginx.conf", main),
+        ];
+        assert_eq!(files[1].facts.upstreams.len(), 1);
+        nginx_includes(&mut files, &[PathBuf::from("n")]);
+        let p = &files[0].facts.policies[0];
+        // Two live servers: `tries 0` is bounded by them.
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
+        assert_eq!(files[0].facts.edges[0].callee, "pay");
     }
 
     #[test]

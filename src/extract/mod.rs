@@ -24,7 +24,9 @@ pub mod spring_boot_retry;
 pub mod spring_cloud_gateway;
 pub mod workload;
 
-use crate::model::{CallEdge, IncludeRef, RetryPolicy, ServiceDecl, TimeoutSetting};
+use crate::model::{
+    CallEdge, IncludeRef, InheritedUpstream, RetryPolicy, ServiceDecl, TimeoutSetting,
+};
 use crate::rules::Diagnostic;
 use crate::rules::settings::unparsable_file;
 use crate::source::Span;
@@ -55,6 +57,10 @@ pub struct Facts {
     pub mesh_defaults: Vec<RetryPolicy>,
     /// Other files this one pulls in (nginx `include`), resolved at link time.
     pub includes: Vec<IncludeRef>,
+    /// nginx `upstream` blocks this file defines: their names are seen by
+    /// every file the same main configuration includes.
+    #[serde(default)]
+    pub upstreams: Vec<InheritedUpstream>,
     /// Rust retry macros this file defines or calls, resolved across files
     /// by [`rust::link_macros`] after extraction.
     pub rust: rust::RustFacts,
@@ -69,6 +75,7 @@ impl Facts {
             && self.diagnostics.is_empty()
             && self.mesh_defaults.is_empty()
             && self.includes.is_empty()
+            && self.upstreams.is_empty()
             && self.rust.is_empty()
     }
 

@@ -41,7 +41,10 @@
 //!   in the block named by [`IncludeRef::context`], so it inherits the
 //!   settings in force there: each `include` records them
 //!   ([`IncludeRef::inherited`], [`IncludeRef::upstreams`]) and the link
-//!   step reads the included file again with [`extract_included`].
+//!   step reads the included file again with [`extract_included`]. Upstream
+//!   names are global to `http`: a file's own `upstream` blocks
+//!   ([`Facts::upstreams`]) are seen by every file of the same include
+//!   tree.
 //!
 //! The `stream` module's `proxy_next_upstream` (on/off, connect failures
 //! only) and `mail` are recognised and left alone.
@@ -521,6 +524,9 @@ impl<'c, 'f> Reader<'c, 'f> {
             self.add_upstream(&up.name, servers, up.dynamic);
             self.outer_upstreams.push(up);
         }
+        // This file's upstreams, for the files the same main configuration
+        // includes (upstream names are global to `http`).
+        self.facts.upstreams = self.own_upstreams();
         // After every setting is known: the order of directives in a block
         // does not matter to nginx.
         for i in includes {
@@ -565,8 +571,22 @@ impl<'c, 'f> Reader<'c, 'f> {
                 });
             }
         }
-        let mut upstreams: Vec<InheritedUpstream> = cfg
-            .directives
+        let mut upstreams = self.facts.upstreams.clone();
+        upstreams.extend(self.outer_upstreams.iter().cloned());
+        self.facts.includes.push(IncludeRef {
+            system: System::Nginx,
+            pattern: arg.value.clone(),
+            span: arg.span,
+            context,
+            inherited,
+            upstreams,
+        });
+    }
+
+    /// The `upstream` blocks of this file (in `http`), as written.
+    fn own_upstreams(&self) -> Vec<InheritedUpstream> {
+        let cfg = self.cfg;
+        cfg.directives
             .iter()
             .enumerate()
             .filter(|(j, u)| u.name == "upstream" && u.is_block && !self.outside_http(*j))
@@ -586,16 +606,7 @@ impl<'c, 'f> Reader<'c, 'f> {
                         .any(|&c| cfg.get(c).name.starts_with("balancer_by_lua")),
                 })
             })
-            .collect();
-        upstreams.extend(self.outer_upstreams.iter().cloned());
-        self.facts.includes.push(IncludeRef {
-            system: System::Nginx,
-            pattern: arg.value.clone(),
-            span: arg.span,
-            context,
-            inherited,
-            upstreams,
-        });
+            .collect()
     }
 
     fn upstream(&mut self, d: &Directive) {
