@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 c=fuzz/corpus
-mkdir -p $c/{yaml,jsonc,nginx_lexer,nginx,properties,ini,rust,java,config,extract,pipeline}
+mkdir -p $c/{yaml,jsonc,nginx_lexer,nginx,properties,ini,rust,java,config,extract,pipeline,link}
 seed() { # target file [pick-byte]
   local name; name=$(printf '%s' "$2" | sha1sum | cut -c1-16)
   if [ $# -eq 3 ]; then
@@ -28,4 +28,31 @@ while IFS= read -r -d '' f; do
   esac
 done < <(find testdata -type f -print0)
 while IFS= read -r -d "" f; do seed config "$f"; done < <(find . -name .retrylint.toml -not -path "./target/*" -not -path "./fuzz/*" -print0)
+# `link`: each multi-file fixture as one input, its files separated by
+# "\n\0\n", each led by the byte that picks its name (`LINKED` in
+# src/robustness.rs).
+pick() {
+  case "$1" in
+    */nginx.conf) echo 0 ;;
+    */snippets/*) echo 3 ;;
+    *.conf) echo 1 ;;
+    */application*) echo 6 ;;
+    *configmap*|*controller*) echo 5 ;;
+    *.yaml|*.yml) echo 4 ;;
+    *.java) echo 7 ;;
+    *) echo 8 ;;
+  esac
+}
+while IFS= read -r -d '' d; do
+  name=$(printf '%s' "$d" | sha1sum | cut -c1-16)
+  out="$c/link/$name"
+  : > "$out"
+  first=1
+  while IFS= read -r -d '' f; do
+    [ $first -eq 1 ] || printf '\n\0\n' >> "$out"
+    first=0
+    printf "\\x$(printf %02x "$(pick "$f")")" >> "$out"
+    cat "$f" >> "$out"
+  done < <(find "$d" -type f -print0 | sort -z | head -z -n 8)
+done < <(find testdata/rules -mindepth 3 -maxdepth 3 -type d -print0)
 for t in $c/*; do echo "$(ls "$t" | wc -l) seeds in $t"; done

@@ -29,6 +29,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("config", config),
     ("extract", extract_any),
     ("pipeline", pipeline),
+    ("link", link),
 ];
 
 /// Bytes as the scanner would hand them to a parser: UTF-8 only (the
@@ -61,6 +62,23 @@ pub fn check_facts(text: &str, facts: &Facts) {
         span_ok(text, p.span, "policy");
         span_ok(text, p.attempts.span, "attempts");
         span_ok(text, p.delay.span, "delay");
+        span_ok(text, p.jitter.span, "jitter");
+        span_ok(text, p.retry_on.span, "retry_on");
+        if let crate::model::RetryOn::Listed { conditions } = &p.retry_on.value {
+            for c in conditions {
+                span_ok(text, c.span, "condition");
+            }
+        }
+        span_ok(text, p.methods.span, "methods");
+        for t in p.per_try_timeout.iter().chain(&p.overall_timeout) {
+            span_ok(text, t.span, "policy timeout");
+        }
+        for c in &p.ignores {
+            span_ok(text, c.span, "ignored condition");
+        }
+        for s in &p.wraps_breaker {
+            span_ok(text, *s, "wraps_breaker");
+        }
     }
     for e in &facts.edges {
         span_ok(text, e.span, "edge");
@@ -254,6 +272,73 @@ pub fn pipeline(data: &[u8]) {
         // One workflow command per finding, whatever the file said.
         assert_eq!(gh.lines().count(), report.findings.len(), "{gh}");
         let _ = render::markdown::render(&scan, &report, &settings);
+    });
+}
+
+/// Files that link steps join, by the byte that picks them.
+const LINKED: &[(&str, Syntax)] = &[
+    ("n/nginx.conf", Syntax::Nginx),
+    ("n/conf.d/a.conf", Syntax::Nginx),
+    ("n/conf.d/b.conf", Syntax::Nginx),
+    ("n/snippets/c.conf", Syntax::Nginx),
+    ("k/ingress.yaml", Syntax::Yaml),
+    ("k/controller/configmap.yaml", Syntax::Yaml),
+    ("s/src/main/resources/application.yml", Syntax::Yaml),
+    ("s/src/main/java/A.java", Syntax::Java),
+    ("r/src/lib.rs", Syntax::Rust),
+    ("r/src/retry.rs", Syntax::Rust),
+];
+
+/// The separator between the files of a `link` input.
+pub const LINK_SEPARATOR: &[u8] = b"\n\x00\n";
+
+/// Several files through extraction, every link step (nginx includes,
+/// ingress ConfigMaps, Resilience4j instances, Rust macros) and the rules:
+/// the input is up to eight files separated by [`LINK_SEPARATOR`], the
+/// first byte of each picking its name. Besides no panic, every span of
+/// every file's facts must still lie in that file after linking (a setting
+/// joined from another file must not bring its spans along).
+pub fn link(data: &[u8]) {
+    let mut files = Vec::new();
+    let mut rest = data;
+    while files.len() < 8 && !rest.is_empty() {
+        let (chunk, next) = match memchr::memmem::find(rest, LINK_SEPARATOR) {
+            Some(i) => (&rest[..i], &rest[i + LINK_SEPARATOR.len()..]),
+            None => (rest, &[][..]),
+        };
+        rest = next;
+        let Some((&pick, body)) = chunk.split_first() else {
+            continue;
+        };
+        let (path, syntax) = LINKED[pick as usize % LINKED.len()];
+        files.push((path, syntax, text(body).into_owned()));
+    }
+    on_worker_stack(move || {
+        let mut scan = crate::Scan::default();
+        for (path, syntax, text) in files {
+            let facts = extract::extract(Path::new(path), &text, syntax);
+            scan.files.push(crate::ScannedFile {
+                source: crate::source::SourceFile::new(path, text),
+                facts,
+            });
+        }
+        // Roots that exist nowhere: the link steps' looks at the disk
+        // find nothing.
+        let roots = [std::path::PathBuf::from("/nonexistent/retrylint-fuzz")];
+        extract::rust::link_macros(&mut scan.files);
+        crate::link::cargo_identities(&mut scan.files, &roots);
+        crate::link::nginx_includes(&mut scan.files, &roots);
+        crate::link::ingress_configmaps(&mut scan.files);
+        crate::link::resilience4j_instances(&mut scan.files);
+        for f in &scan.files {
+            check_facts(&f.source.text, &f.facts);
+        }
+        let settings = crate::config::Settings::default();
+        let report = crate::report::run(&scan, &settings, None);
+        let _ = crate::render::concise(&scan, &report.findings);
+        let _ = crate::render::sarif::render(&scan, &report, &settings);
+        let gh = crate::render::github::render(&scan, &report, &settings);
+        assert_eq!(gh.lines().count(), report.findings.len(), "{gh}");
     });
 }
 

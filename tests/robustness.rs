@@ -101,6 +101,76 @@ fn every_target_reads_the_seed_corpus_whole_cut_and_mangled() {
     }
 }
 
+/// The byte `link` picks a file's name with (`LINKED` in
+/// src/robustness.rs), from a fixture file's path.
+fn link_pick(path: &str, conf_seen: &mut u8) -> u8 {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if name == "nginx.conf" {
+        0
+    } else if path.contains("/snippets/") {
+        3
+    } else if name.ends_with(".conf") {
+        *conf_seen += 1;
+        if *conf_seen == 1 { 1 } else { 2 }
+    } else if name.starts_with("application") {
+        6
+    } else if name.contains("configmap") || name.contains("controller") {
+        5
+    } else if name.ends_with(".yaml") || name.ends_with(".yml") {
+        4
+    } else if name.ends_with(".java") {
+        7
+    } else {
+        8
+    }
+}
+
+#[test]
+fn the_link_target_reads_every_multi_file_fixture() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/rules");
+    let mut dirs = Vec::new();
+    for code in std::fs::read_dir(&rules).unwrap().flatten() {
+        for kind in ["err", "ok"] {
+            for e in std::fs::read_dir(code.path().join(kind))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if e.path().is_dir() {
+                    dirs.push(e.path());
+                }
+            }
+        }
+    }
+    assert!(dirs.len() >= 5, "{dirs:?}");
+    for dir in dirs {
+        let mut files = Vec::new();
+        let mut todo = vec![dir.clone()];
+        while let Some(d) = todo.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                if e.path().is_dir() {
+                    todo.push(e.path());
+                } else {
+                    files.push(e.path());
+                }
+            }
+        }
+        files.sort();
+        let mut input = Vec::new();
+        let mut conf_seen = 0;
+        for f in files.iter().take(8) {
+            if !input.is_empty() {
+                input.extend_from_slice(robustness::LINK_SEPARATOR);
+            }
+            input.push(link_pick(&f.to_string_lossy(), &mut conf_seen));
+            input.extend(std::fs::read(f).unwrap());
+        }
+        robustness::link(&input);
+        // Cut short, as a half-written change is.
+        robustness::link(&input[..input.len() / 2]);
+    }
+}
+
 /// Inputs shaped like config files: the punctuation and keywords the
 /// parsers branch on, in random order.
 fn structured() -> impl Strategy<Value = Vec<u8>> {
@@ -146,6 +216,10 @@ fn structured() -> impl Strategy<Value = Vec<u8>> {
         "upstream u {",
         "server 1.2.3.4;",
         "include x;",
+        "include conf.d/*.conf;",
+        "\n\u{0}\n",
+        "nginx.ingress.kubernetes.io/proxy-next-upstream-tries: ",
+        "retry-non-idempotent: \"true\"",
         "content_by_lua_block {",
         "[profile a]",
         "max_attempts = ",
