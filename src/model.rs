@@ -685,10 +685,6 @@ pub struct IncludeRef {
     /// them unless they write their own.
     #[serde(default)]
     pub inherited: Vec<InheritedDirective>,
-    /// The `upstream` blocks the included file's passes can name: this
-    /// file's and those it inherited.
-    #[serde(default)]
-    pub upstreams: Vec<InheritedUpstream>,
 }
 
 /// A directive an included nginx file inherits from the file including it.

@@ -40,7 +40,7 @@
 //!   plain path that does not exist stops nginx. The included text is read
 //!   in the block named by [`IncludeRef::context`], so it inherits the
 //!   settings in force there: each `include` records them
-//!   ([`IncludeRef::inherited`], [`IncludeRef::upstreams`]) and the link
+//!   ([`IncludeRef::inherited`]) and the link
 //!   step reads the included file again with [`extract_included`]. Upstream
 //!   names are global to `http`: a file's own `upstream` blocks
 //!   ([`Facts::upstreams`]) are seen by every file of the same include
@@ -285,7 +285,8 @@ pub fn extract(text: &str, facts: &mut Facts) {
 
 /// What an included file inherits from the file that includes it: the
 /// retry and timeout directives in force at the `include`, and the
-/// `upstream` blocks its passes can name.
+/// `upstream` blocks of its include tree (looked up by name only when a
+/// pass calls a name this file does not define).
 #[derive(Clone, Debug, Default)]
 pub struct Inherited<'a> {
     pub directives: &'a [InheritedDirective],
@@ -327,6 +328,7 @@ pub fn extract_included(text: &str, facts: &mut Facts, outer: &Inherited<'_>) {
     };
     let mut reader = Reader::new(&cfg, facts);
     reader.inherit(outer);
+    reader.outer_upstreams = outer.upstreams;
     reader.run();
 }
 
@@ -429,8 +431,8 @@ struct Reader<'c, 'f> {
     outer: HashMap<String, Vec<(Value, String)>>,
     /// The same as written, passed on to this file's own includes.
     outer_raw: Vec<InheritedDirective>,
-    /// Upstreams inherited from an including file.
-    outer_upstreams: Vec<InheritedUpstream>,
+    /// Upstreams of the include tree, looked up by name on demand.
+    outer_upstreams: &'c [InheritedUpstream],
     /// The files the pass being read took a setting from.
     used_from: Vec<String>,
 }
@@ -446,7 +448,7 @@ impl<'c, 'f> Reader<'c, 'f> {
             upstream_index: HashMap::new(),
             outer: HashMap::new(),
             outer_raw: Vec::new(),
-            outer_upstreams: Vec::new(),
+            outer_upstreams: &[],
             used_from: Vec::new(),
         }
     }
@@ -485,7 +487,6 @@ impl<'c, 'f> Reader<'c, 'f> {
             }
         }
         self.outer_raw = outer.directives.to_vec();
-        self.outer_upstreams = outer.upstreams.to_vec();
     }
 
     /// Whether directive `i` is inside `stream { }` or `mail { }`.
@@ -513,17 +514,10 @@ impl<'c, 'f> Reader<'c, 'f> {
             }
             self.check_directive(i, d);
         }
-        // An upstream of this file wins over an inherited one of the same
+        // An upstream of this file wins over one of the tree with the same
         // name (nginx refuses the duplicate; the nearer one is the likelier
         // meant).
-        for up in std::mem::take(&mut self.outer_upstreams) {
-            let servers = up.servers.iter().map(|args| {
-                let flags: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
-                (args.first().map_or("", String::as_str), flags)
-            });
-            self.add_upstream(&up.name, servers, up.dynamic);
-            self.outer_upstreams.push(up);
-        }
+        self.adopt_outer_upstreams();
         // This file's upstreams, for the files the same main configuration
         // includes (upstream names are global to `http`).
         self.facts.upstreams = self.own_upstreams();
@@ -571,15 +565,12 @@ impl<'c, 'f> Reader<'c, 'f> {
                 });
             }
         }
-        let mut upstreams = self.facts.upstreams.clone();
-        upstreams.extend(self.outer_upstreams.iter().cloned());
         self.facts.includes.push(IncludeRef {
             system: System::Nginx,
             pattern: arg.value.clone(),
             span: arg.span,
             context,
             inherited,
-            upstreams,
         });
     }
 
@@ -1090,30 +1081,46 @@ impl<'c, 'f> Reader<'c, 'f> {
     }
 
     fn target(&self, raw: &str) -> Target {
-        let rest = raw.split_once("://").map_or(raw, |(_, r)| r);
-        if rest.starts_with("unix:") {
-            return Target::Unix;
-        }
-        let mut hostport = rest.split('/').next().unwrap_or(rest);
-        // `http://backend$request_uri`: a variable that only adds the path
-        // leaves the host as written.
-        if let Some(i) = hostport.find('$') {
-            let var = hostport[i + 1..].trim_start_matches('{');
-            let path_var = PATH_VARIABLES.iter().any(|v| var.starts_with(v))
-                || var.starts_with(|c: char| c.is_ascii_digit());
-            if i > 0 && path_var {
-                hostport = &hostport[..i];
-            }
-        }
-        if hostport.contains('$') || raw.starts_with('$') || hostport.is_empty() {
-            return Target::Variable;
-        }
+        let hostport = match hostport(raw) {
+            Ok(h) => h,
+            Err(t) => return t,
+        };
         let has_port = port_of(hostport).is_some();
         if !has_port && let Some(&u) = self.upstream_index.get(&hostport.to_ascii_lowercase()) {
             return Target::Upstream(u);
         }
         let (host, literal) = address(hostport);
         Target::Host { host, literal }
+    }
+
+    /// Take the include tree's upstreams that this file's passes name and
+    /// it does not define (names are global to `http`).
+    fn adopt_outer_upstreams(&mut self) {
+        if self.outer_upstreams.is_empty() {
+            return;
+        }
+        let cfg = self.cfg;
+        for (i, d) in cfg.directives.iter().enumerate() {
+            if pass_family(&d.name).is_none() || self.outside_http(i) {
+                continue;
+            }
+            let Some(Ok(name)) = d.arg(0).map(|a| hostport(&a.value)) else {
+                continue;
+            };
+            if port_of(name).is_some()
+                || self.upstream_index.contains_key(&name.to_ascii_lowercase())
+            {
+                continue;
+            }
+            let outer = self.outer_upstreams;
+            if let Some(up) = outer.iter().find(|u| u.name.eq_ignore_ascii_case(name)) {
+                let servers = up.servers.iter().map(|args| {
+                    let flags: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
+                    (args.first().map_or("", String::as_str), flags)
+                });
+                self.add_upstream(&up.name, servers, up.dynamic);
+            }
+        }
     }
 
     /// (tries the servers allow, whether that number is exact, a label).
@@ -1165,6 +1172,30 @@ impl<'c, 'f> Reader<'c, 'f> {
             _ => Vec::new(),
         }
     }
+}
+
+/// The `host[:port]` a `*_pass` argument names, or what it calls when
+/// that is not a name (a unix socket, an address set by variables).
+fn hostport(raw: &str) -> Result<&str, Target> {
+    let rest = raw.split_once("://").map_or(raw, |(_, r)| r);
+    if rest.starts_with("unix:") {
+        return Err(Target::Unix);
+    }
+    let mut hostport = rest.split('/').next().unwrap_or(rest);
+    // `http://backend$request_uri`: a variable that only adds the path
+    // leaves the host as written.
+    if let Some(i) = hostport.find('$') {
+        let var = hostport[i + 1..].trim_start_matches('{');
+        let path_var = PATH_VARIABLES.iter().any(|v| var.starts_with(v))
+            || var.starts_with(|c: char| c.is_ascii_digit());
+        if i > 0 && path_var {
+            hostport = &hostport[..i];
+        }
+    }
+    if hostport.contains('$') || raw.starts_with('$') || hostport.is_empty() {
+        return Err(Target::Variable);
+    }
+    Ok(hostport)
 }
 
 /// The candidates closest to `word` by edit distance (all of them when
