@@ -437,13 +437,13 @@ fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(usize, usize)
     }
     let mut trees: std::collections::HashMap<usize, Vec<crate::model::InheritedUpstream>> =
         std::collections::HashMap::new();
-    for f in 0..n {
-        if !files[f].facts.upstreams.is_empty() {
+    for (f, file) in files.iter().enumerate() {
+        if !file.facts.upstreams.is_empty() {
             let root = find(&mut parent, f);
             trees
                 .entry(root)
                 .or_default()
-                .extend(files[f].facts.upstreams.iter().cloned());
+                .extend(file.facts.upstreams.iter().cloned());
         }
     }
     let mut queue: std::collections::VecDeque<usize> = roots.into_iter().collect();
