@@ -398,7 +398,8 @@ fn nearest(
 /// Read each included nginx file again inside the block that includes it,
 /// as nginx does: a retry or timeout setting it does not write is the one
 /// in force at the `include`, and its passes can name the upstreams of
-/// every file of the include tree (the includer's first). Files are taken from the top of the include tree down (an
+/// every file of the include tree. A file that includes a snippet of
+/// settings is read again with them in the including block. Files are taken from the top of the include tree down (an
 /// included file hands on what it inherited), each once: a file included
 /// from several places is read with the settings of the first found (files
 /// in scan order, breadth first). Files only reached through an include
@@ -446,9 +447,59 @@ fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(usize, usize)
                 .extend(file.facts.upstreams.iter().cloned());
         }
     }
+    // The top-level settings of the files each file includes (a snippet
+    // of settings applies in the block that includes it), by include.
+    type Included = Vec<(usize, Vec<crate::model::InheritedDirective>)>;
+    let snippets: Vec<Included> = edges
+        .iter()
+        .map(|e| {
+            e.iter()
+                .filter(|&&(t, _)| !files[t].facts.top_level.is_empty())
+                .map(|&(t, k)| {
+                    let settings = files[t]
+                        .facts
+                        .top_level
+                        .iter()
+                        .map(|d| crate::model::InheritedDirective {
+                            from: place(&files[t], d.span),
+                            ..d.clone()
+                        })
+                        .collect();
+                    (k, settings)
+                })
+                .collect()
+        })
+        .collect();
+    let mut read_again =
+        |files: &mut [ScannedFile], f: usize, directives: &[crate::model::InheritedDirective]| {
+            // A file alone (no include either way) has its own upstreams.
+            let linked = included[f] || !edges[f].is_empty();
+            let upstreams: &[crate::model::InheritedUpstream] = if linked {
+                trees.get(&find(&mut parent, f)).map_or(&[], Vec::as_slice)
+            } else {
+                &[]
+            };
+            if directives.is_empty() && upstreams.is_empty() && snippets[f].is_empty() {
+                return;
+            }
+            if !files[f].facts.extractors.contains(&"nginx") {
+                return;
+            }
+            let mut facts = crate::extract::Facts::default();
+            let outer = crate::extract::nginx::Inherited {
+                directives,
+                upstreams,
+                included: &snippets[f],
+            };
+            crate::extract::nginx::extract_included(&files[f].source.text, &mut facts, &outer);
+            files[f].facts = facts;
+        };
+    // From the top down: a file is read again before the files it
+    // includes, which inherit what it then has in force.
     let mut queue: std::collections::VecDeque<usize> = roots.into_iter().collect();
     for &r in &queue {
         done[r] = true;
+        read_again(files, r, &[]);
     }
     while let Some(m) = queue.pop_front() {
         for &(t, k) in &edges[m] {
@@ -459,24 +510,17 @@ fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(usize, usize)
                 continue;
             };
             let mut directives = inc.inherited.clone();
-            let upstreams: &[crate::model::InheritedUpstream] =
-                trees.get(&find(&mut parent, t)).map_or(&[], Vec::as_slice);
             for d in directives.iter_mut().filter(|d| d.from.is_empty()) {
                 d.from = place(&files[m], d.span);
             }
-            if !(directives.is_empty() && upstreams.is_empty())
-                && files[t].facts.extractors.contains(&"nginx")
-            {
-                let mut facts = crate::extract::Facts::default();
-                let outer = crate::extract::nginx::Inherited {
-                    directives: &directives,
-                    upstreams,
-                };
-                crate::extract::nginx::extract_included(&files[t].source.text, &mut facts, &outer);
-                files[t].facts = facts;
-            }
+            read_again(files, t, &directives);
             queue.push_back(t);
         }
+    }
+    // Files in no tree (a cycle) that include settings.
+    let rest: Vec<usize> = (0..files.len()).filter(|&f| !done[f]).collect();
+    for f in rest {
+        read_again(files, f, &[]);
     }
 }
 
@@ -603,6 +647,45 @@ mod tests {
         // Two live servers: `tries 0` is bounded by them.
         assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
         assert_eq!(files[0].facts.edges[0].callee, "pay");
+    }
+
+    #[test]
+    fn a_snippet_s_settings_apply_in_the_block_that_includes_it() {
+        use crate::model::{AttemptCount, Provenance};
+        // A site scanned without its nginx.conf: the snippet is looked up
+        // from the site's folder upwards.
+        let site = "server {\n  location /a {\n    include snippets/retry.conf;\n    proxy_pass http://api;\n  }\n  location /b {\n    include snippets/retry.conf;\n    proxy_next_upstream_tries 2;\n    proxy_pass http://api;\n  }\n}\n";
+        let snippet = "# Included inside a location.\nproxy_next_upstream error timeout;\nproxy_next_upstream_tries 4;\n";
+        let mut files = vec![
+            nginx_file("n/sites-enabled/site", site),
+            nginx_file("n/snippets/retry.conf", snippet),
+        ];
+        assert_eq!(files[1].facts.top_level.len(), 2);
+        nginx_includes(&mut files, &[PathBuf::from("n")]);
+        let route = |r: &str| {
+            files[0]
+                .facts
+                .policies
+                .iter()
+                .find(|p| p.scope.route.as_deref() == Some(r))
+                .unwrap()
+                .clone()
+        };
+        let a = route("location /a");
+        assert_eq!(a.attempts.value.count, AttemptCount::Finite(4));
+        assert_eq!(a.attempts.provenance, Provenance::Included);
+        // At the `include` line of the site.
+        assert_eq!(files[0].source.line_col(a.attempts.span.start).line, 3);
+        assert_eq!(
+            a.settings_from,
+            ["n/snippets/retry.conf:2", "n/snippets/retry.conf:3"]
+        );
+        assert!(a.describe().contains("`n/snippets/retry.conf` lines 2-3"));
+        // The block's own setting wins over the snippet's.
+        let b = route("location /b");
+        assert_eq!(b.attempts.value.count, AttemptCount::Finite(2));
+        assert!(b.attempts.is_written());
+        assert!(files.iter().all(|f| f.facts.diagnostics.is_empty()));
     }
 
     #[test]

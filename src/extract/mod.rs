@@ -61,6 +61,11 @@ pub struct Facts {
     /// every file the same main configuration includes.
     #[serde(default)]
     pub upstreams: Vec<InheritedUpstream>,
+    /// nginx retry and timeout directives this file writes outside any
+    /// block: a snippet's settings, which apply in the block that includes
+    /// it.
+    #[serde(default)]
+    pub top_level: Vec<crate::model::InheritedDirective>,
     /// Rust retry macros this file defines or calls, resolved across files
     /// by [`rust::link_macros`] after extraction.
     pub rust: rust::RustFacts,
@@ -76,6 +81,7 @@ impl Facts {
             && self.mesh_defaults.is_empty()
             && self.includes.is_empty()
             && self.upstreams.is_empty()
+            && self.top_level.is_empty()
             && self.rust.is_empty()
     }
 

@@ -44,7 +44,10 @@
 //!   step reads the included file again with [`extract_included`]. Upstream
 //!   names are global to `http`: a file's own `upstream` blocks
 //!   ([`Facts::upstreams`]) are seen by every file of the same include
-//!   tree.
+//!   tree. The other way round, the settings a file writes outside any
+//!   block ([`Facts::top_level`], a `snippets/` file of
+//!   `proxy_next_upstream_tries 3;`) count as written in the block that
+//!   includes it, at the `include`, after that block's own (which win).
 //!
 //! The `stream` module's `proxy_next_upstream` (on/off, connect failures
 //! only) and `mail` are recognised and left alone.
@@ -291,6 +294,11 @@ pub fn extract(text: &str, facts: &mut Facts) {
 pub struct Inherited<'a> {
     pub directives: &'a [InheritedDirective],
     pub upstreams: &'a [InheritedUpstream],
+    /// The top-level settings of files this one includes (a snippet of
+    /// `proxy_next_upstream_tries 3;` included in a `location`), by the
+    /// index of the `include` in [`Facts::includes`]: they count as written
+    /// in the block of the `include`, at its line.
+    pub included: &'a [(usize, Vec<InheritedDirective>)],
 }
 
 /// [`extract`] for a file read inside another's block (an `include`): a
@@ -326,9 +334,45 @@ pub fn extract_included(text: &str, facts: &mut Facts, outer: &Inherited<'_>) {
             return;
         }
     };
+    // The included files' settings, as directives of the including block
+    // placed at the `include` (after every real directive, which they do
+    // not replace).
+    let mut cfg = cfg;
+    let includes: Vec<usize> = (0..cfg.directives.len())
+        .filter(|&i| cfg.get(i).name == "include" && cfg.get(i).arg(0).is_some())
+        .collect();
+    let mut synthetic = HashMap::new();
+    for (k, settings) in outer.included {
+        let Some(&at) = includes.get(*k) else {
+            continue;
+        };
+        let (parent, span) = (cfg.get(at).parent, cfg.get(at).head_span());
+        for d in settings {
+            synthetic.insert(cfg.directives.len(), d.from.clone());
+            cfg.directives.push(Directive {
+                name: d.name.clone(),
+                name_span: span,
+                args: d
+                    .args
+                    .iter()
+                    .map(|a| Arg {
+                        value: a.clone(),
+                        span,
+                        quoted: false,
+                    })
+                    .collect(),
+                span,
+                parent,
+                children: Vec::new(),
+                is_block: false,
+                raw_body: None,
+            });
+        }
+    }
     let mut reader = Reader::new(&cfg, facts);
     reader.inherit(outer);
     reader.outer_upstreams = outer.upstreams;
+    reader.synthetic = synthetic;
     reader.run();
 }
 
@@ -435,6 +479,9 @@ struct Reader<'c, 'f> {
     outer_upstreams: &'c [InheritedUpstream],
     /// The files the pass being read took a setting from.
     used_from: Vec<String>,
+    /// Directives that stand for an included file's settings (by index),
+    /// and where they are written.
+    synthetic: HashMap<usize, String>,
 }
 
 impl<'c, 'f> Reader<'c, 'f> {
@@ -450,6 +497,7 @@ impl<'c, 'f> Reader<'c, 'f> {
             outer_raw: Vec::new(),
             outer_upstreams: &[],
             used_from: Vec::new(),
+            synthetic: HashMap::new(),
         }
     }
 
@@ -512,8 +560,15 @@ impl<'c, 'f> Reader<'c, 'f> {
                 self.upstream(d);
                 continue;
             }
+            if self.synthetic.contains_key(&i) {
+                self.keep_included(i, d);
+                continue;
+            }
             self.check_directive(i, d);
         }
+        // The retry and timeout settings written outside any block, for a
+        // file that includes this one inside a block.
+        self.facts.top_level = self.top_level();
         // An upstream of this file wins over one of the tree with the same
         // name (nginx refuses the duplicate; the nearer one is the likelier
         // meant).
@@ -697,6 +752,49 @@ impl<'c, 'f> Reader<'c, 'f> {
         }
     }
 
+    /// An included file's setting: checked (quietly: the included file
+    /// reports its own problems) and kept after the block's own, which win
+    /// over it.
+    fn keep_included(&mut self, i: usize, d: &Directive) {
+        let empty = Config::default();
+        let mut scratch = Facts::default();
+        let Some(v) = Reader::new(&empty, &mut scratch).value_of(d) else {
+            return;
+        };
+        let entry = self
+            .by_block
+            .entry((d.parent, self.cfg.get(i).name.as_str()))
+            .or_default();
+        if entry.is_empty() || matches!(v, Value::Mask(_)) {
+            entry.push(i);
+            self.values.insert(i, v);
+        }
+    }
+
+    /// This file's valid retry and timeout directives outside any block.
+    fn top_level(&self) -> Vec<InheritedDirective> {
+        let mut out = Vec::new();
+        for ((scope, _), hits) in &self.by_block {
+            if scope.is_some() {
+                continue;
+            }
+            for &j in hits {
+                if self.synthetic.contains_key(&j) {
+                    continue;
+                }
+                let w = self.cfg.get(j);
+                out.push(InheritedDirective {
+                    name: w.name.clone(),
+                    args: w.args.iter().map(|a| a.value.clone()).collect(),
+                    span: w.head_span(),
+                    from: String::new(),
+                });
+            }
+        }
+        out.sort_by_key(|d| d.span.start);
+        out
+    }
+
     fn keep(&mut self, i: usize, d: &Directive, v: Value) {
         let entry = self
             .by_block
@@ -867,7 +965,12 @@ impl<'c, 'f> Reader<'c, 'f> {
         // the one read.
         if let Some(&i) = self.resolve(at, name).first() {
             let span = self.cfg.get(i).head_span();
-            return Some((self.values.get(&i)?.clone(), At::written(span)));
+            let value = self.values.get(&i)?.clone();
+            if let Some(from) = self.synthetic.get(&i).cloned() {
+                self.note_from(from);
+                return Some((value, At::included(span)));
+            }
+            return Some((value, At::written(span)));
         }
         let (v, from) = self.outer.get(name)?.first()?.clone();
         self.note_from(from);
@@ -903,16 +1006,29 @@ impl<'c, 'f> Reader<'c, 'f> {
             return Some((merged, At::included(here)));
         }
         let mut span: Option<Span> = None;
+        let mut included = true;
         for m in &local {
             if let Some(Value::Mask(v)) = self.values.get(m) {
                 merged.off |= v.off;
                 merged.non_idempotent = merged.non_idempotent.or(v.non_idempotent);
                 merged.tokens.extend(v.tokens.iter().cloned());
             }
+            match self.synthetic.get(m).cloned() {
+                Some(from) => self.note_from(from),
+                None => included = false,
+            }
             let s = self.cfg.get(*m).head_span();
             span = Some(span.map_or(s, |x| x.cover(s)));
         }
-        Some((merged, At::written(span?)))
+        let span = span?;
+        Some((
+            merged,
+            if included {
+                At::included(span)
+            } else {
+                At::written(span)
+            },
+        ))
     }
 
     fn pass(&mut self, i: usize, d: &Directive, family: &'static Family) {
