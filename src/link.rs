@@ -399,11 +399,12 @@ fn nearest(
 /// as nginx does: a retry or timeout setting it does not write is the one
 /// in force at the `include`, and its passes can name the upstreams of
 /// every file of the include tree. A file that includes a snippet of
-/// settings is read again with them in the including block. Files are taken from the top of the include tree down (an
-/// included file hands on what it inherited), each once: a file included
-/// from several places is read with the settings of the first found (files
-/// in scan order, breadth first). Files only reached through an include
-/// cycle keep their own settings (the cycle is reported).
+/// settings is read again with them in the including block. Files are
+/// taken from the top of the include tree down (an included file hands on
+/// what it inherited), each once: a file included from several places is
+/// read with the settings of the first found (files in scan order, breadth
+/// first). Files only reached through an include cycle inherit nothing
+/// (the cycle is reported) but still take their snippets' settings.
 fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(usize, usize)>]) {
     let n = files.len();
     let mut included = vec![false; n];
