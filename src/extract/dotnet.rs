@@ -29,8 +29,10 @@
 //!   5xx, 408 and 429 (`HttpClientResiliencePredicates.IsTransientHttpOutcome`)
 //!   for every HTTP method unless `DisableForUnsafeHttpMethods()` is called
 //!   in code; `HttpStandardResilienceOptionsCustomValidator` rejects an
-//!   attempt timeout above the total timeout and a circuit-breaker sampling
-//!   duration below twice the attempt timeout;
+//!   attempt timeout above the total timeout, a circuit-breaker sampling
+//!   duration below twice the attempt timeout, and retry delays that add up
+//!   to more than the total timeout (checked here without jitter, where
+//!   the sum is exact);
 //! - Polly v8 (`RetryStrategyOptions<TResult>`, `RetryConstants`):
 //!   `MaxRetryAttempts` 3 (1 to `int.MaxValue`, which is unbounded),
 //!   `BackoffType` Constant, `UseJitter` false, `Delay` 2s (0 to 1 day),
@@ -580,6 +582,35 @@ fn standard(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts
             .with_related(other, "the other timeout"),
         );
     }
+    // The validator adds up the retry delays (`ValidationHelper.
+    // GetAggregatedDelay`); without jitter the sum is exact here.
+    if let (Jitter::None, Some(t), AttemptCount::Finite(n)) = (
+        &p.jitter.value,
+        total.value.finite(),
+        p.attempts.value.count,
+    ) {
+        let sum: Duration = (1..n)
+            .map(|k| p.delay.value.nominal(k as u32).unwrap_or_default())
+            .sum();
+        if sum > t {
+            let mut d = invalid_setting::value(
+                p.attempts.span,
+                "MaxRetryAttempts",
+                &(n - 1).to_string(),
+                &format!(
+                    "the retries wait `{}` in all, longer than the total request timeout of `{}`: `HttpStandardResilienceOptions` validation fails at start-up",
+                    crate::duration::human(sum),
+                    crate::duration::human(t)
+                ),
+            );
+            if p.delay.is_written() {
+                d = d.with_related(p.delay.span, "the delay");
+            }
+            facts
+                .diagnostics
+                .push(d.with_related(total.span, "the total request timeout"));
+        }
+    }
     if let Some(cb) = find(entries, "CircuitBreaker").filter(|e| e.value.is_map()) {
         let inner = cb.value.entries();
         check_keys(
@@ -922,6 +953,23 @@ mod tests {
         assert_eq!(b.hedge_delay(), Some(Duration::ZERO));
         assert_eq!(b.attempts.value.count, AttemptCount::Unknown);
         assert_eq!(codes(&f), ["RL901", "RL902"]);
+    }
+
+    #[test]
+    fn retry_delays_that_outlast_the_total_timeout_fail_validation() {
+        // 6 retries without jitter: 2+4+8+16+32+64 s = 126 s > 30 s.
+        let f = read(
+            "appsettings.json",
+            r#"{ "A": { "Retry": { "MaxRetryAttempts": 6, "UseJitter": false } },
+                 "B": { "Retry": { "MaxRetryAttempts": 6 } },
+                 "C": { "Retry": { "MaxRetryAttempts": 2, "UseJitter": false } } }"#,
+        );
+        assert_eq!(codes(&f), ["RL902"]);
+        let m = &f.diagnostics[0].message;
+        assert!(
+            m.contains("`MaxRetryAttempts` value `6`") && m.contains("`2m6s`"),
+            "{m}"
+        );
     }
 
     #[test]
