@@ -4,7 +4,10 @@
 use crate::config::Settings;
 use crate::graph::GraphCtx;
 use crate::rules::{self, Check, Emitter, Finding, PolicyCtx, Related};
-use crate::{Scan, source::SourceFile};
+use crate::{
+    Scan,
+    source::{FileId, SourceFile},
+};
 use rayon::prelude::*;
 
 /// Every finding of the enabled rules, sorted by file, position and code.
@@ -13,6 +16,22 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
         .iter()
         .filter(|r| settings.is_enabled(r))
         .collect();
+    // Files by the path findings show, to point at settings another file
+    // hands a policy (nginx includes, ingress ConfigMaps, Resilience4j
+    // instances).
+    let by_path: std::collections::HashMap<String, FileId> = if scan
+        .files
+        .iter()
+        .any(|f| f.facts.policies.iter().any(|p| !p.settings_from.is_empty()))
+    {
+        scan.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.source.display_path(), i))
+            .collect()
+    } else {
+        Default::default()
+    };
     let mut findings: Vec<Finding> = scan
         .files
         .par_iter()
@@ -46,6 +65,7 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
                     facts: &f.facts,
                     settings,
                 };
+                let before = out.len();
                 for rule in &enabled {
                     if let Check::Policy(run) = rule.check {
                         let mut e = Emitter {
@@ -55,6 +75,14 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
                         };
                         run(&ctx, &mut e);
                     }
+                }
+                let places: Vec<Related> = policy
+                    .settings_from
+                    .iter()
+                    .filter_map(|place| setting_place(scan, &by_path, place))
+                    .collect();
+                for finding in &mut out[before..] {
+                    finding.related.extend(places.iter().cloned());
                 }
             }
             out
@@ -158,6 +186,29 @@ fn repo_relative(
         Ok(rel) => crate::source::display_path(rel),
         Err(_) => crate::source::display_path(path),
     }
+}
+
+/// The line `path:line` names, as a related location of a finding about a
+/// policy that takes the setting written there.
+fn setting_place(
+    scan: &Scan,
+    by_path: &std::collections::HashMap<String, FileId>,
+    place: &str,
+) -> Option<Related> {
+    let (path, line) = place.rsplit_once(':')?;
+    let line: usize = line.parse().ok()?;
+    let &file = by_path.get(path)?;
+    let source = &scan.files.get(file)?.source;
+    let index = source.lines();
+    let row = line.checked_sub(1).filter(|&l| l < index.line_count())?;
+    let start = index.line_start(row);
+    let text = index.line_text(&source.text, row);
+    let lead = text.len() - text.trim_start().len();
+    Some(Related {
+        file,
+        span: crate::source::Span::new(start + lead, start + text.trim_end().len()),
+        message: "a setting it takes from this file".into(),
+    })
 }
 
 fn context(file: &SourceFile, span: crate::source::Span) -> String {
