@@ -1322,7 +1322,11 @@ struct Uses {
     any: bool,
     without_when: bool,
     with_when: bool,
+    /// Some use sets `.adjust(..)` (backon: the delay is changed by a
+    /// function of the error, e.g. to honour `Retry-After`)...
     adjust: bool,
+    /// ...and some does not.
+    without_adjust: bool,
     spans: Vec<Span>,
     keys: Vec<IdempotencyKey>,
 }
@@ -1448,6 +1452,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
                     u.with_when |= when;
                     u.without_when |= !when;
                     u.adjust |= adjust;
+                    u.without_adjust |= !adjust;
                     u.spans.push(span);
                     if let Some(scope) = scope {
                         u.keys.extend(loops::keys(ev.spans, scope));
@@ -1505,6 +1510,13 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
         };
         if b.krate == Krate::Aws {
             p.per_try_timeout = Some(Located::default_at(Timeout::Disabled, b.origin));
+        }
+        // Every use adjusts the delay with a function: the builder's delay
+        // and jitter are not what is waited.
+        if uses.adjust && !uses.without_adjust {
+            let at = uses.spans.first().copied().unwrap_or(b.origin);
+            p.delay = Located::written(Delay::Custom, at);
+            p.jitter = Located::written(Jitter::Unknown, at);
         }
         facts.policies.push(p);
     }
