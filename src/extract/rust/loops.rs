@@ -588,7 +588,14 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
     fn analyze(&self, e: &Expr, before: &[&Stmt]) -> Option<LoopT> {
         let spans = self.ev.spans;
         let (body, head_span, range, cond): (&Block, Span, Option<&Expr>, Option<&Expr>) = match e {
-            Expr::Loop(l) => (&l.body, spans.node(&l.loop_token), None, None),
+            Expr::Loop(l) => (
+                &l.body,
+                l.label.as_ref().map_or(spans.node(&l.loop_token), |x| {
+                    spans.node(&x.name).cover(spans.node(&l.loop_token))
+                }),
+                None,
+                None,
+            ),
             Expr::While(w) => (
                 &w.body,
                 spans.node(&w.while_token).cover(spans.node(&*w.cond)),
@@ -603,7 +610,9 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
             ),
             _ => return None,
         };
-        let span = spans.node(e);
+        // From the head (and a loop's label) to the closing brace, without
+        // turning the loop into tokens again.
+        let span = head_span.cover(spans.block(body));
         let t: String = spans
             .text(body)
             .split_whitespace()
@@ -621,7 +630,7 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
         // Without a sleep, only an async loop that says it retries is a
         // retry loop: compare-and-swap loops, parsers and `EINTR` loops go
         // round again at once on purpose.
-        let whole = spans.text(e).to_ascii_lowercase();
+        let whole = spans.slice(span).to_ascii_lowercase();
         let says_retry = ["retry", "retries", "attempt", "tries", "backoff"]
             .iter()
             .any(|w| whole.contains(w));
@@ -747,13 +756,13 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
             };
         }
         // Counters incremented in the body.
-        let body_text = spans.text(body);
+        let body_text = spans.block_text(body);
         let incremented = |name: &str| {
             let t = body_text.replace(' ', "");
             t.contains(&format!("{name}+=1")) || t.contains(&format!("{name}={name}+1"))
         };
         let inc_at = |name: &str| -> Option<usize> {
-            let b = spans.node(body);
+            let b = spans.block(body);
             let t = spans.slice(b);
             t.find(&format!("{name} += 1"))
                 .or_else(|| t.find(&format!("{name}+=1")))
@@ -868,7 +877,7 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
 
     fn guard_bound(&self, body: &Block, before: &[&Stmt]) -> Option<AttemptsT> {
         let spans = self.ev.spans;
-        let b = spans.node(body);
+        let b = spans.block(body);
         let text = spans.slice(b);
         for (name, _) in counters(text) {
             for (op, cmp) in [(">=", Cmp::Ge), (">", Cmp::Gt), ("==", Cmp::Eq)] {
@@ -936,11 +945,11 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
         s.visit_block(body);
         let Some(arg) = s.out.first() else {
             // A delay computed elsewhere (`state.sleep_backoff(b)`).
-            let t = spans.text(body);
+            let t = spans.block_text(body);
             if t.contains("sleep") || delegates(t) {
                 return (
                     DelayT::Custom {
-                        span: spans.node(body),
+                        span: spans.block(body),
                     },
                     false,
                 );
@@ -948,7 +957,7 @@ impl<'b> LoopFinder<'_, '_, '_, 'b> {
             return (DelayT::None, false);
         };
         let arg_text = spans.text(*arg);
-        let body_text = spans.text(body);
+        let body_text = spans.block_text(body);
         let rand_words = ["rand", "jitter", "random", "fastrand"];
         let randomised = rand_words.iter().any(|w| arg_text.contains(w));
         let span = spans.node(*arg);

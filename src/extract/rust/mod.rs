@@ -159,6 +159,16 @@ impl<'a> Spans<'a> {
         self.text.get(s.start..s.end).unwrap_or("")
     }
 
+    /// A block's span from its braces (cheap: `Spanned::span` on a block
+    /// turns its whole body into tokens to join their spans).
+    pub fn block(&self, b: &syn::Block) -> Span {
+        self.of(b.brace_token.span.join())
+    }
+
+    pub fn block_text(&self, b: &syn::Block) -> &'a str {
+        self.slice(self.block(b))
+    }
+
     pub fn slice(&self, s: Span) -> &'a str {
         self.text.get(s.start..s.end).unwrap_or("")
     }
