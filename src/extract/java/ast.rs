@@ -22,10 +22,13 @@ pub fn field<'a>(n: Node<'a>, name: &str) -> Option<Node<'a>> {
 }
 
 pub fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
-    (0..n.named_child_count() as u32)
-        .filter_map(|i| n.named_child(i))
+    // With a cursor: `named_child(i)` walks from the first child each
+    // time, which is quadratic in a long class body or argument list.
+    let mut cursor = n.walk();
+    n.named_children(&mut cursor)
         .filter(|c| {
-            c.kind() != "comment" && c.kind() != "line_comment" && c.kind() != "block_comment"
+            let k = c.kind();
+            k != "comment" && k != "line_comment" && k != "block_comment"
         })
         .collect()
 }
