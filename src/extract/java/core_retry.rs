@@ -58,14 +58,10 @@ pub fn core_template(ctx: &Ctx<'_>) -> bool {
 pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     // Policy expressions, by node id.
     let mut policies: HashMap<usize, usize> = HashMap::new();
-    for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" || ctx.is_chain_link(n) {
-            continue;
-        }
-        let c = ast::chain(n, ctx.src);
-        if ast::last_segment(c.root_text(ctx.src)) != "RetryPolicy" {
-            continue;
-        }
+    for (n, c) in ctx.chains(
+        "RetryPolicy",
+        &["withDefaults", "withMaxRetries", "builder"],
+    ) {
         let Some(first) = c.first() else { continue };
         let at = span(n);
         let p = match first.name.as_str() {

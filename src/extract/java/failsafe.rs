@@ -228,19 +228,7 @@ fn compositions<'a>(
     out: &mut Out<'a>,
     created: &HashMap<usize, usize>,
 ) {
-    for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" {
-            continue;
-        }
-        if ctx.is_chain_link(n) {
-            continue;
-        }
-        let c = ast::chain(n, ctx.src);
-        if ast::last_segment(c.root_text(ctx.src)) != "Failsafe"
-            || c.first().map(|f| f.name.as_str()) != Some("with")
-        {
-            continue;
-        }
+    for (_, c) in ctx.chains("Failsafe", &["with"]) {
         // Policies, outermost first.
         let mut policies: Vec<Node<'a>> = Vec::new();
         let mut callable = None;

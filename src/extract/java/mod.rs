@@ -285,6 +285,21 @@ impl<'a> Ctx<'a> {
             .any(|i| *i == class || (i.ends_with(".*") && i.trim_end_matches(".*") == pkg))
     }
 
+    /// Whole method chains (not links of longer ones) whose root's last
+    /// name segment is `root` and whose first call is one of `first`:
+    /// `RetryPolicy.builder()...build()`, `Failsafe.with(..)...`.
+    pub fn chains(&self, root: &str, first: &[&str]) -> Vec<(Node<'a>, ast::Chain<'a>)> {
+        self.nodes
+            .iter()
+            .filter(|n| n.kind() == "method_invocation" && !self.is_chain_link(**n))
+            .map(|&n| (n, ast::chain(n, self.src)))
+            .filter(|(_, c)| {
+                ast::last_segment(c.root_text(self.src)) == root
+                    && c.first().is_some_and(|f| first.contains(&f.name.as_str()))
+            })
+            .collect()
+    }
+
     pub fn imports_prefix(&self, prefix: &str) -> bool {
         self.imports.iter().any(|i| i.starts_with(prefix))
     }

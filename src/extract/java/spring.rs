@@ -484,19 +484,7 @@ pub(super) fn framework_backoff(
 /// `RetryTemplate.builder()...build()` chains.
 fn templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     let mut created: HashMap<usize, usize> = HashMap::new();
-    for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" {
-            continue;
-        }
-        if ctx.is_chain_link(n) {
-            continue;
-        }
-        let c = ast::chain(n, ctx.src);
-        if ast::last_segment(c.root_text(ctx.src)) != "RetryTemplate"
-            || c.first().map(|f| f.name.as_str()) != Some("builder")
-        {
-            continue;
-        }
+    for (n, c) in ctx.chains("RetryTemplate", &["builder"]) {
         let at = span(n);
         let mut attempts =
             attempts_default(AttemptCount::Finite(3), "maxAttempts(3) (default)", at);
