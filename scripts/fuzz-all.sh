@@ -5,7 +5,8 @@
 # at that niceness. Stable toolchain: the build uses RUSTC_BOOTSTRAP=1 and
 # no sanitizer (`-s none`); on nightly drop both to get AddressSanitizer.
 # Crashes land in fuzz/artifacts/<target>/, each run's log in
-# fuzz/logs/<target>.log; the last lines of each log (executions, crashes)
+# fuzz/logs/<target>.log (CPU time in <target>.cpu); the last lines of
+# each log (executions, crashes)
 # are printed when it ends.
 #
 #   bash scripts/fuzz-all.sh 3600                  # every target, one by one
@@ -30,12 +31,14 @@ run() {
   echo "== $t for ${secs}s (started $(date -u +%H:%M:%SZ))"
   # The binary directly: `cargo fuzz run` would rebuild and lock the
   # build directory, which parallel runs share.
-  local status=0
-  nice -n "$nice_level" "target/$(rustc -vV | sed -n 's/^host: //p')/release/$t" \
+  # `time` records the CPU seconds the run got, which is less than its
+  # wall-clock seconds when runs share cores.
+  local status=0 TIMEFORMAT='cpu %U s user, %S s system, %R s wall'
+  { time nice -n "$nice_level" "target/$(rustc -vV | sed -n 's/^host: //p')/release/$t" \
     -artifact_prefix="artifacts/$t/" -max_total_time="$secs" -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-    "corpus/$t" >"logs/$t.log" 2>&1 || status=$?
-  echo "== $t ended with status $status ($(date -u +%H:%M:%SZ))"
+    "corpus/$t" >"logs/$t.log" 2>&1; } 2>"logs/$t.cpu" || status=$?
+  echo "== $t ended with status $status ($(date -u +%H:%M:%SZ)): $(cat "logs/$t.cpu")"
   grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)|panicked|ERROR' \
     "logs/$t.log" | tail -5
   return "$status"
