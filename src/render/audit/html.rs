@@ -4,9 +4,8 @@
 //! offline, in a CI artifact viewer, or attached to a ticket. Every string
 //! from a scanned file goes through [`esc`].
 
-use super::{
-    LayerData, PolicyData, Report, SourceRef, attempts_word, layer_word, svg, timeouts_word,
-};
+use super::doc::{self, Block, Inline, Row, Table};
+use super::{Report, SourceRef, svg};
 use crate::render::sanitize;
 use std::fmt::Write;
 
@@ -83,7 +82,7 @@ svg.call-graph { display: block; }
 svg .node rect { fill: #f9fafb; }
 svg .node.entry rect { fill: #eef2ff; }
 svg .node.hot rect { fill: #fef2f2; }
-ol.fix-first li { margin: 4px 0; }
+ol li { margin: 4px 0; }
 ul.related { margin: 4px 0 0; padding-left: 18px; font-size: 0.85rem; color: var(--muted); }
 .arith { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.85rem; }
 footer { max-width: 1400px; margin: 40px auto 24px; padding: 0 24px; color: var(--muted); font-size: 0.85rem; }
@@ -100,15 +99,165 @@ fn sev(s: crate::rules::Severity) -> String {
     format!("<span class=\"sev {s}\">{s}</span>")
 }
 
-/// A value with `(default)` styled.
-fn value(s: &str) -> String {
-    match s.strip_suffix(" (default)") {
-        Some(v) => format!("{} <span class=\"default\">(default)</span>", esc(v)),
-        None => esc(s),
+const DEFAULT_MARK: &str = "<span class=\"default\">(default)</span>";
+
+fn inline(o: &mut String, i: &Inline) {
+    match i {
+        Inline::Plain(s) => o.push_str(s),
+        Inline::Text(s) => o.push_str(&esc(s)),
+        Inline::Code(s) => {
+            let _ = write!(o, "<code>{}</code>", esc(s));
+        }
+        Inline::Message(s) => o.push_str(&message(s)),
+        Inline::Value(s) => match s.strip_suffix(" (default)") {
+            Some(v) => {
+                let _ = write!(o, "{} {DEFAULT_MARK}", esc(v));
+            }
+            None => o.push_str(&esc(s)),
+        },
+        Inline::Source(s) => o.push_str(&src(s)),
+        Inline::Severity(s) => o.push_str(&sev(*s)),
+        Inline::RuleRef { code, name } => {
+            let _ = write!(o, "<a href=\"#rule-{code}\">{code}</a> {name}");
+        }
+        Inline::RuleDoc {
+            code,
+            name,
+            help_uri,
+        } => {
+            let _ = write!(o, "<a href=\"{}\">{code} {name}</a>", esc(help_uri));
+        }
+        Inline::Strong(v) => wrap(o, "<strong>", v, "</strong>"),
+        Inline::Muted(v) => wrap(o, "<span class=\"muted\">", v, "</span>"),
+        Inline::Arith(s) => {
+            let _ = write!(o, "<span class=\"arith\">{}</span>", esc(s));
+        }
+        Inline::DefaultMark => o.push_str(DEFAULT_MARK),
+        Inline::Break => o.push_str("<br>"),
+        Inline::Related(places) => {
+            o.push_str("<ul class=\"related\">");
+            for (at, m) in places {
+                let _ = write!(o, "<li>{}: {}</li>", src(&Some(at.clone())), message(m));
+            }
+            o.push_str("</ul>");
+        }
+    }
+}
+
+fn wrap(o: &mut String, open: &str, v: &[Inline], close: &str) {
+    o.push_str(open);
+    inlines(o, v);
+    o.push_str(close);
+}
+
+fn inlines(o: &mut String, v: &[Inline]) {
+    for i in v {
+        inline(o, i);
+    }
+}
+
+fn cell(o: &mut String, tag: &str, numeric: bool, span: usize, c: &[Inline]) {
+    let _ = write!(o, "<{tag}");
+    if span > 1 {
+        let _ = write!(o, " rowspan=\"{span}\"");
+    }
+    if numeric {
+        o.push_str(" class=\"num\"");
+    }
+    o.push('>');
+    inlines(o, c);
+    let _ = write!(o, "</{tag}>");
+}
+
+fn table(o: &mut String, t: &Table) {
+    o.push_str("<table><thead><tr>");
+    for c in &t.columns {
+        cell(o, "th", c.numeric, 1, &[Inline::Plain(c.title)]);
+    }
+    o.push_str("</tr></thead><tbody>\n");
+    let numeric = |k: usize| t.columns.get(k).is_some_and(|c| c.numeric);
+    for row in &t.rows {
+        match row {
+            Row::Cells(cells) | Row::Total(cells) => {
+                let tag = if matches!(row, Row::Total(_)) {
+                    "th"
+                } else {
+                    "td"
+                };
+                o.push_str("<tr>");
+                for (k, c) in cells.iter().enumerate() {
+                    cell(o, tag, numeric(k), 1, c);
+                }
+                o.push_str("</tr>\n");
+            }
+            Row::Group { lead, rows } => {
+                for (r, cells) in rows.iter().enumerate() {
+                    o.push_str("<tr>");
+                    if r == 0 {
+                        for (k, c) in lead.iter().enumerate() {
+                            cell(o, "td", numeric(k), rows.len(), c);
+                        }
+                    }
+                    for (k, c) in cells.iter().enumerate() {
+                        cell(o, "td", numeric(lead.len() + k), 1, c);
+                    }
+                    o.push_str("</tr>\n");
+                }
+            }
+        }
+    }
+    o.push_str("</tbody></table>\n");
+}
+
+fn block(o: &mut String, b: &Block, r: &Report) {
+    match b {
+        Block::Para(v) => wrap(o, "<p>", v, "</p>\n"),
+        Block::Empty(s) => {
+            let _ = writeln!(o, "<p class=\"muted\">{s}</p>");
+        }
+        Block::Heading { id, text } => {
+            match id {
+                Some(id) => {
+                    let _ = write!(o, "<h3 id=\"{}\">", esc(id));
+                }
+                None => o.push_str("<h3>"),
+            }
+            wrap(o, "", text, "</h3>\n");
+        }
+        Block::List { ordered, items } => {
+            let tag = if *ordered { "ol" } else { "ul" };
+            let _ = writeln!(o, "<{tag}>");
+            for item in items {
+                wrap(o, "<li>", item, "</li>\n");
+            }
+            let _ = writeln!(o, "</{tag}>");
+        }
+        Block::Table(t) => table(o, t),
+        Block::Figures(figures) => {
+            o.push_str("<div class=\"cards\">\n");
+            for f in figures {
+                let _ = writeln!(
+                    o,
+                    "<div class=\"card{}\"><div class=\"n\">{}</div><div>{}</div></div>",
+                    if f.bad { " bad" } else { "" },
+                    esc(&f.value),
+                    f.what
+                );
+            }
+            o.push_str("</div>\n");
+        }
+        Block::CallGraph => {
+            o.push_str("<p>Each box is a service, each arrow a call, labelled with the attempts of every retry layer on it (multiplied) and the per-try timeout; hover for every layer. Entry points have a thick border.</p>\n");
+            o.push_str("<div class=\"legend\"><span class=\"worst\">on a worst path</span><span>retries</span><span class=\"plain\">no retries</span><span class=\"back\">closes a cycle / calls back</span></div>\n");
+            o.push_str("<div class=\"graph-scroll\">\n");
+            o.push_str(&svg::render(r));
+            o.push_str("</div>\n");
+        }
     }
 }
 
 pub fn render(r: &Report) -> String {
+    let sections = doc::sections(r);
     let mut o = String::new();
     o.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     o.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n");
@@ -116,368 +265,25 @@ pub fn render(r: &Report) -> String {
     o.push_str("<title>retrylint audit</title>\n<style>");
     o.push_str(STYLE);
     o.push_str("</style>\n</head>\n<body>\n<header>\n<h1>Retry and timeout audit</h1>\n");
-    let roots: Vec<String> = r
-        .roots
-        .iter()
-        .map(|p| format!("<code>{}</code>", esc(p)))
-        .collect();
-    let _ = writeln!(
-        o,
-        "<p class=\"meta\">{} {}, over {}: {} files scanned, {} read.</p>",
-        r.tool.name,
-        r.tool.version,
-        roots.join(", "),
-        r.summary.files_scanned,
-        r.summary.files_read
-    );
-    o.push_str(concat!(
-        "<nav><ul>",
-        "<li><a href=\"#summary\">Summary</a></li>",
-        "<li><a href=\"#graph\">Call graph</a></li>",
-        "<li><a href=\"#worst-paths\">Worst paths</a></li>",
-        "<li><a href=\"#policies\">Retry policies</a></li>",
-        "<li><a href=\"#findings\">Findings</a></li>",
-        "<li><a href=\"#defaults\">Implicit defaults</a></li>",
-        "</ul></nav>\n</header>\n<main>\n"
-    ));
-    summary(&mut o, r);
-    graph(&mut o, r);
-    worst_paths(&mut o, r);
-    policies(&mut o, r);
-    findings(&mut o, r);
-    defaults(&mut o, r);
-    notices(&mut o, r);
+    wrap(&mut o, "<p class=\"meta\">", &doc::byline(r), "</p>\n");
+    o.push_str("<nav><ul>");
+    for s in &sections {
+        let _ = write!(o, "<li><a href=\"#{}\">{}</a></li>", s.id, s.title);
+    }
+    o.push_str("</ul></nav>\n</header>\n<main>\n");
+    for s in &sections {
+        let _ = writeln!(o, "<section id=\"{}\">\n<h2>{}</h2>", s.id, s.title);
+        for b in &s.blocks {
+            block(&mut o, b, r);
+        }
+        o.push_str("</section>\n");
+    }
     let _ = writeln!(
         o,
         "</main>\n<footer>Written by {} {}; the same data is in report.json (docs/audit-report.md describes it).</footer>\n</body>\n</html>",
         r.tool.name, r.tool.version
     );
     o
-}
-
-fn summary(o: &mut String, r: &Report) {
-    let s = &r.summary;
-    o.push_str("<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"cards\">\n");
-    let card = |o: &mut String, n: String, what: &str, bad: bool| {
-        let _ = writeln!(
-            o,
-            "<div class=\"card{}\"><div class=\"n\">{n}</div><div>{what}</div></div>",
-            if bad { " bad" } else { "" }
-        );
-    };
-    card(o, s.services.to_string(), "services", false);
-    card(o, s.edges.to_string(), "calls", false);
-    card(o, s.policies.to_string(), "retry policies", false);
-    card(o, s.errors.to_string(), "errors", s.errors > 0);
-    card(o, s.warnings.to_string(), "warnings", false);
-    card(o, s.infos.to_string(), "infos", false);
-    match &s.worst_amplification {
-        Some(w) => card(
-            o,
-            format!("{}\u{d7}", w.attempts),
-            "worst amplification",
-            w.attempts > 1,
-        ),
-        None => card(o, "1\u{d7}".into(), "worst amplification", false),
-    }
-    o.push_str("</div>\n");
-    if let Some(w) = &s.worst_amplification {
-        let _ = writeln!(
-            o,
-            "<p>The worst path, <strong>{}</strong>, sends up to <strong>{}</strong> attempts to its last service for one call at its entry: <span class=\"arith\">{}</span>.</p>",
-            esc(&w.services.join(" \u{2192} ")),
-            w.attempts,
-            esc(&w.arithmetic)
-        );
-    } else {
-        o.push_str("<p>No call path retries across hops.</p>\n");
-    }
-    if !s.fix_first.is_empty() {
-        o.push_str("<h3>Fix first</h3>\n<ol class=\"fix-first\">\n");
-        for f in &s.fix_first {
-            let _ = writeln!(
-                o,
-                "<li>{} <a href=\"#rule-{code}\">{code}</a> {name} at {}: {}. <span class=\"muted\">Fix: {}</span></li>",
-                sev(f.severity),
-                src(&Some(f.source.clone())),
-                message(&f.message),
-                message(&f.help),
-                code = f.code,
-                name = f.name
-            );
-        }
-        o.push_str("</ol>\n");
-    }
-    o.push_str("<h3>Retry policies found, per system</h3>\n");
-    if s.policies_by_system.is_empty() {
-        o.push_str("<p class=\"muted\">None.</p>\n");
-    } else {
-        o.push_str("<table><thead><tr><th>System</th><th class=\"num\">Policies</th></tr></thead><tbody>\n");
-        for (sys, n) in &s.policies_by_system {
-            let _ = writeln!(
-                o,
-                "<tr><td>{}</td><td class=\"num\">{n}</td></tr>",
-                esc(sys)
-            );
-        }
-        o.push_str("</tbody></table>\n");
-    }
-    o.push_str("<h3>Findings, per rule and severity</h3>\n");
-    if s.findings_by_rule.is_empty() {
-        o.push_str("<p class=\"muted\">No findings.</p>\n");
-    } else {
-        o.push_str("<table><thead><tr><th>Rule</th><th class=\"num\">Errors</th><th class=\"num\">Warnings</th><th class=\"num\">Infos</th></tr></thead><tbody>\n");
-        for c in &s.findings_by_rule {
-            let _ = writeln!(
-                o,
-                "<tr><td><a href=\"#rule-{code}\">{code}</a> {name}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-                c.error,
-                c.warning,
-                c.info,
-                code = c.code,
-                name = c.name
-            );
-        }
-        let _ = writeln!(
-            o,
-            "<tr><th>Total</th><th class=\"num\">{}</th><th class=\"num\">{}</th><th class=\"num\">{}</th></tr>",
-            s.errors, s.warnings, s.infos
-        );
-        o.push_str("</tbody></table>\n");
-    }
-    o.push_str("</section>\n");
-}
-
-fn graph(o: &mut String, r: &Report) {
-    o.push_str("<section id=\"graph\">\n<h2>Call graph</h2>\n");
-    if r.graph.services.is_empty() {
-        o.push_str("<p class=\"muted\">No service or call was found.</p>\n</section>\n");
-        return;
-    }
-    o.push_str("<p>Each box is a service, each arrow a call, labelled with the attempts of every retry layer on it (multiplied) and the per-try timeout; hover for every layer. Entry points have a thick border.</p>\n");
-    o.push_str("<div class=\"legend\"><span class=\"worst\">on a worst path</span><span>retries</span><span class=\"plain\">no retries</span><span class=\"back\">closes a cycle / calls back</span></div>\n");
-    o.push_str("<div class=\"graph-scroll\">\n");
-    o.push_str(&svg::render(r));
-    o.push_str("</div>\n");
-    if !r.graph.cycles.is_empty() {
-        o.push_str("<h3>Cycles</h3>\n<ul>\n");
-        for c in &r.graph.cycles {
-            let _ = writeln!(o, "<li>{}</li>", esc(&c.join(" \u{2192} ")));
-        }
-        o.push_str("</ul>\n");
-    }
-    if !r.graph.notes.is_empty() {
-        o.push_str("<h3>Calls not placed</h3>\n<ul>\n");
-        for n in &r.graph.notes {
-            let _ = writeln!(o, "<li>{}: {}</li>", src(&n.source), message(&n.message));
-        }
-        o.push_str("</ul>\n");
-    }
-    o.push_str("</section>\n");
-}
-
-fn layer_cells(l: &LayerData) -> String {
-    format!(
-        "<td>{}{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td>",
-        layer_word(l.layer),
-        if l.implicit {
-            " <span class=\"default\">(default)</span>"
-        } else {
-            ""
-        },
-        esc(&l.system),
-        message(&l.label),
-        esc(&attempts_word(l)),
-        esc(&timeouts_word(l)),
-        message(&l.setting),
-        src(&l.source)
-    )
-}
-
-fn worst_paths(o: &mut String, r: &Report) {
-    o.push_str("<section id=\"worst-paths\">\n<h2>Worst paths</h2>\n");
-    let mut paths: Vec<(usize, &super::PathData)> = r.worst_paths.iter().enumerate().collect();
-    paths.sort_by(|a, b| b.1.attempts.cmp(&a.1.attempts).then(a.0.cmp(&b.0)));
-    if paths.is_empty() {
-        o.push_str("<p class=\"muted\">No entry point calls anything.</p>\n</section>\n");
-        return;
-    }
-    o.push_str("<p>From each entry point, the path on which one call can turn into the most attempts at the end, with every layer of every hop.</p>\n");
-    for (i, p) in paths {
-        let _ = writeln!(
-            o,
-            "<h3 id=\"path-{i}\">From {}: {}\u{d7}</h3>\n<p>{} <span class=\"arith\">({})</span></p>",
-            esc(&p.entry),
-            p.attempts,
-            esc(&p.services.join(" \u{2192} ")),
-            esc(&p.arithmetic)
-        );
-        o.push_str("<table><thead><tr><th>Hop</th><th>Via</th><th>Layer</th><th>System</th><th>Policy</th><th class=\"num\">Attempts</th><th>Timeouts</th><th>Setting</th><th>Source</th></tr></thead><tbody>\n");
-        for h in &p.hops {
-            let hop = format!(
-                "{} \u{2192} {}<br><span class=\"muted\">{}</span>",
-                esc(&h.from),
-                esc(&h.to),
-                src(&h.source)
-            );
-            if h.layers.is_empty() {
-                let _ = writeln!(
-                    o,
-                    "<tr><td>{hop}</td><td>{}</td><td colspan=\"7\" class=\"muted\">no retries</td></tr>",
-                    message(&h.via)
-                );
-                continue;
-            }
-            for (k, l) in h.layers.iter().enumerate() {
-                if k == 0 {
-                    let _ = writeln!(
-                        o,
-                        "<tr><td rowspan=\"{n}\">{hop}</td><td rowspan=\"{n}\">{}</td>{}</tr>",
-                        message(&h.via),
-                        layer_cells(l),
-                        n = h.layers.len()
-                    );
-                } else {
-                    let _ = writeln!(o, "<tr>{}</tr>", layer_cells(l));
-                }
-            }
-        }
-        o.push_str("</tbody></table>\n");
-    }
-    o.push_str("</section>\n");
-}
-
-fn policy_row(p: &PolicyData) -> String {
-    format!(
-        "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-        esc(&p.system),
-        p.name
-            .as_deref()
-            .map(|n| format!("<code>{}</code>", esc(n)))
-            .unwrap_or_default(),
-        esc(&p.applies_to),
-        value(&p.attempts_text),
-        value(&p.delay),
-        value(&p.jitter),
-        value(&p.per_try_timeout),
-        value(&p.overall_timeout),
-        value(&p.budget),
-        value(&p.retry_on),
-        src(&Some(p.source.clone()))
-    )
-}
-
-fn policies(o: &mut String, r: &Report) {
-    o.push_str("<section id=\"policies\">\n<h2>Retry policies by service</h2>\n");
-    if r.services.is_empty() {
-        o.push_str("<p class=\"muted\">No retry policy was found.</p>\n");
-    } else {
-        o.push_str("<p>Every retry policy found, under the service that runs it (a mesh policy under the service whose callers it applies to). Attempts count the first call. <span class=\"default\">(default)</span> marks a value nobody wrote.</p>\n");
-    }
-    for (i, s) in r.services.iter().enumerate() {
-        let title = match &s.service {
-            Some(n) => esc(n),
-            None => "Not attributed to a service".into(),
-        };
-        let _ = writeln!(o, "<h3 id=\"policies-{i}\">{title}</h3>");
-        o.push_str("<table><thead><tr><th>System</th><th>Name</th><th>Applies to</th><th class=\"num\">Attempts</th><th>Delay</th><th>Jitter</th><th>Per-try timeout</th><th>Overall timeout</th><th>Budget</th><th>Retries on</th><th>Source</th></tr></thead><tbody>\n");
-        for p in &s.policies {
-            o.push_str(&policy_row(p));
-            o.push('\n');
-        }
-        o.push_str("</tbody></table>\n");
-    }
-    o.push_str("</section>\n");
-}
-
-fn findings(o: &mut String, r: &Report) {
-    o.push_str("<section id=\"findings\">\n<h2>Findings by rule</h2>\n");
-    if r.findings.is_empty() {
-        o.push_str("<p class=\"muted\">No findings.</p>\n");
-    }
-    for g in &r.findings {
-        let _ = writeln!(
-            o,
-            "<h3 id=\"rule-{code}\"><a href=\"{uri}\">{code} {name}</a> {} <span class=\"muted\">({})</span></h3>\n<p>{}</p>",
-            sev(g.severity),
-            super::severity_counts(&g.findings),
-            message(g.summary),
-            code = g.code,
-            name = g.name,
-            uri = esc(&g.help_uri)
-        );
-        o.push_str("<table><thead><tr><th>Severity</th><th>Where</th><th>Finding</th><th>Fix</th></tr></thead><tbody>\n");
-        for f in &g.findings {
-            let mut related = String::new();
-            if !f.related.is_empty() {
-                related.push_str("<ul class=\"related\">");
-                for rel in &f.related {
-                    let _ = write!(
-                        related,
-                        "<li>{}: {}</li>",
-                        src(&Some(rel.source.clone())),
-                        message(&rel.message)
-                    );
-                }
-                related.push_str("</ul>");
-            }
-            let _ = writeln!(
-                o,
-                "<tr><td>{}</td><td>{}</td><td>{}{related}</td><td>{}</td></tr>",
-                sev(f.severity),
-                src(&Some(f.source.clone())),
-                message(&f.message),
-                message(&f.help)
-            );
-        }
-        o.push_str("</tbody></table>\n");
-    }
-    o.push_str("</section>\n");
-}
-
-fn defaults(o: &mut String, r: &Report) {
-    o.push_str("<section id=\"defaults\">\n<h2>Implicit defaults</h2>\n");
-    if r.implicit_defaults.is_empty() {
-        o.push_str("<p class=\"muted\">No retry applies without being written.</p>\n");
-    } else {
-        o.push_str("<p>Retries that happen although no file asks for them: the platform's or library's default number of attempts.</p>\n");
-    }
-    for (i, g) in r.implicit_defaults.iter().enumerate() {
-        let _ = writeln!(o, "<h3 id=\"defaults-{i}\">{}</h3>", esc(&g.system));
-        o.push_str("<table><thead><tr><th>What</th><th>Default</th><th class=\"num\">Attempts</th><th>Applies to</th><th>Source</th></tr></thead><tbody>\n");
-        for e in &g.entries {
-            let applies: Vec<String> = e.applies_to.iter().map(|a| esc(a)).collect();
-            let _ = writeln!(
-                o,
-                "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
-                message(&e.what),
-                message(&e.setting),
-                e.attempts.map_or("?".into(), |n| n.to_string()),
-                applies.join("<br>"),
-                src(&e.source)
-            );
-        }
-        o.push_str("</tbody></table>\n");
-    }
-    o.push_str("</section>\n");
-}
-
-fn notices(o: &mut String, r: &Report) {
-    if r.notices.is_empty() {
-        return;
-    }
-    o.push_str("<section id=\"notices\">\n<h2>Not read</h2>\n<ul>\n");
-    for n in &r.notices {
-        match &n.path {
-            Some(p) => {
-                let _ = writeln!(o, "<li><code>{}</code>: {}</li>", esc(p), esc(&n.message));
-            }
-            None => {
-                let _ = writeln!(o, "<li>{}</li>", esc(&n.message));
-            }
-        }
-    }
-    o.push_str("</ul>\n</section>\n");
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 //! GFM tables or inline HTML would read as syntax become character
 //! references, which CommonMark always shows as the character itself.
 
-use super::{LayerData, PolicyData, Report, SourceRef, attempts_word, layer_word, timeouts_word};
+use super::doc::{self, Block, Inline, Row, Table};
+use super::{Report, SourceRef};
 use crate::render::graph::quote_mermaid;
 use crate::render::sanitize;
 use std::fmt::Write;
@@ -78,115 +79,161 @@ fn src(s: &Option<SourceRef>) -> String {
     }
 }
 
-fn value(s: &str) -> String {
-    match s.strip_suffix(" (default)") {
-        Some(v) => format!("{} _(default)_", md(v)),
-        None => md(s),
+fn inline(o: &mut String, i: &Inline) {
+    match i {
+        Inline::Plain(s) => o.push_str(s),
+        Inline::Text(s) => o.push_str(&md(s)),
+        Inline::Code(s) => o.push_str(&code(s)),
+        Inline::Message(s) => o.push_str(&message(s)),
+        Inline::Value(s) => match s.strip_suffix(" (default)") {
+            Some(v) => {
+                let _ = write!(o, "{} _(default)_", md(v));
+            }
+            None => o.push_str(&md(s)),
+        },
+        Inline::Source(s) => o.push_str(&src(s)),
+        Inline::Severity(s) => {
+            let _ = write!(o, "{s}");
+        }
+        Inline::RuleRef { code, name } => {
+            let _ = write!(o, "[{code}](rules/{code}-{name}.md) {name}");
+        }
+        Inline::RuleDoc { code, name, .. } => {
+            let _ = write!(o, "[{code} {name}](rules/{code}-{name}.md)");
+        }
+        Inline::Strong(v) => {
+            o.push_str("**");
+            inlines(o, v);
+            o.push_str("**");
+        }
+        Inline::Muted(v) => inlines(o, v),
+        Inline::Arith(s) => o.push_str(&md(s)),
+        Inline::DefaultMark => o.push_str("_(default)_"),
+        Inline::Break => o.push_str("<br>"),
+        Inline::Related(places) => {
+            for (at, m) in places {
+                let _ = write!(o, "<br>↳ {}: {}", code(&at.short()), message(m));
+            }
+        }
     }
+}
+
+fn inlines(o: &mut String, v: &[Inline]) {
+    for i in v {
+        inline(o, i);
+    }
+}
+
+fn row<'a>(o: &mut String, cells: impl IntoIterator<Item = &'a [Inline]>, strong: bool) {
+    o.push('|');
+    for c in cells {
+        o.push(' ');
+        if strong && !c.is_empty() {
+            o.push_str("**");
+            inlines(o, c);
+            o.push_str("**");
+        } else {
+            inlines(o, c);
+        }
+        o.push_str(" |");
+    }
+    o.push('\n');
+}
+
+fn table(o: &mut String, t: &Table) {
+    let titles: Vec<[Inline; 1]> = t.columns.iter().map(|c| [Inline::Plain(c.title)]).collect();
+    row(o, titles.iter().map(|c| &c[..]), false);
+    o.push('|');
+    for c in &t.columns {
+        o.push_str(if c.numeric { "---:|" } else { "---|" });
+    }
+    o.push('\n');
+    let follow = [Inline::Plain("↳")];
+    for r in &t.rows {
+        match r {
+            Row::Cells(cells) => row(o, cells.iter().map(|c| &c[..]), false),
+            Row::Total(cells) => row(o, cells.iter().map(|c| &c[..]), true),
+            Row::Group { lead, rows } => {
+                for (k, cells) in rows.iter().enumerate() {
+                    let lead_cells = lead.iter().enumerate().map(|(i, c)| match (k, i) {
+                        (0, _) => &c[..],
+                        (_, 0) => &follow[..],
+                        _ => &[][..],
+                    });
+                    row(o, lead_cells.chain(cells.iter().map(|c| &c[..])), false);
+                }
+            }
+        }
+    }
+    o.push('\n');
+}
+
+fn block(o: &mut String, b: &Block, r: &Report) {
+    match b {
+        Block::Para(v) => {
+            inlines(o, v);
+            o.push_str("\n\n");
+        }
+        Block::Empty(s) => {
+            let _ = write!(o, "{s}\n\n");
+        }
+        Block::Heading { text, .. } => {
+            o.push_str("### ");
+            inlines(o, text);
+            o.push_str("\n\n");
+        }
+        Block::List { ordered, items } => {
+            for (i, item) in items.iter().enumerate() {
+                if *ordered {
+                    let _ = write!(o, "{}. ", i + 1);
+                } else {
+                    o.push_str("- ");
+                }
+                inlines(o, item);
+                o.push('\n');
+            }
+            o.push('\n');
+        }
+        Block::Table(t) => table(o, t),
+        Block::Figures(figures) => {
+            for f in figures {
+                let _ = writeln!(o, "- **{}** {}", md(&f.value), f.what);
+            }
+            o.push('\n');
+        }
+        Block::CallGraph => graph(o, r),
+    }
+}
+
+/// GitHub's anchor for a heading of ours: lowercase, spaces as `-`.
+fn anchor(title: &str) -> String {
+    title.to_lowercase().replace(' ', "-")
 }
 
 pub fn render(r: &Report) -> String {
+    let sections = doc::sections(r);
     let mut o = String::new();
     o.push_str("# Retry and timeout audit\n\n");
-    let roots: Vec<String> = r.roots.iter().map(|p| code(p)).collect();
-    let _ = writeln!(
-        o,
-        "{} {} over {}: {} files scanned, {} read. The same data is in `report.json` and, with the graph drawn, in `report.html`.\n",
-        r.tool.name,
-        r.tool.version,
-        roots.join(", "),
-        r.summary.files_scanned,
-        r.summary.files_read
+    inlines(&mut o, &doc::byline(r));
+    o.push_str(
+        " The same data is in `report.json` and, with the graph drawn, in `report.html`.\n\n",
     );
-    o.push_str("Contents: [Summary](#summary) · [Call graph](#call-graph) · [Worst paths](#worst-paths) · [Retry policies by service](#retry-policies-by-service) · [Findings by rule](#findings-by-rule) · [Implicit defaults](#implicit-defaults)\n\n");
-    summary(&mut o, r);
-    graph(&mut o, r);
-    worst_paths(&mut o, r);
-    policies(&mut o, r);
-    findings(&mut o, r);
-    defaults(&mut o, r);
-    notices(&mut o, r);
+    let contents: Vec<String> = sections
+        .iter()
+        .map(|s| format!("[{}](#{})", s.title, anchor(s.title)))
+        .collect();
+    let _ = writeln!(o, "Contents: {}\n", contents.join(" · "));
+    for s in &sections {
+        let _ = writeln!(o, "## {}\n", s.title);
+        for b in &s.blocks {
+            block(&mut o, b, r);
+        }
+    }
     o
 }
 
-fn summary(o: &mut String, r: &Report) {
-    let s = &r.summary;
-    o.push_str("## Summary\n\n");
-    let _ = writeln!(o, "- **{}** services, **{}** calls", s.services, s.edges);
-    let _ = writeln!(o, "- **{}** retry policies", s.policies);
-    let _ = writeln!(
-        o,
-        "- **{}** findings: {} errors, {} warnings, {} infos",
-        s.findings, s.errors, s.warnings, s.infos
-    );
-    match &s.worst_amplification {
-        Some(w) => {
-            let _ = writeln!(
-                o,
-                "- worst amplification: **{}×** on {} ({})",
-                w.attempts,
-                md(&w.services.join(" → ")),
-                md(&w.arithmetic)
-            );
-        }
-        None => o.push_str("- worst amplification: none (no call path retries across hops)\n"),
-    }
-    if !s.fix_first.is_empty() {
-        o.push_str("\n### Fix first\n\n");
-        for (i, f) in s.fix_first.iter().enumerate() {
-            let _ = writeln!(
-                o,
-                "{}. **[{code}](rules/{code}-{name}.md) {}** at {}: {}. Fix: {}",
-                i + 1,
-                f.severity,
-                code(&f.source.short()),
-                message(&f.message),
-                message(&f.help),
-                code = f.code,
-                name = f.name
-            );
-        }
-    }
-    o.push_str("\n### Retry policies found, per system\n\n");
-    if s.policies_by_system.is_empty() {
-        o.push_str("None.\n\n");
-    } else {
-        o.push_str("| System | Policies |\n|---|---:|\n");
-        for (sys, n) in &s.policies_by_system {
-            let _ = writeln!(o, "| {} | {n} |", md(sys));
-        }
-        o.push('\n');
-    }
-    o.push_str("### Findings, per rule and severity\n\n");
-    if s.findings_by_rule.is_empty() {
-        o.push_str("No findings.\n\n");
-    } else {
-        o.push_str("| Rule | Errors | Warnings | Infos |\n|---|---:|---:|---:|\n");
-        for c in &s.findings_by_rule {
-            let _ = writeln!(
-                o,
-                "| [{code}](rules/{code}-{name}.md) {name} | {} | {} | {} |",
-                c.error,
-                c.warning,
-                c.info,
-                code = c.code,
-                name = c.name
-            );
-        }
-        let _ = writeln!(
-            o,
-            "| **Total** | **{}** | **{}** | **{}** |\n",
-            s.errors, s.warnings, s.infos
-        );
-    }
-}
-
+/// The call graph as a Mermaid flowchart.
 fn graph(o: &mut String, r: &Report) {
-    o.push_str("## Call graph\n\n");
-    if r.graph.services.is_empty() {
-        o.push_str("No service or call was found.\n\n");
-        return;
-    }
     o.push_str("Each arrow is a call, labelled with the attempts of every retry layer on it and the per-try timeout; red arrows are on a worst path, dotted ones close a cycle. Entry points have a thick border.\n\n");
     o.push_str("```mermaid\nflowchart LR\n");
     for (i, s) in r.graph.services.iter().enumerate() {
@@ -227,197 +274,6 @@ fn graph(o: &mut String, r: &Report) {
         );
     }
     o.push_str("```\n\n");
-    if !r.graph.cycles.is_empty() {
-        o.push_str("Cycles:\n\n");
-        for c in &r.graph.cycles {
-            let _ = writeln!(o, "- {}", md(&c.join(" → ")));
-        }
-        o.push('\n');
-    }
-    if !r.graph.notes.is_empty() {
-        o.push_str("Calls not placed:\n\n");
-        for n in &r.graph.notes {
-            let _ = writeln!(o, "- at {}: {}", src(&n.source), message(&n.message));
-        }
-        o.push('\n');
-    }
-}
-
-fn layer_cells(l: &LayerData) -> String {
-    format!(
-        "{}{} | {} | {} | {} | {} | {} | {}",
-        layer_word(l.layer),
-        if l.implicit { " _(default)_" } else { "" },
-        md(&l.system),
-        message(&l.label),
-        md(&attempts_word(l)),
-        md(&timeouts_word(l)),
-        message(&l.setting),
-        src(&l.source)
-    )
-}
-
-fn worst_paths(o: &mut String, r: &Report) {
-    o.push_str("## Worst paths\n\n");
-    let mut paths: Vec<&super::PathData> = r.worst_paths.iter().collect();
-    paths.sort_by_key(|p| std::cmp::Reverse(p.attempts));
-    if paths.is_empty() {
-        o.push_str("No entry point calls anything.\n\n");
-        return;
-    }
-    o.push_str("From each entry point, the path on which one call can turn into the most attempts at the end, with every layer of every hop.\n\n");
-    for p in paths {
-        let _ = writeln!(o, "### From {}: {}×\n", md(&p.entry), p.attempts);
-        let _ = writeln!(
-            o,
-            "{} ({})\n",
-            md(&p.services.join(" → ")),
-            md(&p.arithmetic)
-        );
-        o.push_str("| Hop | Via | Layer | System | Policy | Attempts | Timeouts | Setting | Source |\n|---|---|---|---|---|---:|---|---|---|\n");
-        for h in &p.hops {
-            let hop = format!("{} → {} ({})", md(&h.from), md(&h.to), src(&h.source));
-            if h.layers.is_empty() {
-                let _ = writeln!(
-                    o,
-                    "| {hop} | {} | none | | no retries | 1 | | | |",
-                    message(&h.via)
-                );
-                continue;
-            }
-            for (k, l) in h.layers.iter().enumerate() {
-                if k == 0 {
-                    let _ = writeln!(o, "| {hop} | {} | {} |", message(&h.via), layer_cells(l));
-                } else {
-                    let _ = writeln!(o, "| ↳ | | {} |", layer_cells(l));
-                }
-            }
-        }
-        o.push('\n');
-    }
-}
-
-fn policy_row(p: &PolicyData) -> String {
-    format!(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-        md(&p.system),
-        p.name.as_deref().map(code).unwrap_or_default(),
-        md(&p.applies_to),
-        value(&p.attempts_text),
-        value(&p.delay),
-        value(&p.jitter),
-        value(&p.per_try_timeout),
-        value(&p.overall_timeout),
-        value(&p.budget),
-        value(&p.retry_on),
-        code(&p.source.short())
-    )
-}
-
-fn policies(o: &mut String, r: &Report) {
-    o.push_str("## Retry policies by service\n\n");
-    if r.services.is_empty() {
-        o.push_str("No retry policy was found.\n\n");
-        return;
-    }
-    o.push_str("Every retry policy found, under the service that runs it (a mesh policy under the service whose callers it applies to). Attempts count the first call; _(default)_ marks a value nobody wrote.\n\n");
-    for s in &r.services {
-        match &s.service {
-            Some(n) => {
-                let _ = writeln!(o, "### {}\n", md(n));
-            }
-            None => o.push_str("### Not attributed to a service\n\n"),
-        }
-        o.push_str("| System | Name | Applies to | Attempts | Delay | Jitter | Per-try timeout | Overall timeout | Budget | Retries on | Source |\n|---|---|---|---:|---|---|---|---|---|---|---|\n");
-        for p in &s.policies {
-            o.push_str(&policy_row(p));
-            o.push('\n');
-        }
-        o.push('\n');
-    }
-}
-
-fn findings(o: &mut String, r: &Report) {
-    o.push_str("## Findings by rule\n\n");
-    if r.findings.is_empty() {
-        o.push_str("No findings.\n\n");
-        return;
-    }
-    for g in &r.findings {
-        let _ = writeln!(
-            o,
-            "### [{code} {name}]({doc}) ({})\n\n{}\n",
-            super::severity_counts(&g.findings),
-            message(g.summary),
-            code = g.code,
-            name = g.name,
-            doc = g.doc
-        );
-        o.push_str("| Severity | Where | Finding | Fix |\n|---|---|---|---|\n");
-        for f in &g.findings {
-            let mut cell = message(&f.message);
-            for rel in &f.related {
-                let _ = write!(
-                    cell,
-                    "<br>↳ {}: {}",
-                    code(&rel.source.short()),
-                    message(&rel.message)
-                );
-            }
-            let _ = writeln!(
-                o,
-                "| {} | {} | {cell} | {} |",
-                f.severity,
-                code(&f.source.short()),
-                message(&f.help)
-            );
-        }
-        o.push('\n');
-    }
-}
-
-fn defaults(o: &mut String, r: &Report) {
-    o.push_str("## Implicit defaults\n\n");
-    if r.implicit_defaults.is_empty() {
-        o.push_str("No retry applies without being written.\n\n");
-        return;
-    }
-    o.push_str("Retries that happen although no file asks for them: the platform's or library's default number of attempts.\n\n");
-    for g in &r.implicit_defaults {
-        let _ = writeln!(o, "### {}\n", md(&g.system));
-        o.push_str("| What | Default | Attempts | Applies to | Source |\n|---|---|---:|---|---|\n");
-        for e in &g.entries {
-            let applies: Vec<String> = e.applies_to.iter().map(|a| md(a)).collect();
-            let _ = writeln!(
-                o,
-                "| {} | {} | {} | {} | {} |",
-                message(&e.what),
-                message(&e.setting),
-                e.attempts.map_or("?".into(), |n| n.to_string()),
-                applies.join("<br>"),
-                src(&e.source)
-            );
-        }
-        o.push('\n');
-    }
-}
-
-fn notices(o: &mut String, r: &Report) {
-    if r.notices.is_empty() {
-        return;
-    }
-    o.push_str("## Not read\n\n");
-    for n in &r.notices {
-        match &n.path {
-            Some(p) => {
-                let _ = writeln!(o, "- not read: {}: {}", code(p), md(&n.message));
-            }
-            None => {
-                let _ = writeln!(o, "- not read: {}", md(&n.message));
-            }
-        }
-    }
-    o.push('\n');
 }
 
 #[cfg(test)]

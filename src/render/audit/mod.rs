@@ -8,6 +8,7 @@
 //! values) is escaped by the renderer that writes it; the model holds the
 //! raw text.
 
+pub mod doc;
 pub mod html;
 pub mod layout;
 pub mod markdown;
