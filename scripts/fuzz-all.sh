@@ -5,9 +5,8 @@
 # at that niceness. Stable toolchain: the build uses RUSTC_BOOTSTRAP=1 and
 # no sanitizer (`-s none`); on nightly drop both to get AddressSanitizer.
 # Crashes land in fuzz/artifacts/<target>/, each run's log in
-# fuzz/logs/<target>.log (CPU time in <target>.cpu); the last lines of
-# each log (executions, crashes)
-# are printed when it ends.
+# fuzz/logs/<target>.log and its CPU time in fuzz/logs/<target>.cpu; the
+# last lines of each log (executions, crashes) are printed when it ends.
 #
 #   bash scripts/fuzz-all.sh 3600                  # every target, one by one
 #   PARALLEL=2 bash scripts/fuzz-all.sh 3600 yaml nginx rust java
