@@ -93,6 +93,8 @@ pub enum System {
     SpringCloudGateway,
     SpringAmqp,
     Failsafe,
+    /// guava-retrying `RetryerBuilder` (`com.github.rholder.retry`).
+    GuavaRetrying,
     JavaLoop,
     Istio,
     Envoy,
@@ -135,6 +137,7 @@ impl System {
             System::SpringCloudGateway => "Spring Cloud Gateway".into(),
             System::SpringAmqp => "Spring AMQP".into(),
             System::Failsafe => "Failsafe".into(),
+            System::GuavaRetrying => "guava-retrying".into(),
             System::JavaLoop => "Java retry loop".into(),
             System::Istio => "Istio".into(),
             System::Envoy => "Envoy".into(),

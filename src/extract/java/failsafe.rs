@@ -11,7 +11,7 @@
 //! `withMaxDuration` bounds all attempts together; `abortOn` stops retries.
 //! In `Failsafe.with(a, b, c)` the first policy is the outermost.
 
-use super::ast::{self, field, named_children, span};
+use super::ast::{self, field, span};
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
 use crate::extract::Facts;
 use crate::model::*;
@@ -286,5 +286,4 @@ fn compositions<'a>(
             }
         }
     }
-    let _ = named_children;
 }

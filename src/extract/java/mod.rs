@@ -8,6 +8,7 @@
 //! - Spring Framework 7 `RetryPolicy` and `RetryTemplate`
 //!   ([`core_retry`]).
 //! - Failsafe `RetryPolicy` builders ([`failsafe`]).
+//! - guava-retrying `RetryerBuilder` chains ([`guava_retrying`]).
 //! - Reactor `retryWhen(..)` / `.retry(n)` on `Mono`/`Flux` chains
 //!   ([`reactor`]).
 //! - Hand-written retry loops ([`loops`]).
@@ -22,6 +23,7 @@
 pub mod ast;
 pub mod core_retry;
 pub mod failsafe;
+pub mod guava_retrying;
 pub mod loops;
 pub mod r4j;
 pub mod reactor;
@@ -580,6 +582,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     r4j::extract(&ctx, facts, &mut out);
     spring::extract(&ctx, facts, &mut out);
     failsafe::extract(&ctx, facts, &mut out);
+    guava_retrying::extract(&ctx, facts, &mut out);
     reactor::extract(&ctx, facts, &mut out);
     loops::extract(&ctx, facts, &mut out);
     idempotency_keys(&ctx, facts, &out);

@@ -416,6 +416,72 @@ fn retry_annotation_with_circuit_breaker() {
 }
 
 #[test]
+fn guava_retrying_retryers() {
+    let gr = "import com.github.rholder.retry.*;\nimport static com.github.rholder.retry.WaitStrategies.fibonacciWait;\n";
+    // Defaults: never stops, no wait.
+    let p = one(&format!(
+        "{gr}class C {{ Retryer<Object> r = RetryerBuilder.<Object>newBuilder().retryIfException().build(); }}"
+    ));
+    assert_eq!(p.system, System::GuavaRetrying);
+    assert_eq!(p.name.as_deref(), Some("r"));
+    assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
+    assert!(p.attempts.is_default());
+    assert_eq!(p.delay.value, Delay::None);
+    assert!(matches!(&p.retry_on.value, RetryOn::Listed { conditions }
+        if conditions[0].value == Condition::Exception("Exception".into())));
+    // exponentialWait(m, max, unit): 2m ms first, doubling, capped; no jitter.
+    let p = one(&format!(
+        "{gr}class C {{ Retryer<Object> r = RetryerBuilder.newBuilder().retryIfExceptionOfType(IOException.class).retryIfResult(Objects::isNull).withStopStrategy(StopStrategies.stopAfterAttempt(4)).withWaitStrategy(WaitStrategies.exponentialWait(100, 5, TimeUnit.MINUTES)).withAttemptTimeLimiter(AttemptTimeLimiters.fixedTimeLimit(2, TimeUnit.SECONDS)).build(); }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(200),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(300))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::None);
+    assert!(p.jitter.is_written());
+    assert_eq!(
+        p.per_try_timeout.map(|t| t.value),
+        Some(Timeout::after(Duration::from_secs(2)))
+    );
+    assert!(matches!(&p.retry_on.value, RetryOn::Listed { conditions } if conditions.len() == 2));
+    // A strategy held in a variable; stopAfterDelay bounds the time only;
+    // a statically imported wait strategy.
+    let f = facts(&format!(
+        "{gr}class C {{ static final WaitStrategy W = WaitStrategies.randomExponentialWait(1, TimeUnit.MINUTES); Retryer<Object> a = RetryerBuilder.newBuilder().retryIfRuntimeException().withWaitStrategy(W).withStopStrategy(StopStrategies.stopAfterDelay(30, TimeUnit.SECONDS)).build(); Retryer<Object> b = RetryerBuilder.newBuilder().retryIfException().withWaitStrategy(fibonacciWait(100, 2, TimeUnit.MINUTES)).withStopStrategy(StopStrategies.neverStop()).build(); }}"
+    ));
+    assert_eq!(f.policies.len(), 2);
+    let a = &f.policies[0];
+    assert_eq!(a.jitter.value, Jitter::Full);
+    assert!(
+        matches!(a.delay.value, Delay::Exponential { cap: Some(c), .. } if c == Duration::from_secs(60))
+    );
+    assert_eq!(a.attempts.value.count, AttemptCount::Unbounded);
+    assert_eq!(
+        a.overall_timeout.as_ref().map(|t| t.value),
+        Some(Timeout::after(Duration::from_secs(30)))
+    );
+    let b = &f.policies[1];
+    assert_eq!(b.delay.value, Delay::Custom);
+    assert!(b.attempts.is_written());
+    // Without a retryIf.. call nothing is retried: no policy; without the
+    // import, a RetryerBuilder of another library is not read.
+    assert!(facts(&format!("{gr}class C {{ Retryer<Object> r = RetryerBuilder.newBuilder().withStopStrategy(StopStrategies.stopAfterAttempt(3)).build(); }}")).policies.is_empty());
+    assert!(facts("class C { Retryer<Object> r = RetryerBuilder.newBuilder().retryIfException().build(); }").policies.is_empty());
+    // The callable of `retryer.call(..)` is a retry scope (RL501).
+    let f = facts(&format!(
+        "{gr}class C {{ Retryer<Object> r = RetryerBuilder.newBuilder().retryIfException().withStopStrategy(StopStrategies.stopAfterAttempt(3)).build(); Object g() throws Exception {{ return r.call(() -> api.post(\"/x\", Map.of(\"Idempotency-Key\", UUID.randomUUID()))); }} }}"
+    ));
+    let keys = &f.policies[0].idempotency;
+    assert_eq!(keys.len(), 1, "{keys:#?}");
+    assert!(keys[0].inside_retry);
+}
+
+#[test]
 fn failsafe_policies() {
     let fs = "import dev.failsafe.*;\n";
     let p = one(&format!(

@@ -30,6 +30,9 @@ pub fn jitter_fix(system: &System) -> &'static str {
             "use `.jitter(Jitter::Full)` or `Jitter::Bounded`"
         }
         System::Failsafe => "add `.withJitter(..)` to the policy",
+        System::GuavaRetrying => {
+            "use `WaitStrategies.randomExponentialWait(..)` (or `randomWait(..)`) instead of an unjittered wait strategy"
+        }
         System::Reactor => {
             "use `Retry.backoff(n, minBackoff)` (jittered by 0.5 by default) instead of `Retry.fixedDelay`"
         }

@@ -15,6 +15,9 @@ fn fix(system: &System) -> &'static str {
         System::SpringRetry | System::SpringFramework => {
             "name the transient exceptions in `retryFor` (`includes` on Spring Framework 7's `@Retryable` or `RetryPolicy.builder()`)"
         }
+        System::GuavaRetrying => {
+            "replace `retryIfException()` / `retryIfRuntimeException()` with `retryIfExceptionOfType(..)` for each transient exception"
+        }
         System::JavaLoop => {
             "catch only the transient exceptions (timeouts, connection errors) and rethrow the rest"
         }
