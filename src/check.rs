@@ -3,7 +3,7 @@
 
 use crate::config::Settings;
 use crate::graph::GraphCtx;
-use crate::rules::{self, Check, Emitter, Finding, PolicyCtx, Related};
+use crate::rules::{self, Category, Check, Emitter, Finding, PolicyCtx, Related};
 use crate::{
     Scan,
     source::{FileId, SourceFile},
@@ -67,6 +67,11 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
                 };
                 let before = out.len();
                 for rule in &enabled {
+                    // A use of a retry declared elsewhere: its settings
+                    // are judged at the declaration.
+                    if policy.use_of.is_some() && rule.category != Category::Idempotency {
+                        continue;
+                    }
                     if let Check::Policy(run) = rule.check {
                         let mut e = Emitter {
                             rule,

@@ -235,6 +235,7 @@ fn read_walk_with(
     link::nginx_includes(&mut scan.files, roots);
     link::ingress_configmaps(&mut scan.files);
     link::resilience4j_instances(&mut scan.files);
+    link::java_retry_annotations(&mut scan.files);
     scan.stats.elapsed = start.elapsed();
     scan
 }

@@ -355,6 +355,51 @@ pub fn resilience4j_instances(files: &mut [ScannedFile]) {
     }
 }
 
+/// Give each use of a custom retry annotation (`@RetryOnIo` on a method)
+/// the policy of the `@Retryable` on the annotation's declaration, in the
+/// nearest scanned file that declares it (none when two are equally
+/// near). The use becomes a policy of its own file, placed at the
+/// annotation, with the idempotency keys its method mints; its settings
+/// are judged once, at the declaration (`RetryPolicy::use_of`).
+pub fn java_retry_annotations(files: &mut [ScannedFile]) {
+    let mut declared: Vec<(usize, usize, String)> = Vec::new();
+    for (id, f) in files.iter().enumerate() {
+        for (name, k) in &f.facts.java.retry_annotations {
+            if *k < f.facts.policies.len() {
+                declared.push((id, *k, name.clone()));
+            }
+        }
+    }
+    if declared.is_empty() {
+        return;
+    }
+    for id in 0..files.len() {
+        if files[id].facts.java.annotation_uses.is_empty() {
+            continue;
+        }
+        let here = files[id].source.path.clone();
+        let mut added = Vec::new();
+        for u in &files[id].facts.java.annotation_uses {
+            let candidates: Vec<(usize, usize)> = declared
+                .iter()
+                .filter(|d| d.2 == u.annotation)
+                .map(|d| (d.0, d.1))
+                .collect();
+            let Some((c, j)) = nearest(&here, &candidates, files) else {
+                continue;
+            };
+            let decl = &files[c].facts.policies[j];
+            let mut p = decl.rebased(u.span);
+            p.name = Some(u.target.clone());
+            p.use_of = Some(format!("@{}", u.annotation));
+            p.settings_from = vec![place(&files[c], decl.span)];
+            p.idempotency = u.keys.clone();
+            added.push(p);
+        }
+        files[id].facts.policies.extend(added);
+    }
+}
+
 /// `path:line` of a span, as messages name a setting in another file.
 fn place(f: &ScannedFile, span: Span) -> String {
     format!(
@@ -572,6 +617,49 @@ mod tests {
             source: crate::source::SourceFile::new(path, text.to_string()),
             facts,
         }
+    }
+
+    fn java_file(path: &str, text: &str) -> ScannedFile {
+        let mut facts = crate::extract::Facts::default();
+        crate::extract::java::extract(text, &mut facts);
+        ScannedFile {
+            source: crate::source::SourceFile::new(path, text.to_string()),
+            facts,
+        }
+    }
+
+    #[test]
+    fn a_custom_retry_annotation_is_a_retry_where_it_is_used() {
+        use crate::model::{AttemptCount, Provenance};
+        let decl = "import org.springframework.retry.annotation.*;\n@Retryable(maxAttempts = 4, backoff = @Backoff(delay = 500, multiplier = 2))\npublic @interface RetryOnIo {}\n";
+        let other = "import org.springframework.retry.annotation.*;\n@Retryable(maxAttempts = 2)\npublic @interface RetryOnIo {}\n";
+        let user = "class C {\n  @RetryOnIo R a() { String idempotencyKey = UUID.randomUUID().toString(); return api.a(idempotencyKey); }\n  @RetryOnIo R b() { return api.b(); }\n  @Unrelated R c() { return api.c(); }\n}\n";
+        let mut files = vec![
+            java_file("svc/retry/RetryOnIo.java", decl),
+            java_file("other/RetryOnIo.java", other),
+            java_file("svc/api/C.java", user),
+        ];
+        java_retry_annotations(&mut files);
+        // The nearest declaration wins; each use is a policy of its file,
+        // at the annotation, with the key its method mints.
+        let uses = &files[2].facts.policies;
+        assert_eq!(uses.len(), 2, "{uses:#?}");
+        assert_eq!(uses[0].name.as_deref(), Some("a"));
+        assert_eq!(uses[0].use_of.as_deref(), Some("@RetryOnIo"));
+        assert_eq!(uses[0].attempts.value.count, AttemptCount::Finite(4));
+        assert_eq!(uses[0].attempts.provenance, Provenance::Inherited);
+        assert_eq!(&user[uses[0].span.start..uses[0].span.end], "@RetryOnIo");
+        assert_eq!(uses[0].settings_from, ["svc/retry/RetryOnIo.java:2"]);
+        assert_eq!(uses[0].idempotency.len(), 1);
+        assert!(uses[1].idempotency.is_empty());
+        // Two declarations equally near: no use is placed.
+        let mut files = vec![
+            java_file("a/RetryOnIo.java", decl),
+            java_file("b/RetryOnIo.java", other),
+            java_file("c/C.java", user),
+        ];
+        java_retry_annotations(&mut files);
+        assert!(files[2].facts.policies.is_empty());
     }
 
     #[test]

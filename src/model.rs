@@ -502,6 +502,13 @@ pub struct RetryPolicy {
     /// these files.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub settings_from: Vec<String>,
+    /// Set on a use of a retry declared elsewhere: a method or class
+    /// annotated with a custom annotation (`@RetryOnIo`) whose declaration
+    /// carries `@Retryable`. Its settings are judged once, where they are
+    /// written; only what the use adds (an idempotency key minted in the
+    /// method) is judged here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub use_of: Option<String>,
 }
 
 /// Where a policy's retry budget is (or would be) configured.
@@ -548,6 +555,48 @@ impl RetryPolicy {
             wraps_breaker: Vec::new(),
             budget_site: BudgetSite::Policy,
             settings_from: Vec::new(),
+            use_of: None,
+        }
+    }
+
+    /// This policy as it applies at `at`, another place (in another file):
+    /// every value placed there as [`Provenance::Inherited`], with no
+    /// idempotency keys, compositions or settings places of its own.
+    pub fn rebased(&self, at: Span) -> RetryPolicy {
+        fn at_<T: Clone>(l: &Located<T>, at: Span) -> Located<T> {
+            Located::inherited(l.value.clone(), at)
+        }
+        let mut retry_on = at_(&self.retry_on, at);
+        if let RetryOn::Listed { conditions } = &mut retry_on.value {
+            for c in conditions {
+                *c = Located::inherited(c.value.clone(), at);
+            }
+        }
+        RetryPolicy {
+            system: self.system.clone(),
+            kind: self.kind,
+            name: self.name.clone(),
+            span: at,
+            scope: self.scope.clone(),
+            attempts: at_(&self.attempts, at),
+            delay: at_(&self.delay, at),
+            jitter: at_(&self.jitter, at),
+            cap_order: self.cap_order,
+            per_try_timeout: self.per_try_timeout.as_ref().map(|t| at_(t, at)),
+            overall_timeout: self.overall_timeout.as_ref().map(|t| at_(t, at)),
+            retry_on,
+            methods: at_(&self.methods, at),
+            budget: self.budget.as_ref().map(|b| at_(b, at)),
+            idempotency: Vec::new(),
+            platform_backoff: self.platform_backoff,
+            ignores: self.ignores.iter().map(|c| at_(c, at)).collect(),
+            wraps_breaker: Vec::new(),
+            budget_site: match &self.budget_site {
+                BudgetSite::Block { .. } => BudgetSite::Unseen,
+                other => other.clone(),
+            },
+            settings_from: Vec::new(),
+            use_of: None,
         }
     }
 
@@ -558,9 +607,13 @@ impl RetryPolicy {
             [] => String::new(),
             places => format!(", with settings from {}", group_lines(places)),
         };
+        let system = match &self.use_of {
+            Some(a) => format!("{} through `{a}`", self.system.label()),
+            None => self.system.label(),
+        };
         match &self.name {
-            Some(n) => format!("`{}` ({}{from})", n, self.system.label()),
-            None => format!("the {} policy{from}", self.system.label()),
+            Some(n) => format!("`{n}` ({system}{from})"),
+            None => format!("the {system} policy{from}"),
         }
     }
 

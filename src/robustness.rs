@@ -79,6 +79,21 @@ pub fn check_facts(text: &str, facts: &Facts) {
         for s in &p.wraps_breaker {
             span_ok(text, *s, "wraps_breaker");
         }
+        for k in &p.idempotency {
+            span_ok(text, k.span, "idempotency key");
+        }
+    }
+    for (_, k) in &facts.java.retry_annotations {
+        assert!(
+            *k < facts.policies.len(),
+            "retry annotation of a missing policy"
+        );
+    }
+    for u in &facts.java.annotation_uses {
+        span_ok(text, u.span, "annotation use");
+        for k in &u.keys {
+            span_ok(text, k.span, "annotation use key");
+        }
     }
     for e in &facts.edges {
         span_ok(text, e.span, "edge");

@@ -75,3 +75,45 @@ fn findings_snapshot() {
     );
     insta::assert_snapshot!("monorepo_findings", concise);
 }
+
+/// A custom annotation meta-annotated with `@Retryable`, declared once and
+/// used on several methods: its settings are reported once, at the
+/// declaration, and only the key a use mints is reported at the use.
+#[test]
+fn a_custom_retry_annotation_is_judged_once_and_its_uses_for_their_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let retry = dir.path().join("retry");
+    let api = dir.path().join("api");
+    std::fs::create_dir_all(&retry).unwrap();
+    std::fs::create_dir_all(&api).unwrap();
+    std::fs::write(
+        retry.join("RetryOnIo.java"),
+        "import org.springframework.retry.annotation.*;\n@Retryable(backoff = @Backoff(delay = 500, multiplier = 2))\npublic @interface RetryOnIo {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        api.join("Client.java"),
+        "class Client {\n  @RetryOnIo R a() { String idempotencyKey = UUID.randomUUID().toString(); return api.a(idempotencyKey); }\n  @RetryOnIo R b() { return api.b(); }\n}\n",
+    )
+    .unwrap();
+    let (scan, findings) = common::run(dir.path(), &[]);
+    let at: Vec<(&str, String)> = findings
+        .iter()
+        .map(|f| {
+            let path = scan.files[f.file].source.path.to_string_lossy().to_string();
+            (f.rule.code, path.rsplit('/').next().unwrap().to_string())
+        })
+        .collect();
+    // RL102 (every error) and RL203 (no jitter) once each, at the
+    // declaration; RL501 at the use that mints a key.
+    assert_eq!(
+        at,
+        [
+            ("RL501", "Client.java".to_string()),
+            ("RL102", "RetryOnIo.java".to_string()),
+            ("RL203", "RetryOnIo.java".to_string()),
+        ],
+        "{}",
+        common::concise(&scan, &findings)
+    );
+}

@@ -69,6 +69,10 @@ pub struct Facts {
     /// Rust retry macros this file defines or calls, resolved across files
     /// by [`rust::link_macros`] after extraction.
     pub rust: rust::RustFacts,
+    /// Java retry annotations this file declares or uses, resolved across
+    /// files by `link::java_retry_annotations`.
+    #[serde(default)]
+    pub java: java::JavaFacts,
 }
 
 impl Facts {
@@ -83,6 +87,7 @@ impl Facts {
             && self.upstreams.is_empty()
             && self.top_level.is_empty()
             && self.rust.is_empty()
+            && self.java.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

@@ -553,6 +553,115 @@ pub struct RetryScope<'a> {
     pub policy: usize,
 }
 
+/// What Java files tell each other, resolved at link time
+/// (`link::java_retry_annotations`).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct JavaFacts {
+    /// Annotation types declared here with `@Retryable` on them
+    /// (`@Retryable(..) @interface RetryOnIo {}`): the simple name, and the
+    /// index of the policy read from that `@Retryable`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retry_annotations: Vec<(String, usize)>,
+    /// Methods and classes annotated with an annotation this file cannot
+    /// place: each is a retry when a scanned file declares that
+    /// annotation with `@Retryable`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub annotation_uses: Vec<AnnotationUse>,
+}
+
+impl JavaFacts {
+    pub fn is_empty(&self) -> bool {
+        self.retry_annotations.is_empty() && self.annotation_uses.is_empty()
+    }
+}
+
+/// `@RetryOnIo` on a method or class.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AnnotationUse {
+    /// The annotation's simple name (`RetryOnIo`).
+    pub annotation: String,
+    /// The annotation as written.
+    pub span: Span,
+    /// The method or class name.
+    pub target: String,
+    /// Idempotency keys minted in its body (in the method, or in the
+    /// class's methods), as a retry of the whole would see them.
+    pub keys: Vec<IdempotencyKey>,
+}
+
+/// Annotations of these packages are never a project's own retry
+/// annotation.
+const FOREIGN_ANNOTATIONS: &[&str] = &[
+    "java.",
+    "javax.",
+    "jakarta.",
+    "org.springframework.",
+    "org.junit.",
+    "lombok.",
+    "com.fasterxml.",
+    "io.swagger.",
+    "org.mockito.",
+    "io.micrometer.",
+    "io.github.resilience4j.",
+    "org.jetbrains.",
+    "org.checkerframework.",
+    "edu.umd.cs.findbugs.",
+    "com.google.",
+];
+
+/// `java.lang` annotations, used without an import.
+const JAVA_LANG_ANNOTATIONS: &[&str] = &[
+    "Override",
+    "Deprecated",
+    "SuppressWarnings",
+    "FunctionalInterface",
+    "SafeVarargs",
+];
+
+/// Methods and classes carrying an annotation that may be a project's own
+/// retry annotation: one not of a well-known package (by its import or
+/// qualified name) nor of `java.lang`.
+fn annotation_uses(ctx: &Ctx<'_>, facts: &mut Facts) {
+    for &m in &ctx.nodes {
+        if !matches!(m.kind(), "method_declaration" | "class_declaration") {
+            continue;
+        }
+        for (name, a) in r4j::method_annotations(ctx, m) {
+            if !name.starts_with(|c: char| c.is_ascii_uppercase())
+                || JAVA_LANG_ANNOTATIONS.contains(&name)
+                || matches!(name, "Retryable" | "Retry" | "Backoff" | "Recover")
+            {
+                continue;
+            }
+            let written = field(a, "name").map_or("", |n| ctx.text(n));
+            let suffix = format!(".{name}");
+            let foreign = |path: &str| FOREIGN_ANNOTATIONS.iter().any(|p| path.starts_with(p));
+            if written.contains('.') && foreign(written) {
+                continue;
+            }
+            if ctx
+                .imports
+                .iter()
+                .any(|i| i.ends_with(&suffix) && foreign(i))
+            {
+                continue;
+            }
+            let Some(target) = field(m, "name").map(|n| ctx.text(n).to_string()) else {
+                continue;
+            };
+            let keys = field(m, "body")
+                .map(|b| keys_in(ctx, b))
+                .unwrap_or_default();
+            facts.java.annotation_uses.push(AnnotationUse {
+                annotation: name.to_string(),
+                span: span(a),
+                target,
+                keys,
+            });
+        }
+    }
+}
+
 /// What the extractors of one file share besides [`Facts`].
 #[derive(Default)]
 pub struct Out<'a> {
@@ -586,6 +695,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     reactor::extract(&ctx, facts, &mut out);
     loops::extract(&ctx, facts, &mut out);
     idempotency_keys(&ctx, facts, &out);
+    annotation_uses(&ctx, facts);
     url_edges(&ctx, facts, &out);
     // Resilience4j, Failsafe and Reactor bound single attempts with a composed
     // TimeLimiter / Timeout: when only the whole is bounded, the per-try
@@ -711,42 +821,50 @@ pub(crate) fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
 fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
     let mut seen = std::collections::HashSet::new();
     for s in &out.scopes {
-        for n in ast::descendants(s.body) {
-            if n.kind() == "identifier"
-                && let Some(v) = ctx.var(ctx.text(n), n)
-                && !ast::within(v.node, s.body)
-                && let Some(value) = v.value
-                && (names_key(ctx.text(n)) || used_as_key(ctx, n))
-                && let Some(minted) = ast::descendants(value)
-                    .into_iter()
-                    .find(|d| random_id(ctx, *d))
-            {
-                if seen.insert((s.policy, minted.start_byte()))
-                    && let Some(p) = facts.policies.get_mut(s.policy)
-                {
-                    p.idempotency.push(IdempotencyKey {
-                        span: span(minted),
-                        created_by: ctx.text(minted).to_string(),
-                        inside_retry: false,
-                    });
-                }
-                continue;
-            }
-            if !random_id(ctx, n) || !used_as_key(ctx, n) {
-                continue;
-            }
-            if !seen.insert((s.policy, n.start_byte())) {
-                continue;
-            }
-            if let Some(p) = facts.policies.get_mut(s.policy) {
-                p.idempotency.push(IdempotencyKey {
-                    span: span(n),
-                    created_by: ctx.text(n).to_string(),
-                    inside_retry: true,
-                });
+        let Some(p) = facts.policies.get_mut(s.policy) else {
+            continue;
+        };
+        for key in keys_in(ctx, s.body) {
+            if seen.insert((s.policy, key.span.start)) {
+                p.idempotency.push(key);
             }
         }
     }
+}
+
+/// Idempotency keys a retry of `body` sends: minted inside it (a new key
+/// per attempt), or minted outside and used in it (`inside_retry` false).
+fn keys_in(ctx: &Ctx<'_>, body: Node<'_>) -> Vec<IdempotencyKey> {
+    let mut keys = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for n in ast::descendants(body) {
+        if n.kind() == "identifier"
+            && let Some(v) = ctx.var(ctx.text(n), n)
+            && !ast::within(v.node, body)
+            && let Some(value) = v.value
+            && (names_key(ctx.text(n)) || used_as_key(ctx, n))
+            && let Some(minted) = ast::descendants(value)
+                .into_iter()
+                .find(|d| random_id(ctx, *d))
+        {
+            if seen.insert(minted.start_byte()) {
+                keys.push(IdempotencyKey {
+                    span: span(minted),
+                    created_by: ctx.text(minted).to_string(),
+                    inside_retry: false,
+                });
+            }
+            continue;
+        }
+        if random_id(ctx, n) && used_as_key(ctx, n) && seen.insert(n.start_byte()) {
+            keys.push(IdempotencyKey {
+                span: span(n),
+                created_by: ctx.text(n).to_string(),
+                inside_retry: true,
+            });
+        }
+    }
+    keys
 }
 
 /// Hosts that name a schema or a standard, not a service.

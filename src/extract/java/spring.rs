@@ -118,7 +118,11 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
 fn annotations<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     for &m in &ctx.nodes {
         let is_method = m.kind() == "method_declaration";
-        if !is_method && !matches!(m.kind(), "class_declaration" | "interface_declaration") {
+        let is_annotation_type = m.kind() == "annotation_type_declaration";
+        if !is_method
+            && !is_annotation_type
+            && !matches!(m.kind(), "class_declaration" | "interface_declaration")
+        {
             continue;
         }
         let anns = method_annotations(ctx, m);
@@ -130,13 +134,25 @@ fn annotations<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         let Some(fl) = flavour(ctx, *ann, &keys) else {
             continue;
         };
-        let name = field(m, "name").map(|n| ctx.text(n).to_string());
+        let simple = field(m, "name").map(|n| ctx.text(n).to_string());
+        // A custom annotation meta-annotated with `@Retryable`: its uses,
+        // in any file, are the retries (`link::java_retry_annotations`).
+        let name = match &simple {
+            Some(n) if is_annotation_type => Some(format!("@{n}")),
+            _ => simple.clone(),
+        };
         let p = match fl {
             Flavour::SpringRetry => spring_retry(ctx, *ann, &args, name),
             Flavour::Framework => framework(ctx, *ann, &args, name),
         };
         let idx = facts.policies.len();
         facts.policies.push(p);
+        if is_annotation_type {
+            if let Some(n) = simple {
+                facts.java.retry_annotations.push((n, idx));
+            }
+            continue;
+        }
         let body = field(m, "body");
         if let Some(body) = body {
             out.scopes.push(RetryScope { body, policy: idx });

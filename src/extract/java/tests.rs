@@ -416,6 +416,40 @@ fn retry_annotation_with_circuit_breaker() {
 }
 
 #[test]
+fn custom_retry_annotations_are_declared_and_used() {
+    // A declaration: a policy named after the annotation, and no scope.
+    let f = facts(&format!(
+        "{SR}import java.lang.annotation.*;\n@Target(ElementType.METHOD) @Retryable(maxAttempts = 4) public @interface RetryOnIo {{}}"
+    ));
+    assert_eq!(f.policies.len(), 1);
+    assert_eq!(f.policies[0].name.as_deref(), Some("@RetryOnIo"));
+    assert_eq!(f.java.retry_annotations, [("RetryOnIo".to_string(), 0)]);
+    assert!(f.java.annotation_uses.is_empty());
+    // Uses: the project's own annotations, with the keys their methods
+    // mint; not those of well-known packages or java.lang, nor Retryable.
+    let src = "import com.acme.retry.RetryOnIo;\nimport org.springframework.transaction.annotation.Transactional;\nimport org.springframework.web.bind.annotation.*;\nclass C {\n  @Override @Transactional @RetryOnIo public R charge(Api api) { String idempotencyKey = UUID.randomUUID().toString(); return api.charge(idempotencyKey); }\n  @GetMapping(\"/x\") @Audited R get() { return null; }\n  @org.junit.jupiter.api.Test void t() {}\n}";
+    let f = facts(src);
+    let uses: Vec<(&str, &str, usize)> = f
+        .java
+        .annotation_uses
+        .iter()
+        .map(|u| (u.annotation.as_str(), u.target.as_str(), u.keys.len()))
+        .collect();
+    // `GetMapping` comes from a wildcard import: kept, and harmless unless
+    // a scanned file declares it with @Retryable.
+    assert_eq!(
+        uses,
+        [
+            ("RetryOnIo", "charge", 1),
+            ("GetMapping", "get", 0),
+            ("Audited", "get", 0)
+        ]
+    );
+    assert!(f.java.annotation_uses[0].keys[0].inside_retry);
+    assert!(f.policies.is_empty());
+}
+
+#[test]
 fn guava_retrying_retryers() {
     let gr = "import com.github.rholder.retry.*;\nimport static com.github.rholder.retry.WaitStrategies.fibonacciWait;\n";
     // Defaults: never stops, no wait.
