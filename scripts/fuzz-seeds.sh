@@ -39,8 +39,8 @@ pick() {
     */application*) echo 6 ;;
     *configmap*|*controller*) echo 5 ;;
     *.yaml|*.yml) echo 4 ;;
-    *.java) echo 7 ;;
-    *) echo 8 ;;
+    *.java) if [ "$java_seen" -eq 0 ]; then echo 7; else echo 8; fi ;;
+    *) echo 9 ;;
   esac
 }
 while IFS= read -r -d '' d; do
@@ -48,10 +48,12 @@ while IFS= read -r -d '' d; do
   out="$c/link/$name"
   : > "$out"
   first=1
+  java_seen=0
   while IFS= read -r -d '' f; do
     [ $first -eq 1 ] || printf '\n\0\n' >> "$out"
     first=0
     printf "\\x$(printf %02x "$(pick "$f")")" >> "$out"
+    case "$f" in *.java) java_seen=1 ;; esac
     cat "$f" >> "$out"
   done < <(find "$d" -type f -print0 | sort -z | head -z -n 8)
 done < <(find testdata/rules -mindepth 3 -maxdepth 3 -type d -print0)

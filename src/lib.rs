@@ -229,13 +229,7 @@ fn read_walk_with(
         (*k, facts)
     }));
     drop(unkept);
-    // Rust retry macros are defined in one file and called in others.
-    extract::rust::link_macros(&mut scan.files);
-    link::cargo_identities(&mut scan.files, roots);
-    link::nginx_includes(&mut scan.files, roots);
-    link::ingress_configmaps(&mut scan.files);
-    link::resilience4j_instances(&mut scan.files);
-    link::java_retry_annotations(&mut scan.files);
+    link::all(&mut scan.files, roots);
     scan.stats.elapsed = start.elapsed();
     scan
 }

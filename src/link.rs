@@ -10,6 +10,19 @@ use std::path::{Path, PathBuf};
 /// The largest `Cargo.toml` read for a package name.
 const MAX_MANIFEST: u64 = 1 << 20;
 
+/// Every step that joins what one file says to what others say, in
+/// order: the scan runs them after extraction, and the `link` fuzz target
+/// runs the same list.
+pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
+    // Rust retry macros are defined in one file and called in others.
+    crate::extract::rust::link_macros(files);
+    cargo_identities(files, roots);
+    nginx_includes(files, roots);
+    ingress_configmaps(files);
+    resilience4j_instances(files);
+    java_retry_annotations(files);
+}
+
 /// Give every Rust file the name of its Cargo package (`[package] name` of
 /// `<crate dir>/Cargo.toml`), read once per crate and only inside the
 /// scanned roots, as its service identity.

@@ -300,6 +300,7 @@ const LINKED: &[(&str, Syntax)] = &[
     ("k/controller/configmap.yaml", Syntax::Yaml),
     ("s/src/main/resources/application.yml", Syntax::Yaml),
     ("s/src/main/java/A.java", Syntax::Java),
+    ("s/src/main/java/retry/B.java", Syntax::Java),
     ("r/src/lib.rs", Syntax::Rust),
     ("r/src/retry.rs", Syntax::Rust),
 ];
@@ -307,8 +308,9 @@ const LINKED: &[(&str, Syntax)] = &[
 /// The separator between the files of a `link` input.
 pub const LINK_SEPARATOR: &[u8] = b"\n\x00\n";
 
-/// Several files through extraction, every link step (nginx includes,
-/// ingress ConfigMaps, Resilience4j instances, Rust macros) and the rules:
+/// Several files through extraction, every link step ([`crate::link::all`]:
+/// nginx includes, ingress ConfigMaps, Resilience4j instances, Java retry
+/// annotations, Rust macros) and the rules:
 /// the input is up to eight files separated by [`LINK_SEPARATOR`], the
 /// first byte of each picking its name. Besides no panic, every span of
 /// every file's facts must still lie in that file after linking (a setting
@@ -340,11 +342,7 @@ pub fn link(data: &[u8]) {
         // Roots that exist nowhere: the link steps' looks at the disk
         // find nothing.
         let roots = [std::path::PathBuf::from("/nonexistent/retrylint-fuzz")];
-        extract::rust::link_macros(&mut scan.files);
-        crate::link::cargo_identities(&mut scan.files, &roots);
-        crate::link::nginx_includes(&mut scan.files, &roots);
-        crate::link::ingress_configmaps(&mut scan.files);
-        crate::link::resilience4j_instances(&mut scan.files);
+        crate::link::all(&mut scan.files, &roots);
         for f in &scan.files {
             check_facts(&f.source.text, &f.facts);
         }

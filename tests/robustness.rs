@@ -103,7 +103,7 @@ fn every_target_reads_the_seed_corpus_whole_cut_and_mangled() {
 
 /// The byte `link` picks a file's name with (`LINKED` in
 /// src/robustness.rs), from a fixture file's path.
-fn link_pick(path: &str, conf_seen: &mut u8) -> u8 {
+fn link_pick(path: &str, conf_seen: &mut u8, java_seen: &mut u8) -> u8 {
     let name = path.rsplit('/').next().unwrap_or(path);
     if name == "nginx.conf" {
         0
@@ -119,9 +119,10 @@ fn link_pick(path: &str, conf_seen: &mut u8) -> u8 {
     } else if name.ends_with(".yaml") || name.ends_with(".yml") {
         4
     } else if name.ends_with(".java") {
-        7
+        *java_seen += 1;
+        if *java_seen == 1 { 7 } else { 8 }
     } else {
-        8
+        9
     }
 }
 
@@ -157,12 +158,16 @@ fn the_link_target_reads_every_multi_file_fixture() {
         }
         files.sort();
         let mut input = Vec::new();
-        let mut conf_seen = 0;
+        let (mut conf_seen, mut java_seen) = (0, 0);
         for f in files.iter().take(8) {
             if !input.is_empty() {
                 input.extend_from_slice(robustness::LINK_SEPARATOR);
             }
-            input.push(link_pick(&f.to_string_lossy(), &mut conf_seen));
+            input.push(link_pick(
+                &f.to_string_lossy(),
+                &mut conf_seen,
+                &mut java_seen,
+            ));
             input.extend(std::fs::read(f).unwrap());
         }
         robustness::link(&input);
