@@ -95,6 +95,8 @@ pub enum System {
     Failsafe,
     /// guava-retrying `RetryerBuilder` (`com.github.rholder.retry`).
     GuavaRetrying,
+    /// OpenFeign's client `Retryer` (`feign.Retryer.Default`).
+    Feign,
     JavaLoop,
     Istio,
     Envoy,
@@ -138,6 +140,7 @@ impl System {
             System::SpringAmqp => "Spring AMQP".into(),
             System::Failsafe => "Failsafe".into(),
             System::GuavaRetrying => "guava-retrying".into(),
+            System::Feign => "Feign".into(),
             System::JavaLoop => "Java retry loop".into(),
             System::Istio => "Istio".into(),
             System::Envoy => "Envoy".into(),
@@ -172,7 +175,8 @@ impl System {
             System::Envoy | System::Nginx | System::IngressNginx | System::GatewayApi => {
                 Layer::Proxy
             }
-            System::AwsSdk | System::Grpc => Layer::Sdk,
+            // Feign's retryer sits in the HTTP client, under the caller's code.
+            System::AwsSdk | System::Grpc | System::Feign => Layer::Sdk,
             _ => Layer::Application,
         }
     }

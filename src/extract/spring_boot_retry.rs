@@ -31,6 +31,10 @@
 //!   `back-off-initial-interval` 1000 ms, `back-off-max-interval` 10000 ms,
 //!   `back-off-multiplier` 2.0, `default-retryable` true, no jitter.
 //!
+//! - Spring Cloud OpenFeign's per-client retryer,
+//!   `spring.cloud.openfeign.client.config.<client>.retryer` (see
+//!   `openfeign` below).
+//!
 //! Every policy records `spring.application.name` as its caller.
 
 use super::Facts;
@@ -84,6 +88,50 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
     found |= rabbit(props, caller, facts);
     found |= kafka(props, caller, facts);
     found |= stream(props, caller, facts);
+    found |= openfeign(props, caller, facts);
+    found
+}
+
+/// Spring Cloud OpenFeign's per-client retryer class,
+/// `spring.cloud.openfeign.client.config.<client>.retryer`
+/// (`feign.client.config.<client>.retryer` before Spring Cloud 2022.0),
+/// built with its no-argument constructor: `feign.Retryer.Default` makes
+/// 5 attempts (see [`crate::extract::java::feign`]). Without the property
+/// a client uses Spring Cloud's `Retryer.NEVER_RETRY` bean; another class
+/// is the project's own, and its policy is not known here. The client name
+/// is usually the callee's service name (`default` applies to every
+/// client).
+fn openfeign(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
+    let mut found = false;
+    let bases: [&[&str]; 2] = [
+        &["spring", "cloud", "openfeign", "client", "config"],
+        &["feign", "client", "config"],
+    ];
+    for base in bases {
+        let n = base.len();
+        for p in super::spring::under(props, base) {
+            if p.segments.len() != n + 2 || p.normalised(n + 1) != "retryer" {
+                continue;
+            }
+            let class = p.value.trim();
+            if !matches!(class, "feign.Retryer.Default" | "feign.Retryer$Default") {
+                continue;
+            }
+            let client = p.segments[n].trim_matches(['[', ']']).to_string();
+            let mut policy = super::java::feign::default_retryer(
+                p.span(),
+                true,
+                &format!("{}: {class} (5 attempts)", p.key()),
+            );
+            policy.name = Some(format!("client {client}"));
+            policy.scope.caller = caller.map(str::to_string);
+            if client != "default" {
+                policy.scope.callee = Some(Located::written(client, p.seg_spans[n]));
+            }
+            facts.policies.push(policy);
+            found = true;
+        }
+    }
     found
 }
 

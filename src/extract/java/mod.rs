@@ -9,6 +9,7 @@
 //!   ([`core_retry`]).
 //! - Failsafe `RetryPolicy` builders ([`failsafe`]).
 //! - guava-retrying `RetryerBuilder` chains ([`guava_retrying`]).
+//! - OpenFeign `Retryer.Default` and `Feign.builder()` ([`feign`]).
 //! - Reactor `retryWhen(..)` / `.retry(n)` on `Mono`/`Flux` chains
 //!   ([`reactor`]).
 //! - Hand-written retry loops ([`loops`]).
@@ -23,6 +24,7 @@
 pub mod ast;
 pub mod core_retry;
 pub mod failsafe;
+pub mod feign;
 pub mod guava_retrying;
 pub mod loops;
 pub mod r4j;
@@ -47,6 +49,8 @@ const SNIFF: &[&str] = &[
     "Retries",
     "RETRIES",
     "Failsafe",
+    // A Feign client retries 5 times unless told otherwise.
+    "Feign.builder",
     "sleep",
     "parkNanos",
     "UUID",
@@ -692,6 +696,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     spring::extract(&ctx, facts, &mut out);
     failsafe::extract(&ctx, facts, &mut out);
     guava_retrying::extract(&ctx, facts, &mut out);
+    feign::extract(&ctx, facts, &mut out);
     reactor::extract(&ctx, facts, &mut out);
     loops::extract(&ctx, facts, &mut out);
     idempotency_keys(&ctx, facts, &out);

@@ -450,6 +450,67 @@ fn custom_retry_annotations_are_declared_and_used() {
 }
 
 #[test]
+fn feign_retryers_and_builders() {
+    let fg = "import feign.Feign;\nimport feign.Retryer;\n";
+    // Retryer.Default(period, maxPeriod, maxAttempts): the first wait is
+    // 1.5 periods, growing x1.5 up to maxPeriod.
+    let p = one(&format!(
+        "{fg}class C {{ @Bean Retryer feignRetryer() {{ return new Retryer.Default(200, TimeUnit.SECONDS.toMillis(2), 3); }} }}"
+    ));
+    assert_eq!(p.system, System::Feign);
+    assert_eq!(p.name.as_deref(), Some("feignRetryer"));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert!(p.attempts.is_written());
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: ms(300),
+            multiplier: 1.5,
+            cap: Some(Duration::from_secs(2))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::None);
+    assert_eq!(p.methods.value, Methods::All);
+    // No arguments: 5 attempts from 150 ms, capped at 1 s, all defaults.
+    let p = one(&format!(
+        "{fg}class C {{ Retryer r = new Retryer.Default(); }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert!(p.attempts.is_written(), "asked for, not a fallback");
+    assert!(p.delay.is_default());
+    assert!(
+        matches!(p.delay.value, Delay::Exponential { base, cap: Some(c), .. } if base == ms(150) && c == ms(1000))
+    );
+    // A builder without .retryer(..) retries by default, and its target
+    // URL is called through that retryer; NEVER_RETRY adds no policy; a
+    // written retryer is the builder's.
+    let f = facts(&format!(
+        "{fg}class C {{ A a() {{ return Feign.builder().target(A.class, \"http://payments:8080\"); }} B b() {{ return Feign.builder().retryer(Retryer.NEVER_RETRY).target(B.class, \"http://ledger:8080\"); }} D d() {{ return Feign.builder().retryer(new Retryer.Default(100, 1000, 2)).target(D.class, \"http://stock:8080\"); }} }}"
+    ));
+    assert_eq!(f.policies.len(), 2, "{:#?}", f.policies);
+    let implicit = f
+        .policies
+        .iter()
+        .position(|p| p.attempts.is_default())
+        .unwrap();
+    assert_eq!(
+        f.policies[implicit].attempts.value.count,
+        AttemptCount::Finite(5)
+    );
+    let written = 1 - implicit;
+    let edge = |host: &str| f.edges.iter().find(|e| e.callee.starts_with(host)).unwrap();
+    assert_eq!(edge("payments").policies, [implicit]);
+    assert!(edge("ledger").policies.is_empty());
+    assert_eq!(edge("stock").policies, [written]);
+    // Without a Feign import nothing is read.
+    assert!(
+        facts("class C { Retryer r = new Retryer.Default(); }")
+            .policies
+            .is_empty()
+    );
+}
+
+#[test]
 fn guava_retrying_retryers() {
     let gr = "import com.github.rholder.retry.*;\nimport static com.github.rholder.retry.WaitStrategies.fibonacciWait;\n";
     // Defaults: never stops, no wait.

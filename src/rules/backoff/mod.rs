@@ -30,6 +30,9 @@ pub fn jitter_fix(system: &System) -> &'static str {
             "use `.jitter(Jitter::Full)` or `Jitter::Bounded`"
         }
         System::Failsafe => "add `.withJitter(..)` to the policy",
+        System::Feign => {
+            "implement `feign.Retryer` with a randomised wait (Feign's `Retryer.Default` has no jitter), or retry in one outer layer that jitters"
+        }
         System::GuavaRetrying => {
             "use `WaitStrategies.randomExponentialWait(..)` (or `randomWait(..)`) instead of an unjittered wait strategy"
         }
