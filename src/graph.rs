@@ -488,6 +488,28 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             }
         }
     }
+    // Named HTTP clients configured per service (Spring Cloud OpenFeign
+    // `client.config.<client>.retryer`): (service, client) -> the policy;
+    // the client `default` applies to every client without its own.
+    let mut clients: BTreeMap<(String, String), (FileId, usize)> = BTreeMap::new();
+    for (id, f) in files.iter().enumerate() {
+        if is_source(&f.source.path) || !f.facts.policies.iter().any(|p| p.system == System::Feign)
+        {
+            continue;
+        }
+        let Some(owner) = b.file_owner(id) else {
+            continue;
+        };
+        for (i, p) in f.facts.policies.iter().enumerate() {
+            if p.system == System::Feign
+                && let Some(client) = p.name.as_deref().and_then(|n| n.strip_prefix("client "))
+            {
+                clients
+                    .entry((owner.clone(), client.to_string()))
+                    .or_insert((id, i));
+            }
+        }
+    }
     // Edges from files.
     let mut seen: BTreeSet<(ServiceId, ServiceId, String)> = BTreeSet::new();
     for (id, f) in files.iter().enumerate() {
@@ -543,6 +565,16 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                 .iter()
                 .filter_map(|&i| f.facts.policies.get(i).map(|p| resolve(i, p)))
                 .collect();
+            // A call through a named client takes that client's
+            // configuration in the caller's files, else their `default`.
+            if layers.is_empty()
+                && let Some(client) = &e.client
+                && let Some(&(cf, ci)) = clients
+                    .get(&(caller.clone(), client.clone()))
+                    .or_else(|| clients.get(&(caller.clone(), "default".to_string())))
+            {
+                layers.push(layer_of(cf, ci, &files[cf].facts.policies[ci]));
+            }
             // A URL in source code whose file builds exactly one client
             // retry policy is called through it.
             if layers.is_empty()

@@ -714,6 +714,11 @@ pub struct CallEdge {
     /// this call within the file.
     pub policies: Vec<usize>,
     pub via: String,
+    /// The named client the call is made through (a `@FeignClient`'s
+    /// `contextId` or name): its per-client configuration in another file
+    /// (`spring.cloud.openfeign.client.config.<client>`) applies.
+    #[serde(default)]
+    pub client: Option<String>,
 }
 
 /// A service identity a file declares.

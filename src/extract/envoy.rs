@@ -1222,6 +1222,7 @@ fn route(
             .and_then(|info| info.endpoints.first())
             .map_or_else(|| c.clone(), |(h, _)| short_host(h));
         facts.edges.push(CallEdge {
+            client: None,
             caller: None,
             callee,
             span,

@@ -183,6 +183,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         let policies: Vec<usize> = rule.gateway_policy.into_iter().chain(l).collect();
         for (b, span) in &rule.targets {
             facts.edges.push(CallEdge {
+                client: None,
                 caller: caller.clone(),
                 callee: short_host(b),
                 span: *span,

@@ -633,6 +633,7 @@ fn method(
     facts.policies.push(policy);
     for (service, span) in services {
         facts.edges.push(CallEdge {
+            client: None,
             caller: None,
             callee: service,
             span,

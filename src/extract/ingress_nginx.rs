@@ -290,6 +290,7 @@ fn ingress(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
         seen.push(service.clone());
         // The controller is the caller of every backend it proxies to.
         facts.edges.push(CallEdge {
+            client: None,
             caller: Some(CONTROLLER.to_string()),
             callee: service,
             span,

@@ -147,6 +147,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                 && let Some(host) = h.as_str()
             {
                 facts.edges.push(CallEdge {
+                    client: None,
                     caller: caller.clone(),
                     callee: super::short_host(host),
                     span: h.span(),

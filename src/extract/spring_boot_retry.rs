@@ -402,6 +402,7 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
         let callee = super::short_host(&u);
         facts.policies[idx].scope.callee = Some(Located::written(callee.clone(), span));
         facts.edges.push(CallEdge {
+            client: None,
             caller: caller.map(str::to_string),
             callee,
             span,

@@ -300,6 +300,7 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
             }
         }
         facts.edges.push(CallEdge {
+            client: None,
             caller: caller.map(str::to_string),
             callee,
             span: *span,

@@ -204,6 +204,7 @@ fn push_edge(caller: &str, key: &str, value: &str, span: crate::source::Span, fa
     }
     let Some(host) = host_of(value) else { return };
     facts.edges.push(CallEdge {
+        client: None,
         caller: Some(caller.to_string()),
         callee: host,
         span,

@@ -13,6 +13,11 @@
 //! which `SynchronousMethodHandler` throws for every `IOException` of the
 //! call (read timeouts included) whatever the HTTP method, and
 //! `ErrorDecoder.Default` for a response with `Retry-After`.
+//!
+//! A Spring Cloud OpenFeign `@FeignClient` interface is a call edge (see
+//! [`feign_clients`]); Spring Cloud's default retryer bean is
+//! `Retryer.NEVER_RETRY`, and `client.config.<client>.retryer` in the
+//! service's configuration (`spring_boot_retry`) replaces it.
 
 use super::ast::{self, field, named_children, span};
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
@@ -132,7 +137,60 @@ fn name_of(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
     }
 }
 
+/// Spring Cloud OpenFeign's `@FeignClient` on an interface: a call to
+/// the `url`'s host, or to the service the `name` (or `value`) names,
+/// made through the client `contextId` (else the name), whose
+/// `client.config.<client>` settings apply to it.
+fn feign_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
+    for &n in &ctx.nodes {
+        if n.kind() != "interface_declaration" {
+            continue;
+        }
+        for (name, a) in super::r4j::method_annotations(ctx, n) {
+            if name != "FeignClient" {
+                continue;
+            }
+            let args = super::r4j::annotation_args(ctx, a);
+            let string = |keys: &[&str]| {
+                args.iter()
+                    .find(|(k, ..)| keys.contains(k))
+                    .and_then(|(_, v, _)| ctx.string(*v))
+                    .filter(|s| !s.is_empty() && !s.contains("${"))
+            };
+            let service = string(&["name", "value"]);
+            let url = string(&["url"]);
+            let callee = match url.as_deref().and_then(super::url_host) {
+                Some(host) => host.to_string(),
+                None => match &service {
+                    Some(s) => s.clone(),
+                    None => continue,
+                },
+            };
+            let client = string(&["contextId"]).or_else(|| service.clone());
+            facts.edges.push(CallEdge {
+                client,
+                caller: None,
+                callee,
+                span: span(a),
+                policies: Vec::new(),
+                via: format!("`@FeignClient` `{}`", service.as_deref().unwrap_or("(url)")),
+            });
+        }
+    }
+}
+
+/// Whether a string literal is an attribute of a `@FeignClient` (its edge
+/// is the annotation's, not a URL literal's).
+pub fn in_feign_client(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+    ctx.ancestor(n, &["annotation"])
+        .and_then(|a| field(a, "name"))
+        .is_some_and(|name| ast::last_segment(ctx.text(name)) == "FeignClient")
+}
+
 pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
+    if ctx.imports_prefix("org.springframework.cloud.openfeign") {
+        feign_clients(ctx, facts);
+    }
     if !ctx.imports_prefix("feign.") {
         return;
     }

@@ -49,8 +49,10 @@ const SNIFF: &[&str] = &[
     "Retries",
     "RETRIES",
     "Failsafe",
-    // A Feign client retries 5 times unless told otherwise.
+    // A Feign client retries 5 times unless told otherwise; a Spring
+    // Cloud one is a call.
     "Feign.builder",
+    "FeignClient",
     "sleep",
     "parkNanos",
     "UUID",
@@ -943,6 +945,9 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
             super::grpc::extract_json_literal(ctx.src, content, facts);
         }
         let Some(host) = url_host(s) else { continue };
+        if feign::in_feign_client(ctx, n) {
+            continue;
+        }
         let policies: Vec<usize> = out
             .scopes
             .iter()
@@ -953,6 +958,7 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
             .into_iter()
             .collect();
         facts.edges.push(CallEdge {
+            client: None,
             caller: None,
             callee: host.to_string(),
             span: span(n),

@@ -508,6 +508,25 @@ fn feign_retryers_and_builders() {
             .policies
             .is_empty()
     );
+    // A Spring Cloud @FeignClient is a call through a named client: to its
+    // url's host (not also a URL literal edge), else to the named service;
+    // a placeholder names nothing.
+    let f = facts(
+        "import org.springframework.cloud.openfeign.FeignClient;\n@FeignClient(name = \"payments\") interface P {}\n@FeignClient(value = \"stock\", contextId = \"stockAdmin\", url = \"http://stock-admin:8080/api\") interface S {}\n@FeignClient(\"ledger\") interface L {}\n@FeignClient(name = \"${svc.name}\") interface X {}\n",
+    );
+    let edges: Vec<(&str, Option<&str>)> = f
+        .edges
+        .iter()
+        .map(|e| (e.callee.as_str(), e.client.as_deref()))
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            ("payments", Some("payments")),
+            ("stock-admin:8080", Some("stockAdmin")),
+            ("ledger", Some("ledger")),
+        ]
+    );
 }
 
 #[test]

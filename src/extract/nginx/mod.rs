@@ -1187,6 +1187,7 @@ impl<'c, 'f> Reader<'c, 'f> {
         };
         for callee in self.edge_callees(&target) {
             self.facts.edges.push(CallEdge {
+                client: None,
                 caller: None,
                 callee,
                 span: arg.span,

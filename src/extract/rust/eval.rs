@@ -1559,6 +1559,7 @@ fn layered(ev: &Eval<'_, '_>, mw: &[(usize, Span, String)], facts: &mut Facts) {
                 continue;
             }
             facts.edges.push(CallEdge {
+                client: None,
                 caller: None,
                 callee: format!("client built in {fa}()"),
                 span: *sb,

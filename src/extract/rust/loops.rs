@@ -1464,6 +1464,7 @@ fn url_edge(spans: &Spans<'_>, l: &syn::LitStr, facts: &mut Facts) {
         return;
     }
     facts.edges.push(CallEdge {
+        client: None,
         caller: None,
         callee: crate::extract::short_host(host),
         span: spans.node(l),
