@@ -193,12 +193,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             jitter = Located::written(j, s);
         }
         let mut p = RetryPolicy::new(System::Failsafe, at, attempts);
-        p.name = match ctx.parent(n) {
-            Some(par) if par.kind() == "variable_declarator" => {
-                field(par, "name").map(|x| ctx.text(x).to_string())
-            }
-            _ => ctx.enclosing_method(n).map(|(_, m)| m),
-        };
+        p.name = ctx.policy_name(n);
         p.delay = delay;
         p.jitter = jitter;
         p.overall_timeout = overall;

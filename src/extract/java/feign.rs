@@ -126,17 +126,6 @@ fn millis(ctx: &Ctx<'_>, n: Node<'_>) -> Option<u64> {
     u64::try_from(d.as_millis()).ok()
 }
 
-/// A policy's name: the variable it is assigned to, else the enclosing
-/// method (a `@Bean Retryer feignRetryer()`).
-fn name_of(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
-    match ctx.parent(n) {
-        Some(par) if par.kind() == "variable_declarator" => {
-            field(par, "name").map(|x| ctx.text(x).to_string())
-        }
-        _ => ctx.enclosing_method(n).map(|(_, m)| m),
-    }
-}
-
 /// Spring Cloud OpenFeign's `@FeignClient` on an interface: a call to
 /// the `url`'s host, or to the service the `name` (or `value`) names,
 /// made through the client `contextId` (else the name), whose
@@ -207,7 +196,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         } else {
             written_retryer(ctx, &args, span(n))
         };
-        p.name = name_of(ctx, n);
+        p.name = ctx.policy_name(n);
         created.insert(n.id(), facts.policies.len());
         facts.policies.push(p);
     }
@@ -225,7 +214,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
                     false,
                     "no .retryer(..) on Feign.builder(), so Retryer.Default",
                 );
-                p.name = name_of(ctx, n);
+                p.name = ctx.policy_name(n);
                 facts.policies.push(p);
                 Some(facts.policies.len() - 1)
             }

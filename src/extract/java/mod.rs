@@ -250,6 +250,17 @@ impl<'a> Ctx<'a> {
         Some((m, name))
     }
 
+    /// The name of the policy built at `n`: the variable it is assigned
+    /// to, else the method it is built in (`@Bean Retryer feignRetryer()`).
+    pub fn policy_name(&self, n: Node<'_>) -> Option<String> {
+        match self.parent(n) {
+            Some(par) if par.kind() == "variable_declarator" => {
+                field(par, "name").map(|x| self.text(x).to_string())
+            }
+            _ => self.enclosing_method(n).map(|(_, m)| m),
+        }
+    }
+
     /// The value of a name as seen from `at`: its initializer, else the
     /// first value assigned to it.
     pub fn value_of(&self, name: &str, at: Node<'_>) -> Option<Node<'a>> {

@@ -619,12 +619,7 @@ fn templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             }
         }
         let mut p = RetryPolicy::new(System::SpringRetry, at, attempts);
-        p.name = match ctx.parent(n) {
-            Some(par) if par.kind() == "variable_declarator" => {
-                field(par, "name").map(|x| ctx.text(x).to_string())
-            }
-            _ => ctx.enclosing_method(n).map(|(_, m)| m),
-        };
+        p.name = ctx.policy_name(n);
         p.delay = delay;
         p.jitter = jitter;
         p.cap_order = order;
