@@ -27,6 +27,7 @@ pub mod failsafe;
 pub mod feign;
 pub mod guava_retrying;
 pub mod loops;
+pub mod prune;
 pub mod r4j;
 pub mod reactor;
 pub mod spring;
@@ -692,12 +693,28 @@ pub struct Out<'a> {
 
 /// Read one Java file.
 pub fn extract(text: &str, facts: &mut Facts) {
+    extract_with(text, facts, true)
+}
+
+/// Read one Java file, skipping the method bodies no reader needs when
+/// `prune` (see [`prune`]; tests compare both ways).
+pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     let mut parser = Parser::new();
     if parser
         .set_language(&tree_sitter_java::LANGUAGE.into())
         .is_err()
     {
         return;
+    }
+    if prune {
+        let skip = prune::skippable(text);
+        if !skip.is_empty()
+            && parser
+                .set_included_ranges(&prune::included(text, &skip))
+                .is_err()
+        {
+            let _ = parser.set_included_ranges(&[]);
+        }
     }
     let Some(tree) = parser.parse(text, None) else {
         return;

@@ -1,0 +1,365 @@
+//! Method bodies no Java reader needs, found before parsing so that the
+//! parser skips them (tree-sitter's included ranges): in a file with one
+//! retry among thirty methods, most of the parse was for the other
+//! twenty-nine.
+//!
+//! A small lexer (comments, strings, text blocks, character literals)
+//! matches braces and classifies each `{`: a type body (its header names
+//! `class`, `interface`, `enum` or `record`), a member body (directly in a
+//! type body, its header ends with a parameter list, optionally followed
+//! by `throws ..`, and has no `=` outside parentheses), or anything else.
+//! A member body is skipped only when nothing in it or on it can matter:
+//!
+//! - its text holds none of the words any reader looks for (the file
+//!   sniff's words, `://`, `try`, random-id and timeout words, `this.`);
+//! - its method carries no annotation but `@Override` (a retry annotation,
+//!   a project's own one, or anything else keeps it);
+//! - it is not a constructor (field values are assigned there);
+//! - no `::name` method reference in the file names it (a retry may run it).
+//!
+//! Everything else is parsed as before, and a test checks that the facts
+//! of every Java fixture and corpus file are the same with and without
+//! pruning. Any doubt (an unbalanced brace, an unterminated string) prunes
+//! nothing.
+
+use memchr::memmem;
+
+/// Words that keep a body: a reader may look inside.
+const KEEP: &[&str] = &[
+    "://",
+    "try",
+    "Ulid",
+    "ULID",
+    "Random",
+    "random",
+    "NanoId",
+    "ObjectId",
+    "Ksuid",
+    "Feign",
+    "timeout",
+    "Timeout",
+    "ircuitBreaker",
+    "this.",
+    "Duration",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Brace {
+    Type,
+    Member,
+    Other,
+}
+
+struct Open {
+    kind: Brace,
+    /// After the `{`.
+    body: usize,
+    /// Where its header starts.
+    header: usize,
+    /// A type body's name.
+    name: String,
+    /// Opened inside parentheses (an annotation's `{..}` array): its
+    /// closing does not end a header.
+    in_parens: bool,
+    /// The parenthesis depth outside it.
+    parens: usize,
+}
+
+/// Byte ranges (insides of member bodies, braces excluded) to leave out of
+/// the parse, in order and not nested.
+pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
+    let b = src.as_bytes();
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut stack: Vec<Open> = Vec::new();
+    // Where the current member's header starts: after the last `;`, `{` or
+    // `}` at this depth.
+    let mut header_start = 0usize;
+    let mut parens = 0usize;
+    let mut i = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                match memmem::find(&b[i + 2..], b"*/") {
+                    Some(j) => i += 2 + j + 2,
+                    None => return Vec::new(),
+                }
+                continue;
+            }
+            b'"' if b[i..].starts_with(b"\"\"\"") => {
+                let mut j = i + 3;
+                loop {
+                    match b.get(j) {
+                        None => return Vec::new(),
+                        Some(b'\\') => j += 2,
+                        Some(b'"') if b[j..].starts_with(b"\"\"\"") => break,
+                        Some(_) => j += 1,
+                    }
+                }
+                i = j + 3;
+                continue;
+            }
+            b'"' | b'\'' => {
+                let q = b[i];
+                let mut j = i + 1;
+                loop {
+                    match b.get(j) {
+                        None | Some(b'\n') => return Vec::new(),
+                        Some(b'\\') => j += 2,
+                        Some(c) if *c == q => break,
+                        Some(_) => j += 1,
+                    }
+                }
+                i = j + 1;
+                continue;
+            }
+            b'(' => parens += 1,
+            b')' => parens = parens.saturating_sub(1),
+            b'{' => {
+                let in_parens = parens > 0;
+                let parent = stack.last().map(|s| s.kind);
+                let (kind, name) = if in_parens {
+                    (Brace::Other, String::new())
+                } else {
+                    classify(&src[header_start..i], parent)
+                };
+                stack.push(Open {
+                    kind,
+                    body: i + 1,
+                    header: header_start,
+                    name,
+                    in_parens,
+                    parens,
+                });
+                parens = 0;
+                if !in_parens {
+                    header_start = i + 1;
+                }
+            }
+            b'}' => {
+                let Some(open) = stack.pop() else {
+                    return Vec::new();
+                };
+                parens = open.parens;
+                if open.kind == Brace::Member
+                    && open.body < i
+                    && skippable_member(
+                        src,
+                        &src[open.header..open.body - 1],
+                        &src[open.body..i],
+                        &stack,
+                    )
+                {
+                    // Inner ranges (a local class's methods) are inside it.
+                    while out.last().is_some_and(|r| r.start >= open.body) {
+                        out.pop();
+                    }
+                    out.push(open.body..i);
+                }
+                if !open.in_parens {
+                    header_start = i + 1;
+                }
+            }
+            b';' if parens == 0 => header_start = i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    if !stack.is_empty() {
+        return Vec::new();
+    }
+    out
+}
+
+/// Words of a header outside parentheses and angle brackets, comments
+/// removed.
+fn top_level(header: &str) -> (String, bool) {
+    let mut out = String::new();
+    let mut depth = 0i32;
+    let mut eq = false;
+    let mut chars = header.char_indices().peekable();
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '/' if header[k..].starts_with("//") => {
+                while chars.peek().is_some_and(|(_, c)| *c != '\n') {
+                    chars.next();
+                }
+            }
+            '/' if header[k..].starts_with("/*") => {
+                let end = header[k + 2..]
+                    .find("*/")
+                    .map_or(header.len(), |e| k + 2 + e + 2);
+                while chars.peek().is_some_and(|(j, _)| *j < end) {
+                    chars.next();
+                }
+            }
+            '(' | '<' => {
+                depth += 1;
+                if depth == 1 {
+                    out.push(c);
+                }
+            }
+            ')' | '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(c);
+                }
+            }
+            '=' if depth == 0 => {
+                eq = true;
+                out.push(c);
+            }
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    (out, eq)
+}
+
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '@'))
+        .filter(|w| !w.is_empty())
+}
+
+fn classify(header: &str, parent: Option<Brace>) -> (Brace, String) {
+    let (top, eq) = top_level(header);
+    let mut ws = words(&top).peekable();
+    while let Some(w) = ws.next() {
+        if matches!(w, "class" | "interface" | "enum" | "record" | "@interface") {
+            let name = ws.peek().map_or(String::new(), |n| n.to_string());
+            return (Brace::Type, name);
+        }
+    }
+    let trimmed = top.trim_end();
+    // `) {` or `) throws A, B {`
+    let ends_with_params = trimmed.ends_with(')')
+        || trimmed
+            .rfind(')')
+            .is_some_and(|p| words(&trimmed[p + 1..]).next() == Some("throws"));
+    if parent == Some(Brace::Type) && ends_with_params && !eq && !top.contains("->") {
+        (Brace::Member, String::new())
+    } else {
+        (Brace::Other, String::new())
+    }
+}
+
+fn skippable_member(src: &str, header: &str, body: &str, stack: &[Open]) -> bool {
+    if super::SNIFF.iter().chain(KEEP).any(|w| body.contains(w)) {
+        return false;
+    }
+    let (top, _) = top_level(header);
+    // Annotations other than @Override keep the method.
+    if words(&top).any(|w| w.starts_with('@') && w != "@Override") {
+        return false;
+    }
+    // The name: the word before the parameter list.
+    let Some(paren) = top.rfind('(') else {
+        return false;
+    };
+    let Some(name) = words(&top[..paren]).last() else {
+        return false;
+    };
+    // A constructor is named after its type.
+    if stack.last().is_some_and(|t| t.name == name) {
+        return false;
+    }
+    // A method reference may hand it to a retry.
+    memmem::find(src.as_bytes(), format!("::{name}").as_bytes()).is_none()
+}
+
+/// The parser's included ranges: everything but `skip` (sorted, not
+/// nested), with row and column of each end.
+pub fn included(src: &str, skip: &[std::ops::Range<usize>]) -> Vec<tree_sitter::Range> {
+    let mut bounds: Vec<usize> = Vec::with_capacity(skip.len() * 2 + 2);
+    bounds.push(0);
+    for r in skip {
+        bounds.push(r.start);
+        bounds.push(r.end);
+    }
+    bounds.push(src.len());
+    // Points of every bound, in one pass over the newlines.
+    let mut points = Vec::with_capacity(bounds.len());
+    let mut newlines = memchr::memchr_iter(b'\n', src.as_bytes()).peekable();
+    let (mut row, mut line_start) = (0usize, 0usize);
+    for &at in &bounds {
+        while let Some(&nl) = newlines.peek() {
+            if nl >= at {
+                break;
+            }
+            row += 1;
+            line_start = nl + 1;
+            newlines.next();
+        }
+        points.push(tree_sitter::Point::new(row, at - line_start));
+    }
+    bounds
+        .chunks(2)
+        .zip(points.chunks(2))
+        .filter(|(b, _)| b[0] < b[1])
+        .map(|(b, p)| tree_sitter::Range {
+            start_byte: b[0],
+            end_byte: b[1],
+            start_point: p[0],
+            end_point: p[1],
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skipped(src: &str) -> Vec<&str> {
+        skippable(src).into_iter().map(|r| src[r].trim()).collect()
+    }
+
+    #[test]
+    fn plain_method_bodies_are_skipped_and_the_rest_kept() {
+        let src = r#"class A {
+  A(Repo r) { repo = r; }
+  int plain(int x) { return x + 1; }
+  String s() throws IOException { return "{"; }
+  void loop() { for (int i = 0; i < 3; i++) { call(); } }
+  void guarded() { try { call(); } catch (Exception e) {} }
+  @Retryable void annotated() { call(); }
+  @Target({ElementType.METHOD}) void arrayed() { call(); }
+  @SuppressWarnings({"x"}) int after() { return 9; }
+  @Override public int hashCode() { return 1; }
+  void referenced() { call(); }
+  Runnable r = () -> { call(); };
+  Object o = new Object() { int inner() { return 2; } };
+  void retrying() { retry.run(this::referenced); }
+  static { init(); }
+  record R(int a) { int twice() { return a * 2; } }
+  enum E { X; int e() { return 3; } }
+}"#;
+        assert_eq!(
+            skipped(src),
+            [
+                "return x + 1;",
+                "return \"{\";",
+                "for (int i = 0; i < 3; i++) { call(); }",
+                "return 1;",
+                "return a * 2;",
+                "return 3;"
+            ]
+        );
+    }
+
+    #[test]
+    fn doubt_prunes_nothing() {
+        assert!(skippable("class A { int f() { return 1; }").is_empty());
+        assert!(skippable("class A { int f() { return \"x; } }").is_empty());
+        assert!(skippable("class A { int f() { /* x } }").is_empty());
+        assert!(skippable("}").is_empty());
+    }
+
+    #[test]
+    fn comments_and_text_blocks_hide_braces() {
+        let src = "class A {\n  // {\n  /* } */\n  String t() { return \"\"\"\n  }\n  \"\"\"; }\n  char c() { return '}'; }\n}";
+        assert_eq!(skipped(src).len(), 2);
+    }
+}
