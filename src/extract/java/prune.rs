@@ -39,6 +39,8 @@ const KEEP: &[&str] = &[
     "timeout",
     "Timeout",
     "ircuitBreaker",
+    "Limiter",
+    "Decorators",
     "this.",
     "Duration",
 ];
