@@ -280,3 +280,140 @@ proptest! {
         }
     }
 }
+
+/// Inputs shaped like Java: the braces, headers, literals and comments the
+/// body pruner lexes, in random order (mostly broken Java).
+fn java_shaped() -> impl Strategy<Value = String> {
+    let atoms = prop::sample::select(vec![
+        "class A {",
+        "record R(int a) {",
+        "enum E { X;",
+        "interface I {",
+        "@interface T {",
+        "{",
+        "}",
+        "void f() {",
+        "int g(int x) throws IOException {",
+        "A() {",
+        "@Retryable(maxAttempts = 3) ",
+        "@Override ",
+        "@A({1, 2}) ",
+        "return 1;",
+        "call();",
+        "retry.run(this::g);",
+        "String k = UUID.randomUUID().toString();",
+        "try { call(); } catch (Exception e) {}",
+        "for (int i = 0; i < 3; i++) {",
+        "Object o = new Object() {",
+        "Runnable r = () -> {",
+        "\"}\"",
+        "'{'",
+        "\"\"\"\n}\n\"\"\"",
+        "// }\n",
+        "/* { */",
+        "\"http://b:8080\"",
+        "(",
+        ")",
+        ";",
+        "=",
+        "\n",
+        " ",
+        "é",
+    ]);
+    prop::collection::vec(atoms, 0..80).prop_map(|v| v.concat())
+}
+
+/// Whole Java classes: members drawn from the shapes retry code and plain
+/// code take, with names that meet (a method reference, a constructor, a
+/// field set in a plain method), so that some bodies are pruned and others
+/// must not be.
+fn java_classes() -> impl Strategy<Value = String> {
+    let names = prop::sample::select(vec!["a", "b", "c", "Svc"]);
+    let statements = prop::sample::select(vec![
+        "return;",
+        "call();",
+        "int x = 1;",
+        "for (int i = 0; i < 3; i++) { call(); }",
+        "if (ok) { call(); } else { other(); }",
+        "String s = \"}{\";",
+        "char c = '}';",
+        "// }\n",
+        "/* { */",
+        "delay = Duration.ofMillis(200);",
+        "maxAttempts = 4;",
+        "waitMs = 500;",
+        "count++;",
+        "spare += 2;",
+        "list.forEach(v -> { use(v); });",
+        "new Thread(new Runnable() { public void run() { call(); } }).start();",
+        "String key = UUID.randomUUID().toString(); api.post(\"/x\", Map.of(\"Idempotency-Key\", key));",
+        "String id = RandomStringUtils.randomAlphanumeric(8); api.post(\"/x\", Map.of(\"Idempotency-Key\", id));",
+        "api.get(\"http://payments:8080/x\");",
+        "try { return; } catch (IOException e) { log(e); }",
+    ]);
+    let body = prop::collection::vec(statements, 0..4).prop_map(|v| v.join(" "));
+    let member = (0..10u8, names, body).prop_map(|(kind, name, body)| match kind {
+        0 => format!("  void {name}() {{ {body} }}\n"),
+        1 => format!("  @Override public int {name}() {{ {body} return 1; }}\n"),
+        2 => format!("  @Retryable(maxAttempts = 3) void {name}() {{ {body} }}\n"),
+        3 => format!("  @RetryOnIo void {name}() {{ {body} }}\n"),
+        4 => format!("  Svc() {{ {body} }}\n"),
+        5 => format!("  void {name}Loop() {{ for (int i = 0; i < 3; i++) {{ try {{ call(); return; }} catch (IOException e) {{ Thread.sleep(100); }} }} }}\n"),
+        6 => format!("  void retrying() {{ retry.executeRunnable(this::{name}); }}\n"),
+        7 => "  private Duration delay;\n  private int maxAttempts;\n  private long waitMs = 100, spare;\n  int count;\n".to_string(),
+        8 => "  RetryConfig config = RetryConfig.custom().maxAttempts(maxAttempts).waitDuration(delay).build();\n  RetryConfig other = RetryConfig.custom().waitDuration(Duration.ofMillis(waitMs)).build();\n".to_string(),
+        _ => format!("  static class Inner {{ int {name}() {{ {body} return 2; }} }}\n"),
+    });
+    prop::collection::vec(member, 0..12).prop_map(|ms| {
+        format!(
+            "import io.github.resilience4j.retry.*;\nimport org.springframework.retry.annotation.Retryable;\nimport java.time.Duration;\nclass Svc {{\n{}}}\n",
+            ms.concat()
+        )
+    })
+}
+
+fn check_pruning(src: &str) -> Result<bool, TestCaseError> {
+    use retrylint::extract::java::{extract_with, prune};
+    let ranges = prune::skippable(src);
+    let mut last = 0;
+    for r in &ranges {
+        prop_assert!(r.start >= last && r.start <= r.end && r.end <= src.len());
+        prop_assert!(src.is_char_boundary(r.start) && src.is_char_boundary(r.end));
+        prop_assert_eq!(&src[r.start - 1..r.start], "{");
+        prop_assert_eq!(&src[r.end..r.end + 1], "}");
+        last = r.end;
+    }
+    let clean = {
+        let mut p = tree_sitter::Parser::new();
+        p.set_language(&tree_sitter_java::LANGUAGE.into()).unwrap();
+        !p.parse(src, None).unwrap().root_node().has_error()
+    };
+    if clean {
+        let mut a = retrylint::extract::Facts::default();
+        let mut b = retrylint::extract::Facts::default();
+        extract_with(src, &mut a, true);
+        extract_with(src, &mut b, false);
+        prop_assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", src);
+    }
+    Ok(clean && !ranges.is_empty())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// The pruner's ranges are in order, apart and inside braces on any
+    /// input, and a clean file's facts are the same with and without them.
+    #[test]
+    fn java_pruning_is_sound_on_broken_java(src in java_shaped()) {
+        check_pruning(&src)?;
+    }
+
+    #[test]
+    fn java_pruning_changes_no_fact_of_a_class(src in java_classes()) {
+        check_pruning(&src)?;
+    }
+}

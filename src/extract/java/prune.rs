@@ -77,6 +77,7 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
     // `}` at this depth.
     let mut header_start = 0usize;
     let mut parens = 0usize;
+    let mut fields: Vec<&str> = Vec::new();
     let mut i = 0usize;
     while i < b.len() {
         match b[i] {
@@ -165,7 +166,14 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
                     header_start = i + 1;
                 }
             }
-            b';' if parens == 0 => header_start = i + 1,
+            b';' if parens == 0 => {
+                // A field of a type body: its name, for the bodies that
+                // assign it (a value a reader may follow).
+                if stack.last().is_some_and(|o| o.kind == Brace::Type) {
+                    field_names(&src[header_start..i], &mut fields);
+                }
+                header_start = i + 1;
+            }
             _ => {}
         }
         i += 1;
@@ -173,7 +181,91 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
     if !stack.is_empty() {
         return Vec::new();
     }
+    // A body that assigns a field keeps it: readers follow a field's value
+    // only while nothing but its initializer sets it.
+    out.retain(|r| !assigns_any(&src[r.clone()], &fields));
     out
+}
+
+/// The names a field declaration header declares (`int a = 1, b;`).
+fn field_names<'a>(header: &'a str, out: &mut Vec<&'a str>) {
+    let (top, _) = top_level(header);
+    if top.trim_end().ends_with(')') {
+        // An abstract or interface method.
+        return;
+    }
+    // Each declarator: the word before `=`, `,` or the end, at depth 0.
+    let mut depth = 0i32;
+    let mut last_word: Option<(usize, usize)> = None;
+    let mut in_init = false;
+    let b = header.as_bytes();
+    let mut k = 0;
+    while k < b.len() {
+        let c = b[k];
+        match c {
+            b'(' | b'<' | b'[' | b'{' => depth += 1,
+            b')' | b'>' | b']' | b'}' => depth -= 1,
+            b'=' if depth == 0 && !in_init => {
+                if let Some((s, e)) = last_word.take() {
+                    out.push(&header[s..e]);
+                }
+                in_init = true;
+            }
+            b',' if depth == 0 => {
+                if !in_init && let Some((s, e)) = last_word.take() {
+                    out.push(&header[s..e]);
+                }
+                in_init = false;
+            }
+            c if (c.is_ascii_alphanumeric() || c == b'_' || c == b'$') && !in_init => {
+                let s = k;
+                while k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b'_' || b[k] == b'$')
+                {
+                    k += 1;
+                }
+                if depth == 0 {
+                    last_word = Some((s, k));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    if !in_init && let Some((s, e)) = last_word {
+        out.push(&header[s..e]);
+    }
+}
+
+/// Whether `body` assigns, increments or decrements one of `names`.
+fn assigns_any(body: &str, names: &[&str]) -> bool {
+    let b = body.as_bytes();
+    names.iter().any(|name| {
+        memmem::find_iter(b, name.as_bytes()).any(|at| {
+            let end = at + name.len();
+            let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+            if (at > 0 && word(b[at - 1])) || b.get(end).is_some_and(|c| word(*c)) {
+                return false;
+            }
+            let before = body[..at].trim_end();
+            if before.ends_with("++") || before.ends_with("--") {
+                return true;
+            }
+            let after = body[end..].trim_start().as_bytes();
+            match after {
+                [b'=', b'=', ..] => false,
+                [b'=', ..] => true,
+                [b'+' | b'-', b'+' | b'-', ..] => after[0] == after[1],
+                [
+                    b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^',
+                    b'=',
+                    ..,
+                ] => true,
+                [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] => true,
+                _ => false,
+            }
+        })
+    })
 }
 
 /// Words of a header outside parentheses and angle brackets, comments
@@ -348,6 +440,15 @@ mod tests {
                 "return a * 2;",
                 "return 3;"
             ]
+        );
+    }
+
+    #[test]
+    fn a_body_that_sets_a_field_is_kept() {
+        let src = "class A {\n  void set() { waitMs = 500; }\n  void inc() { ++count; }\n  void add() { spare *= 2; }\n  void test() { if (waitMs == 1) { call(); } }\n  void local() { int other = 1; }\n  private long waitMs = 100, spare;\n  int count;\n  abstract void f(int x);\n}";
+        assert_eq!(
+            skipped(src),
+            ["if (waitMs == 1) { call(); }", "int other = 1;"]
         );
     }
 
