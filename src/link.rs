@@ -453,6 +453,80 @@ fn nearest(
     }
 }
 
+/// The retry and timeout settings each nginx file hands to the block that
+/// includes it: its own top-level ones and, in the order they appear,
+/// those of the files it includes at its own top level (a snippet that
+/// includes another snippet), each with the place that writes it. Files
+/// are taken children first, without recursion; an include that closes a
+/// cycle hands on nothing.
+fn handed_on(
+    files: &[ScannedFile],
+    edges: &[Vec<(usize, usize)>],
+) -> Vec<Vec<crate::model::InheritedDirective>> {
+    let n = files.len();
+    let top_edges = |f: usize| -> Vec<(usize, usize)> {
+        edges[f]
+            .iter()
+            .copied()
+            .filter(|&(_, k)| {
+                files[f]
+                    .facts
+                    .includes
+                    .get(k)
+                    .is_some_and(|i| i.context == "main")
+            })
+            .collect()
+    };
+    let mut handed: Vec<Vec<crate::model::InheritedDirective>> = vec![Vec::new(); n];
+    // 0: not seen, 1: on the stack, 2: done.
+    let mut state = vec![0u8; n];
+    for start in 0..n {
+        if state[start] != 0 {
+            continue;
+        }
+        state[start] = 1;
+        let mut stack: Vec<(usize, Vec<(usize, usize)>, usize)> =
+            vec![(start, top_edges(start), 0)];
+        while let Some((f, tops, next)) = stack.last_mut() {
+            if let Some(&(t, _)) = tops.get(*next) {
+                *next += 1;
+                if state[t] == 0 {
+                    state[t] = 1;
+                    stack.push((t, top_edges(t), 0));
+                }
+                continue;
+            }
+            let f = *f;
+            let mut out: Vec<(usize, crate::model::InheritedDirective)> = files[f]
+                .facts
+                .top_level
+                .iter()
+                .map(|d| {
+                    (
+                        d.span.start,
+                        crate::model::InheritedDirective {
+                            from: place(&files[f], d.span),
+                            ..d.clone()
+                        },
+                    )
+                })
+                .collect();
+            for (t, k) in top_edges(f) {
+                if state[t] != 2 {
+                    continue;
+                }
+                let at = files[f].facts.includes.get(k).map_or(0, |i| i.span.start);
+                out.extend(handed[t].iter().map(|d| (at, d.clone())));
+            }
+            out.sort_by_key(|(at, _)| *at);
+            handed[f] = out.into_iter().map(|(_, d)| d).collect();
+            state[f] = 2;
+            stack.pop();
+        }
+    }
+    handed
+}
+
 /// Read each included nginx file again inside the block that includes it,
 /// as nginx does: a retry or timeout setting it does not write is the one
 /// in force at the `include`, and its passes can name the upstreams of
@@ -509,23 +583,13 @@ fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(usize, usize)
     // The top-level settings of the files each file includes (a snippet
     // of settings applies in the block that includes it), by include.
     type Included = Vec<(usize, Vec<crate::model::InheritedDirective>)>;
+    let handed = handed_on(files, edges);
     let snippets: Vec<Included> = edges
         .iter()
         .map(|e| {
             e.iter()
-                .filter(|&&(t, _)| !files[t].facts.top_level.is_empty())
-                .map(|&(t, k)| {
-                    let settings = files[t]
-                        .facts
-                        .top_level
-                        .iter()
-                        .map(|d| crate::model::InheritedDirective {
-                            from: place(&files[t], d.span),
-                            ..d.clone()
-                        })
-                        .collect();
-                    (k, settings)
-                })
+                .filter(|&&(t, _)| !handed[t].is_empty())
+                .map(|&(t, k)| (k, handed[t].clone()))
                 .collect()
         })
         .collect();
@@ -673,6 +737,41 @@ mod tests {
         ];
         java_retry_annotations(&mut files);
         assert!(files[2].facts.policies.is_empty());
+    }
+
+    #[test]
+    fn a_snippet_hands_on_the_settings_of_the_snippets_it_includes() {
+        use crate::model::AttemptCount;
+        let main = "http {\n  upstream pay { server 10.0.0.1; server 10.0.0.2; server 10.0.0.3; }\n  server {\n    location /a { include snippets/outer.conf; proxy_pass http://pay; }\n  }\n}\n";
+        let outer = "proxy_read_timeout 2s;\ninclude snippets/inner.conf;\n";
+        let inner = "proxy_next_upstream error timeout;\nproxy_next_upstream_tries 2;\ninclude snippets/outer.conf;\n";
+        let mut files = vec![
+            nginx_file("n/nginx.conf", main),
+            nginx_file("n/snippets/outer.conf", outer),
+            nginx_file("n/snippets/inner.conf", inner),
+        ];
+        nginx_includes(&mut files, &[PathBuf::from("n")]);
+        let a = files[0]
+            .facts
+            .policies
+            .iter()
+            .find(|p| p.scope.route.as_deref() == Some("location /a"))
+            .unwrap();
+        // The inner snippet's tries reach the location through the outer
+        // one; the cycle back to outer.conf hands on nothing more.
+        assert_eq!(a.attempts.value.count, AttemptCount::Finite(2));
+        assert!(
+            a.settings_from
+                .iter()
+                .any(|s| s.starts_with("n/snippets/inner.conf")),
+            "{:?}",
+            a.settings_from
+        );
+        assert!(
+            a.settings_from
+                .iter()
+                .any(|s| s.starts_with("n/snippets/outer.conf"))
+        );
     }
 
     #[test]
