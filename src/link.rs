@@ -485,8 +485,9 @@ fn handed_on(
             continue;
         }
         state[start] = 1;
-        let mut stack: Vec<(usize, Vec<(usize, usize)>, usize)> =
-            vec![(start, top_edges(start), 0)];
+        // (file, its top-level includes, the next one to visit)
+        type Frame = (usize, Vec<(usize, usize)>, usize);
+        let mut stack: Vec<Frame> = vec![(start, top_edges(start), 0)];
         while let Some((f, tops, next)) = stack.last_mut() {
             if let Some(&(t, _)) = tops.get(*next) {
                 *next += 1;
