@@ -210,8 +210,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         "properties" => {
             // Spring Boot's own files by name; any other `.properties` only
             // when it mentions a setting a Spring extractor reads.
-            let wanted = properties::is_spring_config_name(&name)
-                || SPRING_FINDERS.iter().any(|f| f.find(bytes).is_some());
+            let wanted = properties::is_spring_config_name(&name) || SPRING_FINDERS.any_in(bytes);
             return wanted.then_some(Syntax::Properties);
         }
         "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
@@ -225,28 +224,43 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     if syntax == Syntax::Yaml && properties::is_spring_config_name(&name) {
         return Some(syntax);
     }
-    let wanted = DOC_FINDERS.iter().any(|f| f.find(bytes).is_some());
+    let wanted = DOC_FINDERS.any_in(bytes);
     wanted.then_some(syntax)
 }
 
-/// Searchers for every document extractor's needles, built once (building
-/// one costs more than searching a small file with it).
-static DOC_FINDERS: std::sync::LazyLock<Vec<memmem::Finder<'static>>> =
-    std::sync::LazyLock::new(|| {
+/// A set of words a file is sniffed for, searched in one pass over its
+/// bytes (Aho-Corasick; SIMD for short sets), built once per set: most
+/// files a walk finds are sniffed and rejected, so this runs on every one
+/// of them, warm cache or not.
+pub struct Needles(aho_corasick::AhoCorasick);
+
+impl Needles {
+    pub fn new<'a>(words: impl IntoIterator<Item = &'a str>) -> Needles {
+        Needles(
+            aho_corasick::AhoCorasick::builder()
+                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                .build(words)
+                .expect("a few short literal needles always build"),
+        )
+    }
+
+    /// Whether `bytes` holds any of the words.
+    pub fn any_in(&self, bytes: &[u8]) -> bool {
+        self.0.is_match(bytes)
+    }
+}
+
+/// Every document extractor's needles.
+static DOC_FINDERS: std::sync::LazyLock<Needles> = std::sync::LazyLock::new(|| {
+    Needles::new(
         DOC_EXTRACTORS
             .iter()
-            .flat_map(|(_, needles, _)| needles.iter())
-            .map(|n| memmem::Finder::new(n.as_bytes()))
-            .collect()
-    });
+            .flat_map(|(_, needles, _)| needles.iter().copied()),
+    )
+});
 
-static SPRING_FINDERS: std::sync::LazyLock<Vec<memmem::Finder<'static>>> =
-    std::sync::LazyLock::new(|| {
-        SPRING_NEEDLES
-            .iter()
-            .map(|n| memmem::Finder::new(n.as_bytes()))
-            .collect()
-    });
+static SPRING_FINDERS: std::sync::LazyLock<Needles> =
+    std::sync::LazyLock::new(|| Needles::new(SPRING_NEEDLES.iter().copied()));
 
 /// Files the SDK extractors want by name: AWS shared config and
 /// credentials files (INI), .NET `appsettings*.json` (JSON with comments),

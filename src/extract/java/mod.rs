@@ -36,7 +36,6 @@ use super::Facts;
 use crate::model::*;
 use crate::source::Span;
 use ast::{MAX_DEPTH, field, named_children, span, text, unwrap_expr};
-use memchr::memmem;
 use std::collections::HashMap;
 use std::time::Duration;
 use tree_sitter::{Node, Parser};
@@ -71,9 +70,9 @@ const SNIFF: &[&str] = &[
 
 /// Whether a `.java` file's bytes are worth parsing.
 pub fn wants(bytes: &[u8]) -> bool {
-    SNIFF
-        .iter()
-        .any(|n| memmem::find(bytes, n.as_bytes()).is_some())
+    static FINDER: std::sync::LazyLock<super::Needles> =
+        std::sync::LazyLock::new(|| super::Needles::new(SNIFF.iter().copied()));
+    FINDER.any_in(bytes)
 }
 
 /// A variable, field or parameter: its declared type and initializer.

@@ -44,7 +44,6 @@ use super::Facts;
 use crate::model::*;
 use crate::rules::settings::unparsable_file;
 use crate::source::{LineIndex, Span};
-use memchr::memmem;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::Path;
@@ -69,9 +68,9 @@ const NEEDLES: &[&str] = &[
 
 /// Whether a Rust file mentions anything this extractor reads.
 pub fn wants(bytes: &[u8]) -> bool {
-    static FINDERS: std::sync::LazyLock<Vec<memmem::Finder<'static>>> =
-        std::sync::LazyLock::new(|| NEEDLES.iter().map(memmem::Finder::new).collect());
-    FINDERS.iter().any(|f| f.find(bytes).is_some())
+    static FINDER: std::sync::LazyLock<super::Needles> =
+        std::sync::LazyLock::new(|| super::Needles::new(NEEDLES.iter().copied()));
+    FINDER.any_in(bytes)
 }
 
 /// A retry macro a file defines (`macro_rules!` whose body retries), for
