@@ -499,19 +499,25 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
         panic!("injected panic (RETRYLINT_TEST_PANIC_ON=@check)");
     }
     let config_id = crate::report::attach_config(&mut scan, &settings);
-    let mut report = crate::report::run(&scan, &settings, config_id);
     let abs = |f: &crate::source::SourceFile| config::normalise(&cwd.join(&f.path));
-    if let Some(reference) = &args.changed_since {
-        let root = repo.as_ref().expect("checked above");
-        let changed = crate::changes::changed_since(root, reference)?;
-        report.restrict(&scan, |f| changed.contains(&abs(f)));
-    }
-    if whole_repo.is_some() {
-        report.restrict(&scan, |f| {
+    // The files reported: those changed since a commit, and those named on
+    // the command line when the whole repository is read around them.
+    let changed = match &args.changed_since {
+        Some(reference) => {
+            let root = repo.as_ref().expect("checked above");
+            Some(crate::changes::changed_since(root, reference)?)
+        }
+        None => None,
+    };
+    let mut report = if changed.is_some() || whole_repo.is_some() {
+        crate::report::run_for(&scan, &settings, config_id, |f| {
             let p = abs(f);
-            given.iter().any(|g| p.starts_with(g))
-        });
-    }
+            changed.as_ref().is_none_or(|c| c.contains(&p))
+                && (whole_repo.is_none() || given.iter().any(|g| p.starts_with(g)))
+        })
+    } else {
+        crate::report::run(&scan, &settings, config_id)
+    };
     if let Some(path) = &args.write_baseline {
         std::fs::write(path, Baseline::document(&scan, &report))
             .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))?;

@@ -26,7 +26,9 @@ pub struct Report {
     pub without_reason: usize,
     /// Findings dropped because the baseline has them.
     pub baselined: usize,
-    /// Findings dropped because their file is outside the files reported.
+    /// Findings dropped because their file is outside the files reported
+    /// (with [`run_for`], counted before their files' suppression comments
+    /// are read).
     pub elsewhere: usize,
 }
 
@@ -51,19 +53,60 @@ pub fn attach_config(scan: &mut Scan, settings: &Settings) -> Option<FileId> {
 
 /// Check, suppress, select. `config` is the id from [`attach_config`].
 pub fn run(scan: &Scan, settings: &Settings, config: Option<FileId>) -> Report {
+    run_with(scan, settings, config, None)
+}
+
+/// [`run`] for a run that reports only the files `keep` accepts
+/// (`--changed-since`, files named on the command line while the whole
+/// repository is read): every rule still runs over every file (a path's
+/// findings need the whole graph), but the other files' findings are only
+/// counted, not suppressed, fingerprinted or kept, which is most of the
+/// work when one file of a large repository is checked.
+pub fn run_for(
+    scan: &Scan,
+    settings: &Settings,
+    config: Option<FileId>,
+    keep: impl Fn(&SourceFile) -> bool,
+) -> Report {
+    let allowed: Vec<bool> = scan.files.iter().map(|f| keep(&f.source)).collect();
+    run_with(scan, settings, config, Some(&allowed))
+}
+
+fn run_with(
+    scan: &Scan,
+    settings: &Settings,
+    config: Option<FileId>,
+    allowed: Option<&[bool]>,
+) -> Report {
     let every_rule = Settings {
         select: Vec::new(),
         ignore: Vec::new(),
         severity: BTreeMap::new(),
         ..settings.clone()
     };
-    let findings = check::check(scan, &every_rule);
-    let out = suppress::apply(scan, findings, settings, config);
     let relative: Vec<String> = scan
         .files
         .iter()
         .map(|f| settings.relative_path(&f.source.path))
         .collect();
+    let mut findings = check::check(scan, &every_rule);
+    let mut elsewhere = 0;
+    if let Some(allowed) = allowed {
+        findings.retain(|f| {
+            let keep = allowed[f.file];
+            if !keep && settings.is_enabled_at(f.rule, &relative[f.file]) {
+                elsewhere += 1;
+            }
+            keep
+        });
+    }
+    let mut out = suppress::apply(scan, findings, settings, config);
+    if let Some(allowed) = allowed {
+        // Unused-suppression findings of files not reported (their
+        // findings were not offered) are dropped, not counted.
+        out.findings.retain(|f| allowed[f.file]);
+        out.suppressed.retain(|s| allowed[s.finding.file]);
+    }
     let mut findings: Vec<Finding> = out
         .findings
         .into_iter()
@@ -86,7 +129,7 @@ pub fn run(scan: &Scan, settings: &Settings, config: Option<FileId>) -> Report {
             .collect(),
         without_reason: out.without_reason,
         baselined: 0,
-        elsewhere: 0,
+        elsewhere,
     }
 }
 

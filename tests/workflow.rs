@@ -295,6 +295,24 @@ fn explicit_files_read_the_repository_and_report_only_them() {
     );
     let (code, out, _) = concise(d, &["c/application.yml"]);
     assert_eq!(code, 0, "{out}");
+    // Another file's findings and suppressions stay out of the report:
+    // counted (before suppression), never shown, never unused.
+    write(
+        d,
+        "b/application.yml",
+        &format!(
+            "# retrylint: ignore[RL999] no such rule
+{BAD}"
+        ),
+    );
+    let (code, out, err) = concise(d, &["a/application.yml"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.lines().all(|l| l.starts_with("a/application.yml:")),
+        "{out}"
+    );
+    assert!(!out.contains("RL904"), "{out}");
+    assert!(err.contains("1 in files not reported"), "{err}");
 }
 
 #[test]
