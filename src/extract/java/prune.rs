@@ -78,6 +78,7 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
     let mut header_start = 0usize;
     let mut parens = 0usize;
     let mut fields: Vec<&str> = Vec::new();
+    let mut referenced: Option<std::collections::HashSet<&str>> = None;
     let mut i = 0usize;
     while i < b.len() {
         match b[i] {
@@ -150,10 +151,10 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
                 if open.kind == Brace::Member
                     && open.body < i
                     && skippable_member(
-                        src,
                         &src[open.header..open.body - 1],
                         &src[open.body..i],
                         &stack,
+                        referenced.get_or_insert_with(|| method_references(src)),
                     )
                 {
                     // Inner ranges (a local class's methods) are inside it.
@@ -183,6 +184,7 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
     }
     // A body that assigns a field keeps it: readers follow a field's value
     // only while nothing but its initializer sets it.
+    let fields: std::collections::HashSet<&str> = fields.into_iter().collect();
     out.retain(|r| !assigns_any(&src[r.clone()], &fields));
     out
 }
@@ -237,35 +239,49 @@ fn field_names<'a>(header: &'a str, out: &mut Vec<&'a str>) {
     }
 }
 
-/// Whether `body` assigns, increments or decrements one of `names`.
-fn assigns_any(body: &str, names: &[&str]) -> bool {
+/// Whether `body` assigns, increments or decrements one of `names`: one
+/// pass over its words.
+fn assigns_any(body: &str, names: &std::collections::HashSet<&str>) -> bool {
+    if names.is_empty() {
+        return false;
+    }
     let b = body.as_bytes();
-    names.iter().any(|name| {
-        memmem::find_iter(b, name.as_bytes()).any(|at| {
-            let end = at + name.len();
-            let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
-            if (at > 0 && word(b[at - 1])) || b.get(end).is_some_and(|c| word(*c)) {
-                return false;
-            }
-            let before = body[..at].trim_end();
-            if before.ends_with("++") || before.ends_with("--") {
-                return true;
-            }
-            let after = body[end..].trim_start().as_bytes();
-            match after {
-                [b'=', b'=', ..] => false,
-                [b'=', ..] => true,
-                [b'+' | b'-', b'+' | b'-', ..] => after[0] == after[1],
-                [
-                    b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^',
-                    b'=',
-                    ..,
-                ] => true,
-                [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] => true,
-                _ => false,
-            }
-        })
-    })
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let mut k = 0;
+    while k < b.len() {
+        if !word(b[k]) || (k > 0 && word(b[k - 1])) {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < b.len() && word(b[k]) {
+            k += 1;
+        }
+        if !names.contains(&body[start..k]) {
+            continue;
+        }
+        let before = body[..start].trim_end();
+        if before.ends_with("++") || before.ends_with("--") {
+            return true;
+        }
+        let after = body[k..].trim_start().as_bytes();
+        let assigned = match after {
+            [b'=', b'=', ..] => false,
+            [b'=', ..] => true,
+            [b'+', b'+', ..] | [b'-', b'-', ..] => true,
+            [
+                b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^',
+                b'=',
+                ..,
+            ] => true,
+            [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] => true,
+            _ => false,
+        };
+        if assigned {
+            return true;
+        }
+    }
+    false
 }
 
 /// Words of a header outside parentheses and angle brackets, comments
@@ -340,8 +356,16 @@ fn classify(header: &str, parent: Option<Brace>) -> (Brace, String) {
     }
 }
 
-fn skippable_member(src: &str, header: &str, body: &str, stack: &[Open]) -> bool {
-    if super::SNIFF.iter().chain(KEEP).any(|w| body.contains(w)) {
+fn skippable_member(
+    header: &str,
+    body: &str,
+    stack: &[Open],
+    referenced: &std::collections::HashSet<&str>,
+) -> bool {
+    static KEPT: std::sync::LazyLock<crate::extract::Needles> = std::sync::LazyLock::new(|| {
+        crate::extract::Needles::new(super::SNIFF.iter().chain(KEEP).copied())
+    });
+    if KEPT.any_in(body.as_bytes()) {
         return false;
     }
     let (top, _) = top_level(header);
@@ -361,7 +385,22 @@ fn skippable_member(src: &str, header: &str, body: &str, stack: &[Open]) -> bool
         return false;
     }
     // A method reference may hand it to a retry.
-    memmem::find(src.as_bytes(), format!("::{name}").as_bytes()).is_none()
+    !referenced.contains(name)
+}
+
+/// The names after `::` anywhere in the file (method references).
+fn method_references(src: &str) -> std::collections::HashSet<&str> {
+    let b = src.as_bytes();
+    memmem::find_iter(b, b"::")
+        .filter_map(|at| {
+            let start = at + 2;
+            let len = b[start..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'$')
+                .count();
+            (len > 0).then(|| &src[start..start + len])
+        })
+        .collect()
 }
 
 /// The parser's included ranges: everything but `skip` (sorted, not
@@ -449,6 +488,29 @@ mod tests {
         assert_eq!(
             skipped(src),
             ["if (waitMs == 1) { call(); }", "int other = 1;"]
+        );
+    }
+
+    /// Work grows with the file, not with methods x fields or methods x
+    /// method references (a generated class of 20,000 of each would take
+    /// minutes otherwise).
+    #[test]
+    fn a_huge_class_is_lexed_in_one_pass() {
+        let mut src = String::from("class Big {\n");
+        for i in 0..20_000 {
+            src.push_str(&format!(
+                "  int f{i};\n  int m{i}(int x) {{ return x + f{}; }}\n  Runnable r{i} = this::m{};\n",
+                i / 2,
+                i * 2 % 20_000
+            ));
+        }
+        src.push_str("}\n");
+        let skipped = skippable(&src);
+        // A method some `::m..` names is kept; the others are skipped.
+        assert!(
+            !skipped.is_empty() && skipped.len() < 20_000,
+            "{}",
+            skipped.len()
         );
     }
 
