@@ -8,7 +8,8 @@
 //! is computed, so the first wait is 1.5 periods), capped at `maxPeriod`,
 //! with no randomness (a `Retry-After` header replaces it). A
 //! `Feign.builder()` without `.retryer(..)` uses `new Retryer.Default()`:
-//! 5 attempts nobody wrote. `Retryer.NEVER_RETRY` does not retry (Spring
+//! 5 attempts nobody wrote (read on a chain that builds the client, with
+//! `target(..)` or `build()`). `Retryer.NEVER_RETRY` does not retry (Spring
 //! Cloud OpenFeign's default bean). Feign retries a `RetryableException`,
 //! which `SynchronousMethodHandler` throws for every `IOException` of the
 //! call (read timeouts included) whatever the HTTP method, and
@@ -206,6 +207,15 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
                 .args
                 .first()
                 .and_then(|a| created.get(&ctx.resolve(*a).id()).copied()),
+            // A builder kept and configured elsewhere may get its retryer
+            // there: only a chain that builds the client falls back here.
+            None if !c
+                .calls
+                .iter()
+                .any(|k| matches!(k.name.as_str(), "target" | "build")) =>
+            {
+                None
+            }
             None => {
                 // `Feign.builder()` itself: where the default comes from.
                 let at = c.first().map_or(span(n), |f| f.span);

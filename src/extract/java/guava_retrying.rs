@@ -15,6 +15,8 @@
 //! read as delays that grow in a way the linter does not time.
 //! `retryIfException()` retries every `Exception` (read as
 //! `Exception.class`), `retryIfRuntimeException()` every `RuntimeException`.
+//! Only a chain that ends in `build()` is read: a builder kept in a
+//! variable may get its strategies later.
 
 use super::ast::{self, field, span};
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
@@ -201,8 +203,10 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
                 _ => {}
             }
         }
-        // No `retryIf..`: the retryer retries nothing.
-        if conditions.is_empty() {
+        // No `retryIf..`: the retryer retries nothing. A builder kept in
+        // a variable and built elsewhere may get its strategies there:
+        // what this chain says is not the whole policy.
+        if conditions.is_empty() || !built {
             continue;
         }
         let mut p = RetryPolicy::new(System::GuavaRetrying, at, attempts);

@@ -502,6 +502,14 @@ fn feign_retryers_and_builders() {
     assert_eq!(edge("payments").policies, [implicit]);
     assert!(edge("ledger").policies.is_empty());
     assert_eq!(edge("stock").policies, [written]);
+    // A builder kept in a variable may get its retryer later: no default.
+    assert!(
+        facts(&format!(
+            "{fg}class C {{ Feign.Builder b = Feign.builder().encoder(new E()); }}"
+        ))
+        .policies
+        .is_empty()
+    );
     // Without a Feign import nothing is read.
     assert!(
         facts("class C { Retryer r = new Retryer.Default(); }")
@@ -586,6 +594,8 @@ fn guava_retrying_retryers() {
     // import, a RetryerBuilder of another library is not read.
     assert!(facts(&format!("{gr}class C {{ Retryer<Object> r = RetryerBuilder.newBuilder().withStopStrategy(StopStrategies.stopAfterAttempt(3)).build(); }}")).policies.is_empty());
     assert!(facts("class C { Retryer<Object> r = RetryerBuilder.newBuilder().retryIfException().build(); }").policies.is_empty());
+    // A builder configured further elsewhere is not judged by its start.
+    assert!(facts(&format!("{gr}class C {{ RetryerBuilder<Object> b = RetryerBuilder.newBuilder().retryIfException(); }}")).policies.is_empty());
     // The callable of `retryer.call(..)` is a retry scope (RL501).
     let f = facts(&format!(
         "{gr}class C {{ Retryer<Object> r = RetryerBuilder.newBuilder().retryIfException().withStopStrategy(StopStrategies.stopAfterAttempt(3)).build(); Object g() throws Exception {{ return r.call(() -> api.post(\"/x\", Map.of(\"Idempotency-Key\", UUID.randomUUID()))); }} }}"
