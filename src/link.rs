@@ -375,11 +375,11 @@ pub fn resilience4j_instances(files: &mut [ScannedFile]) {
 /// annotation, with the idempotency keys its method mints; its settings
 /// are judged once, at the declaration (`RetryPolicy::use_of`).
 pub fn java_retry_annotations(files: &mut [ScannedFile]) {
-    let mut declared: Vec<(usize, usize, String)> = Vec::new();
+    let mut declared: Vec<(usize, crate::extract::java::RetryAnnotation)> = Vec::new();
     for (id, f) in files.iter().enumerate() {
-        for (name, k) in &f.facts.java.retry_annotations {
-            if *k < f.facts.policies.len() {
-                declared.push((id, *k, name.clone()));
+        for a in &f.facts.java.retry_annotations {
+            if a.policy < f.facts.policies.len() {
+                declared.push((id, a.clone()));
             }
         }
     }
@@ -393,10 +393,18 @@ pub fn java_retry_annotations(files: &mut [ScannedFile]) {
         let here = files[id].source.path.clone();
         let mut added = Vec::new();
         for u in &files[id].facts.java.annotation_uses {
+            // The same annotation: same name, and the same qualified name
+            // where both files say it (an import, the package).
             let candidates: Vec<(usize, usize)> = declared
                 .iter()
-                .filter(|d| d.2 == u.annotation)
-                .map(|d| (d.0, d.1))
+                .filter(|(_, a)| {
+                    a.name == u.annotation
+                        && match (&a.qualified, &u.qualified) {
+                            (Some(a), Some(b)) => a == b,
+                            _ => true,
+                        }
+                })
+                .map(|(id, a)| (*id, a.policy))
                 .collect();
             let Some((c, j)) = nearest(&here, &candidates, files) else {
                 continue;
@@ -738,6 +746,20 @@ mod tests {
         ];
         java_retry_annotations(&mut files);
         assert!(files[2].facts.policies.is_empty());
+        // An import names the annotation: the declaration in that package,
+        // however far, not a nearer one of the same name elsewhere.
+        let a = format!("package com.a;\n{decl}");
+        let b = format!("package com.b;\n{other}");
+        let user = "package com.a.api;\nimport com.b.RetryOnIo;\nclass C {\n  @RetryOnIo R a() { return api.a(); }\n}\n";
+        let mut files = vec![
+            java_file("svc/com/a/RetryOnIo.java", &a),
+            java_file("lib/com/b/RetryOnIo.java", &b),
+            java_file("svc/com/a/api/C.java", user),
+        ];
+        java_retry_annotations(&mut files);
+        let uses = &files[2].facts.policies;
+        assert_eq!(uses.len(), 1);
+        assert_eq!(uses[0].attempts.value.count, AttemptCount::Finite(2));
     }
 
     #[test]

@@ -83,9 +83,9 @@ pub fn check_facts(text: &str, facts: &Facts) {
             span_ok(text, k.span, "idempotency key");
         }
     }
-    for (_, k) in &facts.java.retry_annotations {
+    for a in &facts.java.retry_annotations {
         assert!(
-            *k < facts.policies.len(),
+            a.policy < facts.policies.len(),
             "retry annotation of a missing policy"
         );
     }

@@ -319,6 +319,25 @@ impl<'a> Ctx<'a> {
             .collect()
     }
 
+    /// `name` in this file's package (`com.acme.Name`), or `name` alone in
+    /// the default package.
+    pub fn qualified(&self, name: &str) -> String {
+        let package = named_children(self.root)
+            .into_iter()
+            .find(|n| n.kind() == "package_declaration")
+            .map(|p| {
+                self.text(p)
+                    .trim_start_matches("package")
+                    .trim_end_matches(';')
+                    .trim()
+                    .to_string()
+            });
+        match package {
+            Some(p) if !p.is_empty() => format!("{p}.{name}"),
+            _ => name.to_string(),
+        }
+    }
+
     pub fn imports_prefix(&self, prefix: &str) -> bool {
         self.imports.iter().any(|i| i.starts_with(prefix))
     }
@@ -575,10 +594,9 @@ pub struct RetryScope<'a> {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JavaFacts {
     /// Annotation types declared here with `@Retryable` on them
-    /// (`@Retryable(..) @interface RetryOnIo {}`): the simple name, and the
-    /// index of the policy read from that `@Retryable`.
+    /// (`@Retryable(..) @interface RetryOnIo {}`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub retry_annotations: Vec<(String, usize)>,
+    pub retry_annotations: Vec<RetryAnnotation>,
     /// Methods and classes annotated with an annotation this file cannot
     /// place: each is a retry when a scanned file declares that
     /// annotation with `@Retryable`.
@@ -592,11 +610,28 @@ impl JavaFacts {
     }
 }
 
+/// A retry annotation declared in a file.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RetryAnnotation {
+    /// The simple name (`RetryOnIo`).
+    pub name: String,
+    /// With the file's package (`com.acme.retry.RetryOnIo`), when it has one.
+    pub qualified: Option<String>,
+    /// The index of the policy read from its `@Retryable`.
+    pub policy: usize,
+}
+
 /// `@RetryOnIo` on a method or class.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AnnotationUse {
     /// The annotation's simple name (`RetryOnIo`).
     pub annotation: String,
+    /// Which annotation that is, when the file says: its single-type
+    /// import, its qualified name as written, or the file's own package
+    /// (no import of that name and no wildcard import). `None` when a
+    /// wildcard import leaves it open.
+    #[serde(default)]
+    pub qualified: Option<String>,
     /// The annotation as written.
     pub span: Span,
     /// The method or class name.
@@ -669,8 +704,18 @@ fn annotation_uses(ctx: &Ctx<'_>, facts: &mut Facts) {
             let keys = field(m, "body")
                 .map(|b| keys_in(ctx, b))
                 .unwrap_or_default();
+            let qualified = if written.contains('.') {
+                Some(written.to_string())
+            } else if let Some(i) = ctx.imports.iter().find(|i| i.ends_with(&suffix)) {
+                Some(i.to_string())
+            } else if ctx.imports.iter().any(|i| i.ends_with(".*")) {
+                None
+            } else {
+                Some(ctx.qualified(name))
+            };
             facts.java.annotation_uses.push(AnnotationUse {
                 annotation: name.to_string(),
+                qualified,
                 span: span(a),
                 target,
                 keys,

@@ -149,7 +149,11 @@ fn annotations<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         facts.policies.push(p);
         if is_annotation_type {
             if let Some(n) = simple {
-                facts.java.retry_annotations.push((n, idx));
+                facts.java.retry_annotations.push(super::RetryAnnotation {
+                    qualified: Some(ctx.qualified(&n)),
+                    name: n,
+                    policy: idx,
+                });
             }
             continue;
         }

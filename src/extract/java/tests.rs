@@ -423,7 +423,16 @@ fn custom_retry_annotations_are_declared_and_used() {
     ));
     assert_eq!(f.policies.len(), 1);
     assert_eq!(f.policies[0].name.as_deref(), Some("@RetryOnIo"));
-    assert_eq!(f.java.retry_annotations, [("RetryOnIo".to_string(), 0)]);
+    let a = &f.java.retry_annotations;
+    assert_eq!(
+        (
+            a.len(),
+            a[0].name.as_str(),
+            a[0].qualified.as_deref(),
+            a[0].policy
+        ),
+        (1, "RetryOnIo", Some("RetryOnIo"), 0)
+    );
     assert!(f.java.annotation_uses.is_empty());
     // Uses: the project's own annotations, with the keys their methods
     // mint; not those of well-known packages or java.lang, nor Retryable.
