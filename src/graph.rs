@@ -492,9 +492,31 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     // `client.config.<client>.retryer`): (service, client) -> the policy;
     // the client `default` applies to every client without its own.
     let mut clients: BTreeMap<(String, String), (FileId, usize)> = BTreeMap::new();
+    // A `Retryer` bean in a service's code (built in a `@Bean` method, used
+    // by no call of its own file) is every named client's retryer there, unless the
+    // client's or the `default` configuration sets one (Spring Cloud
+    // OpenFeign applies properties over configuration beans).
+    let mut client_beans: BTreeMap<String, (FileId, usize)> = BTreeMap::new();
     for (id, f) in files.iter().enumerate() {
-        if is_source(&f.source.path) || !f.facts.policies.iter().any(|p| p.system == System::Feign)
-        {
+        if !f.facts.policies.iter().any(|p| p.system == System::Feign) {
+            continue;
+        }
+        if is_source(&f.source.path) {
+            let used: BTreeSet<usize> = f
+                .facts
+                .edges
+                .iter()
+                .flat_map(|e| e.policies.iter().copied())
+                .collect();
+            if let Some(owner) = b.file_owner(id)
+                && let Some(i) = f.facts.policies.iter().enumerate().position(|(i, p)| {
+                    p.system == System::Feign
+                        && !used.contains(&i)
+                        && p.scope.route.as_deref() == Some(crate::extract::java::feign::BEAN)
+                })
+            {
+                client_beans.entry(owner).or_insert((id, i));
+            }
             continue;
         }
         let Some(owner) = b.file_owner(id) else {
@@ -572,6 +594,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                 && let Some(&(cf, ci)) = clients
                     .get(&(caller.clone(), client.clone()))
                     .or_else(|| clients.get(&(caller.clone(), "default".to_string())))
+                    .or_else(|| client_beans.get(&caller))
             {
                 layers.push(layer_of(cf, ci, &files[cf].facts.policies[ci]));
             }

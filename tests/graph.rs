@@ -188,3 +188,38 @@ fn timeouts_nest_recursively() {
     // orders -> payments: 4 attempts x 2s + 25 + 50 + 100 ms of back-off.
     assert_eq!(worst[orders], Some(std::time::Duration::from_millis(8175)));
 }
+
+/// A Spring Cloud service's `Retryer` bean is the retryer of each of its
+/// `@FeignClient` calls, unless its configuration names one for the client.
+#[test]
+fn a_retryer_bean_is_every_feign_clients_retryer() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let java = d.join("orders/src/main/java/com/example");
+    let res = d.join("orders/src/main/resources");
+    std::fs::create_dir_all(&java).unwrap();
+    std::fs::create_dir_all(&res).unwrap();
+    std::fs::write(
+        java.join("FeignConfig.java"),
+        "package com.example;\nimport feign.Retryer;\nimport org.springframework.context.annotation.Bean;\nclass FeignConfig {\n  @Bean Retryer feignRetryer() { return new Retryer.Default(100, 1000, 4); }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        java.join("Clients.java"),
+        "package com.example;\nimport org.springframework.cloud.openfeign.FeignClient;\n@FeignClient(name = \"payments\") interface Payments {}\n@FeignClient(name = \"ledger\") interface Ledger {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        res.join("application.yml"),
+        "spring:\n  application:\n    name: orders\n  cloud:\n    openfeign:\n      client:\n        config:\n          ledger:\n            retryer: feign.Retryer.Default\n",
+    )
+    .unwrap();
+    let settings = Settings::default();
+    let scan = retrylint::scan(&[d.to_path_buf()], &settings).unwrap();
+    let g = graph::build(&scan.files, &settings);
+    // The bean's 4 attempts to payments; ledger's own client config (5).
+    assert_eq!(
+        edge_names(&g),
+        ["orders -> ledger x5", "orders -> payments x4"]
+    );
+}

@@ -31,6 +31,9 @@ use tree_sitter::Node;
 
 const MS: Duration = Duration::from_millis(1);
 
+/// The route of a retryer built in a `@Bean` method.
+pub const BEAN: &str = "@Bean Retryer";
+
 /// `new Retryer.Default()`'s period, maximum period and attempts.
 const DEFAULT: (u64, u64, u64) = (100, 1000, 5);
 
@@ -198,6 +201,15 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             written_retryer(ctx, &args, span(n))
         };
         p.name = ctx.policy_name(n);
+        // A `@Bean` method's retryer is the one Spring Cloud OpenFeign
+        // gives the service's clients (see the graph).
+        if ctx.enclosing_method(n).is_some_and(|(m, _)| {
+            super::r4j::method_annotations(ctx, m)
+                .iter()
+                .any(|(a, _)| *a == "Bean")
+        }) {
+            p.scope.route = Some(BEAN.to_string());
+        }
         created.insert(n.id(), facts.policies.len());
         facts.policies.push(p);
     }
