@@ -313,18 +313,22 @@ fn is_source(path: &std::path::Path) -> bool {
         .is_some_and(|e| e == "rs" || e == "java" || e == "kt" || e == "go" || e == "py")
 }
 
+/// The policies a file's own calls carry.
+fn used_by_calls(f: &ScannedFile) -> BTreeSet<usize> {
+    f.facts
+        .edges
+        .iter()
+        .flat_map(|e| e.policies.iter().copied())
+        .collect()
+}
+
 /// The one application or SDK retry policy a source file builds that no
 /// call of the file already carries, if there is exactly one.
 fn sole_client_policy(f: &ScannedFile) -> Option<usize> {
     if !is_source(&f.source.path) {
         return None;
     }
-    let used: BTreeSet<usize> = f
-        .facts
-        .edges
-        .iter()
-        .flat_map(|e| e.policies.iter().copied())
-        .collect();
+    let used = used_by_calls(f);
     let mut candidates = f.facts.policies.iter().enumerate().filter(|(i, p)| {
         !used.contains(i) && matches!(p.system.layer(), LayerKind::Application | LayerKind::Sdk)
     });
@@ -502,12 +506,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             continue;
         }
         if is_source(&f.source.path) {
-            let used: BTreeSet<usize> = f
-                .facts
-                .edges
-                .iter()
-                .flat_map(|e| e.policies.iter().copied())
-                .collect();
+            let used = used_by_calls(f);
             if let Some(owner) = b.file_owner(id)
                 && let Some(i) = f.facts.policies.iter().enumerate().position(|(i, p)| {
                     p.system == System::Feign
