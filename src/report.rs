@@ -149,14 +149,6 @@ impl Report {
         before - self.findings.len()
     }
 
-    /// Report only findings whose primary location is in a file `keep`
-    /// accepts.
-    pub fn restrict(&mut self, scan: &Scan, keep: impl Fn(&SourceFile) -> bool) {
-        let allowed: Vec<bool> = scan.files.iter().map(|f| keep(&f.source)).collect();
-        self.elsewhere += self.retain(|f, _| allowed[f.file]);
-        self.suppressed.retain(|s| allowed[s.finding.file]);
-    }
-
     /// Drop the findings the baseline has.
     pub fn apply_baseline(&mut self, baseline: &Baseline) {
         self.baselined += self.retain(|_, p| !baseline.fingerprints.contains(p));
