@@ -1208,3 +1208,21 @@ fn pruning_changes_no_fact() {
     assert_eq!(a.policies.len(), 1);
     assert_eq!(format!("{a:?}"), format!("{b:?}"));
 }
+
+/// A fuzzer's input on which tree-sitter's error recovery ran for minutes:
+/// the parse stops at its budget and the file is a finding.
+#[test]
+fn a_parse_that_does_not_end_is_cut_short_and_reported() {
+    let bytes =
+        std::fs::read("testdata/fuzz-regressions/java-parser-recovery-blowup.java").unwrap();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let f = facts(&text);
+    assert_eq!(f.diagnostics.len(), 1, "{:?}", f.diagnostics);
+    assert_eq!(f.diagnostics[0].code, "RL903");
+    assert!(
+        f.diagnostics[0].message.contains("gave up after"),
+        "{}",
+        f.diagnostics[0].message
+    );
+    assert!(f.policies.is_empty());
+}
