@@ -588,16 +588,26 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
 pub fn rules_listing(format: RulesFormat) -> String {
     match format {
         RulesFormat::Text => {
+            // Columns as wide as their widest cell (`Severity`'s Display
+            // ignores padding, so its text is padded).
+            let name_w = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
+            let cat_w = RULES
+                .iter()
+                .map(|r| r.category.as_str().len())
+                .max()
+                .unwrap_or(0);
             let mut out = String::new();
             for r in RULES {
-                out.push_str(&format!(
-                    "{}  {:<28} {:<8} {:<12} {}\n",
+                let line = format!(
+                    "{}  {:<name_w$}  {:<7}  {:<cat_w$}  {}",
                     r.code,
                     r.name,
-                    r.severity,
+                    r.severity.as_str(),
                     r.category.as_str(),
                     r.formats.join(", ")
-                ));
+                );
+                out.push_str(line.trim_end());
+                out.push('\n');
             }
             out
         }

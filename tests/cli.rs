@@ -252,3 +252,47 @@ fn fingerprints_do_not_depend_on_the_working_directory() {
     assert!(!a.is_empty());
     assert_eq!(a, b);
 }
+
+#[test]
+fn rules_listing_columns_line_up() {
+    let (code, out, _) = stdout(cmd().args(["rules"]));
+    assert_eq!(code, 0);
+    // Each column starts at the same offset on every line: the offset of
+    // the n-th run of two or more spaces.
+    let starts = |line: &str| -> Vec<usize> {
+        let b = line.as_bytes();
+        (1..b.len())
+            .filter(|&i| b[i] != b' ' && b[i - 1] == b' ' && i >= 2 && b[i - 2] == b' ')
+            .take(3)
+            .collect()
+    };
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() > 20, "{out}");
+    let first = starts(lines[0]);
+    assert_eq!(first.len(), 3, "{}", lines[0]);
+    for l in &lines {
+        assert_eq!(starts(l), first, "misaligned: {l}");
+    }
+}
+
+#[test]
+fn the_summary_counts_in_the_singular_for_one() {
+    // A folder outside any repository, holding one file with one finding.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        common::root().join("testdata/rules/RL203/err/resilience4j-fixed-delay.yml"),
+        dir.path().join("application.yml"),
+    )
+    .unwrap();
+    let (_, _, err) =
+        stdout(
+            cmd()
+                .current_dir(dir.path())
+                .args(["check", "--no-cache", "--no-config", "."]),
+        );
+    assert!(err.starts_with("1 file scanned, 1 read"), "{err}");
+    assert!(
+        !err.contains("1 files") && !err.contains("1 warnings"),
+        "{err}"
+    );
+}

@@ -29,9 +29,9 @@ pub fn render(scan: &Scan, report: &Report, settings: &Settings) -> String {
         out.push_str("No findings");
     } else {
         out.push_str(&format!(
-            "**{}** in {} files scanned",
+            "**{}** in {} scanned",
             super::tally(&report.findings),
-            scan.stats.files_seen
+            super::count(scan.stats.files_seen, "file")
         ));
     }
     out.push_str(&report.tally_suffix());

@@ -73,27 +73,36 @@ fn is_unsafe(c: char) -> bool {
 }
 
 /// `2 errors, 5 warnings, 1 info`.
+/// `n` and the noun, singular for one: `1 file`, `3 files`. Nouns whose
+/// plural is not the singular plus `s` give it.
+pub fn count(n: usize, one: &str) -> String {
+    let many = match one {
+        "policy" => "policies",
+        "info" => "infos",
+        _ => return format!("{n} {one}{}", if n == 1 { "" } else { "s" }),
+    };
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub fn tally(findings: &[Finding]) -> String {
-    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let of = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let (e, w, i) = (
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Info),
+        of(Severity::Error),
+        of(Severity::Warning),
+        of(Severity::Info),
     );
     if e + w + i == 0 {
         return "no findings".into();
     }
-    let plural =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut parts = Vec::new();
     if e > 0 {
-        parts.push(plural(e, "error", "errors"));
+        parts.push(count(e, "error"));
     }
     if w > 0 {
-        parts.push(plural(w, "warning", "warnings"));
+        parts.push(count(w, "warning"));
     }
     if i > 0 {
-        parts.push(plural(i, "info", "infos"));
+        parts.push(count(i, "info"));
     }
     parts.join(", ")
 }
@@ -130,8 +139,8 @@ pub fn summary(scan: &Scan, findings: &[Finding]) -> String {
         format!("; skipped {}", skipped.join(", "))
     };
     format!(
-        "{} files scanned, {} read{per}{skipped} in {} ms: {}",
-        scan.stats.files_seen,
+        "{} scanned, {} read{per}{skipped} in {} ms: {}",
+        count(scan.stats.files_seen, "file"),
         scan.stats.files_parsed,
         scan.stats.elapsed.as_millis(),
         tally(findings)

@@ -147,8 +147,9 @@ pub fn byline(r: &Report) -> Vec<Inline> {
         v.push(Inline::Code(root.clone()));
     }
     v.push(Inline::Text(format!(
-        ": {} files scanned, {} read.",
-        r.summary.files_scanned, r.summary.files_read
+        ": {} scanned, {} read.",
+        crate::render::count(r.summary.files_scanned, "file"),
+        r.summary.files_read
     )));
     v
 }

@@ -51,9 +51,9 @@ pub fn render(r: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        r#"<title id="call-graph-title">Call graph: {} services, {} calls</title>"#,
-        r.graph.services.len(),
-        r.graph.edges.len()
+        r#"<title id="call-graph-title">Call graph: {}, {}</title>"#,
+        crate::render::count(r.graph.services.len(), "service"),
+        crate::render::count(r.graph.edges.len(), "call")
     );
     out.push_str(concat!(
         r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#6b7280"/></marker>"##,
