@@ -120,6 +120,11 @@ pub struct Graph {
     /// The service each scanned file belongs to (by index into the scan's
     /// files), where its path, config globs or identity declarations say.
     pub file_owners: Vec<Option<String>>,
+    /// Retries in code that name an instance configured elsewhere
+    /// (`@Retry(name = "payments")` and `resilience4j.retry.instances.
+    /// payments` of the same service): the use, by (file, policy), to the
+    /// configured policy. One policy, however many sites use it.
+    pub instance_uses: BTreeMap<(FileId, usize), (FileId, usize)>,
 }
 
 /// The worst path from one entry point.
@@ -489,6 +494,21 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                 configured
                     .entry((owner.clone(), name.clone()))
                     .or_insert((id, i));
+            }
+        }
+    }
+    for (id, f) in files.iter().enumerate() {
+        let Some(owner) = b.file_owner(id) else {
+            continue;
+        };
+        for (i, p) in f.facts.policies.iter().enumerate() {
+            if p.system == System::Resilience4j
+                && p.attempts.value.count == AttemptCount::Unknown
+                && is_source(&f.source.path)
+                && let Some(&at) =
+                    configured.get(&(owner.clone(), p.name.clone().unwrap_or_default()))
+            {
+                b.graph.instance_uses.insert((id, i), at);
             }
         }
     }

@@ -115,6 +115,32 @@ fn monorepo_report_markdown_and_json() {
 }
 
 #[test]
+fn a_configured_instance_used_in_code_is_one_policy() {
+    // orders' `@Retry(name = "payments")` and its
+    // `resilience4j.retry.instances.payments`: one policy, listed where it
+    // is configured, with the use beside it: the five written layers of
+    // testdata/monorepo/README.md's table.
+    let r = report("testdata/monorepo");
+    assert_eq!(r.summary.policies, 5);
+    assert_eq!(r.summary.policies_by_system.get("Resilience4j"), Some(&1));
+    let rows: Vec<_> = r
+        .services
+        .iter()
+        .flat_map(|s| s.policies.iter())
+        .filter(|p| p.system == "Resilience4j")
+        .collect();
+    assert_eq!(rows.len(), 1);
+    assert!(
+        rows[0]
+            .source
+            .file
+            .ends_with("orders/src/main/resources/application.yml")
+    );
+    assert_eq!(rows[0].used_at.len(), 1);
+    assert!(rows[0].used_at[0].file.ends_with("PaymentsClient.java"));
+}
+
+#[test]
 fn monorepo_report_html() {
     let r = report("testdata/monorepo");
     let doc = parse_and_check(&html::render(&r), &r);
@@ -467,17 +493,18 @@ fn a_corpus_report_lists_every_policy_found() {
             ));
         }
     }
-    let mut listed: Vec<(String, usize)> = r
-        .services
+    // A use of a configured instance is listed with the instance.
+    let rows: Vec<_> = r.services.iter().flat_map(|s| s.policies.iter()).collect();
+    let mut listed: Vec<(String, usize)> = rows
         .iter()
-        .flat_map(|s| s.policies.iter())
-        .map(|p| (p.source.file.clone(), p.source.line))
+        .flat_map(|p| std::iter::once(&p.source).chain(&p.used_at))
+        .map(|s| (s.file.clone(), s.line))
         .collect();
     expected.sort();
     listed.sort();
     assert_eq!(listed, expected);
     let total: usize = r.summary.policies_by_system.values().sum();
-    assert_eq!(total, expected.len());
+    assert_eq!(total, rows.len());
     // Policies INDEX.tsv names, one or more per format read today:
     // (file, system, part of the name, total attempts as shown).
     let want: &[(&str, &str, &str, &str)] = &[

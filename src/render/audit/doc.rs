@@ -175,13 +175,30 @@ fn summary(r: &Report) -> Section {
     let s = &r.summary;
     let figure = |value: String, what, bad| Figure { value, what, bad };
     let worst = s.worst_amplification.as_ref().map_or(1, |w| w.attempts);
+    let noun = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     let mut b = vec![Block::Figures(vec![
-        figure(s.services.to_string(), "services", false),
-        figure(s.edges.to_string(), "calls", false),
-        figure(s.policies.to_string(), "retry policies", false),
-        figure(s.errors.to_string(), "errors", s.errors > 0),
-        figure(s.warnings.to_string(), "warnings", false),
-        figure(s.infos.to_string(), "infos", false),
+        figure(
+            s.services.to_string(),
+            noun(s.services, "service", "services"),
+            false,
+        ),
+        figure(s.edges.to_string(), noun(s.edges, "call", "calls"), false),
+        figure(
+            s.policies.to_string(),
+            noun(s.policies, "retry policy", "retry policies"),
+            false,
+        ),
+        figure(
+            s.errors.to_string(),
+            noun(s.errors, "error", "errors"),
+            s.errors > 0,
+        ),
+        figure(
+            s.warnings.to_string(),
+            noun(s.warnings, "warning", "warnings"),
+            false,
+        ),
+        figure(s.infos.to_string(), noun(s.infos, "info", "infos"), false),
         figure(format!("{worst}\u{d7}"), "worst amplification", worst > 1),
     ])];
     b.push(match &s.worst_amplification {
@@ -432,7 +449,14 @@ fn policy_row(p: &PolicyData) -> Row {
         value(&p.overall_timeout),
         value(&p.budget),
         value(&p.retry_on),
-        vec![Inline::Source(Some(p.source.clone()))],
+        {
+            let mut cell = vec![Inline::Source(Some(p.source.clone()))];
+            for (i, u) in p.used_at.iter().enumerate() {
+                cell.push(Inline::Plain(if i == 0 { "; used at " } else { ", " }));
+                cell.push(Inline::Source(Some(u.clone())));
+            }
+            cell
+        },
     ])
 }
 

@@ -247,6 +247,9 @@ pub struct PolicyData {
     /// Names of the fields whose values are the system's defaults.
     pub defaulted: Vec<&'static str>,
     pub source: SourceRef,
+    /// The code that uses this configured instance by name
+    /// (`@Retry(name = "payments")`): one policy, however many sites use it.
+    pub used_at: Vec<SourceRef>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -492,9 +495,12 @@ impl Builder<'_> {
         let findings_groups = self.findings(findings);
         let implicit_defaults = self.defaults();
         let mut policies_by_system: BTreeMap<String, usize> = BTreeMap::new();
-        for f in &self.scan.files {
-            for p in &f.facts.policies {
-                *policies_by_system.entry(p.system.label()).or_default() += 1;
+        for (id, f) in self.scan.files.iter().enumerate() {
+            for (i, p) in f.facts.policies.iter().enumerate() {
+                // A use of a configured instance is that instance.
+                if !g.instance_uses.contains_key(&(id, i)) {
+                    *policies_by_system.entry(p.system.label()).or_default() += 1;
+                }
             }
         }
         let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
@@ -609,10 +615,19 @@ impl Builder<'_> {
         let mut by: BTreeMap<Option<String>, Vec<PolicyData>> = BTreeMap::new();
         for (id, f) in self.scan.files.iter().enumerate() {
             for (i, p) in f.facts.policies.iter().enumerate() {
+                if self.graph.instance_uses.contains_key(&(id, i)) {
+                    continue;
+                }
                 let (owner, applies_to) = self.owner(id, i, p);
-                by.entry(owner)
-                    .or_default()
-                    .push(self.policy(id, p, applies_to));
+                let mut data = self.policy(id, p, applies_to);
+                data.used_at = self
+                    .graph
+                    .instance_uses
+                    .iter()
+                    .filter(|&(_, &at)| at == (id, i))
+                    .map(|(&(uf, ui), _)| self.at(uf, self.scan.files[uf].facts.policies[ui].span))
+                    .collect();
+                by.entry(owner).or_default().push(data);
             }
         }
         // Named services first, alphabetically; the unattributed last.
@@ -703,6 +718,7 @@ impl Builder<'_> {
             retry_on,
             defaulted,
             source: self.at(file, p.span),
+            used_at: Vec::new(),
         }
     }
 
