@@ -12,18 +12,37 @@ use std::path::PathBuf;
 const EXAMPLES: &str = "\
 Examples:
   retrylint check                      check the current directory
-  retrylint check services/ deploy/    check two trees
-  retrylint check --format json .      machine-readable findings
-  retrylint check --select RL2 --ignore RL206 .
   retrylint graph --format dot . | dot -Tsvg > graph.svg
   retrylint audit . --out audit-report   report.md, report.html, report.json
   retrylint rules                      list every rule
   retrylint explain RL203              a rule's documentation
+  retrylint config                     the effective configuration
+
+`retrylint help COMMAND` (or `COMMAND --help`) shows each command's options
+and examples.";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  retrylint check                      check the current directory
+  retrylint check services/ deploy/    check two trees
+  retrylint check --format json .      machine-readable findings
+  retrylint check --select RL2 --ignore RL206 .
   retrylint check --format pretty --format sarif=retrylint.sarif
   retrylint check --changed-since origin/main --format github
   retrylint check --write-baseline .retrylint-baseline.json
   retrylint check --baseline .retrylint-baseline.json
-  retrylint config                     the effective configuration";
+  retrylint check --color always . | less -R";
+
+const GRAPH_EXAMPLES: &str = "\
+Examples:
+  retrylint graph                      the call graph as Mermaid
+  retrylint graph --format dot . | dot -Tsvg > graph.svg
+  retrylint graph --format json services/";
+
+const AUDIT_EXAMPLES: &str = "\
+Examples:
+  retrylint audit . --out audit-report   report.md, report.html, report.json
+  retrylint audit --no-config --exclude 'vendor/**' .";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -40,7 +59,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Check files and directories for retry and timeout problems.
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
     /// List every rule: code, name, default severity, category and formats.
     Rules {
@@ -49,18 +68,11 @@ pub enum Command {
     },
     /// Print the call-path graph: services, calls, the retry layers on each
     /// call, and the worst path from each entry point.
-    Graph {
-        /// Files and directories to read.
-        #[arg(default_value = ".")]
-        paths: Vec<PathBuf>,
-        #[arg(long, value_enum, default_value_t = GraphFormat::Mermaid)]
-        format: GraphFormat,
-        /// Glob of paths not to scan; may be repeated.
-        #[arg(long)]
-        exclude: Vec<String>,
-    },
+    #[command(after_help = GRAPH_EXAMPLES)]
+    Graph(GraphArgs),
     /// Write a report of everything found (Markdown, HTML with the call
     /// graph drawn, and JSON) into a directory.
+    #[command(after_help = AUDIT_EXAMPLES)]
     Audit(AuditArgs),
     /// Print a rule's documentation.
     Explain {
@@ -83,6 +95,31 @@ pub enum GraphFormat {
     Json,
     Dot,
     Mermaid,
+}
+
+/// `--color`: whether the pretty output is coloured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set; `FORCE_COLOR` or
+    /// `CLICOLOR_FORCE` turn it on off a terminal (CI logs).
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Args, Debug)]
+pub struct GraphArgs {
+    /// Files and directories to read.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = GraphFormat::Mermaid)]
+    pub format: GraphFormat,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// Print nothing on stderr but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -131,6 +168,10 @@ pub struct CheckArgs {
     /// Do not print the closing summary line.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Colour the pretty output: auto (on a terminal; `NO_COLOR` turns it
+    /// off, `FORCE_COLOR` or `CLICOLOR_FORCE` on), always or never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
 }
 
 /// The options that make up the effective configuration; shared by
@@ -217,16 +258,30 @@ pub struct AuditArgs {
     pub quiet: bool,
 }
 
+/// The arguments as clap should see them: `retrylint help --help` (and
+/// `help check -h`) mean `help` (and `help check`), where clap would
+/// reject `--help` as an unknown command.
+pub fn normalise_args(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    if args.get(1).is_some_and(|a| a == "help") {
+        let tail: Vec<_> = args
+            .split_off(2)
+            .into_iter()
+            .filter(|a| a != "--help" && a != "-h")
+            .collect();
+        args.extend(tail);
+    }
+    args
+}
+
 /// Run the command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Check(args) => check(args),
         Command::Audit(args) => audit(args),
-        Command::Graph {
-            paths,
-            format,
-            exclude,
-        } => graph(&paths, format, exclude),
+        Command::Graph(args) => graph(&args),
         Command::Rules { format } => {
             let _ = std::io::stdout()
                 .lock()
@@ -265,17 +320,27 @@ pub fn run(cli: Cli) -> i32 {
     }
 }
 
-fn color_enabled() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+/// Whether to colour output to stdout: the flag, then `NO_COLOR`
+/// (no-color.org: set and not empty), then `FORCE_COLOR` or
+/// `CLICOLOR_FORCE` (set and neither empty nor `0`), then whether stdout
+/// is a terminal.
+pub fn color_enabled(choice: ColorChoice, env: impl Fn(&str) -> Option<String>, tty: bool) -> bool {
+    let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
+    let forced = |k: &str| env(k).is_some_and(|v| !v.is_empty() && v != "0");
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto if set("NO_COLOR") => false,
+        ColorChoice::Auto if forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") => true,
+        ColorChoice::Auto => tty,
+    }
 }
 
-fn graph(paths: &[PathBuf], format: GraphFormat, exclude: Vec<String>) -> i32 {
+fn graph(args: &GraphArgs) -> i32 {
+    let (paths, format) = (&args.paths, args.format);
     // The configuration's [[services]], [[edges]], mesh and entry points
     // shape the graph.
-    let settings = match settings(&ConfigArgs {
-        exclude,
-        ..ConfigArgs::default()
-    }) {
+    let settings = match settings(&args.config) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("retrylint: {e}");
@@ -289,6 +354,18 @@ fn graph(paths: &[PathBuf], format: GraphFormat, exclude: Vec<String>) -> i32 {
             return 2;
         }
     };
+    if !args.quiet {
+        for n in &scan.notices {
+            match &n.path {
+                Some(p) => eprintln!(
+                    "retrylint: {}: {}",
+                    render::sanitize(p),
+                    render::sanitize(&n.message)
+                ),
+                None => eprintln!("retrylint: {}", render::sanitize(&n.message)),
+            }
+        }
+    }
     let g = crate::graph::build(&scan.files, &settings);
     let out = match format {
         GraphFormat::Json => render::graph::json(&scan, &g),
@@ -427,7 +504,10 @@ fn check(args: CheckArgs) -> i32 {
 fn check_inner(args: CheckArgs) -> Result<i32, String> {
     let settings = settings(&args.config)?;
     let mut outputs: Vec<(Format, Sink)> = Vec::new();
-    let specs = if args.format.is_empty() {
+    let specs = if args.format.is_empty() && args.write_baseline.is_some() {
+        // Writing a baseline is the run's output.
+        Vec::new()
+    } else if args.format.is_empty() {
         vec![FormatSpec {
             format: Format::Pretty,
             file: None,
@@ -442,6 +522,22 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
             (None, None) => Sink::Stdout,
         };
         outputs.push((spec.format, sink));
+    }
+    // Two outputs to one file would overwrite each other.
+    let mut seen: Vec<(PathBuf, Format)> = Vec::new();
+    for (format, sink) in &outputs {
+        if let Sink::File(p) = sink {
+            let abs = std::path::absolute(p).unwrap_or_else(|_| p.clone());
+            if let Some((_, other)) = seen.iter().find(|(q, _)| *q == abs) {
+                return Err(format!(
+                    "`{}` and `{}` would both write `{}`; give each format its own file",
+                    format_name(*other),
+                    format_name(*format),
+                    p.display()
+                ));
+            }
+            seen.push((abs, *format));
+        }
     }
     let undirected = args.format.iter().filter(|s| s.file.is_none()).count();
     if undirected > 1 {
@@ -521,12 +617,25 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
     if let Some(path) = &args.write_baseline {
         std::fs::write(path, Baseline::document(&scan, &report))
             .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))?;
+        eprintln!(
+            "retrylint: wrote {} to {}",
+            render::count(report.findings.len(), "finding"),
+            render::sanitize(&crate::source::display_path(path))
+        );
     }
     if let Some(path) = &args.baseline {
         report.apply_baseline(&Baseline::read(path)?);
     }
     for (format, sink) in &outputs {
-        let color = matches!(sink, Sink::Stdout) && color_enabled();
+        let color = match sink {
+            Sink::Stdout => color_enabled(
+                args.color,
+                |k| std::env::var(k).ok(),
+                std::io::stdout().is_terminal(),
+            ),
+            // A file is coloured only when asked for.
+            Sink::File(_) => args.color == ColorChoice::Always,
+        };
         let out = match format {
             Format::Pretty => render::pretty::render(&scan, &report.findings, color, 100),
             Format::Concise => render::concise(&scan, &report.findings),
@@ -582,6 +691,13 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
         (Some(t), Some(w)) if w >= t => 1,
         _ => 0,
     })
+}
+
+/// A format's name as `--format` takes it.
+fn format_name(f: Format) -> String {
+    f.to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default()
 }
 
 /// `retrylint rules` in each format; the Markdown table is the README's.

@@ -1,7 +1,7 @@
 use clap::Parser;
 
 fn main() {
-    let cli = retrylint::cli::Cli::parse();
+    let cli = retrylint::cli::Cli::parse_from(retrylint::cli::normalise_args(std::env::args_os()));
     // A panic while reading one file is caught per file (`scan`); one
     // anywhere else (linking, rules, rendering) still must not look like
     // findings (exit 1) or a crash of unknown meaning (101).

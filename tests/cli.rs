@@ -296,3 +296,110 @@ fn the_summary_counts_in_the_singular_for_one() {
         "{err}"
     );
 }
+
+#[test]
+fn colour_can_be_forced_for_ci_logs_and_turned_off() {
+    let esc = |out: &str| out.contains('\u{1b}');
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut c = cmd();
+        c.env_remove("FORCE_COLOR").env_remove("CLICOLOR_FORCE");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.args(["check"]).args(args).arg("testdata/rules/RL203/err");
+        stdout(&mut c).1
+    };
+    assert!(esc(&run(&["--color", "always"], &[])));
+    assert!(esc(&run(&["--color", "always"], &[("NO_COLOR", "1")])));
+    assert!(!esc(&run(&["--color", "never"], &[("FORCE_COLOR", "1")])));
+    assert!(esc(&run(&[], &[("FORCE_COLOR", "1")])));
+    assert!(esc(&run(&[], &[("CLICOLOR_FORCE", "1")])));
+    assert!(!esc(&run(&[], &[("CLICOLOR_FORCE", "0")])));
+    // NO_COLOR wins over FORCE_COLOR unless the flag says otherwise.
+    assert!(!esc(&run(&[], &[("FORCE_COLOR", "1"), ("NO_COLOR", "1")])));
+    assert!(!esc(&run(&[], &[])));
+}
+
+#[test]
+fn two_formats_to_one_file_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.json");
+    let (code, _, err) = stdout(cmd().args([
+        "check",
+        "--format",
+        &format!("json={}", a.display()),
+        "--format",
+        &format!("sarif={}", a.display()),
+        "testdata/clean",
+    ]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`json` and `sarif` would both write"), "{err}");
+    assert!(!a.exists(), "nothing is written before the refusal");
+    // --output and a format's own file naming the same file, likewise.
+    let (code, _, _) = stdout(cmd().args([
+        "check",
+        "--format",
+        "concise",
+        "--format",
+        &format!("json={}", a.display()),
+        "-o",
+        &a.display().to_string(),
+        "testdata/clean",
+    ]));
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn writing_a_baseline_says_what_it_wrote_instead_of_printing_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        common::root().join("testdata/rules/RL203/err/resilience4j-fixed-delay.yml"),
+        dir.path().join("application.yml"),
+    )
+    .unwrap();
+    let base = dir.path().join("base.json");
+    let (code, out, err) = stdout(cmd().current_dir(dir.path()).args([
+        "check",
+        "--no-cache",
+        "--no-config",
+        "--write-baseline",
+        "base.json",
+        ".",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty(), "the report is not printed: {out}");
+    assert!(
+        err.contains("retrylint: wrote 2 findings to base.json"),
+        "{err}"
+    );
+    assert!(base.exists());
+}
+
+#[test]
+fn help_help_and_per_command_examples() {
+    let (code, out, err) = stdout(cmd().args(["help", "--help"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Usage: retrylint"), "{out}");
+    let (code, out, _) = stdout(cmd().args(["help", "check", "--help"]));
+    assert_eq!(code, 0);
+    assert!(out.contains("--fail-on"));
+    // Each command's examples are its own.
+    let (_, check, _) = stdout(cmd().args(["check", "--help"]));
+    assert!(
+        !check.contains("retrylint graph") && !check.contains("retrylint audit"),
+        "{check}"
+    );
+    let (_, graph, _) = stdout(cmd().args(["graph", "--help"]));
+    assert!(graph.contains("retrylint graph --format dot"), "{graph}");
+    assert!(!graph.contains("retrylint check --"), "{graph}");
+    // graph takes the scan flags of check.
+    for flag in [
+        "--config",
+        "--no-config",
+        "--no-cache",
+        "--exclude",
+        "--quiet",
+    ] {
+        assert!(graph.contains(flag), "graph lacks {flag}");
+    }
+}
