@@ -12,7 +12,7 @@ use crate::ScannedFile;
 use crate::config::{Mesh, Settings};
 use crate::duration::human;
 use crate::extract::short_host;
-use crate::model::{AttemptCount, Delay, Layer as LayerKind, Provenance, RetryPolicy, System};
+use crate::model::{AttemptCount, Layer as LayerKind, Provenance, RetryPolicy, System, backoff};
 use crate::source::{FileId, Span};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
@@ -250,12 +250,11 @@ fn layer_of(file: FileId, index: usize, p: &RetryPolicy) -> RetryLayer {
     let per_try = p.per_try_timeout.as_ref().and_then(|t| t.value.finite());
     let overall = p.overall_timeout.as_ref().and_then(|t| t.value.finite());
     let n = p.attempts.value.count.finite().unwrap_or(1);
-    let backoff = match p.delay.value {
-        Delay::Custom | Delay::Unknown => Duration::ZERO,
-        _ => (1..n)
-            .map(|k| p.delay.value.nominal(k as u32).unwrap_or_default())
-            .sum(),
-    };
+    let backoff = p
+        .delay
+        .value
+        .total_backoff(n.saturating_sub(1))
+        .unwrap_or_default();
     RetryLayer {
         policy: Some((file, index)),
         system: p.system.clone(),
@@ -795,6 +794,7 @@ fn find_cycles(g: &mut Graph) {
         let mut stack: Vec<(ServiceId, usize)> = vec![(start, 0)];
         state[start] = 1;
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            crate::guard::checkpoint();
             if let Some(&ei) = g.out[node].get(*next) {
                 *next += 1;
                 let to = g.edges[ei].to;
@@ -870,6 +870,7 @@ impl Graph {
     fn solve(&self, start: ServiceId, memo: &mut [Option<(u64, Option<usize>)>]) {
         let mut stack = vec![(start, false)];
         while let Some((node, expanded)) = stack.pop() {
+            crate::guard::checkpoint();
             if memo[node].is_some() {
                 continue;
             }
@@ -929,11 +930,11 @@ impl Graph {
                 (None, i) => i,
             };
             let per = per?;
-            let copies = l.factor().min(u32::MAX as u64) as u32;
+            let copies = l.factor();
             let mut total = match l.hedge_delay {
                 // Side by side: the last copy starts (copies - 1) delays in.
-                Some(d) => d.min(per).saturating_mul(copies - 1) + per,
-                None => per.saturating_mul(copies) + l.backoff,
+                Some(d) => backoff::worst_case(copies.saturating_sub(1), d.min(per), per),
+                None => backoff::worst_case(copies, per, l.backoff),
             };
             if let Some(o) = l.overall {
                 total = total.min(o);

@@ -10,6 +10,8 @@
 
 use crate::source::Span;
 use serde::Serialize;
+
+pub mod backoff;
 use std::fmt;
 use std::time::Duration;
 
@@ -280,8 +282,13 @@ impl Delay {
                 multiplier,
                 cap,
             } => {
-                let raw = base.as_secs_f64() * multiplier.powi(n.saturating_sub(1) as i32);
-                let raw = if raw.is_finite() { raw } else { f64::MAX };
+                let raw = base.as_secs_f64() * multiplier.powi(exponent(n));
+                // (A negative delay, from a negative multiplier, is none.)
+                let raw = if raw.is_finite() {
+                    raw.max(0.0)
+                } else {
+                    f64::MAX
+                };
                 let d = Duration::from_secs_f64(raw.min(1e12));
                 Some(cap.map_or(d, |c| d.min(c)))
             }
@@ -299,10 +306,16 @@ impl Delay {
         match self {
             Delay::Exponential {
                 base, multiplier, ..
-            } => Some(base.as_secs_f64() * multiplier.powi(n.saturating_sub(1) as i32)),
+            } => Some(base.as_secs_f64() * multiplier.powi(exponent(n))),
             other => other.nominal(n).map(|d| d.as_secs_f64()),
         }
     }
+}
+
+/// The power of the multiplier in the delay before retry `n`: n - 1, held
+/// at `i32::MAX` rather than wrapped to a negative power.
+fn exponent(n: u32) -> i32 {
+    n.saturating_sub(1).min(i32::MAX as u32) as i32
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]

@@ -775,7 +775,9 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     let mut steps = 0u64;
     let mut progress = |_: &tree_sitter::ParseState| {
         steps += 1;
-        if steps > budget {
+        // (The scan's time guard cannot unwind through the C parser: it
+        // stops the parse here and unwinds below.)
+        if steps > budget || (steps % 1024 == 0 && crate::guard::expired()) {
             std::ops::ControlFlow::Break(())
         } else {
             std::ops::ControlFlow::Continue(())
@@ -788,6 +790,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
         Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
     );
     let Some(tree) = parsed else {
+        crate::guard::stop_if_expired();
         if steps > budget {
             facts.diagnostics.push(crate::rules::settings::unparsable_file::file(
                 &format!(
