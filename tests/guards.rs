@@ -70,7 +70,7 @@ fn a_file_whose_reading_stalls_is_rl903_and_the_others_are_read() {
     assert_eq!(r.code, 1, "{}{}", r.out, r.err);
     assert!(
         r.out
-            .contains("other.yml:1:1: RL903 [error] file not checked: reading it took longer than the `300ms` budget of one file"),
+            .contains("other.yml:1:1: RL903 [warning] file not checked: reading it took longer than the `300ms` budget of one file"),
         "{}",
         r.out
     );
@@ -84,7 +84,8 @@ fn a_rule_that_panics_is_a_notice_and_the_other_rules_report() {
     let r = run(t.path(), "panic:rule:RL203");
     assert_eq!(r.code, 2, "{}{}", r.out, r.err);
     assert!(
-        r.err.contains("control.yml: internal error: rule RL203 panicked: injected panic"),
+        r.err
+            .contains("control.yml: internal error: rule RL203 panicked: injected panic"),
         "{}",
         r.err
     );
@@ -99,8 +100,7 @@ fn a_rule_that_stalls_is_stopped_at_its_budget() {
     let r = run(t.path(), "stall:rule:RL102");
     assert_eq!(r.code, 2, "{}{}", r.out, r.err);
     assert!(
-        r.err
-            .contains("internal error: rule RL102 stopped after `"),
+        r.err.contains("internal error: rule RL102 stopped after `"),
         "{}",
         r.err
     );
@@ -126,15 +126,32 @@ fn a_graph_rule_that_panics_leaves_the_policy_rules() {
 fn the_graph_or_the_linking_stopping_leaves_the_policy_rules() {
     let t = tree();
     for (fault, said) in [
-        ("panic:graph", "internal error: building the call graph panicked"),
-        ("stall:graph", "internal error: building the call graph stopped after"),
+        (
+            "panic:graph",
+            "internal error: building the call graph panicked",
+        ),
+        (
+            "stall:graph",
+            "internal error: building the call graph stopped after",
+        ),
         ("panic:link", "internal error: linking the files panicked"),
-        ("stall:link", "internal error: linking the files stopped after"),
+        (
+            "stall:link",
+            "internal error: linking the files stopped after",
+        ),
     ] {
         let r = run(t.path(), fault);
         assert_eq!(r.code, 2, "{fault}: {}{}", r.out, r.err);
         assert!(r.err.contains(said), "{fault}: {}", r.err);
-        assert!(r.out.contains("control.yml:4:7: RL102"), "{fault}: {}", r.out);
-        assert!(r.out.contains("control.yml:6:9: RL203"), "{fault}: {}", r.out);
+        assert!(
+            r.out.contains("control.yml:4:7: RL102"),
+            "{fault}: {}",
+            r.out
+        );
+        assert!(
+            r.out.contains("control.yml:6:9: RL203"),
+            "{fault}: {}",
+            r.out
+        );
     }
 }

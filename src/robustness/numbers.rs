@@ -261,19 +261,19 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "grpc maxAttempts",
         path: "grpc/service_config.json",
-        template: "{\"methodConfig\": [{\"name\": [{\"service\": \"s.S\"}], \"timeout\": \"2s\", \"retryPolicy\": {\"maxAttempts\": {v}, \"initialBackoff\": \"0.001s\", \"maxBackoff\": \"9999999999999999s\", \"backoffMultiplier\": 2, \"retryableStatusCodes\": [\"UNAVAILABLE\"], \"perAttemptRecvTimeout\": \"1s\"}}]}\n",
+        template: "{\"methodConfig\": [{\"name\": [{\"service\": \"s.S\"}], \"timeout\": \"2s\", \"retryPolicy\": {\"maxAttempts\": {v}, \"initialBackoff\": \"0.001s\", \"maxBackoff\": \"315576000000s\", \"backoffMultiplier\": 2, \"retryableStatusCodes\": [\"UNAVAILABLE\"], \"perAttemptRecvTimeout\": \"1s\"}}]}\n",
         normal: "3",
     },
     Setting {
         name: "grpc initialBackoff",
         path: "grpc/service_config.json",
-        template: "{\"methodConfig\": [{\"name\": [{\"service\": \"s.S\"}], \"timeout\": \"2s\", \"retryPolicy\": {\"maxAttempts\": 2147483647, \"initialBackoff\": \"{v}\", \"maxBackoff\": \"9999999999999999s\", \"backoffMultiplier\": 2, \"retryableStatusCodes\": [\"UNAVAILABLE\"]}}]}\n",
+        template: "{\"methodConfig\": [{\"name\": [{\"service\": \"s.S\"}], \"timeout\": \"2s\", \"retryPolicy\": {\"maxAttempts\": 2147483647, \"initialBackoff\": \"{v}\", \"maxBackoff\": \"315576000000s\", \"backoffMultiplier\": 2, \"retryableStatusCodes\": [\"UNAVAILABLE\"]}}]}\n",
         normal: "0.1s",
     },
     Setting {
         name: "grpc backoffMultiplier",
         path: "grpc/service_config.json",
-        template: "{\"methodConfig\": [{\"name\": [{\"service\": \"s.S\"}], \"timeout\": \"2s\", \"retryPolicy\": {\"maxAttempts\": 2147483647, \"initialBackoff\": \"0.001s\", \"maxBackoff\": \"9999999999999999s\", \"backoffMultiplier\": {v}, \"retryableStatusCodes\": [\"UNAVAILABLE\"]}}], \"retryThrottling\": {\"maxTokens\": {v}, \"tokenRatio\": {v}}}\n",
+        template: "{\"methodConfig\": [{\"name\": [{\"service\": \"s.S\"}], \"timeout\": \"2s\", \"retryPolicy\": {\"maxAttempts\": 2147483647, \"initialBackoff\": \"0.001s\", \"maxBackoff\": \"315576000000s\", \"backoffMultiplier\": {v}, \"retryableStatusCodes\": [\"UNAVAILABLE\"]}}], \"retryThrottling\": {\"maxTokens\": {v}, \"tokenRatio\": {v}}}\n",
         normal: "2",
     },
     Setting {
