@@ -207,7 +207,7 @@ pub mod serde_ms {
     pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
         let ns = d.as_nanos();
         if ns >= 1u128 << 53
-            && ns % 1_000_000 == 0
+            && ns.is_multiple_of(1_000_000)
             && let Ok(ms) = u64::try_from(ns / 1_000_000)
         {
             return s.serialize_u64(ms);

@@ -101,7 +101,7 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 pub fn checkpoint() {
     let t = TICKS.get().wrapping_add(1);
     TICKS.set(t);
-    if t % TICK == 0 && expired() {
+    if t.is_multiple_of(TICK) && expired() {
         resume_unwind(Box::new(Overrun));
     }
 }

@@ -777,7 +777,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
         steps += 1;
         // (The scan's time guard cannot unwind through the C parser: it
         // stops the parse here and unwinds below.)
-        if steps > budget || (steps % 1024 == 0 && crate::guard::expired()) {
+        if steps > budget || (steps.is_multiple_of(1024) && crate::guard::expired()) {
             std::ops::ControlFlow::Break(())
         } else {
             std::ops::ControlFlow::Continue(())
