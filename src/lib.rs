@@ -352,7 +352,7 @@ fn read_one(
         Some(facts) => facts,
         None => {
             let name = path.file_name().unwrap_or_default().to_string_lossy();
-            let budget = guard::budget(guard::FILE_BUDGET);
+            let budget = guard::budget(guard::file_budget(text.len()));
             match guard::run(budget, || {
                 guard::inject(&format!("file:{name}"));
                 extract::extract(path, &text, syntax)
