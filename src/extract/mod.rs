@@ -22,6 +22,7 @@ pub mod rust;
 pub mod spring;
 pub mod spring_boot_retry;
 pub mod spring_cloud_gateway;
+pub mod spring_cloud_gateway_mvc;
 pub mod workload;
 
 use crate::model::{
