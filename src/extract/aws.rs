@@ -1028,6 +1028,7 @@ mod tests {
                 text,
                 file: &file,
                 doc,
+                outer: &[],
             };
             extract_env_doc(&ctx, &mut facts);
         }

@@ -362,6 +362,8 @@ fn read_route_field(p: &Prop, at: usize, route: &mut Route, facts: &mut Facts) {
             route.response_timeout = match p.value.trim().parse::<i64>() {
                 Ok(n) if n < 0 => Some((Timeout::Disabled, p.span())),
                 Ok(n) => Some((Timeout::after(Duration::from_millis(n as u64)), p.span())),
+                // A placeholder nothing resolved: unknown, not invalid.
+                Err(_) if p.value.contains("${") => Some((Timeout::Unknown, p.span())),
                 Err(_) => {
                     facts.diagnostics.push(invalid_setting::value(
                         p.value_span,
