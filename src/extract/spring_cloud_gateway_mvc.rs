@@ -55,7 +55,11 @@ pub const DEFAULT_MAX_BACKOFF: Duration = Duration::from_millis(30_000);
 
 /// Why `BackoffConfig.validate()` rejects these settings, if it does
 /// (the filter then fails at startup).
-pub fn rejected(first: Duration, max: Option<Duration>, factor: i32) -> Option<(&'static str, String)> {
+pub fn rejected(
+    first: Duration,
+    max: Option<Duration>,
+    factor: i32,
+) -> Option<(&'static str, String)> {
     if first < Duration::from_millis(1) {
         return Some((
             "firstBackoff",

@@ -28,6 +28,9 @@ const MAX_DEPTH: usize = 8;
 /// doubles at each step stays small).
 const MAX_VALUE: usize = 64 * 1024;
 
+/// How much text the lookups of one document may read in all.
+const BUDGET: usize = 4 << 20;
+
 /// More documents than this in one file: each document is resolved from
 /// itself only (resolution across documents is quadratic in them).
 pub const MAX_DOCUMENTS: usize = 64;
@@ -61,11 +64,7 @@ pub fn profile(props: &[Prop]) -> Option<String> {
 /// The property sources a document's placeholders are looked up in, in
 /// order: the document, the documents of its profile, the documents
 /// without one, then `outer` (other files).
-pub fn sources<'p>(
-    docs: &'p [Vec<Prop>],
-    i: usize,
-    outer: &'p [Prop],
-) -> Vec<&'p [Prop]> {
+pub fn sources<'p>(docs: &'p [Vec<Prop>], i: usize, outer: &'p [Prop]) -> Vec<&'p [Prop]> {
     let Some(own) = docs.get(i) else {
         return vec![outer];
     };
@@ -94,14 +93,26 @@ pub fn resolve(props: &[Prop], sources: &[&[Prop]]) -> Vec<Prop> {
     if !props.iter().any(|p| p.value.contains("${")) {
         return props.to_vec();
     }
-    let lookup = |key: &str| -> Option<&str> {
-        let want = normalised_name(key);
-        sources.iter().find_map(|src| {
+    // Each source's keys, indexed once (later duplicates win).
+    let maps: Vec<std::collections::HashMap<String, &str>> = sources
+        .iter()
+        .map(|src| {
             src.iter()
-                .rev()
-                .find(|p| prop_name(p) == want)
-                .map(|p| p.value.as_str())
+                .map(|p| (prop_name(p), p.value.as_str()))
+                .collect()
         })
+        .collect();
+    // Every lookup is paid for by the text it reads, so that placeholders
+    // that refer to each other many times over cannot stall the scan.
+    let spent = std::cell::Cell::new(0usize);
+    let lookup = |key: &str| -> Option<&str> {
+        if spent.get() > BUDGET {
+            return None;
+        }
+        let want = normalised_name(key);
+        let found = maps.iter().find_map(|m| m.get(&want).copied());
+        spent.set(spent.get() + key.len() + found.map_or(0, str::len) + 1);
+        found
     };
     props
         .iter()
@@ -186,7 +197,11 @@ fn closing(v: &str, start: usize) -> Option<usize> {
 
 /// The value of a placeholder's inside (`key` or `key:default`), or
 /// `None` when nothing resolves it.
-fn expand<'s>(inner: &str, lookup: &dyn Fn(&str) -> Option<&'s str>, depth: usize) -> Option<String> {
+fn expand<'s>(
+    inner: &str,
+    lookup: &dyn Fn(&str) -> Option<&'s str>,
+    depth: usize,
+) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }
@@ -350,14 +365,15 @@ pub fn link(files: &mut [ScannedFile]) {
         let mut outer: Vec<Prop> = Vec::new();
         for (n, _) in &others {
             let sibling = dir.join(n);
-            let docs = loaded.entry(sibling.clone()).or_insert_with(|| {
-                match scanned.get(&sibling) {
-                    Some(&i) => documents(n, &files[i].source.text),
-                    None => read_sibling(&sibling)
-                        .map(|t| documents(n, &t))
-                        .unwrap_or_default(),
-                }
-            });
+            let docs =
+                loaded
+                    .entry(sibling.clone())
+                    .or_insert_with(|| match scanned.get(&sibling) {
+                        Some(&i) => documents(n, &files[i].source.text),
+                        None => read_sibling(&sibling)
+                            .map(|t| documents(n, &t))
+                            .unwrap_or_default(),
+                    });
             for d in docs.iter() {
                 let p = profile(d);
                 if p.is_none() || p == mine {

@@ -96,7 +96,11 @@ mod tests {
         assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
         // Every span lies in the piece its text came from.
         let s = p.attempts.span;
-        assert!(src[s.start..s.end].contains('4'), "{}", &src[s.start..s.end]);
+        assert!(
+            src[s.start..s.end].contains('4'),
+            "{}",
+            &src[s.start..s.end]
+        );
         assert_eq!(src[..s.start].lines().count(), 3);
         // A code gRPC rejects is reported where it is written.
         let bad = src.replace("UNAVAILABLE", "NO_SUCH_CODE");

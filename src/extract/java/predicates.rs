@@ -62,11 +62,9 @@ fn body_is_true(ctx: &Ctx<'_>, body: Node<'_>) -> bool {
         .filter(|n| n.kind() == "return_statement")
         .collect();
     !returns.is_empty()
-        && returns.iter().all(|r| {
-            named_children(*r)
-                .first()
-                .is_some_and(|v| is_true(ctx, *v))
-        })
+        && returns
+            .iter()
+            .all(|r| named_children(*r).first().is_some_and(|v| is_true(ctx, *v)))
 }
 
 /// `true`, `Boolean.TRUE`, `(true)`.

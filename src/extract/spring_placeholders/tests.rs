@@ -53,7 +53,7 @@ fn profiles_of_one_file_are_kept_apart() {
             .iter()
             .find(|p| p.name.as_deref() == Some(&format!("route {route}")))
             .and_then(|p| p.per_try_timeout.as_ref())
-            .map(|t| t.value.clone())
+            .map(|t| t.value)
     };
     // The plain document does not see the prod document's key.
     assert_eq!(timeout("a"), Some(Timeout::Unknown));
@@ -77,7 +77,16 @@ fn file_profiles_by_name() {
 
 #[test]
 fn never_panics_on_odd_placeholders() {
-    for v in ["${", "${}", "}${", "${a:${b:${c}}}", "${${${", "$${x}}", "${é:ü}", "${a:}"] {
+    for v in [
+        "${",
+        "${}",
+        "}${",
+        "${a:${b:${c}}}",
+        "${${${",
+        "$${x}}",
+        "${é:ü}",
+        "${a:}",
+    ] {
         let text = format!("x={v}\na=1\n");
         let docs = props(&text);
         let r = resolve(&docs[0], &sources(&docs, 0, &[]));
@@ -86,4 +95,22 @@ fn never_panics_on_odd_placeholders() {
         }
     }
     let _ = Facts::default();
+}
+
+#[test]
+fn placeholders_that_multiply_do_not_stall() {
+    let mut text = String::from("k0=xxxxxxxxxxxxxxxx\n");
+    for i in 1..40 {
+        let prev = i - 1;
+        text.push_str(&format!(
+            "k{i}=${{k{prev}}}${{k{prev}}}${{k{prev}}}${{k{prev}}}\n"
+        ));
+    }
+    let refs: String = (0..20_000).map(|_| "${k39}").collect();
+    text.push_str(&format!("x={refs}\n"));
+    let docs = props(&text);
+    let start = std::time::Instant::now();
+    let r = resolve(&docs[0], &sources(&docs, 0, &[]));
+    assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    assert!(r.iter().all(|p| p.value.len() <= 2 * MAX_VALUE + 200_000));
 }
