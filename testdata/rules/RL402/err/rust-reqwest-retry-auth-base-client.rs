@@ -11,7 +11,7 @@ struct Builder {
 
 impl Builder {
     fn retry_policy(&self) -> ExponentialBackoff {
-        ExponentialBackoff::builder().build_with_max_retries(3)
+        ExponentialBackoff::builder().build_with_max_retries(1)
     }
 
     fn apply_middleware(&self, client: reqwest::Client) -> ClientWithMiddleware {
