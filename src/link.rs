@@ -14,6 +14,9 @@ const MAX_MANIFEST: u64 = 1 << 20;
 /// order: the scan runs them after extraction, and the `link` fuzz target
 /// runs the same list.
 pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
+    // Which reading of a version-dependent setting holds, from the
+    // library versions the build files tell.
+    crate::versions::join::apply(files);
     // Rust retry macros are defined in one file and called in others.
     crate::extract::rust::link_macros(files);
     cargo_identities(files, roots);

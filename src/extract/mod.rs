@@ -73,6 +73,15 @@ pub struct Facts {
     /// files by `link::java_retry_annotations`.
     #[serde(default)]
     pub java: java::JavaFacts,
+    /// The library versions a build file names (`pom.xml`,
+    /// `build.gradle`, ...), joined to other files by
+    /// `versions::join`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<crate::versions::BuildFacts>,
+    /// Readings of this file that depend on the version of a library its
+    /// build uses, applied by `versions::join` once the version is known.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versioned: Vec<crate::versions::Versioned>,
 }
 
 impl Facts {
@@ -88,6 +97,8 @@ impl Facts {
             && self.top_level.is_empty()
             && self.rust.is_empty()
             && self.java.is_empty()
+            && self.build.is_none()
+            && self.versioned.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {
@@ -113,6 +124,8 @@ pub enum Syntax {
     /// nginx configuration.
     Nginx,
     Rust,
+    /// A build file read for library versions (`crate::versions`).
+    Build(crate::versions::BuildKind),
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -194,6 +207,9 @@ pub const SPRING_NEEDLES: &[&str] = &[
 /// no extractor wants it.
 pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    if let Some(kind) = crate::versions::read::kind_of(&name) {
+        return crate::versions::read::wanted(kind, bytes).then_some(Syntax::Build(kind));
+    }
     if nginx::claims(path, &name, bytes) {
         return Some(Syntax::Nginx);
     }
@@ -336,6 +352,12 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
         Syntax::Properties => properties::extract(path, text, &mut facts),
         Syntax::Nginx => nginx::extract(text, &mut facts),
         Syntax::Rust => rust::extract(path, text, &mut facts),
+        Syntax::Build(kind) => {
+            if let Some(build) = crate::versions::read::extract(kind, text) {
+                facts.build = Some(build);
+                facts.claimed_by("build");
+            }
+        }
     }
     facts
 }
@@ -839,6 +861,14 @@ pub fn wanted_by_name(path: &Path) -> bool {
     .iter()
     .any(|e| ends(e.as_bytes()))
         || ends(b".conf.template")
+        // Build files, for library versions (`versions::read::kind_of`).
+        || name.eq_ignore_ascii_case(b"pom.xml")
+        || name.eq_ignore_ascii_case(b"build.gradle")
+        || name.eq_ignore_ascii_case(b"build.gradle.kts")
+        || name.eq_ignore_ascii_case(b"cargo.lock")
+        || name.eq_ignore_ascii_case(b"directory.packages.props")
+        || ends(b".versions.toml")
+        || ends(b".csproj")
         || ends(b".conf.tmpl")
         || starts(b"shared_config")
         || starts(b"shared_credentials")
@@ -886,7 +916,10 @@ mod wanted_by_name_tests {
         for (p, want) in [
             ("docs/readme.md", false),
             ("img/a.png", false),
-            ("Cargo.lock", false),
+            ("Cargo.lock", true),
+            ("Cargo.toml", false),
+            ("svc/pom.xml", true),
+            ("gradle/libs.versions.toml", true),
             ("src/Main.java", true),
             ("src/Main.kt", false),
             ("etc/nginx/sites-enabled/default", true),

@@ -5,7 +5,7 @@ use crate::rules::{Check, Diagnostic, did_you_mean};
 use crate::source::Span;
 
 pub const CHECK: Check = Check::Extractor;
-const CODE: &str = "RL901";
+pub const CODE: &str = "RL901";
 
 /// `key` is not a key of `what`.
 pub fn unknown_key<'c>(
