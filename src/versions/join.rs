@@ -110,7 +110,9 @@ impl Build<'_> {
     }
 }
 
-struct Index<'a> {
+/// The build files of a scan, to ask which version of a library a file
+/// builds with ([`Index::version`]).
+pub struct Index<'a> {
     builds: Vec<Build<'a>>,
     /// Unit folder -> builds serving it.
     by_dir: HashMap<PathBuf, Vec<usize>>,
@@ -138,7 +140,7 @@ fn normal(p: &Path) -> PathBuf {
 }
 
 impl<'a> Index<'a> {
-    fn new(files: &'a [ScannedFile]) -> Index<'a> {
+    pub fn new(files: &'a [ScannedFile]) -> Index<'a> {
         let mut ix = Index {
             builds: Vec::new(),
             by_dir: HashMap::new(),
@@ -170,7 +172,14 @@ impl<'a> Index<'a> {
         ix
     }
 
-    /// The version of `library` for the file at `path`.
+    /// The version of `library` the build unit of the file at `path`
+    /// (its shown path) uses, and the build file that tells it; `None`
+    /// when no scanned build file names the library. The range may be
+    /// unknown (a version from a BOM outside the tree).
+    pub fn version(&self, path: &Path, library: Library) -> Option<Resolved> {
+        self.lookup(path, library)
+    }
+
     fn lookup(&self, path: &Path, library: Library) -> Option<Resolved> {
         let path = normal(path);
         let mut unknown: Option<Resolved> = None;
