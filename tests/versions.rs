@@ -204,3 +204,65 @@ fn build_files_that_name_no_modelled_library_are_not_kept() {
     );
     assert_eq!(scan.stats.files_parsed, 0);
 }
+
+/// The attempts of the first policy of `system` a fixture tree reads.
+fn attempts(fixture: &str, system: retrylint::model::System) -> Option<u64> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/rules")
+        .join(fixture);
+    let scan = retrylint::scan(&[root], &Settings::default()).unwrap();
+    scan.files
+        .iter()
+        .flat_map(|f| &f.facts.policies)
+        .find(|p| p.system == system)
+        .and_then(|p| p.attempts.value.count.finite())
+}
+
+#[test]
+fn the_attempts_follow_the_version_the_build_uses() {
+    use retrylint::model::System::{Resilience4j, SpringAmqp};
+    // `maxRetryAttempts: 6`: counted by 1.x, ignored by 2.x (default 3),
+    // the 2.x reading when no build file tells.
+    assert_eq!(
+        attempts("RL206/err/resilience4j-legacy-key-maven-1x", Resilience4j),
+        Some(6)
+    );
+    assert_eq!(
+        attempts("RL901/err/resilience4j-removed-key-gradle-2x", Resilience4j),
+        Some(3)
+    );
+    assert_eq!(
+        attempts(
+            "RL901/err/resilience4j-removed-key-catalog-2x",
+            Resilience4j
+        ),
+        Some(3)
+    );
+    assert_eq!(
+        attempts(
+            "RL901/err/resilience4j-removed-key-no-build-file",
+            Resilience4j
+        ),
+        Some(3)
+    );
+    // Rabbit `max-attempts: 2`: Boot 3 reads it; Boot 4 ignores it and
+    // makes its default `max-retries: 3`, 4 attempts.
+    assert_eq!(
+        attempts("RL901/ok/spring-rabbit-max-attempts-boot3", SpringAmqp),
+        Some(2)
+    );
+    assert_eq!(
+        attempts("RL901/err/spring-rabbit-max-attempts-boot4", SpringAmqp),
+        Some(4)
+    );
+    // Rabbit `max-retries: 1`: Boot 4 reads it (2 attempts); Boot 3
+    // ignores it, default `max-attempts: 3`.
+    assert_eq!(
+        attempts("RL901/ok/spring-rabbit-max-retries-boot4", SpringAmqp),
+        Some(2)
+    );
+    assert_eq!(
+        attempts("RL901/err/spring-rabbit-max-retries-boot3", SpringAmqp),
+        Some(3)
+    );
+}
