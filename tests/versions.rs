@@ -266,3 +266,40 @@ fn the_attempts_follow_the_version_the_build_uses() {
         Some(3)
     );
 }
+
+#[test]
+fn poms_that_import_each_other_in_a_web_do_not_stall_the_lookup() {
+    // 20 BOMs, each importing all the others: walked once per path, the
+    // lookup would take 19^16 steps; it is cut at a visit budget.
+    let n = 20;
+    let mut files: Vec<(String, String)> = Vec::new();
+    for k in 0..n {
+        let imports: String = (0..n)
+            .filter(|j| *j != k)
+            .map(|j| format!("<dependency><groupId>com.ex</groupId><artifactId>m{j}</artifactId><version>1</version><type>pom</type><scope>import</scope></dependency>"))
+            .collect();
+        files.push((
+            format!("m{k}/pom.xml"),
+            pom(&format!(
+                "<groupId>com.ex</groupId><artifactId>m{k}</artifactId><version>1</version><dependencyManagement><dependencies>{imports}</dependencies></dependencyManagement>{R4J_NO_VERSION}"
+            )),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let dir = tree(&refs);
+    let scan = retrylint::scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
+    let start = std::time::Instant::now();
+    let r = Index::new(&scan.files).version(
+        &dir.path().join("m0/application.yml"),
+        Library::Resilience4j,
+    );
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(r.is_some_and(|r| !r.range.is_known()));
+}

@@ -21,12 +21,21 @@ use std::path::{Path, PathBuf};
 /// followed (a cycle or a chain this long tells nothing more).
 const MAX_DEPTH: usize = 16;
 
+/// How many poms one lookup may visit: poms that import each other in
+/// a web would otherwise be walked once per path (exponential in the
+/// depth); past this the version is unknown.
+const MAX_VISITS: usize = 2_000;
+
+/// The version found for each [`Versioned`] of a file, in order.
+type Found = Vec<Option<Resolved>>;
+
 /// Apply the version readings of every file with [`Versioned`] facts.
 pub fn apply(files: &mut [ScannedFile]) {
     if files.iter().all(|f| f.facts.versioned.is_empty()) {
         return;
     }
-    let mut todo: Vec<(usize, Vec<(usize, Option<Resolved>)>)> = Vec::new();
+    // (file, the version of each of its `versioned` libraries)
+    let mut todo: Vec<(usize, Found)> = Vec::new();
     {
         let index = Index::new(files);
         for (id, f) in files.iter().enumerate() {
@@ -37,8 +46,7 @@ pub fn apply(files: &mut [ScannedFile]) {
                 .facts
                 .versioned
                 .iter()
-                .enumerate()
-                .map(|(k, v)| (k, index.lookup(&f.source.path, v.library)))
+                .map(|v| index.lookup(&f.source.path, v.library))
                 .collect();
             todo.push((id, found));
         }
@@ -46,9 +54,10 @@ pub fn apply(files: &mut [ScannedFile]) {
     for (id, found) in todo {
         let facts = &mut files[id].facts;
         let versioned = std::mem::take(&mut facts.versioned);
-        for (k, resolved) in found {
-            let Some(r) = resolved else { continue };
-            apply_one(facts, &versioned[k], &r);
+        for (v, resolved) in versioned.iter().zip(found) {
+            if let Some(r) = resolved {
+                apply_one(facts, v, &r);
+            }
         }
         facts.versioned = versioned;
     }
@@ -120,6 +129,8 @@ pub struct Index<'a> {
     by_coords: HashMap<(String, String), Option<usize>>,
     /// pom path (normalised) -> pom.
     by_path: HashMap<PathBuf, usize>,
+    /// Poms visited by the current lookup ([`MAX_VISITS`]).
+    visits: std::cell::Cell<usize>,
 }
 
 /// A path with `.` and `..` folded (lexically).
@@ -146,6 +157,7 @@ impl<'a> Index<'a> {
             by_dir: HashMap::new(),
             by_coords: HashMap::new(),
             by_path: HashMap::new(),
+            visits: std::cell::Cell::new(0),
         };
         for f in files {
             let Some(b) = &f.facts.build else { continue };
@@ -181,6 +193,7 @@ impl<'a> Index<'a> {
     }
 
     fn lookup(&self, path: &Path, library: Library) -> Option<Resolved> {
+        self.visits.set(0);
         let path = normal(path);
         let mut unknown: Option<Resolved> = None;
         for dir in path.ancestors().skip(1) {
@@ -249,7 +262,7 @@ impl<'a> Index<'a> {
     /// A pom's effective properties: its parent's (when scanned), then
     /// its own, with `project.version` and `project.parent.version`.
     fn properties(&self, i: usize, depth: usize) -> HashMap<String, String> {
-        let Some(m) = self.builds[i].facts.maven.as_ref() else {
+        let Some(m) = self.builds[i].facts.maven.as_ref().filter(|_| self.visit()) else {
             return HashMap::new();
         };
         let mut props = match self.parent(i).filter(|_| depth < MAX_DEPTH) {
@@ -267,6 +280,13 @@ impl<'a> Index<'a> {
             props.insert("project.parent.version".into(), p.version.clone());
         }
         props
+    }
+
+    /// Count one pom visited; false past [`MAX_VISITS`].
+    fn visit(&self) -> bool {
+        let n = self.visits.get() + 1;
+        self.visits.set(n);
+        n <= MAX_VISITS
     }
 
     /// The scanned parent of a pom: by its coordinates, or at its
@@ -299,7 +319,7 @@ impl<'a> Index<'a> {
         props: &HashMap<String, String>,
         depth: usize,
     ) -> Option<Resolved> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || !self.visit() {
             return None;
         }
         let b = &self.builds[i];
