@@ -248,21 +248,33 @@ fn the_attempts_follow_the_version_the_build_uses() {
     // Rabbit `max-attempts: 2`: Boot 3 reads it; Boot 4 ignores it and
     // makes its default `max-retries: 3`, 4 attempts.
     assert_eq!(
-        attempts("RL901/ok/spring-rabbit-max-attempts-boot3", SpringAmqp),
+        attempts(
+            "RL901/ok/springretryconfig-rabbit-max-attempts-boot3",
+            SpringAmqp
+        ),
         Some(2)
     );
     assert_eq!(
-        attempts("RL901/err/spring-rabbit-max-attempts-boot4", SpringAmqp),
+        attempts(
+            "RL901/err/springretryconfig-rabbit-max-attempts-boot4",
+            SpringAmqp
+        ),
         Some(4)
     );
     // Rabbit `max-retries: 1`: Boot 4 reads it (2 attempts); Boot 3
     // ignores it, default `max-attempts: 3`.
     assert_eq!(
-        attempts("RL901/ok/spring-rabbit-max-retries-boot4", SpringAmqp),
+        attempts(
+            "RL901/ok/springretryconfig-rabbit-max-retries-boot4",
+            SpringAmqp
+        ),
         Some(2)
     );
     assert_eq!(
-        attempts("RL901/err/spring-rabbit-max-retries-boot3", SpringAmqp),
+        attempts(
+            "RL901/err/springretryconfig-rabbit-max-retries-boot3",
+            SpringAmqp
+        ),
         Some(3)
     );
 }
