@@ -6,6 +6,8 @@ use retrylint::rules::Finding;
 use retrylint::{Scan, render};
 use std::path::{Path, PathBuf};
 
+pub mod needs;
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
