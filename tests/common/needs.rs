@@ -129,6 +129,14 @@ pub fn trial(name: &str, needs: &'static [Need], test: fn()) -> Trial {
     })
 }
 
+/// `trial!(&[Need::Strace], some_test)`: the trial named after the function.
+#[macro_export]
+macro_rules! trial {
+    ($needs:expr, $test:ident) => {
+        $crate::common::needs::trial(stringify!($test), $needs, $test)
+    };
+}
+
 /// Run the trials with the command line's arguments (filter, `--exact`,
 /// `--list`, ...).
 ///
@@ -143,7 +151,7 @@ pub fn run(source: &str, trials: Vec<Trial>) -> ExitCode {
         eprintln!(
             "error: this test file has {stray} `#[test]` attribute(s), but it is a `harness = false` \
              binary (libtest-mimic) where `#[test]` functions never run: register each one in its \
-             `main` with `common::needs::trial(...)` instead"
+             `main` with `trial!(&[needs], name)` instead"
         );
         return ExitCode::FAILURE;
     }
