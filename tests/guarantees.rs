@@ -126,9 +126,12 @@ fn strace(dir: &Path, calls: &str, args: &[&str]) -> String {
 }
 
 fn strace_with(program: &Path, dir: &Path, calls: &str, args: &[&str]) -> String {
+    // One log per call: trials run in parallel threads of one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let log = dir
         .join("..")
-        .join(format!("strace-{}-{}.log", std::process::id(), calls.len()));
+        .join(format!("strace-{}-{n}.log", std::process::id()));
     let traced = if calls.split(',').any(|c| c == "execve") {
         calls.to_string()
     } else {
