@@ -4,6 +4,14 @@
 //!
 //! Pipeline: [`discover`] -> classify and [`extract`] (per file, parallel,
 //! pure) -> [`graph`] (link) -> [`check`] (rules) -> suppress -> [`render`].
+//!
+//! Imports point one way, each module naming only its own layer or those
+//! below (`tests/layering.rs` holds the table and checks it): [`source`];
+//! the syntax ([`yaml`], [`duration`], [`keys`]); what extractors report
+//! ([`diag`]); the [`model`] and the settings ([`config`]); the systems
+//! ([`extract`]); [`link`] and the facts [`cache`]; the scan (this root);
+//! [`graph`]; [`rules`]; [`check`], [`suppress`]; [`report`]; [`render`];
+//! [`cli`].
 
 pub mod cache;
 pub mod changes;
@@ -11,10 +19,12 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod config_file;
+pub mod diag;
 pub mod discover;
 pub mod duration;
 pub mod extract;
 pub mod graph;
+pub mod keys;
 pub mod link;
 pub mod model;
 pub mod render;
@@ -27,21 +37,16 @@ pub mod suppress;
 pub mod yaml;
 
 use config::Settings;
-use extract::Facts;
+use diag::Diagnostic;
+use diag::unparsable_file;
+use model::Facts;
 use rayon::prelude::*;
-use rules::Diagnostic;
-use rules::settings::unparsable_file;
 use source::SourceFile;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// One file that had something to say, with its text kept for rendering.
-#[derive(Debug)]
-pub struct ScannedFile {
-    pub source: SourceFile,
-    pub facts: Facts,
-}
+pub use model::ScannedFile;
 
 #[derive(Debug, Default)]
 pub struct Stats {

@@ -44,9 +44,9 @@
 //!   `TimeoutStrategyOptions.Timeout` is 10 ms to 1 day.
 
 use super::{DocCtx, Facts};
+use crate::diag::{invalid_setting, unknown_setting};
+use crate::keys::did_you_mean;
 use crate::model::*;
-use crate::rules::did_you_mean;
-use crate::rules::settings::{invalid_setting, unknown_setting};
 use crate::source::Span;
 use crate::yaml::{Entry, Yaml};
 use std::time::Duration;

@@ -29,8 +29,8 @@
 //!   protobuf's JSON mapping reads it: `250ms` is rejected.
 
 use super::{DocCtx, Facts, short_host};
+use crate::diag::{invalid_setting, unparsable_file};
 use crate::model::*;
-use crate::rules::settings::{invalid_setting, unparsable_file};
 use crate::source::Span;
 use crate::yaml::{Entry, Yaml};
 use std::collections::HashMap;
@@ -155,7 +155,7 @@ fn check_keys(m: Yaml<'_>, keys: &[&str], what: &str, facts: &mut Facts) {
         };
         facts
             .diagnostics
-            .push(crate::rules::settings::unknown_setting::unknown_key(
+            .push(crate::diag::unknown_setting::unknown_key(
                 e.key_span, e.key, what, candidates,
             ));
     }
@@ -1405,7 +1405,7 @@ static_resources:
         assert!(f.diagnostics[0].message.contains("retries nothing"));
         assert_eq!(
             f.diagnostics[0].severity,
-            Some(crate::rules::Severity::Warning)
+            Some(crate::diag::Severity::Warning)
         );
     }
 

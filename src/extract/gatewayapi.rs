@@ -15,8 +15,8 @@
 
 use super::linkerd::{self, Target};
 use super::{DocCtx, Facts, check_yaml_keys, short_host};
+use crate::diag::invalid_setting;
 use crate::model::*;
-use crate::rules::settings::invalid_setting;
 use crate::source::Span;
 use crate::yaml::{Entry, Yaml};
 use std::time::Duration;

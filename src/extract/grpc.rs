@@ -44,9 +44,9 @@
 //! literal, with every span mapped back into the host file.
 
 use super::{DocCtx, Facts};
+use crate::diag::{invalid_setting, unknown_setting, unparsable_file};
 use crate::duration::human;
 use crate::model::*;
-use crate::rules::settings::{invalid_setting, unknown_setting, unparsable_file};
 use crate::source::Span;
 use crate::yaml::{self, Yaml};
 use std::time::Duration;
@@ -969,7 +969,7 @@ fn status_codes(
         match code {
             Some(c) => out.push(Located::written(Condition::Grpc(c.to_string()), span)),
             None => {
-                let hint = match crate::rules::did_you_mean(text, STATUS_CODES.iter().copied()) {
+                let hint = match crate::keys::did_you_mean(text, STATUS_CODES.iter().copied()) {
                     Some(c) if item.is_quoted() => {
                         format!(" (did you mean `{c}`? names are upper case)")
                     }

@@ -28,8 +28,8 @@
 //! `link::ingress_configmaps`); one in the same file applies at once.
 
 use super::{DocCtx, Facts};
+use crate::diag::{invalid_setting, unknown_setting};
 use crate::model::*;
-use crate::rules::settings::{invalid_setting, unknown_setting};
 use crate::source::Span;
 use crate::yaml::Yaml;
 use std::time::Duration;

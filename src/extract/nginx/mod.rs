@@ -56,8 +56,8 @@ pub mod lexer;
 pub mod parser;
 
 use super::Facts;
+use crate::diag::{invalid_setting, unknown_setting, unparsable_file};
 use crate::model::*;
-use crate::rules::settings::{invalid_setting, unknown_setting, unparsable_file};
 use crate::source::{LineIndex, Span};
 use memchr::memmem;
 use parser::{Arg, Config, Directive};

@@ -18,100 +18,16 @@
 use super::eval::{self, Eval, contains_word, pat_ident};
 use super::{MacroCall, MacroDef, Spans};
 use crate::extract::Facts;
+pub use crate::model::rust_macros::{AttemptsT, DelayT, LoopT, MacroArg, MacroArm, Num};
 use crate::model::*;
 use crate::source::Span;
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
-use serde::Serialize;
 use std::time::Duration;
 use syn::visit::Visit;
 use syn::{Block, Expr, Item, Stmt};
 
 /// The prefix macro parameters get when a macro body is read as code.
 const PARAM: &str = "__rl_p_";
-
-/// An argument of a macro call.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct MacroArg {
-    pub span: Span,
-    pub int: Option<i128>,
-    /// A macro parameter of the enclosing definition (`$f`), by name.
-    pub param: Option<String>,
-}
-
-/// A count written as a literal or as a macro parameter plus an offset.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub enum Num {
-    Const(i128),
-    Param(String),
-    Unknown,
-}
-
-/// Attempts of a loop or macro arm.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub enum AttemptsT {
-    /// `value + offset` attempts.
-    Count {
-        value: Num,
-        offset: i128,
-        span: Span,
-    },
-    Unbounded {
-        span: Span,
-    },
-    Unknown {
-        span: Span,
-    },
-}
-
-/// The delay of a loop or macro arm.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub enum DelayT {
-    None,
-    /// `value x unit` seconds.
-    Fixed {
-        value: Num,
-        unit: f64,
-        span: Span,
-    },
-    Exponential {
-        base: Duration,
-        multiplier: f64,
-        cap: Option<Duration>,
-        span: Span,
-    },
-    Custom {
-        span: Span,
-    },
-}
-
-/// What one loop does.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct LoopT {
-    pub attempts: AttemptsT,
-    pub delay: DelayT,
-    pub randomised: bool,
-    pub predicate: bool,
-    pub span: Span,
-    pub has_timeout: bool,
-}
-
-/// One arm of a retry macro.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub enum MacroArm {
-    Loop {
-        params: Vec<String>,
-        body: LoopT,
-    },
-    /// The arm calls the macro again with these arguments.
-    Forward {
-        params: Vec<String>,
-        target: String,
-        args: Vec<MacroArg>,
-    },
-    Other {
-        params: Vec<String>,
-    },
-}
 
 impl MacroArm {
     fn params(&self) -> &[String] {
