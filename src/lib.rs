@@ -13,19 +13,21 @@
 //! [`graph`]; [`rules`]; [`check`], [`suppress`]; [`report`]; [`render`];
 //! [`cli`].
 
+#![forbid(unsafe_code)]
+
 pub mod cache;
-pub mod changes;
+pub(crate) mod changes;
 pub mod check;
 pub mod cli;
 pub mod config;
 pub mod config_file;
-pub mod diag;
+pub(crate) mod diag;
 pub mod discover;
 pub mod duration;
 pub mod extract;
 pub mod graph;
-pub mod keys;
-pub mod link;
+pub(crate) mod keys;
+pub(crate) mod link;
 pub mod model;
 pub mod render;
 pub mod report;
@@ -33,8 +35,8 @@ pub mod report;
 pub mod robustness;
 pub mod rules;
 pub mod source;
-pub mod suppress;
-pub mod yaml;
+pub(crate) mod suppress;
+pub(crate) mod yaml;
 
 use config::Settings;
 use diag::Diagnostic;
@@ -284,9 +286,8 @@ fn read_one(path: &Path, shown: &str, settings: &Settings, cache: &cache::Cache)
     // The key covers the bytes as read and the path the extractor sees:
     // decoding, classification and redaction are functions of both.
     let key = cache.enabled().then(|| cache.key(path, &data));
-    let (text, decoded) = match decode(data) {
-        Decoded::Text(t) => (t, None),
-        Decoded::Utf16(t) => (t, Some("UTF-16")),
+    let text = match decode(data) {
+        Decoded::Text(t) | Decoded::Utf16(t) => t,
         Decoded::Binary => return Read::Binary,
         // `.properties` files are ISO-8859-1 unless they are UTF-8
         // (`java.util.Properties.load(InputStream)`, Spring Boot's loader):
@@ -294,10 +295,7 @@ fn read_one(path: &Path, shown: &str, settings: &Settings, cache: &cache::Cache)
         Decoded::Invalid(_, data)
             if extract::classify(path, &data) == Some(extract::Syntax::Properties) =>
         {
-            (
-                data.iter().map(|&b| b as char).collect(),
-                Some("ISO-8859-1"),
-            )
+            data.iter().map(|&b| b as char).collect()
         }
         Decoded::Invalid(at, data) => {
             if extract::classify(path, &data).is_some() {
@@ -315,7 +313,6 @@ fn read_one(path: &Path, shown: &str, settings: &Settings, cache: &cache::Cache)
             return Read::Skipped;
         }
     };
-    let _ = decoded;
     let Some(syntax) = extract::classify(path, text.as_bytes()) else {
         return Read::Skipped;
     };

@@ -77,7 +77,7 @@ pub fn read(
                     args: args.clone(),
                     within: None,
                 };
-                if let Some(mut p) = instantiate(d, &call, spans.source()) {
+                if let Some(mut p) = instantiate(d, &call) {
                     p.name = Some(format!("{}! default arm", d.name));
                     facts.policies.push(p);
                 }
@@ -99,7 +99,7 @@ pub fn read(
         for call in w.calls {
             match defs.iter().find(|d| d.name == call.name) {
                 Some(d) => {
-                    if let Some(p) = instantiate(d, &call, spans.source()) {
+                    if let Some(p) = instantiate(d, &call) {
                         facts.policies.push(p);
                     }
                 }
@@ -294,8 +294,7 @@ fn split_args(spans: &Spans<'_>, ts: &TokenStream) -> Vec<MacroArg> {
 }
 
 /// The policy a retry macro makes at one call site.
-pub fn instantiate(def: &MacroDef, call: &MacroCall, text: &str) -> Option<RetryPolicy> {
-    let _ = text;
+pub fn instantiate(def: &MacroDef, call: &MacroCall) -> Option<RetryPolicy> {
     let mut call = call.clone();
     let mut depth = 0;
     loop {
@@ -1164,13 +1163,7 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
                 .any(|c| c.start <= span.start && span.end <= c.end);
             if !nested && let Some(t) = self.analyze(e, before) {
                 self.inside.push(span);
-                let call = MacroCall {
-                    name: String::new(),
-                    span: t.span,
-                    args: Vec::new(),
-                    within: None,
-                };
-                let mut p = loop_policy_local(&t, &call);
+                let mut p = loop_policy_local(&t);
                 p.name = Some(format!("retry loop in {}", self.fname));
                 p.idempotency = keys(self.ev.spans, span);
                 // Keys minted before the loop, once for every attempt.
@@ -1193,7 +1186,7 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
 }
 
 /// A loop in a function: its values are its own.
-fn loop_policy_local(t: &LoopT, call: &MacroCall) -> RetryPolicy {
+fn loop_policy_local(t: &LoopT) -> RetryPolicy {
     let attempts = match &t.attempts {
         AttemptsT::Count {
             value: Num::Const(v),
@@ -1273,7 +1266,6 @@ fn loop_policy_local(t: &LoopT, call: &MacroCall) -> RetryPolicy {
     if t.has_timeout {
         p.per_try_timeout = Some(Located::written(Timeout::Unknown, t.span));
     }
-    let _ = call;
     p
 }
 

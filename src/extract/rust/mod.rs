@@ -222,7 +222,7 @@ pub fn link_macros(files: &mut [crate::model::ScannedFile]) {
                 ([], [(_, d)]) => *d,
                 _ => continue,
             };
-            if let Some(p) = loops::instantiate(def, call, &f.source.text) {
+            if let Some(p) = loops::instantiate(def, call) {
                 out.push(p);
             }
         }
