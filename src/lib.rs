@@ -24,6 +24,7 @@ pub mod robustness;
 pub mod rules;
 pub mod source;
 pub mod suppress;
+pub mod systems;
 pub mod yaml;
 
 use config::Settings;
