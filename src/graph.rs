@@ -12,8 +12,11 @@ use crate::ScannedFile;
 use crate::config::{Mesh, Settings};
 use crate::duration::human;
 use crate::extract::short_host;
-use crate::model::{AttemptCount, Delay, Layer as LayerKind, Provenance, RetryPolicy, System};
+use crate::model::{
+    AttemptCount, Delay, Layer as LayerKind, Located, Provenance, RetryPolicy, System,
+};
 use crate::source::{FileId, Span};
+use crate::systems;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
 
@@ -286,23 +289,24 @@ fn layer_of(file: FileId, index: usize, p: &RetryPolicy) -> RetryLayer {
     }
 }
 
-/// Istio's retries when no VirtualService is written for a host.
+/// Istio's retries when no VirtualService is written for a host: its
+/// default attempts with Envoy's default back-off, as on a route that
+/// writes no `retries`.
 fn istio_default(proof: Loc, host: &str) -> RetryLayer {
-    RetryLayer {
-        policy: None,
-        system: System::Istio,
-        kind: LayerKind::Mesh,
-        attempts: AttemptCount::Finite(3),
-        per_try: None,
-        overall: None,
-        backoff: Duration::from_millis(25 + 50),
-        hedge_delay: None,
-        implicit: true,
-        loc: proof,
-        timeout_loc: None,
-        label: "Istio default".into(),
-        setting: format!("no VirtualService for `{host}`: 2 retries"),
-    }
+    let mut p = RetryPolicy::new(
+        System::Istio,
+        proof.span,
+        systems::istio::default_attempts(proof.span),
+    );
+    p.delay = Located::default_at(systems::envoy::default_backoff(), proof.span);
+    let mut l = layer_of(proof.file, 0, &p);
+    l.policy = None;
+    l.label = "Istio default".into();
+    l.setting = format!(
+        "no VirtualService for `{host}`: {} retries",
+        systems::istio::DEFAULT_RETRIES
+    );
+    l
 }
 
 /// The node every AWS endpoint maps to.
