@@ -13,7 +13,7 @@ use crate::config::{Mesh, Settings};
 use crate::duration::human;
 use crate::extract::short_host;
 use crate::model::{
-    AttemptCount, Delay, Layer as LayerKind, Located, Provenance, RetryPolicy, System,
+    AttemptCount, ClientScope, Delay, Layer as LayerKind, Located, Provenance, RetryPolicy, System,
 };
 use crate::source::{FileId, Span};
 use crate::systems;
@@ -435,7 +435,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     b.graph.mesh = match b.settings.graph.mesh {
         Mesh::Istio => true,
         Mesh::None => false,
-        Mesh::Auto => files.iter().any(|f| f.facts.extractors.contains(&"istio")),
+        Mesh::Auto => files.iter().any(|f| f.facts.mesh == Some(System::Istio)),
     };
     let mesh_default = mesh_default(files);
     // Sidecar policies by callee host: the worst route's policy.
@@ -506,16 +506,14 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     // OpenFeign applies properties over configuration beans).
     let mut client_beans: BTreeMap<String, (FileId, usize)> = BTreeMap::new();
     for (id, f) in files.iter().enumerate() {
-        if !f.facts.policies.iter().any(|p| p.system == System::Feign) {
+        if !f.facts.policies.iter().any(|p| p.scope.client.is_some()) {
             continue;
         }
         if is_source(&f.source.path) {
             let used = used_by_calls(f);
             if let Some(owner) = b.file_owner(id)
                 && let Some(i) = f.facts.policies.iter().enumerate().position(|(i, p)| {
-                    p.system == System::Feign
-                        && !used.contains(&i)
-                        && p.scope.route.as_deref() == Some(crate::extract::java::feign::BEAN)
+                    p.scope.client == Some(ClientScope::Bean) && !used.contains(&i)
                 })
             {
                 client_beans.entry(owner).or_insert((id, i));
@@ -526,11 +524,9 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             continue;
         };
         for (i, p) in f.facts.policies.iter().enumerate() {
-            if p.system == System::Feign
-                && let Some(client) = p.name.as_deref().and_then(|n| n.strip_prefix("client "))
-            {
+            if let Some(ClientScope::Named(client)) = &p.scope.client {
                 clients
-                    .entry((owner.clone(), client.to_string()))
+                    .entry((owner.clone(), client.clone()))
                     .or_insert((id, i));
             }
         }

@@ -396,6 +396,23 @@ pub struct Scope {
     pub callee: Option<Located<String>>,
     /// A route or method description for messages (`route "reviews"`).
     pub route: Option<String>,
+    /// The named HTTP clients the policy is the retryer of, for calls made
+    /// through them in other files ([`CallEdge::client`]).
+    #[serde(default)]
+    pub client: Option<ClientScope>,
+}
+
+/// Which named HTTP clients a policy is the retryer of (Spring Cloud
+/// OpenFeign).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClientScope {
+    /// `client.config.<name>.retryer`: the client `name` (`default`: every
+    /// client without a configuration of its own).
+    Named(String),
+    /// A `Retryer` built in a `@Bean` method: every named client of the
+    /// service, unless properties set one (they apply over beans).
+    Bean,
 }
 
 /// One retry policy, normalised.

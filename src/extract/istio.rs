@@ -57,7 +57,16 @@ const DESTINATION_KEYS: &[&str] = &["host", "subset", "port"];
 /// Istio passes through.
 pub const RETRY_ON_TOKENS: &[&str] = super::envoy::RETRY_ON_TOKENS;
 
+/// Read one document; a file with an Istio resource declares the mesh.
 pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
+    let ours = read_document(ctx, facts);
+    if ours {
+        facts.mesh = Some(System::Istio);
+    }
+    ours
+}
+
+fn read_document(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let root = ctx.root();
     let api = root
         .get("apiVersion")
@@ -659,6 +668,15 @@ mod tests {
                 cap: Some(Duration::from_millis(250)),
             }
         );
+    }
+
+    #[test]
+    fn a_file_with_an_istio_resource_declares_the_mesh() {
+        assert_eq!(facts(VS).mesh, Some(System::Istio));
+        let dr = "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: r}\nspec: {host: ratings}\n";
+        assert_eq!(facts(dr).mesh, Some(System::Istio));
+        let other = facts("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n");
+        assert_eq!(other.mesh, None);
     }
 
     #[test]

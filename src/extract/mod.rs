@@ -25,7 +25,7 @@ pub mod spring_cloud_gateway;
 pub mod workload;
 
 use crate::model::{
-    CallEdge, IncludeRef, InheritedUpstream, RetryPolicy, ServiceDecl, TimeoutSetting,
+    CallEdge, IncludeRef, InheritedUpstream, RetryPolicy, ServiceDecl, System, TimeoutSetting,
 };
 use crate::rules::Diagnostic;
 use crate::rules::settings::unparsable_file;
@@ -55,6 +55,11 @@ pub struct Facts {
     /// policies of other files whose attempts are a `Provenance::Default` of
     /// the same system.
     pub mesh_defaults: Vec<RetryPolicy>,
+    /// The service mesh whose resources this file declares (an Istio
+    /// VirtualService, DestinationRule or mesh config): with `mesh =
+    /// "auto"` the graph puts that mesh's sidecar on every call.
+    #[serde(default)]
+    pub mesh: Option<System>,
     /// Other files this one pulls in (nginx `include`), resolved at link time.
     pub includes: Vec<IncludeRef>,
     /// nginx `upstream` blocks this file defines: their names are seen by

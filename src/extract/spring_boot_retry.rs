@@ -125,6 +125,7 @@ fn openfeign(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
                 &format!("{}: {class} (5 attempts)", p.key()),
             );
             policy.name = Some(format!("client {client}"));
+            policy.scope.client = Some(ClientScope::Named(client.clone()));
             policy.scope.caller = caller.map(str::to_string);
             if client != "default" {
                 policy.scope.callee = Some(Located::written(client, p.seg_spans[n]));
@@ -891,6 +892,26 @@ mod tests {
             extract_props(d, Some("orders"), &mut facts);
         }
         facts
+    }
+
+    #[test]
+    fn an_openfeign_client_retryer_names_its_client() {
+        let facts = run(
+            "spring.cloud.openfeign.client.config.ledger.retryer=feign.Retryer.Default\nfeign.client.config.default.retryer=feign.Retryer.Default\n",
+        );
+        let clients: Vec<_> = facts
+            .policies
+            .iter()
+            .map(|p| p.scope.client.clone())
+            .collect();
+        assert_eq!(
+            clients,
+            [
+                Some(ClientScope::Named("ledger".into())),
+                Some(ClientScope::Named("default".into()))
+            ]
+        );
+        assert_eq!(facts.policies[0].name.as_deref(), Some("client ledger"));
     }
 
     #[test]
