@@ -355,16 +355,7 @@ fn graph(args: &GraphArgs) -> i32 {
         }
     };
     if !args.quiet {
-        for n in &scan.notices {
-            match &n.path {
-                Some(p) => eprintln!(
-                    "retrylint: {}: {}",
-                    render::sanitize(p),
-                    render::sanitize(&n.message)
-                ),
-                None => eprintln!("retrylint: {}", render::sanitize(&n.message)),
-            }
-        }
+        print_notices(&scan.notices);
     }
     let g = crate::graph::build(&scan.files, &settings);
     let out = match format {
@@ -463,16 +454,7 @@ fn audit(args: AuditArgs) -> i32 {
         );
         return 2;
     }
-    for n in &scan.notices {
-        match &n.path {
-            Some(p) => eprintln!(
-                "retrylint: {}: {}",
-                render::sanitize(p),
-                render::sanitize(&n.message)
-            ),
-            None => eprintln!("retrylint: {}", render::sanitize(&n.message)),
-        }
-    }
+    print_notices(&scan.notices);
     if !args.quiet {
         let dir = crate::source::display_path(&args.out);
         let files: Vec<String> = FILES.iter().map(|f| format!("{dir}/{f}")).collect();
@@ -655,16 +637,7 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
             }
         }
     }
-    for n in &scan.notices {
-        match &n.path {
-            Some(p) => eprintln!(
-                "retrylint: {}: {}",
-                render::sanitize(p),
-                render::sanitize(&n.message)
-            ),
-            None => eprintln!("retrylint: {}", render::sanitize(&n.message)),
-        }
-    }
+    print_notices(&scan.notices);
     if !args.quiet {
         eprintln!(
             "{}{}",
@@ -691,6 +664,20 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
         (Some(t), Some(w)) if w >= t => 1,
         _ => 0,
     })
+}
+
+/// Each notice (a path not walked, an internal error) on stderr.
+fn print_notices(notices: &[crate::Notice]) {
+    for n in notices {
+        match &n.path {
+            Some(p) => eprintln!(
+                "retrylint: {}: {}",
+                render::sanitize(p),
+                render::sanitize(&n.message)
+            ),
+            None => eprintln!("retrylint: {}", render::sanitize(&n.message)),
+        }
+    }
 }
 
 /// A format's name as `--format` takes it.
