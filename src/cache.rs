@@ -29,8 +29,8 @@
 //!   they are not more than the used ones (a run over a subfolder does not
 //!   evict the rest).
 
-use crate::extract::Facts;
-use crate::rules::Diagnostic;
+use crate::diag::Diagnostic;
+use crate::model::Facts;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -326,27 +326,9 @@ pub fn salt() -> u64 {
     h.digest()
 }
 
-/// Deserialise names that are `&'static str` in memory (the extractors'
-/// names): each distinct name is interned once.
-pub fn static_names<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<&'static str>, D::Error> {
-    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    let names = Vec::<String>::deserialize(d)?;
-    let mut known = NAMES.lock().unwrap_or_else(|p| p.into_inner());
-    Ok(names
-        .into_iter()
-        .map(|n| match known.iter().find(|k| **k == n) {
-            Some(k) => *k,
-            None => {
-                let k: &'static str = Box::leak(n.into_boxed_str());
-                known.push(k);
-                k
-            }
-        })
-        .collect())
-}
-
-/// A [`Diagnostic`] as read back: its code is looked up in the registry
-/// (an unknown code makes the cache file unreadable, so it is ignored).
+/// A [`Diagnostic`] as read back: its code is looked up among the codes
+/// extractors report ([`crate::diag::CODES`]; an unknown code makes the
+/// cache file unreadable, so it is ignored).
 #[derive(Deserialize)]
 pub struct DiagnosticRepr {
     code: String,
@@ -354,7 +336,7 @@ pub struct DiagnosticRepr {
     message: String,
     help: String,
     related: Vec<(crate::source::Span, String)>,
-    severity: Option<crate::rules::Severity>,
+    severity: Option<crate::diag::Severity>,
 }
 
 // By hand: a derived impl would borrow the `&'static str` code from the
@@ -368,9 +350,8 @@ impl<'de> Deserialize<'de> for Diagnostic {
 impl TryFrom<DiagnosticRepr> for Diagnostic {
     type Error = String;
     fn try_from(d: DiagnosticRepr) -> Result<Self, String> {
-        let code = crate::rules::lookup(&d.code)
-            .map(|r| r.code)
-            .ok_or_else(|| format!("unknown rule `{}`", d.code))?;
+        let code =
+            crate::diag::code(&d.code).ok_or_else(|| format!("unknown rule `{}`", d.code))?;
         Ok(Diagnostic {
             code,
             span: d.span,

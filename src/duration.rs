@@ -1,5 +1,6 @@
-//! Duration syntaxes of the systems retrylint reads, and how durations are
-//! printed in messages.
+//! Duration syntaxes of the systems retrylint reads, each parsed here and
+//! nowhere else (Go, protobuf JSON, nginx, .NET `TimeSpan`, Gateway API,
+//! Spring, ISO-8601), and how durations are printed in messages.
 
 use std::time::Duration;
 
@@ -51,6 +52,225 @@ pub fn parse_go(s: &str) -> Result<Duration, String> {
         total += num * scale;
     }
     secs(total, s)
+}
+
+/// Why a protobuf JSON duration did not parse ([`parse_protobuf`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProtobufDurationError {
+    /// `-1s`: the JSON mapping allows a sign, but neither Envoy nor gRPC
+    /// accepts a negative timeout or backoff.
+    Negative,
+    /// Not decimal seconds with an `s` suffix (`250ms`, `5`, `.5s`, `1.s`).
+    Malformed,
+    /// More than 315,576,000,000 seconds (10,000 years).
+    OutOfRange,
+}
+
+/// The largest `google.protobuf.Duration`: 10,000 years of seconds
+/// (`kMaxSeconds = int64_t{3652500} * 86400` in protobuf's
+/// `src/google/protobuf/json/internal/parser.cc`, `ParseDuration`).
+pub const PROTOBUF_MAX_SECONDS: u64 = 315_576_000_000;
+
+/// A `google.protobuf.Duration` in its JSON mapping, as Envoy and gRPC
+/// service configs write it: decimal seconds with one `s` suffix (`1.5s`,
+/// `0.100s`, `60s`). The grammar is that of protobuf's reference JSON
+/// parser (`ParseDuration` and `TakeNanosAndAdvance` in
+/// `src/google/protobuf/json/internal/parser.cc`): an integer part is
+/// required ("duration must start with an integer", so `.5s` is rejected),
+/// a `.` is followed by 1 to 9 digits (`1.s` is rejected), and the value is
+/// at most [`PROTOBUF_MAX_SECONDS`]. Surrounding blanks are ignored.
+pub fn parse_protobuf(text: &str) -> Result<Duration, ProtobufDurationError> {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(ProtobufDurationError::Negative);
+    }
+    let body = t
+        .strip_suffix('s')
+        .ok_or(ProtobufDurationError::Malformed)?;
+    let (whole, frac) = match body.split_once('.') {
+        Some((_, "")) => return Err(ProtobufDurationError::Malformed),
+        Some((w, f)) => (w, f),
+        None => (body, ""),
+    };
+    if whole.is_empty()
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || frac.len() > 9
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(ProtobufDurationError::Malformed);
+    }
+    let secs: u64 = whole
+        .parse()
+        .map_err(|_| ProtobufDurationError::OutOfRange)?;
+    if secs > PROTOBUF_MAX_SECONDS {
+        return Err(ProtobufDurationError::OutOfRange);
+    }
+    // At most nine digits, padded to nine: always a valid u32 below 10^9.
+    let nanos: u32 = if frac.is_empty() {
+        0
+    } else {
+        format!("{frac:0<9}")
+            .parse()
+            .map_err(|_| ProtobufDurationError::Malformed)?
+    };
+    Ok(Duration::new(secs, nanos))
+}
+
+/// nginx time values (`ngx_parse_time`): `30s`, `1m30s`, `500ms`, `1h 30m`;
+/// a number without a unit is seconds; units from largest to smallest, each
+/// at most once: `y` (365d), `M` (30d), `w`, `d`, `h`, `m`, `s`, `ms`.
+pub fn parse_nginx(s: &str) -> Result<Duration, String> {
+    let b = s.as_bytes();
+    let bad = || "not an nginx time (write `30s`, `1m30s` or `500ms`)".to_string();
+    let mut i = 0;
+    let mut total_ms: u128 = 0;
+    let mut last_rank = 0u8;
+    let mut any = false;
+    while i < b.len() {
+        if b[i] == b' ' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return Err(bad());
+        }
+        let n: u128 = s[start..i].parse().map_err(|_| bad())?;
+        let (rank, scale, len) = match (b.get(i), b.get(i + 1)) {
+            (Some(b'y'), _) => (1, 365 * 86_400_000, 1),
+            (Some(b'M'), _) => (2, 30 * 86_400_000, 1),
+            (Some(b'w'), _) => (3, 7 * 86_400_000, 1),
+            (Some(b'd'), _) => (4, 86_400_000, 1),
+            (Some(b'h'), _) => (5, 3_600_000, 1),
+            (Some(b'm'), Some(b's')) => (8, 1, 2),
+            (Some(b'm'), _) => (6, 60_000, 1),
+            (Some(b's'), _) => (7, 1000, 1),
+            (None | Some(b' '), _) => (9, 1000, 0),
+            _ => return Err(bad()),
+        };
+        if rank <= last_rank {
+            return Err(bad());
+        }
+        last_rank = rank;
+        total_ms = total_ms.saturating_add(n.saturating_mul(scale));
+        i += len;
+        any = true;
+        if rank == 9 {
+            // A bare number ends the value.
+            while i < b.len() && b[i] == b' ' {
+                i += 1;
+            }
+            if i < b.len() {
+                return Err(bad());
+            }
+        }
+    }
+    if !any {
+        return Err("empty time".into());
+    }
+    // ngx_parse_time refuses values past NGX_MAX_INT_T_VALUE.
+    if total_ms > i64::MAX as u128 {
+        return Err("out of range".into());
+    }
+    Ok(Duration::from_millis(total_ms as u64))
+}
+
+/// .NET `TimeSpan.Parse` (invariant culture): `[-][d.]hh:mm[:ss[.fffffff]]`
+/// or a whole number of days.
+pub fn parse_dotnet_timespan(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let bad = || {
+        format!(
+            "`{t}` is not a TimeSpan: write `hh:mm:ss` (`00:00:02` is 2 seconds) or `d.hh:mm:ss`; the binder throws at start-up"
+        )
+    };
+    if t.is_empty() {
+        return Err(bad());
+    }
+    if let Some(rest) = t.strip_prefix('-') {
+        return match parse_dotnet_timespan(rest) {
+            Ok(d) if d.is_zero() => Ok(d),
+            Ok(_) => Err(format!("negative TimeSpan `{t}`")),
+            Err(e) => Err(e),
+        };
+    }
+    if t.bytes().all(|b| b.is_ascii_digit()) {
+        let days: u64 = t.parse().map_err(|_| bad())?;
+        if days > 10_675_199 {
+            return Err(format!("`{t}` is out of range"));
+        }
+        return Ok(Duration::from_secs(days * 86_400));
+    }
+    let parts: Vec<&str> = t.split(':').collect();
+    if parts.len() < 2 || parts.len() > 3 {
+        return Err(bad());
+    }
+    let (days, hours) = match parts[0].split_once('.') {
+        Some((d, h)) => (d, h),
+        None => ("0", parts[0]),
+    };
+    let (secs, frac) = match parts.get(2) {
+        Some(s) => match s.split_once('.') {
+            Some((s, f)) => (s, f),
+            None => (*s, ""),
+        },
+        None => ("0", ""),
+    };
+    let num = |x: &str, max: u64| -> Result<u64, String> {
+        if x.is_empty() || !x.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let n: u64 = x.parse().map_err(|_| bad())?;
+        if n > max {
+            return Err(format!(
+                "`{t}` is out of range (hours 0-23, minutes and seconds 0-59)"
+            ));
+        }
+        Ok(n)
+    };
+    let d = num(days, 10_675_199)?;
+    let h = num(hours, 23)?;
+    let m = num(parts[1], 59)?;
+    let sec = num(secs, 59)?;
+    if frac.len() > 7 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let nanos: u32 = if frac.is_empty() {
+        0
+    } else {
+        format!("{frac:0<9}").parse().map_err(|_| bad())?
+    };
+    Ok(Duration::new(d * 86_400 + h * 3600 + m * 60 + sec, nanos))
+}
+
+/// Whether `s` is a Gateway API duration (GEP-2257): one to four
+/// `<1-5 digits><h|m|s|ms>` parts, such as `1m30s` or `500ms`.
+pub fn is_gep2257(s: &str) -> bool {
+    let mut rest = s;
+    let mut parts = 0;
+    while !rest.is_empty() {
+        let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 || digits > 5 {
+            return false;
+        }
+        rest = &rest[digits..];
+        let unit = if rest.starts_with("ms") {
+            2
+        } else if rest.starts_with(['h', 'm', 's']) {
+            1
+        } else {
+            return false;
+        };
+        rest = &rest[unit..];
+        parts += 1;
+        if parts > 4 {
+            return false;
+        }
+    }
+    parts > 0
 }
 
 /// Spring Boot durations (`DurationStyle.detectAndParse`): a simple form
@@ -242,6 +462,36 @@ pub mod serde_opt_ms {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn protobuf_durations() {
+        use ProtobufDurationError::*;
+        let ok = |t: &str| parse_protobuf(t).unwrap();
+        assert_eq!(ok("0.100s"), Duration::from_millis(100));
+        assert_eq!(ok("60s"), Duration::from_secs(60));
+        assert_eq!(ok("0s"), Duration::ZERO);
+        assert_eq!(ok(" 1.000000001s "), Duration::new(1, 1));
+        assert_eq!(ok("0000000000001s"), Duration::from_secs(1));
+        assert_eq!(ok("315576000000s"), Duration::from_secs(315_576_000_000));
+        for bad in [
+            "250ms",
+            "5",
+            "s",
+            ".5s",
+            "1.s",
+            "1.0000000001s",
+            "1ss",
+            "+1s",
+            "1e3s",
+            "1.5 s",
+            "",
+        ] {
+            assert_eq!(parse_protobuf(bad), Err(Malformed), "{bad}");
+        }
+        assert_eq!(parse_protobuf("-1s"), Err(Negative));
+        assert_eq!(parse_protobuf("315576000001s"), Err(OutOfRange));
+        assert_eq!(parse_protobuf("99999999999999999999999s"), Err(OutOfRange));
+    }
 
     #[test]
     fn go_durations() {

@@ -8,10 +8,10 @@
 //! with memoisation in time linear in the edges; cycles are found once and
 //! never loop the analysis.
 
-use crate::ScannedFile;
 use crate::config::{Mesh, Settings};
 use crate::duration::human;
-use crate::extract::short_host;
+use crate::model::ScannedFile;
+use crate::model::calls::{outside_mesh, short_host};
 use crate::model::{AttemptCount, Delay, Layer as LayerKind, Provenance, RetryPolicy, System};
 use crate::source::{FileId, Span};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -183,7 +183,7 @@ impl Builder<'_> {
     /// host that a Kubernetes Service, VirtualService or DestinationRule
     /// names), or `mesh = "istio"` says every call goes through it.
     fn sidecar_applies(&self, from: ServiceId, to: ServiceId, via: &str) -> bool {
-        if via.starts_with(crate::extract::workload::COMPOSE_VIA) {
+        if outside_mesh(via) {
             return false;
         }
         match self.settings.graph.mesh {
@@ -529,9 +529,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             let used = used_by_calls(f);
             if let Some(owner) = b.file_owner(id)
                 && let Some(i) = f.facts.policies.iter().enumerate().position(|(i, p)| {
-                    p.system == System::Feign
-                        && !used.contains(&i)
-                        && p.scope.route.as_deref() == Some(crate::extract::java::feign::BEAN)
+                    p.system == System::Feign && !used.contains(&i) && p.scope.is_bean_retryer()
                 })
             {
                 client_beans.entry(owner).or_insert((id, i));

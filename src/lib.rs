@@ -4,18 +4,30 @@
 //!
 //! Pipeline: [`discover`] -> classify and [`extract`] (per file, parallel,
 //! pure) -> [`graph`] (link) -> [`check`] (rules) -> suppress -> [`render`].
+//!
+//! Imports point one way, each module naming only its own layer or those
+//! below (`tests/layering.rs` holds the table and checks it): [`source`];
+//! the syntax ([`yaml`], [`duration`], [`keys`]); what extractors report
+//! ([`diag`]); the [`model`] and the settings ([`config`]); the systems
+//! ([`extract`]); [`link`] and the facts [`cache`]; the scan (this root);
+//! [`graph`]; [`rules`]; [`check`], [`suppress`]; [`report`]; [`render`];
+//! [`cli`].
+
+#![forbid(unsafe_code)]
 
 pub mod cache;
-pub mod changes;
+pub(crate) mod changes;
 pub mod check;
 pub mod cli;
 pub mod config;
 pub mod config_file;
+pub(crate) mod diag;
 pub mod discover;
 pub mod duration;
 pub mod extract;
 pub mod graph;
-pub mod link;
+pub(crate) mod keys;
+pub(crate) mod link;
 pub mod model;
 pub mod render;
 pub mod report;
@@ -23,25 +35,20 @@ pub mod report;
 pub mod robustness;
 pub mod rules;
 pub mod source;
-pub mod suppress;
-pub mod yaml;
+pub(crate) mod suppress;
+pub(crate) mod yaml;
 
 use config::Settings;
-use extract::Facts;
+use diag::Diagnostic;
+use diag::unparsable_file;
+use model::Facts;
 use rayon::prelude::*;
-use rules::Diagnostic;
-use rules::settings::unparsable_file;
 use source::SourceFile;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// One file that had something to say, with its text kept for rendering.
-#[derive(Debug)]
-pub struct ScannedFile {
-    pub source: SourceFile,
-    pub facts: Facts,
-}
+pub use model::ScannedFile;
 
 #[derive(Debug, Default)]
 pub struct Stats {
@@ -279,9 +286,8 @@ fn read_one(path: &Path, shown: &str, settings: &Settings, cache: &cache::Cache)
     // The key covers the bytes as read and the path the extractor sees:
     // decoding, classification and redaction are functions of both.
     let key = cache.enabled().then(|| cache.key(path, &data));
-    let (text, decoded) = match decode(data) {
-        Decoded::Text(t) => (t, None),
-        Decoded::Utf16(t) => (t, Some("UTF-16")),
+    let text = match decode(data) {
+        Decoded::Text(t) | Decoded::Utf16(t) => t,
         Decoded::Binary => return Read::Binary,
         // `.properties` files are ISO-8859-1 unless they are UTF-8
         // (`java.util.Properties.load(InputStream)`, Spring Boot's loader):
@@ -289,10 +295,7 @@ fn read_one(path: &Path, shown: &str, settings: &Settings, cache: &cache::Cache)
         Decoded::Invalid(_, data)
             if extract::classify(path, &data) == Some(extract::Syntax::Properties) =>
         {
-            (
-                data.iter().map(|&b| b as char).collect(),
-                Some("ISO-8859-1"),
-            )
+            data.iter().map(|&b| b as char).collect()
         }
         Decoded::Invalid(at, data) => {
             if extract::classify(path, &data).is_some() {
@@ -310,7 +313,6 @@ fn read_one(path: &Path, shown: &str, settings: &Settings, cache: &cache::Cache)
             return Read::Skipped;
         }
     };
-    let _ = decoded;
     let Some(syntax) = extract::classify(path, text.as_bytes()) else {
         return Read::Skipped;
     };

@@ -1,7 +1,7 @@
 //! Link steps that need more than one file: done once, after every file is
 //! extracted and before the graph is built.
 
-use crate::ScannedFile;
+use crate::model::ScannedFile;
 use crate::model::ServiceDecl;
 use crate::source::Span;
 use std::collections::BTreeMap;
@@ -117,7 +117,7 @@ fn inside(path: &Path, roots: &[PathBuf]) -> bool {
 /// timeout settings and the upstreams in force at its `include`
 /// ([`inherit_nginx_settings`]).
 pub fn nginx_includes(files: &mut [ScannedFile], roots: &[PathBuf]) {
-    use crate::rules::settings::invalid_setting;
+    use crate::diag::invalid_setting;
     let paths: Vec<String> = files.iter().map(|f| f.source.display_path()).collect();
     // file -> files it includes (indices), with the include's span and
     // its index in the file's `includes`.
@@ -617,7 +617,7 @@ fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(usize, usize)
             if !files[f].facts.extractors.contains(&"nginx") {
                 return;
             }
-            let mut facts = crate::extract::Facts::default();
+            let mut facts = crate::model::Facts::default();
             let outer = crate::extract::nginx::Inherited {
                 directives,
                 upstreams,
@@ -697,7 +697,7 @@ mod tests {
     }
 
     fn nginx_file(path: &str, text: &str) -> ScannedFile {
-        let mut facts = crate::extract::Facts::default();
+        let mut facts = crate::model::Facts::default();
         crate::extract::nginx::extract(text, &mut facts);
         ScannedFile {
             source: crate::source::SourceFile::new(path, text.to_string()),
@@ -706,7 +706,7 @@ mod tests {
     }
 
     fn java_file(path: &str, text: &str) -> ScannedFile {
-        let mut facts = crate::extract::Facts::default();
+        let mut facts = crate::model::Facts::default();
         crate::extract::java::extract(text, &mut facts);
         ScannedFile {
             source: crate::source::SourceFile::new(path, text.to_string()),

@@ -8,6 +8,13 @@
 //! - Every value is [`Located`]: its span, and whether the file wrote it,
 //!   inherited it from another block, or it is the system's default.
 
+pub mod calls;
+pub mod facts;
+pub mod java_annotations;
+pub mod rust_macros;
+
+pub use facts::{Facts, ScannedFile};
+
 use crate::source::Span;
 use serde::Serialize;
 use std::fmt;

@@ -55,8 +55,8 @@
 //! files hold credentials.
 
 use super::{DocCtx, Facts};
+use crate::diag::{invalid_setting, unknown_setting, unparsable_file};
 use crate::model::*;
-use crate::rules::settings::{invalid_setting, unknown_setting, unparsable_file};
 use crate::source::Span;
 use crate::yaml::Yaml;
 use std::path::Path;
@@ -513,7 +513,7 @@ fn check_near_misses(profile: &Profile, facts: &mut Facts) {
         if RETRY_KEYS.contains(&p.key.as_str()) || OTHER_KEYS.contains(&p.key.as_str()) {
             continue;
         }
-        if let Some(s) = crate::rules::did_you_mean(&p.key, RETRY_KEYS.iter().copied()) {
+        if let Some(s) = crate::keys::did_you_mean(&p.key, RETRY_KEYS.iter().copied()) {
             facts.diagnostics.push(unknown_setting::unknown_key(
                 p.key_span,
                 &p.key,
@@ -572,7 +572,7 @@ fn policy(
             "adaptive" => Some((Mode::Adaptive, s)),
             "legacy" => Some((Mode::Legacy, s)),
             other => {
-                let hint = match crate::rules::did_you_mean(other, RETRY_MODES.iter().copied()) {
+                let hint = match crate::keys::did_you_mean(other, RETRY_MODES.iter().copied()) {
                     Some(m) => format!(" (did you mean `{m}`? modes are lower case)"),
                     None => String::new(),
                 };

@@ -44,9 +44,9 @@
 //!   `TimeoutStrategyOptions.Timeout` is 10 ms to 1 day.
 
 use super::{DocCtx, Facts};
+use crate::diag::{invalid_setting, unknown_setting};
+use crate::keys::did_you_mean;
 use crate::model::*;
-use crate::rules::did_you_mean;
-use crate::rules::settings::{invalid_setting, unknown_setting};
 use crate::source::Span;
 use crate::yaml::{Entry, Yaml};
 use std::time::Duration;
@@ -271,73 +271,7 @@ fn timespan(e: &Entry<'_>, range: (Duration, Duration), facts: &mut Facts) -> Op
     }
 }
 
-/// .NET `TimeSpan.Parse` (invariant culture): `[-][d.]hh:mm[:ss[.fffffff]]`
-/// or a whole number of days.
-pub fn parse_timespan(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let bad = || {
-        format!(
-            "`{t}` is not a TimeSpan: write `hh:mm:ss` (`00:00:02` is 2 seconds) or `d.hh:mm:ss`; the binder throws at start-up"
-        )
-    };
-    if t.is_empty() {
-        return Err(bad());
-    }
-    if let Some(rest) = t.strip_prefix('-') {
-        return match parse_timespan(rest) {
-            Ok(d) if d.is_zero() => Ok(d),
-            Ok(_) => Err(format!("negative TimeSpan `{t}`")),
-            Err(e) => Err(e),
-        };
-    }
-    if t.bytes().all(|b| b.is_ascii_digit()) {
-        let days: u64 = t.parse().map_err(|_| bad())?;
-        if days > 10_675_199 {
-            return Err(format!("`{t}` is out of range"));
-        }
-        return Ok(Duration::from_secs(days * 86_400));
-    }
-    let parts: Vec<&str> = t.split(':').collect();
-    if parts.len() < 2 || parts.len() > 3 {
-        return Err(bad());
-    }
-    let (days, hours) = match parts[0].split_once('.') {
-        Some((d, h)) => (d, h),
-        None => ("0", parts[0]),
-    };
-    let (secs, frac) = match parts.get(2) {
-        Some(s) => match s.split_once('.') {
-            Some((s, f)) => (s, f),
-            None => (*s, ""),
-        },
-        None => ("0", ""),
-    };
-    let num = |x: &str, max: u64| -> Result<u64, String> {
-        if x.is_empty() || !x.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
-        }
-        let n: u64 = x.parse().map_err(|_| bad())?;
-        if n > max {
-            return Err(format!(
-                "`{t}` is out of range (hours 0-23, minutes and seconds 0-59)"
-            ));
-        }
-        Ok(n)
-    };
-    let d = num(days, 10_675_199)?;
-    let h = num(hours, 23)?;
-    let m = num(parts[1], 59)?;
-    let sec = num(secs, 59)?;
-    if frac.len() > 7 || !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    let nanos: u32 = if frac.is_empty() {
-        0
-    } else {
-        format!("{frac:0<9}").parse().map_err(|_| bad())?
-    };
-    Ok(Duration::new(d * 86_400 + h * 3600 + m * 60 + sec, nanos))
-}
+pub use crate::duration::parse_dotnet_timespan as parse_timespan;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Backoff {

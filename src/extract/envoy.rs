@@ -29,8 +29,8 @@
 //!   protobuf's JSON mapping reads it: `250ms` is rejected.
 
 use super::{DocCtx, Facts, short_host};
+use crate::diag::{invalid_setting, unparsable_file};
 use crate::model::*;
-use crate::rules::settings::{invalid_setting, unparsable_file};
 use crate::source::Span;
 use crate::yaml::{Entry, Yaml};
 use std::collections::HashMap;
@@ -155,7 +155,7 @@ fn check_keys(m: Yaml<'_>, keys: &[&str], what: &str, facts: &mut Facts) {
         };
         facts
             .diagnostics
-            .push(crate::rules::settings::unknown_setting::unknown_key(
+            .push(crate::diag::unknown_setting::unknown_key(
                 e.key_span, e.key, what, candidates,
             ));
     }
@@ -221,13 +221,15 @@ pub fn duration(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<Duration> {
         };
     }
     let text = v.as_str().unwrap_or("").trim();
-    if let Some(d) = seconds(text) {
-        return Some(d);
-    }
-    let why = if text.starts_with('-') {
-        "a negative duration is rejected".to_string()
-    } else {
-        match crate::duration::parse_go(text) {
+    use crate::duration::ProtobufDurationError as E;
+    let why = match crate::duration::parse_protobuf(text) {
+        Ok(d) => return Some(d),
+        Err(E::Negative) => "a negative duration is rejected".to_string(),
+        Err(E::OutOfRange) => format!(
+            "a protobuf duration is at most `{}s` (10,000 years)",
+            crate::duration::PROTOBUF_MAX_SECONDS
+        ),
+        Err(E::Malformed) => match crate::duration::parse_go(text) {
             Ok(d) => format!(
                 "Envoy reads a duration as seconds with one `s` suffix (write `{}`)",
                 as_seconds(d)
@@ -235,42 +237,12 @@ pub fn duration(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<Duration> {
             Err(_) => {
                 "Envoy reads a duration as seconds with one `s` suffix, such as `0.25s`".to_string()
             }
-        }
+        },
     };
     facts
         .diagnostics
         .push(invalid_setting::value(v.span(), key, text, &why));
     None
-}
-
-/// `12`, `0.25` or `1.000000001` followed by `s`.
-fn seconds(text: &str) -> Option<Duration> {
-    let num = text.strip_suffix('s')?;
-    let (whole, frac) = match num.split_once('.') {
-        Some((w, f)) => (w, f),
-        None => (num, ""),
-    };
-    if whole.is_empty() && frac.is_empty() {
-        return None;
-    }
-    if !whole.chars().all(|c| c.is_ascii_digit())
-        || !frac.chars().all(|c| c.is_ascii_digit())
-        || frac.len() > 9
-        || whole.len() > 12
-    {
-        return None;
-    }
-    let s: u64 = if whole.is_empty() {
-        0
-    } else {
-        whole.parse().ok()?
-    };
-    let nanos: u32 = if frac.is_empty() {
-        0
-    } else {
-        format!("{frac:0<9}").parse().ok()?
-    };
-    Some(Duration::new(s, nanos))
 }
 
 /// A duration as Envoy writes it: `0.25s`.
@@ -1405,7 +1377,7 @@ static_resources:
         assert!(f.diagnostics[0].message.contains("retries nothing"));
         assert_eq!(
             f.diagnostics[0].severity,
-            Some(crate::rules::Severity::Warning)
+            Some(crate::diag::Severity::Warning)
         );
     }
 
@@ -1513,12 +1485,6 @@ static_resources:
 
     #[test]
     fn durations() {
-        assert_eq!(seconds("0.200s"), Some(Duration::from_millis(200)));
-        assert_eq!(seconds("15s"), Some(Duration::from_secs(15)));
-        assert_eq!(seconds(".5s"), Some(Duration::from_millis(500)));
-        assert_eq!(seconds("250ms"), None);
-        assert_eq!(seconds("5"), None);
-        assert_eq!(seconds("s"), None);
         assert_eq!(as_seconds(Duration::from_millis(250)), "0.25s");
         assert_eq!(camel("retry_back_off"), "retryBackOff");
     }

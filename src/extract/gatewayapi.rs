@@ -15,8 +15,8 @@
 
 use super::linkerd::{self, Target};
 use super::{DocCtx, Facts, check_yaml_keys, short_host};
+use crate::diag::invalid_setting;
 use crate::model::*;
-use crate::rules::settings::invalid_setting;
 use crate::source::Span;
 use crate::yaml::{Entry, Yaml};
 use std::time::Duration;
@@ -213,30 +213,7 @@ pub fn gep_duration(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<Duratio
     crate::duration::parse_go(text).ok()
 }
 
-fn is_gep_duration(s: &str) -> bool {
-    let mut rest = s;
-    let mut parts = 0;
-    while !rest.is_empty() {
-        let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
-        if digits == 0 || digits > 5 {
-            return false;
-        }
-        rest = &rest[digits..];
-        let unit = if rest.starts_with("ms") {
-            2
-        } else if rest.starts_with(['h', 'm', 's']) {
-            1
-        } else {
-            return false;
-        };
-        rest = &rest[unit..];
-        parts += 1;
-        if parts > 4 {
-            return false;
-        }
-    }
-    parts > 0
-}
+use crate::duration::is_gep2257 as is_gep_duration;
 
 fn timeout_of(d: Option<Duration>) -> Timeout {
     match d {

@@ -44,9 +44,9 @@
 //! literal, with every span mapped back into the host file.
 
 use super::{DocCtx, Facts};
+use crate::diag::{invalid_setting, unknown_setting, unparsable_file};
 use crate::duration::human;
 use crate::model::*;
-use crate::rules::settings::{invalid_setting, unknown_setting, unparsable_file};
 use crate::source::Span;
 use crate::yaml::{self, Yaml};
 use std::time::Duration;
@@ -969,7 +969,7 @@ fn status_codes(
         match code {
             Some(c) => out.push(Located::written(Condition::Grpc(c.to_string()), span)),
             None => {
-                let hint = match crate::rules::did_you_mean(text, STATUS_CODES.iter().copied()) {
+                let hint = match crate::keys::did_you_mean(text, STATUS_CODES.iter().copied()) {
                     Some(c) if item.is_quoted() => {
                         format!(" (did you mean `{c}`? names are upper case)")
                     }
@@ -1002,39 +1002,18 @@ pub fn proto_duration(v: Yaml<'_>) -> Result<Duration, String> {
     parse_proto_duration(text)
 }
 
-/// Parse the text of a protobuf JSON duration.
+/// Parse the text of a protobuf JSON duration
+/// ([`crate::duration::parse_protobuf`]), with the message gRPC users read.
 pub fn parse_proto_duration(text: &str) -> Result<Duration, String> {
-    let bad = || {
-        format!(
-            "`{text}` is not a protobuf duration: write decimal seconds with an `s` suffix, such as `1.5s`"
-        )
-    };
+    use crate::duration::ProtobufDurationError as E;
     let t = text.trim();
-    if t.starts_with('-') {
-        return Err(format!("negative duration `{t}`"));
-    }
-    let body = t.strip_suffix('s').ok_or_else(bad)?;
-    let (whole, frac) = match body.split_once('.') {
-        Some((w, f)) => (w, f),
-        None => (body, ""),
-    };
-    if whole.is_empty()
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || frac.len() > 9
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-    {
-        return Err(bad());
-    }
-    let secs: u64 = whole.parse().map_err(|_| bad())?;
-    if secs > 315_576_000_000 {
-        return Err(format!("`{t}` is out of range"));
-    }
-    let nanos: u32 = if frac.is_empty() {
-        0
-    } else {
-        format!("{frac:0<9}").parse().map_err(|_| bad())?
-    };
-    Ok(Duration::new(secs, nanos))
+    crate::duration::parse_protobuf(text).map_err(|e| match e {
+        E::Negative => format!("negative duration `{t}`"),
+        E::OutOfRange => format!("`{t}` is out of range"),
+        E::Malformed => format!(
+            "`{text}` is not a protobuf duration: write decimal seconds with an `s` suffix, such as `1.5s`"
+        ),
+    })
 }
 
 #[cfg(test)]

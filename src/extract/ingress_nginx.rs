@@ -28,8 +28,8 @@
 //! `link::ingress_configmaps`); one in the same file applies at once.
 
 use super::{DocCtx, Facts};
+use crate::diag::{invalid_setting, unknown_setting};
 use crate::model::*;
-use crate::rules::settings::{invalid_setting, unknown_setting};
 use crate::source::Span;
 use crate::yaml::Yaml;
 use std::time::Duration;
@@ -382,7 +382,7 @@ fn read(map: Yaml<'_>, prefix: &str, keys: &[&str], what: &str, facts: &mut Fact
                         e.key_span,
                         e.key,
                         what,
-                        super::nginx::nearest(e.key, &full),
+                        full.iter().copied(),
                     ));
                 }
             } else if key == RETRY_NON_IDEMPOTENT {
@@ -398,7 +398,7 @@ fn read(map: Yaml<'_>, prefix: &str, keys: &[&str], what: &str, facts: &mut Fact
                     e.key_span,
                     e.key,
                     what,
-                    super::nginx::nearest(e.key, &full),
+                    full.iter().copied(),
                 ));
             }
             continue;
@@ -490,7 +490,7 @@ fn near_miss(key: &str) -> bool {
     key.starts_with("proxy-next-upstream")
         || CONFIGMAP_KEYS
             .iter()
-            .any(|k| strsim::levenshtein(k, key) <= 2)
+            .any(|k| crate::keys::is_typo_of(key, k))
 }
 
 /// The `proxy_next_upstream` values of a `configuration-snippet`, read

@@ -11,8 +11,8 @@
 //! route timeout.
 
 use super::{DocCtx, Facts, check_yaml_keys, go_duration};
+use crate::diag::invalid_setting;
 use crate::model::*;
-use crate::rules::settings::invalid_setting;
 use crate::source::Span;
 use crate::yaml::Yaml;
 use std::time::Duration;
@@ -218,7 +218,7 @@ fn destination_rule(root: Yaml<'_>, facts: &mut Facts) {
                 if e.key == "consecutiveErrors" {
                     facts
                         .diagnostics
-                        .push(crate::rules::settings::unknown_setting::deprecated(
+                        .push(crate::diag::unknown_setting::deprecated(
                             e.key_span,
                             e.key,
                             "`consecutive5xxErrors` (every 5xx) or `consecutiveGatewayErrors` (502-504 only)",
@@ -226,7 +226,7 @@ fn destination_rule(root: Yaml<'_>, facts: &mut Facts) {
                 } else if !OUTLIER_KEYS.contains(&e.key) {
                     facts
                         .diagnostics
-                        .push(crate::rules::settings::unknown_setting::unknown_key(
+                        .push(crate::diag::unknown_setting::unknown_key(
                             e.key_span,
                             e.key,
                             "an Istio `outlierDetection` block",
@@ -324,7 +324,7 @@ fn mesh_default(e: crate::yaml::Entry<'_>, facts: &mut Facts) -> Option<RetryPol
         return None;
     };
     if let Some(t) = e.value.entry("perTryTimeout") {
-        facts.diagnostics.push(crate::rules::settings::invalid_setting::value(
+        facts.diagnostics.push(crate::diag::invalid_setting::value(
             t.span(),
             "perTryTimeout",
             t.value.as_str().unwrap_or(""),
@@ -397,7 +397,7 @@ fn check_destinations(route: Yaml<'_>, facts: &mut Facts) {
             if null_destination && DESTINATION_KEYS.contains(&e.key) {
                 facts
                     .diagnostics
-                    .push(crate::rules::settings::unknown_setting::misplaced(
+                    .push(crate::diag::unknown_setting::misplaced(
                         e.key_span,
                         e.key,
                         "an Istio route destination",
@@ -406,7 +406,7 @@ fn check_destinations(route: Yaml<'_>, facts: &mut Facts) {
             } else {
                 facts
                     .diagnostics
-                    .push(crate::rules::settings::unknown_setting::unknown_key(
+                    .push(crate::diag::unknown_setting::unknown_key(
                         e.key_span,
                         e.key,
                         "an Istio route destination",

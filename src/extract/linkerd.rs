@@ -26,8 +26,8 @@
 //! ignored for a Service that has a ServiceProfile.
 
 use super::{DocCtx, Facts, go_duration, short_host};
+use crate::diag::{invalid_setting, unknown_setting};
 use crate::model::*;
-use crate::rules::settings::{invalid_setting, unknown_setting};
 use crate::source::Span;
 use crate::yaml::{Entry, Yaml};
 use std::time::Duration;

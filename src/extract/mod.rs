@@ -24,78 +24,13 @@ pub mod spring_boot_retry;
 pub mod spring_cloud_gateway;
 pub mod workload;
 
-use crate::model::{
-    CallEdge, IncludeRef, InheritedUpstream, RetryPolicy, ServiceDecl, TimeoutSetting,
-};
-use crate::rules::Diagnostic;
-use crate::rules::settings::unparsable_file;
+use crate::diag::unparsable_file;
 use crate::source::Span;
 use crate::yaml::{self, Document, YamlFile};
 use memchr::memmem;
-use serde::Serialize;
 use std::path::Path;
 
-/// Everything one file says about retries and timeouts.
-#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
-pub struct Facts {
-    pub policies: Vec<RetryPolicy>,
-    pub timeouts: Vec<TimeoutSetting>,
-    pub edges: Vec<CallEdge>,
-    pub services: Vec<ServiceDecl>,
-    #[serde(skip)]
-    pub diagnostics: Vec<Diagnostic>,
-    /// The extractors that found something they read in this file.
-    #[serde(deserialize_with = "crate::cache::static_names")]
-    pub extractors: Vec<&'static str>,
-    /// Mesh-wide retry defaults this file sets (Istio meshConfig
-    /// `defaultHttpRetryPolicy`, in the `istio` ConfigMap's `mesh` text or an
-    /// IstioOperator): each replaces the platform's default policy wholesale
-    /// on every route of that mesh that writes no policy of its own. Routes
-    /// of this file are already rewritten; the graph applies it to the
-    /// policies of other files whose attempts are a `Provenance::Default` of
-    /// the same system.
-    pub mesh_defaults: Vec<RetryPolicy>,
-    /// Other files this one pulls in (nginx `include`), resolved at link time.
-    pub includes: Vec<IncludeRef>,
-    /// nginx `upstream` blocks this file defines: their names are seen by
-    /// every file the same main configuration includes.
-    #[serde(default)]
-    pub upstreams: Vec<InheritedUpstream>,
-    /// nginx retry and timeout directives this file writes outside any
-    /// block: a snippet's settings, which apply in the block that includes
-    /// it.
-    #[serde(default)]
-    pub top_level: Vec<crate::model::InheritedDirective>,
-    /// Rust retry macros this file defines or calls, resolved across files
-    /// by [`rust::link_macros`] after extraction.
-    pub rust: rust::RustFacts,
-    /// Java retry annotations this file declares or uses, resolved across
-    /// files by `link::java_retry_annotations`.
-    #[serde(default)]
-    pub java: java::JavaFacts,
-}
-
-impl Facts {
-    pub fn is_empty(&self) -> bool {
-        self.policies.is_empty()
-            && self.timeouts.is_empty()
-            && self.edges.is_empty()
-            && self.services.is_empty()
-            && self.diagnostics.is_empty()
-            && self.mesh_defaults.is_empty()
-            && self.includes.is_empty()
-            && self.upstreams.is_empty()
-            && self.top_level.is_empty()
-            && self.rust.is_empty()
-            && self.java.is_empty()
-    }
-
-    pub fn claimed_by(&mut self, extractor: &'static str) {
-        if !self.extractors.contains(&extractor) {
-            self.extractors.push(extractor);
-        }
-    }
-}
+pub use crate::model::Facts;
 
 /// The syntax a file is read with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -605,7 +540,7 @@ pub fn check_yaml_keys(map: yaml::Yaml<'_>, known: &[&str], what: &str, facts: &
         if !known.contains(&e.key) {
             facts
                 .diagnostics
-                .push(crate::rules::settings::unknown_setting::unknown_key(
+                .push(crate::diag::unknown_setting::unknown_key(
                     e.key_span,
                     e.key,
                     what,
@@ -623,80 +558,13 @@ pub fn go_duration(v: yaml::Yaml<'_>, key: &str, facts: &mut Facts) -> Option<st
         Err(e) => {
             facts
                 .diagnostics
-                .push(crate::rules::settings::invalid_setting::value(
-                    v.span(),
-                    key,
-                    text,
-                    &e,
-                ));
+                .push(crate::diag::invalid_setting::value(v.span(), key, text, &e));
             None
         }
     }
 }
 
-/// A host as a service name: `orders.shop.svc.cluster.local:8080` and
-/// `http://orders:8080/x` are `orders`; external names stay whole.
-pub fn short_host(host: &str) -> String {
-    let h = host.trim();
-    let h = h.split_once("://").map_or(h, |(_, rest)| rest);
-    let h = h.split(['/', '?']).next().unwrap_or(h);
-    let h = h.rsplit_once('@').map_or(h, |(_, rest)| rest);
-    let h = match h.rsplit_once(':') {
-        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
-        _ => h,
-    };
-    let h = h.trim_end_matches('.');
-    let labels: Vec<&str> = h.split('.').collect();
-    const TLDS: &[&str] = &[
-        "com",
-        "org",
-        "net",
-        "io",
-        "dev",
-        "cloud",
-        "app",
-        "co",
-        "uk",
-        "de",
-        "internal",
-        "local",
-        "aws",
-        "amazonaws",
-    ];
-    // `svc.ns.svc.cluster.local`; a StatefulSet pod's own name,
-    // `pod.svc.ns.svc.cluster.local`, reaches the same service.
-    if let Some(i) = labels.iter().position(|l| *l == "svc") {
-        return if i >= 3 { labels[i - 2] } else { labels[0] }.to_string();
-    }
-    if labels.len() == 2 && !TLDS.contains(&labels[1]) {
-        labels[0].to_string()
-    } else {
-        h.to_string()
-    }
-}
-
-#[cfg(test)]
-mod host_tests {
-    use super::short_host;
-
-    #[test]
-    fn hosts_normalise_to_service_names() {
-        assert_eq!(short_host("orders.shop.svc.cluster.local:8080"), "orders");
-        assert_eq!(
-            short_host("orders-0.orders.shop.svc.cluster.local:8080"),
-            "orders"
-        );
-        assert_eq!(short_host("orders.shop.svc"), "orders");
-        assert_eq!(short_host("http://payments:8080/api"), "payments");
-        assert_eq!(short_host("reviews.prod"), "reviews");
-        assert_eq!(short_host("orders"), "orders");
-        assert_eq!(short_host("api.stripe.com"), "api.stripe.com");
-        assert_eq!(
-            short_host("dynamodb.us-east-1.amazonaws.com"),
-            "dynamodb.us-east-1.amazonaws.com"
-        );
-    }
-}
+pub use crate::model::calls::short_host;
 
 #[cfg(test)]
 mod template_tests {

@@ -30,7 +30,7 @@
 
 use super::Facts;
 use super::spring::{self, Prop};
-use crate::rules::settings::unparsable_file;
+use crate::diag::unparsable_file;
 use crate::source::Span;
 
 /// At most this many properties are read from one file.

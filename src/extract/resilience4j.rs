@@ -42,10 +42,10 @@
 
 use super::Facts;
 use super::spring::Prop;
+use crate::diag::{invalid_setting, unknown_setting};
 use crate::duration::{human, parse_spring};
+use crate::keys::normalise_key;
 use crate::model::*;
-use crate::rules::normalise_key;
-use crate::rules::settings::{invalid_setting, unknown_setting};
 use crate::source::Span;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -289,18 +289,14 @@ fn check_keys(b: &Block<'_>, known: &[&str], facts: &mut Facts, section: &str) {
     for (field, props) in &b.fields {
         let Some(p) = props.first() else { continue };
         let written = &p.segments[4];
-        if let Some((old, new, why)) = REMOVED_KEYS
+        if let Some((_, new, why)) = REMOVED_KEYS
             .iter()
             .find(|(k, ..)| normalise_key(k) == *field)
             && section == "retry"
         {
-            facts.diagnostics.push(unknown_setting::removed(
-                p.seg_spans[4],
-                written,
-                old,
-                new,
-                why,
-            ));
+            facts
+                .diagnostics
+                .push(unknown_setting::removed(p.seg_spans[4], written, new, why));
             continue;
         }
         if !known.iter().any(|k| normalise_key(k) == *field) {

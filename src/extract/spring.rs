@@ -36,7 +36,7 @@ impl Prop {
     pub fn normalised(&self, i: usize) -> String {
         self.segments
             .get(i)
-            .map(|s| crate::rules::normalise_key(s))
+            .map(|s| crate::keys::normalise_key(s))
             .unwrap_or_default()
     }
 
@@ -245,7 +245,7 @@ pub fn extract_props(props: &[Prop], facts: &mut Facts) -> bool {
 pub fn under<'p>(props: &'p [Prop], prefix: &[&str]) -> impl Iterator<Item = &'p Prop> {
     let want: Vec<String> = prefix
         .iter()
-        .map(|s| crate::rules::normalise_key(s))
+        .map(|s| crate::keys::normalise_key(s))
         .collect();
     props.iter().filter(move |p| {
         p.segments.len() > want.len() && want.iter().enumerate().all(|(i, w)| p.normalised(i) == *w)

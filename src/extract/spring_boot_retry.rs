@@ -39,10 +39,10 @@
 
 use super::Facts;
 use super::spring::Prop;
+use crate::diag::{invalid_setting, unknown_setting};
 use crate::duration::parse_spring;
+use crate::keys::normalise_key;
 use crate::model::*;
-use crate::rules::normalise_key;
-use crate::rules::settings::{invalid_setting, unknown_setting};
 use crate::source::Span;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -451,7 +451,6 @@ fn rabbit(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
         facts.diagnostics.push(unknown_setting::removed(
             p.seg_spans.get(3).copied().unwrap_or(p.key_span),
             "spring.rabbitmq.listener.retry",
-            "spring.rabbitmq.listener.retry",
             "spring.rabbitmq.listener.simple.retry",
             "removed in Spring Boot 2.0",
         ));
@@ -490,7 +489,6 @@ fn rabbit(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
             facts.diagnostics.push(unknown_setting::removed(
                 a.seg_spans.last().copied().unwrap_or(a.key_span),
                 &a.key(),
-                "max-attempts",
                 "max-retries",
                 "replaced by `max-retries` (which counts retries) in Spring Boot 4",
             ));

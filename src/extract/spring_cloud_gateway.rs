@@ -24,10 +24,10 @@
 
 use super::Facts;
 use super::spring::Prop;
+use crate::diag::{invalid_setting, unknown_setting};
 use crate::duration::parse_spring;
+use crate::keys::normalise_key;
 use crate::model::*;
-use crate::rules::normalise_key;
-use crate::rules::settings::{invalid_setting, unknown_setting};
 use crate::source::Span;
 use std::collections::BTreeMap;
 use std::time::Duration;

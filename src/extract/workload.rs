@@ -188,8 +188,7 @@ fn mark_compose(facts: &mut Facts) {
     }
 }
 
-/// The start of `via` for calls a docker-compose file shows.
-pub const COMPOSE_VIA: &str = "docker-compose";
+pub use crate::model::calls::COMPOSE_VIA;
 
 fn env_edge(caller: &str, key: &str, value: Yaml<'_>, facts: &mut Facts) {
     let Some(v) = value.as_str() else { return };

@@ -9,48 +9,17 @@ pub mod budget;
 pub mod conditions;
 pub mod idempotency;
 pub mod paths;
+mod select;
 pub mod settings;
 pub mod timeouts;
 
 use crate::config::Settings;
-use crate::extract::Facts;
+pub use crate::diag::{Diagnostic, Severity};
+pub use crate::keys::{did_you_mean, normalise_key};
+use crate::model::Facts;
 use crate::model::RetryPolicy;
 use crate::source::{FileId, SourceFile, Span};
 use serde::Serialize;
-
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Info,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Severity> {
-        match s {
-            "info" => Some(Severity::Info),
-            "warning" => Some(Severity::Warning),
-            "error" => Some(Severity::Error),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for Severity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -215,52 +184,6 @@ impl Finding {
     }
 }
 
-/// A finding an extractor reports while reading a file, before the file has
-/// an id.
-/// (Deserialised for the facts cache in [`crate::cache`].)
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Diagnostic {
-    pub code: &'static str,
-    pub span: Span,
-    pub message: String,
-    pub help: String,
-    /// Spans in the same file that explain it.
-    pub related: Vec<(Span, String)>,
-    /// A severity other than the rule's default for this one finding (an
-    /// RL902 about a setting that is accepted but does nothing is a
-    /// warning, not an error); a configured severity still wins.
-    pub severity: Option<Severity>,
-}
-
-impl Diagnostic {
-    pub fn new(
-        code: &'static str,
-        span: Span,
-        message: impl Into<String>,
-        help: impl Into<String>,
-    ) -> Self {
-        Diagnostic {
-            code,
-            span,
-            message: message.into(),
-            help: help.into(),
-            related: Vec::new(),
-            severity: None,
-        }
-    }
-
-    /// This finding at `severity` instead of the rule's default.
-    pub fn with_severity(mut self, severity: Severity) -> Self {
-        self.severity = Some(severity);
-        self
-    }
-
-    pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.related.push((span, message.into()));
-        self
-    }
-}
-
 /// Collects the findings of one rule on one file.
 pub struct Emitter<'a> {
     pub rule: &'static Rule,
@@ -294,26 +217,4 @@ impl Emitter<'_> {
             message: message.into(),
         });
     }
-}
-
-/// The closest of `candidates` to `word`, for "did you mean" help.
-pub fn did_you_mean<'c>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'c str>,
-) -> Option<&'c str> {
-    let w = normalise_key(word);
-    candidates
-        .into_iter()
-        .map(|c| (strsim::jaro_winkler(&w, &normalise_key(c)), c))
-        .filter(|(score, _)| *score >= 0.85)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
-}
-
-/// Lower case without `-` and `_`: how relaxed binding compares keys.
-pub fn normalise_key(k: &str) -> String {
-    k.chars()
-        .filter(|c| *c != '-' && *c != '_')
-        .flat_map(char::to_lowercase)
-        .collect()
 }

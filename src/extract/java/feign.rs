@@ -32,7 +32,7 @@ use tree_sitter::Node;
 const MS: Duration = Duration::from_millis(1);
 
 /// The route of a retryer built in a `@Bean` method.
-pub const BEAN: &str = "@Bean Retryer";
+pub const BEAN: &str = Scope::BEAN_RETRYER;
 
 /// `new Retryer.Default()`'s period, maximum period and attempts.
 const DEFAULT: (u64, u64, u64) = (100, 1000, 5);

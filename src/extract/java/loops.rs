@@ -237,14 +237,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
         }
     }
     let tr = found?;
-    let (counter_name, header_counter) = header_counter(ctx, lp);
+    let (counter_name, _) = header_counter(ctx, lp);
     // A counter used as an index walks a collection.
     if let Some(c) = &counter_name
         && indexes_with(ctx, &own, c)
     {
         return None;
     }
-    let _ = header_counter;
     let header_end = match lp.kind() {
         "do_statement" => cond.map_or(lp.end_byte(), |c| c.end_byte()),
         _ => body.start_byte(),
@@ -976,14 +975,13 @@ fn growth(ctx: &Ctx<'_>, r: Node<'_>, v: &str) -> Option<(f64, Option<i128>)> {
         let op = field(r, "operator").map_or("", |o| ctx.text(o));
         let l = ast::unwrap_expr(field(r, "left")?);
         let rr = ast::unwrap_expr(field(r, "right")?);
-        let (var_side, k) = if ctx.text(l) == v {
-            (l, rr)
+        let k = if ctx.text(l) == v {
+            rr
         } else if ctx.text(rr) == v {
-            (rr, l)
+            l
         } else {
             return None;
         };
-        let _ = var_side;
         return match op {
             "*" => ctx.float(k).map(|m| (m, None)),
             "<<" => ctx

@@ -589,57 +589,7 @@ pub struct RetryScope<'a> {
     pub policy: usize,
 }
 
-/// What Java files tell each other, resolved at link time
-/// (`link::java_retry_annotations`).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct JavaFacts {
-    /// Annotation types declared here with `@Retryable` on them
-    /// (`@Retryable(..) @interface RetryOnIo {}`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub retry_annotations: Vec<RetryAnnotation>,
-    /// Methods and classes annotated with an annotation this file cannot
-    /// place: each is a retry when a scanned file declares that
-    /// annotation with `@Retryable`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub annotation_uses: Vec<AnnotationUse>,
-}
-
-impl JavaFacts {
-    pub fn is_empty(&self) -> bool {
-        self.retry_annotations.is_empty() && self.annotation_uses.is_empty()
-    }
-}
-
-/// A retry annotation declared in a file.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct RetryAnnotation {
-    /// The simple name (`RetryOnIo`).
-    pub name: String,
-    /// With the file's package (`com.acme.retry.RetryOnIo`), when it has one.
-    pub qualified: Option<String>,
-    /// The index of the policy read from its `@Retryable`.
-    pub policy: usize,
-}
-
-/// `@RetryOnIo` on a method or class.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct AnnotationUse {
-    /// The annotation's simple name (`RetryOnIo`).
-    pub annotation: String,
-    /// Which annotation that is, when the file says: its single-type
-    /// import, its qualified name as written, or the file's own package
-    /// (no import of that name and no wildcard import). `None` when a
-    /// wildcard import leaves it open.
-    #[serde(default)]
-    pub qualified: Option<String>,
-    /// The annotation as written.
-    pub span: Span,
-    /// The method or class name.
-    pub target: String,
-    /// Idempotency keys minted in its body (in the method, or in the
-    /// class's methods), as a retry of the whole would see them.
-    pub keys: Vec<IdempotencyKey>,
-}
+pub use crate::model::java_annotations::{AnnotationUse, JavaFacts, RetryAnnotation};
 
 /// Annotations of these packages are never a project's own retry
 /// annotation.
@@ -789,7 +739,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     );
     let Some(tree) = parsed else {
         if steps > budget {
-            facts.diagnostics.push(crate::rules::settings::unparsable_file::file(
+            facts.diagnostics.push(crate::diag::unparsable_file::file(
                 &format!(
                     "the Java parser gave up after `{budget}` steps of recovering from syntax errors"
                 ),

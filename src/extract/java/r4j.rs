@@ -30,9 +30,9 @@
 
 use super::ast::{self, Chain, MAX_DEPTH, field, named_children, span};
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
+use crate::diag::invalid_setting;
 use crate::extract::Facts;
 use crate::model::*;
-use crate::rules::settings::invalid_setting;
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -90,7 +90,7 @@ impl Cfg {
 pub fn config<'a>(
     ctx: &Ctx<'a>,
     n: Node<'a>,
-    diags: &mut Vec<crate::rules::Diagnostic>,
+    diags: &mut Vec<crate::diag::Diagnostic>,
     depth: usize,
 ) -> Option<Cfg> {
     if depth > MAX_DEPTH {
@@ -172,7 +172,7 @@ fn apply<'a>(
     ctx: &Ctx<'a>,
     cfg: &mut Cfg,
     calls: &[ast::Call<'a>],
-    diags: &mut Vec<crate::rules::Diagnostic>,
+    diags: &mut Vec<crate::diag::Diagnostic>,
 ) {
     for call in calls {
         let arg = call.args.first().copied();
@@ -656,7 +656,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     facts.diagnostics.extend(diags);
 }
 
-fn dedup_diags(d: &mut Vec<crate::rules::Diagnostic>) {
+fn dedup_diags(d: &mut Vec<crate::diag::Diagnostic>) {
     let mut seen = HashSet::new();
     d.retain(|x| seen.insert((x.span, x.message.clone())));
 }
@@ -683,7 +683,7 @@ fn is_registry(ctx: &Ctx<'_>, o: Node<'_>) -> bool {
 fn registry_default(
     ctx: &Ctx<'_>,
     o: Node<'_>,
-    diags: &mut Vec<crate::rules::Diagnostic>,
+    diags: &mut Vec<crate::diag::Diagnostic>,
 ) -> Option<Cfg> {
     let r = ctx.resolve(o);
     if r.kind() != "method_invocation" {

@@ -56,8 +56,8 @@ pub mod lexer;
 pub mod parser;
 
 use super::Facts;
+use crate::diag::{invalid_setting, unknown_setting, unparsable_file};
 use crate::model::*;
-use crate::rules::settings::{invalid_setting, unknown_setting, unparsable_file};
 use crate::source::{LineIndex, Span};
 use memchr::memmem;
 use parser::{Arg, Config, Directive};
@@ -833,9 +833,7 @@ impl<'c, 'f> Reader<'c, 'f> {
             };
             // Cheap tests first: most directives are nowhere near.
             let close = rest.starts_with("_next_upstream")
-                || SUFFIXES.iter().any(|s| {
-                    rest.len().abs_diff(s.len()) <= 2 && strsim::levenshtein(s, rest) <= 2
-                });
+                || SUFFIXES.iter().any(|s| crate::keys::is_typo_of(rest, s));
             if close {
                 let known: Vec<String> = SUFFIXES
                     .iter()
@@ -848,7 +846,7 @@ impl<'c, 'f> Reader<'c, 'f> {
                         d.name_span,
                         &d.name,
                         "nginx",
-                        nearest(&d.name, &known),
+                        known.iter().copied(),
                     ));
             }
             return;
@@ -1315,24 +1313,6 @@ fn hostport(raw: &str) -> Result<&str, Target> {
     Ok(hostport)
 }
 
-/// The candidates closest to `word` by edit distance (all of them when
-/// none is close), so that "did you mean" names the nearest one.
-pub fn nearest<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
-    let best = known
-        .iter()
-        .map(|k| strsim::levenshtein(k, word))
-        .min()
-        .unwrap_or(usize::MAX);
-    if best > 4 {
-        return known.to_vec();
-    }
-    known
-        .iter()
-        .copied()
-        .filter(|k| strsim::levenshtein(k, word) == best)
-        .collect()
-}
-
 /// `proxy_pass` and the like: their family.
 fn pass_family(name: &str) -> Option<&'static Family> {
     let prefix = name.strip_suffix("_pass")?;
@@ -1406,67 +1386,7 @@ pub fn condition(token: &str) -> Condition {
     }
 }
 
-/// nginx time values (`ngx_parse_time`): `30s`, `1m30s`, `500ms`, `1h 30m`;
-/// a number without a unit is seconds; units from largest to smallest, each
-/// at most once: `y` (365d), `M` (30d), `w`, `d`, `h`, `m`, `s`, `ms`.
-pub fn parse_time(s: &str) -> Result<Duration, String> {
-    let b = s.as_bytes();
-    let bad = || "not an nginx time (write `30s`, `1m30s` or `500ms`)".to_string();
-    let mut i = 0;
-    let mut total_ms: u128 = 0;
-    let mut last_rank = 0u8;
-    let mut any = false;
-    while i < b.len() {
-        if b[i] == b' ' {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == start {
-            return Err(bad());
-        }
-        let n: u128 = s[start..i].parse().map_err(|_| bad())?;
-        let (rank, scale, len) = match (b.get(i), b.get(i + 1)) {
-            (Some(b'y'), _) => (1, 365 * 86_400_000, 1),
-            (Some(b'M'), _) => (2, 30 * 86_400_000, 1),
-            (Some(b'w'), _) => (3, 7 * 86_400_000, 1),
-            (Some(b'd'), _) => (4, 86_400_000, 1),
-            (Some(b'h'), _) => (5, 3_600_000, 1),
-            (Some(b'm'), Some(b's')) => (8, 1, 2),
-            (Some(b'm'), _) => (6, 60_000, 1),
-            (Some(b's'), _) => (7, 1000, 1),
-            (None | Some(b' '), _) => (9, 1000, 0),
-            _ => return Err(bad()),
-        };
-        if rank <= last_rank {
-            return Err(bad());
-        }
-        last_rank = rank;
-        total_ms = total_ms.saturating_add(n.saturating_mul(scale));
-        i += len;
-        any = true;
-        if rank == 9 {
-            // A bare number ends the value.
-            while i < b.len() && b[i] == b' ' {
-                i += 1;
-            }
-            if i < b.len() {
-                return Err(bad());
-            }
-        }
-    }
-    if !any {
-        return Err("empty time".into());
-    }
-    // ngx_parse_time refuses values past NGX_MAX_INT_T_VALUE.
-    if total_ms > i64::MAX as u128 {
-        return Err("out of range".into());
-    }
-    Ok(Duration::from_millis(total_ms as u64))
-}
+pub use crate::duration::parse_nginx as parse_time;
 
 #[cfg(test)]
 mod tests;

@@ -53,7 +53,7 @@ const FILE_BUDGET: u64 = 2_000_000;
 
 /// A value the evaluator knows, with the span that wrote it.
 #[derive(Clone, Debug)]
-pub enum V {
+enum V {
     Int(i128),
     Float(f64),
     Dur(Duration),
@@ -64,13 +64,14 @@ pub enum V {
     /// `Some(x)`.
     Some(Box<L>),
     B(Box<Build>),
-    Struct(String, Vec<(String, L)>),
+    /// A struct literal: its named fields.
+    Struct(Vec<(String, L)>),
     Unknown,
 }
 
 #[derive(Clone, Debug)]
-pub struct L {
-    pub v: V,
+struct L {
+    v: V,
     pub span: Span,
 }
 
@@ -670,7 +671,7 @@ impl<'a, 's> Eval<'a, 's> {
             return self.field_of(&ty, &name, span);
         }
         match self.eval(&fe.base, f).v {
-            V::Struct(_, fields) => fields
+            V::Struct(fields) => fields
                 .into_iter()
                 .find(|(n, _)| *n == name)
                 .map(|(_, v)| v)
@@ -760,7 +761,7 @@ impl<'a, 's> Eval<'a, 's> {
             }
             return L::new(V::B(Box::new(b)), span);
         }
-        L::new(V::Struct(ty, fields), span)
+        L::new(V::Struct(fields), span)
     }
 
     fn eval_call(&self, c: &'a syn::ExprCall, span: Span, f: &mut Frame) -> L {
@@ -1829,7 +1830,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                     }
                 }
             }
-            Expr::MethodCall(m) if !inside => {
+            Expr::MethodCall(_) if !inside => {
                 let (chain, _root) = Self::chain(e);
                 // backon: `<fn>.retry(builder)[.when(..)]...`
                 if let Some(pos) = chain
@@ -1856,7 +1857,6 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                     self.found.push(Site::Builder(b));
                     self.covered.push(span);
                 }
-                let _ = m;
             }
             _ => {}
         }
@@ -1916,7 +1916,6 @@ pub fn tower_policies(ev: &Eval<'_, '_>, facts: &mut Facts) {
             _ => *impl_span,
         };
         // Constructor calls: `Self::new(..)`, `T::new(..)`, `T { .. }`.
-        let mut made = 0;
         for (fname, impl_ty, block, _) in &ev.ix.bodies {
             if fname == "new" && impl_ty.is_some_and(|t| t == ty) {
                 continue;
@@ -1935,7 +1934,7 @@ pub fn tower_policies(ev: &Eval<'_, '_>, facts: &mut Facts) {
                 };
                 let v = ev.eval(call, &mut f);
                 let span = ev.sp(call);
-                let V::Struct(_, fields) = v.v else {
+                let V::Struct(fields) = v.v else {
                     continue;
                 };
                 let retries = limit_field
@@ -1997,10 +1996,8 @@ pub fn tower_policies(ev: &Eval<'_, '_>, facts: &mut Facts) {
                 };
                 p.per_try_timeout = Some(Located::default_at(Timeout::Disabled, span));
                 facts.policies.push(p);
-                made += 1;
             }
         }
-        let _ = made;
     }
 }
 

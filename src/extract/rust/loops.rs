@@ -18,100 +18,16 @@
 use super::eval::{self, Eval, contains_word, pat_ident};
 use super::{MacroCall, MacroDef, Spans};
 use crate::extract::Facts;
+pub use crate::model::rust_macros::{AttemptsT, DelayT, LoopT, MacroArg, MacroArm, Num};
 use crate::model::*;
 use crate::source::Span;
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
-use serde::Serialize;
 use std::time::Duration;
 use syn::visit::Visit;
 use syn::{Block, Expr, Item, Stmt};
 
 /// The prefix macro parameters get when a macro body is read as code.
 const PARAM: &str = "__rl_p_";
-
-/// An argument of a macro call.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct MacroArg {
-    pub span: Span,
-    pub int: Option<i128>,
-    /// A macro parameter of the enclosing definition (`$f`), by name.
-    pub param: Option<String>,
-}
-
-/// A count written as a literal or as a macro parameter plus an offset.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub enum Num {
-    Const(i128),
-    Param(String),
-    Unknown,
-}
-
-/// Attempts of a loop or macro arm.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub enum AttemptsT {
-    /// `value + offset` attempts.
-    Count {
-        value: Num,
-        offset: i128,
-        span: Span,
-    },
-    Unbounded {
-        span: Span,
-    },
-    Unknown {
-        span: Span,
-    },
-}
-
-/// The delay of a loop or macro arm.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub enum DelayT {
-    None,
-    /// `value x unit` seconds.
-    Fixed {
-        value: Num,
-        unit: f64,
-        span: Span,
-    },
-    Exponential {
-        base: Duration,
-        multiplier: f64,
-        cap: Option<Duration>,
-        span: Span,
-    },
-    Custom {
-        span: Span,
-    },
-}
-
-/// What one loop does.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct LoopT {
-    pub attempts: AttemptsT,
-    pub delay: DelayT,
-    pub randomised: bool,
-    pub predicate: bool,
-    pub span: Span,
-    pub has_timeout: bool,
-}
-
-/// One arm of a retry macro.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub enum MacroArm {
-    Loop {
-        params: Vec<String>,
-        body: LoopT,
-    },
-    /// The arm calls the macro again with these arguments.
-    Forward {
-        params: Vec<String>,
-        target: String,
-        args: Vec<MacroArg>,
-    },
-    Other {
-        params: Vec<String>,
-    },
-}
 
 impl MacroArm {
     fn params(&self) -> &[String] {
@@ -161,7 +77,7 @@ pub fn read(
                     args: args.clone(),
                     within: None,
                 };
-                if let Some(mut p) = instantiate(d, &call, spans.source()) {
+                if let Some(mut p) = instantiate(d, &call) {
                     p.name = Some(format!("{}! default arm", d.name));
                     facts.policies.push(p);
                 }
@@ -183,7 +99,7 @@ pub fn read(
         for call in w.calls {
             match defs.iter().find(|d| d.name == call.name) {
                 Some(d) => {
-                    if let Some(p) = instantiate(d, &call, spans.source()) {
+                    if let Some(p) = instantiate(d, &call) {
                         facts.policies.push(p);
                     }
                 }
@@ -378,8 +294,7 @@ fn split_args(spans: &Spans<'_>, ts: &TokenStream) -> Vec<MacroArg> {
 }
 
 /// The policy a retry macro makes at one call site.
-pub fn instantiate(def: &MacroDef, call: &MacroCall, text: &str) -> Option<RetryPolicy> {
-    let _ = text;
+pub fn instantiate(def: &MacroDef, call: &MacroCall) -> Option<RetryPolicy> {
     let mut call = call.clone();
     let mut depth = 0;
     loop {
@@ -1248,13 +1163,7 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
                 .any(|c| c.start <= span.start && span.end <= c.end);
             if !nested && let Some(t) = self.analyze(e, before) {
                 self.inside.push(span);
-                let call = MacroCall {
-                    name: String::new(),
-                    span: t.span,
-                    args: Vec::new(),
-                    within: None,
-                };
-                let mut p = loop_policy_local(&t, &call);
+                let mut p = loop_policy_local(&t);
                 p.name = Some(format!("retry loop in {}", self.fname));
                 p.idempotency = keys(self.ev.spans, span);
                 // Keys minted before the loop, once for every attempt.
@@ -1277,7 +1186,7 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
 }
 
 /// A loop in a function: its values are its own.
-fn loop_policy_local(t: &LoopT, call: &MacroCall) -> RetryPolicy {
+fn loop_policy_local(t: &LoopT) -> RetryPolicy {
     let attempts = match &t.attempts {
         AttemptsT::Count {
             value: Num::Const(v),
@@ -1357,7 +1266,6 @@ fn loop_policy_local(t: &LoopT, call: &MacroCall) -> RetryPolicy {
     if t.has_timeout {
         p.per_try_timeout = Some(Located::written(Timeout::Unknown, t.span));
     }
-    let _ = call;
     p
 }
 

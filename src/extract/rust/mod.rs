@@ -41,10 +41,9 @@ pub mod guard;
 pub mod loops;
 
 use super::Facts;
+use crate::diag::unparsable_file;
 use crate::model::*;
-use crate::rules::settings::unparsable_file;
 use crate::source::{LineIndex, Span};
-use serde::Serialize;
 use std::collections::HashMap;
 use std::path::Path;
 use syn::spanned::Spanned;
@@ -73,41 +72,7 @@ pub fn wants(bytes: &[u8]) -> bool {
     FINDER.any_in(bytes)
 }
 
-/// A retry macro a file defines (`macro_rules!` whose body retries), for
-/// call sites in other files; resolved by [`link_macros`].
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct MacroDef {
-    pub name: String,
-    pub arms: Vec<loops::MacroArm>,
-    pub span: Span,
-}
-
-/// A call of a macro that may be a retry macro defined in another file.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct MacroCall {
-    pub name: String,
-    pub span: Span,
-    /// The top-level comma-separated arguments with their spans and their
-    /// integer value when they are integer literals.
-    pub args: Vec<loops::MacroArg>,
-    /// The enclosing function, for the policy's name.
-    pub within: Option<String>,
-}
-
-/// What a Rust file leaves for the link step.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
-pub struct RustFacts {
-    /// The crate directory derived from the path ([`crate_dir`]).
-    pub crate_dir: Option<String>,
-    pub macro_defs: Vec<MacroDef>,
-    pub macro_calls: Vec<MacroCall>,
-}
-
-impl RustFacts {
-    pub fn is_empty(&self) -> bool {
-        self.macro_defs.is_empty() && self.macro_calls.is_empty()
-    }
-}
+pub use crate::model::rust_macros::{MacroCall, MacroDef, RustFacts};
 
 /// The crate directory of a Rust file: the parent of its nearest `src`,
 /// `tests`, `benches` or `examples` ancestor, `/`-separated.
@@ -231,7 +196,7 @@ pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
 /// adding the call sites' policies to the calling files. A call resolves to
 /// the one definition of that name in the caller's crate directory, or else
 /// to the only definition of that name anywhere.
-pub fn link_macros(files: &mut [crate::ScannedFile]) {
+pub fn link_macros(files: &mut [crate::model::ScannedFile]) {
     let mut defs: HashMap<&str, Vec<(Option<&str>, &MacroDef)>> = HashMap::new();
     for f in files.iter() {
         for d in &f.facts.rust.macro_defs {
@@ -257,7 +222,7 @@ pub fn link_macros(files: &mut [crate::ScannedFile]) {
                 ([], [(_, d)]) => *d,
                 _ => continue,
             };
-            if let Some(p) = loops::instantiate(def, call, &f.source.text) {
+            if let Some(p) = loops::instantiate(def, call) {
                 out.push(p);
             }
         }
@@ -631,7 +596,7 @@ mod read_tests {
         for (path, text) in [("a/src/m.rs", def), ("a/src/g.rs", call)] {
             let mut facts = Facts::default();
             extract(Path::new(path), text, &mut facts);
-            files.push(crate::ScannedFile {
+            files.push(crate::model::ScannedFile {
                 source: crate::source::SourceFile::new(path, text.to_string()),
                 facts,
             });

@@ -1,11 +1,10 @@
 //! RL903 unparsable-file: a file recognised as a supported format could not
 //! be read; the scan goes on.
 
-use crate::rules::{Check, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::source::Span;
 
-pub const CHECK: Check = Check::Extractor;
-const CODE: &str = "RL903";
+pub const CODE: &str = "RL903";
 
 /// One YAML document of a stream did not parse; `line` is the text of the
 /// line where it failed.

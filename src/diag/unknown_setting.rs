@@ -1,11 +1,11 @@
 //! RL901 unknown-setting: an unknown, misspelled, misplaced or removed key
 //! inside a retry or timeout section.
 
-use crate::rules::{Check, Diagnostic, did_you_mean};
+use crate::diag::Diagnostic;
+use crate::keys::did_you_mean;
 use crate::source::Span;
 
-pub const CHECK: Check = Check::Extractor;
-const CODE: &str = "RL901";
+pub const CODE: &str = "RL901";
 
 /// `key` is not a key of `what`.
 pub fn unknown_key<'c>(
@@ -48,8 +48,7 @@ pub fn unknown_directive<'c>(
 }
 
 /// `key` was removed (`why`); `new` replaces it.
-pub fn removed(span: Span, key: &str, old: &str, new: &str, why: &str) -> Diagnostic {
-    let _ = old;
+pub fn removed(span: Span, key: &str, new: &str, why: &str) -> Diagnostic {
     Diagnostic::new(
         CODE,
         span,

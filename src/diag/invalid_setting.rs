@@ -1,10 +1,10 @@
 //! RL902 invalid-setting: a value the system itself rejects or misreads.
 
-use crate::rules::{Check, Diagnostic, did_you_mean};
+use crate::diag::Diagnostic;
+use crate::keys::did_you_mean;
 use crate::source::Span;
 
-pub const CHECK: Check = Check::Extractor;
-const CODE: &str = "RL902";
+pub const CODE: &str = "RL902";
 
 /// `key: value` is invalid because of `why`.
 pub fn value(span: Span, key: &str, value: &str, why: &str) -> Diagnostic {
@@ -88,5 +88,5 @@ pub fn inert(span: Span, what: &str, why: &str, fix: &str) -> Diagnostic {
         format!("{what} retries nothing: {why}"),
         fix.to_string(),
     )
-    .with_severity(crate::rules::Severity::Warning)
+    .with_severity(crate::diag::Severity::Warning)
 }

@@ -1,0 +1,102 @@
+//! What one file says ([`Facts`], written by its extractor) and the file
+//! with its facts ([`ScannedFile`]), as the link stage, the graph and the
+//! rules read them.
+
+use super::java_annotations::JavaFacts;
+use super::rust_macros::RustFacts;
+use super::{
+    CallEdge, IncludeRef, InheritedDirective, InheritedUpstream, RetryPolicy, ServiceDecl,
+    TimeoutSetting,
+};
+use crate::diag::Diagnostic;
+use crate::source::SourceFile;
+use serde::{Deserialize, Deserializer, Serialize};
+use std::sync::Mutex;
+
+/// Everything one file says about retries and timeouts.
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
+pub struct Facts {
+    pub policies: Vec<RetryPolicy>,
+    pub timeouts: Vec<TimeoutSetting>,
+    pub edges: Vec<CallEdge>,
+    pub services: Vec<ServiceDecl>,
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
+    /// The extractors that found something they read in this file.
+    #[serde(deserialize_with = "static_names")]
+    pub extractors: Vec<&'static str>,
+    /// Mesh-wide retry defaults this file sets (Istio meshConfig
+    /// `defaultHttpRetryPolicy`, in the `istio` ConfigMap's `mesh` text or an
+    /// IstioOperator): each replaces the platform's default policy wholesale
+    /// on every route of that mesh that writes no policy of its own. Routes
+    /// of this file are already rewritten; the graph applies it to the
+    /// policies of other files whose attempts are a `Provenance::Default` of
+    /// the same system.
+    pub mesh_defaults: Vec<RetryPolicy>,
+    /// Other files this one pulls in (nginx `include`), resolved at link time.
+    pub includes: Vec<IncludeRef>,
+    /// nginx `upstream` blocks this file defines: their names are seen by
+    /// every file the same main configuration includes.
+    #[serde(default)]
+    pub upstreams: Vec<InheritedUpstream>,
+    /// nginx retry and timeout directives this file writes outside any
+    /// block: a snippet's settings, which apply in the block that includes
+    /// it.
+    #[serde(default)]
+    pub top_level: Vec<InheritedDirective>,
+    /// Rust retry macros this file defines or calls, resolved across files
+    /// by `extract::rust::link_macros` after extraction.
+    pub rust: RustFacts,
+    /// Java retry annotations this file declares or uses, resolved across
+    /// files by `link::java_retry_annotations`.
+    #[serde(default)]
+    pub java: JavaFacts,
+}
+
+impl Facts {
+    pub fn is_empty(&self) -> bool {
+        self.policies.is_empty()
+            && self.timeouts.is_empty()
+            && self.edges.is_empty()
+            && self.services.is_empty()
+            && self.diagnostics.is_empty()
+            && self.mesh_defaults.is_empty()
+            && self.includes.is_empty()
+            && self.upstreams.is_empty()
+            && self.top_level.is_empty()
+            && self.rust.is_empty()
+            && self.java.is_empty()
+    }
+
+    pub fn claimed_by(&mut self, extractor: &'static str) {
+        if !self.extractors.contains(&extractor) {
+            self.extractors.push(extractor);
+        }
+    }
+}
+
+/// One file that had something to say, with its text kept for rendering.
+#[derive(Debug)]
+pub struct ScannedFile {
+    pub source: SourceFile,
+    pub facts: Facts,
+}
+
+/// Deserialise names that are `&'static str` in memory (the extractors'
+/// names): each distinct name is interned once.
+pub fn static_names<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<&'static str>, D::Error> {
+    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let names = Vec::<String>::deserialize(d)?;
+    let mut known = NAMES.lock().unwrap_or_else(|p| p.into_inner());
+    Ok(names
+        .into_iter()
+        .map(|n| match known.iter().find(|k| **k == n) {
+            Some(k) => *k,
+            None => {
+                let k: &'static str = Box::leak(n.into_boxed_str());
+                known.push(k);
+                k
+            }
+        })
+        .collect())
+}
