@@ -12,8 +12,11 @@ use crate::config::{Mesh, Settings};
 use crate::duration::human;
 use crate::model::ScannedFile;
 use crate::model::calls::{outside_mesh, short_host};
-use crate::model::{AttemptCount, Delay, Layer as LayerKind, Provenance, RetryPolicy, System};
+use crate::model::{
+    AttemptCount, ClientScope, Delay, Layer as LayerKind, Located, Provenance, RetryPolicy, System,
+};
 use crate::source::{FileId, Span};
+use crate::systems;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
 
@@ -291,23 +294,24 @@ fn layer_of(file: FileId, index: usize, p: &RetryPolicy) -> RetryLayer {
     }
 }
 
-/// Istio's retries when no VirtualService is written for a host.
+/// Istio's retries when no VirtualService is written for a host: its
+/// default attempts with Envoy's default back-off, as on a route that
+/// writes no `retries`.
 fn istio_default(proof: Loc, host: &str) -> RetryLayer {
-    RetryLayer {
-        policy: None,
-        system: System::Istio,
-        kind: LayerKind::Mesh,
-        attempts: AttemptCount::Finite(3),
-        per_try: None,
-        overall: None,
-        backoff: Duration::from_millis(25 + 50),
-        hedge_delay: None,
-        implicit: true,
-        loc: proof,
-        timeout_loc: None,
-        label: "Istio default".into(),
-        setting: format!("no VirtualService for `{host}`: 2 retries"),
-    }
+    let mut p = RetryPolicy::new(
+        System::Istio,
+        proof.span,
+        systems::istio::default_attempts(proof.span),
+    );
+    p.delay = Located::default_at(systems::envoy::default_backoff(), proof.span);
+    let mut l = layer_of(proof.file, 0, &p);
+    l.policy = None;
+    l.label = "Istio default".into();
+    l.setting = format!(
+        "no VirtualService for `{host}`: {} retries",
+        systems::istio::DEFAULT_RETRIES
+    );
+    l
 }
 
 /// The node every AWS endpoint maps to.
@@ -436,7 +440,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     b.graph.mesh = match b.settings.graph.mesh {
         Mesh::Istio => true,
         Mesh::None => false,
-        Mesh::Auto => files.iter().any(|f| f.facts.extractors.contains(&"istio")),
+        Mesh::Auto => files.iter().any(|f| f.facts.mesh == Some(System::Istio)),
     };
     let mesh_default = mesh_default(files);
     // Sidecar policies by callee host: the worst route's policy.
@@ -522,14 +526,14 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     // OpenFeign applies properties over configuration beans).
     let mut client_beans: BTreeMap<String, (FileId, usize)> = BTreeMap::new();
     for (id, f) in files.iter().enumerate() {
-        if !f.facts.policies.iter().any(|p| p.system == System::Feign) {
+        if !f.facts.policies.iter().any(|p| p.scope.client.is_some()) {
             continue;
         }
         if is_source(&f.source.path) {
             let used = used_by_calls(f);
             if let Some(owner) = b.file_owner(id)
                 && let Some(i) = f.facts.policies.iter().enumerate().position(|(i, p)| {
-                    p.system == System::Feign && !used.contains(&i) && p.scope.is_bean_retryer()
+                    p.scope.client == Some(ClientScope::Bean) && !used.contains(&i)
                 })
             {
                 client_beans.entry(owner).or_insert((id, i));
@@ -540,11 +544,9 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             continue;
         };
         for (i, p) in f.facts.policies.iter().enumerate() {
-            if p.system == System::Feign
-                && let Some(client) = p.name.as_deref().and_then(|n| n.strip_prefix("client "))
-            {
+            if let Some(ClientScope::Named(client)) = &p.scope.client {
                 clients
-                    .entry((owner.clone(), client.to_string()))
+                    .entry((owner.clone(), client.clone()))
                     .or_insert((id, i));
             }
         }

@@ -36,6 +36,7 @@ pub mod robustness;
 pub mod rules;
 pub mod source;
 pub(crate) mod suppress;
+pub mod systems;
 pub(crate) mod yaml;
 
 use config::Settings;

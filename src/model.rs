@@ -17,7 +17,6 @@ pub use facts::{Facts, ScannedFile};
 
 use crate::source::Span;
 use serde::Serialize;
-use std::fmt;
 use std::time::Duration;
 
 /// Where a value came from.
@@ -128,72 +127,7 @@ pub enum System {
     Reactor,
 }
 
-impl System {
-    /// Whether the system offers a retry budget or throttle (RL601).
-    pub fn offers_budget(&self) -> bool {
-        matches!(
-            self,
-            System::Envoy | System::Grpc | System::AwsSdk | System::Linkerd
-        )
-    }
-
-    /// Human name used in messages and reports.
-    pub fn label(&self) -> String {
-        match self {
-            System::Resilience4j => "Resilience4j".into(),
-            System::SpringRetry => "Spring Retry".into(),
-            System::SpringFramework => "Spring Framework".into(),
-            System::SpringCloudGateway => "Spring Cloud Gateway".into(),
-            System::SpringAmqp => "Spring AMQP".into(),
-            System::Failsafe => "Failsafe".into(),
-            System::GuavaRetrying => "guava-retrying".into(),
-            System::Feign => "Feign".into(),
-            System::JavaLoop => "Java retry loop".into(),
-            System::Istio => "Istio".into(),
-            System::Envoy => "Envoy".into(),
-            System::Nginx => "nginx".into(),
-            System::IngressNginx => "ingress-nginx".into(),
-            System::GatewayApi => "Gateway API".into(),
-            System::Linkerd => "Linkerd".into(),
-            System::Grpc => "gRPC".into(),
-            System::AwsSdk => "AWS SDK".into(),
-            System::Polly => "Polly".into(),
-            System::DotnetStandard => ".NET standard resilience".into(),
-            System::RustCrate(name) => name.clone(),
-            System::RustLoop => "Rust retry loop".into(),
-            System::SpringCloudConfig => "Spring Cloud Config client".into(),
-            System::SpringKafka => "Spring Kafka".into(),
-            System::SpringCloudStream => "Spring Cloud Stream".into(),
-            System::Reactor => "Reactor".into(),
-        }
-    }
-
-    /// Whether the overall timeout only stops new attempts and lets the
-    /// one in flight finish (nginx's `*_next_upstream_timeout`), rather
-    /// than cutting the call off.
-    pub fn timeout_stops_new_attempts(&self) -> bool {
-        matches!(self, System::Nginx | System::IngressNginx)
-    }
-
-    /// Which layer of a call path this system sits in.
-    pub fn layer(&self) -> Layer {
-        match self {
-            System::Istio | System::Linkerd => Layer::Mesh,
-            System::Envoy | System::Nginx | System::IngressNginx | System::GatewayApi => {
-                Layer::Proxy
-            }
-            // Feign's retryer sits in the HTTP client, under the caller's code.
-            System::AwsSdk | System::Grpc | System::Feign => Layer::Sdk,
-            _ => Layer::Application,
-        }
-    }
-}
-
-impl fmt::Display for System {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.label())
-    }
-}
+// What each system is (label, layer, fix texts): `crate::systems`.
 
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
@@ -469,6 +403,23 @@ pub struct Scope {
     pub callee: Option<Located<String>>,
     /// A route or method description for messages (`route "reviews"`).
     pub route: Option<String>,
+    /// The named HTTP clients the policy is the retryer of, for calls made
+    /// through them in other files ([`CallEdge::client`]).
+    #[serde(default)]
+    pub client: Option<ClientScope>,
+}
+
+/// Which named HTTP clients a policy is the retryer of (Spring Cloud
+/// OpenFeign).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClientScope {
+    /// `client.config.<name>.retryer`: the client `name` (`default`: every
+    /// client without a configuration of its own).
+    Named(String),
+    /// A `Retryer` built in a `@Bean` method: every named client of the
+    /// service, unless properties set one (they apply over beans).
+    Bean,
 }
 
 /// One retry policy, normalised.

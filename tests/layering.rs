@@ -24,7 +24,9 @@ const LAYERS: &[(&str, u8)] = &[
     ("model", 3),
     ("config", 3),
     ("discover", 3),
-    // Systems: one file in, facts out.
+    // Systems: what each one is (registry, defaults, fix texts), and its
+    // reader (one file in, facts out).
+    ("systems", 4),
     ("extract", 4),
     // Joins across files, and the facts cache.
     ("link", 5),

@@ -36,12 +36,7 @@ use crate::yaml::{Entry, Yaml};
 use std::collections::HashMap;
 use std::time::Duration;
 
-/// Envoy's route timeout when none is written.
-pub const DEFAULT_ROUTE_TIMEOUT: Duration = Duration::from_secs(15);
-/// Envoy's base retry back-off when none is written.
-pub const DEFAULT_BASE_INTERVAL: Duration = Duration::from_millis(25);
-/// Envoy's `retry_budget.budget_percent` default.
-pub const DEFAULT_BUDGET_PERCENT: f64 = 20.0;
+use crate::systems::envoy::{DEFAULT_BUDGET_PERCENT, DEFAULT_ROUTE_TIMEOUT};
 
 const MAX_DEPTH: usize = 64;
 const MAX_NODES: usize = 500_000;
@@ -751,14 +746,7 @@ fn parse_retry(e: Entry<'_>, facts: &mut Facts) -> Option<Parsed> {
             Some(d) => Located::written(d, b.span()),
             None => Located::written(Delay::Unknown, b.span()),
         },
-        None => Located::default_at(
-            Delay::Exponential {
-                base: DEFAULT_BASE_INTERVAL,
-                multiplier: 2.0,
-                cap: Some(DEFAULT_BASE_INTERVAL * 10),
-            },
-            e.key_span,
-        ),
+        None => Located::default_at(crate::systems::envoy::default_backoff(), e.key_span),
     };
     // Envoy draws each wait uniformly from [0, min(cap, base x (2^n - 1))].
     p.jitter = Located::default_at(Jitter::Full, p.delay.span);
@@ -901,15 +889,11 @@ fn backoff(b: Entry<'_>, facts: &mut Facts) -> Option<Delay> {
                 ));
                 return None;
             }
-            max
+            Some(max)
         }
-        None => base * 10,
+        None => None,
     };
-    Some(Delay::Exponential {
-        base,
-        multiplier: 2.0,
-        cap: Some(cap),
-    })
+    Some(crate::systems::envoy::backoff(base, cap))
 }
 
 /// The methods a list of header matchers restricts requests to, or `None`

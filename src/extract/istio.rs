@@ -2,7 +2,8 @@
 //! `v1alpha3`): per HTTP route, the retry policy the sidecar applies,
 //! Istio's defaults included.
 //!
-//! Defaults (istio/istio `pilot/pkg/networking/core/route/retry/retry.go`):
+//! Defaults ([`crate::systems::istio`], from istio/istio
+//! `pilot/pkg/networking/core/route/retry/retry.go`):
 //! a route with no `retries` block still retries 2 times (3 attempts) on
 //! `connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes`
 //! with an empty status list (since 1.24), with Envoy's jittered 25 ms
@@ -14,6 +15,7 @@ use super::{DocCtx, Facts, check_yaml_keys, go_duration};
 use crate::diag::invalid_setting;
 use crate::model::*;
 use crate::source::Span;
+use crate::systems::istio;
 use crate::yaml::Yaml;
 use std::time::Duration;
 
@@ -55,11 +57,16 @@ const DESTINATION_KEYS: &[&str] = &["host", "subset", "port"];
 /// Istio passes through.
 pub const RETRY_ON_TOKENS: &[&str] = super::envoy::RETRY_ON_TOKENS;
 
-/// Istio's retry conditions when a route writes no `retries` block.
-pub const DEFAULT_RETRY_ON: &str =
-    "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes";
-
+/// Read one document; a file with an Istio resource declares the mesh.
 pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
+    let ours = read_document(ctx, facts);
+    if ours {
+        facts.mesh = Some(System::Istio);
+    }
+    ours
+}
+
+fn read_document(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let root = ctx.root();
     let api = root
         .get("apiVersion")
@@ -554,17 +561,7 @@ fn retries_block(r: crate::yaml::Entry<'_>, facts: &mut Facts) -> Result<RetryPo
 }
 
 fn default_policy(anchor: Span) -> RetryPolicy {
-    let mut p = RetryPolicy::new(
-        System::Istio,
-        anchor,
-        Located::default_at(
-            Attempts {
-                count: AttemptCount::Finite(3),
-                written_as: "no retries block: Istio default of 2 retries".into(),
-            },
-            anchor,
-        ),
-    );
+    let mut p = RetryPolicy::new(System::Istio, anchor, istio::default_attempts(anchor));
     p.retry_on = Located::default_at(default_retry_on(anchor), anchor);
     p
 }
@@ -572,21 +569,14 @@ fn default_policy(anchor: Span) -> RetryPolicy {
 /// Envoy's back-off, which Istio uses: 25 ms base, fully jittered, capped
 /// at 10x the base.
 fn envoy_backoff(p: &mut RetryPolicy, span: Span) {
-    p.delay = Located::default_at(
-        Delay::Exponential {
-            base: Duration::from_millis(25),
-            multiplier: 2.0,
-            cap: Some(Duration::from_millis(250)),
-        },
-        span,
-    );
+    p.delay = Located::default_at(crate::systems::envoy::default_backoff(), span);
     p.jitter = Located::default_at(Jitter::Full, span);
     p.platform_backoff = true;
 }
 
 fn default_retry_on(span: Span) -> RetryOn {
     RetryOn::Listed {
-        conditions: DEFAULT_RETRY_ON
+        conditions: istio::DEFAULT_RETRY_ON
             .split(',')
             .flat_map(super::envoy::conditions)
             .map(|c| Located::default_at(c, span))
@@ -659,6 +649,35 @@ mod tests {
     }
 
     const VS: &str = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: r}\nspec:\n  hosts: [ratings]\n  http:\n  - route:\n    - destination: {host: ratings}\n";
+
+    #[test]
+    fn a_route_without_retries_gets_istios_default_policy() {
+        let f = facts(VS);
+        let p = &f.policies[0];
+        // No `retries`: Istio's default policy with Envoy's back-off.
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+        assert_eq!(
+            p.attempts.value.written_as,
+            "no retries block: Istio default of 2 retries"
+        );
+        assert_eq!(
+            p.delay.value,
+            Delay::Exponential {
+                base: Duration::from_millis(25),
+                multiplier: 2.0,
+                cap: Some(Duration::from_millis(250)),
+            }
+        );
+    }
+
+    #[test]
+    fn a_file_with_an_istio_resource_declares_the_mesh() {
+        assert_eq!(facts(VS).mesh, Some(System::Istio));
+        let dr = "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: r}\nspec: {host: ratings}\n";
+        assert_eq!(facts(dr).mesh, Some(System::Istio));
+        let other = facts("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n");
+        assert_eq!(other.mesh, None);
+    }
 
     #[test]
     fn mesh_default_in_a_configmap_replaces_the_builtin_default() {

@@ -47,6 +47,7 @@ use crate::duration::{human, parse_spring};
 use crate::keys::normalise_key;
 use crate::model::*;
 use crate::source::Span;
+use crate::systems::resilience4j as r4j;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -482,8 +483,8 @@ fn retry_policy(
         }
         None => Located::default_at(
             Attempts {
-                count: AttemptCount::Finite(3),
-                written_as: "maxAttempts: 3 (default)".into(),
+                count: AttemptCount::Finite(r4j::DEFAULT_MAX_ATTEMPTS),
+                written_as: r4j::default_attempts_text(),
             },
             root,
         ),
@@ -505,7 +506,7 @@ fn retry_policy(
         None => {
             policy.delay = Located::default_at(
                 Delay::Fixed {
-                    delay: Duration::from_millis(DEFAULT_WAIT_MS),
+                    delay: r4j::DEFAULT_WAIT,
                 },
                 root,
             );
@@ -577,9 +578,6 @@ fn retry_policy(
     policy
 }
 
-/// The default `waitDuration` (`RetryConfig.DEFAULT_WAIT_DURATION`).
-pub const DEFAULT_WAIT_MS: u64 = 500;
-
 /// Interval settings written in a block that does not build the interval
 /// (no `waitDuration` of its own): Resilience4j ignores them.
 fn report_ignored_interval_settings(
@@ -608,7 +606,10 @@ fn report_ignored_interval_settings(
             chain[i].label(),
             describe_delay(delay)
         ),
-        None => "it keeps the default: a fixed `500ms`".to_string(),
+        None => format!(
+            "it keeps the default: a fixed `{}`",
+            human(r4j::DEFAULT_WAIT)
+        ),
     };
     let mut d = unknown_setting::ignored(
         first.span(),
@@ -690,7 +691,7 @@ fn interval(chain: &[&Block<'_>], inherited: bool, policy: &mut RetryPolicy, fac
 
     match &exp {
         Some(e) => {
-            let multiplier = mult.as_ref().map_or(1.5, |(m, _)| *m);
+            let multiplier = mult.as_ref().map_or(r4j::DEFAULT_MULTIPLIER, |(m, _)| *m);
             let cap_used = mult.is_some() && (rnd.is_none() || factor.is_some());
             let cap_v = cap.as_ref().filter(|_| cap_used).map(|(c, f)| (*c, f));
             if let Some((c, f)) = &cap_v
@@ -736,7 +737,9 @@ fn interval(chain: &[&Block<'_>], inherited: bool, policy: &mut RetryPolicy, fac
     }
     policy.jitter = match &rnd {
         Some(r) => {
-            let f = factor.as_ref().map_or(0.5, |(f, _)| *f);
+            let f = factor
+                .as_ref()
+                .map_or(r4j::DEFAULT_RANDOMIZATION_FACTOR, |(f, _)| *f);
             let span = factor.as_ref().map_or(r.prop.span(), |(_, p)| p.span());
             if f == 0.0 {
                 r.located(Jitter::None, span)

@@ -44,6 +44,7 @@ use crate::duration::parse_spring;
 use crate::keys::normalise_key;
 use crate::model::*;
 use crate::source::Span;
+use crate::systems::spring::boot;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -124,6 +125,7 @@ fn openfeign(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
                 &format!("{}: {class} (5 attempts)", p.key()),
             );
             policy.name = Some(format!("client {client}"));
+            policy.scope.client = Some(ClientScope::Named(client.clone()));
             policy.scope.caller = caller.map(str::to_string);
             if client != "default" {
                 policy.scope.callee = Some(Located::written(client, p.seg_spans[n]));
@@ -342,8 +344,11 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
         ),
         None => Located::default_at(
             Attempts {
-                count: AttemptCount::Finite(6),
-                written_as: "spring.cloud.config.retry.max-attempts: 6 (default)".into(),
+                count: AttemptCount::Finite(boot::CONFIG_MAX_ATTEMPTS),
+                written_as: format!(
+                    "spring.cloud.config.retry.max-attempts: {} (default)",
+                    boot::CONFIG_MAX_ATTEMPTS
+                ),
             },
             root,
         ),
@@ -359,9 +364,9 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
         ],
         ["initial-interval", "multiplier", "max-interval"],
         (
-            Duration::from_millis(1000),
-            1.1,
-            Duration::from_millis(2000),
+            boot::CONFIG_INITIAL_INTERVAL,
+            boot::CONFIG_MULTIPLIER,
+            boot::CONFIG_MAX_INTERVAL,
         ),
         millis,
         root,
@@ -381,7 +386,7 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
     policy.per_try_timeout = Some(
         match read.and_then(|p| millis(p, "request-read-timeout", facts).map(|d| (p, d))) {
             Some((p, d)) => Located::written(Timeout::after(d), p.span()),
-            None => Located::default_at(Timeout::after(Duration::from_millis(185_000)), root),
+            None => Located::default_at(Timeout::after(boot::CONFIG_READ_TIMEOUT), root),
         },
     );
     // The config server it calls.
@@ -530,8 +535,11 @@ fn rabbit(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
         } else {
             Located::default_at(
                 Attempts {
-                    count: AttemptCount::Finite(3),
-                    written_as: format!("{name}.max-attempts: 3 (default)"),
+                    count: AttemptCount::Finite(boot::AMQP_MAX_ATTEMPTS),
+                    written_as: format!(
+                        "{name}.max-attempts: {} (default)",
+                        boot::AMQP_MAX_ATTEMPTS
+                    ),
                 },
                 root,
             )
@@ -546,7 +554,11 @@ fn rabbit(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
                 b.get("maxInterval"),
             ],
             ["initial-interval", "multiplier", "max-interval"],
-            (Duration::from_secs(1), 1.0, Duration::from_secs(10)),
+            (
+                boot::AMQP_INITIAL_INTERVAL,
+                boot::AMQP_MULTIPLIER,
+                boot::AMQP_MAX_INTERVAL,
+            ),
             duration,
             root,
             facts,
@@ -599,8 +611,8 @@ fn kafka(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
         ),
         None => Located::default_at(
             Attempts {
-                count: AttemptCount::Finite(3),
-                written_as: format!("{name}.attempts: 3 (default)"),
+                count: AttemptCount::Finite(boot::KAFKA_ATTEMPTS),
+                written_as: format!("{name}.attempts: {} (default)", boot::KAFKA_ATTEMPTS),
             },
             root,
         ),
@@ -616,17 +628,17 @@ fn kafka(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
     let jit = b.get("backoff.jitter");
     let delay = de
         .and_then(|p| duration(p, "delay", facts))
-        .unwrap_or(Duration::from_secs(1));
+        .unwrap_or(boot::KAFKA_DELAY);
     let multiplier = mu
         .and_then(|p| float(p, "multiplier", facts))
-        .unwrap_or(0.0);
+        .unwrap_or(boot::KAFKA_MULTIPLIER);
     let max = md.and_then(|p| duration(p, "max-delay", facts));
     let random = rnd.and_then(|p| boolean(p, "random-back-off", facts)) == Some(true);
     let d = if multiplier > 0.0 {
         // A max-delay below the delay means the 30 s default.
         let cap = max
             .filter(|m| *m >= delay)
-            .unwrap_or(Duration::from_secs(30));
+            .unwrap_or(boot::KAFKA_MAX_DELAY_FALLBACK);
         backoff(delay, multiplier, Some(cap))
     } else if delay.is_zero() {
         Delay::None
@@ -732,8 +744,11 @@ fn stream(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
             ),
             None => Located::default_at(
                 Attempts {
-                    count: AttemptCount::Finite(3),
-                    written_as: "consumer.max-attempts: 3 (default)".into(),
+                    count: AttemptCount::Finite(boot::STREAM_MAX_ATTEMPTS),
+                    written_as: format!(
+                        "consumer.max-attempts: {} (default)",
+                        boot::STREAM_MAX_ATTEMPTS
+                    ),
                 },
                 root,
             ),
@@ -757,9 +772,9 @@ fn stream(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
                     "back-off-max-interval",
                 ],
                 (
-                    Duration::from_millis(1000),
-                    2.0,
-                    Duration::from_millis(10_000),
+                    boot::STREAM_INITIAL_INTERVAL,
+                    boot::STREAM_MULTIPLIER,
+                    boot::STREAM_MAX_INTERVAL,
                 ),
                 millis,
                 root,
@@ -875,6 +890,26 @@ mod tests {
             extract_props(d, Some("orders"), &mut facts);
         }
         facts
+    }
+
+    #[test]
+    fn an_openfeign_client_retryer_names_its_client() {
+        let facts = run(
+            "spring.cloud.openfeign.client.config.ledger.retryer=feign.Retryer.Default\nfeign.client.config.default.retryer=feign.Retryer.Default\n",
+        );
+        let clients: Vec<_> = facts
+            .policies
+            .iter()
+            .map(|p| p.scope.client.clone())
+            .collect();
+        assert_eq!(
+            clients,
+            [
+                Some(ClientScope::Named("ledger".into())),
+                Some(ClientScope::Named("default".into()))
+            ]
+        );
+        assert_eq!(facts.policies[0].name.as_deref(), Some("client ledger"));
     }
 
     #[test]

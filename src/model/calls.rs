@@ -58,14 +58,9 @@ pub fn outside_mesh(via: &str) -> bool {
 
 impl Scope {
     /// The route of a retry layer built in a `@Bean` method (a Feign
-    /// `Retryer` bean): it applies to every client of its context that
-    /// configures no retryer of its own.
+    /// `Retryer` bean), for messages: the graph reads the typed
+    /// [`super::ClientScope::Bean`].
     pub const BEAN_RETRYER: &'static str = "@Bean Retryer";
-
-    /// Whether this is the scope of a retryer built in a `@Bean` method.
-    pub fn is_bean_retryer(&self) -> bool {
-        self.route.as_deref() == Some(Self::BEAN_RETRYER)
-    }
 }
 
 #[cfg(test)]

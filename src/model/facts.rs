@@ -5,7 +5,7 @@
 use super::java_annotations::JavaFacts;
 use super::rust_macros::RustFacts;
 use super::{
-    CallEdge, IncludeRef, InheritedDirective, InheritedUpstream, RetryPolicy, ServiceDecl,
+    CallEdge, IncludeRef, InheritedDirective, InheritedUpstream, RetryPolicy, ServiceDecl, System,
     TimeoutSetting,
 };
 use crate::diag::Diagnostic;
@@ -33,6 +33,11 @@ pub struct Facts {
     /// policies of other files whose attempts are a `Provenance::Default` of
     /// the same system.
     pub mesh_defaults: Vec<RetryPolicy>,
+    /// The service mesh whose resources this file declares (an Istio
+    /// VirtualService, DestinationRule or mesh config): with `mesh =
+    /// "auto"` the graph puts that mesh's sidecar on every call.
+    #[serde(default)]
+    pub mesh: Option<System>,
     /// Other files this one pulls in (nginx `include`), resolved at link time.
     pub includes: Vec<IncludeRef>,
     /// nginx `upstream` blocks this file defines: their names are seen by

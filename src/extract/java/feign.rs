@@ -31,8 +31,9 @@ use tree_sitter::Node;
 
 const MS: Duration = Duration::from_millis(1);
 
-/// The route of a retryer built in a `@Bean` method.
-pub const BEAN: &str = Scope::BEAN_RETRYER;
+/// The route of a retryer built in a `@Bean` method (for messages; the
+/// graph reads [`ClientScope::Bean`]).
+const BEAN: &str = Scope::BEAN_RETRYER;
 
 /// `new Retryer.Default()`'s period, maximum period and attempts.
 const DEFAULT: (u64, u64, u64) = (100, 1000, 5);
@@ -209,6 +210,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
                 .any(|(a, _)| *a == "Bean")
         }) {
             p.scope.route = Some(BEAN.to_string());
+            p.scope.client = Some(ClientScope::Bean);
         }
         created.insert(n.id(), facts.policies.len());
         facts.policies.push(p);

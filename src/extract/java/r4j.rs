@@ -39,9 +39,10 @@ use std::time::Duration;
 use tree_sitter::Node;
 
 const MS: Duration = Duration::from_millis(1);
-const DEFAULT_WAIT: Duration = Duration::from_millis(500);
-const DEFAULT_MULTIPLIER: f64 = 1.5;
-const DEFAULT_FACTOR: f64 = 0.5;
+use crate::systems::resilience4j::{
+    DEFAULT_MAX_ATTEMPTS, DEFAULT_MULTIPLIER, DEFAULT_RANDOMIZATION_FACTOR as DEFAULT_FACTOR,
+    DEFAULT_WAIT, default_attempts_text,
+};
 
 /// A `RetryConfig` as far as the file shows it.
 #[derive(Clone, Debug)]
@@ -459,7 +460,11 @@ pub fn policy(cfg: Option<&Cfg>, name: Option<String>, at: Span) -> RetryPolicy 
                 at,
             )
         } else {
-            attempts_default(AttemptCount::Finite(3), "maxAttempts: 3 (default)", anchor)
+            attempts_default(
+                AttemptCount::Finite(DEFAULT_MAX_ATTEMPTS),
+                &default_attempts_text(),
+                anchor,
+            )
         }
     });
     let mut p = RetryPolicy::new(System::Resilience4j, at, attempts);

@@ -38,6 +38,7 @@ use crate::duration::parse_spring;
 use crate::extract::Facts;
 use crate::model::*;
 use crate::source::Span;
+use crate::systems::spring::retry;
 use std::collections::HashMap;
 use std::time::Duration;
 use tree_sitter::Node;
@@ -235,7 +236,11 @@ fn spring_retry(
         } else if interceptor {
             attempts_default(AttemptCount::Unknown, "set by the interceptor bean", at)
         } else {
-            attempts_default(AttemptCount::Finite(3), "maxAttempts = 3 (default)", at)
+            attempts_default(
+                AttemptCount::Finite(retry::MAX_ATTEMPTS),
+                &format!("maxAttempts = {} (default)", retry::MAX_ATTEMPTS),
+                at,
+            )
         };
     let mut p = RetryPolicy::new(System::SpringRetry, at, attempts);
     p.name = name;
@@ -286,7 +291,7 @@ fn backoff(ctx: &Ctx<'_>, args: &Args<'_>) -> (Delay, Jitter, CapOrder) {
         (Some(Some(d)), _) if d != 0.0 => Some(d),
         (Some(None), _) => None,
         (_, Some(v)) => v,
-        _ => Some(1000.0),
+        _ => Some(retry::BACKOFF_MS),
     };
     let max = match num("maxDelay") {
         Some(v) => v,
@@ -325,7 +330,11 @@ fn backoff(ctx: &Ctx<'_>, args: &Args<'_>) -> (Delay, Jitter, CapOrder) {
         let (Some(d), Some(mx)) = (delay, max) else {
             return (Delay::Unknown, jitter, order);
         };
-        let cap = if mx > d { mx } else { 30_000.0 };
+        let cap = if mx > d {
+            mx
+        } else {
+            retry::EXPONENTIAL_MAX_MS
+        };
         return match (ms(d), ms(cap)) {
             (Some(base), Some(cap)) => (
                 Delay::Exponential {
@@ -506,8 +515,11 @@ fn templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     let mut created: HashMap<usize, usize> = HashMap::new();
     for (n, c) in ctx.chains("RetryTemplate", &["builder"]) {
         let at = span(n);
-        let mut attempts =
-            attempts_default(AttemptCount::Finite(3), "maxAttempts(3) (default)", at);
+        let mut attempts = attempts_default(
+            AttemptCount::Finite(retry::MAX_ATTEMPTS),
+            &format!("maxAttempts({}) (default)", retry::MAX_ATTEMPTS),
+            at,
+        );
         let mut delay = Located::default_at(Delay::None, at);
         let mut jitter = Located::default_at(Jitter::None, at);
         let mut order = CapOrder::BeforeJitter;
@@ -721,8 +733,11 @@ fn classic_templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, created: &mut HashMap
             System::SpringRetry,
             at,
             attempts_default(
-                AttemptCount::Finite(3),
-                "SimpleRetryPolicy: 3 attempts (default)",
+                AttemptCount::Finite(retry::MAX_ATTEMPTS),
+                &format!(
+                    "SimpleRetryPolicy: {} attempts (default)",
+                    retry::MAX_ATTEMPTS
+                ),
                 at,
             ),
         );
@@ -757,7 +772,7 @@ fn classic_retry_policy(ctx: &Ctx<'_>, arg: Node<'_>, at: Span, p: &mut RetryPol
             Some(a) => ctx.int(*a).map_or(AttemptCount::Unknown, |v| {
                 AttemptCount::Finite(v.max(1) as u64)
             }),
-            None => AttemptCount::Finite(3),
+            None => AttemptCount::Finite(retry::MAX_ATTEMPTS),
         }),
         "AlwaysRetryPolicy" => Some(AttemptCount::Unbounded),
         "NeverRetryPolicy" => Some(AttemptCount::Finite(1)),
@@ -822,20 +837,20 @@ fn classic_backoff(ctx: &Ctx<'_>, arg: Node<'_>, at: Span, p: &mut RetryPolicy) 
     };
     let mult = match setters.iter().rev().find(|s| s.name == "setMultiplier") {
         Some(s) => s.args.first().and_then(|a| ctx.float(*a)),
-        None => Some(2.0),
+        None => Some(retry::EXPONENTIAL_MULTIPLIER),
     };
     let dur = |v: Option<f64>| v.and_then(|v| ast::scale(MS, v.max(0.0)));
     let (d, j, o) = match ty {
         "NoBackOffPolicy" => (Delay::None, Jitter::None, CapOrder::BeforeJitter),
         "FixedBackOffPolicy" => (
-            dur(ms_of("setBackOffPeriod", 1000.0))
+            dur(ms_of("setBackOffPeriod", retry::BACKOFF_MS))
                 .map_or(Delay::Unknown, |delay| Delay::Fixed { delay }),
             Jitter::None,
             CapOrder::BeforeJitter,
         ),
         "UniformRandomBackOffPolicy" => match (
-            ms_of("setMinBackOffPeriod", 500.0),
-            ms_of("setMaxBackOffPeriod", 1500.0),
+            ms_of("setMinBackOffPeriod", retry::UNIFORM_MIN_MS),
+            ms_of("setMaxBackOffPeriod", retry::UNIFORM_MAX_MS),
         ) {
             (Some(lo), Some(hi)) if hi > lo => uniform(lo, hi),
             (Some(lo), Some(_)) => (
@@ -848,9 +863,9 @@ fn classic_backoff(ctx: &Ctx<'_>, arg: Node<'_>, at: Span, p: &mut RetryPolicy) 
         "ExponentialBackOffPolicy" | "ExponentialRandomBackOffPolicy" => {
             let random = ty == "ExponentialRandomBackOffPolicy";
             let d = match (
-                dur(ms_of("setInitialInterval", 100.0)),
+                dur(ms_of("setInitialInterval", retry::EXPONENTIAL_INITIAL_MS)),
                 mult,
-                dur(ms_of("setMaxInterval", 30_000.0)),
+                dur(ms_of("setMaxInterval", retry::EXPONENTIAL_MAX_MS)),
             ) {
                 (Some(base), Some(m), cap) => Delay::Exponential {
                     base,

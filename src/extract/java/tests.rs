@@ -468,6 +468,8 @@ fn feign_retryers_and_builders() {
     ));
     assert_eq!(p.system, System::Feign);
     assert_eq!(p.name.as_deref(), Some("feignRetryer"));
+    // Built in a `@Bean` method: every named client's retryer.
+    assert_eq!(p.scope.client, Some(ClientScope::Bean));
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
     assert!(p.attempts.is_written());
     assert_eq!(
@@ -486,6 +488,7 @@ fn feign_retryers_and_builders() {
     ));
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
     assert!(p.attempts.is_written(), "asked for, not a fallback");
+    assert_eq!(p.scope.client, None);
     assert!(p.delay.is_default());
     assert!(
         matches!(p.delay.value, Delay::Exponential { base, cap: Some(c), .. } if base == ms(150) && c == ms(1000))

@@ -33,7 +33,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         ),
         format!(
             "wait between attempts, growing and randomised: {}",
-            super::jitter_fix(&p.system)
+            p.system.spec().fixes.jitter
         ),
     );
 }

@@ -1,6 +1,5 @@
 //! RL203 unjittered-backoff: delays between attempts have no randomness.
 
-use super::jitter_fix;
 use crate::duration::human;
 use crate::model::{Delay, Jitter, Provenance};
 use crate::rules::{Check, Emitter, PolicyCtx};
@@ -36,7 +35,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     } else {
         ""
     };
-    let fix = jitter_fix(&p.system);
+    let fix = p.system.spec().fixes.jitter;
     let help = match p.delay.value {
         Delay::Fixed { .. } => format!("add jitter and grow the delay: {fix}"),
         _ => format!("add jitter: {fix}"),

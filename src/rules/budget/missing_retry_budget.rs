@@ -1,7 +1,6 @@
 //! RL601 missing-retry-budget: retries without a budget or throttle where
 //! the system offers one.
 
-use super::budget_fix;
 use crate::model::BudgetSite;
 use crate::rules::{Check, Emitter, PolicyCtx};
 
@@ -12,7 +11,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if !p.retries() || p.budget.is_some() || !p.system.offers_budget() {
         return;
     }
-    let fix = budget_fix(&p.system);
+    let fix = p.system.spec().fixes.budget;
     match &p.budget_site {
         BudgetSite::Policy => {
             e.emit(
@@ -34,7 +33,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
                     "{what} sets no retry budget, and {} retries (`{}`) under it: {}",
                     p.describe(),
                     p.attempts.value.written_as,
-                    consequence(&p.system)
+                    p.system.spec().fixes.unbudgeted
                 ),
                 fix,
             );
@@ -43,15 +42,5 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         // The budget may be where this file cannot see, or the mechanism
         // has none.
         BudgetSite::Unseen | BudgetSite::NotOffered => {}
-    }
-}
-
-/// What limits the retries when no budget is set, in the system's terms.
-fn consequence(system: &crate::model::System) -> &'static str {
-    match system {
-        crate::model::System::Envoy => {
-            "only the `max_retries` circuit breaker (a fixed number of concurrent retries, 3 by default) limits them, however much of the traffic fails"
-        }
-        _ => "in an outage every failed call is retried, however many fail",
     }
 }

@@ -2,35 +2,10 @@
 //! retried, client errors and bugs included.
 
 use super::{CATCH_ALL_EXCEPTIONS, listed, simple_name};
-use crate::model::{Condition, Provenance, RetryOn, System};
+use crate::model::{Condition, Provenance, RetryOn};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
 pub const CHECK: Check = Check::Policy(check);
-
-fn fix(system: &System) -> &'static str {
-    match system {
-        System::Resilience4j => {
-            "list the transient failures in `retryExceptions` (e.g. `java.io.IOException`, `java.util.concurrent.TimeoutException`) or set `retryExceptionPredicate`"
-        }
-        System::SpringRetry | System::SpringFramework => {
-            "name the transient exceptions in `retryFor` (`includes` on Spring Framework 7's `@Retryable` or `RetryPolicy.builder()`)"
-        }
-        System::GuavaRetrying => {
-            "replace `retryIfException()` / `retryIfRuntimeException()` with `retryIfExceptionOfType(..)` for each transient exception"
-        }
-        System::JavaLoop => {
-            "catch only the transient exceptions (timeouts, connection errors) and rethrow the rest"
-        }
-        System::RustLoop => {
-            "match the error and retry only transient ones (timeouts, connection errors); return the rest at once"
-        }
-        System::RustCrate(c) if c == "backon" => "add `.when(|e| e.is_transient())` to the retry",
-        System::RustCrate(c) if c == "backoff" => {
-            "return `backoff::Error::permanent(e)` for errors that a retry cannot fix"
-        }
-        _ => "retry only transient failures: timeouts, connection errors, 503/UNAVAILABLE, 429",
-    }
-}
 
 fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let p = ctx.policy;
@@ -72,6 +47,6 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             "{} retries {what}, client errors and bugs included",
             p.describe()
         ),
-        fix(&p.system),
+        p.system.spec().fixes.predicate,
     );
 }

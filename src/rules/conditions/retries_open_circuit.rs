@@ -2,30 +2,10 @@
 //! not ignore the error the open breaker throws, so an open breaker is
 //! retried like any failure.
 
-use crate::model::{AttemptCount, Condition, RetryOn, RetryPolicy, System};
+use crate::model::{AttemptCount, Condition, RetryOn, RetryPolicy};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
 pub const CHECK: Check = Check::Policy(check);
-
-/// The error an open breaker throws in this system, and its supertypes.
-fn open_error(system: &System) -> Option<(&'static str, &'static [&'static str])> {
-    match system {
-        System::Resilience4j => Some((
-            "CallNotPermittedException",
-            &["RuntimeException", "Exception", "Throwable"],
-        )),
-        System::Failsafe => Some((
-            "CircuitBreakerOpenException",
-            &[
-                "FailsafeException",
-                "RuntimeException",
-                "Exception",
-                "Throwable",
-            ],
-        )),
-        _ => None,
-    }
-}
 
 fn simple(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name).trim()
@@ -37,7 +17,8 @@ fn covers(c: &Condition, error: &str, supers: &[&str]) -> bool {
 
 /// Whether the policy retries the open-breaker error.
 pub fn retries_open_error(p: &RetryPolicy) -> Option<&'static str> {
-    let (error, supers) = open_error(&p.system)?;
+    let open = p.system.spec().open_circuit.as_ref()?;
+    let (error, supers) = (open.error, open.supertypes);
     let retried = match &p.retry_on.value {
         RetryOn::AllErrors => true,
         RetryOn::Listed { conditions } => {

@@ -4,7 +4,7 @@
 //! a sidecar layer the graph adds to a call where no VirtualService exists.
 
 use crate::graph::GraphCtx;
-use crate::model::{Layer, Provenance, System};
+use crate::model::{Layer, Provenance};
 use crate::rules::{Check, Finding, Related, rule};
 use std::collections::BTreeSet;
 
@@ -24,7 +24,8 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
             {
                 continue;
             }
-            let mesh_applies = p.system == System::Istio && mesh.is_some();
+            // The mesh default replaces only its own system's default.
+            let mesh_applies = mesh.is_some_and(|(_, md)| md.system == p.system);
             let (retries, n, what) = match mesh {
                 Some((_, md)) if mesh_applies => (
                     md.retries(),
@@ -48,7 +49,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                     "{} retries although nothing here asks for it: {what} (`{n}` attempts)",
                     p.describe(),
                 ),
-                help(&p.system).into(),
+                p.system.spec().fixes.explicit.into(),
             );
             if let Some((mf, md)) = mesh.filter(|_| mesh_applies) {
                 finding.related.push(Related {
@@ -100,25 +101,6 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                 });
             }
             out.push(f);
-        }
-    }
-}
-
-/// How to write the policy down, in the system's own words.
-fn help(system: &crate::model::System) -> &'static str {
-    use crate::model::System;
-    match system {
-        System::AwsSdk => {
-            "set `retry_mode` (`standard`) and `max_attempts` in the profile (`max_attempts = 1` turns the SDK's retries off), so that they are visible and counted"
-        }
-        System::Nginx => {
-            "write the retry policy you want explicitly (`proxy_next_upstream_tries`, or `proxy_next_upstream off` to turn retries off at this hop), so that it is visible and counted"
-        }
-        System::IngressNginx => {
-            "write the retry policy you want explicitly (`nginx.ingress.kubernetes.io/proxy-next-upstream-tries`, `\"1\"` to turn retries off at this hop), so that it is visible and counted"
-        }
-        _ => {
-            "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted"
         }
     }
 }
