@@ -7,7 +7,7 @@
 #   RUNS=9 scripts/bench.sh 10000    # more runs per measurement (default 5)
 #
 # For each size it generates a synthetic monorepo (examples/gen_monorepo.rs,
-# seed 1) under target/bench/tree-N (once; kept for later runs; `git init`ed
+# seed 1) under <target dir>/bench/tree-N (once; kept for later runs; `git init`ed
 # so that a pre-commit style run finds its repository), then times on that
 # tree, in the same run:
 #   rg        `rg -c -i retr .`: the cost of walking and reading the bytes
@@ -53,8 +53,9 @@ say "bench: using $(command -v rg) ($(rg --version | sed -n 1p))"
 say "bench: building retrylint (release) and the generator"
 cargo build --quiet --release --locked --bin retrylint
 cargo build --quiet --locked --example gen_monorepo
-BIN=$ROOT/target/release/retrylint
-GEN=$ROOT/target/debug/examples/gen_monorepo
+TARGET_DIR=$(bash scripts/target-dir.sh)
+BIN=$TARGET_DIR/release/retrylint
+GEN=$TARGET_DIR/debug/examples/gen_monorepo
 
 echo "# retrylint benchmark"
 echo
@@ -91,7 +92,7 @@ measure() {
 }
 
 for n in "${SIZES[@]}"; do
-    tree=$ROOT/target/bench/tree-$n
+    tree=$TARGET_DIR/bench/tree-$n
     if [ ! -d "$tree/services" ]; then
         rm -rf "$tree"
         say "bench: generating $n files"
@@ -102,15 +103,15 @@ for n in "${SIZES[@]}"; do
     rm -rf .retrylint-cache
     # Sanity: the tree scans without an internal error (exit 0 or 1).
     code=0
-    "$BIN" check --no-cache --format concise -q . >/dev/null 2>"$ROOT/target/bench/stderr-$n" || code=$?
+    "$BIN" check --no-cache --format concise -q . >/dev/null 2>"$TARGET_DIR/bench/stderr-$n" || code=$?
     if [ "$code" -gt 1 ]; then
         say "bench: retrylint failed on $tree (exit $code):"
-        cat "$ROOT/target/bench/stderr-$n" >&2
+        cat "$TARGET_DIR/bench/stderr-$n" >&2
         exit 1
     fi
     files=$(rg --files . | wc -l)
     changed=services/svc-00000/src/main/resources/application.yml
-    cp "$changed" "$ROOT/target/bench/changed-$n.orig"
+    cp "$changed" "$TARGET_DIR/bench/changed-$n.orig"
     k=0
     rows=$(
         measure rg : -- rg -c -i retr .
@@ -118,9 +119,9 @@ for n in "${SIZES[@]}"; do
         measure no-cache : -- "$BIN" check --no-cache --format concise -q .
         "$BIN" check --format concise -q . >/dev/null 2>&1 || true
         measure warm : -- "$BIN" check --format concise -q .
-        measure one-file 'k=$((k + 1)); cp "$ROOT/target/bench/changed-$n.orig" "$changed"; echo "# edit $k" >>"$changed"' -- "$BIN" check --format concise -q "$changed"
+        measure one-file 'k=$((k + 1)); cp "$TARGET_DIR/bench/changed-$n.orig" "$changed"; echo "# edit $k" >>"$changed"' -- "$BIN" check --format concise -q "$changed"
     )
-    cp "$ROOT/target/bench/changed-$n.orig" "$changed"
+    cp "$TARGET_DIR/bench/changed-$n.orig" "$changed"
     rg_wall=$(awk '$1 == "rg" { print $2 }' <<<"$rows")
     echo "## $n files generated ($files not ignored), $(du -sh --exclude=.git . | cut -f1)"
     echo

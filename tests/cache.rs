@@ -158,20 +158,27 @@ fn another_build_or_a_corrupt_file_reads_as_empty() {
     }
 }
 
-/// Every fixture, the test trees and (when present) the corpus give the
-/// same findings, byte for byte, cold, warm, and without a cache: every
-/// model value survives the round trip.
+/// Every fixture and the test trees give the same findings, byte for
+/// byte, cold, warm, and without a cache: every model value survives the
+/// round trip.
 #[test]
 fn results_are_identical_with_and_without_the_cache() {
-    let mut roots: Vec<PathBuf> = vec![common::root().join("testdata")];
-    if let Some(shared) = common::shared() {
-        roots.push(shared.join("corpus"));
-    }
+    same_with_and_without_the_cache(&[common::root().join("testdata")]);
+}
+
+/// The same over the corpus.
+#[test]
+#[ignore = "needs ../shared/corpus (or RETRYLINT_SHARED); CI runs it with --include-ignored"]
+fn corpus_results_are_identical_with_and_without_the_cache() {
+    same_with_and_without_the_cache(&[common::shared_dir().join("corpus")]);
+}
+
+fn same_with_and_without_the_cache(roots: &[PathBuf]) {
     for root in roots {
         let t = tempfile::tempdir().unwrap();
-        let (plain, c0, j0) = scan(&root, None);
-        let (_, c1, j1) = scan(&root, Some(t.path()));
-        let (warm, c2, j2) = scan(&root, Some(t.path()));
+        let (plain, c0, j0) = scan(root, None);
+        let (_, c1, j1) = scan(root, Some(t.path()));
+        let (warm, c2, j2) = scan(root, Some(t.path()));
         assert_eq!(warm.stats.cache.misses, 0, "{}", root.display());
         assert_eq!(
             warm.stats.cache.hits,

@@ -1,5 +1,6 @@
 //! The regression corpus in `../shared/corpus` (real files at their original
-//! paths, with INDEX.tsv as ground truth). Skipped with a notice when absent.
+//! paths, with INDEX.tsv as ground truth). Without it the tests are reported
+//! as ignored, and fail under `CI=true` (tests/common/needs.rs).
 //!
 //! For each file an extractor covers, the findings must be exactly the ones
 //! listed here: a missing one is a missed anti-pattern, an extra one a false
@@ -7,8 +8,10 @@
 
 mod common;
 
+use common::needs::Need;
 use retrylint::model::*;
 use std::collections::BTreeSet;
+use std::process::ExitCode;
 use std::time::Duration;
 
 /// (file below corpus/, [(code, line)]) for every file a covered format reads.
@@ -256,11 +259,8 @@ const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     ),
 ];
 
-#[test]
 fn corpus_findings_match_the_ground_truth() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let corpus = shared.join("corpus");
     let (scan, findings) = common::run(&corpus, &[]);
     assert!(
@@ -317,11 +317,8 @@ fn named<'a>(ps: &[&'a RetryPolicy], name: &str) -> &'a RetryPolicy {
         })
 }
 
-#[test]
 fn corpus_values_are_read_as_the_systems_read_them() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let (scan, _) = common::run(&shared.join("corpus"), &[]);
 
     let demo = policies_of(
@@ -536,11 +533,8 @@ fn corpus_values_are_read_as_the_systems_read_them() {
     assert_eq!(ing.scope.callee.as_ref().unwrap().value, "cwwed-alpha");
 }
 
-#[test]
 fn the_corpus_scan_completes_without_internal_errors() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let out = assert_cmd::Command::cargo_bin("retrylint")
         .unwrap()
         .args(["check", "--format", "json"])
@@ -557,11 +551,8 @@ fn the_corpus_scan_completes_without_internal_errors() {
     let _: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
 }
 
-#[test]
 fn corpus_sdk_configs_are_read_as_the_sdks_read_them() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let corpus = shared.join("corpus");
     let (scan, findings) = common::run(&corpus, &[]);
 
@@ -696,11 +687,8 @@ fn corpus_sdk_configs_are_read_as_the_sdks_read_them() {
     assert_eq!(d.methods.value, Methods::All);
 }
 
-#[test]
 fn corpus_properties_are_read_as_java_reads_them() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let (scan, _) = common::run(&shared.join("corpus"), &[]);
     let suffix = "resilience4j-commons-configuration/src/test/resources/resilience.properties";
     let ps = policies_of(&scan, suffix);
@@ -804,11 +792,8 @@ fn corpus_properties_are_read_as_java_reads_them() {
     );
 }
 
-#[test]
 fn corpus_rust_sources_are_read_as_the_crates_read_them() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let (scan, _) = common::run(&shared.join("corpus"), &[]);
     // Rust: backon's default builder stored in a struct field.
     let od = policies_of(&scan, "opendal/core/layers/retry/src/lib.rs");
@@ -900,11 +885,8 @@ fn corpus_rust_sources_are_read_as_the_crates_read_them() {
     assert_eq!(utils[0].attempts.value.count, AttemptCount::Finite(7));
 }
 
-#[test]
 fn corpus_java_values_are_read_as_the_systems_read_them() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let (scan, _) = common::run(&shared.join("corpus"), &[]);
     let line = |suffix: &str, span: retrylint::source::Span| {
         scan.files
@@ -999,4 +981,35 @@ fn corpus_java_values_are_read_as_the_systems_read_them() {
     );
     assert_eq!(line(s, conditions[0].span), 234);
     assert_eq!(line(s, p.retry_on.span), 234);
+}
+
+fn main() -> ExitCode {
+    let trials = vec![
+        trial!(&[Need::Shared], corpus_findings_match_the_ground_truth),
+        trial!(
+            &[Need::Shared],
+            corpus_values_are_read_as_the_systems_read_them
+        ),
+        trial!(
+            &[Need::Shared],
+            the_corpus_scan_completes_without_internal_errors
+        ),
+        trial!(
+            &[Need::Shared],
+            corpus_sdk_configs_are_read_as_the_sdks_read_them
+        ),
+        trial!(
+            &[Need::Shared],
+            corpus_properties_are_read_as_java_reads_them
+        ),
+        trial!(
+            &[Need::Shared],
+            corpus_rust_sources_are_read_as_the_crates_read_them
+        ),
+        trial!(
+            &[Need::Shared],
+            corpus_java_values_are_read_as_the_systems_read_them
+        ),
+    ];
+    common::needs::run(include_str!("corpus.rs"), trials)
 }

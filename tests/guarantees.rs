@@ -11,21 +11,51 @@
 //! 4. untrusted text is escaped in every output;
 //! 5. paths outside the scanned roots never appear in any output.
 //!
-//! The strace-based checks need `strace` (CI has it); without it they say
-//! so and pass, the other checks still run.
+//! The strace-based checks need `strace` able to trace here, the hook check
+//! `git`, the namespace check `unshare -n`: without them those trials are
+//! reported as ignored, and fail under `CI=true` (tests/common/needs.rs).
+//! A trace that lacks the binary's own `execve` fails: strace did not
+//! attach, and the trace would prove nothing.
+
+mod common;
+
+use common::needs::Need;
+use std::process::ExitCode;
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("retrylint")
+fn main() -> ExitCode {
+    let trials = vec![
+        trial!(&[], no_network_access_no_networking_crate_is_linked),
+        trial!(&[Need::Strace], no_network_access_no_socket_call),
+        trial!(
+            &[Need::NetworkNamespace],
+            no_network_access_the_same_answer_without_a_network
+        ),
+        #[cfg(unix)]
+        trial!(&[], a_trace_without_the_binarys_execve_fails),
+        trial!(&[Need::Strace], nothing_from_the_scanned_tree_is_executed),
+        #[cfg(unix)]
+        trial!(
+            &[Need::Git],
+            changed_since_does_not_run_the_repositorys_hooks
+        ),
+        trial!(&[Need::Strace], nothing_is_written_but_the_files_asked_for),
+        #[cfg(unix)]
+        trial!(
+            &[],
+            a_cache_folder_planted_as_a_symlink_is_not_written_through
+        ),
+        trial!(&[], untrusted_text_is_escaped_in_every_output),
+        #[cfg(unix)]
+        trial!(&[], paths_outside_the_scanned_roots_never_appear),
+    ];
+    common::needs::run(include_str!("guarantees.rs"), trials)
 }
 
-fn has(tool: &str) -> bool {
-    std::process::Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("retrylint")
 }
 
 /// A tree with findings of several formats, executable files and a value
@@ -88,18 +118,28 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// Run the binary under strace, tracing `calls`; returns the trace.
-fn strace(dir: &Path, calls: &str, args: &[&str]) -> Option<String> {
-    if !has("strace") {
-        eprintln!("strace not installed: syscall checks skipped");
-        return None;
-    }
+/// Run the binary under strace, tracing `calls` and `execve`; returns the
+/// trace. Fails unless the binary's own `execve` is in it: without it
+/// strace traced nothing, and an empty trace would prove nothing.
+fn strace(dir: &Path, calls: &str, args: &[&str]) -> String {
+    strace_with(Path::new("strace"), dir, calls, args)
+}
+
+fn strace_with(program: &Path, dir: &Path, calls: &str, args: &[&str]) -> String {
+    // One log per call: trials run in parallel threads of one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let log = dir
         .join("..")
-        .join(format!("strace-{}-{}.log", std::process::id(), calls.len()));
-    let status = std::process::Command::new("strace")
+        .join(format!("strace-{}-{n}.log", std::process::id()));
+    let traced = if calls.split(',').any(|c| c == "execve") {
+        calls.to_string()
+    } else {
+        format!("{calls},execve")
+    };
+    let status = std::process::Command::new(program)
         .args(["-f", "-qq", "-e"])
-        .arg(format!("trace={calls}"))
+        .arg(format!("trace={traced}"))
         .arg("-o")
         .arg(&log)
         .arg(bin())
@@ -110,9 +150,51 @@ fn strace(dir: &Path, calls: &str, args: &[&str]) -> Option<String> {
         .status()
         .unwrap();
     assert!(status.code().is_some_and(|c| c <= 1), "{status:?}");
-    let text = std::fs::read_to_string(&log).unwrap();
-    let _ = std::fs::remove_file(&log);
-    Some(text)
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    std::fs::remove_file(&log).ok();
+    let own = format!("execve(\"{}\"", bin().display());
+    assert!(
+        text.lines().any(|l| l.contains(&own) && l.ends_with("= 0")),
+        "strace did not trace the binary (no successful `{own}` in the trace):\n{text}"
+    );
+    text
+}
+
+/// An strace that runs nothing and traces nothing (as when it cannot
+/// attach) must not make a guarantee pass on its empty trace.
+#[cfg(unix)]
+fn a_trace_without_the_binarys_execve_fails() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = hostile_tree();
+    let fake = dir
+        .path()
+        .join("..")
+        .join(format!("fake-strace-{}", std::process::id()));
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && : > \"$2\"; shift; done\nexit 0\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let traced = std::panic::catch_unwind(|| {
+        strace_with(&fake, dir.path(), "network", &["check", "--no-config", "."])
+    });
+    std::fs::remove_file(&fake).ok();
+    let panic = traced.expect_err("an empty trace was accepted");
+    let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(
+        message.contains("strace did not trace the binary"),
+        "{message}"
+    );
+}
+
+/// The trace without the lines of `execve` calls.
+fn without_execve(trace: &str) -> String {
+    trace
+        .lines()
+        .filter(|l| !l.contains("execve("))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 const ALL_FORMATS: &[&str] = &[
@@ -130,8 +212,7 @@ const ALL_FORMATS: &[&str] = &[
     "markdown=out.md",
 ];
 
-#[test]
-fn no_network_access() {
+fn no_network_access_no_networking_crate_is_linked() {
     // No networking crate in the build.
     let lock =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock")).unwrap();
@@ -155,61 +236,54 @@ fn no_network_access() {
             "`{krate}` is linked"
         );
     }
+}
+
+fn no_network_access_no_socket_call() {
     let dir = hostile_tree();
-    // No socket call of any kind.
-    if let Some(trace) = strace(dir.path(), "network", &["check", "--no-config", "."]) {
-        assert!(trace.trim().is_empty(), "network syscalls:\n{trace}");
-    }
-    // The same answer with no network at all.
+    let trace = strace(dir.path(), "network", &["check", "--no-config", "."]);
+    let calls = without_execve(&trace);
+    assert!(calls.trim().is_empty(), "network syscalls:\n{calls}");
+}
+
+fn no_network_access_the_same_answer_without_a_network() {
+    let dir = hostile_tree();
     let (code, out, _) = run(
         dir.path(),
         &["check", "--no-config", "--format", "json", "."],
     );
-    if has("unshare")
-        && std::process::Command::new("unshare")
-            .args(["-n", "true"])
-            .status()
-            .is_ok_and(|s| s.success())
-    {
-        let o = std::process::Command::new("unshare")
-            .arg("-n")
-            .arg(bin())
-            .args(["check", "--no-config", "--format", "json", "."])
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(code));
-        let strip = |s: &str| -> serde_json::Value {
-            let mut v: serde_json::Value = serde_json::from_str(s).unwrap();
-            v.as_object_mut().unwrap().remove("elapsed_ms");
-            v["findings"].clone()
-        };
-        assert_eq!(strip(&String::from_utf8_lossy(&o.stdout)), strip(&out));
-    }
+    let o = std::process::Command::new("unshare")
+        .arg("-n")
+        .arg(bin())
+        .args(["check", "--no-config", "--format", "json", "."])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(code));
+    let strip = |s: &str| -> serde_json::Value {
+        let mut v: serde_json::Value = serde_json::from_str(s).unwrap();
+        v.as_object_mut().unwrap().remove("elapsed_ms");
+        v["findings"].clone()
+    };
+    let findings = strip(&out);
+    assert!(!findings.as_array().unwrap().is_empty(), "{out}");
+    assert_eq!(strip(&String::from_utf8_lossy(&o.stdout)), findings);
 }
 
-#[test]
 fn nothing_from_the_scanned_tree_is_executed() {
     let dir = hostile_tree();
-    if let Some(trace) = strace(
+    let trace = strace(
         dir.path(),
         "execve,execveat",
         &["check", "--no-config", "."],
-    ) {
-        let execs: Vec<&str> = trace.lines().filter(|l| l.contains("execve")).collect();
-        assert_eq!(execs.len(), 1, "{trace}");
-        assert!(execs[0].contains(&*bin().to_string_lossy()), "{trace}");
-    }
+    );
+    let execs: Vec<&str> = trace.lines().filter(|l| l.contains("execve")).collect();
+    assert_eq!(execs.len(), 1, "{trace}");
+    assert!(execs[0].contains(&*bin().to_string_lossy()), "{trace}");
     assert!(!dir.path().join("ran").exists());
 }
 
 #[cfg(unix)]
-#[test]
 fn changed_since_does_not_run_the_repositorys_hooks() {
-    if !has("git") {
-        eprintln!("git not installed: skipped");
-        return;
-    }
     let dir = hostile_tree();
     let p = dir.path();
     let marker = p.join("hook-ran");
@@ -246,7 +320,6 @@ fn changed_since_does_not_run_the_repositorys_hooks() {
     assert!(!marker.exists(), "the repository's hook ran: {err}");
 }
 
-#[test]
 fn nothing_is_written_but_the_files_asked_for() {
     let dir = hostile_tree();
     let snapshot = |p: &Path| -> Vec<(String, Vec<u8>)> {
@@ -285,37 +358,29 @@ fn nothing_is_written_but_the_files_asked_for() {
         "out.github",
         "out.md",
     ];
-    match strace(dir.path(), calls, &args) {
-        Some(trace) => {
-            for line in trace.lines() {
-                let writes = ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC"]
-                    .iter()
-                    .any(|f| line.contains(f))
-                    || [
-                        "rename", "unlink", "mkdir", "truncate", "link(", "linkat", "symlink",
-                        "creat(",
-                    ]
-                    .iter()
-                    .any(|c| {
-                        line.split_whitespace()
-                            .nth(1)
-                            .is_some_and(|w| w.starts_with(c))
-                    });
-                if !writes || line.contains("= -1 ") {
-                    continue;
-                }
-                assert!(
-                    asked.iter().any(|a| line.contains(&format!("\"{a}\"")))
-                        || line.contains(".retrylint-cache")
-                        || line.contains("\"/dev/null\""),
-                    "unexpected write: {line}"
-                );
-            }
+    let trace = strace(dir.path(), calls, &args);
+    for line in trace.lines() {
+        let writes = ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC"]
+            .iter()
+            .any(|f| line.contains(f))
+            || [
+                "rename", "unlink", "mkdir", "truncate", "link(", "linkat", "symlink", "creat(",
+            ]
+            .iter()
+            .any(|c| {
+                line.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|w| w.starts_with(c))
+            });
+        if !writes || line.contains("= -1 ") {
+            continue;
         }
-        None => {
-            let (code, _, err) = run(dir.path(), &args);
-            assert_eq!(code, 0, "{err}");
-        }
+        assert!(
+            asked.iter().any(|a| line.contains(&format!("\"{a}\"")))
+                || line.contains(".retrylint-cache")
+                || line.contains("\"/dev/null\""),
+            "unexpected write: {line}"
+        );
     }
     let after: Vec<String> = snapshot(dir.path()).into_iter().map(|(n, _)| n).collect();
     let mut expected: Vec<String> = before.iter().map(|(n, _)| n.clone()).collect();
@@ -326,7 +391,6 @@ fn nothing_is_written_but_the_files_asked_for() {
 }
 
 #[cfg(unix)]
-#[test]
 fn a_cache_folder_planted_as_a_symlink_is_not_written_through() {
     let outside = tempfile::tempdir().unwrap();
     let dir = hostile_tree();
@@ -349,7 +413,6 @@ fn a_cache_folder_planted_as_a_symlink_is_not_written_through() {
     assert!(!target.exists(), "wrote through a planted link");
 }
 
-#[test]
 fn untrusted_text_is_escaped_in_every_output() {
     let dir = hostile_tree();
     let mut args = vec!["check", "--no-config"];
@@ -444,7 +507,6 @@ fn untrusted_text_is_escaped_in_every_output() {
 }
 
 #[cfg(unix)]
-#[test]
 fn paths_outside_the_scanned_roots_never_appear() {
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(

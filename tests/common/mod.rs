@@ -6,6 +6,8 @@ use retrylint::rules::Finding;
 use retrylint::{Scan, render};
 use std::path::{Path, PathBuf};
 
+pub mod needs;
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -30,16 +32,12 @@ pub fn pretty(scan: &Scan, findings: &[Finding]) -> String {
     render::pretty::render(scan, findings, false, 100)
 }
 
-/// `$RETRYLINT_SHARED` or `../shared`, or `None` with a printed notice.
-pub fn shared() -> Option<PathBuf> {
-    // A worktree is not next to `shared`: RETRYLINT_SHARED points at it.
-    let p = std::env::var_os("RETRYLINT_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared"));
-    if p.join("corpus").is_dir() {
-        Some(p)
-    } else {
-        println!("notice: ../shared/corpus is absent; skipping this test");
-        None
+/// `$RETRYLINT_SHARED` or `../shared`, which must hold `corpus/`: a test
+/// that calls this is a trial with [`needs::Need::Shared`], so it is only
+/// run when the folder is there (or under `CI=true`, where it then fails).
+pub fn shared_dir() -> PathBuf {
+    if let Some(why) = needs::Need::Shared.missing() {
+        panic!("{why}");
     }
+    needs::shared_path()
 }
