@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 c=fuzz/corpus
-mkdir -p $c/{yaml,jsonc,nginx_lexer,nginx,properties,ini,rust,java,config,extract,pipeline,link}
+mkdir -p $c/{yaml,jsonc,nginx_lexer,nginx,properties,ini,rust,java,config,extract,pipeline,link,numbers}
 seed() { # target file [pick-byte]
   local name; name=$(printf '%s' "$2" | sha1sum | cut -c1-16)
   if [ $# -eq 3 ]; then
@@ -57,4 +57,12 @@ while IFS= read -r -d '' d; do
     cat "$f" >> "$out"
   done < <(find "$d" -type f -print0 | sort -z | head -z -n 8)
 done < <(find testdata/rules -mindepth 3 -maxdepth 3 -type d -print0)
+# `numbers`: a byte that picks the setting (`SETTINGS` in
+# src/robustness/numbers.rs), then a value: a few extremes for each.
+settings=$(grep -c '^    Setting {' src/robustness/numbers.rs)
+for ((i = 0; i < settings; i++)); do
+  for v in 3 0 -1 2147483647 4294967295 18446744073709551616 1e309 NaN 9999999999999999s 1ms; do
+    { printf "\\x$(printf %02x "$i")"; printf '%s' "$v"; } > "$c/numbers/$i-$(printf '%s' "$v" | sha1sum | cut -c1-8)"
+  done
+done
 for t in $c/*; do echo "$(ls "$t" | wc -l) seeds in $t"; done

@@ -8,13 +8,16 @@
 //! comments and rendered snippets need the text, and reading is what
 //! ripgrep pays too), but parses none that is unchanged.
 //!
-//! - Location: `.retrylint-cache/` in the settings' root (the directory of
-//!   `.retrylint.toml`, else the repository root, else the working
-//!   directory), or `--cache-dir DIR` / `cache-dir = "DIR"`; `--no-cache`
-//!   turns it off. The folder holds a `.gitignore` of `*` (so that neither
+//! - Location ([`place`]): with the scanned tree, never the working
+//!   directory's: `.retrylint-cache/` beside the scanned tree's
+//!   `.retrylint.toml` (or its `cache-dir = "DIR"`), else at the root of the
+//!   git repository holding the scanned folder, else in the user's cache
+//!   directory keyed by the scanned folder; or `--cache-dir DIR`;
+//!   `--no-cache` turns it off. The folder holds a `.gitignore` of `*` (so that neither
 //!   git nor retrylint's own walk sees it) and a `CACHEDIR.TAG`.
-//! - Key: xxh3-128 of the path as given to the extractor and the file's
-//!   bytes, seeded with the build's salt ([`salt`]: the version and the
+//! - Key ([`Cache::key`]): xxh3-128 of the path relative to the scanned
+//!   root, the syntax and the text given to the extractor, seeded with the
+//!   build's salt ([`salt`]: the version and the
 //!   executable's size and modification time, so a rebuilt binary never
 //!   reads facts another build wrote).
 //! - [`SHARDS`] JSON files (`facts-v2-00` ...), an entry in the one its
@@ -151,12 +154,19 @@ impl Cache {
         self.dir.is_some()
     }
 
-    /// The key of a file: its path (as the extractor sees it) and bytes.
-    pub fn key(&self, path: &Path, bytes: &[u8]) -> u128 {
+    /// The key of a file: what the extractor is given, with the path
+    /// relative to the scanned root the file was found under (`relative`,
+    /// `/`-separated), so that a cache restored into another checkout path
+    /// still hits. The syntax the full path classified the file as stands
+    /// for what the folders above the root decide (an nginx file is
+    /// recognised by an `nginx` folder above it).
+    pub fn key(&self, relative: &str, syntax: crate::extract::Syntax, text: &str) -> u128 {
         let mut h = Xxh3::with_seed(self.salt);
-        h.update(path.as_os_str().as_encoded_bytes());
+        h.update(relative.as_bytes());
         h.update(&[0]);
-        h.update(bytes);
+        h.update(format!("{syntax:?}").as_bytes());
+        h.update(&[0]);
+        h.update(text.as_bytes());
         h.digest128()
     }
 
@@ -186,6 +196,22 @@ impl Cache {
         }
     }
 
+    /// [`Cache::take`] for the file at `path` read as `syntax`: what its
+    /// entry leaves out because it depends on where the tree is (a Rust
+    /// file's crate directory) is derived from `path` again.
+    pub fn take_for(
+        &self,
+        key: u128,
+        path: &Path,
+        syntax: crate::extract::Syntax,
+    ) -> Option<Facts> {
+        let mut facts = self.take(key)?;
+        if syntax == crate::extract::Syntax::Rust {
+            facts.rust.crate_dir = crate::extract::rust::crate_dir(path);
+        }
+        Some(facts)
+    }
+
     pub fn stats(&self) -> CacheStats {
         CacheStats {
             hits: self.hits.load(Ordering::Relaxed),
@@ -203,8 +229,25 @@ impl Cache {
         let old = self.old.lock().unwrap_or_else(|p| p.into_inner());
         let missed = self.missed.load(Ordering::Relaxed);
         // This run's entries and the old unused ones, per shard.
+        // Entries hold no absolute path: a Rust file's crate directory,
+        // the only path in a file's facts, is derived from its path again
+        // when the entry is taken ([`Cache::take_for`]).
+        let mut rebased: Vec<(u128, Facts)> = Vec::new();
         let mut used_by: Vec<Vec<(u128, &Facts)>> = vec![Vec::new(); SHARDS];
+        let mut plain = Vec::new();
         for (k, f) in used {
+            if f.rust.crate_dir.is_some() {
+                let mut f = f.clone();
+                f.rust.crate_dir = None;
+                rebased.push((k, f));
+            } else {
+                plain.push((k, f));
+            }
+        }
+        for (k, f) in plain
+            .into_iter()
+            .chain(rebased.iter().map(|(k, f)| (*k, f)))
+        {
             used_by[shard_of(k)].push((k, f));
         }
         let mut unused_by: Vec<Vec<(u128, &Entry)>> = vec![Vec::new(); SHARDS];
@@ -261,6 +304,70 @@ impl Cache {
     pub fn loaded(&self) -> usize {
         self.loaded
     }
+}
+
+/// Where the facts cache of a scan of `roots` lives when no `--cache-dir`
+/// names it. It belongs to the scanned tree, not to the working directory:
+/// next to the `.retrylint.toml` that governs the scanned folder (at the
+/// `cache-dir` it names when that is the configuration loaded, `loaded`
+/// being `(its file, the cache folder it gives)`), else at the root of the
+/// git repository that contains the scanned folder, else in the user's
+/// cache directory (`$XDG_CACHE_HOME/retrylint/<hash>` or
+/// `~/.cache/retrylint/<hash>`, the hash of the canonical scanned folder).
+/// The scanned folder is the deepest folder that holds every root. `None`
+/// when there is nowhere to put it.
+pub fn place(roots: &[PathBuf], loaded: Option<(&Path, &Path)>) -> Option<PathBuf> {
+    let base = scanned_folder(roots)?;
+    if let Some(toml) = crate::config::discover(&base) {
+        let toml = crate::config::normalise(&std::path::absolute(&toml).ok()?);
+        if let Some((file, dir)) = loaded
+            && std::path::absolute(file)
+                .ok()
+                .is_some_and(|f| crate::config::normalise(&f) == toml)
+        {
+            return Some(dir.to_path_buf());
+        }
+        return toml.parent().map(|d| d.join(DIR_NAME));
+    }
+    if let Some(repo) = crate::config::repo_root(&base) {
+        return Some(repo.join(DIR_NAME));
+    }
+    let home = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .map(|h| h.join(".cache"))
+        })?;
+    let canonical = std::fs::canonicalize(&base).unwrap_or(base);
+    let hash = xxhash_rust::xxh3::xxh3_64(canonical.as_os_str().as_encoded_bytes());
+    Some(home.join("retrylint").join(format!("{hash:016x}")))
+}
+
+/// The deepest folder that holds every root (a file root counts as its
+/// folder), absolute.
+fn scanned_folder(roots: &[PathBuf]) -> Option<PathBuf> {
+    let mut common: Option<PathBuf> = None;
+    for r in roots {
+        let abs = crate::config::normalise(&std::path::absolute(r).ok()?);
+        let dir = if abs.is_file() {
+            abs.parent()?.to_path_buf()
+        } else {
+            abs
+        };
+        common = Some(match common {
+            None => dir,
+            Some(c) => c
+                .components()
+                .zip(dir.components())
+                .take_while(|(a, b)| a == b)
+                .map(|(a, _)| a)
+                .collect(),
+        });
+    }
+    common
 }
 
 /// Make the folder, keeping it out of git and out of retrylint's own walk.

@@ -5,13 +5,47 @@ use crate::config::Settings;
 use crate::graph::GraphCtx;
 use crate::rules::{self, Category, Check, Emitter, Finding, PolicyCtx, Related};
 use crate::{
-    Scan,
+    Notice, Scan, guard,
     source::{FileId, SourceFile},
 };
 use rayon::prelude::*;
 
-/// Every finding of the enabled rules, sorted by file, position and code.
+/// Every finding of the enabled rules, sorted by file, position and code
+/// (see [`run`] for the notices of rules that stopped).
 pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
+    run(scan, settings).findings
+}
+
+/// What the rules found, and the internal-error notices of the rules (or
+/// the graph) that panicked or overran their time budget: each is
+/// isolated, and the others still report.
+#[derive(Debug, Default)]
+pub struct Checked {
+    pub findings: Vec<Finding>,
+    pub notices: Vec<Notice>,
+}
+
+/// The internal-error notice of a rule stopped on a file (or on the
+/// whole scan when `path` is `None`).
+fn rule_notice(rule: &rules::Rule, path: Option<String>, stop: &guard::Stop) -> Notice {
+    let place = if path.is_some() {
+        "on this file"
+    } else {
+        "over the scan"
+    };
+    Notice {
+        path,
+        message: format!(
+            "internal error: rule {} {} {place}; its other findings stand",
+            rule.code,
+            stop.describe()
+        ),
+        internal: true,
+    }
+}
+
+/// [`check`], with the notices of the stages that stopped.
+pub fn run(scan: &Scan, settings: &Settings) -> Checked {
     let enabled: Vec<&'static rules::Rule> = rules::RULES
         .iter()
         .filter(|r| settings.is_enabled(r))
@@ -32,12 +66,13 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
     } else {
         Default::default()
     };
-    let mut findings: Vec<Finding> = scan
+    let per_file: Vec<(Vec<Finding>, Vec<Notice>)> = scan
         .files
         .par_iter()
         .enumerate()
-        .flat_map_iter(|(id, f)| {
+        .map(|(id, f)| {
             let mut out = Vec::new();
+            let mut notes = Vec::new();
             for d in &f.facts.diagnostics {
                 let rule = rules::rule(d.code);
                 if !enabled.iter().any(|r| std::ptr::eq(*r, rule)) {
@@ -73,12 +108,20 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
                         continue;
                     }
                     if let Check::Policy(run) = rule.check {
+                        let mark = out.len();
                         let mut e = Emitter {
                             rule,
                             file: id,
                             out: &mut out,
                         };
-                        run(&ctx, &mut e);
+                        let ran = guard::run(guard::budget(guard::FILE_BUDGET), || {
+                            guard::inject(&format!("rule:{}", rule.code));
+                            run(&ctx, &mut e)
+                        });
+                        if let Err(stop) = ran {
+                            out.truncate(mark);
+                            notes.push(rule_notice(rule, Some(f.source.display_path()), &stop));
+                        }
                     }
                 }
                 let places: Vec<Related> = policy
@@ -90,25 +133,48 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
                     finding.related.extend(places.iter().cloned());
                 }
             }
-            out
+            (out, notes)
         })
         .collect();
-    let graph = crate::graph::build(&scan.files, settings);
-    let ctx = GraphCtx {
-        files: &scan.files,
-        settings,
-        graph: &graph,
-    };
-    for rule in &enabled {
-        if let Check::Graph(run) = rule.check {
-            let mut out = Vec::new();
-            run(&ctx, &mut out);
-            for f in &mut out {
-                f.rule = rule;
+    let mut findings = Vec::new();
+    let mut notices = Vec::new();
+    for (out, notes) in per_file {
+        findings.extend(out);
+        notices.extend(notes);
+    }
+    let graph = guard::run(guard::budget(guard::STAGE_BUDGET), || {
+        guard::inject("graph");
+        crate::graph::build(&scan.files, settings)
+    });
+    match &graph {
+        Err(stop) => notices.push(crate::stage_notice("building the call graph", stop)),
+        Ok(graph) => {
+            let ctx = GraphCtx {
+                files: &scan.files,
+                settings,
+                graph,
+            };
+            for rule in &enabled {
+                if let Check::Graph(run) = rule.check {
+                    let mut out = Vec::new();
+                    let ran = guard::run(guard::budget(guard::STAGE_BUDGET), || {
+                        guard::inject(&format!("rule:{}", rule.code));
+                        run(&ctx, &mut out)
+                    });
+                    if let Err(stop) = ran {
+                        notices.push(rule_notice(rule, None, &stop));
+                        continue;
+                    }
+                    for f in &mut out {
+                        f.rule = rule;
+                    }
+                    findings.extend(out);
+                }
             }
-            findings.extend(out);
         }
     }
+    notices.sort();
+    notices.dedup();
     // A rule may lower or raise one finding's severity from its default
     // (RL103: an error where POST is named, a warning where every method
     // is matched); a configured severity overrides both.
@@ -118,7 +184,7 @@ pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
         }
     }
     sort_and_dedup(&mut findings, scan);
-    findings
+    Checked { findings, notices }
 }
 
 /// Sort by path, position and code; drop findings of one rule at one span

@@ -417,15 +417,29 @@ pub fn settings(args: &ConfigArgs) -> Result<Settings, String> {
     Ok(settings)
 }
 
+/// Put the facts cache with the scanned tree ([`crate::cache::place`])
+/// unless `--no-cache` or `--cache-dir` decided.
+fn place_cache(settings: &mut Settings, args: &ConfigArgs, roots: &[PathBuf]) {
+    if args.no_cache || args.cache_dir.is_some() {
+        return;
+    }
+    let loaded = settings
+        .config_file
+        .as_deref()
+        .zip(settings.cache_dir.as_deref());
+    settings.cache_dir = crate::cache::place(roots, loaded);
+}
+
 fn audit(args: AuditArgs) -> i32 {
     use render::audit::{FILES, Report, progress::Bar};
-    let settings = match settings(&args.config) {
+    let mut settings = match settings(&args.config) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("retrylint: {}", render::sanitize(&e));
             return 2;
         }
     };
+    place_cache(&mut settings, &args.config, &args.paths);
     let bar = Bar::new(!args.quiet && std::io::stderr().is_terminal());
     let scan = crate::scan_with_progress(&args.paths, &settings, &bar);
     bar.finish();
@@ -439,7 +453,9 @@ fn audit(args: AuditArgs) -> i32 {
     // Findings as `check` reports them: suppressions and severities from
     // the configuration applied.
     let config_id = crate::report::attach_config(&mut scan, &settings);
-    let findings = crate::report::run(&scan, &settings, config_id).findings;
+    let run = crate::report::run(&scan, &settings, config_id);
+    scan.notices.extend(run.notices);
+    let findings = run.findings;
     let graph = crate::graph::build(&scan.files, &settings);
     let roots: Vec<String> = args
         .paths
@@ -484,7 +500,7 @@ fn check(args: CheckArgs) -> i32 {
 }
 
 fn check_inner(args: CheckArgs) -> Result<i32, String> {
-    let settings = settings(&args.config)?;
+    let mut settings = settings(&args.config)?;
     let mut outputs: Vec<(Format, Sink)> = Vec::new();
     let specs = if args.format.is_empty() && args.write_baseline.is_some() {
         // Writing a baseline is the run's output.
@@ -570,6 +586,7 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
             })
             .collect(),
     };
+    place_cache(&mut settings, &args.config, &roots);
     let mut scan = crate::scan(&roots, &settings)?;
     // Test seam (debug builds): a bug after reading, in the rules.
     #[cfg(debug_assertions)]
@@ -596,6 +613,7 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
     } else {
         crate::report::run(&scan, &settings, config_id)
     };
+    scan.notices.append(&mut report.notices);
     if let Some(path) = &args.write_baseline {
         std::fs::write(path, Baseline::document(&scan, &report))
             .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))?;

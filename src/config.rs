@@ -262,3 +262,57 @@ pub fn normalise(path: &Path) -> PathBuf {
     }
     out
 }
+
+/// The name looked for in each directory.
+pub const FILE_NAME: &str = ".retrylint.toml";
+
+/// The configuration file for a run started in `dir`: `.retrylint.toml`
+/// in `dir` or the nearest parent, not above the repository root.
+pub fn discover(dir: &Path) -> Option<PathBuf> {
+    let mut d = Some(dir);
+    while let Some(cur) = d {
+        let candidate = cur.join(FILE_NAME);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        if cur.join(".git").exists() {
+            return None;
+        }
+        d = cur.parent();
+    }
+    None
+}
+
+/// The repository root above `dir`: the nearest directory holding `.git`.
+pub fn repo_root(dir: &Path) -> Option<PathBuf> {
+    let mut d = Some(dir);
+    while let Some(cur) = d {
+        if cur.join(".git").exists() {
+            return Some(cur.to_path_buf());
+        }
+        d = cur.parent();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discovery_stops_at_the_repository_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        let sub = repo.join("a/b");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir(repo.join(".git")).unwrap();
+        // Above the root: never read.
+        std::fs::write(dir.path().join(FILE_NAME), "").unwrap();
+        assert_eq!(discover(&sub), None);
+        std::fs::write(repo.join(FILE_NAME), "").unwrap();
+        assert_eq!(discover(&sub), Some(repo.join(FILE_NAME)));
+        std::fs::write(sub.join(FILE_NAME), "").unwrap();
+        assert_eq!(discover(&sub), Some(sub.join(FILE_NAME)));
+        assert_eq!(repo_root(&sub), Some(repo.clone()));
+    }
+}

@@ -421,13 +421,48 @@ fn trim(x: f64) -> String {
 pub mod serde_ms {
     use serde::{Deserialize, Deserializer, Serializer};
     use std::time::Duration;
+    /// Milliseconds as an f64, or as a whole number when an f64 would not
+    /// hold the value exactly (from about 104 days up: a duration of
+    /// `9999999999999999s` must read back the same from the facts cache).
     pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        let ns = d.as_nanos();
+        if ns >= 1u128 << 53
+            && ns.is_multiple_of(1_000_000)
+            && let Ok(ms) = u64::try_from(ns / 1_000_000)
+        {
+            return s.serialize_u64(ms);
+        }
         s.serialize_f64(d.as_secs_f64() * 1000.0)
     }
     /// The inverse of [`serialize`] (for the facts cache), rounded to the
-    /// nearest nanosecond, which is exact for any duration below 100 days.
+    /// nearest nanosecond, which is exact for any duration below 100 days
+    /// and for whole milliseconds.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
-        from_ms(f64::deserialize(d)?).ok_or_else(|| serde::de::Error::custom("bad duration"))
+        Ok(Ms::deserialize(d)?.0)
+    }
+    pub(super) struct Ms(pub Duration);
+    impl<'de> Deserialize<'de> for Ms {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl serde::de::Visitor<'_> for V {
+                type Value = Ms;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("milliseconds")
+                }
+                fn visit_u64<E: serde::de::Error>(self, ms: u64) -> Result<Ms, E> {
+                    Ok(Ms(Duration::from_millis(ms)))
+                }
+                fn visit_i64<E: serde::de::Error>(self, ms: i64) -> Result<Ms, E> {
+                    u64::try_from(ms)
+                        .map(|ms| Ms(Duration::from_millis(ms)))
+                        .map_err(|_| E::custom("bad duration"))
+                }
+                fn visit_f64<E: serde::de::Error>(self, ms: f64) -> Result<Ms, E> {
+                    from_ms(ms).map(Ms).ok_or_else(|| E::custom("bad duration"))
+                }
+            }
+            d.deserialize_any(V)
+        }
     }
     pub(super) fn from_ms(ms: f64) -> Option<Duration> {
         let ns = (ms * 1e6).round();
@@ -445,17 +480,12 @@ pub mod serde_opt_ms {
     use std::time::Duration;
     pub fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
         match d {
-            Some(d) => s.serialize_f64(d.as_secs_f64() * 1000.0),
+            Some(d) => super::serde_ms::serialize(d, s),
             None => s.serialize_none(),
         }
     }
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-        match Option::<f64>::deserialize(d)? {
-            None => Ok(None),
-            Some(ms) => super::serde_ms::from_ms(ms)
-                .map(Some)
-                .ok_or_else(|| serde::de::Error::custom("bad duration")),
-        }
+        Ok(Option::<super::serde_ms::Ms>::deserialize(d)?.map(|m| m.0))
     }
 }
 
@@ -491,6 +521,34 @@ mod tests {
         assert_eq!(parse_protobuf("-1s"), Err(Negative));
         assert_eq!(parse_protobuf("315576000001s"), Err(OutOfRange));
         assert_eq!(parse_protobuf("99999999999999999999999s"), Err(OutOfRange));
+    }
+
+    #[test]
+    fn durations_read_back_exactly_from_json() {
+        #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+        struct T {
+            #[serde(with = "serde_ms")]
+            d: Duration,
+            #[serde(with = "serde_opt_ms")]
+            o: Option<Duration>,
+        }
+        for d in [
+            Duration::from_millis(250),
+            Duration::from_nanos(1_500),
+            Duration::from_secs(9_999_999_999_999_999),
+            Duration::from_secs(86_400 * 200),
+        ] {
+            let t = T { d, o: Some(d) };
+            let json = serde_json::to_string(&t).unwrap();
+            assert_eq!(serde_json::from_str::<T>(&json).unwrap(), t, "{json}");
+        }
+        // Short durations keep their f64 form (the JSON output's).
+        let json = serde_json::to_string(&T {
+            d: Duration::from_millis(250),
+            o: None,
+        })
+        .unwrap();
+        assert_eq!(json, r#"{"d":250.0,"o":null}"#);
     }
 
     #[test]

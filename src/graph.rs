@@ -13,7 +13,8 @@ use crate::duration::human;
 use crate::model::ScannedFile;
 use crate::model::calls::{outside_mesh, short_host};
 use crate::model::{
-    AttemptCount, ClientScope, Delay, Layer as LayerKind, Located, Provenance, RetryPolicy, System,
+    AttemptCount, ClientScope, Layer as LayerKind, Located, Provenance, RetryPolicy, System,
+    backoff,
 };
 use crate::source::{FileId, Span};
 use crate::systems;
@@ -258,12 +259,11 @@ fn layer_of(file: FileId, index: usize, p: &RetryPolicy) -> RetryLayer {
     let per_try = p.per_try_timeout.as_ref().and_then(|t| t.value.finite());
     let overall = p.overall_timeout.as_ref().and_then(|t| t.value.finite());
     let n = p.attempts.value.count.finite().unwrap_or(1);
-    let backoff = match p.delay.value {
-        Delay::Custom | Delay::Unknown => Duration::ZERO,
-        _ => (1..n)
-            .map(|k| p.delay.value.nominal(k as u32).unwrap_or_default())
-            .sum(),
-    };
+    let backoff = p
+        .delay
+        .value
+        .total_backoff(n.saturating_sub(1))
+        .unwrap_or_default();
     RetryLayer {
         policy: Some((file, index)),
         system: p.system.clone(),
@@ -815,6 +815,7 @@ fn find_cycles(g: &mut Graph) {
         let mut stack: Vec<(ServiceId, usize)> = vec![(start, 0)];
         state[start] = 1;
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            crate::guard::checkpoint();
             if let Some(&ei) = g.out[node].get(*next) {
                 *next += 1;
                 let to = g.edges[ei].to;
@@ -890,6 +891,7 @@ impl Graph {
     fn solve(&self, start: ServiceId, memo: &mut [Option<(u64, Option<usize>)>]) {
         let mut stack = vec![(start, false)];
         while let Some((node, expanded)) = stack.pop() {
+            crate::guard::checkpoint();
             if memo[node].is_some() {
                 continue;
             }
@@ -949,11 +951,11 @@ impl Graph {
                 (None, i) => i,
             };
             let per = per?;
-            let copies = l.factor().min(u32::MAX as u64) as u32;
+            let copies = l.factor();
             let mut total = match l.hedge_delay {
                 // Side by side: the last copy starts (copies - 1) delays in.
-                Some(d) => d.min(per).saturating_mul(copies - 1) + per,
-                None => per.saturating_mul(copies) + l.backoff,
+                Some(d) => backoff::worst_case(copies.saturating_sub(1), d.min(per), per),
+                None => backoff::worst_case(copies, per, l.backoff),
             };
             if let Some(o) = l.overall {
                 total = total.min(o);

@@ -26,6 +26,7 @@ pub mod discover;
 pub mod duration;
 pub mod extract;
 pub mod graph;
+pub mod guard;
 pub(crate) mod keys;
 pub(crate) mod link;
 pub mod model;
@@ -164,18 +165,20 @@ fn read_walk_with(
         .par_iter()
         .map(|c| {
             let shown = display(&c.path, cwd.as_deref());
-            let read =
-                match std::panic::catch_unwind(|| read_one(&c.path, &shown, settings, &cache)) {
-                    Ok(r) => r,
-                    Err(panic) => {
-                        let msg = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "unknown panic".into());
-                        Read::Internal(shown, msg)
-                    }
-                };
+            let relative = relative_to_root(&c.path, roots);
+            let read = match std::panic::catch_unwind(|| {
+                read_one(&c.path, &relative, &shown, settings, &cache)
+            }) {
+                Ok(r) => r,
+                Err(panic) => {
+                    let msg = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".into());
+                    Read::Internal(shown, msg)
+                }
+            };
             progress.read();
             read
         })
@@ -237,9 +240,29 @@ fn read_walk_with(
         (*k, facts)
     }));
     drop(unkept);
-    link::all(&mut scan.files, roots);
+    // A stopped link leaves some files linked and some not: their own
+    // findings stand, and the notice says what may be missing.
+    let files = &mut scan.files;
+    if let Err(stop) = guard::run(guard::budget(guard::STAGE_BUDGET), || {
+        guard::inject("link");
+        link::all(files, roots)
+    }) {
+        scan.notices.push(stage_notice("linking the files", &stop));
+    }
     scan.stats.elapsed = start.elapsed();
     scan
+}
+
+/// The internal-error notice of a stage that panicked or overran.
+pub fn stage_notice(stage: &str, stop: &guard::Stop) -> Notice {
+    Notice {
+        path: None,
+        message: format!(
+            "internal error: {stage} {}; the findings that depend on it may be missing",
+            stop.describe()
+        ),
+        internal: true,
+    }
 }
 
 enum Read {
@@ -261,7 +284,13 @@ fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
     }
 }
 
-fn read_one(path: &Path, shown: &str, settings: &Settings, cache: &cache::Cache) -> Read {
+fn read_one(
+    path: &Path,
+    relative: &str,
+    shown: &str,
+    settings: &Settings,
+    cache: &cache::Cache,
+) -> Read {
     // A name no extractor can want is not worth a read (nor a stat).
     if !extract::wanted_by_name(path) {
         return Read::Skipped;
@@ -284,9 +313,6 @@ fn read_one(path: &Path, shown: &str, settings: &Settings, cache: &cache::Cache)
     };
     #[cfg(debug_assertions)]
     inject_panic(path);
-    // The key covers the bytes as read and the path the extractor sees:
-    // decoding, classification and redaction are functions of both.
-    let key = cache.enabled().then(|| cache.key(path, &data));
     let text = match decode(data) {
         Decoded::Text(t) | Decoded::Utf16(t) => t,
         Decoded::Binary => return Read::Binary,
@@ -323,9 +349,39 @@ fn read_one(path: &Path, shown: &str, settings: &Settings, cache: &cache::Cache)
         extract::Syntax::Ini => extract::aws::redact(&text),
         _ => text,
     };
-    let facts = match key.and_then(|k| cache.take(k)) {
+    // The key covers what the extractor is given (see `Cache::key`).
+    let key = cache.enabled().then(|| cache.key(relative, syntax, &text));
+    let facts = match key.and_then(|k| cache.take_for(k, path, syntax)) {
         Some(facts) => facts,
-        None => extract::extract(path, &text, syntax),
+        None => {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            let budget = guard::budget(guard::file_budget(text.len()));
+            match guard::run(budget, || {
+                guard::inject(&format!("file:{name}"));
+                extract::extract(path, &text, syntax)
+            }) {
+                Ok(facts) => facts,
+                Err(guard::Stop::Panic(msg)) => return Read::Internal(shown.to_string(), msg),
+                // Not cached: the next run tries again.
+                Err(guard::Stop::Overrun(_)) => {
+                    let mut facts = Facts::default();
+                    facts.diagnostics.push(unparsable_file::file(
+                        &format!(
+                            "reading it took longer than the `{}` budget of one file",
+                            duration::human(budget)
+                        ),
+                        "this is a bug: please report it with the file; split or exclude the file meanwhile",
+                    ));
+                    return Read::Parsed(
+                        Box::new(ScannedFile {
+                            source: SourceFile::new(shown, text),
+                            facts,
+                        }),
+                        None,
+                    );
+                }
+            }
+        }
     };
     Read::Parsed(
         Box::new(ScannedFile {
@@ -447,6 +503,26 @@ fn bytes(n: u64) -> String {
     } else {
         format!("{n} bytes")
     }
+}
+
+/// `path` relative to the (longest) scan root it lies under, `/`-separated;
+/// the whole path when it lies under none.
+fn relative_to_root(path: &Path, roots: &[PathBuf]) -> String {
+    roots
+        .iter()
+        .filter_map(|r| path.strip_prefix(r).ok())
+        .min_by_key(|rel| rel.components().count())
+        // A root that is the file itself: its name.
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .map_or_else(
+            || match path.file_name() {
+                Some(name) if roots.iter().any(|r| r == path) => {
+                    source::display_path(Path::new(name))
+                }
+                _ => source::display_path(path),
+            },
+            source::display_path,
+        )
 }
 
 /// A path as shown to users: relative to the working directory when below

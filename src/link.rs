@@ -497,6 +497,7 @@ fn handed_on(
         type Frame = (usize, Vec<(usize, usize)>, usize);
         let mut stack: Vec<Frame> = vec![(start, top_edges(start), 0)];
         while let Some((f, tops, next)) = stack.last_mut() {
+            crate::guard::checkpoint();
             if let Some(&(t, _)) = tops.get(*next) {
                 *next += 1;
                 if state[t] == 0 {

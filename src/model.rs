@@ -8,6 +8,7 @@
 //! - Every value is [`Located`]: its span, and whether the file wrote it,
 //!   inherited it from another block, or it is the system's default.
 
+pub mod backoff;
 pub mod calls;
 pub mod facts;
 pub mod java_annotations;
@@ -221,8 +222,13 @@ impl Delay {
                 multiplier,
                 cap,
             } => {
-                let raw = base.as_secs_f64() * multiplier.powi(n.saturating_sub(1) as i32);
-                let raw = if raw.is_finite() { raw } else { f64::MAX };
+                let raw = base.as_secs_f64() * multiplier.powi(exponent(n));
+                // (A negative delay, from a negative multiplier, is none.)
+                let raw = if raw.is_finite() {
+                    raw.max(0.0)
+                } else {
+                    f64::MAX
+                };
                 let d = Duration::from_secs_f64(raw.min(1e12));
                 Some(cap.map_or(d, |c| d.min(c)))
             }
@@ -240,10 +246,16 @@ impl Delay {
         match self {
             Delay::Exponential {
                 base, multiplier, ..
-            } => Some(base.as_secs_f64() * multiplier.powi(n.saturating_sub(1) as i32)),
+            } => Some(base.as_secs_f64() * multiplier.powi(exponent(n))),
             other => other.nominal(n).map(|d| d.as_secs_f64()),
         }
     }
+}
+
+/// The power of the multiplier in the delay before retry `n`: n - 1, held
+/// at `i32::MAX` rather than wrapped to a negative power.
+fn exponent(n: u32) -> i32 {
+    n.saturating_sub(1).min(i32::MAX as u32) as i32
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]

@@ -30,6 +30,9 @@ pub struct Report {
     /// (with [`run_for`], counted before their files' suppression comments
     /// are read).
     pub elsewhere: usize,
+    /// Internal errors of rules (or the graph) that stopped: see
+    /// [`check::run`]. A caller adds them to the scan's notices.
+    pub notices: Vec<crate::Notice>,
 }
 
 /// Add the configuration file to the scan, so that RL904 can point into
@@ -89,7 +92,10 @@ fn run_with(
         .iter()
         .map(|f| settings.relative_path(&f.source.path))
         .collect();
-    let mut findings = check::check(scan, &every_rule);
+    let check::Checked {
+        mut findings,
+        notices,
+    } = check::run(scan, &every_rule);
     let mut elsewhere = 0;
     if let Some(allowed) = allowed {
         findings.retain(|f| {
@@ -130,6 +136,7 @@ fn run_with(
         without_reason: out.without_reason,
         baselined: 0,
         elsewhere,
+        notices,
     }
 }
 

@@ -9,6 +9,8 @@
 //! that no renderer can be handed an impossible position. A violation
 //! panics, which both harnesses report as a failure.
 
+pub mod numbers;
+
 use crate::extract::{self, Facts, Syntax};
 use crate::source::Span;
 use std::path::Path;
@@ -30,6 +32,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("extract", extract_any),
     ("pipeline", pipeline),
     ("link", link),
+    ("numbers", numbers::fuzz),
 ];
 
 /// Bytes as the scanner would hand them to a parser: UTF-8 only (the

@@ -284,6 +284,7 @@ pub fn parse(text: &str) -> YamlFile {
         doc_first_node: 0,
     };
     loop {
+        crate::guard::checkpoint();
         match parser.next_event() {
             None => break,
             Some(Ok((event, span))) => {

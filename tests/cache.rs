@@ -225,3 +225,107 @@ fn unreadable(scan: &Scan) -> usize {
         })
         .count()
 }
+
+/// `retrylint check DIR` from a working directory in a repository.
+fn check_from(cwd: &Path, dir: &Path, xdg: &Path) -> String {
+    let out = assert_cmd::Command::cargo_bin("retrylint")
+        .unwrap()
+        .current_dir(cwd)
+        .env("XDG_CACHE_HOME", xdg)
+        .args(["check", "--no-config", "--format", "concise"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Issue 16 item 14: scanning a tree outside any repository from a working
+/// directory inside one writes nothing into the working directory's
+/// repository: the cache goes to the user's cache directory, keyed by the
+/// scanned folder; a tree inside a repository keeps it at that
+/// repository's root.
+#[test]
+fn the_cache_belongs_to_the_scanned_tree_not_the_working_directory() {
+    let cwd_repo = tempfile::tempdir().unwrap();
+    std::fs::create_dir(cwd_repo.path().join(".git")).unwrap();
+    let xdg = tempfile::tempdir().unwrap();
+    let t = tree();
+    let root = t.path().join("src");
+    check_from(cwd_repo.path(), &root, xdg.path());
+    assert!(
+        !cwd_repo.path().join(DIR_NAME).exists(),
+        "the cache was written into the working directory's repository"
+    );
+    assert!(!root.join(DIR_NAME).exists());
+    let user: Vec<_> = std::fs::read_dir(xdg.path().join("retrylint"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(user.len(), 1, "{user:?}");
+    assert!(!shards(&user[0]).is_empty());
+    // `<user cache>/retrylint/<hash of the scanned folder>`.
+    let placed = retrylint::cache::place(std::slice::from_ref(&root), None).unwrap();
+    assert_eq!(placed.file_name(), user[0].file_name());
+
+    // The scanned tree in a repository of its own: its root.
+    std::fs::create_dir(t.path().join(".git")).unwrap();
+    check_from(cwd_repo.path(), &root, xdg.path());
+    assert!(!shards(&t.path().join(DIR_NAME)).is_empty());
+    assert!(!cwd_repo.path().join(DIR_NAME).exists());
+}
+
+/// Issue 16 item 14: entries hold no absolute path, and a warm cache
+/// copied with its tree to another path (a CI cache restored into another
+/// checkout) hits for every file and gives the same findings.
+#[test]
+fn a_cache_restored_into_another_checkout_path_still_hits() {
+    let t = tree();
+    let a = t.path().join("one/checkout");
+    std::fs::create_dir_all(a.join(".git")).unwrap();
+    for (from, to) in [
+        (
+            "rules/RL203/err/resilience4j-exponential.yml",
+            "a/application.yml",
+        ),
+        ("rules/RL203/err/rust-loop-fixed-sleep.rs", "b/src/db.rs"),
+        ("monorepo/gateway/nginx.conf", "gateway/nginx.conf"),
+    ] {
+        let to = a.join(to);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(common::root().join("testdata").join(from), to).unwrap();
+    }
+    let cache_a = retrylint::cache::place(std::slice::from_ref(&a), None).unwrap();
+    assert_eq!(cache_a, a.join(DIR_NAME));
+    let (cold, c_a, _) = scan(&a, Some(&cache_a));
+    assert_eq!(cold.stats.cache.misses, 3);
+    let abs = a.to_string_lossy().to_string();
+    for (p, bytes) in shards(&cache_a) {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains(&abs), "{} holds `{abs}`", p.display());
+        assert!(!text.contains("crate_dir\":\"/"), "{}", p.display());
+    }
+
+    let b = t.path().join("two/elsewhere/checkout");
+    std::fs::create_dir_all(b.parent().unwrap()).unwrap();
+    std::fs::rename(&a, &b).unwrap();
+    let cache_b = retrylint::cache::place(std::slice::from_ref(&b), None).unwrap();
+    assert_eq!(cache_b, b.join(DIR_NAME));
+    let (warm, c_b, _) = scan(&b, Some(&cache_b));
+    assert_eq!((warm.stats.cache.hits, warm.stats.cache.misses), (3, 0));
+    let (_, c_plain, _) = scan(&b, None);
+    assert_eq!(c_b, c_plain);
+    assert_eq!(
+        c_a.replace(&abs, ""),
+        c_b.replace(&b.to_string_lossy().to_string(), "")
+    );
+    // The crate directory is the new checkout's.
+    let rust = warm
+        .files
+        .iter()
+        .find(|f| f.source.display_path().ends_with("db.rs"))
+        .unwrap();
+    let dir = rust.facts.rust.crate_dir.as_deref().unwrap();
+    assert!(dir.ends_with("two/elsewhere/checkout/b"), "{dir}");
+}

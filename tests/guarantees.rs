@@ -322,6 +322,8 @@ fn changed_since_does_not_run_the_repositorys_hooks() {
 
 fn nothing_is_written_but_the_files_asked_for() {
     let dir = hostile_tree();
+    // A repository: its facts cache is at its root (issue 16, item 14).
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
     let snapshot = |p: &Path| -> Vec<(String, Vec<u8>)> {
         let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(p)
             .unwrap()
@@ -394,6 +396,8 @@ fn nothing_is_written_but_the_files_asked_for() {
 fn a_cache_folder_planted_as_a_symlink_is_not_written_through() {
     let outside = tempfile::tempdir().unwrap();
     let dir = hostile_tree();
+    // A repository: its facts cache is at its root (issue 16, item 14).
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
     std::os::unix::fs::symlink(outside.path(), dir.path().join(".retrylint-cache")).unwrap();
     // Inside a real cache folder, a planted link where the temporary file
     // or the .gitignore goes is not written through either.

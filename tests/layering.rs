@@ -18,6 +18,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("yaml", 1),
     ("duration", 1),
     ("keys", 1),
+    // Time and panic guards, which readers run under.
+    ("guard", 1),
     // What extractors report.
     ("diag", 2),
     // The model, and the settings a run reads.

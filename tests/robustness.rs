@@ -417,3 +417,49 @@ proptest! {
         check_pruning(&src)?;
     }
 }
+
+/// Issue 16: every setting's file is read (with an ordinary value it
+/// yields a policy), so that the extremes below reach the arithmetic.
+#[test]
+fn every_numeric_setting_template_is_read() {
+    use retrylint::robustness::numbers::{SETTINGS, scan};
+    for s in SETTINGS {
+        let out = scan(s, s.normal);
+        assert!(out.policies > 0, "{}: no policy read", s.name);
+        assert!(out.internal.is_empty(), "{}: {:?}", s.name, out.internal);
+    }
+}
+
+/// Issue 16: the extremes of every numeric type (0, 1, -1, each integer
+/// type's limits and one past them, huge numbers and strings, `1e309`,
+/// `NaN`, `9999999999999999s` ...) in every numeric setting of every
+/// format, through the `numbers` fuzz target's harness: each scan ends
+/// without an internal error and in under its time limit (2 s; a typical
+/// one takes milliseconds, and `model::backoff`'s tests check the
+/// arithmetic itself deterministically).
+#[test]
+fn the_extremes_of_every_numeric_setting_scan_quickly() {
+    use retrylint::robustness::numbers::{SETTINGS, extremes, fuzz};
+    let values = extremes();
+    for (i, _) in SETTINGS.iter().enumerate() {
+        for v in &values {
+            let mut data = vec![i as u8];
+            data.extend_from_slice(v.as_bytes());
+            fuzz(&data);
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Arbitrary number-like values in arbitrary settings.
+    #[test]
+    fn number_like_values_in_any_setting_scan_quickly(
+        pick in 0u8..=255,
+        value in "[-+0-9eE.xXnaNifINFtyPTDHMSms:_ ]{0,40}",
+    ) {
+        let mut data = vec![pick];
+        data.extend_from_slice(value.as_bytes());
+        retrylint::robustness::numbers::fuzz(&data);
+    }
+}

@@ -523,9 +523,11 @@ fn standard(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts
         total.value.finite(),
         p.attempts.value.count,
     ) {
-        let sum: Duration = (1..n)
-            .map(|k| p.delay.value.nominal(k as u32).unwrap_or_default())
-            .sum();
+        let sum = p
+            .delay
+            .value
+            .total_backoff(n.saturating_sub(1))
+            .unwrap_or_default();
         if sum > t {
             let mut d = invalid_setting::value(
                 p.attempts.span,

@@ -699,8 +699,10 @@ fn build(own: &Settings, inherited: &Settings, name: String, anchor: Span) -> Re
     let secs = |s: &Set<u64>| Duration::from_secs(s.value);
     let connect = pick(&own.connect, &inherited.connect);
     let read = pick(&own.read, &inherited.read);
-    let per_try = connect.map_or(Duration::from_secs(DEFAULT_CONNECT), |(s, _)| secs(s))
-        + read.map_or(Duration::from_secs(DEFAULT_READ), |(s, _)| secs(s));
+    // Saturating: each is a number of seconds as large as a u64 holds.
+    let per_try = connect
+        .map_or(Duration::from_secs(DEFAULT_CONNECT), |(s, _)| secs(s))
+        .saturating_add(read.map_or(Duration::from_secs(DEFAULT_READ), |(s, _)| secs(s)));
     policy.per_try_timeout = Some(match read.or(connect) {
         Some((s, prov)) => located(Timeout::after(per_try), s.span, prov),
         None => Located::default_at(Timeout::after(per_try), anchor),

@@ -725,7 +725,9 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     let mut steps = 0u64;
     let mut progress = |_: &tree_sitter::ParseState| {
         steps += 1;
-        if steps > budget {
+        // (The scan's time guard cannot unwind through the C parser: it
+        // stops the parse here and unwinds below.)
+        if steps > budget || (steps.is_multiple_of(1024) && crate::guard::expired()) {
             std::ops::ControlFlow::Break(())
         } else {
             std::ops::ControlFlow::Continue(())
@@ -738,6 +740,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
         Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
     );
     let Some(tree) = parsed else {
+        crate::guard::stop_if_expired();
         if steps > budget {
             facts.diagnostics.push(crate::diag::unparsable_file::file(
                 &format!(

@@ -1139,7 +1139,7 @@ impl<'c, 'f> Reader<'c, 'f> {
             Some((Value::Time(t), _)) => *t,
             _ => DEFAULT_TIMEOUT,
         };
-        let per_try = Timeout::after(time_of(&connect) + time_of(&read));
+        let per_try = Timeout::after(time_of(&connect).saturating_add(time_of(&read)));
         let per_try = match (&read, &connect) {
             (Some((_, s)), _) | (None, Some((_, s))) => s.put(per_try),
             (None, None) => Located::default_at(per_try, pass_span),

@@ -111,6 +111,7 @@ pub fn parse(text: &str) -> Result<Config, ParseError> {
     let mut stack: Vec<usize> = Vec::new();
     let mut pending: Vec<Token> = Vec::new();
     while let Some(tok) = lexer.next_token()? {
+        crate::guard::checkpoint();
         match tok.kind {
             Kind::Word => pending.push(tok),
             Kind::Semi => {

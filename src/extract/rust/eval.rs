@@ -950,7 +950,9 @@ impl<'a, 's> Eval<'a, 's> {
                     _ => Shape::Constant,
                 };
                 let mut b = Build::new(Krate::TokioRetry, shape, span);
-                b.min = Located::written(Duration::from_secs_f64(base.max(0.0) / 1e3), ms.span);
+                // (`1e309` reads as infinite: the longest duration, not a panic.)
+                let min = Duration::try_from_secs_f64(base.max(0.0) / 1e3).unwrap_or(Duration::MAX);
+                b.min = Located::written(min, ms.span);
                 b.factor = Located::written(base, ms.span);
                 b.retries_written = "no .take(n)".into();
                 b

@@ -2,7 +2,7 @@
 //! (+ backoff) exceeds the overall timeout.
 
 use crate::duration::human;
-use crate::model::{AttemptCount, Provenance};
+use crate::model::{AttemptCount, Provenance, backoff};
 use crate::rules::{Check, Emitter, PolicyCtx};
 use std::time::Duration;
 
@@ -31,10 +31,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         hedged(p, e, per_try.span, n, t, d, total);
         return;
     }
-    let backoff: Duration = (1..n)
-        .map(|k| p.delay.value.nominal(k as u32).unwrap_or_default())
-        .sum();
-    let worst = t.saturating_mul(n as u32) + backoff;
+    let backoff = p.total_backoff().unwrap_or_default();
+    let worst = backoff::worst_case(n, t, backoff);
     if worst <= total || t.is_zero() {
         return;
     }
@@ -82,7 +80,7 @@ fn window(
     total: Duration,
 ) {
     // Worst case, try k (0-based) starts at k x t.
-    if t.saturating_mul(n.saturating_sub(1) as u32) < total {
+    if backoff::mul(t, n.saturating_sub(1)) < total {
         return;
     }
     let start = ((total.as_secs_f64() / t.as_secs_f64()).ceil() as u64).clamp(1, n);
@@ -119,7 +117,7 @@ fn hedged(
     total: Duration,
 ) {
     let step = delay.min(t);
-    let worst = step.saturating_mul(n.saturating_sub(1) as u32) + t;
+    let worst = backoff::worst_case(n.saturating_sub(1), step, t);
     if worst <= total || t.is_zero() {
         return;
     }

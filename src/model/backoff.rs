@@ -1,0 +1,344 @@
+//! Backoff arithmetic, in one place: how long a policy waits between its
+//! attempts in all, and the longest its attempts can take. Every rule and
+//! the graph use these, never a loop over the attempts: an attempt count
+//! is a number from a file (Envoy's `num_retries` is a uint32,
+//! Resilience4j's `maxAttempts` an int) and must cost no more to reason
+//! about than `3`.
+//!
+//! The first [`EXACT_TERMS`] delays are added one by one, exactly as
+//! [`Delay::nominal`] gives them (so results on ordinary policies are the
+//! integer sums they always were); past them the sum is closed-form: an
+//! exponential series is geometric until its first delay reaches the cap,
+//! and linear after it. Arithmetic saturates at [`Duration::MAX`] and
+//! never truncates a count.
+
+use super::{Delay, RetryPolicy};
+use std::time::Duration;
+
+/// Delays summed one at a time before the closed form takes over.
+pub const EXACT_TERMS: u64 = 4096;
+
+/// `d` x `n`, saturating; `n` is not truncated to 32 bits.
+pub fn mul(d: Duration, n: u64) -> Duration {
+    from_nanos(d.as_nanos().saturating_mul(n as u128))
+}
+
+/// The longest `attempts` tries of at most `per_try` each take, with
+/// `backoff` between them in all, saturating.
+pub fn worst_case(attempts: u64, per_try: Duration, backoff: Duration) -> Duration {
+    mul(per_try, attempts).saturating_add(backoff)
+}
+
+fn from_nanos(n: u128) -> Duration {
+    const NANOS: u128 = 1_000_000_000;
+    match u64::try_from(n / NANOS) {
+        Ok(secs) => Duration::new(secs, (n % NANOS) as u32),
+        Err(_) => Duration::MAX,
+    }
+}
+
+fn from_secs(s: f64) -> Duration {
+    if s.is_nan() || s <= 0.0 {
+        return Duration::ZERO;
+    }
+    Duration::try_from_secs_f64(s).unwrap_or(Duration::MAX)
+}
+
+impl RetryPolicy {
+    /// The time the policy waits between its attempts in all (nominal
+    /// delays, no jitter); `None` when the attempts or the delays are not
+    /// known. See the module.
+    pub fn total_backoff(&self) -> Option<Duration> {
+        let n = self.attempts.value.count.finite()?;
+        self.delay.value.total_backoff(n.saturating_sub(1))
+    }
+
+    /// The longest the policy's attempts can take: attempts x per-try
+    /// timeout + backoff (an unreadable delay counts as none), saturating;
+    /// `None` without a finite count and per-try timeout.
+    pub fn worst_case_time(&self) -> Option<Duration> {
+        let n = self.attempts.value.count.finite()?;
+        let t = self.per_try_timeout.as_ref()?.value.finite()?;
+        let b = self.total_backoff().unwrap_or_default();
+        Some(worst_case(n, t, b))
+    }
+}
+
+impl Delay {
+    /// The sum of the delays before retries 1..=`retries` (a policy of n
+    /// attempts waits before n - 1 retries), as [`Delay::nominal`] gives
+    /// each; `None` for a delay the linter cannot read.
+    pub fn total_backoff(&self, retries: u64) -> Option<Duration> {
+        match self {
+            Delay::None => Some(Duration::ZERO),
+            Delay::Fixed { delay } => Some(mul(*delay, retries)),
+            Delay::Decorrelated { base, .. } => Some(mul(*base, retries)),
+            Delay::Custom | Delay::Unknown => None,
+            Delay::Linear { .. } | Delay::Exponential { .. } => {
+                let exact = retries.min(EXACT_TERMS);
+                let mut sum = Duration::ZERO;
+                let mut last = Duration::ZERO;
+                for k in 1..=exact {
+                    last = self.nominal(k as u32)?;
+                    sum = sum.saturating_add(last);
+                }
+                if retries == exact {
+                    return Some(sum);
+                }
+                Some(sum.saturating_add(self.tail(exact, retries - exact, last)))
+            }
+        }
+    }
+
+    /// The delays before retries `done + 1 ..= done + rest`, closed-form.
+    /// `last` is the delay before retry `done`.
+    fn tail(&self, done: u64, rest: u64, last: Duration) -> Duration {
+        match self {
+            Delay::Linear { base, cap } => {
+                // Delay k is base x k until it reaches the cap.
+                let b = base.as_nanos();
+                let reach = match cap {
+                    Some(c) if b > 0 => c.as_nanos().div_ceil(b).max(1),
+                    _ => u128::MAX,
+                };
+                let from = done as u128 + 1;
+                let to = done as u128 + rest as u128;
+                let grow_to = to.min(reach.saturating_sub(1));
+                let mut sum = 0u128;
+                if grow_to >= from {
+                    // base x (from + ... + grow_to)
+                    let terms = grow_to - from + 1;
+                    let ks = (from + grow_to).saturating_mul(terms) / 2;
+                    sum = b.saturating_mul(ks);
+                }
+                if let Some(c) = cap {
+                    let capped = to - grow_to.max(done as u128);
+                    sum = sum.saturating_add(c.as_nanos().saturating_mul(capped));
+                }
+                from_nanos(sum)
+            }
+            Delay::Exponential {
+                base,
+                multiplier,
+                cap,
+            } => {
+                // `nominal` never gives more than 1e12 s, nor more than the cap.
+                let ceiling = cap.map_or(Duration::from_secs(1_000_000_000_000), |c| {
+                    c.min(Duration::from_secs(1_000_000_000_000))
+                });
+                let m = *multiplier;
+                if last >= ceiling && (m >= 1.0 || m.is_nan()) {
+                    return mul(ceiling, rest);
+                }
+                let b = base.as_secs_f64();
+                let c = ceiling.as_secs_f64();
+                let secs = if m < 0.0 {
+                    // Odd powers are negative delays, read as none; even
+                    // powers grow by m² per two retries.
+                    let first_even = done + (done % 2);
+                    let evens = (done + rest).saturating_sub(first_even).div_ceil(2);
+                    geometric(b, m * m, first_even / 2, evens, c)
+                } else {
+                    geometric(b, m, done, rest, c)
+                };
+                from_secs(secs)
+            }
+            _ => Duration::ZERO,
+        }
+    }
+}
+
+/// The sum of min(b x m^e, c) for e in `from .. from + count`, in seconds,
+/// for m >= 0: a geometric run and a run of terms held at `c` (after the
+/// geometric one when the series grows, before it when it shrinks).
+fn geometric(b: f64, m: f64, from: u64, count: u64, c: f64) -> f64 {
+    if count == 0 || b <= 0.0 {
+        return 0.0;
+    }
+    let end = from.saturating_add(count);
+    let term = |e: u64| (b * m.powf(e as f64)).min(c);
+    if m == 1.0 || m == 0.0 {
+        return term(from) + term(from.saturating_add(1)) * (count - 1) as f64;
+    }
+    // The exponent where b x m^e crosses c.
+    let cross = {
+        let e = ((c / b).ln() / m.ln()).ceil();
+        if e.is_nan() || e <= 0.0 {
+            0
+        } else if e >= u64::MAX as f64 {
+            u64::MAX
+        } else {
+            e as u64
+        }
+    };
+    let cross = cross.clamp(from, end);
+    // b m^lo (m^k - 1) / (m - 1): the k terms from exponent lo.
+    let run = |lo: u64, hi: u64| {
+        if hi <= lo {
+            return 0.0;
+        }
+        b * m.powf(lo as f64) * (m.powf((hi - lo) as f64) - 1.0) / (m - 1.0)
+    };
+    let sum = if m > 1.0 {
+        run(from, cross) + c * (end - cross) as f64
+    } else {
+        c * (cross - from) as f64 + run(cross, end)
+    };
+    if sum.is_nan() { f64::MAX } else { sum }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// The sum as the rules computed it before: one delay at a time.
+    fn by_hand(d: &Delay, retries: u64) -> Duration {
+        (1..=retries)
+            .map(|k| d.nominal(k as u32).unwrap_or_default())
+            .fold(Duration::ZERO, Duration::saturating_add)
+    }
+
+    /// Equal but for the rounding of each of `terms` delays to a whole
+    /// nanosecond (which the sum one at a time does and the closed form
+    /// does not) and for f64's relative precision.
+    fn close(a: Duration, b: Duration, terms: u64) -> bool {
+        let (a, b) = (a.as_secs_f64(), b.as_secs_f64());
+        (a - b).abs() <= terms as f64 * 1e-9 + 1e-9 * a.max(b)
+    }
+
+    #[test]
+    fn small_counts_are_the_exact_integer_sums() {
+        let delays = [
+            Delay::None,
+            Delay::Fixed { delay: ms(250) },
+            Delay::Exponential {
+                base: ms(100),
+                multiplier: 2.0,
+                cap: Some(ms(1000)),
+            },
+            Delay::Exponential {
+                base: ms(3),
+                multiplier: 1.5,
+                cap: None,
+            },
+            Delay::Linear {
+                base: ms(7),
+                cap: Some(ms(50)),
+            },
+            Delay::Decorrelated {
+                base: ms(10),
+                cap: None,
+            },
+        ];
+        for d in &delays {
+            for n in [0, 1, 2, 3, 10, 100, EXACT_TERMS] {
+                assert_eq!(d.total_backoff(n), Some(by_hand(d, n)), "{d:?} x {n}");
+            }
+        }
+        assert_eq!(Delay::Custom.total_backoff(3), None);
+    }
+
+    #[test]
+    fn the_closed_form_agrees_with_the_sum_past_the_exact_terms() {
+        let delays = [
+            Delay::Exponential {
+                base: Duration::from_nanos(1),
+                multiplier: 1.001,
+                cap: Some(ms(5)),
+            },
+            Delay::Exponential {
+                base: ms(1),
+                multiplier: 1.0001,
+                cap: None,
+            },
+            Delay::Exponential {
+                base: ms(100),
+                multiplier: 0.999,
+                cap: None,
+            },
+            Delay::Exponential {
+                base: ms(1),
+                multiplier: 2.0,
+                cap: Some(ms(60_000)),
+            },
+            Delay::Linear {
+                base: Duration::from_micros(1),
+                cap: Some(ms(9)),
+            },
+            Delay::Linear {
+                base: Duration::from_micros(1),
+                cap: None,
+            },
+        ];
+        for d in &delays {
+            for n in [EXACT_TERMS + 1, 9_000, 20_000, 50_001] {
+                let fast = d.total_backoff(n).unwrap();
+                let slow = by_hand(d, n);
+                assert!(close(fast, slow, n), "{d:?} x {n}: {fast:?} vs {slow:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn huge_counts_are_instant_and_saturate_without_truncating() {
+        let n = u32::MAX as u64 + 1;
+        assert_eq!(mul(ms(1), n), Duration::from_millis(n));
+        assert_eq!(mul(Duration::MAX, 2), Duration::MAX);
+        assert_eq!(
+            worst_case(n, Duration::from_secs(1), Duration::ZERO),
+            Duration::from_secs(n)
+        );
+        let exp = Delay::Exponential {
+            base: ms(25),
+            multiplier: 2.0,
+            cap: Some(ms(250)),
+        };
+        // 25 + 50 + 100 + 200, then 250 each.
+        let retries = 4_294_967_294u64;
+        assert_eq!(
+            exp.total_backoff(retries),
+            Some(ms(375) + mul(ms(250), retries - 4))
+        );
+        let start = std::time::Instant::now();
+        for d in [
+            exp,
+            Delay::Exponential {
+                base: ms(1),
+                multiplier: 1.0000001,
+                cap: None,
+            },
+            Delay::Exponential {
+                base: ms(1),
+                multiplier: f64::NAN,
+                cap: None,
+            },
+            Delay::Exponential {
+                base: ms(1),
+                multiplier: -3.0,
+                cap: Some(ms(9)),
+            },
+            Delay::Linear {
+                base: ms(1),
+                cap: None,
+            },
+        ] {
+            for n in [u32::MAX as u64, n, u64::MAX] {
+                let t = d.total_backoff(n).unwrap();
+                assert!(t > Duration::ZERO, "{d:?} x {n}");
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(2));
+        assert_eq!(
+            Delay::Linear {
+                base: Duration::MAX,
+                cap: None
+            }
+            .total_backoff(u64::MAX),
+            Some(Duration::MAX)
+        );
+    }
+}
