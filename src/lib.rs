@@ -324,6 +324,14 @@ fn read_one(
         {
             data.iter().map(|&b| b as char).collect()
         }
+        // nginx reads bytes: a Latin-1 letter in a comment or a value is
+        // no error there. Each byte that is not UTF-8 becomes one `?`, so
+        // that every byte offset stays where it was.
+        Decoded::Invalid(_, data)
+            if extract::classify(path, &data) == Some(extract::Syntax::Nginx) =>
+        {
+            placeholders(&data)
+        }
         Decoded::Invalid(at, data) => {
             if extract::classify(path, &data).is_some() {
                 return Read::Parsed(
@@ -495,6 +503,17 @@ fn decode(mut data: Vec<u8>) -> Decoded {
     }
 }
 
+/// The text of `data` with each byte that is not part of valid UTF-8
+/// replaced by one `?`: as long as `data`, byte for byte.
+fn placeholders(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len());
+    for chunk in data.utf8_chunks() {
+        out.push_str(chunk.valid());
+        out.extend(std::iter::repeat_n('?', chunk.invalid().len()));
+    }
+    out
+}
+
 fn bytes(n: u64) -> String {
     if n >= 1 << 20 {
         format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
@@ -560,5 +579,43 @@ mod latin1_tests {
             f.facts.policies[0].attempts.value.count,
             model::AttemptCount::Finite(4)
         );
+    }
+
+    #[test]
+    fn latin1_nginx_is_read_with_byte_exact_spans() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nginx.conf");
+        // nginxinc/crossplane tests/configs/non-unicode: `ö` as the
+        // Latin-1 byte 0xF6 in a comment and in a string; an invalid
+        // two-byte lead (0xC3 before a space) too.
+        let mut bytes =
+            b"http {\n  upstream a { server a1:80; server a2:80; }\n  server {\n    # M".to_vec();
+        bytes.extend_from_slice(&[0xF6, b'l', b'l', b'n', b' ', 0xC3, b' ', b'\n']);
+        bytes.extend_from_slice(b"    location / {\n      return 200 \"M");
+        bytes.push(0xF6);
+        bytes.extend_from_slice(b"lln\";\n    }\n    location /b {\n      proxy_next_upstream error timeout non_idempotent;\n      proxy_pass http://a;\n    }\n  }\n}\n");
+        std::fs::write(&path, &bytes).unwrap();
+        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
+        assert_eq!(scan.files.len(), 1, "{:?}", scan.notices);
+        let f = &scan.files[0];
+        assert!(f.facts.diagnostics.is_empty(), "{:?}", f.facts.diagnostics);
+        assert_eq!(f.source.text.len(), bytes.len());
+        let p = &f.facts.policies[0];
+        let want = b"error timeout non_idempotent";
+        let at = bytes.windows(want.len()).position(|w| w == want).unwrap();
+        let model::RetryOn::Listed { conditions } = &p.retry_on.value else {
+            panic!("{p:?}")
+        };
+        let span = conditions[0].span;
+        assert_eq!((span.start, span.end), (at, at + 5), "{p:?}");
+        assert_eq!(
+            &bytes[p.methods.span.start..p.methods.span.end],
+            b"non_idempotent"
+        );
+        // A YAML file is UTF-8 by definition: still refused as before.
+        let yaml = dir.path().join("application.yml");
+        std::fs::write(&yaml, b"# caf\xE9\nresilience4j:\n  retry: {}\n").unwrap();
+        let scan = super::scan(&[yaml], &Settings::default()).unwrap();
+        assert_eq!(scan.files[0].facts.diagnostics[0].code, "RL903");
     }
 }

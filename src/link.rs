@@ -111,8 +111,9 @@ fn inside(path: &Path, roots: &[PathBuf]) -> bool {
 
 /// nginx `include`s, resolved among the scanned files: a plain path that
 /// names no file (nginx refuses to start) and an include that comes back to
-/// its own file are reported (RL902). Globs may match nothing, as nginx
-/// allows; absolute paths outside the scanned tree (`/etc/nginx/mime.types`)
+/// its own file are reported (RL902); a file every nginx installation
+/// ships (`mime.types`, `fastcgi_params`) is not looked for. Globs may
+/// match nothing, as nginx allows; absolute paths outside the scanned tree (`/etc/nginx/mime.types`)
 /// are not looked for. An included file is read again with the retry and
 /// timeout settings and the upstreams in force at its `include`
 /// ([`inherit_nginx_settings`]).
@@ -167,7 +168,9 @@ pub fn nginx_includes(files: &mut [ScannedFile], roots: &[PathBuf]) {
                 let somewhere = folders
                     .iter()
                     .any(|(_, r)| inside(&r.join(pattern), roots) && is_file_or_link(r, pattern));
-                if !somewhere {
+                // A file every nginx installation ships (`mime.types`)
+                // is there once the image installs nginx.
+                if !somewhere && !crate::extract::nginx::shipped::ships_with_nginx(pattern) {
                     missing.push((id, inc.span, pattern.to_string()));
                 }
             }

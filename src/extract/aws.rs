@@ -12,9 +12,15 @@
 //!   prefix is not a profile, so retry keys in it are ignored;
 //! - keys are lower-cased by both (aws-sdk-go-v2 `internal/ini`
 //!   `asProperty`; Python's `RawConfigParser.optionxform`); `=` and `:`
-//!   both separate key and value;
+//!   both separate key and value there, but the SDKs of the cross-SDK
+//!   profile parser (Java, Rust, Kotlin; its test suite
+//!   `profile-parser-tests.json`) refuse `:`: reported (RL903);
 //! - a key with an empty value followed by indented `key = value` lines is
-//!   a nested sub-section (`s3 =`); other indented lines continue the value;
+//!   a nested sub-section (`s3 =`), where a line without `=` or without a
+//!   name is refused (botocore `configloader._parse_nested` raises
+//!   ConfigParseError): reported; other indented lines continue the value,
+//!   and one that continues no property (before the first section, or
+//!   first in its section) is refused by the shared parser: reported;
 //! - `#` and `;` start a comment line. aws-sdk-go-v2 also cuts a property
 //!   line at the first `#` or `;` and strips one pair of surrounding
 //!   quotes; botocore (`configloader.raw_config_parse`) does neither, so
@@ -240,6 +246,9 @@ struct Prop {
     raw: String,
     /// Nested `key = value` lines under an empty value.
     nested: Vec<Prop>,
+    /// Whether `:` separates key and value (botocore and aws-sdk-go-v2
+    /// accept it; the SDKs of the shared profile parser do not).
+    colon: bool,
 }
 
 impl Prop {
@@ -263,6 +272,8 @@ fn parse(text: &str, facts: &mut Facts) -> Vec<Section> {
     let mut sections: Vec<Section> = Vec::new();
     let mut offset = 0;
     let mut orphan_reported = false;
+    // Whether the line before was an indented one that continues nothing.
+    let mut in_orphan_run = false;
     for raw in text.split_inclusive('\n') {
         let start = offset;
         offset += raw.len();
@@ -300,15 +311,44 @@ fn parse(text: &str, facts: &mut Facts) -> Vec<Section> {
         let indented = line.starts_with([' ', '\t']);
         if indented {
             // A nested property under an empty value, or a continuation.
-            if let Some(parent) = sections.last_mut().and_then(|s| s.props.last_mut())
-                && parent.value.is_empty()
-                && let Some(p) = property(line, start, false)
-            {
-                parent.nested.push(p);
+            match sections.last_mut().map(|s| s.props.last_mut()) {
+                Some(Some(parent)) if parent.value.is_empty() => match sub_property(line, start) {
+                    Ok(p) => parent.nested.push(p),
+                    Err(reason) => facts.diagnostics.push(unparsable_file::line(
+                        line_span,
+                        reason,
+                        "write it as `name = value` under the property: the SDKs refuse the file (botocore raises ConfigParseError)",
+                    )),
+                },
+                Some(Some(_)) => {}
+                // One finding for a run of such lines (an indented block).
+                _ if in_orphan_run => {}
+                Some(None) => facts.diagnostics.push(unparsable_file::line(
+                    line_span,
+                    "an indented line that continues no `key = value` of its section",
+                    "remove the indentation: the SDKs of the shared profile parser (Java, Rust, Kotlin) refuse the file and aws-sdk-go-v2 ignores the line",
+                )),
+                None => facts.diagnostics.push(unparsable_file::line(
+                    line_span,
+                    "an indented line before the first `[section]`",
+                    "put it under a `[default]` or `[profile NAME]` header: botocore and the SDKs of the shared profile parser refuse the file",
+                )),
             }
+            in_orphan_run = sections.last().is_none_or(|s| s.props.is_empty());
             continue;
         }
-        match property(line, start, true) {
+        in_orphan_run = false;
+        let parsed = property(line, start, true);
+        if let Some(p) = &parsed
+            && p.colon
+        {
+            facts.diagnostics.push(unparsable_file::line(
+                line_span,
+                "`:` between key and value",
+                "write `key = value`: botocore and aws-sdk-go-v2 accept `:`, the Java, Rust, Kotlin and other SDKs of the shared profile parser refuse the file",
+            ));
+        }
+        match parsed {
             Some(p) => match sections.last_mut() {
                 Some(s) => s.props.push(p),
                 None => {
@@ -338,6 +378,35 @@ fn cut_comment(line: &str) -> usize {
     line[..hash].find(';').unwrap_or(hash)
 }
 
+/// A sub-property line (indented, under a key with an empty value): the
+/// SDKs' shared profile parser and botocore (`configloader._parse_nested`,
+/// `line.split('=', 1)`) want `name = value` with a name; `:` is no
+/// separator there.
+fn sub_property(line: &str, start: usize) -> Result<Prop, &'static str> {
+    let Some(eq) = line.find('=') else {
+        return Err("a sub-property line without `=`");
+    };
+    if line[..eq].trim().is_empty() {
+        return Err("a sub-property line with an empty name before `=`");
+    }
+    let key_raw = &line[..eq];
+    let key = key_raw.trim();
+    let key_start = start + (key_raw.len() - key_raw.trim_start().len());
+    let value_raw = &line[eq + 1..];
+    let value = value_raw.trim();
+    let value_start = start + eq + 1 + (value_raw.len() - value_raw.trim_start().len());
+    Ok(Prop {
+        key: key.to_ascii_lowercase(),
+        key_span: Span::new(key_start, key_start + key.len()),
+        value: unquote(value).to_string(),
+        value_span: Span::new(value_start, value_start + value.len()),
+        botocore_differs: unquote(value) != value,
+        raw: value.to_string(),
+        nested: Vec::new(),
+        colon: false,
+    })
+}
+
 /// A `key = value` (or `key: value`) line starting at byte `start`.
 fn property(line: &str, start: usize, cut: bool) -> Option<Prop> {
     let end = if cut { cut_comment(line) } else { line.len() };
@@ -362,6 +431,7 @@ fn property(line: &str, start: usize, cut: bool) -> Option<Prop> {
     let unquoted = unquote(value);
     let full_rest = line[sep + 1..].trim();
     Some(Prop {
+        colon: body.as_bytes()[sep] == b':',
         key: key.to_ascii_lowercase(),
         key_span: Span::new(key_start, key_start + key.len()),
         value: unquoted.to_string(),

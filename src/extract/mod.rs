@@ -14,6 +14,7 @@ pub mod grpc;
 pub mod ingress_nginx;
 pub mod istio;
 pub mod java;
+pub mod json_check;
 pub mod linkerd;
 pub mod nginx;
 pub mod properties;
@@ -264,7 +265,15 @@ mod spring_name_tests {
 pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
     let mut facts = Facts::default();
     match syntax {
-        Syntax::Yaml | Syntax::Json => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Yaml => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Json => match json_check::check(text) {
+            None => extract_yaml_stream(path, text, &mut facts),
+            Some(stop) => {
+                let mut read = Facts::default();
+                extract_yaml_stream(path, text, &mut read);
+                json_check::rejected(path, text, stop, read, &mut facts);
+            }
+        },
         Syntax::Java => java::extract(text, &mut facts),
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
         Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), &mut facts),

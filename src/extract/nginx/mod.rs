@@ -54,6 +54,7 @@
 
 pub mod lexer;
 pub mod parser;
+pub mod shipped;
 
 use super::Facts;
 use crate::diag::{invalid_setting, unknown_setting, unparsable_file};

@@ -130,8 +130,13 @@ pub fn ambiguous(c: &Condition) -> bool {
                 || t.contains("refused")
                 || t.contains("before-request")
                 || t.contains("before_request");
+            // nginx's `error` (and a Rust policy's `Err(..)`) covers an
+            // error "passing a request to [the server], or reading the
+            // response header" (nginx `proxy_next_upstream`): after the
+            // request was sent.
             !before_send
-                && (t.contains("reset")
+                && (t == "error"
+                    || t.contains("reset")
                     || t.contains("timeout")
                     || t.contains("timed")
                     || t.contains("post-connect"))

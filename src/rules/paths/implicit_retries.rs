@@ -6,6 +6,7 @@
 use crate::graph::GraphCtx;
 use crate::model::{Layer, Provenance};
 use crate::rules::{Check, Finding, Related, rule};
+use crate::source::SourceFile;
 use std::collections::BTreeSet;
 
 pub const CHECK: Check = Check::Graph(check);
@@ -41,16 +42,28 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
             if !retries || !seen.insert((id, p.attempts.span)) {
                 continue;
             }
-            let mut finding = Finding::new(
-                me,
-                id,
-                p.attempts.span,
-                format!(
+            // Conditions written (or inherited from a written setting)
+            // ask for retries; only their number is the default.
+            let on = written_conditions(p, &f.source).filter(|_| !mesh_applies);
+            let message = match &on {
+                Some(on) => format!(
+                    "{} retries on {on}, as written, but how many times is not written: {what} (`{n}` attempts)",
+                    p.describe(),
+                ),
+                None => format!(
                     "{} retries although nothing here asks for it: {what} (`{n}` attempts)",
                     p.describe(),
                 ),
-                p.system.spec().fixes.explicit.into(),
-            );
+            };
+            let mut finding =
+                Finding::new(me, id, p.attempts.span, message, p.system.spec().fixes.explicit.into());
+            if on.is_some() && p.retry_on.is_written() && p.retry_on.span != p.attempts.span {
+                finding.related.push(Related {
+                    file: id,
+                    span: p.retry_on.span,
+                    message: "the retry conditions, written here".into(),
+                });
+            }
             if let Some((mf, md)) = mesh.filter(|_| mesh_applies) {
                 finding.related.push(Related {
                     file: mf,
@@ -103,4 +116,34 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
             out.push(f);
         }
     }
+}
+
+/// The retry conditions of `p` when someone wrote them (here, in a block
+/// above, or in a file that includes or configures this one), as a
+/// message shows them; `None` when they are the system's default too.
+fn written_conditions(p: &crate::model::RetryPolicy, file: &SourceFile) -> Option<String> {
+    use crate::model::RetryOn;
+    use crate::rules::conditions::{condition_text, listed};
+    if p.retry_on.is_default() || matches!(p.retry_on.value, RetryOn::Nothing) {
+        return None;
+    }
+    let conditions = listed(&p.retry_on.value);
+    if conditions.iter().all(|c| c.is_default()) {
+        return None;
+    }
+    // Each condition as written where it is written here, else as
+    // people write it.
+    let text = conditions
+        .iter()
+        .map(|c| {
+            let written = file.slice(c.span).trim().trim_matches(['"', '\'', ',']);
+            if c.is_written() && !written.is_empty() {
+                written.to_string()
+            } else {
+                condition_text(&c.value)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some(format!("`{text}`"))
 }
