@@ -14,6 +14,9 @@ const MAX_MANIFEST: u64 = 1 << 20;
 /// order: the scan runs them after extraction, and the `link` fuzz target
 /// runs the same list.
 pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
+    // Spring placeholders that refer to another `application*` file: the
+    // file is read again (first, as later steps build on its facts).
+    crate::extract::spring_placeholders::link(files);
     // Rust retry macros are defined in one file and called in others.
     crate::extract::rust::link_macros(files);
     cargo_identities(files, roots);

@@ -1098,6 +1098,7 @@ mod tests {
                 text,
                 file: &file,
                 doc,
+                outer: &[],
             };
             extract_env_doc(&ctx, &mut facts);
         }

@@ -845,6 +845,7 @@ mod tests {
                 text: &clean,
                 file: &file,
                 doc,
+                outer: &[],
             };
             extract_doc(&ctx, &mut facts);
         }

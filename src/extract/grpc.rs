@@ -156,6 +156,29 @@ pub fn extract_json_literal(host: &str, literal: Span, facts: &mut Facts) -> boo
     read_literal(&decoded, &offsets, literal, facts)
 }
 
+/// Like [`extract_json_literal`] for one string written as several
+/// literals joined with `+` (`pieces`: each literal's content, in order):
+/// the pieces are decoded and read as one text, every span pointing into
+/// the piece it came from.
+pub fn extract_json_pieces(host: &str, pieces: &[Span], facts: &mut Facts) -> bool {
+    let (Some(first), Some(last)) = (pieces.first(), pieces.last()) else {
+        return false;
+    };
+    let mut decoded = String::new();
+    let mut offsets = Vec::new();
+    for p in pieces {
+        let Some(raw) = host.get(p.start..p.end) else {
+            return false;
+        };
+        let (text, mut map) = unescape(raw, p.start);
+        map.pop();
+        decoded.push_str(&text);
+        offsets.extend(map);
+    }
+    offsets.push(last.end);
+    read_literal(&decoded, &offsets, Span::new(first.start, last.end), facts)
+}
+
 /// Like [`extract_json_literal`] for literals without escapes: Rust raw
 /// strings (`r#"..."#`).
 pub fn extract_raw_json_literal(host: &str, literal: Span, facts: &mut Facts) -> bool {

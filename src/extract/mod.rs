@@ -23,6 +23,8 @@ pub mod rust;
 pub mod spring;
 pub mod spring_boot_retry;
 pub mod spring_cloud_gateway;
+pub mod spring_cloud_gateway_mvc;
+pub mod spring_placeholders;
 pub mod workload;
 
 use crate::diag::unparsable_file;
@@ -61,6 +63,9 @@ pub struct DocCtx<'a> {
     pub text: &'a str,
     pub file: &'a YamlFile,
     pub doc: &'a Document,
+    /// Spring properties of other files that this one's placeholders may
+    /// refer to (see [`spring_placeholders`]); empty on the first read.
+    pub outer: &'a [spring::Prop],
 }
 
 impl<'a> DocCtx<'a> {
@@ -263,28 +268,39 @@ mod spring_name_tests {
 
 /// Read one file's facts. Never panics on any input.
 pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
+    extract_with_outer(path, text, syntax, &[])
+}
+
+/// [`extract`], with the Spring properties of other files that this file's
+/// placeholders may refer to (the link step's second read).
+pub fn extract_with_outer(
+    path: &Path,
+    text: &str,
+    syntax: Syntax,
+    outer: &[spring::Prop],
+) -> Facts {
     let mut facts = Facts::default();
     match syntax {
-        Syntax::Yaml => extract_yaml_stream(path, text, &mut facts),
+        Syntax::Yaml => extract_yaml_stream(path, text, outer, &mut facts),
         Syntax::Json => match json_check::check(text) {
-            None => extract_yaml_stream(path, text, &mut facts),
+            None => extract_yaml_stream(path, text, outer, &mut facts),
             Some(stop) => {
                 let mut read = Facts::default();
-                extract_yaml_stream(path, text, &mut read);
+                extract_yaml_stream(path, text, outer, &mut read);
                 json_check::rejected(path, text, stop, read, &mut facts);
             }
         },
         Syntax::Java => java::extract(text, &mut facts),
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
-        Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), &mut facts),
-        Syntax::Properties => properties::extract(path, text, &mut facts),
+        Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), outer, &mut facts),
+        Syntax::Properties => properties::extract(path, text, outer, &mut facts),
         Syntax::Nginx => nginx::extract(text, &mut facts),
         Syntax::Rust => rust::extract(path, text, &mut facts),
     }
     facts
 }
 
-fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
+fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &mut Facts) {
     let file = yaml::parse(text);
     let lines = crate::source::LineIndex::new(text);
     let templates = template_regions(text);
@@ -320,6 +336,7 @@ fn extract_yaml_stream(path: &Path, text: &str, facts: &mut Facts) {
             text,
             file: &file,
             doc,
+            outer,
         };
         for (i, (name, _, extractor)) in DOC_EXTRACTORS.iter().enumerate() {
             if !wanted[i] {

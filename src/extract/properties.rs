@@ -341,7 +341,7 @@ pub fn is_spring_config_name(name: &str) -> bool {
 }
 
 /// Read one `.properties` file.
-pub fn extract(path: &std::path::Path, text: &str, facts: &mut Facts) {
+pub fn extract(path: &std::path::Path, text: &str, outer: &[Prop], facts: &mut Facts) {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
@@ -354,8 +354,11 @@ pub fn extract(path: &std::path::Path, text: &str, facts: &mut Facts) {
             "write the character itself or a complete `\\uXXXX` escape with four hex digits; the other properties were still checked",
         ));
     }
-    for doc in &file.documents {
-        if spring::extract_props(doc, facts) {
+    for (i, doc) in file.documents.iter().enumerate() {
+        // Placeholders resolved from this file, then from `outer`.
+        let sources = super::spring_placeholders::sources(&file.documents, i, outer);
+        let doc = super::spring_placeholders::resolve(doc, &sources);
+        if spring::extract_props(&doc, facts) {
             facts.claimed_by("spring");
         }
     }

@@ -208,7 +208,33 @@ pub fn extract_yaml(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         return false;
     }
     let props = flatten_yaml(root);
-    extract_props(&props, facts)
+    if !props.iter().any(|p| p.value.contains("${")) {
+        return extract_props(&props, facts);
+    }
+    // Placeholders: resolved from this document, the file's other
+    // documents of its profile and without one, then other files.
+    use super::spring_placeholders::{MAX_DOCUMENTS, resolve, sources};
+    let docs = &ctx.file.documents;
+    let at = docs.iter().position(|d| std::ptr::eq(d, ctx.doc));
+    let resolved = match at {
+        Some(i) if docs.len() <= MAX_DOCUMENTS => {
+            let mut all: Vec<Vec<Prop>> = docs
+                .iter()
+                .enumerate()
+                .map(|(j, d)| {
+                    let r = ctx.file.root(d);
+                    match j == i || !r.is_map() {
+                        true => Vec::new(),
+                        false => flatten_yaml(r),
+                    }
+                })
+                .collect();
+            all[i] = props;
+            resolve(&all[i], &sources(&all, i, ctx.outer))
+        }
+        _ => resolve(&props, &[&props, ctx.outer]),
+    };
+    extract_props(&resolved, facts)
 }
 
 /// Every Spring extractor over one document's properties, from YAML or

@@ -15,8 +15,8 @@
 //! bounds all retries. The shortcut order is `retries, statuses, methods,
 //! backoff.firstBackoff, backoff.maxBackoff, backoff.factor,
 //! backoff.basedOnPreviousValue` (`shortcutFieldOrder`). Server MVC's
-//! filter has no statuses or backoff, and also retries its
-//! `RetryException`.
+//! filter reads other fields, in another shortcut order
+//! ([`super::spring_cloud_gateway_mvc`]).
 //!
 //! Each attempt is bounded by the route's `metadata.response-timeout`
 //! (milliseconds) or the global `spring.cloud.gateway.httpclient.response-timeout`;
@@ -24,6 +24,7 @@
 
 use super::Facts;
 use super::spring::Prop;
+use super::spring_cloud_gateway_mvc as mvc;
 use crate::diag::{invalid_setting, unknown_setting};
 use crate::duration::parse_spring;
 use crate::keys::normalise_key;
@@ -361,6 +362,8 @@ fn read_route_field(p: &Prop, at: usize, route: &mut Route, facts: &mut Facts) {
             route.response_timeout = match p.value.trim().parse::<i64>() {
                 Ok(n) if n < 0 => Some((Timeout::Disabled, p.span())),
                 Ok(n) => Some((Timeout::after(Duration::from_millis(n as u64)), p.span())),
+                // A placeholder nothing resolved: unknown, not invalid.
+                Err(_) if p.value.contains("${") => Some((Timeout::Unknown, p.span())),
                 Err(_) => {
                     facts.diagnostics.push(invalid_setting::value(
                         p.value_span,
@@ -433,9 +436,10 @@ fn collect_args(f: &Filter<'_>) -> BTreeMap<String, Arg> {
         let Some(eq) = p.value.find('=') else {
             return out;
         };
+        let order = if f.mvc { mvc::SHORTCUT_ORDER } else { ORDER };
         let values = items(p, eq + 1);
         for (i, (v, span)) in values.into_iter().enumerate() {
-            let Some(name) = ORDER.get(i) else { break };
+            let Some(name) = order.get(i) else { break };
             out.insert(
                 normalise_key(name),
                 Arg {
@@ -487,6 +491,19 @@ fn retry_policy(
 ) -> Option<RetryPolicy> {
     let args = collect_args(f);
     let root = f.shortcut.or(f.name).map_or(f.span, |p| p.span());
+    let (arg_keys, backoff_keys, filter) = if f.mvc {
+        (
+            mvc::ARG_KEYS,
+            mvc::BACKOFF_KEYS,
+            "the Spring Cloud Gateway Server MVC Retry filter's args",
+        )
+    } else {
+        (
+            ARG_KEYS,
+            BACKOFF_KEYS,
+            "the Spring Cloud Gateway Retry filter's args",
+        )
+    };
     // Unknown argument names.
     for (k, a) in &args {
         let (head, leaf) = match k.split_once('.') {
@@ -495,17 +512,17 @@ fn retry_policy(
         };
         let mut written = a.key.split('.');
         let written_head = written.next().unwrap_or(&a.key);
-        if !ARG_KEYS.iter().any(|x| normalise_key(x) == head) {
+        if !arg_keys.iter().any(|x| normalise_key(x) == head) {
             facts.diagnostics.push(unknown_setting::unknown_key(
                 a.head_span,
                 written_head,
-                "the Spring Cloud Gateway Retry filter's args",
-                ARG_KEYS.iter().copied(),
+                filter,
+                arg_keys.iter().copied(),
             ));
             continue;
         }
         let (known, what): (&[&str], &str) = match head {
-            "backoff" => (BACKOFF_KEYS, "a Retry filter `backoff`"),
+            "backoff" => (backoff_keys, "a Retry filter `backoff`"),
             "jitter" => (JITTER_KEYS, "a Retry filter `jitter`"),
             _ => continue,
         };
@@ -520,7 +537,12 @@ fn retry_policy(
             ));
         }
     }
-    let arg = |k: &str| args.get(&normalise_key(k));
+    // Only the filter's own fields count (the others were reported above).
+    let arg = |k: &str| {
+        let head = k.split('.').next().unwrap_or(k);
+        args.get(&normalise_key(k))
+            .filter(|_| arg_keys.iter().any(|x| x.eq_ignore_ascii_case(head)))
+    };
 
     // retries
     let attempts = match arg("retries").and_then(|a| a.one().map(|o| (a, o))) {
@@ -630,14 +652,15 @@ fn retry_policy(
             }
         }
         None => {
-            let mut defaults = vec![
-                "java.io.IOException",
-                "org.springframework.cloud.gateway.support.TimeoutException",
-            ];
-            if f.mvc {
-                defaults.push("org.springframework.retry.RetryException");
-            }
-            for d in defaults {
+            let defaults: &[&str] = if f.mvc {
+                mvc::DEFAULT_EXCEPTIONS
+            } else {
+                &[
+                    "java.io.IOException",
+                    "org.springframework.cloud.gateway.support.TimeoutException",
+                ]
+            };
+            for d in defaults.iter().copied() {
                 conditions.push(Located::default_at(Condition::Exception(d.into()), root));
             }
         }
@@ -688,7 +711,7 @@ fn retry_policy(
         .reduce(Span::cover);
     policy.jitter = Located::default_at(Jitter::None, root);
     policy.delay = Located::default_at(Delay::None, root);
-    if backoff_written && !f.mvc {
+    if backoff_written {
         let span = backoff_span.unwrap_or(root);
         let dur = |k: &str, facts: &mut Facts| -> Option<Duration> {
             let a = arg(k)?;
@@ -707,7 +730,7 @@ fn retry_policy(
             }
         };
         let first = dur("backoff.firstBackoff", facts).unwrap_or(Duration::from_millis(5));
-        let max = dur("backoff.maxBackoff", facts);
+        let mut max = dur("backoff.maxBackoff", facts);
         let factor = match arg("backoff.factor").and_then(|a| a.one()) {
             Some((v, s)) => match v.parse::<i32>() {
                 Ok(n) => n,
@@ -723,6 +746,18 @@ fn retry_policy(
             },
             None => 2,
         };
+        if f.mvc {
+            if let Some((key, why)) = mvc::rejected(first, max, factor) {
+                let at = arg(&format!("backoff.{key}")).map_or(span, |a| a.span);
+                let v = arg(&format!("backoff.{key}"))
+                    .and_then(|a| a.one())
+                    .map_or(String::new(), |(v, _)| v.clone());
+                facts
+                    .diagnostics
+                    .push(invalid_setting::value(at, key, &v, &why));
+            }
+            max = max.or(Some(mvc::DEFAULT_MAX_BACKOFF));
+        }
         let delay = if first.is_zero() {
             Delay::None
         } else if factor <= 1 || max.is_some_and(|m| m <= first) {

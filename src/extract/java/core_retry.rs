@@ -255,6 +255,9 @@ fn builder<'a>(ctx: &Ctx<'a>, calls: &[ast::Call<'a>], at: Span) -> RetryPolicy 
             }
             "includes" => conditions.extend(classes(call)),
             "excludes" => ignores.extend(classes(call)),
+            "predicate" if arg.is_some_and(|a| super::predicates::accepts_all(ctx, a)) => {
+                conditions.push(super::predicates::catch_all(call.span));
+            }
             "predicate" => predicate = Some(call.span),
             "backOff" => {
                 let fixed = arg

@@ -161,6 +161,13 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
                         .flat_map(|a| ast::class_literals(*a, ctx.src))
                         .map(|(n, s)| Located::written(Condition::Exception(n), s)),
                 ),
+                "handleIf" | "handleResultIf" | "retryIf"
+                    if args
+                        .first()
+                        .is_some_and(|a| super::predicates::accepts_all(ctx, *a)) =>
+                {
+                    conditions.push(super::predicates::catch_all(call.span));
+                }
                 "handleIf" | "handleResultIf" | "handleResult" | "retryIf" | "retryWhen" => {
                     conditions.push(Located::written(Condition::Predicate, call.span));
                 }

@@ -22,11 +22,13 @@
 //! stacks, and helpers that follow variables stop at [`ast::MAX_DEPTH`].
 
 pub mod ast;
+pub mod concat;
 pub mod core_retry;
 pub mod failsafe;
 pub mod feign;
 pub mod guava_retrying;
 pub mod loops;
+pub mod predicates;
 pub mod prune;
 pub mod r4j;
 pub mod reactor;
@@ -393,8 +395,9 @@ impl<'a> Ctx<'a> {
         cur
     }
 
-    /// An integer value: a literal, a constant, simple arithmetic, or
-    /// `Integer.MAX_VALUE` / `Long.MAX_VALUE` (as `i64::MAX`).
+    /// An integer value: a literal, a constant, simple arithmetic, or a
+    /// limit of `Integer`, `Long`, `Short` or `Byte` (`MAX_VALUE`,
+    /// `MIN_VALUE`), each its own type's.
     pub fn int(&self, n: Node<'a>) -> Option<i128> {
         self.int_d(n, 0)
     }
@@ -418,7 +421,16 @@ impl<'a> Ctx<'a> {
                 self.int_d(v.value?, depth + 1)
             }
             "field_access" | "scoped_identifier" => match t {
-                "Integer.MAX_VALUE" | "Long.MAX_VALUE" => Some(i64::MAX as i128),
+                // java.lang's limits (`Integer.MAX_VALUE` is 2^31-1, not
+                // Long's 2^63-1).
+                "Integer.MAX_VALUE" | "java.lang.Integer.MAX_VALUE" => Some(i32::MAX.into()),
+                "Integer.MIN_VALUE" | "java.lang.Integer.MIN_VALUE" => Some(i32::MIN.into()),
+                "Long.MAX_VALUE" | "java.lang.Long.MAX_VALUE" => Some(i64::MAX.into()),
+                "Long.MIN_VALUE" | "java.lang.Long.MIN_VALUE" => Some(i64::MIN.into()),
+                "Short.MAX_VALUE" | "java.lang.Short.MAX_VALUE" => Some(i16::MAX.into()),
+                "Short.MIN_VALUE" | "java.lang.Short.MIN_VALUE" => Some(i16::MIN.into()),
+                "Byte.MAX_VALUE" | "java.lang.Byte.MAX_VALUE" => Some(i8::MAX.into()),
+                "Byte.MIN_VALUE" | "java.lang.Byte.MIN_VALUE" => Some(i8::MIN.into()),
                 _ => None,
             },
             "unary_expression" => {
@@ -985,6 +997,31 @@ pub fn url_host(s: &str) -> Option<&str> {
 /// URL literals as call edges, with the retry policies whose scope holds
 /// them.
 fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
+    // String literals that are parts of a `+` concatenation: read joined,
+    // never piece by piece.
+    let mut joined: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    for &n in &ctx.nodes {
+        if n.kind() != "binary_expression"
+            || !concat::is_top(ctx, n)
+            || !ctx.text(n).contains("ethodConfig")
+        {
+            continue;
+        }
+        let mut cursor = n.walk();
+        let mut stack = vec![n];
+        while let Some(m) = stack.pop() {
+            if m.kind() == "string_literal" {
+                joined.insert(m.id());
+            } else if matches!(m.kind(), "binary_expression" | "parenthesized_expression") {
+                stack.extend(m.named_children(&mut cursor));
+            }
+        }
+        // A part that is not a literal: the value is unknown, not an error.
+        if let Some(pieces) = concat::literal_pieces(n, ctx) {
+            let spans: Vec<Span> = pieces.iter().map(|p| concat::content(ctx, *p)).collect();
+            super::grpc::extract_json_pieces(ctx.src, &spans, facts);
+        }
+    }
     for &n in &ctx.nodes {
         if n.kind() != "string_literal" {
             continue;
@@ -994,16 +1031,8 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
         };
         // A gRPC service config written as a Java string (`"{\"methodConfig\"
         // ..."` or a text block): the gRPC reader, with spans mapped back here.
-        if s.contains("methodConfig") {
-            let t = ctx.text(n);
-            let quote = if t.starts_with("\"\"\"") { 3 } else { 1 };
-            let content = Span::new(
-                n.start_byte() + quote,
-                n.end_byte()
-                    .saturating_sub(quote)
-                    .max(n.start_byte() + quote),
-            );
-            super::grpc::extract_json_literal(ctx.src, content, facts);
+        if s.contains("methodConfig") && !joined.contains(&n.id()) {
+            super::grpc::extract_json_literal(ctx.src, concat::content(ctx, n), facts);
         }
         let Some(host) = url_host(s) else { continue };
         if feign::in_feign_client(ctx, n) {

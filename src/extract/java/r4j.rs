@@ -29,6 +29,7 @@
 //! the jitter; multiplier default 1.5, randomisation factor 0.5.
 
 use super::ast::{self, Chain, MAX_DEPTH, field, named_children, span};
+use super::predicates;
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
 use crate::diag::invalid_setting;
 use crate::extract::Facts;
@@ -58,7 +59,9 @@ pub struct Cfg {
     pub cap_order: CapOrder,
     pub exceptions: Vec<Located<Condition>>,
     pub results: Vec<Located<Condition>>,
-    pub predicate: Option<Span>,
+    /// The `retryOnException` predicate: opaque, or one that accepts every
+    /// exception (a catch-all condition).
+    pub predicate: Option<Located<Condition>>,
     pub ignores: Vec<Located<Condition>>,
     /// Spans of `intervalFunction(..)` and `intervalBiFunction(..)` calls.
     pub interval_fn: Option<Span>,
@@ -257,7 +260,16 @@ fn apply<'a>(
                     .map(|(n, s)| Located::written(Condition::Exception(n), s))
                     .collect();
             }
-            "retryOnException" => cfg.predicate = Some(call.span),
+            // A predicate that accepts everything narrows nothing.
+            "retryOnException" if arg.is_some_and(|a| predicates::accepts_all(ctx, a)) => {
+                cfg.predicate = Some(predicates::catch_all(call.span));
+            }
+            "retryOnException" => {
+                cfg.predicate = Some(Located::written(Condition::Predicate, call.span))
+            }
+            "retryOnResult" if arg.is_some_and(|a| predicates::accepts_all(ctx, a)) => {
+                cfg.results = vec![predicates::catch_all(call.span)];
+            }
             "retryOnResult" => {
                 cfg.results = vec![Located::written(
                     arg.and_then(|a| status_predicate(ctx, a))
@@ -493,8 +505,8 @@ pub fn policy(cfg: Option<&Cfg>, name: Option<String>, at: Span) -> RetryPolicy 
         return p;
     };
     let mut conditions: Vec<Located<Condition>> = c.exceptions.clone();
-    if let Some(s) = c.predicate {
-        conditions.push(Located::written(Condition::Predicate, s));
+    if let Some(pred) = &c.predicate {
+        conditions.push(pred.clone());
     }
     let exceptions_listed = !conditions.is_empty();
     conditions.extend(c.results.iter().cloned());

@@ -282,6 +282,9 @@ fn filter_conditions(ctx: &Ctx<'_>, pred: Option<Node<'_>>, at: Span) -> Vec<Loc
     let Some(pred) = pred else {
         return Vec::new();
     };
+    if super::predicates::accepts_all(ctx, pred) {
+        return vec![super::predicates::catch_all(at)];
+    }
     let pred = ctx.resolve(pred);
     let body = if pred.kind() == "lambda_expression" {
         field(pred, "body")

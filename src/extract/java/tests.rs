@@ -1229,3 +1229,18 @@ fn a_parse_that_does_not_end_is_cut_short_and_reported() {
     );
     assert!(f.policies.is_empty());
 }
+
+#[test]
+fn java_limits_are_their_own_types() {
+    for (limit, n) in [
+        ("Integer.MAX_VALUE", 2_147_483_647u64),
+        ("Short.MAX_VALUE", 32_767),
+        ("Byte.MAX_VALUE", 127),
+        ("Long.MAX_VALUE", 9_223_372_036_854_775_807),
+    ] {
+        let p = one(&format!(
+            "{R4J}class C {{ Retry r = Retry.of(\"a\", RetryConfig.custom().maxAttempts({limit}).build()); }}"
+        ));
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(n), "{limit}");
+    }
+}

@@ -1561,6 +1561,19 @@ fn layered(ev: &Eval<'_, '_>, mw: &[(usize, Span, String)], facts: &mut Facts) {
             if !contains_word(after, &name) {
                 continue;
             }
+            // Both layers are `RetryTransientMiddleware in <fn>`: name each
+            // by the client it is applied to, so that a path through both
+            // tells them apart.
+            let outer = let_name_before(text, sb.start)
+                .filter(|n| *n != name)
+                .unwrap_or_else(|| "the outer client".to_string());
+            for (p, on) in [(*pa, name.clone()), (*pb, outer)] {
+                if let Some(p) = facts.policies.get_mut(p)
+                    && p.name.as_deref() == Some(&format!("RetryTransientMiddleware in {fa}"))
+                {
+                    p.name = Some(format!("RetryTransientMiddleware on {on} in {fa}"));
+                }
+            }
             facts.edges.push(CallEdge {
                 client: None,
                 caller: None,

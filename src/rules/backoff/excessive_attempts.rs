@@ -15,6 +15,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if n <= limit || !p.retries() || p.attempts.provenance == Provenance::Inherited {
         return;
     }
+    // No limit at all is RL205's finding, not a count that is too high.
+    if super::unbounded_retries::unbounded(p) {
+        return;
+    }
     e.emit(
         p.attempts.span,
         format!(

@@ -1,7 +1,7 @@
 //! RL205 unbounded-retries: no attempt limit, or an effectively infinite
 //! one, and no elapsed-time cap.
 
-use crate::model::{AttemptCount, Budget, Provenance, Timeout};
+use crate::model::{AttemptCount, Budget, Provenance, RetryPolicy, Timeout};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
 pub const CHECK: Check = Check::Policy(check);
@@ -14,28 +14,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if p.attempts.provenance == Provenance::Inherited {
         return;
     }
-    let unbounded = match p.attempts.value.count {
-        AttemptCount::Unbounded => true,
-        AttemptCount::Finite(n) => n > EFFECTIVELY_INFINITE,
-        AttemptCount::Unknown => false,
-    };
-    if !unbounded {
-        return;
-    }
-    // A retry budget (Linkerd's `retryBudget`, a token bucket) is the
-    // designed limit of a mechanism that counts no attempts per request:
-    // the retries stop when the budget is spent.
-    if matches!(
-        p.budget.as_ref().map(|b| &b.value),
-        Some(Budget::Ratio { .. } | Budget::TokenBucket { .. })
-    ) {
-        return;
-    }
-    // A finite overall deadline still ends the retries.
-    if let Some(t) = &p.overall_timeout
-        && let Timeout::Finite { after } = t.value
-        && after.as_secs() <= 86_400
-    {
+    if !unbounded(p) {
         return;
     }
     e.emit(
@@ -47,4 +26,33 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         ),
         p.system.spec().fixes.bound,
     );
+}
+
+/// Whether the policy retries without a limit: no attempt limit (or an
+/// effectively infinite one), no retry budget and no deadline that ends
+/// the retries. Such a policy is this rule's alone: RL206 says nothing of
+/// its attempt count.
+pub fn unbounded(p: &RetryPolicy) -> bool {
+    let unbounded = match p.attempts.value.count {
+        AttemptCount::Unbounded => true,
+        AttemptCount::Finite(n) => n > EFFECTIVELY_INFINITE,
+        AttemptCount::Unknown => false,
+    };
+    if !unbounded {
+        return false;
+    }
+    // A retry budget (Linkerd's `retryBudget`, a token bucket) is the
+    // designed limit of a mechanism that counts no attempts per request:
+    // the retries stop when the budget is spent.
+    if matches!(
+        p.budget.as_ref().map(|b| &b.value),
+        Some(Budget::Ratio { .. } | Budget::TokenBucket { .. })
+    ) {
+        return false;
+    }
+    // A finite overall deadline still ends the retries.
+    !matches!(
+        p.overall_timeout.as_ref().map(|t| &t.value),
+        Some(Timeout::Finite { after }) if after.as_secs() <= 86_400
+    )
 }

@@ -37,7 +37,23 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             let Condition::Exception(n) = &c.value else {
                 return;
             };
-            (c.span, format!("every error (`{n}` catches them all)"))
+            // A predicate that accepts every input stands for `Throwable`
+            // where it is written: name the predicate.
+            let written = ctx
+                .file
+                .text
+                .get(c.span.start..c.span.end)
+                .unwrap_or("")
+                .trim();
+            if !written.contains(simple_name(n)) && !written.is_empty() && written.len() <= 120 {
+                let written = written.split_whitespace().collect::<Vec<_>>().join(" ");
+                (
+                    c.span,
+                    format!("every error (`{written}` accepts every `{n}`)"),
+                )
+            } else {
+                (c.span, format!("every error (`{n}` catches them all)"))
+            }
         }
         _ => return,
     };

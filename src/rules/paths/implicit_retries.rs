@@ -55,8 +55,13 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                     p.describe(),
                 ),
             };
-            let mut finding =
-                Finding::new(me, id, p.attempts.span, message, p.system.spec().fixes.explicit.into());
+            let mut finding = Finding::new(
+                me,
+                id,
+                p.attempts.span,
+                message,
+                p.system.spec().fixes.explicit.into(),
+            );
             if on.is_some() && p.retry_on.is_written() && p.retry_on.span != p.attempts.span {
                 finding.related.push(Related {
                     file: id,

@@ -46,7 +46,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         match overall {
             Some(o) => format!(
                 "set a per-try timeout of about the overall timeout divided by the attempts (`{}` here)",
-                human(o / (p.attempts.value.count.finite().unwrap_or(2).max(1) as u32))
+                human(o / u32::try_from(p.attempts.value.count.finite().unwrap_or(2).max(1)).unwrap_or(u32::MAX))
             ),
             None => "set a per-try timeout, and an overall timeout that covers the attempts".to_string(),
         },

@@ -1,0 +1,17 @@
+package com.example.ledger;
+
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import java.io.IOException;
+import java.time.Duration;
+
+// No limit at all is RL205's (unbounded-retries) finding, not a count
+// that is too high.
+public class LedgerRetry {
+
+    private final Retry retry = Retry.of("ledger", RetryConfig.custom()
+            .maxAttempts(Integer.MAX_VALUE)
+            .waitDuration(Duration.ofMillis(500))
+            .retryExceptions(IOException.class)
+            .build());
+}
