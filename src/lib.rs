@@ -38,6 +38,7 @@ pub mod rules;
 pub mod source;
 pub(crate) mod suppress;
 pub mod systems;
+pub mod versions;
 pub(crate) mod yaml;
 
 use config::Settings;
@@ -333,7 +334,11 @@ fn read_one(
             placeholders(&data)
         }
         Decoded::Invalid(at, data) => {
-            if extract::classify(path, &data).is_some() {
+            // A build file is read for versions only, not checked: its
+            // encoding is not worth a finding.
+            let checked = extract::classify(path, &data)
+                .is_some_and(|s| !matches!(s, extract::Syntax::Build(_)));
+            if checked {
                 return Read::Parsed(
                     Box::new(unreadable(
                         shown,
@@ -558,6 +563,17 @@ fn display(path: &Path, cwd: Option<&Path>) -> String {
 #[cfg(test)]
 mod latin1_tests {
     use super::*;
+
+    #[test]
+    fn a_build_file_that_is_not_utf8_is_not_a_finding() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = b"<project><name>caf".to_vec();
+        bytes.push(0xE9);
+        bytes.extend_from_slice(b"</name><artifactId>resilience4j-retry</artifactId></project>\n");
+        std::fs::write(dir.path().join("pom.xml"), bytes).unwrap();
+        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
+        assert!(scan.files.is_empty(), "{:?}", scan.files);
+    }
 
     #[test]
     fn latin1_properties_are_read_not_rejected() {

@@ -13,6 +13,7 @@ pub mod calls;
 pub mod facts;
 pub mod java_annotations;
 pub mod rust_macros;
+pub mod versions;
 
 pub use facts::{Facts, ScannedFile};
 

@@ -32,6 +32,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("extract", 4),
     // Joins across files, and the facts cache.
     ("link", 5),
+    ("versions", 5),
     ("cache", 5),
     // The scan stage.
     ("lib", 6),

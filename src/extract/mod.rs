@@ -7,6 +7,7 @@
 //! substring searches.
 
 pub mod aws;
+pub mod build;
 pub mod dotnet;
 pub mod envoy;
 pub mod gatewayapi;
@@ -51,6 +52,8 @@ pub enum Syntax {
     /// nginx configuration.
     Nginx,
     Rust,
+    /// A build file read for library versions (`crate::versions`).
+    Build(crate::model::versions::BuildKind),
 }
 
 /// A YAML-document extractor: claims a document it recognises and adds
@@ -135,6 +138,9 @@ pub const SPRING_NEEDLES: &[&str] = &[
 /// no extractor wants it.
 pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    if let Some(kind) = build::kind_of(&name) {
+        return build::wanted(kind, bytes).then_some(Syntax::Build(kind));
+    }
     if nginx::claims(path, &name, bytes) {
         return Some(Syntax::Nginx);
     }
@@ -296,6 +302,12 @@ pub fn extract_with_outer(
         Syntax::Properties => properties::extract(path, text, outer, &mut facts),
         Syntax::Nginx => nginx::extract(text, &mut facts),
         Syntax::Rust => rust::extract(path, text, &mut facts),
+        Syntax::Build(kind) => {
+            if let Some(build) = build::extract(kind, text) {
+                facts.build = Some(build);
+                facts.claimed_by("build");
+            }
+        }
     }
     facts
 }
@@ -733,6 +745,14 @@ pub fn wanted_by_name(path: &Path) -> bool {
     .iter()
     .any(|e| ends(e.as_bytes()))
         || ends(b".conf.template")
+        // Build files, for library versions (`build::kind_of`).
+        || name.eq_ignore_ascii_case(b"pom.xml")
+        || name.eq_ignore_ascii_case(b"build.gradle")
+        || name.eq_ignore_ascii_case(b"build.gradle.kts")
+        || name.eq_ignore_ascii_case(b"cargo.lock")
+        || name.eq_ignore_ascii_case(b"directory.packages.props")
+        || ends(b".versions.toml")
+        || ends(b".csproj")
         || ends(b".conf.tmpl")
         || starts(b"shared_config")
         || starts(b"shared_credentials")
@@ -780,7 +800,10 @@ mod wanted_by_name_tests {
         for (p, want) in [
             ("docs/readme.md", false),
             ("img/a.png", false),
-            ("Cargo.lock", false),
+            ("Cargo.lock", true),
+            ("Cargo.toml", false),
+            ("svc/pom.xml", true),
+            ("gradle/libs.versions.toml", true),
             ("src/Main.java", true),
             ("src/Main.kt", false),
             ("etc/nginx/sites-enabled/default", true),

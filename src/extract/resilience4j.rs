@@ -51,6 +51,8 @@ use crate::systems::resilience4j as r4j;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod legacy;
+
 const DEFAULT_CONFIG: &str = "default";
 
 /// Retry instance properties as Resilience4j spells them.
@@ -92,13 +94,6 @@ const TIMELIMITER_SECTION_KEYS: &[&str] = &[
     "timeLimiterAspectOrder",
     "metrics",
 ];
-
-/// Keys that older versions read and 2.x silently ignores.
-const REMOVED_KEYS: &[(&str, &str, &str)] = &[(
-    "maxRetryAttempts",
-    "maxAttempts",
-    "removed in Resilience4j 2.0.0",
-)];
 
 pub const TIMELIMITER_KEYS: &[&str] = &[
     "timeoutDuration",
@@ -271,12 +266,7 @@ impl Field<'_> {
 /// beyond `chain[0]`, or when `chain[0]` itself is not the policy's block.
 fn resolve<'p>(chain: &[&Block<'p>], key: &str, inherited: bool) -> Option<Field<'p>> {
     for (i, block) in chain.iter().enumerate() {
-        let found = block.one(key).or_else(|| {
-            (key == "maxAttempts")
-                .then(|| block.one("maxRetryAttempts"))
-                .flatten()
-        });
-        if let Some(prop) = found {
+        if let Some(prop) = block.one(key) {
             return Some(Field {
                 prop,
                 inherited: inherited || i > 0,
@@ -286,18 +276,52 @@ fn resolve<'p>(chain: &[&Block<'p>], key: &str, inherited: bool) -> Option<Field
     None
 }
 
+/// A block's attempts along its `chain`: `maxAttempts` (default 3,
+/// `RetryConfig.DEFAULT_MAX_ATTEMPTS`), or on 1.x (`legacy`) also the
+/// deprecated `maxRetryAttempts`, which `maxAttempts` overrides in the
+/// same block (`RetryConfigurationProperties.buildRetryConfig`, 1.7.1).
+fn attempts(chain: &[&Block<'_>], root: Span, legacy: bool) -> Located<Attempts> {
+    let field = chain.iter().enumerate().find_map(|(i, block)| {
+        let prop = block
+            .one("maxAttempts")
+            .or_else(|| block.one(legacy::KEY).filter(|_| legacy))?;
+        Some(Field {
+            prop,
+            inherited: i > 0,
+        })
+    });
+    match field {
+        Some(f) => {
+            let key = f.prop.segments[4].clone();
+            let count = match f.prop.value.trim().parse::<i64>() {
+                Ok(n) if (1..=i32::MAX as i64).contains(&n) => AttemptCount::Finite(n as u64),
+                _ => AttemptCount::Unknown,
+            };
+            f.located(
+                Attempts {
+                    count,
+                    written_as: format!("{key}: {}", f.prop.value.trim()),
+                },
+                f.prop.span(),
+            )
+        }
+        None => Located::default_at(
+            Attempts {
+                count: AttemptCount::Finite(r4j::DEFAULT_MAX_ATTEMPTS),
+                written_as: r4j::default_attempts_text(),
+            },
+            root,
+        ),
+    }
+}
+
 fn check_keys(b: &Block<'_>, known: &[&str], facts: &mut Facts, section: &str) {
     for (field, props) in &b.fields {
         let Some(p) = props.first() else { continue };
         let written = &p.segments[4];
-        if let Some((_, new, why)) = REMOVED_KEYS
-            .iter()
-            .find(|(k, ..)| normalise_key(k) == *field)
-            && section == "retry"
-        {
-            facts
-                .diagnostics
-                .push(unknown_setting::removed(p.seg_spans[4], written, new, why));
+        // `maxRetryAttempts` is reported with what it does in each
+        // version, once the policies are read (`legacy`).
+        if section == "retry" && *field == normalise_key(legacy::KEY) {
             continue;
         }
         if !known.iter().any(|k| normalise_key(k) == *field) {
@@ -347,10 +371,12 @@ fn retry_policies(blocks: &[Block<'_>], caller: Option<&str>, facts: &mut Facts)
         check_base_config(blocks, &configs, b, "retry config", facts);
         validate_retry_block(b, facts);
     }
+    let first = facts.policies.len();
     for b in blocks {
         let policy = retry_policy(blocks, &configs, b, caller, facts);
         facts.policies.push(policy);
     }
+    legacy::max_retry_attempts(blocks, &configs, first, facts);
 }
 
 fn check_base_config(
@@ -465,31 +491,7 @@ fn retry_policy(
     let root = b.name_span;
     let chain = chain(blocks, configs, b);
 
-    // Attempts.
-    let attempts = match resolve(&chain, "maxAttempts", false) {
-        Some(f) => {
-            let key = f.prop.segments[4].clone();
-            let count = match f.prop.value.trim().parse::<i64>() {
-                Ok(n) if (1..=i32::MAX as i64).contains(&n) => AttemptCount::Finite(n as u64),
-                _ => AttemptCount::Unknown,
-            };
-            f.located(
-                Attempts {
-                    count,
-                    written_as: format!("{key}: {}", f.prop.value.trim()),
-                },
-                f.prop.span(),
-            )
-        }
-        None => Located::default_at(
-            Attempts {
-                count: AttemptCount::Finite(r4j::DEFAULT_MAX_ATTEMPTS),
-                written_as: r4j::default_attempts_text(),
-            },
-            root,
-        ),
-    };
-
+    let attempts = attempts(&chain, root, false);
     let mut policy = RetryPolicy::new(System::Resilience4j, root, attempts);
     policy.name = Some(b.label());
     policy.scope.caller = caller.map(str::to_string);

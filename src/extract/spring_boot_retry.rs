@@ -48,6 +48,8 @@ use crate::systems::spring::boot;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod boot4;
+
 /// The leaf properties of one settings block, by normalised name.
 #[derive(Default)]
 struct Block<'p> {
@@ -565,7 +567,9 @@ fn rabbit(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
         );
         policy.jitter = Located::default_at(Jitter::None, policy.delay.span);
         policy.retry_on = Located::default_at(RetryOn::AllErrors, root);
+        let index = facts.policies.len();
         facts.policies.push(policy);
+        boot4::rabbit_keys(&name, index, root, ma, mr, facts);
     }
     found
 }

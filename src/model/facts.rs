@@ -56,6 +56,15 @@ pub struct Facts {
     /// files by `link::java_retry_annotations`.
     #[serde(default)]
     pub java: JavaFacts,
+    /// The library versions a build file names (`pom.xml`,
+    /// `build.gradle`, ...), joined to other files by
+    /// `versions::join`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<super::versions::BuildFacts>,
+    /// Readings of this file that depend on the version of a library its
+    /// build uses, applied by `versions::join` once the version is known.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versioned: Vec<super::versions::Versioned>,
 }
 
 impl Facts {
@@ -71,6 +80,8 @@ impl Facts {
             && self.top_level.is_empty()
             && self.rust.is_empty()
             && self.java.is_empty()
+            && self.build.is_none()
+            && self.versioned.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

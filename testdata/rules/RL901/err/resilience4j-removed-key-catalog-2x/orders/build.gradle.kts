@@ -1,0 +1,3 @@
+dependencies {
+    implementation(libs.resilience4j.spring.boot3)
+}
