@@ -132,6 +132,14 @@ impl Mesh {
             Mesh::None => "none",
         }
     }
+
+    /// The mesh this setting puts on every call, if it names one.
+    pub fn system(self) -> Option<crate::model::System> {
+        match self {
+            Mesh::Istio => Some(crate::model::System::Istio),
+            Mesh::Auto | Mesh::None => None,
+        }
+    }
 }
 
 /// Path globs of the configuration, matched against paths relative to

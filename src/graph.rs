@@ -13,8 +13,7 @@ use crate::duration::human;
 use crate::model::ScannedFile;
 use crate::model::calls::{outside_mesh, short_host};
 use crate::model::{
-    AttemptCount, ClientScope, Layer as LayerKind, Located, Provenance, RetryPolicy, System,
-    backoff,
+    AttemptCount, ClientScope, Layer as LayerKind, Provenance, RetryPolicy, System, backoff,
 };
 use crate::source::{FileId, Span};
 use crate::systems;
@@ -153,6 +152,9 @@ fn owns_file(source: &str) -> bool {
 struct Builder<'a> {
     files: &'a [ScannedFile],
     settings: &'a Settings,
+    /// The mesh whose sidecars retry calls no route policy covers, with
+    /// its default.
+    mesh: Option<(System, &'static systems::SidecarDefault)>,
     graph: Graph,
     ids: HashMap<String, ServiceId>,
     aliases: HashMap<String, String>,
@@ -162,8 +164,11 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn canonical(&self, name: &str) -> String {
         let short = short_host(name);
-        if short.ends_with(".amazonaws.com") || short == AWS {
-            return AWS.to_string();
+        if let Some(e) = systems::ENDPOINTS
+            .iter()
+            .find(|e| short.ends_with(e.host_suffix) || short == e.service)
+        {
+            return e.service.to_string();
         }
         self.aliases.get(&short).cloned().unwrap_or(short)
     }
@@ -294,32 +299,27 @@ fn layer_of(file: FileId, index: usize, p: &RetryPolicy) -> RetryLayer {
     }
 }
 
-/// Istio's retries when no VirtualService is written for a host: its
-/// default attempts with Envoy's default back-off, as on a route that
-/// writes no `retries`.
-fn istio_default(proof: Loc, host: &str) -> RetryLayer {
-    let mut p = RetryPolicy::new(
-        System::Istio,
-        proof.span,
-        systems::istio::default_attempts(proof.span),
-    );
-    p.delay = Located::default_at(systems::envoy::default_backoff(), proof.span);
+/// The mesh's retries when no route policy is written for a host (Istio:
+/// no VirtualService), as its registry entry gives them.
+fn sidecar_default(
+    (system, default): &(System, &systems::SidecarDefault),
+    proof: Loc,
+    host: &str,
+) -> RetryLayer {
+    let p = (default.policy)(proof.span);
     let mut l = layer_of(proof.file, 0, &p);
     l.policy = None;
-    l.label = "Istio default".into();
+    l.label = format!("{} default", system.label());
     l.setting = format!(
-        "no VirtualService for `{host}`: {} retries",
-        systems::istio::DEFAULT_RETRIES
+        "{} `{host}`: {} retries",
+        default.uncovered, default.retries
     );
     l
 }
 
-/// The node every AWS endpoint maps to.
-const AWS: &str = "aws";
-
-fn is_source(path: &std::path::Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e == "rs" || e == "java" || e == "kt" || e == "go" || e == "py")
+/// Whether the file is program source, not configuration.
+fn is_source(f: &ScannedFile) -> bool {
+    f.syntax.is_some_and(crate::model::Syntax::is_source)
 }
 
 /// The policies a file's own calls carry.
@@ -334,7 +334,7 @@ fn used_by_calls(f: &ScannedFile) -> BTreeSet<usize> {
 /// The one application or SDK retry policy a source file builds that no
 /// call of the file already carries, if there is exactly one.
 fn sole_client_policy(f: &ScannedFile) -> Option<usize> {
-    if !is_source(&f.source.path) {
+    if !is_source(f) {
         return None;
     }
     let used = used_by_calls(f);
@@ -355,7 +355,7 @@ pub fn mesh_default(files: &[ScannedFile]) -> Option<(FileId, usize)> {
         f.facts
             .mesh_defaults
             .iter()
-            .position(|p| p.system == System::Istio)
+            .position(|p| p.system.spec().sidecar_default.is_some())
             .map(|i| (id, i))
     })
 }
@@ -367,26 +367,28 @@ pub fn mesh_default(files: &[ScannedFile]) -> Option<(FileId, usize)> {
 fn sidecar_layer(
     files: &[ScannedFile],
     sidecar: &BTreeMap<String, (FileId, usize)>,
+    mesh: &(System, &systems::SidecarDefault),
     mesh_default: Option<(FileId, usize)>,
     proof: Loc,
     host: &str,
 ) -> RetryLayer {
     if let Some(&(pf, pi)) = sidecar.get(host) {
         let p = &files[pf].facts.policies[pi];
-        if !(p.attempts.is_default() && p.system == System::Istio && mesh_default.is_some()) {
+        if !(p.attempts.is_default() && p.system == mesh.0 && mesh_default.is_some()) {
             return layer_of(pf, pi, p);
         }
     }
     match mesh_default {
         Some((mf, mi)) => {
-            let mut l = layer_of(mf, mi, &files[mf].facts.mesh_defaults[mi]);
+            let d = &files[mf].facts.mesh_defaults[mi];
+            let mut l = layer_of(mf, mi, d);
             l.policy = None;
             l.implicit = true;
-            l.label = "Istio mesh default".into();
+            l.label = format!("{} mesh default", d.system.label());
             l.setting = format!("no retries for `{host}`: meshConfig `defaultHttpRetryPolicy`");
             l
         }
-        None => istio_default(proof, host),
+        None => sidecar_default(mesh, proof, host),
     }
 }
 
@@ -395,6 +397,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     let mut b = Builder {
         files,
         settings,
+        mesh: None,
         graph: Graph::default(),
         ids: HashMap::new(),
         aliases: HashMap::new(),
@@ -437,11 +440,14 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             ));
         }
     }
-    b.graph.mesh = match b.settings.graph.mesh {
-        Mesh::Istio => true,
-        Mesh::None => false,
-        Mesh::Auto => files.iter().any(|f| f.facts.mesh == Some(System::Istio)),
+    // The mesh in use: the one the configuration names, else (`auto`) the
+    // one whose resources a scanned file declares.
+    let mesh = match b.settings.graph.mesh {
+        Mesh::Auto => files.iter().find_map(|f| f.facts.mesh.clone()),
+        named => named.system(),
     };
+    b.mesh = mesh.and_then(|m| m.spec().sidecar_default.as_ref().map(|d| (m, d)));
+    b.graph.mesh = b.mesh.is_some();
     let mesh_default = mesh_default(files);
     // Sidecar policies by callee host: the worst route's policy.
     let mut sidecar: BTreeMap<String, (FileId, usize)> = BTreeMap::new();
@@ -477,14 +483,14 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     // -> the policy, from configuration files (YAML, properties).
     let mut configured: BTreeMap<(String, String), (FileId, usize)> = BTreeMap::new();
     for (id, f) in files.iter().enumerate() {
-        if is_source(&f.source.path) {
+        if is_source(f) {
             continue;
         }
         let has_r4j = f
             .facts
             .policies
             .iter()
-            .any(|p| p.system == System::Resilience4j);
+            .any(|p| p.system.spec().named_instances);
         if !has_r4j {
             continue;
         }
@@ -492,7 +498,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             continue;
         };
         for (i, p) in f.facts.policies.iter().enumerate() {
-            if p.system == System::Resilience4j
+            if p.system.spec().named_instances
                 && let Some(name) = &p.name
             {
                 configured
@@ -506,9 +512,9 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             continue;
         };
         for (i, p) in f.facts.policies.iter().enumerate() {
-            if p.system == System::Resilience4j
+            if p.system.spec().named_instances
                 && p.attempts.value.count == AttemptCount::Unknown
-                && is_source(&f.source.path)
+                && is_source(f)
                 && let Some(&at) =
                     configured.get(&(owner.clone(), p.name.clone().unwrap_or_default()))
             {
@@ -529,7 +535,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
         if !f.facts.policies.iter().any(|p| p.scope.client.is_some()) {
             continue;
         }
-        if is_source(&f.source.path) {
+        if is_source(f) {
             let used = used_by_calls(f);
             if let Some(owner) = b.file_owner(id)
                 && let Some(i) = f.facts.policies.iter().enumerate().position(|(i, p)| {
@@ -593,7 +599,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                 let key = (caller.clone(), p.name.clone().unwrap_or_default());
                 match configured.get(&key) {
                     Some(&(cf, ci))
-                        if p.system == System::Resilience4j
+                        if p.system.spec().named_instances
                             && p.attempts.value.count == AttemptCount::Unknown =>
                     {
                         layer_of(cf, ci, &files[cf].facts.policies[ci])
@@ -626,10 +632,14 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             }
             let callee_name = b.graph.services[to].name.clone();
             let has_mesh_layer = layers.iter().any(|l| l.kind == LayerKind::Mesh);
-            if !has_mesh_layer && b.sidecar_applies(from, to, &e.via) {
+            if !has_mesh_layer
+                && b.sidecar_applies(from, to, &e.via)
+                && let Some(mesh) = &b.mesh
+            {
                 layers.push(sidecar_layer(
                     files,
                     &sidecar,
+                    mesh,
                     mesh_default,
                     loc,
                     &callee_name,
@@ -649,22 +659,26 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             }
         }
     }
-    // An AWS SDK client calls AWS, whether or not a file names the host.
+    // A client of a provider's service (an AWS SDK client) calls it,
+    // whether or not a file names the host.
     for (id, f) in files.iter().enumerate() {
         for (i, p) in f.facts.policies.iter().enumerate() {
-            if p.system != System::AwsSdk || f.facts.edges.iter().any(|e| e.policies.contains(&i)) {
+            let Some(endpoint) = p.system.spec().endpoint else {
+                continue;
+            };
+            if f.facts.edges.iter().any(|e| e.policies.contains(&i)) {
                 continue;
             }
             // Only policies in code build a client; a profile in a shared
             // config file applies to whichever program reads it.
-            if !is_source(&f.source.path) {
+            if !is_source(f) {
                 continue;
             }
             let Some(owner) = b.file_owner(id) else {
                 continue;
             };
             let from = b.service(&owner);
-            let to = b.service(AWS);
+            let to = b.service(endpoint.service);
             b.graph.edges.push(Edge {
                 from,
                 to,
@@ -672,7 +686,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                     file: id,
                     span: p.attempts.span,
                 },
-                via: "AWS SDK client".into(),
+                via: endpoint.via.into(),
                 layers: vec![layer_of(id, i, p)],
                 also: Vec::new(),
             });
@@ -709,10 +723,13 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             };
             let callee_name = b.graph.services[to].name.clone();
             let mut layers = Vec::new();
-            if b.sidecar_applies(from, to, e.via.as_deref().unwrap_or("")) {
+            if b.sidecar_applies(from, to, e.via.as_deref().unwrap_or(""))
+                && let Some(mesh) = &b.mesh
+            {
                 layers.push(sidecar_layer(
                     files,
                     &sidecar,
+                    mesh,
                     mesh_default,
                     loc,
                     &callee_name,

@@ -282,6 +282,7 @@ fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
     ScannedFile {
         source: SourceFile::new(shown, String::new()),
         facts,
+        syntax: None,
     }
 }
 
@@ -389,6 +390,7 @@ fn read_one(
                         Box::new(ScannedFile {
                             source: SourceFile::new(shown, text),
                             facts,
+                            syntax: Some(syntax),
                         }),
                         None,
                     );
@@ -400,6 +402,7 @@ fn read_one(
         Box::new(ScannedFile {
             source: SourceFile::new(shown, text),
             facts,
+            syntax: Some(syntax),
         }),
         key,
     )

@@ -311,7 +311,7 @@ pub fn ingress_configmaps(files: &mut [ScannedFile]) {
 /// marked inherited (the instance's own findings are about the values).
 pub fn resilience4j_instances(files: &mut [ScannedFile]) {
     use crate::model::{Located, RetryOn, System};
-    let is_java = |f: &ScannedFile| f.source.path.extension().is_some_and(|e| e == "java");
+    let is_java = |f: &ScannedFile| f.syntax == Some(crate::model::Syntax::Java);
     let mut configured: Vec<(usize, usize)> = Vec::new();
     for (id, f) in files.iter().enumerate() {
         if is_java(f) {
@@ -624,7 +624,7 @@ fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(usize, usize)
             if directives.is_empty() && upstreams.is_empty() && snippets[f].is_empty() {
                 return;
             }
-            if !files[f].facts.extractors.contains(&"nginx") {
+            if files[f].syntax != Some(crate::model::Syntax::Nginx) {
                 return;
             }
             let mut facts = crate::model::Facts::default();
@@ -712,6 +712,7 @@ mod tests {
         ScannedFile {
             source: crate::source::SourceFile::new(path, text.to_string()),
             facts,
+            syntax: Some(crate::model::Syntax::Nginx),
         }
     }
 
@@ -721,6 +722,7 @@ mod tests {
         ScannedFile {
             source: crate::source::SourceFile::new(path, text.to_string()),
             facts,
+            syntax: Some(crate::model::Syntax::Java),
         }
     }
 
@@ -981,6 +983,7 @@ mod tests {
         let yaml = |path: &str, text: &str| ScannedFile {
             source: crate::source::SourceFile::new(path, text.to_string()),
             facts: extract(Path::new(path), text, Syntax::Yaml),
+            syntax: Some(Syntax::Yaml),
         };
         let cm = |tries: u32| {
             format!(

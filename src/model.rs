@@ -13,9 +13,11 @@ pub mod calls;
 pub mod facts;
 pub mod java_annotations;
 pub mod rust_macros;
+pub mod syntax;
 pub mod versions;
 
 pub use facts::{Facts, ScannedFile};
+pub use syntax::Syntax;
 
 use crate::source::Span;
 use serde::Serialize;

@@ -50,6 +50,7 @@ pub fn attach_config(scan: &mut Scan, settings: &Settings) -> Option<FileId> {
     scan.files.push(ScannedFile {
         source: SourceFile::new(shown, text),
         facts: Default::default(),
+        syntax: None,
     });
     Some(scan.files.len() - 1)
 }

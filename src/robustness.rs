@@ -278,6 +278,7 @@ pub fn pipeline(data: &[u8]) {
         scan.files.push(crate::ScannedFile {
             source: crate::source::SourceFile::new(path, text),
             facts,
+            syntax: Some(syntax),
         });
         let settings = crate::config::Settings::default();
         let report = crate::report::run(&scan, &settings, None);
@@ -340,6 +341,7 @@ pub fn link(data: &[u8]) {
             scan.files.push(crate::ScannedFile {
                 source: crate::source::SourceFile::new(path, text),
                 facts,
+                syntax: Some(syntax),
             });
         }
         // Roots that exist nowhere: the link steps' looks at the disk

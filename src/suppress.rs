@@ -21,6 +21,7 @@
 
 use crate::Scan;
 use crate::config::Settings;
+use crate::model::Syntax;
 use crate::rules::settings::unused_suppression::{self, Place};
 use crate::rules::{self, Finding};
 use crate::source::{FileId, SourceFile, Span};
@@ -51,8 +52,12 @@ pub struct Directive {
     pub error: Option<String>,
 }
 
-/// The comment markers of a file, by its name.
-pub fn comment_markers(path: &Path) -> &'static [&'static str] {
+/// The comment markers of a file: its syntax's, or for a file not read
+/// with one (a test's text), by its name.
+pub fn comment_markers(syntax: Option<Syntax>, path: &Path) -> &'static [&'static str] {
+    if let Some(syntax) = syntax {
+        return syntax.comment_markers();
+    }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
@@ -75,8 +80,13 @@ pub fn comment_markers(path: &Path) -> &'static [&'static str] {
 }
 
 /// Every `retrylint:` directive in a file's comments.
-pub fn directives(path: &Path, text: &str, file: &SourceFile) -> Vec<Directive> {
-    let markers = comment_markers(path);
+pub fn directives(
+    syntax: Option<Syntax>,
+    path: &Path,
+    text: &str,
+    file: &SourceFile,
+) -> Vec<Directive> {
+    let markers = comment_markers(syntax, path);
     if markers.is_empty() {
         return Vec::new();
     }
@@ -225,7 +235,7 @@ pub fn apply(
     let per_file: Vec<Vec<Directive>> = scan
         .files
         .iter()
-        .map(|f| directives(&f.source.path, &f.source.text, &f.source))
+        .map(|f| directives(f.syntax, &f.source.path, &f.source.text, &f.source))
         .collect();
     let mut used: Vec<Vec<Vec<bool>>> = per_file
         .iter()
@@ -344,7 +354,7 @@ mod tests {
 
     fn ds(name: &str, text: &str) -> Vec<Directive> {
         let f = SourceFile::new(name, text.to_string());
-        directives(Path::new(name), text, &f)
+        directives(None, Path::new(name), text, &f)
     }
 
     #[test]
@@ -367,6 +377,21 @@ mod tests {
             &text[f[0].codes[1].1.start..f[0].codes[1].1.end],
             "unjittered-backoff"
         );
+    }
+
+    #[test]
+    fn the_syntax_read_decides_the_comment_markers() {
+        // An nginx file without an extension: by its name it would be
+        // INI-like (`;` a comment); nginx reads `;` as a statement's end.
+        let default = Path::new("sites-available/default");
+        assert_eq!(comment_markers(None, default), &["#", ";"]);
+        assert_eq!(comment_markers(Some(Syntax::Nginx), default), &["#"]);
+        let appsettings = Path::new("appsettings.json");
+        assert_eq!(
+            comment_markers(Some(Syntax::Jsonc), appsettings),
+            &["//", "/*"]
+        );
+        assert!(comment_markers(Some(Syntax::Json), Path::new("x.json")).is_empty());
     }
 
     #[test]

@@ -36,25 +36,7 @@ use std::path::Path;
 
 pub use crate::model::Facts;
 
-/// The syntax a file is read with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Syntax {
-    Yaml,
-    Json,
-    /// Java source, read with tree-sitter.
-    Java,
-    /// An AWS shared config or credentials file.
-    Ini,
-    /// JSON with comments and trailing commas (.NET `appsettings*.json`).
-    Jsonc,
-    /// Java `.properties` (Spring configuration).
-    Properties,
-    /// nginx configuration.
-    Nginx,
-    Rust,
-    /// A build file read for library versions (`crate::versions`).
-    Build(crate::model::versions::BuildKind),
-}
+pub use crate::model::Syntax;
 
 /// A YAML-document extractor: claims a document it recognises and adds
 /// what it reads to `facts`. Returns whether it claimed the document.

@@ -96,6 +96,9 @@ impl Facts {
 pub struct ScannedFile {
     pub source: SourceFile,
     pub facts: Facts,
+    /// The syntax the file was read with; `None` for a file reported
+    /// without being read (too large, not valid UTF-8).
+    pub syntax: Option<super::Syntax>,
 }
 
 /// Deserialise names that are `&'static str` in memory (the extractors'

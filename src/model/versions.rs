@@ -303,6 +303,18 @@ pub enum BuildKind {
     MsBuild,
 }
 
+impl BuildKind {
+    /// The comment markers of the build file's syntax (XML comments hold
+    /// no `retrylint:` directives: a build file is read for versions only).
+    pub fn comment_markers(self) -> &'static [&'static str] {
+        match self {
+            BuildKind::Gradle => &["//", "/*"],
+            BuildKind::GradleCatalog | BuildKind::CargoLock => &["#"],
+            BuildKind::Maven | BuildKind::MsBuild => &[],
+        }
+    }
+}
+
 /// One modelled library a build file names, with its version as written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dep {

@@ -405,6 +405,7 @@ pub fn scan(setting: &Setting, value: &str) -> Outcome {
                 scan.files.push(crate::ScannedFile {
                     source: crate::source::SourceFile::new(setting.path, text),
                     facts,
+                    syntax: Some(syntax),
                 });
             }
             Err(stop) => scan.notices.push(crate::Notice {

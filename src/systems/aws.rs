@@ -1,6 +1,6 @@
 //! The AWS SDKs' retry modes.
 
-use super::{Fixes, SystemSpec};
+use super::{Endpoint, Fixes, SystemSpec};
 use crate::model::Layer;
 
 pub static SPEC: SystemSpec = SystemSpec {
@@ -10,5 +10,13 @@ pub static SPEC: SystemSpec = SystemSpec {
         explicit: "set `retry_mode` (`standard`) and `max_attempts` in the profile (`max_attempts = 1` turns the SDK's retries off), so that they are visible and counted",
         ..Fixes::GENERIC
     },
+    endpoint: Some(&ENDPOINT),
     ..SystemSpec::plain("AWS SDK", Layer::Sdk)
+};
+
+/// AWS: every `*.amazonaws.com` host, and every SDK client.
+pub static ENDPOINT: Endpoint = Endpoint {
+    service: "aws",
+    host_suffix: ".amazonaws.com",
+    via: "AWS SDK client",
 };

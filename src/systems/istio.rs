@@ -1,11 +1,27 @@
 //! Istio's sidecar retries (`VirtualService` `retries`, meshConfig
 //! `defaultHttpRetryPolicy`).
 
-use super::SystemSpec;
-use crate::model::{AttemptCount, Attempts, Layer, Located};
+use super::{SidecarDefault, SystemSpec};
+use crate::model::{AttemptCount, Attempts, Layer, Located, RetryPolicy, System};
 use crate::source::Span;
 
-pub static SPEC: SystemSpec = SystemSpec::plain("Istio", Layer::Mesh);
+pub static SPEC: SystemSpec = SystemSpec {
+    sidecar_default: Some(SidecarDefault {
+        policy: default_policy,
+        retries: DEFAULT_RETRIES,
+        uncovered: "no VirtualService for",
+    }),
+    ..SystemSpec::plain("Istio", Layer::Mesh)
+};
+
+/// The sidecar's policy on a call that no VirtualService covers: the
+/// default attempts with Envoy's default back-off, as on a route that
+/// writes no `retries`.
+fn default_policy(anchor: Span) -> RetryPolicy {
+    let mut p = RetryPolicy::new(System::Istio, anchor, default_attempts(anchor));
+    p.delay = Located::default_at(super::envoy::default_backoff(), anchor);
+    p
+}
 
 // Istio's default policy, for a route that writes no `retries` (istio
 // `pilot/pkg/networking/core/route/retry/retry.go`, `defaultPolicy`:

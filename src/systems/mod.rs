@@ -44,6 +44,16 @@ pub struct SystemSpec {
     pub fixes: Fixes,
     /// The error an open circuit breaker throws in this system (RL104).
     pub open_circuit: Option<OpenCircuit>,
+    /// For a mesh: the retries its sidecar makes on a call no route policy
+    /// covers (the graph adds them as an implicit layer).
+    pub sidecar_default: Option<SidecarDefault>,
+    /// Whether a policy in code may only name an instance whose settings
+    /// are in the service's configuration files (Resilience4j
+    /// `@Retry(name = "payments")`): the graph takes the configured one.
+    pub named_instances: bool,
+    /// The service every client of the system calls, whether or not a file
+    /// names the host (an AWS SDK client calls AWS).
+    pub endpoint: Option<&'static Endpoint>,
 }
 
 impl SystemSpec {
@@ -56,6 +66,9 @@ impl SystemSpec {
             timeout_stops_new_attempts: false,
             fixes: Fixes::GENERIC,
             open_circuit: None,
+            sidecar_default: None,
+            named_instances: false,
+            endpoint: None,
         }
     }
 }
@@ -88,6 +101,32 @@ impl Fixes {
         explicit: "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted",
     };
 }
+
+/// A mesh's retries on a call that no route policy covers.
+#[derive(Debug)]
+pub struct SidecarDefault {
+    /// The policy, anchored at a place that shows the call.
+    pub policy: fn(crate::source::Span) -> crate::model::RetryPolicy,
+    /// The retries it makes, for messages.
+    pub retries: u64,
+    /// What is missing, in the mesh's words (`no VirtualService for`,
+    /// followed by the host).
+    pub uncovered: &'static str,
+}
+
+/// A provider's service that every client of a system calls.
+#[derive(Debug)]
+pub struct Endpoint {
+    /// The service's name in the graph.
+    pub service: &'static str,
+    /// Hosts ending so are that service.
+    pub host_suffix: &'static str,
+    /// How the call is shown (`via`).
+    pub via: &'static str,
+}
+
+/// Every provider endpoint of the registry, for naming hosts.
+pub static ENDPOINTS: &[&Endpoint] = &[&aws::ENDPOINT];
 
 /// The error an open breaker throws, and its supertypes (simple names).
 #[derive(Debug)]

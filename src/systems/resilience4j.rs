@@ -17,6 +17,7 @@ pub static SPEC: SystemSpec = SystemSpec {
         error: "CallNotPermittedException",
         supertypes: &["RuntimeException", "Exception", "Throwable"],
     }),
+    named_instances: true,
     ..SystemSpec::plain("Resilience4j", Layer::Application)
 };
 

@@ -599,6 +599,7 @@ mod read_tests {
             files.push(crate::model::ScannedFile {
                 source: crate::source::SourceFile::new(path, text.to_string()),
                 facts,
+                syntax: Some(Syntax::Rust),
             });
         }
         assert!(files[1].facts.policies.is_empty());

@@ -1,0 +1,48 @@
+//! The syntax a file is read with: decided once, when the file is read
+//! (`extract::classify`), and kept on the [`super::ScannedFile`] so that
+//! later stages (links, the graph, suppression comments) never guess it
+//! again from the file name.
+
+use super::versions::BuildKind;
+
+/// The syntax a file is read with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    Yaml,
+    Json,
+    /// Java source, read with tree-sitter.
+    Java,
+    /// An AWS shared config or credentials file.
+    Ini,
+    /// JSON with comments and trailing commas (.NET `appsettings*.json`).
+    Jsonc,
+    /// Java `.properties` (Spring configuration).
+    Properties,
+    /// nginx configuration.
+    Nginx,
+    Rust,
+    /// A build file read for library versions (`crate::versions`).
+    Build(BuildKind),
+}
+
+impl Syntax {
+    /// Whether the file is program source (its calls are made by the
+    /// program it builds), not configuration.
+    pub fn is_source(self) -> bool {
+        matches!(self, Syntax::Java | Syntax::Rust)
+    }
+
+    /// The comment markers of the syntax, for `retrylint:` directives.
+    pub fn comment_markers(self) -> &'static [&'static str] {
+        match self {
+            // YAML, nginx and TOML (a Cargo.lock or version catalog).
+            Syntax::Yaml | Syntax::Nginx => &["#"],
+            Syntax::Json => &[],
+            // .NET's JSON configuration provider skips comments.
+            Syntax::Jsonc | Syntax::Java | Syntax::Rust => &["//", "/*"],
+            Syntax::Ini => &["#", ";"],
+            Syntax::Properties => &["#", "!"],
+            Syntax::Build(kind) => kind.comment_markers(),
+        }
+    }
+}
