@@ -1,0 +1,135 @@
+//! Java: Resilience4j instances named in code take their configuration,
+//! and custom retry annotations are retries where they are used.
+
+use super::*;
+
+/// A Resilience4j retry composed around a circuit breaker in Java
+/// (`registry.retry("inventory")`, `@Retry(name = "inventory")` with
+/// `@CircuitBreaker`) takes what it retries from the `inventory` instance
+/// of the configuration (YAML or properties), usually in another file:
+/// RL104 needs its `retryExceptions` and `ignoreExceptions`. The instance
+/// is taken from the nearest configuration file that defines it (longest
+/// common folder); when two are equally near, nothing is taken. What is
+/// retried, what is ignored and which methods are served are filled when
+/// the source leaves them unknown, placed at the source's policy and
+/// marked inherited (the instance's own findings are about the values).
+pub fn resilience4j_instances(files: &mut [ScannedFile]) {
+    use crate::model::{Located, RetryOn, System};
+    let is_java = |f: &ScannedFile| f.syntax == Some(crate::model::Syntax::Java);
+    let mut configured: Vec<(usize, usize)> = Vec::new();
+    for (id, f) in files.iter().enumerate() {
+        if is_java(f) {
+            continue;
+        }
+        for (k, p) in f.facts.policies.iter().enumerate() {
+            if p.system == System::Resilience4j && p.name.is_some() {
+                configured.push((id, k));
+            }
+        }
+    }
+    if configured.is_empty() {
+        return;
+    }
+    for id in 0..files.len() {
+        if !is_java(&files[id]) {
+            continue;
+        }
+        for k in 0..files[id].facts.policies.len() {
+            let p = &files[id].facts.policies[k];
+            let wanted = p.system == System::Resilience4j
+                && !p.wraps_breaker.is_empty()
+                && matches!(p.retry_on.value, RetryOn::Unknown);
+            let Some(name) = p.name.clone().filter(|_| wanted) else {
+                continue;
+            };
+            let here = files[id].source.path.clone();
+            let candidates: Vec<(usize, usize)> = configured
+                .iter()
+                .copied()
+                .filter(|&(c, j)| files[c].facts.policies[j].name.as_deref() == Some(&name))
+                .collect();
+            let Some((c, j)) = nearest(&here, &candidates, files) else {
+                continue;
+            };
+            let src = files[c].facts.policies[j].clone();
+            let from = place(&files[c], src.span);
+            let p = &mut files[id].facts.policies[k];
+            let at = p.span;
+            let mut on = Located::inherited(src.retry_on.value, at);
+            if let RetryOn::Listed { conditions } = &mut on.value {
+                for cond in conditions {
+                    *cond = Located::inherited(cond.value.clone(), at);
+                }
+            }
+            p.retry_on = on;
+            // Which calls the instance serves is the configuration's
+            // view too (it does not know the HTTP methods).
+            if p.methods.is_default() {
+                p.methods = Located::inherited(src.methods.value, at);
+            }
+            if p.ignores.is_empty() {
+                p.ignores = src
+                    .ignores
+                    .into_iter()
+                    .map(|i| Located::inherited(i.value, at))
+                    .collect();
+            }
+            if !p.settings_from.contains(&from) {
+                p.settings_from.push(from);
+            }
+        }
+    }
+}
+
+/// Give each use of a custom retry annotation (`@RetryOnIo` on a method)
+/// the policy of the `@Retryable` on the annotation's declaration, in the
+/// nearest scanned file that declares it (none when two are equally
+/// near). The use becomes a policy of its own file, placed at the
+/// annotation, with the idempotency keys its method mints; its settings
+/// are judged once, at the declaration (`RetryPolicy::use_of`).
+pub fn java_retry_annotations(files: &mut [ScannedFile]) {
+    let mut declared: Vec<(usize, crate::extract::java::RetryAnnotation)> = Vec::new();
+    for (id, f) in files.iter().enumerate() {
+        for a in &f.facts.java.retry_annotations {
+            if a.policy < f.facts.policies.len() {
+                declared.push((id, a.clone()));
+            }
+        }
+    }
+    if declared.is_empty() {
+        return;
+    }
+    for id in 0..files.len() {
+        if files[id].facts.java.annotation_uses.is_empty() {
+            continue;
+        }
+        let here = files[id].source.path.clone();
+        let mut added = Vec::new();
+        for u in &files[id].facts.java.annotation_uses {
+            // The same annotation: same name, and the same qualified name
+            // where both files say it (an import, the package).
+            let candidates: Vec<(usize, usize)> = declared
+                .iter()
+                .filter(|(_, a)| {
+                    a.name == u.annotation
+                        && match (&a.qualified, &u.qualified) {
+                            (Some(a), Some(b)) => a == b,
+                            _ => true,
+                        }
+                })
+                .map(|(id, a)| (*id, a.policy))
+                .collect();
+            let Some((c, j)) = nearest(&here, &candidates, files) else {
+                continue;
+            };
+            let decl = &files[c].facts.policies[j];
+            let mut p = decl.rebased(u.span);
+            p.name = Some(u.target.clone());
+            p.use_of = Some(format!("@{}", u.annotation));
+            p.settings_from = vec![place(&files[c], decl.span)];
+            p.idempotency = u.keys.clone();
+            added.push(p);
+        }
+        files[id].facts.policies.extend(added);
+    }
+}

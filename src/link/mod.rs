@@ -1,0 +1,106 @@
+//! Link steps that need more than one file: done once, after every file is
+//! extracted and before the graph is built.
+
+use crate::model::ScannedFile;
+use crate::model::ServiceDecl;
+use crate::source::Span;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+mod cargo;
+mod ingress;
+mod java;
+mod nginx;
+
+pub use cargo::cargo_identities;
+pub use ingress::ingress_configmaps;
+pub use java::{java_retry_annotations, resilience4j_instances};
+pub use nginx::nginx_includes;
+
+/// Every step that joins what one file says to what others say, in
+/// order: the scan runs them after extraction, and the `link` fuzz target
+/// runs the same list.
+pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
+    // Spring placeholders that refer to another `application*` file: the
+    // file is read again (first, as later steps build on its facts).
+    crate::extract::spring_placeholders::link(files);
+    // Which reading of a version-dependent setting holds, from the
+    // library versions the build files tell.
+    crate::versions::apply(files);
+    // Rust retry macros are defined in one file and called in others.
+    crate::extract::rust::link_macros(files);
+    cargo_identities(files, roots);
+    nginx_includes(files, roots);
+    ingress_configmaps(files);
+    resilience4j_instances(files);
+    java_retry_annotations(files);
+}
+
+/// `path:line` of a span, as messages name a setting in another file.
+fn place(f: &ScannedFile, span: Span) -> String {
+    format!(
+        "{}:{}",
+        f.source.display_path(),
+        f.source.line_col(span.start).line
+    )
+}
+
+/// Of `candidates` (file, policy), the one in the file nearest to `here`
+/// (the longest common folder); `None` when none is, or two files are
+/// equally near.
+fn nearest(
+    here: &Path,
+    candidates: &[(usize, usize)],
+    files: &[ScannedFile],
+) -> Option<(usize, usize)> {
+    let common = |b: &Path| {
+        here.parent()
+            .unwrap_or(here)
+            .components()
+            .zip(b.parent().unwrap_or(b).components())
+            .take_while(|(x, y)| x == y)
+            .count()
+    };
+    let mut best: Vec<(usize, usize, usize)> = Vec::new();
+    for &(f, k) in candidates {
+        let c = common(&files[f].source.path);
+        match best.first() {
+            Some(b) if b.0 > c => {}
+            Some(b) if b.0 == c => best.push((c, f, k)),
+            _ => best = vec![(c, f, k)],
+        }
+    }
+    match best[..] {
+        [(_, f, k)] => Some((f, k)),
+        _ => None,
+    }
+}
+
+/// Whether `path` lies under one of the scanned roots (lexically: no
+/// symbolic link is followed to decide).
+fn inside(path: &Path, roots: &[PathBuf]) -> bool {
+    let norm = |p: &Path| -> PathBuf {
+        let mut out = PathBuf::new();
+        for c in p.components() {
+            match c {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                other => out.push(other),
+            }
+        }
+        out
+    };
+    // Both absolute: roots are as the command line gave them (absolute
+    // from the CLI, maybe relative from the library), paths maybe not.
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let p = norm(&abs(path));
+    roots.iter().any(|r| {
+        let r = norm(&abs(r));
+        r.as_os_str().is_empty() || p.starts_with(&r)
+    })
+}
+
+#[cfg(test)]
+mod tests;
