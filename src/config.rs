@@ -257,12 +257,31 @@ impl Settings {
     }
 
     /// `path` as shown to users: relative to [`Settings::cwd`] when below
-    /// it, as given otherwise.
+    /// it; an absolute path beside it (sharing a folder below the file
+    /// system's root) through `..` (`../b/.retrylint.toml`); as given
+    /// otherwise.
     pub fn shown(&self, path: &Path) -> PathBuf {
-        match &self.cwd {
-            Some(cwd) => path.strip_prefix(cwd).unwrap_or(path).to_path_buf(),
-            None => path.to_path_buf(),
+        let Some(cwd) = &self.cwd else {
+            return path.to_path_buf();
+        };
+        if let Ok(rel) = path.strip_prefix(cwd) {
+            return rel.to_path_buf();
         }
+        let path = normalise(path);
+        let common = cwd
+            .components()
+            .zip(path.components())
+            .take_while(|(a, b)| a == b)
+            .count();
+        if !path.is_absolute() || common < 2 {
+            return path;
+        }
+        let mut out = PathBuf::new();
+        for _ in common..cwd.components().count() {
+            out.push("..");
+        }
+        out.extend(path.components().skip(common));
+        out
     }
 }
 
