@@ -2,7 +2,7 @@
 
 use crate::config::{self, Settings};
 use crate::config_file;
-use crate::pipeline::{Pipeline, Run};
+use crate::pipeline::{ConfigChoice, Pipeline, Run};
 use crate::render::{self, Format};
 use crate::report::Baseline;
 use crate::rules::{self, RULES, Severity};
@@ -391,41 +391,12 @@ fn graph(args: &GraphArgs, cwd: &Path) -> i32 {
 /// the nearest `.retrylint.toml` above the scanned `paths` (relative to
 /// `cwd`; none: `cwd` itself), not above the working directory.
 pub fn settings(args: &ConfigArgs, cwd: &Path, paths: &[PathBuf]) -> Result<Settings, String> {
-    let mut settings = Settings {
-        cwd: Some(cwd.to_path_buf()),
-        ..Settings::default()
+    let choice = match (&args.config, args.no_config) {
+        (_, true) => ConfigChoice::None,
+        (Some(f), _) => ConfigChoice::File(f),
+        (None, false) => ConfigChoice::Discover,
     };
-    let dirs: Vec<PathBuf> = if paths.is_empty() {
-        vec![cwd.to_path_buf()]
-    } else {
-        paths
-            .iter()
-            .map(|p| {
-                let abs = config::normalise(&cwd.join(p));
-                match abs.parent() {
-                    Some(dir) if abs.is_file() => dir.to_path_buf(),
-                    _ => abs,
-                }
-            })
-            .collect()
-    };
-    let found = config_file::discover_for(&dirs);
-    let file = if args.no_config {
-        None
-    } else if let Some(f) = &args.config {
-        if !f.is_file() {
-            return Err(format!("configuration file `{}` not found", f.display()));
-        }
-        Some(f.clone())
-    } else {
-        found.file
-    };
-    if let Some(f) = &file {
-        config_file::load(f, &mut settings).map_err(|e| e.to_string())?;
-    }
-    if settings.root.is_none() {
-        settings.root = Some(config_file::repo_root(&found.start).unwrap_or(found.start));
-    }
+    let mut settings = crate::pipeline::configure(cwd, paths, choice)?;
     if !args.select.is_empty() {
         settings.select = args.select.clone();
     }
@@ -645,12 +616,9 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
         }
         None => None,
     };
-    let pipeline =
-        Pipeline::new(&settings).config_notices(discovered(&args.config, &args.paths));
+    let pipeline = Pipeline::new(&settings).config_notices(discovered(&args.config, &args.paths));
     let Run {
-        scan,
-        mut report,
-        ..
+        scan, mut report, ..
     } = pipeline.run_for(&roots, |f| {
         if changed.is_none() && whole_repo.is_none() {
             return true;

@@ -422,7 +422,10 @@ mod tests {
         assert_eq!(found.file, Some(a.join(FILE_NAME)));
         assert!(found.not_applied.is_empty());
         let found = discover_for(&[a.join("x"), a.clone()]);
-        assert_eq!((found.file, found.start), (Some(a.join(FILE_NAME)), a.clone()));
+        assert_eq!(
+            (found.file, found.start),
+            (Some(a.join(FILE_NAME)), a.clone())
+        );
         let found = discover_for(&[a.clone(), b.join("x")]);
         assert_eq!(found.file, None);
         assert_eq!(found.start, dir.path());

@@ -169,6 +169,58 @@ impl<'a> Pipeline<'a> {
     }
 }
 
+/// Which configuration file a run reads.
+#[derive(Clone, Copy, Debug)]
+pub enum ConfigChoice<'a> {
+    /// The nearest `.retrylint.toml` above the scanned paths.
+    Discover,
+    /// This file (`--config`).
+    File(&'a Path),
+    /// None (`--no-config`).
+    None,
+}
+
+/// The settings of a run from `cwd` over `paths` (relative to `cwd`;
+/// none: `cwd` itself): the defaults, then the configuration file. The
+/// file discovered is the nearest `.retrylint.toml` above the scanned
+/// paths, not above the working directory ([`config::discover_for`]).
+pub fn configure(cwd: &Path, paths: &[PathBuf], choice: ConfigChoice) -> Result<Settings, String> {
+    let mut settings = Settings {
+        cwd: Some(cwd.to_path_buf()),
+        ..Settings::default()
+    };
+    let dirs: Vec<PathBuf> = if paths.is_empty() {
+        vec![cwd.to_path_buf()]
+    } else {
+        paths
+            .iter()
+            .map(|p| {
+                let abs = config::normalise(&cwd.join(p));
+                match abs.parent() {
+                    Some(dir) if abs.is_file() => dir.to_path_buf(),
+                    _ => abs,
+                }
+            })
+            .collect()
+    };
+    let found = config::discover_for(&dirs);
+    let file = match choice {
+        ConfigChoice::None => None,
+        ConfigChoice::File(f) if !cwd.join(f).is_file() => {
+            return Err(format!("configuration file `{}` not found", f.display()));
+        }
+        ConfigChoice::File(f) => Some(f.to_path_buf()),
+        ConfigChoice::Discover => found.file,
+    };
+    if let Some(f) = &file {
+        crate::config_file::load(f, &mut settings).map_err(|e| e.to_string())?;
+    }
+    if settings.root.is_none() {
+        settings.root = Some(config::repo_root(&found.start).unwrap_or(found.start));
+    }
+    Ok(settings)
+}
+
 /// `path` absolute (against the run's working directory) and normalised.
 fn abs(settings: &Settings, path: &Path) -> PathBuf {
     config::normalise(&settings.resolve(path))

@@ -32,7 +32,8 @@ pub struct Report {
     /// are read).
     pub elsewhere: usize,
     /// Internal errors of rules (or the graph) that stopped: see
-    /// [`check::run`]. A caller adds them to the scan's notices.
+    /// [`check::run`]. [`crate::pipeline`] moves them to the scan's
+    /// notices.
     pub notices: Vec<crate::Notice>,
 }
 

@@ -425,13 +425,12 @@ fn the_configuration_comes_from_the_scanned_tree_not_the_working_directory() {
     // A reports only RL301; B raises RL203 to an error.
     repo_with(&a, Some("select = [\"RL301\"]\n"));
     repo_with(&b, Some("[severity]\nRL203 = \"error\"\n"));
-    let (code, out, err) = stdout(cmd().current_dir(&a).args([
-        "check",
-        "--no-cache",
-        "--format",
-        "concise",
-        "../b",
-    ]));
+    let (code, out, err) =
+        stdout(
+            cmd()
+                .current_dir(&a)
+                .args(["check", "--no-cache", "--format", "concise", "../b"]),
+        );
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.contains("../b/application.yml:") && out.contains("RL203 [error]"),
@@ -440,13 +439,12 @@ fn the_configuration_comes_from_the_scanned_tree_not_the_working_directory() {
     assert!(err.contains("config ../b/.retrylint.toml:"), "{err}");
     assert!(!err.contains("not applied"), "{err}");
     // JSON names the file too.
-    let (_, out, _) = stdout(cmd().current_dir(&a).args([
-        "check",
-        "--no-cache",
-        "--format",
-        "json",
-        "../b",
-    ]));
+    let (_, out, _) =
+        stdout(
+            cmd()
+                .current_dir(&a)
+                .args(["check", "--no-cache", "--format", "json", "../b"]),
+        );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         v["summary"]["config_files"],
@@ -468,7 +466,8 @@ fn the_configuration_comes_from_the_scanned_tree_not_the_working_directory() {
     ]));
     assert_eq!(out.matches("RL203 [warning]").count(), 2, "{out}");
     assert!(
-        err.contains("a/.retrylint.toml: not applied") && err.contains("b/.retrylint.toml: not applied"),
+        err.contains("a/.retrylint.toml: not applied")
+            && err.contains("b/.retrylint.toml: not applied"),
         "{err}"
     );
     assert!(err.contains("no config file:"), "{err}");
@@ -485,7 +484,11 @@ fn the_nearest_configuration_to_the_scanned_files_applies() {
         "[severity]\nRL203 = \"info\"\n",
     )
     .unwrap();
-    std::fs::copy(root.join("application.yml"), root.join("sub/application.yml")).unwrap();
+    std::fs::copy(
+        root.join("application.yml"),
+        root.join("sub/application.yml"),
+    )
+    .unwrap();
     let concise = |args: &[&str]| {
         let mut c = cmd();
         c.current_dir(root)
@@ -496,9 +499,15 @@ fn the_nearest_configuration_to_the_scanned_files_applies() {
     // The folder, and a file in it (as pre-commit passes it): its own.
     for given in ["sub", "sub/application.yml"] {
         let (_, out, err) = concise(&[given]);
-        assert!(out.contains("sub/application.yml:") && out.contains("RL203 [info]"), "{given}: {out}");
+        assert!(
+            out.contains("sub/application.yml:") && out.contains("RL203 [info]"),
+            "{given}: {out}"
+        );
         assert!(!out.contains("[error]"), "{given}: {out}");
-        assert!(err.contains("config sub/.retrylint.toml:"), "{given}: {err}");
+        assert!(
+            err.contains("config sub/.retrylint.toml:"),
+            "{given}: {err}"
+        );
         assert!(!err.contains("not applied"), "{given}: {err}");
     }
     // The whole tree: the root's, and the nested one is said not applied.
@@ -506,7 +515,8 @@ fn the_nearest_configuration_to_the_scanned_files_applies() {
     assert_eq!(out.matches("RL203 [error]").count(), 2, "{out}");
     assert!(err.contains("config .retrylint.toml:"), "{err}");
     assert!(
-        err.contains("retrylint: sub/.retrylint.toml: not applied") && err.contains("check `sub` on its own"),
+        err.contains("retrylint: sub/.retrylint.toml: not applied")
+            && err.contains("check `sub` on its own"),
         "{err}"
     );
     // --config names the file: no discovery, no notice.

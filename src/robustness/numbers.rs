@@ -424,7 +424,7 @@ pub fn scan(setting: &Setting, value: &str) -> Outcome {
     }
     let settings = crate::config::Settings::default();
     let crate::pipeline::Run { scan, report, .. } =
-            crate::pipeline::Pipeline::new(&settings).after_scan(scan, |_| true);
+        crate::pipeline::Pipeline::new(&settings).after_scan(scan, |_| true);
     let _ = crate::render::concise(&scan, &report.findings);
     let _ = crate::render::json::render(&scan, &report.findings);
     let took = start.elapsed();
