@@ -424,7 +424,10 @@ fn the_configuration_comes_from_the_scanned_tree_not_the_working_directory() {
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     // A reports only RL301; B raises RL203 to an error.
     repo_with(&a, Some("select = [\"RL301\"]\n"));
-    repo_with(&b, Some("[severity]\nRL203 = \"error\"\n"));
+    repo_with(
+        &b,
+        Some("mesh = \"istio\"\n[severity]\nRL203 = \"error\"\n"),
+    );
     let (code, out, err) =
         stdout(
             cmd()
@@ -450,6 +453,21 @@ fn the_configuration_comes_from_the_scanned_tree_not_the_working_directory() {
         v["summary"]["config_files"],
         serde_json::json!(["../b/.retrylint.toml"])
     );
+    // The graph takes B's mesh, not A's default (`auto`: none here).
+    let (_, out, _) = stdout(
+        cmd()
+            .current_dir(&a)
+            .args(["graph", "--format", "json", "../b"]),
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["mesh"], true, "{out}");
+    let (_, here, _) = stdout(
+        cmd()
+            .current_dir(&a)
+            .args(["graph", "--format", "json", "."]),
+    );
+    let here: serde_json::Value = serde_json::from_str(&here).unwrap();
+    assert_eq!(here["mesh"], false, "{here}");
     // From A on A: A's selection.
     let (code, out, err) = stdout(cmd().current_dir(&a).args(["check", "--no-cache", "."]));
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
