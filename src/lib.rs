@@ -117,7 +117,10 @@ pub trait Progress: Sync {
 /// No progress to show.
 impl Progress for () {}
 
-/// Walk `roots`, read and extract every supported file in parallel.
+/// Walk `roots`, read and extract every supported file in parallel, then
+/// link them (the first stage of [`pipeline::Pipeline`]). A relative root
+/// is opened as the operating system resolves it; its files are shown as
+/// found, or relative to [`Settings::cwd`] when below it.
 pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
     scan_with_progress(roots, settings, &())
 }
