@@ -410,6 +410,32 @@ mod tests {
     }
 
     #[test]
+    fn paths_are_shown_and_resolved_from_the_given_working_directory() {
+        let s = Settings {
+            cwd: Some(PathBuf::from("/w/a")),
+            root: Some(PathBuf::from("/w")),
+            ..Settings::default()
+        };
+        let shown = |p: &str| s.shown(Path::new(p));
+        assert_eq!(
+            shown("/w/a/x/.retrylint.toml"),
+            Path::new("x/.retrylint.toml")
+        );
+        assert_eq!(
+            shown("/w/b/.retrylint.toml"),
+            Path::new("../b/.retrylint.toml")
+        );
+        assert_eq!(shown("/etc/x"), Path::new("/etc/x"));
+        assert_eq!(shown("rel/x"), Path::new("rel/x"));
+        assert_eq!(s.relative_path(Path::new("x/../y.yml")), "a/y.yml");
+        assert_eq!(s.relative_path(Path::new("../b/y.yml")), "b/y.yml");
+        // Without a working directory, relative paths stay as given.
+        let s = Settings::default();
+        assert_eq!(s.relative_path(Path::new("x/y.yml")), "x/y.yml");
+        assert_eq!(s.shown(Path::new("x/y.yml")), Path::new("x/y.yml"));
+    }
+
+    #[test]
     fn scanned_folders_share_their_nearest_configuration_or_say_which_differ() {
         let dir = tempfile::tempdir().unwrap();
         let (a, b) = (dir.path().join("a"), dir.path().join("b"));
