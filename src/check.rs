@@ -1,20 +1,16 @@
-//! Run the rules over a scan, then apply the run's settings: which rules
-//! are enabled, their severity, duplicate removal, and a stable order.
+//! Run every rule over a scan and its call graph (built once, by
+//! [`crate::pipeline`]), with duplicate removal and a stable order. Which
+//! rules a run reports, and at what severity, is decided after the
+//! suppression pass, by [`crate::report`].
 
 use crate::config::Settings;
-use crate::graph::GraphCtx;
+use crate::graph::{Graph, GraphCtx};
 use crate::rules::{self, Category, Check, Emitter, Finding, PolicyCtx, Related};
 use crate::{
     Notice, Scan, guard,
     source::{FileId, SourceFile},
 };
 use rayon::prelude::*;
-
-/// Every finding of the enabled rules, sorted by file, position and code
-/// (see [`run`] for the notices of rules that stopped).
-pub fn check(scan: &Scan, settings: &Settings) -> Vec<Finding> {
-    run(scan, settings).findings
-}
 
 /// What the rules found, and the internal-error notices of the rules (or
 /// the graph) that panicked or overran their time budget: each is
@@ -44,12 +40,11 @@ fn rule_notice(rule: &rules::Rule, path: Option<String>, stop: &guard::Stop) -> 
     }
 }
 
-/// [`check`], with the notices of the stages that stopped.
-pub fn run(scan: &Scan, settings: &Settings) -> Checked {
-    let enabled: Vec<&'static rules::Rule> = rules::RULES
-        .iter()
-        .filter(|r| settings.is_enabled(r))
-        .collect();
+/// Every finding of every rule, sorted by file, position and code, with
+/// the notices of the rules that stopped. The graph rules run when there
+/// is a `graph` (`None`: its stage stopped, and said so).
+pub fn run(scan: &Scan, settings: &Settings, graph: Option<&Graph>) -> Checked {
+    let enabled: Vec<&'static rules::Rule> = rules::RULES.iter().collect();
     // Files by the path findings show, to point at settings another file
     // hands a policy (nginx includes, ingress ConfigMaps, Resilience4j
     // instances).
@@ -75,9 +70,6 @@ pub fn run(scan: &Scan, settings: &Settings) -> Checked {
             let mut notes = Vec::new();
             for d in &f.facts.diagnostics {
                 let rule = rules::rule(d.code);
-                if !enabled.iter().any(|r| std::ptr::eq(*r, rule)) {
-                    continue;
-                }
                 let mut finding = Finding::new(rule, id, d.span, d.message.clone(), d.help.clone());
                 if let Some(s) = d.severity {
                     finding.severity = s;
@@ -142,47 +134,32 @@ pub fn run(scan: &Scan, settings: &Settings) -> Checked {
         findings.extend(out);
         notices.extend(notes);
     }
-    let graph = guard::run(guard::budget(guard::STAGE_BUDGET), || {
-        guard::inject("graph");
-        crate::graph::build(&scan.files, settings)
-    });
-    match &graph {
-        Err(stop) => notices.push(crate::stage_notice("building the call graph", stop)),
-        Ok(graph) => {
-            let ctx = GraphCtx {
-                files: &scan.files,
-                settings,
-                graph,
-            };
-            for rule in &enabled {
-                if let Check::Graph(run) = rule.check {
-                    let mut out = Vec::new();
-                    let ran = guard::run(guard::budget(guard::STAGE_BUDGET), || {
-                        guard::inject(&format!("rule:{}", rule.code));
-                        run(&ctx, &mut out)
-                    });
-                    if let Err(stop) = ran {
-                        notices.push(rule_notice(rule, None, &stop));
-                        continue;
-                    }
-                    for f in &mut out {
-                        f.rule = rule;
-                    }
-                    findings.extend(out);
+    if let Some(graph) = graph {
+        let ctx = GraphCtx {
+            files: &scan.files,
+            settings,
+            graph,
+        };
+        for rule in &enabled {
+            if let Check::Graph(run) = rule.check {
+                let mut out = Vec::new();
+                let ran = guard::run(guard::budget(guard::STAGE_BUDGET), || {
+                    guard::inject(&format!("rule:{}", rule.code));
+                    run(&ctx, &mut out)
+                });
+                if let Err(stop) = ran {
+                    notices.push(rule_notice(rule, None, &stop));
+                    continue;
                 }
+                for f in &mut out {
+                    f.rule = rule;
+                }
+                findings.extend(out);
             }
         }
     }
     notices.sort();
     notices.dedup();
-    // A rule may lower or raise one finding's severity from its default
-    // (RL103: an error where POST is named, a warning where every method
-    // is matched); a configured severity overrides both.
-    for f in &mut findings {
-        if let Some(s) = settings.configured_severity(f.rule) {
-            f.severity = s;
-        }
-    }
     sort_and_dedup(&mut findings, scan);
     Checked { findings, notices }
 }
@@ -207,11 +184,11 @@ pub fn sort_and_dedup(findings: &mut Vec<Finding>, scan: &Scan) {
 /// position among findings with the same three.
 ///
 /// The file is named relative to the repository root (the nearest folder
-/// holding `.git` above the working directory), so that a baseline written
-/// from one folder matches a run from another.
+/// holding `.git` above the scan's working directory, [`Scan::cwd`]), so
+/// that a baseline written from one folder matches a run from another.
 pub fn fingerprints(findings: &[Finding], scan: &Scan) -> Vec<String> {
     let mut seen: std::collections::HashMap<u64, u32> = Default::default();
-    let cwd = std::env::current_dir().ok();
+    let cwd = scan.cwd.clone();
     let root = cwd.as_deref().and_then(crate::config_file::repo_root);
     let mut names: std::collections::HashMap<usize, String> = Default::default();
     findings

@@ -2,12 +2,13 @@
 
 use crate::config::{self, Settings};
 use crate::config_file;
+use crate::pipeline::{ConfigChoice, Pipeline, Run};
 use crate::render::{self, Format};
 use crate::report::Baseline;
 use crate::rules::{self, RULES, Severity};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -179,7 +180,7 @@ pub struct CheckArgs {
 #[derive(Args, Debug, Default)]
 pub struct ConfigArgs {
     /// Read this configuration file instead of looking for .retrylint.toml
-    /// from the working directory up to the repository root.
+    /// from the scanned paths up to the repository root.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Read no configuration file.
@@ -278,10 +279,20 @@ pub fn normalise_args(
 
 /// Run the command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
+    // The one read of the working directory: the library is handed it.
+    let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"));
+    let cwd = match (&cli.command, cwd) {
+        (Command::Rules { .. } | Command::Explain { .. }, _) => PathBuf::new(),
+        (_, Ok(cwd)) => cwd,
+        (_, Err(e)) => {
+            eprintln!("retrylint: {e}");
+            return 2;
+        }
+    };
     match cli.command {
-        Command::Check(args) => check(args),
-        Command::Audit(args) => audit(args),
-        Command::Graph(args) => graph(&args),
+        Command::Check(args) => check(args, &cwd),
+        Command::Audit(args) => audit(args, &cwd),
+        Command::Graph(args) => graph(&args, &cwd),
         Command::Rules { format } => {
             let _ = std::io::stdout()
                 .lock()
@@ -294,7 +305,7 @@ pub fn run(cli: Cli) -> i32 {
             print!("{}", config_file::reference_markdown());
             0
         }
-        Command::Config(ConfigCmd { args, .. }) => match settings(&args) {
+        Command::Config(ConfigCmd { args, .. }) => match settings(&args, &cwd, &[]) {
             Ok(s) => {
                 print!("{}", crate::config_file::effective_toml(&s));
                 0
@@ -336,28 +347,36 @@ pub fn color_enabled(choice: ColorChoice, env: impl Fn(&str) -> Option<String>, 
     }
 }
 
-fn graph(args: &GraphArgs) -> i32 {
+fn graph(args: &GraphArgs, cwd: &Path) -> i32 {
     let (paths, format) = (&args.paths, args.format);
     // The configuration's [[services]], [[edges]], mesh and entry points
     // shape the graph.
-    let settings = match settings(&args.config) {
+    let settings = match settings(&args.config, cwd, paths) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("retrylint: {e}");
             return 2;
         }
     };
-    let scan = match crate::scan(paths, &settings) {
+    let pipeline = Pipeline::new(&settings).config_notices(discovered(&args.config, paths));
+    let mut scan = match pipeline.scan(paths) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("retrylint: {e}");
+            return 2;
+        }
+    };
+    let g = match pipeline.graph(&scan) {
+        Ok(g) => g,
+        Err(notice) => {
+            scan.notices.push(notice);
+            print_notices(&scan.notices);
             return 2;
         }
     };
     if !args.quiet {
         print_notices(&scan.notices);
     }
-    let g = crate::graph::build(&scan.files, &settings);
     let out = match format {
         GraphFormat::Json => render::graph::json(&scan, &g),
         GraphFormat::Dot => render::graph::dot(&g),
@@ -368,26 +387,16 @@ fn graph(args: &GraphArgs) -> i32 {
 }
 
 /// The effective settings: defaults, then the configuration file, then
-/// the flags.
-pub fn settings(args: &ConfigArgs) -> Result<Settings, String> {
-    let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
-    let mut settings = Settings::default();
-    let file = if args.no_config {
-        None
-    } else if let Some(f) = &args.config {
-        if !f.is_file() {
-            return Err(format!("configuration file `{}` not found", f.display()));
-        }
-        Some(f.clone())
-    } else {
-        config_file::discover(&cwd)
+/// the flags. Without `--config` or `--no-config`, the configuration is
+/// the nearest `.retrylint.toml` above the scanned `paths` (relative to
+/// `cwd`; none: `cwd` itself), not above the working directory.
+pub fn settings(args: &ConfigArgs, cwd: &Path, paths: &[PathBuf]) -> Result<Settings, String> {
+    let choice = match (&args.config, args.no_config) {
+        (_, true) => ConfigChoice::None,
+        (Some(f), _) => ConfigChoice::File(f),
+        (None, false) => ConfigChoice::Discover,
     };
-    if let Some(f) = &file {
-        config_file::load(f, &mut settings).map_err(|e| e.to_string())?;
-    }
-    if settings.root.is_none() {
-        settings.root = Some(config_file::repo_root(&cwd).unwrap_or(cwd));
-    }
+    let mut settings = crate::pipeline::configure(cwd, paths, choice)?;
     if !args.select.is_empty() {
         settings.select = args.select.clone();
     }
@@ -417,6 +426,13 @@ pub fn settings(args: &ConfigArgs) -> Result<Settings, String> {
     Ok(settings)
 }
 
+/// The paths named, when the configuration was looked for above them
+/// (not named, not turned off): the run then says which configuration
+/// files it found there and does not apply.
+fn discovered<'a>(args: &ConfigArgs, paths: &'a [PathBuf]) -> Option<&'a [PathBuf]> {
+    (args.config.is_none() && !args.no_config).then_some(paths)
+}
+
 /// Put the facts cache with the scanned tree ([`crate::cache::place`])
 /// unless `--no-cache` or `--cache-dir` decided.
 fn place_cache(settings: &mut Settings, args: &ConfigArgs, roots: &[PathBuf]) {
@@ -430,9 +446,9 @@ fn place_cache(settings: &mut Settings, args: &ConfigArgs, roots: &[PathBuf]) {
     settings.cache_dir = crate::cache::place(roots, loaded);
 }
 
-fn audit(args: AuditArgs) -> i32 {
+fn audit(args: AuditArgs, cwd: &Path) -> i32 {
     use render::audit::{FILES, Report, progress::Bar};
-    let mut settings = match settings(&args.config) {
+    let mut settings = match settings(&args.config, cwd, &args.paths) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("retrylint: {}", render::sanitize(&e));
@@ -441,22 +457,26 @@ fn audit(args: AuditArgs) -> i32 {
     };
     place_cache(&mut settings, &args.config, &args.paths);
     let bar = Bar::new(!args.quiet && std::io::stderr().is_terminal());
-    let scan = crate::scan_with_progress(&args.paths, &settings, &bar);
+    // Findings as `check` reports them: suppressions and severities from
+    // the configuration applied.
+    let run = Pipeline::new(&settings)
+        .progress(&bar)
+        .config_notices(discovered(&args.config, &args.paths))
+        .run(&args.paths);
     bar.finish();
-    let mut scan = match scan {
-        Ok(s) => s,
+    let Run {
+        scan,
+        graph,
+        report: run,
+    } = match run {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("retrylint: {}", render::sanitize(&e));
             return 2;
         }
     };
-    // Findings as `check` reports them: suppressions and severities from
-    // the configuration applied.
-    let config_id = crate::report::attach_config(&mut scan, &settings);
-    let run = crate::report::run(&scan, &settings, config_id);
-    scan.notices.extend(run.notices);
     let findings = run.findings;
-    let graph = crate::graph::build(&scan.files, &settings);
+    let graph = graph.unwrap_or_default();
     let roots: Vec<String> = args
         .paths
         .iter()
@@ -489,8 +509,8 @@ enum Sink {
     File(PathBuf),
 }
 
-fn check(args: CheckArgs) -> i32 {
-    match check_inner(args) {
+fn check(args: CheckArgs, cwd: &Path) -> i32 {
+    match check_inner(args, cwd) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("retrylint: {}", render::sanitize(&e));
@@ -499,8 +519,8 @@ fn check(args: CheckArgs) -> i32 {
     }
 }
 
-fn check_inner(args: CheckArgs) -> Result<i32, String> {
-    let mut settings = settings(&args.config)?;
+fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
+    let mut settings = settings(&args.config, cwd, &args.paths)?;
     let mut outputs: Vec<(Format, Sink)> = Vec::new();
     let specs = if args.format.is_empty() && args.write_baseline.is_some() {
         // Writing a baseline is the run's output.
@@ -550,7 +570,6 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
     }
     // Files given one by one (pre-commit), or --changed-since: read the
     // whole repository for the graph, report only under the given paths.
-    let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
     let given: Vec<PathBuf> = args
         .paths
         .iter()
@@ -558,7 +577,7 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
         .collect();
     let files_only = !args.paths.is_empty() && args.paths.iter().all(|p| p.is_file());
     let repo = if args.changed_since.is_some() {
-        Some(config_file::repo_root(&cwd).ok_or(
+        Some(config_file::repo_root(cwd).ok_or(
             "--changed-since needs a git repository (no .git above the working directory)",
         )?)
     } else if files_only {
@@ -578,7 +597,7 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
             .iter()
             .zip(&given)
             .map(|(p, g)| {
-                if g.starts_with(&cwd) {
+                if g.starts_with(cwd) {
                     g.clone()
                 } else {
                     p.clone()
@@ -587,13 +606,6 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
             .collect(),
     };
     place_cache(&mut settings, &args.config, &roots);
-    let mut scan = crate::scan(&roots, &settings)?;
-    // Test seam (debug builds): a bug after reading, in the rules.
-    #[cfg(debug_assertions)]
-    if std::env::var_os("RETRYLINT_TEST_PANIC_ON").is_some_and(|v| v == "@check") {
-        panic!("injected panic (RETRYLINT_TEST_PANIC_ON=@check)");
-    }
-    let config_id = crate::report::attach_config(&mut scan, &settings);
     let abs = |f: &crate::source::SourceFile| config::normalise(&cwd.join(&f.path));
     // The files reported: those changed since a commit, and those named on
     // the command line when the whole repository is read around them.
@@ -604,16 +616,17 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
         }
         None => None,
     };
-    let mut report = if changed.is_some() || whole_repo.is_some() {
-        crate::report::run_for(&scan, &settings, config_id, |f| {
-            let p = abs(f);
-            changed.as_ref().is_none_or(|c| c.contains(&p))
-                && (whole_repo.is_none() || given.iter().any(|g| p.starts_with(g)))
-        })
-    } else {
-        crate::report::run(&scan, &settings, config_id)
-    };
-    scan.notices.append(&mut report.notices);
+    let pipeline = Pipeline::new(&settings).config_notices(discovered(&args.config, &args.paths));
+    let Run {
+        scan, mut report, ..
+    } = pipeline.run_for(&roots, |f| {
+        if changed.is_none() && whole_repo.is_none() {
+            return true;
+        }
+        let p = abs(f);
+        changed.as_ref().is_none_or(|c| c.contains(&p))
+            && (whole_repo.is_none() || given.iter().any(|g| p.starts_with(g)))
+    })?;
     if let Some(path) = &args.write_baseline {
         std::fs::write(path, Baseline::document(&scan, &report))
             .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))?;

@@ -55,6 +55,12 @@ pub struct Settings {
     /// Where the facts cache lives ([`crate::cache`]); `None`: no cache
     /// (the library's default; the command line sets it).
     pub cache_dir: Option<PathBuf>,
+    /// The working directory of the run, absolute: paths are shown
+    /// relative to it, and relative paths are resolved against it for the
+    /// configuration's globs. The command line sets it; the library never
+    /// reads the process's directory. `None`: paths are taken as given.
+    #[serde(skip)]
+    pub cwd: Option<PathBuf>,
 }
 
 /// `mesh = ...`: whether calls go through a service mesh whose default
@@ -120,6 +126,7 @@ impl Default for Settings {
             overrides: Vec::new(),
             per_file_ignores: Vec::new(),
             cache_dir: None,
+            cwd: None,
         }
     }
 }
@@ -238,20 +245,51 @@ impl Settings {
     /// A path as the configuration's globs see it: relative to
     /// [`Settings::root`] with `/` separators, or as given when outside it.
     pub fn relative_path(&self, path: &Path) -> String {
-        let abs = if path.is_absolute() {
-            path.to_path_buf()
-        } else {
-            std::env::current_dir()
-                .map(|d| d.join(path))
-                .unwrap_or_else(|_| path.to_path_buf())
-        };
-        let abs = normalise(&abs);
+        let abs = normalise(&self.resolve(path));
         if let Some(root) = &self.root
             && let Ok(rel) = abs.strip_prefix(root)
         {
             return crate::source::display_path(rel);
         }
         crate::source::display_path(path)
+    }
+}
+
+impl Settings {
+    /// `path` resolved against [`Settings::cwd`] (as given without one).
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        match &self.cwd {
+            Some(cwd) if path.is_relative() => cwd.join(path),
+            _ => path.to_path_buf(),
+        }
+    }
+
+    /// `path` as shown to users: relative to [`Settings::cwd`] when below
+    /// it; an absolute path beside it (sharing a folder below the file
+    /// system's root) through `..` (`../b/.retrylint.toml`); as given
+    /// otherwise.
+    pub fn shown(&self, path: &Path) -> PathBuf {
+        let Some(cwd) = &self.cwd else {
+            return path.to_path_buf();
+        };
+        if let Ok(rel) = path.strip_prefix(cwd) {
+            return rel.to_path_buf();
+        }
+        let path = normalise(path);
+        let common = cwd
+            .components()
+            .zip(path.components())
+            .take_while(|(a, b)| a == b)
+            .count();
+        if !path.is_absolute() || common < 2 {
+            return path;
+        }
+        let mut out = PathBuf::new();
+        for _ in common..cwd.components().count() {
+            out.push("..");
+        }
+        out.extend(path.components().skip(common));
+        out
     }
 }
 
@@ -291,6 +329,61 @@ pub fn discover(dir: &Path) -> Option<PathBuf> {
     None
 }
 
+/// The configuration a run over some folders reads: found from the
+/// scanned paths upward, not from the working directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discovered {
+    /// The file read, if any.
+    pub file: Option<PathBuf>,
+    /// The folder the search started from: the scanned folder, or the
+    /// common folder of several.
+    pub start: PathBuf,
+    /// Scanned folders whose nearest configuration is another one (or
+    /// none): one run reads one configuration, so theirs is not applied.
+    pub not_applied: Vec<(PathBuf, Option<PathBuf>)>,
+}
+
+/// The configuration for a run over `dirs` (absolute folders; a file
+/// scanned stands for its folder): the nearest `.retrylint.toml` above
+/// them (see [`discover`]) when they share one; otherwise the one of their
+/// common folder, and the others are listed as not applied.
+pub fn discover_for(dirs: &[PathBuf]) -> Discovered {
+    let common = dirs
+        .iter()
+        .skip(1)
+        .fold(dirs.first().cloned().unwrap_or_default(), |acc, d| {
+            acc.components()
+                .zip(d.components())
+                .take_while(|(a, b)| a == b)
+                .map(|(a, _)| a)
+                .collect()
+        });
+    let nearest: Vec<Option<PathBuf>> = dirs.iter().map(|d| discover(d)).collect();
+    if let Some(first) = nearest.first()
+        && nearest.iter().all(|n| n == first)
+    {
+        return Discovered {
+            file: first.clone(),
+            start: common,
+            not_applied: Vec::new(),
+        };
+    }
+    let file = discover(&common);
+    let mut not_applied: Vec<(PathBuf, Option<PathBuf>)> = dirs
+        .iter()
+        .zip(nearest)
+        .filter(|(_, n)| *n != file)
+        .map(|(d, n)| (d.clone(), n))
+        .collect();
+    not_applied.sort();
+    not_applied.dedup();
+    Discovered {
+        file,
+        start: common,
+        not_applied,
+    }
+}
+
 /// The repository root above `dir`: the nearest directory holding `.git`.
 pub fn repo_root(dir: &Path) -> Option<PathBuf> {
     let mut d = Some(dir);
@@ -322,5 +415,60 @@ mod tests {
         std::fs::write(sub.join(FILE_NAME), "").unwrap();
         assert_eq!(discover(&sub), Some(sub.join(FILE_NAME)));
         assert_eq!(repo_root(&sub), Some(repo.clone()));
+    }
+
+    #[test]
+    fn paths_are_shown_and_resolved_from_the_given_working_directory() {
+        let s = Settings {
+            cwd: Some(PathBuf::from("/w/a")),
+            root: Some(PathBuf::from("/w")),
+            ..Settings::default()
+        };
+        let shown = |p: &str| s.shown(Path::new(p));
+        assert_eq!(
+            shown("/w/a/x/.retrylint.toml"),
+            Path::new("x/.retrylint.toml")
+        );
+        assert_eq!(
+            shown("/w/b/.retrylint.toml"),
+            Path::new("../b/.retrylint.toml")
+        );
+        assert_eq!(shown("/etc/x"), Path::new("/etc/x"));
+        assert_eq!(shown("rel/x"), Path::new("rel/x"));
+        assert_eq!(s.relative_path(Path::new("x/../y.yml")), "a/y.yml");
+        assert_eq!(s.relative_path(Path::new("../b/y.yml")), "b/y.yml");
+        // Without a working directory, relative paths stay as given.
+        let s = Settings::default();
+        assert_eq!(s.relative_path(Path::new("x/y.yml")), "x/y.yml");
+        assert_eq!(s.shown(Path::new("x/y.yml")), Path::new("x/y.yml"));
+    }
+
+    #[test]
+    fn scanned_folders_share_their_nearest_configuration_or_say_which_differ() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        for d in [&a, &b] {
+            std::fs::create_dir_all(d.join("x")).unwrap();
+            std::fs::create_dir(d.join(".git")).unwrap();
+            std::fs::write(d.join(FILE_NAME), "").unwrap();
+        }
+        let found = discover_for(&[a.join("x")]);
+        assert_eq!(found.file, Some(a.join(FILE_NAME)));
+        assert!(found.not_applied.is_empty());
+        let found = discover_for(&[a.join("x"), a.clone()]);
+        assert_eq!(
+            (found.file, found.start),
+            (Some(a.join(FILE_NAME)), a.clone())
+        );
+        let found = discover_for(&[a.clone(), b.join("x")]);
+        assert_eq!(found.file, None);
+        assert_eq!(found.start, dir.path());
+        assert_eq!(
+            found.not_applied,
+            vec![
+                (a.clone(), Some(a.join(FILE_NAME))),
+                (b.join("x"), Some(b.join(FILE_NAME)))
+            ]
+        );
     }
 }

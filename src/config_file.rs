@@ -1,5 +1,6 @@
-//! `.retrylint.toml`: found from the working directory upward to the
-//! repository root (the first directory holding `.git`), or named by
+//! `.retrylint.toml`: found from the scanned paths upward to the
+//! repository root (the first directory holding `.git`; see
+//! [`crate::config::discover_for`]), or named by
 //! `--config FILE`; parsed with spans and validated into the types of
 //! [`crate::config`]. Unknown keys and bad values are errors that name the
 //! file, the line and column, and the closest known key.
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-pub use crate::config::{FILE_NAME, discover, repo_root};
+pub use crate::config::{FILE_NAME, discover, discover_for, repo_root};
 
 /// One documented key.
 pub struct KeyDoc {
@@ -228,8 +229,7 @@ impl std::fmt::Display for ConfigError {
 
 /// Read `path` into `settings` (which holds the defaults).
 pub fn load(path: &Path, settings: &mut Settings) -> Result<String, ConfigError> {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let shown = crate::source::display_path(path.strip_prefix(&cwd).unwrap_or(path));
+    let shown = crate::source::display_path(&settings.shown(path));
     let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
         file: shown.clone(),
         line: 1,
@@ -237,14 +237,7 @@ pub fn load(path: &Path, settings: &mut Settings) -> Result<String, ConfigError>
         message: format!("cannot read: {e}"),
     })?;
     parse(&text, &shown, settings)?;
-    let abs = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
-    };
-    let abs = normalise(&abs);
+    let abs = normalise(&settings.resolve(path));
     settings.root = abs.parent().map(Path::to_path_buf);
     settings.config_file = Some(path.to_path_buf());
     Ok(text)

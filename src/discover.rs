@@ -35,8 +35,9 @@ pub struct Walk {
 }
 
 /// Walk `roots`. Paths are returned sorted, so that every later step is
-/// deterministic.
-pub fn walk(roots: &[PathBuf], exclude: &[String]) -> Result<Walk, String> {
+/// deterministic. `exclude` globs are relative to `base` (the working
+/// directory) when given.
+pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Result<Walk, String> {
     let mut out = Walk::default();
     // A root that is a symbolic link is announced and left alone: the
     // walker would follow it (it resolves its roots), and its target may
@@ -73,8 +74,7 @@ pub fn walk(roots: &[PathBuf], exclude: &[String]) -> Result<Walk, String> {
         .parents(true)
         .filter_entry(|e| e.file_name() != ".git");
     if !exclude.is_empty() {
-        let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        let mut ob = OverrideBuilder::new(&base);
+        let mut ob = OverrideBuilder::new(base.unwrap_or(Path::new(".")));
         for g in exclude {
             ob.add(&format!("!{g}"))
                 .map_err(|e| format!("bad --exclude glob `{g}`: {e}"))?;

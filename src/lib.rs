@@ -2,16 +2,20 @@
 //! many files and formats, puts them on one call-path graph, and reports
 //! the settings that turn a short outage into a long one.
 //!
-//! Pipeline: [`discover`] -> classify and [`extract`] (per file, parallel,
-//! pure) -> [`graph`] (link) -> [`check`] (rules) -> suppress -> [`render`].
+//! Pipeline ([`pipeline`], which every command runs): [`discover`] ->
+//! classify and [`extract`] (per file, parallel, pure) -> [`link`] ->
+//! [`graph`] (built once) -> [`check`] (every rule) -> suppress and the
+//! run's selection ([`report`]) -> [`render`]. Paths are explicit: the
+//! working directory is [`config::Settings::cwd`]; the library never reads
+//! the process's.
 //!
 //! Imports point one way, each module naming only its own layer or those
 //! below (`tests/layering.rs` holds the table and checks it): [`source`];
 //! the syntax ([`yaml`], [`duration`], [`keys`]); what extractors report
 //! ([`diag`]); the [`model`] and the settings ([`config`]); the systems
 //! ([`extract`]); [`link`] and the facts [`cache`]; the scan (this root);
-//! [`graph`]; [`rules`]; [`check`], [`suppress`]; [`report`]; [`render`];
-//! [`cli`].
+//! [`graph`]; [`rules`]; [`check`], [`suppress`]; [`report`],
+//! [`pipeline`]; [`render`]; [`cli`].
 
 #![forbid(unsafe_code)]
 
@@ -30,6 +34,7 @@ pub mod guard;
 pub(crate) mod keys;
 pub(crate) mod link;
 pub mod model;
+pub mod pipeline;
 pub mod render;
 pub mod report;
 #[doc(hidden)]
@@ -67,6 +72,12 @@ pub struct Stats {
     pub elapsed: Duration,
     /// Facts cache hits and misses (both 0 without a cache).
     pub cache: cache::CacheStats,
+    /// The `.retrylint.toml` files the walk passed (as walked), whether or
+    /// not the run applies them.
+    pub configs_seen: Vec<PathBuf>,
+    /// The configuration files the run applies, as shown; empty: none
+    /// (set by [`pipeline`]).
+    pub config_files: Vec<String>,
 }
 
 /// A problem that is not a finding: a path that could not be walked, or an
@@ -83,6 +94,9 @@ pub struct Scan {
     pub files: Vec<ScannedFile>,
     pub stats: Stats,
     pub notices: Vec<Notice>,
+    /// The working directory the files' paths are shown relative to
+    /// ([`Settings::cwd`]); `None`: as given.
+    pub cwd: Option<PathBuf>,
 }
 
 impl Scan {
@@ -103,7 +117,10 @@ pub trait Progress: Sync {
 /// No progress to show.
 impl Progress for () {}
 
-/// Walk `roots`, read and extract every supported file in parallel.
+/// Walk `roots`, read and extract every supported file in parallel, then
+/// link them (the first stage of [`pipeline::Pipeline`]). A relative root
+/// is opened as the operating system resolves it; its files are shown as
+/// found, or relative to [`Settings::cwd`] when below it.
 pub fn scan(roots: &[PathBuf], settings: &Settings) -> Result<Scan, String> {
     scan_with_progress(roots, settings, &())
 }
@@ -117,7 +134,7 @@ pub fn scan_with_progress(
     let start = Instant::now();
     // The cache file is read while the tree is walked.
     let (walk, cache) = rayon::join(
-        || discover::walk(roots, &settings.exclude),
+        || discover::walk(roots, &settings.exclude, settings.cwd.as_deref()),
         || match &settings.cache_dir {
             Some(dir) => cache::Cache::open(dir, cache::salt()),
             None => cache::Cache::disabled(),
@@ -150,13 +167,22 @@ fn read_walk_with(
     start: Instant,
 ) -> Scan {
     progress.found(walk.files.len());
-    let cwd = std::env::current_dir().ok();
-    let mut scan = Scan::default();
+    let cwd = settings.cwd.as_deref();
+    let mut scan = Scan {
+        cwd: settings.cwd.clone(),
+        ..Scan::default()
+    };
     scan.stats.files_seen = walk.files.len();
+    scan.stats.configs_seen = walk
+        .files
+        .iter()
+        .filter(|c| c.path.file_name().is_some_and(|n| n == config::FILE_NAME))
+        .map(|c| c.path.clone())
+        .collect();
     scan.stats.symlinks = walk.symlinks;
     for n in walk.notices {
         scan.notices.push(Notice {
-            path: n.path.map(|p| display(&p, cwd.as_deref())),
+            path: n.path.map(|p| display(&p, cwd)),
             message: n.message,
             internal: false,
         });
@@ -165,7 +191,7 @@ fn read_walk_with(
         .files
         .par_iter()
         .map(|c| {
-            let shown = display(&c.path, cwd.as_deref());
+            let shown = display(&c.path, cwd);
             let relative = relative_to_root(&c.path, roots);
             let read = match std::panic::catch_unwind(|| {
                 read_one(&c.path, &relative, &shown, settings, &cache)

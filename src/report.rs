@@ -1,10 +1,11 @@
-//! From a scan to the findings a run reports: check every rule, the
+//! From every rule's findings to what a run reports: the optional
+//! narrowing to some files (`--changed-since`, explicit files), the
 //! suppression pass, the run's selection and severities per path
-//! (`[[overrides]]` included), then the optional narrowing to some files
-//! (`--changed-since`, explicit files) and the baseline.
+//! (`[[overrides]]` included), fingerprints, then the baseline.
 //!
-//! Every rule runs whatever the selection, so a suppression counts as used
-//! even for a rule the run does not report; the selection is applied after.
+//! Every rule runs whatever the selection ([`check::run`]), so a
+//! suppression counts as used even for a rule the run does not report;
+//! the selection is applied here, once, after the suppressions.
 
 use crate::config::Settings;
 use crate::rules::{Finding, Severity};
@@ -12,7 +13,7 @@ use crate::source::{FileId, SourceFile};
 use crate::suppress::{self, Suppressed};
 use crate::{Scan, ScannedFile, check};
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 
 /// What a run reports.
@@ -27,11 +28,12 @@ pub struct Report {
     /// Findings dropped because the baseline has them.
     pub baselined: usize,
     /// Findings dropped because their file is outside the files reported
-    /// (with [`run_for`], counted before their files' suppression comments
+    /// (counted before their files' suppression comments
     /// are read).
     pub elsewhere: usize,
     /// Internal errors of rules (or the graph) that stopped: see
-    /// [`check::run`]. A caller adds them to the scan's notices.
+    /// [`check::run`]. [`crate::pipeline`] moves them to the scan's
+    /// notices.
     pub notices: Vec<crate::Notice>,
 }
 
@@ -43,10 +45,7 @@ pub fn attach_config(scan: &mut Scan, settings: &Settings) -> Option<FileId> {
     }
     let path = settings.config_file.as_ref()?;
     let text = std::fs::read_to_string(path).ok()?;
-    let shown = match std::env::current_dir() {
-        Ok(cwd) => path.strip_prefix(&cwd).unwrap_or(path).to_path_buf(),
-        Err(_) => path.clone(),
-    };
+    let shown = settings.shown(path);
     scan.files.push(ScannedFile {
         source: SourceFile::new(shown, text),
         facts: Default::default(),
@@ -55,39 +54,20 @@ pub fn attach_config(scan: &mut Scan, settings: &Settings) -> Option<FileId> {
     Some(scan.files.len() - 1)
 }
 
-/// Check, suppress, select. `config` is the id from [`attach_config`].
-pub fn run(scan: &Scan, settings: &Settings, config: Option<FileId>) -> Report {
-    run_with(scan, settings, config, None)
-}
-
-/// [`run`] for a run that reports only the files `keep` accepts
+/// What a run reports from every rule's findings (`checked`): with
+/// `allowed` (one flag per scanned file), only the files it accepts
 /// (`--changed-since`, files named on the command line while the whole
-/// repository is read): every rule still runs over every file (a path's
-/// findings need the whole graph), but the other files' findings are only
-/// counted, not suppressed, fingerprinted or kept, which is most of the
-/// work when one file of a large repository is checked.
-pub fn run_for(
+/// repository is read); the other files' findings are only counted, not
+/// suppressed, fingerprinted or kept, which is most of the work when one
+/// file of a large repository is checked. `config` is the id from
+/// [`attach_config`].
+pub fn select(
     scan: &Scan,
-    settings: &Settings,
-    config: Option<FileId>,
-    keep: impl Fn(&SourceFile) -> bool,
-) -> Report {
-    let allowed: Vec<bool> = scan.files.iter().map(|f| keep(&f.source)).collect();
-    run_with(scan, settings, config, Some(&allowed))
-}
-
-fn run_with(
-    scan: &Scan,
+    checked: check::Checked,
     settings: &Settings,
     config: Option<FileId>,
     allowed: Option<&[bool]>,
 ) -> Report {
-    let every_rule = Settings {
-        select: Vec::new(),
-        ignore: Vec::new(),
-        severity: BTreeMap::new(),
-        ..settings.clone()
-    };
     let relative: Vec<String> = scan
         .files
         .iter()
@@ -96,7 +76,7 @@ fn run_with(
     let check::Checked {
         mut findings,
         notices,
-    } = check::run(scan, &every_rule);
+    } = checked;
     let mut elsewhere = 0;
     if let Some(allowed) = allowed {
         findings.retain(|f| {

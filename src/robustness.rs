@@ -281,7 +281,8 @@ pub fn pipeline(data: &[u8]) {
             syntax: Some(syntax),
         });
         let settings = crate::config::Settings::default();
-        let report = crate::report::run(&scan, &settings, None);
+        let crate::pipeline::Run { scan, report, .. } =
+            crate::pipeline::Pipeline::new(&settings).after_scan(scan, |_| true);
         use crate::render;
         let _ = render::pretty::render(&scan, &report.findings, true, 100);
         let _ = render::concise(&scan, &report.findings);
@@ -352,7 +353,8 @@ pub fn link(data: &[u8]) {
             check_facts(&f.source.text, &f.facts);
         }
         let settings = crate::config::Settings::default();
-        let report = crate::report::run(&scan, &settings, None);
+        let crate::pipeline::Run { scan, report, .. } =
+            crate::pipeline::Pipeline::new(&settings).after_scan(scan, |_| true);
         let _ = crate::render::concise(&scan, &report.findings);
         let _ = crate::render::sarif::render(&scan, &report, &settings);
         let gh = crate::render::github::render(&scan, &report, &settings);

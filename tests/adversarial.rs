@@ -305,7 +305,7 @@ fn a_file_removed_or_truncated_during_the_scan() {
     std::fs::write(dir.path().join("short.yml"), CONTROL).unwrap();
     let settings = retrylint::config::Settings::default();
     let roots = [dir.path().to_path_buf()];
-    let walk = retrylint::discover::walk(&roots, &[]).unwrap();
+    let walk = retrylint::discover::walk(&roots, &[], None).unwrap();
     assert_eq!(walk.files.len(), 3);
     // Between the walk and the read.
     std::fs::remove_file(dir.path().join("gone.yml")).unwrap();
@@ -316,7 +316,8 @@ fn a_file_removed_or_truncated_during_the_scan() {
     assert!(n.path.as_deref().unwrap().ends_with("gone.yml"), "{n:?}");
     assert!(n.message.starts_with("cannot read"), "{n:?}");
     assert!(!n.internal);
-    let report = retrylint::report::run(&scan, &settings, None);
+    let retrylint::pipeline::Run { scan, report, .. } =
+        retrylint::pipeline::Pipeline::new(&settings).after_scan(scan, |_| true);
     let files: Vec<String> = report
         .findings
         .iter()
@@ -340,7 +341,7 @@ fn a_file_swapped_for_a_symlink_or_a_fifo_after_the_walk_is_not_read() {
     std::fs::write(dir.path().join("swapped.yml"), CONTROL).unwrap();
     std::fs::write(dir.path().join("pipe.yml"), CONTROL).unwrap();
     let roots = [dir.path().to_path_buf()];
-    let walk = retrylint::discover::walk(&roots, &[]).unwrap();
+    let walk = retrylint::discover::walk(&roots, &[], None).unwrap();
     std::fs::remove_file(dir.path().join("swapped.yml")).unwrap();
     std::os::unix::fs::symlink(&secret_file, dir.path().join("swapped.yml")).unwrap();
     std::fs::remove_file(dir.path().join("pipe.yml")).unwrap();

@@ -14,10 +14,14 @@ use std::path::{Path, PathBuf};
 
 fn report_of(paths: &[PathBuf]) -> Report {
     let settings = Settings::default();
-    let mut scan = retrylint::scan(paths, &settings).expect("scan");
-    let config = retrylint::report::attach_config(&mut scan, &settings);
-    let findings = retrylint::report::run(&scan, &settings, config).findings;
-    let graph = retrylint::graph::build(&scan.files, &settings);
+    let retrylint::pipeline::Run {
+        scan,
+        graph,
+        report,
+    } = retrylint::pipeline::Pipeline::new(&settings)
+        .run(paths)
+        .expect("scan");
+    let (graph, findings) = (graph.expect("graph"), report.findings);
     let roots: Vec<String> = paths
         .iter()
         .map(|p| retrylint::source::display_path(p))

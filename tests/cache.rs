@@ -38,8 +38,9 @@ fn settings(cache: Option<&Path>) -> Settings {
 
 fn scan(root: &Path, cache: Option<&Path>) -> (Scan, String, String) {
     let s = settings(cache);
-    let scan = retrylint::scan(&[root.to_path_buf()], &s).unwrap();
-    let report = retrylint::report::run(&scan, &s, None);
+    let retrylint::pipeline::Run { scan, report, .. } = retrylint::pipeline::Pipeline::new(&s)
+        .run(&[root.to_path_buf()])
+        .unwrap();
     let concise = render::concise(&scan, &report.findings);
     let json = render::json::render(&scan, &report.findings);
     (scan, concise, json)

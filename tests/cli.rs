@@ -403,3 +403,160 @@ fn help_help_and_per_command_examples() {
         assert!(graph.contains(flag), "graph lacks {flag}");
     }
 }
+
+/// A folder holding `.git`, a `.retrylint.toml` (when `config` is given)
+/// and one file with one RL203 finding (a warning by default).
+fn repo_with(dir: &std::path::Path, config: Option<&str>) {
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    if let Some(c) = config {
+        std::fs::write(dir.join(".retrylint.toml"), c).unwrap();
+    }
+    std::fs::copy(
+        common::root().join("testdata/rules/RL203/err/resilience4j-fixed-delay.yml"),
+        dir.join("application.yml"),
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_configuration_comes_from_the_scanned_tree_not_the_working_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    // A reports only RL301; B raises RL203 to an error.
+    repo_with(&a, Some("select = [\"RL301\"]\n"));
+    repo_with(
+        &b,
+        Some("mesh = \"istio\"\n[severity]\nRL203 = \"error\"\n"),
+    );
+    let (code, out, err) =
+        stdout(
+            cmd()
+                .current_dir(&a)
+                .args(["check", "--no-cache", "--format", "concise", "../b"]),
+        );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("../b/application.yml:") && out.contains("RL203 [error]"),
+        "B's selection and severity: {out}"
+    );
+    assert!(err.contains("config ../b/.retrylint.toml:"), "{err}");
+    assert!(!err.contains("not applied"), "{err}");
+    // JSON names the file too.
+    let (_, out, _) =
+        stdout(
+            cmd()
+                .current_dir(&a)
+                .args(["check", "--no-cache", "--format", "json", "../b"]),
+        );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["summary"]["config_files"],
+        serde_json::json!(["../b/.retrylint.toml"])
+    );
+    // The graph takes B's mesh, not A's default (`auto`: none here).
+    let (_, out, _) = stdout(
+        cmd()
+            .current_dir(&a)
+            .args(["graph", "--format", "json", "../b"]),
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["mesh"], true, "{out}");
+    let (_, here, _) = stdout(
+        cmd()
+            .current_dir(&a)
+            .args(["graph", "--format", "json", "."]),
+    );
+    let here: serde_json::Value = serde_json::from_str(&here).unwrap();
+    assert_eq!(here["mesh"], false, "{here}");
+    // From A on A: A's selection.
+    let (code, out, err) = stdout(cmd().current_dir(&a).args(["check", "--no-cache", "."]));
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(err.contains("config .retrylint.toml:"), "{err}");
+    // Both: one configuration (their common folder has none), and a notice
+    // for each that is not applied.
+    let (_, out, err) = stdout(cmd().current_dir(dir.path()).args([
+        "check",
+        "--no-cache",
+        "--format",
+        "concise",
+        "a",
+        "b",
+    ]));
+    assert_eq!(out.matches("RL203 [warning]").count(), 2, "{out}");
+    assert!(
+        err.contains("a/.retrylint.toml: not applied")
+            && err.contains("b/.retrylint.toml: not applied"),
+        "{err}"
+    );
+    assert!(err.contains("no config file:"), "{err}");
+}
+
+#[test]
+fn the_nearest_configuration_to_the_scanned_files_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    repo_with(root, Some("[severity]\nRL203 = \"error\"\n"));
+    std::fs::create_dir(root.join("sub")).unwrap();
+    std::fs::write(
+        root.join("sub/.retrylint.toml"),
+        "[severity]\nRL203 = \"info\"\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        root.join("application.yml"),
+        root.join("sub/application.yml"),
+    )
+    .unwrap();
+    let concise = |args: &[&str]| {
+        let mut c = cmd();
+        c.current_dir(root)
+            .args(["check", "--no-cache", "--format", "concise"])
+            .args(args);
+        stdout(&mut c)
+    };
+    // The folder, and a file in it (as pre-commit passes it): its own.
+    for given in ["sub", "sub/application.yml"] {
+        let (_, out, err) = concise(&[given]);
+        assert!(
+            out.contains("sub/application.yml:") && out.contains("RL203 [info]"),
+            "{given}: {out}"
+        );
+        assert!(!out.contains("[error]"), "{given}: {out}");
+        assert!(
+            err.contains("config sub/.retrylint.toml:"),
+            "{given}: {err}"
+        );
+        assert!(!err.contains("not applied"), "{given}: {err}");
+    }
+    // The whole tree: the root's, and the nested one is said not applied.
+    let (_, out, err) = concise(&["."]);
+    assert_eq!(out.matches("RL203 [error]").count(), 2, "{out}");
+    assert!(err.contains("config .retrylint.toml:"), "{err}");
+    assert!(
+        err.contains("retrylint: sub/.retrylint.toml: not applied")
+            && err.contains("check `sub` on its own"),
+        "{err}"
+    );
+    // --config names the file: no discovery, no notice.
+    let (_, out, err) = concise(&["--config", "sub/.retrylint.toml", "."]);
+    assert_eq!(out.matches("RL203 [info]").count(), 2, "{out}");
+    assert!(!err.contains("not applied"), "{err}");
+}
+
+#[test]
+fn no_config_reads_no_configuration_file() {
+    let dir = tempfile::tempdir().unwrap();
+    repo_with(dir.path(), Some("[severity]\nRL203 = \"error\"\n"));
+    let (code, out, err) = stdout(cmd().current_dir(dir.path()).args([
+        "check",
+        "--no-cache",
+        "--no-config",
+        "--format",
+        "concise",
+        ".",
+    ]));
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("RL203 [warning]"), "{out}");
+    assert!(err.contains("no config file:"), "{err}");
+    assert!(!err.contains("not applied"), "{err}");
+}

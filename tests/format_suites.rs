@@ -72,7 +72,6 @@ fn botocore_nested_bad_config() {
 /// ingress-nginx annotation and for nginx's `proxy_next_upstream`.
 #[test]
 fn implicit_tries_with_written_conditions_say_so() {
-    std::env::set_current_dir(common::root()).unwrap();
     for (fixture, written) in [
         (
             "testdata/rules/RL403/err/ingressnginx-conditions-written-tries-default.yaml",

@@ -8,7 +8,6 @@ use retrylint::graph::{self, Graph};
 use std::path::PathBuf;
 
 fn build(path: &str, settings: &Settings) -> (retrylint::Scan, Graph) {
-    std::env::set_current_dir(common::root()).unwrap();
     let scan = retrylint::scan(&[PathBuf::from(path)], settings).unwrap();
     let g = graph::build(&scan.files, settings);
     (scan, g)
@@ -78,13 +77,13 @@ fn a_cycle_is_found_once_and_does_not_loop_the_analysis() {
     assert_eq!(g.service_name(paths[0].entry), "web");
     assert_eq!(paths[0].attempts, 2 * 3);
     // The retrying cycle is reported once, by RL401.
-    let findings = retrylint::check::check(
-        &scan,
-        &Settings {
-            select: vec!["RL401".into()],
-            ..settings
-        },
-    );
+    let findings = retrylint::pipeline::Pipeline::new(&Settings {
+        select: vec!["RL401".into()],
+        ..settings
+    })
+    .after_scan(scan, |_| true)
+    .report
+    .findings;
     let cycles: Vec<_> = findings
         .iter()
         .filter(|f| f.message.contains("call cycle"))

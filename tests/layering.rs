@@ -1,6 +1,6 @@
 //! Imports between the crate's top-level modules point one way:
 //! source -> syntax -> model -> systems (extract) -> link -> scan -> graph
-//! -> rules -> report -> render. Each module has a layer in [`LAYERS`]; a
+//! -> rules -> report -> pipeline -> render. Each module has a layer in [`LAYERS`]; a
 //! module may name only modules of its own layer or below, and no two
 //! modules name each other, directly or around a circle.
 //!
@@ -43,6 +43,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("config_file", 9),
     ("suppress", 9),
     ("report", 10),
+    // One run, stage by stage, for every command.
+    ("pipeline", 10),
     ("render", 11),
     ("cli", 12),
     ("robustness", 12),

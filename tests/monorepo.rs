@@ -8,7 +8,6 @@ use retrylint::graph;
 use std::path::PathBuf;
 
 fn scan() -> (retrylint::Scan, graph::Graph) {
-    std::env::set_current_dir(common::root()).unwrap();
     let settings = Settings::default();
     let scan = retrylint::scan(&[PathBuf::from("testdata/monorepo")], &settings).unwrap();
     let g = graph::build(&scan.files, &settings);

@@ -46,7 +46,9 @@ fn generated_monorepo_is_scanned_without_errors() {
             scan.stats.per_extractor
         );
     }
-    let run = retrylint::report::run(&scan, &settings, None);
+    let run = retrylint::pipeline::Pipeline::new(&settings)
+        .after_scan(scan, |_| true)
+        .report;
     assert!(!run.findings.is_empty());
     // The generated tree is a function of its seed.
     let again = tempfile::tempdir().unwrap();

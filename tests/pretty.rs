@@ -47,7 +47,6 @@ const RENDERED: &[(&str, &str, &str)] = &[
 
 #[test]
 fn pretty_renderings() {
-    std::env::set_current_dir(common::root()).unwrap();
     for (code, fixture, shows) in RENDERED {
         let rel = Path::new("testdata/rules")
             .join(code)

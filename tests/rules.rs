@@ -144,8 +144,6 @@ fn no_orphan_snapshots(fixtures: &[(String, &'static str, PathBuf)]) -> Result<(
 }
 
 fn main() -> ExitCode {
-    // Fixture paths (and so the snapshots) are relative to the crate root.
-    std::env::set_current_dir(common::root()).unwrap();
     let fixtures = fixtures();
     let mut trials: Vec<Trial> = fixtures
         .iter()

@@ -35,8 +35,10 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn scan(path: &Path) -> (usize, Duration) {
     let settings = Settings::default();
     let start = Instant::now();
-    let scan = retrylint::scan(&[path.to_path_buf()], &settings).expect("scan");
-    let report = retrylint::report::run(&scan, &settings, None);
+    let retrylint::pipeline::Run { scan, report, .. } =
+        retrylint::pipeline::Pipeline::new(&settings)
+            .run(&[path.to_path_buf()])
+            .expect("scan");
     let _ = retrylint::render::concise(&scan, &report.findings);
     let took = start.elapsed();
     let internal: Vec<_> = scan

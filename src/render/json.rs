@@ -61,6 +61,7 @@ pub fn render(scan: &Scan, findings: &[Finding]) -> String {
             "errors": count(Severity::Error),
             "warnings": count(Severity::Warning),
             "infos": count(Severity::Info),
+            "config_files": scan.stats.config_files,
         },
         "findings": findings.iter().zip(&prints).map(|(f, p)| finding(scan, f, p)).collect::<Vec<_>>(),
         "notices": scan.notices.iter().map(|n| json!({

@@ -107,7 +107,8 @@ pub fn tally(findings: &[Finding]) -> String {
     parts.join(", ")
 }
 
-/// The closing summary line: files, extractors, time, findings.
+/// The closing summary line: files, extractors, time, the configuration
+/// files applied, findings.
 pub fn summary(scan: &Scan, findings: &[Finding]) -> String {
     let per: Vec<String> = scan
         .stats
@@ -138,8 +139,12 @@ pub fn summary(scan: &Scan, findings: &[Finding]) -> String {
     } else {
         format!("; skipped {}", skipped.join(", "))
     };
+    let config = match scan.stats.config_files.as_slice() {
+        [] => "no config file".to_string(),
+        files => format!("config {}", files.join(", ")),
+    };
     format!(
-        "{} scanned, {} read{per}{skipped} in {} ms: {}",
+        "{} scanned, {} read{per}{skipped} in {} ms, {config}: {}",
         count(scan.stats.files_seen, "file"),
         scan.stats.files_parsed,
         scan.stats.elapsed.as_millis(),

@@ -424,7 +424,8 @@ pub fn scan(setting: &Setting, value: &str) -> Outcome {
             .push(crate::stage_notice("linking the files", &stop));
     }
     let settings = crate::config::Settings::default();
-    let report = crate::report::run(&scan, &settings, None);
+    let crate::pipeline::Run { scan, report, .. } =
+        crate::pipeline::Pipeline::new(&settings).after_scan(scan, |_| true);
     let _ = crate::render::concise(&scan, &report.findings);
     let _ = crate::render::json::render(&scan, &report.findings);
     let took = start.elapsed();

@@ -18,10 +18,11 @@ pub fn run(path: &Path, select: &[&str]) -> (Scan, Vec<Finding>) {
         select: select.iter().map(|s| s.to_string()).collect(),
         ..Settings::default()
     };
-    let scan = retrylint::scan(&[path.to_path_buf()], &settings).expect("scan");
     // The whole pipeline: every rule, the suppression pass, then `select`.
-    let findings = retrylint::report::run(&scan, &settings, None).findings;
-    (scan, findings)
+    let run = retrylint::pipeline::Pipeline::new(&settings)
+        .run(&[path.to_path_buf()])
+        .expect("scan");
+    (run.scan, run.report.findings)
 }
 
 pub fn concise(scan: &Scan, findings: &[Finding]) -> String {

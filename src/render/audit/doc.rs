@@ -652,11 +652,11 @@ mod tests {
 
     fn report(path: &str) -> Report {
         let settings = crate::config::Settings::default();
-        let mut scan = crate::scan(&[path.into()], &settings).expect("scan");
-        let config = crate::report::attach_config(&mut scan, &settings);
-        let findings = crate::report::run(&scan, &settings, config).findings;
-        let graph = crate::graph::build(&scan.files, &settings);
-        Report::build(&[path.to_string()], &scan, &graph, &findings)
+        let run = crate::pipeline::Pipeline::new(&settings)
+            .run(&[path.into()])
+            .expect("scan");
+        let graph = run.graph.expect("graph");
+        Report::build(&[path.to_string()], &run.scan, &graph, &run.report.findings)
     }
 
     /// Text written as is must need no escaping in either page.
