@@ -54,9 +54,9 @@ pub fn extract_env_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
 }
 
 /// (name, value text, value span, whole entry span) of env entries.
-pub(super) type EnvEntry = (String, String, Span, Span);
+type EnvEntry = (String, String, Span, Span);
 
-pub(super) fn k8s_env(container: Yaml<'_>) -> Vec<EnvEntry> {
+fn k8s_env(container: Yaml<'_>) -> Vec<EnvEntry> {
     let mut out = Vec::new();
     for e in container.get("env").map(|l| l.items()).unwrap_or_default() {
         let Some(name) = e.get("name").and_then(|n| n.as_str()) else {
@@ -75,7 +75,7 @@ pub(super) fn k8s_env(container: Yaml<'_>) -> Vec<EnvEntry> {
     out
 }
 
-pub(super) fn compose_env(env: Yaml<'_>) -> Vec<EnvEntry> {
+fn compose_env(env: Yaml<'_>) -> Vec<EnvEntry> {
     let mut out = Vec::new();
     if env.is_map() {
         for e in env.entries() {
@@ -108,7 +108,7 @@ pub(super) fn compose_env(env: Yaml<'_>) -> Vec<EnvEntry> {
     out
 }
 
-pub(super) fn env_policy(
+fn env_policy(
     name: &str,
     caller: &str,
     env: Vec<EnvEntry>,

@@ -23,7 +23,7 @@ pub(super) struct Prop {
     pub(super) nested: Vec<Prop>,
     /// Whether `:` separates key and value (botocore and aws-sdk-go-v2
     /// accept it; the SDKs of the shared profile parser do not).
-    pub(super) colon: bool,
+    colon: bool,
 }
 
 impl Prop {
@@ -148,7 +148,7 @@ pub(super) fn parse(text: &str, facts: &mut Facts) -> Vec<Section> {
 }
 
 /// Where aws-sdk-go-v2 cuts a line: at the first `#`, then the first `;`.
-pub(super) fn cut_comment(line: &str) -> usize {
+fn cut_comment(line: &str) -> usize {
     let hash = line.find('#').unwrap_or(line.len());
     line[..hash].find(';').unwrap_or(hash)
 }
@@ -157,7 +157,7 @@ pub(super) fn cut_comment(line: &str) -> usize {
 /// SDKs' shared profile parser and botocore (`configloader._parse_nested`,
 /// `line.split('=', 1)`) want `name = value` with a name; `:` is no
 /// separator there.
-pub(super) fn sub_property(line: &str, start: usize) -> Result<Prop, &'static str> {
+fn sub_property(line: &str, start: usize) -> Result<Prop, &'static str> {
     let Some(eq) = line.find('=') else {
         return Err("a sub-property line without `=`");
     };
@@ -217,7 +217,7 @@ pub(super) fn property(line: &str, start: usize, cut: bool) -> Option<Prop> {
     })
 }
 
-pub(super) fn unquote(s: &str) -> &str {
+fn unquote(s: &str) -> &str {
     let b = s.as_bytes();
     if b.len() > 2 && (b[0] == b'"' || b[0] == b'\'') && b[b.len() - 1] == b[0] {
         &s[1..s.len() - 1]

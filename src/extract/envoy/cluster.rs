@@ -67,7 +67,7 @@ pub(super) fn endpoints(c: Yaml<'_>) -> Vec<(String, Span)> {
     out
 }
 
-pub(super) fn cluster_budget(c: Yaml<'_>, facts: &mut Facts) -> Option<Located<Budget>> {
+fn cluster_budget(c: Yaml<'_>, facts: &mut Facts) -> Option<Located<Budget>> {
     let cb = field(c, "circuit_breakers")?;
     if !cb.value.is_map() {
         if !cb.value.is_null() {

@@ -154,7 +154,7 @@ pub(super) fn parse_retry(e: Entry<'_>, facts: &mut Facts) -> Option<Parsed> {
     })
 }
 
-pub(super) fn status_codes(rp: Yaml<'_>, facts: &mut Facts) -> Vec<Located<Condition>> {
+fn status_codes(rp: Yaml<'_>, facts: &mut Facts) -> Vec<Located<Condition>> {
     let mut out = Vec::new();
     let Some(list) = field(rp, "retriable_status_codes") else {
         return out;
@@ -214,11 +214,11 @@ pub(super) fn retry_on(
     }
 }
 
-pub(super) fn conditions_of(token: &str) -> Vec<Condition> {
+fn conditions_of(token: &str) -> Vec<Condition> {
     conditions(token)
 }
 
-pub(super) fn backoff(b: Entry<'_>, facts: &mut Facts) -> Option<Delay> {
+fn backoff(b: Entry<'_>, facts: &mut Facts) -> Option<Delay> {
     if !b.value.is_map() {
         return None;
     }
@@ -303,7 +303,7 @@ pub(super) fn header_methods(headers: Yaml<'_>) -> Option<Methods> {
 }
 
 /// `GET|HEAD`, `^(GET|HEAD)$` and the like; anything fancier is unknown.
-pub(super) fn regex_methods(r: &str) -> Methods {
+fn regex_methods(r: &str) -> Methods {
     let body = r.trim_start_matches('^').trim_end_matches('$');
     let body = body
         .strip_prefix('(')

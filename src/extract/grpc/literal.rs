@@ -169,7 +169,7 @@ pub(super) fn unescape(raw: &str, base: usize) -> (String, Vec<usize>) {
 }
 
 /// The first char boundary at or after `i`, at most the end.
-pub(super) fn ceil_boundary(s: &str, mut i: usize) -> usize {
+fn ceil_boundary(s: &str, mut i: usize) -> usize {
     if i >= s.len() {
         return s.len();
     }

@@ -5,7 +5,7 @@
 use super::*;
 
 /// `maxAttempts`, capped at 5 (and reported when above).
-pub(super) fn max_attempts(
+fn max_attempts(
     e: Option<yaml::Entry<'_>>,
     what: &str,
     m: SpanMap<'_>,
@@ -300,7 +300,7 @@ pub(super) fn hedging_policy(
 }
 
 /// Status codes as names or numbers; anything else is reported.
-pub(super) fn status_codes(
+fn status_codes(
     e: yaml::Entry<'_>,
     m: SpanMap<'_>,
     facts: &mut Facts,

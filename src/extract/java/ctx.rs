@@ -21,10 +21,10 @@ pub struct Ctx<'a> {
     /// Every named node, in source order.
     pub nodes: Vec<Node<'a>>,
     pub imports: Vec<&'a str>,
-    pub(super) vars: HashMap<&'a str, Vec<Var<'a>>>,
+    vars: HashMap<&'a str, Vec<Var<'a>>>,
     /// Method invocations in expression statements whose chain starts at a
     /// variable (`builder.maxAttempts(3);`), by variable name.
-    pub(super) mutations: HashMap<&'a str, Vec<Node<'a>>>,
+    mutations: HashMap<&'a str, Vec<Node<'a>>>,
     /// Method declarations by name.
     pub(super) methods: HashMap<&'a str, Vec<Node<'a>>>,
     /// Values assigned to a name or `this.name` with `=`, by name.
@@ -34,7 +34,7 @@ pub struct Ctx<'a> {
     pub(super) mutated: std::collections::HashSet<&'a str>,
     /// Each node's parent by node id (tree-sitter's own `parent()` walks
     /// down from the root, which is quadratic on deep trees).
-    pub(super) parents: HashMap<usize, Node<'a>>,
+    parents: HashMap<usize, Node<'a>>,
 }
 
 impl<'a> Ctx<'a> {

@@ -185,7 +185,7 @@ impl<'c, 'f> Reader<'c, 'f> {
     }
 
     /// (tries the servers allow, whether that number is exact, a label).
-    pub(super) fn peers(&self, t: &Target) -> (Option<u64>, bool, String) {
+    fn peers(&self, t: &Target) -> (Option<u64>, bool, String) {
         match t {
             Target::Upstream(u) => {
                 let up = &self.upstreams[*u];
@@ -213,7 +213,7 @@ impl<'c, 'f> Reader<'c, 'f> {
 
     /// The services a pass calls: the host names of an upstream's servers
     /// (its name when they are all addresses), or the host.
-    pub(super) fn edge_callees(&self, t: &Target) -> Vec<String> {
+    fn edge_callees(&self, t: &Target) -> Vec<String> {
         match t {
             Target::Upstream(u) => {
                 let up = &self.upstreams[*u];

@@ -53,7 +53,7 @@ impl<'c, 'f> Reader<'c, 'f> {
         }
     }
 
-    pub(super) fn keep(&mut self, i: usize, d: &Directive, v: Value) {
+    fn keep(&mut self, i: usize, d: &Directive, v: Value) {
         let entry = self
             .by_block
             .entry((d.parent, self.cfg.get(i).name.as_str()))
@@ -84,7 +84,7 @@ impl<'c, 'f> Reader<'c, 'f> {
 
     /// A family directive with a typo: `proxy_read_timout`,
     /// `proxy_next_upstream_try`.
-    pub(super) fn check_unknown(&mut self, d: &Directive) {
+    fn check_unknown(&mut self, d: &Directive) {
         for f in FAMILIES {
             let Some(rest) = d.name.strip_prefix(f.prefix) else {
                 continue;
@@ -111,7 +111,7 @@ impl<'c, 'f> Reader<'c, 'f> {
         }
     }
 
-    pub(super) fn mask(&mut self, d: &Directive, family: &Family) -> Option<Mask> {
+    fn mask(&mut self, d: &Directive, family: &Family) -> Option<Mask> {
         let mut mask = Mask::default();
         if d.args.is_empty() {
             self.facts.diagnostics.push(invalid_setting::value(
@@ -151,7 +151,7 @@ impl<'c, 'f> Reader<'c, 'f> {
         Some(mask)
     }
 
-    pub(super) fn one_arg<'d>(&mut self, d: &'d Directive) -> Option<&'d Arg> {
+    fn one_arg<'d>(&mut self, d: &'d Directive) -> Option<&'d Arg> {
         match d.args.as_slice() {
             [a] => Some(a),
             _ => {
@@ -233,7 +233,7 @@ impl<'c, 'f> Reader<'c, 'f> {
         Some((v, At::included(self.cfg.get(at).head_span())))
     }
 
-    pub(super) fn note_from(&mut self, from: String) {
+    fn note_from(&mut self, from: String) {
         if !from.is_empty() && !self.used_from.contains(&from) {
             self.used_from.push(from);
         }

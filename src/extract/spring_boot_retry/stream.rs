@@ -6,7 +6,7 @@ use super::*;
 
 /// A consumer binding's settings: its own `consumer.*`, then
 /// `spring.cloud.stream.default.consumer.*`.
-pub(super) struct Consumer<'p> {
+struct Consumer<'p> {
     pub(super) name: String,
     pub(super) span: Span,
     pub(super) own: Block<'p>,
@@ -191,7 +191,7 @@ pub(super) fn stream(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
 
 /// Every key a consumer block may hold (not only retry ones), so that
 /// unknown-key reports stay about real typos.
-pub(super) const STREAM_RETRY_KEYS_ALL: &[&str] = &[
+const STREAM_RETRY_KEYS_ALL: &[&str] = &[
     "maxAttempts",
     "backOffInitialInterval",
     "backOffMaxInterval",
@@ -214,7 +214,7 @@ pub(super) const STREAM_RETRY_KEYS_ALL: &[&str] = &[
 
 /// Functional input bindings are `<function>-in-<n>`; `input` is the
 /// legacy default.
-pub(super) fn is_input_name(name: &str) -> bool {
+fn is_input_name(name: &str) -> bool {
     name == "input"
         || name
             .rsplit_once("-in-")

@@ -340,7 +340,7 @@ pub(super) fn retry_policy(
 }
 
 /// Retry methods that the route's `Method` predicate lets through.
-pub(super) fn restrict(set: Vec<String>, route: Option<&Route>) -> Vec<String> {
+fn restrict(set: Vec<String>, route: Option<&Route>) -> Vec<String> {
     match route.and_then(|r| r.methods.as_ref()) {
         Some(allowed) => set.into_iter().filter(|m| allowed.contains(m)).collect(),
         None => set,
@@ -348,7 +348,7 @@ pub(super) fn restrict(set: Vec<String>, route: Option<&Route>) -> Vec<String> {
 }
 
 /// `BAD_GATEWAY`, `502` -> 502.
-pub(super) fn status_code(v: &str) -> Option<u16> {
+fn status_code(v: &str) -> Option<u16> {
     if let Ok(n) = v.parse::<u16>() {
         return (100..600).contains(&n).then_some(n);
     }

@@ -257,7 +257,7 @@ pub(super) fn apply<'a>(
     }
 }
 
-pub(super) fn is_negative(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+fn is_negative(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     let r = ctx.resolve(n);
     if r.kind() == "method_invocation" {
         let c = ast::chain(r, ctx.src);
