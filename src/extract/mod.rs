@@ -224,35 +224,7 @@ pub fn supported_by_name(path: &Path) -> bool {
 }
 
 #[cfg(test)]
-mod spring_name_tests {
-    use super::*;
-
-    #[test]
-    fn spring_boot_files_are_read_by_name() {
-        let p = Path::new("src/main/resources/application-prod.yml");
-        assert_eq!(classify(p, b"server:\n  port: 8080\n"), Some(Syntax::Yaml));
-        assert_eq!(
-            classify(Path::new("messages.properties"), b"greeting=hello\n"),
-            None
-        );
-        assert_eq!(
-            classify(Path::new("bootstrap.properties"), b"a=b\n"),
-            Some(Syntax::Properties)
-        );
-        // Its service identity is recorded even without retry settings.
-        let facts = extract(
-            p,
-            "spring:\n  application:\n    name: orders\n",
-            Syntax::Yaml,
-        );
-        assert_eq!(facts.services[0].name, "orders");
-        // A broken one is worth a finding: its settings went unchecked.
-        let facts = extract(p, "spring:\n  application: [\n", Syntax::Yaml);
-        assert_eq!(facts.diagnostics[0].code, "RL903");
-        let other = extract(Path::new("x.yml"), "retry: [\n", Syntax::Yaml);
-        assert!(other.diagnostics.is_empty());
-    }
-}
+mod spring_name_tests;
 
 /// Read one file's facts. Never panics on any input.
 pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
@@ -587,112 +559,10 @@ pub fn go_duration(v: yaml::Yaml<'_>, key: &str, facts: &mut Facts) -> Option<st
 pub use crate::model::calls::short_host;
 
 #[cfg(test)]
-mod template_tests {
-    use super::*;
-
-    fn run(text: &str) -> Facts {
-        extract(Path::new("values.yaml"), text, Syntax::Yaml)
-    }
-
-    fn codes(f: &Facts) -> Vec<&'static str> {
-        f.diagnostics.iter().map(|d| d.code).collect()
-    }
-
-    const VS: &str = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: \"{{ .Release.Name }}-ratings\"\nspec:\n  hosts: [ratings]\n  http:\n  - route:\n    - destination: {host: ratings}\n    timeout: \"{{ .Values.timeout }}\"\n    retries:\n      attempts: 3\n      perTryTimeout: 2s\n";
-
-    #[test]
-    fn template_values_are_not_findings_and_are_reported_once() {
-        let f = run(VS);
-        assert_eq!(codes(&f), ["RL903"], "{:?}", f.diagnostics);
-        assert!(
-            f.diagnostics[0]
-                .message
-                .starts_with("templated file: 1 setting is set by template expressions")
-        );
-        // What parses is read.
-        assert_eq!(f.policies.len(), 1);
-        assert_eq!(
-            f.policies[0].attempts.value.count,
-            crate::model::AttemptCount::Finite(4)
-        );
-    }
-
-    #[test]
-    fn templates_outside_settings_cost_nothing() {
-        let f = run(&VS.replace("\"{{ .Values.timeout }}\"", "5s"));
-        assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
-        assert_eq!(f.policies.len(), 1);
-    }
-
-    #[test]
-    fn unparsable_templated_documents_are_one_finding() {
-        let text = format!(
-            "{{{{- if .Values.enabled }}}}\n{VS}    {{{{- with .Values.retries }}}}\n    {{{{ toYaml . | indent 4 }}}}\n    {{{{- end }}}}\n{{{{- end }}}}\n---\n{}",
-            VS.replace("{{ .Release.Name }}", "x")
-                .replace("\"{{ .Values.timeout }}\"", "1s")
-        );
-        let f = run(&text);
-        assert_eq!(codes(&f), ["RL903"], "{:?}", f.diagnostics);
-        assert!(f.diagnostics[0].message.contains("templated file"));
-    }
-
-    #[test]
-    fn hash_brace_tokens_are_templates() {
-        let text = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: r}\nspec:\n  http:\n  - retries:\n      attempts: #{Retries}\n";
-        let f = run(text);
-        assert_eq!(codes(&f), ["RL903"], "{:?}", f.diagnostics);
-        assert_eq!(template_regions(text).len(), 1);
-    }
-
-    #[test]
-    fn template_regions_are_found() {
-        let r = template_regions("a: {{ x }}\nb: #{y}\nc: {{ unclosed");
-        assert_eq!(r, vec![Span::new(3, 10), Span::new(14, 18)]);
-        assert!(template_regions("a: {b: c}\n# {not}").is_empty());
-    }
-}
+mod template_tests;
 
 #[cfg(test)]
-mod robustness_tests {
-    use super::*;
-
-    /// Every fixture of the proxy and mesh formats, cut at many points and
-    /// with bytes swapped, is read without a panic.
-    #[test]
-    fn truncated_and_mangled_inputs_do_not_panic() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/rules");
-        let mut texts = Vec::new();
-        for rule in std::fs::read_dir(&root).unwrap().flatten() {
-            for kind in ["err", "ok"] {
-                let Ok(dir) = std::fs::read_dir(rule.path().join(kind)) else {
-                    continue;
-                };
-                for f in dir.flatten() {
-                    let name = f.file_name().to_string_lossy().to_string();
-                    if ["envoy-", "gatewayapi-", "linkerd-", "istio-", "yaml-"]
-                        .iter()
-                        .any(|p| name.starts_with(p))
-                        && let Ok(t) = std::fs::read_to_string(f.path())
-                    {
-                        texts.push(t);
-                    }
-                }
-            }
-        }
-        assert!(texts.len() > 40);
-        for t in &texts {
-            let step = (t.len() / 25).max(1);
-            for cut in (0..t.len()).step_by(step) {
-                if let Some(prefix) = t.get(..cut) {
-                    let _ = extract(Path::new("x.yaml"), prefix, Syntax::Yaml);
-                }
-            }
-            for (a, b) in [(":", "{"), ("-", "["), ("s", ""), ("1", "-1"), ("  ", " ")] {
-                let _ = extract(Path::new("x.yaml"), &t.replacen(a, b, 3), Syntax::Yaml);
-            }
-        }
-    }
-}
+mod robustness_tests;
 
 /// Whether [`classify`] could claim a file with this path, whatever its
 /// content: a superset of what it claims, decided from the name alone, so
@@ -754,47 +624,4 @@ pub fn wanted_by_name(path: &Path) -> bool {
 }
 
 #[cfg(test)]
-mod wanted_by_name_tests {
-    use super::*;
-
-    /// Every file `classify` claims is wanted by name: checked on the
-    /// fixtures and the test trees, so that a new format's name rule
-    /// cannot be missed here.
-    #[test]
-    fn classify_never_claims_a_file_not_wanted_by_name() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-        let mut stack = vec![root];
-        let mut claimed = 0;
-        while let Some(dir) = stack.pop() {
-            for e in std::fs::read_dir(&dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if let Ok(bytes) = std::fs::read(&p)
-                    && classify(&p, &bytes).is_some()
-                {
-                    claimed += 1;
-                    assert!(wanted_by_name(&p), "{}", p.display());
-                }
-            }
-        }
-        assert!(claimed > 100, "{claimed}");
-        for (p, want) in [
-            ("docs/readme.md", false),
-            ("img/a.png", false),
-            ("Cargo.lock", true),
-            ("Cargo.toml", false),
-            ("svc/pom.xml", true),
-            ("gradle/libs.versions.toml", true),
-            ("src/Main.java", true),
-            ("src/Main.kt", false),
-            ("etc/nginx/sites-enabled/default", true),
-            ("home/.aws/config", true),
-            ("ci/aws-config.ini", true),
-            ("deploy/nginx.conf", true),
-            ("a/appsettings.Production.json", true),
-        ] {
-            assert_eq!(wanted_by_name(Path::new(p)), want, "{p}");
-        }
-    }
-}
+mod wanted_by_name_tests;
