@@ -370,8 +370,6 @@ const PENDING: &[&str] = &[
     "src/extract/java/loops.rs",
     "src/extract/rust/eval.rs",
     "src/extract/rust/loops.rs",
-    "src/graph.rs",
-    "src/link.rs",
 ];
 
 #[test]
