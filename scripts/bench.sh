@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The performance benchmark (issue 9; budget in DESIGN.md, results in
-# PERFORMANCE.md). One command:
+# The performance benchmark (issue 9; budget in docs/architecture.md,
+# "Performance budget"; results in PERFORMANCE.md). One command:
 #
 #   scripts/bench.sh                 # 1,000, 10,000 and 100,000 files
 #   scripts/bench.sh 10000           # some sizes only

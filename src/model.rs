@@ -1,5 +1,5 @@
 //! The normalised, format-independent model that every extractor produces
-//! and every rule reads. See DESIGN.md, "The model".
+//! and every rule reads (docs/architecture.md, "The model").
 //!
 //! Conventions:
 //! - "attempts" always means total attempts, the first call included.

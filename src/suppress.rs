@@ -298,7 +298,7 @@ pub fn apply(
             None => out.findings.push(f),
         }
     }
-    let rl904 = rules::rule(unused_suppression::CODE);
+    let rl904 = unused_suppression::CODE.rule();
     for (id, ds) in per_file.iter().enumerate() {
         for (di, d) in ds.iter().enumerate() {
             if d.reason.is_none() {

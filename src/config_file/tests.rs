@@ -64,11 +64,11 @@ via = "nginx"
     assert_eq!(s.graph.services[0].paths, ["services/orders/**"]);
     assert_eq!(s.graph.edges[0].via.as_deref(), Some("nginx"));
     assert_eq!(s.graph.entry_points, ["gateway"]);
-    let rl203 = rules::rule("RL203");
+    let rl203 = rules::Code::RL203.rule();
     assert!(!s.is_enabled_at(rl203, "legacy/x.yml"));
     assert!(s.is_enabled_at(rl203, "src/x.yml"));
     assert_eq!(
-        s.severity_at(rules::rule("RL206"), "legacy/x.yml"),
+        s.severity_at(rules::Code::RL206.rule(), "legacy/x.yml"),
         Some(Severity::Info)
     );
 }
@@ -79,8 +79,8 @@ fn override_selection_replaces_the_runs_and_later_overrides_win() {
         "ignore = [\"RL203\"]\n[[overrides]]\npaths = [\"legacy/**\"]\nselect = [\"RL2\"]\n[[overrides]]\npaths = [\"legacy/vendor/\"]\nignore = [\"RL2\"]\n",
     )
     .unwrap();
-    let rl203 = rules::rule("RL203");
-    let rl901 = rules::rule("RL901");
+    let rl203 = rules::Code::RL203.rule();
+    let rl901 = rules::Code::RL901.rule();
     assert!(!s.is_enabled_at(rl203, "src/a.yml"));
     assert!(s.is_enabled_at(rl901, "src/a.yml"));
     // The override's own selection re-enables RL203 and drops RL901.

@@ -4,7 +4,7 @@ use crate::diag::Diagnostic;
 use crate::keys::did_you_mean;
 use crate::source::Span;
 
-pub const CODE: &str = "RL902";
+pub const CODE: super::Code = super::Code::RL902;
 
 /// `key: value` is invalid because of `why`.
 pub fn value(span: Span, key: &str, value: &str, why: &str) -> Diagnostic {

@@ -8,16 +8,19 @@
 //! (`rules::settings::<name>::CHECK`, generated from `rules/*.md`), and
 //! re-export these constructors.
 
+mod code;
 pub mod invalid_setting;
 pub mod unknown_setting;
 pub mod unparsable_file;
+
+pub use code::Code;
 
 use crate::source::Span;
 use serde::Serialize;
 
 /// The codes of the rules whose findings extractors report: every
 /// [`Diagnostic::code`] is one of them.
-pub const CODES: &[&str] = &[
+pub const CODES: &[Code] = &[
     unknown_setting::CODE,
     invalid_setting::CODE,
     unparsable_file::CODE,
@@ -26,7 +29,7 @@ pub const CODES: &[&str] = &[
 /// The `'static` code spelled `code`, when it is one of [`CODES`] (for a
 /// diagnostic read back from the facts cache).
 pub fn code(code: &str) -> Option<&'static str> {
-    CODES.iter().copied().find(|c| *c == code)
+    CODES.iter().map(|c| c.as_str()).find(|c| *c == code)
 }
 
 #[derive(
@@ -68,6 +71,9 @@ impl std::fmt::Display for Severity {
 /// (Deserialised for the facts cache in [`crate::cache`].)
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnostic {
+    /// The rule's code as written (always one of [`CODES`]: made from a
+    /// [`Code`] by [`Diagnostic::new`], or checked by [`code`] when read
+    /// back from the cache).
     pub code: &'static str,
     pub span: Span,
     pub message: String,
@@ -82,13 +88,13 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(
-        code: &'static str,
+        code: Code,
         span: Span,
         message: impl Into<String>,
         help: impl Into<String>,
     ) -> Self {
         Diagnostic {
-            code,
+            code: code.as_str(),
             span,
             message: message.into(),
             help: help.into(),

@@ -5,7 +5,7 @@ use crate::diag::Diagnostic;
 use crate::keys::did_you_mean;
 use crate::source::Span;
 
-pub const CODE: &str = "RL901";
+pub const CODE: super::Code = super::Code::RL901;
 
 /// `key` is not a key of `what`.
 pub fn unknown_key<'c>(

@@ -4,7 +4,7 @@
 use crate::diag::Diagnostic;
 use crate::source::Span;
 
-pub const CODE: &str = "RL903";
+pub const CODE: super::Code = super::Code::RL903;
 
 /// One YAML document of a stream did not parse; `line` is the text of the
 /// line where it failed.

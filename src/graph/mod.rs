@@ -1,4 +1,4 @@
-//! The call-path graph (DESIGN.md, "The call-path graph").
+//! The call-path graph (docs/architecture.md, "The call-path graph").
 //!
 //! Nodes are services, edges are calls, and each edge carries the retry
 //! *layers* that apply to that call: the caller's code and SDK policies,

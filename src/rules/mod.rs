@@ -1,8 +1,10 @@
 //! The rule registry and what rules produce.
 //!
 //! Rules are declared once, by their doc in `rules/RLnnn-name.md`; build.rs
-//! generates [`RULES`] from those docs and binds each to the module
-//! `rules::<category>::<name>` and its `CHECK`.
+//! generates [`RULES`] and the enum [`Code`] from those docs and binds each
+//! to the module `rules::<category>::<name>` and its `CHECK`
+//! (docs/architecture.md, "Where a rule lives"). A rule module never
+//! spells its own code: the [`Emitter`] it is handed carries its rule.
 
 pub mod backoff;
 pub mod budget;
@@ -14,7 +16,7 @@ pub mod settings;
 pub mod timeouts;
 
 use crate::config::Settings;
-pub use crate::diag::{Diagnostic, Severity};
+pub use crate::diag::{Code, Diagnostic, Severity};
 pub use crate::keys::{did_you_mean, normalise_key};
 use crate::model::Facts;
 use crate::model::RetryPolicy;
@@ -60,7 +62,9 @@ pub struct PolicyCtx<'a> {
 pub enum Check {
     /// Once for every retry policy of every file.
     Policy(fn(&PolicyCtx<'_>, &mut Emitter<'_>)),
-    /// Over the call-path graph.
+    /// Over the call-path graph. Written `graph_check!(check)` with
+    /// `fn check(&GraphCtx, &mut Emitter)`: the macro hands `check` an
+    /// [`Emitter`] for the rule the module's doc declares.
     Graph(fn(&crate::graph::GraphCtx<'_>, &mut Vec<Finding>)),
     /// Reported by extractors while they read a file (settings problems);
     /// the rule module provides the constructors they call.
@@ -70,7 +74,10 @@ pub enum Check {
 }
 
 pub struct Rule {
+    /// The code as written (`"RL203"`), for output.
     pub code: &'static str,
+    /// The code as a value (`Code::RL203`).
+    pub id: Code,
     pub name: &'static str,
     pub category: Category,
     pub severity: Severity,
@@ -119,21 +126,82 @@ impl Rule {
 
 include!(concat!(env!("OUT_DIR"), "/registry.rs"));
 
-/// The rule with this code (`RL203`) or name (`unjittered-backoff`).
-pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
-    let q = code_or_name.trim();
-    RULES
-        .iter()
-        .find(|r| r.code.eq_ignore_ascii_case(q) || r.name.eq_ignore_ascii_case(q))
+impl Code {
+    /// This code's rule.
+    pub fn rule(self) -> &'static Rule {
+        &RULES[self as usize]
+    }
+
+    /// The code whose doc binds the module at `path` (a `module_path!()`
+    /// ending in `::rules::<category>::<module>`). Evaluated in a `const`,
+    /// a module no doc binds is a compile error.
+    pub const fn of_module(path: &str) -> Code {
+        let mut i = 0;
+        while i < MODULES.len() {
+            if ends_with(path.as_bytes(), MODULES[i].1.as_bytes()) {
+                return MODULES[i].0;
+            }
+            i += 1;
+        }
+        panic!("no rules/RLnnn-name.md binds this module")
+    }
 }
 
-/// The rule with this code; for codes written in the source.
+const fn ends_with(s: &[u8], suffix: &[u8]) -> bool {
+    if suffix.len() > s.len() {
+        return false;
+    }
+    let start = s.len() - suffix.len();
+    let mut i = 0;
+    while i < suffix.len() {
+        if s[start + i] != suffix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The rule with this code (`RL203`) or name (`unjittered-backoff`).
+pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
+    if let Some(code) = Code::parse(code_or_name) {
+        return Some(code.rule());
+    }
+    let q = code_or_name.trim();
+    RULES.iter().find(|r| r.name.eq_ignore_ascii_case(q))
+}
+
+/// The rule of a [`Diagnostic::code`], which is always a rule's: made
+/// from a [`Code`], or checked when read back from the cache. Code that
+/// names a rule writes `Code::RL203.rule()`, which the compiler checks.
 ///
 /// # Panics
-/// When no rule has the code: a programming error caught by the tests.
+/// When no rule has the code.
 pub fn rule(code: &str) -> &'static Rule {
     lookup(code).unwrap_or_else(|| panic!("no rule {code}"))
 }
+
+/// `Check::Graph` for a graph rule's `fn check(&GraphCtx, &mut Emitter)`:
+/// the [`Emitter`] it is handed carries the rule whose doc binds the
+/// calling module, found at compile time ([`Code::of_module`]).
+macro_rules! graph_check {
+    ($check:path) => {
+        $crate::rules::Check::Graph({
+            fn emit_through(
+                ctx: &$crate::graph::GraphCtx<'_>,
+                out: &mut Vec<$crate::rules::Finding>,
+            ) {
+                const CODE: $crate::rules::Code = $crate::rules::Code::of_module(module_path!());
+                $check(
+                    ctx,
+                    &mut $crate::rules::Emitter::scan_wide(CODE.rule(), out),
+                )
+            }
+            emit_through
+        })
+    };
+}
+pub(crate) use graph_check;
 
 /// A location that helps explain a finding (each hop of a path).
 #[derive(Clone, Debug, PartialEq)]
@@ -184,23 +252,56 @@ impl Finding {
     }
 }
 
-/// Collects the findings of one rule on one file.
+/// Collects the findings of one rule: the one way a rule reports, so that
+/// every finding is formed alike (the rule, its default severity, the
+/// message and help). Policy rules get one per file (`file`); graph rules
+/// one over the whole scan ([`Emitter::scan_wide`]), and name each
+/// finding's file ([`Emitter::emit_at`]).
 pub struct Emitter<'a> {
     pub rule: &'static Rule,
+    /// The file findings are in; [`NO_FILE`] for a graph rule's emitter.
     pub file: FileId,
     pub out: &'a mut Vec<Finding>,
 }
 
-impl Emitter<'_> {
+/// The `file` of an emitter whose findings each name their own.
+pub const NO_FILE: FileId = FileId::MAX;
+
+impl<'a> Emitter<'a> {
+    /// An emitter over the whole scan (a graph rule's).
+    pub fn scan_wide(rule: &'static Rule, out: &'a mut Vec<Finding>) -> Self {
+        Emitter {
+            rule,
+            file: NO_FILE,
+            out,
+        }
+    }
+
+    /// A finding in this emitter's file.
+    ///
+    /// # Panics
+    /// On a scan-wide emitter, which has no file: use [`Emitter::emit_at`].
     pub fn emit(
         &mut self,
         span: Span,
         message: impl Into<String>,
         help: impl Into<String>,
     ) -> &mut Finding {
+        assert_ne!(self.file, NO_FILE, "a scan-wide emitter names the file");
+        self.emit_at(self.file, span, message, help)
+    }
+
+    /// A finding in `file`.
+    pub fn emit_at(
+        &mut self,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) -> &mut Finding {
         self.out.push(Finding::new(
             self.rule,
-            self.file,
+            file,
             span,
             message.into(),
             help.into(),
@@ -216,5 +317,34 @@ impl Emitter<'_> {
             span,
             message: message.into(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_maps_to_its_rule_and_back() {
+        assert_eq!(Code::ALL.len(), RULES.len());
+        for c in Code::ALL {
+            let r = c.rule();
+            assert_eq!((r.id, r.code), (c, c.as_str()));
+            assert!(std::ptr::eq(lookup(r.code).unwrap(), r));
+            assert!(std::ptr::eq(lookup(r.name).unwrap(), r));
+        }
+        assert!(lookup("rl2o3").is_none());
+    }
+
+    #[test]
+    fn a_module_is_bound_to_its_docs_code() {
+        const PATHS: Code = Code::of_module("retrylint::rules::paths::layered_retries");
+        assert_eq!(PATHS, Code::RL402);
+        assert_eq!(
+            Code::of_module("retrylint::rules::backoff::unjittered_backoff"),
+            Code::RL203
+        );
+        // Not a rule module (at compile time, a `const` that fails).
+        assert!(std::panic::catch_unwind(|| Code::of_module("retrylint::rules::paths")).is_err());
     }
 }

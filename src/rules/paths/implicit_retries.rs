@@ -5,14 +5,13 @@
 
 use crate::graph::GraphCtx;
 use crate::model::{Layer, Provenance};
-use crate::rules::{Check, Finding, Related, rule};
+use crate::rules::{Check, Emitter, Related, graph_check};
 use crate::source::SourceFile;
 use std::collections::BTreeSet;
 
-pub const CHECK: Check = Check::Graph(check);
+pub const CHECK: Check = graph_check!(check);
 
-fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
-    let me = rule("RL403");
+fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let mut seen = BTreeSet::new();
     // A mesh-wide default replaces Istio's built-in one wherever a route
     // writes no `retries`.
@@ -55,13 +54,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                     p.describe(),
                 ),
             };
-            let mut finding = Finding::new(
-                me,
-                id,
-                p.attempts.span,
-                message,
-                p.system.spec().fixes.explicit.into(),
-            );
+            let finding = out.emit_at(id, p.attempts.span, message, p.system.spec().fixes.explicit);
             if on.is_some() && p.retry_on.is_written() && p.retry_on.span != p.attempts.span {
                 finding.related.push(Related {
                     file: id,
@@ -76,7 +69,6 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                     message: "the mesh-wide default".into(),
                 });
             }
-            out.push(finding);
         }
     }
     let g = ctx.graph;
@@ -94,8 +86,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
             } else {
                 "by the mesh-wide default".to_string()
             };
-            let mut f = Finding::new(
-                me,
+            let f = out.emit_at(
                 e.proof.file,
                 e.proof.span,
                 format!(
@@ -118,7 +109,6 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                     message: "the mesh-wide default".into(),
                 });
             }
-            out.push(f);
         }
     }
 }

@@ -3,15 +3,14 @@
 
 use super::{first_layer, path_finding, retrying_layers};
 use crate::graph::{GraphCtx, WorstPath};
-use crate::rules::{Check, Finding, rule};
+use crate::rules::{Check, Emitter, graph_check};
 use std::collections::BTreeSet;
 
-pub const CHECK: Check = Check::Graph(check);
+pub const CHECK: Check = graph_check!(check);
 
-fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
+fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let g = ctx.graph;
     let limit = ctx.settings.thresholds.amplification;
-    let me = rule("RL402");
     let mut covered: BTreeSet<usize> = BTreeSet::new();
     let mut reported = BTreeSet::new();
     for path in g.worst_paths() {
@@ -31,8 +30,8 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
         if !reported.insert(at) {
             continue;
         }
-        out.push(path_finding(
-            me,
+        path_finding(
+            out,
             g,
             &path,
             at,
@@ -42,7 +41,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                 g.arithmetic(&path)
             ),
             "keep retries in one layer and make the others fail fast: each layer multiplies the attempts of the layers below it".into(),
-        ));
+        );
     }
     // Layers stacked on one call that no entry's worst path covers.
     for (i, e) in g.edges.iter().enumerate() {
@@ -60,8 +59,8 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
         if !reported.insert(at) {
             continue;
         }
-        out.push(path_finding(
-            me,
+        path_finding(
+            out,
             g,
             &path,
             at,
@@ -73,6 +72,6 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                 g.arithmetic(&path)
             ),
             "keep one retry layer on this call and remove the others".into(),
-        ));
+        );
     }
 }

@@ -6,19 +6,19 @@ pub mod layered_retries;
 pub mod retry_amplification;
 
 use crate::graph::{Graph, Loc, WorstPath};
-use crate::rules::{Finding, Related, Rule};
+use crate::rules::{Emitter, Related};
 
 /// A finding at `at` with every retrying layer of `path` as a related
 /// location.
 pub fn path_finding(
-    rule: &'static Rule,
+    e: &mut Emitter<'_>,
     graph: &Graph,
     path: &WorstPath,
     at: Loc,
     message: String,
     help: String,
-) -> Finding {
-    let mut f = Finding::new(rule, at.file, at.span, message, help);
+) {
+    let f = e.emit_at(at.file, at.span, message, help);
     for &e in &path.edges {
         for l in graph.edges[e].layers.iter().filter(|l| l.retries()) {
             if l.loc == at && f.related.iter().all(|r| r.span != at.span) {
@@ -31,7 +31,6 @@ pub fn path_finding(
             });
         }
     }
-    f
 }
 
 /// The first retrying layer on a path: where a finding about it points.

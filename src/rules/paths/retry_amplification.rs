@@ -3,14 +3,13 @@
 
 use super::{first_layer, path_finding};
 use crate::graph::GraphCtx;
-use crate::rules::{Check, Finding, Related, rule};
+use crate::rules::{Check, Emitter, Related, graph_check};
 
-pub const CHECK: Check = Check::Graph(check);
+pub const CHECK: Check = graph_check!(check);
 
-fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
+fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let g = ctx.graph;
     let limit = ctx.settings.thresholds.amplification;
-    let me = rule("RL401");
     for path in g.worst_paths() {
         if path.attempts <= limit {
             continue;
@@ -26,8 +25,8 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
             g.service_name(last),
             g.arithmetic(&path)
         );
-        out.push(path_finding(
-            me,
+        path_finding(
+            out,
             g,
             &path,
             at,
@@ -35,7 +34,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
             format!(
                 "retry at one layer only (usually the one closest to the user, or the callee's own client) and make the others fail fast, so that the product stays at or below {limit}; add a retry budget where the layer offers one"
             ),
-        ));
+        );
     }
     // A cycle that retries multiplies without bound: said once per cycle.
     for cycle in &g.cycles {
@@ -68,15 +67,14 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
             .iter()
             .find(|l| l.retries())
             .map_or(edge.proof, |l| l.loc);
-        let mut f = Finding::new(
-            me,
+        let f = out.emit_at(
             at.file,
             at.span,
             format!(
                 "call cycle `{}` retries: each trip round the cycle multiplies the attempts again, without bound",
                 names.join(" -> ")
             ),
-            "break the cycle, or make every call on it fail fast (no retries) and bound it with a deadline that shrinks at each hop".into(),
+            "break the cycle, or make every call on it fail fast (no retries) and bound it with a deadline that shrinks at each hop",
         );
         for &e in &edges {
             let p = g.edges[e].proof;
@@ -90,6 +88,5 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                 ),
             });
         }
-        out.push(f);
     }
 }

@@ -26,13 +26,13 @@ pub mod unparsable_file {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::{Check, rule};
+    use crate::rules::Check;
 
     /// Every code an extractor reports is a registered extractor rule.
     #[test]
     fn diagnostic_codes_are_extractor_rules() {
         for code in crate::diag::CODES {
-            assert!(matches!(rule(code).check, Check::Extractor), "{code}");
+            assert!(matches!(code.rule().check, Check::Extractor), "{code}");
         }
     }
 }

@@ -5,7 +5,7 @@
 use crate::rules::{self, Check};
 
 pub const CHECK: Check = Check::Suppression;
-pub const CODE: &str = "RL904";
+pub const CODE: rules::Code = rules::Code::RL904;
 
 /// The help of a comment that is not a valid directive.
 pub const MALFORMED_HELP: &str =

@@ -4,14 +4,13 @@
 
 use crate::duration::human;
 use crate::graph::GraphCtx;
-use crate::rules::{Check, Finding, Related, rule};
+use crate::rules::{Check, Emitter, Related, graph_check};
 
-pub const CHECK: Check = Check::Graph(check);
+pub const CHECK: Check = graph_check!(check);
 
-fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
+fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let g = ctx.graph;
     let worst = g.worst_time();
-    let me = rule("RL303");
     for e in &g.edges {
         // The caller's timeout for this call: the tightest per-try, else
         // the tightest overall timeout, of the layers on the edge.
@@ -28,8 +27,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let at = layer.timeout_loc.unwrap_or(e.proof);
-        let mut f = Finding::new(
-            me,
+        let f = out.emit_at(
             at.file,
             at.span,
             format!(
@@ -60,6 +58,5 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Vec<Finding>) {
                 });
             }
         }
-        out.push(f);
     }
 }
