@@ -315,6 +315,17 @@ pub fn is_test_only(attrs: &[Attribute]) -> bool {
     })
 }
 
+/// A `#[test]` (or `#[tokio::test]`, `#[rstest]`) function.
+fn is_test_fn(item: &Item) -> bool {
+    let Item::Fn(f) = item else { return false };
+    f.attrs.iter().any(|a| {
+        let p = a.path();
+        p.is_ident("test")
+            || p.is_ident("rstest")
+            || (p.segments.len() == 2 && p.segments.last().is_some_and(|s| s.ident == "test"))
+    })
+}
+
 fn type_name(t: &Type) -> Option<&syn::Ident> {
     match t {
         Type::Path(p) => p.path.segments.last().map(|s| &s.ident),
@@ -1293,7 +1304,9 @@ pub fn pat_ident(p: &Pat) -> Option<String> {
 
 /// Read a parsed file into `facts`.
 pub fn read_file<'a>(file: &'a syn::File, spans: &'a Spans<'a>, facts: &mut Facts) {
-    if is_test_only(&file.attrs) {
+    // A test module in a file of its own (`#[cfg(test)] mod tests;` in the
+    // parent): its `#[test]` functions sit at the top of the file.
+    if is_test_only(&file.attrs) || file.items.iter().any(is_test_fn) {
         return;
     }
     let mut c = Collector {

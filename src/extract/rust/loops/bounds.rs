@@ -158,6 +158,16 @@ impl LoopFinder<'_, '_, '_, '_> {
         }
         let mut ifs = Ifs { out: Vec::new() };
         ifs.visit_block(body);
+        let decremented = |name: &str| {
+            let t = body_text.replace(' ', "");
+            t.contains(&format!("{name}-=1")) || t.contains(&format!("{name}={name}-1"))
+        };
+        let dec_at = |name: &str| -> Option<usize> {
+            let b = spans.block(body);
+            let t = spans.slice(b);
+            t.find(&format!("{name} -= 1")).map(|i| b.start + i)
+        };
+        let time_test = ifs.out.iter().copied().find(|c| is_time_test(spans.text(*c)));
         for c in ifs.out {
             let mut conds = vec![c];
             if let Expr::Binary(b) = c
@@ -170,6 +180,14 @@ impl LoopFinder<'_, '_, '_, '_> {
                     continue;
                 };
                 if !incremented(&name) {
+                    // A counter counted down (`retries_left -= 1`) to zero.
+                    if decremented(&name)
+                        && matches!(op, Cmp::Eq | Cmp::Le)
+                        && matches!(self.num(limit), Num::Const(0))
+                    {
+                        found = Some(self.countdown(before, &name, cmp_span, &dec_at));
+                        break;
+                    }
                     continue;
                 }
                 let c0 = self.counter_init(before, &name);
@@ -199,6 +217,15 @@ impl LoopFinder<'_, '_, '_, '_> {
         // A match guard: `Err(e) if attempt >= 4 => return Err(e)`.
         if found.is_none() {
             found = self.guard_bound(body, before);
+        }
+        // An elapsed-time cap (`if start.elapsed() > timeout { break }`):
+        // bounded, by a number of attempts the clock decides.
+        if found.is_none()
+            && let Some(c) = time_test
+        {
+            return AttemptsT::Unknown {
+                span: spans.node(c),
+            };
         }
         if found.is_none() && delegates(body_text) {
             return AttemptsT::Unknown { span: head };
@@ -256,6 +283,45 @@ impl LoopFinder<'_, '_, '_, '_> {
     }
 }
 
+
+/// A test of the clock: `start.elapsed() > timeout`, `Instant::now() >=
+/// deadline`.
+fn is_time_test(text: &str) -> bool {
+    let t = text.replace(' ', "").to_ascii_lowercase();
+    t.contains("elapsed()") || t.contains("now()") || t.contains("deadline")
+}
+
+impl LoopFinder<'_, '_, '_, '_> {
+    /// Attempts of a loop that counts `name` down from its first value and
+    /// stops when it reaches zero.
+    fn countdown(
+        &self,
+        before: &[&Stmt],
+        name: &str,
+        cmp: &Expr,
+        dec_at: &dyn Fn(&str) -> Option<usize>,
+    ) -> AttemptsT {
+        let spans = self.ev.spans;
+        let init = before.iter().rev().find_map(|s| match s {
+            Stmt::Local(l) if pat_ident(&l.pat).as_deref() == Some(name) => {
+                l.init.as_ref().map(|i| self.num(&i.expr))
+            }
+            _ => None,
+        });
+        let check_at = spans.node(cmp).start;
+        let dec_before = dec_at(name).is_some_and(|i| i < check_at);
+        match init {
+            Some(Num::Const(n)) => AttemptsT::Count {
+                value: Num::Const(n),
+                offset: i128::from(!dec_before),
+                span: spans.node(cmp),
+            },
+            _ => AttemptsT::Unknown {
+                span: spans.node(cmp),
+            },
+        }
+    }
+}
 
 /// Counters incremented by one in a loop body (`name += 1`), with where.
 pub(super) fn counters(text: &str) -> Vec<(String, usize)> {

@@ -38,14 +38,8 @@ impl LoopFinder<'_, '_, '_, '_> {
             .collect::<Vec<_>>()
             .join(" ");
         let compact = t.replace(' ', "");
-        let handles_err = compact.contains("Err(")
-            || compact.contains(".is_ok()")
-            || compact.contains(".is_err()")
-            || compact.contains("ifletOk(");
         let sleeps = compact.contains("sleep(");
         let again = compact.contains("continue");
-        let leaves =
-            compact.contains("break") || compact.contains("return") || compact.contains("Ok(");
         // Without a sleep, only an async loop that says it retries is a
         // retry loop: compare-and-swap loops, parsers and `EINTR` loops go
         // round again at once on purpose.
@@ -54,9 +48,12 @@ impl LoopFinder<'_, '_, '_, '_> {
             .iter()
             .any(|w| whole.contains(w));
         let retries_io = again && says_retry && compact.contains(".await");
-        if !(handles_err && (sleeps || retries_io) && leaves)
-            || compact.contains("compare_exchange")
-        {
+        if !(sleeps || retries_io) || compact.contains("compare_exchange") {
+            return None;
+        }
+        // A failure that goes round again, and a way out on success.
+        let shape = shape::shape(spans, body, cond.is_some());
+        if !(shape.retries_err && shape.success_exit) {
             return None;
         }
         // `for x in items` is iteration over work, not a retry.
@@ -79,7 +76,8 @@ impl LoopFinder<'_, '_, '_, '_> {
         let predicate = PREDICATE_WORDS
             .iter()
             .any(|w| compact.contains(&w.replace(' ', "")))
-            || guard_on_error;
+            || guard_on_error
+            || shape.classified;
         let attempts = self.bound(body, before, head_span, range, cond);
         let (delay, randomised) = self.delay(body, before);
         Some(LoopT {

@@ -87,8 +87,8 @@ impl LoopFinder<'_, '_, '_, '_> {
         {
             let name = id.to_string();
             let bt = body_text.replace(' ', "");
-            let grows =
-                bt.contains(&format!("{name}*=")) || bt.contains(&format!("{name}={name}*"));
+            let growth = growth(&bt, &name);
+            let grows = growth.is_some();
             let var_rand = randomised
                 || bt
                     .lines()
@@ -101,12 +101,13 @@ impl LoopFinder<'_, '_, '_, '_> {
                     let v = self.ev.eval_pub(&init.expr, &mut ());
                     if let Some(d) = v {
                         if grows {
-                            let mult = multiplier_in(&bt, &name).unwrap_or(2.0);
+                            let (mult, cap_text) = growth.unwrap_or((2.0, None));
+                            let cap = cap_text.and_then(|c| self.duration_of(&c, before));
                             return (
                                 DelayT::Exponential {
                                     base: d,
                                     multiplier: mult,
-                                    cap: None,
+                                    cap,
                                     span,
                                 },
                                 var_rand,
@@ -147,9 +148,78 @@ pub(super) fn delegates(body: &str) -> bool {
     .any(|w| t.contains(w))
 }
 
-pub(super) fn multiplier_in(compact: &str, name: &str) -> Option<f64> {
-    let key = format!("{name}*=");
-    let i = compact.find(&key)? + key.len();
+/// How the loop grows the delay variable `name`, in the body's text
+/// without spaces: `name *= 2`, `name = name * 2`, `name = (name *
+/// 2).min(max)`, `name = min(name * 2, max)`, `name = name.saturating_mul(2)`;
+/// the multiplier (2 when unread) and the cap as written.
+fn growth(compact: &str, name: &str) -> Option<(f64, Option<String>)> {
+    if compact.contains(&format!("{name}*=")) {
+        return Some((multiplier_in(compact, &format!("{name}*=")).unwrap_or(2.0), None));
+    }
+    let key = format!("{name}=");
+    for (i, _) in compact.match_indices(&key) {
+        // Not `==`, `<=`, `>=`, `!=` and not a longer name.
+        let prev = compact[..i].chars().next_back();
+        if prev.is_some_and(|c| c.is_alphanumeric() || "_.=<>!".contains(c))
+            || compact[i + key.len()..].starts_with('=')
+        {
+            continue;
+        }
+        let rhs = &compact[i + key.len()..];
+        let stmt = &rhs[..rhs.find(';').unwrap_or(rhs.len())];
+        let mul = [format!("{name}*"), format!("{name}.saturating_mul("), format!("{name}.checked_mul("), format!("{name}.mul_f64("), format!("{name}.mul_f32(")]
+            .into_iter()
+            .find(|k| stmt.contains(k.as_str()));
+        let Some(k) = mul else { continue };
+        let mult = multiplier_in(stmt, &k).unwrap_or(2.0);
+        let cap = stmt
+            .find(".min(")
+            .map(|j| &stmt[j + 5..])
+            .or_else(|| {
+                // `min(name * 2, max)`: the argument after the comma.
+                stmt.starts_with("min(")
+                    .then_some(stmt)
+                    .or_else(|| stmt.find("::min(").map(|j| &stmt[j..]))
+                    .and_then(|s| s.rfind(',').map(|j| &s[j + 1..]))
+            })
+            .map(|c| {
+                let mut depth = 0i32;
+                c.chars()
+                    .take_while(|ch| {
+                        match ch {
+                            '(' => depth += 1,
+                            ')' if depth == 0 => return false,
+                            ')' => depth -= 1,
+                            _ => {}
+                        }
+                        true
+                    })
+                    .collect::<String>()
+            });
+        return Some((mult, cap));
+    }
+    None
+}
+
+impl LoopFinder<'_, '_, '_, '_> {
+    /// A duration written as text: a local bound before the loop, a
+    /// constant, or a `Duration::from_*` call.
+    fn duration_of(&self, text: &str, before: &[&Stmt]) -> Option<Duration> {
+        for st in before.iter().rev() {
+            if let Stmt::Local(l) = st
+                && pat_ident(&l.pat).as_deref() == Some(text)
+                && let Some(init) = &l.init
+            {
+                return self.ev.eval_pub(&init.expr, &mut ());
+            }
+        }
+        let e: Expr = syn::parse_str(text).ok()?;
+        self.ev.eval_pub(&e, &mut ())
+    }
+}
+
+pub(super) fn multiplier_in(compact: &str, key: &str) -> Option<f64> {
+    let i = compact.find(key)? + key.len();
     let num: String = compact[i..]
         .chars()
         .take_while(|c| c.is_ascii_digit() || *c == '.')

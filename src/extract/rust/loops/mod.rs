@@ -31,6 +31,7 @@ mod classify;
 mod delay;
 mod macros;
 mod policy;
+mod shape;
 pub use macros::instantiate;
 use macros::*;
 use bounds::counters;
