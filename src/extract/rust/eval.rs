@@ -315,6 +315,18 @@ pub fn is_test_only(attrs: &[Attribute]) -> bool {
     })
 }
 
+/// A crate named for tests: `test_util`, `test-utils`, `foo_test`,
+/// `foo-tests`, `testing`.
+fn is_test_crate(name: &str) -> bool {
+    let n = name.to_ascii_lowercase().replace('-', "_");
+    n.starts_with("test_")
+        || n.ends_with("_test")
+        || n.ends_with("_tests")
+        || n.contains("_test_")
+        || n == "testing"
+        || n == "tests"
+}
+
 /// A `#[test]` (or `#[tokio::test]`, `#[rstest]`) function.
 fn is_test_fn(item: &Item) -> bool {
     let Item::Fn(f) = item else { return false };
@@ -1307,6 +1319,17 @@ pub fn read_file<'a>(file: &'a syn::File, spans: &'a Spans<'a>, facts: &mut Fact
     // A test module in a file of its own (`#[cfg(test)] mod tests;` in the
     // parent): its `#[test]` functions sit at the top of the file.
     if is_test_only(&file.attrs) || file.items.iter().any(is_test_fn) {
+        return;
+    }
+    // A crate of test support (`test_util`, `test_raftstore`,
+    // `foo-test-utils`): its waits and retries serve tests.
+    if facts
+        .rust
+        .crate_dir
+        .as_deref()
+        .and_then(|d| d.rsplit('/').next())
+        .is_some_and(is_test_crate)
+    {
         return;
     }
     let mut c = Collector {

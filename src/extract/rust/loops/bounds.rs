@@ -218,6 +218,12 @@ impl LoopFinder<'_, '_, '_, '_> {
         if found.is_none() {
             found = self.guard_bound(body, before);
         }
+        // A guard that lets the arm go round again while a counter is under
+        // its limit: `Err(e) if retryable(&e) && attempt < max => { attempt
+        // += 1; sleep(..) }`.
+        if found.is_none() {
+            found = self.staying_guard(body, before, &incremented);
+        }
         // An elapsed-time cap (`if start.elapsed() > timeout { break }`):
         // bounded, by a number of attempts the clock decides.
         if found.is_none()
@@ -283,6 +289,70 @@ impl LoopFinder<'_, '_, '_, '_> {
     }
 }
 
+
+impl LoopFinder<'_, '_, '_, '_> {
+    fn staying_guard(
+        &self,
+        body: &Block,
+        before: &[&Stmt],
+        incremented: &dyn Fn(&str) -> bool,
+    ) -> Option<AttemptsT> {
+        struct Arms<'x> {
+            out: Vec<(&'x Expr, &'x Expr)>,
+        }
+        impl<'x> Visit<'x> for Arms<'x> {
+            fn visit_item(&mut self, _: &'x Item) {}
+            fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
+            fn visit_arm(&mut self, a: &'x syn::Arm) {
+                if let syn::Pat::Guard(g) = &a.pat {
+                    self.out.push((&g.guard, &a.body));
+                }
+                syn::visit::visit_arm(self, a);
+            }
+        }
+        let mut arms = Arms { out: Vec::new() };
+        arms.visit_block(body);
+        for (guard, arm_body) in arms.out {
+            if super::shape::leaves(arm_body) {
+                continue;
+            }
+            let mut parts = vec![guard];
+            let mut i = 0;
+            while i < parts.len() {
+                if let Expr::Binary(b) = parts[i]
+                    && matches!(b.op, syn::BinOp::And(_))
+                {
+                    let (l, r) = (&*b.left, &*b.right);
+                    parts.remove(i);
+                    parts.push(l);
+                    parts.push(r);
+                    continue;
+                }
+                i += 1;
+            }
+            for c in parts {
+                let Some((name, op, limit, cmp)) = compare(c) else {
+                    continue;
+                };
+                if !incremented(&name) {
+                    continue;
+                }
+                let c0 = self.counter_init(before, &name);
+                let offset = match op {
+                    Cmp::Lt => 1 - c0,
+                    Cmp::Le => 2 - c0,
+                    _ => continue,
+                };
+                return Some(AttemptsT::Count {
+                    value: self.num(limit),
+                    offset,
+                    span: self.ev.spans.node(cmp),
+                });
+            }
+        }
+        None
+    }
+}
 
 /// A test of the clock: `start.elapsed() > timeout`, `Instant::now() >=
 /// deadline`.

@@ -38,7 +38,9 @@ impl LoopFinder<'_, '_, '_, '_> {
             .collect::<Vec<_>>()
             .join(" ");
         let compact = t.replace(' ', "");
-        let sleeps = compact.contains("sleep(");
+        let sleeps = compact.contains("sleep(")
+            || compact.contains(".delay(")
+            || compact.contains("Delay::new(");
         let again = compact.contains("continue");
         // Without a sleep, only an async loop that says it retries is a
         // retry loop: compare-and-swap loops, parsers and `EINTR` loops go
@@ -52,7 +54,7 @@ impl LoopFinder<'_, '_, '_, '_> {
             return None;
         }
         // A failure that goes round again, and a way out on success.
-        let shape = shape::shape(spans, body, cond.is_some());
+        let shape = shape::shape(spans, body, cond);
         if !(shape.retries_err && shape.success_exit) {
             return None;
         }

@@ -25,7 +25,8 @@ impl LoopFinder<'_, '_, '_, '_> {
         let Some(arg) = s.out.first() else {
             // A delay computed elsewhere (`state.sleep_backoff(b)`).
             let t = spans.block_text(body);
-            if t.contains("sleep") || delegates(t) {
+            // A timer's delay (`timer.delay(now + interval)`, `Delay::new`).
+            if t.contains("sleep") || t.contains(".delay(") || t.contains("Delay::new(") || delegates(t) {
                 return (
                     DelayT::Custom {
                         span: spans.block(body),

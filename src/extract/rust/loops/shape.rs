@@ -38,8 +38,9 @@ struct W<'s> {
     spans: &'s Spans<'s>,
     nested: u32,
     ctx: Ctx,
-    /// In a `while` loop: an assignment on success (`done = true`) ends it.
-    is_while: bool,
+    /// A `while` loop's condition: an assignment on success to what it
+    /// reads (`done = true`) ends the loop.
+    while_cond: Option<String>,
     direct_err: bool,
     nested_err: bool,
     nested_ok_return: bool,
@@ -49,7 +50,7 @@ struct W<'s> {
 
 /// Whether a block leaves unconditionally (a direct `break`, `return` or
 /// `continue 'outer` at its end, or a macro that panics).
-fn leaves(e: &Expr) -> bool {
+pub(super) fn leaves(e: &Expr) -> bool {
     match e {
         Expr::Return(_) | Expr::Break(_) => true,
         Expr::Continue(c) => c.label.is_some(),
@@ -88,7 +89,10 @@ fn pat_variant(p: &Pat) -> Option<(String, Option<&Pat>)> {
 /// An inner pattern that picks some errors (`Err(Error::Unavailable(_))`),
 /// not all (`Err(e)`, `Err(_)`).
 fn picks(p: &Pat) -> bool {
-    !matches!(p, Pat::Ident(i) if i.subpat.is_none()) && !matches!(p, Pat::Wild(_))
+    matches!(
+        p,
+        Pat::TupleStruct(_) | Pat::Path(_) | Pat::Lit(_) | Pat::Range(_) | Pat::Or(_) | Pat::Struct(_)
+    )
 }
 
 /// The comparison of a counter or a clock: a bound, not a classification.
@@ -122,7 +126,13 @@ fn is_status(spans: &Spans<'_>, e: &Expr) -> bool {
 impl W<'_> {
     fn with(&mut self, ctx: Ctx, f: impl FnOnce(&mut Self)) {
         let saved = self.ctx;
-        self.ctx = ctx;
+        // An `Ok` met on a failure path is another operation's (a check
+        // made after the failure), not the attempt's success.
+        self.ctx = if saved == Ctx::Err && ctx == Ctx::Ok {
+            Ctx::Err
+        } else {
+            ctx
+        };
         f(self);
         self.ctx = saved;
     }
@@ -178,7 +188,11 @@ impl<'a> Visit<'a> for W<'_> {
     }
 
     fn visit_expr_assign(&mut self, a: &'a syn::ExprAssign) {
-        if self.is_while && self.nested == 0 && self.ctx == Ctx::Ok {
+        if self.nested == 0
+            && self.ctx == Ctx::Ok
+            && let Some(c) = &self.while_cond
+            && contains_word(c, &text_of(self.spans, &a.left))
+        {
             self.success = true;
         }
         syn::visit::visit_expr_assign(self, a);
@@ -295,12 +309,12 @@ impl<'a> Visit<'a> for W<'_> {
 }
 
 /// Read the shape of a loop body.
-pub(super) fn shape(spans: &Spans<'_>, body: &Block, is_while: bool) -> Shape {
+pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Shape {
     let mut w = W {
         spans,
         nested: 0,
         ctx: Ctx::Plain,
-        is_while,
+        while_cond: cond.map(|c| text_of(spans, c)),
         direct_err: false,
         nested_err: false,
         nested_ok_return: false,

@@ -102,3 +102,33 @@ async fn upload_parts(client: &Client, data: &[u8]) -> Result<(), Error> {
     }
     Ok(())
 }
+
+async fn heartbeat_until_shutdown(api: &Api, shutdown: &AtomicBool) {
+    let mut seq = 0;
+    while !shutdown.load(Ordering::Relaxed) {
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        match api.heartbeat(seq).await {
+            Ok(next) => seq = next,
+            Err(e) => log(e),
+        }
+    }
+}
+
+async fn work_loop(worker: &Worker, guard: &Guard) {
+    loop {
+        if guard.exited() {
+            break;
+        }
+        match worker.transform().await {
+            Ok(()) => tokio::time::sleep(Duration::from_secs(1)).await,
+            Err(e) => {
+                if let Ok(valid) = guard.check().await {
+                    if !valid {
+                        break;
+                    }
+                }
+                tokio::time::sleep(Duration::from_secs(5)).await;
+            }
+        }
+    }
+}
