@@ -58,8 +58,12 @@ impl LoopFinder<'_, '_, '_, '_> {
         head: Span,
         range: Option<&Expr>,
         cond: Option<&Expr>,
+        range_var: Option<String>,
     ) -> AttemptsT {
         let spans = self.ev.spans;
+        // `for attempt in 1..`: the loop variable counts the attempts, and a
+        // test of it in the body is the bound.
+        let mut counted: Option<(String, i128)> = None;
         if let Some(Expr::Range(r)) = range {
             let lo = r
                 .start
@@ -67,28 +71,38 @@ impl LoopFinder<'_, '_, '_, '_> {
                 .map(|e| self.num(e))
                 .unwrap_or(Num::Const(0));
             let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
-            let Some(hi) = r.end.as_deref() else {
-                return AttemptsT::Unbounded { span: head };
-            };
-            let hi_n = self.num(hi);
-            let span = spans.node(r);
-            return match (lo, hi_n) {
-                (Num::Const(a), Num::Const(b)) => AttemptsT::Count {
-                    value: Num::Const(b - a + i128::from(inclusive)),
-                    offset: 0,
-                    span,
-                },
-                (Num::Const(a), Num::Param(p)) => AttemptsT::Count {
-                    value: Num::Param(p),
-                    offset: i128::from(inclusive) - a,
-                    span,
-                },
-                _ => AttemptsT::Unknown { span },
-            };
+            if let Some(hi) = r.end.as_deref() {
+                let hi_n = self.num(hi);
+                let span = spans.node(r);
+                return match (lo, hi_n) {
+                    (Num::Const(a), Num::Const(b)) => AttemptsT::Count {
+                        value: Num::Const(b - a + i128::from(inclusive)),
+                        offset: 0,
+                        span,
+                    },
+                    (Num::Const(a), Num::Param(p)) => AttemptsT::Count {
+                        value: Num::Param(p),
+                        offset: i128::from(inclusive) - a,
+                        span,
+                    },
+                    _ => AttemptsT::Unknown { span },
+                };
+            }
+            match (range_var, lo) {
+                (Some(v), Num::Const(a)) => counted = Some((v, a)),
+                _ => return AttemptsT::Unbounded { span: head },
+            }
         }
+        let init_of = |name: &str| match &counted {
+            Some((v, lo)) if v == name => *lo,
+            _ => self.counter_init(before, name),
+        };
         // Counters incremented in the body.
         let body_text = spans.block_text(body);
         let incremented = |name: &str| {
+            if counted.as_ref().is_some_and(|(v, _)| v == name) {
+                return true;
+            }
             let t = body_text.replace(' ', "");
             t.contains(&format!("{name}+=1")) || t.contains(&format!("{name}={name}+1"))
         };
@@ -104,7 +118,7 @@ impl LoopFinder<'_, '_, '_, '_> {
             && let Some((name, op, limit, span)) = compare(c)
             && incremented(&name)
         {
-            let c0 = self.counter_init(before, &name);
+            let c0 = init_of(&name);
             let value = self.num(limit);
             let offset = match op {
                 Cmp::Lt => -c0,
@@ -167,7 +181,11 @@ impl LoopFinder<'_, '_, '_, '_> {
             let t = spans.slice(b);
             t.find(&format!("{name} -= 1")).map(|i| b.start + i)
         };
-        let time_test = ifs.out.iter().copied().find(|c| is_time_test(spans.text(*c)));
+        let time_test = ifs
+            .out
+            .iter()
+            .copied()
+            .find(|c| is_time_test(spans.text(*c)));
         for c in ifs.out {
             let mut conds = vec![c];
             if let Expr::Binary(b) = c
@@ -190,7 +208,7 @@ impl LoopFinder<'_, '_, '_, '_> {
                     }
                     continue;
                 }
-                let c0 = self.counter_init(before, &name);
+                let c0 = init_of(&name);
                 let check_at = spans.node(cmp_span).start;
                 let inc_before = inc_at(&name).is_some_and(|i| i < check_at);
                 // Attempt k (0-based) sees counter c0 + k (or + k + 1 when
@@ -222,7 +240,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         // its limit: `Err(e) if retryable(&e) && attempt < max => { attempt
         // += 1; sleep(..) }`.
         if found.is_none() {
-            found = self.staying_guard(body, before, &incremented);
+            found = self.staying_guard(body, &init_of, &incremented);
         }
         // An elapsed-time cap (`if start.elapsed() > timeout { break }`):
         // bounded, by a number of attempts the clock decides.
@@ -289,12 +307,11 @@ impl LoopFinder<'_, '_, '_, '_> {
     }
 }
 
-
 impl LoopFinder<'_, '_, '_, '_> {
     fn staying_guard(
         &self,
         body: &Block,
-        before: &[&Stmt],
+        init_of: &dyn Fn(&str) -> i128,
         incremented: &dyn Fn(&str) -> bool,
     ) -> Option<AttemptsT> {
         struct Arms<'x> {
@@ -337,7 +354,7 @@ impl LoopFinder<'_, '_, '_, '_> {
                 if !incremented(&name) {
                     continue;
                 }
-                let c0 = self.counter_init(before, &name);
+                let c0 = init_of(&name);
                 let offset = match op {
                     Cmp::Lt => 1 - c0,
                     Cmp::Le => 2 - c0,
@@ -413,7 +430,6 @@ pub(super) fn counters(text: &str) -> Vec<(String, usize)> {
     out
 }
 
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Cmp {
     Lt,
@@ -459,4 +475,3 @@ pub(super) fn compare(e: &Expr) -> Option<(String, Cmp, &Expr, &Expr)> {
     }
     None
 }
-

@@ -80,7 +80,11 @@ impl LoopFinder<'_, '_, '_, '_> {
             .any(|w| compact.contains(&w.replace(' ', "")))
             || guard_on_error
             || shape.classified;
-        let attempts = self.bound(body, before, head_span, range, cond);
+        let range_var = match e {
+            Expr::ForLoop(f) => pat_ident(&f.pat),
+            _ => None,
+        };
+        let attempts = self.bound(body, before, head_span, range, cond, range_var);
         let (delay, randomised) = self.delay(body, before);
         Some(LoopT {
             attempts,

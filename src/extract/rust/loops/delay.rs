@@ -26,7 +26,11 @@ impl LoopFinder<'_, '_, '_, '_> {
             // A delay computed elsewhere (`state.sleep_backoff(b)`).
             let t = spans.block_text(body);
             // A timer's delay (`timer.delay(now + interval)`, `Delay::new`).
-            if t.contains("sleep") || t.contains(".delay(") || t.contains("Delay::new(") || delegates(t) {
+            if t.contains("sleep")
+                || t.contains(".delay(")
+                || t.contains("Delay::new(")
+                || delegates(t)
+            {
                 return (
                     DelayT::Custom {
                         span: spans.block(body),
@@ -155,7 +159,10 @@ pub(super) fn delegates(body: &str) -> bool {
 /// the multiplier (2 when unread) and the cap as written.
 fn growth(compact: &str, name: &str) -> Option<(f64, Option<String>)> {
     if compact.contains(&format!("{name}*=")) {
-        return Some((multiplier_in(compact, &format!("{name}*=")).unwrap_or(2.0), None));
+        return Some((
+            multiplier_in(compact, &format!("{name}*=")).unwrap_or(2.0),
+            None,
+        ));
     }
     let key = format!("{name}=");
     for (i, _) in compact.match_indices(&key) {
@@ -168,9 +175,15 @@ fn growth(compact: &str, name: &str) -> Option<(f64, Option<String>)> {
         }
         let rhs = &compact[i + key.len()..];
         let stmt = &rhs[..rhs.find(';').unwrap_or(rhs.len())];
-        let mul = [format!("{name}*"), format!("{name}.saturating_mul("), format!("{name}.checked_mul("), format!("{name}.mul_f64("), format!("{name}.mul_f32(")]
-            .into_iter()
-            .find(|k| stmt.contains(k.as_str()));
+        let mul = [
+            format!("{name}*"),
+            format!("{name}.saturating_mul("),
+            format!("{name}.checked_mul("),
+            format!("{name}.mul_f64("),
+            format!("{name}.mul_f32("),
+        ]
+        .into_iter()
+        .find(|k| stmt.contains(k.as_str()));
         let Some(k) = mul else { continue };
         let mult = multiplier_in(stmt, &k).unwrap_or(2.0);
         let cap = stmt

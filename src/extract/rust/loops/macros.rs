@@ -220,7 +220,12 @@ pub(super) fn num_at(n: &Num, params: &[String], call: &MacroCall) -> Option<(i1
     }
 }
 
-pub(super) fn loop_policy(t: &LoopT, params: &[String], call: &MacroCall, name: &str) -> RetryPolicy {
+pub(super) fn loop_policy(
+    t: &LoopT,
+    params: &[String],
+    call: &MacroCall,
+    name: &str,
+) -> RetryPolicy {
     let attempts = match &t.attempts {
         AttemptsT::Count {
             value,

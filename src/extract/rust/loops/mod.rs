@@ -32,10 +32,10 @@ mod delay;
 mod macros;
 mod policy;
 mod shape;
-pub use macros::instantiate;
-use macros::*;
 use bounds::counters;
 use delay::delegates;
+pub use macros::instantiate;
+use macros::*;
 use policy::loop_policy_local;
 
 /// The prefix macro parameters get when a macro body is read as code.

@@ -91,23 +91,30 @@ fn pat_variant(p: &Pat) -> Option<(String, Option<&Pat>)> {
 fn picks(p: &Pat) -> bool {
     matches!(
         p,
-        Pat::TupleStruct(_) | Pat::Path(_) | Pat::Lit(_) | Pat::Range(_) | Pat::Or(_) | Pat::Struct(_)
+        Pat::TupleStruct(_)
+            | Pat::Path(_)
+            | Pat::Lit(_)
+            | Pat::Range(_)
+            | Pat::Or(_)
+            | Pat::Struct(_)
     )
 }
 
 /// The comparison of a counter or a clock: a bound, not a classification.
 fn is_bound_test(e: &Expr) -> bool {
     match e {
-        Expr::Binary(b) => matches!(
-            b.op,
-            syn::BinOp::Lt(_)
-                | syn::BinOp::Le(_)
-                | syn::BinOp::Gt(_)
-                | syn::BinOp::Ge(_)
-                | syn::BinOp::Eq(_)
-                | syn::BinOp::Ne(_)
-        ) || ((matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)))
-            && (is_bound_test(&b.left) || is_bound_test(&b.right))),
+        Expr::Binary(b) => {
+            matches!(
+                b.op,
+                syn::BinOp::Lt(_)
+                    | syn::BinOp::Le(_)
+                    | syn::BinOp::Gt(_)
+                    | syn::BinOp::Ge(_)
+                    | syn::BinOp::Eq(_)
+                    | syn::BinOp::Ne(_)
+            ) || ((matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)))
+                && (is_bound_test(&b.left) || is_bound_test(&b.right)))
+        }
         Expr::Paren(p) => is_bound_test(&p.expr),
         _ => false,
     }
@@ -169,7 +176,10 @@ impl<'a> Visit<'a> for W<'_> {
     }
 
     fn visit_expr_return(&mut self, r: &'a syn::ExprReturn) {
-        let ok_value = r.expr.as_deref().is_some_and(|e| text_of(self.spans, e).starts_with("Ok("));
+        let ok_value = r
+            .expr
+            .as_deref()
+            .is_some_and(|e| text_of(self.spans, e).starts_with("Ok("));
         if self.ctx == Ctx::Ok || ok_value {
             self.success = true;
             if self.nested > 0 {
@@ -180,7 +190,10 @@ impl<'a> Visit<'a> for W<'_> {
     }
 
     fn visit_expr_break(&mut self, b: &'a syn::ExprBreak) {
-        let ok_value = b.expr.as_deref().is_some_and(|e| text_of(self.spans, e).starts_with("Ok("));
+        let ok_value = b
+            .expr
+            .as_deref()
+            .is_some_and(|e| text_of(self.spans, e).starts_with("Ok("));
         if self.nested == 0 && (self.ctx == Ctx::Ok || ok_value) {
             self.success = true;
         }
@@ -227,7 +240,9 @@ impl<'a> Visit<'a> for W<'_> {
                     Ctx::Err
                 }
                 // `_ =>` beside an `Ok` arm is the failure path.
-                None if has_ok && matches!(arm.pat, Pat::Wild(_) | Pat::Ident(_) | Pat::Guard(_)) => {
+                None if has_ok
+                    && matches!(arm.pat, Pat::Wild(_) | Pat::Ident(_) | Pat::Guard(_)) =>
+                {
                     self.err_path(!leaves(&arm.body));
                     Ctx::Err
                 }

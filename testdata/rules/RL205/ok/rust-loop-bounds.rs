@@ -58,3 +58,16 @@ async fn wait_ready(client: &Client, deadline: Instant) -> Result<(), Error> {
     }
     Err(Error::Timeout)
 }
+
+fn download_with_retry(url: &str) {
+    for attempt in 1.. {
+        match download(url) {
+            Ok(()) => break,
+            Err(e) if attempt < 100 => {
+                log(e);
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            Err(e) => panic!("download of {url} failed: {e}"),
+        }
+    }
+}
