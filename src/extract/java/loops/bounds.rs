@@ -330,6 +330,38 @@ pub(super) fn bound(
             return written(count(n), what, s);
         }
     }
+    // 3. A deadline: an `if` on the clock that leaves (either branch), or
+    // a method of this class, called in the loop, that throws once the
+    // clock passes a deadline (`deadlineMs = maybeUpdateDeadlineOrThrow(..)`).
+    for &d in own {
+        if d.kind() == "if_statement"
+            && field(d, "condition").is_some_and(|c| helpers::time_words(ctx.text(c)))
+            && ["consequence", "alternative"].iter().any(|f| {
+                field(d, f).is_some_and(|b| {
+                    let b = if b.kind() == "else" {
+                        named_children(b).first().copied().unwrap_or(b)
+                    } else {
+                        b
+                    };
+                    statements(b).iter().any(|s| helpers::leaves(ctx, *s))
+                })
+            })
+        {
+            let c = field(d, "condition").unwrap_or(d);
+            return written(
+                AttemptCount::Unknown,
+                format!("a deadline: {}", ctx.text(c)),
+                span(c),
+            );
+        }
+    }
+    if let Some(call) = helpers::deadline_call(ctx, own) {
+        return written(
+            AttemptCount::Unknown,
+            format!("a deadline checked in `{}`", ctx.text(call)),
+            span(call),
+        );
+    }
     if infinite {
         let t = cond.map_or("for (;;)".to_string(), |c| format!("while {}", ctx.text(c)));
         return written(AttemptCount::Unbounded, t, header);

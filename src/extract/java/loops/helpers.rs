@@ -22,6 +22,25 @@ pub(super) struct Summary {
     pub sleeps: bool,
     /// Ends with a `throw`, or ends the process.
     pub exits: bool,
+    /// Throws (or exits) under a test of the clock: a deadline.
+    pub deadline: bool,
+}
+
+/// Words of a clock test: `System.currentTimeMillis() - start < timeout`,
+/// `time.milliseconds() < deadline`, `System.nanoTime() > deadlineNs`.
+pub(super) fn time_words(t: &str) -> bool {
+    let l = t.to_ascii_lowercase();
+    [
+        "currenttimemillis",
+        "nanotime",
+        "milliseconds()",
+        "deadline",
+        "elapsed",
+        "instant.now",
+        "clock.",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
 }
 
 /// A call that ends the process: `System.exit(..)`, `ExitUtil.terminate(..)`,
@@ -82,6 +101,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
     let mut out = Summary {
         sleeps: false,
         exits: true,
+        deadline: false,
     };
     for &m in defs.iter().take(3) {
         if budget.get() == 0 {
@@ -97,6 +117,16 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             l.kind() == "throw_statement" || call_of(l).is_some_and(|c| process_exit(ctx, c))
         });
         for d in ast::descendants_until(body, nested) {
+            if d.kind() == "if_statement"
+                && field(d, "condition").is_some_and(|c| time_words(ctx.text(c)))
+                && field(d, "consequence").is_some_and(|b| {
+                    ast::descendants_until(b, nested)
+                        .iter()
+                        .any(|x| x.kind() == "throw_statement")
+                })
+            {
+                out.deadline = true;
+            }
             if d.kind() != "method_invocation" {
                 continue;
             }
@@ -111,6 +141,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             {
                 let s = summary(ctx, inner, depth + 1, budget);
                 out.sleeps |= s.sleeps;
+                out.deadline |= s.deadline;
                 if last.is_some_and(|l| call_of(l).is_some_and(|c| c.id() == d.id())) {
                     exits |= s.exits;
                 }
@@ -128,5 +159,15 @@ pub(super) fn sleeping_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<
     own.iter().copied().find(|d| {
         d.kind() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).sleeps)
+    })
+}
+
+/// The first call in the loop's own nodes of a method of this class that
+/// throws once a deadline passes.
+pub(super) fn deadline_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<'a>> {
+    let budget = Cell::new(BUDGET);
+    own.iter().copied().find(|d| {
+        d.kind() == "method_invocation"
+            && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).deadline)
     })
 }

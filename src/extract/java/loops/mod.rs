@@ -190,6 +190,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
                 .collect()
         })
         .unwrap_or_default();
+    // Scanning ports (`++candidatePort` before the try): each pass tries
+    // another one.
+    if own.iter().any(|d| {
+        d.kind() == "update_expression" && ctx.text(*d).to_ascii_lowercase().contains("port")
+    }) {
+        return None;
+    }
     let body_stmts = statements(body);
     let mut found: Option<Try<'_>> = None;
     for &t in &own {
@@ -421,6 +428,32 @@ fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> bool {
         }
     });
     if moves_on {
+        return true;
+    }
+    // Repairing the cause and trying again is not a retry of a transient
+    // failure: a missing parent created after `NoNodeException`, or a call
+    // handed what the exception carries (`split(e.segment, ..)`).
+    let missing = types.iter().any(|(t, _)| {
+        let t = ast::last_segment(t);
+        t.contains("NoNode") || t.contains("NotFound") || t.contains("NoSuch")
+    });
+    let repairs = ast::descendants_until(body, nested).into_iter().any(|d| {
+        if d.kind() != "method_invocation" {
+            return false;
+        }
+        let name = field(d, "name").map_or("", |n| ctx.text(n));
+        let creates = name.starts_with("create") || name.starts_with("mkdir");
+        let uses_failure = param.is_some_and(|p| {
+            field(d, "arguments").is_some_and(|a| {
+                named_children(a).into_iter().any(|x| {
+                    x.kind() == "field_access"
+                        && field(x, "object").is_some_and(|o| ctx.text(o) == p)
+                })
+            })
+        });
+        (missing && creates) || uses_failure
+    });
+    if repairs {
         return true;
     }
     for d in ast::descendants_until(body, nested) {
