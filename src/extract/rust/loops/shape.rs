@@ -220,7 +220,13 @@ impl<'a> Visit<'a> for W<'_> {
         let status = is_status(self.spans, &m.expr);
         let some_leave = m.arms.iter().any(|a| leaves(&a.body));
         let some_stay = m.arms.iter().any(|a| !leaves(&a.body));
-        if (self.ctx == Ctx::Err || status) && some_leave && some_stay {
+        // A match on the back-off's next delay (`Some(d) => sleep, None =>
+        // return`) is the bound, not a sorting of errors.
+        let scrutinee = text_of(self.spans, &m.expr).to_ascii_lowercase();
+        let on_backoff = ["backoff", "next", "retry", "attempt"]
+            .iter()
+            .any(|w| scrutinee.contains(w));
+        if (self.ctx == Ctx::Err || status) && some_leave && some_stay && !on_backoff {
             self.classified = true;
         }
         for arm in &m.arms {
