@@ -286,8 +286,6 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
     }
 }
 
-/// A loop in a function: its values are its own.
-
 /// Idempotency keys minted inside `scope` (a loop or retry closure) and
 /// used as a key-like header or field.
 pub fn keys(spans: &Spans<'_>, scope: Span) -> Vec<IdempotencyKey> {

@@ -2,6 +2,7 @@
 
 use super::*;
 
+/// A loop in a function: its values are its own.
 pub(super) fn loop_policy_local(t: &LoopT) -> RetryPolicy {
     let attempts = match &t.attempts {
         AttemptsT::Count {
