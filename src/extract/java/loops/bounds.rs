@@ -1,0 +1,393 @@
+//! A Java retry loop's bound: a counter compared to a limit in the
+//! condition or in an `if` that leaves the loop.
+
+use super::*;
+
+pub(super) fn count(n: i128) -> AttemptCount {
+    if n >= i32::MAX as i128 {
+        AttemptCount::Unbounded
+    } else {
+        AttemptCount::Finite(n.max(1) as u64)
+    }
+}
+
+/// A comparison `counter OP limit` (either side), with the counter's
+/// pre/post update if written in the comparison.
+pub(super) struct Cmp<'a> {
+    pub(super) counter: String,
+    pub(super) op: String,
+    pub(super) limit: Node<'a>,
+    /// `++c` or `c++` written inside the comparison: Some(pre).
+    pub(super) inc: Option<bool>,
+    pub(super) dec: bool,
+    pub(super) node: Node<'a>,
+}
+
+pub(super) fn comparison<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Option<Cmp<'a>> {
+    let e = ast::unwrap_expr(e);
+    if e.kind() != "binary_expression" {
+        return None;
+    }
+    let op = ctx.text(field(e, "operator")?).to_string();
+    if !matches!(op.as_str(), "<" | "<=" | ">" | ">=" | "==" | "!=") {
+        return None;
+    }
+    let l = ast::unwrap_expr(field(e, "left")?);
+    let r = ast::unwrap_expr(field(e, "right")?);
+    let side = |x: Node<'a>| -> Option<(String, Option<bool>, bool)> {
+        match x.kind() {
+            "identifier" => Some((ctx.text(x).to_string(), None, false)),
+            "field_access" => field(x, "field").map(|f| (ctx.text(f).to_string(), None, false)),
+            "update_expression" => {
+                let t = ctx.text(x);
+                let id = named_children(x)
+                    .first()
+                    .map(|i| ctx.text(*i).to_string())?;
+                let pre = t.starts_with("++") || t.starts_with("--");
+                let dec = t.contains("--");
+                Some((id, Some(pre), dec))
+            }
+            _ => None,
+        }
+    };
+    let flip = |o: &str| -> String {
+        match o {
+            "<" => ">",
+            "<=" => ">=",
+            ">" => "<",
+            ">=" => "<=",
+            o => o,
+        }
+        .to_string()
+    };
+    if let Some((c, inc, dec)) = side(l)
+        && (ctx.int(r).is_some() || r.kind() != "update_expression")
+        && !(r.kind() == "identifier" && ctx.int(r).is_none() && ctx.int(l).is_some())
+    {
+        return Some(Cmp {
+            counter: c,
+            op,
+            limit: r,
+            inc,
+            dec,
+            node: e,
+        });
+    }
+    let (c, inc, dec) = side(r)?;
+    Some(Cmp {
+        counter: c,
+        op: flip(&op),
+        limit: l,
+        inc,
+        dec,
+        node: e,
+    })
+}
+
+/// Comparisons in a condition joined by `&&`.
+pub(super) fn conjuncts<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Vec<Node<'a>> {
+    junctions(ctx, e, &["&&"])
+}
+
+/// Whether the counter is decremented in the loop's own nodes.
+pub(super) fn decrements(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
+    own.iter().any(|d| match d.kind() {
+        "update_expression" => {
+            ctx.text(*d).contains("--")
+                && named_children(*d)
+                    .first()
+                    .is_some_and(|i| ctx.text(*i) == name)
+        }
+        "assignment_expression" => {
+            field(*d, "left").is_some_and(|l| ctx.text(l) == name)
+                && field(*d, "operator").is_some_and(|o| ctx.text(o) == "-=")
+        }
+        _ => false,
+    })
+}
+
+/// The operands of a condition split on the given boolean operators.
+pub(super) fn junctions<'a>(ctx: &Ctx<'a>, e: Node<'a>, ops: &[&str]) -> Vec<Node<'a>> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        let x = ast::unwrap_expr(x);
+        if x.kind() == "binary_expression"
+            && field(x, "operator").is_some_and(|o| ops.contains(&ctx.text(o)))
+        {
+            if let (Some(l), Some(r)) = (field(x, "left"), field(x, "right")) {
+                stack.push(r);
+                stack.push(l);
+            }
+        } else {
+            out.push(x);
+        }
+        if out.len() > 64 {
+            break;
+        }
+    }
+    out
+}
+
+/// The start value of a counter: its initializer before the loop.
+pub(super) fn start_of(ctx: &Ctx<'_>, name: &str, lp: Node<'_>) -> Option<i128> {
+    let v = ctx.var(name, lp)?;
+    // A field keeps its value across calls: its initializer is not where
+    // this loop starts.
+    v.scope?;
+    match v.value {
+        Some(x) => ctx.int(x),
+        None => None,
+    }
+}
+
+/// Whether the counter is incremented in the loop's own nodes (or header),
+/// and where the first increment is.
+pub(super) fn increments<'a>(
+    ctx: &Ctx<'a>,
+    lp: Node<'a>,
+    own: &[Node<'a>],
+    name: &str,
+) -> Option<Node<'a>> {
+    let upd = field(lp, "update").into_iter().flat_map(ast::descendants);
+    own.iter().copied().chain(upd).find(|d| match d.kind() {
+        "update_expression" => {
+            ctx.text(*d).contains("++")
+                && named_children(*d)
+                    .first()
+                    .is_some_and(|i| ctx.text(*i) == name)
+        }
+        "assignment_expression" => {
+            field(*d, "left")
+                .is_some_and(|l| ctx.text(l) == name || ctx.text(l) == format!("this.{name}"))
+                && field(*d, "operator").is_some_and(|o| ctx.text(o) == "+=")
+        }
+        _ => false,
+    })
+}
+
+pub(super) fn bound(
+    ctx: &Ctx<'_>,
+    lp: Node<'_>,
+    own: &[Node<'_>],
+    header: Span,
+) -> Located<Attempts> {
+    let cond = field(lp, "condition");
+    let infinite = cond.is_none_or(|c| {
+        let t = ctx
+            .text(c)
+            .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace())
+            .to_string();
+        t == "true"
+    });
+    let written = |count: AttemptCount, what: String, s: Span| {
+        Located::written(
+            Attempts {
+                count,
+                written_as: what,
+            },
+            s,
+        )
+    };
+    // 1. The condition compares a counter with a limit.
+    if let Some(c) = cond.filter(|_| !infinite) {
+        for part in conjuncts(ctx, c) {
+            let Some(cmp) = comparison(ctx, part) else {
+                continue;
+            };
+            let what = ctx.text(cmp.node).to_string();
+            let s = span(cmp.node);
+            let Some(limit) = ctx.int(cmp.limit) else {
+                if ctx.text(cmp.limit).ends_with("MAX_VALUE") {
+                    return written(AttemptCount::Unbounded, what, s);
+                }
+                // A limit the file does not hold, if the counter moves.
+                if cmp.inc.is_some() || increments(ctx, lp, own, &cmp.counter).is_some() {
+                    return written(AttemptCount::Unknown, what, s);
+                }
+                continue;
+            };
+            if limit >= i32::MAX as i128 {
+                return written(AttemptCount::Unbounded, what, s);
+            }
+            let start = if lp.kind() == "for_statement" {
+                header_counter(ctx, lp)
+                    .1
+                    .or_else(|| start_of(ctx, &cmp.counter, lp))
+            } else {
+                start_of(ctx, &cmp.counter, lp)
+            };
+            // Counting down: `retries-- > 0`, `i > 0; i--`.
+            let down = cmp.dec
+                || field(lp, "update").is_some_and(|u| ctx.text(u).contains("--"))
+                || own.iter().any(|d| {
+                    d.kind() == "update_expression"
+                        && ctx.text(*d).contains("--")
+                        && mentions(ctx, *d, &cmp.counter)
+                });
+            let n = match (start, down, cmp.op.as_str()) {
+                (Some(s), false, "<") => limit - s - i128::from(cmp.inc == Some(true)),
+                (Some(s), false, "<=") => limit - s + 1 - i128::from(cmp.inc == Some(true)),
+                (Some(s), false, "!=") => limit - s,
+                (Some(s), true, ">") => s - limit - i128::from(cmp.inc == Some(true)),
+                (Some(s), true, ">=") => s - limit + 1 - i128::from(cmp.inc == Some(true)),
+                _ => return written(AttemptCount::Unknown, what, s),
+            };
+            // A do-while runs its body once before the first test.
+            let n = if lp.kind() == "do_statement" && cmp.inc.is_none() && !down {
+                n.max(1)
+            } else {
+                n
+            };
+            return written(count(n), what, s);
+        }
+    }
+    // 2. An `if` that leaves the loop once a counter reaches a limit.
+    for &d in own {
+        if d.kind() != "if_statement" {
+            continue;
+        }
+        let Some(cons) = field(d, "consequence") else {
+            continue;
+        };
+        let leaves = statements(cons).iter().any(|s| helpers::leaves(ctx, *s));
+        // `if (retries > 0) { retries--; } else { throw e; }`: the else
+        // branch leaves when the comparison fails.
+        let else_leaves = !leaves
+            && field(d, "alternative").is_some_and(|a| {
+                let a = if a.kind() == "else" {
+                    named_children(a).first().copied().unwrap_or(a)
+                } else {
+                    a
+                };
+                statements(a).iter().any(|s| helpers::leaves(ctx, *s))
+            });
+        if !leaves && !else_leaves {
+            continue;
+        }
+        let Some(c) = field(d, "condition") else {
+            continue;
+        };
+        let parts = if else_leaves {
+            vec![ast::unwrap_expr(c)]
+        } else {
+            junctions(ctx, c, &["&&", "||"])
+        };
+        for part in parts {
+            let Some(mut cmp) = comparison(ctx, part) else {
+                continue;
+            };
+            if else_leaves {
+                cmp.op = match cmp.op.as_str() {
+                    ">" => "<=",
+                    ">=" => "<",
+                    "<" => ">=",
+                    "<=" => ">",
+                    "==" => "!=",
+                    _ => "==",
+                }
+                .to_string();
+            }
+            // Counting down to an exit: `if (--attemptsLeft <= 0) throw e;`.
+            if cmp.dec || decrements(ctx, own, &cmp.counter) {
+                let what = ctx.text(cmp.node).to_string();
+                let s = span(cmp.node);
+                let (Some(start), Some(limit)) =
+                    (start_of(ctx, &cmp.counter, lp), ctx.int(cmp.limit))
+                else {
+                    return written(AttemptCount::Unknown, what, s);
+                };
+                let n = match cmp.op.as_str() {
+                    "<=" | "==" => start - limit,
+                    "<" => start - limit + 1,
+                    _ => return written(AttemptCount::Unknown, what, s),
+                };
+                return written(count(n), what, s);
+            }
+            let inc = match cmp.inc {
+                Some(pre) => Some(pre),
+                None => {
+                    increments(ctx, lp, own, &cmp.counter).map(|i| i.start_byte() < d.start_byte())
+                }
+            };
+            let Some(inc_before) = inc else { continue };
+            let what = ctx.text(cmp.node).to_string();
+            let s = span(cmp.node);
+            let Some(limit) = ctx.int(cmp.limit) else {
+                return written(AttemptCount::Unknown, what, s);
+            };
+            if limit >= i32::MAX as i128 {
+                return written(AttemptCount::Unbounded, what, s);
+            }
+            let start = start_of(ctx, &cmp.counter, lp).unwrap_or(0);
+            let n = match (inc_before, cmp.op.as_str()) {
+                (true, ">=" | "==") => limit - start,
+                (true, ">") => limit - start + 1,
+                (false, ">=" | "==") => limit - start + 1,
+                (false, ">") => limit - start + 2,
+                _ => return written(AttemptCount::Unknown, what, s),
+            };
+            return written(count(n), what, s);
+        }
+    }
+    // 3. A deadline: an `if` on the clock that leaves (either branch), or
+    // a method of this class, called in the loop, that throws once the
+    // clock passes a deadline (`deadlineMs = maybeUpdateDeadlineOrThrow(..)`).
+    for &d in own {
+        if d.kind() == "if_statement"
+            && field(d, "condition").is_some_and(|c| helpers::time_words(ctx.text(c)))
+            && ["consequence", "alternative"].iter().any(|f| {
+                field(d, f).is_some_and(|b| {
+                    let b = if b.kind() == "else" {
+                        named_children(b).first().copied().unwrap_or(b)
+                    } else {
+                        b
+                    };
+                    statements(b).iter().any(|s| helpers::leaves(ctx, *s))
+                })
+            })
+        {
+            let c = field(d, "condition").unwrap_or(d);
+            return written(
+                AttemptCount::Unknown,
+                format!("a deadline: {}", ctx.text(c)),
+                span(c),
+            );
+        }
+    }
+    if let Some(call) = helpers::deadline_call(ctx, own) {
+        return written(
+            AttemptCount::Unknown,
+            format!("a deadline checked in `{}`", ctx.text(call)),
+            span(call),
+        );
+    }
+    if infinite {
+        let t = cond.map_or("for (;;)".to_string(), |c| format!("while {}", ctx.text(c)));
+        return written(AttemptCount::Unbounded, t, header);
+    }
+    // A flag loop (`while (!done)`) with no counter has no limit; a
+    // condition that asks something else (`policy.attempt()`) has one the
+    // file does not show.
+    let t = cond.map_or(String::new(), |c| ctx.text(c).to_string());
+    let flag = cond.is_some_and(|c| {
+        let inner = ast::unwrap_expr(c);
+        let inner = if inner.kind() == "unary_expression" {
+            named_children(inner)
+                .first()
+                .map_or(inner, |x| ast::unwrap_expr(*x))
+        } else {
+            inner
+        };
+        matches!(inner.kind(), "identifier" | "field_access")
+    });
+    if flag {
+        written(
+            AttemptCount::Unbounded,
+            format!("while {t} (no attempt limit)"),
+            header,
+        )
+    } else {
+        written(AttemptCount::Unknown, format!("while {t}"), header)
+    }
+}

@@ -1,0 +1,173 @@
+//! Same-file facts used at a loop: a method of the same class called from
+//! the loop is summarised (does it sleep, does it end the process or always
+//! throw), one or two calls deep, within a budget; process exits
+//! (`System.exit`, `ExitUtil.terminate`, `Runtime.getRuntime().halt`) leave
+//! a loop like a `throw`.
+//!
+//! Only bodies the parse keeps are read: `prune` skips a member body with
+//! none of its words (a helper that only throws or only sleeps, with no
+//! `try`, is left out and summarised as doing nothing).
+
+use super::*;
+use std::cell::Cell;
+
+/// How deep calls are followed from the loop.
+const MAX_DEPTH: u32 = 2;
+/// Methods read for one loop at most.
+const BUDGET: u32 = 16;
+
+#[derive(Default, Clone, Copy)]
+pub(super) struct Summary {
+    /// Calls a sleep (`Thread.sleep`, `TimeUnit.X.sleep`, a `sleep`/`backoff` helper).
+    pub sleeps: bool,
+    /// Ends with a `throw`, or ends the process.
+    pub exits: bool,
+    /// Throws (or exits) under a test of the clock: a deadline.
+    pub deadline: bool,
+}
+
+/// Words of a clock test: `System.currentTimeMillis() - start < timeout`,
+/// `time.milliseconds() < deadline`, `System.nanoTime() > deadlineNs`.
+pub(super) fn time_words(t: &str) -> bool {
+    let l = t.to_ascii_lowercase();
+    [
+        "currenttimemillis",
+        "nanotime",
+        "milliseconds()",
+        "deadline",
+        "elapsed",
+        "instant.now",
+        "clock.",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+}
+
+/// A call that ends the process: `System.exit(..)`, `ExitUtil.terminate(..)`,
+/// `Runtime.getRuntime().halt(..)`, `Runtime.getRuntime().exit(..)`.
+fn process_exit(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    let name = field(call, "name").map_or("", |n| ctx.text(n));
+    let obj = field(call, "object").map_or("", |o| ctx.text(o));
+    matches!(
+        (ast::last_segment(obj), name),
+        ("System", "exit") | ("ExitUtil", "terminate" | "halt")
+    ) || (obj.contains("Runtime") && matches!(name, "halt" | "exit"))
+}
+
+/// The method invocation a statement is, if it is one.
+fn call_of(n: Node<'_>) -> Option<Node<'_>> {
+    if n.kind() != "expression_statement" {
+        return None;
+    }
+    named_children(n)
+        .first()
+        .copied()
+        .filter(|e| e.kind() == "method_invocation")
+}
+
+/// A call of a method of this class: no object, or `this`.
+fn own_call<'a>(ctx: &Ctx<'a>, call: Node<'_>) -> Option<&'a str> {
+    let obj = field(call, "object").map(|o| ctx.text(o));
+    if obj.is_some_and(|o| o != "this") {
+        return None;
+    }
+    field(call, "name").map(|n| ctx.text(n))
+}
+
+/// Whether a statement leaves the loop: `return`, `break`, `throw`, a
+/// process exit, or a call of a method of this class that always throws
+/// or exits.
+pub(super) fn leaves(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+    if matches!(
+        n.kind(),
+        "return_statement" | "break_statement" | "throw_statement"
+    ) {
+        return true;
+    }
+    let Some(call) = call_of(n) else {
+        return false;
+    };
+    process_exit(ctx, call)
+        || own_call(ctx, call).is_some_and(|m| summary(ctx, m, 1, &Cell::new(BUDGET)).exits)
+}
+
+/// What the method `name` of this file does (all its overloads together:
+/// any sleeps, all exit).
+pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>) -> Summary {
+    let defs = ctx.methods_named(name);
+    if defs.is_empty() || depth > MAX_DEPTH {
+        return Summary::default();
+    }
+    let mut out = Summary {
+        sleeps: false,
+        exits: true,
+        deadline: false,
+    };
+    for &m in defs.iter().take(3) {
+        if budget.get() == 0 {
+            return Summary::default();
+        }
+        budget.set(budget.get() - 1);
+        let Some(body) = field(m, "body") else {
+            out.exits = false;
+            continue;
+        };
+        let last = named_children(body).last().copied();
+        let mut exits = last.is_some_and(|l| {
+            l.kind() == "throw_statement" || call_of(l).is_some_and(|c| process_exit(ctx, c))
+        });
+        for d in ast::descendants_until(body, nested) {
+            if d.kind() == "if_statement"
+                && field(d, "condition").is_some_and(|c| time_words(ctx.text(c)))
+                && field(d, "consequence").is_some_and(|b| {
+                    ast::descendants_until(b, nested)
+                        .iter()
+                        .any(|x| x.kind() == "throw_statement")
+                })
+            {
+                out.deadline = true;
+            }
+            if d.kind() != "method_invocation" {
+                continue;
+            }
+            let callee = field(d, "name").map_or("", |n| ctx.text(n));
+            let obj = ctx.name_of(field(d, "object"));
+            if is_sleep_name(callee)
+                || (callee == "sleep" && (obj == "Thread" || ast::time_unit(obj).is_some()))
+            {
+                out.sleeps = true;
+            } else if let Some(inner) = own_call(ctx, d)
+                && inner != name
+            {
+                let s = summary(ctx, inner, depth + 1, budget);
+                out.sleeps |= s.sleeps;
+                out.deadline |= s.deadline;
+                if last.is_some_and(|l| call_of(l).is_some_and(|c| c.id() == d.id())) {
+                    exits |= s.exits;
+                }
+            }
+        }
+        out.exits &= exits;
+    }
+    out
+}
+
+/// The first call in the loop's own nodes of a method of this class that
+/// sleeps.
+pub(super) fn sleeping_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<'a>> {
+    let budget = Cell::new(BUDGET);
+    own.iter().copied().find(|d| {
+        d.kind() == "method_invocation"
+            && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).sleeps)
+    })
+}
+
+/// The first call in the loop's own nodes of a method of this class that
+/// throws once a deadline passes.
+pub(super) fn deadline_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<'a>> {
+    let budget = Cell::new(BUDGET);
+    own.iter().copied().find(|d| {
+        d.kind() == "method_invocation"
+            && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).deadline)
+    })
+}

@@ -1,0 +1,540 @@
+//! Hand-written retry loops: a `for`/`while`/`do` whose body calls
+//! something inside a `try`, leaves the loop when the call succeeds, and on
+//! a caught exception goes round again.
+//!
+//! What makes a loop a retry (all of them):
+//! - it is not an enhanced `for`, and its condition does not walk a
+//!   collection (`.size()`, `.length`, `hasNext()`), nor does its body index
+//!   by the counter;
+//! - a `try` in its body (not in a nested loop, lambda or class) calls a
+//!   method other than a sleep;
+//! - the success path leaves the loop unconditionally: a `return` or
+//!   `break` among the try block's own statements, a flag the condition
+//!   tests set there, or `continue` in the catch with a `return`/`break`
+//!   right after the `try`;
+//! - at least one catch clause goes round again (does not end in `throw`,
+//!   `return` or `break`) and catches something other than
+//!   `InterruptedException` alone.
+//!
+//! A polling loop (success tested with an `if`), a worker loop (`while
+//! (running)` without a success exit), and a loop over items are none of
+//! these. The bound is read from the counter compared to a limit (in the
+//! condition, or an `if` that leaves the loop), `Integer.MAX_VALUE` and
+//! `while (true)` without a counted exit are unbounded; the wait from
+//! `Thread.sleep`, `TimeUnit.X.sleep`, `LockSupport.parkNanos`,
+//! `wait(timeout)` or a call named like sleep/pause/backoff; growth from a
+//! variable multiplied or shifted in the loop, `Math.pow` or `<<`;
+//! randomness from `Random`, `ThreadLocalRandom` or `Math.random`.
+
+use super::ast::{self, field, named_children, span};
+use super::{Ctx, Out, RetryScope};
+use crate::extract::Facts;
+use crate::model::*;
+use crate::source::Span;
+use std::time::Duration;
+use tree_sitter::Node;
+
+mod bounds;
+mod helpers;
+mod wait;
+use bounds::{bound, conjuncts};
+use wait::wait;
+
+const LOOPS: &[&str] = &[
+    "for_statement",
+    "while_statement",
+    "do_statement",
+    "enhanced_for_statement",
+];
+
+/// Nodes whose insides belong to someone else.
+pub(super) fn nested(n: Node<'_>) -> bool {
+    LOOPS.contains(&n.kind())
+        || matches!(
+            n.kind(),
+            "lambda_expression" | "class_body" | "method_declaration" | "constructor_declaration"
+        )
+}
+
+fn own_nodes(body: Node<'_>) -> Vec<Node<'_>> {
+    ast::descendants_until(body, nested)
+}
+
+pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
+    if test_source(ctx) {
+        return;
+    }
+    for &n in &ctx.nodes {
+        if !matches!(
+            n.kind(),
+            "for_statement" | "while_statement" | "do_statement"
+        ) {
+            continue;
+        }
+        if let Some(p) = retry_loop(ctx, n) {
+            let idx = facts.policies.len();
+            facts.policies.push(p);
+            if let Some(body) = field(n, "body") {
+                out.scopes.push(RetryScope { body, policy: idx });
+            }
+        }
+    }
+}
+
+/// Test code: a file importing a test framework, or in a test package
+/// (`org.apache.zookeeper.test.system`, `...common.test`). Its waits serve
+/// tests, not service code.
+fn test_source(ctx: &Ctx<'_>) -> bool {
+    const FRAMEWORKS: &[&str] = &[
+        "org.junit",
+        "org.testng",
+        "org.mockito",
+        "org.assertj",
+        "org.hamcrest",
+    ];
+    if ctx
+        .imports
+        .iter()
+        .any(|i| FRAMEWORKS.iter().any(|f| i.starts_with(f)))
+    {
+        return true;
+    }
+    let package = ctx
+        .src
+        .lines()
+        .map(str::trim_start)
+        .find_map(|l| l.strip_prefix("package "))
+        .unwrap_or("");
+    package
+        .trim_end_matches(|c: char| c == ';' || c.is_whitespace())
+        .split('.')
+        .any(|seg| matches!(seg, "test" | "tests" | "testing" | "testutil" | "testutils"))
+}
+
+/// The statements of a block (or the statement itself).
+fn statements(n: Node<'_>) -> Vec<Node<'_>> {
+    if n.kind() == "block" {
+        named_children(n)
+    } else {
+        vec![n]
+    }
+}
+
+pub(super) fn is_sleep_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    l.contains("sleep")
+        || l.contains("pause")
+        || l.contains("backoff")
+        || l == "parknanos"
+        || l == "wait"
+}
+
+/// Identifiers mentioned in a node.
+fn mentions(ctx: &Ctx<'_>, n: Node<'_>, name: &str) -> bool {
+    ast::descendants(n)
+        .into_iter()
+        .any(|d| d.kind() == "identifier" && ctx.text(d) == name)
+}
+
+struct Try<'a> {
+    node: Node<'a>,
+    retrying: Vec<Node<'a>>,
+    exiting: Vec<Node<'a>>,
+}
+
+fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
+    let body = field(lp, "body")?;
+    let cond = field(lp, "condition");
+    let cond_text = cond.map_or("", |c| ctx.text(c));
+    if [
+        ".size()",
+        ".length",
+        "hasNext",
+        "isEmpty()",
+        "hasMoreElements",
+        ".next(",
+    ]
+    .iter()
+    .any(|w| cond_text.contains(w))
+    {
+        return None;
+    }
+    // A walk up a chain (`while (parent != null)`).
+    if cond.is_some_and(|c| {
+        conjuncts(ctx, c)
+            .iter()
+            .any(|p| compares_with_null(ctx, *p))
+    }) {
+        return None;
+    }
+    let own = own_nodes(body);
+    // Iterating: the body takes the next element itself.
+    if own.iter().any(|d| {
+        d.kind() == "method_invocation"
+            && field(*d, "name").is_some_and(|n| {
+                let n = ctx.text(n);
+                matches!(
+                    n,
+                    "next" | "hasNext" | "nextElement" | "hasMoreElements" | "poll" | "take"
+                ) || n.starts_with("getNext")
+            })
+    }) {
+        return None;
+    }
+    let cond_idents: Vec<&str> = cond
+        .map(|c| {
+            ast::descendants(c)
+                .into_iter()
+                .filter(|d| d.kind() == "identifier")
+                .map(|d| ctx.text(d))
+                .collect()
+        })
+        .unwrap_or_default();
+    // Scanning ports (`++candidatePort` before the try): each pass tries
+    // another one.
+    if own.iter().any(|d| {
+        d.kind() == "update_expression" && ctx.text(*d).to_ascii_lowercase().contains("port")
+    }) {
+        return None;
+    }
+    let body_stmts = statements(body);
+    let mut found: Option<Try<'_>> = None;
+    for &t in &own {
+        if !matches!(t.kind(), "try_statement" | "try_with_resources_statement") {
+            continue;
+        }
+        let Some(block) = field(t, "body") else {
+            continue;
+        };
+        // Something other than a sleep is called.
+        let calls = ast::descendants_until(block, nested)
+            .into_iter()
+            .filter(|d| d.kind() == "method_invocation")
+            .any(|d| field(d, "name").is_some_and(|x| !is_sleep_name(ctx.text(x))));
+        if !calls {
+            continue;
+        }
+        let mut retrying = Vec::new();
+        let mut exiting = Vec::new();
+        for c in named_children(t)
+            .into_iter()
+            .filter(|c| c.kind() == "catch_clause")
+        {
+            let cb = field(c, "body");
+            let last = cb.and_then(|b| named_children(b).last().copied());
+            let types = catch_types(ctx, c);
+            let only_interrupt = !types.is_empty()
+                && types
+                    .iter()
+                    .all(|(t, _)| ast::last_segment(t) == "InterruptedException");
+            if last.is_some_and(|l| helpers::leaves(ctx, l)) || only_interrupt {
+                exiting.push(c);
+            } else {
+                retrying.push(c);
+            }
+        }
+        if retrying.is_empty() {
+            continue;
+        }
+        // Following a referral or redirect, or failing over to the next
+        // candidate, is not trying the same call again.
+        if retrying.iter().any(|c| follows_next(ctx, *c, block)) {
+            continue;
+        }
+        let block_stmts = statements(block);
+        let direct_exit = block_stmts
+            .iter()
+            .any(|s| matches!(s.kind(), "return_statement" | "break_statement"));
+        let flag_exit = block_stmts.iter().any(|s| {
+            s.kind() == "expression_statement"
+                && named_children(*s).first().is_some_and(|e| {
+                    e.kind() == "assignment_expression"
+                        && field(*e, "left").is_some_and(|l| cond_idents.contains(&ctx.text(l)))
+                        && field(*e, "right")
+                            .is_some_and(|r| matches!(ctx.text(r), "true" | "false"))
+                })
+        });
+        let after_exit = retrying.iter().any(|c| {
+            field(*c, "body")
+                .and_then(|b| named_children(b).last().copied())
+                .is_some_and(|l| l.kind() == "continue_statement")
+        }) && body_stmts
+            .iter()
+            .position(|s| s.id() == t.id())
+            .is_some_and(|i| {
+                body_stmts[i + 1..]
+                    .iter()
+                    .any(|s| matches!(s.kind(), "return_statement" | "break_statement"))
+            });
+        if direct_exit || flag_exit || after_exit {
+            found = Some(Try {
+                node: t,
+                retrying,
+                exiting,
+            });
+            break;
+        }
+    }
+    let tr = found?;
+    let (counter_name, _) = header_counter(ctx, lp);
+    // A counter used as an index walks a collection.
+    if let Some(c) = &counter_name
+        && indexes_with(ctx, &own, c)
+    {
+        return None;
+    }
+    let header_end = match lp.kind() {
+        "do_statement" => cond.map_or(lp.end_byte(), |c| c.end_byte()),
+        _ => body.start_byte(),
+    };
+    let header = if lp.kind() == "do_statement" {
+        Span::new(lp.start_byte(), lp.start_byte() + 2)
+    } else {
+        Span::new(lp.start_byte(), header_end.max(lp.start_byte()))
+    };
+    let trimmed = Span::new(
+        header.start,
+        header.start
+            + ctx
+                .src
+                .get(header.start..header.end)
+                .unwrap_or("")
+                .trim_end()
+                .len(),
+    );
+    let attempts = bound(ctx, lp, &own, trimmed);
+    let mut p = RetryPolicy::new(System::JavaLoop, trimmed, attempts);
+    p.name = ctx.enclosing_method(lp).map(|(_, m)| m);
+    let (delay, jitter) = wait(ctx, lp, &own, trimmed);
+    p.delay = delay;
+    p.jitter = jitter;
+    // What is retried.
+    let mut conditions = Vec::new();
+    let mut all = false;
+    let mut catch_span = None;
+    for c in &tr.retrying {
+        for (t, s) in catch_types(ctx, *c) {
+            catch_span = Some(catch_span.map_or(s, |x: Span| x.cover(s)));
+            if matches!(ast::last_segment(&t), "Exception" | "Throwable") {
+                all = true;
+            }
+            conditions.push(Located::written(Condition::Exception(t), s));
+        }
+    }
+    p.ignores = tr
+        .exiting
+        .iter()
+        .flat_map(|c| catch_types(ctx, *c))
+        .map(|(t, s)| Located::written(Condition::Exception(t), s))
+        .collect();
+    let cs = catch_span.unwrap_or_else(|| span(tr.node));
+    p.retry_on = if all && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {
+        Located::written(RetryOn::AllErrors, cs)
+    } else {
+        Located::written(RetryOn::Listed { conditions }, cs)
+    };
+    p.methods = Located::default_at(Methods::Unknown, trimmed);
+    Some(p)
+}
+
+/// Whether the counter selects an element: `a[i]`, `list.get(i)`,
+/// `params.get("" + i)`.
+fn indexes_with(ctx: &Ctx<'_>, own: &[Node<'_>], counter: &str) -> bool {
+    own.iter().any(|&d| {
+        if d.kind() != "identifier" || ctx.text(d) != counter {
+            return false;
+        }
+        let mut cur = d;
+        for _ in 0..4 {
+            let Some(p) = ctx.parent(cur) else {
+                return false;
+            };
+            match p.kind() {
+                "array_access" => return field(p, "index").is_some_and(|i| ast::within(d, i)),
+                "argument_list" => {
+                    return ctx
+                        .parent(p)
+                        .and_then(|call| field(call, "name"))
+                        .is_some_and(|n| {
+                            matches!(
+                                ctx.text(n),
+                                "get"
+                                    | "charAt"
+                                    | "elementAt"
+                                    | "getOrDefault"
+                                    | "getProperty"
+                                    | "getParameter"
+                                    | "subList"
+                                    | "item"
+                            )
+                        });
+                }
+                "binary_expression" | "parenthesized_expression" | "cast_expression" => cur = p,
+                _ => return false,
+            }
+        }
+        false
+    })
+}
+
+fn compares_with_null(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
+    let e = ast::unwrap_expr(e);
+    e.kind() == "binary_expression"
+        && field(e, "operator").is_some_and(|o| matches!(ctx.text(o), "!=" | "=="))
+        && [field(e, "left"), field(e, "right")]
+            .into_iter()
+            .flatten()
+            .any(|x| x.kind() == "null_literal")
+}
+
+/// Whether a catch clause moves on to something else rather than trying
+/// again: it catches a referral or redirect, assigns the caught exception
+/// to a variable the loop reads, or assigns a computed value to a variable
+/// the try block uses (the next candidate).
+fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> bool {
+    let types = catch_types(ctx, c);
+    if types
+        .iter()
+        .any(|(t, _)| t.contains("Referral") || t.contains("Redirect"))
+    {
+        return true;
+    }
+    let param = named_children(c)
+        .into_iter()
+        .find(|p| p.kind() == "catch_formal_parameter")
+        .and_then(|p| field(p, "name"))
+        .map(|n| ctx.text(n));
+    let Some(body) = field(c, "body") else {
+        return false;
+    };
+    // Failing over: the failed node is excluded or marked dead, or the next
+    // port is taken; the next pass tries somewhere else.
+    let moves_on = ast::descendants_until(body, nested).into_iter().any(|d| {
+        let t = ctx.text(d);
+        match d.kind() {
+            "method_invocation" => {
+                let name = field(d, "name").map_or("", |n| ctx.text(n));
+                let obj = ctx.name_of(field(d, "object")).to_ascii_lowercase();
+                let lname = name.to_ascii_lowercase();
+                lname.contains("deadnode")
+                    || lname.contains("exclude")
+                    || lname.contains("blacklist")
+                    || lname.contains("failover")
+                    || ((obj.contains("exclude") || obj.contains("dead") || obj.contains("failed"))
+                        && matches!(name, "add" | "put" | "addAll"))
+            }
+            "update_expression" => t.to_ascii_lowercase().contains("port"),
+            _ => false,
+        }
+    });
+    if moves_on {
+        return true;
+    }
+    // Repairing the cause and trying again is not a retry of a transient
+    // failure: a missing parent created after `NoNodeException`, or a call
+    // handed what the exception carries (`split(e.segment, ..)`).
+    let missing = types.iter().any(|(t, _)| {
+        let t = ast::last_segment(t);
+        t.contains("NoNode") || t.contains("NotFound") || t.contains("NoSuch")
+    });
+    let repairs = ast::descendants_until(body, nested).into_iter().any(|d| {
+        if d.kind() != "method_invocation" {
+            return false;
+        }
+        let name = field(d, "name").map_or("", |n| ctx.text(n));
+        let creates = name.starts_with("create") || name.starts_with("mkdir");
+        let uses_failure = param.is_some_and(|p| {
+            field(d, "arguments").is_some_and(|a| {
+                named_children(a).into_iter().any(|x| {
+                    x.kind() == "field_access"
+                        && field(x, "object").is_some_and(|o| ctx.text(o) == p)
+                })
+            })
+        });
+        (missing && creates) || uses_failure
+    });
+    if repairs {
+        return true;
+    }
+    for d in ast::descendants_until(body, nested) {
+        if d.kind() != "assignment_expression"
+            || field(d, "operator").is_none_or(|o| ctx.text(o) != "=")
+        {
+            continue;
+        }
+        let (Some(l), Some(r)) = (field(d, "left"), field(d, "right")) else {
+            continue;
+        };
+        let r = ast::unwrap_expr(r);
+        if l.kind() != "identifier" {
+            continue;
+        }
+        let name = ctx.text(l);
+        if param.is_some_and(|p| ctx.text(r) == p) {
+            // `e = re`: the exception drives the next pass when the loop
+            // reads it outside this catch.
+            let loop_reads = ctx.ancestor(c, LOOPS).is_some_and(|lp| {
+                ast::descendants(lp).into_iter().any(|x| {
+                    x.kind() == "identifier"
+                        && ctx.text(x) == name
+                        && !ast::within(x, c)
+                        && ctx
+                            .parent(x)
+                            .is_some_and(|p| p.kind() != "assignment_expression")
+                })
+            });
+            if loop_reads {
+                return true;
+            }
+            continue;
+        }
+        let computed = matches!(
+            r.kind(),
+            "method_invocation" | "field_access" | "identifier" | "array_access"
+        );
+        if computed && mentions(ctx, try_block, name) {
+            return true;
+        }
+    }
+    false
+}
+
+fn catch_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
+    let mut out = Vec::new();
+    for p in named_children(c) {
+        if p.kind() != "catch_formal_parameter" {
+            continue;
+        }
+        for t in named_children(p) {
+            if t.kind() == "catch_type" {
+                for ty in named_children(t) {
+                    out.push((ctx.text(ty).to_string(), span(ty)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The counter declared and updated in a `for` header.
+fn header_counter(ctx: &Ctx<'_>, lp: Node<'_>) -> (Option<String>, Option<i128>) {
+    if lp.kind() != "for_statement" {
+        return (None, None);
+    }
+    let Some(init) = field(lp, "init") else {
+        return (None, None);
+    };
+    for d in ast::descendants(init) {
+        if d.kind() == "variable_declarator" {
+            let name = field(d, "name").map(|x| ctx.text(x).to_string());
+            let v = field(d, "value").and_then(|v| ctx.int(v));
+            return (name, v);
+        }
+        if d.kind() == "assignment_expression" {
+            let name = field(d, "left").map(|x| ctx.text(x).to_string());
+            let v = field(d, "right").and_then(|v| ctx.int(v));
+            return (name, v);
+        }
+    }
+    (None, None)
+}

@@ -1,0 +1,265 @@
+//! A Java retry loop's wait: the sleep in its body (or in a helper method
+//! of the same class), its growth and randomness.
+
+use super::*;
+
+pub(super) fn is_random(t: &str) -> bool {
+    t.contains("random")
+        || t.contains("Random")
+        || t.contains("nextInt")
+        || t.contains("nextLong")
+        || t.contains("nextDouble")
+}
+
+/// The wait between attempts.
+pub(super) fn wait(
+    ctx: &Ctx<'_>,
+    lp: Node<'_>,
+    own: &[Node<'_>],
+    header: Span,
+) -> (Located<Delay>, Located<Jitter>) {
+    const MS: Duration = Duration::from_millis(1);
+    for &d in own {
+        if d.kind() != "method_invocation" {
+            continue;
+        }
+        let name = field(d, "name").map_or("", |x| ctx.text(x));
+        let obj = ctx.name_of(field(d, "object"));
+        let args = field(d, "arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        let (unit, arg) = match (ast::last_segment(obj), name) {
+            ("Thread", "sleep") => (MS, args.first().copied()),
+            (u, "sleep") if ast::time_unit(u).is_some() => {
+                (ast::time_unit(u).unwrap_or(MS), args.first().copied())
+            }
+            ("LockSupport", "parkNanos") => (Duration::from_nanos(1), args.last().copied()),
+            ("Uninterruptibles", "sleepUninterruptibly") => (
+                args.get(1)
+                    .and_then(|u| ast::time_unit(ctx.text(*u)))
+                    .unwrap_or(MS),
+                args.first().copied(),
+            ),
+            (_, "wait") if args.len() == 1 => (MS, args.first().copied()),
+            // `Unsafe.park(false, nanos)`.
+            (_, "park") if args.len() == 2 => (Duration::from_nanos(1), args.last().copied()),
+            (_, n) if is_sleep_name(n) && n != "wait" => (MS, args.first().copied()),
+            _ => continue,
+        };
+        let s = span(d);
+        let Some(arg) = arg else {
+            return (
+                Located::written(Delay::Custom, s),
+                Located::written(Jitter::Unknown, s),
+            );
+        };
+        return delay_of(ctx, lp, own, arg, unit, s);
+    }
+    // A method of this class that sleeps (`retryDelay(attempt)`).
+    if let Some(call) = helpers::sleeping_call(ctx, own) {
+        let s = span(call);
+        return (
+            Located::written(Delay::Custom, s),
+            Located::written(Jitter::Unknown, s),
+        );
+    }
+    (
+        Located::default_at(Delay::None, header),
+        Located::default_at(Jitter::None, header),
+    )
+}
+
+pub(super) fn delay_of(
+    ctx: &Ctx<'_>,
+    lp: Node<'_>,
+    own: &[Node<'_>],
+    arg: Node<'_>,
+    unit: Duration,
+    s: Span,
+) -> (Located<Delay>, Located<Jitter>) {
+    let arg = ast::unwrap_expr(arg);
+    let t = ctx.text(arg);
+    // A variable: look at what the loop does to it.
+    let (var, var_updates): (Option<&str>, Vec<Node<'_>>) = if arg.kind() == "identifier" {
+        let name = ctx.text(arg);
+        let ups = own
+            .iter()
+            .copied()
+            .filter(|d| {
+                d.kind() == "assignment_expression"
+                    && field(*d, "left").is_some_and(|l| ctx.text(l) == name)
+            })
+            .collect();
+        (Some(name), ups)
+    } else {
+        (None, Vec::new())
+    };
+    let upd_text: String = var_updates
+        .iter()
+        .map(|u| ctx.text(*u))
+        .collect::<Vec<_>>()
+        .join(";");
+    let init_text = var
+        .and_then(|v| ctx.var(v, lp))
+        .and_then(|v| v.value)
+        .map_or("", |v| ctx.text(v));
+    let random =
+        is_random(t) || is_random(&upd_text) || (var_updates.is_empty() && is_random(init_text));
+    let jitter = if !random {
+        Jitter::None
+    } else if arg.kind() == "method_invocation" && is_random(t) {
+        Jitter::Full
+    } else if t.contains('+') {
+        Jitter::Additive
+    } else {
+        Jitter::Unknown
+    };
+    let jitter = Located::written(jitter, s);
+    // Exponential growth written in place: `base * Math.pow(2, attempt)`,
+    // `base << attempt`, `1L << attempt`.
+    if t.contains("Math.pow") || t.contains("<<") {
+        let base = exp_base(ctx, arg).and_then(|b| ast::scale(unit, b as f64));
+        let mult = pow_base(ctx, arg).unwrap_or(2.0);
+        let d = match base {
+            Some(base) => Delay::Exponential {
+                base,
+                multiplier: mult,
+                cap: None,
+            },
+            None => Delay::Custom,
+        };
+        return (Located::written(d, s), jitter);
+    }
+    if let Some(v) = var
+        && !var_updates.is_empty()
+    {
+        // `delay *= 2`, `delay = delay * 2`, `delay <<= 1`,
+        // `delay = Math.min(delay * 2, MAX)`.
+        let mut mult = None;
+        let mut cap = None;
+        for u in &var_updates {
+            let op = field(*u, "operator").map_or("", |o| ctx.text(o));
+            let Some(r) = field(*u, "right") else {
+                continue;
+            };
+            match op {
+                "*=" => mult = ctx.float(r),
+                "<<=" => {
+                    mult = ctx
+                        .int(r)
+                        .filter(|x| (0..32).contains(x))
+                        .map(|x| (1u64 << x) as f64)
+                }
+                "=" => {
+                    let rt = ctx.text(r);
+                    if let Some((m, c)) = growth(ctx, r, v) {
+                        mult = Some(m);
+                        cap = c.and_then(|c| ast::scale(unit, c as f64));
+                    } else if rt.contains(v) && rt.contains('*') {
+                        mult = None;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let base = ctx
+            .var(v, lp)
+            .and_then(|x| x.value)
+            .and_then(|x| ctx.int(x))
+            .and_then(|b| ast::scale(unit, b as f64));
+        let d = match (mult, base) {
+            (Some(multiplier), Some(base)) if multiplier > 1.0 => Delay::Exponential {
+                base,
+                multiplier,
+                cap,
+            },
+            _ => Delay::Custom,
+        };
+        return (Located::written(d, s), jitter);
+    }
+    if let Some(n) = ctx.int(arg) {
+        let d = ast::scale(unit, n.max(0) as f64)
+            .map_or(Delay::Unknown, |delay| Delay::Fixed { delay });
+        return (Located::written(d, s), jitter);
+    }
+    if arg.kind() == "method_invocation"
+        && let Some(d) = ctx.duration(arg, unit)
+    {
+        return (Located::written(Delay::Fixed { delay: d }, s), jitter);
+    }
+    // Grows with the attempt (`attempt * 1000`) or is computed elsewhere.
+    let d = if arg.kind() == "binary_expression" || arg.kind() == "method_invocation" {
+        Delay::Custom
+    } else {
+        Delay::Unknown
+    };
+    (Located::written(d, s), jitter)
+}
+
+/// `Math.min(v * k, cap)` or `v * k`: (k, cap).
+pub(super) fn growth(ctx: &Ctx<'_>, r: Node<'_>, v: &str) -> Option<(f64, Option<i128>)> {
+    let r = ast::unwrap_expr(r);
+    if r.kind() == "method_invocation" && field(r, "name").is_some_and(|n| ctx.text(n) == "min") {
+        let args = field(r, "arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        for (i, a) in args.iter().enumerate() {
+            if let Some((m, _)) = growth(ctx, *a, v) {
+                let cap = args.get(1 - i.min(1)).and_then(|c| ctx.int(*c));
+                return Some((m, cap));
+            }
+        }
+        return None;
+    }
+    if r.kind() == "binary_expression" {
+        let op = field(r, "operator").map_or("", |o| ctx.text(o));
+        let l = ast::unwrap_expr(field(r, "left")?);
+        let rr = ast::unwrap_expr(field(r, "right")?);
+        let k = if ctx.text(l) == v {
+            rr
+        } else if ctx.text(rr) == v {
+            l
+        } else {
+            return None;
+        };
+        return match op {
+            "*" => ctx.float(k).map(|m| (m, None)),
+            "<<" => ctx
+                .int(k)
+                .filter(|x| (0..32).contains(x))
+                .map(|x| ((1u64 << x) as f64, None)),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// The constant factor in `base * Math.pow(..)` / `base << n`.
+pub(super) fn exp_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<i128> {
+    let e = ast::unwrap_expr(e);
+    if e.kind() != "binary_expression" {
+        return None;
+    }
+    let op = field(e, "operator").map_or("", |o| ctx.text(o));
+    let l = field(e, "left")?;
+    let r = field(e, "right")?;
+    match op {
+        "<<" => ctx.int(l),
+        "*" => ctx.int(l).or_else(|| ctx.int(r)),
+        _ => None,
+    }
+}
+
+/// The `2` of `Math.pow(2, n)`.
+pub(super) fn pow_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<f64> {
+    for d in ast::descendants(e) {
+        if d.kind() == "method_invocation" && field(d, "name").is_some_and(|n| ctx.text(n) == "pow")
+        {
+            let args = field(d, "arguments")
+                .map(named_children)
+                .unwrap_or_default();
+            return args.first().and_then(|a| ctx.float(*a));
+        }
+    }
+    None
+}

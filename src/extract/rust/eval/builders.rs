@@ -1,0 +1,210 @@
+//! Retry crates' builders: defaults and the setters of each chain.
+
+use super::*;
+
+pub(super) fn backoff_default(span: Span) -> Build {
+    let mut b = Build::new(Krate::Backoff, Shape::Exponential, span);
+    b.min = Located::default_at(Duration::from_millis(500), span);
+    b.factor = Located::default_at(1.5, span);
+    b.cap = Some(Located::default_at(Duration::from_secs(60), span));
+    b.jitter = Located::default_at(Jitter::Proportional { factor: 0.5 }, span);
+    b.cap_order = CapOrder::BeforeJitter;
+    b.elapsed = Some(Located::default_at(Some(Duration::from_secs(900)), span));
+    b.retries_written = "backoff default max_elapsed_time 15 min".into();
+    b
+}
+
+pub(super) fn backoff_field(b: &mut Build, name: &str, v: &L) {
+    match name {
+        "initial_interval" | "current_interval" => {
+            if let Some(d) = v.dur() {
+                b.min = Located::written(d, v.span);
+            }
+        }
+        "multiplier" => {
+            if let Some(x) = v.float() {
+                b.factor = Located::written(x, v.span);
+            }
+        }
+        "max_interval" => {
+            if let Some(d) = v.dur() {
+                b.cap = Some(Located::written(d, v.span));
+            }
+        }
+        "randomization_factor" => {
+            if let Some(x) = v.float() {
+                b.jitter = Located::written(
+                    if x == 0.0 {
+                        Jitter::None
+                    } else {
+                        Jitter::Proportional { factor: x }
+                    },
+                    v.span,
+                );
+            }
+        }
+        "max_elapsed_time" => match &v.v {
+            V::Path(p) if p == "None" => {
+                b.elapsed = Some(Located::written(None, v.span));
+                b.retries = Located::written(AttemptCount::Unbounded, v.span);
+                b.retries_written = "max_elapsed_time: None".into();
+            }
+            V::Some(inner) => {
+                if let Some(d) = inner.dur() {
+                    b.elapsed = Some(Located::written(Some(d), v.span));
+                    b.retries_written = format!("max_elapsed_time {}", crate::duration::human(d));
+                    b.retries = Located::written(AttemptCount::Unbounded, v.span);
+                }
+            }
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+/// Apply a builder method; false when the method is not one the crate has
+/// (the value is then unknown).
+pub(super) fn apply(b: &mut Build, name: &str, args: &[L], span: Span, text: &str) -> bool {
+    const DELAY_SETTERS: &[&str] = &[
+        "with_factor",
+        "base",
+        "with_min_delay",
+        "with_delay",
+        "with_max_delay",
+        "max_delay",
+        "retry_bounds",
+        "factor",
+        "with_initial_backoff",
+        "with_max_backoff",
+        "with_initial_interval",
+        "with_max_interval",
+        "with_multiplier",
+    ];
+    if DELAY_SETTERS.contains(&name)
+        && args
+            .iter()
+            .any(|a| a.float().is_none() && a.dur().is_none())
+    {
+        b.delay_unknown = Some(span);
+    }
+    let written = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let a0 = args.first();
+    match (b.krate, name) {
+        // Passthrough on every builder.
+        (_, "clone" | "build" | "make_backoff" | "into" | "unwrap" | "expect" | "to_owned") => {}
+        (_, "with_jitter_seed" | "with_retry_mode" | "with_reconnect_mode") => {}
+        (Krate::Backon, "with_jitter") => b.jitter = Located::written(Jitter::Additive, span),
+        (Krate::Backon, "with_factor") | (Krate::RetryPolicies, "base") => {
+            if let Some(x) = a0.and_then(L::float) {
+                b.factor = Located::written(x, span);
+            }
+        }
+        (Krate::Backon, "with_min_delay" | "with_delay") => {
+            if let Some(d) = a0.and_then(L::dur) {
+                b.min = Located::written(d, span);
+            }
+        }
+        (Krate::Backon, "with_max_delay") | (Krate::TokioRetry, "max_delay") => {
+            if let Some(d) = a0.and_then(L::dur) {
+                b.cap = Some(Located::written(d, span));
+            }
+        }
+        (Krate::Backon, "without_max_delay") => b.cap = None,
+        (Krate::Backon, "with_max_times") | (Krate::TokioRetry, "take") => {
+            b.retries = match a0.and_then(L::int) {
+                Some(n) if n >= 0 => Located::written(AttemptCount::Finite(n as u64), span),
+                _ => Located::written(AttemptCount::Unknown, span),
+            };
+            b.retries_written = format!("{} (retries)", written(text));
+        }
+        (Krate::Backon, "without_max_times") => {
+            b.retries = Located::written(AttemptCount::Unbounded, span);
+            b.retries_written = written(text);
+        }
+        (Krate::Backon, "with_total_delay") => match a0.map(|a| &a.v) {
+            Some(V::Some(d)) => b.elapsed = Some(Located::written(d.dur(), span)),
+            Some(V::Path(p)) if p == "None" => b.elapsed = None,
+            _ => b.elapsed = Some(Located::written(None, span)),
+        },
+        (Krate::RetryPolicies, "retry_bounds") => {
+            if let (Some(lo), Some(hi)) = (a0.and_then(L::dur), args.get(1).and_then(L::dur)) {
+                b.min = Located::written(lo, span);
+                b.cap = Some(Located::written(hi, span));
+            }
+        }
+        (Krate::RetryPolicies, "jitter") => {
+            let j = match a0.map(|a| &a.v) {
+                Some(V::Path(p)) if p.ends_with("None") => Jitter::None,
+                Some(V::Path(p)) if p.ends_with("Full") || p.ends_with("Bounded") => Jitter::Full,
+                _ => Jitter::Unknown,
+            };
+            b.jitter = Located::written(j, span);
+        }
+        (Krate::RetryPolicies, "build_with_max_retries") => {
+            b.retries = match a0.and_then(L::int) {
+                Some(n) if n >= 0 => Located::written(AttemptCount::Finite(n as u64), span),
+                _ => Located::written(AttemptCount::Unknown, span),
+            };
+            let shown = match a0.and_then(L::int) {
+                Some(n) if !text.contains(&n.to_string()) => format!(" = {n}"),
+                _ => String::new(),
+            };
+            b.retries_written = format!("{}{shown} (retries)", written(text));
+        }
+        (
+            Krate::RetryPolicies,
+            "build_with_total_retry_duration" | "build_with_total_retry_duration_and_limit_retries",
+        ) => {
+            b.elapsed = Some(Located::written(a0.and_then(L::dur), span));
+            b.retries = Located::written(AttemptCount::Unbounded, span);
+            b.retries_written = written(text);
+        }
+        (Krate::RetryPolicies, "build_with_total_retry_duration_and_max_retries") => {
+            b.elapsed = Some(Located::written(a0.and_then(L::dur), span));
+            b.retries = match args.get(1).and_then(L::int) {
+                Some(n) if n >= 0 => Located::written(AttemptCount::Finite(n as u64), span),
+                _ => Located::written(AttemptCount::Unknown, span),
+            };
+            b.retries_written = written(text);
+        }
+        (Krate::TokioRetry, "factor") => {
+            if let Some(x) = a0.and_then(L::float) {
+                b.min = Located::written(b.min.value.mul_f64(x.max(0.0)), span);
+            }
+        }
+        (Krate::TokioRetry, "map") => {
+            let t = text.replace(' ', "");
+            let j = if t.contains("jitter") {
+                Jitter::Full
+            } else {
+                Jitter::Unknown
+            };
+            b.jitter = Located::written(j, span);
+        }
+        (Krate::Backoff, n) if n.starts_with("with_") => {
+            let field = &n[5..];
+            if let Some(v) = a0 {
+                backoff_field(b, field, v);
+            }
+        }
+        (Krate::Aws, "with_max_attempts") => {
+            b.retries = match a0.and_then(L::int) {
+                Some(n) if n >= 1 => Located::written(AttemptCount::Finite(n as u64 - 1), span),
+                _ => Located::written(AttemptCount::Unknown, span),
+            };
+            b.retries_written = format!("{} (attempts)", written(text));
+        }
+        (Krate::Aws, "with_initial_backoff") => {
+            if let Some(d) = a0.and_then(L::dur) {
+                b.min = Located::written(d, span);
+            }
+        }
+        (Krate::Aws, "with_max_backoff") => {
+            if let Some(d) = a0.and_then(L::dur) {
+                b.cap = Some(Located::written(d, span));
+            }
+        }
+        _ => return false,
+    }
+    true
+}

@@ -1,0 +1,477 @@
+//! A retry loop's bound: a range, a counter compared to a limit, a match
+//! guard on the counter.
+
+use super::*;
+
+impl LoopFinder<'_, '_, '_, '_> {
+    pub(super) fn num(&self, e: &Expr) -> Num {
+        if let Expr::Path(p) = e
+            && let Some(id) = p.path.get_ident()
+            && let Some(name) = id.to_string().strip_prefix(PARAM)
+        {
+            return Num::Param(name.to_string());
+        }
+        if let Expr::Paren(p) = e {
+            return self.num(&p.expr);
+        }
+        if let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) = e
+        {
+            return i.base10_digits().parse().map_or(Num::Unknown, Num::Const);
+        }
+        // A constant of the file.
+        if let Expr::Path(p) = e
+            && let Some(id) = p.path.segments.last()
+        {
+            let name = id.ident.to_string();
+            if let Some(c) = self.ev.ix_const(&name)
+                && let Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(i),
+                    ..
+                }) = c
+            {
+                return i.base10_digits().parse().map_or(Num::Unknown, Num::Const);
+            }
+        }
+        Num::Unknown
+    }
+
+    pub(super) fn counter_init(&self, before: &[&Stmt], name: &str) -> i128 {
+        for s in before.iter().rev() {
+            if let Stmt::Local(l) = s
+                && pat_ident(&l.pat).as_deref() == Some(name)
+                && let Some(init) = &l.init
+                && let Num::Const(v) = self.num(&init.expr)
+            {
+                return v;
+            }
+        }
+        0
+    }
+
+    pub(super) fn bound(
+        &self,
+        body: &Block,
+        before: &[&Stmt],
+        head: Span,
+        range: Option<&Expr>,
+        cond: Option<&Expr>,
+        range_var: Option<String>,
+    ) -> AttemptsT {
+        let spans = self.ev.spans;
+        // `for attempt in 1..`: the loop variable counts the attempts, and a
+        // test of it in the body is the bound.
+        let mut counted: Option<(String, i128)> = None;
+        if let Some(Expr::Range(r)) = range {
+            let lo = r
+                .start
+                .as_deref()
+                .map(|e| self.num(e))
+                .unwrap_or(Num::Const(0));
+            let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+            if let Some(hi) = r.end.as_deref() {
+                let hi_n = self.num(hi);
+                let span = spans.node(r);
+                return match (lo, hi_n) {
+                    (Num::Const(a), Num::Const(b)) => AttemptsT::Count {
+                        value: Num::Const(b - a + i128::from(inclusive)),
+                        offset: 0,
+                        span,
+                    },
+                    (Num::Const(a), Num::Param(p)) => AttemptsT::Count {
+                        value: Num::Param(p),
+                        offset: i128::from(inclusive) - a,
+                        span,
+                    },
+                    _ => AttemptsT::Unknown { span },
+                };
+            }
+            match (range_var, lo) {
+                (Some(v), Num::Const(a)) => counted = Some((v, a)),
+                _ => return AttemptsT::Unbounded { span: head },
+            }
+        }
+        let init_of = |name: &str| match &counted {
+            Some((v, lo)) if v == name => *lo,
+            _ => self.counter_init(before, name),
+        };
+        // Counters incremented in the body.
+        let body_text = spans.block_text(body);
+        let incremented = |name: &str| {
+            if counted.as_ref().is_some_and(|(v, _)| v == name) {
+                return true;
+            }
+            let t = body_text.replace(' ', "");
+            t.contains(&format!("{name}+=1")) || t.contains(&format!("{name}={name}+1"))
+        };
+        let inc_at = |name: &str| -> Option<usize> {
+            let b = spans.block(body);
+            let t = spans.slice(b);
+            t.find(&format!("{name} += 1"))
+                .or_else(|| t.find(&format!("{name}+=1")))
+                .map(|i| b.start + i)
+        };
+        // `while counter < limit`
+        if let Some(c) = cond
+            && let Some((name, op, limit, span)) = compare(c)
+            && incremented(&name)
+        {
+            let c0 = init_of(&name);
+            let value = self.num(limit);
+            let offset = match op {
+                Cmp::Lt => -c0,
+                Cmp::Le => 1 - c0,
+                _ => {
+                    return AttemptsT::Unknown {
+                        span: spans.node(c),
+                    };
+                }
+            };
+            return AttemptsT::Count {
+                value,
+                offset,
+                span: spans.node(span),
+            };
+        }
+        if let Some(c) = cond
+            && !matches!(
+                c,
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Bool(_),
+                    ..
+                })
+            )
+        {
+            return AttemptsT::Unknown {
+                span: spans.node(c),
+            };
+        }
+        // `if counter > limit { break/return }` inside the body.
+        let mut found: Option<AttemptsT> = None;
+        struct Ifs<'x> {
+            out: Vec<&'x Expr>,
+        }
+        impl<'x> Visit<'x> for Ifs<'x> {
+            fn visit_item(&mut self, _: &'x Item) {}
+            fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
+            fn visit_expr_if(&mut self, i: &'x syn::ExprIf) {
+                let then = &i.then_branch;
+                let leaves = then
+                    .stmts
+                    .iter()
+                    .any(|s| matches!(s, Stmt::Expr(Expr::Break(_) | Expr::Return(_), _)));
+                let then_ok = leaves
+                    || then.stmts.iter().any(|s| matches!(s, Stmt::Expr(Expr::Macro(m), _) if m.mac.path.is_ident("bail") || m.mac.path.is_ident("panic")));
+                if then_ok {
+                    self.out.push(&i.cond);
+                }
+                syn::visit::visit_expr_if(self, i);
+            }
+        }
+        let mut ifs = Ifs { out: Vec::new() };
+        ifs.visit_block(body);
+        let decremented = |name: &str| {
+            let t = body_text.replace(' ', "");
+            t.contains(&format!("{name}-=1")) || t.contains(&format!("{name}={name}-1"))
+        };
+        let dec_at = |name: &str| -> Option<usize> {
+            let b = spans.block(body);
+            let t = spans.slice(b);
+            t.find(&format!("{name} -= 1")).map(|i| b.start + i)
+        };
+        let time_test = ifs
+            .out
+            .iter()
+            .copied()
+            .find(|c| is_time_test(spans.text(*c)));
+        for c in ifs.out {
+            let mut conds = vec![c];
+            if let Expr::Binary(b) = c
+                && matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_))
+            {
+                conds = vec![&b.left, &b.right];
+            }
+            for c in conds {
+                let Some((name, op, limit, cmp_span)) = compare(c) else {
+                    continue;
+                };
+                if !incremented(&name) {
+                    // A counter counted down (`retries_left -= 1`) to zero.
+                    if decremented(&name)
+                        && matches!(op, Cmp::Eq | Cmp::Le)
+                        && matches!(self.num(limit), Num::Const(0))
+                    {
+                        found = Some(self.countdown(before, &name, cmp_span, &dec_at));
+                        break;
+                    }
+                    continue;
+                }
+                let c0 = init_of(&name);
+                let check_at = spans.node(cmp_span).start;
+                let inc_before = inc_at(&name).is_some_and(|i| i < check_at);
+                // Attempt k (0-based) sees counter c0 + k (or + k + 1 when
+                // incremented before the check) and stops after it when the
+                // comparison holds.
+                let shift = i128::from(inc_before);
+                let first = match op {
+                    Cmp::Gt => 1 - c0 - shift,
+                    Cmp::Ge | Cmp::Eq => -c0 - shift,
+                    _ => continue,
+                };
+                // Attempts = first k that stops + 1.
+                found = Some(AttemptsT::Count {
+                    value: self.num(limit),
+                    offset: first + 1,
+                    span: spans.node(cmp_span),
+                });
+                break;
+            }
+            if found.is_some() {
+                break;
+            }
+        }
+        // A match guard: `Err(e) if attempt >= 4 => return Err(e)`.
+        if found.is_none() {
+            found = self.guard_bound(body, before);
+        }
+        // A guard that lets the arm go round again while a counter is under
+        // its limit: `Err(e) if retryable(&e) && attempt < max => { attempt
+        // += 1; sleep(..) }`.
+        if found.is_none() {
+            found = self.staying_guard(body, &init_of, &incremented);
+        }
+        // An elapsed-time cap (`if start.elapsed() > timeout { break }`):
+        // bounded, by a number of attempts the clock decides.
+        if found.is_none()
+            && let Some(c) = time_test
+        {
+            return AttemptsT::Unknown {
+                span: spans.node(c),
+            };
+        }
+        if found.is_none() && delegates(body_text) {
+            return AttemptsT::Unknown { span: head };
+        }
+        found.unwrap_or(AttemptsT::Unbounded { span: head })
+    }
+
+    pub(super) fn guard_bound(&self, body: &Block, before: &[&Stmt]) -> Option<AttemptsT> {
+        let spans = self.ev.spans;
+        let b = spans.block(body);
+        let text = spans.slice(b);
+        for (name, _) in counters(text) {
+            for (op, cmp) in [(">=", Cmp::Ge), (">", Cmp::Gt), ("==", Cmp::Eq)] {
+                let needle = format!("if {name} {op} ");
+                let Some(i) = text.find(&needle) else {
+                    continue;
+                };
+                let rest = &text[i + needle.len()..];
+                let limit: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !rest[limit.len()..].trim_start().starts_with("=>") {
+                    continue;
+                }
+                let value = match limit.parse::<i128>() {
+                    Ok(n) => Num::Const(n),
+                    Err(_) => match self.ev.ix_const(&limit) {
+                        Some(Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Int(n),
+                            ..
+                        })) => n.base10_digits().parse().map_or(Num::Unknown, Num::Const),
+                        _ if limit.starts_with(PARAM) => {
+                            Num::Param(limit[PARAM.len()..].to_string())
+                        }
+                        _ => Num::Unknown,
+                    },
+                };
+                let c0 = self.counter_init(before, &name);
+                let inc_before = text.find(&format!("{name} += 1")).is_some_and(|k| k < i);
+                let shift = i128::from(inc_before);
+                let first = match cmp {
+                    Cmp::Gt => 1 - c0 - shift,
+                    _ => -c0 - shift,
+                };
+                let at = b.start + i + 3;
+                return Some(AttemptsT::Count {
+                    value,
+                    offset: first + 1,
+                    span: Span::new(at, at + needle.len() - 4 + limit.len()),
+                });
+            }
+        }
+        None
+    }
+}
+
+impl LoopFinder<'_, '_, '_, '_> {
+    fn staying_guard(
+        &self,
+        body: &Block,
+        init_of: &dyn Fn(&str) -> i128,
+        incremented: &dyn Fn(&str) -> bool,
+    ) -> Option<AttemptsT> {
+        struct Arms<'x> {
+            out: Vec<(&'x Expr, &'x Expr)>,
+        }
+        impl<'x> Visit<'x> for Arms<'x> {
+            fn visit_item(&mut self, _: &'x Item) {}
+            fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
+            fn visit_arm(&mut self, a: &'x syn::Arm) {
+                if let syn::Pat::Guard(g) = &a.pat {
+                    self.out.push((&g.guard, &a.body));
+                }
+                syn::visit::visit_arm(self, a);
+            }
+        }
+        let mut arms = Arms { out: Vec::new() };
+        arms.visit_block(body);
+        for (guard, arm_body) in arms.out {
+            if super::shape::leaves(arm_body) {
+                continue;
+            }
+            let mut parts = vec![guard];
+            let mut i = 0;
+            while i < parts.len() {
+                if let Expr::Binary(b) = parts[i]
+                    && matches!(b.op, syn::BinOp::And(_))
+                {
+                    let (l, r) = (&*b.left, &*b.right);
+                    parts.remove(i);
+                    parts.push(l);
+                    parts.push(r);
+                    continue;
+                }
+                i += 1;
+            }
+            for c in parts {
+                let Some((name, op, limit, cmp)) = compare(c) else {
+                    continue;
+                };
+                if !incremented(&name) {
+                    continue;
+                }
+                let c0 = init_of(&name);
+                let offset = match op {
+                    Cmp::Lt => 1 - c0,
+                    Cmp::Le => 2 - c0,
+                    _ => continue,
+                };
+                return Some(AttemptsT::Count {
+                    value: self.num(limit),
+                    offset,
+                    span: self.ev.spans.node(cmp),
+                });
+            }
+        }
+        None
+    }
+}
+
+/// A test of the clock: `start.elapsed() > timeout`, `Instant::now() >=
+/// deadline`.
+fn is_time_test(text: &str) -> bool {
+    let t = text.replace(' ', "").to_ascii_lowercase();
+    t.contains("elapsed()") || t.contains("now()") || t.contains("deadline")
+}
+
+impl LoopFinder<'_, '_, '_, '_> {
+    /// Attempts of a loop that counts `name` down from its first value and
+    /// stops when it reaches zero.
+    fn countdown(
+        &self,
+        before: &[&Stmt],
+        name: &str,
+        cmp: &Expr,
+        dec_at: &dyn Fn(&str) -> Option<usize>,
+    ) -> AttemptsT {
+        let spans = self.ev.spans;
+        let init = before.iter().rev().find_map(|s| match s {
+            Stmt::Local(l) if pat_ident(&l.pat).as_deref() == Some(name) => {
+                l.init.as_ref().map(|i| self.num(&i.expr))
+            }
+            _ => None,
+        });
+        let check_at = spans.node(cmp).start;
+        let dec_before = dec_at(name).is_some_and(|i| i < check_at);
+        match init {
+            Some(Num::Const(n)) => AttemptsT::Count {
+                value: Num::Const(n),
+                offset: i128::from(!dec_before),
+                span: spans.node(cmp),
+            },
+            _ => AttemptsT::Unknown {
+                span: spans.node(cmp),
+            },
+        }
+    }
+}
+
+/// Counters incremented by one in a loop body (`name += 1`), with where.
+pub(super) fn counters(text: &str) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (i, _) in text.match_indices("+= 1") {
+        let head = text[..i].trim_end();
+        let name: String = head
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if !name.is_empty() && !out.iter().any(|(n, _)| *n == name) {
+            out.push((name, i));
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+}
+
+/// `name OP limit` (or `limit OP name`, flipped).
+pub(super) fn compare(e: &Expr) -> Option<(String, Cmp, &Expr, &Expr)> {
+    let Expr::Binary(b) = e else { return None };
+    let op = match b.op {
+        syn::BinOp::Lt(_) => Cmp::Lt,
+        syn::BinOp::Le(_) => Cmp::Le,
+        syn::BinOp::Gt(_) => Cmp::Gt,
+        syn::BinOp::Ge(_) => Cmp::Ge,
+        syn::BinOp::Eq(_) => Cmp::Eq,
+        _ => return None,
+    };
+    let ident = |e: &Expr| match e {
+        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        _ => None,
+    };
+    if let Some(n) = ident(&b.left)
+        && !n.starts_with(PARAM)
+        && n.chars().any(|c| c.is_lowercase())
+    {
+        return Some((n, op, &b.right, e));
+    }
+    if let Some(n) = ident(&b.right)
+        && !n.starts_with(PARAM)
+        && n.chars().any(|c| c.is_lowercase())
+    {
+        let flipped = match op {
+            Cmp::Lt => Cmp::Gt,
+            Cmp::Le => Cmp::Ge,
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Ge => Cmp::Le,
+            Cmp::Eq => Cmp::Eq,
+        };
+        return Some((n, flipped, &b.left, e));
+    }
+    None
+}

@@ -1,0 +1,98 @@
+//! Whether a loop is a retry loop.
+
+use super::*;
+
+impl LoopFinder<'_, '_, '_, '_> {
+    /// Read one loop; `None` when it is not a retry loop.
+    pub(super) fn analyze(&self, e: &Expr, before: &[&Stmt]) -> Option<LoopT> {
+        let spans = self.ev.spans;
+        let (body, head_span, range, cond): (&Block, Span, Option<&Expr>, Option<&Expr>) = match e {
+            Expr::Loop(l) => (
+                &l.body,
+                l.label.as_ref().map_or(spans.node(&l.loop_token), |x| {
+                    spans.node(&x.name).cover(spans.node(&l.loop_token))
+                }),
+                None,
+                None,
+            ),
+            Expr::While(w) => (
+                &w.body,
+                spans.node(&w.while_token).cover(spans.node(&*w.cond)),
+                None,
+                Some(&*w.cond),
+            ),
+            Expr::ForLoop(f) => (
+                &f.body,
+                spans.node(&f.for_token).cover(spans.node(&*f.expr)),
+                Some(&*f.expr),
+                None,
+            ),
+            _ => return None,
+        };
+        // From the head (and a loop's label) to the closing brace, without
+        // turning the loop into tokens again.
+        let span = head_span.cover(spans.block(body));
+        let t: String = spans
+            .text(body)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let compact = t.replace(' ', "");
+        let sleeps = compact.contains("sleep(")
+            || compact.contains(".delay(")
+            || compact.contains("Delay::new(");
+        let again = compact.contains("continue");
+        // Without a sleep, only an async loop that says it retries is a
+        // retry loop: compare-and-swap loops, parsers and `EINTR` loops go
+        // round again at once on purpose.
+        let whole = spans.slice(span).to_ascii_lowercase();
+        let says_retry = ["retry", "retries", "attempt", "tries", "backoff"]
+            .iter()
+            .any(|w| whole.contains(w));
+        let retries_io = again && says_retry && compact.contains(".await");
+        if !(sleeps || retries_io) || compact.contains("compare_exchange") {
+            return None;
+        }
+        // A failure that goes round again, and a way out on success.
+        let shape = shape::shape(spans, body, cond);
+        if !(shape.retries_err && shape.success_exit) {
+            return None;
+        }
+        // `for x in items` is iteration over work, not a retry.
+        if let Some(r) = range
+            && !matches!(r, Expr::Range(_))
+        {
+            return None;
+        }
+        // A guard on the error is a predicate; a guard on the attempt
+        // counter is the bound.
+        let counter_names: Vec<String> = counters(&t).into_iter().map(|(n, _)| n).collect();
+        let guard_on_error = ["Err(e)if", "Err(refe)if", "Err(err)if", "Err(error)if"]
+            .iter()
+            .any(|g| {
+                compact.match_indices(g).any(|(i, _)| {
+                    let after = &compact[i + g.len()..];
+                    !counter_names.iter().any(|n| after.starts_with(n.as_str()))
+                })
+            });
+        let predicate = PREDICATE_WORDS
+            .iter()
+            .any(|w| compact.contains(&w.replace(' ', "")))
+            || guard_on_error
+            || shape.classified;
+        let range_var = match e {
+            Expr::ForLoop(f) => pat_ident(&f.pat),
+            _ => None,
+        };
+        let attempts = self.bound(body, before, head_span, range, cond, range_var);
+        let (delay, randomised) = self.delay(body, before);
+        Some(LoopT {
+            attempts,
+            delay,
+            randomised,
+            predicate,
+            span,
+            has_timeout: compact.contains("timeout("),
+        })
+    }
+}

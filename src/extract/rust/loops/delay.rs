@@ -1,0 +1,242 @@
+//! A retry loop's delay: the `sleep(..)` in its body.
+
+use super::*;
+
+impl LoopFinder<'_, '_, '_, '_> {
+    pub(super) fn delay(&self, body: &Block, before: &[&Stmt]) -> (DelayT, bool) {
+        let spans = self.ev.spans;
+        struct Sleeps<'x> {
+            out: Vec<&'x Expr>,
+        }
+        impl<'x> Visit<'x> for Sleeps<'x> {
+            fn visit_item(&mut self, _: &'x Item) {}
+            fn visit_expr_call(&mut self, c: &'x syn::ExprCall) {
+                if let Expr::Path(p) = &*c.func
+                    && p.path.segments.last().is_some_and(|s| s.ident == "sleep")
+                    && let Some(a) = c.args.first()
+                {
+                    self.out.push(a);
+                }
+                syn::visit::visit_expr_call(self, c);
+            }
+        }
+        let mut s = Sleeps { out: Vec::new() };
+        s.visit_block(body);
+        let Some(arg) = s.out.first() else {
+            // A delay computed elsewhere (`state.sleep_backoff(b)`).
+            let t = spans.block_text(body);
+            // A timer's delay (`timer.delay(now + interval)`, `Delay::new`).
+            if t.contains("sleep")
+                || t.contains(".delay(")
+                || t.contains("Delay::new(")
+                || delegates(t)
+            {
+                return (
+                    DelayT::Custom {
+                        span: spans.block(body),
+                    },
+                    false,
+                );
+            }
+            return (DelayT::None, false);
+        };
+        let arg_text = spans.text(*arg);
+        let body_text = spans.block_text(body);
+        let rand_words = ["rand", "jitter", "random", "fastrand"];
+        let randomised = rand_words.iter().any(|w| arg_text.contains(w));
+        let span = spans.node(*arg);
+        // Duration::from_*(x)
+        if let Expr::Call(c) = arg
+            && let Expr::Path(p) = &*c.func
+            && p.path.segments.len() >= 2
+            && p.path
+                .segments
+                .iter()
+                .rev()
+                .nth(1)
+                .is_some_and(|s| s.ident == "Duration")
+            && let Some(x) = c.args.first()
+        {
+            let unit = match p
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .as_deref()
+            {
+                Some("from_secs") => 1.0,
+                Some("from_millis") => 1e-3,
+                Some("from_micros") => 1e-6,
+                Some("from_nanos") => 1e-9,
+                _ => 0.0,
+            };
+            let n = self.num(x);
+            if unit > 0.0 && !matches!(n, Num::Unknown) {
+                return (
+                    DelayT::Fixed {
+                        value: n,
+                        unit,
+                        span,
+                    },
+                    randomised,
+                );
+            }
+            return (
+                DelayT::Custom { span },
+                randomised || body_text.contains("rand"),
+            );
+        }
+        // A variable: fixed unless the loop grows it.
+        if let Expr::Path(p) = arg
+            && let Some(id) = p.path.get_ident()
+        {
+            let name = id.to_string();
+            let bt = body_text.replace(' ', "");
+            let growth = growth(&bt, &name);
+            let grows = growth.is_some();
+            let var_rand = randomised
+                || bt
+                    .lines()
+                    .any(|l| l.contains(&name) && rand_words.iter().any(|w| l.contains(w)));
+            for st in before.iter().rev() {
+                if let Stmt::Local(l) = st
+                    && pat_ident(&l.pat).as_deref() == Some(&name)
+                    && let Some(init) = &l.init
+                {
+                    let v = self.ev.eval_pub(&init.expr, &mut ());
+                    if let Some(d) = v {
+                        if grows {
+                            let (mult, cap_text) = growth.unwrap_or((2.0, None));
+                            let cap = cap_text.and_then(|c| self.duration_of(&c, before));
+                            return (
+                                DelayT::Exponential {
+                                    base: d,
+                                    multiplier: mult,
+                                    cap,
+                                    span,
+                                },
+                                var_rand,
+                            );
+                        }
+                        return (
+                            DelayT::Fixed {
+                                value: Num::Const((d.as_secs_f64() * 1e9) as i128),
+                                unit: 1e-9,
+                                span,
+                            },
+                            var_rand,
+                        );
+                    }
+                }
+            }
+            return (DelayT::Custom { span }, var_rand);
+        }
+        (
+            DelayT::Custom { span },
+            randomised || body_text.contains("rand"),
+        )
+    }
+}
+
+/// Whether a loop leaves its bound and delay to a retry object
+/// (`state.should_retry(..)`, `backoff.next()`).
+pub(super) fn delegates(body: &str) -> bool {
+    let t = body.replace(' ', "");
+    [
+        "should_retry(",
+        "next_backoff(",
+        "backoff.next()",
+        "retry_after(",
+        "policy.retry(",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
+}
+
+/// How the loop grows the delay variable `name`, in the body's text
+/// without spaces: `name *= 2`, `name = name * 2`, `name = (name *
+/// 2).min(max)`, `name = min(name * 2, max)`, `name = name.saturating_mul(2)`;
+/// the multiplier (2 when unread) and the cap as written.
+fn growth(compact: &str, name: &str) -> Option<(f64, Option<String>)> {
+    if compact.contains(&format!("{name}*=")) {
+        return Some((
+            multiplier_in(compact, &format!("{name}*=")).unwrap_or(2.0),
+            None,
+        ));
+    }
+    let key = format!("{name}=");
+    for (i, _) in compact.match_indices(&key) {
+        // Not `==`, `<=`, `>=`, `!=` and not a longer name.
+        let prev = compact[..i].chars().next_back();
+        if prev.is_some_and(|c| c.is_alphanumeric() || "_.=<>!".contains(c))
+            || compact[i + key.len()..].starts_with('=')
+        {
+            continue;
+        }
+        let rhs = &compact[i + key.len()..];
+        let stmt = &rhs[..rhs.find(';').unwrap_or(rhs.len())];
+        let mul = [
+            format!("{name}*"),
+            format!("{name}.saturating_mul("),
+            format!("{name}.checked_mul("),
+            format!("{name}.mul_f64("),
+            format!("{name}.mul_f32("),
+        ]
+        .into_iter()
+        .find(|k| stmt.contains(k.as_str()));
+        let Some(k) = mul else { continue };
+        let mult = multiplier_in(stmt, &k).unwrap_or(2.0);
+        let cap = stmt
+            .find(".min(")
+            .map(|j| &stmt[j + 5..])
+            .or_else(|| {
+                // `min(name * 2, max)`: the argument after the comma.
+                stmt.starts_with("min(")
+                    .then_some(stmt)
+                    .or_else(|| stmt.find("::min(").map(|j| &stmt[j..]))
+                    .and_then(|s| s.rfind(',').map(|j| &s[j + 1..]))
+            })
+            .map(|c| {
+                let mut depth = 0i32;
+                c.chars()
+                    .take_while(|ch| {
+                        match ch {
+                            '(' => depth += 1,
+                            ')' if depth == 0 => return false,
+                            ')' => depth -= 1,
+                            _ => {}
+                        }
+                        true
+                    })
+                    .collect::<String>()
+            });
+        return Some((mult, cap));
+    }
+    None
+}
+
+impl LoopFinder<'_, '_, '_, '_> {
+    /// A duration written as text: a local bound before the loop, a
+    /// constant, or a `Duration::from_*` call.
+    fn duration_of(&self, text: &str, before: &[&Stmt]) -> Option<Duration> {
+        for st in before.iter().rev() {
+            if let Stmt::Local(l) = st
+                && pat_ident(&l.pat).as_deref() == Some(text)
+                && let Some(init) = &l.init
+            {
+                return self.ev.eval_pub(&init.expr, &mut ());
+            }
+        }
+        let e: Expr = syn::parse_str(text).ok()?;
+        self.ev.eval_pub(&e, &mut ())
+    }
+}
+
+pub(super) fn multiplier_in(compact: &str, key: &str) -> Option<f64> {
+    let i = compact.find(key)? + key.len();
+    let num: String = compact[i..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    num.parse().ok()
+}

@@ -1,0 +1,399 @@
+//! Hand-written retry loops, `macro_rules!` retry macros and their call
+//! sites, idempotency keys minted inside a retry, and URL literals.
+//!
+//! A loop (`loop`, `while`, `for`) is a retry loop when its body handles an
+//! `Err` (a match arm, `is_ok()`/`is_err()`, `if let Ok`) and either sleeps
+//! or goes round again, and leaves on success. Its bound is a counter
+//! compared to a limit (with the check-before-increment off-by-one taken
+//! into account), a range, or nothing (unbounded). Its delay is the
+//! `sleep(..)` in its body: fixed, growing (a variable multiplied in the
+//! loop) or randomised (`rand`, `jitter`).
+//!
+//! A `macro_rules!` macro whose arm contains such a loop is a retry macro:
+//! its arms become templates in which the macro's parameters stand for the
+//! attempts and the delay, instantiated at each call site with the call's
+//! arguments (the spans of the policy are the arguments'). Calls in other
+//! files are resolved after extraction ([`super::link_macros`]).
+
+use super::eval::{self, Eval, contains_word, pat_ident};
+use super::{MacroCall, MacroDef, Spans};
+use crate::extract::Facts;
+pub use crate::model::rust_macros::{AttemptsT, DelayT, LoopT, MacroArg, MacroArm, Num};
+use crate::model::*;
+use crate::source::Span;
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use std::time::Duration;
+use syn::visit::Visit;
+use syn::{Block, Expr, Item, Stmt};
+
+mod bounds;
+mod classify;
+mod delay;
+mod macros;
+mod policy;
+mod shape;
+use bounds::counters;
+use delay::delegates;
+pub use macros::instantiate;
+use macros::*;
+use policy::loop_policy_local;
+
+/// The prefix macro parameters get when a macro body is read as code.
+const PARAM: &str = "__rl_p_";
+
+impl MacroArm {
+    fn params(&self) -> &[String] {
+        match self {
+            MacroArm::Loop { params, .. }
+            | MacroArm::Forward { params, .. }
+            | MacroArm::Other { params } => params,
+        }
+    }
+}
+
+/// Loops, macros, keys and URLs of every production function.
+pub fn read(
+    ev: &Eval<'_, '_>,
+    bodies: &[(String, Option<&str>, &Block, Span)],
+    macros: &[&syn::ItemMacro],
+    facts: &mut Facts,
+) {
+    let spans = ev.spans;
+    // Retry macros defined here.
+    let mut defs: Vec<MacroDef> = Vec::new();
+    for m in macros {
+        let Some(name) = &m.ident else { continue };
+        let arms = macro_arms(ev, &m.mac.tokens);
+        if arms.iter().any(|a| matches!(a, MacroArm::Loop { .. })) {
+            defs.push(MacroDef {
+                name: name.to_string(),
+                arms,
+                span: spans.node(&m.mac),
+            });
+        }
+    }
+    // A retry macro's own forwarding arm (`retry!($f) => retry!($f, 5,
+    // 100)`) is a call site with literal arguments in this file.
+    for d in &defs {
+        for arm in &d.arms {
+            if let MacroArm::Forward { target, args, .. } = arm
+                && *target == d.name
+                && args
+                    .iter()
+                    .filter(|a| a.param.is_none())
+                    .all(|a| a.int.is_some())
+            {
+                let call = MacroCall {
+                    name: d.name.clone(),
+                    span: cover(args).unwrap_or(d.span),
+                    args: args.clone(),
+                    within: None,
+                };
+                if let Some(mut p) = instantiate(d, &call) {
+                    p.name = Some(format!("{}! default arm", d.name));
+                    facts.policies.push(p);
+                }
+            }
+        }
+    }
+    for (fname, _, block, _) in bodies {
+        let mut w = LoopFinder {
+            ev,
+            fname,
+            out: Vec::new(),
+            calls: Vec::new(),
+            inside: Vec::new(),
+        };
+        w.visit_block(block);
+        for p in w.out {
+            facts.policies.push(p);
+        }
+        for call in w.calls {
+            match defs.iter().find(|d| d.name == call.name) {
+                Some(d) => {
+                    if let Some(p) = instantiate(d, &call) {
+                        facts.policies.push(p);
+                    }
+                }
+                None => facts.rust.macro_calls.push(call),
+            }
+        }
+        urls(spans, block, facts);
+    }
+    // URL constants (`const LEDGER_URL: &str = "http://ledger:8080";`) are
+    // calls too, wherever they are used.
+    let mut consts: Vec<(&String, &&Expr)> = ev.ix.consts.iter().collect();
+    consts.sort_by_key(|(name, _)| name.as_str());
+    for (_, expr) in consts {
+        if let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(l),
+            ..
+        }) = expr
+        {
+            url_edge(spans, l, facts);
+        }
+    }
+    for d in defs {
+        eval::macro_fact(d, facts);
+    }
+}
+
+struct LoopFinder<'e, 'a, 's, 'b> {
+    ev: &'e Eval<'a, 's>,
+    fname: &'b str,
+    out: Vec<RetryPolicy>,
+    calls: Vec<MacroCall>,
+    /// Spans of retry loops already read (inner loops are not retries of
+    /// their own).
+    inside: Vec<Span>,
+}
+
+/// Words that make an error check a predicate rather than "any error".
+const PREDICATE_WORDS: &[&str] = &[
+    "retryable",
+    "transient",
+    "temporary",
+    "is_timeout",
+    "is_connect",
+    ".kind()",
+    "status()",
+    "should_retry",
+];
+
+const STD_MACROS: &[&str] = &[
+    "println",
+    "print",
+    "eprintln",
+    "eprint",
+    "format",
+    "write",
+    "writeln",
+    "vec",
+    "panic",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "matches",
+    "todo",
+    "unreachable",
+    "unimplemented",
+    "format_args",
+    "concat",
+    "stringify",
+    "include_str",
+    "env",
+    "dbg",
+    "info",
+    "warn",
+    "error",
+    "debug",
+    "trace",
+    "json",
+    "bail",
+    "anyhow",
+    "ensure",
+];
+
+impl<'a> Visit<'a> for LoopFinder<'_, '_, '_, '_> {
+    fn visit_item(&mut self, _: &'a Item) {}
+
+    fn visit_block(&mut self, b: &'a Block) {
+        // Loops with the statements before them in this block.
+        let mut before: Vec<&'a Stmt> = Vec::new();
+        for s in &b.stmts {
+            self.visit_stmt_with(s, &before);
+            before.push(s);
+        }
+    }
+
+    fn visit_macro(&mut self, m: &'a syn::Macro) {
+        let name = m
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if STD_MACROS.contains(&name.as_str()) {
+            return;
+        }
+        let lower = name.to_ascii_lowercase();
+        let args = split_args(self.ev.spans, &m.tokens);
+        // Retry-looking names, or calls with literal counts that a retry
+        // macro in another file may take.
+        if lower.contains("retry")
+            || lower.contains("backoff")
+            || (args.len() >= 2 && args.iter().any(|a| a.int.is_some()))
+        {
+            let span = self.ev.spans.node(m);
+            self.calls.push(MacroCall {
+                name,
+                span,
+                args,
+                within: (!self.fname.is_empty()).then(|| self.fname.to_string()),
+            });
+        }
+    }
+}
+
+impl<'a> LoopFinder<'_, '_, '_, '_> {
+    fn visit_stmt_with(&mut self, s: &'a Stmt, before: &[&'a Stmt]) {
+        struct Top<'x> {
+            loops: Vec<&'x Expr>,
+        }
+        impl<'x> Visit<'x> for Top<'x> {
+            fn visit_item(&mut self, _: &'x Item) {}
+            fn visit_block(&mut self, _: &'x Block) {}
+            fn visit_expr(&mut self, e: &'x Expr) {
+                if matches!(e, Expr::Loop(_) | Expr::While(_) | Expr::ForLoop(_)) {
+                    self.loops.push(e);
+                    return;
+                }
+                syn::visit::visit_expr(self, e);
+            }
+        }
+        // Loops directly in this statement (not in nested blocks, which
+        // visit_block reaches with their own `before`).
+        let mut top = Top { loops: Vec::new() };
+        top.visit_stmt(s);
+        for e in &top.loops {
+            let span = self.ev.spans.node(*e);
+            let nested = self
+                .inside
+                .iter()
+                .any(|c| c.start <= span.start && span.end <= c.end);
+            if !nested && let Some(t) = self.analyze(e, before) {
+                self.inside.push(span);
+                let mut p = loop_policy_local(&t);
+                p.name = Some(format!("retry loop in {}", self.fname));
+                p.idempotency = keys(self.ev.spans, span);
+                // Keys minted before the loop, once for every attempt.
+                for st in before.iter() {
+                    let s = self.ev.spans.node(*st);
+                    p.idempotency.extend(
+                        keys_used_until(self.ev.spans, s, span.end)
+                            .into_iter()
+                            .map(|mut k| {
+                                k.inside_retry = false;
+                                k
+                            }),
+                    );
+                }
+                self.out.push(p);
+            }
+        }
+        syn::visit::visit_stmt(self, s);
+    }
+}
+
+/// Idempotency keys minted inside `scope` (a loop or retry closure) and
+/// used as a key-like header or field.
+pub fn keys(spans: &Spans<'_>, scope: Span) -> Vec<IdempotencyKey> {
+    keys_used_until(spans, scope, scope.end)
+}
+
+/// Keys minted in `scope` and used as a key up to `used_until`.
+pub fn keys_used_until(spans: &Spans<'_>, scope: Span, used_until: usize) -> Vec<IdempotencyKey> {
+    const MAKERS: &[&str] = &[
+        "Uuid::new_v4()",
+        "Uuid::now_v7()",
+        "Ulid::new()",
+        "nanoid!(",
+        "rand::random",
+        "thread_rng()",
+        "rand::rng()",
+    ];
+    const KEYISH: &[&str] = &[
+        "idempot",
+        "requestid",
+        "request_id",
+        "request-id",
+        "dedup",
+        "idemkey",
+    ];
+    let text = spans.source();
+    let region = spans.slice(scope);
+    let mut out = Vec::new();
+    for m in MAKERS {
+        let mut from = 0;
+        while let Some(i) = region[from..].find(m) {
+            let at = scope.start + from + i;
+            from += i + m.len();
+            // The statement around it.
+            let s = text[..at].rfind([';', '{']).map_or(0, |k| k + 1);
+            let e = text[at..].find(';').map_or(text.len(), |k| at + k);
+            let stmt = &text[s..e];
+            let lower = stmt.to_ascii_lowercase();
+            let mut keyish = KEYISH.iter().any(|k| lower.contains(k));
+            // `let key = Uuid::new_v4();` then `.header("Idempotency-Key", key)`.
+            if !keyish
+                && let Some(name) = stmt.trim_start().strip_prefix("let ").map(|r| {
+                    r.trim_start_matches("mut ")
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect::<String>()
+                })
+                && !name.is_empty()
+            {
+                let rest = &text[e..used_until.max(e).min(text.len())];
+                keyish = rest.split([';', '\n']).any(|l| {
+                    contains_word(l, &name)
+                        && KEYISH.iter().any(|k| l.to_ascii_lowercase().contains(k))
+                });
+            }
+            if keyish {
+                out.push(IdempotencyKey {
+                    span: Span::new(at, at + m.len()),
+                    created_by: m.trim_end_matches('(').to_string(),
+                    inside_retry: true,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// URL literals (`"http://payments:8080/api"`) in code (not in comments or
+/// doc comments) as call edges.
+fn urls(spans: &Spans<'_>, block: &Block, facts: &mut Facts) {
+    struct Strs<'s, 'f> {
+        spans: &'s Spans<'s>,
+        facts: &'f mut Facts,
+    }
+    impl<'a> Visit<'a> for Strs<'_, '_> {
+        fn visit_item(&mut self, _: &'a Item) {}
+        fn visit_lit_str(&mut self, l: &'a syn::LitStr) {
+            url_edge(self.spans, l, self.facts);
+        }
+    }
+    Strs { spans, facts }.visit_block(block);
+}
+
+/// A call edge for a string literal that is an HTTP URL of a real host.
+fn url_edge(spans: &Spans<'_>, l: &syn::LitStr, facts: &mut Facts) {
+    let v = l.value();
+    let Some((_, rest)) = v.split_once("://") else {
+        return;
+    };
+    if !(v.starts_with("http://") || v.starts_with("https://")) {
+        return;
+    }
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let bare = host.rsplit_once(':').map_or(host, |(h, _)| h);
+    if bare.is_empty()
+        || matches!(bare, "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]")
+        || bare.starts_with("example.")
+        || bare.ends_with(".example.com")
+        || bare.contains(['{', '}', ' '])
+    {
+        return;
+    }
+    facts.edges.push(CallEdge {
+        client: None,
+        caller: None,
+        callee: crate::extract::short_host(host),
+        span: spans.node(l),
+        policies: Vec::new(),
+        via: "URL literal".into(),
+    });
+}

@@ -1,0 +1,87 @@
+//! A loop read in a function becomes a policy with its own values.
+
+use super::*;
+
+/// A loop in a function: its values are its own.
+pub(super) fn loop_policy_local(t: &LoopT) -> RetryPolicy {
+    let attempts = match &t.attempts {
+        AttemptsT::Count {
+            value: Num::Const(v),
+            offset,
+            span,
+        } => Located::written(
+            Attempts {
+                count: AttemptCount::Finite((v + offset).max(1) as u64),
+                written_as: format!("a loop bounded at {} attempts", (v + offset).max(1)),
+            },
+            *span,
+        ),
+        AttemptsT::Unbounded { span } => Located::written(
+            Attempts {
+                count: AttemptCount::Unbounded,
+                written_as: "a loop with no attempt limit".into(),
+            },
+            *span,
+        ),
+        AttemptsT::Count { span, .. } | AttemptsT::Unknown { span } => Located::written(
+            Attempts {
+                count: AttemptCount::Unknown,
+                written_as: "a loop bound the linter cannot read".into(),
+            },
+            *span,
+        ),
+    };
+    let mut p = RetryPolicy::new(System::RustLoop, t.span, attempts);
+    p.delay = match &t.delay {
+        DelayT::None => Located::written(Delay::None, t.span),
+        DelayT::Fixed {
+            value: Num::Const(v),
+            unit,
+            span,
+        } => Located::written(
+            Delay::Fixed {
+                delay: Duration::from_secs_f64((*v as f64 * unit).clamp(0.0, 1e12)),
+            },
+            *span,
+        ),
+        DelayT::Fixed { span, .. } => Located::written(Delay::Unknown, *span),
+        DelayT::Exponential {
+            base,
+            multiplier,
+            cap,
+            span,
+        } => Located::written(
+            Delay::Exponential {
+                base: *base,
+                multiplier: *multiplier,
+                cap: *cap,
+            },
+            *span,
+        ),
+        DelayT::Custom { span } => Located::written(Delay::Custom, *span),
+    };
+    let dspan = p.delay.span;
+    let opaque = matches!(t.delay, DelayT::Custom { .. });
+    p.jitter = Located::written(
+        if t.randomised || opaque {
+            Jitter::Unknown
+        } else {
+            Jitter::None
+        },
+        dspan,
+    );
+    p.retry_on = if t.predicate {
+        Located::written(
+            RetryOn::Listed {
+                conditions: vec![Located::written(Condition::Predicate, t.span)],
+            },
+            t.span,
+        )
+    } else {
+        Located::written(RetryOn::AllErrors, t.span)
+    };
+    if t.has_timeout {
+        p.per_try_timeout = Some(Located::written(Timeout::Unknown, t.span));
+    }
+    p
+}
