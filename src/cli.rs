@@ -7,7 +7,9 @@ use crate::report::Baseline;
 use crate::rules::{self, RULES, Severity};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+mod input;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -31,7 +33,9 @@ Examples:
   retrylint check --changed-since origin/main --format github
   retrylint check --write-baseline .retrylint-baseline.json
   retrylint check --baseline .retrylint-baseline.json
-  retrylint check --color always . | less -R";
+  retrylint check --color always . | less -R
+  retrylint check --stdin-filename k8s/vs.yaml - < k8s/vs.yaml
+  retrylint check --format sarif=r.sarif --sarif-category retrylint/deploy";
 
 const GRAPH_EXAMPLES: &str = "\
 Examples:
@@ -135,9 +139,20 @@ pub struct CheckArgs {
     /// Files and directories to check. When every path is a file inside a
     /// git repository (as pre-commit passes them), the whole repository is
     /// read for the call graph and only findings in these files are
-    /// reported.
+    /// reported. `-` reads one file from stdin (with --stdin-filename).
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
+    /// The path of the file read from stdin (`-`): its name decides how it
+    /// is read, it is the path findings show, and the configuration is the
+    /// one that applies there. The file is checked alone, as editors and
+    /// `ruff --stdin-filename` do.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
+    /// The code scanning category of the SARIF log (`automationDetails.id`
+    /// `CATEGORY/`), so that several uploads for one commit do not replace
+    /// each other.
+    #[arg(long, value_name = "CATEGORY", value_parser = parse_category)]
+    pub sarif_category: Option<String>,
     /// Output format, `NAME` or `NAME=FILE`; repeat for several outputs
     /// (`--format pretty --format sarif=retrylint.sarif`). Formats without
     /// a file write to --output or stdout; at most one may. Names: pretty,
@@ -224,6 +239,13 @@ pub struct ConfigCmd {
 pub struct FormatSpec {
     pub format: Format,
     pub file: Option<PathBuf>,
+}
+
+fn parse_category(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        return Err("the category is empty".into());
+    }
+    Ok(s.to_string())
 }
 
 fn parse_format_spec(s: &str) -> Result<FormatSpec, String> {
@@ -371,6 +393,12 @@ fn graph(args: &GraphArgs) -> i32 {
 /// the flags.
 pub fn settings(args: &ConfigArgs) -> Result<Settings, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+    settings_from(args, &cwd)
+}
+
+/// [`settings`], with the configuration file looked for from `cwd` up.
+fn settings_from(args: &ConfigArgs, cwd: &Path) -> Result<Settings, String> {
+    let cwd = cwd.to_path_buf();
     let mut settings = Settings::default();
     let file = if args.no_config {
         None
@@ -500,7 +528,19 @@ fn check(args: CheckArgs) -> i32 {
 }
 
 fn check_inner(args: CheckArgs) -> Result<i32, String> {
-    let mut settings = settings(&args.config)?;
+    let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+    let stdin_name = input::stdin_name(&args.paths, args.stdin_filename.as_deref())?;
+    if stdin_name.is_some() && args.changed_since.is_some() {
+        return Err("`-` (stdin) cannot be checked with --changed-since".into());
+    }
+    // The configuration that applies where the stdin file is said to be.
+    let mut settings = match stdin_name {
+        Some(name) => {
+            let dir = config::normalise(&cwd.join(name));
+            settings_from(&args.config, dir.parent().unwrap_or(&cwd))?
+        }
+        None => settings(&args.config)?,
+    };
     let mut outputs: Vec<(Format, Sink)> = Vec::new();
     let specs = if args.format.is_empty() && args.write_baseline.is_some() {
         // Writing a baseline is the run's output.
@@ -548,9 +588,15 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
             }
         ));
     }
+    // The baseline is no input, though readers may claim a JSON file.
+    for b in [&args.baseline, &args.write_baseline].into_iter().flatten() {
+        settings.exclude.extend(input::exclude_exactly(b, &cwd));
+    }
+    if let Some(name) = stdin_name {
+        return check_stdin(&args, name, settings, outputs, &cwd);
+    }
     // Files given one by one (pre-commit), or --changed-since: read the
     // whole repository for the graph, report only under the given paths.
-    let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
     let given: Vec<PathBuf> = args
         .paths
         .iter()
@@ -588,6 +634,13 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
     };
     place_cache(&mut settings, &args.config, &roots);
     let mut scan = crate::scan(&roots, &settings)?;
+    for (path, why) in input::unread_files(&args.paths, settings.max_file_size) {
+        scan.notices.push(crate::Notice {
+            path: Some(path),
+            message: why.into(),
+            internal: false,
+        });
+    }
     // Test seam (debug builds): a bug after reading, in the rules.
     #[cfg(debug_assertions)]
     if std::env::var_os("RETRYLINT_TEST_PANIC_ON").is_some_and(|v| v == "@check") {
@@ -614,6 +667,53 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
         crate::report::run(&scan, &settings, config_id)
     };
     scan.notices.append(&mut report.notices);
+    let srcroot = input::source_root(&given);
+    finish(&args, scan, report, &settings, &outputs, srcroot, &cwd)
+}
+
+/// Read the file on stdin alone, as `--stdin-filename` names it.
+fn check_stdin(
+    args: &CheckArgs,
+    name: &Path,
+    mut settings: Settings,
+    outputs: Vec<(Format, Sink)>,
+    cwd: &Path,
+) -> Result<i32, String> {
+    let file = input::read_stdin(name, cwd)?;
+    // The file named on the command line is checked even when the
+    // configuration excludes its path (as ruff does), and never cached.
+    settings.exclude.clear();
+    settings.cache_dir = None;
+    let mut scan = crate::scan(std::slice::from_ref(&file.mirror), &settings)?;
+    input::rename_stdin(&mut scan, &file, cwd);
+    if let Some(why) = std::fs::read(&file.mirror)
+        .ok()
+        .and_then(|b| input::not_read(&file.mirror, &b))
+    {
+        scan.notices.push(crate::Notice {
+            path: Some(file.shown.clone()),
+            message: why.into(),
+            internal: false,
+        });
+    }
+    let config_id = crate::report::attach_config(&mut scan, &settings);
+    let mut report = crate::report::run(&scan, &settings, config_id);
+    scan.notices.append(&mut report.notices);
+    let srcroot = input::source_root(std::slice::from_ref(&file.abs));
+    finish(args, scan, report, &settings, &outputs, srcroot, cwd)
+}
+
+/// Write the baseline and the outputs, print the notices and the summary;
+/// the exit code.
+fn finish(
+    args: &CheckArgs,
+    scan: crate::Scan,
+    mut report: crate::report::Report,
+    settings: &Settings,
+    outputs: &[(Format, Sink)],
+    srcroot: Option<PathBuf>,
+    cwd: &Path,
+) -> Result<i32, String> {
     if let Some(path) = &args.write_baseline {
         std::fs::write(path, Baseline::document(&scan, &report))
             .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))?;
@@ -626,7 +726,26 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
     if let Some(path) = &args.baseline {
         report.apply_baseline(&Baseline::read(path)?);
     }
-    for (format, sink) in &outputs {
+    let internal = scan.notices.iter().any(|n| n.internal);
+    let threshold = match args.fail_on {
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Info => Some(Severity::Info),
+        FailOn::Never => None,
+    };
+    let code = match (threshold, report.worst()) {
+        _ if internal => 2,
+        _ if args.write_baseline.is_some() => 0,
+        (Some(t), Some(w)) if w >= t => 1,
+        _ => 0,
+    };
+    let sarif = render::sarif::RunInfo {
+        srcroot,
+        cwd: cwd.to_path_buf(),
+        category: args.sarif_category.clone(),
+        exit_code: code,
+    };
+    for (format, sink) in outputs {
         let color = match sink {
             Sink::Stdout => color_enabled(
                 args.color,
@@ -640,9 +759,9 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
             Format::Pretty => render::pretty::render(&scan, &report.findings, color, 100),
             Format::Concise => render::concise(&scan, &report.findings),
             Format::Json => render::json::render(&scan, &report.findings),
-            Format::Sarif => render::sarif::render(&scan, &report, &settings),
-            Format::Github => render::github::render(&scan, &report, &settings),
-            Format::Markdown => render::markdown::render(&scan, &report, &settings),
+            Format::Sarif => render::sarif::render(&scan, &report, &sarif),
+            Format::Github => render::github::render(&scan, &report, settings),
+            Format::Markdown => render::markdown::render(&scan, &report, settings),
         };
         match sink {
             Sink::Stdout => {
@@ -663,25 +782,12 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
             report.tally_suffix()
         );
     }
-    if scan.notices.iter().any(|n| n.internal) {
+    if internal {
         eprintln!(
             "retrylint: an internal error stopped the reading of the file(s) above; this is a bug: please report it with the file that caused it"
         );
-        return Ok(2);
     }
-    if args.write_baseline.is_some() {
-        return Ok(0);
-    }
-    let threshold = match args.fail_on {
-        FailOn::Error => Some(Severity::Error),
-        FailOn::Warning => Some(Severity::Warning),
-        FailOn::Info => Some(Severity::Info),
-        FailOn::Never => None,
-    };
-    Ok(match (threshold, report.worst()) {
-        (Some(t), Some(w)) if w >= t => 1,
-        _ => 0,
-    })
+    Ok(code)
 }
 
 /// Each notice (a path not walked, an internal error) on stderr.
