@@ -590,3 +590,37 @@ fn the_baseline_file_is_not_read() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(counts(&err), counts(&before), "{err}");
 }
+
+/// The README's first example (between `<!-- example:start -->` and
+/// `<!-- example:end -->`): the command after `$ ` is run, and its output
+/// must be the lines below it.
+#[test]
+fn the_readme_example_prints_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let start = readme
+        .find("<!-- example:start -->")
+        .expect("an example block");
+    let end = readme.find("<!-- example:end -->").unwrap();
+    let block: Vec<&str> = readme[start..end]
+        .lines()
+        .filter(|l| !l.starts_with("<!--") && !l.starts_with("```"))
+        .collect();
+    let command = block[0]
+        .strip_prefix("$ retrylint ")
+        .expect("`$ retrylint ...`");
+    let shown = block[1..].join("\n");
+    let (code, out, err) = stdout(cmd().args(command.split_whitespace()));
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        out.trim_end(),
+        shown.trim_end(),
+        "README.md's example no longer prints what it shows: paste the output of `retrylint {command}`"
+    );
+    // The first screen still starts with the two commands.
+    let head: Vec<&str> = readme.lines().take(16).collect();
+    assert!(
+        head.contains(&"cargo run --release -- check path/to/repo"),
+        "{head:?}"
+    );
+    assert!(head.contains(&"cargo test --locked"), "{head:?}");
+}
