@@ -3,13 +3,15 @@
 use crate::config::{self, Settings};
 use crate::config_file;
 use crate::render::{self, Format};
-use crate::report::Baseline;
-use crate::rules::{self, RULES, Severity};
+use crate::rules::{self, RULES};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 mod input;
+mod output;
+
+use output::{Sink, finish};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -511,12 +513,6 @@ fn audit(args: AuditArgs) -> i32 {
     0
 }
 
-/// Where each output goes.
-enum Sink {
-    Stdout,
-    File(PathBuf),
-}
-
 fn check(args: CheckArgs) -> i32 {
     match check_inner(args) {
         Ok(code) => code,
@@ -593,7 +589,7 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
         settings.exclude.extend(input::exclude_exactly(b, &cwd));
     }
     if let Some(name) = stdin_name {
-        return check_stdin(&args, name, settings, outputs, &cwd);
+        return input::check_stdin(&args, name, settings, outputs, &cwd);
     }
     // Files given one by one (pre-commit), or --changed-since: read the
     // whole repository for the graph, report only under the given paths.
@@ -669,125 +665,6 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
     scan.notices.append(&mut report.notices);
     let srcroot = input::source_root(&given);
     finish(&args, scan, report, &settings, &outputs, srcroot, &cwd)
-}
-
-/// Read the file on stdin alone, as `--stdin-filename` names it.
-fn check_stdin(
-    args: &CheckArgs,
-    name: &Path,
-    mut settings: Settings,
-    outputs: Vec<(Format, Sink)>,
-    cwd: &Path,
-) -> Result<i32, String> {
-    let file = input::read_stdin(name, cwd)?;
-    // The file named on the command line is checked even when the
-    // configuration excludes its path (as ruff does), and never cached.
-    settings.exclude.clear();
-    settings.cache_dir = None;
-    let mut scan = crate::scan(std::slice::from_ref(&file.mirror), &settings)?;
-    input::rename_stdin(&mut scan, &file, cwd);
-    if let Some(why) = std::fs::read(&file.mirror)
-        .ok()
-        .and_then(|b| input::not_read(&file.mirror, &b))
-    {
-        scan.notices.push(crate::Notice {
-            path: Some(file.shown.clone()),
-            message: why.into(),
-            internal: false,
-        });
-    }
-    let config_id = crate::report::attach_config(&mut scan, &settings);
-    let mut report = crate::report::run(&scan, &settings, config_id);
-    scan.notices.append(&mut report.notices);
-    let srcroot = input::source_root(std::slice::from_ref(&file.abs));
-    finish(args, scan, report, &settings, &outputs, srcroot, cwd)
-}
-
-/// Write the baseline and the outputs, print the notices and the summary;
-/// the exit code.
-fn finish(
-    args: &CheckArgs,
-    scan: crate::Scan,
-    mut report: crate::report::Report,
-    settings: &Settings,
-    outputs: &[(Format, Sink)],
-    srcroot: Option<PathBuf>,
-    cwd: &Path,
-) -> Result<i32, String> {
-    if let Some(path) = &args.write_baseline {
-        std::fs::write(path, Baseline::document(&scan, &report))
-            .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))?;
-        eprintln!(
-            "retrylint: wrote {} to {}",
-            render::count(report.findings.len(), "finding"),
-            render::sanitize(&crate::source::display_path(path))
-        );
-    }
-    if let Some(path) = &args.baseline {
-        report.apply_baseline(&Baseline::read(path)?);
-    }
-    let internal = scan.notices.iter().any(|n| n.internal);
-    let threshold = match args.fail_on {
-        FailOn::Error => Some(Severity::Error),
-        FailOn::Warning => Some(Severity::Warning),
-        FailOn::Info => Some(Severity::Info),
-        FailOn::Never => None,
-    };
-    let code = match (threshold, report.worst()) {
-        _ if internal => 2,
-        _ if args.write_baseline.is_some() => 0,
-        (Some(t), Some(w)) if w >= t => 1,
-        _ => 0,
-    };
-    let sarif = render::sarif::RunInfo {
-        srcroot,
-        cwd: cwd.to_path_buf(),
-        category: args.sarif_category.clone(),
-        exit_code: code,
-    };
-    for (format, sink) in outputs {
-        let color = match sink {
-            Sink::Stdout => color_enabled(
-                args.color,
-                |k| std::env::var(k).ok(),
-                std::io::stdout().is_terminal(),
-            ),
-            // A file is coloured only when asked for.
-            Sink::File(_) => args.color == ColorChoice::Always,
-        };
-        let out = match format {
-            Format::Pretty => render::pretty::render(&scan, &report.findings, color, 100),
-            Format::Concise => render::concise(&scan, &report.findings),
-            Format::Json => render::json::render(&scan, &report.findings),
-            Format::Sarif => render::sarif::render(&scan, &report, &sarif),
-            Format::Github => render::github::render(&scan, &report, settings),
-            Format::Markdown => render::markdown::render(&scan, &report, settings),
-        };
-        match sink {
-            Sink::Stdout => {
-                let mut stdout = std::io::stdout().lock();
-                let _ = stdout.write_all(out.as_bytes());
-                let _ = stdout.flush();
-            }
-            Sink::File(p) => {
-                std::fs::write(p, out).map_err(|e| format!("cannot write {}: {e}", p.display()))?
-            }
-        }
-    }
-    print_notices(&scan.notices);
-    if !args.quiet {
-        eprintln!(
-            "{}{}",
-            render::summary(&scan, &report.findings),
-            report.tally_suffix()
-        );
-    }
-    if internal {
-        eprintln!(
-            "retrylint: an internal error stopped the reading of the file(s) above; this is a bug: please report it with the file that caused it"
-        );
-    }
-    Ok(code)
 }
 
 /// Each notice (a path not walked, an internal error) on stderr.

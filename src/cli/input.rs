@@ -2,8 +2,10 @@
 //! `--stdin-filename`), files no reader takes, the baseline file kept out
 //! of the scan, and the repository root the SARIF log is relative to.
 
-use crate::config;
+use super::{CheckArgs, Sink};
+use crate::config::{self, Settings};
 use crate::extract;
+use crate::render::Format;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
@@ -116,6 +118,38 @@ pub fn rename_stdin(scan: &mut crate::Scan, file: &StdinFile, cwd: &Path) {
             n.path = Some(file.shown.clone());
         }
     }
+}
+
+/// Read the file on stdin alone, as `--stdin-filename` names it.
+pub(super) fn check_stdin(
+    args: &CheckArgs,
+    name: &Path,
+    mut settings: Settings,
+    outputs: Vec<(Format, Sink)>,
+    cwd: &Path,
+) -> Result<i32, String> {
+    let file = read_stdin(name, cwd)?;
+    // The file named on the command line is checked even when the
+    // configuration excludes its path (as ruff does), and never cached.
+    settings.exclude.clear();
+    settings.cache_dir = None;
+    let mut scan = crate::scan(std::slice::from_ref(&file.mirror), &settings)?;
+    rename_stdin(&mut scan, &file, cwd);
+    if let Some(why) = std::fs::read(&file.mirror)
+        .ok()
+        .and_then(|b| not_read(&file.mirror, &b))
+    {
+        scan.notices.push(crate::Notice {
+            path: Some(file.shown.clone()),
+            message: why.into(),
+            internal: false,
+        });
+    }
+    let config_id = crate::report::attach_config(&mut scan, &settings);
+    let mut report = crate::report::run(&scan, &settings, config_id);
+    scan.notices.append(&mut report.notices);
+    let srcroot = source_root(std::slice::from_ref(&file.abs));
+    super::finish(args, scan, report, &settings, &outputs, srcroot, cwd)
 }
 
 /// Why no reader takes the file at `path` (with `bytes`), or `None` when
