@@ -630,7 +630,7 @@ fn check_inner(args: CheckArgs) -> Result<i32, String> {
     };
     place_cache(&mut settings, &args.config, &roots);
     let mut scan = crate::scan(&roots, &settings)?;
-    for (path, why) in input::unread_files(&args.paths, settings.max_file_size) {
+    for (path, why) in input::unread_files(&args.paths) {
         scan.notices.push(crate::Notice {
             path: Some(path),
             message: why.into(),
