@@ -455,8 +455,10 @@ fn sarif_with_category_and_exit_code_validates_against_the_schema() {
 
 /// What GitHub code scanning documents for uploaded SARIF ("SARIF support
 /// for code scanning", docs.github.com/en/code-security/reference/
-/// code-scanning/sarif-files/sarif-support-for-code-scanning, and its
-/// upload limits): rule ids of at most 255 characters, each result's
+/// code-scanning/sarif-files/sarif-support-for-code-scanning, and the hard
+/// limits of docs.github.com/code-security/code-scanning/
+/// troubleshooting-sarif/results-exceed-limit): rule ids of at most 255
+/// characters, each result's
 /// `ruleId` naming a rule, a message text, string `partialFingerprints`,
 /// `automationDetails.id` as `category/run-id` (everything before the last
 /// `/` is the category), URIs relative to the checkout, and the limits per
