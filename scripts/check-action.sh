@@ -104,7 +104,7 @@ run_action() { # DIR EVENT_NAME
   (cd "$1" && env RUNNER_TEMP="$RUNNER_TEMP" GITHUB_OUTPUT="$WORK/output" \
     GITHUB_STEP_SUMMARY="$WORK/summary" INPUT_PATHS="." INPUT_CONFIG="" \
     INPUT_FAIL_ON=warning INPUT_CHANGED_ONLY=true INPUT_SARIF_FILE=retrylint.sarif \
-    EVENT_NAME="$2" BASE_REF=main bash "$WORK/run.sh") > "$WORK/stdout" 2>&1 \
+    INPUT_CATEGORY="${CATEGORY-retrylint}" EVENT_NAME="$2" BASE_REF=main bash "$WORK/run.sh") > "$WORK/stdout" 2>&1 \
     || fail "the run step itself failed (exit $?)"
 }
 annotated() { grep -q "^::warning file=$1/application.yml,line=" "$WORK/stdout"; }
@@ -128,7 +128,20 @@ for creds in with without; do
     grep -q "\"$f/application.yml\"" "$PR/retrylint.sarif" || fail "$creds credentials: the SARIF log lacks $f/"
   done
   grep -qx 'sarif-file=retrylint.sarif' "$WORK/output" || fail "no sarif-file output"
+  # The category input names the log's category; the exit code is recorded.
+  node -e '
+    const run = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).runs[0];
+    if (run.automationDetails?.id !== "retrylint/") throw new Error("automationDetails.id: " + JSON.stringify(run.automationDetails));
+    if (run.invocations[0].exitCode !== 0) throw new Error("exitCode: " + run.invocations[0].exitCode);
+  ' "$PR/retrylint.sarif" || fail "$creds credentials: the SARIF log lacks the category or the exit code"
 done
+
+# Two uses in one workflow: each log carries its own category; an empty
+# category writes none (upload-sarif then derives one).
+CATEGORY=retrylint/deploy run_action "$PR" push
+grep -q '"id": "retrylint/deploy/"' "$PR/retrylint.sarif" || fail "category retrylint/deploy is not in the SARIF log"
+CATEGORY="" run_action "$PR" push
+grep -q '"automationDetails"' "$PR/retrylint.sarif" && fail "an empty category wrote automationDetails"
 
 # A push reports every file.
 run_action "$PR" push

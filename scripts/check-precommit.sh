@@ -69,6 +69,21 @@ if [ "$code" -ne 0 ]; then
   exit 1
 fi
 
+echo "-- a file retrylint reads by its folder reaches the hook (sites-enabled/default)"
+mkdir -p "$WORK/etc/nginx/sites-enabled"
+cp "$ROOT/testdata/rules/RL103/err/nginx-error-non-idempotent.conf" "$WORK/etc/nginx/sites-enabled/default"
+printf 'select = ["RL203", "RL103"]\n' > "$WORK/.retrylint.toml"
+git -C "$WORK" add .
+set +e
+out="$(try --files etc/nginx/sites-enabled/default 2>&1)"
+code=$?
+set -e
+echo "$out"
+if [ "$code" -eq 0 ] || ! grep -q "RL103" <<<"$out"; then
+  echo "FAIL: the hook was not given etc/nginx/sites-enabled/default, or passed it (exit $code)" >&2
+  exit 1
+fi
+
 echo "-- the README's .pre-commit-config.yaml is valid"
 awk '/<!-- pre-commit-config:start -->/{f=1;next} /<!-- pre-commit-config:end -->/{f=0} f' "$ROOT/README.md" \
   | sed -e '/^```/d' > "$WORK/readme-pre-commit-config.yaml"

@@ -4,11 +4,15 @@ use crate::config::{self, Settings};
 use crate::config_file;
 use crate::pipeline::{ConfigChoice, Pipeline, Run};
 use crate::render::{self, Format};
-use crate::report::Baseline;
-use crate::rules::{self, RULES, Severity};
+use crate::rules::{self, RULES};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+
+mod input;
+mod output;
+
+use output::{Sink, finish};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -32,7 +36,9 @@ Examples:
   retrylint check --changed-since origin/main --format github
   retrylint check --write-baseline .retrylint-baseline.json
   retrylint check --baseline .retrylint-baseline.json
-  retrylint check --color always . | less -R";
+  retrylint check --color always . | less -R
+  retrylint check --stdin-filename k8s/vs.yaml - < k8s/vs.yaml
+  retrylint check --format sarif=r.sarif --sarif-category retrylint/deploy";
 
 const GRAPH_EXAMPLES: &str = "\
 Examples:
@@ -136,9 +142,20 @@ pub struct CheckArgs {
     /// Files and directories to check. When every path is a file inside a
     /// git repository (as pre-commit passes them), the whole repository is
     /// read for the call graph and only findings in these files are
-    /// reported.
+    /// reported. `-` reads one file from stdin (with --stdin-filename).
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
+    /// The path of the file read from stdin (`-`): its name decides how it
+    /// is read, it is the path findings show, and the configuration is the
+    /// one that applies there. The file is checked alone, as editors and
+    /// `ruff --stdin-filename` do.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
+    /// The code scanning category of the SARIF log (`automationDetails.id`
+    /// `CATEGORY/`), so that several uploads for one commit do not replace
+    /// each other.
+    #[arg(long, value_name = "CATEGORY", value_parser = parse_category)]
+    pub sarif_category: Option<String>,
     /// Output format, `NAME` or `NAME=FILE`; repeat for several outputs
     /// (`--format pretty --format sarif=retrylint.sarif`). Formats without
     /// a file write to --output or stdout; at most one may. Names: pretty,
@@ -225,6 +242,13 @@ pub struct ConfigCmd {
 pub struct FormatSpec {
     pub format: Format,
     pub file: Option<PathBuf>,
+}
+
+fn parse_category(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        return Err("the category is empty".into());
+    }
+    Ok(s.to_string())
 }
 
 fn parse_format_spec(s: &str) -> Result<FormatSpec, String> {
@@ -503,12 +527,6 @@ fn audit(args: AuditArgs, cwd: &Path) -> i32 {
     0
 }
 
-/// Where each output goes.
-enum Sink {
-    Stdout,
-    File(PathBuf),
-}
-
 fn check(args: CheckArgs, cwd: &Path) -> i32 {
     match check_inner(args, cwd) {
         Ok(code) => code,
@@ -520,7 +538,15 @@ fn check(args: CheckArgs, cwd: &Path) -> i32 {
 }
 
 fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
-    let mut settings = settings(&args.config, cwd, &args.paths)?;
+    let stdin_name = input::stdin_name(&args.paths, args.stdin_filename.as_deref())?;
+    if stdin_name.is_some() && args.changed_since.is_some() {
+        return Err("`-` (stdin) cannot be checked with --changed-since".into());
+    }
+    // The configuration that applies where the stdin file is said to be.
+    let mut settings = match stdin_name {
+        Some(name) => settings(&args.config, cwd, &[name.to_path_buf()])?,
+        None => settings(&args.config, cwd, &args.paths)?,
+    };
     let mut outputs: Vec<(Format, Sink)> = Vec::new();
     let specs = if args.format.is_empty() && args.write_baseline.is_some() {
         // Writing a baseline is the run's output.
@@ -567,6 +593,13 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
                 "stdout"
             }
         ));
+    }
+    // The baseline is no input, though readers may claim a JSON file.
+    for b in [&args.baseline, &args.write_baseline].into_iter().flatten() {
+        settings.exclude.extend(input::exclude_exactly(b, cwd));
+    }
+    if let Some(name) = stdin_name {
+        return input::check_stdin(&args, name, settings, outputs, cwd);
     }
     // Files given one by one (pre-commit), or --changed-since: read the
     // whole repository for the graph, report only under the given paths.
@@ -618,7 +651,7 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
     };
     let pipeline = Pipeline::new(&settings).config_notices(discovered(&args.config, &args.paths));
     let Run {
-        scan, mut report, ..
+        mut scan, report, ..
     } = pipeline.run_for(&roots, |f| {
         if changed.is_none() && whole_repo.is_none() {
             return true;
@@ -627,74 +660,15 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
         changed.as_ref().is_none_or(|c| c.contains(&p))
             && (whole_repo.is_none() || given.iter().any(|g| p.starts_with(g)))
     })?;
-    if let Some(path) = &args.write_baseline {
-        std::fs::write(path, Baseline::document(&scan, &report))
-            .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))?;
-        eprintln!(
-            "retrylint: wrote {} to {}",
-            render::count(report.findings.len(), "finding"),
-            render::sanitize(&crate::source::display_path(path))
-        );
+    for (path, why) in input::unread_files(&args.paths) {
+        scan.notices.push(crate::Notice {
+            path: Some(path),
+            message: why.into(),
+            internal: false,
+        });
     }
-    if let Some(path) = &args.baseline {
-        report.apply_baseline(&Baseline::read(path)?);
-    }
-    for (format, sink) in &outputs {
-        let color = match sink {
-            Sink::Stdout => color_enabled(
-                args.color,
-                |k| std::env::var(k).ok(),
-                std::io::stdout().is_terminal(),
-            ),
-            // A file is coloured only when asked for.
-            Sink::File(_) => args.color == ColorChoice::Always,
-        };
-        let out = match format {
-            Format::Pretty => render::pretty::render(&scan, &report.findings, color, 100),
-            Format::Concise => render::concise(&scan, &report.findings),
-            Format::Json => render::json::render(&scan, &report.findings),
-            Format::Sarif => render::sarif::render(&scan, &report, &settings),
-            Format::Github => render::github::render(&scan, &report, &settings),
-            Format::Markdown => render::markdown::render(&scan, &report, &settings),
-        };
-        match sink {
-            Sink::Stdout => {
-                let mut stdout = std::io::stdout().lock();
-                let _ = stdout.write_all(out.as_bytes());
-                let _ = stdout.flush();
-            }
-            Sink::File(p) => {
-                std::fs::write(p, out).map_err(|e| format!("cannot write {}: {e}", p.display()))?
-            }
-        }
-    }
-    print_notices(&scan.notices);
-    if !args.quiet {
-        eprintln!(
-            "{}{}",
-            render::summary(&scan, &report.findings),
-            report.tally_suffix()
-        );
-    }
-    if scan.notices.iter().any(|n| n.internal) {
-        eprintln!(
-            "retrylint: an internal error stopped the reading of the file(s) above; this is a bug: please report it with the file that caused it"
-        );
-        return Ok(2);
-    }
-    if args.write_baseline.is_some() {
-        return Ok(0);
-    }
-    let threshold = match args.fail_on {
-        FailOn::Error => Some(Severity::Error),
-        FailOn::Warning => Some(Severity::Warning),
-        FailOn::Info => Some(Severity::Info),
-        FailOn::Never => None,
-    };
-    Ok(match (threshold, report.worst()) {
-        (Some(t), Some(w)) if w >= t => 1,
-        _ => 0,
-    })
+    let srcroot = input::source_root(&given);
+    finish(&args, scan, report, &settings, &outputs, srcroot, cwd)
 }
 
 /// Each notice (a path not walked, an internal error) on stderr.

@@ -287,7 +287,7 @@ pub fn pipeline(data: &[u8]) {
         let _ = render::pretty::render(&scan, &report.findings, true, 100);
         let _ = render::concise(&scan, &report.findings);
         let _ = render::json::render(&scan, &report.findings);
-        let _ = render::sarif::render(&scan, &report, &settings);
+        let _ = render::sarif::render(&scan, &report, &Default::default());
         let gh = render::github::render(&scan, &report, &settings);
         // One workflow command per finding, whatever the file said.
         assert_eq!(gh.lines().count(), report.findings.len(), "{gh}");
@@ -356,7 +356,7 @@ pub fn link(data: &[u8]) {
         let crate::pipeline::Run { scan, report, .. } =
             crate::pipeline::Pipeline::new(&settings).after_scan(scan, |_| true);
         let _ = crate::render::concise(&scan, &report.findings);
-        let _ = crate::render::sarif::render(&scan, &report, &settings);
+        let _ = crate::render::sarif::render(&scan, &report, &Default::default());
         let gh = crate::render::github::render(&scan, &report, &settings);
         assert_eq!(gh.lines().count(), report.findings.len(), "{gh}");
     });

@@ -560,3 +560,225 @@ fn no_config_reads_no_configuration_file() {
     assert!(err.contains("no config file:"), "{err}");
     assert!(!err.contains("not applied"), "{err}");
 }
+
+fn fixture(rel: &str) -> String {
+    std::fs::read_to_string(common::root().join(rel)).unwrap()
+}
+
+/// `check -` with the text on stdin.
+fn stdin_check(dir: &std::path::Path, input: &str, args: &[&str]) -> (i32, String, String) {
+    let mut c = Command::cargo_bin("retrylint").unwrap();
+    c.current_dir(dir).env_remove("NO_COLOR");
+    c.arg("check").args(args).arg("-").write_stdin(input);
+    stdout(&mut c)
+}
+
+#[test]
+fn stdin_is_read_as_the_file_its_name_says() {
+    let text = fixture("testdata/rules/RL203/err/resilience4j-fixed-delay.yml");
+    let root = common::root();
+    let named = |name: &str| {
+        stdin_check(
+            &root,
+            &text,
+            &[
+                "--no-config",
+                "--format",
+                "concise",
+                "--stdin-filename",
+                name,
+            ],
+        )
+    };
+    // Shown under its name; read as Spring YAML because of it.
+    let (code, out, err) = named("services/orders/application.yml");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("services/orders/application.yml:") && l.contains(" RL203 ")),
+        "{out}"
+    );
+    assert!(!out.contains("retrylint-stdin"), "{out}");
+    assert!(err.contains("1 file scanned, 1 read"), "{err}");
+    // The same text under a name no reader takes: not read, and said so.
+    let (code, out, err) = named("docs/notes.md");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("docs/notes.md: not a format retrylint reads"),
+        "{err}"
+    );
+    // The directory decides too: nginx reads any file in sites-enabled.
+    let nginx = fixture("testdata/rules/RL103/err/nginx-error-non-idempotent.conf");
+    let (_, out, err) = stdin_check(
+        &root,
+        &nginx,
+        &[
+            "--no-config",
+            "--format",
+            "concise",
+            "--stdin-filename",
+            "etc/nginx/sites-enabled/default",
+        ],
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("etc/nginx/sites-enabled/default:")),
+        "{out}{err}"
+    );
+    let (_, out, err) = stdin_check(
+        &root,
+        &nginx,
+        &[
+            "--no-config",
+            "--format",
+            "concise",
+            "--stdin-filename",
+            "etc/default",
+        ],
+    );
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("etc/default: not a format retrylint reads"),
+        "{err}"
+    );
+}
+
+#[test]
+fn stdin_takes_the_configuration_of_its_path() {
+    let text = fixture("testdata/rules/RL203/err/resilience4j-fixed-delay.yml");
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("svc")).unwrap();
+    std::fs::write(repo.join(".retrylint.toml"), "select = [\"RL102\"]\n").unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let name = repo.join("svc/application.yml");
+    let (code, out, err) = stdin_check(
+        &elsewhere,
+        &text,
+        &[
+            "--format",
+            "concise",
+            "--stdin-filename",
+            name.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.lines().all(|l| l.contains(" RL102 ")), "{out}");
+    assert!(out.contains(name.to_str().unwrap()), "{out}");
+    // From the working directory's side: no configuration there.
+    let (_, out, _) = stdin_check(
+        &repo,
+        &text,
+        &[
+            "--format",
+            "concise",
+            "--stdin-filename",
+            "svc/application.yml",
+        ],
+    );
+    assert!(
+        out.lines().all(|l| l.starts_with("svc/application.yml:")),
+        "{out}"
+    );
+}
+
+#[test]
+fn stdin_without_a_name_is_a_usage_error() {
+    let root = common::root();
+    let (code, _, err) = stdin_check(&root, "a: 1\n", &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("needs `--stdin-filename PATH`"), "{err}");
+    let (code, _, err) =
+        stdout(cmd().args(["check", "--stdin-filename", "a.yml", "testdata/clean"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("give `-` as the path"), "{err}");
+    let (code, _, _) = stdin_check(&root, "", &["--stdin-filename", "a.yml", "testdata/clean"]);
+    assert_eq!(code, 2, "`-` with other paths");
+}
+
+#[test]
+fn files_no_reader_takes_are_named() {
+    let (code, _, err) = stdout(cmd().args(["check", "README.md", "Cargo.toml"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("README.md: not a format retrylint reads"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Cargo.toml: not a format retrylint reads"),
+        "{err}"
+    );
+    // A file that is read is not named, nor one of a format retrylint
+    // reads that holds nothing for it (pre-commit passes many).
+    let f = "testdata/rules/RL203/err/resilience4j-fixed-delay.yml";
+    let (_, _, err) = stdout(cmd().args(["check", f, ".github/workflows/release.yml"]));
+    assert!(!err.contains("retrylint reads"), "{err}");
+}
+
+#[test]
+fn the_baseline_file_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fixture("testdata/rules/RL203/err/resilience4j-fixed-delay.yml");
+    std::fs::write(dir.path().join("application.yml"), text).unwrap();
+    let run = |args: &[&str]| {
+        let mut c = Command::cargo_bin("retrylint").unwrap();
+        c.current_dir(dir.path())
+            .args(["check", "--no-config", "--no-cache"])
+            .args(args);
+        stdout(&mut c)
+    };
+    let (_, _, before) = run(&["."]);
+    let (code, _, err) = run(&["--write-baseline", "base.json", "."]);
+    assert_eq!(code, 0, "{err}");
+    assert!(dir.path().join("base.json").is_file());
+    let counts = |s: &str| {
+        s.lines()
+            .last()
+            .unwrap()
+            .split(" in ")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(counts(&err), counts(&before), "{err}");
+    let (code, _, err) = run(&["--baseline", "base.json", "."]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(counts(&err), counts(&before), "{err}");
+}
+
+/// The README's first example (between `<!-- example:start -->` and
+/// `<!-- example:end -->`): the command after `$ ` is run, and its output
+/// must be the lines below it.
+#[test]
+fn the_readme_example_prints_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let start = readme
+        .find("<!-- example:start -->")
+        .expect("an example block");
+    let end = readme.find("<!-- example:end -->").unwrap();
+    let block: Vec<&str> = readme[start..end]
+        .lines()
+        .filter(|l| !l.starts_with("<!--") && !l.starts_with("```"))
+        .collect();
+    let command = block[0]
+        .strip_prefix("$ retrylint ")
+        .expect("`$ retrylint ...`");
+    let shown = block[1..].join("\n");
+    let (code, out, err) = stdout(cmd().args(command.split_whitespace()));
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        out.trim_end(),
+        shown.trim_end(),
+        "README.md's example no longer prints what it shows: paste the output of `retrylint {command}`"
+    );
+    // The first screen still starts with the two commands.
+    let head: Vec<&str> = readme.lines().take(16).collect();
+    assert!(
+        head.contains(&"cargo run --release -- check path/to/repo"),
+        "{head:?}"
+    );
+    assert!(head.contains(&"cargo test --locked"), "{head:?}");
+}

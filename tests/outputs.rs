@@ -382,3 +382,129 @@ fn markdown_summary_escapes_table_cells() {
     assert_eq!(code, 0);
     assert!(out.contains("No findings"), "{out}");
 }
+
+/// A repository `b` (a `.git` directory, a service with findings) and a
+/// working directory `a` beside it; the SARIF log of `b/svc` run from `a`.
+fn sarif_of_another_tree() -> (tempfile::TempDir, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(b.join(".git")).unwrap();
+    std::fs::create_dir_all(b.join("svc")).unwrap();
+    std::fs::copy(
+        common::root().join("testdata/rules/RL203/err/resilience4j-fixed-delay.yml"),
+        b.join("svc/application.yml"),
+    )
+    .unwrap();
+    let doc = sarif_of(&a, &["--sarif-category", "retrylint/b", "../b/svc"]);
+    (dir, doc)
+}
+
+/// Every `artifactLocation` in a SARIF log.
+fn artifact_locations(v: &Value, out: &mut Vec<Value>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == "artifactLocation" {
+                    out.push(x.clone());
+                }
+                artifact_locations(x, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| artifact_locations(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn sarif_of_another_tree_is_relative_to_its_repository_root() {
+    let (dir, doc) = sarif_of_another_tree();
+    let run0 = &doc["runs"][0];
+    let b = dir.path().join("b");
+    let base = run0["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        base,
+        format!("file://{}/", b.display()),
+        "the repository root of the scanned tree, not the working directory"
+    );
+    let mut locations = Vec::new();
+    artifact_locations(run0, &mut locations);
+    assert!(!locations.is_empty());
+    for l in &locations {
+        assert_eq!(l["uriBaseId"], "%SRCROOT%", "{l}");
+        assert_eq!(l["uri"], "svc/application.yml", "{l}");
+    }
+    assert_eq!(run0["automationDetails"]["id"], "retrylint/b/");
+    let inv = &run0["invocations"][0];
+    assert_eq!(inv["exitCode"], 1, "findings at the default --fail-on");
+    assert_eq!(inv["executionSuccessful"], true);
+    // Without findings: exit code 0.
+    let doc = sarif_of(&dir.path().join("a"), &["--fail-on", "never", "../b"]);
+    assert_eq!(doc["runs"][0]["invocations"][0]["exitCode"], 0);
+    assert!(doc["runs"][0].get("automationDetails").is_none());
+}
+
+#[test]
+#[ignore = "needs ../shared/schemas/sarif-schema-2.1.0.json (or RETRYLINT_SHARED); CI runs it with --include-ignored"]
+fn sarif_with_category_and_exit_code_validates_against_the_schema() {
+    let (_dir, doc) = sarif_of_another_tree();
+    assert_valid(&sarif_validator(), &doc);
+}
+
+/// What GitHub code scanning documents for uploaded SARIF ("SARIF support
+/// for code scanning", docs.github.com/en/code-security/reference/
+/// code-scanning/sarif-files/sarif-support-for-code-scanning, and the hard
+/// limits of docs.github.com/code-security/code-scanning/
+/// troubleshooting-sarif/results-exceed-limit): rule ids of at most 255
+/// characters, each result's
+/// `ruleId` naming a rule, a message text, string `partialFingerprints`,
+/// `automationDetails.id` as `category/run-id` (everything before the last
+/// `/` is the category), URIs relative to the checkout, and the limits per
+/// run (20 runs, 25,000 results and rules, 20 tags per rule, 1,000
+/// locations per result).
+#[test]
+fn sarif_follows_githubs_documented_upload_rules() {
+    let root = common::root();
+    let doc = sarif_of(&root, &["--sarif-category", "retrylint", "testdata"]);
+    assert_eq!(doc["version"], "2.1.0");
+    let runs = doc["runs"].as_array().unwrap();
+    assert!(!runs.is_empty() && runs.len() <= 20);
+    let run0 = &runs[0];
+    let id = run0["automationDetails"]["id"].as_str().unwrap();
+    let (category, _run_id) = id.rsplit_once('/').unwrap();
+    assert_eq!(category, "retrylint");
+    let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+    assert!(rules.len() <= 25_000);
+    let mut ids = std::collections::BTreeSet::new();
+    for r in rules {
+        let id = r["id"].as_str().unwrap();
+        assert!(!id.is_empty() && id.len() <= 255, "{id}");
+        assert!(ids.insert(id), "rule ids are unique: {id}");
+        assert!(r["name"].as_str().unwrap().len() <= 255);
+        assert!(r["properties"]["tags"].as_array().unwrap().len() <= 20);
+        assert!(!r["shortDescription"]["text"].as_str().unwrap().is_empty());
+    }
+    let results = run0["results"].as_array().unwrap();
+    assert!(!results.is_empty() && results.len() <= 25_000);
+    for res in results {
+        let rule = res["ruleId"].as_str().unwrap();
+        assert!(ids.contains(rule), "{rule}");
+        assert!(!res["message"]["text"].as_str().unwrap().is_empty());
+        let locations = res["locations"].as_array().unwrap();
+        assert!(!locations.is_empty() && locations.len() <= 1000);
+        let prints = res["partialFingerprints"].as_object().unwrap();
+        assert!(prints.values().all(Value::is_string), "{prints:?}");
+    }
+    let mut locations = Vec::new();
+    artifact_locations(run0, &mut locations);
+    for l in locations {
+        let uri = l["uri"].as_str().unwrap();
+        assert_eq!(l["uriBaseId"], "%SRCROOT%", "{l}");
+        assert!(
+            !uri.contains("://") && !uri.starts_with('/') && !uri.starts_with(".."),
+            "{uri}"
+        );
+    }
+}

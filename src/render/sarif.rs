@@ -5,8 +5,13 @@
 //!   whole doc as `help` (text and Markdown), `helpUri`, and the default
 //!   level.
 //! - Paths are relative to `%SRCROOT%` (`originalUriBaseIds`): the
-//!   configuration file's directory, else the repository root, else the
-//!   working directory.
+//!   repository root of the scanned tree, which the caller gives
+//!   ([`RunInfo`]), not the working directory; a file outside it is an
+//!   absolute `file://` URI.
+//! - `invocations[0]` carries the process's `exitCode` and
+//!   `executionSuccessful`; `automationDetails.id` is `CATEGORY/` when a
+//!   category is given (GitHub code scanning reads everything before the
+//!   last `/` as the category, as `upload-sarif`'s `category` input does).
 //! - Regions are 1-based with `columnKind` `unicodeCodePoints`; byte
 //!   offsets are given too. Every related location (each hop of a path) is
 //!   a `relatedLocations` entry. `partialFingerprints` survive lines
@@ -17,18 +22,66 @@
 
 use super::range;
 use crate::Scan;
-use crate::config::Settings;
 use crate::report::Report;
 use crate::rules::{Finding, RULES, Severity};
 use crate::source::Span;
 use crate::suppress::By;
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The key of [`crate::check::fingerprints`] in `partialFingerprints`.
 pub const FINGERPRINT_KEY: &str = "retrylint/v1";
 const SRCROOT: &str = "%SRCROOT%";
+
+/// What a SARIF log says about its run besides the findings; given by the
+/// caller, so that rendering reads neither the process nor the disk.
+#[derive(Clone, Debug, Default)]
+pub struct RunInfo {
+    /// `%SRCROOT%`: the repository root of the scanned tree (absolute).
+    pub srcroot: Option<PathBuf>,
+    /// The directory the scan's relative paths are relative to (the
+    /// working directory).
+    pub cwd: PathBuf,
+    /// `--sarif-category`: the code scanning category.
+    pub category: Option<String>,
+    /// The process's exit code.
+    pub exit_code: i32,
+}
+
+impl RunInfo {
+    /// `automationDetails.id`: the category followed by `/` (an empty run
+    /// id), as GitHub's `upload-sarif` forms it from its `category` input.
+    pub fn automation_id(&self) -> Option<String> {
+        let c = self.category.as_deref()?;
+        Some(if c.ends_with('/') {
+            c.to_string()
+        } else {
+            format!("{c}/")
+        })
+    }
+
+    /// A shown path as a URI: relative to `%SRCROOT%` when under it, else
+    /// an absolute `file://` URI (a relative reference without a base).
+    fn location(&self, path: &Path) -> Value {
+        let abs = crate::config::normalise(&self.cwd.join(path));
+        if let Some(root) = &self.srcroot
+            && let Ok(rel) = abs.strip_prefix(root)
+        {
+            let rel = crate::source::display_path(rel);
+            return json!({ "uri": encode_path(&rel), "uriBaseId": SRCROOT });
+        }
+        let shown = crate::source::display_path(&abs);
+        let uri = if abs.is_absolute() && shown.starts_with('/') {
+            format!("file://{}", encode_path(&shown))
+        } else if abs.is_absolute() {
+            format!("file:///{}", encode_path(&shown))
+        } else {
+            encode_path(&shown)
+        };
+        json!({ "uri": uri })
+    }
+}
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -65,33 +118,17 @@ fn dir_uri(dir: &Path) -> String {
     format!("file://{}", encode_path(&p))
 }
 
-fn artifact(scan: &Scan, settings: &Settings, file: usize) -> Value {
-    let f = scan.file(file);
-    let rel = settings.relative_path(&f.path);
-    if Path::new(&rel).is_absolute() || settings.root.is_none() {
-        let abs = if Path::new(&rel).is_absolute() {
-            rel
-        } else {
-            crate::source::display_path(&std::env::current_dir().unwrap_or_default().join(&f.path))
-        };
-        let uri = if abs.starts_with('/') {
-            format!("file://{}", encode_path(&abs))
-        } else {
-            format!("file:///{}", encode_path(&abs))
-        };
-        json!({ "uri": uri })
-    } else {
-        json!({ "uri": encode_path(&rel), "uriBaseId": SRCROOT })
-    }
+fn artifact(scan: &Scan, run: &RunInfo, file: usize) -> Value {
+    run.location(&scan.file(file).path)
 }
 
-fn physical(scan: &Scan, settings: &Settings, file: usize, span: Span) -> Value {
+fn physical(scan: &Scan, run: &RunInfo, file: usize, span: Span) -> Value {
     let f = scan.file(file);
     let (s, e) = range(f, span);
     let start = span.start.min(f.text.len());
     let end = span.end.min(f.text.len()).max(start);
     json!({
-        "artifactLocation": artifact(scan, settings, file),
+        "artifactLocation": artifact(scan, run, file),
         "region": {
             "startLine": s.line,
             "startColumn": s.column,
@@ -124,7 +161,7 @@ fn rule_descriptor(r: &crate::rules::Rule) -> Value {
 
 fn result(
     scan: &Scan,
-    settings: &Settings,
+    run: &RunInfo,
     f: &Finding,
     fingerprint: &str,
     suppression: Option<Value>,
@@ -141,7 +178,7 @@ fn result(
         .map(|(i, r)| {
             json!({
                 "id": i,
-                "physicalLocation": physical(scan, settings, r.file, r.span),
+                "physicalLocation": physical(scan, run, r.file, r.span),
                 "message": { "text": r.message },
             })
         })
@@ -151,7 +188,7 @@ fn result(
         "ruleIndex": index,
         "level": level(f.severity),
         "message": { "text": format!("{}\nhelp: {}", f.message, f.help) },
-        "locations": [{ "physicalLocation": physical(scan, settings, f.file, f.span) }],
+        "locations": [{ "physicalLocation": physical(scan, run, f.file, f.span) }],
         "partialFingerprints": { FINGERPRINT_KEY: fingerprint },
         "properties": { "name": f.rule.name, "help": f.help },
     });
@@ -166,12 +203,13 @@ fn result(
 }
 
 /// The SARIF log of a run.
-pub fn render(scan: &Scan, report: &Report, settings: &Settings) -> String {
+pub fn render(scan: &Scan, report: &Report, info: &RunInfo) -> String {
+    let run = info;
     let mut results: Vec<Value> = report
         .findings
         .iter()
         .zip(&report.fingerprints)
-        .map(|(f, p)| result(scan, settings, f, p, None))
+        .map(|(f, p)| result(scan, run, f, p, None))
         .collect();
     if !report.suppressed.is_empty() {
         let prints = crate::check::fingerprints(
@@ -186,14 +224,14 @@ pub fn render(scan: &Scan, report: &Report, settings: &Settings) -> String {
             let mut sup = match &s.by {
                 By::Comment(file, span) => json!({
                     "kind": "inSource",
-                    "location": { "physicalLocation": physical(scan, settings, *file, *span) },
+                    "location": { "physicalLocation": physical(scan, run, *file, *span) },
                 }),
                 By::Config(_) => json!({ "kind": "external" }),
             };
             if let Some(r) = &s.reason {
                 sup["justification"] = json!(r);
             }
-            results.push(result(scan, settings, &s.finding, p, Some(sup)));
+            results.push(result(scan, run, &s.finding, p, Some(sup)));
         }
     }
     let notifications: Vec<Value> = scan
@@ -208,17 +246,14 @@ pub fn render(scan: &Scan, report: &Report, settings: &Settings) -> String {
                 } },
             });
             if let Some(p) = &n.path {
-                let rel = settings.relative_path(Path::new(p));
-                if !Path::new(&rel).is_absolute() && settings.root.is_some() {
-                    v["locations"] = json!([{ "physicalLocation": {
-                        "artifactLocation": { "uri": encode_path(&rel), "uriBaseId": SRCROOT }
-                    } }]);
-                }
+                v["locations"] = json!([{ "physicalLocation": {
+                    "artifactLocation": run.location(Path::new(p))
+                } }]);
             }
             v
         })
         .collect();
-    let mut run = json!({
+    let mut log_run = json!({
         "tool": { "driver": {
             "name": "retrylint",
             "version": env!("CARGO_PKG_VERSION"),
@@ -228,13 +263,17 @@ pub fn render(scan: &Scan, report: &Report, settings: &Settings) -> String {
         } },
         "columnKind": "unicodeCodePoints",
         "invocations": [{
+            "exitCode": run.exit_code,
             "executionSuccessful": !scan.notices.iter().any(|n| n.internal),
             "toolExecutionNotifications": notifications,
         }],
         "results": results,
     });
-    if let Some(root) = &settings.root {
-        run["originalUriBaseIds"] = json!({ SRCROOT: {
+    if let Some(id) = info.automation_id() {
+        log_run["automationDetails"] = json!({ "id": id });
+    }
+    if let Some(root) = &info.srcroot {
+        log_run["originalUriBaseIds"] = json!({ SRCROOT: {
             "uri": dir_uri(root),
             "description": { "text": "the repository root" },
         } });
@@ -242,7 +281,7 @@ pub fn render(scan: &Scan, report: &Report, settings: &Settings) -> String {
     let doc = json!({
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
-        "runs": [run],
+        "runs": [log_run],
     });
     let mut s = serde_json::to_string_pretty(&doc).expect("serialisable");
     s.push('\n');

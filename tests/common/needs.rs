@@ -30,6 +30,8 @@ pub enum Need {
     Git,
     /// `unshare -n`: a network namespace with no interface.
     NetworkNamespace,
+    /// Headless Chromium (Debian's `chromium`), to render the audit report.
+    Chromium,
 }
 
 impl Need {
@@ -73,6 +75,14 @@ impl Need {
             }
             Need::Git => (!runs("git", &["--version"]))
                 .then(|| "git is not installed: install it (`apt-get install git`)".into()),
+            Need::Chromium => (!["chromium", "chromium-browser", "google-chrome"]
+                .iter()
+                .any(|b| runs(b, &["--version"])))
+            .then(|| {
+                "no Chromium to render the audit report with: install Debian's `chromium` \
+                 (`apt-get install chromium`)"
+                    .into()
+            }),
             Need::NetworkNamespace => (!runs("unshare", &["-n", "true"])).then(|| {
                 "`unshare -n true` failed: install util-linux and run where a network namespace \
                  may be created (as root, or with unprivileged user namespaces allowed)"
