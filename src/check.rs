@@ -69,7 +69,7 @@ pub fn run(scan: &Scan, settings: &Settings, graph: Option<&Graph>) -> Checked {
             let mut out = Vec::new();
             let mut notes = Vec::new();
             for d in &f.facts.diagnostics {
-                let rule = rules::rule(d.code);
+                let rule = d.code.rule();
                 let mut finding = Finding::new(rule, id, d.span, d.message.clone(), d.help.clone());
                 if let Some(s) = d.severity {
                     finding.severity = s;
@@ -145,7 +145,7 @@ pub fn run(scan: &Scan, settings: &Settings, graph: Option<&Graph>) -> Checked {
                 let mut out = Vec::new();
                 let ran = guard::run(guard::budget(guard::STAGE_BUDGET), || {
                     guard::inject(&format!("rule:{}", rule.code));
-                    run(&ctx, &mut out)
+                    run(&ctx, &mut Emitter::scan_wide(rule, &mut out))
                 });
                 if let Err(stop) = ran {
                     notices.push(rule_notice(rule, None, &stop));

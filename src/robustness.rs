@@ -56,9 +56,9 @@ fn span_ok(text: &str, s: Span, what: &str) {
 /// The invariants every extractor's output must hold.
 pub fn check_facts(text: &str, facts: &Facts) {
     for d in &facts.diagnostics {
-        span_ok(text, d.span, d.code);
+        span_ok(text, d.span, d.code.as_str());
         for (s, _) in &d.related {
-            span_ok(text, *s, d.code);
+            span_ok(text, *s, d.code.as_str());
         }
     }
     for p in &facts.policies {

@@ -84,7 +84,7 @@ fn apply_one(facts: &mut crate::model::Facts, v: &Versioned, r: &Resolved) {
             }
             Change::Drop { code, span } => facts
                 .diagnostics
-                .retain(|d| !(d.code == code && d.span == *span)),
+                .retain(|d| !(d.code.as_str() == code.as_str() && d.span == *span)),
             Change::Add { diagnostic } => {
                 let mut d = diagnostic.clone();
                 d.message = d.message.replace("{version}", &told);

@@ -39,6 +39,12 @@ impl std::str::FromStr for Code {
     }
 }
 
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 impl PartialEq<&str> for Code {
     fn eq(&self, other: &&str) -> bool {
         self.as_str() == *other

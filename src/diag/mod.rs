@@ -26,10 +26,10 @@ pub const CODES: &[Code] = &[
     unparsable_file::CODE,
 ];
 
-/// The `'static` code spelled `code`, when it is one of [`CODES`] (for a
+/// The code spelled `code`, when it is one of [`CODES`] (for a
 /// diagnostic read back from the facts cache).
-pub fn code(code: &str) -> Option<&'static str> {
-    CODES.iter().map(|c| c.as_str()).find(|c| *c == code)
+pub fn code(code: &str) -> Option<Code> {
+    CODES.iter().copied().find(|c| *c == code)
 }
 
 #[derive(
@@ -71,10 +71,9 @@ impl std::fmt::Display for Severity {
 /// (Deserialised for the facts cache in [`crate::cache`].)
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnostic {
-    /// The rule's code as written (always one of [`CODES`]: made from a
-    /// [`Code`] by [`Diagnostic::new`], or checked by [`code`] when read
+    /// The rule's code (one of [`CODES`]: checked by [`code`] when read
     /// back from the cache).
-    pub code: &'static str,
+    pub code: Code,
     pub span: Span,
     pub message: String,
     pub help: String,
@@ -94,7 +93,7 @@ impl Diagnostic {
         help: impl Into<String>,
     ) -> Self {
         Diagnostic {
-            code: code.as_str(),
+            code,
             span,
             message: message.into(),
             help: help.into(),

@@ -433,7 +433,7 @@ mod tests {
         let f = facts(
             "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: s}\nspec:\n  rules:\n  - timeouts: {request: 2s, backendRequest: 5s}\n    retry: {codes: [302, 503], attempts: 2, backoff: 1.5s}\n    retries: {}\n",
         );
-        let mut codes: Vec<&str> = f.diagnostics.iter().map(|d| d.code).collect();
+        let mut codes: Vec<&str> = f.diagnostics.iter().map(|d| d.code.as_str()).collect();
         codes.sort();
         assert_eq!(
             codes,

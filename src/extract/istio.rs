@@ -721,7 +721,7 @@ mod tests {
             "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: d}\nspec:\n  host: reviews.prod.svc.cluster.local\n  trafficPolicy:\n    connectionPool:\n      tcp: {connectTimeout: 250ms}\n    outlierDetection:\n      consecutiveErrors: 3\n      consecutive5xxErors: 2\n      interval: 5x\n",
         );
         assert_eq!(f.services[0].name, "reviews");
-        let codes: Vec<&str> = f.diagnostics.iter().map(|d| d.code).collect();
+        let codes: Vec<&str> = f.diagnostics.iter().map(|d| d.code.as_str()).collect();
         assert_eq!(codes, ["RL901", "RL901", "RL902"], "{:?}", f.diagnostics);
         assert_eq!(f.timeouts[0].what, "connectTimeout");
     }

@@ -5,7 +5,7 @@ fn run(text: &str) -> Facts {
 }
 
 fn codes(f: &Facts) -> Vec<&'static str> {
-    f.diagnostics.iter().map(|d| d.code).collect()
+    f.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 const VS: &str = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: \"{{ .Release.Name }}-ratings\"\nspec:\n  hosts: [ratings]\n  http:\n  - route:\n    - destination: {host: ratings}\n    timeout: \"{{ .Values.timeout }}\"\n    retries:\n      attempts: 3\n      perTryTimeout: 2s\n";

@@ -62,10 +62,9 @@ pub struct PolicyCtx<'a> {
 pub enum Check {
     /// Once for every retry policy of every file.
     Policy(fn(&PolicyCtx<'_>, &mut Emitter<'_>)),
-    /// Over the call-path graph. Written `graph_check!(check)` with
-    /// `fn check(&GraphCtx, &mut Emitter)`: the macro hands `check` an
-    /// [`Emitter`] for the rule the module's doc declares.
-    Graph(fn(&crate::graph::GraphCtx<'_>, &mut Vec<Finding>)),
+    /// Over the call-path graph, reporting through a scan-wide
+    /// [`Emitter`] (each finding names its file: [`Emitter::emit_at`]).
+    Graph(fn(&crate::graph::GraphCtx<'_>, &mut Emitter<'_>)),
     /// Reported by extractors while they read a file (settings problems);
     /// the rule module provides the constructors they call.
     Extractor,
@@ -170,38 +169,6 @@ pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
     let q = code_or_name.trim();
     RULES.iter().find(|r| r.name.eq_ignore_ascii_case(q))
 }
-
-/// The rule of a [`Diagnostic::code`], which is always a rule's: made
-/// from a [`Code`], or checked when read back from the cache. Code that
-/// names a rule writes `Code::RL203.rule()`, which the compiler checks.
-///
-/// # Panics
-/// When no rule has the code.
-pub fn rule(code: &str) -> &'static Rule {
-    lookup(code).unwrap_or_else(|| panic!("no rule {code}"))
-}
-
-/// `Check::Graph` for a graph rule's `fn check(&GraphCtx, &mut Emitter)`:
-/// the [`Emitter`] it is handed carries the rule whose doc binds the
-/// calling module, found at compile time ([`Code::of_module`]).
-macro_rules! graph_check {
-    ($check:path) => {
-        $crate::rules::Check::Graph({
-            fn emit_through(
-                ctx: &$crate::graph::GraphCtx<'_>,
-                out: &mut Vec<$crate::rules::Finding>,
-            ) {
-                const CODE: $crate::rules::Code = $crate::rules::Code::of_module(module_path!());
-                $check(
-                    ctx,
-                    &mut $crate::rules::Emitter::scan_wide(CODE.rule(), out),
-                )
-            }
-            emit_through
-        })
-    };
-}
-pub(crate) use graph_check;
 
 /// A location that helps explain a finding (each hop of a path).
 #[derive(Clone, Debug, PartialEq)]

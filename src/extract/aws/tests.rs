@@ -7,7 +7,7 @@ fn ini(name: &str, text: &str) -> Facts {
 }
 
 fn codes(f: &Facts) -> Vec<&'static str> {
-    f.diagnostics.iter().map(|d| d.code).collect()
+    f.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 #[test]

@@ -20,7 +20,7 @@ fn read(name: &str, text: &str) -> Facts {
 }
 
 fn codes(f: &Facts) -> Vec<&'static str> {
-    f.diagnostics.iter().map(|d| d.code).collect()
+    f.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 #[test]

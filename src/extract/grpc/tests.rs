@@ -11,7 +11,7 @@ fn read(text: &str) -> Facts {
 }
 
 fn codes(f: &Facts) -> Vec<&'static str> {
-    f.diagnostics.iter().map(|d| d.code).collect()
+    f.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 const RETRY: &str = r#"{

@@ -90,7 +90,7 @@ fn annotations_on_a_service_and_defaults() {
     let f = facts(
         "apiVersion: v1\nkind: Service\nmetadata:\n  name: books\n  annotations:\n    retry.linkerd.io/http: gateway-error\n    retry.linkerd.io/limt: \"3\"\n",
     );
-    let codes: Vec<&str> = f.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = f.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["RL901"]);
     let p = &f.policies[0];
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
@@ -111,6 +111,6 @@ fn bad_annotation_values() {
     let f = facts(
         "apiVersion: v1\nkind: Service\nmetadata:\n  name: books\n  annotations:\n    retry.linkerd.io/http: 5xx,6xx\n    retry.linkerd.io/timeout: \"5\"\n",
     );
-    let codes: Vec<&str> = f.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = f.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["RL902", "RL902"], "{:?}", f.diagnostics);
 }

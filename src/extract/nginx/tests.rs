@@ -112,7 +112,7 @@ fn off_and_bad_values() {
     let codes: Vec<(&str, &str)> = f
         .diagnostics
         .iter()
-        .map(|d| (d.code, slice(text, d.span)))
+        .map(|d| (d.code.as_str(), slice(text, d.span)))
         .collect();
     assert_eq!(
         codes,

@@ -25,7 +25,7 @@ fn policy<'f>(facts: &'f Facts, name: &str) -> &'f RetryPolicy {
 }
 
 fn codes(facts: &Facts) -> Vec<&'static str> {
-    facts.diagnostics.iter().map(|d| d.code).collect()
+    facts.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 #[test]

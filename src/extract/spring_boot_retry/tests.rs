@@ -106,7 +106,7 @@ fn rabbit_retry_settings_without_enabled_do_nothing() {
         "spring.rabbitmq.listener.simple.retry.max-attempts=5\nspring.rabbitmq.listener.retry.enabled=true\n",
     );
     assert!(facts.policies.is_empty());
-    let codes: Vec<&str> = facts.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = facts.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["RL901", "RL901"]);
 }
 

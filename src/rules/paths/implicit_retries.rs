@@ -5,11 +5,11 @@
 
 use crate::graph::GraphCtx;
 use crate::model::{Layer, Provenance};
-use crate::rules::{Check, Emitter, Related, graph_check};
+use crate::rules::{Check, Emitter, Related};
 use crate::source::SourceFile;
 use std::collections::BTreeSet;
 
-pub const CHECK: Check = graph_check!(check);
+pub const CHECK: Check = Check::Graph(check);
 
 fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let mut seen = BTreeSet::new();

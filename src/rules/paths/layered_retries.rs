@@ -3,10 +3,10 @@
 
 use super::{first_layer, path_finding, retrying_layers};
 use crate::graph::{GraphCtx, WorstPath};
-use crate::rules::{Check, Emitter, graph_check};
+use crate::rules::{Check, Emitter};
 use std::collections::BTreeSet;
 
-pub const CHECK: Check = graph_check!(check);
+pub const CHECK: Check = Check::Graph(check);
 
 fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let g = ctx.graph;

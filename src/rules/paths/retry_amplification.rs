@@ -3,9 +3,9 @@
 
 use super::{first_layer, path_finding};
 use crate::graph::GraphCtx;
-use crate::rules::{Check, Emitter, Related, graph_check};
+use crate::rules::{Check, Emitter, Related};
 
-pub const CHECK: Check = graph_check!(check);
+pub const CHECK: Check = Check::Graph(check);
 
 fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let g = ctx.graph;

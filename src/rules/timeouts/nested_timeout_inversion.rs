@@ -4,9 +4,9 @@
 
 use crate::duration::human;
 use crate::graph::GraphCtx;
-use crate::rules::{Check, Emitter, Related, graph_check};
+use crate::rules::{Check, Emitter, Related};
 
-pub const CHECK: Check = graph_check!(check);
+pub const CHECK: Check = Check::Graph(check);
 
 fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let g = ctx.graph;
