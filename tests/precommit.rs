@@ -56,8 +56,9 @@ fn pattern() -> String {
         "(^|/)[^/]*(aws[^/]*(config|credentials)|(config|credentials)[^/]*aws)[^/]*$".into(),
         // The AWS shared config and credentials files in `.aws/`.
         r"(^|/)\.aws/(config|credentials)$".into(),
-        // nginx reads any file in these folders (`sites-available/default`).
-        "(^|/)sites-(available|enabled)/".into(),
+        // nginx reads any file in these folders (`sites-available/default`,
+        // `snippets/proxy_params`).
+        "(^|/)(sites-(available|enabled)|snippets)/".into(),
     ]
     .map(|p| format!("({p})"));
     // Case-insensitive, as `wanted_by_name` compares names.

@@ -614,13 +614,11 @@ pub fn wanted_by_name(path: &Path) -> bool {
     {
         return true;
     }
-    // nginx reads any file under `sites-available`/`sites-enabled`.
-    path.parent().is_some_and(|p| {
-        p.components().any(|c| {
-            let c = c.as_os_str().as_encoded_bytes();
-            c.eq_ignore_ascii_case(b"sites-available") || c.eq_ignore_ascii_case(b"sites-enabled")
-        })
-    })
+    // nginx reads any file it is told to: the files of `sites-available`,
+    // `sites-enabled` and `snippets` (Debian's layout) often have no
+    // extension (`sites-available/default`, `snippets/proxy_params`).
+    path.parent()
+        .is_some_and(|p| p.components().any(|c| nginx::any_name_dir(c.as_os_str())))
 }
 
 #[cfg(test)]

@@ -32,6 +32,8 @@ fn classify_never_claims_a_file_not_wanted_by_name() {
         ("src/Main.java", true),
         ("src/Main.kt", false),
         ("etc/nginx/sites-enabled/default", true),
+        ("etc/nginx/snippets/proxy_params", true),
+        ("nginx/snippets/retry_params", true),
         ("home/.aws/config", true),
         ("ci/aws-config.ini", true),
         ("deploy/nginx.conf", true),

@@ -231,10 +231,23 @@ const NGINX_DIRS: &[&str] = &[
     "templates",
 ];
 
+/// Folders whose files nginx configurations include whatever their name
+/// (Debian's `/etc/nginx` layout: `sites-available/default`,
+/// `snippets/proxy_params`).
+const ANY_NAME_DIRS: &[&str] = &["sites-available", "sites-enabled", "snippets"];
+
+/// Whether a folder of a path is one of [`ANY_NAME_DIRS`].
+pub fn any_name_dir(dir: &std::ffi::OsStr) -> bool {
+    let d = dir.as_encoded_bytes();
+    ANY_NAME_DIRS
+        .iter()
+        .any(|n| d.eq_ignore_ascii_case(n.as_bytes()))
+}
+
 /// Whether a file is an nginx configuration: `nginx.conf` by name, a
 /// `*.conf` (or `*.conf.template`) whose content looks like nginx, with a
 /// lower bar under an nginx-looking directory or with `nginx` in its
-/// name; any file under `sites-available`/`sites-enabled` that looks like
+/// name; any file under `sites-available`/`sites-enabled`/`snippets` that looks like
 /// nginx.
 pub fn claims(path: &Path, name: &str, bytes: &[u8]) -> bool {
     if name == "nginx.conf" {
@@ -246,13 +259,9 @@ pub fn claims(path: &Path, name: &str, bytes: &[u8]) -> bool {
         || name.ends_with(".nginx");
     // Most files are neither: decided without collecting the folders.
     if !conf
-        && !path.parent().is_some_and(|p| {
-            p.components().any(|c| {
-                let c = c.as_os_str().as_encoded_bytes();
-                c.eq_ignore_ascii_case(b"sites-available")
-                    || c.eq_ignore_ascii_case(b"sites-enabled")
-            })
-        })
+        && !path
+            .parent()
+            .is_some_and(|p| p.components().any(|c| any_name_dir(c.as_os_str())))
     {
         return false;
     }
@@ -265,9 +274,7 @@ pub fn claims(path: &Path, name: &str, bytes: &[u8]) -> bool {
     let nginx_dir = dirs
         .iter()
         .any(|d| d.contains("nginx") || NGINX_DIRS.contains(&d.as_str()));
-    let sites = dirs
-        .iter()
-        .any(|d| d == "sites-available" || d == "sites-enabled");
+    let sites = dirs.iter().any(|d| ANY_NAME_DIRS.contains(&d.as_str()));
     if !conf && !sites {
         return false;
     }
