@@ -87,6 +87,23 @@ pub fn crate_dir(path: &Path) -> Option<String> {
     Some(parts[..i].join("/"))
 }
 
+/// Whether `path` is in a crate's `tests/`, `benches/` or `examples/`
+/// folder: the last of `src`, `tests`, `benches`, `examples` in the path
+/// is one of the three, with no `src` above it (`src/tests/` is a module
+/// folder of the crate's own source).
+fn cargo_target_outside_src(path: &Path) -> bool {
+    let special: Vec<&std::ffi::OsStr> = path
+        .components()
+        .map(|c| c.as_os_str())
+        .filter(|c| {
+            ["src", "tests", "benches", "examples"]
+                .iter()
+                .any(|d| c == d)
+        })
+        .collect();
+    special.last().is_some_and(|c| *c != "src") && !special.iter().any(|c| *c == "src")
+}
+
 /// Converts proc-macro2 spans (1-based line, 0-based char column) to byte
 /// spans, through the one helper in [`crate::source`].
 pub struct Spans<'a> {
@@ -145,6 +162,12 @@ impl<'a> Spans<'a> {
 /// Read one Rust file. Never panics; problems become RL903.
 pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
     facts.rust.crate_dir = crate_dir(path);
+    // Cargo builds a crate's `tests/`, `benches/` and `examples/` only for
+    // `cargo test`, `cargo bench` and `--example`: their calls and retries
+    // are not the service's.
+    if cargo_target_outside_src(path) {
+        return;
+    }
     if let Err(e) = guard::check(text) {
         facts.diagnostics.push(unparsable_file::nested_too_deep(
             Span::new(e.offset, (e.offset + 1).min(text.len())),
@@ -615,5 +638,26 @@ mod read_tests {
                 delay: Duration::from_millis(250)
             }
         );
+    }
+}
+
+#[cfg(test)]
+mod cargo_target_tests {
+    use super::cargo_target_outside_src;
+    use std::path::Path;
+
+    #[test]
+    fn tests_benches_and_examples_are_not_the_service() {
+        for (path, outside) in [
+            ("orders/tests/cluster.rs", true),
+            ("orders/benches/load.rs", true),
+            ("orders/examples/demo.rs", true),
+            ("orders/src/main.rs", false),
+            ("orders/src/tests/helpers.rs", false),
+            ("tests/fixtures/app/src/lib.rs", false),
+            ("lib.rs", false),
+        ] {
+            assert_eq!(cargo_target_outside_src(Path::new(path)), outside, "{path}");
+        }
     }
 }
