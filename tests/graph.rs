@@ -222,3 +222,31 @@ fn a_retryer_bean_is_every_feign_clients_retryer() {
         ["orders -> ledger x5", "orders -> payments x4"]
     );
 }
+
+/// Issue 17 (tikv's `components/cloud/aws`): a crate named `aws` that
+/// builds an SDK client is the AWS node itself; its call to AWS is no
+/// `aws -> aws` edge, so no retrying cycle.
+#[test]
+fn a_crate_named_as_the_aws_node_does_not_call_itself() {
+    let settings = Settings::default();
+    let (scan, g) = build("testdata/graph/crate-named-aws", &settings);
+    assert!(
+        g.edges.iter().all(|e| e.from != e.to),
+        "{:?}",
+        edge_names(&g)
+    );
+    assert!(g.cycles.is_empty(), "{:?}", g.cycles);
+    let findings = retrylint::pipeline::Pipeline::new(&settings)
+        .after_scan(scan, |_| true)
+        .report
+        .findings;
+    assert!(
+        findings.iter().all(|f| !f.message.contains("call cycle")),
+        "{findings:#?}"
+    );
+    // The SDK's implicit retries are still reported, at the client.
+    assert!(
+        findings.iter().any(|f| f.rule.code == "RL403"),
+        "{findings:#?}"
+    );
+}

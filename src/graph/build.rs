@@ -415,6 +415,11 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             };
             let from = b.service(&owner);
             let to = b.service(endpoint.service);
+            // A service named as the endpoint (a crate named `aws` that
+            // wraps the SDK) is the same node: no call to itself.
+            if from == to {
+                continue;
+            }
             b.graph.edges.push(Edge {
                 from,
                 to,
