@@ -63,7 +63,15 @@ fn copy_tree(dir: &Path) {
         .find(|l| l.starts_with("version = \""))
         .expect("Cargo.toml has a version");
     let scaffold = format!("{}-scaffold\"", version.trim_end_matches('"'));
-    std::fs::write(&manifest, text.replacen(version, &scaffold, 1)).unwrap();
+    // And another binary name: the binary is copied to the target
+    // directory's `debug/<name>` whatever the version, where it would
+    // replace the one this crate's other tests run (with the copy's new
+    // rule in it).
+    let text = format!(
+        "{}\n[lib]\nname = \"retrylint\"\npath = \"src/lib.rs\"\n\n[[bin]]\nname = \"retrylint-scaffold\"\npath = \"src/main.rs\"\n",
+        text.replacen(version, &scaffold, 1)
+    );
+    std::fs::write(&manifest, text).unwrap();
 }
 
 /// The first backoff code (RL2nn) no doc has.
