@@ -225,18 +225,6 @@ fn registry(docs: &[Doc]) -> String {
         )
         .unwrap();
     }
-    out.push_str("];\n\n/// The module each code's doc binds (`::rules::<category>::<module>`).\n");
-    writeln!(out, "const MODULES: [(Code, &str); {}] = [", docs.len()).unwrap();
-    for d in docs {
-        writeln!(
-            out,
-            "    (Code::{}, \"::rules::{}::{}\"),",
-            d.code,
-            d.category,
-            d.module()
-        )
-        .unwrap();
-    }
     out.push_str("];\n");
     out
 }

@@ -151,9 +151,6 @@ pub fn run(scan: &Scan, settings: &Settings, graph: Option<&Graph>) -> Checked {
                     notices.push(rule_notice(rule, None, &stop));
                     continue;
                 }
-                for f in &mut out {
-                    f.rule = rule;
-                }
                 findings.extend(out);
             }
         }

@@ -130,35 +130,6 @@ impl Code {
     pub fn rule(self) -> &'static Rule {
         &RULES[self as usize]
     }
-
-    /// The code whose doc binds the module at `path` (a `module_path!()`
-    /// ending in `::rules::<category>::<module>`). Evaluated in a `const`,
-    /// a module no doc binds is a compile error.
-    pub const fn of_module(path: &str) -> Code {
-        let mut i = 0;
-        while i < MODULES.len() {
-            if ends_with(path.as_bytes(), MODULES[i].1.as_bytes()) {
-                return MODULES[i].0;
-            }
-            i += 1;
-        }
-        panic!("no rules/RLnnn-name.md binds this module")
-    }
-}
-
-const fn ends_with(s: &[u8], suffix: &[u8]) -> bool {
-    if suffix.len() > s.len() {
-        return false;
-    }
-    let start = s.len() - suffix.len();
-    let mut i = 0;
-    while i < suffix.len() {
-        if s[start + i] != suffix[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// The rule with this code (`RL203`) or name (`unjittered-backoff`).
@@ -301,17 +272,5 @@ mod tests {
             assert!(std::ptr::eq(lookup(r.name).unwrap(), r));
         }
         assert!(lookup("rl2o3").is_none());
-    }
-
-    #[test]
-    fn a_module_is_bound_to_its_docs_code() {
-        const PATHS: Code = Code::of_module("retrylint::rules::paths::layered_retries");
-        assert_eq!(PATHS, Code::RL402);
-        assert_eq!(
-            Code::of_module("retrylint::rules::backoff::unjittered_backoff"),
-            Code::RL203
-        );
-        // Not a rule module (at compile time, a `const` that fails).
-        assert!(std::panic::catch_unwind(|| Code::of_module("retrylint::rules::paths")).is_err());
     }
 }
