@@ -207,7 +207,7 @@ impl Cache {
     ) -> Option<Facts> {
         let mut facts = self.take(key)?;
         if syntax == crate::extract::Syntax::Rust {
-            facts.rust.crate_dir = crate::extract::rust::crate_dir(path);
+            facts.rust.crate_dir = crate::systems::rust::extract::crate_dir(path);
         }
         Some(facts)
     }

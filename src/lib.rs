@@ -320,14 +320,14 @@ fn read_one(
     cache: &cache::Cache,
 ) -> Read {
     // A name no extractor can want is not worth a read (nor a stat).
-    if !extract::wanted_by_name(path) {
+    if !systems::wanted_by_name(path) {
         return Read::Skipped;
     }
     let data = match read_regular_file(path, settings.max_file_size) {
         Ok(Ok(d)) => d,
         Ok(Err(size)) => {
             // Only a file whose name says it is ours is worth a finding.
-            return Read::Oversized(extract::supported_by_name(path).then(|| {
+            return Read::Oversized(systems::supported_by_name(path).then(|| {
                 Box::new(unreadable(
                     shown,
                     unparsable_file::file(
@@ -348,7 +348,7 @@ fn read_one(
         // (`java.util.Properties.load(InputStream)`, Spring Boot's loader):
         // every byte is a character.
         Decoded::Invalid(_, data)
-            if extract::classify(path, &data) == Some(extract::Syntax::Properties) =>
+            if systems::classify(path, &data) == Some(extract::Syntax::Properties) =>
         {
             data.iter().map(|&b| b as char).collect()
         }
@@ -356,14 +356,14 @@ fn read_one(
         // no error there. Each byte that is not UTF-8 becomes one `?`, so
         // that every byte offset stays where it was.
         Decoded::Invalid(_, data)
-            if extract::classify(path, &data) == Some(extract::Syntax::Nginx) =>
+            if systems::classify(path, &data) == Some(extract::Syntax::Nginx) =>
         {
             placeholders(&data)
         }
         Decoded::Invalid(at, data) => {
             // A build file is read for versions only, not checked: its
             // encoding is not worth a finding.
-            let checked = extract::classify(path, &data)
+            let checked = systems::classify(path, &data)
                 .is_some_and(|s| !matches!(s, extract::Syntax::Build(_)));
             if checked {
                 return Read::Parsed(
@@ -380,13 +380,13 @@ fn read_one(
             return Read::Skipped;
         }
     };
-    let Some(syntax) = extract::classify(path, text.as_bytes()) else {
+    let Some(syntax) = systems::classify(path, text.as_bytes()) else {
         return Read::Skipped;
     };
     // AWS config and credentials files hold secrets: blank them before
     // anything (a rendered snippet) can show them.
     let text = match syntax {
-        extract::Syntax::Ini => extract::aws::redact(&text),
+        extract::Syntax::Ini => systems::aws::extract::redact(&text),
         _ => text,
     };
     // The key covers what the extractor is given (see `Cache::key`).
@@ -398,7 +398,7 @@ fn read_one(
             let budget = guard::budget(guard::file_budget(text.len()));
             match guard::run(budget, || {
                 guard::inject(&format!("file:{name}"));
-                extract::extract(path, &text, syntax)
+                systems::extract(path, &text, syntax)
             }) {
                 Ok(facts) => facts,
                 Err(guard::Stop::Panic(msg)) => return Read::Internal(shown.to_string(), msg),

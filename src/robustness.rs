@@ -11,8 +11,9 @@
 
 pub mod numbers;
 
-use crate::extract::{self, Facts, Syntax};
+use crate::extract::{Facts, Syntax};
 use crate::source::Span;
+use crate::systems;
 use std::path::Path;
 
 /// A fuzz target: arbitrary bytes in, a panic only on a bug.
@@ -141,14 +142,14 @@ pub fn jsonc(data: &[u8]) {
     let text = text(data);
     let clean = crate::yaml::strip_jsonc(&text);
     assert_eq!(clean.len(), text.len(), "strip_jsonc changed the length");
-    let facts = extract::extract(Path::new("appsettings.json"), &text, Syntax::Jsonc);
+    let facts = systems::extract(Path::new("appsettings.json"), &text, Syntax::Jsonc);
     check_facts(&text, &facts);
 }
 
 /// The nginx lexer on its own: tokens come in order, inside the text.
 pub fn nginx_lexer(data: &[u8]) {
     let text = text(data);
-    let mut lexer = extract::nginx::lexer::Lexer::new(&text);
+    let mut lexer = systems::nginx::extract::lexer::Lexer::new(&text);
     let mut last = 0;
     loop {
         match lexer.next_token() {
@@ -170,21 +171,21 @@ pub fn nginx_lexer(data: &[u8]) {
 /// The nginx parser and extractor.
 pub fn nginx(data: &[u8]) {
     let text = text(data);
-    if let Err(e) = extract::nginx::parser::parse(&text) {
+    if let Err(e) = systems::nginx::extract::parser::parse(&text) {
         span_ok(&text, e.span, "parse error");
     }
-    let facts = extract::extract(Path::new("nginx.conf"), &text, Syntax::Nginx);
+    let facts = systems::extract(Path::new("nginx.conf"), &text, Syntax::Nginx);
     check_facts(&text, &facts);
 }
 
 /// Java `.properties` (Spring configuration).
 pub fn properties(data: &[u8]) {
     let text = text(data);
-    let parsed = extract::properties::parse(&text, true);
+    let parsed = systems::spring::properties::parse(&text, true);
     for (s, _) in &parsed.errors {
         span_ok(&text, *s, "properties error");
     }
-    let facts = extract::extract(
+    let facts = systems::extract(
         Path::new("application.properties"),
         &text,
         Syntax::Properties,
@@ -195,9 +196,9 @@ pub fn properties(data: &[u8]) {
 /// AWS shared config (INI), redaction first as the scanner does.
 pub fn ini(data: &[u8]) {
     let text = text(data);
-    let redacted = extract::aws::redact(&text);
+    let redacted = systems::aws::extract::redact(&text);
     assert_eq!(redacted.len(), text.len(), "redaction changed the length");
-    let facts = extract::extract(Path::new(".aws/config"), &redacted, Syntax::Ini);
+    let facts = systems::extract(Path::new(".aws/config"), &redacted, Syntax::Ini);
     check_facts(&redacted, &facts);
 }
 
@@ -206,7 +207,7 @@ pub fn ini(data: &[u8]) {
 pub fn rust(data: &[u8]) {
     let text = text(data).into_owned();
     let run = move || {
-        let facts = extract::extract(Path::new("svc/src/lib.rs"), &text, Syntax::Rust);
+        let facts = systems::extract(Path::new("svc/src/lib.rs"), &text, Syntax::Rust);
         check_facts(&text, &facts);
     };
     on_worker_stack(run);
@@ -216,7 +217,7 @@ pub fn rust(data: &[u8]) {
 pub fn java(data: &[u8]) {
     let text = text(data).into_owned();
     on_worker_stack(move || {
-        let facts = extract::extract(Path::new("src/main/java/A.java"), &text, Syntax::Java);
+        let facts = systems::extract(Path::new("src/main/java/A.java"), &text, Syntax::Java);
         check_facts(&text, &facts);
     });
 }
@@ -241,7 +242,7 @@ pub fn extract_any(data: &[u8]) {
     let (path, syntax) = pick_syntax(pick);
     let text = text(rest).into_owned();
     on_worker_stack(move || {
-        let facts = extract::extract(Path::new(path), &text, syntax);
+        let facts = systems::extract(Path::new(path), &text, syntax);
         check_facts(&text, &facts);
     });
 }
@@ -272,7 +273,7 @@ pub fn pipeline(data: &[u8]) {
     let (path, syntax) = pick_syntax(pick);
     let text = text(rest).into_owned();
     on_worker_stack(move || {
-        let facts = extract::extract(Path::new(path), &text, syntax);
+        let facts = systems::extract(Path::new(path), &text, syntax);
         check_facts(&text, &facts);
         let mut scan = crate::Scan::default();
         scan.files.push(crate::ScannedFile {
@@ -338,7 +339,7 @@ pub fn link(data: &[u8]) {
     on_worker_stack(move || {
         let mut scan = crate::Scan::default();
         for (path, syntax, text) in files {
-            let facts = extract::extract(Path::new(path), &text, syntax);
+            let facts = systems::extract(Path::new(path), &text, syntax);
             scan.files.push(crate::ScannedFile {
                 source: crate::source::SourceFile::new(path, text),
                 facts,

@@ -258,7 +258,7 @@ fn corpus_values_are_read_as_the_systems_read_them() {
         assert!(p.attempts.is_written());
         assert_eq!(
             p.methods.value,
-            retrylint::extract::nginx::non_idempotent_methods(),
+            retrylint::systems::nginx::extract::non_idempotent_methods(),
             "non_idempotent"
         );
         let RetryOn::Listed { conditions } = &p.retry_on.value else {
@@ -541,7 +541,7 @@ fn corpus_properties_are_read_as_java_reads_them() {
 
     // The mixed-case ISO-8601 values of the circuit breakers (L43 `PT10s`,
     // L57 `PT5s`) parse as Java's Duration.parse reads them.
-    let props = retrylint::extract::properties::parse(&file.source.text, false);
+    let props = retrylint::systems::spring::properties::parse(&file.source.text, false);
     let value = |key: &str| {
         props.documents[0]
             .iter()

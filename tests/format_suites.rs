@@ -6,7 +6,8 @@
 
 mod common;
 
-use retrylint::extract::{Syntax, extract};
+use retrylint::extract::Syntax;
+use retrylint::systems::extract;
 use std::path::Path;
 
 /// The AWS SDKs' cross-SDK profile-parser suite: each input as

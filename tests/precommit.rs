@@ -1,6 +1,6 @@
 //! The pre-commit hook's `files:` pattern (.pre-commit-hooks.yaml) is
 //! generated here from the file names retrylint reads
-//! (`retrylint::extract::wanted_by_name`, which every reader's claim passes
+//! (`retrylint::systems::wanted_by_name`, which every reader's claim passes
 //! through first) and tested against them: every file of the fixtures and
 //! the shared corpus that a reader takes matches it, and it matches no
 //! file the readers never look at. `UPDATE_PRECOMMIT=1 cargo test --test
@@ -10,7 +10,7 @@
 mod common;
 
 use regex::Regex;
-use retrylint::extract::{classify, wanted_by_name};
+use retrylint::systems::{classify, wanted_by_name};
 use std::path::{Path, PathBuf};
 
 /// File-name endings retrylint reads (case-insensitive).

@@ -373,7 +373,7 @@ fn java_classes() -> impl Strategy<Value = String> {
 }
 
 fn check_pruning(src: &str) -> Result<bool, TestCaseError> {
-    use retrylint::extract::java::{extract_with, prune};
+    use retrylint::systems::java::extract::{extract_with, prune};
     let ranges = prune::skippable(src);
     let mut last = 0;
     for r in &ranges {

@@ -4,8 +4,8 @@
 
 use super::{CheckArgs, Sink};
 use crate::config::{self, Settings};
-use crate::extract;
 use crate::render::Format;
+use crate::systems;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
@@ -153,7 +153,7 @@ pub(super) fn check_stdin(
 /// without retry settings, which is a format retrylint reads and simply
 /// has nothing to report (pre-commit passes many of those).
 pub fn not_read(path: &Path) -> Option<&'static str> {
-    (!extract::wanted_by_name(path)).then_some("not a format retrylint reads")
+    (!systems::wanted_by_name(path)).then_some("not a format retrylint reads")
 }
 
 /// The files given by name that no reader takes, with why

@@ -10,8 +10,8 @@ use super::*;
 /// common folder); when two are equally near, which one serves it is not
 /// known and none is applied.
 pub fn ingress_configmaps(files: &mut [ScannedFile]) {
-    use crate::extract::ingress_nginx::{apply_configmap, is_configmap_policy};
     use crate::model::System;
+    use crate::systems::nginx::ingress::{apply_configmap, is_configmap_policy};
     let mut maps: Vec<(usize, usize)> = Vec::new();
     for (id, f) in files.iter().enumerate() {
         for (k, p) in f.facts.policies.iter().enumerate() {

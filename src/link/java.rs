@@ -88,7 +88,7 @@ pub fn resilience4j_instances(files: &mut [ScannedFile]) {
 /// annotation, with the idempotency keys its method mints; its settings
 /// are judged once, at the declaration (`RetryPolicy::use_of`).
 pub fn java_retry_annotations(files: &mut [ScannedFile]) {
-    let mut declared: Vec<(usize, crate::extract::java::RetryAnnotation)> = Vec::new();
+    let mut declared: Vec<(usize, crate::systems::java::extract::RetryAnnotation)> = Vec::new();
     for (id, f) in files.iter().enumerate() {
         for a in &f.facts.java.retry_annotations {
             if a.policy < f.facts.policies.len() {

@@ -23,12 +23,12 @@ pub use nginx::nginx_includes;
 pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
     // Spring placeholders that refer to another `application*` file: the
     // file is read again (first, as later steps build on its facts).
-    crate::extract::spring_placeholders::link(files);
+    crate::systems::spring::placeholders::link(files);
     // Which reading of a version-dependent setting holds, from the
     // library versions the build files tell.
     crate::versions::apply(files);
     // Rust retry macros are defined in one file and called in others.
-    crate::extract::rust::link_macros(files);
+    crate::systems::rust::extract::link_macros(files);
     cargo_identities(files, roots);
     nginx_includes(files, roots);
     ingress_configmaps(files);

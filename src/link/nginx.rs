@@ -64,7 +64,8 @@ pub fn nginx_includes(files: &mut [ScannedFile], roots: &[PathBuf]) {
                     .any(|(_, r)| inside(&r.join(pattern), roots) && is_file_or_link(r, pattern));
                 // A file every nginx installation ships (`mime.types`)
                 // is there once the image installs nginx.
-                if !somewhere && !crate::extract::nginx::shipped::ships_with_nginx(pattern) {
+                if !somewhere && !crate::systems::nginx::extract::shipped::ships_with_nginx(pattern)
+                {
                     missing.push((id, inc.span, pattern.to_string()));
                 }
             }
@@ -319,12 +320,16 @@ pub(super) fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(us
                 return;
             }
             let mut facts = crate::model::Facts::default();
-            let outer = crate::extract::nginx::Inherited {
+            let outer = crate::systems::nginx::extract::Inherited {
                 directives,
                 upstreams,
                 included: &snippets[f],
             };
-            crate::extract::nginx::extract_included(&files[f].source.text, &mut facts, &outer);
+            crate::systems::nginx::extract::extract_included(
+                &files[f].source.text,
+                &mut facts,
+                &outer,
+            );
             files[f].facts = facts;
         };
     // From the top down: a file is read again before the files it

@@ -15,7 +15,7 @@ fn manifests_outside_the_roots_are_not_read() {
 
 fn nginx_file(path: &str, text: &str) -> ScannedFile {
     let mut facts = crate::model::Facts::default();
-    crate::extract::nginx::extract(text, &mut facts);
+    crate::systems::nginx::extract::extract(text, &mut facts);
     ScannedFile {
         source: crate::source::SourceFile::new(path, text.to_string()),
         facts,
@@ -25,7 +25,7 @@ fn nginx_file(path: &str, text: &str) -> ScannedFile {
 
 fn java_file(path: &str, text: &str) -> ScannedFile {
     let mut facts = crate::model::Facts::default();
-    crate::extract::java::extract(text, &mut facts);
+    crate::systems::java::extract::extract(text, &mut facts);
     ScannedFile {
         source: crate::source::SourceFile::new(path, text.to_string()),
         facts,
@@ -284,7 +284,8 @@ fn a_fragment_alone_says_nothing_of_includes_it_cannot_place() {
 
 #[test]
 fn an_ingress_takes_the_nearest_controller_configmap_and_no_ambiguous_one() {
-    use crate::extract::{Syntax, extract};
+    use crate::extract::Syntax;
+    use crate::systems::extract;
     let yaml = |path: &str, text: &str| ScannedFile {
         source: crate::source::SourceFile::new(path, text.to_string()),
         facts: extract(Path::new(path), text, Syntax::Yaml),

@@ -6,7 +6,7 @@
 //! link, every rule, the graph) and fail on time as well as on a panic:
 //! no value may stall a scan.
 
-use crate::extract;
+use crate::systems;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -395,10 +395,10 @@ pub fn scan(setting: &Setting, value: &str) -> Outcome {
     let path = Path::new(setting.path);
     let start = Instant::now();
     let mut scan = crate::Scan::default();
-    let syntax = extract::classify(path, text.as_bytes());
+    let syntax = systems::classify(path, text.as_bytes());
     if let Some(syntax) = syntax {
         match crate::guard::run(crate::guard::FILE_BUDGET, || {
-            extract::extract(path, &text, syntax)
+            systems::extract(path, &text, syntax)
         }) {
             Ok(facts) => {
                 super::check_facts(&text, &facts);

@@ -20,9 +20,15 @@ pub mod istio;
 pub mod java;
 pub mod linkerd;
 pub mod nginx;
+pub mod read;
 pub mod resilience4j;
 pub mod rust;
 pub mod spring;
+
+pub use read::{
+    DOC_EXTRACTORS, SPRING_NEEDLES, classify, extract, extract_with_outer, supported_by_name,
+    wanted_by_name,
+};
 
 use crate::model::{Layer, System};
 use std::fmt;

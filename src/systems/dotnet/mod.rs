@@ -1,0 +1,23 @@
+//! .NET: Polly's retry strategy and `Microsoft.Extensions.Http.Resilience`
+//! (the standard resilience handler, built on Polly).
+
+pub mod extract;
+
+use super::{Fixes, SystemSpec};
+use crate::model::Layer;
+
+const FIXES: Fixes = Fixes {
+    jitter: "set `UseJitter: true` and `BackoffType: Exponential`",
+    bound: "set `MaxRetryAttempts` to 3-5",
+    ..Fixes::GENERIC
+};
+
+pub static POLLY: SystemSpec = SystemSpec {
+    fixes: FIXES,
+    ..SystemSpec::plain("Polly", Layer::Application)
+};
+
+pub static STANDARD: SystemSpec = SystemSpec {
+    fixes: FIXES,
+    ..SystemSpec::plain(".NET standard resilience", Layer::Application)
+};

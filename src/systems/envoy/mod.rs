@@ -1,0 +1,59 @@
+//! Envoy's route retry policy.
+
+pub mod extract;
+
+use super::{Fixes, SystemSpec};
+use crate::model::{Delay, Layer};
+use std::time::Duration;
+
+pub static SPEC: SystemSpec = SystemSpec {
+    offers_budget: true,
+    fixes: Fixes {
+        budget: "add `retry_budget` to the cluster's `circuit_breakers.thresholds` (for example `budget_percent: {value: 20}` and `min_retry_concurrency: 3`), so retries stay a fraction of the active requests",
+        unbudgeted: "only the `max_retries` circuit breaker (a fixed number of concurrent retries, 3 by default) limits them, however much of the traffic fails",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Envoy", Layer::Proxy)
+};
+
+/// The route timeout when none is written (envoy
+/// `api/envoy/config/route/v3/route_components.proto`, `RouteAction.timeout`:
+/// "If not specified, the default is 15s").
+pub const DEFAULT_ROUTE_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The base retry back-off when a route writes no `retry_back_off` (envoy
+/// `source/common/router/retry_state_impl.cc`: the runtime key
+/// `upstream.base_retry_backoff_ms`, default 25).
+pub const DEFAULT_BASE_INTERVAL: Duration = Duration::from_millis(25);
+
+/// `max_interval` when none is written, in base intervals (the same file:
+/// "By default, cap the max interval to 10 times the base interval").
+pub const DEFAULT_MAX_INTERVAL_FACTOR: u32 = 10;
+
+/// Each back-off interval doubles the last (envoy
+/// `source/common/common/backoff_strategy.cc`,
+/// `JitteredExponentialBackOffStrategy::nextBackOffMs`: `next_interval_ *
+/// 2u`), and the wait is drawn from `[0, interval)` (full jitter).
+pub const BACKOFF_MULTIPLIER: f64 = 2.0;
+
+/// `retry_budget.budget_percent` when the budget is set without it (envoy
+/// `api/envoy/config/cluster/v3/circuit_breaker.proto`: "defaults to
+/// 20%").
+pub const DEFAULT_BUDGET_PERCENT: f64 = 20.0;
+
+/// The back-off from `base`: doubling, capped at `max` (10x `base` when
+/// none is written).
+pub fn backoff(base: Duration, max: Option<Duration>) -> Delay {
+    Delay::Exponential {
+        base,
+        multiplier: BACKOFF_MULTIPLIER,
+        cap: Some(max.unwrap_or(base * DEFAULT_MAX_INTERVAL_FACTOR)),
+    }
+}
+
+/// Envoy's back-off when a route writes no `retry_back_off` (and Istio's,
+/// which never writes one unless the route sets `backoff`): 25 ms doubling
+/// up to 250 ms.
+pub fn default_backoff() -> Delay {
+    backoff(DEFAULT_BASE_INTERVAL, None)
+}

@@ -1,6 +1,0 @@
-//! Kubernetes Gateway API `HTTPRoute` retries.
-
-use super::SystemSpec;
-use crate::model::Layer;
-
-pub static SPEC: SystemSpec = SystemSpec::plain("Gateway API", Layer::Proxy);

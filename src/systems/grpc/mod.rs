@@ -1,0 +1,16 @@
+//! gRPC's service-config retry policy.
+
+pub mod extract;
+
+use super::{Fixes, SystemSpec};
+use crate::model::Layer;
+
+pub static SPEC: SystemSpec = SystemSpec {
+    offers_budget: true,
+    fixes: Fixes {
+        jitter: "gRPC jitters its back-off already",
+        budget: "add `retryThrottling` (`maxTokens`, `tokenRatio`) to the service config, so retries stop while most calls fail",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("gRPC", Layer::Sdk)
+};

@@ -1,0 +1,55 @@
+//! Istio's sidecar retries (`VirtualService` `retries`, meshConfig
+//! `defaultHttpRetryPolicy`).
+
+pub mod extract;
+
+use super::{SidecarDefault, SystemSpec};
+use crate::model::{AttemptCount, Attempts, Layer, Located, RetryPolicy, System};
+use crate::source::Span;
+
+pub static SPEC: SystemSpec = SystemSpec {
+    sidecar_default: Some(SidecarDefault {
+        policy: default_policy,
+        retries: DEFAULT_RETRIES,
+        uncovered: "no VirtualService for",
+    }),
+    ..SystemSpec::plain("Istio", Layer::Mesh)
+};
+
+/// The sidecar's policy on a call that no VirtualService covers: the
+/// default attempts with Envoy's default back-off, as on a route that
+/// writes no `retries`.
+fn default_policy(anchor: Span) -> RetryPolicy {
+    let mut p = RetryPolicy::new(System::Istio, anchor, default_attempts(anchor));
+    p.delay = Located::default_at(super::envoy::default_backoff(), anchor);
+    p
+}
+
+// Istio's default policy, for a route that writes no `retries` (istio
+// `pilot/pkg/networking/core/route/retry/retry.go`, `defaultPolicy`:
+// `NumRetries: 2`, `RetryOn: "connect-failure,refused-stream,unavailable,
+// cancelled,retriable-status-codes"`, and `RetriableStatusCodes` empty
+// since `EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY` defaults to true, 1.24),
+// with Envoy's back-off ([`crate::systems::envoy::default_backoff`]): the
+// route sets no `retry_back_off`.
+
+/// Retries when a route writes no `retries`.
+pub const DEFAULT_RETRIES: u64 = 2;
+
+/// Attempts when a route writes no `retries`, the first call included.
+pub const DEFAULT_ATTEMPTS: u64 = DEFAULT_RETRIES + 1;
+
+/// Retry conditions when a route writes no `retries`.
+pub const DEFAULT_RETRY_ON: &str =
+    "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes";
+
+/// The default attempts of a route that writes no `retries`, at `anchor`.
+pub fn default_attempts(anchor: Span) -> Located<Attempts> {
+    Located::default_at(
+        Attempts {
+            count: AttemptCount::Finite(DEFAULT_ATTEMPTS),
+            written_as: format!("no retries block: Istio default of {DEFAULT_RETRIES} retries"),
+        },
+        anchor,
+    )
+}

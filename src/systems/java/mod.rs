@@ -1,0 +1,69 @@
+//! Java retry libraries without a module of their own: Failsafe,
+//! guava-retrying, OpenFeign's `Retryer`, Project Reactor, and hand-written
+//! retry loops.
+
+pub mod extract;
+
+use super::{Fixes, OpenCircuit, SystemSpec};
+use crate::model::Layer;
+
+/// How to bound a hand-written loop (Java or Rust).
+pub(crate) const LOOP_BOUND: &str =
+    "count the attempts and give up after 3-5, or stop when a deadline passes";
+
+pub static FAILSAFE: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "add `.withJitter(..)` to the policy",
+        bound: "call `withMaxRetries(2..4)`, or bound all attempts with `withMaxDuration(..)`",
+        ..Fixes::GENERIC
+    },
+    // `CircuitBreaker` rejects calls with `CircuitBreakerOpenException` (a
+    // `FailsafeException`) while open.
+    open_circuit: Some(OpenCircuit {
+        error: "CircuitBreakerOpenException",
+        supertypes: &[
+            "FailsafeException",
+            "RuntimeException",
+            "Exception",
+            "Throwable",
+        ],
+    }),
+    ..SystemSpec::plain("Failsafe", Layer::Application)
+};
+
+pub static GUAVA_RETRYING: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "use `WaitStrategies.randomExponentialWait(..)` (or `randomWait(..)`) instead of an unjittered wait strategy",
+        bound: "add `.withStopStrategy(StopStrategies.stopAfterAttempt(3))` (or `stopAfterDelay(..)`)",
+        predicate: "replace `retryIfException()` / `retryIfRuntimeException()` with `retryIfExceptionOfType(..)` for each transient exception",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("guava-retrying", Layer::Application)
+};
+
+/// Feign's retryer sits in the HTTP client, under the caller's code.
+pub static FEIGN: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "implement `feign.Retryer` with a randomised wait (Feign's `Retryer.Default` has no jitter), or retry in one outer layer that jitters",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Feign", Layer::Sdk)
+};
+
+pub static REACTOR: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "use `Retry.backoff(n, minBackoff)` (jittered by 0.5 by default) instead of `Retry.fixedDelay`",
+        bound: "use `Retry.backoff(3, ..)` or `.retry(3)` instead of retrying indefinitely",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Reactor", Layer::Application)
+};
+
+pub static JAVA_LOOP: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: LOOP_BOUND,
+        predicate: "catch only the transient exceptions (timeouts, connection errors) and rethrow the rest",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Java retry loop", Layer::Application)
+};

@@ -1,0 +1,15 @@
+//! Linkerd's retries (ServiceProfile routes and their `retryBudget`).
+
+pub mod extract;
+
+use super::{Fixes, SystemSpec};
+use crate::model::Layer;
+
+pub static SPEC: SystemSpec = SystemSpec {
+    offers_budget: true,
+    fixes: Fixes {
+        budget: "set `retryBudget` on the ServiceProfile (`retryRatio`, `minRetriesPerSecond`, `ttl`)",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Linkerd", Layer::Mesh)
+};

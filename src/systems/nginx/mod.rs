@@ -1,0 +1,28 @@
+//! nginx's `*_next_upstream` retries, and ingress-nginx's annotations and
+//! ConfigMap keys for them.
+
+pub mod extract;
+pub mod ingress;
+
+use super::{Fixes, SystemSpec};
+use crate::model::Layer;
+
+pub static NGINX: SystemSpec = SystemSpec {
+    timeout_stops_new_attempts: true,
+    fixes: Fixes {
+        bound: "set `proxy_next_upstream_tries` (or the `grpc_`/`fastcgi_`.. form) to 2-3, or `proxy_next_upstream_timeout`",
+        explicit: "write the retry policy you want explicitly (`proxy_next_upstream_tries`, or `proxy_next_upstream off` to turn retries off at this hop), so that it is visible and counted",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("nginx", Layer::Proxy)
+};
+
+pub static INGRESS_NGINX: SystemSpec = SystemSpec {
+    timeout_stops_new_attempts: true,
+    fixes: Fixes {
+        bound: "set the `nginx.ingress.kubernetes.io/proxy-next-upstream-tries` annotation (or the ConfigMap key) to 2-3",
+        explicit: "write the retry policy you want explicitly (`nginx.ingress.kubernetes.io/proxy-next-upstream-tries`, `\"1\"` to turn retries off at this hop), so that it is visible and counted",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("ingress-nginx", Layer::Proxy)
+};

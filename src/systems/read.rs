@@ -1,0 +1,419 @@
+//! Extraction: one file in, [`Facts`] out. Pure functions of one file,
+//! run in parallel; an extractor never panics and never looks at another
+//! file. Problems become [`Diagnostic`](crate::diag::Diagnostic)s (RL901/RL902/RL903).
+//!
+//! Classification is by path and name first, then by a cheap content sniff
+//! ([`classify`]): a file no extractor wants costs one read and a few
+//! substring searches.
+
+pub mod json_check;
+
+use super::aws::extract as aws;
+use super::dotnet::extract as dotnet;
+use super::envoy::extract as envoy;
+use super::gateway_api::extract as gatewayapi;
+use super::grpc::extract as grpc;
+use super::istio::extract as istio;
+use super::java::extract as java;
+use super::linkerd::extract as linkerd;
+use super::nginx::extract as nginx;
+use super::nginx::ingress as ingress_nginx;
+use super::rust::extract as rust;
+use super::spring::extract as spring;
+use super::spring::properties;
+use crate::diag::unparsable_file;
+use crate::extract::{
+    DocCtx, DocExtractor, Facts, Needles, Syntax, build, template_regions, workload,
+};
+use crate::source::Span;
+use crate::yaml::{self, YamlFile};
+use std::path::Path;
+
+/// The YAML/JSON document extractors, in the order they are offered a
+/// document, with the substrings that make a file worth parsing for them.
+pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
+    (
+        "istio",
+        &["networking.istio.io", "defaultHttpRetryPolicy"],
+        istio::extract,
+    ),
+    ("spring", SPRING_NEEDLES, spring::extract_yaml),
+    (
+        "envoy",
+        &[
+            "static_resources",
+            "staticResources",
+            "dynamic_resources",
+            "virtual_hosts",
+            "virtualHosts",
+            "route_config",
+            "circuit_breakers",
+            "cluster_manager",
+        ],
+        envoy::extract,
+    ),
+    (
+        "gatewayapi",
+        &["gateway.networking.k8s.io", "policy.linkerd.io"],
+        gatewayapi::extract,
+    ),
+    ("linkerd", &["linkerd.io"], linkerd::extract),
+    ("workload", workload::NEEDLES, workload::extract),
+    (
+        "ingress-nginx",
+        ingress_nginx::NEEDLES,
+        ingress_nginx::extract,
+    ),
+    (
+        "grpc",
+        &["methodConfig", "methodconfig", "MethodConfig"],
+        grpc::extract_doc,
+    ),
+    ("dotnet", dotnet::NEEDLES, dotnet::extract_doc),
+    ("aws", aws::ENV_NEEDLES, aws::extract_env_doc),
+];
+
+/// Substrings that make a YAML or `.properties` file worth reading as
+/// Spring configuration: Resilience4j, any `retry`/`Retry` setting (Spring
+/// Cloud Gateway, Config client, Rabbit, Kafka), the Config client's
+/// `fail-fast`, and Spring Cloud Stream bindings.
+pub const SPRING_NEEDLES: &[&str] = &[
+    "resilience4j",
+    "etry",
+    "fail-fast",
+    "failFast",
+    "fail_fast",
+    "bindings",
+];
+
+/// Decide how to read a file from its path and first bytes, or `None` when
+/// no extractor wants it.
+pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    if let Some(kind) = build::kind_of(&name) {
+        return build::wanted(kind, bytes).then_some(Syntax::Build(kind));
+    }
+    if nginx::claims(path, &name, bytes) {
+        return Some(Syntax::Nginx);
+    }
+    if let Some(s) = sdk_syntax(path, &name, bytes) {
+        return Some(s);
+    }
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    if ext == "java" {
+        return java::wants(bytes).then_some(Syntax::Java);
+    }
+    let syntax = match ext {
+        "yml" | "yaml" => Syntax::Yaml,
+        "json" => Syntax::Json,
+        "properties" => {
+            // Spring Boot's own files by name; any other `.properties` only
+            // when it mentions a setting a Spring extractor reads.
+            let wanted = properties::is_spring_config_name(&name) || SPRING_FINDERS.any_in(bytes);
+            return wanted.then_some(Syntax::Properties);
+        }
+        "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
+        _ => return None,
+    };
+    if syntax == Syntax::Yaml && workload::is_compose(&name) {
+        return Some(syntax);
+    }
+    // Spring Boot's own files by name (`application*.yml`): they declare the
+    // service identity even without retry settings.
+    if syntax == Syntax::Yaml && properties::is_spring_config_name(&name) {
+        return Some(syntax);
+    }
+    let wanted = DOC_FINDERS.any_in(bytes);
+    wanted.then_some(syntax)
+}
+
+/// Every document extractor's needles.
+static DOC_FINDERS: std::sync::LazyLock<Needles> = std::sync::LazyLock::new(|| {
+    Needles::new(
+        DOC_EXTRACTORS
+            .iter()
+            .flat_map(|(_, needles, _)| needles.iter().copied()),
+    )
+});
+
+static SPRING_FINDERS: std::sync::LazyLock<Needles> =
+    std::sync::LazyLock::new(|| Needles::new(SPRING_NEEDLES.iter().copied()));
+
+/// Files the SDK extractors want by name: AWS shared config and
+/// credentials files (INI), .NET `appsettings*.json` (JSON with comments),
+/// gRPC `*service_config*.json`.
+fn sdk_syntax(path: &Path, name: &str, bytes: &[u8]) -> Option<Syntax> {
+    if aws::is_aws_file(path, bytes) {
+        return Some(Syntax::Ini);
+    }
+    if dotnet::is_appsettings(name) {
+        return Some(Syntax::Jsonc);
+    }
+    if name.ends_with(".json") && name.contains("service_config") {
+        return Some(Syntax::Json);
+    }
+    None
+}
+
+/// Whether a file's name alone says it is a supported format (used for
+/// files too large to read).
+pub fn supported_by_name(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.ends_with(".yml")
+        || name.ends_with(".yaml")
+        || name.ends_with(".json")
+        || aws::is_aws_path(path)
+        || (name.ends_with(".properties") && properties::is_spring_config_name(&name))
+        || name == "nginx.conf"
+        || name.ends_with(".rs")
+}
+
+#[cfg(test)]
+mod spring_name_tests;
+
+/// Read one file's facts. Never panics on any input.
+pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
+    extract_with_outer(path, text, syntax, &[])
+}
+
+/// [`extract`], with the Spring properties of other files that this file's
+/// placeholders may refer to (the link step's second read).
+pub fn extract_with_outer(
+    path: &Path,
+    text: &str,
+    syntax: Syntax,
+    outer: &[spring::Prop],
+) -> Facts {
+    let mut facts = Facts::default();
+    match syntax {
+        Syntax::Yaml => extract_yaml_stream(path, text, outer, &mut facts),
+        Syntax::Json => match json_check::check(text) {
+            None => extract_yaml_stream(path, text, outer, &mut facts),
+            Some(stop) => {
+                let mut read = Facts::default();
+                extract_yaml_stream(path, text, outer, &mut read);
+                json_check::rejected(path, text, stop, read, &mut facts);
+            }
+        },
+        Syntax::Java => java::extract(text, &mut facts),
+        Syntax::Ini => aws::extract_ini(path, text, &mut facts),
+        Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), outer, &mut facts),
+        Syntax::Properties => properties::extract(path, text, outer, &mut facts),
+        Syntax::Nginx => nginx::extract(text, &mut facts),
+        Syntax::Rust => rust::extract(path, text, &mut facts),
+        Syntax::Build(kind) => {
+            if let Some(build) = build::extract(kind, text) {
+                facts.build = Some(build);
+                facts.claimed_by("build");
+            }
+        }
+    }
+    facts
+}
+
+fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &mut Facts) {
+    let file = yaml::parse(text);
+    let lines = crate::source::LineIndex::new(text);
+    let templates = template_regions(text);
+    let templated = !templates.is_empty();
+    // A templated file's parse errors are summed up once, below.
+    for err in file.errors.iter().filter(|_| !templated) {
+        let line = lines.line_text(text, lines.line_of(err.span.start.min(text.len())));
+        facts.diagnostics.push(unparsable_file::yaml_document(
+            err.span,
+            err.document,
+            &err.message,
+            line,
+            file.documents.len(),
+        ));
+    }
+    // Which extractors the file's text is worth offering documents to,
+    // decided once per file (not once per document).
+    let compose = path
+        .file_name()
+        .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
+    let spring_named = spring_config_name(path);
+    let wanted: Vec<bool> = DOC_EXTRACTORS
+        .iter()
+        .map(|(name, needles, _)| {
+            needles.iter().any(|n| text.contains(n))
+                || (compose && *name == "workload")
+                || (spring_named && *name == "spring")
+        })
+        .collect();
+    for doc in &file.documents {
+        let ctx = DocCtx {
+            path,
+            text,
+            file: &file,
+            doc,
+            outer,
+        };
+        for (i, (name, _, extractor)) in DOC_EXTRACTORS.iter().enumerate() {
+            if !wanted[i] {
+                continue;
+            }
+            // Several extractors may read one document (a Deployment gives
+            // a service identity, its env URLs and its AWS settings).
+            if extractor(&ctx, facts) {
+                facts.claimed_by(name);
+            }
+        }
+    }
+    istio::apply_mesh_defaults(facts);
+    linkerd::apply_service_profiles(facts);
+    if templated {
+        report_templates(text, &lines, &templates, &file, facts);
+    }
+    // A file that parsed but that no extractor recognised is not ours: its
+    // parse errors alone are not worth a finding unless some document was.
+    if facts.extractors.is_empty()
+        && !file.errors.is_empty()
+        && !looks_supported(text)
+        && !spring_config_name(path)
+    {
+        facts.diagnostics.clear();
+    }
+}
+
+/// Whether the file is named as Spring Boot's configuration
+/// (`application*`, `bootstrap*`).
+fn spring_config_name(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| properties::is_spring_config_name(&n.to_string_lossy()))
+}
+
+/// Whether the text looks like one of the formats we read even though it
+/// did not parse (so a parse error is worth reporting).
+fn looks_supported(text: &str) -> bool {
+    (text.contains("apiVersion") && text.contains("kind"))
+        || text.contains("resilience4j")
+        || text.contains("methodConfig")
+        || dotnet::NEEDLES.iter().any(|n| text.contains(n))
+        || ["static_resources", "virtual_hosts", "virtualHosts"]
+            .iter()
+            .any(|k| text.contains(k))
+}
+
+/// In a templated file, what a template expression stands for is unknown:
+/// a setting on a line with one is not checked (its finding would be about
+/// the template, not the value), and what was skipped is reported once.
+fn report_templates(
+    text: &str,
+    lines: &crate::source::LineIndex,
+    templates: &[Span],
+    file: &YamlFile,
+    facts: &mut Facts,
+) {
+    let templated_lines: std::collections::HashSet<usize> = templates
+        .iter()
+        .flat_map(|t| lines.line_of(t.start.min(text.len()))..=lines.line_of(t.end.min(text.len())))
+        .collect();
+    let before = facts.diagnostics.len();
+    facts.diagnostics.retain(|d| {
+        let first = lines.line_of(d.span.start.min(text.len()));
+        let last = lines.line_of(d.span.end.min(text.len()).max(d.span.start.min(text.len())));
+        !(first..=last).any(|l| templated_lines.contains(&l))
+    });
+    let skipped = before - facts.diagnostics.len();
+    let failed = file.errors.len();
+    if failed == 0 && skipped == 0 {
+        return;
+    }
+    let documents = file.documents.len() + failed;
+    let mut parts = Vec::new();
+    if failed > 0 {
+        parts.push(format!(
+            "{failed} of {documents} documents did not parse as YAML"
+        ));
+    }
+    if skipped > 0 {
+        parts.push(format!(
+            "{skipped} setting{} set by template expressions",
+            if skipped == 1 { " is" } else { "s are" }
+        ));
+    }
+    let first = templates[0];
+    let excerpt = text
+        .get(first.start..first.end)
+        .unwrap_or("")
+        .chars()
+        .take(40)
+        .collect::<String>();
+    facts.diagnostics.push(unparsable_file::templated(
+        first,
+        &format!(
+            "{} (first template `{excerpt}`); they were not checked",
+            parts.join(" and ")
+        ),
+    ));
+}
+
+#[cfg(test)]
+mod template_tests;
+
+#[cfg(test)]
+mod robustness_tests;
+
+/// Whether [`classify`] could claim a file with this path, whatever its
+/// content: a superset of what it claims, decided from the name alone, so
+/// that a file no extractor can want (`.md`, `.png`, `.lock`, `.java`,
+/// `.py`, ...) is not even read.
+pub fn wanted_by_name(path: &Path) -> bool {
+    let Some(name) = path.file_name() else {
+        return false;
+    };
+    // No allocation: this runs for every file of the tree.
+    let name = name.as_encoded_bytes();
+    let ends = |suffix: &[u8]| {
+        name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    };
+    let has = |needle: &[u8]| {
+        name.windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+    };
+    let starts = |prefix: &[u8]| {
+        name.len() >= prefix.len() && name[..prefix.len()].eq_ignore_ascii_case(prefix)
+    };
+    if [
+        ".yml",
+        ".yaml",
+        ".json",
+        ".properties",
+        ".rs",
+        ".java",
+        ".conf",
+        ".nginx",
+    ]
+    .iter()
+    .any(|e| ends(e.as_bytes()))
+        || ends(b".conf.template")
+        // Build files, for library versions (`build::kind_of`).
+        || name.eq_ignore_ascii_case(b"pom.xml")
+        || name.eq_ignore_ascii_case(b"build.gradle")
+        || name.eq_ignore_ascii_case(b"build.gradle.kts")
+        || name.eq_ignore_ascii_case(b"cargo.lock")
+        || name.eq_ignore_ascii_case(b"directory.packages.props")
+        || ends(b".versions.toml")
+        || ends(b".csproj")
+        || ends(b".conf.tmpl")
+        || starts(b"shared_config")
+        || starts(b"shared_credentials")
+        || (has(b"aws") && (has(b"config") || has(b"credentials")))
+        || ((name.eq_ignore_ascii_case(b"config") || name.eq_ignore_ascii_case(b"credentials"))
+            && aws::is_aws_path(path))
+    {
+        return true;
+    }
+    // nginx reads any file it is told to: the files of `sites-available`,
+    // `sites-enabled` and `snippets` (Debian's layout) often have no
+    // extension (`sites-available/default`, `snippets/proxy_params`).
+    path.parent()
+        .is_some_and(|p| p.components().any(|c| nginx::any_name_dir(c.as_os_str())))
+}
+
+#[cfg(test)]
+mod wanted_by_name_tests;

@@ -1,0 +1,50 @@
+//! Resilience4j's `Retry` (`io.github.resilience4j.retry`).
+
+pub mod extract;
+
+use super::{Fixes, OpenCircuit, SystemSpec};
+use crate::model::Layer;
+use std::time::Duration;
+
+pub static SPEC: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "set `enableRandomizedWait: true` (with `randomizedWaitFactor`, default 0.5) and `enableExponentialBackoff: true`",
+        bound: "set `maxAttempts` to 3-5 (it counts the first call)",
+        predicate: "list the transient failures in `retryExceptions` (e.g. `java.io.IOException`, `java.util.concurrent.TimeoutException`) or set `retryExceptionPredicate`",
+        ..Fixes::GENERIC
+    },
+    // `CircuitBreaker` throws `CallNotPermittedException` (a
+    // `RuntimeException`) while open.
+    open_circuit: Some(OpenCircuit {
+        error: "CallNotPermittedException",
+        supertypes: &["RuntimeException", "Exception", "Throwable"],
+    }),
+    named_instances: true,
+    ..SystemSpec::plain("Resilience4j", Layer::Application)
+};
+
+/// `maxAttempts` when none is set, the first call included (resilience4j
+/// `resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java`:
+/// `DEFAULT_MAX_ATTEMPTS = 3`).
+pub const DEFAULT_MAX_ATTEMPTS: u64 = 3;
+
+/// The words of a defaulted `maxAttempts`, in both the configuration and
+/// the code.
+pub fn default_attempts_text() -> String {
+    format!("maxAttempts: {DEFAULT_MAX_ATTEMPTS} (default)")
+}
+
+/// The fixed wait when no `waitDuration` is set (the same file:
+/// `DEFAULT_WAIT_DURATION = 500`, milliseconds; also
+/// `IntervalFunction.DEFAULT_INITIAL_INTERVAL`).
+pub const DEFAULT_WAIT: Duration = Duration::from_millis(500);
+
+/// The exponential back-off's multiplier when none is set (resilience4j
+/// `resilience4j-core/src/main/java/io/github/resilience4j/core/IntervalFunction.java`:
+/// `DEFAULT_MULTIPLIER = 1.5`).
+pub const DEFAULT_MULTIPLIER: f64 = 1.5;
+
+/// The randomised wait's factor when none is set (the same file:
+/// `DEFAULT_RANDOMIZATION_FACTOR = 0.5`): waits are uniform in
+/// `[d(1-f), d(1+f)]`.
+pub const DEFAULT_RANDOMIZATION_FACTOR: f64 = 0.5;
