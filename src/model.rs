@@ -12,6 +12,7 @@ pub mod backoff;
 pub mod calls;
 pub mod facts;
 pub mod java_annotations;
+pub mod registry;
 pub mod rust_macros;
 pub mod syntax;
 pub mod versions;
@@ -93,43 +94,21 @@ impl<T> Located<T> {
     }
 }
 
-/// The system whose setting a policy is.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum System {
-    Resilience4j,
-    SpringRetry,
-    SpringFramework,
-    SpringCloudGateway,
-    SpringAmqp,
-    Failsafe,
-    /// guava-retrying `RetryerBuilder` (`com.github.rholder.retry`).
-    GuavaRetrying,
-    /// OpenFeign's client `Retryer` (`feign.Retryer.Default`).
-    Feign,
-    JavaLoop,
-    Istio,
-    Envoy,
-    Nginx,
-    IngressNginx,
-    GatewayApi,
-    Linkerd,
-    Grpc,
-    AwsSdk,
-    Polly,
-    DotnetStandard,
-    RustCrate(String),
-    RustLoop,
-    /// Spring Cloud Config client retry (`spring.cloud.config.retry`).
-    SpringCloudConfig,
-    /// Spring Kafka non-blocking retry topics (`spring.kafka.retry.topic`).
-    SpringKafka,
-    /// Spring Cloud Stream consumer retry (`consumer.max-attempts`).
-    SpringCloudStream,
-    /// Project Reactor `retryWhen(Retry.backoff(..))` / `.retry(n)` on a
-    /// `Mono`/`Flux` (WebClient calls).
-    Reactor,
+/// Declares [`System`] from the registry's list ([`registry`]).
+macro_rules! declare_system {
+    ($($folder:ident { $($(#[$doc:meta])* $variant:ident: $spec:ident),* $(,)? }),* $(,)?) => {
+        /// The system whose setting a policy is: one variant per entry of
+        /// the registry ([`registry`]), and the Rust crates by name.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum System {
+            $($($(#[$doc])* $variant,)*)*
+            RustCrate(String),
+        }
+    };
 }
+
+registry::for_each_system!(declare_system);
 
 // What each system is (label, layer, fix texts): `crate::systems`.
 

@@ -1,5 +1,5 @@
 //! Imports between the crate's top-level modules point one way:
-//! source -> syntax -> model -> systems (extract) -> link -> scan -> graph
+//! source -> syntax -> model -> extract (readers' helpers) -> systems -> link -> scan -> graph
 //! -> rules -> report -> pipeline -> render. Each module has a layer in [`LAYERS`]; a
 //! module may name only modules of its own layer or below, and no two
 //! modules name each other, directly or around a circle.
@@ -26,28 +26,31 @@ const LAYERS: &[(&str, u8)] = &[
     ("model", 3),
     ("config", 3),
     ("discover", 3),
-    // Systems: what each one is (registry, defaults, fix texts), and its
-    // reader (one file in, facts out).
-    ("systems", 4),
+    // What every reader is given and the helpers readers share (document
+    // context, sniff words, span remapping, workload and build files).
     ("extract", 4),
+    // Systems: the registry, and one folder per system (what it is:
+    // defaults, fix texts; its reader: one file in, facts out; its file
+    // claims), and the dispatch of a file to its reader.
+    ("systems", 5),
     // Joins across files, and the facts cache.
-    ("link", 5),
-    ("versions", 5),
-    ("cache", 5),
+    ("link", 6),
+    ("versions", 6),
+    ("cache", 6),
     // The scan stage.
-    ("lib", 6),
-    ("changes", 6),
-    ("graph", 7),
-    ("rules", 8),
-    ("check", 9),
-    ("config_file", 9),
-    ("suppress", 9),
-    ("report", 10),
+    ("lib", 7),
+    ("changes", 7),
+    ("graph", 8),
+    ("rules", 9),
+    ("check", 10),
+    ("config_file", 10),
+    ("suppress", 10),
+    ("report", 11),
     // One run, stage by stage, for every command.
-    ("pipeline", 10),
-    ("render", 11),
-    ("cli", 12),
-    ("robustness", 12),
+    ("pipeline", 11),
+    ("render", 12),
+    ("cli", 13),
+    ("robustness", 13),
 ];
 
 /// The text of a Rust file without comments and string or char literals

@@ -5,6 +5,7 @@
 //! belong to no retry system, live here.
 
 pub mod build;
+pub mod prop;
 pub mod workload;
 
 use crate::source::Span;
@@ -20,6 +21,21 @@ pub use crate::model::Syntax;
 /// what it reads to `facts`. Returns whether it claimed the document.
 pub type DocExtractor = fn(&DocCtx<'_>, &mut Facts) -> bool;
 
+/// A system's YAML/JSON document reader, as its folder declares it
+/// (`DOC_READERS` in `src/systems/<name>/mod.rs`).
+#[derive(Debug)]
+pub struct DocReader {
+    /// The reader's name, recorded on the facts of a file it claims.
+    pub name: &'static str,
+    /// Substrings that make a file worth parsing for it.
+    pub needles: &'static [&'static str],
+    pub read: DocExtractor,
+    /// Where it stands in the order readers are offered a document
+    /// (lower first; several readers may read one document, and their
+    /// facts are kept in this order).
+    pub order: u16,
+}
+
 /// What a document extractor sees.
 pub struct DocCtx<'a> {
     pub path: &'a Path,
@@ -28,7 +44,7 @@ pub struct DocCtx<'a> {
     pub doc: &'a Document,
     /// Spring properties of other files that this one's placeholders may
     /// refer to (see [`spring_placeholders`]); empty on the first read.
-    pub outer: &'a [crate::systems::spring::extract::Prop],
+    pub outer: &'a [prop::Prop],
 }
 
 impl<'a> DocCtx<'a> {
@@ -128,54 +144,182 @@ pub fn embedded_span(file: &str, value: Span, inner: &str, s: Span) -> Span {
 
 /// Move every span of `facts` with `f` (facts read from text embedded in
 /// another file, such as a ConfigMap's value).
+///
+/// Every field is named (no `..`), so a new field of [`Facts`] or
+/// [`RetryPolicy`](crate::model::RetryPolicy) does not compile until it is
+/// placed here; `systems::read::remap_tests` checks that no span of the
+/// fixtures' facts is left where it was.
 pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
-    fn loc<T>(l: &mut crate::model::Located<T>, f: &impl Fn(Span) -> Span) {
-        l.span = f(l.span);
+    let Facts {
+        policies,
+        timeouts,
+        edges,
+        services,
+        diagnostics,
+        extractors: _,
+        mesh_defaults,
+        mesh: _,
+        includes,
+        // Upstream servers are names, not places.
+        upstreams: _,
+        top_level,
+        rust,
+        java,
+        // Build files give dependency lines, and are never embedded.
+        build: _,
+        versioned,
+    } = facts;
+    for p in policies.iter_mut().chain(mesh_defaults.iter_mut()) {
+        remap_policy(p, f);
     }
-    for p in &mut facts.policies {
-        p.span = f(p.span);
-        loc(&mut p.attempts, f);
-        loc(&mut p.delay, f);
-        loc(&mut p.jitter, f);
-        loc(&mut p.retry_on, f);
-        loc(&mut p.methods, f);
-        if let crate::model::RetryOn::Listed { conditions } = &mut p.retry_on.value {
-            for c in conditions {
-                loc(c, f);
-            }
+    for t in timeouts {
+        t.timeout.span = f(t.timeout.span);
+    }
+    for e in edges {
+        e.span = f(e.span);
+    }
+    for s in services {
+        s.span = f(s.span);
+    }
+    for d in diagnostics {
+        remap_diagnostic(d, f);
+    }
+    for i in includes {
+        i.span = f(i.span);
+        for d in &mut i.inherited {
+            d.span = f(d.span);
         }
-        for t in [&mut p.per_try_timeout, &mut p.overall_timeout]
-            .into_iter()
-            .flatten()
-        {
-            loc(t, f);
-        }
-        if let Some(b) = &mut p.budget {
-            loc(b, f);
-        }
-        if let Some(c) = &mut p.scope.callee {
-            loc(c, f);
-        }
-        if let crate::model::BudgetSite::Block { span, .. } = &mut p.budget_site {
-            *span = f(*span);
-        }
-        for k in &mut p.idempotency {
+    }
+    for d in top_level {
+        d.span = f(d.span);
+    }
+    remap_rust(rust, f);
+    for u in &mut java.annotation_uses {
+        u.span = f(u.span);
+        for k in &mut u.keys {
             k.span = f(k.span);
         }
     }
-    for t in &mut facts.timeouts {
-        loc(&mut t.timeout, f);
+    for v in versioned {
+        for c in v.older.iter_mut().chain(v.newer.iter_mut()) {
+            match c {
+                crate::model::versions::Change::Attempts { span, attempts, .. } => {
+                    *span = f(*span);
+                    attempts.span = f(attempts.span);
+                }
+                crate::model::versions::Change::Drop { span, .. } => *span = f(*span),
+                crate::model::versions::Change::Add { diagnostic } => {
+                    remap_diagnostic(diagnostic, f)
+                }
+            }
+        }
     }
-    for e in &mut facts.edges {
-        e.span = f(e.span);
+}
+
+/// Move every span of one policy with `f` (see [`remap_facts`]).
+pub fn remap_policy(p: &mut crate::model::RetryPolicy, f: &impl Fn(Span) -> Span) {
+    use crate::model::{BudgetSite, RetryOn, RetryPolicy};
+    fn loc<T>(l: &mut crate::model::Located<T>, f: &impl Fn(Span) -> Span) {
+        l.span = f(l.span);
     }
-    for s in &mut facts.services {
-        s.span = f(s.span);
+    let RetryPolicy {
+        system: _,
+        kind: _,
+        name: _,
+        span,
+        scope,
+        attempts,
+        delay,
+        jitter,
+        cap_order: _,
+        per_try_timeout,
+        overall_timeout,
+        retry_on,
+        methods,
+        budget,
+        idempotency,
+        platform_backoff: _,
+        ignores,
+        wraps_breaker,
+        budget_site,
+        // Places in other files.
+        settings_from: _,
+        use_of: _,
+    } = p;
+    *span = f(*span);
+    loc(attempts, f);
+    loc(delay, f);
+    loc(jitter, f);
+    loc(retry_on, f);
+    loc(methods, f);
+    if let RetryOn::Listed { conditions } = &mut retry_on.value {
+        for c in conditions {
+            loc(c, f);
+        }
     }
-    for d in &mut facts.diagnostics {
-        d.span = f(d.span);
-        for r in &mut d.related {
-            r.0 = f(r.0);
+    for t in [per_try_timeout, overall_timeout].into_iter().flatten() {
+        loc(t, f);
+    }
+    if let Some(b) = budget {
+        loc(b, f);
+    }
+    if let Some(c) = &mut scope.callee {
+        loc(c, f);
+    }
+    if let BudgetSite::Block { span, .. } = budget_site {
+        *span = f(*span);
+    }
+    for k in idempotency {
+        k.span = f(k.span);
+    }
+    for c in ignores {
+        loc(c, f);
+    }
+    for s in wraps_breaker {
+        *s = f(*s);
+    }
+}
+
+fn remap_diagnostic(d: &mut crate::diag::Diagnostic, f: &impl Fn(Span) -> Span) {
+    d.span = f(d.span);
+    for r in &mut d.related {
+        r.0 = f(r.0);
+    }
+}
+
+fn remap_rust(r: &mut crate::model::rust_macros::RustFacts, f: &impl Fn(Span) -> Span) {
+    use crate::model::rust_macros::{AttemptsT, DelayT, MacroArm};
+    for def in &mut r.macro_defs {
+        def.span = f(def.span);
+        for arm in &mut def.arms {
+            match arm {
+                MacroArm::Loop { body, .. } => {
+                    body.span = f(body.span);
+                    match &mut body.attempts {
+                        AttemptsT::Count { span, .. }
+                        | AttemptsT::Unbounded { span }
+                        | AttemptsT::Unknown { span } => *span = f(*span),
+                    }
+                    match &mut body.delay {
+                        DelayT::None => {}
+                        DelayT::Fixed { span, .. }
+                        | DelayT::Exponential { span, .. }
+                        | DelayT::Custom { span } => *span = f(*span),
+                    }
+                }
+                MacroArm::Forward { args, .. } => {
+                    for a in args {
+                        a.span = f(a.span);
+                    }
+                }
+                MacroArm::Other { .. } => {}
+            }
+        }
+    }
+    for call in &mut r.macro_calls {
+        call.span = f(call.span);
+        for a in &mut call.args {
+            a.span = f(a.span);
         }
     }
 }

@@ -50,6 +50,15 @@ pub fn is_compose(name: &str) -> bool {
         && (n.ends_with(".yml") || n.ends_with(".yaml"))
 }
 
+/// The workload reader (no retry system of its own): services, their
+/// calls and their environments.
+pub const READER: super::DocReader = super::DocReader {
+    name: "workload",
+    needles: NEEDLES,
+    read: extract,
+    order: 60,
+};
+
 pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let root = ctx.root();
     let name = ctx

@@ -1,16 +1,23 @@
 //! The system registry: what rules and the graph need to know about each
 //! retry system (Istio, Envoy, Resilience4j, ...), declared once next to
-//! the system, in its own module (one file per system or family).
+//! the system, in its own folder (`src/systems/<name>/`, one per system or
+//! family): its spec and defaults (`mod.rs`), its reader (`extract.rs`
+//! or `extract/`), its file claims and sniff words, and its fix texts.
 //!
-//! [`System::spec`] is the one table that lists them. Its match is
-//! exhaustive, so a new [`System`] variant does not compile until its
-//! descriptor exists; rules read `p.system.spec().fixes.jitter` and never
-//! match on a system themselves.
+//! The registry's list (`crate::model::registry`, one line per system or
+//! family) makes the [`System`] variants, the folders' modules, the
+//! exhaustive [`System::spec`] match and the document readers: a line
+//! does not compile until its folder, its spec and its readers exist.
+//! Rules read `p.system.spec().fixes.jitter` and never match on a system
+//! themselves.
 //!
 //! Each module also holds the system's defaults as named constants, with
 //! the upstream source they come from cited next to them; extractors and
 //! the graph read them from there.
 
+// The folders (rustfmt and the compiler's module tree follow `mod` items,
+// not a macro's output, so they are listed here as well as in the
+// registry; `every_folder_is_registered` checks the two agree).
 pub mod aws;
 pub mod dotnet;
 pub mod envoy;
@@ -26,9 +33,39 @@ pub mod rust;
 pub mod spring;
 
 pub use read::{
-    DOC_EXTRACTORS, SPRING_NEEDLES, classify, extract, extract_with_outer, supported_by_name,
-    wanted_by_name,
+    DOC_EXTRACTORS, classify, extract, extract_with_outer, supported_by_name, wanted_by_name,
 };
+pub use spring::SPRING_NEEDLES;
+
+/// Makes, from the registry's list (`crate::model::registry`):
+/// [`System::spec`], every registered variant, the registered folders and
+/// their document readers.
+macro_rules! register {
+    ($($folder:ident { $($(#[$doc:meta])* $variant:ident: $spec:ident),* $(,)? }),* $(,)?) => {
+        /// The folders of the registry, by module name.
+        pub const FOLDERS: &[&str] = &[$(stringify!($folder),)*];
+
+        impl System {
+            /// This system's descriptor: the registry of systems.
+            pub fn spec(&self) -> &'static SystemSpec {
+                match self {
+                    $($(System::$variant => &$folder::$spec,)*)*
+                    System::RustCrate(name) => rust::crate_spec(name),
+                }
+            }
+        }
+
+        /// Every registered variant (the Rust crates, which carry their
+        /// name, are not listed).
+        pub const REGISTERED: &[System] = &[$($(System::$variant,)*)*];
+
+        /// Every folder's YAML/JSON document readers, in registry order.
+        pub(crate) const FOLDER_READERS: &[&[crate::extract::DocReader]] =
+            &[$($folder::DOC_READERS,)*];
+    };
+}
+
+crate::model::registry::for_each_system!(register);
 
 use crate::model::{Layer, System};
 use std::fmt;
@@ -142,37 +179,6 @@ pub struct OpenCircuit {
 }
 
 impl System {
-    /// This system's descriptor: the registry of systems.
-    pub fn spec(&self) -> &'static SystemSpec {
-        match self {
-            System::Resilience4j => &resilience4j::SPEC,
-            System::SpringRetry => &spring::SPRING_RETRY,
-            System::SpringFramework => &spring::SPRING_FRAMEWORK,
-            System::SpringCloudGateway => &spring::SPRING_CLOUD_GATEWAY,
-            System::SpringAmqp => &spring::SPRING_AMQP,
-            System::SpringCloudConfig => &spring::SPRING_CLOUD_CONFIG,
-            System::SpringKafka => &spring::SPRING_KAFKA,
-            System::SpringCloudStream => &spring::SPRING_CLOUD_STREAM,
-            System::Failsafe => &java::FAILSAFE,
-            System::GuavaRetrying => &java::GUAVA_RETRYING,
-            System::Feign => &java::FEIGN,
-            System::JavaLoop => &java::JAVA_LOOP,
-            System::Reactor => &java::REACTOR,
-            System::Istio => &istio::SPEC,
-            System::Envoy => &envoy::SPEC,
-            System::Nginx => &nginx::NGINX,
-            System::IngressNginx => &nginx::INGRESS_NGINX,
-            System::GatewayApi => &gateway_api::SPEC,
-            System::Linkerd => &linkerd::SPEC,
-            System::Grpc => &grpc::SPEC,
-            System::AwsSdk => &aws::SPEC,
-            System::Polly => &dotnet::POLLY,
-            System::DotnetStandard => &dotnet::STANDARD,
-            System::RustCrate(name) => rust::crate_spec(name),
-            System::RustLoop => &rust::RUST_LOOP,
-        }
-    }
-
     /// Human name used in messages and reports: a Rust crate's own name.
     pub fn label(&self) -> String {
         match self {
@@ -212,32 +218,7 @@ mod tests {
     /// One value of every variant (and of every Rust crate with words of
     /// its own).
     fn every_system() -> Vec<System> {
-        let mut all = vec![
-            System::Resilience4j,
-            System::SpringRetry,
-            System::SpringFramework,
-            System::SpringCloudGateway,
-            System::SpringAmqp,
-            System::Failsafe,
-            System::GuavaRetrying,
-            System::Feign,
-            System::JavaLoop,
-            System::Istio,
-            System::Envoy,
-            System::Nginx,
-            System::IngressNginx,
-            System::GatewayApi,
-            System::Linkerd,
-            System::Grpc,
-            System::AwsSdk,
-            System::Polly,
-            System::DotnetStandard,
-            System::RustLoop,
-            System::SpringCloudConfig,
-            System::SpringKafka,
-            System::SpringCloudStream,
-            System::Reactor,
-        ];
+        let mut all = REGISTERED.to_vec();
         for c in ["backon", "backoff", "tokio-retry", "reqwest-retry", "tower"] {
             all.push(System::RustCrate(c.into()));
         }
@@ -296,5 +277,48 @@ mod tests {
                     .is_some_and(|c| !c.is_whitespace())
             );
         }
+    }
+
+    /// Readers are offered a document in a fixed order (their facts are
+    /// kept in it): the registry's folders do not reorder them.
+    #[test]
+    fn document_readers_keep_their_order() {
+        let names: Vec<&str> = DOC_EXTRACTORS.iter().map(|(n, _, _)| *n).collect();
+        let known = [
+            "istio",
+            "spring",
+            "envoy",
+            "gatewayapi",
+            "linkerd",
+            "workload",
+            "ingress-nginx",
+            "grpc",
+            "dotnet",
+            "aws",
+        ];
+        let seen: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| known.contains(n))
+            .collect();
+        assert_eq!(seen, known);
+    }
+
+    /// Every folder of `src/systems/` is a line of the registry (else its
+    /// readers would never be offered a file).
+    #[test]
+    fn every_folder_is_registered() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/systems");
+        let mut folders: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.path().join("mod.rs").is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n != "read")
+            .collect();
+        folders.sort();
+        let mut registered: Vec<String> = FOLDERS.iter().map(|s| s.to_string()).collect();
+        registered.sort();
+        assert_eq!(folders, registered);
     }
 }

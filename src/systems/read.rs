@@ -10,81 +10,40 @@ pub mod json_check;
 
 use super::aws::extract as aws;
 use super::dotnet::extract as dotnet;
-use super::envoy::extract as envoy;
-use super::gateway_api::extract as gatewayapi;
-use super::grpc::extract as grpc;
 use super::istio::extract as istio;
 use super::java::extract as java;
 use super::linkerd::extract as linkerd;
 use super::nginx::extract as nginx;
-use super::nginx::ingress as ingress_nginx;
 use super::rust::extract as rust;
 use super::spring::extract as spring;
 use super::spring::properties;
 use crate::diag::unparsable_file;
 use crate::extract::{
-    DocCtx, DocExtractor, Facts, Needles, Syntax, build, template_regions, workload,
+    DocCtx, DocExtractor, DocReader, Facts, Needles, Syntax, build, template_regions, workload,
 };
 use crate::source::Span;
 use crate::yaml::{self, YamlFile};
 use std::path::Path;
 
 /// The YAML/JSON document extractors, in the order they are offered a
-/// document, with the substrings that make a file worth parsing for them.
-pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
-    (
-        "istio",
-        &["networking.istio.io", "defaultHttpRetryPolicy"],
-        istio::extract,
-    ),
-    ("spring", SPRING_NEEDLES, spring::extract_yaml),
-    (
-        "envoy",
-        &[
-            "static_resources",
-            "staticResources",
-            "dynamic_resources",
-            "virtual_hosts",
-            "virtualHosts",
-            "route_config",
-            "circuit_breakers",
-            "cluster_manager",
-        ],
-        envoy::extract,
-    ),
-    (
-        "gatewayapi",
-        &["gateway.networking.k8s.io", "policy.linkerd.io"],
-        gatewayapi::extract,
-    ),
-    ("linkerd", &["linkerd.io"], linkerd::extract),
-    ("workload", workload::NEEDLES, workload::extract),
-    (
-        "ingress-nginx",
-        ingress_nginx::NEEDLES,
-        ingress_nginx::extract,
-    ),
-    (
-        "grpc",
-        &["methodConfig", "methodconfig", "MethodConfig"],
-        grpc::extract_doc,
-    ),
-    ("dotnet", dotnet::NEEDLES, dotnet::extract_doc),
-    ("aws", aws::ENV_NEEDLES, aws::extract_env_doc),
-];
+/// document, with the substrings that make a file worth parsing for them:
+/// every folder's `DOC_READERS` (the registry) and the workload reader,
+/// by their `order`.
+pub static DOC_EXTRACTORS: std::sync::LazyLock<Vec<(&str, &[&str], DocExtractor)>> =
+    std::sync::LazyLock::new(|| {
+        let mut readers: Vec<&DocReader> = super::FOLDER_READERS
+            .iter()
+            .flat_map(|r| r.iter())
+            .chain([&workload::READER])
+            .collect();
+        readers.sort_by_key(|r| r.order);
+        readers
+            .into_iter()
+            .map(|r| (r.name, r.needles, r.read))
+            .collect()
+    });
 
-/// Substrings that make a YAML or `.properties` file worth reading as
-/// Spring configuration: Resilience4j, any `retry`/`Retry` setting (Spring
-/// Cloud Gateway, Config client, Rabbit, Kafka), the Config client's
-/// `fail-fast`, and Spring Cloud Stream bindings.
-pub const SPRING_NEEDLES: &[&str] = &[
-    "resilience4j",
-    "etry",
-    "fail-fast",
-    "failFast",
-    "fail_fast",
-    "bindings",
-];
+pub use super::spring::SPRING_NEEDLES;
 
 /// Decide how to read a file from its path and first bytes, or `None` when
 /// no extractor wants it.
@@ -357,6 +316,9 @@ mod template_tests;
 
 #[cfg(test)]
 mod robustness_tests;
+
+#[cfg(test)]
+mod remap_tests;
 
 /// Whether [`classify`] could claim a file with this path, whatever its
 /// content: a superset of what it claims, decided from the name alone, so

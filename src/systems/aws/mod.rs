@@ -22,3 +22,11 @@ pub static ENDPOINT: Endpoint = Endpoint {
     host_suffix: ".amazonaws.com",
     via: "AWS SDK client",
 };
+
+/// AWS SDK settings in workload environments (`AWS_MAX_ATTEMPTS`, ...).
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "aws",
+    needles: extract::ENV_NEEDLES,
+    read: extract::extract_env_doc,
+    order: 100,
+}];

@@ -21,3 +21,11 @@ pub static STANDARD: SystemSpec = SystemSpec {
     fixes: FIXES,
     ..SystemSpec::plain(".NET standard resilience", Layer::Application)
 };
+
+/// .NET `appsettings*.json` resilience settings.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "dotnet",
+    needles: extract::NEEDLES,
+    read: extract::extract_doc,
+    order: 90,
+}];

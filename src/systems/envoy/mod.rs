@@ -57,3 +57,20 @@ pub fn backoff(base: Duration, max: Option<Duration>) -> Delay {
 pub fn default_backoff() -> Delay {
     backoff(DEFAULT_BASE_INTERVAL, None)
 }
+
+/// Envoy bootstrap and route configuration.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "envoy",
+    needles: &[
+        "static_resources",
+        "staticResources",
+        "dynamic_resources",
+        "virtual_hosts",
+        "virtualHosts",
+        "route_config",
+        "circuit_breakers",
+        "cluster_manager",
+    ],
+    read: extract::extract,
+    order: 30,
+}];

@@ -6,3 +6,11 @@ use super::SystemSpec;
 use crate::model::Layer;
 
 pub static SPEC: SystemSpec = SystemSpec::plain("Gateway API", Layer::Proxy);
+
+/// Gateway API routes (and Linkerd's policy resources on them).
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "gatewayapi",
+    needles: &["gateway.networking.k8s.io", "policy.linkerd.io"],
+    read: extract::extract,
+    order: 40,
+}];

@@ -14,3 +14,11 @@ pub static SPEC: SystemSpec = SystemSpec {
     },
     ..SystemSpec::plain("gRPC", Layer::Sdk)
 };
+
+/// gRPC service configs (`methodConfig`).
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "grpc",
+    needles: &["methodConfig", "methodconfig", "MethodConfig"],
+    read: extract::extract_doc,
+    order: 80,
+}];

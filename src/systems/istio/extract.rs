@@ -284,12 +284,10 @@ fn mesh_config(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
         let mut local = Facts::default();
         let policy = mesh_default(e, &mut local);
         let map = |s: Span| crate::extract::embedded_span(ctx.text, mesh.span(), text, s);
-        for mut d in local.diagnostics {
-            d.span = map(d.span);
-            facts.diagnostics.push(d);
-        }
+        crate::extract::remap_facts(&mut local, &map);
+        facts.diagnostics.append(&mut local.diagnostics);
         if let Some(mut p) = policy {
-            remap(&mut p, &map);
+            crate::extract::remap_policy(&mut p, &map);
             push_mesh_default(p, facts);
         }
         return true;
@@ -369,23 +367,6 @@ pub fn apply_mesh_defaults(facts: &mut Facts) {
         p.delay = Located::inherited(mesh.delay.value.clone(), mesh.delay.span);
         p.jitter = Located::inherited(mesh.jitter.value.clone(), mesh.jitter.span);
         p.span = mesh.span;
-    }
-}
-
-fn remap(p: &mut RetryPolicy, f: &impl Fn(Span) -> Span) {
-    p.span = f(p.span);
-    p.attempts.span = f(p.attempts.span);
-    p.delay.span = f(p.delay.span);
-    p.jitter.span = f(p.jitter.span);
-    p.methods.span = f(p.methods.span);
-    p.retry_on.span = f(p.retry_on.span);
-    if let RetryOn::Listed { conditions } = &mut p.retry_on.value {
-        for c in conditions {
-            c.span = f(c.span);
-        }
-    }
-    if let Some(t) = &mut p.per_try_timeout {
-        t.span = f(t.span);
     }
 }
 

@@ -53,3 +53,12 @@ pub fn default_attempts(anchor: Span) -> Located<Attempts> {
         anchor,
     )
 }
+
+/// The Istio reader's documents: networking resources and the mesh
+/// config's `defaultHttpRetryPolicy`.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "istio",
+    needles: &["networking.istio.io", "defaultHttpRetryPolicy"],
+    read: extract::extract,
+    order: 10,
+}];

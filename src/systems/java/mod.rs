@@ -67,3 +67,6 @@ pub static JAVA_LOOP: SystemSpec = SystemSpec {
     },
     ..SystemSpec::plain("Java retry loop", Layer::Application)
 };
+
+/// Java is read by syntax (`.java` files), not as documents.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[];

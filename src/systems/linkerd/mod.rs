@@ -13,3 +13,11 @@ pub static SPEC: SystemSpec = SystemSpec {
     },
     ..SystemSpec::plain("Linkerd", Layer::Mesh)
 };
+
+/// Linkerd ServiceProfiles and annotations.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "linkerd",
+    needles: &["linkerd.io"],
+    read: extract::extract,
+    order: 50,
+}];

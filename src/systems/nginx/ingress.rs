@@ -27,6 +27,7 @@
 //! Ingresses at link time ([`apply_configmap`], chosen by
 //! `link::ingress_configmaps`); one in the same file applies at once.
 
+use super::extract as nginx;
 use crate::diag::{invalid_setting, unknown_setting};
 use crate::extract::{DocCtx, Facts};
 use crate::model::*;
@@ -504,7 +505,7 @@ fn snippet(
     facts: &mut Facts,
 ) -> Option<Set<Vec<(String, Span)>>> {
     let text = e.value.as_str()?;
-    let cfg = crate::systems::nginx::extract::parser::parse(text).ok()?;
+    let cfg = nginx::parser::parse(text).ok()?;
     let span = e.value.span();
     // The value's text is the file's minus the block indentation: find
     // each word in the file, in order, to point at it.
@@ -677,7 +678,7 @@ fn build(own: &Settings, inherited: &Settings, name: String, anchor: Span) -> Re
     let conditions: Vec<Located<Condition>> = tokens
         .iter()
         .filter(|(t, _, _)| t != "non_idempotent" && t != "off")
-        .map(|(t, s, prov)| located(crate::systems::nginx::extract::condition(t), *s, *prov))
+        .map(|(t, s, prov)| located(nginx::condition(t), *s, *prov))
         .collect();
     let on = if off || conditions.is_empty() {
         RetryOn::Nothing
@@ -688,16 +689,10 @@ fn build(own: &Settings, inherited: &Settings, name: String, anchor: Span) -> Re
 
     let listed = tokens.iter().find(|(t, _, _)| t == "non_idempotent");
     policy.methods = match (listed, pick(&own.non_idempotent, &inherited.non_idempotent)) {
-        (Some((_, s, prov)), _) => located(
-            crate::systems::nginx::extract::non_idempotent_methods(),
-            *s,
-            *prov,
-        ),
-        (None, Some((s, prov))) if s.value => located(
-            crate::systems::nginx::extract::non_idempotent_methods(),
-            s.span,
-            prov,
-        ),
+        (Some((_, s, prov)), _) => located(nginx::non_idempotent_methods(), *s, *prov),
+        (None, Some((s, prov))) if s.value => {
+            located(nginx::non_idempotent_methods(), s.span, prov)
+        }
         (None, Some((s, prov))) => located(Methods::IdempotentOnly, s.span, prov),
         (None, None) => Located::default_at(Methods::IdempotentOnly, anchor),
     };

@@ -26,3 +26,12 @@ pub static INGRESS_NGINX: SystemSpec = SystemSpec {
     },
     ..SystemSpec::plain("ingress-nginx", Layer::Proxy)
 };
+
+/// ingress-nginx Ingress annotations and ConfigMaps (nginx's own files
+/// are read by syntax, not as documents).
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "ingress-nginx",
+    needles: ingress::NEEDLES,
+    read: ingress::extract,
+    order: 70,
+}];

@@ -48,3 +48,6 @@ pub const DEFAULT_MULTIPLIER: f64 = 1.5;
 /// `DEFAULT_RANDOMIZATION_FACTOR = 0.5`): waits are uniform in
 /// `[d(1-f), d(1+f)]`.
 pub const DEFAULT_RANDOMIZATION_FACTOR: f64 = 0.5;
+
+/// Resilience4j's properties are read by the Spring reader.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[];

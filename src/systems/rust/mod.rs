@@ -65,3 +65,6 @@ pub fn crate_spec(name: &str) -> &'static SystemSpec {
         _ => &OTHER_CRATE,
     }
 }
+
+/// Rust is read by syntax (`.rs` files), not as documents.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[];

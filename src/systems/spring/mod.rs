@@ -152,3 +152,24 @@ pub mod boot {
     pub const STREAM_MULTIPLIER: f64 = 2.0;
     pub const STREAM_MAX_INTERVAL: Duration = Duration::from_millis(10_000);
 }
+
+/// Substrings that make a YAML or `.properties` file worth reading as
+/// Spring configuration: Resilience4j, any `retry`/`Retry` setting (Spring
+/// Cloud Gateway, Config client, Rabbit, Kafka), the Config client's
+/// `fail-fast`, and Spring Cloud Stream bindings.
+pub const SPRING_NEEDLES: &[&str] = &[
+    "resilience4j",
+    "etry",
+    "fail-fast",
+    "failFast",
+    "fail_fast",
+    "bindings",
+];
+
+/// Spring Boot's YAML configuration (Resilience4j's properties included).
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "spring",
+    needles: SPRING_NEEDLES,
+    read: extract::extract_yaml,
+    order: 20,
+}];
