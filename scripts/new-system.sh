@@ -6,12 +6,15 @@
 # Writes, in the repository this script belongs to (or $RETRYLINT_ROOT), a
 # hypothetical YAML system with one retry setting (`attempts`) under a
 # top-level `<name>:` key:
-#   src/systems/<name>.rs       what the system is (label, layer, fix texts)
-#                               and its default, with its upstream source
-#   src/extract/<name>.rs       its reader: one YAML document in, facts out
-#   the registry lines: the `System::<Name>` variant (src/model.rs), its arm
-#   in `System::spec` and `pub mod` (src/systems/mod.rs), its entry in
-#   `DOC_EXTRACTORS` with its sniff word and `pub mod` (src/extract/mod.rs)
+#   src/systems/<name>/mod.rs     what the system is (label, layer, fix
+#                                 texts), its default with its upstream
+#                                 source, and its document reader with its
+#                                 sniff word (`DOC_READERS`)
+#   src/systems/<name>/extract.rs its reader: one YAML document in, facts out
+#   the registry line `<name> { <Name>: SPEC },` (src/model/registry.rs),
+#   which makes the `System::<Name>` variant, its arm in `System::spec` and
+#   its reader's entry; and `pub mod <name>;` (src/systems/mod.rs), which
+#   rustfmt needs to find the folder
 #   fixtures: testdata/rules/RL206/{err,ok}/<prefix>-attempts.yml, and the
 #   format <prefix> added to RL206's doc (`formats:`)
 # Then
@@ -30,31 +33,19 @@ cd "$root"
 variant=$(echo "$name" | awk -F_ '{ for (i = 1; i <= NF; i++) printf "%s%s", toupper(substr($i, 1, 1)), substr($i, 2) }')
 label=$(echo "$name" | awk -F_ '{ for (i = 1; i <= NF; i++) printf "%s%s%s", (i > 1 ? " " : ""), toupper(substr($i, 1, 1)), substr($i, 2) }')
 prefix=${name//_/}
-sys_rs="src/systems/$name.rs"
-ext_rs="src/extract/$name.rs"
+folder="src/systems/$name"
+sys_rs="$folder/mod.rs"
+ext_rs="$folder/extract.rs"
 rl206=$(ls rules/RL206-*.md)
-for p in "$sys_rs" "$ext_rs" "src/systems/$name" "src/extract/$name"; do
+for p in "$folder" "src/systems/$name.rs" "src/extract/$name.rs" "src/extract/$name"; do
   [ ! -e "$p" ] || { echo "$p exists" >&2; exit 1; }
 done
-if grep -q "^    $variant,$" src/model.rs; then
+if grep -Eq "[{ ]$variant: " src/model/registry.rs; then
   echo "System::$variant exists" >&2; exit 1
 fi
 if grep -q "^formats: .*[[ ]$prefix[],]" "$rl206"; then
   echo "the format $prefix exists" >&2; exit 1
 fi
-
-# Insert `line` into `file` after the first line matching `after` that
-# follows a line matching `start`; fail when there is none.
-insert_after() {
-  local file=$1 start=$2 after=$3 line=$4
-  awk -v s="$start" -v a="$after" -v l="$line" '
-    { print }
-    !done && $0 ~ s { on = 1 }
-    !done && on && $0 ~ a { print l; done = 1 }
-    END { if (!done) exit 1 }
-  ' "$file" >"$file.new" || { rm -f "$file.new"; echo "$file: no line /$after/ after /$start/" >&2; exit 1; }
-  mv "$file.new" "$file"
-}
 
 # Insert `line` into `file` before the first line matching `before` that
 # follows a line matching `start`.
@@ -83,12 +74,16 @@ insert_mod() {
   ' "$file" >"$file.new" && mv "$file.new" "$file"
 }
 
+mkdir -p "$folder"
 cat >"$sys_rs" <<RS
-//! $label (scaffolded by scripts/new-system.sh): what the system is, and
-//! its defaults, each with the upstream source it comes from
+//! $label (scaffolded by scripts/new-system.sh): what the system is, its
+//! defaults, each with the upstream source it comes from, and its reader
 //! (docs/architecture.md, "The system registry").
 
+pub mod extract;
+
 use super::SystemSpec;
+use crate::extract::DocReader;
 use crate::model::{AttemptCount, Attempts, Layer, Located};
 use crate::source::Span;
 
@@ -112,6 +107,15 @@ pub fn default_attempts(anchor: Span) -> Located<Attempts> {
         anchor,
     )
 }
+
+/// Its document reader: a file is offered to it when it holds the sniff
+/// word; \`order\` places it among the other readers (after them).
+pub const DOC_READERS: &[DocReader] = &[DocReader {
+    name: "$name",
+    needles: &["$name"],
+    read: extract::extract,
+    order: 1000,
+}];
 RS
 
 cat >"$ext_rs" <<RS
@@ -119,10 +123,10 @@ cat >"$ext_rs" <<RS
 //! top-level \`$name\` block holds one retry setting, \`attempts\` (total
 //! attempts, the first call included). Defaults: [\`crate::systems::$name\`].
 
-use super::{DocCtx, Facts, check_yaml_keys};
+use super as system;
 use crate::diag::invalid_setting;
+use crate::extract::{DocCtx, Facts, check_yaml_keys};
 use crate::model::{AttemptCount, Attempts, Located, RetryPolicy, System};
-use crate::systems::$name as system;
 
 /// The settings a \`$name\` block may hold; any other is RL901.
 const KEYS: &[&str] = &["attempts"];
@@ -162,15 +166,10 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
 }
 RS
 
-# The registry lines.
-insert_before src/model.rs '^pub enum System [{]$' '^[}]$' \
-  "    /// $label (scaffolded by scripts/new-system.sh).\n    $variant,"
+# The registry line, and the folder's module.
+insert_before src/model/registry.rs '[$]callback! [{]$' '^        [}]$' \
+  "            $name { $variant: SPEC },"
 insert_mod src/systems/mod.rs
-insert_after src/systems/mod.rs 'pub fn spec[(]&self[)]' 'match self [{]$' \
-  "            System::$variant => &$name::SPEC,"
-insert_after src/systems/mod.rs 'fn every_system[(][)]' 'let mut all = vec![[]$' "            System::$variant,"
-insert_mod src/extract/mod.rs
-insert_before src/extract/mod.rs '^pub const DOC_EXTRACTORS' '^[]];$' "    (\"$name\", &[\"$name\"], $name::extract),"
 
 # Fixtures: RL206 (more attempts than the threshold, 5) fires on the
 # written setting; the system's default stays below it.
@@ -188,8 +187,8 @@ YML
 sed -i "s/^formats: \[\(.*\)\]$/formats: [\1, $prefix]/" "$rl206"
 
 cat <<MSG
-created $sys_rs, $ext_rs
-registered System::$variant (src/model.rs), its spec (src/systems/mod.rs), its reader (src/extract/mod.rs)
+created $folder/ ($sys_rs, $ext_rs)
+registered System::$variant, its spec and its reader (one line in src/model/registry.rs; pub mod in src/systems/mod.rs)
 created testdata/rules/RL206/{err,ok}/$prefix-attempts.yml; $rl206 names the format $prefix
 next:
   INSTA_UPDATE=always cargo test --test rules $prefix   # writes the RL206 snapshot: read it
