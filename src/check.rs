@@ -238,11 +238,10 @@ fn repo_relative(
 fn setting_place(
     scan: &Scan,
     by_path: &std::collections::HashMap<String, FileId>,
-    place: &str,
+    place: &crate::model::SettingPlace,
 ) -> Option<Related> {
-    let (path, line) = place.rsplit_once(':')?;
-    let line: usize = line.parse().ok()?;
-    let &file = by_path.get(path)?;
+    let line = place.line;
+    let &file = by_path.get(&place.path)?;
     let source = &scan.files.get(file)?.source;
     let index = source.lines();
     let row = line.checked_sub(1).filter(|&l| l < index.line_count())?;

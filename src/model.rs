@@ -452,12 +452,12 @@ pub struct RetryPolicy {
     /// Where the block that would hold this policy's retry budget is, for
     /// RL601 (missing-retry-budget): the policy itself by default.
     pub budget_site: BudgetSite,
-    /// Other files some of this policy's settings come from (`path:line`
-    /// of an nginx directive inherited through an `include`): its spans
-    /// then point at where they apply in this file, and messages name
-    /// these files.
+    /// Other files some of this policy's settings come from (the line of
+    /// an nginx directive inherited through an `include`): its spans then
+    /// point at where they apply in this file, and messages name these
+    /// files.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub settings_from: Vec<String>,
+    pub settings_from: Vec<SettingPlace>,
     /// Set on a use of a retry declared elsewhere: a method or class
     /// annotated with a custom annotation (`@RetryOnIo`) whose declaration
     /// carries `@Retryable`. Its settings are judged once, where they are
@@ -596,15 +596,34 @@ impl RetryPolicy {
     }
 }
 
+/// A line of another scanned file that a policy takes settings from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct SettingPlace {
+    /// The file, as findings show its path.
+    pub path: String,
+    /// 1-based.
+    pub line: usize,
+}
+
+/// `path:line`, as tests and messages write a place.
+impl PartialEq<&str> for SettingPlace {
+    fn eq(&self, other: &&str) -> bool {
+        other.rsplit_once(':') == Some((self.path.as_str(), self.line.to_string().as_str()))
+    }
+}
+
+impl std::fmt::Display for SettingPlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.path, self.line)
+    }
+}
+
 /// `a.conf:3`, `a.conf:4`, `a.conf:5`, `b.conf:9` as "`a.conf` lines 3-5,
 /// `b.conf` line 9" (files in first-seen order).
-fn group_lines(places: &[String]) -> String {
+fn group_lines(places: &[SettingPlace]) -> String {
     let mut files: Vec<(&str, Vec<usize>)> = Vec::new();
     for p in places {
-        let (file, line) = match p.rsplit_once(':').map(|(f, l)| (f, l.parse::<usize>())) {
-            Some((f, Ok(l))) => (f, Some(l)),
-            _ => (p.as_str(), None),
-        };
+        let file = p.path.as_str();
         let at = match files.iter().position(|(f, _)| *f == file) {
             Some(at) => at,
             None => {
@@ -612,7 +631,7 @@ fn group_lines(places: &[String]) -> String {
                 files.len() - 1
             }
         };
-        files[at].1.extend(line);
+        files[at].1.push(p.line);
     }
     files
         .into_iter()
@@ -711,9 +730,9 @@ pub struct InheritedDirective {
     pub args: Vec<String>,
     /// Its span in the file that writes it.
     pub span: Span,
-    /// Where it is written, as `path:line`; empty while it is the
-    /// including file's own (the link step knows that file's path).
-    pub from: String,
+    /// Where it is written; `None` while it is the including file's own
+    /// (the link step knows that file's path).
+    pub from: Option<SettingPlace>,
 }
 
 /// An nginx `upstream` block an included file can call.
@@ -728,19 +747,29 @@ pub struct InheritedUpstream {
 
 #[cfg(test)]
 mod tests {
-    use super::group_lines;
+    use super::{SettingPlace, group_lines};
 
     #[test]
     fn places_are_grouped_by_file_with_line_ranges() {
-        let p = |v: &[&str]| group_lines(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let p = |v: &[(&str, usize)]| {
+            group_lines(
+                &v.iter()
+                    .map(|(path, line)| SettingPlace {
+                        path: path.to_string(),
+                        line: *line,
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        };
         assert_eq!(
-            p(&["a.conf:4", "a.conf:3", "a.conf:5"]),
+            p(&[("a.conf", 4), ("a.conf", 3), ("a.conf", 5)]),
             "`a.conf` lines 3-5"
         );
         assert_eq!(
-            p(&["n/a.conf:9", "b.conf:2", "n/a.conf:11"]),
+            p(&[("n/a.conf", 9), ("b.conf", 2), ("n/a.conf", 11)]),
             "`n/a.conf` lines 9, 11, `b.conf` line 2"
         );
-        assert_eq!(p(&["c:/x"]), "`c:/x`");
+        // A Windows path's drive colon is part of the path.
+        assert_eq!(p(&[("c:/x.conf", 2)]), "`c:/x.conf` line 2");
     }
 }

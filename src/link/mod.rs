@@ -36,13 +36,12 @@ pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
     java_retry_annotations(files);
 }
 
-/// `path:line` of a span, as messages name a setting in another file.
-fn place(f: &ScannedFile, span: Span) -> String {
-    format!(
-        "{}:{}",
-        f.source.display_path(),
-        f.source.line_col(span.start).line
-    )
+/// The line of a span, as messages name a setting in another file.
+fn place(f: &ScannedFile, span: Span) -> crate::model::SettingPlace {
+    crate::model::SettingPlace {
+        path: f.source.display_path(),
+        line: f.source.line_col(span.start).line,
+    }
 }
 
 /// Of `candidates` (file, policy), the one in the file nearest to `here`

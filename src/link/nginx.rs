@@ -216,7 +216,7 @@ pub(super) fn handed_on(
                     (
                         d.span.start,
                         crate::model::InheritedDirective {
-                            from: place(&files[f], d.span),
+                            from: Some(place(&files[f], d.span)),
                             ..d.clone()
                         },
                     )
@@ -348,8 +348,8 @@ pub(super) fn inherit_nginx_settings(files: &mut [ScannedFile], edges: &[Vec<(us
                 continue;
             };
             let mut directives = inc.inherited.clone();
-            for d in directives.iter_mut().filter(|d| d.from.is_empty()) {
-                d.from = place(&files[m], d.span);
+            for d in directives.iter_mut().filter(|d| d.from.is_none()) {
+                d.from = Some(place(&files[m], d.span));
             }
             read_again(files, t, &directives);
             queue.push_back(t);

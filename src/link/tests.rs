@@ -105,14 +105,14 @@ fn a_snippet_hands_on_the_settings_of_the_snippets_it_includes() {
     assert!(
         a.settings_from
             .iter()
-            .any(|s| s.starts_with("n/snippets/inner.conf")),
+            .any(|s| s.path.starts_with("n/snippets/inner.conf")),
         "{:?}",
         a.settings_from
     );
     assert!(
         a.settings_from
             .iter()
-            .any(|s| s.starts_with("n/snippets/outer.conf"))
+            .any(|s| s.path.starts_with("n/snippets/outer.conf"))
     );
 }
 

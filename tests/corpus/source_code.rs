@@ -166,6 +166,7 @@ pub(super) fn corpus_java_values_are_read_as_the_systems_read_them() {
     assert_eq!(p.settings_from.len(), 1);
     assert!(
         p.settings_from[0]
+            .to_string()
             .ends_with("resilience4j-spring-boot2-demo/src/main/resources/application.yml:78"),
         "{:?}",
         p.settings_from

@@ -737,7 +737,7 @@ pub fn is_configmap_policy(p: &RetryPolicy) -> bool {
 /// findings are about the value) and placed at the Ingress's anchor, since
 /// a span of another file means nothing here; settings the Ingress writes
 /// stay. The policy then names the ConfigMap ([`RetryPolicy::settings_from`]).
-pub fn apply_configmap(ingress: &mut RetryPolicy, configmap: &RetryPolicy, from: &str) {
+pub fn apply_configmap(ingress: &mut RetryPolicy, configmap: &RetryPolicy, from: &SettingPlace) {
     let anchor = ingress.span;
     let mut used = false;
     fn moved<T: Clone>(theirs: &Located<T>, anchor: Span) -> Located<T> {
@@ -788,8 +788,8 @@ pub fn apply_configmap(ingress: &mut RetryPolicy, configmap: &RetryPolicy, from:
     {
         ingress.overall_timeout = Some(Located::default_at(Timeout::Disabled, ingress.span));
     }
-    if used && !ingress.settings_from.iter().any(|f| f == from) {
-        ingress.settings_from.push(from.to_string());
+    if used && !ingress.settings_from.contains(from) {
+        ingress.settings_from.push(from.clone());
     }
 }
 

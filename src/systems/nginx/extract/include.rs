@@ -67,7 +67,7 @@ impl<'c, 'f> Reader<'c, 'f> {
                     name: w.name.clone(),
                     args: w.args.iter().map(|a| a.value.clone()).collect(),
                     span: w.head_span(),
-                    from: String::new(),
+                    from: None,
                 });
             }
         }
@@ -141,7 +141,7 @@ impl<'c, 'f> Reader<'c, 'f> {
                     name: w.name.clone(),
                     args: w.args.iter().map(|a| a.value.clone()).collect(),
                     span: w.head_span(),
-                    from: String::new(),
+                    from: None,
                 });
             }
         }

@@ -486,16 +486,16 @@ struct Reader<'c, 'f> {
     upstream_index: HashMap<String, usize>,
     /// Settings inherited from an including file, by directive name: the
     /// checked values and where each is written.
-    outer: HashMap<String, Vec<(Value, String)>>,
+    outer: HashMap<String, Vec<(Value, Option<SettingPlace>)>>,
     /// The same as written, passed on to this file's own includes.
     outer_raw: Vec<InheritedDirective>,
     /// Upstreams of the include tree, looked up by name on demand.
     outer_upstreams: &'c [InheritedUpstream],
     /// The files the pass being read took a setting from.
-    used_from: Vec<String>,
+    used_from: Vec<SettingPlace>,
     /// Directives that stand for an included file's settings (by index),
     /// and where they are written.
-    synthetic: HashMap<usize, String>,
+    synthetic: HashMap<usize, Option<SettingPlace>>,
 }
 
 impl<'c, 'f> Reader<'c, 'f> {

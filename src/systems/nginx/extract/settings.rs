@@ -233,8 +233,10 @@ impl<'c, 'f> Reader<'c, 'f> {
         Some((v, At::included(self.cfg.get(at).head_span())))
     }
 
-    fn note_from(&mut self, from: String) {
-        if !from.is_empty() && !self.used_from.contains(&from) {
+    fn note_from(&mut self, from: Option<SettingPlace>) {
+        if let Some(from) = from
+            && !self.used_from.contains(&from)
+        {
             self.used_from.push(from);
         }
     }

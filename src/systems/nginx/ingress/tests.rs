@@ -90,7 +90,14 @@ fn a_configmap_from_another_file_applies_at_link_time() {
         "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: shop\n  annotations:\n    nginx.ingress.kubernetes.io/proxy-next-upstream-tries: \"2\"\nspec:\n  ingressClassName: nginx\n",
     );
     let mut p = ing.policies[0].clone();
-    apply_configmap(&mut p, &cm.policies[0], "cm.yaml:6");
+    apply_configmap(
+        &mut p,
+        &cm.policies[0],
+        &SettingPlace {
+            path: "cm.yaml".into(),
+            line: 6,
+        },
+    );
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
     assert!(p.attempts.is_written(), "the annotation wins");
     assert_eq!(
