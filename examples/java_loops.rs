@@ -2,9 +2,10 @@
 //! directory, one per line, to measure the loop detector's precision on a
 //! real code base: `cargo run --example java_loops -- DIR`.
 
-use retrylint::extract::{self, Syntax};
+use retrylint::extract::Syntax;
 use retrylint::model::System;
 use retrylint::source::LineIndex;
+use retrylint::systems as extract;
 
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
