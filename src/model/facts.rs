@@ -50,7 +50,7 @@ pub struct Facts {
     #[serde(default)]
     pub top_level: Vec<InheritedDirective>,
     /// Rust retry macros this file defines or calls, resolved across files
-    /// by `extract::rust::link_macros` after extraction.
+    /// by `systems::rust::extract::link_macros` after extraction.
     pub rust: RustFacts,
     /// Java retry annotations this file declares or uses, resolved across
     /// files by `link::java_retry_annotations`.

@@ -1,13 +1,13 @@
 //! What a Rust file leaves for the link step: the retry macros it defines
 //! (their arms as templates) and the macro calls it makes, resolved
-//! across files by `extract::rust::link_macros`.
+//! across files by `systems::rust::extract::link_macros`.
 
 use crate::source::Span;
 use serde::Serialize;
 use std::time::Duration;
 
 /// A retry macro a file defines (`macro_rules!` whose body retries), for
-/// call sites in other files; resolved by `extract::rust::link_macros`.
+/// call sites in other files; resolved by `systems::rust::extract::link_macros`.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct MacroDef {
     pub name: String,
@@ -30,7 +30,7 @@ pub struct MacroCall {
 /// What a Rust file leaves for the link step.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct RustFacts {
-    /// The crate directory derived from the path (`extract::rust::crate_dir`).
+    /// The crate directory derived from the path (`systems::rust::extract::crate_dir`).
     pub crate_dir: Option<String>,
     pub macro_defs: Vec<MacroDef>,
     pub macro_calls: Vec<MacroCall>,

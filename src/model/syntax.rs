@@ -1,5 +1,5 @@
 //! The syntax a file is read with: decided once, when the file is read
-//! (`extract::classify`), and kept on the [`super::ScannedFile`] so that
+//! (`systems::classify`), and kept on the [`super::ScannedFile`] so that
 //! later stages (links, the graph, suppression comments) never guess it
 //! again from the file name.
 

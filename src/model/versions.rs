@@ -77,7 +77,7 @@ impl Library {
             .then_some(Library::Polly)
     }
 
-    /// The library a Rust crate is (the crates `extract::rust` models).
+    /// The library a Rust crate is (the crates `systems::rust::extract` models).
     pub fn of_crate(name: &str) -> Option<Library> {
         match name {
             "reqwest-retry" => Some(Library::ReqwestRetry),
