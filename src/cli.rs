@@ -382,7 +382,7 @@ fn graph(args: &GraphArgs, cwd: &Path) -> i32 {
             return 2;
         }
     };
-    let pipeline = Pipeline::new(&settings).config_notices(discovered(&args.config, paths));
+    let pipeline = Pipeline::new(&settings).nearest_configs(discovered(&args.config, paths));
     let mut scan = match pipeline.scan(paths) {
         Ok(s) => s,
         Err(e) => {
@@ -421,16 +421,14 @@ pub fn settings(args: &ConfigArgs, cwd: &Path, paths: &[PathBuf]) -> Result<Sett
         (None, false) => ConfigChoice::Discover,
     };
     let mut settings = crate::pipeline::configure(cwd, paths, choice)?;
-    if !args.select.is_empty() {
-        settings.select = args.select.clone();
-    }
-    if !args.ignore.is_empty() {
-        settings.ignore = args.ignore.clone();
-    }
-    settings.exclude.extend(args.exclude.iter().cloned());
-    if let Some(n) = args.max_file_size {
-        settings.max_file_size = n;
-    }
+    // Applied again over each nested configuration the run reads.
+    let flags = config::Flags {
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+        exclude: args.exclude.clone(),
+        max_file_size: args.max_file_size,
+    };
+    flags.apply(&mut settings);
     settings.cache_dir = if args.no_cache {
         None
     } else if let Some(dir) = &args.cache_dir {
@@ -451,8 +449,8 @@ pub fn settings(args: &ConfigArgs, cwd: &Path, paths: &[PathBuf]) -> Result<Sett
 }
 
 /// The paths named, when the configuration was looked for above them
-/// (not named, not turned off): the run then says which configuration
-/// files it found there and does not apply.
+/// (not named, not turned off): each file then takes the nearest
+/// configuration above it, nested projects' included.
 fn discovered<'a>(args: &ConfigArgs, paths: &'a [PathBuf]) -> Option<&'a [PathBuf]> {
     (args.config.is_none() && !args.no_config).then_some(paths)
 }
@@ -485,7 +483,7 @@ fn audit(args: AuditArgs, cwd: &Path) -> i32 {
     // the configuration applied.
     let run = Pipeline::new(&settings)
         .progress(&bar)
-        .config_notices(discovered(&args.config, &args.paths))
+        .nearest_configs(discovered(&args.config, &args.paths))
         .run(&args.paths);
     bar.finish();
     let Run {
@@ -649,7 +647,7 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
         }
         None => None,
     };
-    let pipeline = Pipeline::new(&settings).config_notices(discovered(&args.config, &args.paths));
+    let pipeline = Pipeline::new(&settings).nearest_configs(discovered(&args.config, &args.paths));
     let Run {
         mut scan, report, ..
     } = pipeline.run_for(&roots, |f| {

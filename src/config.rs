@@ -8,6 +8,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod scopes;
+pub use scopes::{Flags, PER_RUN_KEYS};
+
 /// Numbers rules compare against.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Thresholds {
@@ -61,6 +64,16 @@ pub struct Settings {
     /// reads the process's directory. `None`: paths are taken as given.
     #[serde(skip)]
     pub cwd: Option<PathBuf>,
+    /// The command line's flags, applied over this configuration and over
+    /// every nested one ([`Flags::apply`]).
+    #[serde(skip)]
+    pub flags: Flags,
+    /// The configuration files below this one that apply to the files in
+    /// their folders (`.retrylint.toml` of nested projects), each with its
+    /// own [`Settings::root`]; a file's settings are those of the nearest
+    /// ([`Settings::for_path`]). Empty with `--config` or `--no-config`.
+    #[serde(skip)]
+    pub nested: Vec<Settings>,
 }
 
 /// `mesh = ...`: whether calls go through a service mesh whose default
@@ -127,6 +140,8 @@ impl Default for Settings {
             per_file_ignores: Vec::new(),
             cache_dir: None,
             cwd: None,
+            flags: Flags::default(),
+            nested: Vec::new(),
         }
     }
 }
