@@ -358,3 +358,58 @@ fn the_graph_command_reads_the_configuration() {
     assert_eq!(code, 2);
     assert!(err.contains("needs `to`"), "{err}");
 }
+
+/// `cargo binstall` reads `[package.metadata.binstall]`: its `pkg-url`
+/// must name the archive scripts/package-release.sh writes (the one the
+/// release workflow publishes and the Action installs), and its `bin-dir`
+/// the binary's path inside it, or `cargo binstall` falls back to a build.
+#[test]
+fn binstall_metadata_names_the_release_archives() {
+    let root = common::root();
+    let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let binstall = &manifest["package"]["metadata"]["binstall"];
+    let version = manifest["package"]["version"].as_str().unwrap();
+    let (target, bin) = ("x86_64-unknown-linux-musl", "retrylint");
+    let fill = |s: &str| {
+        s.replace("{ version }", version)
+            .replace("{ target }", target)
+            .replace("{ bin }", bin)
+            .replace("{ binary-ext }", "")
+    };
+    let url = fill(binstall["pkg-url"].as_str().unwrap());
+    assert_eq!(binstall["pkg-fmt"].as_str(), Some("tgz"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("bash")
+        .arg(root.join("scripts/package-release.sh"))
+        .args([target, root.join("Cargo.toml").to_str().unwrap()])
+        .arg(dir.path().join(format!("v{version}")))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let archive = String::from_utf8(out.stdout).unwrap();
+    let archive = Path::new(archive.trim());
+    // The tag folder and file name, as the release and the Action have them.
+    let tail: Vec<&str> = url.rsplit('/').take(2).collect();
+    assert_eq!(
+        [tail[1], tail[0]],
+        [
+            format!("v{version}").as_str(),
+            archive.file_name().unwrap().to_str().unwrap()
+        ],
+        "{url}"
+    );
+    assert!(url.starts_with("{ repo }/releases/download/"), "{url}");
+    let listing = std::process::Command::new("tar")
+        .arg("-tzf")
+        .arg(archive)
+        .output()
+        .unwrap();
+    let listing = String::from_utf8(listing.stdout).unwrap();
+    let bin_dir = fill(binstall["bin-dir"].as_str().unwrap());
+    assert!(listing.lines().any(|l| l == bin_dir), "{bin_dir} not in:\n{listing}");
+    let sums = std::fs::read_to_string(archive.with_file_name("SHA256SUMS")).unwrap();
+    assert!(sums.contains(&format!("  {}", archive.file_name().unwrap().to_str().unwrap())));
+}
