@@ -388,7 +388,11 @@ fn binstall_metadata_names_the_release_archives() {
         .arg(dir.path().join(format!("v{version}")))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let archive = String::from_utf8(out.stdout).unwrap();
     let archive = Path::new(archive.trim());
     // The tag folder and file name, as the release and the Action have them.
@@ -409,7 +413,52 @@ fn binstall_metadata_names_the_release_archives() {
         .unwrap();
     let listing = String::from_utf8(listing.stdout).unwrap();
     let bin_dir = fill(binstall["bin-dir"].as_str().unwrap());
-    assert!(listing.lines().any(|l| l == bin_dir), "{bin_dir} not in:\n{listing}");
+    assert!(
+        listing.lines().any(|l| l == bin_dir),
+        "{bin_dir} not in:\n{listing}"
+    );
     let sums = std::fs::read_to_string(archive.with_file_name("SHA256SUMS")).unwrap();
-    assert!(sums.contains(&format!("  {}", archive.file_name().unwrap().to_str().unwrap())));
+    assert!(sums.contains(&format!(
+        "  {}",
+        archive.file_name().unwrap().to_str().unwrap()
+    )));
+}
+
+/// `.ci/run` under `CI=true` without the shared folder stops before the
+/// build with a message that says where to put it (issue 26). Stand-ins
+/// for `cargo`, `rustc`, `rustup`, `apt-get` and `sudo` fail at once, so a
+/// run that went on could neither build nor install anything.
+#[test]
+fn ci_run_without_the_shared_folder_fails_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let shims = dir.path().join("bin");
+    std::fs::create_dir(&shims).unwrap();
+    for tool in ["cargo", "rustc", "rustup", "apt-get", "sudo"] {
+        let p = shims.join(tool);
+        std::fs::write(&p, "#!/bin/sh\necho \"stand-in $0 called\" >&2\nexit 97\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let nowhere = dir.path().join("no-shared");
+    let path = format!(
+        "{}:{}",
+        shims.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("bash")
+        .arg(common::root().join(".ci/run"))
+        .env("CI", "true")
+        .env("RETRYLINT_SHARED", &nowhere)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("MISSING: {}/corpus", nowhere.display()))
+            && err.contains("RETRYLINT_SHARED")
+            && err.contains("FAIL: the tests need what is listed above"),
+        "{err}"
+    );
+    assert!(!err.contains("stand-in"), "it went on: {err}");
 }
