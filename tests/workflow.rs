@@ -462,3 +462,32 @@ fn ci_run_without_the_shared_folder_fails_with_what_to_do() {
     );
     assert!(!err.contains("stand-in"), "it went on: {err}");
 }
+
+/// `.ci/run` and the scripts honour CARGO_TARGET_DIR (issue 26): they ask
+/// scripts/target-dir.sh, which answers as cargo does, and none names a
+/// `target/debug` or `target/release` of its own.
+#[test]
+fn the_scripts_honour_cargo_target_dir() {
+    let root = common::root();
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("bash")
+        .arg(root.join("scripts/target-dir.sh"))
+        .env("CARGO_TARGET_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        dir.path().to_str().unwrap()
+    );
+    let mut scripts = vec![root.join(".ci/run"), root.join("action.yml")];
+    for e in std::fs::read_dir(root.join("scripts")).unwrap() {
+        scripts.push(e.unwrap().path());
+    }
+    for s in scripts {
+        let text = std::fs::read_to_string(&s).unwrap();
+        for bad in ["target/debug", "target/release"] {
+            assert!(!text.contains(bad), "{} names `{bad}`", s.display());
+        }
+    }
+}
