@@ -375,13 +375,15 @@ fn graph(args: &GraphArgs, cwd: &Path) -> i32 {
     let (paths, format) = (&args.paths, args.format);
     // The configuration's [[services]], [[edges]], mesh and entry points
     // shape the graph.
-    let settings = match settings(&args.config, cwd, paths) {
+    let mut settings = match settings(&args.config, cwd, paths) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("retrylint: {e}");
             return 2;
         }
     };
+    // The facts cache where `check` and `audit` keep it for these paths.
+    place_cache(&mut settings, &args.config, paths);
     let pipeline = Pipeline::new(&settings).nearest_configs(discovered(&args.config, paths));
     let mut scan = match pipeline.scan(paths) {
         Ok(s) => s,

@@ -475,7 +475,11 @@ fn the_scripts_honour_cargo_target_dir() {
         .env("CARGO_TARGET_DIR", dir.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().trim(),
         dir.path().to_str().unwrap()
@@ -490,4 +494,49 @@ fn the_scripts_honour_cargo_target_dir() {
             assert!(!text.contains(bad), "{} names `{bad}`", s.display());
         }
     }
+}
+
+/// The `--flags` a command's help lists.
+fn flags_of(command: &str) -> std::collections::BTreeSet<String> {
+    let (_, help, _) = run(cmd(&common::root()).args([command, "--help"]));
+    help.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .map(|w| {
+            w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric())
+                .to_string()
+        })
+        .collect()
+}
+
+/// `graph` and `audit` take the scan flags of `check` (issue 26), and
+/// keep the facts cache where `check` does.
+#[test]
+fn graph_and_audit_take_the_scan_flags_of_check() {
+    let scan = [
+        "--config",
+        "--no-config",
+        "--select",
+        "--ignore",
+        "--exclude",
+        "--max-file-size",
+        "--no-cache",
+        "--cache-dir",
+        "--quiet",
+    ];
+    let check = flags_of("check");
+    for command in ["graph", "audit"] {
+        let flags = flags_of(command);
+        for f in scan {
+            assert!(check.contains(f), "check lacks {f}");
+            assert!(flags.contains(f), "{command} lacks {f}: {flags:?}");
+        }
+    }
+    let dir = repo();
+    write(dir.path(), "svc/application.yml", BAD);
+    let cache = dir.path().join(".retrylint-cache");
+    let (code, _, err) = run(cmd(dir.path()).args(["graph", "--no-cache", "-q", "."]));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(!cache.exists(), "--no-cache wrote a cache");
+    run(cmd(dir.path()).args(["graph", "."]));
+    assert!(cache.is_dir(), "graph keeps no cache where check does");
 }
