@@ -540,3 +540,35 @@ fn graph_and_audit_take_the_scan_flags_of_check() {
     run(cmd(dir.path()).args(["graph", "."]));
     assert!(cache.is_dir(), "graph keeps no cache where check does");
 }
+
+/// The README's first screen (issue 26): what it finds (with the example
+/// tests/cli.rs runs), then how to install it: a release binary, `cargo
+/// install --git`, and from source with rustup, in that order; then the
+/// rest.
+#[test]
+fn the_readme_opens_with_what_it_finds_then_how_to_install_it() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let headings: Vec<&str> = readme.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        headings[..2],
+        ["## What it finds", "## Install"],
+        "{headings:?}"
+    );
+    let install = readme.split("## Install").nth(1).unwrap();
+    let install = install.split("\n## ").next().unwrap();
+    let at = |s: &str| {
+        install
+            .find(s)
+            .unwrap_or_else(|| panic!("Install lacks {s}"))
+    };
+    assert!(at("**A release binary**") < at("cargo install --locked --git"));
+    assert!(at("cargo install --locked --git") < at("rustup"));
+    let finds = readme.split("## What it finds").nth(1).unwrap();
+    assert!(
+        finds
+            .split("## Install")
+            .next()
+            .unwrap()
+            .contains("<!-- example:start -->")
+    );
+}
