@@ -184,6 +184,16 @@ RETRYLINT_RELEASES="$RELEASES" bash "$ROOT/scripts/install-action.sh" v9.9.9 "$I
   || fail "installing a release failed"
 [ $(( $(date +%s) - start )) -le 10 ] || fail "installing a release took more than 10 s"
 "$INSTALL/b/bin/retrylint" --version | grep -q '^retrylint ' || fail "the installed binary does not run"
+# ...and the way the README's Install section says: check the download
+# against SHA256SUMS, unpack it, run retrylint-TARGET/retrylint.
+MANUAL="$WORK/manual"
+mkdir -p "$MANUAL"
+cp "$RELEASES/v9.9.9/retrylint-$triple.tar.gz" "$RELEASES/v9.9.9/SHA256SUMS" "$MANUAL/"
+(cd "$MANUAL" && sha256sum --check --ignore-missing SHA256SUMS > /dev/null && tar -xzf "retrylint-$triple.tar.gz") \
+  || fail "the README's manual install failed"
+"$MANUAL/retrylint-$triple/retrylint" --version | grep -q '^retrylint ' || fail "the README's manual install does not run"
+grep -q 'sha256sum --check --ignore-missing SHA256SUMS' "$ROOT/README.md" \
+  && grep -q 'retrylint-TARGET/retrylint' "$ROOT/README.md" || fail "README's install steps are not the ones tested here"
 # A tampered archive is refused.
 printf '0000000000000000000000000000000000000000000000000000000000000000  retrylint-%s.tar.gz\n' "$triple" \
   > "$RELEASES/v9.9.9/SHA256SUMS"
