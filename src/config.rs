@@ -354,14 +354,15 @@ pub struct Discovered {
     /// common folder of several.
     pub start: PathBuf,
     /// Scanned folders whose nearest configuration is another one (or
-    /// none): one run reads one configuration, so theirs is not applied.
+    /// none): theirs applies to their files, as a nested configuration
+    /// ([`Settings::nested`], loaded by the pipeline).
     pub not_applied: Vec<(PathBuf, Option<PathBuf>)>,
 }
 
 /// The configuration for a run over `dirs` (absolute folders; a file
 /// scanned stands for its folder): the nearest `.retrylint.toml` above
 /// them (see [`discover`]) when they share one; otherwise the one of their
-/// common folder, and the others are listed as not applied.
+/// common folder (the run's, for the per-run keys), with the others listed.
 pub fn discover_for(dirs: &[PathBuf]) -> Discovered {
     let common = dirs
         .iter()
