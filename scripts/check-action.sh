@@ -136,6 +136,49 @@ for creds in with without; do
   ' "$PR/retrylint.sarif" || fail "$creds credentials: the SARIF log lacks the category or the exit code"
 done
 
+# The facts cache (issue 27): the run keeps it in $RUNNER_TEMP/retrylint-facts,
+# the folder the "Restore the facts cache" step persists between runs, keyed
+# by the retrylint build and the configuration and restored by prefix.
+NODE_TOOLS="$TOOLS/npm/node_modules" node -e '
+  const YAML = require(process.env.NODE_TOOLS + "/yaml");
+  const action = YAML.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const steps = action.runs.steps;
+  const facts = steps.find((s) => s.name === "Restore the facts cache");
+  const run = steps.find((s) => s.name === "Run retrylint");
+  const fail = (m) => { console.error(m); process.exit(1); };
+  if (!facts || !/^actions\/cache@/.test(facts.uses)) fail("no actions/cache step for the facts cache");
+  if (facts.with.path !== "${{ runner.temp }}/retrylint-facts") fail("facts cache path: " + facts.with.path);
+  if (!run.run.includes("--cache-dir \"$RUNNER_TEMP/retrylint-facts\"")) fail("the run does not use the persisted facts cache");
+  const key = facts.with.key;
+  for (const part of ["steps.key.outputs.key", "steps.facts-key.outputs.config"]) {
+    if (!key.includes(part)) fail("the facts cache key lacks " + part);
+  }
+  const restore = facts.with["restore-keys"].split("\n").map((l) => l.trim()).filter(Boolean);
+  if (restore.length < 2) fail("restore-keys: " + restore);
+  for (const r of restore) if (!key.startsWith(r)) fail("restore key " + r + " is no prefix of " + key);
+' "$ROOT/action.yml" || fail "the facts cache is not persisted as documented"
+FACTS="$RUNNER_TEMP/retrylint-facts"
+ls "$FACTS"/facts-* > /dev/null 2>&1 || fail "the run kept no facts cache in $FACTS"
+before="$(cd "$FACTS" && sha256sum facts-*)"
+# Restored into another checkout path, it still hits: nothing is parsed
+# again, so nothing is written (entries hold root-relative paths only).
+ELSEWHERE="$WORK/elsewhere/checkout"
+mkdir -p "$WORK/elsewhere"
+cp -a "$PR" "$ELSEWHERE"
+run_action "$ELSEWHERE" pull_request
+annotated payments || fail "another checkout path: the pull request's file is not annotated"
+[ "$(cd "$FACTS" && sha256sum facts-*)" = "$before" ] \
+  || fail "the facts cache restored into another checkout path missed: it was written again"
+# The configuration part of the key: the same in any checkout path, another
+# when a .retrylint.toml changes.
+NODE_TOOLS="$TOOLS/npm/node_modules" node "$ROOT/scripts/action-step.mjs" "$ROOT/action.yml" "Key the facts cache" > "$WORK/facts-key.sh"
+facts_key() { (cd "$1" && : > "$WORK/facts-key" && GITHUB_OUTPUT="$WORK/facts-key" INPUT_CONFIG="" bash "$WORK/facts-key.sh" && cat "$WORK/facts-key"); }
+k1="$(facts_key "$PR")"; k2="$(facts_key "$ELSEWHERE")"
+echo "$k1" | grep -Eqx 'config=[0-9a-f]{16}' || fail "facts cache key: \`$k1\`"
+[ "$k1" = "$k2" ] || fail "the facts cache key depends on the checkout path: $k1 $k2"
+printf 'select = ["RL2"]\n' > "$ELSEWHERE/.retrylint.toml"
+[ "$(facts_key "$ELSEWHERE")" != "$k1" ] || fail "the facts cache key ignores the configuration"
+
 # Two uses in one workflow: each log carries its own category; an empty
 # category writes none (upload-sarif then derives one).
 CATEGORY=retrylint/deploy run_action "$PR" push
@@ -184,6 +227,16 @@ RETRYLINT_RELEASES="$RELEASES" bash "$ROOT/scripts/install-action.sh" v9.9.9 "$I
   || fail "installing a release failed"
 [ $(( $(date +%s) - start )) -le 10 ] || fail "installing a release took more than 10 s"
 "$INSTALL/b/bin/retrylint" --version | grep -q '^retrylint ' || fail "the installed binary does not run"
+# ...and the way the README's Install section says: check the download
+# against SHA256SUMS, unpack it, run retrylint-TARGET/retrylint.
+MANUAL="$WORK/manual"
+mkdir -p "$MANUAL"
+cp "$RELEASES/v9.9.9/retrylint-$triple.tar.gz" "$RELEASES/v9.9.9/SHA256SUMS" "$MANUAL/"
+(cd "$MANUAL" && sha256sum --check --ignore-missing SHA256SUMS > /dev/null && tar -xzf "retrylint-$triple.tar.gz") \
+  || fail "the README's manual install failed"
+"$MANUAL/retrylint-$triple/retrylint" --version | grep -q '^retrylint ' || fail "the README's manual install does not run"
+grep -q 'sha256sum --check --ignore-missing SHA256SUMS' "$ROOT/README.md" \
+  && grep -q 'retrylint-TARGET/retrylint' "$ROOT/README.md" || fail "README's install steps are not the ones tested here"
 # A tampered archive is refused.
 printf '0000000000000000000000000000000000000000000000000000000000000000  retrylint-%s.tar.gz\n' "$triple" \
   > "$RELEASES/v9.9.9/SHA256SUMS"

@@ -68,6 +68,8 @@ pub fn run(scan: &Scan, settings: &Settings, graph: Option<&Graph>) -> Checked {
         .map(|(id, f)| {
             let mut out = Vec::new();
             let mut notes = Vec::new();
+            // The configuration nearest the file (nested projects).
+            let settings = settings.for_path(&f.source.path);
             for d in &f.facts.diagnostics {
                 let rule = d.code.rule();
                 let mut finding = Finding::new(rule, id, d.span, d.message.clone(), d.help.clone());

@@ -375,14 +375,16 @@ fn graph(args: &GraphArgs, cwd: &Path) -> i32 {
     let (paths, format) = (&args.paths, args.format);
     // The configuration's [[services]], [[edges]], mesh and entry points
     // shape the graph.
-    let settings = match settings(&args.config, cwd, paths) {
+    let mut settings = match settings(&args.config, cwd, paths) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("retrylint: {e}");
             return 2;
         }
     };
-    let pipeline = Pipeline::new(&settings).config_notices(discovered(&args.config, paths));
+    // The facts cache where `check` and `audit` keep it for these paths.
+    place_cache(&mut settings, &args.config, paths);
+    let pipeline = Pipeline::new(&settings).nearest_configs(discovered(&args.config, paths));
     let mut scan = match pipeline.scan(paths) {
         Ok(s) => s,
         Err(e) => {
@@ -421,16 +423,14 @@ pub fn settings(args: &ConfigArgs, cwd: &Path, paths: &[PathBuf]) -> Result<Sett
         (None, false) => ConfigChoice::Discover,
     };
     let mut settings = crate::pipeline::configure(cwd, paths, choice)?;
-    if !args.select.is_empty() {
-        settings.select = args.select.clone();
-    }
-    if !args.ignore.is_empty() {
-        settings.ignore = args.ignore.clone();
-    }
-    settings.exclude.extend(args.exclude.iter().cloned());
-    if let Some(n) = args.max_file_size {
-        settings.max_file_size = n;
-    }
+    // Applied again over each nested configuration the run reads.
+    let flags = config::Flags {
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+        exclude: args.exclude.clone(),
+        max_file_size: args.max_file_size,
+    };
+    flags.apply(&mut settings);
     settings.cache_dir = if args.no_cache {
         None
     } else if let Some(dir) = &args.cache_dir {
@@ -451,8 +451,8 @@ pub fn settings(args: &ConfigArgs, cwd: &Path, paths: &[PathBuf]) -> Result<Sett
 }
 
 /// The paths named, when the configuration was looked for above them
-/// (not named, not turned off): the run then says which configuration
-/// files it found there and does not apply.
+/// (not named, not turned off): each file then takes the nearest
+/// configuration above it, nested projects' included.
 fn discovered<'a>(args: &ConfigArgs, paths: &'a [PathBuf]) -> Option<&'a [PathBuf]> {
     (args.config.is_none() && !args.no_config).then_some(paths)
 }
@@ -485,7 +485,7 @@ fn audit(args: AuditArgs, cwd: &Path) -> i32 {
     // the configuration applied.
     let run = Pipeline::new(&settings)
         .progress(&bar)
-        .config_notices(discovered(&args.config, &args.paths))
+        .nearest_configs(discovered(&args.config, &args.paths))
         .run(&args.paths);
     bar.finish();
     let Run {
@@ -649,7 +649,7 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
         }
         None => None,
     };
-    let pipeline = Pipeline::new(&settings).config_notices(discovered(&args.config, &args.paths));
+    let pipeline = Pipeline::new(&settings).nearest_configs(discovered(&args.config, &args.paths));
     let Run {
         mut scan, report, ..
     } = pipeline.run_for(&roots, |f| {

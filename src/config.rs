@@ -8,6 +8,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod scopes;
+pub use scopes::{Flags, PER_RUN_KEYS};
+
 /// Numbers rules compare against.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Thresholds {
@@ -61,6 +64,16 @@ pub struct Settings {
     /// reads the process's directory. `None`: paths are taken as given.
     #[serde(skip)]
     pub cwd: Option<PathBuf>,
+    /// The command line's flags, applied over this configuration and over
+    /// every nested one ([`Flags::apply`]).
+    #[serde(skip)]
+    pub flags: Flags,
+    /// The configuration files below this one that apply to the files in
+    /// their folders (`.retrylint.toml` of nested projects), each with its
+    /// own [`Settings::root`]; a file's settings are those of the nearest
+    /// ([`Settings::for_path`]). Empty with `--config` or `--no-config`.
+    #[serde(skip)]
+    pub nested: Vec<Settings>,
 }
 
 /// `mesh = ...`: whether calls go through a service mesh whose default
@@ -127,6 +140,8 @@ impl Default for Settings {
             per_file_ignores: Vec::new(),
             cache_dir: None,
             cwd: None,
+            flags: Flags::default(),
+            nested: Vec::new(),
         }
     }
 }
@@ -339,14 +354,15 @@ pub struct Discovered {
     /// common folder of several.
     pub start: PathBuf,
     /// Scanned folders whose nearest configuration is another one (or
-    /// none): one run reads one configuration, so theirs is not applied.
+    /// none): theirs applies to their files, as a nested configuration
+    /// ([`Settings::nested`], loaded by the pipeline).
     pub not_applied: Vec<(PathBuf, Option<PathBuf>)>,
 }
 
 /// The configuration for a run over `dirs` (absolute folders; a file
 /// scanned stands for its folder): the nearest `.retrylint.toml` above
 /// them (see [`discover`]) when they share one; otherwise the one of their
-/// common folder, and the others are listed as not applied.
+/// common folder (the run's, for the per-run keys), with the others listed.
 pub fn discover_for(dirs: &[PathBuf]) -> Discovered {
     let common = dirs
         .iter()

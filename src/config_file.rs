@@ -1,7 +1,8 @@
 //! `.retrylint.toml`: found from the scanned paths upward to the
 //! repository root (the first directory holding `.git`; see
 //! [`crate::config::discover_for`]), or named by
-//! `--config FILE`; parsed with spans and validated into the types of
+//! `--config FILE`; nested ones below apply to the files in their folders
+//! (`crate::config::Settings::nested`, loaded by [`crate::pipeline`]); parsed with spans and validated into the types of
 //! [`crate::config`]. Unknown keys and bad values are errors that name the
 //! file, the line and column, and the closest known key.
 //!
@@ -59,7 +60,7 @@ pub const KEYS: &[KeyDoc] = &[
         key: "cache-dir",
         kind: "string (path)",
         default: "`.retrylint-cache`",
-        doc: "where the facts cache lives, relative to this file; `--no-cache` turns it off",
+        doc: "where the facts cache lives, relative to this file; `--no-cache` turns it off; per run, not per file",
     },
     KeyDoc {
         key: "severity",
@@ -77,7 +78,7 @@ pub const KEYS: &[KeyDoc] = &[
         key: "thresholds.amplification",
         kind: "integer >= 1",
         default: "10",
-        doc: "RL401: more attempts than this along one call path",
+        doc: "RL401: more attempts than this along one call path; per run, not per file",
     },
     KeyDoc {
         key: "[[overrides]] paths",
@@ -125,13 +126,13 @@ pub const KEYS: &[KeyDoc] = &[
         key: "mesh",
         kind: "`\"auto\"`, `\"istio\"` or `\"none\"`",
         default: "`auto`: Istio when the files show it",
-        doc: "the service mesh whose default retries apply to every hop",
+        doc: "the service mesh whose default retries apply to every hop; per run, not per file",
     },
     KeyDoc {
         key: "[[services]] name",
         kind: "string (required, unique)",
         default: "",
-        doc: "a service of the call graph",
+        doc: "a service of the call graph; per run, not per file",
     },
     KeyDoc {
         key: "[[services]] paths",
@@ -149,7 +150,7 @@ pub const KEYS: &[KeyDoc] = &[
         key: "[[edges]] from",
         kind: "string (required)",
         default: "",
-        doc: "the calling service",
+        doc: "the calling service; per run, not per file",
     },
     KeyDoc {
         key: "[[edges]] to",
@@ -167,7 +168,7 @@ pub const KEYS: &[KeyDoc] = &[
         key: "entry-points",
         kind: "array of strings",
         default: "services nobody calls",
-        doc: "services where call paths start",
+        doc: "services where call paths start; per run, not per file",
     },
 ];
 

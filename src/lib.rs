@@ -132,7 +132,16 @@ pub fn scan_with_progress(
     progress: &dyn Progress,
 ) -> Result<Scan, String> {
     let start = Instant::now();
-    // The cache file is read while the tree is walked.
+    let (walk, cache) = walk_and_open(roots, settings)?;
+    Ok(read_walked(walk, cache, roots, settings, progress, start))
+}
+
+/// The first half of [`scan`]: walk `roots` (the run's `exclude`) and,
+/// meanwhile, read the facts cache.
+pub fn walk_and_open(
+    roots: &[PathBuf],
+    settings: &Settings,
+) -> Result<(discover::Walk, cache::Cache), String> {
     let (walk, cache) = rayon::join(
         || discover::walk(roots, &settings.exclude, settings.cwd.as_deref()),
         || match &settings.cache_dir {
@@ -140,10 +149,7 @@ pub fn scan_with_progress(
             None => cache::Cache::disabled(),
         },
     );
-    let walk = walk?;
-    Ok(read_walk_with(
-        walk, cache, roots, settings, progress, start,
-    ))
+    Ok((walk?, cache))
 }
 
 /// Read, extract and link the files of a finished walk of `roots`, with
@@ -155,10 +161,12 @@ pub fn read_walk(
     settings: &Settings,
     start: Instant,
 ) -> Scan {
-    read_walk_with(walk, cache::Cache::disabled(), roots, settings, &(), start)
+    read_walked(walk, cache::Cache::disabled(), roots, settings, &(), start)
 }
 
-fn read_walk_with(
+/// The second half of [`scan`]: read, extract and link the files of a
+/// walk, each file with its own settings ([`Settings::for_path`]).
+pub fn read_walked(
     walk: discover::Walk,
     cache: cache::Cache,
     roots: &[PathBuf],
@@ -194,7 +202,13 @@ fn read_walk_with(
             let shown = display(&c.path, cwd);
             let relative = relative_to_root(&c.path, roots);
             let read = match std::panic::catch_unwind(|| {
-                read_one(&c.path, &relative, &shown, settings, &cache)
+                read_one(
+                    &c.path,
+                    &relative,
+                    &shown,
+                    settings.for_path(&c.path),
+                    &cache,
+                )
             }) {
                 Ok(r) => r,
                 Err(panic) => {

@@ -11,6 +11,7 @@ use crate::report::{self, Report};
 use crate::source::SourceFile;
 use crate::{Notice, Progress, Scan, check, guard};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// What a run produced: the files read, their call graph (`None` when its
 /// stage stopped: a notice says so) and what is reported.
@@ -21,14 +22,18 @@ pub struct Run {
     pub report: Report,
 }
 
-/// The stages of a run over some roots with one configuration.
+/// The stages of a run over some roots: with the run's configuration, and
+/// (after [`Pipeline::nearest_configs`]) each file with the nearest one.
 pub struct Pipeline<'a> {
     settings: &'a Settings,
     progress: &'a dyn Progress,
     /// The paths the user named, when the configuration was discovered
-    /// (not named with `--config` nor turned off): the run says which
-    /// configuration files in or above them it does not apply.
+    /// (not named with `--config` nor turned off): each file then takes
+    /// the nearest `.retrylint.toml` above it.
     named: Option<&'a [PathBuf]>,
+    /// The run's settings with the nested configurations the scan found
+    /// ([`Settings::nested`]); unset: none.
+    scoped: OnceLock<Settings>,
 }
 
 impl<'a> Pipeline<'a> {
@@ -37,6 +42,7 @@ impl<'a> Pipeline<'a> {
             settings,
             progress: &(),
             named: None,
+            scoped: OnceLock::new(),
         }
     }
 
@@ -46,29 +52,47 @@ impl<'a> Pipeline<'a> {
         self
     }
 
-    /// Add a notice for each configuration file in or above `named` (the
-    /// paths the user named) that the run does not apply; `None`: none.
-    pub fn config_notices(mut self, named: Option<&'a [PathBuf]>) -> Self {
+    /// Check each file with the nearest `.retrylint.toml` above it (in or
+    /// above `named`, the paths the user named, or below them), as ruff
+    /// does; `None`: every file with the run's configuration.
+    pub fn nearest_configs(mut self, named: Option<&'a [PathBuf]>) -> Self {
         self.named = named;
         self
     }
 
+    /// The run's settings, with the nested configurations once the scan
+    /// has found them.
     pub fn settings(&self) -> &Settings {
-        self.settings
+        self.scoped.get().unwrap_or(self.settings)
     }
 
     /// Walk `roots`, read, extract and link every file.
     pub fn scan(&self, roots: &[PathBuf]) -> Result<Scan, String> {
-        let mut scan = crate::scan_with_progress(roots, self.settings, self.progress)?;
-        scan.stats.config_files = self
-            .settings
-            .config_file
-            .iter()
-            .map(|f| crate::source::display_path(&self.settings.shown(f)))
-            .collect();
-        if let Some(named) = self.named {
-            self.unapplied_configs(&mut scan, named);
+        let start = std::time::Instant::now();
+        let (mut walk, cache) = crate::walk_and_open(roots, self.settings)?;
+        let mut notices = Vec::new();
+        if let Some(named) = self.named
+            && let Some(scoped) = self.nested_configs(named, &walk, &mut notices)?
+        {
+            let globs: Vec<_> = scoped
+                .scopes()
+                .map(Settings::exclude_globs)
+                .collect::<Result<_, _>>()?;
+            walk.files.retain(|c| match scoped.scope_of(&c.path) {
+                0 => true,
+                i => !globs[i].is_match(&scoped.nested[i - 1].relative_path(&c.path)),
+            });
+            let _ = self.scoped.set(scoped);
         }
+        let s = self.settings();
+        let mut scan = crate::read_walked(walk, cache, roots, s, self.progress, start);
+        scan.stats.config_files = s
+            .scopes()
+            .filter_map(|c| c.config_file.as_deref())
+            .map(|f| crate::source::display_path(&s.shown(f)))
+            .collect();
+        scan.notices.append(&mut notices);
+        scan.notices.sort();
         Ok(scan)
     }
 
@@ -76,7 +100,7 @@ impl<'a> Pipeline<'a> {
     pub fn graph(&self, scan: &Scan) -> Result<Graph, Notice> {
         guard::run(guard::budget(guard::STAGE_BUDGET), || {
             guard::inject("graph");
-            crate::graph::build(&scan.files, self.settings)
+            crate::graph::build(&scan.files, self.settings())
         })
         .map_err(|stop| crate::stage_notice("building the call graph", &stop))
     }
@@ -106,18 +130,19 @@ impl<'a> Pipeline<'a> {
 
     /// The stages after the scan, for a scan read elsewhere.
     pub fn after_scan(&self, mut scan: Scan, keep: impl Fn(&SourceFile) -> bool) -> Run {
+        let settings = self.settings();
         let graph = self.graph(&scan);
-        // The configuration file joins the scan after the graph is built,
-        // so that RL904 can point into it.
-        let config = report::attach_config(&mut scan, self.settings);
+        // The configuration files join the scan after the graph is built,
+        // so that RL904 can point into them.
+        let configs = report::attach_configs(&mut scan, settings);
         let allowed: Vec<bool> = scan.files.iter().map(|f| keep(&f.source)).collect();
-        let mut checked = check::run(&scan, self.settings, graph.as_ref().ok());
+        let mut checked = check::run(&scan, settings, graph.as_ref().ok());
         if let Err(notice) = &graph {
             checked.notices.push(notice.clone());
             checked.notices.sort();
         }
         let allowed = (!allowed.iter().all(|&a| a)).then_some(&allowed[..]);
-        let mut report = report::select(&scan, checked, self.settings, config, allowed);
+        let mut report = report::select(&scan, checked, settings, &configs, allowed);
         scan.notices.append(&mut report.notices);
         Run {
             scan,
@@ -126,46 +151,77 @@ impl<'a> Pipeline<'a> {
         }
     }
 
-    /// One notice per configuration the run does not apply: the nearest
-    /// one of a named path that is not the run's, and each one below a
-    /// named folder. One run reads one configuration.
-    fn unapplied_configs(&self, scan: &mut Scan, named: &[PathBuf]) {
+    /// The run's settings with the configuration files that apply to some
+    /// of its files besides the run's own: the nearest one above each named
+    /// path, and each one the walk passed. Each is read over the defaults
+    /// with the command line's flags on top; a key that only the run's
+    /// configuration can set ([`config::PER_RUN_KEYS`]) gets a notice.
+    /// `None`: there are none.
+    fn nested_configs(
+        &self,
+        named: &[PathBuf],
+        walk: &crate::discover::Walk,
+        notices: &mut Vec<Notice>,
+    ) -> Result<Option<Settings>, String> {
         let s = self.settings;
         let used = s.config_file.as_deref().map(|f| abs(s, f));
-        let applied = match &s.config_file {
-            Some(f) => format!("`{}`", crate::source::display_path(&s.shown(f))),
-            None => "no configuration file".into(),
-        };
-        let named: Vec<PathBuf> = named.iter().map(|p| abs(s, p)).collect();
-        let mut unapplied: Vec<PathBuf> = Vec::new();
-        for path in &named {
+        let mut found: Vec<PathBuf> = Vec::new();
+        for path in named {
+            let path = abs(s, path);
             let dir = match path.parent() {
                 Some(dir) if path.is_file() => dir,
-                _ => path,
+                _ => &path,
             };
-            unapplied.extend(config::discover(dir));
+            found.extend(config::discover(dir));
         }
-        unapplied.extend(
-            scan.stats
-                .configs_seen
+        found.extend(
+            walk.files
                 .iter()
-                .map(|f| abs(s, f))
-                .filter(|f| named.iter().any(|p| f.starts_with(p))),
+                .filter(|c| c.path.file_name().is_some_and(|n| n == config::FILE_NAME))
+                .map(|c| abs(s, &c.path)),
         );
-        unapplied.retain(|f| Some(f) != used.as_ref());
-        unapplied.sort();
-        unapplied.dedup();
-        for f in unapplied {
-            let dir = crate::source::display_path(&s.shown(f.parent().unwrap_or(Path::new("."))));
-            scan.notices.push(Notice {
-                path: Some(crate::source::display_path(&s.shown(&f))),
-                message: format!(
-                    "not applied: one run reads one configuration, and this one reads {applied}; check `{}` on its own to apply it",
-                    if dir.is_empty() { "." } else { &dir }
-                ),
-                internal: false,
-            });
+        found.retain(|f| Some(f) != used.as_ref());
+        found.sort();
+        found.dedup();
+        if found.is_empty() {
+            return Ok(None);
         }
+        let run = match &used {
+            Some(f) => format!(
+                "the run's configuration, `{}`",
+                crate::source::display_path(&s.shown(f))
+            ),
+            None => "a configuration file above every scanned path (the run has none)".into(),
+        };
+        let mut nested = Vec::with_capacity(found.len());
+        for f in found {
+            let mut n = Settings {
+                cwd: s.cwd.clone(),
+                ..Settings::default()
+            };
+            crate::config_file::load(&f, &mut n).map_err(|e| e.to_string())?;
+            s.flags.apply(&mut n);
+            let keys = n.per_run_keys_differing(s);
+            if !keys.is_empty() {
+                let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+                notices.push(Notice {
+                    path: Some(crate::source::display_path(&s.shown(&f))),
+                    message: format!(
+                        "{} not applied: {} the whole run (one call graph, one cache), so only from {run}; set {} there, or check this folder on its own",
+                        keys.join(", "),
+                        if keys.len() == 1 { "it shapes" } else { "they shape" },
+                        if keys.len() == 1 { "it" } else { "them" },
+                    ),
+                    internal: false,
+                });
+            }
+            n.cache_dir = None;
+            nested.push(n);
+        }
+        Ok(Some(Settings {
+            nested,
+            ..s.clone()
+        }))
     }
 }
 

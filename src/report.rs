@@ -37,21 +37,26 @@ pub struct Report {
     pub notices: Vec<crate::Notice>,
 }
 
-/// Add the configuration file to the scan, so that RL904 can point into
-/// it; returns its id. Only when it has entries that can be unused.
-pub fn attach_config(scan: &mut Scan, settings: &Settings) -> Option<FileId> {
-    if settings.per_file_ignores.is_empty() {
-        return None;
-    }
-    let path = settings.config_file.as_ref()?;
-    let text = std::fs::read_to_string(path).ok()?;
-    let shown = settings.shown(path);
-    scan.files.push(ScannedFile {
-        source: SourceFile::new(shown, text),
-        facts: Default::default(),
-        syntax: None,
-    });
-    Some(scan.files.len() - 1)
+/// Add the configuration files to the scan, so that RL904 can point into
+/// them; returns the id of each, one per [`Settings::scopes`] (`None`: no
+/// file, or no entries that can be unused).
+pub fn attach_configs(scan: &mut Scan, settings: &Settings) -> Vec<Option<FileId>> {
+    settings
+        .scopes()
+        .map(|s| {
+            if s.per_file_ignores.is_empty() {
+                return None;
+            }
+            let path = s.config_file.as_ref()?;
+            let text = std::fs::read_to_string(path).ok()?;
+            scan.files.push(ScannedFile {
+                source: SourceFile::new(settings.shown(path), text),
+                facts: Default::default(),
+                syntax: None,
+            });
+            Some(scan.files.len() - 1)
+        })
+        .collect()
 }
 
 /// What a run reports from every rule's findings (`checked`): with
@@ -59,20 +64,28 @@ pub fn attach_config(scan: &mut Scan, settings: &Settings) -> Option<FileId> {
 /// (`--changed-since`, files named on the command line while the whole
 /// repository is read); the other files' findings are only counted, not
 /// suppressed, fingerprinted or kept, which is most of the work when one
-/// file of a large repository is checked. `config` is the id from
-/// [`attach_config`].
+/// file of a large repository is checked. `configs` are the ids from
+/// [`attach_configs`]. Each file is judged by the settings that apply to
+/// it ([`Settings::for_path`]).
 pub fn select(
     scan: &Scan,
     checked: check::Checked,
     settings: &Settings,
-    config: Option<FileId>,
+    configs: &[Option<FileId>],
     allowed: Option<&[bool]>,
 ) -> Report {
+    let scoped: Vec<&Settings> = scan
+        .files
+        .iter()
+        .map(|f| settings.for_path(&f.source.path))
+        .collect();
     let relative: Vec<String> = scan
         .files
         .iter()
-        .map(|f| settings.relative_path(&f.source.path))
+        .zip(&scoped)
+        .map(|(f, s)| s.relative_path(&f.source.path))
         .collect();
+    let enabled = |f: &Finding| scoped[f.file].is_enabled_at(f.rule, &relative[f.file]);
     let check::Checked {
         mut findings,
         notices,
@@ -81,26 +94,22 @@ pub fn select(
     if let Some(allowed) = allowed {
         findings.retain(|f| {
             let keep = allowed[f.file];
-            if !keep && settings.is_enabled_at(f.rule, &relative[f.file]) {
+            if !keep && enabled(f) {
                 elsewhere += 1;
             }
             keep
         });
     }
-    let mut out = suppress::apply(scan, findings, settings, config);
+    let mut out = suppress::apply(scan, findings, settings, configs);
     if let Some(allowed) = allowed {
         // Unused-suppression findings of files not reported (their
         // findings were not offered) are dropped, not counted.
         out.findings.retain(|f| allowed[f.file]);
         out.suppressed.retain(|s| allowed[s.finding.file]);
     }
-    let mut findings: Vec<Finding> = out
-        .findings
-        .into_iter()
-        .filter(|f| settings.is_enabled_at(f.rule, &relative[f.file]))
-        .collect();
+    let mut findings: Vec<Finding> = out.findings.into_iter().filter(|f| enabled(f)).collect();
     for f in &mut findings {
-        if let Some(s) = settings.severity_at(f.rule, &relative[f.file]) {
+        if let Some(s) = scoped[f.file].severity_at(f.rule, &relative[f.file]) {
             f.severity = s;
         }
     }
@@ -112,7 +121,7 @@ pub fn select(
         suppressed: out
             .suppressed
             .into_iter()
-            .filter(|s| settings.is_enabled_at(s.finding.rule, &relative[s.finding.file]))
+            .filter(|s| enabled(&s.finding))
             .collect(),
         without_reason: out.without_reason,
         baselined: 0,

@@ -197,7 +197,8 @@ fn parse(text: &str, at: usize, end: usize, line: usize, own_line: bool) -> Opti
 pub enum By {
     /// An inline or file-level comment at this span of the finding's file.
     Comment(FileId, Span),
-    /// The `[[per-file-ignores]]` entry with this index.
+    /// The `[[per-file-ignores]]` entry with this index in the configuration
+    /// that applies to the finding's file.
     Config(usize),
 }
 
@@ -230,7 +231,7 @@ pub fn apply(
     scan: &Scan,
     findings: Vec<Finding>,
     settings: &Settings,
-    config: Option<FileId>,
+    configs: &[Option<FileId>],
 ) -> Outcome {
     let per_file: Vec<Vec<Directive>> = scan
         .files
@@ -241,17 +242,27 @@ pub fn apply(
         .iter()
         .map(|ds| ds.iter().map(|d| vec![false; d.codes.len()]).collect())
         .collect();
-    let mut entry_used: Vec<Vec<bool>> = settings
-        .per_file_ignores
+    // Per configuration (`Settings::scopes`), per entry, per code.
+    let scopes: Vec<&Settings> = settings.scopes().collect();
+    let mut entry_used: Vec<Vec<Vec<bool>>> = scopes
         .iter()
-        .map(|e| vec![false; e.codes.len()])
+        .map(|s| {
+            s.per_file_ignores
+                .iter()
+                .map(|e| vec![false; e.codes.len()])
+                .collect()
+        })
         .collect();
     let mut out = Outcome::default();
-    let relative: Vec<String> = scan
+    // Each file's configuration, and its path as that one's globs see it.
+    let (scope, relative): (Vec<usize>, Vec<String>) = scan
         .files
         .iter()
-        .map(|f| settings.relative_path(&f.source.path))
-        .collect();
+        .map(|f| {
+            let k = settings.scope_of(&f.source.path);
+            (k, scopes[k].relative_path(&f.source.path))
+        })
+        .unzip();
     for f in findings {
         let file = scan.file(f.file);
         let line = file.lines().line_of(f.span.start.min(file.text.len()));
@@ -276,13 +287,14 @@ pub fn apply(
                 }
             }
         }
-        for (ei, e) in settings.per_file_ignores.iter().enumerate() {
+        let k = scope[f.file];
+        for (ei, e) in scopes[k].per_file_ignores.iter().enumerate() {
             if !e.paths.is_match(&relative[f.file]) {
                 continue;
             }
             for (ci, code) in e.codes.iter().enumerate() {
                 if names(code, f.rule) {
-                    entry_used[ei][ci] = true;
+                    entry_used[k][ei][ci] = true;
                     if by.is_none() {
                         by = Some((By::Config(ei), e.reason.clone()));
                     }
@@ -333,15 +345,19 @@ pub fn apply(
                 .push(Finding::new(rl904, id, span, message, help));
         }
     }
-    for (ei, e) in settings.per_file_ignores.iter().enumerate() {
-        if e.reason.is_none() {
-            out.without_reason += 1;
-        }
-        let Some(cfg) = config else { continue };
-        for (ci, code) in e.codes.iter().enumerate() {
-            if !entry_used[ei][ci] {
-                let (m, h) = unused_suppression::unused_entry(code);
-                out.findings.push(Finding::new(rl904, cfg, e.span, m, h));
+    for (k, s) in scopes.iter().enumerate() {
+        for (ei, e) in s.per_file_ignores.iter().enumerate() {
+            if e.reason.is_none() {
+                out.without_reason += 1;
+            }
+            let Some(cfg) = configs.get(k).copied().flatten() else {
+                continue;
+            };
+            for (ci, code) in e.codes.iter().enumerate() {
+                if !entry_used[k][ei][ci] {
+                    let (m, h) = unused_suppression::unused_entry(code);
+                    out.findings.push(Finding::new(rl904, cfg, e.span, m, h));
+                }
             }
         }
     }

@@ -145,6 +145,43 @@ fn a_configured_instance_used_in_code_is_one_policy() {
 }
 
 #[test]
+fn a_configured_instance_is_one_policy_however_many_sites_use_it() {
+    // The monorepo's orders service with a second client that retries
+    // through the same `payments` instance: still one policy, both uses
+    // beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("services/orders");
+    let from = std::path::Path::new("testdata/monorepo/services/orders");
+    let java = "src/main/java/com/example/orders";
+    let yml = "src/main/resources/application.yml";
+    std::fs::create_dir_all(orders.join(java)).unwrap();
+    std::fs::create_dir_all(orders.join(yml).parent().unwrap()).unwrap();
+    std::fs::copy(from.join(yml), orders.join(yml)).unwrap();
+    let client = std::fs::read_to_string(from.join(java).join("PaymentsClient.java")).unwrap();
+    std::fs::write(orders.join(java).join("PaymentsClient.java"), &client).unwrap();
+    std::fs::write(
+        orders.join(java).join("RefundsClient.java"),
+        client
+            .replace("PaymentsClient", "RefundsClient")
+            .replace("charge(", "refund("),
+    )
+    .unwrap();
+    let r = report_of(&[dir.path().to_path_buf()]);
+    assert_eq!(r.summary.policies_by_system.get("Resilience4j"), Some(&1));
+    let rows: Vec<_> = r
+        .services
+        .iter()
+        .flat_map(|s| s.policies.iter())
+        .filter(|p| p.system == "Resilience4j")
+        .collect();
+    assert_eq!(rows.len(), 1);
+    let mut uses: Vec<&str> = rows[0].used_at.iter().map(|u| u.file.as_str()).collect();
+    uses.sort();
+    assert_eq!(uses.len(), 2, "{uses:?}");
+    assert!(uses[0].ends_with("PaymentsClient.java") && uses[1].ends_with("RefundsClient.java"));
+}
+
+#[test]
 fn monorepo_report_html() {
     let r = report("testdata/monorepo");
     let doc = parse_and_check(&html::render(&r), &r);

@@ -472,8 +472,8 @@ fn the_configuration_comes_from_the_scanned_tree_not_the_working_directory() {
     let (code, out, err) = stdout(cmd().current_dir(&a).args(["check", "--no-cache", "."]));
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
     assert!(err.contains("config .retrylint.toml:"), "{err}");
-    // Both: one configuration (their common folder has none), and a notice
-    // for each that is not applied.
+    // Both: each file with its own (their common folder has none), and
+    // the summary names both.
     let (_, out, err) = stdout(cmd().current_dir(dir.path()).args([
         "check",
         "--no-cache",
@@ -482,13 +482,20 @@ fn the_configuration_comes_from_the_scanned_tree_not_the_working_directory() {
         "a",
         "b",
     ]));
-    assert_eq!(out.matches("RL203 [warning]").count(), 2, "{out}");
     assert!(
-        err.contains("a/.retrylint.toml: not applied")
-            && err.contains("b/.retrylint.toml: not applied"),
+        !out.contains("a/application.yml") && out.contains("b/application.yml:"),
+        "A selects RL301 only: {out}"
+    );
+    assert_eq!(out.matches("RL203 [error]").count(), 1, "{out}");
+    assert!(
+        err.contains("config a/.retrylint.toml, b/.retrylint.toml:"),
         "{err}"
     );
-    assert!(err.contains("no config file:"), "{err}");
+    // B's `mesh` is read for the whole run only, and the run's is none.
+    assert!(
+        err.contains("b/.retrylint.toml: `mesh` not applied"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -514,29 +521,34 @@ fn the_nearest_configuration_to_the_scanned_files_applies() {
             .args(args);
         stdout(&mut c)
     };
-    // The folder, and a file in it (as pre-commit passes it): its own.
-    for given in ["sub", "sub/application.yml"] {
+    // The folder, and a file in it (as pre-commit passes it): its own. A
+    // file named makes the whole repository read for the graph, so the
+    // root's applies too (to the files not reported), and is named.
+    for (given, configs) in [
+        ("sub", "config sub/.retrylint.toml:"),
+        (
+            "sub/application.yml",
+            "config sub/.retrylint.toml, .retrylint.toml:",
+        ),
+    ] {
         let (_, out, err) = concise(&[given]);
         assert!(
             out.contains("sub/application.yml:") && out.contains("RL203 [info]"),
             "{given}: {out}"
         );
         assert!(!out.contains("[error]"), "{given}: {out}");
-        assert!(
-            err.contains("config sub/.retrylint.toml:"),
-            "{given}: {err}"
-        );
+        assert!(err.contains(configs), "{given}: {err}");
         assert!(!err.contains("not applied"), "{given}: {err}");
     }
-    // The whole tree: the root's, and the nested one is said not applied.
+    // The whole tree: each file with the nearest configuration above it.
     let (_, out, err) = concise(&["."]);
-    assert_eq!(out.matches("RL203 [error]").count(), 2, "{out}");
-    assert!(err.contains("config .retrylint.toml:"), "{err}");
+    assert_eq!(out.matches("RL203 [error]").count(), 1, "{out}");
+    assert!(out.contains("sub/application.yml:") && out.contains("RL203 [info]"));
     assert!(
-        err.contains("retrylint: sub/.retrylint.toml: not applied")
-            && err.contains("check `sub` on its own"),
+        err.contains("config .retrylint.toml, sub/.retrylint.toml:"),
         "{err}"
     );
+    assert!(!err.contains("not applied"), "{err}");
     // --config names the file: no discovery, no notice.
     let (_, out, err) = concise(&["--config", "sub/.retrylint.toml", "."]);
     assert_eq!(out.matches("RL203 [info]").count(), 2, "{out}");

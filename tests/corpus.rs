@@ -580,8 +580,46 @@ fn corpus_properties_are_read_as_java_reads_them() {
     );
 }
 
+/// The harness is honest (issue 26): without the shared folder a corpus
+/// trial fails under `CI=true` with where to put it, and elsewhere it is
+/// reported ignored with that reason; it never passes without having run.
+/// Runs this binary again on one trial, with the folder pointed nowhere.
+fn without_the_shared_folder_a_trial_fails_in_ci_and_is_ignored_elsewhere() {
+    let me = std::env::current_exe().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let nowhere = dir.path().join("no-shared");
+    let run = |ci: &str| {
+        let out = std::process::Command::new(&me)
+            .args(["--exact", "corpus_findings_match_the_ground_truth"])
+            .env("RETRYLINT_SHARED", &nowhere)
+            .env("CI", ci)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    };
+    let (passed, out) = run("true");
+    assert!(!passed, "{out}");
+    assert!(
+        out.contains("this test cannot run under CI=true")
+            && out.contains(&format!("{} has no `corpus/` folder", nowhere.display())),
+        "{out}"
+    );
+    let (passed, out) = run("");
+    assert!(passed, "{out}");
+    assert!(
+        out.contains("ignored") && out.contains("0 passed") && out.contains("1 ignored"),
+        "{out}"
+    );
+}
+
 fn main() -> ExitCode {
     let trials = vec![
+        trial!(
+            &[],
+            without_the_shared_folder_a_trial_fails_in_ci_and_is_ignored_elsewhere
+        ),
         trial!(&[Need::Shared], corpus_findings_match_the_ground_truth),
         trial!(
             &[Need::Shared],

@@ -508,3 +508,56 @@ fn sarif_follows_githubs_documented_upload_rules() {
         );
     }
 }
+
+/// The SARIF log of the nested tree (`testdata/nested`: three
+/// configuration files), each file checked with its nearest one.
+fn sarif_of_the_nested_tree() -> Value {
+    let (code, out, err) = run(cmd(&common::root()).args([
+        "check",
+        "--no-cache",
+        "--format",
+        "sarif",
+        "testdata/nested",
+    ]));
+    assert_eq!(code, 1, "{err}");
+    serde_json::from_str(&out).expect("SARIF is JSON")
+}
+
+#[test]
+fn sarif_names_the_configuration_files_used() {
+    let doc = sarif_of_the_nested_tree();
+    let run0 = &doc["runs"][0];
+    let expected = [
+        "testdata/nested/.retrylint.toml",
+        "testdata/nested/projects/payments/.retrylint.toml",
+        "testdata/nested/projects/payments/reports/.retrylint.toml",
+    ];
+    assert_eq!(
+        run0["invocations"][0]["properties"]["configurationFiles"],
+        serde_json::json!(expected)
+    );
+    let artifacts = run0["artifacts"].as_array().unwrap();
+    assert_eq!(artifacts.len(), 3);
+    for (a, uri) in artifacts.iter().zip(expected) {
+        assert_eq!(a["location"]["uri"], uri, "{a}");
+        assert_eq!(a["location"]["uriBaseId"], "%SRCROOT%", "{a}");
+        assert_eq!(
+            a["roles"],
+            serde_json::json!(["userSpecifiedConfiguration"])
+        );
+    }
+    // Without a configuration file: none named, no artifacts.
+    let doc = sarif_of(&common::root(), &["testdata/rules/RL203/err"]);
+    let run0 = &doc["runs"][0];
+    assert_eq!(
+        run0["invocations"][0]["properties"]["configurationFiles"],
+        serde_json::json!([])
+    );
+    assert!(run0.get("artifacts").is_none());
+}
+
+#[test]
+#[ignore = "needs ../shared/schemas/sarif-schema-2.1.0.json (or RETRYLINT_SHARED); CI runs it with --include-ignored"]
+fn sarif_naming_configuration_files_validates_against_the_schema() {
+    assert_valid(&sarif_validator(), &sarif_of_the_nested_tree());
+}

@@ -358,3 +358,217 @@ fn the_graph_command_reads_the_configuration() {
     assert_eq!(code, 2);
     assert!(err.contains("needs `to`"), "{err}");
 }
+
+/// `cargo binstall` reads `[package.metadata.binstall]`: its `pkg-url`
+/// must name the archive scripts/package-release.sh writes (the one the
+/// release workflow publishes and the Action installs), and its `bin-dir`
+/// the binary's path inside it, or `cargo binstall` falls back to a build.
+#[test]
+fn binstall_metadata_names_the_release_archives() {
+    let root = common::root();
+    let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let binstall = &manifest["package"]["metadata"]["binstall"];
+    let version = manifest["package"]["version"].as_str().unwrap();
+    let (target, bin) = ("x86_64-unknown-linux-musl", "retrylint");
+    let fill = |s: &str| {
+        s.replace("{ version }", version)
+            .replace("{ target }", target)
+            .replace("{ bin }", bin)
+            .replace("{ binary-ext }", "")
+    };
+    let url = fill(binstall["pkg-url"].as_str().unwrap());
+    assert_eq!(binstall["pkg-fmt"].as_str(), Some("tgz"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("bash")
+        .arg(root.join("scripts/package-release.sh"))
+        .args([target, root.join("Cargo.toml").to_str().unwrap()])
+        .arg(dir.path().join(format!("v{version}")))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let archive = String::from_utf8(out.stdout).unwrap();
+    let archive = Path::new(archive.trim());
+    // The tag folder and file name, as the release and the Action have them.
+    let tail: Vec<&str> = url.rsplit('/').take(2).collect();
+    assert_eq!(
+        [tail[1], tail[0]],
+        [
+            format!("v{version}").as_str(),
+            archive.file_name().unwrap().to_str().unwrap()
+        ],
+        "{url}"
+    );
+    assert!(url.starts_with("{ repo }/releases/download/"), "{url}");
+    let listing = std::process::Command::new("tar")
+        .arg("-tzf")
+        .arg(archive)
+        .output()
+        .unwrap();
+    let listing = String::from_utf8(listing.stdout).unwrap();
+    let bin_dir = fill(binstall["bin-dir"].as_str().unwrap());
+    assert!(
+        listing.lines().any(|l| l == bin_dir),
+        "{bin_dir} not in:\n{listing}"
+    );
+    let sums = std::fs::read_to_string(archive.with_file_name("SHA256SUMS")).unwrap();
+    assert!(sums.contains(&format!(
+        "  {}",
+        archive.file_name().unwrap().to_str().unwrap()
+    )));
+}
+
+/// `.ci/run` under `CI=true` without the shared folder stops before the
+/// build with a message that says where to put it (issue 26). Stand-ins
+/// for `cargo`, `rustc`, `rustup`, `apt-get` and `sudo` fail at once, so a
+/// run that went on could neither build nor install anything.
+#[test]
+fn ci_run_without_the_shared_folder_fails_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let shims = dir.path().join("bin");
+    std::fs::create_dir(&shims).unwrap();
+    for tool in ["cargo", "rustc", "rustup", "apt-get", "sudo"] {
+        let p = shims.join(tool);
+        std::fs::write(&p, "#!/bin/sh\necho \"stand-in $0 called\" >&2\nexit 97\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let nowhere = dir.path().join("no-shared");
+    let path = format!(
+        "{}:{}",
+        shims.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("bash")
+        .arg(common::root().join(".ci/run"))
+        .env("CI", "true")
+        .env("RETRYLINT_SHARED", &nowhere)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("MISSING: {}/corpus", nowhere.display()))
+            && err.contains("RETRYLINT_SHARED")
+            && err.contains("FAIL: the tests need what is listed above"),
+        "{err}"
+    );
+    assert!(!err.contains("stand-in"), "it went on: {err}");
+}
+
+/// `.ci/run` and the scripts honour CARGO_TARGET_DIR (issue 26): they ask
+/// scripts/target-dir.sh, which answers as cargo does, and none names a
+/// `target/debug` or `target/release` of its own.
+#[test]
+fn the_scripts_honour_cargo_target_dir() {
+    let root = common::root();
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("bash")
+        .arg(root.join("scripts/target-dir.sh"))
+        .env("CARGO_TARGET_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        dir.path().to_str().unwrap()
+    );
+    let mut scripts = vec![root.join(".ci/run"), root.join("action.yml")];
+    for e in std::fs::read_dir(root.join("scripts")).unwrap() {
+        scripts.push(e.unwrap().path());
+    }
+    for s in scripts {
+        let text = std::fs::read_to_string(&s).unwrap();
+        for bad in ["target/debug", "target/release"] {
+            assert!(!text.contains(bad), "{} names `{bad}`", s.display());
+        }
+    }
+}
+
+/// The `--flags` a command's help lists.
+fn flags_of(command: &str) -> std::collections::BTreeSet<String> {
+    let (_, help, _) = run(cmd(&common::root()).args([command, "--help"]));
+    help.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .map(|w| {
+            w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric())
+                .to_string()
+        })
+        .collect()
+}
+
+/// `graph` and `audit` take the scan flags of `check` (issue 26), and
+/// keep the facts cache where `check` does.
+#[test]
+fn graph_and_audit_take_the_scan_flags_of_check() {
+    let scan = [
+        "--config",
+        "--no-config",
+        "--select",
+        "--ignore",
+        "--exclude",
+        "--max-file-size",
+        "--no-cache",
+        "--cache-dir",
+        "--quiet",
+    ];
+    let check = flags_of("check");
+    for command in ["graph", "audit"] {
+        let flags = flags_of(command);
+        for f in scan {
+            assert!(check.contains(f), "check lacks {f}");
+            assert!(flags.contains(f), "{command} lacks {f}: {flags:?}");
+        }
+    }
+    let dir = repo();
+    write(dir.path(), "svc/application.yml", BAD);
+    let cache = dir.path().join(".retrylint-cache");
+    let (code, _, err) = run(cmd(dir.path()).args(["graph", "--no-cache", "-q", "."]));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(!cache.exists(), "--no-cache wrote a cache");
+    run(cmd(dir.path()).args(["graph", "."]));
+    assert!(cache.is_dir(), "graph keeps no cache where check does");
+}
+
+/// The README's first screen (issue 26): what it finds (with the example
+/// tests/cli.rs runs), then how to install it: a release binary, `cargo
+/// install --git`, and from source with rustup, in that order; then the
+/// rest.
+#[test]
+fn the_readme_opens_with_what_it_finds_then_how_to_install_it() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let headings: Vec<&str> = readme.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        headings[..2],
+        ["## What it finds", "## Install"],
+        "{headings:?}"
+    );
+    let install = readme.split("## Install").nth(1).unwrap();
+    let install = install.split("\n## ").next().unwrap();
+    let at = |s: &str| {
+        install
+            .find(s)
+            .unwrap_or_else(|| panic!("Install lacks {s}"))
+    };
+    assert!(at("**A release binary**") < at("cargo install --locked --git"));
+    assert!(at("cargo install --locked --git") < at("rustup"));
+    let finds = readme.split("## What it finds").nth(1).unwrap();
+    assert!(
+        finds
+            .split("## Install")
+            .next()
+            .unwrap()
+            .contains("<!-- example:start -->")
+    );
+}

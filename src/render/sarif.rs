@@ -8,6 +8,10 @@
 //!   repository root of the scanned tree, which the caller gives
 //!   ([`RunInfo`]), not the working directory; a file outside it is an
 //!   absolute `file://` URI.
+//! - The configuration files the run applied (each file's nearest
+//!   `.retrylint.toml`, or `--config`) are `run.artifacts` with the role
+//!   `userSpecifiedConfiguration`, and their URIs are
+//!   `invocations[0].properties.configurationFiles`.
 //! - `invocations[0]` carries the process's `exitCode` and
 //!   `executionSuccessful`; `automationDetails.id` is `CATEGORY/` when a
 //!   category is given (GitHub code scanning reads everything before the
@@ -253,6 +257,14 @@ pub fn render(scan: &Scan, report: &Report, info: &RunInfo) -> String {
             v
         })
         .collect();
+    // The configuration files the run applied: artifacts in the role SARIF
+    // has for them, and their URIs on the invocation.
+    let configs: Vec<Value> = scan
+        .stats
+        .config_files
+        .iter()
+        .map(|f| run.location(Path::new(f)))
+        .collect();
     let mut log_run = json!({
         "tool": { "driver": {
             "name": "retrylint",
@@ -266,9 +278,22 @@ pub fn render(scan: &Scan, report: &Report, info: &RunInfo) -> String {
             "exitCode": run.exit_code,
             "executionSuccessful": !scan.notices.iter().any(|n| n.internal),
             "toolExecutionNotifications": notifications,
+            "properties": { "configurationFiles": configs.iter().map(|c| c["uri"].clone()).collect::<Vec<_>>() },
         }],
         "results": results,
     });
+    if !configs.is_empty() {
+        log_run["artifacts"] = configs
+            .into_iter()
+            .map(|location| {
+                json!({
+                    "location": location,
+                    "roles": ["userSpecifiedConfiguration"],
+                    "description": { "text": "a retrylint configuration file the run applied" },
+                })
+            })
+            .collect();
+    }
     if let Some(id) = info.automation_id() {
         log_run["automationDetails"] = json!({ "id": id });
     }
