@@ -112,6 +112,9 @@ fn placeholders_that_multiply_do_not_stall() {
     let docs = props(&text);
     let start = std::time::Instant::now();
     let r = resolve(&docs[0], &sources(&docs, 0, &[]));
-    assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    // A stall check, not a speed test: unbounded expansion is 4^39 copies
+    // and would never end; the bounded one takes about a second in a debug
+    // build on a loaded machine, so a minute fails only on a real stall.
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
     assert!(r.iter().all(|p| p.value.len() <= 2 * MAX_VALUE + 200_000));
 }
