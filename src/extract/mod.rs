@@ -8,6 +8,7 @@
 
 pub mod aws;
 pub mod build;
+pub mod calls;
 pub mod dotnet;
 pub mod envoy;
 pub mod gatewayapi;
@@ -26,6 +27,8 @@ pub mod spring_boot_retry;
 pub mod spring_cloud_gateway;
 pub mod spring_cloud_gateway_mvc;
 pub mod spring_placeholders;
+pub mod test_code;
+pub mod unread;
 pub mod workload;
 
 use crate::diag::unparsable_file;
@@ -131,7 +134,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     if ext == "java" {
-        return java::wants(bytes).then_some(Syntax::Java);
+        return (java::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Java);
     }
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
@@ -142,7 +145,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
             let wanted = properties::is_spring_config_name(&name) || SPRING_FINDERS.any_in(bytes);
             return wanted.then_some(Syntax::Properties);
         }
-        "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
+        "rs" => return (rust::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Rust),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
@@ -513,6 +516,9 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     }
     for e in &mut facts.edges {
         e.span = f(e.span);
+    }
+    for u in &mut facts.unresolved {
+        u.span = f(u.span);
     }
     for s in &mut facts.services {
         s.span = f(s.span);

@@ -168,6 +168,11 @@ pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
     if cargo_target_outside_src(path) {
         return;
     }
+    // A file without retry code is read for its call sites only.
+    if !wants(text.as_bytes()) {
+        super::calls::extract(text, super::calls::lex::Lang::Rust, facts);
+        return;
+    }
     if let Err(e) = guard::check(text) {
         facts.diagnostics.push(unparsable_file::nested_too_deep(
             Span::new(e.offset, (e.offset + 1).min(text.len())),
@@ -212,6 +217,9 @@ pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
             }
         }
     }
+    // Call sites outside the retry code (and test modules declared in
+    // their own file), as in a file without retry code.
+    super::calls::extract(text, super::calls::lex::Lang::Rust, facts);
     proc_macro2::extra::invalidate_current_thread_spans();
 }
 
