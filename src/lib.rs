@@ -81,7 +81,7 @@ pub struct Stats {
     /// Source files not read because they are test code
     /// ([`extract::test_code`]; `test-code = "read"` reads them).
     pub test_files: usize,
-    /// Files in languages not read yet that mention retries or timeouts
+    /// Files in languages not read yet that mention retries, timeouts or calls
     /// ([`extract::unread`]).
     pub unread: extract::unread::Unread,
     /// Call sites whose target is not written where the call is made

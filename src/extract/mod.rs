@@ -253,7 +253,18 @@ pub fn extract_with_outer(
                 json_check::rejected(path, text, stop, read, &mut facts);
             }
         },
+        // A source file without retry words is read for its call sites
+        // only (`calls`, lexically); one with them by its language's reader.
+        Syntax::Java if !java::wants(text.as_bytes()) => {
+            calls::extract(text, calls::lex::Lang::Java, &mut facts)
+        }
         Syntax::Java => java::extract(text, &mut facts),
+        Syntax::Rust if !rust::wants(text.as_bytes()) => {
+            facts.rust.crate_dir = rust::crate_dir(path);
+            if !rust::cargo_target_outside_src(path) {
+                calls::extract(text, calls::lex::Lang::Rust, &mut facts);
+            }
+        }
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
         Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), outer, &mut facts),
         Syntax::Properties => properties::extract(path, text, outer, &mut facts),

@@ -52,12 +52,36 @@ pub fn language_of(path: &std::path::Path) -> Option<&'static str> {
     })
 }
 
-/// Words that make an unread file worth listing (ASCII case ignored).
+/// Words that make an unread file worth listing (ASCII case ignored):
+/// retry and timeout settings, and calls (a quoted URL, an HTTP or gRPC
+/// client). A URL in a comment (a licence header) has no quote before it.
 const WORDS: &[&str] = &[
-    "retry", "retries", "backoff", "timeout", "resilien", "polly", "tenacity",
+    "retry",
+    "retries",
+    "backoff",
+    "timeout",
+    "resilien",
+    "polly",
+    "tenacity",
+    "\"http://",
+    "\"https://",
+    "'http://",
+    "'https://",
+    "`http://",
+    "`https://",
+    "httpclient",
+    "urlopen",
+    "requests.",
+    "axios",
+    "fetch(",
+    "http.get(",
+    "http.newrequest",
+    "grpc.dial",
+    "grpc.newclient",
+    "channel(",
 ];
 
-/// Whether the bytes mention retries or timeouts.
+/// Whether the bytes mention retries, timeouts or calls.
 pub fn mentions_retries(bytes: &[u8]) -> bool {
     static FINDER: std::sync::LazyLock<aho_corasick::AhoCorasick> =
         std::sync::LazyLock::new(|| {
@@ -69,7 +93,7 @@ pub fn mentions_retries(bytes: &[u8]) -> bool {
     FINDER.is_match(bytes)
 }
 
-/// Files the scan did not read although they mention retries or timeouts,
+/// Files the scan did not read although they mention retries, timeouts or calls,
 /// by language, for the summary and the notice.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Unread {
@@ -112,7 +136,7 @@ impl Unread {
         let more = all.len().saturating_sub(shown.len());
         let n = self.count();
         format!(
-            "{n} file{} in languages retrylint does not read yet mention{} retries or timeouts ({}): {}{}; their settings and calls are not checked",
+            "{n} file{} in languages retrylint does not read yet mention{} retries, timeouts or calls ({}): {}{}; their settings and calls are not checked",
             if n == 1 { "" } else { "s" },
             if n == 1 { "s" } else { "" },
             self.tally(),
@@ -142,7 +166,10 @@ mod tests {
             b"services.AddHttpClient().AddStandardResilienceHandler()"
         ));
         assert!(mentions_retries(b"@retry(stop=stop_after_attempt(3))"));
-        assert!(!mentions_retries(b"print('hello')"));
+        assert!(mentions_retries(b"url='http://ts-order-service:12031/api'"));
+        assert!(!mentions_retries(
+            b"# see http://www.apache.org/licenses/\nprint('hello')"
+        ));
         let mut u = Unread::default();
         u.add("Python", "a.py".into());
         u.add("Go", "b.go".into());

@@ -133,7 +133,7 @@ pub fn summary(scan: &Scan, findings: &[Finding]) -> String {
     }
     if !scan.stats.unread.is_empty() {
         skipped.push(format!(
-            "{} in languages not read yet that mention retries or timeouts ({})",
+            "{} in languages not read yet that mention retries, timeouts or calls ({})",
             scan.stats.unread.count(),
             scan.stats.unread.tally()
         ));

@@ -87,7 +87,11 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
                     facts.edges.push(CallEdge {
                         client: None,
                         caller: None,
-                        callee: host,
+                        // As each language's reader names it.
+                        callee: match lang {
+                            Lang::Java => host,
+                            Lang::Rust => super::short_host(&host),
+                        },
                         span: lit.span,
                         policies: Vec::new(),
                         via: via(lang).into(),

@@ -190,13 +190,9 @@ pub fn parse_budget(len: usize) -> u64 {
     2_000 + len as u64 / 4
 }
 
-/// Read one Java file: parsed when it holds retry code ([`wants`]), else
-/// read for its call sites only (`extract::calls`, lexically).
+/// Read one Java file (a file without retry words is read by
+/// `extract::calls` instead: see `extract::extract_with_outer`).
 pub fn extract(text: &str, facts: &mut Facts) {
-    if !wants(text.as_bytes()) {
-        super::calls::extract(text, super::calls::lex::Lang::Java, facts);
-        return;
-    }
     extract_with(text, facts, true)
 }
 

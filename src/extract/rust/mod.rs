@@ -91,7 +91,7 @@ pub fn crate_dir(path: &Path) -> Option<String> {
 /// folder: the last of `src`, `tests`, `benches`, `examples` in the path
 /// is one of the three, with no `src` above it (`src/tests/` is a module
 /// folder of the crate's own source).
-fn cargo_target_outside_src(path: &Path) -> bool {
+pub fn cargo_target_outside_src(path: &Path) -> bool {
     let special: Vec<&std::ffi::OsStr> = path
         .components()
         .map(|c| c.as_os_str())
@@ -166,11 +166,6 @@ pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
     // `cargo test`, `cargo bench` and `--example`: their calls and retries
     // are not the service's.
     if cargo_target_outside_src(path) {
-        return;
-    }
-    // A file without retry code is read for its call sites only.
-    if !wants(text.as_bytes()) {
-        super::calls::extract(text, super::calls::lex::Lang::Rust, facts);
         return;
     }
     if let Err(e) = guard::check(text) {

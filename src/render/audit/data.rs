@@ -56,7 +56,7 @@ pub struct Summary {
     /// Source files not read because they are test code.
     #[serde(skip_serializing_if = "is_zero")]
     pub test_files: usize,
-    /// Files in languages not read yet that mention retries or timeouts.
+    /// Files in languages not read yet that mention retries, timeouts or calls.
     #[serde(skip_serializing_if = "is_zero")]
     pub files_not_read: usize,
     pub services: usize,
