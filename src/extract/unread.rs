@@ -47,7 +47,6 @@ pub fn language_of(path: &std::path::Path) -> Option<&'static str> {
         "swift" => "Swift",
         "ex" | "exs" => "Elixir",
         "tf" | "hcl" => "Terraform/HCL",
-        "toml" => "TOML",
         _ => return None,
     })
 }
