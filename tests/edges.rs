@@ -155,3 +155,18 @@ fn files_in_languages_not_read_are_listed_and_the_audit_does_not_reassure() {
     let line = retrylint::render::summary(&s, &[]);
     assert!(line.contains("1 in languages not read yet"), "{line}");
 }
+
+#[test]
+fn a_config_server_at_localhost_is_no_service() {
+    let s = scan(
+        "testdata/graph/config-client-localhost",
+        &Settings::default(),
+    );
+    assert!(s.files.iter().any(|f| !f.facts.policies.is_empty()));
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    assert!(
+        !services(&g).contains(&"localhost".to_string()),
+        "{:?}",
+        services(&g)
+    );
+}

@@ -229,6 +229,13 @@ fn host_target(name: &str, written: &str) -> Target {
     Target::Host(written.to_string())
 }
 
+/// Whether a host (with its port, or a URL) names a service a call can
+/// reach: not an IP literal, not this machine, not documentation.
+pub fn names_service(host: &str) -> bool {
+    let short = super::short_host(host);
+    matches!(host_target(&short, &short), Target::Host(_))
+}
+
 /// Hosts that name a schema, a standard or documentation, not a service
 /// a program calls.
 const NOT_SERVICES: &[&str] = &[

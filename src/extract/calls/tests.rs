@@ -139,6 +139,13 @@ fn the_needles_find_candidate_files_only() {
 }
 
 #[test]
+fn service_hosts() {
+    assert!(names_service("http://config-server:8888"));
+    assert!(!names_service("https://localhost:8888"));
+    assert!(!names_service("http://10.0.0.7:8080/x"));
+}
+
+#[test]
 fn url_keys() {
     for k in [
         "ORDERS_URL",
