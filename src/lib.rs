@@ -206,7 +206,7 @@ fn read_walk_with(
             // Test code is not the service, unless the file itself was given.
             if !settings.read_test_code
                 && extract::test_code::is_test_source(&relative)
-                && !roots.iter().any(|r| *r == c.path)
+                && !roots.contains(&c.path)
             {
                 progress.read();
                 return Read::TestCode;
