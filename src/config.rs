@@ -42,6 +42,10 @@ pub struct Settings {
     pub exclude: Vec<String>,
     /// Files larger than this many bytes are not read.
     pub max_file_size: u64,
+    /// Whether source code in test folders or named as tests is read
+    /// (`test-code = "read"`); by default it is not the service and is
+    /// only counted (`extract::test_code`).
+    pub read_test_code: bool,
     /// The call-path graph's settings.
     pub graph: GraphSettings,
     /// The configuration file read, if any.
@@ -133,6 +137,7 @@ impl Default for Settings {
             thresholds: Thresholds::default(),
             exclude: Vec::new(),
             max_file_size: 10 * 1024 * 1024,
+            read_test_code: false,
             graph: GraphSettings::default(),
             config_file: None,
             root: None,

@@ -57,6 +57,12 @@ pub const KEYS: &[KeyDoc] = &[
         doc: "larger files are skipped with RL903",
     },
     KeyDoc {
+        key: "test-code",
+        kind: "`\"skip\"` or `\"read\"`",
+        default: "`\"skip\"`",
+        doc: "source code in test folders (`src/test/`, `tests/`, fixtures) or named as tests (`*Test.java`, `*_test.go`) is not the service: skipped and counted, or read",
+    },
+    KeyDoc {
         key: "cache-dir",
         kind: "string (path)",
         default: "`.retrylint-cache`",
@@ -486,6 +492,18 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
     if let Some(v) = root.get("max-file-size") {
         settings.max_file_size = cx.positive(v, "max-file-size")?;
     }
+    if let Some(v) = root.get("test-code") {
+        settings.read_test_code = match cx.string(v, "test-code")?.as_str() {
+            "skip" => false,
+            "read" => true,
+            other => {
+                return Err(cx.err(
+                    v.span(),
+                    format!("`test-code` must be `skip` or `read`, not `{other}`"),
+                ));
+            }
+        };
+    }
     if let Some(v) = root.get("cache-dir") {
         // Relative to the file's directory (the settings' root): resolved
         // by the command line once the root is known.
@@ -661,6 +679,10 @@ pub fn effective_toml(s: &Settings) -> String {
     t.insert(
         "max-file-size".into(),
         Value::Integer(i64::try_from(s.max_file_size).unwrap_or(i64::MAX)),
+    );
+    t.insert(
+        "test-code".into(),
+        Value::String(if s.read_test_code { "read" } else { "skip" }.into()),
     );
     t.insert("mesh".into(), Value::String(s.graph.mesh.as_str().into()));
     t.insert("entry-points".into(), strings(&s.graph.entry_points));

@@ -78,6 +78,16 @@ pub struct Stats {
     /// The configuration files the run applies, as shown; empty: none
     /// (set by [`pipeline`]).
     pub config_files: Vec<String>,
+    /// Source files not read because they are test code
+    /// ([`extract::test_code`]; `test-code = "read"` reads them).
+    pub test_files: usize,
+    /// Files in languages not read yet that mention retries, timeouts or calls
+    /// ([`extract::unread`]).
+    pub unread: extract::unread::Unread,
+    /// Call sites whose target is not written where the call is made
+    /// (placeholders, environment variables), as `path:line` and what was
+    /// written.
+    pub unresolved: Vec<(String, String)>,
 }
 
 /// A problem that is not a finding: a path that could not be walked, or an
@@ -201,6 +211,14 @@ pub fn read_walked(
         .map(|c| {
             let shown = display(&c.path, cwd);
             let relative = relative_to_root(&c.path, roots);
+            // Test code is not the service, unless the file itself was given.
+            if !settings.for_path(&c.path).read_test_code
+                && extract::test_code::is_test_source(&relative)
+                && !roots.contains(&c.path)
+            {
+                progress.read();
+                return Read::TestCode;
+            }
             let read = match std::panic::catch_unwind(|| {
                 read_one(
                     &c.path,
@@ -232,6 +250,8 @@ pub fn read_walked(
     for r in results {
         match r {
             Read::Skipped => {}
+            Read::TestCode => scan.stats.test_files += 1,
+            Read::Unread(language, path) => scan.stats.unread.add(language, path),
             Read::Binary => scan.stats.binary += 1,
             Read::Oversized(f) => {
                 scan.stats.oversized += 1;
@@ -281,6 +301,38 @@ pub fn read_walked(
         (*k, facts)
     }));
     drop(unkept);
+    // Rust test modules declared in another file (`#[cfg(test)] mod x;`).
+    if !settings.read_test_code {
+        let declared: Vec<(String, &[String])> = scan
+            .files
+            .iter()
+            .filter(|f| !f.facts.rust.test_modules.is_empty())
+            .map(|f| {
+                (
+                    f.source.display_path(),
+                    f.facts.rust.test_modules.as_slice(),
+                )
+            })
+            .collect();
+        let tests = extract::test_code::rust_test_module_files(
+            declared.iter().map(|(p, m)| (p.as_str(), *m)),
+        );
+        drop(declared);
+        if !tests.is_empty() {
+            scan.files
+                .retain(|f| !tests.contains(&f.source.display_path()));
+            // Counted whether or not they had anything to say (a file
+            // whose facts are empty is not kept).
+            scan.stats.test_files += walk
+                .files
+                .iter()
+                .filter(|c| {
+                    tests.contains(&display(&c.path, cwd))
+                        && !extract::test_code::is_test_source(&relative_to_root(&c.path, roots))
+                })
+                .count();
+        }
+    }
     // A stopped link leaves some files linked and some not: their own
     // findings stand, and the notice says what may be missing.
     let files = &mut scan.files;
@@ -290,8 +342,67 @@ pub fn read_walked(
     }) {
         scan.notices.push(stage_notice("linking the files", &stop));
     }
+    say_what_was_not_read(&mut scan);
     scan.stats.elapsed = start.elapsed();
     scan
+}
+
+/// Files in languages not read yet that mention retries, and call targets
+/// that could not be resolved: listed as notices (the JSON output, SARIF
+/// notifications, the audit), never taken for "nothing there".
+fn say_what_was_not_read(scan: &mut Scan) {
+    for v in scan.stats.unread.by_language.values_mut() {
+        v.sort();
+    }
+    if !scan.stats.unread.is_empty() {
+        scan.notices.push(Notice {
+            path: None,
+            message: scan.stats.unread.message(),
+            internal: false,
+        });
+    }
+    let mut unresolved: Vec<(String, String)> = scan
+        .files
+        .iter()
+        .flat_map(|f| {
+            f.facts.unresolved.iter().map(|u| {
+                (
+                    format!(
+                        "{}:{}",
+                        f.source.display_path(),
+                        f.source.line_col(u.span.start).line
+                    ),
+                    u.written.clone(),
+                )
+            })
+        })
+        .collect();
+    unresolved.sort();
+    if !unresolved.is_empty() {
+        let n = unresolved.len();
+        let shown: Vec<String> = unresolved
+            .iter()
+            .take(8)
+            .map(|(at, w)| format!("`{w}` ({at})"))
+            .collect();
+        let more = n - shown.len();
+        scan.notices.push(Notice {
+            path: None,
+            message: format!(
+                "{n} call target{} could not be resolved and {} not on the graph: {}{}",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "is" } else { "are" },
+                shown.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            ),
+            internal: false,
+        });
+    }
+    scan.stats.unresolved = unresolved;
 }
 
 /// The internal-error notice of a stage that panicked or overran.
@@ -308,6 +419,11 @@ pub fn stage_notice(stage: &str, stop: &guard::Stop) -> Notice {
 
 enum Read {
     Skipped,
+    /// Test code, not read ([`extract::test_code`]).
+    TestCode,
+    /// A file in a language not read yet that mentions retries or
+    /// timeouts: its language and shown path.
+    Unread(&'static str, String),
     Binary,
     Oversized(Option<Box<ScannedFile>>),
     /// A file read, with its facts cache key when a cache is on.
@@ -333,8 +449,16 @@ fn read_one(
     settings: &Settings,
     cache: &cache::Cache,
 ) -> Read {
-    // A name no extractor can want is not worth a read (nor a stat).
+    // A name no extractor can want is not worth a read (nor a stat),
+    // unless it is in a language not read yet: then a word sniff says
+    // whether it is worth listing as not read.
     if !systems::wanted_by_name(path) {
+        if let Some(language) = extract::unread::language_of(Path::new(relative))
+            && let Ok(Ok(data)) = read_regular_file(path, settings.max_file_size)
+            && extract::unread::mentions_retries(&data)
+        {
+            return Read::Unread(language, shown.to_string());
+        }
         return Read::Skipped;
     }
     let data = match read_regular_file(path, settings.max_file_size) {

@@ -692,6 +692,17 @@ pub struct CallEdge {
     pub client: Option<String>,
 }
 
+/// A call site whose target is not written where it is made: a Spring
+/// placeholder, an environment variable, a formatted host. Listed, never
+/// guessed (`extract::calls`).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct UnresolvedCall {
+    pub span: Span,
+    /// What stands for the target, as written (`${orders.url}`,
+    /// `env ORDERS_URL`, `http://%s/x`).
+    pub written: String,
+}
+
 /// A service identity a file declares.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ServiceDecl {

@@ -5,7 +5,10 @@
 //! belong to no retry system, live here.
 
 pub mod build;
+pub mod calls;
 pub mod prop;
+pub mod test_code;
+pub mod unread;
 pub mod workload;
 
 use crate::source::Span;
@@ -154,6 +157,7 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         policies,
         timeouts,
         edges,
+        unresolved,
         services,
         diagnostics,
         extractors: _,
@@ -177,6 +181,9 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     }
     for e in edges {
         e.span = f(e.span);
+    }
+    for u in unresolved {
+        u.span = f(u.span);
     }
     for s in services {
         s.span = f(s.span);

@@ -176,6 +176,14 @@ fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {
             for item in env.items() {
                 let Some(text) = item.as_str() else { continue };
                 let Some((k, v)) = text.split_once('=') else {
+                    // `- CART_ADDR`: the value comes from the shell or `.env`.
+                    let k = text.trim();
+                    if super::calls::url_key(k) {
+                        facts.unresolved.push(crate::model::UnresolvedCall {
+                            span: item.span(),
+                            written: format!("env {k}"),
+                        });
+                    }
                     continue;
                 };
                 let offset = item.span().start + if item.is_quoted() { 1 } else { 0 } + k.len() + 1;
@@ -210,7 +218,16 @@ fn push_edge(caller: &str, key: &str, value: &str, span: crate::source::Span, fa
     if !ENV_SUFFIXES.iter().any(|s| upper.ends_with(s)) || upper.starts_with("AWS_") {
         return;
     }
-    let Some(host) = host_of(value) else { return };
+    let Some(host) = host_of(value) else {
+        // `${CART_ADDR}`: set where the file is used (`.env`, the shell).
+        if value.contains("${") {
+            facts.unresolved.push(crate::model::UnresolvedCall {
+                span,
+                written: value.trim().to_string(),
+            });
+        }
+        return;
+    };
     facts.edges.push(CallEdge {
         client: None,
         caller: Some(caller.to_string()),

@@ -6,7 +6,7 @@ use super::java_annotations::JavaFacts;
 use super::rust_macros::RustFacts;
 use super::{
     CallEdge, IncludeRef, InheritedDirective, InheritedUpstream, RetryPolicy, ServiceDecl, System,
-    TimeoutSetting,
+    TimeoutSetting, UnresolvedCall,
 };
 use crate::diag::Diagnostic;
 use crate::source::SourceFile;
@@ -19,6 +19,9 @@ pub struct Facts {
     pub policies: Vec<RetryPolicy>,
     pub timeouts: Vec<TimeoutSetting>,
     pub edges: Vec<CallEdge>,
+    /// Call sites whose target this file does not write (`extract::calls`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<UnresolvedCall>,
     pub services: Vec<ServiceDecl>,
     #[serde(skip)]
     pub diagnostics: Vec<Diagnostic>,
@@ -72,6 +75,7 @@ impl Facts {
         self.policies.is_empty()
             && self.timeouts.is_empty()
             && self.edges.is_empty()
+            && self.unresolved.is_empty()
             && self.services.is_empty()
             && self.diagnostics.is_empty()
             && self.mesh_defaults.is_empty()

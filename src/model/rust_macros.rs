@@ -34,11 +34,15 @@ pub struct RustFacts {
     pub crate_dir: Option<String>,
     pub macro_defs: Vec<MacroDef>,
     pub macro_calls: Vec<MacroCall>,
+    /// Modules this file declares test-only in their own file
+    /// (`#[cfg(test)] mod x;`): `x.rs` or `x/mod.rs` is test code.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub test_modules: Vec<String>,
 }
 
 impl RustFacts {
     pub fn is_empty(&self) -> bool {
-        self.macro_defs.is_empty() && self.macro_calls.is_empty()
+        self.macro_defs.is_empty() && self.macro_calls.is_empty() && self.test_modules.is_empty()
     }
 }
 

@@ -62,6 +62,12 @@ pub fn render(scan: &Scan, findings: &[Finding]) -> String {
             "warnings": count(Severity::Warning),
             "infos": count(Severity::Info),
             "config_files": scan.stats.config_files,
+            "test_files": scan.stats.test_files,
+            "not_read": scan.stats.unread.by_language,
+            "unresolved_calls": scan.stats.unresolved.iter().map(|(at, w)| json!({
+                "at": at,
+                "written": w,
+            })).collect::<Vec<_>>(),
         },
         "findings": findings.iter().zip(&prints).map(|(f, p)| finding(scan, f, p)).collect::<Vec<_>>(),
         "notices": scan.notices.iter().map(|n| json!({

@@ -128,6 +128,16 @@ pub fn summary(scan: &Scan, findings: &[Finding]) -> String {
     if scan.stats.binary > 0 {
         skipped.push(format!("{} binary", scan.stats.binary));
     }
+    if scan.stats.test_files > 0 {
+        skipped.push(format!("{} test code", scan.stats.test_files));
+    }
+    if !scan.stats.unread.is_empty() {
+        skipped.push(format!(
+            "{} in languages not read yet that mention retries, timeouts or calls ({})",
+            scan.stats.unread.count(),
+            scan.stats.unread.tally()
+        ));
+    }
     if scan.stats.symlinks > 0 {
         skipped.push(format!(
             "{} symbolic links not followed",

@@ -19,7 +19,8 @@ use super::spring::extract as spring;
 use super::spring::properties;
 use crate::diag::unparsable_file;
 use crate::extract::{
-    DocCtx, DocExtractor, DocReader, Facts, Needles, Syntax, build, template_regions, workload,
+    DocCtx, DocExtractor, DocReader, Facts, Needles, Syntax, build, calls, template_regions,
+    workload,
 };
 use crate::source::Span;
 use crate::yaml::{self, YamlFile};
@@ -60,7 +61,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     if ext == "java" {
-        return java::wants(bytes).then_some(Syntax::Java);
+        return (java::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Java);
     }
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
@@ -71,7 +72,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
             let wanted = properties::is_spring_config_name(&name) || SPRING_FINDERS.any_in(bytes);
             return wanted.then_some(Syntax::Properties);
         }
-        "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
+        "rs" => return (rust::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Rust),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
@@ -157,7 +158,18 @@ pub fn extract_with_outer(
                 json_check::rejected(path, text, stop, read, &mut facts);
             }
         },
+        // A source file without retry words is read for its call sites
+        // only (`calls`, lexically); one with them by its language's reader.
+        Syntax::Java if !java::wants(text.as_bytes()) => {
+            calls::extract(text, calls::lex::Lang::Java, &mut facts)
+        }
         Syntax::Java => java::extract(text, &mut facts),
+        Syntax::Rust if !rust::wants(text.as_bytes()) => {
+            facts.rust.crate_dir = rust::crate_dir(path);
+            if !rust::cargo_target_outside_src(path) {
+                calls::extract(text, calls::lex::Lang::Rust, &mut facts);
+            }
+        }
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
         Syntax::Jsonc => extract_yaml_stream(path, &yaml::strip_jsonc(text), outer, &mut facts),
         Syntax::Properties => properties::extract(path, text, outer, &mut facts),

@@ -53,6 +53,12 @@ impl SourceRef {
 pub struct Summary {
     pub files_scanned: usize,
     pub files_read: usize,
+    /// Source files not read because they are test code.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub test_files: usize,
+    /// Files in languages not read yet that mention retries, timeouts or calls.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub files_not_read: usize,
     pub services: usize,
     pub edges: usize,
     /// Number of retry policies found, by system label.
@@ -284,4 +290,8 @@ pub struct NoteData {
 pub struct NoticeData {
     pub path: Option<String>,
     pub message: String,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

@@ -566,7 +566,12 @@ fn findings(r: &Report) -> Section {
 
 fn defaults(r: &Report) -> Section {
     let mut b = Vec::new();
-    if r.implicit_defaults.is_empty() {
+    if r.implicit_defaults.is_empty() && r.summary.files_not_read > 0 {
+        // Files in languages not read yet may hold what the scan did not see.
+        b.push(Block::Empty(
+            "No retry applies without being written in the files read; files in languages retrylint does not read yet mention retries, timeouts or calls (see the notices), and what they configure is not known.",
+        ));
+    } else if r.implicit_defaults.is_empty() {
         b.push(Block::Empty("No retry applies without being written."));
     } else {
         b.push(Block::Para(vec![Inline::Plain(

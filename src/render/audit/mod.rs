@@ -240,6 +240,8 @@ impl Builder<'_> {
             summary: Summary {
                 files_scanned: self.scan.stats.files_seen,
                 files_read: self.scan.stats.files_parsed,
+                test_files: self.scan.stats.test_files,
+                files_not_read: self.scan.stats.unread.count(),
                 services: g.services.len(),
                 edges: g.edges.len(),
                 policies: policies_by_system.values().sum(),

@@ -411,6 +411,10 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
     {
         let callee = crate::extract::short_host(&u);
         facts.policies[idx].scope.callee = Some(Located::written(callee.clone(), span));
+        // `http://localhost:8888`, an IP: no service node (`extract::calls`).
+        if !crate::extract::calls::names_service(&u) {
+            return true;
+        }
         facts.edges.push(CallEdge {
             client: None,
             caller: caller.map(str::to_string),

@@ -190,7 +190,8 @@ pub fn parse_budget(len: usize) -> u64 {
     2_000 + len as u64 / 4
 }
 
-/// Read one Java file.
+/// Read one Java file (a file without retry words is read by
+/// `extract::calls` instead: see `extract::extract_with_outer`).
 pub fn extract(text: &str, facts: &mut Facts) {
     extract_with(text, facts, true)
 }
@@ -277,7 +278,11 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
             p.per_try_timeout = Some(Located::default_at(Timeout::Disabled, p.span));
         }
     }
-    if facts.policies.len() > before || !facts.edges.is_empty() || !facts.diagnostics.is_empty() {
+    if facts.policies.len() > before
+        || !facts.edges.is_empty()
+        || !facts.unresolved.is_empty()
+        || !facts.diagnostics.is_empty()
+    {
         facts.claimed_by("java");
     }
 }
@@ -459,7 +464,7 @@ pub fn url_host(s: &str) -> Option<&str> {
         .next()?;
     if !matches!(
         scheme.to_ascii_lowercase().as_str(),
-        "http" | "https" | "grpc" | "grpcs" | "h2c" | "ws" | "wss"
+        "http" | "https" | "grpc" | "grpcs" | "h2c" | "ws" | "wss" | "lb"
     ) {
         return None;
     }
@@ -509,6 +514,9 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
             crate::systems::grpc::extract::extract_json_pieces(ctx.src, &spans, facts);
         }
     }
+    // The same question the call-site pre-pass asks of every literal
+    // (a log message or an exception's URL is no call).
+    let lexed = crate::extract::calls::lex::lex(ctx.src, crate::extract::calls::lex::Lang::Java);
     for &n in &ctx.nodes {
         if n.kind() != "string_literal" {
             continue;
@@ -525,10 +533,27 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
                 facts,
             );
         }
-        let Some(host) = url_host(s) else { continue };
         if feign::in_feign_client(ctx, n) {
             continue;
         }
+        let host = match crate::extract::calls::lit_at(&lexed.lits, span(n))
+            .map(|l| crate::extract::calls::target(ctx.src, l))
+        {
+            Some(crate::extract::calls::Target::Host(h)) => h,
+            Some(crate::extract::calls::Target::Unresolved(written)) => {
+                facts.unresolved.push(UnresolvedCall {
+                    span: span(n),
+                    written,
+                });
+                continue;
+            }
+            Some(crate::extract::calls::Target::None) => continue,
+            // The lexer and the parser disagree (a syntax error): as before.
+            None => match url_host(s) {
+                Some(h) => h.to_string(),
+                None => continue,
+            },
+        };
         let policies: Vec<usize> = out
             .scopes
             .iter()
@@ -541,7 +566,7 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
         facts.edges.push(CallEdge {
             client: None,
             caller: None,
-            callee: host.to_string(),
+            callee: host,
             span: span(n),
             policies,
             via: "URL literal in Java".into(),

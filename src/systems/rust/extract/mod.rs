@@ -91,7 +91,7 @@ pub fn crate_dir(path: &Path) -> Option<String> {
 /// folder: the last of `src`, `tests`, `benches`, `examples` in the path
 /// is one of the three, with no `src` above it (`src/tests/` is a module
 /// folder of the crate's own source).
-fn cargo_target_outside_src(path: &Path) -> bool {
+pub fn cargo_target_outside_src(path: &Path) -> bool {
     let special: Vec<&std::ffi::OsStr> = path
         .components()
         .map(|c| c.as_os_str())
@@ -212,6 +212,9 @@ pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
             }
         }
     }
+    // Call sites outside the retry code (and test modules declared in
+    // their own file), as in a file without retry code.
+    crate::extract::calls::extract(text, crate::extract::calls::lex::Lang::Rust, facts);
     proc_macro2::extra::invalidate_current_thread_spans();
 }
 

@@ -1,0 +1,157 @@
+//! Test code is not the service: source files in test folders or named as
+//! tests are not read (unless `test-code = "read"`), and are counted.
+//!
+//! Decided from the path relative to the scan root, before the file is
+//! read: Maven and Gradle `src/test/**` (and `src/it/**`,
+//! `src/testFixtures/**`), `tests/**`, `__tests__/**`, fixture folders
+//! (`fixtures`, `testdata`, `test-data`, `test_data`, `__fixtures__`,
+//! `__mocks__`), and files named as tests: `*_test.go`, `test_*.py`,
+//! `*_test.py`, `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
+//! `*Tests.cs`, `*Test.cs`, `*.test.ts`, `*.spec.ts` (and `.js`).
+//!
+//! Only source code is concerned: configuration files in test folders are
+//! still read (real settings are often kept there as examples, and the
+//! scan of a test environment's manifests is wanted). Rust test modules
+//! declared in another file (`#[cfg(test)] mod x;`) are found by the
+//! call-site pass (`calls`) and dropped after the scan (`lib.rs`).
+
+/// Extensions of source code, in the languages read or not.
+const CODE: &[&str] = &[
+    "java", "kt", "kts", "scala", "groovy", "rs", "go", "py", "cs", "fs", "ts", "tsx", "js", "jsx",
+    "mjs", "cjs", "rb", "php", "swift", "ex", "exs",
+];
+
+/// Folders whose files are test code.
+const TEST_DIRS: &[&str] = &[
+    "tests",
+    "__tests__",
+    "fixtures",
+    "__fixtures__",
+    "__mocks__",
+    "testdata",
+    "test-data",
+    "test_data",
+    "testfixtures",
+    "test-fixtures",
+];
+
+/// Whether a source file at `relative` (to the scan root, `/`-separated)
+/// is test code.
+pub fn is_test_source(relative: &str) -> bool {
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    let Some((stem, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let ext = ext.to_ascii_lowercase();
+    if !CODE.contains(&ext.as_str()) {
+        return false;
+    }
+    let dirs: Vec<&str> = relative.split('/').collect();
+    let dirs = &dirs[..dirs.len() - 1];
+    let in_test_dir = dirs.iter().enumerate().any(|(i, d)| {
+        TEST_DIRS.contains(&d.to_ascii_lowercase().as_str())
+            // `src/test/`, `src/it/`, `src/testFixtures/`, `src/integrationTest/`
+            || (i > 0
+                && dirs[i - 1] == "src"
+                && (*d == "it" || d.starts_with("test") || d.ends_with("Test")))
+    });
+    if in_test_dir {
+        return true;
+    }
+    match ext.as_str() {
+        "go" => stem.ends_with("_test"),
+        "py" => stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest",
+        "java" | "kt" | "scala" | "groovy" => {
+            stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("IT")
+        }
+        "cs" | "fs" => stem.ends_with("Tests") || stem.ends_with("Test"),
+        "ts" | "tsx" | "js" | "jsx" | "mjs" | "cjs" => {
+            stem.ends_with(".test") || stem.ends_with(".spec")
+        }
+        "rb" => stem.ends_with("_spec") || stem.ends_with("_test"),
+        _ => false,
+    }
+}
+
+/// The files of `files` (shown paths) that Rust test modules declared
+/// with `#[cfg(test)] mod x;` are: for a declaration in `dir/lib.rs`,
+/// `main.rs` or `mod.rs`, `dir/x.rs` and `dir/x/mod.rs`; in `dir/foo.rs`,
+/// `dir/foo/x.rs` and `dir/foo/x/mod.rs`.
+pub fn rust_test_module_files<'a>(
+    declared: impl Iterator<Item = (&'a str, &'a [String])>,
+) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for (path, modules) in declared {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let stem = name.strip_suffix(".rs").unwrap_or(name);
+        let base = if matches!(stem, "lib" | "main" | "mod") {
+            dir.to_string()
+        } else if dir.is_empty() {
+            stem.to_string()
+        } else {
+            format!("{dir}/{stem}")
+        };
+        for m in modules {
+            let join = |p: &str| {
+                if base.is_empty() {
+                    p.to_string()
+                } else {
+                    format!("{base}/{p}")
+                }
+            };
+            out.insert(join(&format!("{m}.rs")));
+            out.insert(join(&format!("{m}/mod.rs")));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_sources_are_known_by_folder_and_name() {
+        for p in [
+            "ts-user-service/src/test/java/user/UserServiceImplTest.java",
+            "orders/src/it/java/OrdersIT.java",
+            "crate/tests/api.rs",
+            "web/__tests__/a.js",
+            "pkg/client_test.go",
+            "app/test_client.py",
+            "Orders.Tests/OrderServiceTests.cs",
+            "lib/fixtures/Caller.java",
+            "ts-order-service/src/main/java/order/OrderControllerTest.java",
+        ] {
+            assert!(is_test_source(p), "{p}");
+        }
+        for p in [
+            "ts-user-service/src/main/java/user/service/impl/UserServiceImpl.java",
+            "deploy/test/application.yml",
+            "src/test/resources/application.yml",
+            "overlays/test/kustomization.yaml",
+            "src/contest/Main.java",
+            "app/client.py",
+            "Latest.java",
+        ] {
+            assert!(!is_test_source(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn rust_test_modules_resolve_like_cargo() {
+        let a = vec!["tests".to_string()];
+        let b = vec!["fixtures".to_string()];
+        let got = rust_test_module_files(
+            [
+                ("c/src/lib.rs", a.as_slice()),
+                ("c/src/net.rs", b.as_slice()),
+            ]
+            .into_iter(),
+        );
+        assert!(got.contains("c/src/tests.rs"));
+        assert!(got.contains("c/src/tests/mod.rs"));
+        assert!(got.contains("c/src/net/fixtures.rs"));
+        assert!(!got.contains("c/src/fixtures.rs"));
+    }
+}

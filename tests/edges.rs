@@ -1,0 +1,172 @@
+//! Call edges from source code (issue 17): every Java and Rust file with a
+//! call site, not only those with retry words; strings that are no call
+//! targets; test code; what could not be resolved. Each fixture's README
+//! works its edges out by hand.
+
+use retrylint::config::Settings;
+use std::path::PathBuf;
+
+fn scan(path: &str, settings: &Settings) -> retrylint::Scan {
+    retrylint::scan(&[PathBuf::from(path)], settings).unwrap()
+}
+
+/// Every call edge the files show, as `file: callee`, sorted.
+fn edges(scan: &retrylint::Scan) -> Vec<String> {
+    let mut v: Vec<String> = scan
+        .files
+        .iter()
+        .flat_map(|f| {
+            let path = f.source.display_path();
+            let name = path.rsplit('/').next().unwrap_or("").to_string();
+            f.facts
+                .edges
+                .iter()
+                .map(move |e| format!("{name}: {}", e.callee))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn services(g: &retrylint::graph::Graph) -> Vec<String> {
+    let mut v: Vec<String> = g.services.iter().map(|s| s.name.clone()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_java_service_without_retry_words_has_its_rest_template_calls() {
+    let s = scan("testdata/graph/java-resttemplate", &Settings::default());
+    assert_eq!(
+        edges(&s),
+        [
+            "UserServiceImpl.java: ts-auth-service:12340",
+            "UserServiceImpl.java: ts-order-service:12031",
+            "UserServiceImpl.java: ts-verification-code-service:15678",
+        ]
+    );
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let names = services(&g);
+    for callee in [
+        "ts-auth-service",
+        "ts-order-service",
+        "ts-verification-code-service",
+    ] {
+        assert!(names.contains(&callee.to_string()), "{names:?}");
+    }
+    assert_eq!(g.edges.len(), 3, "{names:?}");
+}
+
+#[test]
+fn mockito_tests_do_not_count_and_are_counted() {
+    let s = scan("testdata/graph/mockito-tests", &Settings::default());
+    assert_eq!(edges(&s), ["OrderServiceImpl.java: payments:8080"]);
+    assert_eq!(s.stats.test_files, 1);
+    assert!(s.files.iter().all(|f| f.facts.policies.is_empty()));
+    let findings = retrylint::pipeline::Pipeline::new(&Settings::default())
+        .run(&[PathBuf::from("testdata/graph/mockito-tests")])
+        .unwrap()
+        .report
+        .findings;
+    assert!(findings.is_empty(), "{findings:?}");
+    // `test-code = "read"` reads the test as before.
+    let read = Settings {
+        read_test_code: true,
+        ..Settings::default()
+    };
+    let s = scan("testdata/graph/mockito-tests", &read);
+    assert_eq!(s.stats.test_files, 0);
+    let e = edges(&s);
+    assert!(e.iter().any(|e| e.contains("mock-ledger")), "{e:?}");
+    assert!(s.files.iter().any(|f| !f.facts.policies.is_empty()));
+}
+
+#[test]
+fn a_url_in_a_log_message_or_exception_is_no_edge() {
+    let s = scan("testdata/graph/log-message-url", &Settings::default());
+    assert_eq!(edges(&s), ["LedgerClient.java: ledger:9000"]);
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let names = services(&g);
+    for not in ["github.com", "old-ledger", "audit-log"] {
+        assert!(!names.contains(&not.to_string()), "{names:?}");
+    }
+}
+
+#[test]
+fn a_rust_test_module_in_its_own_file_is_dropped_and_counted() {
+    let s = scan("testdata/graph/rust-test-module", &Settings::default());
+    assert_eq!(edges(&s), ["main.rs: payments"]);
+    assert_eq!(s.stats.test_files, 1);
+    assert!(
+        s.files
+            .iter()
+            .all(|f| !f.source.display_path().ends_with("src/tests.rs")),
+        "src/tests.rs was kept"
+    );
+}
+
+#[test]
+fn compose_values_from_the_environment_are_unresolved_not_services() {
+    let s = scan("testdata/graph/compose-env", &Settings::default());
+    let edges: Vec<&str> = s
+        .files
+        .iter()
+        .flat_map(|f| f.facts.edges.iter().map(|e| e.callee.as_str()))
+        .collect();
+    assert_eq!(edges, ["shipping"]);
+    let unresolved: Vec<&str> = s.stats.unresolved.iter().map(|(_, w)| w.as_str()).collect();
+    assert_eq!(unresolved, ["env CART_ADDR", "${PRODUCT_CATALOG_URL}"]);
+    assert!(
+        s.notices
+            .iter()
+            .any(|n| n.message.contains("could not be resolved"))
+    );
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    assert_eq!(
+        services(&g),
+        ["cart", "frontend", "productcatalog", "shipping"]
+    );
+}
+
+#[test]
+fn files_in_languages_not_read_are_listed_and_the_audit_does_not_reassure() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("api")).unwrap();
+    std::fs::write(
+        dir.path().join("api/Program.cs"),
+        "builder.Services.AddHttpClient<Catalog>().AddStandardResilienceHandler();\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("api/util.py"),
+        "print('no settings here')\n",
+    )
+    .unwrap();
+    let s = scan(dir.path().to_str().unwrap(), &Settings::default());
+    assert_eq!(s.stats.unread.count(), 1);
+    assert_eq!(s.stats.unread.tally(), "C# 1");
+    assert!(
+        s.notices
+            .iter()
+            .any(|n| !n.internal && n.message.contains("api/Program.cs")),
+        "{:?}",
+        s.notices
+    );
+    let line = retrylint::render::summary(&s, &[]);
+    assert!(line.contains("1 in languages not read yet"), "{line}");
+}
+
+#[test]
+fn a_config_server_at_localhost_is_no_service() {
+    let s = scan(
+        "testdata/graph/config-client-localhost",
+        &Settings::default(),
+    );
+    assert!(s.files.iter().any(|f| !f.facts.policies.is_empty()));
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    assert!(
+        !services(&g).contains(&"localhost".to_string()),
+        "{:?}",
+        services(&g)
+    );
+}
