@@ -34,6 +34,7 @@ pub mod guard;
 pub(crate) mod keys;
 pub(crate) mod link;
 pub mod model;
+mod not_read;
 pub mod pipeline;
 pub mod render;
 pub mod report;
@@ -354,51 +355,15 @@ fn say_what_was_not_read(scan: &mut Scan) {
     for v in scan.stats.unread.by_language.values_mut() {
         v.sort();
     }
-    if !scan.stats.unread.is_empty() {
+    let unresolved = not_read::unresolved(&scan.files);
+    let messages = [
+        (!scan.stats.unread.is_empty()).then(|| scan.stats.unread.message()),
+        not_read::unresolved_message(&unresolved),
+    ];
+    for message in messages.into_iter().flatten() {
         scan.notices.push(Notice {
             path: None,
-            message: scan.stats.unread.message(),
-            internal: false,
-        });
-    }
-    let mut unresolved: Vec<(String, String)> = scan
-        .files
-        .iter()
-        .flat_map(|f| {
-            f.facts.unresolved.iter().map(|u| {
-                (
-                    format!(
-                        "{}:{}",
-                        f.source.display_path(),
-                        f.source.line_col(u.span.start).line
-                    ),
-                    u.written.clone(),
-                )
-            })
-        })
-        .collect();
-    unresolved.sort();
-    if !unresolved.is_empty() {
-        let n = unresolved.len();
-        let shown: Vec<String> = unresolved
-            .iter()
-            .take(8)
-            .map(|(at, w)| format!("`{w}` ({at})"))
-            .collect();
-        let more = n - shown.len();
-        scan.notices.push(Notice {
-            path: None,
-            message: format!(
-                "{n} call target{} could not be resolved and {} not on the graph: {}{}",
-                if n == 1 { "" } else { "s" },
-                if n == 1 { "is" } else { "are" },
-                shown.join(", "),
-                if more > 0 {
-                    format!(" and {more} more")
-                } else {
-                    String::new()
-                }
-            ),
+            message,
             internal: false,
         });
     }

@@ -39,6 +39,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("cache", 6),
     // The scan stage.
     ("lib", 7),
+    ("not_read", 7),
     ("changes", 7),
     ("graph", 8),
     ("rules", 9),
