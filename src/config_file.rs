@@ -570,14 +570,17 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
         settings.graph.mesh = match s.as_str() {
             "auto" => Mesh::Auto,
             "istio" => Mesh::Istio,
+            "linkerd" => Mesh::Linkerd,
             "none" => Mesh::None,
             other => {
-                let hint = rules::did_you_mean(other, ["auto", "istio", "none"])
+                let hint = rules::did_you_mean(other, ["auto", "istio", "linkerd", "none"])
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
                 return Err(cx.err(
                     v.span(),
-                    format!("`mesh` must be `auto`, `istio` or `none`, not `{other}`{hint}"),
+                    format!(
+                        "`mesh` must be `auto`, `istio`, `linkerd` or `none`, not `{other}`{hint}"
+                    ),
                 ));
             }
         };
