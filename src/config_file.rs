@@ -123,9 +123,9 @@ pub const KEYS: &[KeyDoc] = &[
     },
     KeyDoc {
         key: "mesh",
-        kind: "`\"auto\"`, `\"istio\"` or `\"none\"`",
-        default: "`auto`: Istio when the files show it",
-        doc: "the service mesh whose default retries apply to every hop",
+        kind: "`\"auto\"`, `\"istio\"`, `\"linkerd\"` or `\"none\"`",
+        default: "`auto`: per workload, from injection labels, else assumed from the mesh resources found (findings say so)",
+        doc: "the service mesh whose sidecars retry calls: `istio` or `linkerd` puts every call in it, `none` none",
     },
     KeyDoc {
         key: "[[services]] name",

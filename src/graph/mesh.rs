@@ -202,9 +202,9 @@ pub(super) fn evidence_note(b: &Builder<'_>, m: &Membership) -> String {
     };
     let mut out = match m.how {
         MeshEvidence::Assumed => format!(
-            "; assumed in the {} mesh because `{}` declares its resources (no injection label or annotation says so; set `mesh` in the configuration to settle it)",
+            "; sidecar assumed: `{}` declares {} resources, no injection setting does",
+            file(m.loc),
             m.mesh.label(),
-            file(m.loc)
         ),
         MeshEvidence::Configured => format!("; `mesh = \"{}\"` in the configuration", b.settings.graph.mesh.as_str()),
         _ => String::new(),

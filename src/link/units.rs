@@ -156,7 +156,19 @@ fn under_root(path: &Path, roots: &[PathBuf]) -> Option<(PathBuf, Vec<String>)> 
         } else {
             r
         };
-        if let Ok(rel) = path.strip_prefix(&r) {
+        // A path shown relative to the working directory under a root
+        // given absolute: the root ends with the path's first folders.
+        let rel = path.strip_prefix(&r).ok().map(Path::to_path_buf).or_else(|| {
+            let comps: Vec<_> = path.components().collect();
+            (1..comps.len())
+                .rev()
+                .find(|&k| {
+                    path.is_relative()
+                        && r.ends_with(comps[..k].iter().collect::<PathBuf>())
+                })
+                .map(|k| comps[k..].iter().collect())
+        });
+        if let Some(rel) = rel {
             let parts: Vec<String> = rel
                 .parent()
                 .map(|p| {
@@ -265,12 +277,14 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
             // A workspace manifest: not a unit.
             return Unit::Nothing;
         };
-        let binary =
-            table.contains_key("bin") || exists("src/main.rs") || exists("src/bin");
-        return if binary {
-            Unit::Program(name.to_string(), "Cargo binary package")
-        } else {
+        // A library crate (a `lib.rs` and no binary target) is linked into
+        // programs, and is none.
+        let binary = table.contains_key("bin") || exists("src/main.rs") || exists("src/bin");
+        let library = table.contains_key("lib") || exists("src/lib.rs");
+        return if library && !binary {
             Unit::Library
+        } else {
+            Unit::Program(name.to_string(), "Cargo package")
         };
     }
     if let Some(text) = read("pom.xml") {
