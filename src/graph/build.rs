@@ -192,8 +192,11 @@ fn mesh_layer(
     let Some(m) = membership(b, cx.meshes, from, proof) else {
         return (None, None);
     };
+    // An assumed sidecar is put only on calls to a host the cluster
+    // shows; a sidecar that is written (or configured) handles every
+    // call its workload makes.
     let callee_in_cluster = b.graph.services[to].kinds.iter().any(|k| k.in_cluster());
-    if !protocol.is_l7() || (m.how != MeshEvidence::Configured && !callee_in_cluster) {
+    if !protocol.is_l7() || (m.how == MeshEvidence::Assumed && !callee_in_cluster) {
         return (Some(m), None);
     }
     let host = b.graph.services[to].name.clone();

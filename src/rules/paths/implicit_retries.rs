@@ -3,11 +3,11 @@
 //! Istio route with no `retries`, an AWS client with no retry setting), or
 //! a sidecar layer the graph adds to a call where no VirtualService exists.
 
-use crate::graph::GraphCtx;
+use crate::graph::{GraphCtx, Loc, MeshEvidence};
 use crate::model::{Layer, Provenance};
 use crate::rules::{Check, Emitter, Related};
 use crate::source::SourceFile;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub const CHECK: Check = Check::Graph(check);
 
@@ -71,44 +71,142 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             }
         }
     }
+    // One finding per implicit default and deployment variant: every call
+    // it covers is named (up to a few) and kept as a related location.
     let g = ctx.graph;
-    for e in &g.edges {
-        for l in e
-            .layers
-            .iter()
-            .filter(|l| l.implicit && l.policy.is_none() && l.retries())
-        {
-            if !seen.insert((e.proof.file, e.proof.span)) {
+    let mut groups: BTreeMap<(String, String, Loc), Vec<(usize, usize)>> = BTreeMap::new();
+    for (ei, e) in g.edges.iter().enumerate() {
+        for (li, l) in e.layers.iter().enumerate() {
+            if !(l.implicit && l.policy.is_none() && l.retries()) {
                 continue;
             }
-            let by = if l.loc == e.proof {
-                "by default".to_string()
-            } else {
-                "by the mesh-wide default".to_string()
-            };
-            let f = out.emit_at(
-                e.proof.file,
-                e.proof.span,
-                format!(
-                    "the call from `{}` to `{}` is retried by the caller's {} sidecar {by}: `{}` attempts that no VirtualService for `{}` states",
-                    g.service_name(e.from),
-                    g.service_name(e.to),
-                    l.system.label(),
-                    l.factor(),
-                    g.service_name(e.to),
-                ),
-                format!(
-                    "write a VirtualService for `{}` with the retries you want (`attempts: 0` to leave retries to the application)",
-                    g.service_name(e.to)
-                ),
-            );
-            if l.loc != e.proof {
-                f.related.push(Related {
-                    file: l.loc.file,
-                    span: l.loc.span,
-                    message: "the mesh-wide default".into(),
-                });
+            if seen.contains(&(e.proof.file, e.proof.span)) {
+                continue;
             }
+            let default_at = if l.loc == e.proof { Loc::default() } else { l.loc };
+            let variant = e.mesh.as_ref().and_then(|m| m.variant.clone()).unwrap_or_default();
+            groups
+                .entry((l.system.label().to_string(), variant, default_at))
+                .or_default()
+                .push((ei, li));
+        }
+    }
+    for (_, calls) in groups {
+        let Some(&(first, li)) = calls.iter().min_by_key(|(e, _)| g.edges[*e].proof) else {
+            continue;
+        };
+        let e = &g.edges[first];
+        let l = &e.layers[li];
+        let by = if l.loc == e.proof {
+            "by default"
+        } else {
+            "by the mesh-wide default"
+        };
+        const SHOWN: usize = 4;
+        let mut pairs: Vec<String> = calls
+            .iter()
+            .map(|&(c, _)| {
+                let edge = &g.edges[c];
+                format!(
+                    "`{} -> {}`",
+                    g.service_name(edge.from),
+                    g.service_name(edge.to)
+                )
+            })
+            .collect();
+        pairs.sort();
+        pairs.dedup();
+        let n = pairs.len();
+        let mut who = pairs.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+        if n > SHOWN {
+            who.push_str(&format!(" and {} more", n - SHOWN));
+        }
+        let (what, verb) = if n == 1 {
+            (format!("the call {who}"), "is")
+        } else {
+            (format!("{n} calls ({who})"), "are")
+        };
+        let callees: BTreeSet<&str> = calls
+            .iter()
+            .map(|&(c, _)| g.service_name(g.edges[c].to))
+            .collect();
+        let hosts = callees
+            .iter()
+            .take(SHOWN)
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        // Where membership is assumed, the finding says so and names the
+        // file the assumption rests on.
+        let assumed = calls.iter().find_map(|&(c, _)| {
+            g.edges[c]
+                .mesh
+                .as_ref()
+                .filter(|m| m.how == MeshEvidence::Assumed)
+        });
+        let assumption = match assumed {
+            Some(m) => format!(
+                "; the sidecar is assumed: `{}` declares {} resources and no injection setting says whether the caller runs in the mesh",
+                ctx.files
+                    .get(m.loc.file)
+                    .map(|f| f.source.display_path())
+                    .unwrap_or_default(),
+                m.mesh.label()
+            ),
+            None => String::new(),
+        };
+        let variant = calls
+            .iter()
+            .find_map(|&(c, _)| g.edges[c].mesh.as_ref().and_then(|m| m.variant.clone()))
+            .map(|v| format!(" in the deployment variant `{v}`"))
+            .unwrap_or_default();
+        let f = out.emit_at(
+            e.proof.file,
+            e.proof.span,
+            format!(
+                "{what}{variant} {verb} retried by the caller's {} sidecar {by}: `{}` attempts{} that no route policy states{assumption}",
+                l.system.label(),
+                l.factor(),
+                if n > 1 { " each" } else { "" },
+            ),
+            format!(
+                "write a VirtualService for {hosts}{} with the retries you want (`attempts: 0` to leave retries to the application){}",
+                if callees.len() > SHOWN { " and the other callees" } else { "" },
+                if assumed.is_some() {
+                    ", or set `mesh` in .retrylint.toml if the callers do not run in the mesh"
+                } else {
+                    ""
+                }
+            ),
+        );
+        if l.loc != e.proof {
+            f.related.push(Related {
+                file: l.loc.file,
+                span: l.loc.span,
+                message: "the mesh-wide default".into(),
+            });
+        }
+        if let Some(m) = assumed {
+            f.related.push(Related {
+                file: m.loc.file,
+                span: m.loc.span,
+                message: format!("the {} resource the sidecar is assumed from", m.mesh.label()),
+            });
+        }
+        for &(c, _) in &calls {
+            let edge = &g.edges[c];
+            if c == first {
+                continue;
+            }
+            f.related.push(Related {
+                file: edge.proof.file,
+                span: edge.proof.span,
+                message: format!(
+                    "{} -> {}, also retried by this default",
+                    g.service_name(edge.from),
+                    g.service_name(edge.to)
+                ),
+            });
         }
     }
 }
