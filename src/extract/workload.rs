@@ -87,6 +87,11 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         _ => root.path(&["spec", "template"]),
     };
     let spec = template.and_then(|t| t.get("spec"));
+    // A kustomize patch (a Deployment with no pod template) changes a
+    // workload declared elsewhere; it declares none.
+    if spec.and_then(|s| s.get("containers")).is_none() {
+        return true;
+    }
     let mut decl = ServiceDecl::new(
         id.clone(),
         meta_name.span(),
@@ -285,13 +290,22 @@ fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {
         return false;
     };
     for s in services.entries() {
-        facts.services.push(ServiceDecl::new(
+        let mut decl = ServiceDecl::new(
             s.key,
             s.key_span,
             IdentityKind::Compose,
             "docker-compose service",
             vec![s.key.to_string()],
-        ));
+        );
+        if let Some(name) = s
+            .value
+            .get("image")
+            .and_then(|i| i.as_str())
+            .and_then(image_name)
+        {
+            decl.placement.images.push(name);
+        }
+        facts.services.push(decl);
         let Some(env) = s.value.get("environment") else {
             continue;
         };

@@ -209,6 +209,23 @@ fn joins(files: &[ScannedFile]) -> Vec<(String, String)> {
                 .insert(short_host(&w.name));
         }
     }
+    // A compose service running the image of one workload is that
+    // workload (`web` in docker-compose.yml, `web-svc` in Kubernetes).
+    for c in decls().filter(|s| s.kind == IdentityKind::Compose) {
+        let targets: BTreeSet<&String> = c
+            .placement
+            .images
+            .iter()
+            .filter_map(|i| images.get(&short_host(i)))
+            .flatten()
+            .collect();
+        if targets.len() == 1
+            && let Some(target) = targets.into_iter().next()
+            && short_host(&c.name) != *target
+        {
+            out.push((short_host(&c.name), target.clone()));
+        }
+    }
     for (image, targets) in images {
         if targets.len() == 1
             && let Some(target) = targets.into_iter().next()

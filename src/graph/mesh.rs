@@ -99,23 +99,14 @@ pub(super) fn membership(
         .map(|w| common_prefix(&folder(b, w.loc.file), &here))
         .max()?;
     let variants: BTreeSet<String> = decls.iter().map(|w| folder(b, w.loc.file)).collect();
-    let mut answers = decls
+    let (w, answer) = decls
         .iter()
         .filter(|w| common_prefix(&folder(b, w.loc.file), &here) == best)
-        .map(|w| of_workload(b, m, w, decls));
-    let first = answers.next()?;
-    let answer = if first.is_some() {
-        first
-    } else {
-        answers.find(Option::is_some).flatten()
-    };
+        .map(|w| (w, of_workload(b, m, w, decls)))
+        .reduce(|a, c| if a.1.is_none() && c.1.is_some() { c } else { a })?;
     answer.map(|mut a| {
-        if variants.len() > 1 && a.how != MeshEvidence::Configured {
-            a.variant = decls
-                .iter()
-                .find(|w| w.loc.file == a.loc.file || folder(b, w.loc.file) == folder(b, a.loc.file))
-                .map(|w| folder(b, w.loc.file))
-                .or_else(|| Some(folder(b, a.loc.file)));
+        if variants.len() > 1 {
+            a.variant = Some(folder(b, w.loc.file));
         }
         a
     })

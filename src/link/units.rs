@@ -235,6 +235,14 @@ fn identity(
             return Some(folder(child));
         }
     }
+    // A module folder: the one that holds `src/` (Maven, Gradle, Cargo
+    // layouts whose build file was not scanned).
+    if let Some(i) = rel.iter().rposition(|p| p == "src")
+        && i >= 1
+        && !is_generic(&rel[i - 1])
+    {
+        return Some(folder(&rel[i - 1]));
+    }
     // The nearest folder named like a service other files declare.
     for p in rel.iter().rev() {
         if !is_generic(p) && declared.contains(&crate::model::calls::short_host(p)) {

@@ -6,13 +6,18 @@
 use crate::graph::{GraphCtx, Loc, MeshEvidence};
 use crate::model::{Layer, Provenance};
 use crate::rules::{Check, Emitter, Related};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub const CHECK: Check = Check::Graph(check);
 
+/// Routes of one file with the same implicit default: (file, system,
+/// what, attempts, whether the mesh-wide default applies) -> (span, route).
+type Quiet = BTreeMap<(usize, String, String, u64, bool), Vec<(Span, String)>>;
+
 fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let mut seen = BTreeSet::new();
+    let mut quiet: Quiet = BTreeMap::new();
     // A mesh-wide default replaces Istio's built-in one wherever a route
     // writes no `retries`.
     let mesh = crate::graph::mesh_default(ctx.files)
@@ -49,10 +54,15 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
                     "{} retries on {on}, as written, but how many times is not written: {what} (`{n}` attempts)",
                     p.describe(),
                 ),
-                None => format!(
-                    "{} retries although nothing here asks for it: {what} (`{n}` attempts)",
-                    p.describe(),
-                ),
+                None => {
+                    // The same default on several routes of one file is
+                    // one finding.
+                    quiet
+                        .entry((id, p.system.label(), what, n, mesh_applies))
+                        .or_default()
+                        .push((p.attempts.span, p.describe()));
+                    continue;
+                }
             };
             let finding = out.emit_at(id, p.attempts.span, message, p.system.spec().fixes.explicit);
             if on.is_some() && p.retry_on.is_written() && p.retry_on.span != p.attempts.span {
@@ -69,6 +79,50 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
                     message: "the mesh-wide default".into(),
                 });
             }
+        }
+    }
+    for ((id, _, what, n, mesh_applies), routes) in quiet {
+        let Some(&(span, ref first)) = routes.first() else {
+            continue;
+        };
+        let Some(system) = ctx.files[id]
+            .facts
+            .policies
+            .iter()
+            .find(|p| p.attempts.span == span)
+            .map(|p| p.system.clone())
+        else {
+            continue;
+        };
+        let message = if routes.len() == 1 {
+            format!("{first} retries although nothing here asks for it: {what} (`{n}` attempts)")
+        } else {
+            let names: Vec<&str> = routes.iter().take(4).map(|(_, d)| d.as_str()).collect();
+            let more = if routes.len() > 4 {
+                format!(" and {} more", routes.len() - 4)
+            } else {
+                String::new()
+            };
+            format!(
+                "{} routes of this file retry although nothing here asks for it ({}{more}): {what} (`{n}` attempts each)",
+                routes.len(),
+                names.join(", ")
+            )
+        };
+        let finding = out.emit_at(id, span, message, system.spec().fixes.explicit);
+        for (at, d) in routes.iter().skip(1) {
+            finding.related.push(Related {
+                file: id,
+                span: *at,
+                message: format!("{d}, the same default"),
+            });
+        }
+        if let Some((mf, md)) = mesh.filter(|_| mesh_applies) {
+            finding.related.push(Related {
+                file: mf,
+                span: md.attempts.span,
+                message: "the mesh-wide default".into(),
+            });
         }
     }
     // One finding per implicit default and deployment variant: every call
