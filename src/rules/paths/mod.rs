@@ -52,9 +52,9 @@ pub fn retrying_layers(graph: &Graph, path: &WorstPath) -> usize {
 
 /// The worst paths, one per chain of retrying calls (issue 17, item 6):
 /// paths whose retrying part (leading and trailing calls with no retries
-/// left out) is the same are one finding, named by their first entry with
-/// the other entries kept; a path whose retrying part lies inside a longer
-/// one's is that one's finding too.
+/// left out), after its first hop, is the same are one finding, named by
+/// the path with the most attempts with the other entries kept; a path
+/// whose chain lies inside a longer one's is that one's finding too.
 pub fn distinct_chains(graph: &Graph, paths: Vec<WorstPath>) -> Vec<(WorstPath, Vec<ServiceId>)> {
     let core = |p: &WorstPath| -> Vec<usize> {
         let retrying = |e: &usize| graph.edges[*e].factor() > 1;
@@ -62,7 +62,16 @@ pub fn distinct_chains(graph: &Graph, paths: Vec<WorstPath>) -> Vec<(WorstPath, 
         let end = p.edges.iter().rposition(retrying).map_or(start, |i| i + 1);
         p.edges[start..end.max(start)].to_vec()
     };
-    let cores: Vec<Vec<usize>> = paths.iter().map(core).collect();
+    // Entries that reach the same chain through their own first hop (two
+    // gateways and a load generator in front of one frontend) share it:
+    // the chain is what follows the first retrying hop.
+    let cores: Vec<Vec<usize>> = paths
+        .iter()
+        .map(|p| {
+            let c = core(p);
+            if c.len() >= 2 { c[1..].to_vec() } else { c }
+        })
+        .collect();
     let inside = |a: &[usize], b: &[usize]| {
         a.len() < b.len() && !a.is_empty() && b.windows(a.len()).any(|w| w == a)
     };
@@ -70,7 +79,13 @@ pub fn distinct_chains(graph: &Graph, paths: Vec<WorstPath>) -> Vec<(WorstPath, 
     let mut kept: Vec<Vec<usize>> = Vec::new();
     // Longest chains first, so that a sub-chain finds its chain kept.
     let mut order: Vec<usize> = (0..paths.len()).collect();
-    order.sort_by_key(|&i| (std::cmp::Reverse(cores[i].len()), i));
+    order.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(cores[i].len()),
+            std::cmp::Reverse(paths[i].attempts),
+            i,
+        )
+    });
     let mut slots: Vec<Option<WorstPath>> = paths.into_iter().map(Some).collect();
     for i in order {
         let Some(path) = slots[i].take() else { continue };
