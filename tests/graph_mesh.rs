@@ -58,10 +58,11 @@ fn sidecar_retries_apply_to_http_hops_not_to_redis_mongodb_or_tcp() {
         ]
     );
     // Every caller is in the mesh by its namespace's label, no assumption.
-    assert!(g.edges.iter().all(|e| e
-        .mesh
-        .as_ref()
-        .is_some_and(|m| m.how == MeshEvidence::Namespace && m.mesh == System::Istio)));
+    assert!(g.edges.iter().all(|e| {
+        e.mesh
+            .as_ref()
+            .is_some_and(|m| m.how == MeshEvidence::Namespace && m.mesh == System::Istio)
+    }));
     let paths = g.worst_paths();
     assert_eq!(paths.len(), 1);
     assert_eq!(paths[0].attempts, 9);
@@ -70,7 +71,10 @@ fn sidecar_retries_apply_to_http_hops_not_to_redis_mongodb_or_tcp() {
         .filter(|f| f.starts_with("RL403"))
         .collect();
     assert_eq!(rl403.len(), 1, "one finding for the one default: {rl403:?}");
-    assert!(rl403[0].contains("2 calls (`cart -> checkout`, `web -> cart`)"), "{rl403:?}");
+    assert!(
+        rl403[0].contains("2 calls (`cart -> checkout`, `web -> cart`)"),
+        "{rl403:?}"
+    );
     assert!(!rl403[0].contains("assumed"), "{rl403:?}");
 }
 
@@ -81,24 +85,40 @@ fn a_plain_variant_has_no_sidecar_and_the_assumption_is_named() {
     let e = &g.edges[0];
     let m = e.mesh.as_ref().unwrap();
     assert_eq!(m.how, MeshEvidence::Assumed);
-    assert_eq!(m.variant.as_deref(), Some("testdata/graph/variants/k8s-istio/"));
+    assert_eq!(
+        m.variant.as_deref(),
+        Some("testdata/graph/variants/k8s-istio/")
+    );
     assert!(
         scan.files[m.loc.file]
             .source
             .display_path()
             .ends_with("k8s-istio/destination-rules.yaml")
     );
-    assert!(scan.files[e.proof.file].source.display_path().contains("k8s-istio/"));
+    assert!(
+        scan.files[e.proof.file]
+            .source
+            .display_path()
+            .contains("k8s-istio/")
+    );
     // The same call in the plain variant carries no layer: it is kept as
     // another place of the edge, not the one that stands.
     assert_eq!(e.also.len(), 1);
-    assert!(scan.files[e.also[0].file].source.display_path().contains("k8s-plain/"));
+    assert!(
+        scan.files[e.also[0].file]
+            .source
+            .display_path()
+            .contains("k8s-plain/")
+    );
     let (_, plain) = build("testdata/graph/variants/k8s-plain", &Settings::default());
     assert_eq!(edges(&plain), ["orders -> payments x1 HTTP"]);
     let f = findings("testdata/graph/variants", &Settings::default());
     let rl403: Vec<&String> = f.iter().filter(|f| f.starts_with("RL403")).collect();
     assert_eq!(rl403.len(), 1, "{f:?}");
-    assert!(rl403[0].contains("variant `testdata/graph/variants/k8s-istio/`"), "{rl403:?}");
+    assert!(
+        rl403[0].contains("variant `testdata/graph/variants/k8s-istio/`"),
+        "{rl403:?}"
+    );
     assert!(rl403[0].contains("k8s-istio/destination-rules.yaml` declares Istio resources"));
     // The configuration settles it.
     let none = Settings {
@@ -116,7 +136,11 @@ fn a_plain_variant_has_no_sidecar_and_the_assumption_is_named() {
 fn a_linkerd_pair_takes_the_callees_service_profile_and_joins_the_service_by_selector() {
     let (_, g) = build("testdata/graph/linkerd-pair", &Settings::default());
     let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["web-svc", "emoji"], "emoji-svc is the workload emoji");
+    assert_eq!(
+        names,
+        ["web-svc", "emoji"],
+        "emoji-svc is the workload emoji"
+    );
     assert_eq!(edges(&g), ["web-svc -> emoji x1 gRPC"]);
     let e = &g.edges[0];
     assert_eq!(e.mesh.as_ref().unwrap().mesh, System::Linkerd);
@@ -164,10 +188,22 @@ fn bookinfo_timeout_inversion_fires_rl303_and_rl402() {
 
 #[test]
 fn protocols_from_targets_and_port_names() {
-    assert_eq!(Protocol::of_target("mongodb://db:27017/x"), Some(Protocol::Mongo));
-    assert_eq!(Protocol::of_target("redis-cart:6379"), Some(Protocol::Redis));
-    assert_eq!(Protocol::of_target("jdbc:mysql://db/x"), Some(Protocol::Sql));
-    assert_eq!(Protocol::of_target("http://orders:8080"), Some(Protocol::Http));
+    assert_eq!(
+        Protocol::of_target("mongodb://db:27017/x"),
+        Some(Protocol::Mongo)
+    );
+    assert_eq!(
+        Protocol::of_target("redis-cart:6379"),
+        Some(Protocol::Redis)
+    );
+    assert_eq!(
+        Protocol::of_target("jdbc:mysql://db/x"),
+        Some(Protocol::Sql)
+    );
+    assert_eq!(
+        Protocol::of_target("http://orders:8080"),
+        Some(Protocol::Http)
+    );
     assert_eq!(Protocol::of_target("orders:8080"), None);
     assert_eq!(Protocol::of_name("tcp-redis"), Some(Protocol::Tcp));
     assert_eq!(Protocol::of_name("grpc-web"), Some(Protocol::Grpc));

@@ -193,7 +193,9 @@ fn mesh_hints(m: Yaml<'_>, namespace: bool) -> Vec<MeshHint> {
             "istio-injection" if namespace => Some((System::Istio, value == "enabled")),
             "istio.io/rev" if namespace => Some((System::Istio, !value.is_empty())),
             "sidecar.istio.io/inject" if !namespace => Some((System::Istio, value == "true")),
-            "linkerd.io/inject" => Some((System::Linkerd, value == "enabled" || value == "ingress")),
+            "linkerd.io/inject" => {
+                Some((System::Linkerd, value == "enabled" || value == "ingress"))
+            }
             _ => None,
         };
         if let Some((mesh, on)) = hint {
@@ -254,11 +256,15 @@ fn service(root: Yaml<'_>, facts: &mut Facts) -> bool {
     true
 }
 
-/// The protocol every port of a Service speaks, where each says one:
-/// `appProtocol`, else the port's name (`tcp-redis`, `grpc`), else a
-/// well-known port number.
+/// The protocol of a Service's ports, where they say one: `appProtocol`,
+/// else the port's name (`tcp-redis`, `grpc`), else a well-known port
+/// number. Ports that say nothing (`prom`, `8801`) are left out when the
+/// others say HTTP or gRPC, which a sidecar retries; a protocol no L7 layer
+/// retries must be said by every port, so that no HTTP call loses its
+/// sidecar layer to a neighbouring port.
 fn ports_protocol(root: Yaml<'_>) -> Option<Protocol> {
     let mut found: Option<Protocol> = None;
+    let mut silent = false;
     for p in root
         .path(&["spec", "ports"])
         .map(|p| p.items())
@@ -276,13 +282,14 @@ fn ports_protocol(root: Yaml<'_>) -> Option<Protocol> {
             .and_then(|a| Protocol::of_name(&a))
             .or_else(|| text("name").and_then(|n| Protocol::of_name(&n)))
             .or_else(|| number("port").and_then(Protocol::of_port))
-            .or_else(|| number("targetPort").and_then(Protocol::of_port))?;
-        match found {
-            Some(f) if f != proto => return None,
-            _ => found = Some(proto),
+            .or_else(|| number("targetPort").and_then(Protocol::of_port));
+        match (proto, found) {
+            (None, _) => silent = true,
+            (Some(p), Some(f)) if p != f => return None,
+            (Some(p), _) => found = Some(p),
         }
     }
-    found
+    found.filter(|p| p.is_l7() || !silent)
 }
 
 fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {

@@ -88,7 +88,13 @@ fn instances(b: &mut Builder<'_>) -> Named {
     let files = b.files;
     let mut configured: Named = BTreeMap::new();
     for (id, f) in files.iter().enumerate() {
-        if is_source(f) || !f.facts.policies.iter().any(|p| p.system.spec().named_instances) {
+        if is_source(f)
+            || !f
+                .facts
+                .policies
+                .iter()
+                .any(|p| p.system.spec().named_instances)
+        {
             continue;
         }
         let Some(owner) = b.file_owner(id) else {
@@ -166,7 +172,11 @@ fn named_clients(b: &Builder<'_>) -> (Named, BTreeMap<String, (FileId, usize)>) 
 /// What a call speaks: its target as written (a scheme, a well-known
 /// port), else what the callee's Kubernetes Services say.
 fn protocol(b: &Builder<'_>, file: FileId, span: Span, to: ServiceId) -> Protocol {
-    let text = b.files[file].source.text.get(span.start..span.end).unwrap_or("");
+    let text = b.files[file]
+        .source
+        .text
+        .get(span.start..span.end)
+        .unwrap_or("");
     Protocol::of_target(text)
         .or_else(|| b.protocols.get(&to).copied().flatten())
         .unwrap_or_default()

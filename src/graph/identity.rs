@@ -156,7 +156,9 @@ impl<'a> Builder<'a> {
                 .filter(|s| kinds.contains(&s.kind))
                 .map(|s| self.canonical(&s.name))
                 .collect();
-            (names.len() == 1).then(|| names.into_iter().next()).flatten()
+            (names.len() == 1)
+                .then(|| names.into_iter().next())
+                .flatten()
         };
         tier(&[IdentityKind::Workload, IdentityKind::AppName])
             .or_else(|| tier(&[IdentityKind::BuildUnit]))

@@ -45,7 +45,10 @@ impl<'a> MeshFacts<'a> {
     pub fn any(&self, b: &Builder<'_>) -> bool {
         b.settings.graph.mesh.system().is_some()
             || !self.mesh_files.is_empty()
-            || self.namespaces.iter().any(|(_, n)| n.mesh.iter().any(|h| h.on))
+            || self
+                .namespaces
+                .iter()
+                .any(|(_, n)| n.mesh.iter().any(|h| h.on))
             || b.workloads
                 .values()
                 .flatten()
@@ -197,7 +200,10 @@ pub(super) fn evidence_note(b: &Builder<'_>, m: &Membership) -> String {
             file(m.loc),
             m.mesh.label(),
         ),
-        MeshEvidence::Configured => format!("; `mesh = \"{}\"` in the configuration", b.settings.graph.mesh.as_str()),
+        MeshEvidence::Configured => format!(
+            "; `mesh = \"{}\"` in the configuration",
+            b.settings.graph.mesh.as_str()
+        ),
         _ => String::new(),
     };
     if let Some(v) = &m.variant {

@@ -158,16 +158,19 @@ fn under_root(path: &Path, roots: &[PathBuf]) -> Option<(PathBuf, Vec<String>)> 
         };
         // A path shown relative to the working directory under a root
         // given absolute: the root ends with the path's first folders.
-        let rel = path.strip_prefix(&r).ok().map(Path::to_path_buf).or_else(|| {
-            let comps: Vec<_> = path.components().collect();
-            (1..comps.len())
-                .rev()
-                .find(|&k| {
-                    path.is_relative()
-                        && r.ends_with(comps[..k].iter().collect::<PathBuf>())
-                })
-                .map(|k| comps[k..].iter().collect())
-        });
+        let rel = path
+            .strip_prefix(&r)
+            .ok()
+            .map(Path::to_path_buf)
+            .or_else(|| {
+                let comps: Vec<_> = path.components().collect();
+                (1..comps.len())
+                    .rev()
+                    .find(|&k| {
+                        path.is_relative() && r.ends_with(comps[..k].iter().collect::<PathBuf>())
+                    })
+                    .map(|k| comps[k..].iter().collect())
+            });
         if let Some(rel) = rel {
             let parts: Vec<String> = rel
                 .parent()
@@ -346,7 +349,13 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
 /// aggregates modules (`<packaging>pom</packaging>`).
 fn pom_artifact(text: &str) -> Option<String> {
     let mut t = text.to_string();
-    for block in ["parent", "dependencies", "dependencyManagement", "build", "profiles"] {
+    for block in [
+        "parent",
+        "dependencies",
+        "dependencyManagement",
+        "build",
+        "profiles",
+    ] {
         let (open, close) = (format!("<{block}>"), format!("</{block}>"));
         while let Some(s) = t.find(&open) {
             let Some(e) = t[s..].find(&close) else { break };

@@ -49,8 +49,19 @@ pub fn short_host(host: &str) -> String {
 /// What declares a service identity ([`super::ServiceDecl::kind`]): the
 /// graph decides from it who owns a file, what runs in a cluster, and
 /// what a sidecar sits beside, never from the text of `source`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum IdentityKind {
     /// A Kubernetes workload (Deployment, StatefulSet, ...): it runs the
@@ -95,8 +106,19 @@ impl IdentityKind {
 /// What a call speaks, as far as retry layers care: HTTP and gRPC are
 /// retried by L7 layers (a mesh's sidecar, HTTP middleware, a gRPC
 /// service config); the others only by their own driver.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Protocol {
     /// Nothing says: treated as HTTP (a sidecar detects HTTP by sniffing).
@@ -174,7 +196,10 @@ impl Protocol {
 
     /// From a well-known port.
     pub fn of_port(port: u16) -> Option<Protocol> {
-        PORTS.iter().find(|(p, _)| *p == port).map(|(_, proto)| *proto)
+        PORTS
+            .iter()
+            .find(|(p, _)| *p == port)
+            .map(|(_, proto)| *proto)
     }
 
     /// From a call target as written: its scheme (`mongodb://`,

@@ -99,20 +99,20 @@ pub fn edge_label(g: &Graph, e: usize) -> String {
     proto
         + &edge
             .layers
-        .iter()
-        .map(|l| {
-            let mut s = format!("{} x{}", l.system.label(), l.factor());
-            if l.implicit {
-                s.push_str(" (default)");
-            }
-            if let Some(p) = l.per_try {
-                s.push_str(&format!(", {} per try", human(p)));
-            }
-            if let Some(o) = l.overall {
-                s.push_str(&format!(", {} total", human(o)));
-            }
-            s
-        })
+            .iter()
+            .map(|l| {
+                let mut s = format!("{} x{}", l.system.label(), l.factor());
+                if l.implicit {
+                    s.push_str(" (default)");
+                }
+                if let Some(p) = l.per_try {
+                    s.push_str(&format!(", {} per try", human(p)));
+                }
+                if let Some(o) = l.overall {
+                    s.push_str(&format!(", {} total", human(o)));
+                }
+                s
+            })
             .collect::<Vec<_>>()
             .join("; ")
 }

@@ -137,8 +137,16 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             if seen.contains(&(e.proof.file, e.proof.span)) {
                 continue;
             }
-            let default_at = if l.loc == e.proof { Loc::default() } else { l.loc };
-            let variant = e.mesh.as_ref().and_then(|m| m.variant.clone()).unwrap_or_default();
+            let default_at = if l.loc == e.proof {
+                Loc::default()
+            } else {
+                l.loc
+            };
+            let variant = e
+                .mesh
+                .as_ref()
+                .and_then(|m| m.variant.clone())
+                .unwrap_or_default();
             groups
                 .entry((l.system.label().to_string(), variant, default_at))
                 .or_default()
@@ -171,7 +179,12 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
         pairs.sort();
         pairs.dedup();
         let n = pairs.len();
-        let mut who = pairs.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+        let mut who = pairs
+            .iter()
+            .take(SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
         if n > SHOWN {
             who.push_str(&format!(" and {} more", n - SHOWN));
         }
@@ -244,7 +257,10 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             f.related.push(Related {
                 file: m.loc.file,
                 span: m.loc.span,
-                message: format!("the {} resource the sidecar is assumed from", m.mesh.label()),
+                message: format!(
+                    "the {} resource the sidecar is assumed from",
+                    m.mesh.label()
+                ),
             });
         }
         for &(c, _) in &calls {

@@ -88,7 +88,9 @@ pub fn distinct_chains(graph: &Graph, paths: Vec<WorstPath>) -> Vec<(WorstPath, 
     });
     let mut slots: Vec<Option<WorstPath>> = paths.into_iter().map(Some).collect();
     for i in order {
-        let Some(path) = slots[i].take() else { continue };
+        let Some(path) = slots[i].take() else {
+            continue;
+        };
         let c = &cores[i];
         if let Some(k) = kept
             .iter()
