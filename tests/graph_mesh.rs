@@ -209,3 +209,13 @@ fn protocols_from_targets_and_port_names() {
     assert_eq!(Protocol::of_name("grpc-web"), Some(Protocol::Grpc));
     assert_eq!(Protocol::of_name("kubernetes.io/h2c"), Some(Protocol::Http));
 }
+
+#[test]
+fn a_kustomize_patch_and_compose_services_running_a_workloads_image_add_no_service() {
+    let (_, g) = build("testdata/graph/patch-and-compose", &Settings::default());
+    let mut names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["emoji-svc", "web-svc"]);
+    assert_eq!(edges(&g), ["web-svc -> emoji-svc x1 unknown"]);
+    assert_eq!(g.edges[0].also.len(), 1);
+}
