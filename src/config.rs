@@ -85,11 +85,14 @@ pub struct Settings {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mesh {
-    /// Istio when the scanned files show it is in use (Istio resources, an
-    /// injection label); none otherwise.
+    /// Per workload, from what the scanned files show: injection labels
+    /// and annotations (namespace, pod), else the mesh whose resources the
+    /// repository holds, as an assumption every finding resting on it
+    /// states; none otherwise.
     #[default]
     Auto,
     Istio,
+    Linkerd,
     None,
 }
 
@@ -156,6 +159,7 @@ impl Mesh {
         match self {
             Mesh::Auto => "auto",
             Mesh::Istio => "istio",
+            Mesh::Linkerd => "linkerd",
             Mesh::None => "none",
         }
     }
@@ -164,6 +168,7 @@ impl Mesh {
     pub fn system(self) -> Option<crate::model::System> {
         match self {
             Mesh::Istio => Some(crate::model::System::Istio),
+            Mesh::Linkerd => Some(crate::model::System::Linkerd),
             Mesh::Auto | Mesh::None => None,
         }
     }

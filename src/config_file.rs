@@ -130,9 +130,9 @@ pub const KEYS: &[KeyDoc] = &[
     },
     KeyDoc {
         key: "mesh",
-        kind: "`\"auto\"`, `\"istio\"` or `\"none\"`",
-        default: "`auto`: Istio when the files show it",
-        doc: "the service mesh whose default retries apply to every hop; per run, not per file",
+        kind: "`\"auto\"`, `\"istio\"`, `\"linkerd\"` or `\"none\"`",
+        default: "`auto`: per workload, from injection labels, else assumed from the mesh resources found (findings say so)",
+        doc: "the service mesh whose sidecars retry calls: `istio` or `linkerd` puts every call in it, `none` none; per run, not per file",
     },
     KeyDoc {
         key: "[[services]] name",
@@ -589,14 +589,17 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
         settings.graph.mesh = match s.as_str() {
             "auto" => Mesh::Auto,
             "istio" => Mesh::Istio,
+            "linkerd" => Mesh::Linkerd,
             "none" => Mesh::None,
             other => {
-                let hint = rules::did_you_mean(other, ["auto", "istio", "none"])
+                let hint = rules::did_you_mean(other, ["auto", "istio", "linkerd", "none"])
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
                 return Err(cx.err(
                     v.span(),
-                    format!("`mesh` must be `auto`, `istio` or `none`, not `{other}`{hint}"),
+                    format!(
+                        "`mesh` must be `auto`, `istio`, `linkerd` or `none`, not `{other}`{hint}"
+                    ),
                 ));
             }
         };

@@ -708,10 +708,39 @@ pub struct UnresolvedCall {
 pub struct ServiceDecl {
     pub name: String,
     pub span: Span,
-    /// How the identity is known: `spring.application.name`, `Deployment` ...
+    /// How the identity is known, for people: `spring.application.name`,
+    /// `Kubernetes Deployment` ... The graph reads [`ServiceDecl::kind`].
     pub source: String,
+    /// What declares it, as the graph reads it.
+    #[serde(default)]
+    pub kind: calls::IdentityKind,
     /// Hosts that reach this service.
     pub hosts: Vec<String>,
+    /// Where the declaration runs: a workload's pod labels, a Kubernetes
+    /// Service's selector, the namespace, mesh injection, the protocol of a
+    /// Service's ports (`calls::Placement`).
+    #[serde(default, skip_serializing_if = "calls::Placement::is_empty")]
+    pub placement: calls::Placement,
+}
+
+impl ServiceDecl {
+    /// A declaration with nothing known about where it runs.
+    pub fn new(
+        name: impl Into<String>,
+        span: Span,
+        kind: calls::IdentityKind,
+        source: impl Into<String>,
+        hosts: Vec<String>,
+    ) -> Self {
+        ServiceDecl {
+            name: name.into(),
+            span,
+            source: source.into(),
+            kind,
+            hosts,
+            placement: calls::Placement::default(),
+        }
+    }
 }
 
 /// A file a configuration pulls in (nginx `include`). Extraction never

@@ -88,11 +88,11 @@ fn bad_config_stops_the_run_with_file_line_column_and_a_suggestion() {
     let (code, _, err) = concise(dir.path(), &["."]);
     assert_eq!(code, 2);
     assert!(err.contains(".retrylint.toml:2:16:"), "{err}");
-    write(dir.path(), ".retrylint.toml", "mesh = \"linkerd\"\n");
+    write(dir.path(), ".retrylint.toml", "mesh = \"consul\"\n");
     let (code, _, err) = run(cmd(dir.path()).arg("config"));
     assert_eq!(code, 2);
     assert!(
-        err.contains("`mesh` must be `auto`, `istio` or `none`"),
+        err.contains("`mesh` must be `auto`, `istio`, `linkerd` or `none`"),
         "{err}"
     );
     assert!(err.starts_with("retrylint: .retrylint.toml:1:8:"), "{err}");

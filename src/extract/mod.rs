@@ -159,6 +159,7 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         edges,
         unresolved,
         services,
+        namespaces,
         diagnostics,
         extractors: _,
         mesh_defaults,
@@ -187,6 +188,15 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     }
     for s in services {
         s.span = f(s.span);
+        for h in &mut s.placement.mesh {
+            h.span = f(h.span);
+        }
+    }
+    for n in namespaces {
+        n.span = f(n.span);
+        for h in &mut n.mesh {
+            h.span = f(h.span);
+        }
     }
     for d in diagnostics {
         remap_diagnostic(d, f);

@@ -5,7 +5,8 @@
 //! `*_ENDPOINT` whose value names a host are calls from that service.
 
 use super::{DocCtx, Facts, short_host};
-use crate::model::{CallEdge, ServiceDecl};
+use crate::model::calls::{IdentityKind, MeshHint, NamespaceDecl, Protocol};
+use crate::model::{CallEdge, ServiceDecl, System};
 use crate::yaml::Yaml;
 
 const WORKLOADS: &[&str] = &[
@@ -41,6 +42,7 @@ pub const NEEDLES: &[&str] = &[
     "kind: Rollout",
     "kind: Service",
     "kind: DeploymentConfig",
+    "kind: Namespace",
 ];
 
 /// Whether a file name is a docker-compose file.
@@ -76,6 +78,9 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     if kind == "Service" {
         return service(root, facts);
     }
+    if kind == "Namespace" {
+        return namespace(root, facts);
+    }
     if !WORKLOADS.contains(&kind) {
         return false;
     }
@@ -85,17 +90,48 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let Some(id) = app_name(root).or(meta_name.as_str().map(str::to_string)) else {
         return false;
     };
-    facts.services.push(ServiceDecl {
-        name: id.clone(),
-        span: meta_name.span(),
-        source: format!("Kubernetes {kind}"),
-        hosts: Vec::new(),
-    });
-    let spec = match kind {
-        "CronJob" => root.path(&["spec", "jobTemplate", "spec", "template", "spec"]),
-        "Pod" => root.get("spec"),
-        _ => root.path(&["spec", "template", "spec"]),
+    let template = match kind {
+        "CronJob" => root.path(&["spec", "jobTemplate", "spec", "template"]),
+        "Pod" => Some(root),
+        _ => root.path(&["spec", "template"]),
     };
+    let spec = template.and_then(|t| t.get("spec"));
+    // A kustomize patch (a Deployment with no pod template) changes a
+    // workload declared elsewhere; it declares none.
+    if spec.and_then(|s| s.get("containers")).is_none() {
+        return true;
+    }
+    let mut decl = ServiceDecl::new(
+        id.clone(),
+        meta_name.span(),
+        IdentityKind::Workload,
+        format!("Kubernetes {kind}"),
+        Vec::new(),
+    );
+    decl.placement.namespace = namespace_of(root);
+    if let Some(labels) = template.and_then(|t| t.path(&["metadata", "labels"])) {
+        decl.placement.labels = string_map(labels);
+    }
+    // The pod template's own injection setting (annotation, or label as
+    // Istio also reads it); the object's metadata does not inject.
+    for key in ["annotations", "labels"] {
+        if let Some(m) = template.and_then(|t| t.path(&["metadata", key])) {
+            decl.placement.mesh.extend(mesh_hints(m, false));
+        }
+    }
+    if let Some(spec) = spec {
+        for list in ["containers", "initContainers"] {
+            for c in spec.get(list).map(|c| c.items()).unwrap_or_default() {
+                if list == "containers"
+                    && let Some(image) = c.get("image").and_then(|i| i.as_str())
+                    && let Some(name) = image_name(image)
+                {
+                    decl.placement.images.push(name);
+                }
+            }
+        }
+    }
+    facts.services.push(decl);
     if let Some(spec) = spec {
         for list in ["containers", "initContainers"] {
             for c in spec.get(list).map(|c| c.items()).unwrap_or_default() {
@@ -129,7 +165,83 @@ fn app_name(root: Yaml<'_>) -> Option<String> {
     None
 }
 
-/// A `Service` is a host: its name reaches the pods its selector picks.
+/// `metadata.namespace`, where written.
+fn namespace_of(root: Yaml<'_>) -> Option<String> {
+    root.path(&["metadata", "namespace"])
+        .and_then(|n| n.as_str())
+        .map(str::to_string)
+}
+
+/// A map of strings (labels, a selector), at most 64 entries.
+fn string_map(m: Yaml<'_>) -> Vec<(String, String)> {
+    m.entries()
+        .iter()
+        .take(64)
+        .filter_map(|e| e.value.as_str().map(|v| (e.key.to_string(), v.to_string())))
+        .collect()
+}
+
+/// An image's name without registry, path or tag:
+/// `gcr.io/x/cartservice:v1` is `cartservice`.
+fn image_name(image: &str) -> Option<String> {
+    let last = image.rsplit('/').next()?;
+    let name = last.split(['@', ':']).next()?;
+    (!name.is_empty() && !name.contains('$') && !name.contains('{')).then(|| name.to_string())
+}
+
+/// Mesh injection settings among labels or annotations. A namespace
+/// injects with `istio-injection: enabled` or an `istio.io/rev` label; a
+/// pod with `sidecar.istio.io/inject`; either with `linkerd.io/inject`
+/// (Istio: istio.io/latest/docs/setup/additional-setup/sidecar-injection/;
+/// Linkerd: linkerd.io/2/features/proxy-injection/).
+fn mesh_hints(m: Yaml<'_>, namespace: bool) -> Vec<MeshHint> {
+    let mut out = Vec::new();
+    for e in m.entries().iter().take(256) {
+        let value = e.value.as_str().unwrap_or("").trim().to_ascii_lowercase();
+        let hint = match e.key {
+            "istio-injection" if namespace => Some((System::Istio, value == "enabled")),
+            "istio.io/rev" if namespace => Some((System::Istio, !value.is_empty())),
+            "sidecar.istio.io/inject" if !namespace => Some((System::Istio, value == "true")),
+            "linkerd.io/inject" => {
+                Some((System::Linkerd, value == "enabled" || value == "ingress"))
+            }
+            _ => None,
+        };
+        if let Some((mesh, on)) = hint {
+            out.push(MeshHint {
+                mesh,
+                on,
+                span: e.value.span(),
+            });
+        }
+    }
+    out
+}
+
+/// A `Namespace` with its mesh injection labels and annotations.
+fn namespace(root: Yaml<'_>, facts: &mut Facts) -> bool {
+    let Some(meta_name) = root.path(&["metadata", "name"]) else {
+        return false;
+    };
+    let Some(name) = meta_name.as_str() else {
+        return false;
+    };
+    let mut mesh = Vec::new();
+    for key in ["labels", "annotations"] {
+        if let Some(m) = root.path(&["metadata", key]) {
+            mesh.extend(mesh_hints(m, true));
+        }
+    }
+    facts.namespaces.push(NamespaceDecl {
+        name: name.to_string(),
+        span: meta_name.span(),
+        mesh,
+    });
+    true
+}
+
+/// A `Service` is a host: its name reaches the pods its selector picks
+/// (joined to the workloads by the graph).
 fn service(root: Yaml<'_>, facts: &mut Facts) -> bool {
     let Some(meta_name) = root.path(&["metadata", "name"]) else {
         return false;
@@ -137,18 +249,56 @@ fn service(root: Yaml<'_>, facts: &mut Facts) -> bool {
     let Some(host) = meta_name.as_str() else {
         return false;
     };
-    let target = root
-        .path(&["spec", "selector"])
-        .and_then(|s| s.get("app.kubernetes.io/name").or_else(|| s.get("app")))
-        .and_then(|v| v.as_str())
-        .unwrap_or(host);
-    facts.services.push(ServiceDecl {
-        name: target.to_string(),
-        span: meta_name.span(),
-        source: "Kubernetes Service".into(),
-        hosts: vec![host.to_string()],
-    });
+    let mut decl = ServiceDecl::new(
+        host,
+        meta_name.span(),
+        IdentityKind::KubeService,
+        "Kubernetes Service",
+        vec![host.to_string()],
+    );
+    decl.placement.namespace = namespace_of(root);
+    if let Some(selector) = root.path(&["spec", "selector"]) {
+        decl.placement.labels = string_map(selector);
+    }
+    decl.placement.protocol = ports_protocol(root);
+    facts.services.push(decl);
     true
+}
+
+/// The protocol of a Service's ports, where they say one: `appProtocol`,
+/// else the port's name (`tcp-redis`, `grpc`), else a well-known port
+/// number. Ports that say nothing (`prom`, `8801`) are left out when the
+/// others say HTTP or gRPC, which a sidecar retries; a protocol no L7 layer
+/// retries must be said by every port, so that no HTTP call loses its
+/// sidecar layer to a neighbouring port.
+fn ports_protocol(root: Yaml<'_>) -> Option<Protocol> {
+    let mut found: Option<Protocol> = None;
+    let mut silent = false;
+    for p in root
+        .path(&["spec", "ports"])
+        .map(|p| p.items())
+        .unwrap_or_default()
+        .iter()
+        .take(64)
+    {
+        let text = |k: &str| p.get(k).and_then(|v| v.as_str()).map(str::to_string);
+        let number = |k: &str| {
+            p.get(k)
+                .and_then(|v| v.as_str().map(str::to_string))
+                .and_then(|v| v.parse::<u16>().ok())
+        };
+        let proto = text("appProtocol")
+            .and_then(|a| Protocol::of_name(&a))
+            .or_else(|| text("name").and_then(|n| Protocol::of_name(&n)))
+            .or_else(|| number("port").and_then(Protocol::of_port))
+            .or_else(|| number("targetPort").and_then(Protocol::of_port));
+        match (proto, found) {
+            (None, _) => silent = true,
+            (Some(p), Some(f)) if p != f => return None,
+            (Some(p), _) => found = Some(p),
+        }
+    }
+    found.filter(|p| p.is_l7() || !silent)
 }
 
 fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {
@@ -156,12 +306,22 @@ fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {
         return false;
     };
     for s in services.entries() {
-        facts.services.push(ServiceDecl {
-            name: s.key.to_string(),
-            span: s.key_span,
-            source: "docker-compose service".into(),
-            hosts: vec![s.key.to_string()],
-        });
+        let mut decl = ServiceDecl::new(
+            s.key,
+            s.key_span,
+            IdentityKind::Compose,
+            "docker-compose service",
+            vec![s.key.to_string()],
+        );
+        if let Some(name) = s
+            .value
+            .get("image")
+            .and_then(|i| i.as_str())
+            .and_then(image_name)
+        {
+            decl.placement.images.push(name);
+        }
+        facts.services.push(decl);
         let Some(env) = s.value.get("environment") else {
             continue;
         };

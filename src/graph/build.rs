@@ -1,192 +1,58 @@
-//! Building the graph: services and their aliases, the edges of every
-//! file's calls with the retry layers that apply to each, then the
-//! entry points.
+//! Building the graph, step by step: identities (`identity.rs`), the
+//! policies other files configure for a service (Resilience4j instances,
+//! named clients), the mesh's route policies, then the edges of every
+//! file's calls with the retry layers that apply to each (the caller's
+//! mesh membership from `mesh.rs`, the call's protocol), provider and
+//! configured edges, and the shape (parallel calls merged, cycles, entry
+//! points).
 
+use super::identity::Builder;
 use super::layers::*;
+use super::mesh::{MeshFacts, evidence_note, membership};
 use super::shape::{find_cycles, merge_parallel};
 use super::*;
 
-/// Directory names whose children are services.
-const SERVICE_DIRS: &[&str] = &["services", "service", "apps", "svc", "microservices", "cmd"];
-
-/// Identity sources that say who owns the file (as opposed to hosts that
-/// merely reach a service).
-fn owns_file(source: &str) -> bool {
-    source == "spring.application.name"
-        || source == "Cargo package"
-        || (source.starts_with("Kubernetes ") && source != "Kubernetes Service")
-}
-
-struct Builder<'a> {
-    files: &'a [ScannedFile],
-    settings: &'a Settings,
-    /// The mesh whose sidecars retry calls no route policy covers, with
-    /// its default.
-    mesh: Option<(System, &'static systems::SidecarDefault)>,
-    graph: Graph,
-    ids: HashMap<String, ServiceId>,
-    aliases: HashMap<String, String>,
-    globs: Vec<(globset::GlobMatcher, String)>,
-}
-
-impl Builder<'_> {
-    fn canonical(&self, name: &str) -> String {
-        let short = short_host(name);
-        if let Some(e) = systems::ENDPOINTS
-            .iter()
-            .find(|e| short.ends_with(e.host_suffix) || short == e.service)
-        {
-            return e.service.to_string();
-        }
-        self.aliases.get(&short).cloned().unwrap_or(short)
-    }
-
-    fn service(&mut self, name: &str) -> ServiceId {
-        let name = self.canonical(name);
-        if let Some(&id) = self.ids.get(&name) {
-            return id;
-        }
-        let id = self.graph.services.len();
-        self.graph.services.push(Service {
-            name: name.clone(),
-            sources: Vec::new(),
-        });
-        self.ids.insert(name, id);
-        id
-    }
-
-    /// Whether the caller's sidecar handles a call: the mesh is in use and
-    /// both ends are shown to run in it (a Kubernetes workload calling a
-    /// host that a Kubernetes Service, VirtualService or DestinationRule
-    /// names), or `mesh = "istio"` says every call goes through it.
-    fn sidecar_applies(&self, from: ServiceId, to: ServiceId, via: &str) -> bool {
-        if outside_mesh(via) {
-            return false;
-        }
-        match self.settings.graph.mesh {
-            Mesh::None => false,
-            Mesh::Istio => true,
-            Mesh::Auto => {
-                let in_cluster = |id: ServiceId| {
-                    self.graph.services[id].sources.iter().any(|(_, how)| {
-                        how.starts_with("Kubernetes ")
-                            || how.starts_with("VirtualService")
-                            || how.starts_with("DestinationRule")
-                    })
-                };
-                let workload = self.graph.services[from]
-                    .sources
-                    .iter()
-                    .any(|(_, how)| how.starts_with("Kubernetes ") && how != "Kubernetes Service");
-                self.graph.mesh && workload && in_cluster(to)
-            }
-        }
-    }
-
-    /// The service a file belongs to.
-    fn file_owner(&self, file: FileId) -> Option<String> {
-        let f = &self.files[file];
-        let path = f.source.display_path();
-        for (g, name) in &self.globs {
-            if g.is_match(&path) {
-                return Some(name.clone());
-            }
-        }
-        let owners: BTreeSet<&str> = f
-            .facts
-            .services
-            .iter()
-            .filter(|s| owns_file(&s.source))
-            .map(|s| s.name.as_str())
-            .collect();
-        if owners.len() == 1 {
-            return owners.into_iter().next().map(|s| self.canonical(s));
-        }
-        let parts: Vec<&str> = path.split('/').collect();
-        for (i, p) in parts.iter().enumerate() {
-            if SERVICE_DIRS.contains(&p.to_ascii_lowercase().as_str()) && i + 2 < parts.len() {
-                return Some(self.canonical(parts[i + 1]));
-            }
-        }
-        // The nearest folder named after a service other files declare
-        // (`gateway/nginx.conf` beside a `gateway` Deployment).
-        for p in parts.iter().rev().skip(1) {
-            let name = self.canonical(p);
-            if self.ids.contains_key(&name) {
-                return Some(name);
-            }
-        }
-        // A module folder: the one that holds `src/` (Cargo, Maven, Gradle).
-        if let Some(i) = parts.iter().rposition(|p| *p == "src")
-            && i >= 1
-            && parts[i - 1] != ".."
-            && parts[i - 1] != "."
-        {
-            return Some(self.canonical(parts[i - 1]));
-        }
-        None
-    }
-}
+/// Route policies of each mesh by callee host: (mesh, host) -> the worst
+/// route's policy.
+type Routes = BTreeMap<(System, String), (FileId, usize)>;
+/// Policies configured per (service, name): Resilience4j instances,
+/// named HTTP clients.
+type Named = BTreeMap<(String, String), (FileId, usize)>;
 
 /// Build the graph from every file's facts and the configuration.
 pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
-    let mut b = Builder {
-        files,
-        settings,
-        mesh: None,
-        graph: Graph::default(),
-        ids: HashMap::new(),
-        aliases: HashMap::new(),
-        globs: Vec::new(),
-    };
-    // Aliases: config first, then hosts that files declare.
-    for s in &settings.graph.services {
-        for a in &s.aliases {
-            b.aliases.insert(short_host(a), short_host(&s.name));
-        }
-        for p in &s.paths {
-            if let Ok(g) = globset::Glob::new(p) {
-                b.globs.push((g.compile_matcher(), short_host(&s.name)));
-            }
-        }
-    }
-    for f in files {
-        for s in &f.facts.services {
-            let target = short_host(&s.name);
-            for h in &s.hosts {
-                let h = short_host(h);
-                if h != target {
-                    b.aliases.entry(h).or_insert_with(|| target.clone());
-                }
-            }
-        }
-    }
-    for s in &settings.graph.services {
-        b.service(&s.name);
-    }
-    for (id, f) in files.iter().enumerate() {
-        for s in &f.facts.services {
-            let sid = b.service(&s.name);
-            b.graph.services[sid].sources.push((
-                Loc {
-                    file: id,
-                    span: s.span,
-                },
-                s.source.clone(),
-            ));
-        }
-    }
-    // The mesh in use: the one the configuration names, else (`auto`) the
-    // one whose resources a scanned file declares.
-    let mesh = match b.settings.graph.mesh {
-        Mesh::Auto => files.iter().find_map(|f| f.facts.mesh.clone()),
-        named => named.system(),
-    };
-    b.mesh = mesh.and_then(|m| m.spec().sidecar_default.as_ref().map(|d| (m, d)));
-    b.graph.mesh = b.mesh.is_some();
+    let mut b = Builder::new(files, settings);
+    b.identities();
+    let meshes = MeshFacts::gather(files);
+    b.graph.mesh = meshes.any(&b);
     let mesh_default = mesh_default(files);
-    // Sidecar policies by callee host: the worst route's policy.
-    let mut sidecar: BTreeMap<String, (FileId, usize)> = BTreeMap::new();
+    let routes = mesh_routes(&b);
+    let configured = instances(&mut b);
+    let (clients, client_beans) = named_clients(&b);
+    let cx = EdgeCx {
+        meshes: &meshes,
+        routes: &routes,
+        mesh_default,
+    };
+    file_edges(&mut b, &cx, &configured, &clients, &client_beans);
+    provider_edges(&mut b);
+    configured_edges(&mut b, &cx);
+    b.graph.file_owners = (0..files.len()).map(|id| b.file_owner(id)).collect();
+    finish(b.graph, settings)
+}
+
+/// What every edge's mesh layer is decided from.
+struct EdgeCx<'a> {
+    meshes: &'a MeshFacts<'a>,
+    routes: &'a Routes,
+    mesh_default: Option<(FileId, usize)>,
+}
+
+/// Mesh route policies (an Istio VirtualService, a Linkerd
+/// ServiceProfile) by mesh and callee host: the worst route's policy.
+fn mesh_routes(b: &Builder<'_>) -> Routes {
+    let files = b.files;
+    let mut routes: Routes = BTreeMap::new();
     for (id, f) in files.iter().enumerate() {
         for (i, p) in f.facts.policies.iter().enumerate() {
             if p.system.layer() != LayerKind::Mesh {
@@ -195,39 +61,40 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             let Some(callee) = &p.scope.callee else {
                 continue;
             };
-            let host = b.canonical(&callee.value);
-            let worse = match sidecar.get(&host) {
-                Some(&(of, oi)) => {
-                    let old = &files[of].facts.policies[oi];
-                    let n = |q: &RetryPolicy| {
-                        if q.retries() {
-                            q.attempts.value.count.finite().unwrap_or(1)
-                        } else {
-                            1
-                        }
-                    };
-                    n(p) > n(old)
+            let key = (p.system.clone(), b.canonical(&callee.value));
+            let n = |q: &RetryPolicy| {
+                if q.retries() {
+                    q.attempts.value.count.finite().unwrap_or(1)
+                } else {
+                    1
                 }
+            };
+            let worse = match routes.get(&key) {
+                Some(&(of, oi)) => n(p) > n(&files[of].facts.policies[oi]),
                 None => true,
             };
             if worse {
-                sidecar.insert(host, (id, i));
+                routes.insert(key, (id, i));
             }
         }
     }
-    // Resilience4j instances configured per service: (service, instance)
-    // -> the policy, from configuration files (YAML, properties).
-    let mut configured: BTreeMap<(String, String), (FileId, usize)> = BTreeMap::new();
+    routes
+}
+
+/// Resilience4j instances configured per service: (service, instance)
+/// -> the policy, from configuration files (YAML, properties); uses in
+/// code that name one are recorded in `instance_uses`.
+fn instances(b: &mut Builder<'_>) -> Named {
+    let files = b.files;
+    let mut configured: Named = BTreeMap::new();
     for (id, f) in files.iter().enumerate() {
-        if is_source(f) {
-            continue;
-        }
-        let has_r4j = f
-            .facts
-            .policies
-            .iter()
-            .any(|p| p.system.spec().named_instances);
-        if !has_r4j {
+        if is_source(f)
+            || !f
+                .facts
+                .policies
+                .iter()
+                .any(|p| p.system.spec().named_instances)
+        {
             continue;
         }
         let Some(owner) = b.file_owner(id) else {
@@ -244,13 +111,15 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
         }
     }
     for (id, f) in files.iter().enumerate() {
+        if !is_source(f) {
+            continue;
+        }
         let Some(owner) = b.file_owner(id) else {
             continue;
         };
         for (i, p) in f.facts.policies.iter().enumerate() {
             if p.system.spec().named_instances
                 && p.attempts.value.count == AttemptCount::Unknown
-                && is_source(f)
                 && let Some(&at) =
                     configured.get(&(owner.clone(), p.name.clone().unwrap_or_default()))
             {
@@ -258,16 +127,20 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             }
         }
     }
-    // Named HTTP clients configured per service (Spring Cloud OpenFeign
-    // `client.config.<client>.retryer`): (service, client) -> the policy;
-    // the client `default` applies to every client without its own.
-    let mut clients: BTreeMap<(String, String), (FileId, usize)> = BTreeMap::new();
-    // A `Retryer` bean in a service's code (built in a `@Bean` method, used
-    // by no call of its own file) is every named client's retryer there, unless the
-    // client's or the `default` configuration sets one (Spring Cloud
-    // OpenFeign applies properties over configuration beans).
-    let mut client_beans: BTreeMap<String, (FileId, usize)> = BTreeMap::new();
-    for (id, f) in files.iter().enumerate() {
+    configured
+}
+
+/// Named HTTP clients configured per service (Spring Cloud OpenFeign
+/// `client.config.<client>.retryer`): (service, client) -> the policy;
+/// the client `default` applies to every client without its own. And a
+/// `Retryer` bean in a service's code (built in a `@Bean` method, used by
+/// no call of its own file), which is every named client's retryer there
+/// unless the client's or the `default` configuration sets one (Spring
+/// Cloud OpenFeign applies properties over configuration beans).
+fn named_clients(b: &Builder<'_>) -> (Named, BTreeMap<String, (FileId, usize)>) {
+    let mut clients: Named = BTreeMap::new();
+    let mut beans: BTreeMap<String, (FileId, usize)> = BTreeMap::new();
+    for (id, f) in b.files.iter().enumerate() {
         if !f.facts.policies.iter().any(|p| p.scope.client.is_some()) {
             continue;
         }
@@ -278,7 +151,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                     p.scope.client == Some(ClientScope::Bean) && !used.contains(&i)
                 })
             {
-                client_beans.entry(owner).or_insert((id, i));
+                beans.entry(owner).or_insert((id, i));
             }
             continue;
         }
@@ -293,7 +166,85 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             }
         }
     }
-    // Edges from files.
+    (clients, beans)
+}
+
+/// What a call speaks: its target as written (a scheme, a well-known
+/// port), else what the callee's Kubernetes Services say.
+fn protocol(b: &Builder<'_>, file: FileId, span: Span, to: ServiceId) -> Protocol {
+    let text = b.files[file]
+        .source
+        .text
+        .get(span.start..span.end)
+        .unwrap_or("");
+    Protocol::of_target(text)
+        .or_else(|| b.protocols.get(&to).copied().flatten())
+        .unwrap_or_default()
+}
+
+/// The caller's sidecar layer on a call, where the caller runs in a mesh,
+/// the call is one its sidecar handles (L7, not on a compose network) and
+/// the callee is in the cluster (or the configuration puts every call in
+/// the mesh): the mesh's route policy for the callee, else its default.
+#[allow(clippy::too_many_arguments)]
+fn mesh_layer(
+    b: &Builder<'_>,
+    cx: &EdgeCx<'_>,
+    from: ServiceId,
+    to: ServiceId,
+    via: &str,
+    protocol: Protocol,
+    proof: Loc,
+) -> (Option<Membership>, Option<RetryLayer>) {
+    if outside_mesh(via) {
+        return (None, None);
+    }
+    let Some(m) = membership(b, cx.meshes, from, proof) else {
+        return (None, None);
+    };
+    // An assumed sidecar is put only on calls to a host the cluster
+    // shows; a sidecar that is written (or configured) handles every
+    // call its workload makes.
+    let callee_in_cluster = b.graph.services[to].kinds.iter().any(|k| k.in_cluster());
+    if !protocol.is_l7() || (m.how == MeshEvidence::Assumed && !callee_in_cluster) {
+        return (Some(m), None);
+    }
+    let host = b.graph.services[to].name.clone();
+    let own: BTreeMap<String, (FileId, usize)> = cx
+        .routes
+        .iter()
+        .filter(|((sys, _), _)| *sys == m.mesh)
+        .map(|((_, h), at)| (h.clone(), *at))
+        .collect();
+    let layer = match &m.mesh.spec().sidecar_default {
+        Some(d) => Some(sidecar_layer(
+            b.files,
+            &own,
+            &(m.mesh.clone(), d),
+            cx.mesh_default,
+            proof,
+            &host,
+        )),
+        None => own
+            .get(&host)
+            .map(|&(pf, pi)| layer_of(pf, pi, &b.files[pf].facts.policies[pi])),
+    };
+    let layer = layer.map(|mut l| {
+        l.setting.push_str(&evidence_note(b, &m));
+        l
+    });
+    (Some(m), layer)
+}
+
+/// The edges every file's calls show, with their layers.
+fn file_edges(
+    b: &mut Builder<'_>,
+    cx: &EdgeCx<'_>,
+    configured: &Named,
+    clients: &Named,
+    client_beans: &BTreeMap<String, (FileId, usize)>,
+) {
+    let files = b.files;
     let mut seen: BTreeSet<(ServiceId, ServiceId, String)> = BTreeSet::new();
     for (id, f) in files.iter().enumerate() {
         // Resolved once per file, and only for files with a call whose
@@ -366,20 +317,12 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             {
                 layers.push(resolve(i, &f.facts.policies[i]));
             }
-            let callee_name = b.graph.services[to].name.clone();
-            let has_mesh_layer = layers.iter().any(|l| l.kind == LayerKind::Mesh);
-            if !has_mesh_layer
-                && b.sidecar_applies(from, to, &e.via)
-                && let Some(mesh) = &b.mesh
+            let protocol = protocol(b, id, e.span, to);
+            let (mesh, sidecar) = mesh_layer(b, cx, from, to, &e.via, protocol, loc);
+            if !layers.iter().any(|l| l.kind == LayerKind::Mesh)
+                && let Some(l) = sidecar
             {
-                layers.push(sidecar_layer(
-                    files,
-                    &sidecar,
-                    mesh,
-                    mesh_default,
-                    loc,
-                    &callee_name,
-                ));
+                layers.push(l);
             }
             layers.sort_by_key(|l| l.kind);
             let key = (from, to, format!("{id}:{}", e.span.start));
@@ -391,23 +334,29 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                     via: e.via.clone(),
                     layers,
                     also: Vec::new(),
+                    protocol,
+                    mesh,
                 });
             }
         }
     }
-    // A client of a provider's service (an AWS SDK client) calls it,
-    // whether or not a file names the host.
+}
+
+/// A client of a provider's service (an AWS SDK client) calls it, whether
+/// or not a file names the host.
+fn provider_edges(b: &mut Builder<'_>) {
+    let files = b.files;
     for (id, f) in files.iter().enumerate() {
+        // Only policies in code build a client; a profile in a shared
+        // config file applies to whichever program reads it.
+        if !is_source(f) {
+            continue;
+        }
         for (i, p) in f.facts.policies.iter().enumerate() {
             let Some(endpoint) = p.system.spec().endpoint else {
                 continue;
             };
             if f.facts.edges.iter().any(|e| e.policies.contains(&i)) {
-                continue;
-            }
-            // Only policies in code build a client; a profile in a shared
-            // config file applies to whichever program reads it.
-            if !is_source(f) {
                 continue;
             }
             let Some(owner) = b.file_owner(id) else {
@@ -430,64 +379,60 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
                 via: endpoint.via.into(),
                 layers: vec![layer_of(id, i, p)],
                 also: Vec::new(),
+                protocol: Protocol::Http,
+                mesh: None,
             });
         }
     }
-    // Edges from config.
-    for e in &settings.graph.edges {
+}
+
+/// The configuration's `[[edges]]` that no file shows.
+fn configured_edges(b: &mut Builder<'_>, cx: &EdgeCx<'_>) {
+    for e in &b.settings.graph.edges {
         let from = b.service(&e.from);
         let to = b.service(&e.to);
-        if from == to {
+        if from == to || b.graph.edges.iter().any(|x| x.from == from && x.to == to) {
             continue;
         }
-        let exists = b.graph.edges.iter().any(|x| x.from == from && x.to == to);
-        if !exists {
-            // A configured edge has no location in a scanned file; it is
-            // placed at the callee's first identity source, if any.
-            let loc = b.graph.services[to]
-                .sources
-                .first()
-                .or_else(|| b.graph.services[from].sources.first())
-                .map(|(l, _)| *l);
-            let Some(loc) = loc else {
-                b.graph.notes.push(GraphNote {
-                    loc: Loc {
-                        file: usize::MAX,
-                        span: Span::default(),
-                    },
-                    message: format!(
-                        "configured edge `{}` -> `{}` names services no scanned file shows",
-                        e.from, e.to
-                    ),
-                });
-                continue;
-            };
-            let callee_name = b.graph.services[to].name.clone();
-            let mut layers = Vec::new();
-            if b.sidecar_applies(from, to, e.via.as_deref().unwrap_or(""))
-                && let Some(mesh) = &b.mesh
-            {
-                layers.push(sidecar_layer(
-                    files,
-                    &sidecar,
-                    mesh,
-                    mesh_default,
-                    loc,
-                    &callee_name,
-                ));
-            }
-            b.graph.edges.push(Edge {
-                from,
-                to,
-                proof: loc,
-                via: e.via.clone().unwrap_or_else(|| "configured edge".into()),
-                layers,
-                also: Vec::new(),
+        // A configured edge has no location in a scanned file; it is
+        // placed at the callee's first identity source, if any.
+        let loc = b.graph.services[to]
+            .sources
+            .first()
+            .or_else(|| b.graph.services[from].sources.first())
+            .map(|(l, _)| *l);
+        let Some(loc) = loc else {
+            b.graph.notes.push(GraphNote {
+                loc: Loc {
+                    file: usize::MAX,
+                    span: Span::default(),
+                },
+                message: format!(
+                    "configured edge `{}` -> `{}` names services no scanned file shows",
+                    e.from, e.to
+                ),
             });
-        }
+            continue;
+        };
+        let via = e.via.clone().unwrap_or_else(|| "configured edge".into());
+        let protocol = b.protocols.get(&to).copied().flatten().unwrap_or_default();
+        let (mesh, sidecar) = mesh_layer(b, cx, from, to, &via, protocol, loc);
+        b.graph.edges.push(Edge {
+            from,
+            to,
+            proof: loc,
+            via,
+            layers: sidecar.into_iter().collect(),
+            also: Vec::new(),
+            protocol,
+            mesh,
+        });
     }
-    b.graph.file_owners = (0..files.len()).map(|id| b.file_owner(id)).collect();
-    let mut g = b.graph;
+}
+
+/// Parallel calls merged, cycles found, entry points: services nobody
+/// calls, and those the configuration names.
+fn finish(mut g: Graph, settings: &Settings) -> Graph {
     merge_parallel(&mut g);
     g.out = vec![Vec::new(); g.services.len()];
     for (i, e) in g.edges.iter().enumerate() {

@@ -8,10 +8,10 @@
 //! with memoisation in time linear in the edges; cycles are found once and
 //! never loop the analysis.
 
-use crate::config::{Mesh, Settings};
+use crate::config::Settings;
 use crate::duration::human;
 use crate::model::ScannedFile;
-use crate::model::calls::{outside_mesh, short_host};
+use crate::model::calls::{IdentityKind, Protocol, outside_mesh, short_host};
 use crate::model::{
     AttemptCount, ClientScope, Layer as LayerKind, Provenance, RetryPolicy, System, backoff,
 };
@@ -34,6 +34,38 @@ pub struct Service {
     pub name: String,
     /// Where the identity comes from (file, span, how).
     pub sources: Vec<(Loc, String)>,
+    /// What declares it, as the graph reads it (one per source).
+    pub kinds: BTreeSet<IdentityKind>,
+}
+
+/// Why a caller's calls go through a mesh's sidecar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MeshEvidence {
+    /// `mesh = "istio"` or `"linkerd"` in the configuration.
+    Configured,
+    /// The workload's pod template asks for injection (or its Gateway's
+    /// class is the mesh's).
+    Workload,
+    /// The workload's namespace injects.
+    Namespace,
+    /// Nothing says so: the repository holds the mesh's resources, and
+    /// the workload is assumed to run in it.
+    Assumed,
+}
+
+/// The mesh a caller runs in, for one call, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Membership {
+    pub mesh: System,
+    pub how: MeshEvidence,
+    /// The label, annotation or resource that says it (for `Assumed`, the
+    /// mesh resource that caused the assumption; for `Configured`, the
+    /// call).
+    pub loc: Loc,
+    /// The folder of the workload declaration this call was placed in,
+    /// where the workload is deployed in more than one variant
+    /// (`k8s-istio/` beside `k8s-plain/`).
+    pub variant: Option<String>,
 }
 
 /// One retry layer on an edge.
@@ -88,6 +120,11 @@ pub struct Edge {
     /// Other places that show the same call with no more retries than
     /// this one (the same call in a compose file, an env entry).
     pub also: Vec<Loc>,
+    /// What the call speaks: L7 layers (a sidecar) apply to HTTP and gRPC
+    /// only.
+    pub protocol: Protocol,
+    /// The caller's mesh for this call, where it runs in one.
+    pub mesh: Option<Membership>,
 }
 
 impl Edge {
@@ -139,7 +176,9 @@ pub struct WorstPath {
 }
 
 mod build;
+mod identity;
 mod layers;
+mod mesh;
 mod shape;
 
 pub use build::build;

@@ -27,6 +27,8 @@ fn one_edge(l: RetryLayer) -> Graph {
             via: String::new(),
             layers: vec![l],
             also: Vec::new(),
+            protocol: Protocol::Unknown,
+            mesh: None,
         }],
         ..Graph::default()
     }

@@ -4,18 +4,17 @@
 use crate::model::ScannedFile;
 use crate::model::ServiceDecl;
 use crate::source::Span;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-mod cargo;
 mod ingress;
 mod java;
 mod nginx;
+mod units;
 
-pub use cargo::cargo_identities;
 pub use ingress::ingress_configmaps;
 pub use java::{java_retry_annotations, resilience4j_instances};
 pub use nginx::nginx_includes;
+pub use units::{is_generic, unit_identities};
 
 /// Every step that joins what one file says to what others say, in
 /// order: the scan runs them after extraction, and the `link` fuzz target
@@ -29,7 +28,7 @@ pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
     crate::versions::apply(files);
     // Rust retry macros are defined in one file and called in others.
     crate::systems::rust::extract::link_macros(files);
-    cargo_identities(files, roots);
+    unit_identities(files, roots);
     nginx_includes(files, roots);
     ingress_configmaps(files);
     resilience4j_instances(files);

@@ -46,6 +46,255 @@ pub fn short_host(host: &str) -> String {
     }
 }
 
+/// What declares a service identity ([`super::ServiceDecl::kind`]): the
+/// graph decides from it who owns a file, what runs in a cluster, and
+/// what a sidecar sits beside, never from the text of `source`.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum IdentityKind {
+    /// A Kubernetes workload (Deployment, StatefulSet, ...): it runs the
+    /// service's pods, and owns the file that declares it.
+    Workload,
+    /// A Kubernetes Service: a host that reaches the pods its selector picks.
+    KubeService,
+    /// A mesh route or policy for a host (Istio VirtualService or
+    /// DestinationRule, Linkerd ServiceProfile): the host is in the mesh.
+    MeshRoute,
+    /// The application's own name (`spring.application.name`).
+    AppName,
+    /// A build unit that makes a program (a Maven module, a Cargo binary
+    /// package, a Go module, a folder with a Dockerfile ...), relative to
+    /// the scan root.
+    BuildUnit,
+    /// A docker-compose service.
+    Compose,
+    /// A proxy's upstream (an Envoy cluster's endpoint): reached, not run.
+    #[default]
+    Upstream,
+}
+
+impl IdentityKind {
+    /// Whether the declaration says which program a file belongs to.
+    pub fn owns_file(self) -> bool {
+        matches!(
+            self,
+            IdentityKind::Workload | IdentityKind::AppName | IdentityKind::BuildUnit
+        )
+    }
+
+    /// Whether the declaration shows the service in a Kubernetes cluster.
+    pub fn in_cluster(self) -> bool {
+        matches!(
+            self,
+            IdentityKind::Workload | IdentityKind::KubeService | IdentityKind::MeshRoute
+        )
+    }
+}
+
+/// What a call speaks, as far as retry layers care: HTTP and gRPC are
+/// retried by L7 layers (a mesh's sidecar, HTTP middleware, a gRPC
+/// service config); the others only by their own driver.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Protocol {
+    /// Nothing says: treated as HTTP (a sidecar detects HTTP by sniffing).
+    #[default]
+    Unknown,
+    Http,
+    Grpc,
+    Redis,
+    Sql,
+    Mongo,
+    Kafka,
+    Amqp,
+    /// Another TCP protocol (a Service port named `tcp`, memcached, ...).
+    Tcp,
+}
+
+/// Well-known ports of protocols no L7 layer retries.
+const PORTS: &[(u16, Protocol)] = &[
+    (6379, Protocol::Redis),
+    (26379, Protocol::Redis),
+    (3306, Protocol::Sql),
+    (5432, Protocol::Sql),
+    (1433, Protocol::Sql),
+    (1521, Protocol::Sql),
+    (26257, Protocol::Sql),
+    (27017, Protocol::Mongo),
+    (9092, Protocol::Kafka),
+    (5672, Protocol::Amqp),
+    (11211, Protocol::Tcp),
+    (2181, Protocol::Tcp),
+    (9042, Protocol::Tcp),
+];
+
+impl Protocol {
+    /// Whether L7 retry layers (a mesh's sidecar route, HTTP middleware)
+    /// apply to calls of this protocol.
+    pub fn is_l7(self) -> bool {
+        matches!(self, Protocol::Unknown | Protocol::Http | Protocol::Grpc)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Protocol::Unknown => "unknown",
+            Protocol::Http => "HTTP",
+            Protocol::Grpc => "gRPC",
+            Protocol::Redis => "Redis",
+            Protocol::Sql => "SQL",
+            Protocol::Mongo => "MongoDB",
+            Protocol::Kafka => "Kafka",
+            Protocol::Amqp => "AMQP",
+            Protocol::Tcp => "TCP",
+        }
+    }
+
+    /// From a protocol name as Kubernetes and Istio write it: a Service
+    /// port's `appProtocol`, or its name's prefix (`tcp-redis`, `grpc-web`,
+    /// `http2`), per Istio's protocol selection
+    /// (istio.io/latest/docs/ops/configuration/traffic-management/protocol-selection/).
+    pub fn of_name(name: &str) -> Option<Protocol> {
+        let n = name.trim().to_ascii_lowercase();
+        let n = n.rsplit_once('/').map_or(n.as_str(), |(_, p)| p);
+        let head = n.split(['-', '_']).next().unwrap_or(n);
+        Some(match head {
+            "http" | "http2" | "https" | "h2c" | "websocket" => Protocol::Http,
+            "grpc" => Protocol::Grpc,
+            "redis" => Protocol::Redis,
+            "mysql" | "postgres" | "postgresql" | "sql" | "mssql" => Protocol::Sql,
+            "mongo" | "mongodb" => Protocol::Mongo,
+            "kafka" => Protocol::Kafka,
+            "amqp" | "amqps" | "rabbitmq" => Protocol::Amqp,
+            "tcp" | "tls" | "udp" | "memcached" | "zookeeper" => Protocol::Tcp,
+            _ => return None,
+        })
+    }
+
+    /// From a well-known port.
+    pub fn of_port(port: u16) -> Option<Protocol> {
+        PORTS
+            .iter()
+            .find(|(p, _)| *p == port)
+            .map(|(_, proto)| *proto)
+    }
+
+    /// From a call target as written: its scheme (`mongodb://`,
+    /// `jdbc:mysql:`, `redis://`, `http://`), else a well-known port
+    /// (`redis-cart:6379`).
+    pub fn of_target(target: &str) -> Option<Protocol> {
+        let t = target.trim().trim_matches(['"', '\'', '`']);
+        // `jdbc:mysql://...`: any JDBC URL is SQL.
+        if t.starts_with("jdbc:") {
+            return Some(Protocol::Sql);
+        }
+        if let Some((scheme, _)) = t.split_once("://") {
+            let scheme = scheme.to_ascii_lowercase();
+            let scheme = scheme.split('+').next().unwrap_or(&scheme).to_string();
+            return match scheme.as_str() {
+                "http" | "https" | "ws" | "wss" | "lb" => Some(Protocol::Http),
+                "grpc" | "grpcs" | "dns" | "xds" => Some(Protocol::Grpc),
+                "rediss" => Some(Protocol::Redis),
+                "postgresql" | "sql" | "mariadb" | "sqlserver" | "cockroachdb" => {
+                    Some(Protocol::Sql)
+                }
+                "nats" | "tcp" | "memcached" | "zk" => Some(Protocol::Tcp),
+                other => Protocol::of_name(other),
+            };
+        }
+        let host_port = t.split(['/', '?']).next().unwrap_or(t);
+        let port = host_port.rsplit_once(':')?.1;
+        Protocol::of_port(port.parse().ok()?)
+    }
+}
+
+/// Where a declared service runs, as far as the graph joins and the mesh
+/// care ([`super::ServiceDecl::placement`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Placement {
+    /// A workload's pod labels; a Kubernetes Service's selector.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<(String, String)>,
+    /// The namespace written in its metadata.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// A workload's own mesh injection setting (pod template annotation or
+    /// label).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mesh: Vec<MeshHint>,
+    /// A Kubernetes Service's protocol, where its ports say one (all of
+    /// them the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<Protocol>,
+    /// The images a workload runs (their names without registry or tag):
+    /// a build unit of that name is this workload.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<String>,
+}
+
+impl Placement {
+    pub fn is_empty(&self) -> bool {
+        *self == Placement::default()
+    }
+}
+
+/// A mesh injection setting: `istio-injection: enabled`, `istio.io/rev`,
+/// `sidecar.istio.io/inject: "false"`, `linkerd.io/inject: enabled` ...
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeshHint {
+    pub mesh: super::System,
+    /// Injected (`true`) or explicitly not (`false`).
+    pub on: bool,
+    /// Where it is written.
+    pub span: crate::source::Span,
+}
+
+/// A Kubernetes Namespace and its mesh injection labels/annotations.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NamespaceDecl {
+    pub name: String,
+    pub span: crate::source::Span,
+    pub mesh: Vec<MeshHint>,
+}
+
+/// Namespaces no mesh injects: the cluster's and the meshes' own.
+pub const SYSTEM_NAMESPACES: &[&str] = &[
+    "kube-system",
+    "kube-public",
+    "kube-node-lease",
+    "istio-system",
+    "istio-operator",
+    "linkerd",
+    "linkerd-viz",
+    "linkerd-jaeger",
+    "cert-manager",
+    "ingress-nginx",
+    "gatekeeper-system",
+];
+
 /// The start of [`super::CallEdge::via`] for calls a docker-compose file
 /// shows.
 pub const COMPOSE_VIA: &str = "docker-compose";

@@ -41,6 +41,10 @@ pub struct Facts {
     /// "auto"` the graph puts that mesh's sidecar on every call.
     #[serde(default)]
     pub mesh: Option<System>,
+    /// Kubernetes Namespaces this file declares, with their mesh injection
+    /// labels.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<super::calls::NamespaceDecl>,
     /// Other files this one pulls in (nginx `include`), resolved at link time.
     pub includes: Vec<IncludeRef>,
     /// nginx `upstream` blocks this file defines: their names are seen by
@@ -79,6 +83,7 @@ impl Facts {
             && self.services.is_empty()
             && self.diagnostics.is_empty()
             && self.mesh_defaults.is_empty()
+            && self.namespaces.is_empty()
             && self.includes.is_empty()
             && self.upstreams.is_empty()
             && self.top_level.is_empty()

@@ -54,6 +54,13 @@ pub fn json(scan: &Scan, g: &Graph) -> String {
             "from": g.service_name(e.from),
             "to": g.service_name(e.to),
             "via": e.via,
+            "protocol": e.protocol.label(),
+            "mesh": e.mesh.as_ref().map(|m| json!({
+                "mesh": m.mesh.label(),
+                "evidence": format!("{:?}", m.how).to_lowercase(),
+                "source": loc(scan, m.loc),
+                "variant": m.variant,
+            })),
             "source": loc(scan, e.proof),
             "attempts": e.factor(),
             "on_worst_path": worst.contains(&i),
@@ -80,26 +87,34 @@ pub fn json(scan: &Scan, g: &Graph) -> String {
 /// A short label for an edge: each layer's attempts and timeouts.
 pub fn edge_label(g: &Graph, e: usize) -> String {
     let edge = &g.edges[e];
+    // A call no L7 layer retries says what it speaks.
+    let proto = if edge.protocol.is_l7() {
+        String::new()
+    } else {
+        format!("{}: ", edge.protocol.label())
+    };
     if edge.layers.is_empty() {
-        return "no retries".into();
+        return format!("{proto}no retries");
     }
-    edge.layers
-        .iter()
-        .map(|l| {
-            let mut s = format!("{} x{}", l.system.label(), l.factor());
-            if l.implicit {
-                s.push_str(" (default)");
-            }
-            if let Some(p) = l.per_try {
-                s.push_str(&format!(", {} per try", human(p)));
-            }
-            if let Some(o) = l.overall {
-                s.push_str(&format!(", {} total", human(o)));
-            }
-            s
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+    proto
+        + &edge
+            .layers
+            .iter()
+            .map(|l| {
+                let mut s = format!("{} x{}", l.system.label(), l.factor());
+                if l.implicit {
+                    s.push_str(" (default)");
+                }
+                if let Some(p) = l.per_try {
+                    s.push_str(&format!(", {} per try", human(p)));
+                }
+                if let Some(o) = l.overall {
+                    s.push_str(&format!(", {} total", human(o)));
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
 }
 
 fn quote_dot(s: &str) -> String {

@@ -118,10 +118,12 @@ pub(super) const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // same and are not repeated); retry_mode invalid (L271) and max_attempts
     // invalid (L274) make the SDKs refuse those profiles. retrywithstandard
     // (5 attempts) and retrywithadaptive (4) are within the limit.
-    // Duplicate and case-variant sections are not findings.
+    // Duplicate and case-variant sections are not findings. The two RL403
+    // are one finding (one default, one file: issue 17, item 6) at L1 with
+    // L260 as its related location.
     (
         "aws/aws-sdk-go-v2/config/testdata/shared_config",
-        &[("RL403", 1), ("RL403", 260), ("RL902", 271), ("RL902", 274)],
+        &[("RL403", 1), ("RL902", 271), ("RL902", 274)],
     ),
     // Bound to HttpStandardResilienceOptions: `Backoff` (L4) binds to
     // nothing (did you mean BackoffType), so the delay stays exponential

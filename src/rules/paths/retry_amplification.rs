@@ -1,7 +1,7 @@
 //! RL401 retry-amplification: worst-case attempts along a call path exceed
 //! the threshold. Also reports call cycles that retry, once each.
 
-use super::{first_layer, path_finding};
+use super::{distinct_chains, first_layer, path_finding};
 use crate::graph::GraphCtx;
 use crate::rules::{Check, Emitter, Related};
 
@@ -10,16 +10,27 @@ pub const CHECK: Check = Check::Graph(check);
 fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let g = ctx.graph;
     let limit = ctx.settings.thresholds.amplification;
-    for path in g.worst_paths() {
-        if path.attempts <= limit {
-            continue;
-        }
+    let over: Vec<_> = g
+        .worst_paths()
+        .into_iter()
+        .filter(|p| p.attempts > limit)
+        .collect();
+    for (path, also) in distinct_chains(g, over) {
         let Some(at) = first_layer(g, &path) else {
             continue;
         };
         let last = path.edges.last().map_or(path.entry, |&e| g.edges[e].to);
+        let also = if also.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<String> = also
+                .iter()
+                .map(|&s| format!("`{}`", g.service_name(s)))
+                .collect();
+            format!(" (the same chain is reached from {})", names.join(", "))
+        };
         let message = format!(
-            "one call to `{}` can become `{}` attempts at `{}`: {}",
+            "one call to `{}` can become `{}` attempts at `{}`: {}{also}",
             g.service_name(path.entry),
             path.attempts,
             g.service_name(last),

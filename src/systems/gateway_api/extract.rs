@@ -56,7 +56,11 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let grpc = match kind {
         "HTTPRoute" => false,
         "GRPCRoute" => true,
-        // Gateways, ReferenceGrants ... carry no retry settings.
+        "Gateway" => {
+            gateway(root, facts);
+            return true;
+        }
+        // ReferenceGrants ... carry no retry settings.
         _ => return true,
     };
     let name = root
@@ -193,6 +197,42 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         }
     }
     true
+}
+
+/// A `Gateway` is the proxy that calls its routes' backends: a workload.
+/// Of the class `istio`, Istio runs it and applies its default retry
+/// policy to every route that writes none (Istio translates each HTTPRoute
+/// rule into a route with its mesh default,
+/// istio.io/latest/docs/tasks/traffic-management/ingress/gateway-api/).
+fn gateway(root: Yaml<'_>, facts: &mut Facts) {
+    use crate::model::calls::{IdentityKind, MeshHint};
+    let Some(meta_name) = root.path(&["metadata", "name"]) else {
+        return;
+    };
+    let Some(name) = meta_name.as_str() else {
+        return;
+    };
+    let mut decl = ServiceDecl::new(
+        name,
+        meta_name.span(),
+        IdentityKind::Workload,
+        "Gateway API Gateway",
+        Vec::new(),
+    );
+    if let Some(class) = root.path(&["spec", "gatewayClassName"])
+        && class.as_str().is_some_and(|c| c == "istio")
+    {
+        decl.placement.mesh.push(MeshHint {
+            mesh: System::Istio,
+            on: true,
+            span: class.span(),
+        });
+    }
+    decl.placement.namespace = root
+        .path(&["metadata", "namespace"])
+        .and_then(|n| n.as_str())
+        .map(str::to_string);
+    facts.services.push(decl);
 }
 
 /// GEP-2257 durations: up to four `<1-5 digits><h|m|s|ms>` parts.

@@ -100,13 +100,16 @@ fn read_document(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         .iter()
         .filter_map(|h| h.as_str().map(|s| (s.to_string(), h.span())))
         .collect();
-    if !hosts.is_empty() {
-        facts.services.push(ServiceDecl {
-            name: crate::extract::short_host(&hosts[0].0),
-            span: hosts[0].1,
-            source: "VirtualService hosts".into(),
-            hosts: hosts.iter().map(|(h, _)| h.clone()).collect(),
-        });
+    // A glob (`*`, `*.example.com`) names no one service.
+    let named: Vec<&(String, Span)> = hosts.iter().filter(|(h, _)| !h.contains('*')).collect();
+    if let Some((first, span)) = named.first() {
+        facts.services.push(ServiceDecl::new(
+            crate::extract::short_host(first),
+            *span,
+            crate::model::calls::IdentityKind::MeshRoute,
+            "VirtualService hosts",
+            named.iter().map(|(h, _)| h.clone()).collect(),
+        ));
     }
     // Bound to gateways only (no `mesh` among them): the gateway proxies
     // retry, not the callers' sidecars.
@@ -189,12 +192,13 @@ fn destination_rule(root: Yaml<'_>, facts: &mut Facts) {
     if let Some(h) = spec.get("host")
         && let Some(host) = h.as_str()
     {
-        facts.services.push(ServiceDecl {
-            name: crate::extract::short_host(host),
-            span: h.span(),
-            source: "DestinationRule host".into(),
-            hosts: vec![host.to_string()],
-        });
+        facts.services.push(ServiceDecl::new(
+            crate::extract::short_host(host),
+            h.span(),
+            crate::model::calls::IdentityKind::MeshRoute,
+            "DestinationRule host",
+            vec![host.to_string()],
+        ));
     }
     let name = root
         .path(&["metadata", "name"])

@@ -80,6 +80,8 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let kind = root.get("kind").and_then(|v| v.as_str()).unwrap_or("");
     if api.starts_with(API_GROUP) && kind == "ServiceProfile" {
         service_profile(root, facts);
+        // A ServiceProfile is read by Linkerd's proxies only.
+        facts.mesh = Some(System::Linkerd);
         return true;
     }
     // Routes are read by the Gateway API extractor, which calls
@@ -125,12 +127,13 @@ fn service_profile(root: Yaml<'_>, facts: &mut Facts) {
         .path(&["metadata", "name"])
         .map_or(root.span(), |n| n.span());
     let service = short_host(&name);
-    facts.services.push(ServiceDecl {
-        name: service.clone(),
-        span: name_span,
-        source: "Linkerd ServiceProfile".into(),
-        hosts: vec![name.clone()],
-    });
+    facts.services.push(ServiceDecl::new(
+        service.clone(),
+        name_span,
+        crate::model::calls::IdentityKind::MeshRoute,
+        "Linkerd ServiceProfile",
+        vec![name.clone()],
+    ));
     crate::extract::check_yaml_keys(spec, SPEC_KEYS, "a Linkerd ServiceProfile `spec`", facts);
     let budget = budget(spec, facts);
     for (i, route) in spec

@@ -6,6 +6,7 @@
 
 use crate::extract::{DocCtx, Facts};
 use crate::model::ServiceDecl;
+use crate::model::calls::IdentityKind;
 use crate::source::Span;
 use crate::yaml::{NodeKind, Yaml};
 
@@ -178,12 +179,13 @@ pub fn extract_props(props: &[Prop], facts: &mut Facts) -> bool {
         found = true;
     }
     if let Some((name, span)) = app {
-        facts.services.push(ServiceDecl {
+        facts.services.push(ServiceDecl::new(
             name,
             span,
-            source: "spring.application.name".into(),
-            hosts: Vec::new(),
-        });
+            IdentityKind::AppName,
+            "spring.application.name",
+            Vec::new(),
+        ));
     }
     found
 }

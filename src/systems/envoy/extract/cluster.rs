@@ -8,12 +8,13 @@ pub(super) fn cluster(c: Yaml<'_>, facts: &mut Facts) -> Option<(String, Cluster
     let name = name_node.as_str()?.to_string();
     let endpoints = endpoints(c);
     if let Some((first, span)) = endpoints.first() {
-        facts.services.push(ServiceDecl {
-            name: short_host(first),
-            span: *span,
-            source: format!("Envoy cluster `{name}`"),
-            hosts: endpoints.iter().map(|(h, _)| h.clone()).collect(),
-        });
+        facts.services.push(ServiceDecl::new(
+            short_host(first),
+            *span,
+            crate::model::calls::IdentityKind::Upstream,
+            format!("Envoy cluster `{name}`"),
+            endpoints.iter().map(|(h, _)| h.clone()).collect(),
+        ));
     }
     let budget = cluster_budget(c, facts);
     Some((

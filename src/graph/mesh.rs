@@ -1,0 +1,213 @@
+//! Mesh membership per workload, with its evidence (issue 17, item 4), and
+//! the sidecar layer a member's calls get.
+//!
+//! With `mesh = "auto"`, a caller's calls go through a sidecar when its
+//! workload declaration (the one nearest the call, so that each deployment
+//! variant answers for itself) says so: its pod template's injection
+//! annotation or label, a Gateway of the mesh's class, or its namespace's
+//! injection label. A workload in a system namespace never does. Where
+//! nothing says either way and the repository holds a mesh's resources,
+//! the workload is *assumed* in that mesh, and every layer resting on the
+//! assumption names the file that caused it. A workload deployed in
+//! several folders (`k8s-istio/` beside `k8s-plain/`) is assumed in the
+//! mesh only in the folders that hold the mesh's resources, when one does.
+
+use super::identity::{Builder, WorkloadDecl};
+use super::*;
+use crate::model::calls::{NamespaceDecl, SYSTEM_NAMESPACES};
+
+/// What the mesh step needs from every file, gathered once.
+pub(super) struct MeshFacts<'a> {
+    /// Namespaces with their injection settings: (file, declaration).
+    namespaces: Vec<(FileId, &'a NamespaceDecl)>,
+    /// Files that declare a mesh's resources.
+    mesh_files: Vec<(FileId, System)>,
+}
+
+impl<'a> MeshFacts<'a> {
+    pub fn gather(files: &'a [ScannedFile]) -> Self {
+        MeshFacts {
+            namespaces: files
+                .iter()
+                .enumerate()
+                .flat_map(|(id, f)| f.facts.namespaces.iter().map(move |n| (id, n)))
+                .collect(),
+            mesh_files: files
+                .iter()
+                .enumerate()
+                .filter_map(|(id, f)| f.facts.mesh.clone().map(|m| (id, m)))
+                .collect(),
+        }
+    }
+
+    /// Whether any mesh is in view (configured, or its resources or an
+    /// injection setting scanned).
+    pub fn any(&self, b: &Builder<'_>) -> bool {
+        b.settings.graph.mesh.system().is_some()
+            || !self.mesh_files.is_empty()
+            || self
+                .namespaces
+                .iter()
+                .any(|(_, n)| n.mesh.iter().any(|h| h.on))
+            || b.workloads
+                .values()
+                .flatten()
+                .any(|w| w.placement.mesh.iter().any(|h| h.on))
+    }
+}
+
+fn folder(b: &Builder<'_>, file: FileId) -> String {
+    let p = b.files[file].source.display_path();
+    p.rsplit_once('/')
+        .map_or(String::new(), |(d, _)| format!("{d}/"))
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.split('/')
+        .zip(b.split('/'))
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// The caller's mesh for a call shown at `proof`, if it runs in one.
+pub(super) fn membership(
+    b: &Builder<'_>,
+    m: &MeshFacts<'_>,
+    caller: ServiceId,
+    proof: Loc,
+) -> Option<Membership> {
+    use crate::config::Mesh;
+    match b.settings.graph.mesh {
+        Mesh::None => return None,
+        Mesh::Istio | Mesh::Linkerd => {
+            return Some(Membership {
+                mesh: b.settings.graph.mesh.system()?,
+                how: MeshEvidence::Configured,
+                loc: proof,
+                variant: None,
+            });
+        }
+        Mesh::Auto => {}
+    }
+    let decls = b.workloads.get(&caller)?;
+    let here = if proof.file < b.files.len() {
+        b.files[proof.file].source.display_path()
+    } else {
+        String::new()
+    };
+    // The declarations nearest the call; of equally near ones, one that is
+    // in a mesh (the worst case), first written first.
+    let best = decls
+        .iter()
+        .map(|w| common_prefix(&folder(b, w.loc.file), &here))
+        .max()?;
+    let variants: BTreeSet<String> = decls.iter().map(|w| folder(b, w.loc.file)).collect();
+    let (w, answer) = decls
+        .iter()
+        .filter(|w| common_prefix(&folder(b, w.loc.file), &here) == best)
+        .map(|w| (w, of_workload(b, m, w, decls)))
+        .reduce(|a, c| if a.1.is_none() && c.1.is_some() { c } else { a })?;
+    answer.map(|mut a| {
+        if variants.len() > 1 {
+            a.variant = Some(folder(b, w.loc.file));
+        }
+        a
+    })
+}
+
+/// The mesh one workload declaration runs in, if any.
+fn of_workload(
+    b: &Builder<'_>,
+    m: &MeshFacts<'_>,
+    w: &WorkloadDecl,
+    all: &[WorkloadDecl],
+) -> Option<Membership> {
+    let ns = w.placement.namespace.as_deref();
+    if ns.is_some_and(|n| SYSTEM_NAMESPACES.contains(&n)) {
+        return None;
+    }
+    let at = |span| Loc {
+        file: w.loc.file,
+        span,
+    };
+    if let Some(h) = w.placement.mesh.first() {
+        return h.on.then(|| Membership {
+            mesh: h.mesh.clone(),
+            how: MeshEvidence::Workload,
+            loc: at(h.span),
+            variant: None,
+        });
+    }
+    if let Some(ns) = ns {
+        let here = folder(b, w.loc.file);
+        let decl = m
+            .namespaces
+            .iter()
+            .filter(|(_, n)| n.name == ns && !n.mesh.is_empty())
+            .max_by_key(|(f, _)| common_prefix(&folder(b, *f), &here));
+        if let Some((f, n)) = decl {
+            let h = &n.mesh[0];
+            return h.on.then(|| Membership {
+                mesh: h.mesh.clone(),
+                how: MeshEvidence::Namespace,
+                loc: Loc {
+                    file: *f,
+                    span: h.span,
+                },
+                variant: None,
+            });
+        }
+    }
+    // The assumption: a mesh's resources are in the repository. Where the
+    // workload is deployed in several folders and some of them hold mesh
+    // resources, only those are in the mesh.
+    let here = folder(b, w.loc.file);
+    let within = |f: FileId, dir: &str| folder(b, f).starts_with(dir);
+    let variants: BTreeSet<String> = all.iter().map(|x| folder(b, x.loc.file)).collect();
+    let scoped = variants.len() > 1
+        && variants
+            .iter()
+            .any(|v| m.mesh_files.iter().any(|(f, _)| within(*f, v)));
+    let (file, mesh) = m
+        .mesh_files
+        .iter()
+        .filter(|(f, _)| !scoped || within(*f, &here))
+        .max_by_key(|(f, _)| (common_prefix(&folder(b, *f), &here), std::cmp::Reverse(*f)))?;
+    Some(Membership {
+        mesh: mesh.clone(),
+        how: MeshEvidence::Assumed,
+        loc: Loc {
+            file: *file,
+            span: Span::default(),
+        },
+        variant: None,
+    })
+}
+
+/// What a layer's setting says about the membership it rests on, where
+/// that is not plain: an assumption names its file, a variant its folder.
+pub(super) fn evidence_note(b: &Builder<'_>, m: &Membership) -> String {
+    let file = |l: Loc| {
+        if l.file < b.files.len() {
+            b.files[l.file].source.display_path()
+        } else {
+            String::new()
+        }
+    };
+    let mut out = match m.how {
+        MeshEvidence::Assumed => format!(
+            "; sidecar assumed: `{}` declares {} resources, no injection setting does",
+            file(m.loc),
+            m.mesh.label(),
+        ),
+        MeshEvidence::Configured => format!(
+            "; `mesh = \"{}\"` in the configuration",
+            b.settings.graph.mesh.as_str()
+        ),
+        _ => String::new(),
+    };
+    if let Some(v) = &m.variant {
+        out.push_str(&format!("; in the deployment variant `{v}`"));
+    }
+    out
+}

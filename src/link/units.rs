@@ -1,0 +1,395 @@
+//! Which program a file belongs to, from what builds it (issue 17, item 2):
+//! the nearest build unit above the file, inside the scan root: a Maven
+//! module (`pom.xml` artifactId), a Cargo package that builds a binary, a
+//! Go module, a `package.json`, a `*.csproj`, a Gradle project or a folder
+//! with a Dockerfile (by the folder's name). A library crate is no
+//! service; a generic folder name (`src`, `impl`, `service`, `api` ...)
+//! and the scan root's own folder name never name one.
+//!
+//! Where no build unit is found, a folder may still say it: the child of a
+//! `services/`-like folder, or the nearest folder named like a service
+//! other files declare (`gateway/nginx.conf` beside a `gateway`
+//! Deployment).
+
+use super::*;
+use crate::model::calls::IdentityKind;
+use std::collections::{BTreeSet, HashMap};
+
+/// The largest build manifest read for a name.
+const MAX_MANIFEST: u64 = 1 << 20;
+/// At most this many entries of one folder are looked at for a `*.csproj`.
+const MAX_DIR_ENTRIES: usize = 512;
+
+/// Folder names that never name a service: layout, language and layer
+/// words.
+pub const GENERIC_FOLDERS: &[&str] = &[
+    "service",
+    "services",
+    "svc",
+    "impl",
+    "src",
+    "main",
+    "java",
+    "kotlin",
+    "scala",
+    "resources",
+    "app",
+    "apps",
+    "cmd",
+    "pkg",
+    "internal",
+    "api",
+    "apis",
+    "core",
+    "common",
+    "commons",
+    "shared",
+    "lib",
+    "libs",
+    "server",
+    "client",
+    "config",
+    "configs",
+    "deploy",
+    "deployment",
+    "deployments",
+    "k8s",
+    "kubernetes",
+    "manifests",
+    "kustomize",
+    "base",
+    "overlays",
+    "components",
+    "charts",
+    "helm",
+    "templates",
+    "docker",
+    "microservices",
+    "modules",
+    "packages",
+    "handler",
+    "handlers",
+    "controller",
+    "controllers",
+    "domain",
+    "model",
+    "models",
+    "repository",
+    "util",
+    "utils",
+    "web-inf",
+    "test",
+    "tests",
+    "it",
+    "bin",
+    "scripts",
+    "tools",
+    "build",
+    "target",
+    "dist",
+    "out",
+    "v1",
+    "v2",
+    "v3",
+];
+
+/// Folders whose children are services.
+const SERVICE_DIRS: &[&str] = &["services", "service", "apps", "svc", "microservices", "cmd"];
+
+pub fn is_generic(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.is_empty() || n.starts_with('.') || GENERIC_FOLDERS.contains(&n.as_str())
+}
+
+/// What a folder's build files say.
+#[derive(Clone, Debug)]
+enum Unit {
+    /// A program: its name and how it is known.
+    Program(String, &'static str),
+    /// A library (a Cargo package with no binary): no service, and no
+    /// folder above names one either.
+    Library,
+    /// No build file here.
+    Nothing,
+}
+
+/// Give every file the service identity of its build unit, or of a folder
+/// that says it (see the module doc).
+pub fn unit_identities(files: &mut [ScannedFile], roots: &[PathBuf]) {
+    let declared: BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| f.facts.services.iter())
+        .filter(|s| s.kind != IdentityKind::Upstream)
+        .flat_map(|s| std::iter::once(s.name.clone()).chain(s.hosts.iter().cloned()))
+        .map(|n| crate::model::calls::short_host(&n))
+        .collect();
+    let mut units: HashMap<PathBuf, Unit> = HashMap::new();
+    for f in files.iter_mut() {
+        if f.facts.is_empty() {
+            continue;
+        }
+        let Some((root, rel)) = under_root(&f.source.path, roots) else {
+            continue;
+        };
+        let Some(decl) = identity(&root, &rel, &declared, &mut units) else {
+            continue;
+        };
+        f.facts.services.push(decl);
+    }
+}
+
+/// The root a file is under and its folders below that root (the file's
+/// own name left out).
+fn under_root(path: &Path, roots: &[PathBuf]) -> Option<(PathBuf, Vec<String>)> {
+    let clean = |p: &Path| -> PathBuf {
+        p.components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .collect()
+    };
+    let path = clean(path);
+    let mut best: Option<(PathBuf, Vec<String>)> = None;
+    for r in roots {
+        let r = clean(r);
+        // A file given as the root: its folder is the root.
+        let r = if r == path {
+            path.parent().map(Path::to_path_buf).unwrap_or_default()
+        } else {
+            r
+        };
+        // A path shown relative to the working directory under a root
+        // given absolute: the root ends with the path's first folders.
+        let rel = path
+            .strip_prefix(&r)
+            .ok()
+            .map(Path::to_path_buf)
+            .or_else(|| {
+                let comps: Vec<_> = path.components().collect();
+                (1..comps.len())
+                    .rev()
+                    .find(|&k| {
+                        path.is_relative() && r.ends_with(comps[..k].iter().collect::<PathBuf>())
+                    })
+                    .map(|k| comps[k..].iter().collect())
+            });
+        if let Some(rel) = rel {
+            let parts: Vec<String> = rel
+                .parent()
+                .map(|p| {
+                    p.components()
+                        .map(|c| c.as_os_str().to_string_lossy().to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if parts.iter().any(|p| p == "..") {
+                continue;
+            }
+            if best.as_ref().is_none_or(|(_, b)| parts.len() < b.len()) {
+                best = Some((r, parts));
+            }
+        }
+    }
+    best
+}
+
+fn identity(
+    root: &Path,
+    rel: &[String],
+    declared: &BTreeSet<String>,
+    units: &mut HashMap<PathBuf, Unit>,
+) -> Option<ServiceDecl> {
+    // The nearest build unit, from the file's folder up to the root.
+    for depth in (0..=rel.len()).rev() {
+        let dir: PathBuf = std::iter::once(root.to_path_buf())
+            .chain(rel[..depth].iter().map(PathBuf::from))
+            .collect();
+        let unit = units
+            .entry(dir.clone())
+            .or_insert_with(|| read_unit(&dir, rel[..depth].last().map(String::as_str)))
+            .clone();
+        match unit {
+            Unit::Program(name, how) => {
+                return Some(ServiceDecl::new(
+                    name,
+                    Span::default(),
+                    IdentityKind::BuildUnit,
+                    how,
+                    Vec::new(),
+                ));
+            }
+            Unit::Library => return None,
+            Unit::Nothing => {}
+        }
+    }
+    let folder = |name: &str| {
+        ServiceDecl::new(
+            name,
+            Span::default(),
+            IdentityKind::BuildUnit,
+            "folder",
+            Vec::new(),
+        )
+    };
+    // The child of a `services/`-like folder.
+    for (i, p) in rel.iter().enumerate() {
+        if SERVICE_DIRS.contains(&p.to_ascii_lowercase().as_str())
+            && let Some(child) = rel.get(i + 1)
+            && !is_generic(child)
+        {
+            return Some(folder(child));
+        }
+    }
+    // A module folder: the one that holds `src/` (Maven, Gradle, Cargo
+    // layouts whose build file was not scanned).
+    if let Some(i) = rel.iter().rposition(|p| p == "src")
+        && i >= 1
+        && !is_generic(&rel[i - 1])
+    {
+        return Some(folder(&rel[i - 1]));
+    }
+    // The nearest folder named like a service other files declare.
+    for p in rel.iter().rev() {
+        if !is_generic(p) && declared.contains(&crate::model::calls::short_host(p)) {
+            return Some(folder(p));
+        }
+    }
+    None
+}
+
+/// What the build files of `dir` say; `folder` is its name when it is
+/// below the root (a folder-named unit is never the root's own name).
+fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
+    let read = |name: &str| -> Option<String> {
+        let p = dir.join(name);
+        let meta = std::fs::symlink_metadata(&p).ok()?;
+        if !meta.is_file() || meta.len() > MAX_MANIFEST {
+            return None;
+        }
+        std::fs::read_to_string(&p).ok()
+    };
+    let exists = |name: &str| {
+        std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file() || m.is_dir())
+    };
+    let named = |name: String, how: &'static str| {
+        if is_generic(&name) {
+            Unit::Nothing
+        } else {
+            Unit::Program(name, how)
+        }
+    };
+    if let Some(text) = read("Cargo.toml") {
+        let Ok(table) = text.parse::<toml::Table>() else {
+            return Unit::Nothing;
+        };
+        let Some(name) = table
+            .get("package")
+            .and_then(|p| p.get("name"))
+            .and_then(|n| n.as_str())
+        else {
+            // A workspace manifest: not a unit.
+            return Unit::Nothing;
+        };
+        // A library crate (a `lib.rs` and no binary target) is linked into
+        // programs, and is none.
+        let binary = table.contains_key("bin") || exists("src/main.rs") || exists("src/bin");
+        let library = table.contains_key("lib") || exists("src/lib.rs");
+        return if library && !binary {
+            Unit::Library
+        } else {
+            Unit::Program(name.to_string(), "Cargo package")
+        };
+    }
+    if let Some(text) = read("pom.xml") {
+        if let Some(name) = pom_artifact(&text) {
+            return named(name, "pom.xml artifactId");
+        }
+        return Unit::Nothing;
+    }
+    if let Some(text) = read("go.mod")
+        && let Some(module) = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("module "))
+            .map(|m| m.trim().trim_matches('"'))
+    {
+        // `example.com/shop/orders/v2`: the last segment that is not a
+        // major version.
+        let name = module
+            .rsplit('/')
+            .find(|s| !(s.starts_with('v') && s[1..].chars().all(|c| c.is_ascii_digit())))
+            .unwrap_or(module);
+        return named(name.to_string(), "go.mod module");
+    }
+    if let Some(text) = read("package.json")
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
+        && let Some(name) = v.get("name").and_then(|n| n.as_str())
+    {
+        let name = name.rsplit('/').next().unwrap_or(name);
+        return named(name.to_string(), "package.json name");
+    }
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten().take(MAX_DIR_ENTRIES) {
+            let n = e.file_name().to_string_lossy().to_string();
+            if let Some(stem) = n.strip_suffix(".csproj") {
+                return named(stem.to_string(), "*.csproj");
+            }
+        }
+    }
+    let Some(folder) = folder else {
+        return Unit::Nothing;
+    };
+    if exists("build.gradle") || exists("build.gradle.kts") {
+        return named(folder.to_string(), "Gradle project folder");
+    }
+    if exists("Dockerfile") {
+        return named(folder.to_string(), "folder with a Dockerfile");
+    }
+    Unit::Nothing
+}
+
+/// A `pom.xml`'s own artifactId (not its parent's), unless it only
+/// aggregates modules (`<packaging>pom</packaging>`).
+fn pom_artifact(text: &str) -> Option<String> {
+    let mut t = text.to_string();
+    for block in [
+        "parent",
+        "dependencies",
+        "dependencyManagement",
+        "build",
+        "profiles",
+    ] {
+        let (open, close) = (format!("<{block}>"), format!("</{block}>"));
+        while let Some(s) = t.find(&open) {
+            let Some(e) = t[s..].find(&close) else { break };
+            t.replace_range(s..s + e + close.len(), "");
+        }
+    }
+    if t.contains("<packaging>pom</packaging>") {
+        return None;
+    }
+    let s = t.find("<artifactId>")? + "<artifactId>".len();
+    let e = t[s..].find("</artifactId>")?;
+    let name = t[s..s + e].trim();
+    (!name.is_empty() && !name.contains("${")).then(|| name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_poms_own_artifact_not_its_parents() {
+        let pom = "<project><parent><artifactId>shop-parent</artifactId></parent>\
+                   <artifactId>ts-order-service</artifactId>\
+                   <dependencies><dependency><artifactId>x</artifactId></dependency></dependencies></project>";
+        assert_eq!(pom_artifact(pom).as_deref(), Some("ts-order-service"));
+        let agg = "<project><artifactId>all</artifactId><packaging>pom</packaging></project>";
+        assert_eq!(pom_artifact(agg), None);
+    }
+
+    #[test]
+    fn generic_folders_are_no_services() {
+        for g in ["impl", "service", "src", "API", "cmd", ".github"] {
+            assert!(is_generic(g), "{g}");
+        }
+        assert!(!is_generic("orders"));
+    }
+}

@@ -1,0 +1,221 @@
+//! The graph's services, protocols and mesh membership (issue 17, items
+//! 2-4 and 6), on the hand-worked fixtures in testdata/graph/ (each
+//! README works the numbers out).
+
+use retrylint::config::{Mesh, Settings};
+use retrylint::graph::{self, Graph, MeshEvidence};
+use retrylint::model::System;
+use retrylint::model::calls::Protocol;
+use std::path::PathBuf;
+
+fn build(path: &str, settings: &Settings) -> (retrylint::Scan, Graph) {
+    let scan = retrylint::scan(&[PathBuf::from(path)], settings).unwrap();
+    let g = graph::build(&scan.files, settings);
+    (scan, g)
+}
+
+/// "from -> to xN protocol" per edge, sorted.
+fn edges(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} x{} {}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor(),
+                e.protocol.label()
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn findings(path: &str, settings: &Settings) -> Vec<String> {
+    let run = retrylint::pipeline::Pipeline::new(settings)
+        .run(&[PathBuf::from(path)])
+        .unwrap();
+    run.report
+        .findings
+        .iter()
+        .map(|f| format!("{} {}", f.rule.code, f.message))
+        .collect()
+}
+
+#[test]
+fn sidecar_retries_apply_to_http_hops_not_to_redis_mongodb_or_tcp() {
+    let (_, g) = build("testdata/graph/protocols", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "cart -> checkout x3 HTTP",
+            "cart -> redis-cart x1 Redis",
+            "checkout -> orders-db x1 MongoDB",
+            "checkout -> session-cache x1 TCP",
+            "web -> cart x3 HTTP",
+        ]
+    );
+    // Every caller is in the mesh by its namespace's label, no assumption.
+    assert!(g.edges.iter().all(|e| {
+        e.mesh
+            .as_ref()
+            .is_some_and(|m| m.how == MeshEvidence::Namespace && m.mesh == System::Istio)
+    }));
+    let paths = g.worst_paths();
+    assert_eq!(paths.len(), 1);
+    assert_eq!(paths[0].attempts, 9);
+    let rl403: Vec<String> = findings("testdata/graph/protocols", &Settings::default())
+        .into_iter()
+        .filter(|f| f.starts_with("RL403"))
+        .collect();
+    assert_eq!(rl403.len(), 1, "one finding for the one default: {rl403:?}");
+    assert!(
+        rl403[0].contains("2 calls (`cart -> checkout`, `web -> cart`)"),
+        "{rl403:?}"
+    );
+    assert!(!rl403[0].contains("assumed"), "{rl403:?}");
+}
+
+#[test]
+fn a_plain_variant_has_no_sidecar_and_the_assumption_is_named() {
+    let (scan, g) = build("testdata/graph/variants", &Settings::default());
+    assert_eq!(edges(&g), ["orders -> payments x3 HTTP"]);
+    let e = &g.edges[0];
+    let m = e.mesh.as_ref().unwrap();
+    assert_eq!(m.how, MeshEvidence::Assumed);
+    assert_eq!(
+        m.variant.as_deref(),
+        Some("testdata/graph/variants/k8s-istio/")
+    );
+    assert!(
+        scan.files[m.loc.file]
+            .source
+            .display_path()
+            .ends_with("k8s-istio/destination-rules.yaml")
+    );
+    assert!(
+        scan.files[e.proof.file]
+            .source
+            .display_path()
+            .contains("k8s-istio/")
+    );
+    // The same call in the plain variant carries no layer: it is kept as
+    // another place of the edge, not the one that stands.
+    assert_eq!(e.also.len(), 1);
+    assert!(
+        scan.files[e.also[0].file]
+            .source
+            .display_path()
+            .contains("k8s-plain/")
+    );
+    let (_, plain) = build("testdata/graph/variants/k8s-plain", &Settings::default());
+    assert_eq!(edges(&plain), ["orders -> payments x1 HTTP"]);
+    let f = findings("testdata/graph/variants", &Settings::default());
+    let rl403: Vec<&String> = f.iter().filter(|f| f.starts_with("RL403")).collect();
+    assert_eq!(rl403.len(), 1, "{f:?}");
+    assert!(
+        rl403[0].contains("variant `testdata/graph/variants/k8s-istio/`"),
+        "{rl403:?}"
+    );
+    assert!(rl403[0].contains("k8s-istio/destination-rules.yaml` declares Istio resources"));
+    // The configuration settles it.
+    let none = Settings {
+        graph: retrylint::config::GraphSettings {
+            mesh: Mesh::None,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let (_, g) = build("testdata/graph/variants", &none);
+    assert_eq!(edges(&g), ["orders -> payments x1 HTTP"]);
+}
+
+#[test]
+fn a_linkerd_pair_takes_the_callees_service_profile_and_joins_the_service_by_selector() {
+    let (_, g) = build("testdata/graph/linkerd-pair", &Settings::default());
+    let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["web-svc", "emoji"],
+        "emoji-svc is the workload emoji"
+    );
+    assert_eq!(edges(&g), ["web-svc -> emoji x1 gRPC"]);
+    let e = &g.edges[0];
+    assert_eq!(e.mesh.as_ref().unwrap().mesh, System::Linkerd);
+    assert_eq!(e.mesh.as_ref().unwrap().how, MeshEvidence::Namespace);
+    assert_eq!(e.layers.len(), 1);
+    assert_eq!(e.layers[0].system, System::Linkerd);
+    assert!(e.layers[0].label.contains("emoji-svc"), "{:?}", e.layers[0]);
+}
+
+#[test]
+fn an_istio_class_httproute_gets_istios_default() {
+    let (_, g) = build("testdata/graph/istio-httproute", &Settings::default());
+    assert_eq!(edges(&g), ["public-gateway -> frontend x3 unknown"]);
+    let e = &g.edges[0];
+    assert_eq!(e.mesh.as_ref().unwrap().how, MeshEvidence::Workload);
+    assert!(e.layers[0].implicit);
+}
+
+#[test]
+fn bookinfo_timeout_inversion_fires_rl303_and_rl402() {
+    let (_, g) = build("testdata/graph/bookinfo", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "productpage -> details x1 HTTP",
+            "productpage -> reviews x3 HTTP",
+            "reviews -> ratings x2 HTTP",
+        ]
+    );
+    let paths = g.worst_paths();
+    assert_eq!(paths.len(), 1);
+    assert_eq!(paths[0].attempts, 6);
+    let times = g.worst_time();
+    let reviews = g.services.iter().position(|s| s.name == "reviews").unwrap();
+    assert_eq!(times[reviews], Some(std::time::Duration::from_secs(10)));
+    let f = findings("testdata/graph/bookinfo", &Settings::default());
+    assert!(
+        f.iter().any(|f| f.starts_with("RL303")
+            && f.contains("`productpage` gives `reviews` up to `1.5s`")
+            && f.contains("`10s`")),
+        "{f:?}"
+    );
+    assert!(f.iter().any(|f| f.starts_with("RL402")), "{f:?}");
+}
+
+#[test]
+fn protocols_from_targets_and_port_names() {
+    assert_eq!(
+        Protocol::of_target("mongodb://db:27017/x"),
+        Some(Protocol::Mongo)
+    );
+    assert_eq!(
+        Protocol::of_target("redis-cart:6379"),
+        Some(Protocol::Redis)
+    );
+    assert_eq!(
+        Protocol::of_target("jdbc:mysql://db/x"),
+        Some(Protocol::Sql)
+    );
+    assert_eq!(
+        Protocol::of_target("http://orders:8080"),
+        Some(Protocol::Http)
+    );
+    assert_eq!(Protocol::of_target("orders:8080"), None);
+    assert_eq!(Protocol::of_name("tcp-redis"), Some(Protocol::Tcp));
+    assert_eq!(Protocol::of_name("grpc-web"), Some(Protocol::Grpc));
+    assert_eq!(Protocol::of_name("kubernetes.io/h2c"), Some(Protocol::Http));
+}
+
+#[test]
+fn a_kustomize_patch_and_compose_services_running_a_workloads_image_add_no_service() {
+    let (_, g) = build("testdata/graph/patch-and-compose", &Settings::default());
+    let mut names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["emoji-svc", "web-svc"]);
+    assert_eq!(edges(&g), ["web-svc -> emoji-svc x1 unknown"]);
+    assert_eq!(g.edges[0].also.len(), 1);
+}
