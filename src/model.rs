@@ -17,6 +17,7 @@ pub mod rust_macros;
 pub mod syntax;
 pub mod versions;
 
+pub use calls::{CallEdge, ServiceDecl, UnresolvedCall};
 pub use facts::{Facts, ScannedFile};
 pub use syntax::Syntax;
 
@@ -671,76 +672,6 @@ pub struct TimeoutSetting {
     /// What the timeout bounds, e.g. `timelimiter`, `proxy_read_timeout`.
     pub what: String,
     pub timeout: Located<Timeout>,
-}
-
-/// A call from one service to another, as a file shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct CallEdge {
-    /// The calling service, where the file shows it.
-    pub caller: Option<String>,
-    /// The callee host or service name as written (normalised later).
-    pub callee: String,
-    pub span: Span,
-    /// Indices into `Facts::policies` of the retry layers that apply to
-    /// this call within the file.
-    pub policies: Vec<usize>,
-    pub via: String,
-    /// The named client the call is made through (a `@FeignClient`'s
-    /// `contextId` or name): its per-client configuration in another file
-    /// (`spring.cloud.openfeign.client.config.<client>`) applies.
-    #[serde(default)]
-    pub client: Option<String>,
-}
-
-/// A call site whose target is not written where it is made: a Spring
-/// placeholder, an environment variable, a formatted host. Listed, never
-/// guessed (`extract::calls`).
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct UnresolvedCall {
-    pub span: Span,
-    /// What stands for the target, as written (`${orders.url}`,
-    /// `env ORDERS_URL`, `http://%s/x`).
-    pub written: String,
-}
-
-/// A service identity a file declares.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct ServiceDecl {
-    pub name: String,
-    pub span: Span,
-    /// How the identity is known, for people: `spring.application.name`,
-    /// `Kubernetes Deployment` ... The graph reads [`ServiceDecl::kind`].
-    pub source: String,
-    /// What declares it, as the graph reads it.
-    #[serde(default)]
-    pub kind: calls::IdentityKind,
-    /// Hosts that reach this service.
-    pub hosts: Vec<String>,
-    /// Where the declaration runs: a workload's pod labels, a Kubernetes
-    /// Service's selector, the namespace, mesh injection, the protocol of a
-    /// Service's ports (`calls::Placement`).
-    #[serde(default, skip_serializing_if = "calls::Placement::is_empty")]
-    pub placement: calls::Placement,
-}
-
-impl ServiceDecl {
-    /// A declaration with nothing known about where it runs.
-    pub fn new(
-        name: impl Into<String>,
-        span: Span,
-        kind: calls::IdentityKind,
-        source: impl Into<String>,
-        hosts: Vec<String>,
-    ) -> Self {
-        ServiceDecl {
-            name: name.into(),
-            span,
-            source: source.into(),
-            kind,
-            hosts,
-            placement: calls::Placement::default(),
-        }
-    }
 }
 
 /// A file a configuration pulls in (nginx `include`). Extraction never

@@ -4,6 +4,8 @@
 //! ([`Scope::BEAN_RETRYER`]).
 
 use super::Scope;
+use crate::source::Span;
+use serde::Serialize;
 
 /// A host as a service name: `orders.shop.svc.cluster.local:8080` and
 /// `http://orders:8080/x` are `orders`; external names stay whole.
@@ -310,6 +312,76 @@ impl Scope {
     /// `Retryer` bean), for messages: the graph reads the typed
     /// [`super::ClientScope::Bean`].
     pub const BEAN_RETRYER: &'static str = "@Bean Retryer";
+}
+
+/// A call from one service to another, as a file shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct CallEdge {
+    /// The calling service, where the file shows it.
+    pub caller: Option<String>,
+    /// The callee host or service name as written (normalised later).
+    pub callee: String,
+    pub span: Span,
+    /// Indices into `Facts::policies` of the retry layers that apply to
+    /// this call within the file.
+    pub policies: Vec<usize>,
+    pub via: String,
+    /// The named client the call is made through (a `@FeignClient`'s
+    /// `contextId` or name): its per-client configuration in another file
+    /// (`spring.cloud.openfeign.client.config.<client>`) applies.
+    #[serde(default)]
+    pub client: Option<String>,
+}
+
+/// A call site whose target is not written where it is made: a Spring
+/// placeholder, an environment variable, a formatted host. Listed, never
+/// guessed (`extract::calls`).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct UnresolvedCall {
+    pub span: Span,
+    /// What stands for the target, as written (`${orders.url}`,
+    /// `env ORDERS_URL`, `http://%s/x`).
+    pub written: String,
+}
+
+/// A service identity a file declares.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct ServiceDecl {
+    pub name: String,
+    pub span: Span,
+    /// How the identity is known, for people: `spring.application.name`,
+    /// `Kubernetes Deployment` ... The graph reads [`ServiceDecl::kind`].
+    pub source: String,
+    /// What declares it, as the graph reads it.
+    #[serde(default)]
+    pub kind: IdentityKind,
+    /// Hosts that reach this service.
+    pub hosts: Vec<String>,
+    /// Where the declaration runs: a workload's pod labels, a Kubernetes
+    /// Service's selector, the namespace, mesh injection, the protocol of a
+    /// Service's ports (`Placement`).
+    #[serde(default, skip_serializing_if = "Placement::is_empty")]
+    pub placement: Placement,
+}
+
+impl ServiceDecl {
+    /// A declaration with nothing known about where it runs.
+    pub fn new(
+        name: impl Into<String>,
+        span: Span,
+        kind: IdentityKind,
+        source: impl Into<String>,
+        hosts: Vec<String>,
+    ) -> Self {
+        ServiceDecl {
+            name: name.into(),
+            span,
+            source: source.into(),
+            kind,
+            hosts,
+            placement: Placement::default(),
+        }
+    }
 }
 
 #[cfg(test)]
