@@ -55,7 +55,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         }
         // A failure that goes round again, and a way out on success.
         let shape = shape::shape(spans, body, cond);
-        if !(shape.retries_err && shape.success_exit) {
+        if !(shape.retries_err && shape.success_exit) || shape.success_stays || shape.polls {
             return None;
         }
         // `for x in items` is iteration over work, not a retry.
