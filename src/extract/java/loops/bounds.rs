@@ -309,7 +309,8 @@ pub(super) fn bound(
                                 && ctx.text(**x).contains("--")
                                 && mentions(ctx, **x, &cmp.counter)
                                 || x.kind() == "assignment_expression"
-                                    && field(**x, "left").is_some_and(|l| ctx.text(l) == cmp.counter)
+                                    && field(**x, "left")
+                                        .is_some_and(|l| ctx.text(l) == cmp.counter)
                                     && field(**x, "operator").is_some_and(|o| ctx.text(o) == "-=")
                         })
                         .all(|x| x.start_byte() > d.end_byte());

@@ -140,6 +140,8 @@ struct Try<'a> {
     node: Node<'a>,
     retrying: Vec<Node<'a>>,
     exiting: Vec<Node<'a>>,
+    /// How success leaves the loop, for the reasons.
+    exit: &'static str,
 }
 
 fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
@@ -273,10 +275,18 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
                     .any(|s| matches!(s.kind(), "return_statement" | "break_statement"))
             });
         if direct_exit || flag_exit || after_exit {
+            let exit = if direct_exit {
+                "a `return` or `break` in the try block"
+            } else if flag_exit {
+                "a flag the loop condition tests, set in the try block"
+            } else {
+                "a `return` or `break` right after the try, reached when no catch continues"
+            };
             found = Some(Try {
                 node: t,
                 retrying,
                 exiting,
+                exit,
             });
             break;
         }
@@ -340,6 +350,28 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
         Located::written(RetryOn::Listed { conditions }, cs)
     };
     p.methods = Located::default_at(Methods::Unknown, trimmed);
+    let caught: Vec<String> = tr
+        .retrying
+        .iter()
+        .flat_map(|c| catch_types(ctx, *c))
+        .map(|(t, _)| format!("`{t}`"))
+        .collect();
+    p.why = vec![
+        format!(
+            "a catch of {} goes round again and success leaves the loop: {}",
+            caught.join(", "),
+            tr.exit
+        ),
+        format!(
+            "bound: `{}` ({})",
+            p.attempts.value.written_as,
+            match p.attempts.value.count {
+                AttemptCount::Finite(n) => format!("{n} attempts"),
+                AttemptCount::Unbounded => "no limit".to_string(),
+                AttemptCount::Unknown => "a count the file does not show".to_string(),
+            }
+        ),
+    ];
     Some(p)
 }
 
@@ -550,8 +582,19 @@ fn header_counter(ctx: &Ctx<'_>, lp: Node<'_>) -> (Option<String>, Option<i128>)
 fn reports(name: &str) -> bool {
     matches!(
         name,
-        "debug" | "info" | "warn" | "error" | "trace" | "log" | "format" | "println" | "printf"
-            | "attr" | "append" | "valueOf" | "toString"
+        "debug"
+            | "info"
+            | "warn"
+            | "error"
+            | "trace"
+            | "log"
+            | "format"
+            | "println"
+            | "printf"
+            | "attr"
+            | "append"
+            | "valueOf"
+            | "toString"
     )
 }
 
@@ -568,7 +611,8 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
                 .filter(|i| i.kind() == "identifier")
                 .map(|i| ctx.text(*i)),
             "assignment_expression"
-                if field(d, "operator").is_some_and(|o| matches!(ctx.text(o), "-=" | "+=" | "*=" | "/=")) =>
+                if field(d, "operator")
+                    .is_some_and(|o| matches!(ctx.text(o), "-=" | "+=" | "*=" | "/=")) =>
             {
                 field(d, "left")
                     .filter(|l| l.kind() == "identifier")
@@ -596,52 +640,58 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
             }
         }
     }
-    ast::descendants_until(try_block, nested).into_iter().any(|d| {
-        d.kind() == "method_invocation"
-            && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
-            && field(d, "arguments").is_some_and(|a| {
-                named_children(a).into_iter().any(|x| {
-                    ast::descendants(x).into_iter().any(|i| {
-                        i.kind() == "identifier" && stepped.contains(&ctx.text(i))
+    ast::descendants_until(try_block, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
+                && field(d, "arguments").is_some_and(|a| {
+                    named_children(a).into_iter().any(|x| {
+                        ast::descendants(x)
+                            .into_iter()
+                            .any(|i| i.kind() == "identifier" && stepped.contains(&ctx.text(i)))
                     })
                 })
-            })
-    })
+        })
 }
 
 /// One more try after a repair, guarded by a flag: `if (!selected) {
 /// selectNow(); selected = true; } else { throw e; }`.
 fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
-    ast::descendants_until(catch_body, nested).into_iter().any(|d| {
-        if d.kind() != "if_statement" {
-            return false;
-        }
-        let Some(c) = field(d, "condition").map(ast::unwrap_expr) else {
-            return false;
-        };
-        let flag = if c.kind() == "unary_expression" && ctx.text(c).starts_with('!') {
-            named_children(c).first().map(|x| ctx.text(ast::unwrap_expr(*x)))
-        } else {
-            None
-        };
-        let Some(flag) = flag else { return false };
-        let sets = field(d, "consequence").is_some_and(|b| {
-            ast::descendants(b).into_iter().any(|x| {
-                x.kind() == "assignment_expression"
-                    && field(x, "left").is_some_and(|l| ctx.text(l) == flag)
-                    && field(x, "right").is_some_and(|r| ctx.text(r) == "true")
-            })
-        });
-        let else_leaves = field(d, "alternative").is_some_and(|a| {
-            let a = if a.kind() == "else" {
-                named_children(a).first().copied().unwrap_or(a)
-            } else {
-                a
+    ast::descendants_until(catch_body, nested)
+        .into_iter()
+        .any(|d| {
+            if d.kind() != "if_statement" {
+                return false;
+            }
+            let Some(c) = field(d, "condition").map(ast::unwrap_expr) else {
+                return false;
             };
-            statements(a).iter().any(|s| helpers::leaves(ctx, *s))
-        });
-        sets && else_leaves
-    })
+            let flag = if c.kind() == "unary_expression" && ctx.text(c).starts_with('!') {
+                named_children(c)
+                    .first()
+                    .map(|x| ctx.text(ast::unwrap_expr(*x)))
+            } else {
+                None
+            };
+            let Some(flag) = flag else { return false };
+            let sets = field(d, "consequence").is_some_and(|b| {
+                ast::descendants(b).into_iter().any(|x| {
+                    x.kind() == "assignment_expression"
+                        && field(x, "left").is_some_and(|l| ctx.text(l) == flag)
+                        && field(x, "right").is_some_and(|r| ctx.text(r) == "true")
+                })
+            });
+            let else_leaves = field(d, "alternative").is_some_and(|a| {
+                let a = if a.kind() == "else" {
+                    named_children(a).first().copied().unwrap_or(a)
+                } else {
+                    a
+                };
+                statements(a).iter().any(|s| helpers::leaves(ctx, *s))
+            });
+            sets && else_leaves
+        })
 }
 
 /// The try block waits on a result with a timeout (`future.get(100,
@@ -686,13 +736,13 @@ fn has_word(name: &str, word: &str) -> bool {
 fn takes_lock(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
     ast::descendants_until(block, nested).into_iter().any(|d| {
         d.kind() == "method_invocation"
-            && (field(d, "name").is_some_and(|n| {
-                matches!(ctx.text(n), "lock" | "tryLock" | "lockInterruptibly")
-            }) || field(d, "object")
-                .filter(|o| o.kind() == "identifier" || o.kind() == "field_access")
-                .is_some_and(|o| {
-                    let t = ctx.text(o);
-                    has_word(t, "lock") || has_word(t, "locker")
-                }))
+            && (field(d, "name")
+                .is_some_and(|n| matches!(ctx.text(n), "lock" | "tryLock" | "lockInterruptibly"))
+                || field(d, "object")
+                    .filter(|o| o.kind() == "identifier" || o.kind() == "field_access")
+                    .is_some_and(|o| {
+                        let t = ctx.text(o);
+                        has_word(t, "lock") || has_word(t, "locker")
+                    }))
     })
 }

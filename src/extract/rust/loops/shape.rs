@@ -87,9 +87,11 @@ fn is_poll_call(name: &str) -> bool {
 /// (`backoff.next().ok_or(e)?`, `deadline_as_timeout(deadline)?`).
 fn bound_words(t: &str) -> bool {
     let t = t.to_ascii_lowercase();
-    ["backoff", "next", "deadline", "timeout", "elapsed", "attempt"]
-        .iter()
-        .any(|w| t.contains(w))
+    [
+        "backoff", "next", "deadline", "timeout", "elapsed", "attempt",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
 }
 
 /// A variant that gives up (`RetryAction::Fail`, `Permanent`, `GiveUp`)
