@@ -258,8 +258,12 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
                 && named_children(*s).first().is_some_and(|e| {
                     e.kind() == "assignment_expression"
                         && field(*e, "left").is_some_and(|l| cond_idents.contains(&ctx.text(l)))
-                        && field(*e, "right")
-                            .is_some_and(|r| matches!(ctx.text(r), "true" | "false"))
+                        && field(*e, "right").is_some_and(|r| {
+                            // `done = true`, or a flag from the call's
+                            // result (`success = file.moveAndClose(..)`).
+                            matches!(ctx.text(r), "true" | "false")
+                                || ast::unwrap_expr(r).kind() == "method_invocation"
+                        })
                 })
         });
         let after_exit = retrying.iter().any(|c| {
