@@ -378,9 +378,8 @@ fn skippable_member(
     // A short helper that throws, sleeps or ends the process: a retry
     // loop of the class may call it from a catch (its wait or its exit,
     // `loops/helpers.rs`). Short bodies cost little to parse.
-    static SHORT: std::sync::LazyLock<crate::extract::Needles> = std::sync::LazyLock::new(|| {
-        crate::extract::Needles::new(HELPER_WORDS.iter().copied())
-    });
+    static SHORT: std::sync::LazyLock<crate::extract::Needles> =
+        std::sync::LazyLock::new(|| crate::extract::Needles::new(HELPER_WORDS.iter().copied()));
     if body.len() <= HELPER_MAX && SHORT.any_in(body.as_bytes()) {
         return false;
     }
