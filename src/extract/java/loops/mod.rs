@@ -260,9 +260,14 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
                         && field(*e, "left").is_some_and(|l| cond_idents.contains(&ctx.text(l)))
                         && field(*e, "right").is_some_and(|r| {
                             // `done = true`, or a flag from the call's
-                            // result (`success = file.moveAndClose(..)`).
+                            // result (`success = file.moveAndClose(..)`
+                            // under `!success`).
                             matches!(ctx.text(r), "true" | "false")
-                                || ast::unwrap_expr(r).kind() == "method_invocation"
+                                || (ast::unwrap_expr(r).kind() == "method_invocation"
+                                    && field(*e, "operator").is_some_and(|o| ctx.text(o) == "=")
+                                    && field(*e, "left").is_some_and(|l| {
+                                        cond_text.contains(&format!("!{}", ctx.text(l)))
+                                    }))
                         })
                 })
         });
