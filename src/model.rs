@@ -466,6 +466,10 @@ pub struct RetryPolicy {
     /// method) is judged here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub use_of: Option<String>,
+    /// Why a hand-written loop was taken as a retry and how its bound was
+    /// read, for `--format json` (`reasons` of its findings).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub why: Vec<String>,
 }
 
 /// Where a policy's retry budget is (or would be) configured.
@@ -513,6 +517,7 @@ impl RetryPolicy {
             budget_site: BudgetSite::Policy,
             settings_from: Vec::new(),
             use_of: None,
+            why: Vec::new(),
         }
     }
 
@@ -554,6 +559,7 @@ impl RetryPolicy {
             },
             settings_from: Vec::new(),
             use_of: None,
+            why: Vec::new(),
         }
     }
 

@@ -561,3 +561,43 @@ fn sarif_names_the_configuration_files_used() {
 fn sarif_naming_configuration_files_validates_against_the_schema() {
     assert_valid(&sarif_validator(), &sarif_of_the_nested_tree());
 }
+
+#[test]
+fn json_says_why_a_loop_is_a_retry_and_how_it_is_bounded() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (_, json, _) = run(cmd(root).args([
+        "check",
+        "--no-config",
+        "--format",
+        "json",
+        "testdata/rules/RL206/err/java-countdown-tested-before-decrement.java",
+        "testdata/rules/RL205/err/rust-loop-forever.rs",
+    ]));
+    let json: Value = serde_json::from_str(&json).unwrap();
+    let findings = json["findings"].as_array().unwrap();
+    let reasons = |code: &str| -> Vec<String> {
+        findings
+            .iter()
+            .find(|f| f["code"] == code)
+            .and_then(|f| f["reasons"].as_array())
+            .map(|r| r.iter().map(|x| x.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default()
+    };
+    let java = reasons("RL206");
+    assert!(
+        java.iter()
+            .any(|r| r.contains("`ConnectionException` goes round again")),
+        "{java:?}"
+    );
+    assert!(
+        java.iter()
+            .any(|r| r == "bound: `retry <= 0` (11 attempts)"),
+        "{java:?}"
+    );
+    let rust = reasons("RL205");
+    assert!(
+        rust.iter().any(|r| r.contains("success leaves the loop")),
+        "{rust:?}"
+    );
+    assert!(rust.iter().any(|r| r.starts_with("bound: ")), "{rust:?}");
+}

@@ -256,6 +256,8 @@ pub fn remap_policy(p: &mut crate::model::RetryPolicy, f: &impl Fn(Span) -> Span
         budget,
         idempotency,
         platform_backoff: _,
+        // Words, not places.
+        why: _,
         ignores,
         wraps_breaker,
         budget_site,

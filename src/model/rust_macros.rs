@@ -110,6 +110,9 @@ pub struct LoopT {
     pub predicate: bool,
     pub span: Span,
     pub has_timeout: bool,
+    /// Why the loop is a retry (see `RetryPolicy::why`).
+    #[serde(default)]
+    pub why: Vec<String>,
 }
 
 /// One arm of a retry macro.

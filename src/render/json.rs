@@ -44,7 +44,32 @@ pub fn finding(scan: &Scan, f: &Finding, fingerprint: &str) -> Value {
         })
         .collect();
     obj.insert("related".into(), Value::Array(related));
+    if let Some(why) = reasons(scan, f) {
+        obj.insert("reasons".into(), json!(why));
+    }
     v
+}
+
+/// Why the hand-written loop a finding is about was taken as a retry loop,
+/// and how its bound was read: the policy of the finding's file one of
+/// whose spans is the finding's.
+fn reasons<'s>(scan: &'s Scan, f: &Finding) -> Option<&'s [String]> {
+    let file = scan.files.get(f.file)?;
+    file.facts
+        .policies
+        .iter()
+        .filter(|p| !p.why.is_empty())
+        .find(|p| {
+            [
+                p.span,
+                p.attempts.span,
+                p.delay.span,
+                p.jitter.span,
+                p.retry_on.span,
+            ]
+            .contains(&f.span)
+        })
+        .map(|p| p.why.as_slice())
 }
 
 pub fn render(scan: &Scan, findings: &[Finding]) -> String {

@@ -11,7 +11,9 @@
 //! A member body is skipped only when nothing in it or on it can matter:
 //!
 //! - its text holds none of the words any reader looks for (the file
-//!   sniff's words, `://`, `try`, random-id and timeout words, `this.`);
+//!   sniff's words, `://`, `try`, random-id and timeout words, `this.`),
+//!   and it is not a short helper that throws, sleeps or ends the process
+//!   (a retry loop's catch may call it);
 //! - its method carries no annotation but `@Override` (a retry annotation,
 //!   a project's own one, or anything else keeps it);
 //! - it is not a constructor (field values are assigned there);
@@ -44,6 +46,11 @@ const KEEP: &[&str] = &[
     "this.",
     "Duration",
 ];
+
+/// Words of a helper a retry loop's catch may call (it throws, sleeps or
+/// ends the process), kept when its body is at most [`HELPER_MAX`] bytes.
+const HELPER_WORDS: &[&str] = &["throw ", "sleep", "exit(", "halt(", "terminate("];
+const HELPER_MAX: usize = 600;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Brace {
@@ -366,6 +373,14 @@ fn skippable_member(
         crate::extract::Needles::new(super::SNIFF.iter().chain(KEEP).copied())
     });
     if KEPT.any_in(body.as_bytes()) {
+        return false;
+    }
+    // A short helper that throws, sleeps or ends the process: a retry
+    // loop of the class may call it from a catch (its wait or its exit,
+    // `loops/helpers.rs`). Short bodies cost little to parse.
+    static SHORT: std::sync::LazyLock<crate::extract::Needles> =
+        std::sync::LazyLock::new(|| crate::extract::Needles::new(HELPER_WORDS.iter().copied()));
+    if body.len() <= HELPER_MAX && SHORT.any_in(body.as_bytes()) {
         return false;
     }
     let (top, _) = top_level(header);

@@ -165,7 +165,7 @@ pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
     // Cargo builds a crate's `tests/`, `benches/` and `examples/` only for
     // `cargo test`, `cargo bench` and `--example`: their calls and retries
     // are not the service's.
-    if cargo_target_outside_src(path) {
+    if cargo_target_outside_src(path) || loops::test_support(path) {
         return;
     }
     if let Err(e) = guard::check(text) {

@@ -268,8 +268,10 @@ pub(super) fn bound(
         let Some(c) = field(d, "condition") else {
             continue;
         };
+        // The else branch runs when any operand of `a && b` fails: each
+        // comparison in it is a cap.
         let parts = if else_leaves {
-            vec![ast::unwrap_expr(c)]
+            conjuncts(ctx, c)
         } else {
             junctions(ctx, c, &["&&", "||"])
         };
@@ -297,11 +299,26 @@ pub(super) fn bound(
                 else {
                     return written(AttemptCount::Unknown, what, s);
                 };
+                // Counted down after the test (`if (retry <= 0) throw e;
+                // retry--;`): one more attempt than counted down before it.
+                let after = !cmp.dec
+                    && own
+                        .iter()
+                        .filter(|x| {
+                            x.kind() == "update_expression"
+                                && ctx.text(**x).contains("--")
+                                && mentions(ctx, **x, &cmp.counter)
+                                || x.kind() == "assignment_expression"
+                                    && field(**x, "left")
+                                        .is_some_and(|l| ctx.text(l) == cmp.counter)
+                                    && field(**x, "operator").is_some_and(|o| ctx.text(o) == "-=")
+                        })
+                        .all(|x| x.start_byte() > d.end_byte());
                 let n = match cmp.op.as_str() {
                     "<=" | "==" => start - limit,
                     "<" => start - limit + 1,
                     _ => return written(AttemptCount::Unknown, what, s),
-                };
+                } + i128::from(after);
                 return written(count(n), what, s);
             }
             let inc = match cmp.inc {
@@ -362,6 +379,24 @@ pub(super) fn bound(
             span(call),
         );
     }
+    // A retry policy asked with the attempt counter
+    // (`retryPolicy.allowRetry(attempts, elapsed)`), or a method of this
+    // class that throws once its own count runs out (`retryNext(ex)` with
+    // `if (!canRetry()) throw ..`): a limit the file does not show.
+    if let Some(call) = policy_call(ctx, lp, own) {
+        return written(
+            AttemptCount::Unknown,
+            format!("a limit decided by `{}`", ctx.text(call)),
+            span(call),
+        );
+    }
+    if let Some(call) = helpers::capped_call(ctx, own) {
+        return written(
+            AttemptCount::Unknown,
+            format!("a limit checked in `{}`", ctx.text(call)),
+            span(call),
+        );
+    }
     if infinite {
         let t = cond.map_or("for (;;)".to_string(), |c| format!("while {}", ctx.text(c)));
         return written(AttemptCount::Unbounded, t, header);
@@ -390,4 +425,21 @@ pub(super) fn bound(
     } else {
         written(AttemptCount::Unknown, format!("while {t}"), header)
     }
+}
+
+/// A call named like a retry decision (`allowRetry`, `shouldRetry`,
+/// `canRetry`) handed a counter the loop increments.
+fn policy_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
+    own.iter().copied().find(|d| {
+        d.kind() == "method_invocation"
+            && field(*d, "name").is_some_and(|n| {
+                let l = ctx.text(n).to_ascii_lowercase();
+                l.contains("retry") && !l.contains("retryable")
+            })
+            && field(*d, "arguments").is_some_and(|a| {
+                ast::descendants(a).into_iter().any(|i| {
+                    i.kind() == "identifier" && increments(ctx, lp, own, ctx.text(i)).is_some()
+                })
+            })
+    })
 }

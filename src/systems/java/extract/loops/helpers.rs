@@ -24,6 +24,8 @@ pub(super) struct Summary {
     pub exits: bool,
     /// Throws (or exits) under a test of the clock: a deadline.
     pub deadline: bool,
+    /// Throws under a test of a retry count (`if (!canRetry()) throw ..`).
+    pub capped: bool,
 }
 
 /// Words of a clock test: `System.currentTimeMillis() - start < timeout`,
@@ -102,6 +104,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
         sleeps: false,
         exits: true,
         deadline: false,
+        capped: false,
     };
     for &m in defs.iter().take(3) {
         if budget.get() == 0 {
@@ -127,6 +130,19 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             {
                 out.deadline = true;
             }
+            if d.kind() == "if_statement"
+                && field(d, "condition").is_some_and(|c| {
+                    let l = ctx.text(c).to_ascii_lowercase();
+                    l.contains("retr") || l.contains("attempt")
+                })
+                && field(d, "consequence").is_some_and(|b| {
+                    ast::descendants_until(b, nested)
+                        .iter()
+                        .any(|x| x.kind() == "throw_statement")
+                })
+            {
+                out.capped = true;
+            }
             if d.kind() != "method_invocation" {
                 continue;
             }
@@ -142,6 +158,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
                 let s = summary(ctx, inner, depth + 1, budget);
                 out.sleeps |= s.sleeps;
                 out.deadline |= s.deadline;
+                out.capped |= s.capped;
                 if last.is_some_and(|l| call_of(l).is_some_and(|c| c.id() == d.id())) {
                     exits |= s.exits;
                 }
@@ -169,5 +186,15 @@ pub(super) fn deadline_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<
     own.iter().copied().find(|d| {
         d.kind() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).deadline)
+    })
+}
+
+/// The first call in the loop's own nodes of a method of this class that
+/// throws once a retry count runs out.
+pub(super) fn capped_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<'a>> {
+    let budget = Cell::new(BUDGET);
+    own.iter().copied().find(|d| {
+        d.kind() == "method_invocation"
+            && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).capped)
     })
 }

@@ -140,6 +140,8 @@ struct Try<'a> {
     node: Node<'a>,
     retrying: Vec<Node<'a>>,
     exiting: Vec<Node<'a>>,
+    /// How success leaves the loop, for the reasons.
+    exit: &'static str,
 }
 
 fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
@@ -236,6 +238,12 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
         if retrying.is_empty() {
             continue;
         }
+        // Waiting for a result (`future.get(100, MILLISECONDS)` with
+        // `TimeoutException` going round) or for a lock (`lockFile.lock()`,
+        // a locker's statement) is a wait for a state, not a retry.
+        if waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
+            continue;
+        }
         // Following a referral or redirect, or failing over to the next
         // candidate, is not trying the same call again.
         if retrying.iter().any(|c| follows_next(ctx, *c, block)) {
@@ -250,8 +258,17 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
                 && named_children(*s).first().is_some_and(|e| {
                     e.kind() == "assignment_expression"
                         && field(*e, "left").is_some_and(|l| cond_idents.contains(&ctx.text(l)))
-                        && field(*e, "right")
-                            .is_some_and(|r| matches!(ctx.text(r), "true" | "false"))
+                        && field(*e, "right").is_some_and(|r| {
+                            // `done = true`, or a flag from the call's
+                            // result (`success = file.moveAndClose(..)`
+                            // under `!success`).
+                            matches!(ctx.text(r), "true" | "false")
+                                || (ast::unwrap_expr(r).kind() == "method_invocation"
+                                    && field(*e, "operator").is_some_and(|o| ctx.text(o) == "=")
+                                    && field(*e, "left").is_some_and(|l| {
+                                        cond_text.contains(&format!("!{}", ctx.text(l)))
+                                    }))
+                        })
                 })
         });
         let after_exit = retrying.iter().any(|c| {
@@ -267,10 +284,18 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
                     .any(|s| matches!(s.kind(), "return_statement" | "break_statement"))
             });
         if direct_exit || flag_exit || after_exit {
+            let exit = if direct_exit {
+                "a `return` or `break` in the try block"
+            } else if flag_exit {
+                "a flag the loop condition tests, set in the try block"
+            } else {
+                "a `return` or `break` right after the try, reached when no catch continues"
+            };
             found = Some(Try {
                 node: t,
                 retrying,
                 exiting,
+                exit,
             });
             break;
         }
@@ -334,6 +359,28 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
         Located::written(RetryOn::Listed { conditions }, cs)
     };
     p.methods = Located::default_at(Methods::Unknown, trimmed);
+    let caught: Vec<String> = tr
+        .retrying
+        .iter()
+        .flat_map(|c| catch_types(ctx, *c))
+        .map(|(t, _)| format!("`{t}`"))
+        .collect();
+    p.why = vec![
+        format!(
+            "a catch of {} goes round again and success leaves the loop: {}",
+            caught.join(", "),
+            tr.exit
+        ),
+        format!(
+            "bound: `{}` ({})",
+            p.attempts.value.written_as,
+            match p.attempts.value.count {
+                AttemptCount::Finite(n) => format!("{n} attempts"),
+                AttemptCount::Unbounded => "no limit".to_string(),
+                AttemptCount::Unknown => "a count the file does not show".to_string(),
+            }
+        ),
+    ];
     Some(p)
 }
 
@@ -427,7 +474,7 @@ fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> bool {
             _ => false,
         }
     });
-    if moves_on {
+    if moves_on || changes_input(ctx, body, try_block) || once_after_fix(ctx, body) {
         return true;
     }
     // Repairing the cause and trying again is not a retry of a transient
@@ -442,7 +489,8 @@ fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> bool {
             return false;
         }
         let name = field(d, "name").map_or("", |n| ctx.text(n));
-        let creates = name.starts_with("create") || name.starts_with("mkdir");
+        let lname = name.to_ascii_lowercase();
+        let creates = lname.contains("create") || lname.contains("mkdir");
         let uses_failure = param.is_some_and(|p| {
             field(d, "arguments").is_some_and(|a| {
                 named_children(a).into_iter().any(|x| {
@@ -537,4 +585,173 @@ fn header_counter(ctx: &Ctx<'_>, lp: Node<'_>) -> (Option<String>, Option<i128>)
         }
     }
     (None, None)
+}
+
+/// Calls whose arguments only say what happened (logging, formatting).
+fn reports(name: &str) -> bool {
+    matches!(
+        name,
+        "debug"
+            | "info"
+            | "warn"
+            | "error"
+            | "trace"
+            | "log"
+            | "format"
+            | "println"
+            | "printf"
+            | "attr"
+            | "append"
+            | "valueOf"
+            | "toString"
+    )
+}
+
+/// The catch steps a variable the try block hands to a call
+/// (`actualEnsembleSize--` before `newEnsemble(actualEnsembleSize, ..)`):
+/// each pass asks for something else (a smaller ensemble, the next
+/// offset), it does not try the same call again.
+fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bool {
+    let stepped: Vec<&str> = ast::descendants_until(catch_body, nested)
+        .into_iter()
+        .filter_map(|d| match d.kind() {
+            "update_expression" => named_children(d)
+                .first()
+                .filter(|i| i.kind() == "identifier")
+                .map(|i| ctx.text(*i)),
+            "assignment_expression"
+                if field(d, "operator")
+                    .is_some_and(|o| matches!(ctx.text(o), "-=" | "+=" | "*=" | "/=")) =>
+            {
+                field(d, "left")
+                    .filter(|l| l.kind() == "identifier")
+                    .map(|l| ctx.text(l))
+            }
+            _ => None,
+        })
+        .collect();
+    if stepped.is_empty() {
+        return false;
+    }
+    // And what the loop computes from them (`int newSize = base + step;`).
+    let mut stepped = stepped;
+    if let Some(lp) = ctx.ancestor(catch_body, LOOPS)
+        && let Some(body) = field(lp, "body")
+    {
+        for d in own_nodes(body) {
+            if d.kind() == "variable_declarator"
+                && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
+                && ast::descendants(v)
+                    .into_iter()
+                    .any(|i| i.kind() == "identifier" && stepped.contains(&ctx.text(i)))
+            {
+                stepped.push(ctx.text(n));
+            }
+        }
+    }
+    ast::descendants_until(try_block, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
+                && field(d, "arguments").is_some_and(|a| {
+                    named_children(a).into_iter().any(|x| {
+                        ast::descendants(x)
+                            .into_iter()
+                            .any(|i| i.kind() == "identifier" && stepped.contains(&ctx.text(i)))
+                    })
+                })
+        })
+}
+
+/// One more try after a repair, guarded by a flag: `if (!selected) {
+/// selectNow(); selected = true; } else { throw e; }`.
+fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
+    ast::descendants_until(catch_body, nested)
+        .into_iter()
+        .any(|d| {
+            if d.kind() != "if_statement" {
+                return false;
+            }
+            let Some(c) = field(d, "condition").map(ast::unwrap_expr) else {
+                return false;
+            };
+            let flag = if c.kind() == "unary_expression" && ctx.text(c).starts_with('!') {
+                named_children(c)
+                    .first()
+                    .map(|x| ctx.text(ast::unwrap_expr(*x)))
+            } else {
+                None
+            };
+            let Some(flag) = flag else { return false };
+            let sets = field(d, "consequence").is_some_and(|b| {
+                ast::descendants(b).into_iter().any(|x| {
+                    x.kind() == "assignment_expression"
+                        && field(x, "left").is_some_and(|l| ctx.text(l) == flag)
+                        && field(x, "right").is_some_and(|r| ctx.text(r) == "true")
+                })
+            });
+            let else_leaves = field(d, "alternative").is_some_and(|a| {
+                let a = if a.kind() == "else" {
+                    named_children(a).first().copied().unwrap_or(a)
+                } else {
+                    a
+                };
+                statements(a).iter().any(|s| helpers::leaves(ctx, *s))
+            });
+            sets && else_leaves
+        })
+}
+
+/// The try block waits on a result with a timeout (`future.get(100,
+/// MILLISECONDS)`, `latch.await(1, SECONDS)`) and only the timeout goes
+/// round.
+fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<'_>]) -> bool {
+    let only_timeouts = retrying.iter().all(|c| {
+        let types = catch_types(ctx, *c);
+        !types.is_empty()
+            && types
+                .iter()
+                .all(|(t, _)| ast::last_segment(t) == "TimeoutException")
+    });
+    only_timeouts
+        && ast::descendants_until(block, nested).into_iter().any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "get" | "await" | "poll"))
+                && field(d, "arguments").is_some_and(|a| named_children(a).len() == 2)
+        })
+}
+
+/// Whether a camelCase or snake_case name has `word` as one of its words.
+fn has_word(name: &str, word: &str) -> bool {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    for ch in name.chars() {
+        if ch == '_' || ch == '.' {
+            words.push(std::mem::take(&mut cur));
+        } else if ch.is_uppercase() {
+            words.push(std::mem::take(&mut cur));
+            cur.push(ch.to_ascii_lowercase());
+        } else {
+            cur.push(ch);
+        }
+    }
+    words.push(cur);
+    words.iter().any(|w| w == word)
+}
+
+/// The try block takes a lock (`lock()`, `tryLock()`, `lockFile.lock()`,
+/// `lockCreateStatement.execute()`): going round waits for the holder.
+fn takes_lock(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
+    ast::descendants_until(block, nested).into_iter().any(|d| {
+        d.kind() == "method_invocation"
+            && (field(d, "name")
+                .is_some_and(|n| matches!(ctx.text(n), "lock" | "tryLock" | "lockInterruptibly"))
+                || field(d, "object")
+                    .filter(|o| o.kind() == "identifier" || o.kind() == "field_access")
+                    .is_some_and(|o| {
+                        let t = ctx.text(o);
+                        has_word(t, "lock") || has_word(t, "locker")
+                    }))
+    })
 }

@@ -63,6 +63,37 @@ pub(super) fn wait(
             Located::written(Jitter::Unknown, s),
         );
     }
+    // An inner `while` that waits for a state before the attempt
+    // (`while (transport == null) { mutex.wait(100); .. }`): the pass waits,
+    // for as long as that takes.
+    let inner_wait = field(lp, "body")
+        .map(|b| {
+            ast::descendants_until(b, |n| {
+                matches!(
+                    n.kind(),
+                    "lambda_expression" | "class_body" | "method_declaration"
+                ) || (n.kind() != "while_statement" && LOOPS.contains(&n.kind()))
+            })
+        })
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|d| d.kind() == "while_statement")
+        .flat_map(|w| field(w, "body").map(own_nodes).unwrap_or_default())
+        .find(|d| {
+            d.kind() == "method_invocation"
+                && field(*d, "name").is_some_and(|n| {
+                    let n = ctx.text(n);
+                    n == "sleep" || n == "wait" || n == "await" || n == "parkNanos"
+                })
+                && field(*d, "arguments").is_some_and(|a| !named_children(a).is_empty())
+        });
+    if let Some(call) = inner_wait {
+        let s = span(call);
+        return (
+            Located::written(Delay::Custom, s),
+            Located::written(Jitter::Unknown, s),
+        );
+    }
     (
         Located::default_at(Delay::None, header),
         Located::default_at(Jitter::None, header),

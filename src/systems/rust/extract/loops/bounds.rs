@@ -174,12 +174,16 @@ impl LoopFinder<'_, '_, '_, '_> {
         ifs.visit_block(body);
         let decremented = |name: &str| {
             let t = body_text.replace(' ', "");
-            t.contains(&format!("{name}-=1")) || t.contains(&format!("{name}={name}-1"))
+            t.contains(&format!("{name}-=1"))
+                || t.contains(&format!("{name}={name}-1"))
+                || t.contains(&format!("{name}={name}.saturating_sub(1)"))
         };
         let dec_at = |name: &str| -> Option<usize> {
             let b = spans.block(body);
             let t = spans.slice(b);
-            t.find(&format!("{name} -= 1")).map(|i| b.start + i)
+            t.find(&format!("{name} -= 1"))
+                .or_else(|| t.find(&format!("{name} = {name}.saturating_sub(1)")))
+                .map(|i| b.start + i)
         };
         let time_test = ifs
             .out
@@ -249,6 +253,15 @@ impl LoopFinder<'_, '_, '_, '_> {
         {
             return AttemptsT::Unknown {
                 span: spans.node(c),
+            };
+        }
+        // A deadline that ends the loop through `?`
+        // (`let timeout = deadline_as_timeout(deadline)?;`).
+        if found.is_none()
+            && let Some(s) = deadline_try(spans, body)
+        {
+            return AttemptsT::Unknown {
+                span: spans.node(s),
             };
         }
         if found.is_none() && delegates(body_text) {
@@ -474,4 +487,21 @@ pub(super) fn compare(e: &Expr) -> Option<(String, Cmp, &Expr, &Expr)> {
         return Some((n, flipped, &b.left, e));
     }
     None
+}
+
+/// A `?` at the top of the body on a call that reads a deadline.
+fn deadline_try<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b Expr> {
+    body.stmts.iter().find_map(|s| {
+        let e = match s {
+            Stmt::Local(l) => l.init.as_ref().map(|i| &*i.expr)?,
+            Stmt::Expr(e, _) => e,
+            _ => return None,
+        };
+        let Expr::Try(t) = e else { return None };
+        spans
+            .text(&*t.expr)
+            .to_ascii_lowercase()
+            .contains("deadline")
+            .then_some(e)
+    })
 }

@@ -55,7 +55,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         }
         // A failure that goes round again, and a way out on success.
         let shape = shape::shape(spans, body, cond);
-        if !(shape.retries_err && shape.success_exit) {
+        if !(shape.retries_err && shape.success_exit) || shape.success_stays || shape.polls {
             return None;
         }
         // `for x in items` is iteration over work, not a retry.
@@ -86,7 +86,16 @@ impl LoopFinder<'_, '_, '_, '_> {
         };
         let attempts = self.bound(body, before, head_span, range, cond, range_var);
         let (delay, randomised) = self.delay(body, before);
+        let mut why = vec![
+            "a failure goes round again (an `Err` arm, `if let Err` or a failure status that does not leave) and success leaves the loop".to_string(),
+        ];
+        why.push(if predicate {
+            "failures are sorted: some kinds or statuses leave, others go round".to_string()
+        } else {
+            "every failure goes round again: no error or status test leaves".to_string()
+        });
         Some(LoopT {
+            why,
             attempts,
             delay,
             randomised,

@@ -148,6 +148,20 @@ struct LoopFinder<'e, 'a, 's, 'b> {
     inside: Vec<Span>,
 }
 
+/// Code that serves tests or the build, not the service: a `test_util`
+/// (`test_utils`, `testing`, `testutil`) module folder or file, and the
+/// `xtask` crate of the cargo-xtask convention (build and dev commands).
+pub fn test_support(path: &std::path::Path) -> bool {
+    path.components().any(|c| {
+        let c = c.as_os_str().to_string_lossy();
+        let stem = c.strip_suffix(".rs").unwrap_or(&c);
+        matches!(
+            stem,
+            "test_util" | "test_utils" | "testing" | "testutil" | "testutils" | "xtask"
+        )
+    })
+}
+
 /// Words that make an error check a predicate rather than "any error".
 const PREDICATE_WORDS: &[&str] = &[
     "retryable",

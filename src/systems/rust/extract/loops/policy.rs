@@ -31,7 +31,9 @@ pub(super) fn loop_policy_local(t: &LoopT) -> RetryPolicy {
             *span,
         ),
     };
+    let bound = format!("bound: {}", attempts.value.written_as);
     let mut p = RetryPolicy::new(System::RustLoop, t.span, attempts);
+    p.why = t.why.iter().cloned().chain([bound]).collect();
     p.delay = match &t.delay {
         DelayT::None => Located::written(Delay::None, t.span),
         DelayT::Fixed {

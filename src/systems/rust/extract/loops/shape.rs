@@ -25,6 +25,14 @@ pub(super) struct Shape {
     /// Failures are sorted: an `Err(Kind)` pattern, or an error or status
     /// test whose branch leaves while others go round again.
     pub classified: bool,
+    /// Success goes round again: an unguarded `Ok(..)` arm that does not
+    /// leave (a scheduler tick, a supervisor that restarts what ended), so
+    /// the loop is a service loop, not a retry.
+    pub success_stays: bool,
+    /// The failure is a non-blocking attempt to take something
+    /// (`Arc::try_unwrap`, `try_lock`, `try_recv`, `try_increment_size`):
+    /// the loop waits for a state, it does not retry an operation.
+    pub polls: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -46,6 +54,104 @@ struct W<'s> {
     nested_ok_return: bool,
     success: bool,
     classified: bool,
+    success_stays: bool,
+    polls: bool,
+    /// The names the failure arms bind (`Err(retry) =>`).
+    err_names: Vec<String>,
+}
+
+/// Non-blocking takes: `try_` and one of these verbs. Their `Err` means
+/// "not now", and a loop around one waits for a state.
+const POLL_VERBS: &[&str] = &[
+    "unwrap",
+    "lock",
+    "read",
+    "write",
+    "recv",
+    "send",
+    "acquire",
+    "borrow",
+    "reserve",
+    "increment",
+    "take",
+    "pop",
+    "claim",
+];
+
+fn is_poll_call(name: &str) -> bool {
+    name.strip_prefix("try_")
+        .is_some_and(|rest| POLL_VERBS.iter().any(|v| rest.starts_with(v)))
+}
+
+/// Words of a value that bounds the loop rather than sorting errors
+/// (`backoff.next().ok_or(e)?`, `deadline_as_timeout(deadline)?`).
+fn bound_words(t: &str) -> bool {
+    let t = t.to_ascii_lowercase();
+    [
+        "backoff", "next", "deadline", "timeout", "elapsed", "attempt",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
+}
+
+/// A variant that gives up (`RetryAction::Fail`, `Permanent`, `GiveUp`)
+/// or one that tries again (`RetryWithBackoff`, `Transient`).
+fn gives_up(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    ["fail", "permanent", "fatal", "giveup", "abort"]
+        .iter()
+        .any(|w| l.contains(w))
+}
+fn tries_again(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    l.contains("retry") || l.contains("transient")
+}
+
+/// An interrupted or would-block read: the `EINTR` idiom, not a failure.
+fn eintr(spans: &Spans<'_>, p: &Pat) -> bool {
+    if let Pat::Guard(g) = p {
+        let t = text_of(spans, &g.guard);
+        return t.contains("Interrupted") || t.contains("WouldBlock");
+    }
+    false
+}
+
+/// `timeout(d, fut).await.is_err()` on a future made before: waiting
+/// again for the same future, not trying an operation again.
+fn rewaits(e: &Expr) -> bool {
+    let Expr::MethodCall(m) = e else { return false };
+    if m.method != "is_err" {
+        return false;
+    }
+    let Expr::Await(a) = &*m.receiver else {
+        return false;
+    };
+    let Expr::Call(c) = &*a.base else {
+        return false;
+    };
+    let named_timeout = matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "timeout"));
+    named_timeout
+        && c.args.len() == 2
+        && matches!(c.args.last(), Some(Expr::Path(p)) if p.path.get_ident().is_some())
+}
+
+/// Whether an expression holds a `return` or `break` anywhere (closures
+/// and items aside).
+fn exits_anywhere(e: &Expr) -> bool {
+    struct X(bool);
+    impl<'a> Visit<'a> for X {
+        fn visit_item(&mut self, _: &'a Item) {}
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+        fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_break(&mut self, _: &'a syn::ExprBreak) {
+            self.0 = true;
+        }
+    }
+    let mut x = X(false);
+    x.visit_expr(e);
+    x.0
 }
 
 /// Whether a block leaves unconditionally (a direct `break`, `return` or
@@ -175,6 +281,45 @@ impl<'a> Visit<'a> for W<'_> {
         self.nested -= 1;
     }
 
+    fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+        if self.nested == 0 && is_poll_call(&m.method.to_string()) {
+            self.polls = true;
+        }
+        syn::visit::visit_expr_method_call(self, m);
+    }
+
+    fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
+        if self.nested == 0
+            && let Expr::Path(p) = &*c.func
+            && p.path
+                .segments
+                .last()
+                .is_some_and(|s| is_poll_call(&s.ident.to_string()))
+        {
+            self.polls = true;
+        }
+        syn::visit::visit_expr_call(self, c);
+    }
+
+    // A `?` on a failure path (`retry.into_duration(i)?`), or on a match
+    // whose `Err` arm hands the failure on, lets some failures leave while
+    // others go round: they are sorted.
+    fn visit_expr_try(&mut self, t: &'a syn::ExprTry) {
+        if self.nested == 0 {
+            let operand = text_of(self.spans, &t.expr);
+            let on_failure = self.ctx == Ctx::Err
+                && !bound_words(&operand)
+                && self.err_names.iter().any(|n| contains_word(&operand, n));
+            let err_value = matches!(&*t.expr, Expr::Match(m) if m.arms.iter().any(|a| {
+                pat_variant(&a.pat).is_some_and(|(n, _)| n == "Err") && !leaves(&a.body)
+            }));
+            if on_failure || err_value {
+                self.classified = true;
+            }
+        }
+        syn::visit::visit_expr_try(self, t);
+    }
+
     fn visit_expr_return(&mut self, r: &'a syn::ExprReturn) {
         let ok_value = r
             .expr
@@ -226,8 +371,72 @@ impl<'a> Visit<'a> for W<'_> {
         let on_backoff = ["backoff", "next", "retry", "attempt"]
             .iter()
             .any(|w| scrutinee.contains(w));
-        if (self.ctx == Ctx::Err || status) && some_leave && some_stay && !on_backoff {
+        let has_err = m
+            .arms
+            .iter()
+            .any(|a| pat_variant(&a.pat).is_some_and(|(n, _)| n == "Err"));
+        // `Ok(d) => d, Err(e) => return Err(e)` on a failure path is a
+        // sorting even when the value is a delay (`retry.into_duration()`).
+        let result_arms = has_ok || has_err;
+        if (self.ctx == Ctx::Err || status)
+            && some_leave
+            && some_stay
+            && (!on_backoff || result_arms)
+        {
             self.classified = true;
+        }
+        // `Err(Kind) => sleep`, `Err(other) => return`: some errors leave.
+        let err_arms: Vec<&syn::Arm> = m
+            .arms
+            .iter()
+            .filter(|a| pat_variant(&a.pat).is_some_and(|(n, _)| n == "Err"))
+            .collect();
+        if err_arms.iter().any(|a| leaves(&a.body))
+            && err_arms
+                .iter()
+                .any(|a| !leaves(&a.body) && !eintr(self.spans, &a.pat))
+        {
+            self.classified = true;
+        }
+        // A failure sorted into kinds: `RetryAction::Fail(e) => return`
+        // beside `RetryAction::RetryWithBackoff(s) => ..`.
+        let variants: Vec<(String, bool)> = m
+            .arms
+            .iter()
+            .filter_map(|a| pat_variant(&a.pat).map(|(n, _)| (n, leaves(&a.body))))
+            .collect();
+        if variants.iter().any(|(n, l)| *l && gives_up(n))
+            && variants.iter().any(|(n, l)| !*l && tries_again(n))
+        {
+            self.classified = true;
+        }
+        // Success that goes round: an unguarded `Ok` arm that stays, with
+        // no guarded `Ok` arm beside it (`Ok(r) if r.status().is_success()`
+        // would make the other `Ok` arm a failure status).
+        let guarded_ok = m.arms.iter().any(|a| {
+            matches!(&a.pat, Pat::Guard(_)) && pat_variant(&a.pat).is_some_and(|(n, _)| n == "Ok")
+        });
+        if self.nested == 0 && self.ctx != Ctx::Err && !guarded_ok {
+            for a in &m.arms {
+                let body = text_of(self.spans, &a.body).to_ascii_lowercase();
+                // `Ok(Err(e))` (a timeout around a call) is a failure.
+                let ok_of_err = |inner: Option<&Pat>| {
+                    inner.and_then(pat_variant).is_some_and(|(n, _)| n == "Err")
+                };
+                // A value handed on (`Ok(v) => v`) is not a way round.
+                let value = matches!(
+                    &*a.body,
+                    Expr::Path(_) | Expr::Field(_) | Expr::Lit(_) | Expr::Tuple(_)
+                ) && !matches!(&*a.body, Expr::Tuple(t) if t.elems.is_empty());
+                if pat_variant(&a.pat).is_some_and(|(n, inner)| n == "Ok" && !ok_of_err(inner))
+                    && !value
+                    && !exits_anywhere(&a.body)
+                    && !body.contains("status")
+                    && !body.contains("code")
+                {
+                    self.success_stays = true;
+                }
+            }
         }
         for arm in &m.arms {
             let v = pat_variant(&arm.pat);
@@ -237,12 +446,21 @@ impl<'a> Visit<'a> for W<'_> {
                     if inner.is_some_and(picks) && some_leave {
                         self.classified = true;
                     }
+                    if eintr(self.spans, &arm.pat) {
+                        // Read again at once after `EINTR`: not a failure.
+                        let c = self.ctx;
+                        self.with(c, |w| w.visit_expr(&arm.body));
+                        continue;
+                    }
                     if let Pat::Guard(g) = &arm.pat
                         && !is_bound_test(&g.guard)
                     {
                         self.classified = true;
                     }
                     self.err_path(!leaves(&arm.body));
+                    if let Some(Pat::Ident(i)) = inner {
+                        self.err_names.push(i.ident.to_string());
+                    }
                     Ctx::Err
                 }
                 // `_ =>` beside an `Ok` arm is the failure path.
@@ -296,6 +514,8 @@ impl<'a> Visit<'a> for W<'_> {
             } else {
                 (Ctx::Ok, Ctx::Err)
             }
+        } else if rewaits(&i.cond) {
+            (self.ctx, self.ctx)
         } else if cond.contains(".is_err()") {
             if cond.starts_with('!') {
                 (Ctx::Ok, Ctx::Err)
@@ -341,6 +561,9 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         nested_ok_return: false,
         success: false,
         classified: false,
+        success_stays: false,
+        polls: false,
+        err_names: Vec::new(),
     };
     w.visit_block(body);
     // A `break` or `return` after the attempt, at the top of the body.
@@ -352,5 +575,7 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         retries_err: w.direct_err || (w.nested_err && w.nested_ok_return),
         success_exit: w.success || top_exit,
         classified: w.classified,
+        success_stays: w.success_stays && !top_exit,
+        polls: w.polls,
     }
 }
