@@ -638,6 +638,9 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
             })
             .collect(),
     };
+    if whole_repo.is_some() {
+        settings.named_files = given.iter().filter(|p| p.is_file()).cloned().collect();
+    }
     place_cache(&mut settings, &args.config, &roots);
     let abs = |f: &crate::source::SourceFile| config::normalise(&cwd.join(&f.path));
     // The files reported: those changed since a commit, and those named on

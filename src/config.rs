@@ -68,6 +68,11 @@ pub struct Settings {
     /// reads the process's directory. `None`: paths are taken as given.
     #[serde(skip)]
     pub cwd: Option<PathBuf>,
+    /// Files named on the command line when the walk is widened to their
+    /// repository (pre-commit passes files one by one): read even where
+    /// they look like test code, since the user asked for them.
+    #[serde(skip)]
+    pub named_files: Vec<PathBuf>,
     /// The command line's flags, applied over this configuration and over
     /// every nested one ([`Flags::apply`]).
     #[serde(skip)]
@@ -148,6 +153,7 @@ impl Default for Settings {
             per_file_ignores: Vec::new(),
             cache_dir: None,
             cwd: None,
+            named_files: Vec::new(),
             flags: Flags::default(),
             nested: Vec::new(),
         }

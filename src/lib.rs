@@ -216,6 +216,7 @@ pub fn read_walked(
             if !settings.for_path(&c.path).read_test_code
                 && extract::test_code::is_test_source(&relative)
                 && !roots.contains(&c.path)
+                && !settings.named_files.contains(&c.path)
             {
                 progress.read();
                 return Read::TestCode;

@@ -170,3 +170,25 @@ fn a_config_server_at_localhost_is_no_service() {
         services(&g)
     );
 }
+
+/// A test file named on the command line while the walk is widened to the
+/// repository (pre-commit passes files one by one) is read: the user asked
+/// for it. Every other test file of the walk is still skipped.
+#[test]
+fn a_test_file_named_on_the_command_line_is_read() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let named = root.join(
+        "testdata/graph/mockito-tests/orders/src/test/java/orders/service/OrderServiceImplTest.java",
+    );
+    assert!(named.is_file(), "{}", named.display());
+    let given = Settings {
+        named_files: vec![named.clone()],
+        ..Settings::default()
+    };
+    let tree = [root.join("testdata/graph/mockito-tests")];
+    let s = retrylint::scan(&tree, &given).unwrap();
+    assert_eq!(s.stats.test_files, 0);
+    assert!(s.files.iter().any(|f| !f.facts.policies.is_empty()));
+    let s = retrylint::scan(&tree, &Settings::default()).unwrap();
+    assert_eq!(s.stats.test_files, 1);
+}
