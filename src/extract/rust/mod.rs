@@ -39,6 +39,7 @@
 pub mod eval;
 pub mod guard;
 pub mod loops;
+pub mod prune;
 
 use super::Facts;
 use crate::diag::unparsable_file;
@@ -161,6 +162,12 @@ impl<'a> Spans<'a> {
 
 /// Read one Rust file. Never panics; problems become RL903.
 pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
+    extract_with(path, text, facts, true)
+}
+
+/// [`extract`], with the bodies no reader needs blanked before the parse
+/// when `prune` (see [`prune`]; tests compare both ways).
+pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
     facts.rust.crate_dir = crate_dir(path);
     // Cargo builds a crate's `tests/`, `benches/` and `examples/` only for
     // `cargo test`, `cargo bench` and `--example`: their calls and retries
@@ -180,7 +187,10 @@ pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
     // Spans of a previous file on this thread are not needed any more, and
     // proc-macro2 keeps every parsed text until told so.
     proc_macro2::extra::invalidate_current_thread_spans();
-    let parsed = syn::parse_file(text);
+    let blanked = if prune { prune::blanked(text) } else { None };
+    // The blanked text has the same lines and character columns, so syn's
+    // spans are read against the original text.
+    let parsed = syn::parse_file(blanked.as_deref().unwrap_or(text));
     let spans = Spans::new(text);
     match parsed {
         Err(e) => {
