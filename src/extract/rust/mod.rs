@@ -162,8 +162,16 @@ impl<'a> Spans<'a> {
 
 /// Read one Rust file. Never panics; problems become RL903.
 pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
-    extract_with(path, text, facts, true)
+    extract_with(path, text, facts, !*NO_PRUNE)
 }
+
+/// `RETRYLINT_NO_RUST_PRUNE=1` parses whole files, as before [`prune`]:
+/// for measuring what pruning saves with one build (PERFORMANCE.md), and
+/// a way out should a pruned body ever be missed. The facts are the same
+/// either way (tests compare them).
+static NO_PRUNE: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+    std::env::var_os("RETRYLINT_NO_RUST_PRUNE").is_some_and(|v| v == "1")
+});
 
 /// [`extract`], with the bodies no reader needs blanked before the parse
 /// when `prune` (see [`prune`]; tests compare both ways).

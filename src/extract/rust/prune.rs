@@ -541,28 +541,6 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
             break;
         }
     }
-    if std::env::var_os("PRUNE_WHY").is_some() {
-        for (f, k) in fns.iter().zip(&kept) {
-            let n = t[f.close].e - t[f.open].s;
-            let why = if f.test_only {
-                "test"
-            } else if f.in_kept_scope {
-                "scope"
-            } else if wanted_text(
-                &code[t[f.start].s..t[f.close].e],
-                &src.as_bytes()[t[f.start].s..t[f.close].e],
-            ) {
-                "words"
-            } else if invokes_macro(src, &t[f.open..f.close]) {
-                "macro"
-            } else if *k {
-                "linked"
-            } else {
-                "pruned"
-            };
-            eprintln!("WHY {} {n} {why}", name(f.name));
-        }
-    }
     for (f, k) in fns.iter().zip(&kept) {
         if !k && t[f.close].s > t[f.open].e {
             out.push(t[f.open].e..t[f.close].s);
