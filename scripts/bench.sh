@@ -5,6 +5,17 @@
 #   scripts/bench.sh                 # 1,000, 10,000 and 100,000 files
 #   scripts/bench.sh 10000           # some sizes only
 #   RUNS=9 scripts/bench.sh 10000    # more runs per measurement (default 5)
+#   scripts/bench.sh --repo DIR...   # real checkouts, side by side with ripgrep
+#
+# With --repo, each DIR (any checkout, e.g. `git archive` of a public
+# repository) is timed as it is, nothing generated: rg, cold (an empty
+# cache folder), no-cache and warm (the cache the cold run wrote) on the
+# whole tree, each pair of runs back to back. The cache goes to a temporary
+# folder (--cache-dir), never into the checkout. BIN=path/to/retrylint
+# times that binary instead of building one (to compare two builds);
+# NICE=n runs ripgrep and retrylint at the same `nice` level. The commit is
+# the checkout's `git rev-parse HEAD`, or COMMIT_<n>=sha for the n-th DIR
+# (1-based) when it is not a git checkout.
 #
 # For each size it generates a synthetic monorepo (examples/gen_monorepo.rs,
 # seed 1) under <target dir>/bench/tree-N (once; kept for later runs; `git init`ed
@@ -50,11 +61,26 @@ if [ ! -x /usr/bin/time ]; then
 fi
 say "bench: using $(command -v rg) ($(rg --version | sed -n 1p))"
 
-say "bench: building retrylint (release) and the generator"
-cargo build --quiet --release --locked --bin retrylint
-cargo build --quiet --locked --example gen_monorepo
+REPOS=()
+if [ "${SIZES[0]:-}" = "--repo" ]; then
+    REPOS=("${SIZES[@]:1}")
+    SIZES=()
+    [ ${#REPOS[@]} -gt 0 ] || { say "bench: --repo needs at least one folder"; exit 2; }
+fi
+NICE=${NICE:-0}
 TARGET_DIR=$(bash scripts/target-dir.sh)
-BIN=$TARGET_DIR/release/retrylint
+if [ -n "${BIN:-}" ]; then
+    say "bench: timing $BIN (not building)"
+else
+    say "bench: building retrylint (release)"
+    cargo build --quiet --release --locked --bin retrylint
+    BIN=$TARGET_DIR/release/retrylint
+fi
+BIN=$(realpath "$BIN")
+if [ ${#SIZES[@]} -gt 0 ]; then
+    say "bench: building the generator"
+    cargo build --quiet --locked --example gen_monorepo
+fi
 GEN=$TARGET_DIR/debug/examples/gen_monorepo
 
 echo "# retrylint benchmark"
@@ -64,7 +90,7 @@ echo "- retrylint: $($BIN --version) ($(git rev-parse --short HEAD 2>/dev/null |
 echo "- ripgrep: $(rg --version | sed -n 1p)"
 echo "- machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //')"
 echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-echo "- runs per measurement: $RUNS (median; peak RSS is the maximum)"
+echo "- runs per measurement: $RUNS (median; peak RSS is the maximum); nice $NICE"
 echo
 
 # measure NAME PREP -- CMD...: run CMD $RUNS times in the tree (after PREP,
@@ -76,7 +102,7 @@ measure() {
     tf=$(mktemp)
     for _ in $(seq "$RUNS"); do
         eval "$prep"
-        /usr/bin/time -o "$tf" -f '%e %U %S %M' "$@" >/dev/null 2>&1 || true
+        nice -n "$NICE" /usr/bin/time -o "$tf" -f '%e %U %S %M' "$@" >/dev/null 2>&1 || true
         read -r w u s m < <(tail -1 "$tf") || true
         # A run GNU time could not report on is left out.
         [[ "$m" =~ ^[0-9]+$ ]] || continue
@@ -90,6 +116,53 @@ measure() {
     cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
     printf '%s %s %s %s\n' "$name" "$wall" "$cpu" "$rss"
 }
+
+# table ROWS FILES: the Markdown table of measure's rows.
+table() {
+    local rows=$1 files=$2 rg_wall
+    rg_wall=$(awk '$1 == "rg" { print $2 }' <<<"$rows")
+    echo "| run | median wall | median CPU (user+sys) | peak RSS | files/s (wall) | x ripgrep (wall) |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    while read -r name wall cpu rss; do
+        awk -v n="$name" -v w="$wall" -v c="$cpu" -v r="$rss" -v f="$files" -v g="$rg_wall" 'BEGIN {
+            fps = (w > 0) ? sprintf("%.0f", f / w) : "-";
+            x = (g > 0) ? sprintf("%.1f", w / g) : "-";
+            printf "| %s | %.2f s | %.2f s | %.0f MB | %s | %s |\n", n, w, c, r / 1024, fps, x
+        }'
+    done <<<"$rows"
+    echo
+}
+
+idx=0
+for repo in "${REPOS[@]}"; do
+    idx=$((idx + 1))
+    repo=$(realpath "$repo")
+    cd "$repo"
+    commit_var=COMMIT_$idx
+    commit=$(git rev-parse HEAD 2>/dev/null || echo "${!commit_var:-unknown}")
+    cache=$(mktemp -d)
+    code=0
+    "$BIN" check --no-cache --format concise -q . >/dev/null 2>"$cache/stderr" || code=$?
+    if [ "$code" -gt 1 ]; then
+        say "bench: retrylint failed on $repo (exit $code):"
+        cat "$cache/stderr" >&2
+        exit 1
+    fi
+    files=$(rg --files . | wc -l)
+    # Pairs back to back: each retrylint measurement right after ripgrep's.
+    rows=$(
+        measure rg : -- rg -c -i retr .
+        measure cold 'rm -rf "$cache/c"' -- "$BIN" check --cache-dir "$cache/c" --format concise -q .
+        measure no-cache : -- "$BIN" check --no-cache --format concise -q .
+        "$BIN" check --cache-dir "$cache/c" --format concise -q . >/dev/null 2>&1 || true
+        measure warm : -- "$BIN" check --cache-dir "$cache/c" --format concise -q .
+    )
+    rm -rf "$cache"
+    echo "## $(basename "$repo") ($commit): $files files not ignored, $(du -sh --exclude=.git . | cut -f1)"
+    echo
+    table "$rows" "$files"
+    cd "$ROOT"
+done
 
 for n in "${SIZES[@]}"; do
     tree=$TARGET_DIR/bench/tree-$n
@@ -122,19 +195,9 @@ for n in "${SIZES[@]}"; do
         measure one-file 'k=$((k + 1)); cp "$TARGET_DIR/bench/changed-$n.orig" "$changed"; echo "# edit $k" >>"$changed"' -- "$BIN" check --format concise -q "$changed"
     )
     cp "$TARGET_DIR/bench/changed-$n.orig" "$changed"
-    rg_wall=$(awk '$1 == "rg" { print $2 }' <<<"$rows")
     echo "## $n files generated ($files not ignored), $(du -sh --exclude=.git . | cut -f1)"
     echo
-    echo "| run | median wall | median CPU (user+sys) | peak RSS | files/s (wall) | x ripgrep (wall) |"
-    echo "|---|---:|---:|---:|---:|---:|"
-    while read -r name wall cpu rss; do
-        awk -v n="$name" -v w="$wall" -v c="$cpu" -v r="$rss" -v f="$files" -v g="$rg_wall" 'BEGIN {
-            fps = (w > 0) ? sprintf("%.0f", f / w) : "-";
-            x = (g > 0) ? sprintf("%.1f", w / g) : "-";
-            printf "| %s | %.2f s | %.2f s | %.0f MB | %s | %s |\n", n, w, c, r / 1024, fps, x
-        }'
-    done <<<"$rows"
-    echo
+    table "$rows" "$files"
     cd "$ROOT"
 done
 echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

@@ -39,6 +39,7 @@
 pub mod eval;
 pub mod guard;
 pub mod loops;
+pub mod prune;
 
 use crate::diag::unparsable_file;
 use crate::extract::Facts;
@@ -161,6 +162,20 @@ impl<'a> Spans<'a> {
 
 /// Read one Rust file. Never panics; problems become RL903.
 pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
+    extract_with(path, text, facts, !*NO_PRUNE)
+}
+
+/// `RETRYLINT_NO_RUST_PRUNE=1` parses whole files, as before [`prune`]:
+/// for measuring what pruning saves with one build (PERFORMANCE.md), and
+/// a way out should a pruned body ever be missed. The facts are the same
+/// either way (tests compare them).
+static NO_PRUNE: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+    std::env::var_os("RETRYLINT_NO_RUST_PRUNE").is_some_and(|v| v == "1")
+});
+
+/// [`extract`], with the bodies no reader needs blanked before the parse
+/// when `prune` (see [`prune`]; tests compare both ways).
+pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
     facts.rust.crate_dir = crate_dir(path);
     // Cargo builds a crate's `tests/`, `benches/` and `examples/` only for
     // `cargo test`, `cargo bench` and `--example`: their calls and retries
@@ -180,7 +195,10 @@ pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
     // Spans of a previous file on this thread are not needed any more, and
     // proc-macro2 keeps every parsed text until told so.
     proc_macro2::extra::invalidate_current_thread_spans();
-    let parsed = syn::parse_file(text);
+    let blanked = if prune { prune::blanked(text) } else { None };
+    // The blanked text has the same lines and character columns, so syn's
+    // spans are read against the original text.
+    let parsed = syn::parse_file(blanked.as_deref().unwrap_or(text));
     let spans = Spans::new(text);
     match parsed {
         Err(e) => {

@@ -174,7 +174,7 @@ const PREDICATE_WORDS: &[&str] = &[
     "should_retry",
 ];
 
-const STD_MACROS: &[&str] = &[
+pub(crate) const STD_MACROS: &[&str] = &[
     "println",
     "print",
     "eprintln",

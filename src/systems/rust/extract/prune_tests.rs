@@ -1,0 +1,154 @@
+//! Tests of [`super`]: the lexer, what is kept, and that the facts are
+//! the same with and without pruning.
+
+use super::*;
+
+fn kept_text(src: &str) -> String {
+    blanked(src).unwrap_or_else(|| src.to_string())
+}
+
+#[test]
+fn plain_bodies_are_blanked_and_retry_bodies_kept() {
+    let src = "use backon::ExponentialBuilder;\nfn a() -> u8 { let x = 1; x + 1 }\nfn b() { op.retry(ExponentialBuilder::default()) }\n";
+    let out = kept_text(src);
+    assert_eq!(out.len(), src.len());
+    assert!(out.contains("fn a() -> u8 {                  }"), "{out}");
+    assert!(out.contains("op.retry"));
+}
+
+#[test]
+fn called_helpers_and_read_fields_are_kept() {
+    let src = "fn n() -> u32 { 5 }\nfn c() -> C { C { b: make() } }\nfn make() -> B { B::new() }\nimpl S { fn r(&self) { x.retry(self.b).times(n()) } }\nfn other() { 7 }\n";
+    let out = kept_text(src);
+    assert!(out.contains("{ 5 }"), "{out}");
+    assert!(out.contains("C { b: make() }"), "{out}");
+    assert!(out.contains("B::new()"), "{out}");
+    assert!(!out.contains("{ 7 }"), "{out}");
+}
+
+#[test]
+fn test_code_is_blanked_even_with_retry_words() {
+    let src = "fn f() {}\n#[cfg(test)]\nmod tests {\n  fn t() { retry(3) }\n}\n#[tokio::test]\nasync fn t2() { retry(1) }\n#[cfg(any(test, feature = \"x\"))]\nfn t3() { retry(1) }\n#[cfg(not(test))]\nfn t4() { retry(2) }\n";
+    let out = kept_text(src);
+    assert!(!out.contains("retry(3)"), "{out}");
+    assert!(!out.contains("retry(1)"), "{out}");
+    assert!(out.contains("retry(2)"), "{out}");
+    assert_eq!(out.lines().count(), src.lines().count());
+}
+
+#[test]
+fn macros_strings_and_lifetimes_do_not_confuse_the_lexer() {
+    let src = "macro_rules! m { () => { fn g() { 1 } } }\nfn a<'a>(x: &'a str) -> char { let c = '}'; let s = \"}\"; let r = r#\"}\"#; c }\nfn b() { custom!(x, 3, 100) }\nfn c() { /* } /* nested */ */ let b = b'}'; }\n";
+    let out = kept_text(src);
+    assert!(out.contains("fn g() { 1 }"), "{out}");
+    assert!(out.contains("custom!(x, 3, 100)"), "{out}");
+    assert!(!out.contains("let c"), "{out}");
+    assert!(!out.contains("nested"), "{out}");
+    assert!(syn::parse_file(&out).is_ok(), "{out}");
+}
+
+#[test]
+fn doubt_blanks_nothing() {
+    for src in ["fn a() { \"x }", "fn a() { 1 ", "fn a() { 1 }}", "/* x"] {
+        assert!(blanked(src).is_none(), "{src}");
+    }
+}
+
+#[test]
+fn non_ascii_keeps_columns() {
+    let src = "fn a() { let s = \"Grüße 重试\"; }\nfn b() -> B { ExponentialBuilder::default() }\n";
+    let out = kept_text(src);
+    assert_eq!(out.lines().nth(1), src.lines().nth(1));
+    assert_eq!(
+        out.lines().next().unwrap().chars().count(),
+        src.lines().next().unwrap().chars().count()
+    );
+}
+
+fn rust_files(roots: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut todo = roots.to_vec();
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The facts of `files` with and without pruning; the number of files
+/// where something was blanked.
+fn compare(files: &[std::path::PathBuf], root: &std::path::Path) -> usize {
+    use crate::extract::Facts;
+    use crate::systems::rust::extract::{extract_with, wants};
+    let mut pruned_some = 0;
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        if !wants(text.as_bytes()) {
+            continue;
+        }
+        let skip = skippable(&text);
+        if !skip.is_empty() {
+            pruned_some += 1;
+        }
+        let rel = f.strip_prefix(root).unwrap_or(f);
+        let (mut a, mut b) = (Facts::default(), Facts::default());
+        let t0 = std::time::Instant::now();
+        extract_with(rel, &text, &mut a, true);
+        let t1 = std::time::Instant::now();
+        extract_with(rel, &text, &mut b, false);
+        let t2 = std::time::Instant::now();
+        if std::env::var_os("RETRYLINT_PRUNE_DIR").is_some() {
+            println!(
+                "{} {} {} {:?} {:?}",
+                f.display(),
+                text.len(),
+                skip.iter().map(|r| r.len()).sum::<usize>(),
+                t1 - t0,
+                t2 - t1
+            );
+        }
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", f.display());
+    }
+    pruned_some
+}
+
+/// Every Rust file of the fixtures and the shared corpus: the facts are
+/// the same whether or not the bodies [`skippable`] finds are blanked.
+#[test]
+fn pruning_changes_no_fact() {
+    let mut roots = vec![std::path::PathBuf::from("testdata")];
+    let shared = std::env::var_os("RETRYLINT_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from("../shared"));
+    if shared.join("corpus").is_dir() {
+        roots.push(shared.join("corpus"));
+    } else {
+        println!("../shared is absent: pruning checked on testdata only");
+    }
+    let files = rust_files(&roots);
+    assert!(files.len() > 30, "{}", files.len());
+    assert!(compare(&files, std::path::Path::new("")) > 0);
+}
+
+/// The same over a real checkout: `RETRYLINT_PRUNE_DIR=/path cargo test
+/// --lib prune_real -- --ignored`.
+#[test]
+#[ignore]
+fn prune_real() {
+    let Some(dir) = std::env::var_os("RETRYLINT_PRUNE_DIR") else {
+        return;
+    };
+    let root = std::path::PathBuf::from(dir);
+    let files = rust_files(std::slice::from_ref(&root));
+    let n = compare(&files, &root);
+    println!("{} Rust files, {n} pruned, facts identical", files.len());
+}
