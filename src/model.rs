@@ -16,7 +16,7 @@ pub mod rust_macros;
 pub mod syntax;
 pub mod versions;
 
-pub use facts::{Facts, ScannedFile};
+pub use facts::{Facts, Protection, ScannedFile};
 pub use syntax::Syntax;
 
 use crate::source::Span;

@@ -12,6 +12,7 @@ pub mod dotnet;
 pub mod envoy;
 pub mod gatewayapi;
 pub mod grpc;
+pub mod http_method;
 pub mod ingress_nginx;
 pub mod istio;
 pub mod java;
@@ -516,6 +517,9 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     }
     for s in &mut facts.services {
         s.span = f(s.span);
+    }
+    for p in &mut facts.protections {
+        p.span = f(p.span);
     }
     for d in &mut facts.diagnostics {
         d.span = f(d.span);
