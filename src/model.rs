@@ -129,6 +129,8 @@ pub enum System {
     /// Project Reactor `retryWhen(Retry.backoff(..))` / `.retry(n)` on a
     /// `Mono`/`Flux` (WebClient calls).
     Reactor,
+    /// Knative Serving (`serving.knative.dev/v1`): src/systems/knative/.
+    Knative,
 }
 
 // What each system is (label, layer, fix texts): `crate::systems`.

@@ -72,3 +72,32 @@ fn every_incident_shows_its_findings() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The serverless incident's Knative Service is read: a service node with
+/// its hosts, the revision's 60 s timeout, and the ingress's single attempt.
+#[test]
+fn the_knative_service_is_read_with_its_timeout_and_no_ingress_retries() {
+    use retrylint::model::{AttemptCount, System, Timeout};
+    use std::time::Duration;
+    let rel = std::path::Path::new("testdata/incidents/serverless-behind-three-retry-layers");
+    let (scan, _) = common::run(rel, &[]);
+    let facts: Vec<_> = scan.files.iter().map(|f| &f.facts).collect();
+    assert!(facts.iter().any(|f| {
+        f.timeouts.iter().any(|t| {
+            t.system == System::Knative
+                && t.timeout.value == Timeout::after(Duration::from_secs(60))
+        })
+    }));
+    assert!(facts.iter().any(|f| f.services.iter().any(|s| {
+        s.name == "thumbnailer"
+            && s.hosts
+                .contains(&"thumbnailer.media.svc.cluster.local".to_string())
+    })));
+    let ingress: Vec<_> = facts
+        .iter()
+        .flat_map(|f| &f.policies)
+        .filter(|p| p.system == System::Knative)
+        .collect();
+    assert_eq!(ingress.len(), 1);
+    assert_eq!(ingress[0].attempts.value.count, AttemptCount::Finite(1));
+}

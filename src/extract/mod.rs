@@ -102,7 +102,18 @@ pub const DOC_EXTRACTORS: &[(&str, &[&str], DocExtractor)] = &[
     ),
     ("dotnet", dotnet::NEEDLES, dotnet::extract_doc),
     ("aws", aws::ENV_NEEDLES, aws::extract_env_doc),
+    (
+        "knative",
+        crate::systems::knative::read::NEEDLES,
+        knative_doc,
+    ),
 ];
+
+/// Knative Serving documents: the reader lives with its system
+/// (src/systems/knative/) and takes the document's root.
+fn knative_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
+    crate::systems::knative::read::extract(ctx.root(), facts)
+}
 
 /// Substrings that make a YAML or `.properties` file worth reading as
 /// Spring configuration: Resilience4j, any `retry`/`Retry` setting (Spring

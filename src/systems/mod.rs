@@ -18,6 +18,7 @@ pub mod gateway_api;
 pub mod grpc;
 pub mod istio;
 pub mod java;
+pub mod knative;
 pub mod linkerd;
 pub mod nginx;
 pub mod resilience4j;
@@ -176,6 +177,7 @@ impl System {
             System::DotnetStandard => &dotnet::STANDARD,
             System::RustCrate(name) => rust::crate_spec(name),
             System::RustLoop => &rust::RUST_LOOP,
+            System::Knative => &knative::SPEC,
         }
     }
 
@@ -243,6 +245,7 @@ mod tests {
             System::SpringKafka,
             System::SpringCloudStream,
             System::Reactor,
+            System::Knative,
         ];
         for c in ["backon", "backoff", "tokio-retry", "reqwest-retry", "tower"] {
             all.push(System::RustCrate(c.into()));
