@@ -18,6 +18,9 @@ pub struct Thresholds {
     pub max_attempts: u64,
     /// RL401: more attempts than this along one call path.
     pub amplification: u64,
+    /// RL207: a backoff cap below this many seconds is too small for
+    /// unbounded or long-lived retries.
+    pub min_backoff_cap: u64,
 }
 
 impl Default for Thresholds {
@@ -25,6 +28,7 @@ impl Default for Thresholds {
         Thresholds {
             max_attempts: 5,
             amplification: 10,
+            min_backoff_cap: 10,
         }
     }
 }

@@ -87,6 +87,12 @@ pub const KEYS: &[KeyDoc] = &[
         doc: "RL401: more attempts than this along one call path; per run, not per file",
     },
     KeyDoc {
+        key: "thresholds.min-backoff-cap",
+        kind: "integer >= 1 (seconds)",
+        default: "10",
+        doc: "RL207: a backoff cap below this many seconds is too small for unbounded or long-lived retries",
+    },
+    KeyDoc {
         key: "[[overrides]] paths",
         kind: "array of globs (required)",
         default: "",
@@ -521,6 +527,9 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
         if let Some(n) = t.get("amplification") {
             settings.thresholds.amplification = cx.positive(n, "thresholds.amplification")?;
         }
+        if let Some(n) = t.get("min-backoff-cap") {
+            settings.thresholds.min_backoff_cap = cx.positive(n, "thresholds.min-backoff-cap")?;
+        }
     }
     if let Some(v) = root.get("overrides") {
         for item in cx.tables(v, "overrides")? {
@@ -703,6 +712,10 @@ pub fn effective_toml(s: &Settings) -> String {
     th.insert(
         "amplification".into(),
         Value::Integer(i64::try_from(s.thresholds.amplification).unwrap_or(i64::MAX)),
+    );
+    th.insert(
+        "min-backoff-cap".into(),
+        Value::Integer(i64::try_from(s.thresholds.min_backoff_cap).unwrap_or(i64::MAX)),
     );
     t.insert("thresholds".into(), Value::Table(th));
     let arr = |items: Vec<Table>| Value::Array(items.into_iter().map(Value::Table).collect());

@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod calls;
+pub mod http_method;
 pub mod prop;
 pub mod test_code;
 pub mod unread;
@@ -173,7 +174,11 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         // Build files give dependency lines, and are never embedded.
         build: _,
         versioned,
+        protections,
     } = facts;
+    for p in protections {
+        p.span = f(p.span);
+    }
     for p in policies.iter_mut().chain(mesh_defaults.iter_mut()) {
         remap_policy(p, f);
     }

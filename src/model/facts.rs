@@ -72,6 +72,26 @@ pub struct Facts {
     /// build uses, applied by `versions::join` once the version is known.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub versioned: Vec<super::versions::Versioned>,
+    /// Limits on a host's retries written apart from the retry policy (an
+    /// Istio DestinationRule's `connectionPool.http.maxRetries` or
+    /// `outlierDetection`): the policies of the same system that call the
+    /// host, in any file, are limited by them (RL603).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub protections: Vec<Protection>,
+}
+
+/// A limit on the retries towards a host, written apart from the retry
+/// policy: a retry circuit breaker or outlier ejection.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct Protection {
+    /// The system whose retries it limits.
+    pub system: System,
+    /// The host it applies to, short (`reviews`, not
+    /// `reviews.prod.svc.cluster.local`).
+    pub host: String,
+    /// What limits them, for messages (`connectionPool.http.maxRetries: 10`).
+    pub what: String,
+    pub span: crate::source::Span,
 }
 
 impl Facts {
@@ -91,6 +111,7 @@ impl Facts {
             && self.java.is_empty()
             && self.build.is_none()
             && self.versioned.is_empty()
+            && self.protections.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

@@ -52,6 +52,7 @@ macro_rules! for_each_system {
             aws { AwsSdk: SPEC },
             dotnet { Polly: POLLY, DotnetStandard: STANDARD },
             rust { RustLoop: RUST_LOOP },
+            knative { Knative: SPEC },
         }
     };
 }

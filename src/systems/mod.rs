@@ -25,6 +25,7 @@ pub mod gateway_api;
 pub mod grpc;
 pub mod istio;
 pub mod java;
+pub mod knative;
 pub mod linkerd;
 pub mod nginx;
 pub mod read;
@@ -97,6 +98,13 @@ pub struct SystemSpec {
     /// The service every client of the system calls, whether or not a file
     /// names the host (an AWS SDK client calls AWS).
     pub endpoint: Option<&'static Endpoint>,
+    /// Whether something limits the system's retries as a whole even when
+    /// the file writes nothing: a retry circuit breaker (Envoy's
+    /// `max_retries`, 3 concurrent retries per cluster), passive outlier
+    /// ejection (nginx `max_fails=1 fail_timeout=10s`), or a circuit
+    /// breaker inside the retry (the .NET standard resilience pipeline).
+    /// RL603 does not report such a system's retries of the overload signal.
+    pub retries_limited_by_default: bool,
 }
 
 impl SystemSpec {
@@ -112,6 +120,7 @@ impl SystemSpec {
             sidecar_default: None,
             named_instances: false,
             endpoint: None,
+            retries_limited_by_default: false,
         }
     }
 }
@@ -131,6 +140,9 @@ pub struct Fixes {
     pub unbudgeted: &'static str,
     /// How to write a defaulted policy down (RL403 implicit-retries).
     pub explicit: &'static str,
+    /// How to limit retries of the overload signal (RL603
+    /// retries-overload-without-budget).
+    pub overload: &'static str,
 }
 
 impl Fixes {
@@ -142,6 +154,7 @@ impl Fixes {
         budget: "limit retries to a fraction of the requests with a retry budget or token bucket",
         unbudgeted: "in an outage every failed call is retried, however many fail",
         explicit: "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted",
+        overload: "limit the retries as a whole (a retry budget or token bucket, or a circuit breaker inside the retry), or stop retrying the service's `503`/`429`/`RESOURCE_EXHAUSTED` and retry only failures to connect",
     };
 }
 
@@ -235,6 +248,7 @@ mod tests {
                 f.predicate,
                 f.budget,
                 f.unbudgeted,
+                f.overload,
                 f.explicit,
             ] {
                 assert!(!text.is_empty(), "{s}");

@@ -36,12 +36,18 @@ pub(super) const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // may take the whole default 15s route timeout (RL302 at each
     // numRetries); numRetries 5 = 6 attempts (L55); `reset` replays requests
     // the upstream may have processed, on a route matching every method
-    // (L60). The clusters are in another file: no RL601.
+    // (L60). The clusters are in another file: no RL601. L40: `503` retried
+    // on a route matching every method: a sidecar or gateway answers 503
+    // itself after an upstream reset or timeout, so a POST may be replayed
+    // (issue 28; RL103 at warning). The overload signal is retried, but
+    // the cluster (and its budget or `max_retries`) is not in this file: no
+    // RL603.
     (
         "envoyproxy/gateway/internal/xds/translator/testdata/out/xds-ir/retry.routes.yaml",
         &[
             ("RL302", 15),
             ("RL302", 38),
+            ("RL103", 40),
             ("RL206", 55),
             ("RL302", 55),
             ("RL103", 60),
@@ -138,11 +144,14 @@ pub(super) const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // Every entry: 5 attempts (the limit), jittered back-off, a timeout.
     // Publish (L41-64) retries DEADLINE_EXCEEDED, INTERNAL and UNKNOWN on
     // a non-idempotent RPC (L42, its `name`). CreateSubscription names the
-    // resource, so retrying it is safe.
+    // resource, so retrying it is safe. Two entries (L58, L116) retry
+    // RESOURCE_EXHAUSTED, the server's overload and quota answer, with no
+    // retryThrottling: up to 4 more tries each while the quota is spent
+    // (RL603, issue 28).
     (
         "googleapis/googleapis/google/pubsub/v1/pubsub_grpc_service_config.json",
         // No retryThrottling: reported once for the whole service config.
-        &[("RL601", 2), ("RL103", 42)],
+        &[("RL601", 2), ("RL103", 42), ("RL603", 58), ("RL603", 116)],
     ),
     // Hedging SayHello (idempotent), 3 attempts, throttled; no timeout.
     (
@@ -201,13 +210,18 @@ pub(super) const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // tower Policy: default() 3 retries, server_retry() 15 retries => 16
     // attempts (L109); 504 retried for any method without a key (RL103 at
     // GATEWAY_TIMEOUT, L117) and no per-try timeout on either policy
-    // (RL302). tower's backoff is jittered.
+    // (RL302). tower's backoff is jittered. server_retry() has no deadline:
+    // 15 retries doubling from 5 ms wait up to 164 s in all (RL304, L109,
+    // issue 28). 429 and 503 (API Priority and Fairness' rejections) are
+    // retried with no budget (RL603, L117).
     (
         "kube-rs/kube/kube-client/src/client/retry.rs",
         &[
             ("RL206", 109),
             ("RL302", 109),
+            ("RL304", 109),
             ("RL103", 117),
+            ("RL603", 117),
             ("RL302", 130),
         ],
     ),

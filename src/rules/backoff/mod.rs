@@ -1,6 +1,7 @@
 //! Rules of the `backoff` category (RL2xx): how often and how fast a policy
 //! retries.
 
+pub mod backoff_cap_too_small;
 pub mod excessive_attempts;
 pub mod fixed_delay;
 pub mod jitter_clipped_by_cap;

@@ -3,3 +3,4 @@
 
 pub mod excessive_retry_budget;
 pub mod missing_retry_budget;
+pub mod retries_overload_without_budget;

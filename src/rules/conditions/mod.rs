@@ -113,43 +113,80 @@ pub fn client_error(c: &Condition) -> Option<String> {
 }
 
 /// Whether a failure leaves it unknown if the request was processed: a
-/// timeout, a reset after the request was sent, a 502/504, gRPC
-/// DEADLINE_EXCEEDED/INTERNAL/UNKNOWN.
+/// timeout, a reset after the request was sent, a 502/503/504 (Envoy's
+/// `gateway-error`), gRPC DEADLINE_EXCEEDED/INTERNAL/UNKNOWN.
+///
+/// 503 is among them: a sidecar or gateway answers 503 itself when the
+/// upstream connection resets or its timeout fires after the request was
+/// forwarded (Envoy `upstream_reset_before_response_started`, "no healthy
+/// upstream" aside), so the service may have done the work.
 pub fn ambiguous(c: &Condition) -> bool {
+    ambiguity(c).is_some()
+}
+
+/// Why a failure is ambiguous, as a noun phrase for messages ("... may
+/// already have been processed"); `None` when it is not.
+pub fn ambiguity(c: &Condition) -> Option<&'static str> {
     match c {
         Condition::Status { from, to } => {
-            (*from..=*to).contains(&502) || (*from..=*to).contains(&504)
+            let has = |code: u16| (*from..=*to).contains(&code);
+            if has(503) && (has(502) || has(504)) {
+                Some(
+                    "a request answered `502`, `503` or `504` (a sidecar or gateway answers so itself when the upstream fails, resets or times out after the request was forwarded)",
+                )
+            } else if has(503) {
+                Some(
+                    "a request answered `503` (a sidecar or gateway also answers 503 when the upstream resets or times out after the request was forwarded)",
+                )
+            } else if has(502) || has(504) {
+                Some(
+                    "a request answered `502` or `504` (a gateway answers so when the upstream fails or times out after the request was forwarded)",
+                )
+            } else {
+                None
+            }
         }
         Condition::Grpc(code) => {
             matches!(code.as_str(), "DEADLINE_EXCEEDED" | "INTERNAL" | "UNKNOWN")
+                .then_some("a call whose deadline passed or that failed inside the server")
         }
         Condition::Transport(t) => {
             let t = t.to_ascii_lowercase();
-            // Failures before the request is sent are safe to retry.
-            let before_send = t.contains("connect")
-                || t.contains("refused")
-                || t.contains("before-request")
-                || t.contains("before_request");
-            // nginx's `error` (and a Rust policy's `Err(..)`) covers an
-            // error "passing a request to [the server], or reading the
-            // response header" (nginx `proxy_next_upstream`): after the
-            // request was sent.
-            !before_send
-                && (t == "error"
-                    || t.contains("reset")
-                    || t.contains("timeout")
-                    || t.contains("timed")
-                    || t.contains("post-connect"))
+            let timeout = t.contains("timeout") || t.contains("timed");
+            transport_ambiguous(&t).then_some(if timeout {
+                "a request that timed out"
+            } else {
+                "a request whose connection failed after it was sent (a reset)"
+            })
         }
         Condition::Exception(name) => {
             let s = simple_name(name);
-            s.contains("Timeout")
+            (s.contains("Timeout")
                 || s == "IOException"
                 || s.contains("SocketException")
                 || s.contains("ResourceAccess")
                 || s.contains("Interrupted")
-                || CATCH_ALL_EXCEPTIONS.contains(&s)
+                || CATCH_ALL_EXCEPTIONS.contains(&s))
+            .then_some("a request that timed out or failed half-way")
         }
-        Condition::Token(_) | Condition::Predicate => false,
+        Condition::Token(_) | Condition::Predicate => None,
     }
+}
+
+fn transport_ambiguous(t: &str) -> bool {
+    // Failures before the request is sent are safe to retry.
+    let before_send = t.contains("connect")
+        || t.contains("refused")
+        || t.contains("before-request")
+        || t.contains("before_request");
+    // nginx's `error` (and a Rust policy's `Err(..)`) covers an
+    // error "passing a request to [the server], or reading the
+    // response header" (nginx `proxy_next_upstream`): after the
+    // request was sent.
+    !before_send
+        && (t == "error"
+            || t.contains("reset")
+            || t.contains("timeout")
+            || t.contains("timed")
+            || t.contains("post-connect"))
 }

@@ -1,8 +1,8 @@
 //! RL103 retries-non-idempotent: ambiguous failures (a timeout, a reset, a
-//! 502/504, DEADLINE_EXCEEDED, hedging) retried for non-idempotent requests
+//! 502/503/504, DEADLINE_EXCEEDED, hedging) retried for non-idempotent requests
 //! without an idempotency key.
 
-use super::{ambiguous, listed};
+use super::{ambiguity, ambiguous, listed};
 use crate::model::{Methods, PolicyKind, RetryOn};
 use crate::rules::{Check, Emitter, PolicyCtx, Severity};
 
@@ -118,10 +118,17 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     } else {
         conditions.first().map_or(p.retry_on.span, |c| c.span)
     };
+    // Why the failure leaves the outcome unknown, from the first
+    // ambiguous condition.
+    let why = conditions
+        .first()
+        .filter(|_| !hedge && !all_errors)
+        .and_then(|c| ambiguity(&c.value))
+        .unwrap_or("a request that timed out or failed half-way");
     let f = e.emit(
         span,
         format!(
-            "{} {what} {whom} with no idempotency key: a request that timed out or failed half-way may already have been processed, and the retry repeats it",
+            "{} {what} {whom} with no idempotency key: {why} may already have been processed, and the retry repeats it",
             p.describe()
         ),
         "retry ambiguous failures only for idempotent methods (GET, PUT, DELETE), or send an idempotency key created once, before the retry, and deduplicate on the server",

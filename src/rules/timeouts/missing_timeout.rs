@@ -2,7 +2,7 @@
 //! absurdly long).
 
 use crate::duration::human;
-use crate::model::{AttemptCount, Provenance, Timeout};
+use crate::model::{AttemptCount, Layer, Provenance, RetryPolicy, Timeout};
 use crate::rules::{Check, Emitter, PolicyCtx};
 use std::time::Duration;
 
@@ -11,6 +11,13 @@ pub const CHECK: Check = Check::Policy(check);
 /// Longer than this is no deadline at all.
 const ABSURD: Duration = Duration::from_secs(86_400);
 
+/// Retries in code with no deadline are reported when their waits alone
+/// (or their attempts x per-try timeout and waits) take longer than this:
+/// longer than the 60 s most callers wait (nginx `proxy_read_timeout`,
+/// ingress-nginx `proxy-read-timeout`), so the caller has given up while
+/// the retries go on.
+const LONGER_THAN_CALLERS_WAIT: Duration = Duration::from_secs(60);
+
 fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let p = ctx.policy;
     // Retries nobody wrote are RL403's business.
@@ -18,6 +25,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         return;
     }
     let Some(overall) = &p.overall_timeout else {
+        in_code(p, e);
         return;
     };
     let why = match overall.value {
@@ -50,5 +58,40 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     );
     if overall.is_written() {
         Emitter::relate(f, p.attempts.span, "retries are configured here");
+    }
+}
+
+/// A retry in code (a loop, a library policy built in the program) that
+/// shows no overall deadline and no elapsed-time cap: the model has no
+/// overall timeout for it. Reported when its attempts and waits add up to
+/// longer than a caller waits; an unlimited one is RL205's.
+fn in_code(p: &RetryPolicy, e: &mut Emitter<'_>) {
+    if !matches!(p.system.layer(), Layer::Application | Layer::Sdk) || p.platform_backoff {
+        return;
+    }
+    let AttemptCount::Finite(n) = p.attempts.value.count else {
+        return;
+    };
+    let waits = p.total_backoff();
+    let (time, how) = match (p.worst_case_time(), waits) {
+        (Some(t), _) => (t, "attempts x per-try timeout and the waits between them"),
+        (None, Some(w)) => (w, "the waits between attempts alone"),
+        (None, None) => return,
+    };
+    if time <= LONGER_THAN_CALLERS_WAIT {
+        return;
+    }
+    let f = e.emit(
+        p.attempts.span,
+        format!(
+            "{} retries (`{}`) with no overall deadline or elapsed-time cap: {how} take up to `{}` over {n} attempts, longer than a caller waits",
+            p.describe(),
+            p.attempts.value.written_as,
+            human(time)
+        ),
+        "bound the retries by a deadline (stop retrying once the caller's time is spent, e.g. a maximum elapsed time) and give each call its own timeout",
+    );
+    if p.delay.is_written() && p.delay.span != p.attempts.span {
+        Emitter::relate(f, p.delay.span, "the waits between attempts");
     }
 }

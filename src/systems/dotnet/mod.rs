@@ -19,6 +19,11 @@ pub static POLLY: SystemSpec = SystemSpec {
 
 pub static STANDARD: SystemSpec = SystemSpec {
     fixes: FIXES,
+    // dotnet/extensions `Microsoft.Extensions.Http.Resilience`,
+    // `AddStandardResilienceHandler`: the pipeline is rate limiter, total
+    // timeout, retry, circuit breaker (`HttpStandardResilienceOptions.
+    // CircuitBreaker`), attempt timeout: the retry always wraps a breaker.
+    retries_limited_by_default: true,
     ..SystemSpec::plain(".NET standard resilience", Layer::Application)
 };
 

@@ -13,6 +13,9 @@ pub static SPEC: SystemSpec = SystemSpec {
         unbudgeted: "only the `max_retries` circuit breaker (a fixed number of concurrent retries, 3 by default) limits them, however much of the traffic fails",
         ..Fixes::GENERIC
     },
+    // envoyproxy/envoy `api/envoy/config/cluster/v3/circuit_breaker.proto`,
+    // `Thresholds.max_retries`: "If not specified, the default is 3".
+    retries_limited_by_default: true,
     ..SystemSpec::plain("Envoy", Layer::Proxy)
 };
 

@@ -189,6 +189,10 @@ fn destination_rule(root: Yaml<'_>, facts: &mut Facts) {
     let Some(spec) = root.get("spec") else {
         return;
     };
+    let host = spec
+        .get("host")
+        .and_then(|h| h.as_str())
+        .map(crate::extract::short_host);
     if let Some(h) = spec.get("host")
         && let Some(host) = h.as_str()
     {
@@ -221,6 +225,9 @@ fn destination_rule(root: Yaml<'_>, facts: &mut Facts) {
     for tp in policies.iter().chain(ports.iter()) {
         if !tp.is_map() {
             continue;
+        }
+        if let Some(host) = &host {
+            protections(*tp, host, facts);
         }
         if let Some(od) = tp.get("outlierDetection")
             && od.is_map()
@@ -259,6 +266,34 @@ fn destination_rule(root: Yaml<'_>, facts: &mut Facts) {
                 timeout: Located::written(Timeout::after(d), ct.span()),
             });
         }
+    }
+}
+
+/// What in a traffic policy limits the sidecars' retries to the host
+/// (RL603): a retry circuit breaker (`connectionPool.http.maxRetries`
+/// below [`istio::UNLIMITED_MAX_RETRIES`]) or outlier ejection.
+fn protections(tp: Yaml<'_>, host: &str, facts: &mut Facts) {
+    let mut add = |what: String, span: Span| {
+        facts.protections.push(Protection {
+            system: System::Istio,
+            host: host.to_string(),
+            what,
+            span,
+        });
+    };
+    if let Some(m) = tp.path(&["connectionPool", "http", "maxRetries"]) {
+        let n = m
+            .as_i64()
+            .and_then(|v| u64::try_from(v).ok())
+            .unwrap_or(istio::UNLIMITED_MAX_RETRIES);
+        if n < istio::UNLIMITED_MAX_RETRIES {
+            add(format!("connectionPool.http.maxRetries: {n}"), m.span());
+        }
+    }
+    if let Some(od) = tp.get("outlierDetection")
+        && od.is_map()
+    {
+        add("outlierDetection".into(), od.span());
     }
 }
 

@@ -3,7 +3,7 @@
 
 pub mod extract;
 
-use super::{SidecarDefault, SystemSpec};
+use super::{Fixes, SidecarDefault, SystemSpec};
 use crate::model::{AttemptCount, Attempts, Layer, Located, RetryPolicy, System};
 use crate::source::Span;
 
@@ -13,6 +13,10 @@ pub static SPEC: SystemSpec = SystemSpec {
         retries: DEFAULT_RETRIES,
         uncovered: "no VirtualService for",
     }),
+    fixes: Fixes {
+        overload: "limit the sidecars' retries to the host with a DestinationRule: `connectionPool.http.maxRetries` (concurrent retries) and `outlierDetection`, or stop retrying `503`/`5xx` where the service sheds load",
+        ..Fixes::GENERIC
+    },
     ..SystemSpec::plain("Istio", Layer::Mesh)
 };
 
@@ -62,3 +66,13 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
     read: extract::extract,
     order: 10,
 }];
+
+/// The retry circuit breaker (Envoy `max_retries`, concurrent retries to a
+/// cluster) Istio writes on every cluster whose DestinationRule sets no
+/// `connectionPool.http.maxRetries`: `math.MaxUint32`, no limit (istio/istio
+/// `pilot/pkg/networking/core/cluster_builder.go`,
+/// `getDefaultCircuitBreakerThresholds`, `MaxRetries: math.MaxUint32`,
+/// replacing Envoy's own default of 3, envoyproxy/envoy
+/// `api/envoy/config/cluster/v3/circuit_breaker.proto`, `max_retries`).
+/// A written value this high limits nothing either.
+pub const UNLIMITED_MAX_RETRIES: u64 = u32::MAX as u64;

@@ -14,6 +14,11 @@ pub static NGINX: SystemSpec = SystemSpec {
         explicit: "write the retry policy you want explicitly (`proxy_next_upstream_tries`, or `proxy_next_upstream off` to turn retries off at this hop), so that it is visible and counted",
         ..Fixes::GENERIC
     },
+    // nginx `ngx_http_upstream_module`, `server`: `max_fails=1` and
+    // `fail_timeout=10s` by default, so a server whose try failed (as
+    // `proxy_next_upstream` defines failure) is taken out for 10 s: passive
+    // outlier ejection.
+    retries_limited_by_default: true,
     ..SystemSpec::plain("nginx", Layer::Proxy)
 };
 

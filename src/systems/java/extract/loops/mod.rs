@@ -358,7 +358,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
     } else {
         Located::written(RetryOn::Listed { conditions }, cs)
     };
-    p.methods = Located::default_at(Methods::Unknown, trimmed);
+    // The HTTP method of the retried call, where the try block names one.
+    let tried = field(tr.node, "body").unwrap_or(tr.node);
+    p.methods = crate::extract::http_method::of_call(ctx.src, span(tried))
+        .unwrap_or_else(|| Located::default_at(Methods::Unknown, trimmed));
     let caught: Vec<String> = tr
         .retrying
         .iter()

@@ -280,6 +280,11 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
                 self.inside.push(span);
                 let mut p = loop_policy_local(&t);
                 p.name = Some(format!("retry loop in {}", self.fname));
+                // The HTTP method of the retried call, where the loop names one.
+                if let Some(m) = crate::extract::http_method::of_call(self.ev.spans.source(), span)
+                {
+                    p.methods = m;
+                }
                 p.idempotency = keys(self.ev.spans, span);
                 // Keys minted before the loop, once for every attempt.
                 for st in before.iter() {

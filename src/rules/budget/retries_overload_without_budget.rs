@@ -1,0 +1,140 @@
+//! RL603 retries-overload-without-budget: a layer retries the overload
+//! signal (503, 429, `RESOURCE_EXHAUSTED`) and nothing limits its retries
+//! as a whole: no retry budget, no retry circuit breaker, no outlier
+//! ejection. Registered by rules/RL603-retries-overload-without-budget.md.
+//!
+//! A graph rule: the limit may be written in another file (an Istio
+//! DestinationRule for the host, `Facts::protections`).
+
+use crate::graph::GraphCtx;
+use crate::model::{AttemptCount, BudgetSite, Condition, Located, Provenance, RetryPolicy};
+use crate::rules::conditions::{condition_text, listed, simple_name};
+use crate::rules::{Check, Emitter};
+
+pub const CHECK: Check = Check::Graph(check);
+
+fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
+    let protections: Vec<_> = ctx
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.protections)
+        .collect();
+    for (id, f) in ctx.files.iter().enumerate() {
+        for (index, p) in f.facts.policies.iter().enumerate() {
+            // Retries nobody wrote are RL403's; a use of a retry declared
+            // elsewhere is judged where it is declared.
+            if !p.retries()
+                || p.attempts.provenance != Provenance::Written
+                || p.use_of.is_some()
+                || p.budget.is_some()
+                || !p.wraps_breaker.is_empty()
+            {
+                continue;
+            }
+            // The budget belongs in a block this file does not show; or
+            // the system limits retries even when nothing is written (an
+            // Envoy cluster's `max_retries` circuit breaker, 3 concurrent
+            // retries by default, where RL601 reports a missing budget;
+            // nginx's passive ejection of failing servers).
+            if matches!(p.budget_site, BudgetSite::Unseen)
+                || p.system.spec().retries_limited_by_default
+            {
+                continue;
+            }
+            let signals = overload(p);
+            let Some(first) = signals.first() else {
+                continue;
+            };
+            // The hosts the retries go to: the destinations of the calls
+            // the policy is a layer of (a gateway route's), else its callee.
+            let mut targets: Vec<String> = f
+                .facts
+                .edges
+                .iter()
+                .filter(|e| e.policies.contains(&index))
+                .map(|e| crate::model::calls::short_host(&e.callee))
+                .collect();
+            targets.sort();
+            targets.dedup();
+            if targets.is_empty() {
+                targets.extend(
+                    p.scope
+                        .callee
+                        .as_ref()
+                        .map(|c| crate::model::calls::short_host(&c.value)),
+                );
+            }
+            let protected = |host: &String| {
+                protections
+                    .iter()
+                    .any(|pr| pr.system == p.system && (pr.host == *host || pr.host == "*"))
+            };
+            if !targets.is_empty() && targets.iter().all(protected) {
+                continue;
+            }
+            let texts: Vec<String> = signals
+                .iter()
+                .map(|c| format!("`{}`", condition_text(&c.value)))
+                .collect();
+            let more = match p.attempts.value.count {
+                AttemptCount::Finite(n) => format!("up to `{}` more times", n.saturating_sub(1)),
+                _ => "again and again".to_string(),
+            };
+            let whom = if targets.is_empty() {
+                "the service".to_string()
+            } else {
+                targets
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let span = if first.is_written() {
+                first.span
+            } else {
+                p.attempts.span
+            };
+            let message = format!(
+                "{} retries the overload signal {} (`{}`) with no retry budget, retry circuit breaker or outlier ejection: when {whom} sheds load, every rejected request comes back {more}, adding load exactly when it is shed",
+                p.describe(),
+                texts.join(", "),
+                p.attempts.value.written_as,
+            );
+            // A system with a budget of its own names it; others say how
+            // to limit the retries in their words.
+            let spec = p.system.spec();
+            let fix = if spec.offers_budget {
+                spec.fixes.budget
+            } else {
+                spec.fixes.overload
+            };
+            let finding = out.emit_at(id, span, message, fix);
+            if span != p.attempts.span {
+                Emitter::relate(finding, p.attempts.span, "retries are configured here");
+            }
+        }
+    }
+}
+
+/// The conditions of `p` that are a service saying it is overloaded: 503
+/// (or a range holding it: `5xx`, Envoy's `gateway-error`), 429, gRPC
+/// `RESOURCE_EXHAUSTED`, an exception named for one of them.
+fn overload(p: &RetryPolicy) -> Vec<&Located<Condition>> {
+    listed(&p.retry_on.value)
+        .iter()
+        .filter(|c| match &c.value {
+            Condition::Status { from, to } => {
+                (*from..=*to).contains(&503) || (*from..=*to).contains(&429)
+            }
+            Condition::Grpc(code) => code == "RESOURCE_EXHAUSTED",
+            Condition::Exception(name) => {
+                let s = simple_name(name);
+                s.contains("ServiceUnavailable")
+                    || s.contains("TooManyRequests")
+                    || s.contains("Throttl")
+                    || s.contains("ResourceExhausted")
+            }
+            _ => false,
+        })
+        .collect()
+}

@@ -1,0 +1,194 @@
+//! The Knative Serving reader: one YAML document in, facts out. A
+//! `Service` or `Configuration` declares the service (its name and the
+//! cluster hosts that reach it) and its revision's request timeout
+//! (`spec.template.spec.timeoutSeconds`, 300 s when not written); a
+//! `Route` declares its name as a service. The ingress's own retry layer
+//! (one attempt, [`super::INGRESS_ATTEMPTS`]) is a policy scoped to the
+//! service, bounded by that timeout.
+//!
+//! Pure and bounded: reads only the document it is given.
+
+use crate::diag::invalid_setting;
+use crate::model::*;
+use crate::source::Span;
+use crate::yaml::Yaml;
+use std::time::Duration;
+
+/// The API group of Knative Serving resources.
+pub const API_GROUP: &str = "serving.knative.dev/";
+
+/// Words that make a file worth parsing for this reader.
+pub const NEEDLES: &[&str] = &["serving.knative.dev"];
+
+/// Read one document; `false` when it is not a Knative Serving resource.
+pub fn extract(root: Yaml<'_>, facts: &mut Facts) -> bool {
+    let api = root
+        .get("apiVersion")
+        .and_then(|v| v.as_str())
+        .unwrap_or("");
+    if !api.starts_with(API_GROUP) {
+        return false;
+    }
+    let kind = root.get("kind").and_then(|v| v.as_str()).unwrap_or("");
+    let Some(name_node) = root.path(&["metadata", "name"]) else {
+        return true;
+    };
+    let Some(name) = name_node.as_str() else {
+        return true;
+    };
+    let namespace = root
+        .path(&["metadata", "namespace"])
+        .and_then(|v| v.as_str())
+        .unwrap_or("default");
+    // A Knative Service runs its container and answers at its own host:
+    // a workload, by the graph's reading.
+    let mut decl = ServiceDecl::new(
+        name,
+        name_node.span(),
+        crate::model::calls::IdentityKind::Workload,
+        format!("Knative {kind}"),
+        vec![
+            name.to_string(),
+            format!("{name}.{namespace}"),
+            format!("{name}.{namespace}.svc"),
+            format!("{name}.{namespace}.svc.cluster.local"),
+        ],
+    );
+    decl.placement.namespace = Some(namespace.to_string());
+    facts.services.push(decl);
+    if !matches!(kind, "Service" | "Configuration") {
+        return true;
+    }
+    let anchor = root.get("spec").map_or(name_node.span(), |s| s.span());
+    let timeout = revision_timeout(root, anchor, facts);
+    facts.timeouts.push(TimeoutSetting {
+        system: System::Knative,
+        name: Some(name.to_string()),
+        what: "timeoutSeconds".into(),
+        timeout: timeout.clone(),
+    });
+    let mut p = RetryPolicy::new(System::Knative, anchor, ingress_attempts(anchor));
+    p.name = Some(format!("ingress route to {name}"));
+    p.scope.callee = Some(Located::default_at(name.to_string(), name_node.span()));
+    p.per_try_timeout = Some(timeout.clone());
+    p.overall_timeout = Some(timeout);
+    p.retry_on = Located::default_at(RetryOn::Nothing, anchor);
+    p.methods = Located::default_at(Methods::All, anchor);
+    p.platform_backoff = true;
+    p.budget_site = BudgetSite::NotOffered;
+    facts.policies.push(p);
+    true
+}
+
+/// The ingress's attempts: one, the platform's (net-istio's) choice.
+fn ingress_attempts(anchor: Span) -> Located<Attempts> {
+    Located::default_at(
+        Attempts {
+            count: AttemptCount::Finite(super::INGRESS_ATTEMPTS),
+            written_as: "the Knative ingress: no retries (`retries: {}` on its routes)".into(),
+        },
+        anchor,
+    )
+}
+
+/// `spec.template.spec.timeoutSeconds`, or the platform default; a value
+/// the webhook rejects (negative, not a number, above the default
+/// maximum) is reported and read as the default.
+fn revision_timeout(root: Yaml<'_>, anchor: Span, facts: &mut Facts) -> Located<Timeout> {
+    let default = Located::default_at(
+        Timeout::after(Duration::from_secs(super::DEFAULT_TIMEOUT_SECONDS)),
+        anchor,
+    );
+    let Some(t) = root.path(&["spec", "template", "spec", "timeoutSeconds"]) else {
+        return default;
+    };
+    let text = t.as_str().unwrap_or("").trim();
+    match t.as_i64() {
+        Some(n) if n >= 0 && (n as u64) <= super::DEFAULT_MAX_TIMEOUT_SECONDS => {
+            // `timeoutSeconds: 0` means the maximum (max-revision-timeout-seconds).
+            let secs = if n == 0 {
+                super::DEFAULT_MAX_TIMEOUT_SECONDS
+            } else {
+                n as u64
+            };
+            Located::written(Timeout::after(Duration::from_secs(secs)), t.span())
+        }
+        Some(n) if n > 0 => {
+            facts.diagnostics.push(invalid_setting::value(
+                t.span(),
+                "timeoutSeconds",
+                text,
+                &format!(
+                    "above the default `max-revision-timeout-seconds` of {}: the webhook rejects the revision unless the cluster's `config-defaults` raises it",
+                    super::DEFAULT_MAX_TIMEOUT_SECONDS
+                ),
+            ));
+            Located::written(Timeout::after(Duration::from_secs(n as u64)), t.span())
+        }
+        _ => {
+            facts.diagnostics.push(invalid_setting::value(
+                t.span(),
+                "timeoutSeconds",
+                text,
+                "not a whole number of seconds from 0: the webhook rejects the revision",
+            ));
+            default
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Facts {
+        let file = crate::yaml::parse(text);
+        let mut facts = Facts::default();
+        for doc in &file.documents {
+            extract(file.root(doc), &mut facts);
+        }
+        facts
+    }
+
+    #[test]
+    fn a_service_declares_its_hosts_and_revision_timeout() {
+        let f = read(
+            "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: render, namespace: media}\nspec:\n  template:\n    spec:\n      timeoutSeconds: 60\n      containers: [{image: x}]\n",
+        );
+        assert_eq!(f.services[0].name, "render");
+        assert!(
+            f.services[0]
+                .hosts
+                .contains(&"render.media.svc.cluster.local".to_string())
+        );
+        assert_eq!(
+            f.timeouts[0].timeout.value,
+            Timeout::after(Duration::from_secs(60))
+        );
+        let p = &f.policies[0];
+        assert!(!p.retries());
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(1));
+        assert!(f.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn defaults_and_rejected_values() {
+        let f = read(
+            "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: a}\nspec: {template: {spec: {containers: []}}}\n",
+        );
+        assert!(f.timeouts[0].timeout.is_default());
+        assert_eq!(
+            f.timeouts[0].timeout.value,
+            Timeout::after(Duration::from_secs(300))
+        );
+        let f = read(
+            "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: a}\nspec: {template: {spec: {timeoutSeconds: 3600}}}\n",
+        );
+        assert_eq!(f.diagnostics.len(), 1);
+        let f = read(
+            "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: a}\nspec: {template: {spec: {timeoutSeconds: soon}}}\n",
+        );
+        assert_eq!(f.diagnostics.len(), 1);
+        assert!(read("apiVersion: v1\nkind: Service\nmetadata: {name: a}\n").is_empty());
+    }
+}
