@@ -391,10 +391,15 @@ impl<'a> Visit<'a> for W<'_> {
             .iter()
             .filter(|a| pat_variant(&a.pat).is_some_and(|(n, _)| n == "Err"))
             .collect();
+        // An `Err(e) if attempt < 3` arm that stays beside an `Err(e)` arm
+        // that leaves is the bound, not a sorting: every failure goes round
+        // until the count runs out.
+        let bound_guard =
+            |a: &&syn::Arm| matches!(&a.pat, Pat::Guard(g) if is_bound_test(&g.guard));
         if err_arms.iter().any(|a| leaves(&a.body))
             && err_arms
                 .iter()
-                .any(|a| !leaves(&a.body) && !eintr(self.spans, &a.pat))
+                .any(|a| !leaves(&a.body) && !eintr(self.spans, &a.pat) && !bound_guard(a))
         {
             self.classified = true;
         }
