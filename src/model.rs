@@ -129,6 +129,9 @@ pub enum System {
     /// Project Reactor `retryWhen(Retry.backoff(..))` / `.retry(n)` on a
     /// `Mono`/`Flux` (WebClient calls).
     Reactor,
+    /// A Python retry library (`tenacity`, `backoff`, `urllib3`, `celery`)
+    /// or a hand-written loop (`loop`): `crate::systems::python`.
+    PythonLib(String),
 }
 
 // What each system is (label, layer, fix texts): `crate::systems`.

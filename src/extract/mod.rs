@@ -143,6 +143,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
             return wanted.then_some(Syntax::Properties);
         }
         "rs" => return rust::wants(bytes).then_some(Syntax::Rust),
+        "py" => return crate::systems::python::extract::wants(bytes).then_some(Syntax::Python),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
@@ -221,6 +222,7 @@ pub fn supported_by_name(path: &Path) -> bool {
         || (name.ends_with(".properties") && properties::is_spring_config_name(&name))
         || name == "nginx.conf"
         || name.ends_with(".rs")
+        || name.ends_with(".py")
 }
 
 #[cfg(test)]
@@ -256,6 +258,7 @@ pub fn extract_with_outer(
         Syntax::Properties => properties::extract(path, text, outer, &mut facts),
         Syntax::Nginx => nginx::extract(text, &mut facts),
         Syntax::Rust => rust::extract(path, text, &mut facts),
+        Syntax::Python => crate::systems::python::extract::extract(path, text, &mut facts),
         Syntax::Build(kind) => {
             if let Some(build) = build::extract(kind, text) {
                 facts.build = Some(build);
@@ -567,7 +570,7 @@ mod robustness_tests;
 /// Whether [`classify`] could claim a file with this path, whatever its
 /// content: a superset of what it claims, decided from the name alone, so
 /// that a file no extractor can want (`.md`, `.png`, `.lock`, `.java`,
-/// `.py`, ...) is not even read.
+/// `.txt`, ...) is not even read.
 pub fn wanted_by_name(path: &Path) -> bool {
     let Some(name) = path.file_name() else {
         return false;
@@ -591,6 +594,7 @@ pub fn wanted_by_name(path: &Path) -> bool {
         ".properties",
         ".rs",
         ".java",
+        ".py",
         ".conf",
         ".nginx",
     ]

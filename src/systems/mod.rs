@@ -20,6 +20,7 @@ pub mod istio;
 pub mod java;
 pub mod linkerd;
 pub mod nginx;
+pub mod python;
 pub mod resilience4j;
 pub mod rust;
 pub mod spring;
@@ -164,6 +165,7 @@ impl System {
             System::DotnetStandard => &dotnet::STANDARD,
             System::RustCrate(name) => rust::crate_spec(name),
             System::RustLoop => &rust::RUST_LOOP,
+            System::PythonLib(name) => python::lib_spec(name),
         }
     }
 
@@ -171,6 +173,7 @@ impl System {
     pub fn label(&self) -> String {
         match self {
             System::RustCrate(name) => name.clone(),
+            System::PythonLib(name) => python::lib_label(name),
             other => other.spec().label.into(),
         }
     }
@@ -227,6 +230,7 @@ mod tests {
             System::Polly,
             System::DotnetStandard,
             System::RustLoop,
+            System::PythonLib("tenacity".into()),
             System::SpringCloudConfig,
             System::SpringKafka,
             System::SpringCloudStream,
