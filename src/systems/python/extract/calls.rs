@@ -77,6 +77,15 @@ fn client_lib(ctx: &Ctx<'_>, recv: Node<'_>) -> Option<&'static str> {
     None
 }
 
+/// The library of a call shown as `requests.get` or `session.get`.
+fn lib_of(what: &str) -> &'static str {
+    if what.starts_with("httpx") {
+        "httpx"
+    } else {
+        "requests"
+    }
+}
+
 fn default_timeout(lib: &str, at: Node<'_>) -> Located<Timeout> {
     let t = match lib {
         "httpx" => Timeout::after(HTTPX_DEFAULT_TIMEOUT),
@@ -85,6 +94,15 @@ fn default_timeout(lib: &str, at: Node<'_>) -> Located<Timeout> {
         _ => Timeout::Disabled,
     };
     Located::default_at(t, span(at))
+}
+
+/// Whether a call passes `**kwargs`.
+fn has_splat(call: Node<'_>) -> bool {
+    field(call, "arguments").is_some_and(|a| {
+        named_children(a)
+            .iter()
+            .any(|c| c.kind() == "dictionary_splat")
+    })
 }
 
 /// The direct HTTP call `call` is, if any.
@@ -127,6 +145,8 @@ fn http_call<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Call<'a>> {
             url,
             timeout: match args.kw("timeout") {
                 Some(t) => super::timeout_at(ctx, t),
+                // `**kwargs` may hold the timeout.
+                None if has_splat(call) => Located::default_at(Timeout::Unknown, span(call)),
                 None => default_timeout(lib, call),
             },
             via_session: !module,
@@ -167,9 +187,9 @@ fn wrappers<'a>(ctx: &Ctx<'a>) -> Vec<(&'a str, Call<'a>)> {
             continue;
         }
         let inner = ctx
-            .nodes
+            .subtree(body)
             .iter()
-            .filter(|c| c.kind() == "call" && within(**c, body))
+            .filter(|c| c.kind() == "call")
             .filter_map(|c| http_call(ctx, *c))
             .find(|c| !c.grpc && c.url.is_some_and(|u| ctx.text(u) == param));
         if let Some(c) = inner {
@@ -205,7 +225,8 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 url: args.get("url", 0),
                 timeout: match args.kw("timeout") {
                     Some(t) => super::timeout_at(ctx, t),
-                    None => inner.timeout.clone(),
+                    None if has_splat(n) => Located::default_at(Timeout::Unknown, span(n)),
+                    None => default_timeout(lib_of(&inner.what), n),
                 },
                 via_session: inner.via_session,
                 grpc: false,
@@ -368,7 +389,7 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 };
                 (
                     count.map_or(AttemptCount::Unknown, AttemptCount::Finite),
-                    format!("for .. in {rt}"),
+                    format!("for .. in {}", super::one_line(rt)),
                 )
             }
             "while_statement" => {
@@ -382,7 +403,7 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                     } else {
                         AttemptCount::Unknown
                     },
-                    format!("while {}", ctx.text(cond)),
+                    format!("while {}", super::one_line(ctx.text(cond))),
                 )
             }
             _ => continue,
@@ -392,10 +413,10 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         };
         // The loop's own statements, not those of nested functions or loops.
         let own: Vec<Node<'_>> = ctx
-            .nodes
+            .subtree(body)
             .iter()
             .copied()
-            .filter(|c| within(*c, body) && owner_loop(*c) == Some(n.id()))
+            .filter(|c| owner_loop(*c) == Some(n.id()))
             .collect();
         let Some(try_stmt) = own.iter().find(|c| c.kind() == "try_statement").copied() else {
             continue;
@@ -405,6 +426,13 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .filter(|c| c.kind() == "except_clause")
             .collect();
         if excepts.is_empty() {
+            continue;
+        }
+        // A loop over data (`for channel in range(1, 12)` passing `channel`
+        // on) is not a retry: the variable is used by the tried code.
+        if let Some(var) = field(n, "left").filter(|l| l.kind() == "identifier")
+            && uses_as_data(ctx, body, ctx.text(var))
+        {
             continue;
         }
         let in_except = |c: Node<'_>| excepts.iter().any(|e| within(c, *e));
@@ -467,6 +495,45 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
     }
 }
 
+/// Whether `var` is passed to a call in `body` (other than a log, print
+/// or sleep call) or indexes something: data, not an attempt counter
+/// (which is compared, counted and logged).
+fn uses_as_data(ctx: &Ctx<'_>, body: Node<'_>, var: &str) -> bool {
+    const QUIET: &[&str] = &[
+        "debug",
+        "info",
+        "warning",
+        "warn",
+        "error",
+        "exception",
+        "critical",
+        "log",
+        "print",
+        "sleep",
+    ];
+    if var == "_" {
+        return false;
+    }
+    ctx.subtree(body)
+        .iter()
+        .filter(|i| i.kind() == "identifier" && ctx.text(**i) == var)
+        .any(|i| {
+            let mut cur = i.parent();
+            while let Some(c) = cur {
+                if c.id() == body.id() {
+                    return false;
+                }
+                match c.kind() {
+                    "call" => return !QUIET.contains(&callee(ctx, c).1),
+                    "subscript" => return true,
+                    _ => {}
+                }
+                cur = c.parent();
+            }
+            false
+        })
+}
+
 /// The innermost loop or function a node belongs to.
 fn owner_loop(n: Node<'_>) -> Option<usize> {
     let mut cur = n.parent();
@@ -523,7 +590,8 @@ fn sleep_delay(ctx: &Ctx<'_>, s: Node<'_>, var: Option<&str>) -> (Delay, Jitter)
             );
         }
     }
-    (Delay::Custom, jitter)
+    // A setting (`CONF.retry_interval`): not known here.
+    (Delay::Unknown, jitter)
 }
 
 /// What the except clauses catch: a bare `except:`, `Exception` or

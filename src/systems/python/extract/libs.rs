@@ -19,7 +19,13 @@ pub(super) fn secs(s: f64) -> Duration {
 }
 
 pub(super) fn attempts(count: AttemptCount, written_as: String, at: Node<'_>) -> Located<Attempts> {
-    Located::written(Attempts { count, written_as }, span(at))
+    Located::written(
+        Attempts {
+            count,
+            written_as: super::one_line(&written_as),
+        },
+        span(at),
+    )
 }
 
 pub(super) fn default_attempts(
@@ -48,7 +54,14 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             "call" => {
                 let (full, last) = callee(ctx, n);
                 let p = match last {
-                    "retry" if tenacity && matches!(full, "retry" | "tenacity.retry") => {
+                    // (`retry(fn)()` where `retry` is a variable applies a
+                    // decorator built elsewhere.)
+                    "retry"
+                        if tenacity
+                            && (full == "tenacity.retry"
+                                || (full == "retry"
+                                    && ctx.binding("retry", n.start_byte()).is_none())) =>
+                    {
                         Some(tenacity_policy(ctx, n, "retry"))
                     }
                     "Retrying" | "AsyncRetrying" if tenacity => Some(tenacity_policy(ctx, n, last)),
@@ -118,6 +131,43 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                         end: body.end_byte(),
                         per_call,
                     });
+                }
+            }
+            // `retryer(fn)` / `tenacity.retry(..)(fn)`: a decorator applied
+            // to a function of this file.
+            "call" => {
+                let Some(f) = field(n, "function") else {
+                    continue;
+                };
+                let target = if f.kind() == "identifier" {
+                    resolve(ctx, f)
+                } else {
+                    f
+                };
+                let Some(&i) = built.get(&target.id()) else {
+                    continue;
+                };
+                let Some(arg) = Args::of(ctx, n).positional.first().copied() else {
+                    continue;
+                };
+                let name = ctx.text(arg);
+                let name = name.rsplit('.').next().unwrap_or(name);
+                for &d in &ctx.nodes {
+                    if d.kind() == "function_definition"
+                        && field(d, "name").is_some_and(|x| ctx.text(x) == name)
+                        && let Some(body) = field(d, "body")
+                    {
+                        let p = &mut facts.policies[i];
+                        if p.name.is_none() {
+                            p.name = Some(format!("{} on {name}", p.system.label()));
+                        }
+                        scopes.push(RetryScope {
+                            policy: i,
+                            start: body.start_byte(),
+                            end: body.end_byte(),
+                            per_call: true,
+                        });
+                    }
                 }
             }
             // `for attempt in Retrying(..): with attempt: ...`

@@ -24,6 +24,7 @@ mod tests;
 
 use crate::model::{Facts, Located, RetryPolicy, Timeout};
 use crate::source::Span;
+use std::collections::HashMap;
 use std::path::Path;
 use tree_sitter::{Node, Parser};
 
@@ -153,8 +154,8 @@ pub struct RetryScope {
 pub struct Ctx<'a> {
     pub src: &'a str,
     pub nodes: Vec<Node<'a>>,
-    /// `name = value` bindings, in source order: (name, value node).
-    pub bindings: Vec<(&'a str, Node<'a>)>,
+    /// `name = value` bindings by name, each name's in source order.
+    pub bindings: HashMap<&'a str, Vec<Node<'a>>>,
     /// What the file imports from tenacity, backoff, urllib3, botocore,
     /// celery (module words found in `import` statements).
     pub imports: Vec<&'a str>,
@@ -173,7 +174,7 @@ impl<'a> Ctx<'a> {
             let kids: Vec<Node<'a>> = n.named_children(&mut cursor).collect();
             stack.extend(kids.into_iter().rev());
         }
-        let mut bindings = Vec::new();
+        let mut bindings: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut imports = Vec::new();
         for &n in &nodes {
             match n.kind() {
@@ -181,7 +182,7 @@ impl<'a> Ctx<'a> {
                     if let (Some(l), Some(r)) = (field(n, "left"), field(n, "right"))
                         && l.kind() == "identifier"
                     {
-                        bindings.push((text(l, src), r));
+                        bindings.entry(text(l, src)).or_default().push(r);
                     }
                 }
                 "import_statement" | "import_from_statement" => {
@@ -209,6 +210,27 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The nodes inside `n` (itself included), in source order: a slice of
+    /// [`Ctx::nodes`] (a preorder walk keeps every subtree contiguous).
+    pub fn subtree(&self, n: Node<'_>) -> &[Node<'a>] {
+        let from = self
+            .nodes
+            .partition_point(|x| x.start_byte() < n.start_byte());
+        let Some(at) = self.nodes[from..]
+            .iter()
+            .take_while(|x| x.start_byte() == n.start_byte())
+            .position(|x| x.id() == n.id())
+            .map(|i| from + i)
+        else {
+            return &[];
+        };
+        let len = self.nodes[at + 1..]
+            .iter()
+            .take_while(|x| x.start_byte() < n.end_byte())
+            .count();
+        &self.nodes[at..at + 1 + len]
+    }
+
     pub fn text(&self, n: Node<'_>) -> &'a str {
         text(n, self.src)
     }
@@ -220,13 +242,18 @@ impl<'a> Ctx<'a> {
     /// The value bound to `name` most recently before `at`, else the first
     /// binding of it anywhere in the file.
     pub fn binding(&self, name: &str, at: usize) -> Option<Node<'a>> {
-        self.bindings
-            .iter()
+        let all = self.bindings.get(name)?;
+        all.iter()
             .rev()
-            .find(|(n, v)| *n == name && v.end_byte() <= at)
-            .or_else(|| self.bindings.iter().find(|(n, _)| *n == name))
-            .map(|(_, v)| *v)
+            .find(|v| v.end_byte() <= at)
+            .or_else(|| all.first())
+            .copied()
     }
+}
+
+/// Source text on one line, for messages (`stop_after_attempt(\n  N)`).
+pub fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 pub fn span(n: Node<'_>) -> Span {
