@@ -204,7 +204,7 @@ fn tenacity_defaults(at: Node<'_>) -> RetryPolicy {
         span(at),
         default_attempts(
             AttemptCount::Unbounded,
-            "no `stop=`: tenacity's default `stop_never`",
+            "no stop=: tenacity's default stop_never",
             at,
         ),
     );
@@ -543,7 +543,7 @@ fn backoff_policy(ctx: &Ctx<'_>, call: Node<'_>, what: &str) -> RetryPolicy {
         span(call),
         default_attempts(
             AttemptCount::Unbounded,
-            "no `max_tries`: backoff's default `None` (no limit)",
+            "no max_tries: backoff's default None, no limit",
             call,
         ),
     );

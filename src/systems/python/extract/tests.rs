@@ -156,3 +156,63 @@ fn uninteresting_files_are_not_wanted() {
     assert!(wants(b"import requests\n"));
     assert!(wants(b"from tenacity import retry\n"));
 }
+
+#[test]
+fn a_decorator_applied_by_call_retries_the_named_function() {
+    // ironic-python-agent: `retry = tenacity.retry(..)` then
+    // `retry(self._do_lookup)(..)` is one policy, not a second bare one.
+    let src = "import requests\nimport tenacity\n\nclass C:\n    def lookup(self):\n        retry = tenacity.retry(\n            retry=tenacity.retry_if_result(lambda r: r is False),\n            stop=tenacity.stop_after_attempt(5),\n            wait=tenacity.wait_fixed(2))\n        return retry(self._do_lookup)()\n\n    def _do_lookup(self):\n        return requests.get('http://ironic:6385/v1/lookup', timeout=10)\n";
+    let f = read(src);
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(p.name.as_deref(), Some("tenacity on _do_lookup"));
+    assert_eq!(f.edges.len(), 1);
+    assert_eq!(f.edges[0].policies, vec![0]);
+}
+
+#[test]
+fn a_loop_over_data_is_not_a_retry() {
+    // ironic-python-agent `get_bmc_address`: one try per IPMI channel.
+    let f = read(
+        "import time\n\ndef bmc():\n    for channel in range(1, 12):\n        out = execute('ipmitool lan print {}'.format(channel))\n        try:\n            parse(out)\n        except ValueError:\n            continue\n        return out\n",
+    );
+    assert!(f.policies.is_empty(), "{:#?}", f.policies);
+    // An attempt counter that is only logged and compared is a retry.
+    let p = only(
+        "import time\n\ndef stat(dev, attempts):\n    for attempt in range(3):\n        try:\n            return os.stat(dev)\n        except OSError as e:\n            LOG.debug('attempt %d', attempt + 1)\n            time.sleep(1)\n",
+    );
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(
+        p.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_secs(1)
+        }
+    );
+}
+
+#[test]
+fn kwargs_may_hold_the_timeout() {
+    // ironic-python-agent `_download_with_proxy`.
+    let p = only(
+        "import time\nimport requests\n\ndef download(url, attrs):\n    session = requests.Session()\n    for attempt in range(3):\n        try:\n            return session.get(url, **attrs)\n        except requests.RequestException:\n            time.sleep(5)\n",
+    );
+    assert_eq!(p.per_try_timeout.unwrap().value, Timeout::Unknown);
+    assert!(p.overall_timeout.is_none());
+}
+
+#[test]
+fn urllib3_read_errors_are_ambiguous_timeouts_and_methods_are_read() {
+    let p =
+        only("import urllib3\nr = urllib3.Retry(backoff_factor=0.1, allowed_methods=['POST'])\n");
+    assert_eq!(p.methods.value, Methods::Set(vec!["POST".into()]));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(11));
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!()
+    };
+    assert!(
+        conditions
+            .iter()
+            .any(|c| c.value == Condition::Transport("read timeout".into()))
+    );
+}

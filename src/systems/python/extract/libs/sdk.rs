@@ -64,7 +64,7 @@ pub(super) fn urllib3_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolic
         },
         None => default_attempts(
             AttemptCount::Finite(sys::URLLIB3_TOTAL + 1),
-            "no `total`: urllib3's default `total=10` (retries)",
+            "no total: urllib3's default total=10 retries",
             call,
         ),
     };
@@ -107,7 +107,7 @@ pub(super) fn urllib3_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolic
     // 413/429/503 with a `Retry-After`).
     let mut conditions = vec![
         Located::default_at(Condition::Transport("connect".into()), span(call)),
-        Located::default_at(Condition::Transport("read".into()), span(call)),
+        Located::default_at(Condition::Transport("read timeout".into()), span(call)),
     ];
     if let Some(list) = args.kw("status_forcelist") {
         let list = resolve(ctx, list);
@@ -199,7 +199,7 @@ pub(super) fn adapter_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolic
         RetryOn::Listed {
             conditions: vec![
                 Located::default_at(Condition::Transport("connect".into()), span(m)),
-                Located::default_at(Condition::Transport("read".into()), span(m)),
+                Located::default_at(Condition::Transport("read timeout".into()), span(m)),
             ],
         },
         span(m),
@@ -262,9 +262,7 @@ pub(super) fn botocore_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPoli
         let mode = mode.as_deref().unwrap_or("legacy");
         default_attempts(
             AttemptCount::Finite(default_count),
-            &format!(
-                "no `max_attempts`: botocore's {mode} mode default of {default_count} attempts"
-            ),
+            &format!("no max_attempts: botocore's {mode} mode default of {default_count} attempts"),
             call,
         )
     };
@@ -305,7 +303,7 @@ pub(super) fn celery_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy
         at,
         default_attempts(
             AttemptCount::Finite(sys::CELERY_MAX_RETRIES + 1),
-            "no `max_retries`: Celery's default of 3 retries",
+            "no max_retries: Celery's default of 3 retries",
             call,
         ),
     );
