@@ -69,6 +69,15 @@ pub const URLLIB3_RETRY_AFTER_STATUSES: &[u16] = &[413, 429, 503];
 // backoff, no status retried). `requests.get(url)` without `timeout=`
 // waits for ever.
 
+// httpx (https://github.com/encode/httpx): `HTTPTransport(retries=n)`
+// passes `retries` to httpcore's connection pool, which retries only
+// `ConnectError`/`ConnectTimeout` (https://github.com/encode/httpcore,
+// `httpcore/_async/connection.py`, 1.x: `RETRIES_BACKOFF_FACTOR = 0.5  #
+// 0s, 0.5s, 1s, 2s, 4s, etc.`, `exponential_backoff`), no jitter.
+
+/// httpcore's `RETRIES_BACKOFF_FACTOR`.
+pub const HTTPX_CONNECT_BACKOFF: Duration = Duration::from_millis(500);
+
 // ---------------------------------------------------------------------------
 // botocore (https://github.com/boto/botocore): `Config(retries={...})`.
 // `botocore/args.py` `_compute_retry_max_attempts`: `max_attempts` in a

@@ -233,12 +233,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             });
         }
     }
-    let mounted = ctx.src.contains(".mount(");
+    // Adapters mounted on a session, transports given to a client.
+    let mounted = ctx.src.contains(".mount(") || ctx.src.contains("transport=");
     let adapters: Vec<usize> = facts
         .policies
         .iter()
         .enumerate()
-        .filter(|(_, p)| matches!(&p.system, System::PythonLib(l) if l == "urllib3"))
+        .filter(
+            |(_, p)| matches!(&p.system, System::PythonLib(l) if l == "urllib3" || l == "httpx"),
+        )
         .map(|(i, _)| i)
         .collect();
     // Calls in retried scopes: their methods and timeouts.

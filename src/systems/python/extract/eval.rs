@@ -103,7 +103,7 @@ fn num(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<f64> {
 /// `None`).
 pub fn seconds(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Duration> {
     let v = number(ctx, n)?;
-    (v >= 0.0 && v < 1e12).then(|| Duration::from_secs_f64(v))
+    (0.0..1e12).contains(&v).then(|| Duration::from_secs_f64(v))
 }
 
 /// A timeout value: seconds, Python's `None` (no timeout), or unknown.

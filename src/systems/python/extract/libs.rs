@@ -71,6 +71,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                     "Retry" if urllib3 && !full.contains("api_core") => sdk::urllib3_policy(ctx, n),
                     "HTTPAdapter" if urllib3 => sdk::adapter_policy(ctx, n),
                     "Config" if botocore => sdk::botocore_policy(ctx, n),
+                    "HTTPTransport" | "AsyncHTTPTransport" if ctx.imports("httpx") => {
+                        sdk::httpx_transport_policy(ctx, n)
+                    }
                     "task" | "shared_task" if ctx.imports("celery") => sdk::celery_policy(ctx, n),
                     _ => None,
                 };

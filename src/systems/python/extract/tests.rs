@@ -216,3 +216,16 @@ fn urllib3_read_errors_are_ambiguous_timeouts_and_methods_are_read() {
             .any(|c| c.value == Condition::Transport("read timeout".into()))
     );
 }
+
+#[test]
+fn an_httpx_transport_retries_connections_only_for_its_clients_calls() {
+    let f = read(
+        "import httpx\ntransport = httpx.HTTPTransport(retries=2)\nclient = httpx.Client(transport=transport)\nclient.post('http://orders:8080/orders')\n",
+    );
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(p.methods.value, Methods::All);
+    assert_eq!(f.edges.len(), 1);
+    assert_eq!(f.edges[0].policies, vec![0]);
+}

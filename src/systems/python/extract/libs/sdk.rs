@@ -216,6 +216,48 @@ pub(super) fn adapter_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolic
     Some(p)
 }
 
+/// `httpx.HTTPTransport(retries=n)`: n retries of failed connections
+/// only, 0 s then 0.5 s x 2^k apart (read here as 0.5 s x 2^(n-1) from the
+/// first), no jitter. No `retries` retries nothing.
+pub(super) fn httpx_transport_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
+    let args = Args::of(ctx, call);
+    let r = args.kw("retries")?;
+    let n = eval::number(ctx, r);
+    if n.is_some_and(|n| n < 1.0) {
+        return None;
+    }
+    let count = n.map_or(AttemptCount::Unknown, |n| {
+        AttemptCount::Finite(n as u64 + 1)
+    });
+    let mut p = policy(
+        "httpx",
+        span(call),
+        attempts(count, format!("retries={} (retries)", ctx.text(r)), r),
+    );
+    p.name = Some(format!("HTTPTransport(retries={})", ctx.text(r)));
+    p.delay = Located::default_at(
+        Delay::Exponential {
+            base: sys::HTTPX_CONNECT_BACKOFF,
+            multiplier: 2.0,
+            cap: None,
+        },
+        span(call),
+    );
+    p.jitter = Located::default_at(Jitter::None, span(call));
+    p.retry_on = Located::default_at(
+        RetryOn::Listed {
+            conditions: vec![Located::default_at(
+                Condition::Transport("connect".into()),
+                span(call),
+            )],
+        },
+        span(call),
+    );
+    // A connection that failed carried no request: every method is safe.
+    p.methods = Located::default_at(Methods::All, span(call));
+    Some(p)
+}
+
 // ---------------------------------------------------------------------------
 // botocore
 
