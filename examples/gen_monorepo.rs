@@ -206,14 +206,19 @@ fn service(w: &mut Writer, i: usize, n: usize, seed: u64) -> io::Result<()> {
         let module = format!("{}_{j}", r.pick(NOUNS).to_ascii_lowercase());
         w.file(&format!("src/{module}.rs"), &rust(&mut r, j < 2, &next))?;
     }
-    // Files no extractor wants (20).
+    // Files no extractor wants (19), and a Python client.
     w.file("README.md", &prose(&mut r, &me, 40))?;
     for d in 0..3 {
         w.file(&format!("docs/design-{d}.md"), &prose(&mut r, &me, 80))?;
     }
     w.file("CHANGELOG.md", &prose(&mut r, &me, 30))?;
     for p in 0..3 {
-        w.file(&format!("scripts/tool_{p}.py"), &python(&mut r))?;
+        // The third is a Python client of the next service, which the
+        // Python reader reads (the randomness is drawn all the same, so
+        // the rest of the tree is as it was).
+        let body = python(&mut r);
+        let body = if p == 2 { python_client(&next) } else { body };
+        w.file(&format!("scripts/tool_{p}.py"), &body)?;
     }
     for p in 0..3 {
         w.file(&format!("web/src/component{p}.ts"), &typescript(&mut r))?;
@@ -506,6 +511,17 @@ fn python(r: &mut Rng) -> String {
     }
     s.push_str("if __name__ == '__main__':\n    print(json.dumps(step_0(json.load(sys.stdin))))\n");
     s
+}
+
+/// A Python client with a tenacity retry around a `requests` call (no
+/// randomness drawn: the rest of the tree stays as it was).
+fn python_client(next: &str) -> String {
+    format!(
+        "import requests\nfrom tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential\n\n\n\
+         @retry(\n    stop=stop_after_attempt(3),\n    wait=wait_random_exponential(multiplier=0.5, max=10),\n\
+         \x20   retry=retry_if_exception_type(requests.ConnectionError),\n)\n\
+         def fetch(item_id):\n    return requests.get(f\"http://{next}:8080/api/{{item_id}}\", timeout=2).json()\n"
+    )
 }
 
 fn typescript(r: &mut Rng) -> String {

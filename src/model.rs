@@ -105,6 +105,10 @@ macro_rules! declare_system {
         pub enum System {
             $($($(#[$doc])* $variant,)*)*
             RustCrate(String),
+            /// A Python retry library (`tenacity`, `backoff`, `urllib3`,
+            /// `celery`) or a hand-written loop (`loop`), by name:
+            /// `crate::systems::python`.
+            PythonLib(String),
         }
     };
 }

@@ -35,6 +35,7 @@ fn generated_monorepo_is_scanned_without_errors() {
         ("grpc", 1),
         ("istio", 1),
         ("nginx", 1),
+        ("python", 1),
         ("resilience4j", 2),
         ("rust", 2),
         ("workload", 1),

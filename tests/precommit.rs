@@ -21,6 +21,7 @@ const ENDINGS: &[&str] = &[
     ".properties",
     ".rs",
     ".java",
+    ".py",
     ".conf",
     ".nginx",
     ".conf.template",

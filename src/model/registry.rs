@@ -12,8 +12,9 @@
 //! Adding a system is one folder (`scripts/new-system.sh`), one line
 //! here, and its `pub mod` in `src/systems/mod.rs` (rustfmt only formats
 //! files it reaches through `mod` items, so the module is not declared by
-//! the macro; a test checks every folder is registered). A Rust crate (`System::RustCrate`) is not listed: it carries its
-//! name and `systems::rust::crate_spec` gives its words.
+//! the macro; a test checks every folder is registered). A library named by its name (`System::RustCrate`, `System::PythonLib`)
+//! is not a variant of the list: it carries its name, and its folder's
+//! `crate_spec` / `lib_spec` gives its words (the folder is still listed).
 
 /// Call `$callback!` with every system of the registry.
 macro_rules! for_each_system {
@@ -53,6 +54,7 @@ macro_rules! for_each_system {
             dotnet { Polly: POLLY, DotnetStandard: STANDARD },
             rust { RustLoop: RUST_LOOP },
             knative { Knative: SPEC },
+            python {},
         }
     };
 }

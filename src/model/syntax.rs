@@ -21,6 +21,8 @@ pub enum Syntax {
     /// nginx configuration.
     Nginx,
     Rust,
+    /// Python source, read with tree-sitter (`crate::systems::python`).
+    Python,
     /// A build file read for library versions (`crate::versions`).
     Build(BuildKind),
 }
@@ -29,14 +31,14 @@ impl Syntax {
     /// Whether the file is program source (its calls are made by the
     /// program it builds), not configuration.
     pub fn is_source(self) -> bool {
-        matches!(self, Syntax::Java | Syntax::Rust)
+        matches!(self, Syntax::Java | Syntax::Rust | Syntax::Python)
     }
 
     /// The comment markers of the syntax, for `retrylint:` directives.
     pub fn comment_markers(self) -> &'static [&'static str] {
         match self {
             // YAML, nginx and TOML (a Cargo.lock or version catalog).
-            Syntax::Yaml | Syntax::Nginx => &["#"],
+            Syntax::Yaml | Syntax::Nginx | Syntax::Python => &["#"],
             Syntax::Json => &[],
             // .NET's JSON configuration provider skips comments.
             Syntax::Jsonc | Syntax::Java | Syntax::Rust => &["//", "/*"],

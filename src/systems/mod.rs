@@ -28,6 +28,7 @@ pub mod java;
 pub mod knative;
 pub mod linkerd;
 pub mod nginx;
+pub mod python;
 pub mod read;
 pub mod resilience4j;
 pub mod rust;
@@ -52,6 +53,7 @@ macro_rules! register {
                 match self {
                     $($(System::$variant => &$folder::$spec,)*)*
                     System::RustCrate(name) => rust::crate_spec(name),
+                    System::PythonLib(name) => python::lib_spec(name),
                 }
             }
         }
@@ -196,6 +198,7 @@ impl System {
     pub fn label(&self) -> String {
         match self {
             System::RustCrate(name) => name.clone(),
+            System::PythonLib(name) => python::lib_label(name),
             other => other.spec().label.into(),
         }
     }
@@ -234,6 +237,9 @@ mod tests {
         let mut all = REGISTERED.to_vec();
         for c in ["backon", "backoff", "tokio-retry", "reqwest-retry", "tower"] {
             all.push(System::RustCrate(c.into()));
+        }
+        for l in ["tenacity", "backoff", "urllib3", "celery", "loop"] {
+            all.push(System::PythonLib(l.into()));
         }
         all
     }

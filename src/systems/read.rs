@@ -73,6 +73,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
             return wanted.then_some(Syntax::Properties);
         }
         "rs" => return (rust::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Rust),
+        "py" => return super::python::extract::wants(bytes).then_some(Syntax::Python),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
@@ -129,6 +130,7 @@ pub fn supported_by_name(path: &Path) -> bool {
         || (name.ends_with(".properties") && properties::is_spring_config_name(&name))
         || name == "nginx.conf"
         || name.ends_with(".rs")
+        || name.ends_with(".py")
 }
 
 #[cfg(test)]
@@ -175,6 +177,7 @@ pub fn extract_with_outer(
         Syntax::Properties => properties::extract(path, text, outer, &mut facts),
         Syntax::Nginx => nginx::extract(text, &mut facts),
         Syntax::Rust => rust::extract(path, text, &mut facts),
+        Syntax::Python => super::python::extract::extract(path, text, &mut facts),
         Syntax::Build(kind) => {
             if let Some(build) = build::extract(kind, text) {
                 facts.build = Some(build);
@@ -358,6 +361,7 @@ pub fn wanted_by_name(path: &Path) -> bool {
         ".json",
         ".properties",
         ".rs",
+        ".py",
         ".java",
         ".conf",
         ".nginx",

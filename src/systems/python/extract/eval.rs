@@ -1,0 +1,375 @@
+//! Values of Python expressions the reader needs: numbers (seconds,
+//! counts) and strings (URLs), following names bound in the file, up to
+//! [`MAX_DEPTH`]. A part that cannot be read is [`UNKNOWN`] in a string
+//! and `None` for a number.
+
+use super::{Args, Ctx, MAX_DEPTH, callee, field, named_children};
+use std::time::Duration;
+use tree_sitter::Node;
+
+/// Stands for a part of a string the reader cannot know.
+pub const UNKNOWN: char = '\u{0}';
+
+/// A number: literals, names bound to one, `+ - * / // **`, `min`/`max`,
+/// unary minus.
+pub fn number(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
+    num(ctx, n, 0)
+}
+
+fn num(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<f64> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match n.kind() {
+        "integer" => {
+            let t = ctx.text(n).replace('_', "");
+            let t = t.trim_end_matches(['l', 'L']);
+            if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                return i64::from_str_radix(h, 16).ok().map(|v| v as f64);
+            }
+            t.parse::<f64>().ok()
+        }
+        "float" => ctx.text(n).replace('_', "").parse::<f64>().ok(),
+        "parenthesized_expression" => named_children(n)
+            .first()
+            .and_then(|c| num(ctx, *c, depth + 1)),
+        "unary_operator" => {
+            let v = num(ctx, field(n, "argument")?, depth + 1)?;
+            let op = field(n, "operator").map_or("", |o| ctx.text(o));
+            Some(if op == "-" { -v } else { v })
+        }
+        "binary_operator" => {
+            let a = num(ctx, field(n, "left")?, depth + 1)?;
+            let b = num(ctx, field(n, "right")?, depth + 1)?;
+            let op = field(n, "operator").map_or("", |o| ctx.text(o));
+            let v = match op {
+                "+" => a + b,
+                "-" => a - b,
+                "*" => a * b,
+                "/" if b != 0.0 => a / b,
+                "//" if b != 0.0 => (a / b).floor(),
+                "**" => a.powf(b),
+                _ => return None,
+            };
+            v.is_finite().then_some(v)
+        }
+        "identifier" => {
+            let v = ctx.binding(ctx.text(n), n.start_byte())?;
+            if v.id() == n.id() {
+                return None;
+            }
+            num(ctx, v, depth + 1)
+        }
+        "call" => {
+            let (_, last) = callee(ctx, n);
+            let args = Args::of(ctx, n);
+            match last {
+                "int" | "float" if args.positional.len() == 1 => {
+                    num(ctx, args.positional[0], depth + 1)
+                }
+                "min" | "max" if !args.positional.is_empty() => {
+                    let vs: Option<Vec<f64>> = args
+                        .positional
+                        .iter()
+                        .map(|a| num(ctx, *a, depth + 1))
+                        .collect();
+                    let vs = vs?;
+                    let f = if last == "min" { f64::min } else { f64::max };
+                    vs.into_iter().reduce(f)
+                }
+                // `timedelta(seconds=..)` as seconds.
+                "timedelta" => {
+                    let mut total = 0.0;
+                    for (k, v) in &args.keywords {
+                        let unit = match *k {
+                            "milliseconds" => 0.001,
+                            "seconds" => 1.0,
+                            "minutes" => 60.0,
+                            "hours" => 3600.0,
+                            _ => return None,
+                        };
+                        total += unit * num(ctx, *v, depth + 1)?;
+                    }
+                    Some(total)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A number of seconds as a duration (negative and absurd values are
+/// `None`).
+pub fn seconds(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Duration> {
+    let v = number(ctx, n)?;
+    (0.0..1e12).contains(&v).then(|| Duration::from_secs_f64(v))
+}
+
+/// A timeout value: seconds, Python's `None` (no timeout), or unknown.
+pub enum Secs {
+    Value(Duration),
+    None,
+    Unknown,
+}
+
+/// A timeout argument: a number of seconds, `None`, or a requests
+/// `(connect, read)` tuple (read as their sum: the longest one try can
+/// take).
+pub fn seconds_or_none(ctx: &Ctx<'_>, n: Node<'_>) -> Secs {
+    let n = resolve(ctx, n);
+    match n.kind() {
+        "none" => Secs::None,
+        "tuple" => {
+            let parts = named_children(n);
+            let mut sum = Duration::ZERO;
+            for p in parts {
+                match seconds(ctx, p) {
+                    Some(d) => sum += d,
+                    None => return Secs::Unknown,
+                }
+            }
+            Secs::Value(sum)
+        }
+        _ => match seconds(ctx, n) {
+            Some(d) => Secs::Value(d),
+            None => Secs::Unknown,
+        },
+    }
+}
+
+/// Follow a name to the value bound to it (one step per name, up to
+/// [`MAX_DEPTH`] names).
+pub fn resolve<'a>(ctx: &Ctx<'a>, mut n: Node<'a>) -> Node<'a> {
+    for _ in 0..MAX_DEPTH {
+        if n.kind() == "parenthesized_expression"
+            && let Some(c) = named_children(n).first()
+        {
+            n = *c;
+            continue;
+        }
+        if n.kind() != "identifier" {
+            return n;
+        }
+        match ctx.binding(ctx.text(n), n.start_byte()) {
+            Some(v) if v.id() != n.id() => n = v,
+            _ => return n,
+        }
+    }
+    n
+}
+
+/// A boolean literal (`True`/`False`), following names.
+pub fn boolean(ctx: &Ctx<'_>, n: Node<'_>) -> Option<bool> {
+    match resolve(ctx, n).kind() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// A string: literals (f-strings with their parts read where they can
+/// be), `+` joins, `%`-less `.format(..)`, `os.environ.get(K, default)` /
+/// `os.getenv(K, default)` (the default), `x if c else y` (the first
+/// branch that reads), dictionary literals subscripted by a string, and
+/// names bound to any of these. Unknown parts are [`UNKNOWN`].
+pub fn string(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
+    let mut budget = 256usize;
+    string_at(ctx, n, 0, &mut budget)
+}
+
+fn string_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, budget: &mut usize) -> Option<String> {
+    if depth > MAX_DEPTH || *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    match n.kind() {
+        "string" => Some(literal(ctx, n, depth, budget)),
+        "concatenated_string" => {
+            let mut out = String::new();
+            for p in named_children(n) {
+                out.push_str(&literal(ctx, p, depth, budget));
+            }
+            Some(out)
+        }
+        "parenthesized_expression" => named_children(n)
+            .first()
+            .and_then(|c| string_at(ctx, *c, depth + 1, budget)),
+        "binary_operator" => {
+            let op = field(n, "operator").map_or("", |o| ctx.text(o));
+            if op != "+" {
+                return None;
+            }
+            let a = string_at(ctx, field(n, "left")?, depth + 1, budget)
+                .unwrap_or_else(|| UNKNOWN.to_string());
+            let b = string_at(ctx, field(n, "right")?, depth + 1, budget)
+                .unwrap_or_else(|| UNKNOWN.to_string());
+            Some(a + &b)
+        }
+        "identifier" => {
+            let v = ctx.binding(ctx.text(n), n.start_byte())?;
+            if v.id() == n.id() {
+                return None;
+            }
+            string_at(ctx, v, depth + 1, budget)
+        }
+        "conditional_expression" => {
+            // `a if cond else b`: the children are a, cond, b.
+            let kids = named_children(n);
+            let a = kids.first()?;
+            let b = kids.get(2)?;
+            string_at(ctx, *a, depth + 1, budget).or_else(|| string_at(ctx, *b, depth + 1, budget))
+        }
+        "subscript" => {
+            let value = resolve(ctx, field(n, "value")?);
+            let key = string_at(ctx, field(n, "subscript")?, depth + 1, budget)?;
+            if value.kind() != "dictionary" {
+                return None;
+            }
+            for pair in named_children(value) {
+                if pair.kind() != "pair" {
+                    continue;
+                }
+                let (Some(k), Some(v)) = (field(pair, "key"), field(pair, "value")) else {
+                    continue;
+                };
+                if string_at(ctx, k, depth + 1, budget).as_deref() == Some(key.as_str()) {
+                    return string_at(ctx, v, depth + 1, budget);
+                }
+            }
+            None
+        }
+        "call" => {
+            let (full, last) = callee(ctx, n);
+            let args = Args::of(ctx, n);
+            if matches!(
+                full,
+                "os.environ.get" | "os.getenv" | "environ.get" | "getenv"
+            ) {
+                return match args.get("default", 1) {
+                    Some(d) => string_at(ctx, d, depth + 1, budget),
+                    None => Some(UNKNOWN.to_string()),
+                };
+            }
+            if last == "str" && args.positional.len() == 1 {
+                return string_at(ctx, args.positional[0], depth + 1, budget)
+                    .or_else(|| Some(UNKNOWN.to_string()));
+            }
+            if last == "format"
+                && let Some(recv) = field(n, "function").and_then(|f| field(f, "object"))
+            {
+                let template = string_at(ctx, recv, depth + 1, budget)?;
+                return Some(format_template(ctx, &template, &args, depth, budget));
+            }
+            None
+        }
+        "integer" | "float" => Some(ctx.text(n).to_string()),
+        _ => None,
+    }
+}
+
+/// A string literal's content; an f-string's interpolations read where
+/// they can be, else [`UNKNOWN`].
+fn literal(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, budget: &mut usize) -> String {
+    let mut out = String::new();
+    for c in named_children(n) {
+        match c.kind() {
+            "string_content" => out.push_str(ctx.text(c)),
+            "escape_sequence" => out.push_str(match ctx.text(c) {
+                "\\n" => "\n",
+                "\\t" => "\t",
+                "\\\"" => "\"",
+                "\\'" => "'",
+                "\\\\" => "\\",
+                _ => "",
+            }),
+            "interpolation" => {
+                let v = field(c, "expression")
+                    .or_else(|| named_children(c).first().copied())
+                    .and_then(|e| string_at(ctx, e, depth + 1, budget));
+                match v {
+                    Some(v) => out.push_str(&v),
+                    None => out.push(UNKNOWN),
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `"{0}{1}".format(a, b)` / `"{}".format(a)` / `"{host}".format(host=h)`.
+fn format_template(
+    ctx: &Ctx<'_>,
+    template: &str,
+    args: &Args<'_>,
+    depth: usize,
+    budget: &mut usize,
+) -> String {
+    let mut out = String::new();
+    let mut next = 0usize;
+    let mut rest = template;
+    while let Some(i) = rest.find('{') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        if let Some(stripped) = after.strip_prefix('{') {
+            out.push('{');
+            rest = stripped;
+            continue;
+        }
+        let Some(j) = after.find('}') else {
+            out.push_str(&rest[i..]);
+            return out;
+        };
+        let key = after[..j].split([':', '!']).next().unwrap_or("");
+        let arg = if key.is_empty() {
+            next += 1;
+            args.positional.get(next - 1).copied()
+        } else if let Ok(k) = key.parse::<usize>() {
+            args.positional.get(k).copied()
+        } else {
+            args.kw(key)
+        };
+        match arg.and_then(|a| string_at(ctx, a, depth + 1, budget)) {
+            Some(v) => out.push_str(&v),
+            None => out.push(UNKNOWN),
+        }
+        rest = &after[j + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The host of an HTTP(S) URL whose scheme and host are known, or of a
+/// gRPC target `host:port`.
+pub fn url_host(url: &str) -> Option<String> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))?;
+    host_of(rest)
+}
+
+/// The host of `host[:port][/...]`, when it is known and not local.
+pub fn host_of(rest: &str) -> Option<String> {
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let bare = host.rsplit_once(':').map_or(host, |(h, _)| h);
+    if bare.is_empty()
+        || bare.contains(UNKNOWN)
+        || bare.contains(['{', '}', ' ', '%', '$', '<'])
+        || matches!(
+            bare,
+            "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]" | "::1"
+        )
+        || bare.starts_with("example.")
+        || bare.ends_with(".example.com")
+        || bare.ends_with(".example.org")
+    {
+        return None;
+    }
+    // A port that is not known is still the same host.
+    let host = match host.rsplit_once(':') {
+        Some((h, p)) if p.contains(UNKNOWN) => h,
+        _ => host,
+    };
+    Some(host.to_string())
+}

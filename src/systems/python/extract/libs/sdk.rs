@@ -1,0 +1,413 @@
+//! urllib3 `Retry` and requests' `HTTPAdapter(max_retries=..)`, botocore
+//! `Config(retries=..)`, Celery tasks with `autoretry_for`.
+
+use super::super::eval::{self, resolve};
+use super::super::{Args, Ctx, field, named_children, policy, span};
+use super::{attempts, default_attempts, exception_names, secs};
+use crate::model::*;
+use crate::systems::python as sys;
+use std::time::Duration;
+use tree_sitter::Node;
+
+// ---------------------------------------------------------------------------
+// urllib3 / requests
+
+pub(super) fn urllib3_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
+    let args = Args::of(ctx, call);
+    // google-api-core's `Retry(initial=, maximum=, ...)` is not urllib3's.
+    if ["initial", "maximum", "multiplier", "predicate", "deadline"]
+        .iter()
+        .any(|k| args.kw(k).is_some())
+    {
+        return None;
+    }
+    let at = |n: Node<'_>| span(n);
+    let total = args.get("total", 0);
+    let count_of = |n: Node<'_>| -> Option<AttemptCount> {
+        let r = resolve(ctx, n);
+        match r.kind() {
+            "false" => Some(AttemptCount::Finite(1)),
+            "none" => None,
+            _ => Some(match eval::number(ctx, r) {
+                Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
+                _ => AttemptCount::Unknown,
+            }),
+        }
+    };
+    let attempts_l = match total {
+        Some(t) => match count_of(t) {
+            Some(c) => attempts(c, format!("total={} (retries)", ctx.text(t)), t),
+            // `total=None`: the per-kind counters limit it.
+            None => {
+                let kinds: Vec<AttemptCount> = ["connect", "read", "status", "other"]
+                    .iter()
+                    .filter_map(|k| args.kw(k))
+                    .filter_map(count_of)
+                    .collect();
+                let count = if kinds.is_empty() {
+                    AttemptCount::Unbounded
+                } else if kinds.iter().all(|c| c.finite().is_some()) {
+                    // Each kind counts its own retries.
+                    AttemptCount::Finite(
+                        kinds
+                            .iter()
+                            .filter_map(|c| c.finite())
+                            .map(|n| n - 1)
+                            .sum::<u64>()
+                            + 1,
+                    )
+                } else {
+                    AttemptCount::Unknown
+                };
+                attempts(count, format!("total={}", ctx.text(t)), t)
+            }
+        },
+        None => default_attempts(
+            AttemptCount::Finite(sys::URLLIB3_TOTAL + 1),
+            "no total: urllib3's default total=10 retries",
+            call,
+        ),
+    };
+    let mut p = policy("urllib3", span(call), attempts_l);
+    p.name = Some(format!("Retry({})", short_args(ctx, call)));
+    let cap = match args.kw("backoff_max") {
+        Some(m) => eval::seconds(ctx, m),
+        None => Some(sys::URLLIB3_BACKOFF_MAX),
+    };
+    p.delay = match args.kw("backoff_factor") {
+        None => Located::default_at(Delay::None, span(call)),
+        Some(f) => Located::written(
+            match eval::number(ctx, f) {
+                Some(v) if v <= 0.0 => Delay::None,
+                // The first retry goes at once, then `factor x 2^(n-1)`:
+                // read as `factor x 2^(n-1)` from the first (one wait
+                // of `factor` more than urllib3's).
+                Some(v) => Delay::Exponential {
+                    base: secs(v),
+                    multiplier: 2.0,
+                    cap,
+                },
+                None => Delay::Unknown,
+            },
+            at(f),
+        ),
+    };
+    p.jitter = match args.kw("backoff_jitter") {
+        None => Located::default_at(Jitter::None, span(call)),
+        Some(j) => Located::written(
+            match eval::number(ctx, j) {
+                Some(v) if v <= 0.0 => Jitter::None,
+                Some(_) => Jitter::Additive,
+                None => Jitter::Unknown,
+            },
+            at(j),
+        ),
+    };
+    // Connection and read errors always; statuses only when listed (and
+    // 413/429/503 with a `Retry-After`).
+    let mut conditions = vec![
+        Located::default_at(Condition::Transport("connect".into()), span(call)),
+        Located::default_at(Condition::Transport("read timeout".into()), span(call)),
+    ];
+    if let Some(list) = args.kw("status_forcelist") {
+        let list = resolve(ctx, list);
+        for s in named_children(list) {
+            if let Some(v) = eval::number(ctx, s).filter(|v| (100.0..600.0).contains(v)) {
+                conditions.push(Located::written(Condition::status(v as u16), span(s)));
+            }
+        }
+        if !matches!(list.kind(), "list" | "tuple" | "set") {
+            conditions.push(Located::written(Condition::Predicate, span(list)));
+        }
+    }
+    p.retry_on = Located::written(RetryOn::Listed { conditions }, span(call));
+    let methods = args
+        .kw("allowed_methods")
+        .or_else(|| args.kw("method_whitelist"));
+    p.methods = match methods {
+        None => Located::default_at(
+            Methods::Set(
+                sys::URLLIB3_ALLOWED_METHODS
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect(),
+            ),
+            span(call),
+        ),
+        Some(m) => {
+            let r = resolve(ctx, m);
+            let v = match r.kind() {
+                // `None`/`False`: every method, POST included.
+                "none" | "false" => Methods::All,
+                "list" | "tuple" | "set" | "call" => {
+                    let items = if r.kind() == "call" {
+                        field(r, "arguments")
+                            .and_then(|a| named_children(a).first().copied())
+                            .map(|l| named_children(resolve(ctx, l)))
+                            .unwrap_or_default()
+                    } else {
+                        named_children(r)
+                    };
+                    let ms: Option<Vec<String>> = items
+                        .iter()
+                        .map(|i| eval::string(ctx, *i).map(|s| s.to_ascii_uppercase()))
+                        .collect();
+                    ms.map_or(Methods::Unknown, Methods::Set)
+                }
+                _ => Methods::Unknown,
+            };
+            Located::written(v, span(m))
+        }
+    };
+    Some(p)
+}
+
+fn short_args(ctx: &Ctx<'_>, call: Node<'_>) -> String {
+    let t = field(call, "arguments").map_or("", |a| ctx.text(a));
+    let t = t.trim_start_matches('(').trim_end_matches(')');
+    let t: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    if t.chars().count() > 60 {
+        format!("{}..", t.chars().take(57).collect::<String>())
+    } else {
+        t
+    }
+}
+
+/// `HTTPAdapter(max_retries=n)` with a number: `Retry.from_int(n)`, no
+/// backoff and no status retried. A `Retry` object is its own policy;
+/// no `max_retries` retries nothing.
+pub(super) fn adapter_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
+    let args = Args::of(ctx, call);
+    let m = args.get("max_retries", 2)?;
+    let n = eval::number(ctx, m)?;
+    if n < 1.0 {
+        return None;
+    }
+    let mut p = policy(
+        "urllib3",
+        span(call),
+        attempts(
+            AttemptCount::Finite(n as u64 + 1),
+            format!("max_retries={} (retries)", ctx.text(m)),
+            m,
+        ),
+    );
+    p.name = Some(format!("HTTPAdapter(max_retries={})", ctx.text(m)));
+    p.delay = Located::default_at(Delay::None, span(m));
+    p.jitter = Located::default_at(Jitter::None, span(m));
+    p.retry_on = Located::default_at(
+        RetryOn::Listed {
+            conditions: vec![
+                Located::default_at(Condition::Transport("connect".into()), span(m)),
+                Located::default_at(Condition::Transport("read timeout".into()), span(m)),
+            ],
+        },
+        span(m),
+    );
+    p.methods = Located::default_at(
+        Methods::Set(
+            sys::URLLIB3_ALLOWED_METHODS
+                .iter()
+                .map(|m| m.to_string())
+                .collect(),
+        ),
+        span(m),
+    );
+    Some(p)
+}
+
+/// `httpx.HTTPTransport(retries=n)`: n retries of failed connections
+/// only, 0 s then 0.5 s x 2^k apart (read here as 0.5 s x 2^(n-1) from the
+/// first), no jitter. No `retries` retries nothing.
+pub(super) fn httpx_transport_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
+    let args = Args::of(ctx, call);
+    let r = args.kw("retries")?;
+    let n = eval::number(ctx, r);
+    if n.is_some_and(|n| n < 1.0) {
+        return None;
+    }
+    let count = n.map_or(AttemptCount::Unknown, |n| {
+        AttemptCount::Finite(n as u64 + 1)
+    });
+    let mut p = policy(
+        "httpx",
+        span(call),
+        attempts(count, format!("retries={} (retries)", ctx.text(r)), r),
+    );
+    p.name = Some(format!("HTTPTransport(retries={})", ctx.text(r)));
+    p.delay = Located::default_at(
+        Delay::Exponential {
+            base: sys::HTTPX_CONNECT_BACKOFF,
+            multiplier: 2.0,
+            cap: None,
+        },
+        span(call),
+    );
+    p.jitter = Located::default_at(Jitter::None, span(call));
+    p.retry_on = Located::default_at(
+        RetryOn::Listed {
+            conditions: vec![Located::default_at(
+                Condition::Transport("connect".into()),
+                span(call),
+            )],
+        },
+        span(call),
+    );
+    // A connection that failed carried no request: every method is safe.
+    p.methods = Located::default_at(Methods::All, span(call));
+    Some(p)
+}
+
+// ---------------------------------------------------------------------------
+// botocore
+
+pub(super) fn botocore_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
+    let args = Args::of(ctx, call);
+    let retries = args.kw("retries").map(|r| resolve(ctx, r));
+    let read = args.kw("read_timeout");
+    if retries.is_none() && read.is_none() && args.kw("connect_timeout").is_none() {
+        return None;
+    }
+    // The `retries` dictionary's entries.
+    let mut entries: Vec<(String, Node<'_>)> = Vec::new();
+    if let Some(r) = retries.filter(|r| r.kind() == "dictionary") {
+        for pair in named_children(r).into_iter().filter(|p| p.kind() == "pair") {
+            if let (Some(k), Some(v)) = (field(pair, "key"), field(pair, "value"))
+                && let Some(k) = eval::string(ctx, k)
+            {
+                entries.push((k, v));
+            }
+        }
+    }
+    let entry = |k: &str| entries.iter().find(|(n, _)| n == k).map(|(_, v)| *v);
+    let mode = entry("mode").and_then(|m| eval::string(ctx, m));
+    let standard = matches!(mode.as_deref(), Some("standard" | "adaptive"));
+    let default_count = if standard {
+        sys::BOTOCORE_STANDARD_ATTEMPTS
+    } else {
+        sys::BOTOCORE_LEGACY_ATTEMPTS
+    };
+    let attempts_l = if let Some(t) = entry("total_max_attempts") {
+        let c = match eval::number(ctx, t) {
+            Some(v) if v >= 1.0 => AttemptCount::Finite(v as u64),
+            _ => AttemptCount::Unknown,
+        };
+        attempts(c, format!("\"total_max_attempts\": {}", ctx.text(t)), t)
+    } else if let Some(m) = entry("max_attempts") {
+        // In a `Config`, `max_attempts` counts retries (botocore adds 1).
+        let c = match eval::number(ctx, m) {
+            Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
+            _ => AttemptCount::Unknown,
+        };
+        attempts(c, format!("\"max_attempts\": {} (retries)", ctx.text(m)), m)
+    } else {
+        let mode = mode.as_deref().unwrap_or("legacy");
+        default_attempts(
+            AttemptCount::Finite(default_count),
+            &format!("no max_attempts: botocore's {mode} mode default of {default_count} attempts"),
+            call,
+        )
+    };
+    let mut p = RetryPolicy::new(System::AwsSdk, span(call), attempts_l);
+    p.name = Some("botocore Config".into());
+    let at = span(call);
+    p.delay = Located::default_at(
+        Delay::Exponential {
+            base: Duration::from_secs(1),
+            multiplier: 2.0,
+            cap: standard.then_some(sys::BOTOCORE_MAX_BACKOFF),
+        },
+        at,
+    );
+    p.jitter = Located::default_at(Jitter::Full, at);
+    p.cap_order = CapOrder::AfterJitter;
+    if standard {
+        p.budget = Some(Located::default_at(Budget::Quota, at));
+    }
+    p.retry_on = Located::default_at(RetryOn::Unknown, at);
+    p.methods = Located::default_at(Methods::Unknown, at);
+    p.per_try_timeout = Some(match read {
+        Some(r) => super::super::timeout_at(ctx, r),
+        None => Located::default_at(Timeout::after(sys::BOTOCORE_TIMEOUT), at),
+    });
+    Some(p)
+}
+
+// ---------------------------------------------------------------------------
+// Celery
+
+pub(super) fn celery_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
+    let args = Args::of(ctx, call);
+    let auto = args.kw("autoretry_for")?;
+    let at = span(call);
+    let mut p = policy(
+        "celery",
+        at,
+        default_attempts(
+            AttemptCount::Finite(sys::CELERY_MAX_RETRIES + 1),
+            "no max_retries: Celery's default of 3 retries",
+            call,
+        ),
+    );
+    if let Some(m) = args.kw("max_retries") {
+        let c = match resolve(ctx, m).kind() {
+            "none" => AttemptCount::Unbounded,
+            _ => match eval::number(ctx, m) {
+                Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
+                _ => AttemptCount::Unknown,
+            },
+        };
+        p.attempts = attempts(c, format!("max_retries={} (retries)", ctx.text(m)), m);
+    }
+    let backoff = args.kw("retry_backoff");
+    let backoff_on = backoff.map(|b| match resolve(ctx, b).kind() {
+        "true" => Some(1.0),
+        "false" => None,
+        _ => eval::number(ctx, b).filter(|v| *v > 0.0),
+    });
+    let cap = args
+        .kw("retry_backoff_max")
+        .and_then(|m| eval::seconds(ctx, m))
+        .or(Some(sys::CELERY_BACKOFF_MAX));
+    p.delay = match (backoff, backoff_on) {
+        (Some(b), Some(Some(base))) => Located::written(
+            Delay::Exponential {
+                base: secs(base),
+                multiplier: 2.0,
+                cap,
+            },
+            span(b),
+        ),
+        _ => match args.kw("default_retry_delay") {
+            Some(d) => Located::written(
+                eval::seconds(ctx, d).map_or(Delay::Unknown, |delay| Delay::Fixed { delay }),
+                span(d),
+            ),
+            None => Located::default_at(
+                Delay::Fixed {
+                    delay: sys::CELERY_RETRY_DELAY,
+                },
+                at,
+            ),
+        },
+    };
+    let exponential = matches!(p.delay.value, Delay::Exponential { .. });
+    p.jitter = match args.kw("retry_jitter") {
+        Some(j) => Located::written(
+            match (eval::boolean(ctx, j), exponential) {
+                (Some(true), true) => Jitter::Full,
+                (Some(false), _) | (_, false) => Jitter::None,
+                _ => Jitter::Unknown,
+            },
+            span(j),
+        ),
+        // `retry_jitter` only applies to `retry_backoff`.
+        None if exponential => Located::default_at(Jitter::Full, at),
+        None => Located::default_at(Jitter::None, at),
+    };
+    p.retry_on = match exception_names(ctx, auto) {
+        None => Located::written(RetryOn::AllErrors, span(auto)),
+        Some(c) => Located::written(RetryOn::Listed { conditions: c }, span(auto)),
+    };
+    Some(p)
+}

@@ -1,0 +1,357 @@
+//! Python source (`*.py`), read with tree-sitter-python: tenacity
+//! (`@retry`, `Retrying`), backoff (`@backoff.on_exception`,
+//! `on_predicate`), urllib3 `Retry` and requests' `HTTPAdapter`, botocore
+//! `Config(retries=..)`, Celery `autoretry_for` tasks, hand-written retry
+//! loops, idempotency keys minted inside a retry, and the HTTP and gRPC
+//! calls a service makes (`requests`, `httpx`, `aiohttp`,
+//! `grpc.insecure_channel`) with their timeouts. Defaults:
+//! [`crate::systems::python`].
+//!
+//! Only files that mention a word this reader reads are parsed
+//! ([`wants`]). The parse has a budget of progress steps in proportion to
+//! the file (as the Java reader's): a file whose error recovery exceeds it
+//! is an RL903 finding. Every walk uses an explicit stack; value
+//! evaluation stops at [`MAX_DEPTH`].
+//!
+//! Test files (`test_*.py`, `*_test.py`, `conftest.py`, files under
+//! `tests/`) are not the service's and are not read.
+
+mod calls;
+mod eval;
+mod libs;
+#[cfg(test)]
+mod tests;
+
+use crate::model::{Facts, Located, RetryPolicy, Timeout};
+use crate::source::Span;
+use std::collections::HashMap;
+use std::path::Path;
+use tree_sitter::{Node, Parser};
+
+/// The extractor's name in [`Facts::extractors`].
+pub const NAME: &str = "python";
+
+/// How deep value evaluation may follow names and nested expressions.
+pub const MAX_DEPTH: usize = 12;
+
+/// Nodes a file may have before the reader stops looking (a generated
+/// file of megabytes): far above any hand-written module.
+const MAX_NODES: usize = 2_000_000;
+
+/// Words that make a `.py` file worth parsing: a retry library, a retry
+/// word, an HTTP or gRPC client, or a sleep (hand-written loops).
+const NEEDLES: &[&str] = &[
+    "retry",
+    "Retry",
+    "RETRY",
+    "retries",
+    "backoff",
+    "tenacity",
+    "requests",
+    "httpx",
+    "aiohttp",
+    "botocore",
+    "insecure_channel",
+    "secure_channel",
+    "sleep(",
+];
+
+/// Whether a Python file mentions anything this reader reads.
+pub fn wants(bytes: &[u8]) -> bool {
+    static FINDER: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::new(NEEDLES).expect("short literal needles always build")
+        });
+    FINDER.is_match(bytes)
+}
+
+/// Whether the path is test code, not the service.
+fn is_test_path(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.starts_with("test_")
+        || name.ends_with("_test.py")
+        || name == "conftest.py"
+        || path.components().any(|c| {
+            let c = c.as_os_str();
+            c == "tests" || c == "test"
+        })
+}
+
+/// Progress steps a parse of `len` bytes may take (the Java reader's
+/// budget: real code needs a small fraction of it).
+pub fn parse_budget(len: usize) -> u64 {
+    2_000 + len as u64 / 4
+}
+
+/// Read one Python file. Never panics; problems become RL903.
+pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
+    if is_test_path(path) {
+        return;
+    }
+    let mut parser = Parser::new();
+    if parser
+        .set_language(&tree_sitter_python::LANGUAGE.into())
+        .is_err()
+    {
+        return;
+    }
+    let budget = parse_budget(text.len());
+    let mut steps = 0u64;
+    let mut progress = |_: &tree_sitter::ParseState| {
+        steps += 1;
+        if steps > budget || (steps.is_multiple_of(1024) && crate::guard::expired()) {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    let bytes = text.as_bytes();
+    let parsed = parser.parse_with_options(
+        &mut |i, _| bytes.get(i..).unwrap_or_default(),
+        None,
+        Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
+    );
+    let Some(tree) = parsed else {
+        crate::guard::stop_if_expired();
+        if steps > budget {
+            facts.diagnostics.push(crate::diag::unparsable_file::file(
+                &format!(
+                    "the Python parser gave up after `{budget}` steps of recovering from syntax errors"
+                ),
+                "fix the syntax errors (the file does not run as it is), or exclude it if it is generated",
+            ));
+            facts.claimed_by(NAME);
+        }
+        return;
+    };
+    let ctx = Ctx::new(text, tree.root_node());
+    let before = (facts.policies.len(), facts.edges.len());
+    let mut scopes = Vec::new();
+    libs::extract(&ctx, facts, &mut scopes);
+    calls::extract(&ctx, facts, &mut scopes);
+    if (facts.policies.len(), facts.edges.len()) != before {
+        facts.claimed_by(NAME);
+    }
+}
+
+/// A retried region of code: calls inside it are repeated by policy
+/// `policy` (an index into `Facts::policies`).
+#[derive(Clone, Copy, Debug)]
+pub struct RetryScope {
+    pub policy: usize,
+    /// The byte range whose calls the policy repeats.
+    pub start: usize,
+    pub end: usize,
+    /// Whether the calls' timeouts set the policy's per-try timeout (a
+    /// retry of the calls themselves, not of a whole task).
+    pub per_call: bool,
+}
+
+/// The parsed file: its text, and every node in source order.
+pub struct Ctx<'a> {
+    pub src: &'a str,
+    pub nodes: Vec<Node<'a>>,
+    /// `name = value` bindings by name, each name's in source order.
+    pub bindings: HashMap<&'a str, Vec<Node<'a>>>,
+    /// What the file imports from tenacity, backoff, urllib3, botocore,
+    /// celery (module words found in `import` statements).
+    pub imports: Vec<&'a str>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(src: &'a str, root: Node<'a>) -> Self {
+        let mut nodes = Vec::new();
+        let mut stack = vec![root];
+        let mut cursor = root.walk();
+        while let Some(n) = stack.pop() {
+            if nodes.len() >= MAX_NODES {
+                break;
+            }
+            nodes.push(n);
+            let kids: Vec<Node<'a>> = n.named_children(&mut cursor).collect();
+            stack.extend(kids.into_iter().rev());
+        }
+        let mut bindings: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
+        let mut imports = Vec::new();
+        for &n in &nodes {
+            match n.kind() {
+                "assignment" => {
+                    if let (Some(l), Some(r)) = (field(n, "left"), field(n, "right"))
+                        && l.kind() == "identifier"
+                    {
+                        bindings.entry(text(l, src)).or_default().push(r);
+                    }
+                }
+                "import_statement" | "import_from_statement" => {
+                    let t = text(n, src);
+                    for m in [
+                        "tenacity", "backoff", "urllib3", "requests", "botocore", "boto3",
+                        "celery", "httpx", "aiohttp", "grpc",
+                    ] {
+                        if t.split(|c: char| !c.is_alphanumeric() && c != '_')
+                            .any(|w| w == m)
+                            && !imports.contains(&m)
+                        {
+                            imports.push(m);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ctx {
+            src,
+            nodes,
+            bindings,
+            imports,
+        }
+    }
+
+    /// The nodes inside `n` (itself included), in source order: a slice of
+    /// [`Ctx::nodes`] (a preorder walk keeps every subtree contiguous).
+    pub fn subtree(&self, n: Node<'_>) -> &[Node<'a>] {
+        let from = self
+            .nodes
+            .partition_point(|x| x.start_byte() < n.start_byte());
+        let Some(at) = self.nodes[from..]
+            .iter()
+            .take_while(|x| x.start_byte() == n.start_byte())
+            .position(|x| x.id() == n.id())
+            .map(|i| from + i)
+        else {
+            return &[];
+        };
+        let len = self.nodes[at + 1..]
+            .iter()
+            .take_while(|x| x.start_byte() < n.end_byte())
+            .count();
+        &self.nodes[at..at + 1 + len]
+    }
+
+    pub fn text(&self, n: Node<'_>) -> &'a str {
+        text(n, self.src)
+    }
+
+    pub fn imports(&self, module: &str) -> bool {
+        self.imports.contains(&module)
+    }
+
+    /// The value bound to `name` most recently before `at`, else the first
+    /// binding of it anywhere in the file.
+    pub fn binding(&self, name: &str, at: usize) -> Option<Node<'a>> {
+        let all = self.bindings.get(name)?;
+        all.iter()
+            .rev()
+            .find(|v| v.end_byte() <= at)
+            .or_else(|| all.first())
+            .copied()
+    }
+}
+
+/// Source text on one line, for messages (`stop_after_attempt(\n  N)`).
+pub fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+pub fn span(n: Node<'_>) -> Span {
+    Span::new(n.start_byte(), n.end_byte())
+}
+
+pub fn text<'t>(n: Node<'_>, src: &'t str) -> &'t str {
+    src.get(n.start_byte()..n.end_byte()).unwrap_or("")
+}
+
+pub fn field<'a>(n: Node<'a>, name: &str) -> Option<Node<'a>> {
+    n.child_by_field_name(name)
+}
+
+pub fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = n.walk();
+    n.named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}
+
+/// A call's callee as dotted text (`requests.get`, `tenacity.retry`), and
+/// its last name (`get`, `retry`).
+pub fn callee<'a>(ctx: &Ctx<'a>, call: Node<'_>) -> (&'a str, &'a str) {
+    let Some(f) = field(call, "function") else {
+        return ("", "");
+    };
+    let full = ctx.text(f);
+    let last = full.rsplit('.').next().unwrap_or(full).trim();
+    (full, last)
+}
+
+/// A call's arguments: positional, then keyword (name, value).
+pub struct Args<'a> {
+    pub positional: Vec<Node<'a>>,
+    pub keywords: Vec<(&'a str, Node<'a>)>,
+}
+
+impl<'a> Args<'a> {
+    pub fn of(ctx: &Ctx<'a>, call: Node<'a>) -> Args<'a> {
+        let mut positional = Vec::new();
+        let mut keywords = Vec::new();
+        if let Some(list) = field(call, "arguments") {
+            for a in named_children(list) {
+                if a.kind() == "keyword_argument" {
+                    if let (Some(k), Some(v)) = (field(a, "name"), field(a, "value")) {
+                        keywords.push((ctx.text(k), v));
+                    }
+                } else if !matches!(a.kind(), "list_splat" | "dictionary_splat") {
+                    positional.push(a);
+                }
+            }
+        }
+        Args {
+            positional,
+            keywords,
+        }
+    }
+
+    pub fn kw(&self, name: &str) -> Option<Node<'a>> {
+        self.keywords
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| *v)
+    }
+
+    /// The keyword `name`, else the positional argument `i`.
+    pub fn get(&self, name: &str, i: usize) -> Option<Node<'a>> {
+        self.kw(name).or_else(|| self.positional.get(i).copied())
+    }
+}
+
+/// A timeout written at `n` (seconds, `None` = for ever).
+pub fn timeout_at(ctx: &Ctx<'_>, n: Node<'_>) -> Located<Timeout> {
+    let t = match eval::seconds_or_none(ctx, n) {
+        eval::Secs::Value(d) if d.is_zero() => Timeout::Disabled,
+        eval::Secs::Value(d) => Timeout::after(d),
+        eval::Secs::None => Timeout::Disabled,
+        eval::Secs::Unknown => Timeout::Unknown,
+    };
+    Located::written(t, span(n))
+}
+
+/// A named policy of system `lib` (`tenacity`, ...).
+pub fn policy(lib: &str, span: Span, attempts: Located<crate::model::Attempts>) -> RetryPolicy {
+    RetryPolicy::new(crate::model::System::PythonLib(lib.into()), span, attempts)
+}
+
+/// The function definition a node is in, innermost first: its name and
+/// its node.
+pub fn enclosing_function<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(&'a str, Node<'a>)> {
+    let mut cur = n.parent();
+    for _ in 0..10_000 {
+        let c = cur?;
+        if c.kind() == "function_definition" {
+            return Some((field(c, "name").map_or("", |x| ctx.text(x)), c));
+        }
+        cur = c.parent();
+    }
+    None
+}

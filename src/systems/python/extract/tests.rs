@@ -1,0 +1,231 @@
+use super::*;
+use crate::model::*;
+use std::time::Duration;
+
+fn read(src: &str) -> Facts {
+    let mut f = Facts::default();
+    extract(Path::new("svc/app.py"), src, &mut f);
+    f
+}
+
+fn only(src: &str) -> RetryPolicy {
+    let f = read(src);
+    assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    f.policies.into_iter().next().unwrap()
+}
+
+#[test]
+fn a_bare_tenacity_retry_retries_every_exception_for_ever_at_once() {
+    let p = only("from tenacity import retry\n\n@retry\ndef f():\n    pass\n");
+    assert_eq!(p.system, System::PythonLib("tenacity".into()));
+    assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
+    assert!(p.attempts.is_default());
+    assert_eq!(p.delay.value, Delay::None);
+    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+}
+
+#[test]
+fn tenacity_stop_wait_and_retry_are_read() {
+    let p = only(
+        "import tenacity\nfrom tenacity import *\nN = 4\n@tenacity.retry(stop=stop_after_attempt(N) | stop_after_delay(30), wait=wait_random_exponential(multiplier=0.5, max=10), retry=retry_if_exception_type((IOError, TimeoutError)))\ndef f():\n    pass\n",
+    );
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(
+        p.overall_timeout.unwrap().value,
+        Timeout::after(Duration::from_secs(30))
+    );
+    assert_eq!(p.jitter.value, Jitter::Full);
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: Duration::from_millis(500),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(10))
+        }
+    );
+    let RetryOn::Listed { conditions } = p.retry_on.value else {
+        panic!()
+    };
+    assert_eq!(conditions.len(), 2);
+}
+
+#[test]
+fn backoff_on_exception_defaults_to_full_jitter_and_no_limit() {
+    let p = only(
+        "import backoff, requests\n@backoff.on_exception(backoff.expo, requests.exceptions.RequestException)\ndef f():\n    return requests.get('http://a.b.svc:80/x', timeout=2)\n",
+    );
+    assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
+    assert_eq!(p.jitter.value, Jitter::Full);
+    assert_eq!(
+        p.per_try_timeout.unwrap().value,
+        Timeout::after(Duration::from_secs(2))
+    );
+}
+
+#[test]
+fn urllib3_retry_counts_retries_and_waits_nothing_by_default() {
+    let f = read(
+        "import requests\nfrom urllib3.util.retry import Retry\nfrom requests.adapters import HTTPAdapter\ns = requests.Session()\ns.mount('http://', HTTPAdapter(max_retries=Retry(total=3, status_forcelist=[502, 503])))\ns.get('http://orders:8080/x', timeout=5)\n",
+    );
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(p.delay.value, Delay::None);
+    assert!(p.delay.is_default());
+    assert_eq!(f.edges.len(), 1);
+    assert_eq!(f.edges[0].callee, "orders");
+    assert_eq!(f.edges[0].policies, vec![0]);
+}
+
+#[test]
+fn botocore_max_attempts_counts_retries_and_total_max_attempts_attempts() {
+    let p = only(
+        "from botocore.config import Config\nc = Config(retries={'max_attempts': 8, 'mode': 'standard'})\n",
+    );
+    assert_eq!(p.system, System::AwsSdk);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(9));
+    let p =
+        only("from botocore.config import Config\nc = Config(retries={'total_max_attempts': 8})\n");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(8));
+}
+
+#[test]
+fn a_bookinfo_loop_retries_the_call_with_its_timeout() {
+    let src = r#"import os
+import requests
+servicesDomain = "" if (os.environ.get("SERVICES_DOMAIN") is None) else "." + os.environ.get("SERVICES_DOMAIN")
+reviewsHostname = "reviews" if (os.environ.get("REVIEWS_HOSTNAME") is None) else os.environ.get("REVIEWS_HOSTNAME")
+reviews = {
+    "name": "http://{0}{1}:9080".format(reviewsHostname, servicesDomain),
+    "endpoint": "reviews",
+}
+
+def getProductReviews(product_id, headers):
+    for _ in range(2):
+        try:
+            url = reviews['name'] + "/" + reviews['endpoint'] + "/" + str(product_id)
+            res = requests.get(url, headers=headers, timeout=3.0)
+        except BaseException:
+            res = None
+        if res and res.status_code == 200:
+            return 200, res.json()
+    return 500, {}
+"#;
+    let f = read(src);
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
+    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+    assert_eq!(
+        p.per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(3))
+    );
+    assert_eq!(f.edges.len(), 1, "{:#?}", f.edges);
+    assert_eq!(f.edges[0].callee, "reviews");
+    assert_eq!(f.edges[0].policies, vec![0]);
+}
+
+#[test]
+fn a_call_without_timeout_in_a_retry_has_no_deadline() {
+    let p = only(
+        "import requests\nfrom tenacity import retry, stop_after_attempt\n@retry(stop=stop_after_attempt(3))\ndef f():\n    return requests.post('http://payments:8080/charge')\n",
+    );
+    assert_eq!(p.per_try_timeout.unwrap().value, Timeout::Disabled);
+    assert_eq!(p.overall_timeout.unwrap().value, Timeout::Disabled);
+    assert_eq!(p.methods.value, Methods::Set(vec!["POST".into()]));
+}
+
+#[test]
+fn a_runaway_parse_is_rl903_and_test_files_are_skipped() {
+    let mut f = Facts::default();
+    extract(
+        Path::new("svc/tests/test_x.py"),
+        "import requests\n",
+        &mut f,
+    );
+    assert!(f.is_empty());
+    let src = format!("import requests\n{}", "(((([[[{{{".repeat(20_000));
+    let f = read(&src);
+    assert!(f.diagnostics.len() <= 1);
+}
+
+#[test]
+fn uninteresting_files_are_not_wanted() {
+    assert!(!wants(b"def main():\n    print('hi')\n"));
+    assert!(wants(b"import requests\n"));
+    assert!(wants(b"from tenacity import retry\n"));
+}
+
+#[test]
+fn a_decorator_applied_by_call_retries_the_named_function() {
+    // ironic-python-agent: `retry = tenacity.retry(..)` then
+    // `retry(self._do_lookup)(..)` is one policy, not a second bare one.
+    let src = "import requests\nimport tenacity\n\nclass C:\n    def lookup(self):\n        retry = tenacity.retry(\n            retry=tenacity.retry_if_result(lambda r: r is False),\n            stop=tenacity.stop_after_attempt(5),\n            wait=tenacity.wait_fixed(2))\n        return retry(self._do_lookup)()\n\n    def _do_lookup(self):\n        return requests.get('http://ironic:6385/v1/lookup', timeout=10)\n";
+    let f = read(src);
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(p.name.as_deref(), Some("tenacity on _do_lookup"));
+    assert_eq!(f.edges.len(), 1);
+    assert_eq!(f.edges[0].policies, vec![0]);
+}
+
+#[test]
+fn a_loop_over_data_is_not_a_retry() {
+    // ironic-python-agent `get_bmc_address`: one try per IPMI channel.
+    let f = read(
+        "import time\n\ndef bmc():\n    for channel in range(1, 12):\n        out = execute('ipmitool lan print {}'.format(channel))\n        try:\n            parse(out)\n        except ValueError:\n            continue\n        return out\n",
+    );
+    assert!(f.policies.is_empty(), "{:#?}", f.policies);
+    // An attempt counter that is only logged and compared is a retry.
+    let p = only(
+        "import time\n\ndef stat(dev, attempts):\n    for attempt in range(3):\n        try:\n            return os.stat(dev)\n        except OSError as e:\n            LOG.debug('attempt %d', attempt + 1)\n            time.sleep(1)\n",
+    );
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(
+        p.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_secs(1)
+        }
+    );
+}
+
+#[test]
+fn kwargs_may_hold_the_timeout() {
+    // ironic-python-agent `_download_with_proxy`.
+    let p = only(
+        "import time\nimport requests\n\ndef download(url, attrs):\n    session = requests.Session()\n    for attempt in range(3):\n        try:\n            return session.get(url, **attrs)\n        except requests.RequestException:\n            time.sleep(5)\n",
+    );
+    assert_eq!(p.per_try_timeout.unwrap().value, Timeout::Unknown);
+    assert!(p.overall_timeout.is_none());
+}
+
+#[test]
+fn urllib3_read_errors_are_ambiguous_timeouts_and_methods_are_read() {
+    let p =
+        only("import urllib3\nr = urllib3.Retry(backoff_factor=0.1, allowed_methods=['POST'])\n");
+    assert_eq!(p.methods.value, Methods::Set(vec!["POST".into()]));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(11));
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!()
+    };
+    assert!(
+        conditions
+            .iter()
+            .any(|c| c.value == Condition::Transport("read timeout".into()))
+    );
+}
+
+#[test]
+fn an_httpx_transport_retries_connections_only_for_its_clients_calls() {
+    let f = read(
+        "import httpx\ntransport = httpx.HTTPTransport(retries=2)\nclient = httpx.Client(transport=transport)\nclient.post('http://orders:8080/orders')\n",
+    );
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(p.methods.value, Methods::All);
+    assert_eq!(f.edges.len(), 1);
+    assert_eq!(f.edges[0].policies, vec![0]);
+}

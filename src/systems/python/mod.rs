@@ -1,0 +1,194 @@
+//! Python retry libraries and hand-written retry loops: what each system
+//! is (label, layer, fix texts) and its defaults, each constant with the
+//! upstream source it was checked against. The reader is [`extract`].
+
+pub mod extract;
+
+use super::{Fixes, SystemSpec};
+use crate::model::Layer;
+use std::time::Duration;
+
+// ---------------------------------------------------------------------------
+// tenacity (https://github.com/jd/tenacity, `tenacity/__init__.py`,
+// `BaseRetrying.__init__`, 8.x and 9.x): `stop=stop_never`,
+// `wait=wait_none()`, `retry=retry_if_exception_type()` (every
+// `Exception`), `reraise=False`. A bare `@retry` retries every exception
+// at once, for ever.
+
+/// `tenacity/wait.py` `wait_exponential(multiplier=1, max=_utils.MAX_WAIT,
+/// exp_base=2, min=0)`: the wait before retry n is `multiplier x
+/// exp_base^(n-1)` clamped to `[min, max]`; `wait_random_exponential` takes
+/// a uniform wait between `min` and that (full jitter).
+pub const TENACITY_EXP_MULTIPLIER: f64 = 1.0;
+pub const TENACITY_EXP_BASE: f64 = 2.0;
+/// `wait_exponential_jitter(initial=1, max=_utils.MAX_WAIT, exp_base=2,
+/// jitter=1)`: `initial x exp_base^(n-1) + uniform(0, jitter)`.
+pub const TENACITY_EXP_JITTER_INITIAL: f64 = 1.0;
+/// `wait_random(min=0, max=1)`.
+pub const TENACITY_RANDOM_MAX: f64 = 1.0;
+
+// ---------------------------------------------------------------------------
+// backoff (https://github.com/litl/backoff, `backoff/_decorator.py`
+// `on_exception(wait_gen, exception, *, max_tries=None, max_time=None,
+// jitter=full_jitter, giveup=lambda e: False, ...)`, 2.2.1): no limit
+// unless `max_tries` or `max_time`; full jitter by default.
+
+/// `backoff/_wait_gen.py` `expo(base=2, factor=1, max_value=None)`: yields
+/// `factor x base^n` for n = 0, 1, ... (the first wait is `factor`).
+pub const BACKOFF_EXPO_BASE: f64 = 2.0;
+pub const BACKOFF_EXPO_FACTOR: f64 = 1.0;
+/// `constant(interval=1)`.
+pub const BACKOFF_CONSTANT_INTERVAL: f64 = 1.0;
+/// `fibo(max_value=None)`: 1, 1, 2, 3, 5 ... seconds, read as growth by
+/// the golden ratio from 1 s.
+pub const BACKOFF_FIBO_GROWTH: f64 = 1.618;
+
+// ---------------------------------------------------------------------------
+// urllib3 `Retry` (https://github.com/urllib3/urllib3,
+// `src/urllib3/util/retry.py`, 1.26 and 2.x): `Retry(total=10,
+// connect=None, read=None, redirect=None, status=None, ...,
+// backoff_factor=0, ...)`; `Retry.DEFAULT = Retry(3)`;
+// `get_backoff_time()` is 0 for the first retry, then `backoff_factor x
+// 2^(n-1)` (plus `random() x backoff_jitter` in 2.x), at most
+// `DEFAULT_BACKOFF_MAX` (`BACKOFF_MAX` in 1.x) = 120 s.
+
+/// `Retry(total=10)`: retries, so 11 attempts.
+pub const URLLIB3_TOTAL: u64 = 10;
+/// `DEFAULT_BACKOFF_MAX = 120` (1.x: `BACKOFF_MAX = 120`).
+pub const URLLIB3_BACKOFF_MAX: Duration = Duration::from_secs(120);
+/// `DEFAULT_ALLOWED_METHODS` (1.x: `DEFAULT_METHOD_WHITELIST`): POST and
+/// PATCH are not retried after the request was sent.
+pub const URLLIB3_ALLOWED_METHODS: &[&str] = &["HEAD", "GET", "PUT", "DELETE", "OPTIONS", "TRACE"];
+/// `RETRY_AFTER_STATUS_CODES`: retried when the response has `Retry-After`
+/// (`respect_retry_after_header=True`).
+pub const URLLIB3_RETRY_AFTER_STATUSES: &[u16] = &[413, 429, 503];
+
+// requests (https://github.com/psf/requests, `src/requests/adapters.py`):
+// `DEFAULT_RETRIES = 0`; `HTTPAdapter()` uses `Retry(0, read=False)`, and
+// `HTTPAdapter(max_retries=n)` uses `Retry.from_int(n)` = `Retry(n)` (no
+// backoff, no status retried). `requests.get(url)` without `timeout=`
+// waits for ever.
+
+// httpx (https://github.com/encode/httpx): `HTTPTransport(retries=n)`
+// passes `retries` to httpcore's connection pool, which retries only
+// `ConnectError`/`ConnectTimeout` (https://github.com/encode/httpcore,
+// `httpcore/_async/connection.py`, 1.x: `RETRIES_BACKOFF_FACTOR = 0.5  #
+// 0s, 0.5s, 1s, 2s, 4s, etc.`, `exponential_backoff`), no jitter.
+
+/// httpcore's `RETRIES_BACKOFF_FACTOR`.
+pub const HTTPX_CONNECT_BACKOFF: Duration = Duration::from_millis(500);
+
+// ---------------------------------------------------------------------------
+// botocore (https://github.com/boto/botocore): `Config(retries={...})`.
+// `botocore/args.py` `_compute_retry_max_attempts`: `max_attempts` in a
+// `Config` counts retries (total attempts = `max_attempts + 1`) while
+// `total_max_attempts` (and `max_attempts` in `~/.aws/config` or
+// `AWS_MAX_ATTEMPTS`) counts attempts.
+
+/// Legacy mode (the default mode): 5 attempts, the first included
+/// (`botocore/data/_retry.json` `"max_attempts": 5`; boto3
+/// `docs/source/guide/retries.rst` "A default value of 5 for maximum
+/// attempts (including the initial request)"), `base: rand`, growth 2.
+pub const BOTOCORE_LEGACY_ATTEMPTS: u64 = 5;
+/// Standard and adaptive modes: `botocore/retries/standard.py`
+/// `DEFAULT_MAX_ATTEMPTS = 3`; `ExponentialBackoff`: `min(random() x
+/// 2^(attempt-1), 20)` (full jitter from 1 s, capped at 20 s), with a retry
+/// quota (`RetryQuotaChecker`).
+pub const BOTOCORE_STANDARD_ATTEMPTS: u64 = 3;
+pub const BOTOCORE_MAX_BACKOFF: Duration = Duration::from_secs(20);
+/// `botocore/endpoint.py` `DEFAULT_TIMEOUT = 60` (connect and read).
+pub const BOTOCORE_TIMEOUT: Duration = Duration::from_secs(60);
+
+// ---------------------------------------------------------------------------
+// Celery (https://github.com/celery/celery, `celery/app/task.py`
+// `max_retries = 3`, `default_retry_delay = 3 * 60`; `celery/app/base.py`
+// task options `retry_backoff=False`, `retry_backoff_max=600`,
+// `retry_jitter=True`; `celery/app/autoretry.py`). Only tasks with
+// `autoretry_for` retry by themselves.
+
+/// `Task.max_retries = 3`: retries, so 4 attempts.
+pub const CELERY_MAX_RETRIES: u64 = 3;
+/// `Task.default_retry_delay = 3 * 60`.
+pub const CELERY_RETRY_DELAY: Duration = Duration::from_secs(180);
+/// `retry_backoff_max = 600`.
+pub const CELERY_BACKOFF_MAX: Duration = Duration::from_secs(600);
+
+// ---------------------------------------------------------------------------
+// Descriptors.
+
+pub static TENACITY: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "use `wait=wait_random_exponential(multiplier=.., max=..)` (full jitter) instead of a fixed or plain exponential wait",
+        bound: "add `stop=stop_after_attempt(3)` (or `| stop_after_delay(..)`): a bare `@retry` retries for ever",
+        predicate: "pass `retry=retry_if_exception_type((ConnectionError, Timeout))`: the default retries every exception",
+        explicit: "write `stop=`, `wait=` and `retry=` explicitly",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("tenacity", Layer::Application)
+};
+
+pub static BACKOFF: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "keep the default `jitter=backoff.full_jitter` (do not pass `jitter=None`)",
+        bound: "pass `max_tries=` or `max_time=`: without them `backoff` retries for ever",
+        predicate: "name the transient exceptions (not `Exception`), or pass `giveup=` for the permanent ones",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("backoff", Layer::Application)
+};
+
+pub static URLLIB3: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "set `backoff_factor` (its default 0 waits nothing) and `backoff_jitter` (urllib3 2)",
+        bound: "give `Retry` a small `total` (3 to 5)",
+        predicate: "set `status_forcelist` to transient statuses (502, 503, 504, 429) only",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("urllib3 Retry", Layer::Application)
+};
+
+pub static CELERY: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "set `retry_backoff=True` and keep `retry_jitter=True`",
+        bound: "set `max_retries` to a small number (not `None`)",
+        predicate: "list transient exceptions in `autoretry_for`, not `Exception`",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Celery", Layer::Application)
+};
+
+pub static PYTHON_LOOP: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: super::java::LOOP_BOUND,
+        predicate: "catch only transient errors (`requests.ConnectionError`, `requests.Timeout`) in the retried `except`; let the rest propagate",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Python retry loop", Layer::Application)
+};
+
+pub static OTHER: SystemSpec = SystemSpec::plain("Python library", Layer::Application);
+
+/// Python is source, read by file: no YAML/JSON document reader.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[];
+
+/// The descriptor of the Python library `name`, as the reader names it.
+pub fn lib_spec(name: &str) -> &'static SystemSpec {
+    match name {
+        "tenacity" => &TENACITY,
+        "backoff" => &BACKOFF,
+        "urllib3" => &URLLIB3,
+        "celery" => &CELERY,
+        "loop" => &PYTHON_LOOP,
+        _ => &OTHER,
+    }
+}
+
+/// The label of the Python library `name` in messages.
+pub fn lib_label(name: &str) -> String {
+    match name {
+        "loop" => PYTHON_LOOP.label.to_string(),
+        "urllib3" => URLLIB3.label.to_string(),
+        "celery" => CELERY.label.to_string(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,13 @@
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+session = requests.Session()
+session.mount(
+    "http://",
+    HTTPAdapter(max_retries=Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[502, 503, 504])),
+)
+
+
+def get_stock(sku):
+    return session.get(f"http://inventory:8080/stock/{sku}", timeout=2)
