@@ -340,7 +340,7 @@ pub fn read_walked(
     let files = &mut scan.files;
     if let Err(stop) = guard::run(guard::budget(guard::STAGE_BUDGET), || {
         guard::inject("link");
-        link::all(files, roots)
+        link::all_from(files, roots, cwd)
     }) {
         scan.notices.push(stage_notice("linking the files", &stop));
     }

@@ -192,3 +192,36 @@ fn a_test_file_named_on_the_command_line_is_read() {
     let s = retrylint::scan(&tree, &Settings::default()).unwrap();
     assert_eq!(s.stats.test_files, 1);
 }
+
+/// The caller of a call is its build unit whether the scan root is given
+/// relative or absolute, from inside the tree or above it (`check` makes
+/// roots absolute and shows paths relative to the working directory).
+#[test]
+fn a_build_unit_is_the_caller_from_any_working_directory() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tree = root.join("testdata/graph/build-unit-cwd");
+    for (cwd, arg) in [
+        (tree.clone(), tree.clone()),
+        (root.clone(), tree.clone()),
+        (root.clone(), PathBuf::from("testdata/graph/build-unit-cwd")),
+    ] {
+        let settings = Settings {
+            cwd: Some(cwd.clone()),
+            ..Settings::default()
+        };
+        let s = retrylint::scan(std::slice::from_ref(&arg), &settings).unwrap();
+        let g = retrylint::graph::build(&s.files, &settings);
+        let calls: Vec<String> = g
+            .edges
+            .iter()
+            .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+            .collect();
+        assert_eq!(
+            calls,
+            ["orders -> payments"],
+            "cwd {} root {}",
+            cwd.display(),
+            arg.display()
+        );
+    }
+}

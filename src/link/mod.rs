@@ -20,6 +20,14 @@ pub use units::{is_generic, unit_identities};
 /// order: the scan runs them after extraction, and the `link` fuzz target
 /// runs the same list.
 pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
+    all_from(files, roots, None);
+}
+
+/// [`all`] for files whose paths are shown relative to `cwd` (the command
+/// line's working directory) while `roots` may be absolute: the build-unit
+/// walk joins a shown path to `cwd` before it compares it with the roots
+/// and reads the build files it passes.
+pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::path::Path>) {
     // Spring placeholders that refer to another `application*` file: the
     // file is read again (first, as later steps build on its facts).
     crate::systems::spring::placeholders::link(files);
@@ -28,7 +36,7 @@ pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
     crate::versions::apply(files);
     // Rust retry macros are defined in one file and called in others.
     crate::systems::rust::extract::link_macros(files);
-    unit_identities(files, roots);
+    unit_identities(files, roots, cwd);
     nginx_includes(files, roots);
     ingress_configmaps(files);
     resilience4j_instances(files);

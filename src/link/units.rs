@@ -115,7 +115,7 @@ enum Unit {
 
 /// Give every file the service identity of its build unit, or of a folder
 /// that says it (see the module doc).
-pub fn unit_identities(files: &mut [ScannedFile], roots: &[PathBuf]) {
+pub fn unit_identities(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&Path>) {
     let declared: BTreeSet<String> = files
         .iter()
         .flat_map(|f| f.facts.services.iter())
@@ -124,11 +124,24 @@ pub fn unit_identities(files: &mut [ScannedFile], roots: &[PathBuf]) {
         .map(|n| crate::model::calls::short_host(&n))
         .collect();
     let mut units: HashMap<PathBuf, Unit> = HashMap::new();
+    let roots: Vec<PathBuf> = roots
+        .iter()
+        .map(|r| match cwd {
+            Some(c) if r.is_relative() => c.join(r),
+            _ => r.clone(),
+        })
+        .collect();
     for f in files.iter_mut() {
         if f.facts.is_empty() {
             continue;
         }
-        let Some((root, rel)) = under_root(&f.source.path, roots) else {
+        // A path shown relative to the working directory is read from
+        // there (the library never uses the process's own directory).
+        let path = match cwd {
+            Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
+            _ => f.source.path.clone(),
+        };
+        let Some((root, rel)) = under_root(&path, &roots) else {
             continue;
         };
         let Some(decl) = identity(&root, &rel, &declared, &mut units) else {

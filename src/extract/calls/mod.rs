@@ -132,6 +132,16 @@ pub fn target(text: &str, lit: &Lit) -> Target {
     if lit.within.iter().any(|w| message_sink(w)) {
         return Target::None;
     }
+    // A URL compared with or cut from another string
+    // (`url.starts_with("http://")`, `s.replace("https://", "")`) is a
+    // pattern, not a call.
+    if lit
+        .within
+        .last()
+        .is_some_and(|call| string_test(last_segment(call)))
+    {
+        return Target::None;
+    }
     let s = s.trim_start();
     // A gRPC channel's address: `forAddress("orders", 9090)`,
     // `forTarget("dns:///orders:9090")`.
@@ -313,6 +323,30 @@ pub fn url_key(key: &str) -> bool {
 
 /// The last segment of a call name: `log.info` -> `info`, `std::env::var`
 /// -> `var`, `println!` -> `println!`.
+/// String methods whose argument is a pattern to look for, in Java and
+/// Rust.
+fn string_test(method: &str) -> bool {
+    matches!(
+        method,
+        "starts_with"
+            | "ends_with"
+            | "strip_prefix"
+            | "strip_suffix"
+            | "trim_start_matches"
+            | "contains"
+            | "split_once"
+            | "find"
+            | "replace"
+            | "startsWith"
+            | "endsWith"
+            | "equals"
+            | "equalsIgnoreCase"
+            | "indexOf"
+            | "replaceFirst"
+            | "replaceAll"
+    )
+}
+
 fn last_segment(call: &str) -> &str {
     call.rsplit(['.', ':', ' ']).next().unwrap_or(call)
 }

@@ -186,3 +186,25 @@ fn unbalanced_or_truncated_text_never_panics() {
         extract(t, Lang::Java, &mut f);
     }
 }
+
+#[test]
+fn a_scheme_looked_for_in_a_string_is_no_call() {
+    let rust = r#"
+fn host_of(v: &str) -> Option<&str> {
+    if !(v.starts_with("http://") || v.starts_with("https://")) {
+        return None;
+    }
+    v.strip_prefix("https://").or_else(|| v.strip_prefix("http://orders/"))
+}
+"#;
+    assert_eq!(edges(rust, Lang::Rust), (vec![], vec![]));
+    let java = r#"
+class U {
+    boolean secure(String u) { return u.startsWith("https://") || u.equals("http://payments/x"); }
+    String joined = "http://" + host + "/x";
+}
+"#;
+    let (e, u) = edges(java, Lang::Java);
+    assert!(e.is_empty(), "{e:?}");
+    assert_eq!(u, ["http://"]);
+}
