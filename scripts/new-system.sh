@@ -11,10 +11,11 @@
 #                                 source, and its document reader with its
 #                                 sniff word (`DOC_READERS`)
 #   src/systems/<name>/extract.rs its reader: one YAML document in, facts out
-#   the registry line `<name> { <Name>: SPEC },` (src/model/registry.rs),
-#   which makes the `System::<Name>` variant, its arm in `System::spec` and
-#   its reader's entry; and `pub mod <name>;` (src/systems/mod.rs), which
-#   rustfmt needs to find the folder
+#   the registry line `pub mod <name>;` (src/systems/mod.rs): build.rs makes
+#   the registry from the declared folders, and the `// system: <Name>`
+#   line above `pub static SPEC` in the folder's mod.rs makes the
+#   `System::<Name>` variant, its arm in `System::spec` and its reader's
+#   entry
 #   fixtures: testdata/rules/RL206/{err,ok}/<prefix>-attempts.yml, and the
 #   format <prefix> added to RL206's doc (`formats:`)
 # Then
@@ -40,25 +41,12 @@ rl206=$(ls rules/RL206-*.md)
 for p in "$folder" "src/systems/$name.rs" "src/extract/$name.rs" "src/extract/$name"; do
   [ ! -e "$p" ] || { echo "$p exists" >&2; exit 1; }
 done
-if grep -Eq "[{ ]$variant: " src/model/registry.rs; then
+if grep -Eqr "^// system: $variant( |$)" src/systems; then
   echo "System::$variant exists" >&2; exit 1
 fi
 if grep -q "^formats: .*[[ ]$prefix[],]" "$rl206"; then
   echo "the format $prefix exists" >&2; exit 1
 fi
-
-# Insert `line` into `file` before the first line matching `before` that
-# follows a line matching `start`.
-insert_before() {
-  local file=$1 start=$2 before=$3 line=$4
-  awk -v s="$start" -v b="$before" -v l="$line" '
-    !done && on && $0 ~ b { print l; done = 1 }
-    !done && $0 ~ s { on = 1 }
-    { print }
-    END { if (!done) exit 1 }
-  ' "$file" >"$file.new" || { rm -f "$file.new"; echo "$file: no line /$before/ after /$start/" >&2; exit 1; }
-  mv "$file.new" "$file"
-}
 
 # `pub mod name;` in order among a file's first block of `pub mod` lines.
 insert_mod() {
@@ -90,6 +78,7 @@ use crate::source::Span;
 /// Label, layer and fix texts. \`SystemSpec::plain\` has the generic fix
 /// texts; write the system's own with \`SystemSpec { fixes: Fixes { .. }, .. }\`
 /// (see \`super::resilience4j::SPEC\`).
+// system: $variant - $label (scaffolded by scripts/new-system.sh).
 pub static SPEC: SystemSpec = SystemSpec::plain("$label", Layer::Application);
 
 /// Attempts when a \`$name\` block writes no \`attempts\`, the first call
@@ -166,9 +155,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
 }
 RS
 
-# The registry line, and the folder's module.
-insert_before src/model/registry.rs '[$]callback! [{]$' '^        [}]$' \
-  "            $name { $variant: SPEC },"
+# The registry line: the folder's module.
 insert_mod src/systems/mod.rs
 
 # Fixtures: RL206 (more attempts than the threshold, 5) fires on the
@@ -188,7 +175,7 @@ sed -i "s/^formats: \[\(.*\)\]$/formats: [\1, $prefix]/" "$rl206"
 
 cat <<MSG
 created $folder/ ($sys_rs, $ext_rs)
-registered System::$variant, its spec and its reader (one line in src/model/registry.rs; pub mod in src/systems/mod.rs)
+registered System::$variant, its spec and its reader (one line: pub mod $name; in src/systems/mod.rs)
 created testdata/rules/RL206/{err,ok}/$prefix-attempts.yml; $rl206 names the format $prefix
 next:
   INSTA_UPDATE=always cargo test --test rules $prefix   # writes the RL206 snapshot: read it

@@ -149,21 +149,28 @@ fn scaffold(dir: &Path) -> String {
         );
     }
 
-    // The system: one folder, one registry line (and the folder's
-    // `pub mod`, for rustfmt).
+    // The system: one folder, one registry line (`pub mod` of the folder;
+    // build.rs makes the registry from the declared folders).
     let variant = "ScaffoldProbe";
     let sys = read(dir, &format!("src/systems/{SYSTEM}/mod.rs"));
+    assert!(sys.contains(&format!("\n// system: {variant} - ")));
     assert!(sys.contains("pub static SPEC"));
     assert!(sys.contains("pub const DOC_READERS"));
     assert!(read(dir, &format!("src/systems/{SYSTEM}/extract.rs")).contains("pub fn extract"));
-    let registry = read(dir, "src/model/registry.rs");
-    assert!(registry.contains(&format!(
-        "            {SYSTEM} {{ {variant}: SPEC }},\n        }}"
-    )));
     let systems = read(dir, "src/systems/mod.rs");
     assert!(systems.contains(&format!("\npub mod {SYSTEM};\n")));
+    let mut before = std::fs::read_to_string(common::root().join("src/systems/mod.rs")).unwrap();
+    before.retain(|c| c != '\n');
+    let mut after = systems.clone();
+    after.retain(|c| c != '\n');
+    assert_eq!(
+        after.replacen(&format!("pub mod {SYSTEM};"), "", 1),
+        before,
+        "src/systems/mod.rs gains its one line only"
+    );
     for (file, before) in [
         ("src/model.rs", "src/model.rs"),
+        ("src/model/registry.rs", "src/model/registry.rs"),
         ("src/extract/mod.rs", "src/extract/mod.rs"),
     ] {
         assert_eq!(

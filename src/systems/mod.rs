@@ -324,8 +324,8 @@ mod tests {
         assert_eq!(seen, known);
     }
 
-    /// Every folder of `src/systems/` is a line of the registry (else its
-    /// readers would never be offered a file).
+    /// Every folder of `src/systems/` is declared by a `pub mod` line, the
+    /// registry (else build.rs and the compiler never see it).
     #[test]
     fn every_folder_is_registered() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/systems");

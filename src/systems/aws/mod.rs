@@ -5,6 +5,7 @@ pub mod extract;
 use super::{Endpoint, Fixes, SystemSpec};
 use crate::model::Layer;
 
+// system: AwsSdk
 pub static SPEC: SystemSpec = SystemSpec {
     offers_budget: true,
     fixes: Fixes {

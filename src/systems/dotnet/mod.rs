@@ -12,11 +12,13 @@ const FIXES: Fixes = Fixes {
     ..Fixes::GENERIC
 };
 
+// system: Polly
 pub static POLLY: SystemSpec = SystemSpec {
     fixes: FIXES,
     ..SystemSpec::plain("Polly", Layer::Application)
 };
 
+// system: DotnetStandard
 pub static STANDARD: SystemSpec = SystemSpec {
     fixes: FIXES,
     // dotnet/extensions `Microsoft.Extensions.Http.Resilience`,

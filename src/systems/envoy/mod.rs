@@ -6,6 +6,7 @@ use super::{Fixes, SystemSpec};
 use crate::model::{Delay, Layer};
 use std::time::Duration;
 
+// system: Envoy
 pub static SPEC: SystemSpec = SystemSpec {
     offers_budget: true,
     fixes: Fixes {

@@ -5,6 +5,7 @@ pub mod extract;
 use super::SystemSpec;
 use crate::model::Layer;
 
+// system: GatewayApi
 pub static SPEC: SystemSpec = SystemSpec::plain("Gateway API", Layer::Proxy);
 
 /// Gateway API routes (and Linkerd's policy resources on them).

@@ -7,6 +7,7 @@ use super::{Fixes, SidecarDefault, SystemSpec};
 use crate::model::{AttemptCount, Attempts, Layer, Located, RetryPolicy, System};
 use crate::source::Span;
 
+// system: Istio
 pub static SPEC: SystemSpec = SystemSpec {
     sidecar_default: Some(SidecarDefault {
         policy: default_policy,

@@ -11,6 +11,7 @@ use crate::model::Layer;
 pub(crate) const LOOP_BOUND: &str =
     "count the attempts and give up after 3-5, or stop when a deadline passes";
 
+// system: Failsafe
 pub static FAILSAFE: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "add `.withJitter(..)` to the policy",
@@ -31,6 +32,7 @@ pub static FAILSAFE: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Failsafe", Layer::Application)
 };
 
+// system: GuavaRetrying - guava-retrying `RetryerBuilder` (`com.github.rholder.retry`).
 pub static GUAVA_RETRYING: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "use `WaitStrategies.randomExponentialWait(..)` (or `randomWait(..)`) instead of an unjittered wait strategy",
@@ -41,6 +43,7 @@ pub static GUAVA_RETRYING: SystemSpec = SystemSpec {
     ..SystemSpec::plain("guava-retrying", Layer::Application)
 };
 
+// system: Feign - OpenFeign's client `Retryer` (`feign.Retryer.Default`).
 /// Feign's retryer sits in the HTTP client, under the caller's code.
 pub static FEIGN: SystemSpec = SystemSpec {
     fixes: Fixes {
@@ -50,6 +53,7 @@ pub static FEIGN: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Feign", Layer::Sdk)
 };
 
+// system: Reactor - Project Reactor `retryWhen(Retry.backoff(..))` / `.retry(n)` on a `Mono`/`Flux` (WebClient calls).
 pub static REACTOR: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "use `Retry.backoff(n, minBackoff)` (jittered by 0.5 by default) instead of `Retry.fixedDelay`",
@@ -59,6 +63,7 @@ pub static REACTOR: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Reactor", Layer::Application)
 };
 
+// system: JavaLoop
 pub static JAVA_LOOP: SystemSpec = SystemSpec {
     fixes: Fixes {
         bound: LOOP_BOUND,

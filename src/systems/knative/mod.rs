@@ -9,6 +9,7 @@ pub mod read;
 use super::SystemSpec;
 use crate::model::Layer;
 
+// system: Knative
 pub static SPEC: SystemSpec = SystemSpec::plain("Knative Serving", Layer::Proxy);
 
 /// The Knative reader's documents: Serving resources, offered last.

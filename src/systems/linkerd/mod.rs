@@ -5,6 +5,7 @@ pub mod extract;
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;
 
+// system: Linkerd
 pub static SPEC: SystemSpec = SystemSpec {
     offers_budget: true,
     fixes: Fixes {

@@ -7,6 +7,7 @@ pub mod ingress;
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;
 
+// system: Nginx
 pub static NGINX: SystemSpec = SystemSpec {
     timeout_stops_new_attempts: true,
     fixes: Fixes {
@@ -22,6 +23,7 @@ pub static NGINX: SystemSpec = SystemSpec {
     ..SystemSpec::plain("nginx", Layer::Proxy)
 };
 
+// system: IngressNginx
 pub static INGRESS_NGINX: SystemSpec = SystemSpec {
     timeout_stops_new_attempts: true,
     fixes: Fixes {

@@ -6,6 +6,7 @@ use super::{Fixes, OpenCircuit, SystemSpec};
 use crate::model::Layer;
 use std::time::Duration;
 
+// system: Resilience4j
 pub static SPEC: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "set `enableRandomizedWait: true` (with `randomizedWaitFactor`, default 0.5) and `enableExponentialBackoff: true`",

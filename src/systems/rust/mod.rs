@@ -6,6 +6,7 @@ pub mod extract;
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;
 
+// system: RustLoop
 pub static RUST_LOOP: SystemSpec = SystemSpec {
     fixes: Fixes {
         bound: super::java::LOOP_BOUND,

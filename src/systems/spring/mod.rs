@@ -17,6 +17,7 @@ use crate::model::Layer;
 /// Framework 7.
 const PREDICATE: &str = "name the transient exceptions in `retryFor` (`includes` on Spring Framework 7's `@Retryable` or `RetryPolicy.builder()`)";
 
+// system: SpringRetry
 pub static SPRING_RETRY: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "use `@Backoff(delay = .., multiplier = 2, random = true)`",
@@ -26,6 +27,7 @@ pub static SPRING_RETRY: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Spring Retry", Layer::Application)
 };
 
+// system: SpringFramework
 pub static SPRING_FRAMEWORK: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "set `jitter` on `@Retryable`, or call `.jitter(..)` on `RetryPolicy.builder()`",
@@ -35,6 +37,7 @@ pub static SPRING_FRAMEWORK: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Spring Framework", Layer::Application)
 };
 
+// system: SpringCloudGateway
 pub static SPRING_CLOUD_GATEWAY: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "give the Retry filter a `backoff` (`firstBackoff`, `factor` 2, `maxBackoff`) and `jitter: {randomFactor: 0.5}` (newer Spring Cloud Gateway releases)",
@@ -52,16 +55,19 @@ const LISTENER_FIXES: Fixes = Fixes {
     ..Fixes::GENERIC
 };
 
+// system: SpringAmqp
 pub static SPRING_AMQP: SystemSpec = SystemSpec {
     fixes: LISTENER_FIXES,
     ..SystemSpec::plain("Spring AMQP", Layer::Application)
 };
 
+// system: SpringCloudStream - Spring Cloud Stream consumer retry (`consumer.max-attempts`).
 pub static SPRING_CLOUD_STREAM: SystemSpec = SystemSpec {
     fixes: LISTENER_FIXES,
     ..SystemSpec::plain("Spring Cloud Stream", Layer::Application)
 };
 
+// system: SpringCloudConfig - Spring Cloud Config client retry (`spring.cloud.config.retry`).
 pub static SPRING_CLOUD_CONFIG: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "set `spring.cloud.config.retry.use-random-policy: true`",
@@ -70,6 +76,7 @@ pub static SPRING_CLOUD_CONFIG: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Spring Cloud Config client", Layer::Application)
 };
 
+// system: SpringKafka - Spring Kafka non-blocking retry topics (`spring.kafka.retry.topic`).
 pub static SPRING_KAFKA: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "set `spring.kafka.retry.topic.random-back-off: true` with a `multiplier` above 1",
