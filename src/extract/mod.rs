@@ -9,6 +9,7 @@ pub mod calls;
 pub mod http_method;
 pub mod prop;
 pub mod test_code;
+pub mod tree_sitter;
 pub mod unread;
 pub mod workload;
 

@@ -184,12 +184,6 @@ pub struct Out<'a> {
     pub call_scopes: Vec<RetryScope<'a>>,
 }
 
-/// Progress steps a parse of `len` bytes may take: real code needs about
-/// one per 200 bytes, pathological error recovery hundreds per byte.
-pub fn parse_budget(len: usize) -> u64 {
-    2_000 + len as u64 / 4
-}
-
 /// Read one Java file (a file without retry words is read by
 /// `extract::calls` instead: see `extract::extract_with_outer`).
 pub fn extract(text: &str, facts: &mut Facts) {
@@ -216,40 +210,9 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
             let _ = parser.set_included_ranges(&[]);
         }
     }
-    // Error recovery can go on for minutes on a few kilobytes of broken
-    // text (a fuzzer found one): the parse gets a budget of progress steps
-    // in proportion to the file, far above what real code needs (at most
-    // 0.03 per byte over the fixtures, the corpus, the bench tree and
-    // 10,000 fuzz inputs), and a file that exceeds it is a finding.
-    let budget = parse_budget(text.len());
-    let mut steps = 0u64;
-    let mut progress = |_: &tree_sitter::ParseState| {
-        steps += 1;
-        // (The scan's time guard cannot unwind through the C parser: it
-        // stops the parse here and unwinds below.)
-        if steps > budget || (steps.is_multiple_of(1024) && crate::guard::expired()) {
-            std::ops::ControlFlow::Break(())
-        } else {
-            std::ops::ControlFlow::Continue(())
-        }
-    };
-    let bytes = text.as_bytes();
-    let parsed = parser.parse_with_options(
-        &mut |i, _| bytes.get(i..).unwrap_or_default(),
-        None,
-        Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
-    );
-    let Some(tree) = parsed else {
-        crate::guard::stop_if_expired();
-        if steps > budget {
-            facts.diagnostics.push(crate::diag::unparsable_file::file(
-                &format!(
-                    "the Java parser gave up after `{budget}` steps of recovering from syntax errors"
-                ),
-                "fix the syntax errors (the file does not compile as it is), or exclude it if it is generated",
-            ));
-            facts.claimed_by("java");
-        }
+    let Some(tree) =
+        crate::extract::tree_sitter::parse(&mut parser, text, "Java", "compile", "java", facts)
+    else {
         return;
     };
     let ctx = Ctx::new(text, tree.root_node());

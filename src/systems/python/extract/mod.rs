@@ -80,12 +80,6 @@ fn is_test_path(path: &Path) -> bool {
         })
 }
 
-/// Progress steps a parse of `len` bytes may take (the Java reader's
-/// budget: real code needs a small fraction of it).
-pub fn parse_budget(len: usize) -> u64 {
-    2_000 + len as u64 / 4
-}
-
 /// Read one Python file. Never panics; problems become RL903.
 pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
     if is_test_path(path) {
@@ -98,33 +92,9 @@ pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
     {
         return;
     }
-    let budget = parse_budget(text.len());
-    let mut steps = 0u64;
-    let mut progress = |_: &tree_sitter::ParseState| {
-        steps += 1;
-        if steps > budget || (steps.is_multiple_of(1024) && crate::guard::expired()) {
-            std::ops::ControlFlow::Break(())
-        } else {
-            std::ops::ControlFlow::Continue(())
-        }
-    };
-    let bytes = text.as_bytes();
-    let parsed = parser.parse_with_options(
-        &mut |i, _| bytes.get(i..).unwrap_or_default(),
-        None,
-        Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
-    );
-    let Some(tree) = parsed else {
-        crate::guard::stop_if_expired();
-        if steps > budget {
-            facts.diagnostics.push(crate::diag::unparsable_file::file(
-                &format!(
-                    "the Python parser gave up after `{budget}` steps of recovering from syntax errors"
-                ),
-                "fix the syntax errors (the file does not run as it is), or exclude it if it is generated",
-            ));
-            facts.claimed_by(NAME);
-        }
+    let Some(tree) =
+        crate::extract::tree_sitter::parse(&mut parser, text, "Python", "run", NAME, facts)
+    else {
         return;
     };
     let ctx = Ctx::new(text, tree.root_node());

@@ -1,0 +1,65 @@
+//! One tree-sitter parse under a budget, for every reader built on a
+//! tree-sitter grammar (Java, Python).
+//!
+//! Error recovery can go on for minutes on a few kilobytes of broken text
+//! (a fuzzer found one in the Java grammar): the parse gets a budget of
+//! progress steps in proportion to the file, far above what real code
+//! needs (at most 0.03 per byte over the fixtures, the corpus, the bench
+//! tree and 10,000 fuzz inputs), and a file that exceeds it is a finding
+//! (RL903), not a stall.
+
+use super::Facts;
+
+/// The progress steps a parse of `len` bytes may take: real code needs
+/// about one per 200 bytes, pathological error recovery hundreds per byte.
+pub fn parse_budget(len: usize) -> u64 {
+    2_000 + len as u64 / 4
+}
+
+/// Parse `text` with `parser` (its language set) within
+/// [`parse_budget`]. `None` when the parse stopped: over the budget (an
+/// RL903 finding in `facts`, claimed by `reader`, saying the `language`
+/// parser gave up and that the file does not `does_not` as it is), or on
+/// the scan's deadline (which unwinds here, outside the C parser).
+pub fn parse(
+    parser: &mut tree_sitter::Parser,
+    text: &str,
+    language: &str,
+    does_not: &str,
+    reader: &'static str,
+    facts: &mut Facts,
+) -> Option<tree_sitter::Tree> {
+    let budget = parse_budget(text.len());
+    let mut steps = 0u64;
+    let mut progress = |_: &tree_sitter::ParseState| {
+        steps += 1;
+        // (The scan's time guard cannot unwind through the C parser: it
+        // stops the parse here and unwinds below.)
+        if steps > budget || (steps.is_multiple_of(1024) && crate::guard::expired()) {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    let bytes = text.as_bytes();
+    let parsed = parser.parse_with_options(
+        &mut |i, _| bytes.get(i..).unwrap_or_default(),
+        None,
+        Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
+    );
+    if parsed.is_none() {
+        crate::guard::stop_if_expired();
+        if steps > budget {
+            facts.diagnostics.push(crate::diag::unparsable_file::file(
+                &format!(
+                    "the {language} parser gave up after `{budget}` steps of recovering from syntax errors"
+                ),
+                &format!(
+                    "fix the syntax errors (the file does not {does_not} as it is), or exclude it if it is generated"
+                ),
+            ));
+            facts.claimed_by(reader);
+        }
+    }
+    parsed
+}
