@@ -82,6 +82,9 @@ const WORDS: &[&str] = &[
 
 /// Whether the bytes mention retries, timeouts or calls.
 pub fn mentions_retries(bytes: &[u8]) -> bool {
+    if library_build(bytes) {
+        return false;
+    }
     static FINDER: std::sync::LazyLock<aho_corasick::AhoCorasick> =
         std::sync::LazyLock::new(|| {
             aho_corasick::AhoCorasick::builder()
@@ -90,6 +93,19 @@ pub fn mentions_retries(bytes: &[u8]) -> bool {
                 .expect("a few short literal needles always build")
         });
     FINDER.is_match(bytes)
+}
+
+/// A third-party library's distributed build copied into the tree
+/// (`static/js/vue.js`): it opens with a preserved banner (`/*!`, kept by
+/// minifiers on purpose) or names its `@license` in its first lines. Not
+/// the project's settings or calls, so not listed.
+fn library_build(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(512)];
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    head[start..].starts_with(b"/*!") || memchr::memmem::find(head, b"@license").is_some()
 }
 
 /// Files the scan did not read although they mention retries, timeouts or calls,
@@ -179,5 +195,20 @@ mod tests {
             "{}",
             u.message()
         );
+    }
+
+    #[test]
+    fn a_library_build_copied_into_the_tree_is_not_listed() {
+        for head in [
+            "/*!\n * Vue.js v2.5.16\n */\nfunction retry() {}",
+            "  /*! iScroll v5.2.0 */ var timeout = 1;",
+            "/**\n * @license AngularJS v1.5.8\n */\n$http.get('http://x/')",
+        ] {
+            assert!(!mentions_retries(head.as_bytes()), "{head}");
+        }
+        // The project's own code, with an ordinary comment, is listed.
+        assert!(mentions_retries(
+            b"/* client */\nconst retries = 3;\nfetch('http://orders/')"
+        ));
     }
 }
