@@ -15,11 +15,16 @@ const VERBS: &[&str] = &[
     "get", "post", "put", "patch", "delete", "head", "options", "request", "stream",
 ];
 
-/// httpx's default timeout: `httpx/_config.py` `DEFAULT_TIMEOUT_CONFIG =
-/// Timeout(timeout=5.0)` (0.23 to 0.28).
+/// httpx's default timeout, each of connect, read, write and pool:
+/// encode/httpx `httpx/_config.py`, `DEFAULT_TIMEOUT_CONFIG =
+/// Timeout(timeout=5.0)` (checked in the source, 0.2x; the docs' "5
+/// seconds of network inactivity", docs/advanced/timeouts.md).
 const HTTPX_DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
-/// aiohttp's default: `aiohttp/client.py` `DEFAULT_TIMEOUT =
-/// ClientTimeout(total=5 * 60, sock_connect=30)` (3.x).
+/// aiohttp's default total timeout of a `ClientSession` request:
+/// aio-libs/aiohttp `aiohttp/client.py`, `DEFAULT_TIMEOUT:
+/// Final[ClientTimeout] = ClientTimeout(total=5 * 60, sock_connect=30)`
+/// (3.x; earlier 3.x releases have `total=5 * 60` alone), checked in the
+/// source.
 const AIOHTTP_DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// One HTTP or gRPC call the file makes.
