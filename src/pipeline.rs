@@ -82,7 +82,8 @@ impl<'a> Pipeline<'a> {
                 0 => true,
                 i => !globs[i].is_match(&scoped.nested[i - 1].relative_path(&c.path)),
             });
-            let _ = self.scoped.set(scoped);
+            // One pipeline scans once; a second scan keeps the first's.
+            self.scoped.get_or_init(|| scoped);
         }
         let s = self.settings();
         let mut scan = crate::read_walked(walk, cache, roots, s, self.progress, start);

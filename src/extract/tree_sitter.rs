@@ -30,6 +30,19 @@ pub fn parse(
     facts: &mut Facts,
 ) -> Option<tree_sitter::Tree> {
     let budget = parse_budget(text.len());
+    parse_within(parser, text, budget, language, does_not, reader, facts)
+}
+
+/// [`parse`] with a given budget of progress steps.
+fn parse_within(
+    parser: &mut tree_sitter::Parser,
+    text: &str,
+    budget: u64,
+    language: &str,
+    does_not: &str,
+    reader: &'static str,
+    facts: &mut Facts,
+) -> Option<tree_sitter::Tree> {
     let mut steps = 0u64;
     let mut progress = |_: &tree_sitter::ParseState| {
         steps += 1;
@@ -62,4 +75,39 @@ pub fn parse(
         }
     }
     parsed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A parse over its budget stops, and says so as one RL903 claimed by
+    /// the reader; within it, the tree comes back and nothing is said.
+    #[test]
+    fn a_parse_over_its_budget_is_one_rl903_not_a_stall() {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_python::LANGUAGE.into())
+            .unwrap();
+        let text = format!("import requests\n{}", "(((([[[{{{".repeat(2_000));
+        let mut facts = Facts::default();
+        let tree = parse_within(
+            &mut parser,
+            &text,
+            10,
+            "Python",
+            "run",
+            "python",
+            &mut facts,
+        );
+        assert!(tree.is_none());
+        assert_eq!(facts.diagnostics.len(), 1);
+        assert_eq!(facts.diagnostics[0].code, crate::diag::Code::RL903);
+        assert!(facts.diagnostics[0].message.contains("after `10` steps"));
+        assert_eq!(facts.extractors, ["python"]);
+        let mut facts = Facts::default();
+        let tree = parse(&mut parser, &text, "Python", "run", "python", &mut facts);
+        assert!(tree.is_some());
+        assert!(facts.diagnostics.is_empty() && facts.extractors.is_empty());
+    }
 }

@@ -169,21 +169,9 @@ fn under_root(path: &Path, roots: &[PathBuf]) -> Option<(PathBuf, Vec<String>)> 
         } else {
             r
         };
-        // A path shown relative to the working directory under a root
-        // given absolute: the root ends with the path's first folders.
-        let rel = path
-            .strip_prefix(&r)
-            .ok()
-            .map(Path::to_path_buf)
-            .or_else(|| {
-                let comps: Vec<_> = path.components().collect();
-                (1..comps.len())
-                    .rev()
-                    .find(|&k| {
-                        path.is_relative() && r.ends_with(comps[..k].iter().collect::<PathBuf>())
-                    })
-                    .map(|k| comps[k..].iter().collect())
-            });
+        // Paths and roots alike are joined to the run's working directory
+        // first (`unit_identities`), so one is a prefix of the other.
+        let rel = path.strip_prefix(&r).ok().map(Path::to_path_buf);
         if let Some(rel) = rel {
             let parts: Vec<String> = rel
                 .parent()

@@ -177,7 +177,7 @@ pub fn extract_with_outer(
         Syntax::Properties => properties::extract(path, text, outer, &mut facts),
         Syntax::Nginx => nginx::extract(text, &mut facts),
         Syntax::Rust => rust::extract(path, text, &mut facts),
-        Syntax::Python => super::python::extract::extract(path, text, &mut facts),
+        Syntax::Python => super::python::extract::extract(text, &mut facts),
         Syntax::Build(kind) => {
             if let Some(build) = build::extract(kind, text) {
                 facts.build = Some(build);

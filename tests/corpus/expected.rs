@@ -56,7 +56,7 @@ pub(super) const EXPECTED: &[(&str, &[(&str, usize)])] = &[
     // ServiceProfile: GET /api/list and /api/vote are retryable (L12, L17),
     // budget 0.001 / 10 per s / 10s read. INDEX.tsv assumes the old 10s
     // default route timeout, but there is none since stable-2.9.0
-    // (src/extract/linkerd.rs; linkerd/website#1733): nothing bounds the call
+    // (src/systems/linkerd/extract.rs; linkerd/website#1733): nothing bounds the call
     // (RL304). The proxy keeps no per-request retry count, but the budget
     // limits the retries, so they are not unbounded (no RL205).
     (

@@ -342,12 +342,12 @@ impl Lexer<'_> {
                 b'/' if self.peek(1) == Some(b'/') => self.line_comment(),
                 b'/' if self.peek(1) == Some(b'*') => self.block_comment(),
                 b'"' => {
-                    let _ = self.string(self.i);
+                    self.string(self.i);
                 }
                 b'\'' => self.quote(),
                 b'r' | b'b' if self.raw_string_start().is_some() => {
                     let (hashes, open) = self.raw_string_start().unwrap_or((0, self.i));
-                    let _ = self.raw_string(self.i, hashes, open);
+                    self.raw_string(self.i, hashes, open);
                 }
                 b'{' => {
                     depth += 1;

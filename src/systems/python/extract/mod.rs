@@ -25,7 +25,6 @@ mod tests;
 use crate::model::{Facts, Located, RetryPolicy, Timeout};
 use crate::source::Span;
 use std::collections::HashMap;
-use std::path::Path;
 use tree_sitter::{Node, Parser};
 
 /// The extractor's name in [`Facts::extractors`].
@@ -65,26 +64,8 @@ pub fn wants(bytes: &[u8]) -> bool {
     FINDER.is_match(bytes)
 }
 
-/// Whether the path is test code, not the service.
-fn is_test_path(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    name.starts_with("test_")
-        || name.ends_with("_test.py")
-        || name == "conftest.py"
-        || path.components().any(|c| {
-            let c = c.as_os_str();
-            c == "tests" || c == "test"
-        })
-}
-
 /// Read one Python file. Never panics; problems become RL903.
-pub fn extract(path: &Path, text: &str, facts: &mut Facts) {
-    if is_test_path(path) {
-        return;
-    }
+pub fn extract(text: &str, facts: &mut Facts) {
     let mut parser = Parser::new();
     if parser
         .set_language(&tree_sitter_python::LANGUAGE.into())
