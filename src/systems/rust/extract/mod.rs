@@ -682,3 +682,10 @@ mod cargo_target_tests {
         }
     }
 }
+
+/// Code text with every whitespace character removed, for the textual
+/// tests (`backoff.next()`, `n+=1`): rustfmt splits a method chain or an
+/// expression over lines, and the same code must read the same way.
+pub(crate) fn squash(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}

@@ -173,7 +173,7 @@ pub(super) fn apply(b: &mut Build, name: &str, args: &[L], span: Span, text: &st
             }
         }
         (Krate::TokioRetry, "map") => {
-            let t = text.replace(' ', "");
+            let t = crate::systems::rust::extract::squash(text);
             let j = if t.contains("jitter") {
                 Jitter::Full
             } else {

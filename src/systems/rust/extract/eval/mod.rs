@@ -609,8 +609,80 @@ pub fn read_file<'a>(file: &'a syn::File, spans: &'a Spans<'a>, facts: &mut Fact
         total: Cell::new(0),
         depth: Cell::new(0),
         resolving: Default::default(),
-        uses_backoff_crate: text.contains("backoff::") && !text.contains("tower::retry::backoff"),
+        uses_backoff_crate: names_crate(text, "backoff"),
     };
     super::eval::sites(&ev, facts);
     loops::read(&ev, &ix.bodies, &ix.macro_rules, facts);
+}
+
+/// Whether the file names the external crate `krate` by a path that starts
+/// at it (`use backoff::..`, `backoff::future::retry`, `::backoff::..`), not
+/// a module of that name inside another path (`crate::common::backoff::`,
+/// `tower::retry::backoff::`) nor a module the file declares itself
+/// (`mod backoff;`). Found on vector, whose own `common::backoff` type is
+/// also called `ExponentialBackoff`.
+fn names_crate(text: &str, krate: &str) -> bool {
+    let bytes = text.as_bytes();
+    let own_module = text.match_indices("mod ").any(|(i, _)| {
+        let rest = &text[i + 4..];
+        rest.starts_with(krate)
+            && rest[krate.len()..].trim_start().starts_with([';', '{'])
+            && (i == 0 || !is_ident_byte(bytes[i - 1]))
+    });
+    if own_module {
+        return false;
+    }
+    let needle = format!("{krate}::");
+    text.match_indices(&needle).any(|(i, _)| {
+        let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+        let line = text[line_start..i].trim_start();
+        if line.starts_with("//") || line.starts_with('*') || line.contains("//") {
+            return false; // a comment's words are not a path
+        }
+        let before = &text[..i];
+        let before = before.strip_suffix("::").unwrap_or(before);
+        // `::backoff::` at a path's start is the crate; `a::backoff::` is not.
+        let led_by_colons = before.len() < i;
+        match before.as_bytes().last() {
+            None => true,
+            Some(&b) if is_ident_byte(b) => false,
+            Some(_) if led_by_colons => !before.ends_with(['>', ')']),
+            Some(_) => true,
+        }
+    })
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+#[cfg(test)]
+mod names_crate_tests {
+    use super::names_crate;
+
+    #[test]
+    fn only_paths_that_start_at_the_crate() {
+        for yes in [
+            "use backoff::ExponentialBackoff;",
+            "use backoff::{retry, ExponentialBackoff};",
+            "fn f() { backoff::future::retry(b, op) }",
+            "let b = ::backoff::ExponentialBackoff::default();",
+            "use {backoff::ExponentialBackoff, std::time::Duration};",
+        ] {
+            assert!(names_crate(yes, "backoff"), "{yes}");
+        }
+        for no in [
+            "use crate::common::backoff::ExponentialBackoff;",
+            "use tower::retry::backoff::ExponentialBackoffMaker;",
+            "use super::backoff::ExponentialBackoff;",
+            "let b = my_backoff::ExponentialBackoff::default();",
+            "mod backoff;\nuse backoff::ExponentialBackoff;",
+            "mod backoff {}\nfn f() { backoff::x() }",
+            "// nothing here",
+            "// `use backoff::..` in a comment",
+            "/* a block comment\n * names backoff::ExponentialBackoff */",
+        ] {
+            assert!(!names_crate(no, "backoff"), "{no}");
+        }
+    }
 }

@@ -37,8 +37,8 @@ pub fn tower_policies(ev: &Eval<'_, '_>, facts: &mut Facts) {
             }
         }
         found.sort_by_key(|(_, s)| s.start);
-        let errors_retried =
-            text.replace(' ', "").contains("Err(") && !text.contains("Err(_) => None");
+        let errors_retried = crate::systems::rust::extract::squash(&text).contains("Err(")
+            && !text.contains("Err(_) => None");
         let mut conditions: Vec<Located<Condition>> = found
             .iter()
             .map(|(c, s)| Located::written(Condition::status(*c), *s))

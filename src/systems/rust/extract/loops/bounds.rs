@@ -103,7 +103,7 @@ impl LoopFinder<'_, '_, '_, '_> {
             if counted.as_ref().is_some_and(|(v, _)| v == name) {
                 return true;
             }
-            let t = body_text.replace(' ', "");
+            let t = crate::systems::rust::extract::squash(body_text);
             t.contains(&format!("{name}+=1")) || t.contains(&format!("{name}={name}+1"))
         };
         let inc_at = |name: &str| -> Option<usize> {
@@ -173,7 +173,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         let mut ifs = Ifs { out: Vec::new() };
         ifs.visit_block(body);
         let decremented = |name: &str| {
-            let t = body_text.replace(' ', "");
+            let t = crate::systems::rust::extract::squash(body_text);
             t.contains(&format!("{name}-=1"))
                 || t.contains(&format!("{name}={name}-1"))
                 || t.contains(&format!("{name}={name}.saturating_sub(1)"))
@@ -387,7 +387,7 @@ impl LoopFinder<'_, '_, '_, '_> {
 /// A test of the clock: `start.elapsed() > timeout`, `Instant::now() >=
 /// deadline`.
 fn is_time_test(text: &str) -> bool {
-    let t = text.replace(' ', "").to_ascii_lowercase();
+    let t = crate::systems::rust::extract::squash(text).to_ascii_lowercase();
     t.contains("elapsed()") || t.contains("now()") || t.contains("deadline")
 }
 

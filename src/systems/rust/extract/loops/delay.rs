@@ -91,7 +91,7 @@ impl LoopFinder<'_, '_, '_, '_> {
             && let Some(id) = p.path.get_ident()
         {
             let name = id.to_string();
-            let bt = body_text.replace(' ', "");
+            let bt = crate::systems::rust::extract::squash(body_text);
             let growth = growth(&bt, &name);
             let grows = growth.is_some();
             let var_rand = randomised
@@ -141,7 +141,7 @@ impl LoopFinder<'_, '_, '_, '_> {
 /// Whether a loop leaves its bound and delay to a retry object
 /// (`state.should_retry(..)`, `backoff.next()`).
 pub(super) fn delegates(body: &str) -> bool {
-    let t = body.replace(' ', "");
+    let t = crate::systems::rust::extract::squash(body);
     [
         "should_retry(",
         "next_backoff(",
