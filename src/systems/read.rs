@@ -84,9 +84,42 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     if syntax == Syntax::Yaml && properties::is_spring_config_name(&name) {
         return Some(syntax);
     }
-    let wanted = DOC_FINDERS.any_in(bytes);
-    wanted.then_some(syntax)
+    let finders = match syntax {
+        Syntax::Json => &*JSON_DOC_FINDERS,
+        _ => &*DOC_FINDERS,
+    };
+    finders.any_in(bytes).then_some(syntax)
 }
+
+/// Document readers that never read a `.json` file: Spring Boot loads
+/// `application.properties` and `application.yml`/`.yaml` (its
+/// `PropertySourceLoader`s are `PropertiesPropertySourceLoader` and
+/// `YamlPropertySourceLoader`, spring-boot
+/// `org/springframework/boot/env/`, listed in spring-boot's
+/// `META-INF/spring.factories`); JSON reaches it only through the
+/// `SPRING_APPLICATION_JSON` variable, not a file. Its sniff word `etry`
+/// made every JSON file that says "retry" (an OpenAPI description: qdrant's
+/// `docs/redoc/*/openapi.json`, 0.5 MB each) be parsed whole for nothing.
+const NOT_FOR_JSON: &[&str] = &["spring"];
+
+/// Whether the document reader `name` reads files of this path: not a
+/// `.json` file when it is one of [`NOT_FOR_JSON`].
+fn reads_path(name: &str, path: &Path) -> bool {
+    let json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    !(json && NOT_FOR_JSON.contains(&name))
+}
+
+/// The needles of the document extractors that read `.json` files.
+static JSON_DOC_FINDERS: std::sync::LazyLock<Needles> = std::sync::LazyLock::new(|| {
+    Needles::new(
+        DOC_EXTRACTORS
+            .iter()
+            .filter(|(name, _, _)| !NOT_FOR_JSON.contains(name))
+            .flat_map(|(_, needles, _)| needles.iter().copied()),
+    )
+});
 
 /// Every document extractor's needles.
 static DOC_FINDERS: std::sync::LazyLock<Needles> = std::sync::LazyLock::new(|| {
@@ -213,7 +246,7 @@ fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &
     let wanted: Vec<bool> = DOC_EXTRACTORS
         .iter()
         .map(|(name, needles, _)| {
-            needles.iter().any(|n| text.contains(n))
+            reads_path(name, path) && needles.iter().any(|n| text.contains(n))
                 || (compose && *name == "workload")
                 || (spring_named && *name == "spring")
         })

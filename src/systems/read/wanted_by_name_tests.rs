@@ -42,3 +42,28 @@ fn classify_never_claims_a_file_not_wanted_by_name() {
         assert_eq!(wanted_by_name(Path::new(p)), want, "{p}");
     }
 }
+
+/// A JSON file is claimed for the readers that read JSON only: an OpenAPI
+/// description that says "retry" is no Spring configuration, while a YAML
+/// file with the same words still is, and a JSON Envoy or gRPC config is.
+#[test]
+fn json_files_are_not_claimed_for_spring_words() {
+    let openapi =
+        br#"{"paths": {"/points": {"post": {"description": "Retry the request on conflict"}}}}"#;
+    assert_eq!(
+        classify(Path::new("docs/redoc/openapi.json"), openapi),
+        None
+    );
+    let yaml = b"spring:\n  cloud:\n    gateway:\n      default-filters:\n        - name: Retry\n";
+    assert_eq!(
+        classify(Path::new("config/gateway.yml"), yaml),
+        Some(Syntax::Yaml)
+    );
+    let grpc = br#"{"methodConfig": [{"retryPolicy": {"maxAttempts": 4}}]}"#;
+    assert_eq!(
+        classify(Path::new("svc/retries.json"), grpc),
+        Some(Syntax::Json)
+    );
+    let envoy = br#"{"static_resources": {"clusters": []}}"#;
+    assert_eq!(classify(Path::new("envoy.json"), envoy), Some(Syntax::Json));
+}
