@@ -114,6 +114,32 @@ pub const CELERY_RETRY_DELAY: Duration = Duration::from_secs(180);
 pub const CELERY_BACKOFF_MAX: Duration = Duration::from_secs(600);
 
 // ---------------------------------------------------------------------------
+// google-api-core `Retry` (https://github.com/googleapis/python-api-core,
+// `google/api_core/retry/retry_base.py`, 2.29.1): `_BaseRetry.__init__(
+// predicate=if_transient_error, initial=_DEFAULT_INITIAL_DELAY,
+// maximum=_DEFAULT_MAXIMUM_DELAY, multiplier=_DEFAULT_DELAY_MULTIPLIER,
+// timeout=_DEFAULT_DEADLINE, ...)` (`deadline=` is the old name of
+// `timeout=`). No attempt limit: it retries until `timeout` has passed
+// (`timeout=None`: for ever). `exponential_sleep_generator` yields
+// `random.uniform(0.0, max_delay)` with `max_delay` starting at
+// `min(initial, maximum)` and multiplied each time up to `maximum`: full
+// jitter. `if_transient_error` retries `InternalServerError` (HTTP 500,
+// gRPC INTERNAL), `TooManyRequests` (429), `ServiceUnavailable` (503),
+// `requests` `ConnectionError` and `ChunkedEncodingError`, and
+// `google.auth` `TransportError`.
+
+/// `_DEFAULT_INITIAL_DELAY = 1.0`.
+pub const GOOGLE_INITIAL: f64 = 1.0;
+/// `_DEFAULT_MAXIMUM_DELAY = 60.0`.
+pub const GOOGLE_MAXIMUM: f64 = 60.0;
+/// `_DEFAULT_DELAY_MULTIPLIER = 2.0`.
+pub const GOOGLE_MULTIPLIER: f64 = 2.0;
+/// `_DEFAULT_DEADLINE = 60.0 * 2.0`.
+pub const GOOGLE_TIMEOUT: Duration = Duration::from_secs(120);
+/// `if_transient_error`'s HTTP statuses.
+pub const GOOGLE_TRANSIENT_STATUSES: &[u16] = &[500, 429, 503];
+
+// ---------------------------------------------------------------------------
 // Descriptors.
 
 pub static TENACITY: SystemSpec = SystemSpec {
@@ -166,6 +192,15 @@ pub static PYTHON_LOOP: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Python retry loop", Layer::Application)
 };
 
+pub static GOOGLE: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: "keep a `timeout=` on the `Retry` (its default is 120 s): `timeout=None` retries for ever",
+        predicate: "keep the default `predicate=if_transient_error`, or list transient exceptions in `if_exception_type(..)`",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("google-api-core Retry", Layer::Application)
+};
+
 pub static OTHER: SystemSpec = SystemSpec::plain("Python library", Layer::Application);
 
 /// Python is source, read by file: no YAML/JSON document reader.
@@ -178,6 +213,7 @@ pub fn lib_spec(name: &str) -> &'static SystemSpec {
         "backoff" => &BACKOFF,
         "urllib3" => &URLLIB3,
         "celery" => &CELERY,
+        "google-api-core" => &GOOGLE,
         "loop" => &PYTHON_LOOP,
         _ => &OTHER,
     }
@@ -189,6 +225,7 @@ pub fn lib_label(name: &str) -> String {
         "loop" => PYTHON_LOOP.label.to_string(),
         "urllib3" => URLLIB3.label.to_string(),
         "celery" => CELERY.label.to_string(),
+        "google-api-core" => GOOGLE.label.to_string(),
         other => other.to_string(),
     }
 }

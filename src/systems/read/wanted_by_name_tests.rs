@@ -67,3 +67,21 @@ fn json_files_are_not_claimed_for_spring_words() {
     let envoy = br#"{"static_resources": {"clusters": []}}"#;
     assert_eq!(classify(Path::new("envoy.json"), envoy), Some(Syntax::Json));
 }
+
+/// A `snippets/` folder of code samples is no nginx include folder: a
+/// Python sample there is read as Python (googleapis/python-pubsub
+/// `samples/snippets/publisher.py` was read as nginx and reported RL903),
+/// while a Debian include without an extension still is nginx.
+#[test]
+fn code_in_snippets_folders_is_not_nginx() {
+    let py = b"\"\"\"Publish.\"\"\"\nimport time\n\ndef publish(client):\n    future = client.publish(topic, data);\n    time.sleep(1)\n    proxy_pass = 'x'\n";
+    assert_eq!(
+        classify(Path::new("samples/snippets/publisher.py"), py),
+        Some(Syntax::Python)
+    );
+    let include = b"proxy_next_upstream error timeout;\nproxy_pass http://app;\n";
+    assert_eq!(
+        classify(Path::new("etc/nginx/snippets/proxy_params"), include),
+        Some(Syntax::Nginx)
+    );
+}

@@ -236,6 +236,23 @@ const NGINX_DIRS: &[&str] = &[
 /// `snippets/proxy_params`).
 const ANY_NAME_DIRS: &[&str] = &["sites-available", "sites-enabled", "snippets"];
 
+/// Extensions of source and document files: a `snippets/` folder of code
+/// samples (googleapis/python-pubsub `samples/snippets/publisher.py`) holds
+/// no nginx include, while Debian's includes have no extension
+/// (`proxy_params`), `.conf`, or a host name (`example.com`).
+const NOT_NGINX_EXTENSIONS: &[&str] = &[
+    "py", "js", "mjs", "cjs", "ts", "tsx", "jsx", "java", "kt", "scala", "rs", "go", "cs", "rb",
+    "php", "c", "h", "cc", "cpp", "hpp", "swift", "sh", "ps1", "md", "rst", "txt", "html", "css",
+    "json", "yml", "yaml", "xml", "toml", "ipynb", "sql", "proto", "lock",
+];
+
+/// Whether a file's name ends in the extension of another language or
+/// format ([`NOT_NGINX_EXTENSIONS`]).
+fn other_language(name: &str) -> bool {
+    name.rsplit_once('.')
+        .is_some_and(|(_, ext)| NOT_NGINX_EXTENSIONS.contains(&ext))
+}
+
 /// Whether a folder of a path is one of [`ANY_NAME_DIRS`].
 pub fn any_name_dir(dir: &std::ffi::OsStr) -> bool {
     let d = dir.as_encoded_bytes();
@@ -274,7 +291,7 @@ pub fn claims(path: &Path, name: &str, bytes: &[u8]) -> bool {
     let nginx_dir = dirs
         .iter()
         .any(|d| d.contains("nginx") || NGINX_DIRS.contains(&d.as_str()));
-    let sites = dirs.iter().any(|d| ANY_NAME_DIRS.contains(&d.as_str()));
+    let sites = dirs.iter().any(|d| ANY_NAME_DIRS.contains(&d.as_str())) && !other_language(name);
     if !conf && !sites {
         return false;
     }

@@ -4,6 +4,7 @@
 //! name bound to the decorator) make the decorated function's body a
 //! [`RetryScope`]. The client and task libraries are in [`sdk`].
 
+mod google;
 mod sdk;
 
 use super::eval::{self, resolve};
@@ -67,6 +68,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                     "Retrying" | "AsyncRetrying" if tenacity => Some(tenacity_policy(ctx, n, last)),
                     "on_exception" | "on_predicate" if backoff => {
                         Some(backoff_policy(ctx, n, last))
+                    }
+                    "Retry" | "AsyncRetry" | "StreamingRetry" | "AsyncStreamingRetry"
+                        if google::is_api_core_retry(ctx, n) =>
+                    {
+                        Some(google::api_core_policy(ctx, n))
+                    }
+                    "insecure_channel" | "secure_channel" if ctx.imports("grpc") => {
+                        google::channel_options(ctx, n, facts);
+                        None
                     }
                     "Retry" if urllib3 && !full.contains("api_core") => sdk::urllib3_policy(ctx, n),
                     "HTTPAdapter" if urllib3 => sdk::adapter_policy(ctx, n),

@@ -140,7 +140,7 @@ impl<'a> Ctx<'a> {
                     let t = text(n, src);
                     for m in [
                         "tenacity", "backoff", "urllib3", "requests", "botocore", "boto3",
-                        "celery", "httpx", "aiohttp", "grpc",
+                        "celery", "httpx", "aiohttp", "grpc", "api_core",
                     ] {
                         if t.split(|c: char| !c.is_alphanumeric() && c != '_')
                             .any(|w| w == m)
