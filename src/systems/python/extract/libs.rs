@@ -85,6 +85,20 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                         sdk::httpx_transport_policy(ctx, n)
                     }
                     "task" | "shared_task" if ctx.imports("celery") => sdk::celery_policy(ctx, n),
+                    // `raise self.retry(exc=e, countdown=..)` in a bound task:
+                    // the whole task body is attempted again.
+                    "retry" if full == "self.retry" && ctx.imports("celery") => {
+                        if let Some((p, body)) = sdk::celery_self_retry(ctx, n) {
+                            facts.policies.push(p);
+                            scopes.push(RetryScope {
+                                policy: facts.policies.len() - 1,
+                                start: body.start_byte(),
+                                end: body.end_byte(),
+                                per_call: false,
+                            });
+                        }
+                        None
+                    }
                     _ => None,
                 };
                 if let Some(p) = p {

@@ -1,8 +1,9 @@
 //! Python source (`*.py`), read with tree-sitter-python: tenacity
 //! (`@retry`, `Retrying`), backoff (`@backoff.on_exception`,
 //! `on_predicate`), urllib3 `Retry` and requests' `HTTPAdapter`, botocore
-//! `Config(retries=..)`, Celery `autoretry_for` tasks, hand-written retry
-//! loops, idempotency keys minted inside a retry, and the HTTP and gRPC
+//! `Config(retries=..)`, Celery `autoretry_for` tasks and bound tasks'
+//! `raise self.retry(..)`, google-api-core `Retry`/`AsyncRetry`, gRPC
+//! channel options carrying a service config, hand-written retry loops, idempotency keys minted inside a retry, and the HTTP and gRPC
 //! calls a service makes (`requests`, `httpx`, `aiohttp`,
 //! `grpc.insecure_channel`) with their timeouts. Defaults:
 //! [`crate::systems::python`].

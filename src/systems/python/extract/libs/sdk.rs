@@ -411,3 +411,170 @@ pub(super) fn celery_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy
     };
     Some(p)
 }
+
+/// A bound Celery task's own retry: `raise self.retry(exc=e,
+/// countdown=..)` inside an `except` of a task body
+/// (`@app.task(bind=True, max_retries=..)`). The task is attempted again
+/// after `countdown` (else the task's `default_retry_delay`, else 180 s),
+/// at most `max_retries` more times (the call's, else the task's, else 3);
+/// what is retried is what the enclosing `except` catches. Returns the
+/// policy and the task body it repeats.
+pub(super) fn celery_self_retry<'a>(
+    ctx: &Ctx<'a>,
+    call: Node<'a>,
+) -> Option<(RetryPolicy, Node<'a>)> {
+    let (fname, def) = super::super::enclosing_function(ctx, call)?;
+    let body = field(def, "body")?;
+    // The task's decorator: `@app.task(..)` / `@shared_task(..)`.
+    let deco = def
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+        .into_iter()
+        .flat_map(named_children)
+        .filter(|d| d.kind() == "decorator")
+        .filter_map(|d| named_children(d).first().copied())
+        .find(|e| {
+            let t = ctx.text(*e);
+            let head = t.split('(').next().unwrap_or(t);
+            head.ends_with("task") || head.ends_with("shared_task")
+        })?;
+    let task = (deco.kind() == "call").then(|| Args::of(ctx, deco));
+    let args = Args::of(ctx, call);
+    let at = span(call);
+    let max = args
+        .kw("max_retries")
+        .or_else(|| task.as_ref().and_then(|t| t.kw("max_retries")));
+    let mut p = policy(
+        "celery",
+        at,
+        default_attempts(
+            AttemptCount::Finite(sys::CELERY_MAX_RETRIES + 1),
+            "no max_retries: Celery's default of 3 retries",
+            call,
+        ),
+    );
+    p.name = Some(format!("self.retry in {fname}"));
+    if let Some(m) = max {
+        let c = match resolve(ctx, m).kind() {
+            "none" => AttemptCount::Unbounded,
+            _ => match eval::number(ctx, m) {
+                Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
+                _ => AttemptCount::Unknown,
+            },
+        };
+        p.attempts = attempts(c, format!("max_retries={} (retries)", ctx.text(m)), m);
+    }
+    let countdown = args
+        .kw("countdown")
+        .or_else(|| task.as_ref().and_then(|t| t.kw("default_retry_delay")));
+    (p.delay, p.jitter) = match countdown {
+        None => (
+            Located::default_at(
+                Delay::Fixed {
+                    delay: sys::CELERY_RETRY_DELAY,
+                },
+                at,
+            ),
+            Located::default_at(Jitter::None, at),
+        ),
+        Some(c) => {
+            let text = ctx.text(c);
+            let jitter = if text.contains("random") || text.contains("jitter") {
+                Jitter::Full
+            } else {
+                Jitter::None
+            };
+            let delay = match eval::seconds(ctx, c) {
+                Some(delay) => Delay::Fixed { delay },
+                // `2 ** self.request.retries`, `base * 2 ** retries`.
+                None if text.contains("**") && text.contains("retries") => {
+                    let base = text.split_once("**").map_or(text, |(b, _)| b);
+                    let lhs: Vec<&str> = base.split('*').map(str::trim).collect();
+                    let num = |s: &str| s.trim_matches(['(', ')', ' ']).parse::<f64>().ok();
+                    let multiplier = lhs.last().and_then(|s| num(s)).unwrap_or(2.0);
+                    let scale = if lhs.len() > 1 {
+                        lhs.first().and_then(|s| num(s)).unwrap_or(1.0)
+                    } else {
+                        1.0
+                    };
+                    Delay::Exponential {
+                        base: secs(scale),
+                        multiplier,
+                        cap: None,
+                    }
+                }
+                None => Delay::Unknown,
+            };
+            (
+                Located::written(delay, span(c)),
+                Located::written(jitter, span(c)),
+            )
+        }
+    };
+    // What the enclosing `except` catches.
+    let mut cur = call.parent();
+    let mut clause = None;
+    // A test between the `except` and the retry sorts what is caught
+    // (`if "503" in str(exc): raise self.retry(..)`).
+    let mut sorted = None;
+    while let Some(c) = cur {
+        if c.id() == body.id() {
+            break;
+        }
+        if c.kind() == "except_clause" {
+            clause = Some(c);
+            break;
+        }
+        if matches!(
+            c.kind(),
+            "if_statement" | "elif_clause" | "conditional_expression"
+        ) {
+            sorted = sorted.or(field(c, "condition").or(Some(c)));
+        }
+        cur = c.parent();
+    }
+    if let (Some(_), Some(test)) = (clause, sorted) {
+        p.retry_on = Located::written(
+            RetryOn::Listed {
+                conditions: vec![Located::written(Condition::Predicate, span(test))],
+            },
+            span(test),
+        );
+        return Some((p, body));
+    }
+    p.retry_on = match clause {
+        None => Located::written(
+            RetryOn::Listed {
+                conditions: vec![Located::written(Condition::Predicate, at)],
+            },
+            at,
+        ),
+        Some(cl) => match named_children(cl)
+            .into_iter()
+            .find(|n| n.kind() != "block" && n.kind() != "comment")
+        {
+            // A bare `except:` catches everything.
+            None => Located::written(RetryOn::AllErrors, span(cl)),
+            Some(ty) => {
+                let ty = if ty.kind() == "as_pattern" {
+                    named_children(ty).first().copied().unwrap_or(ty)
+                } else {
+                    ty
+                };
+                match exception_names(ctx, ty) {
+                    Some(c) => Located::written(RetryOn::Listed { conditions: c }, span(ty)),
+                    None => Located::written(
+                        RetryOn::Listed {
+                            conditions: vec![Located::written(
+                                Condition::Exception(ctx.text(ty).into()),
+                                span(ty),
+                            )],
+                        },
+                        span(ty),
+                    ),
+                }
+            }
+        },
+    };
+    Some((p, body))
+}
