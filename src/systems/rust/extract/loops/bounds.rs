@@ -264,7 +264,7 @@ impl LoopFinder<'_, '_, '_, '_> {
                 span: spans.node(s),
             };
         }
-        if found.is_none() && delegates(body_text) {
+        if found.is_none() && delegates_bound(body_text) {
             return AttemptsT::Unknown { span: head };
         }
         found.unwrap_or(AttemptsT::Unbounded { span: head })

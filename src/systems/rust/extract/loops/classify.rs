@@ -53,6 +53,15 @@ impl LoopFinder<'_, '_, '_, '_> {
         if !(sleeps || retries_io) || compact.contains("compare_exchange") {
             return None;
         }
+        // A future's state machine (`fn poll_ready` looping over its states,
+        // parking with `ready!(..)` or `Poll::Pending`): each pass moves the
+        // state on, it does not repeat a call (vector's health-check circuit
+        // breaker `poll_ready`: Open -> HalfOpen -> Closed).
+        if (self.fname == "poll" || self.fname.starts_with("poll_"))
+            && (compact.contains("ready!(") || compact.contains("Poll::Pending"))
+        {
+            return None;
+        }
         // A failure that goes round again, and a way out on success.
         let shape = shape::shape(spans, body, cond);
         if !(shape.retries_err && shape.success_exit) || shape.success_stays || shape.polls {

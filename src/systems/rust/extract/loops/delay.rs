@@ -138,19 +138,39 @@ impl LoopFinder<'_, '_, '_, '_> {
     }
 }
 
-/// Whether a loop leaves its bound and delay to a retry object
+/// What a loop hands its bound and delay to: a retry object's method.
+const DELEGATES: &[&str] = &[
+    "should_retry(",
+    "next_backoff(",
+    "backoff.next(",
+    "retry_after(",
+    "policy.retry(",
+];
+
+/// Whether a loop leaves its delay to a retry object
 /// (`state.should_retry(..)`, `backoff.next()`).
 pub(super) fn delegates(body: &str) -> bool {
     let t = crate::systems::rust::extract::squash(body);
-    [
-        "should_retry(",
-        "next_backoff(",
-        "backoff.next()",
-        "retry_after(",
-        "policy.retry(",
-    ]
-    .iter()
-    .any(|w| t.contains(w))
+    DELEGATES.iter().any(|w| t.contains(w))
+}
+
+/// Whether a loop leaves its bound to a retry object: a call of
+/// [`DELEGATES`] whose "no more" can end the loop. One unwrapped
+/// (`backoff.next().unwrap()`, `.expect("always returns some value")`)
+/// cannot: the loop asks for a delay it assumes is always there, and stops
+/// only on success (vector's `connect_backoff` loops retry for ever).
+pub(super) fn delegates_bound(body: &str) -> bool {
+    let t = crate::systems::rust::extract::squash(body);
+    DELEGATES.iter().any(|w| {
+        t.match_indices(w).any(|(i, _)| {
+            let rest = &t[i + w.len()..];
+            // The call's closing parenthesis (no nested calls in these).
+            let after = rest.find(')').map_or("", |j| &rest[j + 1..]);
+            ![".unwrap()", ".expect(", ".unwrap_or"]
+                .iter()
+                .any(|u| after.starts_with(u))
+        })
+    })
 }
 
 /// How the loop grows the delay variable `name`, in the body's text
