@@ -149,7 +149,7 @@ const DELEGATES: &[&str] = &[
 
 /// Whether a loop leaves its delay to a retry object
 /// (`state.should_retry(..)`, `backoff.next()`).
-pub(super) fn delegates(body: &str) -> bool {
+fn delegates(body: &str) -> bool {
     let t = crate::systems::rust::extract::squash(body);
     DELEGATES.iter().any(|w| t.contains(w))
 }

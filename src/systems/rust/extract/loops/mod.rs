@@ -33,7 +33,7 @@ mod macros;
 mod policy;
 mod shape;
 use bounds::counters;
-use delay::{delegates, delegates_bound};
+use delay::delegates_bound;
 pub use macros::instantiate;
 use macros::*;
 use policy::loop_policy_local;
