@@ -250,3 +250,15 @@ fn a_crate_named_as_the_aws_node_does_not_call_itself() {
         "{findings:#?}"
     );
 }
+
+/// A Python program is named by its manifest (`pyproject.toml`'s project
+/// name with a Dockerfile beside it, `setup.py` installing a command), not
+/// by its folder (testdata/graph/python-units/README.md).
+#[test]
+fn python_programs_are_named_by_their_manifests() {
+    let (_, g) = build("testdata/graph/python-units", &Settings::default());
+    assert_eq!(
+        edge_names(&g),
+        ["orders-api -> payments x3", "payments -> ledger x1"]
+    );
+}

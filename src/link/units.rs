@@ -1,8 +1,10 @@
 //! Which program a file belongs to, from what builds it (issue 17, item 2):
 //! the nearest build unit above the file, inside the scan root: a Maven
 //! module (`pom.xml` artifactId), a Cargo package that builds a binary, a
-//! Go module, a `package.json`, a `*.csproj`, a Gradle project or a folder
-//! with a Dockerfile (by the folder's name). A library crate is no
+//! Go module, a `package.json`, a Python project that is a program
+//! (`pyproject.toml`, `setup.cfg`, `setup.py` with a Dockerfile or a
+//! command), a `*.csproj`, a Gradle project or a folder with a Dockerfile
+//! (by the folder's name). A library crate is no
 //! service; a generic folder name (`src`, `impl`, `service`, `api` ...)
 //! and the scan root's own folder name never name one.
 //!
@@ -326,6 +328,15 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
         let name = name.rsplit('/').next().unwrap_or(name);
         return named(name.to_string(), "package.json name");
     }
+    // A Python project that is a program: one with a Dockerfile beside its
+    // manifest, or one that installs a command (`[project.scripts]`,
+    // `[tool.poetry.scripts]`, setup.py `entry_points`). A library's
+    // manifest says nothing, and the folders above may.
+    if let Some((name, program)) = python_project(&read)
+        && (program || exists("Dockerfile"))
+    {
+        return named(name, "Python project name");
+    }
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten().take(MAX_DIR_ENTRIES) {
             let n = e.file_name().to_string_lossy().to_string();
@@ -344,6 +355,52 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
         return named(folder.to_string(), "folder with a Dockerfile");
     }
     Unit::Nothing
+}
+
+/// A Python project's name and whether it installs a command: from
+/// `pyproject.toml` (`[project] name`, else `[tool.poetry] name`),
+/// `setup.cfg` (`[metadata] name`) or a literal `name="..."` in `setup.py`.
+fn python_project(read: &dyn Fn(&str) -> Option<String>) -> Option<(String, bool)> {
+    if let Some(text) = read("pyproject.toml")
+        && let Ok(table) = text.parse::<toml::Table>()
+    {
+        let poetry = table.get("tool").and_then(|t| t.get("poetry"));
+        let project = table.get("project");
+        let name = project
+            .and_then(|p| p.get("name"))
+            .or_else(|| poetry.and_then(|p| p.get("name")))
+            .and_then(|n| n.as_str());
+        if let Some(name) = name {
+            let scripts = project.is_some_and(|p| p.get("scripts").is_some())
+                || poetry.is_some_and(|p| p.get("scripts").is_some());
+            return Some((name.to_string(), scripts));
+        }
+    }
+    if let Some(text) = read("setup.cfg") {
+        let mut in_metadata = false;
+        for line in text.lines() {
+            let t = line.trim();
+            if t.starts_with('[') {
+                in_metadata = t == "[metadata]";
+            } else if in_metadata
+                && let Some((k, v)) = t.split_once('=')
+                && k.trim() == "name"
+                && !v.trim().is_empty()
+            {
+                let scripts = text.contains("console_scripts");
+                return Some((v.trim().to_string(), scripts));
+            }
+        }
+    }
+    let text = read("setup.py")?;
+    // `name="orders-api"` / `name='orders-api'`, a literal only.
+    let i = text.find("name=")? + "name=".len();
+    let rest = text[i..].trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let end = rest[1..].find(quote)?;
+    let name = &rest[1..1 + end];
+    (!name.is_empty() && !name.contains(['{', '%']))
+        .then(|| (name.to_string(), text.contains("console_scripts")))
 }
 
 /// A `pom.xml`'s own artifactId (not its parent's), unless it only
@@ -384,6 +441,38 @@ mod tests {
         assert_eq!(pom_artifact(pom).as_deref(), Some("ts-order-service"));
         let agg = "<project><artifactId>all</artifactId><packaging>pom</packaging></project>";
         assert_eq!(pom_artifact(agg), None);
+    }
+
+    #[test]
+    fn python_project_names() {
+        let files = |f: &'static [(&'static str, &'static str)]| {
+            move |n: &str| f.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string())
+        };
+        let pyproject = files(&[(
+            "pyproject.toml",
+            "[project]\nname = \"orders-api\"\n[project.scripts]\norders = \"orders.main:run\"\n",
+        )]);
+        assert_eq!(
+            python_project(&pyproject),
+            Some(("orders-api".into(), true))
+        );
+        let poetry = files(&[("pyproject.toml", "[tool.poetry]\nname = \"ledger\"\n")]);
+        assert_eq!(python_project(&poetry), Some(("ledger".into(), false)));
+        let cfg = files(&[(
+            "setup.cfg",
+            "[options]\nname = wrong\n[metadata]\nname = carts\n",
+        )]);
+        assert_eq!(python_project(&cfg), Some(("carts".into(), false)));
+        let setup = files(&[(
+            "setup.py",
+            "setup(\n    name='payments',\n    entry_points={'console_scripts': ['p=p:main']},\n)\n",
+        )]);
+        assert_eq!(python_project(&setup), Some(("payments".into(), true)));
+        let computed = files(&[("setup.py", "setup(name=NAME)\n")]);
+        assert_eq!(python_project(&computed), None);
+        // A tool section without a name, as in a plain tool config.
+        let tools = files(&[("pyproject.toml", "[tool.black]\nline-length = 100\n")]);
+        assert_eq!(python_project(&tools), None);
     }
 
     #[test]
