@@ -451,7 +451,25 @@ fn wait(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> (Delay, Jitter) {
                     ),
                     None => (Delay::Unknown, Jitter::None),
                 },
-                "wait_chain" | "wait_combine" => (Delay::Custom, Jitter::Unknown),
+                // tenacity `wait_chain(*strategies)` waits with strategy n
+                // before attempt n + 1 and with the last one for every
+                // retry after (`wait.py`: `strategies[min(attempt,
+                // len) - 1]`): the waits of a long outage are the last's.
+                "wait_chain" => {
+                    let last = ctx
+                        .subtree(n)
+                        .iter()
+                        .skip(1)
+                        .filter(|c| c.kind() == "call")
+                        .filter(|c| callee(ctx, **c).1.starts_with("wait_"))
+                        .last()
+                        .copied();
+                    match last {
+                        Some(l) => wait(ctx, l, depth + 1),
+                        None => (Delay::Custom, Jitter::Unknown),
+                    }
+                }
+                "wait_combine" => (Delay::Custom, Jitter::Unknown),
                 _ => (Delay::Custom, Jitter::Unknown),
             }
         }
