@@ -460,9 +460,8 @@ fn wait(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> (Delay, Jitter) {
                         .subtree(n)
                         .iter()
                         .skip(1)
-                        .filter(|c| c.kind() == "call")
-                        .filter(|c| callee(ctx, **c).1.starts_with("wait_"))
-                        .last()
+                        .rev()
+                        .find(|c| c.kind() == "call" && callee(ctx, **c).1.starts_with("wait_"))
                         .copied();
                     match last {
                         Some(l) => wait(ctx, l, depth + 1),
