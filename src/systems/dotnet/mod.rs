@@ -2,6 +2,7 @@
 //! (the standard resilience handler, built on Polly).
 
 pub mod extract;
+pub mod model;
 
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;
