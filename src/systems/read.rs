@@ -365,6 +365,7 @@ pub fn wanted_by_name(path: &Path) -> bool {
         ".properties",
         ".rs",
         ".py",
+        ".cs",
         ".java",
         ".conf",
         ".nginx",

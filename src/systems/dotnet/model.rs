@@ -32,9 +32,12 @@ pub const STANDARD_TOTAL_TIMEOUT: Duration = Duration::from_secs(30);
 /// (dotnet/extensions,
 /// `src/Libraries/Microsoft.Extensions.Http.Resilience/Polly/HttpRetryStrategyOptionsExtensions.cs`).
 pub const SAFE_AFTER_DISABLE: &[&str] = &["GET", "HEAD", "OPTIONS", "TRACE"];
-/// Every method `DisableFor(..)` may take away from.
+/// Every method `DisableFor(..)` may take away from. Not CONNECT: the
+/// tunnels to a proxy are sent by the primary handler
+/// (`SocketsHttpHandler`), below the delegating handlers where the
+/// resilience handler runs, so no CONNECT goes through the retry.
 pub const HTTP_METHODS: &[&str] = &[
-    "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "POST", "PATCH", "CONNECT",
+    "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "POST", "PATCH",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -116,6 +116,21 @@ impl<'a> Ctx<'a> {
                     field(n, "name"),
                     field(n, "value").filter(|v| v.kind() != "arrow_expression_clause"),
                 ),
+                // `int retries = 3` (a parameter's default: what applies
+                // when a caller passes none).
+                "parameter" => (
+                    field(n, "name"),
+                    named_children(n)
+                        .into_iter()
+                        .skip_while(|c| Some(c.id()) != field(n, "name").map(|x| x.id()))
+                        .nth(1),
+                ),
+                // `_retryCount = retryCount;` (a field set in a constructor).
+                "assignment_expression" => {
+                    let left = field(n, "left").filter(|l| l.kind() == "identifier");
+                    let plain = field(n, "operator").is_some_and(|o| text(o, src) == "=");
+                    (left.filter(|_| plain), field(n, "right"))
+                }
                 _ => continue,
             };
             if let (Some(k), Some(v)) = (name, value) {

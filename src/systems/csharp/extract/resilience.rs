@@ -7,6 +7,7 @@ use super::{
 };
 use crate::diag::invalid_setting;
 use crate::model::*;
+use crate::source::Span;
 use crate::systems::dotnet::model::*;
 use tree_sitter::Node;
 
@@ -40,15 +41,16 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
 fn client_scope(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
     for c in chain(call) {
         if method(ctx, c).is_some_and(|(m, _)| m == "AddHttpClient") {
-            if let Some(t) = type_args(ctx, c).last() {
-                return Some(format!("HttpClient `{t}`"));
+            let ts = type_args(ctx, c);
+            if !ts.is_empty() {
+                return Some(format!("AddHttpClient<{}>", ts.join(", ")));
             }
             if let Some((_, a)) = args(ctx, c).first()
                 && a.kind() == "string_literal"
             {
-                return Some(format!("HttpClient {}", ctx.text(*a)));
+                return Some(format!("AddHttpClient({})", ctx.text(*a)));
             }
-            return Some("an HttpClient".into());
+            return Some("AddHttpClient".into());
         }
     }
     let mut cur = call;
@@ -57,7 +59,7 @@ fn client_scope(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
             break;
         };
         if method(ctx, outer).is_some_and(|(m, _)| m == "ConfigureHttpClientDefaults") {
-            return Some("every HttpClient (`ConfigureHttpClientDefaults`)".into());
+            return Some("ConfigureHttpClientDefaults".into());
         }
         cur = outer;
     }
@@ -67,7 +69,7 @@ fn client_scope(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
 /// `AddStandardResilienceHandler()`, with `o => { o.Retry.MaxRetryAttempts
 /// = 5; .. }` as its argument or in a `.Configure(..)` after it.
 fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
-    let anchor = span(call);
+    let anchor = call_span(call);
     let mut read = RetryRead::default();
     let mut attempt: Option<Located<Timeout>> = None;
     let mut total: Option<Located<Timeout>> = None;
@@ -138,7 +140,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
             }
         }
     }
-    let name = client_scope(ctx, call).unwrap_or_else(|| "standard resilience handler".into());
+    let name = client_scope(ctx, call).unwrap_or_else(|| "AddStandardResilienceHandler".into());
     let mut p = policy(&read, &STANDARD_DEFAULTS, &name, anchor);
     let attempt = attempt
         .unwrap_or_else(|| Located::default_at(Timeout::after(STANDARD_ATTEMPT_TIMEOUT), anchor));
@@ -206,9 +208,21 @@ fn retry_setting(
                     format!("MaxRetryAttempts = {written} (int.MaxValue: retry for ever)"),
                     at,
                 ),
+                Some(n) if n >= 1 && written == n.to_string() => (
+                    AttemptCount::Finite(n as u64 + 1),
+                    format!("MaxRetryAttempts = {n} (retries)"),
+                    at,
+                ),
                 Some(n) if n >= 1 => (
                     AttemptCount::Finite(n as u64 + 1),
-                    format!("MaxRetryAttempts = {written} (retries)"),
+                    format!("MaxRetryAttempts = {written}, {written} = {n} (retries)"),
+                    at,
+                ),
+                // Polly 8 validates `[Range(0, int.MaxValue)]`
+                // (`RetryStrategyOptions.TResult.cs`): 0 is no retry.
+                Some(0) => (
+                    AttemptCount::Finite(1),
+                    format!("MaxRetryAttempts = {written} (no retry)"),
                     at,
                 ),
                 Some(n) => {
@@ -216,7 +230,7 @@ fn retry_setting(
                         span(r),
                         "MaxRetryAttempts",
                         &n.to_string(),
-                        "must be from 1 to `int.MaxValue` (it counts retries); options validation fails at start-up",
+                        "must be from 0 to `int.MaxValue` (it counts retries); options validation fails at start-up",
                     ));
                     return;
                 }
@@ -295,7 +309,7 @@ fn options_object<'a>(ctx: &Ctx<'a>, a: Node<'a>) -> Option<Node<'a>> {
 /// `builder.AddRetry(new RetryStrategyOptions { .. })` (Polly v8), with
 /// the timeouts and breakers added to the same builder.
 fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
-    let anchor = span(call);
+    let anchor = call_span(call);
     let Some((_, a)) = args(ctx, call).into_iter().next() else {
         return;
     };
@@ -341,8 +355,10 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
             .first()
             .map(|(_, n)| ctx.text(*n).to_string())
             .unwrap_or_default();
-        let scope = client_scope(ctx, outer).unwrap_or_else(|| "an HttpClient".into());
-        format!("resilience handler {handler} on {scope}")
+        match client_scope(ctx, outer) {
+            Some(scope) => format!("{scope}.AddResilienceHandler({handler})"),
+            None => format!("AddResilienceHandler({handler})"),
+        }
     } else {
         pipeline_name(ctx, call)
     };
@@ -372,9 +388,19 @@ fn pipeline_name(ctx: &Ctx<'_>, call: Node<'_>) -> String {
         && method(ctx, outer).is_some_and(|(m, _)| m.starts_with("AddResiliencePipeline"))
         && let Some((_, k)) = args(ctx, outer).first()
     {
-        return format!("pipeline {}", ctx.text(*k));
+        return format!("AddResiliencePipeline({})", ctx.text(*k));
     }
-    "retry strategy".into()
+    enclosing_name(ctx, call).unwrap_or_else(|| "AddRetry".into())
+}
+
+/// A call's span from its method name (`AddRetry(..)` of
+/// `builder.Services.AddHttpClient(..).AddRetry(..)`): the chain before it
+/// is other calls.
+fn call_span(call: Node<'_>) -> Span {
+    let from = field(call, "function")
+        .and_then(|f| field(f, "name"))
+        .map_or(call.start_byte(), |n| n.start_byte());
+    Span::new(from, call.end_byte())
 }
 
 /// `ShouldHandle = new PredicateBuilder().Handle<A>().Handle<B>()`: the
@@ -520,26 +546,46 @@ fn v7_retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts) {
     let transient_http = links
         .iter()
         .any(|c| method(ctx, *c).is_some_and(|(m, _)| m == "HandleTransientHttpError"));
-    if !(root == "Policy" || root.starts_with("Policy<") || transient_http) {
+    // `RetryPolicy` derives from `Policy` and has its static `Handle`.
+    let polly_root =
+        matches!(root, "Policy" | "RetryPolicy" | "Polly.Policy") || root.starts_with("Policy<");
+    if !(polly_root || transient_http) {
         return;
     }
-    let anchor = span(call);
+    let anchor = call_span(call);
     let a = args(ctx, call);
     let forever = name.contains("Forever");
+    let sleeps = a
+        .iter()
+        .find(|(k, v)| k.is_none_or(|k| k == "sleepDurations") && is_array(*v))
+        .map(|(_, v)| array_items(*v));
     let (count, written) = if forever {
         (AttemptCount::Unbounded, format!("{name} (retry for ever)"))
+    } else if let Some(items) = &sleeps {
+        (
+            AttemptCount::Finite(items.len() as u64 + 1),
+            format!(
+                "{name} with {} sleep durations: {} retries",
+                items.len(),
+                items.len()
+            ),
+        )
     } else {
         match a.iter().find(|(k, _)| k.is_none_or(|k| k == "retryCount")) {
-            Some((_, n)) if n.kind() != "lambda_expression" => match eval::int(ctx, *n) {
-                Some(x) if x >= 0 => (
-                    AttemptCount::Finite(x as u64 + 1),
-                    format!("{name}({}) (retries)", super::one_line(ctx.text(*n))),
-                ),
-                _ => (
-                    AttemptCount::Unknown,
-                    format!("{name}({})", super::one_line(ctx.text(*n))),
-                ),
-            },
+            Some((_, n)) if n.kind() != "lambda_expression" => {
+                let expr = super::one_line(ctx.text(*n));
+                match eval::int(ctx, *n) {
+                    Some(x) if x >= 0 && expr == x.to_string() => (
+                        AttemptCount::Finite(x as u64 + 1),
+                        format!("{name}({x}): {x} retries"),
+                    ),
+                    Some(x) if x >= 0 => (
+                        AttemptCount::Finite(x as u64 + 1),
+                        format!("{name}({expr}), {expr} = {x}: {x} retries"),
+                    ),
+                    _ => (AttemptCount::Unknown, format!("{name}({expr})")),
+                }
+            }
             // `Retry()` with no count retries once.
             _ => (AttemptCount::Finite(2), format!("{name}() (one retry)")),
         }
@@ -575,10 +621,11 @@ fn v7_retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts) {
             let (d, j) = read.unwrap_or((Delay::Custom, Jitter::Unknown));
             (d, j, span(l))
         }
-        None if waits => {
+        None if waits => match &sleeps {
             // `WaitAndRetry(new[] { TimeSpan.FromSeconds(1), .. })`.
-            (Delay::Custom, Jitter::Unknown, anchor)
-        }
+            Some(items) => (listed_delays(ctx, items), Jitter::None, anchor),
+            None => (Delay::Custom, Jitter::Unknown, anchor),
+        },
         None => (Delay::None, Jitter::None, anchor),
     };
     p.delay = Located::written(delay, dspan);
@@ -635,6 +682,55 @@ fn v7_retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts) {
         Located::default_at(Methods::Unknown, anchor)
     };
     facts.policies.push(p);
+}
+
+fn is_array(n: Node<'_>) -> bool {
+    matches!(
+        n.kind(),
+        "array_creation_expression"
+            | "implicit_array_creation_expression"
+            | "collection_expression"
+    )
+}
+
+/// The elements of an array written in place.
+fn array_items(n: Node<'_>) -> Vec<Node<'_>> {
+    let init = match n.kind() {
+        "collection_expression" => Some(n),
+        _ => named_children(n)
+            .into_iter()
+            .find(|c| c.kind() == "initializer_expression"),
+    };
+    init.map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| {
+            if c.kind() == "collection_element" {
+                named_children(c).into_iter().next().unwrap_or(c)
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// A list of sleep durations: one delay if all are equal, else growth by
+/// the first step's ratio when every step has it, else as written (the
+/// linter reads it as a custom delay).
+fn listed_delays(ctx: &Ctx<'_>, items: &[Node<'_>]) -> Delay {
+    let ds: Option<Vec<std::time::Duration>> =
+        items.iter().map(|i| eval::duration(ctx, *i)).collect();
+    let Some(ds) = ds.filter(|d| !d.is_empty()) else {
+        return Delay::Unknown;
+    };
+    if ds.iter().all(|d| *d == ds[0]) {
+        return if ds[0].is_zero() {
+            Delay::None
+        } else {
+            Delay::Fixed { delay: ds[0] }
+        };
+    }
+    Delay::Custom
 }
 
 /// Whether a v7 policy is given to `AddPolicyHandler` in the same

@@ -35,10 +35,7 @@ fn standard_handler_on_every_client() {
         p.overall_timeout.as_ref().unwrap().value,
         Timeout::after(Duration::from_secs(30))
     );
-    assert_eq!(
-        p.name.as_deref(),
-        Some("every HttpClient (`ConfigureHttpClientDefaults`)")
-    );
+    assert_eq!(p.name.as_deref(), Some("ConfigureHttpClientDefaults"));
 }
 
 #[test]
@@ -75,7 +72,7 @@ fn standard_handler_options_lambda_and_unsafe_methods() {
             "TRACE".into()
         ])
     );
-    assert_eq!(p.name.as_deref(), Some("HttpClient `CatalogClient`"));
+    assert_eq!(p.name.as_deref(), Some("AddHttpClient<CatalogClient>"));
     assert_eq!(
         p.per_try_timeout.as_ref().unwrap().value,
         Timeout::after(Duration::from_secs(3))
@@ -133,7 +130,7 @@ fn polly_v8_builder_composition() {
     );
     let p = &f.policies[0];
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
-    assert_eq!(p.name.as_deref(), Some("pipeline \"orders\""));
+    assert_eq!(p.name.as_deref(), Some("AddResiliencePipeline(\"orders\")"));
     assert_eq!(p.jitter.value, Jitter::Decorrelated);
     assert_eq!(p.wraps_breaker.len(), 1);
     assert_eq!(
