@@ -103,8 +103,10 @@ pub fn value(ctx: &Ctx<'_>, n: Node<'_>, env: &mut Env<'_>, depth: usize) -> Opt
             {
                 return Some(Val::Num(x));
             }
-            let b = ctx.binding(name, n.start_byte())?;
-            value(ctx, b, env, d)
+            match ctx.binding(name, n.start_byte()) {
+                Some(b) => value(ctx, b, env, d),
+                None => passed_argument(ctx, n, d),
+            }
         }
         "member_access_expression" => {
             let t = ctx.text(n);
@@ -237,6 +239,48 @@ fn invocation(ctx: &Ctx<'_>, n: Node<'_>, env: &mut Env<'_>, d: usize) -> Option
             v
         }
     }
+}
+
+/// A parameter without a default: the value every call of its method in
+/// the file passes for it, when they all pass the same
+/// (`CreateResiliencePipeline(options.RetryCount)` for `int retryCount`).
+fn passed_argument(ctx: &Ctx<'_>, n: Node<'_>, d: usize) -> Option<Val> {
+    let name = ctx.text(n);
+    let mut cur = n.parent();
+    let mut method = None;
+    for _ in 0..super::MAX_CLIMB {
+        let c = cur?;
+        if matches!(
+            c.kind(),
+            "method_declaration" | "local_function_statement" | "constructor_declaration"
+        ) {
+            method = Some(c);
+            break;
+        }
+        cur = c.parent();
+    }
+    let method = method?;
+    let mname = ctx.text(field(method, "name")?);
+    let params = named_children(field(method, "parameters")?);
+    let index = params
+        .iter()
+        .position(|p| field(*p, "name").is_some_and(|x| ctx.text(x) == name))?;
+    let mut found: Option<Val> = None;
+    for &c in &ctx.nodes {
+        if c.kind() != "invocation_expression"
+            || super::method(ctx, c).is_none_or(|(m, _)| m != mname)
+        {
+            continue;
+        }
+        let a = super::args(ctx, c);
+        let (_, arg) = a.get(index)?;
+        let v = value(ctx, *arg, &mut Env::none(), d)?;
+        match found {
+            Some(f) if f != v => return None,
+            _ => found = Some(v),
+        }
+    }
+    found
 }
 
 /// A method or local function of the file named `name` with one

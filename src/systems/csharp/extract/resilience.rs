@@ -759,7 +759,7 @@ fn enclosing_name(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
             | "method_declaration"
             | "property_declaration"
             | "local_function_statement" => {
-                return field(c, "name").map(|x| format!("{}", ctx.text(x)));
+                return field(c, "name").map(|x| ctx.text(x).to_string());
             }
             _ => {}
         }

@@ -189,3 +189,27 @@ fn not_polly() {
     let f = read("class J { void R() { job.Retry(3); client.RetryAsync(2); } }");
     assert!(f.policies.is_empty());
 }
+
+#[test]
+fn a_parameter_takes_what_every_call_passes() {
+    let f = read(
+        "public sealed class EventBusOptions { public int RetryCount { get; set; } = 10; }
+        public sealed class Bus(EventBusOptions options) {
+            private readonly ResiliencePipeline _p = Create(options.RetryCount);
+            private static ResiliencePipeline Create(int retryCount) =>
+                new ResiliencePipelineBuilder()
+                    .AddRetry(new RetryStrategyOptions { MaxRetryAttempts = retryCount })
+                    .Build();
+        }",
+    );
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(11));
+    // Two calls passing different counts: not known.
+    let f = read(
+        "class B {
+            void A() { Create(3); Create(7); }
+            static ResiliencePipeline Create(int n) =>
+                new ResiliencePipelineBuilder().AddRetry(new RetryStrategyOptions { MaxRetryAttempts = n }).Build();
+        }",
+    );
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Unknown);
+}
