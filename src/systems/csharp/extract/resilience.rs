@@ -74,7 +74,18 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     let mut attempt: Option<Located<Timeout>> = None;
     let mut total: Option<Located<Timeout>> = None;
     let mut methods = Located::default_at(Methods::All, anchor);
-    let mut lambdas: Vec<Node<'_>> = args(ctx, call)
+    let mut opaque = Opaque::default();
+    let all_args = args(ctx, call);
+    // A delegate built elsewhere (`AddStandardResilienceHandler(configure)`)
+    // may set anything; a configuration section binds settings only (no
+    // method can be disabled from configuration).
+    for (_, a) in &all_args {
+        let t = ctx.text(*a);
+        if a.kind() != "lambda_expression" && !t.contains("GetSection(") {
+            opaque.methods = Some(span(*a));
+        }
+    }
+    let mut lambdas: Vec<Node<'_>> = all_args
         .into_iter()
         .map(|(_, a)| a)
         .filter(|a| a.kind() == "lambda_expression")
@@ -94,7 +105,19 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
         );
     }
     for lambda in lambdas {
+        let param = lambda_param(ctx, lambda).unwrap_or("");
         for &n in ctx.subtree(lambda) {
+            // The options or their retry handed to other code
+            // (`configureRetry?.Invoke(options.Retry)`).
+            if n.kind() == "argument"
+                && !param.is_empty()
+                && named_children(n).last().is_some_and(|v| {
+                    let t = ctx.text(*v).trim();
+                    t == param || t == format!("{param}.Retry")
+                })
+            {
+                opaque.methods = Some(span(n));
+            }
             match n.kind() {
                 "assignment_expression" => {
                     let (Some(l), Some(r)) = (field(n, "left"), field(n, "right")) else {
@@ -103,7 +126,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
                     let path: Vec<&str> = ctx.text(l).split('.').map(str::trim).collect();
                     let key: Vec<&str> = path.iter().skip(1).copied().collect();
                     match key.as_slice() {
-                        ["Retry", k] => retry_setting(ctx, k, l, r, &mut read, facts),
+                        ["Retry", k] => retry_setting(ctx, k, l, r, &mut read, &mut opaque, facts),
                         ["AttemptTimeout", "Timeout"] => attempt = Some(timeout(ctx, r)),
                         ["TotalRequestTimeout", "Timeout"] => total = Some(timeout(ctx, r)),
                         _ => {}
@@ -172,9 +195,37 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     p.per_try_timeout = Some(attempt);
     p.overall_timeout = Some(total);
     p.retry_on = standard_retry_on(anchor);
-    p.methods = methods;
+    p.methods = match opaque.methods {
+        Some(s) if !methods.is_written() => Located::written(Methods::Unknown, s),
+        _ => methods,
+    };
+    opaque.apply(&mut p);
     delay_over_cap(&read, facts);
     facts.policies.push(p);
+}
+
+/// Settings written with values the reader cannot evaluate
+/// (`Delay = options.RetryDelay`, `UseJitter = settings.Jitter`): the
+/// defaults do not apply to them, their values are unknown.
+#[derive(Default)]
+struct Opaque {
+    delay: Option<Span>,
+    jitter: Option<Span>,
+    /// The options are handed to code the reader does not follow
+    /// (`configure(options.Retry)`, a delegate parameter): which methods
+    /// it leaves retried is unknown.
+    methods: Option<Span>,
+}
+
+impl Opaque {
+    fn apply(&self, p: &mut RetryPolicy) {
+        if let Some(s) = self.delay {
+            p.delay = Located::written(Delay::Unknown, s);
+        }
+        if let Some(s) = self.jitter {
+            p.jitter = Located::written(Jitter::Unknown, s);
+        }
+    }
 }
 
 /// A `TimeSpan` setting's value where it is written.
@@ -196,6 +247,7 @@ fn retry_setting(
     l: Node<'_>,
     r: Node<'_>,
     read: &mut RetryRead,
+    opaque: &mut Opaque,
     facts: &mut Facts,
 ) {
     let at = span(l).cover(span(r));
@@ -241,30 +293,30 @@ fn retry_setting(
                 ),
             });
         }
-        "Delay" => {
-            if let Some(d) = eval::duration(ctx, r) {
-                read.delay = Some((d, at));
-            }
-        }
-        "MaxDelay" => {
-            if let Some(d) = eval::duration(ctx, r) {
-                read.max_delay = Some((d, at));
-            }
-        }
+        "Delay" => match eval::duration(ctx, r) {
+            Some(d) => read.delay = Some((d, at)),
+            None => opaque.delay = Some(at),
+        },
+        "MaxDelay" => match eval::duration(ctx, r) {
+            Some(d) => read.max_delay = Some((d, at)),
+            None => opaque.delay = Some(at),
+        },
         "BackoffType" => {
             let b = match last_name(ctx, r) {
                 "Constant" => Backoff::Constant,
                 "Linear" => Backoff::Linear,
                 "Exponential" => Backoff::Exponential,
-                _ => return,
+                _ => {
+                    opaque.delay = Some(at);
+                    return;
+                }
             };
             read.backoff = Some((b, at));
         }
-        "UseJitter" => {
-            if let Some(b) = eval::boolean(ctx, r) {
-                read.jitter = Some((b, at));
-            }
-        }
+        "UseJitter" => match eval::boolean(ctx, r) {
+            Some(b) => read.jitter = Some((b, at)),
+            None => opaque.jitter = Some(at),
+        },
         _ => {}
     }
 }
@@ -325,6 +377,7 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
         &POLLY_DEFAULTS
     };
     let mut read = RetryRead::default();
+    let mut opaque = Opaque::default();
     let mut retry_on = None;
     let mut generator = None;
     if let Some(init) = obj.and_then(|o| field(o, "initializer")) {
@@ -339,7 +392,7 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
             match key {
                 "ShouldHandle" => retry_on = Some(predicate(ctx, r)),
                 "DelayGenerator" => generator = Some(r),
-                _ => retry_setting(ctx, key, l, r, &mut read, facts),
+                _ => retry_setting(ctx, key, l, r, &mut read, &mut opaque, facts),
             }
         }
     } else if obj.is_none() {
@@ -364,6 +417,7 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     };
     let mut p = policy(&read, defaults, &name, anchor);
     p.system = System::Polly;
+    opaque.apply(&mut p);
     if let Some(g) = generator {
         generated_delay(ctx, g, &mut p);
     }
@@ -412,13 +466,20 @@ fn predicate(ctx: &Ctx<'_>, r: Node<'_>) -> Located<RetryOn> {
             && let Some((m, _)) = method(ctx, n)
         {
             match m {
+                "Handle" | "Or" if !args(ctx, n).is_empty() => {
+                    // `Handle<Exception>(ex => ..)`: a filter.
+                    conditions.push(Located::written(Condition::Predicate, call_span(n)))
+                }
                 "Handle" | "Or" => {
                     for t in type_args(ctx, n) {
-                        conditions.push(Located::written(Condition::Exception(t.into()), span(n)));
+                        conditions.push(Located::written(
+                            Condition::Exception(t.into()),
+                            call_span(n),
+                        ));
                     }
                 }
                 "HandleResult" | "OrResult" => {
-                    conditions.push(Located::written(Condition::Predicate, span(n)))
+                    conditions.push(Located::written(Condition::Predicate, call_span(n)))
                 }
                 _ => {}
             }
@@ -451,6 +512,19 @@ fn generated_delay(ctx: &Ctx<'_>, g: Node<'_>, p: &mut RetryPolicy) {
     let (delay, jitter) = read.unwrap_or((Delay::Custom, Jitter::Unknown));
     p.delay = Located::written(delay, span(g));
     p.jitter = Located::written(jitter, span(g));
+}
+
+/// A one-parameter lambda's parameter name (`o` of `o => ..`,
+/// `(context) => ..`, `(int a) => ..`).
+fn lambda_param<'a>(ctx: &Ctx<'a>, l: Node<'a>) -> Option<&'a str> {
+    let params = field(l, "parameters")?;
+    match params.kind() {
+        "implicit_parameter" | "identifier" => Some(ctx.text(params)),
+        _ => named_children(params)
+            .first()
+            .and_then(|x| field(*x, "name"))
+            .map(|x| ctx.text(x)),
+    }
 }
 
 /// The strategies added to the same builder: a timeout added before the
@@ -635,28 +709,27 @@ fn v7_retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts) {
         let Some((m, _)) = method(ctx, *c) else {
             continue;
         };
+        let at = call_span(*c);
         match m {
+            // `Handle<SqlException>(e => e.Number == 1205)`: a filter.
+            "Handle" | "Or" if !args(ctx, *c).is_empty() => {
+                conditions.push(Located::written(Condition::Predicate, at))
+            }
             "Handle" | "Or" => {
                 let ts = type_args(ctx, *c);
                 if ts.is_empty() {
-                    conditions.push(Located::written(Condition::Predicate, span(*c)));
+                    conditions.push(Located::written(Condition::Predicate, at));
                 }
                 for t in ts {
-                    let cond = if t == "Exception" {
-                        None
+                    if t == "Exception" || t == "System.Exception" {
+                        p.retry_on = Located::written(RetryOn::AllErrors, at);
                     } else {
-                        Some(Condition::Exception(t.into()))
-                    };
-                    match cond {
-                        Some(x) => conditions.push(Located::written(x, span(*c))),
-                        None => {
-                            p.retry_on = Located::written(RetryOn::AllErrors, span(*c));
-                        }
+                        conditions.push(Located::written(Condition::Exception(t.into()), at));
                     }
                 }
             }
             "HandleResult" | "OrResult" => {
-                conditions.push(Located::written(Condition::Predicate, span(*c)))
+                conditions.push(Located::written(Condition::Predicate, at))
             }
             "HandleTransientHttpError" => {
                 // Polly.Extensions.Http `HttpPolicyExtensions.
@@ -667,14 +740,14 @@ fn v7_retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts) {
                     Condition::Status { from: 500, to: 599 },
                     Condition::status(408),
                 ] {
-                    conditions.push(Located::written(x, span(*c)));
+                    conditions.push(Located::written(x, at));
                 }
             }
             _ => {}
         }
     }
     if !matches!(p.retry_on.value, RetryOn::AllErrors) {
-        p.retry_on = Located::written(RetryOn::Listed { conditions }, span(*first));
+        p.retry_on = Located::written(RetryOn::Listed { conditions }, call_span(*first));
     }
     p.methods = if transient_http || added_as_http_handler(ctx, call) {
         Located::default_at(Methods::All, anchor)
