@@ -6,7 +6,8 @@
 //! (`AddRetry(new RetryStrategyOptions { .. })` with the timeouts and
 //! circuit breakers of the same builder) and Polly v7 policies
 //! (`Policy.Handle<T>().WaitAndRetryAsync(n, attempt => ..)` with the
-//! sleep lambda evaluated, `RetryForever`, `HandleTransientHttpError`).
+//! sleep lambda evaluated, `RetryForever`, `HandleTransientHttpError`) and
+//! EF Core's `EnableRetryOnFailure(..)`.
 //! Defaults and the options model: [`crate::systems::dotnet::model`].
 //!
 //! Only files that mention a word this reader reads are parsed
@@ -15,6 +16,7 @@
 //! the budget is an RL903 finding. Every walk uses an explicit stack or a
 //! bounded climb; value evaluation stops at [`MAX_DEPTH`].
 
+mod efcore;
 mod eval;
 mod resilience;
 #[cfg(test)]
@@ -47,6 +49,7 @@ const NEEDLES: &[&str] = &[
     "RetryAsync(",
     "Retry(",
     "RetryForever",
+    "EnableRetryOnFailure",
 ];
 
 /// Whether a C# file mentions anything this reader reads.

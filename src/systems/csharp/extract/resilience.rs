@@ -21,6 +21,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         };
         match name {
             "AddStandardResilienceHandler" => standard(ctx, n, facts),
+            "EnableRetryOnFailure" => super::efcore::enable_retry_on_failure(ctx, n, facts),
             "AddRetry" => v8_retry(ctx, n, facts),
             "Retry"
             | "RetryAsync"
@@ -450,7 +451,7 @@ fn pipeline_name(ctx: &Ctx<'_>, call: Node<'_>) -> String {
 /// A call's span from its method name (`AddRetry(..)` of
 /// `builder.Services.AddHttpClient(..).AddRetry(..)`): the chain before it
 /// is other calls.
-fn call_span(call: Node<'_>) -> Span {
+pub(super) fn call_span(call: Node<'_>) -> Span {
     let from = field(call, "function")
         .and_then(|f| field(f, "name"))
         .map_or(call.start_byte(), |n| n.start_byte());

@@ -213,3 +213,20 @@ fn a_parameter_takes_what_every_call_passes() {
     );
     assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Unknown);
 }
+
+#[test]
+fn ef_core_retry_on_failure_defaults() {
+    let f = read(
+        "class D { void C(DbContextOptionsBuilder o, string cs) {
+            o.UseSqlServer(cs, sql => sql.EnableRetryOnFailure());
+            o.UseSqlServer(cs, sql => sql.EnableRetryOnFailure(maxRetryCount: 4, maxRetryDelay: TimeSpan.FromSeconds(5), errorNumbersToAdd: null));
+        } }",
+    );
+    assert_eq!(f.policies.len(), 2);
+    assert_eq!(f.policies[0].system, System::EfCore);
+    // ExecutionStrategy.DefaultMaxRetryCount = 6.
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(7));
+    assert!(!f.policies[0].attempts.is_written());
+    assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(f.policies[1].methods.value, Methods::Unknown);
+}
