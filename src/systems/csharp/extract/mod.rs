@@ -18,6 +18,7 @@
 
 mod efcore;
 mod eval;
+mod polly_v7;
 mod resilience;
 #[cfg(test)]
 mod tests;
