@@ -206,10 +206,18 @@ fn service(w: &mut Writer, i: usize, n: usize, seed: u64) -> io::Result<()> {
         let module = format!("{}_{j}", r.pick(NOUNS).to_ascii_lowercase());
         w.file(&format!("src/{module}.rs"), &rust(&mut r, j < 2, &next))?;
     }
-    // Files no extractor wants (19), and a Python client.
+    // Files no extractor wants (18), a C# file and a Python client.
     w.file("README.md", &prose(&mut r, &me, 40))?;
     for d in 0..3 {
-        w.file(&format!("docs/design-{d}.md"), &prose(&mut r, &me, 80))?;
+        // The third is the service's .NET defaults (C#, read by the C#
+        // reader); its prose is drawn all the same, so the rest of the
+        // tree is as it was.
+        let body = prose(&mut r, &me, 80);
+        if d == 2 {
+            w.file("dotnet/ServiceDefaults/Extensions.cs", &csharp(&next))?;
+        } else {
+            w.file(&format!("docs/design-{d}.md"), &body)?;
+        }
     }
     w.file("CHANGELOG.md", &prose(&mut r, &me, 30))?;
     for p in 0..3 {
@@ -521,6 +529,26 @@ fn python_client(next: &str) -> String {
          @retry(\n    stop=stop_after_attempt(3),\n    wait=wait_random_exponential(multiplier=0.5, max=10),\n\
          \x20   retry=retry_if_exception_type(requests.ConnectionError),\n)\n\
          def fetch(item_id):\n    return requests.get(f\"http://{next}:8080/api/{{item_id}}\", timeout=2).json()\n"
+    )
+}
+
+/// .NET service defaults: the standard resilience handler on every
+/// HttpClient, a typed client of the next service and a Polly v8 pipeline
+/// (no randomness drawn).
+fn csharp(next: &str) -> String {
+    format!(
+        "using Microsoft.Extensions.DependencyInjection;\nusing Polly;\nusing Polly.Retry;\n\n\
+         public static class Extensions\n{{\n\
+         \x20   public static IServiceCollection AddServiceDefaults(this IServiceCollection services)\n    {{\n\
+         \x20       services.ConfigureHttpClientDefaults(http =>\n        {{\n\
+         \x20           http.AddStandardResilienceHandler(o => o.Retry.DisableForUnsafeHttpMethods());\n        }});\n\
+         \x20       services.AddHttpClient<NextClient>(c => c.BaseAddress = new Uri(\"http://{next}:8080\"));\n\
+         \x20       services.AddResiliencePipeline(\"publish\", builder =>\n        {{\n\
+         \x20           builder.AddRetry(new RetryStrategyOptions\n            {{\n\
+         \x20               ShouldHandle = new PredicateBuilder().Handle<TimeoutException>(),\n\
+         \x20               MaxRetryAttempts = 4,\n                BackoffType = DelayBackoffType.Exponential,\n\
+         \x20               UseJitter = true,\n            }}).AddTimeout(TimeSpan.FromSeconds(2));\n        }});\n\
+         \x20       return services;\n    }}\n}}\n"
     )
 }
 

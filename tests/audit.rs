@@ -685,3 +685,36 @@ fn a_corpus_report_lists_every_policy_found() {
     let page = html::render(&r);
     parse_and_check(&page, &r);
 }
+
+/// The Aspire-style solution (testdata/audit/aspire-shop, worked by hand
+/// in its README): the standard handler every client gets through
+/// `ConfigureHttpClientDefaults`, and the event bus's Polly pipeline, are
+/// stated with their attempts; the report does not say that no retry
+/// applies.
+#[test]
+fn aspire_solution_states_the_standard_handler_and_the_event_bus() {
+    let r = report("testdata/audit/aspire-shop");
+    let policies: Vec<_> = r.services.iter().flat_map(|s| s.policies.iter()).collect();
+    let standard = policies
+        .iter()
+        .find(|p| p.name.as_deref() == Some("ConfigureHttpClientDefaults"))
+        .expect("the standard handler on every client");
+    assert_eq!(standard.system, ".NET standard resilience");
+    assert_eq!(standard.attempts, Some(4));
+    assert!(standard.defaulted.contains(&"attempts"), "{standard:?}");
+    assert!(standard.per_try_timeout.starts_with("10s"), "{standard:?}");
+    assert!(standard.overall_timeout.starts_with("30s"), "{standard:?}");
+    let bus = policies
+        .iter()
+        .find(|p| p.name.as_deref() == Some("CreateResiliencePipeline"))
+        .expect("the event bus pipeline");
+    assert_eq!(bus.system, "Polly");
+    // 1 + RetryCount 10 (the options' initialiser, passed by the one call).
+    assert_eq!(bus.attempts, Some(11));
+    assert_eq!(bus.jitter, "none");
+    let md = markdown::render(&r);
+    assert!(!md.contains("No retry applies"), "{md}");
+    let codes: BTreeSet<&str> = r.findings.iter().map(|g| g.code).collect();
+    assert!(codes.contains("RL103"), "{codes:?}");
+    assert!(codes.contains("RL203"), "{codes:?}");
+}

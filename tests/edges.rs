@@ -132,9 +132,15 @@ fn compose_values_from_the_environment_are_unresolved_not_services() {
 fn files_in_languages_not_read_are_listed_and_the_audit_does_not_reassure() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("api")).unwrap();
+    // C# is read (src/systems/csharp): its file is not listed; Go is not.
     std::fs::write(
         dir.path().join("api/Program.cs"),
         "builder.Services.AddHttpClient<Catalog>().AddStandardResilienceHandler();\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("api/client.go"),
+        "package api\n\n// retry the catalog once\nvar url = \"http://catalog:8080/items\"\n",
     )
     .unwrap();
     std::fs::write(
@@ -144,11 +150,18 @@ fn files_in_languages_not_read_are_listed_and_the_audit_does_not_reassure() {
     .unwrap();
     let s = scan(dir.path().to_str().unwrap(), &Settings::default());
     assert_eq!(s.stats.unread.count(), 1);
-    assert_eq!(s.stats.unread.tally(), "C# 1");
+    assert_eq!(s.stats.unread.tally(), "Go 1");
     assert!(
         s.notices
             .iter()
-            .any(|n| !n.internal && n.message.contains("api/Program.cs")),
+            .any(|n| !n.internal && n.message.contains("api/client.go")),
+        "{:?}",
+        s.notices
+    );
+    assert!(
+        !s.notices
+            .iter()
+            .any(|n| n.message.contains("api/Program.cs")),
         "{:?}",
         s.notices
     );

@@ -30,6 +30,7 @@ fn generated_monorepo_is_scanned_without_errors() {
     // Every format of every service is read.
     for (extractor, per_service) in [
         ("aws", 1),
+        ("csharp", 1),
         ("dotnet", 1),
         ("envoy", 1),
         ("grpc", 1),

@@ -22,6 +22,7 @@ const ENDINGS: &[&str] = &[
     ".rs",
     ".java",
     ".py",
+    ".cs",
     ".conf",
     ".nginx",
     ".conf.template",

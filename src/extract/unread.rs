@@ -34,7 +34,6 @@ pub fn language_of(path: &std::path::Path) -> Option<&'static str> {
     let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
     Some(match ext {
         "go" => "Go",
-        "cs" => "C#",
         "fs" => "F#",
         "ts" | "tsx" | "mts" | "cts" => "TypeScript",
         "js" | "jsx" | "mjs" | "cjs" => "JavaScript",
@@ -171,10 +170,12 @@ mod tests {
     #[test]
     fn unread_languages_and_words() {
         let l = |p: &str| language_of(std::path::Path::new(p));
-        // Python is read (src/systems/python): never listed as unread.
+        // Python and C# are read (src/systems/python, src/systems/csharp):
+        // never listed as unread.
         assert_eq!(l("app/client.py"), None);
         assert_eq!(l("app/client.go"), Some("Go"));
-        assert_eq!(l("Program.cs"), Some("C#"));
+        assert_eq!(l("Program.cs"), None);
+        assert_eq!(l("Program.fs"), Some("F#"));
         assert_eq!(l("App.java"), None);
         assert_eq!(l("web/node_modules/express/lib/express.js"), None);
         assert_eq!(l("static/js/jquery.min.js"), None);

@@ -19,6 +19,7 @@
 // not a macro's output, so they are listed here as well as in the
 // registry; `every_folder_is_registered` checks the two agree).
 pub mod aws;
+pub mod csharp;
 pub mod dotnet;
 pub mod envoy;
 pub mod gateway_api;

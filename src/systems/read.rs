@@ -74,6 +74,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         }
         "rs" => return (rust::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Rust),
         "py" => return super::python::extract::wants(bytes).then_some(Syntax::Python),
+        "cs" => return super::csharp::extract::wants(bytes).then_some(Syntax::CSharp),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
@@ -164,6 +165,7 @@ pub fn supported_by_name(path: &Path) -> bool {
         || name == "nginx.conf"
         || name.ends_with(".rs")
         || name.ends_with(".py")
+        || name.ends_with(".cs")
 }
 
 #[cfg(test)]
@@ -211,6 +213,7 @@ pub fn extract_with_outer(
         Syntax::Nginx => nginx::extract(text, &mut facts),
         Syntax::Rust => rust::extract(path, text, &mut facts),
         Syntax::Python => super::python::extract::extract(text, &mut facts),
+        Syntax::CSharp => super::csharp::extract::extract(text, &mut facts),
         Syntax::Build(kind) => {
             if let Some(build) = build::extract(kind, text) {
                 facts.build = Some(build);
@@ -395,6 +398,7 @@ pub fn wanted_by_name(path: &Path) -> bool {
         ".properties",
         ".rs",
         ".py",
+        ".cs",
         ".java",
         ".conf",
         ".nginx",

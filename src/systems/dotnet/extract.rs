@@ -43,6 +43,7 @@
 //!   jitter varies by ±25%; `MaxDelay` caps the delay after the jitter.
 //!   `TimeoutStrategyOptions.Timeout` is 10 ms to 1 day.
 
+use super::model::*;
 use crate::diag::{invalid_setting, unknown_setting};
 use crate::extract::{DocCtx, Facts};
 use crate::keys::did_you_mean;
@@ -101,7 +102,6 @@ const HEDGING_KEYS: &[&str] = &["MaxHedgedAttempts", "Delay", "Name"];
 const ENDPOINT_KEYS: &[&str] = &["RateLimiter", "CircuitBreaker", "Timeout"];
 
 /// `int.MaxValue`: Polly's "retry for ever".
-const INT_MAX: i64 = 2_147_483_647;
 const MAX_DEPTH: usize = 64;
 
 /// Whether a file name is an `appsettings*.json` (lower-cased name;
@@ -277,22 +277,6 @@ fn timespan(e: &Entry<'_>, range: (Duration, Duration), facts: &mut Facts) -> Op
 
 pub use crate::duration::parse_dotnet_timespan as parse_timespan;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Backoff {
-    Constant,
-    Linear,
-    Exponential,
-}
-
-/// What a retry-options object says, before defaults.
-struct RetryRead {
-    attempts: Option<(AttemptCount, String, Span)>,
-    backoff: Option<(Backoff, Span)>,
-    jitter: Option<(bool, Span)>,
-    delay: Option<(Duration, Span)>,
-    max_delay: Option<(Duration, Span)>,
-}
-
 fn read_retry(entries: &[Entry<'_>], what: &str, facts: &mut Facts) -> RetryRead {
     check_keys(entries, RETRY_KEYS, what, facts);
     let mut r = RetryRead {
@@ -370,76 +354,6 @@ fn read_retry(entries: &[Entry<'_>], what: &str, facts: &mut Facts) -> RetryRead
     r
 }
 
-/// Defaults of the two option types.
-struct Defaults {
-    system: System,
-    backoff: Backoff,
-    jitter: bool,
-}
-
-fn policy(r: &RetryRead, d: &Defaults, name: &str, anchor: Span) -> RetryPolicy {
-    let attempts = match &r.attempts {
-        Some((count, written_as, span)) => Located::written(
-            Attempts {
-                count: *count,
-                written_as: written_as.clone(),
-            },
-            *span,
-        ),
-        None => Located::default_at(
-            Attempts {
-                count: AttemptCount::Finite(4),
-                written_as: "MaxRetryAttempts: 3 (the default, retries)".into(),
-            },
-            anchor,
-        ),
-    };
-    let mut p = RetryPolicy::new(d.system.clone(), anchor, attempts);
-    p.name = Some(name.to_string());
-    let backoff = r.backoff.map_or(d.backoff, |(b, _)| b);
-    let base = r.delay.map_or(Duration::from_secs(2), |(x, _)| x);
-    let cap = r.max_delay.map(|(x, _)| x);
-    let jitter = r.jitter.map_or(d.jitter, |(j, _)| j);
-    let delay = if base.is_zero() {
-        Delay::None
-    } else {
-        match backoff {
-            Backoff::Constant => Delay::Fixed {
-                delay: cap.map_or(base, |c| base.min(c)),
-            },
-            Backoff::Linear => Delay::Linear { base, cap },
-            Backoff::Exponential => Delay::Exponential {
-                base,
-                multiplier: 2.0,
-                cap,
-            },
-        }
-    };
-    // The delay is written where its type or base is.
-    let delay_span = match (r.backoff, r.delay) {
-        (Some((_, a)), Some((_, b))) => Some(a.cover(b)),
-        (Some((_, a)), None) | (None, Some((_, a))) => Some(a),
-        (None, None) => None,
-    };
-    p.delay = match delay_span {
-        Some(s) => Located::written(delay, s),
-        None => Located::default_at(delay, anchor),
-    };
-    let jitter_model = match (jitter, backoff) {
-        (false, _) => Jitter::None,
-        (true, Backoff::Exponential) => Jitter::Decorrelated,
-        (true, _) => Jitter::Proportional { factor: 0.25 },
-    };
-    p.jitter = match r.jitter {
-        Some((_, s)) => Located::written(jitter_model, s),
-        None => Located::default_at(jitter_model, anchor),
-    };
-    if cap.is_some() && jitter {
-        p.cap_order = CapOrder::AfterJitter;
-    }
-    p
-}
-
 fn standard(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts) {
     // Keys next to the strategies: only near-misses are reported, as the
     // object may hold settings of the application too.
@@ -465,19 +379,24 @@ fn standard(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts
     );
     let anchor = retry.map_or(key_span, |e| e.key_span);
     let name = if path.is_empty() { "(root)" } else { path };
-    let mut p = policy(
-        &read,
-        &Defaults {
-            system: System::DotnetStandard,
-            backoff: Backoff::Exponential,
-            jitter: true,
-        },
-        name,
-        anchor,
-    );
+    let mut p = policy(&read, &STANDARD_DEFAULTS, name, anchor);
     const WHAT: &str = "the standard resilience handler";
-    let attempt = timeout_of(entries, "AttemptTimeout", 10, WHAT, anchor, facts);
-    let total = timeout_of(entries, "TotalRequestTimeout", 30, WHAT, anchor, facts);
+    let attempt = timeout_of(
+        entries,
+        "AttemptTimeout",
+        STANDARD_ATTEMPT_TIMEOUT,
+        WHAT,
+        anchor,
+        facts,
+    );
+    let total = timeout_of(
+        entries,
+        "TotalRequestTimeout",
+        STANDARD_TOTAL_TIMEOUT,
+        WHAT,
+        anchor,
+        facts,
+    );
     if let (Some(a), Some(t)) = (attempt.value.finite(), total.value.finite())
         && a > t
     {
@@ -592,42 +511,27 @@ fn standard(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts
     }
     p.per_try_timeout = Some(attempt);
     p.overall_timeout = Some(total);
-    let transient = [
-        Condition::Status { from: 500, to: 599 },
-        Condition::status(408),
-        Condition::status(429),
-        Condition::Exception("HttpRequestException".into()),
-        Condition::Exception("TimeoutRejectedException".into()),
-    ];
-    p.retry_on = Located::default_at(
-        RetryOn::Listed {
-            conditions: transient
-                .into_iter()
-                .map(|c| Located::default_at(c, anchor))
-                .collect(),
-        },
-        anchor,
-    );
+    p.retry_on = standard_retry_on(anchor);
     // `DisableForUnsafeHttpMethods()` exists only in code.
     p.methods = Located::default_at(Methods::All, anchor);
     facts.policies.push(p);
 }
 
 /// The `Timeout` of a timeout-strategy object under `key` (10 ms to a
-/// day), or `default` seconds.
+/// day), or `default`.
 fn timeout_of(
     entries: &[Entry<'_>],
     key: &str,
-    default: u64,
+    default: Duration,
     what: &str,
     anchor: Span,
     facts: &mut Facts,
 ) -> Located<Timeout> {
     let Some(e) = find(entries, key) else {
-        return Located::default_at(Timeout::after(Duration::from_secs(default)), anchor);
+        return Located::default_at(Timeout::after(default), anchor);
     };
     if !e.value.is_map() {
-        return Located::default_at(Timeout::after(Duration::from_secs(default)), e.key_span);
+        return Located::default_at(Timeout::after(default), e.key_span);
     }
     let inner = e.value.entries();
     check_keys(
@@ -642,7 +546,7 @@ fn timeout_of(
             let v = timespan(&t, range, facts).map_or(Timeout::Unknown, Timeout::after);
             Located::written(v, t.span())
         }
-        None => Located::default_at(Timeout::after(Duration::from_secs(default)), e.key_span),
+        None => Located::default_at(Timeout::after(default), e.key_span),
     }
 }
 
@@ -652,16 +556,7 @@ fn polly(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts) {
         "Polly retry options (`RetryStrategyOptions`)",
         facts,
     );
-    let mut p = policy(
-        &read,
-        &Defaults {
-            system: System::Polly,
-            backoff: Backoff::Constant,
-            jitter: false,
-        },
-        path,
-        key_span,
-    );
+    let mut p = policy(&read, &POLLY_DEFAULTS, path, key_span);
     // ShouldHandle cannot be bound from configuration: Polly's default
     // handles every exception but OperationCanceledException.
     p.retry_on = Located::default_at(RetryOn::AllErrors, key_span);

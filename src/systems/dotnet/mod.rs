@@ -2,8 +2,9 @@
 //! (the standard resilience handler, built on Polly).
 
 pub mod extract;
+pub mod model;
 
-use super::{Fixes, SystemSpec};
+use super::{Fixes, OpenCircuit, SystemSpec};
 use crate::model::Layer;
 
 const FIXES: Fixes = Fixes {
@@ -15,6 +16,17 @@ const FIXES: Fixes = Fixes {
 // system: Polly
 pub static POLLY: SystemSpec = SystemSpec {
     fixes: FIXES,
+    // An open breaker throws `BrokenCircuitException` (App-vNext/Polly,
+    // `src/Polly.Core/CircuitBreaker/BrokenCircuitException.cs`: `class
+    // BrokenCircuitException : ExecutionRejectedException`); the retry's
+    // default `ShouldHandle` retries every exception but
+    // `OperationCanceledException` (`src/Polly.Core/Retry/
+    // RetryStrategyOptions.TResult.cs`, `DefaultPredicates.HandleOutcome`),
+    // so a retry outside a breaker retries it.
+    open_circuit: Some(OpenCircuit {
+        error: "BrokenCircuitException",
+        supertypes: &["ExecutionRejectedException", "Exception"],
+    }),
     ..SystemSpec::plain("Polly", Layer::Application)
 };
 

@@ -140,12 +140,19 @@ pub(super) fn hedging(entries: &[Entry<'_>], path: &str, key_span: Span, facts: 
     let per_copy = timeout_of(
         &endpoint_entries,
         "Timeout",
-        10,
+        Duration::from_secs(10),
         &format!("`Endpoint` of {WHAT}"),
         endpoint.map_or(anchor, |e| e.key_span),
         facts,
     );
-    let total = timeout_of(entries, "TotalRequestTimeout", 30, WHAT, anchor, facts);
+    let total = timeout_of(
+        entries,
+        "TotalRequestTimeout",
+        STANDARD_TOTAL_TIMEOUT,
+        WHAT,
+        anchor,
+        facts,
+    );
     p.per_try_timeout = Some(per_copy);
     p.overall_timeout = Some(total);
     let mut conditions = vec![Located::default_at(Condition::Token(when), anchor)];

@@ -1,0 +1,298 @@
+//! C# source (`*.cs`), read with tree-sitter-c-sharp: the standard HTTP
+//! resilience handler (`AddStandardResilienceHandler`, with its options
+//! lambda and `DisableForUnsafeHttpMethods()`/`DisableFor(..)`, on one
+//! named or typed client or on every client through
+//! `ConfigureHttpClientDefaults`), Polly v8 retry strategies
+//! (`AddRetry(new RetryStrategyOptions { .. })` with the timeouts and
+//! circuit breakers of the same builder) and Polly v7 policies
+//! (`Policy.Handle<T>().WaitAndRetryAsync(n, attempt => ..)` with the
+//! sleep lambda evaluated, `RetryForever`, `HandleTransientHttpError`) and
+//! EF Core's `EnableRetryOnFailure(..)`.
+//! Defaults and the options model: [`crate::systems::dotnet::model`].
+//!
+//! Only files that mention a word this reader reads are parsed
+//! ([`wants`]). The parse is the shared budgeted one
+//! (`crate::extract::tree_sitter`): a file whose error recovery exceeds
+//! the budget is an RL903 finding. Every walk uses an explicit stack or a
+//! bounded climb; value evaluation stops at [`MAX_DEPTH`].
+
+mod efcore;
+mod eval;
+mod polly_v7;
+mod resilience;
+#[cfg(test)]
+mod tests;
+
+use crate::model::Facts;
+use crate::source::Span;
+use std::collections::HashMap;
+use tree_sitter::{Node, Parser};
+
+/// The extractor's name in [`Facts::extractors`].
+pub const NAME: &str = "csharp";
+
+/// How deep value evaluation may follow names and nested expressions.
+pub const MAX_DEPTH: usize = 12;
+
+/// Nodes a file may have before the reader stops looking.
+const MAX_NODES: usize = 2_000_000;
+
+/// How far a climb to an enclosing node may go.
+const MAX_CLIMB: usize = 10_000;
+
+/// Words that make a `.cs` file worth parsing.
+const NEEDLES: &[&str] = &[
+    "ResilienceHandler",
+    "HedgingHandler",
+    "AddRetry",
+    "RetryStrategyOptions",
+    "WaitAndRetry",
+    "RetryAsync(",
+    "Retry(",
+    "RetryForever",
+    "EnableRetryOnFailure",
+];
+
+/// Whether a C# file mentions anything this reader reads.
+pub fn wants(bytes: &[u8]) -> bool {
+    static FINDER: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::new(NEEDLES).expect("short literal needles always build")
+        });
+    FINDER.is_match(bytes)
+}
+
+/// Read one C# file. Never panics; problems become findings.
+pub fn extract(text: &str, facts: &mut Facts) {
+    let mut parser = Parser::new();
+    if parser
+        .set_language(&tree_sitter_c_sharp::LANGUAGE.into())
+        .is_err()
+    {
+        return;
+    }
+    let Some(tree) =
+        crate::extract::tree_sitter::parse(&mut parser, text, "C#", "compile", NAME, facts)
+    else {
+        return;
+    };
+    let ctx = Ctx::new(text, tree.root_node());
+    let before = facts.policies.len();
+    resilience::extract(&ctx, facts);
+    if facts.policies.len() != before || !facts.diagnostics.is_empty() {
+        facts.claimed_by(NAME);
+    }
+}
+
+/// The parsed file: its text, every node in source order, and the values
+/// bound to names (locals, fields, constants, property initialisers).
+pub struct Ctx<'a> {
+    pub src: &'a str,
+    pub nodes: Vec<Node<'a>>,
+    pub bindings: HashMap<&'a str, Vec<Node<'a>>>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(src: &'a str, root: Node<'a>) -> Self {
+        let mut nodes = Vec::new();
+        let mut stack = vec![root];
+        let mut cursor = root.walk();
+        while let Some(n) = stack.pop() {
+            if nodes.len() >= MAX_NODES {
+                break;
+            }
+            nodes.push(n);
+            let kids: Vec<Node<'a>> = n.named_children(&mut cursor).collect();
+            stack.extend(kids.into_iter().rev());
+        }
+        let mut bindings: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
+        for &n in &nodes {
+            let (name, value) = match n.kind() {
+                // `int retries = 3;`, `const int Retries = 3;`: the value
+                // is the declarator's last named child.
+                "variable_declarator" => {
+                    let kids = named_children(n);
+                    let value = kids.last().copied().filter(|_| kids.len() > 1);
+                    (field(n, "name"), value)
+                }
+                // `public int RetryCount { get; set; } = 10;`
+                "property_declaration" => (
+                    field(n, "name"),
+                    field(n, "value").filter(|v| v.kind() != "arrow_expression_clause"),
+                ),
+                // `int retries = 3` (a parameter's default: what applies
+                // when a caller passes none).
+                "parameter" => (
+                    field(n, "name"),
+                    named_children(n)
+                        .into_iter()
+                        .skip_while(|c| Some(c.id()) != field(n, "name").map(|x| x.id()))
+                        .nth(1),
+                ),
+                // `_retryCount = retryCount;` (a field set in a constructor).
+                "assignment_expression" => {
+                    let left = field(n, "left").filter(|l| l.kind() == "identifier");
+                    let plain = field(n, "operator").is_some_and(|o| text(o, src) == "=");
+                    (left.filter(|_| plain), field(n, "right"))
+                }
+                _ => continue,
+            };
+            if let (Some(k), Some(v)) = (name, value) {
+                bindings.entry(text(k, src)).or_default().push(v);
+            }
+        }
+        Ctx {
+            src,
+            nodes,
+            bindings,
+        }
+    }
+
+    pub fn text(&self, n: Node<'_>) -> &'a str {
+        text(n, self.src)
+    }
+
+    /// The value bound to `name` most recently before `at`, else the first
+    /// binding of it anywhere in the file (a field declared below).
+    pub fn binding(&self, name: &str, at: usize) -> Option<Node<'a>> {
+        let all = self.bindings.get(name)?;
+        all.iter()
+            .rev()
+            .find(|v| v.end_byte() <= at)
+            .or_else(|| all.first())
+            .copied()
+    }
+
+    /// The nodes inside `n` (itself included), in source order.
+    pub fn subtree(&self, n: Node<'_>) -> &[Node<'a>] {
+        let from = self
+            .nodes
+            .partition_point(|x| x.start_byte() < n.start_byte());
+        let Some(at) = self.nodes[from..]
+            .iter()
+            .take_while(|x| x.start_byte() == n.start_byte())
+            .position(|x| x.id() == n.id())
+            .map(|i| from + i)
+        else {
+            return &[];
+        };
+        let len = self.nodes[at + 1..]
+            .iter()
+            .take_while(|x| x.start_byte() < n.end_byte())
+            .count();
+        &self.nodes[at..at + 1 + len]
+    }
+}
+
+pub fn span(n: Node<'_>) -> Span {
+    Span::new(n.start_byte(), n.end_byte())
+}
+
+pub fn text<'t>(n: Node<'_>, src: &'t str) -> &'t str {
+    src.get(n.start_byte()..n.end_byte()).unwrap_or("")
+}
+
+pub fn field<'a>(n: Node<'a>, name: &str) -> Option<Node<'a>> {
+    n.child_by_field_name(name)
+}
+
+pub fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = n.walk();
+    n.named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}
+
+/// Source text on one line, for messages.
+pub fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// An invocation's method name (`AddRetry` of `builder.AddRetry(..)`,
+/// `AddHttpClient` of `AddHttpClient<T>(..)`) and its receiver, if any.
+pub fn method<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<(&'a str, Option<Node<'a>>)> {
+    let f = field(call, "function")?;
+    let (name, recv) = match f.kind() {
+        "member_access_expression" => (field(f, "name")?, field(f, "expression")),
+        "identifier" | "generic_name" => (f, None),
+        _ => return None,
+    };
+    let name = match name.kind() {
+        "generic_name" => named_children(name).into_iter().next()?,
+        _ => name,
+    };
+    Some((ctx.text(name), recv))
+}
+
+/// An invocation's arguments (the expressions; named arguments with their
+/// names).
+pub fn args<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<(Option<&'a str>, Node<'a>)> {
+    let Some(list) = field(call, "arguments") else {
+        return Vec::new();
+    };
+    named_children(list)
+        .into_iter()
+        .filter(|a| a.kind() == "argument")
+        .filter_map(|a| {
+            let name = field(a, "name").map(|n| ctx.text(n));
+            let value = named_children(a).into_iter().last()?;
+            Some((name, value))
+        })
+        .collect()
+}
+
+/// The type arguments of a generic method name (`T` of `AddHttpClient<T>`).
+pub fn type_args<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<&'a str> {
+    let Some(f) = field(call, "function") else {
+        return Vec::new();
+    };
+    let g = match f.kind() {
+        "member_access_expression" => field(f, "name"),
+        _ => Some(f),
+    };
+    let Some(g) = g.filter(|g| g.kind() == "generic_name") else {
+        return Vec::new();
+    };
+    named_children(g)
+        .into_iter()
+        .filter(|c| c.kind() == "type_argument_list")
+        .flat_map(named_children)
+        .map(|t| ctx.text(t))
+        .collect()
+}
+
+/// The invocations of a fluent chain that `call` ends, innermost
+/// (first called) first: `a.B().C().D()` from `D` gives `B, C, D`.
+pub fn chain<'a>(call: Node<'a>) -> Vec<Node<'a>> {
+    let mut out = vec![call];
+    let mut cur = call;
+    for _ in 0..MAX_CLIMB {
+        let Some(recv) = field(cur, "function").and_then(|f| field(f, "expression")) else {
+            break;
+        };
+        if recv.kind() != "invocation_expression" {
+            break;
+        }
+        out.push(recv);
+        cur = recv;
+    }
+    out.reverse();
+    out
+}
+
+/// The innermost lambda `n` is written in, and the invocation the lambda
+/// is an argument of.
+pub fn enclosing_lambda_call<'a>(n: Node<'a>) -> Option<(Node<'a>, Node<'a>)> {
+    let mut cur = n.parent();
+    let mut lambda = None;
+    for _ in 0..MAX_CLIMB {
+        let c = cur?;
+        match c.kind() {
+            "lambda_expression" | "anonymous_method_expression" => lambda = Some(c),
+            "invocation_expression" if lambda.is_some() => return Some((lambda?, c)),
+            _ => {}
+        }
+        cur = c.parent();
+    }
+    None
+}

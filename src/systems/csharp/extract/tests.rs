@@ -1,0 +1,232 @@
+use super::*;
+use crate::model::{AttemptCount, Delay, Jitter, Methods, RetryOn, System, Timeout};
+use std::time::Duration;
+
+fn read(src: &str) -> Facts {
+    let mut f = Facts::default();
+    extract(src, &mut f);
+    f
+}
+
+#[test]
+fn standard_handler_on_every_client() {
+    let f = read(
+        "public static class Extensions {
+            public static void AddDefaults(IServiceCollection services) {
+                services.ConfigureHttpClientDefaults(http => {
+                    http.AddStandardResilienceHandler();
+                    http.AddServiceDiscovery();
+                });
+            }
+        }",
+    );
+    assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
+    let p = &f.policies[0];
+    assert_eq!(p.system, System::DotnetStandard);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert!(!p.attempts.is_written());
+    assert_eq!(p.methods.value, Methods::All);
+    assert_eq!(p.jitter.value, Jitter::Decorrelated);
+    assert_eq!(
+        p.per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(10))
+    );
+    assert_eq!(
+        p.overall_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(30))
+    );
+    assert_eq!(p.name.as_deref(), Some("ConfigureHttpClientDefaults"));
+}
+
+#[test]
+fn standard_handler_options_lambda_and_unsafe_methods() {
+    let f = read(
+        r#"class S { void C(IServiceCollection services) {
+            services.AddHttpClient<CatalogClient>(c => c.BaseAddress = new Uri("http://catalog-api"))
+                .AddStandardResilienceHandler(o => {
+                    o.Retry.MaxRetryAttempts = 5;
+                    o.Retry.UseJitter = false;
+                    o.Retry.Delay = TimeSpan.FromMilliseconds(500);
+                    o.AttemptTimeout.Timeout = TimeSpan.FromSeconds(3);
+                    o.Retry.DisableForUnsafeHttpMethods();
+                });
+        } }"#,
+    );
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(6));
+    assert_eq!(p.jitter.value, Jitter::None);
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: Duration::from_millis(500),
+            multiplier: 2.0,
+            cap: None
+        }
+    );
+    assert_eq!(
+        p.methods.value,
+        Methods::Set(vec![
+            "GET".into(),
+            "HEAD".into(),
+            "OPTIONS".into(),
+            "TRACE".into()
+        ])
+    );
+    assert_eq!(p.name.as_deref(), Some("AddHttpClient<CatalogClient>"));
+    assert_eq!(
+        p.per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(3))
+    );
+}
+
+#[test]
+fn polly_v8_event_bus_delay_generator() {
+    // The eShop event bus shape: 10 retries, 2^n s, no jitter, through a
+    // local function and a property initialiser.
+    let f = read(
+        "public class EventBusOptions { public int RetryCount { get; set; } = 10; }
+        public class Bus {
+            private static ResiliencePipeline Create(EventBusOptions options) {
+                var retryOptions = new RetryStrategyOptions {
+                    ShouldHandle = new PredicateBuilder().Handle<BrokerUnreachableException>().Handle<SocketException>(),
+                    MaxRetryAttempts = options.RetryCount,
+                    DelayGenerator = (context) => ValueTask.FromResult(GenerateDelay(context.AttemptNumber))
+                };
+                return new ResiliencePipelineBuilder().AddRetry(retryOptions).Build();
+                static TimeSpan? GenerateDelay(int attempt) => TimeSpan.FromSeconds(Math.Pow(2, attempt));
+            }
+        }",
+    );
+    assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
+    let p = &f.policies[0];
+    assert_eq!(p.system, System::Polly);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(11));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: Duration::from_secs(1),
+            multiplier: 2.0,
+            cap: None
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::None);
+    match &p.retry_on.value {
+        RetryOn::Listed { conditions } => assert_eq!(conditions.len(), 2),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn polly_v8_builder_composition() {
+    let f = read(
+        "class P { void B(IServiceCollection s) {
+            s.AddResiliencePipeline(\"orders\", builder => {
+                builder.AddTimeout(TimeSpan.FromSeconds(20))
+                    .AddRetry(new RetryStrategyOptions { MaxRetryAttempts = 4, BackoffType = DelayBackoffType.Exponential, UseJitter = true })
+                    .AddCircuitBreaker(new CircuitBreakerStrategyOptions())
+                    .AddTimeout(TimeSpan.FromSeconds(2));
+            });
+        } }",
+    );
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(p.name.as_deref(), Some("AddResiliencePipeline(\"orders\")"));
+    assert_eq!(p.jitter.value, Jitter::Decorrelated);
+    assert_eq!(p.wraps_breaker.len(), 1);
+    assert_eq!(
+        p.overall_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(20))
+    );
+    assert_eq!(
+        p.per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(2))
+    );
+    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+}
+
+#[test]
+fn polly_v7_sleep_lambdas() {
+    let f = read(
+        "class P {
+            IAsyncPolicy<HttpResponseMessage> A() => HttpPolicyExtensions.HandleTransientHttpError()
+                .WaitAndRetryAsync(6, retryAttempt => TimeSpan.FromSeconds(Math.Pow(2, retryAttempt)));
+            void B() {
+                var linear = Policy.Handle<SqlException>().WaitAndRetry(3, a => TimeSpan.FromSeconds(a * 2));
+                var jittered = Policy.Handle<HttpRequestException>().WaitAndRetryAsync(3,
+                    a => TimeSpan.FromSeconds(1) + TimeSpan.FromMilliseconds(jitterer.Next(0, 100)));
+                var forever = Policy.Handle<Exception>().RetryForever();
+            }
+        }",
+    );
+    assert_eq!(f.policies.len(), 4);
+    let exp = &f.policies[0];
+    assert_eq!(exp.attempts.value.count, AttemptCount::Finite(7));
+    assert_eq!(
+        exp.delay.value,
+        Delay::Exponential {
+            base: Duration::from_secs(2),
+            multiplier: 2.0,
+            cap: None
+        }
+    );
+    assert_eq!(exp.jitter.value, Jitter::None);
+    assert_eq!(exp.methods.value, Methods::All);
+    assert_eq!(
+        f.policies[1].delay.value,
+        Delay::Linear {
+            base: Duration::from_secs(2),
+            cap: None
+        }
+    );
+    assert_eq!(f.policies[2].jitter.value, Jitter::Unknown);
+    assert_eq!(f.policies[3].attempts.value.count, AttemptCount::Unbounded);
+    assert_eq!(f.policies[3].retry_on.value, RetryOn::AllErrors);
+}
+
+#[test]
+fn not_polly() {
+    // A method of the application named `Retry` is not a Polly policy.
+    let f = read("class J { void R() { job.Retry(3); client.RetryAsync(2); } }");
+    assert!(f.policies.is_empty());
+}
+
+#[test]
+fn a_parameter_takes_what_every_call_passes() {
+    let f = read(
+        "public sealed class EventBusOptions { public int RetryCount { get; set; } = 10; }
+        public sealed class Bus(EventBusOptions options) {
+            private readonly ResiliencePipeline _p = Create(options.RetryCount);
+            private static ResiliencePipeline Create(int retryCount) =>
+                new ResiliencePipelineBuilder()
+                    .AddRetry(new RetryStrategyOptions { MaxRetryAttempts = retryCount })
+                    .Build();
+        }",
+    );
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(11));
+    // Two calls passing different counts: not known.
+    let f = read(
+        "class B {
+            void A() { Create(3); Create(7); }
+            static ResiliencePipeline Create(int n) =>
+                new ResiliencePipelineBuilder().AddRetry(new RetryStrategyOptions { MaxRetryAttempts = n }).Build();
+        }",
+    );
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Unknown);
+}
+
+#[test]
+fn ef_core_retry_on_failure_defaults() {
+    let f = read(
+        "class D { void C(DbContextOptionsBuilder o, string cs) {
+            o.UseSqlServer(cs, sql => sql.EnableRetryOnFailure());
+            o.UseSqlServer(cs, sql => sql.EnableRetryOnFailure(maxRetryCount: 4, maxRetryDelay: TimeSpan.FromSeconds(5), errorNumbersToAdd: null));
+        } }",
+    );
+    assert_eq!(f.policies.len(), 2);
+    assert_eq!(f.policies[0].system, System::EfCore);
+    // ExecutionStrategy.DefaultMaxRetryCount = 6.
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(7));
+    assert!(!f.policies[0].attempts.is_written());
+    assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(f.policies[1].methods.value, Methods::Unknown);
+}

@@ -1,0 +1,166 @@
+//! The .NET resilience options model shared by the `appsettings*.json`
+//! reader ([`super::extract`]) and the C# reader
+//! (`crate::systems::csharp`): what a retry-options object says, the
+//! defaults of Polly v8 and of the standard HTTP resilience handler, and
+//! the policy they make. Each default is checked against the library's own
+//! source, cited next to it.
+
+use crate::model::*;
+use crate::source::Span;
+use std::time::Duration;
+
+/// Polly `RetryConstants.DefaultRetryCount = 3` (retries) and
+/// `MaxRetryCount = int.MaxValue` (https://github.com/App-vNext/Polly,
+/// `src/Polly.Core/Retry/RetryConstants.cs`, 8.x); the standard handler's
+/// `HttpRetryStrategyOptions` derives from `RetryStrategyOptions` and
+/// keeps it.
+pub const DEFAULT_MAX_RETRY_ATTEMPTS: u64 = 3;
+/// `int.MaxValue`: Polly's "retry for ever".
+pub const INT_MAX: i64 = 2_147_483_647;
+/// Polly `RetryConstants.DefaultBaseDelay = TimeSpan.FromSeconds(2)`.
+pub const DEFAULT_DELAY: Duration = Duration::from_secs(2);
+/// dotnet/extensions `HttpStandardResilienceOptions.AttemptTimeoutOptions`
+/// `Timeout = TimeSpan.FromSeconds(10)`
+/// (https://github.com/dotnet/extensions,
+/// `src/Libraries/Microsoft.Extensions.Http.Resilience/Resilience/HttpStandardResilienceOptions.cs`).
+pub const STANDARD_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
+/// `TotalRequestTimeoutOptions = new HttpTimeoutStrategyOptions()`, whose
+/// `Timeout` is 30 s (same file; `HttpTimeoutStrategyOptions`).
+pub const STANDARD_TOTAL_TIMEOUT: Duration = Duration::from_secs(30);
+/// What `HttpRetryStrategyOptionsExtensions.DisableForUnsafeHttpMethods`
+/// leaves retried: it disables `DELETE, POST, PUT, CONNECT, PATCH`
+/// (dotnet/extensions,
+/// `src/Libraries/Microsoft.Extensions.Http.Resilience/Polly/HttpRetryStrategyOptionsExtensions.cs`).
+pub const SAFE_AFTER_DISABLE: &[&str] = &["GET", "HEAD", "OPTIONS", "TRACE"];
+/// Every method `DisableFor(..)` may take away from. Not CONNECT: the
+/// tunnels to a proxy are sent by the primary handler
+/// (`SocketsHttpHandler`), below the delegating handlers where the
+/// resilience handler runs, so no CONNECT goes through the retry.
+pub const HTTP_METHODS: &[&str] = &[
+    "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "POST", "PATCH",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Backoff {
+    Constant,
+    Linear,
+    Exponential,
+}
+
+/// What a retry-options object says, before defaults.
+#[derive(Default)]
+pub struct RetryRead {
+    pub attempts: Option<(AttemptCount, String, Span)>,
+    pub backoff: Option<(Backoff, Span)>,
+    pub jitter: Option<(bool, Span)>,
+    pub delay: Option<(Duration, Span)>,
+    pub max_delay: Option<(Duration, Span)>,
+}
+
+/// Polly v8 `RetryStrategyOptions`: `BackoffType` Constant
+/// (`RetryConstants.DefaultBackoffType`), `UseJitter` false.
+pub const POLLY_DEFAULTS: Defaults = Defaults {
+    system: System::Polly,
+    backoff: Backoff::Constant,
+    jitter: false,
+};
+
+/// `HttpRetryStrategyOptions()` sets `BackoffType = Exponential`,
+/// `UseJitter = true`, `ShouldRetryAfterHeader = true` (dotnet/extensions,
+/// `src/Libraries/Microsoft.Extensions.Http.Resilience/Polly/HttpRetryStrategyOptions.cs`).
+pub const STANDARD_DEFAULTS: Defaults = Defaults {
+    system: System::DotnetStandard,
+    backoff: Backoff::Exponential,
+    jitter: true,
+};
+
+/// What the standard handler retries: `HttpClientResiliencePredicates.
+/// IsTransient`: `HttpRequestException`, timeouts, 5xx, 408 and 429.
+pub fn standard_retry_on(anchor: Span) -> Located<RetryOn> {
+    let transient = [
+        Condition::Status { from: 500, to: 599 },
+        Condition::status(408),
+        Condition::status(429),
+        Condition::Exception("HttpRequestException".into()),
+        Condition::Exception("TimeoutRejectedException".into()),
+    ];
+    Located::default_at(
+        RetryOn::Listed {
+            conditions: transient
+                .into_iter()
+                .map(|c| Located::default_at(c, anchor))
+                .collect(),
+        },
+        anchor,
+    )
+}
+
+/// Defaults of the two option types.
+pub struct Defaults {
+    pub system: System,
+    pub backoff: Backoff,
+    pub jitter: bool,
+}
+
+pub fn policy(r: &RetryRead, d: &Defaults, name: &str, anchor: Span) -> RetryPolicy {
+    let attempts = match &r.attempts {
+        Some((count, written_as, span)) => Located::written(
+            Attempts {
+                count: *count,
+                written_as: written_as.clone(),
+            },
+            *span,
+        ),
+        None => Located::default_at(
+            Attempts {
+                count: AttemptCount::Finite(DEFAULT_MAX_RETRY_ATTEMPTS + 1),
+                written_as: "MaxRetryAttempts: 3 (the default, retries)".into(),
+            },
+            anchor,
+        ),
+    };
+    let mut p = RetryPolicy::new(d.system.clone(), anchor, attempts);
+    p.name = Some(name.to_string());
+    let backoff = r.backoff.map_or(d.backoff, |(b, _)| b);
+    let base = r.delay.map_or(DEFAULT_DELAY, |(x, _)| x);
+    let cap = r.max_delay.map(|(x, _)| x);
+    let jitter = r.jitter.map_or(d.jitter, |(j, _)| j);
+    let delay = if base.is_zero() {
+        Delay::None
+    } else {
+        match backoff {
+            Backoff::Constant => Delay::Fixed {
+                delay: cap.map_or(base, |c| base.min(c)),
+            },
+            Backoff::Linear => Delay::Linear { base, cap },
+            Backoff::Exponential => Delay::Exponential {
+                base,
+                multiplier: 2.0,
+                cap,
+            },
+        }
+    };
+    // The delay is written where its type or base is.
+    let delay_span = match (r.backoff, r.delay) {
+        (Some((_, a)), Some((_, b))) => Some(a.cover(b)),
+        (Some((_, a)), None) | (None, Some((_, a))) => Some(a),
+        (None, None) => None,
+    };
+    p.delay = match delay_span {
+        Some(s) => Located::written(delay, s),
+        None => Located::default_at(delay, anchor),
+    };
+    let jitter_model = match (jitter, backoff) {
+        (false, _) => Jitter::None,
+        (true, Backoff::Exponential) => Jitter::Decorrelated,
+        (true, _) => Jitter::Proportional { factor: 0.25 },
+    };
+    p.jitter = match r.jitter {
+        Some((_, s)) => Located::written(jitter_model, s),
+        None => Located::default_at(jitter_model, anchor),
+    };
+    if cap.is_some() && jitter {
+        p.cap_order = CapOrder::AfterJitter;
+    }
+    p
+}
