@@ -114,7 +114,12 @@ fn compose_values_from_the_environment_are_unresolved_not_services() {
         .flat_map(|f| f.facts.edges.iter().map(|e| e.callee.as_str()))
         .collect();
     assert_eq!(edges, ["shipping"]);
-    let unresolved: Vec<&str> = s.stats.unresolved.iter().map(|(_, w)| w.as_str()).collect();
+    let unresolved: Vec<&str> = s
+        .stats
+        .unresolved
+        .iter()
+        .map(|(_, w, _)| w.as_str())
+        .collect();
     assert_eq!(unresolved, ["env CART_ADDR", "${PRODUCT_CATALOG_URL}"]);
     assert!(
         s.notices
@@ -224,4 +229,58 @@ fn a_build_unit_is_the_caller_from_any_working_directory() {
             arg.display()
         );
     }
+}
+
+#[test]
+fn spring_placeholders_resolve_from_the_units_configuration_with_profiles() {
+    let s = scan("testdata/graph/spring-placeholders", &Settings::default());
+    // Each call site with what its placeholder holds (README works them
+    // out): `.properties` over YAML in one location, the `docker`
+    // profile's inventory (the default's is `localhost`, no edge), an
+    // empty Feign `url` calling its `name`, `"http://" + shippingHost`.
+    assert_eq!(
+        edges(&s),
+        [
+            "PaymentGateway.java: inventory-service:8080",
+            "PaymentGateway.java: payment-service:8080",
+            "PaymentGateway.java: shipping-service",
+            "PaymentGateway.java: shipping-service",
+            "RatesClient.java: api.exchangeratesapi.io",
+            "StockClient.java: stock-service",
+        ]
+    );
+    let inventory = s
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.edges)
+        .find(|e| e.callee.starts_with("inventory"))
+        .unwrap();
+    assert!(
+        inventory.via.contains("profile `docker`"),
+        "{}",
+        inventory.via
+    );
+    // Nothing sets `audit.url`: listed, with the service that calls it.
+    assert_eq!(
+        s.stats.unresolved,
+        [(
+            "testdata/graph/spring-placeholders/orders-service/src/main/java/shop/orders/PaymentGateway.java:34"
+                .to_string(),
+            "${audit.url}".to_string(),
+            Some("orders-service".to_string())
+        )]
+    );
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    assert_eq!(
+        services(&g),
+        [
+            "api.exchangeratesapi.io",
+            "inventory-service",
+            "orders-service",
+            "payment-service",
+            "shipping-service",
+            "stock-service"
+        ]
+    );
+    assert!(!services(&g).contains(&"rates-client".to_string()));
 }

@@ -339,10 +339,10 @@ fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {
                     // `- CART_ADDR`: the value comes from the shell or `.env`.
                     let k = text.trim();
                     if super::calls::url_key(k) {
-                        facts.unresolved.push(crate::model::UnresolvedCall {
-                            span: item.span(),
-                            written: format!("env {k}"),
-                        });
+                        facts.unresolved.push(crate::model::UnresolvedCall::new(
+                            item.span(),
+                            format!("env {k}"),
+                        ));
                     }
                     continue;
                 };
@@ -381,10 +381,9 @@ fn push_edge(caller: &str, key: &str, value: &str, span: crate::source::Span, fa
     let Some(host) = host_of(value) else {
         // `${CART_ADDR}`: set where the file is used (`.env`, the shell).
         if value.contains("${") {
-            facts.unresolved.push(crate::model::UnresolvedCall {
-                span,
-                written: value.trim().to_string(),
-            });
+            facts
+                .unresolved
+                .push(crate::model::UnresolvedCall::new(span, value.trim()));
         }
         return;
     };

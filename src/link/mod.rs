@@ -9,11 +9,13 @@ use std::path::{Path, PathBuf};
 mod ingress;
 mod java;
 mod nginx;
+mod spring_calls;
 mod units;
 
 pub use ingress::ingress_configmaps;
 pub use java::{java_retry_annotations, resilience4j_instances};
 pub use nginx::nginx_includes;
+pub use spring_calls::spring_call_targets;
 pub use units::{is_generic, unit_identities};
 
 /// Every step that joins what one file says to what others say, in
@@ -37,6 +39,9 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     // Rust retry macros are defined in one file and called in others.
     crate::systems::rust::extract::link_macros(files);
     unit_identities(files, roots, cwd);
+    // Call targets written as Spring placeholders, from the build unit's
+    // configuration (needs the units' identities for the callers).
+    spring_call_targets(files, roots, cwd);
     nginx_includes(files, roots);
     ingress_configmaps(files);
     resilience4j_instances(files);

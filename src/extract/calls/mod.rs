@@ -98,10 +98,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
                     });
                 }
             }
-            Target::Unresolved(what) => facts.unresolved.push(UnresolvedCall {
-                span: lit.span,
-                written: what,
-            }),
+            Target::Unresolved(what) => facts.unresolved.push(UnresolvedCall::new(lit.span, what)),
             Target::None => {}
         }
     }
@@ -166,6 +163,13 @@ pub fn target(text: &str, lit: &Lit) -> Target {
     if s.starts_with("${") {
         return placeholder(s);
     }
+    url_target(s)
+}
+
+/// What a text is as a call target when it is a URL (`http://orders:8080/x`,
+/// `lb://orders`): the host, unresolved when a hole stands for it, else
+/// not a call target.
+pub fn url_target(s: &str) -> Target {
     if !starts_with_url(s) {
         return Target::None;
     }
