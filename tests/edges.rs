@@ -106,21 +106,36 @@ fn a_rust_test_module_in_its_own_file_is_dropped_and_counted() {
 }
 
 #[test]
-fn compose_values_from_the_environment_are_unresolved_not_services() {
+fn compose_values_resolve_from_dot_env_and_env_file_never_become_services() {
     let s = scan("testdata/graph/compose-env", &Settings::default());
-    let edges: Vec<&str> = s
+    let mut edges: Vec<&str> = s
         .files
         .iter()
         .flat_map(|f| f.facts.edges.iter().map(|e| e.callee.as_str()))
         .collect();
-    assert_eq!(edges, ["shipping"]);
-    let unresolved: Vec<&str> = s
+    edges.sort();
+    // `.env` gives `CART_ADDR` and `PRODUCT_CATALOG_URL`; `gateway.env`
+    // gives `RATINGS_URL` (its `REVIEWS_URL` is overridden); a default
+    // gives `payments`; a camel-case Spring key gives `orders`.
+    assert_eq!(
+        edges,
+        [
+            "cart",
+            "orders",
+            "payments",
+            "productcatalog",
+            "ratings",
+            "reviews",
+            "shipping"
+        ]
+    );
+    let unresolved: Vec<(&str, Option<&str>)> = s
         .stats
         .unresolved
         .iter()
-        .map(|(_, w, _)| w.as_str())
+        .map(|(_, w, c)| (w.as_str(), c.as_deref()))
         .collect();
-    assert_eq!(unresolved, ["env CART_ADDR", "${PRODUCT_CATALOG_URL}"]);
+    assert_eq!(unresolved, [("${AUDIT_URL}", Some("gateway"))]);
     assert!(
         s.notices
             .iter()
@@ -129,7 +144,17 @@ fn compose_values_from_the_environment_are_unresolved_not_services() {
     let g = retrylint::graph::build(&s.files, &Settings::default());
     assert_eq!(
         services(&g),
-        ["cart", "frontend", "productcatalog", "shipping"]
+        [
+            "cart",
+            "frontend",
+            "gateway",
+            "orders",
+            "payments",
+            "productcatalog",
+            "ratings",
+            "reviews",
+            "shipping"
+        ]
     );
 }
 

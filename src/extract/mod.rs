@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod calls;
+pub mod compose_env;
 pub mod http_method;
 pub mod prop;
 pub mod test_code;

@@ -6,12 +6,14 @@ use crate::model::ServiceDecl;
 use crate::source::Span;
 use std::path::{Path, PathBuf};
 
+mod compose;
 mod ingress;
 mod java;
 mod nginx;
 mod spring_calls;
 mod units;
 
+pub use compose::compose_env;
 pub use ingress::ingress_configmaps;
 pub use java::{java_retry_annotations, resilience4j_instances};
 pub use nginx::nginx_includes;
@@ -38,6 +40,8 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     crate::versions::apply(files);
     // Rust retry macros are defined in one file and called in others.
     crate::systems::rust::extract::link_macros(files);
+    // docker compose files with their `.env` and `env_file` variables.
+    compose_env(files, cwd);
     unit_identities(files, roots, cwd);
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).

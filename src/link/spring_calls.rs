@@ -76,7 +76,9 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             .unwrap_or_default();
         let mut kept = Vec::new();
         for mut u in std::mem::take(&mut f.facts.unresolved) {
-            u.caller.clone_from(&caller);
+            if u.caller.is_none() {
+                u.caller.clone_from(&caller);
+            }
             let resolved = docs
                 .as_deref()
                 .and_then(|d| template(&text, &u, &fields).map(|t| (d, t)))
