@@ -268,6 +268,7 @@ fn spring_placeholders_resolve_from_the_units_configuration_with_profiles() {
         [
             "PaymentGateway.java: inventory-service:8080",
             "PaymentGateway.java: payment-service:8080",
+            "PaymentGateway.java: session-service:8080",
             "PaymentGateway.java: shipping-service",
             "PaymentGateway.java: shipping-service",
             "RatesClient.java: api.exchangeratesapi.io",
@@ -289,7 +290,7 @@ fn spring_placeholders_resolve_from_the_units_configuration_with_profiles() {
     assert_eq!(
         s.stats.unresolved,
         [(
-            "testdata/graph/spring-placeholders/orders-service/src/main/java/shop/orders/PaymentGateway.java:34"
+            "testdata/graph/spring-placeholders/orders-service/src/main/java/shop/orders/PaymentGateway.java:42"
                 .to_string(),
             "${audit.url}".to_string(),
             Some("orders-service".to_string())
@@ -303,6 +304,7 @@ fn spring_placeholders_resolve_from_the_units_configuration_with_profiles() {
             "inventory-service",
             "orders-service",
             "payment-service",
+            "session-service",
             "shipping-service",
             "stock-service"
         ]

@@ -79,15 +79,15 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             if u.caller.is_none() {
                 u.caller.clone_from(&caller);
             }
-            let resolved = docs
+            // Resolved to edges, or to no service (this machine, an IP
+            // literal): either way no longer unknown.
+            match docs
                 .as_deref()
                 .and_then(|d| template(&text, &u, &fields).map(|t| (d, t)))
-                .map(|(d, t)| edges(d, &t, &u))
-                .unwrap_or_default();
-            if resolved.is_empty() {
-                kept.push(u);
-            } else {
-                f.facts.edges.extend(resolved);
+                .and_then(|(d, t)| edges(d, &t, &u))
+            {
+                Some(resolved) => f.facts.edges.extend(resolved),
+                None => kept.push(u),
             }
         }
         f.facts.unresolved = kept;
@@ -255,11 +255,12 @@ fn template(text: &str, u: &UnresolvedCall, fields: &HashMap<String, String>) ->
 }
 
 /// The edges `template` resolves to: the default profile's, then each
-/// profile whose target differs.
-fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Vec<CallEdge> {
+/// profile whose target differs; `None` when no profile resolves it.
+fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Option<Vec<CallEdge>> {
     let profiles: BTreeSet<&str> = docs.iter().filter_map(|d| d.profile.as_deref()).collect();
     let mut out: Vec<CallEdge> = Vec::new();
     let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut resolved = false;
     for profile in std::iter::once(None).chain(profiles.into_iter().map(Some)) {
         let sources: Vec<&Doc> = docs
             .iter()
@@ -270,9 +271,15 @@ fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Vec<CallEdge> {
         let Some(value) = placeholders::expand_in(template, &props) else {
             continue;
         };
-        let Some(callee) = callee(template, &value, u) else {
-            continue;
+        let callee = match callee(template, &value, u) {
+            Callee::Service(c) => c,
+            Callee::NoService => {
+                resolved = true;
+                continue;
+            }
+            Callee::Unknown => continue,
         };
+        resolved = true;
         if !seen.insert(callee.clone()) {
             continue;
         }
@@ -298,29 +305,47 @@ fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Vec<CallEdge> {
             client: u.client.clone(),
         });
     }
-    out
+    resolved.then_some(out)
+}
+
+/// What a resolved value is as a call target.
+enum Callee {
+    Service(String),
+    /// This machine, an IP literal, documentation: resolved, no edge.
+    NoService,
+    /// Not a target this knows how to read (a hole left in it).
+    Unknown,
 }
 
 /// The callee a resolved value names: a URL's host, a bare host for a
 /// placeholder whose key says it holds one (`svc.host`), a Feign client's
 /// name when its `url` is empty.
-fn callee(template: &str, value: &str, u: &UnresolvedCall) -> Option<String> {
+fn callee(template: &str, value: &str, u: &UnresolvedCall) -> Callee {
     let v = value.trim();
     // spring-cloud-openfeign `FeignClientFactoryBean.getTarget()`: without
     // text in `url`, `http://<name>` through the load balancer.
     if v.is_empty() {
-        return u.if_empty.clone();
+        return u.if_empty.clone().map_or(Callee::Unknown, Callee::Service);
     }
     match calls::url_target(v) {
-        Target::Host(h) => return Some(h),
-        Target::Unresolved(_) => return None,
+        Target::Host(h) => return Callee::Service(h),
+        Target::Unresolved(_) => return Callee::Unknown,
+        Target::None if v.contains("://") => return Callee::NoService,
         Target::None => {}
     }
     // A whole placeholder of a host-like key: `orders` or `orders:8080`.
     let whole = template.starts_with("${") && template.ends_with('}');
-    let key = template.trim_start_matches("${").split([':', '}']).next()?;
-    if whole && calls::url_key(key) && !v.contains(['/', ' ']) && calls::names_service(v) {
-        return Some(v.to_string());
+    let key = template
+        .trim_start_matches("${")
+        .split([':', '}'])
+        .next()
+        .unwrap_or("");
+    if whole && calls::url_key(key) && !v.contains(['/', ' ']) {
+        return if calls::names_service(v) {
+            Callee::Service(v.to_string())
+        } else {
+            Callee::NoService
+        };
     }
-    None
+    Callee::Unknown
 }

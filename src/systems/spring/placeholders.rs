@@ -199,15 +199,17 @@ fn substitute<'s>(
 }
 
 /// The end (after `}`) of the placeholder that starts at `start` (`${`),
-/// nested placeholders skipped.
+/// nested braces skipped: as Spring Framework's
+/// `PropertyPlaceholderHelper.findPlaceholderEndIndex`, every `{` nests
+/// (its "simple prefix"), so `${url:#{null}}` ends at the last `}`.
 fn closing(v: &str, start: usize) -> Option<usize> {
     let b = v.as_bytes();
     let mut depth = 0usize;
     let mut i = start;
     while i < b.len() {
-        if b[i] == b'$' && b.get(i + 1) == Some(&b'{') {
+        if b[i] == b'{' {
             depth += 1;
-            i += 2;
+            i += 1;
             continue;
         }
         if b[i] == b'}' {

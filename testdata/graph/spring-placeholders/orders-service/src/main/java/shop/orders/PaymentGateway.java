@@ -14,6 +14,10 @@ public class PaymentGateway {
     @Value("${shipping.host}")
     private String shippingHost;
 
+    // A SpEL default: Spring's placeholder parser counts the `{` of `#{`.
+    @Value("${sessions.url:#{null}}")
+    private String sessionsUrl;
+
     public PaymentGateway(RestTemplate restTemplate) {
         this.restTemplate = restTemplate;
     }
@@ -28,6 +32,10 @@ public class PaymentGateway {
 
     public String items() {
         return restTemplate.getForObject("${inventory.url}/items", String.class);
+    }
+
+    public String metrics() {
+        return restTemplate.getForObject("${metrics.url}/push", String.class);
     }
 
     public String audit() {
