@@ -311,3 +311,34 @@ fn spring_placeholders_resolve_from_the_units_configuration_with_profiles() {
     );
     assert!(!services(&g).contains(&"rates-client".to_string()));
 }
+
+#[test]
+fn clients_built_with_a_base_url_call_its_service() {
+    let s = scan("testdata/graph/client-base-urls", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let mut pairs: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [
+            "cart -> catalog",
+            "cart -> prices",
+            "cart -> stock",
+            "checkout -> customers",
+            "checkout -> fraud-check",
+            "checkout -> pricing",
+            "checkout -> tax-service",
+        ]
+    );
+    let unresolved: Vec<(&str, Option<&str>)> = s
+        .stats
+        .unresolved
+        .iter()
+        .map(|(_, w, c)| (w.as_str(), c.as_deref()))
+        .collect();
+    assert_eq!(unresolved, [("http://{host}:50053", Some("cart"))]);
+}

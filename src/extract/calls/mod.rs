@@ -48,6 +48,8 @@ pub const NEEDLES: &[&str] = &[
     "reqwest",
     "tonic",
     "getenv(",
+    "getInstances(",
+    "LoadBalancerClient",
     "@Value(",
     "env::var(",
     // Rust test modules declared in their own file.
@@ -149,6 +151,15 @@ pub fn target(text: &str, lit: &Lit) -> Target {
         let host = bare.split(':').next().unwrap_or("");
         return host_target(host, bare);
     }
+    // A service id looked up in Spring Cloud's registry:
+    // `discoveryClient.getInstances("customers")` (`DiscoveryClient`),
+    // `loadBalancer.choose("customers")` (`LoadBalancerClient`); the call
+    // goes to that service.
+    if let Some(call) = lit.within.last()
+        && service_lookup(call)
+    {
+        return host_target(s, s);
+    }
     // A lookup of a URL-like setting: `System.getenv("ORDERS_URL")`,
     // `@Value("${orders.url}")`, `std::env::var("ORDERS_URL")`.
     if let Some(call) = lit.within.last() {
@@ -187,6 +198,16 @@ pub fn url_target(s: &str) -> Target {
         Some(Err(())) => Target::Unresolved(s.to_string()),
         None => Target::None,
     }
+}
+
+/// Whether `call` looks a service id up in Spring Cloud Commons'
+/// `DiscoveryClient.getInstances(String serviceId)` or
+/// `LoadBalancerClient.choose(String serviceId)`.
+fn service_lookup(call: &str) -> bool {
+    let seg = last_segment(call);
+    let receiver = call[..call.len() - seg.len()].to_ascii_lowercase();
+    seg == "getInstances"
+        || (seg == "choose" && (receiver.contains("balancer") || receiver.contains("lbclient")))
 }
 
 /// A Spring placeholder `${key}` or `${key:default}` at the start of a
