@@ -286,15 +286,24 @@ fn spring_placeholders_resolve_from_the_units_configuration_with_profiles() {
         "{}",
         inventory.via
     );
-    // Nothing sets `audit.url`: listed, with the service that calls it.
+    // Nothing sets `audit.url`: listed, with the service that calls it;
+    // `metrics.url` is this machine only: listed with its value.
     assert_eq!(
         s.stats.unresolved,
-        [(
+        [
+            (
+                "testdata/graph/spring-placeholders/orders-service/src/main/java/shop/orders/PaymentGateway.java:38"
+                    .to_string(),
+                "${metrics.url} = http://localhost:9091/push".to_string(),
+                Some("orders-service".to_string())
+            ),
+            (
             "testdata/graph/spring-placeholders/orders-service/src/main/java/shop/orders/PaymentGateway.java:42"
                 .to_string(),
             "${audit.url}".to_string(),
             Some("orders-service".to_string())
-        )]
+            )
+        ]
     );
     let g = retrylint::graph::build(&s.files, &Settings::default());
     assert_eq!(

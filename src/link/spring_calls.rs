@@ -14,8 +14,10 @@
 //! spring-projects/spring-boot#25300), `config/` over the root, and a later
 //! document over an earlier one. The default profile's target is an
 //! edge; a profile whose target differs gives an edge of its own, its via
-//! naming the profile. A placeholder nothing resolves stays unresolved;
-//! every unresolved call is given its caller.
+//! naming the profile. A placeholder nothing resolves stays unresolved,
+//! and so does one that resolves only to this machine (`localhost`: the
+//! value for a developer's run; the deployed one is set elsewhere), shown
+//! with that value. Every unresolved call is given its caller.
 
 use super::*;
 use crate::extract::calls::{self, Target};
@@ -79,15 +81,21 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             if u.caller.is_none() {
                 u.caller.clone_from(&caller);
             }
-            // Resolved to edges, or to no service (this machine, an IP
-            // literal): either way no longer unknown.
             match docs
                 .as_deref()
                 .and_then(|d| template(&text, &u, &fields).map(|t| (d, t)))
-                .and_then(|(d, t)| edges(d, &t, &u))
+                .map_or(Outcome::Unknown, |(d, t)| edges(d, &t, &u))
             {
-                Some(resolved) => f.facts.edges.extend(resolved),
-                None => kept.push(u),
+                Outcome::Edges(resolved) => f.facts.edges.extend(resolved),
+                // `http://localhost:8082`: the value a developer runs with;
+                // where it is deployed an environment variable or another
+                // source sets it (Spring's relaxed binding), which is not
+                // known here. Still listed, with what the file says.
+                Outcome::NoService(value) => {
+                    u.written = format!("{} = {value}", u.written);
+                    kept.push(u);
+                }
+                Outcome::Unknown => kept.push(u),
             }
         }
         f.facts.unresolved = kept;
@@ -254,13 +262,23 @@ fn template(text: &str, u: &UnresolvedCall, fields: &HashMap<String, String>) ->
     None
 }
 
-/// The edges `template` resolves to: the default profile's, then each
-/// profile whose target differs; `None` when no profile resolves it.
-fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Option<Vec<CallEdge>> {
+/// What a placeholder call target resolves to.
+enum Outcome {
+    /// The default profile's edge, then each profile's whose target differs.
+    Edges(Vec<CallEdge>),
+    /// No profile names a service; one names this machine or an IP literal
+    /// (the value, shortened).
+    NoService(String),
+    /// Nothing resolves it.
+    Unknown,
+}
+
+/// What `template` resolves to in each profile.
+fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Outcome {
     let profiles: BTreeSet<&str> = docs.iter().filter_map(|d| d.profile.as_deref()).collect();
     let mut out: Vec<CallEdge> = Vec::new();
     let mut seen: BTreeSet<String> = BTreeSet::new();
-    let mut resolved = false;
+    let mut local: Option<String> = None;
     for profile in std::iter::once(None).chain(profiles.into_iter().map(Some)) {
         let sources: Vec<&Doc> = docs
             .iter()
@@ -274,12 +292,11 @@ fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Option<Vec<CallEdg
         let callee = match callee(template, &value, u) {
             Callee::Service(c) => c,
             Callee::NoService => {
-                resolved = true;
+                local.get_or_insert_with(|| value.chars().take(80).collect());
                 continue;
             }
             Callee::Unknown => continue,
         };
-        resolved = true;
         if !seen.insert(callee.clone()) {
             continue;
         }
@@ -305,13 +322,17 @@ fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Option<Vec<CallEdg
             client: u.client.clone(),
         });
     }
-    resolved.then_some(out)
+    match (out.is_empty(), local) {
+        (false, _) => Outcome::Edges(out),
+        (true, Some(v)) => Outcome::NoService(v),
+        (true, None) => Outcome::Unknown,
+    }
 }
 
 /// What a resolved value is as a call target.
 enum Callee {
     Service(String),
-    /// This machine, an IP literal, documentation: resolved, no edge.
+    /// This machine, an IP literal, documentation: no edge.
     NoService,
     /// Not a target this knows how to read (a hole left in it).
     Unknown,
