@@ -266,6 +266,7 @@ fn spring_placeholders_resolve_from_the_units_configuration_with_profiles() {
     assert_eq!(
         edges(&s),
         [
+            "PaymentGateway.java: catalog-service:8080",
             "PaymentGateway.java: inventory-service:8080",
             "PaymentGateway.java: payment-service:8080",
             "PaymentGateway.java: session-service:8080",
@@ -298,7 +299,7 @@ fn spring_placeholders_resolve_from_the_units_configuration_with_profiles() {
                 Some("orders-service".to_string())
             ),
             (
-            "testdata/graph/spring-placeholders/orders-service/src/main/java/shop/orders/PaymentGateway.java:42"
+            "testdata/graph/spring-placeholders/orders-service/src/main/java/shop/orders/PaymentGateway.java:47"
                 .to_string(),
             "${audit.url}".to_string(),
             Some("orders-service".to_string())
@@ -310,6 +311,7 @@ fn spring_placeholders_resolve_from_the_units_configuration_with_profiles() {
         services(&g),
         [
             "api.exchangeratesapi.io",
+            "catalog-service",
             "inventory-service",
             "orders-service",
             "payment-service",

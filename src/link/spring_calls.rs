@@ -48,7 +48,18 @@ struct Doc {
 pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&Path>) {
     let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
     for f in files.iter_mut() {
-        if f.facts.unresolved.is_empty() {
+        // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
+        // are looked up too: a key that is set wins over the default.
+        let defaulted: Vec<usize> = (0..f.facts.edges.len())
+            .filter(|&i| {
+                let sp = f.facts.edges[i].span;
+                f.source
+                    .text
+                    .get(sp.start..sp.end)
+                    .is_some_and(|l| l.starts_with("\"${"))
+            })
+            .collect();
+        if f.facts.unresolved.is_empty() && defaulted.is_empty() {
             continue;
         }
         let caller = caller(f);
@@ -76,6 +87,29 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             .as_ref()
             .map(|_| value_fields(&text))
             .unwrap_or_default();
+        if let Some(d) = docs.as_deref() {
+            for i in defaulted {
+                let e = &f.facts.edges[i];
+                let mut u = UnresolvedCall::new(e.span, e.callee.clone());
+                u.client.clone_from(&e.client);
+                let Some(t) = template(&text, &u, &fields) else {
+                    continue;
+                };
+                if let Outcome::Edges(found) = edges(d, &t, &u) {
+                    let policies = e.policies.clone();
+                    let mut found = found.into_iter();
+                    if let Some(first) = found.next() {
+                        let e = &mut f.facts.edges[i];
+                        e.callee = first.callee;
+                        e.via = first.via;
+                    }
+                    for mut more in found {
+                        more.policies.clone_from(&policies);
+                        f.facts.edges.push(more);
+                    }
+                }
+            }
+        }
         let mut kept = Vec::new();
         for mut u in std::mem::take(&mut f.facts.unresolved) {
             if u.caller.is_none() {

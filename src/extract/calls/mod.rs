@@ -226,8 +226,22 @@ fn placeholder(s: &str) -> Target {
         let name = host.split(':').next().unwrap_or(host);
         return host_target(name, host);
     }
-    if url_key(key) || starts_with_url(s.split_once('}').map_or("", |(_, r)| r)) {
-        Target::Unresolved(s.split_once('}').map_or(s, |(k, _)| k).to_string() + "}")
+    // The placeholder ends at its matching `}` (every `{` nests, as in
+    // Spring's `PropertyPlaceholderHelper`: `${url:#{null}}`).
+    let mut depth = 0usize;
+    let end = s
+        .char_indices()
+        .find(|&(_, c)| {
+            match c {
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                _ => return false,
+            }
+            depth == 0
+        })
+        .map_or(s.len(), |(i, _)| i + 1);
+    if url_key(key) || starts_with_url(&s[end..]) {
+        Target::Unresolved(s[..end].to_string())
     } else {
         Target::None
     }

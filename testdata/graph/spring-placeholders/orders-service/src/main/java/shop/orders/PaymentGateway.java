@@ -38,6 +38,11 @@ public class PaymentGateway {
         return restTemplate.getForObject("${metrics.url}/push", String.class);
     }
 
+    public String catalog() {
+        // The key is set: its value wins over the default.
+        return restTemplate.getForObject("${catalog.url:http://catalog-default:8080}/items", String.class);
+    }
+
     public String audit() {
         return restTemplate.getForObject("${audit.url}/log", String.class);
     }
