@@ -7,6 +7,7 @@ use crate::source::Span;
 use std::path::{Path, PathBuf};
 
 mod compose;
+mod gateway_classes;
 mod ingress;
 mod java;
 mod nginx;
@@ -14,6 +15,7 @@ mod spring_calls;
 mod units;
 
 pub use compose::compose_env;
+pub use gateway_classes::gateway_classes;
 pub use ingress::ingress_configmaps;
 pub use java::{java_retry_annotations, resilience4j_instances};
 pub use nginx::nginx_includes;
@@ -46,6 +48,8 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
     spring_call_targets(files, roots, cwd);
+    // Gateways of a class another file declares.
+    gateway_classes(files);
     nginx_includes(files, roots);
     ingress_configmaps(files);
     resilience4j_instances(files);

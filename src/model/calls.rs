@@ -255,6 +255,19 @@ pub struct Placement {
     /// a build unit of that name is this workload.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<String>,
+    /// A Gateway API `Gateway`'s `gatewayClassName`, where it is written:
+    /// the class's controller (a `GatewayClass` in another file) tells who
+    /// runs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway_class: Option<(String, crate::source::Span)>,
+}
+
+/// A Gateway API `GatewayClass`: its name and `spec.controllerName`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GatewayClassDecl {
+    pub name: String,
+    pub controller: String,
+    pub span: crate::source::Span,
 }
 
 impl Placement {
