@@ -353,3 +353,33 @@ fn clients_built_with_a_base_url_call_its_service() {
         .collect();
     assert_eq!(unresolved, [("http://{host}:50053", Some("cart"))]);
 }
+
+#[test]
+fn kubernetes_env_values_held_by_a_configmap_of_the_folder_are_edges() {
+    let s = scan("testdata/graph/configmap-env", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let pairs: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+        .collect();
+    assert_eq!(pairs, ["order-service -> inventory-service"]);
+    assert!(
+        g.edges[0].via.contains("ConfigMap `common-config`"),
+        "{}",
+        g.edges[0].via
+    );
+    let unresolved: Vec<(&str, Option<&str>)> = s
+        .stats
+        .unresolved
+        .iter()
+        .map(|(_, w, c)| (w.as_str(), c.as_deref()))
+        .collect();
+    assert_eq!(
+        unresolved,
+        [(
+            "env PAYMENTS_URL from ConfigMap payments-config key PAYMENTS_URL",
+            Some("order-service")
+        )]
+    );
+}

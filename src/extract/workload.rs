@@ -136,12 +136,27 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         for list in ["containers", "initContainers"] {
             for c in spec.get(list).map(|c| c.items()).unwrap_or_default() {
                 for env in c.get("env").map(|e| e.items()).unwrap_or_default() {
-                    let (Some(k), Some(v)) =
-                        (env.get("name").and_then(|n| n.as_str()), env.get("value"))
-                    else {
+                    let Some(k) = env.get("name").and_then(|n| n.as_str()) else {
                         continue;
                     };
-                    env_edge(&id, k, v, facts);
+                    if let Some(v) = env.get("value") {
+                        env_edge(&id, k, v, facts);
+                    } else if let Some(r) = env.path(&["valueFrom", "configMapKeyRef"])
+                        && let (Some(map), Some(key)) = (
+                            r.get("name").and_then(|n| n.as_str()),
+                            r.get("key").and_then(|n| n.as_str()),
+                        )
+                        && address_key(k)
+                    {
+                        // The value is in a ConfigMap, usually another
+                        // file.
+                        let mut u = crate::model::UnresolvedCall::new(
+                            env.span(),
+                            configmap_written(k, map, key),
+                        );
+                        u.caller = Some(id.clone());
+                        facts.unresolved.push(u);
+                    }
                 }
             }
         }
@@ -468,7 +483,8 @@ fn env_edge(caller: &str, key: &str, value: Yaml<'_>, facts: &mut Facts) {
     push_edge(caller, key, v, span, facts);
 }
 
-fn push_edge(caller: &str, key: &str, value: &str, span: crate::source::Span, facts: &mut Facts) {
+/// Whether an environment variable's name says it holds a call target.
+fn address_key(key: &str) -> bool {
     let upper = key.to_ascii_uppercase();
     // `ORDER_DESTINATIONS_ORDERSERVICEURL`: Spring's relaxed binding of
     // `order.destinations.orderServiceUrl` (its last word ends in URL).
@@ -476,7 +492,32 @@ fn push_edge(caller: &str, key: &str, value: &str, span: crate::source::Span, fa
     let camel = ["URL", "URI"]
         .iter()
         .any(|s| last.len() > s.len() && last.ends_with(s));
-    if !(camel || ENV_SUFFIXES.iter().any(|s| upper.ends_with(s))) || upper.starts_with("AWS_") {
+    (camel || ENV_SUFFIXES.iter().any(|s| upper.ends_with(s))) && !upper.starts_with("AWS_")
+}
+
+/// How an unresolved call whose value a ConfigMap key holds is written:
+/// `env <ENV> from ConfigMap <map> key <key>` (`link::configmap_env`
+/// reads it back with [`configmap_ref`]).
+pub fn configmap_written(env: &str, map: &str, key: &str) -> String {
+    format!("env {env} from ConfigMap {map} key {key}")
+}
+
+/// The (env, map, key) of a [`configmap_written`] text.
+pub fn configmap_ref(written: &str) -> Option<(&str, &str, &str)> {
+    match written.split(' ').collect::<Vec<_>>()[..] {
+        ["env", env, "from", "ConfigMap", map, "key", key] => Some((env, map, key)),
+        _ => None,
+    }
+}
+
+pub fn push_edge(
+    caller: &str,
+    key: &str,
+    value: &str,
+    span: crate::source::Span,
+    facts: &mut Facts,
+) {
+    if !address_key(key) {
         return;
     }
     let Some(host) = host_of(value) else {

@@ -7,6 +7,7 @@ use crate::source::Span;
 use std::path::{Path, PathBuf};
 
 mod compose;
+mod configmap_env;
 mod gateway_classes;
 mod ingress;
 mod java;
@@ -15,6 +16,7 @@ mod spring_calls;
 mod units;
 
 pub use compose::compose_env;
+pub use configmap_env::configmap_env;
 pub use gateway_classes::gateway_classes;
 pub use ingress::ingress_configmaps;
 pub use java::{java_retry_annotations, resilience4j_instances};
@@ -44,6 +46,8 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     crate::systems::rust::extract::link_macros(files);
     // docker compose files with their `.env` and `env_file` variables.
     compose_env(files, cwd);
+    // Kubernetes env values held by a ConfigMap of the same folder.
+    configmap_env(files, cwd);
     unit_identities(files, roots, cwd);
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
