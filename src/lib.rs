@@ -86,9 +86,9 @@ pub struct Stats {
     /// ([`extract::unread`]).
     pub unread: extract::unread::Unread,
     /// Call sites whose target is not written where the call is made
-    /// (placeholders, environment variables), as `path:line` and what was
-    /// written.
-    pub unresolved: Vec<(String, String)>,
+    /// (placeholders, environment variables), as `path:line`, what was
+    /// written and the calling service where it is known.
+    pub unresolved: Vec<(String, String, Option<String>)>,
 }
 
 /// A problem that is not a finding: a path that could not be walked, or an

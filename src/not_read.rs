@@ -3,10 +3,10 @@
 
 use crate::model::ScannedFile;
 
-/// Every unresolved call target of the scanned files, as `path:line` and
-/// what was written, sorted.
-pub(crate) fn unresolved(files: &[ScannedFile]) -> Vec<(String, String)> {
-    let mut unresolved: Vec<(String, String)> = files
+/// Every unresolved call target of the scanned files, as `path:line`,
+/// what was written and the calling service where it is known, sorted.
+pub(crate) fn unresolved(files: &[ScannedFile]) -> Vec<(String, String, Option<String>)> {
+    let mut unresolved: Vec<(String, String, Option<String>)> = files
         .iter()
         .flat_map(|f| {
             f.facts.unresolved.iter().map(|u| {
@@ -17,6 +17,7 @@ pub(crate) fn unresolved(files: &[ScannedFile]) -> Vec<(String, String)> {
                         f.source.line_col(u.span.start).line
                     ),
                     u.written.clone(),
+                    u.caller.clone(),
                 )
             })
         })
@@ -26,7 +27,9 @@ pub(crate) fn unresolved(files: &[ScannedFile]) -> Vec<(String, String)> {
 }
 
 /// The notice for unresolved call targets: the first eight and a count.
-pub(crate) fn unresolved_message(unresolved: &[(String, String)]) -> Option<String> {
+pub(crate) fn unresolved_message(
+    unresolved: &[(String, String, Option<String>)],
+) -> Option<String> {
     if unresolved.is_empty() {
         return None;
     }
@@ -34,7 +37,10 @@ pub(crate) fn unresolved_message(unresolved: &[(String, String)]) -> Option<Stri
     let shown: Vec<String> = unresolved
         .iter()
         .take(8)
-        .map(|(at, w)| format!("`{w}` ({at})"))
+        .map(|(at, w, caller)| match caller {
+            Some(c) => format!("`{w}` ({at}, from `{c}`)"),
+            None => format!("`{w}` ({at})"),
+        })
         .collect();
     let more = n - shown.len();
     Some(format!(

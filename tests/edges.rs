@@ -106,16 +106,36 @@ fn a_rust_test_module_in_its_own_file_is_dropped_and_counted() {
 }
 
 #[test]
-fn compose_values_from_the_environment_are_unresolved_not_services() {
+fn compose_values_resolve_from_dot_env_and_env_file_never_become_services() {
     let s = scan("testdata/graph/compose-env", &Settings::default());
-    let edges: Vec<&str> = s
+    let mut edges: Vec<&str> = s
         .files
         .iter()
         .flat_map(|f| f.facts.edges.iter().map(|e| e.callee.as_str()))
         .collect();
-    assert_eq!(edges, ["shipping"]);
-    let unresolved: Vec<&str> = s.stats.unresolved.iter().map(|(_, w)| w.as_str()).collect();
-    assert_eq!(unresolved, ["env CART_ADDR", "${PRODUCT_CATALOG_URL}"]);
+    edges.sort();
+    // `.env` gives `CART_ADDR` and `PRODUCT_CATALOG_URL`; `gateway.env`
+    // gives `RATINGS_URL` (its `REVIEWS_URL` is overridden); a default
+    // gives `payments`; a camel-case Spring key gives `orders`.
+    assert_eq!(
+        edges,
+        [
+            "cart",
+            "orders",
+            "payments",
+            "productcatalog",
+            "ratings",
+            "reviews",
+            "shipping"
+        ]
+    );
+    let unresolved: Vec<(&str, Option<&str>)> = s
+        .stats
+        .unresolved
+        .iter()
+        .map(|(_, w, c)| (w.as_str(), c.as_deref()))
+        .collect();
+    assert_eq!(unresolved, [("${AUDIT_URL}", Some("gateway"))]);
     assert!(
         s.notices
             .iter()
@@ -124,7 +144,17 @@ fn compose_values_from_the_environment_are_unresolved_not_services() {
     let g = retrylint::graph::build(&s.files, &Settings::default());
     assert_eq!(
         services(&g),
-        ["cart", "frontend", "productcatalog", "shipping"]
+        [
+            "cart",
+            "frontend",
+            "gateway",
+            "orders",
+            "payments",
+            "productcatalog",
+            "ratings",
+            "reviews",
+            "shipping"
+        ]
     );
 }
 
@@ -237,4 +267,132 @@ fn a_build_unit_is_the_caller_from_any_working_directory() {
             arg.display()
         );
     }
+}
+
+#[test]
+fn spring_placeholders_resolve_from_the_units_configuration_with_profiles() {
+    let s = scan("testdata/graph/spring-placeholders", &Settings::default());
+    // Each call site with what its placeholder holds (README works them
+    // out): `.properties` over YAML in one location, the `docker`
+    // profile's inventory (the default's is `localhost`, no edge), an
+    // empty Feign `url` calling its `name`, `"http://" + shippingHost`.
+    assert_eq!(
+        edges(&s),
+        [
+            "PaymentGateway.java: catalog-service:8080",
+            "PaymentGateway.java: inventory-service:8080",
+            "PaymentGateway.java: payment-service:8080",
+            "PaymentGateway.java: session-service:8080",
+            "PaymentGateway.java: shipping-service",
+            "PaymentGateway.java: shipping-service",
+            "RatesClient.java: api.exchangeratesapi.io",
+            "StockClient.java: stock-service",
+        ]
+    );
+    let inventory = s
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.edges)
+        .find(|e| e.callee.starts_with("inventory"))
+        .unwrap();
+    assert!(
+        inventory.via.contains("profile `docker`"),
+        "{}",
+        inventory.via
+    );
+    // Nothing sets `audit.url`: listed, with the service that calls it;
+    // `metrics.url` is this machine only: listed with its value.
+    assert_eq!(
+        s.stats.unresolved,
+        [
+            (
+                "testdata/graph/spring-placeholders/orders-service/src/main/java/shop/orders/PaymentGateway.java:38"
+                    .to_string(),
+                "${metrics.url} = http://localhost:9091/push".to_string(),
+                Some("orders-service".to_string())
+            ),
+            (
+            "testdata/graph/spring-placeholders/orders-service/src/main/java/shop/orders/PaymentGateway.java:47"
+                .to_string(),
+            "${audit.url}".to_string(),
+            Some("orders-service".to_string())
+            )
+        ]
+    );
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    assert_eq!(
+        services(&g),
+        [
+            "api.exchangeratesapi.io",
+            "catalog-service",
+            "inventory-service",
+            "orders-service",
+            "payment-service",
+            "session-service",
+            "shipping-service",
+            "stock-service"
+        ]
+    );
+    assert!(!services(&g).contains(&"rates-client".to_string()));
+}
+
+#[test]
+fn clients_built_with_a_base_url_call_its_service() {
+    let s = scan("testdata/graph/client-base-urls", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let mut pairs: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [
+            "cart -> catalog",
+            "cart -> prices",
+            "cart -> stock",
+            "checkout -> customers",
+            "checkout -> fraud-check",
+            "checkout -> pricing",
+            "checkout -> tax-service",
+        ]
+    );
+    let unresolved: Vec<(&str, Option<&str>)> = s
+        .stats
+        .unresolved
+        .iter()
+        .map(|(_, w, c)| (w.as_str(), c.as_deref()))
+        .collect();
+    assert_eq!(unresolved, [("http://{host}:50053", Some("cart"))]);
+}
+
+#[test]
+fn kubernetes_env_values_held_by_a_configmap_of_the_folder_are_edges() {
+    let s = scan("testdata/graph/configmap-env", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let pairs: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+        .collect();
+    assert_eq!(pairs, ["order-service -> inventory-service"]);
+    assert!(
+        g.edges[0].via.contains("ConfigMap `common-config`"),
+        "{}",
+        g.edges[0].via
+    );
+    let unresolved: Vec<(&str, Option<&str>)> = s
+        .stats
+        .unresolved
+        .iter()
+        .map(|(_, w, c)| (w.as_str(), c.as_deref()))
+        .collect();
+    assert_eq!(
+        unresolved,
+        [(
+            "env PAYMENTS_URL from ConfigMap payments-config key PAYMENTS_URL",
+            Some("order-service")
+        )]
+    );
 }

@@ -219,3 +219,25 @@ fn a_kustomize_patch_and_compose_services_running_a_workloads_image_add_no_servi
     assert_eq!(edges(&g), ["web-svc -> emoji-svc x1 unknown"]);
     assert_eq!(g.edges[0].also.len(), 1);
 }
+
+#[test]
+fn a_gateway_class_of_another_name_with_istios_controller_gets_istios_default() {
+    let (_, g) = build(
+        "testdata/graph/gatewayclass-controller",
+        &Settings::default(),
+    );
+    assert_eq!(
+        edges(&g),
+        [
+            "partner-gateway -> partners x1 unknown",
+            "public-gateway -> frontend x3 unknown",
+        ]
+    );
+    let e = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.from) == "public-gateway")
+        .unwrap();
+    assert_eq!(e.mesh.as_ref().unwrap().how, MeshEvidence::Workload);
+    assert!(e.layers[0].implicit);
+}

@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod calls;
+pub mod compose_env;
 pub mod http_method;
 pub mod prop;
 pub mod test_code;
@@ -162,6 +163,7 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         unresolved,
         services,
         namespaces,
+        gateway_classes,
         diagnostics,
         extractors: _,
         mesh_defaults,
@@ -192,10 +194,16 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     for u in unresolved {
         u.span = f(u.span);
     }
+    for g in gateway_classes {
+        g.span = f(g.span);
+    }
     for s in services {
         s.span = f(s.span);
         for h in &mut s.placement.mesh {
             h.span = f(h.span);
+        }
+        if let Some((_, span)) = &mut s.placement.gateway_class {
+            *span = f(*span);
         }
     }
     for n in namespaces {

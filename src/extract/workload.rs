@@ -136,12 +136,27 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         for list in ["containers", "initContainers"] {
             for c in spec.get(list).map(|c| c.items()).unwrap_or_default() {
                 for env in c.get("env").map(|e| e.items()).unwrap_or_default() {
-                    let (Some(k), Some(v)) =
-                        (env.get("name").and_then(|n| n.as_str()), env.get("value"))
-                    else {
+                    let Some(k) = env.get("name").and_then(|n| n.as_str()) else {
                         continue;
                     };
-                    env_edge(&id, k, v, facts);
+                    if let Some(v) = env.get("value") {
+                        env_edge(&id, k, v, facts);
+                    } else if let Some(r) = env.path(&["valueFrom", "configMapKeyRef"])
+                        && let (Some(map), Some(key)) = (
+                            r.get("name").and_then(|n| n.as_str()),
+                            r.get("key").and_then(|n| n.as_str()),
+                        )
+                        && address_key(k)
+                    {
+                        // The value is in a ConfigMap, usually another
+                        // file.
+                        let mut u = crate::model::UnresolvedCall::new(
+                            env.span(),
+                            configmap_written(k, map, key),
+                        );
+                        u.caller = Some(id.clone());
+                        facts.unresolved.push(u);
+                    }
                 }
             }
         }
@@ -302,8 +317,67 @@ fn ports_protocol(root: Yaml<'_>) -> Option<Protocol> {
 }
 
 fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {
+    compose_with(root, facts, None)
+}
+
+/// The `env_file` paths of a compose file's services, as written.
+pub fn compose_env_files(text: &str) -> Vec<String> {
+    let file = crate::yaml::parse(text);
+    let mut out = Vec::new();
+    for d in &file.documents {
+        let Some(services) = file.root(d).get("services") else {
+            continue;
+        };
+        for s in services.entries() {
+            out.extend(env_file_paths(s.value).into_iter().map(|(p, _)| p));
+        }
+    }
+    out
+}
+
+/// A service's `env_file` entries (a string, a list of strings, or of
+/// `{path: ..}` maps) with the span each is written at.
+fn env_file_paths(service: Yaml<'_>) -> Vec<(String, crate::source::Span)> {
+    let Some(e) = service.get("env_file") else {
+        return Vec::new();
+    };
+    let one = |y: Yaml<'_>| {
+        y.as_str()
+            .or_else(|| y.get("path").and_then(|p| p.as_str()))
+            .map(|p| (p.to_string(), y.span()))
+    };
+    match one(e) {
+        Some(p) => vec![p],
+        None => e.items().into_iter().filter_map(one).collect(),
+    }
+}
+
+/// A compose file's calls again, with the variables docker compose gives
+/// it (`.env`, `env_file`): the link step's second reading.
+pub fn compose_edges(text: &str, env: &super::compose_env::ComposeEnv, facts: &mut Facts) {
+    let file = crate::yaml::parse(text);
+    for d in &file.documents {
+        compose_with(file.root(d), facts, Some(env));
+    }
+}
+
+fn compose_with(
+    root: Yaml<'_>,
+    facts: &mut Facts,
+    env: Option<&super::compose_env::ComposeEnv>,
+) -> bool {
     let Some(services) = root.get("services") else {
         return false;
+    };
+    // A value as docker compose passes it: interpolated from `.env` where
+    // it is known.
+    let value = |v: &str| -> String {
+        match env {
+            Some(e) if v.contains('$') => {
+                super::compose_env::interpolate(v, &e.vars).unwrap_or_else(|| v.to_string())
+            }
+            _ => v.to_string(),
+        }
     };
     for s in services.entries() {
         let mut decl = ServiceDecl::new(
@@ -322,33 +396,69 @@ fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {
             decl.placement.images.push(name);
         }
         facts.services.push(decl);
-        let Some(env) = s.value.get("environment") else {
+        let written = s.value.get("environment");
+        // `env_file` entries, unless `environment` sets the same variable.
+        if let Some(e) = env {
+            let set: Vec<String> = written.map_or_else(Vec::new, |w| {
+                if w.is_map() {
+                    w.entries().into_iter().map(|x| x.key.to_string()).collect()
+                } else {
+                    w.items()
+                        .into_iter()
+                        .filter_map(|i| i.as_str())
+                        .map(|t| t.split('=').next().unwrap_or("").trim().to_string())
+                        .collect()
+                }
+            });
+            for (path, span) in env_file_paths(s.value) {
+                for (k, v) in e.env_files.get(&path).into_iter().flatten() {
+                    if !set.contains(k) {
+                        let before = facts.edges.len();
+                        push_edge(s.key, k, v, span, facts);
+                        if let Some(edge) = facts.edges.get_mut(before) {
+                            edge.via = format!("env `{k}` from `{path}`");
+                        }
+                        mark_compose(facts);
+                    }
+                }
+            }
+        }
+        let Some(env_entries) = written else {
             continue;
         };
-        if env.is_map() {
-            for e in env.entries() {
+        if env_entries.is_map() {
+            for e in env_entries.entries() {
                 if let Some(v) = e.value.as_str() {
-                    push_edge(s.key, e.key, v, e.value.span(), facts);
+                    push_edge(s.key, e.key, &value(v), e.value.span(), facts);
+                    mark_compose(facts);
+                } else if let Some(v) = env.and_then(|x| x.vars.get(e.key))
+                    && e.value.is_null()
+                {
+                    // `CART_ADDR:` with no value: from `.env`.
+                    push_edge(s.key, e.key, v, e.key_span, facts);
                     mark_compose(facts);
                 }
             }
         } else {
-            for item in env.items() {
+            for item in env_entries.items() {
                 let Some(text) = item.as_str() else { continue };
                 let Some((k, v)) = text.split_once('=') else {
                     // `- CART_ADDR`: the value comes from the shell or `.env`.
                     let k = text.trim();
-                    if super::calls::url_key(k) {
-                        facts.unresolved.push(crate::model::UnresolvedCall {
-                            span: item.span(),
-                            written: format!("env {k}"),
-                        });
+                    if let Some(v) = env.and_then(|e| e.vars.get(k)) {
+                        push_edge(s.key, k, v, item.span(), facts);
+                        mark_compose(facts);
+                    } else if super::calls::url_key(k) {
+                        let mut u =
+                            crate::model::UnresolvedCall::new(item.span(), format!("env {k}"));
+                        u.caller = Some(s.key.to_string());
+                        facts.unresolved.push(u);
                     }
                     continue;
                 };
                 let offset = item.span().start + if item.is_quoted() { 1 } else { 0 } + k.len() + 1;
                 let span = crate::source::Span::new(offset, offset + v.len());
-                push_edge(s.key, k, v, span, facts);
+                push_edge(s.key, k, &value(v), span, facts);
                 mark_compose(facts);
             }
         }
@@ -373,18 +483,49 @@ fn env_edge(caller: &str, key: &str, value: Yaml<'_>, facts: &mut Facts) {
     push_edge(caller, key, v, span, facts);
 }
 
-fn push_edge(caller: &str, key: &str, value: &str, span: crate::source::Span, facts: &mut Facts) {
+/// Whether an environment variable's name says it holds a call target.
+fn address_key(key: &str) -> bool {
     let upper = key.to_ascii_uppercase();
-    if !ENV_SUFFIXES.iter().any(|s| upper.ends_with(s)) || upper.starts_with("AWS_") {
+    // `ORDER_DESTINATIONS_ORDERSERVICEURL`: Spring's relaxed binding of
+    // `order.destinations.orderServiceUrl` (its last word ends in URL).
+    let last = upper.rsplit('_').next().unwrap_or(&upper);
+    let camel = ["URL", "URI"]
+        .iter()
+        .any(|s| last.len() > s.len() && last.ends_with(s));
+    (camel || ENV_SUFFIXES.iter().any(|s| upper.ends_with(s))) && !upper.starts_with("AWS_")
+}
+
+/// How an unresolved call whose value a ConfigMap key holds is written:
+/// `env <ENV> from ConfigMap <map> key <key>` (`link::configmap_env`
+/// reads it back with [`configmap_ref`]).
+pub fn configmap_written(env: &str, map: &str, key: &str) -> String {
+    format!("env {env} from ConfigMap {map} key {key}")
+}
+
+/// The (env, map, key) of a [`configmap_written`] text.
+pub fn configmap_ref(written: &str) -> Option<(&str, &str, &str)> {
+    match written.split(' ').collect::<Vec<_>>()[..] {
+        ["env", env, "from", "ConfigMap", map, "key", key] => Some((env, map, key)),
+        _ => None,
+    }
+}
+
+pub fn push_edge(
+    caller: &str,
+    key: &str,
+    value: &str,
+    span: crate::source::Span,
+    facts: &mut Facts,
+) {
+    if !address_key(key) {
         return;
     }
     let Some(host) = host_of(value) else {
         // `${CART_ADDR}`: set where the file is used (`.env`, the shell).
         if value.contains("${") {
-            facts.unresolved.push(crate::model::UnresolvedCall {
-                span,
-                written: value.trim().to_string(),
-            });
+            let mut u = crate::model::UnresolvedCall::new(span, value.trim());
+            u.caller = Some(caller.to_string());
+            facts.unresolved.push(u);
         }
         return;
     };

@@ -6,14 +6,22 @@ use crate::model::ServiceDecl;
 use crate::source::Span;
 use std::path::{Path, PathBuf};
 
+mod compose;
+mod configmap_env;
+mod gateway_classes;
 mod ingress;
 mod java;
 mod nginx;
+mod spring_calls;
 mod units;
 
+pub use compose::compose_env;
+pub use configmap_env::configmap_env;
+pub use gateway_classes::gateway_classes;
 pub use ingress::ingress_configmaps;
 pub use java::{java_retry_annotations, resilience4j_instances};
 pub use nginx::nginx_includes;
+pub use spring_calls::spring_call_targets;
 pub use units::{is_generic, unit_identities};
 
 /// Every step that joins what one file says to what others say, in
@@ -36,7 +44,16 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     crate::versions::apply(files);
     // Rust retry macros are defined in one file and called in others.
     crate::systems::rust::extract::link_macros(files);
+    // docker compose files with their `.env` and `env_file` variables.
+    compose_env(files, cwd);
+    // Kubernetes env values held by a ConfigMap of the same folder.
+    configmap_env(files, cwd);
     unit_identities(files, roots, cwd);
+    // Call targets written as Spring placeholders, from the build unit's
+    // configuration (needs the units' identities for the callers).
+    spring_call_targets(files, roots, cwd);
+    // Gateways of a class another file declares.
+    gateway_classes(files);
     nginx_includes(files, roots);
     ingress_configmaps(files);
     resilience4j_instances(files);

@@ -255,6 +255,19 @@ pub struct Placement {
     /// a build unit of that name is this workload.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<String>,
+    /// A Gateway API `Gateway`'s `gatewayClassName`, where it is written:
+    /// the class's controller (a `GatewayClass` in another file) tells who
+    /// runs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway_class: Option<(String, crate::source::Span)>,
+}
+
+/// A Gateway API `GatewayClass`: its name and `spec.controllerName`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GatewayClassDecl {
+    pub name: String,
+    pub controller: String,
+    pub span: crate::source::Span,
 }
 
 impl Placement {
@@ -342,6 +355,32 @@ pub struct UnresolvedCall {
     /// What stands for the target, as written (`${orders.url}`,
     /// `env ORDERS_URL`, `http://%s/x`).
     pub written: String,
+    /// The calling service, where the link step can tell it (the file's
+    /// build unit or application name), so that a call left unresolved
+    /// still names who makes it.
+    #[serde(default)]
+    pub caller: Option<String>,
+    /// The callee when the target resolves to an empty string: a
+    /// `@FeignClient` whose `url` is empty calls its `name` through the
+    /// load balancer.
+    #[serde(default)]
+    pub if_empty: Option<String>,
+    /// The named client the call is made through (as [`CallEdge::client`]).
+    #[serde(default)]
+    pub client: Option<String>,
+}
+
+impl UnresolvedCall {
+    /// A call site whose target `written` is not resolved here.
+    pub fn new(span: Span, written: impl Into<String>) -> Self {
+        Self {
+            span,
+            written: written.into(),
+            caller: None,
+            if_empty: None,
+            client: None,
+        }
+    }
 }
 
 /// A service identity a file declares.

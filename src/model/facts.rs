@@ -45,6 +45,10 @@ pub struct Facts {
     /// labels.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub namespaces: Vec<super::calls::NamespaceDecl>,
+    /// Gateway API `GatewayClass`es this file declares (their controllers
+    /// decide who runs the Gateways of that class).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gateway_classes: Vec<super::calls::GatewayClassDecl>,
     /// Other files this one pulls in (nginx `include`), resolved at link time.
     pub includes: Vec<IncludeRef>,
     /// nginx `upstream` blocks this file defines: their names are seen by
@@ -104,6 +108,7 @@ impl Facts {
             && self.diagnostics.is_empty()
             && self.mesh_defaults.is_empty()
             && self.namespaces.is_empty()
+            && self.gateway_classes.is_empty()
             && self.includes.is_empty()
             && self.upstreams.is_empty()
             && self.top_level.is_empty()

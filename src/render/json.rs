@@ -89,9 +89,10 @@ pub fn render(scan: &Scan, findings: &[Finding]) -> String {
             "config_files": scan.stats.config_files,
             "test_files": scan.stats.test_files,
             "not_read": scan.stats.unread.by_language,
-            "unresolved_calls": scan.stats.unresolved.iter().map(|(at, w)| json!({
+            "unresolved_calls": scan.stats.unresolved.iter().map(|(at, w, caller)| json!({
                 "at": at,
                 "written": w,
+                "caller": caller,
             })).collect::<Vec<_>>(),
         },
         "findings": findings.iter().zip(&prints).map(|(f, p)| finding(scan, f, p)).collect::<Vec<_>>(),

@@ -48,6 +48,8 @@ pub const NEEDLES: &[&str] = &[
     "reqwest",
     "tonic",
     "getenv(",
+    "getInstances(",
+    "LoadBalancerClient",
     "@Value(",
     "env::var(",
     // Rust test modules declared in their own file.
@@ -98,10 +100,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
                     });
                 }
             }
-            Target::Unresolved(what) => facts.unresolved.push(UnresolvedCall {
-                span: lit.span,
-                written: what,
-            }),
+            Target::Unresolved(what) => facts.unresolved.push(UnresolvedCall::new(lit.span, what)),
             Target::None => {}
         }
     }
@@ -152,6 +151,15 @@ pub fn target(text: &str, lit: &Lit) -> Target {
         let host = bare.split(':').next().unwrap_or("");
         return host_target(host, bare);
     }
+    // A service id looked up in Spring Cloud's registry:
+    // `discoveryClient.getInstances("customers")` (`DiscoveryClient`),
+    // `loadBalancer.choose("customers")` (`LoadBalancerClient`); the call
+    // goes to that service.
+    if let Some(call) = lit.within.last()
+        && service_lookup(call)
+    {
+        return host_target(s, s);
+    }
     // A lookup of a URL-like setting: `System.getenv("ORDERS_URL")`,
     // `@Value("${orders.url}")`, `std::env::var("ORDERS_URL")`.
     if let Some(call) = lit.within.last() {
@@ -166,6 +174,13 @@ pub fn target(text: &str, lit: &Lit) -> Target {
     if s.starts_with("${") {
         return placeholder(s);
     }
+    url_target(s)
+}
+
+/// What a text is as a call target when it is a URL (`http://orders:8080/x`,
+/// `lb://orders`): the host, unresolved when a hole stands for it, else
+/// not a call target.
+pub fn url_target(s: &str) -> Target {
     if !starts_with_url(s) {
         return Target::None;
     }
@@ -185,6 +200,16 @@ pub fn target(text: &str, lit: &Lit) -> Target {
     }
 }
 
+/// Whether `call` looks a service id up in Spring Cloud Commons'
+/// `DiscoveryClient.getInstances(String serviceId)` or
+/// `LoadBalancerClient.choose(String serviceId)`.
+fn service_lookup(call: &str) -> bool {
+    let seg = last_segment(call);
+    let receiver = call[..call.len() - seg.len()].to_ascii_lowercase();
+    seg == "getInstances"
+        || (seg == "choose" && (receiver.contains("balancer") || receiver.contains("lbclient")))
+}
+
 /// A Spring placeholder `${key}` or `${key:default}` at the start of a
 /// literal: its default's host when it has one, else unresolved.
 fn placeholder(s: &str) -> Target {
@@ -201,8 +226,22 @@ fn placeholder(s: &str) -> Target {
         let name = host.split(':').next().unwrap_or(host);
         return host_target(name, host);
     }
-    if url_key(key) || starts_with_url(s.split_once('}').map_or("", |(_, r)| r)) {
-        Target::Unresolved(s.split_once('}').map_or(s, |(k, _)| k).to_string() + "}")
+    // The placeholder ends at its matching `}` (every `{` nests, as in
+    // Spring's `PropertyPlaceholderHelper`: `${url:#{null}}`).
+    let mut depth = 0usize;
+    let end = s
+        .char_indices()
+        .find(|&(_, c)| {
+            match c {
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                _ => return false,
+            }
+            depth == 0
+        })
+        .map_or(s.len(), |(i, _)| i + 1);
+    if url_key(key) || starts_with_url(&s[end..]) {
+        Target::Unresolved(s[..end].to_string())
     } else {
         Target::None
     }

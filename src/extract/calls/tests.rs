@@ -208,3 +208,18 @@ class U {
     assert!(e.is_empty(), "{e:?}");
     assert_eq!(u, ["http://"]);
 }
+
+#[test]
+fn service_ids_looked_up_in_the_registry_are_edges_other_choices_not() {
+    let java = r#"
+class C {
+    URI a() { return discoveryClient.getInstances("customers-service").get(0).getUri(); }
+    ServiceInstance b() { return loadBalancerClient.choose("stores"); }
+    String c() { return random.choose("not-a-service"); }
+    String d() { return options.choose("nor-this"); }
+}
+"#;
+    let (e, u) = edges(java, Lang::Java);
+    assert_eq!(e, ["customers-service", "stores"]);
+    assert!(u.is_empty(), "{u:?}");
+}

@@ -60,6 +60,22 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             gateway(root, facts);
             return true;
         }
+        "GatewayClass" => {
+            if let (Some(name), Some(controller)) = (
+                root.path(&["metadata", "name"]).and_then(|n| n.as_str()),
+                root.path(&["spec", "controllerName"]),
+            ) && let Some(c) = controller.as_str()
+            {
+                facts
+                    .gateway_classes
+                    .push(crate::model::calls::GatewayClassDecl {
+                        name: name.to_string(),
+                        controller: c.to_string(),
+                        span: controller.span(),
+                    });
+            }
+            return true;
+        }
         // ReferenceGrants ... carry no retry settings.
         _ => return true,
     };
@@ -220,13 +236,19 @@ fn gateway(root: Yaml<'_>, facts: &mut Facts) {
         Vec::new(),
     );
     if let Some(class) = root.path(&["spec", "gatewayClassName"])
-        && class.as_str().is_some_and(|c| c == "istio")
+        && let Some(c) = class.as_str()
     {
-        decl.placement.mesh.push(MeshHint {
-            mesh: System::Istio,
-            on: true,
-            span: class.span(),
-        });
+        // The class Istio installs itself; a class of another name is
+        // joined to its `GatewayClass` by the link step.
+        if c == "istio" {
+            decl.placement.mesh.push(MeshHint {
+                mesh: System::Istio,
+                on: true,
+                span: class.span(),
+            });
+        } else {
+            decl.placement.gateway_class = Some((c.to_string(), class.span()));
+        }
     }
     decl.placement.namespace = root
         .path(&["metadata", "namespace"])

@@ -135,6 +135,32 @@ pub fn resolve(props: &[Prop], sources: &[&[Prop]]) -> Vec<Prop> {
         .collect()
 }
 
+/// `text` with every placeholder in it expanded from `sources` (the first
+/// source that has a key wins; `${key:default}` defaults, nested
+/// placeholders), or `None` when one is not resolved. The same lookups,
+/// bounds and budget as [`resolve`].
+pub fn expand_in(text: &str, sources: &[&[Prop]]) -> Option<String> {
+    let maps: Vec<std::collections::HashMap<String, &str>> = sources
+        .iter()
+        .map(|src| {
+            src.iter()
+                .map(|p| (prop_name(p), p.value.as_str()))
+                .collect()
+        })
+        .collect();
+    let spent = std::cell::Cell::new(0usize);
+    let lookup = |key: &str| -> Option<&str> {
+        if spent.get() > BUDGET {
+            return None;
+        }
+        let want = normalised_name(key);
+        let found = maps.iter().find_map(|m| m.get(&want).copied());
+        spent.set(spent.get() + key.len() + found.map_or(0, str::len) + 1);
+        found
+    };
+    expand_text(text, &lookup, 0)
+}
+
 /// Write `p.value` with its placeholders replaced into `out`, and for each
 /// byte the source span it stands for: its own for verbatim text, the
 /// whole placeholder's for a substituted value.
@@ -173,15 +199,17 @@ fn substitute<'s>(
 }
 
 /// The end (after `}`) of the placeholder that starts at `start` (`${`),
-/// nested placeholders skipped.
+/// nested braces skipped: as Spring Framework's
+/// `PropertyPlaceholderHelper.findPlaceholderEndIndex`, every `{` nests
+/// (its "simple prefix"), so `${url:#{null}}` ends at the last `}`.
 fn closing(v: &str, start: usize) -> Option<usize> {
     let b = v.as_bytes();
     let mut depth = 0usize;
     let mut i = start;
     while i < b.len() {
-        if b[i] == b'$' && b.get(i + 1) == Some(&b'{') {
+        if b[i] == b'{' {
             depth += 1;
-            i += 2;
+            i += 1;
             continue;
         }
         if b[i] == b'}' {
@@ -262,7 +290,7 @@ fn expand_text<'s>(
 
 /// The profile an `application*` file is for by its name
 /// (`application-prod.yml` -> `prod`), and whether it is one at all.
-fn file_profile(name: &str) -> Option<Option<String>> {
+pub fn file_profile(name: &str) -> Option<Option<String>> {
     let lower = name.to_ascii_lowercase();
     let stem = [".yml", ".yaml", ".properties"]
         .iter()
@@ -277,7 +305,7 @@ fn file_profile(name: &str) -> Option<Option<String>> {
 }
 
 /// A file's documents as properties (YAML or `.properties`).
-fn documents(name: &str, text: &str) -> Vec<Vec<Prop>> {
+pub fn documents(name: &str, text: &str) -> Vec<Vec<Prop>> {
     if name.to_ascii_lowercase().ends_with(".properties") {
         return crate::systems::spring::properties::parse(text, true).documents;
     }

@@ -153,6 +153,18 @@ fn feign_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
             };
             let service = string(&["name", "value"]);
             let url = string(&["url"]);
+            // `url = "${rates.url}"`: Feign calls what the property holds,
+            // and its `name` through the load balancer when that is empty;
+            // the link step resolves it from the service's configuration.
+            if let Some((_, v, _)) = args.iter().find(|(k, ..)| *k == "url")
+                && let Some(written) = ctx.string(*v).filter(|s| s.contains("${"))
+            {
+                let mut u = UnresolvedCall::new(span(*v), written);
+                u.if_empty = service.clone();
+                u.client = string(&["contextId"]).or_else(|| service.clone());
+                facts.unresolved.push(u);
+                continue;
+            }
             let callee = match url.as_deref().and_then(super::url_host) {
                 Some(host) => host.to_string(),
                 None => match &service {

@@ -504,10 +504,7 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
         {
             Some(crate::extract::calls::Target::Host(h)) => h,
             Some(crate::extract::calls::Target::Unresolved(written)) => {
-                facts.unresolved.push(UnresolvedCall {
-                    span: span(n),
-                    written,
-                });
+                facts.unresolved.push(UnresolvedCall::new(span(n), written));
                 continue;
             }
             Some(crate::extract::calls::Target::None) => continue,

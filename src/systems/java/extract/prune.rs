@@ -29,6 +29,15 @@ use memchr::memmem;
 /// Words that keep a body: a reader may look inside.
 const KEEP: &[&str] = &[
     "://",
+    // Call targets the URL-literal reader asks `extract::calls` about:
+    // placeholders, setting lookups, registry lookups, gRPC channels.
+    "\"${",
+    "getenv(",
+    "getProperty(",
+    "getInstances(",
+    "choose(",
+    "forAddress(",
+    "forTarget(",
     "try",
     "Ulid",
     "ULID",

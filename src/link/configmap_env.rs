@@ -1,0 +1,115 @@
+//! Kubernetes environment variables whose value a ConfigMap key holds
+//! (`valueFrom.configMapKeyRef`): the ConfigMap is looked for among the
+//! YAML files of the workload's own folder, where manifests keep their
+//! shared configuration (`common-config.yml` beside the Deployments). One
+//! ConfigMap of that name must be found there; none, or two that differ,
+//! leave the call unresolved.
+
+use super::*;
+use crate::extract::workload::{configmap_ref, host_of, push_edge};
+use std::collections::HashMap;
+
+/// At most this many entries of a folder are looked at.
+const MAX_ENTRIES: usize = 256;
+/// The largest manifest read.
+const MAX_MANIFEST: u64 = 1 << 20;
+
+pub fn configmap_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
+    // Folder -> (ConfigMap name -> its data), read once per folder.
+    let mut folders: HashMap<PathBuf, HashMap<String, Vec<HashMap<String, String>>>> =
+        HashMap::new();
+    for f in files.iter_mut() {
+        if !f
+            .facts
+            .unresolved
+            .iter()
+            .any(|u| configmap_ref(&u.written).is_some())
+        {
+            continue;
+        }
+        let path = match cwd {
+            Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
+            _ => f.source.path.clone(),
+        };
+        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let maps = folders
+            .entry(dir.clone())
+            .or_insert_with(|| read_maps(&dir));
+        let mut kept = Vec::new();
+        for u in std::mem::take(&mut f.facts.unresolved) {
+            let (Some(caller), Some((env, map, key))) = (&u.caller, configmap_ref(&u.written))
+            else {
+                kept.push(u);
+                continue;
+            };
+            let mut values: Vec<&String> = maps
+                .get(map)
+                .map(|ds| ds.iter().filter_map(|d| d.get(key)).collect())
+                .unwrap_or_default();
+            values.sort();
+            values.dedup();
+            match values.as_slice() {
+                [v] if host_of(v).is_some() || v.contains("${") => {
+                    let before = f.facts.edges.len();
+                    push_edge(caller, env, v, u.span, &mut f.facts);
+                    if let Some(e) = f.facts.edges.get_mut(before) {
+                        e.via = format!("env `{env}` from ConfigMap `{map}`");
+                    }
+                }
+                _ => kept.push(u),
+            }
+        }
+        // `push_edge` lists a value it cannot read as unresolved itself.
+        f.facts.unresolved.extend(kept);
+    }
+}
+
+/// The ConfigMaps the YAML files of `dir` declare: name -> each
+/// declaration's `data`.
+fn read_maps(dir: &Path) -> HashMap<String, Vec<HashMap<String, String>>> {
+    let mut out: HashMap<String, Vec<HashMap<String, String>>> = HashMap::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten().take(MAX_ENTRIES) {
+        let p = e.path();
+        if !p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if !meta.is_file() || meta.len() > MAX_MANIFEST {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue;
+        };
+        if !text.contains("ConfigMap") {
+            continue;
+        }
+        let file = crate::yaml::parse(&text);
+        for d in &file.documents {
+            let root = file.root(d);
+            if root.get("kind").and_then(|k| k.as_str()) != Some("ConfigMap") {
+                continue;
+            }
+            let Some(name) = root.path(&["metadata", "name"]).and_then(|n| n.as_str()) else {
+                continue;
+            };
+            let data: HashMap<String, String> = root
+                .get("data")
+                .map(|m| {
+                    m.entries()
+                        .into_iter()
+                        .filter_map(|x| {
+                            x.value.as_str().map(|v| (x.key.to_string(), v.to_string()))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.entry(name.to_string()).or_default().push(data);
+        }
+    }
+    out
+}

@@ -1,0 +1,406 @@
+//! Call targets written as Spring placeholders (issue 17, item 1), resolved
+//! from the `application*.{yml,yaml,properties}` of the calling file's
+//! build unit: `@FeignClient(url = "${rates.url}")`, `@Value("${orders.url}")`,
+//! `"${orders.url}/api"`, `"http://${svc.host}:8080/x"`, and
+//! `"http://" + host` where `host` is a field bound by `@Value("${svc.host}")`.
+//!
+//! The unit's configuration is read from its `src/main/resources/` (and
+//! `src/main/resources/config/`), as Spring Boot's `classpath:/` and
+//! `classpath:/config/` locations: the files without a profile are the
+//! default profile; `application-<profile>.*` files and documents that
+//! activate on a profile are that profile, looked up before the default's
+//! keys. Within a location `.properties` wins over YAML (Spring Boot 2.4+;
+//! the reference's "Externalized Configuration" note, added by
+//! spring-projects/spring-boot#25300), `config/` over the root, and a later
+//! document over an earlier one. The default profile's target is an
+//! edge; a profile whose target differs gives an edge of its own, its via
+//! naming the profile. A placeholder nothing resolves stays unresolved,
+//! and so does one that resolves only to this machine (`localhost`: the
+//! value for a developer's run; the deployed one is set elsewhere), shown
+//! with that value. Every unresolved call is given its caller.
+
+use super::*;
+use crate::extract::calls::{self, Target};
+use crate::model::calls::IdentityKind;
+use crate::model::{CallEdge, UnresolvedCall};
+use crate::systems::spring::extract::Prop;
+use crate::systems::spring::placeholders;
+use std::collections::{BTreeSet, HashMap};
+
+/// How many folders above a source file are searched for its unit's
+/// resources.
+const MAX_UP: usize = 32;
+/// The largest configuration file read.
+const MAX_CONFIG: u64 = 1 << 20;
+/// At most this many entries of a resources folder are looked at.
+const MAX_ENTRIES: usize = 512;
+
+/// One document of a unit's configuration: the profile it is active in
+/// (`None`: the default), where it was read, and its properties.
+struct Doc {
+    profile: Option<String>,
+    file: String,
+    props: Vec<Prop>,
+}
+
+/// Resolve placeholder call targets into edges and name the caller of every
+/// call left unresolved.
+pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&Path>) {
+    let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
+    for f in files.iter_mut() {
+        // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
+        // are looked up too: a key that is set wins over the default.
+        let defaulted: Vec<usize> = (0..f.facts.edges.len())
+            .filter(|&i| {
+                let sp = f.facts.edges[i].span;
+                f.source
+                    .text
+                    .get(sp.start..sp.end)
+                    .is_some_and(|l| l.starts_with("\"${"))
+            })
+            .collect();
+        if f.facts.unresolved.is_empty() && defaulted.is_empty() {
+            continue;
+        }
+        let caller = caller(f);
+        let java = f
+            .source
+            .path
+            .extension()
+            .is_some_and(|e| e == "java" || e == "kt");
+        let docs = if java {
+            let path = match cwd {
+                Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
+                _ => f.source.path.clone(),
+            };
+            resources(&path, roots, cwd).map(|dir| {
+                units
+                    .entry(dir.clone())
+                    .or_insert_with(|| std::rc::Rc::new(load(&dir, cwd)))
+                    .clone()
+            })
+        } else {
+            None
+        };
+        let text = f.source.text.clone();
+        let fields = docs
+            .as_ref()
+            .map(|_| value_fields(&text))
+            .unwrap_or_default();
+        if let Some(d) = docs.as_deref() {
+            for i in defaulted {
+                let e = &f.facts.edges[i];
+                let mut u = UnresolvedCall::new(e.span, e.callee.clone());
+                u.client.clone_from(&e.client);
+                let Some(t) = template(&text, &u, &fields) else {
+                    continue;
+                };
+                if let Outcome::Edges(found) = edges(d, &t, &u) {
+                    let policies = e.policies.clone();
+                    let mut found = found.into_iter();
+                    if let Some(first) = found.next() {
+                        let e = &mut f.facts.edges[i];
+                        e.callee = first.callee;
+                        e.via = first.via;
+                    }
+                    for mut more in found {
+                        more.policies.clone_from(&policies);
+                        f.facts.edges.push(more);
+                    }
+                }
+            }
+        }
+        let mut kept = Vec::new();
+        for mut u in std::mem::take(&mut f.facts.unresolved) {
+            if u.caller.is_none() {
+                u.caller.clone_from(&caller);
+            }
+            match docs
+                .as_deref()
+                .and_then(|d| template(&text, &u, &fields).map(|t| (d, t)))
+                .map_or(Outcome::Unknown, |(d, t)| edges(d, &t, &u))
+            {
+                Outcome::Edges(resolved) => f.facts.edges.extend(resolved),
+                // `http://localhost:8082`: the value a developer runs with;
+                // where it is deployed an environment variable or another
+                // source sets it (Spring's relaxed binding), which is not
+                // known here. Still listed, with what the file says.
+                Outcome::NoService(value) => {
+                    u.written = format!("{} = {value}", u.written);
+                    kept.push(u);
+                }
+                Outcome::Unknown => kept.push(u),
+            }
+        }
+        f.facts.unresolved = kept;
+    }
+}
+
+/// The file's service, where its identity declarations name one.
+fn caller(f: &ScannedFile) -> Option<String> {
+    let tier = |kinds: &[IdentityKind]| -> Option<String> {
+        let names: BTreeSet<&str> = f
+            .facts
+            .services
+            .iter()
+            .filter(|s| kinds.contains(&s.kind))
+            .map(|s| s.name.as_str())
+            .collect();
+        (names.len() == 1)
+            .then(|| names.into_iter().next().map(str::to_string))
+            .flatten()
+    };
+    tier(&[IdentityKind::Workload, IdentityKind::AppName])
+        .or_else(|| tier(&[IdentityKind::BuildUnit]))
+}
+
+/// The resources folder of the build unit `path` is in: the nearest
+/// `<folder>/src/main/resources` above it, inside the scan roots, not
+/// past a folder with a build file of its own.
+fn resources(path: &Path, roots: &[PathBuf], cwd: Option<&Path>) -> Option<PathBuf> {
+    let roots: Vec<PathBuf> = roots
+        .iter()
+        .map(|r| match cwd {
+            Some(c) if r.is_relative() => c.join(r),
+            _ => r.clone(),
+        })
+        .collect();
+    let mut dir = path.parent();
+    for _ in 0..MAX_UP {
+        let d = dir?;
+        if !inside(d, &roots) && !roots.iter().any(|r| r.as_path() == d) {
+            return None;
+        }
+        let res = d.join("src/main/resources");
+        if std::fs::symlink_metadata(&res).is_ok_and(|m| m.is_dir()) {
+            return Some(res);
+        }
+        if ["pom.xml", "build.gradle", "build.gradle.kts"]
+            .iter()
+            .any(|b| std::fs::symlink_metadata(d.join(b)).is_ok_and(|m| m.is_file()))
+        {
+            return None;
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// The unit's configuration documents, highest precedence first.
+fn load(res: &Path, cwd: Option<&Path>) -> Vec<Doc> {
+    let mut found: Vec<((u8, u8, usize), Doc)> = Vec::new();
+    for (rank, dir) in [(0u8, res.join("config")), (1, res.to_path_buf())] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten().take(MAX_ENTRIES) {
+            let name = e.file_name().to_string_lossy().to_string();
+            let Some(file_profile) = placeholders::file_profile(&name) else {
+                continue;
+            };
+            let p = dir.join(&name);
+            let Ok(meta) = std::fs::symlink_metadata(&p) else {
+                continue;
+            };
+            if !meta.is_file() || meta.len() > MAX_CONFIG {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            let ext = u8::from(!name.to_ascii_lowercase().ends_with(".properties"));
+            let shown = match cwd {
+                Some(c) => p.strip_prefix(c).unwrap_or(&p),
+                None => &p,
+            }
+            .display()
+            .to_string();
+            let docs = placeholders::documents(&name, &text);
+            let n = docs.len();
+            for (i, props) in docs.into_iter().enumerate() {
+                let profile = file_profile
+                    .clone()
+                    .or_else(|| placeholders::profile(&props));
+                found.push((
+                    (rank, ext, n - i),
+                    Doc {
+                        profile,
+                        file: shown.clone(),
+                        props,
+                    },
+                ));
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
+    found.into_iter().map(|(_, d)| d).collect()
+}
+
+/// Fields bound by `@Value("${key}")`: field name -> the placeholder.
+fn value_fields(text: &str) -> HashMap<String, String> {
+    let lexed = calls::lex::lex(text, calls::lex::Lang::Java);
+    let mut out = HashMap::new();
+    for lit in &lexed.lits {
+        if lit.within.last().map(String::as_str) != Some("@Value") {
+            continue;
+        }
+        let Some(s) = text.get(lit.content.start..lit.content.end) else {
+            continue;
+        };
+        if !s.starts_with("${") {
+            continue;
+        }
+        // The declaration after the annotation: the last identifier before
+        // its `;`, `,`, `=` or `)` (a field or a constructor parameter).
+        let rest = &text[lit.span.end..];
+        let rest = rest.trim_start().strip_prefix(')').unwrap_or(rest);
+        let end = rest
+            .find([';', ',', '=', ')', '{'])
+            .unwrap_or(rest.len())
+            .min(200);
+        let name = rest[..end]
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .rfind(|w| !w.is_empty());
+        if let Some(name) = name {
+            out.insert(name.to_string(), s.to_string());
+        }
+    }
+    out
+}
+
+/// The text to resolve for an unresolved call: the literal as written
+/// (`${orders.url}/api`, `http://${svc.host}:8080`), or `http://` joined
+/// to the `@Value` placeholder of the field concatenated to it.
+fn template(text: &str, u: &UnresolvedCall, fields: &HashMap<String, String>) -> Option<String> {
+    let lit = text
+        .get(u.span.start..u.span.end)
+        .and_then(|l| l.strip_prefix('"'))
+        .and_then(|l| l.strip_suffix('"'))
+        .filter(|l| !l.starts_with("\"\""));
+    let written = lit.unwrap_or(&u.written);
+    if written.contains("${") {
+        return Some(written.to_string());
+    }
+    // `"http://" + host`: the field's own placeholder.
+    if lit.is_some() && written.contains("://") {
+        let after = text.get(u.span.end..)?.trim_start().strip_prefix('+')?;
+        let after = after.trim_start();
+        let after = after.strip_prefix("this.").unwrap_or(after);
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+            .collect();
+        let key = fields.get(&name)?;
+        return Some(format!("{written}{key}"));
+    }
+    None
+}
+
+/// What a placeholder call target resolves to.
+enum Outcome {
+    /// The default profile's edge, then each profile's whose target differs.
+    Edges(Vec<CallEdge>),
+    /// No profile names a service; one names this machine or an IP literal
+    /// (the value, shortened).
+    NoService(String),
+    /// Nothing resolves it.
+    Unknown,
+}
+
+/// What `template` resolves to in each profile.
+fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Outcome {
+    let profiles: BTreeSet<&str> = docs.iter().filter_map(|d| d.profile.as_deref()).collect();
+    let mut out: Vec<CallEdge> = Vec::new();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut local: Option<String> = None;
+    for profile in std::iter::once(None).chain(profiles.into_iter().map(Some)) {
+        let sources: Vec<&Doc> = docs
+            .iter()
+            .filter(|d| d.profile.as_deref() == profile && profile.is_some())
+            .chain(docs.iter().filter(|d| d.profile.is_none()))
+            .collect();
+        let props: Vec<&[Prop]> = sources.iter().map(|d| d.props.as_slice()).collect();
+        let Some(value) = placeholders::expand_in(template, &props) else {
+            continue;
+        };
+        let callee = match callee(template, &value, u) {
+            Callee::Service(c) => c,
+            Callee::NoService => {
+                local.get_or_insert_with(|| value.chars().take(80).collect());
+                continue;
+            }
+            Callee::Unknown => continue,
+        };
+        if !seen.insert(callee.clone()) {
+            continue;
+        }
+        // The file that holds the first key of the template.
+        let key = template
+            .split_once("${")
+            .map(|(_, r)| r.split([':', '}']).next().unwrap_or(""))
+            .unwrap_or("");
+        let from = sources
+            .iter()
+            .find(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]).is_some())
+            .map_or("the placeholder's default", |d| d.file.as_str());
+        let shown: String = value.chars().take(80).collect();
+        out.push(CallEdge {
+            caller: None,
+            callee,
+            span: u.span,
+            policies: Vec::new(),
+            via: match profile {
+                None => format!("`{template}` = `{shown}` ({from})"),
+                Some(p) => format!("`{template}` = `{shown}` (profile `{p}`, {from})"),
+            },
+            client: u.client.clone(),
+        });
+    }
+    match (out.is_empty(), local) {
+        (false, _) => Outcome::Edges(out),
+        (true, Some(v)) => Outcome::NoService(v),
+        (true, None) => Outcome::Unknown,
+    }
+}
+
+/// What a resolved value is as a call target.
+enum Callee {
+    Service(String),
+    /// This machine, an IP literal, documentation: no edge.
+    NoService,
+    /// Not a target this knows how to read (a hole left in it).
+    Unknown,
+}
+
+/// The callee a resolved value names: a URL's host, a bare host for a
+/// placeholder whose key says it holds one (`svc.host`), a Feign client's
+/// name when its `url` is empty.
+fn callee(template: &str, value: &str, u: &UnresolvedCall) -> Callee {
+    let v = value.trim();
+    // spring-cloud-openfeign `FeignClientFactoryBean.getTarget()`: without
+    // text in `url`, `http://<name>` through the load balancer.
+    if v.is_empty() {
+        return u.if_empty.clone().map_or(Callee::Unknown, Callee::Service);
+    }
+    match calls::url_target(v) {
+        Target::Host(h) => return Callee::Service(h),
+        Target::Unresolved(_) => return Callee::Unknown,
+        Target::None if v.contains("://") => return Callee::NoService,
+        Target::None => {}
+    }
+    // A whole placeholder of a host-like key: `orders` or `orders:8080`.
+    let whole = template.starts_with("${") && template.ends_with('}');
+    let key = template
+        .trim_start_matches("${")
+        .split([':', '}'])
+        .next()
+        .unwrap_or("");
+    if whole && calls::url_key(key) && !v.contains(['/', ' ']) {
+        return if calls::names_service(v) {
+            Callee::Service(v.to_string())
+        } else {
+            Callee::NoService
+        };
+    }
+    Callee::Unknown
+}
