@@ -105,7 +105,9 @@ impl Kernel {
     }
     /// One after the other, `max` steps at most (the rest: never).
     fn then(&self, next: &[f64], max: usize) -> Kernel {
-        let len = (self.mass.len() + next.len()).saturating_sub(1).min(max + 1);
+        let len = (self.mass.len() + next.len())
+            .saturating_sub(1)
+            .min(max + 1);
         let mut mass = vec![0.0; len];
         for (i, &x) in self.mass.iter().enumerate() {
             if x == 0.0 || i >= len {
@@ -130,7 +132,12 @@ impl Kernel {
         if finite <= 0.0 {
             return f64::INFINITY;
         }
-        let s: f64 = self.mass.iter().enumerate().map(|(i, x)| i as f64 * x).sum();
+        let s: f64 = self
+            .mass
+            .iter()
+            .enumerate()
+            .map(|(i, x)| i as f64 * x)
+            .sum();
         s / finite
     }
 }
@@ -472,10 +479,13 @@ fn flow(l: &SimLayer, input: &[f64], inner: &Kernel, g: &Grid) -> LayerFlow {
 
 /// The innermost finite timeout, which ends a lost attempt at the bottom.
 fn lost_attempt(layers: &[SimLayer]) -> Option<f64> {
-    layers
-        .iter()
-        .rev()
-        .find_map(|l| l.per_try.into_iter().chain(l.hedge).chain(l.overall).reduce(f64::min))
+    layers.iter().rev().find_map(|l| {
+        l.per_try
+            .into_iter()
+            .chain(l.hedge)
+            .chain(l.overall)
+            .reduce(f64::min)
+    })
 }
 
 /// Simulate `layers` (outermost first) under `s`; `entry_timeout` is what
@@ -553,11 +563,16 @@ fn summarise(
         .rev()
         .find(|(i, r)| (*i as f64 + 1.0) * bucket > recovery && **r > limit)
         .map(|(i, _)| i);
-    let excess_after_recovery = last_excess.map_or(0.0, |i| {
-        ((i as f64 + 1.0) * bucket - recovery).max(0.0)
-    });
+    let excess_after_recovery =
+        last_excess.map_or(0.0, |i| ((i as f64 + 1.0) * bucket - recovery).max(0.0));
     let total: f64 = at_service.iter().sum();
-    let share = |x: f64| if users > 0.0 { (x / users).clamp(0.0, 1.0) } else { 0.0 };
+    let share = |x: f64| {
+        if users > 0.0 {
+            (x / users).clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    };
     Outcome {
         step: g.dt,
         bucket,

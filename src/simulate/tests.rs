@@ -46,7 +46,11 @@ fn one_layer_without_jitter_multiplies_load_in_waves_at_the_wait_times() {
     assert!(close(o.peak_at, 12.0, 1e-9), "{}", o.peak_at);
     assert!(close(o.excess_after_recovery, 1.0, 1e-9));
     // 28 s of requests make 2 extra tries, the last 2 s 2 and 1.
-    assert!(close(o.extra_requests, 100.0 * (28.0 * 2.0 + 2.0 + 1.0), 1e-6));
+    assert!(close(
+        o.extra_requests,
+        100.0 * (28.0 * 2.0 + 2.0 + 1.0),
+        1e-6
+    ));
     // Requests of the first 28 s of the outage fail all 3 tries.
     assert!(close(o.failed_share, 2800.0 / 10_000.0, 1e-9));
 }
@@ -182,7 +186,11 @@ fn a_per_try_timeout_retries_a_service_that_never_answers() {
     assert!(close(load(&o, 12.0, 40.0), 300.0, 1e-6));
     // Without a timeout nobody retries a call that hangs: 1x, and every
     // request of the outage waits past the entry's timeout.
-    let o = simulate(&[SimLayer::plain("a -> b", 3)], &scenario(Failure::Timeout), Some(5.0));
+    let o = simulate(
+        &[SimLayer::plain("a -> b", 3)],
+        &scenario(Failure::Timeout),
+        Some(5.0),
+    );
     assert!(close(o.peak_multiple(), 1.0, 1e-9));
     assert!(close(o.failed_share, 0.3, 1e-9), "{}", o.failed_share);
 }
@@ -198,7 +206,10 @@ fn ten_layers_at_a_thousand_rps_stay_bounded() {
     assert_eq!(o.load.len(), 1200);
     // The kernels stay within the outage.
     let (dt, k) = engine::kernels_for_test(&layers, &s);
-    assert!(k.iter().all(|k| k.mass.len() as f64 * dt <= 30.0 + 2.0 * dt));
+    assert!(
+        k.iter()
+            .all(|k| k.mass.len() as f64 * dt <= 30.0 + 2.0 * dt)
+    );
 }
 
 #[test]
@@ -208,7 +219,17 @@ fn numbers_out_of_range_are_held() {
     assert_eq!(s.outage, 0.0);
     assert_eq!(s.duration, MAX_SECONDS);
     let mut l = SimLayer::plain("x", 1_000_000);
-    l.waits = vec![Wait { lo: 1e9, hi: f64::INFINITY }; 3];
-    let o = simulate(&[l], &Scenario::new(1e12, 1e9, None, Failure::Timeout), None);
+    l.waits = vec![
+        Wait {
+            lo: 1e9,
+            hi: f64::INFINITY
+        };
+        3
+    ];
+    let o = simulate(
+        &[l],
+        &Scenario::new(1e12, 1e9, None, Failure::Timeout),
+        None,
+    );
     assert!(o.load.iter().all(|x| x.is_finite()));
 }
