@@ -1,0 +1,134 @@
+//! `retrylint simulate` on the monorepo: the ledger numbers, the SVG
+//! written beside them, JSON, and the path choices.
+
+mod common;
+
+use assert_cmd::Command;
+
+fn cmd() -> Command {
+    let mut c = Command::cargo_bin("retrylint").unwrap();
+    c.current_dir(common::root());
+    c
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = cmd().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn the_monorepo_ledger_numbers_and_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("ledger.svg");
+    let (code, out, err) = run(&[
+        "simulate",
+        "testdata/monorepo",
+        "--no-cache",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // The worst path stops at the repository's deepest service, `ledger`
+    // (not the AWS endpoint it calls).
+    assert!(
+        out.starts_with("simulate gateway -> orders -> payments -> ledger\n"),
+        "{out}"
+    );
+    // 3 x 3 per hop (testdata/monorepo/README.md) over three hops: 729;
+    // the fixed variant keeps one layer of 3.
+    assert!(out.contains("attempts per request          729"), "{out}");
+    let peak = out
+        .lines()
+        .find(|l| l.starts_with("peak load on `ledger`"))
+        .unwrap();
+    // Every request of the outage is still retrying when it ends: the
+    // load climbs for the whole 30 s, to 546x; the fixed variant's budget
+    // holds it at 1.2x plus 10 retries a second.
+    assert!(peak.contains("54603 rps (546x) at 40 s"), "{peak}");
+    assert!(peak.contains("130 rps (1.3x) at 10 s"), "{peak}");
+    // Nobody fails (the retries outlast the outage) but every request of
+    // it waits longer than nginx's 12 s; fixed, 30% fail at once.
+    assert!(out.contains("user requests failed          0.0%"), "{out}");
+    assert!(out.contains("slower than the entry's 12 s  30.0%"), "{out}");
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(chart.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_eq!(chart.matches("<polyline").count(), 2);
+    assert!(!chart.contains("<script") && !chart.contains("href"));
+    assert!(chart.contains("as found: peak 546x of normal"), "{chart}");
+}
+
+#[test]
+fn json_has_every_bucket_and_both_variants() {
+    let (code, out, err) = run(&[
+        "simulate",
+        "testdata/monorepo",
+        "--no-cache",
+        "--format",
+        "json",
+        "--outage",
+        "10",
+        "--duration",
+        "60",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["target"], "ledger");
+    assert_eq!(v["found"]["outcome"]["load"].as_array().unwrap().len(), 600);
+    assert_eq!(v["fixed"]["path"]["attempts"], 3.0);
+    assert_eq!(v["scenario"]["outage"], 10.0);
+}
+
+#[test]
+fn a_service_or_a_path_is_chosen_by_name() {
+    let (code, out, err) = run(&[
+        "simulate",
+        "testdata/monorepo",
+        "--no-cache",
+        "--service",
+        "payments",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("simulate gateway -> orders -> payments\n"),
+        "{out}"
+    );
+    let (code, out, err) = run(&[
+        "simulate",
+        "testdata/monorepo",
+        "--no-cache",
+        "--path",
+        "payments->ledger",
+        "--format",
+        "html",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("<svg") && out.contains("payments -&gt; ledger"),
+        "{out}"
+    );
+    let (code, _, err) = run(&[
+        "simulate",
+        "testdata/monorepo",
+        "--no-cache",
+        "--service",
+        "ledgr",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `ledger`"), "{err}");
+    let (code, _, err) = run(&[
+        "simulate",
+        "testdata/monorepo",
+        "--no-cache",
+        "--path",
+        "ledger->gateway",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`ledger` does not call `gateway`"), "{err}");
+    let (code, _, err) = run(&["simulate", "testdata/monorepo", "--no-cache", "--rps", "-1"]);
+    assert_eq!(code, 2, "{err}");
+}
