@@ -132,3 +132,31 @@ fn a_service_or_a_path_is_chosen_by_name() {
     let (code, _, err) = run(&["simulate", "testdata/monorepo", "--no-cache", "--rps", "-1"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn the_audit_draws_each_worst_path_s_outage_next_to_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(&[
+        "audit",
+        "testdata/monorepo",
+        "--no-cache",
+        "-q",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    // The call graph, then the path's chart after its table.
+    assert_eq!(page.matches("<svg").count(), 2);
+    let table = page.find("Simulated outage").unwrap();
+    let chart = page
+        .find("<title>load on ledger while it is down</title>")
+        .unwrap();
+    assert!(page[..table].contains("From gateway"));
+    assert!(table < chart);
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(
+        md.contains("| peak load on `ledger` | 54603 rps (546x) at 40 s |"),
+        "{md}"
+    );
+}

@@ -67,15 +67,7 @@ pub fn choose_path(g: &Graph, choice: &PathChoice) -> Result<Vec<usize>, String>
                         .then(b.edges.len().cmp(&a.edges.len()))
                 })
                 .ok_or("the call graph has no calls to simulate")?;
-            // The deepest service the repository runs (not a provider's
-            // endpoint such as AWS, nor a proxy's upstream).
-            let owned = |s: ServiceId| g.services[s].kinds.iter().any(|k| k.owns_file());
-            let cut = worst
-                .edges
-                .iter()
-                .rposition(|&e| owned(g.edges[e].to))
-                .map_or(worst.edges.len(), |i| i + 1);
-            Ok(worst.edges[..cut].to_vec())
+            Ok(cut_to_owned(g, &worst.edges))
         }
         PathChoice::Service(name) => {
             let target = service(g, name)?;
@@ -105,6 +97,18 @@ pub fn choose_path(g: &Graph, choice: &PathChoice) -> Result<Vec<usize>, String>
                 .collect()
         }
     }
+}
+
+/// A path up to its deepest service that the repository runs (not a
+/// provider's endpoint such as AWS, nor a proxy's upstream); the whole
+/// path when it runs none.
+pub fn cut_to_owned(g: &Graph, edges: &[usize]) -> Vec<usize> {
+    let owned = |s: ServiceId| g.services[s].kinds.iter().any(|k| k.owns_file());
+    let cut = edges
+        .iter()
+        .rposition(|&e| owned(g.edges[e].to))
+        .map_or(edges.len(), |i| i + 1);
+    edges[..cut].to_vec()
 }
 
 /// The path with the most attempts that ends at `target`, from any

@@ -68,7 +68,7 @@ pub mod from_graph;
 mod tests;
 
 pub use engine::{Outcome, simulate};
-pub use from_graph::{PathChoice, SimPath, choose_path, fixed_variant, path_layers};
+pub use from_graph::{PathChoice, SimPath, choose_path, cut_to_owned, fixed_variant, path_layers};
 
 /// The finest time step and the coarsest, in seconds.
 pub const MIN_DT: f64 = 0.01;
