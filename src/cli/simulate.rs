@@ -134,8 +134,8 @@ fn inner(args: &SimulateArgs, cwd: &Path) -> Result<i32, String> {
         print_notices(&scan.notices);
     }
     let edges = choose_path(&g, &choice(args))?;
-    let path = path_layers(&scan.files, &g, &edges);
     let scenario = Scenario::new(args.rps, args.outage, args.duration, args.failure);
+    let path = path_layers(&scan.files, &g, &edges, scenario.failure);
     let c = Comparison::run(path, &scenario);
     let format = format_of(args);
     let body = match format {

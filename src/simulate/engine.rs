@@ -215,6 +215,24 @@ fn attempt_kernel(l: &SimLayer, inner: &Kernel, g: &Grid) -> Kernel {
     }
 }
 
+/// The share of an attempt's failures `o` steps in that the layer
+/// retries: those its own timeout ended (at the cut) are retried if it
+/// retries timeouts, the others if it retries the failure below.
+fn retried_share(l: &SimLayer, o: usize, g: &Grid) -> f64 {
+    let cut = l
+        .per_try
+        .into_iter()
+        .chain(l.hedge)
+        .reduce(f64::min)
+        .map(|p| g.steps_of(p));
+    let retried = if cut == Some(o) {
+        l.retries_timeout
+    } else {
+        l.retries_failure
+    };
+    if retried { 1.0 } else { 0.0 }
+}
+
 /// The attempts of `l` whose expected start comes before its overall
 /// timeout (all of them without one).
 fn attempts_made(l: &SimLayer, attempt: &Kernel, g: &Grid) -> usize {
@@ -247,15 +265,33 @@ fn kernels(layers: &[SimLayer], g: &Grid, failure: Failure) -> Vec<Kernel> {
         let inner = out.last().cloned().unwrap_or_else(Kernel::at_once);
         let one = attempt_kernel(l, &inner, g);
         let n = attempts_made(l, &one, g);
-        let mut k = one.clone();
-        for w in l.waits.iter().take(n.saturating_sub(1)) {
-            let wait = Kernel {
-                mass: wait_steps(*w, g.dt, window),
-                never: 0.0,
-            };
-            let waited = k.then(&wait.mass, window);
-            k = waited.then(&one.mass, window);
+        // Failures the layer retries, and those that end it at once.
+        let split = |keep: bool| -> Vec<f64> {
+            let mass = one.mass.iter().enumerate();
+            mass.map(|(o, w)| {
+                let r = retried_share(l, o, g);
+                w * if keep { r } else { 1.0 - r }
+            })
+            .collect()
+        };
+        let (again, end) = (split(true), split(false));
+        // Attempt k starts after k - 1 retried failures and their waits.
+        let mut start = Kernel::at_once();
+        let mut k = Kernel {
+            mass: Vec::new(),
+            never: 0.0,
+        };
+        for i in 0..n {
+            add(&mut k, &start.then(&end, window));
+            let failed = start.then(&again, window);
+            if i + 1 == n {
+                add(&mut k, &failed);
+                break;
+            }
+            let wait = wait_steps(l.waits[i], g.dt, window);
+            start = failed.then(&wait, window);
         }
+        k.never = (1.0 - k.mass.iter().sum::<f64>()).max(0.0);
         if let Some(o) = l.overall {
             k = k.clamp(g.steps_of(o));
         }
@@ -263,6 +299,16 @@ fn kernels(layers: &[SimLayer], g: &Grid, failure: Failure) -> Vec<Kernel> {
     }
     out.reverse();
     out
+}
+
+/// Adds `part`'s mass to `k`'s.
+fn add(k: &mut Kernel, part: &Kernel) {
+    if k.mass.len() < part.mass.len() {
+        k.mass.resize(part.mass.len(), 0.0);
+    }
+    for (i, x) in part.mass.iter().enumerate() {
+        k.mass[i] += x;
+    }
 }
 
 /// A breaker's state over the run.
@@ -447,7 +493,13 @@ fn flow(l: &SimLayer, input: &[f64], inner: &Kernel, g: &Grid) -> LayerFlow {
                 for (o, w) in one.mass.iter().enumerate() {
                     if *w > 0.0 && g.fails(t, o) {
                         fail_share += w;
-                        retry(&mut x, &mut failed, k, t + o, pass * w);
+                        let r = retried_share(l, o, g);
+                        if r > 0.0 {
+                            retry(&mut x, &mut failed, k, t + o, pass * w * r);
+                        }
+                        if r < 1.0 && t + o < horizon {
+                            failed[t + o] += pass * w * (1.0 - r);
+                        }
                     }
                 }
                 hung += pass * one.never;

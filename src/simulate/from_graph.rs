@@ -1,8 +1,11 @@
 //! A path of the call graph as simulated layers, and its fixed variant.
 
+use super::Failure;
 use super::{BREAKER_DEFAULTS, MAX_ATTEMPTS, SimBudget, SimLayer, Wait};
 use crate::graph::{Graph, RetryLayer, ServiceId};
-use crate::model::{AttemptCount, Budget, CapOrder, Delay, Jitter, RetryPolicy, ScannedFile};
+use crate::model::{
+    AttemptCount, Budget, CapOrder, Condition, Delay, Jitter, RetryOn, RetryPolicy, ScannedFile,
+};
 
 /// Which path to simulate.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,9 +38,14 @@ pub struct SimPath {
 }
 
 impl SimPath {
-    /// Attempts per request, the product of every layer's.
+    /// Attempts per failing request, the product of every layer's that
+    /// retries the failure it sees (its own timeouts aside).
     fn product(layers: &[SimLayer]) -> f64 {
-        layers.iter().map(|l| f64::from(l.attempts)).product()
+        layers
+            .iter()
+            .filter(|l| l.retries_failure)
+            .map(|l| f64::from(l.attempts))
+            .product()
     }
 }
 
@@ -220,8 +228,55 @@ fn wait(p: &RetryPolicy, k: u32, fallback: f64, prev_hi: f64) -> Wait {
     Wait { lo, hi }
 }
 
+/// What a layer sees when the call it makes fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seen {
+    /// On the last hop: the service is down. Its connection fails (a
+    /// proxy or sidecar in between turns that into a `503`), or, when it
+    /// never answers, the attempt times out (a `504` through a proxy).
+    Down(Failure),
+    /// Further up: the service below gave up and answered with a `500`.
+    ServerError,
+    /// The layer's own per-try timeout ended the attempt.
+    TimedOut,
+}
+
+/// Whether `p` retries what the layer sees. What cannot be read (an
+/// unknown condition list, a predicate, an exception list) is taken as
+/// retried, the worst case; a system token of unknown meaning is not.
+fn retried(p: &RetryPolicy, seen: Seen) -> bool {
+    let status = |c: &Condition, code: u16| matches!(c, Condition::Status { from, to } if *from <= code && code <= *to);
+    let covers = |c: &Condition| match (c, seen) {
+        (Condition::Exception(_) | Condition::Predicate, _) => true,
+        (Condition::Token(_), _) => false,
+        (Condition::Transport(_), Seen::Down(_)) => true,
+        (Condition::Transport(_), Seen::ServerError) => false,
+        (Condition::Transport(_), Seen::TimedOut) => true,
+        (Condition::Grpc(g), Seen::TimedOut) => {
+            matches!(g.as_str(), "DEADLINE_EXCEEDED" | "CANCELLED")
+        }
+        (c, Seen::TimedOut) => status(c, 504),
+        (Condition::Grpc(g), Seen::Down(Failure::Error)) => g == "UNAVAILABLE",
+        (Condition::Grpc(g), Seen::Down(Failure::Timeout)) => {
+            matches!(
+                g.as_str(),
+                "UNAVAILABLE" | "DEADLINE_EXCEEDED" | "CANCELLED"
+            )
+        }
+        (Condition::Grpc(g), Seen::ServerError) => matches!(g.as_str(), "INTERNAL" | "UNKNOWN"),
+        (c, Seen::Down(Failure::Error)) => status(c, 503),
+        (c, Seen::Down(Failure::Timeout)) => status(c, 504),
+        (c, Seen::ServerError) => status(c, 500),
+    };
+    match &p.retry_on.value {
+        RetryOn::AllErrors | RetryOn::Unknown => true,
+        RetryOn::Nothing => false,
+        RetryOn::Listed { conditions } => conditions.iter().any(|c| covers(&c.value)),
+    }
+}
+
 /// One graph layer as simulated.
-fn sim_layer(files: &[ScannedFile], g: &Graph, e: usize, l: &RetryLayer) -> SimLayer {
+fn sim_layer(files: &[ScannedFile], g: &Graph, e: usize, l: &RetryLayer, seen: Seen) -> SimLayer {
     let edge = &g.edges[e];
     let label = format!(
         "{} -> {}: {}",
@@ -247,6 +302,18 @@ fn sim_layer(files: &[ScannedFile], g: &Graph, e: usize, l: &RetryLayer) -> SimL
     let Some(p) = policy_of(files, l) else {
         return s.with_waits(fallback, fallback);
     };
+    s.retries_failure = retried(&p, seen);
+    s.retries_timeout = retried(&p, Seen::TimedOut);
+    if s.attempts > 1 && !s.retries_failure {
+        s.label.push_str(match seen {
+            Seen::Down(Failure::Error) => " (does not retry a refused connection or a `503`)",
+            Seen::Down(Failure::Timeout) | Seen::TimedOut => " (does not retry a timeout)",
+            Seen::ServerError => " (does not retry a `500`)",
+        });
+    }
+    if s.attempts > 1 && !s.retries_timeout && s.per_try.is_some() {
+        s.label.push_str(" (does not retry its timeout)");
+    }
     let mut prev_hi = 0.0;
     s.waits = (1..s.attempts)
         .map(|k| {
@@ -286,17 +353,25 @@ fn sim_layer(files: &[ScannedFile], g: &Graph, e: usize, l: &RetryLayer) -> SimL
     s
 }
 
-/// The path's services and layers, outermost first.
-pub fn path_layers(files: &[ScannedFile], g: &Graph, edges: &[usize]) -> SimPath {
+/// The path's services and layers, outermost first, for a last service
+/// that fails so. The layers on the last hop see it down; those above see
+/// the `500` of the service below them, and retry only if they retry
+/// that.
+pub fn path_layers(files: &[ScannedFile], g: &Graph, edges: &[usize], failure: Failure) -> SimPath {
     let mut services = Vec::new();
     if let Some(&first) = edges.first() {
         services.push(g.service_name(g.edges[first].from).to_string());
     }
     let mut layers = Vec::new();
-    for &e in edges {
+    for (i, &e) in edges.iter().enumerate() {
         services.push(g.service_name(g.edges[e].to).to_string());
+        let seen = if i + 1 == edges.len() {
+            Seen::Down(failure)
+        } else {
+            Seen::ServerError
+        };
         for l in &g.edges[e].layers {
-            layers.push(sim_layer(files, g, e, l));
+            layers.push(sim_layer(files, g, e, l, seen));
         }
     }
     // What the entry gives a request: its first call's overall timeout,
@@ -334,14 +409,18 @@ pub const FIX_BASE_WAIT: f64 = 0.1;
 pub fn fixed_variant(p: &SimPath) -> SimPath {
     let mut out = p.clone();
     out.changes.clear();
-    let Some(keep) = out.layers.iter().rposition(|l| l.attempts > 1) else {
+    let Some(keep) = out
+        .layers
+        .iter()
+        .rposition(|l| l.attempts > 1 && (l.retries_failure || l.retries_timeout))
+    else {
         return out;
     };
     for (i, l) in out.layers.iter_mut().enumerate() {
         if i == keep {
             continue;
         }
-        if l.attempts > 1 {
+        if l.attempts > 1 && (l.retries_failure || l.retries_timeout) {
             out.changes.push(format!("no retries: {}", l.label));
         }
         l.attempts = 1;

@@ -9,13 +9,20 @@
 //! the last service. From `outage_start` for `outage` seconds that service
 //! fails every request it receives, then it recovers:
 //!
-//! - `Failure::Error`: it answers at once with an error that every layer
-//!   retries (it is down: connections refused, `503` from its side).
+//! - `Failure::Error`: it is down: connections to it are refused (a
+//!   proxy or sidecar in between answers `503`).
 //! - `Failure::Timeout`: it never answers a request sent during the
 //!   outage; a layer's per-try timeout ends the attempt (the request it
 //!   gave up on keeps going below it: what the layers beneath do is still
 //!   load), and a layer with no timeout above an unanswered call waits for
 //!   ever (it never retries).
+//!
+//! A layer on the last hop retries if its conditions cover that (a
+//! transport failure, `503`, gRPC `UNAVAILABLE`; for timeouts `504`,
+//! `DEADLINE_EXCEEDED`); a layer further up sees the service below it
+//! give up with a `500` and retries only if it retries that (Istio's
+//! default, nginx's `proxy_next_upstream error timeout` do not). A
+//! condition list that cannot be read counts as retried.
 //!
 //! Everything else answers at once; time is spent only in back-off waits
 //! and timeouts. A layer makes its attempts in turn: attempt `k + 1`
@@ -205,6 +212,12 @@ pub struct SimLayer {
     pub hedge: Option<f64>,
     pub budget: Option<SimBudget>,
     pub breaker: Option<Breaker>,
+    /// Whether it retries the failure the layer below returns (a refused
+    /// connection on the last hop, a `500` above it).
+    pub retries_failure: bool,
+    /// Whether it retries when its own per-try timeout (or hedging delay)
+    /// ends an attempt.
+    pub retries_timeout: bool,
 }
 
 impl SimLayer {
@@ -220,6 +233,8 @@ impl SimLayer {
             hedge: None,
             budget: None,
             breaker: None,
+            retries_failure: true,
+            retries_timeout: true,
         }
     }
 

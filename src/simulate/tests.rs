@@ -233,3 +233,24 @@ fn numbers_out_of_range_are_held() {
     );
     assert!(o.load.iter().all(|x| x.is_finite()));
 }
+
+#[test]
+fn a_layer_that_does_not_retry_what_it_sees_adds_nothing() {
+    // An outer layer that does not retry the `500` of the layer below,
+    // over one that retries: 3x, not 9x.
+    let mut outer = SimLayer::plain("a -> b", 3);
+    outer.retries_failure = false;
+    let inner = SimLayer::plain("b -> c", 3);
+    let o = simulate(&[outer, inner], &scenario(Failure::Error), None);
+    assert!(close(o.peak_multiple(), 3.0, 1e-6), "{}", o.peak_multiple());
+    // One that retries only its own timeouts, over a service that never
+    // answers: a 1 s per-try timeout, 2 retries.
+    let mut l = SimLayer::plain("a -> b", 3);
+    l.per_try = Some(1.0);
+    l.retries_failure = false;
+    let o = simulate(std::slice::from_ref(&l), &scenario(Failure::Timeout), None);
+    assert!(close(load(&o, 12.0, 40.0), 300.0, 1e-6));
+    l.retries_timeout = false;
+    let o = simulate(&[l], &scenario(Failure::Timeout), None);
+    assert!(close(o.peak_multiple(), 1.0, 1e-9));
+}

@@ -21,7 +21,10 @@ pub fn for_paths(scan: &Scan, g: &Graph, paths: &[WorstPath]) -> Vec<Option<Comp
         .map(|p| {
             (p.attempts > 1).then(|| {
                 let edges = cut_to_owned(g, &p.edges);
-                Comparison::run(path_layers(&scan.files, g, &edges), &scenario)
+                Comparison::run(
+                    path_layers(&scan.files, g, &edges, scenario.failure),
+                    &scenario,
+                )
             })
         })
         .collect()
