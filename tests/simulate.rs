@@ -188,3 +188,27 @@ fn the_audit_draws_each_worst_path_s_outage_next_to_its_table() {
         "{md}"
     );
 }
+
+/// README.md's picture is what `retrylint simulate testdata/monorepo
+/// --format svg` draws now (`UPDATE_SIMULATE_SVG=1` rewrites it).
+#[test]
+fn the_readme_picture_is_current() {
+    let (code, out, err) = run(&[
+        "simulate",
+        "testdata/monorepo",
+        "--no-cache",
+        "-q",
+        "--format",
+        "svg",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let file = common::root().join("docs/simulate-ledger.svg");
+    if std::env::var_os("UPDATE_SIMULATE_SVG").is_some() {
+        std::fs::write(&file, &out).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        out,
+        "docs/simulate-ledger.svg is stale: UPDATE_SIMULATE_SVG=1 cargo test --test simulate"
+    );
+}

@@ -164,14 +164,14 @@ pub fn text(c: &Comparison) -> String {
     out.push('\n');
     out.push_str(&format!("  {}", headline(c)));
     out.push('\n');
-    out.push_str(&format!("\nlayers, outermost first:"));
+    out.push_str("\nlayers, outermost first:");
     out.push('\n');
     for l in &c.found.layers {
         out.push_str(&format!("  {}", layer_line(l)));
         out.push('\n');
     }
     if !c.fixed.changes.is_empty() {
-        out.push_str(&format!("\nfixed variant:"));
+        out.push_str("\nfixed variant:");
         out.push('\n');
         for ch in &c.fixed.changes {
             out.push_str(&format!("  {ch}"));
