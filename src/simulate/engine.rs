@@ -3,7 +3,7 @@
 
 use super::{
     BUCKET, Breaker, EXCESS_TOLERANCE, Failure, MAX_ATTEMPTS, MAX_DT, MAX_LAYERS, MAX_STEPS,
-    MIN_DT, Scenario, SimBudget, SimLayer, Wait,
+    MAX_WORK, MIN_DT, Scenario, SimBudget, SimLayer, Wait,
 };
 use std::collections::VecDeque;
 
@@ -168,13 +168,22 @@ fn wait_steps(w: Wait, dt: f64, max: usize) -> Vec<f64> {
     v
 }
 
-/// The time grid for a scenario: the finest of 10, 20, 50, 100, 200, 500
-/// and 1000 ms that keeps the run within [`MAX_STEPS`].
-fn grid(s: &Scenario) -> Grid {
+/// The time grid for a scenario: the finest step of 10 ms to an hour that
+/// keeps the run within [`MAX_STEPS`] steps and [`MAX_WORK`] for these
+/// layers.
+fn grid(s: &Scenario, layers: &[SimLayer]) -> Grid {
+    let attempts: f64 = layers
+        .iter()
+        .map(|l| f64::from(l.attempts))
+        .sum::<f64>()
+        .max(1.0);
     let mut dt = MIN_DT;
-    for c in [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, MAX_DT] {
+    for c in [
+        MIN_DT, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, MAX_DT,
+    ] {
         dt = c;
-        if s.duration / c <= MAX_STEPS as f64 {
+        let outage = (s.outage / c).ceil() + 1.0;
+        if s.duration / c <= MAX_STEPS as f64 && attempts * outage * outage <= MAX_WORK {
             break;
         }
     }
@@ -545,7 +554,7 @@ fn lost_attempt(layers: &[SimLayer]) -> Option<f64> {
 /// it).
 pub fn simulate(layers: &[SimLayer], s: &Scenario, entry_timeout: Option<f64>) -> Outcome {
     let layers = sane(layers);
-    let mut g = grid(s);
+    let mut g = grid(s, &layers);
     if s.failure == Failure::Timeout {
         g.tail = lost_attempt(&layers).map_or(0, |t| g.steps_of(t));
     }
@@ -643,6 +652,6 @@ fn summarise(
 
 #[cfg(test)]
 pub(super) fn kernels_for_test(layers: &[SimLayer], s: &Scenario) -> (f64, Vec<Kernel>) {
-    let g = grid(s);
+    let g = grid(s, layers);
     (g.dt, kernels(layers, &g, s.failure))
 }

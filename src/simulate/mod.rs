@@ -43,8 +43,8 @@
 //! # How it is computed
 //!
 //! Not request by request: the simulation moves *expected counts* through
-//! fixed time steps (`dt`, 10 ms to 1 s, the finest that keeps the horizon
-//! under [`MAX_STEPS`] steps), which is exact for these rules in
+//! fixed time steps (`dt`, 10 ms to an hour, the finest that keeps the run
+//! within [`MAX_STEPS`] steps and [`MAX_WORK`]), which is exact for these rules in
 //! expectation and needs no random numbers, so the same input gives the
 //! same output on every machine. Every call into a layer behaves the same
 //! whatever is above it, so each layer is reduced to a kernel: the
@@ -79,9 +79,13 @@ pub use from_graph::{PathChoice, SimPath, choose_path, cut_to_owned, fixed_varia
 
 /// The finest time step and the coarsest, in seconds.
 pub const MIN_DT: f64 = 0.01;
-pub const MAX_DT: f64 = 1.0;
+pub const MAX_DT: f64 = 3_600.0;
 /// Time steps of the whole run at most: the step grows until the run fits.
 pub const MAX_STEPS: usize = 4_000;
+/// The work of a run at most, as attempts x outage steps squared summed
+/// over the layers (each attempt in each outage step spreads over a
+/// kernel as long as the outage): the step grows until the run fits.
+pub const MAX_WORK: f64 = 2e8;
 /// Layers simulated at most (the outermost are kept).
 pub const MAX_LAYERS: usize = 64;
 /// Attempts per layer at most (an unbounded layer makes this many).

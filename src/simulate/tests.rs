@@ -232,6 +232,17 @@ fn numbers_out_of_range_are_held() {
         None,
     );
     assert!(o.load.iter().all(|x| x.is_finite()));
+    // The most work a run may take: 64 layers of 100 attempts, a day's
+    // outage. The step grows (here to an hour) rather than the run.
+    let layers: Vec<SimLayer> = (0..200)
+        .map(|i| SimLayer::plain(&format!("{i}"), 100).with_waits(0.0, 1.0))
+        .collect();
+    let s = Scenario::new(1000.0, MAX_SECONDS, Some(MAX_SECONDS), Failure::Error);
+    let t = std::time::Instant::now();
+    let o = simulate(&layers, &s, None);
+    assert!(o.step >= 10.0, "{}", o.step);
+    assert!(o.load.iter().all(|x| x.is_finite()));
+    assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
 }
 
 #[test]
