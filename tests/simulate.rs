@@ -44,6 +44,18 @@ fn the_monorepo_ledger_numbers_and_chart() {
     // retry: Resilience4j x reqwest-retry x the payments sidecar's Istio
     // default, 27; the fixed variant keeps one layer of 3.
     assert!(out.contains("(nginx) (does not retry a `500`)"), "{out}");
+    // Istio's default (no VirtualService for `orders`) retries refused
+    // connections, not a `500` (train-ticket's chains of Istio defaults
+    // were taken as 3^9 before): its sidecar's default on the last hop
+    // does retry.
+    assert!(
+        out.contains("gateway -> orders: Istio default (does not retry a `500`)  x3"),
+        "{out}"
+    );
+    assert!(
+        out.contains("payments -> ledger: Istio default  x3, waits 0-25 ms .. 0-50 ms"),
+        "{out}"
+    );
     assert!(out.contains("attempts per request          27 "), "{out}");
     let peak = out
         .lines()
