@@ -6,6 +6,7 @@
 #   scripts/bench.sh 10000           # some sizes only
 #   RUNS=9 scripts/bench.sh 10000    # more runs per measurement (default 5)
 #   scripts/bench.sh --repo DIR...   # real checkouts, side by side with ripgrep
+#   scripts/bench.sh --simulate      # `retrylint simulate`: 10 layers, 1,000 rps, 120 s
 #
 # With --repo, each DIR (any checkout, e.g. `git archive` of a public
 # repository) is timed as it is, nothing generated: rg, cold (an empty
@@ -34,6 +35,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+if [ "${1:-}" = --simulate ]; then
+    # The simulation alone: no tree, no ripgrep (examples/simulate_bench.rs).
+    exec cargo run --quiet --release --locked --example simulate_bench
+fi
 RUNS=${RUNS:-5}
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(1000 10000 100000)

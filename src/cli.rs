@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 mod input;
 mod output;
+pub mod simulate;
 
 use output::{Sink, finish};
 
@@ -19,6 +20,7 @@ Examples:
   retrylint check                      check the current directory
   retrylint graph --format dot . | dot -Tsvg > graph.svg
   retrylint audit . --out audit-report   report.md, report.html, report.json
+  retrylint simulate . --out chart.svg   the worst path's last service down 30 s
   retrylint rules                      list every rule
   retrylint explain RL203              a rule's documentation
   retrylint config                     the effective configuration
@@ -88,6 +90,10 @@ pub enum Command {
     },
     /// Print the effective configuration (the file, then the flags) as TOML.
     Config(ConfigCmd),
+    /// Simulate what a path's retries send to its last service while that
+    /// service is down, as found and with the fixes (text, JSON, SVG, HTML).
+    #[command(after_help = simulate::EXAMPLES)]
+    Simulate(simulate::SimulateArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -317,6 +323,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Check(args) => check(args, &cwd),
         Command::Audit(args) => audit(args, &cwd),
         Command::Graph(args) => graph(&args, &cwd),
+        Command::Simulate(args) => simulate::run(&args, &cwd),
         Command::Rules { format } => {
             let _ = std::io::stdout()
                 .lock()

@@ -41,6 +41,7 @@ pub mod report;
 #[doc(hidden)]
 pub mod robustness;
 pub mod rules;
+pub mod simulate;
 pub mod source;
 pub(crate) mod suppress;
 pub mod systems;

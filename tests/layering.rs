@@ -44,6 +44,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("graph", 8),
     ("rules", 9),
     ("check", 10),
+    // What a path's retries do to the service at its end in an outage.
+    ("simulate", 10),
     ("config_file", 10),
     ("suppress", 10),
     ("report", 11),

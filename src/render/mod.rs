@@ -7,6 +7,7 @@ pub mod json;
 pub mod markdown;
 pub mod pretty;
 pub mod sarif;
+pub mod simulate;
 
 use crate::Scan;
 use crate::rules::{Finding, Severity};

@@ -26,6 +26,10 @@ pub struct Report {
     pub implicit_defaults: Vec<DefaultGroup>,
     /// Paths that could not be walked or read.
     pub notices: Vec<NoticeData>,
+    /// simulation (issue 24): each worst path's simulated outage, by
+    /// index into `worst_paths` (`render::audit::simulation`).
+    #[serde(skip)]
+    pub simulations: Vec<Option<crate::simulate::Comparison>>,
 }
 
 #[derive(Clone, Debug, Serialize)]

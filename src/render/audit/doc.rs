@@ -106,6 +106,9 @@ pub enum Block {
     Figures(Vec<Figure>),
     /// The call graph, drawn by each writer its own way (SVG, Mermaid).
     CallGraph,
+    /// simulation (issue 24): worst path `i`'s outage chart
+    /// (`super::simulation`).
+    Simulation(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -425,6 +428,8 @@ fn worst_paths(r: &Report) -> Section {
             columns: cols(&columns),
             rows,
         }));
+        // simulation (issue 24)
+        b.extend(super::simulation::blocks(r, i));
     }
     Section {
         id: "worst-paths",
@@ -689,7 +694,7 @@ mod tests {
                         }
                     }
                     Block::Figures(f) => all.extend(f.iter().map(|f| f.what)),
-                    Block::CallGraph => {}
+                    Block::CallGraph | Block::Simulation(_) => {}
                 }
             }
         }

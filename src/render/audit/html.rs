@@ -246,6 +246,8 @@ fn block(o: &mut String, b: &Block, r: &Report) {
             }
             o.push_str("</div>\n");
         }
+        // simulation (issue 24)
+        Block::Simulation(i) => o.push_str(&super::simulation::html(r, *i)),
         Block::CallGraph => {
             o.push_str("<p>Each box is a service, each arrow a call, labelled with the attempts of every retry layer on it (multiplied) and the per-try timeout; hover for every layer. Entry points have a thick border.</p>\n");
             o.push_str("<div class=\"legend\"><span class=\"worst\">on a worst path</span><span>retries</span><span class=\"plain\">no retries</span><span class=\"back\">closes a cycle / calls back</span></div>\n");

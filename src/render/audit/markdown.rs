@@ -202,6 +202,8 @@ fn block(o: &mut String, b: &Block, r: &Report) {
             o.push('\n');
         }
         Block::CallGraph => graph(o, r),
+        // simulation (issue 24)
+        Block::Simulation(i) => o.push_str(&super::simulation::markdown(r, *i)),
     }
 }
 

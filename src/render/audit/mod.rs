@@ -13,6 +13,8 @@ pub mod html;
 pub mod layout;
 pub mod markdown;
 pub mod progress;
+// simulation (issue 24): the outage chart of each worst path.
+pub mod simulation;
 pub mod svg;
 
 use crate::Scan;
@@ -272,6 +274,7 @@ impl Builder<'_> {
             services,
             findings: findings_groups,
             implicit_defaults,
+            simulations: Vec::new(),
             notices: self
                 .scan
                 .notices
@@ -282,6 +285,8 @@ impl Builder<'_> {
                 })
                 .collect(),
         };
+        // simulation (issue 24)
+        report.simulations = simulation::for_paths(self.scan, g, &paths);
         report.summary.worst_amplification = report.worst().map(|p| WorstSummary {
             attempts: p.attempts,
             services: p.services.clone(),

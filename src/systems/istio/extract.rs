@@ -588,13 +588,13 @@ fn default_policy(anchor: Span) -> RetryPolicy {
 
 /// Envoy's back-off, which Istio uses: 25 ms base, fully jittered, capped
 /// at 10x the base.
-fn envoy_backoff(p: &mut RetryPolicy, span: Span) {
+pub(super) fn envoy_backoff(p: &mut RetryPolicy, span: Span) {
     p.delay = Located::default_at(crate::systems::envoy::default_backoff(), span);
     p.jitter = Located::default_at(Jitter::Full, span);
     p.platform_backoff = true;
 }
 
-fn default_retry_on(span: Span) -> RetryOn {
+pub(super) fn default_retry_on(span: Span) -> RetryOn {
     RetryOn::Listed {
         conditions: istio::DEFAULT_RETRY_ON
             .split(',')

@@ -22,11 +22,12 @@ pub static SPEC: SystemSpec = SystemSpec {
 };
 
 /// The sidecar's policy on a call that no VirtualService covers: the
-/// default attempts with Envoy's default back-off, as on a route that
-/// writes no `retries`.
+/// default attempts, conditions and Envoy's jittered back-off, as on a
+/// route that writes no `retries`.
 fn default_policy(anchor: Span) -> RetryPolicy {
     let mut p = RetryPolicy::new(System::Istio, anchor, default_attempts(anchor));
-    p.delay = Located::default_at(super::envoy::default_backoff(), anchor);
+    extract::envoy_backoff(&mut p, anchor);
+    p.retry_on = Located::default_at(extract::default_retry_on(anchor), anchor);
     p
 }
 
