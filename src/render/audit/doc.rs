@@ -5,7 +5,7 @@
 //! `&'static str` text of ours ([`Inline::Plain`]) is written as is.
 
 use super::{
-    LayerData, PathData, PolicyData, Report, SourceRef, attempts_word, layer_word, severity_counts,
+    LayerData, PathData, PolicyData, Report, SourceRef, attempts_word, layer_word,
     timeouts_word,
 };
 use crate::rules::Severity;
@@ -106,6 +106,18 @@ pub enum Block {
     Figures(Vec<Figure>),
     /// The call graph, drawn by each writer its own way (SVG, Mermaid).
     CallGraph,
+    /// A part that HTML folds (`<details>`) and Markdown writes as a
+    /// heading whose anchor GitHub derives from `title` (letters, digits,
+    /// `-` and spaces only).
+    Details {
+        /// The part's anchor in the page.
+        id: String,
+        title: String,
+        /// Shown after the title (counts).
+        note: Vec<Inline>,
+        open: bool,
+        blocks: Vec<Block>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -162,7 +174,7 @@ pub fn sections(r: &Report) -> Vec<Section> {
         graph(r),
         worst_paths(r),
         policies(r),
-        findings(r),
+        super::sections::findings(r),
         defaults(r),
     ];
     if !r.notices.is_empty() {
@@ -213,36 +225,8 @@ fn summary(r: &Report) -> Section {
         ]),
         None => Block::Para(vec![Inline::Plain("No call path retries across hops.")]),
     });
-    if !s.fix_first.is_empty() {
-        b.push(heading(None, plain("Fix first")));
-        let items = s
-            .fix_first
-            .iter()
-            .map(|f| {
-                vec![
-                    Inline::Severity(f.severity),
-                    Inline::Plain(" "),
-                    Inline::RuleRef {
-                        code: f.code,
-                        name: f.name,
-                    },
-                    Inline::Plain(" at "),
-                    Inline::Source(Some(f.source.clone())),
-                    Inline::Plain(": "),
-                    Inline::Message(f.message.clone()),
-                    Inline::Plain(". "),
-                    Inline::Muted(vec![
-                        Inline::Plain("Fix: "),
-                        Inline::Message(f.help.clone()),
-                    ]),
-                ]
-            })
-            .collect();
-        b.push(Block::List {
-            ordered: true,
-            items,
-        });
-    }
+    b.extend(super::sections::fix_first(r));
+    b.extend(super::sections::trust(r));
     b.push(heading(None, plain("Retry policies found, per system")));
     if s.policies_by_system.is_empty() {
         b.push(Block::Empty("None."));
@@ -504,66 +488,6 @@ fn policies(r: &Report) -> Section {
     }
 }
 
-fn findings(r: &Report) -> Section {
-    let mut b = Vec::new();
-    if r.findings.is_empty() {
-        b.push(Block::Empty("No findings."));
-    }
-    for g in &r.findings {
-        b.push(heading(
-            Some(format!("rule-{}", g.code)),
-            vec![
-                Inline::RuleDoc {
-                    code: g.code,
-                    name: g.name,
-                    help_uri: g.help_uri.clone(),
-                },
-                Inline::Plain(" "),
-                Inline::Muted(vec![Inline::Text(format!(
-                    "({})",
-                    severity_counts(&g.findings)
-                ))]),
-            ],
-        ));
-        b.push(Block::Para(vec![Inline::Message(g.summary.to_string())]));
-        let rows = g
-            .findings
-            .iter()
-            .map(|f| {
-                let mut finding = vec![Inline::Message(f.message.clone())];
-                if !f.related.is_empty() {
-                    finding.push(Inline::Related(
-                        f.related
-                            .iter()
-                            .map(|rel| (rel.source.clone(), rel.message.clone()))
-                            .collect(),
-                    ));
-                }
-                Row::Cells(vec![
-                    vec![Inline::Severity(f.severity)],
-                    vec![Inline::Source(Some(f.source.clone()))],
-                    finding,
-                    vec![Inline::Message(f.help.clone())],
-                ])
-            })
-            .collect();
-        b.push(Block::Table(Table {
-            columns: cols(&[
-                ("Severity", false),
-                ("Where", false),
-                ("Finding", false),
-                ("Fix", false),
-            ]),
-            rows,
-        }));
-    }
-    Section {
-        id: "findings",
-        title: "Findings by rule",
-        blocks: b,
-    }
-}
-
 fn defaults(r: &Report) -> Section {
     let mut b = Vec::new();
     if r.implicit_defaults.is_empty() && r.summary.files_not_read > 0 {
@@ -689,7 +613,7 @@ mod tests {
                         }
                     }
                     Block::Figures(f) => all.extend(f.iter().map(|f| f.what)),
-                    Block::CallGraph => {}
+                    Block::CallGraph | Block::Details { .. } => {}
                 }
             }
         }

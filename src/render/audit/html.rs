@@ -83,6 +83,9 @@ svg .node rect { fill: #f9fafb; }
 svg .node.entry rect { fill: #eef2ff; }
 svg .node.hot rect { fill: #fef2f2; }
 ol li { margin: 4px 0; }
+details { border-top: 1px solid var(--line); }
+details > summary { cursor: pointer; list-style-position: outside; margin-left: 18px; }
+details > summary h3 { display: inline; }
 ul.related { margin: 4px 0 0; padding-left: 18px; font-size: 0.85rem; color: var(--muted); }
 .arith { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.85rem; }
 footer { max-width: 1400px; margin: 40px auto 24px; padding: 0 24px; color: var(--muted); font-size: 0.85rem; }
@@ -120,12 +123,8 @@ fn inline(o: &mut String, i: &Inline) {
         Inline::RuleRef { code, name } => {
             let _ = write!(o, "<a href=\"#rule-{code}\">{code}</a> {name}");
         }
-        Inline::RuleDoc {
-            code,
-            name,
-            help_uri,
-        } => {
-            let _ = write!(o, "<a href=\"{}\">{code} {name}</a>", esc(help_uri));
+        Inline::RuleDoc { help_uri, .. } => {
+            let _ = write!(o, "(<a href=\"{}\">rule documentation</a>)", esc(help_uri));
         }
         Inline::Strong(v) => wrap(o, "<strong>", v, "</strong>"),
         Inline::Muted(v) => wrap(o, "<span class=\"muted\">", v, "</span>"),
@@ -245,6 +244,26 @@ fn block(o: &mut String, b: &Block, r: &Report) {
                 );
             }
             o.push_str("</div>\n");
+        }
+        Block::Details {
+            id,
+            title,
+            note,
+            open,
+            blocks,
+        } => {
+            let _ = write!(
+                o,
+                "<details id=\"{}\"{}><summary><h3>{} ",
+                esc(id),
+                if *open { " open" } else { "" },
+                esc(title)
+            );
+            wrap(o, "", note, "</h3></summary>\n");
+            for b in blocks {
+                block(o, b, r);
+            }
+            o.push_str("</details>\n");
         }
         Block::CallGraph => {
             o.push_str("<p>Each box is a service, each arrow a call, labelled with the attempts of every retry layer on it (multiplied) and the per-try timeout; hover for every layer. Entry points have a thick border.</p>\n");

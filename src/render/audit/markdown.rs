@@ -95,11 +95,13 @@ fn inline(o: &mut String, i: &Inline) {
         Inline::Severity(s) => {
             let _ = write!(o, "{s}");
         }
+        // The rule's part of this report, where GitHub puts the anchor of
+        // its heading (`### RL401 retry-amplification`).
         Inline::RuleRef { code, name } => {
-            let _ = write!(o, "[{code}](rules/{code}-{name}.md) {name}");
+            let _ = write!(o, "[{code}](#{}) {name}", anchor(&format!("{code} {name}")));
         }
-        Inline::RuleDoc { code, name, .. } => {
-            let _ = write!(o, "[{code} {name}](rules/{code}-{name}.md)");
+        Inline::RuleDoc { help_uri, .. } => {
+            let _ = write!(o, "([rule documentation]({help_uri}))");
         }
         Inline::Strong(v) => {
             o.push_str("**");
@@ -202,6 +204,18 @@ fn block(o: &mut String, b: &Block, r: &Report) {
             o.push('\n');
         }
         Block::CallGraph => graph(o, r),
+        Block::Details {
+            title, note, blocks, ..
+        } => {
+            let _ = write!(o, "### {}\n\n", md(title));
+            if !note.is_empty() {
+                inlines(o, note);
+                o.push_str("\n\n");
+            }
+            for b in blocks {
+                block(o, b, r);
+            }
+        }
     }
 }
 
