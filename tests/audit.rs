@@ -116,6 +116,21 @@ fn monorepo_report_markdown_and_json() {
     let r = report("testdata/monorepo");
     insta::assert_snapshot!("monorepo_markdown", markdown::render(&r));
     insta::assert_snapshot!("monorepo_json", r.to_json());
+    assert_links_resolve_on_github(&markdown::render(&r));
+}
+
+#[test]
+fn an_absolute_root_gives_paths_relative_to_the_repository() {
+    let abs = std::env::current_dir().unwrap().join("testdata/audit/shop");
+    let r = report_of(std::slice::from_ref(&abs));
+    let relative = report("testdata/audit/shop");
+    let home = std::env::current_dir().unwrap().display().to_string();
+    for page in [markdown::render(&r), html::render(&r), r.to_json()] {
+        assert!(!page.contains(&home), "an absolute path: {page}");
+    }
+    // The same report as over the relative root: paths from the repository root.
+    assert_eq!(r.to_json(), relative.to_json());
+    assert_eq!(r.roots, ["testdata/audit/shop"]);
 }
 
 #[test]
@@ -281,7 +296,14 @@ fn shop_report_content() {
     assert_eq!(codes, sorted);
     assert!(codes.contains(&"RL401") && codes.contains(&"RL403"));
     let md = markdown::render(&r);
-    assert!(md.contains("(rules/RL401-retry-amplification.md)"), "{md}");
+    // Rule links stay inside the report: GitHub renders report.md alone.
+    assert!(
+        md.contains("[RL401](#rl401-retry-amplification) retry-amplification"),
+        "{md}"
+    );
+    assert!(md.contains("\n### RL401 retry-amplification\n"), "{md}");
+    assert!(!md.contains("](rules/"), "{md}");
+    assert_links_resolve_on_github(&md);
     // Sections in the order the report promises.
     let order = [
         "## Summary",
@@ -294,6 +316,57 @@ fn shop_report_content() {
     let at: Vec<usize> = order.iter().map(|h| md.find(h).expect(h)).collect();
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
     assert!(md.contains("```mermaid\nflowchart LR\n"));
+}
+
+/// GitHub's anchor for a heading: lowercase; letters, digits, `-`, `_`
+/// kept, spaces as `-`, everything else dropped; repeats get `-1`, `-2`.
+fn github_anchors(md: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut in_fence = false;
+    for line in md.lines() {
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+        }
+        if in_fence || !line.starts_with('#') {
+            continue;
+        }
+        let text = line.trim_start_matches('#').trim();
+        let slug: String = text
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .collect();
+        let mut anchor = slug.clone();
+        let mut k = 0;
+        while seen.contains(&anchor) {
+            k += 1;
+            anchor = format!("{slug}-{k}");
+        }
+        seen.insert(anchor);
+    }
+    seen
+}
+
+/// Every in-page link of report.md lands on a heading's anchor; no link
+/// points at a file the output folder does not hold.
+fn assert_links_resolve_on_github(md: &str) {
+    let anchors = github_anchors(md);
+    let mut checked = 0;
+    for (i, _) in md.match_indices("](") {
+        let rest = &md[i + 2..];
+        let target = &rest[..rest.find(')').expect("closed link")];
+        if let Some(a) = target.strip_prefix('#') {
+            assert!(anchors.contains(a), "`#{a}` is no heading: {anchors:?}");
+            checked += 1;
+        } else {
+            assert!(target.starts_with("https://"), "link to `{target}`");
+        }
+    }
+    assert!(checked > 3, "{checked} in-page links");
 }
 
 #[test]
@@ -313,7 +386,7 @@ fn shop_report_html() {
     assert!(labels.contains(&"x4, 2s/try".to_string()), "{labels:?}");
     // Rule links use the rule's help URI.
     let hrefs: Vec<&str> = doc
-        .select(&sel("#findings h3 a"))
+        .select(&sel("#findings details a"))
         .filter_map(|a| a.value().attr("href"))
         .collect();
     assert!(
@@ -685,3 +758,4 @@ fn a_corpus_report_lists_every_policy_found() {
     let page = html::render(&r);
     parse_and_check(&page, &r);
 }
+

@@ -35,13 +35,16 @@ impl Builder<'_> {
         out
     }
 
-    /// Whether a finding points at a place that exists only by assumption.
+    /// Whether a finding over the graph points at a call or layer that
+    /// exists only by assumption. A finding on one policy (its attempts
+    /// overrun its own timeout) holds whoever runs the policy.
     pub(super) fn rests_on_assumption(
         &self,
         f: &Finding,
         assumed: &BTreeSet<(usize, usize, usize)>,
     ) -> bool {
-        std::iter::once((f.file, f.span))
+        matches!(f.rule.check, crate::rules::Check::Graph(_))
+            && std::iter::once((f.file, f.span))
             .chain(f.related.iter().map(|r| (r.file, r.span)))
             .any(|(file, s)| assumed.contains(&(file, s.start, s.end)))
     }
