@@ -523,11 +523,39 @@ fn sixty_services_are_laid_out_without_overlap() {
     let pos = node_positions(&doc);
     assert_eq!(pos.len(), 60);
     assert_no_overlap(&pos);
-    // The graph stays within a canvas of sensible size: wide layers wrap.
+    // The graph stays within a canvas of sensible size: 30 services in
+    // one layer make one column.
     let svg = doc.select(&sel("svg#call-graph")).next().unwrap();
     let h: i64 = svg.value().attr("height").unwrap().parse().unwrap();
     let w: i64 = svg.value().attr("width").unwrap().parse().unwrap();
-    assert!(h <= 16 * (NODE_H + 22), "height {h}");
+    assert!(h <= 34 * (NODE_H + 12), "height {h}");
+    // In the page as drawn: no label's box meets another's or a service's.
+    let rect = |g: scraper::ElementRef, dx: f64, dy: f64| {
+        let r = g.select(&sel("rect")).next().unwrap().value();
+        let f = |a: &str| r.attr(a).map_or(0.0, |v| v.parse::<f64>().unwrap());
+        let (x, y) = (f("x") + dx, f("y") + dy);
+        (x, y, x + f("width"), y + f("height"))
+    };
+    let meet = |a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)| {
+        a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+    };
+    let labels: Vec<_> = doc
+        .select(&sel("svg#call-graph g.edge-label"))
+        .map(|g| rect(g, 0.0, 0.0))
+        .collect();
+    assert!(labels.len() >= 30, "{} labels", labels.len());
+    let boxes: Vec<_> = pos
+        .iter()
+        .map(|&(x, y)| (x as f64, y as f64, (x + NODE_W) as f64, (y + NODE_H) as f64))
+        .collect();
+    for (i, a) in labels.iter().enumerate() {
+        for b in &labels[i + 1..] {
+            assert!(!meet(*a, *b), "labels {a:?} and {b:?} overlap");
+        }
+        for b in &boxes {
+            assert!(!meet(*a, *b), "label {a:?} covers the service at {b:?}");
+        }
+    }
     assert!(w <= 3000, "width {w}");
     for (x, y) in &pos {
         assert!(*x >= 0 && *y >= 0 && x + NODE_W <= w && y + NODE_H <= h);
@@ -758,4 +786,3 @@ fn a_corpus_report_lists_every_policy_found() {
     let page = html::render(&r);
     parse_and_check(&page, &r);
 }
-

@@ -5,8 +5,7 @@
 //! `&'static str` text of ours ([`Inline::Plain`]) is written as is.
 
 use super::{
-    LayerData, PathData, PolicyData, Report, SourceRef, attempts_word, layer_word,
-    timeouts_word,
+    LayerData, PathData, PolicyData, Report, SourceRef, attempts_word, layer_word, timeouts_word,
 };
 use crate::rules::Severity;
 

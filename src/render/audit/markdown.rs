@@ -205,7 +205,10 @@ fn block(o: &mut String, b: &Block, r: &Report) {
         }
         Block::CallGraph => graph(o, r),
         Block::Details {
-            title, note, blocks, ..
+            title,
+            note,
+            blocks,
+            ..
         } => {
             let _ = write!(o, "### {}\n\n", md(title));
             if !note.is_empty() {

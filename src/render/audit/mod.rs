@@ -476,12 +476,24 @@ impl Builder<'_> {
             Category::Settings => 6,
         };
         let mut order: Vec<&Finding> = findings.iter().collect();
-        // Stable: findings keep their file order within one rule.
+        // Worst first: within one rule, a finding on a path that multiplies
+        // more before one that multiplies less. Stable otherwise: findings
+        // keep their file order within one rule.
+        let weight = self.path_weights();
+        let weight_of = |f: &Finding| {
+            std::iter::once((f.file, f.span))
+                .chain(f.related.iter().map(|r| (r.file, r.span)))
+                .filter_map(|(file, s)| weight.get(&(file, s.start, s.end)))
+                .max()
+                .copied()
+                .unwrap_or(0)
+        };
         order.sort_by_key(|f| {
             (
                 std::cmp::Reverse(f.severity),
                 spread(f.rule.category),
                 f.rule.code,
+                std::cmp::Reverse(weight_of(f)),
             )
         });
         // Only what rests on written settings or stated defaults, one item

@@ -141,7 +141,10 @@ impl Paths {
         repo_dirs.dedup();
         Paths {
             cwd,
-            repos: repo_dirs.into_iter().map(|r| (r.clone(), prefix(&r))).collect(),
+            repos: repo_dirs
+                .into_iter()
+                .map(|r| (r.clone(), prefix(&r)))
+                .collect(),
             rewrites,
             roots: shown_roots,
         }
@@ -237,7 +240,10 @@ mod tests {
         // files relative to the working directory.
         let p = Paths::with_cwd(std::slice::from_ref(&abs), &t.path().join("org"));
         assert_eq!(p.text("in `shop/k8s/`"), "in `k8s/`");
-        assert_eq!(relative(Path::new("/a/b"), Path::new("/a/c/d")).unwrap(), "../c/d");
+        assert_eq!(
+            relative(Path::new("/a/b"), Path::new("/a/c/d")).unwrap(),
+            "../c/d"
+        );
     }
 
     #[test]

@@ -35,6 +35,27 @@ impl Builder<'_> {
         out
     }
 
+    /// For each call and layer on a worst path, the most attempts of the
+    /// worst paths through it: how bad a finding that points there is.
+    pub(super) fn path_weights(&self) -> BTreeMap<(usize, usize, usize), u64> {
+        let g = self.graph;
+        let key = |l: Loc| (l.file, l.span.start, l.span.end);
+        let mut out: BTreeMap<(usize, usize, usize), u64> = BTreeMap::new();
+        for p in g.worst_paths() {
+            for &e in &p.edges {
+                let edge = &g.edges[e];
+                for k in std::iter::once(edge.proof)
+                    .chain(edge.layers.iter().map(|l| l.loc))
+                    .map(key)
+                {
+                    let w = out.entry(k).or_default();
+                    *w = (*w).max(p.attempts);
+                }
+            }
+        }
+        out
+    }
+
     /// Whether a finding over the graph points at a call or layer that
     /// exists only by assumption. A finding on one policy (its attempts
     /// overrun its own timeout) holds whoever runs the policy.
@@ -45,8 +66,8 @@ impl Builder<'_> {
     ) -> bool {
         matches!(f.rule.check, crate::rules::Check::Graph(_))
             && std::iter::once((f.file, f.span))
-            .chain(f.related.iter().map(|r| (r.file, r.span)))
-            .any(|(file, s)| assumed.contains(&(file, s.start, s.end)))
+                .chain(f.related.iter().map(|r| (r.file, r.span)))
+                .any(|(file, s)| assumed.contains(&(file, s.start, s.end)))
     }
 
     pub(super) fn assumptions(&self, defaults: &[DefaultGroup]) -> Vec<Assumption> {
@@ -59,9 +80,9 @@ impl Builder<'_> {
         for e in &g.edges {
             let Some(m) = &e.mesh else { continue };
             let file = (m.how == MeshEvidence::Assumed).then_some(m.loc.file);
-            let entry = mesh
-                .entry((m.how, m.mesh.label(), file))
-                .or_insert((0, BTreeSet::new(), m.loc));
+            let entry =
+                mesh.entry((m.how, m.mesh.label(), file))
+                    .or_insert((0, BTreeSet::new(), m.loc));
             entry.0 += 1;
             entry.1.insert(e.from);
             if let Some(v) = &m.variant {
@@ -86,9 +107,9 @@ impl Builder<'_> {
                 MeshEvidence::Workload => format!(
                     "{who} go through {mesh_name} sidecars: their workloads ask for injection"
                 ),
-                MeshEvidence::Namespace => format!(
-                    "{who} go through {mesh_name} sidecars: their namespaces inject"
-                ),
+                MeshEvidence::Namespace => {
+                    format!("{who} go through {mesh_name} sidecars: their namespaces inject")
+                }
                 MeshEvidence::Configured => format!(
                     "{who} go through {mesh_name} sidecars: `mesh = \"{}\"` in the configuration",
                     mesh_name.to_lowercase()
