@@ -53,12 +53,17 @@ fn parse_and_check(page: &str, r: &Report) -> Html {
         let target = &a.value().attr("href").unwrap()[1..];
         assert!(ids.contains(target), "link to missing id `{target}`");
     }
-    // Self-contained: no script, no external resource of any kind.
-    for bad in [
-        "script", "link", "img", "iframe", "object", "embed", "image", "use",
-    ] {
+    // Self-contained: no external resource of any kind; one script, ours,
+    // allowed by its hash.
+    for bad in ["link", "img", "iframe", "object", "embed", "image", "use"] {
         assert_eq!(doc.select(&sel(bad)).count(), 0, "a <{bad}> element");
     }
+    let scripts: Vec<String> = doc
+        .select(&sel("script"))
+        .map(|s| s.text().collect())
+        .collect();
+    assert_eq!(scripts, [html::SCRIPT]);
+    assert!(page.contains(html::SCRIPT_HASH));
     assert_eq!(doc.select(&sel("[src]")).count(), 0);
     for style in doc.select(&sel("style")) {
         let css: String = style.text().collect();
@@ -474,9 +479,10 @@ fn values_from_scanned_files_are_escaped() {
     // The HTML parses into text, not elements, for every hostile value.
     let page = html::render(&r);
     let doc = parse_and_check(&page, &r);
-    for tag in ["script", "b", "i"] {
+    for tag in ["b", "i"] {
         assert_eq!(doc.select(&sel(tag)).count(), 0, "a <{tag}> element");
     }
+    assert_eq!(doc.select(&sel("script")).count(), 1, "only ours");
     let text: String = doc.root_element().text().collect();
     assert!(text.contains("<script>alert('x')</script>"), "{text}");
     assert!(text.contains("web|<b onmouseover=alert(1)>bold"), "{text}");

@@ -93,8 +93,8 @@ pub fn render(r: &Report) -> String {
         crate::render::count(r.graph.edges.len(), "call")
     );
     out.push_str(concat!(
-        r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#6b7280"/></marker>"##,
-        r##"<marker id="arrow-worst" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c81e1e"/></marker></defs>"##,
+        r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#6b7280"/></marker>"##,
+        r##"<marker id="arrow-worst" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c81e1e"/></marker></defs>"##,
         "\n"
     ));
     // Worst-path edges last so that they are drawn on top.
@@ -111,6 +111,33 @@ pub fn render(r: &Report) -> String {
         .into_iter()
         .filter_map(|(e, r)| r.map(|r| (e, r)))
         .collect();
+    // Which rules point at each call (its place or a layer's), for the
+    // page's filter by rule.
+    let mut rules_at: std::collections::BTreeMap<(&str, usize), Vec<&str>> =
+        std::collections::BTreeMap::new();
+    for g in &r.findings {
+        for f in &g.findings {
+            for s in std::iter::once(&f.source).chain(f.related.iter().map(|x| &x.source)) {
+                let v = rules_at.entry((s.file.as_str(), s.line)).or_default();
+                if !v.contains(&g.code) {
+                    v.push(g.code);
+                }
+            }
+        }
+    }
+    let edge_rules = |e: &super::EdgeData| {
+        let mut v: Vec<&str> = e
+            .source
+            .iter()
+            .chain(e.layers.iter().filter_map(|l| l.source.as_ref()))
+            .filter_map(|s| rules_at.get(&(s.file.as_str(), s.line)))
+            .flatten()
+            .copied()
+            .collect();
+        v.sort();
+        v.dedup();
+        v.join(" ")
+    };
     out.push_str("<g class=\"edges\">\n");
     let mut labels = String::new();
     for i in order {
@@ -148,9 +175,10 @@ pub fn render(r: &Report) -> String {
         let to = &r.graph.services[e.to].name;
         let _ = writeln!(
             out,
-            r#"<g class="{class}" id="edge-{i}" data-from="svc-{}" data-to="svc-{}"><title>{} -&gt; {}: {}</title><path d="{d}" fill="none" stroke="{stroke}" stroke-width="{width}"{dash} marker-end="url(#{marker})"/></g>"#,
+            r#"<g class="{class}" id="edge-{i}" data-from="svc-{}" data-to="svc-{}" data-rules="{}"><title>{} -&gt; {}: {}</title><path d="{d}" fill="none" stroke="{stroke}" stroke-width="{width}"{dash} marker-end="url(#{marker})"/></g>"#,
             e.from,
             e.to,
+            edge_rules(e),
             esc(from),
             esc(to),
             esc(&edge_full_label(e)),
