@@ -219,7 +219,7 @@ fn summary(r: &Report) -> Section {
             Inline::Plain(", sends up to "),
             Inline::Strong(vec![Inline::Text(w.attempts.to_string())]),
             Inline::Plain(" attempts to its last service for one call at its entry: "),
-            Inline::Arith(w.arithmetic.clone()),
+            Inline::Arith(short_arithmetic(r).unwrap_or_else(|| w.arithmetic.clone())),
             Inline::Plain("."),
         ]),
         None => Block::Para(vec![Inline::Plain("No call path retries across hops.")]),
@@ -279,6 +279,26 @@ fn summary(r: &Report) -> Section {
         title: "Summary",
         blocks: b,
     }
+}
+
+/// The worst path's multiplication without the layers' names (they are
+/// under Worst paths), where it has more than three hops:
+/// `3 x 3 x 3 x 3 = 81`.
+fn short_arithmetic(r: &Report) -> Option<String> {
+    let w = r.summary.worst_amplification.as_ref()?;
+    let p = r
+        .worst_paths
+        .iter()
+        .find(|p| p.attempts == w.attempts && p.services == w.services)?;
+    if p.hops.len() <= 3 {
+        return None;
+    }
+    let factors: Vec<String> = p.hops.iter().map(|h| h.attempts.to_string()).collect();
+    Some(format!(
+        "{} = {} (each hop under Worst paths)",
+        factors.join(" x "),
+        w.attempts
+    ))
 }
 
 fn heading(id: Option<String>, text: Vec<Inline>) -> Block {
