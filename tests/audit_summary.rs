@@ -120,6 +120,17 @@ fn a_generated_sixty_service_monorepo_is_laid_out_cleanly() {
         "{}",
         first.message
     );
+    // report.md draws only the worst paths' calls of a graph this large.
+    let md = markdown::render(&r);
+    let block = &md[md.find("```mermaid").unwrap()..];
+    let block = &block[..block[3..].find("```").unwrap()];
+    let arrows = block
+        .lines()
+        .filter(|l| l.contains("-->") || l.contains("-.->"))
+        .count();
+    let worst = r.graph.edges.iter().filter(|e| e.on_worst_path).count();
+    assert_eq!(arrows, worst, "{block}");
+    assert!(worst > 0 && worst < r.graph.edges.len());
     // No absolute path: the temporary folder is the repository.
     let json = r.to_json();
     assert!(!json.contains(&root), "{json}");

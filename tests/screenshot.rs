@@ -194,7 +194,7 @@ fn sixty_services_render_and_the_script_filters() {
         + dom.matches("hot lit").count()
         + dom.matches("entry lit").count();
     assert!(
-        lit >= 3 && lit < 30,
+        (3..30).contains(&lit),
         "{lit} services lit for core-07's paths"
     );
 }

@@ -249,15 +249,45 @@ pub fn render(r: &Report) -> String {
     o
 }
 
+/// Past this many services, report.md draws only the calls on worst
+/// paths: GitHub's Mermaid of a larger graph is a tangle (report.html
+/// draws it whole).
+const MERMAID_MAX_SERVICES: usize = 30;
+
 /// The call graph as a Mermaid flowchart.
 fn graph(o: &mut String, r: &Report) {
-    o.push_str("Each arrow is a call, labelled with the attempts of every retry layer on it and the per-try timeout; red arrows are on a worst path, dotted ones close a cycle. Entry points have a thick border.\n\n");
+    let whole = r.graph.services.len() <= MERMAID_MAX_SERVICES;
+    if whole {
+        o.push_str("Each arrow is a call, labelled with the attempts of every retry layer on it and the per-try timeout; red arrows are on a worst path, dotted ones close a cycle. Entry points have a thick border.\n\n");
+    } else {
+        let _ = write!(
+            o,
+            "Only the calls on worst paths ({} of {} calls, between {} services) are drawn here; `report.html` draws the whole graph. Each arrow is labelled with the attempts of every retry layer on it and the per-try timeout.\n\n",
+            r.graph.edges.iter().filter(|e| e.on_worst_path).count(),
+            r.graph.edges.len(),
+            r.graph.services.len()
+        );
+    }
+    let shown_edges: Vec<usize> = (0..r.graph.edges.len())
+        .filter(|&i| whole || r.graph.edges[i].on_worst_path)
+        .collect();
+    let shown: std::collections::BTreeSet<usize> = if whole {
+        (0..r.graph.services.len()).collect()
+    } else {
+        shown_edges
+            .iter()
+            .flat_map(|&i| [r.graph.edges[i].from, r.graph.edges[i].to])
+            .collect()
+    };
     o.push_str("```mermaid\nflowchart LR\n");
     for (i, s) in r.graph.services.iter().enumerate() {
-        let _ = writeln!(o, "  s{i}[\"{}\"]", mermaid_text(&s.name));
+        if shown.contains(&i) {
+            let _ = writeln!(o, "  s{i}[\"{}\"]", mermaid_text(&s.name));
+        }
     }
     let mut red = Vec::new();
-    for (i, e) in r.graph.edges.iter().enumerate() {
+    // Link numbers count the links written, as Mermaid's linkStyle does.
+    for (i, e) in shown_edges.iter().map(|&i| &r.graph.edges[i]).enumerate() {
         let arrow = if e.back_edge { "-.->" } else { "-->" };
         let _ = writeln!(
             o,
@@ -275,7 +305,7 @@ fn graph(o: &mut String, r: &Report) {
         .services
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.entry)
+        .filter(|(i, s)| s.entry && shown.contains(i))
         .map(|(i, _)| format!("s{i}"))
         .collect();
     if !entries.is_empty() {
