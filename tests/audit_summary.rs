@@ -28,6 +28,7 @@ fn fix_first_holds_back_what_rests_on_an_assumed_sidecar() {
         "{codes:?}"
     );
     assert!(r.summary.fix_first_held_back >= 2);
+    assert!(r.summary.fix_first_held_back_rules.contains_key("RL401"));
     let assumed = &r.summary.assumptions[0];
     assert!(
         assumed.what.contains("assumed") && assumed.what.contains("k8s/virtual-services.yaml"),

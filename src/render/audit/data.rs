@@ -81,6 +81,8 @@ pub struct Summary {
     /// (a mesh sidecar nobody declared), not on written settings or stated
     /// defaults.
     pub fix_first_held_back: usize,
+    /// The rules of the findings held back, each with how many.
+    pub fix_first_held_back_rules: BTreeMap<&'static str, usize>,
     /// What the numbers rest on: mesh membership and why, deployment
     /// variants, defaults nobody wrote.
     pub assumptions: Vec<Assumption>,

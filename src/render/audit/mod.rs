@@ -277,7 +277,8 @@ impl Builder<'_> {
                     .collect(),
                 worst_amplification: None,
                 fix_first,
-                fix_first_held_back,
+                fix_first_held_back: fix_first_held_back.values().sum(),
+                fix_first_held_back_rules: fix_first_held_back,
                 assumptions: self.assumptions(&implicit_defaults),
                 not_read: self.not_read(),
             },
@@ -464,7 +465,7 @@ impl Builder<'_> {
         }
     }
 
-    fn fix_first(&self, findings: &[Finding]) -> (Vec<FixItem>, usize) {
+    fn fix_first(&self, findings: &[Finding]) -> (Vec<FixItem>, BTreeMap<&'static str, usize>) {
         use crate::rules::Category;
         let spread = |c: Category| match c {
             Category::Paths => 0,
@@ -499,12 +500,12 @@ impl Builder<'_> {
         // Only what rests on written settings or stated defaults, one item
         // per cause.
         let assumed = self.assumed_places();
-        let mut held_back = 0;
+        let mut held_back: BTreeMap<&'static str, usize> = BTreeMap::new();
         let mut items: Vec<FixItem> = Vec::new();
         let mut causes: Vec<(&'static str, String)> = Vec::new();
         for f in order {
             if self.rests_on_assumption(f, &assumed) {
-                held_back += 1;
+                *held_back.entry(f.rule.code).or_default() += 1;
                 continue;
             }
             let key = (f.rule.code, cause(&f.message, &f.help));

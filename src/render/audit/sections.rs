@@ -250,9 +250,15 @@ pub fn fix_first(r: &Report) -> Vec<Block> {
         });
     }
     if s.fix_first_held_back > 0 {
+        let rules: Vec<String> = s
+            .fix_first_held_back_rules
+            .iter()
+            .map(|(code, n)| format!("{code} x{n}"))
+            .collect();
         b.push(Block::Para(vec![Inline::Muted(vec![Inline::Text(format!(
-            "{} held back: they rest on a mesh sidecar that is assumed, not declared (see below); they are listed under Findings by rule.",
+            "{} held back ({}): they rest on a mesh sidecar that is assumed, not declared (see below); they are listed under Findings by rule.",
             crate::render::count(s.fix_first_held_back, "finding"),
+            rules.join(", "),
         ))])]));
     }
     b
