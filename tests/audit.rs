@@ -53,12 +53,17 @@ fn parse_and_check(page: &str, r: &Report) -> Html {
         let target = &a.value().attr("href").unwrap()[1..];
         assert!(ids.contains(target), "link to missing id `{target}`");
     }
-    // Self-contained: no script, no external resource of any kind.
-    for bad in [
-        "script", "link", "img", "iframe", "object", "embed", "image", "use",
-    ] {
+    // Self-contained: no external resource of any kind; one script, ours,
+    // allowed by its hash.
+    for bad in ["link", "img", "iframe", "object", "embed", "image", "use"] {
         assert_eq!(doc.select(&sel(bad)).count(), 0, "a <{bad}> element");
     }
+    let scripts: Vec<String> = doc
+        .select(&sel("script"))
+        .map(|s| s.text().collect())
+        .collect();
+    assert_eq!(scripts, [html::SCRIPT]);
+    assert!(page.contains(html::SCRIPT_HASH));
     assert_eq!(doc.select(&sel("[src]")).count(), 0);
     for style in doc.select(&sel("style")) {
         let css: String = style.text().collect();
@@ -116,6 +121,21 @@ fn monorepo_report_markdown_and_json() {
     let r = report("testdata/monorepo");
     insta::assert_snapshot!("monorepo_markdown", markdown::render(&r));
     insta::assert_snapshot!("monorepo_json", r.to_json());
+    assert_links_resolve_on_github(&markdown::render(&r));
+}
+
+#[test]
+fn an_absolute_root_gives_paths_relative_to_the_repository() {
+    let abs = std::env::current_dir().unwrap().join("testdata/audit/shop");
+    let r = report_of(std::slice::from_ref(&abs));
+    let relative = report("testdata/audit/shop");
+    let home = std::env::current_dir().unwrap().display().to_string();
+    for page in [markdown::render(&r), html::render(&r), r.to_json()] {
+        assert!(!page.contains(&home), "an absolute path: {page}");
+    }
+    // The same report as over the relative root: paths from the repository root.
+    assert_eq!(r.to_json(), relative.to_json());
+    assert_eq!(r.roots, ["testdata/audit/shop"]);
 }
 
 #[test]
@@ -281,7 +301,14 @@ fn shop_report_content() {
     assert_eq!(codes, sorted);
     assert!(codes.contains(&"RL401") && codes.contains(&"RL403"));
     let md = markdown::render(&r);
-    assert!(md.contains("(rules/RL401-retry-amplification.md)"), "{md}");
+    // Rule links stay inside the report: GitHub renders report.md alone.
+    assert!(
+        md.contains("[RL401](#rl401-retry-amplification) retry-amplification"),
+        "{md}"
+    );
+    assert!(md.contains("\n### RL401 retry-amplification\n"), "{md}");
+    assert!(!md.contains("](rules/"), "{md}");
+    assert_links_resolve_on_github(&md);
     // Sections in the order the report promises.
     let order = [
         "## Summary",
@@ -294,6 +321,57 @@ fn shop_report_content() {
     let at: Vec<usize> = order.iter().map(|h| md.find(h).expect(h)).collect();
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
     assert!(md.contains("```mermaid\nflowchart LR\n"));
+}
+
+/// GitHub's anchor for a heading: lowercase; letters, digits, `-`, `_`
+/// kept, spaces as `-`, everything else dropped; repeats get `-1`, `-2`.
+fn github_anchors(md: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut in_fence = false;
+    for line in md.lines() {
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+        }
+        if in_fence || !line.starts_with('#') {
+            continue;
+        }
+        let text = line.trim_start_matches('#').trim();
+        let slug: String = text
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .collect();
+        let mut anchor = slug.clone();
+        let mut k = 0;
+        while seen.contains(&anchor) {
+            k += 1;
+            anchor = format!("{slug}-{k}");
+        }
+        seen.insert(anchor);
+    }
+    seen
+}
+
+/// Every in-page link of report.md lands on a heading's anchor; no link
+/// points at a file the output folder does not hold.
+fn assert_links_resolve_on_github(md: &str) {
+    let anchors = github_anchors(md);
+    let mut checked = 0;
+    for (i, _) in md.match_indices("](") {
+        let rest = &md[i + 2..];
+        let target = &rest[..rest.find(')').expect("closed link")];
+        if let Some(a) = target.strip_prefix('#') {
+            assert!(anchors.contains(a), "`#{a}` is no heading: {anchors:?}");
+            checked += 1;
+        } else {
+            assert!(target.starts_with("https://"), "link to `{target}`");
+        }
+    }
+    assert!(checked > 3, "{checked} in-page links");
 }
 
 #[test]
@@ -313,7 +391,7 @@ fn shop_report_html() {
     assert!(labels.contains(&"x4, 2s/try".to_string()), "{labels:?}");
     // Rule links use the rule's help URI.
     let hrefs: Vec<&str> = doc
-        .select(&sel("#findings h3 a"))
+        .select(&sel("#findings details a"))
         .filter_map(|a| a.value().attr("href"))
         .collect();
     assert!(
@@ -401,9 +479,10 @@ fn values_from_scanned_files_are_escaped() {
     // The HTML parses into text, not elements, for every hostile value.
     let page = html::render(&r);
     let doc = parse_and_check(&page, &r);
-    for tag in ["script", "b", "i"] {
+    for tag in ["b", "i"] {
         assert_eq!(doc.select(&sel(tag)).count(), 0, "a <{tag}> element");
     }
+    assert_eq!(doc.select(&sel("script")).count(), 1, "only ours");
     let text: String = doc.root_element().text().collect();
     assert!(text.contains("<script>alert('x')</script>"), "{text}");
     assert!(text.contains("web|<b onmouseover=alert(1)>bold"), "{text}");
@@ -450,11 +529,39 @@ fn sixty_services_are_laid_out_without_overlap() {
     let pos = node_positions(&doc);
     assert_eq!(pos.len(), 60);
     assert_no_overlap(&pos);
-    // The graph stays within a canvas of sensible size: wide layers wrap.
+    // The graph stays within a canvas of sensible size: 30 services in
+    // one layer make one column.
     let svg = doc.select(&sel("svg#call-graph")).next().unwrap();
     let h: i64 = svg.value().attr("height").unwrap().parse().unwrap();
     let w: i64 = svg.value().attr("width").unwrap().parse().unwrap();
-    assert!(h <= 16 * (NODE_H + 22), "height {h}");
+    assert!(h <= 34 * (NODE_H + 12), "height {h}");
+    // In the page as drawn: no label's box meets another's or a service's.
+    let rect = |g: scraper::ElementRef, dx: f64, dy: f64| {
+        let r = g.select(&sel("rect")).next().unwrap().value();
+        let f = |a: &str| r.attr(a).map_or(0.0, |v| v.parse::<f64>().unwrap());
+        let (x, y) = (f("x") + dx, f("y") + dy);
+        (x, y, x + f("width"), y + f("height"))
+    };
+    let meet = |a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)| {
+        a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+    };
+    let labels: Vec<_> = doc
+        .select(&sel("svg#call-graph g.edge-label"))
+        .map(|g| rect(g, 0.0, 0.0))
+        .collect();
+    assert!(labels.len() >= 30, "{} labels", labels.len());
+    let boxes: Vec<_> = pos
+        .iter()
+        .map(|&(x, y)| (x as f64, y as f64, (x + NODE_W) as f64, (y + NODE_H) as f64))
+        .collect();
+    for (i, a) in labels.iter().enumerate() {
+        for b in &labels[i + 1..] {
+            assert!(!meet(*a, *b), "labels {a:?} and {b:?} overlap");
+        }
+        for b in &boxes {
+            assert!(!meet(*a, *b), "label {a:?} covers the service at {b:?}");
+        }
+    }
     assert!(w <= 3000, "width {w}");
     for (x, y) in &pos {
         assert!(*x >= 0 && *y >= 0 && x + NODE_W <= w && y + NODE_H <= h);
@@ -516,15 +623,16 @@ fn a_corpus_report_lists_every_policy_found() {
     let corpus = common::shared_dir().join("corpus");
     let settings = Settings::default();
     let scan = retrylint::scan(std::slice::from_ref(&corpus), &settings).expect("scan");
-    let r = report_of(&[corpus]);
-    // Every policy of every file, once, at its place.
+    let r = report_of(std::slice::from_ref(&corpus));
+    // Every policy of every file, once, at its place; the corpus holds no
+    // `.git`, so paths are shown from the corpus folder.
+    let shown = retrylint::render::audit::paths::Paths::new(&[corpus.display().to_string()]);
     let mut expected: Vec<(String, usize)> = Vec::new();
     for f in &scan.files {
         for p in &f.facts.policies {
-            expected.push((
-                f.source.display_path(),
-                f.source.line_col(p.span.start).line,
-            ));
+            let file = shown.file(&f.source.display_path());
+            assert!(!file.starts_with('/') && !file.contains(".."), "{file}");
+            expected.push((file, f.source.line_col(p.span.start).line));
         }
     }
     // A use of a configured instance is listed with the instance.

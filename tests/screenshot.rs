@@ -16,7 +16,13 @@ const HEIGHT: u32 = 2100;
 const DOC: &str = "docs/audit-report.png";
 
 fn main() -> ExitCode {
-    let trials = vec![trial!(&[Need::Chromium], the_audit_screenshot_renders)];
+    let trials = vec![
+        trial!(&[Need::Chromium], the_audit_screenshot_renders),
+        trial!(
+            &[Need::Chromium],
+            sixty_services_render_and_the_script_filters
+        ),
+    ];
     common::needs::run(include_str!("screenshot.rs"), trials)
 }
 
@@ -61,4 +67,134 @@ fn the_audit_screenshot_renders() {
         std::fs::write(root.join(DOC), &bytes).unwrap();
         eprintln!("wrote {DOC}");
     }
+}
+
+const GRAPH_DOC: &str = "docs/audit-graph-60.png";
+
+fn chromium() -> String {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| Command::new(b).arg("--version").output().is_ok())
+        .expect("a chromium")
+        .to_string()
+}
+
+/// The DOM after the page's script ran, as Chromium sees it.
+fn dump_dom(page: &std::path::Path) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The generated 60-service monorepo (scripts/gen-monorepo.sh), audited
+/// and rendered: a picture in the test's output (and docs/ with
+/// UPDATE_SCREENSHOT), the page's script running under its
+/// Content-Security-Policy, and its filter lighting one service's paths.
+fn sixty_services_render_and_the_script_filters() {
+    let root = common::root();
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("monorepo");
+    let gen_ok = Command::new("bash")
+        .arg(root.join("scripts/gen-monorepo.sh"))
+        .arg(&repo)
+        .status()
+        .unwrap();
+    assert!(gen_ok.success());
+    let out = dir.path().join("audit");
+    let status = Command::new(assert_cmd::cargo::cargo_bin("retrylint"))
+        .current_dir(&root)
+        .args(["audit", "-q", "--no-cache"])
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let page = out.join("report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    // The graph alone, scaled to the window, for the picture.
+    let start = html.find("<svg").unwrap();
+    let end = html.find("</svg>").unwrap() + "</svg>".len();
+    let svg = html[start..end].replacen(
+        "style=\"",
+        "style=\"width: 100% !important; max-width: none !important; min-width: 0 !important; ",
+        1,
+    );
+    let graph_page = dir.path().join("graph.html");
+    std::fs::write(
+        &graph_page,
+        format!("<!DOCTYPE html><html><body style=\"margin:0\">{svg}</body></html>"),
+    )
+    .unwrap();
+    let png = dir.path().join("audit-graph-60.png");
+    let run = Command::new("bash")
+        .arg(root.join("scripts/screenshot-report.sh"))
+        .arg(&graph_page)
+        .arg(&png)
+        .arg("1600,1250")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(png_size(&bytes), (1600, 1250));
+    assert!(
+        bytes.len() > 50_000,
+        "{} bytes: a blank picture?",
+        bytes.len()
+    );
+    let keep = std::env::temp_dir().join("retrylint-audit-graph-60.png");
+    std::fs::write(&keep, &bytes).unwrap();
+    eprintln!("wrote {}", keep.display());
+    if std::env::var_os("UPDATE_SCREENSHOT").is_some() {
+        std::fs::write(root.join(GRAPH_DOC), &bytes).unwrap();
+        eprintln!("wrote {GRAPH_DOC}");
+    }
+    // The script runs under the page's policy: it adds its tools.
+    let dom = dump_dom(&page);
+    assert!(
+        dom.contains("<div class=\"graph-tools\">"),
+        "the script did not run"
+    );
+    // Its filter: the same page, with a line that types a name in it (the
+    // policy is left out, as it would refuse the added line).
+    let csp_start = html
+        .find("<meta http-equiv=\"Content-Security-Policy\"")
+        .unwrap();
+    let csp_end = csp_start + html[csp_start..].find('>').unwrap() + 1;
+    let typed = format!("{}{}", &html[..csp_start], &html[csp_end..])
+        .replace(
+            "</body>",
+            "<script>var i = document.querySelector('.graph-tools input'); i.value = 'core-07'; i.dispatchEvent(new Event('input'));</script></body>",
+        );
+    let typed_page = dir.path().join("typed.html");
+    std::fs::write(&typed_page, typed).unwrap();
+    let dom = dump_dom(&typed_page);
+    assert!(dom.contains("class=\"call-graph focus\""), "no focus");
+    let lit = dom.matches("node lit").count()
+        + dom.matches("hot lit").count()
+        + dom.matches("entry lit").count();
+    assert!(
+        (3..30).contains(&lit),
+        "{lit} services lit for core-07's paths"
+    );
 }

@@ -81,6 +81,33 @@ pub struct Summary {
     /// damage spreads furthest (paths, then timeouts, conditions,
     /// idempotency, backoff, budgets, settings).
     pub fix_first: Vec<FixItem>,
+    /// Findings left out of `fix_first` because they rest on an assumption
+    /// (a mesh sidecar nobody declared), not on written settings or stated
+    /// defaults.
+    pub fix_first_held_back: usize,
+    /// The rules of the findings held back, each with how many.
+    pub fix_first_held_back_rules: BTreeMap<&'static str, usize>,
+    /// What the numbers rest on: mesh membership and why, deployment
+    /// variants, defaults nobody wrote.
+    pub assumptions: Vec<Assumption>,
+    /// What the scan did not read.
+    pub not_read: Vec<NotRead>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Assumption {
+    pub what: String,
+    /// How many calls (or policies) rest on it.
+    pub calls: usize,
+    /// The file that implies it, where one does.
+    pub source: Option<SourceRef>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct NotRead {
+    pub what: String,
+    /// A few of the places, as shown.
+    pub examples: Vec<String>,
 }
 
 /// How many findings the summary proposes to fix first.
@@ -94,6 +121,9 @@ pub struct FixItem {
     pub message: String,
     pub help: String,
     pub source: SourceRef,
+    /// Findings of the same cause (rule, message but for the quoted values,
+    /// and fix) this item stands for, itself included.
+    pub count: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -298,4 +328,27 @@ pub struct NoticeData {
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+/// What findings of one rule share when they have one cause: the message
+/// with its quoted values left out, and the fix. Two routes of one
+/// VirtualService that both retry on `5xx` are one cause; two paths that
+/// multiply differently are two (their arithmetic is not quoted).
+pub fn cause(message: &str, help: &str) -> String {
+    let mut out = String::with_capacity(message.len() + help.len() + 1);
+    for (i, part) in message.split('`').enumerate() {
+        out.push_str(if i % 2 == 1 { "`…`" } else { part });
+    }
+    out.push('\n');
+    out.push_str(help);
+    out
+}
+
+/// The quoted values of a message, in order.
+pub fn quoted(message: &str) -> Vec<&str> {
+    let parts: Vec<&str> = message.split('`').collect();
+    if parts.len().is_multiple_of(2) {
+        return Vec::new();
+    }
+    parts.into_iter().skip(1).step_by(2).collect()
 }

@@ -5,8 +5,7 @@
 //! `&'static str` text of ours ([`Inline::Plain`]) is written as is.
 
 use super::{
-    LayerData, PathData, PolicyData, Report, SourceRef, attempts_word, layer_word, severity_counts,
-    timeouts_word,
+    LayerData, PathData, PolicyData, Report, SourceRef, attempts_word, layer_word, timeouts_word,
 };
 use crate::rules::Severity;
 
@@ -109,6 +108,18 @@ pub enum Block {
     /// simulation (issue 24): worst path `i`'s outage chart
     /// (`super::simulation`).
     Simulation(usize),
+    /// A part that HTML folds (`<details>`) and Markdown writes as a
+    /// heading whose anchor GitHub derives from `title` (letters, digits,
+    /// `-` and spaces only).
+    Details {
+        /// The part's anchor in the page.
+        id: String,
+        title: String,
+        /// Shown after the title (counts).
+        note: Vec<Inline>,
+        open: bool,
+        blocks: Vec<Block>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -165,7 +176,7 @@ pub fn sections(r: &Report) -> Vec<Section> {
         graph(r),
         worst_paths(r),
         policies(r),
-        findings(r),
+        super::sections::findings(r),
         defaults(r),
     ];
     if !r.notices.is_empty() {
@@ -211,41 +222,13 @@ fn summary(r: &Report) -> Section {
             Inline::Plain(", sends up to "),
             Inline::Strong(vec![Inline::Text(w.attempts.to_string())]),
             Inline::Plain(" attempts to its last service for one call at its entry: "),
-            Inline::Arith(w.arithmetic.clone()),
+            Inline::Arith(short_arithmetic(r).unwrap_or_else(|| w.arithmetic.clone())),
             Inline::Plain("."),
         ]),
         None => Block::Para(vec![Inline::Plain("No call path retries across hops.")]),
     });
-    if !s.fix_first.is_empty() {
-        b.push(heading(None, plain("Fix first")));
-        let items = s
-            .fix_first
-            .iter()
-            .map(|f| {
-                vec![
-                    Inline::Severity(f.severity),
-                    Inline::Plain(" "),
-                    Inline::RuleRef {
-                        code: f.code,
-                        name: f.name,
-                    },
-                    Inline::Plain(" at "),
-                    Inline::Source(Some(f.source.clone())),
-                    Inline::Plain(": "),
-                    Inline::Message(f.message.clone()),
-                    Inline::Plain(". "),
-                    Inline::Muted(vec![
-                        Inline::Plain("Fix: "),
-                        Inline::Message(f.help.clone()),
-                    ]),
-                ]
-            })
-            .collect();
-        b.push(Block::List {
-            ordered: true,
-            items,
-        });
-    }
+    b.extend(super::sections::fix_first(r));
+    b.extend(super::sections::trust(r));
     b.push(heading(None, plain("Retry policies found, per system")));
     if s.policies_by_system.is_empty() {
         b.push(Block::Empty("None."));
@@ -299,6 +282,26 @@ fn summary(r: &Report) -> Section {
         title: "Summary",
         blocks: b,
     }
+}
+
+/// The worst path's multiplication without the layers' names (they are
+/// under Worst paths), where it has more than three hops:
+/// `3 x 3 x 3 x 3 = 81`.
+fn short_arithmetic(r: &Report) -> Option<String> {
+    let w = r.summary.worst_amplification.as_ref()?;
+    let p = r
+        .worst_paths
+        .iter()
+        .find(|p| p.attempts == w.attempts && p.services == w.services)?;
+    if p.hops.len() <= 3 {
+        return None;
+    }
+    let factors: Vec<String> = p.hops.iter().map(|h| h.attempts.to_string()).collect();
+    Some(format!(
+        "{} = {} (each hop under Worst paths)",
+        factors.join(" x "),
+        w.attempts
+    ))
 }
 
 fn heading(id: Option<String>, text: Vec<Inline>) -> Block {
@@ -509,66 +512,6 @@ fn policies(r: &Report) -> Section {
     }
 }
 
-fn findings(r: &Report) -> Section {
-    let mut b = Vec::new();
-    if r.findings.is_empty() {
-        b.push(Block::Empty("No findings."));
-    }
-    for g in &r.findings {
-        b.push(heading(
-            Some(format!("rule-{}", g.code)),
-            vec![
-                Inline::RuleDoc {
-                    code: g.code,
-                    name: g.name,
-                    help_uri: g.help_uri.clone(),
-                },
-                Inline::Plain(" "),
-                Inline::Muted(vec![Inline::Text(format!(
-                    "({})",
-                    severity_counts(&g.findings)
-                ))]),
-            ],
-        ));
-        b.push(Block::Para(vec![Inline::Message(g.summary.to_string())]));
-        let rows = g
-            .findings
-            .iter()
-            .map(|f| {
-                let mut finding = vec![Inline::Message(f.message.clone())];
-                if !f.related.is_empty() {
-                    finding.push(Inline::Related(
-                        f.related
-                            .iter()
-                            .map(|rel| (rel.source.clone(), rel.message.clone()))
-                            .collect(),
-                    ));
-                }
-                Row::Cells(vec![
-                    vec![Inline::Severity(f.severity)],
-                    vec![Inline::Source(Some(f.source.clone()))],
-                    finding,
-                    vec![Inline::Message(f.help.clone())],
-                ])
-            })
-            .collect();
-        b.push(Block::Table(Table {
-            columns: cols(&[
-                ("Severity", false),
-                ("Where", false),
-                ("Finding", false),
-                ("Fix", false),
-            ]),
-            rows,
-        }));
-    }
-    Section {
-        id: "findings",
-        title: "Findings by rule",
-        blocks: b,
-    }
-}
-
 fn defaults(r: &Report) -> Section {
     let mut b = Vec::new();
     if r.implicit_defaults.is_empty() && r.summary.files_not_read > 0 {
@@ -694,7 +637,7 @@ mod tests {
                         }
                     }
                     Block::Figures(f) => all.extend(f.iter().map(|f| f.what)),
-                    Block::CallGraph | Block::Simulation(_) => {}
+                    Block::CallGraph | Block::Simulation(_) | Block::Details { .. } => {}
                 }
             }
         }

@@ -1,7 +1,9 @@
-//! report.html: one self-contained page. Inline CSS and SVG only: no
-//! script, no font, no image or style sheet from elsewhere, and a
-//! Content-Security-Policy that forbids them, so the page shows the same
-//! offline, in a CI artifact viewer, or attached to a ticket. Every string
+//! report.html: one self-contained page. Inline CSS and SVG, and one
+//! inline script of ours ([`SCRIPT`]: pan/zoom, hover, filter for the
+//! graph) allowed by its hash; no font, no image, script or style sheet
+//! from elsewhere, and a Content-Security-Policy that forbids them, so the
+//! page shows the same offline, in a CI artifact viewer, or attached to a
+//! ticket; with scripts off the graph is a static picture. Every string
 //! from a scanned file goes through [`esc`].
 
 use super::doc::{self, Block, Inline, Row, Table};
@@ -46,6 +48,11 @@ pub fn message(s: &str) -> String {
     out
 }
 
+/// The page's one script, and its hash for the Content-Security-Policy
+/// (a test recomputes it with `openssl`).
+pub const SCRIPT: &str = include_str!("page.js");
+pub const SCRIPT_HASH: &str = "sha256-nMLh2msTZBwVB2xT52WT99TJgBlionMX/quQM2Cqh4Q=";
+
 const STYLE: &str = r#"
 :root { --fg:#111827; --muted:#4b5563; --line:#e5e7eb; --bg:#ffffff; --soft:#f3f4f6; --red:#c81e1e; --amber:#b45309; --blue:#1d4ed8; }
 * { box-sizing: border-box; }
@@ -83,6 +90,13 @@ svg .node rect { fill: #f9fafb; }
 svg .node.entry rect { fill: #eef2ff; }
 svg .node.hot rect { fill: #fef2f2; }
 ol li { margin: 4px 0; }
+.graph-tools { display: flex; gap: 10px; align-items: center; margin: 6px 0; font-size: 0.85rem; color: var(--muted); }
+.graph-tools input { width: 340px; padding: 4px 8px; font: inherit; }
+svg.call-graph { touch-action: none; }
+svg.focus g.edge:not(.lit), svg.focus g.node:not(.lit), svg.focus g.edge-label:not(.lit) { opacity: 0.12; }
+details { border-top: 1px solid var(--line); }
+details > summary { cursor: pointer; list-style-position: outside; margin-left: 18px; }
+details > summary h3 { display: inline; }
 ul.related { margin: 4px 0 0; padding-left: 18px; font-size: 0.85rem; color: var(--muted); }
 .arith { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.85rem; }
 footer { max-width: 1400px; margin: 40px auto 24px; padding: 0 24px; color: var(--muted); font-size: 0.85rem; }
@@ -120,12 +134,8 @@ fn inline(o: &mut String, i: &Inline) {
         Inline::RuleRef { code, name } => {
             let _ = write!(o, "<a href=\"#rule-{code}\">{code}</a> {name}");
         }
-        Inline::RuleDoc {
-            code,
-            name,
-            help_uri,
-        } => {
-            let _ = write!(o, "<a href=\"{}\">{code} {name}</a>", esc(help_uri));
+        Inline::RuleDoc { help_uri, .. } => {
+            let _ = write!(o, "(<a href=\"{}\">rule documentation</a>)", esc(help_uri));
         }
         Inline::Strong(v) => wrap(o, "<strong>", v, "</strong>"),
         Inline::Muted(v) => wrap(o, "<span class=\"muted\">", v, "</span>"),
@@ -248,6 +258,26 @@ fn block(o: &mut String, b: &Block, r: &Report) {
         }
         // simulation (issue 24)
         Block::Simulation(i) => o.push_str(&super::simulation::html(r, *i)),
+        Block::Details {
+            id,
+            title,
+            note,
+            open,
+            blocks,
+        } => {
+            let _ = write!(
+                o,
+                "<details id=\"{}\"{}><summary><h3>{} ",
+                esc(id),
+                if *open { " open" } else { "" },
+                esc(title)
+            );
+            wrap(o, "", note, "</h3></summary>\n");
+            for b in blocks {
+                block(o, b, r);
+            }
+            o.push_str("</details>\n");
+        }
         Block::CallGraph => {
             o.push_str("<p>Each box is a service, each arrow a call, labelled with the attempts of every retry layer on it (multiplied) and the per-try timeout; hover for every layer. Entry points have a thick border.</p>\n");
             o.push_str("<div class=\"legend\"><span class=\"worst\">on a worst path</span><span>retries</span><span class=\"plain\">no retries</span><span class=\"back\">closes a cycle / calls back</span></div>\n");
@@ -262,7 +292,10 @@ pub fn render(r: &Report) -> String {
     let sections = doc::sections(r);
     let mut o = String::new();
     o.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    o.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n");
+    let _ = writeln!(
+        o,
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src '{SCRIPT_HASH}'\">"
+    );
     o.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     o.push_str("<title>retrylint audit</title>\n<style>");
     o.push_str(STYLE);
@@ -282,7 +315,7 @@ pub fn render(r: &Report) -> String {
     }
     let _ = writeln!(
         o,
-        "</main>\n<footer>Written by {} {}; the same data is in report.json (docs/audit-report.md describes it).</footer>\n</body>\n</html>",
+        "</main>\n<footer>Written by {} {}; the same data is in report.json (docs/audit-report.md describes it).</footer>\n<script>{SCRIPT}</script>\n</body>\n</html>",
         r.tool.name, r.tool.version
     );
     o
@@ -291,6 +324,21 @@ pub fn render(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_script_hash_is_the_scripts() {
+        let out = std::process::Command::new("sh")
+            .args([
+                "-c",
+                "openssl dgst -sha256 -binary src/render/audit/page.js | base64",
+            ])
+            .output()
+            .expect("openssl");
+        assert!(out.status.success());
+        let hash = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(format!("sha256-{}", hash.trim()), SCRIPT_HASH);
+        assert!(!SCRIPT.contains("</"), "the script would end its element");
+    }
 
     #[test]
     fn esc_covers_text_and_attributes() {

@@ -95,11 +95,13 @@ fn inline(o: &mut String, i: &Inline) {
         Inline::Severity(s) => {
             let _ = write!(o, "{s}");
         }
+        // The rule's part of this report, where GitHub puts the anchor of
+        // its heading (`### RL401 retry-amplification`).
         Inline::RuleRef { code, name } => {
-            let _ = write!(o, "[{code}](rules/{code}-{name}.md) {name}");
+            let _ = write!(o, "[{code}](#{}) {name}", anchor(&format!("{code} {name}")));
         }
-        Inline::RuleDoc { code, name, .. } => {
-            let _ = write!(o, "[{code} {name}](rules/{code}-{name}.md)");
+        Inline::RuleDoc { help_uri, .. } => {
+            let _ = write!(o, "([rule documentation]({help_uri}))");
         }
         Inline::Strong(v) => {
             o.push_str("**");
@@ -204,6 +206,21 @@ fn block(o: &mut String, b: &Block, r: &Report) {
         Block::CallGraph => graph(o, r),
         // simulation (issue 24)
         Block::Simulation(i) => o.push_str(&super::simulation::markdown(r, *i)),
+        Block::Details {
+            title,
+            note,
+            blocks,
+            ..
+        } => {
+            let _ = write!(o, "### {}\n\n", md(title));
+            if !note.is_empty() {
+                inlines(o, note);
+                o.push_str("\n\n");
+            }
+            for b in blocks {
+                block(o, b, r);
+            }
+        }
     }
 }
 
@@ -234,15 +251,45 @@ pub fn render(r: &Report) -> String {
     o
 }
 
+/// Past this many services, report.md draws only the calls on worst
+/// paths: GitHub's Mermaid of a larger graph is a tangle (report.html
+/// draws it whole).
+const MERMAID_MAX_SERVICES: usize = 30;
+
 /// The call graph as a Mermaid flowchart.
 fn graph(o: &mut String, r: &Report) {
-    o.push_str("Each arrow is a call, labelled with the attempts of every retry layer on it and the per-try timeout; red arrows are on a worst path, dotted ones close a cycle. Entry points have a thick border.\n\n");
+    let whole = r.graph.services.len() <= MERMAID_MAX_SERVICES;
+    if whole {
+        o.push_str("Each arrow is a call, labelled with the attempts of every retry layer on it and the per-try timeout; red arrows are on a worst path, dotted ones close a cycle. Entry points have a thick border.\n\n");
+    } else {
+        let _ = write!(
+            o,
+            "Only the calls on worst paths ({} of {} calls, between {} services) are drawn here; `report.html` draws the whole graph. Each arrow is labelled with the attempts of every retry layer on it and the per-try timeout.\n\n",
+            r.graph.edges.iter().filter(|e| e.on_worst_path).count(),
+            r.graph.edges.len(),
+            r.graph.services.len()
+        );
+    }
+    let shown_edges: Vec<usize> = (0..r.graph.edges.len())
+        .filter(|&i| whole || r.graph.edges[i].on_worst_path)
+        .collect();
+    let shown: std::collections::BTreeSet<usize> = if whole {
+        (0..r.graph.services.len()).collect()
+    } else {
+        shown_edges
+            .iter()
+            .flat_map(|&i| [r.graph.edges[i].from, r.graph.edges[i].to])
+            .collect()
+    };
     o.push_str("```mermaid\nflowchart LR\n");
     for (i, s) in r.graph.services.iter().enumerate() {
-        let _ = writeln!(o, "  s{i}[\"{}\"]", mermaid_text(&s.name));
+        if shown.contains(&i) {
+            let _ = writeln!(o, "  s{i}[\"{}\"]", mermaid_text(&s.name));
+        }
     }
     let mut red = Vec::new();
-    for (i, e) in r.graph.edges.iter().enumerate() {
+    // Link numbers count the links written, as Mermaid's linkStyle does.
+    for (i, e) in shown_edges.iter().map(|&i| &r.graph.edges[i]).enumerate() {
         let arrow = if e.back_edge { "-.->" } else { "-->" };
         let _ = writeln!(
             o,
@@ -260,7 +307,7 @@ fn graph(o: &mut String, r: &Report) {
         .services
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.entry)
+        .filter(|(i, s)| s.entry && shown.contains(i))
         .map(|(i, _)| format!("s{i}"))
         .collect();
     if !entries.is_empty() {

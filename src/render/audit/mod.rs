@@ -12,9 +12,11 @@ pub mod doc;
 pub mod html;
 pub mod layout;
 pub mod markdown;
+pub mod paths;
 pub mod progress;
 // simulation (issue 24): the outage chart of each worst path.
 pub mod simulation;
+pub mod sections;
 pub mod svg;
 
 use crate::Scan;
@@ -31,6 +33,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 mod data;
+mod trust;
 mod words;
 
 pub use data::*;
@@ -61,8 +64,9 @@ impl Report {
             scan,
             graph,
             policy_edges,
+            paths: paths::Paths::new(roots),
         }
-        .report(roots, findings)
+        .report(findings)
     }
 
     pub fn to_json(&self) -> String {
@@ -93,9 +97,15 @@ struct Builder<'a> {
     scan: &'a Scan,
     graph: &'a Graph,
     policy_edges: HashMap<(usize, usize), Vec<usize>>,
+    paths: paths::Paths,
 }
 
 impl Builder<'_> {
+    /// Text from a rule or extractor, its paths shown as the report shows them.
+    fn text(&self, s: &str) -> String {
+        self.paths.text(s)
+    }
+
     fn source(&self, l: Loc) -> Option<SourceRef> {
         if l.file >= self.scan.files.len() {
             return None;
@@ -103,7 +113,7 @@ impl Builder<'_> {
         let f = self.scan.file(l.file);
         let lc = f.line_col(l.span.start);
         Some(SourceRef {
-            file: f.display_path(),
+            file: self.paths.file(&f.display_path()),
             line: lc.line,
             column: lc.column,
         })
@@ -126,13 +136,13 @@ impl Builder<'_> {
             per_try_timeout_ms: l.per_try.map(|d| d.as_millis() as u64),
             overall_timeout_ms: l.overall.map(|d| d.as_millis() as u64),
             implicit: l.implicit,
-            label: l.label.clone(),
-            setting: l.setting.clone(),
+            label: self.text(&l.label),
+            setting: self.text(&l.setting),
             source: self.source(l.loc),
         }
     }
 
-    fn report(&self, roots: &[String], findings: &[Finding]) -> Report {
+    fn report(&self, findings: &[Finding]) -> Report {
         let g = self.graph;
         let paths = g.worst_paths();
         let worst_edges: BTreeSet<usize> = paths
@@ -168,7 +178,7 @@ impl Builder<'_> {
                 .map(|(i, e)| EdgeData {
                     from: e.from,
                     to: e.to,
-                    via: e.via.clone(),
+                    via: self.text(&e.via),
                     source: self.source(e.proof),
                     attempts: e.factor(),
                     back_edge: g.is_back_edge(i),
@@ -185,7 +195,7 @@ impl Builder<'_> {
                 .notes
                 .iter()
                 .map(|n| NoteData {
-                    message: n.message.clone(),
+                    message: self.text(&n.message),
                     source: self.source(n.loc),
                 })
                 .collect(),
@@ -210,7 +220,7 @@ impl Builder<'_> {
                             edge: e,
                             from: g.service_name(edge.from).to_string(),
                             to: g.service_name(edge.to).to_string(),
-                            via: edge.via.clone(),
+                            via: self.text(&edge.via),
                             attempts: edge.factor(),
                             source: self.source(edge.proof),
                             layers: edge.layers.iter().map(|l| self.layer(l)).collect(),
@@ -222,6 +232,7 @@ impl Builder<'_> {
         let services = self.policies();
         let findings_groups = self.findings(findings);
         let implicit_defaults = self.defaults();
+        let (fix_first, fix_first_held_back) = self.fix_first(findings);
         let mut policies_by_system: BTreeMap<String, usize> = BTreeMap::new();
         for (id, f) in self.scan.files.iter().enumerate() {
             for (i, p) in f.facts.policies.iter().enumerate() {
@@ -238,7 +249,7 @@ impl Builder<'_> {
                 name: "retrylint",
                 version: env!("CARGO_PKG_VERSION"),
             },
-            roots: roots.to_vec(),
+            roots: self.paths.roots.clone(),
             summary: Summary {
                 files_scanned: self.scan.stats.files_seen,
                 files_read: self.scan.stats.files_parsed,
@@ -267,7 +278,11 @@ impl Builder<'_> {
                     })
                     .collect(),
                 worst_amplification: None,
-                fix_first: self.fix_first(findings),
+                fix_first,
+                fix_first_held_back: fix_first_held_back.values().sum(),
+                fix_first_held_back_rules: fix_first_held_back,
+                assumptions: self.assumptions(&implicit_defaults),
+                not_read: self.not_read(),
             },
             graph,
             worst_paths,
@@ -280,8 +295,8 @@ impl Builder<'_> {
                 .notices
                 .iter()
                 .map(|n| NoticeData {
-                    path: n.path.clone(),
-                    message: n.message.clone(),
+                    path: n.path.as_deref().map(|p| self.paths.file(p)),
+                    message: self.text(&n.message),
                 })
                 .collect(),
         };
@@ -455,7 +470,7 @@ impl Builder<'_> {
         }
     }
 
-    fn fix_first(&self, findings: &[Finding]) -> Vec<FixItem> {
+    fn fix_first(&self, findings: &[Finding]) -> (Vec<FixItem>, BTreeMap<&'static str, usize>) {
         use crate::rules::Category;
         let spread = |c: Category| match c {
             Category::Paths => 0,
@@ -467,26 +482,55 @@ impl Builder<'_> {
             Category::Settings => 6,
         };
         let mut order: Vec<&Finding> = findings.iter().collect();
-        // Stable: findings keep their file order within one rule.
+        // Worst first: within one rule, a finding on a path that multiplies
+        // more before one that multiplies less. Stable otherwise: findings
+        // keep their file order within one rule.
+        let weight = self.path_weights();
+        let weight_of = |f: &Finding| {
+            std::iter::once((f.file, f.span))
+                .chain(f.related.iter().map(|r| (r.file, r.span)))
+                .filter_map(|(file, s)| weight.get(&(file, s.start, s.end)))
+                .max()
+                .copied()
+                .unwrap_or(0)
+        };
         order.sort_by_key(|f| {
             (
                 std::cmp::Reverse(f.severity),
                 spread(f.rule.category),
                 f.rule.code,
+                std::cmp::Reverse(weight_of(f)),
             )
         });
-        order
-            .into_iter()
-            .take(FIX_FIRST)
-            .map(|f| FixItem {
+        // Only what rests on written settings or stated defaults, one item
+        // per cause.
+        let assumed = self.assumed_places();
+        let mut held_back: BTreeMap<&'static str, usize> = BTreeMap::new();
+        let mut items: Vec<FixItem> = Vec::new();
+        let mut causes: Vec<(&'static str, String)> = Vec::new();
+        for f in order {
+            if self.rests_on_assumption(f, &assumed) {
+                *held_back.entry(f.rule.code).or_default() += 1;
+                continue;
+            }
+            let key = (f.rule.code, cause(&f.message, &f.help));
+            if let Some(k) = causes.iter().position(|c| *c == key) {
+                items[k].count += 1;
+                continue;
+            }
+            causes.push(key);
+            items.push(FixItem {
                 code: f.rule.code,
                 name: f.rule.name,
                 severity: f.severity,
-                message: f.message.clone(),
-                help: f.help.clone(),
+                message: self.text(&f.message),
+                help: self.text(&f.help),
                 source: self.at(f.file, f.span),
-            })
-            .collect()
+                count: 1,
+            });
+        }
+        items.truncate(FIX_FIRST);
+        (items, held_back)
     }
 
     fn findings(&self, findings: &[Finding]) -> Vec<RuleGroup> {
@@ -510,14 +554,14 @@ impl Builder<'_> {
                     .into_iter()
                     .map(|f| FindingData {
                         severity: f.severity,
-                        message: f.message.clone(),
-                        help: f.help.clone(),
+                        message: self.text(&f.message),
+                        help: self.text(&f.help),
                         source: self.at(f.file, f.span),
                         related: f
                             .related
                             .iter()
                             .map(|r| RelatedData {
-                                message: r.message.clone(),
+                                message: self.text(&r.message),
                                 source: self.at(r.file, r.span),
                             })
                             .collect(),
@@ -571,8 +615,8 @@ impl Builder<'_> {
                 entries.insert(
                     (p.system.label(), p.describe(), source.clone()),
                     DefaultEntry {
-                        what: p.describe(),
-                        setting: p.attempts.value.written_as.clone(),
+                        what: self.text(&p.describe()),
+                        setting: self.text(&p.attempts.value.written_as),
                         attempts: p.attempts.value.count.finite(),
                         applies_to,
                         source,
@@ -592,8 +636,8 @@ impl Builder<'_> {
                     None => (l.system.label(), l.label.clone(), source.clone()),
                 };
                 let entry = entries.entry(key).or_insert_with(|| DefaultEntry {
-                    what: l.label.clone(),
-                    setting: l.setting.clone(),
+                    what: self.text(&l.label),
+                    setting: self.text(&l.setting),
                     attempts: l.attempts.finite(),
                     applies_to: Vec::new(),
                     source,

@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 /// The most characters of a service name shown in its box (all of it is
 /// in the tooltip).
-const NAME_CHARS: usize = 20;
+const NAME_CHARS: usize = 28;
 /// Approximate advance of one label character at 11px, for label boxes.
 const LABEL_CHAR_W: f64 = 6.3;
 
@@ -24,7 +24,44 @@ pub fn layout_of(r: &Report) -> Layout {
         .map(|e| (e.from, e.to, e.back_edge))
         .collect();
     let names: Vec<&str> = r.graph.services.iter().map(|s| s.name.as_str()).collect();
-    layout::layout(r.graph.services.len(), &edges, &names)
+    // The worst paths' services first (top), the worst path first.
+    let mut paths: Vec<&super::PathData> =
+        r.worst_paths.iter().filter(|p| p.attempts > 1).collect();
+    paths.sort_by_key(|p| std::cmp::Reverse(p.attempts));
+    let mut first: Vec<usize> = Vec::new();
+    for p in paths {
+        for s in &p.services {
+            if let Some(i) = names.iter().position(|n| n == s)
+                && !first.contains(&i)
+            {
+                first.push(i);
+            }
+        }
+    }
+    layout::layout_with(r.graph.services.len(), &edges, &names, &first)
+}
+
+/// The SVG path of a route: curves across gaps, straight runs in columns.
+pub fn path_d(route: &layout::Route) -> String {
+    let mut d = String::new();
+    for (k, p) in route.points.iter().enumerate() {
+        if k == 0 {
+            let _ = write!(d, "M{:.1},{:.1}", p.0, p.1);
+            continue;
+        }
+        let a = route.points[k - 1];
+        if (p.0 - a.0).abs() >= NODE_W as f64 - 0.5 && (p.1 - a.1).abs() < 0.5 {
+            let _ = write!(d, " H{:.1}", p.0);
+        } else {
+            let mid = (a.0 + p.0) / 2.0;
+            let _ = write!(
+                d,
+                " C{mid:.1},{:.1} {mid:.1},{:.1} {:.1},{:.1}",
+                a.1, p.1, p.0, p.1
+            );
+        }
+    }
+    d
 }
 
 fn truncate(s: &str, n: usize) -> String {
@@ -56,68 +93,61 @@ pub fn render(r: &Report) -> String {
         crate::render::count(r.graph.edges.len(), "call")
     );
     out.push_str(concat!(
-        r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#6b7280"/></marker>"##,
-        r##"<marker id="arrow-worst" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c81e1e"/></marker></defs>"##,
+        r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#6b7280"/></marker>"##,
+        r##"<marker id="arrow-worst" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c81e1e"/></marker></defs>"##,
         "\n"
     ));
     // Worst-path edges last so that they are drawn on top.
     let mut order: Vec<usize> = (0..r.graph.edges.len()).collect();
-    order.sort_by_key(|&i| (r.graph.edges[i].on_worst_path, i));
-    let mut out_degree = vec![0usize; r.graph.services.len()];
-    let mut in_degree = vec![0usize; r.graph.services.len()];
-    for e in &r.graph.edges {
-        out_degree[e.from] += 1;
-        in_degree[e.to] += 1;
+    order.sort_by_key(|&i| (r.graph.edges[i].on_worst_path, r.graph.edges[i].attempts, i));
+    // Labels placed worst first: the worst paths', then the most attempts.
+    let texts: Vec<String> = r.graph.edges.iter().map(edge_short_label).collect();
+    let sizes: Vec<(usize, f64)> = order
+        .iter()
+        .rev()
+        .map(|&i| (i, texts[i].chars().count() as f64 * LABEL_CHAR_W + 8.0))
+        .collect();
+    let spots: std::collections::BTreeMap<usize, layout::Rect> = layout::place_labels(&l, &sizes)
+        .into_iter()
+        .filter_map(|(e, r)| r.map(|r| (e, r)))
+        .collect();
+    // Which rules point at each call (its place or a layer's), for the
+    // page's filter by rule.
+    let mut rules_at: std::collections::BTreeMap<(&str, usize), Vec<&str>> =
+        std::collections::BTreeMap::new();
+    for g in &r.findings {
+        for f in &g.findings {
+            for s in std::iter::once(&f.source).chain(f.related.iter().map(|x| &x.source)) {
+                let v = rules_at.entry((s.file.as_str(), s.line)).or_default();
+                if !v.contains(&g.code) {
+                    v.push(g.code);
+                }
+            }
+        }
     }
+    let edge_rules = |e: &super::EdgeData| {
+        let mut v: Vec<&str> = e
+            .source
+            .iter()
+            .chain(e.layers.iter().filter_map(|l| l.source.as_ref()))
+            .filter_map(|s| rules_at.get(&(s.file.as_str(), s.line)))
+            .flatten()
+            .copied()
+            .collect();
+        v.sort();
+        v.dedup();
+        v.join(" ")
+    };
     out.push_str("<g class=\"edges\">\n");
     let mut labels = String::new();
     for i in order {
         let e = &r.graph.edges[i];
-        let (a, b) = (l.nodes[e.from], l.nodes[e.to]);
-        // A straight run from the box to its layer's boundary, through a
-        // wrapped layer's lanes, then a curve between the layers.
-        let bounds = |v: usize| l.layer[v].and_then(|li| l.layer_x.get(li).copied());
-        let (p0, p1, p2, p3, forward, lead, tail) = if b.x > a.x + NODE_W {
-            let y0 = (a.y + NODE_H / 2) as f64;
-            let y3 = (b.y + NODE_H / 2) as f64;
-            let x_out = bounds(e.from).map_or(a.x + NODE_W, |(_, r)| r);
-            let x_in = bounds(e.to).map_or(b.x, |(left, _)| left);
-            let (x0, x3) = if x_in > x_out {
-                (x_out as f64, x_in as f64)
-            } else {
-                ((a.x + NODE_W) as f64, b.x as f64)
-            };
-            let dx = (x3 - x0) / 2.0;
-            let lead = (x0 > (a.x + NODE_W) as f64).then_some(((a.x + NODE_W) as f64, y0));
-            let tail = (x3 < b.x as f64).then_some(b.x as f64);
-            (
-                (x0, y0),
-                (x0 + dx, y0),
-                (x3 - dx, y3),
-                (x3, y3),
-                true,
-                lead,
-                tail,
-            )
-        } else {
-            // A call back to the left or within one column: loop below.
-            let (x0, y0) = ((a.x + NODE_W / 2) as f64, (a.y + NODE_H) as f64);
-            let (x3, y3) = ((b.x + NODE_W / 2) as f64, (b.y + NODE_H) as f64);
-            let low = y0.max(y3) + 56.0;
-            ((x0, y0), (x0, low), (x3, low), (x3, y3), false, None, None)
-        };
-        let mut d = match lead {
-            Some((x, y)) => format!("M{x:.1},{y:.1} H{:.1} ", p0.0),
-            None => format!("M{:.1},{:.1} ", p0.0, p0.1),
-        };
-        let _ = write!(
-            d,
-            "C{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
-            p1.0, p1.1, p2.0, p2.1, p3.0, p3.1
-        );
-        if let Some(x) = tail {
-            let _ = write!(d, " H{x:.1}");
+        let route = &l.routes[i];
+        if route.points.len() < 2 {
+            continue;
         }
+        let d = path_d(route);
+        let back = route.back || e.back_edge;
         let mut class = String::from("edge");
         if e.on_worst_path {
             class.push_str(" worst");
@@ -126,17 +156,17 @@ pub fn render(r: &Report) -> String {
         } else {
             class.push_str(" plain");
         }
-        if !forward || e.back_edge {
+        if back {
             class.push_str(" back");
         }
         let (stroke, width, marker) = if e.on_worst_path {
-            ("#c81e1e", "2.5", "arrow-worst")
+            ("#c81e1e", "3", "arrow-worst")
         } else if e.attempts > 1 {
-            ("#6b7280", "1.5", "arrow")
+            ("#6b7280", "1.3", "arrow")
         } else {
-            ("#9ca3af", "1", "arrow")
+            ("#b6bcc6", "1", "arrow")
         };
-        let dash = if !forward || e.back_edge {
+        let dash = if back {
             r#" stroke-dasharray="6 4""#
         } else {
             ""
@@ -145,45 +175,34 @@ pub fn render(r: &Report) -> String {
         let to = &r.graph.services[e.to].name;
         let _ = writeln!(
             out,
-            r#"<g class="{class}" id="edge-{i}" data-from="svc-{}" data-to="svc-{}"><title>{} -&gt; {}: {}</title><path d="{d}" fill="none" stroke="{stroke}" stroke-width="{width}"{dash} marker-end="url(#{marker})"/></g>"#,
+            r#"<g class="{class}" id="edge-{i}" data-from="svc-{}" data-to="svc-{}" data-rules="{}"><title>{} -&gt; {}: {}</title><path d="{d}" fill="none" stroke="{stroke}" stroke-width="{width}"{dash} marker-end="url(#{marker})"/></g>"#,
             e.from,
             e.to,
+            edge_rules(e),
             esc(from),
             esc(to),
             esc(&edge_full_label(e)),
         );
-        // The label on the curve: near the end whose side has fewer edges
-        // (a fan-out is labelled by its targets, a fan-in by its sources),
-        // in the middle otherwise; on a white box; labels are drawn after every edge so
-        // that no line crosses a label.
-        let t = match out_degree[e.from].cmp(&in_degree[e.to]) {
-            std::cmp::Ordering::Greater => 0.8,
-            std::cmp::Ordering::Less => 0.2,
-            std::cmp::Ordering::Equal => 0.5,
-        };
-        let at = |a: f64, b: f64, c: f64, d: f64| {
-            let u = 1.0 - t;
-            u * u * u * a + 3.0 * u * u * t * b + 3.0 * u * t * t * c + t * t * t * d
-        };
-        let mx = at(p0.0, p1.0, p2.0, p3.0);
-        let my = at(p0.1, p1.1, p2.1, p3.1);
-        let text = edge_short_label(e);
-        let tw = text.chars().count() as f64 * LABEL_CHAR_W + 8.0;
+        // A label only where it fits without covering a box or another
+        // label; every edge keeps its full label in the tooltip.
+        let Some(b) = spots.get(&i) else { continue };
+        let (mx, my) = ((b.x0 + b.x1) / 2.0, (b.y0 + b.y1) / 2.0);
         let _ = writeln!(
             labels,
-            r#"<g class="edge-label{}"><title>{}</title><rect x="{:.1}" y="{:.1}" width="{:.1}" height="16" rx="3" fill="white" fill-opacity="0.92"/><text x="{mx:.1}" y="{:.1}" text-anchor="middle" font-size="11" fill="{}">{}</text></g>"#,
+            r#"<g class="edge-label{}" data-edge="edge-{i}"><title>{}</title><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{}" rx="3" fill="white" fill-opacity="0.92"/><text x="{mx:.1}" y="{:.1}" text-anchor="middle" font-size="11" fill="{}">{}</text></g>"#,
             if e.on_worst_path { " worst" } else { "" },
             esc(&edge_full_label(e)),
-            mx - tw / 2.0,
-            my - 8.0,
-            tw,
+            b.x0,
+            b.y0,
+            b.x1 - b.x0,
+            layout::LABEL_H,
             my + 4.0,
             if e.on_worst_path {
                 "#c81e1e"
             } else {
                 "#374151"
             },
-            esc(&text)
+            esc(&texts[i])
         );
     }
     out.push_str("</g>\n<g class=\"edge-labels\">\n");
