@@ -57,6 +57,19 @@ pub struct PolicyCtx<'a> {
     pub settings: &'a Settings,
 }
 
+impl PolicyCtx<'_> {
+    /// Where a fix of this policy is made, for the system's
+    /// [`crate::systems::edit::FixEdits`].
+    pub fn site(&self, file: FileId) -> crate::systems::edit::Site<'_> {
+        crate::systems::edit::Site {
+            file,
+            path: &self.file.path,
+            text: &self.file.text,
+            policy: self.policy,
+        }
+    }
+}
+
 /// How a rule runs.
 #[derive(Clone, Copy)]
 pub enum Check {

@@ -16,6 +16,10 @@ pub static SPEC: SystemSpec = SystemSpec {
     }),
     fixes: Fixes {
         overload: "limit the sidecars' retries to the host with a DestinationRule: `connectionPool.http.maxRetries` (concurrent retries) and `outlierDetection`, or stop retrying `503`/`5xx` where the service sheds load",
+        edits: super::edit::FixEdits {
+            per_try_timeout: Some(per_try_timeout),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("Istio", Layer::Mesh)
@@ -77,3 +81,25 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
 /// `api/envoy/config/cluster/v3/circuit_breaker.proto`, `max_retries`).
 /// A written value this high limits nothing either.
 pub const UNLIMITED_MAX_RETRIES: u64 = u32::MAX as u64;
+
+/// Add `perTryTimeout` beside the route's `attempts` (istio/api
+/// `networking/v1alpha3/virtual_service.proto`, `HTTPRetry.per_try_timeout`:
+/// "Format: 1h/1m/1s/1ms. MUST be >=1ms").
+fn per_try_timeout(
+    site: &super::edit::Site<'_>,
+    each: std::time::Duration,
+) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Value, add_sibling, go_duration};
+    let at = site.policy.attempts.span;
+    // Only beside a written count (not a block whose count is defaulted).
+    super::edit::integer_in(site.text, at)?;
+    let value = Value::Str(go_duration(each));
+    Some(vec![add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        at,
+        "perTryTimeout",
+        &value,
+    )?])
+}

@@ -12,6 +12,10 @@ pub static SPEC: SystemSpec = SystemSpec {
         jitter: "set `enableRandomizedWait: true` (with `randomizedWaitFactor`, default 0.5) and `enableExponentialBackoff: true`",
         bound: "set `maxAttempts` to 3-5 (it counts the first call)",
         predicate: "list the transient failures in `retryExceptions` (e.g. `java.io.IOException`, `java.util.concurrent.TimeoutException`) or set `retryExceptionPredicate`",
+        edits: super::edit::FixEdits {
+            jitter: Some(jitter_edits),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     // `CircuitBreaker` throws `CallNotPermittedException` (a
@@ -52,3 +56,32 @@ pub const DEFAULT_RANDOMIZATION_FACTOR: f64 = 0.5;
 
 /// Resilience4j's properties are read by the Spring reader.
 pub const DOC_READERS: &[crate::extract::DocReader] = &[];
+
+/// Turn on the randomised wait: `enableRandomizedWait: false` becomes
+/// `true`, or the key is added next to the written wait (`waitDuration`,
+/// `enableExponentialBackoff`) in the file's format. The reader takes
+/// exponential backoff with `enableRandomizedWait` as the exponential
+/// random backoff (`IntervalFunction.ofExponentialRandomBackoff`).
+fn jitter_edits(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Value, add_sibling};
+    let p = site.policy;
+    if p.jitter.is_written() {
+        let s = p.jitter.span;
+        let written = site.text.get(s.start..s.end)?;
+        let at = written.rfind("false")?;
+        let span = crate::source::Span::new(s.start + at, s.start + at + "false".len());
+        return Some(vec![crate::fix::Edit::new(site.file, span, "true")]);
+    }
+    if p.delay.is_default() || p.delay.provenance != crate::model::Provenance::Written {
+        return None;
+    }
+    let edit = add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        p.delay.span,
+        "enableRandomizedWait",
+        &Value::Bool(true),
+    )?;
+    Some(vec![edit])
+}
