@@ -97,7 +97,7 @@ pub(super) fn fix_loop(
     for _ in 0..MAX_ROUNDS {
         let (per_file, unsafe_left) = chosen(&run, unsafe_);
         out.unsafe_left = unsafe_left;
-        let mut wrote: Vec<(PathBuf, usize)> = Vec::new();
+        let mut wrote: Vec<(PathBuf, usize, bool)> = Vec::new();
         for (id, fixes) in per_file {
             let Some(file) = run.scan.files.get(id) else {
                 continue;
@@ -126,19 +126,22 @@ pub(super) fn fix_loop(
                 std::fs::write(&path, &text)
                     .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             }
-            wrote.push((path, applied.applied.len()));
+            // A file that did not parse before (a document of it was read)
+            // is judged by whether it parses after, not restored for it.
+            let broken_before = unparsable(&run, &path, cwd);
+            wrote.push((path, applied.applied.len(), broken_before));
         }
         if wrote.is_empty() {
             break;
         }
-        out.fixed += wrote.iter().map(|(_, n)| n).sum::<usize>();
+        out.fixed += wrote.iter().map(|(_, n, _)| n).sum::<usize>();
         if diff_only {
             break;
         }
         run = rescan()?;
         let mut restored = false;
-        for (path, n) in &wrote {
-            if unparsable(&run, path, cwd) {
+        for (path, n, broken_before) in &wrote {
+            if !broken_before && unparsable(&run, path, cwd) {
                 let (text, shown) = &out.originals[path];
                 std::fs::write(path, text)
                     .map_err(|e| format!("cannot restore {}: {e}", path.display()))?;

@@ -26,6 +26,9 @@ pub struct Site<'a> {
 /// file's format can express it.
 pub type MakeEdits = fn(&Site<'_>) -> Option<Vec<Edit>>;
 
+/// A fix's edits that take a duration (a per-try timeout).
+pub type MakeTimedEdits = fn(&Site<'_>, Duration) -> Option<Vec<Edit>>;
+
 /// The edits a system can make, one per kind of fix (`None`: the system
 /// has none of that kind).
 #[derive(Debug)]
@@ -35,7 +38,12 @@ pub struct FixEdits {
     /// Stop retrying requests that are not idempotent (RL103).
     pub idempotent_only: Option<MakeEdits>,
     /// Add a per-try timeout of this length (RL302).
-    pub per_try_timeout: Option<fn(&Site<'_>, Duration) -> Option<Vec<Edit>>>,
+    pub per_try_timeout: Option<MakeTimedEdits>,
+    /// Turn the policy's retries off (RL402, when a layer inside it
+    /// retries).
+    pub retries_off: Option<MakeEdits>,
+    /// Retry only transient failures (RL102).
+    pub predicate: Option<MakeEdits>,
 }
 
 impl FixEdits {
@@ -43,6 +51,8 @@ impl FixEdits {
         jitter: None,
         idempotent_only: None,
         per_try_timeout: None,
+        retries_off: None,
+        predicate: None,
     };
 }
 
@@ -76,6 +86,9 @@ pub enum Value {
     Bool(bool),
     /// A string, quoted where the format needs it (`2s`).
     Str(String),
+    /// A list of plain words (class names): a flow sequence in YAML,
+    /// comma-separated in properties.
+    List(Vec<String>),
 }
 
 impl Value {
@@ -84,6 +97,15 @@ impl Value {
             (Value::Bool(b), _) => b.to_string(),
             (Value::Str(s), Format::Json | Format::Toml) => format!("\"{s}\""),
             (Value::Str(s), _) => s.clone(),
+            (Value::List(l), Format::Json | Format::Toml) => format!(
+                "[{}]",
+                l.iter()
+                    .map(|w| format!("\"{w}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            (Value::List(l), Format::Properties) => l.join(","),
+            (Value::List(l), _) => format!("[{}]", l.join(", ")),
         }
     }
 }
@@ -460,7 +482,7 @@ pub fn go_duration(d: Duration) -> String {
     let ms = d.as_millis();
     if ms == 0 {
         "1ms".into()
-    } else if ms % 1000 == 0 {
+    } else if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else {
         format!("{ms}ms")
@@ -471,7 +493,7 @@ pub fn go_duration(d: Duration) -> String {
 /// fraction (`2s`, `0.250s`).
 pub fn proto_duration(d: Duration) -> String {
     let ms = d.as_millis().max(1);
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else {
         format!("{}.{:03}s", ms / 1000, ms % 1000)

@@ -18,6 +18,7 @@ pub static SPEC: SystemSpec = SystemSpec {
         overload: "limit the sidecars' retries to the host with a DestinationRule: `connectionPool.http.maxRetries` (concurrent retries) and `outlierDetection`, or stop retrying `503`/`5xx` where the service sheds load",
         edits: super::edit::FixEdits {
             per_try_timeout: Some(per_try_timeout),
+            retries_off: Some(retries_off),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC
@@ -102,4 +103,13 @@ fn per_try_timeout(
         "perTryTimeout",
         &value,
     )?])
+}
+
+/// `attempts: 0`: the route's sidecars do not retry (istio/api
+/// `networking/v1alpha3/virtual_service.proto`, `HTTPRetry.attempts`:
+/// "Number of retries to be allowed for a given request", and `retries:
+/// {attempts: 0}` turns retries off).
+fn retries_off(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    let at = site.policy.attempts.span;
+    Some(vec![super::edit::set_integer(site.file, site.text, at, 0)?])
 }

@@ -14,6 +14,7 @@ pub static SPEC: SystemSpec = SystemSpec {
         predicate: "list the transient failures in `retryExceptions` (e.g. `java.io.IOException`, `java.util.concurrent.TimeoutException`) or set `retryExceptionPredicate`",
         edits: super::edit::FixEdits {
             jitter: Some(jitter_edits),
+            predicate: Some(predicate_edits),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC
@@ -84,4 +85,37 @@ fn jitter_edits(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
         &Value::Bool(true),
     )?;
     Some(vec![edit])
+}
+
+/// The exceptions the predicate fix retries: failures to connect or read
+/// and timeouts, as the `predicate` fix text names them.
+pub const TRANSIENT_EXCEPTIONS: &[&str] = &[
+    "java.io.IOException",
+    "java.util.concurrent.TimeoutException",
+];
+
+/// Add `retryExceptions` (the transient failures) beside the written
+/// attempts or wait: Resilience4j then retries only those
+/// (`RetryConfig.retryExceptions`: "Configures a list of error classes
+/// that are recorded as a failure and thus are retried").
+fn predicate_edits(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Value, add_sibling};
+    use crate::model::Provenance;
+    let p = site.policy;
+    let at = if p.attempts.provenance == Provenance::Written {
+        p.attempts.span
+    } else if p.delay.provenance == Provenance::Written {
+        p.delay.span
+    } else {
+        return None;
+    };
+    let list = Value::List(TRANSIENT_EXCEPTIONS.iter().map(|s| s.to_string()).collect());
+    Some(vec![add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        at,
+        "retryExceptions",
+        &list,
+    )?])
 }
