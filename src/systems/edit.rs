@@ -268,7 +268,12 @@ pub fn add_sibling(
                 .next()
                 .unwrap_or("")
                 .trim();
-            if sibling.is_empty() {
+            // A mapping's header (`retries:` over a nested block) is no
+            // setting to put one beside.
+            let inline = line[col.min(line.len())..]
+                .split_once(':')
+                .map_or("", |(_, v)| v.split(" #").next().unwrap_or("").trim());
+            if sibling.is_empty() || inline.is_empty() {
                 return None;
             }
             let key = key_like(key, sibling.trim_matches(['"', '\'']));

@@ -10,10 +10,11 @@ fn add(path: &str, text: &str, at: &str, key: &str, value: Value) -> String {
 
 #[test]
 fn yaml_block_keeps_indentation_and_skips_nested_lines() {
-    let text = "a:\n  b:\n    - c: 1\n      d:\n        e: 2\n    # note\n  f: 3\n";
+    let text =
+        "a:\n  b:\n    - c: 1\n      d: >-\n        long\n        text\n    # note\n  f: 3\n";
     assert_eq!(
         add("x.yaml", text, "d", "g", Value::Bool(true)),
-        "a:\n  b:\n    - c: 1\n      d:\n        e: 2\n      g: true\n    # note\n  f: 3\n"
+        "a:\n  b:\n    - c: 1\n      d: >-\n        long\n        text\n      g: true\n    # note\n  f: 3\n"
     );
     // From a sequence item's first key: the item's column.
     assert_eq!(
@@ -118,4 +119,15 @@ fn integers_and_words() {
     );
     assert_eq!(go_duration(Duration::from_millis(2500)), "2500ms");
     assert_eq!(proto_duration(Duration::from_millis(2500)), "2.500s");
+}
+
+#[test]
+fn no_sibling_beside_a_mapping_header() {
+    let text = "a:\n  retries:  # the block\n    attempts: 2\n";
+    let i = text.find("retries").unwrap();
+    let span = Span::new(i, i + "retries".len());
+    assert_eq!(
+        add_sibling(0, Path::new("x.yaml"), text, span, "k", &Value::Bool(true)),
+        None
+    );
 }
