@@ -103,7 +103,10 @@ pub(super) fn fix_loop(
                 continue;
             };
             let path = crate::config::normalise(&cwd.join(&file.source.path));
-            if stuck.contains(&path) || !unchanged_on_disk(&path, &file.source.text) {
+            // A symbolic link may point out of the tree (a pull request can
+            // commit one): it is not written through.
+            let link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+            if link || stuck.contains(&path) || !unchanged_on_disk(&path, &file.source.text) {
                 continue;
             }
             let applied = apply_fixes(&file.source.text, id, fixes);
