@@ -69,12 +69,18 @@ fn jitter_edits(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
     if p.jitter.is_written() {
         let s = p.jitter.span;
         let written = site.text.get(s.start..s.end)?;
-        let at = written.rfind("false")?;
-        let span = crate::source::Span::new(s.start + at, s.start + at + "false".len());
-        return Some(vec![crate::fix::Edit::new(site.file, span, "true")]);
+        // `enableRandomizedWait: false`; in code the jitter is the
+        // interval function, handled below.
+        if let Some(at) = written.rfind("false") {
+            let span = crate::source::Span::new(s.start + at, s.start + at + "false".len());
+            return Some(vec![crate::fix::Edit::new(site.file, span, "true")]);
+        }
     }
     if p.delay.is_default() || p.delay.provenance != crate::model::Provenance::Written {
         return None;
+    }
+    if site.path.extension().is_some_and(|e| e == "java") {
+        return java_random_backoff(site);
     }
     let edit = add_sibling(
         site.file,
@@ -118,4 +124,41 @@ fn predicate_edits(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>
         "retryExceptions",
         &list,
     )?])
+}
+
+/// In code: `IntervalFunction.ofExponentialBackoff(..)` with at most two
+/// arguments becomes `ofExponentialRandomBackoff(..)`, which has the same
+/// overloads (`()`, `(long|Duration)`, `(long|Duration, double)`) and
+/// randomises each wait by `DEFAULT_RANDOMIZATION_FACTOR` (resilience4j
+/// `resilience4j-core/src/main/java/io/github/resilience4j/core/IntervalFunction.java`).
+/// The three-argument form's third is a maximum interval there and a
+/// randomisation factor here, so it is left alone.
+fn java_random_backoff(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    const OLD: &str = "ofExponentialBackoff";
+    let s = site.policy.delay.span;
+    let written = site.text.get(s.start..s.end)?;
+    let at = written.find(&format!("{OLD}("))?;
+    let args = &written[at + OLD.len() + 1..];
+    let (mut depth, mut commas, mut closed) = (0i32, 0, false);
+    for c in args.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => {
+                closed = true;
+                break;
+            }
+            ')' => depth -= 1,
+            ',' if depth == 0 => commas += 1,
+            _ => {}
+        }
+    }
+    if !closed || commas > 1 {
+        return None;
+    }
+    let span = crate::source::Span::new(s.start + at, s.start + at + OLD.len());
+    Some(vec![crate::fix::Edit::new(
+        site.file,
+        span,
+        "ofExponentialRandomBackoff",
+    )])
 }
