@@ -84,6 +84,20 @@ if [ "$code" -eq 0 ] || ! grep -q "RL103" <<<"$out"; then
   exit 1
 fi
 
+echo "-- retrylint-fix makes the safe fix and fails the commit so it can be staged"
+mkdir -p "$WORK/inventory"
+cp "$ROOT/testdata/fixes/RL203/resilience4j-yaml-kebab/before/application.yml" "$WORK/inventory/application.yml"
+git -C "$WORK" add inventory/application.yml
+set +e
+out="$(cd "$WORK" && "$PC" try-repo "$ROOT" retrylint-fix --verbose --files inventory/application.yml 2>&1)"
+code=$?
+set -e
+echo "$out"
+if [ "$code" -eq 0 ] || ! cmp -s "$WORK/inventory/application.yml" "$ROOT/testdata/fixes/RL203/resilience4j-yaml-kebab/after/application.yml"; then
+  echo "FAIL: retrylint-fix did not make the fix, or passed (exit $code)" >&2
+  exit 1
+fi
+
 echo "-- the README's .pre-commit-config.yaml is valid"
 awk '/<!-- pre-commit-config:start -->/{f=1;next} /<!-- pre-commit-config:end -->/{f=0} f' "$ROOT/README.md" \
   | sed -e '/^```/d' > "$WORK/readme-pre-commit-config.yaml"

@@ -9,6 +9,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+mod diff;
+mod fix;
 mod input;
 mod output;
 pub mod simulate;
@@ -39,6 +41,8 @@ Examples:
   retrylint check --write-baseline .retrylint-baseline.json
   retrylint check --baseline .retrylint-baseline.json
   retrylint check --color always . | less -R
+  retrylint check --fix .              make the safe fixes
+  retrylint check --diff --unsafe-fixes .  show every fix as a diff
   retrylint check --stdin-filename k8s/vs.yaml - < k8s/vs.yaml
   retrylint check --format sarif=r.sarif --sarif-category retrylint/deploy";
 
@@ -189,6 +193,19 @@ pub struct CheckArgs {
     /// read for the call graph.
     #[arg(long, value_name = "REF")]
     pub changed_since: Option<String>,
+    /// Make the safe fixes of the findings in the files (rounds until none
+    /// applies; a file that no longer parses is restored), then report
+    /// the findings left.
+    #[arg(long)]
+    pub fix: bool,
+    /// Make the unsafe fixes too (they change what is retried or how
+    /// often); alone, it fixes as --fix does.
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    /// Print the fixes as a unified diff instead of writing them; exit 1
+    /// when there is one.
+    #[arg(long)]
+    pub diff: bool,
     /// Do not print the closing summary line.
     #[arg(long, short)]
     pub quiet: bool,
@@ -605,8 +622,15 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
     for b in [&args.baseline, &args.write_baseline].into_iter().flatten() {
         settings.exclude.extend(input::exclude_exactly(b, cwd));
     }
+    let fixing = args.fix || args.unsafe_fixes || args.diff;
     if let Some(name) = stdin_name {
+        if fixing {
+            return Err("`-` (stdin) cannot be fixed: name the file".into());
+        }
         return input::check_stdin(&args, name, settings, outputs, cwd);
+    }
+    if fixing && args.write_baseline.is_some() {
+        return Err("--write-baseline records findings; run it without --fix or --diff".into());
     }
     // Files given one by one (pre-commit), or --changed-since: read the
     // whole repository for the graph, report only under the given paths.
@@ -659,17 +683,32 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
         }
         None => None,
     };
-    let pipeline = Pipeline::new(&settings).nearest_configs(discovered(&args.config, &args.paths));
-    let Run {
-        mut scan, report, ..
-    } = pipeline.run_for(&roots, |f| {
+    let keep = |f: &crate::source::SourceFile| {
         if changed.is_none() && whole_repo.is_none() {
             return true;
         }
         let p = abs(f);
         changed.as_ref().is_none_or(|c| c.contains(&p))
             && (whole_repo.is_none() || given.iter().any(|g| p.starts_with(g)))
-    })?;
+    };
+    let run_once = || {
+        Pipeline::new(&settings)
+            .nearest_configs(discovered(&args.config, &args.paths))
+            .run_for(&roots, keep)
+    };
+    let Run {
+        mut scan, report, ..
+    } = if fixing {
+        let (run, outcome) = fix::fix_loop(&args, cwd, args.diff, &run_once)?;
+        fix::tell(&outcome, args.diff);
+        if args.diff {
+            print_notices(&run.scan.notices);
+            return Ok(fix::print_diff(&outcome));
+        }
+        run
+    } else {
+        run_once()?
+    };
     for (path, why) in input::unread_files(&args.paths) {
         scan.notices.push(crate::Notice {
             path: Some(path),

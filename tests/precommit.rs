@@ -83,6 +83,21 @@ fn hook_pattern() -> (String, String) {
     (unquoted.replace("''", "'"), text)
 }
 
+/// `retrylint-fix` takes the files `retrylint` does (the update below
+/// rewrites both lines).
+#[test]
+fn both_hooks_take_the_same_files() {
+    let text = std::fs::read_to_string(common::root().join(HOOKS)).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim().starts_with("files: "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{HOOKS}: retrylint and retrylint-fix");
+    assert_eq!(lines[0], lines[1]);
+    assert!(text.contains("- id: retrylint-fix\n"));
+    assert!(text.contains("entry: retrylint check --fix\n"));
+}
+
 #[test]
 fn the_hook_pattern_is_the_generated_one() {
     let want = pattern();

@@ -57,6 +57,19 @@ pub struct PolicyCtx<'a> {
     pub settings: &'a Settings,
 }
 
+impl PolicyCtx<'_> {
+    /// Where a fix of this policy is made, for the system's
+    /// [`crate::systems::edit::FixEdits`].
+    pub fn site(&self, file: FileId) -> crate::systems::edit::Site<'_> {
+        crate::systems::edit::Site {
+            file,
+            path: &self.file.path,
+            text: &self.file.text,
+            policy: self.policy,
+        }
+    }
+}
+
 /// How a rule runs.
 #[derive(Clone, Copy)]
 pub enum Check {
@@ -159,6 +172,9 @@ pub struct Finding {
     pub message: String,
     pub help: String,
     pub related: Vec<Related>,
+    /// The changes this finding offers (safe first); empty when no edit
+    /// can express the fix.
+    pub fixes: Vec<crate::fix::Fix>,
 }
 
 impl Finding {
@@ -177,7 +193,14 @@ impl Finding {
             message,
             help,
             related: Vec::new(),
+            fixes: Vec::new(),
         }
+    }
+
+    /// Offer `fix` with this finding.
+    pub fn fix(&mut self, fix: crate::fix::Fix) -> &mut Self {
+        self.fixes.push(fix);
+        self
     }
 
     pub fn related(mut self, file: FileId, span: Span, message: impl Into<String>) -> Self {

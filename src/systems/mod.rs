@@ -21,6 +21,7 @@
 pub mod aws;
 pub mod csharp;
 pub mod dotnet;
+pub mod edit;
 pub mod envoy;
 pub mod gateway_api;
 pub mod grpc;
@@ -146,6 +147,8 @@ pub struct Fixes {
     /// How to limit retries of the overload signal (RL603
     /// retries-overload-without-budget).
     pub overload: &'static str,
+    /// The edits that make some of these fixes in the system's files.
+    pub edits: edit::FixEdits,
 }
 
 impl Fixes {
@@ -158,6 +161,7 @@ impl Fixes {
         unbudgeted: "in an outage every failed call is retried, however many fail",
         explicit: "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted",
         overload: "limit the retries as a whole (a retry budget or token bucket, or a circuit breaker inside the retry), or stop retrying the service's `503`/`429`/`RESOURCE_EXHAUSTED` and retry only failures to connect",
+        edits: edit::FixEdits::NONE,
     };
 }
 

@@ -1,5 +1,6 @@
 //! RL206 excessive-attempts: more total attempts than the threshold.
 
+use crate::fix::Fix;
 use crate::model::{AttemptCount, Provenance};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
@@ -19,7 +20,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if super::unbounded_retries::unbounded(p) {
         return;
     }
-    e.emit(
+    let f = e.emit(
         p.attempts.span,
         format!(
             "{} makes `{n}` attempts (`{}`), more than the limit of {limit}",
@@ -28,4 +29,19 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         ),
         format!("lower it to at most {limit} attempts in total; a retry budget or circuit breaker handles longer outages better than more attempts"),
     );
+    // Unsafe: fewer attempts. The one number written in the setting is
+    // lowered by the excess, whether it counts attempts or retries.
+    let span = p.attempts.span;
+    if p.attempts.provenance == Provenance::Written
+        && let Some(written) = crate::systems::edit::integer_in(&ctx.file.text, span)
+        && (written == n || written + 1 == n)
+        && let Some(to) = written.checked_sub(n - limit)
+        && to > 0
+        && let Some(edit) = crate::systems::edit::set_integer(f.file, &ctx.file.text, span, to)
+    {
+        f.fix(Fix::unsafe_(
+            format!("lower `{written}` to `{to}` ({limit} attempts in total)"),
+            vec![edit],
+        ));
+    }
 }

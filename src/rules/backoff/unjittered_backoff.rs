@@ -1,6 +1,7 @@
 //! RL203 unjittered-backoff: delays between attempts have no randomness.
 
 use crate::duration::human;
+use crate::fix::Fix;
 use crate::model::{Delay, Jitter, Provenance};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
@@ -47,6 +48,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     } else {
         p.delay.span
     };
+    let exponential = matches!(p.delay.value, Delay::Exponential { .. });
     let f = e.emit(
         span,
         format!(
@@ -55,6 +57,19 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         ),
         help,
     );
+    // Jitter on an exponential backoff is what the doc asks for (safe);
+    // on a fixed delay the waits stay constant (RL202), so it is offered
+    // as unsafe.
+    if let Some(make) = p.system.spec().fixes.edits.jitter
+        && let Some(edits) = make(&ctx.site(f.file))
+    {
+        let title = "turn on randomised waits (jitter)";
+        f.fix(if exponential {
+            Fix::safe(title, edits)
+        } else {
+            Fix::unsafe_(title, edits)
+        });
+    }
     if p.jitter.is_written() && p.jitter.span != span {
         Emitter::relate(f, p.jitter.span, "jitter is turned off here");
     } else if span != p.delay.span {

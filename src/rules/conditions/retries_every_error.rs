@@ -2,6 +2,7 @@
 //! retried, client errors and bugs included.
 
 use super::{CATCH_ALL_EXCEPTIONS, listed, simple_name};
+use crate::fix::Fix;
 use crate::model::{Condition, Provenance, RetryOn};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
@@ -57,7 +58,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         }
         _ => return,
     };
-    e.emit(
+    let f = e.emit(
         span,
         format!(
             "{} retries {what}, client errors and bugs included",
@@ -65,4 +66,14 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         ),
         p.system.spec().fixes.predicate,
     );
+    // Unsafe: it changes what is retried. Only where nothing is listed.
+    if p.retry_on.value == RetryOn::AllErrors
+        && let Some(make) = p.system.spec().fixes.edits.predicate
+        && let Some(edits) = make(&ctx.site(f.file))
+    {
+        f.fix(Fix::unsafe_(
+            "retry only transient failures (connection errors and timeouts)",
+            edits,
+        ));
+    }
 }

@@ -3,6 +3,7 @@
 //! without an idempotency key.
 
 use super::{ambiguity, ambiguous, listed};
+use crate::fix::Fix;
 use crate::model::{Methods, PolicyKind, RetryOn};
 use crate::rules::{Check, Emitter, PolicyCtx, Severity};
 
@@ -135,6 +136,12 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     );
     if every {
         f.severity = Severity::Warning;
+    }
+    // Safe: the methods the doc says may be retried stay retried.
+    if let Some(make) = p.system.spec().fixes.edits.idempotent_only
+        && let Some(edits) = make(&ctx.site(f.file))
+    {
+        f.fix(Fix::safe("retry only idempotent requests", edits));
     }
     if span != p.methods.span && p.methods.is_written() {
         Emitter::relate(f, p.methods.span, "the methods it applies to");

@@ -2,7 +2,9 @@
 //! even below the amplification threshold.
 
 use super::{first_layer, path_finding, retrying_layers};
+use crate::fix::Fix;
 use crate::graph::{GraphCtx, WorstPath};
+use crate::model::Layer;
 use crate::rules::{Check, Emitter};
 use std::collections::BTreeSet;
 
@@ -42,6 +44,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             ),
             "keep retries in one layer and make the others fail fast: each layer multiplies the attempts of the layers below it".into(),
         );
+        offer_mesh_off(ctx, &path, out);
     }
     // Layers stacked on one call that no entry's worst path covers.
     for (i, e) in g.edges.iter().enumerate() {
@@ -73,5 +76,58 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             ),
             "keep one retry layer on this call and remove the others".into(),
         );
+        offer_mesh_off(ctx, &path, out);
     }
+}
+
+/// Unsafe: turn off the retries of the first mesh layer on the path that
+/// has a layer retrying inside it (later on the path), where its policy is
+/// written and its system can write the edit. Fewer attempts in all.
+fn offer_mesh_off(ctx: &GraphCtx<'_>, path: &WorstPath, out: &mut Emitter<'_>) {
+    let g = ctx.graph;
+    let layers: Vec<_> = path
+        .edges
+        .iter()
+        .flat_map(|&e| g.edges[e].layers.iter())
+        .filter(|l| l.retries())
+        .collect();
+    let Some((i, mesh)) = layers
+        .iter()
+        .enumerate()
+        .find(|(_, l)| l.system.spec().layer == Layer::Mesh && !l.implicit && l.policy.is_some())
+    else {
+        return;
+    };
+    if i + 1 >= layers.len() {
+        return;
+    }
+    let Some((file, index)) = mesh.policy else {
+        return;
+    };
+    let Some(make) = mesh.system.spec().fixes.edits.retries_off else {
+        return;
+    };
+    let Some(scanned) = ctx.files.get(file) else {
+        return;
+    };
+    let Some(policy) = scanned.facts.policies.get(index) else {
+        return;
+    };
+    let site = crate::systems::edit::Site {
+        file,
+        path: &scanned.source.path,
+        text: &scanned.source.text,
+        policy,
+    };
+    let (Some(edits), Some(f)) = (make(&site), out.out.last_mut()) else {
+        return;
+    };
+    f.fix(Fix::unsafe_(
+        format!(
+            "turn off the {} retries of `{}`: a layer inside it retries",
+            mesh.system.spec().label,
+            policy.name.as_deref().unwrap_or("this route")
+        ),
+        edits,
+    ));
 }

@@ -2,6 +2,7 @@
 //! one hung attempt eats the whole deadline.
 
 use crate::duration::human;
+use crate::fix::Fix;
 use crate::model::{Provenance, Timeout};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
@@ -40,7 +41,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         }
         _ => return,
     };
-    e.emit(
+    let attempts = p.attempts.value.count.finite();
+    let f = e.emit(
         p.attempts.span,
         format!("{} retries (`{}`) with no per-try timeout: {consequence}", p.describe(), p.attempts.value.written_as),
         match overall {
@@ -51,4 +53,38 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             None => "set a per-try timeout, and an overall timeout that covers the attempts".to_string(),
         },
     );
+    // Safe: attempts x per-try timeout (+ the waits) fit the overall
+    // timeout, which stays as it is.
+    if let (Some(o), Some(n)) = (overall, attempts)
+        && let Ok(n) = u32::try_from(n)
+        && n > 0
+        && let Some(make) = p.system.spec().fixes.edits.per_try_timeout
+    {
+        // The waits between attempts come out of the overall timeout too
+        // (RL301 counts them).
+        let waits = p.total_backoff().unwrap_or_default();
+        if let Some(each) = o.checked_sub(waits).map(|left| round_down(left / n))
+            && !each.is_zero()
+            && let Some(edits) = make(&ctx.site(f.file), each)
+        {
+            let title = format!(
+                "set a per-try timeout of `{}` ({n} attempts and their waits fit the `{}` overall timeout)",
+                human(each),
+                human(o)
+            );
+            f.fix(Fix::safe(title, edits));
+        }
+    }
+}
+
+/// `d` rounded down to a value people write: whole seconds from 10 s,
+/// tenths of a second from 1 s, hundredths below.
+fn round_down(d: std::time::Duration) -> std::time::Duration {
+    let ms = d.as_millis() as u64;
+    let step = match ms {
+        10_000.. => 1000,
+        1000.. => 100,
+        _ => 10,
+    };
+    std::time::Duration::from_millis(ms / step * step)
 }

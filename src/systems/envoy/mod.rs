@@ -12,6 +12,10 @@ pub static SPEC: SystemSpec = SystemSpec {
     fixes: Fixes {
         budget: "add `retry_budget` to the cluster's `circuit_breakers.thresholds` (for example `budget_percent: {value: 20}` and `min_retry_concurrency: 3`), so retries stay a fraction of the active requests",
         unbudgeted: "only the `max_retries` circuit breaker (a fixed number of concurrent retries, 3 by default) limits them, however much of the traffic fails",
+        edits: super::edit::FixEdits {
+            per_try_timeout: Some(per_try_timeout),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     // envoyproxy/envoy `api/envoy/config/cluster/v3/circuit_breaker.proto`,
@@ -78,3 +82,25 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
     read: extract::extract,
     order: 30,
 }];
+
+/// Add `per_try_timeout` (or `perTryTimeout` beside a camelCase
+/// `numRetries`) to the retry policy (envoyproxy/envoy
+/// `api/envoy/config/route/v3/route_components.proto`,
+/// `RetryPolicy.per_try_timeout`, a `google.protobuf.Duration`, which JSON
+/// and YAML write in seconds: `0.250s`).
+fn per_try_timeout(site: &super::edit::Site<'_>, each: Duration) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Value, add_sibling, proto_duration};
+    let at = site.policy.attempts.span;
+    // Only beside a written count (not a block whose count is defaulted).
+    super::edit::integer_in(site.text, at)?;
+    let written = site.text.get(at.start..at.end)?;
+    let key = if written.contains("numRetries") {
+        "perTryTimeout"
+    } else {
+        "per_try_timeout"
+    };
+    let value = Value::Str(proto_duration(each));
+    Some(vec![add_sibling(
+        site.file, site.path, site.text, at, key, &value,
+    )?])
+}

@@ -16,6 +16,11 @@ pub static SPEC: SystemSpec = SystemSpec {
     }),
     fixes: Fixes {
         overload: "limit the sidecars' retries to the host with a DestinationRule: `connectionPool.http.maxRetries` (concurrent retries) and `outlierDetection`, or stop retrying `503`/`5xx` where the service sheds load",
+        edits: super::edit::FixEdits {
+            per_try_timeout: Some(per_try_timeout),
+            retries_off: Some(retries_off),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("Istio", Layer::Mesh)
@@ -78,3 +83,34 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
 /// `api/envoy/config/cluster/v3/circuit_breaker.proto`, `max_retries`).
 /// A written value this high limits nothing either.
 pub const UNLIMITED_MAX_RETRIES: u64 = u32::MAX as u64;
+
+/// Add `perTryTimeout` beside the route's `attempts` (istio/api
+/// `networking/v1alpha3/virtual_service.proto`, `HTTPRetry.per_try_timeout`:
+/// "Format: 1h/1m/1s/1ms. MUST be >=1ms").
+fn per_try_timeout(
+    site: &super::edit::Site<'_>,
+    each: std::time::Duration,
+) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Value, add_sibling, go_duration};
+    let at = site.policy.attempts.span;
+    // Only beside a written count (not a block whose count is defaulted).
+    super::edit::integer_in(site.text, at)?;
+    let value = Value::Str(go_duration(each));
+    Some(vec![add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        at,
+        "perTryTimeout",
+        &value,
+    )?])
+}
+
+/// `attempts: 0`: the route's sidecars do not retry (istio/api
+/// `networking/v1alpha3/virtual_service.proto`, `HTTPRetry.attempts`:
+/// "Number of retries to be allowed for a given request", and `retries:
+/// {attempts: 0}` turns retries off).
+fn retries_off(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    let at = site.policy.attempts.span;
+    Some(vec![super::edit::set_integer(site.file, site.text, at, 0)?])
+}

@@ -13,6 +13,10 @@ pub static NGINX: SystemSpec = SystemSpec {
     fixes: Fixes {
         bound: "set `proxy_next_upstream_tries` (or the `grpc_`/`fastcgi_`.. form) to 2-3, or `proxy_next_upstream_timeout`",
         explicit: "write the retry policy you want explicitly (`proxy_next_upstream_tries`, or `proxy_next_upstream off` to turn retries off at this hop), so that it is visible and counted",
+        edits: super::edit::FixEdits {
+            idempotent_only: Some(idempotent_only),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     // nginx `ngx_http_upstream_module`, `server`: `max_fails=1` and
@@ -29,6 +33,10 @@ pub static INGRESS_NGINX: SystemSpec = SystemSpec {
     fixes: Fixes {
         bound: "set the `nginx.ingress.kubernetes.io/proxy-next-upstream-tries` annotation (or the ConfigMap key) to 2-3",
         explicit: "write the retry policy you want explicitly (`nginx.ingress.kubernetes.io/proxy-next-upstream-tries`, `\"1\"` to turn retries off at this hop), so that it is visible and counted",
+        edits: super::edit::FixEdits {
+            idempotent_only: Some(idempotent_only),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("ingress-nginx", Layer::Proxy)
@@ -42,3 +50,25 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
     read: ingress::extract,
     order: 70,
 }];
+
+/// The word of `*_next_upstream` (and of the ingress-nginx annotation's
+/// value) that makes nginx pass POST, LOCK and PATCH requests on: nginx
+/// `ngx_http_upstream_module`, `proxy_next_upstream`: "non_idempotent:
+/// normally, requests with a non-idempotent method (POST, LOCK, PATCH) are
+/// not passed to the next server if a request has been sent".
+pub const NON_IDEMPOTENT: &str = "non_idempotent";
+
+/// Remove `non_idempotent` from the directive (or annotation): nginx then
+/// retries only idempotent requests.
+fn idempotent_only(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    let s = site.policy.methods.span;
+    let written = site.text.get(s.start..s.end)?;
+    let at = s.start + written.find(NON_IDEMPOTENT)?;
+    let word = crate::source::Span::new(at, at + NON_IDEMPOTENT.len());
+    Some(vec![super::edit::remove_word(
+        site.file,
+        site.text,
+        word,
+        NON_IDEMPOTENT,
+    )?])
+}

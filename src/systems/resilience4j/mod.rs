@@ -12,6 +12,11 @@ pub static SPEC: SystemSpec = SystemSpec {
         jitter: "set `enableRandomizedWait: true` (with `randomizedWaitFactor`, default 0.5) and `enableExponentialBackoff: true`",
         bound: "set `maxAttempts` to 3-5 (it counts the first call)",
         predicate: "list the transient failures in `retryExceptions` (e.g. `java.io.IOException`, `java.util.concurrent.TimeoutException`) or set `retryExceptionPredicate`",
+        edits: super::edit::FixEdits {
+            jitter: Some(jitter_edits),
+            predicate: Some(predicate_edits),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     // `CircuitBreaker` throws `CallNotPermittedException` (a
@@ -52,3 +57,108 @@ pub const DEFAULT_RANDOMIZATION_FACTOR: f64 = 0.5;
 
 /// Resilience4j's properties are read by the Spring reader.
 pub const DOC_READERS: &[crate::extract::DocReader] = &[];
+
+/// Turn on the randomised wait: `enableRandomizedWait: false` becomes
+/// `true`, or the key is added next to the written wait (`waitDuration`,
+/// `enableExponentialBackoff`) in the file's format. The reader takes
+/// exponential backoff with `enableRandomizedWait` as the exponential
+/// random backoff (`IntervalFunction.ofExponentialRandomBackoff`).
+fn jitter_edits(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Value, add_sibling};
+    let p = site.policy;
+    if p.jitter.is_written() {
+        let s = p.jitter.span;
+        let written = site.text.get(s.start..s.end)?;
+        // `enableRandomizedWait: false`; in code the jitter is the
+        // interval function, handled below.
+        if let Some(at) = written.rfind("false") {
+            let span = crate::source::Span::new(s.start + at, s.start + at + "false".len());
+            return Some(vec![crate::fix::Edit::new(site.file, span, "true")]);
+        }
+    }
+    if p.delay.is_default() || p.delay.provenance != crate::model::Provenance::Written {
+        return None;
+    }
+    if site.path.extension().is_some_and(|e| e == "java") {
+        return java_random_backoff(site);
+    }
+    let edit = add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        p.delay.span,
+        "enableRandomizedWait",
+        &Value::Bool(true),
+    )?;
+    Some(vec![edit])
+}
+
+/// The exceptions the predicate fix retries: failures to connect or read
+/// and timeouts, as the `predicate` fix text names them.
+pub const TRANSIENT_EXCEPTIONS: &[&str] = &[
+    "java.io.IOException",
+    "java.util.concurrent.TimeoutException",
+];
+
+/// Add `retryExceptions` (the transient failures) beside the written
+/// attempts or wait: Resilience4j then retries only those
+/// (`RetryConfig.retryExceptions`: "Configures a list of error classes
+/// that are recorded as a failure and thus are retried").
+fn predicate_edits(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Value, add_sibling};
+    use crate::model::Provenance;
+    let p = site.policy;
+    let at = if p.attempts.provenance == Provenance::Written {
+        p.attempts.span
+    } else if p.delay.provenance == Provenance::Written {
+        p.delay.span
+    } else {
+        return None;
+    };
+    let list = Value::List(TRANSIENT_EXCEPTIONS.iter().map(|s| s.to_string()).collect());
+    Some(vec![add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        at,
+        "retryExceptions",
+        &list,
+    )?])
+}
+
+/// In code: `IntervalFunction.ofExponentialBackoff(..)` with at most two
+/// arguments becomes `ofExponentialRandomBackoff(..)`, which has the same
+/// overloads (`()`, `(long|Duration)`, `(long|Duration, double)`) and
+/// randomises each wait by `DEFAULT_RANDOMIZATION_FACTOR` (resilience4j
+/// `resilience4j-core/src/main/java/io/github/resilience4j/core/IntervalFunction.java`).
+/// The three-argument form's third is a maximum interval there and a
+/// randomisation factor here, so it is left alone.
+fn java_random_backoff(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    const OLD: &str = "ofExponentialBackoff";
+    let s = site.policy.delay.span;
+    let written = site.text.get(s.start..s.end)?;
+    let at = written.find(&format!("{OLD}("))?;
+    let args = &written[at + OLD.len() + 1..];
+    let (mut depth, mut commas, mut closed) = (0i32, 0, false);
+    for c in args.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => {
+                closed = true;
+                break;
+            }
+            ')' => depth -= 1,
+            ',' if depth == 0 => commas += 1,
+            _ => {}
+        }
+    }
+    if !closed || commas > 1 {
+        return None;
+    }
+    let span = crate::source::Span::new(s.start + at, s.start + at + OLD.len());
+    Some(vec![crate::fix::Edit::new(
+        site.file,
+        span,
+        "ofExponentialRandomBackoff",
+    )])
+}

@@ -17,6 +17,7 @@
 use super::{Block, Configs, attempts, chain};
 use crate::diag::Diagnostic;
 use crate::diag::unknown_setting;
+use crate::fix::{Edit, Fix, THIS_FILE};
 use crate::model::Facts;
 use crate::model::versions::{Change, Library, Version, Versioned};
 use crate::model::{AttemptCount, Attempts};
@@ -73,13 +74,17 @@ pub(super) fn max_retry_attempts(
         }
         let name = b.label();
         let (now, then) = (count(&current.value), count(&old.value));
-        facts.diagnostics.push(unknown_setting::ignored(
-            at,
-            &format!(
-                "`{written}` was removed in Resilience4j 2.0.0: on 2.x it is ignored and `{name}` makes `{now}` attempts, on 1.x `{then}`"
-            ),
-            "rename it to `maxAttempts`, which 1.x and 2.x both read (no build file scanned with this one tells the Resilience4j version)",
-        ));
+        let rename = rename_fix(at, written, now == then);
+        facts.diagnostics.push(
+            unknown_setting::ignored(
+                at,
+                &format!(
+                    "`{written}` was removed in Resilience4j 2.0.0: on 2.x it is ignored and `{name}` makes `{now}` attempts, on 1.x `{then}`"
+                ),
+                "rename it to `maxAttempts`, which 1.x and 2.x both read (no build file scanned with this one tells the Resilience4j version)",
+            )
+            .with_fix(rename.clone()),
+        );
         let drop = Change::Drop {
             code: crate::diag::unknown_setting::CODE.to_string(),
             span: at,
@@ -94,11 +99,27 @@ pub(super) fn max_retry_attempts(
                     "`{written}` was removed in Resilience4j 2.0.0 and is ignored by {{version}}: `{name}` makes `{now}` attempts"
                 ),
                 "rename it to `maxAttempts`",
-            ),
+            )
+            .with_fix(rename),
         });
     }
     if !v.older.is_empty() || !v.newer.is_empty() {
         facts.versioned.push(v);
+    }
+}
+
+/// Rename the key to its successor in the same spelling (`maxAttempts`,
+/// `max-attempts`), which 1.x and 2.x both read. Safe when 2.x makes the
+/// attempts written anyway; otherwise the rename changes how often 2.x
+/// retries (the written count replaces the default), so it is unsafe.
+fn rename_fix(at: crate::source::Span, written: &str, same_on_2x: bool) -> Fix {
+    let new = crate::systems::edit::key_like("maxAttempts", written);
+    let title = format!("rename `{written}` to `{new}`");
+    let edits = vec![Edit::new(THIS_FILE, at, new)];
+    if same_on_2x {
+        Fix::safe(title, edits)
+    } else {
+        Fix::unsafe_(title, edits)
     }
 }
 
