@@ -6,6 +6,7 @@ use crate::model::ServiceDecl;
 use crate::source::Span;
 use std::path::{Path, PathBuf};
 
+mod helm;
 mod ingress;
 mod java;
 mod nginx;
@@ -28,6 +29,9 @@ pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
 /// walk joins a shown path to `cwd` before it compares it with the roots
 /// and reads the build files it passes.
 pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::path::Path>) {
+    // Helm templates are read again, rendered with their chart's values
+    // (first: every later step reads the rendered facts).
+    helm::helm_charts(files);
     // Spring placeholders that refer to another `application*` file: the
     // file is read again (first, as later steps build on its facts).
     crate::systems::spring::placeholders::link(files);

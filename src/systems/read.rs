@@ -79,6 +79,11 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
         return Some(syntax);
     }
+    // A Helm chart's own files, by name: its templates are rendered with
+    // them (`link::helm`).
+    if syntax == Syntax::Yaml && crate::extract::helm::is_chart_file(&name) {
+        return Some(syntax);
+    }
     // Spring Boot's own files by name (`application*.yml`): they declare the
     // service identity even without retry settings.
     if syntax == Syntax::Yaml && properties::is_spring_config_name(&name) {
@@ -210,6 +215,13 @@ fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &
         .file_name()
         .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
     let spring_named = spring_config_name(path);
+    // A chart's `Chart.yaml` and values files are kept for the link step
+    // that renders its templates with them.
+    if path.file_name().is_some_and(|n| {
+        crate::extract::helm::is_chart_file(&n.to_string_lossy().to_ascii_lowercase())
+    }) {
+        facts.claimed_by(crate::extract::helm::CLAIM);
+    }
     let wanted: Vec<bool> = DOC_EXTRACTORS
         .iter()
         .map(|(name, needles, _)| {
