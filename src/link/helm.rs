@@ -14,7 +14,7 @@
 //! values file names that line ([`RetryPolicy::settings_from`], a related
 //! location of every finding on the policy).
 
-use crate::diag::{Severity, unparsable_file};
+use crate::diag::unparsable_file;
 use crate::extract::helm::{self, Rendered, values, variant_of};
 use crate::model::{ScannedFile, SettingPlace, Syntax};
 use crate::source::Span;
@@ -172,36 +172,79 @@ fn render_facts(
             }
         }
     }
+    // A name that only Helm knows names no service and no callee.
+    let opaque = |s: &str| s.contains(helm::OPAQUE);
+    facts.services.retain(|d| !opaque(&d.name));
+    for d in &mut facts.services {
+        d.hosts.retain(|h| !opaque(h));
+    }
+    facts.edges.retain(|e| !opaque(&e.callee) && !e.caller.as_deref().is_some_and(opaque));
     let map = |s: Span| r.map(s);
     crate::extract::remap_facts(&mut facts, &map);
     name_templates(&f.source.text, &r, &mut facts);
     Some(facts)
 }
 
-/// What the rendered text could not say is the template's, at `info`:
-/// the opaque `{{?}}` in a message becomes the action it stands for.
+/// What the rendering could not say, reported once at `info` (RL903), as
+/// for a template read raw: a setting on the line of an action whose value
+/// is unknown is not checked (its finding would be about the stand-in),
+/// and a document that does not parse once rendered is counted.
 fn name_templates(text: &str, r: &Rendered, facts: &mut crate::model::Facts) {
-    for d in &mut facts.diagnostics {
-        if d.code != unparsable_file::CODE {
-            continue;
+    let lines = crate::source::LineIndex::new(text);
+    let line = |o: usize| lines.line_of(o.min(text.len()));
+    let unknown: std::collections::HashSet<usize> = r
+        .unknown
+        .iter()
+        .flat_map(|s| line(s.start)..=line(s.end))
+        .collect();
+    let mut unparsed = Vec::new();
+    let mut skipped = 0;
+    facts.diagnostics.retain(|d| {
+        if d.code == unparsable_file::CODE {
+            unparsed.push(d.span);
+            return false;
         }
-        let action = r
-            .unknown
-            .iter()
-            .find(|s| s.start >= d.span.start)
-            .and_then(|s| text.get(s.start..s.end))
-            .map(|a| a.chars().take(40).collect::<String>());
-        if let Some(a) = action {
-            d.message = d.message.replace(helm::OPAQUE, &a);
-        }
-        if !d.message.starts_with("templated file") {
-            d.message = format!(
-                "templated file (rendered with the chart's values): {}",
-                d.message
-            );
-        }
-        d.severity = Some(Severity::Info);
+        let on_unknown = (line(d.span.start)..=line(d.span.end.max(d.span.start)))
+            .any(|l| unknown.contains(&l));
+        skipped += usize::from(on_unknown);
+        !on_unknown
+    });
+    if unparsed.is_empty() && skipped == 0 {
+        return;
     }
+    let excerpt = |s: Span| {
+        text.get(s.start..s.end)
+            .unwrap_or("")
+            .chars()
+            .take(40)
+            .collect::<String>()
+    };
+    let mut parts = Vec::new();
+    if let Some(&first) = unparsed.first() {
+        let at = lines.line_text(text, line(first.start));
+        parts.push(format!(
+            "{} document{} did not parse once rendered with the chart's values (first at `{}`)",
+            unparsed.len(),
+            if unparsed.len() == 1 { "" } else { "s" },
+            unparsable_file::excerpt(at)
+        ));
+    }
+    if skipped > 0 {
+        parts.push(format!(
+            "{skipped} setting{} set by what only Helm knows (first `{}`)",
+            if skipped == 1 { " is" } else { "s are" },
+            r.unknown.first().map_or(String::new(), |s| excerpt(*s))
+        ));
+    }
+    let span = unparsed
+        .first()
+        .copied()
+        .or_else(|| r.unknown.first().copied())
+        .unwrap_or_default();
+    facts.diagnostics.push(unparsable_file::templated(
+        span,
+        &format!("{}; they were not checked", parts.join(" and ")),
+    ));
 }
 
 #[cfg(test)]

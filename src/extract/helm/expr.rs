@@ -384,14 +384,47 @@ fn call(f: &str, args: Vec<Val>, _sc: &Scope<'_>) -> Option<Val> {
                 merge(dst, src)
             }
         }
+        ("index", [m, keys @ ..]) if !keys.is_empty() => {
+            let mut v = m.clone();
+            for k in keys {
+                v = match (&v.v, &k.v) {
+                    (V::Map(_), V::Str(k)) => v.field(k),
+                    // Go's `index` of a missing map is nil.
+                    (V::Null, _) => Val::null(),
+                    (V::List(l), V::Int(i)) => usize::try_from(*i)
+                        .ok()
+                        .and_then(|i| l.get(i).cloned())
+                        .unwrap_or_else(Val::null),
+                    _ => Val::unknown(),
+                };
+            }
+            v
+        }
+        ("len", [v]) => match &v.v {
+            V::List(l) => Val::new(V::Int(l.len() as i64)),
+            V::Map(m) => Val::new(V::Int(m.len() as i64)),
+            V::Str(s) => Val::new(V::Int(s.len() as i64)),
+            _ => Val::unknown(),
+        },
         // Helpers (`include`, `template`), `tpl`, `.Release`, lookups and
         // whatever else: what they give is not known without Helm.
         _ => Val::unknown(),
     })
 }
 
+/// `eq`: a missing value (nil) is taken as the other side's zero value,
+/// as Helm prints it (a chart that renders compares a set value).
 fn same(a: &Val, b: &Val) -> bool {
+    let zero = |v: &V| match v {
+        V::Str(s) => s.is_empty(),
+        V::Int(i) => *i == 0,
+        V::Float(f) => *f == 0.0,
+        V::Bool(b) => !b,
+        V::Null => true,
+        _ => false,
+    };
     match (&a.v, &b.v) {
+        (V::Null, x) | (x, V::Null) => zero(x),
         (V::Int(x), V::Float(y)) | (V::Float(y), V::Int(x)) => (*x as f64) == *y,
         (x, y) => x == y,
     }

@@ -8,9 +8,10 @@
 //! comparisons; `if`/`else if`/`else` and `with` take the branch the values
 //! enable; `range` over a list or map repeats its body; `define` bodies are
 //! left out. `include`/`template` of helpers, `.Release`, `lookup` and any
-//! other function give an unknown value, written as the opaque scalar
-//! [`OPAQUE`] (a YAML comment when the action stands alone on its line),
-//! which the YAML reader treats as a template expression.
+//! other function give an unknown value, written as the opaque plain
+//! scalar [`OPAQUE`] (a YAML comment when the action stands alone on its
+//! line); [`Rendered::unknown`] lists those actions, so that a setting on
+//! their lines is not checked (the link step reports them once).
 
 pub mod expr;
 pub mod values;
@@ -19,10 +20,10 @@ use crate::source::Span;
 use expr::{Scope, Tok, lex, pipeline};
 use values::{Origin, V, Val};
 
-/// The text an unknown value is written as: `{{?}}` is found by
-/// `extract::template_regions` like any template expression, so the
-/// settings it stands in are reported once, not checked.
-pub const OPAQUE: &str = "{{?}}";
+/// The text an unknown value is written as: a plain scalar that reads the
+/// same at the start of a value, inside a quoted one or in the middle of
+/// a word (`{{ include "x.name" . }}-sa`).
+pub const OPAQUE: &str = "helm-unknown";
 /// The most output one template may render to (a `range` over a long list
 /// of `toYaml` blocks): past it the template is not read.
 pub const MAX_OUTPUT: usize = 4 << 20;
@@ -394,8 +395,8 @@ impl Out<'_> {
     }
 
     /// How an unknown value is written: a comment when the action stands
-    /// alone on its line (a helper's block of labels), bare inside a quoted
-    /// or plain scalar, else quoted.
+    /// alone on its line (a helper's block of labels), else the opaque
+    /// plain scalar.
     fn opaque(&self, span: Span) -> String {
         let line_start = self.text[..span.start].rfind('\n').map_or(0, |i| i + 1);
         let before = &self.text[line_start..span.start];
@@ -403,17 +404,7 @@ impl Out<'_> {
         if before.trim().is_empty() && after.trim().is_empty() {
             return format!("# {OPAQUE}");
         }
-        let prev = before.chars().last().unwrap_or(' ');
-        if prev == ' ' || prev == '\t' || before.trim().is_empty() {
-            // The action starts a scalar: quoted, unless a quote or a word
-            // follows (then it is part of a longer plain scalar).
-            if after.starts_with(|c: char| c.is_alphanumeric() || c == '"' || c == '\'') {
-                return OPAQUE.to_string();
-            }
-            format!("\"{OPAQUE}\"")
-        } else {
-            OPAQUE.to_string()
-        }
+        OPAQUE.to_string()
     }
 }
 

@@ -36,7 +36,7 @@ fn a_template_is_read_with_its_charts_values() {
     helm_charts(&mut files);
     let t = &files[4];
     assert!(
-        t.facts.diagnostics.iter().all(|d| d.severity == Some(Severity::Info)),
+        t.facts.diagnostics.iter().all(|d| d.severity == Some(crate::diag::Severity::Info)),
         "{:?}",
         t.facts.diagnostics
     );
