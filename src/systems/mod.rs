@@ -21,6 +21,7 @@
 pub mod aws;
 pub mod dotnet;
 pub mod envoy;
+pub mod envoy_gateway;
 pub mod gateway_api;
 pub mod grpc;
 pub mod istio;

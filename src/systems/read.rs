@@ -6,6 +6,7 @@
 //! ([`classify`]): a file no extractor wants costs one read and a few
 //! substring searches.
 
+pub mod embedded;
 pub mod json_check;
 
 use super::aws::extract as aws;
@@ -35,7 +36,7 @@ pub static DOC_EXTRACTORS: std::sync::LazyLock<Vec<(&str, &[&str], DocExtractor)
         let mut readers: Vec<&DocReader> = super::FOLDER_READERS
             .iter()
             .flat_map(|r| r.iter())
-            .chain([&workload::READER])
+            .chain([&workload::READER, &embedded::READER])
             .collect();
         readers.sort_by_key(|r| r.order);
         readers
