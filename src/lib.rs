@@ -268,8 +268,8 @@ pub fn read_walked(
                 }
                 // A Helm chart's own files hold no settings but are read
                 // with its templates (`link::helm`).
-                let kept = !f.facts.is_empty()
-                    || f.facts.extractors.contains(&extract::helm::CLAIM);
+                let kept =
+                    !f.facts.is_empty() || f.facts.extractors.contains(&extract::helm::CLAIM);
                 if let Some(k) = key {
                     if kept {
                         keyed.push((k, Ok(scan.files.len())));

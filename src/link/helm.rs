@@ -178,7 +178,9 @@ fn render_facts(
     for d in &mut facts.services {
         d.hosts.retain(|h| !opaque(h));
     }
-    facts.edges.retain(|e| !opaque(&e.callee) && !e.caller.as_deref().is_some_and(opaque));
+    facts
+        .edges
+        .retain(|e| !opaque(&e.callee) && !e.caller.as_deref().is_some_and(opaque));
     let map = |s: Span| r.map(s);
     crate::extract::remap_facts(&mut facts, &map);
     name_templates(&f.source.text, &r, &mut facts);
@@ -204,8 +206,8 @@ fn name_templates(text: &str, r: &Rendered, facts: &mut crate::model::Facts) {
             unparsed.push(d.span);
             return false;
         }
-        let on_unknown = (line(d.span.start)..=line(d.span.end.max(d.span.start)))
-            .any(|l| unknown.contains(&l));
+        let on_unknown =
+            (line(d.span.start)..=line(d.span.end.max(d.span.start))).any(|l| unknown.contains(&l));
         skipped += usize::from(on_unknown);
         !on_unknown
     });

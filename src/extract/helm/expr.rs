@@ -309,7 +309,11 @@ fn call(f: &str, args: Vec<Val>, _sc: &Scope<'_>) -> Option<Val> {
                 .map(|l| format!("{pad}{l}"))
                 .collect::<Vec<_>>()
                 .join("\n");
-            let s = if f == "nindent" { format!("\n{body}") } else { body };
+            let s = if f == "nindent" {
+                format!("\n{body}")
+            } else {
+                body
+            };
             keep(V::Str(s), v)
         }
         ("trim", [v]) => match v.print() {

@@ -67,7 +67,11 @@ impl Rendered {
             }
         };
         let start = at(s.start, false);
-        let end = if s.end > s.start { at(s.end, true) } else { start };
+        let end = if s.end > s.start {
+            at(s.end, true)
+        } else {
+            start
+        };
         Span::new(start, end.max(start))
     }
 
@@ -77,7 +81,9 @@ impl Rendered {
         let mut out: Vec<(usize, Span)> = self
             .segs
             .iter()
-            .filter(|g| !g.literal && g.out.start < s.end && s.start < g.out.end.max(g.out.start + 1))
+            .filter(|g| {
+                !g.literal && g.out.start < s.end && s.start < g.out.end.max(g.out.start + 1)
+            })
             .filter_map(|g| g.from)
             .collect();
         out.sort_by_key(|(f, s)| (*f, s.start));
@@ -91,7 +97,12 @@ enum Node {
     Action(Span, Vec<Tok>),
     /// `if`/`with` chains: (condition, `with`?, body), then the else body.
     Cond(Vec<(Span, Vec<Tok>, bool, Vec<Node>)>, Vec<Node>),
-    Range(Option<(String, Option<String>)>, Vec<Tok>, Vec<Node>, Vec<Node>),
+    Range(
+        Option<(String, Option<String>)>,
+        Vec<Tok>,
+        Vec<Node>,
+        Vec<Node>,
+    ),
 }
 
 /// One `{{ }}` with its trim markers taken off.
@@ -130,12 +141,12 @@ fn actions(text: &str) -> Option<Vec<Result<Span, Act<'_>>>> {
 
 /// The first word of an action (`if`, `end` ...) and the rest.
 fn keyword(body: &str) -> (&str, &str) {
-    let w = body
-        .split(|c: char| c.is_whitespace())
-        .next()
-        .unwrap_or("");
+    let w = body.split(|c: char| c.is_whitespace()).next().unwrap_or("");
     (w, body[w.len()..].trim())
 }
+
+/// A block's nodes and the `end`/`else` that closed it (keyword, rest).
+type Block = (Vec<Node>, Option<(String, String)>);
 
 struct Parser<'t> {
     items: Vec<Result<Span, Act<'t>>>,
@@ -144,7 +155,7 @@ struct Parser<'t> {
 
 impl Parser<'_> {
     /// Nodes up to an `end`/`else` (returned with the keyword's rest).
-    fn block(&mut self, depth: usize) -> Option<(Vec<Node>, Option<(String, String)>)> {
+    fn block(&mut self, depth: usize) -> Option<Block> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -373,7 +384,11 @@ impl Out<'_> {
 
     fn action(&mut self, span: Span, toks: &[Tok], dot: &Val) -> Option<()> {
         // `$x := v` / `$x = v`: a variable, no output.
-        if let [Tok::Path(Some(name), f), Tok::Declare | Tok::Assign, rest @ ..] = toks
+        if let [
+            Tok::Path(Some(name), f),
+            Tok::Declare | Tok::Assign,
+            rest @ ..,
+        ] = toks
             && f.is_empty()
         {
             let v = self.eval(rest, dot);

@@ -13,8 +13,14 @@ fn out(t: &str, y: &str) -> String {
 fn values_defaults_quote_int_and_nindent() {
     let y = "retries:\n  attempts: 5\n  perTryTimeout: 2s\ntimeout: \"\"\n";
     assert_eq!(out("a: {{ .Values.retries.attempts }}", y), "a: 5");
-    assert_eq!(out("a: {{ .Values.timeout | default \"10s\" }}", y), "a: 10s");
-    assert_eq!(out("a: {{ .Values.retries.perTryTimeout | quote }}", y), "a: \"2s\"");
+    assert_eq!(
+        out("a: {{ .Values.timeout | default \"10s\" }}", y),
+        "a: 10s"
+    );
+    assert_eq!(
+        out("a: {{ .Values.retries.perTryTimeout | quote }}", y),
+        "a: \"2s\""
+    );
     assert_eq!(out("a: {{ int .Values.retries.attempts }}", y), "a: 5");
     assert_eq!(
         out("r:\n  {{- toYaml .Values.retries | nindent 2 }}\n", y),
@@ -44,7 +50,10 @@ fn if_with_range_take_what_the_values_enable() {
 fn helpers_are_opaque_and_defines_are_left_out() {
     let t = "{{- define \"x.labels\" }}app: x{{ end }}\nmetadata:\n  name: {{ include \"x.name\" . }}\n  labels:\n    {{- include \"x.labels\" . | nindent 4 }}\n";
     let r = render(t, &vals("a: 1")).unwrap();
-    assert_eq!(r.text, "\nmetadata:\n  name: helm-unknown\n  labels:\n    # helm-unknown\n");
+    assert_eq!(
+        r.text,
+        "\nmetadata:\n  name: helm-unknown\n  labels:\n    # helm-unknown\n"
+    );
     assert_eq!(r.unknown.len(), 2);
 }
 
@@ -57,7 +66,10 @@ fn spans_map_back_to_the_template_and_name_the_values_line() {
     let s = Span::new(at, at + 1);
     assert_eq!(r.map(s), Span::new(15, 15 + "{{ .Values.attempts }}".len()));
     let after = r.text.find("y: 2").unwrap();
-    assert_eq!(r.map(Span::new(after, after + 4)), Span::new(t.find("y: 2").unwrap(), t.find("y: 2").unwrap() + 4));
+    assert_eq!(
+        r.map(Span::new(after, after + 4)),
+        Span::new(t.find("y: 2").unwrap(), t.find("y: 2").unwrap() + 4)
+    );
     let o = r.origins(s);
     assert_eq!(o.len(), 1);
     assert_eq!(&y[o[0].1.start..o[0].1.end], "7");

@@ -142,7 +142,9 @@ fn scalar(value: &str, quoted: bool) -> V {
         return V::Int(i);
     }
     if value.bytes().any(|b| b.is_ascii_digit())
-        && !value.bytes().any(|b| b.is_ascii_alphabetic() && b != b'e' && b != b'E')
+        && !value
+            .bytes()
+            .any(|b| b.is_ascii_alphabetic() && b != b'e' && b != b'E')
         && let Ok(f) = value.parse::<f64>()
     {
         return V::Float(f);
@@ -252,7 +254,10 @@ fn write_yaml(v: &Val, indent: usize, out: &mut String, depth: usize) -> Option<
 /// string, else double-quoted.
 fn yaml_scalar(s: &str) -> String {
     let plain = !s.is_empty()
-        && !matches!(scalar(s, false), V::Null | V::Bool(_) | V::Int(_) | V::Float(_))
+        && !matches!(
+            scalar(s, false),
+            V::Null | V::Bool(_) | V::Int(_) | V::Float(_)
+        )
         && !s.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@` ".contains(c))
         && !s.ends_with(' ')
         && !s.contains(": ")

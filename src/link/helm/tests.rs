@@ -32,11 +32,17 @@ fn chart(dir: &str) -> Vec<ScannedFile> {
 #[test]
 fn a_template_is_read_with_its_charts_values() {
     let mut files = chart("testdata/templates/helm-chart");
-    assert!(files.iter().all(|f| f.syntax.is_some()), "chart files are claimed");
+    assert!(
+        files.iter().all(|f| f.syntax.is_some()),
+        "chart files are claimed"
+    );
     helm_charts(&mut files);
     let t = &files[4];
     assert!(
-        t.facts.diagnostics.iter().all(|d| d.severity == Some(crate::diag::Severity::Info)),
+        t.facts
+            .diagnostics
+            .iter()
+            .all(|d| d.severity == Some(crate::diag::Severity::Info)),
         "{:?}",
         t.facts.diagnostics
     );
@@ -49,7 +55,10 @@ fn a_template_is_read_with_its_charts_values() {
         .collect();
     assert_eq!(attempts, [3, 3, 6, 6], "{:#?}", t.facts.policies);
     let p = &t.facts.policies[0];
-    assert_eq!(t.source.slice(p.attempts.span), "attempts: {{ $.Values.retries.attempts | int }}");
+    assert_eq!(
+        t.source.slice(p.attempts.span),
+        "attempts: {{ $.Values.retries.attempts | int }}"
+    );
     assert!(
         p.settings_from
             .iter()

@@ -12,12 +12,20 @@ use crate::systems::envoy;
 use crate::systems::envoy::extract::conditions;
 use crate::yaml::Yaml;
 
-const RETRY_KEYS: &[&str] = &["numRetries", "numAttemptsPerPriority", "retryOn", "perRetry"];
+const RETRY_KEYS: &[&str] = &[
+    "numRetries",
+    "numAttemptsPerPriority",
+    "retryOn",
+    "perRetry",
+];
 const PER_RETRY_KEYS: &[&str] = &["timeout", "backOff"];
 
 pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let root = ctx.root();
-    let api = root.get("apiVersion").and_then(|v| v.as_str()).unwrap_or("");
+    let api = root
+        .get("apiVersion")
+        .and_then(|v| v.as_str())
+        .unwrap_or("");
     let kind = root.get("kind").and_then(|v| v.as_str()).unwrap_or("");
     if !api.starts_with("gateway.envoyproxy.io/") || kind != "BackendTrafficPolicy" {
         return false;
@@ -70,24 +78,41 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     p.platform_backoff = true;
     p.delay = Located::default_at(envoy::default_backoff(), r.key_span);
     if let Some(per) = r.value.entry("perRetry").filter(|e| e.value.is_map()) {
-        check_yaml_keys(per.value, PER_RETRY_KEYS, "an Envoy Gateway `perRetry` block", facts);
+        check_yaml_keys(
+            per.value,
+            PER_RETRY_KEYS,
+            "an Envoy Gateway `perRetry` block",
+            facts,
+        );
         if let Some(t) = per.value.entry("timeout")
             && let Some(d) = duration(t.value, "timeout", facts)
         {
             p.per_try_timeout = Some(Located::written(Timeout::after(d), t.span()));
         }
         if let Some(b) = per.value.entry("backOff").filter(|e| e.value.is_map()) {
-            let base = b.value.get("baseInterval").and_then(|v| duration(v, "baseInterval", facts));
-            let max = b.value.get("maxInterval").and_then(|v| duration(v, "maxInterval", facts));
+            let base = b
+                .value
+                .get("baseInterval")
+                .and_then(|v| duration(v, "baseInterval", facts));
+            let max = b
+                .value
+                .get("maxInterval")
+                .and_then(|v| duration(v, "maxInterval", facts));
             if let Some(base) = base {
                 p.delay = Located::written(envoy::backoff(base, max), b.span());
             }
         }
     }
-    if let Some(t) = spec.path(&["timeout", "http"]).and_then(|h| h.entry("requestTimeout"))
+    if let Some(t) = spec
+        .path(&["timeout", "http"])
+        .and_then(|h| h.entry("requestTimeout"))
         && let Some(d) = duration(t.value, "requestTimeout", facts)
     {
-        let v = if d.is_zero() { Timeout::Disabled } else { Timeout::after(d) };
+        let v = if d.is_zero() {
+            Timeout::Disabled
+        } else {
+            Timeout::after(d)
+        };
         p.overall_timeout = Some(Located::written(v, t.span()));
     }
     facts.policies.push(p);
@@ -106,13 +131,26 @@ fn retry_on(retry: Yaml<'_>, anchor: crate::source::Span) -> Located<RetryOn> {
         return Located::default_at(RetryOn::Listed { conditions }, anchor);
     };
     let mut out = Vec::new();
-    let codes: Vec<Yaml<'_>> = on.value.get("httpStatusCodes").map(|c| c.items()).unwrap_or_default();
-    for t in on.value.get("triggers").map(|t| t.items()).unwrap_or_default() {
+    let codes: Vec<Yaml<'_>> = on
+        .value
+        .get("httpStatusCodes")
+        .map(|c| c.items())
+        .unwrap_or_default();
+    for t in on
+        .value
+        .get("triggers")
+        .map(|t| t.items())
+        .unwrap_or_default()
+    {
         let word = t.as_str().unwrap_or("");
         if word == "retriable-status-codes" {
             continue;
         }
-        out.extend(conditions(word).into_iter().map(|c| Located::written(c, t.span())));
+        out.extend(
+            conditions(word)
+                .into_iter()
+                .map(|c| Located::written(c, t.span())),
+        );
     }
     // Envoy Gateway adds `retriable-status-codes` itself when codes are
     // listed.

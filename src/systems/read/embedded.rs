@@ -34,12 +34,7 @@ fn read(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     // A file embedded in a file embedded in ... is read a bounded number
     // of levels deep: the path carries the keys read so far.
     if ctx.path.components().count() > 64
-        || ctx
-            .path
-            .to_string_lossy()
-            .matches("#embedded/")
-            .count()
-            >= MAX_DEPTH
+        || ctx.path.to_string_lossy().matches("#embedded/").count() >= MAX_DEPTH
     {
         return false;
     }
