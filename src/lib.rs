@@ -268,7 +268,10 @@ pub fn read_walked(
                 for e in &f.facts.extractors {
                     *scan.stats.per_extractor.entry(e).or_default() += 1;
                 }
-                let kept = !f.facts.is_empty();
+                // A Helm chart's own files hold no settings but are read
+                // with its templates (`link::helm`).
+                let kept =
+                    !f.facts.is_empty() || f.facts.extractors.contains(&extract::helm::CLAIM);
                 if let Some(k) = key {
                     if kept {
                         keyed.push((k, Ok(scan.files.len())));

@@ -89,7 +89,7 @@ pub fn nested_too_deep(span: Span, what: &str, limit: usize) -> Diagnostic {
 }
 
 /// A line shortened for a message.
-fn excerpt(line: &str) -> String {
+pub fn excerpt(line: &str) -> String {
     let t = line.trim();
     if t.chars().count() > 60 {
         format!("{}...", t.chars().take(57).collect::<String>())
@@ -130,8 +130,10 @@ pub fn unrecognised(span: Span, format: &str, reason: &str) -> Diagnostic {
     )
 }
 
-/// A templated file (Helm/Go `{{ }}`, `#{...}`): the parts that parse were
-/// read; the rest is reported once.
+/// A templated file (Helm/Go `{{ }}`, `#{...}`, Jinja `{% %}`): the parts
+/// that parse were read; the rest is reported once, at `info`: a template
+/// is not wrong for being a template, so by default it never fails CI
+/// (`--fail-on warning`); it is counted in the summary.
 pub fn templated(span: Span, detail: &str) -> Diagnostic {
     Diagnostic::new(
         CODE,
@@ -139,4 +141,5 @@ pub fn templated(span: Span, detail: &str) -> Diagnostic {
         format!("templated file: {detail}"),
         "render the template (`helm template`, or your templating step) and check the rendered files to cover every setting",
     )
+    .with_severity(super::Severity::Info)
 }

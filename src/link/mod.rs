@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 mod compose;
 mod configmap_env;
 mod gateway_classes;
+mod helm;
 mod ingress;
 mod java;
 mod nginx;
@@ -36,6 +37,9 @@ pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
 /// walk joins a shown path to `cwd` before it compares it with the roots
 /// and reads the build files it passes.
 pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::path::Path>) {
+    // Helm templates are read again, rendered with their chart's values
+    // (first: every later step reads the rendered facts).
+    helm::helm_charts(files);
     // Spring placeholders that refer to another `application*` file: the
     // file is read again (first, as later steps build on its facts).
     crate::systems::spring::placeholders::link(files);

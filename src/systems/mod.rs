@@ -23,6 +23,7 @@ pub mod csharp;
 pub mod dotnet;
 pub mod edit;
 pub mod envoy;
+pub mod envoy_gateway;
 pub mod gateway_api;
 pub mod grpc;
 pub mod istio;

@@ -6,6 +6,7 @@
 //! ([`classify`]): a file no extractor wants costs one read and a few
 //! substring searches.
 
+pub mod embedded;
 pub mod json_check;
 
 use super::aws::extract as aws;
@@ -35,7 +36,7 @@ pub static DOC_EXTRACTORS: std::sync::LazyLock<Vec<(&str, &[&str], DocExtractor)
         let mut readers: Vec<&DocReader> = super::FOLDER_READERS
             .iter()
             .flat_map(|r| r.iter())
-            .chain([&workload::READER])
+            .chain([&workload::READER, &embedded::READER])
             .collect();
         readers.sort_by_key(|r| r.order);
         readers
@@ -78,6 +79,11 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
+        return Some(syntax);
+    }
+    // A Helm chart's own files, by name: its templates are rendered with
+    // them (`link::helm`).
+    if syntax == Syntax::Yaml && crate::extract::helm::is_chart_file(&name) {
         return Some(syntax);
     }
     // Spring Boot's own files by name (`application*.yml`): they declare the
@@ -246,6 +252,13 @@ fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &
         .file_name()
         .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
     let spring_named = spring_config_name(path);
+    // A chart's `Chart.yaml` and values files are kept for the link step
+    // that renders its templates with them.
+    if path.file_name().is_some_and(|n| {
+        crate::extract::helm::is_chart_file(&n.to_string_lossy().to_ascii_lowercase())
+    }) {
+        facts.claimed_by(crate::extract::helm::CLAIM);
+    }
     let wanted: Vec<bool> = DOC_EXTRACTORS
         .iter()
         .map(|(name, needles, _)| {

@@ -345,23 +345,24 @@ pub fn extract_included(text: &str, facts: &mut Facts, outer: &Inherited<'_>) {
             let lines = LineIndex::new(text);
             let line = lines.line_text(text, lines.line_of(e.span.start.min(text.len())));
             let templated = (text.contains("{{") && text.contains("}}")) || text.contains("{%");
-            let (reason, help) = if templated {
-                (
-                    format!(
-                        "templated file (Jinja/Go template) did not parse as nginx configuration: {}",
-                        e.message
+            let d = if templated {
+                unparsable_file::templated(
+                    e.span,
+                    &format!(
+                        "did not parse as nginx configuration (Jinja/Go template): {} at `{}`",
+                        e.message.trim_end_matches('.'),
+                        unparsable_file::excerpt(line)
                     ),
-                    "render the template before checking it, or exclude it with `--exclude`",
                 )
             } else {
-                (
-                    e.message.clone(),
+                unparsable_file::syntax(
+                    e.span,
+                    &e.message,
+                    line,
                     "fix the syntax: nginx refuses to load this file too (`nginx -t`)",
                 )
             };
-            facts
-                .diagnostics
-                .push(unparsable_file::syntax(e.span, &reason, line, help));
+            facts.diagnostics.push(d);
             return;
         }
     };

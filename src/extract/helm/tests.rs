@@ -1,0 +1,98 @@
+use super::values::{Val, from_yaml, merge};
+use super::*;
+
+fn vals(y: &str) -> Val {
+    from_yaml(&crate::yaml::parse(y), 0)
+}
+
+fn out(t: &str, y: &str) -> String {
+    render(t, &vals(y)).expect("renders").text
+}
+
+#[test]
+fn values_defaults_quote_int_and_nindent() {
+    let y = "retries:\n  attempts: 5\n  perTryTimeout: 2s\ntimeout: \"\"\n";
+    assert_eq!(out("a: {{ .Values.retries.attempts }}", y), "a: 5");
+    assert_eq!(
+        out("a: {{ .Values.timeout | default \"10s\" }}", y),
+        "a: 10s"
+    );
+    assert_eq!(
+        out("a: {{ .Values.retries.perTryTimeout | quote }}", y),
+        "a: \"2s\""
+    );
+    assert_eq!(out("a: {{ int .Values.retries.attempts }}", y), "a: 5");
+    assert_eq!(
+        out("r:\n  {{- toYaml .Values.retries | nindent 2 }}\n", y),
+        "r:\n  \n  attempts: 5\n  perTryTimeout: 2s\n"
+    );
+    assert_eq!(out("a: {{ .Values.missing }}", y), "a: ");
+}
+
+#[test]
+fn if_with_range_take_what_the_values_enable() {
+    let y = "on: true\noff: false\nroutes:\n- name: a\n  n: 1\n- name: b\n  n: 2\n";
+    let t = "{{- if .Values.off }}x{{ else if .Values.on }}y{{ else }}z{{ end }}";
+    assert_eq!(out(t, y).trim(), "y");
+    let t = "{{ range .Values.routes }}[{{ .name }}={{ .n }}]{{ end }}";
+    assert_eq!(out(t, y), "[a=1][b=2]");
+    let t = "{{ range $i, $r := .Values.routes }}{{ $i }}{{ $r.name }}{{ $.Values.on }} {{ end }}";
+    assert_eq!(out(t, y), "0atrue 1btrue ");
+    let t = "{{ with .Values.routes }}{{ len . }}{{ else }}none{{ end }}";
+    assert_eq!(out(t, y), "2");
+    let t = "{{ $r := index .Values \"routes\" 1 }}{{ $r.name }} {{ lookup \"v1\" }}";
+    assert_eq!(out(t, y), format!("b {OPAQUE}"));
+    let t = "{{ with .Values.nothing }}some{{ else }}none{{ end }}";
+    assert_eq!(out(t, y), "none");
+}
+
+#[test]
+fn helpers_are_opaque_and_defines_are_left_out() {
+    let t = "{{- define \"x.labels\" }}app: x{{ end }}\nmetadata:\n  name: {{ include \"x.name\" . }}\n  labels:\n    {{- include \"x.labels\" . | nindent 4 }}\n";
+    let r = render(t, &vals("a: 1")).unwrap();
+    assert_eq!(
+        r.text,
+        "\nmetadata:\n  name: helm-unknown\n  labels:\n    # helm-unknown\n"
+    );
+    assert_eq!(r.unknown.len(), 2);
+}
+
+#[test]
+fn spans_map_back_to_the_template_and_name_the_values_line() {
+    let y = "attempts: 7\n";
+    let t = "x: 1\nattempts: {{ .Values.attempts }}\ny: 2\n";
+    let r = render(t, &vals(y)).unwrap();
+    let at = r.text.find('7').unwrap();
+    let s = Span::new(at, at + 1);
+    assert_eq!(r.map(s), Span::new(15, 15 + "{{ .Values.attempts }}".len()));
+    let after = r.text.find("y: 2").unwrap();
+    assert_eq!(
+        r.map(Span::new(after, after + 4)),
+        Span::new(t.find("y: 2").unwrap(), t.find("y: 2").unwrap() + 4)
+    );
+    let o = r.origins(s);
+    assert_eq!(o.len(), 1);
+    assert_eq!(&y[o[0].1.start..o[0].1.end], "7");
+}
+
+#[test]
+fn a_variant_is_merged_over_the_defaults() {
+    let base = vals("r:\n  attempts: 2\n  timeout: 1s\n");
+    let prod = from_yaml(&crate::yaml::parse("r:\n  attempts: 9\n"), 1);
+    let m = merge(&base, &prod);
+    let r = render("{{ .Values.r.attempts }} {{ .Values.r.timeout }}", &m).unwrap();
+    assert_eq!(r.text, "9 1s");
+    assert_eq!(r.origins(Span::new(0, 1))[0].0, 1);
+    assert_eq!(r.origins(Span::new(2, 4))[0].0, 0);
+}
+
+#[test]
+fn shapes_not_followed_are_refused_and_limits_hold() {
+    assert!(render("{{ if .Values.a }}x", &vals("a: 1")).is_none());
+    assert!(render("{{ end }}", &vals("a: 1")).is_none());
+    // A range over a range over a long list stays bounded.
+    let list: String = (0..3000).map(|i| format!("- {i}\n")).collect();
+    let y = format!("l:\n{list}");
+    let t = "{{ range .Values.l }}{{ range $.Values.l }}xxxxxxxxxxxxxxxxxxxx{{ end }}{{ end }}";
+    assert!(render(t, &vals(&y)).is_none());
+}

@@ -1,0 +1,253 @@
+//! Helm charts: a template's facts come from the template rendered with
+//! its chart's values (`extract::helm`), not from the template text.
+//!
+//! A chart is a folder holding a scanned `Chart.yaml`; its templates are
+//! the scanned YAML files below its `templates/` folder (a subchart's
+//! templates belong to the subchart, the nearest chart). The classifier
+//! claims `Chart.yaml`, `values.yaml` and `values-*.yaml` by name, so this
+//! step reads only scanned files and never the disk: it stays a pure
+//! function of the scan. Each template is rendered with `values.yaml` and
+//! read again; each `values-<name>.yaml` beside it is a variant (merged
+//! over `values.yaml` as `helm install -f` merges), and a policy or
+//! timeout a variant renders differently is added, naming the variant's
+//! lines. Spans point at the template; a setting whose value came from a
+//! values file names that line ([`RetryPolicy::settings_from`], a related
+//! location of every finding on the policy).
+
+use crate::diag::unparsable_file;
+use crate::extract::helm::{self, Rendered, values, variant_of};
+use crate::model::{ScannedFile, SettingPlace, Syntax};
+use crate::source::Span;
+use std::path::{Path, PathBuf};
+
+pub fn helm_charts(files: &mut [ScannedFile]) {
+    let lower = |f: &ScannedFile| {
+        f.source
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default()
+    };
+    let charts: Vec<PathBuf> = files
+        .iter()
+        .filter(|f| lower(f) == "chart.yaml")
+        .filter_map(|f| f.source.path.parent().map(Path::to_path_buf))
+        .collect();
+    if charts.is_empty() {
+        return;
+    }
+    for chart in &charts {
+        // values.yaml first, then the variants by name.
+        let mut vfiles: Vec<(String, usize)> = files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.source.path.parent() == Some(chart.as_path()))
+            .filter_map(|(i, f)| variant_of(&lower(f)).map(|v| (v.to_string(), i)))
+            .collect();
+        vfiles.sort();
+        let Some(&(ref first, base_file)) = vfiles.first() else {
+            continue;
+        };
+        if !first.is_empty() {
+            continue;
+        }
+        let parse = |i: usize| values::from_yaml(&crate::yaml::parse(&files[i].source.text), i);
+        let base = parse(base_file);
+        let variants: Vec<(usize, values::Val)> = vfiles[1..]
+            .iter()
+            .map(|&(_, i)| (i, values::merge(&base, &parse(i))))
+            .collect();
+        let templates = chart.join("templates");
+        let mine: Vec<usize> = (0..files.len())
+            .filter(|&i| {
+                let p = &files[i].source.path;
+                p.starts_with(&templates)
+                    && files[i].syntax == Some(Syntax::Yaml)
+                    && nearest_chart(p, &charts) == Some(chart.as_path())
+            })
+            .collect();
+        for t in mine {
+            read_template(files, t, &base, &variants);
+        }
+    }
+}
+
+/// The chart a template belongs to: the deepest chart folder above it.
+fn nearest_chart<'c>(p: &Path, charts: &'c [PathBuf]) -> Option<&'c Path> {
+    charts
+        .iter()
+        .filter(|c| p.starts_with(c.join("templates")))
+        .max_by_key(|c| c.components().count())
+        .map(PathBuf::as_path)
+}
+
+fn read_template(
+    files: &mut [ScannedFile],
+    t: usize,
+    base: &values::Val,
+    variants: &[(usize, values::Val)],
+) {
+    let Some(mut facts) = render_facts(files, t, base) else {
+        return;
+    };
+    for (vfile, merged) in variants {
+        let Some(other) = render_facts(files, t, merged) else {
+            continue;
+        };
+        let shown = files[*vfile].source.display_path();
+        let from_variant = |p: &SettingPlace| p.path == shown;
+        let file_name = files[*vfile]
+            .source
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for mut p in other.policies {
+            let differs = !facts.policies.iter().any(|q| {
+                let mut a = q.clone();
+                let mut b = p.clone();
+                a.settings_from.clear();
+                b.settings_from.clear();
+                a == b
+            });
+            // A policy the variant sets differently, or one only it has.
+            let only_here = !facts.policies.iter().any(|q| q.name == p.name);
+            if differs && (p.settings_from.iter().any(from_variant) || only_here) {
+                // Named for its variant (messages quote a name in
+                // backticks: "`orders/http[0]` with `values-prod.yaml`").
+                // Findings of one rule at one template line are one
+                // (`check::sort_and_dedup`); sorted by message, the default
+                // values' finding, "`orders/http[0]` (Istio ...", comes first.
+                p.name = Some(match &p.name {
+                    Some(n) => format!("{n}` with `{file_name}"),
+                    None => format!("values of `{file_name}"),
+                });
+                facts.policies.push(p);
+            }
+        }
+        for x in other.timeouts {
+            if !facts.timeouts.contains(&x) {
+                facts.timeouts.push(x);
+            }
+        }
+    }
+    files[t].facts = facts;
+}
+
+/// The template rendered with `values` and read as YAML, its spans moved
+/// back to the template; `None` when the template is not one this reader
+/// follows (its facts then stay those of the raw template).
+fn render_facts(
+    files: &[ScannedFile],
+    t: usize,
+    values: &values::Val,
+) -> Option<crate::model::Facts> {
+    let f = &files[t];
+    let r = helm::render(&f.source.text, values)?;
+    let mut facts = crate::systems::extract(&f.source.path, &r.text, Syntax::Yaml);
+    for p in &mut facts.policies {
+        // The settings' own spans (the policy's span is its key).
+        // (Not the policy's span nor a default's: they cover the route.)
+        let spans = [
+            Some(p.attempts.span),
+            Some(p.delay.span),
+            Some(p.jitter.span),
+            Some(p.retry_on.span),
+            p.per_try_timeout.as_ref().map(|t| t.span),
+            p.overall_timeout.as_ref().map(|t| t.span),
+        ];
+        let origins: Vec<(usize, Span)> = spans
+            .into_iter()
+            .flatten()
+            .flat_map(|s| r.origins(s))
+            .collect();
+        for (vf, at) in origins {
+            let Some(v) = files.get(vf) else { continue };
+            let place = SettingPlace {
+                path: v.source.display_path(),
+                line: v.source.line_col(at.start).line,
+            };
+            if !p.settings_from.contains(&place) {
+                p.settings_from.push(place);
+            }
+        }
+    }
+    // A name that only Helm knows names no service and no callee.
+    let opaque = |s: &str| s.contains(helm::OPAQUE);
+    facts.services.retain(|d| !opaque(&d.name));
+    for d in &mut facts.services {
+        d.hosts.retain(|h| !opaque(h));
+    }
+    facts
+        .edges
+        .retain(|e| !opaque(&e.callee) && !e.caller.as_deref().is_some_and(opaque));
+    let map = |s: Span| r.map(s);
+    crate::extract::remap_facts(&mut facts, &map);
+    name_templates(&f.source.text, &r, &mut facts);
+    Some(facts)
+}
+
+/// What the rendering could not say, reported once at `info` (RL903), as
+/// for a template read raw: a setting on the line of an action whose value
+/// is unknown is not checked (its finding would be about the stand-in),
+/// and a document that does not parse once rendered is counted.
+fn name_templates(text: &str, r: &Rendered, facts: &mut crate::model::Facts) {
+    let lines = crate::source::LineIndex::new(text);
+    let line = |o: usize| lines.line_of(o.min(text.len()));
+    let unknown: std::collections::HashSet<usize> = r
+        .unknown
+        .iter()
+        .flat_map(|s| line(s.start)..=line(s.end))
+        .collect();
+    let mut unparsed = Vec::new();
+    let mut skipped = 0;
+    facts.diagnostics.retain(|d| {
+        if d.code == unparsable_file::CODE {
+            unparsed.push(d.span);
+            return false;
+        }
+        let on_unknown =
+            (line(d.span.start)..=line(d.span.end.max(d.span.start))).any(|l| unknown.contains(&l));
+        skipped += usize::from(on_unknown);
+        !on_unknown
+    });
+    if unparsed.is_empty() && skipped == 0 {
+        return;
+    }
+    let excerpt = |s: Span| {
+        text.get(s.start..s.end)
+            .unwrap_or("")
+            .chars()
+            .take(40)
+            .collect::<String>()
+    };
+    let mut parts = Vec::new();
+    if let Some(&first) = unparsed.first() {
+        let at = lines.line_text(text, line(first.start));
+        parts.push(format!(
+            "{} document{} did not parse once rendered with the chart's values (first at `{}`)",
+            unparsed.len(),
+            if unparsed.len() == 1 { "" } else { "s" },
+            unparsable_file::excerpt(at)
+        ));
+    }
+    if skipped > 0 {
+        parts.push(format!(
+            "{skipped} setting{} set by what only Helm knows (first `{}`)",
+            if skipped == 1 { " is" } else { "s are" },
+            r.unknown.first().map_or(String::new(), |s| excerpt(*s))
+        ));
+    }
+    let span = unparsed
+        .first()
+        .copied()
+        .or_else(|| r.unknown.first().copied())
+        .unwrap_or_default();
+    facts.diagnostics.push(unparsable_file::templated(
+        span,
+        &format!("{}; they were not checked", parts.join(" and ")),
+    ));
+}
+
+#[cfg(test)]
+mod tests;
