@@ -29,6 +29,20 @@ pub fn worst_case(attempts: u64, per_try: Duration, backoff: Duration) -> Durati
     mul(per_try, attempts).saturating_add(backoff)
 }
 
+/// A wait the server chose (a `Retry-After` header, gRPC's
+/// `grpc-retry-pushback-ms`), as a policy takes it: RL208.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ServerDelay {
+    /// The header, as the code or library reads it (`Retry-After`).
+    pub header: String,
+    /// Whether the wait is bounded by the policy (`min(wait, cap)`).
+    pub capped: bool,
+    /// Whether a random wait is added on top of it.
+    pub jittered: bool,
+    /// What takes the wait, for messages (`DefaultBackoff`, `a loop`).
+    pub by: String,
+}
+
 fn from_nanos(n: u128) -> Duration {
     const NANOS: u128 = 1_000_000_000;
     match u64::try_from(n / NANOS) {

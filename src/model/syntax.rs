@@ -23,6 +23,8 @@ pub enum Syntax {
     Rust,
     /// Python source, read with tree-sitter (`crate::systems::python`).
     Python,
+    /// Go source, read with tree-sitter (`crate::systems::go`).
+    Go,
     /// A build file read for library versions (`crate::versions`).
     Build(BuildKind),
 }
@@ -31,7 +33,10 @@ impl Syntax {
     /// Whether the file is program source (its calls are made by the
     /// program it builds), not configuration.
     pub fn is_source(self) -> bool {
-        matches!(self, Syntax::Java | Syntax::Rust | Syntax::Python)
+        matches!(
+            self,
+            Syntax::Java | Syntax::Rust | Syntax::Python | Syntax::Go
+        )
     }
 
     /// The comment markers of the syntax, for `retrylint:` directives.
@@ -41,7 +46,7 @@ impl Syntax {
             Syntax::Yaml | Syntax::Nginx | Syntax::Python => &["#"],
             Syntax::Json => &[],
             // .NET's JSON configuration provider skips comments.
-            Syntax::Jsonc | Syntax::Java | Syntax::Rust => &["//", "/*"],
+            Syntax::Jsonc | Syntax::Java | Syntax::Rust | Syntax::Go => &["//", "/*"],
             Syntax::Ini => &["#", ";"],
             Syntax::Properties => &["#", "!"],
             Syntax::Build(kind) => kind.comment_markers(),

@@ -22,6 +22,7 @@ pub mod aws;
 pub mod dotnet;
 pub mod envoy;
 pub mod gateway_api;
+pub mod go;
 pub mod grpc;
 pub mod istio;
 pub mod java;
@@ -54,6 +55,7 @@ macro_rules! register {
                     $($(System::$variant => &$folder::$spec,)*)*
                     System::RustCrate(name) => rust::crate_spec(name),
                     System::PythonLib(name) => python::lib_spec(name),
+                    System::GoLib(name) => go::lib_spec(name),
                 }
             }
         }
@@ -199,6 +201,7 @@ impl System {
         match self {
             System::RustCrate(name) => name.clone(),
             System::PythonLib(name) => python::lib_label(name),
+            System::GoLib(name) => go::lib_label(name),
             other => other.spec().label.into(),
         }
     }
@@ -240,6 +243,16 @@ mod tests {
         }
         for l in ["tenacity", "backoff", "urllib3", "celery", "loop"] {
             all.push(System::PythonLib(l.into()));
+        }
+        for l in [
+            "go-retryablehttp",
+            "backoff",
+            "retry-go",
+            "go-retry",
+            "client-go",
+            "loop",
+        ] {
+            all.push(System::GoLib(l.into()));
         }
         all
     }

@@ -74,6 +74,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         }
         "rs" => return (rust::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Rust),
         "py" => return super::python::extract::wants(bytes).then_some(Syntax::Python),
+        "go" => return super::go::extract::wants(bytes).then_some(Syntax::Go),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
@@ -131,6 +132,7 @@ pub fn supported_by_name(path: &Path) -> bool {
         || name == "nginx.conf"
         || name.ends_with(".rs")
         || name.ends_with(".py")
+        || name.ends_with(".go")
 }
 
 #[cfg(test)]
@@ -178,6 +180,7 @@ pub fn extract_with_outer(
         Syntax::Nginx => nginx::extract(text, &mut facts),
         Syntax::Rust => rust::extract(path, text, &mut facts),
         Syntax::Python => super::python::extract::extract(text, &mut facts),
+        Syntax::Go => super::go::extract::extract(text, &mut facts),
         Syntax::Build(kind) => {
             if let Some(build) = build::extract(kind, text) {
                 facts.build = Some(build);
@@ -362,6 +365,7 @@ pub fn wanted_by_name(path: &Path) -> bool {
         ".properties",
         ".rs",
         ".py",
+        ".go",
         ".java",
         ".conf",
         ".nginx",
