@@ -22,6 +22,7 @@ const ENDINGS: &[&str] = &[
     ".rs",
     ".java",
     ".py",
+    ".go",
     ".conf",
     ".nginx",
     ".conf.template",
