@@ -39,7 +39,10 @@ fn retry_clients<'a>(ctx: &Ctx<'a>, facts: &Facts) -> Vec<(&'a str, usize)> {
             out.push((*n, i));
             // `std := client.StandardClient()`.
             for (k, vs) in &ctx.bindings {
-                if vs.iter().any(|v| ctx.text(*v) == format!("{n}.StandardClient()")) {
+                if vs
+                    .iter()
+                    .any(|v| ctx.text(*v) == format!("{n}.StandardClient()"))
+                {
                     out.push((*k, i));
                 }
             }
@@ -108,12 +111,21 @@ fn collect<'a>(ctx: &Ctx<'a>, facts: &Facts) -> Vec<Call<'a>> {
                     let off = usize::from(name.ends_with("Context"));
                     let method = a.get(off).and_then(|m| {
                         eval::string(ctx, *m).or_else(|| {
-                            ctx.pkg_ref(*m).and_then(|(_, c)| c.strip_prefix("Method")).map(str::to_uppercase)
+                            ctx.pkg_ref(*m)
+                                .and_then(|(_, c)| c.strip_prefix("Method"))
+                                .map(str::to_uppercase)
                         })
                     });
                     out.push(Call {
                         node: n,
-                        what: format!("{}.{name}", if pkg == Pkg::Http { "http" } else { "retryablehttp" }),
+                        what: format!(
+                            "{}.{name}",
+                            if pkg == Pkg::Http {
+                                "http"
+                            } else {
+                                "retryablehttp"
+                            }
+                        ),
                         method: method.filter(|m| !m.contains(UNKNOWN)),
                         url: a.get(off + 1).copied(),
                         timeout: Located::default_at(Timeout::Unknown, span(n)),
@@ -186,8 +198,13 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
     let calls = collect(ctx, facts);
     let inside = |s: &RetryScope, n: Node<'_>| s.start <= n.start_byte() && n.end_byte() <= s.end;
     for s in scopes {
-        let here: Vec<&Call<'_>> = calls.iter().filter(|c| inside(s, c.node) && !c.grpc).collect();
-        let Some(p) = facts.policies.get_mut(s.policy) else { continue };
+        let here: Vec<&Call<'_>> = calls
+            .iter()
+            .filter(|c| inside(s, c.node) && !c.grpc)
+            .collect();
+        let Some(p) = facts.policies.get_mut(s.policy) else {
+            continue;
+        };
         if here.is_empty() {
             continue;
         }
@@ -220,18 +237,32 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
         let Some(url) = c.url else { continue };
         let Some(s) = eval::string(ctx, url) else {
             if let Some(env) = getenv(ctx, url) {
-                facts.unresolved.push(UnresolvedCall { span: span(url), written: format!("env {env}") });
+                facts.unresolved.push(UnresolvedCall {
+                    span: span(url),
+                    written: format!("env {env}"),
+                });
             }
             continue;
         };
-        let host = if c.grpc { eval::host_of(&s) } else { eval::url_host(&s) };
+        let host = if c.grpc {
+            eval::host_of(&s)
+        } else {
+            eval::url_host(&s)
+        };
         let Some(host) = host else {
             if s.contains(UNKNOWN) && (s.starts_with("http") || c.grpc) {
-                facts.unresolved.push(UnresolvedCall { span: span(url), written: s.replace(UNKNOWN, "%s") });
+                facts.unresolved.push(UnresolvedCall {
+                    span: span(url),
+                    written: s.replace(UNKNOWN, "%s"),
+                });
             }
             continue;
         };
-        let mut policies: Vec<usize> = scopes.iter().filter(|s| inside(s, c.node)).map(|s| s.policy).collect();
+        let mut policies: Vec<usize> = scopes
+            .iter()
+            .filter(|s| inside(s, c.node))
+            .map(|s| s.policy)
+            .collect();
         policies.extend(c.through);
         if c.grpc {
             grpc_options(ctx, c.node, facts, &mut policies);
@@ -254,7 +285,9 @@ fn getenv(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
     let mut cur = n;
     for _ in 0..super::MAX_DEPTH {
         if cur.kind() == "identifier" {
-            cur = ctx.binding(ctx.text(cur), cur.start_byte()).filter(|v| v.id() != cur.id())?;
+            cur = ctx
+                .binding(ctx.text(cur), cur.start_byte())
+                .filter(|v| v.id() != cur.id())?;
             continue;
         }
         if let Some((Pkg::Os, "Getenv" | "LookupEnv")) = ctx.pkg_call(cur) {
@@ -285,15 +318,20 @@ fn grpc_options(ctx: &Ctx<'_>, dial: Node<'_>, facts: &mut Facts, policies: &mut
     }
     opts.extend(more);
     for o in opts {
-        let Some((Pkg::Grpc, name)) = ctx.pkg_call(o) else { continue };
+        let Some((Pkg::Grpc, name)) = ctx.pkg_call(o) else {
+            continue;
+        };
         if name != "WithDefaultServiceConfig" {
             continue;
         }
-        let Some(cfg) = args(o).first().copied() else { continue };
+        let Some(cfg) = args(o).first().copied() else {
+            continue;
+        };
         let lit = resolve_literal(ctx, cfg);
         let Some(lit) = lit else { continue };
         let before = facts.policies.len();
-        let inner = crate::source::Span::new(lit.start_byte() + 1, lit.end_byte().saturating_sub(1));
+        let inner =
+            crate::source::Span::new(lit.start_byte() + 1, lit.end_byte().saturating_sub(1));
         let read = if lit.kind() == "raw_string_literal" {
             crate::systems::grpc::extract::extract_raw_json_literal(ctx.src, inner, facts)
         } else {
@@ -310,7 +348,11 @@ fn resolve_literal<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
     for _ in 0..super::MAX_DEPTH {
         match cur.kind() {
             "interpreted_string_literal" | "raw_string_literal" => return Some(cur),
-            "identifier" => cur = ctx.binding(ctx.text(cur), cur.start_byte()).filter(|v| v.id() != cur.id())?,
+            "identifier" => {
+                cur = ctx
+                    .binding(ctx.text(cur), cur.start_byte())
+                    .filter(|v| v.id() != cur.id())?
+            }
             _ => return None,
         }
     }
@@ -321,7 +363,9 @@ fn resolve_literal<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
 /// retried scope: a new key per attempt.
 fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
     for &n in &ctx.nodes {
-        let Some((Pkg::Uuid, name)) = ctx.pkg_call(n) else { continue };
+        let Some((Pkg::Uuid, name)) = ctx.pkg_call(n) else {
+            continue;
+        };
         if !matches!(name, "New" | "NewString" | "NewRandom" | "NewV4") {
             continue;
         }

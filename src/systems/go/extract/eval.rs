@@ -28,10 +28,12 @@ fn num_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Num> {
     if depth > MAX_DEPTH {
         return None;
     }
-    let plain = |value: f64| Some(Num {
-        value,
-        duration: false,
-    });
+    let plain = |value: f64| {
+        Some(Num {
+            value,
+            duration: false,
+        })
+    };
     match n.kind() {
         "int_literal" => plain(parse_int(ctx.text(n))? as f64),
         "float_literal" => plain(ctx.text(n).replace('_', "").parse().ok()?),
@@ -85,9 +87,7 @@ fn num_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Num> {
                         duration: true,
                     })
                 }
-                "int" | "int32" | "int64" | "uint" | "uint32" | "uint64" | "float64" => {
-                    Some(inner)
-                }
+                "int" | "int32" | "int64" | "uint" | "uint32" | "uint64" | "float64" => Some(inner),
                 _ => None,
             }
         }

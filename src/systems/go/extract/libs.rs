@@ -22,9 +22,14 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         };
         let (p, op) = match (pkg, name) {
             (Pkg::RetryableHttp, "NewClient") => (retryablehttp(ctx, n), None),
-            (Pkg::Backoff(v5), "Retry" | "RetryNotify" | "RetryWithData" | "RetryNotifyWithData" | "RetryNotifyWithTimer") => {
-                cenkalti(ctx, n, name, v5)
-            }
+            (
+                Pkg::Backoff(v5),
+                "Retry"
+                | "RetryNotify"
+                | "RetryWithData"
+                | "RetryNotifyWithData"
+                | "RetryNotifyWithTimer",
+            ) => cenkalti(ctx, n, name, v5),
             (Pkg::RetryGo(_), "Do" | "DoWithData") => retry_go(ctx, n, true),
             (Pkg::RetryGo(_), "New" | "NewWithData") => retry_go(ctx, n, false),
             (Pkg::GoRetry, _) => match go_retry(ctx, n, name) {
@@ -40,7 +45,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                     (a.get(1).copied(), a.get(2).copied())
                 };
                 let mut p = wait_backoff(ctx, b, n);
-                p.retry_on = Located::default_at(RetryOn::Listed { conditions: vec![Located::default_at(Condition::Predicate, span(n))] }, span(n));
+                p.retry_on = Located::default_at(
+                    RetryOn::Listed {
+                        conditions: vec![Located::default_at(Condition::Predicate, span(n))],
+                    },
+                    span(n),
+                );
                 (p, op)
             }
             _ => continue,
@@ -48,7 +58,11 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         let i = facts.policies.len();
         facts.policies.push(p);
         if let Some((start, end)) = op.and_then(|o| operation_range(ctx, o)) {
-            scopes.push(RetryScope { policy: i, start, end });
+            scopes.push(RetryScope {
+                policy: i,
+                start,
+                end,
+            });
         }
     }
 }
@@ -80,7 +94,7 @@ fn retryablehttp(ctx: &Ctx<'_>, call: Node<'_>) -> RetryPolicy {
         at,
         default_attempts(
             AttemptCount::Finite(sys::RETRYABLEHTTP_RETRY_MAX + 1),
-            "`RetryMax` 4 (the default): 5 attempts",
+            "RetryMax 4 (the default): 5 attempts",
             at,
         ),
     );
@@ -152,7 +166,11 @@ fn retryablehttp(ctx: &Ctx<'_>, call: Node<'_>) -> RetryPolicy {
         "LinearJitterBackoff" | "RateLimitLinearJitterBackoff" => linear_jitter(wait_min, wait_max),
         _ => (Delay::Custom, Jitter::Unknown),
     };
-    let delay_at = if backoff == "DefaultBackoff" { wait_at } else { backoff_at };
+    let delay_at = if backoff == "DefaultBackoff" {
+        wait_at
+    } else {
+        backoff_at
+    };
     p.delay = if backoff_at == at && wait_at == at {
         Located::default_at(delay, at)
     } else {
@@ -209,8 +227,18 @@ fn linear_jitter(min: Duration, max: Duration) -> (Delay, Jitter) {
     } else {
         0.0
     };
-    let jitter = if factor > 0.0 { Jitter::Proportional { factor } } else { Jitter::None };
-    (Delay::Linear { base: mid, cap: None }, jitter)
+    let jitter = if factor > 0.0 {
+        Jitter::Proportional { factor }
+    } else {
+        Jitter::None
+    };
+    (
+        Delay::Linear {
+            base: mid,
+            cap: None,
+        },
+        jitter,
+    )
 }
 
 fn predicate(at: crate::source::Span) -> RetryOn {
@@ -282,7 +310,14 @@ fn backoff_shape(ctx: &Ctx<'_>, b: Node<'_>, v5: bool, depth: usize) -> Shape {
             if let Some(lit) = composite(b) {
                 // `&backoff.ExponentialBackOff{...}`: unset fields are zero.
                 let mut s = exponential(b, v5);
-                s.delay = Located::written(Delay::Exponential { base: Duration::ZERO, multiplier: 0.0, cap: None }, span(lit));
+                s.delay = Located::written(
+                    Delay::Exponential {
+                        base: Duration::ZERO,
+                        multiplier: 0.0,
+                        cap: None,
+                    },
+                    span(lit),
+                );
                 s.jitter = Located::written(Jitter::None, span(lit));
                 s.elapsed = Some(Located::written(None, span(lit)));
                 for (k, v) in keyed(ctx, lit) {
@@ -328,7 +363,9 @@ fn backoff_shape(ctx: &Ctx<'_>, b: Node<'_>, v5: bool, depth: usize) -> Shape {
             }
         }
         "WithMaxRetries" => {
-            let Some(inner) = a.first() else { return unknown };
+            let Some(inner) = a.first() else {
+                return unknown;
+            };
             let mut s = backoff_shape(ctx, *inner, v5, depth + 1);
             if let Some(n) = a.get(1) {
                 s.retries = eval::count(ctx, *n).map(|c| (c, span(*n)));
@@ -376,11 +413,22 @@ fn exp_fields(ctx: &Ctx<'_>, s: &mut Shape, var: &str, within: Option<Node<'_>>)
 fn exp_field(ctx: &Ctx<'_>, s: &mut Shape, name: &str, v: Node<'_>) {
     let at = span(v);
     let (base, mult, cap) = match s.delay.value {
-        Delay::Exponential { base, multiplier, cap } => (base, multiplier, cap),
+        Delay::Exponential {
+            base,
+            multiplier,
+            cap,
+        } => (base, multiplier, cap),
         _ => return,
     };
     let set = |s: &mut Shape, base, multiplier, cap| {
-        s.delay = Located::written(Delay::Exponential { base, multiplier, cap }, at);
+        s.delay = Located::written(
+            Delay::Exponential {
+                base,
+                multiplier,
+                cap,
+            },
+            at,
+        );
     };
     match name {
         "InitialInterval" => match eval::duration(ctx, v) {
@@ -433,8 +481,12 @@ fn cenkalti<'a>(
         let mut tries = None;
         let mut elapsed = Some(Located::default_at(Some(sys::BACKOFF_V5_MAX_ELAPSED), at));
         for o in a.iter().skip(2) {
-            let Some((Pkg::Backoff(_), opt)) = ctx.pkg_call(*o) else { continue };
-            let Some(v) = args(*o).first().copied() else { continue };
+            let Some((Pkg::Backoff(_), opt)) = ctx.pkg_call(*o) else {
+                continue;
+            };
+            let Some(v) = args(*o).first().copied() else {
+                continue;
+            };
             match opt {
                 "WithBackOff" => shape = Some(backoff_shape(ctx, v, true, 0)),
                 "WithMaxTries" => tries = Some((eval::count(ctx, v), span(v))),
@@ -468,16 +520,14 @@ fn cenkalti<'a>(
         elapsed = shape.elapsed.clone();
     }
     let attempts_v = match max_tries {
-        Some((Some(n), s)) if n > 0 => attempts(
-            AttemptCount::Finite(n),
-            &format!("{} attempts", n),
-            s,
-        ),
+        Some((Some(n), s)) if n > 0 => {
+            attempts(AttemptCount::Finite(n), &format!("{} attempts", n), s)
+        }
         Some((Some(_), s)) => attempts(AttemptCount::Unbounded, "no limit on tries", s),
         Some((None, s)) => attempts(AttemptCount::Unknown, "a limit not known here", s),
         None if shape.known => default_attempts(
             AttemptCount::Unbounded,
-            "no `WithMaxRetries`: retries until the backoff stops",
+            "no WithMaxRetries: retries until the backoff stops",
             at,
         ),
         None => default_attempts(AttemptCount::Unknown, "a backoff not known here", at),
@@ -512,13 +562,17 @@ fn retry_go<'a>(ctx: &Ctx<'a>, call: Node<'a>, runs: bool) -> (RetryPolicy, Opti
     let at = span(call);
     let a = args(call);
     // `Do(f, opts...)` (v4) runs f; `New(opts...)` (v5) makes a retrier.
-    let (op, opts) = if runs { (a.first().copied(), a.get(1..).unwrap_or(&[])) } else { (None, &a[..]) };
+    let (op, opts) = if runs {
+        (a.first().copied(), a.get(1..).unwrap_or(&[]))
+    } else {
+        (None, &a[..])
+    };
     let mut p = policy(
         "retry-go",
         at,
         default_attempts(
             AttemptCount::Finite(sys::RETRY_GO_ATTEMPTS),
-            "`Attempts` 10 (the default)",
+            "Attempts 10 (the default)",
             at,
         ),
     );
@@ -529,14 +583,26 @@ fn retry_go<'a>(ctx: &Ctx<'a>, call: Node<'a>, runs: bool) -> (RetryPolicy, Opti
     let mut jitter_at = None;
     p.retry_on = Located::default_at(RetryOn::AllErrors, at);
     for o in opts {
-        let Some((Pkg::RetryGo(_), opt)) = ctx.pkg_call(*o) else { continue };
+        let Some((Pkg::RetryGo(_), opt)) = ctx.pkg_call(*o) else {
+            continue;
+        };
         let v = args(*o).first().copied();
         match (opt, v) {
             ("Attempts", Some(v)) => {
                 p.attempts = match eval::count(ctx, v) {
-                    Some(0) => attempts(AttemptCount::Unbounded, "Attempts(0): until it succeeds", span(v)),
-                    Some(n) => attempts(AttemptCount::Finite(n), &format!("Attempts({n})"), span(v)),
-                    None => attempts(AttemptCount::Unknown, &format!("Attempts({})", ctx.text(v)), span(v)),
+                    Some(0) => attempts(
+                        AttemptCount::Unbounded,
+                        "Attempts(0): until it succeeds",
+                        span(v),
+                    ),
+                    Some(n) => {
+                        attempts(AttemptCount::Finite(n), &format!("Attempts({n})"), span(v))
+                    }
+                    None => attempts(
+                        AttemptCount::Unknown,
+                        &format!("Attempts({})", ctx.text(v)),
+                        span(v),
+                    ),
                 };
             }
             ("UntilSucceeded", _) => {
@@ -555,7 +621,11 @@ fn retry_go<'a>(ctx: &Ctx<'a>, call: Node<'a>, runs: bool) -> (RetryPolicy, Opti
             ("DelayType", Some(v)) => {
                 let t = ctx.text(v);
                 kind = if t.contains("CombineDelay") && t.contains("BackOffDelay") {
-                    if t.contains("RandomDelay") { "combine" } else { "backoff" }
+                    if t.contains("RandomDelay") {
+                        "combine"
+                    } else {
+                        "backoff"
+                    }
                 } else if t.ends_with("BackOffDelay") {
                     "backoff"
                 } else if t.ends_with("FixedDelay") {
@@ -573,9 +643,15 @@ fn retry_go<'a>(ctx: &Ctx<'a>, call: Node<'a>, runs: bool) -> (RetryPolicy, Opti
         }
     }
     let d = match kind {
-        "combine" | "backoff" => Delay::Exponential { base: delay, multiplier: 2.0, cap: max_delay },
+        "combine" | "backoff" => Delay::Exponential {
+            base: delay,
+            multiplier: 2.0,
+            cap: max_delay,
+        },
         "fixed" => Delay::Fixed { delay },
-        "random" => Delay::Fixed { delay: sys::RETRY_GO_DELAY },
+        "random" => Delay::Fixed {
+            delay: sys::RETRY_GO_DELAY,
+        },
         _ => Delay::Custom,
     };
     let j = match kind {
@@ -600,7 +676,11 @@ fn retry_go<'a>(ctx: &Ctx<'a>, call: Node<'a>, runs: bool) -> (RetryPolicy, Opti
 // ---------------------------------------------------------------------------
 // sethvargo/go-retry
 
-fn go_retry<'a>(ctx: &Ctx<'a>, call: Node<'a>, name: &str) -> Option<(RetryPolicy, Option<Node<'a>>)> {
+fn go_retry<'a>(
+    ctx: &Ctx<'a>,
+    call: Node<'a>,
+    name: &str,
+) -> Option<(RetryPolicy, Option<Node<'a>>)> {
     let at = span(call);
     let a = args(call);
     let (b, op) = match name {
@@ -611,7 +691,7 @@ fn go_retry<'a>(ctx: &Ctx<'a>, call: Node<'a>, name: &str) -> Option<(RetryPolic
     let mut p = policy(
         "go-retry",
         at,
-        default_attempts(AttemptCount::Unbounded, "no `WithMaxRetries`: no limit", at),
+        default_attempts(AttemptCount::Unbounded, "no WithMaxRetries: no limit", at),
     );
     p.delay = Located::written(Delay::Unknown, at);
     p.jitter = Located::default_at(Jitter::None, at);
@@ -620,7 +700,9 @@ fn go_retry<'a>(ctx: &Ctx<'a>, call: Node<'a>, name: &str) -> Option<(RetryPolic
     for _ in 0..super::MAX_DEPTH {
         let Some(n) = cur else { break };
         if n.kind() == "identifier" {
-            cur = ctx.binding(ctx.text(n), n.start_byte()).filter(|v| v.id() != n.id());
+            cur = ctx
+                .binding(ctx.text(n), n.start_byte())
+                .filter(|v| v.id() != n.id());
             continue;
         }
         let Some((Pkg::GoRetry, f)) = ctx.pkg_call(n) else {
@@ -635,7 +717,11 @@ fn go_retry<'a>(ctx: &Ctx<'a>, call: Node<'a>, name: &str) -> Option<(RetryPolic
             "WithMaxRetries" => {
                 if let Some(v) = arg(0) {
                     p.attempts = match eval::count(ctx, v) {
-                        Some(c) => attempts(AttemptCount::Finite(c.saturating_add(1)), &format!("WithMaxRetries({c}, ..)"), span(v)),
+                        Some(c) => attempts(
+                            AttemptCount::Finite(c.saturating_add(1)),
+                            &format!("WithMaxRetries({c}, ..)"),
+                            span(v),
+                        ),
                         None => attempts(AttemptCount::Unknown, ctx.text(v), span(v)),
                     };
                 }
@@ -648,8 +734,18 @@ fn go_retry<'a>(ctx: &Ctx<'a>, call: Node<'a>, name: &str) -> Option<(RetryPolic
                 cur = arg(1);
             }
             "WithCappedDuration" => {
-                if let (Some(v), Delay::Exponential { base, multiplier, .. }) = (arg(0), p.delay.value.clone()) {
-                    p.delay.value = Delay::Exponential { base, multiplier, cap: eval::duration(ctx, v) };
+                if let (
+                    Some(v),
+                    Delay::Exponential {
+                        base, multiplier, ..
+                    },
+                ) = (arg(0), p.delay.value.clone())
+                {
+                    p.delay.value = Delay::Exponential {
+                        base,
+                        multiplier,
+                        cap: eval::duration(ctx, v),
+                    };
                 }
                 cur = arg(1);
             }
@@ -658,11 +754,14 @@ fn go_retry<'a>(ctx: &Ctx<'a>, call: Node<'a>, name: &str) -> Option<(RetryPolic
                 if f == "WithJitterPercent"
                     && let Some(pc) = arg(0).and_then(|v| eval::float(ctx, v))
                 {
-                    p.jitter.value = Jitter::Proportional { factor: (pc / 100.0).min(1.0) };
+                    p.jitter.value = Jitter::Proportional {
+                        factor: (pc / 100.0).min(1.0),
+                    };
                 }
                 cur = arg(1);
             }
-            "NewExponential" | "Exponential" | "NewFibonacci" | "Fibonacci" | "NewConstant" | "Constant" => {
+            "NewExponential" | "Exponential" | "NewFibonacci" | "Fibonacci" | "NewConstant"
+            | "Constant" => {
                 let base_arg = if f.starts_with("New") { arg(0) } else { arg(1) };
                 let base = base_arg.and_then(|v| eval::duration(ctx, v));
                 let cap = match &p.delay.value {
@@ -671,8 +770,16 @@ fn go_retry<'a>(ctx: &Ctx<'a>, call: Node<'a>, name: &str) -> Option<(RetryPolic
                 };
                 p.delay = Located::written(
                     match (base, f.trim_start_matches("New")) {
-                        (Some(b), "Exponential") => Delay::Exponential { base: b, multiplier: 2.0, cap },
-                        (Some(b), "Fibonacci") => Delay::Exponential { base: b, multiplier: 1.618, cap },
+                        (Some(b), "Exponential") => Delay::Exponential {
+                            base: b,
+                            multiplier: 2.0,
+                            cap,
+                        },
+                        (Some(b), "Fibonacci") => Delay::Exponential {
+                            base: b,
+                            multiplier: 1.618,
+                            cap,
+                        },
                         (Some(b), _) => Delay::Fixed { delay: b },
                         (None, _) => Delay::Unknown,
                     },
@@ -694,7 +801,12 @@ fn client_go<'a>(ctx: &Ctx<'a>, call: Node<'a>, name: &str) -> (RetryPolicy, Opt
     let mut p = wait_backoff(ctx, a.first().copied(), call);
     if name == "RetryOnConflict" {
         p.retry_on = Located::default_at(
-            RetryOn::Listed { conditions: vec![Located::default_at(Condition::Exception("Conflict (409)".into()), span(call))] },
+            RetryOn::Listed {
+                conditions: vec![Located::default_at(
+                    Condition::Exception("Conflict (409)".into()),
+                    span(call),
+                )],
+            },
             span(call),
         );
         (p, a.get(1).copied())
@@ -711,12 +823,18 @@ fn client_go<'a>(ctx: &Ctx<'a>, call: Node<'a>, name: &str) -> (RetryPolicy, Opt
 /// name bound to one.
 fn wait_backoff(ctx: &Ctx<'_>, b: Option<Node<'_>>, call: Node<'_>) -> RetryPolicy {
     let at = span(call);
-    let mut p = policy("client-go", at, default_attempts(AttemptCount::Unknown, "a backoff not known here", at));
+    let mut p = policy(
+        "client-go",
+        at,
+        default_attempts(AttemptCount::Unknown, "a backoff not known here", at),
+    );
     let mut cur = b;
     for _ in 0..super::MAX_DEPTH {
         let Some(n) = cur else { break };
         if n.kind() == "identifier" {
-            cur = ctx.binding(ctx.text(n), n.start_byte()).filter(|v| v.id() != n.id());
+            cur = ctx
+                .binding(ctx.text(n), n.start_byte())
+                .filter(|v| v.id() != n.id());
             continue;
         }
         let known = match ctx.pkg_ref(n) {
@@ -727,11 +845,19 @@ fn wait_backoff(ctx: &Ctx<'_>, b: Option<Node<'_>>, call: Node<'_>) -> RetryPoli
         if let Some((steps, d, factor, jitter)) = known {
             let s = span(n);
             p.attempts = Located::default_at(
-                crate::model::Attempts { count: AttemptCount::Finite(steps), written_as: format!("`{}` (Steps {steps})", ctx.text(n)) },
+                crate::model::Attempts {
+                    count: AttemptCount::Finite(steps),
+                    written_as: format!("{} (Steps {steps})", ctx.text(n)),
+                },
                 s,
             );
             p.delay = Located::default_at(steady(d, factor, None), s);
-            p.jitter = Located::default_at(Jitter::Proportional { factor: jitter / 2.0 }, s);
+            p.jitter = Located::default_at(
+                Jitter::Proportional {
+                    factor: jitter / 2.0,
+                },
+                s,
+            );
             return p;
         }
         let Some(lit) = composite(n) else { break };
@@ -748,14 +874,28 @@ fn wait_backoff(ctx: &Ctx<'_>, b: Option<Node<'_>>, call: Node<'_>) -> RetryPoli
             }
         }
         p.attempts = match steps {
-            Some((Some(s), v)) => attempts(AttemptCount::Finite(s.max(1)), &format!("Steps: {}", ctx.text(v)), span(v)),
-            Some((None, v)) => attempts(AttemptCount::Unknown, &format!("Steps: {}", ctx.text(v)), span(v)),
+            Some((Some(s), v)) => attempts(
+                AttemptCount::Finite(s.max(1)),
+                &format!("Steps: {}", ctx.text(v)),
+                span(v),
+            ),
+            Some((None, v)) => attempts(
+                AttemptCount::Unknown,
+                &format!("Steps: {}", ctx.text(v)),
+                span(v),
+            ),
             // `Steps` 0 runs the condition once.
-            None => attempts(AttemptCount::Finite(1), "no `Steps`: one try", span(lit)),
+            None => attempts(AttemptCount::Finite(1), "no Steps: one try", span(lit)),
         };
         p.delay = Located::written(steady(d, factor, cap), span(lit));
         p.jitter = Located::written(
-            if jitter > 0.0 { Jitter::Proportional { factor: jitter / 2.0 } } else { Jitter::None },
+            if jitter > 0.0 {
+                Jitter::Proportional {
+                    factor: jitter / 2.0,
+                }
+            } else {
+                Jitter::None
+            },
             span(lit),
         );
         return p;
@@ -770,6 +910,10 @@ fn steady(d: Duration, factor: f64, cap: Option<Duration>) -> Delay {
     } else if factor <= 1.0 {
         Delay::Fixed { delay: d }
     } else {
-        Delay::Exponential { base: d, multiplier: factor, cap }
+        Delay::Exponential {
+            base: d,
+            multiplier: factor,
+            cap,
+        }
     }
 }

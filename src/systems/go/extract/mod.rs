@@ -59,7 +59,10 @@ pub fn wants(bytes: &[u8]) -> bool {
 /// Read one Go file. Never panics; problems become RL903.
 pub fn extract(text: &str, facts: &mut Facts) {
     let mut parser = Parser::new();
-    if parser.set_language(&tree_sitter_go::LANGUAGE.into()).is_err() {
+    if parser
+        .set_language(&tree_sitter_go::LANGUAGE.into())
+        .is_err()
+    {
         return;
     }
     let Some(tree) =
@@ -68,12 +71,21 @@ pub fn extract(text: &str, facts: &mut Facts) {
         return;
     };
     let ctx = Ctx::new(text, tree.root_node());
-    let before = (facts.policies.len(), facts.edges.len(), facts.timeouts.len());
+    let before = (
+        facts.policies.len(),
+        facts.edges.len(),
+        facts.timeouts.len(),
+    );
     let mut scopes = Vec::new();
     libs::extract(&ctx, facts, &mut scopes);
     loops::extract(&ctx, facts, &mut scopes);
     calls::extract(&ctx, facts, &scopes);
-    if (facts.policies.len(), facts.edges.len(), facts.timeouts.len()) != before {
+    if (
+        facts.policies.len(),
+        facts.edges.len(),
+        facts.timeouts.len(),
+    ) != before
+    {
         facts.claimed_by(NAME);
     }
 }

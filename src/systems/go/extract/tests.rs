@@ -87,9 +87,14 @@ func forever() error {
     );
     assert_eq!(f.policies.len(), 2);
     assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(4));
-    assert!(matches!(f.policies[0].delay.value, Delay::Exponential { base, .. } if base == Duration::from_secs(2)));
+    assert!(
+        matches!(f.policies[0].delay.value, Delay::Exponential { base, .. } if base == Duration::from_secs(2))
+    );
     assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Unbounded);
-    assert_eq!(f.policies[1].overall_timeout.as_ref().unwrap().value, Timeout::Disabled);
+    assert_eq!(
+        f.policies[1].overall_timeout.as_ref().unwrap().value,
+        Timeout::Disabled
+    );
     let f = read(
         r#"package main
 import "github.com/cenkalti/backoff/v5"
@@ -147,7 +152,12 @@ func b() error {
 "#,
     );
     assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(5));
-    assert_eq!(f.policies[0].delay.value, Delay::Fixed { delay: Duration::from_millis(10) });
+    assert_eq!(
+        f.policies[0].delay.value,
+        Delay::Fixed {
+            delay: Duration::from_millis(10)
+        }
+    );
     assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Finite(10));
     assert_eq!(f.policies[1].jitter.value, Jitter::None);
 }
@@ -207,7 +217,10 @@ func dial() {
 
 #[test]
 fn default_names_of_packages() {
-    assert_eq!(default_name("github.com/hashicorp/go-retryablehttp"), "retryablehttp");
+    assert_eq!(
+        default_name("github.com/hashicorp/go-retryablehttp"),
+        "retryablehttp"
+    );
     assert_eq!(default_name("github.com/avast/retry-go/v4"), "retry");
     assert_eq!(default_name("github.com/cenkalti/backoff/v5"), "backoff");
     assert_eq!(default_name("github.com/satori/go.uuid"), "uuid");
