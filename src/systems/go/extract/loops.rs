@@ -143,10 +143,10 @@ fn on_error_path(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
         let Some(c) = cur else { return false };
         match c.kind() {
             "for_statement" | "func_literal" => return false,
-            "if_statement" => {
-                if field(c, "condition").is_some_and(|k| ctx.text(k).contains("err != nil")) {
-                    return true;
-                }
+            "if_statement"
+                if field(c, "condition").is_some_and(|k| ctx.text(k).contains("err != nil")) =>
+            {
+                return true;
             }
             _ => {}
         }
