@@ -230,6 +230,11 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             && p.per_try_timeout.is_none()
         {
             p.per_try_timeout = Some(t.clone());
+            // A try that can wait for ever leaves the retries without a
+            // deadline.
+            if t.value == Timeout::Disabled && p.overall_timeout.is_none() {
+                p.overall_timeout = Some(Located::default_at(Timeout::Disabled, t.span));
+            }
         }
     }
     idempotency_keys(ctx, facts, scopes);
