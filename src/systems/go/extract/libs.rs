@@ -2,6 +2,7 @@
 //! avast/retry-go, sethvargo/go-retry, client-go `retry` with
 //! `wait.Backoff`. Defaults: [`crate::systems::go`].
 
+mod aws;
 mod go_retry_client_go;
 
 use super::eval;
@@ -40,6 +41,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 None => continue,
             },
             (Pkg::ClientGoRetry, "RetryOnConflict" | "OnError") => client_go(ctx, n, name),
+            (Pkg::AwsRetry | Pkg::AwsConfig, _) => match aws::policy(ctx, n) {
+                Some(p) => (p, None),
+                None => continue,
+            },
             (Pkg::Wait, "ExponentialBackoff" | "ExponentialBackoffWithContext") => {
                 let a = args(n);
                 let (b, op) = if name == "ExponentialBackoff" {

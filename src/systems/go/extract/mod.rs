@@ -45,6 +45,7 @@ const NEEDLES: &[&str] = &[
     "google.golang.org/grpc",
     "time.Sleep",
     "time.After",
+    "aws-sdk-go-v2",
 ];
 
 /// Whether a Go file mentions anything this reader reads.
@@ -119,6 +120,10 @@ pub enum Pkg {
     Uuid,
     Strconv,
     Math,
+    /// aws-sdk-go-v2 `aws/retry`.
+    AwsRetry,
+    /// aws-sdk-go-v2 `config`.
+    AwsConfig,
 }
 
 fn pkg_of_path(path: &str) -> Option<Pkg> {
@@ -144,6 +149,8 @@ fn pkg_of_path(path: &str) -> Option<Pkg> {
             Pkg::Uuid
         }
         "strconv" => Pkg::Strconv,
+        "github.com/aws/aws-sdk-go-v2/aws/retry" => Pkg::AwsRetry,
+        "github.com/aws/aws-sdk-go-v2/config" => Pkg::AwsConfig,
         "math" => Pkg::Math,
         _ => return None,
     })

@@ -225,3 +225,47 @@ fn default_names_of_packages() {
     assert_eq!(default_name("github.com/cenkalti/backoff/v5"), "backoff");
     assert_eq!(default_name("github.com/satori/go.uuid"), "uuid");
 }
+
+#[test]
+fn aws_sdk_go_v2_retryers() {
+    let f = read(
+        r#"package main
+import (
+    "time"
+    "github.com/aws/aws-sdk-go-v2/aws"
+    "github.com/aws/aws-sdk-go-v2/aws/retry"
+    "github.com/aws/aws-sdk-go-v2/config"
+)
+func a(ctx context.Context) {
+    cfg, _ := config.LoadDefaultConfig(ctx, config.WithRetryMaxAttempts(8), config.WithRetryMode(aws.RetryModeAdaptive))
+    _ = cfg
+}
+func b() aws.Retryer {
+    return retry.AddWithMaxBackoffDelay(retry.AddWithMaxAttempts(retry.NewStandard(), 5), 30*time.Second)
+}
+func c() aws.Retryer {
+    return retry.NewStandard(func(o *retry.StandardOptions) {
+        o.MaxAttempts = 2
+    })
+}
+func d(ctx context.Context) {
+    cfg, _ := config.LoadDefaultConfig(ctx, config.WithRegion("eu-west-1"))
+    _ = cfg
+}
+"#,
+    );
+    let n: Vec<AttemptCount> = f.policies.iter().map(|p| p.attempts.value.count).collect();
+    assert_eq!(
+        n,
+        vec![
+            AttemptCount::Finite(8),
+            AttemptCount::Finite(5),
+            AttemptCount::Finite(2)
+        ]
+    );
+    assert!(matches!(
+        f.policies[1].delay.value,
+        Delay::Exponential { cap: Some(c), .. } if c == Duration::from_secs(30)
+    ));
+    assert_eq!(f.policies[0].system, System::AwsSdk);
+}
