@@ -188,6 +188,9 @@ pub struct Ctx<'a> {
     pub fields: Vec<FieldSet<'a>>,
     /// The packages this reader knows, by the name the file uses.
     pub imports: Vec<(&'a str, Pkg)>,
+    /// Every function (declaration, method, literal): its byte range and
+    /// its parameter names, in source order.
+    pub functions: Vec<(usize, usize, Vec<&'a str>)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -209,6 +212,7 @@ impl<'a> Ctx<'a> {
             bindings: HashMap::new(),
             fields: Vec::new(),
             imports: Vec::new(),
+            functions: Vec::new(),
         };
         for &n in &nodes {
             match n.kind() {
@@ -226,6 +230,19 @@ impl<'a> Ctx<'a> {
                 }
                 "short_var_declaration" | "assignment_statement" | "var_spec" | "const_spec" => {
                     ctx.bind(n);
+                }
+                "function_declaration" | "method_declaration" | "func_literal" => {
+                    let mut params = Vec::new();
+                    if let Some(ps) = field(n, "parameters") {
+                        for pd in named_children(ps) {
+                            let mut c = pd.walk();
+                            params.extend(
+                                pd.children_by_field_name("name", &mut c)
+                                    .map(|x| text(x, src)),
+                            );
+                        }
+                    }
+                    ctx.functions.push((n.start_byte(), n.end_byte(), params));
                 }
                 _ => {}
             }
@@ -295,13 +312,37 @@ impl<'a> Ctx<'a> {
 
     /// The value bound to `name` most recently before `at`, else the first
     /// binding of it anywhere in the file.
+    ///
+    /// Only bindings in scope at `at` count: at package level, or in a
+    /// function around `at`; a parameter of a function around `at` hides
+    /// every binding outside that function.
     pub fn binding(&self, name: &str, at: usize) -> Option<Node<'a>> {
         let all = self.bindings.get(name)?;
-        all.iter()
+        let around = |s: usize, e: usize| s <= at && at < e;
+        // The innermost function around `at` that takes `name`: bindings
+        // must be inside it.
+        let floor = self
+            .functions
+            .iter()
+            .filter(|(s, e, ps)| around(*s, *e) && ps.contains(&name))
+            .map(|(s, _, _)| *s)
+            .max();
+        let in_scope = |v: &&Node<'a>| {
+            let start = v.start_byte();
+            floor.is_none_or(|f| start >= f)
+                && self
+                    .functions
+                    .iter()
+                    .filter(|(s, e, _)| *s <= start && start < *e)
+                    .all(|(s, e, _)| around(*s, *e))
+        };
+        let visible: Vec<&Node<'a>> = all.iter().filter(in_scope).collect();
+        visible
+            .iter()
             .rev()
             .find(|v| v.end_byte() <= at)
-            .or_else(|| all.first())
-            .copied()
+            .or_else(|| visible.first())
+            .map(|v| **v)
     }
 
     /// The fields set on `recv` in the function `within` (the whole file
