@@ -15,7 +15,8 @@ use std::time::Duration;
 // defaultRetryMax`, `CheckRetry: DefaultRetryPolicy`, `Backoff:
 // DefaultBackoff` and `HTTPClient: cleanhttp.DefaultPooledClient()`, an
 // `http.Client` without `Timeout` (https://github.com/hashicorp/go-cleanhttp,
-// `cleanhttp.go`, v0.5.2).
+// `cleanhttp.go` `DefaultPooledClient`, read in a code search of its
+// source, version not pinned).
 //
 // `baseRetryPolicy` retries every transport error but redirects, scheme,
 // header and certificate errors, 429, and status 0 and 500..=599 except
@@ -40,7 +41,8 @@ pub const RETRYABLEHTTP_WAIT_MAX: Duration = Duration::from_secs(30);
 // `DefaultMaxElapsedTime = 15 * time.Minute` (`MaxElapsedTime = 0` never
 // stops); `Retry(op, b)` retries every error but `*PermanentError` until
 // `b` says `Stop`; `WithMaxRetries(b, n)` stops after n retries;
-// `NewConstantBackOff(d)` never stops. v5 (`/v5`, v5.0.0, `retry.go`):
+// `NewConstantBackOff(d)` never stops. v5 (`/v5`, `retry.go` as read in a code search; the stored
+// mirror has no v5 branch):
 // `Retry(ctx, op, opts...)` with `WithBackOff`, `WithMaxTries` (attempts,
 // 0 = none) and `WithMaxElapsedTime` (default `DefaultMaxElapsedTime = 1 *
 // time.Minute`); `exponential.go` keeps the same interval defaults but no
@@ -84,11 +86,13 @@ pub const RETRY_GO_DELAY: Duration = Duration::from_millis(100);
 
 // ---------------------------------------------------------------------------
 // client-go (https://github.com/kubernetes/client-go, `util/retry/util.go`,
-// kubernetes-1.33): `retry.OnError(backoff, retriable, fn)` and
+// master snapshot of 2026): `retry.OnError(backoff, retriable, fn)` and
 // `RetryOnConflict(backoff, fn)` run `wait.ExponentialBackoff`, which
 // tries `Steps` times, waiting `Duration x Factor^n` (up to `Cap`), each
 // wait plus up to `Jitter x` itself at random
-// (https://github.com/kubernetes/apimachinery, `pkg/util/wait/backoff.go`).
+// (https://github.com/kubernetes/apimachinery, `pkg/util/wait/backoff.go`:
+// not fetched; the jitter, `d + rand x Jitter x d`, is modelled as a
+// proportional jitter of `Jitter / 2`).
 
 /// `DefaultRetry = wait.Backoff{Steps: 5, Duration: 10 * time.Millisecond,
 /// Factor: 1.0, Jitter: 0.1}`.
