@@ -235,6 +235,9 @@ fn service(w: &mut Writer, i: usize, n: usize, seed: u64) -> io::Result<()> {
     w.file("web/package-lock.json", &npm_lock(&mut r, &me))?;
     w.file("Cargo.lock", &cargo_lock(&mut r))?;
     w.file("go/main.go", &golang(&mut r))?;
+    // A Go client of the next service, which the Go reader reads (no
+    // randomness drawn: the rest of the tree stays as it was).
+    w.file("go/client.go", &go_client(&next))?;
     w.file(
         "k8s/kustomization.yaml",
         "resources:\n- deployment.yaml\n- virtual-service.yaml\n",
@@ -549,6 +552,18 @@ fn csharp(next: &str) -> String {
          \x20               MaxRetryAttempts = 4,\n                BackoffType = DelayBackoffType.Exponential,\n\
          \x20               UseJitter = true,\n            }}).AddTimeout(TimeSpan.FromSeconds(2));\n        }});\n\
          \x20       return services;\n    }}\n}}\n"
+    )
+}
+
+/// A Go client with a go-retryablehttp client and a cenkalti/backoff retry
+/// around `net/http` calls.
+fn go_client(next: &str) -> String {
+    format!(
+        "package main\n\nimport (\n\t\"net/http\"\n\t\"time\"\n\n\t\"github.com/cenkalti/backoff/v4\"\n\t\"github.com/hashicorp/go-retryablehttp\"\n)\n\n\
+         func newClient() *retryablehttp.Client {{\n\tc := retryablehttp.NewClient()\n\tc.RetryMax = 3\n\
+         \tc.Backoff = retryablehttp.LinearJitterBackoff\n\tc.HTTPClient.Timeout = 2 * time.Second\n\treturn c\n}}\n\n\
+         func fetch() error {{\n\tclient := &http.Client{{Timeout: 2 * time.Second}}\n\
+         \treturn backoff.Retry(func() error {{\n\t\t_, err := client.Get(\"http://{next}:8080/api/items\")\n\t\treturn err\n\t}}, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3))\n}}\n"
     )
 }
 

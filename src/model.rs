@@ -109,6 +109,10 @@ macro_rules! declare_system {
             /// `celery`) or a hand-written loop (`loop`), by name:
             /// `crate::systems::python`.
             PythonLib(String),
+            /// A Go retry library (`go-retryablehttp`, `backoff`,
+            /// `retry-go`, `go-retry`, `client-go`) or a hand-written loop
+            /// (`loop`), by name: `crate::systems::go`.
+            GoLib(String),
         }
     };
 }
@@ -474,6 +478,11 @@ pub struct RetryPolicy {
     /// read, for `--format json` (`reasons` of its findings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub why: Vec<String>,
+    /// Where the policy waits what the server says (`Retry-After`,
+    /// `grpc-retry-pushback-ms`), and whether it caps and jitters that
+    /// wait (RL208).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_delay: Option<Located<backoff::ServerDelay>>,
 }
 
 /// Where a policy's retry budget is (or would be) configured.
@@ -522,6 +531,7 @@ impl RetryPolicy {
             settings_from: Vec::new(),
             use_of: None,
             why: Vec::new(),
+            server_delay: None,
         }
     }
 
@@ -564,6 +574,7 @@ impl RetryPolicy {
             settings_from: Vec::new(),
             use_of: None,
             why: Vec::new(),
+            server_delay: self.server_delay.as_ref().map(|d| at_(d, at)),
         }
     }
 

@@ -23,6 +23,7 @@ const ENDINGS: &[&str] = &[
     ".java",
     ".py",
     ".cs",
+    ".go",
     ".conf",
     ".nginx",
     ".conf.template",

@@ -279,7 +279,11 @@ pub fn remap_policy(p: &mut crate::model::RetryPolicy, f: &impl Fn(Span) -> Span
         // Places in other files.
         settings_from: _,
         use_of: _,
+        server_delay,
     } = p;
+    if let Some(d) = server_delay {
+        loc(d, f);
+    }
     *span = f(*span);
     loc(attempts, f);
     loc(delay, f);

@@ -33,7 +33,6 @@ pub fn language_of(path: &std::path::Path) -> Option<&'static str> {
     }
     let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
     Some(match ext {
-        "go" => "Go",
         "fs" => "F#",
         "ts" | "tsx" | "mts" | "cts" => "TypeScript",
         "js" | "jsx" | "mjs" | "cjs" => "JavaScript",
@@ -170,10 +169,11 @@ mod tests {
     #[test]
     fn unread_languages_and_words() {
         let l = |p: &str| language_of(std::path::Path::new(p));
-        // Python and C# are read (src/systems/python, src/systems/csharp):
-        // never listed as unread.
+        // Python, C# and Go are read (src/systems/python, src/systems/csharp,
+        // src/systems/go): never listed as unread.
         assert_eq!(l("app/client.py"), None);
-        assert_eq!(l("app/client.go"), Some("Go"));
+        assert_eq!(l("app/client.go"), None);
+        assert_eq!(l("app/client.rb"), Some("Ruby"));
         assert_eq!(l("Program.cs"), None);
         assert_eq!(l("Program.fs"), Some("F#"));
         assert_eq!(l("App.java"), None);

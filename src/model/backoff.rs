@@ -29,6 +29,61 @@ pub fn worst_case(attempts: u64, per_try: Duration, backoff: Duration) -> Durati
     mul(per_try, attempts).saturating_add(backoff)
 }
 
+/// A wait the server chose (a `Retry-After` header, gRPC's
+/// `grpc-retry-pushback-ms`), as a policy takes it: RL208.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ServerDelay {
+    /// The header, as the code or library reads it (`Retry-After`).
+    pub header: String,
+    /// Whether the wait is bounded by the policy (`min(wait, cap)`).
+    pub capped: bool,
+    /// Whether a random wait is added on top of it.
+    pub jittered: bool,
+    /// What takes the wait, for messages (`DefaultBackoff`, `a loop`).
+    pub by: String,
+}
+
+impl ServerDelay {
+    /// Headers a server sets to say when to come back.
+    pub const HEADERS: &[&str] = &[
+        "retry-after",
+        "grpc-retry-pushback-ms",
+        "x-ms-retry-after-ms",
+    ];
+
+    /// A server delay read in the source of a hand-written retry (the
+    /// loop's body): a quoted header name, then whether the code after it
+    /// caps the wait (`min(`, `if wait > max..`) and adds a random wait
+    /// (`rand`). The offset is the quoted name's, in `text`.
+    pub fn in_source(text: &str, by: &str) -> Option<(usize, usize, ServerDelay)> {
+        let lower = text.to_ascii_lowercase();
+        let (at, header) = Self::HEADERS.iter().find_map(|h| {
+            ['"', '\''].iter().find_map(|q| {
+                lower
+                    .find(&format!("{q}{h}{q}"))
+                    .map(|i| (i, &text[i + 1..i + 1 + h.len()]))
+            })
+        })?;
+        // From the start of the header's line: `min(int(h["Retry-After"]), 30)`.
+        let line_start = lower[..at].rfind('\n').map_or(0, |i| i + 1);
+        let after = &lower[line_start..];
+        let cap_check = after.match_indices("if ").any(|(i, _)| {
+            let line = after[i..].split(['{', ':', '\n']).next().unwrap_or("");
+            line.contains(" > ") && line.contains("max")
+        });
+        Some((
+            at,
+            at + header.len() + 2,
+            ServerDelay {
+                header: header.to_string(),
+                capped: after.contains("min(") || cap_check,
+                jittered: after.contains("rand"),
+                by: by.to_string(),
+            },
+        ))
+    }
+}
+
 fn from_nanos(n: u128) -> Duration {
     const NANOS: u128 = 1_000_000_000;
     match u64::try_from(n / NANOS) {

@@ -25,6 +25,8 @@ pub enum Syntax {
     Python,
     /// C# source, read with tree-sitter (`crate::systems::csharp`).
     CSharp,
+    /// Go source, read with tree-sitter (`crate::systems::go`).
+    Go,
     /// A build file read for library versions (`crate::versions`).
     Build(BuildKind),
 }
@@ -35,7 +37,7 @@ impl Syntax {
     pub fn is_source(self) -> bool {
         matches!(
             self,
-            Syntax::Java | Syntax::Rust | Syntax::Python | Syntax::CSharp
+            Syntax::Java | Syntax::Rust | Syntax::Python | Syntax::CSharp | Syntax::Go
         )
     }
 
@@ -46,7 +48,9 @@ impl Syntax {
             Syntax::Yaml | Syntax::Nginx | Syntax::Python => &["#"],
             Syntax::Json => &[],
             // .NET's JSON configuration provider skips comments.
-            Syntax::Jsonc | Syntax::Java | Syntax::Rust | Syntax::CSharp => &["//", "/*"],
+            Syntax::Jsonc | Syntax::Java | Syntax::Rust | Syntax::CSharp | Syntax::Go => {
+                &["//", "/*"]
+            }
             Syntax::Ini => &["#", ";"],
             Syntax::Properties => &["#", "!"],
             Syntax::Build(kind) => kind.comment_markers(),

@@ -25,6 +25,7 @@ pub mod edit;
 pub mod envoy;
 pub mod envoy_gateway;
 pub mod gateway_api;
+pub mod go;
 pub mod grpc;
 pub mod istio;
 pub mod java;
@@ -57,6 +58,7 @@ macro_rules! register {
                     $($(System::$variant => &$folder::$spec,)*)*
                     System::RustCrate(name) => rust::crate_spec(name),
                     System::PythonLib(name) => python::lib_spec(name),
+                    System::GoLib(name) => go::lib_spec(name),
                 }
             }
         }
@@ -205,6 +207,7 @@ impl System {
         match self {
             System::RustCrate(name) => name.clone(),
             System::PythonLib(name) => python::lib_label(name),
+            System::GoLib(name) => go::lib_label(name),
             other => other.spec().label.into(),
         }
     }
@@ -246,6 +249,16 @@ mod tests {
         }
         for l in ["tenacity", "backoff", "urllib3", "celery", "loop"] {
             all.push(System::PythonLib(l.into()));
+        }
+        for l in [
+            "go-retryablehttp",
+            "backoff",
+            "retry-go",
+            "go-retry",
+            "client-go",
+            "loop",
+        ] {
+            all.push(System::GoLib(l.into()));
         }
         all
     }

@@ -76,6 +76,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         "rs" => return (rust::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Rust),
         "py" => return super::python::extract::wants(bytes).then_some(Syntax::Python),
         "cs" => return super::csharp::extract::wants(bytes).then_some(Syntax::CSharp),
+        "go" => return super::go::extract::wants(bytes).then_some(Syntax::Go),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
@@ -172,6 +173,7 @@ pub fn supported_by_name(path: &Path) -> bool {
         || name.ends_with(".rs")
         || name.ends_with(".py")
         || name.ends_with(".cs")
+        || name.ends_with(".go")
 }
 
 #[cfg(test)]
@@ -220,6 +222,7 @@ pub fn extract_with_outer(
         Syntax::Rust => rust::extract(path, text, &mut facts),
         Syntax::Python => super::python::extract::extract(text, &mut facts),
         Syntax::CSharp => super::csharp::extract::extract(text, &mut facts),
+        Syntax::Go => super::go::extract::extract(text, &mut facts),
         Syntax::Build(kind) => {
             if let Some(build) = build::extract(kind, text) {
                 facts.build = Some(build);
@@ -412,6 +415,7 @@ pub fn wanted_by_name(path: &Path) -> bool {
         ".rs",
         ".py",
         ".cs",
+        ".go",
         ".java",
         ".conf",
         ".nginx",

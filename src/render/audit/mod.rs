@@ -15,8 +15,8 @@ pub mod markdown;
 pub mod paths;
 pub mod progress;
 // simulation (issue 24): the outage chart of each worst path.
-pub mod simulation;
 pub mod sections;
+pub mod simulation;
 pub mod svg;
 
 use crate::Scan;

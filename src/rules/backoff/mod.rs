@@ -6,5 +6,6 @@ pub mod excessive_attempts;
 pub mod fixed_delay;
 pub mod jitter_clipped_by_cap;
 pub mod missing_backoff;
+pub mod retry_after_unbounded;
 pub mod unbounded_retries;
 pub mod unjittered_backoff;

@@ -493,6 +493,13 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         p.delay = Located::written(delay, dspan);
         p.jitter = Located::written(jitter, dspan);
         p.retry_on = except_conditions(ctx, &excepts);
+        // A wait read from `Retry-After` in the loop (RL208).
+        if let Some((s, e, d)) =
+            crate::model::backoff::ServerDelay::in_source(ctx.text(body), "a hand-written loop")
+        {
+            let b = body.start_byte();
+            p.server_delay = Some(Located::written(d, crate::source::Span::new(b + s, b + e)));
+        }
         facts.policies.push(p);
         scopes.push(RetryScope {
             policy: facts.policies.len() - 1,

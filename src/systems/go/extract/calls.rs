@@ -1,0 +1,388 @@
+//! The calls a Go service makes: `net/http` (`http.Get`, `http.Post`,
+//! `http.NewRequest(WithContext)`, `client.Do/Get/Post` on an
+//! `http.Client` or a go-retryablehttp client), gRPC `grpc.Dial`/
+//! `DialContext`/`NewClient` with `WithDefaultServiceConfig` and
+//! `WithDisableRetry`, their targets as call edges (constants,
+//! `fmt.Sprintf`, `os.Getenv` listed as unresolved), the timeouts of the
+//! calls a retry repeats, and idempotency keys (`uuid.New()`) minted
+//! inside a retry.
+
+use super::eval::{self, UNKNOWN};
+use super::libs::{client_timeout, timeout_at};
+use super::{Ctx, Pkg, RetryScope, args, field, named_children, span};
+use crate::model::calls::{CallEdge, UnresolvedCall};
+use crate::model::{Facts, IdempotencyKey, Located, Methods, System, Timeout};
+use std::time::Duration;
+use tree_sitter::Node;
+
+struct Call<'a> {
+    node: Node<'a>,
+    what: String,
+    method: Option<String>,
+    url: Option<Node<'a>>,
+    timeout: Located<Timeout>,
+    grpc: bool,
+    /// The retryablehttp policy the call goes through, if any.
+    through: Option<usize>,
+}
+
+/// go-retryablehttp clients by variable name: the policy index.
+fn retry_clients<'a>(ctx: &Ctx<'a>, facts: &Facts) -> Vec<(&'a str, usize)> {
+    let mut out = Vec::new();
+    for (i, p) in facts.policies.iter().enumerate() {
+        if !matches!(&p.system, System::GoLib(l) if l == "go-retryablehttp") {
+            continue;
+        }
+        if let Some(name) = &p.name
+            && let Some(n) = ctx.bindings.keys().find(|k| **k == name.as_str())
+        {
+            out.push((*n, i));
+            // `std := client.StandardClient()`.
+            for (k, vs) in &ctx.bindings {
+                if vs
+                    .iter()
+                    .any(|v| ctx.text(*v) == format!("{n}.StandardClient()"))
+                {
+                    out.push((*k, i));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `http.Client` values by variable name: their timeout.
+fn http_clients<'a>(ctx: &Ctx<'a>) -> Vec<(&'a str, Located<Timeout>)> {
+    let mut out = Vec::new();
+    for (name, vs) in &ctx.bindings {
+        for v in vs {
+            if let Some(lit) = super::composite(*v)
+                && field(lit, "type").is_some_and(|t| {
+                    let t = ctx.text(t);
+                    t.ends_with("http.Client") && ctx.imports(Pkg::Http)
+                })
+            {
+                let mut t = client_timeout(ctx, *v);
+                for f in ctx.fields_of(name, None) {
+                    if f.field == "Timeout" {
+                        t = timeout_at(ctx, f.value);
+                    }
+                }
+                out.push((*name, t));
+            }
+        }
+    }
+    out
+}
+
+fn method_of(name: &str) -> Option<String> {
+    Some(
+        match name {
+            "Get" => "GET",
+            "Head" => "HEAD",
+            "Post" | "PostForm" => "POST",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+fn collect<'a>(ctx: &Ctx<'a>, facts: &Facts) -> Vec<Call<'a>> {
+    let retry = retry_clients(ctx, facts);
+    let clients = http_clients(ctx);
+    let mut out = Vec::new();
+    for &n in &ctx.nodes {
+        if n.kind() != "call_expression" {
+            continue;
+        }
+        let a = args(n);
+        if let Some((pkg, name)) = ctx.pkg_call(n) {
+            match (pkg, name) {
+                (Pkg::Http, "Get" | "Head" | "Post" | "PostForm") => out.push(Call {
+                    node: n,
+                    what: format!("http.{name}"),
+                    method: method_of(name),
+                    url: a.first().copied(),
+                    timeout: Located::default_at(Timeout::Disabled, span(n)),
+                    grpc: false,
+                    through: None,
+                }),
+                (Pkg::Http | Pkg::RetryableHttp, "NewRequest" | "NewRequestWithContext") => {
+                    let off = usize::from(name.ends_with("Context"));
+                    let method = a.get(off).and_then(|m| {
+                        eval::string(ctx, *m).or_else(|| {
+                            ctx.pkg_ref(*m)
+                                .and_then(|(_, c)| c.strip_prefix("Method"))
+                                .map(str::to_uppercase)
+                        })
+                    });
+                    out.push(Call {
+                        node: n,
+                        what: format!(
+                            "{}.{name}",
+                            if pkg == Pkg::Http {
+                                "http"
+                            } else {
+                                "retryablehttp"
+                            }
+                        ),
+                        method: method.filter(|m| !m.contains(UNKNOWN)),
+                        url: a.get(off + 1).copied(),
+                        timeout: Located::default_at(Timeout::Unknown, span(n)),
+                        grpc: false,
+                        through: None,
+                    });
+                }
+                (Pkg::Grpc, "Dial" | "DialContext" | "NewClient") => {
+                    let off = usize::from(name == "DialContext");
+                    out.push(Call {
+                        node: n,
+                        what: format!("grpc.{name}"),
+                        method: None,
+                        url: a.get(off).copied(),
+                        timeout: Located::default_at(Timeout::Unknown, span(n)),
+                        grpc: true,
+                        through: None,
+                    });
+                }
+                _ => {}
+            }
+            continue;
+        }
+        // `client.Get(url)` / `http.DefaultClient.Do(req)` / `c.Do(req)`.
+        let Some(f) = field(n, "function").filter(|f| f.kind() == "selector_expression") else {
+            continue;
+        };
+        let (Some(recv), Some(m)) = (field(f, "operand"), field(f, "field")) else {
+            continue;
+        };
+        let m = ctx.text(m);
+        if !matches!(m, "Get" | "Head" | "Post" | "PostForm" | "Do") {
+            continue;
+        }
+        let r = ctx.text(recv);
+        let default_client = ctx
+            .pkg_ref(recv)
+            .is_some_and(|x| x == (Pkg::Http, "DefaultClient"));
+        let through = retry.iter().find(|(k, _)| *k == r).map(|(_, i)| *i);
+        let timeout = if default_client {
+            Located::default_at(Timeout::Disabled, span(n))
+        } else if let Some((_, t)) = clients.iter().find(|(k, _)| *k == r) {
+            t.clone()
+        } else if through.is_some() {
+            continue_timeout(facts, through)
+        } else {
+            continue;
+        };
+        out.push(Call {
+            node: n,
+            what: format!("{r}.{m}"),
+            method: method_of(m),
+            url: (m != "Do").then(|| a.first().copied()).flatten(),
+            timeout,
+            grpc: false,
+            through,
+        });
+    }
+    out
+}
+
+fn continue_timeout(facts: &Facts, through: Option<usize>) -> Located<Timeout> {
+    through
+        .and_then(|i| facts.policies.get(i))
+        .and_then(|p| p.per_try_timeout.clone())
+        .unwrap_or_else(|| Located::default_at(Timeout::Unknown, crate::source::Span::new(0, 0)))
+}
+
+pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
+    let calls = collect(ctx, facts);
+    let inside = |s: &RetryScope, n: Node<'_>| s.start <= n.start_byte() && n.end_byte() <= s.end;
+    for s in scopes {
+        let here: Vec<&Call<'_>> = calls
+            .iter()
+            .filter(|c| inside(s, c.node) && !c.grpc)
+            .collect();
+        let Some(p) = facts.policies.get_mut(s.policy) else {
+            continue;
+        };
+        if here.is_empty() {
+            continue;
+        }
+        let ms: Vec<String> = here.iter().filter_map(|c| c.method.clone()).collect();
+        if !ms.is_empty() && p.methods.value == Methods::Unknown {
+            let mut ms = ms;
+            ms.sort();
+            ms.dedup();
+            p.methods = Located::default_at(Methods::Set(ms), p.span);
+        }
+        // The slowest call bounds a try; one without a timeout leaves it
+        // unbounded.
+        let worst = here
+            .iter()
+            .filter(|c| c.timeout.value != Timeout::Unknown)
+            .map(|c| &c.timeout)
+            .max_by_key(|t| match t.value {
+                Timeout::Disabled => (2, Duration::ZERO),
+                Timeout::Unknown => (0, Duration::ZERO),
+                Timeout::Finite { after } => (1, after),
+            });
+        if let Some(t) = worst
+            && p.per_try_timeout.is_none()
+        {
+            p.per_try_timeout = Some(t.clone());
+            // A try that can wait for ever leaves the retries without a
+            // deadline.
+            if t.value == Timeout::Disabled && p.overall_timeout.is_none() {
+                p.overall_timeout = Some(Located::default_at(Timeout::Disabled, t.span));
+            }
+        }
+    }
+    idempotency_keys(ctx, facts, scopes);
+    for c in &calls {
+        let Some(url) = c.url else { continue };
+        let Some(s) = eval::string(ctx, url) else {
+            if let Some(env) = getenv(ctx, url) {
+                facts
+                    .unresolved
+                    .push(UnresolvedCall::new(span(url), format!("env {env}")));
+            }
+            continue;
+        };
+        let host = if c.grpc {
+            eval::host_of(&s)
+        } else {
+            eval::url_host(&s)
+        };
+        let Some(host) = host else {
+            if s.contains(UNKNOWN) && (s.starts_with("http") || c.grpc) {
+                facts
+                    .unresolved
+                    .push(UnresolvedCall::new(span(url), s.replace(UNKNOWN, "%s")));
+            }
+            continue;
+        };
+        let mut policies: Vec<usize> = scopes
+            .iter()
+            .filter(|s| inside(s, c.node))
+            .map(|s| s.policy)
+            .collect();
+        policies.extend(c.through);
+        if c.grpc {
+            grpc_options(ctx, c.node, facts, &mut policies);
+        }
+        policies.sort_unstable();
+        policies.dedup();
+        facts.edges.push(CallEdge {
+            caller: None,
+            callee: crate::model::calls::short_host(&host),
+            span: span(c.node),
+            policies,
+            via: format!("{}() in Go", c.what),
+            client: None,
+        });
+    }
+}
+
+/// `os.Getenv("X")` (or a name bound to it): `X`.
+fn getenv(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
+    let mut cur = n;
+    for _ in 0..super::MAX_DEPTH {
+        if cur.kind() == "identifier" {
+            cur = ctx
+                .binding(ctx.text(cur), cur.start_byte())
+                .filter(|v| v.id() != cur.id())?;
+            continue;
+        }
+        if let Some((Pkg::Os, "Getenv" | "LookupEnv")) = ctx.pkg_call(cur) {
+            return eval::string(ctx, *args(cur).first()?);
+        }
+        return None;
+    }
+    None
+}
+
+/// The options of a gRPC dial: a default service config (read as one,
+/// its policies applying to the call) and `WithDisableRetry`.
+fn grpc_options(ctx: &Ctx<'_>, dial: Node<'_>, facts: &mut Facts, policies: &mut Vec<usize>) {
+    let mut opts: Vec<Node<'_>> = args(dial);
+    // Options gathered in a slice first: `opts := []grpc.DialOption{...}`.
+    let mut more = Vec::new();
+    for o in &opts {
+        if o.kind() == "variadic_argument"
+            && let Some(id) = named_children(*o).first()
+            && let Some(v) = ctx.binding(ctx.text(*id), id.start_byte())
+            && let Some(lit) = super::composite(v)
+            && let Some(body) = field(lit, "body")
+        {
+            for e in named_children(body) {
+                more.extend(named_children(e));
+            }
+        }
+    }
+    opts.extend(more);
+    for o in opts {
+        let Some((Pkg::Grpc, name)) = ctx.pkg_call(o) else {
+            continue;
+        };
+        if name != "WithDefaultServiceConfig" {
+            continue;
+        }
+        let Some(cfg) = args(o).first().copied() else {
+            continue;
+        };
+        let lit = resolve_literal(ctx, cfg);
+        let Some(lit) = lit else { continue };
+        let before = facts.policies.len();
+        let inner =
+            crate::source::Span::new(lit.start_byte() + 1, lit.end_byte().saturating_sub(1));
+        let read = if lit.kind() == "raw_string_literal" {
+            crate::systems::grpc::extract::extract_raw_json_literal(ctx.src, inner, facts)
+        } else {
+            crate::systems::grpc::extract::extract_json_literal(ctx.src, inner, facts)
+        };
+        if read {
+            policies.extend(before..facts.policies.len());
+        }
+    }
+}
+
+fn resolve_literal<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
+    let mut cur = n;
+    for _ in 0..super::MAX_DEPTH {
+        match cur.kind() {
+            "interpreted_string_literal" | "raw_string_literal" => return Some(cur),
+            "identifier" => {
+                cur = ctx
+                    .binding(ctx.text(cur), cur.start_byte())
+                    .filter(|v| v.id() != cur.id())?
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `uuid.New()`, `uuid.NewString()`, `uuid.NewV4()` minted inside a
+/// retried scope: a new key per attempt.
+fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
+    for &n in &ctx.nodes {
+        let Some((Pkg::Uuid, name)) = ctx.pkg_call(n) else {
+            continue;
+        };
+        if !matches!(name, "New" | "NewString" | "NewRandom" | "NewV4") {
+            continue;
+        }
+        for s in scopes {
+            if s.start <= n.start_byte()
+                && n.end_byte() <= s.end
+                && let Some(p) = facts.policies.get_mut(s.policy)
+            {
+                p.idempotency.push(IdempotencyKey {
+                    span: span(n),
+                    created_by: format!("{}()", ctx.text(field(n, "function").unwrap_or(n))),
+                    inside_retry: true,
+                });
+            }
+        }
+    }
+}

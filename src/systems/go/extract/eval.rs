@@ -1,0 +1,283 @@
+//! Values of Go expressions, as far as one file shows them: integers,
+//! floats, `time.Duration` expressions (`5 * time.Second`,
+//! `time.Duration(n) * time.Millisecond`), and strings (literals,
+//! constants, `+`, `fmt.Sprintf`). Names are followed to their binding,
+//! at most [`MAX_DEPTH`] deep.
+
+use super::{Ctx, MAX_DEPTH, Pkg, field, named_children};
+use std::time::Duration;
+use tree_sitter::Node;
+
+/// A part of a string that the file does not show (an argument of
+/// `fmt.Sprintf`, a variable): hosts containing it are not named.
+pub const UNKNOWN: &str = "\u{1}";
+
+/// A number, and whether it is a `time.Duration` (then in nanoseconds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Num {
+    pub value: f64,
+    pub duration: bool,
+}
+
+/// The number an expression evaluates to.
+pub fn num(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Num> {
+    num_at(ctx, n, 0)
+}
+
+fn num_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Num> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let plain = |value: f64| {
+        Some(Num {
+            value,
+            duration: false,
+        })
+    };
+    match n.kind() {
+        "int_literal" => plain(parse_int(ctx.text(n))? as f64),
+        "float_literal" => plain(ctx.text(n).replace('_', "").parse().ok()?),
+        "parenthesized_expression" => num_at(ctx, *named_children(n).first()?, depth + 1),
+        "unary_expression" => {
+            let v = num_at(ctx, field(n, "operand")?, depth + 1)?;
+            match ctx.text(n).trim_start().chars().next() {
+                Some('-') => Some(Num {
+                    value: -v.value,
+                    ..v
+                }),
+                Some('+') => Some(v),
+                _ => None,
+            }
+        }
+        "identifier" => {
+            let v = ctx.binding(ctx.text(n), n.start_byte())?;
+            if v.id() == n.id() {
+                return None;
+            }
+            num_at(ctx, v, depth + 1)
+        }
+        "selector_expression" => {
+            let (pkg, name) = ctx.pkg_ref(n)?;
+            if pkg != Pkg::Time {
+                return None;
+            }
+            let ns = match name {
+                "Nanosecond" => 1.0,
+                "Microsecond" => 1e3,
+                "Millisecond" => 1e6,
+                "Second" => 1e9,
+                "Minute" => 60e9,
+                "Hour" => 3600e9,
+                _ => return None,
+            };
+            Some(Num {
+                value: ns,
+                duration: true,
+            })
+        }
+        "call_expression" => {
+            // Conversions: `time.Duration(n)`, `int(n)`, `uint64(n)`, `float64(n)`.
+            let f = field(n, "function")?;
+            let a = *super::args(n).first()?;
+            let inner = num_at(ctx, a, depth + 1)?;
+            match ctx.text(f) {
+                t if ctx.pkg_ref(f) == Some((Pkg::Time, "Duration")) || t == "Duration" => {
+                    Some(Num {
+                        value: inner.value,
+                        duration: true,
+                    })
+                }
+                "int" | "int32" | "int64" | "uint" | "uint32" | "uint64" | "float64" => Some(inner),
+                _ => None,
+            }
+        }
+        "binary_expression" => {
+            let l = num_at(ctx, field(n, "left")?, depth + 1)?;
+            let r = num_at(ctx, field(n, "right")?, depth + 1)?;
+            let op = ctx.text(field(n, "operator")?);
+            let duration = l.duration || r.duration;
+            let value = match op {
+                "*" => l.value * r.value,
+                "/" if r.value != 0.0 => {
+                    if l.duration && r.duration {
+                        return Some(Num {
+                            value: (l.value / r.value).trunc(),
+                            duration: false,
+                        });
+                    }
+                    l.value / r.value
+                }
+                "+" => l.value + r.value,
+                "-" => l.value - r.value,
+                "<<" if (0.0..63.0).contains(&r.value) => l.value * 2f64.powi(r.value as i32),
+                _ => return None,
+            };
+            Some(Num { value, duration })
+        }
+        _ => None,
+    }
+}
+
+fn parse_int(t: &str) -> Option<i64> {
+    let t = t.replace('_', "");
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        return i64::from_str_radix(h, 16).ok();
+    }
+    t.parse().ok()
+}
+
+/// A non-negative integer.
+pub fn count(ctx: &Ctx<'_>, n: Node<'_>) -> Option<u64> {
+    let v = num(ctx, n)?;
+    (v.value >= 0.0 && v.value.fract() == 0.0 && v.value < 1e18).then_some(v.value as u64)
+}
+
+/// A float.
+pub fn float(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
+    num(ctx, n).map(|v| v.value)
+}
+
+/// A duration: a `time.Duration` expression (an untyped constant is
+/// nanoseconds, as Go reads it).
+pub fn duration(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Duration> {
+    let v = num(ctx, n)?;
+    if v.value < 0.0 || !v.value.is_finite() {
+        return None;
+    }
+    Some(Duration::from_nanos(v.value.min(u64::MAX as f64) as u64))
+}
+
+/// A string an expression evaluates to, with [`UNKNOWN`] for parts the
+/// file does not show. `None` when nothing of it is known.
+pub fn string(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
+    string_at(ctx, n, 0)
+}
+
+fn string_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match n.kind() {
+        "interpreted_string_literal" => Some(unquote(ctx.text(n))),
+        "raw_string_literal" => Some(ctx.text(n).trim_matches('`').to_string()),
+        "parenthesized_expression" => string_at(ctx, *named_children(n).first()?, depth + 1),
+        "identifier" => {
+            let v = ctx.binding(ctx.text(n), n.start_byte())?;
+            if v.id() == n.id() {
+                return None;
+            }
+            string_at(ctx, v, depth + 1)
+        }
+        "binary_expression" if field(n, "operator").is_some_and(|o| ctx.text(o) == "+") => {
+            let part = |x: Option<Node<'_>>| {
+                x.and_then(|x| string_at(ctx, x, depth + 1))
+                    .unwrap_or_else(|| UNKNOWN.to_string())
+            };
+            let l = part(field(n, "left"));
+            let r = part(field(n, "right"));
+            (l != UNKNOWN || r != UNKNOWN).then(|| l + &r)
+        }
+        "call_expression" if ctx.pkg_call(n) == Some((Pkg::Fmt, "Sprintf")) => {
+            let a = super::args(n);
+            let f = string_at(ctx, *a.first()?, depth + 1)?;
+            Some(sprintf(ctx, &f, &a[1..], depth))
+        }
+        _ => None,
+    }
+}
+
+/// `fmt.Sprintf(format, args...)` with the verbs `%s`, `%d`, `%v` filled
+/// from arguments the file shows, [`UNKNOWN`] for the others.
+fn sprintf(ctx: &Ctx<'_>, f: &str, args: &[Node<'_>], depth: usize) -> String {
+    let mut out = String::new();
+    let mut chars = f.chars().peekable();
+    let mut i = 0;
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            out.push('%');
+            continue;
+        }
+        // Flags and width, then the verb.
+        while chars
+            .peek()
+            .is_some_and(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '#' | ' ' | '.'))
+        {
+            chars.next();
+        }
+        chars.next();
+        let v = args.get(i).and_then(|a| {
+            string_at(ctx, *a, depth + 1).or_else(|| {
+                num(ctx, *a)
+                    .filter(|n| !n.duration && n.value.fract() == 0.0)
+                    .map(|n| format!("{}", n.value as i64))
+            })
+        });
+        out.push_str(v.as_deref().unwrap_or(UNKNOWN));
+        i += 1;
+    }
+    out
+}
+
+/// The text of an interpreted string literal (`"a\tb"`), common escapes
+/// decoded.
+pub fn unquote(lit: &str) -> String {
+    let inner = lit
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(lit);
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+/// The host of an HTTP(S) URL whose scheme and host are known.
+pub fn url_host(url: &str) -> Option<String> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))?;
+    host_of(rest)
+}
+
+/// The host of `host[:port][/...]` (a gRPC target, `dns:///` removed),
+/// when it is known and not local.
+pub fn host_of(rest: &str) -> Option<String> {
+    let rest = rest.strip_prefix("dns:///").unwrap_or(rest);
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let bare = host.rsplit_once(':').map_or(host, |(h, _)| h);
+    if bare.is_empty()
+        || bare.contains(UNKNOWN)
+        || bare.contains(['{', '}', ' ', '%', '$', '<'])
+        || matches!(
+            bare,
+            "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]" | "::1"
+        )
+        || bare.starts_with("example.")
+        || bare.ends_with(".example.com")
+        || bare.ends_with(".example.org")
+    {
+        return None;
+    }
+    let host = match host.rsplit_once(':') {
+        Some((h, p)) if p.contains(UNKNOWN) => h,
+        _ => host,
+    };
+    Some(host.to_string())
+}

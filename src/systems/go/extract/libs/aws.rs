@@ -1,0 +1,163 @@
+//! aws-sdk-go-v2 retries written in code: `retry.NewStandard(func(o
+//! *retry.StandardOptions) { o.MaxAttempts = ..; o.MaxBackoff = .. })`,
+//! `retry.AddWithMaxAttempts(r, n)`, `retry.AddWithMaxBackoffDelay(r, d)`,
+//! and `config.LoadDefaultConfig(ctx, config.WithRetryMaxAttempts(n),
+//! config.WithRetryMode(aws.RetryModeAdaptive))`. The standard mode's
+//! defaults (3 attempts, full jitter from 1 s capped at 20 s, a retry
+//! quota) are the AWS system's (`crate::systems::aws`, shared with the
+//! shared config files): these settings override them.
+
+use super::super::eval;
+use super::super::{Ctx, Pkg, args, field, span};
+use crate::model::{AttemptCount, Attempts, Delay, Located, RetryPolicy};
+use tree_sitter::Node;
+
+/// The policy a call writes, or `None` when it writes no retry setting or
+/// is part of a larger call read at its outermost (`AddWithMaxAttempts(
+/// NewStandard(), 5)` is one policy).
+pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
+    let wraps = |n: Node<'_>| {
+        matches!(
+            ctx.pkg_call(n),
+            Some((
+                Pkg::AwsRetry,
+                "AddWithMaxAttempts"
+                    | "AddWithMaxBackoffDelay"
+                    | "AddWithErrorCodes"
+                    | "AddWithRetryables"
+            )) | Some((Pkg::AwsConfig, "LoadDefaultConfig"))
+        )
+    };
+    // Read at the outermost call only.
+    let mut up = call.parent();
+    for _ in 0..4 {
+        let Some(u) = up else { break };
+        if u.kind() == "call_expression" && wraps(u) {
+            return None;
+        }
+        up = u.parent();
+    }
+    let at = span(call);
+    let mut p = crate::systems::aws::extract::default_client_policy("aws-sdk-go-v2", at);
+    let mut written = false;
+    let mut work = vec![call];
+    let mut seen = 0;
+    while let Some(n) = work.pop() {
+        seen += 1;
+        if seen > 64 {
+            break;
+        }
+        let Some((pk, f)) = ctx.pkg_call(n) else {
+            continue;
+        };
+        let a = args(n);
+        match (pk, f) {
+            (Pkg::AwsConfig, "LoadDefaultConfig") => work.extend(a.iter().skip(1).copied()),
+            (Pkg::AwsConfig, "WithRetryMaxAttempts") | (Pkg::AwsRetry, "AddWithMaxAttempts") => {
+                let v = if pk == Pkg::AwsConfig {
+                    a.first()
+                } else {
+                    a.get(1)
+                };
+                if let Some(v) = v.copied() {
+                    attempts(ctx, &mut p, f, v);
+                    written = true;
+                }
+                if pk == Pkg::AwsRetry {
+                    work.extend(a.first().copied());
+                }
+            }
+            (Pkg::AwsConfig, "WithRetryMode") => {
+                if let Some(v) = a.first() {
+                    p.why.push(format!("retry mode `{}`", ctx.text(*v)));
+                    written = true;
+                }
+            }
+            (Pkg::AwsConfig, "WithRetryer") => {
+                // `func() aws.Retryer { return retry.NewStandard(..) }`.
+                for x in &a {
+                    for &c in &ctx.nodes {
+                        if c.start_byte() >= x.start_byte()
+                            && c.end_byte() <= x.end_byte()
+                            && matches!(ctx.pkg_call(c), Some((Pkg::AwsRetry, _)))
+                            && c.parent().is_some_and(|p| p.kind() == "expression_list")
+                        {
+                            work.push(c);
+                        }
+                    }
+                }
+            }
+            (Pkg::AwsRetry, "AddWithMaxBackoffDelay") => {
+                if let Some(d) = a.get(1).and_then(|v| eval::duration(ctx, *v)) {
+                    cap(&mut p, d, span(a[1]));
+                    written = true;
+                }
+                work.extend(a.first().copied());
+            }
+            (Pkg::AwsRetry, "AddWithErrorCodes" | "AddWithRetryables") => {
+                work.extend(a.first().copied())
+            }
+            (Pkg::AwsRetry, "NewStandard" | "NewAdaptiveMode") => {
+                // The options function: `o.MaxAttempts = n`.
+                for opt in &a {
+                    if opt.kind() != "func_literal" {
+                        continue;
+                    }
+                    let param = field(*opt, "parameters")
+                        .and_then(|ps| ps.named_child(0))
+                        .and_then(|pd| field(pd, "name"))
+                        .map(|n| ctx.text(n));
+                    let Some(param) = param else { continue };
+                    for fs in ctx.fields_of(param, Some(*opt)) {
+                        match fs.field {
+                            "MaxAttempts" => attempts(ctx, &mut p, "MaxAttempts", fs.value),
+                            "MaxBackoff" => {
+                                if let Some(d) = eval::duration(ctx, fs.value) {
+                                    cap(&mut p, d, span(fs.value));
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                // A retryer built in code is a written policy, even with
+                // the mode's defaults.
+                written = true;
+            }
+            _ => {}
+        }
+    }
+    written.then_some(p)
+}
+
+fn attempts(ctx: &Ctx<'_>, p: &mut RetryPolicy, what: &str, v: Node<'_>) {
+    let count = match eval::count(ctx, v) {
+        Some(n) if n >= 1 => AttemptCount::Finite(n),
+        // aws-sdk-go-v2 reads 0 as "the default".
+        Some(_) => return,
+        None => AttemptCount::Unknown,
+    };
+    p.attempts = Located::written(
+        Attempts {
+            count,
+            written_as: format!("{what}({})", ctx.text(v)),
+        },
+        span(v),
+    );
+}
+
+fn cap(p: &mut RetryPolicy, d: std::time::Duration, at: crate::source::Span) {
+    if let Delay::Exponential {
+        base, multiplier, ..
+    } = p.delay.value
+    {
+        p.delay = Located::written(
+            Delay::Exponential {
+                base,
+                multiplier,
+                cap: Some(d),
+            },
+            at,
+        );
+    }
+}

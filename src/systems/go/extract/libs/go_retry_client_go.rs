@@ -1,0 +1,259 @@
+//! sethvargo/go-retry and client-go `retry` with `wait.Backoff`.
+//! Defaults: [`crate::systems::go`].
+
+use super::super::eval;
+use super::super::{Ctx, Pkg, args, attempts, composite, default_attempts, keyed, policy, span};
+use super::{predicate, timeout_at};
+use crate::model::{AttemptCount, Condition, Delay, Jitter, Located, RetryOn, RetryPolicy};
+use crate::systems::go as sys;
+use std::time::Duration;
+use tree_sitter::Node;
+
+// ---------------------------------------------------------------------------
+// sethvargo/go-retry
+
+pub(super) fn go_retry<'a>(
+    ctx: &Ctx<'a>,
+    call: Node<'a>,
+    name: &str,
+) -> Option<(RetryPolicy, Option<Node<'a>>)> {
+    let at = span(call);
+    let a = args(call);
+    let (b, op) = match name {
+        "Do" | "DoValue" => (a.get(1).copied(), a.get(2).copied()),
+        "Exponential" | "Constant" | "Fibonacci" => (Some(call), a.get(2).copied()),
+        _ => return None,
+    };
+    let mut p = policy(
+        "go-retry",
+        at,
+        default_attempts(AttemptCount::Unbounded, "no WithMaxRetries: no limit", at),
+    );
+    p.delay = Located::written(Delay::Unknown, at);
+    p.jitter = Located::default_at(Jitter::None, at);
+    p.retry_on = Located::default_at(predicate(at), at);
+    let mut cur = b;
+    for _ in 0..super::super::MAX_DEPTH {
+        let Some(n) = cur else { break };
+        if n.kind() == "identifier" {
+            cur = ctx
+                .binding(ctx.text(n), n.start_byte())
+                .filter(|v| v.id() != n.id());
+            continue;
+        }
+        let Some((Pkg::GoRetry, f)) = ctx.pkg_call(n) else {
+            p.delay = Located::written(Delay::Unknown, span(n));
+            p.jitter = Located::written(Jitter::Unknown, span(n));
+            p.attempts = attempts(AttemptCount::Unknown, ctx.text(n), span(n));
+            break;
+        };
+        let fa = args(n);
+        let arg = |i: usize| fa.get(i).copied();
+        match f {
+            "WithMaxRetries" => {
+                if let Some(v) = arg(0) {
+                    p.attempts = match eval::count(ctx, v) {
+                        Some(c) => attempts(
+                            AttemptCount::Finite(c.saturating_add(1)),
+                            &format!("WithMaxRetries({c}, ..)"),
+                            span(v),
+                        ),
+                        None => attempts(AttemptCount::Unknown, ctx.text(v), span(v)),
+                    };
+                }
+                cur = arg(1);
+            }
+            "WithMaxDuration" => {
+                if let Some(v) = arg(0) {
+                    p.overall_timeout = Some(timeout_at(ctx, v));
+                }
+                cur = arg(1);
+            }
+            "WithCappedDuration" => {
+                if let (
+                    Some(v),
+                    Delay::Exponential {
+                        base, multiplier, ..
+                    },
+                ) = (arg(0), p.delay.value.clone())
+                {
+                    p.delay.value = Delay::Exponential {
+                        base,
+                        multiplier,
+                        cap: eval::duration(ctx, v),
+                    };
+                }
+                cur = arg(1);
+            }
+            "WithJitter" | "WithJitterPercent" => {
+                p.jitter = Located::written(Jitter::Unknown, span(n));
+                if f == "WithJitterPercent"
+                    && let Some(pc) = arg(0).and_then(|v| eval::float(ctx, v))
+                {
+                    p.jitter.value = Jitter::Proportional {
+                        factor: (pc / 100.0).min(1.0),
+                    };
+                }
+                cur = arg(1);
+            }
+            "NewExponential" | "Exponential" | "NewFibonacci" | "Fibonacci" | "NewConstant"
+            | "Constant" => {
+                let base_arg = if f.starts_with("New") { arg(0) } else { arg(1) };
+                let base = base_arg.and_then(|v| eval::duration(ctx, v));
+                let cap = match &p.delay.value {
+                    Delay::Exponential { cap, .. } => *cap,
+                    _ => None,
+                };
+                p.delay = Located::written(
+                    match (base, f.trim_start_matches("New")) {
+                        (Some(b), "Exponential") => Delay::Exponential {
+                            base: b,
+                            multiplier: 2.0,
+                            cap,
+                        },
+                        (Some(b), "Fibonacci") => Delay::Exponential {
+                            base: b,
+                            multiplier: 1.618,
+                            cap,
+                        },
+                        (Some(b), _) => Delay::Fixed { delay: b },
+                        (None, _) => Delay::Unknown,
+                    },
+                    span(n),
+                );
+                break;
+            }
+            _ => break,
+        }
+    }
+    Some((p, op))
+}
+
+// ---------------------------------------------------------------------------
+// client-go
+
+pub(super) fn client_go<'a>(
+    ctx: &Ctx<'a>,
+    call: Node<'a>,
+    name: &str,
+) -> (RetryPolicy, Option<Node<'a>>) {
+    let a = args(call);
+    let mut p = wait_backoff(ctx, a.first().copied(), call);
+    if name == "RetryOnConflict" {
+        p.retry_on = Located::default_at(
+            RetryOn::Listed {
+                conditions: vec![Located::default_at(
+                    Condition::Exception("Conflict (409)".into()),
+                    span(call),
+                )],
+            },
+            span(call),
+        );
+        (p, a.get(1).copied())
+    } else {
+        p.retry_on = match a.get(1) {
+            Some(r) => Located::written(predicate(span(*r)), span(*r)),
+            None => Located::default_at(RetryOn::Unknown, span(call)),
+        };
+        (p, a.get(2).copied())
+    }
+}
+
+/// A `wait.Backoff`: `retry.DefaultRetry`/`DefaultBackoff`, a literal, or a
+/// name bound to one.
+pub(super) fn wait_backoff(ctx: &Ctx<'_>, b: Option<Node<'_>>, call: Node<'_>) -> RetryPolicy {
+    let at = span(call);
+    let mut p = policy(
+        "client-go",
+        at,
+        default_attempts(AttemptCount::Unknown, "a backoff not known here", at),
+    );
+    let mut cur = b;
+    for _ in 0..super::super::MAX_DEPTH {
+        let Some(n) = cur else { break };
+        if n.kind() == "identifier" {
+            cur = ctx
+                .binding(ctx.text(n), n.start_byte())
+                .filter(|v| v.id() != n.id());
+            continue;
+        }
+        let known = match ctx.pkg_ref(n) {
+            Some((Pkg::ClientGoRetry, "DefaultRetry")) => Some(sys::CLIENT_GO_DEFAULT_RETRY),
+            Some((Pkg::ClientGoRetry, "DefaultBackoff")) => Some(sys::CLIENT_GO_DEFAULT_BACKOFF),
+            _ => None,
+        };
+        if let Some((steps, d, factor, jitter)) = known {
+            let s = span(n);
+            p.attempts = Located::default_at(
+                crate::model::Attempts {
+                    count: AttemptCount::Finite(steps),
+                    written_as: format!("{} (Steps {steps})", ctx.text(n)),
+                },
+                s,
+            );
+            p.delay = Located::default_at(steady(d, factor, None), s);
+            p.jitter = Located::default_at(
+                Jitter::Proportional {
+                    factor: jitter / 2.0,
+                },
+                s,
+            );
+            return p;
+        }
+        let Some(lit) = composite(n) else { break };
+        let mut steps = None;
+        let (mut d, mut factor, mut jitter, mut cap) = (Duration::ZERO, 0.0, 0.0, None);
+        for (k, v) in keyed(ctx, lit) {
+            match k {
+                "Steps" => steps = Some((eval::count(ctx, v), v)),
+                "Duration" => d = eval::duration(ctx, v).unwrap_or_default(),
+                "Factor" => factor = eval::float(ctx, v).unwrap_or(0.0),
+                "Jitter" => jitter = eval::float(ctx, v).unwrap_or(0.0),
+                "Cap" => cap = eval::duration(ctx, v).filter(|c| !c.is_zero()),
+                _ => {}
+            }
+        }
+        p.attempts = match steps {
+            Some((Some(s), v)) => attempts(
+                AttemptCount::Finite(s.max(1)),
+                &format!("Steps: {}", ctx.text(v)),
+                span(v),
+            ),
+            Some((None, v)) => attempts(
+                AttemptCount::Unknown,
+                &format!("Steps: {}", ctx.text(v)),
+                span(v),
+            ),
+            // `Steps` 0 runs the condition once.
+            None => attempts(AttemptCount::Finite(1), "no Steps: one try", span(lit)),
+        };
+        p.delay = Located::written(steady(d, factor, cap), span(lit));
+        p.jitter = Located::written(
+            if jitter > 0.0 {
+                Jitter::Proportional {
+                    factor: jitter / 2.0,
+                }
+            } else {
+                Jitter::None
+            },
+            span(lit),
+        );
+        return p;
+    }
+    p
+}
+
+/// `Duration x Factor^n` (a factor of 1 or less is a fixed delay).
+fn steady(d: Duration, factor: f64, cap: Option<Duration>) -> Delay {
+    if d.is_zero() {
+        Delay::None
+    } else if factor <= 1.0 {
+        Delay::Fixed { delay: d }
+    } else {
+        Delay::Exponential {
+            base: d,
+            multiplier: factor,
+            cap,
+        }
+    }
+}

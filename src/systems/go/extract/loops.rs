@@ -1,0 +1,216 @@
+//! Hand-written retry loops: `for i := 0; i < n; i++ { ... }` and
+//! `for { ... }` that try something, leave the loop on success (`return`
+//! or `break`) and wait (`time.Sleep`, `<-time.After`) before trying
+//! again, as the Java, Rust and Python readers see them. A wait taken
+//! from a `Retry-After` (or `grpc-retry-pushback-ms`,
+//! `x-ms-retry-after-ms`) header read in the loop is a server delay
+//! (RL208): capped when the loop bounds it (`min(..)`, a comparison with
+//! a maximum), jittered when it adds a random wait.
+
+use super::eval;
+use super::{
+    Ctx, Pkg, RetryScope, attempts, default_attempts, field, named_children, policy, span,
+};
+use crate::model::backoff::ServerDelay;
+use crate::model::{AttemptCount, Delay, Facts, Jitter, Located, RetryOn};
+use tree_sitter::Node;
+
+/// Headers a server sets to say when to come back.
+pub const SERVER_DELAY_HEADERS: &[&str] = &[
+    "retry-after",
+    "grpc-retry-pushback-ms",
+    "x-ms-retry-after-ms",
+];
+
+/// The loop a node belongs to (innermost `for`, not crossing a function
+/// literal).
+fn owner_loop(n: Node<'_>) -> Option<usize> {
+    let mut cur = n.parent();
+    for _ in 0..10_000 {
+        let c = cur?;
+        match c.kind() {
+            "for_statement" => return Some(c.id()),
+            "func_literal" | "function_declaration" | "method_declaration" => return None,
+            _ => cur = c.parent(),
+        }
+    }
+    None
+}
+
+pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
+    for &n in &ctx.nodes {
+        if n.kind() != "for_statement" {
+            continue;
+        }
+        let Some(body) = field(n, "body") else {
+            continue;
+        };
+        let head = named_children(n).into_iter().find(|c| c.id() != body.id());
+        let (count, written) = match head {
+            None => (AttemptCount::Unbounded, "for { .. }".to_string()),
+            Some(h) if h.kind() == "for_clause" => match field(h, "condition") {
+                Some(c) => (
+                    bound(ctx, c),
+                    format!("for .. ; {} ; ..", super::one_line(ctx.text(c))),
+                ),
+                None => (AttemptCount::Unbounded, "for ;; { .. }".to_string()),
+            },
+            // `for range xs` walks data; `for cond` has a bound not known here.
+            Some(h) if h.kind() == "range_clause" => continue,
+            Some(h) => (
+                AttemptCount::Unknown,
+                format!("for {}", super::one_line(ctx.text(h))),
+            ),
+        };
+        let own: Vec<Node<'_>> = (ctx.nodes.iter().copied())
+            .filter(|c| body.start_byte() <= c.start_byte() && c.end_byte() <= body.end_byte())
+            .filter(|c| owner_loop(*c) == Some(n.id()))
+            .collect();
+        let waits: Vec<Node<'_>> = own
+            .iter()
+            .copied()
+            .filter(|c| matches!(ctx.pkg_call(*c), Some((Pkg::Time, "Sleep" | "After"))))
+            .collect();
+        let Some(wait) = waits.first().copied() else {
+            continue;
+        };
+        // A retry leaves on success: a `return` or `break` that is not
+        // the error path (`if err != nil { return err }` is a poll that
+        // gives up on the first error, not a retry).
+        let exits = own.iter().any(|c| {
+            matches!(c.kind(), "return_statement" | "break_statement") && !on_error_path(ctx, *c)
+        });
+        let body_text = ctx.text(body);
+        // A try: an error checked in the loop.
+        if !exits || !body_text.contains("err") {
+            continue;
+        }
+        // `case <-timeout: return` / `case <-ctx.Done(): return`: a
+        // deadline ends the loop, its length not known here.
+        let count = if count == AttemptCount::Unbounded && has_deadline_case(ctx, &own) {
+            AttemptCount::Unknown
+        } else {
+            count
+        };
+        let at = span(n);
+        let mut p = policy(
+            "loop",
+            at,
+            if count == AttemptCount::Unknown {
+                default_attempts(count, &written, at)
+            } else {
+                attempts(count, &written, at)
+            },
+        );
+        p.why.push(format!(
+            "a `for` loop that checks an error, leaves on success and waits (`{}`)",
+            super::one_line(ctx.text(wait))
+        ));
+        let randomised = own
+            .iter()
+            .any(|c| matches!(ctx.pkg_call(*c), Some((Pkg::Rand, _))));
+        let arg = super::args(wait).first().copied();
+        let delay = match arg.and_then(|a| eval::duration(ctx, a)) {
+            Some(d) if d.is_zero() => Delay::None,
+            Some(d) => Delay::Fixed { delay: d },
+            None => Delay::Custom,
+        };
+        p.delay = Located::written(delay, span(wait));
+        p.jitter = Located::written(
+            if randomised {
+                Jitter::Unknown
+            } else {
+                Jitter::None
+            },
+            span(wait),
+        );
+        p.retry_on = Located::default_at(RetryOn::Unknown, at);
+        p.server_delay = server_delay(ctx, body, &own);
+        let i = facts.policies.len();
+        facts.policies.push(p);
+        scopes.push(RetryScope {
+            policy: i,
+            start: body.start_byte(),
+            end: body.end_byte(),
+        });
+    }
+}
+
+/// Whether `n` is inside an `if err != nil` block.
+fn on_error_path(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+    let mut cur = n.parent();
+    for _ in 0..64 {
+        let Some(c) = cur else { return false };
+        match c.kind() {
+            "for_statement" | "func_literal" => return false,
+            "if_statement"
+                if field(c, "condition").is_some_and(|k| ctx.text(k).contains("err != nil")) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+        cur = c.parent();
+    }
+    false
+}
+
+/// A `select` case receiving from a channel whose body returns.
+fn has_deadline_case(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
+    own.iter().any(|c| {
+        c.kind() == "communication_case"
+            && ctx.text(*c).trim_start().starts_with("case <-")
+            && named_children(*c)
+                .iter()
+                .filter(|s| s.kind() == "statement_list")
+                .flat_map(|s| named_children(*s))
+                .any(|s| s.kind() == "return_statement")
+    })
+}
+
+/// `i < 5`, `i <= n`, `attempt < maxRetries`: the loop's bound.
+fn bound(ctx: &Ctx<'_>, c: Node<'_>) -> AttemptCount {
+    if c.kind() != "binary_expression" {
+        return AttemptCount::Unknown;
+    }
+    let (Some(op), Some(r)) = (field(c, "operator"), field(c, "right")) else {
+        return AttemptCount::Unknown;
+    };
+    match (ctx.text(op), eval::count(ctx, r)) {
+        ("<", Some(n)) => AttemptCount::Finite(n),
+        ("<=", Some(n)) => AttemptCount::Finite(n.saturating_add(1)),
+        _ => AttemptCount::Unknown,
+    }
+}
+
+/// A wait taken from a server's header in the loop's own code.
+fn server_delay(ctx: &Ctx<'_>, body: Node<'_>, own: &[Node<'_>]) -> Option<Located<ServerDelay>> {
+    let lower = ctx.text(body).to_ascii_lowercase();
+    let header = SERVER_DELAY_HEADERS
+        .iter()
+        .find(|h| lower.contains(&format!("\"{h}\"")))?;
+    let lit = own.iter().copied().find(|c| {
+        c.kind() == "interpreted_string_literal"
+            && ctx.text(*c).to_ascii_lowercase() == format!("\"{header}\"")
+    })?;
+    let after = &lower[lit.end_byte().saturating_sub(body.start_byte())..];
+    let capped = after.contains("min(") || after.contains("math.min") || has_cap_check(after);
+    let jittered = after.contains("rand.");
+    Some(Located::written(
+        ServerDelay {
+            header: ctx.text(lit).trim_matches('"').to_string(),
+            capped,
+            jittered,
+            by: "a hand-written loop".into(),
+        },
+        span(lit),
+    ))
+}
+
+/// `if wait > maxWait {` in the text: the loop bounds the wait.
+fn has_cap_check(text: &str) -> bool {
+    text.match_indices("if ").any(|(i, _)| {
+        let line = text[i..].split(['{', '\n']).next().unwrap_or("");
+        line.contains(" > ") && line.contains("max")
+    })
+}

@@ -1,0 +1,522 @@
+//! Go source (`*.go`), read with tree-sitter-go: go-retryablehttp,
+//! cenkalti/backoff v4 and v5, avast/retry-go, sethvargo/go-retry,
+//! client-go `retry.OnError`/`RetryOnConflict` with `wait.Backoff`,
+//! hand-written retry loops, idempotency keys minted inside a retry, waits
+//! taken from `Retry-After`, and the HTTP and gRPC calls a service makes
+//! (`net/http`, `grpc.Dial`/`NewClient` with a default service config)
+//! with their timeouts. Defaults: [`crate::systems::go`].
+//!
+//! Only files that mention a word this reader reads are parsed
+//! ([`wants`]); packages are known by their import path, whatever name
+//! the file gives them. The parse has a budget
+//! ([`crate::extract::tree_sitter`]); every walk uses an explicit stack
+//! and value evaluation stops at [`MAX_DEPTH`]. Test files (`*_test.go`)
+//! are not the service's and are skipped by the scan.
+
+mod calls;
+pub mod eval;
+mod libs;
+mod loops;
+#[cfg(test)]
+mod tests;
+
+use crate::model::{Facts, Located, RetryPolicy};
+use crate::source::Span;
+use std::collections::HashMap;
+use tree_sitter::{Node, Parser};
+
+/// The extractor's name in [`Facts::extractors`].
+pub const NAME: &str = "go";
+
+/// How deep value evaluation may follow names and nested expressions.
+pub const MAX_DEPTH: usize = 12;
+
+/// Nodes a file may have before the reader stops looking.
+const MAX_NODES: usize = 2_000_000;
+
+/// Words that make a `.go` file worth parsing.
+const NEEDLES: &[&str] = &[
+    "retry",
+    "Retry",
+    "backoff",
+    "BackOff",
+    "Backoff",
+    "net/http",
+    "google.golang.org/grpc",
+    "time.Sleep",
+    "time.After",
+    "aws-sdk-go-v2",
+];
+
+/// Whether a Go file mentions anything this reader reads.
+pub fn wants(bytes: &[u8]) -> bool {
+    static FINDER: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::new(NEEDLES).expect("short literal needles always build")
+        });
+    FINDER.is_match(bytes)
+}
+
+/// Read one Go file. Never panics; problems become RL903.
+pub fn extract(text: &str, facts: &mut Facts) {
+    let mut parser = Parser::new();
+    if parser
+        .set_language(&tree_sitter_go::LANGUAGE.into())
+        .is_err()
+    {
+        return;
+    }
+    let Some(tree) =
+        crate::extract::tree_sitter::parse(&mut parser, text, "Go", "build", NAME, facts)
+    else {
+        return;
+    };
+    let ctx = Ctx::new(text, tree.root_node());
+    let before = (
+        facts.policies.len(),
+        facts.edges.len(),
+        facts.timeouts.len(),
+    );
+    let mut scopes = Vec::new();
+    libs::extract(&ctx, facts, &mut scopes);
+    loops::extract(&ctx, facts, &mut scopes);
+    calls::extract(&ctx, facts, &scopes);
+    if (
+        facts.policies.len(),
+        facts.edges.len(),
+        facts.timeouts.len(),
+    ) != before
+    {
+        facts.claimed_by(NAME);
+    }
+}
+
+/// A retried region of code: calls inside it are repeated by policy
+/// `policy` (an index into `Facts::policies`).
+#[derive(Clone, Copy, Debug)]
+pub struct RetryScope {
+    pub policy: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A package this reader knows, by import path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pkg {
+    RetryableHttp,
+    /// cenkalti/backoff; `true` for v5.
+    Backoff(bool),
+    /// avast/retry-go; `true` for v5.
+    RetryGo(bool),
+    GoRetry,
+    ClientGoRetry,
+    Wait,
+    Grpc,
+    Http,
+    Time,
+    Fmt,
+    Os,
+    Rand,
+    Uuid,
+    Strconv,
+    Math,
+    /// aws-sdk-go-v2 `aws/retry`.
+    AwsRetry,
+    /// aws-sdk-go-v2 `config`.
+    AwsConfig,
+}
+
+fn pkg_of_path(path: &str) -> Option<Pkg> {
+    let major = |p: &str, base: &str| p.strip_prefix(base).map(|rest| rest == "/v5");
+    Some(match path {
+        p if p.starts_with("github.com/hashicorp/go-retryablehttp") => Pkg::RetryableHttp,
+        p if p.starts_with("github.com/cenkalti/backoff") => {
+            Pkg::Backoff(major(p, "github.com/cenkalti/backoff").unwrap_or(false))
+        }
+        p if p.starts_with("github.com/avast/retry-go") => {
+            Pkg::RetryGo(major(p, "github.com/avast/retry-go").unwrap_or(false))
+        }
+        p if p.starts_with("github.com/sethvargo/go-retry") => Pkg::GoRetry,
+        "k8s.io/client-go/util/retry" => Pkg::ClientGoRetry,
+        "k8s.io/apimachinery/pkg/util/wait" => Pkg::Wait,
+        "google.golang.org/grpc" => Pkg::Grpc,
+        "net/http" => Pkg::Http,
+        "time" => Pkg::Time,
+        "fmt" => Pkg::Fmt,
+        "os" => Pkg::Os,
+        "math/rand" | "math/rand/v2" | "crypto/rand" => Pkg::Rand,
+        "github.com/google/uuid" | "github.com/gofrs/uuid" | "github.com/satori/go.uuid" => {
+            Pkg::Uuid
+        }
+        "strconv" => Pkg::Strconv,
+        "github.com/aws/aws-sdk-go-v2/aws/retry" => Pkg::AwsRetry,
+        "github.com/aws/aws-sdk-go-v2/config" => Pkg::AwsConfig,
+        "math" => Pkg::Math,
+        _ => return None,
+    })
+}
+
+/// The name a file uses for a package imported without one: its last
+/// path segment (not a major version `v2`), without a `go-` prefix or a
+/// `-go` suffix (`go-retryablehttp` is `retryablehttp`, `retry-go` is
+/// `retry`).
+fn default_name(path: &str) -> &str {
+    let mut segs = path.rsplit('/');
+    let mut last = segs.next().unwrap_or(path);
+    if last.len() > 1 && last.starts_with('v') && last[1..].chars().all(|c| c.is_ascii_digit()) {
+        last = segs.next().unwrap_or(last);
+    }
+    let last = last.strip_prefix("go-").unwrap_or(last);
+    let last = last.strip_suffix("-go").unwrap_or(last);
+    last.strip_prefix("go.").unwrap_or(last)
+}
+
+/// A field assignment `recv.Field = value` (or `recv.A.B = value`).
+pub struct FieldSet<'a> {
+    pub recv: &'a str,
+    /// The field path after the receiver, `RetryMax` or `HTTPClient.Timeout`.
+    pub field: &'a str,
+    pub value: Node<'a>,
+}
+
+/// The parsed file: its text, and every node in source order.
+pub struct Ctx<'a> {
+    pub src: &'a str,
+    pub nodes: Vec<Node<'a>>,
+    /// `name := value`, `name = value`, `var`/`const` bindings by name.
+    pub bindings: HashMap<&'a str, Vec<Node<'a>>>,
+    pub fields: Vec<FieldSet<'a>>,
+    /// The packages this reader knows, by the name the file uses.
+    pub imports: Vec<(&'a str, Pkg)>,
+    /// Every function (declaration, method, literal): its byte range and
+    /// its parameter names, in source order.
+    pub functions: Vec<(usize, usize, Vec<&'a str>)>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(src: &'a str, root: Node<'a>) -> Self {
+        let mut nodes = Vec::new();
+        let mut stack = vec![root];
+        let mut cursor = root.walk();
+        while let Some(n) = stack.pop() {
+            if nodes.len() >= MAX_NODES {
+                break;
+            }
+            nodes.push(n);
+            let kids: Vec<Node<'a>> = n.named_children(&mut cursor).collect();
+            stack.extend(kids.into_iter().rev());
+        }
+        let mut ctx = Ctx {
+            src,
+            nodes: Vec::new(),
+            bindings: HashMap::new(),
+            fields: Vec::new(),
+            imports: Vec::new(),
+            functions: Vec::new(),
+        };
+        for &n in &nodes {
+            match n.kind() {
+                "import_spec" => {
+                    let Some(p) = field(n, "path") else { continue };
+                    let path = ctx.text(p).trim_matches(['"', '`']);
+                    let Some(pkg) = pkg_of_path(path) else {
+                        continue;
+                    };
+                    let name = match field(n, "name") {
+                        Some(a) => ctx.text(a),
+                        None => default_name(path),
+                    };
+                    ctx.imports.push((name, pkg));
+                }
+                "short_var_declaration" | "assignment_statement" | "var_spec" | "const_spec" => {
+                    ctx.bind(n);
+                }
+                "function_declaration" | "method_declaration" | "func_literal" => {
+                    let mut params = Vec::new();
+                    if let Some(ps) = field(n, "parameters") {
+                        for pd in named_children(ps) {
+                            let mut c = pd.walk();
+                            params.extend(
+                                pd.children_by_field_name("name", &mut c)
+                                    .map(|x| text(x, src)),
+                            );
+                        }
+                    }
+                    ctx.functions.push((n.start_byte(), n.end_byte(), params));
+                }
+                _ => {}
+            }
+        }
+        ctx.nodes = nodes;
+        ctx
+    }
+
+    fn bind(&mut self, n: Node<'a>) {
+        let (lefts, rights) = match n.kind() {
+            "var_spec" | "const_spec" => {
+                let mut c = n.walk();
+                let names: Vec<Node<'a>> = n.children_by_field_name("name", &mut c).collect();
+                let values = field(n, "value").map(named_children).unwrap_or_default();
+                (names, values)
+            }
+            _ => {
+                if n.kind() == "assignment_statement"
+                    && field(n, "operator").is_some_and(|o| self.text(o) != "=")
+                {
+                    return;
+                }
+                let l = field(n, "left").map(named_children).unwrap_or_default();
+                let r = field(n, "right").map(named_children).unwrap_or_default();
+                (l, r)
+            }
+        };
+        if lefts.len() != rights.len() {
+            return;
+        }
+        for (l, r) in lefts.into_iter().zip(rights) {
+            match l.kind() {
+                "identifier" => self.bindings.entry(text(l, self.src)).or_default().push(r),
+                "selector_expression" => {
+                    let full = text(l, self.src);
+                    if let Some((recv, f)) = full.split_once('.')
+                        && recv.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    {
+                        self.fields.push(FieldSet {
+                            recv,
+                            field: f,
+                            value: r,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    pub fn text(&self, n: Node<'_>) -> &'a str {
+        text(n, self.src)
+    }
+
+    /// The package a name stands for in this file.
+    pub fn pkg(&self, name: &str) -> Option<Pkg> {
+        self.imports
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, p)| *p)
+    }
+
+    /// Whether the file imports `pkg` under any name.
+    pub fn imports(&self, pkg: Pkg) -> bool {
+        self.imports.iter().any(|(_, p)| *p == pkg)
+    }
+
+    /// The value bound to `name` most recently before `at`, else the first
+    /// binding of it anywhere in the file.
+    ///
+    /// Only bindings in scope at `at` count: at package level, or in a
+    /// function around `at`; a parameter of a function around `at` hides
+    /// every binding outside that function.
+    pub fn binding(&self, name: &str, at: usize) -> Option<Node<'a>> {
+        let all = self.bindings.get(name)?;
+        let around = |s: usize, e: usize| s <= at && at < e;
+        // The innermost function around `at` that takes `name`: bindings
+        // must be inside it.
+        let floor = self
+            .functions
+            .iter()
+            .filter(|(s, e, ps)| around(*s, *e) && ps.contains(&name))
+            .map(|(s, _, _)| *s)
+            .max();
+        let in_scope = |v: &&Node<'a>| {
+            let start = v.start_byte();
+            floor.is_none_or(|f| start >= f)
+                && self
+                    .functions
+                    .iter()
+                    .filter(|(s, e, _)| *s <= start && start < *e)
+                    .all(|(s, e, _)| around(*s, *e))
+        };
+        let visible: Vec<&Node<'a>> = all.iter().filter(in_scope).collect();
+        visible
+            .iter()
+            .rev()
+            .find(|v| v.end_byte() <= at)
+            .or_else(|| visible.first())
+            .map(|v| **v)
+    }
+
+    /// The fields set on `recv` in the function `within` (the whole file
+    /// when `None`), in source order.
+    pub fn fields_of(&self, recv: &str, within: Option<Node<'_>>) -> Vec<&FieldSet<'a>> {
+        self.fields
+            .iter()
+            .filter(|f| f.recv == recv)
+            .filter(|f| {
+                within.is_none_or(|w| {
+                    w.start_byte() <= f.value.start_byte() && f.value.end_byte() <= w.end_byte()
+                })
+            })
+            .collect()
+    }
+
+    /// `pkg.Name(...)` where `pkg` is a package this reader knows: the
+    /// package and `Name`.
+    pub fn pkg_call(&self, call: Node<'_>) -> Option<(Pkg, &'a str)> {
+        if call.kind() != "call_expression" {
+            return None;
+        }
+        self.pkg_ref(field(call, "function")?)
+    }
+
+    /// `pkg.Name` (a selector on a known package).
+    pub fn pkg_ref(&self, n: Node<'_>) -> Option<(Pkg, &'a str)> {
+        if n.kind() != "selector_expression" {
+            return None;
+        }
+        let operand = field(n, "operand")?;
+        if operand.kind() != "identifier" {
+            return None;
+        }
+        let pkg = self.pkg(self.text(operand))?;
+        Some((pkg, self.text(field(n, "field")?)))
+    }
+}
+
+/// The name a value is bound to where it is written (`c :=
+/// retryablehttp.NewClient()` gives `c`).
+pub fn bound_name<'a>(ctx: &Ctx<'a>, value: Node<'_>) -> Option<&'a str> {
+    let list = value.parent()?;
+    let stmt = if list.kind() == "expression_list" {
+        list.parent()?
+    } else {
+        return None;
+    };
+    let rights = match stmt.kind() {
+        "short_var_declaration" | "assignment_statement" => field(stmt, "right")?,
+        "var_spec" => field(stmt, "value")?,
+        _ => return None,
+    };
+    let i = named_children(rights)
+        .iter()
+        .position(|r| r.id() == value.id())?;
+    let left = match stmt.kind() {
+        "var_spec" => {
+            let mut c = stmt.walk();
+            stmt.children_by_field_name("name", &mut c).nth(i)?
+        }
+        _ => *named_children(field(stmt, "left")?).get(i)?,
+    };
+    (left.kind() == "identifier").then(|| ctx.text(left))
+}
+
+/// The function or method declaration a node is in (innermost named one).
+pub fn enclosing_function<'a>(n: Node<'a>) -> Option<Node<'a>> {
+    let mut cur = n.parent();
+    for _ in 0..10_000 {
+        let c = cur?;
+        if matches!(c.kind(), "function_declaration" | "method_declaration") {
+            return Some(c);
+        }
+        cur = c.parent();
+    }
+    None
+}
+
+/// Source text on one line, for messages.
+pub fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+pub fn span(n: Node<'_>) -> Span {
+    Span::new(n.start_byte(), n.end_byte())
+}
+
+pub fn text<'t>(n: Node<'_>, src: &'t str) -> &'t str {
+    src.get(n.start_byte()..n.end_byte()).unwrap_or("")
+}
+
+pub fn field<'a>(n: Node<'a>, name: &str) -> Option<Node<'a>> {
+    n.child_by_field_name(name)
+}
+
+pub fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = n.walk();
+    n.named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}
+
+/// A call's arguments.
+pub fn args<'a>(call: Node<'a>) -> Vec<Node<'a>> {
+    field(call, "arguments")
+        .map(named_children)
+        .unwrap_or_default()
+}
+
+/// The keyed fields of a composite literal (`http.Client{Timeout: ..}`):
+/// name and value.
+pub fn keyed<'a>(ctx: &Ctx<'a>, lit: Node<'a>) -> Vec<(&'a str, Node<'a>)> {
+    let Some(body) = field(lit, "body") else {
+        return Vec::new();
+    };
+    named_children(body)
+        .into_iter()
+        .filter(|e| e.kind() == "keyed_element")
+        .filter_map(|e| {
+            let k = field(e, "key")?;
+            let v = field(e, "value")?;
+            let v = named_children(v).into_iter().next().unwrap_or(v);
+            Some((ctx.text(k), v))
+        })
+        .collect()
+}
+
+/// A composite literal under `&` or parentheses.
+pub fn composite<'a>(n: Node<'a>) -> Option<Node<'a>> {
+    let mut n = n;
+    for _ in 0..4 {
+        match n.kind() {
+            "composite_literal" => return Some(n),
+            "unary_expression" | "parenthesized_expression" => {
+                n = *named_children(n).last()?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// A named policy of the Go library `lib`.
+pub fn policy(lib: &str, span: Span, attempts: Located<crate::model::Attempts>) -> RetryPolicy {
+    RetryPolicy::new(crate::model::System::GoLib(lib.into()), span, attempts)
+}
+
+/// Attempts as written at `at`.
+pub fn attempts(
+    count: crate::model::AttemptCount,
+    written_as: &str,
+    at: Span,
+) -> Located<crate::model::Attempts> {
+    Located::written(
+        crate::model::Attempts {
+            count,
+            written_as: one_line(written_as),
+        },
+        at,
+    )
+}
+
+/// Attempts a library sets by default, placed at `at`.
+pub fn default_attempts(
+    count: crate::model::AttemptCount,
+    written_as: &str,
+    at: Span,
+) -> Located<crate::model::Attempts> {
+    Located::default_at(
+        crate::model::Attempts {
+            count,
+            written_as: written_as.into(),
+        },
+        at,
+    )
+}

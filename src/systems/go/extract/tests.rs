@@ -1,0 +1,271 @@
+use super::*;
+use crate::model::{AttemptCount, Delay, Jitter, System, Timeout};
+use std::time::Duration;
+
+fn read(src: &str) -> Facts {
+    let mut f = Facts::default();
+    extract(src, &mut f);
+    f
+}
+
+#[test]
+fn retryablehttp_defaults_and_fields() {
+    let f = read(
+        r#"package main
+import (
+    "time"
+    rh "github.com/hashicorp/go-retryablehttp"
+)
+func main() {
+    c := rh.NewClient()
+    c.RetryMax = 2
+    c.RetryWaitMax = 5 * time.Second
+    c.HTTPClient.Timeout = 3 * time.Second
+    c.Get("http://orders:8080/x")
+}
+"#,
+    );
+    assert_eq!(f.policies.len(), 1);
+    let p = &f.policies[0];
+    assert_eq!(p.system, System::GoLib("go-retryablehttp".into()));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: Duration::from_secs(1),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(5))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::None);
+    assert_eq!(
+        p.per_try_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(3))
+    );
+    let d = p.server_delay.as_ref().unwrap();
+    assert!(!d.value.capped && !d.value.jittered);
+    assert_eq!(f.edges.len(), 1);
+    assert_eq!(f.edges[0].callee, "orders");
+    assert_eq!(f.edges[0].policies, vec![0]);
+}
+
+#[test]
+fn retryablehttp_linear_jitter_takes_no_server_delay() {
+    let f = read(
+        r#"package main
+import "github.com/hashicorp/go-retryablehttp"
+func main() {
+    c := retryablehttp.NewClient()
+    c.Backoff = retryablehttp.LinearJitterBackoff
+}
+"#,
+    );
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert!(p.server_delay.is_none());
+    assert!(matches!(p.jitter.value, Jitter::Proportional { .. }));
+}
+
+#[test]
+fn cenkalti_v4_and_v5() {
+    let f = read(
+        r#"package main
+import (
+    "time"
+    "github.com/cenkalti/backoff/v4"
+)
+func run() error {
+    b := backoff.NewExponentialBackOff()
+    b.MaxElapsedTime = 0
+    b.InitialInterval = 2 * time.Second
+    return backoff.Retry(op, backoff.WithMaxRetries(b, 3))
+}
+func forever() error {
+    return backoff.Retry(op, backoff.NewConstantBackOff(time.Second))
+}
+"#,
+    );
+    assert_eq!(f.policies.len(), 2);
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(4));
+    assert!(
+        matches!(f.policies[0].delay.value, Delay::Exponential { base, .. } if base == Duration::from_secs(2))
+    );
+    assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Unbounded);
+    assert_eq!(
+        f.policies[1].overall_timeout.as_ref().unwrap().value,
+        Timeout::Disabled
+    );
+    let f = read(
+        r#"package main
+import "github.com/cenkalti/backoff/v5"
+func run(ctx context.Context) error {
+    _, err := backoff.Retry(ctx, op, backoff.WithMaxTries(4))
+    return err
+}
+"#,
+    );
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(
+        f.policies[0].overall_timeout.as_ref().unwrap().value,
+        Timeout::after(Duration::from_secs(60))
+    );
+}
+
+#[test]
+fn retry_go_go_retry_client_go() {
+    let f = read(
+        r#"package main
+import (
+    "time"
+    "github.com/avast/retry-go/v4"
+    goretry "github.com/sethvargo/go-retry"
+    "k8s.io/client-go/util/retry"
+    "k8s.io/apimachinery/pkg/util/wait"
+)
+func a() error {
+    return retry.Do(op, retry.Attempts(3), retry.Delay(time.Second))
+}
+func b(ctx context.Context) error {
+    bo := goretry.NewExponential(time.Second)
+    bo = goretry.WithMaxRetries(5, bo)
+    return goretry.Do(ctx, bo, op)
+}
+"#,
+    );
+    assert_eq!(f.policies.len(), 2);
+    assert_eq!(f.policies[0].system, System::GoLib("retry-go".into()));
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Finite(6));
+    let f = read(
+        r#"package main
+import (
+    "time"
+    "k8s.io/client-go/util/retry"
+    "k8s.io/apimachinery/pkg/util/wait"
+)
+func a() error {
+    return retry.RetryOnConflict(retry.DefaultRetry, func() error { return nil })
+}
+func b() error {
+    return retry.OnError(wait.Backoff{Steps: 10, Duration: time.Second, Factor: 2}, isTransient, op)
+}
+"#,
+    );
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(
+        f.policies[0].delay.value,
+        Delay::Fixed {
+            delay: Duration::from_millis(10)
+        }
+    );
+    assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Finite(10));
+    assert_eq!(f.policies[1].jitter.value, Jitter::None);
+}
+
+#[test]
+fn loop_with_retry_after_and_http_calls() {
+    let f = read(
+        r#"package main
+import (
+    "net/http"
+    "strconv"
+    "time"
+)
+func get() error {
+    for i := 0; i < 5; i++ {
+        resp, err := http.Get("http://billing:9000/invoices")
+        if err == nil && resp.StatusCode < 300 {
+            return nil
+        }
+        s, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+        time.Sleep(time.Duration(s) * time.Second)
+    }
+    return nil
+}
+"#,
+    );
+    assert_eq!(f.policies.len(), 1);
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(p.per_try_timeout.as_ref().unwrap().value, Timeout::Disabled);
+    let d = p.server_delay.as_ref().unwrap();
+    assert!(!d.value.capped);
+    assert_eq!(f.edges[0].callee, "billing");
+}
+
+#[test]
+fn grpc_service_config_literal_and_targets() {
+    let f = read(
+        r#"package main
+import "google.golang.org/grpc"
+const cfg = `{"methodConfig": [{"name": [{"service": "orders.Orders"}],
+  "retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.1s", "maxBackoff": "1s",
+  "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}`
+func dial() {
+    conn, err := grpc.NewClient("dns:///orders:50051", grpc.WithDefaultServiceConfig(cfg))
+    _ = conn
+    _ = err
+}
+"#,
+    );
+    // The service config's own edge (to `orders.Orders`), then the dial's.
+    assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
+    let dial = f.edges.iter().find(|e| e.via.contains("in Go")).unwrap();
+    assert_eq!(dial.callee, "orders");
+    assert_eq!(dial.policies, vec![0]);
+}
+
+#[test]
+fn default_names_of_packages() {
+    assert_eq!(
+        default_name("github.com/hashicorp/go-retryablehttp"),
+        "retryablehttp"
+    );
+    assert_eq!(default_name("github.com/avast/retry-go/v4"), "retry");
+    assert_eq!(default_name("github.com/cenkalti/backoff/v5"), "backoff");
+    assert_eq!(default_name("github.com/satori/go.uuid"), "uuid");
+}
+
+#[test]
+fn aws_sdk_go_v2_retryers() {
+    let f = read(
+        r#"package main
+import (
+    "time"
+    "github.com/aws/aws-sdk-go-v2/aws"
+    "github.com/aws/aws-sdk-go-v2/aws/retry"
+    "github.com/aws/aws-sdk-go-v2/config"
+)
+func a(ctx context.Context) {
+    cfg, _ := config.LoadDefaultConfig(ctx, config.WithRetryMaxAttempts(8), config.WithRetryMode(aws.RetryModeAdaptive))
+    _ = cfg
+}
+func b() aws.Retryer {
+    return retry.AddWithMaxBackoffDelay(retry.AddWithMaxAttempts(retry.NewStandard(), 5), 30*time.Second)
+}
+func c() aws.Retryer {
+    return retry.NewStandard(func(o *retry.StandardOptions) {
+        o.MaxAttempts = 2
+    })
+}
+func d(ctx context.Context) {
+    cfg, _ := config.LoadDefaultConfig(ctx, config.WithRegion("eu-west-1"))
+    _ = cfg
+}
+"#,
+    );
+    let n: Vec<AttemptCount> = f.policies.iter().map(|p| p.attempts.value.count).collect();
+    assert_eq!(
+        n,
+        vec![
+            AttemptCount::Finite(8),
+            AttemptCount::Finite(5),
+            AttemptCount::Finite(2)
+        ]
+    );
+    assert!(matches!(
+        f.policies[1].delay.value,
+        Delay::Exponential { cap: Some(c), .. } if c == Duration::from_secs(30)
+    ));
+    assert_eq!(f.policies[0].system, System::AwsSdk);
+}

@@ -1,0 +1,193 @@
+//! Go retry libraries and hand-written retry loops: what each system is
+//! (label, layer, fix texts) and its defaults, each constant with the
+//! upstream source it was checked against. The reader is [`extract`].
+
+pub mod extract;
+
+use super::{Fixes, SystemSpec};
+use crate::model::Layer;
+use std::time::Duration;
+
+// ---------------------------------------------------------------------------
+// go-retryablehttp (https://github.com/hashicorp/go-retryablehttp,
+// `client.go`, v0.7.8): `NewClient()` sets `RetryWaitMin:
+// defaultRetryWaitMin`, `RetryWaitMax: defaultRetryWaitMax`, `RetryMax:
+// defaultRetryMax`, `CheckRetry: DefaultRetryPolicy`, `Backoff:
+// DefaultBackoff` and `HTTPClient: cleanhttp.DefaultPooledClient()`, an
+// `http.Client` without `Timeout` (https://github.com/hashicorp/go-cleanhttp,
+// `cleanhttp.go` `DefaultPooledClient`, read in a code search of its
+// source, version not pinned).
+//
+// `baseRetryPolicy` retries every transport error but redirects, scheme,
+// header and certificate errors, 429, and status 0 and 500..=599 except
+// 501; every method. `DefaultBackoff` returns `min x 2^attempt` up to
+// `max`, no jitter, except that on 429 and 503 with a parseable
+// `Retry-After` it returns that value as it is: not capped by
+// `RetryWaitMax`, no jitter. `RateLimitLinearJitterBackoff` does the same
+// before `LinearJitterBackoff` (`min..max` at random x attempt).
+
+/// `defaultRetryMax = 4`: retries, so 5 attempts.
+pub const RETRYABLEHTTP_RETRY_MAX: u64 = 4;
+/// `defaultRetryWaitMin = 1 * time.Second`.
+pub const RETRYABLEHTTP_WAIT_MIN: Duration = Duration::from_secs(1);
+/// `defaultRetryWaitMax = 30 * time.Second`.
+pub const RETRYABLEHTTP_WAIT_MAX: Duration = Duration::from_secs(30);
+
+// ---------------------------------------------------------------------------
+// cenkalti/backoff (https://github.com/cenkalti/backoff): v4 (`v4` branch,
+// v4.3.0) `exponential.go`: `DefaultInitialInterval = 500 *
+// time.Millisecond`, `DefaultRandomizationFactor = 0.5`,
+// `DefaultMultiplier = 1.5`, `DefaultMaxInterval = 60 * time.Second`,
+// `DefaultMaxElapsedTime = 15 * time.Minute` (`MaxElapsedTime = 0` never
+// stops); `Retry(op, b)` retries every error but `*PermanentError` until
+// `b` says `Stop`; `WithMaxRetries(b, n)` stops after n retries;
+// `NewConstantBackOff(d)` never stops. v5 (`/v5`, `retry.go` as read in a code search; the stored
+// mirror has no v5 branch):
+// `Retry(ctx, op, opts...)` with `WithBackOff`, `WithMaxTries` (attempts,
+// 0 = none) and `WithMaxElapsedTime` (default `DefaultMaxElapsedTime = 1 *
+// time.Minute`); `exponential.go` keeps the same interval defaults but no
+// elapsed time.
+
+/// `DefaultInitialInterval = 500 * time.Millisecond`.
+pub const BACKOFF_INITIAL: Duration = Duration::from_millis(500);
+/// `DefaultRandomizationFactor = 0.5`: each wait is uniform in `[d x 0.5,
+/// d x 1.5]`.
+pub const BACKOFF_RANDOMIZATION: f64 = 0.5;
+/// `DefaultMultiplier = 1.5`.
+pub const BACKOFF_MULTIPLIER: f64 = 1.5;
+/// `DefaultMaxInterval = 60 * time.Second`.
+pub const BACKOFF_MAX_INTERVAL: Duration = Duration::from_secs(60);
+/// v4 `DefaultMaxElapsedTime = 15 * time.Minute`.
+pub const BACKOFF_V4_MAX_ELAPSED: Duration = Duration::from_secs(15 * 60);
+/// v5 `retry.go` `DefaultMaxElapsedTime = 1 * time.Minute`.
+pub const BACKOFF_V5_MAX_ELAPSED: Duration = Duration::from_secs(60);
+
+// ---------------------------------------------------------------------------
+// avast/retry-go (https://github.com/avast/retry-go, `options.go`, v4.6 and
+// v5.0.0): `attempts: uint(10)`, `delay: 100 * time.Millisecond`,
+// `maxJitter: 100 * time.Millisecond`, `retryIf: IsRecoverable` (every
+// error but `Unrecoverable(err)`), `delayType: CombineDelay(BackOffDelay,
+// RandomDelay)`: `delay << (n-1)` plus a random wait below `maxJitter`, no
+// cap unless `MaxDelay`. `Attempts(0)` and `UntilSucceeded()` never stop.
+
+/// `attempts: uint(10)` (attempts, the first included).
+pub const RETRY_GO_ATTEMPTS: u64 = 10;
+/// `delay: 100 * time.Millisecond`.
+pub const RETRY_GO_DELAY: Duration = Duration::from_millis(100);
+
+// ---------------------------------------------------------------------------
+// sethvargo/go-retry (https://github.com/sethvargo/go-retry, v0.3.0):
+// `retry.Do(ctx, b, f)` retries only errors wrapped by
+// `RetryableError(err)`, until `b` stops; `NewExponential(base)` doubles
+// from `base` (`backoff_exponential.go`), `NewConstant(d)`,
+// `NewFibonacci(base)`; none stops or jitters by itself: `WithMaxRetries`,
+// `WithMaxDuration`, `WithCappedDuration`, `WithJitter`,
+// `WithJitterPercent` (`backoff.go`) wrap it.
+
+// ---------------------------------------------------------------------------
+// client-go (https://github.com/kubernetes/client-go, `util/retry/util.go`,
+// master snapshot of 2026): `retry.OnError(backoff, retriable, fn)` and
+// `RetryOnConflict(backoff, fn)` run `wait.ExponentialBackoff`, which
+// tries `Steps` times, waiting `Duration x Factor^n` (up to `Cap`), each
+// wait plus up to `Jitter x` itself at random
+// (https://github.com/kubernetes/apimachinery, `pkg/util/wait/backoff.go`:
+// not fetched; the jitter, `d + rand x Jitter x d`, is modelled as a
+// proportional jitter of `Jitter / 2`).
+
+/// `DefaultRetry = wait.Backoff{Steps: 5, Duration: 10 * time.Millisecond,
+/// Factor: 1.0, Jitter: 0.1}`.
+pub const CLIENT_GO_DEFAULT_RETRY: (u64, Duration, f64, f64) =
+    (5, Duration::from_millis(10), 1.0, 0.1);
+/// `DefaultBackoff = wait.Backoff{Steps: 4, Duration: 10 *
+/// time.Millisecond, Factor: 5.0, Jitter: 0.1}`.
+pub const CLIENT_GO_DEFAULT_BACKOFF: (u64, Duration, f64, f64) =
+    (4, Duration::from_millis(10), 5.0, 0.1);
+
+// ---------------------------------------------------------------------------
+// Descriptors.
+
+pub static RETRYABLEHTTP: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "set `Backoff = retryablehttp.LinearJitterBackoff` or a custom `Backoff` that adds jitter: `DefaultBackoff` has none",
+        bound: "set `RetryMax` to a small number (3 to 5)",
+        predicate: "set `CheckRetry` to a policy that retries only transient failures (connection errors, 429, 502, 503, 504)",
+        explicit: "set `RetryMax`, `RetryWaitMin`, `RetryWaitMax` and `HTTPClient.Timeout` explicitly",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("go-retryablehttp", Layer::Application)
+};
+
+pub static BACKOFF: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "keep `RandomizationFactor` above 0 (its default is 0.5)",
+        bound: "wrap the backoff in `backoff.WithMaxRetries(b, n)` or keep `MaxElapsedTime` above 0 (v5: pass `backoff.WithMaxTries(n)`)",
+        predicate: "return `backoff.Permanent(err)` for errors a retry cannot fix",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("cenkalti/backoff", Layer::Application)
+};
+
+pub static RETRY_GO: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "keep `retry.DelayType(retry.CombineDelay(retry.BackOffDelay, retry.RandomDelay))` with a `retry.MaxJitter` near the delay",
+        bound: "pass `retry.Attempts(n)` with a small n (not 0, and no `retry.UntilSucceeded()`)",
+        predicate: "pass `retry.RetryIf(..)` naming the transient errors, or wrap the others in `retry.Unrecoverable(err)`",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("retry-go", Layer::Application)
+};
+
+pub static GO_RETRY: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "wrap the backoff in `retry.WithJitterPercent(..)` (or `retry.WithJitter`)",
+        bound: "wrap the backoff in `retry.WithMaxRetries(n, b)` or `retry.WithMaxDuration(d, b)`",
+        predicate: "wrap only transient errors in `retry.RetryableError(err)`",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("sethvargo/go-retry", Layer::Application)
+};
+
+pub static CLIENT_GO: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "set `Jitter` in the `wait.Backoff` (e.g. `0.1` or more)",
+        bound: "set `Steps` in the `wait.Backoff` to a small number",
+        predicate: "pass `retry.OnError` a `retriable` func that names the transient errors",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("client-go retry", Layer::Application)
+};
+
+pub static GO_LOOP: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: super::java::LOOP_BOUND,
+        predicate: "retry only transient errors (a timeout, a refused connection, a 503); return the others at once",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Go retry loop", Layer::Application)
+};
+
+pub static OTHER: SystemSpec = SystemSpec::plain("Go library", Layer::Application);
+
+/// Go is source, read by file: no YAML/JSON document reader.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[];
+
+/// The descriptor of the Go library `name`, as the reader names it.
+pub fn lib_spec(name: &str) -> &'static SystemSpec {
+    match name {
+        "go-retryablehttp" => &RETRYABLEHTTP,
+        "backoff" => &BACKOFF,
+        "retry-go" => &RETRY_GO,
+        "go-retry" => &GO_RETRY,
+        "client-go" => &CLIENT_GO,
+        "loop" => &GO_LOOP,
+        _ => &OTHER,
+    }
+}
+
+/// The label of the Go library `name` in messages.
+pub fn lib_label(name: &str) -> String {
+    match lib_spec(name) {
+        s if std::ptr::eq(s, &OTHER) => name.to_string(),
+        s => s.label.to_string(),
+    }
+}
