@@ -444,6 +444,8 @@ pub struct DiagnosticRepr {
     help: String,
     related: Vec<(crate::source::Span, String)>,
     severity: Option<crate::diag::Severity>,
+    #[serde(default)]
+    fixes: Vec<crate::fix::Fix>,
 }
 
 // By hand: a derived impl would borrow the `&'static str` code from the
@@ -466,6 +468,7 @@ impl TryFrom<DiagnosticRepr> for Diagnostic {
             help: d.help,
             related: d.related,
             severity: d.severity,
+            fixes: d.fixes,
         })
     }
 }

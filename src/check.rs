@@ -76,6 +76,7 @@ pub fn run(scan: &Scan, settings: &Settings, graph: Option<&Graph>) -> Checked {
                 if let Some(s) = d.severity {
                     finding.severity = s;
                 }
+                finding.fixes = d.fixes.iter().map(|f| f.clone().in_file(id)).collect();
                 finding.related = d
                     .related
                     .iter()

@@ -29,6 +29,7 @@ pub(crate) mod diag;
 pub mod discover;
 pub mod duration;
 pub mod extract;
+pub mod fix;
 pub mod graph;
 pub mod guard;
 pub(crate) mod keys;

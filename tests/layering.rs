@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 /// stage: `Scan`, `scan`).
 const LAYERS: &[(&str, u8)] = &[
     ("source", 0),
+    // Fixes: byte-range edits on a text, and applying them.
+    ("fix", 0),
     // Syntax: text readers and grammars.
     ("yaml", 1),
     ("duration", 1),

@@ -83,6 +83,8 @@ pub struct Diagnostic {
     /// RL902 about a setting that is accepted but does nothing is a
     /// warning, not an error); a configured severity still wins.
     pub severity: Option<Severity>,
+    /// The changes it offers, their edits in [`crate::fix::THIS_FILE`].
+    pub fixes: Vec<crate::fix::Fix>,
 }
 
 impl Diagnostic {
@@ -99,7 +101,14 @@ impl Diagnostic {
             help: help.into(),
             related: Vec::new(),
             severity: None,
+            fixes: Vec::new(),
         }
+    }
+
+    /// Offer `fix` (its edits in [`crate::fix::THIS_FILE`]).
+    pub fn with_fix(mut self, fix: crate::fix::Fix) -> Self {
+        self.fixes.push(fix);
+        self
     }
 
     /// This finding at `severity` instead of the rule's default.

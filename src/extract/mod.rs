@@ -310,6 +310,18 @@ fn remap_diagnostic(d: &mut crate::diag::Diagnostic, f: &impl Fn(Span) -> Span) 
     for r in &mut d.related {
         r.0 = f(r.0);
     }
+    // A fix inside an embedded document is kept only where the text maps
+    // byte for byte and the replacement needs no escaping or indenting in
+    // the host (one line, no quote or backslash).
+    d.fixes.retain_mut(|fix| {
+        fix.edits.iter_mut().all(|e| {
+            let moved = f(e.span);
+            let plain = !e.replacement.contains(['\n', '\r', '"', '\'', '\\']);
+            let kept = moved.len() == e.span.len() && plain;
+            e.span = moved;
+            kept
+        })
+    });
 }
 
 fn remap_rust(r: &mut crate::model::rust_macros::RustFacts, f: &impl Fn(Span) -> Span) {

@@ -159,6 +159,9 @@ pub struct Finding {
     pub message: String,
     pub help: String,
     pub related: Vec<Related>,
+    /// The changes this finding offers (safe first); empty when no edit
+    /// can express the fix.
+    pub fixes: Vec<crate::fix::Fix>,
 }
 
 impl Finding {
@@ -177,7 +180,14 @@ impl Finding {
             message,
             help,
             related: Vec::new(),
+            fixes: Vec::new(),
         }
+    }
+
+    /// Offer `fix` with this finding.
+    pub fn fix(&mut self, fix: crate::fix::Fix) -> &mut Self {
+        self.fixes.push(fix);
+        self
     }
 
     pub fn related(mut self, file: FileId, span: Span, message: impl Into<String>) -> Self {
