@@ -186,6 +186,22 @@ pub fn read_walked(
     progress: &dyn Progress,
     start: Instant,
 ) -> Scan {
+    let mut scan = read_unlinked(walk, cache, roots, settings, progress);
+    link_read(&mut scan, roots, settings);
+    scan.stats.elapsed = start.elapsed();
+    scan
+}
+
+/// Read and extract the files of a walk, not linked yet: each file's own
+/// facts, as the cache keeps them. [`link_read`] joins them; the language
+/// server keeps these and links a copy after each edit.
+pub fn read_unlinked(
+    walk: discover::Walk,
+    cache: cache::Cache,
+    roots: &[PathBuf],
+    settings: &Settings,
+    progress: &dyn Progress,
+) -> Scan {
     progress.found(walk.files.len());
     let cwd = settings.cwd.as_deref();
     let mut scan = Scan {
@@ -336,18 +352,54 @@ pub fn read_walked(
                 .count();
         }
     }
+    scan
+}
+
+/// Join the files of a scan read by [`read_unlinked`] (the link stage),
+/// and list what was not read.
+pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
     // A stopped link leaves some files linked and some not: their own
     // findings stand, and the notice says what may be missing.
     let files = &mut scan.files;
+    let cwd = settings.cwd.as_deref();
     if let Err(stop) = guard::run(guard::budget(guard::STAGE_BUDGET), || {
         guard::inject("link");
         link::all_from(files, roots, cwd)
     }) {
         scan.notices.push(stage_notice("linking the files", &stop));
     }
-    say_what_was_not_read(&mut scan);
-    scan.stats.elapsed = start.elapsed();
-    scan
+    say_what_was_not_read(scan);
+}
+
+/// One file of the scan of `roots` read from `text` (an editor's buffer)
+/// rather than from disk: classified, extracted (under the file's time
+/// and panic guard) and not linked, as [`read_unlinked`] reads it. `None`:
+/// no reader wants it, or it is test code the run does not read; `Err`:
+/// the reader panicked (a bug), with its message.
+pub fn read_text(
+    path: &Path,
+    text: String,
+    roots: &[PathBuf],
+    settings: &Settings,
+) -> Result<Option<ScannedFile>, String> {
+    let relative = relative_to_root(path, roots);
+    let file_settings = settings.for_path(path);
+    if !file_settings.read_test_code
+        && extract::test_code::is_test_source(&relative)
+        && !roots.iter().any(|r| r == path)
+        && !settings.named_files.iter().any(|f| f == path)
+    {
+        return Ok(None);
+    }
+    if !systems::wanted_by_name(path) {
+        return Ok(None);
+    }
+    let shown = display(path, settings.cwd.as_deref());
+    match extract_text(path, &relative, &shown, text, &cache::Cache::disabled()) {
+        Read::Parsed(f, _) => Ok(Some(*f)),
+        Read::Internal(_, message) => Err(message),
+        _ => Ok(None),
+    }
 }
 
 /// Files in languages not read yet that mention retries, and call targets
@@ -485,6 +537,18 @@ fn read_one(
             return Read::Skipped;
         }
     };
+    extract_text(path, relative, shown, text, cache)
+}
+
+/// The second half of [`read_one`]: classify a file's text, then extract
+/// its facts (from the cache when it has them).
+fn extract_text(
+    path: &Path,
+    relative: &str,
+    shown: &str,
+    text: String,
+    cache: &cache::Cache,
+) -> Read {
     let Some(syntax) = systems::classify(path, text.as_bytes()) else {
         return Read::Skipped;
     };
@@ -695,77 +759,5 @@ fn display(path: &Path, cwd: Option<&Path>) -> String {
 }
 
 #[cfg(test)]
-mod latin1_tests {
-    use super::*;
-
-    #[test]
-    fn a_build_file_that_is_not_utf8_is_not_a_finding() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut bytes = b"<project><name>caf".to_vec();
-        bytes.push(0xE9);
-        bytes.extend_from_slice(b"</name><artifactId>resilience4j-retry</artifactId></project>\n");
-        std::fs::write(dir.path().join("pom.xml"), bytes).unwrap();
-        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
-        assert!(scan.files.is_empty(), "{:?}", scan.files);
-    }
-
-    #[test]
-    fn latin1_properties_are_read_not_rejected() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("application.properties");
-        // `é` in ISO-8859-1 is the single byte 0xE9: not valid UTF-8.
-        let mut bytes = b"# caf".to_vec();
-        bytes.push(0xE9);
-        bytes.extend_from_slice(
-            b"\nresilience4j.retry.instances.a.maxAttempts=4\nresilience4j.retry.instances.a.waitDuration=1s\n",
-        );
-        std::fs::write(&path, bytes).unwrap();
-        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
-        assert_eq!(scan.files.len(), 1);
-        let f = &scan.files[0];
-        assert!(f.facts.diagnostics.is_empty(), "{:?}", f.facts.diagnostics);
-        assert!(f.source.text.contains("café"));
-        assert_eq!(
-            f.facts.policies[0].attempts.value.count,
-            model::AttemptCount::Finite(4)
-        );
-    }
-
-    #[test]
-    fn latin1_nginx_is_read_with_byte_exact_spans() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("nginx.conf");
-        // nginxinc/crossplane tests/configs/non-unicode: `ö` as the
-        // Latin-1 byte 0xF6 in a comment and in a string; an invalid
-        // two-byte lead (0xC3 before a space) too.
-        let mut bytes =
-            b"http {\n  upstream a { server a1:80; server a2:80; }\n  server {\n    # M".to_vec();
-        bytes.extend_from_slice(&[0xF6, b'l', b'l', b'n', b' ', 0xC3, b' ', b'\n']);
-        bytes.extend_from_slice(b"    location / {\n      return 200 \"M");
-        bytes.push(0xF6);
-        bytes.extend_from_slice(b"lln\";\n    }\n    location /b {\n      proxy_next_upstream error timeout non_idempotent;\n      proxy_pass http://a;\n    }\n  }\n}\n");
-        std::fs::write(&path, &bytes).unwrap();
-        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
-        assert_eq!(scan.files.len(), 1, "{:?}", scan.notices);
-        let f = &scan.files[0];
-        assert!(f.facts.diagnostics.is_empty(), "{:?}", f.facts.diagnostics);
-        assert_eq!(f.source.text.len(), bytes.len());
-        let p = &f.facts.policies[0];
-        let want = b"error timeout non_idempotent";
-        let at = bytes.windows(want.len()).position(|w| w == want).unwrap();
-        let model::RetryOn::Listed { conditions } = &p.retry_on.value else {
-            panic!("{p:?}")
-        };
-        let span = conditions[0].span;
-        assert_eq!((span.start, span.end), (at, at + 5), "{p:?}");
-        assert_eq!(
-            &bytes[p.methods.span.start..p.methods.span.end],
-            b"non_idempotent"
-        );
-        // A YAML file is UTF-8 by definition: still refused as before.
-        let yaml = dir.path().join("application.yml");
-        std::fs::write(&yaml, b"# caf\xE9\nresilience4j:\n  retry: {}\n").unwrap();
-        let scan = super::scan(&[yaml], &Settings::default()).unwrap();
-        assert_eq!(scan.files[0].facts.diagnostics[0].code, "RL903");
-    }
-}
+#[path = "lib/latin1_tests.rs"]
+mod latin1_tests;
