@@ -88,6 +88,15 @@ pub enum Command {
     },
     /// Print the effective configuration (the file, then the flags) as TOML.
     Config(ConfigCmd),
+    /// Run the language server on stdin and stdout, for editors: findings
+    /// as you type, fixes as code actions, a rule's doc on hover.
+    Server(ServerArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ServerArgs {
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -315,6 +324,7 @@ pub fn run(cli: Cli) -> i32 {
     };
     match cli.command {
         Command::Check(args) => check(args, &cwd),
+        Command::Server(args) => server(args, &cwd),
         Command::Audit(args) => audit(args, &cwd),
         Command::Graph(args) => graph(&args, &cwd),
         Command::Rules { format } => {
@@ -369,6 +379,19 @@ pub fn color_enabled(choice: ColorChoice, env: impl Fn(&str) -> Option<String>, 
         ColorChoice::Auto if forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") => true,
         ColorChoice::Auto => tty,
     }
+}
+
+/// `retrylint server`: each workspace folder is configured as `check`
+/// configures a folder, with these flags.
+fn server(mut args: ServerArgs, cwd: &Path) -> i32 {
+    // Relative to where the server was started, not to a folder.
+    if let Some(c) = &mut args.config.config {
+        *c = cwd.join(&*c);
+    }
+    let nearest = discovered(&args.config, &[]).is_some();
+    crate::server::run_stdio(cwd, &|root: &Path| {
+        Ok((settings(&args.config, root, &[])?, nearest))
+    })
 }
 
 fn graph(args: &GraphArgs, cwd: &Path) -> i32 {

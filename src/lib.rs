@@ -42,6 +42,7 @@ pub mod report;
 #[doc(hidden)]
 pub mod robustness;
 pub mod rules;
+pub mod server;
 pub mod source;
 pub(crate) mod suppress;
 pub mod systems;
