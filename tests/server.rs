@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{BufRead, BufReader, Read as _, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
@@ -18,6 +18,8 @@ struct Client {
     incoming: mpsc::Receiver<Value>,
     /// Messages read while waiting for something else.
     queue: VecDeque<Value>,
+    /// The last diagnostics published for each file, as sent.
+    raw: BTreeMap<String, Vec<Value>>,
     next_id: i64,
 }
 
@@ -68,6 +70,7 @@ impl Client {
             stdin,
             incoming,
             queue: VecDeque::new(),
+            raw: BTreeMap::new(),
             next_id: 0,
         }
     }
@@ -126,6 +129,8 @@ impl Client {
                         .iter()
                         .map(describe)
                         .collect();
+                    let raw = msg["params"]["diagnostics"].as_array().unwrap().clone();
+                    self.raw.insert(name.clone(), raw);
                     out.insert(name, list);
                 }
                 Some("window/logMessage")
@@ -165,7 +170,12 @@ fn describe(d: &Value) -> String {
         r["end"]["character"],
         d["code"].as_str().unwrap_or("?"),
         d["severity"],
-        d["message"].as_str().unwrap_or("").lines().next().unwrap_or(""),
+        d["message"]
+            .as_str()
+            .unwrap_or("")
+            .lines()
+            .next()
+            .unwrap_or(""),
     )
 }
 
@@ -202,13 +212,37 @@ resilience4j.retry:
       baseConfig: default
 ";
 
-#[test]
-fn a_session_open_change_hover_code_action_shutdown() {
+fn open(c: &mut Client, path: &Path, text: &str) {
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri(path), "languageId": "yaml", "version": 1, "text": text}}),
+    );
+}
+
+fn change(c: &mut Client, path: &Path, version: i32, text: &str) {
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(path), "version": version}, "contentChanges": [{"text": text}]}),
+    );
+}
+
+fn workspace(files: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = std::fs::canonicalize(dir.path()).unwrap();
     std::fs::create_dir(root.join(".git")).unwrap();
+    for (name, text) in files {
+        std::fs::write(root.join(name), text).unwrap();
+    }
+    (dir, root)
+}
+
+const RL102: &str = "2:4-2:11 RL102 2 `configs.default` (Resilience4j) retries every error (no retry predicate: Resilience4j's default), client errors and bugs included";
+const RL203: &str = "5:6-6:39 RL203 2 `configs.default` (Resilience4j) waits exponential backoff from `1s` (x2) between attempts with no jitter";
+
+#[test]
+fn a_session_open_change_hover_code_action_shutdown() {
+    let (_dir, root) = workspace(&[("application.yml", R4J)]);
     let file = root.join("application.yml");
-    std::fs::write(&file, R4J).unwrap();
     let mut c = Client::start(&root, &[]);
     let init = initialize(&mut c, &root);
     let caps = &init["capabilities"];
@@ -216,35 +250,76 @@ fn a_session_open_change_hover_code_action_shutdown() {
     assert_eq!(caps["hoverProvider"], true);
     assert_eq!(caps["textDocumentSync"]["change"], 1);
     assert_eq!(caps["codeActionProvider"]["codeActionKinds"][0], "quickfix");
-    let first = c.checked();
-    println!("{first:#?}");
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri(&file), "languageId": "yaml", "version": 1, "text": R4J}}),
+    // Every file's findings, before any is opened.
+    let name = "application.yml".to_string();
+    assert_eq!(
+        c.checked(),
+        BTreeMap::from([(name.clone(), vec![RL102.to_string(), RL203.to_string()])])
     );
-    let opened = c.checked();
-    println!("{opened:#?}");
+    // Opening it as it is on disk changes nothing: nothing is sent again.
+    open(&mut c, &file, R4J);
+    assert_eq!(c.checked(), BTreeMap::new());
+    // Jitter on: RL203 goes, from the buffer (the file on disk is as it was).
     let jittered = R4J.replace(
         "      enable-exponential-backoff: true\n",
         "      enable-exponential-backoff: true\n      enable-randomized-wait: true\n",
     );
-    c.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri(&file), "version": 2}, "contentChanges": [{"text": jittered}]}),
+    change(&mut c, &file, 2, &jittered);
+    assert_eq!(
+        c.checked(),
+        BTreeMap::from([(name.clone(), vec![RL102.to_string()])])
     );
-    let changed = c.checked();
-    println!("{changed:#?}");
-    c.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri(&file), "version": 3}, "contentChanges": [{"text": R4J}]}),
+    // A suppression comment is honoured as it is typed.
+    let suppressed = R4J.replace(
+        "    default:\n",
+        "    # retrylint: ignore[RL102] every error is transient here\n    default:\n",
     );
-    let back = c.checked();
-    println!("{back:#?}");
+    change(&mut c, &file, 3, &suppressed);
+    let shifted = RL203.replacen("5:6-6:39", "6:6-7:39", 1);
+    assert_eq!(c.checked(), BTreeMap::from([(name.clone(), vec![shifted])]));
+    change(&mut c, &file, 4, R4J);
+    assert_eq!(
+        c.checked(),
+        BTreeMap::from([(name.clone(), vec![RL102.to_string(), RL203.to_string()])])
+    );
+    // The full diagnostic: code linked to the rule's doc, help, source.
+    assert_eq!(
+        c.raw["application.yml"][1],
+        json!({
+            "range": {"start": {"line": 5, "character": 6}, "end": {"line": 6, "character": 39}},
+            "severity": 2,
+            "code": "RL203",
+            "codeDescription": {"href": "https://github.com/retrylint/retrylint/blob/main/rules/RL203-unjittered-backoff.md"},
+            "source": "retrylint",
+            "message": "`configs.default` (Resilience4j) waits exponential backoff from `1s` (x2) between attempts with no jitter\nhelp: add jitter: set `enableRandomizedWait: true` (with `randomizedWaitFactor`, default 0.5) and `enableExponentialBackoff: true`",
+        })
+    );
+    // Hover on the finding: the rule's doc, as `retrylint explain` prints it.
     let hover = c.request(
         "textDocument/hover",
         json!({"textDocument": {"uri": uri(&file)}, "position": {"line": 5, "character": 8}}),
     );
-    println!("{}", &hover.to_string()[..300.min(hover.to_string().len())]);
+    let doc = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        doc.starts_with("# RL203 unjittered-backoff\n\n## What it does\n"),
+        "{doc}"
+    );
+    assert!(
+        doc.ends_with(
+            "(https://github.com/retrylint/retrylint/blob/main/rules/RL203-unjittered-backoff.md)"
+        ),
+        "{doc}"
+    );
+    assert_eq!(
+        hover["range"],
+        json!({"start": {"line": 5, "character": 6}, "end": {"line": 6, "character": 39}})
+    );
+    // Nothing under the cursor: no hover.
+    let none = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&file)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(none, Value::Null);
     let actions = c.request(
         "textDocument/codeAction",
         json!({"textDocument": {"uri": uri(&file)},
@@ -252,5 +327,85 @@ fn a_session_open_change_hover_code_action_shutdown() {
                "context": {"diagnostics": []}}),
     );
     println!("{actions:#}");
+    // Bad input is answered or logged, never fatal.
+    c.notify("textDocument/didOpen", json!({"nonsense": true}));
+    let bad = c.request("textDocument/hover", json!({"textDocument": 5}));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    let unknown = c.request("workspace/symbol", json!({"query": ""}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    c.stop();
+}
+
+#[test]
+fn the_configuration_file_applies() {
+    let (_dir, root) = workspace(&[
+        ("application.yml", R4J),
+        (".retrylint.toml", "ignore = [\"RL102\"]\n"),
+    ]);
+    let mut c = Client::start(&root, &[]);
+    initialize(&mut c, &root);
+    assert_eq!(
+        c.checked(),
+        BTreeMap::from([("application.yml".to_string(), vec![RL203.to_string()])])
+    );
+    // Edited on disk (the client's file watcher says so): read again.
+    let toml = root.join(".retrylint.toml");
+    std::fs::write(&toml, "ignore = [\"RL203\"]\n").unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&toml), "type": 2}]}),
+    );
+    assert_eq!(
+        c.checked(),
+        BTreeMap::from([("application.yml".to_string(), vec![RL102.to_string()])])
+    );
+    c.stop();
+}
+
+#[test]
+fn a_path_finding_follows_an_edit_in_another_file() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/rules/RL402/err/kubernetes-two-layers");
+    let deployments = std::fs::read_to_string(dir.join("deployments.yaml")).unwrap();
+    let services = std::fs::read_to_string(dir.join("virtual-services.yaml")).unwrap();
+    let (_dir, root) = workspace(&[
+        ("deployments.yaml", &deployments),
+        ("virtual-services.yaml", &services),
+    ]);
+    let file = root.join("deployments.yaml");
+    let mut c = Client::start(&root, &["--no-cache"]);
+    initialize(&mut c, &root);
+    let rl402 = "14:6-14:17 RL402 2 2 layers retry on the path from `gateway`: `3` (gateway -> orders, `orders/http[0]` (Istio)) x `2` (orders -> payments, `payments/http[0]` (Istio)) = `6` attempts per call";
+    let rl303 = "15:6-15:23 RL303 1 `gateway` gives `orders` up to `1s` per call, but `orders`'s own retries can take `2.025s`: the caller abandons work the callee keeps doing, and every abandoned attempt is retried again";
+    let both = BTreeMap::from([(
+        "virtual-services.yaml".to_string(),
+        vec![rl402.to_string(), rl303.to_string()],
+    )]);
+    assert_eq!(c.checked(), both);
+    // `orders` no longer calls `payments`: the two-layer path is gone, and
+    // so are `orders`'s own retries behind `gateway`'s per-try timeout;
+    // the file that says so (virtual-services.yaml) is told, though the
+    // edit was in deployments.yaml (`retrylint check` agrees).
+    open(&mut c, &file, &deployments);
+    assert_eq!(c.checked(), BTreeMap::new());
+    let no_call = deployments.replace(
+        "        env:\n        - name: PAYMENTS_URL\n          value: http://payments:8080\n",
+        "",
+    );
+    assert_ne!(no_call, deployments);
+    change(&mut c, &file, 2, &no_call);
+    assert_eq!(
+        c.checked(),
+        BTreeMap::from([("virtual-services.yaml".to_string(), vec![])])
+    );
+    // The call is back: so is the finding.
+    change(&mut c, &file, 3, &deployments);
+    assert_eq!(c.checked(), both);
+    // Closed with the text on disk: nothing to say again.
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&file)}}),
+    );
+    assert_eq!(c.checked(), BTreeMap::new());
     c.stop();
 }

@@ -32,7 +32,10 @@ fn findings_at<'a>(
     server: &'a Server<'_>,
     path: &Path,
 ) -> Option<(&'a Analysis, Vec<(&'a Finding, Range)>)> {
-    let a = server.analyses.iter().find(|a| a.by_path.contains_key(path))?;
+    let a = server
+        .analyses
+        .iter()
+        .find(|a| a.by_path.contains_key(path))?;
     let id = a.id_of(path)?;
     let source = &a.run.scan.files[id].source;
     let list = a
@@ -62,7 +65,14 @@ pub fn hover(server: &Server<'_>, p: &HoverParams) -> Option<Hover> {
     rules.dedup_by_key(|r| r.code);
     let docs: Vec<String> = rules
         .iter()
-        .map(|r| format!("{}\n\n[{}]({})", r.body().trim_end(), r.help_uri(), r.help_uri()))
+        .map(|r| {
+            format!(
+                "{}\n\n[{}]({})",
+                r.body().trim_end(),
+                r.help_uri(),
+                r.help_uri()
+            )
+        })
         .collect();
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {

@@ -209,7 +209,13 @@ mod tests {
         assert_eq!((p8.line, p8.character), (1, 9));
         assert_eq!(offset(text, &lines, p8, Encoding::Utf8), x);
         // Past the end of a line: its end (before the CRLF).
-        assert_eq!(offset(text, &lines, Position::new(0, 99), Encoding::Utf16), 4);
-        assert_eq!(offset(text, &lines, Position::new(9, 0), Encoding::Utf16), text.len());
+        assert_eq!(
+            offset(text, &lines, Position::new(0, 99), Encoding::Utf16),
+            4
+        );
+        assert_eq!(
+            offset(text, &lines, Position::new(9, 0), Encoding::Utf16),
+            text.len()
+        );
     }
 }

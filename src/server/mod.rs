@@ -330,9 +330,7 @@ impl Server<'_> {
                 diagnostics: new.clone(),
                 version: self.open.get(&path).map(|b| b.version),
             };
-            self.send(
-                Notification::new(notif::PublishDiagnostics::METHOD.into(), params).into(),
-            );
+            self.send(Notification::new(notif::PublishDiagnostics::METHOD.into(), params).into());
             sent += 1;
             if new.is_empty() {
                 self.published.remove(&path);
@@ -387,7 +385,8 @@ impl Server<'_> {
     }
 
     fn request(&mut self, r: Request) -> Result<serde_json::Value, (i32, String)> {
-        let bad = |e: serde_json::Error| (lsp_server::ErrorCode::InvalidParams as i32, e.to_string());
+        let bad =
+            |e: serde_json::Error| (lsp_server::ErrorCode::InvalidParams as i32, e.to_string());
         // Answer from what the client has sent so far.
         self.refresh();
         match r.method.as_str() {
