@@ -1,8 +1,7 @@
 //! Requests about findings: hover (the rule's doc, as `retrylint explain`
 //! prints it) and code actions (the findings' fixes).
 
-use super::Server;
-use super::convert;
+use super::convert::{self, Encoding};
 use super::workspace::Analysis;
 use crate::fix::Applicability;
 use crate::rules::Finding;
@@ -29,32 +28,25 @@ fn overlaps(a: &Range, b: &Range) -> bool {
 
 /// The analysis holding `path`, and the findings in it with their ranges.
 fn findings_at<'a>(
-    server: &'a Server<'_>,
+    analyses: &'a [Analysis],
     path: &Path,
+    enc: Encoding,
 ) -> Option<(&'a Analysis, Vec<(&'a Finding, Range)>)> {
-    let a = server
-        .analyses
-        .iter()
-        .find(|a| a.by_path.contains_key(path))?;
+    let a = analyses.iter().find(|a| a.by_path.contains_key(path))?;
     let id = a.id_of(path)?;
     let source = &a.run.scan.files[id].source;
     let list = a
         .findings_in(path)
-        .map(|f| {
-            (
-                f,
-                convert::range(&source.text, source.lines(), f.span, server.enc),
-            )
-        })
+        .map(|f| (f, convert::range(&source.text, source.lines(), f.span, enc)))
         .collect();
     Some((a, list))
 }
 
 /// The doc of each rule with a finding under the cursor.
-pub fn hover(server: &Server<'_>, p: &HoverParams) -> Option<Hover> {
+pub fn hover(analyses: &[Analysis], enc: Encoding, p: &HoverParams) -> Option<Hover> {
     let pos = &p.text_document_position_params;
     let path = convert::uri_to_path(&pos.text_document.uri)?;
-    let (_, list) = findings_at(server, &path)?;
+    let (_, list) = findings_at(analyses, &path, enc)?;
     let here: Vec<&(&Finding, Range)> = list
         .iter()
         .filter(|(_, r)| contains(r, pos.position))
@@ -88,7 +80,7 @@ pub fn hover(server: &Server<'_>, p: &HoverParams) -> Option<Hover> {
 fn workspace_edit<'f>(
     a: &Analysis,
     edits: impl IntoIterator<Item = &'f crate::fix::Edit>,
-    enc: convert::Encoding,
+    enc: Encoding,
 ) -> Option<WorkspaceEdit> {
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
     for e in edits {
@@ -119,12 +111,16 @@ fn wanted(only: Option<&Vec<CodeActionKind>>, kind: &CodeActionKind) -> bool {
 /// safe ones preferred; an unsafe one says so in its title), and one
 /// action that makes every safe fix of the file that does not clash with
 /// another (`source.fixAll.retrylint`, what an editor runs on save).
-pub fn code_actions(server: &Server<'_>, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
+pub fn code_actions(
+    analyses: &[Analysis],
+    enc: Encoding,
+    p: &CodeActionParams,
+) -> Vec<CodeActionOrCommand> {
     let mut out = Vec::new();
     let Some(path) = convert::uri_to_path(&p.text_document.uri) else {
         return out;
     };
-    let Some((a, list)) = findings_at(server, &path) else {
+    let Some((a, list)) = findings_at(analyses, &path, enc) else {
         return out;
     };
     let Some(id) = a.id_of(&path) else {
@@ -134,9 +130,9 @@ pub fn code_actions(server: &Server<'_>, p: &CodeActionParams) -> Vec<CodeAction
     let only = p.context.only.as_ref();
     if wanted(only, &CodeActionKind::QUICKFIX) {
         for (f, _) in list.iter().filter(|(_, r)| overlaps(r, &p.range)) {
-            let diagnostic = convert::diagnostic(f, &source.text, source.lines(), a, server.enc);
+            let diagnostic = convert::diagnostic(f, &source.text, source.lines(), a, enc);
             for fix in &f.fixes {
-                let Some(edit) = workspace_edit(a, &fix.edits, server.enc) else {
+                let Some(edit) = workspace_edit(a, &fix.edits, enc) else {
                     continue;
                 };
                 let title = match fix.applicability {
@@ -163,11 +159,8 @@ pub fn code_actions(server: &Server<'_>, p: &CodeActionParams) -> Vec<CodeAction
             .collect();
         let applied = crate::fix::apply_fixes(&source.text, id, safe.iter().copied());
         if !applied.applied.is_empty()
-            && let Some(edit) = workspace_edit(
-                a,
-                applied.applied.iter().flat_map(|&i| &safe[i].edits),
-                server.enc,
-            )
+            && let Some(edit) =
+                workspace_edit(a, applied.applied.iter().flat_map(|&i| &safe[i].edits), enc)
         {
             out.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: "retrylint: apply every safe fix".into(),

@@ -203,10 +203,10 @@ mod tests {
         let lines = LineIndex::new(text);
         let x = text.find('x').unwrap();
         let p = position(text, &lines, x, Encoding::Utf16);
-        assert_eq!((p.line, p.character), (1, 7));
+        assert_eq!((p.line, p.character), (1, 8));
         assert_eq!(offset(text, &lines, p, Encoding::Utf16), x);
         let p8 = position(text, &lines, x, Encoding::Utf8);
-        assert_eq!((p8.line, p8.character), (1, 9));
+        assert_eq!((p8.line, p8.character), (1, 10));
         assert_eq!(offset(text, &lines, p8, Encoding::Utf8), x);
         // Past the end of a line: its end (before the CRLF).
         assert_eq!(

@@ -20,6 +20,8 @@
 
 mod actions;
 mod convert;
+#[cfg(test)]
+mod tests;
 mod workspace;
 
 use convert::Encoding;
@@ -393,12 +395,13 @@ impl Server<'_> {
             req::CodeActionRequest::METHOD => {
                 let p: lsp_types::CodeActionParams =
                     serde_json::from_value(r.params).map_err(bad)?;
-                let actions = actions::code_actions(self, &p);
+                let actions = actions::code_actions(&self.analyses, self.enc, &p);
                 Ok(serde_json::to_value(actions).unwrap_or_default())
             }
             req::HoverRequest::METHOD => {
                 let p: lsp_types::HoverParams = serde_json::from_value(r.params).map_err(bad)?;
-                Ok(serde_json::to_value(actions::hover(self, &p)).unwrap_or_default())
+                let hover = actions::hover(&self.analyses, self.enc, &p);
+                Ok(serde_json::to_value(hover).unwrap_or_default())
             }
             other => Err((
                 lsp_server::ErrorCode::MethodNotFound as i32,
