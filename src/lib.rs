@@ -323,21 +323,7 @@ pub fn read_unlinked(
     drop(unkept);
     // Rust test modules declared in another file (`#[cfg(test)] mod x;`).
     if !settings.read_test_code {
-        let declared: Vec<(String, &[String])> = scan
-            .files
-            .iter()
-            .filter(|f| !f.facts.rust.test_modules.is_empty())
-            .map(|f| {
-                (
-                    f.source.display_path(),
-                    f.facts.rust.test_modules.as_slice(),
-                )
-            })
-            .collect();
-        let tests = extract::test_code::rust_test_module_files(
-            declared.iter().map(|(p, m)| (p.as_str(), *m)),
-        );
-        drop(declared);
+        let tests = rust_test_modules(&scan.files);
         if !tests.is_empty() {
             scan.files
                 .retain(|f| !tests.contains(&f.source.display_path()));
@@ -356,9 +342,33 @@ pub fn read_unlinked(
     scan
 }
 
+/// The shown paths of the Rust files that another file declares as its
+/// test module (`#[cfg(test)] mod x;`).
+fn rust_test_modules(files: &[ScannedFile]) -> std::collections::HashSet<String> {
+    let declared: Vec<(String, &[String])> = files
+        .iter()
+        .filter(|f| !f.facts.rust.test_modules.is_empty())
+        .map(|f| {
+            (
+                f.source.display_path(),
+                f.facts.rust.test_modules.as_slice(),
+            )
+        })
+        .collect();
+    extract::test_code::rust_test_module_files(declared.iter().map(|(p, m)| (p.as_str(), *m)))
+}
+
 /// Join the files of a scan read by [`read_unlinked`] (the link stage),
-/// and list what was not read.
+/// and list what was not read. A Rust test module is dropped again (the
+/// language server may have read one, or its declaration, anew).
 pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
+    if !settings.read_test_code {
+        let tests = rust_test_modules(&scan.files);
+        if !tests.is_empty() {
+            scan.files
+                .retain(|f| !tests.contains(&f.source.display_path()));
+        }
+    }
     // A stopped link leaves some files linked and some not: their own
     // findings stand, and the notice says what may be missing.
     let files = &mut scan.files;
@@ -396,6 +406,10 @@ pub fn read_text(
         return Ok(None);
     }
     let shown = display(path, settings.cwd.as_deref());
+    if text.len() as u64 > file_settings.max_file_size {
+        return Ok(systems::supported_by_name(path)
+            .then(|| too_large(&shown, text.len() as u64, file_settings.max_file_size)));
+    }
     match extract_text(path, &relative, &shown, text, &cache::Cache::disabled()) {
         Read::Parsed(f, _) => Ok(Some(*f)),
         Read::Internal(_, message) => Err(message),
@@ -452,6 +466,17 @@ enum Read {
     Internal(String, String),
 }
 
+/// The RL903 of a file larger than `max-file-size`.
+fn too_large(shown: &str, size: u64, limit: u64) -> ScannedFile {
+    unreadable(
+        shown,
+        unparsable_file::file(
+            &format!("{} is larger than the {} limit", bytes(size), bytes(limit)),
+            "raise `max-file-size` in .retrylint.toml or `--max-file-size` if this file should be checked",
+        ),
+    )
+}
+
 fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
     let mut facts = Facts::default();
     facts.diagnostics.push(diag);
@@ -485,15 +510,10 @@ fn read_one(
         Ok(Ok(d)) => d,
         Ok(Err(size)) => {
             // Only a file whose name says it is ours is worth a finding.
-            return Read::Oversized(systems::supported_by_name(path).then(|| {
-                Box::new(unreadable(
-                    shown,
-                    unparsable_file::file(
-                        &format!("{} is larger than the {} limit", bytes(size), bytes(settings.max_file_size)),
-                        "raise `max-file-size` in .retrylint.toml or `--max-file-size` if this file should be checked",
-                    ),
-                ))
-            }));
+            return Read::Oversized(
+                systems::supported_by_name(path)
+                    .then(|| Box::new(too_large(shown, size, settings.max_file_size))),
+            );
         }
         Err(e) => return Read::Failed(shown.to_string(), format!("cannot read: {e}")),
     };

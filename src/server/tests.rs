@@ -120,3 +120,64 @@ fn fixes_become_code_actions_safe_preferred_unsafe_marked() {
     );
     assert_eq!(away.len(), 1);
 }
+
+fn load(root: &std::path::Path, settings: impl Fn(&mut crate::config::Settings)) -> Workspace {
+    Workspace::load(root, &|r: &std::path::Path| {
+        let mut s = configure(r, &[], ConfigChoice::None)?;
+        settings(&mut s);
+        Ok((s, false))
+    })
+    .unwrap()
+}
+
+fn codes(ws: &Workspace, path: &std::path::Path) -> Vec<&'static str> {
+    let a = ws.analyse();
+    let mut out: Vec<&str> = a.findings_in(path).map(|f| f.rule.code).collect();
+    out.sort();
+    out
+}
+
+const TOKIO_RETRY: &str = "\
+use tokio_retry::Retry;
+use tokio_retry::strategy::ExponentialBackoff;
+
+async fn connect() -> Result<Conn, Error> {
+    let strategy = ExponentialBackoff::from_millis(10).take(3);
+    Retry::spawn(strategy, open_connection).await
+}
+";
+
+#[test]
+fn a_rust_test_module_stays_test_code_when_edited() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::create_dir(root.join("src")).unwrap();
+    let lib = root.join("src/lib.rs");
+    let tests = root.join("src/checks.rs");
+    std::fs::write(&lib, format!("{TOKIO_RETRY}\n#[cfg(test)]\nmod checks;\n")).unwrap();
+    std::fs::write(&tests, TOKIO_RETRY).unwrap();
+    let mut ws = load(&root, |_| {});
+    assert_eq!(codes(&ws, &lib), ["RL102", "RL203"]);
+    assert!(codes(&ws, &tests).is_empty());
+    // Edited in the editor: still the test module lib.rs declares.
+    ws.update(&tests, format!("{TOKIO_RETRY}\n")).unwrap();
+    assert!(codes(&ws, &tests).is_empty());
+    // Not declared any more: it is code like any other.
+    ws.update(&lib, TOKIO_RETRY.to_string()).unwrap();
+    assert_eq!(codes(&ws, &tests), ["RL102", "RL203"]);
+}
+
+#[test]
+fn a_buffer_over_the_size_limit_is_rl903_as_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let path = root.join("application.yml");
+    std::fs::write(&path, R4J).unwrap();
+    let mut ws = load(&root, |s| s.max_file_size = 1000);
+    assert_eq!(codes(&ws, &path), ["RL102", "RL203"]);
+    ws.update(&path, format!("{R4J}{}", "# padding\n".repeat(100)))
+        .unwrap();
+    assert_eq!(codes(&ws, &path), ["RL903"]);
+    ws.update(&path, R4J.to_string()).unwrap();
+    assert_eq!(codes(&ws, &path), ["RL102", "RL203"]);
+}
