@@ -356,6 +356,21 @@ fn a_session_open_change_hover_code_action_shutdown() {
     // clears RL203 (the edits are in this file, on the text checked).
     // The fixes themselves come from the rules (`check --fix`); the
     // exact edits of code actions are in src/server/tests.rs.
+    // RL203's doc names its fixes (a "## Fix" section, safe first) when
+    // the rule has one for Resilience4j's exponential backoff: then the
+    // server offers it, preferred.
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/RL203-unjittered-backoff.md"),
+    )
+    .unwrap();
+    let documented = doc.contains("## Fix\n\n- **safe** (Resilience4j, an exponential backoff)");
+    let preferred = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["isPreferred"] == true && a["diagnostics"][0]["code"] == "RL203")
+        .count();
+    assert_eq!(preferred > 0, documented, "{actions:#}");
     let mut version = 5;
     for action in actions.as_array().expect("a list of code actions") {
         if action["kind"] != "quickfix" || action["diagnostics"][0]["code"] != "RL203" {
