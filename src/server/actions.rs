@@ -77,6 +77,9 @@ pub fn hover(analyses: &[Analysis], enc: Encoding, p: &HoverParams) -> Option<Ho
 
 /// The edits of `fixes` as a workspace edit (per file, on the text the
 /// analysis read); `None` when a file of theirs is not in the analysis.
+// lsp-types keys `WorkspaceEdit::changes` by `Uri`, whose parsed form
+// has cells clippy cannot see through; it hashes by its text.
+#[allow(clippy::mutable_key_type)]
 fn workspace_edit<'f>(
     a: &Analysis,
     edits: impl IntoIterator<Item = &'f crate::fix::Edit>,
