@@ -150,6 +150,20 @@ impl Client {
         }
     }
 
+    /// Whether the server published nothing: a request is answered after
+    /// any check it had to make, so its diagnostics would come first.
+    fn quiet(&mut self) -> bool {
+        let answer = self.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": "file:///nowhere.yaml"}, "position": {"line": 0, "character": 0}}),
+        );
+        assert_eq!(answer, Value::Null);
+        !self
+            .queue
+            .drain(..)
+            .any(|m| m["method"] == "textDocument/publishDiagnostics")
+    }
+
     fn stop(mut self) {
         assert_eq!(self.request("shutdown", Value::Null), Value::Null);
         self.notify("exit", Value::Null);
@@ -284,7 +298,7 @@ fn a_session_open_change_hover_code_action_shutdown() {
     );
     // Opening it as it is on disk changes nothing: nothing is sent again.
     open(&mut c, &file, R4J);
-    assert_eq!(c.checked(), BTreeMap::new());
+    assert!(c.quiet());
     // Jitter on: RL203 goes, from the buffer (the file on disk is as it was).
     let jittered = R4J.replace(
         "      enable-exponential-backoff: true\n",
@@ -450,7 +464,7 @@ fn a_path_finding_follows_an_edit_in_another_file() {
     // the file that says so (virtual-services.yaml) is told, though the
     // edit was in deployments.yaml (`retrylint check` agrees).
     open(&mut c, &file, &deployments);
-    assert_eq!(c.checked(), BTreeMap::new());
+    assert!(c.quiet());
     let no_call = deployments.replace(
         "        env:\n        - name: PAYMENTS_URL\n          value: http://payments:8080\n",
         "",
@@ -469,6 +483,6 @@ fn a_path_finding_follows_an_edit_in_another_file() {
         "textDocument/didClose",
         json!({"textDocument": {"uri": uri(&file)}}),
     );
-    assert_eq!(c.checked(), BTreeMap::new());
+    assert!(c.quiet());
     c.stop();
 }

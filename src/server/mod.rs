@@ -271,10 +271,12 @@ impl Server<'_> {
             None => ws.reread(path),
         });
         match done {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) | Err(e) => self.log(lsp_types::MessageType::ERROR, e),
+            Ok(Ok(changed)) => self.dirty |= changed,
+            Ok(Err(e)) | Err(e) => {
+                self.log(lsp_types::MessageType::ERROR, e);
+                self.dirty = true;
+            }
         }
-        self.dirty = true;
     }
 
     /// Check again when something changed, and publish what differs.

@@ -178,6 +178,13 @@ fn a_buffer_over_the_size_limit_is_rl903_as_on_disk() {
     ws.update(&path, format!("{R4J}{}", "# padding\n".repeat(100)))
         .unwrap();
     assert_eq!(codes(&ws, &path), ["RL903"]);
-    ws.update(&path, R4J.to_string()).unwrap();
+    assert!(ws.update(&path, R4J.to_string()).unwrap());
     assert_eq!(codes(&ws, &path), ["RL102", "RL203"]);
+    // The same text again, or a file that says nothing before and after:
+    // nothing to check again.
+    assert!(!ws.update(&path, R4J.to_string()).unwrap());
+    let other = root.join("notes.yml");
+    assert!(!ws.update(&other, "a: 1\n".into()).unwrap());
+    assert!(!ws.update(&other, "a: 2\n".into()).unwrap());
+    assert!(ws.update(&other, R4J.to_string()).unwrap());
 }

@@ -119,15 +119,18 @@ impl Workspace {
         }
     }
 
-    fn remove(&mut self, path: &Path) {
-        if let Some(i) = self.index.remove(path) {
-            self.files.remove(i);
-            for v in self.index.values_mut() {
-                if *v > i {
-                    *v -= 1;
-                }
+    /// Drop `path`; whether it was there.
+    fn remove(&mut self, path: &Path) -> bool {
+        let Some(i) = self.index.remove(path) else {
+            return false;
+        };
+        self.files.remove(i);
+        for v in self.index.values_mut() {
+            if *v > i {
+                *v -= 1;
             }
         }
+        true
     }
 
     /// Whether `path` is a file of this workspace that a scan would read:
@@ -160,36 +163,42 @@ impl Workspace {
     }
 
     /// Read `path` from `text` (an editor's buffer, or the file on disk
-    /// again): re-extract that file only. Returns the message of a reader
+    /// again): re-extract that file only. `Ok(false)`: nothing the checks
+    /// see changed (the same text, or a file that says nothing before and
+    /// after), so the last analysis stands. `Err`: the message of a reader
     /// that failed (a bug), for the log.
-    pub fn update(&mut self, path: &Path, text: String) -> Result<(), String> {
+    pub fn update(&mut self, path: &Path, text: String) -> Result<bool, String> {
         if !self.covers(path) {
-            return Ok(());
+            return Ok(false);
+        }
+        if let Some(&i) = self.index.get(path)
+            && self.files[i].source.text == text
+        {
+            return Ok(false);
         }
         match crate::read_text(path, text, &self.roots, &self.settings) {
-            Ok(Some(f)) if !f.facts.is_empty() => self.insert(f),
-            Ok(_) => self.remove(path),
+            Ok(Some(f)) if !f.facts.is_empty() => {
+                self.insert(f);
+                Ok(true)
+            }
+            Ok(_) => Ok(self.remove(path)),
             Err(e) => {
                 self.remove(path);
-                return Err(format!("internal error reading `{}`: {e}", path.display()));
+                Err(format!("internal error reading `{}`: {e}", path.display()))
             }
         }
-        Ok(())
     }
 
     /// Read `path` again from disk (a buffer closed, a file changed or
     /// deleted outside the editor).
-    pub fn reread(&mut self, path: &Path) -> Result<(), String> {
+    pub fn reread(&mut self, path: &Path) -> Result<bool, String> {
         match std::fs::read(path) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => self.update(path, text),
                 // Not UTF-8: as the scan read it at the start, or not at all.
-                Err(_) => Ok(()),
+                Err(_) => Ok(false),
             },
-            Err(_) => {
-                self.remove(path);
-                Ok(())
-            }
+            Err(_) => Ok(self.remove(path)),
         }
     }
 
