@@ -486,3 +486,24 @@ fn a_path_finding_follows_an_edit_in_another_file() {
     assert!(c.quiet());
     c.stop();
 }
+
+#[test]
+fn a_bad_initialize_request_still_gets_a_server() {
+    let (_dir, root) = workspace(&[("application.yml", R4J)]);
+    let mut c = Client::start(&root, &["--no-cache"]);
+    let init = c.request(
+        "initialize",
+        json!({"processId": "not a number", "capabilities": 7}),
+    );
+    assert_eq!(init["capabilities"]["hoverProvider"], true, "{init}");
+    c.notify("initialized", json!({}));
+    // The folder it was started in.
+    assert_eq!(
+        c.checked(),
+        BTreeMap::from([(
+            "application.yml".to_string(),
+            vec![RL102.to_string(), RL203.to_string()]
+        )])
+    );
+    c.stop();
+}

@@ -103,8 +103,12 @@ fn folders(params: &lsp_types::InitializeParams, cwd: &Path) -> Vec<PathBuf> {
 
 fn serve(conn: &Connection, cwd: &Path, configure: &Configure<'_>) -> Result<(), String> {
     let (id, params) = conn.initialize_start().map_err(|e| e.to_string())?;
-    let params: lsp_types::InitializeParams =
-        serde_json::from_value(params).map_err(|e| format!("bad initialize request: {e}"))?;
+    // A client whose request does not parse still gets a server, over the
+    // folder it was started in.
+    let params: lsp_types::InitializeParams = serde_json::from_value(params).unwrap_or_else(|e| {
+        eprintln!("retrylint server: bad initialize request ({e}): reading the working directory");
+        lsp_types::InitializeParams::default()
+    });
     let utf8 = params
         .capabilities
         .general
