@@ -10,7 +10,10 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 mod input;
+mod listing;
 mod output;
+
+pub use listing::rules_listing;
 
 use output::{Sink, finish};
 
@@ -90,13 +93,7 @@ pub enum Command {
     Config(ConfigCmd),
     /// Run the language server on stdin and stdout, for editors: findings
     /// as you type, fixes as code actions, a rule's doc on hover.
-    Server(ServerArgs),
-}
-
-#[derive(Args, Debug)]
-pub struct ServerArgs {
-    #[command(flatten)]
-    pub config: ConfigArgs,
+    Server(ConfigArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -382,15 +379,12 @@ pub fn color_enabled(choice: ColorChoice, env: impl Fn(&str) -> Option<String>, 
 }
 
 /// `retrylint server`: each workspace folder is configured as `check`
-/// configures a folder, with these flags.
-fn server(mut args: ServerArgs, cwd: &Path) -> i32 {
-    // Relative to where the server was started, not to a folder.
-    if let Some(c) = &mut args.config.config {
-        *c = cwd.join(&*c);
-    }
-    let nearest = discovered(&args.config, &[]).is_some();
+/// configures a folder, with these flags (`--config` relative to `cwd`).
+fn server(mut args: ConfigArgs, cwd: &Path) -> i32 {
+    args.config = args.config.map(|c| cwd.join(c));
+    let nearest = discovered(&args, &[]).is_some();
     crate::server::run_stdio(cwd, &|root: &Path| {
-        Ok((settings(&args.config, root, &[])?, nearest))
+        Ok((settings(&args, root, &[])?, nearest))
     })
 }
 
@@ -716,67 +710,4 @@ fn format_name(f: Format) -> String {
     f.to_possible_value()
         .map(|v| v.get_name().to_string())
         .unwrap_or_default()
-}
-
-/// `retrylint rules` in each format; the Markdown table is the README's.
-pub fn rules_listing(format: RulesFormat) -> String {
-    match format {
-        RulesFormat::Text => {
-            // Columns as wide as their widest cell (`Severity`'s Display
-            // ignores padding, so its text is padded).
-            let name_w = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
-            let cat_w = RULES
-                .iter()
-                .map(|r| r.category.as_str().len())
-                .max()
-                .unwrap_or(0);
-            let mut out = String::new();
-            for r in RULES {
-                let line = format!(
-                    "{}  {:<name_w$}  {:<7}  {:<cat_w$}  {}",
-                    r.code,
-                    r.name,
-                    r.severity.as_str(),
-                    r.category.as_str(),
-                    r.formats.join(", ")
-                );
-                out.push_str(line.trim_end());
-                out.push('\n');
-            }
-            out
-        }
-        RulesFormat::Markdown => {
-            let mut out = String::from(
-                "| code | name | severity | what it flags | formats |\n|---|---|---|---|---|\n",
-            );
-            for r in RULES {
-                out.push_str(&format!(
-                    "| [{}](rules/{}-{}.md) | {} | {} | {} | {} |\n",
-                    r.code,
-                    r.code,
-                    r.name,
-                    r.name,
-                    r.severity,
-                    r.summary,
-                    r.formats.join(", ")
-                ));
-            }
-            out
-        }
-        RulesFormat::Json => {
-            let v: Vec<serde_json::Value> = RULES
-                .iter()
-                .map(|r| {
-                    serde_json::json!({
-                        "code": r.code, "name": r.name, "severity": r.severity,
-                        "category": r.category, "since": r.since, "summary": r.summary,
-                        "formats": r.formats,
-                    })
-                })
-                .collect();
-            let mut s = serde_json::to_string_pretty(&v).expect("serialisable");
-            s.push('\n');
-            s
-        }
-    }
 }
