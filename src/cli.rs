@@ -12,8 +12,11 @@ use std::path::{Path, PathBuf};
 mod diff;
 mod fix;
 mod input;
+mod listing;
 mod output;
 pub mod simulate;
+
+pub use listing::rules_listing;
 
 use output::{Sink, finish};
 
@@ -98,6 +101,9 @@ pub enum Command {
     /// service is down, as found and with the fixes (text, JSON, SVG, HTML).
     #[command(after_help = simulate::EXAMPLES)]
     Simulate(simulate::SimulateArgs),
+    /// Run the language server on stdin and stdout, for editors: findings
+    /// as you type, fixes as code actions, a rule's doc on hover.
+    Server(ConfigArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -338,6 +344,7 @@ pub fn run(cli: Cli) -> i32 {
     };
     match cli.command {
         Command::Check(args) => check(args, &cwd),
+        Command::Server(args) => server(args, &cwd),
         Command::Audit(args) => audit(args, &cwd),
         Command::Graph(args) => graph(&args, &cwd),
         Command::Simulate(args) => simulate::run(&args, &cwd),
@@ -393,6 +400,16 @@ pub fn color_enabled(choice: ColorChoice, env: impl Fn(&str) -> Option<String>, 
         ColorChoice::Auto if forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") => true,
         ColorChoice::Auto => tty,
     }
+}
+
+/// `retrylint server`: each workspace folder is configured as `check`
+/// configures a folder, with these flags (`--config` relative to `cwd`).
+fn server(mut args: ConfigArgs, cwd: &Path) -> i32 {
+    args.config = args.config.map(|c| cwd.join(c));
+    let nearest = discovered(&args, &[]).is_some();
+    crate::server::run_stdio(cwd, &|root: &Path| {
+        Ok((settings(&args, root, &[])?, nearest))
+    })
 }
 
 fn graph(args: &GraphArgs, cwd: &Path) -> i32 {
@@ -739,67 +756,4 @@ fn format_name(f: Format) -> String {
     f.to_possible_value()
         .map(|v| v.get_name().to_string())
         .unwrap_or_default()
-}
-
-/// `retrylint rules` in each format; the Markdown table is the README's.
-pub fn rules_listing(format: RulesFormat) -> String {
-    match format {
-        RulesFormat::Text => {
-            // Columns as wide as their widest cell (`Severity`'s Display
-            // ignores padding, so its text is padded).
-            let name_w = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
-            let cat_w = RULES
-                .iter()
-                .map(|r| r.category.as_str().len())
-                .max()
-                .unwrap_or(0);
-            let mut out = String::new();
-            for r in RULES {
-                let line = format!(
-                    "{}  {:<name_w$}  {:<7}  {:<cat_w$}  {}",
-                    r.code,
-                    r.name,
-                    r.severity.as_str(),
-                    r.category.as_str(),
-                    r.formats.join(", ")
-                );
-                out.push_str(line.trim_end());
-                out.push('\n');
-            }
-            out
-        }
-        RulesFormat::Markdown => {
-            let mut out = String::from(
-                "| code | name | severity | what it flags | formats |\n|---|---|---|---|---|\n",
-            );
-            for r in RULES {
-                out.push_str(&format!(
-                    "| [{}](rules/{}-{}.md) | {} | {} | {} | {} |\n",
-                    r.code,
-                    r.code,
-                    r.name,
-                    r.name,
-                    r.severity,
-                    r.summary,
-                    r.formats.join(", ")
-                ));
-            }
-            out
-        }
-        RulesFormat::Json => {
-            let v: Vec<serde_json::Value> = RULES
-                .iter()
-                .map(|r| {
-                    serde_json::json!({
-                        "code": r.code, "name": r.name, "severity": r.severity,
-                        "category": r.category, "since": r.since, "summary": r.summary,
-                        "formats": r.formats,
-                    })
-                })
-                .collect();
-            let mut s = serde_json::to_string_pretty(&v).expect("serialisable");
-            s.push('\n');
-            s
-        }
-    }
 }

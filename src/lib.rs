@@ -42,6 +42,7 @@ pub mod report;
 #[doc(hidden)]
 pub mod robustness;
 pub mod rules;
+pub mod server;
 pub mod simulate;
 pub mod source;
 pub(crate) mod suppress;
@@ -187,6 +188,22 @@ pub fn read_walked(
     progress: &dyn Progress,
     start: Instant,
 ) -> Scan {
+    let mut scan = read_unlinked(walk, cache, roots, settings, progress);
+    link_read(&mut scan, roots, settings);
+    scan.stats.elapsed = start.elapsed();
+    scan
+}
+
+/// Read and extract the files of a walk, not linked yet: each file's own
+/// facts, as the cache keeps them. [`link_read`] joins them; the language
+/// server keeps these and links a copy after each edit.
+pub fn read_unlinked(
+    walk: discover::Walk,
+    cache: cache::Cache,
+    roots: &[PathBuf],
+    settings: &Settings,
+    progress: &dyn Progress,
+) -> Scan {
     progress.found(walk.files.len());
     let cwd = settings.cwd.as_deref();
     let mut scan = Scan {
@@ -310,21 +327,7 @@ pub fn read_walked(
     drop(unkept);
     // Rust test modules declared in another file (`#[cfg(test)] mod x;`).
     if !settings.read_test_code {
-        let declared: Vec<(String, &[String])> = scan
-            .files
-            .iter()
-            .filter(|f| !f.facts.rust.test_modules.is_empty())
-            .map(|f| {
-                (
-                    f.source.display_path(),
-                    f.facts.rust.test_modules.as_slice(),
-                )
-            })
-            .collect();
-        let tests = extract::test_code::rust_test_module_files(
-            declared.iter().map(|(p, m)| (p.as_str(), *m)),
-        );
-        drop(declared);
+        let tests = rust_test_modules(&scan.files);
         if !tests.is_empty() {
             scan.files
                 .retain(|f| !tests.contains(&f.source.display_path()));
@@ -340,18 +343,82 @@ pub fn read_walked(
                 .count();
         }
     }
+    scan
+}
+
+/// The shown paths of the Rust files that another file declares as its
+/// test module (`#[cfg(test)] mod x;`).
+fn rust_test_modules(files: &[ScannedFile]) -> std::collections::HashSet<String> {
+    let declared: Vec<(String, &[String])> = files
+        .iter()
+        .filter(|f| !f.facts.rust.test_modules.is_empty())
+        .map(|f| {
+            (
+                f.source.display_path(),
+                f.facts.rust.test_modules.as_slice(),
+            )
+        })
+        .collect();
+    extract::test_code::rust_test_module_files(declared.iter().map(|(p, m)| (p.as_str(), *m)))
+}
+
+/// Join the files of a scan read by [`read_unlinked`] (the link stage),
+/// and list what was not read. A Rust test module is dropped again (the
+/// language server may have read one, or its declaration, anew).
+pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
+    if !settings.read_test_code {
+        let tests = rust_test_modules(&scan.files);
+        if !tests.is_empty() {
+            scan.files
+                .retain(|f| !tests.contains(&f.source.display_path()));
+        }
+    }
     // A stopped link leaves some files linked and some not: their own
     // findings stand, and the notice says what may be missing.
     let files = &mut scan.files;
+    let cwd = settings.cwd.as_deref();
     if let Err(stop) = guard::run(guard::budget(guard::STAGE_BUDGET), || {
         guard::inject("link");
         link::all_from(files, roots, cwd)
     }) {
         scan.notices.push(stage_notice("linking the files", &stop));
     }
-    say_what_was_not_read(&mut scan);
-    scan.stats.elapsed = start.elapsed();
-    scan
+    say_what_was_not_read(scan);
+}
+
+/// One file of the scan of `roots` read from `text` (an editor's buffer)
+/// rather than from disk: classified, extracted (under the file's time
+/// and panic guard) and not linked, as [`read_unlinked`] reads it. `None`:
+/// no reader wants it, or it is test code the run does not read; `Err`:
+/// the reader panicked (a bug), with its message.
+pub fn read_text(
+    path: &Path,
+    text: String,
+    roots: &[PathBuf],
+    settings: &Settings,
+) -> Result<Option<ScannedFile>, String> {
+    let relative = relative_to_root(path, roots);
+    let file_settings = settings.for_path(path);
+    if !file_settings.read_test_code
+        && extract::test_code::is_test_source(&relative)
+        && !roots.iter().any(|r| r == path)
+        && !settings.named_files.iter().any(|f| f == path)
+    {
+        return Ok(None);
+    }
+    if !systems::wanted_by_name(path) {
+        return Ok(None);
+    }
+    let shown = display(path, settings.cwd.as_deref());
+    if text.len() as u64 > file_settings.max_file_size {
+        return Ok(systems::supported_by_name(path)
+            .then(|| too_large(&shown, text.len() as u64, file_settings.max_file_size)));
+    }
+    match extract_text(path, &relative, &shown, text, &cache::Cache::disabled()) {
+        Read::Parsed(f, _) => Ok(Some(*f)),
+        Read::Internal(_, message) => Err(message),
+        _ => Ok(None),
+    }
 }
 
 /// Files in languages not read yet that mention retries, and call targets
@@ -403,6 +470,17 @@ enum Read {
     Internal(String, String),
 }
 
+/// The RL903 of a file larger than `max-file-size`.
+fn too_large(shown: &str, size: u64, limit: u64) -> ScannedFile {
+    unreadable(
+        shown,
+        unparsable_file::file(
+            &format!("{} is larger than the {} limit", bytes(size), bytes(limit)),
+            "raise `max-file-size` in .retrylint.toml or `--max-file-size` if this file should be checked",
+        ),
+    )
+}
+
 fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
     let mut facts = Facts::default();
     facts.diagnostics.push(diag);
@@ -436,15 +514,10 @@ fn read_one(
         Ok(Ok(d)) => d,
         Ok(Err(size)) => {
             // Only a file whose name says it is ours is worth a finding.
-            return Read::Oversized(systems::supported_by_name(path).then(|| {
-                Box::new(unreadable(
-                    shown,
-                    unparsable_file::file(
-                        &format!("{} is larger than the {} limit", bytes(size), bytes(settings.max_file_size)),
-                        "raise `max-file-size` in .retrylint.toml or `--max-file-size` if this file should be checked",
-                    ),
-                ))
-            }));
+            return Read::Oversized(
+                systems::supported_by_name(path)
+                    .then(|| Box::new(too_large(shown, size, settings.max_file_size))),
+            );
         }
         Err(e) => return Read::Failed(shown.to_string(), format!("cannot read: {e}")),
     };
@@ -489,6 +562,18 @@ fn read_one(
             return Read::Skipped;
         }
     };
+    extract_text(path, relative, shown, text, cache)
+}
+
+/// The second half of [`read_one`]: classify a file's text, then extract
+/// its facts (from the cache when it has them).
+fn extract_text(
+    path: &Path,
+    relative: &str,
+    shown: &str,
+    text: String,
+    cache: &cache::Cache,
+) -> Read {
     let Some(syntax) = systems::classify(path, text.as_bytes()) else {
         return Read::Skipped;
     };
@@ -699,77 +784,5 @@ fn display(path: &Path, cwd: Option<&Path>) -> String {
 }
 
 #[cfg(test)]
-mod latin1_tests {
-    use super::*;
-
-    #[test]
-    fn a_build_file_that_is_not_utf8_is_not_a_finding() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut bytes = b"<project><name>caf".to_vec();
-        bytes.push(0xE9);
-        bytes.extend_from_slice(b"</name><artifactId>resilience4j-retry</artifactId></project>\n");
-        std::fs::write(dir.path().join("pom.xml"), bytes).unwrap();
-        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
-        assert!(scan.files.is_empty(), "{:?}", scan.files);
-    }
-
-    #[test]
-    fn latin1_properties_are_read_not_rejected() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("application.properties");
-        // `é` in ISO-8859-1 is the single byte 0xE9: not valid UTF-8.
-        let mut bytes = b"# caf".to_vec();
-        bytes.push(0xE9);
-        bytes.extend_from_slice(
-            b"\nresilience4j.retry.instances.a.maxAttempts=4\nresilience4j.retry.instances.a.waitDuration=1s\n",
-        );
-        std::fs::write(&path, bytes).unwrap();
-        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
-        assert_eq!(scan.files.len(), 1);
-        let f = &scan.files[0];
-        assert!(f.facts.diagnostics.is_empty(), "{:?}", f.facts.diagnostics);
-        assert!(f.source.text.contains("café"));
-        assert_eq!(
-            f.facts.policies[0].attempts.value.count,
-            model::AttemptCount::Finite(4)
-        );
-    }
-
-    #[test]
-    fn latin1_nginx_is_read_with_byte_exact_spans() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("nginx.conf");
-        // nginxinc/crossplane tests/configs/non-unicode: `ö` as the
-        // Latin-1 byte 0xF6 in a comment and in a string; an invalid
-        // two-byte lead (0xC3 before a space) too.
-        let mut bytes =
-            b"http {\n  upstream a { server a1:80; server a2:80; }\n  server {\n    # M".to_vec();
-        bytes.extend_from_slice(&[0xF6, b'l', b'l', b'n', b' ', 0xC3, b' ', b'\n']);
-        bytes.extend_from_slice(b"    location / {\n      return 200 \"M");
-        bytes.push(0xF6);
-        bytes.extend_from_slice(b"lln\";\n    }\n    location /b {\n      proxy_next_upstream error timeout non_idempotent;\n      proxy_pass http://a;\n    }\n  }\n}\n");
-        std::fs::write(&path, &bytes).unwrap();
-        let scan = scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
-        assert_eq!(scan.files.len(), 1, "{:?}", scan.notices);
-        let f = &scan.files[0];
-        assert!(f.facts.diagnostics.is_empty(), "{:?}", f.facts.diagnostics);
-        assert_eq!(f.source.text.len(), bytes.len());
-        let p = &f.facts.policies[0];
-        let want = b"error timeout non_idempotent";
-        let at = bytes.windows(want.len()).position(|w| w == want).unwrap();
-        let model::RetryOn::Listed { conditions } = &p.retry_on.value else {
-            panic!("{p:?}")
-        };
-        let span = conditions[0].span;
-        assert_eq!((span.start, span.end), (at, at + 5), "{p:?}");
-        assert_eq!(
-            &bytes[p.methods.span.start..p.methods.span.end],
-            b"non_idempotent"
-        );
-        // A YAML file is UTF-8 by definition: still refused as before.
-        let yaml = dir.path().join("application.yml");
-        std::fs::write(&yaml, b"# caf\xE9\nresilience4j:\n  retry: {}\n").unwrap();
-        let scan = super::scan(&[yaml], &Settings::default()).unwrap();
-        assert_eq!(scan.files[0].facts.diagnostics[0].code, "RL903");
-    }
-}
+#[path = "lib/latin1_tests.rs"]
+mod latin1_tests;

@@ -69,6 +69,16 @@ impl<'a> Pipeline<'a> {
     /// Walk `roots`, read, extract and link every file.
     pub fn scan(&self, roots: &[PathBuf]) -> Result<Scan, String> {
         let start = std::time::Instant::now();
+        let mut scan = self.scan_unlinked(roots)?;
+        crate::link_read(&mut scan, roots, self.settings());
+        scan.notices.sort();
+        scan.stats.elapsed = start.elapsed();
+        Ok(scan)
+    }
+
+    /// Walk `roots`, read and extract every file, not linked
+    /// ([`crate::read_unlinked`]): what the language server keeps.
+    pub fn scan_unlinked(&self, roots: &[PathBuf]) -> Result<Scan, String> {
         let (mut walk, cache) = crate::walk_and_open(roots, self.settings)?;
         let mut notices = Vec::new();
         if let Some(named) = self.named
@@ -86,7 +96,7 @@ impl<'a> Pipeline<'a> {
             self.scoped.get_or_init(|| scoped);
         }
         let s = self.settings();
-        let mut scan = crate::read_walked(walk, cache, roots, s, self.progress, start);
+        let mut scan = crate::read_unlinked(walk, cache, roots, s, self.progress);
         scan.stats.config_files = s
             .scopes()
             .filter_map(|c| c.config_file.as_deref())

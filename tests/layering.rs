@@ -55,6 +55,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("pipeline", 11),
     ("render", 12),
     ("cli", 13),
+    // The language server (`retrylint server`), which the command line starts.
+    ("server", 13),
     ("robustness", 13),
 ];
 
