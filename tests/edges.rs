@@ -162,15 +162,21 @@ fn compose_values_resolve_from_dot_env_and_env_file_never_become_services() {
 fn files_in_languages_not_read_are_listed_and_the_audit_does_not_reassure() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("api")).unwrap();
-    // C# is read (src/systems/csharp): its file is not listed; Go is not.
+    // C# and Go are read (src/systems/csharp, src/systems/go): their files
+    // are not listed; TypeScript is not read.
     std::fs::write(
         dir.path().join("api/Program.cs"),
         "builder.Services.AddHttpClient<Catalog>().AddStandardResilienceHandler();\n",
     )
     .unwrap();
     std::fs::write(
-        dir.path().join("api/client.go"),
-        "package api\n\n// retry the catalog once\nvar url = \"http://catalog:8080/items\"\n",
+        dir.path().join("api/client.ts"),
+        "// retry the catalog once\nconst url = \"http://catalog:8080/items\";\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("api/main.go"),
+        "package api\n\nvar url = \"http://catalog:8080/items\"\n",
     )
     .unwrap();
     std::fs::write(
@@ -180,18 +186,18 @@ fn files_in_languages_not_read_are_listed_and_the_audit_does_not_reassure() {
     .unwrap();
     let s = scan(dir.path().to_str().unwrap(), &Settings::default());
     assert_eq!(s.stats.unread.count(), 1);
-    assert_eq!(s.stats.unread.tally(), "Go 1");
+    assert_eq!(s.stats.unread.tally(), "TypeScript 1");
     assert!(
         s.notices
             .iter()
-            .any(|n| !n.internal && n.message.contains("api/client.go")),
+            .any(|n| !n.internal && n.message.contains("api/client.ts")),
         "{:?}",
         s.notices
     );
     assert!(
         !s.notices
             .iter()
-            .any(|n| n.message.contains("api/Program.cs")),
+            .any(|n| n.message.contains("api/Program.cs") || n.message.contains("api/main.go")),
         "{:?}",
         s.notices
     );
