@@ -22,7 +22,7 @@ pub use ingress::ingress_configmaps;
 pub use java::{java_retry_annotations, resilience4j_instances};
 pub use nginx::nginx_includes;
 pub use spring_calls::spring_call_targets;
-pub use units::{is_generic, unit_identities};
+pub use units::{csproj_name, is_generic, unit_identities};
 
 /// Every step that joins what one file says to what others say, in
 /// order: the scan runs them after extraction, and the `link` fuzz target
@@ -52,6 +52,11 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
     spring_call_targets(files, roots, cwd);
+    // C# typed clients: calls in one file, base addresses in another of
+    // the same project.
+    crate::systems::csharp::link::typed_clients(files);
+    // A C# project other projects reference runs in each of them.
+    crate::systems::csharp::link::shared_projects(files, cwd);
     // Gateways of a class another file declares.
     gateway_classes(files);
     nginx_includes(files, roots);

@@ -6,6 +6,7 @@
 //! reader, [`extract`].
 
 pub mod extract;
+pub mod link;
 
 /// C# is source, read by file: no YAML/JSON document reader.
 pub const DOC_READERS: &[crate::extract::DocReader] = &[];
