@@ -8,20 +8,25 @@
 
 use super::extract::calls::{NO_BASE, REGISTRATION};
 use crate::model::calls::IdentityKind;
-use crate::model::{CallEdge, ScannedFile};
+use crate::model::{CallEdge, ClientScope, Located, Methods, ScannedFile};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The build unit a file belongs to, if one.
-fn unit(f: &ScannedFile) -> Option<String> {
-    let names: BTreeSet<&str> = f
-        .facts
+/// The build units a file belongs to: its project's, and those of the
+/// projects that reference it ([`shared_projects`]).
+fn units(f: &ScannedFile) -> BTreeSet<String> {
+    f.facts
         .services
         .iter()
         .filter(|s| s.kind == IdentityKind::BuildUnit)
-        .map(|s| s.name.as_str())
-        .collect();
-    (names.len() == 1).then(|| names.into_iter().next().map(str::to_string))?
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+/// The one build unit a file belongs to, if one.
+fn unit(f: &ScannedFile) -> Option<String> {
+    let all = units(f);
+    (all.len() == 1).then(|| all.into_iter().next())?
 }
 
 fn is_csharp(f: &ScannedFile) -> bool {
@@ -32,14 +37,15 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
     // (unit, client) -> the registered host.
     let mut hosts: BTreeMap<(String, String), String> = BTreeMap::new();
     for f in files.iter().filter(|f| is_csharp(f)) {
-        let Some(u) = unit(f) else { continue };
-        for e in &f.facts.edges {
-            if let Some(c) = &e.client
-                && e.via.ends_with(REGISTRATION)
-            {
-                hosts
-                    .entry((u.clone(), c.clone()))
-                    .or_insert_with(|| e.callee.clone());
+        for u in units(f) {
+            for e in &f.facts.edges {
+                if let Some(c) = &e.client
+                    && e.via.ends_with(REGISTRATION)
+                {
+                    hosts
+                        .entry((u.clone(), c.clone()))
+                        .or_insert_with(|| e.callee.clone());
+                }
             }
         }
     }
@@ -48,14 +54,26 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
     }
     let mut called: BTreeSet<(String, String)> = BTreeSet::new();
     for f in files.iter_mut().filter(|f| is_csharp(f)) {
-        let Some(u) = unit(f) else { continue };
+        let us = units(f);
         let mut kept = Vec::new();
         for call in std::mem::take(&mut f.facts.unresolved) {
-            let key = call.client.clone().map(|c| (u.clone(), c));
-            match (key.as_ref().and_then(|k| hosts.get(k)), &call.client) {
+            // A library's typed client registered by the one program of
+            // those that build it which registers it.
+            let found: BTreeSet<(&(String, String), &String)> = us
+                .iter()
+                .filter_map(|u| {
+                    let c = call.client.clone()?;
+                    hosts.get_key_value(&(u.clone(), c))
+                })
+                .collect();
+            let one = (found.len() == 1).then(|| found.into_iter().next()).flatten();
+            let key = one.map(|(k, _)| k.clone());
+            match (one.map(|(_, h)| h), &call.client) {
                 (Some(host), Some(client)) if call.written.ends_with(NO_BASE) => {
                     f.facts.edges.push(CallEdge {
-                        caller: call.caller.clone(),
+                        // The program that registers the client makes
+                        // the call, also from a library's file.
+                        caller: key.as_ref().map(|(u, _)| u.clone()),
                         callee: host.clone(),
                         span: call.span,
                         policies: Vec::new(),
@@ -70,14 +88,15 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
         f.facts.unresolved = kept;
     }
     for f in files.iter_mut().filter(|f| is_csharp(f)) {
-        let Some(u) = unit(f) else { continue };
+        let us = units(f);
         f.facts.edges.retain(|e| {
             !(e.via.ends_with(REGISTRATION)
-                && e.client
-                    .as_ref()
-                    .is_some_and(|c| called.contains(&(u.clone(), c.clone()))))
+                && e.client.as_ref().is_some_and(|c| {
+                    us.iter().any(|u| called.contains(&(u.clone(), c.clone())))
+                }))
         });
     }
+    narrow_methods(files);
 }
 
 /// The largest `*.csproj` read.
@@ -135,9 +154,10 @@ fn read_csproj(csproj: &Path) -> (bool, Vec<String>) {
     (is_program(&text), refs)
 }
 
-/// A project other projects reference (a .NET Aspire `ServiceDefaults`,
-/// a shared event bus) runs inside each of them: its files are given the
-/// build unit of every project that references it, so that
+/// A library project other projects reference (a .NET Aspire
+/// `ServiceDefaults`, a shared event bus) runs inside each of them: its
+/// files are given the build unit of every project that references it
+/// instead of their own (one level of references), so that
 /// `ConfigureHttpClientDefaults(http => http.AddStandardResilienceHandler())`
 /// there is every client's handler in each service that builds it.
 pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
@@ -197,11 +217,87 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
         else {
             continue;
         };
+        // The library itself runs nowhere else: its own unit gives way.
+        f.facts
+            .services
+            .retain(|s| s.kind != IdentityKind::BuildUnit);
         for user in users {
             let mut d = decl.clone();
             d.name.clone_from(user);
             d.source = format!("a ProjectReference of {user}");
             f.facts.services.push(d);
+        }
+    }
+}
+
+/// The HTTP method a call edge's via names (`HttpClient.PostAsJsonAsync
+/// (POST) in C#`), if any.
+fn method_of(via: &str) -> Option<String> {
+    let rest = via.strip_prefix("HttpClient.")?;
+    let (_, m) = rest.split_once(" (")?;
+    let (m, _) = m.split_once(')')?;
+    Some(m.to_string())
+}
+
+/// A typed or named client's handler that retries every method is used
+/// only for the methods of the calls made through the client in its
+/// program, when every one of them says its method (as a file's own calls
+/// narrow it, [`super::extract`]): a client that only reads is not RL103's.
+/// The handler on every client (`default`) is left as written: calls
+/// through clients this reader does not see (gRPC) use it too.
+fn narrow_methods(files: &mut [ScannedFile]) {
+    // (unit, client) -> the methods, `None` when a call's is unknown.
+    let mut used: BTreeMap<(String, String), Option<BTreeSet<String>>> = BTreeMap::new();
+    for f in files.iter().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        for e in &f.facts.edges {
+            let Some(c) = &e.client else { continue };
+            if e.via.ends_with(REGISTRATION) {
+                continue;
+            }
+            for u in &us {
+                let entry = used
+                    .entry((u.clone(), c.clone()))
+                    .or_insert_with(|| Some(BTreeSet::new()));
+                match (method_of(&e.via), entry.as_mut()) {
+                    (Some(m), Some(set)) => {
+                        set.insert(m);
+                    }
+                    _ => *entry = None,
+                }
+            }
+        }
+    }
+    for f in files.iter_mut().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        // A client whose registration is still the edge has no calls seen.
+        let registered: BTreeSet<String> = f
+            .facts
+            .edges
+            .iter()
+            .filter(|e| e.via.ends_with(REGISTRATION))
+            .filter_map(|e| e.client.clone())
+            .collect();
+        for p in &mut f.facts.policies {
+            let Some(ClientScope::Named(c)) = &p.scope.client else {
+                continue;
+            };
+            if c == "default"
+                || registered.contains(c)
+                || p.methods.value != Methods::All
+                || p.methods.is_written()
+            {
+                continue;
+            }
+            let sets: Vec<&Option<BTreeSet<String>>> = us
+                .iter()
+                .filter_map(|u| used.get(&(u.clone(), c.clone())))
+                .collect();
+            if sets.is_empty() || sets.iter().any(|s| s.is_none()) {
+                continue;
+            }
+            let ms: BTreeSet<String> = sets.into_iter().flatten().flatten().cloned().collect();
+            p.methods = Located::default_at(Methods::Set(ms.into_iter().collect()), p.span);
         }
     }
 }

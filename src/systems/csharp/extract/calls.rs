@@ -22,7 +22,7 @@
 
 use super::{Ctx, MAX_CLIMB, MAX_DEPTH, args, field, method, named_children, span, type_args};
 use crate::model::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use tree_sitter::Node;
 
 /// `HttpClient` methods and the HTTP method each sends
@@ -74,9 +74,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             continue;
         };
         let recv_name = ctx.text(recv).trim_start_matches("this.");
-        if !clients.contains(recv_name) {
+        let Some(made) = clients.get(recv_name) else {
             continue;
-        }
+        };
         let a = args(ctx, n);
         let method = if verb.is_empty() {
             a.first().and_then(|(_, r)| request_method(ctx, *r))
@@ -90,22 +90,28 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             a.first().and_then(|(_, u)| string(ctx, *u, 0))
         };
         let absolute = written.filter(|u| u.contains("://"));
-        let base = class.and_then(|c| bases.get(c).map(|(t, _)| t.clone()));
+        let client = match made {
+            Made::Injected => class.map(|c| format!("AddHttpClient<{c}>")),
+            Made::Factory(name) => Some(format!("AddHttpClient({name})")),
+            Made::New => None,
+        };
+        let base = client
+            .as_ref()
+            .and_then(|c| bases.get(c).map(|(t, _)| t.clone()));
         calls.push(Call {
             node: n,
             what: name,
             method,
             target: absolute.or(base),
-            client: class.map(|c| format!("AddHttpClient<{c}>")),
+            client,
         });
     }
     // A typed client registered here whose calls are made in another
     // file: the registration is the edge, until the link step finds the
     // calls (`link::csharp_clients`).
-    for (class, (target, at)) in &bases {
+    for (client, (target, at)) in &bases {
         let Some(at) = *at else { continue };
-        let client = format!("AddHttpClient<{class}>");
-        if calls.iter().any(|c| c.client.as_deref() == Some(&client)) {
+        if calls.iter().any(|c| c.client.as_ref() == Some(client)) {
             continue;
         }
         let Some(host) = host_of(target) else {
@@ -115,9 +121,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             caller: None,
             callee: host,
             span: span(at),
-            policies: layers_for(facts, Some(&client)),
+            policies: layers_for(facts, Some(client)),
             via: format!("{client} {REGISTRATION}"),
-            client: Some(client),
+            client: Some(client.clone()),
         });
     }
     // The layers of this file that apply to each call, and the methods
@@ -195,7 +201,7 @@ fn layers_for(facts: &Facts, scope: Option<&str>) -> Vec<usize> {
 /// The base address of each typed client, by its class name: from
 /// `AddHttpClient<T>(c => c.BaseAddress = ..)` (the last type argument is
 /// the implementation), or `BaseAddress = ..` assigned inside class `T`.
-fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<&'a str, (String, Option<Node<'a>>)> {
+fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<String, (String, Option<Node<'a>>)> {
     let mut out = BTreeMap::new();
     for &n in &ctx.nodes {
         if n.kind() != "assignment_expression" {
@@ -219,7 +225,13 @@ fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<&'a str, (String, Option<Node<'
             if c.kind() == "invocation_expression"
                 && method(ctx, c).is_some_and(|(m, _)| m == "AddHttpClient")
             {
-                typed = type_args(ctx, c).last().copied();
+                typed = match type_args(ctx, c).last() {
+                    Some(t) => Some(format!("AddHttpClient<{t}>")),
+                    None => args(ctx, c)
+                        .first()
+                        .filter(|(_, a)| a.kind() == "string_literal")
+                        .map(|(_, a)| format!("AddHttpClient({})", ctx.text(*a))),
+                };
                 break;
             }
             cur = c.parent();
@@ -231,7 +243,8 @@ fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<&'a str, (String, Option<Node<'
             }
             None => {
                 if let Some(t) = enclosing_class(ctx, n) {
-                    out.entry(t).or_insert((v, None));
+                    out.entry(format!("AddHttpClient<{t}>"))
+                        .or_insert((v, None));
                 }
             }
         }
@@ -239,11 +252,23 @@ fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<&'a str, (String, Option<Node<'
     out
 }
 
+/// How a name came to hold an `HttpClient`.
+enum Made {
+    /// Declared as one (a field, property or parameter): given by the
+    /// factory to the typed client it is in.
+    Injected,
+    /// `factory.CreateClient("name")` (the name's literal as written, `""`
+    /// for none): the named client's handlers apply.
+    Factory(String),
+    /// `new HttpClient(..)`: no handler of the factory applies.
+    New,
+}
+
 /// Names the file declares as an `HttpClient`: fields, properties,
 /// parameters (primary constructors included) and locals of that type, and
 /// locals of `new HttpClient(..)` or `.CreateClient(..)`.
-fn http_client_names<'a>(ctx: &Ctx<'a>) -> BTreeSet<&'a str> {
-    let mut out = BTreeSet::new();
+fn http_client_names<'a>(ctx: &Ctx<'a>) -> BTreeMap<&'a str, Made> {
+    let mut out = BTreeMap::new();
     let is_client = |t: &str| {
         let t = t.trim().trim_end_matches('?');
         t == "HttpClient" || t == "System.Net.Http.HttpClient"
@@ -254,7 +279,7 @@ fn http_client_names<'a>(ctx: &Ctx<'a>) -> BTreeSet<&'a str> {
                 if field(n, "type").is_some_and(|t| is_client(ctx.text(t)))
                     && let Some(name) = field(n, "name")
                 {
-                    out.insert(ctx.text(name));
+                    out.entry(ctx.text(name)).or_insert(Made::Injected);
                 }
             }
             "variable_declaration" => {
@@ -263,15 +288,30 @@ fn http_client_names<'a>(ctx: &Ctx<'a>) -> BTreeSet<&'a str> {
                     .into_iter()
                     .filter(|d| d.kind() == "variable_declarator")
                 {
-                    let made = named_children(d).last().is_some_and(|v| {
-                        let t = ctx.text(*v);
-                        t.starts_with("new HttpClient(") || t.contains(".CreateClient(")
-                    });
-                    if (typed || made)
-                        && let Some(name) = field(d, "name")
-                    {
-                        out.insert(ctx.text(name));
-                    }
+                    let Some(name) = field(d, "name") else {
+                        continue;
+                    };
+                    let kids = named_children(d);
+                    let value = kids.last().filter(|_| kids.len() > 1);
+                    let made = match value {
+                        Some(v) if ctx.text(*v).starts_with("new HttpClient(") => Made::New,
+                        Some(v) if ctx.text(*v).contains(".CreateClient(") => {
+                            let lit = ctx.subtree(*v).iter().find_map(|x| {
+                                (x.kind() == "invocation_expression"
+                                    && method(ctx, *x).is_some_and(|(m, _)| m == "CreateClient"))
+                                .then(|| {
+                                    args(ctx, *x)
+                                        .first()
+                                        .filter(|(_, a)| a.kind() == "string_literal")
+                                        .map_or("\"\"", |(_, a)| ctx.text(*a))
+                                })
+                            });
+                            Made::Factory(lit.unwrap_or("\"\"").to_string())
+                        }
+                        _ if typed => Made::Injected,
+                        _ => continue,
+                    };
+                    out.insert(ctx.text(name), made);
                 }
             }
             _ => {}
@@ -313,6 +353,10 @@ fn name_clients(facts: &mut Facts) {
         {
             let last = types.rsplit(',').next().unwrap_or(types).trim();
             format!("AddHttpClient<{last}>")
+        } else if let Some(rest) = name.strip_prefix("AddHttpClient(\"")
+            && let Some((named, _)) = rest.split_once("\")")
+        {
+            format!("AddHttpClient(\"{named}\")")
         } else {
             continue;
         };
@@ -395,6 +439,16 @@ fn string(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
             } else {
                 head.to_string()
             })
+        }
+        // `new Uri("..")`, and `new("..")` assigned to `BaseAddress`.
+        "implicit_object_creation_expression" => {
+            let list = named_children(n)
+                .into_iter()
+                .find(|c| c.kind() == "argument_list")?;
+            let first = named_children(list)
+                .into_iter()
+                .find(|a| a.kind() == "argument")?;
+            string(ctx, *named_children(first).last()?, depth + 1)
         }
         "object_creation_expression"
             if field(n, "type").is_some_and(|t| ctx.text(t).ends_with("Uri")) =>
