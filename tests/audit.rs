@@ -721,7 +721,10 @@ fn aspire_solution_states_the_standard_handler_and_the_event_bus() {
         md.contains("basketservice → catalogservice<br>catalogservice → basketservice"),
         "{md}"
     );
-    assert!(md.contains("calls to basketservice, catalogservice"), "{md}");
+    assert!(
+        md.contains("calls to basketservice, catalogservice"),
+        "{md}"
+    );
     let codes: BTreeSet<&str> = r.findings.iter().map(|g| g.code).collect();
     assert!(codes.contains("RL103"), "{codes:?}");
     assert!(codes.contains("RL203"), "{codes:?}");

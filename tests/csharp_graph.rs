@@ -37,7 +37,7 @@ fn edges(g: &Graph, prefix: &str) -> Vec<String> {
 }
 
 /// The worked Aspire solution (testdata/audit/aspire-shop/README.md): both
-/// HTTP calls carry the standard handler of ServiceDefaults' 
+/// HTTP calls carry the standard handler of ServiceDefaults'
 /// `ConfigureHttpClientDefaults` (4 attempts), the services are the
 /// AppHost's names, and the resources speak their protocols.
 #[test]
@@ -52,7 +52,9 @@ fn aspire_shop_calls_carry_the_standard_handler() {
     );
     let apphost = edges(&g, "WithReference");
     assert!(
-        apphost.contains(&"basketservice -> basketcache x1 WithReference in an Aspire AppHost".to_string()),
+        apphost.contains(
+            &"basketservice -> basketcache x1 WithReference in an Aspire AppHost".to_string()
+        ),
         "{apphost:?}"
     );
     let proto = |to: &str| {
@@ -68,7 +70,10 @@ fn aspire_shop_calls_carry_the_standard_handler() {
     // the services' ProjectReference.
     for e in g.edges.iter().filter(|e| e.via.starts_with("HttpClient.")) {
         assert_eq!(e.layers.len(), 1, "{:?}", e.layers);
-        assert_eq!(e.layers[0].per_try, Some(std::time::Duration::from_secs(10)));
+        assert_eq!(
+            e.layers[0].per_try,
+            Some(std::time::Duration::from_secs(10))
+        );
     }
 }
 
@@ -87,7 +92,11 @@ fn typed_and_named_clients_across_projects() {
         ]
     );
     // The registrations gave way to the calls.
-    assert!(edges(&g, "AddHttpClient").is_empty(), "{:?}", edges(&g, "AddHttpClient"));
+    assert!(
+        edges(&g, "AddHttpClient").is_empty(),
+        "{:?}",
+        edges(&g, "AddHttpClient")
+    );
     // The named client's handler is used for GETs only: no RL103 on it;
     // the handler on every client keeps every method.
     let stock = scan

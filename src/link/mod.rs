@@ -22,7 +22,7 @@ pub use ingress::ingress_configmaps;
 pub use java::{java_retry_annotations, resilience4j_instances};
 pub use nginx::nginx_includes;
 pub use spring_calls::spring_call_targets;
-pub use units::{csproj_name, is_generic, unit_identities};
+pub use units::{is_generic, unit_identities};
 
 /// Every step that joins what one file says to what others say, in
 /// order: the scan runs them after extraction, and the `link` fuzz target

@@ -341,7 +341,7 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
         for e in entries.flatten().take(MAX_DIR_ENTRIES) {
             let n = e.file_name().to_string_lossy().to_string();
             if let Some(stem) = n.strip_suffix(".csproj") {
-                return named(csproj_name(stem), "*.csproj");
+                return named(crate::systems::csharp::project_name(stem), "*.csproj");
             }
         }
     }
@@ -355,24 +355,6 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
         return named(folder.to_string(), "folder with a Dockerfile");
     }
     Unit::Nothing
-}
-
-/// A C# project's service name: its file name as the .NET Aspire AppHost
-/// names it, `Projects.Catalog_API` for `Catalog.API.csproj` (every
-/// character that cannot be in a C# identifier as `_`, as dotnet/eShop's
-/// `src/eShop.AppHost/Program.cs` shows), so that an AppHost's
-/// `AddProject<Projects.Catalog_API>("catalog-api")` names the same unit
-/// and a dotted name is not read as `host.namespace`.
-pub fn csproj_name(stem: &str) -> String {
-    stem.chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 /// A Python project's name and whether it installs a command: from

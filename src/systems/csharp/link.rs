@@ -66,7 +66,9 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
                     hosts.get_key_value(&(u.clone(), c))
                 })
                 .collect();
-            let one = (found.len() == 1).then(|| found.into_iter().next()).flatten();
+            let one = (found.len() == 1)
+                .then(|| found.into_iter().next())
+                .flatten();
             let key = one.map(|(k, _)| k.clone());
             match (one.map(|(_, h)| h), &call.client) {
                 (Some(host), Some(client)) if call.written.ends_with(NO_BASE) => {
@@ -91,9 +93,9 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
         let us = units(f);
         f.facts.edges.retain(|e| {
             !(e.via.ends_with(REGISTRATION)
-                && e.client.as_ref().is_some_and(|c| {
-                    us.iter().any(|u| called.contains(&(u.clone(), c.clone())))
-                }))
+                && e.client
+                    .as_ref()
+                    .is_some_and(|c| us.iter().any(|u| called.contains(&(u.clone(), c.clone())))))
         });
     }
     narrow_methods(files);
@@ -148,7 +150,7 @@ fn read_csproj(csproj: &Path) -> (bool, Vec<String>) {
             let (path, _) = rest.split_once('"')?;
             let file = path.rsplit(['\\', '/']).next()?;
             let stem = file.strip_suffix(".csproj")?;
-            Some(crate::link::csproj_name(stem))
+            Some(crate::systems::csharp::project_name(stem))
         })
         .collect();
     (is_program(&text), refs)
@@ -182,7 +184,7 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
                     let stem = p.file_stem().map(|s| s.to_string_lossy().to_string());
                     let (program, refs) = read_csproj(&p);
                     (
-                        crate::link::csproj_name(&stem.unwrap_or_default()),
+                        crate::systems::csharp::project_name(&stem.unwrap_or_default()),
                         program,
                         refs,
                     )

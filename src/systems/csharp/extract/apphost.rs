@@ -1,6 +1,6 @@
 //! A .NET Aspire AppHost (issue 19, item 5): the services it runs
 //! (`builder.AddProject<Projects.Catalog_API>("catalog-api")`, named for
-//! the project `Catalog.API.csproj`, [`crate::link::csproj_name`]), the
+//! the project `Catalog.API.csproj`, [`crate::systems::csharp::project_name`]), the
 //! resources it starts (`AddRedis`, `AddRabbitMQ`, `AddPostgres(..)
 //! .AddDatabase(..)` ...) with their protocol, and who uses what
 //! (`.WithReference(x)`) as calls.
