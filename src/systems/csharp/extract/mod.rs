@@ -19,6 +19,8 @@
 
 mod apphost;
 pub mod calls;
+#[cfg(test)]
+mod calls_tests;
 mod efcore;
 mod eval;
 mod polly_v7;
