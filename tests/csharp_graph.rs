@@ -86,10 +86,26 @@ fn typed_and_named_clients_across_projects() {
     assert_eq!(
         edges(&g, "HttpClient."),
         [
-            "Shop_Web -> orders x4 HttpClient.PostAsJsonAsync (POST) in C#",
-            "Shop_Web -> rates.example.com x1 HttpClient.GetStringAsync (GET) in C#",
-            "Shop_Web -> stock x2 HttpClient.GetFromJsonAsync (GET) in C#",
+            "web -> orders x4 HttpClient.PostAsJsonAsync (POST) in C#",
+            "web -> rates.example.com x1 HttpClient.GetStringAsync (GET) in C#",
+            "web -> stock x2 HttpClient.GetFromJsonAsync (GET) in C#",
         ]
+    );
+    // The AppHost's references are the programs it runs, not libraries
+    // built into it: the desktop program's call is its own (merged with
+    // the AppHost's `WithReference` edge of the same pair).
+    let desktop = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.from) == "desktop" && g.service_name(e.to) == "web")
+        .expect("desktop -> web");
+    assert_eq!(desktop.also.len(), 1, "{desktop:?}");
+    assert!(
+        g.edges
+            .iter()
+            .all(|e| !g.service_name(e.from).contains("AppHost")),
+        "{:?}",
+        edges(&g, "")
     );
     // The registrations gave way to the calls.
     assert!(

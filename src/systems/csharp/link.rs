@@ -125,7 +125,14 @@ fn is_program(text: &str) -> bool {
         || text.contains("Microsoft.NET.Sdk.Worker")
         || text.contains("Aspire.AppHost.Sdk")
         || text.contains("<OutputType>Exe</OutputType>")
-        || text.contains("<IsAspireHost>true</IsAspireHost>")
+        || text.contains("<OutputType>WinExe</OutputType>")
+        || is_apphost(text)
+}
+
+/// Whether a `*.csproj` is a .NET Aspire AppHost: its project references
+/// are the programs it runs, not libraries it builds in.
+fn is_apphost(text: &str) -> bool {
+    text.contains("Aspire.AppHost.Sdk") || text.contains("<IsAspireHost>true</IsAspireHost>")
 }
 
 /// Whether a `*.csproj` builds a program, and the projects it references
@@ -142,6 +149,9 @@ fn read_csproj(csproj: &Path) -> (bool, Vec<String>) {
     let Ok(text) = std::fs::read_to_string(csproj) else {
         return (true, Vec::new());
     };
+    if is_apphost(&text) {
+        return (true, Vec::new());
+    }
     let refs = text
         .split("<ProjectReference")
         .skip(1)

@@ -95,7 +95,13 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             Made::Factory(name) => Some(format!("AddHttpClient({name})")),
             Made::New => None,
         };
-        let base = client
+        // A client made here takes the base address its class gives it
+        // (`new() { BaseAddress = .. }`).
+        let base_key = match made {
+            Made::New => class.map(|c| format!("AddHttpClient<{c}>")),
+            _ => client.clone(),
+        };
+        let base = base_key
             .as_ref()
             .and_then(|c| bases.get(c).map(|(t, _)| t.clone()));
         calls.push(Call {
@@ -294,7 +300,12 @@ fn http_client_names<'a>(ctx: &Ctx<'a>) -> BTreeMap<&'a str, Made> {
                     let kids = named_children(d);
                     let value = kids.last().filter(|_| kids.len() > 1);
                     let made = match value {
-                        Some(v) if ctx.text(*v).starts_with("new HttpClient(") => Made::New,
+                        Some(v)
+                            if ctx.text(*v).starts_with("new HttpClient(")
+                                || (typed && v.kind() == "implicit_object_creation_expression") =>
+                        {
+                            Made::New
+                        }
                         Some(v) if ctx.text(*v).contains(".CreateClient(") => {
                             let lit = ctx.subtree(*v).iter().find_map(|x| {
                                 (x.kind() == "invocation_expression"

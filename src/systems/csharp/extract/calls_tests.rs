@@ -133,3 +133,21 @@ fn apphost_projects_resources_and_references() {
         ["orders -> ordersdb", "web -> cache", "web -> orders"]
     );
 }
+
+#[test]
+fn a_client_made_with_its_base_address() {
+    let f = read(
+        r#"public sealed class StatusClient
+        {
+            private static readonly HttpClient Http = new() { BaseAddress = new Uri("http://web") };
+
+            public Task<string> StatusAsync() => Http.GetStringAsync("/status");
+        }"#,
+    );
+    assert_eq!(
+        edges(&f),
+        ["web HttpClient.GetStringAsync (GET) in C# None"],
+        "{:?}",
+        f.unresolved
+    );
+}
