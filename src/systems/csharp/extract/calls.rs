@@ -132,6 +132,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             client: Some(client.clone()),
         });
     }
+    grpc_clients(ctx, facts);
     // The layers of this file that apply to each call, and the methods
     // each layer is used for.
     let mut used: BTreeMap<usize, Vec<Option<String>>> = BTreeMap::new();
@@ -256,6 +257,51 @@ fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<String, (String, Option<Node<'a
         }
     }
     out
+}
+
+/// `AddGrpcClient<T>(o => o.Address = new Uri(".."))`: the client's calls
+/// go to that address through the HTTP client factory, so the handlers on
+/// every client apply (the registration is the edge: the calls are the
+/// generated client's methods).
+fn grpc_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
+    for &n in &ctx.nodes {
+        if n.kind() != "assignment_expression" {
+            continue;
+        }
+        let Some(left) = field(n, "left") else {
+            continue;
+        };
+        let l = ctx.text(left);
+        if l != "Address" && !l.ends_with(".Address") {
+            continue;
+        }
+        let Some(value) = field(n, "right") else {
+            continue;
+        };
+        let Some(host) = string(ctx, value, 0).as_deref().and_then(host_of) else {
+            continue;
+        };
+        let mut cur = n.parent();
+        for _ in 0..MAX_CLIMB {
+            let Some(c) = cur else { break };
+            if c.kind() == "invocation_expression"
+                && method(ctx, c).is_some_and(|(m, _)| m == "AddGrpcClient")
+            {
+                let t = type_args(ctx, c).last().copied().unwrap_or("");
+                let client = format!("AddGrpcClient<{t}>");
+                facts.edges.push(CallEdge {
+                    caller: None,
+                    callee: host,
+                    span: span(value),
+                    policies: layers_for(facts, Some(&client)),
+                    via: format!("{client} Address (gRPC) in C#"),
+                    client: Some(client),
+                });
+                break;
+            }
+            cur = c.parent();
+        }
+    }
 }
 
 /// How a name came to hold an `HttpClient`.

@@ -151,3 +151,17 @@ fn a_client_made_with_its_base_address() {
         f.unresolved
     );
 }
+
+#[test]
+fn a_grpc_client_is_an_edge_to_its_address() {
+    let f = read(
+        r#"builder.Services.AddGrpcClient<Basket.BasketClient>(o => o.Address = new("http://basket-api"))
+            .AddAuthToken();"#,
+    );
+    assert_eq!(
+        edges(&f),
+        [
+            "basket-api AddGrpcClient<Basket.BasketClient> Address (gRPC) in C# Some(\"AddGrpcClient<Basket.BasketClient>\")"
+        ]
+    );
+}

@@ -57,6 +57,7 @@ const NEEDLES: &[&str] = &[
     "RetryForever",
     "EnableRetryOnFailure",
     "HttpClient",
+    "AddGrpcClient",
     "DistributedApplication",
 ];
 
