@@ -773,6 +773,17 @@ fn aspire_solution_states_the_standard_handler_and_the_event_bus() {
     assert_eq!(bus.jitter, "none");
     let md = markdown::render(&r);
     assert!(!md.contains("No retry applies"), "{md}");
+    // The standard handler is stated on both HttpClient calls (issue 19,
+    // item 5): the services' calls, found through their ProjectReference
+    // to ServiceDefaults, not "calls it makes".
+    assert!(
+        md.contains("basketservice → catalogservice<br>catalogservice → basketservice"),
+        "{md}"
+    );
+    assert!(
+        md.contains("calls to basketservice, catalogservice"),
+        "{md}"
+    );
     let codes: BTreeSet<&str> = r.findings.iter().map(|g| g.code).collect();
     assert!(codes.contains("RL103"), "{codes:?}");
     assert!(codes.contains("RL203"), "{codes:?}");

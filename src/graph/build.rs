@@ -153,16 +153,37 @@ fn named_clients(b: &Builder<'_>) -> (Named, BTreeMap<String, (FileId, usize)>) 
             {
                 beans.entry(owner).or_insert((id, i));
             }
-            continue;
+            // Source that names the client it configures (a .NET handler
+            // on `AddHttpClient<T>` or on every client) is read below as
+            // properties are.
+            if !f
+                .facts
+                .policies
+                .iter()
+                .any(|p| matches!(p.scope.client, Some(ClientScope::Named(_))))
+            {
+                continue;
+            }
         }
-        let Some(owner) = b.file_owner(id) else {
-            continue;
+        // A file of a shared build unit (a C# project others reference)
+        // configures the clients of each program that builds it.
+        let owners: Vec<String> = match b.file_owner(id) {
+            Some(o) => vec![o],
+            None => f
+                .facts
+                .services
+                .iter()
+                .filter(|s| s.kind == crate::model::calls::IdentityKind::BuildUnit)
+                .map(|s| b.canonical(&s.name))
+                .collect(),
         };
-        for (i, p) in f.facts.policies.iter().enumerate() {
-            if let Some(ClientScope::Named(client)) = &p.scope.client {
-                clients
-                    .entry((owner.clone(), client.clone()))
-                    .or_insert((id, i));
+        for owner in owners {
+            for (i, p) in f.facts.policies.iter().enumerate() {
+                if let Some(ClientScope::Named(client)) = &p.scope.client {
+                    clients
+                        .entry((owner.clone(), client.clone()))
+                        .or_insert((id, i));
+                }
             }
         }
     }

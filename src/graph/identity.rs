@@ -119,7 +119,7 @@ impl<'a> Builder<'a> {
                             placement: s.placement.clone(),
                         });
                     }
-                    IdentityKind::KubeService => {
+                    IdentityKind::KubeService | IdentityKind::AppHost => {
                         let p = s.placement.protocol;
                         self.protocols
                             .entry(sid)

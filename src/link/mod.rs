@@ -56,6 +56,11 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
     spring_call_targets(files, roots, cwd);
+    // A C# project other projects reference runs in each of them; then
+    // C# typed clients: calls in one file, base addresses in another of
+    // the same project (or of one that references it).
+    crate::systems::csharp::link::shared_projects(files, cwd);
+    crate::systems::csharp::link::typed_clients(files);
     // Gateways of a class another file declares.
     gateway_classes(files);
     nginx_includes(files, roots);

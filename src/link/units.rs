@@ -341,7 +341,7 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
         for e in entries.flatten().take(MAX_DIR_ENTRIES) {
             let n = e.file_name().to_string_lossy().to_string();
             if let Some(stem) = n.strip_suffix(".csproj") {
-                return named(stem.to_string(), "*.csproj");
+                return named(crate::systems::csharp::project_name(stem), "*.csproj");
             }
         }
     }

@@ -85,6 +85,10 @@ pub enum IdentityKind {
     /// A proxy's upstream (an Envoy cluster's endpoint): reached, not run.
     #[default]
     Upstream,
+    /// A project or resource a .NET Aspire AppHost runs
+    /// (`AddProject<Projects.X>("name")`, `AddRedis("name")`), with the
+    /// protocol a resource speaks.
+    AppHost,
 }
 
 impl IdentityKind {

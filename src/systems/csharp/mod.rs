@@ -6,6 +6,25 @@
 //! reader, [`extract`].
 
 pub mod extract;
+pub mod link;
+
+/// A C# project's service name: its file name as the .NET Aspire AppHost
+/// names it, `Projects.Catalog_API` for `Catalog.API.csproj` (every
+/// character that cannot be in a C# identifier as `_`, as dotnet/eShop's
+/// `src/eShop.AppHost/Program.cs` shows), so that an AppHost's
+/// `AddProject<Projects.Catalog_API>("catalog-api")` names the same unit
+/// and a dotted name is not read as `host.namespace`.
+pub fn project_name(stem: &str) -> String {
+    stem.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
 
 /// C# is source, read by file: no YAML/JSON document reader.
 pub const DOC_READERS: &[crate::extract::DocReader] = &[];

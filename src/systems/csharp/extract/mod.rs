@@ -7,7 +7,8 @@
 //! circuit breakers of the same builder) and Polly v7 policies
 //! (`Policy.Handle<T>().WaitAndRetryAsync(n, attempt => ..)` with the
 //! sleep lambda evaluated, `RetryForever`, `HandleTransientHttpError`) and
-//! EF Core's `EnableRetryOnFailure(..)`.
+//! EF Core's `EnableRetryOnFailure(..)`, and the HTTP calls made through
+//! `HttpClient` ([`calls`]).
 //! Defaults and the options model: [`crate::systems::dotnet::model`].
 //!
 //! Only files that mention a word this reader reads are parsed
@@ -16,6 +17,10 @@
 //! the budget is an RL903 finding. Every walk uses an explicit stack or a
 //! bounded climb; value evaluation stops at [`MAX_DEPTH`].
 
+mod apphost;
+pub mod calls;
+#[cfg(test)]
+mod calls_tests;
 mod efcore;
 mod eval;
 mod polly_v7;
@@ -51,6 +56,9 @@ const NEEDLES: &[&str] = &[
     "Retry(",
     "RetryForever",
     "EnableRetryOnFailure",
+    "HttpClient",
+    "AddGrpcClient",
+    "DistributedApplication",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -77,9 +85,22 @@ pub fn extract(text: &str, facts: &mut Facts) {
         return;
     };
     let ctx = Ctx::new(text, tree.root_node());
-    let before = facts.policies.len();
+    let before = (
+        facts.policies.len(),
+        facts.edges.len(),
+        facts.unresolved.len(),
+        facts.services.len(),
+    );
     resilience::extract(&ctx, facts);
-    if facts.policies.len() != before || !facts.diagnostics.is_empty() {
+    calls::extract(&ctx, facts);
+    apphost::extract(&ctx, facts);
+    let after = (
+        facts.policies.len(),
+        facts.edges.len(),
+        facts.unresolved.len(),
+        facts.services.len(),
+    );
+    if after != before || !facts.diagnostics.is_empty() {
         facts.claimed_by(NAME);
     }
 }

@@ -1,0 +1,148 @@
+//! A .NET Aspire AppHost (issue 19, item 5): the services it runs
+//! (`builder.AddProject<Projects.Catalog_API>("catalog-api")`, named for
+//! the project `Catalog.API.csproj`, [`crate::systems::csharp::project_name`]), the
+//! resources it starts (`AddRedis`, `AddRabbitMQ`, `AddPostgres(..)
+//! .AddDatabase(..)` ...) with their protocol, and who uses what
+//! (`.WithReference(x)`) as calls.
+
+use super::{Ctx, MAX_DEPTH, args, chain, field, method, span, type_args};
+use crate::model::calls::{IdentityKind, Placement, Protocol};
+use crate::model::*;
+use tree_sitter::Node;
+
+/// Aspire hosting integrations that start a resource, and what it speaks
+/// (`Aspire.Hosting.Redis`, `.RabbitMQ`, `.PostgreSQL`, `.SqlServer`,
+/// `.MySql`, `.MongoDB`, `.Kafka`, `.Nats`; `AddDatabase` is the
+/// protocol of its server).
+const RESOURCES: &[(&str, Protocol)] = &[
+    ("AddRedis", Protocol::Redis),
+    ("AddGarnet", Protocol::Redis),
+    ("AddValkey", Protocol::Redis),
+    ("AddRabbitMQ", Protocol::Amqp),
+    ("AddPostgres", Protocol::Sql),
+    ("AddSqlServer", Protocol::Sql),
+    ("AddMySql", Protocol::Sql),
+    ("AddOracle", Protocol::Sql),
+    ("AddMongoDB", Protocol::Mongo),
+    ("AddKafka", Protocol::Kafka),
+    ("AddNats", Protocol::Tcp),
+];
+
+/// What the AppHost names one resource or project.
+struct Res {
+    name: String,
+    protocol: Option<Protocol>,
+}
+
+/// The resource a fluent chain starts (the last `Add*` of it with a
+/// name), if any.
+fn resource(ctx: &Ctx<'_>, call: Node<'_>, depth: usize) -> Option<Res> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let mut found = None;
+    for c in chain(call) {
+        let Some((m, _)) = method(ctx, c) else {
+            continue;
+        };
+        let protocol = match m {
+            "AddProject" => Some(Protocol::Http),
+            // `postgres.AddDatabase("catalogdb")`: its server's.
+            "AddDatabase" => found.as_ref().and_then(|r: &Res| r.protocol).or_else(|| {
+                let recv = field(c, "function").and_then(|f| field(f, "expression"))?;
+                resource_of(ctx, recv, depth + 1)?.protocol
+            }),
+            _ => match RESOURCES.iter().find(|(r, _)| *r == m) {
+                Some((_, p)) => Some(*p),
+                None => continue,
+            },
+        };
+        let Some((_, a)) = args(ctx, c).into_iter().next() else {
+            continue;
+        };
+        if a.kind() != "string_literal" {
+            continue;
+        }
+        found = Some(Res {
+            name: ctx.text(a).trim_matches('"').to_string(),
+            protocol,
+        });
+    }
+    found
+}
+
+/// The resource `n` (a name bound to a chain, or a chain) stands for.
+fn resource_of(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Res> {
+    let mut n = n;
+    for _ in 0..MAX_DEPTH {
+        match n.kind() {
+            "identifier" => n = ctx.binding(ctx.text(n), n.start_byte())?,
+            "invocation_expression" => return resource(ctx, n, depth + 1),
+            _ => return None,
+        }
+    }
+    None
+}
+
+pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
+    if !ctx.src.contains("DistributedApplication") {
+        return;
+    }
+    for &n in &ctx.nodes {
+        if n.kind() != "invocation_expression" {
+            continue;
+        }
+        let Some((m, _)) = method(ctx, n) else {
+            continue;
+        };
+        if m == "AddProject" || m == "AddDatabase" || RESOURCES.iter().any(|(r, _)| *r == m) {
+            let Some(r) = resource(ctx, n, 0) else {
+                continue;
+            };
+            let hosts = match m {
+                "AddProject" => type_args(ctx, n)
+                    .first()
+                    .map(|t| t.trim_start_matches("Projects.").to_string())
+                    .into_iter()
+                    .collect(),
+                _ => Vec::new(),
+            };
+            facts.services.push(ServiceDecl {
+                name: r.name,
+                span: span(n),
+                source: format!("Aspire AppHost {m}"),
+                kind: IdentityKind::AppHost,
+                hosts,
+                placement: Placement {
+                    protocol: r.protocol,
+                    ..Placement::default()
+                },
+            });
+            continue;
+        }
+        if m != "WithReference" {
+            continue;
+        }
+        // Who: the chain's resource, or the name the chain starts from.
+        let from = resource(ctx, n, 0).or_else(|| {
+            let root = chain(n).into_iter().next()?;
+            let r = field(root, "function").and_then(|f| field(f, "expression"))?;
+            resource_of(ctx, r, 0)
+        });
+        let Some(from) = from else { continue };
+        let Some((_, target)) = args(ctx, n).into_iter().next() else {
+            continue;
+        };
+        let Some(to) = resource_of(ctx, target, 0) else {
+            continue;
+        };
+        facts.edges.push(CallEdge {
+            caller: Some(from.name),
+            callee: to.name,
+            span: span(target),
+            policies: Vec::new(),
+            via: "WithReference in an Aspire AppHost".into(),
+            client: None,
+        });
+    }
+}

@@ -1,0 +1,167 @@
+//! `HttpClient` calls and an Aspire AppHost, read from one file.
+
+use super::*;
+use crate::model::ClientScope;
+use crate::model::calls::IdentityKind;
+
+fn read(src: &str) -> Facts {
+    let mut f = Facts::default();
+    extract(src, &mut f);
+    f
+}
+
+fn edges(f: &Facts) -> Vec<String> {
+    f.edges
+        .iter()
+        .map(|e| format!("{} {} {:?}", e.callee, e.via, e.client))
+        .collect()
+}
+
+#[test]
+fn only_receivers_that_are_http_clients_call() {
+    let f = read(
+        r#"public sealed class Orders(HttpClient http, IDistributedCache cache, IOrderRepository repo)
+        {
+            public async Task Run(int id)
+            {
+                await cache.GetAsync("k");
+                await repo.DeleteAsync(id);
+                await http.DeleteAsync($"http://orders/api/orders/{id}");
+            }
+        }"#,
+    );
+    assert_eq!(
+        edges(&f),
+        ["orders HttpClient.DeleteAsync (DELETE) in C# Some(\"AddHttpClient<Orders>\")"]
+    );
+}
+
+#[test]
+fn send_async_takes_the_request_message_method_and_url() {
+    let f = read(
+        r#"public static class Pay
+        {
+            public static Task Charge()
+            {
+                using var client = new HttpClient();
+                var msg = new HttpRequestMessage(HttpMethod.Post, "https+http://payments/api/charges");
+                return client.SendAsync(msg);
+            }
+        }"#,
+    );
+    // `new HttpClient()`: no client of the factory, so no handler.
+    assert_eq!(
+        edges(&f),
+        ["payments HttpClient.SendAsync (POST) in C# None"]
+    );
+}
+
+#[test]
+fn a_registration_without_calls_in_the_file_is_the_edge() {
+    let f = read(
+        r#"builder.Services.AddHttpClient<BasketClient>(o => o.BaseAddress = new("https+http://basket-api"))
+            .AddStandardResilienceHandler();"#,
+    );
+    assert_eq!(
+        edges(&f),
+        [
+            "basket-api AddHttpClient<BasketClient> BaseAddress in C# Some(\"AddHttpClient<BasketClient>\")"
+        ]
+    );
+    // The handler is the client's, and on the edge.
+    assert_eq!(f.edges[0].policies, [0]);
+    assert_eq!(
+        f.policies[0].scope.client,
+        Some(ClientScope::Named("AddHttpClient<BasketClient>".into()))
+    );
+}
+
+#[test]
+fn a_call_whose_base_address_is_elsewhere_is_left_with_its_client() {
+    let f = read(
+        r#"public class CatalogClient(HttpClient http)
+        {
+            public Task<Item?> Get(int id) => http.GetFromJsonAsync<Item>($"/api/items/{id}");
+        }"#,
+    );
+    assert!(f.edges.is_empty());
+    assert_eq!(f.unresolved.len(), 1);
+    assert_eq!(
+        f.unresolved[0].client.as_deref(),
+        Some("AddHttpClient<CatalogClient>")
+    );
+}
+
+#[test]
+fn apphost_projects_resources_and_references() {
+    let f = read(
+        r#"var builder = DistributedApplication.CreateBuilder(args);
+        var cache = builder.AddRedis("cache");
+        var pg = builder.AddPostgres("pg");
+        var db = pg.AddDatabase("ordersdb");
+        var orders = builder.AddProject<Projects.Shop_Orders>("orders")
+            .WithReference(db);
+        builder.AddProject<Projects.Shop_Web>("web")
+            .WithReference(cache)
+            .WithReference(orders);
+        builder.Build().Run();"#,
+    );
+    let decls: Vec<String> = f
+        .services
+        .iter()
+        .map(|s| format!("{} {:?} {:?}", s.name, s.hosts, s.placement.protocol))
+        .collect();
+    assert_eq!(
+        decls,
+        [
+            "cache [] Some(Redis)",
+            "pg [] Some(Sql)",
+            "ordersdb [] Some(Sql)",
+            "orders [\"Shop_Orders\"] Some(Http)",
+            "web [\"Shop_Web\"] Some(Http)",
+        ]
+    );
+    assert!(f.services.iter().all(|s| s.kind == IdentityKind::AppHost));
+    let mut refs: Vec<String> = f
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", e.caller.as_deref().unwrap_or("?"), e.callee))
+        .collect();
+    refs.sort();
+    assert_eq!(
+        refs,
+        ["orders -> ordersdb", "web -> cache", "web -> orders"]
+    );
+}
+
+#[test]
+fn a_client_made_with_its_base_address() {
+    let f = read(
+        r#"public sealed class StatusClient
+        {
+            private static readonly HttpClient Http = new() { BaseAddress = new Uri("http://web") };
+
+            public Task<string> StatusAsync() => Http.GetStringAsync("/status");
+        }"#,
+    );
+    assert_eq!(
+        edges(&f),
+        ["web HttpClient.GetStringAsync (GET) in C# None"],
+        "{:?}",
+        f.unresolved
+    );
+}
+
+#[test]
+fn a_grpc_client_is_an_edge_to_its_address() {
+    let f = read(
+        r#"builder.Services.AddGrpcClient<Basket.BasketClient>(o => o.Address = new("http://basket-api"))
+            .AddAuthToken();"#,
+    );
+    assert_eq!(
+        edges(&f),
+        [
+            "basket-api AddGrpcClient<Basket.BasketClient> Address (gRPC) in C# Some(\"AddGrpcClient<Basket.BasketClient>\")"
+        ]
+    );
+}

@@ -1,0 +1,315 @@
+//! Typed HTTP clients joined across the files of one C# project (issue 19,
+//! item 5): `AddHttpClient<T>(c => c.BaseAddress = ..)` is written in the
+//! project's start-up code, the calls in class `T`'s own file. Each call
+//! left unresolved there ([`super::extract`] names its client) takes the
+//! base address registered for the client in the same build unit (the
+//! `*.csproj`), and the registration's stand-in edge gives way to the
+//! calls.
+
+use super::extract::calls::{NO_BASE, REGISTRATION};
+use crate::model::calls::IdentityKind;
+use crate::model::{CallEdge, ClientScope, Located, Methods, ScannedFile};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The build units a file belongs to: its project's, and those of the
+/// projects that reference it ([`shared_projects`]).
+fn units(f: &ScannedFile) -> BTreeSet<String> {
+    f.facts
+        .services
+        .iter()
+        .filter(|s| s.kind == IdentityKind::BuildUnit)
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+/// The one build unit a file belongs to, if one.
+fn unit(f: &ScannedFile) -> Option<String> {
+    let all = units(f);
+    (all.len() == 1).then(|| all.into_iter().next())?
+}
+
+fn is_csharp(f: &ScannedFile) -> bool {
+    f.source.path.extension().is_some_and(|e| e == "cs")
+}
+
+pub fn typed_clients(files: &mut [ScannedFile]) {
+    // (unit, client) -> the registered host.
+    let mut hosts: BTreeMap<(String, String), String> = BTreeMap::new();
+    for f in files.iter().filter(|f| is_csharp(f)) {
+        for u in units(f) {
+            for e in &f.facts.edges {
+                if let Some(c) = &e.client
+                    && e.via.ends_with(REGISTRATION)
+                {
+                    hosts
+                        .entry((u.clone(), c.clone()))
+                        .or_insert_with(|| e.callee.clone());
+                }
+            }
+        }
+    }
+    if hosts.is_empty() {
+        return;
+    }
+    let mut called: BTreeSet<(String, String)> = BTreeSet::new();
+    for f in files.iter_mut().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        let mut kept = Vec::new();
+        for call in std::mem::take(&mut f.facts.unresolved) {
+            // A library's typed client registered by the one program of
+            // those that build it which registers it.
+            let found: BTreeSet<(&(String, String), &String)> = us
+                .iter()
+                .filter_map(|u| {
+                    let c = call.client.clone()?;
+                    hosts.get_key_value(&(u.clone(), c))
+                })
+                .collect();
+            let one = (found.len() == 1)
+                .then(|| found.into_iter().next())
+                .flatten();
+            let key = one.map(|(k, _)| k.clone());
+            match (one.map(|(_, h)| h), &call.client) {
+                (Some(host), Some(client)) if call.written.ends_with(NO_BASE) => {
+                    f.facts.edges.push(CallEdge {
+                        // The program that registers the client makes
+                        // the call, also from a library's file.
+                        caller: key.as_ref().map(|(u, _)| u.clone()),
+                        callee: host.clone(),
+                        span: call.span,
+                        policies: Vec::new(),
+                        via: call.written.trim_end_matches(NO_BASE).to_string(),
+                        client: Some(client.clone()),
+                    });
+                    called.extend(key);
+                }
+                _ => kept.push(call),
+            }
+        }
+        f.facts.unresolved = kept;
+    }
+    for f in files.iter_mut().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        f.facts.edges.retain(|e| {
+            !(e.via.ends_with(REGISTRATION)
+                && e.client
+                    .as_ref()
+                    .is_some_and(|c| us.iter().any(|u| called.contains(&(u.clone(), c.clone())))))
+        });
+    }
+    narrow_methods(files);
+}
+
+/// The largest `*.csproj` read.
+const MAX_CSPROJ: u64 = 1 << 20;
+/// How many folders above a C# file are searched for its `*.csproj`.
+const MAX_UP: usize = 32;
+/// At most this many entries of a folder are looked at for a `*.csproj`.
+const MAX_ENTRIES: usize = 512;
+
+/// The `*.csproj` of the folder `dir`, if one.
+fn csproj_in(dir: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .take(MAX_ENTRIES)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "csproj"))
+}
+
+/// Whether a `*.csproj` builds a program (a web or worker project, an
+/// `Exe`, an Aspire AppHost) rather than a library.
+fn is_program(text: &str) -> bool {
+    text.contains("Microsoft.NET.Sdk.Web")
+        || text.contains("Microsoft.NET.Sdk.Worker")
+        || text.contains("Aspire.AppHost.Sdk")
+        || text.contains("<OutputType>Exe</OutputType>")
+        || text.contains("<OutputType>WinExe</OutputType>")
+        || is_apphost(text)
+}
+
+/// Whether a `*.csproj` is a .NET Aspire AppHost: its project references
+/// are the programs it runs, not libraries it builds in.
+fn is_apphost(text: &str) -> bool {
+    text.contains("Aspire.AppHost.Sdk") || text.contains("<IsAspireHost>true</IsAspireHost>")
+}
+
+/// Whether a `*.csproj` builds a program, and the projects it references
+/// (`<ProjectReference
+/// Include="..\AspireShop.ServiceDefaults\AspireShop.ServiceDefaults.csproj" />`)
+/// by their unit names.
+fn read_csproj(csproj: &Path) -> (bool, Vec<String>) {
+    let Ok(meta) = std::fs::symlink_metadata(csproj) else {
+        return (true, Vec::new());
+    };
+    if !meta.is_file() || meta.len() > MAX_CSPROJ {
+        return (true, Vec::new());
+    }
+    let Ok(text) = std::fs::read_to_string(csproj) else {
+        return (true, Vec::new());
+    };
+    if is_apphost(&text) {
+        return (true, Vec::new());
+    }
+    let refs = text
+        .split("<ProjectReference")
+        .skip(1)
+        .filter_map(|item| {
+            let (_, rest) = item.split_once("Include=\"")?;
+            let (path, _) = rest.split_once('"')?;
+            let file = path.rsplit(['\\', '/']).next()?;
+            let stem = file.strip_suffix(".csproj")?;
+            Some(crate::systems::csharp::project_name(stem))
+        })
+        .collect();
+    (is_program(&text), refs)
+}
+
+/// A library project other projects reference (a .NET Aspire
+/// `ServiceDefaults`, a shared event bus) runs inside each of them: its
+/// files are given the build unit of every project that references it
+/// instead of their own (one level of references), so that
+/// `ConfigureHttpClientDefaults(http => http.AddStandardResilienceHandler())`
+/// there is every client's handler in each service that builds it.
+pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
+    let mut dirs: BTreeMap<PathBuf, Option<(String, bool, Vec<String>)>> = BTreeMap::new();
+    let mut programs: BTreeSet<String> = BTreeSet::new();
+    // unit -> the units that reference it.
+    let mut used_by: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut file_unit: Vec<Option<String>> = Vec::with_capacity(files.len());
+    for f in files.iter() {
+        if !is_csharp(f) || unit(f).is_none() {
+            file_unit.push(None);
+            continue;
+        }
+        let path = match cwd {
+            Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
+            _ => f.source.path.clone(),
+        };
+        let mut found = None;
+        for dir in path.ancestors().skip(1).take(MAX_UP) {
+            let entry = dirs.entry(dir.to_path_buf()).or_insert_with(|| {
+                csproj_in(dir).map(|p| {
+                    let stem = p.file_stem().map(|s| s.to_string_lossy().to_string());
+                    let (program, refs) = read_csproj(&p);
+                    (
+                        crate::systems::csharp::project_name(&stem.unwrap_or_default()),
+                        program,
+                        refs,
+                    )
+                })
+            });
+            if let Some((name, program, refs)) = entry.clone() {
+                if program {
+                    programs.insert(name.clone());
+                }
+                for r in refs {
+                    used_by.entry(r).or_default().insert(name.clone());
+                }
+                found = Some(name);
+                break;
+            }
+        }
+        file_unit.push(found);
+    }
+    for (f, u) in files.iter_mut().zip(file_unit) {
+        let Some(users) = u
+            .filter(|u| !programs.contains(u))
+            .and_then(|u| used_by.get(&u))
+        else {
+            continue;
+        };
+        let Some(decl) = f
+            .facts
+            .services
+            .iter()
+            .find(|s| s.kind == IdentityKind::BuildUnit)
+            .cloned()
+        else {
+            continue;
+        };
+        // The library itself runs nowhere else: its own unit gives way.
+        f.facts
+            .services
+            .retain(|s| s.kind != IdentityKind::BuildUnit);
+        for user in users {
+            let mut d = decl.clone();
+            d.name.clone_from(user);
+            d.source = format!("a ProjectReference of {user}");
+            f.facts.services.push(d);
+        }
+    }
+}
+
+/// The HTTP method a call edge's via names (`HttpClient.PostAsJsonAsync
+/// (POST) in C#`), if any.
+fn method_of(via: &str) -> Option<String> {
+    let rest = via.strip_prefix("HttpClient.")?;
+    let (_, m) = rest.split_once(" (")?;
+    let (m, _) = m.split_once(')')?;
+    Some(m.to_string())
+}
+
+/// A typed or named client's handler that retries every method is used
+/// only for the methods of the calls made through the client in its
+/// program, when every one of them says its method (as a file's own calls
+/// narrow it, [`super::extract`]): a client that only reads is not RL103's.
+/// The handler on every client (`default`) is left as written: calls
+/// through clients this reader does not see (gRPC) use it too.
+fn narrow_methods(files: &mut [ScannedFile]) {
+    // (unit, client) -> the methods, `None` when a call's is unknown.
+    let mut used: BTreeMap<(String, String), Option<BTreeSet<String>>> = BTreeMap::new();
+    for f in files.iter().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        for e in &f.facts.edges {
+            let Some(c) = &e.client else { continue };
+            if e.via.ends_with(REGISTRATION) {
+                continue;
+            }
+            for u in &us {
+                let entry = used
+                    .entry((u.clone(), c.clone()))
+                    .or_insert_with(|| Some(BTreeSet::new()));
+                match (method_of(&e.via), entry.as_mut()) {
+                    (Some(m), Some(set)) => {
+                        set.insert(m);
+                    }
+                    _ => *entry = None,
+                }
+            }
+        }
+    }
+    for f in files.iter_mut().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        // A client whose registration is still the edge has no calls seen.
+        let registered: BTreeSet<String> = f
+            .facts
+            .edges
+            .iter()
+            .filter(|e| e.via.ends_with(REGISTRATION))
+            .filter_map(|e| e.client.clone())
+            .collect();
+        for p in &mut f.facts.policies {
+            let Some(ClientScope::Named(c)) = &p.scope.client else {
+                continue;
+            };
+            if c == "default"
+                || registered.contains(c)
+                || p.methods.value != Methods::All
+                || p.methods.is_written()
+            {
+                continue;
+            }
+            let sets: Vec<&Option<BTreeSet<String>>> = us
+                .iter()
+                .filter_map(|u| used.get(&(u.clone(), c.clone())))
+                .collect();
+            if sets.is_empty() || sets.iter().any(|s| s.is_none()) {
+                continue;
+            }
+            let ms: BTreeSet<String> = sets.into_iter().flatten().flatten().cloned().collect();
+            p.methods = Located::default_at(Methods::Set(ms.into_iter().collect()), p.span);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! C# calls and services on the graph (issue 19, item 5): `HttpClient`
+//! calls with their method and the base address of their typed or named
+//! client, the handlers of the client (also from a shared project such as
+//! an Aspire ServiceDefaults), `*.csproj` build units, and an Aspire
+//! AppHost's services and `WithReference` edges.
+
+use retrylint::config::Settings;
+use retrylint::graph::{self, Graph};
+use retrylint::model::calls::Protocol;
+use std::path::PathBuf;
+
+fn build(path: &str) -> (retrylint::Scan, Graph) {
+    let settings = Settings::default();
+    let scan = retrylint::scan(&[PathBuf::from(path)], &settings).unwrap();
+    let g = graph::build(&scan.files, &settings);
+    (scan, g)
+}
+
+/// `from -> to xN via` of every edge whose via starts with `prefix`.
+fn edges(g: &Graph, prefix: &str) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with(prefix))
+        .map(|e| {
+            format!(
+                "{} -> {} x{} {}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor(),
+                e.via
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The worked Aspire solution (testdata/audit/aspire-shop/README.md): both
+/// HTTP calls carry the standard handler of ServiceDefaults'
+/// `ConfigureHttpClientDefaults` (4 attempts), the services are the
+/// AppHost's names, and the resources speak their protocols.
+#[test]
+fn aspire_shop_calls_carry_the_standard_handler() {
+    let (_, g) = build("testdata/audit/aspire-shop");
+    assert_eq!(
+        edges(&g, "HttpClient."),
+        [
+            "basketservice -> catalogservice x4 HttpClient.PostAsJsonAsync (POST) in C#",
+            "catalogservice -> basketservice x4 HttpClient.GetFromJsonAsync (GET) in C#",
+        ]
+    );
+    let apphost = edges(&g, "WithReference");
+    assert!(
+        apphost.contains(
+            &"basketservice -> basketcache x1 WithReference in an Aspire AppHost".to_string()
+        ),
+        "{apphost:?}"
+    );
+    let proto = |to: &str| {
+        g.edges
+            .iter()
+            .find(|e| g.service_name(e.to) == to)
+            .map(|e| e.protocol)
+    };
+    assert_eq!(proto("basketcache"), Some(Protocol::Redis));
+    assert_eq!(proto("eventbus"), Some(Protocol::Amqp));
+    assert_eq!(proto("catalogdb"), Some(Protocol::Sql));
+    // The layer on each call is the ServiceDefaults handler, found through
+    // the services' ProjectReference.
+    for e in g.edges.iter().filter(|e| e.via.starts_with("HttpClient.")) {
+        assert_eq!(e.layers.len(), 1, "{:?}", e.layers);
+        assert_eq!(
+            e.layers[0].per_try,
+            Some(std::time::Duration::from_secs(10))
+        );
+    }
+}
+
+/// A typed client of a library registered by the program that references
+/// it, a named client with its own handler, and a `new HttpClient()` that
+/// no factory handler reaches.
+#[test]
+fn typed_and_named_clients_across_projects() {
+    let (scan, g) = build("testdata/graph/csharp-typed-clients");
+    assert_eq!(
+        edges(&g, "HttpClient."),
+        [
+            "web -> orders x4 HttpClient.PostAsJsonAsync (POST) in C#",
+            "web -> rates.example.com x1 HttpClient.GetStringAsync (GET) in C#",
+            "web -> stock x2 HttpClient.GetFromJsonAsync (GET) in C#",
+        ]
+    );
+    // The AppHost's references are the programs it runs, not libraries
+    // built into it: the desktop program's call is its own (merged with
+    // the AppHost's `WithReference` edge of the same pair).
+    let desktop = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.from) == "desktop" && g.service_name(e.to) == "web")
+        .expect("desktop -> web");
+    assert_eq!(desktop.also.len(), 1, "{desktop:?}");
+    assert!(
+        g.edges
+            .iter()
+            .all(|e| !g.service_name(e.from).contains("AppHost")),
+        "{:?}",
+        edges(&g, "")
+    );
+    // The registrations gave way to the calls.
+    assert!(
+        edges(&g, "AddHttpClient").is_empty(),
+        "{:?}",
+        edges(&g, "AddHttpClient")
+    );
+    // The named client's handler is used for GETs only: no RL103 on it;
+    // the handler on every client keeps every method.
+    let stock = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.policies.iter())
+        .find(|p| p.name.as_deref() == Some("AddHttpClient(\"stock\")"))
+        .expect("the stock client's handler");
+    assert_eq!(
+        stock.methods.value,
+        retrylint::model::Methods::Set(vec!["GET".into()])
+    );
+}
