@@ -116,13 +116,18 @@ pub(super) fn fix_loop(
             out.originals
                 .entry(path.clone())
                 .or_insert_with(|| (file.source.text.clone(), file.source.display_path()));
-            let mut text = applied.text;
             // Test seam (debug builds): break every fixed file, so that the
             // restore can be tested.
             #[cfg(debug_assertions)]
-            if let Some(junk) = std::env::var_os("RETRYLINT_TEST_BREAK_FIXES") {
-                text.push_str(&junk.to_string_lossy());
-            }
+            let text = {
+                let mut text = applied.text;
+                if let Some(junk) = std::env::var_os("RETRYLINT_TEST_BREAK_FIXES") {
+                    text.push_str(&junk.to_string_lossy());
+                }
+                text
+            };
+            #[cfg(not(debug_assertions))]
+            let text = applied.text;
             if diff_only {
                 out.texts.insert(path.clone(), text);
             } else {
