@@ -1,5 +1,5 @@
 //! One tree-sitter parse under a budget, for every reader built on a
-//! tree-sitter grammar (Java, Python).
+//! tree-sitter grammar (Java, Python, C#, Go).
 //!
 //! Error recovery can go on for minutes on a few kilobytes of broken text
 //! (a fuzzer found one in the Java grammar): the parse gets a budget of
@@ -31,6 +31,22 @@ pub fn parse(
 ) -> Option<tree_sitter::Tree> {
     let budget = parse_budget(text.len());
     parse_within(parser, text, budget, language, does_not, reader, facts)
+}
+
+/// A parser for `grammar`, then [`parse`]: what every source reader does
+/// first. `None` when the grammar does not load (never for the pinned
+/// grammars) or the parse stopped.
+pub fn parse_source(
+    grammar: tree_sitter::Language,
+    text: &str,
+    language: &str,
+    does_not: &str,
+    reader: &'static str,
+    facts: &mut Facts,
+) -> Option<tree_sitter::Tree> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&grammar).ok()?;
+    parse(&mut parser, text, language, does_not, reader, facts)
 }
 
 /// [`parse`] with a given budget of progress steps.

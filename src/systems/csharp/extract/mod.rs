@@ -31,7 +31,7 @@ mod tests;
 use crate::model::Facts;
 use crate::source::Span;
 use std::collections::HashMap;
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 /// The extractor's name in [`Facts::extractors`].
 pub const NAME: &str = "csharp";
@@ -63,25 +63,21 @@ const NEEDLES: &[&str] = &[
 
 /// Whether a C# file mentions anything this reader reads.
 pub fn wants(bytes: &[u8]) -> bool {
-    static FINDER: std::sync::LazyLock<aho_corasick::AhoCorasick> =
-        std::sync::LazyLock::new(|| {
-            aho_corasick::AhoCorasick::new(NEEDLES).expect("short literal needles always build")
-        });
-    FINDER.is_match(bytes)
+    static FINDER: std::sync::LazyLock<crate::extract::Needles> =
+        std::sync::LazyLock::new(|| crate::extract::Needles::new(NEEDLES.iter().copied()));
+    FINDER.any_in(bytes)
 }
 
 /// Read one C# file. Never panics; problems become findings.
 pub fn extract(text: &str, facts: &mut Facts) {
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_c_sharp::LANGUAGE.into())
-        .is_err()
-    {
-        return;
-    }
-    let Some(tree) =
-        crate::extract::tree_sitter::parse(&mut parser, text, "C#", "compile", NAME, facts)
-    else {
+    let Some(tree) = crate::extract::tree_sitter::parse_source(
+        tree_sitter_c_sharp::LANGUAGE.into(),
+        text,
+        "C#",
+        "compile",
+        NAME,
+        facts,
+    ) else {
         return;
     };
     let ctx = Ctx::new(text, tree.root_node());

@@ -23,7 +23,7 @@ mod tests;
 use crate::model::{Facts, Located, RetryPolicy};
 use crate::source::Span;
 use std::collections::HashMap;
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 /// The extractor's name in [`Facts::extractors`].
 pub const NAME: &str = "go";
@@ -61,25 +61,21 @@ const NEEDLES: &[&str] = &[
 
 /// Whether a Go file mentions anything this reader reads.
 pub fn wants(bytes: &[u8]) -> bool {
-    static FINDER: std::sync::LazyLock<aho_corasick::AhoCorasick> =
-        std::sync::LazyLock::new(|| {
-            aho_corasick::AhoCorasick::new(NEEDLES).expect("short literal needles always build")
-        });
-    FINDER.is_match(bytes)
+    static FINDER: std::sync::LazyLock<crate::extract::Needles> =
+        std::sync::LazyLock::new(|| crate::extract::Needles::new(NEEDLES.iter().copied()));
+    FINDER.any_in(bytes)
 }
 
 /// Read one Go file. Never panics; problems become RL903.
 pub fn extract(text: &str, facts: &mut Facts) {
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_go::LANGUAGE.into())
-        .is_err()
-    {
-        return;
-    }
-    let Some(tree) =
-        crate::extract::tree_sitter::parse(&mut parser, text, "Go", "build", NAME, facts)
-    else {
+    let Some(tree) = crate::extract::tree_sitter::parse_source(
+        tree_sitter_go::LANGUAGE.into(),
+        text,
+        "Go",
+        "build",
+        NAME,
+        facts,
+    ) else {
         return;
     };
     let ctx = Ctx::new(text, tree.root_node());
