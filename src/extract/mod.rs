@@ -13,6 +13,7 @@ pub mod prop;
 pub mod test_code;
 pub mod tree_sitter;
 pub mod unread;
+pub mod url_host;
 pub mod workload;
 
 use crate::source::Span;

@@ -248,36 +248,14 @@ pub fn unquote(lit: &str) -> String {
     out
 }
 
-/// The host of an HTTP(S) URL whose scheme and host are known.
+/// The host of an HTTP(S) URL whose scheme and host are known
+/// ([`crate::extract::url_host`]).
 pub fn url_host(url: &str) -> Option<String> {
-    let rest = url
-        .strip_prefix("http://")
-        .or_else(|| url.strip_prefix("https://"))?;
-    host_of(rest)
+    crate::extract::url_host::url_host(url, UNKNOWN)
 }
 
-/// The host of `host[:port][/...]` (a gRPC target, `dns:///` removed),
-/// when it is known and not local.
+/// The host of `host[:port][/...]`, when it is known and not local
+/// ([`crate::extract::url_host`]).
 pub fn host_of(rest: &str) -> Option<String> {
-    let rest = rest.strip_prefix("dns:///").unwrap_or(rest);
-    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let bare = host.rsplit_once(':').map_or(host, |(h, _)| h);
-    if bare.is_empty()
-        || bare.contains(UNKNOWN)
-        || bare.contains(['{', '}', ' ', '%', '$', '<'])
-        || matches!(
-            bare,
-            "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]" | "::1"
-        )
-        || bare.starts_with("example.")
-        || bare.ends_with(".example.com")
-        || bare.ends_with(".example.org")
-    {
-        return None;
-    }
-    let host = match host.rsplit_once(':') {
-        Some((h, p)) if p.contains(UNKNOWN) => h,
-        _ => host,
-    };
-    Some(host.to_string())
+    crate::extract::url_host::host_of(rest, UNKNOWN)
 }

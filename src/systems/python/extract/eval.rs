@@ -9,6 +9,8 @@ use tree_sitter::Node;
 
 /// Stands for a part of a string the reader cannot know.
 pub const UNKNOWN: char = '\u{0}';
+/// [`UNKNOWN`] as a string.
+const UNKNOWN_STR: &str = "\u{0}";
 
 /// A number: literals, names bound to one, `+ - * / // **`, `min`/`max`,
 /// unary minus.
@@ -340,36 +342,14 @@ fn format_template(
     out
 }
 
-/// The host of an HTTP(S) URL whose scheme and host are known, or of a
-/// gRPC target `host:port`.
+/// The host of an HTTP(S) URL whose scheme and host are known
+/// ([`crate::extract::url_host`]).
 pub fn url_host(url: &str) -> Option<String> {
-    let rest = url
-        .strip_prefix("http://")
-        .or_else(|| url.strip_prefix("https://"))?;
-    host_of(rest)
+    crate::extract::url_host::url_host(url, UNKNOWN_STR)
 }
 
-/// The host of `host[:port][/...]`, when it is known and not local.
+/// The host of `host[:port][/...]`, when it is known and not local
+/// ([`crate::extract::url_host`]).
 pub fn host_of(rest: &str) -> Option<String> {
-    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let bare = host.rsplit_once(':').map_or(host, |(h, _)| h);
-    if bare.is_empty()
-        || bare.contains(UNKNOWN)
-        || bare.contains(['{', '}', ' ', '%', '$', '<'])
-        || matches!(
-            bare,
-            "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]" | "::1"
-        )
-        || bare.starts_with("example.")
-        || bare.ends_with(".example.com")
-        || bare.ends_with(".example.org")
-    {
-        return None;
-    }
-    // A port that is not known is still the same host.
-    let host = match host.rsplit_once(':') {
-        Some((h, p)) if p.contains(UNKNOWN) => h,
-        _ => host,
-    };
-    Some(host.to_string())
+    crate::extract::url_host::host_of(rest, UNKNOWN_STR)
 }
