@@ -199,6 +199,25 @@ fn the_audit_draws_each_worst_path_s_outage_next_to_its_table() {
         md.contains("| peak load on `ledger` | 2700 rps (27x) at 14 s |"),
         "{md}"
     );
+    // report.json holds the same numbers, as found and fixed.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    let sims = json["simulations"].as_array().unwrap();
+    assert_eq!(sims.len(), 1, "{sims:?}");
+    let s = &sims[0];
+    assert_eq!(s["path"], 0);
+    assert_eq!(s["services"].as_array().unwrap().last().unwrap(), "ledger");
+    assert_eq!(s["scenario"]["outage"], 30.0);
+    assert_eq!(s["found"]["attempts"], 27.0);
+    assert!(
+        (s["found"]["peak_multiple"].as_f64().unwrap() - 27.0).abs() < 0.01,
+        "{s}"
+    );
+    assert!(s["found"]["changes"].as_array().unwrap().is_empty());
+    let fixed = s["fixed"]["peak_multiple"].as_f64().unwrap();
+    assert!(fixed < 27.0, "{s}");
+    assert!(!s["fixed"]["changes"].as_array().unwrap().is_empty());
 }
 
 /// README.md's picture is what `retrylint simulate testdata/monorepo

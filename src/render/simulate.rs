@@ -95,6 +95,12 @@ fn layer_line(l: &SimLayer) -> String {
             crate::simulate::SimBudget::Tokens { max_tokens, .. } => {
                 format!("token bucket of {max_tokens}")
             }
+            crate::simulate::SimBudget::Concurrency { max } => {
+                format!("at most {max} retries in flight")
+            }
+            crate::simulate::SimBudget::Quota { capacity, cost, .. } => {
+                format!("retry quota of {capacity} tokens, {cost} per retry (one client)")
+            }
         });
     }
     if let Some(b) = &l.breaker {

@@ -442,7 +442,15 @@ fn flow(l: &SimLayer, input: &[f64], inner: &Kernel, g: &Grid) -> LayerFlow {
     let mut breaker = l.breaker.map(|b| BreakerRun::new(b, g));
     let mut tokens = match l.budget {
         Some(SimBudget::Tokens { max_tokens, .. }) => max_tokens,
+        Some(SimBudget::Quota { capacity, .. }) => capacity,
         _ => 0.0,
+    };
+    // Retries in flight, and those that end per step (a concurrency budget).
+    let mut in_flight: f64 = 0.0;
+    let mut ends = if matches!(l.budget, Some(SimBudget::Concurrency { .. })) {
+        vec![0.0; horizon + 1]
+    } else {
+        Vec::new()
     };
     // Retry k + 1 of calls that failed attempt k at step f.
     let retry = |x: &mut Vec<Vec<f64>>, failed: &mut Vec<f64>, k: usize, f: usize, m: f64| {
@@ -463,15 +471,41 @@ fn flow(l: &SimLayer, input: &[f64], inner: &Kernel, g: &Grid) -> LayerFlow {
         if let Some(b) = breaker.as_mut() {
             b.start_step(t);
         }
+        if let Some(e) = ends.get(t) {
+            in_flight = (in_flight - e).max(0.0);
+        }
         let mut budget_left = match l.budget {
             Some(SimBudget::Ratio {
                 ratio,
                 min_per_second,
             }) => ratio.max(0.0) * x[0][t] + min_per_second.max(0.0) * g.dt,
             Some(SimBudget::Tokens { max_tokens, .. }) if tokens <= max_tokens / 2.0 => 0.0,
+            Some(SimBudget::Concurrency { max }) => {
+                // The share of this step's retries that will hold a place:
+                // those still failing after the step (the rest end in it).
+                let held = if t >= g.a && t < g.b {
+                    one.never
+                        + one
+                            .mass
+                            .iter()
+                            .enumerate()
+                            .filter(|&(o, w)| o > 0 && *w > 0.0 && g.fails(t, o))
+                            .map(|(_, w)| w)
+                            .sum::<f64>()
+                } else {
+                    0.0
+                };
+                if held > 0.0 {
+                    (max - in_flight).max(0.0) / held
+                } else {
+                    f64::INFINITY
+                }
+            }
+            Some(SimBudget::Quota { cost, .. }) if cost > 0.0 => tokens / cost,
             _ => f64::INFINITY,
         };
-        let (mut step_fails, mut step_ok) = (0.0, 0.0);
+        let budget_at_start = budget_left;
+        let (mut step_fails, mut step_ok, mut retries_ok) = (0.0, 0.0, 0.0);
         for k in 0..n {
             let mut m = x[k][t];
             if m <= 0.0 {
@@ -502,6 +536,10 @@ fn flow(l: &SimLayer, input: &[f64], inner: &Kernel, g: &Grid) -> LayerFlow {
                 for (o, w) in one.mass.iter().enumerate() {
                     if *w > 0.0 && g.fails(t, o) {
                         fail_share += w;
+                        if k > 0 && o > 0 && !ends.is_empty() {
+                            in_flight += pass * w;
+                            ends[(t + o).min(horizon)] += pass * w;
+                        }
                         let r = retried_share(l, o, g);
                         if r > 0.0 {
                             retry(&mut x, &mut failed, k, t + o, pass * w * r);
@@ -513,9 +551,16 @@ fn flow(l: &SimLayer, input: &[f64], inner: &Kernel, g: &Grid) -> LayerFlow {
                 }
                 hung += pass * one.never;
                 fail_share += one.never;
+                if k > 0 && !ends.is_empty() {
+                    // A retry that never returns keeps its place.
+                    in_flight += pass * one.never;
+                }
             }
             step_fails += pass * fail_share;
             step_ok += pass * (1.0 - fail_share);
+            if k > 0 {
+                retries_ok += pass * (1.0 - fail_share);
+            }
             if let Some(b) = breaker.as_mut() {
                 b.record(pass, pass * fail_share);
             }
@@ -526,6 +571,16 @@ fn flow(l: &SimLayer, input: &[f64], inner: &Kernel, g: &Grid) -> LayerFlow {
         }) = l.budget
         {
             tokens = (tokens - step_fails + token_ratio * step_ok).clamp(0.0, max_tokens);
+        }
+        if let Some(SimBudget::Quota {
+            capacity,
+            cost,
+            success_increment,
+        }) = l.budget
+        {
+            let spent = (budget_at_start - budget_left) * cost;
+            tokens = (tokens - spent + cost * retries_ok + success_increment * step_ok)
+                .clamp(0.0, capacity);
         }
         if let Some(b) = breaker.as_mut() {
             b.end_step(t);

@@ -337,9 +337,17 @@ fn sim_layer(files: &[ScannedFile], g: &Graph, e: usize, l: &RetryLayer, seen: S
             max_tokens,
             token_ratio,
         }),
-        // A concurrency limit does not bind when answers come at once,
-        // and a quota's size is not read: neither is modelled.
-        Budget::Concurrency { .. } | Budget::Quota => None,
+        Budget::Concurrency { max } => Some(SimBudget::Concurrency { max: max as f64 }),
+        // The system's quota, one client's; a retry after a timeout costs
+        // more where the system says so.
+        Budget::Quota => l.system.spec().retry_quota.map(|q| SimBudget::Quota {
+            capacity: q.capacity,
+            cost: match seen {
+                Seen::Down(Failure::Timeout) | Seen::TimedOut => q.timeout_cost,
+                Seen::Down(Failure::Error) | Seen::ServerError => q.cost,
+            },
+            success_increment: q.success_increment,
+        }),
     });
     if !p.wraps_breaker.is_empty() {
         s.breaker = Some(super::Breaker {

@@ -65,9 +65,11 @@
 //! refusals are not in the kernel an outer layer sees (the outer layer
 //! waits as if every attempt below ran); an overall timeout stops the
 //! attempts whose expected start is past it; a decorrelated jitter is the
-//! interval `[base, min(cap, 3 x delay)]`; a concurrency budget, a quota
-//! of unknown size and an unknown jitter are not modelled (no limit, no
-//! jitter: the worst case).
+//! interval `[base, min(cap, 3 x delay)]`; a concurrency budget counts a
+//! retry as in flight from the step it starts in until the step it fails
+//! in (one that fails at once holds no place); an AWS retry quota is one
+//! client's (a fleet of `n` clients has `n` quotas: less limiting); an
+//! unknown jitter is taken as none (the worst case).
 
 pub mod engine;
 pub mod from_graph;
@@ -166,6 +168,20 @@ pub enum SimBudget {
     /// gRPC `retryThrottling`: a failure takes a token, a success gives
     /// back `token_ratio`; retries stop while tokens <= max / 2.
     Tokens { max_tokens: f64, token_ratio: f64 },
+    /// At most `max` retries in flight at once (Envoy's `max_retries`
+    /// circuit breaker, Istio's `connectionPool.http.maxRetries`): a retry
+    /// that would exceed it fails at once. A retry that fails within the
+    /// time step it starts in holds no place.
+    Concurrency { max: f64 },
+    /// The AWS SDKs' retry quota of one client: a retry takes `cost`
+    /// tokens (refused when fewer are left), a successful retry gives its
+    /// cost back and every successful attempt adds `success_increment`,
+    /// up to `capacity`.
+    Quota {
+        capacity: f64,
+        cost: f64,
+        success_increment: f64,
+    },
 }
 
 /// A circuit breaker between a retry layer and the call it retries.

@@ -265,3 +265,58 @@ fn a_layer_that_does_not_retry_what_it_sees_adds_nothing() {
     let o = simulate(&[l], &scenario(Failure::Timeout), None);
     assert!(close(o.peak_multiple(), 1.0, 1e-9));
 }
+
+#[test]
+fn a_concurrency_budget_caps_retries_at_its_size_over_their_duration() {
+    // Every attempt hangs until its 1 s per-try timeout: 3 attempts make
+    // 3x. With at most 10 retries in flight, each holding its place 1 s,
+    // 10 retries a second get through (Little's law): 110 rps.
+    let mut l = SimLayer::plain("a -> b", 3);
+    l.per_try = Some(1.0);
+    let s = scenario(Failure::Timeout);
+    let o = simulate(std::slice::from_ref(&l), &s, None);
+    assert!(
+        close(load(&o, 13.0, 40.0), 300.0, 1e-6),
+        "{}",
+        load(&o, 13.0, 40.0)
+    );
+    l.budget = Some(SimBudget::Concurrency { max: 10.0 });
+    let o = simulate(std::slice::from_ref(&l), &s, None);
+    let got = load(&o, 13.0, 40.0);
+    assert!(close(got, 110.0, 1.0), "{got}");
+    // Attempts that fail at once hold no place: no limit then.
+    let mut l = SimLayer::plain("a -> b", 3);
+    l.budget = Some(SimBudget::Concurrency { max: 10.0 });
+    let o = simulate(&[l], &scenario(Failure::Error), None);
+    assert!(close(o.peak_multiple(), 3.0, 1e-6), "{}", o.peak_multiple());
+}
+
+#[test]
+fn a_retry_quota_lets_its_capacity_over_cost_retries_through_then_none() {
+    // 500 tokens at 5 a retry: 100 retries, then the outage's calls are
+    // tried once (nothing succeeds to earn tokens back).
+    let quota = SimBudget::Quota {
+        capacity: 500.0,
+        cost: 5.0,
+        success_increment: 1.0,
+    };
+    let mut l = SimLayer::plain("a -> b", 3).with_waits(0.1, 0.1);
+    l.budget = Some(quota);
+    let o = simulate(std::slice::from_ref(&l), &scenario(Failure::Error), None);
+    assert!(close(o.extra_requests, 100.0, 1.0), "{}", o.extra_requests);
+    assert!(close(load(&o, 12.0, 40.0), 100.0, 1e-6));
+    // A timeout's retry costs 10: half as many.
+    l.budget = Some(SimBudget::Quota {
+        capacity: 500.0,
+        cost: 10.0,
+        success_increment: 1.0,
+    });
+    l.per_try = Some(0.5);
+    let o = simulate(&[l], &scenario(Failure::Timeout), None);
+    let during = (load(&o, 10.0, 40.0) - 100.0) * 30.0;
+    assert!(close(during, 50.0, 1.0), "{during}");
+    // After recovery successful calls earn tokens back (1 each, and a
+    // successful retry its 10): the attempts lost in the outage's last
+    // half second are retried then.
+    assert!(o.extra_requests > during + 10.0, "{}", o.extra_requests);
+}

@@ -112,6 +112,21 @@ pub struct SystemSpec {
     /// breaker inside the retry (the .NET standard resilience pipeline).
     /// RL603 does not report such a system's retries of the overload signal.
     pub retries_limited_by_default: bool,
+    /// What the system's retry quota (`Budget::Quota`) holds and costs,
+    /// where it has one (the simulation draws on it).
+    pub retry_quota: Option<RetryQuota>,
+}
+
+/// A retry quota: a retry takes `cost` tokens (`timeout_cost` after a
+/// timeout) and is refused when fewer are left; a successful retry gives
+/// its cost back and every successful call adds `success_increment`, up
+/// to `capacity`. Held per client.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RetryQuota {
+    pub capacity: f64,
+    pub cost: f64,
+    pub timeout_cost: f64,
+    pub success_increment: f64,
 }
 
 impl SystemSpec {
@@ -128,6 +143,7 @@ impl SystemSpec {
             named_instances: false,
             endpoint: None,
             retries_limited_by_default: false,
+            retry_quota: None,
         }
     }
 }

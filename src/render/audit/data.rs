@@ -27,8 +27,9 @@ pub struct Report {
     /// Paths that could not be walked or read.
     pub notices: Vec<NoticeData>,
     /// simulation (issue 24): each worst path's simulated outage, by
-    /// index into `worst_paths` (`render::audit::simulation`).
-    #[serde(skip)]
+    /// index into `worst_paths` (`render::audit::simulation`); in
+    /// `report.json` as summaries (`simulation::json_summaries`).
+    #[serde(serialize_with = "super::simulation::json_summaries")]
     pub simulations: Vec<Option<crate::simulate::Comparison>>,
 }
 

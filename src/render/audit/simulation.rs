@@ -95,3 +95,73 @@ pub fn markdown(r: &Report, i: usize) -> String {
         _ => String::new(),
     }
 }
+
+/// One variant's numbers in `report.json` (the load per bucket is left
+/// to `retrylint simulate --format json`).
+#[derive(serde::Serialize)]
+struct VariantSummary<'a> {
+    /// Attempts at the failing service per failing user request.
+    attempts: f64,
+    /// Peak load at the failing service as a multiple of normal.
+    peak_multiple: f64,
+    peak_rps: f64,
+    /// Seconds from the start.
+    peak_at: f64,
+    extra_requests: f64,
+    /// Seconds the load stays above normal after the service recovers.
+    excess_after_recovery: f64,
+    failed_share: f64,
+    slow_share: f64,
+    /// What the fixed variant changed (empty as found).
+    changes: &'a [String],
+}
+
+#[derive(serde::Serialize)]
+struct PathSimulation<'a> {
+    /// Index into `worst_paths`.
+    path: usize,
+    /// The simulated services, entry first, failing service last (the
+    /// worst path up to its deepest service of the repository).
+    services: &'a [String],
+    scenario: &'a Scenario,
+    found: VariantSummary<'a>,
+    fixed: VariantSummary<'a>,
+}
+
+fn summary<'a>(
+    p: &'a crate::simulate::SimPath,
+    o: &crate::simulate::Outcome,
+) -> VariantSummary<'a> {
+    VariantSummary {
+        attempts: p.attempts,
+        peak_multiple: o.peak_multiple(),
+        peak_rps: o.peak_rps,
+        peak_at: o.peak_at,
+        extra_requests: o.extra_requests,
+        excess_after_recovery: o.excess_after_recovery,
+        failed_share: o.failed_share,
+        slow_share: o.slow_share,
+        changes: &p.changes,
+    }
+}
+
+/// `report.json`'s `simulations`: one entry per worst path that retries,
+/// the default scenario's numbers as found and fixed.
+pub fn json_summaries<S: serde::Serializer>(
+    sims: &[Option<Comparison>],
+    ser: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = ser.serialize_seq(None)?;
+    for (i, c) in sims.iter().enumerate() {
+        let Some(c) = c else { continue };
+        seq.serialize_element(&PathSimulation {
+            path: i,
+            services: &c.found.services,
+            scenario: &c.scenario,
+            found: summary(&c.found, &c.found_outcome),
+            fixed: summary(&c.fixed, &c.fixed_outcome),
+        })?;
+    }
+    seq.end()
+}

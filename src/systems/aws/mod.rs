@@ -14,7 +14,27 @@ pub static SPEC: SystemSpec = SystemSpec {
         ..Fixes::GENERIC
     },
     endpoint: Some(&ENDPOINT),
+    retry_quota: Some(RETRY_QUOTA),
     ..SystemSpec::plain("AWS SDK", Layer::Sdk)
+};
+
+/// The retry quota of the `standard` and `adaptive` modes, the same in
+/// every SDK: 500 tokens, 5 per retry, 10 per retry after a timeout, 1
+/// back per successful call (aws-sdk-go-v2 `aws/retry/standard.go`
+/// `DefaultRetryRateTokens = 500`, `DefaultRetryCost = 5`,
+/// `DefaultRetryTimeoutCost = 10`, `DefaultNoRetryIncrement = 1`, commit
+/// 1489ddb; botocore `botocore/retries/quota.py` `INITIAL_CAPACITY = 500`
+/// and `botocore/retries/standard.py` `_RETRY_COST = 5`,
+/// `_TIMEOUT_RETRY_REQUEST = 10`, `_NO_RETRY_INCREMENT = 1`; smithy-rs
+/// `rust-runtime/aws-smithy-runtime/src/client/retries/token_bucket.rs`
+/// `DEFAULT_CAPACITY = 500`, `DEFAULT_RETRY_COST = 5`,
+/// `DEFAULT_RETRY_TIMEOUT_COST = 10` (for transient errors, connection
+/// failures too), `PERMIT_REGENERATION_AMOUNT = 1`).
+pub const RETRY_QUOTA: super::RetryQuota = super::RetryQuota {
+    capacity: 500.0,
+    cost: 5.0,
+    timeout_cost: 10.0,
+    success_increment: 1.0,
 };
 
 /// AWS: every `*.amazonaws.com` host, and every SDK client.
