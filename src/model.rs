@@ -9,6 +9,7 @@
 //!   inherited it from another block, or it is the system's default.
 
 pub mod backoff;
+pub mod breaker;
 pub mod calls;
 pub mod facts;
 pub mod java_annotations;
@@ -17,8 +18,9 @@ pub mod rust_macros;
 pub mod syntax;
 pub mod versions;
 
+pub use breaker::{BreakerSettings, BreakerWindow, WrappedBreaker};
 pub use calls::{CallEdge, ServiceDecl, UnresolvedCall};
-pub use facts::{Facts, Protection, ScannedFile};
+pub use facts::{Facts, NamedBreaker, Protection, ScannedFile};
 pub use syntax::Syntax;
 
 use crate::source::Span;
@@ -458,6 +460,9 @@ pub struct RetryPolicy {
     /// breaker...)`, `@Retry` with `@CircuitBreaker`). Empty when none is
     /// known.
     pub wraps_breaker: Vec<Span>,
+    /// What is known of the breaker it wraps: its name, its settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaker: Option<WrappedBreaker>,
     /// Where the block that would hold this policy's retry budget is, for
     /// RL601 (missing-retry-budget): the policy itself by default.
     pub budget_site: BudgetSite,
@@ -527,6 +532,7 @@ impl RetryPolicy {
             platform_backoff: false,
             ignores: Vec::new(),
             wraps_breaker: Vec::new(),
+            breaker: None,
             budget_site: BudgetSite::Policy,
             settings_from: Vec::new(),
             use_of: None,
@@ -567,6 +573,7 @@ impl RetryPolicy {
             platform_backoff: self.platform_backoff,
             ignores: self.ignores.iter().map(|c| at_(c, at)).collect(),
             wraps_breaker: Vec::new(),
+            breaker: None,
             budget_site: match &self.budget_site {
                 BudgetSite::Block { .. } => BudgetSite::Unseen,
                 other => other.clone(),

@@ -243,3 +243,42 @@ fn the_readme_picture_is_current() {
         "docs/simulate-ledger.svg is stale: UPDATE_SIMULATE_SVG=1 cargo test --test simulate"
     );
 }
+
+/// A retry around a circuit breaker configured by name: the breaker's
+/// settings are the configuration's (`testdata/simulate/breaker`), and
+/// the retry does not retry its "open" error (only `IOException`).
+#[test]
+fn a_configured_circuit_breaker_is_simulated_with_its_settings() {
+    let (code, out, err) = run(&[
+        "simulate",
+        "testdata/simulate/breaker",
+        "--no-cache",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let b = &json["found"]["path"]["layers"][0]["breaker"];
+    assert_eq!(b["threshold"], 0.2, "{b}");
+    assert_eq!(b["min_calls"], 10.0);
+    assert_eq!(b["window"], 20.0);
+    assert_eq!(b["open_for"], 5.0);
+    assert_eq!(b["half_open_calls"], 2.0);
+    assert_eq!(b["retried_when_open"], false);
+    // 10 failed calls open it at once: the outage's load is a trickle of
+    // half-open calls every 5 s, not 3x.
+    let load: Vec<f64> = json["found"]["outcome"]["load"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let outage: f64 = load[105..400].iter().sum::<f64>() / 295.0;
+    assert!(outage < 5.0, "{outage}");
+    let (code, out, err) = run(&["simulate", "testdata/simulate/breaker", "--no-cache"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("circuit breaker opening at 20% failures of 20 calls (10 at least), open 5 s, 2 half-open (open: not retried)"),
+        "{out}"
+    );
+}

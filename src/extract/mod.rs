@@ -180,7 +180,11 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         build: _,
         versioned,
         protections,
+        breakers,
     } = facts;
+    for b in breakers {
+        b.settings.span = f(b.settings.span);
+    }
     for p in protections {
         p.span = f(p.span);
     }
@@ -276,6 +280,7 @@ pub fn remap_policy(p: &mut crate::model::RetryPolicy, f: &impl Fn(Span) -> Span
         why: _,
         ignores,
         wraps_breaker,
+        breaker,
         budget_site,
         // Places in other files.
         settings_from: _,
@@ -316,6 +321,9 @@ pub fn remap_policy(p: &mut crate::model::RetryPolicy, f: &impl Fn(Span) -> Span
     }
     for s in wraps_breaker {
         *s = f(*s);
+    }
+    if let Some(s) = breaker.as_mut().and_then(|b| b.settings.as_mut()) {
+        s.span = f(s.span);
     }
 }
 

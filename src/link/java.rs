@@ -133,3 +133,67 @@ pub fn java_retry_annotations(files: &mut [ScannedFile]) {
         files[id].facts.policies.extend(added);
     }
 }
+
+/// A Resilience4j retry composed around a circuit breaker named in code
+/// (`@CircuitBreaker(name = "payments")`) takes that breaker's settings
+/// from `resilience4j.circuitbreaker.instances.payments` in the nearest
+/// configuration file that defines it, else from its `configs.default`
+/// (an instance nobody configures is built from the default config);
+/// none when two are equally near. Placed at the retry, marked
+/// inherited (only the simulation reads them: no message names them).
+pub fn resilience4j_breakers(files: &mut [ScannedFile]) {
+    use crate::model::{Located, System};
+    let configured: Vec<(usize, usize, String)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(id, f)| {
+            f.facts
+                .breakers
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.system == System::Resilience4j)
+                .map(move |(k, b)| (id, k, b.name.clone()))
+        })
+        .collect();
+    if configured.is_empty() {
+        return;
+    }
+    for id in 0..files.len() {
+        for k in 0..files[id].facts.policies.len() {
+            let p = &files[id].facts.policies[k];
+            let Some(name) = p
+                .breaker
+                .as_ref()
+                .filter(|b| p.system == System::Resilience4j && b.settings.is_none())
+                .and_then(|b| b.name.clone())
+            else {
+                continue;
+            };
+            let here = files[id].source.path.clone();
+            let named = |wanted: &str| -> Vec<(usize, usize)> {
+                configured
+                    .iter()
+                    .filter(|(_, _, n)| n == wanted)
+                    .map(|&(f, b, _)| (f, b))
+                    .collect()
+            };
+            let mut candidates = named(&name);
+            if candidates.is_empty() {
+                candidates =
+                    named(crate::systems::resilience4j::extract::breakers::DEFAULT_CONFIG_NAME);
+            }
+            if candidates.is_empty() {
+                continue;
+            }
+            let Some((c, j)) = nearest(&here, &candidates, files) else {
+                continue;
+            };
+            let settings = files[c].facts.breakers[j].settings.value;
+            let p = &mut files[id].facts.policies[k];
+            let at = p.span;
+            if let Some(b) = p.breaker.as_mut() {
+                b.settings = Some(Located::inherited(settings, at));
+            }
+        }
+    }
+}

@@ -20,7 +20,7 @@ pub use compose::compose_env;
 pub use configmap_env::configmap_env;
 pub use gateway_classes::gateway_classes;
 pub use ingress::ingress_configmaps;
-pub use java::{java_retry_annotations, resilience4j_instances};
+pub use java::{java_retry_annotations, resilience4j_breakers, resilience4j_instances};
 pub use nginx::nginx_includes;
 pub use spring_calls::spring_call_targets;
 pub use units::{is_generic, unit_identities};
@@ -66,6 +66,7 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     nginx_includes(files, roots);
     ingress_configmaps(files);
     resilience4j_instances(files);
+    resilience4j_breakers(files);
     java_retry_annotations(files);
 }
 

@@ -82,6 +82,21 @@ pub struct Facts {
     /// host, in any file, are limited by them (RL603).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub protections: Vec<Protection>,
+    /// Circuit breakers configured by name (Resilience4j
+    /// `resilience4j.circuitbreaker.instances.<name>`), joined to the
+    /// retries composed around them by `link::java`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub breakers: Vec<NamedBreaker>,
+}
+
+/// A circuit breaker configured by name.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct NamedBreaker {
+    pub system: System,
+    /// The instance name, or `configs.default` for the settings every
+    /// instance without its own takes.
+    pub name: String,
+    pub settings: super::Located<super::BreakerSettings>,
 }
 
 /// A limit on the retries towards a host, written apart from the retry
@@ -117,6 +132,7 @@ impl Facts {
             && self.build.is_none()
             && self.versioned.is_empty()
             && self.protections.is_empty()
+            && self.breakers.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

@@ -57,6 +57,12 @@ pub fn headline(c: &Comparison) -> String {
     )
 }
 
+/// Seconds without a unit: `5`, `0.5`.
+fn secs_plain(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 fn layer_line(l: &SimLayer) -> String {
     let mut parts = vec![format!("x{}", l.attempts)];
     if l.waits.iter().all(|w| w.hi <= 0.0) {
@@ -104,11 +110,18 @@ fn layer_line(l: &SimLayer) -> String {
         });
     }
     if let Some(b) = &l.breaker {
-        parts.push(if b.retried_when_open {
-            "circuit breaker (open: retried)".into()
-        } else {
-            "circuit breaker (open: not retried)".into()
-        });
+        let window = match b.window_secs {
+            Some(w) => format!("{} s", secs_plain(w)),
+            None => format!("{:.0} calls", b.window),
+        };
+        parts.push(format!(
+            "circuit breaker opening at {:.0}% failures of {window} ({:.0} at least), open {} s, {:.0} half-open (open: {})",
+            b.threshold * 100.0,
+            b.min_calls,
+            secs_plain(b.open_for),
+            b.half_open_calls,
+            if b.retried_when_open { "retried" } else { "not retried" }
+        ));
     }
     format!("{}  {}", l.label, parts.join(", "))
 }

@@ -330,6 +330,8 @@ struct BreakerRun {
     calls: f64,
     fails: f64,
     open_steps: usize,
+    /// A time-based window, in steps.
+    window_steps: Option<usize>,
 }
 
 impl BreakerRun {
@@ -343,6 +345,7 @@ impl BreakerRun {
             calls: 0.0,
             fails: 0.0,
             open_steps: g.steps_of(cfg.open_for).max(1),
+            window_steps: cfg.window_secs.map(|w| g.steps_of(w).max(1)),
         }
     }
     fn start_step(&mut self, t: usize) {
@@ -398,7 +401,12 @@ impl BreakerRun {
             return;
         }
         while let Some(&(c, f)) = self.recent.front() {
-            if self.calls - c < self.cfg.window {
+            let keep = match self.window_steps {
+                // One entry per step: the last `w` steps are judged.
+                Some(w) => self.recent.len() <= w,
+                None => self.calls - c < self.cfg.window,
+            };
+            if keep {
                 break;
             }
             self.recent.pop_front();

@@ -4,7 +4,8 @@ use super::Failure;
 use super::{BREAKER_DEFAULTS, MAX_ATTEMPTS, SimBudget, SimLayer, Wait};
 use crate::graph::{Graph, RetryLayer, ServiceId};
 use crate::model::{
-    AttemptCount, Budget, CapOrder, Condition, Delay, Jitter, RetryOn, RetryPolicy, ScannedFile,
+    AttemptCount, BreakerSettings, BreakerWindow, Budget, CapOrder, Condition, Delay, Jitter,
+    RetryOn, RetryPolicy, ScannedFile,
 };
 
 /// Which path to simulate.
@@ -349,16 +350,57 @@ fn sim_layer(files: &[ScannedFile], g: &Graph, e: usize, l: &RetryLayer, seen: S
             success_increment: q.success_increment,
         }),
     });
-    if !p.wraps_breaker.is_empty() {
+    // The breaker it wraps: the policy's own, or that of the code that
+    // uses this configured instance on this edge (`@Retry(name = ..)`
+    // with `@CircuitBreaker`).
+    let wrapping = Some(&p)
+        .filter(|p| !p.wraps_breaker.is_empty())
+        .or_else(|| use_on_edge(files, g, e, l).filter(|u| !u.wraps_breaker.is_empty()));
+    if let Some(bp) = wrapping {
+        let settings = bp.breaker.as_ref().and_then(|b| b.settings.as_ref());
         s.breaker = Some(super::Breaker {
             retried_when_open: crate::rules::conditions::retries_open_circuit::retries_open_error(
-                &p,
+                bp,
             )
             .is_some(),
-            ..BREAKER_DEFAULTS
+            ..settings.map_or(BREAKER_DEFAULTS, |s| breaker(&s.value))
         });
     }
     s
+}
+
+/// The use in code of the configured instance behind `l`, in the file
+/// whose call the edge is (`@Retry(name = "payments")` on the method).
+fn use_on_edge<'f>(
+    files: &'f [ScannedFile],
+    g: &Graph,
+    e: usize,
+    l: &RetryLayer,
+) -> Option<&'f RetryPolicy> {
+    let at = l.policy?;
+    let file = g.edges[e].proof.file;
+    let (&(f, i), _) = g
+        .instance_uses
+        .iter()
+        .find(|(u, c)| **c == at && u.0 == file)?;
+    files.get(f)?.facts.policies.get(i)
+}
+
+/// A breaker's settings as simulated.
+fn breaker(b: &BreakerSettings) -> super::Breaker {
+    let (window, window_secs) = match b.window {
+        BreakerWindow::Calls { count } => (count as f64, None),
+        BreakerWindow::Time { length } => (0.0, Some(secs(length))),
+    };
+    super::Breaker {
+        threshold: b.failure_ratio.clamp(0.0, 1.0),
+        min_calls: b.min_calls as f64,
+        window,
+        window_secs,
+        open_for: secs(b.open_for),
+        half_open_calls: (b.half_open_calls as f64).max(1.0),
+        retried_when_open: true,
+    }
 }
 
 /// The path's services and layers, outermost first, for a last service

@@ -193,6 +193,8 @@ pub struct Breaker {
     pub min_calls: f64,
     /// The calls it judges (count-based window).
     pub window: f64,
+    /// Or the seconds it judges (time-based window).
+    pub window_secs: Option<f64>,
     /// Seconds it stays open.
     pub open_for: f64,
     /// Calls let through half-open.
@@ -206,12 +208,14 @@ pub struct Breaker {
 /// commit 027f1a9: `DEFAULT_FAILURE_RATE_THRESHOLD = 50`,
 /// `DEFAULT_MINIMUM_NUMBER_OF_CALLS = 100`, `DEFAULT_SLIDING_WINDOW_SIZE =
 /// 100`, `DEFAULT_WAIT_DURATION_IN_OPEN_STATE = 60` seconds,
-/// `DEFAULT_PERMITTED_CALLS_IN_HALF_OPEN_STATE = 10`). The model reads
-/// no breaker settings yet; a composed breaker is taken with these.
+/// `DEFAULT_PERMITTED_CALLS_IN_HALF_OPEN_STATE = 10`): a composed breaker
+/// whose settings are not known (not configured, or not read) is taken
+/// with these.
 pub const BREAKER_DEFAULTS: Breaker = Breaker {
     threshold: 0.5,
     min_calls: 100.0,
     window: 100.0,
+    window_secs: None,
     open_for: 60.0,
     half_open_calls: 10.0,
     retried_when_open: true,

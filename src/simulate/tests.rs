@@ -320,3 +320,31 @@ fn a_retry_quota_lets_its_capacity_over_cost_retries_through_then_none() {
     // half second are retried then.
     assert!(o.extra_requests > during + 10.0, "{}", o.extra_requests);
 }
+
+#[test]
+fn a_time_window_breaker_judges_the_last_seconds_not_the_last_calls() {
+    // Opens at half failures once 10 calls are in its 1 s window: within
+    // the outage's first tenth of a second at 100 rps; then open 5 s,
+    // 1 call half-open, open again while the service is down.
+    let mut l = SimLayer::plain("a -> b", 1);
+    l.breaker = Some(Breaker {
+        threshold: 0.5,
+        min_calls: 10.0,
+        window: 0.0,
+        window_secs: Some(1.0),
+        open_for: 5.0,
+        half_open_calls: 1.0,
+        retried_when_open: false,
+    });
+    let s = scenario(Failure::Error);
+    let o = simulate(&[l], &s, None);
+    assert!(load(&o, 10.0, 10.1) > 0.0);
+    let during = load(&o, 10.5, 40.0);
+    assert!(during < 1.0, "{during}");
+    // After recovery the next half-open call succeeds and it closes.
+    assert!(
+        close(load(&o, 46.0, 100.0), 100.0, 1e-6),
+        "{}",
+        load(&o, 46.0, 100.0)
+    );
+}

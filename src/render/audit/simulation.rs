@@ -132,15 +132,20 @@ fn summary<'a>(
     p: &'a crate::simulate::SimPath,
     o: &crate::simulate::Outcome,
 ) -> VariantSummary<'a> {
+    // Rounded past what the model resolves (steps of 10 ms and more).
+    let r = |x: f64, places: i32| {
+        let k = 10f64.powi(places);
+        (x * k).round() / k
+    };
     VariantSummary {
         attempts: p.attempts,
-        peak_multiple: o.peak_multiple(),
-        peak_rps: o.peak_rps,
-        peak_at: o.peak_at,
-        extra_requests: o.extra_requests,
-        excess_after_recovery: o.excess_after_recovery,
-        failed_share: o.failed_share,
-        slow_share: o.slow_share,
+        peak_multiple: r(o.peak_multiple(), 3),
+        peak_rps: r(o.peak_rps, 1),
+        peak_at: r(o.peak_at, 3),
+        extra_requests: r(o.extra_requests, 1),
+        excess_after_recovery: r(o.excess_after_recovery, 3),
+        failed_share: r(o.failed_share, 4),
+        slow_share: r(o.slow_share, 4),
         changes: &p.changes,
     }
 }

@@ -86,6 +86,7 @@ fn read(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         facts.edges.append(&mut local.edges);
         facts.unresolved.append(&mut local.unresolved);
         facts.protections.append(&mut local.protections);
+        facts.breakers.append(&mut local.breakers);
         for x in local.extractors {
             facts.claimed_by(x);
         }

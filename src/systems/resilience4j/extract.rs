@@ -52,6 +52,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 mod blocks;
+pub mod breakers;
 mod legacy;
 
 use blocks::*;
@@ -106,16 +107,18 @@ pub const TIMELIMITER_KEYS: &[&str] = &[
 ];
 
 /// Extract from flattened Spring properties. Returns whether any
-/// Resilience4j retry or time-limiter setting was present.
+/// Resilience4j retry, time-limiter or circuit-breaker setting was present.
 pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
     check_sections(props, facts);
     let retry = group(props, "retry");
     let limiter = group(props, "timelimiter");
-    if retry.is_empty() && limiter.is_empty() {
+    let breaker = group(props, "circuitbreaker");
+    if retry.is_empty() && limiter.is_empty() && breaker.is_empty() {
         return false;
     }
     retry_policies(&retry, caller, facts);
     time_limiters(&limiter, facts);
+    breakers::breakers(&breaker, facts);
     true
 }
 

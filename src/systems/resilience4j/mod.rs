@@ -29,6 +29,21 @@ pub static SPEC: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Resilience4j", Layer::Application)
 };
 
+/// A `CircuitBreaker`'s settings when none are configured (resilience4j
+/// `resilience4j-circuitbreaker/src/main/java/io/github/resilience4j/circuitbreaker/CircuitBreakerConfig.java`,
+/// commit 027f1a9: `DEFAULT_FAILURE_RATE_THRESHOLD = 50` (percent),
+/// `DEFAULT_MINIMUM_NUMBER_OF_CALLS = 100`, `DEFAULT_SLIDING_WINDOW_SIZE =
+/// 100` with `DEFAULT_SLIDING_WINDOW_TYPE = COUNT_BASED`,
+/// `DEFAULT_WAIT_DURATION_IN_OPEN_STATE = 60` seconds,
+/// `DEFAULT_PERMITTED_CALLS_IN_HALF_OPEN_STATE = 10`).
+pub const BREAKER_DEFAULTS: crate::model::BreakerSettings = crate::model::BreakerSettings {
+    failure_ratio: 0.5,
+    min_calls: 100,
+    window: crate::model::BreakerWindow::Calls { count: 100 },
+    open_for: Duration::from_secs(60),
+    half_open_calls: 10,
+};
+
 /// `maxAttempts` when none is set, the first call included (resilience4j
 /// `resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java`:
 /// `DEFAULT_MAX_ATTEMPTS = 3`).

@@ -579,7 +579,17 @@ fn compose(ctx: &Ctx<'_>, call: Node<'_>, p: &mut RetryPolicy) {
                     p.per_try_timeout = Some(t);
                 }
             }
-            "AddCircuitBreaker" if !before => p.wraps_breaker.push(span(n)),
+            "AddCircuitBreaker" if !before => {
+                p.wraps_breaker.push(span(n));
+                let options = args(ctx, n)
+                    .into_iter()
+                    .next()
+                    .and_then(|(_, a)| options_object(ctx, a));
+                p.breaker = Some(WrappedBreaker {
+                    name: None,
+                    settings: Some(super::breaker::settings(ctx, options, span(n))),
+                });
+            }
             _ => {}
         }
     }

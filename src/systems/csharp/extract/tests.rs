@@ -133,6 +133,10 @@ fn polly_v8_builder_composition() {
     assert_eq!(p.name.as_deref(), Some("AddResiliencePipeline(\"orders\")"));
     assert_eq!(p.jitter.value, Jitter::Decorrelated);
     assert_eq!(p.wraps_breaker.len(), 1);
+    // Nothing set: Polly's defaults.
+    let b = p.breaker.as_ref().unwrap().settings.as_ref().unwrap();
+    assert!(b.is_default());
+    assert_eq!(b.value, super::breaker::POLLY_BREAKER_DEFAULTS);
     assert_eq!(
         p.overall_timeout.as_ref().unwrap().value,
         Timeout::after(Duration::from_secs(20))
@@ -229,4 +233,35 @@ fn ef_core_retry_on_failure_defaults() {
     assert!(!f.policies[0].attempts.is_written());
     assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Finite(5));
     assert_eq!(f.policies[1].methods.value, Methods::Unknown);
+}
+
+#[test]
+fn polly_v8_circuit_breaker_settings_are_read() {
+    let f = read(
+        "class P { void B(IServiceCollection s) {
+            var breaker = new CircuitBreakerStrategyOptions { FailureRatio = 0.5, MinimumThroughput = 8, SamplingDuration = TimeSpan.FromSeconds(10), BreakDuration = TimeSpan.FromSeconds(15) };
+            s.AddResiliencePipeline(\"orders\", builder => {
+                builder.AddRetry(new RetryStrategyOptions { MaxRetryAttempts = 2 })
+                    .AddCircuitBreaker(breaker);
+            });
+        } }",
+    );
+    let b = f.policies[0]
+        .breaker
+        .as_ref()
+        .unwrap()
+        .settings
+        .as_ref()
+        .unwrap();
+    assert!(b.is_written());
+    assert_eq!(b.value.failure_ratio, 0.5);
+    assert_eq!(b.value.min_calls, 8);
+    assert_eq!(
+        b.value.window,
+        crate::model::BreakerWindow::Time {
+            length: Duration::from_secs(10)
+        }
+    );
+    assert_eq!(b.value.open_for, Duration::from_secs(15));
+    assert_eq!(b.value.half_open_calls, 1);
 }

@@ -298,8 +298,16 @@ fn annotations<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         p.attempts.value.written_as = "maxAttempts (set for the instance in configuration)".into();
         // One Java method is retried; its HTTP method is not visible here.
         p.methods = Located::default_at(Methods::Unknown, at);
-        if anns.iter().any(|(n, _)| *n == "CircuitBreaker") {
+        if let Some((_, cb)) = anns.iter().find(|(n, _)| *n == "CircuitBreaker") {
             p.wraps_breaker.push(at);
+            // Its settings are the configuration's instance of this name.
+            p.breaker = Some(WrappedBreaker {
+                name: annotation_args(ctx, *cb)
+                    .iter()
+                    .find(|(k, ..)| *k == "name")
+                    .and_then(|(_, v, _)| ctx.string(*v)),
+                settings: None,
+            });
         }
         if let Some((_, tl)) = anns.iter().find(|(n, _)| *n == "TimeLimiter") {
             p.per_try_timeout = Some(Located::written(Timeout::Unknown, span(*tl)));

@@ -249,3 +249,46 @@ fn time_limiters_inherit() {
         ]
     );
 }
+
+#[test]
+fn circuit_breakers_are_read_with_their_base_config_and_defaults() {
+    let f = yaml(
+        "resilience4j.circuitbreaker:\n  configs:\n    default:\n      waitDurationInOpenState: 10s\n    slow:\n      slidingWindowType: TIME_BASED\n      slidingWindowSize: 30\n  instances:\n    a:\n      failureRateThreshold: 25\n      minimumNumberOfCalls: 5\n    b:\n      baseConfig: slow\n      permittedNumberOfCallsInHalfOpenState: 3\n    c:\n      failureRateThreshold: lots\n",
+    );
+    let get = |n: &str| {
+        f.breakers
+            .iter()
+            .find(|b| b.name == n)
+            .unwrap_or_else(|| panic!("no breaker {n}"))
+    };
+    let a = get("a").settings.value;
+    assert_eq!((a.failure_ratio, a.min_calls), (0.25, 5));
+    // From configs.default; the rest Resilience4j's defaults.
+    assert_eq!(a.open_for, Duration::from_secs(10));
+    assert_eq!(a.window, BreakerWindow::Calls { count: 100 });
+    assert_eq!(a.half_open_calls, 10);
+    assert!(get("a").settings.is_written());
+    let b = get("b").settings.value;
+    assert_eq!(
+        b.window,
+        BreakerWindow::Time {
+            length: Duration::from_secs(30)
+        }
+    );
+    assert_eq!(b.half_open_calls, 3);
+    // `baseConfig: slow`, and `slow` itself builds on configs.default.
+    assert_eq!(b.open_for, Duration::from_secs(10));
+    // configs.default is recorded for instances nobody configures.
+    assert_eq!(
+        get(breakers::DEFAULT_CONFIG_NAME).settings.value.open_for,
+        Duration::from_secs(10)
+    );
+    // A value that is not a percentage is reported; the default stays.
+    assert_eq!(get("c").settings.value.failure_ratio, 0.5);
+    assert_eq!(codes(&f), vec!["RL902"]);
+    assert!(
+        f.diagnostics[0].message.contains("`lots`"),
+        "{}",
+        f.diagnostics[0].message
+    );
+}
