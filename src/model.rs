@@ -18,7 +18,7 @@ pub mod syntax;
 pub mod versions;
 
 pub use calls::{CallEdge, ServiceDecl, UnresolvedCall};
-pub use facts::{Facts, Protection, ScannedFile};
+pub use facts::{Facts, LoopNote, Protection, ScannedFile};
 pub use syntax::Syntax;
 
 use crate::source::Span;

@@ -82,6 +82,20 @@ pub struct Facts {
     /// host, in any file, are limited by them (RL603).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub protections: Vec<Protection>,
+    /// Hand-written loops that looked like retries (they wait, or catch
+    /// and go round) but were not taken as retry loops, each with why
+    /// (`--format json`: a wrong call is told apart from a wrong rule).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loops_not_taken: Vec<LoopNote>,
+}
+
+/// A loop the loop readers looked at and did not take as a retry loop.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct LoopNote {
+    /// The loop's head (`while (..)`, `loop`, `for .. in ..`).
+    pub span: crate::source::Span,
+    /// Why it is not a retry loop, in the model's words.
+    pub reasons: Vec<String>,
 }
 
 /// A limit on the retries towards a host, written apart from the retry
@@ -117,6 +131,7 @@ impl Facts {
             && self.build.is_none()
             && self.versioned.is_empty()
             && self.protections.is_empty()
+            && self.loops_not_taken.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {
