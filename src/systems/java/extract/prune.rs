@@ -61,7 +61,13 @@ const KEEP: &[&str] = &[
 /// A short helper reading an attempt limit (`willReconnect()` returning
 /// `0 != reconnectAttemptLimit()`) bounds a loop that calls it.
 const HELPER_WORDS: &[&str] = &[
-    "throw ", "sleep", "exit(", "halt(", "terminate(", "Attempt", "attempt",
+    "throw ",
+    "sleep",
+    "exit(",
+    "halt(",
+    "terminate(",
+    "Attempt",
+    "attempt",
 ];
 const HELPER_MAX: usize = 600;
 

@@ -81,7 +81,9 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             }
             Err(Some(why)) => {
                 let head = match (n.kind(), field(n, "body")) {
-                    ("do_statement", _) | (_, None) => Span::new(n.start_byte(), n.start_byte() + 2),
+                    ("do_statement", _) | (_, None) => {
+                        Span::new(n.start_byte(), n.start_byte() + 2)
+                    }
                     (_, Some(b)) => Span::new(n.start_byte(), b.start_byte()),
                 };
                 let text = ctx.src.get(head.start..head.end).unwrap_or("");
@@ -282,9 +284,34 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             continue;
         }
         let block_stmts = statements(block);
-        let direct_exit = block_stmts
+        // Locals the try block declares (`Status s = api.status(id);`): a
+        // test of one (`if (s.done())`) polls a state the call returned.
+        let locals: Vec<&str> = block_stmts
             .iter()
-            .any(|s| matches!(s.kind(), "return_statement" | "break_statement"));
+            .filter(|s| s.kind() == "local_variable_declaration")
+            .flat_map(|s| named_children(*s))
+            .filter(|d| d.kind() == "variable_declarator")
+            .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
+            .collect();
+        // A `return`/`break` among the try block's statements, or under an
+        // `if` on the call itself (`if (namenode.complete(..)) return;`):
+        // a false result goes round like a failure.
+        let direct_exit = block_stmts.iter().any(|s| {
+            matches!(s.kind(), "return_statement" | "break_statement")
+                || (s.kind() == "if_statement"
+                    && field(*s, "alternative").is_none()
+                    && field(*s, "condition").is_some_and(|c| {
+                        let c = ast::unwrap_expr(c);
+                        c.kind() == "method_invocation"
+                            && field(c, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
+                            && field(c, "object").is_none_or(|o| !locals.contains(&ctx.text(o)))
+                    })
+                    && field(*s, "consequence").is_some_and(|b| {
+                        statements(b)
+                            .iter()
+                            .any(|x| matches!(x.kind(), "return_statement" | "break_statement"))
+                    }))
+        });
         let flag_exit = block_stmts.iter().any(|s| {
             s.kind() == "expression_statement"
                 && named_children(*s).first().is_some_and(|e| {

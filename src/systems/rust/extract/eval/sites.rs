@@ -324,6 +324,24 @@ pub(super) fn let_name_before(text: &str, at: usize) -> Option<String> {
     found
 }
 
+/// Whether the `backoff` crate's operation sorts failures into permanent
+/// and transient ones: itself, or a function of this file it calls
+/// (`handle_response(response).await` returning `Error::Permanent` for a
+/// 4xx), one level deep.
+fn sorts_permanent(ev: &Eval<'_, '_>, op: &str) -> bool {
+    let says = |t: &str| t.contains("permanent") || t.contains("Permanent");
+    if says(op) {
+        return true;
+    }
+    ev.ix.bodies.iter().take(256).any(|(name, _, _, span)| {
+        op.match_indices(name.as_str()).any(|(i, _)| {
+            let before = op[..i].chars().next_back();
+            let after = op[i + name.len()..].trim_start();
+            before.is_none_or(|c| !(c.is_alphanumeric() || c == '_')) && after.starts_with('(')
+        }) && says(ev.spans.slice(*span))
+    })
+}
+
 /// Whether `text` assigns `name` (`self.name` when `field`) a new value
 /// with `=`: a statement `name = expr` whose right side is not a change of
 /// the old value (`b = b.with_jitter()`).
@@ -354,8 +372,8 @@ pub(super) fn replaced(text: &str, name: &str, field: bool) -> bool {
             && !rhs.starts_with('=')
         {
             let rhs = rhs.trim_start();
-            let keeps = rhs.starts_with(&target)
-                && rhs[target.len()..].trim_start().starts_with('.');
+            let keeps =
+                rhs.starts_with(&target) && rhs[target.len()..].trim_start().starts_with('.');
             if !keeps {
                 return true;
             }
@@ -473,6 +491,12 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
         // (`backoff: ExponentialBackoff::default()`, then `self.backoff =
         // set_backoff(..)` when the work starts) is not the one used.
         if let Expr::Struct(st) = e {
+            // The base of a struct update (`..ExponentialBackoff::default()`)
+            // is part of this value, not a builder of its own.
+            if let Some(rest) = &st.rest {
+                let at = self.ev.sp(&**rest);
+                self.covered.push(at);
+            }
             for f in &st.fields {
                 if let syn::Member::Named(m) = &f.member
                     && replaced(self.ev.spans.source(), &m.to_string(), true)
@@ -556,7 +580,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                                 .nth(1)
                                 .map(|a| self.ev.spans.text(a))
                                 .unwrap_or("");
-                            let when = op.contains("permanent") || op.contains("Permanent");
+                            let when = sorts_permanent(self.ev, op);
                             self.found.push(Site::Use {
                                 build: b,
                                 when,

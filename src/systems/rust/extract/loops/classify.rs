@@ -82,7 +82,8 @@ impl LoopFinder<'_, '_, '_, '_> {
             && !matches!(r, Expr::Range(_))
         {
             return Err(Some(
-                "a loop over items (`for x in ..` over a collection or stream), not over attempts".into(),
+                "a loop over items (`for x in ..` over a collection or stream), not over attempts"
+                    .into(),
             ));
         }
         // A guard on the error is a predicate; a guard on the attempt
@@ -130,11 +131,17 @@ impl LoopFinder<'_, '_, '_, '_> {
 /// Why a loop of this shape is not a retry loop, if it is not one.
 fn not_retry(shape: &shape::Shape) -> Option<&'static str> {
     if shape.polls {
-        Some("a non-blocking take (`try_lock`, `try_recv`, `try_unwrap`..) that fails goes round: a wait for a state, not a retry of an operation")
+        Some(
+            "a non-blocking take (`try_lock`, `try_recv`, `try_unwrap`..) that fails goes round: a wait for a state, not a retry of an operation",
+        )
     } else if shape.success_stays {
-        Some("success goes round again (an `Ok` arm that does not leave, or leaves only when the work it ran says stop): a service loop or supervisor")
+        Some(
+            "success goes round again (an `Ok` arm that does not leave, or leaves only when the work it ran says stop): a service loop or supervisor",
+        )
     } else if !shape.retries_err {
-        Some("no failure goes round again: every `Err` leaves the loop (pagination, an update retried only on a conflict, a wait)")
+        Some(
+            "no failure goes round again: every `Err` leaves the loop (pagination, an update retried only on a conflict, a wait)",
+        )
     } else if !shape.success_exit {
         Some("no way out on success: a watch, heartbeat or polling loop")
     } else {

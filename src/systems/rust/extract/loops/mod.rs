@@ -313,22 +313,20 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
             let mut p = loop_policy_local(&t);
             p.name = Some(format!("retry loop in {}", self.fname));
             // The HTTP method of the retried call, where the loop names one.
-            if let Some(m) = crate::extract::http_method::of_call(self.ev.spans.source(), span)
-            {
+            if let Some(m) = crate::extract::http_method::of_call(self.ev.spans.source(), span) {
                 p.methods = m;
             }
             p.idempotency = keys(self.ev.spans, span);
             // Keys minted before the loop, once for every attempt.
             for st in before.iter() {
                 let s = self.ev.spans.node(*st);
-                p.idempotency.extend(
-                    keys_used_until(self.ev.spans, s, span.end)
-                        .into_iter()
-                        .map(|mut k| {
+                p.idempotency
+                    .extend(keys_used_until(self.ev.spans, s, span.end).into_iter().map(
+                        |mut k| {
                             k.inside_retry = false;
                             k
-                        }),
-                );
+                        },
+                    ));
             }
             self.out.push(p);
         }
