@@ -326,19 +326,25 @@ pub(super) fn let_name_before(text: &str, at: usize) -> Option<String> {
 
 /// Whether the `backoff` crate's operation sorts failures into permanent
 /// and transient ones: itself, or a function of this file it calls
-/// (`handle_response(response).await` returning `Error::Permanent` for a
-/// 4xx), one level deep.
+/// (`try_proxy(..)` calling `handle_response(response)`, which returns
+/// `Error::Permanent` for a 4xx), two calls deep.
 fn sorts_permanent(ev: &Eval<'_, '_>, op: &str) -> bool {
-    let says = |t: &str| t.contains("permanent") || t.contains("Permanent");
-    if says(op) {
+    sorts_permanent_d(ev, op, 0)
+}
+
+fn sorts_permanent_d(ev: &Eval<'_, '_>, op: &str, depth: u32) -> bool {
+    if op.contains("permanent") || op.contains("Permanent") {
         return true;
+    }
+    if depth >= 2 {
+        return false;
     }
     ev.ix.bodies.iter().take(256).any(|(name, _, _, span)| {
         op.match_indices(name.as_str()).any(|(i, _)| {
             let before = op[..i].chars().next_back();
             let after = op[i + name.len()..].trim_start();
             before.is_none_or(|c| !(c.is_alphanumeric() || c == '_')) && after.starts_with('(')
-        }) && says(ev.spans.slice(*span))
+        }) && sorts_permanent_d(ev, ev.spans.slice(*span), depth + 1)
     })
 }
 
