@@ -181,12 +181,16 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         versioned,
         protections,
         breakers,
+        loops_not_taken,
     } = facts;
     for b in breakers {
         b.settings.span = f(b.settings.span);
     }
     for p in protections {
         p.span = f(p.span);
+    }
+    for l in loops_not_taken {
+        l.span = f(l.span);
     }
     for p in policies.iter_mut().chain(mesh_defaults.iter_mut()) {
         remap_policy(p, f);

@@ -87,6 +87,11 @@ pub struct Facts {
     /// retries composed around them by `link::java`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub breakers: Vec<NamedBreaker>,
+    /// Hand-written loops that looked like retries (they wait, or catch
+    /// and go round) but were not taken as retry loops, each with why
+    /// (`--format json`: a wrong call is told apart from a wrong rule).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loops_not_taken: Vec<LoopNote>,
 }
 
 /// A circuit breaker configured by name.
@@ -97,6 +102,15 @@ pub struct NamedBreaker {
     /// instance without its own takes.
     pub name: String,
     pub settings: super::Located<super::BreakerSettings>,
+}
+
+/// A loop the loop readers looked at and did not take as a retry loop.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct LoopNote {
+    /// The loop's head (`while (..)`, `loop`, `for .. in ..`).
+    pub span: crate::source::Span,
+    /// Why it is not a retry loop, in the model's words.
+    pub reasons: Vec<String>,
 }
 
 /// A limit on the retries towards a host, written apart from the retry
@@ -133,6 +147,7 @@ impl Facts {
             && self.versioned.is_empty()
             && self.protections.is_empty()
             && self.breakers.is_empty()
+            && self.loops_not_taken.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

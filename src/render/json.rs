@@ -102,7 +102,31 @@ pub fn render(scan: &Scan, findings: &[Finding]) -> String {
             "internal": n.internal,
         })).collect::<Vec<_>>(),
     });
+    let mut doc = doc;
+    let not_taken = loops_not_taken(scan);
+    if !not_taken.is_empty() {
+        doc.as_object_mut()
+            .expect("object")
+            .insert("loops_not_taken".into(), Value::Array(not_taken));
+    }
     let mut s = serde_json::to_string_pretty(&doc).expect("serialisable");
     s.push('\n');
     s
+}
+
+/// Hand-written loops that looked like retries and were not taken, each
+/// with its place and why: a loop missed on purpose is told apart from one
+/// the reader got wrong.
+fn loops_not_taken(scan: &Scan) -> Vec<Value> {
+    let mut out = Vec::new();
+    for (i, f) in scan.files.iter().enumerate() {
+        for l in &f.facts.loops_not_taken {
+            let mut v = location(scan, i, l.span);
+            v.as_object_mut()
+                .expect("object")
+                .insert("reasons".into(), json!(l.reasons));
+            out.push(v);
+        }
+    }
+    out
 }

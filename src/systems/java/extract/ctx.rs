@@ -32,6 +32,10 @@ pub struct Ctx<'a> {
     /// Names assigned to or incremented anywhere (`i++`, `x += 2`,
     /// `x = ..` after the declaration): their initializer is not their value.
     pub(super) mutated: std::collections::HashSet<&'a str>,
+    /// Every write (`=`, `+=`, `++`, `--`) to a bare name or `this.name`,
+    /// by name: a field's value is its initializer only when nothing else
+    /// writes it.
+    writes: HashMap<&'a str, Vec<Node<'a>>>,
     /// Each node's parent by node id (tree-sitter's own `parent()` walks
     /// down from the root, which is quadratic on deep trees).
     parents: HashMap<usize, Node<'a>>,
@@ -56,6 +60,7 @@ impl<'a> Ctx<'a> {
         let mut methods: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut assigns: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut mutated = std::collections::HashSet::new();
+        let mut writes: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         for &n in &nodes {
             match n.kind() {
                 "import_declaration" => {
@@ -114,10 +119,13 @@ impl<'a> Ctx<'a> {
                     }
                 }
                 "update_expression" => {
-                    if let Some(id) = named_children(n).first()
-                        && id.kind() == "identifier"
-                    {
-                        mutated.insert(text(*id, src));
+                    if let Some(id) = named_children(n).first() {
+                        if id.kind() == "identifier" {
+                            mutated.insert(text(*id, src));
+                        }
+                        if let Some(name) = written_name(*id, src) {
+                            writes.entry(name).or_default().push(n);
+                        }
                     }
                 }
                 "assignment_expression" => {
@@ -125,6 +133,9 @@ impl<'a> Ctx<'a> {
                         && l.kind() == "identifier"
                     {
                         mutated.insert(text(l, src));
+                    }
+                    if let Some(name) = field(n, "left").and_then(|l| written_name(l, src)) {
+                        writes.entry(name).or_default().push(n);
                     }
                     let op = field(n, "operator").map_or("", |o| text(o, src));
                     if let (Some(l), Some(r), "=") = (field(n, "left"), field(n, "right"), op) {
@@ -151,7 +162,54 @@ impl<'a> Ctx<'a> {
             methods,
             assigns,
             mutated,
+            writes,
             parents,
+        }
+    }
+
+    /// The value of a field that holds one value: its initializer when
+    /// nothing writes it, or the one constructor assignment of a field
+    /// declared without one (`private final int maxAttempts;` then
+    /// `this.maxAttempts = 10;`). A field a setter or any other method
+    /// writes (`this.maxAttempts = maxAttempts`) has no value the file
+    /// shows. A write to a local or parameter of the same name is not the
+    /// field's.
+    fn field_value(&self, name: &str, v: &Var<'a>) -> Option<Node<'a>> {
+        let own: Vec<Node<'a>> = self
+            .writes
+            .get(name)
+            .map(|ws| {
+                ws.iter()
+                    .copied()
+                    .filter(|w| {
+                        let target = if w.kind() == "assignment_expression" {
+                            field(*w, "left")
+                        } else {
+                            named_children(*w).first().copied()
+                        };
+                        target.is_some_and(|t| {
+                            t.kind() == "field_access"
+                                || self.var(name, t).is_none_or(|x| x.scope.is_none())
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        match (v.value, own.as_slice()) {
+            (Some(init), []) => Some(init),
+            (None, [w]) => {
+                let in_ctor = Parents(&self.parents)
+                    .enclosing_method(*w)
+                    .is_some_and(|m| m.kind() == "constructor_declaration");
+                let plain = w.kind() == "assignment_expression"
+                    && field(*w, "operator").is_some_and(|o| self.text(o) == "=");
+                if in_ctor && plain {
+                    field(*w, "right")
+                } else {
+                    None
+                }
+            }
+            _ => None,
         }
     }
 
@@ -340,12 +398,29 @@ impl<'a> Ctx<'a> {
                 ast::int_literal(t)
             }
             "identifier" => {
+                let v = self.var(t, n)?;
+                if v.scope.is_none() {
+                    return self.int_d(self.field_value(t, &v)?, depth + 1);
+                }
                 // A variable that changes has no single value.
                 if self.mutated.contains(t) {
                     return None;
                 }
-                let v = self.var(t, n)?;
                 self.int_d(v.value?, depth + 1)
+            }
+            // `this.maxAttempts`: the field.
+            "field_access"
+                if field(n, "object").is_some_and(|o| o.kind() == "this")
+                    && let Some(f) = field(n, "field") =>
+            {
+                let name = self.text(f);
+                let v = self
+                    .vars
+                    .get(name)?
+                    .iter()
+                    .find(|v| v.scope.is_none())
+                    .copied()?;
+                self.int_d(self.field_value(name, &v)?, depth + 1)
             }
             "field_access" | "scoped_identifier" => match t {
                 // java.lang's limits (`Integer.MAX_VALUE` is 2^31-1, not
@@ -496,6 +571,17 @@ impl<'a> Ctx<'a> {
                 .collect(),
             _ => Vec::new(),
         }
+    }
+}
+
+/// The name a write targets: `name` or `this.name`.
+fn written_name<'a>(target: Node<'_>, src: &'a str) -> Option<&'a str> {
+    match target.kind() {
+        "identifier" => Some(text(target, src)),
+        "field_access" if field(target, "object").is_some_and(|o| o.kind() == "this") => {
+            field(target, "field").map(|f| text(f, src))
+        }
+        _ => None,
     }
 }
 

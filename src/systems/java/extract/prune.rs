@@ -58,7 +58,17 @@ const KEEP: &[&str] = &[
 
 /// Words of a helper a retry loop's catch may call (it throws, sleeps or
 /// ends the process), kept when its body is at most [`HELPER_MAX`] bytes.
-const HELPER_WORDS: &[&str] = &["throw ", "sleep", "exit(", "halt(", "terminate("];
+/// A short helper reading an attempt limit (`willReconnect()` returning
+/// `0 != reconnectAttemptLimit()`) bounds a loop that calls it.
+const HELPER_WORDS: &[&str] = &[
+    "throw ",
+    "sleep",
+    "exit(",
+    "halt(",
+    "terminate(",
+    "Attempt",
+    "attempt",
+];
 const HELPER_MAX: usize = 600;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

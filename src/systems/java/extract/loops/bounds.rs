@@ -397,6 +397,23 @@ pub(super) fn bound(
             span(call),
         );
     }
+    // A limit kept in a field of this class and read by a method the loop
+    // calls (`while (.. && willReconnect())` reading
+    // `maxReconnectAttempts`), with a way out of the loop once it says no:
+    // the count is configured, not absent.
+    if let Some(call) = helpers::limit_call(ctx, lp)
+        && own.iter().any(|d| {
+            d.kind() == "if_statement"
+                && field(*d, "consequence")
+                    .is_some_and(|b| statements(b).iter().any(|s| helpers::leaves(ctx, *s)))
+        })
+    {
+        return written(
+            AttemptCount::Unknown,
+            format!("a limit kept in a field, read by `{}`", ctx.text(call)),
+            span(call),
+        );
+    }
     if infinite {
         let t = cond.map_or("for (;;)".to_string(), |c| format!("while {}", ctx.text(c)));
         return written(AttemptCount::Unbounded, t, header);
@@ -416,7 +433,25 @@ pub(super) fn bound(
         };
         matches!(inner.kind(), "identifier" | "field_access")
     });
-    if flag {
+    // A liveness condition (`while (keepLooping())`, `while
+    // (this.isSourceActive())`, `while (running && !isStopped())`) asks
+    // whether the service runs, not how many attempts are left.
+    let alive = cond.is_some_and(|c| {
+        let parts = conjuncts(ctx, c);
+        parts.iter().any(|p| liveness(ctx, *p))
+            && parts.iter().all(|p| {
+                let inner = ast::unwrap_expr(*p);
+                let inner = if inner.kind() == "unary_expression" {
+                    named_children(inner)
+                        .first()
+                        .map_or(inner, |x| ast::unwrap_expr(*x))
+                } else {
+                    inner
+                };
+                matches!(inner.kind(), "identifier" | "field_access") || liveness(ctx, *p)
+            })
+    });
+    if flag || alive {
         written(
             AttemptCount::Unbounded,
             format!("while {t} (no attempt limit)"),
@@ -442,4 +477,62 @@ fn policy_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>, own: &[Node<'a>]) -> Option<Node
                 })
             })
     })
+}
+
+/// A call that asks whether the service is alive: `keepLooping()`,
+/// `isRunning()`, `this.isSourceActive()`, `!isStopped()`,
+/// `!Thread.currentThread().isInterrupted()`, with no arguments. A method
+/// of this class whose body reads a count or a clock is no such call.
+fn liveness(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
+    let e = ast::unwrap_expr(e);
+    let (negated, call) = if e.kind() == "unary_expression" && ctx.text(e).starts_with('!') {
+        (
+            true,
+            named_children(e)
+                .first()
+                .map_or(e, |x| ast::unwrap_expr(*x)),
+        )
+    } else {
+        (false, e)
+    };
+    if call.kind() != "method_invocation"
+        || field(call, "arguments").is_some_and(|a| !named_children(a).is_empty())
+    {
+        return false;
+    }
+    let name = field(call, "name").map_or("", |n| ctx.text(n));
+    let l = name.to_ascii_lowercase();
+    const UP: &[&str] = &[
+        "running", "active", "alive", "looping", "started", "open", "enabled",
+    ];
+    const DOWN: &[&str] = &[
+        "stopped",
+        "stopping",
+        "closed",
+        "closing",
+        "shutdown",
+        "interrupted",
+        "disposed",
+        "cancelled",
+        "terminated",
+    ];
+    let asks = if negated {
+        l.starts_with("is") && DOWN.iter().any(|w| l.ends_with(w))
+    } else {
+        (l.starts_with("is") || l.starts_with("keep") || l.starts_with("should"))
+            && UP.iter().any(|w| l.contains(w))
+    };
+    if !asks {
+        return false;
+    }
+    // A method of this class that reads a count or a clock decides more
+    // than liveness.
+    let own = field(call, "object").is_none_or(|o| o.kind() == "this");
+    !(own
+        && ctx.methods_named(name).iter().any(|m| {
+            field(*m, "body").is_some_and(|b| {
+                let t = ctx.text(b).to_ascii_lowercase();
+                helpers::time_words(&t) || t.contains("attempt") || t.contains("retr")
+            })
+        }))
 }

@@ -26,6 +26,9 @@ pub(super) struct Summary {
     pub deadline: bool,
     /// Throws under a test of a retry count (`if (!canRetry()) throw ..`).
     pub capped: bool,
+    /// Reads a field of this class that holds an attempt limit
+    /// (`this.maxReconnectAttempts`).
+    pub limit: bool,
 }
 
 /// Words of a clock test: `System.currentTimeMillis() - start < timeout`,
@@ -105,6 +108,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
         exits: true,
         deadline: false,
         capped: false,
+        limit: false,
     };
     for &m in defs.iter().take(3) {
         if budget.get() == 0 {
@@ -120,6 +124,9 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             l.kind() == "throw_statement" || call_of(l).is_some_and(|c| process_exit(ctx, c))
         });
         for d in ast::descendants_until(body, nested) {
+            if limit_field(ctx, d) {
+                out.limit = true;
+            }
             if d.kind() == "if_statement"
                 && field(d, "condition").is_some_and(|c| time_words(ctx.text(c)))
                 && field(d, "consequence").is_some_and(|b| {
@@ -159,6 +166,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
                 out.sleeps |= s.sleeps;
                 out.deadline |= s.deadline;
                 out.capped |= s.capped;
+                out.limit |= s.limit;
                 if last.is_some_and(|l| call_of(l).is_some_and(|c| c.id() == d.id())) {
                     exits |= s.exits;
                 }
@@ -196,5 +204,37 @@ pub(super) fn capped_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<'a
     own.iter().copied().find(|d| {
         d.kind() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).capped)
+    })
+}
+
+/// A field of this class named like an attempt limit
+/// (`maxReconnectAttempts`, `this.maxRetries`, `retryLimit`), read here.
+fn limit_field(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
+    let name = match d.kind() {
+        "identifier" if ctx.parent(d).is_none_or(|p| p.kind() != "field_access") => ctx.text(d),
+        "field_access" if field(d, "object").is_some_and(|o| o.kind() == "this") => {
+            field(d, "field").map_or("", |f| ctx.text(f))
+        }
+        _ => return false,
+    };
+    let l = name.to_ascii_lowercase();
+    (l.contains("attempt") || l.contains("retries") || l.contains("retry"))
+        && ctx.var(name, d).is_some_and(|v| v.scope.is_none())
+}
+
+/// The first call anywhere in a loop (its condition, its body, the
+/// conditions of loops inside it; not lambdas or inner classes) of a
+/// method of this class that reads a field holding an attempt limit.
+pub(super) fn limit_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>) -> Option<Node<'a>> {
+    let budget = Cell::new(BUDGET);
+    let inner = |n: Node<'_>| {
+        matches!(
+            n.kind(),
+            "lambda_expression" | "class_body" | "method_declaration" | "constructor_declaration"
+        )
+    };
+    ast::descendants_until(lp, inner).into_iter().find(|d| {
+        d.kind() == "method_invocation"
+            && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).limit)
     })
 }

@@ -38,7 +38,7 @@ mod bounds;
 mod helpers;
 mod wait;
 use bounds::{bound, conjuncts};
-use wait::wait;
+use wait::{takes_lock, wait, waits_for_result};
 
 const LOOPS: &[&str] = &[
     "for_statement",
@@ -71,12 +71,28 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         ) {
             continue;
         }
-        if let Some(p) = retry_loop(ctx, n) {
-            let idx = facts.policies.len();
-            facts.policies.push(p);
-            if let Some(body) = field(n, "body") {
-                out.scopes.push(RetryScope { body, policy: idx });
+        match retry_loop(ctx, n) {
+            Ok(p) => {
+                let idx = facts.policies.len();
+                facts.policies.push(p);
+                if let Some(body) = field(n, "body") {
+                    out.scopes.push(RetryScope { body, policy: idx });
+                }
             }
+            Err(Some(why)) => {
+                let head = match (n.kind(), field(n, "body")) {
+                    ("do_statement", _) | (_, None) => {
+                        Span::new(n.start_byte(), n.start_byte() + 2)
+                    }
+                    (_, Some(b)) => Span::new(n.start_byte(), b.start_byte()),
+                };
+                let text = ctx.src.get(head.start..head.end).unwrap_or("");
+                facts.loops_not_taken.push(LoopNote {
+                    span: Span::new(head.start, head.start + text.trim_end().len()),
+                    reasons: vec![why.to_string()],
+                });
+            }
+            Err(None) => {}
         }
     }
 }
@@ -144,8 +160,17 @@ struct Try<'a> {
     exit: &'static str,
 }
 
-fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
-    let body = field(lp, "body")?;
+/// Read one loop. Not a retry loop: `Err(None)` when it has no `try` of
+/// its own (not worth a note), `Err(Some(why))` when it has one.
+fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'static str>> {
+    let body = field(lp, "body").ok_or(None)?;
+    let own = own_nodes(body);
+    if !own
+        .iter()
+        .any(|t| matches!(t.kind(), "try_statement" | "try_with_resources_statement"))
+    {
+        return Err(None);
+    }
     let cond = field(lp, "condition");
     let cond_text = cond.map_or("", |c| ctx.text(c));
     if [
@@ -159,7 +184,9 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
     .iter()
     .any(|w| cond_text.contains(w))
     {
-        return None;
+        return Err(Some(
+            "a walk over a collection: its condition asks for a size, a length or the next element",
+        ));
     }
     // A walk up a chain (`while (parent != null)`).
     if cond.is_some_and(|c| {
@@ -167,9 +194,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
             .iter()
             .any(|p| compares_with_null(ctx, *p))
     }) {
-        return None;
+        return Err(Some(
+            "a walk along a chain: its condition compares with `null`",
+        ));
     }
-    let own = own_nodes(body);
     // Iterating: the body takes the next element itself.
     if own.iter().any(|d| {
         d.kind() == "method_invocation"
@@ -181,7 +209,9 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
                 ) || n.starts_with("getNext")
             })
     }) {
-        return None;
+        return Err(Some(
+            "iteration: the body takes the next element (`next()`, `poll()`, `take()`)",
+        ));
     }
     let cond_idents: Vec<&str> = cond
         .map(|c| {
@@ -197,10 +227,11 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
     if own.iter().any(|d| {
         d.kind() == "update_expression" && ctx.text(*d).to_ascii_lowercase().contains("port")
     }) {
-        return None;
+        return Err(Some("a scan over ports: each pass tries the next one"));
     }
     let body_stmts = statements(body);
     let mut found: Option<Try<'_>> = None;
+    let mut why_not = "no `try` in the body calls something other than a sleep";
     for &t in &own {
         if !matches!(t.kind(), "try_statement" | "try_with_resources_statement") {
             continue;
@@ -236,23 +267,51 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
             }
         }
         if retrying.is_empty() {
+            why_not = "every catch leaves the loop (`throw`, `return`, `break`) or only catches `InterruptedException`: no failure goes round";
             continue;
         }
         // Waiting for a result (`future.get(100, MILLISECONDS)` with
         // `TimeoutException` going round) or for a lock (`lockFile.lock()`,
         // a locker's statement) is a wait for a state, not a retry.
         if waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
+            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round) or takes a lock";
             continue;
         }
         // Following a referral or redirect, or failing over to the next
         // candidate, is not trying the same call again.
         if retrying.iter().any(|c| follows_next(ctx, *c, block)) {
+            why_not = "each pass tries something else: a referral or redirect, failover to another node or port, a changed input, or a repair (a missing parent created)";
             continue;
         }
         let block_stmts = statements(block);
-        let direct_exit = block_stmts
+        // Locals the try block declares (`Status s = api.status(id);`): a
+        // test of one (`if (s.done())`) polls a state the call returned.
+        let locals: Vec<&str> = block_stmts
             .iter()
-            .any(|s| matches!(s.kind(), "return_statement" | "break_statement"));
+            .filter(|s| s.kind() == "local_variable_declaration")
+            .flat_map(|s| named_children(*s))
+            .filter(|d| d.kind() == "variable_declarator")
+            .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
+            .collect();
+        // A `return`/`break` among the try block's statements, or under an
+        // `if` on the call itself (`if (namenode.complete(..)) return;`):
+        // a false result goes round like a failure.
+        let direct_exit = block_stmts.iter().any(|s| {
+            matches!(s.kind(), "return_statement" | "break_statement")
+                || (s.kind() == "if_statement"
+                    && field(*s, "alternative").is_none()
+                    && field(*s, "condition").is_some_and(|c| {
+                        let c = ast::unwrap_expr(c);
+                        c.kind() == "method_invocation"
+                            && field(c, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
+                            && field(c, "object").is_none_or(|o| !locals.contains(&ctx.text(o)))
+                    })
+                    && field(*s, "consequence").is_some_and(|b| {
+                        statements(b)
+                            .iter()
+                            .any(|x| matches!(x.kind(), "return_statement" | "break_statement"))
+                    }))
+        });
         let flag_exit = block_stmts.iter().any(|s| {
             s.kind() == "expression_statement"
                 && named_children(*s).first().is_some_and(|e| {
@@ -299,14 +358,17 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
             });
             break;
         }
+        why_not = "success does not leave the loop (no `return`, `break` or flag set in the try block): a worker or polling loop";
     }
-    let tr = found?;
+    let tr = found.ok_or(Some(why_not))?;
     let (counter_name, _) = header_counter(ctx, lp);
     // A counter used as an index walks a collection.
     if let Some(c) = &counter_name
         && indexes_with(ctx, &own, c)
     {
-        return None;
+        return Err(Some(
+            "a walk over items: the counter indexes an array or list",
+        ));
     }
     let header_end = match lp.kind() {
         "do_statement" => cond.map_or(lp.end_byte(), |c| c.end_byte()),
@@ -384,7 +446,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Option<RetryPolicy> {
             }
         ),
     ];
-    Some(p)
+    Ok(p)
 }
 
 /// Whether the counter selects an element: `a[i]`, `list.get(i)`,
@@ -704,57 +766,4 @@ fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
             });
             sets && else_leaves
         })
-}
-
-/// The try block waits on a result with a timeout (`future.get(100,
-/// MILLISECONDS)`, `latch.await(1, SECONDS)`) and only the timeout goes
-/// round.
-fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<'_>]) -> bool {
-    let only_timeouts = retrying.iter().all(|c| {
-        let types = catch_types(ctx, *c);
-        !types.is_empty()
-            && types
-                .iter()
-                .all(|(t, _)| ast::last_segment(t) == "TimeoutException")
-    });
-    only_timeouts
-        && ast::descendants_until(block, nested).into_iter().any(|d| {
-            d.kind() == "method_invocation"
-                && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "get" | "await" | "poll"))
-                && field(d, "arguments").is_some_and(|a| named_children(a).len() == 2)
-        })
-}
-
-/// Whether a camelCase or snake_case name has `word` as one of its words.
-fn has_word(name: &str, word: &str) -> bool {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    for ch in name.chars() {
-        if ch == '_' || ch == '.' {
-            words.push(std::mem::take(&mut cur));
-        } else if ch.is_uppercase() {
-            words.push(std::mem::take(&mut cur));
-            cur.push(ch.to_ascii_lowercase());
-        } else {
-            cur.push(ch);
-        }
-    }
-    words.push(cur);
-    words.iter().any(|w| w == word)
-}
-
-/// The try block takes a lock (`lock()`, `tryLock()`, `lockFile.lock()`,
-/// `lockCreateStatement.execute()`): going round waits for the holder.
-fn takes_lock(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
-    ast::descendants_until(block, nested).into_iter().any(|d| {
-        d.kind() == "method_invocation"
-            && (field(d, "name")
-                .is_some_and(|n| matches!(ctx.text(n), "lock" | "tryLock" | "lockInterruptibly"))
-                || field(d, "object")
-                    .filter(|o| o.kind() == "identifier" || o.kind() == "field_access")
-                    .is_some_and(|o| {
-                        let t = ctx.text(o);
-                        has_word(t, "lock") || has_word(t, "locker")
-                    }))
-    })
 }

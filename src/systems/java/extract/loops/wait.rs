@@ -294,3 +294,56 @@ pub(super) fn pow_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<f64> {
     }
     None
 }
+
+/// The try block waits on a result with a timeout (`future.get(100,
+/// MILLISECONDS)`, `latch.await(1, SECONDS)`) and only the timeout goes
+/// round.
+pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<'_>]) -> bool {
+    let only_timeouts = retrying.iter().all(|c| {
+        let types = catch_types(ctx, *c);
+        !types.is_empty()
+            && types
+                .iter()
+                .all(|(t, _)| ast::last_segment(t) == "TimeoutException")
+    });
+    only_timeouts
+        && ast::descendants_until(block, nested).into_iter().any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "get" | "await" | "poll"))
+                && field(d, "arguments").is_some_and(|a| named_children(a).len() == 2)
+        })
+}
+
+/// Whether a camelCase or snake_case name has `word` as one of its words.
+fn has_word(name: &str, word: &str) -> bool {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    for ch in name.chars() {
+        if ch == '_' || ch == '.' {
+            words.push(std::mem::take(&mut cur));
+        } else if ch.is_uppercase() {
+            words.push(std::mem::take(&mut cur));
+            cur.push(ch.to_ascii_lowercase());
+        } else {
+            cur.push(ch);
+        }
+    }
+    words.push(cur);
+    words.iter().any(|w| w == word)
+}
+
+/// The try block takes a lock (`lock()`, `tryLock()`, `lockFile.lock()`,
+/// `lockCreateStatement.execute()`): going round waits for the holder.
+pub(super) fn takes_lock(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
+    ast::descendants_until(block, nested).into_iter().any(|d| {
+        d.kind() == "method_invocation"
+            && (field(d, "name")
+                .is_some_and(|n| matches!(ctx.text(n), "lock" | "tryLock" | "lockInterruptibly"))
+                || field(d, "object")
+                    .filter(|o| o.kind() == "identifier" || o.kind() == "field_access")
+                    .is_some_and(|o| {
+                        let t = ctx.text(o);
+                        has_word(t, "lock") || has_word(t, "locker")
+                    }))
+    })
+}

@@ -16,22 +16,22 @@ pub(super) fn backoff_default(span: Span) -> Build {
 
 pub(super) fn backoff_field(b: &mut Build, name: &str, v: &L) {
     match name {
-        "initial_interval" | "current_interval" => {
+        "initial_interval" | "current_interval" if v.dur().is_some() => {
             if let Some(d) = v.dur() {
                 b.min = Located::written(d, v.span);
             }
         }
-        "multiplier" => {
+        "multiplier" if v.float().is_some() => {
             if let Some(x) = v.float() {
                 b.factor = Located::written(x, v.span);
             }
         }
-        "max_interval" => {
+        "max_interval" if v.dur().is_some() => {
             if let Some(d) = v.dur() {
                 b.cap = Some(Located::written(d, v.span));
             }
         }
-        "randomization_factor" => {
+        "randomization_factor" if v.float().is_some() => {
             if let Some(x) = v.float() {
                 b.jitter = Located::written(
                     if x == 0.0 {
@@ -49,15 +49,26 @@ pub(super) fn backoff_field(b: &mut Build, name: &str, v: &L) {
                 b.retries = Located::written(AttemptCount::Unbounded, v.span);
                 b.retries_written = "max_elapsed_time: None".into();
             }
-            V::Some(inner) => {
+            V::Some(inner) if inner.dur().is_some() => {
                 if let Some(d) = inner.dur() {
                     b.elapsed = Some(Located::written(Some(d), v.span));
                     b.retries_written = format!("max_elapsed_time {}", crate::duration::human(d));
                     b.retries = Located::written(AttemptCount::Unbounded, v.span);
                 }
             }
-            _ => {}
+            // A value the file does not show (`config.retry_timeout`): the
+            // written field, not the default it replaces, decides; its
+            // count is unknown.
+            _ => {
+                b.elapsed = None;
+                b.retries = Located::written(AttemptCount::Unknown, v.span);
+                b.retries_written = "max_elapsed_time from a value the file does not show".into();
+            }
         },
+        "initial_interval" | "current_interval" | "multiplier" | "max_interval" => {
+            b.delay_unknown = Some(v.span);
+        }
+        "randomization_factor" => b.jitter = Located::written(Jitter::Unknown, v.span),
         _ => {}
     }
 }

@@ -324,6 +324,70 @@ pub(super) fn let_name_before(text: &str, at: usize) -> Option<String> {
     found
 }
 
+/// Whether the `backoff` crate's operation sorts failures into permanent
+/// and transient ones: itself, or a function of this file it calls
+/// (`try_proxy(..)` calling `handle_response(response)`, which returns
+/// `Error::Permanent` for a 4xx), two calls deep.
+fn sorts_permanent(ev: &Eval<'_, '_>, op: &str) -> bool {
+    sorts_permanent_d(ev, op, 0)
+}
+
+fn sorts_permanent_d(ev: &Eval<'_, '_>, op: &str, depth: u32) -> bool {
+    if op.contains("permanent") || op.contains("Permanent") {
+        return true;
+    }
+    if depth >= 2 {
+        return false;
+    }
+    ev.ix.bodies.iter().take(256).any(|(name, _, _, span)| {
+        op.match_indices(name.as_str()).any(|(i, _)| {
+            let before = op[..i].chars().next_back();
+            let after = op[i + name.len()..].trim_start();
+            before.is_none_or(|c| !(c.is_alphanumeric() || c == '_')) && after.starts_with('(')
+        }) && sorts_permanent_d(ev, ev.spans.slice(*span), depth + 1)
+    })
+}
+
+/// Whether `text` assigns `name` (`self.name` when `field`) a new value
+/// with `=`: a statement `name = expr` whose right side is not a change of
+/// the old value (`b = b.with_jitter()`).
+pub(super) fn replaced(text: &str, name: &str, field: bool) -> bool {
+    let target = if field {
+        format!("self.{name}")
+    } else {
+        name.to_string()
+    };
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(&target) {
+        let s = from + i;
+        let e = s + target.len();
+        from = e;
+        let before = text[..s].trim_end();
+        let ok_l = if field {
+            s == 0 || !(b[s - 1].is_ascii_alphanumeric() || b[s - 1] == b'_' || b[s - 1] == b'.')
+        } else {
+            before.is_empty() || before.ends_with([';', '{', '}'])
+        };
+        let ok_r = e >= b.len() || !(b[e].is_ascii_alphanumeric() || b[e] == b'_');
+        if !ok_l || !ok_r {
+            continue;
+        }
+        let rest = text[e..].trim_start();
+        if let Some(rhs) = rest.strip_prefix('=')
+            && !rhs.starts_with('=')
+        {
+            let rhs = rhs.trim_start();
+            let keeps =
+                rhs.starts_with(&target) && rhs[target.len()..].trim_start().starts_with('.');
+            if !keeps {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 pub fn contains_word(hay: &str, w: &str) -> bool {
     let b = hay.as_bytes();
     let mut from = 0;
@@ -404,6 +468,18 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
     fn visit_item(&mut self, _: &'a Item) {}
 
     fn visit_local(&mut self, l: &'a syn::Local) {
+        // A builder bound here and replaced later in the function
+        // (`backoff = make_backoff(..)`) is not the one used.
+        if let Some(init) = &l.init
+            && let Some(name) = pat_ident(&l.pat)
+        {
+            let at = self.ev.sp(&*init.expr);
+            let end = ix_fn_end(self.ev, at).unwrap_or(self.ev.spans.source().len());
+            let after = self.ev.spans.source().get(at.end..end).unwrap_or("");
+            if replaced(after, &name, false) {
+                self.covered.push(at);
+            }
+        }
         syn::visit::visit_local(self, l);
         // Keep locals for later expressions of the same body.
         if let Some(init) = &l.init
@@ -417,6 +493,25 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
     }
 
     fn visit_expr(&mut self, e: &'a Expr) {
+        // A builder that initialises a struct field the file assigns again
+        // (`backoff: ExponentialBackoff::default()`, then `self.backoff =
+        // set_backoff(..)` when the work starts) is not the one used.
+        if let Expr::Struct(st) = e {
+            // The base of a struct update (`..ExponentialBackoff::default()`)
+            // is part of this value, not a builder of its own.
+            if let Some(rest) = &st.rest {
+                let at = self.ev.sp(&**rest);
+                self.covered.push(at);
+            }
+            for f in &st.fields {
+                if let syn::Member::Named(m) = &f.member
+                    && replaced(self.ev.spans.source(), &m.to_string(), true)
+                {
+                    let at = self.ev.sp(&f.expr);
+                    self.covered.push(at);
+                }
+            }
+        }
         // Assignments update locals (`builder = builder.jitter(..)`).
         if let Expr::Assign(a) = e {
             syn::visit::visit_expr(self, e);
@@ -491,7 +586,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                                 .nth(1)
                                 .map(|a| self.ev.spans.text(a))
                                 .unwrap_or("");
-                            let when = op.contains("permanent") || op.contains("Permanent");
+                            let when = sorts_permanent(self.ev, op);
                             self.found.push(Site::Use {
                                 build: b,
                                 when,

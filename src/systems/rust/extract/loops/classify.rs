@@ -3,8 +3,10 @@
 use super::*;
 
 impl LoopFinder<'_, '_, '_, '_> {
-    /// Read one loop; `None` when it is not a retry loop.
-    pub(super) fn analyze(&self, e: &Expr, before: &[&Stmt]) -> Option<LoopT> {
+    /// Read one loop. Not a retry loop: `Err(None)` when it neither waits
+    /// nor says it retries (not worth a note), `Err(Some(why))` when it
+    /// looked like one.
+    pub(super) fn analyze(&self, e: &Expr, before: &[&Stmt]) -> Result<LoopT, Option<String>> {
         let spans = self.ev.spans;
         let (body, head_span, range, cond): (&Block, Span, Option<&Expr>, Option<&Expr>) = match e {
             Expr::Loop(l) => (
@@ -27,7 +29,7 @@ impl LoopFinder<'_, '_, '_, '_> {
                 Some(&*f.expr),
                 None,
             ),
-            _ => return None,
+            _ => return Err(None),
         };
         // From the head (and a loop's label) to the closing brace, without
         // turning the loop into tokens again.
@@ -50,8 +52,13 @@ impl LoopFinder<'_, '_, '_, '_> {
             .iter()
             .any(|w| whole.contains(w));
         let retries_io = again && says_retry && compact.contains(".await");
-        if !(sleeps || retries_io) || compact.contains("compare_exchange") {
-            return None;
+        if !(sleeps || retries_io) {
+            return Err(None);
+        }
+        if compact.contains("compare_exchange") {
+            return Err(Some(
+                "a compare-and-swap loop (`compare_exchange`): it goes round when another writer won, not after a failure".into(),
+            ));
         }
         // A future's state machine (`fn poll_ready` looping over its states,
         // parking with `ready!(..)` or `Poll::Pending`): each pass moves the
@@ -60,18 +67,24 @@ impl LoopFinder<'_, '_, '_, '_> {
         if (self.fname == "poll" || self.fname.starts_with("poll_"))
             && (compact.contains("ready!(") || compact.contains("Poll::Pending"))
         {
-            return None;
+            return Err(Some(format!(
+                "a future's state machine (`{}` parks with `ready!` or `Poll::Pending`): each pass moves the state on",
+                self.fname
+            )));
         }
         // A failure that goes round again, and a way out on success.
         let shape = shape::shape(spans, body, cond);
-        if !(shape.retries_err && shape.success_exit) || shape.success_stays || shape.polls {
-            return None;
+        if let Some(why) = not_retry(&shape) {
+            return Err(Some(why.into()));
         }
         // `for x in items` is iteration over work, not a retry.
         if let Some(r) = range
             && !matches!(r, Expr::Range(_))
         {
-            return None;
+            return Err(Some(
+                "a loop over items (`for x in ..` over a collection or stream), not over attempts"
+                    .into(),
+            ));
         }
         // A guard on the error is a predicate; a guard on the attempt
         // counter is the bound.
@@ -103,7 +116,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         } else {
             "every failure goes round again: no error or status test leaves".to_string()
         });
-        Some(LoopT {
+        Ok(LoopT {
             why,
             attempts,
             delay,
@@ -112,5 +125,26 @@ impl LoopFinder<'_, '_, '_, '_> {
             span,
             has_timeout: compact.contains("timeout("),
         })
+    }
+}
+
+/// Why a loop of this shape is not a retry loop, if it is not one.
+fn not_retry(shape: &shape::Shape) -> Option<&'static str> {
+    if shape.polls {
+        Some(
+            "a non-blocking take (`try_lock`, `try_recv`, `try_unwrap`..) that fails goes round: a wait for a state, not a retry of an operation",
+        )
+    } else if shape.success_stays {
+        Some(
+            "success goes round again (an `Ok` arm that does not leave, or leaves only when the work it ran says stop): a service loop or supervisor",
+        )
+    } else if !shape.retries_err {
+        Some(
+            "no failure goes round again: every `Err` leaves the loop (pagination, an update retried only on a conflict, a wait)",
+        )
+    } else if !shape.success_exit {
+        Some("no way out on success: a watch, heartbeat or polling loop")
+    } else {
+        None
     }
 }

@@ -107,11 +107,12 @@ pub(super) fn arm(ev: &Eval<'_, '_>, params: Vec<String>, body: TokenStream) -> 
         out: Vec::new(),
         calls: Vec::new(),
         inside: Vec::new(),
+        not_taken: Vec::new(),
     };
     let mut found = None;
     for_each_loop(&block, &mut |lp, before| {
         if found.is_none() {
-            found = w.analyze(lp, before);
+            found = w.analyze(lp, before).ok();
         }
     });
     match found {

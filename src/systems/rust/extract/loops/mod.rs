@@ -103,11 +103,13 @@ pub fn read(
             out: Vec::new(),
             calls: Vec::new(),
             inside: Vec::new(),
+            not_taken: Vec::new(),
         };
         w.visit_block(block);
         for p in w.out {
             facts.policies.push(p);
         }
+        facts.loops_not_taken.append(&mut w.not_taken);
         for call in w.calls {
             match defs.iter().find(|d| d.name == call.name) {
                 Some(d) => {
@@ -146,6 +148,8 @@ struct LoopFinder<'e, 'a, 's, 'b> {
     /// Spans of retry loops already read (inner loops are not retries of
     /// their own).
     inside: Vec<Span>,
+    /// Loops that looked like retries and were not taken, with why.
+    not_taken: Vec<LoopNote>,
 }
 
 /// Code that serves tests or the build, not the service: a `test_util`
@@ -276,30 +280,55 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
                 .inside
                 .iter()
                 .any(|c| c.start <= span.start && span.end <= c.end);
-            if !nested && let Some(t) = self.analyze(e, before) {
-                self.inside.push(span);
-                let mut p = loop_policy_local(&t);
-                p.name = Some(format!("retry loop in {}", self.fname));
-                // The HTTP method of the retried call, where the loop names one.
-                if let Some(m) = crate::extract::http_method::of_call(self.ev.spans.source(), span)
-                {
-                    p.methods = m;
-                }
-                p.idempotency = keys(self.ev.spans, span);
-                // Keys minted before the loop, once for every attempt.
-                for st in before.iter() {
-                    let s = self.ev.spans.node(*st);
-                    p.idempotency.extend(
-                        keys_used_until(self.ev.spans, s, span.end)
-                            .into_iter()
-                            .map(|mut k| {
-                                k.inside_retry = false;
-                                k
-                            }),
-                    );
-                }
-                self.out.push(p);
+            if nested {
+                continue;
             }
+            let t = match self.analyze(e, before) {
+                Ok(t) => t,
+                Err(why) => {
+                    if let Some(why) = why {
+                        let head = match e {
+                            Expr::Loop(l) => self.ev.spans.node(&l.loop_token),
+                            Expr::While(w) => self
+                                .ev
+                                .spans
+                                .node(&w.while_token)
+                                .cover(self.ev.spans.node(&*w.cond)),
+                            Expr::ForLoop(f) => self
+                                .ev
+                                .spans
+                                .node(&f.for_token)
+                                .cover(self.ev.spans.node(&*f.expr)),
+                            _ => span,
+                        };
+                        self.not_taken.push(LoopNote {
+                            span: head,
+                            reasons: vec![why],
+                        });
+                    }
+                    continue;
+                }
+            };
+            self.inside.push(span);
+            let mut p = loop_policy_local(&t);
+            p.name = Some(format!("retry loop in {}", self.fname));
+            // The HTTP method of the retried call, where the loop names one.
+            if let Some(m) = crate::extract::http_method::of_call(self.ev.spans.source(), span) {
+                p.methods = m;
+            }
+            p.idempotency = keys(self.ev.spans, span);
+            // Keys minted before the loop, once for every attempt.
+            for st in before.iter() {
+                let s = self.ev.spans.node(*st);
+                p.idempotency
+                    .extend(keys_used_until(self.ev.spans, s, span.end).into_iter().map(
+                        |mut k| {
+                            k.inside_retry = false;
+                            k
+                        },
+                    ));
+            }
+            self.out.push(p);
         }
         syn::visit::visit_stmt(self, s);
     }

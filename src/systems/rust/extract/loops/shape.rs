@@ -435,7 +435,7 @@ impl<'a> Visit<'a> for W<'_> {
                 ) && !matches!(&*a.body, Expr::Tuple(t) if t.elems.is_empty());
                 if pat_variant(&a.pat).is_some_and(|(n, inner)| n == "Ok" && !ok_of_err(inner))
                     && !value
-                    && !exits_anywhere(&a.body)
+                    && (!exits_anywhere(&a.body) || runs_until_stopped(self.spans, a))
                     && !body.contains("status")
                     && !body.contains("code")
                 {
@@ -552,6 +552,57 @@ impl<'a> Visit<'a> for W<'_> {
             self.with(else_ctx, |w| w.visit_expr(e));
         }
     }
+}
+
+/// Names a pattern binds (`Ok((stdout, stderr, running))` binds three).
+fn bindings(p: &Pat, out: &mut Vec<String>) {
+    match p {
+        Pat::Ident(i) => out.push(i.ident.to_string()),
+        Pat::Tuple(t) => t.elems.iter().for_each(|e| bindings(e, out)),
+        Pat::TupleStruct(t) => t.elems.iter().for_each(|e| bindings(e, out)),
+        Pat::Reference(r) => bindings(&r.pat, out),
+        Pat::Guard(g) => bindings(&g.pat, out),
+        _ => {}
+    }
+}
+
+/// An `Ok` arm that hands what succeeded to a call that runs it until it
+/// ends, and leaves only when that call says to stop (`Ok((stdout, ..))
+/// => { if !self.run_stream(stdout, ..).await { return; } }`): a supervisor
+/// whose success goes round again, not a success exit.
+fn runs_until_stopped(spans: &Spans<'_>, a: &syn::Arm) -> bool {
+    let Expr::Block(b) = &*a.body else {
+        return false;
+    };
+    let mut names = Vec::new();
+    if let Pat::TupleStruct(t) = &a.pat {
+        t.elems.iter().for_each(|e| bindings(e, &mut names));
+    }
+    if names.is_empty() || block_leaves(&b.block) {
+        return false;
+    }
+    let mut guarded = false;
+    for s in &b.block.stmts {
+        let e = match s {
+            Stmt::Expr(e, _) => e,
+            Stmt::Local(_) | Stmt::Item(_) | Stmt::Macro(_) => continue,
+        };
+        if let Expr::If(i) = e
+            && i.else_branch.is_none()
+            && block_leaves(&i.then_branch)
+            && let Expr::Unary(u) = &*i.cond
+            && matches!(u.op, syn::UnOp::Not(_))
+            && matches!(&*u.expr, Expr::Await(_))
+            && names
+                .iter()
+                .any(|n| contains_word(&text_of(spans, &u.expr), n))
+        {
+            guarded = true;
+        } else if exits_anywhere(e) {
+            return false;
+        }
+    }
+    guarded
 }
 
 /// Read the shape of a loop body.
