@@ -20,6 +20,7 @@
 mod calls;
 mod eval;
 mod libs;
+mod sessions;
 #[cfg(test)]
 mod tests;
 
@@ -137,7 +138,7 @@ impl<'a> Ctx<'a> {
                     let t = text(n, src);
                     for m in [
                         "tenacity", "backoff", "urllib3", "requests", "botocore", "boto3",
-                        "celery", "httpx", "aiohttp", "grpc", "api_core",
+                        "celery", "httpx", "aiohttp", "grpc", "api_core", "aiohttp_retry",
                     ] {
                         if t.split(|c: char| !c.is_alphanumeric() && c != '_')
                             .any(|w| w == m)
