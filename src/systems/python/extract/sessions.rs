@@ -12,7 +12,7 @@
 //! (`requests.get`) use a fresh `Session`, so no adapter of the file.
 //!
 //! A session is traced by its name: mounts on the same name (in the same
-//! function, or anywhere for `self.x`), and the value the name was given
+//! function, at module level, or anywhere for `self.x`), and the value the name was given
 //! (`s = make_session()`: the mounts and transports inside the local
 //! function `make_session`; `c = httpx.Client(transport=t)`: `t`).
 
@@ -147,7 +147,9 @@ pub fn policies_for(
     let mut chosen: Vec<&Mount<'_>> = all
         .iter()
         .filter(|m| {
-            m.receiver == name && (name.starts_with("self.") || m.function == function)
+            // A module-level session is the same object in every function.
+            m.receiver == name
+                && (name.starts_with("self.") || m.function.is_none() || m.function == function)
         })
         .collect();
     // `client.get(url, retry_options=..)` (aiohttp_retry): the call's own.

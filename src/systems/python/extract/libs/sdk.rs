@@ -131,16 +131,14 @@ pub(super) fn urllib3_policy(
     // with a `Retry-After` is retried even when no status is listed
     // (`is_retry`), after the header's wait as it is (`sleep_for_retry`:
     // no jitter, not bounded by `backoff_max`; capped only by
-    // `retry_after_max`, new in 2.7.0 with a default of 21600 s). 413 is
-    // left out of the conditions: a server that sends it with a
-    // `Retry-After` says the condition is temporary (RFC 9110 15.5.14).
+    // `retry_after_max`, new in 2.7.0 with a default of 21600 s). These
+    // statuses are not added to the conditions: they are retried only
+    // when the server asks for it, at the time it names, which is RL208's
+    // to judge (as conditions every `Retry` would retry the overload
+    // signal, RL603, and 413 a client error, RL101).
     let respect = args.kw("respect_retry_after_header");
     let retries = !matches!(attempts_of(&p), Some(1));
     if retries && respect.and_then(|r| eval::boolean(ctx, r)) != Some(false) {
-        let at = respect.map_or(span(call), span);
-        for code in [429, 503] {
-            conditions.push(Located::default_at(Condition::status(code), at));
-        }
         let cap = args.kw("retry_after_max");
         let d = crate::model::backoff::ServerDelay {
             header: "Retry-After".into(),

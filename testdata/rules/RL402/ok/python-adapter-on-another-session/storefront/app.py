@@ -8,13 +8,13 @@ from urllib3.util.retry import Retry
 reporting = requests.Session()
 reporting.mount(
     "http://",
-    HTTPAdapter(max_retries=Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[502, 503])),
+    HTTPAdapter(max_retries=Retry(total=1, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[502, 503])),
 )
 inventory = requests.Session()
 
 
 @tenacity.retry(
-    stop=tenacity.stop_after_attempt(4),
+    stop=tenacity.stop_after_attempt(3),
     wait=tenacity.wait_random_exponential(multiplier=0.5, max=10),
     retry=tenacity.retry_if_exception_type(requests.ConnectionError),
 )

@@ -5,11 +5,12 @@ from urllib3.util.retry import Retry
 
 
 def make_session():
-    # The session the factory returns retries every http:// call 3 times.
+    # Retries for https:// only: the inventory service is called over
+    # plain http://, which keeps requests' default adapter (no retries).
     s = requests.Session()
     s.mount(
-        "http://",
-        HTTPAdapter(max_retries=Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[502, 503])),
+        "https://",
+        HTTPAdapter(max_retries=Retry(total=1, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[502, 503])),
     )
     return s
 
@@ -18,7 +19,7 @@ session = make_session()
 
 
 @tenacity.retry(
-    stop=tenacity.stop_after_attempt(4),
+    stop=tenacity.stop_after_attempt(3),
     wait=tenacity.wait_random_exponential(multiplier=0.5, max=10),
     retry=tenacity.retry_if_exception_type(requests.ConnectionError),
 )
