@@ -223,6 +223,11 @@ pub(super) fn options_policy(
         Located::written(RetryOn::Listed { conditions }, at)
     };
     p.methods = match args.kw("methods") {
+        // Given to something other than a `RetryClient` of this file (a
+        // subclass such as dvc-http's `ReadOnlyRetryClient`, which sends
+        // POST and PUT with `attempts=1` options): what it retries is not
+        // known here.
+        None if !implicit && !given_to_client(ctx, call) => Located::default_at(Methods::Unknown, at),
         None => Located::default_at(
             Methods::Set(
                 sys::AIOHTTP_RETRY_METHODS
@@ -247,4 +252,29 @@ pub(super) fn options_policy(
         }
     };
     p
+}
+
+/// Whether the options built at `call` are given to a `RetryClient(..)`
+/// of this file (inline, or through the name they are bound to), or to a
+/// request's own `retry_options=` (`client.get(url, retry_options=..)`).
+fn given_to_client(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    let name = call
+        .parent()
+        .filter(|p| p.kind() == "assignment")
+        .and_then(|p| super::super::field(p, "left"))
+        .map(|l| ctx.text(l));
+    let is_it = |a: Node<'_>| a.id() == call.id() || name.is_some_and(|n| ctx.text(a) == n);
+    ctx.nodes.iter().any(|c| {
+        if c.kind() != "call" {
+            return false;
+        }
+        let args = Args::of(ctx, *c);
+        match super::super::callee(ctx, *c).1 {
+            "RetryClient" => args.get("retry_options", 2).is_some_and(is_it),
+            "get" | "post" | "put" | "patch" | "delete" | "head" | "options" | "request" => {
+                args.kw("retry_options").is_some_and(is_it)
+            }
+            _ => false,
+        }
+    })
 }
