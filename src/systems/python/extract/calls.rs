@@ -459,7 +459,14 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .into_iter()
             .filter(|c| c.kind() == "except_clause")
             .collect();
-        if excepts.is_empty() {
+        // Clauses that leave the loop (`except Exception: log(..); break`)
+        // do not retry what they catch.
+        let retried: Vec<Node<'_>> = excepts
+            .iter()
+            .copied()
+            .filter(|e| !leaves_loop(*e))
+            .collect();
+        if retried.is_empty() {
             continue;
         }
         // A loop over data (`for channel in range(1, 12)` passing `channel`
@@ -518,7 +525,7 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         let dspan = sleeps.first().map_or(at, |s| span(*s));
         p.delay = Located::written(delay, dspan);
         p.jitter = Located::written(jitter, dspan);
-        p.retry_on = except_conditions(ctx, &excepts);
+        p.retry_on = except_conditions(ctx, &retried);
         // A wait read from `Retry-After` in the loop (RL208).
         if let Some((s, e, d)) =
             crate::model::backoff::ServerDelay::in_source(ctx.text(body), "a hand-written loop")
@@ -534,6 +541,17 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             per_call: true,
         });
     }
+}
+
+/// Whether an except clause always leaves the loop: its block's own
+/// statements (not those under an `if`) include a `break`, `return` or
+/// `raise`.
+fn leaves_loop(clause: Node<'_>) -> bool {
+    named_children(clause)
+        .into_iter()
+        .filter(|c| c.kind() == "block")
+        .flat_map(named_children)
+        .any(|s| matches!(s.kind(), "break_statement" | "return_statement" | "raise_statement"))
 }
 
 /// Whether `var` is passed to a call in `body` (other than a log, print

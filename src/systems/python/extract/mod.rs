@@ -52,6 +52,7 @@ const NEEDLES: &[&str] = &[
     "httpx",
     "aiohttp",
     "botocore",
+    "boto3",
     "insecure_channel",
     "secure_channel",
     "sleep(",

@@ -54,7 +54,14 @@ pub(super) fn tie_clients(ctx: &Ctx<'_>, facts: &mut Facts, built: &HashMap<usiz
             continue;
         };
         let what = format!("{}(\"{svc}\")", callee(ctx, n).0);
+        let splat = field(n, "arguments").is_some_and(|a| {
+            named_children(a)
+                .iter()
+                .any(|c| c.kind() == "dictionary_splat")
+        });
         match Args::of(ctx, n).kw("config") {
+            // `**client_params` may hold the `config`: not known here.
+            None if splat => {}
             None => {
                 if let Some(mut p) = botocore_policy(ctx, n, true) {
                     p.name = Some(format!("{what} with botocore's defaults"));
