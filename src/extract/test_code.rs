@@ -126,6 +126,7 @@ mod tests {
             "web/__tests__/a.js",
             "pkg/client_test.go",
             "app/test_client.py",
+            "test/core/run_tests.py",
             "Orders.Tests/OrderServiceTests.cs",
             "lib/fixtures/Caller.java",
             "ts-order-service/src/main/java/order/OrderControllerTest.java",
@@ -138,6 +139,8 @@ mod tests {
             "src/test/resources/application.yml",
             "overlays/test/kustomization.yaml",
             "src/contest/Main.java",
+            "test/e2e/client.go",
+            "app/testing/client.py",
             "app/client.py",
             "Latest.java",
         ] {

@@ -23,6 +23,8 @@ mod libs;
 mod sessions;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_libs2;
 
 use crate::model::{Facts, Located, RetryPolicy, Timeout};
 use crate::source::Span;
