@@ -306,7 +306,13 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .collect();
         // Adapters mounted on this session, the transport of this client.
         if let Some((recv, at)) = c.via_session {
-            policies.extend(super::sessions::policies_for(ctx, facts, recv, at, Some(&s)));
+            policies.extend(super::sessions::policies_for(
+                ctx,
+                facts,
+                recv,
+                at,
+                Some(&s),
+            ));
         }
         policies.sort_unstable();
         policies.dedup();
@@ -551,7 +557,12 @@ fn leaves_loop(clause: Node<'_>) -> bool {
         .into_iter()
         .filter(|c| c.kind() == "block")
         .flat_map(named_children)
-        .any(|s| matches!(s.kind(), "break_statement" | "return_statement" | "raise_statement"))
+        .any(|s| {
+            matches!(
+                s.kind(),
+                "break_statement" | "return_statement" | "raise_statement"
+            )
+        })
 }
 
 /// Whether `var` is passed to a call in `body` (other than a log, print

@@ -168,7 +168,8 @@ pub fn policies_for(
                     && field(**d, "name").is_some_and(|x| ctx.text(x) == fname)
             }) {
                 for m in &all {
-                    if def.start_byte() <= m.node.start_byte() && m.node.end_byte() <= def.end_byte()
+                    if def.start_byte() <= m.node.start_byte()
+                        && m.node.end_byte() <= def.end_byte()
                     {
                         chosen.push(m);
                     }

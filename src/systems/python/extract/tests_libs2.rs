@@ -18,7 +18,12 @@ fn tenacity_and_stops_after_both_and_reraise_is_stated() {
         "from tenacity import *\n@retry(stop=stop_after_attempt(3) & stop_after_attempt(7), reraise=True)\ndef f():\n    pass\n@retry(stop=stop_after_attempt(3) & stop_after_delay(9))\ndef g():\n    pass\n",
     );
     assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(7));
-    assert!(f.policies[0].why.iter().any(|w| w.starts_with("reraise=True")));
+    assert!(
+        f.policies[0]
+            .why
+            .iter()
+            .any(|w| w.starts_with("reraise=True"))
+    );
     // A count and a delay: finite, but how many tries depends on the waits.
     assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Unknown);
     assert!(f.policies[1].overall_timeout.is_none());
@@ -39,7 +44,11 @@ fn urllib3_honours_retry_after_unless_told_not_to() {
     let RetryOn::Listed { conditions } = &f.policies[0].retry_on.value else {
         panic!()
     };
-    assert!(!conditions.iter().any(|c| matches!(c.value, Condition::Status { .. })));
+    assert!(
+        !conditions
+            .iter()
+            .any(|c| matches!(c.value, Condition::Status { .. }))
+    );
 }
 
 #[test]
@@ -47,8 +56,12 @@ fn urllib3_method_whitelist_is_reported_and_still_read() {
     let f = read("from urllib3 import Retry\nr = Retry(3, method_whitelist=['GET'])\n");
     assert_eq!(f.diagnostics.len(), 1);
     assert_eq!(f.diagnostics[0].code, crate::diag::Code::RL901);
-    assert_eq!(f.policies[0].methods.value, Methods::Set(vec!["GET".into()]));
-    let f = read("from urllib3 import Retry\nr = Retry(3, allowed_methods=['GET'], backoff_max=5)\n");
+    assert_eq!(
+        f.policies[0].methods.value,
+        Methods::Set(vec!["GET".into()])
+    );
+    let f =
+        read("from urllib3 import Retry\nr = Retry(3, allowed_methods=['GET'], backoff_max=5)\n");
     assert!(f.diagnostics.is_empty());
 }
 

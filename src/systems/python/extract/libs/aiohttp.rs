@@ -67,15 +67,14 @@ pub(super) fn options_policy(
             let n = named_children(l).len() as u64;
             Some(attempts(
                 AttemptCount::Finite(n),
-                format!("timeouts={} ({n} attempts)", super::super::one_line(ctx.text(l))),
+                format!(
+                    "timeouts={} ({n} attempts)",
+                    super::super::one_line(ctx.text(l))
+                ),
                 l,
             ))
         }
-        ("ListRetry", _) => Some(attempts(
-            AttemptCount::Unknown,
-            "timeouts=..".into(),
-            call,
-        )),
+        ("ListRetry", _) => Some(attempts(AttemptCount::Unknown, "timeouts=..".into(), call)),
         _ => args.get("attempts", 0).map(|a| {
             let c = match eval::number(ctx, a) {
                 Some(v) if v >= 1.0 => AttemptCount::Finite(v as u64),
@@ -115,7 +114,11 @@ pub(super) fn options_policy(
                 _ => Delay::Unknown,
             };
             let jitter = if what == "JitterRetry" {
-                match num("random_interval_size", None, sys::AIOHTTP_RETRY_JITTER_INTERVAL) {
+                match num(
+                    "random_interval_size",
+                    None,
+                    sys::AIOHTTP_RETRY_JITTER_INTERVAL,
+                ) {
                     Some(v) if v <= 0.0 => Jitter::None,
                     Some(_) => Jitter::Additive,
                     None => Jitter::Unknown,
@@ -227,7 +230,9 @@ pub(super) fn options_policy(
         // subclass such as dvc-http's `ReadOnlyRetryClient`, which sends
         // POST and PUT with `attempts=1` options): what it retries is not
         // known here.
-        None if !implicit && !given_to_client(ctx, call) => Located::default_at(Methods::Unknown, at),
+        None if !implicit && !given_to_client(ctx, call) => {
+            Located::default_at(Methods::Unknown, at)
+        }
         None => Located::default_at(
             Methods::Set(
                 sys::AIOHTTP_RETRY_METHODS

@@ -37,8 +37,7 @@ pub(super) fn client_service(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
     }
     let args = Args::of(ctx, call);
     let svc = eval::string(ctx, args.get("service_name", 0)?)?;
-    (!svc.is_empty() && svc.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
-        .then_some(svc)
+    (!svc.is_empty() && svc.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')).then_some(svc)
 }
 
 /// Tie each client of the file to its `Config`: the `Config`'s policy is
@@ -179,4 +178,3 @@ pub(super) fn botocore_policy(
     });
     Some(p)
 }
-

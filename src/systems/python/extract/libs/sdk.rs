@@ -157,7 +157,10 @@ pub(super) fn urllib3_policy(
     // response), not how often it retries.
     if let Some(r) = args.kw("raise_on_status") {
         p.why.push(match eval::boolean(ctx, r) {
-            Some(false) => "raise_on_status=False: the last response is returned after the status retries".into(),
+            Some(false) => {
+                "raise_on_status=False: the last response is returned after the status retries"
+                    .into()
+            }
             _ => format!("raise_on_status={}", ctx.text(r)),
         });
     }
