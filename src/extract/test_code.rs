@@ -66,7 +66,7 @@ pub fn is_test_source(relative: &str) -> bool {
             stem.starts_with("test_")
                 || stem.ends_with("_test")
                 || stem == "conftest"
-                || dirs.iter().any(|d| *d == "test")
+                || dirs.contains(&"test")
         }
         "java" | "kt" | "scala" | "groovy" => {
             stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("IT")

@@ -287,7 +287,8 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         }
     }
     idempotency_keys(ctx, facts, scopes);
-    narrow_methods(ctx, facts, &calls);
+    let sessions = super::sessions::Sessions::new(ctx, facts);
+    narrow_methods(&sessions, ctx, facts, &calls);
     for c in &calls {
         let Some(url) = c.url else { continue };
         let Some(s) = eval::string(ctx, url) else {
@@ -307,6 +308,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         // Adapters mounted on this session, the transport of this client.
         if let Some((recv, at)) = c.via_session {
             policies.extend(super::sessions::policies_for(
+                &sessions,
                 ctx,
                 facts,
                 recv,
@@ -331,7 +333,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
 /// (aiohttp_retry: every method) retries, in this file, only the methods
 /// of the calls made through it: narrowed to those when all are known and
 /// within the default (a method the default leaves out stays out).
-fn narrow_methods(ctx: &Ctx<'_>, facts: &mut Facts, calls: &[Call<'_>]) {
+fn narrow_methods(
+    sessions: &super::sessions::Sessions<'_>,
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+    calls: &[Call<'_>],
+) {
     let mut through: std::collections::BTreeMap<usize, Vec<Option<String>>> =
         std::collections::BTreeMap::new();
     for c in calls {
@@ -339,7 +346,7 @@ fn narrow_methods(ctx: &Ctx<'_>, facts: &mut Facts, calls: &[Call<'_>]) {
             continue;
         };
         let url = c.url.and_then(|u| eval::string(ctx, u));
-        for i in super::sessions::policies_for(ctx, facts, recv, at, url.as_deref()) {
+        for i in super::sessions::policies_for(sessions, ctx, facts, recv, at, url.as_deref()) {
             through.entry(i).or_default().push(c.method.clone());
         }
     }

@@ -19,6 +19,7 @@
 use super::eval::{self, resolve};
 use super::{Args, Ctx, callee, enclosing_function, field, span};
 use crate::model::{Facts, System};
+use std::collections::HashMap;
 use tree_sitter::Node;
 
 /// One `X.mount(prefix, adapter)`: the receiver's text, the prefix (when
@@ -102,46 +103,75 @@ fn mounts<'a>(ctx: &Ctx<'a>, facts: &Facts) -> Vec<Mount<'a>> {
     out
 }
 
-/// The value `recv` (`s`, `self.session`) was last given before `at`:
-/// an assignment's right side, or a `with .. as recv` item's value.
-fn construction<'a>(ctx: &Ctx<'a>, recv: &str, at: usize) -> Option<Node<'a>> {
-    let mut found = None;
+/// Every `name = value` (any target text: `s`, `self.session`) and `with
+/// .. as name` in the file, in source order: (name, value, position).
+fn assignments<'a>(ctx: &Ctx<'a>) -> HashMap<&'a str, Vec<(usize, Node<'a>)>> {
+    let mut out: HashMap<&'a str, Vec<(usize, Node<'a>)>> = HashMap::new();
     for &n in &ctx.nodes {
-        if n.start_byte() >= at {
-            break;
-        }
         match n.kind() {
             "assignment" => {
-                if let (Some(l), Some(r)) = (field(n, "left"), field(n, "right"))
-                    && ctx.text(l) == recv
-                {
-                    found = Some(r);
+                if let (Some(l), Some(r)) = (field(n, "left"), field(n, "right")) {
+                    out.entry(ctx.text(l))
+                        .or_default()
+                        .push((n.start_byte(), r));
                 }
             }
             "as_pattern" => {
                 if let Some(alias) = field(n, "alias")
-                    && ctx.text(alias) == recv
                     && let Some(v) = super::named_children(n).first()
                 {
-                    found = Some(*v);
+                    out.entry(ctx.text(alias))
+                        .or_default()
+                        .push((n.start_byte(), *v));
                 }
             }
             _ => {}
         }
     }
-    found
+    out
+}
+
+/// The sessions of a file: its mounts and assignments, read once.
+pub struct Sessions<'a> {
+    mounts: Vec<Mount<'a>>,
+    assigned: HashMap<&'a str, Vec<(usize, Node<'a>)>>,
+    /// Function definitions by name.
+    defs: Vec<(&'a str, Node<'a>)>,
+}
+
+impl<'a> Sessions<'a> {
+    pub fn new(ctx: &Ctx<'a>, facts: &Facts) -> Self {
+        Sessions {
+            mounts: mounts(ctx, facts),
+            assigned: assignments(ctx),
+            defs: ctx
+                .nodes
+                .iter()
+                .filter(|d| d.kind() == "function_definition")
+                .filter_map(|d| field(*d, "name").map(|x| (ctx.text(x), *d)))
+                .collect(),
+        }
+    }
+
+    /// The value `recv` (`s`, `self.session`) was last given before `at`.
+    fn construction(&self, recv: &str, at: usize) -> Option<Node<'a>> {
+        let all = self.assigned.get(recv)?;
+        let before = all.partition_point(|(p, _)| *p < at);
+        all[..before].last().map(|(_, v)| *v)
+    }
 }
 
 /// The retry policies a call through the session or client `recv` at
 /// `call` goes through, for `url` (its text when known).
 pub fn policies_for(
+    sessions: &Sessions<'_>,
     ctx: &Ctx<'_>,
     facts: &Facts,
     recv: Node<'_>,
     call: Node<'_>,
     url: Option<&str>,
 ) -> Vec<usize> {
-    let all = mounts(ctx, facts);
+    let all = &sessions.mounts;
     let name = ctx.text(recv);
     let function = enclosing_function(ctx, call).map(|(_, d)| d.id());
     let mut chosen: Vec<&Mount<'_>> = all
@@ -157,17 +187,14 @@ pub fn policies_for(
         return policies_of(ctx, facts, o);
     }
     let mut out = Vec::new();
-    if let Some(v) = construction(ctx, name, call.start_byte()) {
+    if let Some(v) = sessions.construction(name, call.start_byte()) {
         let v = resolve(ctx, v);
         if v.kind() == "call" {
             out.extend(policies_of(ctx, facts, v));
             // A local function that builds the session: what it mounts.
             let (_, fname) = callee(ctx, v);
-            if let Some(def) = ctx.nodes.iter().find(|d| {
-                d.kind() == "function_definition"
-                    && field(**d, "name").is_some_and(|x| ctx.text(x) == fname)
-            }) {
-                for m in &all {
+            if let Some((_, def)) = sessions.defs.iter().find(|(n, _)| *n == fname) {
+                for m in all {
                     if def.start_byte() <= m.node.start_byte()
                         && m.node.end_byte() <= def.end_byte()
                     {

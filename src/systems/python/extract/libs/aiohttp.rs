@@ -163,14 +163,13 @@ pub(super) fn options_policy(
         _ => {
             let waits: Option<Vec<f64>> = list
                 .filter(|l| matches!(l.kind(), "list" | "tuple"))
-                .map(|l| {
+                .and_then(|l| {
                     named_children(l)
                         .iter()
                         .skip(1)
                         .map(|x| eval::number(ctx, *x))
                         .collect::<Option<Vec<f64>>>()
-                })
-                .flatten();
+                });
             match waits.as_deref() {
                 Some([]) => written(Delay::None, Jitter::None),
                 Some([first, rest @ ..]) if rest.iter().all(|w| w == first) => written(
