@@ -6,7 +6,7 @@
 //! `src/testFixtures/**`), `tests/**`, `__tests__/**`, fixture folders
 //! (`fixtures`, `testdata`, `test-data`, `test_data`, `__fixtures__`,
 //! `__mocks__`), and files named as tests: `*_test.go`, `test_*.py`,
-//! `*_test.py`, `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
+//! `*_test.py` and Python files under `test/`, `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
 //! `*Tests.cs`, `*Test.cs`, `*.test.ts`, `*.spec.ts` (and `.js`).
 //!
 //! Only source code is concerned: configuration files in test folders are
@@ -60,7 +60,14 @@ pub fn is_test_source(relative: &str) -> bool {
     }
     match ext.as_str() {
         "go" => stem.ends_with("_test"),
-        "py" => stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest",
+        // A Python `test/` folder is a test suite (metaflow's
+        // `test/core/run_tests.py`, CPython's `Lib/test`).
+        "py" => {
+            stem.starts_with("test_")
+                || stem.ends_with("_test")
+                || stem == "conftest"
+                || dirs.contains(&"test")
+        }
         "java" | "kt" | "scala" | "groovy" => {
             stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("IT")
         }
@@ -119,6 +126,7 @@ mod tests {
             "web/__tests__/a.js",
             "pkg/client_test.go",
             "app/test_client.py",
+            "test/core/run_tests.py",
             "Orders.Tests/OrderServiceTests.cs",
             "lib/fixtures/Caller.java",
             "ts-order-service/src/main/java/order/OrderControllerTest.java",
@@ -131,6 +139,8 @@ mod tests {
             "src/test/resources/application.yml",
             "overlays/test/kustomization.yaml",
             "src/contest/Main.java",
+            "test/e2e/client.go",
+            "app/testing/client.py",
             "app/client.py",
             "Latest.java",
         ] {

@@ -140,6 +140,43 @@ pub const GOOGLE_TIMEOUT: Duration = Duration::from_secs(120);
 pub const GOOGLE_TRANSIENT_STATUSES: &[u16] = &[500, 429, 503];
 
 // ---------------------------------------------------------------------------
+// aiohttp_retry (https://github.com/inyutin/aiohttp_retry,
+// `aiohttp_retry/retry_options.py` and `client.py`, 2.9.1 at 4d336bd):
+// `RetryClient(client_session=None, logger=None, retry_options=None, ..)`
+// uses `ExponentialRetry()` when no options are given. `attempts` counts
+// attempts, the first included (`_is_skip_retry`: `current_attempt ==
+// attempts` ends it). A response is retried when its status is >= 500
+// (`retry_all_server_errors=True`) or listed in `statuses`; an exception
+// only when it is an instance of one listed in `exceptions`, whose default
+// is the empty set, so connection errors and timeouts are not retried
+// unless listed (the comment "by default on all" in `RetryOptionsBase`
+// is not what `_do_request` does). `methods` defaults to every method,
+// POST and PATCH included. The wait before retry k (k = 1, 2, ..) is
+// `get_timeout(attempt=k)`; no option reads `Retry-After`.
+
+/// `RetryOptionsBase(attempts=3)`: attempts, the first included.
+pub const AIOHTTP_RETRY_ATTEMPTS: u64 = 3;
+/// `RetryOptionsBase` `methods=None` -> this set.
+pub const AIOHTTP_RETRY_METHODS: &[&str] = &[
+    "HEAD", "GET", "PUT", "DELETE", "OPTIONS", "TRACE", "POST", "CONNECT", "PATCH",
+];
+/// `ExponentialRetry(start_timeout=0.1, max_timeout=30.0, factor=2.0)`:
+/// `min(start_timeout x factor^k, max_timeout)`, so the first wait is
+/// `start_timeout x factor`. `JitterRetry` takes the same and adds
+/// `uniform(0, random_interval_size=2.0) ** factor`.
+pub const AIOHTTP_RETRY_START: f64 = 0.1;
+pub const AIOHTTP_RETRY_MAX: f64 = 30.0;
+pub const AIOHTTP_RETRY_FACTOR: f64 = 2.0;
+pub const AIOHTTP_RETRY_JITTER_INTERVAL: f64 = 2.0;
+/// `RandomRetry(min_timeout=0.1, max_timeout=3.0)`: uniform between them.
+pub const AIOHTTP_RETRY_RANDOM_MIN: f64 = 0.1;
+pub const AIOHTTP_RETRY_RANDOM_MAX: f64 = 3.0;
+/// `FibonacciRetry(multiplier=1.0, max_timeout=3.0)`: `multiplier` x 2,
+/// 3, 5, 8 .. (its steps live on the options object, shared by every
+/// request made with it), capped at `max_timeout`.
+pub const AIOHTTP_RETRY_FIBO_MAX: f64 = 3.0;
+
+// ---------------------------------------------------------------------------
 // Descriptors.
 
 pub static TENACITY: SystemSpec = SystemSpec {
@@ -201,6 +238,16 @@ pub static GOOGLE: SystemSpec = SystemSpec {
     ..SystemSpec::plain("google-api-core Retry", Layer::Application)
 };
 
+pub static AIOHTTP_RETRY: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "use `JitterRetry(..)` (or `RandomRetry`) instead of `ExponentialRetry`/`ListRetry`/`FibonacciRetry`",
+        bound: "keep `attempts` small (3 to 5)",
+        predicate: "pass `retry_all_server_errors=False` and `statuses={502, 503, 504, 429}`",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("aiohttp_retry", Layer::Application)
+};
+
 pub static OTHER: SystemSpec = SystemSpec::plain("Python library", Layer::Application);
 
 /// Python is source, read by file: no YAML/JSON document reader.
@@ -214,6 +261,7 @@ pub fn lib_spec(name: &str) -> &'static SystemSpec {
         "urllib3" => &URLLIB3,
         "celery" => &CELERY,
         "google-api-core" => &GOOGLE,
+        "aiohttp_retry" => &AIOHTTP_RETRY,
         "loop" => &PYTHON_LOOP,
         _ => &OTHER,
     }

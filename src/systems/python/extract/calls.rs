@@ -37,8 +37,9 @@ struct Call<'a> {
     url: Option<Node<'a>>,
     timeout: Located<Timeout>,
     /// Made through a session or client object (adapters mounted on it
-    /// apply).
-    via_session: bool,
+    /// apply): the receiver, and the call it is the receiver of (a
+    /// wrapper's inner call).
+    via_session: Option<(Node<'a>, Node<'a>)>,
     grpc: bool,
 }
 
@@ -62,7 +63,7 @@ fn client_lib(ctx: &Ctx<'_>, recv: Node<'_>) -> Option<&'static str> {
         if full.contains("httpx.") {
             return Some("httpx");
         }
-        if full.contains("ClientSession") {
+        if full.contains("ClientSession") || full.contains("RetryClient") {
             return Some("aiohttp");
         }
     }
@@ -75,7 +76,7 @@ fn client_lib(ctx: &Ctx<'_>, recv: Node<'_>) -> Option<&'static str> {
         if ctx.imports("httpx") {
             return Some("httpx");
         }
-        if ctx.imports("aiohttp") {
+        if ctx.imports("aiohttp") || ctx.imports("aiohttp_retry") {
             return Some("aiohttp");
         }
     }
@@ -125,7 +126,7 @@ fn http_call<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Call<'a>> {
                 method: None,
                 url: args.get("target", 0),
                 timeout: Located::default_at(Timeout::Unknown, span(call)),
-                via_session: false,
+                via_session: None,
                 grpc: true,
             });
         }
@@ -154,7 +155,7 @@ fn http_call<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Call<'a>> {
                 None if has_splat(call) => Located::default_at(Timeout::Unknown, span(call)),
                 None => default_timeout(lib, call),
             },
-            via_session: !module,
+            via_session: (!module).then_some((recv, call)),
             grpc: false,
         });
     }
@@ -238,17 +239,6 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             });
         }
     }
-    // Adapters mounted on a session, transports given to a client.
-    let mounted = ctx.src.contains(".mount(") || ctx.src.contains("transport=");
-    let adapters: Vec<usize> = facts
-        .policies
-        .iter()
-        .enumerate()
-        .filter(
-            |(_, p)| matches!(&p.system, System::PythonLib(l) if l == "urllib3" || l == "httpx"),
-        )
-        .map(|(i, _)| i)
-        .collect();
     // Calls in retried scopes: their methods and timeouts.
     let mut per_scope: Vec<(usize, Vec<&Call<'_>>)> = Vec::new();
     for s in scopes.iter() {
@@ -297,6 +287,8 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         }
     }
     idempotency_keys(ctx, facts, scopes);
+    let sessions = super::sessions::Sessions::new(ctx, facts);
+    narrow_methods(&sessions, ctx, facts, &calls);
     for c in &calls {
         let Some(url) = c.url else { continue };
         let Some(s) = eval::string(ctx, url) else {
@@ -313,8 +305,16 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .filter(|s| s.start <= c.node.start_byte() && c.node.end_byte() <= s.end)
             .map(|s| s.policy)
             .collect();
-        if c.via_session && mounted {
-            policies.extend(adapters.iter().copied());
+        // Adapters mounted on this session, the transport of this client.
+        if let Some((recv, at)) = c.via_session {
+            policies.extend(super::sessions::policies_for(
+                &sessions,
+                ctx,
+                facts,
+                recv,
+                at,
+                Some(&s),
+            ));
         }
         policies.sort_unstable();
         policies.dedup();
@@ -326,6 +326,45 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             via: format!("{}() in Python", c.what),
             client: None,
         });
+    }
+}
+
+/// A session's or client's policy whose methods are its library's default
+/// (aiohttp_retry: every method) retries, in this file, only the methods
+/// of the calls made through it: narrowed to those when all are known and
+/// within the default (a method the default leaves out stays out).
+fn narrow_methods(
+    sessions: &super::sessions::Sessions<'_>,
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+    calls: &[Call<'_>],
+) {
+    let mut through: std::collections::BTreeMap<usize, Vec<Option<String>>> =
+        std::collections::BTreeMap::new();
+    for c in calls {
+        let Some((recv, at)) = c.via_session else {
+            continue;
+        };
+        let url = c.url.and_then(|u| eval::string(ctx, u));
+        for i in super::sessions::policies_for(sessions, ctx, facts, recv, at, url.as_deref()) {
+            through.entry(i).or_default().push(c.method.clone());
+        }
+    }
+    for (i, ms) in through {
+        let Some(p) = facts.policies.get_mut(i) else {
+            continue;
+        };
+        let Methods::Set(default) = &p.methods.value else {
+            continue;
+        };
+        let Some(mut ms) = ms.into_iter().collect::<Option<Vec<String>>>() else {
+            continue;
+        };
+        ms.sort();
+        ms.dedup();
+        if p.methods.is_default() && ms.iter().all(|m| default.contains(m)) {
+            p.methods = Located::default_at(Methods::Set(ms), p.methods.span);
+        }
     }
 }
 
@@ -433,7 +472,14 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .into_iter()
             .filter(|c| c.kind() == "except_clause")
             .collect();
-        if excepts.is_empty() {
+        // Clauses that leave the loop (`except Exception: log(..); break`)
+        // do not retry what they catch.
+        let retried: Vec<Node<'_>> = excepts
+            .iter()
+            .copied()
+            .filter(|e| !leaves_loop(*e))
+            .collect();
+        if retried.is_empty() {
             continue;
         }
         // A loop over data (`for channel in range(1, 12)` passing `channel`
@@ -492,7 +538,7 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         let dspan = sleeps.first().map_or(at, |s| span(*s));
         p.delay = Located::written(delay, dspan);
         p.jitter = Located::written(jitter, dspan);
-        p.retry_on = except_conditions(ctx, &excepts);
+        p.retry_on = except_conditions(ctx, &retried);
         // A wait read from `Retry-After` in the loop (RL208).
         if let Some((s, e, d)) =
             crate::model::backoff::ServerDelay::in_source(ctx.text(body), "a hand-written loop")
@@ -508,6 +554,22 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             per_call: true,
         });
     }
+}
+
+/// Whether an except clause always leaves the loop: its block's own
+/// statements (not those under an `if`) include a `break`, `return` or
+/// `raise`.
+fn leaves_loop(clause: Node<'_>) -> bool {
+    named_children(clause)
+        .into_iter()
+        .filter(|c| c.kind() == "block")
+        .flat_map(named_children)
+        .any(|s| {
+            matches!(
+                s.kind(),
+                "break_statement" | "return_statement" | "raise_statement"
+            )
+        })
 }
 
 /// Whether `var` is passed to a call in `body` (other than a log, print

@@ -4,6 +4,8 @@
 //! name bound to the decorator) make the decorated function's body a
 //! [`RetryScope`]. The client and task libraries are in [`sdk`].
 
+mod aiohttp;
+mod aws;
 mod google;
 mod sdk;
 
@@ -78,13 +80,21 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                         google::channel_options(ctx, n, facts);
                         None
                     }
-                    "Retry" if urllib3 && !full.contains("api_core") => sdk::urllib3_policy(ctx, n),
+                    "Retry" if urllib3 && !full.contains("api_core") => {
+                        sdk::urllib3_policy(ctx, n, &mut facts.diagnostics)
+                    }
                     "HTTPAdapter" if urllib3 => sdk::adapter_policy(ctx, n),
-                    "Config" if botocore => sdk::botocore_policy(ctx, n),
+                    "Config" if botocore => aws::botocore_policy(ctx, n, false),
                     "HTTPTransport" | "AsyncHTTPTransport" if ctx.imports("httpx") => {
                         sdk::httpx_transport_policy(ctx, n)
                     }
                     "task" | "shared_task" if ctx.imports("celery") => sdk::celery_policy(ctx, n),
+                    w if ctx.imports("aiohttp_retry") && aiohttp::OPTIONS.contains(&w) => {
+                        Some(aiohttp::options_policy(ctx, n, w, false))
+                    }
+                    "RetryClient" if ctx.imports("aiohttp_retry") => {
+                        aiohttp::client_default(ctx, n)
+                    }
                     // `raise self.retry(exc=e, countdown=..)` in a bound task:
                     // the whole task body is attempted again.
                     "retry" if full == "self.retry" && ctx.imports("celery") => {
@@ -119,6 +129,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             }
             _ => {}
         }
+    }
+    if botocore {
+        aws::tie_clients(ctx, facts, &built);
     }
     // Decorated functions: their bodies are retried.
     for &n in &ctx.nodes {
@@ -272,6 +285,17 @@ fn tenacity_policy(ctx: &Ctx<'_>, call: Node<'_>, what: &str) -> RetryPolicy {
         p.retry_on = Located::written(on, span(r));
         p.ignores = ignores;
     }
+    // `reraise` (tenacity `__init__.py`, `BaseRetrying(reraise=False)`):
+    // what the caller sees after the last attempt, not how often or when
+    // it retries. Stated for the reasons of the findings.
+    p.why.push(match args.kw("reraise") {
+        None => "no reraise=: tenacity raises RetryError after the last attempt (its default reraise=False)".into(),
+        Some(r) => match eval::boolean(ctx, r) {
+            Some(true) => "reraise=True: the last attempt's exception reaches the caller".into(),
+            Some(false) => "reraise=False: tenacity raises RetryError after the last attempt".into(),
+            None => format!("reraise={}: not known here", ctx.text(r)),
+        },
+    });
     p
 }
 
@@ -302,6 +326,37 @@ fn stop(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Stop {
         },
         unknown: a.unknown && b.unknown,
     };
+    // `a & b` (tenacity `stop_all`, `stop.py`: `all(x(retry_state) for x
+    // in self.stops)`): it stops once both would, so the later of the two.
+    // Two counts give the larger, two delays the longer; a count and a
+    // delay stop after both, a number of attempts that depends on the
+    // waits (finite, not known here). Never stopping on one side is never.
+    let both = |a: Stop, b: Stop| {
+        let never = |s: &Stop| !s.unknown && s.attempts.is_none() && s.delay.is_none();
+        if never(&a) || never(&b) {
+            return Stop::default();
+        }
+        if a.unknown || b.unknown {
+            return Stop {
+                unknown: true,
+                ..Stop::default()
+            };
+        }
+        match (a.attempts, a.delay, b.attempts, b.delay) {
+            (Some(x), None, Some(y), None) => Stop {
+                attempts: Some(x.max(y)),
+                ..Stop::default()
+            },
+            (None, Some(x), None, Some(y)) => Stop {
+                delay: Some(x.max(y)),
+                ..Stop::default()
+            },
+            _ => Stop {
+                unknown: true,
+                ..Stop::default()
+            },
+        }
+    };
     match n.kind() {
         "identifier" | "attribute" if ctx.text(n).ends_with("stop_never") => Stop::default(),
         "binary_operator" => {
@@ -311,8 +366,7 @@ fn stop(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Stop {
             let (a, b) = (stop(ctx, l, depth + 1), stop(ctx, r, depth + 1));
             match field(n, "operator").map_or("", |o| ctx.text(o)) {
                 "|" => either(a, b),
-                // Both must hold: attempts past the count go on until the
-                // time is up, and the other way round.
+                "&" => both(a, b),
                 _ => unknown,
             }
         }
@@ -344,6 +398,12 @@ fn stop(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Stop {
                     .iter()
                     .map(|a| stop(ctx, *a, depth + 1))
                     .reduce(either)
+                    .unwrap_or(unknown),
+                "stop_all" => args
+                    .positional
+                    .iter()
+                    .map(|a| stop(ctx, *a, depth + 1))
+                    .reduce(both)
                     .unwrap_or(unknown),
                 _ => unknown,
             }

@@ -1,8 +1,9 @@
 //! Python source (`*.py`), read with tree-sitter-python: tenacity
 //! (`@retry`, `Retrying`), backoff (`@backoff.on_exception`,
 //! `on_predicate`), urllib3 `Retry` and requests' `HTTPAdapter`, botocore
-//! `Config(retries=..)`, Celery `autoretry_for` tasks and bound tasks'
-//! `raise self.retry(..)`, google-api-core `Retry`/`AsyncRetry`, gRPC
+//! `Config(retries=..)` and the boto3 clients it configures, aiohttp_retry
+//! options and `RetryClient`, Celery `autoretry_for` tasks and bound
+//! tasks' `raise self.retry(..)`, google-api-core `Retry`/`AsyncRetry`, gRPC
 //! channel options carrying a service config, hand-written retry loops, idempotency keys minted inside a retry, and the HTTP and gRPC
 //! calls a service makes (`requests`, `httpx`, `aiohttp`,
 //! `grpc.insecure_channel`) with their timeouts. Defaults:
@@ -20,8 +21,11 @@
 mod calls;
 mod eval;
 mod libs;
+mod sessions;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_libs2;
 
 use crate::model::{Facts, Located, RetryPolicy, Timeout};
 use crate::source::Span;
@@ -51,6 +55,7 @@ const NEEDLES: &[&str] = &[
     "httpx",
     "aiohttp",
     "botocore",
+    "boto3",
     "insecure_channel",
     "secure_channel",
     "sleep(",
@@ -136,8 +141,18 @@ impl<'a> Ctx<'a> {
                 "import_statement" | "import_from_statement" => {
                     let t = text(n, src);
                     for m in [
-                        "tenacity", "backoff", "urllib3", "requests", "botocore", "boto3",
-                        "celery", "httpx", "aiohttp", "grpc", "api_core",
+                        "tenacity",
+                        "backoff",
+                        "urllib3",
+                        "requests",
+                        "botocore",
+                        "boto3",
+                        "celery",
+                        "httpx",
+                        "aiohttp",
+                        "grpc",
+                        "api_core",
+                        "aiohttp_retry",
                     ] {
                         if t.split(|c: char| !c.is_alphanumeric() && c != '_')
                             .any(|w| w == m)

@@ -1,18 +1,25 @@
-//! urllib3 `Retry` and requests' `HTTPAdapter(max_retries=..)`, botocore
-//! `Config(retries=..)`, Celery tasks with `autoretry_for`.
+//! urllib3 `Retry` and requests' `HTTPAdapter(max_retries=..)`, httpx
+//! transports, Celery tasks with `autoretry_for` and `self.retry`.
 
 use super::super::eval::{self, resolve};
 use super::super::{Args, Ctx, field, named_children, policy, span};
 use super::{attempts, default_attempts, exception_names, secs};
 use crate::model::*;
 use crate::systems::python as sys;
-use std::time::Duration;
 use tree_sitter::Node;
 
 // ---------------------------------------------------------------------------
 // urllib3 / requests
 
-pub(super) fn urllib3_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
+fn attempts_of(p: &RetryPolicy) -> Option<u64> {
+    p.attempts.value.count.finite()
+}
+
+pub(super) fn urllib3_policy(
+    ctx: &Ctx<'_>,
+    call: Node<'_>,
+    diagnostics: &mut Vec<crate::diag::Diagnostic>,
+) -> Option<RetryPolicy> {
     let args = Args::of(ctx, call);
     // google-api-core's `Retry(initial=, maximum=, ...)` is not urllib3's.
     if ["initial", "maximum", "multiplier", "predicate", "deadline"]
@@ -120,7 +127,65 @@ pub(super) fn urllib3_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolic
             conditions.push(Located::written(Condition::Predicate, span(list)));
         }
     }
+    // `respect_retry_after_header=True` (the default): a 413, 429 or 503
+    // with a `Retry-After` is retried even when no status is listed
+    // (`is_retry`), after the header's wait as it is (`sleep_for_retry`:
+    // no jitter, not bounded by `backoff_max`; capped only by
+    // `retry_after_max`, new in 2.7.0 with a default of 21600 s). These
+    // statuses are not added to the conditions: they are retried only
+    // when the server asks for it, at the time it names, which is RL208's
+    // to judge (as conditions every `Retry` would retry the overload
+    // signal, RL603, and 413 a client error, RL101).
+    let respect = args.kw("respect_retry_after_header");
+    let retries = !matches!(attempts_of(&p), Some(1));
+    if retries && respect.and_then(|r| eval::boolean(ctx, r)) != Some(false) {
+        let cap = args.kw("retry_after_max");
+        let d = crate::model::backoff::ServerDelay {
+            header: "Retry-After".into(),
+            capped: cap.is_some(),
+            jittered: false,
+            by: "urllib3's `Retry` (respect_retry_after_header=True)".into(),
+        };
+        p.server_delay = Some(match respect {
+            Some(r) => Located::written(d, span(r)),
+            None => Located::default_at(d, span(call)),
+        });
+    }
     p.retry_on = Located::written(RetryOn::Listed { conditions }, span(call));
+    // `raise_on_status` (default True): what the caller gets once the
+    // status retries are spent (an error, or with False the last
+    // response), not how often it retries.
+    if let Some(r) = args.kw("raise_on_status") {
+        p.why.push(match eval::boolean(ctx, r) {
+            Some(false) => {
+                "raise_on_status=False: the last response is returned after the status retries"
+                    .into()
+            }
+            _ => format!("raise_on_status={}", ctx.text(r)),
+        });
+    }
+    // urllib3 1.x and 2.x: `method_whitelist` is 1.x's name (deprecated in
+    // 1.26, removed in 2.0, where `Retry(method_whitelist=..)` raises
+    // TypeError); `backoff_max` and `backoff_jitter` are 2.x arguments
+    // (1.26 raises TypeError for them; its cap is the class attribute
+    // `BACKOFF_MAX`/`DEFAULT_BACKOFF_MAX`, also 120 s).
+    if let Some(w) = args.kw("method_whitelist") {
+        let two = ["backoff_max", "backoff_jitter", "retry_after_max"]
+            .into_iter()
+            .find(|k| args.kw(k).is_some());
+        let message = match two {
+            Some(k) => format!(
+                "`method_whitelist` is urllib3 1.x's argument and `{k}` is 2.x's: no urllib3 accepts both, this `Retry` raises TypeError"
+            ),
+            None => "`method_whitelist` was removed in urllib3 2.0: `Retry(method_whitelist=..)` raises TypeError there".into(),
+        };
+        diagnostics.push(crate::diag::Diagnostic::new(
+            crate::diag::unknown_setting::CODE,
+            span(w),
+            message,
+            "rename it to `allowed_methods` (urllib3 1.26 and 2.x)",
+        ));
+    }
     let methods = args
         .kw("allowed_methods")
         .or_else(|| args.kw("method_whitelist"));
@@ -255,81 +320,6 @@ pub(super) fn httpx_transport_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Re
     );
     // A connection that failed carried no request: every method is safe.
     p.methods = Located::default_at(Methods::All, span(call));
-    Some(p)
-}
-
-// ---------------------------------------------------------------------------
-// botocore
-
-pub(super) fn botocore_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
-    let args = Args::of(ctx, call);
-    let retries = args.kw("retries").map(|r| resolve(ctx, r));
-    let read = args.kw("read_timeout");
-    if retries.is_none() && read.is_none() && args.kw("connect_timeout").is_none() {
-        return None;
-    }
-    // The `retries` dictionary's entries.
-    let mut entries: Vec<(String, Node<'_>)> = Vec::new();
-    if let Some(r) = retries.filter(|r| r.kind() == "dictionary") {
-        for pair in named_children(r).into_iter().filter(|p| p.kind() == "pair") {
-            if let (Some(k), Some(v)) = (field(pair, "key"), field(pair, "value"))
-                && let Some(k) = eval::string(ctx, k)
-            {
-                entries.push((k, v));
-            }
-        }
-    }
-    let entry = |k: &str| entries.iter().find(|(n, _)| n == k).map(|(_, v)| *v);
-    let mode = entry("mode").and_then(|m| eval::string(ctx, m));
-    let standard = matches!(mode.as_deref(), Some("standard" | "adaptive"));
-    let default_count = if standard {
-        sys::BOTOCORE_STANDARD_ATTEMPTS
-    } else {
-        sys::BOTOCORE_LEGACY_ATTEMPTS
-    };
-    let attempts_l = if let Some(t) = entry("total_max_attempts") {
-        let c = match eval::number(ctx, t) {
-            Some(v) if v >= 1.0 => AttemptCount::Finite(v as u64),
-            _ => AttemptCount::Unknown,
-        };
-        attempts(c, format!("\"total_max_attempts\": {}", ctx.text(t)), t)
-    } else if let Some(m) = entry("max_attempts") {
-        // In a `Config`, `max_attempts` counts retries (botocore adds 1).
-        let c = match eval::number(ctx, m) {
-            Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
-            _ => AttemptCount::Unknown,
-        };
-        attempts(c, format!("\"max_attempts\": {} (retries)", ctx.text(m)), m)
-    } else {
-        let mode = mode.as_deref().unwrap_or("legacy");
-        default_attempts(
-            AttemptCount::Finite(default_count),
-            &format!("no max_attempts: botocore's {mode} mode default of {default_count} attempts"),
-            call,
-        )
-    };
-    let mut p = RetryPolicy::new(System::AwsSdk, span(call), attempts_l);
-    p.name = Some("botocore Config".into());
-    let at = span(call);
-    p.delay = Located::default_at(
-        Delay::Exponential {
-            base: Duration::from_secs(1),
-            multiplier: 2.0,
-            cap: standard.then_some(sys::BOTOCORE_MAX_BACKOFF),
-        },
-        at,
-    );
-    p.jitter = Located::default_at(Jitter::Full, at);
-    p.cap_order = CapOrder::AfterJitter;
-    if standard {
-        p.budget = Some(Located::default_at(Budget::Quota, at));
-    }
-    p.retry_on = Located::default_at(RetryOn::Unknown, at);
-    p.methods = Located::default_at(Methods::Unknown, at);
-    p.per_try_timeout = Some(match read {
-        Some(r) => super::super::timeout_at(ctx, r),
-        None => Located::default_at(Timeout::after(sys::BOTOCORE_TIMEOUT), at),
-    });
     Some(p)
 }
 

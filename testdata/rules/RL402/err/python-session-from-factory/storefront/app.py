@@ -1,0 +1,26 @@
+import requests
+import tenacity
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+
+def make_session():
+    # The session the factory returns retries every http:// call once.
+    s = requests.Session()
+    s.mount(
+        "http://",
+        HTTPAdapter(max_retries=Retry(total=1, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[502, 503])),
+    )
+    return s
+
+
+session = make_session()
+
+
+@tenacity.retry(
+    stop=tenacity.stop_after_attempt(3),
+    wait=tenacity.wait_random_exponential(multiplier=0.5, max=10),
+    retry=tenacity.retry_if_exception_type(requests.ConnectionError),
+)
+def get_stock(sku):
+    return session.get(f"http://inventory:8080/stock/{sku}", timeout=2)
