@@ -23,8 +23,11 @@ pub mod calls;
 mod calls_tests;
 mod efcore;
 mod eval;
+mod hedging;
+mod loops;
 mod polly_v7;
 mod resilience;
+mod sdk;
 #[cfg(test)]
 mod tests;
 
@@ -59,6 +62,12 @@ const NEEDLES: &[&str] = &[
     "HttpClient",
     "AddGrpcClient",
     "DistributedApplication",
+    "MaxRetries",
+    "RetryMode.",
+    "NetworkTimeout",
+    "RetryProvider(",
+    "Task.Delay(",
+    "Thread.Sleep(",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -88,6 +97,11 @@ pub fn extract(text: &str, facts: &mut Facts) {
         facts.services.len(),
     );
     resilience::extract(&ctx, facts);
+    sdk::extract(&ctx, facts);
+    let mut scopes = Vec::new();
+    loops::extract(&ctx, facts, &mut scopes);
+    loops::executions(&ctx, facts, &mut scopes);
+    loops::idempotency_keys(&ctx, facts, &scopes);
     calls::extract(&ctx, facts);
     apphost::extract(&ctx, facts);
     let after = (

@@ -99,7 +99,11 @@ fn polly_v8_event_bus_delay_generator() {
     );
     assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
     let p = &f.policies[0];
-    assert_eq!(p.system, System::Polly);
+    // The generator decides the waits: jitter is added there, and the
+    // help says so instead of `UseJitter`.
+    assert_eq!(p.system, System::PollyDelayFunction);
+    assert!(p.system.spec().fixes.jitter.contains("DelayGenerator"));
+    assert!(!System::Polly.spec().fixes.jitter.contains("DelayGenerator"));
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(11));
     assert_eq!(
         p.delay.value,
