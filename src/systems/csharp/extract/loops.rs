@@ -100,6 +100,17 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .copied()
             .filter(|c| c.kind() == "catch_clause")
             .collect();
+        // The catches of the tries: not one around the wait itself
+        // (`try { Task.Delay(..).Wait(); } catch (AggregateException)`).
+        let tries: Vec<Node<'_>> = catches
+            .iter()
+            .copied()
+            .filter(|c| {
+                c.parent()
+                    .and_then(|t| field(t, "body"))
+                    .is_none_or(|b| !(b.start_byte() <= wait.start_byte() && wait.end_byte() <= b.end_byte()))
+            })
+            .collect();
         if catches.is_empty() {
             continue;
         }
@@ -146,7 +157,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         let (delay, jitter) = wait_of(ctx, wait, counter, &own);
         p.delay = Located::written(delay, span(wait));
         p.jitter = Located::written(jitter, span(wait));
-        p.retry_on = retry_on(ctx, &catches, at);
+        p.retry_on = retry_on(ctx, &tries, at);
         p.methods = Located::default_at(Methods::Unknown, at);
         let i = facts.policies.len();
         facts.policies.push(p);
@@ -223,6 +234,40 @@ fn wait_of(
     let Some((_, a)) = args(ctx, wait).into_iter().next() else {
         return (Delay::Unknown, jitter(Jitter::None));
     };
+    // A wait variable changed after each failure: `delay *= 2` doubles
+    // it, `delay += step` grows it (read as a custom growth).
+    if a.kind() == "identifier" {
+        let name = ctx.text(a);
+        let growth = own.iter().find_map(|c| {
+            (c.kind() == "assignment_expression"
+                && field(*c, "left").is_some_and(|l| ctx.text(l).trim() == name))
+            .then(|| field(*c, "operator").map(|o| ctx.text(o)))
+            .flatten()
+            .filter(|o| *o != "=")
+            .map(|o| (o, field(*c, "right")))
+        });
+        if let Some((op, step)) = growth {
+            let base = eval::duration(ctx, a);
+            let factor = step.and_then(|s| eval::int(ctx, s));
+            let d = match (op, base, factor) {
+                ("*=", Some(b), Some(k)) if k > 1 && !b.is_zero() => Delay::Exponential {
+                    base: b,
+                    multiplier: k as f64,
+                    cap: None,
+                },
+                _ => Delay::Custom,
+            };
+            return (d, jitter(Jitter::None));
+        }
+    }
+    // A function of the counter, read at its first values (before the
+    // counter's value as the loop starts could be taken for the wait).
+    if let Some((name, first)) = counter
+        && mentions(ctx, a, name, &mut { MENTION_BUDGET })
+        && let Some((d, j)) = delay_function(ctx, name, a, first)
+    {
+        return (d, if random { Jitter::Unknown } else { j });
+    }
     // `int millisecondsDelay`.
     if let Some(ms) = eval::int(ctx, a) {
         let d = Duration::from_millis(ms.max(0) as u64);
@@ -239,17 +284,37 @@ fn wait_of(
             (Delay::Fixed { delay: d }, jitter(Jitter::None))
         };
     }
-    // A function of the counter, read at its first values; the first
-    // wait follows the first failed try, where the counter is its first
-    // value (or one more, incremented before the wait: not known, so the
-    // shape is what is kept).
-    if let Some((name, first)) = counter
-        && let Some((d, j)) = delay_function(ctx, name, a, first)
-    {
-        return (d, if random { Jitter::Unknown } else { j });
-    }
-    (Delay::Custom, if random { Jitter::Unknown } else { Jitter::Unknown })
+    (Delay::Custom, Jitter::Unknown)
 }
+
+/// Whether expression `n` uses `name`, itself or through the names it
+/// uses (`delay` bound to `TimeSpan.FromSeconds(Math.Pow(2, i))`); at
+/// most [`MENTION_BUDGET`] bindings are followed.
+fn mentions(ctx: &Ctx<'_>, n: Node<'_>, name: &str, budget: &mut usize) -> bool {
+    for x in ctx.subtree(n) {
+        if x.kind() != "identifier" {
+            continue;
+        }
+        if ctx.text(*x) == name {
+            return true;
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        if let Some(v) = ctx
+            .binding(ctx.text(*x), x.start_byte())
+            .filter(|v| v.id() != n.id())
+            && mentions(ctx, v, name, budget)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// How many name bindings [`mentions`] may follow.
+const MENTION_BUDGET: usize = 64;
 
 /// What the loop retries: the types its `catch` clauses name; a bare
 /// `catch` or `catch (Exception)` without a filter retries every error.

@@ -234,3 +234,38 @@ fn ef_core_retry_on_failure_defaults() {
     assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Finite(5));
     assert_eq!(f.policies[1].methods.value, Methods::Unknown);
 }
+
+/// Seen on dotnet/eShopSupport (`GeneratorBase.cs`): a wait grown by
+/// `delay += ..` after each failure is not the fixed first value; one
+/// doubled by `delay *= 2` is exponential.
+#[test]
+fn loop_waits_grown_in_the_loop() {
+    use crate::model::{AttemptCount, Delay};
+    let src = |op: &str| {
+        format!(
+            "class G {{ static async Task<T> Run<T>(Func<Task<T>> f) {{
+                var delay = TimeSpan.FromSeconds(5);
+                for (var i = 0; i < 4; i++) {{
+                    try {{ return await f(); }}
+                    catch (IOException) {{ await Task.Delay(delay); delay {op}; }}
+                }}
+                throw new Exception();
+            }} }}"
+        )
+    };
+    let mut f = Facts::default();
+    extract(&src("+= TimeSpan.FromSeconds(15)"), &mut f);
+    assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(f.policies[0].delay.value, Delay::Custom);
+    let mut f = Facts::default();
+    extract(&src("*= 2"), &mut f);
+    assert_eq!(
+        f.policies[0].delay.value,
+        Delay::Exponential {
+            base: std::time::Duration::from_secs(5),
+            multiplier: 2.0,
+            cap: None
+        }
+    );
+}
