@@ -61,8 +61,7 @@ pub static EF_CORE: SystemSpec = SystemSpec {
 pub const AZURE_DEFAULT_MAX_RETRIES: u64 = 3;
 pub const AZURE_DEFAULT_DELAY: std::time::Duration = std::time::Duration::from_millis(800);
 pub const AZURE_DEFAULT_MAX_DELAY: std::time::Duration = std::time::Duration::from_secs(60);
-pub const AZURE_DEFAULT_NETWORK_TIMEOUT: std::time::Duration =
-    std::time::Duration::from_secs(100);
+pub const AZURE_DEFAULT_NETWORK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(100);
 /// Azure.Core `RetryPolicy.CalculateExponentialDelay`: `(1 << (attempt -
 /// 1)) x random.Next(0.8 x Delay, 1.2 x Delay)`, then `Math.Min(..,
 /// MaxDelay)`; `RetryMode.Fixed` waits `Delay` with no random part

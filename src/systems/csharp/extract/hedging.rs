@@ -125,8 +125,7 @@ pub fn standard_hedging(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     p.jitter = Located::default_at(Jitter::None, anchor);
     // Hedged copies are not a back-off: the backoff rules do not apply.
     p.platform_backoff = true;
-    let default_timeout =
-        |t: Duration| Located::default_at(Timeout::after(t), anchor);
+    let default_timeout = |t: Duration| Located::default_at(Timeout::after(t), anchor);
     p.per_try_timeout =
         Some(per_copy.unwrap_or_else(|| default_timeout(STANDARD_HEDGING_ENDPOINT_TIMEOUT)));
     p.overall_timeout = Some(total.unwrap_or_else(|| default_timeout(STANDARD_TOTAL_TIMEOUT)));

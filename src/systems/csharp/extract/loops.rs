@@ -106,9 +106,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .iter()
             .copied()
             .filter(|c| {
-                c.parent()
-                    .and_then(|t| field(t, "body"))
-                    .is_none_or(|b| !(b.start_byte() <= wait.start_byte() && wait.end_byte() <= b.end_byte()))
+                c.parent().and_then(|t| field(t, "body")).is_none_or(|b| {
+                    !(b.start_byte() <= wait.start_byte() && wait.end_byte() <= b.end_byte())
+                })
             })
             .collect();
         if catches.is_empty() {
@@ -127,14 +127,13 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         if !exits && !conditional {
             continue;
         }
-        let gives_up = own
-            .iter()
-            .any(|c| matches!(c.kind(), "throw_statement" | "throw_expression") && in_catch(*c, body))
-            || own.iter().any(|c| {
-                c.kind() == "catch_filter_clause"
-                    || (matches!(c.kind(), "return_statement" | "break_statement")
-                        && in_catch(*c, body))
-            });
+        let gives_up = own.iter().any(|c| {
+            matches!(c.kind(), "throw_statement" | "throw_expression") && in_catch(*c, body)
+        }) || own.iter().any(|c| {
+            c.kind() == "catch_filter_clause"
+                || (matches!(c.kind(), "return_statement" | "break_statement")
+                    && in_catch(*c, body))
+        });
         let (count, written, counter) = bound(ctx, n, condition, gives_up);
         let at = span(n);
         let attempts = Located::written(
@@ -191,7 +190,11 @@ fn bound<'a>(
                 None,
             )
         } else {
-            (AttemptCount::Unbounded, format!("{head} (true) {{ .. }}"), None)
+            (
+                AttemptCount::Unbounded,
+                format!("{head} (true) {{ .. }}"),
+                None,
+            )
         };
     };
     let written = format!("{head} ({})", super::one_line(ctx.text(c)));
@@ -202,7 +205,11 @@ fn bound<'a>(
     else {
         return (AttemptCount::Unknown, written, None);
     };
-    let name = ctx.text(l).trim().trim_end_matches("++").trim_start_matches("++");
+    let name = ctx
+        .text(l)
+        .trim()
+        .trim_end_matches("++")
+        .trim_start_matches("++");
     let start = ctx
         .binding(name, c.start_byte())
         .and_then(|v| eval::int(ctx, v))
@@ -228,7 +235,9 @@ fn wait_of(
     let random = own.iter().any(|c| {
         let t = ctx.text(*c);
         c.kind() == "invocation_expression"
-            && (t.starts_with("Random.Shared.") || t.contains("random.Next") || t.contains("Random().Next"))
+            && (t.starts_with("Random.Shared.")
+                || t.contains("random.Next")
+                || t.contains("Random().Next"))
     });
     let jitter = |j: Jitter| if random { Jitter::Unknown } else { j };
     let Some((_, a)) = args(ctx, wait).into_iter().next() else {
@@ -357,13 +366,18 @@ pub fn executions(ctx: &Ctx<'_>, facts: &Facts, scopes: &mut Vec<RetryScope>) {
         let Some((m, Some(recv))) = method(ctx, n) else {
             continue;
         };
-        if !matches!(m, "Execute" | "ExecuteAsync" | "ExecuteAndCaptureAsync" | "ExecuteAndCapture") {
+        if !matches!(
+            m,
+            "Execute" | "ExecuteAsync" | "ExecuteAndCaptureAsync" | "ExecuteAndCapture"
+        ) {
             continue;
         }
-        let Some((_, body)) = args(ctx, n)
-            .into_iter()
-            .find(|(_, a)| matches!(a.kind(), "lambda_expression" | "anonymous_method_expression"))
-        else {
+        let Some((_, body)) = args(ctx, n).into_iter().find(|(_, a)| {
+            matches!(
+                a.kind(),
+                "lambda_expression" | "anonymous_method_expression"
+            )
+        }) else {
             continue;
         };
         let Some(policy) = policy_of(ctx, facts, recv) else {
@@ -457,9 +471,9 @@ fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
             "argument" => cur = p,
             "argument_list" => {
                 let literal_key = named_children(p).into_iter().any(|a| {
-                    named_children(a).last().is_some_and(|v| {
-                        v.kind() == "string_literal" && names_key(ctx.text(*v))
-                    })
+                    named_children(a)
+                        .last()
+                        .is_some_and(|v| v.kind() == "string_literal" && names_key(ctx.text(*v)))
                 });
                 if literal_key {
                     return true;

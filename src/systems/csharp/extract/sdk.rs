@@ -59,14 +59,18 @@ fn azure(ctx: &Ctx<'_>, facts: &mut Facts) {
         }
         let group = if before.last() == Some(&"Retry") {
             // `options.Retry.MaxRetries = 5;`: the receiver in its block.
-            let block = enclosing(n, &["block", "lambda_expression", "arrow_expression_clause"]);
+            let block = enclosing(
+                n,
+                &["block", "lambda_expression", "arrow_expression_clause"],
+            );
             (block.map_or(0, |b| b.id()), before.join("."))
         } else if before.is_empty()
             && let Some(init) = n.parent().filter(|p| p.kind() == "initializer_expression")
-            && let Some(owner) = init.parent().filter(|p| p.kind() == "assignment_expression")
-            && field(owner, "left").is_some_and(|x| {
-                ctx.text(x).trim().rsplit('.').next() == Some("Retry")
-            })
+            && let Some(owner) = init
+                .parent()
+                .filter(|p| p.kind() == "assignment_expression")
+            && field(owner, "left")
+                .is_some_and(|x| ctx.text(x).trim().rsplit('.').next() == Some("Retry"))
         {
             // `Retry = { MaxRetries = 5 }` in an options initializer.
             (init.id(), String::new())
@@ -278,13 +282,7 @@ enum Shape {
     Fixed,
 }
 
-fn sql_policy(
-    ctx: &Ctx<'_>,
-    shape: Shape,
-    g: &Group<'_>,
-    anchor: Span,
-    facts: &mut Facts,
-) {
+fn sql_policy(ctx: &Ctx<'_>, shape: Shape, g: &Group<'_>, anchor: Span, facts: &mut Facts) {
     // `NumberOfTries` counts every try, the first included
     // (`SqlRetryLogic.TryNextInterval`: `Current < NumberOfTries - 1`);
     // it has no default (0 is rejected by `SqlRetryLogic`).
