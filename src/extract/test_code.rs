@@ -7,7 +7,8 @@
 //! (`fixtures`, `testdata`, `test-data`, `test_data`, `__fixtures__`,
 //! `__mocks__`), and files named as tests: `*_test.go`, `test_*.py`,
 //! `*_test.py` and Python files under `test/`, `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
-//! `*Tests.cs`, `*Test.cs`, `*.test.ts`, `*.spec.ts` (and `.js`).
+//! `*Tests.cs`, `*Test.cs` (and every C# file of a .NET test project's
+//! folder, `Orders.Tests/`, `Api.UnitTests/`), `*.test.ts`, `*.spec.ts` (and `.js`).
 //!
 //! Only source code is concerned: configuration files in test folders are
 //! still read (real settings are often kept there as examples, and the
@@ -55,7 +56,14 @@ pub fn is_test_source(relative: &str) -> bool {
                 && dirs[i - 1] == "src"
                 && (*d == "it" || d.starts_with("test") || d.ends_with("Test")))
     });
-    if in_test_dir {
+    // A .NET test project's folder, as `dotnet new` names it:
+    // `Orders.Tests/`, `Arcade.Validation.Tests/`, `Api.UnitTests/`.
+    let dotnet_test_project = matches!(ext.as_str(), "cs" | "fs")
+        && dirs.iter().any(|d| {
+            d.rsplit_once('.')
+                .is_some_and(|(_, last)| last.ends_with("Tests") || last == "Test")
+        });
+    if in_test_dir || dotnet_test_project {
         return true;
     }
     match ext.as_str() {
@@ -128,6 +136,8 @@ mod tests {
             "app/test_client.py",
             "test/core/run_tests.py",
             "Orders.Tests/OrderServiceTests.cs",
+            "src/Microsoft.DotNet.Arcade.Validation.Tests/TestRepoBuilder.cs",
+            "test/Api.IntegrationTests/Helpers/Retry.cs",
             "lib/fixtures/Caller.java",
             "ts-order-service/src/main/java/order/OrderControllerTest.java",
         ] {
@@ -143,6 +153,8 @@ mod tests {
             "app/testing/client.py",
             "app/client.py",
             "Latest.java",
+            "src/Microsoft.DotNet.Helix/JobSender/StorageHelpers/ContainerBase.cs",
+            "src/Catalog.Tests.Shared/appsettings.json",
         ] {
             assert!(!is_test_source(p), "{p}");
         }

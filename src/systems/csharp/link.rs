@@ -50,6 +50,7 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
         }
     }
     if hosts.is_empty() {
+        narrow_default(files);
         return;
     }
     let mut called: BTreeSet<(String, String)> = BTreeSet::new();
@@ -99,6 +100,70 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
         });
     }
     narrow_methods(files);
+    narrow_default(files);
+}
+
+/// The handler on every client (`ConfigureHttpClientDefaults`) is used
+/// only for the methods of the calls made through the client factory in
+/// the programs it runs in, when every one of them says its method: the
+/// calls of typed and named clients (seen or left unresolved), and the
+/// gRPC clients' (`AddGrpcClient`: every gRPC call is an HTTP/2 `POST`).
+/// A typed client registered with no call seen leaves it as written.
+fn narrow_default(files: &mut [ScannedFile]) {
+    let mut used: BTreeMap<String, Option<BTreeSet<String>>> = BTreeMap::new();
+    for f in files.iter().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        let mut methods: Vec<Option<String>> = Vec::new();
+        for e in &f.facts.edges {
+            match &e.client {
+                Some(c) if c.starts_with("AddGrpcClient") => methods.push(Some("POST".into())),
+                Some(_) if e.via.ends_with(REGISTRATION) => methods.push(None),
+                Some(_) => methods.push(method_of(&e.via)),
+                None if e.via.starts_with("HttpClient.") => methods.push(method_of(&e.via)),
+                None => {}
+            }
+        }
+        for c in &f.facts.unresolved {
+            if c.written.starts_with("HttpClient.") {
+                methods.push(method_of(&c.written));
+            }
+        }
+        for u in &us {
+            let entry = used
+                .entry(u.clone())
+                .or_insert_with(|| Some(BTreeSet::new()));
+            for m in &methods {
+                match (m, entry.as_mut()) {
+                    (Some(m), Some(set)) => {
+                        set.insert(m.clone());
+                    }
+                    _ => *entry = None,
+                }
+            }
+        }
+    }
+    for f in files.iter_mut().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        for p in &mut f.facts.policies {
+            if p.scope.client != Some(ClientScope::Named("default".into()))
+                || p.methods.value != Methods::All
+                || p.methods.is_written()
+                || us.is_empty()
+            {
+                continue;
+            }
+            let sets: Vec<&Option<BTreeSet<String>>> =
+                us.iter().filter_map(|u| used.get(u)).collect();
+            if sets.len() != us.len() || sets.iter().any(|s| s.is_none()) {
+                continue;
+            }
+            let ms: BTreeSet<String> = sets.into_iter().flatten().flatten().cloned().collect();
+            if ms.is_empty() {
+                continue;
+            }
+            p.methods = Located::default_at(Methods::Set(ms.into_iter().collect()), p.span);
+        }
+    }
 }
 
 /// The largest `*.csproj` read.
@@ -140,6 +205,13 @@ fn is_apphost(text: &str) -> bool {
 /// Include="..\AspireShop.ServiceDefaults\AspireShop.ServiceDefaults.csproj" />`)
 /// by their unit names.
 fn read_csproj(csproj: &Path) -> (bool, Vec<String>) {
+    let (program, refs) = read_csproj_paths(csproj);
+    (program, refs.into_iter().map(|(name, _)| name).collect())
+}
+
+/// [`read_csproj`] with each reference's path as written in `Include`
+/// (`..\Shop.Platform\Shop.Platform.csproj`), `/`-separated.
+fn read_csproj_paths(csproj: &Path) -> (bool, Vec<(String, String)>) {
     let Ok(meta) = std::fs::symlink_metadata(csproj) else {
         return (true, Vec::new());
     };
@@ -160,16 +232,54 @@ fn read_csproj(csproj: &Path) -> (bool, Vec<String>) {
             let (path, _) = rest.split_once('"')?;
             let file = path.rsplit(['\\', '/']).next()?;
             let stem = file.strip_suffix(".csproj")?;
-            Some(crate::systems::csharp::project_name(stem))
+            Some((
+                crate::systems::csharp::project_name(stem),
+                path.replace('\\', "/"),
+            ))
         })
         .collect();
     (is_program(&text), refs)
 }
 
+/// The references of the projects referenced by the files' projects,
+/// followed through projects that have no file of their own read (a
+/// library between a program and the service defaults), at most
+/// [`MAX_PROJECTS`] project files.
+fn follow_references(
+    start: Vec<PathBuf>,
+    programs: &mut BTreeSet<String>,
+    used_by: &mut BTreeMap<String, BTreeSet<String>>,
+) {
+    let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut todo = start;
+    while let Some(csproj) = todo.pop() {
+        if seen.len() >= MAX_PROJECTS || !seen.insert(csproj.clone()) {
+            continue;
+        }
+        let Some(stem) = csproj.file_stem().map(|s| s.to_string_lossy().to_string()) else {
+            continue;
+        };
+        let name = crate::systems::csharp::project_name(&stem);
+        let (program, refs) = read_csproj_paths(&csproj);
+        if !csproj.is_file() {
+            continue;
+        }
+        if program {
+            programs.insert(name.clone());
+        }
+        let dir = csproj.parent().map(Path::to_path_buf).unwrap_or_default();
+        for (r, path) in refs {
+            used_by.entry(r).or_default().insert(name.clone());
+            todo.push(dir.join(path));
+        }
+    }
+}
+
 /// A library project other projects reference (a .NET Aspire
 /// `ServiceDefaults`, a shared event bus) runs inside each of them: its
-/// files are given the build unit of every project that references it
-/// instead of their own (one level of references), so that
+/// files are given the build unit of every program that references it,
+/// directly or through other libraries ([`running_in`],
+/// [`follow_references`]), instead of their own, so that
 /// `ConfigureHttpClientDefaults(http => http.AddStandardResilienceHandler())`
 /// there is every client's handler in each service that builds it.
 pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
@@ -178,6 +288,7 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
     // unit -> the units that reference it.
     let mut used_by: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut file_unit: Vec<Option<String>> = Vec::with_capacity(files.len());
+    let mut found_csprojs: Vec<PathBuf> = Vec::new();
     for f in files.iter() {
         if !is_csharp(f) || unit(f).is_none() {
             file_unit.push(None);
@@ -191,6 +302,7 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
         for dir in path.ancestors().skip(1).take(MAX_UP) {
             let entry = dirs.entry(dir.to_path_buf()).or_insert_with(|| {
                 csproj_in(dir).map(|p| {
+                    found_csprojs.push(p.clone());
                     let stem = p.file_stem().map(|s| s.to_string_lossy().to_string());
                     let (program, refs) = read_csproj(&p);
                     (
@@ -213,13 +325,16 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
         }
         file_unit.push(found);
     }
+    follow_references(found_csprojs, &mut programs, &mut used_by);
     for (f, u) in files.iter_mut().zip(file_unit) {
         let Some(users) = u
             .filter(|u| !programs.contains(u))
-            .and_then(|u| used_by.get(&u))
+            .map(|u| running_in(&u, &used_by, &programs))
+            .filter(|users| !users.is_empty())
         else {
             continue;
         };
+        let users = &users;
         let Some(decl) = f
             .facts
             .services
@@ -242,6 +357,38 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
     }
 }
 
+/// The projects a library runs in: the programs that reference it,
+/// directly or through other libraries (`Api -> Platform -> Defaults`),
+/// else (no program reaches it) the projects that reference it directly.
+fn running_in(
+    lib: &str,
+    used_by: &BTreeMap<String, BTreeSet<String>>,
+    programs: &BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::from([lib]);
+    let mut todo: Vec<&str> = vec![lib];
+    while let Some(u) = todo.pop() {
+        if seen.len() > MAX_PROJECTS {
+            break;
+        }
+        for user in used_by.get(u).into_iter().flatten() {
+            if programs.contains(user) {
+                found.insert(user.clone());
+            } else if seen.insert(user) {
+                todo.push(user);
+            }
+        }
+    }
+    if found.is_empty() {
+        return used_by.get(lib).cloned().unwrap_or_default();
+    }
+    found
+}
+
+/// How many projects a chain of references is followed through.
+const MAX_PROJECTS: usize = 10_000;
+
 /// The HTTP method a call edge's via names (`HttpClient.PostAsJsonAsync
 /// (POST) in C#`), if any.
 fn method_of(via: &str) -> Option<String> {
@@ -255,8 +402,7 @@ fn method_of(via: &str) -> Option<String> {
 /// only for the methods of the calls made through the client in its
 /// program, when every one of them says its method (as a file's own calls
 /// narrow it, [`super::extract`]): a client that only reads is not RL103's.
-/// The handler on every client (`default`) is left as written: calls
-/// through clients this reader does not see (gRPC) use it too.
+/// The handler on every client (`default`): [`narrow_default`].
 fn narrow_methods(files: &mut [ScannedFile]) {
     // (unit, client) -> the methods, `None` when a call's is unknown.
     let mut used: BTreeMap<(String, String), Option<BTreeSet<String>>> = BTreeMap::new();

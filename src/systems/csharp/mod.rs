@@ -52,3 +52,58 @@ pub static EF_CORE: SystemSpec = SystemSpec {
     },
     ..SystemSpec::plain("EF Core retrying execution strategy", Layer::Sdk)
 };
+
+/// Azure.Core `RetryOptions` defaults: `MaxRetries = 3` (retries),
+/// `Delay = TimeSpan.FromSeconds(0.8)`, `MaxDelay = TimeSpan.FromMinutes(1)`,
+/// `Mode = RetryMode.Exponential`, `NetworkTimeout =
+/// TimeSpan.FromSeconds(100)` (https://github.com/Azure/azure-sdk-for-net,
+/// `sdk/core/Azure.Core/src/RetryOptions.cs`, commit 12008b5).
+pub const AZURE_DEFAULT_MAX_RETRIES: u64 = 3;
+pub const AZURE_DEFAULT_DELAY: std::time::Duration = std::time::Duration::from_millis(800);
+pub const AZURE_DEFAULT_MAX_DELAY: std::time::Duration = std::time::Duration::from_secs(60);
+pub const AZURE_DEFAULT_NETWORK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(100);
+/// Azure.Core `RetryPolicy.CalculateExponentialDelay`: `(1 << (attempt -
+/// 1)) x random.Next(0.8 x Delay, 1.2 x Delay)`, then `Math.Min(..,
+/// MaxDelay)`; `RetryMode.Fixed` waits `Delay` with no random part
+/// (`sdk/core/Azure.Core/src/Pipeline/Internal/RetryPolicy.cs`, commit
+/// 0f06947).
+pub const AZURE_JITTER: f64 = 0.2;
+
+/// Microsoft.Data.SqlClient's interval enumerators draw every interval
+/// from `random.Next(0.8 x DeltaTime, 1.2 x DeltaTime)`: fixed
+/// (`DeltaTime`), incremental (the previous interval plus one draw) and
+/// exponential (`(2^n - 1)` draws) (https://github.com/dotnet/SqlClient,
+/// `src/Microsoft.Data.SqlClient/src/Microsoft/Data/SqlClient/Reliability/SqlRetryIntervalEnumerators.cs`,
+/// commit 1cac0f3); `NumberOfTries` counts the first try
+/// (`Reliability/Common/SqlRetryLogic.cs`: `Current < NumberOfTries - 1`).
+pub const SQL_CLIENT_JITTER: f64 = 0.2;
+
+// system: AzureSdk
+pub static AZURE_SDK: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "set `Retry.Mode = RetryMode.Exponential` (each delay then varies by ±20% and doubles, up to `Retry.MaxDelay`)",
+        bound: "set `Retry.MaxRetries` to 3-5 (its default is 3 retries)",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Azure SDK client retry", Layer::Sdk)
+};
+
+// system: SqlClientRetry
+pub static SQL_CLIENT_RETRY: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "use `SqlConfigurableRetryFactory.CreateExponentialRetryProvider(..)` (its intervals grow and vary by ±20%)",
+        bound: "set `NumberOfTries` to 3-5 (it counts the first try)",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("SqlClient configurable retry logic", Layer::Sdk)
+};
+
+// system: CSharpLoop
+pub static CSHARP_LOOP: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "wait a random, growing time between tries (`await Task.Delay(TimeSpan.FromMilliseconds(Random.Shared.Next(0, (int)backoff.TotalMilliseconds)))` with `backoff` doubled each time), or use Polly's `AddRetry` with `BackoffType = DelayBackoffType.Exponential` and `UseJitter = true`",
+        bound: "count the tries and stop after 3-5 (`for (var attempt = 1; attempt <= 3; attempt++)`), or use Polly's `AddRetry` with `MaxRetryAttempts`",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("C# retry loop", Layer::Application)
+};

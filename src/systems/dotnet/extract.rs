@@ -34,7 +34,7 @@
 //!   to more than the total timeout (checked here without jitter, where
 //!   the sum is exact);
 //! - Polly v8 (`RetryStrategyOptions<TResult>`, `RetryConstants`):
-//!   `MaxRetryAttempts` 3 (1 to `int.MaxValue`, which is unbounded),
+//!   `MaxRetryAttempts` 3 (0 to `int.MaxValue`, which is unbounded),
 //!   `BackoffType` Constant, `UseJitter` false, `Delay` 2s (0 to 1 day),
 //!   `MaxDelay` none, every exception but `OperationCanceledException`.
 //!   Linear is `Delay x n` (the n-th retry); Exponential is `Delay x 2^n`;
@@ -303,10 +303,21 @@ fn read_retry(entries: &[Entry<'_>], what: &str, facts: &mut Facts) -> RetryRead
                     e.span(),
                 ))
             }
+            // Polly 8 validates `[Range(0, RetryConstants.MaxRetryCount)]`
+            // (App-vNext/Polly, `src/Polly.Core/Retry/
+            // RetryStrategyOptions.TResult.cs`, 8.x): 0 is the first call
+            // alone.
+            Ok(0) => {
+                r.attempts = Some((
+                    AttemptCount::Finite(1),
+                    format!("{}: 0 (no retry)", e.key),
+                    e.span(),
+                ))
+            }
             Ok(_) => bad(
                 facts,
                 &e,
-                "must be from 1 to `int.MaxValue` (it counts retries); options validation fails at start-up",
+                "must be from 0 to `int.MaxValue` (it counts retries); options validation fails at start-up",
             ),
             Err(_) => bad(
                 facts,

@@ -164,3 +164,32 @@ pub fn policy(r: &RetryRead, d: &Defaults, name: &str, anchor: Span) -> RetryPol
     }
     p
 }
+
+/// The standard hedging handler's defaults (dotnet/extensions
+/// `HttpStandardHedgingResilienceOptions`, Polly `HedgingStrategyOptions`,
+/// `HedgingConstants`): `MaxHedgedAttempts` 1 (1 to 10) copies besides
+/// the first, the next sent after `Delay` 2 s without an answer.
+pub const STANDARD_HEDGED_ATTEMPTS: u64 = 1;
+pub const STANDARD_HEDGING_DELAY: Duration = Duration::from_secs(2);
+/// `HedgingEndpointOptions.Timeout.Timeout` 10 s: each copy's bound.
+pub const STANDARD_HEDGING_ENDPOINT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What makes the standard hedging handler send the next copy: `when`
+/// (no answer within the delay), or at once a transient outcome (5xx,
+/// 408, 429, `HttpRequestException`, timeouts, an open breaker).
+pub fn standard_hedge_on(anchor: Span, when: String) -> Located<RetryOn> {
+    let mut conditions = vec![Located::default_at(Condition::Token(when), anchor)];
+    conditions.extend(
+        [
+            Condition::Status { from: 500, to: 599 },
+            Condition::status(408),
+            Condition::status(429),
+            Condition::Exception("HttpRequestException".into()),
+            Condition::Exception("TimeoutRejectedException".into()),
+            Condition::Exception("BrokenCircuitException".into()),
+        ]
+        .into_iter()
+        .map(|c| Located::default_at(c, anchor)),
+    );
+    Located::default_at(RetryOn::Listed { conditions }, anchor)
+}

@@ -24,8 +24,11 @@ pub mod calls;
 mod calls_tests;
 mod efcore;
 mod eval;
+mod hedging;
+mod loops;
 mod polly_v7;
 mod resilience;
+mod sdk;
 #[cfg(test)]
 mod tests;
 
@@ -60,6 +63,12 @@ const NEEDLES: &[&str] = &[
     "HttpClient",
     "AddGrpcClient",
     "DistributedApplication",
+    "MaxRetries",
+    "RetryMode.",
+    "NetworkTimeout",
+    "RetryProvider(",
+    "Task.Delay(",
+    "Thread.Sleep(",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -89,6 +98,11 @@ pub fn extract(text: &str, facts: &mut Facts) {
         facts.services.len(),
     );
     resilience::extract(&ctx, facts);
+    sdk::extract(&ctx, facts);
+    let mut scopes = Vec::new();
+    loops::extract(&ctx, facts, &mut scopes);
+    loops::executions(&ctx, facts, &mut scopes);
+    loops::idempotency_keys(&ctx, facts, &scopes);
     calls::extract(&ctx, facts);
     apphost::extract(&ctx, facts);
     let after = (
@@ -148,9 +162,13 @@ impl<'a> Ctx<'a> {
                         .nth(1),
                 ),
                 // `_retryCount = retryCount;` (a field set in a constructor).
+                // An assignment under an `if`, `catch` or `switch`
+                // (`if (wait < 0) wait = 0;`) holds only sometimes: not
+                // the name's value.
                 "assignment_expression" => {
                     let left = field(n, "left").filter(|l| l.kind() == "identifier");
                     let plain = field(n, "operator").is_some_and(|o| text(o, src) == "=");
+                    let plain = plain && !conditional(n);
                     (left.filter(|_| plain), field(n, "right"))
                 }
                 _ => continue,
@@ -200,6 +218,29 @@ impl<'a> Ctx<'a> {
             .count();
         &self.nodes[at..at + 1 + len]
     }
+}
+
+/// Whether `n` runs only on some paths of its function: under an `if`,
+/// a `catch` or a `switch` section.
+fn conditional(n: Node<'_>) -> bool {
+    let mut cur = n.parent();
+    for _ in 0..MAX_CLIMB {
+        let Some(c) = cur else { return false };
+        match c.kind() {
+            "if_statement" | "catch_clause" | "switch_section" | "conditional_expression" => {
+                return true;
+            }
+            "method_declaration"
+            | "constructor_declaration"
+            | "local_function_statement"
+            | "lambda_expression"
+            | "anonymous_method_expression"
+            | "class_declaration" => return false,
+            _ => {}
+        }
+        cur = c.parent();
+    }
+    false
 }
 
 pub fn span(n: Node<'_>) -> Span {

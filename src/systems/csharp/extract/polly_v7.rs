@@ -72,7 +72,7 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
         },
         anchor,
     );
-    let mut p = RetryPolicy::new(System::Polly, anchor, attempts);
+    let mut p = RetryPolicy::new(System::PollyDelayFunction, anchor, attempts);
     p.name = Some(enclosing_name(ctx, call).unwrap_or_else(|| "Polly v7 policy".into()));
     // The sleep-duration lambda: the first one taking the attempt number.
     let sleep = a

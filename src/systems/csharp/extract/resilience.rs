@@ -21,6 +21,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         };
         match name {
             "AddStandardResilienceHandler" => standard(ctx, n, facts),
+            "AddStandardHedgingHandler" => super::hedging::standard_hedging(ctx, n, facts),
             "EnableRetryOnFailure" => super::efcore::enable_retry_on_failure(ctx, n, facts),
             "AddRetry" => v8_retry(ctx, n, facts),
             "Retry"
@@ -39,7 +40,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
 /// Which HTTP clients a handler added to `call`'s builder applies to: the
 /// named or typed client of an `AddHttpClient` earlier in its chain, or
 /// every client when it is written in `ConfigureHttpClientDefaults`.
-fn client_scope(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
+pub(super) fn client_scope(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
     for c in chain(call) {
         if method(ctx, c).is_some_and(|(m, _)| m == "AddHttpClient") {
             let ts = type_args(ctx, c);
@@ -230,7 +231,7 @@ impl Opaque {
 }
 
 /// A `TimeSpan` setting's value where it is written.
-fn timeout(ctx: &Ctx<'_>, r: Node<'_>) -> Located<Timeout> {
+pub(super) fn timeout(ctx: &Ctx<'_>, r: Node<'_>) -> Located<Timeout> {
     let t = eval::duration(ctx, r).map_or(Timeout::Unknown, |d| {
         if d.is_zero() {
             Timeout::Disabled
@@ -511,6 +512,8 @@ fn generated_delay(ctx: &Ctx<'_>, g: Node<'_>, p: &mut RetryPolicy) {
         delay_function(ctx, param, expression_body(field(g, "body")?)?, 0.0)
     })();
     let (delay, jitter) = read.unwrap_or((Delay::Custom, Jitter::Unknown));
+    // `UseJitter`, `BackoffType` and `Delay` no longer decide the waits.
+    p.system = System::PollyDelayFunction;
     p.delay = Located::written(delay, span(g));
     p.jitter = Located::written(jitter, span(g));
 }

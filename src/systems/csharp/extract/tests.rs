@@ -99,7 +99,11 @@ fn polly_v8_event_bus_delay_generator() {
     );
     assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
     let p = &f.policies[0];
-    assert_eq!(p.system, System::Polly);
+    // The generator decides the waits: jitter is added there, and the
+    // help says so instead of `UseJitter`.
+    assert_eq!(p.system, System::PollyDelayFunction);
+    assert!(p.system.spec().fixes.jitter.contains("DelayGenerator"));
+    assert!(!System::Polly.spec().fixes.jitter.contains("DelayGenerator"));
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(11));
     assert_eq!(
         p.delay.value,
@@ -264,4 +268,39 @@ fn polly_v8_circuit_breaker_settings_are_read() {
     );
     assert_eq!(b.value.open_for, Duration::from_secs(15));
     assert_eq!(b.value.half_open_calls, 1);
+}
+
+/// Seen on dotnet/eShopSupport (`GeneratorBase.cs`): a wait grown by
+/// `delay += ..` after each failure is not the fixed first value; one
+/// doubled by `delay *= 2` is exponential.
+#[test]
+fn loop_waits_grown_in_the_loop() {
+    use crate::model::{AttemptCount, Delay};
+    let src = |op: &str| {
+        format!(
+            "class G {{ static async Task<T> Run<T>(Func<Task<T>> f) {{
+                var delay = TimeSpan.FromSeconds(5);
+                for (var i = 0; i < 4; i++) {{
+                    try {{ return await f(); }}
+                    catch (IOException) {{ await Task.Delay(delay); delay {op}; }}
+                }}
+                throw new Exception();
+            }} }}"
+        )
+    };
+    let mut f = Facts::default();
+    extract(&src("+= TimeSpan.FromSeconds(15)"), &mut f);
+    assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(f.policies[0].delay.value, Delay::Custom);
+    let mut f = Facts::default();
+    extract(&src("*= 2"), &mut f);
+    assert_eq!(
+        f.policies[0].delay.value,
+        Delay::Exponential {
+            base: std::time::Duration::from_secs(5),
+            multiplier: 2.0,
+            cap: None
+        }
+    );
 }

@@ -76,7 +76,7 @@ pub(super) fn hedging(entries: &[Entry<'_>], path: &str, key_span: Span, facts: 
         },
         None => Located::default_at(
             Attempts {
-                count: AttemptCount::Finite(2),
+                count: AttemptCount::Finite(STANDARD_HEDGED_ATTEMPTS + 1),
                 written_as: "MaxHedgedAttempts: 1 (the default, hedged copies)".into(),
             },
             anchor,
@@ -108,7 +108,7 @@ pub(super) fn hedging(entries: &[Entry<'_>], path: &str, key_span: Span, facts: 
         None => (
             Located::default_at(
                 Delay::Fixed {
-                    delay: Duration::from_secs(2),
+                    delay: STANDARD_HEDGING_DELAY,
                 },
                 anchor,
             ),
@@ -140,7 +140,7 @@ pub(super) fn hedging(entries: &[Entry<'_>], path: &str, key_span: Span, facts: 
     let per_copy = timeout_of(
         &endpoint_entries,
         "Timeout",
-        Duration::from_secs(10),
+        STANDARD_HEDGING_ENDPOINT_TIMEOUT,
         &format!("`Endpoint` of {WHAT}"),
         endpoint.map_or(anchor, |e| e.key_span),
         facts,
@@ -155,20 +155,7 @@ pub(super) fn hedging(entries: &[Entry<'_>], path: &str, key_span: Span, facts: 
     );
     p.per_try_timeout = Some(per_copy);
     p.overall_timeout = Some(total);
-    let mut conditions = vec![Located::default_at(Condition::Token(when), anchor)];
-    conditions.extend(
-        [
-            Condition::Status { from: 500, to: 599 },
-            Condition::status(408),
-            Condition::status(429),
-            Condition::Exception("HttpRequestException".into()),
-            Condition::Exception("TimeoutRejectedException".into()),
-            Condition::Exception("BrokenCircuitException".into()),
-        ]
-        .into_iter()
-        .map(|c| Located::default_at(c, anchor)),
-    );
-    p.retry_on = Located::default_at(RetryOn::Listed { conditions }, anchor);
+    p.retry_on = standard_hedge_on(anchor, when);
     p.methods = Located::default_at(Methods::All, anchor);
     facts.policies.push(p);
 }

@@ -1,0 +1,507 @@
+//! Hand-written retry loops in C#, with the loop model of the Java, Rust,
+//! Go and Python readers: a `for`, `while` or `do` loop whose own body
+//! tries something in a `try` with a `catch`, leaves the loop on success
+//! (`return` or `break` in the `try`) and waits (`await Task.Delay(..)`,
+//! `Thread.Sleep(..)`) before trying again. The bound is the loop's
+//! condition (`attempt < 5`, `i <= maxRetries`); `while (true)` with no
+//! way out of its `catch` retries for ever, one whose `catch` rethrows or
+//! filters (`catch (..) when (attempt < 3)`) has a bound the reader does
+//! not count. A wait computed from the attempt counter is evaluated like
+//! Polly's sleep-duration lambdas.
+//!
+//! Also the retried scopes of the file ([`RetryScope`]): each loop's body,
+//! and the delegate passed to `Execute`/`ExecuteAsync` of a Polly pipeline
+//! or policy built in the file, for RL501 (`Guid.NewGuid()` minted inside
+//! a retry).
+
+use super::eval::{self, delay_function};
+use super::{Ctx, args, field, method, named_children, span};
+use crate::model::*;
+use std::time::Duration;
+use tree_sitter::Node;
+
+/// A retried stretch of source: a policy and the byte range whose code
+/// runs again on every attempt.
+pub struct RetryScope {
+    pub policy: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+const LOOPS: &[&str] = &["for_statement", "while_statement", "do_statement"];
+const BOUNDARIES: &[&str] = &[
+    "lambda_expression",
+    "anonymous_method_expression",
+    "local_function_statement",
+    "method_declaration",
+    "constructor_declaration",
+];
+
+/// The loop `n` belongs to: the innermost one, not crossing a lambda or
+/// local function.
+fn owner_loop(n: Node<'_>) -> Option<usize> {
+    let mut cur = n.parent();
+    for _ in 0..super::MAX_CLIMB {
+        let c = cur?;
+        if LOOPS.contains(&c.kind()) {
+            return Some(c.id());
+        }
+        if BOUNDARIES.contains(&c.kind()) {
+            return None;
+        }
+        cur = c.parent();
+    }
+    None
+}
+
+/// Whether `n` is inside a `catch` clause (before reaching `stop`).
+fn in_catch(n: Node<'_>, stop: Node<'_>) -> bool {
+    let mut cur = n.parent();
+    for _ in 0..super::MAX_CLIMB {
+        let Some(c) = cur else { return false };
+        if c.id() == stop.id() {
+            return false;
+        }
+        if c.kind() == "catch_clause" {
+            return true;
+        }
+        cur = c.parent();
+    }
+    false
+}
+
+fn is_wait(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+    n.kind() == "invocation_expression"
+        && field(n, "function").is_some_and(|f| {
+            let t = ctx.text(f);
+            t == "Task.Delay" || t == "Thread.Sleep" || t.ends_with(".Task.Delay")
+        })
+}
+
+pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
+    for &n in &ctx.nodes {
+        if !LOOPS.contains(&n.kind()) {
+            continue;
+        }
+        let Some(body) = field(n, "body") else {
+            continue;
+        };
+        let own: Vec<Node<'_>> = ctx
+            .subtree(body)
+            .iter()
+            .copied()
+            .filter(|c| owner_loop(*c) == Some(n.id()))
+            .collect();
+        let Some(wait) = own.iter().copied().find(|c| is_wait(ctx, *c)) else {
+            continue;
+        };
+        let catches: Vec<Node<'_>> = own
+            .iter()
+            .copied()
+            .filter(|c| c.kind() == "catch_clause")
+            .collect();
+        // The catches of the tries: not one around the wait itself
+        // (`try { Task.Delay(..).Wait(); } catch (AggregateException)`).
+        let tries: Vec<Node<'_>> = catches
+            .iter()
+            .copied()
+            .filter(|c| {
+                c.parent().and_then(|t| field(t, "body")).is_none_or(|b| {
+                    !(b.start_byte() <= wait.start_byte() && wait.end_byte() <= b.end_byte())
+                })
+            })
+            .collect();
+        if catches.is_empty() {
+            continue;
+        }
+        // Leaves on success: a `return` or `break` outside the `catch`.
+        let exits = own.iter().any(|c| {
+            matches!(c.kind(), "return_statement" | "break_statement") && !in_catch(*c, body)
+        });
+        // A `for`/`while` whose condition fails ends the loop too.
+        let condition = match n.kind() {
+            "for_statement" => field(n, "condition"),
+            _ => field(n, "condition"),
+        };
+        let conditional = condition.is_some_and(|c| ctx.text(c).trim() != "true");
+        if !exits && !conditional {
+            continue;
+        }
+        let gives_up = own.iter().any(|c| {
+            matches!(c.kind(), "throw_statement" | "throw_expression") && in_catch(*c, body)
+        }) || own.iter().any(|c| {
+            c.kind() == "catch_filter_clause"
+                || (matches!(c.kind(), "return_statement" | "break_statement")
+                    && in_catch(*c, body))
+        });
+        let (count, written, counter) = bound(ctx, n, condition, gives_up);
+        let at = span(n);
+        let attempts = Located::written(
+            Attempts {
+                count,
+                written_as: written,
+            },
+            at,
+        );
+        let mut p = RetryPolicy::new(System::CSharpLoop, at, attempts);
+        p.name = Some(match super::resilience::enclosing_name(ctx, n) {
+            Some(m) => format!("retry loop in {m}"),
+            None => "retry loop".into(),
+        });
+        p.why.push(format!(
+            "a `{}` loop that catches exceptions, leaves on success and waits (`{}`)",
+            n.kind().trim_end_matches("_statement"),
+            super::one_line(ctx.text(wait))
+        ));
+        let (delay, jitter) = wait_of(ctx, wait, counter, &own);
+        p.delay = Located::written(delay, span(wait));
+        p.jitter = Located::written(jitter, span(wait));
+        p.retry_on = retry_on(ctx, &tries, at);
+        p.methods = Located::default_at(Methods::Unknown, at);
+        let i = facts.policies.len();
+        facts.policies.push(p);
+        scopes.push(RetryScope {
+            policy: i,
+            start: body.start_byte(),
+            end: body.end_byte(),
+        });
+    }
+}
+
+/// The loop's bound and its counter with the counter's first value:
+/// `for (var i = 0; i < 5; i++)`, `while (attempt < maxAttempts)`,
+/// `while (attempt++ < 3)`.
+fn bound<'a>(
+    ctx: &Ctx<'a>,
+    n: Node<'a>,
+    condition: Option<Node<'a>>,
+    gives_up: bool,
+) -> (AttemptCount, String, Option<(&'a str, f64)>) {
+    let head = match n.kind() {
+        "for_statement" => "for",
+        "while_statement" => "while",
+        _ => "do .. while",
+    };
+    let Some(c) = condition.filter(|c| ctx.text(*c).trim() != "true") else {
+        return if gives_up {
+            (
+                AttemptCount::Unknown,
+                format!("{head} (true) {{ .. }}, ended by a check in the `catch`"),
+                None,
+            )
+        } else {
+            (
+                AttemptCount::Unbounded,
+                format!("{head} (true) {{ .. }}"),
+                None,
+            )
+        };
+    };
+    let written = format!("{head} ({})", super::one_line(ctx.text(c)));
+    if c.kind() != "binary_expression" {
+        return (AttemptCount::Unknown, written, None);
+    }
+    let (Some(l), Some(op), Some(r)) = (field(c, "left"), field(c, "operator"), field(c, "right"))
+    else {
+        return (AttemptCount::Unknown, written, None);
+    };
+    let name = ctx
+        .text(l)
+        .trim()
+        .trim_end_matches("++")
+        .trim_start_matches("++");
+    let start = ctx
+        .binding(name, c.start_byte())
+        .and_then(|v| eval::int(ctx, v))
+        .unwrap_or(0);
+    let limit = eval::int(ctx, r);
+    let count = match (ctx.text(op), limit) {
+        ("<", Some(k)) if k > start => AttemptCount::Finite((k - start) as u64),
+        ("<=", Some(k)) if k >= start => AttemptCount::Finite((k - start + 1) as u64),
+        _ => AttemptCount::Unknown,
+    };
+    let plain = l.kind() == "identifier";
+    (count, written, plain.then_some((name, start as f64)))
+}
+
+/// The wait: `Task.Delay(1000)` (milliseconds), `Task.Delay(TimeSpan..)`,
+/// or a function of the counter; random numbers in the loop are jitter.
+fn wait_of(
+    ctx: &Ctx<'_>,
+    wait: Node<'_>,
+    counter: Option<(&str, f64)>,
+    own: &[Node<'_>],
+) -> (Delay, Jitter) {
+    let random = own.iter().any(|c| {
+        let t = ctx.text(*c);
+        c.kind() == "invocation_expression"
+            && (t.starts_with("Random.Shared.")
+                || t.contains("random.Next")
+                || t.contains("Random().Next"))
+    });
+    let jitter = |j: Jitter| if random { Jitter::Unknown } else { j };
+    let Some((_, a)) = args(ctx, wait).into_iter().next() else {
+        return (Delay::Unknown, jitter(Jitter::None));
+    };
+    // A wait variable changed after each failure: `delay *= 2` doubles
+    // it, `delay += step` grows it (read as a custom growth).
+    if a.kind() == "identifier" {
+        let name = ctx.text(a);
+        let growth = own.iter().find_map(|c| {
+            (c.kind() == "assignment_expression"
+                && field(*c, "left").is_some_and(|l| ctx.text(l).trim() == name))
+            .then(|| field(*c, "operator").map(|o| ctx.text(o)))
+            .flatten()
+            .filter(|o| *o != "=")
+            .map(|o| (o, field(*c, "right")))
+        });
+        if let Some((op, step)) = growth {
+            let base = eval::duration(ctx, a);
+            let factor = step.and_then(|s| eval::int(ctx, s));
+            let d = match (op, base, factor) {
+                ("*=", Some(b), Some(k)) if k > 1 && !b.is_zero() => Delay::Exponential {
+                    base: b,
+                    multiplier: k as f64,
+                    cap: None,
+                },
+                _ => Delay::Custom,
+            };
+            return (d, jitter(Jitter::None));
+        }
+    }
+    // A function of the counter, read at its first values (before the
+    // counter's value as the loop starts could be taken for the wait).
+    if let Some((name, first)) = counter
+        && mentions(ctx, a, name, &mut { MENTION_BUDGET })
+        && let Some((d, j)) = delay_function(ctx, name, a, first)
+    {
+        return (d, if random { Jitter::Unknown } else { j });
+    }
+    // `int millisecondsDelay`.
+    if let Some(ms) = eval::int(ctx, a) {
+        let d = Duration::from_millis(ms.max(0) as u64);
+        return if d.is_zero() {
+            (Delay::None, jitter(Jitter::None))
+        } else {
+            (Delay::Fixed { delay: d }, jitter(Jitter::None))
+        };
+    }
+    if let Some(d) = eval::duration(ctx, a) {
+        return if d.is_zero() {
+            (Delay::None, jitter(Jitter::None))
+        } else {
+            (Delay::Fixed { delay: d }, jitter(Jitter::None))
+        };
+    }
+    (Delay::Custom, Jitter::Unknown)
+}
+
+/// Whether expression `n` uses `name`, itself or through the names it
+/// uses (`delay` bound to `TimeSpan.FromSeconds(Math.Pow(2, i))`); at
+/// most [`MENTION_BUDGET`] bindings are followed.
+fn mentions(ctx: &Ctx<'_>, n: Node<'_>, name: &str, budget: &mut usize) -> bool {
+    for x in ctx.subtree(n) {
+        if x.kind() != "identifier" {
+            continue;
+        }
+        if ctx.text(*x) == name {
+            return true;
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        if let Some(v) = ctx
+            .binding(ctx.text(*x), x.start_byte())
+            .filter(|v| v.id() != n.id())
+            && mentions(ctx, v, name, budget)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// How many name bindings [`mentions`] may follow.
+const MENTION_BUDGET: usize = 64;
+
+/// What the loop retries: the types its `catch` clauses name; a bare
+/// `catch` or `catch (Exception)` without a filter retries every error.
+fn retry_on(ctx: &Ctx<'_>, catches: &[Node<'_>], at: crate::source::Span) -> Located<RetryOn> {
+    let mut conditions = Vec::new();
+    for &c in catches {
+        let decl = named_children(c)
+            .into_iter()
+            .find(|x| x.kind() == "catch_declaration");
+        let filtered = named_children(c)
+            .iter()
+            .any(|x| x.kind() == "catch_filter_clause");
+        let ty = decl
+            .and_then(|d| field(d, "type"))
+            .map(|t| ctx.text(t).trim());
+        match ty {
+            None | Some("Exception" | "System.Exception") if !filtered => {
+                return Located::written(RetryOn::AllErrors, span(c));
+            }
+            None | Some("Exception" | "System.Exception") => {
+                conditions.push(Located::written(Condition::Predicate, span(c)))
+            }
+            Some(t) => conditions.push(Located::written(Condition::Exception(t.into()), span(c))),
+        }
+    }
+    if conditions.is_empty() {
+        return Located::default_at(RetryOn::Unknown, at);
+    }
+    Located::written(RetryOn::Listed { conditions }, at)
+}
+
+/// The delegates run by `pipeline.ExecuteAsync(..)`/`policy.Execute(..)`
+/// where the pipeline or policy is one this file builds: the delegate is
+/// retried by it.
+pub fn executions(ctx: &Ctx<'_>, facts: &Facts, scopes: &mut Vec<RetryScope>) {
+    for &n in &ctx.nodes {
+        if n.kind() != "invocation_expression" {
+            continue;
+        }
+        let Some((m, Some(recv))) = method(ctx, n) else {
+            continue;
+        };
+        if !matches!(
+            m,
+            "Execute" | "ExecuteAsync" | "ExecuteAndCaptureAsync" | "ExecuteAndCapture"
+        ) {
+            continue;
+        }
+        let Some((_, body)) = args(ctx, n).into_iter().find(|(_, a)| {
+            matches!(
+                a.kind(),
+                "lambda_expression" | "anonymous_method_expression"
+            )
+        }) else {
+            continue;
+        };
+        let Some(policy) = policy_of(ctx, facts, recv) else {
+            continue;
+        };
+        scopes.push(RetryScope {
+            policy,
+            start: body.start_byte(),
+            end: body.end_byte(),
+        });
+    }
+}
+
+/// The policy a receiver (`_pipeline`, `this._policy`, `GetRetryPolicy()`)
+/// stands for: one whose span is inside the expression the name is bound
+/// to, or whose name is the method the expression calls.
+fn policy_of(ctx: &Ctx<'_>, facts: &Facts, recv: Node<'_>) -> Option<usize> {
+    let mut cur = recv;
+    for _ in 0..super::MAX_DEPTH {
+        let t = ctx.text(cur).trim();
+        let t = t.strip_prefix("this.").unwrap_or(t);
+        if cur.kind() == "identifier" || cur.kind() == "member_access_expression" {
+            let Some(v) = ctx.binding(t, cur.start_byte()) else {
+                break;
+            };
+            cur = v;
+            continue;
+        }
+        break;
+    }
+    let inside = facts
+        .policies
+        .iter()
+        .position(|p| cur.start_byte() <= p.span.start && p.span.end <= cur.end_byte());
+    if inside.is_some() {
+        return inside;
+    }
+    let called = match cur.kind() {
+        "invocation_expression" => method(ctx, cur).map(|(m, _)| m),
+        _ => None,
+    }?;
+    facts
+        .policies
+        .iter()
+        .position(|p| p.name.as_deref() == Some(called))
+}
+
+/// `Guid.NewGuid()` minted inside a retried scope: a new key per attempt.
+pub fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
+    for &n in &ctx.nodes {
+        if n.kind() != "invocation_expression" {
+            continue;
+        }
+        let f = field(n, "function").map_or("", |f| ctx.text(f));
+        if f != "Guid.NewGuid" && f != "System.Guid.NewGuid" && f != "Ulid.NewUlid" {
+            continue;
+        }
+        // A new id per attempt matters only where it is the key the
+        // server deduplicates on (an entity id, a temporary file name per
+        // attempt is fine).
+        if !used_as_key(ctx, n) {
+            continue;
+        }
+        for s in scopes {
+            if s.start <= n.start_byte()
+                && n.end_byte() <= s.end
+                && let Some(p) = facts.policies.get_mut(s.policy)
+            {
+                p.idempotency.push(IdempotencyKey {
+                    span: span(n),
+                    created_by: format!("{f}()"),
+                    inside_retry: true,
+                });
+            }
+        }
+    }
+}
+
+/// Whether the id minted at `n` ends up as an idempotency or request key:
+/// an argument next to a key-named string (`Headers.Add("Idempotency-Key",
+/// ..)`), of a key-named method, or assigned to (or initialising) a
+/// key-named variable, field or property.
+fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+    use crate::systems::java::extract::names_key;
+    let mut cur = n;
+    for _ in 0..8 {
+        let Some(p) = cur.parent() else {
+            return false;
+        };
+        match p.kind() {
+            "argument" => cur = p,
+            "argument_list" => {
+                let literal_key = named_children(p).into_iter().any(|a| {
+                    named_children(a)
+                        .last()
+                        .is_some_and(|v| v.kind() == "string_literal" && names_key(ctx.text(*v)))
+                });
+                if literal_key {
+                    return true;
+                }
+                let Some(call) = p.parent() else {
+                    return false;
+                };
+                if method(ctx, call).is_some_and(|(m, _)| names_key(m)) {
+                    return true;
+                }
+                cur = call;
+            }
+            "variable_declarator" => {
+                return field(p, "name").is_some_and(|x| names_key(ctx.text(x)));
+            }
+            "assignment_expression" => {
+                return field(p, "left").is_some_and(|x| names_key(ctx.text(x)));
+            }
+            "invocation_expression"
+            | "member_access_expression"
+            | "parenthesized_expression"
+            | "cast_expression"
+            | "binary_expression"
+            | "interpolation"
+            | "interpolated_string_expression"
+            | "equals_value_clause" => cur = p,
+            _ => return false,
+        }
+    }
+    false
+}

@@ -1,0 +1,4 @@
+builder.Services.AddAzureClients(clients =>
+{
+    clients.ConfigureDefaults(o => o.Retry.MaxRetries = 3);
+});
