@@ -4,6 +4,7 @@
 use super::super::eval::{self, resolve};
 use super::super::{Args, Ctx, field, named_children, policy, span};
 use super::{attempts, default_attempts, exception_names, secs};
+use crate::model::backoff::ServerDelay;
 use crate::model::*;
 use crate::systems::python as sys;
 use std::time::Duration;
@@ -119,6 +120,32 @@ pub(super) fn urllib3_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolic
         if !matches!(list.kind(), "list" | "tuple" | "set") {
             conditions.push(Located::written(Condition::Predicate, span(list)));
         }
+    }
+    // RL208: urllib3 waits a 413/429/503's `Retry-After` as it is, no cap
+    // and no jitter (urllib3 2.x `util/retry.py`: `sleep` calls
+    // `sleep_for_retry`, which `time.sleep`s `get_retry_after(response)`
+    // while `respect_retry_after_header`, default `True`; `is_retry`
+    // retries those statuses when the header is there). With
+    // `respect_retry_after_header=False` it ignores the header on the
+    // 429 and 503 it is told to retry.
+    let lists_429_503 = conditions.iter().any(|c| {
+        matches!(c.value, Condition::Status { from, to } if (from..=to).contains(&429) || (from..=to).contains(&503))
+    });
+    let respect = args.kw("respect_retry_after_header");
+    let off = respect.is_some_and(|r| resolve(ctx, r).kind() == "false");
+    if p.attempts.value.count.retries() && (!off || lists_429_503) {
+        let d = ServerDelay {
+            header: "Retry-After".into(),
+            capped: false,
+            jittered: false,
+            by: "urllib3's `Retry`".into(),
+            ignored: off
+                .then(|| "set `respect_retry_after_header=True` (urllib3's default)".to_string()),
+        };
+        p.server_delay = Some(match respect {
+            Some(r) => Located::written(d, span(r)),
+            None => Located::default_at(d, span(call)),
+        });
     }
     p.retry_on = Located::written(RetryOn::Listed { conditions }, span(call));
     let methods = args
