@@ -1,9 +1,9 @@
-//! A hand-written loop's wait that grows with the attempt: a variable the
-//! loop multiplies (`delay *= 2`, `delay = delay * 2`, `delay <<= 1`,
-//! `delay = min(delay*2, maxDelay)`, a cap by `if delay > maxDelay {
-//! delay = maxDelay }`), or a factor written in place (`time.Duration(1<<i)
-//! * time.Second`, `base << attempt`, `math.Pow(2, float64(i))`), as the
-//! Java and Rust loop readers see them.
+//! A hand-written loop's wait that grows with the attempt, as the Java
+//! and Rust loop readers see it: a variable the loop multiplies
+//! (`delay *= 2`, `delay = delay * 2`, `delay <<= 1`, `delay =
+//! min(delay*2, maxDelay)`, a cap by `if delay > maxDelay { delay =
+//! maxDelay }`), or a factor written in place (`time.Duration(1<<i) *
+//! time.Second`, `base << attempt`, `math.Pow(2, float64(i))`).
 
 use super::super::eval::{self, Num};
 use super::super::{Ctx, MAX_DEPTH, Pkg, args, field, named_children};

@@ -28,6 +28,10 @@ const MIN_BODY: usize = 64;
 /// Words that keep a body whatever the imports.
 const KEEP: &[&str] = &["Timeout", "StandardClient"];
 
+/// An import: its alias (a range of the text), its path (inside the
+/// quotes).
+type Import = (Option<(usize, usize)>, (usize, usize));
+
 /// A function body: the bytes between its braces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Body {
@@ -65,7 +69,7 @@ pub fn blanked(text: &str) -> Option<(String, Vec<Body>)> {
 }
 
 /// The words that keep a body in this file; `None` to blank nothing.
-fn words(text: &str, imports: &[(Option<(usize, usize)>, (usize, usize))]) -> Option<Vec<String>> {
+fn words(text: &str, imports: &[Import]) -> Option<Vec<String>> {
     let mut words: Vec<String> = super::NEEDLES
         .iter()
         .chain(KEEP)
@@ -108,7 +112,7 @@ struct Lexed {
     bodies: Vec<Body>,
     /// Each import: its alias (a range of the text), its path (inside the
     /// quotes).
-    imports: Vec<(Option<(usize, usize)>, (usize, usize))>,
+    imports: Vec<Import>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
