@@ -262,3 +262,19 @@ fn python_programs_are_named_by_their_manifests() {
         ["orders-api -> payments x3", "payments -> ledger x1"]
     );
 }
+
+/// A Go module's `main` packages under `cmd/` are its programs, named by
+/// their folders; the rest of the module is the module's
+/// (testdata/graph/go-units/README.md).
+#[test]
+fn go_main_packages_under_cmd_are_programs() {
+    let (_, g) = build("testdata/graph/go-units", &Settings::default());
+    assert_eq!(
+        edge_names(&g),
+        [
+            "orders -> payments x3",
+            "payments -> ledger x1",
+            "shop -> inventory x1"
+        ]
+    );
+}

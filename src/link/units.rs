@@ -321,6 +321,18 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
             .unwrap_or(module);
         return named(name.to_string(), "go.mod module");
     }
+    // A Go `main` package under `cmd/` (`cmd/orders/main.go`): one of the
+    // module's programs, named by its folder as `go build ./cmd/...`
+    // names the binary.
+    if let Some(folder) = folder
+        && dir
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == "cmd")
+        && go_main_package(dir)
+    {
+        return named(folder.to_string(), "Go main package under cmd/");
+    }
     if let Some(text) = read("package.json")
         && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
         && let Some(name) = v.get("name").and_then(|n| n.as_str())
@@ -355,6 +367,36 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
         return named(folder.to_string(), "folder with a Dockerfile");
     }
     Unit::Nothing
+}
+
+/// Bytes of a `.go` file read for its package clause.
+const PACKAGE_CLAUSE_BYTES: usize = 8 << 10;
+
+/// Whether `dir` holds a Go file (not a test) of `package main`.
+fn go_main_package(dir: &Path) -> bool {
+    use std::io::Read;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().take(MAX_DIR_ENTRIES).any(|e| {
+        let n = e.file_name().to_string_lossy().to_string();
+        if !n.ends_with(".go") || n.ends_with("_test.go") || !e.path().is_file() {
+            return false;
+        }
+        let mut head = Vec::new();
+        let Ok(f) = std::fs::File::open(e.path()) else {
+            return false;
+        };
+        if f.take(PACKAGE_CLAUSE_BYTES as u64)
+            .read_to_end(&mut head)
+            .is_err()
+        {
+            return false;
+        }
+        String::from_utf8_lossy(&head)
+            .lines()
+            .any(|l| l.trim() == "package main" || l.trim_start().starts_with("package main "))
+    })
 }
 
 /// A Python project's name and whether it installs a command: from

@@ -41,6 +41,11 @@ pub struct ServerDelay {
     pub jittered: bool,
     /// What takes the wait, for messages (`DefaultBackoff`, `a loop`).
     pub by: String,
+    /// The retry does not wait the header at all though its library can
+    /// (RL208's other half): how to make it wait it, in the library's
+    /// words. `capped` and `jittered` then say nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ignored: Option<String>,
 }
 
 impl ServerDelay {
@@ -57,12 +62,21 @@ impl ServerDelay {
     /// (`rand`). The offset is the quoted name's, in `text`.
     pub fn in_source(text: &str, by: &str) -> Option<(usize, usize, ServerDelay)> {
         let lower = text.to_ascii_lowercase();
-        let (at, header) = Self::HEADERS.iter().find_map(|h| {
+        let quoted = Self::HEADERS.iter().find_map(|h| {
             ['"', '\''].iter().find_map(|q| {
                 lower
                     .find(&format!("{q}{h}{q}"))
-                    .map(|i| (i, &text[i + 1..i + 1 + h.len()]))
+                    .map(|i| (i, &text[i + 1..i + 1 + h.len()], h.len() + 2))
             })
+        });
+        // The header's constant: Spring's and JAX-RS's
+        // `HttpHeaders.RETRY_AFTER`, Rust's `http::header::RETRY_AFTER`.
+        let (at, header, len) = quoted.or_else(|| {
+            let i = text.find("RETRY_AFTER")?;
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            (!word(text[..i].chars().next_back())
+                && !word(text[i + "RETRY_AFTER".len()..].chars().next()))
+            .then_some((i, "Retry-After", "RETRY_AFTER".len()))
         })?;
         // From the start of the header's line: `min(int(h["Retry-After"]), 30)`.
         let line_start = lower[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -73,12 +87,13 @@ impl ServerDelay {
         });
         Some((
             at,
-            at + header.len() + 2,
+            at + len,
             ServerDelay {
                 header: header.to_string(),
                 capped: after.contains("min(") || cap_check,
                 jittered: after.contains("rand"),
                 by: by.to_string(),
+                ignored: None,
             },
         ))
     }

@@ -85,14 +85,19 @@ pub const RETRY_GO_DELAY: Duration = Duration::from_millis(100);
 // `WithJitterPercent` (`backoff.go`) wrap it.
 
 // ---------------------------------------------------------------------------
-// client-go (https://github.com/kubernetes/client-go, `util/retry/util.go`,
-// master snapshot of 2026): `retry.OnError(backoff, retriable, fn)` and
+// client-go (https://github.com/kubernetes/client-go, `util/retry/util.go`
+// at 32ce75a7, 2026-07-24): `retry.OnError(backoff, retriable, fn)` and
 // `RetryOnConflict(backoff, fn)` run `wait.ExponentialBackoff`, which
 // tries `Steps` times, waiting `Duration x Factor^n` (up to `Cap`), each
 // wait plus up to `Jitter x` itself at random
-// (https://github.com/kubernetes/apimachinery, `pkg/util/wait/backoff.go`:
-// not fetched; the jitter, `d + rand x Jitter x d`, is modelled as a
-// proportional jitter of `Jitter / 2`).
+// (https://github.com/kubernetes/apimachinery at eed236ce, 2026-07-23,
+// v0.36 line: `pkg/util/wait/backoff.go` `delay()` adds jitter only when
+// `jitter > 0`, so a `wait.Backoff` without `Jitter` (Go's zero value)
+// has none; `wait.go` `Jitter(d, f)` returns `d + rand x f x d`,
+// modelled as a proportional jitter of `Jitter / 2` around the mean;
+// `Factor` 0 keeps the duration, `Cap` 0 is no cap; `ExponentialBackoff`
+// and `ExponentialBackoffWithContext` loop `for backoff.Steps > 0`, so
+// without `Steps` the condition never runs).
 
 /// `DefaultRetry = wait.Backoff{Steps: 5, Duration: 10 * time.Millisecond,
 /// Factor: 1.0, Jitter: 0.1}`.

@@ -110,6 +110,29 @@ const RETRY_KEYS: &[&str] = &[
 const HEDGING_KEYS: &[&str] = &["maxAttempts", "hedgingDelay", "nonFatalStatusCodes"];
 const THROTTLING_KEYS: &[&str] = &["maxTokens", "tokenRatio"];
 
+thread_local! {
+    /// Set while a config only grpc-go reads is read ([`as_grpc_go`]).
+    static GRPC_GO_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Run `read` on a service config that only grpc-go reads (Go's
+/// `grpc.WithDefaultServiceConfig`): grpc-go decodes it with
+/// `encoding/json`, which matches keys case-insensitively, so a key in
+/// another case (`"MaxAttempts"`) is no finding; and its duration parser
+/// (`internal/serviceconfig/duration.go` `Duration.UnmarshalJSON`, "both
+/// [the whole and fractional part] are optional but one is required")
+/// takes `".01s"`.
+pub fn as_grpc_go<T>(read: impl FnOnce() -> T) -> T {
+    let before = GRPC_GO_ONLY.with(|g| g.replace(true));
+    let out = read();
+    GRPC_GO_ONLY.with(|g| g.set(before));
+    out
+}
+
+fn grpc_go_only() -> bool {
+    GRPC_GO_ONLY.with(|g| g.get())
+}
+
 /// Maps a span of the parsed text to a span of the file shown to users.
 type SpanMap<'m> = &'m dyn Fn(Span) -> Span;
 
@@ -168,6 +191,12 @@ impl<'f> Fields<'f> {
                 entries.retain(|(c, _)| c != k);
                 entries.push((k, *e));
             } else if let Some(k) = known.iter().find(|k| k.eq_ignore_ascii_case(e.key)) {
+                if grpc_go_only() {
+                    if !entries.iter().any(|(c, _)| c == k) {
+                        entries.push((k, *e));
+                    }
+                    continue;
+                }
                 facts.diagnostics.push(unknown_setting::wrong_case(
                     m(e.key_span),
                     e.key,
@@ -519,6 +548,15 @@ pub fn proto_duration(v: Yaml<'_>) -> Result<Duration, String> {
 pub fn parse_proto_duration(text: &str) -> Result<Duration, String> {
     use crate::duration::ProtobufDurationError as E;
     let t = text.trim();
+    // grpc-go: no whole part (`.5s`) is read as `0.5s`.
+    if grpc_go_only()
+        && let Some(frac) = t.strip_prefix('.')
+        && frac.len() > 1
+        && frac[..frac.len() - 1].bytes().all(|b| b.is_ascii_digit())
+        && let Ok(d) = crate::duration::parse_protobuf(&format!("0{t}"))
+    {
+        return Ok(d);
+    }
     crate::duration::parse_protobuf(text).map_err(|e| match e {
         E::Negative => format!("negative duration `{t}`"),
         E::OutOfRange => format!("`{t}` is out of range"),

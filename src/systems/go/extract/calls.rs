@@ -75,6 +75,19 @@ fn http_clients<'a>(ctx: &Ctx<'a>) -> Vec<(&'a str, Located<Timeout>)> {
     out
 }
 
+/// The variables holding an HTTP client (go-retryablehttp or
+/// `http.Client`): their calls and fields are read wherever they are.
+pub fn client_names(ctx: &Ctx<'_>, facts: &Facts) -> Vec<String> {
+    let mut out: Vec<String> = retry_clients(ctx, facts)
+        .into_iter()
+        .map(|(n, _)| n.to_string())
+        .chain(http_clients(ctx).into_iter().map(|(n, _)| n.to_string()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 fn method_of(name: &str) -> Option<String> {
     Some(
         match name {
@@ -238,7 +251,21 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
         }
     }
     idempotency_keys(ctx, facts, scopes);
-    for c in &calls {
+    // Every dial's service config is read, whether or not its target is
+    // known here (`os.Getenv("HOST") + ":" + port`): its policies are the
+    // file's. A config shared by several dials is read once.
+    let mut configs: Vec<((usize, usize), std::ops::Range<usize>)> = Vec::new();
+    let dial_policies: Vec<Vec<usize>> = calls
+        .iter()
+        .map(|c| {
+            if c.grpc {
+                grpc_options(ctx, c.node, facts, &mut configs)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    for (c, dialed) in calls.iter().zip(&dial_policies) {
         let Some(url) = c.url else { continue };
         let Some(s) = eval::string(ctx, url) else {
             if let Some(env) = getenv(ctx, url) {
@@ -267,9 +294,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             .map(|s| s.policy)
             .collect();
         policies.extend(c.through);
-        if c.grpc {
-            grpc_options(ctx, c.node, facts, &mut policies);
-        }
+        policies.extend(dialed.iter().copied());
         policies.sort_unstable();
         policies.dedup();
         facts.edges.push(CallEdge {
@@ -303,7 +328,12 @@ fn getenv(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
 
 /// The options of a gRPC dial: a default service config (read as one,
 /// its policies applying to the call) and `WithDisableRetry`.
-fn grpc_options(ctx: &Ctx<'_>, dial: Node<'_>, facts: &mut Facts, policies: &mut Vec<usize>) {
+fn grpc_options(
+    ctx: &Ctx<'_>,
+    dial: Node<'_>,
+    facts: &mut Facts,
+    configs: &mut Vec<((usize, usize), std::ops::Range<usize>)>,
+) -> Vec<usize> {
     let mut opts: Vec<Node<'_>> = args(dial);
     // Options gathered in a slice first: `opts := []grpc.DialOption{...}`.
     let mut more = Vec::new();
@@ -320,6 +350,18 @@ fn grpc_options(ctx: &Ctx<'_>, dial: Node<'_>, facts: &mut Facts, policies: &mut
         }
     }
     opts.extend(more);
+    // `grpc.WithDisableRetry()`: the channel does not retry, whatever its
+    // service config says (https://github.com/grpc/grpc-go,
+    // `dialoptions.go`, since v1.14.0, read at v1.54.0: "WithDisableRetry
+    // returns a DialOption that disables retries, even if the service
+    // config enables them"); the config is not read.
+    let mut policies = Vec::new();
+    if opts
+        .iter()
+        .any(|o| ctx.pkg_call(*o) == Some((Pkg::Grpc, "WithDisableRetry")))
+    {
+        return policies;
+    }
     for o in opts {
         let Some((Pkg::Grpc, name)) = ctx.pkg_call(o) else {
             continue;
@@ -332,18 +374,31 @@ fn grpc_options(ctx: &Ctx<'_>, dial: Node<'_>, facts: &mut Facts, policies: &mut
         };
         let lit = resolve_literal(ctx, cfg);
         let Some(lit) = lit else { continue };
+        let key = (lit.start_byte(), lit.end_byte());
+        if let Some((_, r)) = configs.iter().find(|(k, _)| *k == key) {
+            policies.extend(r.clone());
+            continue;
+        }
         let before = facts.policies.len();
         let inner =
             crate::source::Span::new(lit.start_byte() + 1, lit.end_byte().saturating_sub(1));
-        let read = if lit.kind() == "raw_string_literal" {
-            crate::systems::grpc::extract::extract_raw_json_literal(ctx.src, inner, facts)
+        // Only grpc-go reads this config, with its own JSON rules.
+        let read = crate::systems::grpc::extract::as_grpc_go(|| {
+            if lit.kind() == "raw_string_literal" {
+                crate::systems::grpc::extract::extract_raw_json_literal(ctx.src, inner, facts)
+            } else {
+                crate::systems::grpc::extract::extract_json_literal(ctx.src, inner, facts)
+            }
+        });
+        let read = if read {
+            before..facts.policies.len()
         } else {
-            crate::systems::grpc::extract::extract_json_literal(ctx.src, inner, facts)
+            before..before
         };
-        if read {
-            policies.extend(before..facts.policies.len());
-        }
+        policies.extend(read.clone());
+        configs.push((key, read));
     }
+    policies
 }
 
 fn resolve_literal<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {

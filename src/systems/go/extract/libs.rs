@@ -40,7 +40,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 Some(x) => x,
                 None => continue,
             },
-            (Pkg::ClientGoRetry, "RetryOnConflict" | "OnError") => client_go(ctx, n, name),
+            (Pkg::ClientGoRetry, "RetryOnConflict" | "OnError") => client_go(ctx, n, name, facts),
             (Pkg::AwsRetry | Pkg::AwsConfig, _) => match aws::policy(ctx, n) {
                 Some(p) => (p, None),
                 None => continue,
@@ -52,7 +52,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 } else {
                     (a.get(1).copied(), a.get(2).copied())
                 };
-                let mut p = wait_backoff(ctx, b, n);
+                let mut p = wait_backoff(ctx, b, n, facts);
                 p.retry_on = Located::default_at(
                     RetryOn::Listed {
                         conditions: vec![Located::default_at(Condition::Predicate, span(n))],
@@ -189,12 +189,28 @@ fn retryablehttp(ctx: &Ctx<'_>, call: Node<'_>) -> RetryPolicy {
     } else {
         Located::written(jitter, backoff_at)
     };
-    if matches!(backoff, "DefaultBackoff" | "RateLimitLinearJitterBackoff") {
+    // `LinearJitterBackoff` never reads `Retry-After`, where
+    // `RateLimitLinearJitterBackoff` (the same with the header first)
+    // would; with the default `CheckRetry`, 429 and 503 are retried.
+    let ignores = backoff == "LinearJitterBackoff"
+        && check_retry.is_none_or(|v| {
+            matches!(
+                ctx.pkg_ref(v),
+                Some((
+                    Pkg::RetryableHttp,
+                    "DefaultRetryPolicy" | "ErrorPropagatedRetryPolicy"
+                ))
+            )
+        });
+    if matches!(backoff, "DefaultBackoff" | "RateLimitLinearJitterBackoff") || ignores {
         let d = ServerDelay {
             header: "Retry-After".into(),
             capped: false,
             jittered: false,
             by: format!("retryablehttp.{backoff}"),
+            ignored: ignores.then(|| {
+                "set `Backoff` to `retryablehttp.RateLimitLinearJitterBackoff`, which waits the header first, or to a custom `Backoff` that reads it".to_string()
+            }),
         };
         p.server_delay = Some(if backoff_at == at {
             Located::default_at(d, at)

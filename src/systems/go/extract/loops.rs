@@ -8,6 +8,8 @@
 //! a maximum), jittered when it adds a random wait.
 
 use super::eval;
+#[path = "loops_growth.rs"]
+mod growth;
 use super::{
     Ctx, Pkg, RetryScope, attempts, default_attempts, field, named_children, policy, span,
 };
@@ -62,8 +64,13 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 format!("for {}", super::one_line(ctx.text(h))),
             ),
         };
-        let own: Vec<Node<'_>> = (ctx.nodes.iter().copied())
-            .filter(|c| body.start_byte() <= c.start_byte() && c.end_byte() <= body.end_byte())
+        // The nodes are in source order: the body's are one run of them.
+        let from = ctx
+            .nodes
+            .partition_point(|c| c.start_byte() < body.start_byte());
+        let own: Vec<Node<'_>> = (ctx.nodes[from..].iter().copied())
+            .take_while(|c| c.start_byte() < body.end_byte())
+            .filter(|c| c.end_byte() <= body.end_byte())
             .filter(|c| owner_loop(*c) == Some(n.id()))
             .collect();
         let waits: Vec<Node<'_>> = own
@@ -110,10 +117,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .iter()
             .any(|c| matches!(ctx.pkg_call(*c), Some((Pkg::Rand, _))));
         let arg = super::args(wait).first().copied();
-        let delay = match arg.and_then(|a| eval::duration(ctx, a)) {
-            Some(d) if d.is_zero() => Delay::None,
-            Some(d) => Delay::Fixed { delay: d },
-            None => Delay::Custom,
+        let grown = arg.and_then(|a| growth::growing(ctx, n, &own, a));
+        let delay = match (grown, arg.and_then(|a| eval::duration(ctx, a))) {
+            (Some(g), _) => g,
+            (None, Some(d)) if d.is_zero() => Delay::None,
+            (None, Some(d)) => Delay::Fixed { delay: d },
+            (None, None) => Delay::Custom,
         };
         p.delay = Located::written(delay, span(wait));
         p.jitter = Located::written(
@@ -202,6 +211,7 @@ fn server_delay(ctx: &Ctx<'_>, body: Node<'_>, own: &[Node<'_>]) -> Option<Locat
             capped,
             jittered,
             by: "a hand-written loop".into(),
+            ignored: None,
         },
         span(lit),
     ))

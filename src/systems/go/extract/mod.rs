@@ -17,6 +17,7 @@ mod calls;
 pub mod eval;
 mod libs;
 mod loops;
+pub mod prune;
 #[cfg(test)]
 mod tests;
 
@@ -68,16 +69,59 @@ pub fn wants(bytes: &[u8]) -> bool {
 
 /// Read one Go file. Never panics; problems become RL903.
 pub fn extract(text: &str, facts: &mut Facts) {
-    let Some(tree) = crate::extract::tree_sitter::parse_source(
+    extract_with(text, facts, !*NO_PRUNE)
+}
+
+/// `RETRYLINT_NO_GO_PRUNE=1` parses whole files, as before [`prune`]: a
+/// way out should a blanked body ever be missed (the facts are the same
+/// on every fixture and corpus file, and on istio, either way).
+static NO_PRUNE: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+    std::env::var_os("RETRYLINT_NO_GO_PRUNE").is_some_and(|v| v == "1")
+});
+
+/// Read one Go file, blanking the function bodies no reader needs when
+/// `prune` (see [`prune`]; tests compare both ways).
+pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
+    if prune && let Some((blank, bodies)) = prune::blanked(text) {
+        let before = facts.clone();
+        match read(&blank, facts) {
+            // What a reader reads across functions was blanked: read the
+            // file whole.
+            Some(needs) if needs.reaches(text, &bodies) => *facts = before,
+            _ => return,
+        }
+    }
+    read(text, facts);
+}
+
+/// What the readers read outside the function they found a policy in:
+/// a retried operation's range (a function named by the retry) and the
+/// client variables whose calls and fields count wherever they are.
+struct CrossRefs {
+    scopes: Vec<(usize, usize)>,
+    clients: Vec<String>,
+}
+
+impl CrossRefs {
+    /// Whether any of it lies in a blanked body.
+    fn reaches(&self, text: &str, bodies: &[prune::Body]) -> bool {
+        bodies.iter().any(|b| {
+            let body = text.get(b.start..b.end).unwrap_or("");
+            self.scopes.iter().any(|&(s, e)| s < b.end && b.start < e)
+                || self.clients.iter().any(|c| body.contains(&format!("{c}.")))
+        })
+    }
+}
+
+fn read(text: &str, facts: &mut Facts) -> Option<CrossRefs> {
+    let tree = crate::extract::tree_sitter::parse_source(
         tree_sitter_go::LANGUAGE.into(),
         text,
         "Go",
         "build",
         NAME,
         facts,
-    ) else {
-        return;
-    };
+    )?;
     let ctx = Ctx::new(text, tree.root_node());
     let before = (
         facts.policies.len(),
@@ -96,6 +140,10 @@ pub fn extract(text: &str, facts: &mut Facts) {
     {
         facts.claimed_by(NAME);
     }
+    Some(CrossRefs {
+        scopes: scopes.iter().map(|s| (s.start, s.end)).collect(),
+        clients: calls::client_names(&ctx, facts),
+    })
 }
 
 /// A retried region of code: calls inside it are repeated by policy
@@ -131,6 +179,8 @@ pub enum Pkg {
     AwsRetry,
     /// aws-sdk-go-v2 `config`.
     AwsConfig,
+    /// aws-sdk-go-v2 `aws` (the retry mode constants).
+    Aws,
 }
 
 fn pkg_of_path(path: &str) -> Option<Pkg> {
@@ -158,6 +208,7 @@ fn pkg_of_path(path: &str) -> Option<Pkg> {
         "strconv" => Pkg::Strconv,
         "github.com/aws/aws-sdk-go-v2/aws/retry" => Pkg::AwsRetry,
         "github.com/aws/aws-sdk-go-v2/config" => Pkg::AwsConfig,
+        "github.com/aws/aws-sdk-go-v2/aws" => Pkg::Aws,
         "math" => Pkg::Math,
         _ => return None,
     })

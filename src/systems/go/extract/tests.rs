@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::{AttemptCount, Delay, Jitter, System, Timeout};
+use crate::model::{AttemptCount, Delay, Jitter, Provenance, System, Timeout};
 use std::time::Duration;
 
 fn read(src: &str) -> Facts {
@@ -50,7 +50,7 @@ func main() {
 }
 
 #[test]
-fn retryablehttp_linear_jitter_takes_no_server_delay() {
+fn retryablehttp_linear_jitter_ignores_retry_after() {
     let f = read(
         r#"package main
 import "github.com/hashicorp/go-retryablehttp"
@@ -58,12 +58,22 @@ func main() {
     c := retryablehttp.NewClient()
     c.Backoff = retryablehttp.LinearJitterBackoff
 }
+func custom(policy retryablehttp.CheckRetry) {
+    c := retryablehttp.NewClient()
+    c.Backoff = retryablehttp.LinearJitterBackoff
+    c.CheckRetry = policy
+}
 "#,
     );
     let p = &f.policies[0];
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
-    assert!(p.server_delay.is_none());
+    // The default CheckRetry retries 429 and 503, whose `Retry-After`
+    // `LinearJitterBackoff` never reads.
+    let d = p.server_delay.as_ref().expect("read");
+    assert!(d.value.ignored.is_some());
     assert!(matches!(p.jitter.value, Jitter::Proportional { .. }));
+    // A CheckRetry not known here may not retry them.
+    assert!(f.policies[1].server_delay.is_none());
 }
 
 #[test]
@@ -260,12 +270,58 @@ func d(ctx context.Context) {
         vec![
             AttemptCount::Finite(8),
             AttemptCount::Finite(5),
-            AttemptCount::Finite(2)
+            AttemptCount::Finite(2),
+            // `d`: no retry option, the SDK's standard mode by default.
+            AttemptCount::Finite(3)
         ]
     );
+    assert_eq!(f.policies[3].attempts.provenance, Provenance::Default);
     assert!(matches!(
         f.policies[1].delay.value,
         Delay::Exponential { cap: Some(c), .. } if c == Duration::from_secs(30)
     ));
     assert_eq!(f.policies[0].system, System::AwsSdk);
+}
+
+/// `WithRetryMode` writes the mode, and with it the mode's attempts and
+/// quota, as a profile's `retry_mode` does.
+#[test]
+fn aws_retry_mode_is_written() {
+    let f = read(
+        r#"package main
+import (
+    "github.com/aws/aws-sdk-go-v2/aws"
+    "github.com/aws/aws-sdk-go-v2/config"
+)
+func a(ctx context.Context) {
+    cfg, _ := config.LoadDefaultConfig(ctx, config.WithRetryMode(aws.RetryModeAdaptive))
+    _ = cfg
+}
+func b(ctx context.Context) {
+    cfg, _ := config.LoadDefaultConfig(ctx, config.WithRetryMode("standard"))
+    _ = cfg
+}
+func c(ctx context.Context, m aws.RetryMode) {
+    cfg, _ := config.LoadDefaultConfig(ctx, config.WithRetryMode(m))
+    _ = cfg
+}
+"#,
+    );
+    let p: Vec<(Provenance, &str)> = f
+        .policies
+        .iter()
+        .map(|p| (p.attempts.provenance, p.attempts.value.written_as.as_str()))
+        .collect();
+    assert_eq!(p.len(), 3, "{p:?}");
+    assert_eq!(p[0].0, Provenance::Written);
+    assert!(p[0].1.contains("WithRetryMode(adaptive)"), "{p:?}");
+    assert!(f.policies[0].why.iter().any(|w| w.contains("rate limiter")));
+    assert_eq!(p[1].0, Provenance::Written);
+    assert!(p[1].1.contains("WithRetryMode(standard)"), "{p:?}");
+    assert_eq!(
+        f.policies[1].budget.as_ref().map(|b| b.provenance),
+        Some(Provenance::Written)
+    );
+    // A mode not known here: the attempts stay the default.
+    assert_eq!(p[2].0, Provenance::Default);
 }

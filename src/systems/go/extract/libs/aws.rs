@@ -40,6 +40,7 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
     let at = span(call);
     let mut p = crate::systems::aws::extract::default_client_policy("aws-sdk-go-v2", at);
     let mut written = false;
+    let mut mode: Option<(&str, crate::source::Span)> = None;
     let mut work = vec![call];
     let mut seen = 0;
     while let Some(n) = work.pop() {
@@ -52,7 +53,13 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
         };
         let a = args(n);
         match (pk, f) {
-            (Pkg::AwsConfig, "LoadDefaultConfig") => work.extend(a.iter().skip(1).copied()),
+            (Pkg::AwsConfig, "LoadDefaultConfig") => {
+                // With no retry option the SDK's own mode applies: a
+                // policy nobody wrote (RL403), as the Rust reader reads
+                // `aws_config::load_defaults`.
+                written = true;
+                work.extend(a.iter().skip(1).copied());
+            }
             (Pkg::AwsConfig, "WithRetryMaxAttempts") | (Pkg::AwsRetry, "AddWithMaxAttempts") => {
                 let v = if pk == Pkg::AwsConfig {
                     a.first()
@@ -69,7 +76,10 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
             }
             (Pkg::AwsConfig, "WithRetryMode") => {
                 if let Some(v) = a.first() {
-                    p.why.push(format!("retry mode `{}`", ctx.text(*v)));
+                    match retry_mode(ctx, *v) {
+                        Some(m) => mode = Some((m, span(*v))),
+                        None => p.why.push(format!("retry mode `{}`", ctx.text(*v))),
+                    }
                     written = true;
                 }
             }
@@ -127,7 +137,51 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
             _ => {}
         }
     }
+    // `WithRetryMode(aws.RetryModeAdaptive)`: the mode is written, and
+    // with it its attempts (unless written too), delays and quota, as a
+    // profile's `retry_mode` writes them.
+    if let Some((m, at)) = mode {
+        if p.attempts.provenance == crate::model::Provenance::Default {
+            p.attempts = Located::written(
+                Attempts {
+                    count: p.attempts.value.count,
+                    written_as: format!(
+                        "WithRetryMode({m}) without WithRetryMaxAttempts: 3 attempts"
+                    ),
+                },
+                at,
+            );
+        }
+        p.delay = Located::written(p.delay.value.clone(), at);
+        p.jitter = Located::written(p.jitter.value.clone(), at);
+        if let Some(b) = &p.budget {
+            p.budget = Some(Located::written(b.value.clone(), at));
+        }
+        if m == "adaptive" {
+            p.why.push(
+                "retry mode `adaptive`: the standard mode's retries and quota, and a client-side rate limiter on throttling"
+                    .into(),
+            );
+        }
+    }
     written.then_some(p)
+}
+
+/// The mode `WithRetryMode` is given: `aws.RetryModeStandard`/
+/// `aws.RetryModeAdaptive` or the string (aws-sdk-go-v2 `aws/retryer.go`,
+/// since v1.14.0: `RetryModeStandard RetryMode = "standard"`,
+/// `RetryModeAdaptive RetryMode = "adaptive"`; `ParseRetryMode` knows no
+/// other).
+fn retry_mode(ctx: &Ctx<'_>, v: Node<'_>) -> Option<&'static str> {
+    let name = match ctx.pkg_ref(v) {
+        Some((Pkg::Aws, c)) => c.strip_prefix("RetryMode")?.to_ascii_lowercase(),
+        _ => eval::string(ctx, v)?,
+    };
+    match name.as_str() {
+        "standard" => Some("standard"),
+        "adaptive" => Some("adaptive"),
+        _ => None,
+    }
 }
 
 fn attempts(ctx: &Ctx<'_>, p: &mut RetryPolicy, what: &str, v: Node<'_>) {

@@ -4,7 +4,7 @@
 use super::super::eval;
 use super::super::{Ctx, Pkg, args, attempts, composite, default_attempts, keyed, policy, span};
 use super::{predicate, timeout_at};
-use crate::model::{AttemptCount, Condition, Delay, Jitter, Located, RetryOn, RetryPolicy};
+use crate::model::{AttemptCount, Condition, Delay, Facts, Jitter, Located, RetryOn, RetryPolicy};
 use crate::systems::go as sys;
 use std::time::Duration;
 use tree_sitter::Node;
@@ -136,9 +136,10 @@ pub(super) fn client_go<'a>(
     ctx: &Ctx<'a>,
     call: Node<'a>,
     name: &str,
+    facts: &mut Facts,
 ) -> (RetryPolicy, Option<Node<'a>>) {
     let a = args(call);
-    let mut p = wait_backoff(ctx, a.first().copied(), call);
+    let mut p = wait_backoff(ctx, a.first().copied(), call, facts);
     if name == "RetryOnConflict" {
         p.retry_on = Located::default_at(
             RetryOn::Listed {
@@ -161,7 +162,12 @@ pub(super) fn client_go<'a>(
 
 /// A `wait.Backoff`: `retry.DefaultRetry`/`DefaultBackoff`, a literal, or a
 /// name bound to one.
-pub(super) fn wait_backoff(ctx: &Ctx<'_>, b: Option<Node<'_>>, call: Node<'_>) -> RetryPolicy {
+pub(super) fn wait_backoff(
+    ctx: &Ctx<'_>,
+    b: Option<Node<'_>>,
+    call: Node<'_>,
+    facts: &mut Facts,
+) -> RetryPolicy {
     let at = span(call);
     let mut p = policy(
         "client-go",
@@ -214,8 +220,8 @@ pub(super) fn wait_backoff(ctx: &Ctx<'_>, b: Option<Node<'_>>, call: Node<'_>) -
             }
         }
         p.attempts = match steps {
-            Some((Some(s), v)) => attempts(
-                AttemptCount::Finite(s.max(1)),
+            Some((Some(s), v)) if s > 0 => attempts(
+                AttemptCount::Finite(s),
                 &format!("Steps: {}", ctx.text(v)),
                 span(v),
             ),
@@ -224,8 +230,25 @@ pub(super) fn wait_backoff(ctx: &Ctx<'_>, b: Option<Node<'_>>, call: Node<'_>) -
                 &format!("Steps: {}", ctx.text(v)),
                 span(v),
             ),
-            // `Steps` 0 runs the condition once.
-            None => attempts(AttemptCount::Finite(1), "no Steps: one try", span(lit)),
+            // `for backoff.Steps > 0`: without `Steps` (or with 0) the
+            // function is never run (see `crate::systems::go`).
+            _ => {
+                let at = steps.map_or(span(lit), |(_, v)| span(v));
+                facts.diagnostics.push(crate::diag::invalid_setting::value(
+                    at,
+                    "Steps",
+                    "0",
+                    &format!(
+                        "`{}` runs the function only while `Steps > 0`: without `Steps` it is never called and the retry returns `wait.ErrWaitTimeout`",
+                        ctx.text(super::super::field(call, "function").unwrap_or(call))
+                    ),
+                ));
+                attempts(
+                    AttemptCount::Finite(1),
+                    "no Steps: the function is never run",
+                    at,
+                )
+            }
         };
         p.delay = Located::written(steady(d, factor, cap), span(lit));
         p.jitter = Located::written(

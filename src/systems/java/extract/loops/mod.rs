@@ -29,6 +29,7 @@
 use super::ast::{self, field, named_children, span};
 use super::{Ctx, Out, RetryScope};
 use crate::extract::Facts;
+use crate::model::backoff::ServerDelay;
 use crate::model::*;
 use crate::source::Span;
 use std::time::Duration;
@@ -72,7 +73,15 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             continue;
         }
         match retry_loop(ctx, n) {
-            Ok(p) => {
+            Ok(mut p) => {
+                // A wait read from `Retry-After` in the loop (RL208).
+                if let Some(body) = field(n, "body")
+                    && let Some((s, e, d)) =
+                        ServerDelay::in_source(ctx.text(body), "a hand-written loop")
+                {
+                    let b = body.start_byte();
+                    p.server_delay = Some(Located::written(d, Span::new(b + s, b + e)));
+                }
                 let idx = facts.policies.len();
                 facts.policies.push(p);
                 if let Some(body) = field(n, "body") {

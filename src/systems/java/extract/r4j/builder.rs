@@ -27,6 +27,8 @@ pub struct Cfg {
     /// `intervalBiFunction(..)` or `waitDuration(..)`, which sets the same
     /// slot, with the method name.
     pub interval_bi: Option<(Span, &'static str)>,
+    /// A wait the `intervalBiFunction` reads from `Retry-After` (RL208).
+    pub server_delay: Option<Located<crate::model::backoff::ServerDelay>>,
 }
 
 impl Cfg {
@@ -45,6 +47,7 @@ impl Cfg {
             ignores: Vec::new(),
             interval_fn: None,
             interval_bi: None,
+            server_delay: None,
         }
     }
 }
@@ -188,6 +191,7 @@ pub(super) fn apply<'a>(
                 cfg.cap_order = CapOrder::BeforeJitter;
                 // `waitDuration` sets the bi-function slot.
                 cfg.interval_bi = Some((call.span, "waitDuration"));
+                cfg.server_delay = None;
             }
             "intervalFunction" => {
                 let Some(a) = arg else { continue };
@@ -202,6 +206,15 @@ pub(super) fn apply<'a>(
                 cfg.jitter = Some(Located::written(Jitter::Unknown, call.span));
                 cfg.cap_order = CapOrder::BeforeJitter;
                 cfg.interval_bi = Some((call.span, "intervalBiFunction"));
+                // `(n, result) -> .. getHeader("Retry-After") ..`.
+                cfg.server_delay = arg.and_then(|a| {
+                    let (s, e, d) = crate::model::backoff::ServerDelay::in_source(
+                        ctx.text(a),
+                        "the `intervalBiFunction`",
+                    )?;
+                    let b = a.start_byte();
+                    Some(Located::written(d, Span::new(b + s, b + e)))
+                });
             }
             "retryExceptions" => {
                 cfg.exceptions = call
@@ -463,6 +476,7 @@ pub fn policy(cfg: Option<&Cfg>, name: Option<String>, at: Span) -> RetryPolicy 
     let Some(c) = cfg else {
         return p;
     };
+    p.server_delay = c.server_delay.clone();
     let mut conditions: Vec<Located<Condition>> = c.exceptions.clone();
     if let Some(pred) = &c.predicate {
         conditions.push(pred.clone());

@@ -4,6 +4,7 @@
 use super::super::eval::{self, resolve};
 use super::super::{Args, Ctx, field, named_children, policy, span};
 use super::{attempts, default_attempts, exception_names, secs};
+use crate::model::backoff::ServerDelay;
 use crate::model::*;
 use crate::systems::python as sys;
 use tree_sitter::Node;
@@ -135,16 +136,28 @@ pub(super) fn urllib3_policy(
     // statuses are not added to the conditions: they are retried only
     // when the server asks for it, at the time it names, which is RL208's
     // to judge (as conditions every `Retry` would retry the overload
-    // signal, RL603, and 413 a client error, RL101).
+    // signal, RL603, and 413 a client error, RL101). With
+    // `respect_retry_after_header=False` it ignores the header on the 429
+    // and 503 it is told to retry (RL208's other half).
+    let lists_429_503 = conditions.iter().any(|c| {
+        matches!(c.value, Condition::Status { from, to } if (from..=to).contains(&429) || (from..=to).contains(&503))
+    });
     let respect = args.kw("respect_retry_after_header");
+    let off = respect.and_then(|r| eval::boolean(ctx, r)) == Some(false);
     let retries = !matches!(attempts_of(&p), Some(1));
-    if retries && respect.and_then(|r| eval::boolean(ctx, r)) != Some(false) {
+    if retries && (!off || lists_429_503) {
         let cap = args.kw("retry_after_max");
-        let d = crate::model::backoff::ServerDelay {
+        let d = ServerDelay {
             header: "Retry-After".into(),
-            capped: cap.is_some(),
+            capped: !off && cap.is_some(),
             jittered: false,
-            by: "urllib3's `Retry` (respect_retry_after_header=True)".into(),
+            by: if off {
+                "urllib3's `Retry`".into()
+            } else {
+                "urllib3's `Retry` (respect_retry_after_header=True)".into()
+            },
+            ignored: off
+                .then(|| "set `respect_retry_after_header=True` (urllib3's default)".to_string()),
         };
         p.server_delay = Some(match respect {
             Some(r) => Located::written(d, span(r)),

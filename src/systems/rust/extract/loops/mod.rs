@@ -312,6 +312,16 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
             self.inside.push(span);
             let mut p = loop_policy_local(&t);
             p.name = Some(format!("retry loop in {}", self.fname));
+            // A wait read from `Retry-After` in the loop (RL208).
+            if let Some(text) = self.ev.spans.source().get(span.start..span.end)
+                && let Some((s, e, d)) =
+                    crate::model::backoff::ServerDelay::in_source(text, "a hand-written loop")
+            {
+                p.server_delay = Some(Located::written(
+                    d,
+                    Span::new(span.start + s, span.end.min(span.start + e)),
+                ));
+            }
             // The HTTP method of the retried call, where the loop names one.
             if let Some(m) = crate::extract::http_method::of_call(self.ev.spans.source(), span) {
                 p.methods = m;

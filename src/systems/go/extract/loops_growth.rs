@@ -1,0 +1,254 @@
+//! A hand-written loop's wait that grows with the attempt, as the Java
+//! and Rust loop readers see it: a variable the loop multiplies
+//! (`delay *= 2`, `delay = delay * 2`, `delay <<= 1`, `delay =
+//! min(delay*2, maxDelay)`, a cap by `if delay > maxDelay { delay =
+//! maxDelay }`), or a factor written in place (`time.Duration(1<<i) *
+//! time.Second`, `base << attempt`, `math.Pow(2, float64(i))`).
+
+use super::super::eval::{self, Num};
+use super::super::{Ctx, MAX_DEPTH, Pkg, args, field, named_children};
+use crate::model::Delay;
+use std::time::Duration;
+use tree_sitter::Node;
+
+/// The growing delay of `wait_arg` (the argument of the loop's
+/// `time.Sleep`/`time.After`), `None` when it does not grow.
+pub fn growing(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait_arg: Node<'_>) -> Option<Delay> {
+    // `delay + jitter` where the jitter is random: the delay's growth.
+    let wait_arg = if wait_arg.kind() == "binary_expression"
+        && field(wait_arg, "operator").is_some_and(|o| ctx.text(o) == "+")
+        && let (Some(l), Some(r)) = (field(wait_arg, "left"), field(wait_arg, "right"))
+    {
+        match (ctx.text(l).contains("rand."), ctx.text(r).contains("rand.")) {
+            (false, true) => l,
+            (true, false) => r,
+            _ => wait_arg,
+        }
+    } else {
+        wait_arg
+    };
+    let mut expr = wait_arg;
+    // `backoff := time.Duration(1<<i) * time.Second` in the loop, then
+    // `time.Sleep(backoff)`.
+    if expr.kind() == "identifier"
+        && let Some(v) = ctx.binding(ctx.text(expr), expr.start_byte())
+        && v.id() != expr.id()
+        && own.iter().any(|o| o.id() == v.id())
+    {
+        expr = v;
+    }
+    let changing = changing(ctx, lp, own);
+    if let Some((mult, base)) = in_place(ctx, expr, &changing, 0) {
+        return Some(exponential(base, mult, None));
+    }
+    if wait_arg.kind() != "identifier" {
+        return None;
+    }
+    updated(ctx, lp, own, wait_arg)
+}
+
+fn exponential(base: Num, multiplier: f64, cap: Option<Duration>) -> Delay {
+    if !base.duration || base.value <= 0.0 || !base.value.is_finite() || multiplier <= 1.0 {
+        return Delay::Custom;
+    }
+    Delay::Exponential {
+        base: Duration::from_nanos(base.value.min(u64::MAX as f64) as u64),
+        multiplier,
+        cap,
+    }
+}
+
+/// A factor that grows written in the expression: the multiplier and the
+/// rest of the product (the first wait).
+fn in_place(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Option<(f64, Num)> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match n.kind() {
+        "parenthesized_expression" => {
+            in_place(ctx, *named_children(n).first()?, changing, depth + 1)
+        }
+        "binary_expression" => {
+            let op = ctx.text(field(n, "operator")?);
+            let (l, r) = (field(n, "left")?, field(n, "right")?);
+            match op {
+                // `base << attempt`: doubles per attempt.
+                "<<" if mentions(ctx, r, changing) => Some((2.0, eval::num(ctx, l)?)),
+                "*" => {
+                    let (grows, rest) = match in_place(ctx, l, changing, depth + 1) {
+                        Some(g) => (g, r),
+                        None => (in_place(ctx, r, changing, depth + 1)?, l),
+                    };
+                    let rest = eval::num(ctx, rest)?;
+                    Some((
+                        grows.0,
+                        Num {
+                            value: grows.1.value * rest.value,
+                            duration: grows.1.duration || rest.duration,
+                        },
+                    ))
+                }
+                _ => None,
+            }
+        }
+        "call_expression" => {
+            let f = field(n, "function")?;
+            let a = args(n);
+            if ctx.pkg_ref(f) == Some((Pkg::Math, "Pow")) {
+                let k = eval::float(ctx, *a.first()?)?;
+                mentions(ctx, *a.get(1)?, changing).then_some((
+                    k,
+                    Num {
+                        value: 1.0,
+                        duration: false,
+                    },
+                ))
+            } else {
+                // Conversions: `time.Duration(1<<i)`, `float64(..)`.
+                let conv = ctx.pkg_ref(f) == Some((Pkg::Time, "Duration"));
+                let plain = matches!(
+                    ctx.text(f),
+                    "int" | "int32" | "int64" | "uint" | "uint32" | "uint64" | "float64"
+                );
+                if !conv && !plain {
+                    return None;
+                }
+                let (m, b) = in_place(ctx, *a.first()?, changing, depth + 1)?;
+                Some((
+                    m,
+                    Num {
+                        value: b.value,
+                        duration: b.duration || conv,
+                    },
+                ))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The names the loop changes: its `for` clause's update (`i++`) and what
+/// its own code assigns or increments.
+fn changing<'a>(ctx: &Ctx<'a>, lp: Node<'_>, own: &[Node<'_>]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let update = named_children(lp)
+        .into_iter()
+        .find(|c| c.kind() == "for_clause")
+        .and_then(|c| field(c, "update"));
+    for s in update.into_iter().chain(own.iter().copied()) {
+        let target = match s.kind() {
+            "inc_statement" | "dec_statement" => named_children(s).into_iter().next(),
+            "assignment_statement" => field(s, "left"),
+            _ => None,
+        };
+        if let Some(t) = target {
+            out.push(ctx.text(t));
+        }
+    }
+    out
+}
+
+/// Whether `n` names one of `changing`.
+fn mentions(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str]) -> bool {
+    ctx.text(n)
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| !w.is_empty() && changing.contains(&w))
+}
+
+/// `name` multiplied in the loop: its first value (bound before the
+/// loop), the factor and a cap.
+fn updated(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait: Node<'_>) -> Option<Delay> {
+    let name = ctx.text(wait);
+    let mut mult = None;
+    let mut cap = None;
+    // `wait *= 2` before `time.Sleep(wait)`: the first wait is already
+    // multiplied once.
+    let mut grown_first = false;
+    for u in own {
+        if u.kind() != "assignment_statement" {
+            continue;
+        }
+        let (Some(l), Some(r), Some(op)) =
+            (field(*u, "left"), field(*u, "right"), field(*u, "operator"))
+        else {
+            continue;
+        };
+        if ctx.text(l) != name {
+            continue;
+        }
+        let before_wait = u.end_byte() <= wait.start_byte();
+        let r = named_children(r).into_iter().next().unwrap_or(r);
+        match ctx.text(op) {
+            "*=" => {
+                mult = eval::float(ctx, r);
+                grown_first |= before_wait;
+            }
+            "<<=" => {
+                mult = eval::count(ctx, r)
+                    .filter(|k| *k < 32)
+                    .map(|k| (1u64 << k) as f64);
+                grown_first |= before_wait;
+            }
+            "=" => {
+                if let Some((m, c)) = times(ctx, r, name, 0) {
+                    mult = Some(m);
+                    cap = cap.or(c);
+                    grown_first |= before_wait;
+                } else if !ctx.text(r).contains(name) {
+                    // `if delay > maxDelay { delay = maxDelay }`.
+                    cap = eval::duration(ctx, r).or(cap);
+                } else {
+                    return Some(Delay::Custom);
+                }
+            }
+            "+=" => return Some(Delay::Custom),
+            _ => {}
+        }
+    }
+    let mult = mult?;
+    let mut first = ctx
+        .binding(name, lp.start_byte())
+        .and_then(|v| eval::num(ctx, v))?;
+    if grown_first {
+        first.value *= mult;
+        if let Some(c) = cap {
+            first.value = first.value.min(c.as_nanos() as f64);
+        }
+    }
+    Some(exponential(first, mult, cap))
+}
+
+/// `name * k`, `k * name`, `min(name*k, cap)`: the factor and the cap.
+fn times(ctx: &Ctx<'_>, r: Node<'_>, name: &str, depth: usize) -> Option<(f64, Option<Duration>)> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match r.kind() {
+        "parenthesized_expression" => times(ctx, *named_children(r).first()?, name, depth + 1),
+        "binary_expression" if field(r, "operator").is_some_and(|o| ctx.text(o) == "*") => {
+            let (l, rr) = (field(r, "left")?, field(r, "right")?);
+            let k = if ctx.text(l) == name {
+                rr
+            } else if ctx.text(rr) == name {
+                l
+            } else {
+                return None;
+            };
+            Some((eval::float(ctx, k)?, None))
+        }
+        "call_expression" if field(r, "function").is_some_and(|f| ctx.text(f) == "min") => {
+            let a = args(r);
+            let i = a
+                .iter()
+                .position(|x| times(ctx, *x, name, depth + 1).is_some())?;
+            let (m, _) = times(ctx, a[i], name, depth + 1)?;
+            let cap = a
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .find_map(|(_, c)| eval::duration(ctx, *c));
+            Some((m, cap))
+        }
+        _ => None,
+    }
+}

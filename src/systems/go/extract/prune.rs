@@ -1,0 +1,278 @@
+//! Function bodies no Go reader needs, blanked before parsing (each byte
+//! but newlines becomes a space, so every span is unchanged): in a
+//! control-plane file with one retry among forty functions, most of the
+//! parse and of the walks was for the other thirty-nine.
+//!
+//! A small lexer (comments, interpreted and raw strings, runes) matches
+//! braces and finds each top-level function or method declaration (`func`
+//! first on its line at brace depth 0) and its body. A body is blanked
+//! only when its text holds none of the words a reader looks for: the
+//! file sniff's words ([`super::NEEDLES`]), `Timeout` and
+//! `StandardClient` (fields and clients read across functions), and for
+//! each package the reader knows, the name the file gives it followed by
+//! what the reader asks of it (`retry.`, `grpc.`, `http.Get(`,
+//! `time.Sleep`, an alias `t.Sleep` alike).
+//!
+//! What a reader reads across functions is checked after the pruned
+//! parse ([`super::extract`]): a retried operation named by its function
+//! (`backoff.Retry(fetch, b)`) or a client variable used in a blanked
+//! body makes the file parse again whole. Any doubt (an unbalanced brace,
+//! an unterminated string or comment, a dot import of a package the
+//! reader knows) blanks nothing.
+
+use super::{Pkg, default_name, pkg_of_path};
+
+/// Bytes a body must have before blanking it is worth the copy.
+const MIN_BODY: usize = 64;
+
+/// Words that keep a body whatever the imports.
+const KEEP: &[&str] = &["Timeout", "StandardClient"];
+
+/// An import: its alias (a range of the text), its path (inside the
+/// quotes).
+type Import = (Option<(usize, usize)>, (usize, usize));
+
+/// A function body: the bytes between its braces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Body {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The text with the bodies no reader needs blanked, and those bodies;
+/// `None` when nothing is blanked.
+pub fn blanked(text: &str) -> Option<(String, Vec<Body>)> {
+    let lexed = lex(text.as_bytes())?;
+    let words = words(text, &lexed.imports)?;
+    let finder = crate::extract::Needles::new(words.iter().map(String::as_str));
+    let skip: Vec<Body> = lexed
+        .bodies
+        .into_iter()
+        .filter(|b| b.end - b.start >= MIN_BODY)
+        .filter(|b| !finder.any_in(&text.as_bytes()[b.start..b.end]))
+        .collect();
+    if skip.is_empty() {
+        return None;
+    }
+    let mut out = text.as_bytes().to_vec();
+    for b in &skip {
+        for c in &mut out[b.start..b.end] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+    }
+    // Only ASCII bytes were written, over whole characters (a body is
+    // between two ASCII braces).
+    let out = String::from_utf8(out).ok()?;
+    Some((out, skip))
+}
+
+/// The words that keep a body in this file; `None` to blank nothing.
+fn words(text: &str, imports: &[Import]) -> Option<Vec<String>> {
+    let mut words: Vec<String> = super::NEEDLES
+        .iter()
+        .chain(KEEP)
+        .map(|w| w.to_string())
+        .collect();
+    for (alias, path) in imports {
+        let path = text.get(path.0..path.1)?;
+        let Some(pkg) = pkg_of_path(path) else {
+            continue;
+        };
+        let name = match alias {
+            Some((s, e)) => text.get(*s..*e)?,
+            None => default_name(path),
+        };
+        if name == "_" {
+            continue;
+        }
+        if name == "." {
+            return None;
+        }
+        let asks: &[&str] = match pkg {
+            Pkg::Http => &[
+                ".Get(",
+                ".Head(",
+                ".Post",
+                ".NewRequest",
+                ".Client",
+                ".DefaultClient",
+            ],
+            Pkg::Time => &[".Sleep", ".After"],
+            Pkg::Fmt | Pkg::Os | Pkg::Rand | Pkg::Strconv | Pkg::Math | Pkg::Uuid => &[],
+            _ => &["."],
+        };
+        words.extend(asks.iter().map(|a| format!("{name}{a}")));
+    }
+    Some(words)
+}
+
+struct Lexed {
+    bodies: Vec<Body>,
+    /// Each import: its alias (a range of the text), its path (inside the
+    /// quotes).
+    imports: Vec<Import>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    /// Between declarations.
+    Top,
+    /// After a line-initial `func` at depth 0: looking for its body's `{`.
+    Signature,
+    /// After `import`: reading specs (`true` inside `(..)`).
+    Import(bool),
+}
+
+/// Match braces and find declarations' bodies and the imports. `None` on
+/// anything unbalanced or unterminated.
+fn lex(b: &[u8]) -> Option<Lexed> {
+    let mut out = Lexed {
+        bodies: Vec::new(),
+        imports: Vec::new(),
+    };
+    let mut i = 0;
+    // Brace depth; parens and brackets inside a signature.
+    let mut depth = 0usize;
+    let mut parens = 0usize;
+    let mut state = State::Top;
+    // Where the body of the declaration being read opened (depth 1).
+    let mut body_open: Option<usize> = None;
+    // In a signature, a `struct`/`interface` type's braces: their depth.
+    let mut type_braces = 0usize;
+    let mut line_start = true;
+    let mut alias: Option<(usize, usize)> = None;
+    let mut last_word: (usize, usize) = (0, 0);
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\n' => {
+                if state == State::Signature && parens == 0 && type_braces == 0 {
+                    // A declaration without a body (or a `func` type).
+                    state = State::Top;
+                }
+                if state == State::Import(false) {
+                    state = State::Top;
+                }
+                line_start = true;
+                alias = None;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n);
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let n = memchr::memmem::find(&b[i + 2..], b"*/")?;
+                i += n + 4;
+                continue;
+            }
+            b'"' | b'`' | b'\'' => {
+                let start = i + 1;
+                let end = string_end(b, i)?;
+                if matches!(state, State::Import(_)) && c != b'\'' && depth == 0 {
+                    out.imports.push((alias.take(), (start, end - 1)));
+                }
+                i = end;
+                line_start = false;
+                continue;
+            }
+            _ => {}
+        }
+        let first_on_line = line_start;
+        line_start = false;
+        if c.is_ascii_alphabetic() || c == b'_' || (c == b'.' && matches!(state, State::Import(_)))
+        {
+            let start = i;
+            i += 1;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+                i += 1;
+            }
+            let word = &b[start..i];
+            match state {
+                State::Top if depth == 0 && first_on_line && word == b"func" => {
+                    state = State::Signature;
+                    parens = 0;
+                    type_braces = 0;
+                }
+                State::Top if depth == 0 && first_on_line && word == b"import" => {
+                    state = State::Import(false);
+                }
+                State::Import(_) => alias = Some((start, i)),
+                _ => {}
+            }
+            last_word = (start, i);
+            continue;
+        }
+        if c >= 0x80 {
+            i += 1;
+            continue;
+        }
+        match (state, c) {
+            (State::Import(false), b'(') if depth == 0 => state = State::Import(true),
+            (State::Import(true), b')') if depth == 0 => state = State::Top,
+            (State::Signature, b'(' | b'[') => parens += 1,
+            (State::Signature, b')' | b']') => parens = parens.checked_sub(1)?,
+            (State::Signature, b'{') => {
+                let kw = &b[last_word.0..last_word.1];
+                let type_brace = parens > 0
+                    || type_braces > 0
+                    || ((kw == b"struct" || kw == b"interface")
+                        && b[last_word.1..i].iter().all(|c| matches!(c, b' ' | b'\t')));
+                depth += 1;
+                if type_brace {
+                    type_braces += 1;
+                } else {
+                    state = State::Top;
+                    if depth == 1 {
+                        body_open = Some(i + 1);
+                    }
+                }
+            }
+            (State::Signature, b'}') => {
+                depth = depth.checked_sub(1)?;
+                type_braces = type_braces.checked_sub(1)?;
+            }
+            (_, b'{') => depth += 1,
+            (_, b'}') => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0
+                    && let Some(start) = body_open.take()
+                {
+                    out.bodies.push(Body { start, end: i });
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (depth == 0 && state != State::Signature).then_some(out)
+}
+
+/// The index after the string, raw string or rune opening at `i`.
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    let q = b[i];
+    if q == b'`' {
+        return memchr::memchr(b'`', &b[i + 1..]).map(|n| i + n + 2);
+    }
+    let mut j = i + 1;
+    while j < b.len() {
+        match b[j] {
+            b'\\' => j += 2,
+            b'\n' => return None,
+            c if c == q => return Some(j + 1),
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+#[path = "prune_tests.rs"]
+mod tests;

@@ -1,0 +1,214 @@
+use super::*;
+use crate::extract::Facts;
+use crate::systems::go::extract::{extract_with, wants};
+
+fn bodies(src: &str) -> Vec<&str> {
+    lex(src.as_bytes())
+        .expect("lexed")
+        .bodies
+        .iter()
+        .map(|b| &src[b.start..b.end])
+        .collect()
+}
+
+#[test]
+fn finds_declaration_bodies_past_type_braces_in_signatures() {
+    let src = r#"package p
+
+import "fmt"
+
+type T struct{ a int }
+
+func (t *T) M(x struct{ b int }, f func(int) error) (map[string]struct{}, error) { return nil, nil }
+
+func R() interface{ N() } { return nil }
+
+func noBody(x int)
+
+var f = func() { fmt.Println("}") }
+
+func G[K comparable](k K) {
+	s := `}`
+	r := '}'
+	/* } */ // }
+	_ = s; _ = r
+}
+"#;
+    let got = bodies(src);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[0].trim(), "return nil, nil");
+    assert_eq!(got[1].trim(), "return nil");
+    assert!(got[2].contains("s := `}`"), "{got:?}");
+}
+
+#[test]
+fn doubt_blanks_nothing() {
+    assert!(lex(b"package p\nfunc f() {\n").is_none());
+    assert!(lex(b"package p\nfunc f() { s := \"unterminated\n}\n").is_none());
+    assert!(lex(b"package p\nfunc f() { /* open }\n").is_none());
+    // A dot import of a package the reader knows: its names have no
+    // prefix to look for.
+    let dot = format!(
+        "package p\nimport . \"github.com/cenkalti/backoff/v4\"\nfunc f() {{\n{}\n}}\n",
+        "x := 1 // padding padding padding padding padding padding padding"
+    );
+    assert!(blanked(&dot).is_none());
+}
+
+#[test]
+fn keeps_bodies_by_the_names_the_file_gives_packages() {
+    let pad = "// padding padding padding padding padding padding padding padding\n";
+    let src = format!(
+        r#"package p
+
+import (
+	rh "github.com/hashicorp/go-retryablehttp"
+	t "time"
+	"net/http"
+)
+
+func client() {{
+{pad}	c := rh.NewClient()
+	_ = c
+}}
+
+func wait() {{
+{pad}	t.Sleep(1)
+}}
+
+func handler(w http.ResponseWriter, r *http.Request) {{
+{pad}	w.WriteHeader(http.StatusOK)
+}}
+"#
+    );
+    let (out, skip) = blanked(&src).expect("one body blanked");
+    assert_eq!(skip.len(), 1);
+    assert!(!out.contains("StatusOK"));
+    assert!(out.contains("rh.NewClient()") && out.contains("t.Sleep(1)"));
+    assert_eq!(out.len(), src.len());
+    assert_eq!(out.lines().count(), src.lines().count());
+}
+
+/// A retry naming its operation's function, a client variable used in
+/// another function: the pruned read sees them blanked and reads the
+/// file whole.
+#[test]
+fn what_is_read_across_functions_reads_the_file_whole() {
+    let pad = "\t// padding padding padding padding padding padding padding padding\n";
+    let src = format!(
+        r#"package p
+
+import (
+	"net/http"
+	"github.com/cenkalti/backoff/v4"
+	"github.com/google/uuid"
+)
+
+var client = &http.Client{{}}
+
+func run() error {{
+	return backoff.Retry(send, backoff.NewExponentialBackOff())
+}}
+
+func send() error {{
+{pad}	key := uuid.NewString()
+	_ = key
+	return nil
+}}
+
+func fetch() {{
+{pad}	client.Get("http://inventory:8080/items")
+}}
+"#
+    );
+    let (_, skip) = blanked(&src).expect("bodies blanked");
+    assert_eq!(skip.len(), 2);
+    let (mut a, mut b) = (Facts::default(), Facts::default());
+    extract_with(&src, &mut a, true);
+    extract_with(&src, &mut b, false);
+    assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    assert_eq!(a.edges.len(), 1, "{:?}", a.edges);
+    assert_eq!(a.policies[0].idempotency.len(), 1);
+}
+
+fn go_files(roots: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut stack: Vec<std::path::PathBuf> = roots.to_vec();
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "go")
+                && !p.to_string_lossy().ends_with("_test.go")
+            {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The facts of `files` with and without pruning; the number of files
+/// where something was blanked.
+fn compare(files: &[std::path::PathBuf]) -> usize {
+    let mut pruned_some = 0;
+    let (mut kept, mut total) = (0usize, 0usize);
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        if !wants(text.as_bytes()) {
+            continue;
+        }
+        total += text.len();
+        match blanked(&text) {
+            Some((_, skip)) => {
+                pruned_some += 1;
+                kept += text.len() - skip.iter().map(|b| b.end - b.start).sum::<usize>();
+            }
+            None => kept += text.len(),
+        }
+        let (mut a, mut b) = (Facts::default(), Facts::default());
+        extract_with(&text, &mut a, true);
+        extract_with(&text, &mut b, false);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", f.display());
+    }
+    if std::env::var_os("RETRYLINT_PRUNE_DIR").is_some() {
+        println!("wanted bytes {total}, parsed after blanking {kept}");
+    }
+    pruned_some
+}
+
+/// Every Go file of the fixtures and the shared corpus: the facts are the
+/// same whether or not bodies are blanked.
+#[test]
+fn pruning_changes_no_fact() {
+    let mut roots = vec![std::path::PathBuf::from("testdata")];
+    let shared = std::env::var_os("RETRYLINT_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from("../shared"));
+    if shared.join("corpus").is_dir() {
+        roots.push(shared.join("corpus"));
+    }
+    let files = go_files(&roots);
+    assert!(files.len() >= 15, "{}", files.len());
+    compare(&files);
+}
+
+/// The same over a real checkout: `RETRYLINT_PRUNE_DIR=/path cargo test
+/// --lib go_prune_real -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn go_prune_real() {
+    let Some(dir) = std::env::var_os("RETRYLINT_PRUNE_DIR") else {
+        return;
+    };
+    let files = go_files(&[std::path::PathBuf::from(dir)]);
+    let n = compare(&files);
+    println!("{} Go files, {n} pruned, facts identical", files.len());
+}

@@ -1,0 +1,26 @@
+use rand::Rng;
+use reqwest::header::RETRY_AFTER;
+use std::time::Duration;
+
+// The server's wait, capped at 30 s, plus up to half of it at random.
+async fn fetch(client: &Client, url: &str) -> Result<Response, RateLimited> {
+    let mut attempt = 0;
+    loop {
+        match client.send(url).await {
+            Ok(resp) => return Ok(resp),
+            Err(e) if attempt >= 4 => return Err(e),
+            Err(e) => {
+                attempt += 1;
+                let secs = e
+                    .headers()
+                    .get(RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .unwrap_or(1)
+                    .min(30);
+                let jitter = rand::thread_rng().gen_range(0..=secs * 500);
+                tokio::time::sleep(Duration::from_secs(secs) + Duration::from_millis(jitter)).await;
+            }
+        }
+    }
+}
