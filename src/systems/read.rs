@@ -259,6 +259,25 @@ fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Pr
     if parts.is_empty() {
         return facts;
     }
+    // Names as the template wrote them; a name only the template knows
+    // names no service and no callee.
+    use crate::extract::template_text::{is_opaque, restore};
+    for n in facts
+        .policies
+        .iter_mut()
+        .map(|p| &mut p.name)
+        .chain(facts.timeouts.iter_mut().map(|t| &mut t.name))
+        .flatten()
+    {
+        *n = restore(n, text, &parts);
+    }
+    facts.services.retain(|d| !is_opaque(&d.name));
+    for d in &mut facts.services {
+        d.hosts.retain(|h| !is_opaque(h));
+    }
+    facts
+        .edges
+        .retain(|e| !is_opaque(&e.callee) && !e.caller.as_deref().is_some_and(is_opaque));
     let lines = crate::source::LineIndex::new(text);
     let line = |o: usize| lines.line_of(o.min(text.len()));
     let templated: std::collections::HashSet<usize> = parts
