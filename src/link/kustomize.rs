@@ -99,7 +99,9 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>) {
     if kfiles.is_empty() {
         return;
     }
-    // The overlays: kustomizations no other one names.
+    // The overlays: kustomizations no other one names. A `Component` is
+    // no overlay: it is built only inside the kustomization that names
+    // it (one no kustomization names is not deployed as it is).
     let mut named = std::collections::HashSet::new();
     for &k in &kfiles {
         let p = full(&files[k]);
@@ -111,7 +113,9 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>) {
         .copied()
         .filter(|&k| {
             let p = full(&files[k]);
-            !p.parent().is_some_and(|d| named.contains(d)) && !named.contains(&p)
+            !p.parent().is_some_and(|d| named.contains(d))
+                && !named.contains(&p)
+                && !kustomize::is_component(&files[k].source.text)
         })
         .collect();
     let mut added: Vec<(usize, Facts)> = Vec::new();

@@ -44,6 +44,16 @@ pub fn is_kustomization(lower: &str) -> bool {
     FILE_NAMES.iter().any(|n| n.eq_ignore_ascii_case(lower))
 }
 
+/// Whether a kustomization is a `kind: Component`.
+pub fn is_component(text: &str) -> bool {
+    let f = yaml::parse(text);
+    f.documents
+        .first()
+        .and_then(|d| f.root(d).get("kind"))
+        .and_then(|k| k.as_str())
+        == Some("Component")
+}
+
 /// The files a build reads.
 pub trait Loader {
     /// The index of the file at `path`, read if needed; `None` when it is

@@ -73,6 +73,19 @@ fn an_inline_json_patch_points_at_the_kustomization_and_keeps_the_base_timeout()
 }
 
 #[test]
+fn a_component_no_kustomization_names_is_not_built_alone() {
+    let mut files = vec![
+        file("k/base/vs.yaml", VS),
+        file(
+            "k/c/kustomization.yaml",
+            "kind: Component\nresources:\n- ../base/vs.yaml\npatches:\n- target:\n    kind: VirtualService\n  patch: |-\n    - op: replace\n      path: /spec/http/0/retries/attempts\n      value: 9\n",
+        ),
+    ];
+    kustomize_overlays(&mut files, None);
+    assert!(files[1].facts.policies.is_empty());
+}
+
+#[test]
 fn an_overlay_that_changes_no_setting_adds_nothing() {
     let mut files = vec![
         file("k/base/kustomization.yaml", "resources:\n- vs.yaml\n"),
