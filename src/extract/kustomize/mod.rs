@@ -505,12 +505,11 @@ fn apply(
                         let b = builtin(&r.node);
                         // A targeted patch does not rename its target.
                         let mut patch = p.clone();
-                        if target.is_some() {
-                            if let Some(m) = patch.get_mut("metadata") {
-                                if let T::Map(m) = &mut m.t {
-                                    m.retain(|(k, _)| k.name != "name" && k.name != "namespace");
-                                }
-                            }
+                        if target.is_some()
+                            && let Some(m) = patch.get_mut("metadata")
+                            && let T::Map(m) = &mut m.t
+                        {
+                            m.retain(|(k, _)| k.name != "name" && k.name != "namespace");
                         }
                         tree::strategic_merge(&mut r.node, &patch, b, 0);
                     }
