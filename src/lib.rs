@@ -287,8 +287,10 @@ pub fn read_unlinked(
                 }
                 // A Helm chart's own files hold no settings but are read
                 // with its templates (`link::helm`).
-                let kept =
-                    !f.facts.is_empty() || f.facts.extractors.contains(&extract::helm::CLAIM);
+                // So are kustomizations (`link::kustomize`).
+                let kept = !f.facts.is_empty()
+                    || f.facts.extractors.contains(&extract::helm::CLAIM)
+                    || f.facts.extractors.contains(&extract::kustomize::CLAIM);
                 if let Some(k) = key {
                     if kept {
                         keyed.push((k, Ok(scan.files.len())));

@@ -26,8 +26,14 @@ const ENDINGS: &[&str] = &[
     ".go",
     ".conf",
     ".nginx",
-    ".conf.template",
-    ".conf.tmpl",
+    // Templates, read as what they render to (`extract::template_text`).
+    ".j2",
+    ".jinja",
+    ".jinja2",
+    ".tmpl",
+    ".gotmpl",
+    ".tpl",
+    ".template",
     // Build files, read for library versions.
     ".versions.toml",
     ".csproj",
@@ -39,6 +45,8 @@ const NAMES: &[&str] = &[
     "build.gradle.kts",
     "cargo.lock",
     "directory.packages.props",
+    // A kustomization without an extension (`link::kustomize`).
+    "kustomization",
 ];
 /// File-name beginnings (the AWS SDKs' test files).
 const PREFIXES: &[&str] = &["shared_config", "shared_credentials"];

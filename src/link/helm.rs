@@ -61,8 +61,12 @@ pub fn helm_charts(files: &mut [ScannedFile]) {
         let mine: Vec<usize> = (0..files.len())
             .filter(|&i| {
                 let p = &files[i].source.path;
+                // A `.tpl` holds helpers (`define`), which Helm renders
+                // only where they are included: it keeps its own reading
+                // (its template parts masked, `extract::template_text`).
                 p.starts_with(&templates)
                     && files[i].syntax == Some(Syntax::Yaml)
+                    && !p.extension().is_some_and(|e| e.eq_ignore_ascii_case("tpl"))
                     && nearest_chart(p, &charts) == Some(chart.as_path())
             })
             .collect();

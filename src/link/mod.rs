@@ -12,6 +12,7 @@ mod gateway_classes;
 mod helm;
 mod ingress;
 mod java;
+mod kustomize;
 mod nginx;
 mod spring_calls;
 mod units;
@@ -40,6 +41,9 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     // Helm templates are read again, rendered with their chart's values
     // (first: every later step reads the rendered facts).
     helm::helm_charts(files);
+    // Kustomize overlays: what their patches make of the resources they
+    // patch (also before the steps that read the facts).
+    kustomize::kustomize_overlays(files, cwd);
     // Spring placeholders that refer to another `application*` file: the
     // file is read again (first, as later steps build on its facts).
     crate::systems::spring::placeholders::link(files);

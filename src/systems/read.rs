@@ -57,8 +57,17 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     if nginx::claims(path, &name, bytes) {
         return Some(Syntax::Nginx);
     }
+    // A template (`nginx.conf.j2`, `envoy.yaml.tmpl`) is read as the file
+    // it renders to.
+    if let Some(inner) = crate::extract::template_text::rendered_name(&name) {
+        return classify(&path.with_file_name(inner), bytes);
+    }
     if let Some(s) = sdk_syntax(path, &name, bytes) {
         return Some(s);
+    }
+    // A kustomization, by name: its overlay is built by `link::kustomize`.
+    if crate::extract::kustomize::is_kustomization(&name) {
+        return Some(Syntax::Yaml);
     }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     if ext == "java" {
@@ -192,6 +201,13 @@ pub fn extract_with_outer(
     syntax: Syntax,
     outer: &[spring::Prop],
 ) -> Facts {
+    let lower = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if let Some(inner) = crate::extract::template_text::rendered_name(&lower) {
+        return extract_template(&path.with_file_name(inner), text, syntax, outer);
+    }
     let mut facts = Facts::default();
     match syntax {
         Syntax::Yaml => extract_yaml_stream(path, text, outer, &mut facts),
@@ -233,6 +249,85 @@ pub fn extract_with_outer(
     facts
 }
 
+/// A template outside Helm (`extract::template_text`): read as the file it
+/// renders to (`path`) with its template parts masked; a setting on a
+/// line holding one is not checked, and what was not checked or did not
+/// parse is one RL903 at `info`.
+fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Prop]) -> Facts {
+    let (masked, parts) = crate::extract::template_text::mask(text, syntax != Syntax::Nginx);
+    let mut facts = extract_with_outer(path, &masked, syntax, outer);
+    if parts.is_empty() {
+        return facts;
+    }
+    // Names as the template wrote them; a name only the template knows
+    // names no service and no callee.
+    use crate::extract::template_text::{is_opaque, restore};
+    for n in facts
+        .policies
+        .iter_mut()
+        .map(|p| &mut p.name)
+        .chain(facts.timeouts.iter_mut().map(|t| &mut t.name))
+        .flatten()
+    {
+        *n = restore(n, text, &parts);
+    }
+    facts.services.retain(|d| !is_opaque(&d.name));
+    for d in &mut facts.services {
+        d.hosts.retain(|h| !is_opaque(h));
+    }
+    facts
+        .edges
+        .retain(|e| !is_opaque(&e.callee) && !e.caller.as_deref().is_some_and(is_opaque));
+    let lines = crate::source::LineIndex::new(text);
+    let line = |o: usize| lines.line_of(o.min(text.len()));
+    let templated: std::collections::HashSet<usize> = parts
+        .iter()
+        .flat_map(|s| line(s.start)..=line(s.end.saturating_sub(1).max(s.start)))
+        .collect();
+    let (mut skipped, mut unparsed) = (0, 0);
+    facts.diagnostics.retain(|d| {
+        if d.code == unparsable_file::CODE {
+            unparsed += 1;
+            return false;
+        }
+        let on = (line(d.span.start)..=line(d.span.end.max(d.span.start)))
+            .any(|l| templated.contains(&l));
+        skipped += usize::from(on);
+        !on
+    });
+    if skipped == 0 && unparsed == 0 {
+        return facts;
+    }
+    let mut said = Vec::new();
+    if unparsed > 0 {
+        said.push(format!(
+            "{unparsed} part{} did not parse with the template's parts unknown",
+            if unparsed == 1 { "" } else { "s" }
+        ));
+    }
+    if skipped > 0 {
+        said.push(format!(
+            "{skipped} setting{} set by the template",
+            if skipped == 1 { " is" } else { "s are" }
+        ));
+    }
+    let first = parts[0];
+    let excerpt: String = text
+        .get(first.start..first.end)
+        .unwrap_or("")
+        .chars()
+        .take(40)
+        .collect();
+    facts.diagnostics.push(unparsable_file::templated(
+        first,
+        &format!(
+            "{} (first template part `{excerpt}`); they were not checked",
+            said.join(" and ")
+        ),
+    ));
+    facts
+}
+
 fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &mut Facts) {
     let file = yaml::parse(text);
     let lines = crate::source::LineIndex::new(text);
@@ -261,6 +356,11 @@ fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &
         crate::extract::helm::is_chart_file(&n.to_string_lossy().to_ascii_lowercase())
     }) {
         facts.claimed_by(crate::extract::helm::CLAIM);
+    }
+    if path.file_name().is_some_and(|n| {
+        crate::extract::kustomize::is_kustomization(&n.to_string_lossy().to_ascii_lowercase())
+    }) {
+        facts.claimed_by(crate::extract::kustomize::CLAIM);
     }
     let wanted: Vec<bool> = DOC_EXTRACTORS
         .iter()
@@ -423,6 +523,11 @@ pub fn wanted_by_name(path: &Path) -> bool {
     .iter()
     .any(|e| ends(e.as_bytes()))
         || ends(b".conf.template")
+        || name.eq_ignore_ascii_case(b"kustomization")
+        // Templates, read as what they render to.
+        || [".j2", ".jinja", ".jinja2", ".tmpl", ".gotmpl", ".tpl", ".template"]
+            .iter()
+            .any(|e| ends(e.as_bytes()))
         // Build files, for library versions (`build::kind_of`).
         || name.eq_ignore_ascii_case(b"pom.xml")
         || name.eq_ignore_ascii_case(b"build.gradle")

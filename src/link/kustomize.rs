@@ -1,0 +1,305 @@
+//! Kustomize overlays (issue 22, item 2): each kustomization no other one
+//! includes is built as kustomize builds it (`extract::kustomize`), its
+//! resources written out as one YAML stream and read again; a retry
+//! policy or timeout a patch of the overlay changed is a variant, named
+//! for the overlay, and belongs to the patch that wrote it: its spans
+//! point into the patch file (or, for a patch written inline or in a file
+//! the scan did not keep, at the kustomization's entry for it), and the
+//! settings it kept from the base name their lines
+//! ([`RetryPolicy::settings_from`](crate::model::RetryPolicy)).
+//!
+//! A patch file read alone is a fragment (a VirtualService with only the
+//! patched route): its own reading is replaced by what the patch makes of
+//! the resources it patches. Files a kustomization names that the scan
+//! did not keep (a base Deployment without retry words, a JSON 6902 op
+//! list) are read from disk, bounded in size and number.
+
+use crate::extract::kustomize::{self, Loader, normal, tree::Written};
+use crate::model::{Facts, ScannedFile, SettingPlace, Syntax};
+use crate::source::Span;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The largest file read from disk for a build.
+const MAX_FILE: u64 = 1 << 20;
+/// At most this many files read from disk per scan.
+const MAX_READ: usize = 512;
+
+struct Files<'a> {
+    files: &'a [ScannedFile],
+    by_path: HashMap<PathBuf, usize>,
+    extra: Vec<(PathBuf, String)>,
+    missing: std::collections::HashSet<PathBuf>,
+}
+
+impl Loader for Files<'_> {
+    fn load(&mut self, path: &Path) -> Option<usize> {
+        let path = normal(path);
+        if let Some(&i) = self.by_path.get(&path) {
+            return Some(i);
+        }
+        if self.missing.contains(&path) || self.extra.len() >= MAX_READ {
+            return None;
+        }
+        let meta = std::fs::symlink_metadata(&path).ok();
+        let text = meta
+            .filter(|m| m.is_file() && m.len() <= MAX_FILE)
+            .and_then(|_| std::fs::read_to_string(&path).ok());
+        let Some(text) = text else {
+            self.missing.insert(path);
+            return None;
+        };
+        let i = self.files.len() + self.extra.len();
+        self.extra.push((path.clone(), text));
+        self.by_path.insert(path, i);
+        Some(i)
+    }
+
+    fn text(&self, file: usize) -> &str {
+        match self.files.get(file) {
+            Some(f) => &f.source.text,
+            None => self
+                .extra
+                .get(file - self.files.len())
+                .map_or("", |(_, t)| t),
+        }
+    }
+}
+
+impl Files<'_> {
+    /// A file's path as messages show it, and the line of an offset.
+    fn place(&self, file: usize, at: Span, cwd: Option<&Path>) -> SettingPlace {
+        match self.files.get(file) {
+            Some(f) => SettingPlace {
+                path: f.source.display_path(),
+                line: f.source.line_col(at.start).line,
+            },
+            None => {
+                let (p, t) = &self.extra[file - self.files.len()];
+                let shown = cwd.and_then(|c| p.strip_prefix(c).ok()).unwrap_or(p);
+                SettingPlace {
+                    path: crate::source::display_path(shown),
+                    line: crate::source::LineIndex::new(t).line_col(t, at.start).line,
+                }
+            }
+        }
+    }
+}
+
+pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>) {
+    let full = |f: &ScannedFile| -> PathBuf {
+        normal(&match cwd {
+            Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
+            _ => f.source.path.clone(),
+        })
+    };
+    let kfiles: Vec<usize> = (0..files.len())
+        .filter(|&i| files[i].facts.extractors.contains(&kustomize::CLAIM))
+        .collect();
+    if kfiles.is_empty() {
+        return;
+    }
+    // The overlays: kustomizations no other one names. A `Component` is
+    // no overlay: it is built only inside the kustomization that names
+    // it (one no kustomization names is not deployed as it is).
+    let mut named = std::collections::HashSet::new();
+    for &k in &kfiles {
+        let p = full(&files[k]);
+        let dir = p.parent().unwrap_or(Path::new("."));
+        named.extend(kustomize::references(dir, &files[k].source.text));
+    }
+    let roots: Vec<usize> = kfiles
+        .iter()
+        .copied()
+        .filter(|&k| {
+            let p = full(&files[k]);
+            !p.parent().is_some_and(|d| named.contains(d))
+                && !named.contains(&p)
+                && !kustomize::is_component(&files[k].source.text)
+        })
+        .collect();
+    let mut added: Vec<(usize, Facts)> = Vec::new();
+    let mut replaced: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    {
+        let mut l = Files {
+            files,
+            by_path: (0..files.len()).map(|i| (full(&files[i]), i)).collect(),
+            extra: Vec::new(),
+            missing: Default::default(),
+        };
+        for &root in &roots {
+            let p = full(&files[root]);
+            let dir = p.parent().unwrap_or(Path::new(".")).to_path_buf();
+            let b = kustomize::build(&dir, root, &mut l);
+            if b.writers.is_empty() {
+                continue;
+            }
+            let mut w = Written::default();
+            let texts = |i: usize| Some(l.text(i));
+            let mut ok = true;
+            for r in &b.resources {
+                if w.document(&r.node, &texts).is_none() {
+                    ok = false;
+                    break;
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let facts = crate::systems::extract(&files[root].source.path, &w.text, Syntax::Yaml);
+            let overlay = files[root]
+                .source
+                .path
+                .parent()
+                .map(crate::source::display_path)
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| ".".into());
+            for wr in &b.writers {
+                if wr.file < files.len() && wr.file != wr.kustomization && w.writes(wr.file) {
+                    replaced.insert(wr.file);
+                }
+            }
+            variants(&l, &b, &w, facts, &overlay, cwd, &mut added);
+        }
+    }
+    for &f in &replaced {
+        let facts = &mut files[f].facts;
+        facts.policies.clear();
+        facts.timeouts.clear();
+        facts.protections.clear();
+    }
+    for (t, mut facts) in added {
+        let have = &mut files[t].facts;
+        for p in facts.policies.drain(..) {
+            let same = |q: &crate::model::RetryPolicy| {
+                let (mut a, mut b) = (q.clone(), p.clone());
+                a.name = None;
+                b.name = None;
+                a.settings_from.clear();
+                b.settings_from.clear();
+                a == b
+            };
+            if !have.policies.iter().any(same) {
+                have.policies.push(p);
+            }
+        }
+        for x in facts.timeouts.drain(..) {
+            if !have
+                .timeouts
+                .iter()
+                .any(|y| y.timeout == x.timeout && y.what == x.what)
+            {
+                have.timeouts.push(x);
+            }
+        }
+    }
+}
+
+/// The policies and timeouts of one overlay's reading that a patch wrote,
+/// each moved into the file that holds the patch.
+fn variants(
+    l: &Files<'_>,
+    b: &kustomize::Build,
+    w: &Written,
+    facts: Facts,
+    overlay: &str,
+    cwd: Option<&Path>,
+    out: &mut Vec<(usize, Facts)>,
+) {
+    let n = l.files.len();
+    let writer_of = |f: usize| b.writers.iter().find(|x| x.file == f);
+    // Each item: its spans (the first is where it is), the facts holding
+    // only it.
+    let mut items: Vec<(Vec<Span>, Facts)> = Vec::new();
+    for p in facts.policies {
+        let spans = [
+            Some(p.attempts.span),
+            Some(p.delay.span),
+            Some(p.jitter.span),
+            Some(p.retry_on.span),
+            p.per_try_timeout.as_ref().map(|t| t.span),
+            p.overall_timeout.as_ref().map(|t| t.span),
+            Some(p.span),
+        ];
+        let one = Facts {
+            policies: vec![p],
+            ..Facts::default()
+        };
+        items.push((spans.into_iter().flatten().collect(), one));
+    }
+    for t in facts.timeouts {
+        let s = t.timeout.span;
+        let one = Facts {
+            timeouts: vec![t],
+            ..Facts::default()
+        };
+        items.push((vec![s], one));
+    }
+    for (spans, mut one) in items {
+        let origins: Vec<(usize, Span)> = spans.iter().flat_map(|&s| w.origins(s)).collect();
+        // The patch that wrote a setting of it, if any.
+        let Some(wr) = origins.iter().find_map(|&(f, _)| writer_of(f)) else {
+            continue;
+        };
+        let (target, fallback) = if wr.file < n {
+            let first = origins
+                .iter()
+                .filter(|(f, _)| *f == wr.file)
+                .map(|(_, s)| *s)
+                .min_by_key(|s| s.start)
+                .unwrap_or(wr.entry);
+            (wr.file, first)
+        } else if wr.kustomization < n {
+            (wr.kustomization, wr.entry)
+        } else {
+            continue;
+        };
+        // A span written in the target maps there (one to one inside
+        // a copied scalar); one partly written there, to that part.
+        let map = |s: Span| match w.origin(s) {
+            Some((f, at)) if f == target => at,
+            _ => w
+                .origins(s)
+                .into_iter()
+                .find(|(f, _)| *f == target)
+                .map_or(fallback, |(_, at)| at),
+        };
+        crate::extract::remap_facts(&mut one, &map);
+        let mut from: Vec<SettingPlace> = Vec::new();
+        for &(f, at) in &origins {
+            if f != target {
+                let place = l.place(f, at, cwd);
+                if !from.contains(&place) {
+                    from.push(place);
+                }
+            }
+        }
+        let named = |n: &Option<String>| {
+            Some(match n {
+                Some(n) => format!("{n}` with overlay `{overlay}"),
+                None => format!("overlay `{overlay}"),
+            })
+        };
+        for p in &mut one.policies {
+            p.name = named(&p.name);
+            for place in &from {
+                if !p.settings_from.contains(place) {
+                    p.settings_from.push(place.clone());
+                }
+            }
+        }
+        for t in &mut one.timeouts {
+            t.name = named(&t.name);
+        }
+        match out.iter_mut().find(|(f, _)| *f == target) {
+            Some((_, facts)) => {
+                facts.policies.append(&mut one.policies);
+                facts.timeouts.append(&mut one.timeouts);
+            }
+            None => out.push((target, one)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

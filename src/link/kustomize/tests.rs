@@ -1,0 +1,101 @@
+use super::*;
+use crate::source::SourceFile;
+
+fn file(path: &str, text: &str) -> ScannedFile {
+    let syntax = crate::systems::classify(Path::new(path), text.as_bytes());
+    let facts = syntax
+        .map(|s| crate::systems::extract(Path::new(path), text, s))
+        .unwrap_or_default();
+    ScannedFile {
+        source: SourceFile::new(path, text.to_string()),
+        facts,
+        syntax,
+    }
+}
+
+const VS: &str = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: orders\nspec:\n  hosts:\n  - orders\n  http:\n  - route:\n    - destination:\n        host: orders\n    timeout: 20s\n    retries:\n      attempts: 2\n      perTryTimeout: 5s\n";
+
+const PATCH: &str = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: orders\nspec:\n  http:\n  - route:\n    - destination:\n        host: orders\n    retries:\n      attempts: 6\n";
+
+#[test]
+fn a_patch_holds_the_policy_it_writes_and_names_the_base() {
+    let mut files = vec![
+        file("k/base/kustomization.yaml", "resources:\n- vs.yaml\n"),
+        file("k/base/vs.yaml", VS),
+        file(
+            "k/prod/kustomization.yaml",
+            "namePrefix: prod-\nresources:\n- ../base\npatches:\n- path: patch.yaml\n",
+        ),
+        file("k/prod/patch.yaml", PATCH),
+    ];
+    assert!(files[0].facts.extractors.contains(&kustomize::CLAIM));
+    let base_before = files[1].facts.policies.clone();
+    kustomize_overlays(&mut files, None);
+    // The base is untouched, the kustomizations hold nothing.
+    assert_eq!(files[1].facts.policies, base_before);
+    assert!(files[2].facts.policies.is_empty());
+    // The patch's own reading (a route with no timeout) is replaced by
+    // the patched resource: the route lost its timeout (the list was
+    // replaced), attempts 6 from the patch.
+    let p = &files[3].facts.policies;
+    assert_eq!(p.len(), 1, "{p:#?}");
+    assert_eq!(
+        p[0].name.as_deref(),
+        Some("prod-orders/http[0]` with overlay `k/prod")
+    );
+    let at = p[0].attempts.span;
+    assert_eq!(&PATCH[at.start..at.end], "attempts: 6");
+    // Nothing of it comes from the base any more (not its timeout).
+    assert!(p[0].settings_from.is_empty(), "{:?}", p[0].settings_from);
+}
+
+#[test]
+fn an_inline_json_patch_points_at_the_kustomization_and_keeps_the_base_timeout() {
+    let k = "resources:\n- ../base\npatches:\n- target:\n    kind: VirtualService\n  patch: |-\n    - op: replace\n      path: /spec/http/0/retries/attempts\n      value: 9\n";
+    let mut files = vec![
+        file("k/base/kustomization.yaml", "resources:\n- vs.yaml\n"),
+        file("k/base/vs.yaml", VS),
+        file("k/stage/kustomization.yaml", k),
+    ];
+    kustomize_overlays(&mut files, None);
+    let p = &files[2].facts.policies;
+    assert_eq!(p.len(), 1, "{p:#?}");
+    let at = p[0].attempts.span;
+    assert_eq!(&k[at.start..at.end], "9");
+    assert!(p[0].overall_timeout.is_some());
+    assert!(
+        p[0].settings_from
+            .iter()
+            .any(|s| s.path == "k/base/vs.yaml" && s.line == 12),
+        "{:?}",
+        p[0].settings_from
+    );
+}
+
+#[test]
+fn a_component_no_kustomization_names_is_not_built_alone() {
+    let mut files = vec![
+        file("k/base/vs.yaml", VS),
+        file(
+            "k/c/kustomization.yaml",
+            "kind: Component\nresources:\n- ../base/vs.yaml\npatches:\n- target:\n    kind: VirtualService\n  patch: |-\n    - op: replace\n      path: /spec/http/0/retries/attempts\n      value: 9\n",
+        ),
+    ];
+    kustomize_overlays(&mut files, None);
+    assert!(files[1].facts.policies.is_empty());
+}
+
+#[test]
+fn an_overlay_that_changes_no_setting_adds_nothing() {
+    let mut files = vec![
+        file("k/base/kustomization.yaml", "resources:\n- vs.yaml\n"),
+        file("k/base/vs.yaml", VS),
+        file(
+            "k/dev/kustomization.yaml",
+            "namespace: dev\nresources:\n- ../base\npatches:\n- target:\n    kind: VirtualService\n  patch: |-\n    - op: add\n      path: /metadata/labels\n      value: {a: b}\n",
+        ),
+    ];
+    kustomize_overlays(&mut files, None);
+    assert!(files[2].facts.policies.is_empty());
+    assert_eq!(files[1].facts.policies.len(), 1);
+}
