@@ -287,8 +287,21 @@ fn protections(tp: Yaml<'_>, host: &str, facts: &mut Facts) {
     if let Some(m) = tp.path(&["connectionPool", "http", "maxRetries"])
         && let Some(n) = m.as_i64().and_then(|v| u64::try_from(v).ok())
     {
+        // Istio writes only a value above 0 to Envoy: `maxRetries: 0` is
+        // taken as not set, and the cluster keeps Istio's unlimited default
+        // (istio/istio `pilot/pkg/networking/core/cluster_traffic_policy.go`,
+        // `applyConnectionPool`: `if settings.Http.MaxRetries > 0`, with
+        // "FIXME: zero is a valid value if explicitly set", 1.2x-1.30).
+        let (n, note) = if n == 0 {
+            (istio::UNLIMITED_MAX_RETRIES, " (not set, for Istio)")
+        } else {
+            (n, "")
+        };
         add(
-            format!("connectionPool.http.maxRetries: {n}"),
+            format!(
+                "connectionPool.http.maxRetries: {}{note}",
+                m.as_i64().unwrap_or(0)
+            ),
             m.span(),
             Some(n),
         );
