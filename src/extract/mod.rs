@@ -217,6 +217,9 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         if let Some((_, span)) = &mut s.placement.gateway_class {
             *span = f(*span);
         }
+        if let Some(t) = &mut s.request_timeout {
+            t.span = f(t.span);
+        }
     }
     for n in namespaces {
         n.span = f(n.span);

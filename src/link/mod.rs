@@ -14,6 +14,7 @@ mod ingress;
 mod java;
 mod kustomize;
 mod nginx;
+mod retry_limits;
 mod spring_calls;
 mod units;
 
@@ -23,6 +24,7 @@ pub use gateway_classes::gateway_classes;
 pub use ingress::ingress_configmaps;
 pub use java::{java_retry_annotations, resilience4j_breakers, resilience4j_instances};
 pub use nginx::nginx_includes;
+pub use retry_limits::retry_limits;
 pub use spring_calls::spring_call_targets;
 pub use units::{is_generic, unit_identities};
 
@@ -72,6 +74,9 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     resilience4j_instances(files);
     resilience4j_breakers(files);
     java_retry_annotations(files);
+    // Retry circuit breakers written for a host or cluster in another
+    // document than the routes that send to it.
+    retry_limits(files);
 }
 
 /// The line of a span, as messages name a setting in another file.

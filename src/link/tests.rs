@@ -330,3 +330,64 @@ fn an_include_is_looked_up_without_following_links() {
     assert!(is_file_or_link(d, "out/x.conf"));
     assert!(is_file_or_link(d, "out/../real.conf"));
 }
+
+fn yaml_file(path: &str, text: &str) -> ScannedFile {
+    let facts = crate::systems::extract(Path::new(path), text, crate::model::Syntax::Yaml);
+    ScannedFile {
+        source: crate::source::SourceFile::new(path, text.to_string()),
+        facts,
+        syntax: Some(crate::model::Syntax::Yaml),
+    }
+}
+
+/// A DestinationRule's `maxRetries` (or an Envoy cluster's `max_retries`)
+/// written in another file becomes the concurrency budget of the routes
+/// that send to its host, naming the file; two rules for one host leave it
+/// unknown.
+#[test]
+fn retry_circuit_breakers_are_the_budget_of_the_routes_to_their_host() {
+    use crate::model::{Budget, Provenance};
+    let vs = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: catalog}\nspec:\n  hosts: [catalog]\n  http:\n  - route:\n    - destination: {host: catalog.shop.svc.cluster.local}\n    retries: {attempts: 3, retryOn: 5xx}\n";
+    let dr = |n: u64| {
+        format!(
+            "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {{name: catalog}}\nspec:\n  host: catalog.shop.svc.cluster.local\n  trafficPolicy:\n    connectionPool:\n      http: {{maxRetries: {n}}}\n"
+        )
+    };
+    let mut files = vec![yaml_file("vs.yaml", vs), yaml_file("dr.yaml", &dr(10))];
+    retry_limits(&mut files);
+    let p = &files[0].facts.policies[0];
+    let b = p.budget.as_ref().unwrap();
+    assert_eq!(b.value, Budget::Concurrency { max: 10 });
+    assert_eq!(b.provenance, Provenance::Included);
+    assert_eq!(p.settings_from, ["dr.yaml:8"]);
+    // In the same file: written, at the limit.
+    let text = format!("{vs}---\n{}", dr(10));
+    let mut files = vec![yaml_file("both.yaml", &text)];
+    retry_limits(&mut files);
+    let b = files[0].facts.policies[0].budget.clone().unwrap();
+    assert!(b.is_written());
+    assert_eq!(&text[b.span.start..b.span.end], "10");
+    // Two rules for the host: which one applies is not known.
+    let mut files = vec![
+        yaml_file("vs.yaml", vs),
+        yaml_file("dr.yaml", &dr(10)),
+        yaml_file("dr2.yaml", &dr(20)),
+    ];
+    retry_limits(&mut files);
+    assert!(files[0].facts.policies[0].budget.is_none());
+    // An Envoy route whose cluster is declared in another file.
+    let routes = "static_resources:\n  listeners:\n  - name: l\n    filter_chains:\n    - filters:\n      - name: envoy.filters.network.http_connection_manager\n        typed_config:\n          route_config:\n            virtual_hosts:\n            - name: vh\n              domains: [\"*\"]\n              routes:\n              - match: {prefix: \"/\"}\n                route:\n                  cluster: inventory\n                  retry_policy: {retry_on: 5xx, num_retries: 2}\n";
+    let clusters = "static_resources:\n  clusters:\n  - name: inventory\n    connect_timeout: 1s\n    circuit_breakers:\n      thresholds:\n      - max_retries: 64\n";
+    let mut files = vec![
+        yaml_file("routes.yaml", routes),
+        yaml_file("clusters.yaml", clusters),
+    ];
+    assert!(files[0].facts.policies[0].budget.is_none());
+    retry_limits(&mut files);
+    let p = &files[0].facts.policies[0];
+    assert_eq!(
+        p.budget.as_ref().unwrap().value,
+        Budget::Concurrency { max: 64 }
+    );
+    assert_eq!(p.settings_from, ["clusters.yaml:7"]);
+}

@@ -405,6 +405,11 @@ pub struct ServiceDecl {
     /// Service's ports (`Placement`).
     #[serde(default, skip_serializing_if = "Placement::is_empty")]
     pub placement: Placement,
+    /// How long the platform that runs it lets it work on one request
+    /// (Knative's revision `timeoutSeconds`): a caller that gives up sooner
+    /// and retries leaves work running behind it (RL303).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_timeout: Option<super::Located<super::Timeout>>,
 }
 
 impl ServiceDecl {
@@ -423,6 +428,7 @@ impl ServiceDecl {
             kind,
             hosts,
             placement: Placement::default(),
+            request_timeout: None,
         }
     }
 }

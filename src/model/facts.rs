@@ -78,8 +78,9 @@ pub struct Facts {
     pub versioned: Vec<super::versions::Versioned>,
     /// Limits on a host's retries written apart from the retry policy (an
     /// Istio DestinationRule's `connectionPool.http.maxRetries` or
-    /// `outlierDetection`): the policies of the same system that call the
-    /// host, in any file, are limited by them (RL603).
+    /// `outlierDetection`, an Envoy cluster's `max_retries` circuit
+    /// breaker, keyed by the cluster's name): the policies of the same
+    /// system that call the host, in any file, are limited by them (RL603).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub protections: Vec<Protection>,
     /// Circuit breakers configured by name (Resilience4j
@@ -125,6 +126,11 @@ pub struct Protection {
     /// What limits them, for messages (`connectionPool.http.maxRetries: 10`).
     pub what: String,
     pub span: crate::source::Span,
+    /// The retry circuit breaker's limit (concurrent retries to the host)
+    /// when that is what limits them; `link::retry_limits` gives it to the
+    /// policies that call the host as their `Budget::Concurrency`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_retries: Option<u64>,
 }
 
 impl Facts {

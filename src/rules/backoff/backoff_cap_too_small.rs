@@ -21,7 +21,11 @@ const COUNT_LIMIT: u64 = 10_000;
 fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let p = ctx.policy;
     // A proxy's own back-off is not the file's; a budget ends the retries.
-    if !p.retries() || p.platform_backoff || p.budget.is_some() || p.use_of.is_some() {
+    if !p.retries()
+        || p.platform_backoff
+        || crate::rules::budget::proportional(&p.budget)
+        || p.use_of.is_some()
+    {
         return;
     }
     let Some(cap) = growing_cap(&p.delay.value) else {

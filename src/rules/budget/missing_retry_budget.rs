@@ -8,7 +8,7 @@ pub const CHECK: Check = Check::Policy(check);
 
 fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let p = ctx.policy;
-    if !p.retries() || p.budget.is_some() || !p.system.offers_budget() {
+    if !p.retries() || super::proportional(&p.budget) || !p.system.offers_budget() {
         return;
     }
     let fix = p.system.spec().fixes.budget;

@@ -7,11 +7,21 @@
 //! DestinationRule for the host, `Facts::protections`).
 
 use crate::graph::GraphCtx;
-use crate::model::{AttemptCount, BudgetSite, Condition, Located, Provenance, RetryPolicy};
+use crate::model::{AttemptCount, Budget, BudgetSite, Condition, Located, Provenance, RetryPolicy};
 use crate::rules::conditions::{condition_text, listed, simple_name};
 use crate::rules::{Check, Emitter};
 
 pub const CHECK: Check = Check::Graph(check);
+
+/// Concurrent retries from which a retry circuit breaker limits nothing:
+/// Envoy's default `max_requests`, the requests a cluster lets run at once
+/// (envoyproxy/envoy `api/envoy/config/cluster/v3/circuit_breaker.proto`,
+/// `Thresholds.max_requests`: "If not specified, the default is 1024").
+/// With at least as many retries as requests allowed in flight, the
+/// breaker never opens before the requests' own limit does; Istio's
+/// sidecars are Envoy, and Istio's default `maxRetries` (4294967295) is
+/// far above it.
+pub const LIMITS_NOTHING_AT: u64 = 1024;
 
 fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let protections: Vec<_> = ctx
@@ -26,18 +36,26 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             if !p.retries()
                 || p.attempts.provenance != Provenance::Written
                 || p.use_of.is_some()
-                || p.budget.is_some()
+                || crate::rules::budget::proportional(&p.budget)
                 || !p.wraps_breaker.is_empty()
             {
                 continue;
             }
+            // A retry circuit breaker limits the retries unless it lets
+            // through as many as the requests themselves.
+            let breaker = match p.budget.as_ref().map(|b| (&b.value, b)) {
+                Some((Budget::Concurrency { max }, _)) if *max < LIMITS_NOTHING_AT => continue,
+                Some((Budget::Concurrency { max }, b)) => Some((*max, b)),
+                _ => None,
+            };
             // The budget belongs in a block this file does not show; or
             // the system limits retries even when nothing is written (an
             // Envoy cluster's `max_retries` circuit breaker, 3 concurrent
             // retries by default, where RL601 reports a missing budget;
             // nginx's passive ejection of failing servers).
-            if matches!(p.budget_site, BudgetSite::Unseen)
-                || p.system.spec().retries_limited_by_default
+            if breaker.is_none()
+                && (matches!(p.budget_site, BudgetSite::Unseen)
+                    || p.system.spec().retries_limited_by_default)
             {
                 continue;
             }
@@ -64,10 +82,13 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
                         .map(|c| crate::model::calls::short_host(&c.value)),
                 );
             }
+            // Outlier ejection, or a retry circuit breaker that limits.
             let protected = |host: &String| {
-                protections
-                    .iter()
-                    .any(|pr| pr.system == p.system && (pr.host == *host || pr.host == "*"))
+                protections.iter().any(|pr| {
+                    pr.system == p.system
+                        && (pr.host == *host || pr.host == "*")
+                        && pr.max_retries.is_none_or(|n| n < LIMITS_NOTHING_AT)
+                })
             };
             if !targets.is_empty() && targets.iter().all(protected) {
                 continue;
@@ -94,8 +115,14 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             } else {
                 p.attempts.span
             };
+            let limit = match breaker {
+                Some((max, _)) => format!(
+                    "with no retry budget or outlier ejection, and a retry circuit breaker of `{max}` concurrent retries, no fewer than the {LIMITS_NOTHING_AT} requests Envoy lets run at once by default, so it never opens"
+                ),
+                None => "with no retry budget, retry circuit breaker or outlier ejection".into(),
+            };
             let message = format!(
-                "{} retries the overload signal {} (`{}`) with no retry budget, retry circuit breaker or outlier ejection: when {whom} sheds load, every rejected request comes back {more}, adding load exactly when it is shed",
+                "{} retries the overload signal {} (`{}`) {limit}: when {whom} sheds load, every rejected request comes back {more}, adding load exactly when it is shed",
                 p.describe(),
                 texts.join(", "),
                 p.attempts.value.written_as,
@@ -111,6 +138,12 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             let finding = out.emit_at(id, span, message, fix);
             if span != p.attempts.span {
                 Emitter::relate(finding, p.attempts.span, "retries are configured here");
+            }
+            if let Some((_, b)) = breaker
+                && b.is_written()
+                && b.span != span
+            {
+                Emitter::relate(finding, b.span, "the retry circuit breaker is set here");
             }
         }
     }

@@ -36,7 +36,7 @@ use crate::yaml::{Entry, Yaml};
 use std::collections::HashMap;
 use std::time::Duration;
 
-use crate::systems::envoy::{DEFAULT_BUDGET_PERCENT, DEFAULT_ROUTE_TIMEOUT};
+use crate::systems::envoy::{DEFAULT_BUDGET_PERCENT, DEFAULT_MAX_RETRIES, DEFAULT_ROUTE_TIMEOUT};
 
 mod cluster;
 mod retry_policy;

@@ -29,6 +29,21 @@ pub static SPEC: SystemSpec = SystemSpec {
 /// "If not specified, the default is 15s").
 pub const DEFAULT_ROUTE_TIMEOUT: Duration = Duration::from_secs(15);
 
+/// Concurrent retries a cluster allows when its DEFAULT-priority
+/// `circuit_breakers` threshold writes no `max_retries` (and no
+/// `retry_budget`, which overrides it): envoyproxy/envoy
+/// `api/envoy/config/cluster/v3/circuit_breaker.proto`,
+/// `Thresholds.max_retries`: "If not specified, the default is 3" (v1.x;
+/// `retry_budget`: "If this field is set, the retry budget will override
+/// any configured retry circuit breaker").
+pub const DEFAULT_MAX_RETRIES: u64 = 3;
+
+/// Concurrent requests a cluster allows when no `max_requests` is written
+/// (the same file, `Thresholds.max_requests`: "If not specified, the
+/// default is 1024"). A retry circuit breaker at or above it limits retries
+/// no more than the requests themselves are limited (RL603).
+pub const DEFAULT_MAX_REQUESTS: u64 = 1024;
+
 /// The base retry back-off when a route writes no `retry_back_off` (envoy
 /// `source/common/router/retry_state_impl.cc`: the runtime key
 /// `upstream.base_retry_backoff_ms`, default 25).

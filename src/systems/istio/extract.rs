@@ -270,30 +270,46 @@ fn destination_rule(root: Yaml<'_>, facts: &mut Facts) {
 }
 
 /// What in a traffic policy limits the sidecars' retries to the host
-/// (RL603): a retry circuit breaker (`connectionPool.http.maxRetries`
-/// below [`istio::UNLIMITED_MAX_RETRIES`]) or outlier ejection.
+/// (RL603): a retry circuit breaker (`connectionPool.http.maxRetries`,
+/// carried with its number: one at [`istio::UNLIMITED_MAX_RETRIES`], or as
+/// high as the requests themselves, limits nothing, which RL603 judges) or
+/// outlier ejection.
 fn protections(tp: Yaml<'_>, host: &str, facts: &mut Facts) {
-    let mut add = |what: String, span: Span| {
+    let mut add = |what: String, span: Span, max_retries: Option<u64>| {
         facts.protections.push(Protection {
             system: System::Istio,
             host: host.to_string(),
             what,
             span,
+            max_retries,
         });
     };
-    if let Some(m) = tp.path(&["connectionPool", "http", "maxRetries"]) {
-        let n = m
-            .as_i64()
-            .and_then(|v| u64::try_from(v).ok())
-            .unwrap_or(istio::UNLIMITED_MAX_RETRIES);
-        if n < istio::UNLIMITED_MAX_RETRIES {
-            add(format!("connectionPool.http.maxRetries: {n}"), m.span());
-        }
+    if let Some(m) = tp.path(&["connectionPool", "http", "maxRetries"])
+        && let Some(n) = m.as_i64().and_then(|v| u64::try_from(v).ok())
+    {
+        // Istio writes only a value above 0 to Envoy: `maxRetries: 0` is
+        // taken as not set, and the cluster keeps Istio's unlimited default
+        // (istio/istio `pilot/pkg/networking/core/cluster_traffic_policy.go`,
+        // `applyConnectionPool`: `if settings.Http.MaxRetries > 0`, with
+        // "FIXME: zero is a valid value if explicitly set", 1.2x-1.30).
+        let (n, note) = if n == 0 {
+            (istio::UNLIMITED_MAX_RETRIES, " (not set, for Istio)")
+        } else {
+            (n, "")
+        };
+        add(
+            format!(
+                "connectionPool.http.maxRetries: {}{note}",
+                m.as_i64().unwrap_or(0)
+            ),
+            m.span(),
+            Some(n),
+        );
     }
     if let Some(od) = tp.get("outlierDetection")
         && od.is_map()
     {
-        add("outlierDetection".into(), od.span());
+        add("outlierDetection".into(), od.span(), None);
     }
 }
 

@@ -55,12 +55,26 @@ pub fn extract(root: Yaml<'_>, facts: &mut Facts) -> bool {
         ],
     );
     decl.placement.namespace = Some(namespace.to_string());
-    facts.services.push(decl);
-    if !matches!(kind, "Service" | "Configuration") {
-        return true;
+    // A revision named in the template answers to that name in a Route's
+    // `revisionName`.
+    if let Some(rev) = root
+        .path(&["spec", "template", "metadata", "name"])
+        .and_then(|v| v.as_str())
+        && !decl.hosts.iter().any(|h| h == rev)
+    {
+        decl.hosts.push(rev.to_string());
     }
+    let serves = matches!(kind, "Service" | "Configuration");
     let anchor = root.get("spec").map_or(name_node.span(), |s| s.span());
-    let timeout = revision_timeout(root, anchor, facts);
+    let timeout = serves.then(|| revision_timeout(root, anchor, facts));
+    decl.request_timeout = timeout.clone();
+    facts.services.push(decl);
+    if matches!(kind, "Route" | "Service") {
+        traffic(root, name, facts);
+    }
+    let Some(timeout) = timeout else {
+        return true;
+    };
     facts.timeouts.push(TimeoutSetting {
         system: System::Knative,
         name: Some(name.to_string()),
@@ -78,6 +92,56 @@ pub fn extract(root: Yaml<'_>, facts: &mut Facts) -> bool {
     p.budget_site = BudgetSite::NotOffered;
     facts.policies.push(p);
     true
+}
+
+/// The most traffic targets read from one resource.
+const MAX_TARGETS: usize = 64;
+
+/// A Route's (or a Service's) `spec.traffic`: a call edge from the route
+/// to each Configuration or Revision it sends traffic to, other than its
+/// own. A revision named `<configuration>-00001` (Knative's generated
+/// names: five digits after the configuration's name) is its
+/// configuration's; one named in a template is declared by it.
+fn traffic(root: Yaml<'_>, name: &str, facts: &mut Facts) {
+    let items = root
+        .path(&["spec", "traffic"])
+        .map(|t| t.items())
+        .unwrap_or_default();
+    for t in items.into_iter().take(MAX_TARGETS) {
+        let (node, target) = if let Some(c) = t.get("configurationName") {
+            (c, c.as_str().unwrap_or("").to_string())
+        } else if let Some(r) = t.get("revisionName") {
+            (r, generated_revision_of(r.as_str().unwrap_or("")))
+        } else {
+            continue;
+        };
+        if target.is_empty() || target == name {
+            continue;
+        }
+        let percent = t
+            .get("percent")
+            .and_then(|p| p.as_i64())
+            .map_or(String::new(), |p| format!(", {p}%"));
+        facts.edges.push(CallEdge {
+            client: None,
+            caller: Some(name.to_string()),
+            callee: target,
+            span: node.span(),
+            policies: Vec::new(),
+            via: format!("Knative Route `{name}` traffic{percent}"),
+        });
+    }
+}
+
+/// The configuration of a revision with a generated name
+/// (`<configuration>-00001`), else the revision's name itself.
+fn generated_revision_of(revision: &str) -> String {
+    match revision.rsplit_once('-') {
+        Some((config, n)) if n.len() == 5 && n.bytes().all(|b| b.is_ascii_digit()) => {
+            config.to_string()
+        }
+        _ => revision.to_string(),
+    }
 }
 
 /// The ingress's attempts: one, the platform's (net-istio's) choice.
@@ -190,5 +254,23 @@ mod tests {
         );
         assert_eq!(f.diagnostics.len(), 1);
         assert!(read("apiVersion: v1\nkind: Service\nmetadata: {name: a}\n").is_empty());
+    }
+
+    #[test]
+    fn route_traffic_is_a_call_to_each_configuration() {
+        let f = read(
+            "apiVersion: serving.knative.dev/v1\nkind: Route\nmetadata: {name: shop}\nspec:\n  traffic:\n  - revisionName: cart-00007\n    percent: 90\n  - revisionName: cart-canary\n    percent: 10\n  - configurationName: search\n    tag: next\n    percent: 0\n",
+        );
+        let callees: Vec<_> = f.edges.iter().map(|e| e.callee.as_str()).collect();
+        assert_eq!(callees, ["cart", "cart-canary", "search"]);
+        assert!(f.edges.iter().all(|e| e.caller.as_deref() == Some("shop")));
+        assert!(f.edges[0].via.contains("90%"));
+        // A Service's own revisions are no call; a named template
+        // revision is one of its hosts.
+        let f = read(
+            "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: cart}\nspec:\n  template:\n    metadata: {name: cart-canary}\n    spec: {containers: []}\n  traffic:\n  - latestRevision: true\n    percent: 50\n  - revisionName: cart-00001\n    percent: 50\n",
+        );
+        assert!(f.edges.is_empty());
+        assert!(f.services[0].hosts.contains(&"cart-canary".to_string()));
     }
 }

@@ -117,6 +117,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                     protocol: r.protocol,
                     ..Placement::default()
                 },
+                request_timeout: None,
             });
             continue;
         }

@@ -16,7 +16,21 @@ pub(super) fn cluster(c: Yaml<'_>, facts: &mut Facts) -> Option<(String, Cluster
             endpoints.iter().map(|(h, _)| h.clone()).collect(),
         ));
     }
-    let budget = cluster_budget(c, facts);
+    let budget = cluster_budget(c, name_node.span(), facts);
+    // A written retry circuit breaker, for routes in other files (linked
+    // by cluster name, `link::retry_limits`).
+    if let Some(b) = &budget
+        && b.is_written()
+        && let Budget::Concurrency { max } = b.value
+    {
+        facts.protections.push(Protection {
+            system: System::Envoy,
+            host: name.clone(),
+            what: format!("circuit_breakers max_retries: {max}"),
+            span: b.span,
+            max_retries: Some(max),
+        });
+    }
     Some((
         name,
         ClusterInfo {
@@ -68,8 +82,22 @@ pub(super) fn endpoints(c: Yaml<'_>) -> Vec<(String, Span)> {
     out
 }
 
-fn cluster_budget(c: Yaml<'_>, facts: &mut Facts) -> Option<Located<Budget>> {
-    let cb = field(c, "circuit_breakers")?;
+/// What limits the cluster's retries as a whole: the DEFAULT priority's
+/// `retry_budget` (a share of the active requests), else its `max_retries`
+/// circuit breaker (concurrent retries, [`DEFAULT_MAX_RETRIES`] when not
+/// written). `None` when the block cannot be read.
+fn cluster_budget(c: Yaml<'_>, name: Span, facts: &mut Facts) -> Option<Located<Budget>> {
+    let default = || {
+        Some(Located::default_at(
+            Budget::Concurrency {
+                max: DEFAULT_MAX_RETRIES,
+            },
+            name,
+        ))
+    };
+    let Some(cb) = field(c, "circuit_breakers") else {
+        return default();
+    };
     if !cb.value.is_map() {
         if !cb.value.is_null() {
             facts.diagnostics.push(invalid_setting::wrong_shape(
@@ -86,6 +114,9 @@ fn cluster_budget(c: Yaml<'_>, facts: &mut Facts) -> Option<Located<Budget>> {
         // v1: `circuit_breakers: {default: {max_retries: ..}, high: ..}`
         return None;
     };
+    if th.value.is_null() {
+        return default();
+    }
     if th.value.is_map() || (!th.value.is_seq() && !th.value.is_null()) {
         facts.diagnostics.push(invalid_setting::wrong_shape(
             th.span(),
@@ -97,6 +128,8 @@ fn cluster_budget(c: Yaml<'_>, facts: &mut Facts) -> Option<Located<Budget>> {
         return None;
     }
     let mut budget = None;
+    let mut breaker = None;
+    let mut seen_default = false;
     for t in th.value.items() {
         if !t.is_map() {
             continue;
@@ -111,15 +144,22 @@ fn cluster_budget(c: Yaml<'_>, facts: &mut Facts) -> Option<Located<Budget>> {
             .get("priority")
             .and_then(|p| p.as_str())
             .unwrap_or("DEFAULT");
-        if let Some(mr) = field(t, "max_retries")
-            && mr.value.as_i64().is_none_or(|n| n < 0)
-        {
-            facts.diagnostics.push(invalid_setting::value(
-                mr.value.span(),
-                mr.key,
-                mr.value.as_str().unwrap_or(""),
-                "not a non-negative whole number",
-            ));
+        // Envoy uses the first threshold of a priority.
+        let first_default = priority == "DEFAULT" && !seen_default;
+        seen_default |= priority == "DEFAULT";
+        if let Some(mr) = field(t, "max_retries") {
+            match mr.value.as_i64().and_then(|n| u64::try_from(n).ok()) {
+                Some(max) if first_default => {
+                    breaker = Some(Located::written(Budget::Concurrency { max }, mr.span()));
+                }
+                Some(_) => {}
+                None => facts.diagnostics.push(invalid_setting::value(
+                    mr.value.span(),
+                    mr.key,
+                    mr.value.as_str().unwrap_or(""),
+                    "not a non-negative whole number",
+                )),
+            }
         }
         let Some(rb) = field(t, "retry_budget") else {
             continue;
@@ -161,7 +201,7 @@ fn cluster_budget(c: Yaml<'_>, facts: &mut Facts) -> Option<Located<Budget>> {
                 "not a non-negative whole number",
             ));
         }
-        if priority == "DEFAULT" && budget.is_none() {
+        if first_default {
             budget = Some(Located::written(
                 Budget::Ratio {
                     ratio: percent / 100.0,
@@ -171,5 +211,6 @@ fn cluster_budget(c: Yaml<'_>, facts: &mut Facts) -> Option<Located<Budget>> {
             ));
         }
     }
-    budget
+    // Each threshold not written keeps its default.
+    budget.or(breaker).or_else(default)
 }

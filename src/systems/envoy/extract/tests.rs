@@ -254,3 +254,39 @@ fn deep_and_odd_input_does_not_panic() {
         "- virtual_hosts:\n  - routes: [{route: {retry_policy: {retry_on: '', num_retries: 99999999999}}}]\n",
     );
 }
+
+/// The cluster's retry circuit breaker is the policy's budget when no
+/// `retry_budget` overrides it: written (`max_retries`, the DEFAULT
+/// priority's first threshold), or Envoy's 3 when not written; a written
+/// one is also offered to routes in other files.
+#[test]
+fn the_retry_circuit_breaker_is_a_concurrency_budget() {
+    let with = |cb: &str| {
+        format!(
+            "static_resources:\n  listeners:\n  - name: l\n    filter_chains:\n    - filters:\n      - name: envoy.filters.network.http_connection_manager\n        typed_config:\n          route_config:\n            virtual_hosts:\n            - name: vh\n              domains: [\"*\"]\n              routes:\n              - match: {{prefix: \"/\"}}\n                route:\n                  cluster: c\n                  retry_policy: {{retry_on: 5xx, num_retries: 2}}\n  clusters:\n  - name: c\n    connect_timeout: 1s\n{cb}"
+        )
+    };
+    let budget = |f: &Facts| f.policies[0].budget.clone().unwrap();
+    let f = facts(&with(""));
+    assert_eq!(budget(&f).value, Budget::Concurrency { max: 3 });
+    assert!(budget(&f).is_default());
+    assert!(f.protections.is_empty());
+    let f = facts(&with(
+        "    circuit_breakers:\n      thresholds:\n      - priority: HIGH\n        max_retries: 1\n      - max_retries: 50\n      - max_retries: 7\n",
+    ));
+    assert_eq!(budget(&f).value, Budget::Concurrency { max: 50 });
+    assert!(budget(&f).is_written());
+    assert_eq!(f.protections.len(), 1);
+    assert_eq!(f.protections[0].host, "c");
+    assert_eq!(f.protections[0].max_retries, Some(50));
+    let f = facts(&with(
+        "    circuit_breakers:\n      thresholds:\n      - max_retries: 50\n        retry_budget: {budget_percent: {value: 10}}\n",
+    ));
+    assert!(matches!(budget(&f).value, Budget::Ratio { .. }));
+    assert!(f.protections.is_empty());
+    let f = facts(&with(
+        "    circuit_breakers:\n      thresholds:\n      - max_retries: lots\n",
+    ));
+    assert_eq!(budget(&f).value, Budget::Concurrency { max: 3 });
+    assert_eq!(codes(&f), ["RL902"]);
+}

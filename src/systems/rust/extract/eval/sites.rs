@@ -114,7 +114,15 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
                         reqwest_retry_default(ctor)
                     };
                     p.methods = Located::default_at(Methods::All, span);
-                    p.per_try_timeout = Some(client_timeout(ev, *fspan, span));
+                    let t = client_timeout(ev, *fspan, span);
+                    // A try that can wait for ever (reqwest's client has no
+                    // timeout unless `.timeout(..)` sets one) leaves the
+                    // retries without a deadline, unless the policy caps the
+                    // elapsed time (`build_with_total_retry_duration`).
+                    if t.value == Timeout::Disabled && p.overall_timeout.is_none() {
+                        p.overall_timeout = Some(Located::default_at(Timeout::Disabled, t.span));
+                    }
+                    p.per_try_timeout = Some(t);
                     facts.policies.push(p);
                     middleware.push((facts.policies.len() - 1, span, fname.clone()));
                 }
@@ -216,12 +224,22 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
 }
 
 /// A per-attempt timeout for an HTTP client: the function or file sets
-/// `.timeout(..)`/`.read_timeout(..)` on a client builder, or none is set
-/// (reqwest's default is no timeout).
+/// `.timeout(..)`/`.read_timeout(..)` on a client builder, or none is set:
+/// reqwest's default is no timeout (github.com/seanmonstar/reqwest at 009304c,
+/// src/async_impl/client.rs,
+/// `ClientBuilder::new`: `timeout: None`, `read_timeout: None`; the doc of
+/// `ClientBuilder::timeout`: "Default is no timeout").
 pub(super) fn client_timeout(ev: &Eval<'_, '_>, _fspan: Span, span: Span) -> Located<Timeout> {
     let text = ev.spans.source();
     for needle in [".timeout(", ".read_timeout("] {
-        if let Some(i) = text.find(needle) {
+        // Not in a line comment ("unless `.timeout(..)` sets one").
+        let code = |i: &usize| {
+            let line = text[..*i].rsplit('\n').next().unwrap_or("");
+            let line = line.trim_start();
+            // `"http://.."` before it is not a comment.
+            !(line.starts_with("//") || line.contains(" //"))
+        };
+        if let Some((i, _)) = text.match_indices(needle).find(|(i, _)| code(i)) {
             let s = Span::new(i + 1, i + needle.len() - 1);
             return Located::written(Timeout::Unknown, s);
         }

@@ -1,0 +1,16 @@
+use reqwest_middleware::ClientBuilder;
+use reqwest_retry::{policies::ExponentialBackoff, RetryTransientMiddleware};
+use std::time::Duration;
+
+// Each try ends after 5 s: the retries end too.
+fn client() -> reqwest_middleware::ClientWithMiddleware {
+    let policy = ExponentialBackoff::builder().build_with_max_retries(3);
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    ClientBuilder::new(http)
+        .with(RetryTransientMiddleware::new_with_policy(policy))
+        .build()
+}
+
