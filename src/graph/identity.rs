@@ -80,7 +80,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        for (host, target) in joins(files) {
+        for (host, target) in joins(files).into_iter().chain(unit_apps(files)) {
             self.aliases.entry(host).or_insert(target);
         }
         for f in files {
@@ -238,6 +238,37 @@ fn joins(files: &[ScannedFile]) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// Build units joined to the application their files name: a unit one of
+/// whose files declares one application name, and no unit file another
+/// (`spring-petclinic-api-gateway`, the pom's artifactId, is
+/// `api-gateway`, its `spring.application.name`; the Java files name
+/// only the unit): (unit, application name).
+fn unit_apps(files: &[ScannedFile]) -> Vec<(String, String)> {
+    let mut apps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in files {
+        let of = |kind: IdentityKind| -> BTreeSet<String> {
+            f.facts
+                .services
+                .iter()
+                .filter(|s| s.kind == kind)
+                .map(|s| short_host(&s.name))
+                .collect()
+        };
+        let (units, names) = (of(IdentityKind::BuildUnit), of(IdentityKind::AppName));
+        if let (Some(unit), Some(name)) = (units.first(), names.first())
+            && units.len() == 1
+            && names.len() == 1
+            && unit != name
+        {
+            apps.entry(unit.clone()).or_default().insert(name.clone());
+        }
+    }
+    apps.into_iter()
+        .filter(|(_, names)| names.len() == 1)
+        .filter_map(|(unit, names)| names.into_iter().next().map(|n| (unit, n)))
+        .collect()
 }
 
 use crate::model::ServiceDecl;
