@@ -444,7 +444,10 @@ fn gradle_test_source_sets_and_build_logic_are_not_services() {
 fn a_build_unit_is_the_application_its_configuration_names() {
     let s = scan("testdata/graph/unit-app-name", &Settings::default());
     let g = retrylint::graph::build(&s.files, &Settings::default());
-    assert_eq!(services(&g), ["gateway", "orders", "payments"]);
+    assert_eq!(
+        services(&g),
+        ["couriers", "gateway", "orders", "payments", "shop-delivery"]
+    );
     let mut pairs: Vec<(String, String)> = g
         .edges
         .iter()
@@ -460,7 +463,9 @@ fn a_build_unit_is_the_application_its_configuration_names() {
         pairs,
         [
             ("gateway".to_string(), "orders".to_string()),
-            ("gateway".to_string(), "payments".to_string())
+            ("gateway".to_string(), "payments".to_string()),
+            // Deployed as `shop-delivery`, whatever its properties say.
+            ("shop-delivery".to_string(), "couriers".to_string())
         ]
     );
 }

@@ -244,8 +244,26 @@ fn joins(files: &[ScannedFile]) -> Vec<(String, String)> {
 /// whose files declares one application name, and no unit file another
 /// (`spring-petclinic-api-gateway`, the pom's artifactId, is
 /// `api-gateway`, its `spring.application.name`; the Java files name
-/// only the unit): (unit, application name).
+/// only the unit): (unit, application name). A unit deployed under its
+/// own name (a compose service, a workload, a Kubernetes Service) keeps
+/// it: ftgo-application's delivery service says
+/// `spring.application.name=ftgo-order-service` (copied), and is deployed
+/// as `ftgo-delivery-service`.
 fn unit_apps(files: &[ScannedFile]) -> Vec<(String, String)> {
+    let deployed: BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| f.facts.services.iter())
+        .filter(|s| {
+            matches!(
+                s.kind,
+                IdentityKind::Compose
+                    | IdentityKind::Workload
+                    | IdentityKind::KubeService
+                    | IdentityKind::AppHost
+            )
+        })
+        .map(|s| short_host(&s.name))
+        .collect();
     let mut apps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in files {
         let of = |kind: IdentityKind| -> BTreeSet<String> {
@@ -261,6 +279,7 @@ fn unit_apps(files: &[ScannedFile]) -> Vec<(String, String)> {
             && units.len() == 1
             && names.len() == 1
             && unit != name
+            && !deployed.contains(unit)
         {
             apps.entry(unit.clone()).or_default().insert(name.clone());
         }
