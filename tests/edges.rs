@@ -426,7 +426,10 @@ fn gradle_test_source_sets_and_build_logic_are_not_services() {
     assert_eq!(s.stats.test_files, 3);
     assert!(s.stats.unresolved.is_empty(), "{:?}", s.stats.unresolved);
     let e = edges(&s);
-    assert!(e.contains(&"OrderService.java: payments:8080".to_string()), "{e:?}");
+    assert!(
+        e.contains(&"OrderService.java: payments:8080".to_string()),
+        "{e:?}"
+    );
     for not in ["orders-under-test", "payments-stub"] {
         assert!(e.iter().all(|e| !e.contains(not)), "{e:?}");
     }

@@ -117,8 +117,7 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
                 _ => f.source.path.clone(),
             };
             resources(&path, roots, cwd).map(|dir| {
-                let locations =
-                    locations.get_or_insert_with(|| server_locations(&res_dirs, cwd));
+                let locations = locations.get_or_insert_with(|| server_locations(&res_dirs, cwd));
                 units
                     .entry(dir.clone())
                     .or_insert_with(|| std::rc::Rc::new(load(&dir, cwd, locations)))

@@ -231,11 +231,7 @@ pub fn render(scan: &Scan, findings: &[Finding], color: bool, width: usize) -> S
         let first = group[0];
         let mut s = shown(scan, &prepared, first);
         if group.len() > 1 {
-            s.message = format!(
-                "{}\n{}",
-                s.message,
-                sanitize(&same_cause(scan, &group))
-            );
+            s.message = format!("{}\n{}", s.message, sanitize(&same_cause(scan, &group)));
         }
         let _ = handler.render_report(&mut out, &s);
     }
