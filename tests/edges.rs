@@ -416,6 +416,39 @@ fn kubernetes_env_values_held_by_a_configmap_of_the_folder_are_edges() {
     );
 }
 
+/// `envFrom: - configMapRef:` takes every key of the ConfigMap (with its
+/// `prefix`), as bank-of-anthos's frontend takes its services' addresses.
+#[test]
+fn kubernetes_env_from_a_whole_configmap_of_the_folder_gives_edges() {
+    let s = scan("testdata/graph/configmap-envfrom", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let mut pairs: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [
+            "frontend -> ledgerwriter",
+            "frontend -> payments",
+            "frontend -> userservice"
+        ]
+    );
+    let pay = g
+        .edges
+        .iter()
+        .find(|e| g.services[e.to].name == "payments")
+        .unwrap();
+    assert!(
+        pay.via.contains("`PAY_API_URL`") && pay.via.contains("ConfigMap `payments-config`"),
+        "{}",
+        pay.via
+    );
+    assert!(s.stats.unresolved.is_empty(), "{:?}", s.stats.unresolved);
+}
+
 /// Gradle test source sets other than `src/test` (`src/component-test`,
 /// `src/integration-test`) are test code, and `buildSrc` (build logic) is
 /// no service (both seen wrong on ftgo-application).
