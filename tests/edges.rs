@@ -121,6 +121,8 @@ fn compose_values_resolve_from_dot_env_and_env_file_never_become_services() {
         edges,
         [
             "cart",
+            "checkout",
+            "currency",
             "orders",
             "payments",
             "productcatalog",
@@ -135,7 +137,15 @@ fn compose_values_resolve_from_dot_env_and_env_file_never_become_services() {
         .iter()
         .map(|(_, w, c)| (w.as_str(), c.as_deref()))
         .collect();
-    assert_eq!(unresolved, [("${AUDIT_URL}", Some("gateway"))]);
+    // `.env`'s `EMAIL_ADDR=${EMAIL_HOST}:8080` names a variable set
+    // nowhere: unresolved, never `${EMAIL_HOST}` as a host.
+    assert_eq!(
+        unresolved,
+        [
+            ("${AUDIT_URL}", Some("gateway")),
+            ("env EMAIL_ADDR", Some("web"))
+        ]
+    );
     assert!(
         s.notices
             .iter()
@@ -146,6 +156,8 @@ fn compose_values_resolve_from_dot_env_and_env_file_never_become_services() {
         services(&g),
         [
             "cart",
+            "checkout",
+            "currency",
             "frontend",
             "gateway",
             "orders",
@@ -153,7 +165,8 @@ fn compose_values_resolve_from_dot_env_and_env_file_never_become_services() {
             "productcatalog",
             "ratings",
             "reviews",
-            "shipping"
+            "shipping",
+            "web"
         ]
     );
 }
@@ -401,4 +414,145 @@ fn kubernetes_env_values_held_by_a_configmap_of_the_folder_are_edges() {
             Some("order-service")
         )]
     );
+}
+
+/// `envFrom: - configMapRef:` takes every key of the ConfigMap (with its
+/// `prefix`), as bank-of-anthos's frontend takes its services' addresses.
+#[test]
+fn kubernetes_env_from_a_whole_configmap_of_the_folder_gives_edges() {
+    let s = scan("testdata/graph/configmap-envfrom", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let mut pairs: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [
+            "frontend -> ledgerwriter",
+            "frontend -> payments",
+            "frontend -> userservice"
+        ]
+    );
+    let pay = g
+        .edges
+        .iter()
+        .find(|e| g.services[e.to].name == "payments")
+        .unwrap();
+    assert!(
+        pay.via.contains("`PAY_API_URL`") && pay.via.contains("ConfigMap `payments-config`"),
+        "{}",
+        pay.via
+    );
+    assert!(s.stats.unresolved.is_empty(), "{:?}", s.stats.unresolved);
+}
+
+/// Gradle test source sets other than `src/test` (`src/component-test`,
+/// `src/integration-test`) are test code, and `buildSrc` (build logic) is
+/// no service (both seen wrong on ftgo-application).
+#[test]
+fn gradle_test_source_sets_and_build_logic_are_not_services() {
+    let s = scan("testdata/graph/gradle-build-logic", &Settings::default());
+    // Two test source sets and buildSrc's one file.
+    assert_eq!(s.stats.test_files, 3);
+    assert!(s.stats.unresolved.is_empty(), "{:?}", s.stats.unresolved);
+    let e = edges(&s);
+    assert!(
+        e.contains(&"OrderService.java: payments:8080".to_string()),
+        "{e:?}"
+    );
+    for not in ["orders-under-test", "payments-stub"] {
+        assert!(e.iter().all(|e| !e.contains(not)), "{e:?}");
+    }
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    assert_eq!(services(&g), ["orders", "payments"]);
+    assert_eq!(g.edges.len(), 1);
+    assert!(g.notes.is_empty(), "{:?}", g.notes.len());
+}
+
+/// A build unit whose configuration names the application is that
+/// application: one node for the pom's artifactId and
+/// `spring.application.name` (petclinic's api-gateway and genai-service
+/// were split in two).
+#[test]
+fn a_build_unit_is_the_application_its_configuration_names() {
+    let s = scan("testdata/graph/unit-app-name", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    assert_eq!(
+        services(&g),
+        ["couriers", "gateway", "orders", "payments", "shop-delivery"]
+    );
+    let mut pairs: Vec<(String, String)> = g
+        .edges
+        .iter()
+        .map(|e| {
+            (
+                g.services[e.from].name.clone(),
+                g.services[e.to].name.clone(),
+            )
+        })
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [
+            ("gateway".to_string(), "orders".to_string()),
+            ("gateway".to_string(), "payments".to_string()),
+            // Deployed as `shop-delivery`, whatever its properties say.
+            ("shop-delivery".to_string(), "couriers".to_string())
+        ]
+    );
+}
+
+/// A Spring Cloud Config server's native search location serves
+/// `application.yml` to every client and `<name>[-<profile>].yml` to the
+/// client of that `spring.application.name` (bootstrap.yml read), above
+/// the client's own files (piggymetrics' `rates.url` was unresolved).
+#[test]
+fn a_config_servers_shared_files_resolve_its_clients_placeholders() {
+    let s = scan("testdata/graph/config-server-shared", &Settings::default());
+    let mut got: Vec<String> = s
+        .files
+        .iter()
+        .flat_map(|f| {
+            let path = f.source.display_path();
+            let name = path.rsplit('/').next().unwrap_or("").to_string();
+            f.facts
+                .edges
+                .iter()
+                .map(move |e| format!("{name}: {}", e.callee))
+        })
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "AccountClients.java: audit:9000",
+            "AuditClient.java: audit:9000",
+            "ExchangeRatesClient.java: api.exchangeratesapi.io",
+            "ExchangeRatesClient.java: rates-mock:8080",
+            "bootstrap.yml: config",
+        ]
+    );
+    let rates = s
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.edges)
+        .find(|e| e.callee == "rates-mock:8080")
+        .unwrap();
+    assert!(
+        rates.via.contains("profile `docker`")
+            && rates.via.contains("shared/statistics-service-docker.yml"),
+        "{}",
+        rates.via
+    );
+    let unresolved: Vec<(&str, Option<&str>)> = s
+        .stats
+        .unresolved
+        .iter()
+        .map(|(_, w, c)| (w.as_str(), c.as_deref()))
+        .collect();
+    assert_eq!(unresolved, [("${rates.url}", Some("account-service"))]);
 }

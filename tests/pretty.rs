@@ -2,7 +2,8 @@
 //! what the renderer does: several findings in one output, labels on
 //! several spans of one snippet, related locations in other files, each
 //! severity's mark, help text wrapped at the width, a message wrapped over
-//! lines, and source lines longer than the width. Every other fixture's
+//! lines, source lines longer than the width, and findings of one cause
+//! in one file shown once with their places. Every other fixture's
 //! snapshot holds its concise lines only (`tests/rules.rs`), so a change to
 //! a help text or to the renderer rewrites these few snapshots.
 
@@ -38,6 +39,11 @@ const RENDERED: &[(&str, &str, &str)] = &[
         "warning mark; five findings with did-you-mean helps",
     ),
     ("RL403", "istio-no-retries-block.yaml", "info (advice) mark"),
+    (
+        "RL304",
+        "linkerd-routes-without-timeout.yaml",
+        "one cause on three routes of one file: one finding listing the other places",
+    ),
     (
         "RL903",
         "rust-deep-nesting.rs",

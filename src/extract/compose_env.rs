@@ -34,8 +34,49 @@ pub struct ComposeEnv {
     pub env_files: HashMap<String, Vec<(String, String)>>,
 }
 
-/// The `KEY=VALUE` entries of a `.env` or `env_file` file, in order.
-pub fn parse_dotenv(text: &str) -> Vec<(String, String)> {
+/// The `KEY=VALUE` entries of a `.env` or `env_file` file, in order, with
+/// their values interpolated as docker compose does: an unquoted or
+/// double-quoted value is expanded (`${VAR}`, `${VAR:-default}` ...) from
+/// `lookup` first, then from the entries above it in the same file; a
+/// single-quoted value is literal (compose-go `dotenv/parser.go`
+/// `extractVarValue` and `dotenv/godotenv.go` `ExpandVariables`,
+/// github.com/compose-spec/compose-go, commits 0421734 and 27f1058). For a
+/// project's `.env` the lookup is the shell's environment, not known here
+/// (empty); for a service's `env_file`, the project's variables. A value
+/// that names a variable set nowhere, with no default, is left out: an
+/// entry that uses it stays unresolved rather than guessed.
+pub fn parse_dotenv(text: &str, lookup: &HashMap<String, String>) -> Vec<(String, String)> {
+    // Each key's last entry, in the order of the entries.
+    let mut out: Vec<Option<(String, String)>> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    // The lookup, then the entries above (the lookup wins).
+    let mut vars = lookup.clone();
+    for (k, raw, literal) in entries(text) {
+        let value = if literal || !raw.contains('$') {
+            Some(raw)
+        } else {
+            interpolate(&raw, &vars)
+        };
+        if let Some(i) = at.remove(&k) {
+            out[i] = None;
+        }
+        if !lookup.contains_key(&k) {
+            match &value {
+                Some(v) => vars.insert(k.clone(), v.clone()),
+                None => vars.remove(&k),
+            };
+        }
+        if let Some(v) = value {
+            at.insert(k.clone(), out.len());
+            out.push(Some((k, v)));
+        }
+    }
+    out.into_iter().flatten().collect()
+}
+
+/// The raw entries of a `.env` file: key, value as written (quotes
+/// removed), and whether it was single-quoted (literal).
+fn entries(text: &str) -> Vec<(String, String, bool)> {
     let mut out = Vec::new();
     for line in text.lines().take(MAX_LINES) {
         let l = line.trim();
@@ -55,7 +96,8 @@ pub fn parse_dotenv(text: &str) -> Vec<(String, String)> {
             continue;
         }
         let v = v.trim();
-        let value = if let Some(q) = v.chars().next().filter(|c| *c == '"' || *c == '\'') {
+        let quote = v.chars().next().filter(|c| *c == '"' || *c == '\'');
+        let value = if let Some(q) = quote {
             let rest = &v[1..];
             match rest.find(q) {
                 Some(end) => rest[..end].to_string(),
@@ -64,7 +106,7 @@ pub fn parse_dotenv(text: &str) -> Vec<(String, String)> {
         } else {
             v.split(" #").next().unwrap_or(v).trim().to_string()
         };
-        out.push((k.to_string(), value));
+        out.push((k.to_string(), value, quote == Some('\'')));
     }
     out
 }
@@ -230,8 +272,10 @@ mod tests {
 
     #[test]
     fn dotenv_lines() {
-        let e =
-            parse_dotenv("# c\nexport A=1\nB = \"x # y\"\nC='q'\nD=plain # note\nnot a line\n=x\n");
+        let e = parse_dotenv(
+            "# c\nexport A=1\nB = \"x # y\"\nC='q'\nD=plain # note\nnot a line\n=x\n",
+            &HashMap::new(),
+        );
         assert_eq!(
             e,
             [
@@ -241,6 +285,27 @@ mod tests {
                 ("D".into(), "plain".into())
             ]
         );
+    }
+
+    /// Values are interpolated from the entries above and the lookup;
+    /// single quotes are literal; a value naming an unset variable is left
+    /// out (compose-go's dotenv parser).
+    #[test]
+    fn dotenv_values_are_interpolated_like_compose() {
+        let e = parse_dotenv(
+            "HOST=cart\nPORT=7070\nCART_ADDR=${HOST}:${PORT}\nQ=\"http://$HOST/x\"\nLIT='${HOST}'\nD=${NOPE:-stock:80}\nU=http://${NOPE}/\nL=${ZONE}-db\nHOST=other\n",
+            &vars(&[("ZONE", "eu")]),
+        );
+        let get = |k: &str| e.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("CART_ADDR"), Some("cart:7070"));
+        assert_eq!(get("Q"), Some("http://cart/x"));
+        assert_eq!(get("LIT"), Some("${HOST}"));
+        assert_eq!(get("D"), Some("stock:80"));
+        assert_eq!(get("U"), None);
+        assert_eq!(get("L"), Some("eu-db"));
+        // A later entry of the same key replaces the first.
+        assert_eq!(get("HOST"), Some("other"));
+        assert_eq!(e.iter().filter(|(n, _)| n == "HOST").count(), 1);
     }
 
     #[test]

@@ -2,13 +2,18 @@
 //! tests are not read (unless `test-code = "read"`), and are counted.
 //!
 //! Decided from the path relative to the scan root, before the file is
-//! read: Maven and Gradle `src/test/**` (and `src/it/**`,
-//! `src/testFixtures/**`), `tests/**`, `__tests__/**`, fixture folders
+//! read: Maven and Gradle test source sets, `src/test/**` and the other
+//! sets named as tests (`src/it/**`, `src/e2e/**`, `src/testFixtures/**`,
+//! `src/integrationTest/**`, `src/component-test/**`,
+//! `src/integration_tests/**`), `tests/**`, `__tests__/**`, fixture folders
 //! (`fixtures`, `testdata`, `test-data`, `test_data`, `__fixtures__`,
 //! `__mocks__`), and files named as tests: `*_test.go`, `test_*.py`,
 //! `*_test.py` and Python files under `test/`, `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
 //! `*Tests.cs`, `*Test.cs` (and every C# file of a .NET test project's
-//! folder, `Orders.Tests/`, `Api.UnitTests/`), `*.test.ts`, `*.spec.ts` (and `.js`).
+//! folder, `Orders.Tests/`, `Api.UnitTests/`), `*.test.ts`, `*.spec.ts` (and `.js`). Gradle
+//! build logic (`buildSrc/`, `build-logic/`) is not the service either
+//! and is skipped and counted with it (ftgo-application's `buildSrc` was
+//! a caller).
 //!
 //! Only source code is concerned: configuration files in test folders are
 //! still read (real settings are often kept there as examples, and the
@@ -36,6 +41,30 @@ const TEST_DIRS: &[&str] = &[
     "test-fixtures",
 ];
 
+/// Whether a folder holds Gradle build logic rather than a program:
+/// `buildSrc` (Gradle's fixed name) or `build-logic` (the included build
+/// Gradle's guide names; docs.gradle.org/current/userguide/sharing_build_logic_between_subprojects.html).
+pub fn is_build_logic(folder: &str) -> bool {
+    matches!(folder, "buildSrc" | "build-logic")
+}
+
+/// Whether a source set's folder (the child of `src/`) is named as tests:
+/// Gradle names a set freely (`integrationTest`, `component-test`), Maven
+/// plugins use `src/it/`; `src/contest/` or `src/latest/` are not.
+fn test_source_set(d: &str) -> bool {
+    let l = d.to_ascii_lowercase();
+    l == "it"
+        || l == "e2e"
+        || l.starts_with("test")
+        || l.starts_with("e2e-")
+        || l.starts_with("e2e_")
+        || d.ends_with("Test")
+        || d.ends_with("Tests")
+        || ["-test", "_test", "-tests", "_tests", "-e2e", "_e2e"]
+            .iter()
+            .any(|s| l.ends_with(s))
+}
+
 /// Whether a source file at `relative` (to the scan root, `/`-separated)
 /// is test code.
 pub fn is_test_source(relative: &str) -> bool {
@@ -51,10 +80,12 @@ pub fn is_test_source(relative: &str) -> bool {
     let dirs = &dirs[..dirs.len() - 1];
     let in_test_dir = dirs.iter().enumerate().any(|(i, d)| {
         TEST_DIRS.contains(&d.to_ascii_lowercase().as_str())
-            // `src/test/`, `src/it/`, `src/testFixtures/`, `src/integrationTest/`
-            || (i > 0
-                && dirs[i - 1] == "src"
-                && (*d == "it" || d.starts_with("test") || d.ends_with("Test")))
+            // Gradle build logic runs in the build, not in a service.
+            || is_build_logic(d)
+            // A source set named as tests: `src/test/`, `src/it/`,
+            // `src/testFixtures/`, `src/integrationTest/`,
+            // `src/component-test/`, `src/e2e/`.
+            || (i > 0 && dirs[i - 1] == "src" && test_source_set(d))
     });
     // A .NET test project's folder, as `dotnet new` names it:
     // `Orders.Tests/`, `Arcade.Validation.Tests/`, `Api.UnitTests/`.
@@ -140,6 +171,15 @@ mod tests {
             "test/Api.IntegrationTests/Helpers/Retry.cs",
             "lib/fixtures/Caller.java",
             "ts-order-service/src/main/java/order/OrderControllerTest.java",
+            // ftgo-application's Gradle source sets (seen wrong there: the
+            // component tests' `http://%s:%s%s` was listed as a call).
+            "ftgo-order-service/src/component-test/java/net/chrisrichardson/ftgo/orderservice/OrderServiceComponentTestStepDefinitions.java",
+            "ftgo-order-service/src/integration-test/java/a/OrderJpaTestConfiguration.java",
+            "web/src/e2e/java/a/Flow.java",
+            "web/src/integrationTest/kotlin/a/Flow.kt",
+            "web/src/functional_tests/java/a/Flow.java",
+            "buildSrc/src/main/groovy/WaitForMySql.java",
+            "build-logic/src/main/kotlin/Conventions.kt",
         ] {
             assert!(is_test_source(p), "{p}");
         }
@@ -151,6 +191,9 @@ mod tests {
             "src/contest/Main.java",
             "test/e2e/client.go",
             "app/testing/client.py",
+            "web/src/latest/java/Main.java",
+            "web/src/attest/java/Main.java",
+            "ftgo-order-service/src/main/java/a/OrderService.java",
             "app/client.py",
             "Latest.java",
             "src/Microsoft.DotNet.Helix/JobSender/StorageHelpers/ContainerBase.cs",

@@ -158,6 +158,23 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                         facts.unresolved.push(u);
                     }
                 }
+                // `envFrom: - configMapRef:` takes every key of the
+                // ConfigMap; which are addresses is known only from it.
+                for from in c.get("envFrom").map(|e| e.items()).unwrap_or_default() {
+                    let Some(map) = from
+                        .path(&["configMapRef", "name"])
+                        .and_then(|n| n.as_str())
+                    else {
+                        continue;
+                    };
+                    let prefix = from.get("prefix").and_then(|p| p.as_str()).unwrap_or("");
+                    let mut u = crate::model::UnresolvedCall::new(
+                        from.span(),
+                        configmap_all_written(map, prefix),
+                    );
+                    u.caller = Some(id.clone());
+                    facts.unresolved.push(u);
+                }
             }
         }
     }
@@ -500,6 +517,21 @@ fn address_key(key: &str) -> bool {
 /// reads it back with [`configmap_ref`]).
 pub fn configmap_written(env: &str, map: &str, key: &str) -> String {
     format!("env {env} from ConfigMap {map} key {key}")
+}
+
+/// How a workload's `envFrom` of a whole ConfigMap is written until the
+/// ConfigMap is read: `envFrom ConfigMap <map> prefix <prefix>`
+/// (`link::configmap_env` reads it back with [`configmap_all_ref`] and
+/// drops it: unread, it names no call).
+pub fn configmap_all_written(map: &str, prefix: &str) -> String {
+    format!("envFrom ConfigMap {map} prefix {prefix}")
+}
+
+/// The (map, prefix) of a [`configmap_all_written`] text.
+pub fn configmap_all_ref(written: &str) -> Option<(&str, &str)> {
+    let rest = written.strip_prefix("envFrom ConfigMap ")?;
+    let (map, prefix) = rest.split_once(" prefix ")?;
+    (!map.contains(' ')).then_some((map, prefix))
 }
 
 /// The (env, map, key) of a [`configmap_written`] text.

@@ -80,7 +80,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        for (host, target) in joins(files) {
+        for (host, target) in joins(files).into_iter().chain(unit_apps(files)) {
             self.aliases.entry(host).or_insert(target);
         }
         for f in files {
@@ -238,6 +238,56 @@ fn joins(files: &[ScannedFile]) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// Build units joined to the application their files name: a unit one of
+/// whose files declares one application name, and no unit file another
+/// (`spring-petclinic-api-gateway`, the pom's artifactId, is
+/// `api-gateway`, its `spring.application.name`; the Java files name
+/// only the unit): (unit, application name). A unit deployed under its
+/// own name (a compose service, a workload, a Kubernetes Service) keeps
+/// it: ftgo-application's delivery service says
+/// `spring.application.name=ftgo-order-service` (copied), and is deployed
+/// as `ftgo-delivery-service`.
+fn unit_apps(files: &[ScannedFile]) -> Vec<(String, String)> {
+    let deployed: BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| f.facts.services.iter())
+        .filter(|s| {
+            matches!(
+                s.kind,
+                IdentityKind::Compose
+                    | IdentityKind::Workload
+                    | IdentityKind::KubeService
+                    | IdentityKind::AppHost
+            )
+        })
+        .map(|s| short_host(&s.name))
+        .collect();
+    let mut apps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in files {
+        let of = |kind: IdentityKind| -> BTreeSet<String> {
+            f.facts
+                .services
+                .iter()
+                .filter(|s| s.kind == kind)
+                .map(|s| short_host(&s.name))
+                .collect()
+        };
+        let (units, names) = (of(IdentityKind::BuildUnit), of(IdentityKind::AppName));
+        if let (Some(unit), Some(name)) = (units.first(), names.first())
+            && units.len() == 1
+            && names.len() == 1
+            && unit != name
+            && !deployed.contains(unit)
+        {
+            apps.entry(unit.clone()).or_default().insert(name.clone());
+        }
+    }
+    apps.into_iter()
+        .filter(|(_, names)| names.len() == 1)
+        .filter_map(|(unit, names)| names.into_iter().next().map(|n| (unit, n)))
+        .collect()
 }
 
 use crate::model::ServiceDecl;

@@ -31,14 +31,19 @@ pub fn compose_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
         let dir = path.parent().unwrap_or(Path::new("."));
         let mut env = ComposeEnv::default();
         if let Some(text) = read(&dir.join(".env")) {
-            env.vars = parse_dotenv(&text).into_iter().collect();
+            // The shell's environment is not known: `.env` values expand
+            // from the entries above them only.
+            env.vars = parse_dotenv(&text, &Default::default())
+                .into_iter()
+                .collect();
         }
         for p in workload::compose_env_files(&f.source.text)
             .into_iter()
             .take(MAX_ENV_FILES)
         {
             if let Some(text) = read(&dir.join(&p)) {
-                env.env_files.insert(p, parse_dotenv(&text));
+                let entries = parse_dotenv(&text, &env.vars);
+                env.env_files.insert(p, entries);
             }
         }
         if env.vars.is_empty() && env.env_files.is_empty() {

@@ -3,10 +3,13 @@
 //! YAML files of the workload's own folder, where manifests keep their
 //! shared configuration (`common-config.yml` beside the Deployments). One
 //! ConfigMap of that name must be found there; none, or two that differ,
-//! leave the call unresolved.
+//! leave the call unresolved. A workload's `envFrom: - configMapRef:`
+//! takes every key of the ConfigMap (after its `prefix`): each key whose
+//! name says it holds an address is an edge; a ConfigMap not found there
+//! is dropped, since which keys it holds is unknown.
 
 use super::*;
-use crate::extract::workload::{configmap_ref, host_of, push_edge};
+use crate::extract::workload::{configmap_all_ref, configmap_ref, host_of, push_edge};
 use std::collections::HashMap;
 
 /// At most this many entries of a folder are looked at.
@@ -23,7 +26,7 @@ pub fn configmap_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
             .facts
             .unresolved
             .iter()
-            .any(|u| configmap_ref(&u.written).is_some())
+            .any(|u| configmap_ref(&u.written).is_some() || configmap_all_ref(&u.written).is_some())
         {
             continue;
         }
@@ -37,6 +40,11 @@ pub fn configmap_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
             .or_insert_with(|| read_maps(&dir));
         let mut kept = Vec::new();
         for u in std::mem::take(&mut f.facts.unresolved) {
+            if let (Some(caller), Some((map, prefix))) = (&u.caller, configmap_all_ref(&u.written))
+            {
+                all_keys(caller, maps.get(map), map, prefix, u.span, &mut f.facts);
+                continue;
+            }
             let (Some(caller), Some((env, map, key))) = (&u.caller, configmap_ref(&u.written))
             else {
                 kept.push(u);
@@ -61,6 +69,34 @@ pub fn configmap_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
         }
         // `push_edge` lists a value it cannot read as unresolved itself.
         f.facts.unresolved.extend(kept);
+    }
+}
+
+/// The edges of an `envFrom` of the ConfigMap `map`: each key set to one
+/// value by every declaration of that name, as the env var `prefix` + key.
+fn all_keys(
+    caller: &str,
+    decls: Option<&Vec<HashMap<String, String>>>,
+    map: &str,
+    prefix: &str,
+    span: crate::source::Span,
+    facts: &mut crate::model::Facts,
+) {
+    let Some(decls) = decls else { return };
+    let mut keys: Vec<&String> = decls.iter().flat_map(|d| d.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    for key in keys {
+        let mut values: Vec<&String> = decls.iter().filter_map(|d| d.get(key)).collect();
+        values.sort();
+        values.dedup();
+        let [v] = values.as_slice() else { continue };
+        let env = format!("{prefix}{key}");
+        let before = facts.edges.len();
+        push_edge(caller, &env, v, span, facts);
+        if let Some(e) = facts.edges.get_mut(before) {
+            e.via = format!("env `{env}` from ConfigMap `{map}`");
+        }
     }
 }
 

@@ -18,6 +18,21 @@
 //! and so does one that resolves only to this machine (`localhost`: the
 //! value for a developer's run; the deployed one is set elsewhere), shown
 //! with that value. Every unresolved call is given its caller.
+//!
+//! `bootstrap*.{yml,properties}` beside them are read too, below the
+//! `application*` files (Spring Cloud's bootstrap context is the parent
+//! of the application's, so its keys are looked up last). A unit that is
+//! a Spring Cloud Config client (`spring.cloud.config.uri`, or
+//! `spring.config.import` of `configserver:`) also gets the files a
+//! config server of the scan serves it from a `classpath:` native search
+//! location (`spring.cloud.config.server.native.search-locations`, with
+//! `{application}` replaced): `<name>[-<profile>].*` for its
+//! `spring.application.name`, then `application[-<profile>].*`, both
+//! above the unit's own files, as the client adds the server's property
+//! sources first (spring-cloud-config `NativeEnvironmentRepository`
+//! orders them `<name>-<profile>`, `<name>`, `application`; see
+//! docs.spring.io/spring-cloud-config/reference/server/environment-repository/file-system-backend.html).
+//! A git backend's repository is elsewhere and is not read.
 
 use super::*;
 use crate::extract::calls::{self, Target};
@@ -47,6 +62,34 @@ struct Doc {
 /// call left unresolved.
 pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&Path>) {
     let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
+    // The config servers' search locations, found once a unit needs them.
+    let mut locations: Option<Vec<PathBuf>> = None;
+    let absolute = |p: &Path| match cwd {
+        Some(c) if p.is_relative() => c.join(p),
+        _ => p.to_path_buf(),
+    };
+    let mut res_dirs: BTreeSet<PathBuf> = files
+        .iter()
+        .filter_map(|f| resources_of(&absolute(&f.source.path)))
+        .collect();
+    // A config server's own files may say nothing the scan keeps: the
+    // modules beside the units found, and below the roots, are looked at.
+    let parents: BTreeSet<PathBuf> = res_dirs
+        .iter()
+        .filter_map(|r| r.ancestors().nth(4).map(Path::to_path_buf))
+        .chain(roots.iter().map(|r| absolute(r)))
+        .collect();
+    for p in parents {
+        let Ok(entries) = std::fs::read_dir(&p) else {
+            continue;
+        };
+        for e in entries.flatten().take(MAX_ENTRIES) {
+            let res = e.path().join("src/main/resources");
+            if std::fs::symlink_metadata(&res).is_ok_and(|m| m.is_dir()) {
+                res_dirs.insert(res);
+            }
+        }
+    }
     for f in files.iter_mut() {
         // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
         // are looked up too: a key that is set wins over the default.
@@ -74,9 +117,10 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
                 _ => f.source.path.clone(),
             };
             resources(&path, roots, cwd).map(|dir| {
+                let locations = locations.get_or_insert_with(|| server_locations(&res_dirs, cwd));
                 units
                     .entry(dir.clone())
-                    .or_insert_with(|| std::rc::Rc::new(load(&dir, cwd)))
+                    .or_insert_with(|| std::rc::Rc::new(load(&dir, cwd, locations)))
                     .clone()
             })
         } else {
@@ -186,54 +230,162 @@ fn resources(path: &Path, roots: &[PathBuf], cwd: Option<&Path>) -> Option<PathB
     None
 }
 
-/// The unit's configuration documents, highest precedence first.
-fn load(res: &Path, cwd: Option<&Path>) -> Vec<Doc> {
+/// The unit's configuration documents, highest precedence first: what a
+/// config server serves it (`locations`), its `application*` files
+/// (`config/` first), its `bootstrap*` files.
+fn load(res: &Path, cwd: Option<&Path>, locations: &[PathBuf]) -> Vec<Doc> {
     let mut found: Vec<((u8, u8, usize), Doc)> = Vec::new();
-    for (rank, dir) in [(0u8, res.join("config")), (1, res.to_path_buf())] {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
+    read_docs(&res.join("config"), "application", 2, cwd, &mut found);
+    read_docs(res, "application", 3, cwd, &mut found);
+    read_docs(&res.join("config"), "bootstrap", 4, cwd, &mut found);
+    read_docs(res, "bootstrap", 5, cwd, &mut found);
+    found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
+    let local: Vec<Doc> = found.into_iter().map(|(_, d)| d).collect();
+    let Some(name) = config_client(&local).filter(|_| !locations.is_empty()) else {
+        return local;
+    };
+    let mut served: Vec<((u8, u8, usize), Doc)> = Vec::new();
+    for loc in locations {
+        let loc = PathBuf::from(loc.to_string_lossy().replace("{application}", &name));
+        read_docs(&loc, &name, 0, cwd, &mut served);
+        read_docs(&loc, "application", 1, cwd, &mut served);
+    }
+    served.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
+    served.into_iter().map(|(_, d)| d).chain(local).collect()
+}
+
+/// The documents of the files `<stem>.*` and `<stem>-<profile>.*` of
+/// `dir`, ranked `rank` (then `.properties` before YAML, a later document
+/// before an earlier one).
+fn read_docs(
+    dir: &Path,
+    stem: &str,
+    rank: u8,
+    cwd: Option<&Path>,
+    found: &mut Vec<((u8, u8, usize), Doc)>,
+) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten().take(MAX_ENTRIES) {
+        let name = e.file_name().to_string_lossy().to_string();
+        let Some(file_profile) = named_profile(&name, stem) else {
             continue;
         };
-        for e in entries.flatten().take(MAX_ENTRIES) {
-            let name = e.file_name().to_string_lossy().to_string();
-            let Some(file_profile) = placeholders::file_profile(&name) else {
+        let p = dir.join(&name);
+        let Ok(meta) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if !meta.is_file() || meta.len() > MAX_CONFIG {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue;
+        };
+        let ext = u8::from(!name.to_ascii_lowercase().ends_with(".properties"));
+        let shown = match cwd {
+            Some(c) => p.strip_prefix(c).unwrap_or(&p),
+            None => &p,
+        }
+        .display()
+        .to_string();
+        let docs = placeholders::documents(&name, &text);
+        let n = docs.len();
+        for (i, props) in docs.into_iter().enumerate() {
+            let profile = file_profile
+                .clone()
+                .or_else(|| placeholders::profile(&props));
+            found.push((
+                (rank, ext, n - i),
+                Doc {
+                    profile,
+                    file: shown.clone(),
+                    props,
+                },
+            ));
+        }
+    }
+}
+
+/// `Some(None)` for `<stem>.{yml,yaml,properties}`, `Some(Some(p))` for
+/// `<stem>-<p>.*`, `None` for another file.
+fn named_profile(name: &str, stem: &str) -> Option<Option<String>> {
+    if stem == "application" {
+        return placeholders::file_profile(name);
+    }
+    let lower = name.to_ascii_lowercase();
+    let base = [".yml", ".yaml", ".properties"]
+        .iter()
+        .find_map(|ext| lower.strip_suffix(ext))?;
+    let rest = base.strip_prefix(&stem.to_ascii_lowercase())?;
+    if rest.is_empty() {
+        return Some(None);
+    }
+    rest.strip_prefix('-')
+        .filter(|p| !p.is_empty())
+        .map(|p| Some(p.to_string()))
+}
+
+/// The value of `key` in the first document of `docs` that sets it.
+fn first_value(docs: &[Doc], key: &str, default_only: bool) -> Option<String> {
+    docs.iter()
+        .filter(|d| !default_only || d.profile.is_none())
+        .find_map(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]))
+        .filter(|v| !v.trim().is_empty())
+}
+
+/// The application name of a unit that is a Spring Cloud Config client.
+fn config_client(docs: &[Doc]) -> Option<String> {
+    let client = first_value(docs, "spring.cloud.config.uri", false).is_some()
+        || first_value(docs, "spring.config.import", false)
+            .is_some_and(|v| v.contains("configserver:"));
+    if !client {
+        return None;
+    }
+    first_value(docs, "spring.application.name", true)
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.contains(['$', '{', '/', '\\']) && n != "..")
+}
+
+/// The `<unit>/src/main/resources` folder a file is in.
+fn resources_of(path: &Path) -> Option<PathBuf> {
+    let parts: Vec<_> = path.components().collect();
+    let i = parts.windows(3).rposition(|w| {
+        w[0].as_os_str() == "src" && w[1].as_os_str() == "main" && w[2].as_os_str() == "resources"
+    })?;
+    Some(parts[..i + 3].iter().collect())
+}
+
+/// The folders config servers among `res_dirs` serve from: each
+/// `classpath:` entry of `spring.cloud.config.server.native.search-locations`
+/// (in any profile), inside that server's resources folder.
+fn server_locations(res_dirs: &BTreeSet<PathBuf>, cwd: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for res in res_dirs {
+        let docs = load(res, cwd, &[]);
+        for d in &docs {
+            let Some(v) = placeholders::expand_in(
+                "${spring.cloud.config.server.native.search-locations}",
+                &[&d.props],
+            ) else {
                 continue;
             };
-            let p = dir.join(&name);
-            let Ok(meta) = std::fs::symlink_metadata(&p) else {
-                continue;
-            };
-            if !meta.is_file() || meta.len() > MAX_CONFIG {
-                continue;
-            }
-            let Ok(text) = std::fs::read_to_string(&p) else {
-                continue;
-            };
-            let ext = u8::from(!name.to_ascii_lowercase().ends_with(".properties"));
-            let shown = match cwd {
-                Some(c) => p.strip_prefix(c).unwrap_or(&p),
-                None => &p,
-            }
-            .display()
-            .to_string();
-            let docs = placeholders::documents(&name, &text);
-            let n = docs.len();
-            for (i, props) in docs.into_iter().enumerate() {
-                let profile = file_profile
-                    .clone()
-                    .or_else(|| placeholders::profile(&props));
-                found.push((
-                    (rank, ext, n - i),
-                    Doc {
-                        profile,
-                        file: shown.clone(),
-                        props,
-                    },
-                ));
+            for entry in v.split(',') {
+                let Some(rel) = entry.trim().strip_prefix("classpath:") else {
+                    continue;
+                };
+                let rel = rel.trim_start_matches('/');
+                if rel.split('/').any(|s| s == "..") {
+                    continue;
+                }
+                let dir = res.join(rel);
+                if !out.contains(&dir) {
+                    out.push(dir);
+                }
             }
         }
     }
-    found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
-    found.into_iter().map(|(_, d)| d).collect()
+    out
 }
 
 /// Fields bound by `@Value("${key}")`: field name -> the placeholder.

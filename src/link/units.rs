@@ -272,6 +272,15 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
     let exists = |name: &str| {
         std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file() || m.is_dir())
     };
+    // Gradle build logic (`buildSrc`, Gradle's fixed name for it, and
+    // `build-logic`, the included build its guide names; see
+    // docs.gradle.org/current/userguide/sharing_build_logic_between_subprojects.html)
+    // runs in the build, never in a service: like a library, it names
+    // none and no folder above names it (ftgo-application's buildSrc was a
+    // service).
+    if folder.is_some_and(crate::extract::test_code::is_build_logic) {
+        return Unit::Library;
+    }
     let named = |name: String, how: &'static str| {
         if is_generic(&name) {
             Unit::Nothing

@@ -227,10 +227,83 @@ pub fn render(scan: &Scan, findings: &[Finding], color: bool, width: usize) -> S
         .with_context_lines(1);
     let prepared = Prepared::new(scan, findings);
     let mut out = String::new();
-    for f in findings {
-        let _ = handler.render_report(&mut out, &shown(scan, &prepared, f));
+    for group in by_cause(findings) {
+        let first = group[0];
+        let mut s = shown(scan, &prepared, first);
+        if group.len() > 1 {
+            s.message = format!("{}\n{}", s.message, sanitize(&same_cause(scan, &group)));
+        }
+        let _ = handler.render_report(&mut out, &s);
     }
     out
+}
+
+/// Places of a group listed before "and n more" (JSON and SARIF list
+/// every one).
+const PLACES: usize = 12;
+
+/// The findings one cause gives in one file (rule, severity, message but
+/// for its quoted values, help: how the audit groups), in the order of
+/// their first finding. A profile's or a VirtualService's routes that
+/// miss one setting are one finding shown with its places, not one per
+/// route; JSON, SARIF and the other formats keep one result per place.
+fn by_cause(findings: &[Finding]) -> Vec<Vec<&Finding>> {
+    let mut groups: Vec<Vec<&Finding>> = Vec::new();
+    let mut index: std::collections::HashMap<(&str, usize, String, String), usize> =
+        std::collections::HashMap::new();
+    for f in findings {
+        let key = (
+            f.rule.code,
+            f.file,
+            f.severity.to_string(),
+            super::audit::cause(&f.message, &f.help),
+        );
+        match index.get(&key) {
+            Some(&i) => groups[i].push(f),
+            None => {
+                index.insert(key, groups.len());
+                groups.push(vec![f]);
+            }
+        }
+    }
+    groups
+}
+
+/// The line under a group's message: how many places share the cause and
+/// where the others are, with the quoted values that differ.
+fn same_cause(scan: &Scan, group: &[&Finding]) -> String {
+    let first = super::audit::quoted(&group[0].message);
+    let file = scan.file(group[0].file);
+    let places: Vec<String> = group
+        .iter()
+        .skip(1)
+        .take(PLACES)
+        .map(|f| {
+            let (at, _) = super::range(file, f.span);
+            let differ: Vec<&str> = super::audit::quoted(&f.message)
+                .into_iter()
+                .enumerate()
+                .filter(|(i, q)| first.get(*i) != Some(q))
+                .map(|(_, q)| q)
+                .collect();
+            if differ.is_empty() {
+                format!("line {}", at.line)
+            } else {
+                format!("line {} (`{}`)", at.line, differ.join("`, `"))
+            }
+        })
+        .collect();
+    let more = group.len().saturating_sub(PLACES + 1);
+    format!(
+        "the same in {} places of this file: here and {}{}",
+        group.len(),
+        places.join(", "),
+        if more > 0 {
+            format!(" and {more} more (`--format json` lists every one)")
+        } else {
+            String::new()
+        }
+    )
 }
 
 #[cfg(test)]
