@@ -241,12 +241,7 @@ pub fn read_unlinked(
                 return Read::TestCode;
             }
             let read = schedule::guarded(&shown, || {
-                read_one(
-                    &c.path,
-                    &relative,
-                    &shown,
-                    settings.for_path(&c.path),
-                )
+                read_one(&c.path, &relative, &shown, settings.for_path(&c.path))
             });
             progress.read();
             read
@@ -483,12 +478,7 @@ fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
     }
 }
 
-fn read_one(
-    path: &Path,
-    relative: &str,
-    shown: &str,
-    settings: &Settings,
-) -> Read {
+fn read_one(path: &Path, relative: &str, shown: &str, settings: &Settings) -> Read {
     // A name no extractor can want is not worth a read (nor a stat),
     // unless it is in a language not read yet: then a word sniff says
     // whether it is worth listing as not read.

@@ -19,11 +19,19 @@ fn every_needle_alone_and_in_pairs_is_found_as_before() {
     assert_eq!(DOC_OWNERS.found_in(b""), one_by_one(""));
     for a in &all {
         let text = format!("x: {a}\n");
-        assert_eq!(DOC_OWNERS.found_in(text.as_bytes()), one_by_one(&text), "{a}");
+        assert_eq!(
+            DOC_OWNERS.found_in(text.as_bytes()),
+            one_by_one(&text),
+            "{a}"
+        );
         for b in &all {
             // Glued, so that one needle's end may be another's start.
             let text = format!("{a}{b}");
-            assert_eq!(DOC_OWNERS.found_in(text.as_bytes()), one_by_one(&text), "{a} {b}");
+            assert_eq!(
+                DOC_OWNERS.found_in(text.as_bytes()),
+                one_by_one(&text),
+                "{a} {b}"
+            );
         }
     }
 }
@@ -37,6 +45,10 @@ fn a_needle_inside_another_is_found() {
         "apiVersion: networking.istio.io/v1\nkind: VirtualService\n",
         "kind: ConfigMap\ndata:\n  envoy.yaml: |\n    static_resources: {}\n",
     ] {
-        assert_eq!(DOC_OWNERS.found_in(text.as_bytes()), one_by_one(text), "{text}");
+        assert_eq!(
+            DOC_OWNERS.found_in(text.as_bytes()),
+            one_by_one(text),
+            "{text}"
+        );
     }
 }
