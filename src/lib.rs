@@ -240,29 +240,14 @@ pub fn read_unlinked(
                 progress.read();
                 return Read::TestCode;
             }
-            let read = match std::panic::catch_unwind(|| {
-                read_one(
-                    &c.path,
-                    &relative,
-                    &shown,
-                    settings.for_path(&c.path),
-                    &cache,
-                )
-            }) {
-                Ok(r) => r,
-                Err(panic) => {
-                    let msg = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "unknown panic".into());
-                    Read::Internal(shown, msg)
-                }
-            };
+            let read = schedule::guarded(&shown, || {
+                read_one(&c.path, &relative, &shown, settings.for_path(&c.path))
+            });
             progress.read();
             read
         })
         .collect();
+    let results = schedule::extract(results, &walk.files, roots, cwd, &cache);
     // The cache entry of each file read: an index into `scan.files`, or
     // into `unkept` for a file whose facts are empty (they may still name
     // the extractors that claimed it).
@@ -270,7 +255,7 @@ pub fn read_unlinked(
     let mut unkept: Vec<Facts> = Vec::new();
     for r in results {
         match r {
-            Read::Skipped => {}
+            Read::Skipped | Read::Text(_) => {}
             Read::TestCode => scan.stats.test_files += 1,
             Read::Unread(language, path) => scan.stats.unread.add(language, path),
             Read::Binary => scan.stats.binary += 1,
@@ -468,6 +453,8 @@ enum Read {
     Oversized(Option<Box<ScannedFile>>),
     /// A file read, with its facts cache key when a cache is on.
     Parsed(Box<ScannedFile>, Option<u128>),
+    /// A file's text, to be extracted (after every file is read, largest first).
+    Text(String),
     Failed(String, String),
     Internal(String, String),
 }
@@ -493,13 +480,7 @@ fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
     }
 }
 
-fn read_one(
-    path: &Path,
-    relative: &str,
-    shown: &str,
-    settings: &Settings,
-    cache: &cache::Cache,
-) -> Read {
+fn read_one(path: &Path, relative: &str, shown: &str, settings: &Settings) -> Read {
     // A name no extractor can want is not worth a read (nor a stat),
     // unless it is in a language not read yet: then a word sniff says
     // whether it is worth listing as not read.
@@ -564,7 +545,7 @@ fn read_one(
             return Read::Skipped;
         }
     };
-    extract_text(path, relative, shown, text, cache)
+    Read::Text(text)
 }
 
 /// The second half of [`read_one`]: classify a file's text, then extract
@@ -784,6 +765,9 @@ fn display(path: &Path, cwd: Option<&Path>) -> String {
     }
     source::display_path(path)
 }
+
+#[path = "lib/schedule.rs"]
+mod schedule;
 
 #[cfg(test)]
 #[path = "lib/latin1_tests.rs"]

@@ -36,6 +36,11 @@ pub fn helm_charts(files: &mut [ScannedFile]) {
     if charts.is_empty() {
         return;
     }
+    // Each chart's values, then every template rendered on the thread
+    // pool (the templates are independent; istio's 24 charts render some
+    // hundred templates, each once per values variant).
+    let mut jobs: Vec<(usize, usize)> = Vec::new();
+    let mut values_of: Vec<(values::Val, Vec<(usize, values::Val)>)> = Vec::new();
     for chart in &charts {
         // values.yaml first, then the variants by name.
         let mut vfiles: Vec<(String, usize)> = files
@@ -70,8 +75,20 @@ pub fn helm_charts(files: &mut [ScannedFile]) {
                     && nearest_chart(p, &charts) == Some(chart.as_path())
             })
             .collect();
-        for t in mine {
-            read_template(files, t, &base, &variants);
+        jobs.extend(mine.into_iter().map(|t| (t, values_of.len())));
+        values_of.push((base, variants));
+    }
+    use rayon::prelude::*;
+    let read: Vec<(usize, Option<crate::model::Facts>)> = jobs
+        .par_iter()
+        .map(|&(t, v)| {
+            let (base, variants) = &values_of[v];
+            (t, read_template(files, t, base, variants))
+        })
+        .collect();
+    for (t, facts) in read {
+        if let Some(facts) = facts {
+            files[t].facts = facts;
         }
     }
 }
@@ -85,15 +102,15 @@ fn nearest_chart<'c>(p: &Path, charts: &'c [PathBuf]) -> Option<&'c Path> {
         .map(PathBuf::as_path)
 }
 
+/// A template's facts rendered with its chart's values and variants;
+/// `None`: it stays as read raw.
 fn read_template(
-    files: &mut [ScannedFile],
+    files: &[ScannedFile],
     t: usize,
     base: &values::Val,
     variants: &[(usize, values::Val)],
-) {
-    let Some(mut facts) = render_facts(files, t, base) else {
-        return;
-    };
+) -> Option<crate::model::Facts> {
+    let mut facts = render_facts(files, t, base)?;
     for (vfile, merged) in variants {
         let Some(other) = render_facts(files, t, merged) else {
             continue;
@@ -135,7 +152,7 @@ fn read_template(
             }
         }
     }
-    files[t].facts = facts;
+    Some(facts)
 }
 
 /// The template rendered with `values` and read as YAML, its spans moved

@@ -147,6 +147,50 @@ static DOC_FINDERS: std::sync::LazyLock<Needles> = std::sync::LazyLock::new(|| {
     )
 });
 
+/// Which document extractors' needles a text holds, in one pass over it
+/// (each extractor's words searched one by one were 40 passes over every
+/// YAML file, 43% of a cold scan of envoyproxy/gateway's 2,500 of them).
+struct Owners {
+    /// Every needle, overlapping matches reported (so that no needle hides
+    /// another that shares its bytes).
+    words: aho_corasick::AhoCorasick,
+    /// The extractor (index into [`DOC_EXTRACTORS`]) of each needle.
+    owner: Vec<usize>,
+}
+
+impl Owners {
+    /// One flag per document extractor: whether `bytes` holds one of its
+    /// needles.
+    fn found_in(&self, bytes: &[u8]) -> Vec<bool> {
+        let mut found = vec![false; DOC_EXTRACTORS.len()];
+        let mut left = found.len();
+        for m in self.words.find_overlapping_iter(bytes) {
+            let f = &mut found[self.owner[m.pattern().as_usize()]];
+            if !*f {
+                *f = true;
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+            }
+        }
+        found
+    }
+}
+
+static DOC_OWNERS: std::sync::LazyLock<Owners> = std::sync::LazyLock::new(|| {
+    let pairs: Vec<(&str, usize)> = DOC_EXTRACTORS
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (_, needles, _))| needles.iter().map(move |n| (*n, i)))
+        .collect();
+    Owners {
+        words: aho_corasick::AhoCorasick::new(pairs.iter().map(|(n, _)| n))
+            .expect("a few short literal needles always build"),
+        owner: pairs.iter().map(|(_, i)| *i).collect(),
+    }
+});
+
 static SPRING_FINDERS: std::sync::LazyLock<Needles> =
     std::sync::LazyLock::new(|| Needles::new(SPRING_NEEDLES.iter().copied()));
 
@@ -362,10 +406,12 @@ fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &
     }) {
         facts.claimed_by(crate::extract::kustomize::CLAIM);
     }
+    let found = DOC_OWNERS.found_in(text.as_bytes());
     let wanted: Vec<bool> = DOC_EXTRACTORS
         .iter()
-        .map(|(name, needles, _)| {
-            reads_path(name, path) && needles.iter().any(|n| text.contains(n))
+        .zip(found)
+        .map(|((name, _, _), found)| {
+            reads_path(name, path) && found
                 || (compose && *name == "workload")
                 || (spring_named && *name == "spring")
         })
@@ -554,3 +600,6 @@ pub fn wanted_by_name(path: &Path) -> bool {
 
 #[cfg(test)]
 mod wanted_by_name_tests;
+
+#[cfg(test)]
+mod owners_tests;
