@@ -8,7 +8,7 @@
 
 use super::eval;
 use super::resilience::{call_span, client_scope, lambda_param, timeout};
-use super::{Ctx, args, field, method, span};
+use super::{Ctx, field, span};
 use crate::diag::invalid_setting;
 use crate::model::*;
 use crate::systems::dotnet::model::*;
@@ -19,20 +19,7 @@ pub fn standard_hedging(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     let anchor = call_span(call);
     // The options lambdas: `.Configure(o => ..)` right after the call
     // (the call's own argument configures the routing, not the options).
-    let mut lambdas = Vec::new();
-    if let Some(p) = call
-        .parent()
-        .filter(|p| p.kind() == "member_access_expression")
-        && let Some(outer) = p.parent().filter(|x| x.kind() == "invocation_expression")
-        && method(ctx, outer).is_some_and(|(m, _)| m == "Configure")
-    {
-        lambdas.extend(
-            args(ctx, outer)
-                .into_iter()
-                .map(|(_, a)| a)
-                .filter(|a| a.kind() == "lambda_expression"),
-        );
-    }
+    let lambdas = super::resilience::configure_lambdas(ctx, call);
     let mut attempts = None;
     let mut delay = None;
     let mut per_copy = None;

@@ -93,19 +93,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
         .filter(|a| a.kind() == "lambda_expression")
         .collect();
     // `.AddStandardResilienceHandler().Configure(o => ..)`.
-    if let Some(p) = call
-        .parent()
-        .filter(|p| p.kind() == "member_access_expression")
-        && let Some(outer) = p.parent().filter(|x| x.kind() == "invocation_expression")
-        && method(ctx, outer).is_some_and(|(m, _)| m == "Configure")
-    {
-        lambdas.extend(
-            args(ctx, outer)
-                .into_iter()
-                .map(|(_, a)| a)
-                .filter(|a| a.kind() == "lambda_expression"),
-        );
-    }
+    lambdas.extend(configure_lambdas(ctx, call));
     for lambda in lambdas {
         let param = lambda_param(ctx, lambda).unwrap_or("");
         for &n in ctx.subtree(lambda) {
@@ -639,4 +627,24 @@ pub(super) fn enclosing_name(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
         cur = c.parent();
     }
     None
+}
+
+/// The lambdas of a `.Configure(o => ..)` called right on `call`'s result
+/// (`.AddStandardResilienceHandler().Configure(..)`,
+/// `.AddStandardHedgingHandler().Configure(..)`).
+pub(super) fn configure_lambdas<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'a>> {
+    let Some(outer) = call
+        .parent()
+        .filter(|p| p.kind() == "member_access_expression")
+        .and_then(|p| p.parent())
+        .filter(|x| x.kind() == "invocation_expression")
+        .filter(|&x| method(ctx, x).is_some_and(|(m, _)| m == "Configure"))
+    else {
+        return Vec::new();
+    };
+    args(ctx, outer)
+        .into_iter()
+        .map(|(_, a)| a)
+        .filter(|a| a.kind() == "lambda_expression")
+        .collect()
 }
