@@ -586,6 +586,13 @@ pub fn host_of(value: &str) -> Option<String> {
     {
         return None;
     }
+    // `http://FRONTEND_IP_ADDRESS`, `YOUR_HOST:8080`: a placeholder for
+    // the reader to replace, written as a constant's name (no DNS name
+    // has an underscore and no lower-case letter; compose's `my_db` has
+    // both). Seen in bank-of-anthos `extras/postgres-hpa/loadgenerator.yaml`.
+    if host.contains('_') && !host.chars().any(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
     // A bare word is a host only in a `*_HOST`/`*_ADDR` style entry, which
     // the caller checked; a value with a scheme or port is clearly one.
     if !has_scheme
@@ -613,6 +620,11 @@ mod tests {
             Some("payments")
         );
         assert_eq!(host_of("ledger").as_deref(), Some("ledger"));
+        // Placeholders written as constants' names are not hosts; a
+        // compose service with an underscore is.
+        assert_eq!(host_of("http://FRONTEND_IP_ADDRESS").as_deref(), None);
+        assert_eq!(host_of("YOUR_HOST:8080").as_deref(), None);
+        assert_eq!(host_of("http://my_db:5432").as_deref(), Some("my_db"));
         assert_eq!(host_of("http://localhost:8080"), None);
         assert_eq!(host_of("10.0.0.1:80"), None);
         assert_eq!(host_of("${PAYMENTS}"), None);
