@@ -93,27 +93,8 @@ pub fn resolve(props: &[Prop], sources: &[&[Prop]]) -> Vec<Prop> {
     if !props.iter().any(|p| p.value.contains("${")) {
         return props.to_vec();
     }
-    // Each source's keys, indexed once (later duplicates win).
-    let maps: Vec<std::collections::HashMap<String, &str>> = sources
-        .iter()
-        .map(|src| {
-            src.iter()
-                .map(|p| (prop_name(p), p.value.as_str()))
-                .collect()
-        })
-        .collect();
-    // Every lookup is paid for by the text it reads, so that placeholders
-    // that refer to each other many times over cannot stall the scan.
-    let spent = std::cell::Cell::new(0usize);
-    let lookup = |key: &str| -> Option<&str> {
-        if spent.get() > BUDGET {
-            return None;
-        }
-        let want = normalised_name(key);
-        let found = maps.iter().find_map(|m| m.get(&want).copied());
-        spent.set(spent.get() + key.len() + found.map_or(0, str::len) + 1);
-        found
-    };
+    let index = Index::new(sources);
+    let lookup = |key: &str| index.get(key);
     props
         .iter()
         .map(|p| {
@@ -140,25 +121,44 @@ pub fn resolve(props: &[Prop], sources: &[&[Prop]]) -> Vec<Prop> {
 /// placeholders), or `None` when one is not resolved. The same lookups,
 /// bounds and budget as [`resolve`].
 pub fn expand_in(text: &str, sources: &[&[Prop]]) -> Option<String> {
-    let maps: Vec<std::collections::HashMap<String, &str>> = sources
-        .iter()
-        .map(|src| {
-            src.iter()
-                .map(|p| (prop_name(p), p.value.as_str()))
-                .collect()
-        })
-        .collect();
-    let spent = std::cell::Cell::new(0usize);
-    let lookup = |key: &str| -> Option<&str> {
-        if spent.get() > BUDGET {
+    let index = Index::new(sources);
+    expand_text(text, &|key: &str| index.get(key), 0)
+}
+
+/// Each source's keys, indexed once (later duplicates win), looked up
+/// first source first. Every lookup is paid for by the text it reads, so
+/// that placeholders that refer to each other many times over cannot
+/// stall the scan ([`BUDGET`]).
+struct Index<'s> {
+    maps: Vec<std::collections::HashMap<String, &'s str>>,
+    spent: std::cell::Cell<usize>,
+}
+
+impl<'s> Index<'s> {
+    fn new(sources: &[&'s [Prop]]) -> Self {
+        Index {
+            maps: sources
+                .iter()
+                .map(|src| {
+                    src.iter()
+                        .map(|p| (prop_name(p), p.value.as_str()))
+                        .collect()
+                })
+                .collect(),
+            spent: std::cell::Cell::new(0),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&'s str> {
+        if self.spent.get() > BUDGET {
             return None;
         }
         let want = normalised_name(key);
-        let found = maps.iter().find_map(|m| m.get(&want).copied());
-        spent.set(spent.get() + key.len() + found.map_or(0, str::len) + 1);
+        let found = self.maps.iter().find_map(|m| m.get(&want).copied());
+        self.spent
+            .set(self.spent.get() + key.len() + found.map_or(0, str::len) + 1);
         found
-    };
-    expand_text(text, &lookup, 0)
+    }
 }
 
 /// Write `p.value` with its placeholders replaced into `out`, and for each
