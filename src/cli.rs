@@ -208,8 +208,8 @@ pub struct CheckArgs {
     /// often); alone, it fixes as --fix does.
     #[arg(long)]
     pub unsafe_fixes: bool,
-    /// Print the fixes as a unified diff instead of writing them; exit 1
-    /// when there is one.
+    /// Print the fixes as a unified diff instead of writing them (every
+    /// round, as --fix would make them); exit 1 when there is one.
     #[arg(long)]
     pub diff: bool,
     /// Do not print the closing summary line.
@@ -713,10 +713,27 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
             .nearest_configs(discovered(&args.config, &args.paths))
             .run_for(&roots, keep)
     };
+    // `--diff` writes nothing: its rounds scan the tree read once, with
+    // the texts fixed so far in place of those files.
+    let pipeline = Pipeline::new(&settings).nearest_configs(discovered(&args.config, &args.paths));
+    let unlinked = std::cell::OnceCell::new();
+    let scan_with = |texts: &fix::Texts| -> Result<Run, String> {
+        if !args.diff {
+            return run_once();
+        }
+        let base = match unlinked.get() {
+            Some(base) => base,
+            None => {
+                let base = pipeline.scan_unlinked(&roots)?;
+                unlinked.get_or_init(|| base)
+            }
+        };
+        Ok(pipeline.run_over(base, &roots, cwd, texts, keep))
+    };
     let Run {
         mut scan, report, ..
     } = if fixing {
-        let (run, outcome) = fix::fix_loop(&args, cwd, args.diff, &run_once)?;
+        let (run, outcome) = fix::fix_loop(&args, cwd, args.diff, &scan_with)?;
         fix::tell(&outcome, args.diff);
         if args.diff {
             print_notices(&run.scan.notices);

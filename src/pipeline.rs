@@ -139,6 +139,46 @@ impl<'a> Pipeline<'a> {
         Ok(self.after_scan(scan, keep))
     }
 
+    /// A run over `base` (a scan of [`Pipeline::scan_unlinked`]) with the
+    /// files of `texts` (absolute path, as `cwd` joined with the file's
+    /// path) read from those texts instead: what the tree would give if
+    /// they were written, with nothing written (`check --diff` over
+    /// several rounds of fixes). Only those files are extracted again.
+    pub fn run_over(
+        &self,
+        base: &Scan,
+        roots: &[PathBuf],
+        cwd: &Path,
+        texts: &std::collections::BTreeMap<PathBuf, String>,
+        keep: impl Fn(&SourceFile) -> bool,
+    ) -> Run {
+        let settings = self.settings();
+        let mut scan = Scan {
+            cwd: base.cwd.clone(),
+            notices: base.notices.clone(),
+            ..Scan::default()
+        };
+        for f in &base.files {
+            let path = config::normalise(&cwd.join(&f.source.path));
+            let Some(text) = texts.get(&path) else {
+                scan.files.push(f.duplicate());
+                continue;
+            };
+            match crate::read_text(&path, text.clone(), roots, settings) {
+                Ok(Some(read)) => scan.files.push(read),
+                Ok(None) => {}
+                Err(e) => scan.notices.push(Notice {
+                    path: Some(f.source.display_path()),
+                    message: format!("internal error reading the fixed text: {e}"),
+                    internal: true,
+                }),
+            }
+        }
+        crate::link_read(&mut scan, roots, settings);
+        scan.notices.sort();
+        self.after_scan(scan, keep)
+    }
+
     /// The stages after the scan, for a scan read elsewhere.
     pub fn after_scan(&self, mut scan: Scan, keep: impl Fn(&SourceFile) -> bool) -> Run {
         let settings = self.settings();

@@ -153,6 +153,31 @@ fn every_fix_fixture_is_fixed_exactly() {
                 assert!(before_text.contains(del), "{name}: diff removes `{del}`");
             }
         }
+        // And exactly that change: the diff applied to the original gives
+        // the fixed tree, every round of fixing included.
+        if !diff.is_empty() {
+            let patched = tempfile::tempdir().unwrap();
+            write_tree(patched.path(), &before);
+            let mut apply = Command::new("git")
+                .current_dir(patched.path())
+                .args(["apply", "--whitespace=nowarn", "-"])
+                .stdin(std::process::Stdio::piped())
+                .spawn()
+                .expect("git apply");
+            use std::io::Write as _;
+            apply
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(diff.as_bytes())
+                .unwrap();
+            assert!(apply.wait().unwrap().success(), "{name}: git apply failed");
+            if tree(patched.path()) != fixed {
+                failures.push(format!(
+                    "{name}: --diff is not the change --fix makes:\n{diff}"
+                ));
+            }
+        }
         // Re-scan: the finding is gone and the file parses.
         let left = codes(tmp.path());
         if left.contains(&code) || left.iter().any(|c| c == "RL903") {
@@ -205,6 +230,23 @@ fn a_file_that_no_longer_parses_is_restored() {
     assert!(err.contains("fixed 0 findings in 0 files"), "{err}");
     // The finding is still reported.
     assert!(String::from_utf8_lossy(&o.stdout).contains("RL302"));
+    // --diff judges the fixed text the same way, without writing it: the
+    // file is left out of the diff.
+    let o = bin()
+        .current_dir(tmp.path())
+        .env("RETRYLINT_TEST_BREAK_FIXES", "\n: [unclosed\n")
+        .args(["check", "--no-cache", "--no-config", "--diff", "."])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(tree(tmp.path()), before);
+    assert!(
+        err.contains("virtual-service.yaml: fixes left out: the file would not parse after them"),
+        "{err}"
+    );
+    assert!(err.contains("would fix 0 findings in 0 files"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "");
+    assert_eq!(o.status.code(), Some(0));
 }
 
 /// The README's `--diff` example is what `--diff` prints on the fixture.

@@ -21,8 +21,8 @@ pub(super) struct Outcome {
     /// The original text of each file changed (absolute path), and its
     /// path as shown.
     pub originals: BTreeMap<PathBuf, (String, String)>,
-    /// The new text of each, for `--diff` (nothing is written then).
-    pub texts: BTreeMap<PathBuf, String>,
+    /// The new text of each (written, or for `--diff` only kept).
+    pub texts: Texts,
     /// Fixes made (in files kept).
     pub fixed: usize,
     /// Files restored: they did not parse after fixing.
@@ -69,23 +69,28 @@ fn unparsable(run: &Run, path: &Path, cwd: &Path) -> bool {
     })
 }
 
+/// The texts the fixes gave so far (absolute path to text): written to
+/// disk, or only kept (`--diff`), and handed to each scan after the first.
+pub(super) type Texts = BTreeMap<PathBuf, String>;
+
 /// Run `scan` and make the fixes of its findings until none applies (or
-/// [`MAX_ROUNDS`]); with `diff_only` nothing is written and one round is
-/// made (the fixes of the first scan). Returns the last run (the findings
-/// left) and what was done.
+/// [`MAX_ROUNDS`]). With `diff_only` nothing is written: each round scans
+/// the tree with the texts fixed so far in place of those files (`scan`
+/// is given them), so `--diff` shows every round, as `--fix` would write.
+/// Returns the last run (the findings left) and what was done.
 pub(super) fn fix_loop(
     args: &CheckArgs,
     cwd: &Path,
     diff_only: bool,
-    scan: &dyn Fn() -> Result<Run, String>,
+    scan: &dyn Fn(&Texts) -> Result<Run, String>,
 ) -> Result<(Run, Outcome), String> {
     let unsafe_ = args.unsafe_fixes;
     let baseline = match &args.baseline {
         Some(b) => Some(Baseline::read(b)?),
         None => None,
     };
-    let rescan = || -> Result<Run, String> {
-        let mut run = scan()?;
+    let rescan = |texts: &Texts| -> Result<Run, String> {
+        let mut run = scan(texts)?;
         if let Some(b) = &baseline {
             run.report.apply_baseline(b);
         }
@@ -93,7 +98,7 @@ pub(super) fn fix_loop(
     };
     let mut out = Outcome::default();
     let mut stuck: BTreeSet<PathBuf> = BTreeSet::new();
-    let mut run = rescan()?;
+    let mut run = rescan(&out.texts)?;
     for _ in 0..MAX_ROUNDS {
         let (per_file, unsafe_left) = chosen(&run, unsafe_);
         out.unsafe_left = unsafe_left;
@@ -104,9 +109,15 @@ pub(super) fn fix_loop(
             };
             let path = crate::config::normalise(&cwd.join(&file.source.path));
             // A symbolic link may point out of the tree (a pull request can
-            // commit one): it is not written through.
+            // commit one): it is not written through. A file is fixed
+            // only while it holds what was scanned: on disk, or (--diff)
+            // the text of the last round.
             let link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
-            if link || stuck.contains(&path) || !unchanged_on_disk(&path, &file.source.text) {
+            let current = match out.texts.get(&path) {
+                Some(t) if diff_only => t == &file.source.text,
+                _ => unchanged_on_disk(&path, &file.source.text),
+            };
+            if link || stuck.contains(&path) || !current {
                 continue;
             }
             let applied = apply_fixes(&file.source.text, id, fixes);
@@ -128,12 +139,11 @@ pub(super) fn fix_loop(
             };
             #[cfg(not(debug_assertions))]
             let text = applied.text;
-            if diff_only {
-                out.texts.insert(path.clone(), text);
-            } else {
+            if !diff_only {
                 std::fs::write(&path, &text)
                     .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             }
+            out.texts.insert(path.clone(), text);
             // A file that did not parse before (a document of it was read)
             // is judged by whether it parses after, not restored for it.
             let broken_before = unparsable(&run, &path, cwd);
@@ -143,16 +153,16 @@ pub(super) fn fix_loop(
             break;
         }
         out.fixed += wrote.iter().map(|(_, n, _)| n).sum::<usize>();
-        if diff_only {
-            break;
-        }
-        run = rescan()?;
+        run = rescan(&out.texts)?;
         let mut restored = false;
         for (path, n, broken_before) in &wrote {
             if !broken_before && unparsable(&run, path, cwd) {
                 let (text, shown) = &out.originals[path];
-                std::fs::write(path, text)
-                    .map_err(|e| format!("cannot restore {}: {e}", path.display()))?;
+                if !diff_only {
+                    std::fs::write(path, text)
+                        .map_err(|e| format!("cannot restore {}: {e}", path.display()))?;
+                }
+                out.texts.remove(path);
                 out.restored.push(shown.clone());
                 out.fixed -= n;
                 stuck.insert(path.clone());
@@ -160,12 +170,13 @@ pub(super) fn fix_loop(
             }
         }
         if restored {
-            run = rescan()?;
+            run = rescan(&out.texts)?;
         }
     }
     // Files restored count no fixes at all, from any round.
     for p in &stuck {
         out.originals.remove(p);
+        out.texts.remove(p);
     }
     Ok((run, out))
 }
@@ -173,10 +184,12 @@ pub(super) fn fix_loop(
 /// Print what fixing did on stderr.
 pub(super) fn tell(out: &Outcome, diff_only: bool) {
     for shown in &out.restored {
-        eprintln!(
-            "retrylint: {}: fixes not kept: the file did not parse after them, so it was restored",
-            render::sanitize(shown)
-        );
+        let what = if diff_only {
+            "fixes left out: the file would not parse after them"
+        } else {
+            "fixes not kept: the file did not parse after them, so it was restored"
+        };
+        eprintln!("retrylint: {}: {what}", render::sanitize(shown));
     }
     let verb = if diff_only { "would fix" } else { "fixed" };
     let mut line = format!(

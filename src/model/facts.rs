@@ -173,6 +173,21 @@ pub struct ScannedFile {
     pub syntax: Option<super::Syntax>,
 }
 
+impl ScannedFile {
+    /// A copy of this file as read, not linked yet (its line index built
+    /// again when asked).
+    pub fn duplicate(&self) -> ScannedFile {
+        ScannedFile {
+            source: crate::source::SourceFile::new(
+                self.source.path.clone(),
+                self.source.text.clone(),
+            ),
+            facts: self.facts.clone(),
+            syntax: self.syntax,
+        }
+    }
+}
+
 /// Deserialise names that are `&'static str` in memory (the extractors'
 /// names): each distinct name is interned once.
 pub fn static_names<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<&'static str>, D::Error> {

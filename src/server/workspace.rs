@@ -66,14 +66,6 @@ impl Analysis {
     }
 }
 
-fn copy(f: &ScannedFile) -> ScannedFile {
-    ScannedFile {
-        source: crate::source::SourceFile::new(f.source.path.clone(), f.source.text.clone()),
-        facts: f.facts.clone(),
-        syntax: f.syntax,
-    }
-}
-
 impl Workspace {
     /// Read every file under `root` (absolute) as `retrylint check` would.
     pub fn load(root: &Path, configure: &Configure<'_>) -> Result<Workspace, String> {
@@ -206,7 +198,7 @@ impl Workspace {
     /// report, as `retrylint check` does over the whole folder.
     pub fn analyse(&self) -> Analysis {
         let mut scan = Scan {
-            files: self.files.iter().map(copy).collect(),
+            files: self.files.iter().map(ScannedFile::duplicate).collect(),
             cwd: self.settings.cwd.clone(),
             ..Scan::default()
         };
