@@ -601,3 +601,78 @@ fn json_says_why_a_loop_is_a_retry_and_how_it_is_bounded() {
     );
     assert!(rust.iter().any(|r| r.starts_with("bound: ")), "{rust:?}");
 }
+
+/// `--format json` and `--format sarif` carry each finding's fixes, and
+/// they are the edits `check --fix` makes: applied to the file as read,
+/// the JSON's edits give the fixture's `after/` text byte for byte, and
+/// SARIF names the same regions and texts.
+#[test]
+fn json_and_sarif_carry_the_fixes_check_fix_makes() {
+    let case = common::root().join("testdata/fixes/RL203/resilience4j-yaml-kebab");
+    let name = "application.yml";
+    let before = std::fs::read_to_string(case.join("before").join(name)).unwrap();
+    let after = std::fs::read_to_string(case.join("after").join(name)).unwrap();
+    let dir = case.join("before");
+    let (_, json, _) = run(cmd(&dir).args([
+        "check",
+        "--no-config",
+        "--no-cache",
+        "--format",
+        "json",
+        ".",
+    ]));
+    let json: Value = serde_json::from_str(&json).unwrap();
+    let finding = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "RL203")
+        .expect("an RL203 finding");
+    let fix = &finding["fixes"][0];
+    assert_eq!(fix["applicability"], "safe", "{fix}");
+    let mut edits: Vec<(usize, usize, String)> = fix["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            assert_eq!(e["file"], name);
+            (
+                e["span"]["start"].as_u64().unwrap() as usize,
+                e["span"]["end"].as_u64().unwrap() as usize,
+                e["replacement"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    edits.sort();
+    let mut text = before.clone();
+    for (start, end, with) in edits.iter().rev() {
+        text.replace_range(start..end, with);
+    }
+    assert_eq!(text, after, "the JSON's edits are not --fix's");
+    let sarif = sarif_of(&dir, &["--no-cache", "."]);
+    let result = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "RL203")
+        .expect("an RL203 result");
+    let change = &result["fixes"][0]["artifactChanges"][0];
+    let uri = change["artifactLocation"]["uri"].as_str().unwrap();
+    assert!(uri.ends_with(&format!("/before/{name}")), "{uri}");
+    let replaced: Vec<(usize, usize, String)> = change["replacements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let start = r["deletedRegion"]["byteOffset"].as_u64().unwrap() as usize;
+            let len = r["deletedRegion"]["byteLength"].as_u64().unwrap() as usize;
+            (
+                start,
+                start + len,
+                r["insertedContent"]["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(replaced, edits);
+    assert_eq!(result["fixes"][0]["properties"]["applicability"], "safe");
+}

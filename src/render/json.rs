@@ -47,7 +47,37 @@ pub fn finding(scan: &Scan, f: &Finding, fingerprint: &str) -> Value {
     if let Some(why) = reasons(scan, f) {
         obj.insert("reasons".into(), json!(why));
     }
+    if !f.fixes.is_empty() {
+        obj.insert("fixes".into(), fixes(scan, f));
+    }
     v
+}
+
+/// The finding's fixes, each with its edits as locations of the original
+/// text and the text that replaces each (what `check --fix` makes).
+fn fixes(scan: &Scan, f: &Finding) -> Value {
+    f.fixes
+        .iter()
+        .map(|fix| {
+            let edits: Vec<Value> = fix
+                .edits
+                .iter()
+                .filter(|e| e.file < scan.files.len())
+                .map(|e| {
+                    let mut l = location(scan, e.file, e.span);
+                    l.as_object_mut()
+                        .expect("object")
+                        .insert("replacement".into(), json!(e.replacement));
+                    l
+                })
+                .collect();
+            json!({
+                "title": fix.title,
+                "applicability": fix.applicability.as_str(),
+                "edits": edits,
+            })
+        })
+        .collect()
 }
 
 /// Why the hand-written loop a finding is about was taken as a retry loop,

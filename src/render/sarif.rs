@@ -20,6 +20,9 @@
 //!   offsets are given too. Every related location (each hop of a path) is
 //!   a `relatedLocations` entry. `partialFingerprints` survive lines
 //!   inserted above a finding ([`crate::check::fingerprints`]).
+//! - A finding's fixes are SARIF `fixes` (one `artifactChange` per file,
+//!   each edit a `replacement` of a region of the original text), marked
+//!   `safe` or `unsafe` in their `properties.applicability`.
 //! - Suppressed findings are listed with `suppressions` (kind `inSource`
 //!   for comments, `external` for configuration), so viewers show them as
 //!   dismissed instead of losing them.
@@ -203,7 +206,49 @@ fn result(
     if let Some(s) = suppression {
         obj.insert("suppressions".into(), json!([s]));
     }
+    if !f.fixes.is_empty() {
+        obj.insert("fixes".into(), fixes(scan, run, f));
+    }
     v
+}
+
+/// The finding's fixes as SARIF `fix` objects: one `artifactChange` per
+/// file, each edit a `replacement` of a region of the original text (an
+/// empty region inserts); whether the fix is safe is a property.
+fn fixes(scan: &Scan, run: &RunInfo, f: &Finding) -> Value {
+    f.fixes
+        .iter()
+        .map(|fix| {
+            let mut files: Vec<usize> = fix.edits.iter().map(|e| e.file).collect();
+            files.sort_unstable();
+            files.dedup();
+            let changes: Vec<Value> = files
+                .into_iter()
+                .filter(|&file| file < scan.files.len())
+                .map(|file| {
+                    let replacements: Vec<Value> = fix
+                        .edits_in(file)
+                        .map(|e| {
+                            let region = physical(scan, run, file, e.span)["region"].clone();
+                            json!({
+                                "deletedRegion": region,
+                                "insertedContent": { "text": e.replacement },
+                            })
+                        })
+                        .collect();
+                    json!({
+                        "artifactLocation": artifact(scan, run, file),
+                        "replacements": replacements,
+                    })
+                })
+                .collect();
+            json!({
+                "description": { "text": fix.title },
+                "artifactChanges": changes,
+                "properties": { "applicability": fix.applicability.as_str() },
+            })
+        })
+        .collect()
 }
 
 /// The SARIF log of a run.
