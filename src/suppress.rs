@@ -21,6 +21,7 @@
 
 use crate::Scan;
 use crate::config::Settings;
+use crate::fix::{Edit, Fix};
 use crate::model::Syntax;
 use crate::rules::settings::unused_suppression::{self, Place};
 use crate::rules::{self, Finding};
@@ -50,6 +51,10 @@ pub struct Directive {
     pub reason: Option<String>,
     /// Why the comment is not a valid directive.
     pub error: Option<String>,
+    /// The whole comment, from its marker to its end (past `*/`).
+    pub comment: Span,
+    /// Whether the comment stands alone on its line.
+    pub own_line: bool,
 }
 
 /// The comment markers of a file: its syntax's, or for a file not read
@@ -115,7 +120,14 @@ pub fn directives(
         {
             body_end = at + i;
         }
-        if let Some(d) = parse(text, at, body_end, line, own_line) {
+        if let Some(mut d) = parse(text, at, body_end, line, own_line) {
+            let end = if body_end < line_end {
+                body_end + 2
+            } else {
+                line_end
+            };
+            d.comment = Span::new(line_start + code_part.len(), end);
+            d.own_line = own_line;
             out.push(d);
         }
     }
@@ -148,6 +160,8 @@ fn parse(text: &str, at: usize, end: usize, line: usize, own_line: bool) -> Opti
                 codes: Vec::new(),
                 reason: None,
                 error: Some(format!("`{word}` is not a retrylint directive{hint}")),
+                comment: span,
+                own_line,
             });
         }
         _ => return None,
@@ -158,6 +172,8 @@ fn parse(text: &str, at: usize, end: usize, line: usize, own_line: bool) -> Opti
         codes: Vec::new(),
         reason: None,
         error: None,
+        comment: span,
+        own_line,
     };
     let Some(list) = rest.strip_prefix('[') else {
         d.error = Some(format!(
@@ -334,10 +350,15 @@ pub fn apply(
                         Reach::Lines(..) => Place::NextLine,
                     };
                     let (m, h) = unused_suppression::unused_code(code, place);
-                    msgs.push((m, h, *span));
+                    msgs.push((ci, (m, h, *span)));
                 }
-                for (m, h, span) in msgs {
-                    out.findings.push(Finding::new(rl904, id, span, m, h));
+                let text = &scan.files[id].source.text;
+                for (ci, (m, h, span)) in msgs {
+                    let mut f = Finding::new(rl904, id, span, m, h);
+                    if let Some(fix) = removal(text, d, ci, &used[id][di], id) {
+                        f.fix(fix);
+                    }
+                    out.findings.push(f);
                 }
                 continue;
             };
@@ -362,6 +383,51 @@ pub fn apply(
         }
     }
     out
+}
+
+/// The fix of an unused code `ci` of `d`: the code and its comma out of
+/// the list while another code of it silences something, else the whole
+/// comment (with its line when it stands alone, with the blanks before it
+/// when it trails a line). Safe: the comment silences nothing.
+fn removal(text: &str, d: &Directive, ci: usize, used: &[bool], file: FileId) -> Option<Fix> {
+    let (code, span) = d.codes.get(ci)?;
+    if used.iter().any(|&u| u) {
+        let cut = match (ci.checked_sub(1), d.codes.get(ci + 1)) {
+            (_, Some((_, next))) => Span::new(span.start, next.start),
+            (Some(prev), None) => Span::new(d.codes[prev].1.end, span.end),
+            (None, None) => return None,
+        };
+        return Some(Fix::safe(
+            format!("remove `{code}` from the suppression"),
+            vec![Edit::delete(file, cut)],
+        ));
+    }
+    let c = d.comment;
+    let line_start = text[..c.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[c.end..].find('\n').map_or(text.len(), |i| c.end + i);
+    let after = text.get(c.end..line_end)?;
+    let cut = if d.own_line && after.trim().is_empty() {
+        // The line and its break (the last line: the break before it).
+        if line_end < text.len() {
+            Span::new(line_start, line_end + 1)
+        } else {
+            let mut start = line_start.saturating_sub(1);
+            if text[..start].ends_with('\r') {
+                start -= 1;
+            }
+            Span::new(start, text.len())
+        }
+    } else if d.own_line {
+        let blanks = after.len() - after.trim_start().len();
+        Span::new(c.start, c.end + blanks)
+    } else {
+        let before = &text[line_start..c.start];
+        Span::new(line_start + before.trim_end().len(), c.end)
+    };
+    Some(Fix::safe(
+        "remove the unused suppression",
+        vec![Edit::delete(file, cut)],
+    ))
 }
 
 #[cfg(test)]
@@ -465,5 +531,51 @@ mod tests {
         );
         assert_eq!(d[0].reach, Reach::Lines(1, 2));
         assert_eq!(d[0].reason.as_deref(), Some("ünïcode"));
+    }
+
+    fn removed(name: &str, text: &str, used: &[bool]) -> String {
+        let d = &ds(name, text)[0];
+        let fix = removal(text, d, 0, used, 0).expect("a fix");
+        crate::fix::apply_edits(text, &fix.edits).unwrap()
+    }
+
+    #[test]
+    fn an_unused_suppression_is_removed_with_what_only_it_needed() {
+        // Trailing: the comment and the blanks before it.
+        assert_eq!(
+            removed(
+                "a.rs",
+                "let x = 1;  // retrylint: ignore[RL203] why\nnext();\n",
+                &[false]
+            ),
+            "let x = 1;\nnext();\n"
+        );
+        // Alone on its line: the line (CRLF kept on the others).
+        assert_eq!(
+            removed(
+                "a.yaml",
+                "a: 1\r\n  # retrylint: ignore[RL203]\r\nb: 2\r\n",
+                &[false]
+            ),
+            "a: 1\r\nb: 2\r\n"
+        );
+        // A block comment before code on its line: the comment only.
+        assert_eq!(
+            removed(
+                "A.java",
+                "  /* retrylint: ignore[RL203] */ call();\n",
+                &[false]
+            ),
+            "  call();\n"
+        );
+        // A used code stays; the unused one goes with its comma.
+        assert_eq!(
+            removed(
+                "a.yaml",
+                "# retrylint: ignore[RL206, RL203] why\nb: 2\n",
+                &[false, true]
+            ),
+            "# retrylint: ignore[RL203] why\nb: 2\n"
+        );
     }
 }
