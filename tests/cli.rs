@@ -159,12 +159,6 @@ fn json_output_matches_its_schema() {
             .iter()
             .any(|f| !f["related"].as_array().unwrap().is_empty())
     );
-    // Fixes are carried through (RL203's jitter, RL302's per-try timeout).
-    assert!(
-        findings
-            .iter()
-            .any(|f| f["fixes"][0]["edits"][0]["replacement"].is_string())
-    );
     // Fingerprints are unique.
     let mut prints: Vec<&str> = findings
         .iter()

@@ -675,4 +675,14 @@ fn json_and_sarif_carry_the_fixes_check_fix_makes() {
         .collect();
     assert_eq!(replaced, edits);
     assert_eq!(result["fixes"][0]["properties"]["applicability"], "safe");
+    // The JSON schema (docs/json-output.schema.json) accepts them.
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::root().join("docs/json-output.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    assert!(validator.is_valid(&json));
+    let mut broken = json.clone();
+    broken["findings"][0]["fixes"][0]["applicability"] = "maybe".into();
+    assert!(!validator.is_valid(&broken));
 }
