@@ -390,3 +390,36 @@ fn a_symbolic_link_is_not_fixed_through() {
         std::fs::read(&case).unwrap()
     );
 }
+
+/// RL202's fix adds `enableExponentialBackoff: true`; where the file writes
+/// that key already (turned off in this block), adding a second would be
+/// a duplicate key, so no fix is offered (the finding stands).
+#[test]
+fn no_exponential_fix_where_the_key_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("application.yml"),
+        "resilience4j:\n  retry:\n    instances:\n      payments:\n        waitDuration: 200ms\n        enableRandomizedWait: true\n        enableExponentialBackoff: false\n        retryExceptions: [java.io.IOException]\n",
+    )
+    .unwrap();
+    let o = bin()
+        .current_dir(tmp.path())
+        .args([
+            "check",
+            "--no-cache",
+            "--no-config",
+            "--format",
+            "json",
+            ".",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "RL202")
+        .expect("an RL202 finding");
+    assert!(f.get("fixes").is_none(), "{f}");
+}

@@ -44,6 +44,8 @@ pub struct FixEdits {
     pub retries_off: Option<MakeEdits>,
     /// Retry only transient failures (RL102).
     pub predicate: Option<MakeEdits>,
+    /// Grow a constant delay exponentially, its jitter kept (RL202).
+    pub exponential: Option<MakeEdits>,
 }
 
 impl FixEdits {
@@ -53,6 +55,7 @@ impl FixEdits {
         per_try_timeout: None,
         retries_off: None,
         predicate: None,
+        exponential: None,
     };
 }
 

@@ -2,6 +2,7 @@
 //! without jitter is RL203.)
 
 use crate::duration::human;
+use crate::fix::Fix;
 use crate::model::{Delay, Jitter, Provenance};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
@@ -18,7 +19,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if delay.is_zero() || matches!(p.jitter.value, Jitter::None | Jitter::Unknown) {
         return;
     }
-    e.emit(
+    let f = e.emit(
         p.delay.span,
         format!(
             "{} waits a constant `{}` (randomised) between attempts: the delay does not grow while the outage lasts",
@@ -27,4 +28,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         ),
         "grow the delay exponentially (keep the jitter) so that clients back off further the longer the failure lasts",
     );
+    // Unsafe: the waits get longer, so a retry comes later.
+    if let Some(make) = p.system.spec().fixes.edits.exponential
+        && let Some(edits) = make(&ctx.site(f.file))
+    {
+        f.fix(Fix::unsafe_("grow the delay exponentially", edits));
+    }
 }

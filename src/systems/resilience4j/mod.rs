@@ -15,6 +15,7 @@ pub static SPEC: SystemSpec = SystemSpec {
         edits: super::edit::FixEdits {
             jitter: Some(jitter_edits),
             predicate: Some(predicate_edits),
+            exponential: Some(exponential_edits),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC
@@ -103,6 +104,41 @@ fn jitter_edits(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
         site.text,
         p.delay.span,
         "enableRandomizedWait",
+        &Value::Bool(true),
+    )?;
+    Some(vec![edit])
+}
+
+/// Grow the written constant wait: `enableExponentialBackoff: true` next
+/// to it (YAML or properties, in the key's spelling). Resilience4j then
+/// multiplies the wait by `DEFAULT_MULTIPLIER` each attempt and, with
+/// `enableRandomizedWait` on, randomises it
+/// (`IntervalFunction.ofExponentialRandomBackoff`). Not made where the
+/// file writes the key already (`enableExponentialBackoff: false` in
+/// another block or profile: which one is meant is a guess) nor in code.
+fn exponential_edits(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Value, add_sibling};
+    let p = site.policy;
+    if p.delay.provenance != crate::model::Provenance::Written
+        || site.path.extension().is_some_and(|e| e == "java")
+    {
+        return None;
+    }
+    let squashed: String = site
+        .text
+        .chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    if squashed.contains("enableexponentialbackoff") {
+        return None;
+    }
+    let edit = add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        p.delay.span,
+        "enableExponentialBackoff",
         &Value::Bool(true),
     )?;
     Some(vec![edit])
