@@ -6,13 +6,15 @@ use crate::pipeline::{ConfigChoice, Pipeline, Run};
 use crate::render::{self, Format};
 use crate::rules::{self, RULES};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod audit;
 mod diff;
 mod fix;
 mod input;
 mod listing;
+mod org;
 mod output;
 pub mod simulate;
 
@@ -58,7 +60,9 @@ Examples:
 const AUDIT_EXAMPLES: &str = "\
 Examples:
   retrylint audit . --out audit-report   report.md, report.html, report.json
-  retrylint audit --no-config --exclude 'vendor/**' .";
+  retrylint audit --no-config --exclude 'vendor/**' .
+  retrylint audit --facts orders.facts.json payments.facts.json --out org-report
+                                         join repositories (`retrylint facts` in each)";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -90,6 +94,11 @@ pub enum Command {
     /// graph drawn, and JSON) into a directory.
     #[command(after_help = AUDIT_EXAMPLES)]
     Audit(AuditArgs),
+    /// Export what one repository says (services, calls, policies, with
+    /// its name and commit) as JSON, for `audit --facts` to join with
+    /// other repositories'.
+    #[command(after_help = org::EXAMPLES)]
+    Facts(org::FactsArgs),
     /// Print a rule's documentation.
     Explain {
         /// A rule code (`RL203`) or name (`unjittered-backoff`).
@@ -298,9 +307,15 @@ fn parse_format_spec(s: &str) -> Result<FormatSpec, String> {
 
 #[derive(Args, Debug)]
 pub struct AuditArgs {
-    /// Files and directories to read.
-    #[arg(default_value = ".")]
+    /// Files and directories to read (default: `.`, unless --facts is
+    /// given).
     pub paths: Vec<PathBuf>,
+    /// Facts files of other repositories (`retrylint facts`) to join with
+    /// the paths into one graph: services meet across repositories by
+    /// name, alias and host, and each file is shown under its
+    /// repository's name.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub facts: Vec<PathBuf>,
     /// Directory to write report.md, report.html and report.json into
     /// (created if missing; the three files are replaced).
     #[arg(long, default_value = "audit-report")]
@@ -345,7 +360,8 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Check(args) => check(args, &cwd),
         Command::Server(args) => server(args, &cwd),
-        Command::Audit(args) => audit(args, &cwd),
+        Command::Audit(args) => audit::audit(args, &cwd),
+        Command::Facts(args) => org::facts(&args, &cwd),
         Command::Graph(args) => graph(&args, &cwd),
         Command::Simulate(args) => simulate::run(&args, &cwd),
         Command::Rules { format } => {
@@ -509,63 +525,6 @@ fn place_cache(settings: &mut Settings, args: &ConfigArgs, roots: &[PathBuf]) {
         .as_deref()
         .zip(settings.cache_dir.as_deref());
     settings.cache_dir = crate::cache::place(roots, loaded);
-}
-
-fn audit(args: AuditArgs, cwd: &Path) -> i32 {
-    use render::audit::{FILES, Report, progress::Bar};
-    let mut settings = match settings(&args.config, cwd, &args.paths) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("retrylint: {}", render::sanitize(&e));
-            return 2;
-        }
-    };
-    place_cache(&mut settings, &args.config, &args.paths);
-    let bar = Bar::new(!args.quiet && std::io::stderr().is_terminal());
-    // Findings as `check` reports them: suppressions and severities from
-    // the configuration applied.
-    let run = Pipeline::new(&settings)
-        .progress(&bar)
-        .nearest_configs(discovered(&args.config, &args.paths))
-        .run(&args.paths);
-    bar.finish();
-    let Run {
-        scan,
-        graph,
-        report: run,
-    } = match run {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("retrylint: {}", render::sanitize(&e));
-            return 2;
-        }
-    };
-    let findings = run.findings;
-    let graph = graph.unwrap_or_default();
-    let roots: Vec<String> = args
-        .paths
-        .iter()
-        .map(|p| crate::source::display_path(p))
-        .collect();
-    let report = Report::build(&roots, &scan, &graph, &findings);
-    if let Err(e) = report.write(&args.out) {
-        eprintln!(
-            "retrylint: cannot write the report into {}: {e}",
-            render::sanitize(&crate::source::display_path(&args.out))
-        );
-        return 2;
-    }
-    print_notices(&scan.notices);
-    if !args.quiet {
-        let dir = crate::source::display_path(&args.out);
-        let files: Vec<String> = FILES.iter().map(|f| format!("{dir}/{f}")).collect();
-        eprintln!("{}", render::summary(&scan, &findings));
-        eprintln!("retrylint: wrote {}", render::sanitize(&files.join(", ")));
-    }
-    if scan.notices.iter().any(|n| n.internal) {
-        return 2;
-    }
-    0
 }
 
 fn check(args: CheckArgs, cwd: &Path) -> i32 {

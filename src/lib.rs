@@ -36,6 +36,7 @@ pub(crate) mod keys;
 pub(crate) mod link;
 pub mod model;
 mod not_read;
+pub mod org;
 pub mod pipeline;
 pub mod render;
 pub mod report;

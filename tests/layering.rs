@@ -44,6 +44,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("not_read", 7),
     ("changes", 7),
     ("graph", 8),
+    // One repository's facts exported, and several joined.
+    ("org", 8),
     ("rules", 9),
     ("check", 10),
     // What a path's retries do to the service at its end in an outage.
