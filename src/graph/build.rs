@@ -267,6 +267,7 @@ fn file_edges(
 ) {
     let files = b.files;
     let mut seen: BTreeSet<(ServiceId, ServiceId, String)> = BTreeSet::new();
+    let env_reads = whole_map_reads(b);
     for (id, f) in files.iter().enumerate() {
         // Resolved once per file, and only for files with a call whose
         // caller the extractor did not name.
@@ -299,6 +300,27 @@ fn file_edges(
             let to = b.service(&e.callee);
             if from == to {
                 continue;
+            }
+            let mut via = e.via.clone();
+            if let Some(key) = whole_map_env(&e.via) {
+                match env_reads.get(&caller) {
+                    Some(r) if r.read.contains(key) => {}
+                    Some(r) if r.has_code => {
+                        b.graph.notes.push(GraphNote {
+                            loc,
+                            message: format!(
+                                "`{caller}` is handed `{key}` with a whole ConfigMap (`envFrom`), but none of its code in the scan reads it: no call to `{}`",
+                                e.callee
+                            ),
+                        });
+                        continue;
+                    }
+                    // No program source of the caller was read: whether
+                    // it reads the variable is not known, and said.
+                    _ => via.push_str(&format!(
+                        ": read assumed, no code of `{caller}` in the scan"
+                    )),
+                }
             }
             // `@Retry(name = "payments")` takes its values from
             // `resilience4j.retry.instances.payments` in the service's
@@ -352,7 +374,7 @@ fn file_edges(
                     from,
                     to,
                     proof: loc,
-                    via: e.via.clone(),
+                    via,
                     layers,
                     also: Vec::new(),
                     protocol,
@@ -361,6 +383,23 @@ fn file_edges(
             }
         }
     }
+}
+
+/// The variables handed to each service with a whole ConfigMap, and which
+/// of them its files read (`env_reads.rs`).
+fn whole_map_reads(b: &Builder<'_>) -> HashMap<String, super::env_reads::Reads> {
+    let mut wanted: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in b.files {
+        for e in &f.facts.edges {
+            if let (Some(key), Some(caller)) = (whole_map_env(&e.via), &e.caller) {
+                wanted
+                    .entry(b.canonical(caller))
+                    .or_default()
+                    .insert(key.to_string());
+            }
+        }
+    }
+    super::env_reads::reads(b, &wanted)
 }
 
 /// A client of a provider's service (an AWS SDK client) calls it, whether

@@ -11,7 +11,7 @@
 use crate::config::Settings;
 use crate::duration::human;
 use crate::model::ScannedFile;
-use crate::model::calls::{IdentityKind, Protocol, outside_mesh, short_host};
+use crate::model::calls::{IdentityKind, Protocol, outside_mesh, short_host, whole_map_env};
 use crate::model::{
     AttemptCount, ClientScope, Layer as LayerKind, Provenance, RetryPolicy, System, backoff,
 };
@@ -176,6 +176,7 @@ pub struct WorstPath {
 }
 
 mod build;
+mod env_reads;
 mod identity;
 mod layers;
 mod mesh;

@@ -324,6 +324,22 @@ pub fn outside_mesh(via: &str) -> bool {
     via.starts_with(COMPOSE_VIA)
 }
 
+/// The end of [`super::CallEdge::via`] for a call whose target is a
+/// variable the workload takes with every other key of a ConfigMap
+/// (`envFrom`): handed to it whether or not its program reads it, so the
+/// graph keeps the call only where the caller's code or configuration
+/// reads the variable ([`whole_map_env`]).
+pub const WHOLE_MAP_VIA: &str = " (envFrom)";
+
+/// The variable a call shown `via` a whole ConfigMap reads
+/// (`env \`CONTACTS_API_ADDR\` from ConfigMap \`service-api-config\` (envFrom)`).
+pub fn whole_map_env(via: &str) -> Option<&str> {
+    let rest = via.strip_suffix(WHOLE_MAP_VIA)?;
+    let start = rest.find("env `")? + "env `".len();
+    let len = rest[start..].find('`')?;
+    Some(&rest[start..start + len])
+}
+
 impl Scope {
     /// The route of a retry layer built in a `@Bean` method (a Feign
     /// `Retryer` bean), for messages: the graph reads the typed
