@@ -612,3 +612,26 @@ fn env_from_keys_are_calls_only_where_the_code_reads_them() {
         ]
     );
 }
+
+/// An IP address names a service only where a manifest gives it to one
+/// (a Service's `clusterIP`, a compose `ipv4_address`); others give no
+/// edge and no service.
+#[test]
+fn ip_addresses_join_the_service_a_manifest_gives_them_to() {
+    let s = scan("testdata/graph/ip-addresses", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let mut pairs: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+        .collect();
+    pairs.sort();
+    assert_eq!(pairs, ["frontend -> ledger", "web -> orders"]);
+    assert!(
+        g.services
+            .iter()
+            .all(|s| retrylint::model::calls::ip_literal(&s.name).is_none()),
+        "{:?}",
+        g.services.iter().map(|s| &s.name).collect::<Vec<_>>()
+    );
+}

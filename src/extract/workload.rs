@@ -289,6 +289,17 @@ fn service(root: Yaml<'_>, facts: &mut Facts) -> bool {
         vec![host.to_string()],
     );
     decl.placement.namespace = namespace_of(root);
+    // A fixed `clusterIP` reaches the Service as its name does.
+    let ips = root.path(&["spec", "clusterIP"]).into_iter().chain(
+        root.path(&["spec", "clusterIPs"])
+            .map(|l| l.items())
+            .unwrap_or_default(),
+    );
+    for ip in ips.take(8) {
+        if let Some(ip) = ip.as_str().and_then(crate::model::calls::ip_literal) {
+            decl.hosts.push(ip);
+        }
+    }
     if let Some(selector) = root.path(&["spec", "selector"]) {
         decl.placement.labels = string_map(selector);
     }
@@ -411,6 +422,22 @@ fn compose_with(
             .and_then(image_name)
         {
             decl.placement.images.push(name);
+        }
+        // `networks: {backend: {ipv4_address: 10.5.0.5}}`: the service's
+        // fixed address on that network.
+        if let Some(nets) = s.value.get("networks") {
+            for n in nets.entries().into_iter().take(16) {
+                for k in ["ipv4_address", "ipv6_address"] {
+                    if let Some(ip) = n
+                        .value
+                        .get(k)
+                        .and_then(|v| v.as_str())
+                        .and_then(crate::model::calls::ip_literal)
+                    {
+                        decl.hosts.push(ip);
+                    }
+                }
+            }
         }
         facts.services.push(decl);
         let written = s.value.get("environment");
@@ -553,6 +580,19 @@ pub fn push_edge(
         return;
     }
     let Some(host) = host_of(value) else {
+        // `10.5.0.5:8080`: a service only where a manifest gives it that
+        // address; the graph joins it or drops it.
+        if let Some(ip) = crate::model::calls::ip_literal(value) {
+            facts.edges.push(CallEdge {
+                client: None,
+                caller: Some(caller.to_string()),
+                callee: ip,
+                span,
+                policies: Vec::new(),
+                via: format!("env `{key}`"),
+            });
+            return;
+        }
         // `${CART_ADDR}`: set where the file is used (`.env`, the shell).
         if value.contains("${") {
             let mut u = crate::model::UnresolvedCall::new(span, value.trim());
@@ -627,6 +667,16 @@ mod tests {
         assert_eq!(host_of("http://my_db:5432").as_deref(), Some("my_db"));
         assert_eq!(host_of("http://localhost:8080"), None);
         assert_eq!(host_of("10.0.0.1:80"), None);
+        assert_eq!(
+            crate::model::calls::ip_literal("http://10.0.0.1:80/x").as_deref(),
+            Some("10.0.0.1")
+        );
+        assert_eq!(
+            crate::model::calls::ip_literal("[fd00::5]:80").as_deref(),
+            Some("fd00::5")
+        );
+        assert_eq!(crate::model::calls::ip_literal("127.0.0.1:80"), None);
+        assert_eq!(crate::model::calls::ip_literal("orders:80"), None);
         assert_eq!(host_of("${PAYMENTS}"), None);
         assert_eq!(
             host_of("https://api.stripe.com/v1").as_deref(),

@@ -296,6 +296,13 @@ fn file_edges(
                 });
                 continue;
             };
+            // An IP address names a service only where a manifest gives
+            // it to one.
+            if crate::model::calls::ip_literal(&e.callee).is_some()
+                && !b.aliases.contains_key(&short_host(&e.callee))
+            {
+                continue;
+            }
             let from = b.service(&caller);
             let to = b.service(&e.callee);
             if from == to {

@@ -48,6 +48,32 @@ pub fn short_host(host: &str) -> String {
     }
 }
 
+/// The IP address a call target (`10.96.0.12:8080`, `http://10.5.0.5/x`)
+/// is written as, when it is one a program calls: not this machine
+/// (loopback) nor every interface (unspecified). Such a target names a
+/// service only where a manifest gives that address to one (a Kubernetes
+/// Service's `clusterIP`, a compose service's `ipv4_address`); the graph
+/// drops the others.
+pub fn ip_literal(target: &str) -> Option<String> {
+    let h = target.trim();
+    let h = h.split_once("://").map_or(h, |(_, rest)| rest);
+    let h = h.split(['/', '?']).next().unwrap_or(h);
+    let h = h.rsplit_once('@').map_or(h, |(_, rest)| rest);
+    let bare = h
+        .strip_prefix('[')
+        .and_then(|r| r.split_once(']'))
+        .map(|(a, _)| a);
+    let h = match bare {
+        Some(a) => a,
+        None => match h.rsplit_once(':') {
+            Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+            _ => h,
+        },
+    };
+    let ip: std::net::IpAddr = h.parse().ok()?;
+    (!ip.is_loopback() && !ip.is_unspecified()).then(|| ip.to_string())
+}
+
 /// What declares a service identity ([`super::ServiceDecl::kind`]): the
 /// graph decides from it who owns a file, what runs in a cluster, and
 /// what a sidecar sits beside, never from the text of `source`.
