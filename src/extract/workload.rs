@@ -250,6 +250,22 @@ fn mesh_hints(m: Yaml<'_>, namespace: bool) -> Vec<MeshHint> {
     out
 }
 
+/// Istio ambient mode's namespace label (`ambient` puts its pods in the
+/// mesh without sidecars) and the label naming the waypoint a namespace's
+/// or Service's traffic goes through
+/// (istio.io/latest/docs/ambient/usage/add-workloads/,
+/// istio.io/latest/docs/ambient/usage/waypoint/; istio/istio
+/// pkg/config/constants: `DataplaneModeLabel`, `AmbientUseWaypointLabel`).
+const DATAPLANE_MODE: &str = "istio.io/dataplane-mode";
+const USE_WAYPOINT: &str = "istio.io/use-waypoint";
+
+/// The `istio.io/use-waypoint` label among `labels`, with its span.
+fn waypoint_label(labels: Yaml<'_>) -> Option<(String, crate::source::Span)> {
+    let v = labels.get(USE_WAYPOINT)?;
+    let name = v.as_str()?.trim();
+    (!name.is_empty()).then(|| (name.to_string(), v.span()))
+}
+
 /// A `Namespace` with its mesh injection labels and annotations.
 fn namespace(root: Yaml<'_>, facts: &mut Facts) -> bool {
     let Some(meta_name) = root.path(&["metadata", "name"]) else {
@@ -264,10 +280,17 @@ fn namespace(root: Yaml<'_>, facts: &mut Facts) -> bool {
             mesh.extend(mesh_hints(m, true));
         }
     }
+    let labels = root.path(&["metadata", "labels"]);
+    let ambient = labels
+        .and_then(|l| l.get(DATAPLANE_MODE))
+        .filter(|v| v.as_str().is_some_and(|v| v.trim() == "ambient"))
+        .map(|v| v.span());
     facts.namespaces.push(NamespaceDecl {
         name: name.to_string(),
         span: meta_name.span(),
         mesh,
+        ambient,
+        waypoint: labels.and_then(waypoint_label),
     });
     true
 }
@@ -304,6 +327,7 @@ fn service(root: Yaml<'_>, facts: &mut Facts) -> bool {
         decl.placement.labels = string_map(selector);
     }
     decl.placement.protocol = ports_protocol(root);
+    decl.placement.waypoint = root.path(&["metadata", "labels"]).and_then(waypoint_label);
     facts.services.push(decl);
     true
 }

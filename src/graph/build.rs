@@ -8,7 +8,7 @@
 
 use super::identity::Builder;
 use super::layers::*;
-use super::mesh::{MeshFacts, evidence_note, membership};
+use super::mesh::{MeshFacts, evidence_note, membership, waypoints};
 use super::shape::{find_cycles, merge_parallel};
 use super::*;
 
@@ -29,10 +29,12 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     let routes = mesh_routes(&b);
     let configured = instances(&mut b);
     let (clients, client_beans) = named_clients(&b);
+    let waypoints = waypoints(&b, &meshes);
     let cx = EdgeCx {
         meshes: &meshes,
         routes: &routes,
         mesh_default,
+        waypoints: &waypoints,
     };
     file_edges(&mut b, &cx, &configured, &clients, &client_beans);
     provider_edges(&mut b);
@@ -46,6 +48,8 @@ struct EdgeCx<'a> {
     meshes: &'a MeshFacts<'a>,
     routes: &'a Routes,
     mesh_default: Option<(FileId, usize)>,
+    /// Istio ambient waypoints by the service they front (`mesh.rs`).
+    waypoints: &'a BTreeMap<String, (String, Loc)>,
 }
 
 /// Mesh route policies (an Istio VirtualService, a Linkerd
@@ -231,6 +235,15 @@ fn mesh_layer(
         return (Some(m), None);
     }
     let host = b.graph.services[to].name.clone();
+    // Ambient mode: no sidecar; the callee's waypoint, where it has one,
+    // applies the routes' policy (or Istio's default) as a sidecar would.
+    let waypoint = match m.how {
+        MeshEvidence::Ambient => match cx.waypoints.get(&host) {
+            Some(w) => Some(w),
+            None => return (Some(m), None),
+        },
+        _ => None,
+    };
     let own: BTreeMap<String, (FileId, usize)> = cx
         .routes
         .iter()
@@ -251,7 +264,19 @@ fn mesh_layer(
             .map(|&(pf, pi)| layer_of(pf, pi, &b.files[pf].facts.policies[pi])),
     };
     let layer = layer.map(|mut l| {
-        l.setting.push_str(&evidence_note(b, &m));
+        match waypoint {
+            Some((name, at)) => {
+                l.label = format!("{} (waypoint `{name}`)", l.label);
+                l.setting.push_str(&format!(
+                    "; through the waypoint `{name}` (`istio.io/use-waypoint` in `{}`), the caller in ambient mode",
+                    b.files
+                        .get(at.file)
+                        .map(|f| f.source.display_path())
+                        .unwrap_or_default()
+                ));
+            }
+            None => l.setting.push_str(&evidence_note(b, &m)),
+        }
         l
     });
     (Some(m), layer)

@@ -51,6 +51,10 @@ pub enum MeshEvidence {
     /// Nothing says so: the repository holds the mesh's resources, and
     /// the workload is assumed to run in it.
     Assumed,
+    /// The workload's namespace runs in Istio's ambient mode: no sidecar,
+    /// so no retry on the caller's side; L7 policy applies only at the
+    /// callee's waypoint, where one is named.
+    Ambient,
 }
 
 /// The mesh a caller runs in, for one call, and why.

@@ -290,6 +290,11 @@ pub struct Placement {
     /// runs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway_class: Option<(String, crate::source::Span)>,
+    /// A Kubernetes Service's `istio.io/use-waypoint` label: the Istio
+    /// ambient waypoint its callers' traffic goes through (`none`: not the
+    /// namespace's either).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waypoint: Option<(String, crate::source::Span)>,
 }
 
 /// A Gateway API `GatewayClass`: its name and `spec.controllerName`.
@@ -323,6 +328,14 @@ pub struct NamespaceDecl {
     pub name: String,
     pub span: crate::source::Span,
     pub mesh: Vec<MeshHint>,
+    /// `istio.io/dataplane-mode: ambient`: its pods run in Istio's ambient
+    /// mode (no sidecar; ztunnel carries L4 only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ambient: Option<crate::source::Span>,
+    /// `istio.io/use-waypoint`: the waypoint proxy the calls to its
+    /// services go through (L7 policy, retries among it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waypoint: Option<(String, crate::source::Span)>,
 }
 
 /// Namespaces no mesh injects: the cluster's and the meshes' own.
