@@ -264,7 +264,7 @@ pub(super) fn waypoints(b: &Builder<'_>, m: &MeshFacts<'_>) -> BTreeMap<String, 
                 namespaces.entry(name.clone()).or_insert_with(|| ns.clone());
             }
             if let Some((w, span)) = &s.placement.waypoint {
-                if w == "none" {
+                if w.eq_ignore_ascii_case("none") {
                     opted_out.insert(name);
                 } else {
                     out.entry(name).or_insert((
@@ -287,7 +287,7 @@ pub(super) fn waypoints(b: &Builder<'_>, m: &MeshFacts<'_>) -> BTreeMap<String, 
             .iter()
             .find(|(_, n)| n.name == ns && n.waypoint.is_some())
             && let Some((w, span)) = &n.waypoint
-            && w != "none"
+            && !w.eq_ignore_ascii_case("none")
         {
             out.insert(
                 name,
