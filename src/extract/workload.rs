@@ -484,7 +484,10 @@ fn compose_with(
                         let before = facts.edges.len();
                         push_edge(s.key, k, v, span, facts);
                         if let Some(edge) = facts.edges.get_mut(before) {
-                            edge.via = format!("env `{k}` from `{path}`");
+                            edge.via = format!(
+                                "env `{k}` from `{path}`{}",
+                                crate::model::calls::WHOLE_FILE_VIA
+                            );
                         }
                         mark_compose(facts);
                     }

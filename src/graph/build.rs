@@ -334,14 +334,14 @@ fn file_edges(
                 continue;
             }
             let mut via = e.via.clone();
-            if let Some(key) = whole_map_env(&e.via) {
+            if let Some((key, how)) = whole_map_env(&e.via) {
                 match env_reads.get(&caller) {
                     Some(r) if r.read.contains(key) => {}
                     Some(r) if r.has_code => {
                         b.graph.notes.push(GraphNote {
                             loc,
                             message: format!(
-                                "`{caller}` is handed `{key}` with a whole ConfigMap (`envFrom`), but none of its code in the scan reads it: no call to `{}`",
+                                "`{caller}` is handed `{key}` with every other variable (`{how}`), but none of its code in the scan reads it: no call to `{}`",
                                 e.callee
                             ),
                         });
@@ -423,7 +423,7 @@ fn whole_map_reads(b: &Builder<'_>) -> HashMap<String, super::env_reads::Reads> 
     let mut wanted: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in b.files {
         for e in &f.facts.edges {
-            if let (Some(key), Some(caller)) = (whole_map_env(&e.via), &e.caller) {
+            if let (Some((key, _)), Some(caller)) = (whole_map_env(&e.via), &e.caller) {
                 wanted
                     .entry(b.canonical(caller))
                     .or_default()

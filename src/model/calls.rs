@@ -370,13 +370,21 @@ pub fn outside_mesh(via: &str) -> bool {
 /// reads the variable ([`whole_map_env`]).
 pub const WHOLE_MAP_VIA: &str = " (envFrom)";
 
-/// The variable a call shown `via` a whole ConfigMap reads
-/// (`env \`CONTACTS_API_ADDR\` from ConfigMap \`service-api-config\` (envFrom)`).
-pub fn whole_map_env(via: &str) -> Option<&str> {
-    let rest = via.strip_suffix(WHOLE_MAP_VIA)?;
+/// The same for a variable a compose service takes with every other line
+/// of an `env_file`.
+pub const WHOLE_FILE_VIA: &str = " (env_file)";
+
+/// The variable a call shown `via` a whole ConfigMap or `env_file` reads
+/// (`env \`CONTACTS_API_ADDR\` from ConfigMap \`service-api-config\` (envFrom)`),
+/// and how it was handed over (`envFrom`, `env_file`).
+pub fn whole_map_env(via: &str) -> Option<(&str, &'static str)> {
+    let (rest, how) = match via.strip_suffix(WHOLE_MAP_VIA) {
+        Some(r) => (r, "envFrom"),
+        None => (via.strip_suffix(WHOLE_FILE_VIA)?, "env_file"),
+    };
     let start = rest.find("env `")? + "env `".len();
     let len = rest[start..].find('`')?;
-    Some(&rest[start..start + len])
+    Some((&rest[start..start + len], how))
 }
 
 impl Scope {
