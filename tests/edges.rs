@@ -603,9 +603,12 @@ fn env_from_keys_are_calls_only_where_the_code_reads_them() {
         .filter_map(|n| n.message.split('`').nth(3))
         .collect();
     notes.sort();
+    // The frontend's `BALANCES_API_ADDR` twice: from the ConfigMap and
+    // from the compose `env_file`.
     assert_eq!(
         notes,
         [
+            "BALANCES_API_ADDR",
             "BALANCES_API_ADDR",
             "CONTACTS_API_ADDR",
             "USERSERVICE_API_ADDR"

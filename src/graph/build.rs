@@ -417,7 +417,8 @@ fn file_edges(
     }
 }
 
-/// The variables handed to each service with a whole ConfigMap, and which
+/// The variables handed to each service with a whole ConfigMap or
+/// `env_file`, and which
 /// of them its files read (`env_reads.rs`).
 fn whole_map_reads(b: &Builder<'_>) -> HashMap<String, super::env_reads::Reads> {
     let mut wanted: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();

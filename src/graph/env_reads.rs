@@ -1,5 +1,6 @@
 //! Whether a service's own code or configuration reads an environment
-//! variable its workload is handed with a whole ConfigMap (`envFrom`):
+//! variable its workload is handed with a whole ConfigMap (`envFrom`) or
+//! a compose service with a whole `env_file`:
 //! the call such a variable names is an edge only where it is read
 //! (issue 17; bank-of-anthos hands `service-api-config`, the addresses of
 //! five services, to the ledger writer, which reads one of them).
