@@ -446,6 +446,15 @@ fn kubernetes_env_from_a_whole_configmap_of_the_folder_gives_edges() {
         "{}",
         pay.via
     );
+    // No code of the frontend is in the scan: the reads are assumed, and
+    // each edge says so.
+    assert!(
+        g.edges.iter().all(|e| e
+            .via
+            .ends_with("read assumed, no code of `frontend` in the scan")),
+        "{:?}",
+        g.edges.iter().map(|e| &e.via).collect::<Vec<_>>()
+    );
     assert!(s.stats.unresolved.is_empty(), "{:?}", s.stats.unresolved);
 }
 
@@ -555,4 +564,77 @@ fn a_config_servers_shared_files_resolve_its_clients_placeholders() {
         .map(|(_, w, c)| (w.as_str(), c.as_deref()))
         .collect();
     assert_eq!(unresolved, [("${rates.url}", Some("account-service"))]);
+}
+
+/// A ConfigMap handed whole (`envFrom`) gives a call only for the keys the
+/// caller's code reads (seen wrong on bank-of-anthos: the ledger writer is
+/// handed five addresses and reads one).
+#[test]
+fn env_from_keys_are_calls_only_where_the_code_reads_them() {
+    let s = scan("testdata/graph/envfrom-code-reads", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let mut pairs: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [
+            "contacts -> accounts-db",
+            "frontend -> contacts",
+            "frontend -> metadata.google.internal",
+            "frontend -> userservice",
+            "ledgerwriter -> balancereader",
+            "ledgerwriter -> ledger-db",
+        ]
+    );
+    let assumed: Vec<&str> = g
+        .edges
+        .iter()
+        .filter(|e| e.via.contains("read assumed"))
+        .map(|e| g.services[e.from].name.as_str())
+        .collect();
+    assert_eq!(assumed, ["contacts"]);
+    let mut notes: Vec<&str> = g
+        .notes
+        .iter()
+        .filter_map(|n| n.message.split('`').nth(3))
+        .collect();
+    notes.sort();
+    // The frontend's `BALANCES_API_ADDR` twice: from the ConfigMap and
+    // from the compose `env_file`.
+    assert_eq!(
+        notes,
+        [
+            "BALANCES_API_ADDR",
+            "BALANCES_API_ADDR",
+            "CONTACTS_API_ADDR",
+            "USERSERVICE_API_ADDR"
+        ]
+    );
+}
+
+/// An IP address names a service only where a manifest gives it to one
+/// (a Service's `clusterIP`, a compose `ipv4_address`); others give no
+/// edge and no service.
+#[test]
+fn ip_addresses_join_the_service_a_manifest_gives_them_to() {
+    let s = scan("testdata/graph/ip-addresses", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let mut pairs: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+        .collect();
+    pairs.sort();
+    assert_eq!(pairs, ["frontend -> ledger", "web -> orders"]);
+    assert!(
+        g.services
+            .iter()
+            .all(|s| retrylint::model::calls::ip_literal(&s.name).is_none()),
+        "{:?}",
+        g.services.iter().map(|s| &s.name).collect::<Vec<_>>()
+    );
 }

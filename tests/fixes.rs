@@ -57,11 +57,15 @@ fn check(dir: &Path, args: &[&str]) -> std::process::Output {
 pub fn codes(dir: &Path) -> Vec<String> {
     let o = check(dir, &["--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json output");
+    // One entry per cause in a file: its code once per place.
     v["findings"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| f["code"].as_str().unwrap().to_string())
+        .flat_map(|f| {
+            let places = f["places"].as_u64().unwrap_or(1) as usize;
+            std::iter::repeat_n(f["code"].as_str().unwrap().to_string(), places)
+        })
         .collect()
 }
 

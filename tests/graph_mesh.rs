@@ -241,3 +241,36 @@ fn a_gateway_class_of_another_name_with_istios_controller_gets_istios_default() 
     assert_eq!(e.mesh.as_ref().unwrap().how, MeshEvidence::Workload);
     assert!(e.layers[0].implicit);
 }
+
+/// Istio ambient mode: no sidecar on the caller; the callee's waypoint
+/// applies the VirtualService (or Istio's default); a Service that opts
+/// out of the waypoint gets no layer; nothing is assumed.
+#[test]
+fn ambient_callers_are_retried_only_at_the_callees_waypoint() {
+    let (_, g) = build("testdata/graph/ambient-waypoint", &Settings::default());
+    let mut got: Vec<(String, u64, usize)> = g
+        .edges
+        .iter()
+        .map(|e| (g.services[e.to].name.clone(), e.factor(), e.layers.len()))
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            ("orders".to_string(), 5, 1),
+            ("payments".to_string(), 1, 0),
+            ("reviews".to_string(), 3, 1)
+        ]
+    );
+    for e in &g.edges {
+        let m = e.mesh.as_ref().expect("a member");
+        assert_eq!(m.how, MeshEvidence::Ambient);
+        for l in &e.layers {
+            assert!(
+                l.setting.contains("through the waypoint `waypoint`"),
+                "{}",
+                l.setting
+            );
+        }
+    }
+}

@@ -312,10 +312,19 @@ fn several_formats_in_one_run_and_output_files() {
     // Every format gets the same findings, however many fixtures there are.
     let n = out.lines().count();
     assert!(n >= 3, "concise on stdout: {out}");
+    // SARIF and JSON give one result per cause in a file and count its
+    // places; the concise output has a line per place.
     let s: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
-    assert_eq!(s["runs"][0]["results"].as_array().unwrap().len(), n);
+    let results = s["runs"][0]["results"].as_array().unwrap();
+    let places = |v: &[Value], at: &dyn Fn(&Value) -> &Value| -> u64 {
+        v.iter().map(|r| at(r).as_u64().unwrap()).sum()
+    };
+    assert_eq!(places(results, &|r| &r["properties"]["places"]), n as u64);
     let j: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(j["findings"].as_array().unwrap().len(), n);
+    let entries = j["findings"].as_array().unwrap();
+    assert_eq!(entries.len(), results.len());
+    assert_eq!(places(entries, &|f| &f["places"]), n as u64);
+    assert_eq!(j["summary"]["findings"].as_u64().unwrap(), n as u64);
     let m = std::fs::read_to_string(&md).unwrap();
     assert!(
         m.starts_with("## retrylint") && m.contains("| RL203 |"),
@@ -338,7 +347,7 @@ fn several_formats_in_one_run_and_output_files() {
     assert_eq!(code, 1);
     assert!(out.is_empty());
     let j: Value = serde_json::from_str(&std::fs::read_to_string(&o).unwrap()).unwrap();
-    assert_eq!(j["findings"].as_array().unwrap().len(), n);
+    assert_eq!(j["findings"].as_array().unwrap().len(), entries.len());
 
     // Two formats cannot share stdout; a bad name or `name=` is a usage error.
     for args in [
@@ -685,4 +694,67 @@ fn json_and_sarif_carry_the_fixes_check_fix_makes() {
     let mut broken = json.clone();
     broken["findings"][0]["fixes"][0]["applicability"] = "maybe".into();
     assert!(!validator.is_valid(&broken));
+}
+
+/// One cause on three routes of one file (a Linkerd profile missing its
+/// timeout) is one JSON entry and one SARIF result, the other routes their
+/// related locations with their own messages and fingerprints.
+#[test]
+fn json_and_sarif_give_one_result_per_cause_with_its_places_related() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = "testdata/rules/RL304/err/linkerd-routes-without-timeout.yaml";
+    let args = ["check", "--no-config", "--select", "RL304"];
+    let (_, json, _) = run(cmd(root).args(args).args(["--format", "json", fixture]));
+    let json: Value = serde_json::from_str(&json).unwrap();
+    let entries = json["findings"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{json:#}");
+    assert_eq!(entries[0]["places"], 3);
+    assert_eq!(json["summary"]["findings"], 3);
+    let same: Vec<&Value> = entries[0]["related"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("the same cause here: ")
+        })
+        .collect();
+    assert_eq!(same.len(), 2);
+    let lines: Vec<u64> = same
+        .iter()
+        .map(|r| r["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [21, 26]);
+    assert!(
+        same[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("GET /books/{id}")
+    );
+    assert!(
+        same.iter()
+            .all(|r| r["fingerprint"].as_str().unwrap().len() == 16)
+    );
+    let sarif = sarif_of(root, &["--select", "RL304", fixture]);
+    assert_valid(&sarif_validator(), &sarif);
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["properties"]["places"], 3);
+    let related = results[0]["relatedLocations"].as_array().unwrap();
+    let same: Vec<&Value> = related
+        .iter()
+        .filter(|r| {
+            r["message"]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("the same cause here: ")
+        })
+        .collect();
+    assert_eq!(same.len(), 2);
+    assert_eq!(
+        same[1]["physicalLocation"]["region"]["startLine"].as_u64(),
+        Some(26)
+    );
 }

@@ -507,3 +507,36 @@ fn a_bad_initialize_request_still_gets_a_server() {
     );
     c.stop();
 }
+
+/// One cause on three routes of a file is one diagnostic, the other
+/// routes its related information (as the pretty output shows it).
+#[test]
+fn one_diagnostic_per_cause_with_the_other_places_related() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/rules/RL304/err/linkerd-routes-without-timeout.yaml"),
+    )
+    .unwrap();
+    let (_dir, root) = workspace(&[("profile.yaml", &text)]);
+    let mut c = Client::start(&root, &["--select", "RL304"]);
+    initialize(&mut c, &root);
+    let got = c.checked();
+    assert_eq!(got["profile.yaml"].len(), 1, "{got:?}");
+    let related = c.raw["profile.yaml"][0]["relatedInformation"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let lines: Vec<u64> = related
+        .iter()
+        .filter(|r| {
+            r["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("the same cause here: ")
+        })
+        .map(|r| r["location"]["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    // 0-based: lines 21 and 26.
+    assert_eq!(lines, [20, 25]);
+    c.stop();
+}

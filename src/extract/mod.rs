@@ -217,6 +217,9 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         if let Some((_, span)) = &mut s.placement.gateway_class {
             *span = f(*span);
         }
+        if let Some((_, span)) = &mut s.placement.waypoint {
+            *span = f(*span);
+        }
         if let Some(t) = &mut s.request_timeout {
             t.span = f(t.span);
         }
@@ -225,6 +228,12 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         n.span = f(n.span);
         for h in &mut n.mesh {
             h.span = f(h.span);
+        }
+        if let Some(span) = &mut n.ambient {
+            *span = f(*span);
+        }
+        if let Some((_, span)) = &mut n.waypoint {
+            *span = f(*span);
         }
     }
     for d in diagnostics {

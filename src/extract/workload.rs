@@ -250,6 +250,22 @@ fn mesh_hints(m: Yaml<'_>, namespace: bool) -> Vec<MeshHint> {
     out
 }
 
+/// Istio ambient mode's namespace label (`ambient` puts its pods in the
+/// mesh without sidecars) and the label naming the waypoint a namespace's
+/// or Service's traffic goes through
+/// (istio.io/latest/docs/ambient/usage/add-workloads/,
+/// istio.io/latest/docs/ambient/usage/waypoint/; istio/istio
+/// pkg/config/constants: `DataplaneModeLabel`, `AmbientUseWaypointLabel`).
+const DATAPLANE_MODE: &str = "istio.io/dataplane-mode";
+const USE_WAYPOINT: &str = "istio.io/use-waypoint";
+
+/// The `istio.io/use-waypoint` label among `labels`, with its span.
+fn waypoint_label(labels: Yaml<'_>) -> Option<(String, crate::source::Span)> {
+    let v = labels.get(USE_WAYPOINT)?;
+    let name = v.as_str()?.trim();
+    (!name.is_empty()).then(|| (name.to_string(), v.span()))
+}
+
 /// A `Namespace` with its mesh injection labels and annotations.
 fn namespace(root: Yaml<'_>, facts: &mut Facts) -> bool {
     let Some(meta_name) = root.path(&["metadata", "name"]) else {
@@ -264,10 +280,17 @@ fn namespace(root: Yaml<'_>, facts: &mut Facts) -> bool {
             mesh.extend(mesh_hints(m, true));
         }
     }
+    let labels = root.path(&["metadata", "labels"]);
+    let ambient = labels
+        .and_then(|l| l.get(DATAPLANE_MODE))
+        .filter(|v| v.as_str().is_some_and(|v| v.trim() == "ambient"))
+        .map(|v| v.span());
     facts.namespaces.push(NamespaceDecl {
         name: name.to_string(),
         span: meta_name.span(),
         mesh,
+        ambient,
+        waypoint: labels.and_then(waypoint_label),
     });
     true
 }
@@ -289,10 +312,22 @@ fn service(root: Yaml<'_>, facts: &mut Facts) -> bool {
         vec![host.to_string()],
     );
     decl.placement.namespace = namespace_of(root);
+    // A fixed `clusterIP` reaches the Service as its name does.
+    let ips = root.path(&["spec", "clusterIP"]).into_iter().chain(
+        root.path(&["spec", "clusterIPs"])
+            .map(|l| l.items())
+            .unwrap_or_default(),
+    );
+    for ip in ips.take(8) {
+        if let Some(ip) = ip.as_str().and_then(crate::model::calls::ip_literal) {
+            decl.hosts.push(ip);
+        }
+    }
     if let Some(selector) = root.path(&["spec", "selector"]) {
         decl.placement.labels = string_map(selector);
     }
     decl.placement.protocol = ports_protocol(root);
+    decl.placement.waypoint = root.path(&["metadata", "labels"]).and_then(waypoint_label);
     facts.services.push(decl);
     true
 }
@@ -412,6 +447,22 @@ fn compose_with(
         {
             decl.placement.images.push(name);
         }
+        // `networks: {backend: {ipv4_address: 10.5.0.5}}`: the service's
+        // fixed address on that network.
+        if let Some(nets) = s.value.get("networks") {
+            for n in nets.entries().into_iter().take(16) {
+                for k in ["ipv4_address", "ipv6_address"] {
+                    if let Some(ip) = n
+                        .value
+                        .get(k)
+                        .and_then(|v| v.as_str())
+                        .and_then(crate::model::calls::ip_literal)
+                    {
+                        decl.hosts.push(ip);
+                    }
+                }
+            }
+        }
         facts.services.push(decl);
         let written = s.value.get("environment");
         // `env_file` entries, unless `environment` sets the same variable.
@@ -433,7 +484,10 @@ fn compose_with(
                         let before = facts.edges.len();
                         push_edge(s.key, k, v, span, facts);
                         if let Some(edge) = facts.edges.get_mut(before) {
-                            edge.via = format!("env `{k}` from `{path}`");
+                            edge.via = format!(
+                                "env `{k}` from `{path}`{}",
+                                crate::model::calls::WHOLE_FILE_VIA
+                            );
                         }
                         mark_compose(facts);
                     }
@@ -553,6 +607,19 @@ pub fn push_edge(
         return;
     }
     let Some(host) = host_of(value) else {
+        // `10.5.0.5:8080`: a service only where a manifest gives it that
+        // address; the graph joins it or drops it.
+        if let Some(ip) = crate::model::calls::ip_literal(value) {
+            facts.edges.push(CallEdge {
+                client: None,
+                caller: Some(caller.to_string()),
+                callee: ip,
+                span,
+                policies: Vec::new(),
+                via: format!("env `{key}`"),
+            });
+            return;
+        }
         // `${CART_ADDR}`: set where the file is used (`.env`, the shell).
         if value.contains("${") {
             let mut u = crate::model::UnresolvedCall::new(span, value.trim());
@@ -627,6 +694,16 @@ mod tests {
         assert_eq!(host_of("http://my_db:5432").as_deref(), Some("my_db"));
         assert_eq!(host_of("http://localhost:8080"), None);
         assert_eq!(host_of("10.0.0.1:80"), None);
+        assert_eq!(
+            crate::model::calls::ip_literal("http://10.0.0.1:80/x").as_deref(),
+            Some("10.0.0.1")
+        );
+        assert_eq!(
+            crate::model::calls::ip_literal("[fd00::5]:80").as_deref(),
+            Some("fd00::5")
+        );
+        assert_eq!(crate::model::calls::ip_literal("127.0.0.1:80"), None);
+        assert_eq!(crate::model::calls::ip_literal("orders:80"), None);
         assert_eq!(host_of("${PAYMENTS}"), None);
         assert_eq!(
             host_of("https://api.stripe.com/v1").as_deref(),

@@ -8,7 +8,7 @@
 
 use super::identity::Builder;
 use super::layers::*;
-use super::mesh::{MeshFacts, evidence_note, membership};
+use super::mesh::{MeshFacts, evidence_note, membership, waypoints};
 use super::shape::{find_cycles, merge_parallel};
 use super::*;
 
@@ -29,10 +29,12 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     let routes = mesh_routes(&b);
     let configured = instances(&mut b);
     let (clients, client_beans) = named_clients(&b);
+    let waypoints = waypoints(&b, &meshes);
     let cx = EdgeCx {
         meshes: &meshes,
         routes: &routes,
         mesh_default,
+        waypoints: &waypoints,
     };
     file_edges(&mut b, &cx, &configured, &clients, &client_beans);
     provider_edges(&mut b);
@@ -46,6 +48,8 @@ struct EdgeCx<'a> {
     meshes: &'a MeshFacts<'a>,
     routes: &'a Routes,
     mesh_default: Option<(FileId, usize)>,
+    /// Istio ambient waypoints by the service they front (`mesh.rs`).
+    waypoints: &'a BTreeMap<String, (String, Loc)>,
 }
 
 /// Mesh route policies (an Istio VirtualService, a Linkerd
@@ -231,6 +235,15 @@ fn mesh_layer(
         return (Some(m), None);
     }
     let host = b.graph.services[to].name.clone();
+    // Ambient mode: no sidecar; the callee's waypoint, where it has one,
+    // applies the routes' policy (or Istio's default) as a sidecar would.
+    let waypoint = match m.how {
+        MeshEvidence::Ambient => match cx.waypoints.get(&host) {
+            Some(w) => Some(w),
+            None => return (Some(m), None),
+        },
+        _ => None,
+    };
     let own: BTreeMap<String, (FileId, usize)> = cx
         .routes
         .iter()
@@ -251,7 +264,19 @@ fn mesh_layer(
             .map(|&(pf, pi)| layer_of(pf, pi, &b.files[pf].facts.policies[pi])),
     };
     let layer = layer.map(|mut l| {
-        l.setting.push_str(&evidence_note(b, &m));
+        match waypoint {
+            Some((name, at)) => {
+                l.label = format!("{} (waypoint `{name}`)", l.label);
+                l.setting.push_str(&format!(
+                    "; through the waypoint `{name}` (`istio.io/use-waypoint` in `{}`), the caller in ambient mode",
+                    b.files
+                        .get(at.file)
+                        .map(|f| f.source.display_path())
+                        .unwrap_or_default()
+                ));
+            }
+            None => l.setting.push_str(&evidence_note(b, &m)),
+        }
         l
     });
     (Some(m), layer)
@@ -267,6 +292,7 @@ fn file_edges(
 ) {
     let files = b.files;
     let mut seen: BTreeSet<(ServiceId, ServiceId, String)> = BTreeSet::new();
+    let env_reads = whole_map_reads(b);
     for (id, f) in files.iter().enumerate() {
         // Resolved once per file, and only for files with a call whose
         // caller the extractor did not name.
@@ -295,10 +321,38 @@ fn file_edges(
                 });
                 continue;
             };
+            // An IP address names a service only where a manifest gives
+            // it to one.
+            if crate::model::calls::ip_literal(&e.callee).is_some()
+                && !b.aliases.contains_key(&short_host(&e.callee))
+            {
+                continue;
+            }
             let from = b.service(&caller);
             let to = b.service(&e.callee);
             if from == to {
                 continue;
+            }
+            let mut via = e.via.clone();
+            if let Some((key, how)) = whole_map_env(&e.via) {
+                match env_reads.get(&caller) {
+                    Some(r) if r.read.contains(key) => {}
+                    Some(r) if r.has_code => {
+                        b.graph.notes.push(GraphNote {
+                            loc,
+                            message: format!(
+                                "`{caller}` is handed `{key}` with every other variable (`{how}`), but none of its code in the scan reads it: no call to `{}`",
+                                e.callee
+                            ),
+                        });
+                        continue;
+                    }
+                    // No program source of the caller was read: whether
+                    // it reads the variable is not known, and said.
+                    _ => via.push_str(&format!(
+                        ": read assumed, no code of `{caller}` in the scan"
+                    )),
+                }
             }
             // `@Retry(name = "payments")` takes its values from
             // `resilience4j.retry.instances.payments` in the service's
@@ -352,7 +406,7 @@ fn file_edges(
                     from,
                     to,
                     proof: loc,
-                    via: e.via.clone(),
+                    via,
                     layers,
                     also: Vec::new(),
                     protocol,
@@ -361,6 +415,24 @@ fn file_edges(
             }
         }
     }
+}
+
+/// The variables handed to each service with a whole ConfigMap or
+/// `env_file`, and which
+/// of them its files read (`env_reads.rs`).
+fn whole_map_reads(b: &Builder<'_>) -> HashMap<String, super::env_reads::Reads> {
+    let mut wanted: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in b.files {
+        for e in &f.facts.edges {
+            if let (Some((key, _)), Some(caller)) = (whole_map_env(&e.via), &e.caller) {
+                wanted
+                    .entry(b.canonical(caller))
+                    .or_default()
+                    .insert(key.to_string());
+            }
+        }
+    }
+    super::env_reads::reads(b, &wanted)
 }
 
 /// A client of a provider's service (an AWS SDK client) calls it, whether

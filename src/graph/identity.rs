@@ -89,7 +89,13 @@ impl<'a> Builder<'a> {
                 for h in &s.hosts {
                     let h = short_host(h);
                     if h != target {
-                        self.aliases.entry(h).or_insert_with(|| target.clone());
+                        // A Service's `clusterIP` reaches the workload the
+                        // Service is joined to, as its name does.
+                        let to = match crate::model::calls::ip_literal(&h) {
+                            Some(_) => self.aliases.get(&target).unwrap_or(&target).clone(),
+                            None => target.clone(),
+                        };
+                        self.aliases.entry(h).or_insert(to);
                     }
                 }
             }

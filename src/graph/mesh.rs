@@ -140,6 +140,24 @@ fn of_workload(
     }
     if let Some(ns) = ns {
         let here = folder(b, w.loc.file);
+        // Ambient mode: in the mesh, with no sidecar (and never assumed to
+        // have one).
+        let ambient = m
+            .namespaces
+            .iter()
+            .filter(|(_, n)| n.name == ns && n.ambient.is_some())
+            .max_by_key(|(f, _)| common_prefix(&folder(b, *f), &here));
+        if let Some((f, n)) = ambient {
+            return Some(Membership {
+                mesh: System::Istio,
+                how: MeshEvidence::Ambient,
+                loc: Loc {
+                    file: *f,
+                    span: n.ambient.unwrap_or_default(),
+                },
+                variant: None,
+            });
+        }
         let decl = m
             .namespaces
             .iter()
@@ -208,6 +226,80 @@ pub(super) fn evidence_note(b: &Builder<'_>, m: &Membership) -> String {
     };
     if let Some(v) = &m.variant {
         out.push_str(&format!("; in the deployment variant `{v}`"));
+    }
+    out
+}
+
+/// The Istio ambient waypoint each service's callers go through, by
+/// service: the `istio.io/use-waypoint` label of a Kubernetes Service
+/// joined to it (`none` opts out of its namespace's), else of its
+/// namespace (the namespace its Service or workload declares). A waypoint
+/// applies the routes' policy for the service as a sidecar would, else
+/// Istio's default (istio/istio pilot/pkg/networking/core/
+/// listener_waypoint.go `buildWaypointInboundHTTPRouteConfig`, and
+/// httproute.go `buildSidecarInboundHTTPRouteConfig`, which gives a
+/// waypoint `BuildDefaultHTTPOutboundRoute` with the default retry
+/// policy, at 86c9f01).
+pub(super) fn waypoints(b: &Builder<'_>, m: &MeshFacts<'_>) -> BTreeMap<String, (String, Loc)> {
+    use crate::model::calls::IdentityKind;
+    let mut out: BTreeMap<String, (String, Loc)> = BTreeMap::new();
+    if !m.namespaces.iter().any(|(_, n)| n.waypoint.is_some())
+        && !b
+            .files
+            .iter()
+            .flat_map(|f| f.facts.services.iter())
+            .any(|s| s.placement.waypoint.is_some())
+    {
+        return out;
+    }
+    let mut opted_out: BTreeSet<String> = BTreeSet::new();
+    let mut namespaces: BTreeMap<String, String> = BTreeMap::new();
+    for (id, f) in b.files.iter().enumerate() {
+        for s in &f.facts.services {
+            if !matches!(s.kind, IdentityKind::KubeService | IdentityKind::Workload) {
+                continue;
+            }
+            let name = b.canonical(&s.name);
+            if let Some(ns) = &s.placement.namespace {
+                namespaces.entry(name.clone()).or_insert_with(|| ns.clone());
+            }
+            if let Some((w, span)) = &s.placement.waypoint {
+                if w.eq_ignore_ascii_case("none") {
+                    opted_out.insert(name);
+                } else {
+                    out.entry(name).or_insert((
+                        w.clone(),
+                        Loc {
+                            file: id,
+                            span: *span,
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    for (name, ns) in namespaces {
+        if out.contains_key(&name) || opted_out.contains(&name) {
+            continue;
+        }
+        if let Some((f, n)) = m
+            .namespaces
+            .iter()
+            .find(|(_, n)| n.name == ns && n.waypoint.is_some())
+            && let Some((w, span)) = &n.waypoint
+            && !w.eq_ignore_ascii_case("none")
+        {
+            out.insert(
+                name,
+                (
+                    w.clone(),
+                    Loc {
+                        file: *f,
+                        span: *span,
+                    },
+                ),
+            );
+        }
     }
     out
 }

@@ -11,7 +11,7 @@
 use crate::config::Settings;
 use crate::duration::human;
 use crate::model::ScannedFile;
-use crate::model::calls::{IdentityKind, Protocol, outside_mesh, short_host};
+use crate::model::calls::{IdentityKind, Protocol, outside_mesh, short_host, whole_map_env};
 use crate::model::{
     AttemptCount, ClientScope, Layer as LayerKind, Provenance, RetryPolicy, System, backoff,
 };
@@ -51,6 +51,10 @@ pub enum MeshEvidence {
     /// Nothing says so: the repository holds the mesh's resources, and
     /// the workload is assumed to run in it.
     Assumed,
+    /// The workload's namespace runs in Istio's ambient mode: no sidecar,
+    /// so no retry on the caller's side; L7 policy applies only at the
+    /// callee's waypoint, where one is named.
+    Ambient,
 }
 
 /// The mesh a caller runs in, for one call, and why.
@@ -176,6 +180,7 @@ pub struct WorstPath {
 }
 
 mod build;
+mod env_reads;
 mod identity;
 mod layers;
 mod mesh;

@@ -5,11 +5,15 @@
 //! ConfigMap of that name must be found there; none, or two that differ,
 //! leave the call unresolved. A workload's `envFrom: - configMapRef:`
 //! takes every key of the ConfigMap (after its `prefix`): each key whose
-//! name says it holds an address is an edge; a ConfigMap not found there
-//! is dropped, since which keys it holds is unknown.
+//! name says it holds an address is an edge marked [`WHOLE_MAP_VIA`],
+//! which the graph keeps only where the workload's code or configuration
+//! reads the variable (a ConfigMap handed whole to several workloads holds
+//! addresses most of them never use); a ConfigMap not found there is
+//! dropped, since which keys it holds is unknown.
 
 use super::*;
 use crate::extract::workload::{configmap_all_ref, configmap_ref, host_of, push_edge};
+use crate::model::calls::WHOLE_MAP_VIA;
 use std::collections::HashMap;
 
 /// At most this many entries of a folder are looked at.
@@ -95,7 +99,7 @@ fn all_keys(
         let before = facts.edges.len();
         push_edge(caller, &env, v, span, facts);
         if let Some(e) = facts.edges.get_mut(before) {
-            e.via = format!("env `{env}` from ConfigMap `{map}`");
+            e.via = format!("env `{env}` from ConfigMap `{map}`{WHOLE_MAP_VIA}");
         }
     }
 }

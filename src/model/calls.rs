@@ -48,6 +48,32 @@ pub fn short_host(host: &str) -> String {
     }
 }
 
+/// The IP address a call target (`10.96.0.12:8080`, `http://10.5.0.5/x`)
+/// is written as, when it is one a program calls: not this machine
+/// (loopback) nor every interface (unspecified). Such a target names a
+/// service only where a manifest gives that address to one (a Kubernetes
+/// Service's `clusterIP`, a compose service's `ipv4_address`); the graph
+/// drops the others.
+pub fn ip_literal(target: &str) -> Option<String> {
+    let h = target.trim();
+    let h = h.split_once("://").map_or(h, |(_, rest)| rest);
+    let h = h.split(['/', '?']).next().unwrap_or(h);
+    let h = h.rsplit_once('@').map_or(h, |(_, rest)| rest);
+    let bare = h
+        .strip_prefix('[')
+        .and_then(|r| r.split_once(']'))
+        .map(|(a, _)| a);
+    let h = match bare {
+        Some(a) => a,
+        None => match h.rsplit_once(':') {
+            Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+            _ => h,
+        },
+    };
+    let ip: std::net::IpAddr = h.parse().ok()?;
+    (!ip.is_loopback() && !ip.is_unspecified()).then(|| ip.to_string())
+}
+
 /// What declares a service identity ([`super::ServiceDecl::kind`]): the
 /// graph decides from it who owns a file, what runs in a cluster, and
 /// what a sidecar sits beside, never from the text of `source`.
@@ -264,6 +290,11 @@ pub struct Placement {
     /// runs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway_class: Option<(String, crate::source::Span)>,
+    /// A Kubernetes Service's `istio.io/use-waypoint` label: the Istio
+    /// ambient waypoint its callers' traffic goes through (`none`: not the
+    /// namespace's either).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waypoint: Option<(String, crate::source::Span)>,
 }
 
 /// A Gateway API `GatewayClass`: its name and `spec.controllerName`.
@@ -297,6 +328,14 @@ pub struct NamespaceDecl {
     pub name: String,
     pub span: crate::source::Span,
     pub mesh: Vec<MeshHint>,
+    /// `istio.io/dataplane-mode: ambient`: its pods run in Istio's ambient
+    /// mode (no sidecar; ztunnel carries L4 only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ambient: Option<crate::source::Span>,
+    /// `istio.io/use-waypoint`: the waypoint proxy the calls to its
+    /// services go through (L7 policy, retries among it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waypoint: Option<(String, crate::source::Span)>,
 }
 
 /// Namespaces no mesh injects: the cluster's and the meshes' own.
@@ -322,6 +361,30 @@ pub const COMPOSE_VIA: &str = "docker-compose";
 /// docker-compose network): no sidecar handles it.
 pub fn outside_mesh(via: &str) -> bool {
     via.starts_with(COMPOSE_VIA)
+}
+
+/// The end of [`super::CallEdge::via`] for a call whose target is a
+/// variable the workload takes with every other key of a ConfigMap
+/// (`envFrom`): handed to it whether or not its program reads it, so the
+/// graph keeps the call only where the caller's code or configuration
+/// reads the variable ([`whole_map_env`]).
+pub const WHOLE_MAP_VIA: &str = " (envFrom)";
+
+/// The same for a variable a compose service takes with every other line
+/// of an `env_file`.
+pub const WHOLE_FILE_VIA: &str = " (env_file)";
+
+/// The variable a call shown `via` a whole ConfigMap or `env_file` reads
+/// (`env \`CONTACTS_API_ADDR\` from ConfigMap \`service-api-config\` (envFrom)`),
+/// and how it was handed over (`envFrom`, `env_file`).
+pub fn whole_map_env(via: &str) -> Option<(&str, &'static str)> {
+    let (rest, how) = match via.strip_suffix(WHOLE_MAP_VIA) {
+        Some(r) => (r, "envFrom"),
+        None => (via.strip_suffix(WHOLE_FILE_VIA)?, "env_file"),
+    };
+    let start = rest.find("env `")? + "env `".len();
+    let len = rest[start..].find('`')?;
+    Some((&rest[start..start + len], how))
 }
 
 impl Scope {

@@ -7,8 +7,9 @@ use crate::check::fingerprints;
 use crate::rules::{Finding, Severity};
 use serde_json::{Value, json};
 
-/// Bumped on any change that is not a pure addition.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Bumped on any change that is not a pure addition. 2: one entry per
+/// cause in a file, its other places in `related` (`places` counts them).
+pub const SCHEMA_VERSION: u32 = 2;
 
 fn location(scan: &Scan, file: usize, span: crate::source::Span) -> Value {
     let f = scan.file(file);
@@ -80,6 +81,37 @@ fn fixes(scan: &Scan, f: &Finding) -> Value {
         .collect()
 }
 
+/// One entry per cause in a file (`super::by_cause`): the first place's
+/// finding, with `places` the number of places and every other place a
+/// related location carrying its own message and fingerprint. Nothing is
+/// lost: each finding is an entry or a related location of one.
+fn grouped(scan: &Scan, findings: &[Finding], prints: &[String]) -> Vec<Value> {
+    let refs: Vec<&Finding> = findings.iter().collect();
+    super::by_cause(&refs)
+        .into_iter()
+        .map(|ids| {
+            let first = ids[0];
+            let mut v = finding(scan, refs[first], &prints[first]);
+            let obj = v.as_object_mut().expect("object");
+            obj.insert("places".into(), json!(ids.len()));
+            if let Some(Value::Array(related)) = obj.get_mut("related") {
+                for &i in &ids[1..] {
+                    let f = refs[i];
+                    let mut l = location(scan, f.file, f.span);
+                    let o = l.as_object_mut().expect("object");
+                    o.insert("message".into(), json!(super::same_cause(f)));
+                    o.insert("fingerprint".into(), json!(prints[i]));
+                    if !f.fixes.is_empty() {
+                        o.insert("fixes".into(), fixes(scan, f));
+                    }
+                    related.push(l);
+                }
+            }
+            v
+        })
+        .collect()
+}
+
 /// Why the hand-written loop a finding is about was taken as a retry loop,
 /// and how its bound was read: the policy of the finding's file one of
 /// whose spans is the finding's.
@@ -125,7 +157,7 @@ pub fn render(scan: &Scan, findings: &[Finding]) -> String {
                 "caller": caller,
             })).collect::<Vec<_>>(),
         },
-        "findings": findings.iter().zip(&prints).map(|(f, p)| finding(scan, f, p)).collect::<Vec<_>>(),
+        "findings": grouped(scan, findings, &prints),
         "notices": scan.notices.iter().map(|n| json!({
             "path": n.path,
             "message": n.message,

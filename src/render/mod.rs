@@ -31,6 +31,42 @@ pub enum Format {
     Markdown,
 }
 
+/// The findings one cause gives in one file (rule, severity, message but
+/// for its quoted values, help: how the audit groups), as indices into
+/// `findings`, in the order of their first finding. A profile's or a
+/// VirtualService's routes that miss one setting are one finding with its
+/// places, not one per route: the pretty output shows the group once,
+/// JSON, SARIF and the language server give one result whose related
+/// locations are the other places ([`same_cause`]); the concise, GitHub
+/// and Markdown formats keep one line per place.
+pub fn by_cause(findings: &[&Finding]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut index: std::collections::HashMap<(&str, usize, Severity, String), usize> =
+        std::collections::HashMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        let key = (
+            f.rule.code,
+            f.file,
+            f.severity,
+            audit::cause(&f.message, &f.help),
+        );
+        match index.get(&key) {
+            Some(&g) => groups[g].push(i),
+            None => {
+                index.insert(key, groups.len());
+                groups.push(vec![i]);
+            }
+        }
+    }
+    groups
+}
+
+/// The message of another place of a finding's cause, as a related
+/// location: `the same cause here: ..` and that place's own message.
+pub fn same_cause(f: &Finding) -> String {
+    format!("the same cause here: {}", f.message)
+}
+
 /// 1-based start and end of a span.
 pub fn range(file: &SourceFile, span: Span) -> (LineCol, LineCol) {
     let start = file.line_col(span.start);

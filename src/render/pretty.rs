@@ -227,7 +227,9 @@ pub fn render(scan: &Scan, findings: &[Finding], color: bool, width: usize) -> S
         .with_context_lines(1);
     let prepared = Prepared::new(scan, findings);
     let mut out = String::new();
-    for group in by_cause(findings) {
+    let refs: Vec<&Finding> = findings.iter().collect();
+    for ids in super::by_cause(&refs) {
+        let group: Vec<&Finding> = ids.iter().map(|&i| refs[i]).collect();
         let first = group[0];
         let mut s = shown(scan, &prepared, first);
         if group.len() > 1 {
@@ -239,35 +241,8 @@ pub fn render(scan: &Scan, findings: &[Finding], color: bool, width: usize) -> S
 }
 
 /// Places of a group listed before "and n more" (JSON and SARIF list
-/// every one).
+/// every one as a related location).
 const PLACES: usize = 12;
-
-/// The findings one cause gives in one file (rule, severity, message but
-/// for its quoted values, help: how the audit groups), in the order of
-/// their first finding. A profile's or a VirtualService's routes that
-/// miss one setting are one finding shown with its places, not one per
-/// route; JSON, SARIF and the other formats keep one result per place.
-fn by_cause(findings: &[Finding]) -> Vec<Vec<&Finding>> {
-    let mut groups: Vec<Vec<&Finding>> = Vec::new();
-    let mut index: std::collections::HashMap<(&str, usize, String, String), usize> =
-        std::collections::HashMap::new();
-    for f in findings {
-        let key = (
-            f.rule.code,
-            f.file,
-            f.severity.to_string(),
-            super::audit::cause(&f.message, &f.help),
-        );
-        match index.get(&key) {
-            Some(&i) => groups[i].push(f),
-            None => {
-                index.insert(key, groups.len());
-                groups.push(vec![f]);
-            }
-        }
-    }
-    groups
-}
 
 /// The line under a group's message: how many places share the cause and
 /// where the others are, with the quoted values that differ.

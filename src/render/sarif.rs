@@ -18,9 +18,12 @@
 //!   last `/` as the category, as `upload-sarif`'s `category` input does).
 //! - Regions are 1-based with `columnKind` `unicodeCodePoints`; byte
 //!   offsets are given too. Every related location (each hop of a path) is
-//!   a `relatedLocations` entry. `partialFingerprints` survive lines
+//!   a `relatedLocations` entry. One cause in a file is one result: its
+//!   other places (a profile's routes that miss the same setting) are
+//!   `relatedLocations` too, each with its own message and fingerprint,
+//!   and `properties.places` counts them ([`super::by_cause`]). `partialFingerprints` survive lines
 //!   inserted above a finding ([`crate::check::fingerprints`]).
-//! - A finding's fixes are SARIF `fixes` (one `artifactChange` per file,
+//! - A result's fixes (of each of its places) are SARIF `fixes` (one `artifactChange` per file,
 //!   each edit a `replacement` of a region of the original text), marked
 //!   `safe` or `unsafe` in their `properties.applicability`.
 //! - Suppressed findings are listed with `suppressions` (kind `inSource`
@@ -172,6 +175,7 @@ fn result(
     f: &Finding,
     fingerprint: &str,
     suppression: Option<Value>,
+    others: &[(&Finding, &String)],
 ) -> Value {
     let index = RULES
         .iter()
@@ -190,6 +194,17 @@ fn result(
             })
         })
         .collect();
+    // The other places of the same cause: related locations with their
+    // own message and fingerprint.
+    let mut related = related;
+    for (o, print) in others {
+        related.push(json!({
+            "id": related.len(),
+            "physicalLocation": physical(scan, run, o.file, o.span),
+            "message": { "text": super::same_cause(o) },
+            "properties": { "fingerprint": print },
+        }));
+    }
     let mut v = json!({
         "ruleId": f.rule.code,
         "ruleIndex": index,
@@ -197,7 +212,7 @@ fn result(
         "message": { "text": format!("{}\nhelp: {}", f.message, f.help) },
         "locations": [{ "physicalLocation": physical(scan, run, f.file, f.span) }],
         "partialFingerprints": { FINGERPRINT_KEY: fingerprint },
-        "properties": { "name": f.rule.name, "help": f.help },
+        "properties": { "name": f.rule.name, "help": f.help, "places": others.len() + 1 },
     });
     let obj = v.as_object_mut().expect("object");
     if !related.is_empty() {
@@ -206,8 +221,17 @@ fn result(
     if let Some(s) = suppression {
         obj.insert("suppressions".into(), json!([s]));
     }
-    if !f.fixes.is_empty() {
-        obj.insert("fixes".into(), fixes(scan, run, f));
+    // The fixes of every place of the cause (a fix names its files).
+    let all: Vec<Value> = std::iter::once(f)
+        .chain(others.iter().map(|(o, _)| *o))
+        .filter_map(|x| match fixes(scan, run, x) {
+            Value::Array(a) => Some(a),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    if !all.is_empty() {
+        obj.insert("fixes".into(), Value::Array(all));
     }
     v
 }
@@ -254,11 +278,26 @@ fn fixes(scan: &Scan, run: &RunInfo, f: &Finding) -> Value {
 /// The SARIF log of a run.
 pub fn render(scan: &Scan, report: &Report, info: &RunInfo) -> String {
     let run = info;
-    let mut results: Vec<Value> = report
-        .findings
-        .iter()
-        .zip(&report.fingerprints)
-        .map(|(f, p)| result(scan, run, f, p, None))
+    // One result per cause in a file, its other places related locations
+    // (`super::by_cause`); suppressed findings stay one result each.
+    let refs: Vec<&Finding> = report.findings.iter().collect();
+    let mut results: Vec<Value> = super::by_cause(&refs)
+        .into_iter()
+        .map(|ids| {
+            let others: Vec<(&Finding, &String)> = ids[1..]
+                .iter()
+                .map(|&i| (refs[i], &report.fingerprints[i]))
+                .collect();
+            let first = ids[0];
+            result(
+                scan,
+                run,
+                refs[first],
+                &report.fingerprints[first],
+                None,
+                &others,
+            )
+        })
         .collect();
     if !report.suppressed.is_empty() {
         let prints = crate::check::fingerprints(
@@ -280,7 +319,7 @@ pub fn render(scan: &Scan, report: &Report, info: &RunInfo) -> String {
             if let Some(r) = &s.reason {
                 sup["justification"] = json!(r);
             }
-            results.push(result(scan, run, &s.finding, p, Some(sup)));
+            results.push(result(scan, run, &s.finding, p, Some(sup), &[]));
         }
     }
     let notifications: Vec<Value> = scan

@@ -133,7 +133,7 @@ pub fn code_actions(
     let only = p.context.only.as_ref();
     if wanted(only, &CodeActionKind::QUICKFIX) {
         for (f, _) in list.iter().filter(|(_, r)| overlaps(r, &p.range)) {
-            let diagnostic = convert::diagnostic(f, &source.text, source.lines(), a, enc);
+            let diagnostic = convert::diagnostic(f, &[], &source.text, source.lines(), a, enc);
             for fix in &f.fixes {
                 let Some(edit) = workspace_edit(a, &fix.edits, enc) else {
                     continue;

@@ -144,9 +144,11 @@ pub trait Files {
 /// The LSP diagnostic of a finding in `text`: its rule's code, linked to
 /// the rule's doc (what `retrylint explain` prints), the help on a line of
 /// its own, and each related place (the hops of a path) as related
-/// information.
+/// information, and so each other place of the same cause in the file
+/// (`others`: one diagnostic per cause, as the pretty output shows it).
 pub fn diagnostic(
     f: &Finding,
+    others: &[&Finding],
     text: &str,
     lines: &LineIndex,
     files: &dyn Files,
@@ -167,6 +169,13 @@ pub fn diagnostic(
                 message: r.message.clone(),
             })
         })
+        .chain(others.iter().filter_map(|o| {
+            let (path, text, lines) = files.file(o.file)?;
+            Some(DiagnosticRelatedInformation {
+                location: Location::new(path_to_uri(path)?, range(text, lines, o.span, enc)),
+                message: crate::render::same_cause(o),
+            })
+        }))
         .collect();
     lsp_types::Diagnostic {
         range: range(text, lines, f.span, enc),

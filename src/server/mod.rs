@@ -308,10 +308,16 @@ impl Server<'_> {
                 let Some(id) = a.id_of(path) else { continue };
                 let source = &a.run.scan.files[id].source;
                 let list = now.entry(path.clone()).or_default();
-                for &i in ids {
-                    let f = &a.run.report.findings[i];
+                // One diagnostic per cause in the file, the other places
+                // its related information.
+                let refs: Vec<&crate::rules::Finding> =
+                    ids.iter().map(|&i| &a.run.report.findings[i]).collect();
+                for group in crate::render::by_cause(&refs) {
+                    let others: Vec<&crate::rules::Finding> =
+                        group[1..].iter().map(|&i| refs[i]).collect();
                     list.push(convert::diagnostic(
-                        f,
+                        refs[group[0]],
+                        &others,
                         &source.text,
                         source.lines(),
                         a,

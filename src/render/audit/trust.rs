@@ -114,6 +114,9 @@ impl Builder<'_> {
                     "{who} go through {mesh_name} sidecars: `mesh = \"{}\"` in the configuration",
                     mesh_name.to_lowercase()
                 ),
+                MeshEvidence::Ambient => format!(
+                    "{who} run in {mesh_name}'s ambient mode (their namespaces say so): no sidecar, only the callees' waypoints retry"
+                ),
             };
             out.push(Assumption {
                 what,
