@@ -6,6 +6,7 @@ use crate::model::ServiceDecl;
 use crate::source::Span;
 use std::path::{Path, PathBuf};
 
+mod client_interfaces;
 mod compose;
 mod configmap_env;
 mod gateway_classes;
@@ -16,8 +17,10 @@ mod kustomize;
 mod nginx;
 mod retry_limits;
 mod spring_calls;
+mod spring_env;
 mod units;
 
+pub use client_interfaces::client_interfaces;
 pub use compose::compose_env;
 pub use configmap_env::configmap_env;
 pub use gateway_classes::gateway_classes;
@@ -74,6 +77,10 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     resilience4j_instances(files);
     resilience4j_breakers(files);
     java_retry_annotations(files);
+    // Calls through a client interface, in its file or one that builds
+    // it, inside the retry annotations of its methods (after the
+    // Resilience4j steps, whose values the uses copy).
+    client_interfaces(files);
     // Retry circuit breakers written for a host or cluster in another
     // document than the routes that send to it.
     retry_limits(files);

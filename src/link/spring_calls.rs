@@ -34,6 +34,7 @@
 //! docs.spring.io/spring-cloud-config/reference/server/environment-repository/file-system-backend.html).
 //! A git backend's repository is elsewhere and is not read.
 
+use super::spring_env;
 use super::*;
 use crate::extract::calls::{self, Target};
 use crate::model::calls::IdentityKind;
@@ -61,6 +62,8 @@ struct Doc {
 /// Resolve placeholder call targets into edges and name the caller of every
 /// call left unresolved.
 pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&Path>) {
+    // Workloads' environment entries: they set a unit's placeholders.
+    let env = super::spring_env::gather(files);
     let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
     // The config servers' search locations, found once a unit needs them.
     let mut locations: Option<Vec<PathBuf>> = None;
@@ -127,11 +130,26 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             None
         };
         let text = f.source.text.clone();
-        let fields = docs
-            .as_ref()
-            .map(|_| value_fields(&text))
-            .unwrap_or_default();
-        if let Some(d) = docs.as_deref() {
+        let fields = if java {
+            value_fields(&text)
+        } else {
+            HashMap::new()
+        };
+        // The unit's names, as its workloads and compose services are
+        // named (their environment sets its placeholders).
+        let names: Vec<String> = caller
+            .iter()
+            .cloned()
+            .chain(f.facts.services.iter().map(|s| s.name.clone()))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let from_env = |t: &str, u: &UnresolvedCall| {
+            java.then(|| spring_env::edges(&env, &names, t, u))
+                .flatten()
+                .map(Outcome::Edges)
+        };
+        if docs.is_some() || java {
             for i in defaulted {
                 let e = &f.facts.edges[i];
                 let mut u = UnresolvedCall::new(e.span, e.callee.clone());
@@ -139,7 +157,8 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
                 let Some(t) = template(&text, &u, &fields) else {
                     continue;
                 };
-                if let Outcome::Edges(found) = edges(d, &t, &u) {
+                let found = from_env(&t, &u).or_else(|| docs.as_deref().map(|d| edges(d, &t, &u)));
+                if let Some(Outcome::Edges(found)) = found {
                     let policies = e.policies.clone();
                     let mut found = found.into_iter();
                     if let Some(first) = found.next() {
@@ -159,10 +178,15 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             if u.caller.is_none() {
                 u.caller.clone_from(&caller);
             }
-            match docs
+            let t = template(&text, &u, &fields);
+            match t
                 .as_deref()
-                .and_then(|d| template(&text, &u, &fields).map(|t| (d, t)))
-                .map_or(Outcome::Unknown, |(d, t)| edges(d, &t, &u))
+                .and_then(|t| from_env(t, &u))
+                .or_else(|| {
+                    docs.as_deref()
+                        .and_then(|d| t.as_deref().map(|t| edges(d, t, &u)))
+                })
+                .unwrap_or(Outcome::Unknown)
             {
                 Outcome::Edges(resolved) => f.facts.edges.extend(resolved),
                 // `http://localhost:8082`: the value a developer runs with;
@@ -391,33 +415,13 @@ fn server_locations(res_dirs: &BTreeSet<PathBuf>, cwd: Option<&Path>) -> Vec<Pat
 /// Fields bound by `@Value("${key}")`: field name -> the placeholder.
 fn value_fields(text: &str) -> HashMap<String, String> {
     let lexed = calls::lex::lex(text, calls::lex::Lang::Java);
-    let mut out = HashMap::new();
-    for lit in &lexed.lits {
-        if lit.within.last().map(String::as_str) != Some("@Value") {
-            continue;
-        }
-        let Some(s) = text.get(lit.content.start..lit.content.end) else {
-            continue;
-        };
-        if !s.starts_with("${") {
-            continue;
-        }
-        // The declaration after the annotation: the last identifier before
-        // its `;`, `,`, `=` or `)` (a field or a constructor parameter).
-        let rest = &text[lit.span.end..];
-        let rest = rest.trim_start().strip_prefix(')').unwrap_or(rest);
-        let end = rest
-            .find([';', ',', '=', ')', '{'])
-            .unwrap_or(rest.len())
-            .min(200);
-        let name = rest[..end]
-            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-            .rfind(|w| !w.is_empty());
-        if let Some(name) = name {
-            out.insert(name.to_string(), s.to_string());
-        }
-    }
-    out
+    calls::clients::value_fields(text, &lexed.lits)
+        .into_iter()
+        .filter_map(|(name, at)| {
+            let s = text.get(at.start + 1..at.end.saturating_sub(1))?;
+            Some((name, s.to_string()))
+        })
+        .collect()
 }
 
 /// The text to resolve for an unresolved call: the literal as written

@@ -1,0 +1,90 @@
+//! Spring call targets and their retry layers across files (issue 17):
+//! client interfaces whose methods carry the retries of the calls built
+//! from them, placeholders set by the workload's environment. Each
+//! fixture's README works its edges out by hand.
+
+use retrylint::config::Settings;
+use retrylint::graph::{self, Graph};
+use std::path::PathBuf;
+
+fn build(path: &str) -> (retrylint::Scan, Graph) {
+    let settings = Settings::default();
+    let scan = retrylint::scan(&[PathBuf::from(path)], &settings).unwrap();
+    let g = graph::build(&scan.files, &settings);
+    (scan, g)
+}
+
+fn edge_names(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            let layers: Vec<&str> = e.layers.iter().map(|l| l.label.as_str()).collect();
+            format!(
+                "{} -> {} x{} {layers:?}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor()
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn unresolved(s: &retrylint::Scan) -> Vec<(String, Option<String>)> {
+    s.stats
+        .unresolved
+        .iter()
+        .map(|(_, w, c)| (w.clone(), c.clone()))
+        .collect()
+}
+
+#[test]
+fn a_client_interface_gives_its_retry_and_breaker_to_the_calls_built_from_it() {
+    let (s, g) = build("testdata/graph/http-interface-retry");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "order-service -> inventory-service x3 [\"`inventory` (Resilience4j)\"]",
+            "order-service -> payments x4 [\"`payments` (Resilience4j)\"]",
+        ]
+    );
+    let inv = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "inventory-service")
+        .unwrap();
+    assert!(
+        inv.via
+            .contains("env `INVENTORY_SERVICE_URL` of `order-service`"),
+        "{}",
+        inv.via
+    );
+    // The call site's use of the interface's `@Retry`, with the breaker
+    // it wraps and that breaker's configured settings.
+    let config = s
+        .files
+        .iter()
+        .find(|f| f.source.display_path().ends_with("RestClientConfig.java"))
+        .unwrap();
+    let uses: Vec<_> = config.facts.policies.iter().collect();
+    assert_eq!(uses.len(), 1, "{uses:?}");
+    assert_eq!(uses[0].use_of.as_deref(), Some("InventoryClient"));
+    assert!(!uses[0].wraps_breaker.is_empty());
+    let settings = uses[0]
+        .breaker
+        .as_ref()
+        .and_then(|b| b.settings.as_ref())
+        .expect("the configured breaker's settings");
+    assert_eq!(settings.value.failure_ratio, 0.5);
+    assert_eq!(
+        unresolved(&s),
+        [(
+            "${ledger.url} = http://localhost:9000".to_string(),
+            Some("order-service".to_string())
+        )]
+    );
+    let paths = g.worst_paths();
+    assert_eq!(paths[0].attempts, 4);
+}
