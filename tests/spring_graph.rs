@@ -88,3 +88,22 @@ fn a_client_interface_gives_its_retry_and_breaker_to_the_calls_built_from_it() {
     let paths = g.worst_paths();
     assert_eq!(paths[0].attempts, 4);
 }
+
+#[test]
+fn gateway_routes_without_a_retry_filter_are_calls() {
+    let (s, g) = build("testdata/graph/gateway-routes-no-filter");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "api-gateway -> catalog x1 []",
+            "api-gateway -> orders x3 [\"`route orders` (Spring Cloud Gateway)\"]",
+        ]
+    );
+    assert_eq!(
+        unresolved(&s),
+        [(
+            "${payments.url}".to_string(),
+            Some("api-gateway".to_string())
+        )]
+    );
+}

@@ -277,14 +277,20 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
             }
         }
     }
-    if !found {
-        return false;
-    }
-    // Every route's call carries its own Retry filters and the default ones.
+    // Every route's call carries its own Retry filters and the default
+    // ones; a route without any is a call all the same (one attempt).
     for ((mvc, r), route) in &routes {
         let Some((uri, span)) = &route.uri else {
             continue;
         };
+        // `uri: ${orders.url}`: what the placeholder holds is not known
+        // here; listed, never guessed.
+        if uri.contains("${") {
+            let mut u = UnresolvedCall::new(*span, uri.trim());
+            u.caller = caller.map(str::to_string);
+            facts.unresolved.push(u);
+            continue;
+        }
         let Some(callee) = callee_of(uri) else {
             continue;
         };
@@ -294,9 +300,6 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
             .map(|(.., i)| *i)
             .collect();
         policies.extend(defaults.iter().copied());
-        if policies.is_empty() {
-            continue;
-        }
         for i in &policies {
             if let Some(p) = facts.policies.get_mut(*i)
                 && p.scope.callee.is_none()
@@ -315,8 +318,9 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
                 route.id.clone().unwrap_or_else(|| format!("routes{r}"))
             ),
         });
+        found = true;
     }
-    true
+    found
 }
 
 /// The host a route's `uri` calls: `lb://orders` and `http://orders:8080`
