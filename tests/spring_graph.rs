@@ -107,3 +107,48 @@ fn gateway_routes_without_a_retry_filter_are_calls() {
         )]
     );
 }
+
+#[test]
+fn a_profile_group_activates_its_members_the_last_winning() {
+    let (s, g) = build("testdata/graph/spring-profile-groups");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "orders -> ledger-replica x1 []",
+            "orders -> ledger-service x1 []"
+        ]
+    );
+    let ledger = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "ledger-service")
+        .unwrap();
+    assert!(ledger.via.contains("profile `prod`"), "{}", ledger.via);
+    assert!(s.stats.unresolved.is_empty(), "{:?}", s.stats.unresolved);
+}
+
+#[test]
+fn config_servers_serve_from_their_default_locations_and_a_git_folder_of_the_scan() {
+    let (s, g) = build("testdata/graph/config-server-backends");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "billing -> ledger x1 []",
+            "shipping -> carrier-gateway x1 []"
+        ]
+    );
+    let carrier = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "carrier-gateway")
+        .unwrap();
+    assert!(
+        carrier.via.contains("config-repo/services/shipping.yml") && !carrier.via.contains(".."),
+        "{}",
+        carrier.via
+    );
+    assert_eq!(
+        unresolved(&s),
+        [("${audit.url}".to_string(), Some("billing".to_string()))]
+    );
+}

@@ -32,7 +32,11 @@
 //! sources first (spring-cloud-config `NativeEnvironmentRepository`
 //! orders them `<name>-<profile>`, `<name>`, `application`; see
 //! docs.spring.io/spring-cloud-config/reference/server/environment-repository/file-system-backend.html).
-//! A git backend's repository is elsewhere and is not read.
+//! A native backend without `search-locations` serves from its defaults
+//! (its own `application*` files excepted), and a git backend whose `uri`
+//! is a `file:` folder of the scan from that folder (and its
+//! `search-paths`); a remote repository is not read. `spring.profiles.group`
+//! activates a group's members with it, the last winning.
 
 use super::spring_env;
 use super::*;
@@ -66,7 +70,7 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
     let env = super::spring_env::gather(files);
     let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
     // The config servers' search locations, found once a unit needs them.
-    let mut locations: Option<Vec<PathBuf>> = None;
+    let mut locations: Option<Vec<Served>> = None;
     let absolute = |p: &Path| match cwd {
         Some(c) if p.is_relative() => c.join(p),
         _ => p.to_path_buf(),
@@ -120,7 +124,8 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
                 _ => f.source.path.clone(),
             };
             resources(&path, roots, cwd).map(|dir| {
-                let locations = locations.get_or_insert_with(|| server_locations(&res_dirs, cwd));
+                let locations =
+                    locations.get_or_insert_with(|| server_locations(&res_dirs, roots, cwd));
                 units
                     .entry(dir.clone())
                     .or_insert_with(|| std::rc::Rc::new(load(&dir, cwd, locations)))
@@ -257,7 +262,7 @@ fn resources(path: &Path, roots: &[PathBuf], cwd: Option<&Path>) -> Option<PathB
 /// The unit's configuration documents, highest precedence first: what a
 /// config server serves it (`locations`), its `application*` files
 /// (`config/` first), its `bootstrap*` files.
-fn load(res: &Path, cwd: Option<&Path>, locations: &[PathBuf]) -> Vec<Doc> {
+fn load(res: &Path, cwd: Option<&Path>, locations: &[Served]) -> Vec<Doc> {
     let mut found: Vec<((u8, u8, usize), Doc)> = Vec::new();
     read_docs(&res.join("config"), "application", 2, cwd, &mut found);
     read_docs(res, "application", 3, cwd, &mut found);
@@ -270,9 +275,11 @@ fn load(res: &Path, cwd: Option<&Path>, locations: &[PathBuf]) -> Vec<Doc> {
     };
     let mut served: Vec<((u8, u8, usize), Doc)> = Vec::new();
     for loc in locations {
-        let loc = PathBuf::from(loc.to_string_lossy().replace("{application}", &name));
-        read_docs(&loc, &name, 0, cwd, &mut served);
-        read_docs(&loc, "application", 1, cwd, &mut served);
+        let dir = PathBuf::from(loc.dir.to_string_lossy().replace("{application}", &name));
+        read_docs(&dir, &name, 0, cwd, &mut served);
+        if loc.shared {
+            read_docs(&dir, "application", 1, cwd, &mut served);
+        }
     }
     served.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
     served.into_iter().map(|(_, d)| d).chain(local).collect()
@@ -380,31 +387,134 @@ fn resources_of(path: &Path) -> Option<PathBuf> {
     Some(parts[..i + 3].iter().collect())
 }
 
-/// The folders config servers among `res_dirs` serve from: each
-/// `classpath:` entry of `spring.cloud.config.server.native.search-locations`
-/// (in any profile), inside that server's resources folder.
-fn server_locations(res_dirs: &BTreeSet<PathBuf>, cwd: Option<&Path>) -> Vec<PathBuf> {
-    let mut out = Vec::new();
+/// A folder a config server serves files from, and whether it serves
+/// `application*` files there too (not in its own resources folder,
+/// whose `application*` files are the server's own configuration:
+/// `NativeEnvironmentRepository.clean` drops the server's own property
+/// sources).
+pub(super) struct Served {
+    dir: PathBuf,
+    shared: bool,
+}
+
+/// The default search locations of the native backend, when
+/// `search-locations` is not set (spring-cloud-config-server
+/// `NativeEnvironmentRepository.DEFAULT_LOCATIONS`: `classpath:/`,
+/// `classpath:/config/`, `file:./`, `file:./config/`; `optional:`-prefixed
+/// in 3.x/4.x).
+const NATIVE_DEFAULTS: &[&str] = &[
+    "classpath:/",
+    "classpath:/config/",
+    "file:./",
+    "file:./config/",
+];
+
+/// The folders config servers among `res_dirs` serve from, inside the
+/// scan roots: the native backend's `search-locations` (any profile;
+/// its defaults where the server runs the `native` profile without
+/// them), and a git backend's `uri` when it is a `file:` path inside the
+/// scan (with its `search-paths`); a remote repository is not read.
+fn server_locations(
+    res_dirs: &BTreeSet<PathBuf>,
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+) -> Vec<Served> {
+    let roots: Vec<PathBuf> = roots
+        .iter()
+        .map(|r| match cwd {
+            Some(c) if r.is_relative() => c.join(r),
+            _ => r.clone(),
+        })
+        .collect();
+    let mut out: Vec<Served> = Vec::new();
+    let mut push = |dir: PathBuf, shared: bool| {
+        // `config-git/../config-repo` as `config-repo`, lexically.
+        let mut clean = PathBuf::new();
+        for c in dir.components() {
+            match c {
+                std::path::Component::ParentDir if clean.file_name().is_some() => {
+                    clean.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => clean.push(other),
+            }
+        }
+        let dir = clean;
+        let exists = dir.to_string_lossy().contains("{application}") || dir.is_dir();
+        if exists && inside(&dir, &roots) && !out.iter().any(|s| s.dir == dir) {
+            out.push(Served { dir, shared });
+        }
+    };
     for res in res_dirs {
         let docs = load(res, cwd, &[]);
-        for d in &docs {
-            let Some(v) = placeholders::expand_in(
-                "${spring.cloud.config.server.native.search-locations}",
-                &[&d.props],
-            ) else {
+        let get = |key: &str| -> Vec<String> {
+            docs.iter()
+                .filter_map(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]))
+                .collect()
+        };
+        let module = res.ancestors().nth(3).map(Path::to_path_buf);
+        // A `file:` path as the server, started in its module or at the
+        // repository's root, finds it.
+        let file_dirs = |rel: &str| -> Vec<PathBuf> {
+            let rel = rel.trim_start_matches("//");
+            // `${user.home}/config-repo`: outside the scan.
+            if rel.replace("{application}", "").contains(['$', '{']) {
+                return Vec::new();
+            }
+            if Path::new(rel).is_absolute() {
+                return vec![PathBuf::from(rel)];
+            }
+            module
+                .iter()
+                .chain(roots.iter())
+                .map(|b| b.join(rel))
+                .collect()
+        };
+        let mut entry = |e: &str, defaults: bool| {
+            let e = e.trim();
+            let e = e.strip_prefix("optional:").unwrap_or(e);
+            if let Some(rel) = e.strip_prefix("classpath:") {
+                let rel = rel.trim_start_matches('/');
+                if !rel.split('/').any(|s| s == "..") {
+                    // The server's own folder: its `application*` are its own.
+                    push(
+                        res.join(rel),
+                        !(defaults || rel.trim_end_matches('/').is_empty()),
+                    );
+                }
+            } else if let Some(rel) = e.strip_prefix("file:") {
+                for d in file_dirs(rel) {
+                    let own = defaults && module.as_ref().is_some_and(|m| d.starts_with(m));
+                    push(d, !own);
+                }
+            }
+        };
+        let written = get("spring.cloud.config.server.native.search-locations");
+        for v in &written {
+            for e in v.split(',') {
+                entry(e, false);
+            }
+        }
+        let native = get("spring.profiles.active")
+            .iter()
+            .any(|v| v.split(',').any(|p| p.trim() == "native"));
+        if written.is_empty() && native {
+            for e in NATIVE_DEFAULTS {
+                entry(e, true);
+            }
+        }
+        for uri in get("spring.cloud.config.server.git.uri") {
+            let Some(rel) = uri.trim().strip_prefix("file:") else {
                 continue;
             };
-            for entry in v.split(',') {
-                let Some(rel) = entry.trim().strip_prefix("classpath:") else {
-                    continue;
-                };
-                let rel = rel.trim_start_matches('/');
-                if rel.split('/').any(|s| s == "..") {
-                    continue;
-                }
-                let dir = res.join(rel);
-                if !out.contains(&dir) {
-                    out.push(dir);
+            let paths = get("spring.cloud.config.server.git.search-paths");
+            for base in file_dirs(rel) {
+                push(base.clone(), true);
+                for p in paths.iter().flat_map(|v| v.split(',')) {
+                    let p = p.trim().trim_matches('/');
+                    if !p.is_empty() && !p.split('/').any(|s| s == "..") {
+                        push(base.join(p), true);
+                    }
                 }
             }
         }
@@ -465,14 +575,35 @@ enum Outcome {
 
 /// What `template` resolves to in each profile.
 fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Outcome {
-    let profiles: BTreeSet<&str> = docs.iter().filter_map(|d| d.profile.as_deref()).collect();
+    let groups = profile_groups(docs);
+    let profiles: BTreeSet<&str> = docs
+        .iter()
+        .filter_map(|d| d.profile.as_deref())
+        .chain(groups.keys().map(String::as_str))
+        .collect();
     let mut out: Vec<CallEdge> = Vec::new();
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut local: Option<String> = None;
     for profile in std::iter::once(None).chain(profiles.into_iter().map(Some)) {
-        let sources: Vec<&Doc> = docs
+        // A group's members are active with it, after it: the last one's
+        // documents first.
+        let active: Vec<&str> = profile
+            .into_iter()
+            .chain(
+                profile
+                    .and_then(|p| groups.get(p))
+                    .into_iter()
+                    .flatten()
+                    .map(String::as_str),
+            )
+            .collect();
+        let sources: Vec<&Doc> = active
             .iter()
-            .filter(|d| d.profile.as_deref() == profile && profile.is_some())
+            .rev()
+            .flat_map(|a| {
+                docs.iter()
+                    .filter(move |d| d.profile.as_deref() == Some(*a))
+            })
             .chain(docs.iter().filter(|d| d.profile.is_none()))
             .collect();
         let props: Vec<&[Prop]> = sources.iter().map(|d| d.props.as_slice()).collect();
@@ -517,6 +648,34 @@ fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Outcome {
         (true, Some(v)) => Outcome::NoService(v),
         (true, None) => Outcome::Unknown,
     }
+}
+
+/// `spring.profiles.group.<name>` of the default documents: the profiles
+/// each group activates with it, in order (`a,b` or a list). Spring Boot
+/// activates a group's members after the group, so a later member's
+/// documents win (spring-boot `StandardConfigDataLocationResolver` /
+/// `Profiles`, reference "Profile Groups").
+fn profile_groups(docs: &[Doc]) -> HashMap<String, Vec<String>> {
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    for d in docs.iter().filter(|d| d.profile.is_none()) {
+        for p in &d.props {
+            if p.segments.len() < 4
+                || p.normalised(0) != "spring"
+                || p.normalised(1) != "profiles"
+                || p.normalised(2) != "group"
+            {
+                continue;
+            }
+            let name = p.segments[3].trim().to_string();
+            let members = out.entry(name).or_default();
+            for m in p.value.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+                if !members.iter().any(|x| x == m) && members.len() < 32 {
+                    members.push(m.to_string());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// What a resolved value is as a call target.
