@@ -18,6 +18,7 @@ mod nginx;
 mod retry_limits;
 mod spring_calls;
 mod spring_env;
+mod test_resources;
 mod units;
 
 pub use client_interfaces::client_interfaces;
@@ -62,6 +63,8 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     // Kubernetes env values held by a ConfigMap of the same folder.
     configmap_env(files, cwd);
     unit_identities(files, roots, cwd);
+    // The calls of a unit's test configuration are its tests'.
+    test_resources::test_resources(files);
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
     spring_call_targets(files, roots, cwd);

@@ -97,6 +97,7 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             }
         }
     }
+    served_files(files, &res_dirs, roots, cwd, &mut locations);
     for f in files.iter_mut() {
         // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
         // are looked up too: a key that is set wins over the default.
@@ -206,6 +207,87 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             }
         }
         f.facts.unresolved = kept;
+    }
+}
+
+/// A file a config server serves to one application
+/// (`config/gateway-service.yml` in a native backend's location) is that
+/// application's configuration: its routes, retries and calls are the
+/// application's, not the server's. It is named `<name>` or
+/// `<name>-<profile>` for a program the scan declares (a
+/// `spring.application.name` or build unit, the longest that fits); a
+/// file that fits none, or `application*` (served to every client),
+/// keeps its own unit.
+fn served_files(
+    files: &mut [ScannedFile],
+    res_dirs: &BTreeSet<PathBuf>,
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    locations: &mut Option<Vec<Served>>,
+) {
+    let absolute = |p: &Path| match cwd {
+        Some(c) if p.is_relative() => c.join(p),
+        _ => p.to_path_buf(),
+    };
+    // Only a configuration file below a resources folder's subfolder, or
+    // outside any unit, can be served from a location of its own.
+    let candidate = |f: &ScannedFile| {
+        !f.syntax.is_some_and(crate::model::Syntax::is_source)
+            && f.source.path.file_name().is_some_and(|n| {
+                let n = n.to_string_lossy();
+                !(n.starts_with("application") || n.starts_with("bootstrap"))
+            })
+    };
+    if !files.iter().any(candidate) {
+        return;
+    }
+    let served = locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd));
+    if served.is_empty() {
+        return;
+    }
+    let names: BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| f.facts.services.iter())
+        .filter(|s| matches!(s.kind, IdentityKind::AppName | IdentityKind::BuildUnit))
+        .map(|s| s.name.clone())
+        .collect();
+    for f in files.iter_mut() {
+        if !candidate(f) {
+            continue;
+        }
+        let path = absolute(&f.source.path);
+        if !served
+            .iter()
+            .any(|s| path.parent() == Some(s.dir.as_path()))
+        {
+            continue;
+        }
+        let Some(stem) = path.file_stem().map(|s| s.to_string_lossy().to_string()) else {
+            continue;
+        };
+        let Some(name) = names
+            .iter()
+            .filter(|n| {
+                stem == **n
+                    || stem
+                        .strip_prefix(n.as_str())
+                        .is_some_and(|r| r.starts_with('-'))
+            })
+            .max_by_key(|n| n.len())
+        else {
+            continue;
+        };
+        let span = crate::source::Span::new(0, 0);
+        f.facts
+            .services
+            .retain(|s| s.kind != IdentityKind::BuildUnit);
+        f.facts.services.push(ServiceDecl::new(
+            name.clone(),
+            span,
+            IdentityKind::AppName,
+            "served by a config server as its configuration",
+            Vec::new(),
+        ));
     }
 }
 
