@@ -48,6 +48,7 @@ fn a_client_interface_gives_its_retry_and_breaker_to_the_calls_built_from_it() {
         [
             "order-service -> inventory-service x3 [\"`inventory` (Resilience4j)\"]",
             "order-service -> payments x4 [\"`payments` (Resilience4j)\"]",
+            "order-service -> shipping x1 []",
         ]
     );
     let inv = g
@@ -134,6 +135,7 @@ fn config_servers_serve_from_their_default_locations_and_a_git_folder_of_the_sca
         edge_names(&g),
         [
             "billing -> ledger x1 []",
+            "edge -> billing x1 []",
             "shipping -> carrier-gateway x1 []"
         ]
     );

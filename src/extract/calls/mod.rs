@@ -53,6 +53,8 @@ pub const NEEDLES: &[&str] = &[
     "LoadBalancerClient",
     // A Spring HTTP interface client (its base URL may be a field).
     "HttpServiceProxyFactory",
+    // Base URLs bound to a properties class's fields.
+    "@ConfigurationProperties",
     "@Value(",
     "env::var(",
     // Rust test modules declared in their own file.
@@ -109,6 +111,9 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
     }
     if lang == Lang::Java {
         facts.java.client_uses = clients::client_uses(text, &lexed.lits);
+        for (span, written) in clients::configuration_properties(text, &lexed.lits) {
+            facts.unresolved.push(UnresolvedCall::new(span, written));
+        }
     }
     if lang == Lang::Rust {
         facts.rust.test_modules = lexed.test_modules.into_iter().map(|(n, _)| n).collect();

@@ -230,6 +230,14 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     annotation_uses(&ctx, facts);
     url_edges(&ctx, facts, &out);
     clients::extract(&ctx, facts);
+    if text.contains("@ConfigurationProperties") {
+        let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
+        for (span, written) in
+            crate::extract::calls::clients::configuration_properties(text, &lexed.lits)
+        {
+            facts.unresolved.push(UnresolvedCall::new(span, written));
+        }
+    }
     if crate::extract::calls::clients::builds_clients(text) {
         let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
         facts.java.client_uses = crate::extract::calls::clients::client_uses(text, &lexed.lits);
