@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 mod client_interfaces;
 mod compose;
+mod config_server;
 mod configmap_env;
 mod gateway_classes;
 mod helm;
