@@ -249,6 +249,15 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         d.span = f(d.span);
     }
     remap_rust(rust, f);
+    for c in &mut java.client_interfaces {
+        c.span = f(c.span);
+    }
+    for c in &mut java.client_uses {
+        c.span = f(c.span);
+        for t in &mut c.targets {
+            *t = f(*t);
+        }
+    }
     for u in &mut java.annotation_uses {
         u.span = f(u.span);
         for k in &mut u.keys {

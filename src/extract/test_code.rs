@@ -67,6 +67,16 @@ fn test_source_set(d: &str) -> bool {
 
 /// Whether a source file at `relative` (to the scan root, `/`-separated)
 /// is test code.
+/// Whether a file is in the resources of a test source set
+/// (`src/test/resources/application.yml`): the configuration a unit's
+/// tests run with. Read for its settings like any configuration file,
+/// but the calls it names are the tests', not the service's.
+pub fn is_test_resource(path: &str) -> bool {
+    let dirs: Vec<&str> = path.split(['/', '\\']).collect();
+    dirs.windows(3)
+        .any(|w| w[0] == "src" && test_source_set(w[1]) && w[2] == "resources")
+}
+
 pub fn is_test_source(relative: &str) -> bool {
     let name = relative.rsplit('/').next().unwrap_or(relative);
     let Some((stem, ext)) = name.rsplit_once('.') else {

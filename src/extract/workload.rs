@@ -596,6 +596,15 @@ pub fn configmap_ref(written: &str) -> Option<(&str, &str, &str)> {
     }
 }
 
+/// The environment variable an edge of [`push_edge`] was read from
+/// (its `via`: ``env `ORDERS_URL` ``, with what follows it: a ConfigMap,
+/// an `env_file`, compose's prefix).
+pub fn env_name_of(via: &str) -> Option<&str> {
+    let (_, rest) = via.split_once("env `")?;
+    let (name, _) = rest.split_once('`')?;
+    (!name.is_empty() && !name.contains(' ')).then_some(name)
+}
+
 pub fn push_edge(
     caller: &str,
     key: &str,

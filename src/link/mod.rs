@@ -6,7 +6,9 @@ use crate::model::ServiceDecl;
 use crate::source::Span;
 use std::path::{Path, PathBuf};
 
+mod client_interfaces;
 mod compose;
+mod config_server;
 mod configmap_env;
 mod gateway_classes;
 mod helm;
@@ -16,8 +18,11 @@ mod kustomize;
 mod nginx;
 mod retry_limits;
 mod spring_calls;
+mod spring_env;
+mod test_resources;
 mod units;
 
+pub use client_interfaces::client_interfaces;
 pub use compose::compose_env;
 pub use configmap_env::configmap_env;
 pub use gateway_classes::gateway_classes;
@@ -59,6 +64,8 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     // Kubernetes env values held by a ConfigMap of the same folder.
     configmap_env(files, cwd);
     unit_identities(files, roots, cwd);
+    // The calls of a unit's test configuration are its tests'.
+    test_resources::test_resources(files);
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
     spring_call_targets(files, roots, cwd);
@@ -74,6 +81,10 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     resilience4j_instances(files);
     resilience4j_breakers(files);
     java_retry_annotations(files);
+    // Calls through a client interface, in its file or one that builds
+    // it, inside the retry annotations of its methods (after the
+    // Resilience4j steps, whose values the uses copy).
+    client_interfaces(files);
     // Retry circuit breakers written for a host or cluster in another
     // document than the routes that send to it.
     retry_limits(files);

@@ -32,8 +32,14 @@
 //! sources first (spring-cloud-config `NativeEnvironmentRepository`
 //! orders them `<name>-<profile>`, `<name>`, `application`; see
 //! docs.spring.io/spring-cloud-config/reference/server/environment-repository/file-system-backend.html).
-//! A git backend's repository is elsewhere and is not read.
+//! A native backend without `search-locations` serves from its defaults
+//! (its own `application*` files excepted), and a git backend whose `uri`
+//! is a `file:` folder of the scan from that folder (and its
+//! `search-paths`); a remote repository is not read. `spring.profiles.group`
+//! activates a group's members with it, the last winning.
 
+use super::config_server::{Served, served_files, server_locations};
+use super::spring_env;
 use super::*;
 use crate::extract::calls::{self, Target};
 use crate::model::calls::IdentityKind;
@@ -52,18 +58,20 @@ const MAX_ENTRIES: usize = 512;
 
 /// One document of a unit's configuration: the profile it is active in
 /// (`None`: the default), where it was read, and its properties.
-struct Doc {
+pub(super) struct Doc {
     profile: Option<String>,
     file: String,
-    props: Vec<Prop>,
+    pub(super) props: Vec<Prop>,
 }
 
 /// Resolve placeholder call targets into edges and name the caller of every
 /// call left unresolved.
 pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&Path>) {
+    // Workloads' environment entries: they set a unit's placeholders.
+    let env = super::spring_env::gather(files);
     let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
     // The config servers' search locations, found once a unit needs them.
-    let mut locations: Option<Vec<PathBuf>> = None;
+    let mut locations: Option<Vec<Served>> = None;
     let absolute = |p: &Path| match cwd {
         Some(c) if p.is_relative() => c.join(p),
         _ => p.to_path_buf(),
@@ -90,6 +98,7 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             }
         }
     }
+    served_files(files, &res_dirs, roots, cwd, &mut locations);
     for f in files.iter_mut() {
         // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
         // are looked up too: a key that is set wins over the default.
@@ -117,7 +126,8 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
                 _ => f.source.path.clone(),
             };
             resources(&path, roots, cwd).map(|dir| {
-                let locations = locations.get_or_insert_with(|| server_locations(&res_dirs, cwd));
+                let locations =
+                    locations.get_or_insert_with(|| server_locations(&res_dirs, roots, cwd));
                 units
                     .entry(dir.clone())
                     .or_insert_with(|| std::rc::Rc::new(load(&dir, cwd, locations)))
@@ -127,11 +137,26 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             None
         };
         let text = f.source.text.clone();
-        let fields = docs
-            .as_ref()
-            .map(|_| value_fields(&text))
-            .unwrap_or_default();
-        if let Some(d) = docs.as_deref() {
+        let fields = if java {
+            value_fields(&text)
+        } else {
+            HashMap::new()
+        };
+        // The unit's names, as its workloads and compose services are
+        // named (their environment sets its placeholders).
+        let names: Vec<String> = caller
+            .iter()
+            .cloned()
+            .chain(f.facts.services.iter().map(|s| s.name.clone()))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let from_env = |t: &str, u: &UnresolvedCall| {
+            java.then(|| spring_env::edges(&env, &names, t, u))
+                .flatten()
+                .map(Outcome::Edges)
+        };
+        if docs.is_some() || java {
             for i in defaulted {
                 let e = &f.facts.edges[i];
                 let mut u = UnresolvedCall::new(e.span, e.callee.clone());
@@ -139,7 +164,8 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
                 let Some(t) = template(&text, &u, &fields) else {
                     continue;
                 };
-                if let Outcome::Edges(found) = edges(d, &t, &u) {
+                let found = from_env(&t, &u).or_else(|| docs.as_deref().map(|d| edges(d, &t, &u)));
+                if let Some(Outcome::Edges(found)) = found {
                     let policies = e.policies.clone();
                     let mut found = found.into_iter();
                     if let Some(first) = found.next() {
@@ -159,10 +185,15 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             if u.caller.is_none() {
                 u.caller.clone_from(&caller);
             }
-            match docs
+            let t = template(&text, &u, &fields);
+            match t
                 .as_deref()
-                .and_then(|d| template(&text, &u, &fields).map(|t| (d, t)))
-                .map_or(Outcome::Unknown, |(d, t)| edges(d, &t, &u))
+                .and_then(|t| from_env(t, &u))
+                .or_else(|| {
+                    docs.as_deref()
+                        .and_then(|d| t.as_deref().map(|t| edges(d, t, &u)))
+                })
+                .unwrap_or(Outcome::Unknown)
             {
                 Outcome::Edges(resolved) => f.facts.edges.extend(resolved),
                 // `http://localhost:8082`: the value a developer runs with;
@@ -233,7 +264,7 @@ fn resources(path: &Path, roots: &[PathBuf], cwd: Option<&Path>) -> Option<PathB
 /// The unit's configuration documents, highest precedence first: what a
 /// config server serves it (`locations`), its `application*` files
 /// (`config/` first), its `bootstrap*` files.
-fn load(res: &Path, cwd: Option<&Path>, locations: &[PathBuf]) -> Vec<Doc> {
+pub(super) fn load(res: &Path, cwd: Option<&Path>, locations: &[Served]) -> Vec<Doc> {
     let mut found: Vec<((u8, u8, usize), Doc)> = Vec::new();
     read_docs(&res.join("config"), "application", 2, cwd, &mut found);
     read_docs(res, "application", 3, cwd, &mut found);
@@ -246,9 +277,11 @@ fn load(res: &Path, cwd: Option<&Path>, locations: &[PathBuf]) -> Vec<Doc> {
     };
     let mut served: Vec<((u8, u8, usize), Doc)> = Vec::new();
     for loc in locations {
-        let loc = PathBuf::from(loc.to_string_lossy().replace("{application}", &name));
-        read_docs(&loc, &name, 0, cwd, &mut served);
-        read_docs(&loc, "application", 1, cwd, &mut served);
+        let dir = PathBuf::from(loc.dir.to_string_lossy().replace("{application}", &name));
+        read_docs(&dir, &name, 0, cwd, &mut served);
+        if loc.shared {
+            read_docs(&dir, "application", 1, cwd, &mut served);
+        }
     }
     served.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
     served.into_iter().map(|(_, d)| d).chain(local).collect()
@@ -356,68 +389,16 @@ fn resources_of(path: &Path) -> Option<PathBuf> {
     Some(parts[..i + 3].iter().collect())
 }
 
-/// The folders config servers among `res_dirs` serve from: each
-/// `classpath:` entry of `spring.cloud.config.server.native.search-locations`
-/// (in any profile), inside that server's resources folder.
-fn server_locations(res_dirs: &BTreeSet<PathBuf>, cwd: Option<&Path>) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for res in res_dirs {
-        let docs = load(res, cwd, &[]);
-        for d in &docs {
-            let Some(v) = placeholders::expand_in(
-                "${spring.cloud.config.server.native.search-locations}",
-                &[&d.props],
-            ) else {
-                continue;
-            };
-            for entry in v.split(',') {
-                let Some(rel) = entry.trim().strip_prefix("classpath:") else {
-                    continue;
-                };
-                let rel = rel.trim_start_matches('/');
-                if rel.split('/').any(|s| s == "..") {
-                    continue;
-                }
-                let dir = res.join(rel);
-                if !out.contains(&dir) {
-                    out.push(dir);
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Fields bound by `@Value("${key}")`: field name -> the placeholder.
 fn value_fields(text: &str) -> HashMap<String, String> {
     let lexed = calls::lex::lex(text, calls::lex::Lang::Java);
-    let mut out = HashMap::new();
-    for lit in &lexed.lits {
-        if lit.within.last().map(String::as_str) != Some("@Value") {
-            continue;
-        }
-        let Some(s) = text.get(lit.content.start..lit.content.end) else {
-            continue;
-        };
-        if !s.starts_with("${") {
-            continue;
-        }
-        // The declaration after the annotation: the last identifier before
-        // its `;`, `,`, `=` or `)` (a field or a constructor parameter).
-        let rest = &text[lit.span.end..];
-        let rest = rest.trim_start().strip_prefix(')').unwrap_or(rest);
-        let end = rest
-            .find([';', ',', '=', ')', '{'])
-            .unwrap_or(rest.len())
-            .min(200);
-        let name = rest[..end]
-            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-            .rfind(|w| !w.is_empty());
-        if let Some(name) = name {
-            out.insert(name.to_string(), s.to_string());
-        }
-    }
-    out
+    calls::clients::value_fields(text, &lexed.lits)
+        .into_iter()
+        .filter_map(|(name, at)| {
+            let s = text.get(at.start + 1..at.end.saturating_sub(1))?;
+            Some((name, s.to_string()))
+        })
+        .collect()
 }
 
 /// The text to resolve for an unresolved call: the literal as written
@@ -461,14 +442,35 @@ enum Outcome {
 
 /// What `template` resolves to in each profile.
 fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Outcome {
-    let profiles: BTreeSet<&str> = docs.iter().filter_map(|d| d.profile.as_deref()).collect();
+    let groups = profile_groups(docs);
+    let profiles: BTreeSet<&str> = docs
+        .iter()
+        .filter_map(|d| d.profile.as_deref())
+        .chain(groups.keys().map(String::as_str))
+        .collect();
     let mut out: Vec<CallEdge> = Vec::new();
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut local: Option<String> = None;
     for profile in std::iter::once(None).chain(profiles.into_iter().map(Some)) {
-        let sources: Vec<&Doc> = docs
+        // A group's members are active with it, after it: the last one's
+        // documents first.
+        let active: Vec<&str> = profile
+            .into_iter()
+            .chain(
+                profile
+                    .and_then(|p| groups.get(p))
+                    .into_iter()
+                    .flatten()
+                    .map(String::as_str),
+            )
+            .collect();
+        let sources: Vec<&Doc> = active
             .iter()
-            .filter(|d| d.profile.as_deref() == profile && profile.is_some())
+            .rev()
+            .flat_map(|a| {
+                docs.iter()
+                    .filter(move |d| d.profile.as_deref() == Some(*a))
+            })
             .chain(docs.iter().filter(|d| d.profile.is_none()))
             .collect();
         let props: Vec<&[Prop]> = sources.iter().map(|d| d.props.as_slice()).collect();
@@ -513,6 +515,34 @@ fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Outcome {
         (true, Some(v)) => Outcome::NoService(v),
         (true, None) => Outcome::Unknown,
     }
+}
+
+/// `spring.profiles.group.<name>` of the default documents: the profiles
+/// each group activates with it, in order (`a,b` or a list). Spring Boot
+/// activates a group's members after the group, so a later member's
+/// documents win (spring-boot `StandardConfigDataLocationResolver` /
+/// `Profiles`, reference "Profile Groups").
+fn profile_groups(docs: &[Doc]) -> HashMap<String, Vec<String>> {
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    for d in docs.iter().filter(|d| d.profile.is_none()) {
+        for p in &d.props {
+            if p.segments.len() < 4
+                || p.normalised(0) != "spring"
+                || p.normalised(1) != "profiles"
+                || p.normalised(2) != "group"
+            {
+                continue;
+            }
+            let name = p.segments[3].trim().to_string();
+            let members = out.entry(name).or_default();
+            for m in p.value.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+                if !members.iter().any(|x| x == m) && members.len() < 32 {
+                    members.push(m.to_string());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// What a resolved value is as a call target.

@@ -18,12 +18,52 @@ pub struct JavaFacts {
     /// annotation with `@Retryable`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub annotation_uses: Vec<AnnotationUse>,
+    /// Client interfaces declared here (an HTTP interface of
+    /// `@HttpExchange`/`@GetExchange` methods, a `@FeignClient`) whose
+    /// methods or type carry retry annotations: a call through the
+    /// interface runs inside them (`link::client_interfaces`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub client_interfaces: Vec<ClientInterface>,
+    /// Clients of an interface built here (`createClient(X.class)`,
+    /// Feign's `.target(X.class, url)`), with the call targets sent
+    /// through them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub client_uses: Vec<ClientUse>,
 }
 
 impl JavaFacts {
     pub fn is_empty(&self) -> bool {
-        self.retry_annotations.is_empty() && self.annotation_uses.is_empty()
+        self.retry_annotations.is_empty()
+            && self.annotation_uses.is_empty()
+            && self.client_interfaces.is_empty()
+            && self.client_uses.is_empty()
     }
+}
+
+/// A client interface and the retry policies its methods or type carry.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ClientInterface {
+    /// The simple name (`InventoryClient`).
+    pub name: String,
+    /// With the file's package, when it has one.
+    pub qualified: Option<String>,
+    /// The whole declaration: a call target written inside it (the
+    /// `@FeignClient` `url`, an `@HttpExchange` URL) is called through it.
+    pub span: Span,
+    /// The policies (indices into the file's) of its retry annotations.
+    pub policies: Vec<usize>,
+}
+
+/// A client of an interface built in a file.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ClientUse {
+    /// The interface's simple name, as written in `X.class`.
+    pub interface: String,
+    /// Where the client is built (`createClient(InventoryClient.class)`).
+    pub span: Span,
+    /// The call targets it sends to: the literal given as its base URL,
+    /// or the `@Value` literal of the field given.
+    pub targets: Vec<Span>,
 }
 
 /// A retry annotation declared in a file.

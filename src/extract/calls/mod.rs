@@ -19,6 +19,7 @@
 //! an environment variable or a formatted host is listed in
 //! [`Facts::unresolved`], never guessed.
 
+pub mod clients;
 pub mod lex;
 
 #[cfg(test)]
@@ -50,6 +51,10 @@ pub const NEEDLES: &[&str] = &[
     "getenv(",
     "getInstances(",
     "LoadBalancerClient",
+    // A Spring HTTP interface client (its base URL may be a field).
+    "HttpServiceProxyFactory",
+    // Base URLs bound to a properties class's fields.
+    "@ConfigurationProperties",
     "@Value(",
     "env::var(",
     // Rust test modules declared in their own file.
@@ -104,10 +109,17 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
             Target::None => {}
         }
     }
+    if lang == Lang::Java {
+        facts.java.client_uses = clients::client_uses(text, &lexed.lits);
+        for (span, written) in clients::configuration_properties(text, &lexed.lits) {
+            facts.unresolved.push(UnresolvedCall::new(span, written));
+        }
+    }
     if lang == Lang::Rust {
         facts.rust.test_modules = lexed.test_modules.into_iter().map(|(n, _)| n).collect();
     }
-    if !facts.edges.is_empty() || !facts.unresolved.is_empty() {
+    if !facts.edges.is_empty() || !facts.unresolved.is_empty() || !facts.java.client_uses.is_empty()
+    {
         facts.claimed_by("calls");
     }
 }

@@ -277,15 +277,33 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
             }
         }
     }
-    if !found {
-        return false;
-    }
-    // Every route's call carries its own Retry filters and the default ones.
+    // Every route's call carries its own Retry filters and the default
+    // ones; a route without any is a call all the same (one attempt).
     for ((mvc, r), route) in &routes {
         let Some((uri, span)) = &route.uri else {
             continue;
         };
-        let Some(callee) = callee_of(uri) else {
+        // `uri: ${orders.url}`: what the placeholder holds is not known
+        // here; listed, never guessed.
+        // Only the port a placeholder (`http://localhost:${server.port}`):
+        // the host is written.
+        let written_host = uri.split_once("${").and_then(|(before, _)| {
+            before.strip_suffix(':').filter(|h| {
+                h.split_once("://")
+                    .is_some_and(|(_, host)| !host.is_empty())
+            })
+        });
+        let target = match written_host {
+            Some(h) => h,
+            None if uri.contains("${") => {
+                let mut u = UnresolvedCall::new(*span, uri.trim());
+                u.caller = caller.map(str::to_string);
+                facts.unresolved.push(u);
+                continue;
+            }
+            None => uri.as_str(),
+        };
+        let Some(callee) = callee_of(target) else {
             continue;
         };
         let mut policies: Vec<usize> = per_route
@@ -294,9 +312,6 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
             .map(|(.., i)| *i)
             .collect();
         policies.extend(defaults.iter().copied());
-        if policies.is_empty() {
-            continue;
-        }
         for i in &policies {
             if let Some(p) = facts.policies.get_mut(*i)
                 && p.scope.callee.is_none()
@@ -315,8 +330,9 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
                 route.id.clone().unwrap_or_else(|| format!("routes{r}"))
             ),
         });
+        found = true;
     }
-    true
+    found
 }
 
 /// The host a route's `uri` calls: `lb://orders` and `http://orders:8080`
@@ -332,7 +348,10 @@ fn callee_of(uri: &str) -> Option<String> {
     if u.starts_with("forward:") || u.starts_with("no://") || !u.contains("://") {
         return None;
     }
-    Some(crate::extract::short_host(u)).filter(|h| !h.is_empty())
+    // `http://localhost:${server.port}`: the gateway itself (springdoc's
+    // route to its own docs), not a service it calls.
+    Some(crate::extract::short_host(u))
+        .filter(|h| !h.is_empty() && crate::extract::calls::names_service(h))
 }
 
 fn read_route_field(p: &Prop, at: usize, route: &mut Route, facts: &mut Facts) {

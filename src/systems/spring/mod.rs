@@ -168,6 +168,8 @@ pub const SPRING_NEEDLES: &[&str] = &[
     "resilience4j",
     "etry",
     "fail-fast",
+    // Spring Cloud Gateway routes (each has predicates), retried or not.
+    "predicates",
     "failFast",
     "fail_fast",
     "bindings",

@@ -22,6 +22,7 @@
 //! stacks, and helpers that follow variables stop at [`ast::MAX_DEPTH`].
 
 pub mod ast;
+pub mod clients;
 pub mod concat;
 pub mod core_retry;
 pub mod failsafe;
@@ -228,6 +229,19 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     idempotency_keys(&ctx, facts, &out);
     annotation_uses(&ctx, facts);
     url_edges(&ctx, facts, &out);
+    clients::extract(&ctx, facts);
+    if text.contains("@ConfigurationProperties") {
+        let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
+        for (span, written) in
+            crate::extract::calls::clients::configuration_properties(text, &lexed.lits)
+        {
+            facts.unresolved.push(UnresolvedCall::new(span, written));
+        }
+    }
+    if crate::extract::calls::clients::builds_clients(text) {
+        let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
+        facts.java.client_uses = crate::extract::calls::clients::client_uses(text, &lexed.lits);
+    }
     // Resilience4j, Failsafe and Reactor bound single attempts with a composed
     // TimeLimiter / Timeout: when only the whole is bounded, the per-try
     // timeout is missing, not unknown.
@@ -245,6 +259,8 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
         || !facts.edges.is_empty()
         || !facts.unresolved.is_empty()
         || !facts.diagnostics.is_empty()
+        || !facts.java.client_interfaces.is_empty()
+        || !facts.java.client_uses.is_empty()
     {
         facts.claimed_by("java");
     }

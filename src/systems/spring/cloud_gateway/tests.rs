@@ -161,6 +161,10 @@ fn other_filters_are_not_retry() {
     );
     let props = crate::systems::spring::extract::flatten_yaml(f.root(&f.documents[0]));
     let mut facts = Facts::default();
-    assert!(!extract_props(&props, None, &mut facts));
+    // No retry policy; the route is a call all the same (one attempt).
+    assert!(extract_props(&props, None, &mut facts));
     assert!(facts.policies.is_empty());
+    assert_eq!(facts.edges.len(), 1);
+    assert_eq!(facts.edges[0].callee, "x");
+    assert!(facts.edges[0].policies.is_empty());
 }

@@ -1,0 +1,137 @@
+//! A Spring placeholder call target set by the workload's environment
+//! (issue 17): `@Value("${inventory.service.url}")` in the order service,
+//! and its Kubernetes Deployment (or compose service) setting
+//! `INVENTORY_SERVICE_URL`. Spring Boot binds an environment variable to
+//! the property whose name, upper-cased with `.` as `_` and `-` dropped,
+//! is the variable's (`SystemEnvironmentPropertyMapper`, spring-boot
+//! 3.x `org/springframework/boot/context/properties/source/
+//! SystemEnvironmentPropertyMapper.java`; the reference's "Binding From
+//! Environment Variables"), and Spring Framework's
+//! `SystemEnvironmentPropertySource` also with `-` as `_`; the OS
+//! environment is above every `application*` file. So a placeholder whose
+//! key one of the unit's workloads sets calls what that entry names,
+//! whatever the files say (`localhost` for a developer's run).
+//!
+//! Only a placeholder that supplies the host (`${k}` at the start, or
+//! right after `scheme://`) is joined: the callee is the host of the
+//! environment entry, as the workload's own edge names it.
+
+use super::*;
+use crate::extract::workload::env_name_of;
+use crate::model::CallEdge;
+use std::collections::HashMap;
+
+/// Environment entries that name a host, by (service, variable): the
+/// callees and where each is set (`path:line`).
+pub(super) type WorkloadEnv = HashMap<(String, String), Vec<(String, String)>>;
+
+/// Every workload's and compose service's environment entry that the
+/// workload reader made an edge of.
+pub(super) fn gather(files: &[ScannedFile]) -> WorkloadEnv {
+    let mut out: WorkloadEnv = HashMap::new();
+    for f in files {
+        for e in &f.facts.edges {
+            let (Some(caller), Some(env)) = (&e.caller, env_name_of(&e.via)) else {
+                continue;
+            };
+            let at = place(f, e.span);
+            let v = out.entry((caller.clone(), env.to_string())).or_default();
+            let item = (e.callee.clone(), format!("{}:{}", at.path, at.line));
+            if !v.contains(&item) {
+                v.push(item);
+            }
+        }
+    }
+    out
+}
+
+/// The environment variable names Spring binds to `key`.
+fn env_names(key: &str) -> Vec<String> {
+    let upper = key.to_ascii_uppercase().replace('.', "_");
+    let mut out = vec![upper.replace('-', ""), upper.replace('-', "_")];
+    out.dedup();
+    out
+}
+
+/// The edges `template` gets from the environment of the services in
+/// `names` (the calling unit's), if one of them sets its host's key.
+pub(super) fn edges(
+    env: &WorkloadEnv,
+    names: &[String],
+    template: &str,
+    u: &crate::model::UnresolvedCall,
+) -> Option<Vec<CallEdge>> {
+    let rest = match template.split_once("://") {
+        Some((scheme, rest)) if !scheme.contains('$') => rest,
+        _ => template,
+    };
+    let key = rest
+        .strip_prefix("${")?
+        .split([':', '}'])
+        .next()
+        .filter(|k| !k.is_empty())?;
+    let mut out: Vec<CallEdge> = Vec::new();
+    for name in names {
+        for var in env_names(key) {
+            for (callee, at) in env.get(&(name.clone(), var.clone())).into_iter().flatten() {
+                if out.iter().any(|e| &e.callee == callee) {
+                    continue;
+                }
+                out.push(CallEdge {
+                    caller: None,
+                    callee: callee.clone(),
+                    span: u.span,
+                    policies: Vec::new(),
+                    via: format!("`{template}` = env `{var}` of `{name}` ({at})"),
+                    client: u.client.clone(),
+                });
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relaxed_names() {
+        assert_eq!(
+            env_names("inventory.service.url"),
+            ["INVENTORY_SERVICE_URL"]
+        );
+        assert_eq!(
+            env_names("order.destinations.orderServiceUrl"),
+            ["ORDER_DESTINATIONS_ORDERSERVICEURL"]
+        );
+        assert_eq!(
+            env_names("rates.base-url"),
+            ["RATES_BASEURL", "RATES_BASE_URL"]
+        );
+    }
+
+    #[test]
+    fn only_a_placeholder_that_gives_the_host() {
+        let mut env = WorkloadEnv::new();
+        env.insert(
+            ("orders".into(), "INVENTORY_URL".into()),
+            vec![("inventory".into(), "k8s/orders.yml:12".into())],
+        );
+        let u = crate::model::UnresolvedCall::new(crate::source::Span::new(0, 1), "x");
+        let names = ["orders".to_string()];
+        for t in [
+            "${inventory.url}/api",
+            "http://${inventory.url}",
+            "${inventory-url:x}",
+        ] {
+            let got = edges(&env, &names, t, &u).unwrap_or_default();
+            assert_eq!(got.len(), 1, "{t}");
+            assert_eq!(got[0].callee, "inventory");
+        }
+        for t in ["http://orders/${inventory.url}", "${other.url}"] {
+            assert!(edges(&env, &names, t, &u).is_none(), "{t}");
+        }
+        assert!(edges(&env, &["billing".to_string()], "${inventory.url}", &u).is_none());
+    }
+}

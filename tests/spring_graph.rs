@@ -1,0 +1,156 @@
+//! Spring call targets and their retry layers across files (issue 17):
+//! client interfaces whose methods carry the retries of the calls built
+//! from them, placeholders set by the workload's environment. Each
+//! fixture's README works its edges out by hand.
+
+use retrylint::config::Settings;
+use retrylint::graph::{self, Graph};
+use std::path::PathBuf;
+
+fn build(path: &str) -> (retrylint::Scan, Graph) {
+    let settings = Settings::default();
+    let scan = retrylint::scan(&[PathBuf::from(path)], &settings).unwrap();
+    let g = graph::build(&scan.files, &settings);
+    (scan, g)
+}
+
+fn edge_names(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            let layers: Vec<&str> = e.layers.iter().map(|l| l.label.as_str()).collect();
+            format!(
+                "{} -> {} x{} {layers:?}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor()
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn unresolved(s: &retrylint::Scan) -> Vec<(String, Option<String>)> {
+    s.stats
+        .unresolved
+        .iter()
+        .map(|(_, w, c)| (w.clone(), c.clone()))
+        .collect()
+}
+
+#[test]
+fn a_client_interface_gives_its_retry_and_breaker_to_the_calls_built_from_it() {
+    let (s, g) = build("testdata/graph/http-interface-retry");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "order-service -> inventory-service x3 [\"`inventory` (Resilience4j)\"]",
+            "order-service -> payments x4 [\"`payments` (Resilience4j)\"]",
+            "order-service -> shipping x1 []",
+        ]
+    );
+    let inv = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "inventory-service")
+        .unwrap();
+    assert!(
+        inv.via
+            .contains("env `INVENTORY_SERVICE_URL` of `order-service`"),
+        "{}",
+        inv.via
+    );
+    // The call site's use of the interface's `@Retry`, with the breaker
+    // it wraps and that breaker's configured settings.
+    let config = s
+        .files
+        .iter()
+        .find(|f| f.source.display_path().ends_with("RestClientConfig.java"))
+        .unwrap();
+    let uses: Vec<_> = config.facts.policies.iter().collect();
+    assert_eq!(uses.len(), 1, "{uses:?}");
+    assert_eq!(uses[0].use_of.as_deref(), Some("InventoryClient"));
+    assert!(!uses[0].wraps_breaker.is_empty());
+    let settings = uses[0]
+        .breaker
+        .as_ref()
+        .and_then(|b| b.settings.as_ref())
+        .expect("the configured breaker's settings");
+    assert_eq!(settings.value.failure_ratio, 0.5);
+    assert_eq!(
+        unresolved(&s),
+        [(
+            "${ledger.url} = http://localhost:9000".to_string(),
+            Some("order-service".to_string())
+        )]
+    );
+    let paths = g.worst_paths();
+    assert_eq!(paths[0].attempts, 4);
+}
+
+#[test]
+fn gateway_routes_without_a_retry_filter_are_calls() {
+    let (s, g) = build("testdata/graph/gateway-routes-no-filter");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "api-gateway -> catalog x1 []",
+            "api-gateway -> orders x3 [\"`route orders` (Spring Cloud Gateway)\"]",
+        ]
+    );
+    assert_eq!(
+        unresolved(&s),
+        [(
+            "${payments.url}".to_string(),
+            Some("api-gateway".to_string())
+        )]
+    );
+}
+
+#[test]
+fn a_profile_group_activates_its_members_the_last_winning() {
+    let (s, g) = build("testdata/graph/spring-profile-groups");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "orders -> ledger-replica x1 []",
+            "orders -> ledger-service x1 []"
+        ]
+    );
+    let ledger = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "ledger-service")
+        .unwrap();
+    assert!(ledger.via.contains("profile `prod`"), "{}", ledger.via);
+    assert!(s.stats.unresolved.is_empty(), "{:?}", s.stats.unresolved);
+}
+
+#[test]
+fn config_servers_serve_from_their_default_locations_and_a_git_folder_of_the_scan() {
+    let (s, g) = build("testdata/graph/config-server-backends");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "billing -> ledger x1 []",
+            "edge -> billing x1 []",
+            "shipping -> carrier-gateway x1 []"
+        ]
+    );
+    let carrier = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "carrier-gateway")
+        .unwrap();
+    assert!(
+        carrier.via.contains("config-repo/services/shipping.yml") && !carrier.via.contains(".."),
+        "{}",
+        carrier.via
+    );
+    assert_eq!(
+        unresolved(&s),
+        [("${audit.url}".to_string(), Some("billing".to_string()))]
+    );
+}
