@@ -285,3 +285,6 @@ const STANDARD_MAX_BACKOFF: std::time::Duration = std::time::Duration::from_secs
 /// botocore's legacy mode: 5 attempts (`botocore/data/_retry.json`
 /// `"max_attempts": 5`), the value the Python reader uses too.
 const BOTOCORE_LEGACY_ATTEMPTS: u64 = crate::systems::python::BOTOCORE_LEGACY_ATTEMPTS;
+
+#[cfg(test)]
+mod tests;
