@@ -19,3 +19,15 @@ def default_botocore_config() -> botocore.config.Config:
 
 
 s3 = boto3.client("s3", config=default_botocore_config())
+
+
+# A settings object mirroring the variable: the same count of attempts.
+class Settings:
+    AWS_MAX_ATTEMPTS = int(os.environ.get("AWS_MAX_ATTEMPTS", "3"))
+
+
+settings = Settings()
+sqs = boto3.client(
+    "sqs",
+    config=botocore.config.Config(retries={"max_attempts": settings.AWS_MAX_ATTEMPTS}),
+)

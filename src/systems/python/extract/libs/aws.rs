@@ -278,11 +278,19 @@ fn attempts_as_retries(ctx: &Ctx<'_>, m: Node<'_>) -> Option<crate::diag::Diagno
         if seen > 256 || depth > super::super::MAX_DEPTH {
             break;
         }
+        // The variable itself, not a name that contains it
+        // (`S3_AWS_MAX_ATTEMPTS` is the program's own setting).
+        let names_it = match n.kind() {
+            "string" => eval::string(ctx, n).is_some_and(|v| v == ATTEMPTS_VARIABLE),
+            "identifier" => ctx.text(n) == ATTEMPTS_VARIABLE,
+            "attribute" => field(n, "attribute").is_some_and(|a| ctx.text(a) == ATTEMPTS_VARIABLE),
+            _ => false,
+        };
+        if names_it {
+            found = true;
+            break;
+        }
         match n.kind() {
-            "string" | "identifier" | "attribute" if ctx.text(n).contains(ATTEMPTS_VARIABLE) => {
-                found = true;
-                break;
-            }
             "identifier" => {
                 let r = resolve(ctx, n);
                 if r.id() != n.id() {
