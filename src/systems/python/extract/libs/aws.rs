@@ -67,6 +67,11 @@ pub(super) fn tie_clients(ctx: &Ctx<'_>, facts: &mut Facts, built: &HashMap<usiz
         match Args::of(ctx, n).kw("config") {
             // `**client_params` may hold the `config`: not known here.
             None if splat => {}
+            // A session built elsewhere, or given a default client config
+            // (`session._session.set_default_client_config(cfg)`, as
+            // prowler's `AwsProvider` does), configures its clients: not
+            // known here.
+            None if !default_session(ctx, n) => {}
             None => {
                 if let Some(mut p) = botocore_policy(ctx, n, true, &mut Vec::new()) {
                     p.name = Some(format!("{what} with botocore's defaults"));
@@ -128,6 +133,34 @@ pub(super) fn tie_clients(ctx: &Ctx<'_>, facts: &mut Facts, built: &HashMap<usiz
             profile: profiles.remove(&i),
         });
     }
+}
+
+/// Whether a client built at `call` without `config=` runs with
+/// botocore's defaults: it is built from the `boto3` module's default
+/// session, or from a session this file builds (`boto3.Session(..)`) and
+/// never gives a default client config (botocore `session.py`
+/// `Session.set_default_client_config`: "the config ... is used as the
+/// default for all clients created from the session", merged with a
+/// client's own; botocore 1.43.67). A session that comes from elsewhere
+/// (a parameter, an attribute) may carry one.
+fn default_session(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    let (full, _) = callee(ctx, call);
+    let recv = full.rsplit_once('.').map_or("", |(r, _)| r);
+    if matches!(recv, "boto3" | "aioboto3") {
+        return true;
+    }
+    let built_here = field(call, "function")
+        .filter(|f| f.kind() == "attribute")
+        .and_then(|f| field(f, "object"))
+        .map(|o| resolve(ctx, o))
+        .is_some_and(|o| {
+            o.kind() == "call" && matches!(callee(ctx, o).1, "Session" | "get_session")
+        });
+    built_here
+        && !ctx
+            .nodes
+            .iter()
+            .any(|&c| c.kind() == "call" && callee(ctx, c).1 == "set_default_client_config")
 }
 
 /// The profile of the session a client is built from:
