@@ -28,7 +28,7 @@ const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  na
 const PROFILES: &str =
     "[default]\nmax_attempts = 2\n\n[profile batch]\nretry_mode = standard\nmax_attempts = 4\n";
 
-fn client<'a>(files: &'a [ScannedFile], i: usize) -> &'a RetryPolicy {
+fn client(files: &[ScannedFile], i: usize) -> &RetryPolicy {
     files[i]
         .facts
         .policies
