@@ -20,7 +20,10 @@ pub mod versions;
 
 pub use breaker::{BreakerSettings, BreakerWindow, WrappedBreaker};
 pub use calls::{CallEdge, ServiceDecl, UnresolvedCall};
-pub use facts::{Facts, LoopNote, NamedBreaker, Protection, ScannedFile};
+pub use facts::{
+    AwsShared, AwsSharedKind, EmbeddedConfig, Facts, LoopNote, NamedBreaker, Protection,
+    ScannedFile,
+};
 pub use syntax::Syntax;
 
 use crate::source::Span;

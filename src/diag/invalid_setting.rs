@@ -16,6 +16,19 @@ pub fn value(span: Span, key: &str, value: &str, why: &str) -> Diagnostic {
     )
 }
 
+/// `key: value` is accepted but means something other than what it was
+/// written for (`why`); `fix` names what to write. A warning: nothing
+/// fails, the count is off.
+pub fn misread(span: Span, key: &str, value: &str, why: &str, fix: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("`{key}` value `{}` is misread: {why}", value.trim()),
+        fix.to_string(),
+    )
+    .with_severity(crate::diag::Severity::Warning)
+}
+
 /// `token` is not one of the conditions `key` accepts.
 pub fn unknown_token<'c>(
     span: Span,

@@ -184,7 +184,24 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         protections,
         breakers,
         loops_not_taken,
+        aws_shared,
+        embedded_configs,
     } = facts;
+    for e in embedded_configs {
+        e.span = f(e.span);
+    }
+    for a in aws_shared {
+        for s in [
+            a.mode.as_mut().map(|m| &mut m.span),
+            a.attempts.as_mut().map(|m| &mut m.span),
+            a.profile.as_mut().map(|m| &mut m.span),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            *s = f(*s);
+        }
+    }
     for b in breakers {
         b.settings.span = f(b.settings.span);
     }

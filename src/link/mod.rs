@@ -66,6 +66,13 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     unit_identities(files, roots, cwd);
     // The calls of a unit's test configuration are its tests'.
     test_resources::test_resources(files);
+    // AWS SDK clients built in code: the retry mode and attempts their
+    // workload's environment and shared config profiles set (needs the
+    // units' identities).
+    crate::systems::aws::link::shared_config(files);
+    // Service configs a Go program embeds from a JSON file, read with
+    // grpc-go's rules and applied at the dials that use them.
+    crate::systems::grpc::link::embedded_service_configs(files);
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
     spring_call_targets(files, roots, cwd);

@@ -93,6 +93,60 @@ pub struct Facts {
     /// (`--format json`: a wrong call is told apart from a wrong rule).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loops_not_taken: Vec<LoopNote>,
+    /// What this file says of the AWS shared configuration (a profile's or
+    /// a workload environment's `retry_mode`/`max_attempts`/`AWS_PROFILE`),
+    /// or an SDK client built in code that leaves its retries to it;
+    /// joined by `systems::aws::link`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aws_shared: Vec<AwsShared>,
+    /// Files the program embeds at build time and hands to a library as
+    /// its configuration (Go's `//go:embed retry_policy.json` given to
+    /// `grpc.WithDefaultServiceConfig`); joined by `systems::grpc::link`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub embedded_configs: Vec<EmbeddedConfig>,
+}
+
+/// A configuration file embedded in the program and used here.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct EmbeddedConfig {
+    /// The path as the directive writes it, relative to this file's folder.
+    pub path: String,
+    /// Where it is used (the option's argument).
+    pub span: crate::source::Span,
+    /// This file's call edges it configures (a dial's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<usize>,
+}
+
+/// One place of the AWS shared configuration's retry settings, or one
+/// client that reads them (issues 20 and 21).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct AwsShared {
+    pub kind: AwsSharedKind,
+    /// `retry_mode` / `AWS_RETRY_MODE` / the mode the code writes, when
+    /// valid (`standard`, `adaptive`, `legacy`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<super::Located<String>>,
+    /// `max_attempts` / `AWS_MAX_ATTEMPTS` (attempts, the first included),
+    /// or the attempts the code writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<super::Located<u64>>,
+    /// The profile chosen: `AWS_PROFILE` in an environment, the profile a
+    /// client names (`WithSharedConfigProfile`, `Session(profile_name=)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<super::Located<String>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub enum AwsSharedKind {
+    /// A profile of a shared config file, by name (`default`).
+    Profile(String),
+    /// The environment of a workload or compose service, by its name.
+    Env { caller: String },
+    /// A client built in code: the index of its policy in this file, and
+    /// whether its SDK is botocore (legacy mode when no mode is set; the
+    /// other SDKs default to standard).
+    Client { policy: usize, botocore: bool },
 }
 
 /// A circuit breaker configured by name.
@@ -154,6 +208,8 @@ impl Facts {
             && self.protections.is_empty()
             && self.breakers.is_empty()
             && self.loops_not_taken.is_empty()
+            && self.aws_shared.is_empty()
+            && self.embedded_configs.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

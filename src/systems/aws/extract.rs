@@ -75,7 +75,7 @@ pub use env::extract_env_doc;
 use ini::*;
 
 /// Substrings that make a YAML file worth parsing for the env extractor.
-pub const ENV_NEEDLES: &[&str] = &["AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"];
+pub const ENV_NEEDLES: &[&str] = &["AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE", "AWS_PROFILE"];
 
 pub const RETRY_MODES: &[&str] = &["standard", "adaptive", "legacy"];
 const RETRY_KEYS: &[&str] = &["retry_mode", "max_attempts"];
@@ -332,6 +332,16 @@ pub fn extract_ini(path: &Path, text: &str, facts: &mut Facts) {
             span: p.span(),
             botocore_differs: p.botocore_differs,
         });
+        if !credentials
+            && let Some(e) = shared_entry(
+                AwsSharedKind::Profile(profile.name.clone()),
+                mode.as_ref(),
+                attempts.as_ref(),
+                None,
+            )
+        {
+            facts.aws_shared.push(e);
+        }
         // The SDK's default shows once per config file, at `[default]`, and
         // at profiles that set nothing at all; other profiles without retry
         // keys behave the same and are not repeated.
@@ -388,6 +398,29 @@ struct Setting {
     value_span: Span,
     span: Span,
     botocore_differs: bool,
+}
+
+/// The valid settings of a profile or an environment, for the link step
+/// (`systems::aws::link`); `None` when it holds none.
+fn shared_entry(
+    kind: AwsSharedKind,
+    mode: Option<&Setting>,
+    attempts: Option<&Setting>,
+    profile: Option<Located<String>>,
+) -> Option<AwsShared> {
+    let mode = mode
+        .filter(|s| !s.botocore_differs && RETRY_MODES.contains(&s.value.as_str()))
+        .map(|s| Located::written(s.value.clone(), s.span));
+    let attempts = attempts.filter(|s| !s.botocore_differs).and_then(|s| {
+        let n = s.value.trim().parse::<u64>().ok().filter(|n| *n >= 1)?;
+        Some(Located::written(n, s.span))
+    });
+    (mode.is_some() || attempts.is_some() || profile.is_some()).then_some(AwsShared {
+        kind,
+        mode,
+        attempts,
+        profile,
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

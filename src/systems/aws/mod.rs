@@ -1,6 +1,7 @@
 //! The AWS SDKs' retry modes.
 
 pub mod extract;
+pub mod link;
 
 use super::{Endpoint, Fixes, SystemSpec};
 use crate::model::Layer;

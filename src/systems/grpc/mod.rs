@@ -1,6 +1,7 @@
 //! gRPC's service-config retry policy.
 
 pub mod extract;
+pub mod link;
 
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;

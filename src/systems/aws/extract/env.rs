@@ -130,7 +130,8 @@ fn env_policy(
     };
     let mode = get("AWS_RETRY_MODE");
     let attempts = get("AWS_MAX_ATTEMPTS");
-    if mode.is_none() && attempts.is_none() {
+    let profile = get("AWS_PROFILE");
+    if mode.is_none() && attempts.is_none() && profile.is_none() {
         return false;
     }
     // A value filled in at deploy time cannot be checked.
@@ -139,7 +140,23 @@ fn env_policy(
             s.value.contains("${") || s.value.contains("{{") || s.value.contains("$(")
         })
     };
-    if placeholder(&mode) || placeholder(&attempts) {
+    if placeholder(&mode) || placeholder(&attempts) || placeholder(&profile) {
+        return true;
+    }
+    if let Some(e) = shared_entry(
+        AwsSharedKind::Env {
+            caller: caller.to_string(),
+        },
+        mode.as_ref(),
+        attempts.as_ref(),
+        profile
+            .as_ref()
+            .filter(|p| !p.value.is_empty())
+            .map(|p| Located::written(p.value.clone(), p.span)),
+    ) {
+        facts.aws_shared.push(e);
+    }
+    if mode.is_none() && attempts.is_none() {
         return true;
     }
     if let Some(mut p) = policy(name, mode, attempts, anchor, facts) {

@@ -11,7 +11,7 @@ use super::eval::{self, UNKNOWN};
 use super::libs::{client_timeout, timeout_at};
 use super::{Ctx, Pkg, RetryScope, args, field, named_children, span};
 use crate::model::calls::{CallEdge, UnresolvedCall};
-use crate::model::{Facts, IdempotencyKey, Located, Methods, System, Timeout};
+use crate::model::{EmbeddedConfig, Facts, IdempotencyKey, Located, Methods, System, Timeout};
 use std::time::Duration;
 use tree_sitter::Node;
 
@@ -255,17 +255,31 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
     // known here (`os.Getenv("HOST") + ":" + port`): its policies are the
     // file's. A config shared by several dials is read once.
     let mut configs: Vec<((usize, usize), std::ops::Range<usize>)> = Vec::new();
+    // Service configs embedded from a file (`//go:embed retry_policy.json`):
+    // every use in the file, and the dials each configures.
+    let mut embeds: Vec<(usize, EmbeddedConfig)> = embedded_service_configs(ctx);
+    let mut dial_embeds: Vec<Vec<usize>> = Vec::new();
     let dial_policies: Vec<Vec<usize>> = calls
         .iter()
         .map(|c| {
-            if c.grpc {
-                grpc_options(ctx, c.node, facts, &mut configs)
+            let mut used = Vec::new();
+            let out = if c.grpc {
+                grpc_options(ctx, c.node, facts, &mut configs, &mut used)
             } else {
                 Vec::new()
-            }
+            };
+            dial_embeds.push(
+                embeds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (opt, _))| used.contains(opt))
+                    .map(|(k, _)| k)
+                    .collect(),
+            );
+            out
         })
         .collect();
-    for (c, dialed) in calls.iter().zip(&dial_policies) {
+    for ((c, dialed), emb) in calls.iter().zip(&dial_policies).zip(&dial_embeds) {
         let Some(url) = c.url else { continue };
         let Some(s) = eval::string(ctx, url) else {
             if let Some(env) = getenv(ctx, url) {
@@ -297,6 +311,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
         policies.extend(dialed.iter().copied());
         policies.sort_unstable();
         policies.dedup();
+        for &k in emb {
+            embeds[k].1.edges.push(facts.edges.len());
+        }
         facts.edges.push(CallEdge {
             caller: None,
             callee: crate::model::calls::short_host(&host),
@@ -306,6 +323,68 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             client: None,
         });
     }
+    facts
+        .embedded_configs
+        .extend(embeds.into_iter().map(|(_, e)| e));
+}
+
+/// Every `grpc.WithDefaultServiceConfig(x)` of the file whose `x` is a
+/// variable a `//go:embed <file>` directive fills (the line right above
+/// its declaration names one file): (the option call's id, the file).
+/// grpc-go reads that file's text as the dial's service config
+/// (`dialoptions.go` `WithDefaultServiceConfig(s string)`).
+fn embedded_service_configs(ctx: &Ctx<'_>) -> Vec<(usize, EmbeddedConfig)> {
+    let mut out = Vec::new();
+    for &n in &ctx.nodes {
+        if ctx.pkg_call(n) != Some((Pkg::Grpc, "WithDefaultServiceConfig")) {
+            continue;
+        }
+        let Some(arg) = args(n).first().copied() else {
+            continue;
+        };
+        // `string(policyJSON)` for a `[]byte` variable.
+        let id = if arg.kind() == "call_expression"
+            && field(arg, "function").is_some_and(|f| ctx.text(f) == "string")
+        {
+            args(arg).first().copied()
+        } else {
+            Some(arg)
+        };
+        let Some(id) = id.filter(|i| i.kind() == "identifier") else {
+            continue;
+        };
+        if let Some(path) = embed_directive(ctx, ctx.text(id)) {
+            out.push((
+                n.id(),
+                EmbeddedConfig {
+                    path,
+                    span: span(arg),
+                    edges: Vec::new(),
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// The one file a `//go:embed` directive on the line above the
+/// package-level variable `name` names (no pattern, no second file).
+fn embed_directive(ctx: &Ctx<'_>, name: &str) -> Option<String> {
+    let spec = ctx.nodes.iter().copied().find(|v| {
+        v.kind() == "var_spec" && field(*v, "name").is_some_and(|x| ctx.text(x) == name)
+    })?;
+    // The line above the spec's line (or above `var` of a one-line
+    // declaration, which is the same line).
+    let line_start = ctx.src[..spec.start_byte()].rfind('\n')?;
+    let above_start = ctx.src[..line_start].rfind('\n').map_or(0, |i| i + 1);
+    let above = ctx.src[above_start..line_start].trim();
+    let rest = above.strip_prefix("//go:embed ")?.trim();
+    let mut words = rest.split_whitespace();
+    let path = words.next()?.trim_matches('"').trim_matches('`');
+    if words.next().is_some() || path.contains(['*', '?', '[']) || path.is_empty() {
+        return None;
+    }
+    Some(path.to_string())
 }
 
 /// `os.Getenv("X")` (or a name bound to it): `X`.
@@ -333,6 +412,7 @@ fn grpc_options(
     dial: Node<'_>,
     facts: &mut Facts,
     configs: &mut Vec<((usize, usize), std::ops::Range<usize>)>,
+    used: &mut Vec<usize>,
 ) -> Vec<usize> {
     let mut opts: Vec<Node<'_>> = args(dial);
     // Options gathered in a slice first: `opts := []grpc.DialOption{...}`.
@@ -369,6 +449,7 @@ fn grpc_options(
         if name != "WithDefaultServiceConfig" {
             continue;
         }
+        used.push(o.id());
         let Some(cfg) = args(o).first().copied() else {
             continue;
         };

@@ -64,6 +64,11 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             _ => continue,
         };
         let i = facts.policies.len();
+        if name == "LoadDefaultConfig"
+            && let Some(e) = aws::shared(ctx, n, &p, i)
+        {
+            facts.aws_shared.push(e);
+        }
         facts.policies.push(p);
         if let Some((start, end)) = op.and_then(|o| operation_range(ctx, o)) {
             scopes.push(RetryScope {

@@ -533,7 +533,12 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         p.name = super::enclosing_function(ctx, n).map(|(f, _)| format!("retry loop in {f}"));
         let (delay, jitter) = match sleeps.first() {
             None => (Delay::None, Jitter::None),
-            Some(s) => sleep_delay(ctx, *s, field(n, "left").map(|l| ctx.text(l))),
+            Some(s) => sleep_delay(
+                ctx,
+                *s,
+                field(n, "left").map(|l| ctx.text(l)),
+                range_start(ctx, n),
+            ),
         };
         let dspan = sleeps.first().map_or(at, |s| span(*s));
         p.delay = Located::written(delay, dspan);
@@ -588,6 +593,9 @@ fn uses_as_data(ctx: &Ctx<'_>, body: Node<'_>, var: &str) -> bool {
         "print",
         "sleep",
     ];
+    const ARITH: &[&str] = &[
+        "min", "max", "pow", "int", "float", "round", "abs", "uniform", "randint", "random",
+    ];
     if var == "_" {
         return false;
     }
@@ -601,6 +609,10 @@ fn uses_as_data(ctx: &Ctx<'_>, body: Node<'_>, var: &str) -> bool {
                     return false;
                 }
                 match c.kind() {
+                    // A value computed from the variable (`min(30, 2 ** i)`,
+                    // `pow(2, i)`, `random.uniform(0, 2 ** i)`) goes to
+                    // the call that takes it.
+                    "call" if ARITH.contains(&callee(ctx, c).1) => {}
                     "call" => return !QUIET.contains(&callee(ctx, c).1),
                     "subscript" => return true,
                     _ => {}
@@ -625,9 +637,71 @@ fn owner_loop(n: Node<'_>) -> Option<usize> {
     None
 }
 
-/// The wait of `sleep(x)`: a constant, `c * b ** i` growth with the loop
-/// variable `i`, and `random`/`uniform` jitter.
-fn sleep_delay(ctx: &Ctx<'_>, s: Node<'_>, var: Option<&str>) -> (Delay, Jitter) {
+/// The first value of a `for` loop's variable over `range(..)`: 0, or the
+/// range's start where it is a number.
+fn range_start(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
+    let right = field(n, "right").filter(|r| r.kind() == "call")?;
+    if callee(ctx, right).1 != "range" {
+        return None;
+    }
+    match Args::of(ctx, right).positional.as_slice() {
+        [_] => Some(0.0),
+        [a, ..] => eval::number(ctx, *a),
+        _ => None,
+    }
+}
+
+/// A wait written in the loop variable (`2 ** (i - 1)`, `0.5 * 2 ** i`,
+/// `1 << i`, `pow(2, i)`, `min(30, 2 ** i)`, `(i + 1) * 2`), read from its
+/// values at the loop's first three values: the wait before the first
+/// retry is the expression at the variable's first value (`2 ** (i - 1)`
+/// over `range(n)` waits 0.5 s, then 1 s, 2 s ...), its growth the ratio
+/// (or difference) of consecutive values, a cap the value far along.
+fn growth_in(ctx: &Ctx<'_>, arg: Node<'_>, var: &str, start: f64) -> Option<Delay> {
+    let at = |k: f64| eval::number_at(ctx, arg, var, start + k);
+    let (f0, f1, f2) = (at(0.0)?, at(1.0)?, at(2.0)?);
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+    if !(0.0..1e9).contains(&f0) || !f1.is_finite() || !f2.is_finite() {
+        return None;
+    }
+    let secs = |v: f64| Duration::from_secs_f64(v.clamp(0.0, 1e9));
+    if close(f0, f1) && close(f1, f2) {
+        return Some(Delay::Fixed { delay: secs(f0) });
+    }
+    if f0 > 0.0 && f1 > f0 && close(f2 / f1, f1 / f0) {
+        // Rounded: `0.1 * 3 ** i` gives 3.0000000000000004.
+        let m = ((f1 / f0) * 1e6).round() / 1e6;
+        // A cap (`min(30, 2 ** i)`): the value far along, when below the
+        // uncapped growth.
+        let cap = at(40.0)
+            .filter(|c| c.is_finite() && *c < f0 * m.powi(40) * 0.999)
+            .map(secs);
+        return Some(Delay::Exponential {
+            base: secs(f0),
+            multiplier: m,
+            cap,
+        });
+    }
+    // `(i + 1) * 2` over `range(n)`: `base x n` before retry n.
+    let d = f1 - f0;
+    if d > 0.0 && close(f2 - f1, d) && close(f0, d) {
+        let cap = at(40.0)
+            .filter(|c| c.is_finite() && *c < 41.0 * d * 0.999)
+            .map(secs);
+        return Some(Delay::Linear { base: secs(d), cap });
+    }
+    None
+}
+
+/// The wait of `sleep(x)`: a constant, growth with the loop variable `i`
+/// (read from its values, [`growth_in`], else `c * b ** i` from the text),
+/// and `random`/`uniform` jitter.
+fn sleep_delay(
+    ctx: &Ctx<'_>,
+    s: Node<'_>,
+    var: Option<&str>,
+    start: Option<f64>,
+) -> (Delay, Jitter) {
     let Some(arg) = Args::of(ctx, s).positional.first().copied() else {
         return (Delay::Unknown, Jitter::Unknown);
     };
@@ -638,6 +712,11 @@ fn sleep_delay(ctx: &Ctx<'_>, s: Node<'_>, var: Option<&str>) -> (Delay, Jitter)
     } else {
         Jitter::None
     };
+    if let (Some(v), Some(start)) = (var, start)
+        && let Some(d) = growth_in(ctx, arg_r, v, start)
+    {
+        return (d, jitter);
+    }
     if let Some(d) = eval::seconds(ctx, arg_r) {
         return (Delay::Fixed { delay: d }, jitter);
     }

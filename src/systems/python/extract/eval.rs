@@ -15,89 +15,119 @@ const UNKNOWN_STR: &str = "\u{0}";
 /// A number: literals, names bound to one, `+ - * / // **`, `min`/`max`,
 /// unary minus.
 pub fn number(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
-    num(ctx, n, 0)
+    Eval { ctx, var: None }.num(n, 0)
 }
 
-fn num(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<f64> {
-    if depth > MAX_DEPTH {
-        return None;
+/// [`number`] with the name `var` standing for `value` (a loop variable at
+/// one of its values: `2 ** (i - 1)` at `i = 0` is 0.5).
+pub fn number_at(ctx: &Ctx<'_>, n: Node<'_>, var: &str, value: f64) -> Option<f64> {
+    Eval {
+        ctx,
+        var: Some((var, value)),
     }
-    match n.kind() {
-        "integer" => {
-            let t = ctx.text(n).replace('_', "");
-            let t = t.trim_end_matches(['l', 'L']);
-            if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                return i64::from_str_radix(h, 16).ok().map(|v| v as f64);
-            }
-            t.parse::<f64>().ok()
+    .num(n, 0)
+}
+
+struct Eval<'c, 'a, 'v> {
+    ctx: &'c Ctx<'a>,
+    var: Option<(&'v str, f64)>,
+}
+
+impl Eval<'_, '_, '_> {
+    fn num(&self, n: Node<'_>, depth: usize) -> Option<f64> {
+        let ctx = self.ctx;
+        if depth > MAX_DEPTH {
+            return None;
         }
-        "float" => ctx.text(n).replace('_', "").parse::<f64>().ok(),
-        "parenthesized_expression" => named_children(n)
-            .first()
-            .and_then(|c| num(ctx, *c, depth + 1)),
-        "unary_operator" => {
-            let v = num(ctx, field(n, "argument")?, depth + 1)?;
-            let op = field(n, "operator").map_or("", |o| ctx.text(o));
-            Some(if op == "-" { -v } else { v })
-        }
-        "binary_operator" => {
-            let a = num(ctx, field(n, "left")?, depth + 1)?;
-            let b = num(ctx, field(n, "right")?, depth + 1)?;
-            let op = field(n, "operator").map_or("", |o| ctx.text(o));
-            let v = match op {
-                "+" => a + b,
-                "-" => a - b,
-                "*" => a * b,
-                "/" if b != 0.0 => a / b,
-                "//" if b != 0.0 => (a / b).floor(),
-                "**" => a.powf(b),
-                _ => return None,
-            };
-            v.is_finite().then_some(v)
-        }
-        "identifier" => {
-            let v = ctx.binding(ctx.text(n), n.start_byte())?;
-            if v.id() == n.id() {
-                return None;
-            }
-            num(ctx, v, depth + 1)
-        }
-        "call" => {
-            let (_, last) = callee(ctx, n);
-            let args = Args::of(ctx, n);
-            match last {
-                "int" | "float" if args.positional.len() == 1 => {
-                    num(ctx, args.positional[0], depth + 1)
+        match n.kind() {
+            "integer" => {
+                let t = ctx.text(n).replace('_', "");
+                let t = t.trim_end_matches(['l', 'L']);
+                if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                    return i64::from_str_radix(h, 16).ok().map(|v| v as f64);
                 }
-                "min" | "max" if !args.positional.is_empty() => {
-                    let vs: Option<Vec<f64>> = args
-                        .positional
-                        .iter()
-                        .map(|a| num(ctx, *a, depth + 1))
-                        .collect();
-                    let vs = vs?;
-                    let f = if last == "min" { f64::min } else { f64::max };
-                    vs.into_iter().reduce(f)
+                t.parse::<f64>().ok()
+            }
+            "float" => ctx.text(n).replace('_', "").parse::<f64>().ok(),
+            "parenthesized_expression" => named_children(n)
+                .first()
+                .and_then(|c| self.num(*c, depth + 1)),
+            "unary_operator" => {
+                let v = self.num(field(n, "argument")?, depth + 1)?;
+                let op = field(n, "operator").map_or("", |o| ctx.text(o));
+                Some(if op == "-" { -v } else { v })
+            }
+            "binary_operator" => {
+                let a = self.num(field(n, "left")?, depth + 1)?;
+                let b = self.num(field(n, "right")?, depth + 1)?;
+                let op = field(n, "operator").map_or("", |o| ctx.text(o));
+                let v = match op {
+                    "+" => a + b,
+                    "-" => a - b,
+                    "*" => a * b,
+                    "/" if b != 0.0 => a / b,
+                    "//" if b != 0.0 => (a / b).floor(),
+                    "**" => a.powf(b),
+                    "<<" if (0.0..64.0).contains(&b) => a * 2f64.powf(b.floor()),
+                    _ => return None,
+                };
+                v.is_finite().then_some(v)
+            }
+            "identifier" => {
+                if let Some((var, value)) = self.var
+                    && ctx.text(n) == var
+                {
+                    return Some(value);
                 }
-                // `timedelta(seconds=..)` as seconds.
-                "timedelta" => {
-                    let mut total = 0.0;
-                    for (k, v) in &args.keywords {
-                        let unit = match *k {
-                            "milliseconds" => 0.001,
-                            "seconds" => 1.0,
-                            "minutes" => 60.0,
-                            "hours" => 3600.0,
-                            _ => return None,
-                        };
-                        total += unit * num(ctx, *v, depth + 1)?;
+                let v = ctx.binding(ctx.text(n), n.start_byte())?;
+                if v.id() == n.id() {
+                    return None;
+                }
+                self.num(v, depth + 1)
+            }
+            "call" => {
+                let (_, last) = callee(ctx, n);
+                let args = Args::of(ctx, n);
+                match last {
+                    "int" | "float" if args.positional.len() == 1 => {
+                        self.num(args.positional[0], depth + 1)
                     }
-                    Some(total)
+                    // `pow(2, i)`, `math.pow(2, i)`.
+                    "pow" if args.positional.len() == 2 => {
+                        let a = self.num(args.positional[0], depth + 1)?;
+                        let b = self.num(args.positional[1], depth + 1)?;
+                        Some(a.powf(b)).filter(|v| v.is_finite())
+                    }
+                    "min" | "max" if !args.positional.is_empty() => {
+                        let vs: Option<Vec<f64>> = args
+                            .positional
+                            .iter()
+                            .map(|a| self.num(*a, depth + 1))
+                            .collect();
+                        let vs = vs?;
+                        let f = if last == "min" { f64::min } else { f64::max };
+                        vs.into_iter().reduce(f)
+                    }
+                    // `timedelta(seconds=..)` as seconds.
+                    "timedelta" => {
+                        let mut total = 0.0;
+                        for (k, v) in &args.keywords {
+                            let unit = match *k {
+                                "milliseconds" => 0.001,
+                                "seconds" => 1.0,
+                                "minutes" => 60.0,
+                                "hours" => 3600.0,
+                                _ => return None,
+                            };
+                            total += unit * self.num(*v, depth + 1)?;
+                        }
+                        Some(total)
+                    }
+                    _ => None,
                 }
-                _ => None,
             }
+            _ => None,
         }
-        _ => None,
     }
 }
 

@@ -84,7 +84,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                         sdk::urllib3_policy(ctx, n, &mut facts.diagnostics)
                     }
                     "HTTPAdapter" if urllib3 => sdk::adapter_policy(ctx, n),
-                    "Config" if botocore => aws::botocore_policy(ctx, n, false),
+                    "Config" if botocore => {
+                        aws::botocore_policy(ctx, n, false, &mut facts.diagnostics)
+                    }
                     "HTTPTransport" | "AsyncHTTPTransport" if ctx.imports("httpx") => {
                         sdk::httpx_transport_policy(ctx, n)
                     }

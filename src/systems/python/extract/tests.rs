@@ -227,3 +227,56 @@ fn an_httpx_transport_retries_connections_only_for_its_clients_calls() {
     assert_eq!(f.edges.len(), 1);
     assert_eq!(f.edges[0].policies, vec![0]);
 }
+
+fn loop_delay(header: &str, wait: &str) -> Delay {
+    let p = only(&format!(
+        "import time, requests\n\ndef f(url):\n    {header}\n        try:\n            return requests.get(url, timeout=2)\n        except requests.ConnectionError:\n            time.sleep({wait})\n"
+    ));
+    p.delay.value
+}
+
+#[test]
+fn a_wait_in_the_loop_variable_is_read_at_the_variables_first_values() {
+    let exp = |base_ms: u64, m: f64, cap: Option<u64>| Delay::Exponential {
+        base: Duration::from_millis(base_ms),
+        multiplier: m,
+        cap: cap.map(Duration::from_secs),
+    };
+    // metaflow service.py: `2 ** (i - 1)` starts at 0.5 s, not 1 s.
+    assert_eq!(
+        loop_delay("for i in range(4):", "2 ** (i - 1)"),
+        exp(500, 2.0, None)
+    );
+    assert_eq!(
+        loop_delay("for i in range(4):", "2 ** i"),
+        exp(1000, 2.0, None)
+    );
+    // A range from 1: the first wait is 2 ** 1.
+    assert_eq!(
+        loop_delay("for i in range(1, 5):", "2 ** i"),
+        exp(2000, 2.0, None)
+    );
+    assert_eq!(
+        loop_delay("for i in range(5):", "0.1 * 3 ** i"),
+        exp(100, 3.0, None)
+    );
+    assert_eq!(
+        loop_delay("for i in range(5):", "1 << i"),
+        exp(1000, 2.0, None)
+    );
+    assert_eq!(
+        loop_delay("for i in range(5):", "pow(2, i + 1)"),
+        exp(2000, 2.0, None)
+    );
+    assert_eq!(
+        loop_delay("for i in range(9):", "min(30, 2 ** i)"),
+        exp(1000, 2.0, Some(30))
+    );
+    assert_eq!(
+        loop_delay("for i in range(5):", "(i + 1) * 2"),
+        Delay::Linear {
+            base: Duration::from_secs(2),
+            cap: None
+        }
+    );
+}

@@ -167,6 +167,77 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
     written.then_some(p)
 }
 
+/// What `config.LoadDefaultConfig(..)` at `call` (policy `p`, index
+/// `index`) leaves to the shared configuration, for `systems::aws::link`:
+/// the mode and attempts its options write (`WithRetryMode`,
+/// `WithRetryMaxAttempts`; a `WithRetryer` writes both), and the profile
+/// `config.WithSharedConfigProfile("name")` names. aws-sdk-go-v2
+/// `config/resolve.go` `resolveRetryMaxAttempts` / `resolveRetryMode`
+/// (the first of `LoadOptions`, `EnvConfig`, `SharedConfig`): an
+/// option given to `LoadDefaultConfig` wins over `AWS_MAX_ATTEMPTS` /
+/// `AWS_RETRY_MODE` (`config/env_config.go`), which win over the
+/// profile's `max_attempts` / `retry_mode` (`config/shared_config.go`);
+/// the profile is `WithSharedConfigProfile`'s, else `AWS_PROFILE`, else
+/// `default`.
+pub(super) fn shared(
+    ctx: &Ctx<'_>,
+    call: Node<'_>,
+    p: &RetryPolicy,
+    index: usize,
+) -> Option<crate::model::AwsShared> {
+    use crate::model::Provenance;
+    let mut profile = None;
+    let mut retryer = false;
+    for a in args(call).iter().skip(1) {
+        match ctx.pkg_call(*a) {
+            Some((Pkg::AwsConfig, "WithSharedConfigProfile")) => {
+                if let Some(v) = args(*a).first()
+                    && let Some(name) = eval::string(ctx, *v).filter(|s| !s.is_empty())
+                {
+                    profile = Some(Located::written(name, span(*v)));
+                }
+            }
+            Some((Pkg::AwsConfig, "WithRetryer")) => retryer = true,
+            _ => {}
+        }
+    }
+    if retryer {
+        return None;
+    }
+    let mode = (p.delay.provenance == Provenance::Written).then(|| {
+        let m = if p.why.iter().any(|w| w.contains("adaptive")) {
+            "adaptive"
+        } else {
+            "standard"
+        };
+        Located::written(m.to_string(), p.delay.span)
+    });
+    // A `WithRetryMode` alone writes its attempts too, with the mode's
+    // default: only `WithRetryMaxAttempts` (its text) writes a count.
+    let attempts = match (&p.attempts.provenance, &p.attempts.value.count) {
+        (Provenance::Written, _) if p.attempts.value.written_as.starts_with("WithRetryMode(") => {
+            None
+        }
+        (Provenance::Written, AttemptCount::Finite(n)) => {
+            Some(Located::written(*n, p.attempts.span))
+        }
+        (Provenance::Written, _) => Some(Located::written(0, p.attempts.span)),
+        _ => None,
+    };
+    if mode.is_some() && attempts.is_some() {
+        return None;
+    }
+    Some(crate::model::AwsShared {
+        kind: crate::model::AwsSharedKind::Client {
+            policy: index,
+            botocore: false,
+        },
+        mode,
+        attempts,
+        profile,
+    })
+}
+
 /// The mode `WithRetryMode` is given: `aws.RetryModeStandard`/
 /// `aws.RetryModeAdaptive` or the string (aws-sdk-go-v2 `aws/retryer.go`,
 /// since v1.14.0: `RetryModeStandard RetryMode = "standard"`,

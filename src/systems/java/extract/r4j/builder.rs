@@ -206,14 +206,17 @@ pub(super) fn apply<'a>(
                 cfg.jitter = Some(Located::written(Jitter::Unknown, call.span));
                 cfg.cap_order = CapOrder::BeforeJitter;
                 cfg.interval_bi = Some((call.span, "intervalBiFunction"));
-                // `(n, result) -> .. getHeader("Retry-After") ..`.
+                // `(n, result) -> .. getHeader("Retry-After") ..`, or the
+                // same in the method a reference names or the class given.
                 cfg.server_delay = arg.and_then(|a| {
-                    let (s, e, d) = crate::model::backoff::ServerDelay::in_source(
-                        ctx.text(a),
-                        "the `intervalBiFunction`",
-                    )?;
-                    let b = a.start_byte();
-                    Some(Located::written(d, Span::new(b + s, b + e)))
+                    interval_bodies(ctx, a).into_iter().find_map(|body| {
+                        let (s, e, d) = crate::model::backoff::ServerDelay::in_source(
+                            ctx.text(body),
+                            "the `intervalBiFunction`",
+                        )?;
+                        let b = body.start_byte();
+                        Some(Located::written(d, Span::new(b + s, b + e)))
+                    })
                 });
             }
             "retryExceptions" => {
@@ -503,4 +506,37 @@ pub fn policy(cfg: Option<&Cfg>, name: Option<String>, at: Span) -> RetryPolicy 
     };
     p.ignores = c.ignores.clone();
     p
+}
+
+/// The code an `intervalBiFunction` runs: the argument itself (a lambda,
+/// an anonymous class), else, in this file, the method a reference names
+/// (`this::retryAfter`, `Waits::fromHeader`) or the class built
+/// (`new RetryAfterInterval()`, a name bound to one), whose body holds its
+/// `apply`.
+fn interval_bodies<'a>(ctx: &Ctx<'a>, arg: Node<'a>) -> Vec<Node<'a>> {
+    let mut out = vec![arg];
+    let r = ctx.resolve(arg);
+    match r.kind() {
+        "method_reference" => {
+            let text = ctx.text(r);
+            if let Some((_, name)) = text.rsplit_once("::")
+                && name.trim() != "new"
+            {
+                out.extend(ctx.methods_named(name.trim()).iter().copied());
+            }
+        }
+        "object_creation_expression" if field(r, "body").is_none() => {
+            let class = field(r, "type").map(|t| ctx.text(t)).unwrap_or("");
+            let class = class.split('<').next().unwrap_or(class).trim();
+            out.extend(ctx.nodes.iter().copied().filter(|n| {
+                n.kind() == "class_declaration"
+                    && field(*n, "name").is_some_and(|x| ctx.text(x) == class)
+            }));
+        }
+        _ => {}
+    }
+    if r.id() != arg.id() {
+        out.push(r);
+    }
+    out
 }

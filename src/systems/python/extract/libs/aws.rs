@@ -42,9 +42,14 @@ pub(super) fn client_service(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
 
 /// Tie each client of the file to its `Config`: the `Config`'s policy is
 /// named after the client(s) it configures; a client with no `config=`
-/// gets botocore's defaults as its own policy.
+/// gets botocore's defaults as its own policy. Every such policy is listed
+/// in `facts.aws_shared` with what its code writes of the mode and
+/// attempts, and the profile its session names, for the link step that
+/// fills the rest from the workload's environment and the profiles
+/// (`systems::aws::link`).
 pub(super) fn tie_clients(ctx: &Ctx<'_>, facts: &mut Facts, built: &HashMap<usize, usize>) {
     let mut named: Vec<usize> = Vec::new();
+    let mut profiles: HashMap<usize, Located<String>> = HashMap::new();
     for &n in &ctx.nodes {
         if n.kind() != "call" {
             continue;
@@ -58,13 +63,22 @@ pub(super) fn tie_clients(ctx: &Ctx<'_>, facts: &mut Facts, built: &HashMap<usiz
                 .iter()
                 .any(|c| c.kind() == "dictionary_splat")
         });
+        let profile = client_profile(ctx, n);
         match Args::of(ctx, n).kw("config") {
             // `**client_params` may hold the `config`: not known here.
             None if splat => {}
+            // A session built elsewhere, or given a default client config
+            // (`session._session.set_default_client_config(cfg)`, as
+            // prowler's `AwsProvider` does), configures its clients: not
+            // known here.
+            None if !default_session(ctx, n) => {}
             None => {
-                if let Some(mut p) = botocore_policy(ctx, n, true) {
+                if let Some(mut p) = botocore_policy(ctx, n, true, &mut Vec::new()) {
                     p.name = Some(format!("{what} with botocore's defaults"));
                     facts.policies.push(p);
+                    if let Some(pr) = profile {
+                        profiles.insert(facts.policies.len() - 1, pr);
+                    }
                 }
             }
             Some(c) => {
@@ -78,18 +92,101 @@ pub(super) fn tie_clients(ctx: &Ctx<'_>, facts: &mut Facts, built: &HashMap<usiz
                     named.push(i);
                     p.name = Some(format!("botocore Config of {what}"));
                 }
+                if let Some(pr) = profile {
+                    profiles.insert(i, pr);
+                }
             }
         }
     }
+    for (i, p) in facts.policies.iter().enumerate() {
+        if p.system != System::AwsSdk {
+            continue;
+        }
+        // The mode, when the code writes it, is written on the delay.
+        let mode = (p.delay.provenance == Provenance::Written).then(|| {
+            let m = if p.budget.is_some() {
+                "standard"
+            } else {
+                "legacy"
+            };
+            Located::written(m.to_string(), p.delay.span)
+        });
+        let attempts = match (&p.attempts.provenance, &p.attempts.value.count) {
+            (Provenance::Written, AttemptCount::Finite(n)) => {
+                Some(Located::written(*n, p.attempts.span))
+            }
+            // Written but unknown (a parameter): botocore reads nothing
+            // else for the count (0 stands for "written, not known").
+            (Provenance::Written, _) => Some(Located::written(0, p.attempts.span)),
+            _ => None,
+        };
+        if mode.is_some() && attempts.is_some() {
+            continue;
+        }
+        facts.aws_shared.push(AwsShared {
+            kind: AwsSharedKind::Client {
+                policy: i,
+                botocore: true,
+            },
+            mode,
+            attempts,
+            profile: profiles.remove(&i),
+        });
+    }
+}
+
+/// Whether a client built at `call` without `config=` runs with
+/// botocore's defaults: it is built from the `boto3` module's default
+/// session, or from a session this file builds (`boto3.Session(..)`) and
+/// never gives a default client config (botocore `session.py`
+/// `Session.set_default_client_config`: "the config ... is used as the
+/// default for all clients created from the session", merged with a
+/// client's own; botocore 1.43.67). A session that comes from elsewhere
+/// (a parameter, an attribute) may carry one.
+fn default_session(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    let (full, _) = callee(ctx, call);
+    let recv = full.rsplit_once('.').map_or("", |(r, _)| r);
+    if matches!(recv, "boto3" | "aioboto3") {
+        return true;
+    }
+    let built_here = field(call, "function")
+        .filter(|f| f.kind() == "attribute")
+        .and_then(|f| field(f, "object"))
+        .map(|o| resolve(ctx, o))
+        .is_some_and(|o| {
+            o.kind() == "call" && matches!(callee(ctx, o).1, "Session" | "get_session")
+        });
+    built_here
+        && !ctx
+            .nodes
+            .iter()
+            .any(|&c| c.kind() == "call" && callee(ctx, c).1 == "set_default_client_config")
+}
+
+/// The profile of the session a client is built from:
+/// `boto3.Session(profile_name="x").client(..)`, `session.client(..)`
+/// where `session = boto3.session.Session(profile_name="x")`.
+fn client_profile(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Located<String>> {
+    let recv = field(call, "function")
+        .filter(|f| f.kind() == "attribute")
+        .and_then(|f| field(f, "object"))
+        .map(|o| resolve(ctx, o))
+        .filter(|o| o.kind() == "call" && callee(ctx, *o).1 == "Session")?;
+    let v = Args::of(ctx, recv).kw("profile_name")?;
+    let name = eval::string(ctx, v).filter(|s| !s.is_empty() && !s.contains(eval::UNKNOWN))?;
+    Some(Located::written(name, span(v)))
 }
 
 /// The policy of `Config(..)` at `call` (`None` when it sets no retry or
 /// timeout), or with `implicit` the defaults of a client built without
-/// one (`call` is then the `boto3.client(..)` call).
+/// one (`call` is then the `boto3.client(..)` call). A `max_attempts`
+/// taken from `AWS_MAX_ATTEMPTS` is reported in `diags`
+/// ([`attempts_as_retries`]).
 pub(super) fn botocore_policy(
     ctx: &Ctx<'_>,
     call: Node<'_>,
     implicit: bool,
+    diags: &mut Vec<crate::diag::Diagnostic>,
 ) -> Option<RetryPolicy> {
     let args = if implicit {
         Args {
@@ -130,6 +227,9 @@ pub(super) fn botocore_policy(
         };
         attempts(c, format!("\"total_max_attempts\": {}", ctx.text(t)), t)
     } else if let Some(m) = entry("max_attempts") {
+        if let Some(d) = attempts_as_retries(ctx, m) {
+            diags.push(d);
+        }
         // In a `Config`, `max_attempts` counts retries (botocore adds 1).
         let c = match eval::number(ctx, m) {
             Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
@@ -166,6 +266,11 @@ pub(super) fn botocore_policy(
         at,
     );
     p.jitter = Located::default_at(Jitter::Full, at);
+    // A mode written in the `Config` writes its delays (and quota): the
+    // shared configuration's mode no longer applies (`systems::aws::link`).
+    if let Some(m) = entry("mode").filter(|_| mode.is_some()) {
+        p.delay = Located::written(p.delay.value.clone(), span(m));
+    }
     p.cap_order = CapOrder::AfterJitter;
     if standard {
         p.budget = Some(Located::default_at(Budget::Quota, at));
@@ -177,4 +282,67 @@ pub(super) fn botocore_policy(
         None => Located::default_at(Timeout::after(sys::BOTOCORE_TIMEOUT), at),
     });
     Some(p)
+}
+
+/// The shared-config setting that counts attempts, the first included:
+/// `AWS_MAX_ATTEMPTS` in the environment, `max_attempts` in a profile
+/// (botocore `configprovider.py` `'max_attempts': ('max_attempts',
+/// 'AWS_MAX_ATTEMPTS', None, int)`, stored as `total_max_attempts` by
+/// `args.py` `_compute_retry_max_attempts`; botocore 1.43.67).
+const ATTEMPTS_VARIABLE: &str = "AWS_MAX_ATTEMPTS";
+
+/// A `Config`'s `"max_attempts"` whose value is read from
+/// `AWS_MAX_ATTEMPTS` (`int(os.getenv("AWS_MAX_ATTEMPTS", "5"))`, a name
+/// bound to it, `settings.AWS_MAX_ATTEMPTS`): the variable counts
+/// attempts, the `Config` key retries, in every retry mode (botocore
+/// 1.43.67 `args.py` `_compute_retry_max_attempts` makes it
+/// `total_max_attempts = max_attempts + 1`; legacy mode turns that back
+/// into retries in `client.py` `_transform_legacy_retries` and adds the 1
+/// again in `translate.py` `_merge_client_retry_config`), so the program
+/// makes one attempt more than the variable says, and the `Config`
+/// overrides the variable botocore would have read itself. Seen in
+/// aws/aws-sdk-pandas `awswrangler/_utils.py` `default_botocore_config`.
+fn attempts_as_retries(ctx: &Ctx<'_>, m: Node<'_>) -> Option<crate::diag::Diagnostic> {
+    let mut stack = vec![(m, 0usize)];
+    let mut seen = 0usize;
+    let mut found = false;
+    while let Some((n, depth)) = stack.pop() {
+        seen += 1;
+        if seen > 256 || depth > super::super::MAX_DEPTH {
+            break;
+        }
+        // The variable itself, not a name that contains it
+        // (`S3_AWS_MAX_ATTEMPTS` is the program's own setting).
+        let names_it = match n.kind() {
+            "string" => eval::string(ctx, n).is_some_and(|v| v == ATTEMPTS_VARIABLE),
+            "identifier" => ctx.text(n) == ATTEMPTS_VARIABLE,
+            "attribute" => field(n, "attribute").is_some_and(|a| ctx.text(a) == ATTEMPTS_VARIABLE),
+            _ => false,
+        };
+        if names_it {
+            found = true;
+            break;
+        }
+        match n.kind() {
+            "identifier" => {
+                let r = resolve(ctx, n);
+                if r.id() != n.id() {
+                    stack.push((r, depth + 1));
+                }
+            }
+            _ => stack.extend(named_children(n).into_iter().map(|c| (c, depth + 1))),
+        }
+    }
+    if !found {
+        return None;
+    }
+    Some(crate::diag::invalid_setting::misread(
+        span(m),
+        "max_attempts",
+        &crate::systems::python::extract::one_line(ctx.text(m)),
+        &format!(
+            "`{ATTEMPTS_VARIABLE}` counts attempts (the first included) while a `Config`'s `max_attempts` counts retries in every retry mode, so `{ATTEMPTS_VARIABLE}=5` makes 6 attempts here, and this `Config` overrides the variable botocore would read itself"
+        ),
+        "pass the value as `\"total_max_attempts\"`, which counts attempts as `AWS_MAX_ATTEMPTS` does, or leave it out and let botocore read `AWS_MAX_ATTEMPTS`",
+    ))
 }

@@ -1,0 +1,156 @@
+use super::*;
+use std::path::Path;
+
+fn file(path: &str, text: &str) -> ScannedFile {
+    let p = Path::new(path);
+    let syntax = crate::systems::classify(p, text.as_bytes()).expect("a file retrylint reads");
+    ScannedFile {
+        source: crate::source::SourceFile::new(path, text.to_string()),
+        facts: crate::systems::extract(p, text, syntax),
+        syntax: Some(syntax),
+    }
+}
+
+/// The file with the build unit `unit` (what `link::unit_identities`
+/// gives it).
+fn in_unit(mut f: ScannedFile, unit: &str) -> ScannedFile {
+    f.facts.services.push(ServiceDecl::new(
+        unit,
+        crate::source::Span::new(0, 0),
+        IdentityKind::BuildUnit,
+        "test",
+        Vec::new(),
+    ));
+    f
+}
+
+const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: orders\nspec:\n  template:\n    spec:\n      containers:\n        - name: app\n          image: registry.example.com/shop/orders-api:1.2\n          env:\n            - name: AWS_MAX_ATTEMPTS\n              value: \"7\"\n            - name: AWS_PROFILE\n              value: batch\n";
+const PROFILES: &str =
+    "[default]\nmax_attempts = 2\n\n[profile batch]\nretry_mode = standard\nmax_attempts = 4\n";
+
+fn client(files: &[ScannedFile], i: usize) -> &RetryPolicy {
+    files[i]
+        .facts
+        .policies
+        .iter()
+        .find(|p| p.system == System::AwsSdk)
+        .expect("the client's policy")
+}
+
+#[test]
+fn the_environment_wins_over_the_profile_it_names_and_the_profile_gives_the_mode() {
+    let mut files = vec![
+        in_unit(
+            file(
+                "orders-api/app.py",
+                "import boto3\ns3 = boto3.client('s3')\n",
+            ),
+            "orders-api",
+        ),
+        file("k8s/orders.yaml", DEPLOYMENT),
+        file(".aws/config", PROFILES),
+    ];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    // AWS_MAX_ATTEMPTS=7 over the batch profile's 4; the mode from the
+    // profile AWS_PROFILE names (standard: quota, 20 s cap).
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
+    assert_eq!(p.attempts.provenance, Provenance::Included);
+    assert_eq!(p.budget.as_ref().map(|b| &b.value), Some(&Budget::Quota));
+    assert!(matches!(
+        p.delay.value,
+        Delay::Exponential { cap: Some(c), .. } if c == STANDARD_MAX_BACKOFF
+    ));
+    let from: Vec<String> = p.settings_from.iter().map(|s| s.to_string()).collect();
+    assert!(
+        from.iter().any(|s| s.starts_with("k8s/orders.yaml")),
+        "{from:?}"
+    );
+    assert!(
+        from.iter().any(|s| s.starts_with(".aws/config")),
+        "{from:?}"
+    );
+}
+
+#[test]
+fn a_count_written_in_code_stays_and_only_the_mode_is_taken() {
+    let code = "import boto3\nfrom botocore.config import Config\ncfg = Config(retries={'max_attempts': 1})\ns3 = boto3.client('s3', config=cfg)\n";
+    let mut files = vec![
+        in_unit(file("orders-api/app.py", code), "orders-api"),
+        file("k8s/orders.yaml", DEPLOYMENT),
+        file(".aws/config", PROFILES),
+    ];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
+    assert_eq!(p.attempts.provenance, Provenance::Written);
+    assert_eq!(p.budget.as_ref().map(|b| &b.value), Some(&Budget::Quota));
+}
+
+#[test]
+fn another_workloads_environment_and_two_disagreeing_ones_set_nothing() {
+    let code = "import boto3\ns3 = boto3.client('s3')\n";
+    let other = DEPLOYMENT.replace("orders", "billing");
+    let mut files = vec![
+        in_unit(file("orders-api/app.py", code), "orders-api"),
+        file("k8s/billing.yaml", &other),
+    ];
+    shared_config(&mut files);
+    assert_eq!(client(&files, 0).attempts.provenance, Provenance::Default);
+    // Two overlays of `orders` with different counts.
+    let mut files = vec![
+        in_unit(file("orders-api/app.py", code), "orders-api"),
+        file("k8s/dev/orders.yaml", DEPLOYMENT),
+        file(
+            "k8s/prod/orders.yaml",
+            &DEPLOYMENT.replace("\"7\"", "\"3\""),
+        ),
+    ];
+    shared_config(&mut files);
+    assert_eq!(client(&files, 0).attempts.provenance, Provenance::Default);
+}
+
+#[test]
+fn a_profile_applies_below_its_home_only_and_botocore_stays_legacy_without_a_mode() {
+    let code = "import boto3\ns3 = boto3.client('s3')\n";
+    let mut files = vec![
+        file("tools/app.py", code),
+        file("infra/.aws/config", "[default]\nmax_attempts = 8\n"),
+    ];
+    shared_config(&mut files);
+    assert_eq!(client(&files, 0).attempts.provenance, Provenance::Default);
+    let mut files = vec![
+        file("tools/app.py", code),
+        file(".aws/config", "[default]\nmax_attempts = 8\n"),
+    ];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(8));
+    // No mode anywhere: botocore's legacy mode, no quota, no cap.
+    assert!(p.budget.is_none());
+    assert!(matches!(
+        p.delay.value,
+        Delay::Exponential { cap: None, .. }
+    ));
+}
+
+#[test]
+fn go_clients_take_the_profile_with_shared_config_profile() {
+    let code = "package s\n\nimport (\n\t\"context\"\n\t\"github.com/aws/aws-sdk-go-v2/config\"\n)\n\nfunc f(ctx context.Context) {\n\tcfg, _ := config.LoadDefaultConfig(ctx, config.WithSharedConfigProfile(\"batch\"))\n\t_ = cfg\n}\n";
+    let mut files = vec![file("svc/s.go", code), file(".aws/config", PROFILES)];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(p.attempts.provenance, Provenance::Included);
+    // `WithRetryMaxAttempts` in code keeps its count.
+    let written = code.replace(
+        "config.WithSharedConfigProfile(\"batch\"))",
+        "config.WithSharedConfigProfile(\"batch\"), config.WithRetryMaxAttempts(9))",
+    );
+    let mut files = vec![file("svc/s.go", &written), file(".aws/config", PROFILES)];
+    shared_config(&mut files);
+    assert_eq!(
+        client(&files, 0).attempts.value.count,
+        AttemptCount::Finite(9)
+    );
+}
