@@ -150,6 +150,8 @@ pub(super) fn is_sleep_name(name: &str) -> bool {
     l.contains("sleep")
         || l.contains("pause")
         || l.contains("backoff")
+        // A retry object's wait (`retry.waitForNextAttempt(..)`).
+        || l.starts_with("waitfornext")
         || l == "parknanos"
         || l == "wait"
 }
@@ -424,7 +426,11 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         .map(|(t, s)| Located::written(Condition::Exception(t), s))
         .collect();
     let cs = catch_span.unwrap_or_else(|| span(tr.node));
-    p.retry_on = if all && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {
+    // The caught exception handed to a retry policy
+    // (`retryPolicy.shouldRetry(e, ++attempts, ..)`): it sorts them.
+    p.retry_on = if tr.retrying.iter().any(|c| helpers::asks_policy(ctx, *c)) {
+        Located::written(RetryOn::Unknown, cs)
+    } else if all && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {
         Located::written(RetryOn::AllErrors, cs)
     } else {
         Located::written(RetryOn::Listed { conditions }, cs)

@@ -34,7 +34,8 @@ pub(super) fn wait(
                 (ast::time_unit(u).unwrap_or(MS), args.first().copied())
             }
             ("LockSupport", "parkNanos") => (Duration::from_nanos(1), args.last().copied()),
-            ("Uninterruptibles", "sleepUninterruptibly") => (
+            // Also imported statically: `sleepUninterruptibly(3, SECONDS)`.
+            (_, "sleepUninterruptibly") if args.len() == 2 => (
                 args.get(1)
                     .and_then(|u| ast::time_unit(ctx.text(*u)))
                     .unwrap_or(MS),
