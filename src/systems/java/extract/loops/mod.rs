@@ -117,11 +117,11 @@ fn test_source(ctx: &Ctx<'_>) -> bool {
         "org.assertj",
         "org.hamcrest",
     ];
-    if ctx
-        .imports
-        .iter()
-        .any(|i| FRAMEWORKS.iter().any(|f| i.starts_with(f)))
-    {
+    // Or the project's own test utilities (`org.apache.ozone.test.GenericTestUtils`).
+    if ctx.imports.iter().any(|i| {
+        FRAMEWORKS.iter().any(|f| i.starts_with(f))
+            || i.split('.').any(|seg| matches!(seg, "test" | "testing" | "testutil"))
+    }) {
         return true;
     }
     let package = ctx
@@ -520,9 +520,11 @@ fn compares_with_null(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
 /// the try block uses (the next candidate).
 fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> bool {
     let types = catch_types(ctx, c);
+    // "Already exists" going round: the next pass takes another name.
     if types
         .iter()
         .any(|(t, _)| t.contains("Referral") || t.contains("Redirect"))
+        || (!types.is_empty() && types.iter().all(|(t, _)| t.contains("Exists")))
     {
         return true;
     }

@@ -300,14 +300,25 @@ pub(super) fn pow_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<f64> {
 /// MILLISECONDS)`, `latch.await(1, SECONDS)`) and only the timeout goes
 /// round.
 pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<'_>]) -> bool {
-    let only_timeouts = retrying.iter().all(|c| {
-        let types = catch_types(ctx, *c);
-        !types.is_empty()
-            && types
-                .iter()
-                .all(|(t, _)| ast::last_segment(t) == "TimeoutException")
-    });
-    only_timeouts
+    let only = |name: &str| {
+        retrying.iter().all(|c| {
+            let types = catch_types(ctx, *c);
+            !types.is_empty() && types.iter().all(|(t, _)| ast::last_segment(t) == name)
+        })
+    };
+    // A socket read whose timeout goes round (`read()` catching
+    // `SocketTimeoutException`): waiting again for data.
+    if only("SocketTimeoutException")
+        && ast::descendants_until(block, nested).into_iter().any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| {
+                    matches!(ctx.text(n), "read" | "readLine" | "readFully" | "receive" | "accept")
+                })
+        })
+    {
+        return true;
+    }
+    only("TimeoutException")
         && ast::descendants_until(block, nested).into_iter().any(|d| {
             d.kind() == "method_invocation"
                 && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "get" | "await" | "poll"))
