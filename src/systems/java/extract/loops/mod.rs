@@ -120,7 +120,8 @@ fn test_source(ctx: &Ctx<'_>) -> bool {
     // Or the project's own test utilities (`org.apache.ozone.test.GenericTestUtils`).
     if ctx.imports.iter().any(|i| {
         FRAMEWORKS.iter().any(|f| i.starts_with(f))
-            || i.split('.').any(|seg| matches!(seg, "test" | "testing" | "testutil"))
+            || i.split('.')
+                .any(|seg| matches!(seg, "test" | "testing" | "testutil"))
     }) {
         return true;
     }

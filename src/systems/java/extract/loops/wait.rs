@@ -312,7 +312,10 @@ pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<
         && ast::descendants_until(block, nested).into_iter().any(|d| {
             d.kind() == "method_invocation"
                 && field(d, "name").is_some_and(|n| {
-                    matches!(ctx.text(n), "read" | "readLine" | "readFully" | "receive" | "accept")
+                    matches!(
+                        ctx.text(n),
+                        "read" | "readLine" | "readFully" | "receive" | "accept"
+                    )
                 })
         })
     {

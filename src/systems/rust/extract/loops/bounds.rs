@@ -206,15 +206,13 @@ impl LoopFinder<'_, '_, '_, '_> {
             .iter()
             .copied()
             .find(|c| is_time_test(spans.text(*c)));
-        let tests: Vec<(&Expr, bool)> = ifs
-            .out
-            .iter()
-            .map(|c| (*c, false))
-            .chain(negated)
-            .collect();
+        let tests: Vec<(&Expr, bool)> =
+            ifs.out.iter().map(|c| (*c, false)).chain(negated).collect();
         for (c, flip) in tests {
             let mut conds = vec![c];
-            if flip && matches!(c, Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_))) {
+            if flip
+                && matches!(c, Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)))
+            {
                 continue;
             }
             if let Expr::Binary(b) = c

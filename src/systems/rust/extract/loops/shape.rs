@@ -67,9 +67,15 @@ struct W<'s> {
 /// `shutdown.is_triggered()`): the loop stops because it was told to.
 fn is_shutdown_test(cond: &str) -> bool {
     let t = cond.to_ascii_lowercase();
-    ["cancel", "shutdown", "shutting_down", "is_stopped", "stopping"]
-        .iter()
-        .any(|w| t.contains(w))
+    [
+        "cancel",
+        "shutdown",
+        "shutting_down",
+        "is_stopped",
+        "stopping",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
 }
 
 /// A state that is still on its way (`CopyStatus::Pending`,
@@ -606,8 +612,8 @@ impl<'a> Visit<'a> for W<'_> {
         // a test of a counter or a clock is the bound.
         // (`if let Some(d) = backoff.next() { sleep(d) } else { return }`
         // is the bound.)
-        let else_leaves = i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e))
-            && !bound_words(&cond);
+        let else_leaves =
+            i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e)) && !bound_words(&cond);
         if self.ctx == Ctx::Err && (then_leaves || else_leaves) && !is_bound_test(&i.cond) {
             let t = cond.to_ascii_lowercase();
             if !t.contains("elapsed") && !t.contains("now()") && !t.contains("deadline") {
