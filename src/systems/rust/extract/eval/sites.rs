@@ -700,7 +700,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                     {
                         let outer = &chain[..pos];
                         let when = outer.iter().any(|c| {
-                            c.method == "when" && !c.args.first().is_some_and(|a| always_true(a))
+                            c.method == "when" && !c.args.first().is_some_and(always_true)
                         });
                         let adjust = outer.iter().any(|c| c.method == "adjust");
                         self.found.push(Site::Use {
