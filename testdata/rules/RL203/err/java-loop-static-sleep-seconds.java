@@ -9,7 +9,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 public class SplitLister {
 
     public List<Text> listSplits(Context context, String table) throws TableNotFoundException {
-        while (true) {
+        for (int attempt = 1; attempt <= 3; attempt++) {
             try {
                 return context.readSplits(table);
             } catch (TabletDeletedException e) {
@@ -17,5 +17,6 @@ public class SplitLister {
                 sleepUninterruptibly(3, SECONDS);
             }
         }
+        throw new TableNotFoundException(table);
     }
 }
