@@ -390,6 +390,15 @@ pub(super) fn bound(
             span(call),
         );
     }
+    // A retry decision asked in an `if` that leaves either way
+    // (`if (shouldRetryFailedRead(i)) { seek(..); } else { throw e; }`).
+    if let Some(call) = decision_call(ctx, own) {
+        return written(
+            AttemptCount::Unknown,
+            format!("a limit decided by `{}`", ctx.text(call)),
+            span(call),
+        );
+    }
     if let Some(call) = helpers::capped_call(ctx, own) {
         return written(
             AttemptCount::Unknown,
@@ -476,6 +485,38 @@ fn policy_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>, own: &[Node<'a>]) -> Option<Node
                     i.kind() == "identifier" && increments(ctx, lp, own, ctx.text(i)).is_some()
                 })
             })
+    })
+}
+
+/// The call an `if` asks whether to try again (`shouldRetryFailedRead(i)`,
+/// `!canRetry()`), when one of its branches leaves the loop.
+fn decision_call<'a>(ctx: &Ctx<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
+    own.iter().copied().find_map(|d| {
+        if d.kind() != "if_statement" {
+            return None;
+        }
+        let c = ast::unwrap_expr(field(d, "condition")?);
+        let c = if c.kind() == "unary_expression" && ctx.text(c).starts_with('!') {
+            ast::unwrap_expr(*named_children(c).first()?)
+        } else {
+            c
+        };
+        let name = field(c, "name").map(|n| ctx.text(n).to_ascii_lowercase())?;
+        let asks = c.kind() == "method_invocation"
+            && name.contains("retr")
+            && !name.contains("retryable")
+            && !name.contains("retriable");
+        let leaves = ["consequence", "alternative"].iter().any(|f| {
+            field(d, f).is_some_and(|b| {
+                let b = if b.kind() == "else" {
+                    named_children(b).first().copied().unwrap_or(b)
+                } else {
+                    b
+                };
+                statements(b).iter().any(|s| helpers::leaves(ctx, *s))
+            })
+        });
+        (asks && leaves).then_some(c)
     })
 }
 

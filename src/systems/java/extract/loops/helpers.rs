@@ -137,15 +137,19 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             {
                 out.deadline = true;
             }
+            // Either branch: `if (shouldRetryRead(e, policy, retries++)) {
+            // .. } else { throw e; }` throws once the count runs out.
             if d.kind() == "if_statement"
                 && field(d, "condition").is_some_and(|c| {
                     let l = ctx.text(c).to_ascii_lowercase();
                     l.contains("retr") || l.contains("attempt")
                 })
-                && field(d, "consequence").is_some_and(|b| {
-                    ast::descendants_until(b, nested)
-                        .iter()
-                        .any(|x| x.kind() == "throw_statement")
+                && ["consequence", "alternative"].iter().any(|f| {
+                    field(d, f).is_some_and(|b| {
+                        ast::descendants_until(b, nested)
+                            .iter()
+                            .any(|x| x.kind() == "throw_statement")
+                    })
                 })
             {
                 out.capped = true;
@@ -236,5 +240,34 @@ pub(super) fn limit_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>) -> Option<Node<'a>> {
     ast::descendants_until(lp, inner).into_iter().find(|d| {
         d.kind() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).limit)
+    })
+}
+
+/// Whether a catch clause hands what it caught to a retry decision
+/// (`retryPolicy.shouldRetry(e, ++attempts, 0, true)`): the policy sorts
+/// the failures, the catch does not retry every one.
+pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
+    let Some(param) = named_children(catch)
+        .into_iter()
+        .find(|p| p.kind() == "catch_formal_parameter")
+        .and_then(|p| field(p, "name"))
+        .map(|n| ctx.text(n))
+    else {
+        return false;
+    };
+    let Some(body) = field(catch, "body") else {
+        return false;
+    };
+    ast::descendants_until(body, nested).into_iter().any(|d| {
+        d.kind() == "method_invocation"
+            && field(d, "name").is_some_and(|n| {
+                let l = ctx.text(n).to_ascii_lowercase();
+                l.contains("retr") && !l.contains("log")
+            })
+            && field(d, "arguments").is_some_and(|a| {
+                named_children(a)
+                    .into_iter()
+                    .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+            })
     })
 }

@@ -117,11 +117,12 @@ fn test_source(ctx: &Ctx<'_>) -> bool {
         "org.assertj",
         "org.hamcrest",
     ];
-    if ctx
-        .imports
-        .iter()
-        .any(|i| FRAMEWORKS.iter().any(|f| i.starts_with(f)))
-    {
+    // Or the project's own test utilities (`org.apache.ozone.test.GenericTestUtils`).
+    if ctx.imports.iter().any(|i| {
+        FRAMEWORKS.iter().any(|f| i.starts_with(f))
+            || i.split('.')
+                .any(|seg| matches!(seg, "test" | "testing" | "testutil"))
+    }) {
         return true;
     }
     let package = ctx
@@ -150,6 +151,8 @@ pub(super) fn is_sleep_name(name: &str) -> bool {
     l.contains("sleep")
         || l.contains("pause")
         || l.contains("backoff")
+        // A retry object's wait (`retry.waitForNextAttempt(..)`).
+        || l.starts_with("waitfornext")
         || l == "parknanos"
         || l == "wait"
 }
@@ -424,7 +427,11 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         .map(|(t, s)| Located::written(Condition::Exception(t), s))
         .collect();
     let cs = catch_span.unwrap_or_else(|| span(tr.node));
-    p.retry_on = if all && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {
+    // The caught exception handed to a retry policy
+    // (`retryPolicy.shouldRetry(e, ++attempts, ..)`): it sorts them.
+    p.retry_on = if tr.retrying.iter().any(|c| helpers::asks_policy(ctx, *c)) {
+        Located::written(RetryOn::Unknown, cs)
+    } else if all && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {
         Located::written(RetryOn::AllErrors, cs)
     } else {
         Located::written(RetryOn::Listed { conditions }, cs)
@@ -514,9 +521,11 @@ fn compares_with_null(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
 /// the try block uses (the next candidate).
 fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> bool {
     let types = catch_types(ctx, c);
+    // "Already exists" going round: the next pass takes another name.
     if types
         .iter()
         .any(|(t, _)| t.contains("Referral") || t.contains("Redirect"))
+        || (!types.is_empty() && types.iter().all(|(t, _)| t.contains("Exists")))
     {
         return true;
     }

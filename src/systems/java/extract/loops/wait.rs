@@ -34,7 +34,8 @@ pub(super) fn wait(
                 (ast::time_unit(u).unwrap_or(MS), args.first().copied())
             }
             ("LockSupport", "parkNanos") => (Duration::from_nanos(1), args.last().copied()),
-            ("Uninterruptibles", "sleepUninterruptibly") => (
+            // Also imported statically: `sleepUninterruptibly(3, SECONDS)`.
+            (_, "sleepUninterruptibly") if args.len() == 2 => (
                 args.get(1)
                     .and_then(|u| ast::time_unit(ctx.text(*u)))
                     .unwrap_or(MS),
@@ -299,14 +300,28 @@ pub(super) fn pow_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<f64> {
 /// MILLISECONDS)`, `latch.await(1, SECONDS)`) and only the timeout goes
 /// round.
 pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<'_>]) -> bool {
-    let only_timeouts = retrying.iter().all(|c| {
-        let types = catch_types(ctx, *c);
-        !types.is_empty()
-            && types
-                .iter()
-                .all(|(t, _)| ast::last_segment(t) == "TimeoutException")
-    });
-    only_timeouts
+    let only = |name: &str| {
+        retrying.iter().all(|c| {
+            let types = catch_types(ctx, *c);
+            !types.is_empty() && types.iter().all(|(t, _)| ast::last_segment(t) == name)
+        })
+    };
+    // A socket read whose timeout goes round (`read()` catching
+    // `SocketTimeoutException`): waiting again for data.
+    if only("SocketTimeoutException")
+        && ast::descendants_until(block, nested).into_iter().any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| {
+                    matches!(
+                        ctx.text(n),
+                        "read" | "readLine" | "readFully" | "receive" | "accept"
+                    )
+                })
+        })
+    {
+        return true;
+    }
+    only("TimeoutException")
         && ast::descendants_until(block, nested).into_iter().any(|d| {
             d.kind() == "method_invocation"
                 && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "get" | "await" | "poll"))

@@ -366,6 +366,30 @@ fn sorts_permanent_d(ev: &Eval<'_, '_>, op: &str, depth: u32) -> bool {
     })
 }
 
+/// Whether `text` calls a builder setter on the local `name`
+/// (`name.with_jitter()`) as a value of its own.
+fn extended(text: &str, name: &str) -> bool {
+    let needle = format!("{name}.with_");
+    let b = text.as_bytes();
+    text.match_indices(&needle).any(|(i, _)| {
+        i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'.')
+    })
+}
+
+/// A predicate that says yes to every error (`|_| true`, `|_: &E| {
+/// true }`): no predicate at all.
+fn always_true(e: &Expr) -> bool {
+    let Expr::Closure(c) = e else { return false };
+    let mut body = &*c.body;
+    while let Expr::Block(b) = body {
+        match b.block.stmts.as_slice() {
+            [syn::Stmt::Expr(e, None)] => body = e,
+            _ => return false,
+        }
+    }
+    matches!(body, Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) if b.value)
+}
+
 /// Whether `text` assigns `name` (`self.name` when `field`) a new value
 /// with `=`: a statement `name = expr` whose right side is not a change of
 /// the old value (`b = b.with_jitter()`).
@@ -494,7 +518,10 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
             let at = self.ev.sp(&*init.expr);
             let end = ix_fn_end(self.ev, at).unwrap_or(self.ev.spans.source().len());
             let after = self.ev.spans.source().get(at.end..end).unwrap_or("");
-            if replaced(after, &name, false) {
+            // Or extended in a branch (`if self.with_jitter {
+            // retry_builder.with_jitter() } else { retry_builder }`): the
+            // later expression is the builder used, read there.
+            if replaced(after, &name, false) || extended(after, &name) {
                 self.covered.push(at);
             }
         }
@@ -581,11 +608,27 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                             custom,
                         });
                         self.covered.push(span);
-                    } else if matches!(owner, "Retry" | "RetryIf") && last == "spawn" {
+                    } else if matches!(owner, "Retry" | "RetryIf")
+                        && matches!(last, "spawn" | "spawn_notify")
+                    {
                         if let Some(b) = c.args.first().and_then(|a| self.eval_b(a)) {
+                            // `RetryIf`'s condition, unless it says yes to
+                            // everything; tokio-retry2's action sorting its
+                            // failures into `RetryError::permanent`.
+                            let when = if owner == "RetryIf" {
+                                !c.args.iter().nth(2).is_some_and(always_true)
+                            } else {
+                                let op = c
+                                    .args
+                                    .iter()
+                                    .nth(1)
+                                    .map(|a| self.ev.spans.text(a))
+                                    .unwrap_or("");
+                                sorts_permanent(self.ev, op)
+                            };
                             self.found.push(Site::Use {
                                 build: b,
-                                when: owner == "RetryIf",
+                                when,
                                 adjust: false,
                                 span,
                                 scope: c.args.iter().nth(1).map(|a| self.ev.sp(a)),
@@ -656,7 +699,9 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                         && b.krate == Krate::Backon
                     {
                         let outer = &chain[..pos];
-                        let when = outer.iter().any(|c| c.method == "when");
+                        let when = outer.iter().any(|c| {
+                            c.method == "when" && !c.args.first().is_some_and(always_true)
+                        });
                         let adjust = outer.iter().any(|c| c.method == "adjust");
                         self.found.push(Site::Use {
                             build: b,

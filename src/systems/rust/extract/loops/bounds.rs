@@ -152,26 +152,42 @@ impl LoopFinder<'_, '_, '_, '_> {
         let mut found: Option<AttemptsT> = None;
         struct Ifs<'x> {
             out: Vec<&'x Expr>,
+            /// Conditions whose `else` branch leaves (`if attempt < MAX {
+            /// continue } else { return Err(e) }`): the loop stops when they
+            /// fail.
+            negated: Vec<&'x Expr>,
+        }
+        fn block_leaves(b: &Block) -> bool {
+            b.stmts.iter().any(|s| {
+                matches!(s, Stmt::Expr(Expr::Break(_) | Expr::Return(_), _))
+                    || matches!(s, Stmt::Expr(e, _) if super::shape::exits_process(e))
+                    || matches!(s, Stmt::Expr(Expr::Macro(m), _) if m.mac.path.is_ident("bail") || m.mac.path.is_ident("panic"))
+                    || matches!(s, Stmt::Macro(m) if m.mac.path.is_ident("bail") || m.mac.path.is_ident("panic"))
+            })
         }
         impl<'x> Visit<'x> for Ifs<'x> {
             fn visit_item(&mut self, _: &'x Item) {}
             fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
             fn visit_expr_if(&mut self, i: &'x syn::ExprIf) {
-                let then = &i.then_branch;
-                let leaves = then
-                    .stmts
-                    .iter()
-                    .any(|s| matches!(s, Stmt::Expr(Expr::Break(_) | Expr::Return(_), _)));
-                let then_ok = leaves
-                    || then.stmts.iter().any(|s| matches!(s, Stmt::Expr(Expr::Macro(m), _) if m.mac.path.is_ident("bail") || m.mac.path.is_ident("panic")));
-                if then_ok {
+                if block_leaves(&i.then_branch) {
                     self.out.push(&i.cond);
+                } else if let Some((_, e)) = &i.else_branch
+                    && let Expr::Block(b) = &**e
+                    && block_leaves(&b.block)
+                {
+                    self.negated.push(&i.cond);
                 }
                 syn::visit::visit_expr_if(self, i);
             }
         }
-        let mut ifs = Ifs { out: Vec::new() };
+        let mut ifs = Ifs {
+            out: Vec::new(),
+            negated: Vec::new(),
+        };
         ifs.visit_block(body);
+        // `if attempt < max { .. } else { leave }` stops when `attempt >=
+        // max`: read as that test.
+        let negated: Vec<(&Expr, bool)> = ifs.negated.iter().map(|c| (*c, true)).collect();
         let decremented = |name: &str| {
             let t = crate::systems::rust::extract::squash(body_text);
             t.contains(&format!("{name}-=1"))
@@ -190,8 +206,15 @@ impl LoopFinder<'_, '_, '_, '_> {
             .iter()
             .copied()
             .find(|c| is_time_test(spans.text(*c)));
-        for c in ifs.out {
+        let tests: Vec<(&Expr, bool)> =
+            ifs.out.iter().map(|c| (*c, false)).chain(negated).collect();
+        for (c, flip) in tests {
             let mut conds = vec![c];
+            if flip
+                && matches!(c, Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)))
+            {
+                continue;
+            }
             if let Expr::Binary(b) = c
                 && matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_))
             {
@@ -200,6 +223,15 @@ impl LoopFinder<'_, '_, '_, '_> {
             for c in conds {
                 let Some((name, op, limit, cmp_span)) = compare(c) else {
                     continue;
+                };
+                let op = if flip {
+                    match op {
+                        Cmp::Lt => Cmp::Ge,
+                        Cmp::Le => Cmp::Gt,
+                        _ => continue,
+                    }
+                } else {
+                    op
                 };
                 if !incremented(&name) {
                     // A counter counted down (`retries_left -= 1`) to zero.

@@ -42,7 +42,8 @@ impl LoopFinder<'_, '_, '_, '_> {
         let compact = t.replace(' ', "");
         let sleeps = compact.contains("sleep(")
             || compact.contains(".delay(")
-            || compact.contains("Delay::new(");
+            || compact.contains("Delay::new(")
+            || super::delay::awaits_backoff(&compact);
         let again = compact.contains("continue");
         // Without a sleep, only an async loop that says it retries is a
         // retry loop: compare-and-swap loops, parsers and `EINTR` loops go
@@ -132,7 +133,7 @@ impl LoopFinder<'_, '_, '_, '_> {
 fn not_retry(shape: &shape::Shape) -> Option<&'static str> {
     if shape.polls {
         Some(
-            "a non-blocking take (`try_lock`, `try_recv`, `try_unwrap`..) that fails goes round: a wait for a state, not a retry of an operation",
+            "a wait for a state, not a retry of an operation: a non-blocking take (`try_lock`, `try_recv`, `try_unwrap`..) that fails, a check answering `Ok(false)`, or a status still `Pending` goes round",
         )
     } else if shape.success_stays {
         Some(

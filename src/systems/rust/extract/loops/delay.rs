@@ -30,6 +30,7 @@ impl LoopFinder<'_, '_, '_, '_> {
                 || t.contains(".delay(")
                 || t.contains("Delay::new(")
                 || delegates(t)
+                || awaits_backoff(&crate::systems::rust::extract::squash(t))
             {
                 return (
                     DelayT::Custom {
@@ -146,6 +147,29 @@ const DELEGATES: &[&str] = &[
     "retry_after(",
     "policy.retry(",
 ];
+
+/// A helper named for a back-off, awaited (`exponential_backoff(attempt,
+/// base, max, &cancel).await`): it waits, for as long as it computes.
+/// `compact` has no whitespace.
+pub(super) fn awaits_backoff(compact: &str) -> bool {
+    let b = compact.as_bytes();
+    compact.match_indices("backoff(").any(|(i, w)| {
+        let mut depth = 0usize;
+        for (j, &c) in b.iter().enumerate().skip(i + w.len() - 1).take(512) {
+            match c {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return compact[j + 1..].starts_with(".await");
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
+    })
+}
 
 /// Whether a loop leaves its delay to a retry object
 /// (`state.should_retry(..)`, `backoff.next()`).

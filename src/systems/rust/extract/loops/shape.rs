@@ -58,6 +58,44 @@ struct W<'s> {
     polls: bool,
     /// The names the failure arms bind (`Err(retry) =>`).
     err_names: Vec<String>,
+    /// Inside the branch of a shutdown test (`if cancel.is_cancelled()`):
+    /// leaving there is stopping, not success.
+    shutdown: u32,
+}
+
+/// A test of shutdown or cancellation (`cancel.is_cancelled()`,
+/// `shutdown.is_triggered()`): the loop stops because it was told to.
+fn is_shutdown_test(cond: &str) -> bool {
+    let t = cond.to_ascii_lowercase();
+    [
+        "cancel",
+        "shutdown",
+        "shutting_down",
+        "is_stopped",
+        "stopping",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
+}
+
+/// A state that is still on its way (`CopyStatus::Pending`,
+/// `State::InProgress`): an arm on it that goes round polls a state.
+fn in_progress(variant: &str) -> bool {
+    matches!(
+        variant,
+        "Pending" | "InProgress" | "Running" | "NotReady" | "Waiting" | "Queued" | "Started"
+    )
+}
+
+/// `Ok(None)` or `Ok(false)`: the call worked and said "nothing" (a
+/// channel closed, a state not reached), not the attempt's success.
+fn ok_of_nothing(inner: Option<&Pat>) -> bool {
+    match inner {
+        Some(Pat::Ident(i)) => i.ident == "None",
+        Some(Pat::Path(p)) => p.path.is_ident("None"),
+        Some(Pat::Lit(l)) => matches!(&l.lit, syn::Lit::Bool(b) if !b.value),
+        _ => false,
+    }
 }
 
 /// Non-blocking takes: `try_` and one of these verbs. Their `Err` means
@@ -81,6 +119,9 @@ const POLL_VERBS: &[&str] = &[
 fn is_poll_call(name: &str) -> bool {
     name.strip_prefix("try_")
         .is_some_and(|rest| POLL_VERBS.iter().any(|v| rest.starts_with(v)))
+        // Claiming what one holder may have (`claim_for_current_process`
+        // on a PID file): its `Err` means "someone else has it".
+        || name.starts_with("claim")
 }
 
 /// Words of a value that bounds the loop rather than sorting errors
@@ -154,11 +195,20 @@ fn exits_anywhere(e: &Expr) -> bool {
     x.0
 }
 
+/// `std::process::exit(..)`: the process ends, so the loop does too.
+pub(super) fn exits_process(e: &Expr) -> bool {
+    matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
+        if p.path.segments.len() >= 2
+            && p.path.segments.iter().rev().nth(1).is_some_and(|s| s.ident == "process")
+            && p.path.segments.last().is_some_and(|s| s.ident == "exit")))
+}
+
 /// Whether a block leaves unconditionally (a direct `break`, `return` or
-/// `continue 'outer` at its end, or a macro that panics).
+/// `continue 'outer` at its end, a macro that panics, or the process's end).
 pub(super) fn leaves(e: &Expr) -> bool {
     match e {
         Expr::Return(_) | Expr::Break(_) => true,
+        Expr::Call(_) => exits_process(e),
         Expr::Continue(c) => c.label.is_some(),
         Expr::Block(b) => block_leaves(&b.block),
         Expr::Macro(m) => ["panic", "bail", "unreachable"]
@@ -325,7 +375,7 @@ impl<'a> Visit<'a> for W<'_> {
             .expr
             .as_deref()
             .is_some_and(|e| text_of(self.spans, e).starts_with("Ok("));
-        if self.ctx == Ctx::Ok || ok_value {
+        if self.shutdown == 0 && (self.ctx == Ctx::Ok || ok_value) {
             self.success = true;
             if self.nested > 0 {
                 self.nested_ok_return = true;
@@ -339,7 +389,7 @@ impl<'a> Visit<'a> for W<'_> {
             .expr
             .as_deref()
             .is_some_and(|e| text_of(self.spans, e).starts_with("Ok("));
-        if self.nested == 0 && (self.ctx == Ctx::Ok || ok_value) {
+        if self.nested == 0 && self.shutdown == 0 && (self.ctx == Ctx::Ok || ok_value) {
             self.success = true;
         }
         syn::visit::visit_expr_break(self, b);
@@ -445,7 +495,19 @@ impl<'a> Visit<'a> for W<'_> {
         }
         for arm in &m.arms {
             let v = pat_variant(&arm.pat);
+            let unit_variant = match &arm.pat {
+                Pat::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                Pat::Ident(i) => Some(i.ident.to_string()),
+                _ => v.as_ref().map(|(n, _)| n.clone()),
+            };
+            if self.nested == 0
+                && unit_variant.as_deref().is_some_and(in_progress)
+                && !leaves(&arm.body)
+            {
+                self.polls = true;
+            }
             let ctx = match &v {
+                Some((n, inner)) if n == "Ok" && ok_of_nothing(*inner) => self.ctx,
                 Some((n, _)) if n == "Ok" => Ctx::Ok,
                 Some((n, inner)) if n == "Err" => {
                     if inner.is_some_and(picks) && some_leave {
@@ -503,6 +565,12 @@ impl<'a> Visit<'a> for W<'_> {
         self.visit_expr(&i.cond);
         let cond = text_of(self.spans, &i.cond);
         let (then_ctx, else_ctx) = if let Expr::Let(l) = &*i.cond {
+            // `if let Ok(true) = fs::try_exists(..)`: waiting for a state.
+            if self.nested == 0
+                && matches!(pat_variant(&l.pat), Some((n, Some(Pat::Lit(_)))) if n == "Ok")
+            {
+                self.polls = true;
+            }
             match pat_variant(&l.pat) {
                 Some((n, _)) if n == "Ok" => (Ctx::Ok, Ctx::Err),
                 Some((n, inner)) if n == "Err" => {
@@ -539,15 +607,27 @@ impl<'a> Visit<'a> for W<'_> {
             let else_leaves = i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e));
             self.err_path(!else_leaves);
         }
-        // In a failure path, a test of the error that leaves is a
-        // classification; a test of a counter or a clock is the bound.
-        if self.ctx == Ctx::Err && then_leaves && !is_bound_test(&i.cond) {
+        // In a failure path, a test of the error that leaves (either way:
+        // `if retry { Err(..) } else { bail!(..) }`) is a classification;
+        // a test of a counter or a clock is the bound.
+        // (`if let Some(d) = backoff.next() { sleep(d) } else { return }`
+        // is the bound.)
+        let else_leaves =
+            i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e)) && !bound_words(&cond);
+        if self.ctx == Ctx::Err && (then_leaves || else_leaves) && !is_bound_test(&i.cond) {
             let t = cond.to_ascii_lowercase();
             if !t.contains("elapsed") && !t.contains("now()") && !t.contains("deadline") {
                 self.classified = true;
             }
         }
+        let shutdown = is_shutdown_test(&cond);
+        if shutdown {
+            self.shutdown += 1;
+        }
         self.with(then_ctx, |w| w.visit_block(&i.then_branch));
+        if shutdown {
+            self.shutdown -= 1;
+        }
         if let Some((_, e)) = &i.else_branch {
             self.with(else_ctx, |w| w.visit_expr(e));
         }
@@ -620,6 +700,7 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         success_stays: false,
         polls: false,
         err_names: Vec::new(),
+        shutdown: 0,
     };
     w.visit_block(body);
     // A `break` or `return` after the attempt, at the top of the body.
