@@ -42,6 +42,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 use tree_sitter::{Node, Parser};
 
+mod clients;
 mod ctx;
 
 pub use ctx::{Ctx, Var};
@@ -225,6 +226,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     feign::extract(&ctx, facts, &mut out);
     reactor::extract(&ctx, facts, &mut out);
     loops::extract(&ctx, facts, &mut out);
+    clients::extract(&ctx, facts, &out);
     idempotency_keys(&ctx, facts, &out);
     annotation_uses(&ctx, facts);
     url_edges(&ctx, facts, &out);
