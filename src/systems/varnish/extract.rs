@@ -235,10 +235,14 @@ pub fn extract(text: &str, facts: &mut Facts) {
     }
     facts.claimed_by("varnish");
     let first = facts.policies.len();
-    for site in r.retries.iter().take(MAX_ITEMS) {
-        if let Some(p) = policy(&r, site) {
-            facts.policies.push(p);
-        }
+    let sites: Vec<RetryPolicy> = r
+        .retries
+        .iter()
+        .take(MAX_ITEMS)
+        .filter_map(|site| policy(&r, site))
+        .collect();
+    if let Some(p) = one_layer(sites) {
+        facts.policies.push(p);
     }
     let policies: Vec<usize> = (first..facts.policies.len()).collect();
     for b in &r.backends {
@@ -271,6 +275,62 @@ pub fn extract(text: &str, facts: &mut Facts) {
     }
 }
 
+/// Every `return (retry)` of a VCL retries the same backend fetch and
+/// counts in the same `bereq.retries`: one layer, not one per site (two
+/// sites would otherwise multiply as if nested). Its bound is the largest
+/// of the sites', its conditions and methods all of theirs.
+fn one_layer(sites: Vec<RetryPolicy>) -> Option<RetryPolicy> {
+    let mut it = sites.into_iter();
+    let mut out = it.next()?;
+    let mut subs = vec![out.name.clone().unwrap_or_default()];
+    for p in it {
+        let count = |p: &RetryPolicy| match p.attempts.value.count {
+            AttemptCount::Finite(n) => n,
+            _ => u64::MAX,
+        };
+        if count(&p) > count(&out) {
+            out.attempts = p.attempts.clone();
+        }
+        out.retry_on = match (out.retry_on.value.clone(), p.retry_on.value.clone()) {
+            (RetryOn::AllErrors, _) => out.retry_on,
+            (_, RetryOn::AllErrors) => p.retry_on.clone(),
+            (RetryOn::Listed { mut conditions }, RetryOn::Listed { conditions: more }) => {
+                conditions.extend(more);
+                Located {
+                    value: RetryOn::Listed { conditions },
+                    ..out.retry_on
+                }
+            }
+            _ => out.retry_on,
+        };
+        out.methods = match (&out.methods.value, &p.methods.value) {
+            (Methods::All, _) => out.methods,
+            (_, Methods::All | Methods::IdempotentOnly) => p.methods.clone(),
+            (Methods::Set(a), Methods::Set(b)) => {
+                let mut m: Vec<String> = a.iter().chain(b).cloned().collect();
+                m.sort();
+                m.dedup();
+                Located {
+                    value: Methods::Set(m),
+                    ..out.methods
+                }
+            }
+            _ => out.methods,
+        };
+        if let Some(n) = p.name
+            && !subs.contains(&n)
+        {
+            subs.push(n);
+        }
+    }
+    let subs: Vec<&str> = subs
+        .iter()
+        .map(|n| n.trim_start_matches("return (retry) in "))
+        .collect();
+    out.name = Some(format!("return (retry) in {}", subs.join(" and ")));
+    Some(out)
+}
+
 /// `.field = value;` pairs of a backend.
 fn backend(r: &Reader<'_>, name: String, from: usize, to: usize, facts: &mut Facts) -> Backend {
     let mut b = Backend {
@@ -296,7 +356,9 @@ fn backend(r: &Reader<'_>, name: String, from: usize, to: usize, facts: &mut Fac
                 let t = r.toks.get(v).copied();
                 if let Some(t) = t.filter(|t| t.kind == Kind::Str) {
                     let host = unquote(&r.text[t.span.start..t.span.end]);
-                    b.host = Some((host.to_string(), t.span));
+                    if names_a_service(host) {
+                        b.host = Some((host.to_string(), t.span));
+                    }
                 }
             }
             ".connect_timeout" => b.connect = duration(r, v, field, facts),
@@ -306,6 +368,18 @@ fn backend(r: &Reader<'_>, name: String, from: usize, to: usize, facts: &mut Fac
         i = v;
     }
     b
+}
+
+/// Whether a backend's `.host` names a service: not an address, not this
+/// machine, and not a placeholder written as a constant's name for a
+/// start script to replace (`"VARNISH_BACKEND_HOST"`, seen in
+/// Financial-Times/pub-varnish; no DNS name has an underscore and no
+/// lower-case letter).
+fn names_a_service(host: &str) -> bool {
+    !host.is_empty()
+        && !host.eq_ignore_ascii_case("localhost")
+        && host.parse::<std::net::IpAddr>().is_err()
+        && !(host.contains('_') && !host.chars().any(|c| c.is_ascii_lowercase()))
 }
 
 fn unquote(s: &str) -> &str {

@@ -34,8 +34,13 @@ sub vcl_backend_error {
 #[test]
 fn retries_on_statuses_and_fetch_errors() {
     let f = read(SHOP);
-    assert_eq!(f.policies.len(), 2);
+    // Both sites retry the one fetch: one layer.
+    assert_eq!(f.policies.len(), 1);
     let p = &f.policies[0];
+    assert_eq!(
+        p.name.as_deref(),
+        Some("return (retry) in vcl_backend_response and vcl_backend_error")
+    );
     assert_eq!(p.system, System::Varnish);
     // max_retries 4 by default: five attempts.
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
@@ -44,7 +49,12 @@ fn retries_on_statuses_and_fetch_errors() {
         panic!("{:?}", p.retry_on.value)
     };
     let codes: Vec<_> = conditions.iter().map(|c| c.value.clone()).collect();
-    assert_eq!(codes, [Condition::status(503), Condition::status(502)]);
+    assert_eq!(codes[..2], [Condition::status(503), Condition::status(502)]);
+    assert!(
+        codes[2..]
+            .iter()
+            .all(|c| matches!(c, Condition::Transport(_)))
+    );
     assert_eq!(p.methods.value, Methods::IdempotentOnly);
     // 3.5 s to connect and 20 s for the first byte.
     assert_eq!(
@@ -53,20 +63,9 @@ fn retries_on_statuses_and_fetch_errors() {
     );
     assert_eq!(p.scope.callee.as_ref().unwrap().value, "catalog");
     assert!(p.platform_backoff);
-    let e = &f.policies[1];
-    assert_eq!(e.attempts.value.count, AttemptCount::Finite(2));
-    assert!(e.attempts.value.written_as.contains("bereq.retries < 1"));
-    let RetryOn::Listed { conditions } = &e.retry_on.value else {
-        panic!()
-    };
-    assert!(
-        conditions
-            .iter()
-            .all(|c| matches!(c.value, Condition::Transport(_)))
-    );
     assert_eq!(f.edges.len(), 1);
     assert_eq!(f.edges[0].callee, "catalog");
-    assert_eq!(f.edges[0].policies, vec![0, 1]);
+    assert_eq!(f.edges[0].policies, vec![0]);
     assert_eq!(f.timeouts.len(), 1);
     assert!(f.diagnostics.is_empty());
 }
@@ -91,7 +90,8 @@ sub vcl_backend_response { return (retry); }
         p.per_try_timeout.as_ref().unwrap().value,
         Timeout::after(Duration::from_millis(63_500))
     );
-    assert_eq!(f.edges.len(), 2);
+    // An address is no service.
+    assert_eq!(f.edges.len(), 1);
 }
 
 #[test]
@@ -163,8 +163,39 @@ sub vcl_backend_response {
     let p = &f.policies[0];
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
     assert_eq!(p.methods.value, Methods::Set(vec!["GET".into()]));
+    // A placeholder the start script replaces names no service.
+    assert!(f.edges.is_empty());
+    assert!(p.scope.callee.is_none());
     let RetryOn::Listed { conditions } = &p.retry_on.value else {
         panic!()
     };
     assert_eq!(conditions.len(), 4);
+}
+
+#[test]
+fn two_sites_are_one_layer_bounded_by_the_larger() {
+    // Financial-Times/delivery-varnish's shape: 5xx of GETs retried at most
+    // twice, and the health checks' 5xx up to max_retries; both count in
+    // `bereq.retries`, so a fetch is made at most 5 times, not 3 x 5.
+    let f = read(
+        r#"backend a { .host = "notifications-push"; }
+sub vcl_backend_response {
+    if ((beresp.status == 503) && (bereq.method == "GET")) {
+        if (bereq.retries < 2) { return (retry); }
+    }
+    if ((beresp.status == 503) && (bereq.method == "GET")) {
+        saintmode.blacklist(7s);
+        return (retry);
+    }
+}
+"#,
+    );
+    assert_eq!(f.policies.len(), 1);
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(p.methods.value, Methods::Set(vec!["GET".into()]));
+    assert_eq!(
+        p.name.as_deref(),
+        Some("return (retry) in vcl_backend_response")
+    );
 }
