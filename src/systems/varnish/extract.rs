@@ -158,6 +158,9 @@ fn closers(text: &str, toks: &[Tok]) -> Vec<usize> {
     close
 }
 
+/// A value and where it is written.
+type Written = Option<(Duration, Span)>;
+
 /// A backend declaration.
 struct Backend {
     name: String,
@@ -379,7 +382,7 @@ fn names_a_service(host: &str) -> bool {
     !host.is_empty()
         && !host.eq_ignore_ascii_case("localhost")
         && host.parse::<std::net::IpAddr>().is_err()
-        && !(host.contains('_') && !host.chars().any(|c| c.is_ascii_lowercase()))
+        && (!host.contains('_') || host.chars().any(|c| c.is_ascii_lowercase()))
 }
 
 fn unquote(s: &str) -> &str {
@@ -665,15 +668,14 @@ fn per_try(r: &Reader<'_>, span: Span) -> Located<Timeout> {
         fetch.or(own).map_or((default, None), |(d, s)| (d, Some(s)))
     };
     let mut worst: Option<(Duration, Option<Span>)> = None;
-    let backends: Vec<(Option<(Duration, Span)>, Option<(Duration, Span)>)> =
-        if r.backends.is_empty() {
-            vec![(None, None)]
-        } else {
-            r.backends
-                .iter()
-                .map(|b| (b.connect, b.first_byte))
-                .collect()
-        };
+    let backends: Vec<(Written, Written)> = if r.backends.is_empty() {
+        vec![(None, None)]
+    } else {
+        r.backends
+            .iter()
+            .map(|b| (b.connect, b.first_byte))
+            .collect()
+    };
     for (c, f) in backends {
         let (c, cs) = pick(c, r.connect, super::DEFAULT_CONNECT_TIMEOUT);
         let (f, fs) = pick(f, r.first_byte, super::DEFAULT_FIRST_BYTE_TIMEOUT);
