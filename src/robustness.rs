@@ -260,6 +260,7 @@ fn pick_syntax(pick: u8) -> (&'static str, Syntax) {
         ("nginx.conf", Syntax::Nginx),
         ("svc/src/lib.rs", Syntax::Rust),
         ("src/main/java/A.java", Syntax::Java),
+        ("varnish/default.vcl", Syntax::Vcl),
     ];
     CHOICES[pick as usize % CHOICES.len()]
 }

@@ -26,6 +26,8 @@ const ENDINGS: &[&str] = &[
     ".go",
     ".conf",
     ".nginx",
+    // Varnish VCL.
+    ".vcl",
     // Templates, read as what they render to (`extract::template_text`).
     ".j2",
     ".jinja",

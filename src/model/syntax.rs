@@ -27,6 +27,8 @@ pub enum Syntax {
     CSharp,
     /// Go source, read with tree-sitter (`crate::systems::go`).
     Go,
+    /// Varnish VCL (`crate::systems::varnish`).
+    Vcl,
     /// A build file read for library versions (`crate::versions`).
     Build(BuildKind),
 }
@@ -51,6 +53,7 @@ impl Syntax {
             Syntax::Jsonc | Syntax::Java | Syntax::Rust | Syntax::CSharp | Syntax::Go => {
                 &["//", "/*"]
             }
+            Syntax::Vcl => &["#", "//", "/*"],
             Syntax::Ini => &["#", ";"],
             Syntax::Properties => &["#", "!"],
             Syntax::Build(kind) => kind.comment_markers(),

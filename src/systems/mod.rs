@@ -37,6 +37,7 @@ pub mod read;
 pub mod resilience4j;
 pub mod rust;
 pub mod spring;
+pub mod varnish;
 
 pub use read::{
     DOC_EXTRACTORS, classify, extract, extract_with_outer, supported_by_name, wanted_by_name,

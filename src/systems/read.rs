@@ -86,6 +86,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         "py" => return super::python::extract::wants(bytes).then_some(Syntax::Python),
         "cs" => return super::csharp::extract::wants(bytes).then_some(Syntax::CSharp),
         "go" => return super::go::extract::wants(bytes).then_some(Syntax::Go),
+        "vcl" => return super::varnish::extract::claims(&name).then_some(Syntax::Vcl),
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose(&name) {
@@ -283,6 +284,7 @@ pub fn extract_with_outer(
         Syntax::Python => super::python::extract::extract(text, &mut facts),
         Syntax::CSharp => super::csharp::extract::extract(text, &mut facts),
         Syntax::Go => super::go::extract::extract(text, &mut facts),
+        Syntax::Vcl => super::varnish::extract::extract(text, &mut facts),
         Syntax::Build(kind) => {
             if let Some(build) = build::extract(kind, text) {
                 facts.build = Some(build);
@@ -565,6 +567,7 @@ pub fn wanted_by_name(path: &Path) -> bool {
         ".java",
         ".conf",
         ".nginx",
+        ".vcl",
     ]
     .iter()
     .any(|e| ends(e.as_bytes()))

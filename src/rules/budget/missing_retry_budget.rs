@@ -1,7 +1,7 @@
 //! RL601 missing-retry-budget: retries without a budget or throttle where
 //! the system offers one.
 
-use crate::model::BudgetSite;
+use crate::model::{Budget, BudgetSite};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
 pub const CHECK: Check = Check::Policy(check);
@@ -27,13 +27,25 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         // Reported once per block: every policy that retries through it
         // points at the same span.
         BudgetSite::Block { span, what } => {
+            // A retry circuit breaker the block writes is named with its
+            // value (sebivenlo/esd-2024-envoy's `max_retries: 2` was called
+            // "3 by default").
+            let why = match p.budget.as_ref() {
+                Some(b) if b.is_written() => match b.value {
+                    Budget::Concurrency { max } => format!(
+                        "only its `max_retries` circuit breaker (`{max}` concurrent retries) limits them, however much of the traffic fails"
+                    ),
+                    _ => p.system.spec().fixes.unbudgeted.to_string(),
+                },
+                _ => p.system.spec().fixes.unbudgeted.to_string(),
+            };
             let f = e.emit(
                 *span,
                 format!(
                     "{what} sets no retry budget, and {} retries (`{}`) under it: {}",
                     p.describe(),
                     p.attempts.value.written_as,
-                    p.system.spec().fixes.unbudgeted
+                    why
                 ),
                 fix,
             );

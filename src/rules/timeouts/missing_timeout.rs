@@ -45,7 +45,14 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             AttemptCount::Finite(n) => format!(": up to {n} attempts x `{}` per try", human(t)),
             _ => format!(": `{}` per try", human(t)),
         })
-        .unwrap_or_else(|| ": nothing bounds how long the attempts take together".into());
+        .unwrap_or_else(|| match &p.per_try_timeout {
+            // A call with no timeout of its own (a client that waits for
+            // ever by default): one try alone can hang.
+            Some(t) if t.value == Timeout::Disabled && t.is_default() => {
+                ": each try can wait for ever (the call has no timeout)".into()
+            }
+            _ => ": nothing bounds how long the attempts take together".into(),
+        });
     let span = if overall.is_written() {
         overall.span
     } else {

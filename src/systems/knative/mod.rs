@@ -26,6 +26,27 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
 /// `DefaultRevisionTimeoutSeconds = 5 * 60` (v1.x).
 pub const DEFAULT_TIMEOUT_SECONDS: u64 = 300;
 
+/// The time a revision may take to begin its response when
+/// `responseStartTimeoutSeconds` is not written: none of its own. knative/serving
+/// v1.23 `pkg/apis/config/defaults.go` sets
+/// `DefaultRevisionResponseStartTimeoutSeconds = 5 * 60` (the revision
+/// timeout's default), and `pkg/apis/serving/v1/revision_defaults.go`
+/// (`SetDefaults`) copies it onto a revision only when it is below the
+/// revision's `timeoutSeconds` and not 0: by default the queue-proxy sets no
+/// response-start timer (`pkg/queue/sharedmain/handlers.go`), so
+/// `timeoutSeconds` alone bounds the request.
+pub const DEFAULT_RESPONSE_START_TIMEOUT_SECONDS: Option<u64> = None;
+
+/// The idle timeout of a revision whose `idleTimeoutSeconds` is not
+/// written: none. knative/serving v1.23 `pkg/apis/config/defaults.go`,
+/// `DefaultRevisionIdleTimeoutSeconds = 0`, and `revision_defaults.go`
+/// skips a zero default ("a zero value ... skips timer setup at the QP
+/// side"). When set, the queue-proxy's timeout handler
+/// (`pkg/http/handler/timeout.go`, `tryIdleTimeoutAndWriteError`) measures
+/// it from the last write, or from the request's start when nothing was
+/// written yet, so it also bounds the wait for the first byte.
+pub const DEFAULT_IDLE_TIMEOUT_SECONDS: Option<u64> = None;
+
 /// The largest `timeoutSeconds` the webhook accepts by default:
 /// `max-revision-timeout-seconds: "600"` (same files,
 /// `DefaultMaxRevisionTimeoutSeconds = 10 * 60`).

@@ -67,7 +67,9 @@ pub fn extract(root: Yaml<'_>, facts: &mut Facts) -> bool {
     let serves = matches!(kind, "Service" | "Configuration");
     let anchor = root.get("spec").map_or(name_node.span(), |s| s.span());
     let timeout = serves.then(|| revision_timeout(root, anchor, facts));
-    decl.request_timeout = timeout.clone();
+    decl.request_timeout = timeout
+        .as_ref()
+        .map(|t| work_bound(root, name, t.clone(), facts));
     facts.services.push(decl);
     if matches!(kind, "Route" | "Service") {
         traffic(root, name, facts);
@@ -144,6 +146,53 @@ fn generated_revision_of(revision: &str) -> String {
     }
 }
 
+/// How long the revision may work on a request before it begins to
+/// answer: `timeoutSeconds`, or `responseStartTimeoutSeconds` or
+/// `idleTimeoutSeconds` when written below it. The queue-proxy answers 504
+/// and cancels the request when either fires before the first byte
+/// (knative/serving `pkg/http/handler/timeout.go`: the response-start
+/// timer while nothing was written, the idle timer from the request's
+/// start). Neither has a default of its own
+/// ([`super::DEFAULT_RESPONSE_START_TIMEOUT_SECONDS`],
+/// [`super::DEFAULT_IDLE_TIMEOUT_SECONDS`]); 0 turns the timer off.
+fn work_bound(
+    root: Yaml<'_>,
+    name: &str,
+    timeout: Located<Timeout>,
+    facts: &mut Facts,
+) -> Located<Timeout> {
+    let mut bound = timeout;
+    for key in ["responseStartTimeoutSeconds", "idleTimeoutSeconds"] {
+        let Some(t) = root.path(&["spec", "template", "spec", key]) else {
+            continue;
+        };
+        let secs = match t.as_i64() {
+            Some(0) => continue,
+            Some(n) if n > 0 => n as u64,
+            _ => {
+                facts.diagnostics.push(invalid_setting::value(
+                    t.span(),
+                    key,
+                    t.as_str().unwrap_or("").trim(),
+                    "not a whole number of seconds from 0: the webhook rejects the revision",
+                ));
+                continue;
+            }
+        };
+        let written = Located::written(Timeout::after(Duration::from_secs(secs)), t.span());
+        facts.timeouts.push(TimeoutSetting {
+            system: System::Knative,
+            name: Some(name.to_string()),
+            what: key.into(),
+            timeout: written.clone(),
+        });
+        if bound.value.finite().is_some_and(|b| secs < b.as_secs()) {
+            bound = written;
+        }
+    }
+    bound
+}
+
 /// The ingress's attempts: one, the platform's (net-istio's) choice.
 fn ingress_attempts(anchor: Span) -> Located<Attempts> {
     Located::default_at(
@@ -169,13 +218,17 @@ fn revision_timeout(root: Yaml<'_>, anchor: Span, facts: &mut Facts) -> Located<
     let text = t.as_str().unwrap_or("").trim();
     match t.as_i64() {
         Some(n) if n >= 0 && (n as u64) <= super::DEFAULT_MAX_TIMEOUT_SECONDS => {
-            // `timeoutSeconds: 0` means the maximum (max-revision-timeout-seconds).
-            let secs = if n == 0 {
-                super::DEFAULT_MAX_TIMEOUT_SECONDS
-            } else {
-                n as u64
-            };
-            Located::written(Timeout::after(Duration::from_secs(secs)), t.span())
+            // `timeoutSeconds: 0` is the default (`revision-timeout-seconds`):
+            // knative/serving `pkg/apis/serving/v1/revision_defaults.go`,
+            // `if rs.TimeoutSeconds == nil || *rs.TimeoutSeconds == 0` (v1.0
+            // to v1.23).
+            if n == 0 {
+                return Located::default_at(
+                    Timeout::after(Duration::from_secs(super::DEFAULT_TIMEOUT_SECONDS)),
+                    t.span(),
+                );
+            }
+            Located::written(Timeout::after(Duration::from_secs(n as u64)), t.span())
         }
         Some(n) if n > 0 => {
             facts.diagnostics.push(invalid_setting::value(
@@ -272,5 +325,41 @@ mod tests {
         );
         assert!(f.edges.is_empty());
         assert!(f.services[0].hosts.contains(&"cart-canary".to_string()));
+    }
+
+    #[test]
+    fn response_start_and_idle_timeouts_bound_the_work() {
+        let f = read(
+            "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: a}\nspec: {template: {spec: {timeoutSeconds: 300, responseStartTimeoutSeconds: 20, idleTimeoutSeconds: 45}}}\n",
+        );
+        let t = f.services[0].request_timeout.as_ref().unwrap();
+        assert_eq!(t.value, Timeout::after(Duration::from_secs(20)));
+        assert!(t.is_written());
+        assert_eq!(f.timeouts.len(), 3);
+        // The ingress still waits for the whole request timeout.
+        assert_eq!(
+            f.policies[0].per_try_timeout.as_ref().unwrap().value,
+            Timeout::after(Duration::from_secs(300))
+        );
+        // 0 turns a timer off; one above timeoutSeconds never fires first.
+        let f = read(
+            "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: a}\nspec: {template: {spec: {timeoutSeconds: 60, responseStartTimeoutSeconds: 0, idleTimeoutSeconds: 90}}}\n",
+        );
+        let t = f.services[0].request_timeout.as_ref().unwrap();
+        assert_eq!(t.value, Timeout::after(Duration::from_secs(60)));
+        let f = read(
+            "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: a}\nspec: {template: {spec: {idleTimeoutSeconds: -1}}}\n",
+        );
+        assert_eq!(f.diagnostics.len(), 1);
+    }
+
+    #[test]
+    fn zero_timeout_seconds_is_the_default_not_the_maximum() {
+        let f = read(
+            "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: a}\nspec: {template: {spec: {timeoutSeconds: 0}}}\n",
+        );
+        let t = &f.timeouts[0].timeout;
+        assert_eq!(t.value, Timeout::after(Duration::from_secs(300)));
+        assert!(t.is_default());
     }
 }

@@ -44,6 +44,7 @@ use std::time::Duration;
 use tree_sitter::{Node, Parser};
 
 mod ctx;
+mod unbounded_clients;
 
 pub use ctx::{Ctx, Var};
 
@@ -226,6 +227,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     feign::extract(&ctx, facts, &mut out);
     reactor::extract(&ctx, facts, &mut out);
     loops::extract(&ctx, facts, &mut out);
+    unbounded_clients::extract(&ctx, facts, &out);
     idempotency_keys(&ctx, facts, &out);
     annotation_uses(&ctx, facts);
     url_edges(&ctx, facts, &out);

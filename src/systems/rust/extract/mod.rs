@@ -36,6 +36,7 @@
 //! of the nearest `src/`, `tests/`, `benches/` or `examples/` folder); the
 //! link step can read `<crate dir>/Cargo.toml`'s `[package] name`.
 
+mod clients;
 pub mod eval;
 pub mod guard;
 pub mod loops;

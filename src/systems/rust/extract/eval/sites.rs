@@ -18,6 +18,8 @@ pub(super) struct Uses {
     without_adjust: bool,
     spans: Vec<Span>,
     keys: Vec<IdempotencyKey>,
+    /// The code each use retries.
+    scopes: Vec<Span>,
 }
 
 pub fn policy_of(b: &Build, system: System, span: Span) -> RetryPolicy {
@@ -152,6 +154,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
                     u.without_adjust |= !adjust;
                     u.spans.push(span);
                     if let Some(scope) = scope {
+                        u.scopes.push(scope);
                         u.keys.extend(loops::keys(ev.spans, scope));
                     }
                 }
@@ -207,6 +210,11 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
         };
         if b.krate == Krate::Aws {
             p.per_try_timeout = Some(Located::default_at(Timeout::Disabled, b.origin));
+        }
+        // A reqwest call the retry repeats, through a client with no
+        // timeout (RL304).
+        for scope in &uses.scopes {
+            super::super::clients::unbounded_try(ev.spans.source(), *scope, &mut p);
         }
         // Every use adjusts the delay with a function: the builder's delay
         // and jitter are not what is waited.
