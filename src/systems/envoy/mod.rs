@@ -93,6 +93,7 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
         "route_config",
         "circuit_breakers",
         "cluster_manager",
+        "EnvoyPatchPolicy",
     ],
     read: extract::extract,
     order: 30,

@@ -9,9 +9,9 @@ use super::{DEFAULT_MAX_PARALLEL_RETRIES, DEFAULT_NUM_RETRIES, DEFAULT_RETRY_ON}
 use crate::diag::invalid_setting;
 use crate::extract::{DocCtx, Facts, check_yaml_keys};
 use crate::model::*;
+use crate::source::Span;
 use crate::systems::envoy;
 use crate::systems::envoy::extract::conditions;
-use crate::source::Span;
 use crate::yaml::Yaml;
 
 const RETRY_KEYS: &[&str] = &[
@@ -146,7 +146,12 @@ fn budget(spec: Yaml<'_>, anchor: Span, facts: &mut Facts) -> Located<Budget> {
     let Some(cb) = spec.get("circuitBreaker").filter(|c| c.is_map()) else {
         return default;
     };
-    check_yaml_keys(cb, CIRCUIT_BREAKER_KEYS, "an Envoy Gateway `circuitBreaker`", facts);
+    check_yaml_keys(
+        cb,
+        CIRCUIT_BREAKER_KEYS,
+        "an Envoy Gateway `circuitBreaker`",
+        facts,
+    );
     if let Some(rb) = cb.entry("retryBudget").filter(|e| e.value.is_map())
         && let Some(pc) = rb.value.entry("percent")
     {
