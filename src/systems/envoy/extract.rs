@@ -40,10 +40,12 @@ use crate::systems::envoy::{DEFAULT_BUDGET_PERCENT, DEFAULT_MAX_RETRIES, DEFAULT
 
 mod cluster;
 mod embedded;
+mod fetch;
 mod retry_policy;
 
 use cluster::*;
 use embedded::*;
+use fetch::*;
 use retry_policy::*;
 
 const MAX_DEPTH: usize = 64;
@@ -284,6 +286,8 @@ fn millis(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<Duration> {
 struct Found<'a> {
     route_configs: Vec<Yaml<'a>>,
     clusters: Vec<Yaml<'a>>,
+    /// Remote fetches with a retry policy, with the key they are under.
+    fetches: Vec<(&'a str, Yaml<'a>)>,
 }
 
 fn is_cluster(m: Yaml<'_>) -> bool {
@@ -310,9 +314,9 @@ fn is_cluster(m: Yaml<'_>) -> bool {
 /// Find route configurations and clusters anywhere in the document, with
 /// an explicit stack and bounded depth.
 fn walk<'a>(root: Yaml<'a>, found: &mut Found<'a>) {
-    let mut stack = vec![(root, 0usize)];
+    let mut stack = vec![(root, 0usize, "")];
     let mut seen = 0usize;
-    while let Some((node, depth)) = stack.pop() {
+    while let Some((node, depth, key)) = stack.pop() {
         seen += 1;
         if seen > MAX_NODES {
             break;
@@ -322,7 +326,7 @@ fn walk<'a>(root: Yaml<'a>, found: &mut Found<'a>) {
         }
         if node.is_seq() {
             for item in node.items().into_iter().rev() {
-                stack.push((item, depth + 1));
+                stack.push((item, depth + 1, key));
             }
             continue;
         }
@@ -337,6 +341,10 @@ fn walk<'a>(root: Yaml<'a>, found: &mut Found<'a>) {
             found.clusters.push(node);
             continue;
         }
+        if is_fetch(node) {
+            found.fetches.push((key, node));
+            continue;
+        }
         for e in node.entries().into_iter().rev() {
             if e.key == "clusters" && e.value.is_seq() {
                 for c in e.value.items() {
@@ -346,7 +354,7 @@ fn walk<'a>(root: Yaml<'a>, found: &mut Found<'a>) {
                 }
                 continue;
             }
-            stack.push((e.value, depth + 1));
+            stack.push((e.value, depth + 1, e.key));
         }
     }
 }
@@ -422,7 +430,7 @@ fn extract_root(root: Yaml<'_>, facts: &mut Facts) -> bool {
     }
     let mut found = Found::default();
     walk(root, &mut found);
-    if found.route_configs.is_empty() && found.clusters.is_empty() {
+    if found.route_configs.is_empty() && found.clusters.is_empty() && found.fetches.is_empty() {
         return looks;
     }
     let mut clusters: HashMap<String, ClusterInfo> = HashMap::new();
@@ -433,6 +441,9 @@ fn extract_root(root: Yaml<'_>, facts: &mut Facts) -> bool {
     }
     for rc in &found.route_configs {
         route_config(*rc, &clusters, facts);
+    }
+    for (key, m) in &found.fetches {
+        fetch(key, *m, &clusters, facts);
     }
     true
 }
