@@ -83,7 +83,8 @@ pub(super) fn fetch(
     let mut p = RetryPolicy::new(System::Envoy, rp.key_span, attempts);
     // Named for what is fetched: the key holding it (`remote_jwks`,
     // `http_service`, `remote`), or the token endpoint's own key.
-    let what = if uri.key == "token_endpoint" {
+    let is = |k: &str, snake: &str| k == snake || k == camel(snake);
+    let what = if is(uri.key, "token_endpoint") {
         uri.key
     } else {
         key
@@ -131,11 +132,12 @@ pub(super) fn fetch(
     };
     // JWKS and remote code are fetched with GET, a token with POST; what
     // ext_authz and ext_proc send depends on the request they check.
-    let method = match key {
-        "remote_jwks" => Some("GET"),
-        _ if data_source => Some("GET"),
-        _ if uri.key == "token_endpoint" => Some("POST"),
-        _ => None,
+    let method = if is(key, "remote_jwks") || data_source {
+        Some("GET")
+    } else if is(uri.key, "token_endpoint") {
+        Some("POST")
+    } else {
+        None
     };
     p.methods = match method {
         Some(m) => Located::default_at(Methods::Set(vec![m.to_string()]), uri.key_span),
