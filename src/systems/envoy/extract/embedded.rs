@@ -159,7 +159,7 @@ fn patch_value(value: Entry<'_>, path: &str, label: &str, facts: &mut Facts) {
             continue;
         }
         if item.get("routes").is_some()
-            || field(item, "retry_policy").is_some() && item.get("domains").is_some()
+            || (field(item, "retry_policy").is_some() && item.get("domains").is_some())
         {
             virtual_host(item, i, &clusters, facts);
         } else if item.get("match").is_some()
@@ -168,10 +168,10 @@ fn patch_value(value: Entry<'_>, path: &str, label: &str, facts: &mut Facts) {
             || field(item, "weighted_clusters").is_some()
         {
             route(item, label, None, None, &clusters, facts);
-        } else if let Some(rp) = field(item, "retry_policy") {
-            if let Some(parsed) = parse_retry(rp, facts) {
-                facts.policies.push(unrouted(parsed, label));
-            }
+        } else if let Some(rp) = field(item, "retry_policy")
+            && let Some(parsed) = parse_retry(rp, facts)
+        {
+            facts.policies.push(unrouted(parsed, label));
         }
     }
 }
