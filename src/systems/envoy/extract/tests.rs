@@ -332,3 +332,28 @@ fn remote_fetches_in_camel_case() {
         Some(Timeout::after(Duration::from_secs(3)))
     );
 }
+
+/// A remote data source (Wasm code) is fetched again after any failure,
+/// which no setting narrows: named as such, not as a missing predicate
+/// (RetryOn::AllErrors would be RL102's), each try bounded by the URI's
+/// timeout.
+#[test]
+fn a_remote_data_source_retries_any_failed_fetch() {
+    let f = facts(
+        "static_resources:\n  listeners:\n  - filter_chains:\n    - filters:\n      - typed_config:\n          http_filters:\n          - typed_config:\n              config:\n                vm_config:\n                  code:\n                    remote:\n                      http_uri: {uri: https://m/f.wasm, cluster: modules, timeout: 10s}\n                      sha256: abc\n                      retry_policy: {num_retries: 3}\n",
+    );
+    let p = &f.policies[0];
+    assert_eq!(p.name.as_deref(), Some("remote fetch"));
+    assert_eq!(p.methods.value, Methods::Set(vec!["GET".into()]));
+    assert!(
+        matches!(&p.retry_on.value, RetryOn::Listed { conditions } if conditions.len() == 1
+            && conditions[0].value == Condition::Token("any failed fetch".into())),
+        "{:?}",
+        p.retry_on.value
+    );
+    assert_eq!(
+        p.per_try_timeout.as_ref().map(|t| t.value),
+        Some(Timeout::after(Duration::from_secs(10)))
+    );
+    assert!(p.overall_timeout.is_none());
+}
