@@ -168,7 +168,7 @@ fn generated(dir: &Path, text: &str, out: &mut HashMap<String, Vec<HashMap<Strin
         return;
     };
     let root = file.root(d);
-    let mut pair = |line: &str, data: &mut HashMap<String, String>| {
+    let pair = |line: &str, data: &mut HashMap<String, String>| {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return;
