@@ -628,8 +628,29 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
     let whole_repo = repo
         .as_ref()
         .filter(|root| given.iter().all(|p| p.starts_with(root)));
+    // A chart template named outside a repository is read with its chart.
+    let charts: Vec<PathBuf> = if files_only && whole_repo.is_none() {
+        given
+            .iter()
+            .filter_map(|g| crate::discover::chart_of(g))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let narrowed = whole_repo.is_some() || !charts.is_empty();
     let roots = match whole_repo {
         Some(root) => vec![root.clone()],
+        None if !charts.is_empty() => {
+            let mut r: Vec<PathBuf> = given
+                .iter()
+                .filter(|g| !charts.iter().any(|c| g.starts_with(c)))
+                .cloned()
+                .chain(charts.iter().cloned())
+                .collect();
+            r.sort();
+            r.dedup();
+            r
+        }
         // Absolute when inside the working directory (shown the same way),
         // so that `check .` and a pre-commit run share facts cache keys.
         None => args
@@ -645,7 +666,7 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
             })
             .collect(),
     };
-    if whole_repo.is_some() {
+    if narrowed {
         settings.named_files = given.iter().filter(|p| p.is_file()).cloned().collect();
     }
     place_cache(&mut settings, &args.config, &roots);
@@ -660,12 +681,12 @@ fn check_inner(args: CheckArgs, cwd: &Path) -> Result<i32, String> {
         None => None,
     };
     let keep = |f: &crate::source::SourceFile| {
-        if changed.is_none() && whole_repo.is_none() {
+        if changed.is_none() && !narrowed {
             return true;
         }
         let p = abs(f);
         changed.as_ref().is_none_or(|c| c.contains(&p))
-            && (whole_repo.is_none() || given.iter().any(|g| p.starts_with(g)))
+            && (!narrowed || given.iter().any(|g| p.starts_with(g)))
     };
     let run_once = || {
         Pipeline::new(&settings)

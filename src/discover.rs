@@ -148,3 +148,16 @@ fn error_path(err: &ignore::Error) -> Option<&Path> {
         _ => None,
     }
 }
+
+/// The Helm chart a file belongs to as a template: the folder holding
+/// `Chart.yaml` whose `templates/` holds the file, nearest first. A
+/// template named alone is read with its chart (its values), not raw.
+pub fn chart_of(file: &Path) -> Option<PathBuf> {
+    file.ancestors()
+        .skip(1)
+        .take(32)
+        .filter(|d| d.file_name().is_some_and(|n| n == "templates"))
+        .filter_map(Path::parent)
+        .find(|chart| chart.join("Chart.yaml").is_file())
+        .map(Path::to_path_buf)
+}

@@ -416,6 +416,21 @@ fn kubernetes_env_values_held_by_a_configmap_of_the_folder_are_edges() {
     );
 }
 
+/// A ConfigMap kustomize generates (`configMapGenerator` literals and
+/// `envs` files of the folder's kustomization) holds env values too.
+#[test]
+fn kubernetes_env_values_held_by_a_generated_configmap_are_edges() {
+    let s = scan("testdata/graph/configmap-generator", &Settings::default());
+    let g = retrylint::graph::build(&s.files, &Settings::default());
+    let pairs: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.services[e.from].name, g.services[e.to].name))
+        .collect();
+    assert_eq!(pairs, ["order-service -> inventory-service"]);
+    assert!(s.stats.unresolved.is_empty(), "{:?}", s.stats.unresolved);
+}
+
 /// `envFrom: - configMapRef:` takes every key of the ConfigMap (with its
 /// `prefix`), as bank-of-anthos's frontend takes its services' addresses.
 #[test]

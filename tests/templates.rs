@@ -35,3 +35,53 @@ fn every_folder_gives_the_findings_its_readme_works_out() {
         insta::assert_snapshot!(name, common::concise(&scan, &findings));
     }
 }
+
+/// A chart template named alone, outside any repository
+/// (`retrylint check chart/templates/x.yaml`), is read with its chart's
+/// values, as in a whole scan, and only its own findings are reported:
+/// not one RL903 for a file read raw.
+#[test]
+fn a_chart_template_named_alone_renders_with_its_chart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let chart = tmp.path().join("chart");
+    std::fs::create_dir_all(chart.join("templates")).unwrap();
+    let from = common::root().join("testdata/templates/helm-chart");
+    for f in [
+        "Chart.yaml",
+        "values.yaml",
+        "values-prod.yaml",
+        "values-nightly.yaml",
+    ] {
+        std::fs::copy(from.join(f), chart.join(f)).unwrap();
+    }
+    for f in ["virtualservice.yaml", "_helpers.tpl"] {
+        std::fs::copy(
+            from.join("templates").join(f),
+            chart.join("templates").join(f),
+        )
+        .unwrap();
+    }
+    let out = assert_cmd::Command::cargo_bin("retrylint")
+        .unwrap()
+        .current_dir(&chart)
+        .args([
+            "check",
+            "--format",
+            "concise",
+            "templates/virtualservice.yaml",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("templates/virtualservice.yaml:19:7: RL206"),
+        "{text}"
+    );
+    assert!(!text.contains("RL903"), "{text}");
+    assert!(
+        text.lines()
+            .filter(|l| l.contains(": RL"))
+            .all(|l| l.starts_with("templates/virtualservice.yaml:")),
+        "{text}"
+    );
+}

@@ -125,6 +125,14 @@ fn read_maps(dir: &Path) -> HashMap<String, Vec<HashMap<String, String>>> {
         let Ok(text) = std::fs::read_to_string(&p) else {
             continue;
         };
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        if crate::extract::kustomize::is_kustomization(&name) {
+            generated(dir, &text, &mut out);
+            continue;
+        }
         if !text.contains("ConfigMap") {
             continue;
         }
@@ -152,4 +160,56 @@ fn read_maps(dir: &Path) -> HashMap<String, Vec<HashMap<String, String>>> {
         }
     }
     out
+}
+
+/// The ConfigMaps a kustomization of the folder generates
+/// (`configMapGenerator`): `literals` (`KEY=value`) and `envs`/`env`
+/// files of `KEY=value` lines beside it (its name is the generator's
+/// `name`; kustomize's hash suffix is rewritten into every reference).
+fn generated(dir: &Path, text: &str, out: &mut HashMap<String, Vec<HashMap<String, String>>>) {
+    let file = crate::yaml::parse(text);
+    let Some(d) = file.documents.first() else {
+        return;
+    };
+    let root = file.root(d);
+    let pair = |line: &str, data: &mut HashMap<String, String>| {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return;
+        }
+        if let Some((k, v)) = line.split_once('=') {
+            data.insert(k.trim().to_string(), v.to_string());
+        }
+    };
+    for g in root
+        .get("configMapGenerator")
+        .map(|g| g.items())
+        .unwrap_or_default()
+    {
+        let Some(name) = g.get("name").and_then(|n| n.as_str()) else {
+            continue;
+        };
+        let mut data = HashMap::new();
+        for l in g.get("literals").map(|l| l.items()).unwrap_or_default() {
+            if let Some(l) = l.as_str() {
+                pair(l, &mut data);
+            }
+        }
+        let envs = g.get("envs").map(|e| e.items()).unwrap_or_default();
+        for e in envs.into_iter().chain(g.get("env")) {
+            let Some(rel) = e.as_str() else { continue };
+            let p = dir.join(rel);
+            let small =
+                std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file() && m.len() <= MAX_MANIFEST);
+            if !small || rel.contains("..") {
+                continue;
+            }
+            if let Ok(env) = std::fs::read_to_string(&p) {
+                for line in env.lines().take(MAX_ENTRIES) {
+                    pair(line, &mut data);
+                }
+            }
+        }
+        out.entry(name.to_string()).or_default().push(data);
+    }
 }

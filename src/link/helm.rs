@@ -193,6 +193,7 @@ fn render_facts(
             }
         }
     }
+    drop_read_in_values(files, &r, &mut facts);
     // A name that only Helm knows names no service and no callee.
     let opaque = |s: &str| s.contains(helm::OPAQUE);
     facts.services.retain(|d| !opaque(&d.name));
@@ -206,6 +207,53 @@ fn render_facts(
     crate::extract::remap_facts(&mut facts, &map);
     name_templates(&f.source.text, &r, &mut facts);
     Some(facts)
+}
+
+/// A configuration a values file holds as a string (an Envoy bootstrap in
+/// `envoyConfig: |`) is read in the values file itself, where its lines
+/// are; the copy the template renders from it (`{{ .Values.envoyConfig |
+/// nindent 4 }}`) is dropped: a policy whose count comes from a values
+/// string inside which the values file already holds a policy's count,
+/// a timeout likewise, and the edges of the dropped policies.
+fn drop_read_in_values(files: &[ScannedFile], r: &Rendered, facts: &mut crate::model::Facts) {
+    let inside = |a: Span, b: Span| b.start <= a.start && a.end <= b.end;
+    let read_there = |s: Span, of: &dyn Fn(&crate::model::Facts) -> Vec<Span>| {
+        r.origins(s).iter().any(|(vf, at)| {
+            files
+                .get(*vf)
+                .is_some_and(|v| of(&v.facts).into_iter().any(|q| inside(q, *at)))
+        })
+    };
+    let counts = |f: &crate::model::Facts| f.policies.iter().map(|q| q.attempts.span).collect();
+    let timeouts = |f: &crate::model::Facts| f.timeouts.iter().map(|t| t.timeout.span).collect();
+    let keep: Vec<bool> = facts
+        .policies
+        .iter()
+        .map(|p| !read_there(p.attempts.span, &counts))
+        .collect();
+    if keep.iter().all(|k| *k) && facts.timeouts.is_empty() {
+        return;
+    }
+    facts
+        .timeouts
+        .retain(|t| !read_there(t.timeout.span, &timeouts));
+    let mut new_index = Vec::with_capacity(keep.len());
+    let mut next = 0usize;
+    for k in &keep {
+        new_index.push(k.then_some(next));
+        next += usize::from(*k);
+    }
+    let mut k = keep.iter();
+    facts.policies.retain(|_| *k.next().unwrap_or(&true));
+    facts.edges.retain_mut(|e| {
+        let had = !e.policies.is_empty();
+        e.policies = e
+            .policies
+            .iter()
+            .filter_map(|i| new_index.get(*i).copied().flatten())
+            .collect();
+        !(had && e.policies.is_empty())
+    });
 }
 
 /// What the rendering could not say, reported once at `info` (RL903), as

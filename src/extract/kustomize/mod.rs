@@ -183,9 +183,14 @@ fn build_dir(
             res.truncate(MAX_RESOURCES);
         }
     }
-    for g in items(&k, "configMapGenerator") {
-        if let Some(r) = generated(dir, g, file, l) {
-            res.push(r);
+    for (key, kind) in [
+        ("configMapGenerator", "ConfigMap"),
+        ("secretGenerator", "Secret"),
+    ] {
+        for g in items(&k, key) {
+            if let Some(r) = generated(dir, g, file, kind, l) {
+                res.push(r);
+            }
         }
     }
     for c in items(&k, "components") {
@@ -231,11 +236,14 @@ fn name_of(n: &Node) -> &str {
         .unwrap_or("")
 }
 
-/// A `configMapGenerator` entry's ConfigMap: `literals` (`KEY=value`) and
-/// `files` (`key=path` or `path`, keyed by the file name). Kustomize adds
-/// a hash of the content to the name; references are rewritten to match,
-/// so the name is kept here.
-fn generated(dir: &Path, g: &Node, k: usize, l: &mut dyn Loader) -> Option<Resource> {
+/// A `configMapGenerator` entry's ConfigMap, or a `secretGenerator`
+/// entry's Secret (its values as `stringData`, as readers take a Secret's
+/// text; kustomize writes them base64-encoded in `data`): `literals`
+/// (`KEY=value`), `envs` (and the older `env`: files of `KEY=value` lines)
+/// and `files` (`key=path` or `path`, keyed by the file name). Kustomize
+/// adds a hash of the content to the name; references are rewritten to
+/// match, so the name is kept here.
+fn generated(dir: &Path, g: &Node, k: usize, kind: &str, l: &mut dyn Loader) -> Option<Resource> {
     let name = g.get("name").and_then(Node::str)?;
     let mut data: Vec<(tree::Key, Node)> = Vec::new();
     for lit in items(g, "literals") {
@@ -250,6 +258,38 @@ fn generated(dir: &Path, g: &Node, k: usize, l: &mut dyn Loader) -> Option<Resou
             },
             Node::new(T::Scalar(value.to_string(), true), lit.at),
         ));
+    }
+    let env_files: Vec<&Node> = items(g, "envs").iter().chain(g.get("env")).collect();
+    for f in env_files {
+        let Some(s) = f.str() else { continue };
+        let Some(fi) = l.load(&normal(&dir.join(s))) else {
+            continue;
+        };
+        let text = l.text(fi);
+        let mut start = 0usize;
+        for line in text.split_inclusive('\n') {
+            let here = start;
+            start += line.len();
+            let body = line.trim_end_matches(['\n', '\r']);
+            let trimmed = body.trim_start();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let Some(eq) = body.find('=') else { continue };
+            let key = body[..eq].trim();
+            let value = &body[eq + 1..];
+            let value_at = Span::new(here + eq + 1, here + body.len());
+            data.push((
+                tree::Key {
+                    name: key.to_string(),
+                    at: Some((fi, Span::new(here, here + eq))),
+                },
+                Node::new(T::Scalar(value.to_string(), true), Some((fi, value_at))),
+            ));
+            if data.len() >= MAX_RESOURCES {
+                break;
+            }
+        }
     }
     for f in items(g, "files") {
         let Some(s) = f.str() else { continue };
@@ -281,9 +321,14 @@ fn generated(dir: &Path, g: &Node, k: usize, l: &mut dyn Loader) -> Option<Resou
     meta.set("name", Node::scalar(name, g.get("name").and_then(|n| n.at)));
     let mut node = Node::new(T::Map(Vec::new()), at);
     node.set("apiVersion", Node::scalar("v1", at));
-    node.set("kind", Node::scalar("ConfigMap", at));
+    node.set("kind", Node::scalar(kind, at));
     node.set("metadata", meta);
-    node.set("data", Node::new(T::Map(data), at));
+    let field = if kind == "Secret" {
+        "stringData"
+    } else {
+        "data"
+    };
+    node.set(field, Node::new(T::Map(data), at));
     Some(Resource {
         node,
         file: k,

@@ -149,3 +149,42 @@ fn names_and_remote_resources() {
     assert!(!name_matches("orders", "orders-v2"));
     assert!(!name_matches("[a-z]+", "orders"));
 }
+
+/// `secretGenerator` gives a Secret whose `stringData` the embedded
+/// reader takes (an `application.yml` carried in it), and `envs` files
+/// give one key per `KEY=value` line (comments and blank lines skipped),
+/// each value pointing into the env file.
+#[test]
+fn secret_generator_and_env_files() {
+    let mut l = mem(&[
+        (
+            "o/kustomization.yaml",
+            "configMapGenerator:\n- name: env\n  envs:\n  - app.env\nsecretGenerator:\n- name: conf\n  files:\n  - application.yml\n",
+        ),
+        (
+            "o/app.env",
+            "# retries\nMAX_RETRIES=5\n\nBACKEND_URL=http://orders:8080\n",
+        ),
+        (
+            "o/application.yml",
+            "spring:\n  application:\n    name: shop\n",
+        ),
+    ]);
+    let b = build(Path::new("o"), 0, &mut l);
+    let kinds: Vec<_> = b
+        .resources
+        .iter()
+        .map(|r| r.node.get("kind").and_then(Node::str).unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["ConfigMap", "Secret"]);
+    let env = b.resources[0].node.get("data").unwrap();
+    let url = env.get("BACKEND_URL").unwrap();
+    assert_eq!(url.str(), Some("http://orders:8080"));
+    let (file, span) = url.at.unwrap();
+    assert_eq!(&l.text(file)[span.start..span.end], "http://orders:8080");
+    assert_eq!(env.get("MAX_RETRIES").and_then(Node::str), Some("5"));
+    let secret = b.resources[1].node.get("stringData").unwrap();
+    assert!(secret.get("application.yml").is_some());
+    let w = render(&b, &l);
+    assert!(w.text.contains("kind: Secret"), "{}", w.text);
+}

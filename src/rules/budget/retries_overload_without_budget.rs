@@ -116,8 +116,13 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
                 p.attempts.span
             };
             let limit = match breaker {
-                Some((max, _)) => format!(
-                    "with no retry budget or outlier ejection, and a retry circuit breaker of `{max}` concurrent retries, no fewer than the {LIMITS_NOTHING_AT} requests Envoy lets run at once by default, so it never opens"
+                Some((max, b)) => format!(
+                    "with no retry budget or outlier ejection, and a retry circuit breaker of `{max}` concurrent retries{}, no fewer than the {LIMITS_NOTHING_AT} requests Envoy lets run at once by default, so it never opens",
+                    if b.provenance == Provenance::Default {
+                        " (the default)"
+                    } else {
+                        ""
+                    }
                 ),
                 None => "with no retry budget, retry circuit breaker or outlier ejection".into(),
             };

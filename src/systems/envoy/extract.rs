@@ -39,9 +39,13 @@ use std::time::Duration;
 use crate::systems::envoy::{DEFAULT_BUDGET_PERCENT, DEFAULT_MAX_RETRIES, DEFAULT_ROUTE_TIMEOUT};
 
 mod cluster;
+mod embedded;
+mod fetch;
 mod retry_policy;
 
 use cluster::*;
+use embedded::*;
+use fetch::*;
 use retry_policy::*;
 
 const MAX_DEPTH: usize = 64;
@@ -282,6 +286,8 @@ fn millis(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<Duration> {
 struct Found<'a> {
     route_configs: Vec<Yaml<'a>>,
     clusters: Vec<Yaml<'a>>,
+    /// Remote fetches with a retry policy, with the key they are under.
+    fetches: Vec<(&'a str, Yaml<'a>)>,
 }
 
 fn is_cluster(m: Yaml<'_>) -> bool {
@@ -308,9 +314,9 @@ fn is_cluster(m: Yaml<'_>) -> bool {
 /// Find route configurations and clusters anywhere in the document, with
 /// an explicit stack and bounded depth.
 fn walk<'a>(root: Yaml<'a>, found: &mut Found<'a>) {
-    let mut stack = vec![(root, 0usize)];
+    let mut stack = vec![(root, 0usize, "")];
     let mut seen = 0usize;
-    while let Some((node, depth)) = stack.pop() {
+    while let Some((node, depth, key)) = stack.pop() {
         seen += 1;
         if seen > MAX_NODES {
             break;
@@ -320,7 +326,7 @@ fn walk<'a>(root: Yaml<'a>, found: &mut Found<'a>) {
         }
         if node.is_seq() {
             for item in node.items().into_iter().rev() {
-                stack.push((item, depth + 1));
+                stack.push((item, depth + 1, key));
             }
             continue;
         }
@@ -335,6 +341,10 @@ fn walk<'a>(root: Yaml<'a>, found: &mut Found<'a>) {
             found.clusters.push(node);
             continue;
         }
+        if is_fetch(node) {
+            found.fetches.push((key, node));
+            continue;
+        }
         for e in node.entries().into_iter().rev() {
             if e.key == "clusters" && e.value.is_seq() {
                 for c in e.value.items() {
@@ -344,7 +354,7 @@ fn walk<'a>(root: Yaml<'a>, found: &mut Found<'a>) {
                 }
                 continue;
             }
-            stack.push((e.value, depth + 1));
+            stack.push((e.value, depth + 1, e.key));
         }
     }
 }
@@ -383,69 +393,26 @@ struct ClusterInfo {
 
 pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let root = ctx.root();
-    if root.get("kind").and_then(|k| k.as_str()) == Some("ConfigMap") {
+    let kind = root.get("kind").and_then(|k| k.as_str());
+    if kind == Some("ConfigMap") {
         return config_map(ctx, root, facts);
+    }
+    if kind == Some("EnvoyPatchPolicy")
+        && root
+            .get("apiVersion")
+            .and_then(|a| a.as_str())
+            .is_some_and(|a| a.starts_with("gateway.envoyproxy.io/"))
+    {
+        return patch_policy(root, facts);
     }
     // Kubernetes objects (Contour, Istio, Kuma ...) are not Envoy resources.
     if root.get("apiVersion").is_some() && root.get("kind").is_some() {
         return false;
     }
-    extract_root(root, facts)
-}
-
-/// An Envoy configuration carried in a ConfigMap's `data` (`envoy.yaml: |`),
-/// read with its spans mapped back to the file.
-fn config_map(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
-    let mut claimed = false;
-    for e in root.get("data").map(|d| d.entries()).unwrap_or_default() {
-        let Some(text) = e.value.as_str() else {
-            continue;
-        };
-        if !["static_resources", "virtual_hosts", "virtualHosts"]
-            .iter()
-            .any(|k| text.contains(k))
-        {
-            continue;
-        }
-        let inner = crate::yaml::parse(text);
-        let mut local = Facts::default();
-        let mut read = false;
-        for doc in &inner.documents {
-            read |= extract_root(inner.root(doc), &mut local);
-        }
-        if let Some(err) = inner.errors.first() {
-            local.diagnostics.push(unparsable_file::unrecognised(
-                err.span,
-                "Envoy",
-                &format!(
-                    "the Envoy configuration in `{}` does not parse: {}",
-                    e.key, err.message
-                ),
-            ));
-            read = true;
-        }
-        if !read {
-            continue;
-        }
-        claimed = true;
-        let value = e.value.span();
-        crate::extract::remap_facts(&mut local, &|s| {
-            crate::extract::embedded_span(ctx.text, value, text, s)
-        });
-        // Edges point at policies by index: shift them past this file's.
-        let offset = facts.policies.len();
-        for edge in &mut local.edges {
-            for i in &mut edge.policies {
-                *i += offset;
-            }
-        }
-        facts.policies.append(&mut local.policies);
-        facts.timeouts.append(&mut local.timeouts);
-        facts.services.append(&mut local.services);
-        facts.diagnostics.append(&mut local.diagnostics);
-        facts.edges.append(&mut local.edges);
-    }
-    claimed
+    let read = extract_root(root, facts);
+    // An Envoy configuration held as a string (a block scalar in a Helm
+    // chart's values, `envoyConfig: |`).
+    read | embedded_strings(ctx, root, facts)
 }
 
 fn extract_root(root: Yaml<'_>, facts: &mut Facts) -> bool {
@@ -463,7 +430,7 @@ fn extract_root(root: Yaml<'_>, facts: &mut Facts) -> bool {
     }
     let mut found = Found::default();
     walk(root, &mut found);
-    if found.route_configs.is_empty() && found.clusters.is_empty() {
+    if found.route_configs.is_empty() && found.clusters.is_empty() && found.fetches.is_empty() {
         return looks;
     }
     let mut clusters: HashMap<String, ClusterInfo> = HashMap::new();
@@ -474,6 +441,9 @@ fn extract_root(root: Yaml<'_>, facts: &mut Facts) -> bool {
     }
     for rc in &found.route_configs {
         route_config(*rc, &clusters, facts);
+    }
+    for (key, m) in &found.fetches {
+        fetch(key, *m, &clusters, facts);
     }
     true
 }
@@ -493,51 +463,62 @@ fn route_config(rc: Yaml<'_>, clusters: &HashMap<String, ClusterInfo>, facts: &m
         return;
     }
     for (i, vh) in vhs.items().into_iter().enumerate() {
-        if !vh.is_map() {
-            continue;
-        }
-        let vh_name = vh
-            .get("name")
-            .and_then(|n| n.as_str())
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("virtual_hosts[{i}]"));
-        let vh_retry = field(vh, "retry_policy").and_then(|e| parse_retry(e, facts));
-        let vh_hedge = field(vh, "hedge_policy").map(|h| hedges(h, facts));
-        if let Some(p) = &vh_retry {
-            // The virtual host's own policy, so that what it writes is
-            // reported once, where it is written.
-            let mut own = p.policy.clone();
-            own.name = Some(format!("{vh_name} (virtual host)"));
-            own.scope.route = own.name.clone();
-            own.methods = match &p.request_methods {
-                Some(m) => m.clone(),
-                None => Located::default_at(Methods::All, own.span),
-            };
-            own.budget_site = BudgetSite::Unseen;
-            if vh_hedge.unwrap_or(false) {
-                own.kind = PolicyKind::Hedge;
-            }
-            facts.policies.push(own);
-        }
-        let Some(routes) = vh.get("routes") else {
-            continue;
+        virtual_host(vh, i, clusters, facts);
+    }
+}
+
+/// One virtual host: its own retry policy (inherited by routes without
+/// one) and its routes.
+fn virtual_host(
+    vh: Yaml<'_>,
+    i: usize,
+    clusters: &HashMap<String, ClusterInfo>,
+    facts: &mut Facts,
+) {
+    if !vh.is_map() {
+        return;
+    }
+    let vh_name = vh
+        .get("name")
+        .and_then(|n| n.as_str())
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("virtual_hosts[{i}]"));
+    let vh_retry = field(vh, "retry_policy").and_then(|e| parse_retry(e, facts));
+    let vh_hedge = field(vh, "hedge_policy").map(|h| hedges(h, facts));
+    if let Some(p) = &vh_retry {
+        // The virtual host's own policy, so that what it writes is
+        // reported once, where it is written.
+        let mut own = p.policy.clone();
+        own.name = Some(format!("{vh_name} (virtual host)"));
+        own.scope.route = own.name.clone();
+        own.methods = match &p.request_methods {
+            Some(m) => m.clone(),
+            None => Located::default_at(Methods::All, own.span),
         };
-        if !routes.is_seq() {
-            if !routes.is_null() {
-                facts.diagnostics.push(unparsable_file::unrecognised(
-                    routes.span(),
-                    "Envoy",
-                    "`routes` is not a list of routes",
-                ));
-            }
-            continue;
+        own.budget_site = BudgetSite::Unseen;
+        if vh_hedge.unwrap_or(false) {
+            own.kind = PolicyKind::Hedge;
         }
-        let inherited = vh_retry.as_ref().map(inherited);
-        for (j, r) in routes.items().into_iter().enumerate() {
-            if r.is_map() {
-                let label = format!("{vh_name}/routes[{j}]");
-                route(r, &label, inherited.as_ref(), vh_hedge, clusters, facts);
-            }
+        facts.policies.push(own);
+    }
+    let Some(routes) = vh.get("routes") else {
+        return;
+    };
+    if !routes.is_seq() {
+        if !routes.is_null() {
+            facts.diagnostics.push(unparsable_file::unrecognised(
+                routes.span(),
+                "Envoy",
+                "`routes` is not a list of routes",
+            ));
+        }
+        return;
+    }
+    let inherited = vh_retry.as_ref().map(inherited);
+    for (j, r) in routes.items().into_iter().enumerate() {
+        if r.is_map() {
+            let label = format!("{vh_name}/routes[{j}]");
+            route(r, &label, inherited.as_ref(), vh_hedge, clusters, facts);
         }
     }
 }

@@ -81,6 +81,26 @@ pub fn default_backoff() -> Delay {
     backoff(DEFAULT_BASE_INTERVAL, None)
 }
 
+/// A remote fetch's retry policy (`config.core.v3.RetryPolicy`: a JWKS
+/// `remote_jwks`, the OAuth2 filter's token request, ext_authz's and
+/// ext_proc's `http_service`, a Wasm module's `remote` source) when it does
+/// not write `num_retries` or `retry_back_off`: envoyproxy/envoy
+/// `api/envoy/config/core/v3/base.proto` at d65a4a5, `RetryPolicy`: "the
+/// default base interval is 1000 milliseconds. The default maximum interval
+/// is 10 times the base interval", `num_retries` "defaults to 1"; and
+/// `source/common/http/utility.cc`, `Utility::convertCoreToRouteRetryPolicy`
+/// (`default_base_interval_ms = 1000`, `num_retries` default 1, and each
+/// try's timeout set to the back-off's `max_interval`).
+pub const CORE_BASE_INTERVAL: Duration = Duration::from_millis(1000);
+pub const CORE_NUM_RETRIES: u64 = 1;
+
+/// What the HTTP fetches retry: the `retry_on` the jwt_authn, oauth2,
+/// gcp_authn and ext_proc filters pass to `convertCoreToRouteRetryPolicy`
+/// (envoyproxy/envoy `source/extensions/filters/http/*`:
+/// `"5xx,gateway-error,connect-failure,reset"`). A remote data source (a
+/// Wasm module's code) is fetched again after any failure.
+pub const CORE_RETRY_ON: &[&str] = &["5xx", "gateway-error", "connect-failure", "reset"];
+
 /// Envoy bootstrap and route configuration.
 pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
     name: "envoy",
@@ -93,6 +113,7 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
         "route_config",
         "circuit_breakers",
         "cluster_manager",
+        "EnvoyPatchPolicy",
     ],
     read: extract::extract,
     order: 30,

@@ -1,13 +1,15 @@
 //! `BackendTrafficPolicy` `spec.retry` (`numRetries`, `retryOn.triggers`,
 //! `retryOn.httpStatusCodes`, `perRetry.timeout`, `perRetry.backOff`) and
-//! `spec.timeout.http.requestTimeout`, as one retry policy on the targets.
+//! `spec.timeout.http.requestTimeout`, as one retry policy on the targets,
+//! limited by `spec.circuitBreaker` (`retryBudget`, `maxParallelRetries`).
 //! The policy names no methods: every method of the targeted routes is
 //! retried.
 
-use super::{DEFAULT_NUM_RETRIES, DEFAULT_RETRY_ON};
+use super::{DEFAULT_MAX_PARALLEL_RETRIES, DEFAULT_NUM_RETRIES, DEFAULT_RETRY_ON};
 use crate::diag::invalid_setting;
 use crate::extract::{DocCtx, Facts, check_yaml_keys};
 use crate::model::*;
+use crate::source::Span;
 use crate::systems::envoy;
 use crate::systems::envoy::extract::conditions;
 use crate::yaml::Yaml;
@@ -19,6 +21,15 @@ const RETRY_KEYS: &[&str] = &[
     "perRetry",
 ];
 const PER_RETRY_KEYS: &[&str] = &["timeout", "backOff"];
+const CIRCUIT_BREAKER_KEYS: &[&str] = &[
+    "maxConnections",
+    "maxPendingRequests",
+    "maxParallelRequests",
+    "maxParallelRetries",
+    "maxRequestsPerConnection",
+    "perEndpoint",
+    "retryBudget",
+];
 
 pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let root = ctx.root();
@@ -77,6 +88,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     // Envoy jitters its own back-off.
     p.platform_backoff = true;
     p.delay = Located::default_at(envoy::default_backoff(), r.key_span);
+    p.budget = Some(budget(spec, r.key_span, facts));
     if let Some(per) = r.value.entry("perRetry").filter(|e| e.value.is_map()) {
         check_yaml_keys(
             per.value,
@@ -119,9 +131,75 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     true
 }
 
+/// What limits the retries to the targets' clusters as a whole:
+/// `circuitBreaker.retryBudget` (a share of the active requests; it
+/// overrides `maxParallelRetries`), else `circuitBreaker.maxParallelRetries`
+/// (Envoy's cluster `max_retries`), else the [`DEFAULT_MAX_PARALLEL_RETRIES`]
+/// Envoy Gateway writes on every cluster.
+fn budget(spec: Yaml<'_>, anchor: Span, facts: &mut Facts) -> Located<Budget> {
+    let default = Located::default_at(
+        Budget::Concurrency {
+            max: DEFAULT_MAX_PARALLEL_RETRIES,
+        },
+        anchor,
+    );
+    let Some(cb) = spec.get("circuitBreaker").filter(|c| c.is_map()) else {
+        return default;
+    };
+    check_yaml_keys(
+        cb,
+        CIRCUIT_BREAKER_KEYS,
+        "an Envoy Gateway `circuitBreaker`",
+        facts,
+    );
+    if let Some(rb) = cb.entry("retryBudget").filter(|e| e.value.is_map())
+        && let Some(pc) = rb.value.entry("percent")
+    {
+        // A Gateway API `Fraction`: `numerator` over `denominator` (100
+        // when not written).
+        let num = pc.value.get("numerator").and_then(|n| n.as_f64());
+        let den = pc
+            .value
+            .get("denominator")
+            .map_or(Some(100.0), |d| d.as_f64());
+        match (num, den) {
+            (Some(n), Some(d)) if n >= 0.0 && d > 0.0 && n <= d => {
+                return Located::written(
+                    Budget::Ratio {
+                        ratio: n / d,
+                        min_per_second: None,
+                    },
+                    pc.span(),
+                );
+            }
+            _ => facts.diagnostics.push(invalid_setting::value(
+                pc.value.span(),
+                "percent",
+                pc.value.as_str().unwrap_or(""),
+                "a fraction with `numerator` no larger than its `denominator` (100 when not written) is expected",
+            )),
+        }
+    }
+    match cb.entry("maxParallelRetries") {
+        Some(m) => match m.value.as_i64().and_then(|n| u64::try_from(n).ok()) {
+            Some(max) => Located::written(Budget::Concurrency { max }, m.span()),
+            None => {
+                facts.diagnostics.push(invalid_setting::value(
+                    m.value.span(),
+                    "maxParallelRetries",
+                    m.value.as_str().unwrap_or(""),
+                    "not a non-negative whole number",
+                ));
+                default
+            }
+        },
+        None => default,
+    }
+}
+
 /// `retryOn`: the triggers (Envoy's `retry_on` words) and the status codes
 /// `retriable-status-codes` retries; Envoy Gateway's default when absent.
-fn retry_on(retry: Yaml<'_>, anchor: crate::source::Span) -> Located<RetryOn> {
+fn retry_on(retry: Yaml<'_>, anchor: Span) -> Located<RetryOn> {
     let Some(on) = retry.entry("retryOn") else {
         let conditions = DEFAULT_RETRY_ON
             .iter()

@@ -13,10 +13,9 @@ pub static SPEC: SystemSpec = SystemSpec {
         overload: "set `circuitBreaker.maxParallelRetries` in the BackendTrafficPolicy (Envoy's retry circuit breaker), or leave 503 out of `retryOn`",
         ..Fixes::GENERIC
     },
-    // Envoy's `max_retries` breaker applies (3 concurrent retries per
-    // cluster by default: envoyproxy/envoy
-    // `api/envoy/config/cluster/v3/circuit_breaker.proto`).
-    retries_limited_by_default: true,
+    // No `retries_limited_by_default`: Envoy's own default of 3 concurrent
+    // retries does not apply, Envoy Gateway writes
+    // [`DEFAULT_MAX_PARALLEL_RETRIES`] on every cluster.
     ..SystemSpec::plain("Envoy Gateway", Layer::Proxy)
 };
 
@@ -35,6 +34,16 @@ pub const DEFAULT_RETRY_ON: &[&str] = &[
     "cancelled",
     "503",
 ];
+
+/// The retry circuit breaker (Envoy's cluster `max_retries`) Envoy Gateway
+/// writes on every cluster when `circuitBreaker.maxParallelRetries` is not
+/// written: envoyproxy/gateway `internal/xds/translator/cluster.go` at
+/// d32f282, `buildXdsClusterCircuitBreaker` ("Always allow the same amount
+/// of retries as regular requests": `MaxRetries: 1024`, called for every
+/// cluster), and `api/v1alpha1/circuitbreaker_types.go`,
+/// `MaxParallelRetries` `+kubebuilder:default=1024`. Not Envoy's own
+/// default of 3.
+pub const DEFAULT_MAX_PARALLEL_RETRIES: u64 = 1024;
 
 pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
     name: "envoygateway",

@@ -218,7 +218,7 @@ fn conditions_of(token: &str) -> Vec<Condition> {
     conditions(token)
 }
 
-fn backoff(b: Entry<'_>, facts: &mut Facts) -> Option<Delay> {
+pub(super) fn backoff(b: Entry<'_>, facts: &mut Facts) -> Option<Delay> {
     if !b.value.is_map() {
         return None;
     }

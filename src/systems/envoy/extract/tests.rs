@@ -290,3 +290,70 @@ fn the_retry_circuit_breaker_is_a_concurrency_budget() {
     assert_eq!(budget(&f).value, Budget::Concurrency { max: 3 });
     assert_eq!(codes(&f), ["RL902"]);
 }
+
+/// A remote fetch's core retry policy in proto-JSON camelCase: the JWKS
+/// fetch is a GET (so RL103 leaves it alone), the token request a POST;
+/// the default back-off is 1 s capped at 10 s, and a timeout over 10 s
+/// makes the 10 s cap each try's timeout.
+#[test]
+fn remote_fetches_in_camel_case() {
+    let f = run(
+        Path::new("envoy.json"),
+        r#"{"staticResources": {"listeners": [{"filterChains": [{"filters": [{"typedConfig": {"httpFilters": [
+ {"typedConfig": {"providers": {"okta": {"remoteJwks": {"httpUri": {"cluster": "jwks", "timeout": "30s"}, "retryPolicy": {"numRetries": 2}}}}}},
+ {"typedConfig": {"config": {"tokenEndpoint": {"cluster": "idp", "timeout": "3s"}, "retryPolicy": {}}}}
+]}}]}]}]}}"#,
+        Syntax::Json,
+    );
+    let by = |n: &str| {
+        f.policies
+            .iter()
+            .find(|p| p.name.as_deref() == Some(n))
+            .unwrap_or_else(|| {
+                panic!(
+                    "{n}: {:?}",
+                    f.policies.iter().map(|p| &p.name).collect::<Vec<_>>()
+                )
+            })
+    };
+    let jwks = by("remoteJwks fetch");
+    assert_eq!(jwks.methods.value, Methods::Set(vec!["GET".into()]));
+    assert_eq!(jwks.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(
+        jwks.per_try_timeout.as_ref().map(|t| t.value),
+        Some(Timeout::after(Duration::from_secs(10)))
+    );
+    let token = by("tokenEndpoint fetch");
+    assert_eq!(token.methods.value, Methods::Set(vec!["POST".into()]));
+    assert_eq!(token.attempts.value.count, AttemptCount::Finite(2));
+    assert!(token.per_try_timeout.is_none());
+    assert_eq!(
+        token.overall_timeout.as_ref().map(|t| t.value),
+        Some(Timeout::after(Duration::from_secs(3)))
+    );
+}
+
+/// A remote data source (Wasm code) is fetched again after any failure,
+/// which no setting narrows: named as such, not as a missing predicate
+/// (RetryOn::AllErrors would be RL102's), each try bounded by the URI's
+/// timeout.
+#[test]
+fn a_remote_data_source_retries_any_failed_fetch() {
+    let f = facts(
+        "static_resources:\n  listeners:\n  - filter_chains:\n    - filters:\n      - typed_config:\n          http_filters:\n          - typed_config:\n              config:\n                vm_config:\n                  code:\n                    remote:\n                      http_uri: {uri: https://m/f.wasm, cluster: modules, timeout: 10s}\n                      sha256: abc\n                      retry_policy: {num_retries: 3}\n",
+    );
+    let p = &f.policies[0];
+    assert_eq!(p.name.as_deref(), Some("remote fetch"));
+    assert_eq!(p.methods.value, Methods::Set(vec!["GET".into()]));
+    assert!(
+        matches!(&p.retry_on.value, RetryOn::Listed { conditions } if conditions.len() == 1
+            && conditions[0].value == Condition::Token("any failed fetch".into())),
+        "{:?}",
+        p.retry_on.value
+    );
+    assert_eq!(
+        p.per_try_timeout.as_ref().map(|t| t.value),
+        Some(Timeout::after(Duration::from_secs(10)))
+    );
+    assert!(p.overall_timeout.is_none());
+}
