@@ -41,8 +41,9 @@ const UNREAD_KINDS: &[&str] = &["CustomResourceDefinition"];
 const UNREAD_API: &str = "apiextensions.k8s.io/";
 
 /// Whether blanking is off (`RETRYLINT_NO_DOC_SKIP=1`).
-static OFF: std::sync::LazyLock<bool> =
-    std::sync::LazyLock::new(|| std::env::var_os("RETRYLINT_NO_DOC_SKIP").is_some_and(|v| v == "1"));
+static OFF: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+    std::env::var_os("RETRYLINT_NO_DOC_SKIP").is_some_and(|v| v == "1")
+});
 
 /// `text` with every document no reader reads blanked, or `None` when
 /// there is none (or blanking is off).

@@ -187,5 +187,8 @@ fn blanking_real() {
         }
         blanked += usize::from(same_facts(f, &text));
     }
-    println!("{} files, {blanked} with a definition blanked, facts identical", files.len());
+    println!(
+        "{} files, {blanked} with a definition blanked, facts identical",
+        files.len()
+    );
 }
