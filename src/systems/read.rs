@@ -8,6 +8,7 @@
 
 pub mod embedded;
 pub mod json_check;
+mod unread_docs;
 
 use super::aws::extract as aws;
 use super::dotnet::extract as dotnet;
@@ -375,9 +376,29 @@ fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Pr
 }
 
 fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &mut Facts) {
-    let file = yaml::parse(text);
-    let lines = crate::source::LineIndex::new(text);
     let templates = template_regions(text);
+    // A templated file's parse errors are counted (`report_templates`):
+    // it is parsed as written.
+    let blanked = templates
+        .is_empty()
+        .then(|| unread_docs::blank_unread(text))
+        .flatten();
+    let file = yaml::parse(blanked.as_deref().unwrap_or(text));
+    extract_parsed_stream(path, text, &file, templates, outer, facts)
+}
+
+/// [`extract_yaml_stream`] with the stream parsed: `file` is `text`'s
+/// parse, or that of `text` with the documents no reader reads blanked
+/// (`unread_docs`, same offsets).
+fn extract_parsed_stream(
+    path: &Path,
+    text: &str,
+    file: &YamlFile,
+    templates: Vec<Span>,
+    outer: &[spring::Prop],
+    facts: &mut Facts,
+) {
+    let lines = crate::source::LineIndex::new(text);
     let templated = !templates.is_empty();
     // A templated file's parse errors are summed up once, below.
     for err in file.errors.iter().filter(|_| !templated) {
@@ -422,7 +443,7 @@ fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &
         let ctx = DocCtx {
             path,
             text,
-            file: &file,
+            file,
             doc,
             outer,
         };
@@ -440,7 +461,7 @@ fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &
     istio::apply_mesh_defaults(facts);
     linkerd::apply_service_profiles(facts);
     if templated {
-        report_templates(text, &lines, &templates, &file, facts);
+        report_templates(text, &lines, &templates, file, facts);
     }
     // A file that parsed but that no extractor recognised is not ours: its
     // parse errors alone are not worth a finding unless some document was.
