@@ -107,6 +107,15 @@ fn typed_and_named_clients_across_projects() {
         "{:?}",
         edges(&g, "")
     );
+    // A gRPC client registered with an `http://` address speaks gRPC, and
+    // the handler of every client of the factory is on it.
+    let pricing = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "pricing")
+        .expect("web -> pricing");
+    assert_eq!(pricing.protocol, Protocol::Grpc);
+    assert_eq!(pricing.factor(), 4, "{pricing:?}");
     // The registrations gave way to the calls.
     assert!(
         edges(&g, "AddHttpClient").is_empty(),

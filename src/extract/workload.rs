@@ -568,6 +568,7 @@ pub fn push_edge(
         span,
         policies: Vec::new(),
         via: format!("env `{key}`"),
+        protocol: None,
     });
 }
 

@@ -144,6 +144,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             policies: Vec::new(),
             via: "WithReference in an Aspire AppHost".into(),
             client: None,
+            protocol: None,
         });
     }
 }

@@ -28,6 +28,7 @@ mod hedging;
 mod loops;
 mod polly_v7;
 mod resilience;
+mod retry_after;
 mod sdk;
 #[cfg(test)]
 mod tests;

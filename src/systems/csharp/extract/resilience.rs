@@ -77,6 +77,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     let mut total: Option<Located<Timeout>> = None;
     let mut methods = Located::default_at(Methods::All, anchor);
     let mut opaque = Opaque::default();
+    let mut generator = None;
     let all_args = args(ctx, call);
     // A delegate built elsewhere (`AddStandardResilienceHandler(configure)`)
     // may set anything; a configuration section binds settings only (no
@@ -116,6 +117,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
                     let path: Vec<&str> = ctx.text(l).split('.').map(str::trim).collect();
                     let key: Vec<&str> = path.iter().skip(1).copied().collect();
                     match key.as_slice() {
+                        ["Retry", "DelayGenerator"] => generator = Some(r),
                         ["Retry", k] => retry_setting(ctx, k, l, r, &mut read, &mut opaque, facts),
                         ["AttemptTimeout", "Timeout"] => attempt = Some(timeout(ctx, r)),
                         ["TotalRequestTimeout", "Timeout"] => total = Some(timeout(ctx, r)),
@@ -181,6 +183,21 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
             )
             .with_related(other, "the other timeout"),
         );
+    }
+    p.server_delay = super::retry_after::server_delay(
+        ctx,
+        &read,
+        generator,
+        true,
+        Some(&total),
+        anchor,
+    );
+    if let Some(g) = generator {
+        // The generated delays replace the back-off; the system stays the
+        // handler's.
+        let system = p.system.clone();
+        generated_delay(ctx, g, &mut p);
+        p.system = system;
     }
     p.per_try_timeout = Some(attempt);
     p.overall_timeout = Some(total);
@@ -303,6 +320,11 @@ fn retry_setting(
             };
             read.backoff = Some((b, at));
         }
+        "ShouldRetryAfterHeader" => {
+            if let Some(b) = eval::boolean(ctx, r) {
+                read.retry_after = Some((b, at));
+            }
+        }
         "UseJitter" => match eval::boolean(ctx, r) {
             Some(b) => read.jitter = Some((b, at)),
             None => opaque.jitter = Some(at),
@@ -422,6 +444,17 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
         Located::default_at(Methods::Unknown, anchor)
     };
     compose(ctx, call, &mut p);
+    // The header ignored matters where 429 and 503 are retried: the
+    // default `ShouldHandle` of the HTTP options.
+    p.server_delay = super::retry_after::server_delay(
+        ctx,
+        &read,
+        generator,
+        http_options,
+        p.overall_timeout.as_ref(),
+        anchor,
+    )
+    .filter(|d| d.value.ignored.is_none() || !p.retry_on.is_written());
     delay_over_cap(&read, facts);
     facts.policies.push(p);
 }
