@@ -531,6 +531,27 @@ fn policy_of(ctx: &Ctx<'_>, facts: &Facts, recv: Node<'_>) -> Option<usize> {
         .position(|p| p.name.as_deref() == Some(called))
 }
 
+/// A retry whose retried code publishes to RabbitMQ (RabbitMQ.Client's
+/// `BasicPublish`/`BasicPublishAsync`) is the retry of the AMQP calls of
+/// the services that build the file ([`super::AMQP_PUBLISH`]).
+pub fn publishers(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
+    for s in scopes {
+        let publishes = ctx.nodes.iter().any(|&n| {
+            n.kind() == "invocation_expression"
+                && s.start <= n.start_byte()
+                && n.end_byte() <= s.end
+                && method(ctx, n)
+                    .is_some_and(|(m, _)| m == "BasicPublish" || m == "BasicPublishAsync")
+        });
+        if let Some(p) = facts.policies.get_mut(s.policy)
+            && publishes
+            && p.scope.client.is_none()
+        {
+            p.scope.client = Some(ClientScope::Named(super::AMQP_PUBLISH.into()));
+        }
+    }
+}
+
 /// `Guid.NewGuid()` minted inside a retried scope: a new key per attempt.
 pub fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
     for &n in &ctx.nodes {

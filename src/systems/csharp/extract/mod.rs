@@ -41,6 +41,13 @@ use tree_sitter::Node;
 /// The extractor's name in [`Facts::extractors`].
 pub const NAME: &str = "csharp";
 
+/// The client name that joins a retry around RabbitMQ publishing
+/// (`pipeline.Execute(() => channel.BasicPublish(..))`) to the AMQP edges
+/// of the services that build it (an Aspire AppHost's `WithReference` of
+/// a RabbitMQ resource): the graph's named-client lookup
+/// ([`crate::model::ClientScope::Named`], [`crate::model::CallEdge::client`]).
+pub const AMQP_PUBLISH: &str = "RabbitMQ publishing";
+
 /// How deep value evaluation may follow names and nested expressions.
 pub const MAX_DEPTH: usize = 12;
 
@@ -104,6 +111,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     loops::extract(&ctx, facts, &mut scopes);
     loops::executions(&ctx, facts, &mut scopes);
     loops::idempotency_keys(&ctx, facts, &scopes);
+    loops::publishers(&ctx, facts, &scopes);
     calls::extract(&ctx, facts);
     apphost::extract(&ctx, facts);
     let after = (

@@ -201,6 +201,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     }
     p.per_try_timeout = Some(attempt);
     p.overall_timeout = Some(total);
+    p.config_section = bound_section(ctx, call);
     p.retry_on = standard_retry_on(anchor);
     p.methods = match opaque.methods {
         Some(s) if !methods.is_written() => Located::written(Methods::Unknown, s),
@@ -666,13 +667,7 @@ pub(super) fn enclosing_name(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
 /// (`.AddStandardResilienceHandler().Configure(..)`,
 /// `.AddStandardHedgingHandler().Configure(..)`).
 pub(super) fn configure_lambdas<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'a>> {
-    let Some(outer) = call
-        .parent()
-        .filter(|p| p.kind() == "member_access_expression")
-        .and_then(|p| p.parent())
-        .filter(|x| x.kind() == "invocation_expression")
-        .filter(|&x| method(ctx, x).is_some_and(|(m, _)| m == "Configure"))
-    else {
+    let Some(outer) = configure_call(ctx, call) else {
         return Vec::new();
     };
     args(ctx, outer)
@@ -680,4 +675,47 @@ pub(super) fn configure_lambdas<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'
         .map(|(_, a)| a)
         .filter(|a| a.kind() == "lambda_expression")
         .collect()
+}
+
+/// The `.Configure(..)` called right on `call`'s result.
+fn configure_call<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Node<'a>> {
+    call.parent()
+        .filter(|p| p.kind() == "member_access_expression")
+        .and_then(|p| p.parent())
+        .filter(|x| x.kind() == "invocation_expression")
+        .filter(|&x| method(ctx, x).is_some_and(|(m, _)| m == "Configure"))
+}
+
+/// The configuration section a handler's options are bound to:
+/// `AddStandardResilienceHandler(config.GetSection("X"))`, or
+/// `.Configure(config.GetSection("X"))` on it (dotnet/extensions
+/// `ResilienceHttpClientBuilderExtensions.StandardResilience.cs`: the
+/// first is the second); `GetSection("A").GetSection("B")` is `A:B`.
+pub(super) fn bound_section(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
+    let mut candidates: Vec<Node<'_>> = args(ctx, call).into_iter().map(|(_, a)| a).collect();
+    if let Some(outer) = configure_call(ctx, call) {
+        candidates.extend(args(ctx, outer).into_iter().map(|(_, a)| a));
+    }
+    candidates.into_iter().find_map(|a| section_path(ctx, a))
+}
+
+fn section_path(ctx: &Ctx<'_>, a: Node<'_>) -> Option<String> {
+    if a.kind() == "lambda_expression" {
+        return None;
+    }
+    let mut keys: Vec<(usize, &str)> = Vec::new();
+    for &n in ctx.subtree(a) {
+        if n.kind() == "invocation_expression"
+            && method(ctx, n).is_some_and(|(m, _)| m == "GetSection" || m == "GetRequiredSection")
+        {
+            let (_, k) = args(ctx, n).into_iter().next()?;
+            if k.kind() != "string_literal" {
+                return None;
+            }
+            keys.push((n.end_byte(), ctx.text(k).trim_matches('"')));
+        }
+    }
+    // The inner call ends first: `GetSection("A").GetSection("B")`.
+    keys.sort();
+    (!keys.is_empty()).then(|| keys.iter().map(|(_, k)| *k).collect::<Vec<_>>().join(":"))
 }
