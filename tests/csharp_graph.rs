@@ -170,16 +170,26 @@ fn handlers_bound_to_an_appsettings_section_take_its_settings() {
         retrylint::model::AttemptCount::Finite(8)
     );
     assert_eq!(
-        catalog.per_try_timeout.as_ref().and_then(|t| t.value.finite()),
+        catalog
+            .per_try_timeout
+            .as_ref()
+            .and_then(|t| t.value.finite()),
         Some(std::time::Duration::from_secs(2))
     );
     assert_eq!(
         catalog.use_of.as_deref(),
         Some("configuration section `HttpClients:Catalog`")
     );
-    assert_eq!(catalog.settings_from.len(), 1, "{:?}", catalog.settings_from);
+    assert_eq!(
+        catalog.settings_from.len(),
+        1,
+        "{:?}",
+        catalog.settings_from
+    );
     assert!(
-        catalog.settings_from[0].path.ends_with("Catalog.Web/appsettings.json"),
+        catalog.settings_from[0]
+            .path
+            .ends_with("Catalog.Web/appsettings.json"),
         "{:?}",
         catalog.settings_from
     );

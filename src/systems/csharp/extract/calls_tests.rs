@@ -165,5 +165,8 @@ fn a_grpc_client_is_an_edge_to_its_address() {
         ]
     );
     // The address says `http://`; the edge speaks gRPC.
-    assert_eq!(f.edges[0].protocol, Some(crate::model::calls::Protocol::Grpc));
+    assert_eq!(
+        f.edges[0].protocol,
+        Some(crate::model::calls::Protocol::Grpc)
+    );
 }

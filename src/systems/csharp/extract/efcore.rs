@@ -21,8 +21,7 @@ pub fn enable_retry_on_failure(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts)
     let attempts = super::retries_or_default(
         ctx,
         arg("maxRetryCount", 0).map(|n| (n, span(n))),
-        "maxRetryCount",
-        ": ",
+        ("maxRetryCount", ": "),
         EF_CORE_MAX_RETRY_COUNT,
         anchor,
         None,

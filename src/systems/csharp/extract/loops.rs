@@ -319,7 +319,9 @@ struct Counter<'a> {
 fn is_random(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     let t = ctx.text(c);
     c.kind() == "invocation_expression"
-        && (t.starts_with("Random.Shared.") || t.contains("random.Next") || t.contains("Random().Next"))
+        && (t.starts_with("Random.Shared.")
+            || t.contains("random.Next")
+            || t.contains("Random().Next"))
 }
 
 /// The wait: `Task.Delay(1000)` (milliseconds), `Task.Delay(TimeSpan..)`,
@@ -378,8 +380,9 @@ fn wait_of(
     // A random draw alone (`Random.Shared.Next(100, 400)`, evaluated at
     // its nominal 0) is a wait of unread shape, not none.
     let drawn = ctx.subtree(a).iter().any(|c| is_random(ctx, *c));
-    if drawn && eval::int(ctx, a).is_some_and(|ms| ms <= 0)
-        || drawn && eval::duration(ctx, a).is_some_and(|d| d.is_zero())
+    if drawn
+        && (eval::int(ctx, a).is_some_and(|ms| ms <= 0)
+            || eval::duration(ctx, a).is_some_and(|d| d.is_zero()))
     {
         return (Delay::Custom, Jitter::Unknown);
     }

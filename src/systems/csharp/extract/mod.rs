@@ -374,8 +374,7 @@ pub fn enclosing_lambda_call<'a>(n: Node<'a>) -> Option<(Node<'a>, Node<'a>)> {
 pub(super) fn retries_or_default(
     ctx: &Ctx<'_>,
     written: Option<(Node<'_>, Span)>,
-    key: &str,
-    sep: &str,
+    (key, sep): (&str, &str),
     default: u64,
     anchor: Span,
     negative: Option<&str>,
@@ -396,9 +395,12 @@ pub(super) fn retries_or_default(
         Some(n) if n >= 0 => AttemptCount::Finite(n as u64 + 1),
         Some(n) => match negative {
             Some(reason) => {
-                facts
-                    .diagnostics
-                    .push(crate::diag::invalid_setting::value(span(v), key, &n.to_string(), reason));
+                facts.diagnostics.push(crate::diag::invalid_setting::value(
+                    span(v),
+                    key,
+                    &n.to_string(),
+                    reason,
+                ));
                 AttemptCount::Finite(1)
             }
             None => AttemptCount::Unknown,

@@ -184,14 +184,8 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
             .with_related(other, "the other timeout"),
         );
     }
-    p.server_delay = super::retry_after::server_delay(
-        ctx,
-        &read,
-        generator,
-        true,
-        Some(&total),
-        anchor,
-    );
+    p.server_delay =
+        super::retry_after::server_delay(ctx, &read, generator, true, Some(&total), anchor);
     if let Some(g) = generator {
         // The generated delays replace the back-off; the system stays the
         // handler's.

@@ -28,8 +28,10 @@ pub(super) fn server_delay(
 ) -> Option<Located<ServerDelay>> {
     // The later of `ShouldRetryAfterHeader` and `DelayGenerator` decides:
     // the first's setter assigns the second.
-    let generator =
-        generator.filter(|g| read.retry_after.is_none_or(|(_, s)| g.start_byte() > s.start));
+    let generator = generator.filter(|g| {
+        read.retry_after
+            .is_none_or(|(_, s)| g.start_byte() > s.start)
+    });
     match generator {
         Some(g) => generated(ctx, g, http, total),
         None => http.then(|| retry_after(read, total, anchor)),

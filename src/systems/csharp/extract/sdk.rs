@@ -119,8 +119,7 @@ fn azure_policy(ctx: &Ctx<'_>, g: &Group<'_>, facts: &mut Facts) {
     let attempts = super::retries_or_default(
         ctx,
         setting(g, "MaxRetries"),
-        "MaxRetries",
-        " = ",
+        ("MaxRetries", " = "),
         AZURE_DEFAULT_MAX_RETRIES,
         anchor,
         Some("a negative count: Azure.Core's retry policy then makes the first attempt only"),
