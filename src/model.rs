@@ -482,6 +482,11 @@ pub struct RetryPolicy {
     /// method) is judged here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub use_of: Option<String>,
+    /// The configuration section the options are bound to in code, its
+    /// keys joined with `:` (.NET `GetSection("HttpClients:Catalog")`):
+    /// the link step takes the settings the section writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_section: Option<String>,
     /// Why a hand-written loop was taken as a retry and how its bound was
     /// read, for `--format json` (`reasons` of its findings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -539,6 +544,7 @@ impl RetryPolicy {
             budget_site: BudgetSite::Policy,
             settings_from: Vec::new(),
             use_of: None,
+            config_section: None,
             why: Vec::new(),
             server_delay: None,
         }
@@ -583,6 +589,7 @@ impl RetryPolicy {
             },
             settings_from: Vec::new(),
             use_of: None,
+            config_section: None,
             why: Vec::new(),
             server_delay: self.server_delay.as_ref().map(|d| at_(d, at)),
         }

@@ -65,6 +65,20 @@ fn aspire_shop_calls_carry_the_standard_handler() {
     };
     assert_eq!(proto("basketcache"), Some(Protocol::Redis));
     assert_eq!(proto("eventbus"), Some(Protocol::Amqp));
+    // The event bus's Polly pipeline around `BasicPublish` (EventBus, a
+    // library both services reference) is on both publishers' AMQP edges:
+    // 1 + `RetryCount` 10 attempts.
+    let publishers: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| g.service_name(e.to) == "eventbus")
+        .map(|e| format!("{} x{}", g.service_name(e.from), e.factor()))
+        .collect();
+    assert_eq!(
+        publishers,
+        ["catalogservice x11", "basketservice x11"],
+        "{publishers:?}"
+    );
     assert_eq!(proto("catalogdb"), Some(Protocol::Sql));
     // The layer on each call is the ServiceDefaults handler, found through
     // the services' ProjectReference.
@@ -107,6 +121,15 @@ fn typed_and_named_clients_across_projects() {
         "{:?}",
         edges(&g, "")
     );
+    // A gRPC client registered with an `http://` address speaks gRPC, and
+    // the handler of every client of the factory is on it.
+    let pricing = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "pricing")
+        .expect("web -> pricing");
+    assert_eq!(pricing.protocol, Protocol::Grpc);
+    assert_eq!(pricing.factor(), 4, "{pricing:?}");
     // The registrations gave way to the calls.
     assert!(
         edges(&g, "AddHttpClient").is_empty(),
@@ -124,5 +147,69 @@ fn typed_and_named_clients_across_projects() {
     assert_eq!(
         stock.methods.value,
         retrylint::model::Methods::Set(vec!["GET".into()])
+    );
+}
+
+/// A standard handler bound to an appsettings section in code
+/// (`AddStandardResilienceHandler(GetSection(..))`, `.Configure(GetSection(..))`)
+/// takes the section's settings from the base `appsettings.json`, and is
+/// judged where the section writes them.
+#[test]
+fn handlers_bound_to_an_appsettings_section_take_its_settings() {
+    let (scan, _) = build("testdata/graph/csharp-config-section");
+    let handler = |section: &str| {
+        scan.files
+            .iter()
+            .flat_map(|f| f.facts.policies.iter())
+            .find(|p| p.config_section.as_deref() == Some(section))
+            .unwrap_or_else(|| panic!("the handler bound to {section}"))
+    };
+    let catalog = handler("HttpClients:Catalog");
+    assert_eq!(
+        catalog.attempts.value.count,
+        retrylint::model::AttemptCount::Finite(8)
+    );
+    assert_eq!(
+        catalog
+            .per_try_timeout
+            .as_ref()
+            .and_then(|t| t.value.finite()),
+        Some(std::time::Duration::from_secs(2))
+    );
+    assert_eq!(
+        catalog.use_of.as_deref(),
+        Some("configuration section `HttpClients:Catalog`")
+    );
+    assert_eq!(
+        catalog.settings_from.len(),
+        1,
+        "{:?}",
+        catalog.settings_from
+    );
+    assert!(
+        catalog.settings_from[0]
+            .path
+            .ends_with("Catalog.Web/appsettings.json"),
+        "{:?}",
+        catalog.settings_from
+    );
+    let stock = handler("HttpClients:Stock");
+    assert_eq!(
+        stock.attempts.value.count,
+        retrylint::model::AttemptCount::Finite(2)
+    );
+    // The section's 8 attempts are judged once, at the section (RL206).
+    let settings = Settings {
+        select: vec!["RL206".into()],
+        ..Settings::default()
+    };
+    let run = retrylint::pipeline::Pipeline::new(&settings)
+        .run(&[PathBuf::from("testdata/graph/csharp-config-section")])
+        .expect("scan");
+    let concise = retrylint::render::concise(&run.scan, &run.report.findings);
+    assert_eq!(concise.lines().count(), 1, "{concise}");
+    assert!(
+        concise.contains("Catalog.Web/appsettings.json:"),
+        "{concise}"
     );
 }

@@ -329,6 +329,7 @@ pub fn remap_policy(p: &mut crate::model::RetryPolicy, f: &impl Fn(Span) -> Span
         // Places in other files.
         settings_from: _,
         use_of: _,
+        config_section: _,
         server_delay,
     } = p;
     if let Some(d) = server_delay {

@@ -626,6 +626,7 @@ pub fn push_edge(
                 span,
                 policies: Vec::new(),
                 via: format!("env `{key}`"),
+                protocol: None,
             });
             return;
         }
@@ -644,6 +645,7 @@ pub fn push_edge(
         span,
         policies: Vec::new(),
         via: format!("env `{key}`"),
+        protocol: None,
     });
 }
 

@@ -392,7 +392,7 @@ fn file_edges(
             {
                 layers.push(resolve(i, &f.facts.policies[i]));
             }
-            let protocol = protocol(b, id, e.span, to);
+            let protocol = e.protocol.unwrap_or_else(|| protocol(b, id, e.span, to));
             let (mesh, sidecar) = mesh_layer(b, cx, from, to, &e.via, protocol, loc);
             if !layers.iter().any(|l| l.kind == LayerKind::Mesh)
                 && let Some(l) = sidecar

@@ -10,6 +10,7 @@ mod client_interfaces;
 mod compose;
 mod config_server;
 mod configmap_env;
+mod dotnet_sections;
 mod gateway_classes;
 mod helm;
 mod ingress;
@@ -81,6 +82,8 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     // the same project (or of one that references it).
     crate::systems::csharp::link::shared_projects(files, cwd);
     crate::systems::csharp::link::typed_clients(files);
+    // .NET handlers bound to an appsettings section in code.
+    dotnet_sections::dotnet_sections(files);
     // Gateways of a class another file declares.
     gateway_classes(files);
     nginx_includes(files, roots);

@@ -508,6 +508,7 @@ fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Outcome {
                 Some(p) => format!("`{template}` = `{shown}` (profile `{p}`, {from})"),
             },
             client: u.client.clone(),
+            protocol: None,
         });
     }
     match (out.is_empty(), local) {

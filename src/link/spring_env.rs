@@ -84,6 +84,7 @@ pub(super) fn edges(
                     policies: Vec::new(),
                     via: format!("`{template}` = env `{var}` of `{name}` ({at})"),
                     client: u.client.clone(),
+                    protocol: None,
                 });
             }
         }

@@ -411,6 +411,12 @@ pub struct CallEdge {
     /// (`spring.cloud.openfeign.client.config.<client>`) applies.
     #[serde(default)]
     pub client: Option<String>,
+    /// What the call speaks where its code says so and its target does
+    /// not: a gRPC client registered with an `http://` address
+    /// (`AddGrpcClient<T>(o => o.Address = new("http://basket-api"))`).
+    /// The graph takes it before the target's scheme.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<Protocol>,
 }
 
 /// A call site whose target is not written where it is made: a Spring

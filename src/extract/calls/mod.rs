@@ -102,6 +102,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
                         span: lit.span,
                         policies: Vec::new(),
                         via: via(lang).into(),
+                        protocol: None,
                     });
                 }
             }

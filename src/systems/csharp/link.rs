@@ -82,6 +82,7 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
                         policies: Vec::new(),
                         via: call.written.trim_end_matches(NO_BASE).to_string(),
                         client: Some(client.clone()),
+                        protocol: None,
                     });
                     called.extend(key);
                 }

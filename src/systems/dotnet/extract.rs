@@ -285,6 +285,7 @@ fn read_retry(entries: &[Entry<'_>], what: &str, facts: &mut Facts) -> RetryRead
         jitter: None,
         delay: None,
         max_delay: None,
+        retry_after: None,
     };
     if let Some(e) = find(entries, "MaxRetryAttempts") {
         let t = text(e.value).unwrap_or("");
@@ -359,8 +360,10 @@ fn read_retry(entries: &[Entry<'_>], what: &str, facts: &mut Facts) -> RetryRead
     {
         r.max_delay = Some((d, e.span()));
     }
-    if let Some(e) = find(entries, "ShouldRetryAfterHeader") {
-        let _ = boolean(&e, facts);
+    if let Some(e) = find(entries, "ShouldRetryAfterHeader")
+        && let Some(b) = boolean(&e, facts)
+    {
+        r.retry_after = Some((b, e.span()));
     }
     r
 }
@@ -480,6 +483,15 @@ fn standard(entries: &[Entry<'_>], path: &str, key_span: Span, facts: &mut Facts
                 .diagnostics
                 .push(d.with_related(total.span, "the total request timeout"));
         }
+    }
+    // The header's reading where the section writes it (the default is
+    // the handler's, read where the handler is added in code).
+    if read.retry_after.is_some() {
+        p.server_delay = Some(crate::systems::dotnet::model::retry_after(
+            &read,
+            Some(&total),
+            anchor,
+        ));
     }
     if let Some(cb) = find(entries, "CircuitBreaker").filter(|e| e.value.is_map()) {
         let inner = cb.value.entries();

@@ -55,6 +55,8 @@ pub struct RetryRead {
     pub jitter: Option<(bool, Span)>,
     pub delay: Option<(Duration, Span)>,
     pub max_delay: Option<(Duration, Span)>,
+    /// `ShouldRetryAfterHeader` of `HttpRetryStrategyOptions`.
+    pub retry_after: Option<(bool, Span)>,
 }
 
 /// Polly v8 `RetryStrategyOptions`: `BackoffType` Constant
@@ -192,4 +194,40 @@ pub fn standard_hedge_on(anchor: Span, when: String) -> Located<RetryOn> {
         .map(|c| Located::default_at(c, anchor)),
     );
     Located::default_at(RetryOn::Listed { conditions }, anchor)
+}
+
+/// What `HttpRetryStrategyOptions` does with `Retry-After`:
+/// `ShouldRetryAfterHeader` is true by default (the constructor sets it),
+/// and its setter installs a `DelayGenerator` that returns the header's
+/// wait as it is (a date in the past as zero; no cap, no jitter), or
+/// removes the generator when set to false (dotnet/extensions,
+/// `src/Libraries/Microsoft.Extensions.Http.Resilience/Polly/HttpRetryStrategyOptions.cs`
+/// and `Internal/RetryAfterHelper.cs`, commit 5862342c9a). Polly takes a
+/// generated delay in place of the back-off without applying `MaxDelay`
+/// (App-vNext/Polly, `src/Polly.Core/Retry/RetryResilienceStrategy.cs`,
+/// commit 173d6d1d), so the only bound on the wait is a total timeout
+/// around the retry, which cancels it: `total` (the standard handler's
+/// `TotalRequestTimeout`) counts as the cap when it is finite.
+pub fn retry_after(
+    r: &RetryRead,
+    total: Option<&Located<Timeout>>,
+    anchor: Span,
+) -> Located<backoff::ServerDelay> {
+    let on = r.retry_after.is_none_or(|(b, _)| b);
+    let d = backoff::ServerDelay {
+        header: "Retry-After".into(),
+        capped: on && total.is_some_and(|t| t.value.finite().is_some()),
+        jittered: false,
+        by: if on {
+            "`ShouldRetryAfterHeader` of `HttpRetryStrategyOptions` (Microsoft.Extensions.Http.Resilience)"
+        } else {
+            "`HttpRetryStrategyOptions` (Microsoft.Extensions.Http.Resilience)"
+        }
+        .into(),
+        ignored: (!on).then(|| "set `ShouldRetryAfterHeader = true` (its default)".to_string()),
+    };
+    match r.retry_after {
+        Some((_, s)) => Located::written(d, s),
+        None => Located::default_at(d, anchor),
+    }
 }

@@ -669,6 +669,7 @@ fn route(
             span,
             policies: index.into_iter().collect(),
             via: format!("Envoy route `{name}` to cluster `{c}`"),
+            protocol: None,
         });
     }
 }

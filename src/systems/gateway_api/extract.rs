@@ -209,6 +209,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                 span: *span,
                 policies: policies.clone(),
                 via: format!("Gateway API {kind} `{name}`"),
+                protocol: None,
             });
         }
     }

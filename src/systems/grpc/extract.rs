@@ -528,6 +528,7 @@ fn method(
             span,
             policies: vec![index],
             via: "gRPC service config".into(),
+            protocol: None,
         });
     }
 }

@@ -163,6 +163,7 @@ fn read_document(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                     span: h.span(),
                     policies: index.into_iter().collect(),
                     via: format!("Istio VirtualService route `{label}`"),
+                    protocol: None,
                 });
             }
         }

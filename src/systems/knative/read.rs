@@ -131,6 +131,7 @@ fn traffic(root: Yaml<'_>, name: &str, facts: &mut Facts) {
             span: node.span(),
             policies: Vec::new(),
             via: format!("Knative Route `{name}` traffic{percent}"),
+            protocol: None,
         });
     }
 }

@@ -297,6 +297,7 @@ fn ingress(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
             span,
             policies: vec![idx],
             via: format!("ingress-nginx Ingress `{name}`"),
+            protocol: None,
         });
     }
     true

@@ -422,6 +422,7 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
             span,
             policies: vec![idx],
             via: "Spring Cloud Config client".into(),
+            protocol: None,
         });
     }
     true

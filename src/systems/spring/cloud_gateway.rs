@@ -329,6 +329,7 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
                 "Spring Cloud Gateway route `{}`",
                 route.id.clone().unwrap_or_else(|| format!("routes{r}"))
             ),
+            protocol: None,
         });
         found = true;
     }

@@ -259,6 +259,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
             span: *span,
             policies: policies.clone(),
             via: format!("Varnish backend `{}`", b.name),
+            protocol: None,
         });
     }
     for b in &r.backends {

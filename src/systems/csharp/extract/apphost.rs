@@ -143,7 +143,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             span: span(target),
             policies: Vec::new(),
             via: "WithReference in an Aspire AppHost".into(),
-            client: None,
+            // A RabbitMQ resource: the caller's retry around publishing.
+            client: (to.protocol == Some(Protocol::Amqp)).then(|| super::AMQP_PUBLISH.to_string()),
+            protocol: None,
         });
     }
 }

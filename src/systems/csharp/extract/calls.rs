@@ -130,6 +130,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             policies: layers_for(facts, Some(client)),
             via: format!("{client} {REGISTRATION}"),
             client: Some(client.clone()),
+            protocol: None,
         });
     }
     grpc_clients(ctx, facts);
@@ -170,6 +171,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             policies: layers,
             via,
             client: c.client.clone(),
+            protocol: None,
         });
     }
     for (i, ms) in used {
@@ -296,6 +298,8 @@ fn grpc_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
                     policies: layers_for(facts, Some(&client)),
                     via: format!("{client} Address (gRPC) in C#"),
                     client: Some(client),
+                    // The address says `http://`; the client speaks gRPC.
+                    protocol: Some(crate::model::calls::Protocol::Grpc),
                 });
                 break;
             }

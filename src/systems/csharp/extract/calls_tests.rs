@@ -164,4 +164,9 @@ fn a_grpc_client_is_an_edge_to_its_address() {
             "basket-api AddGrpcClient<Basket.BasketClient> Address (gRPC) in C# Some(\"AddGrpcClient<Basket.BasketClient>\")"
         ]
     );
+    // The address says `http://`; the edge speaks gRPC.
+    assert_eq!(
+        f.edges[0].protocol,
+        Some(crate::model::calls::Protocol::Grpc)
+    );
 }

@@ -18,31 +18,15 @@ pub fn enable_retry_on_failure(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts)
             .or_else(|| a.get(i).filter(|(k, _)| k.is_none()))
             .map(|(_, v)| *v)
     };
-    let attempts = match arg("maxRetryCount", 0) {
-        Some(n) => {
-            let written = super::one_line(ctx.text(n));
-            let count = match eval::int(ctx, n) {
-                Some(x) if x >= 0 => AttemptCount::Finite(x as u64 + 1),
-                _ => AttemptCount::Unknown,
-            };
-            Located::written(
-                Attempts {
-                    count,
-                    written_as: format!("maxRetryCount: {written} (retries)"),
-                },
-                span(n),
-            )
-        }
-        None => Located::default_at(
-            Attempts {
-                count: AttemptCount::Finite(EF_CORE_MAX_RETRY_COUNT + 1),
-                written_as: format!(
-                    "maxRetryCount: {EF_CORE_MAX_RETRY_COUNT} (the default, retries)"
-                ),
-            },
-            anchor,
-        ),
-    };
+    let attempts = super::retries_or_default(
+        ctx,
+        arg("maxRetryCount", 0).map(|n| (n, span(n))),
+        ("maxRetryCount", ": "),
+        EF_CORE_MAX_RETRY_COUNT,
+        anchor,
+        None,
+        facts,
+    );
     let mut p = RetryPolicy::new(System::EfCore, anchor, attempts);
     p.name = Some("EnableRetryOnFailure".into());
     // (2^n - 1) x 1 s with up to 10% added at random, capped at

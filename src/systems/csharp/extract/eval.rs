@@ -350,7 +350,11 @@ pub fn delay_function(
     let secs = |s: f64| Duration::from_secs_f64(s.min(1e12));
     let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(1.0);
     let delay = if close(a, b) && close(b, c) {
-        if a == 0.0 {
+        if a == 0.0 && random {
+            // Only a random draw (`random.Next(100, 400)`, taken at its
+            // nominal 0): a wait of unread shape, not none.
+            Delay::Custom
+        } else if a == 0.0 {
             Delay::None
         } else {
             Delay::Fixed { delay: secs(a) }

@@ -134,7 +134,16 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 || (matches!(c.kind(), "return_statement" | "break_statement")
                     && in_catch(*c, body))
         });
-        let (count, written, counter) = bound(ctx, n, condition, gives_up);
+        let (mut count, mut written, counter) = bound(ctx, n, condition, gives_up);
+        if let Some(again) = tried_after(ctx, n, &own) {
+            if let AttemptCount::Finite(k) = count {
+                count = AttemptCount::Finite(k + 1);
+            }
+            written = format!(
+                "{written}, then {} once more after the loop",
+                super::one_line(ctx.text(again))
+            );
+        }
         let at = span(n);
         let attempts = Located::written(
             Attempts {
@@ -168,6 +177,40 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
     }
 }
 
+/// The last try after the loop (Ocelot's `Retry.Operation`: the loop
+/// retries, then `return operation.Invoke();` once more): a call of the
+/// statement right after the loop that the loop's `try` makes too.
+fn tried_after<'a>(ctx: &Ctx<'a>, n: Node<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
+    let tried: Vec<&str> = own
+        .iter()
+        .filter(|c| c.kind() == "try_statement")
+        .filter_map(|t| field(*t, "body"))
+        .flat_map(|b| ctx.subtree(b).iter())
+        .filter(|c| c.kind() == "invocation_expression" && !is_wait(ctx, **c))
+        .map(|c| ctx.text(*c).trim())
+        .collect();
+    let mut next = n.next_named_sibling();
+    // Comments and logging may stand between the loop and the last try.
+    for _ in 0..4 {
+        let stmt = next?;
+        if !matches!(
+            stmt.kind(),
+            "comment" | "return_statement" | "expression_statement" | "local_declaration_statement"
+        ) {
+            return None;
+        }
+        if let Some(call) = ctx
+            .subtree(stmt)
+            .iter()
+            .find(|c| c.kind() == "invocation_expression" && tried.contains(&ctx.text(**c).trim()))
+        {
+            return Some(*call);
+        }
+        next = stmt.next_named_sibling();
+    }
+    None
+}
+
 /// The loop's bound and its counter with the counter's first value:
 /// `for (var i = 0; i < 5; i++)`, `while (attempt < maxAttempts)`,
 /// `while (attempt++ < 3)`.
@@ -176,7 +219,7 @@ fn bound<'a>(
     n: Node<'a>,
     condition: Option<Node<'a>>,
     gives_up: bool,
-) -> (AttemptCount, String, Option<(&'a str, f64)>) {
+) -> (AttemptCount, String, Option<Counter<'a>>) {
     let head = match n.kind() {
         "for_statement" => "for",
         "while_statement" => "while",
@@ -205,23 +248,80 @@ fn bound<'a>(
     else {
         return (AttemptCount::Unknown, written, None);
     };
-    let name = ctx
-        .text(l)
-        .trim()
-        .trim_end_matches("++")
-        .trim_start_matches("++");
+    let left = ctx.text(l).trim();
+    let name = left.trim_matches(|c| c == '+' || c == '-').trim();
+    // Counted up or down: in the condition (`attempt++ < 3`,
+    // `retries-- > 0`, `--left > 0`), in the `for` update, or in the body
+    // (`remaining--;`), else by the comparison (`<` up, `>` down).
+    let prefix = left.starts_with("++") || left.starts_with("--");
+    let steps = |t: &str, op: &str| {
+        t.contains(&format!("{name}{op}"))
+            || t.contains(&format!("{op}{name}"))
+            || t.contains(&format!("{name} {}= 1", &op[..1]))
+    };
+    let own_text = field(n, "update")
+        .map(|u| ctx.text(u))
+        .or_else(|| field(n, "body").map(|b| ctx.text(b)))
+        .unwrap_or("");
+    let down = if left.contains("--") {
+        true
+    } else if left.contains("++") {
+        false
+    } else if steps(own_text, "--") && !steps(own_text, "++") {
+        true
+    } else if steps(own_text, "++") && !steps(own_text, "--") {
+        false
+    } else {
+        matches!(ctx.text(op), ">" | ">=")
+    };
     let start = ctx
         .binding(name, c.start_byte())
         .and_then(|v| eval::int(ctx, v))
         .unwrap_or(0);
     let limit = eval::int(ctx, r);
-    let count = match (ctx.text(op), limit) {
-        ("<", Some(k)) if k > start => AttemptCount::Finite((k - start) as u64),
-        ("<=", Some(k)) if k >= start => AttemptCount::Finite((k - start + 1) as u64),
+    // The values compared: from `start` (a prefix step compares the
+    // stepped value, one fewer try).
+    let first = match (prefix, down) {
+        (false, _) => start,
+        (true, false) => start + 1,
+        (true, true) => start - 1,
+    };
+    let count = match (ctx.text(op), limit, down) {
+        ("<", Some(k), false) if k > first => AttemptCount::Finite((k - first) as u64),
+        ("<=", Some(k), false) if k >= first => AttemptCount::Finite((k - first + 1) as u64),
+        (">", Some(k), true) if first > k => AttemptCount::Finite((first - k) as u64),
+        (">=", Some(k), true) if first >= k => AttemptCount::Finite((first - k + 1) as u64),
         _ => AttemptCount::Unknown,
     };
-    let plain = l.kind() == "identifier";
-    (count, written, plain.then_some((name, start as f64)))
+    let plain = l.kind() == "identifier" || name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (
+        count,
+        written,
+        plain.then_some(Counter {
+            name,
+            first: first as f64,
+            down,
+        }),
+    )
+}
+
+/// A loop's counter: its name, its first value in the loop, and whether
+/// it counts down.
+#[derive(Clone, Copy)]
+struct Counter<'a> {
+    name: &'a str,
+    first: f64,
+    down: bool,
+}
+
+/// A random draw: `Random.Shared.Next(..)`, `random.Next(..)`,
+/// `new Random().Next(..)`.
+fn is_random(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
+    let t = ctx.text(c);
+    c.kind() == "invocation_expression"
+        && (t.starts_with("Random.Shared.")
+            || t.contains("random.Next")
+            || t.contains("Random().Next"))
 }
 
 /// The wait: `Task.Delay(1000)` (milliseconds), `Task.Delay(TimeSpan..)`,
@@ -229,16 +329,10 @@ fn bound<'a>(
 fn wait_of(
     ctx: &Ctx<'_>,
     wait: Node<'_>,
-    counter: Option<(&str, f64)>,
+    counter: Option<Counter<'_>>,
     own: &[Node<'_>],
 ) -> (Delay, Jitter) {
-    let random = own.iter().any(|c| {
-        let t = ctx.text(*c);
-        c.kind() == "invocation_expression"
-            && (t.starts_with("Random.Shared.")
-                || t.contains("random.Next")
-                || t.contains("Random().Next"))
-    });
+    let random = own.iter().any(|c| is_random(ctx, *c));
     let jitter = |j: Jitter| if random { Jitter::Unknown } else { j };
     let Some((_, a)) = args(ctx, wait).into_iter().next() else {
         return (Delay::Unknown, jitter(Jitter::None));
@@ -271,11 +365,26 @@ fn wait_of(
     }
     // A function of the counter, read at its first values (before the
     // counter's value as the loop starts could be taken for the wait).
-    if let Some((name, first)) = counter
-        && mentions(ctx, a, name, &mut { MENTION_BUDGET })
-        && let Some((d, j)) = delay_function(ctx, name, a, first)
+    if let Some(k) = counter
+        && mentions(ctx, a, k.name, &mut { MENTION_BUDGET })
     {
-        return (d, if random { Jitter::Unknown } else { j });
+        // Counted down, the wait of the first retries is the function at
+        // falling values: not one of the model's growths.
+        if k.down {
+            return (Delay::Custom, jitter(Jitter::None));
+        }
+        if let Some((d, j)) = delay_function(ctx, k.name, a, k.first) {
+            return (d, if random { Jitter::Unknown } else { j });
+        }
+    }
+    // A random draw alone (`Random.Shared.Next(100, 400)`, evaluated at
+    // its nominal 0) is a wait of unread shape, not none.
+    let drawn = ctx.subtree(a).iter().any(|c| is_random(ctx, *c));
+    if drawn
+        && (eval::int(ctx, a).is_some_and(|ms| ms <= 0)
+            || eval::duration(ctx, a).is_some_and(|d| d.is_zero()))
+    {
+        return (Delay::Custom, Jitter::Unknown);
     }
     // `int millisecondsDelay`.
     if let Some(ms) = eval::int(ctx, a) {
@@ -423,6 +532,27 @@ fn policy_of(ctx: &Ctx<'_>, facts: &Facts, recv: Node<'_>) -> Option<usize> {
         .policies
         .iter()
         .position(|p| p.name.as_deref() == Some(called))
+}
+
+/// A retry whose retried code publishes to RabbitMQ (RabbitMQ.Client's
+/// `BasicPublish`/`BasicPublishAsync`) is the retry of the AMQP calls of
+/// the services that build the file ([`super::AMQP_PUBLISH`]).
+pub fn publishers(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
+    for s in scopes {
+        let publishes = ctx.nodes.iter().any(|&n| {
+            n.kind() == "invocation_expression"
+                && s.start <= n.start_byte()
+                && n.end_byte() <= s.end
+                && method(ctx, n)
+                    .is_some_and(|(m, _)| m == "BasicPublish" || m == "BasicPublishAsync")
+        });
+        if let Some(p) = facts.policies.get_mut(s.policy)
+            && publishes
+            && p.scope.client.is_none()
+        {
+            p.scope.client = Some(ClientScope::Named(super::AMQP_PUBLISH.into()));
+        }
+    }
 }
 
 /// `Guid.NewGuid()` minted inside a retried scope: a new key per attempt.

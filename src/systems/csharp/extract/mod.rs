@@ -28,6 +28,7 @@ mod hedging;
 mod loops;
 mod polly_v7;
 mod resilience;
+mod retry_after;
 mod sdk;
 #[cfg(test)]
 mod tests;
@@ -39,6 +40,13 @@ use tree_sitter::Node;
 
 /// The extractor's name in [`Facts::extractors`].
 pub const NAME: &str = "csharp";
+
+/// The client name that joins a retry around RabbitMQ publishing
+/// (`pipeline.Execute(() => channel.BasicPublish(..))`) to the AMQP edges
+/// of the services that build it (an Aspire AppHost's `WithReference` of
+/// a RabbitMQ resource): the graph's named-client lookup
+/// ([`crate::model::ClientScope::Named`], [`crate::model::CallEdge::client`]).
+pub const AMQP_PUBLISH: &str = "RabbitMQ publishing";
 
 /// How deep value evaluation may follow names and nested expressions.
 pub const MAX_DEPTH: usize = 12;
@@ -103,6 +111,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     loops::extract(&ctx, facts, &mut scopes);
     loops::executions(&ctx, facts, &mut scopes);
     loops::idempotency_keys(&ctx, facts, &scopes);
+    loops::publishers(&ctx, facts, &scopes);
     calls::extract(&ctx, facts);
     apphost::extract(&ctx, facts);
     let after = (
@@ -354,4 +363,55 @@ pub fn enclosing_lambda_call<'a>(n: Node<'a>) -> Option<(Node<'a>, Node<'a>)> {
         cur = c.parent();
     }
     None
+}
+
+/// A retry count as attempts, the shape EF Core's `maxRetryCount` and the
+/// Azure SDK's `MaxRetries` share (duplicates D8): the written count of
+/// retries (`key`, at `at`, shown as `key{sep}value`: `maxRetryCount: 4`
+/// for an argument, `MaxRetries = 4` for a property) plus the first try,
+/// or `default` retries when nothing is written. A negative count is the `negative` reading: a
+/// finding with its reason and one attempt, or unknown without a reason.
+pub(super) fn retries_or_default(
+    ctx: &Ctx<'_>,
+    written: Option<(Node<'_>, Span)>,
+    (key, sep): (&str, &str),
+    default: u64,
+    anchor: Span,
+    negative: Option<&str>,
+    facts: &mut Facts,
+) -> crate::model::Located<crate::model::Attempts> {
+    use crate::model::{AttemptCount, Attempts, Located};
+    let Some((v, at)) = written else {
+        return Located::default_at(
+            Attempts {
+                count: AttemptCount::Finite(default + 1),
+                written_as: format!("{key}: {default} (the default, retries)"),
+            },
+            anchor,
+        );
+    };
+    let text = one_line(ctx.text(v));
+    let count = match eval::int(ctx, v) {
+        Some(n) if n >= 0 => AttemptCount::Finite(n as u64 + 1),
+        Some(n) => match negative {
+            Some(reason) => {
+                facts.diagnostics.push(crate::diag::invalid_setting::value(
+                    span(v),
+                    key,
+                    &n.to_string(),
+                    reason,
+                ));
+                AttemptCount::Finite(1)
+            }
+            None => AttemptCount::Unknown,
+        },
+        None => AttemptCount::Unknown,
+    };
+    Located::written(
+        Attempts {
+            count,
+            written_as: format!("{key}{sep}{text} (retries)"),
+        },
+        at,
+    )
 }

@@ -77,6 +77,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     let mut total: Option<Located<Timeout>> = None;
     let mut methods = Located::default_at(Methods::All, anchor);
     let mut opaque = Opaque::default();
+    let mut generator = None;
     let all_args = args(ctx, call);
     // A delegate built elsewhere (`AddStandardResilienceHandler(configure)`)
     // may set anything; a configuration section binds settings only (no
@@ -116,6 +117,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
                     let path: Vec<&str> = ctx.text(l).split('.').map(str::trim).collect();
                     let key: Vec<&str> = path.iter().skip(1).copied().collect();
                     match key.as_slice() {
+                        ["Retry", "DelayGenerator"] => generator = Some(r),
                         ["Retry", k] => retry_setting(ctx, k, l, r, &mut read, &mut opaque, facts),
                         ["AttemptTimeout", "Timeout"] => attempt = Some(timeout(ctx, r)),
                         ["TotalRequestTimeout", "Timeout"] => total = Some(timeout(ctx, r)),
@@ -182,8 +184,18 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
             .with_related(other, "the other timeout"),
         );
     }
+    p.server_delay =
+        super::retry_after::server_delay(ctx, &read, generator, true, Some(&total), anchor);
+    if let Some(g) = generator {
+        // The generated delays replace the back-off; the system stays the
+        // handler's.
+        let system = p.system.clone();
+        generated_delay(ctx, g, &mut p);
+        p.system = system;
+    }
     p.per_try_timeout = Some(attempt);
     p.overall_timeout = Some(total);
+    p.config_section = bound_section(ctx, call);
     p.retry_on = standard_retry_on(anchor);
     p.methods = match opaque.methods {
         Some(s) if !methods.is_written() => Located::written(Methods::Unknown, s),
@@ -302,6 +314,11 @@ fn retry_setting(
                 }
             };
             read.backoff = Some((b, at));
+        }
+        "ShouldRetryAfterHeader" => {
+            if let Some(b) = eval::boolean(ctx, r) {
+                read.retry_after = Some((b, at));
+            }
         }
         "UseJitter" => match eval::boolean(ctx, r) {
             Some(b) => read.jitter = Some((b, at)),
@@ -422,6 +439,17 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
         Located::default_at(Methods::Unknown, anchor)
     };
     compose(ctx, call, &mut p);
+    // The header ignored matters where 429 and 503 are retried: the
+    // default `ShouldHandle` of the HTTP options.
+    p.server_delay = super::retry_after::server_delay(
+        ctx,
+        &read,
+        generator,
+        http_options,
+        p.overall_timeout.as_ref(),
+        anchor,
+    )
+    .filter(|d| d.value.ignored.is_none() || !p.retry_on.is_written());
     delay_over_cap(&read, facts);
     facts.policies.push(p);
 }
@@ -633,13 +661,7 @@ pub(super) fn enclosing_name(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
 /// (`.AddStandardResilienceHandler().Configure(..)`,
 /// `.AddStandardHedgingHandler().Configure(..)`).
 pub(super) fn configure_lambdas<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'a>> {
-    let Some(outer) = call
-        .parent()
-        .filter(|p| p.kind() == "member_access_expression")
-        .and_then(|p| p.parent())
-        .filter(|x| x.kind() == "invocation_expression")
-        .filter(|&x| method(ctx, x).is_some_and(|(m, _)| m == "Configure"))
-    else {
+    let Some(outer) = configure_call(ctx, call) else {
         return Vec::new();
     };
     args(ctx, outer)
@@ -647,4 +669,47 @@ pub(super) fn configure_lambdas<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'
         .map(|(_, a)| a)
         .filter(|a| a.kind() == "lambda_expression")
         .collect()
+}
+
+/// The `.Configure(..)` called right on `call`'s result.
+fn configure_call<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Node<'a>> {
+    call.parent()
+        .filter(|p| p.kind() == "member_access_expression")
+        .and_then(|p| p.parent())
+        .filter(|x| x.kind() == "invocation_expression")
+        .filter(|&x| method(ctx, x).is_some_and(|(m, _)| m == "Configure"))
+}
+
+/// The configuration section a handler's options are bound to:
+/// `AddStandardResilienceHandler(config.GetSection("X"))`, or
+/// `.Configure(config.GetSection("X"))` on it (dotnet/extensions
+/// `ResilienceHttpClientBuilderExtensions.StandardResilience.cs`: the
+/// first is the second); `GetSection("A").GetSection("B")` is `A:B`.
+pub(super) fn bound_section(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
+    let mut candidates: Vec<Node<'_>> = args(ctx, call).into_iter().map(|(_, a)| a).collect();
+    if let Some(outer) = configure_call(ctx, call) {
+        candidates.extend(args(ctx, outer).into_iter().map(|(_, a)| a));
+    }
+    candidates.into_iter().find_map(|a| section_path(ctx, a))
+}
+
+fn section_path(ctx: &Ctx<'_>, a: Node<'_>) -> Option<String> {
+    if a.kind() == "lambda_expression" {
+        return None;
+    }
+    let mut keys: Vec<(usize, &str)> = Vec::new();
+    for &n in ctx.subtree(a) {
+        if n.kind() == "invocation_expression"
+            && method(ctx, n).is_some_and(|(m, _)| m == "GetSection" || m == "GetRequiredSection")
+        {
+            let (_, k) = args(ctx, n).into_iter().next()?;
+            if k.kind() != "string_literal" {
+                return None;
+            }
+            keys.push((n.end_byte(), ctx.text(k).trim_matches('"')));
+        }
+    }
+    // The inner call ends first: `GetSection("A").GetSection("B")`.
+    keys.sort();
+    (!keys.is_empty()).then(|| keys.iter().map(|(_, k)| *k).collect::<Vec<_>>().join(":"))
 }

@@ -116,40 +116,15 @@ fn azure_policy(ctx: &Ctx<'_>, g: &Group<'_>, facts: &mut Facts) {
         .map(|(_, _, s)| *s)
         .reduce(|a, b| a.cover(b))
         .unwrap_or_default();
-    let attempts = match setting(g, "MaxRetries") {
-        Some((v, at)) => {
-            let written = super::one_line(ctx.text(v));
-            let count = match eval::int(ctx, v) {
-                Some(n) if n >= 0 => AttemptCount::Finite(n as u64 + 1),
-                Some(n) => {
-                    facts.diagnostics.push(invalid_setting::value(
-                        span(v),
-                        "MaxRetries",
-                        &n.to_string(),
-                        "a negative count: Azure.Core's retry policy then makes the first attempt only",
-                    ));
-                    AttemptCount::Finite(1)
-                }
-                None => AttemptCount::Unknown,
-            };
-            Located::written(
-                Attempts {
-                    count,
-                    written_as: format!("MaxRetries = {written} (retries)"),
-                },
-                at,
-            )
-        }
-        None => Located::default_at(
-            Attempts {
-                count: AttemptCount::Finite(AZURE_DEFAULT_MAX_RETRIES + 1),
-                written_as: format!(
-                    "MaxRetries: {AZURE_DEFAULT_MAX_RETRIES} (the default, retries)"
-                ),
-            },
-            anchor,
-        ),
-    };
+    let attempts = super::retries_or_default(
+        ctx,
+        setting(g, "MaxRetries"),
+        ("MaxRetries", " = "),
+        AZURE_DEFAULT_MAX_RETRIES,
+        anchor,
+        Some("a negative count: Azure.Core's retry policy then makes the first attempt only"),
+        facts,
+    );
     let mut p = RetryPolicy::new(System::AzureSdk, anchor, attempts);
     p.name = Some("ClientOptions.Retry".into());
     let dur = |key: &str, default: Duration| -> (Option<Duration>, Option<Span>) {

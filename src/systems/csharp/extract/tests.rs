@@ -304,3 +304,66 @@ fn loop_waits_grown_in_the_loop() {
         }
     );
 }
+
+/// Counters counted down (dotnet/arcade's `ContainerBase`:
+/// `while (attemptsRemaining > 0)`), stepped before the comparison, and
+/// the last try after the loop (ThreeMammals/Ocelot's `Retry.Operation`).
+#[test]
+fn loop_counts_down_and_last_try_after_the_loop() {
+    let count = |head: &str, step: &str, after: &str| {
+        let src = format!(
+            "class G {{ static async Task<T> Run<T>(Func<Task<T>> f) {{
+                int left = 4;
+                {head} {{
+                    try {{ return await f(); }}
+                    catch (IOException) {{ {step} await Task.Delay(100); }}
+                }}
+                {after}
+            }} }}"
+        );
+        let mut f = Facts::default();
+        extract(&src, &mut f);
+        assert_eq!(f.policies.len(), 1, "{src}");
+        (
+            f.policies[0].attempts.value.count,
+            f.policies[0].attempts.value.written_as.clone(),
+        )
+    };
+    let n = |k| AttemptCount::Finite(k);
+    assert_eq!(count("while (left-- > 0)", "", "").0, n(4));
+    assert_eq!(count("while (--left > 0)", "", "").0, n(3));
+    assert_eq!(count("while (left-- >= 0)", "", "").0, n(5));
+    assert_eq!(count("while (left > 0)", "left--;", "").0, n(4));
+    assert_eq!(count("while (left > 1)", "left -= 1;", "").0, n(3));
+    assert_eq!(count("for (var i = 3; i > 0; i--)", "", "").0, n(3));
+    assert_eq!(count("for (var i = 0; i < 3; i++)", "", "").0, n(3));
+    assert_eq!(count("for (var i = 0; i < 3; ++i)", "", "").0, n(3));
+    assert_eq!(count("while (++left < 6)", "", "").0, n(1));
+    let (c, w) = count(
+        "for (var i = 1; i < 5; i++)",
+        "",
+        "// last\n Log(\"lastly\");\n return await f();",
+    );
+    assert_eq!(c, n(5));
+    assert!(w.contains("then f() once more after the loop"), "{w}");
+    // Another call after the loop is not a last try.
+    assert_eq!(
+        count("for (var i = 1; i < 5; i++)", "", "return await g();").0,
+        n(4)
+    );
+}
+
+/// A wait drawn at random alone (taken at its nominal 0) is a wait.
+#[test]
+fn random_waits_are_waits() {
+    let f = read(
+        "class G { static async Task Run(Func<Task> f) {
+            for (var i = 0; i < 3; i++) {
+                try { await f(); return; }
+                catch (IOException) { await Task.Delay(Random.Shared.Next(100, 400)); }
+            }
+        } }",
+    );
+    assert_eq!(f.policies[0].delay.value, Delay::Custom);
+    assert_eq!(f.policies[0].jitter.value, Jitter::Unknown);
+}

@@ -321,6 +321,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             policies,
             via: format!("{}() in Go", c.what),
             client: None,
+            protocol: None,
         });
     }
     facts

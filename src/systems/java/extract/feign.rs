@@ -180,6 +180,7 @@ fn feign_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
                 span: span(a),
                 policies: Vec::new(),
                 via: format!("`@FeignClient` `{}`", service.as_deref().unwrap_or("(url)")),
+                protocol: None,
             });
         }
     }

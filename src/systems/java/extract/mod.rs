@@ -548,6 +548,7 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
             span: span(n),
             policies,
             via: "URL literal in Java".into(),
+            protocol: None,
         });
     }
 }

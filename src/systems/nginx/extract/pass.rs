@@ -167,6 +167,7 @@ impl<'c, 'f> Reader<'c, 'f> {
                 span: arg.span,
                 policies: vec![idx],
                 via: via.clone(),
+                protocol: None,
             });
         }
     }

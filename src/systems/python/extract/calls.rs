@@ -325,6 +325,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             policies,
             via: format!("{}() in Python", c.what),
             client: None,
+            protocol: None,
         });
     }
 }

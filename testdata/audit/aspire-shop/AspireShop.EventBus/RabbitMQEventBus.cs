@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using Polly;
 using Polly.Retry;
+using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
 namespace AspireShop.EventBus;
@@ -14,7 +15,8 @@ public sealed class RabbitMQEventBus(EventBusOptions options)
 {
     private readonly ResiliencePipeline _pipeline = CreateResiliencePipeline(options.RetryCount);
 
-    public void Publish(Action send) => _pipeline.Execute(send);
+    public void Publish(IChannel channel, string eventName, byte[] body) =>
+        _pipeline.Execute(() => channel.BasicPublish("eshop_event_bus", eventName, body));
 
     private static ResiliencePipeline CreateResiliencePipeline(int retryCount)
     {

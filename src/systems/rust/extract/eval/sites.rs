@@ -295,6 +295,7 @@ pub(super) fn layered(ev: &Eval<'_, '_>, mw: &[(usize, Span, String)], facts: &m
                 via: format!(
                     "retry middleware on the client, and again on `{name}` used inside it"
                 ),
+                protocol: None,
             });
         }
     }

@@ -455,5 +455,6 @@ fn url_edge(spans: &Spans<'_>, l: &syn::LitStr, facts: &mut Facts) {
         span: spans.node(l),
         policies: Vec::new(),
         via: "URL literal".into(),
+        protocol: None,
     });
 }
