@@ -152,6 +152,30 @@ pub fn embedded_span(file: &str, value: Span, inner: &str, s: Span) -> Span {
     Span::new(point(s.start), point(s.end).max(point(s.start)))
 }
 
+/// Add the facts read from a text embedded in this file (`local`, its
+/// spans already mapped into this file's text) to this file's: the
+/// edges' policy indices shifted past this file's policies, every list
+/// appended, its extractors claiming the file.
+pub fn absorb(facts: &mut Facts, mut local: Facts) {
+    let offset = facts.policies.len();
+    for edge in &mut local.edges {
+        for i in &mut edge.policies {
+            *i += offset;
+        }
+    }
+    facts.policies.append(&mut local.policies);
+    facts.timeouts.append(&mut local.timeouts);
+    facts.services.append(&mut local.services);
+    facts.diagnostics.append(&mut local.diagnostics);
+    facts.edges.append(&mut local.edges);
+    facts.unresolved.append(&mut local.unresolved);
+    facts.protections.append(&mut local.protections);
+    facts.breakers.append(&mut local.breakers);
+    for x in local.extractors {
+        facts.claimed_by(x);
+    }
+}
+
 /// Move every span of `facts` with `f` (facts read from text embedded in
 /// another file, such as a ConfigMap's value).
 ///

@@ -384,6 +384,35 @@ fn looks_like_envoy(root: Yaml<'_>) -> bool {
     typed(root) || keys.iter().any(|k| root.get(k).is_some())
 }
 
+/// The callee and retry budget of a policy whose requests go to cluster
+/// `target` (its first endpoint's host, else the cluster's name; the
+/// cluster's circuit breakers as the budget), or no budget seen.
+fn target_cluster(
+    p: &mut RetryPolicy,
+    target: Option<(&str, Span)>,
+    clusters: &HashMap<String, ClusterInfo>,
+) {
+    let Some((c, span)) = target else {
+        p.budget_site = BudgetSite::Unseen;
+        return;
+    };
+    let info = clusters.get(c);
+    let callee = info
+        .and_then(|info| info.endpoints.first())
+        .map_or_else(|| c.to_string(), |(h, _)| short_host(h));
+    p.scope.callee = Some(Located::written(callee, span));
+    match info {
+        Some(info) => {
+            p.budget = info.budget.clone();
+            p.budget_site = BudgetSite::Block {
+                span: info.name_span,
+                what: format!("cluster `{c}`"),
+            };
+        }
+        None => p.budget_site = BudgetSite::Unseen,
+    }
+}
+
 /// What a cluster contributes: its endpoints and its retry budget.
 struct ClusterInfo {
     name_span: Span,
@@ -634,26 +663,11 @@ fn route(
         if hedge {
             p.kind = PolicyKind::Hedge;
         }
-        match targets.first() {
-            Some((c, span)) => {
-                let callee = clusters
-                    .get(c)
-                    .and_then(|info| info.endpoints.first())
-                    .map_or_else(|| c.clone(), |(h, _)| short_host(h));
-                p.scope.callee = Some(Located::written(callee, *span));
-                match clusters.get(c) {
-                    Some(info) => {
-                        p.budget = info.budget.clone();
-                        p.budget_site = BudgetSite::Block {
-                            span: info.name_span,
-                            what: format!("cluster `{c}`"),
-                        };
-                    }
-                    None => p.budget_site = BudgetSite::Unseen,
-                }
-            }
-            None => p.budget_site = BudgetSite::Unseen,
-        }
+        target_cluster(
+            &mut p,
+            targets.first().map(|(c, s)| (c.as_str(), *s)),
+            clusters,
+        );
         facts.policies.push(p);
         facts.policies.len() - 1
     });

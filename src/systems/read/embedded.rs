@@ -72,24 +72,7 @@ fn read(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         for d in &mut local.diagnostics {
             d.message = format!("in `{}`: {}", e.key, d.message);
         }
-        // Edges point at policies by index: shift them past this file's.
-        let offset = facts.policies.len();
-        for edge in &mut local.edges {
-            for i in &mut edge.policies {
-                *i += offset;
-            }
-        }
-        facts.policies.append(&mut local.policies);
-        facts.timeouts.append(&mut local.timeouts);
-        facts.services.append(&mut local.services);
-        facts.diagnostics.append(&mut local.diagnostics);
-        facts.edges.append(&mut local.edges);
-        facts.unresolved.append(&mut local.unresolved);
-        facts.protections.append(&mut local.protections);
-        facts.breakers.append(&mut local.breakers);
-        for x in local.extractors {
-            facts.claimed_by(x);
-        }
+        crate::extract::absorb(facts, local);
         claimed = true;
     }
     claimed

@@ -86,19 +86,7 @@ fn string(ctx: &DocCtx<'_>, key: &str, node: Yaml<'_>, facts: &mut Facts) -> boo
     crate::extract::remap_facts(&mut local, &|s| {
         crate::extract::embedded_span(ctx.text, value, text, s)
     });
-    // Edges point at policies by index: shift them past this file's.
-    let offset = facts.policies.len();
-    for edge in &mut local.edges {
-        for i in &mut edge.policies {
-            *i += offset;
-        }
-    }
-    facts.policies.append(&mut local.policies);
-    facts.timeouts.append(&mut local.timeouts);
-    facts.services.append(&mut local.services);
-    facts.diagnostics.append(&mut local.diagnostics);
-    facts.edges.append(&mut local.edges);
-    facts.protections.append(&mut local.protections);
+    crate::extract::absorb(facts, local);
     true
 }
 

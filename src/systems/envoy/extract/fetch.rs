@@ -159,29 +159,10 @@ pub(super) fn fetch(
             p.per_try_timeout = Some(Located::default_at(Timeout::after(cap), p.delay.span));
         }
     }
-    match uri
+    let target = uri
         .value
         .get("cluster")
-        .and_then(|c| c.as_str().map(|s| (s, c.span())))
-    {
-        Some((c, span)) => {
-            let callee = clusters
-                .get(c)
-                .and_then(|info| info.endpoints.first())
-                .map_or_else(|| c.to_string(), |(h, _)| short_host(h));
-            p.scope.callee = Some(Located::written(callee, span));
-            match clusters.get(c) {
-                Some(info) => {
-                    p.budget = info.budget.clone();
-                    p.budget_site = BudgetSite::Block {
-                        span: info.name_span,
-                        what: format!("cluster `{c}`"),
-                    };
-                }
-                None => p.budget_site = BudgetSite::Unseen,
-            }
-        }
-        None => p.budget_site = BudgetSite::Unseen,
-    }
+        .and_then(|c| c.as_str().map(|s| (s, c.span())));
+    target_cluster(&mut p, target, clusters);
     facts.policies.push(p);
 }
