@@ -22,6 +22,9 @@ pub(super) struct MeshFacts<'a> {
     namespaces: Vec<(FileId, &'a NamespaceDecl)>,
     /// Files that declare a mesh's resources.
     mesh_files: Vec<(FileId, System)>,
+    /// Each file's folder (`k8s/prod/`), computed once: the nearest
+    /// declaration is looked up per call.
+    folders: Vec<String>,
 }
 
 impl<'a> MeshFacts<'a> {
@@ -36,6 +39,14 @@ impl<'a> MeshFacts<'a> {
                 .iter()
                 .enumerate()
                 .filter_map(|(id, f)| f.facts.mesh.clone().map(|m| (id, m)))
+                .collect(),
+            folders: files
+                .iter()
+                .map(|f| {
+                    let p = f.source.display_path();
+                    p.rsplit_once('/')
+                        .map_or(String::new(), |(d, _)| format!("{d}/"))
+                })
                 .collect(),
         }
     }
@@ -56,10 +67,11 @@ impl<'a> MeshFacts<'a> {
     }
 }
 
-fn folder(b: &Builder<'_>, file: FileId) -> String {
-    let p = b.files[file].source.display_path();
-    p.rsplit_once('/')
-        .map_or(String::new(), |(d, _)| format!("{d}/"))
+impl MeshFacts<'_> {
+    /// The folder of `file` (empty at the root or for an unknown file).
+    fn folder(&self, file: FileId) -> &str {
+        self.folders.get(file).map_or("", String::as_str)
+    }
 }
 
 fn common_prefix(a: &str, b: &str) -> usize {
@@ -99,29 +111,27 @@ pub(super) fn membership(
     // in a mesh (the worst case), first written first.
     let best = decls
         .iter()
-        .map(|w| common_prefix(&folder(b, w.loc.file), &here))
+        .map(|w| common_prefix(m.folder(w.loc.file), &here))
         .max()?;
-    let variants: BTreeSet<String> = decls.iter().map(|w| folder(b, w.loc.file)).collect();
+    let variants: BTreeSet<String> = decls
+        .iter()
+        .map(|w| m.folder(w.loc.file).to_string())
+        .collect();
     let (w, answer) = decls
         .iter()
-        .filter(|w| common_prefix(&folder(b, w.loc.file), &here) == best)
-        .map(|w| (w, of_workload(b, m, w, decls)))
+        .filter(|w| common_prefix(m.folder(w.loc.file), &here) == best)
+        .map(|w| (w, of_workload(m, w, decls)))
         .reduce(|a, c| if a.1.is_none() && c.1.is_some() { c } else { a })?;
     answer.map(|mut a| {
         if variants.len() > 1 {
-            a.variant = Some(folder(b, w.loc.file));
+            a.variant = Some(m.folder(w.loc.file).to_string());
         }
         a
     })
 }
 
 /// The mesh one workload declaration runs in, if any.
-fn of_workload(
-    b: &Builder<'_>,
-    m: &MeshFacts<'_>,
-    w: &WorkloadDecl,
-    all: &[WorkloadDecl],
-) -> Option<Membership> {
+fn of_workload(m: &MeshFacts<'_>, w: &WorkloadDecl, all: &[WorkloadDecl]) -> Option<Membership> {
     let ns = w.placement.namespace.as_deref();
     if ns.is_some_and(|n| SYSTEM_NAMESPACES.contains(&n)) {
         return None;
@@ -139,14 +149,14 @@ fn of_workload(
         });
     }
     if let Some(ns) = ns {
-        let here = folder(b, w.loc.file);
+        let here = m.folder(w.loc.file);
         // Ambient mode: in the mesh, with no sidecar (and never assumed to
         // have one).
         let ambient = m
             .namespaces
             .iter()
             .filter(|(_, n)| n.name == ns && n.ambient.is_some())
-            .max_by_key(|(f, _)| common_prefix(&folder(b, *f), &here));
+            .max_by_key(|(f, _)| common_prefix(m.folder(*f), here));
         if let Some((f, n)) = ambient {
             return Some(Membership {
                 mesh: System::Istio,
@@ -162,7 +172,7 @@ fn of_workload(
             .namespaces
             .iter()
             .filter(|(_, n)| n.name == ns && !n.mesh.is_empty())
-            .max_by_key(|(f, _)| common_prefix(&folder(b, *f), &here));
+            .max_by_key(|(f, _)| common_prefix(m.folder(*f), here));
         if let Some((f, n)) = decl {
             let h = &n.mesh[0];
             return h.on.then(|| Membership {
@@ -179,9 +189,12 @@ fn of_workload(
     // The assumption: a mesh's resources are in the repository. Where the
     // workload is deployed in several folders and some of them hold mesh
     // resources, only those are in the mesh.
-    let here = folder(b, w.loc.file);
-    let within = |f: FileId, dir: &str| folder(b, f).starts_with(dir);
-    let variants: BTreeSet<String> = all.iter().map(|x| folder(b, x.loc.file)).collect();
+    let here = m.folder(w.loc.file);
+    let within = |f: FileId, dir: &str| m.folder(f).starts_with(dir);
+    let variants: BTreeSet<String> = all
+        .iter()
+        .map(|x| m.folder(x.loc.file).to_string())
+        .collect();
     let scoped = variants.len() > 1
         && variants
             .iter()
@@ -189,8 +202,8 @@ fn of_workload(
     let (file, mesh) = m
         .mesh_files
         .iter()
-        .filter(|(f, _)| !scoped || within(*f, &here))
-        .max_by_key(|(f, _)| (common_prefix(&folder(b, *f), &here), std::cmp::Reverse(*f)))?;
+        .filter(|(f, _)| !scoped || within(*f, here))
+        .max_by_key(|(f, _)| (common_prefix(m.folder(*f), here), std::cmp::Reverse(*f)))?;
     Some(Membership {
         mesh: mesh.clone(),
         how: MeshEvidence::Assumed,
