@@ -77,18 +77,35 @@ pub fn repository_root(dir: &Path) -> PathBuf {
 /// The commit `HEAD` names in the checkout at `root` (a detached head, a
 /// loose ref or a packed one); `None` when it cannot be read.
 pub fn head_commit(root: &Path) -> Option<String> {
-    let git = root.join(".git");
     let read = |p: &Path| std::fs::read_to_string(p).ok();
+    let mut git = root.join(".git");
+    // A worktree or a submodule: `.git` is a file naming the git folder;
+    // its refs may be in the common folder (`commondir`).
+    if git.is_file() {
+        let line = read(&git)?;
+        let dir = PathBuf::from(line.trim().strip_prefix("gitdir: ")?);
+        git = if dir.is_absolute() {
+            dir
+        } else {
+            root.join(dir)
+        };
+    }
+    let common = read(&git.join("commondir"))
+        .map(|c| {
+            let c = PathBuf::from(c.trim());
+            if c.is_absolute() { c } else { git.join(c) }
+        })
+        .unwrap_or_else(|| git.clone());
     let head = read(&git.join("HEAD"))?;
     let head = head.trim();
     let Some(name) = head.strip_prefix("ref: ") else {
         return is_sha(head).then(|| head.to_string());
     };
-    if let Some(sha) = read(&git.join(name)) {
+    if let Some(sha) = read(&git.join(name)).or_else(|| read(&common.join(name))) {
         let sha = sha.trim();
         return is_sha(sha).then(|| sha.to_string());
     }
-    read(&git.join("packed-refs"))?.lines().find_map(|l| {
+    read(&common.join("packed-refs"))?.lines().find_map(|l| {
         let (sha, r) = l.split_once(' ')?;
         (r == name && is_sha(sha)).then(|| sha.to_string())
     })
@@ -310,5 +327,16 @@ mod tests {
             repository_root(&tmp.path().join("a/b")),
             config::normalise(tmp.path())
         );
+        // A worktree: `.git` is a file; HEAD in its own folder, the branch
+        // in the common one.
+        let wt = tmp.path().join("wt");
+        let own = git.join("worktrees/wt");
+        std::fs::create_dir_all(&own).unwrap();
+        std::fs::create_dir_all(&wt).unwrap();
+        std::fs::write(wt.join(".git"), format!("gitdir: {}\n", own.display())).unwrap();
+        std::fs::write(own.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::write(own.join("commondir"), "../..\n").unwrap();
+        assert_eq!(head_commit(&wt).as_deref(), Some(loose));
+        assert_eq!(repository_root(&wt.join("x")), config::normalise(&wt));
     }
 }
