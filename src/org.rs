@@ -253,10 +253,14 @@ pub fn files_of(exports: Vec<Export>) -> Vec<ScannedFile> {
         for f in e.files {
             let mut facts = f.facts;
             facts.diagnostics = f.diagnostics;
+            // The syntax it was read with, as the scan decided it (from
+            // the name and the text): the graph asks it (is this program
+            // source that reads a variable?), so do suppression comments.
+            let syntax = crate::systems::read::classify(Path::new(&f.path), f.text.as_bytes());
             out.push(ScannedFile {
                 source: SourceFile::new(PathBuf::from(format!("{name}/{}", f.path)), f.text),
                 facts,
-                syntax: None,
+                syntax,
             });
         }
     }

@@ -204,3 +204,48 @@ fn a_bad_facts_file_is_refused_with_its_name() {
         assert!(err.contains(name) && err.contains(want), "{name}: {err}");
     }
 }
+
+/// A repository read through its facts file gives the same graph and
+/// findings as read directly: the join keeps what each file was read as
+/// (the graph asks whether a file is program source that reads a
+/// variable handed over with `envFrom`; bank-of-anthos gave three extra
+/// edges when imported files lost their syntax).
+#[test]
+fn a_repository_joined_from_its_facts_is_the_repository_read_directly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("shop");
+    let from = common::root().join("testdata/graph/envfrom-code-reads");
+    let copy = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(&from)
+        .arg(&repo)
+        .status()
+        .unwrap();
+    assert!(copy.success());
+    let o = bin(&repo)
+        .args([
+            "facts",
+            "--no-cache",
+            "--no-config",
+            "--out",
+            "../shop.facts.json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = |rep: &Value| -> (Vec<String>, usize) {
+        let mut found: Vec<String> = rep["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|g| g["findings"].as_array().unwrap().iter())
+            .map(|f| f["message"].as_str().unwrap().to_string())
+            .collect();
+        found.sort();
+        (found, rep["graph"]["edges"].as_array().unwrap().len())
+    };
+    let direct = summary(&report(tmp.path(), &["shop"]));
+    let joined = summary(&report(tmp.path(), &["--facts", "shop.facts.json"]));
+    assert!(direct.1 > 0, "no edges in the fixture");
+    assert_eq!(joined, direct);
+}
