@@ -63,6 +63,49 @@ pub fn apply(files: &mut [ScannedFile]) {
     }
 }
 
+/// A file read without knowing which side of `since` its build's version
+/// of `library` is on: its facts keep the reading for an unknown version
+/// (what the audit's summary lists as a version guess).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Guess {
+    pub file: usize,
+    pub library: Library,
+    pub since: Version,
+    /// The build file that names the library without a version that
+    /// decides, where one does (a `${property}` or a range).
+    pub from: Option<String>,
+}
+
+/// Every version-dependent reading [`apply`] could not decide, by file
+/// (index into `files`), in file order.
+pub fn guesses(files: &[ScannedFile]) -> Vec<Guess> {
+    if files.iter().all(|f| f.facts.versioned.is_empty()) {
+        return Vec::new();
+    }
+    let index = Index::new(files);
+    let mut out = Vec::new();
+    for (id, f) in files.iter().enumerate() {
+        for v in &f.facts.versioned {
+            let found = index.lookup(&f.source.path, v.library);
+            let decided = found
+                .as_ref()
+                .and_then(|r| r.range.is_at_least(v.since))
+                .is_some();
+            if !decided {
+                out.push(Guess {
+                    file: id,
+                    library: v.library,
+                    since: v.since,
+                    from: found.map(|r| r.from),
+                });
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 fn apply_one(facts: &mut crate::model::Facts, v: &Versioned, r: &Resolved) {
     let Some(newer) = r.range.is_at_least(v.since) else {
         return;

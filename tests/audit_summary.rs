@@ -136,3 +136,42 @@ fn a_generated_sixty_service_monorepo_is_laid_out_cleanly() {
     let json = r.to_json();
     assert!(!json.contains(&root), "{json}");
 }
+
+/// A version-dependent reading no build file decides is a version guess
+/// in the summary, naming the library, the version boundary and the file;
+/// where a build file tells the version, no guess is listed.
+#[test]
+fn version_guesses_are_stated_where_no_build_file_tells_the_version() {
+    let r = report("testdata/rules/RL901/err/resilience4j-removed-key-no-build-file");
+    let guess = r
+        .summary
+        .assumptions
+        .iter()
+        .find(|a| a.what.contains("without knowing whether Resilience4j"))
+        .unwrap_or_else(|| panic!("{:?}", r.summary.assumptions));
+    assert!(guess.what.contains("`2.0.0`"), "{guess:?}");
+    assert!(
+        guess.what.contains("no scanned build file tells it"),
+        "{guess:?}"
+    );
+    assert_eq!(guess.calls, 1);
+    assert!(
+        guess
+            .source
+            .as_ref()
+            .is_some_and(|s| s.file.ends_with("src/main/resources/application.yml")),
+        "{guess:?}"
+    );
+    let md = markdown::render(&r);
+    assert!(md.contains("without knowing whether Resilience4j"), "{md}");
+
+    let r = report("testdata/rules/RL901/err/resilience4j-removed-key-gradle-2x");
+    assert!(
+        !r.summary
+            .assumptions
+            .iter()
+            .any(|a| a.what.contains("without knowing")),
+        "{:?}",
+        r.summary.assumptions
+    );
+}

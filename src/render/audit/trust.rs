@@ -136,6 +136,7 @@ impl Builder<'_> {
                 source: None,
             });
         }
+        out.extend(self.version_guesses());
         for d in defaults {
             let calls: BTreeSet<&String> = d.entries.iter().flat_map(|e| &e.applies_to).collect();
             out.push(Assumption {
@@ -149,6 +150,43 @@ impl Builder<'_> {
             });
         }
         out
+    }
+
+    /// Files read without knowing their library's version, one line per
+    /// library and version boundary.
+    fn version_guesses(&self) -> Vec<Assumption> {
+        let mut by: BTreeMap<(String, String), Vec<crate::versions::Guess>> = BTreeMap::new();
+        for g in crate::versions::guesses(&self.scan.files) {
+            by.entry((g.library.label().to_string(), g.since.to_string()))
+                .or_default()
+                .push(g);
+        }
+        by.into_iter()
+            .map(|((library, since), guesses)| {
+                let files: BTreeSet<usize> = guesses.iter().map(|g| g.file).collect();
+                let from: BTreeSet<&str> =
+                    guesses.iter().filter_map(|g| g.from.as_deref()).collect();
+                let told = match from.iter().next() {
+                    Some(b) => format!(
+                        "`{}` names it without a version that decides",
+                        self.text(b)
+                    ),
+                    None => "no scanned build file tells it".to_string(),
+                };
+                let first = files.iter().next().copied().unwrap_or_default();
+                Assumption {
+                    what: format!(
+                        "{} read without knowing whether {library} is before or from `{since}` ({told}): where the versions read their settings differently, the reading is a guess (a build file with the version decides it)",
+                        plural(files.len(), "file is", "files are"),
+                    ),
+                    calls: files.len(),
+                    source: self.source(Loc {
+                        file: first,
+                        span: Default::default(),
+                    }),
+                }
+            })
+            .collect()
     }
 
     pub(super) fn not_read(&self) -> Vec<NotRead> {
