@@ -8,7 +8,7 @@
 # Shape: a gateway calls 5 fronts; each front calls 6 of 20 services; each
 # service calls one of 10 cores (and every fourth one another service, so
 # calls skip layers and one cycle forms); each core calls two or three of
-# 24 stores, leaves. The namespace asks for Istio injection and five
+# 24 stores (PostgreSQL, Redis, RabbitMQ), leaves, drawn grouped per caller. The namespace asks for Istio injection and five
 # VirtualServices retry, so the worst paths multiply.
 set -euo pipefail
 out=${1:?usage: scripts/gen-monorepo.sh OUT_DIR}
@@ -31,7 +31,11 @@ deployment() { # name callee...
     printf '        env:\n' >>"$m"
     local i=0
     for c in "$@"; do
-      printf '        - name: DEP%d_URL\n          value: http://%s:8080\n' "$i" "$c" >>"$m"
+      case $c in
+      *://*) url=$c ;;
+      *) url="http://$c:8080" ;;
+      esac
+      printf '        - name: DEP%d_URL\n          value: %s\n' "$i" "$url" >>"$m"
       i=$((i + 1))
     done
   fi
@@ -47,8 +51,8 @@ for j in $(seq 0 19); do
   deployment "$(name service "$j")" "${calls[@]}"
 done
 for k in $(seq 0 9); do
-  calls=("$(name store $((2 * k % 24)))" "$(name store $(((2 * k + 1) % 24)))")
-  if [ $((k % 3)) -eq 0 ]; then calls+=("$(name store $(((k + 20) % 24)))"); fi
+  calls=("postgres://$(name store $((2 * k % 24))):5432/app" "redis://$(name store $(((2 * k + 1) % 24))):6379")
+  if [ $((k % 3)) -eq 0 ]; then calls+=("amqp://$(name store $(((k + 20) % 24))):5672"); fi
   deployment "$(name core "$k")" "${calls[@]}"
 done
 for s in $(seq 0 23); do deployment "$(name store "$s")"; done

@@ -110,8 +110,38 @@ fn a_generated_sixty_service_monorepo_is_laid_out_cleanly() {
         .iter()
         .map(|e| (e.from, e.to, e.back_edge))
         .collect();
-    let through = retrylint::render::audit::layout::crossings_of_boxes(&l, &edges);
+    let through = l.crossings(&edges);
     assert!(through.is_empty(), "edges through boxes: {through:?}");
+    // The stores each core alone calls are rows of one box beside it;
+    // the two stores two cores share keep their own, and so does the one
+    // store left to each of those two cores (a group has two or more);
+    // the two stores nobody calls stay in the grid.
+    assert_eq!(l.groups.len(), 8, "{:?}", l.groups);
+    let grouped = (0..r.graph.services.len())
+        .filter(|&s| l.grouped(s))
+        .count();
+    assert_eq!(grouped, 24 - 2 - 2 - 2);
+    for g in &l.groups {
+        let caller = l.service_rect(g.caller);
+        for &s in &g.stores {
+            let row = l.service_rect(s);
+            assert!(
+                row.x0 > caller.x1,
+                "{} left of its caller",
+                r.graph.services[s].name
+            );
+        }
+    }
+    for a in 0..r.graph.services.len() {
+        for b in a + 1..r.graph.services.len() {
+            assert!(
+                !l.service_rect(a).intersects(&l.service_rect(b)),
+                "{} and {} overlap",
+                r.graph.services[a].name,
+                r.graph.services[b].name
+            );
+        }
+    }
     // Worst first: the first RL401 is the worst path's (768 attempts).
     let first = &r.summary.fix_first[0];
     assert_eq!(first.code, "RL401");

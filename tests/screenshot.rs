@@ -22,6 +22,10 @@ fn main() -> ExitCode {
             &[Need::Chromium],
             sixty_services_render_and_the_script_filters
         ),
+        trial!(
+            &[Need::Chromium],
+            sixty_services_labels_and_edges_clear_every_box_in_chromium
+        ),
     ];
     common::needs::run(include_str!("screenshot.rs"), trials)
 }
@@ -197,4 +201,70 @@ fn sixty_services_render_and_the_script_filters() {
         (3..30).contains(&lit),
         "{lit} services lit for core-07's paths"
     );
+}
+
+/// The 60-service audit as Chromium draws it (tests/common/geometry.js
+/// measures the page after layout, text as the browser set it): no two
+/// edge labels meet, no label covers a service or a group of stores, every
+/// text stays inside its box, and no edge passes through a box other than
+/// its own two ends'.
+fn sixty_services_labels_and_edges_clear_every_box_in_chromium() {
+    let root = common::root();
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("monorepo");
+    let gen_ok = Command::new("bash")
+        .arg(root.join("scripts/gen-monorepo.sh"))
+        .arg(&repo)
+        .status()
+        .unwrap();
+    assert!(gen_ok.success());
+    let out = dir.path().join("audit");
+    let status = Command::new(assert_cmd::cargo::cargo_bin("retrylint"))
+        .current_dir(&root)
+        .args(["audit", "-q", "--no-cache"])
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let csp_start = html
+        .find("<meta http-equiv=\"Content-Security-Policy\"")
+        .unwrap();
+    let csp_end = csp_start + html[csp_start..].find('>').unwrap() + 1;
+    let measured = format!("{}{}", &html[..csp_start], &html[csp_end..]).replace(
+        "</body>",
+        &format!(
+            "<script>{}</script></body>",
+            include_str!("common/geometry.js")
+        ),
+    );
+    let page = dir.path().join("measured.html");
+    std::fs::write(&page, measured).unwrap();
+    let dom = dump_dom(&page);
+    let at = dom
+        .find("data-geometry=\"")
+        .expect("the measuring script ran")
+        + 15;
+    let raw = &dom[at..at + dom[at..].find('"').unwrap()];
+    let json = raw
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let g: serde_json::Value = serde_json::from_str(&json).unwrap();
+    eprintln!("{g}");
+    let count = |k: &str| g[k].as_u64().unwrap();
+    assert!(count("nodes") >= 60, "{g}");
+    assert!(count("edges") > 80, "{g}");
+    assert!(count("labels") > 40, "{g}");
+    for k in [
+        "label_overlaps",
+        "label_on_box",
+        "text_outside",
+        "edge_through",
+    ] {
+        assert_eq!(g[k].as_array().map(Vec::len), Some(0), "{k}: {}", g[k]);
+    }
 }

@@ -192,6 +192,9 @@ pub struct EdgeData {
     pub on_worst_path: bool,
     /// Outermost first: application, SDK, mesh, proxy.
     pub layers: Vec<LayerData>,
+    /// What the call speaks (`http`, `grpc`, `sql`, `redis`, `mongo`,
+    /// `kafka`, `amqp`, `tcp`; `unknown` where nothing says).
+    pub protocol: crate::model::calls::Protocol,
 }
 
 #[derive(Clone, Debug, Serialize)]

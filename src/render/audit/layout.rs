@@ -79,6 +79,8 @@ pub struct Route {
 pub struct Layout {
     /// One position per service, by index.
     pub nodes: Vec<Pos>,
+    /// Each box's height ([`NODE_H`] unless given otherwise).
+    pub heights: Vec<i64>,
     /// The layer of each service; `None` for unconnected services.
     pub layer: Vec<Option<usize>>,
     /// Left and right edge of each layer's column.
@@ -99,7 +101,7 @@ impl Layout {
             x0: p.x as f64,
             y0: p.y as f64,
             x1: (p.x + NODE_W) as f64,
-            y1: (p.y + NODE_H) as f64,
+            y1: (p.y + self.heights.get(i).copied().unwrap_or(NODE_H)) as f64,
         }
     }
 }
@@ -143,6 +145,21 @@ pub fn layout_with(
     names: &[&str],
     first: &[usize],
 ) -> Layout {
+    layout_sized(n, edges, names, first, &[])
+}
+
+/// [`layout_with`] for boxes of other heights than [`NODE_H`]: `heights`
+/// gives a box's height by index (missing ones are [`NODE_H`]).
+pub fn layout_sized(
+    n: usize,
+    edges: &[(usize, usize, bool)],
+    names: &[&str],
+    first: &[usize],
+    heights: &[i64],
+) -> Layout {
+    let heights: Vec<i64> = (0..n)
+        .map(|i| heights.get(i).copied().unwrap_or(NODE_H).max(NODE_H))
+        .collect();
     let valid = |&(a, b, _): &(usize, usize, bool)| a < n && b < n && a != b;
     let mut connected = vec![false; n];
     for &(a, b, _) in edges.iter().filter(|e| valid(e)) {
@@ -204,7 +221,7 @@ pub fn layout_with(
     }
     order_layers(&mut layers, &adj_up, &adj_down, total);
     // Coordinates.
-    let height_of = |v: usize| if v < n { NODE_H } else { LANE_H };
+    let height_of = |v: usize| if v < n { heights[v] } else { LANE_H };
     let mut y = vec![0f64; total];
     for l in &layers {
         let mut at = 0.0;
@@ -304,8 +321,8 @@ pub fn layout_with(
         .collect();
     // The grid of unconnected services.
     let graph_bottom = if layers_n > 0 { bottom } else { 0 };
-    let pitch_y = NODE_H + ROW_GAP;
     let mut lonely: Vec<usize> = (0..n).filter(|&i| !connected[i]).collect();
+    let pitch_y = lonely.iter().map(|&i| heights[i]).max().unwrap_or(NODE_H) + ROW_GAP;
     lonely.sort_by_key(|&i| (name(i).to_string(), i));
     let mut grid_caption_y = None;
     let mut height = graph_bottom + MARGIN;
@@ -332,6 +349,7 @@ pub fn layout_with(
     }
     Layout {
         nodes,
+        heights,
         layer,
         layer_x,
         routes,

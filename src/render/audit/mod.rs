@@ -17,6 +17,7 @@ pub mod progress;
 // simulation (issue 24): the outage chart of each worst path.
 pub mod sections;
 pub mod simulation;
+pub mod stores;
 pub mod svg;
 
 use crate::Scan;
@@ -184,6 +185,7 @@ impl Builder<'_> {
                     back_edge: g.is_back_edge(i),
                     on_worst_path: worst_edges.contains(&i),
                     layers: e.layers.iter().map(|l| self.layer(l)).collect(),
+                    protocol: e.protocol,
                 })
                 .collect(),
             cycles: g

@@ -6,7 +6,8 @@
 //! presentation attributes too so that it reads on its own.
 
 use super::html::esc;
-use super::layout::{self, Layout, NODE_H, NODE_W};
+use super::layout::{self, NODE_H, NODE_W};
+use super::stores::{self, Drawing, INSET, ROW_H};
 use super::{Report, edge_full_label, edge_short_label};
 use std::fmt::Write;
 
@@ -16,29 +17,10 @@ const NAME_CHARS: usize = 28;
 /// Approximate advance of one label character at 11px, for label boxes.
 const LABEL_CHAR_W: f64 = 6.3;
 
-pub fn layout_of(r: &Report) -> Layout {
-    let edges: Vec<(usize, usize, bool)> = r
-        .graph
-        .edges
-        .iter()
-        .map(|e| (e.from, e.to, e.back_edge))
-        .collect();
-    let names: Vec<&str> = r.graph.services.iter().map(|s| s.name.as_str()).collect();
-    // The worst paths' services first (top), the worst path first.
-    let mut paths: Vec<&super::PathData> =
-        r.worst_paths.iter().filter(|p| p.attempts > 1).collect();
-    paths.sort_by_key(|p| std::cmp::Reverse(p.attempts));
-    let mut first: Vec<usize> = Vec::new();
-    for p in paths {
-        for s in &p.services {
-            if let Some(i) = names.iter().position(|n| n == s)
-                && !first.contains(&i)
-            {
-                first.push(i);
-            }
-        }
-    }
-    layout::layout_with(r.graph.services.len(), &edges, &names, &first)
+/// The graph as drawn: services, groups of leaf stores and calls placed
+/// ([`stores::draw`]).
+pub fn layout_of(r: &Report) -> Drawing {
+    stores::draw(r)
 }
 
 /// The SVG path of a route: curves across gaps, straight runs in columns.
@@ -75,7 +57,8 @@ fn truncate(s: &str, n: usize) -> String {
 }
 
 pub fn render(r: &Report) -> String {
-    let l = layout_of(r);
+    let d = layout_of(r);
+    let l = &d.layout;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -102,14 +85,26 @@ pub fn render(r: &Report) -> String {
     order.sort_by_key(|&i| (r.graph.edges[i].on_worst_path, r.graph.edges[i].attempts, i));
     // Labels placed worst first: the worst paths', then the most attempts.
     let texts: Vec<String> = r.graph.edges.iter().map(edge_short_label).collect();
+    // A call to a grouped store has its label in the store's row; the
+    // others are placed on their routes (one per call).
     let sizes: Vec<(usize, f64)> = order
         .iter()
         .rev()
-        .map(|&i| (i, texts[i].chars().count() as f64 * LABEL_CHAR_W + 8.0))
+        .filter(|&&i| !d.grouped(r.graph.edges[i].to))
+        .map(|&i| {
+            (
+                d.box_edge[i],
+                texts[i].chars().count() as f64 * LABEL_CHAR_W + 8.0,
+            )
+        })
         .collect();
-    let spots: std::collections::BTreeMap<usize, layout::Rect> = layout::place_labels(&l, &sizes)
+    let call_of: std::collections::BTreeMap<usize, usize> = (0..r.graph.edges.len())
+        .filter(|&i| !d.grouped(r.graph.edges[i].to))
+        .map(|i| (d.box_edge[i], i))
+        .collect();
+    let spots: std::collections::BTreeMap<usize, layout::Rect> = layout::place_labels(l, &sizes)
         .into_iter()
-        .filter_map(|(e, r)| r.map(|r| (e, r)))
+        .filter_map(|(e, r)| Some((*call_of.get(&e)?, r?)))
         .collect();
     // Which rules point at each call (its place or a layer's), for the
     // page's filter by rule.
@@ -142,7 +137,7 @@ pub fn render(r: &Report) -> String {
     let mut labels = String::new();
     for i in order {
         let e = &r.graph.edges[i];
-        let route = &l.routes[i];
+        let route = &d.routes[i];
         if route.points.len() < 2 {
             continue;
         }
@@ -215,11 +210,41 @@ pub fn render(r: &Report) -> String {
         .filter(|e| e.on_worst_path)
         .flat_map(|e| [e.from, e.to])
         .collect();
+    for g in &d.groups {
+        let b = l.node_rect(g.layout_box);
+        let caller = &r.graph.services[g.caller].name;
+        let _ = writeln!(
+            out,
+            r##"<g class="store-group" id="grp-{}" data-caller="svc-{}"><title>{} stores only {} calls</title><rect x="{:.0}" y="{:.0}" width="{:.0}" height="{:.0}" rx="6" fill="#f3f4f6" stroke="#9ca3af" stroke-dasharray="4 3"/><text x="{:.0}" y="{:.0}" font-size="10" fill="#4b5563">{}</text></g>"##,
+            g.layout_box,
+            g.caller,
+            g.stores.len(),
+            esc(caller),
+            b.x0,
+            b.y0,
+            b.x1 - b.x0,
+            b.y1 - b.y0,
+            b.x0 + INSET as f64,
+            b.y0 + 13.0,
+            esc(&truncate(&format!("stores of {caller}"), NAME_CHARS + 4)),
+        );
+    }
+    // The label of the call to each grouped store, shown in its row.
+    let mut row_label: std::collections::BTreeMap<usize, String> = Default::default();
+    for (i, e) in r.graph.edges.iter().enumerate() {
+        if d.grouped(e.to) && e.attempts > 1 {
+            row_label.insert(e.to, texts[i].clone());
+        }
+    }
     for (i, s) in r.graph.services.iter().enumerate() {
-        let p = l.nodes[i];
+        let rect = d.service_rect(i);
+        let grouped = d.grouped(i);
         let mut class = String::from("node");
         if s.entry {
             class.push_str(" entry");
+        }
+        if grouped {
+            class.push_str(" store");
         }
         if hot.contains(&i) {
             class.push_str(" hot");
@@ -233,12 +258,39 @@ pub fn render(r: &Report) -> String {
         } else {
             ("#374151", if s.entry { "2.5" } else { "1" })
         };
+        if grouped {
+            let w = rect.x1 - rect.x0;
+            let label = row_label.get(&i).map(String::as_str).unwrap_or("");
+            let room = ((w - 12.0) / LABEL_CHAR_W) as usize;
+            let name_chars = room.saturating_sub(label.chars().count() + 1).max(4);
+            let _ = writeln!(
+                out,
+                r##"<g class="{class}" id="{}" transform="translate({:.0} {:.0})" data-name="{}" data-group="grp-{}"><title>{}</title><rect width="{w:.0}" height="{ROW_H}" rx="4" fill="#f9fafb" stroke="{stroke}" stroke-width="{sw}"/><text x="6" y="{}" font-size="11" fill="#111827">{}</text><text x="{:.0}" y="{}" text-anchor="end" font-size="10" fill="{}">{}</text></g>"##,
+                s.id,
+                rect.x0,
+                rect.y0,
+                esc(&s.name),
+                d.box_of[i],
+                esc(&tip),
+                ROW_H / 2 + 4,
+                esc(&truncate(&s.name, name_chars)),
+                w - 6.0,
+                ROW_H / 2 + 4,
+                if hot.contains(&i) {
+                    "#c81e1e"
+                } else {
+                    "#374151"
+                },
+                esc(label),
+            );
+            continue;
+        }
         let _ = writeln!(
             out,
-            r##"<g class="{class}" id="{}" transform="translate({} {})" data-name="{}"><title>{}</title><rect width="{NODE_W}" height="{NODE_H}" rx="6" fill="#f9fafb" stroke="{stroke}" stroke-width="{sw}"/><text x="{}" y="{}" text-anchor="middle" font-size="12" fill="#111827">{}</text></g>"##,
+            r##"<g class="{class}" id="{}" transform="translate({:.0} {:.0})" data-name="{}"><title>{}</title><rect width="{NODE_W}" height="{NODE_H}" rx="6" fill="#f9fafb" stroke="{stroke}" stroke-width="{sw}"/><text x="{}" y="{}" text-anchor="middle" font-size="12" fill="#111827">{}</text></g>"##,
             s.id,
-            p.x,
-            p.y,
+            rect.x0,
+            rect.y0,
             esc(&s.name),
             esc(&tip),
             NODE_W / 2,
