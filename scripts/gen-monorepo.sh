@@ -8,7 +8,8 @@
 # Shape: a gateway calls 5 fronts; each front calls 6 of 20 services; each
 # service calls one of 10 cores (and every fourth one another service, so
 # calls skip layers and one cycle forms); each core calls two or three of
-# 24 stores (PostgreSQL, Redis, RabbitMQ), leaves, drawn grouped per caller. The namespace asks for Istio injection and five
+# 24 stores (PostgreSQL, Redis, RabbitMQ) in namespace `data`, leaves,
+# drawn grouped per caller. The namespace asks for Istio injection and five
 # VirtualServices retry, so the worst paths multiply.
 set -euo pipefail
 out=${1:?usage: scripts/gen-monorepo.sh OUT_DIR}
@@ -23,10 +24,10 @@ metadata:
   labels:
     istio-injection: enabled
 YAML
-deployment() { # name callee...
+deployment() { # name callee...  (NS: the namespace, shop unless set)
   local name=$1
   shift
-  printf -- '---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: %s\n  namespace: shop\nspec:\n  template:\n    spec:\n      containers:\n      - name: %s\n        image: example/%s:1.0\n' "$name" "$name" "$name" >>"$m"
+  printf -- '---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: %s\n  namespace: '"${NS:-shop}"'\nspec:\n  template:\n    spec:\n      containers:\n      - name: %s\n        image: example/%s:1.0\n' "$name" "$name" "$name" >>"$m"
   if [ $# -gt 0 ]; then
     printf '        env:\n' >>"$m"
     local i=0
@@ -51,11 +52,11 @@ for j in $(seq 0 19); do
   deployment "$(name service "$j")" "${calls[@]}"
 done
 for k in $(seq 0 9); do
-  calls=("postgres://$(name store $((2 * k % 24))):5432/app" "redis://$(name store $(((2 * k + 1) % 24))):6379")
-  if [ $((k % 3)) -eq 0 ]; then calls+=("amqp://$(name store $(((k + 20) % 24))):5672"); fi
+  calls=("postgres://$(name store $((2 * k % 24))).data:5432/app" "redis://$(name store $(((2 * k + 1) % 24))).data:6379")
+  if [ $((k % 3)) -eq 0 ]; then calls+=("amqp://$(name store $(((k + 20) % 24))).data:5672"); fi
   deployment "$(name core "$k")" "${calls[@]}"
 done
-for s in $(seq 0 23); do deployment "$(name store "$s")"; done
+for s in $(seq 0 23); do NS=data deployment "$(name store "$s")"; done
 : >"$v"
 for h in front-00 service-00 service-07 core-00 core-07; do
   printf -- '---\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: %s\n  namespace: shop\nspec:\n  hosts: [%s]\n  http:\n    - route:\n        - destination:\n            host: %s\n      timeout: 10s\n      retries:\n        attempts: 3\n        perTryTimeout: 2s\n        retryOn: connect-failure,refused-stream\n' "$h" "$h" "$h" >>"$v"

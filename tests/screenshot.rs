@@ -205,9 +205,10 @@ fn sixty_services_render_and_the_script_filters() {
 
 /// The 60-service audit as Chromium draws it (tests/common/geometry.js
 /// measures the page after layout, text as the browser set it): no two
-/// edge labels meet, no label covers a service or a group of stores, every
-/// text stays inside its box, and no edge passes through a box other than
-/// its own two ends'.
+/// edge labels meet, no label covers a service, a group of stores or a
+/// namespace's caption, every text stays inside its box, no two namespace
+/// bands meet, and no edge passes through a box other than its own two
+/// ends'.
 fn sixty_services_labels_and_edges_clear_every_box_in_chromium() {
     let root = common::root();
     let dir = tempfile::tempdir().unwrap();
@@ -259,11 +260,14 @@ fn sixty_services_labels_and_edges_clear_every_box_in_chromium() {
     assert!(count("nodes") >= 60, "{g}");
     assert!(count("edges") > 80, "{g}");
     assert!(count("labels") > 40, "{g}");
+    // Namespaces `shop` and `data` as bands, in several columns.
+    assert!(count("bands") >= 4, "{g}");
     for k in [
         "label_overlaps",
         "label_on_box",
         "text_outside",
         "edge_through",
+        "band_overlaps",
     ] {
         assert_eq!(g[k].as_array().map(Vec::len), Some(0), "{k}: {}", g[k]);
     }

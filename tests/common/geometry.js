@@ -5,7 +5,7 @@
 // the browser measured it counts, not the renderer's estimate.
 (function () {
   var svg = document.getElementById('call-graph');
-  var out = { labels: 0, nodes: 0, edges: 0, label_overlaps: [], label_on_box: [], text_outside: [], edge_through: [] };
+  var out = { labels: 0, nodes: 0, edges: 0, label_overlaps: [], label_on_box: [], text_outside: [], edge_through: [], band_overlaps: [] };
   if (!svg) { document.body.setAttribute('data-geometry', JSON.stringify(out)); return; }
   function rect(el) { var r = el.getBoundingClientRect(); return { x0: r.left, y0: r.top, x1: r.right, y1: r.bottom }; }
   function union(a, b) { return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) }; }
@@ -27,6 +27,18 @@
     return { id: g.id, group: g.getAttribute('data-group'), r: box };
   });
   var groups = all('g.store-group').map(function (g) { return { id: g.id, r: rect(g.querySelector('rect')) }; });
+  // Namespace bands: their captions are kept clear like boxes; two bands
+  // never meet.
+  var bands = all('g.cluster').map(function (g) {
+    return { id: g.getAttribute('data-namespace'), r: rect(g.querySelector('rect')), head: rect(g.querySelector('text')) };
+  });
+  for (var a = 0; a < bands.length; a++) {
+    if (!inside(bands[a].head, bands[a].r)) out.text_outside.push('namespace ' + bands[a].id);
+    for (var b = a + 1; b < bands.length; b++) {
+      if (meets(bands[a].r, bands[b].r, 0)) out.band_overlaps.push([bands[a].id, bands[b].id]);
+    }
+  }
+  out.bands = bands.length;
   out.labels = labels.length; out.nodes = boxes.length;
   for (var i = 0; i < labels.length; i++) {
     for (var j = i + 1; j < labels.length; j++) {
@@ -34,6 +46,9 @@
     }
     boxes.concat(groups).forEach(function (b) {
       if (meets(labels[i].r, b.r, 0)) out.label_on_box.push([labels[i].id, b.id]);
+    });
+    bands.forEach(function (b) {
+      if (meets(labels[i].r, b.head, 0)) out.label_on_box.push([labels[i].id, 'namespace ' + b.id]);
     });
   }
   // Edges: points along each path, away from its own two ends' boxes.

@@ -167,6 +167,10 @@ pub struct ServiceNode {
     pub entry: bool,
     /// Where its identity comes from, and how.
     pub sources: Vec<IdentitySource>,
+    /// The namespace its Kubernetes Service or workload declares, where
+    /// one does (the first of its declarations that writes one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -40,6 +40,13 @@ pub const GRID_CAPTION: i64 = 36;
 pub const GRID_GAP: i64 = 24;
 /// Height of an edge label's box.
 pub const LABEL_H: f64 = 16.0;
+/// Vertical space between two slots of one column in different clusters:
+/// room for a cluster's caption band and padding.
+pub const CLUSTER_GAP: i64 = 34;
+/// A cluster band's caption height (above its first box) and its padding
+/// around the boxes.
+pub const BAND_HEAD: i64 = 18;
+pub const BAND_PAD: i64 = 6;
 const SWEEPS: usize = 8;
 
 /// A service box's top-left corner.
@@ -92,6 +99,26 @@ pub struct Layout {
     pub height: i64,
     /// Where the caption of the grid of unconnected services goes, if any.
     pub grid_caption_y: Option<i64>,
+    /// Where the boxes of one cluster (a namespace) stand together in a
+    /// column: drawn behind them, captioned at the top.
+    pub bands: Vec<Band>,
+}
+
+/// The boxes of one cluster in one column, with room for its caption.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    pub cluster: usize,
+    pub rect: Rect,
+}
+
+impl Band {
+    /// The caption strip at the top of the band, kept clear of labels.
+    pub fn head(&self) -> Rect {
+        Rect {
+            y1: self.rect.y0 + BAND_HEAD as f64,
+            ..self.rect
+        }
+    }
 }
 
 impl Layout {
@@ -145,17 +172,22 @@ pub fn layout_with(
     names: &[&str],
     first: &[usize],
 ) -> Layout {
-    layout_sized(n, edges, names, first, &[])
+    layout_sized(n, edges, names, first, &[], &[])
 }
 
-/// [`layout_with`] for boxes of other heights than [`NODE_H`]: `heights`
-/// gives a box's height by index (missing ones are [`NODE_H`]).
+/// [`layout_with`] for boxes of other heights than [`NODE_H`] and in
+/// clusters: `heights` gives a box's height by index (missing ones are
+/// [`NODE_H`]); `clusters` a box's cluster (missing ones are cluster 0).
+/// With two clusters or more, each column keeps a cluster's boxes
+/// together, [`CLUSTER_GAP`] apart from the next cluster's, and the layout
+/// has a [`Band`] for each run of a cluster's boxes in each column.
 pub fn layout_sized(
     n: usize,
     edges: &[(usize, usize, bool)],
     names: &[&str],
     first: &[usize],
     heights: &[i64],
+    clusters: &[usize],
 ) -> Layout {
     let heights: Vec<i64> = (0..n)
         .map(|i| heights.get(i).copied().unwrap_or(NODE_H).max(NODE_H))
@@ -219,13 +251,39 @@ pub fn layout_sized(
     for v in n..total {
         layers[layer_v[v]].push(v);
     }
-    order_layers(&mut layers, &adj_up, &adj_down, total);
+    // Each node's cluster: a virtual node's is its edge's left end's.
+    let mut cluster_v: Vec<usize> = (0..n)
+        .map(|i| clusters.get(i).copied().unwrap_or(0))
+        .collect();
+    cluster_v.resize(total, 0);
+    for (chain, _) in chains.iter().flatten() {
+        let c = cluster_v[chain[0]];
+        for &v in &chain[1..chain.len() - 1] {
+            cluster_v[v] = c;
+        }
+    }
+    let clustered = (0..n)
+        .filter(|&i| connected[i])
+        .map(|i| cluster_v[i])
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+        > 1;
+    if !clustered {
+        cluster_v.iter_mut().for_each(|c| *c = 0);
+    }
+    for l in &mut layers {
+        l.sort_by_key(|&v| cluster_v[v]);
+    }
+    order_layers(&mut layers, &adj_up, &adj_down, total, &cluster_v);
     // Coordinates.
     let height_of = |v: usize| if v < n { heights[v] } else { LANE_H };
     let mut y = vec![0f64; total];
     for l in &layers {
         let mut at = 0.0;
-        for &v in l {
+        for (k, &v) in l.iter().enumerate() {
+            if k > 0 && cluster_v[l[k - 1]] != cluster_v[v] {
+                at += (CLUSTER_GAP - ROW_GAP) as f64;
+            }
             y[v] = at;
             at += (height_of(v) + ROW_GAP) as f64;
         }
@@ -251,7 +309,7 @@ pub fn layout_sized(
                     }
                 })
                 .collect();
-            place_column(&layers[li], &want, &height_of, &mut y);
+            place_column(&layers[li], &want, &height_of, &cluster_v, &mut y);
         }
     }
     let top = y.iter().copied().fold(f64::INFINITY, f64::min);
@@ -260,19 +318,40 @@ pub fn layout_sized(
     let mut layer = vec![None; n];
     let col_x = |li: usize| MARGIN + li as i64 * (NODE_W + LAYER_GAP);
     let mut bottom = 0i64;
+    // Room above the first boxes for a band's caption.
+    let band_room = if clustered { BAND_HEAD + BAND_PAD } else { 0 };
     let mut yv = vec![0i64; total];
     for (v, yy) in yv.iter_mut().enumerate() {
-        *yy = MARGIN + (y[v] - top).round() as i64;
+        *yy = MARGIN + band_room + (y[v] - top).round() as i64;
     }
     for l in &layers {
         for &v in l {
-            bottom = bottom.max(yv[v] + height_of(v));
+            bottom = bottom.max(yv[v] + height_of(v) + band_room.min(BAND_PAD));
             if v < n {
                 nodes[v] = Pos {
                     x: col_x(layer_v[v]),
                     y: yv[v],
                 };
                 layer[v] = Some(layer_v[v]);
+            }
+        }
+    }
+    let mut bands = Vec::new();
+    if clustered {
+        for (li, l) in layers.iter().enumerate() {
+            let real: Vec<usize> = l.iter().copied().filter(|&v| v < n).collect();
+            for run in real.chunk_by(|&a, &b| cluster_v[a] == cluster_v[b]) {
+                let y0 = run.iter().map(|&v| yv[v]).min().unwrap_or(0);
+                let y1 = run.iter().map(|&v| yv[v] + height_of(v)).max().unwrap_or(0);
+                bands.push(Band {
+                    cluster: cluster_v[run[0]],
+                    rect: Rect {
+                        x0: (col_x(li) - BAND_PAD) as f64,
+                        y0: (y0 - BAND_HEAD - BAND_PAD) as f64,
+                        x1: (col_x(li) + NODE_W + BAND_PAD) as f64,
+                        y1: (y1 + BAND_PAD) as f64,
+                    },
+                });
             }
         }
     }
@@ -356,6 +435,7 @@ pub fn layout_sized(
         width: width.max(2 * MARGIN + NODE_W),
         height: height.max(2 * MARGIN + NODE_H),
         grid_caption_y,
+        bands,
     }
 }
 
@@ -414,6 +494,7 @@ fn order_layers(
     adj_up: &[Vec<usize>],
     adj_down: &[Vec<usize>],
     total: usize,
+    cluster: &[usize],
 ) {
     let mut pos = vec![0f64; total];
     let refresh = |layers: &[Vec<usize>], pos: &mut Vec<f64>| {
@@ -439,11 +520,11 @@ fn order_layers(
     let mut best = (count(layers, &pos), layers.to_vec());
     for _ in 0..SWEEPS {
         for li in 1..layers.len() {
-            reorder(&mut layers[li], adj_up, &pos);
+            reorder(&mut layers[li], adj_up, &pos, cluster);
             refresh(layers, &mut pos);
         }
         for li in (0..layers.len().saturating_sub(1)).rev() {
-            reorder(&mut layers[li], adj_down, &pos);
+            reorder(&mut layers[li], adj_down, &pos, cluster);
             refresh(layers, &mut pos);
         }
         let c = count(layers, &pos);
@@ -457,9 +538,10 @@ fn order_layers(
     layers.clone_from_slice(&best.1);
 }
 
-/// Sort one layer by the mean position of each node's neighbours in `adj`;
-/// a node without such neighbours keeps its place. Stable.
-fn reorder(layer: &mut [usize], adj: &[Vec<usize>], pos: &[f64]) {
+/// Sort one layer by the mean position of each node's neighbours in `adj`
+/// within its cluster (clusters stay together, in their order); a node
+/// without such neighbours keeps its place. Stable.
+fn reorder(layer: &mut [usize], adj: &[Vec<usize>], pos: &[f64], cluster: &[usize]) {
     let mut keyed: Vec<(f64, usize, usize)> = layer
         .iter()
         .enumerate()
@@ -473,7 +555,12 @@ fn reorder(layer: &mut [usize], adj: &[Vec<usize>], pos: &[f64]) {
             (key, i, v)
         })
         .collect();
-    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    keyed.sort_by(|a, b| {
+        cluster[a.2]
+            .cmp(&cluster[b.2])
+            .then(a.0.total_cmp(&b.0))
+            .then(a.1.cmp(&b.1))
+    });
     for (slot, (_, _, v)) in layer.iter_mut().zip(keyed) {
         *slot = v;
     }
@@ -482,7 +569,13 @@ fn reorder(layer: &mut [usize], adj: &[Vec<usize>], pos: &[f64]) {
 /// Place one column's slots as near their wanted centres as their order
 /// and spacing allow: top down pushing apart, then the whole block moved
 /// by the mean residual so it is not all pushed to one side.
-fn place_column(col: &[usize], want: &[f64], height_of: &dyn Fn(usize) -> i64, y: &mut [f64]) {
+fn place_column(
+    col: &[usize],
+    want: &[f64],
+    height_of: &dyn Fn(usize) -> i64,
+    cluster: &[usize],
+    y: &mut [f64],
+) {
     if col.is_empty() {
         return;
     }
@@ -490,6 +583,9 @@ fn place_column(col: &[usize], want: &[f64], height_of: &dyn Fn(usize) -> i64, y
     let mut placed = Vec::with_capacity(col.len());
     for (k, &v) in col.iter().enumerate() {
         let h = height_of(v) as f64;
+        if k > 0 && cluster[col[k - 1]] != cluster[v] {
+            at += (CLUSTER_GAP - ROW_GAP) as f64;
+        }
         let top = (want[k] - h / 2.0).max(at);
         placed.push(top);
         at = top + h + ROW_GAP as f64;
@@ -512,7 +608,10 @@ fn place_column(col: &[usize], want: &[f64], height_of: &dyn Fn(usize) -> i64, y
 /// box of a service and no label placed before; `None` where there is no
 /// such spot.
 pub fn place_labels(l: &Layout, sizes: &[(usize, f64)]) -> Vec<(usize, Option<Rect>)> {
-    let boxes: Vec<Rect> = (0..l.nodes.len()).map(|i| l.node_rect(i)).collect();
+    let boxes: Vec<Rect> = (0..l.nodes.len())
+        .map(|i| l.node_rect(i))
+        .chain(l.bands.iter().map(Band::head))
+        .collect();
     let mut placed: Vec<Rect> = Vec::new();
     let mut out = Vec::with_capacity(sizes.len());
     for &(e, w) in sizes {

@@ -183,3 +183,51 @@ fn the_box_check_sees_a_route_through_a_box() {
     }];
     assert_eq!(crossings_of_boxes(&l, &[(0, 2, false)]), [(0, 1)]);
 }
+
+/// Clusters (namespaces): in each column a cluster's boxes stand together,
+/// each run in a band that holds its boxes and no other's; bands do not
+/// meet; boxes of varied heights do not overlap; no edge passes a box.
+#[test]
+fn clusters_keep_together_in_bands_of_their_own() {
+    let n = 40;
+    let edges = monorepo(n);
+    let names = names(n);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let clusters: Vec<usize> = (0..n).map(|i| 1 + i % 3).collect();
+    let heights: Vec<i64> = (0..n)
+        .map(|i| if i % 7 == 0 { 70 } else { NODE_H })
+        .collect();
+    let l = layout_sized(n, &edges, &refs, &[], &heights, &clusters);
+    assert!(overlaps(&l).is_empty(), "{:?}", overlaps(&l));
+    assert!(crossings_of_boxes(&l, &edges).is_empty());
+    assert!(!l.bands.is_empty());
+    for (li, _) in l.layer_x.iter().enumerate() {
+        let mut col: Vec<usize> = (0..n).filter(|&i| l.layer[i] == Some(li)).collect();
+        col.sort_by_key(|&i| l.nodes[i].y);
+        let runs = col.chunk_by(|&a, &b| clusters[a] == clusters[b]).count();
+        let distinct = col
+            .iter()
+            .map(|&i| clusters[i])
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        assert_eq!(runs, distinct, "column {li}: a cluster split");
+    }
+    for (k, b) in l.bands.iter().enumerate() {
+        for i in 0..n {
+            let r = l.node_rect(i);
+            let inside =
+                r.x0 >= b.rect.x0 && r.x1 <= b.rect.x1 && r.y0 >= b.rect.y0 && r.y1 <= b.rect.y1;
+            if r.intersects(&b.rect) {
+                assert!(inside && clusters[i] == b.cluster, "box {i} in band {k}");
+            }
+        }
+        for c in &l.bands[k + 1..] {
+            assert!(!b.rect.intersects(&c.rect), "bands {b:?} and {c:?} meet");
+        }
+        assert!(b.rect.y0 >= 0.0 && b.rect.y1 <= l.height as f64, "{b:?}");
+    }
+    // One cluster: no bands, and the same picture as without clusters.
+    let one = layout_sized(n, &edges, &refs, &[], &[], &vec![4; n]);
+    assert!(one.bands.is_empty());
+    assert_eq!(one.nodes, layout(n, &edges, &refs).nodes);
+}

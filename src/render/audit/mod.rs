@@ -107,6 +107,18 @@ impl Builder<'_> {
         self.paths.text(s)
     }
 
+    /// The namespace a service's declarations write, the first found.
+    fn namespace_of(&self, s: &crate::graph::Service) -> Option<String> {
+        s.sources.iter().find_map(|(l, _)| {
+            let f = self.scan.files.get(l.file)?;
+            f.facts
+                .services
+                .iter()
+                .filter(|d| d.span == l.span)
+                .find_map(|d| d.placement.namespace.clone())
+        })
+    }
+
     fn source(&self, l: Loc) -> Option<SourceRef> {
         if l.file >= self.scan.files.len() {
             return None;
@@ -170,6 +182,7 @@ impl Builder<'_> {
                             })
                         })
                         .collect(),
+                    namespace: self.namespace_of(s),
                 })
                 .collect(),
             edges: g

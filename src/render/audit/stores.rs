@@ -51,6 +51,10 @@ pub struct Drawing {
     pub routes: Vec<Route>,
     /// Each call's edge between boxes (index into the layout's routes).
     pub box_edge: Vec<usize>,
+    /// The name of each cluster of the layout's bands: a namespace
+    /// (cluster 0, services whose namespace no declaration writes, is
+    /// `""` and drawn without a band).
+    pub clusters: Vec<String>,
 }
 
 impl Drawing {
@@ -211,8 +215,29 @@ pub fn draw(r: &Report) -> Drawing {
             }
         }
     }
+    // Namespaces as clusters: 0 for none written, then by name.
+    let mut namespaces: Vec<String> = vec![String::new()];
+    let mut ns: Vec<String> = r
+        .graph
+        .services
+        .iter()
+        .filter_map(|s| s.namespace.clone())
+        .collect();
+    ns.sort();
+    ns.dedup();
+    namespaces.extend(ns);
+    let mut clusters = vec![0usize; next];
+    for (s, svc) in r.graph.services.iter().enumerate() {
+        if let Some(n) = &svc.namespace {
+            let c = namespaces.iter().position(|x| x == n).unwrap_or(0);
+            let b = box_of[s];
+            if clusters[b] == 0 {
+                clusters[b] = c;
+            }
+        }
+    }
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let l = layout::layout_sized(next, &box_edges, &refs, &first, &heights);
+    let l = layout::layout_sized(next, &box_edges, &refs, &first, &heights, &clusters);
     let mut d = Drawing {
         layout: l,
         box_of,
@@ -220,6 +245,7 @@ pub fn draw(r: &Report) -> Drawing {
         groups,
         routes: Vec::new(),
         box_edge,
+        clusters: namespaces,
     };
     d.routes = r
         .graph

@@ -80,6 +80,28 @@ pub fn render(r: &Report) -> String {
         r##"<marker id="arrow-worst" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c81e1e"/></marker></defs>"##,
         "\n"
     ));
+    // Namespaces as bands behind their boxes, one per column they stand in.
+    let bands: Vec<&layout::Band> = l.bands.iter().filter(|b| b.cluster != 0).collect();
+    if !bands.is_empty() {
+        out.push_str("<g class=\"clusters\">\n");
+        for b in bands {
+            let name = d.clusters.get(b.cluster).map_or("", String::as_str);
+            let _ = writeln!(
+                out,
+                r##"<g class="cluster" data-namespace="{}"><title>namespace {}</title><rect x="{:.0}" y="{:.0}" width="{:.0}" height="{:.0}" rx="8" fill="#eef6ff" fill-opacity="0.6" stroke="#93c5fd"/><text x="{:.0}" y="{:.0}" font-size="10" fill="#1e40af">{}</text></g>"##,
+                esc(name),
+                esc(name),
+                b.rect.x0,
+                b.rect.y0,
+                b.rect.x1 - b.rect.x0,
+                b.rect.y1 - b.rect.y0,
+                b.rect.x0 + 6.0,
+                b.rect.y0 + 13.0,
+                esc(&truncate(&format!("namespace {name}"), NAME_CHARS + 4)),
+            );
+        }
+        out.push_str("</g>\n");
+    }
     // Worst-path edges last so that they are drawn on top.
     let mut order: Vec<usize> = (0..r.graph.edges.len()).collect();
     order.sort_by_key(|&i| (r.graph.edges[i].on_worst_path, r.graph.edges[i].attempts, i));
