@@ -213,12 +213,12 @@ fn clusters_keep_together_in_bands_of_their_own() {
         assert_eq!(runs, distinct, "column {li}: a cluster split");
     }
     for (k, b) in l.bands.iter().enumerate() {
-        for i in 0..n {
+        for (i, &cluster) in clusters.iter().enumerate() {
             let r = l.node_rect(i);
             let inside =
                 r.x0 >= b.rect.x0 && r.x1 <= b.rect.x1 && r.y0 >= b.rect.y0 && r.y1 <= b.rect.y1;
             if r.intersects(&b.rect) {
-                assert!(inside && clusters[i] == b.cluster, "box {i} in band {k}");
+                assert!(inside && cluster == b.cluster, "box {i} in band {k}");
             }
         }
         for c in &l.bands[k + 1..] {
