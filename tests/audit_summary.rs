@@ -205,3 +205,32 @@ fn version_guesses_are_stated_where_no_build_file_tells_the_version() {
         r.summary.assumptions
     );
 }
+
+/// Templated files the scan could only read in part are named under "Not
+/// read"; a Helm chart rendered with its values is read whole and is not.
+#[test]
+fn templated_files_read_in_part_are_listed_as_not_read() {
+    let r = report("testdata/rules/RL903/err");
+    let line = r
+        .summary
+        .not_read
+        .iter()
+        .find(|n| n.what.contains("templated files read in part"))
+        .unwrap_or_else(|| panic!("{:?}", r.summary.not_read));
+    assert!(line.what.starts_with("2 templated files"), "{line:?}");
+    assert!(
+        line.examples
+            .iter()
+            .any(|e| e.ends_with("yaml-helm-template.yaml")),
+        "{line:?}"
+    );
+    let r = report("testdata/templates/helm-chart");
+    assert!(
+        !r.summary
+            .not_read
+            .iter()
+            .any(|n| n.what.contains("templated")),
+        "{:?}",
+        r.summary.not_read
+    );
+}

@@ -130,6 +130,15 @@ pub fn unrecognised(span: Span, format: &str, reason: &str) -> Diagnostic {
     )
 }
 
+/// The start of [`templated`]'s message.
+const TEMPLATED: &str = "templated file: ";
+
+/// Whether `d` is [`templated`]'s: a file read in part, its template
+/// expressions not rendered.
+pub fn is_templated(d: &Diagnostic) -> bool {
+    d.code.as_str() == CODE && d.message.starts_with(TEMPLATED)
+}
+
 /// A templated file (Helm/Go `{{ }}`, `#{...}`, Jinja `{% %}`): the parts
 /// that parse were read; the rest is reported once, at `info`: a template
 /// is not wrong for being a template, so by default it never fails CI
@@ -138,7 +147,7 @@ pub fn templated(span: Span, detail: &str) -> Diagnostic {
     Diagnostic::new(
         CODE,
         span,
-        format!("templated file: {detail}"),
+        format!("{TEMPLATED}{detail}"),
         "render the template (`helm template`, or your templating step) and check the rendered files to cover every setting",
     )
     .with_severity(super::Severity::Info)

@@ -227,6 +227,28 @@ impl Builder<'_> {
                     .collect(),
             });
         }
+        let mut templated: Vec<String> = self
+            .scan
+            .files
+            .iter()
+            .filter(|f| {
+                f.facts
+                    .diagnostics
+                    .iter()
+                    .any(crate::diag::unparsable_file::is_templated)
+            })
+            .map(|f| self.paths.file(&f.source.display_path()))
+            .collect();
+        if !templated.is_empty() {
+            templated.sort();
+            out.push(NotRead {
+                what: format!(
+                    "{} read in part: their template expressions were not rendered, so what they set there is not checked (RL903 names each)",
+                    plural(templated.len(), "templated file", "templated files")
+                ),
+                examples: templated.into_iter().take(EXAMPLES).collect(),
+            });
+        }
         if stats.test_files > 0 {
             out.push(NotRead {
                 what: format!(
