@@ -33,7 +33,7 @@ fn the_command_writes_three_files_and_no_progress_bar_when_piped() {
     }
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
-    assert_eq!(json["version"], 1);
+    assert_eq!(json["version"], 2);
     assert_eq!(json["summary"]["worst_amplification"]["attempts"], 36);
     // --quiet prints nothing at all.
     let o = cmd()
