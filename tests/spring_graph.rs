@@ -173,7 +173,11 @@ fn nested_configuration_properties_classes_and_records_give_their_base_urls() {
     let mut at: Vec<String> = g
         .edges
         .iter()
-        .flat_map(|e| std::iter::once(e.proof).chain(e.also.clone()).map(move |l| (e, l)))
+        .flat_map(|e| {
+            std::iter::once(e.proof)
+                .chain(e.also.clone())
+                .map(move |l| (e, l))
+        })
         .map(|(e, l)| {
             let f = &s.files[l.file];
             let line = f.source.text[..l.span.start].matches('\n').count() + 1;

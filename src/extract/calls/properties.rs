@@ -174,7 +174,8 @@ fn declaration(code: &str, at: usize, kw: &str) -> Option<TypeDecl> {
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
     // A whole word, not `Foo.class` nor `recordCount`.
     if (at > 0 && (word(b[at - 1]) || b[at - 1] == b'.' || b[at - 1] == b'@'))
-        || b.get(at + kw.len()).is_none_or(|&c| !c.is_ascii_whitespace())
+        || b.get(at + kw.len())
+            .is_none_or(|&c| !c.is_ascii_whitespace())
     {
         return None;
     }
