@@ -202,7 +202,7 @@ fn nested_configuration_properties_classes_and_records_give_their_base_urls() {
         .find(|e| g.service_name(e.to) == "shipping")
         .unwrap();
     assert!(
-        shipping.via.contains("CLIENTS_SHIPPING_BASEURL"),
+        shipping.via.contains("CLIENTS_SHIPPING_BASE_URL"),
         "{}",
         shipping.via
     );
