@@ -208,3 +208,23 @@ fn nested_configuration_properties_classes_and_records_give_their_base_urls() {
     );
     assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
 }
+
+#[test]
+fn gateway_route_placeholders_are_set_by_the_workloads_env_with_their_retry() {
+    let (s, g) = build("testdata/graph/gateway-routes-env");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "edge-service -> catalog-service x4 [\"`default-filters` (Spring Cloud Gateway)\"]",
+            "edge-service -> order-service x4 [\"`default-filters` (Spring Cloud Gateway)\"]",
+        ]
+    );
+    assert_eq!(
+        unresolved(&s),
+        [(
+            "${SPA_URL:http://localhost:9004} = http://localhost:9004".to_string(),
+            Some("edge-service".to_string())
+        )]
+    );
+    assert_eq!(g.worst_paths()[0].attempts, 4);
+}

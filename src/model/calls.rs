@@ -443,6 +443,11 @@ pub struct UnresolvedCall {
     /// The named client the call is made through (as [`CallEdge::client`]).
     #[serde(default)]
     pub client: Option<String>,
+    /// The retry policies of the file that apply to the call once it is
+    /// resolved (as [`CallEdge::policies`]): a Spring Cloud Gateway route's
+    /// Retry filters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub policies: Vec<usize>,
 }
 
 impl UnresolvedCall {
@@ -454,6 +459,7 @@ impl UnresolvedCall {
             caller: None,
             if_empty: None,
             client: None,
+            policies: Vec::new(),
         }
     }
 }
