@@ -120,15 +120,11 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             .path
             .extension()
             .is_some_and(|e| e == "java" || e == "kt");
-        // A unit's own `application*`/`bootstrap*` file: a placeholder its
-        // reader left (a gateway route's `uri`) may be set by the
-        // workload's environment too.
-        let spring_config = !java
-            && resources_of(&f.source.path).is_some()
-            && f.source.path.file_name().is_some_and(|n| {
-                let n = n.to_string_lossy();
-                n.starts_with("application") || n.starts_with("bootstrap")
-            });
+        // A configuration file of a unit's resources (its `application*`
+        // files, or what a config server there serves an application): a
+        // placeholder its reader left (a gateway route's `uri`) may be set
+        // by the workload's environment too.
+        let spring_config = !java && resources_of(&f.source.path).is_some();
         let docs = if java {
             let path = match cwd {
                 Some(c) if f.source.path.is_relative() => c.join(&f.source.path),

@@ -50,6 +50,8 @@ struct Member {
     generic: bool,
     name: String,
     span: Span,
+    /// Where the member's initializer starts (after its `=`), if it has one.
+    init: Option<usize>,
 }
 
 /// A class or record declared in the file.
@@ -83,6 +85,11 @@ fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String)> {
         return Vec::new();
     }
     let types = declared_types(code);
+    let default_of = |m: &Member| -> Option<String> {
+        let rest = text.get(m.init?..)?.trim_start();
+        let body = rest.strip_prefix('"')?;
+        body.find('"').map(|end| body[..end].to_string())
+    };
     // How many members of the file's types name each type: a type reached
     // by several is shown at the member that reaches it.
     let uses = |name: &str| {
@@ -116,11 +123,12 @@ fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String)> {
         else {
             continue;
         };
-        walk(&types, root, prefix, None, 0, &uses, &mut out);
+        walk(&types, root, prefix, None, 0, &uses, &default_of, &mut out);
     }
     out
 }
 
+#[allow(clippy::too_many_arguments)]
 fn walk(
     types: &[TypeDecl],
     t: &TypeDecl,
@@ -128,6 +136,7 @@ fn walk(
     shown_at: Option<Span>,
     depth: usize,
     uses: &dyn Fn(&str) -> usize,
+    default_of: &dyn Fn(&Member) -> Option<String>,
     out: &mut Vec<(Span, String)>,
 ) {
     for m in &t.members {
@@ -136,7 +145,8 @@ fn walk(
         }
         let key = format!("{path}.{}", m.name);
         if !m.generic && matches!(m.ty.as_str(), "String" | "URI" | "URL") {
-            if super::url_key(&m.name) {
+            if super::url_key(&m.name) && default_of(m).is_none_or(|d| address_default(&m.name, &d))
+            {
                 out.push((shown_at.unwrap_or(m.span), format!("${{{key}}}")));
             }
             continue;
@@ -146,9 +156,28 @@ fn walk(
         }
         if let Some(inner) = types.iter().find(|x| x.name == m.ty) {
             let at = shown_at.or_else(|| (uses(&inner.name) > 1).then_some(m.span));
-            walk(types, inner, &key, at, depth + 1, uses, out);
+            walk(types, inner, &key, at, depth + 1, uses, default_of, out);
         }
     }
+}
+
+/// Whether a member's written default can be an address: a URL, or for a
+/// host-like name anything but a key naming the member itself
+/// (`private String host = "http.host";`, `url = "http.url"`: the tag
+/// names of a tracing library, not addresses). A URL-named member whose
+/// default is no URL holds no URL.
+fn address_default(name: &str, default: &str) -> bool {
+    let d = default.trim();
+    if d.is_empty() || d.contains("://") || d.contains("${") {
+        return true;
+    }
+    let own = crate::keys::normalise_key(name);
+    let last = d.rsplit('.').next().unwrap_or(d);
+    if d.contains('.') && crate::keys::normalise_key(last) == own {
+        return false;
+    }
+    let n = name.to_ascii_lowercase();
+    !(n.ends_with("url") || n.ends_with("uri"))
 }
 
 /// Every `class X ... {` and `record X(...)` of `code`, with its members.
@@ -265,7 +294,8 @@ fn fields(code: &str, open: usize) -> Vec<Member> {
             b'(' => paren += 1,
             b')' => paren = paren.saturating_sub(1),
             b';' | b'=' if depth == 1 && paren == 0 => {
-                if !skip && let Some(m) = field(code, start, i) {
+                if !skip && let Some(mut m) = field(code, start, i) {
+                    m.init = (b[i] == b'=').then_some(i + 1);
                     out.push(m);
                 }
                 if b[i] == b'=' {
@@ -392,6 +422,7 @@ fn field(code: &str, start: usize, end: usize) -> Option<Member> {
         generic,
         span: Span::new(start + name_start, start + name_start + name.len()),
         name,
+        init: None,
     })
 }
 

@@ -155,3 +155,34 @@ fn never_panics_on_cut_text() {
         }
     }
 }
+
+#[test]
+fn a_default_that_is_no_address_is_no_call() {
+    // Spring Cloud Sleuth's span tag names (train-ticket's vendored copy,
+    // old-docs/Lib/ms-monitoring-core ChainKeys.java): keys, not hosts.
+    let src = r#"
+@ConfigurationProperties("spring.sleuth.keys")
+public class ChainKeys {
+    private Http http = new Http();
+    public static class Http {
+        private String host = "http.host";
+        private String url = "http.url";
+        private String path = "http.path";
+    }
+    private Remote remote = new Remote();
+    public static class Remote {
+        private String host = "collector.internal";
+        private String baseUrl = "http://zipkin:9411";
+        private String reportUrl = "/api/v2/spans";
+        private String endpointUrl;
+    }
+}"#;
+    assert_eq!(
+        targets(src),
+        pairs(&[
+            ("host", "${spring.sleuth.keys.remote.host}"),
+            ("baseUrl", "${spring.sleuth.keys.remote.baseUrl}"),
+            ("endpointUrl", "${spring.sleuth.keys.remote.endpointUrl}"),
+        ])
+    );
+}
