@@ -269,8 +269,8 @@ fn fields(code: &str, open: usize) -> Vec<Member> {
     // Past the declarator of the current member (its initializer, a
     // method's or nested type's body): read nothing until it ends.
     let mut skip = false;
-    for i in open..b.len() {
-        match b[i] {
+    for (i, &c) in b.iter().enumerate().skip(open) {
+        match c {
             b'{' => {
                 if depth == 1 && paren == 0 {
                     skip = true;
@@ -295,10 +295,10 @@ fn fields(code: &str, open: usize) -> Vec<Member> {
             b')' => paren = paren.saturating_sub(1),
             b';' | b'=' if depth == 1 && paren == 0 => {
                 if !skip && let Some(mut m) = field(code, start, i) {
-                    m.init = (b[i] == b'=').then_some(i + 1);
+                    m.init = (c == b'=').then_some(i + 1);
                     out.push(m);
                 }
-                if b[i] == b'=' {
+                if c == b'=' {
                     skip = true;
                 } else {
                     start = i + 1;
