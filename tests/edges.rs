@@ -652,4 +652,25 @@ fn ip_addresses_join_the_service_a_manifest_gives_them_to() {
         "{:?}",
         g.services.iter().map(|s| &s.name).collect::<Vec<_>>()
     );
+    // The same addresses written in Java and Rust code: each call is on
+    // its edge (shown there, or as another place of it).
+    let mut shown: Vec<String> = g
+        .edges
+        .iter()
+        .flat_map(|e| std::iter::once(e.proof).chain(e.also.iter().copied()))
+        .map(|l| {
+            let f = &s.files[l.file];
+            let line = f.source.text[..l.span.start].matches('\n').count() + 1;
+            format!("{}:{line}", f.source.display_path())
+        })
+        .filter(|p| p.contains(".rs:") || p.contains(".java:"))
+        .collect();
+    shown.sort();
+    assert_eq!(
+        shown,
+        [
+            "testdata/graph/ip-addresses/frontend/src/main/java/shop/frontend/LedgerClient.java:9",
+            "testdata/graph/ip-addresses/web/src/main.rs:2",
+        ]
+    );
 }

@@ -274,3 +274,74 @@ fn ambient_callers_are_retried_only_at_the_callees_waypoint() {
         }
     }
 }
+
+/// Which waypoint (`istio.io/use-waypoint-namespace`) and whose (the
+/// Gateway's class): Istio's own applies its default, another
+/// implementation's counts no retry and says so, one not in the scan is
+/// taken as Istio's and says so.
+#[test]
+fn a_waypoint_is_found_in_its_namespace_and_judged_by_its_class() {
+    let (s, g) = build(
+        "testdata/graph/ambient-waypoint-classes",
+        &Settings::default(),
+    );
+    let mut got: Vec<(String, u64)> = g
+        .edges
+        .iter()
+        .map(|e| (g.services[e.to].name.clone(), e.factor()))
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            ("details".to_string(), 1),
+            ("orders".to_string(), 3),
+            ("ratings".to_string(), 3),
+            ("reviews".to_string(), 1)
+        ]
+    );
+    let layer = |to: &str| {
+        let e = g
+            .edges
+            .iter()
+            .find(|e| g.services[e.to].name == to)
+            .unwrap();
+        assert_eq!(e.mesh.as_ref().map(|m| m.how), Some(MeshEvidence::Ambient));
+        e.layers
+            .first()
+            .map(|l| (l.label.clone(), l.setting.clone()))
+    };
+    let (label, setting) = layer("orders").unwrap();
+    assert!(label.contains("(waypoint `mesh/mesh-waypoint`)"), "{label}");
+    assert!(!setting.contains("not in the scan"), "{setting}");
+    let (_, setting) = layer("ratings").unwrap();
+    assert!(
+        setting.contains("its Gateway is not in the scan: taken as Istio's own waypoint"),
+        "{setting}"
+    );
+    assert!(layer("reviews").is_none());
+    assert!(layer("details").is_none());
+    let notes: Vec<String> = g
+        .notes
+        .iter()
+        .map(|n| {
+            let f = &s.files[n.loc.file];
+            let line = f.source.text[..n.loc.span.start].matches('\n').count() + 1;
+            format!(
+                "{}:{line} {}",
+                f.source.path.file_name().unwrap().to_string_lossy(),
+                n.message
+            )
+        })
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:#?}");
+    assert!(
+        notes[0].starts_with("waypoints.yaml:34 the waypoint `kgw` of `reviews` is a Gateway of class `kgateway-waypoint`"),
+        "{notes:#?}"
+    );
+    assert!(
+        // The namespace's waypoint: every workload and Service of it.
+        notes[1].starts_with("waypoints.yaml:46 the waypoint `agw` of `details`, `frontend` is a Gateway of class `istio-agentgateway-waypoint`"),
+        "{notes:#?}"
+    );
+}

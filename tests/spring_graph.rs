@@ -154,3 +154,77 @@ fn config_servers_serve_from_their_default_locations_and_a_git_folder_of_the_sca
         [("${audit.url}".to_string(), Some("billing".to_string()))]
     );
 }
+
+#[test]
+fn nested_configuration_properties_classes_and_records_give_their_base_urls() {
+    let (s, g) = build("testdata/graph/config-properties-nested");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "orders -> audit x1 []",
+            "orders -> inventory x1 []",
+            "orders -> payment-gateway x1 []",
+            "orders -> shipping x1 []",
+        ]
+    );
+    // Each call at the member that names it: a record's component where
+    // its type is shared, the nested class's own field where it is not.
+    // (The shipping call is shown by the Deployment's env entry too.)
+    let mut at: Vec<String> = g
+        .edges
+        .iter()
+        .flat_map(|e| {
+            std::iter::once(e.proof)
+                .chain(e.also.clone())
+                .map(move |l| (e, l))
+        })
+        .map(|(e, l)| {
+            let f = &s.files[l.file];
+            let line = f.source.text[..l.span.start].matches('\n').count() + 1;
+            let name = f.source.path.file_name().unwrap().to_string_lossy();
+            format!("{} {name}:{line}", g.service_name(e.to))
+        })
+        .filter(|p| p.contains(".java:"))
+        .collect();
+    at.sort();
+    assert_eq!(
+        at,
+        [
+            "audit ClientProperties.java:12",
+            "inventory ClientProperties.java:10",
+            "payment-gateway PaymentProperties.java:16",
+            "shipping ClientProperties.java:11",
+        ]
+    );
+    let shipping = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "shipping")
+        .unwrap();
+    assert!(
+        shipping.via.contains("CLIENTS_SHIPPING_BASE_URL"),
+        "{}",
+        shipping.via
+    );
+    assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
+}
+
+#[test]
+fn gateway_route_placeholders_are_set_by_the_workloads_env_with_their_retry() {
+    let (s, g) = build("testdata/graph/gateway-routes-env");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "edge-service -> catalog-service x4 [\"`default-filters` (Spring Cloud Gateway)\"]",
+            "edge-service -> order-service x4 [\"`default-filters` (Spring Cloud Gateway)\"]",
+        ]
+    );
+    assert_eq!(
+        unresolved(&s),
+        [(
+            "${SPA_URL:http://localhost:9004} = http://localhost:9004".to_string(),
+            Some("edge-service".to_string())
+        )]
+    );
+    assert_eq!(g.worst_paths()[0].attempts, 4);
+}

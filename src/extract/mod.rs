@@ -158,6 +158,11 @@ pub fn embedded_span(file: &str, value: Span, inner: &str, s: Span) -> Span {
 /// appended, its extractors claiming the file.
 pub fn absorb(facts: &mut Facts, mut local: Facts) {
     let offset = facts.policies.len();
+    for u in &mut local.unresolved {
+        for i in &mut u.policies {
+            *i += offset;
+        }
+    }
     for edge in &mut local.edges {
         for i in &mut edge.policies {
             *i += offset;

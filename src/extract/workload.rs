@@ -258,12 +258,29 @@ fn mesh_hints(m: Yaml<'_>, namespace: bool) -> Vec<MeshHint> {
 /// pkg/config/constants: `DataplaneModeLabel`, `AmbientUseWaypointLabel`).
 const DATAPLANE_MODE: &str = "istio.io/dataplane-mode";
 const USE_WAYPOINT: &str = "istio.io/use-waypoint";
+/// The waypoint's namespace when it is not the labelled object's
+/// (istio/istio `pilot/pkg/serviceregistry/ambient/waypoints.go`
+/// `GetUseWaypoint`: `label.IoIstioUseWaypointNamespace`, at 86c9f01).
+const USE_WAYPOINT_NAMESPACE: &str = "istio.io/use-waypoint-namespace";
 
-/// The `istio.io/use-waypoint` label among `labels`, with its span.
+/// The `istio.io/use-waypoint` label among `labels`, with its span:
+/// `<namespace>/<name>` when `istio.io/use-waypoint-namespace` names the
+/// waypoint's namespace (`none` stays `none`: Istio reserves the word).
 fn waypoint_label(labels: Yaml<'_>) -> Option<(String, crate::source::Span)> {
     let v = labels.get(USE_WAYPOINT)?;
     let name = v.as_str()?.trim();
-    (!name.is_empty()).then(|| (name.to_string(), v.span()))
+    if name.is_empty() {
+        return None;
+    }
+    let ns = labels
+        .get(USE_WAYPOINT_NAMESPACE)
+        .and_then(|n| n.as_str())
+        .map(str::trim)
+        .filter(|n| !n.is_empty() && !n.contains('/'));
+    Some(match ns {
+        Some(ns) if name != "none" => (format!("{ns}/{name}"), v.span()),
+        _ => (name.to_string(), v.span()),
+    })
 }
 
 /// A `Namespace` with its mesh injection labels and annotations.

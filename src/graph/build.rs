@@ -8,7 +8,9 @@
 
 use super::identity::Builder;
 use super::layers::*;
-use super::mesh::{MeshFacts, evidence_note, membership, waypoints};
+use super::mesh::{
+    MeshFacts, Waypoint, WaypointRun, evidence_note, membership, waypoint_notes, waypoints,
+};
 use super::shape::{find_cycles, merge_parallel};
 use super::*;
 
@@ -30,6 +32,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     let configured = instances(&mut b);
     let (clients, client_beans) = named_clients(&b);
     let waypoints = waypoints(&b, &meshes);
+    b.graph.notes.extend(waypoint_notes(&waypoints));
     let cx = EdgeCx {
         meshes: &meshes,
         routes: &routes,
@@ -49,7 +52,7 @@ struct EdgeCx<'a> {
     routes: &'a Routes,
     mesh_default: Option<(FileId, usize)>,
     /// Istio ambient waypoints by the service they front (`mesh.rs`).
-    waypoints: &'a BTreeMap<String, (String, Loc)>,
+    waypoints: &'a BTreeMap<String, Waypoint>,
 }
 
 /// Mesh route policies (an Istio VirtualService, a Linkerd
@@ -239,8 +242,9 @@ fn mesh_layer(
     // applies the routes' policy (or Istio's default) as a sidecar would.
     let waypoint = match m.how {
         MeshEvidence::Ambient => match cx.waypoints.get(&host) {
-            Some(w) => Some(w),
-            None => return (Some(m), None),
+            Some(w) if !matches!(w.runs, WaypointRun::Other { .. }) => Some(w),
+            // No waypoint, or another implementation's (a graph note).
+            _ => return (Some(m), None),
         },
         _ => None,
     };
@@ -265,15 +269,22 @@ fn mesh_layer(
     };
     let layer = layer.map(|mut l| {
         match waypoint {
-            Some((name, at)) => {
-                l.label = format!("{} (waypoint `{name}`)", l.label);
+            Some(w) => {
+                l.label = format!("{} (waypoint `{}`)", l.label, w.name);
                 l.setting.push_str(&format!(
-                    "; through the waypoint `{name}` (`istio.io/use-waypoint` in `{}`), the caller in ambient mode",
+                    "; through the waypoint `{}` (`istio.io/use-waypoint` in `{}`), the caller in ambient mode",
+                    w.name,
                     b.files
-                        .get(at.file)
+                        .get(w.loc.file)
                         .map(|f| f.source.display_path())
                         .unwrap_or_default()
                 ));
+                if matches!(w.runs, WaypointRun::Unseen) {
+                    l.setting.push_str(&format!(
+                        "; its Gateway is not in the scan: taken as Istio's own waypoint (class `{}`)",
+                        super::mesh::ISTIO_WAYPOINT_CLASS
+                    ));
+                }
             }
             None => l.setting.push_str(&evidence_note(b, &m)),
         }

@@ -243,19 +243,55 @@ pub(super) fn evidence_note(b: &Builder<'_>, m: &Membership) -> String {
     out
 }
 
+/// The class of Istio's own waypoints (istio/istio
+/// `pkg/config/constants/constants.go` `WaypointGatewayClassName`), and
+/// the controller of a `GatewayClass` that makes any class one
+/// (`ManagedGatewayMeshController`), at 86c9f01.
+pub(super) const ISTIO_WAYPOINT_CLASS: &str = "istio-waypoint";
+const ISTIO_MESH_CONTROLLER: &str = "istio.io/mesh-controller";
+
+/// The waypoint a service's callers go through.
+pub(super) struct Waypoint {
+    /// As labelled: `name`, or `namespace/name`.
+    pub name: String,
+    /// The `istio.io/use-waypoint` label.
+    pub loc: Loc,
+    pub runs: WaypointRun,
+}
+
+/// Who runs a waypoint, from its Gateway's class.
+pub(super) enum WaypointRun {
+    /// Istio's own waypoint (Envoy programmed by istiod): the routes'
+    /// policy, else Istio's default.
+    Istio,
+    /// Its Gateway is not in the scan: taken as Istio's own, and said so.
+    Unseen,
+    /// Another implementation (`kgateway-waypoint`, Istio's agentgateway
+    /// waypoint `istio-agentgateway-waypoint`): neither a VirtualService
+    /// nor Istio's default retry applies there. istiod's agentgateway
+    /// translation adds a retry only where an HTTPRoute rule writes one
+    /// (`pilot/pkg/config/kube/agentgateway/routes.go` `ApplyRetries`);
+    /// other implementations' policies are not read. No retry is counted
+    /// there, and a graph note says so.
+    Other { class: String, at: Loc },
+}
+
 /// The Istio ambient waypoint each service's callers go through, by
 /// service: the `istio.io/use-waypoint` label of a Kubernetes Service
 /// joined to it (`none` opts out of its namespace's), else of its
-/// namespace (the namespace its Service or workload declares). A waypoint
-/// applies the routes' policy for the service as a sidecar would, else
-/// Istio's default (istio/istio pilot/pkg/networking/core/
-/// listener_waypoint.go `buildWaypointInboundHTTPRouteConfig`, and
-/// httproute.go `buildSidecarInboundHTTPRouteConfig`, which gives a
-/// waypoint `BuildDefaultHTTPOutboundRoute` with the default retry
-/// policy, at 86c9f01).
-pub(super) fn waypoints(b: &Builder<'_>, m: &MeshFacts<'_>) -> BTreeMap<String, (String, Loc)> {
+/// namespace (the namespace its Service or workload declares), in the
+/// namespace `istio.io/use-waypoint-namespace` names, else the labelled
+/// object's. A waypoint of Istio's class applies the routes' policy for
+/// the service as a sidecar would, else Istio's default (istio/istio
+/// pilot/pkg/networking/core/listener_waypoint.go
+/// `buildWaypointInboundHTTPRouteConfig`, and httproute.go
+/// `buildSidecarInboundHTTPRouteConfig`, which gives a waypoint
+/// `BuildDefaultHTTPOutboundRoute` with the default retry policy, at
+/// 86c9f01); one of another class is that implementation's
+/// ([`WaypointRun::Other`]).
+pub(super) fn waypoints(b: &Builder<'_>, m: &MeshFacts<'_>) -> BTreeMap<String, Waypoint> {
     use crate::model::calls::IdentityKind;
-    let mut out: BTreeMap<String, (String, Loc)> = BTreeMap::new();
+    let mut labelled: BTreeMap<String, (String, Loc, Option<String>)> = BTreeMap::new();
     if !m.namespaces.iter().any(|(_, n)| n.waypoint.is_some())
         && !b
             .files
@@ -263,13 +299,39 @@ pub(super) fn waypoints(b: &Builder<'_>, m: &MeshFacts<'_>) -> BTreeMap<String, 
             .flat_map(|f| f.facts.services.iter())
             .any(|s| s.placement.waypoint.is_some())
     {
-        return out;
+        return BTreeMap::new();
     }
     let mut opted_out: BTreeSet<String> = BTreeSet::new();
     let mut namespaces: BTreeMap<String, String> = BTreeMap::new();
+    // Gateways with their class: (name, namespace, class, where).
+    let mut gateways: Vec<(&str, Option<&str>, &str, Loc)> = Vec::new();
+    let mut classes: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for (id, f) in b.files.iter().enumerate() {
+        for c in &f.facts.gateway_classes {
+            classes
+                .entry(c.name.as_str())
+                .or_default()
+                .insert(c.controller.as_str());
+        }
         for s in &f.facts.services {
-            if !matches!(s.kind, IdentityKind::KubeService | IdentityKind::Workload) {
+            if s.kind == IdentityKind::Workload
+                && let Some((class, span)) = &s.placement.gateway_class
+            {
+                gateways.push((
+                    s.name.as_str(),
+                    s.placement.namespace.as_deref(),
+                    class.as_str(),
+                    Loc {
+                        file: id,
+                        span: *span,
+                    },
+                ));
+            }
+            // A waypoint (any Gateway) has no waypoint of its own (istio/istio
+            // `waypoints.go` `fetchWaypointForService`).
+            if !matches!(s.kind, IdentityKind::KubeService | IdentityKind::Workload)
+                || s.placement.gateway_class.is_some()
+            {
                 continue;
             }
             let name = b.canonical(&s.name);
@@ -280,19 +342,21 @@ pub(super) fn waypoints(b: &Builder<'_>, m: &MeshFacts<'_>) -> BTreeMap<String, 
                 if w.eq_ignore_ascii_case("none") {
                     opted_out.insert(name);
                 } else {
-                    out.entry(name).or_insert((
+                    let ns = s.placement.namespace.clone();
+                    labelled.entry(name).or_insert((
                         w.clone(),
                         Loc {
                             file: id,
                             span: *span,
                         },
+                        ns,
                     ));
                 }
             }
         }
     }
     for (name, ns) in namespaces {
-        if out.contains_key(&name) || opted_out.contains(&name) {
+        if labelled.contains_key(&name) || opted_out.contains(&name) {
             continue;
         }
         if let Some((f, n)) = m
@@ -302,7 +366,7 @@ pub(super) fn waypoints(b: &Builder<'_>, m: &MeshFacts<'_>) -> BTreeMap<String, 
             && let Some((w, span)) = &n.waypoint
             && !w.eq_ignore_ascii_case("none")
         {
-            out.insert(
+            labelled.insert(
                 name,
                 (
                     w.clone(),
@@ -310,9 +374,63 @@ pub(super) fn waypoints(b: &Builder<'_>, m: &MeshFacts<'_>) -> BTreeMap<String, 
                         file: *f,
                         span: *span,
                     },
+                    Some(ns),
                 ),
             );
         }
     }
-    out
+    labelled
+        .into_iter()
+        .map(|(service, (w, loc, own_ns))| {
+            let (ns, gw) = match w.split_once('/') {
+                Some((ns, gw)) => (Some(ns.to_string()), gw.to_string()),
+                None => (own_ns, w.clone()),
+            };
+            // The Gateway of that name in that namespace (one that says
+            // no namespace is applied to any).
+            let found = gateways.iter().find(|(n, gns, _, _)| {
+                *n == gw && (gns.is_none() || ns.is_none() || *gns == ns.as_deref())
+            });
+            let runs = match found {
+                None => WaypointRun::Unseen,
+                Some((_, _, class, at)) => {
+                    let istio = *class == ISTIO_WAYPOINT_CLASS
+                        || classes
+                            .get(class)
+                            .is_some_and(|c| c.len() == 1 && c.contains(ISTIO_MESH_CONTROLLER));
+                    if istio {
+                        WaypointRun::Istio
+                    } else {
+                        WaypointRun::Other {
+                            class: class.to_string(),
+                            at: *at,
+                        }
+                    }
+                }
+            };
+            (service, Waypoint { name: w, loc, runs })
+        })
+        .collect()
+}
+
+/// One note per waypoint of another implementation than Istio's, naming
+/// the services behind it: their calls through it count no retry.
+pub(super) fn waypoint_notes(waypoints: &BTreeMap<String, Waypoint>) -> Vec<GraphNote> {
+    let mut by: BTreeMap<(Loc, &str, &str), Vec<&str>> = BTreeMap::new();
+    for (service, w) in waypoints {
+        if let WaypointRun::Other { class, at } = &w.runs {
+            by.entry((*at, w.name.as_str(), class.as_str()))
+                .or_default()
+                .push(service.as_str());
+        }
+    }
+    by.into_iter()
+        .map(|((at, name, class), services)| GraphNote {
+            loc: at,
+            message: format!(
+                "the waypoint `{name}` of `{}` is a Gateway of class `{class}`, not Istio's `{ISTIO_WAYPOINT_CLASS}`: neither a VirtualService nor Istio's default retry applies there and its own retry policies are not read, so no retry is counted on calls through it",
+                services.join("`, `")
+            ),
+        })
+        .collect()
 }

@@ -254,6 +254,13 @@ fn drop_read_in_values(files: &[ScannedFile], r: &Rendered, facts: &mut crate::m
             .collect();
         !(had && e.policies.is_empty())
     });
+    for u in &mut facts.unresolved {
+        u.policies = u
+            .policies
+            .iter()
+            .filter_map(|i| new_index.get(*i).copied().flatten())
+            .collect();
+    }
 }
 
 /// What the rendering could not say, reported once at `info` (RL903), as

@@ -120,6 +120,11 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             .path
             .extension()
             .is_some_and(|e| e == "java" || e == "kt");
+        // A configuration file of a unit's resources (its `application*`
+        // files, or what a config server there serves an application): a
+        // placeholder its reader left (a gateway route's `uri`) may be set
+        // by the workload's environment too.
+        let spring_config = !java && resources_of(&f.source.path).is_some();
         let docs = if java {
             let path = match cwd {
                 Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
@@ -152,7 +157,8 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             .into_iter()
             .collect();
         let from_env = |t: &str, u: &UnresolvedCall| {
-            java.then(|| spring_env::edges(&env, &names, t, u))
+            (java || spring_config)
+                .then(|| spring_env::edges(&env, &names, t, u))
                 .flatten()
                 .map(Outcome::Edges)
         };
@@ -185,7 +191,35 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
             if u.caller.is_none() {
                 u.caller.clone_from(&caller);
             }
-            let t = template(&text, &u, &fields);
+            let t = if spring_config {
+                // The placeholder as written (the reader saw its value).
+                let raw = text
+                    .get(u.span.start..u.span.end)
+                    .map(|r| r.trim().trim_matches(['"', '\'']).to_string())
+                    // Only a placeholder that gives the host:
+                    // `http://localhost:${server.port}` names its host.
+                    .filter(|r| {
+                        r.starts_with("${")
+                            || r.split_once("://")
+                                .is_some_and(|(_, h)| h.starts_with("${"))
+                    });
+                match raw {
+                    Some(r) => {
+                        if r != u.written && !u.written.contains("${") {
+                            u.written = format!("{r} = {}", u.written);
+                        }
+                        Some(r)
+                    }
+                    None => None,
+                }
+            } else {
+                template(&text, &u, &fields)
+            };
+            // No placeholder where the reader saw one (an escape in a
+            // `.properties` value): a literal target it already judged.
+            if spring_config && t.is_none() && !u.written.contains("${") {
+                continue;
+            }
             match t
                 .as_deref()
                 .and_then(|t| from_env(t, &u))
@@ -195,7 +229,14 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
                 })
                 .unwrap_or(Outcome::Unknown)
             {
-                Outcome::Edges(resolved) => f.facts.edges.extend(resolved),
+                Outcome::Edges(resolved) => {
+                    f.facts.edges.extend(resolved.into_iter().map(|mut e| {
+                        if e.policies.is_empty() {
+                            e.policies.clone_from(&u.policies);
+                        }
+                        e
+                    }));
+                }
                 // `http://localhost:8082`: the value a developer runs with;
                 // where it is deployed an environment variable or another
                 // source sets it (Spring's relaxed binding), which is not

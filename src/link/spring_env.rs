@@ -45,11 +45,38 @@ pub(super) fn gather(files: &[ScannedFile]) -> WorkloadEnv {
     out
 }
 
-/// The environment variable names Spring binds to `key`.
+/// The environment variable names Spring binds to `key`: its name with
+/// `-` dropped, and the legacy form with `-` as `_`, each segment taken
+/// in its dashed form first (`catalogServiceUri` is
+/// `catalog-service-uri`, the name a `@ConfigurationProperties` member is
+/// bound by: spring-boot `DataObjectPropertyName.toDashedForm`), so that
+/// `POLAR_CATALOG_SERVICE_URI` sets `polar.catalogServiceUri`
+/// (spring-boot 3.x `SystemEnvironmentPropertyMapper` `convertName` and
+/// `convertLegacyName`).
 fn env_names(key: &str) -> Vec<String> {
-    let upper = key.to_ascii_uppercase().replace('.', "_");
+    let dashed: String = key
+        .split('.')
+        .map(dashed_form)
+        .collect::<Vec<_>>()
+        .join(".");
+    let upper = dashed.to_ascii_uppercase().replace('.', "_");
     let mut out = vec![upper.replace('-', ""), upper.replace('-', "_")];
     out.dedup();
+    out
+}
+
+/// `catalogServiceUri` -> `catalog-service-uri`; a name already dashed or
+/// lower-case is unchanged.
+fn dashed_form(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len() + 4);
+    let mut prev_lower = false;
+    for c in segment.chars() {
+        if c.is_ascii_uppercase() && prev_lower {
+            out.push('-');
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        out.push(c.to_ascii_lowercase());
+    }
     out
 }
 
@@ -104,7 +131,15 @@ mod tests {
         );
         assert_eq!(
             env_names("order.destinations.orderServiceUrl"),
-            ["ORDER_DESTINATIONS_ORDERSERVICEURL"]
+            [
+                "ORDER_DESTINATIONS_ORDERSERVICEURL",
+                "ORDER_DESTINATIONS_ORDER_SERVICE_URL"
+            ]
+        );
+        // A record component, as Polar Bookshop's order service sets it.
+        assert_eq!(
+            env_names("polar.catalogServiceUri"),
+            ["POLAR_CATALOGSERVICEURI", "POLAR_CATALOG_SERVICE_URI"]
         );
         assert_eq!(
             env_names("rates.base-url"),

@@ -292,7 +292,8 @@ pub struct Placement {
     pub gateway_class: Option<(String, crate::source::Span)>,
     /// A Kubernetes Service's `istio.io/use-waypoint` label: the Istio
     /// ambient waypoint its callers' traffic goes through (`none`: not the
-    /// namespace's either).
+    /// namespace's either), `<namespace>/<name>` where
+    /// `istio.io/use-waypoint-namespace` puts it in another namespace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waypoint: Option<(String, crate::source::Span)>,
 }
@@ -333,7 +334,8 @@ pub struct NamespaceDecl {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ambient: Option<crate::source::Span>,
     /// `istio.io/use-waypoint`: the waypoint proxy the calls to its
-    /// services go through (L7 policy, retries among it).
+    /// services go through (L7 policy, retries among it);
+    /// `<namespace>/<name>` as on a Service's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waypoint: Option<(String, crate::source::Span)>,
 }
@@ -441,6 +443,11 @@ pub struct UnresolvedCall {
     /// The named client the call is made through (as [`CallEdge::client`]).
     #[serde(default)]
     pub client: Option<String>,
+    /// The retry policies of the file that apply to the call once it is
+    /// resolved (as [`CallEdge::policies`]): a Spring Cloud Gateway route's
+    /// Retry filters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub policies: Vec<usize>,
 }
 
 impl UnresolvedCall {
@@ -452,6 +459,7 @@ impl UnresolvedCall {
             caller: None,
             if_empty: None,
             client: None,
+            policies: Vec::new(),
         }
     }
 }

@@ -67,82 +67,6 @@ pub fn client_uses(text: &str, lits: &[Lit]) -> Vec<ClientUse> {
     out
 }
 
-/// The URL fields of a `@ConfigurationProperties` class, each a call
-/// target written as the placeholder of its property: `@ConfigurationProperties(
-/// prefix = "order.destinations")` with `private String orderServiceUrl;`
-/// is `${order.destinations.orderServiceUrl}`, bound by relaxed binding to
-/// `order.destinations.order-service-url` or the environment's
-/// `ORDER_DESTINATIONS_ORDERSERVICEURL` (spring-boot
-/// `ConfigurationPropertiesBinder`; the link step resolves it like any
-/// placeholder). Only `String` (and `URI`/`URL`) fields of the class body
-/// itself (not of a nested class) whose name says it holds an address.
-pub fn configuration_properties(text: &str, lits: &[Lit]) -> Vec<(Span, String)> {
-    if !text.contains("@ConfigurationProperties") {
-        return Vec::new();
-    }
-    let Some(lit) = lits
-        .iter()
-        .find(|l| l.within.last().map(String::as_str) == Some("@ConfigurationProperties"))
-    else {
-        return Vec::new();
-    };
-    let Some(prefix) = text
-        .get(lit.content.start..lit.content.end)
-        .map(str::trim)
-        .filter(|p| !p.is_empty() && !p.contains(['$', '{', ' ']))
-    else {
-        return Vec::new();
-    };
-    let code = blank(text, lits);
-    let b = code.as_bytes();
-    // The class body after the annotation.
-    let Some(open) = code[lit.span.end..].find('{').map(|i| i + lit.span.end) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < b.len() && out.len() < MAX_USES {
-        match b[i] {
-            b'{' => depth += 1,
-            b'}' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    break;
-                }
-            }
-            b'S' | b'U' if depth == 1 => {
-                let rest = &code[i..];
-                let ty = ["String ", "URI ", "URL "]
-                    .iter()
-                    .find(|t| rest.starts_with(**t));
-                let word_start = i == 0
-                    || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'.');
-                if let (Some(ty), true) = (ty, word_start) {
-                    let after = &rest[ty.len()..];
-                    let skip = after.len() - after.trim_start().len();
-                    let name: String = after
-                        .trim_start()
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect();
-                    let start = i + ty.len() + skip;
-                    let next = code[start + name.len()..].trim_start();
-                    if !name.is_empty() && next.starts_with([';', '=']) && super::url_key(&name) {
-                        out.push((
-                            Span::new(start, start + name.len()),
-                            format!("${{{prefix}.{name}}}"),
-                        ));
-                    }
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
 /// Whether `text` may build a client of an interface (cheap).
 pub fn builds_clients(text: &str) -> bool {
     text.contains("createClient(") || text.contains(".target(")
@@ -218,7 +142,7 @@ pub fn value_fields(text: &str, lits: &[Lit]) -> HashMap<String, Span> {
 
 /// `text` with comments and the contents of string literals blanked
 /// (same length, so offsets hold).
-fn blank(text: &str, lits: &[Lit]) -> String {
+pub(super) fn blank(text: &str, lits: &[Lit]) -> String {
     let mut b: Vec<u8> = text.as_bytes().to_vec();
     for l in lits {
         for c in b.iter_mut().take(l.content.end).skip(l.content.start) {
@@ -355,39 +279,6 @@ class C {
                 ("Inv".to_string(), vec![r#""http://inventory""#.to_string()]),
                 ("Inv".to_string(), vec![r#""${inv.url}""#.to_string()]),
                 ("Inv".to_string(), vec![]),
-            ]
-        );
-    }
-
-    #[test]
-    fn configuration_properties_url_fields() {
-        let src = r#"
-@ConfigurationProperties(prefix = "order.destinations")
-public class OrderDestinations {
-  @NotNull
-  private String orderServiceUrl;
-  private String orderHistoryServiceUrl = "http://x";
-  private String name;
-  private int port;
-  public String getOrderServiceUrl() { String tmpUrl; return orderServiceUrl; }
-  public static class Nested { private String innerUrl; }
-}"#;
-        let lexed = super::super::lex::lex(src, super::super::lex::Lang::Java);
-        let got: Vec<(String, String)> = configuration_properties(src, &lexed.lits)
-            .into_iter()
-            .map(|(s, w)| (src[s.start..s.end].to_string(), w))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                (
-                    "orderServiceUrl".to_string(),
-                    "${order.destinations.orderServiceUrl}".to_string()
-                ),
-                (
-                    "orderHistoryServiceUrl".to_string(),
-                    "${order.destinations.orderHistoryServiceUrl}".to_string()
-                ),
             ]
         );
     }

@@ -21,6 +21,7 @@
 
 pub mod clients;
 pub mod lex;
+pub mod properties;
 
 #[cfg(test)]
 mod tests;
@@ -112,7 +113,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
     }
     if lang == Lang::Java {
         facts.java.client_uses = clients::client_uses(text, &lexed.lits);
-        for (span, written) in clients::configuration_properties(text, &lexed.lits) {
+        for (span, written) in properties::configuration_properties(text, &lexed.lits) {
             facts.unresolved.push(UnresolvedCall::new(span, written));
         }
     }
@@ -266,16 +267,26 @@ fn placeholder_key(s: &str) -> &str {
         .unwrap_or("")
 }
 
-/// A host that names a service (not an IP literal, not this machine, not
-/// documentation); `written` is kept as the callee.
+/// A host that names a service (not this machine, not documentation);
+/// `written` is kept as the callee. An IP literal (`http://10.0.0.5:8080`)
+/// is a call too: the graph joins it to the service a manifest gives that
+/// address (a Service's `clusterIP`, a compose `ipv4_address`) and drops
+/// it where none does (`graph::build`), as it does for the addresses of
+/// environment entries; loopback and unspecified addresses are this
+/// machine.
 fn host_target(name: &str, written: &str) -> Target {
     let n = name.to_ascii_lowercase();
     if n.is_empty() || n.contains(['{', '}', '%', '$', ' ', '+']) {
         return Target::Unresolved(written.to_string());
     }
-    if n.starts_with('[')
-        || n.chars().all(|c| c.is_ascii_digit() || c == '.')
-        || matches!(n.as_str(), "localhost" | "0.0.0.0")
+    if n.starts_with('[') || n.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        // `[fd00::5]:80` or `10.0.0.5`: an address, kept when it is one.
+        return match crate::model::calls::ip_literal(written) {
+            Some(_) => Target::Host(written.to_string()),
+            None => Target::None,
+        };
+    }
+    if matches!(n.as_str(), "localhost" | "0.0.0.0")
         || NOT_SERVICES.contains(&n.as_str())
         || n.starts_with("example.")
         || n.ends_with(".example.com")
@@ -292,7 +303,8 @@ fn host_target(name: &str, written: &str) -> Target {
 }
 
 /// Whether a host (with its port, or a URL) names a service a call can
-/// reach: not an IP literal, not this machine, not documentation.
+/// reach: not this machine, not documentation (an IP literal does, where
+/// a manifest gives it to a service: the graph decides).
 pub fn names_service(host: &str) -> bool {
     let short = super::short_host(host);
     matches!(host_target(&short, &short), Target::Host(_))

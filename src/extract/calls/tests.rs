@@ -35,7 +35,7 @@ public class UserServiceImpl implements UserService {
 }
 
 #[test]
-fn ips_localhost_docs_and_annotations_give_no_edge() {
+fn localhost_docs_and_annotations_give_no_edge_addresses_are_left_to_the_graph() {
     let java = r#"
 @ApiOperation(value = "see https://orders.example.net/docs")
 class A {
@@ -49,7 +49,10 @@ class A {
 }
 "#;
     let (e, u) = edges(java, Lang::Java);
-    assert_eq!(e, ["after-char:1"]);
+    // An address other than this machine's is a call: the graph keeps it
+    // where a manifest gives the address to a service, and drops it
+    // elsewhere (`ip_addresses_join_the_service_a_manifest_gives_them_to`).
+    assert_eq!(e, ["10.141.212.24:8080", "after-char:1"]);
     assert!(u.is_empty(), "{u:?}");
 }
 
@@ -142,7 +145,10 @@ fn the_needles_find_candidate_files_only() {
 fn service_hosts() {
     assert!(names_service("http://config-server:8888"));
     assert!(!names_service("https://localhost:8888"));
-    assert!(!names_service("http://10.0.0.7:8080/x"));
+    // An address: the graph joins it to the service a manifest gives it.
+    assert!(names_service("http://10.0.0.7:8080/x"));
+    assert!(!names_service("http://127.0.0.1:8080/x"));
+    assert!(!names_service("http://0.0.0.0:8080"));
 }
 
 #[test]

@@ -411,7 +411,8 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
     {
         let callee = crate::extract::short_host(&u);
         facts.policies[idx].scope.callee = Some(Located::written(callee.clone(), span));
-        // `http://localhost:8888`, an IP: no service node (`extract::calls`).
+        // `http://localhost:8888`: no service node (`extract::calls`); an IP
+        // is kept for the graph to join to the service a manifest gives it.
         if !crate::extract::calls::names_service(&u) {
             return true;
         }

@@ -177,6 +177,8 @@ struct Route {
     methods: Option<Vec<String>>,
     response_timeout: Option<(Timeout, Span)>,
     span: Option<Span>,
+    /// The `uri` was written as a placeholder, resolved here.
+    from_placeholder: bool,
 }
 
 /// Position of the gateway part of a prop: returns (index after
@@ -283,6 +285,12 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
         let Some((uri, span)) = &route.uri else {
             continue;
         };
+        let mut policies: Vec<usize> = per_route
+            .iter()
+            .filter(|(m, rr, _)| m == mvc && rr == r)
+            .map(|(.., i)| *i)
+            .collect();
+        policies.extend(defaults.iter().copied());
         // `uri: ${orders.url}`: what the placeholder holds is not known
         // here; listed, never guessed.
         // Only the port a placeholder (`http://localhost:${server.port}`):
@@ -298,20 +306,25 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
             None if uri.contains("${") => {
                 let mut u = UnresolvedCall::new(*span, uri.trim());
                 u.caller = caller.map(str::to_string);
+                u.policies = policies;
                 facts.unresolved.push(u);
                 continue;
             }
             None => uri.as_str(),
         };
         let Some(callee) = callee_of(target) else {
+            // `uri: ${CATALOG_SERVICE_URL:http://localhost:9001}/books`,
+            // resolved to its default here: the deployed value may come
+            // from the workload's environment (`link::spring_calls` reads
+            // the placeholder at the span again and joins it).
+            if route.from_placeholder {
+                let mut u = UnresolvedCall::new(*span, uri.trim());
+                u.caller = caller.map(str::to_string);
+                u.policies = policies;
+                facts.unresolved.push(u);
+            }
             continue;
         };
-        let mut policies: Vec<usize> = per_route
-            .iter()
-            .filter(|(m, rr, _)| m == mvc && rr == r)
-            .map(|(.., i)| *i)
-            .collect();
-        policies.extend(defaults.iter().copied());
         for i in &policies {
             if let Some(p) = facts.policies.get_mut(*i)
                 && p.scope.callee.is_none()
@@ -359,7 +372,10 @@ fn read_route_field(p: &Prop, at: usize, route: &mut Route, facts: &mut Facts) {
     match p.normalised(at).as_str() {
         "id" if p.segments.len() == at + 1 => route.id = Some(p.value.trim().to_string()),
         "uri" if p.segments.len() == at + 1 => {
-            route.uri = Some((p.value.trim().to_string(), p.value_span))
+            route.uri = Some((p.value.trim().to_string(), p.value_span));
+            // A placeholder stood here (each of its bytes maps to the whole
+            // `${..}`, at least four bytes).
+            route.from_placeholder = p.value_map.iter().any(|s| s.end - s.start >= 4);
         }
         "predicates" if p.is_index(at + 1) => {
             // `Method=GET,POST` (shortcut) or `name: Method` + `args.methods`.

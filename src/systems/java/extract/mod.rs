@@ -235,7 +235,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     if text.contains("@ConfigurationProperties") {
         let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
         for (span, written) in
-            crate::extract::calls::clients::configuration_properties(text, &lexed.lits)
+            crate::extract::calls::properties::configuration_properties(text, &lexed.lits)
         {
             facts.unresolved.push(UnresolvedCall::new(span, written));
         }
