@@ -26,6 +26,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             let written = written.trim().trim_matches(['"', '\'', ',', '-', ' ']);
             if written.is_empty() || written == w || written.len() > 60 {
                 format!("`{w}`")
+            } else if is_status_test(written) {
+                // A hand-written loop's test: the statuses come from what
+                // it sends round (or does not let leave).
+                format!("`{w}` (read from the loop's status test `{written}`)")
             } else {
                 format!("`{written}` ({w})")
             }
@@ -47,4 +51,15 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             Emitter::relate(f, *s, format!("`{what}` is retried too"));
         }
     }
+}
+
+/// Whether written text is a test in code of a response's status (a hand-
+/// written loop's `if`), not a status list of a configuration.
+fn is_status_test(written: &str) -> bool {
+    [
+        "==", "!=", ">=", "<=", " > ", " < ", "is_success", "IsSuccess", ".ok", " in ",
+        "contains(", "matches!", "raise_for_status", "EnsureSuccess", "error_for_status", "Ok(",
+    ]
+    .iter()
+    .any(|w| written.contains(w))
 }

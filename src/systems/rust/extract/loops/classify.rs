@@ -117,7 +117,10 @@ impl LoopFinder<'_, '_, '_, '_> {
         } else {
             "every failure goes round again: no error or status test leaves".to_string()
         });
+        let statuses = statuses::retried(spans, body);
         Ok(LoopT {
+            statuses: statuses.as_ref().map(|(s, _)| s.ranges()).unwrap_or_default(),
+            status_span: statuses.map(|(_, at)| at),
             why,
             attempts,
             delay,

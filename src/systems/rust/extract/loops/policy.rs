@@ -82,8 +82,23 @@ pub(super) fn loop_policy_local(t: &LoopT) -> RetryPolicy {
     } else {
         Located::written(RetryOn::AllErrors, t.span)
     };
+    with_statuses(&mut p, t);
     if t.has_timeout {
         p.per_try_timeout = Some(Located::written(Timeout::Unknown, t.span));
     }
     p
+}
+
+/// The response statuses the loop retries, listed beside its errors
+/// (issue 28).
+pub(super) fn with_statuses(p: &mut RetryPolicy, t: &LoopT) {
+    let Some(at) = t.status_span.filter(|_| !t.statuses.is_empty()) else {
+        return;
+    };
+    let mut s = crate::extract::status_test::Statuses::none();
+    for (from, to) in &t.statuses {
+        s = s.union(&crate::extract::status_test::Statuses::range(*from, *to));
+    }
+    let r = std::mem::replace(&mut p.retry_on, Located::written(RetryOn::Unknown, at));
+    p.retry_on = crate::extract::status_test::listed_with(r, &s, at, "Error");
 }

@@ -1,0 +1,154 @@
+//! The response statuses a Rust retry loop retries (issue 28): an
+//! `Ok(resp)` whose status is tested and goes round
+//! (`if resp.status() == StatusCode::TOO_MANY_REQUESTS { sleep; continue }`,
+//! `Ok(r) if r.status().is_success() => return Ok(r)` beside an `Ok(r)`
+//! arm that waits, `match resp.status().as_u16() { 429 | 503 => .. }`),
+//! and `error_for_status()` without `?` turning every failure status into
+//! an `Err` that goes round. Read with [`crate::extract::status_test`].
+
+use super::Spans;
+use super::shape::leaves;
+use crate::extract::status_test::{self, Statuses, Test};
+use crate::source::Span;
+use syn::visit::Visit;
+use syn::{Block, Expr, Pat};
+
+struct V<'s> {
+    spans: &'s Spans<'s>,
+    tests: Vec<Test>,
+    first: Option<Span>,
+    /// Nodes visited, bounded.
+    budget: u32,
+}
+
+/// The statuses the loop's body retries and where the first test is.
+pub(super) fn retried(spans: &Spans<'_>, body: &Block) -> Option<(Statuses, Span)> {
+    let mut v = V {
+        spans,
+        tests: Vec::new(),
+        first: None,
+        budget: 20_000,
+    };
+    v.visit_block(body);
+    let compact: String = spans
+        .block_text(body)
+        .split_whitespace()
+        .collect::<String>();
+    // `resp.error_for_status()` handled in the loop (not `?`, which
+    // leaves the function): a failure status becomes an `Err` that goes
+    // round with the others.
+    if compact.contains(".error_for_status()") && !compact.contains(".error_for_status()?") {
+        v.tests.push(Test {
+            holds: Statuses::range(400, 599),
+            then_round: true,
+            else_round: None,
+        });
+        v.first.get_or_insert(spans.block(body));
+    }
+    let s = status_test::retried(&v.tests);
+    (!s.is_empty()).then(|| (s, v.first.unwrap_or_else(|| spans.block(body))))
+}
+
+fn block_round(b: &Block) -> bool {
+    !b.stmts.iter().any(|s| match s {
+        syn::Stmt::Expr(e, _) => leaves(e),
+        syn::Stmt::Macro(m) => ["panic", "bail", "unreachable"]
+            .iter()
+            .any(|w| m.mac.path.is_ident(w)),
+        _ => false,
+    })
+}
+
+/// `Ok(r)` (with or without a guard): the arm of a success.
+fn is_ok_arm(p: &Pat) -> bool {
+    let p = match p {
+        Pat::Guard(g) => &*g.pat,
+        p => p,
+    };
+    matches!(p, Pat::TupleStruct(t) if t.path.segments.last().is_some_and(|s| s.ident == "Ok"))
+}
+
+impl<'a> Visit<'a> for V<'_> {
+    fn visit_expr(&mut self, e: &'a Expr) {
+        if self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
+        match e {
+            // Another loop's or a closure's tests are theirs.
+            Expr::Loop(_) | Expr::While(_) | Expr::ForLoop(_) | Expr::Closure(_) => {}
+            _ => syn::visit::visit_expr(self, e),
+        }
+    }
+
+    fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
+        if !matches!(&*i.cond, Expr::Let(_))
+            && let Some(holds) = status_test::holds_for(self.spans.text(&*i.cond))
+        {
+            let else_round = match i.else_branch.as_ref().map(|(_, e)| &**e) {
+                Some(Expr::Block(b)) => Some(block_round(&b.block)),
+                _ => None,
+            };
+            self.tests.push(Test {
+                holds,
+                then_round: block_round(&i.then_branch),
+                else_round,
+            });
+            self.first.get_or_insert(self.spans.node(&*i.cond));
+        }
+        syn::visit::visit_expr_if(self, i);
+    }
+
+    fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+        let scrutinee = self.spans.text(&*m.expr);
+        let on_status = status_test::holds_for(&format!("{scrutinee} == 200")).is_some();
+        let on_result = m.arms.iter().any(|a| is_ok_arm(&a.pat));
+        let mut listed = Statuses::none();
+        let mut any = false;
+        let mut rest: Vec<bool> = Vec::new();
+        for a in &m.arms {
+            let round = !leaves(&a.body);
+            let holds = if on_status {
+                match &a.pat {
+                    Pat::Wild(_) | Pat::Ident(_) => {
+                        rest.push(round);
+                        continue;
+                    }
+                    Pat::Guard(g) => status_test::holds_for(self.spans.text(&*g.guard)),
+                    p => status_test::pattern(self.spans.text(p)),
+                }
+            } else if on_result && is_ok_arm(&a.pat) {
+                match &a.pat {
+                    Pat::Guard(g) => status_test::holds_for(self.spans.text(&*g.guard)),
+                    _ => {
+                        rest.push(round);
+                        continue;
+                    }
+                }
+            } else {
+                None
+            };
+            let Some(holds) = holds else {
+                continue;
+            };
+            listed = listed.union(&holds);
+            any = true;
+            self.tests.push(Test {
+                holds,
+                then_round: round,
+                else_round: None,
+            });
+            self.first.get_or_insert(self.spans.node(&a.pat));
+        }
+        // `_ =>` beside status arms, or an unguarded `Ok(r)` beside
+        // guarded ones: every other status.
+        if any && let Some(round) = rest.first() {
+            self.tests.push(Test {
+                holds: listed.not(),
+                then_round: *round,
+                else_round: None,
+            });
+        }
+        syn::visit::visit_expr_match(self, m);
+    }
+}
