@@ -363,6 +363,15 @@ pub fn pattern(t: &str) -> Option<Statuses> {
     Some(out)
 }
 
+/// The statuses a list in code holds (`Arrays.asList(429, 503)`,
+/// `List.of(HttpStatus.SC_BAD_GATEWAY)`); `None` when an element is not one.
+pub fn listed(t: &str) -> Option<Statuses> {
+    if t.len() > MAX_TEXT {
+        return None;
+    }
+    list(t)
+}
+
 /// `(429, 503)`, `[429, 503]`, `{429, 503}`, `List.of(..)`, `Set.of(..)`,
 /// `new[] { .. }`: the statuses listed (every element must be one).
 fn list(t: &str) -> Option<Statuses> {

@@ -151,51 +151,53 @@ fn default_policy(v: Version, at: Span) -> RetryPolicy {
 /// Where `p` repeats the defaults of version `v` other than the count:
 /// wait, conditions, methods, `Retry-After`.
 fn shared(p: &mut RetryPolicy, v: Version, at: Span, sent_too: bool) {
-    let d = |x| Located::default_at(x, at);
-    p.jitter = d(Jitter::None);
+    fn dd<T>(x: T, at: Span) -> Located<T> {
+        Located::default_at(x, at)
+    }
+    p.jitter = dd(Jitter::None, at);
     match v {
         Version::V4 => {
-            p.delay = d(Delay::None);
-            p.methods = d(if sent_too {
+            p.delay = dd(Delay::None, at);
+            p.methods = dd(if sent_too {
                 Methods::All
             } else {
                 Methods::IdempotentOnly
-            });
-            p.retry_on = d(RetryOn::Listed {
-                conditions: vec![d(Condition::Exception("IOException".into()))],
-            });
+            }, at);
+            p.retry_on = dd(RetryOn::Listed {
+                conditions: vec![dd(Condition::Exception("IOException".into()), at)],
+            }, at);
             p.ignores = NOT_RETRIED_4
                 .iter()
-                .map(|e| d(Condition::Exception((*e).into())))
+                .map(|e| dd(Condition::Exception((*e).into()), at))
                 .collect();
         }
         Version::V5 => {
             if p.delay.value == Delay::Unknown {
-                p.delay = d(Delay::Fixed { delay: V5_INTERVAL });
+                p.delay = dd(Delay::Fixed { delay: V5_INTERVAL }, at);
             }
             // A `POST` is retried on these statuses too; read from the
             // calls when they show one (`extract`).
-            p.methods = d(Methods::Unknown);
+            p.methods = dd(Methods::Unknown, at);
             let mut conditions: Vec<_> = V5_STATUSES
                 .iter()
-                .map(|c| d(Condition::status(*c)))
+                .map(|c| dd(Condition::status(*c), at))
                 .collect();
             // The I/O errors of idempotent requests (a stale keep-alive
             // connection): not ambiguous for a POST, which is not retried
             // on them.
-            conditions.push(d(Condition::Exception("NoHttpResponseException".into())));
-            p.retry_on = d(RetryOn::Listed { conditions });
+            conditions.push(dd(Condition::Exception("NoHttpResponseException".into()), at));
+            p.retry_on = dd(RetryOn::Listed { conditions }, at);
             p.ignores = NOT_RETRIED_5
                 .iter()
-                .map(|e| d(Condition::Exception((*e).into())))
+                .map(|e| dd(Condition::Exception((*e).into()), at))
                 .collect();
-            p.server_delay = Some(d(ServerDelay {
+            p.server_delay = Some(dd(ServerDelay {
                 header: "Retry-After".into(),
                 capped: false,
                 jittered: false,
                 by: "Apache HttpClient's DefaultHttpRequestRetryStrategy".into(),
                 ignored: None,
-            }));
+            }, at));
         }
     }
 }
@@ -255,6 +257,21 @@ fn written(ctx: &Ctx<'_>, v: Version, a: tree_sitter::Node<'_>) -> Option<RetryP
         p.delay = Located::written(interval(ctx, *i).map_or(Delay::Unknown, |delay| Delay::Fixed { delay }), span(*i));
     }
     shared(&mut p, v, at, sent_too);
+    // 5.x `(maxRetries, interval, nonRetriableIOExceptionClasses, codes)`:
+    // the codes written replace 429 and 503.
+    if v == Version::V5
+        && let Some(codes) = args.get(3)
+    {
+        let mut conditions: Vec<_> = match crate::extract::status_test::listed(ctx.text(*codes)) {
+            Some(s) => crate::extract::status_test::conditions_at(&s, span(*codes)),
+            None => vec![Located::written(Condition::Predicate, span(*codes))],
+        };
+        conditions.push(Located::default_at(
+            Condition::Exception("NoHttpResponseException".into()),
+            at,
+        ));
+        p.retry_on = Located::written(RetryOn::Listed { conditions }, span(*codes));
+    }
     if sent_too {
         p.methods = Located::written(Methods::All, span(args[1]));
     }
