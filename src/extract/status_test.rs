@@ -90,56 +90,106 @@ impl Statuses {
 }
 
 /// One status test of a loop: the statuses for which it holds, whether
-/// the branch taken when it holds goes round again, and whether the
-/// branch taken when it does not hold does (`None`: no `else`, the code
-/// after the test runs).
+/// the branch taken when it holds goes round again, whether the branch
+/// taken when it does not hold does (`None`: no `else`, the code after the
+/// test runs), and where the test is written.
 #[derive(Clone, Debug)]
 pub struct Test {
     pub holds: Statuses,
     pub then_round: bool,
     pub else_round: Option<bool>,
+    pub at: Span,
 }
 
-/// The failure statuses (400-599) a loop retries, from its status tests;
-/// empty when it has none or none goes round.
-pub fn retried(tests: &[Test]) -> Statuses {
+/// The failure statuses (400-599) a loop retries, from its status tests,
+/// each part with the test it comes from: those of the tests that go
+/// round, else every failure no leaving test takes (at the first leaving
+/// test); empty when it tests no status or none goes round.
+pub fn retried(tests: &[Test]) -> Vec<(Statuses, Span)> {
     let failures = Statuses::range(400, HI);
-    let mut round = Statuses::none();
-    let mut leave = Statuses::none();
+    let mut parts: Vec<(Statuses, Span)> = Vec::new();
+    let mut covered = Statuses::none();
+    // What left at a test written before (the tests come in source order:
+    // `if (code == 404) return null;` before `EnsureSuccessStatusCode()`).
+    let mut left = Statuses::none();
     for t in tests {
+        let mut sets = Vec::new();
         if t.then_round {
-            round = round.union(&t.holds);
+            sets.push(t.holds.clone());
         } else {
-            leave = leave.union(&t.holds);
+            left = left.union(&t.holds);
         }
         match t.else_round {
-            Some(true) => round = round.union(&t.holds.not()),
-            Some(false) => leave = leave.union(&t.holds.not()),
+            Some(true) => sets.push(t.holds.not()),
+            Some(false) => left = left.union(&t.holds.not()),
             None => {}
         }
+        for s in sets {
+            let part = s
+                .intersect(&failures)
+                .intersect(&covered.not())
+                .intersect(&left.not());
+            if !part.is_empty() {
+                covered = covered.union(&part);
+                parts.push((part, t.at));
+            }
+        }
     }
-    if !round.is_empty() {
-        return round.intersect(&failures);
+    if !parts.is_empty() {
+        return parts;
     }
-    if leave.is_empty() {
-        return Statuses::none();
+    let mut leave = Statuses::none();
+    let mut first = None;
+    for t in tests {
+        if !t.then_round {
+            leave = leave.union(&t.holds);
+            first.get_or_insert(t.at);
+        }
+        if t.else_round == Some(false) {
+            leave = leave.union(&t.holds.not());
+            first.get_or_insert(t.at);
+        }
     }
-    leave.not().intersect(&failures)
+    let rest = leave.not().intersect(&failures);
+    match first {
+        Some(at) if !leave.is_empty() && !rest.is_empty() => vec![(rest, at)],
+        _ => Vec::new(),
+    }
 }
 
-/// The retried statuses as conditions written at `at`.
-pub fn conditions_at(s: &Statuses, at: Span) -> Vec<Located<Condition>> {
-    s.ranges()
-        .into_iter()
-        .map(|(from, to)| Located::written(Condition::Status { from, to }, at))
-        .collect()
+/// Every status of the parts.
+pub fn union(parts: &[(Statuses, Span)]) -> Statuses {
+    parts
+        .iter()
+        .fold(Statuses::none(), |a, (s, _)| a.union(s))
 }
 
-/// `r` with the retried statuses `s` (first tested at `at`) listed too.
-/// Every error (`RetryOn::AllErrors`) becomes a listed catch-all named
-/// `catch_all` (`Exception`, `Error`: RL102 still sees it), so that RL101
-/// and RL603 see the statuses beside it.
-pub fn listed_with(r: Located<RetryOn>, s: &Statuses, at: Span, catch_all: &str) -> Located<RetryOn> {
+/// The retried statuses as conditions, each at its test, split at each
+/// hundred (`400-599` is `4xx` and `5xx`).
+pub fn conditions_at(parts: &[(Statuses, Span)]) -> Vec<Located<Condition>> {
+    let mut out = Vec::new();
+    for (s, at) in parts {
+        for (from, to) in s.ranges() {
+            let mut a = from;
+            while a <= to {
+                let b = to.min(a / 100 * 100 + 99);
+                out.push(Located::written(Condition::Status { from: a, to: b }, *at));
+                a = b + 1;
+            }
+        }
+    }
+    out
+}
+
+/// `r` with the retried statuses listed too. Every error
+/// (`RetryOn::AllErrors`) becomes a listed catch-all named `catch_all`
+/// (`Exception`, `Error`: RL102 still sees it), so that RL101 and RL603
+/// see the statuses beside it.
+pub fn listed_with(
+    r: Located<RetryOn>,
+    parts: &[(Statuses, Span)],
+    catch_all: &str,
+) -> Located<RetryOn> {
     let mut conditions = match r.value {
         RetryOn::AllErrors => vec![Located::written(
             Condition::Exception(catch_all.into()),
@@ -148,8 +198,11 @@ pub fn listed_with(r: Located<RetryOn>, s: &Statuses, at: Span, catch_all: &str)
         RetryOn::Listed { conditions } => conditions,
         RetryOn::Nothing | RetryOn::Unknown => Vec::new(),
     };
-    let span = if conditions.is_empty() { at } else { r.span };
-    conditions.extend(conditions_at(s, at));
+    let span = match (conditions.is_empty(), parts.first()) {
+        (true, Some((_, at))) => *at,
+        _ => r.span,
+    };
+    conditions.extend(conditions_at(parts));
     Located::written(RetryOn::Listed { conditions }, span)
 }
 
@@ -661,7 +714,9 @@ mod tests {
             holds: holds_for(c).unwrap(),
             then_round,
             else_round,
+            at: Span::new(0, 1),
         };
+        let retried = |tests: &[Test]| union(&super::retried(tests));
         // Leaves on 200 only: every failure status goes round.
         assert_eq!(
             retried(&[t("status == 200", false, None)]).ranges(),
@@ -676,11 +731,23 @@ mod tests {
             .ranges(),
             vec![(429, 429), (500, 599)]
         );
+        // A status that leaves before a test that sends the rest round.
+        assert_eq!(
+            retried(&[
+                t("code == 404", false, None),
+                t("code >= 400", true, None),
+            ])
+            .ranges(),
+            vec![(400, 403), (405, 599)]
+        );
         // A test that only leaves on 4xx: 5xx goes round.
         assert_eq!(
             retried(&[t("code < 500", false, None)]).ranges(),
             vec![(500, 599)]
         );
         assert!(retried(&[]).is_empty());
+        // Split at each hundred for messages.
+        let parts = super::retried(&[t("status == 200", false, None)]);
+        assert_eq!(conditions_at(&parts).len(), 2);
     }
 }

@@ -117,7 +117,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         // Response statuses that go round (issue 28): a loop with no
         // `catch` is a retry when a status test sends it round.
         let statuses = statuses::retried(ctx, &own, &tries);
-        if catches.is_empty() && statuses.is_none() {
+        if catches.is_empty() && statuses.is_empty() {
             continue;
         }
         // Leaves on success: a `return` or `break` outside the `catch`.
@@ -172,8 +172,8 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         p.delay = Located::written(delay, span(wait));
         p.jitter = Located::written(jitter, span(wait));
         p.retry_on = retry_on(ctx, &tries, at);
-        if let Some((s, sat)) = &statuses {
-            p.retry_on = crate::extract::status_test::listed_with(p.retry_on, s, *sat, "Exception");
+        if !statuses.is_empty() {
+            p.retry_on = crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
         }
         p.methods = Located::default_at(Methods::Unknown, at);
         let i = facts.policies.len();

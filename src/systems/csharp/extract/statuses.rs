@@ -27,7 +27,7 @@ pub(super) fn retried(
     ctx: &Ctx<'_>,
     own: &[Node<'_>],
     catches: &[Node<'_>],
-) -> Option<(Statuses, Span)> {
+) -> Vec<(Statuses, Span)> {
     let takes = |name: &str| {
         catches
             .iter()
@@ -44,8 +44,11 @@ pub(super) fn retried(
                 .is_some_and(|b| inside(n, b))
         })
     };
+    // A branch leaves on its own `return`/`break` or an uncaught `throw`,
+    // unless a `continue` of it goes round.
     let leaves = |b: Node<'_>| {
-        own.iter().any(|c| {
+        !own.iter().any(|c| inside(*c, b) && c.kind() == "continue_statement")
+            && own.iter().any(|c| {
             inside(*c, b)
                 && match c.kind() {
                     "return_statement" | "break_statement" => true,
@@ -62,7 +65,6 @@ pub(super) fn retried(
         })
     };
     let mut tests = Vec::new();
-    let mut first: Option<Span> = None;
     for &n in own {
         match n.kind() {
             "if_statement" => {
@@ -80,8 +82,8 @@ pub(super) fn retried(
                     holds,
                     then_round: !leaves(then),
                     else_round,
+                    at: span(cond),
                 });
-                first.get_or_insert(span(cond));
             }
             "invocation_expression"
                 if in_try(n)
@@ -92,12 +94,11 @@ pub(super) fn retried(
                     holds: Statuses::range(400, 599),
                     then_round: true,
                     else_round: None,
+                    at: span(n),
                 });
-                first.get_or_insert(span(n));
             }
             _ => {}
         }
     }
-    let s = status_test::retried(&tests);
-    (!s.is_empty()).then(|| (s, first.unwrap_or_else(|| Span::new(0, 0))))
+    status_test::retried(&tests)
 }

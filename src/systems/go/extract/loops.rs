@@ -233,16 +233,17 @@ fn has_cap_check(text: &str) -> bool {
 fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
     use crate::extract::status_test::{self, Statuses, Test};
     use crate::model::Condition;
-    // A branch leaves when the loop's own `return`/`break` lies in it.
-    let leaves = |b: Node<'_>| {
+    // A branch leaves when the loop's own `return`/`break` lies in it and
+    // no `continue` does.
+    let has = |b: Node<'_>, kinds: &[&str]| {
         own.iter().any(|c| {
-            matches!(c.kind(), "return_statement" | "break_statement")
-                && b.start_byte() <= c.start_byte()
-                && c.end_byte() <= b.end_byte()
+            kinds.contains(&c.kind()) && b.start_byte() <= c.start_byte() && c.end_byte() <= b.end_byte()
         })
     };
+    let leaves = |b: Node<'_>| {
+        has(b, &["return_statement", "break_statement"]) && !has(b, &["continue_statement"])
+    };
     let mut tests = Vec::new();
-    let mut first = None;
     for &c in own {
         match c.kind() {
             "if_statement" => {
@@ -262,8 +263,8 @@ fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
                     holds,
                     then_round: !leaves(then),
                     else_round,
+                    at: span(cond),
                 });
-                first.get_or_insert(span(cond));
             }
             "expression_switch_statement" => {
                 let Some(v) = field(c, "value") else {
@@ -290,8 +291,8 @@ fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
                                 holds,
                                 then_round: !leaves(case),
                                 else_round: None,
+                                at: span(vals),
                             });
-                            first.get_or_insert(span(vals));
                         }
                         "default_case" => default = Some(case),
                         _ => {}
@@ -302,18 +303,16 @@ fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
                         holds: listed.not(),
                         then_round: !leaves(d),
                         else_round: None,
+                        at: span(d),
                     });
                 }
             }
             _ => {}
         }
     }
-    let s = status_test::retried(&tests);
-    if s.is_empty() {
-        return None;
-    }
-    let at = first?;
-    let mut conditions = status_test::conditions_at(&s, at);
+    let parts = status_test::retried(&tests);
+    let at = parts.first()?.1;
+    let mut conditions = status_test::conditions_at(&parts);
     conditions.push(Located::written(Condition::Predicate, at));
     Some(Located::written(RetryOn::Listed { conditions }, at))
 }

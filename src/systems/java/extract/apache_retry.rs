@@ -155,6 +155,11 @@ fn shared(p: &mut RetryPolicy, v: Version, at: Span, sent_too: bool) {
         Located::default_at(x, at)
     }
     p.jitter = dd(Jitter::None, at);
+    // The wait is the library's: 4.x has no setting for one (its retries
+    // mend a stale pooled connection at once), 5.x's default waits 1 s or
+    // `Retry-After`. A 5.x strategy written with its own interval is
+    // judged (`written`).
+    p.platform_backoff = v == Version::V4 || !p.attempts.is_written();
     match v {
         Version::V4 => {
             p.delay = dd(Delay::None, at);
@@ -263,7 +268,7 @@ fn written(ctx: &Ctx<'_>, v: Version, a: tree_sitter::Node<'_>) -> Option<RetryP
         && let Some(codes) = args.get(3)
     {
         let mut conditions: Vec<_> = match crate::extract::status_test::listed(ctx.text(*codes)) {
-            Some(s) => crate::extract::status_test::conditions_at(&s, span(*codes)),
+            Some(s) => crate::extract::status_test::conditions_at(&[(s, span(*codes))]),
             None => vec![Located::written(Condition::Predicate, span(*codes))],
         };
         conditions.push(Located::default_at(

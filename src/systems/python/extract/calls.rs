@@ -482,9 +482,9 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .collect();
         // Response statuses that go round (issue 28): a loop with no `try`
         // is a retry when a status test sends it round.
-        let statuses =
-            statuses::retried(ctx, &own, &retried, try_stmt.and_then(|t| field(t, "body")));
-        if retried.is_empty() && statuses.is_none() {
+        let try_body = try_stmt.and_then(|t| field(t, "body"));
+        let statuses = statuses::retried(ctx, n, &own, &excepts, &retried, try_body);
+        if retried.is_empty() && statuses.is_empty() {
             continue;
         }
         // A loop over data (`for channel in range(1, 12)` passing `channel`
@@ -549,8 +549,8 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         p.delay = Located::written(delay, dspan);
         p.jitter = Located::written(jitter, dspan);
         p.retry_on = except_conditions(ctx, &retried);
-        if let Some((s, sat)) = &statuses {
-            p.retry_on = crate::extract::status_test::listed_with(p.retry_on, s, *sat, "Exception");
+        if !statuses.is_empty() {
+            p.retry_on = crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
         }
         // A wait read from `Retry-After` in the loop (RL208).
         if let Some((s, e, d)) =

@@ -14,6 +14,8 @@ use tree_sitter::Node;
 const STATUS_ERRORS: &[&str] = &[
     "Exception",
     "BaseException",
+    "OSError",
+    "IOError",
     "HTTPError",
     "RequestException",
     "HTTPStatusError",
@@ -45,15 +47,33 @@ fn caught(ctx: &Ctx<'_>, e: Node<'_>) -> Vec<String> {
         .collect()
 }
 
-/// The statuses the loop retries and where the first test is written.
-/// `own`: the loop's own nodes; `retried`: its `except` clauses that go
-/// round; `try_body`: the `try` block, if any.
+/// Words of a loop that waits for a state rather than retrying a failure
+/// (metaflow's spot monitor polls until a notice answers 200): its
+/// function's name or its wait's text.
+const POLL_WORDS: &[&str] = &["poll", "monitor", "watch", "wait_for", "wait_until"];
+
+/// The statuses the loop retries, each with the test it comes from.
+/// `own`: the loop's own nodes; `excepts`: the `except` clauses of its
+/// `try` in order, `retried` those that go round; `try_body`: the `try`
+/// block, if any; `lp`: the loop.
 pub(super) fn retried(
     ctx: &Ctx<'_>,
+    lp: Node<'_>,
     own: &[Node<'_>],
+    excepts: &[Node<'_>],
     retried: &[Node<'_>],
     try_body: Option<Node<'_>>,
-) -> Option<(Statuses, Span)> {
+) -> Vec<(Statuses, Span)> {
+    // The loop's function name and its wait's argument (`POLL_INTERVAL`).
+    let names = format!(
+        "{} {}",
+        super::super::enclosing_function(ctx, lp).map_or("", |(f, _)| f),
+        field(lp, "body")
+            .map_or("", |b| ctx.text(b))
+            .split("sleep(")
+            .nth(1)
+            .map_or("", |t| t.split(')').next().unwrap_or(""))
+    );
     let takes: Vec<Vec<String>> = retried.iter().map(|e| caught(ctx, *e)).collect();
     let catches = |name: Option<&str>| {
         takes.iter().any(|names| {
@@ -65,25 +85,39 @@ pub(super) fn retried(
     };
     let inside = |n: Node<'_>, b: Node<'_>| b.start_byte() <= n.start_byte() && n.end_byte() <= b.end_byte();
     let in_try = |n: Node<'_>| try_body.is_some_and(|b| inside(n, b));
+    // A branch leaves on its own `return`/`break` or an uncaught `raise`,
+    // unless a `continue` of it goes round (`if attempt < n: continue`).
     let leaves = |b: Node<'_>| {
-        own.iter().any(|c| {
-            inside(*c, b)
-                && match c.kind() {
-                    "return_statement" | "break_statement" => true,
-                    "raise_statement" => {
-                        let raised = named_children(*c).first().map(|x| {
-                            let t = ctx.text(*x);
-                            let t = t.split('(').next().unwrap_or(t);
-                            t.rsplit('.').next().unwrap_or(t).to_string()
-                        });
-                        !(in_try(*c) && catches(raised.as_deref()))
+        let mut leave = false;
+        for c in own.iter().filter(|c| inside(**c, b)) {
+            match c.kind() {
+                "continue_statement" => return false,
+                "return_statement" | "break_statement" => leave = true,
+                "raise_statement" => {
+                    let raised = named_children(*c).first().map(|x| {
+                        let t = ctx.text(*x);
+                        let t = t.split('(').next().unwrap_or(t);
+                        t.rsplit('.').next().unwrap_or(t).to_string()
+                    });
+                    if !(in_try(*c) && catches(raised.as_deref())) {
+                        leave = true;
                     }
-                    _ => false,
                 }
-        })
+                _ => {}
+            }
+        }
+        leave
     };
+    // The error `raise_for_status()` raises goes to the first `except`
+    // that takes it: round when that one goes round.
+    let status_error_round = excepts
+        .iter()
+        .find(|e| {
+            let names = caught(ctx, **e);
+            names.is_empty() || names.iter().any(|c| STATUS_ERRORS.contains(&c.as_str()))
+        })
+        .is_some_and(|e| retried.iter().any(|r| r.id() == e.id()));
     let mut tests = Vec::new();
-    let mut first: Option<Span> = None;
     for &n in own {
         match n.kind() {
             "if_statement" | "elif_clause" => {
@@ -103,25 +137,29 @@ pub(super) fn retried(
                     holds,
                     then_round: !leaves(then),
                     else_round,
+                    at: span(cond),
                 });
-                first.get_or_insert(span(cond));
             }
-            "call" if in_try(n) && ctx.text(n).ends_with("raise_for_status()") => {
-                let takes_it = takes.iter().any(|names| {
-                    names.is_empty() || names.iter().any(|c| STATUS_ERRORS.contains(&c.as_str()))
+            "call"
+                if in_try(n)
+                    && status_error_round
+                    && ctx.text(n).ends_with("raise_for_status()") =>
+            {
+                tests.push(Test {
+                    holds: Statuses::range(400, 599),
+                    then_round: true,
+                    else_round: None,
+                    at: span(n),
                 });
-                if takes_it {
-                    tests.push(Test {
-                        holds: Statuses::range(400, 599),
-                        then_round: true,
-                        else_round: None,
-                    });
-                    first.get_or_insert(span(n));
-                }
             }
             _ => {}
         }
     }
-    let s = status_test::retried(&tests);
-    (!s.is_empty()).then(|| (s, first.unwrap_or_else(|| Span::new(0, 0))))
+    // A wait for a state: only tests that leave on the state it waits for.
+    let lower = names.to_ascii_lowercase();
+    let polls = POLL_WORDS.iter().any(|w| lower.contains(w));
+    if polls && !tests.iter().any(|t| t.then_round || t.else_round == Some(true)) {
+        return Vec::new();
+    }
+    status_test::retried(&tests)
 }

@@ -438,12 +438,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     // Response statuses that go round (issue 28): listed beside the
     // exceptions, so a catch-all is listed too rather than "every error".
     let statuses = statuses::retried(ctx, &own, tr.node, &tr.retrying);
-    if let Some((s, at)) = &statuses {
-        conditions.extend(crate::extract::status_test::conditions_at(s, *at));
-    }
+    conditions.extend(crate::extract::status_test::conditions_at(&statuses));
     p.retry_on = if tr.retrying.iter().any(|c| helpers::asks_policy(ctx, *c)) {
         Located::written(RetryOn::Unknown, cs)
-    } else if all && statuses.is_none() && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {
+    } else if all && statuses.is_empty() && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {
         Located::written(RetryOn::AllErrors, cs)
     } else {
         Located::written(RetryOn::Listed { conditions }, cs)

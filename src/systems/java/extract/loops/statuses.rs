@@ -17,15 +17,16 @@ pub(super) fn retried(
     own: &[Node<'_>],
     try_node: Node<'_>,
     retrying: &[Node<'_>],
-) -> Option<(Statuses, Span)> {
+) -> Vec<(Statuses, Span)> {
     let caught: Vec<String> = retrying
         .iter()
         .flat_map(|c| super::catch_types(ctx, *c))
         .map(|(t, _)| ast::last_segment(&t).to_string())
         .collect();
-    let block = field(try_node, "body")?;
+    let Some(block) = field(try_node, "body") else {
+        return Vec::new();
+    };
     let mut tests = Vec::new();
-    let mut first: Option<Span> = None;
     for &n in own {
         if n.kind() != "if_statement" || in_catch(n) {
             continue;
@@ -45,11 +46,10 @@ pub(super) fn retried(
             holds,
             then_round: round(then),
             else_round: field(n, "alternative").map(round),
+            at: span(cond),
         });
-        first.get_or_insert(span(cond));
     }
-    let s = status_test::retried(&tests);
-    (!s.is_empty()).then(|| (s, first.unwrap_or_else(|| span(try_node))))
+    status_test::retried(&tests)
 }
 
 /// Whether a node lies in a `catch` clause (before its loop or method).
@@ -71,10 +71,14 @@ fn in_catch(n: Node<'_>) -> bool {
 /// Whether the branch `b` leaves the loop: a `return` or `break` of its
 /// own, or a `throw` that no retrying catch takes (a throw in the `try`
 /// of a type a retrying catch names, or one of `Exception`/`Throwable`,
-/// goes round).
+/// goes round), and no `continue` (`if (attempt < max) { continue; }
+/// throw ..;` goes round until the count runs out).
 fn leaves(ctx: &Ctx<'_>, b: Node<'_>, in_try: bool, caught: &[String]) -> bool {
     let mut nodes = vec![b];
     nodes.extend(ast::descendants_until(b, nested));
+    if nodes.iter().any(|s| s.kind() == "continue_statement") {
+        return false;
+    }
     nodes.iter().any(|s| match s.kind() {
         "return_statement" | "break_statement" => true,
         "throw_statement" => {

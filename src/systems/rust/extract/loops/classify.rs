@@ -119,8 +119,10 @@ impl LoopFinder<'_, '_, '_, '_> {
         });
         let statuses = statuses::retried(spans, body);
         Ok(LoopT {
-            statuses: statuses.as_ref().map(|(s, _)| s.ranges()).unwrap_or_default(),
-            status_span: statuses.map(|(_, at)| at),
+            statuses: statuses
+                .iter()
+                .flat_map(|(s, at)| s.ranges().into_iter().map(|(a, b)| (a, b, *at)))
+                .collect(),
             why,
             attempts,
             delay,

@@ -92,13 +92,15 @@ pub(super) fn loop_policy_local(t: &LoopT) -> RetryPolicy {
 /// The response statuses the loop retries, listed beside its errors
 /// (issue 28).
 pub(super) fn with_statuses(p: &mut RetryPolicy, t: &LoopT) {
-    let Some(at) = t.status_span.filter(|_| !t.statuses.is_empty()) else {
+    use crate::extract::status_test::Statuses;
+    let parts: Vec<(Statuses, crate::source::Span)> = t
+        .statuses
+        .iter()
+        .map(|(a, b, at)| (Statuses::range(*a, *b), *at))
+        .collect();
+    if parts.is_empty() {
         return;
-    };
-    let mut s = crate::extract::status_test::Statuses::none();
-    for (from, to) in &t.statuses {
-        s = s.union(&crate::extract::status_test::Statuses::range(*from, *to));
     }
-    let r = std::mem::replace(&mut p.retry_on, Located::written(RetryOn::Unknown, at));
-    p.retry_on = crate::extract::status_test::listed_with(r, &s, at, "Error");
+    let r = std::mem::replace(&mut p.retry_on, Located::written(RetryOn::Unknown, t.span));
+    p.retry_on = crate::extract::status_test::listed_with(r, &parts, "Error");
 }

@@ -16,17 +16,19 @@ use syn::{Block, Expr, Pat};
 struct V<'s> {
     spans: &'s Spans<'s>,
     tests: Vec<Test>,
-    first: Option<Span>,
+    /// Inside a value (`let conflict = match status { .. }`): a match or
+    /// `if` there computes a value, it does not send statuses round.
+    value: u32,
     /// Nodes visited, bounded.
     budget: u32,
 }
 
-/// The statuses the loop's body retries and where the first test is.
-pub(super) fn retried(spans: &Spans<'_>, body: &Block) -> Option<(Statuses, Span)> {
+/// The statuses the loop's body retries, each with its test.
+pub(super) fn retried(spans: &Spans<'_>, body: &Block) -> Vec<(Statuses, Span)> {
     let mut v = V {
         spans,
         tests: Vec::new(),
-        first: None,
+        value: 0,
         budget: 20_000,
     };
     v.visit_block(body);
@@ -38,18 +40,33 @@ pub(super) fn retried(spans: &Spans<'_>, body: &Block) -> Option<(Statuses, Span
     // leaves the function): a failure status becomes an `Err` that goes
     // round with the others.
     if compact.contains(".error_for_status()") && !compact.contains(".error_for_status()?") {
+        let at = compact_at(spans, body, ".error_for_status()");
         v.tests.push(Test {
             holds: Statuses::range(400, 599),
             then_round: true,
             else_round: None,
+            at,
         });
-        v.first.get_or_insert(spans.block(body));
     }
-    let s = status_test::retried(&v.tests);
-    (!s.is_empty()).then(|| (s, v.first.unwrap_or_else(|| spans.block(body))))
+    status_test::retried(&v.tests)
 }
 
-fn block_round(b: &Block) -> bool {
+/// Where `word` is written in the block (its first place), else the block.
+fn compact_at(spans: &Spans<'_>, body: &Block, word: &str) -> Span {
+    let b = spans.block(body);
+    spans
+        .block_text(body)
+        .find(word)
+        .map_or(b, |i| Span::new(b.start + i + 1, b.start + i + word.len()))
+}
+
+/// Whether a branch goes round: it does not leave, or a `continue` of it
+/// does (`if attempt < 3 { continue } return ..`).
+fn block_round(spans: &Spans<'_>, b: &Block) -> bool {
+    let text = spans.block_text(b);
+    if text.contains("continue") {
+        return true;
+    }
     !b.stmts.iter().any(|s| match s {
         syn::Stmt::Expr(e, _) => leaves(e),
         syn::Stmt::Macro(m) => ["panic", "bail", "unreachable"]
@@ -68,6 +85,33 @@ fn is_ok_arm(p: &Pat) -> bool {
     matches!(p, Pat::TupleStruct(t) if t.path.segments.last().is_some_and(|s| s.ident == "Ok"))
 }
 
+impl V<'_> {
+    /// Whether a branch goes round (`Some(true)`), leaves (`Some(false)`),
+    /// or, inside a value (`let x = match ..`), only computes the value
+    /// (`None`): there only a `continue` or a leave is control flow.
+    fn round_expr(&self, e: &Expr) -> Option<bool> {
+        let text = self.spans.text(e);
+        if text.contains("continue") {
+            Some(true)
+        } else if leaves(e) {
+            Some(false)
+        } else if self.value > 0 {
+            None
+        } else {
+            Some(true)
+        }
+    }
+
+    fn round_block(&self, b: &Block) -> Option<bool> {
+        let round = block_round(self.spans, b);
+        if self.value > 0 && round && !self.spans.block_text(b).contains("continue") {
+            None
+        } else {
+            Some(round)
+        }
+    }
+}
+
 impl<'a> Visit<'a> for V<'_> {
     fn visit_expr(&mut self, e: &'a Expr) {
         if self.budget == 0 {
@@ -81,20 +125,34 @@ impl<'a> Visit<'a> for V<'_> {
         }
     }
 
+    fn visit_local(&mut self, l: &'a syn::Local) {
+        self.value += 1;
+        syn::visit::visit_local(self, l);
+        self.value -= 1;
+    }
+
+    fn visit_expr_assign(&mut self, a: &'a syn::ExprAssign) {
+        self.value += 1;
+        syn::visit::visit_expr_assign(self, a);
+        self.value -= 1;
+    }
+
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
         if !matches!(&*i.cond, Expr::Let(_))
             && let Some(holds) = status_test::holds_for(self.spans.text(&*i.cond))
         {
             let else_round = match i.else_branch.as_ref().map(|(_, e)| &**e) {
-                Some(Expr::Block(b)) => Some(block_round(&b.block)),
+                Some(Expr::Block(b)) => self.round_block(&b.block),
                 _ => None,
             };
-            self.tests.push(Test {
-                holds,
-                then_round: block_round(&i.then_branch),
-                else_round,
-            });
-            self.first.get_or_insert(self.spans.node(&*i.cond));
+            if let Some(then_round) = self.round_block(&i.then_branch) {
+                self.tests.push(Test {
+                    holds,
+                    then_round,
+                    else_round,
+                    at: self.spans.node(&*i.cond),
+                });
+            }
         }
         syn::visit::visit_expr_if(self, i);
     }
@@ -105,13 +163,13 @@ impl<'a> Visit<'a> for V<'_> {
         let on_result = m.arms.iter().any(|a| is_ok_arm(&a.pat));
         let mut listed = Statuses::none();
         let mut any = false;
-        let mut rest: Vec<bool> = Vec::new();
+        let mut rest: Vec<(Option<bool>, Span)> = Vec::new();
         for a in &m.arms {
-            let round = !leaves(&a.body);
+            let round = self.round_expr(&a.body);
             let holds = if on_status {
                 match &a.pat {
                     Pat::Wild(_) | Pat::Ident(_) => {
-                        rest.push(round);
+                        rest.push((round, self.spans.node(&a.pat)));
                         continue;
                     }
                     Pat::Guard(g) => status_test::holds_for(self.spans.text(&*g.guard)),
@@ -121,7 +179,7 @@ impl<'a> Visit<'a> for V<'_> {
                 match &a.pat {
                     Pat::Guard(g) => status_test::holds_for(self.spans.text(&*g.guard)),
                     _ => {
-                        rest.push(round);
+                        rest.push((round, self.spans.node(&a.pat)));
                         continue;
                     }
                 }
@@ -133,20 +191,24 @@ impl<'a> Visit<'a> for V<'_> {
             };
             listed = listed.union(&holds);
             any = true;
-            self.tests.push(Test {
-                holds,
-                then_round: round,
-                else_round: None,
-            });
-            self.first.get_or_insert(self.spans.node(&a.pat));
+            // An arm that computes a value neither leaves nor goes round.
+            if let Some(round) = round {
+                self.tests.push(Test {
+                    holds,
+                    then_round: round,
+                    else_round: None,
+                    at: self.spans.node(&a.pat),
+                });
+            }
         }
         // `_ =>` beside status arms, or an unguarded `Ok(r)` beside
         // guarded ones: every other status.
-        if any && let Some(round) = rest.first() {
+        if any && let Some((Some(round), at)) = rest.first() {
             self.tests.push(Test {
                 holds: listed.not(),
                 then_round: *round,
                 else_round: None,
+                at: *at,
             });
         }
         syn::visit::visit_expr_match(self, m);
