@@ -159,9 +159,7 @@ pub fn retried(tests: &[Test]) -> Vec<(Statuses, Span)> {
 
 /// Every status of the parts.
 pub fn union(parts: &[(Statuses, Span)]) -> Statuses {
-    parts
-        .iter()
-        .fold(Statuses::none(), |a, (s, _)| a.union(s))
+    parts.iter().fold(Statuses::none(), |a, (s, _)| a.union(s))
 }
 
 /// The retried statuses as conditions, each at its test, split at each
@@ -479,7 +477,10 @@ fn comparison(t: &str) -> Option<Statuses> {
         i += 1;
     }
     let (i, op) = found?;
-    let (left, right) = (t[..i].trim(), t[i + op.len()..].trim().trim_start_matches('='));
+    let (left, right) = (
+        t[..i].trim(),
+        t[i + op.len()..].trim().trim_start_matches('='),
+    );
     let right = right.trim();
     // The status is the side that is not a value (`http.StatusOK` names
     // a status but is one).
@@ -560,10 +561,7 @@ fn value(t: &str) -> Option<u16> {
     if !(q.contains("http") || q.contains("statuscode") || q.ends_with("status")) {
         return None;
     }
-    if !last
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_')
-    {
+    if !last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }
     // A number in the name: `HTTP_503_..`, `Status503ServiceUnavailable`.
@@ -588,10 +586,7 @@ fn value(t: &str) -> Option<u16> {
             name = r.to_string();
         }
     }
-    NAMES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, c)| *c)
+    NAMES.iter().find(|(n, _)| *n == name).map(|(_, c)| *c)
 }
 
 /// Status names as the HTTP libraries spell them, lower case without `_`.
@@ -641,7 +636,10 @@ mod tests {
     fn comparisons_and_constants() {
         assert_eq!(r("resp.statusCode() >= 500"), vec![(500, 599)]);
         assert_eq!(r("500 <= resp.StatusCode"), vec![(500, 599)]);
-        assert_eq!(r("status == 429 || status == 503"), vec![(429, 429), (503, 503)]);
+        assert_eq!(
+            r("status == 429 || status == 503"),
+            vec![(429, 429), (503, 503)]
+        );
         assert_eq!(
             r("resp.StatusCode == http.StatusTooManyRequests"),
             vec![(429, 429)]
@@ -668,15 +666,24 @@ mod tests {
             r("resp.status_code == status.HTTP_503_SERVICE_UNAVAILABLE"),
             vec![(503, 503)]
         );
-        assert_eq!(r("resp.StatusCode >= 400 && resp.StatusCode < 500"), vec![(400, 499)]);
+        assert_eq!(
+            r("resp.StatusCode >= 400 && resp.StatusCode < 500"),
+            vec![(400, 499)]
+        );
     }
 
     #[test]
     fn predicates_lists_and_negations() {
-        assert_eq!(r("!resp.status().is_success()"), vec![(100, 199), (300, 599)]);
+        assert_eq!(
+            r("!resp.status().is_success()"),
+            vec![(100, 199), (300, 599)]
+        );
         assert_eq!(r("response.IsSuccessStatusCode"), vec![(200, 299)]);
         assert_eq!(r("not resp.ok"), vec![(400, 599)]);
-        assert_eq!(r("r.status_code in (429, 503)"), vec![(429, 429), (503, 503)]);
+        assert_eq!(
+            r("r.status_code in (429, 503)"),
+            vec![(429, 429), (503, 503)]
+        );
         assert_eq!(r("r.status_code not in [200, 201]").len(), 2);
         assert_eq!(
             r("List.of(429, 503).contains(resp.statusCode())"),
@@ -733,11 +740,7 @@ mod tests {
         );
         // A status that leaves before a test that sends the rest round.
         assert_eq!(
-            retried(&[
-                t("code == 404", false, None),
-                t("code >= 400", true, None),
-            ])
-            .ranges(),
+            retried(&[t("code == 404", false, None), t("code >= 400", true, None),]).ranges(),
             vec![(400, 403), (405, 599)]
         );
         // A test that only leaves on 4xx: 5xx goes round.

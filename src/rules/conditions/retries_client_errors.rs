@@ -71,8 +71,22 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
 /// written loop's `if`), not a status list of a configuration.
 fn is_status_test(written: &str) -> bool {
     [
-        "==", "!=", ">=", "<=", " > ", " < ", "is_success", "IsSuccess", ".ok", " in ",
-        "contains(", "matches!", "raise_for_status", "EnsureSuccess", "error_for_status", "Ok(",
+        "==",
+        "!=",
+        ">=",
+        "<=",
+        " > ",
+        " < ",
+        "is_success",
+        "IsSuccess",
+        ".ok",
+        " in ",
+        "contains(",
+        "matches!",
+        "raise_for_status",
+        "EnsureSuccess",
+        "error_for_status",
+        "Ok(",
     ]
     .iter()
     .any(|w| written.contains(w))

@@ -38,7 +38,11 @@ pub fn read(root: Yaml<'_>, facts: &mut Facts) -> bool {
     let Some((at, why)) = old_default(root) else {
         return false;
     };
-    if facts.mesh_defaults.iter().any(|p| p.system == System::Istio) {
+    if facts
+        .mesh_defaults
+        .iter()
+        .any(|p| p.system == System::Istio)
+    {
         return true;
     }
     let mut p = super::default_policy(at);

@@ -26,7 +26,12 @@ use crate::model::{Protection, System};
 use crate::source::Span;
 
 pub(super) fn protections(r: &Reader<'_>, facts: &mut Facts) {
-    let words = |i: usize| r.toks.get(i).filter(|t| t.kind == Kind::Word).map(|_| r.s(i));
+    let words = |i: usize| {
+        r.toks
+            .get(i)
+            .filter(|t| t.kind == Kind::Word)
+            .map(|_| r.s(i))
+    };
     let denylists = (0..r.toks.len()).any(|i| {
         matches!(words(i), Some("saintmode.denylist" | "saintmode.blacklist")) && r.is(i + 1, "(")
     });

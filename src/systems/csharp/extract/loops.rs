@@ -173,7 +173,8 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         p.jitter = Located::written(jitter, span(wait));
         p.retry_on = retry_on(ctx, &tries, at);
         if !statuses.is_empty() {
-            p.retry_on = crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
+            p.retry_on =
+                crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
         }
         p.methods = Located::default_at(Methods::Unknown, at);
         let i = facts.policies.len();

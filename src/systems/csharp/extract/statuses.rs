@@ -33,9 +33,8 @@ pub(super) fn retried(
             .iter()
             .any(|c| caught(ctx, *c).is_none_or(|t| t == name))
     };
-    let inside = |n: Node<'_>, b: Node<'_>| {
-        b.start_byte() <= n.start_byte() && n.end_byte() <= b.end_byte()
-    };
+    let inside =
+        |n: Node<'_>, b: Node<'_>| b.start_byte() <= n.start_byte() && n.end_byte() <= b.end_byte();
     // Inside the `try` block of one of the catches.
     let in_try = |n: Node<'_>| {
         catches.iter().any(|c| {
@@ -47,22 +46,23 @@ pub(super) fn retried(
     // A branch leaves on its own `return`/`break` or an uncaught `throw`,
     // unless a `continue` of it goes round.
     let leaves = |b: Node<'_>| {
-        !own.iter().any(|c| inside(*c, b) && c.kind() == "continue_statement")
+        !own.iter()
+            .any(|c| inside(*c, b) && c.kind() == "continue_statement")
             && own.iter().any(|c| {
-            inside(*c, b)
-                && match c.kind() {
-                    "return_statement" | "break_statement" => true,
-                    "throw_statement" => {
-                        let thrown = named_children(*c)
-                            .first()
-                            .filter(|e| e.kind() == "object_creation_expression")
-                            .and_then(|e| field(*e, "type"))
-                            .map(|t| ctx.text(t).rsplit('.').next().unwrap_or("").to_string());
-                        !(in_try(*c) && thrown.is_some_and(|t| takes(&t)))
+                inside(*c, b)
+                    && match c.kind() {
+                        "return_statement" | "break_statement" => true,
+                        "throw_statement" => {
+                            let thrown = named_children(*c)
+                                .first()
+                                .filter(|e| e.kind() == "object_creation_expression")
+                                .and_then(|e| field(*e, "type"))
+                                .map(|t| ctx.text(t).rsplit('.').next().unwrap_or("").to_string());
+                            !(in_try(*c) && thrown.is_some_and(|t| takes(&t)))
+                        }
+                        _ => false,
                     }
-                    _ => false,
-                }
-        })
+            })
     };
     let mut tests = Vec::new();
     for &n in own {

@@ -133,7 +133,8 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             },
             span(wait),
         );
-        p.retry_on = statuses(ctx, &own).unwrap_or_else(|| Located::default_at(RetryOn::Unknown, at));
+        p.retry_on =
+            statuses(ctx, &own).unwrap_or_else(|| Located::default_at(RetryOn::Unknown, at));
         p.server_delay = server_delay(ctx, body, &own);
         let i = facts.policies.len();
         facts.policies.push(p);
@@ -237,7 +238,9 @@ fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
     // no `continue` does.
     let has = |b: Node<'_>, kinds: &[&str]| {
         own.iter().any(|c| {
-            kinds.contains(&c.kind()) && b.start_byte() <= c.start_byte() && c.end_byte() <= b.end_byte()
+            kinds.contains(&c.kind())
+                && b.start_byte() <= c.start_byte()
+                && c.end_byte() <= b.end_byte()
         })
     };
     let leaves = |b: Node<'_>| {

@@ -140,7 +140,9 @@ fn default_policy(v: Version, at: Span) -> RetryPolicy {
     };
     let attempts = attempts_default(
         AttemptCount::Finite(retries + 1),
-        &format!("no retry handler on the client builder: Apache HttpClient's {by}, {retries} retries"),
+        &format!(
+            "no retry handler on the client builder: Apache HttpClient's {by}, {retries} retries"
+        ),
         at,
     );
     let mut p = RetryPolicy::new(System::ApacheHttpClient, at, attempts);
@@ -163,14 +165,20 @@ fn shared(p: &mut RetryPolicy, v: Version, at: Span, sent_too: bool) {
     match v {
         Version::V4 => {
             p.delay = dd(Delay::None, at);
-            p.methods = dd(if sent_too {
-                Methods::All
-            } else {
-                Methods::IdempotentOnly
-            }, at);
-            p.retry_on = dd(RetryOn::Listed {
-                conditions: vec![dd(Condition::Exception("IOException".into()), at)],
-            }, at);
+            p.methods = dd(
+                if sent_too {
+                    Methods::All
+                } else {
+                    Methods::IdempotentOnly
+                },
+                at,
+            );
+            p.retry_on = dd(
+                RetryOn::Listed {
+                    conditions: vec![dd(Condition::Exception("IOException".into()), at)],
+                },
+                at,
+            );
             p.ignores = NOT_RETRIED_4
                 .iter()
                 .map(|e| dd(Condition::Exception((*e).into()), at))
@@ -190,19 +198,25 @@ fn shared(p: &mut RetryPolicy, v: Version, at: Span, sent_too: bool) {
             // The I/O errors of idempotent requests (a stale keep-alive
             // connection): not ambiguous for a POST, which is not retried
             // on them.
-            conditions.push(dd(Condition::Exception("NoHttpResponseException".into()), at));
+            conditions.push(dd(
+                Condition::Exception("NoHttpResponseException".into()),
+                at,
+            ));
             p.retry_on = dd(RetryOn::Listed { conditions }, at);
             p.ignores = NOT_RETRIED_5
                 .iter()
                 .map(|e| dd(Condition::Exception((*e).into()), at))
                 .collect();
-            p.server_delay = Some(dd(ServerDelay {
-                header: "Retry-After".into(),
-                capped: false,
-                jittered: false,
-                by: "Apache HttpClient's DefaultHttpRequestRetryStrategy".into(),
-                ignored: None,
-            }, at));
+            p.server_delay = Some(dd(
+                ServerDelay {
+                    header: "Retry-After".into(),
+                    capped: false,
+                    jittered: false,
+                    by: "Apache HttpClient's DefaultHttpRequestRetryStrategy".into(),
+                    ignored: None,
+                },
+                at,
+            ));
         }
     }
 }
@@ -231,8 +245,10 @@ fn written(ctx: &Ctx<'_>, v: Version, a: tree_sitter::Node<'_>) -> Option<RetryP
         .unwrap_or_default();
     let known = matches!(
         (v, ty),
-        (Version::V4, "DefaultHttpRequestRetryHandler" | "StandardHttpRequestRetryHandler")
-            | (Version::V5, "DefaultHttpRequestRetryStrategy")
+        (
+            Version::V4,
+            "DefaultHttpRequestRetryHandler" | "StandardHttpRequestRetryHandler"
+        ) | (Version::V5, "DefaultHttpRequestRetryStrategy")
     );
     if !known {
         return None;
@@ -259,7 +275,10 @@ fn written(ctx: &Ctx<'_>, v: Version, a: tree_sitter::Node<'_>) -> Option<RetryP
     if v == Version::V5
         && let Some(i) = args.get(1)
     {
-        p.delay = Located::written(interval(ctx, *i).map_or(Delay::Unknown, |delay| Delay::Fixed { delay }), span(*i));
+        p.delay = Located::written(
+            interval(ctx, *i).map_or(Delay::Unknown, |delay| Delay::Fixed { delay }),
+            span(*i),
+        );
     }
     shared(&mut p, v, at, sent_too);
     // 5.x `(maxRetries, interval, nonRetriableIOExceptionClasses, codes)`:
@@ -285,7 +304,12 @@ fn written(ctx: &Ctx<'_>, v: Version, a: tree_sitter::Node<'_>) -> Option<RetryP
 
 fn one_line(args: &[tree_sitter::Node<'_>], ctx: &Ctx<'_>) -> String {
     args.iter()
-        .map(|a| ctx.text(*a).split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(|a| {
+            ctx.text(*a)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -550,7 +550,8 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         p.jitter = Located::written(jitter, dspan);
         p.retry_on = except_conditions(ctx, &retried);
         if !statuses.is_empty() {
-            p.retry_on = crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
+            p.retry_on =
+                crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
         }
         // A wait read from `Retry-After` in the loop (RL208).
         if let Some((s, e, d)) =

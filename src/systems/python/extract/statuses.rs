@@ -83,7 +83,8 @@ pub(super) fn retried(
                 })
         })
     };
-    let inside = |n: Node<'_>, b: Node<'_>| b.start_byte() <= n.start_byte() && n.end_byte() <= b.end_byte();
+    let inside =
+        |n: Node<'_>, b: Node<'_>| b.start_byte() <= n.start_byte() && n.end_byte() <= b.end_byte();
     let in_try = |n: Node<'_>| try_body.is_some_and(|b| inside(n, b));
     // A branch leaves on its own `return`/`break` or an uncaught `raise`,
     // unless a `continue` of it goes round (`if attempt < n: continue`).
@@ -158,7 +159,11 @@ pub(super) fn retried(
     // A wait for a state: only tests that leave on the state it waits for.
     let lower = names.to_ascii_lowercase();
     let polls = POLL_WORDS.iter().any(|w| lower.contains(w));
-    if polls && !tests.iter().any(|t| t.then_round || t.else_round == Some(true)) {
+    if polls
+        && !tests
+            .iter()
+            .any(|t| t.then_round || t.else_round == Some(true))
+    {
         return Vec::new();
     }
     status_test::retried(&tests)

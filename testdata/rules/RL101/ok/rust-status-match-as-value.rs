@@ -30,6 +30,10 @@ pub async fn append(client: &reqwest::Client, url: &str, offset: u64) -> Result<
             reqwest::StatusCode::NOT_FOUND => offset > 0,
             _ => false,
         };
-        return Err(format!("append failed with {status} (conflict: {conflict})"));
+        // A match that is the value returned leaves, whatever its arms say.
+        return match status {
+            reqwest::StatusCode::NOT_FOUND => Err(format!("missing (conflict: {conflict})")),
+            _ => Err(format!("append failed with {status}")),
+        };
     }
 }

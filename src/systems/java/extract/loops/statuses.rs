@@ -92,10 +92,11 @@ fn leaves(ctx: &Ctx<'_>, b: Node<'_>, in_try: bool, caught: &[String]) -> bool {
                 .map(|t| ast::last_segment(ctx.text(t)).to_string());
             !caught.iter().any(|c| {
                 matches!(c.as_str(), "Exception" | "Throwable")
-                    || thrown
-                        .as_deref()
-                        .is_some_and(|t| t == c || (c != "RuntimeException" && t.ends_with(c.as_str())))
-                    || (c == "RuntimeException" && thrown.as_deref().is_some_and(|t| !t.contains("IO")))
+                    || thrown.as_deref().is_some_and(|t| {
+                        t == c || (c != "RuntimeException" && t.ends_with(c.as_str()))
+                    })
+                    || (c == "RuntimeException"
+                        && thrown.as_deref().is_some_and(|t| !t.contains("IO")))
             })
         }
         _ => false,

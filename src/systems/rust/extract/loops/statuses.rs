@@ -19,6 +19,9 @@ struct V<'s> {
     /// Inside a value (`let conflict = match status { .. }`): a match or
     /// `if` there computes a value, it does not send statuses round.
     value: u32,
+    /// The `if` or `match` that is a statement of its block (its address):
+    /// one anywhere else (`return match ..`, an argument) is a value.
+    statement: usize,
     /// Nodes visited, bounded.
     budget: u32,
 }
@@ -29,6 +32,7 @@ pub(super) fn retried(spans: &Spans<'_>, body: &Block) -> Vec<(Statuses, Span)> 
         spans,
         tests: Vec::new(),
         value: 0,
+        statement: 0,
         budget: 20_000,
     };
     v.visit_block(body);
@@ -89,22 +93,22 @@ impl V<'_> {
     /// Whether a branch goes round (`Some(true)`), leaves (`Some(false)`),
     /// or, inside a value (`let x = match ..`), only computes the value
     /// (`None`): there only a `continue` or a leave is control flow.
-    fn round_expr(&self, e: &Expr) -> Option<bool> {
+    fn round_expr(&self, e: &Expr, value: bool) -> Option<bool> {
         let text = self.spans.text(e);
         if text.contains("continue") {
             Some(true)
         } else if leaves(e) {
             Some(false)
-        } else if self.value > 0 {
+        } else if value {
             None
         } else {
             Some(true)
         }
     }
 
-    fn round_block(&self, b: &Block) -> Option<bool> {
+    fn round_block(&self, b: &Block, value: bool) -> Option<bool> {
         let round = block_round(self.spans, b);
-        if self.value > 0 && round && !self.spans.block_text(b).contains("continue") {
+        if value && round && !self.spans.block_text(b).contains("continue") {
             None
         } else {
             Some(round)
@@ -125,6 +129,17 @@ impl<'a> Visit<'a> for V<'_> {
         }
     }
 
+    fn visit_stmt(&mut self, st: &'a syn::Stmt) {
+        if let syn::Stmt::Expr(e, _) = st {
+            match e {
+                Expr::If(i) => self.statement = i as *const syn::ExprIf as usize,
+                Expr::Match(m) => self.statement = m as *const syn::ExprMatch as usize,
+                _ => {}
+            }
+        }
+        syn::visit::visit_stmt(self, st);
+    }
+
     fn visit_local(&mut self, l: &'a syn::Local) {
         self.value += 1;
         syn::visit::visit_local(self, l);
@@ -138,14 +153,15 @@ impl<'a> Visit<'a> for V<'_> {
     }
 
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
+        let value = self.value > 0 || self.statement != i as *const syn::ExprIf as usize;
         if !matches!(&*i.cond, Expr::Let(_))
             && let Some(holds) = status_test::holds_for(self.spans.text(&*i.cond))
         {
             let else_round = match i.else_branch.as_ref().map(|(_, e)| &**e) {
-                Some(Expr::Block(b)) => self.round_block(&b.block),
+                Some(Expr::Block(b)) => self.round_block(&b.block, value),
                 _ => None,
             };
-            if let Some(then_round) = self.round_block(&i.then_branch) {
+            if let Some(then_round) = self.round_block(&i.then_branch, value) {
                 self.tests.push(Test {
                     holds,
                     then_round,
@@ -158,6 +174,7 @@ impl<'a> Visit<'a> for V<'_> {
     }
 
     fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+        let value = self.value > 0 || self.statement != m as *const syn::ExprMatch as usize;
         let scrutinee = self.spans.text(&*m.expr);
         let on_status = status_test::holds_for(&format!("{scrutinee} == 200")).is_some();
         let on_result = m.arms.iter().any(|a| is_ok_arm(&a.pat));
@@ -165,7 +182,7 @@ impl<'a> Visit<'a> for V<'_> {
         let mut any = false;
         let mut rest: Vec<(Option<bool>, Span)> = Vec::new();
         for a in &m.arms {
-            let round = self.round_expr(&a.body);
+            let round = self.round_expr(&a.body, value);
             let holds = if on_status {
                 match &a.pat {
                     Pat::Wild(_) | Pat::Ident(_) => {
