@@ -125,7 +125,8 @@ def getProductReviews(product_id, headers):
         values,
         vec![
             &Condition::Exception("Exception".into()),
-            &Condition::Status { from: 400, to: 599 }
+            &Condition::Status { from: 400, to: 499 },
+            &Condition::Status { from: 500, to: 599 }
         ]
     );
     assert_eq!(
