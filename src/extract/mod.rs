@@ -11,6 +11,7 @@ pub mod helm;
 pub mod http_method;
 pub mod kustomize;
 pub mod prop;
+pub mod status_test;
 pub mod template_text;
 pub mod test_code;
 pub mod tree_sitter;

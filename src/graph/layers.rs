@@ -129,7 +129,12 @@ pub(super) fn sidecar_layer(
             l.policy = None;
             l.implicit = true;
             l.label = format!("{} mesh default", d.system.label());
-            l.setting = format!("no retries for `{host}`: meshConfig `defaultHttpRetryPolicy`");
+            l.setting = if d.attempts.is_default() {
+                // The install's default (Istio before 1.24 retrying 503).
+                format!("no retries for `{host}`: {}", d.attempts.value.written_as)
+            } else {
+                format!("no retries for `{host}`: meshConfig `defaultHttpRetryPolicy`")
+            };
             l
         }
         None => sidecar_default(mesh, proof, host),

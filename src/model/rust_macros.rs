@@ -113,6 +113,10 @@ pub struct LoopT {
     /// Why the loop is a retry (see `RetryPolicy::why`).
     #[serde(default)]
     pub why: Vec<String>,
+    /// The response statuses that go round (inclusive ranges), each with
+    /// the test it comes from (issue 28).
+    #[serde(default)]
+    pub statuses: Vec<(u16, u16, Span)>,
 }
 
 /// One arm of a retry macro.

@@ -18,19 +18,37 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let Some((first, span, _)) = bad.first().cloned() else {
         return;
     };
-    let names: Vec<String> = bad
-        .iter()
-        .map(|(w, s, here)| {
-            // A condition written in another file has no text here.
-            let written = if *here { ctx.file.slice(*s) } else { "" };
-            let written = written.trim().trim_matches(['"', '\'', ',', '-', ' ']);
-            if written.is_empty() || written == w || written.len() > 60 {
-                format!("`{w}`")
-            } else {
-                format!("`{written}` ({w})")
+    // A loop's status test names several ranges at once: one group each.
+    let mut names: Vec<String> = Vec::new();
+    let mut groups: Vec<(crate::source::Span, Vec<String>, String)> = Vec::new();
+    for (w, sp, here) in &bad {
+        // A condition written in another file has no text here.
+        let written = if *here { ctx.file.slice(*sp) } else { "" };
+        let written = written.trim().trim_matches(['"', '\'', ',', '-', ' ']);
+        if written.is_empty() || written == w || written.len() > 60 {
+            names.push(format!("`{w}`"));
+        } else if is_status_test(written) {
+            match groups.iter_mut().find(|(s, ..)| s == sp) {
+                Some((_, ws, _)) => ws.push(format!("`{w}`")),
+                None => {
+                    names.push(String::new());
+                    groups.push((*sp, vec![format!("`{w}`")], written.to_string()));
+                }
             }
-        })
-        .collect();
+        } else {
+            names.push(format!("`{written}` ({w})"));
+        }
+    }
+    // Each group where its first range was.
+    let mut g = groups.into_iter();
+    for n in names.iter_mut().filter(|n| n.is_empty()) {
+        if let Some((_, ws, written)) = g.next() {
+            *n = format!(
+                "{} (read from the loop's status test `{written}`)",
+                ws.join(", ")
+            );
+        }
+    }
     let f = e.emit(
         span,
         format!(
@@ -47,4 +65,29 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             Emitter::relate(f, *s, format!("`{what}` is retried too"));
         }
     }
+}
+
+/// Whether written text is a test in code of a response's status (a hand-
+/// written loop's `if`), not a status list of a configuration.
+fn is_status_test(written: &str) -> bool {
+    [
+        "==",
+        "!=",
+        ">=",
+        "<=",
+        " > ",
+        " < ",
+        "is_success",
+        "IsSuccess",
+        ".ok",
+        " in ",
+        "contains(",
+        "matches!",
+        "raise_for_status",
+        "EnsureSuccess",
+        "error_for_status",
+        "Ok(",
+    ]
+    .iter()
+    .any(|w| written.contains(w))
 }

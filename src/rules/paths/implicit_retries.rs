@@ -35,7 +35,14 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
                 Some((_, md)) if mesh_applies => (
                     md.retries(),
                     md.attempts.value.count.finite().unwrap_or(0),
-                    "no retries block: the mesh-wide defaultHttpRetryPolicy applies".to_string(),
+                    // A default the install chose (Istio before 1.24
+                    // retrying 503) says which; a written one is the
+                    // mesh config's.
+                    if md.attempts.is_default() {
+                        md.attempts.value.written_as.clone()
+                    } else {
+                        "no retries block: the mesh-wide defaultHttpRetryPolicy applies".to_string()
+                    },
                 ),
                 _ => (
                     p.retries(),

@@ -360,7 +360,8 @@ fn mesh_config(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
         None
     };
     let Some(e) = e else {
-        return false;
+        // Istio's default before 1.24 (503 retried), where the install says so.
+        return super::compat::read(root, facts);
     };
     if let Some(p) = mesh_default(e, facts) {
         push_mesh_default(p, facts);

@@ -1,6 +1,7 @@
 //! Istio's sidecar retries (`VirtualService` `retries`, meshConfig
 //! `defaultHttpRetryPolicy`).
 
+pub mod compat;
 pub mod extract;
 
 use super::{Fixes, SidecarDefault, SystemSpec};
@@ -37,10 +38,10 @@ fn default_policy(anchor: Span) -> RetryPolicy {
 }
 
 // Istio's default policy, for a route that writes no `retries` (istio
-// `pilot/pkg/networking/core/route/retry/retry.go`, `defaultPolicy`:
-// `NumRetries: 2`, `RetryOn: "connect-failure,refused-stream,unavailable,
-// cancelled,retriable-status-codes"`, and `RetriableStatusCodes` empty
-// since `EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY` defaults to true, 1.24),
+// `pilot/pkg/networking/core/route/retry/retry.go` at 86c9f01fd735,
+// `cachedDefaultPolicy`: `NumRetries: 2`, `RetryOn: "connect-failure,
+// refused-stream,unavailable,cancelled,retriable-status-codes"`, and no
+// `RetriableStatusCodes` since 1.24; before, 503: see [`compat`]),
 // with Envoy's back-off ([`crate::systems::envoy::default_backoff`]): the
 // route sets no `retry_back_off`.
 
@@ -69,7 +70,13 @@ pub fn default_attempts(anchor: Span) -> Located<Attempts> {
 /// config's `defaultHttpRetryPolicy`.
 pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
     name: "istio",
-    needles: &["networking.istio.io", "defaultHttpRetryPolicy"],
+    needles: &[
+        "networking.istio.io",
+        "defaultHttpRetryPolicy",
+        compat::FLAG,
+        "compatibilityVersion",
+        "IstioOperator",
+    ],
     read: extract::extract,
     order: 10,
 }];

@@ -63,6 +63,20 @@ pub static REACTOR: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Reactor", Layer::Application)
 };
 
+// system: ApacheHttpClient - Apache HttpClient's own retries (4.x `DefaultHttpRequestRetryHandler`, 5.x `DefaultHttpRequestRetryStrategy`) on a client built without `disableAutomaticRetries()`.
+/// The client retries under the caller's code, like an SDK; defaults in
+/// `extract/apache_retry.rs`, cited from httpcomponents-client.
+pub static APACHE_HTTP_CLIENT: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "set a retry strategy whose wait is randomised (`setRetryStrategy(..)` with your own `getRetryInterval`), or `disableAutomaticRetries()` and retry in one outer layer that jitters",
+        bound: "give the retry handler a small count (`new DefaultHttpRequestRetryHandler(1, false)`, `new DefaultHttpRequestRetryStrategy(1, ..)`)",
+        explicit: "call `disableAutomaticRetries()` on the client builder where the code retries already, or write the handler you mean (`setRetryHandler(..)` in 4.x, `setRetryStrategy(..)` in 5.x)",
+        overload: "`disableAutomaticRetries()` on the builder, or a retry strategy without 429/503 (`new DefaultHttpRequestRetryStrategy(n, interval, exceptions, codes)`), and one outer retry with a budget",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Apache HttpClient", Layer::Sdk)
+};
+
 // system: JavaLoop
 pub static JAVA_LOOP: SystemSpec = SystemSpec {
     fixes: Fixes {

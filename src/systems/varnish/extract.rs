@@ -32,6 +32,9 @@ use crate::model::*;
 use crate::source::Span;
 use std::time::Duration;
 
+#[path = "saintmode.rs"]
+mod saintmode;
+
 /// The most tokens read from one file.
 const MAX_TOKENS: usize = 200_000;
 /// The most retry sites and backends kept from one file.
@@ -247,6 +250,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     if let Some(p) = one_layer(sites) {
         facts.policies.push(p);
     }
+    saintmode::protections(&r, facts);
     let policies: Vec<usize> = (first..facts.policies.len()).collect();
     for b in &r.backends {
         let Some((host, span)) = &b.host else {

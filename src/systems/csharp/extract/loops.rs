@@ -20,6 +20,9 @@ use crate::model::*;
 use std::time::Duration;
 use tree_sitter::Node;
 
+#[path = "statuses.rs"]
+mod statuses;
+
 /// A retried stretch of source: a policy and the byte range whose code
 /// runs again on every attempt.
 pub struct RetryScope {
@@ -111,7 +114,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 })
             })
             .collect();
-        if catches.is_empty() {
+        // Response statuses that go round (issue 28): a loop with no
+        // `catch` is a retry when a status test sends it round.
+        let statuses = statuses::retried(ctx, &own, &tries);
+        if catches.is_empty() && statuses.is_empty() {
             continue;
         }
         // Leaves on success: a `return` or `break` outside the `catch`.
@@ -166,6 +172,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         p.delay = Located::written(delay, span(wait));
         p.jitter = Located::written(jitter, span(wait));
         p.retry_on = retry_on(ctx, &tries, at);
+        if !statuses.is_empty() {
+            p.retry_on =
+                crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
+        }
         p.methods = Located::default_at(Methods::Unknown, at);
         let i = facts.policies.len();
         facts.policies.push(p);

@@ -133,7 +133,8 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             },
             span(wait),
         );
-        p.retry_on = Located::default_at(RetryOn::Unknown, at);
+        p.retry_on =
+            statuses(ctx, &own).unwrap_or_else(|| Located::default_at(RetryOn::Unknown, at));
         p.server_delay = server_delay(ctx, body, &own);
         let i = facts.policies.len();
         facts.policies.push(p);
@@ -223,4 +224,98 @@ fn has_cap_check(text: &str) -> bool {
         let line = text[i..].split(['{', '\n']).next().unwrap_or("");
         line.contains(" > ") && line.contains("max")
     })
+}
+
+/// The response statuses a loop retries (issue 28), from its `if` tests
+/// (`if resp.StatusCode >= 500 { continue }`, `if resp.StatusCode ==
+/// http.StatusOK { return }`) and `switch resp.StatusCode` cases, with
+/// the errors it checks beside them (a predicate the reader does not
+/// sort); `None` when the loop tests no status.
+fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
+    use crate::extract::status_test::{self, Statuses, Test};
+    use crate::model::Condition;
+    // A branch leaves when the loop's own `return`/`break` lies in it and
+    // no `continue` does.
+    let has = |b: Node<'_>, kinds: &[&str]| {
+        own.iter().any(|c| {
+            kinds.contains(&c.kind())
+                && b.start_byte() <= c.start_byte()
+                && c.end_byte() <= b.end_byte()
+        })
+    };
+    let leaves = |b: Node<'_>| {
+        has(b, &["return_statement", "break_statement"]) && !has(b, &["continue_statement"])
+    };
+    let mut tests = Vec::new();
+    for &c in own {
+        match c.kind() {
+            "if_statement" => {
+                let Some(cond) = field(c, "condition") else {
+                    continue;
+                };
+                let Some(holds) = status_test::holds_for(ctx.text(cond)) else {
+                    continue;
+                };
+                let Some(then) = field(c, "consequence") else {
+                    continue;
+                };
+                let else_round = field(c, "alternative")
+                    .filter(|a| a.kind() == "block")
+                    .map(|a| !leaves(a));
+                tests.push(Test {
+                    holds,
+                    then_round: !leaves(then),
+                    else_round,
+                    at: span(cond),
+                });
+            }
+            "expression_switch_statement" => {
+                let Some(v) = field(c, "value") else {
+                    continue;
+                };
+                if status_test::holds_for(&format!("{} == 200", ctx.text(v))).is_none() {
+                    continue;
+                }
+                let mut listed = Statuses::none();
+                let mut default = None;
+                for case in named_children(c) {
+                    match case.kind() {
+                        "expression_case" => {
+                            let Some(vals) = field(case, "value") else {
+                                continue;
+                            };
+                            let Some(holds) =
+                                status_test::pattern(&ctx.text(vals).replace(',', "|"))
+                            else {
+                                continue;
+                            };
+                            listed = listed.union(&holds);
+                            tests.push(Test {
+                                holds,
+                                then_round: !leaves(case),
+                                else_round: None,
+                                at: span(vals),
+                            });
+                        }
+                        "default_case" => default = Some(case),
+                        _ => {}
+                    }
+                }
+                if let Some(d) = default {
+                    tests.push(Test {
+                        holds: listed.not(),
+                        then_round: !leaves(d),
+                        else_round: None,
+                        at: span(d),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    let parts = status_test::retried(&tests);
+    let at = parts.first()?.1;
+    let mut conditions = status_test::conditions_at(&parts);
+    conditions.push(Located::written(Condition::Predicate, at));
+    Some(Located::written(RetryOn::Listed { conditions }, at))
 }

@@ -21,6 +21,7 @@
 //! Nothing here recurses on the tree's depth: traversals use explicit
 //! stacks, and helpers that follow variables stop at [`ast::MAX_DEPTH`].
 
+pub mod apache_retry;
 pub mod ast;
 pub mod clients;
 pub mod concat;
@@ -74,6 +75,9 @@ const SNIFF: &[&str] = &[
     "Backoff",
     "BackOff",
     "methodConfig",
+    // Apache HttpClient retries by itself unless told not to.
+    "HttpClients.",
+    "HttpClientBuilder.create",
 ];
 
 /// Whether a `.java` file's bytes are worth parsing.
@@ -226,6 +230,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     guava_retrying::extract(&ctx, facts, &mut out);
     feign::extract(&ctx, facts, &mut out);
     reactor::extract(&ctx, facts, &mut out);
+    apache_retry::extract(&ctx, facts, &mut out);
     loops::extract(&ctx, facts, &mut out);
     unbounded_clients::extract(&ctx, facts, &out);
     idempotency_keys(&ctx, facts, &out);

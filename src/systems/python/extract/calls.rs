@@ -10,6 +10,9 @@ use crate::model::*;
 use std::time::Duration;
 use tree_sitter::Node;
 
+#[path = "statuses.rs"]
+mod statuses;
+
 /// HTTP verbs of the clients' call methods.
 const VERBS: &[&str] = &[
     "get", "post", "put", "patch", "delete", "head", "options", "request", "stream",
@@ -466,11 +469,8 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .copied()
             .filter(|c| owner_loop(*c) == Some(n.id()))
             .collect();
-        let Some(try_stmt) = own.iter().find(|c| c.kind() == "try_statement").copied() else {
-            continue;
-        };
-        let excepts: Vec<Node<'_>> = named_children(try_stmt)
-            .into_iter()
+        let try_stmt = own.iter().find(|c| c.kind() == "try_statement").copied();
+        let excepts: Vec<Node<'_>> = (try_stmt.map(named_children).unwrap_or_default().into_iter())
             .filter(|c| c.kind() == "except_clause")
             .collect();
         // Clauses that leave the loop (`except Exception: log(..); break`)
@@ -480,7 +480,11 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .copied()
             .filter(|e| !leaves_loop(*e))
             .collect();
-        if retried.is_empty() {
+        // Response statuses that go round (issue 28): a loop with no `try`
+        // is a retry when a status test sends it round.
+        let try_body = try_stmt.and_then(|t| field(t, "body"));
+        let statuses = statuses::retried(ctx, n, &own, &excepts, &retried, try_body);
+        if retried.is_empty() && statuses.is_empty() {
             continue;
         }
         // A loop over data (`for channel in range(1, 12)` passing `channel`
@@ -504,7 +508,7 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .collect();
         // `while` loops retry with a wait; without one they are event or
         // read loops.
-        if n.kind() == "while_statement" && sleeps.is_empty() {
+        if (n.kind() == "while_statement" || retried.is_empty()) && sleeps.is_empty() {
             continue;
         }
         // Every failure ends the loop: the except clauses re-raise at once.
@@ -545,6 +549,10 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         p.delay = Located::written(delay, dspan);
         p.jitter = Located::written(jitter, dspan);
         p.retry_on = except_conditions(ctx, &retried);
+        if !statuses.is_empty() {
+            p.retry_on =
+                crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
+        }
         // A wait read from `Retry-After` in the loop (RL208).
         if let Some((s, e, d)) =
             crate::model::backoff::ServerDelay::in_source(ctx.text(body), "a hand-written loop")

@@ -116,7 +116,19 @@ def getProductReviews(product_id, headers):
     assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
     let p = &f.policies[0];
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
-    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+    // Every error, and every answer but 200 (issue 28: a 404 goes round).
+    let RetryOn::Listed { conditions } = &p.retry_on.value else {
+        panic!("{:?}", p.retry_on.value)
+    };
+    let values: Vec<&Condition> = conditions.iter().map(|c| &c.value).collect();
+    assert_eq!(
+        values,
+        vec![
+            &Condition::Exception("Exception".into()),
+            &Condition::Status { from: 400, to: 499 },
+            &Condition::Status { from: 500, to: 599 }
+        ]
+    );
     assert_eq!(
         p.per_try_timeout.as_ref().unwrap().value,
         Timeout::after(Duration::from_secs(3))

@@ -37,6 +37,7 @@ use tree_sitter::Node;
 
 mod bounds;
 mod helpers;
+mod statuses;
 mod wait;
 use bounds::{bound, conjuncts};
 use wait::{takes_lock, wait, waits_for_result};
@@ -313,6 +314,11 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                 || (s.kind() == "if_statement"
                     && field(*s, "alternative").is_none()
                     && field(*s, "condition").is_some_and(|c| {
+                        // A test of the response's status
+                        // (`if (resp.statusCode() == 200) return ..`).
+                        if crate::extract::status_test::holds_for(ctx.text(c)).is_some() {
+                            return true;
+                        }
                         let c = ast::unwrap_expr(c);
                         c.kind() == "method_invocation"
                             && field(c, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
@@ -429,9 +435,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     let cs = catch_span.unwrap_or_else(|| span(tr.node));
     // The caught exception handed to a retry policy
     // (`retryPolicy.shouldRetry(e, ++attempts, ..)`): it sorts them.
+    // Response statuses that go round (issue 28): listed beside the
+    // exceptions, so a catch-all is listed too rather than "every error".
+    let statuses = statuses::retried(ctx, &own, tr.node, &tr.retrying);
+    conditions.extend(crate::extract::status_test::conditions_at(&statuses));
     p.retry_on = if tr.retrying.iter().any(|c| helpers::asks_policy(ctx, *c)) {
         Located::written(RetryOn::Unknown, cs)
-    } else if all && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {
+    } else if all && statuses.is_empty() && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {
         Located::written(RetryOn::AllErrors, cs)
     } else {
         Located::written(RetryOn::Listed { conditions }, cs)

@@ -117,7 +117,12 @@ impl LoopFinder<'_, '_, '_, '_> {
         } else {
             "every failure goes round again: no error or status test leaves".to_string()
         });
+        let statuses = statuses::retried(spans, body);
         Ok(LoopT {
+            statuses: statuses
+                .iter()
+                .flat_map(|(s, at)| s.ranges().into_iter().map(|(a, b)| (a, b, *at)))
+                .collect(),
             why,
             attempts,
             delay,

@@ -82,8 +82,25 @@ pub(super) fn loop_policy_local(t: &LoopT) -> RetryPolicy {
     } else {
         Located::written(RetryOn::AllErrors, t.span)
     };
+    with_statuses(&mut p, t);
     if t.has_timeout {
         p.per_try_timeout = Some(Located::written(Timeout::Unknown, t.span));
     }
     p
+}
+
+/// The response statuses the loop retries, listed beside its errors
+/// (issue 28).
+pub(super) fn with_statuses(p: &mut RetryPolicy, t: &LoopT) {
+    use crate::extract::status_test::Statuses;
+    let parts: Vec<(Statuses, crate::source::Span)> = t
+        .statuses
+        .iter()
+        .map(|(a, b, at)| (Statuses::range(*a, *b), *at))
+        .collect();
+    if parts.is_empty() {
+        return;
+    }
+    let r = std::mem::replace(&mut p.retry_on, Located::written(RetryOn::Unknown, t.span));
+    p.retry_on = crate::extract::status_test::listed_with(r, &parts, "Error");
 }

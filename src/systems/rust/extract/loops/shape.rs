@@ -587,6 +587,17 @@ impl<'a> Visit<'a> for W<'_> {
             } else {
                 (Ctx::Ok, Ctx::Err)
             }
+        } else if let Some(failure) =
+            crate::extract::status_test::holds_for(&cond).and_then(|s| s.failure())
+        {
+            // A test of the response's status (issue 28): a failure status
+            // (`== StatusCode::TOO_MANY_REQUESTS`, `>= 500`) is the failure
+            // path, a success status (`== 200`) the success path.
+            if failure {
+                (Ctx::Err, Ctx::Ok)
+            } else {
+                (Ctx::Ok, Ctx::Err)
+            }
         } else if rewaits(&i.cond) {
             (self.ctx, self.ctx)
         } else if cond.contains(".is_err()") {

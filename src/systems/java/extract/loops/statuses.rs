@@ -1,0 +1,104 @@
+//! The response statuses a Java retry loop retries (issue 28): a status
+//! tested in the loop whose branch goes round (`continue`, or a `throw`
+//! that a retrying `catch` of the loop's `try` takes), or every failure
+//! status that no leaving test catches (`if (code == 200) return body;`
+//! inside the `try`: a 404 goes round like an exception). Read with
+//! [`crate::extract::status_test`].
+
+use super::super::ast::{self, field, named_children, span};
+use super::{Ctx, nested};
+use crate::extract::status_test::{self, Statuses, Test};
+use crate::source::Span;
+use tree_sitter::Node;
+
+/// The statuses the loop retries and where the first test is written.
+pub(super) fn retried(
+    ctx: &Ctx<'_>,
+    own: &[Node<'_>],
+    try_node: Node<'_>,
+    retrying: &[Node<'_>],
+) -> Vec<(Statuses, Span)> {
+    let caught: Vec<String> = retrying
+        .iter()
+        .flat_map(|c| super::catch_types(ctx, *c))
+        .map(|(t, _)| ast::last_segment(&t).to_string())
+        .collect();
+    let Some(block) = field(try_node, "body") else {
+        return Vec::new();
+    };
+    let mut tests = Vec::new();
+    for &n in own {
+        if n.kind() != "if_statement" || in_catch(n) {
+            continue;
+        }
+        let Some(cond) = field(n, "condition") else {
+            continue;
+        };
+        let Some(holds) = status_test::holds_for(ctx.text(cond)) else {
+            continue;
+        };
+        let in_try = ast::within(n, block);
+        let round = |b: Node<'_>| !leaves(ctx, b, in_try, &caught);
+        let Some(then) = field(n, "consequence") else {
+            continue;
+        };
+        tests.push(Test {
+            holds,
+            then_round: round(then),
+            else_round: field(n, "alternative").map(round),
+            at: span(cond),
+        });
+    }
+    status_test::retried(&tests)
+}
+
+/// Whether a node lies in a `catch` clause (before its loop or method).
+fn in_catch(n: Node<'_>) -> bool {
+    let mut cur = n.parent();
+    for _ in 0..ast::MAX_DEPTH {
+        let Some(c) = cur else { return false };
+        if c.kind() == "catch_clause" {
+            return true;
+        }
+        if nested(c) {
+            return false;
+        }
+        cur = c.parent();
+    }
+    false
+}
+
+/// Whether the branch `b` leaves the loop: a `return` or `break` of its
+/// own, or a `throw` that no retrying catch takes (a throw in the `try`
+/// of a type a retrying catch names, or one of `Exception`/`Throwable`,
+/// goes round), and no `continue` (`if (attempt < max) { continue; }
+/// throw ..;` goes round until the count runs out).
+fn leaves(ctx: &Ctx<'_>, b: Node<'_>, in_try: bool, caught: &[String]) -> bool {
+    let mut nodes = vec![b];
+    nodes.extend(ast::descendants_until(b, nested));
+    if nodes.iter().any(|s| s.kind() == "continue_statement") {
+        return false;
+    }
+    nodes.iter().any(|s| match s.kind() {
+        "return_statement" | "break_statement" => true,
+        "throw_statement" => {
+            if !in_try {
+                return true;
+            }
+            let thrown = named_children(*s)
+                .first()
+                .filter(|e| e.kind() == "object_creation_expression")
+                .and_then(|e| field(*e, "type"))
+                .map(|t| ast::last_segment(ctx.text(t)).to_string());
+            !caught.iter().any(|c| {
+                matches!(c.as_str(), "Exception" | "Throwable")
+                    || thrown.as_deref().is_some_and(|t| {
+                        t == c || (c != "RuntimeException" && t.ends_with(c.as_str()))
+                    })
+                    || (c == "RuntimeException"
+                        && thrown.as_deref().is_some_and(|t| !t.contains("IO")))
+            })
+        }
+        _ => false,
+    })
+}

@@ -1,0 +1,233 @@
+//! The response statuses a Rust retry loop retries (issue 28): an
+//! `Ok(resp)` whose status is tested and goes round
+//! (`if resp.status() == StatusCode::TOO_MANY_REQUESTS { sleep; continue }`,
+//! `Ok(r) if r.status().is_success() => return Ok(r)` beside an `Ok(r)`
+//! arm that waits, `match resp.status().as_u16() { 429 | 503 => .. }`),
+//! and `error_for_status()` without `?` turning every failure status into
+//! an `Err` that goes round. Read with [`crate::extract::status_test`].
+
+use super::Spans;
+use super::shape::leaves;
+use crate::extract::status_test::{self, Statuses, Test};
+use crate::source::Span;
+use syn::visit::Visit;
+use syn::{Block, Expr, Pat};
+
+struct V<'s> {
+    spans: &'s Spans<'s>,
+    tests: Vec<Test>,
+    /// Inside a value (`let conflict = match status { .. }`): a match or
+    /// `if` there computes a value, it does not send statuses round.
+    value: u32,
+    /// The `if` or `match` that is a statement of its block (its address):
+    /// one anywhere else (`return match ..`, an argument) is a value.
+    statement: usize,
+    /// Nodes visited, bounded.
+    budget: u32,
+}
+
+/// The statuses the loop's body retries, each with its test.
+pub(super) fn retried(spans: &Spans<'_>, body: &Block) -> Vec<(Statuses, Span)> {
+    let mut v = V {
+        spans,
+        tests: Vec::new(),
+        value: 0,
+        statement: 0,
+        budget: 20_000,
+    };
+    v.visit_block(body);
+    let compact: String = spans
+        .block_text(body)
+        .split_whitespace()
+        .collect::<String>();
+    // `resp.error_for_status()` handled in the loop (not `?`, which
+    // leaves the function): a failure status becomes an `Err` that goes
+    // round with the others.
+    if compact.contains(".error_for_status()") && !compact.contains(".error_for_status()?") {
+        let at = compact_at(spans, body, ".error_for_status()");
+        v.tests.push(Test {
+            holds: Statuses::range(400, 599),
+            then_round: true,
+            else_round: None,
+            at,
+        });
+    }
+    status_test::retried(&v.tests)
+}
+
+/// Where `word` is written in the block (its first place), else the block.
+fn compact_at(spans: &Spans<'_>, body: &Block, word: &str) -> Span {
+    let b = spans.block(body);
+    spans
+        .block_text(body)
+        .find(word)
+        .map_or(b, |i| Span::new(b.start + i + 1, b.start + i + word.len()))
+}
+
+/// Whether a branch goes round: it does not leave, or a `continue` of it
+/// does (`if attempt < 3 { continue } return ..`).
+fn block_round(spans: &Spans<'_>, b: &Block) -> bool {
+    let text = spans.block_text(b);
+    if text.contains("continue") {
+        return true;
+    }
+    !b.stmts.iter().any(|s| match s {
+        syn::Stmt::Expr(e, _) => leaves(e),
+        syn::Stmt::Macro(m) => ["panic", "bail", "unreachable"]
+            .iter()
+            .any(|w| m.mac.path.is_ident(w)),
+        _ => false,
+    })
+}
+
+/// `Ok(r)` (with or without a guard): the arm of a success.
+fn is_ok_arm(p: &Pat) -> bool {
+    let p = match p {
+        Pat::Guard(g) => &*g.pat,
+        p => p,
+    };
+    matches!(p, Pat::TupleStruct(t) if t.path.segments.last().is_some_and(|s| s.ident == "Ok"))
+}
+
+impl V<'_> {
+    /// Whether a branch goes round (`Some(true)`), leaves (`Some(false)`),
+    /// or, inside a value (`let x = match ..`), only computes the value
+    /// (`None`): there only a `continue` or a leave is control flow.
+    fn round_expr(&self, e: &Expr, value: bool) -> Option<bool> {
+        let text = self.spans.text(e);
+        if text.contains("continue") {
+            Some(true)
+        } else if leaves(e) {
+            Some(false)
+        } else if value {
+            None
+        } else {
+            Some(true)
+        }
+    }
+
+    fn round_block(&self, b: &Block, value: bool) -> Option<bool> {
+        let round = block_round(self.spans, b);
+        if value && round && !self.spans.block_text(b).contains("continue") {
+            None
+        } else {
+            Some(round)
+        }
+    }
+}
+
+impl<'a> Visit<'a> for V<'_> {
+    fn visit_expr(&mut self, e: &'a Expr) {
+        if self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
+        match e {
+            // Another loop's or a closure's tests are theirs.
+            Expr::Loop(_) | Expr::While(_) | Expr::ForLoop(_) | Expr::Closure(_) => {}
+            _ => syn::visit::visit_expr(self, e),
+        }
+    }
+
+    fn visit_stmt(&mut self, st: &'a syn::Stmt) {
+        if let syn::Stmt::Expr(e, _) = st {
+            match e {
+                Expr::If(i) => self.statement = i as *const syn::ExprIf as usize,
+                Expr::Match(m) => self.statement = m as *const syn::ExprMatch as usize,
+                _ => {}
+            }
+        }
+        syn::visit::visit_stmt(self, st);
+    }
+
+    fn visit_local(&mut self, l: &'a syn::Local) {
+        self.value += 1;
+        syn::visit::visit_local(self, l);
+        self.value -= 1;
+    }
+
+    fn visit_expr_assign(&mut self, a: &'a syn::ExprAssign) {
+        self.value += 1;
+        syn::visit::visit_expr_assign(self, a);
+        self.value -= 1;
+    }
+
+    fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
+        let value = self.value > 0 || self.statement != i as *const syn::ExprIf as usize;
+        if !matches!(&*i.cond, Expr::Let(_))
+            && let Some(holds) = status_test::holds_for(self.spans.text(&*i.cond))
+        {
+            let else_round = match i.else_branch.as_ref().map(|(_, e)| &**e) {
+                Some(Expr::Block(b)) => self.round_block(&b.block, value),
+                _ => None,
+            };
+            if let Some(then_round) = self.round_block(&i.then_branch, value) {
+                self.tests.push(Test {
+                    holds,
+                    then_round,
+                    else_round,
+                    at: self.spans.node(&*i.cond),
+                });
+            }
+        }
+        syn::visit::visit_expr_if(self, i);
+    }
+
+    fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+        let value = self.value > 0 || self.statement != m as *const syn::ExprMatch as usize;
+        let scrutinee = self.spans.text(&*m.expr);
+        let on_status = status_test::holds_for(&format!("{scrutinee} == 200")).is_some();
+        let on_result = m.arms.iter().any(|a| is_ok_arm(&a.pat));
+        let mut listed = Statuses::none();
+        let mut any = false;
+        let mut rest: Vec<(Option<bool>, Span)> = Vec::new();
+        for a in &m.arms {
+            let round = self.round_expr(&a.body, value);
+            let holds = if on_status {
+                match &a.pat {
+                    Pat::Wild(_) | Pat::Ident(_) => {
+                        rest.push((round, self.spans.node(&a.pat)));
+                        continue;
+                    }
+                    Pat::Guard(g) => status_test::holds_for(self.spans.text(&*g.guard)),
+                    p => status_test::pattern(self.spans.text(p)),
+                }
+            } else if on_result && is_ok_arm(&a.pat) {
+                match &a.pat {
+                    Pat::Guard(g) => status_test::holds_for(self.spans.text(&*g.guard)),
+                    _ => {
+                        rest.push((round, self.spans.node(&a.pat)));
+                        continue;
+                    }
+                }
+            } else {
+                None
+            };
+            let Some(holds) = holds else {
+                continue;
+            };
+            listed = listed.union(&holds);
+            any = true;
+            // An arm that computes a value neither leaves nor goes round.
+            if let Some(round) = round {
+                self.tests.push(Test {
+                    holds,
+                    then_round: round,
+                    else_round: None,
+                    at: self.spans.node(&a.pat),
+                });
+            }
+        }
+        // `_ =>` beside status arms, or an unguarded `Ok(r)` beside
+        // guarded ones: every other status.
+        if any && let Some((Some(round), at)) = rest.first() {
+            self.tests.push(Test {
+                holds: listed.not(),
+                then_round: *round,
+                else_round: None,
+                at: *at,
+            });
+        }
+        syn::visit::visit_expr_match(self, m);
+    }
+}
