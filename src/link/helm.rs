@@ -111,6 +111,15 @@ fn read_template(
     variants: &[(usize, values::Val)],
 ) -> Option<crate::model::Facts> {
     let mut facts = render_facts(files, t, base)?;
+    // The policies variants added: their index and the policy as rendered
+    // with no name, so that a later variant rendering the same one is
+    // listed on it instead of added again.
+    let mut added: Vec<(usize, crate::model::RetryPolicy)> = Vec::new();
+    let bare = |p: &crate::model::RetryPolicy| {
+        let mut b = p.clone();
+        b.settings_from.clear();
+        b
+    };
     for (vfile, merged) in variants {
         let Some(other) = render_facts(files, t, merged) else {
             continue;
@@ -134,11 +143,29 @@ fn read_template(
             // A policy the variant sets differently, or one only it has.
             let only_here = !facts.policies.iter().any(|q| q.name == p.name);
             if differs && (p.settings_from.iter().any(from_variant) || only_here) {
+                // The same policy as an earlier variant's (the same
+                // settings): one finding naming both variants.
+                let b = bare(&p);
+                if let Some((i, _)) = added.iter().find(|(_, q)| *q == b) {
+                    let q = &mut facts.policies[*i];
+                    if let Some(n) = &mut q.name {
+                        n.push_str(&format!("`, `{file_name}"));
+                    }
+                    for place in p.settings_from {
+                        if !q.settings_from.contains(&place) {
+                            q.settings_from.push(place);
+                        }
+                    }
+                    continue;
+                }
+                added.push((facts.policies.len(), b));
                 // Named for its variant (messages quote a name in
                 // backticks: "`orders/http[0]` with `values-prod.yaml`").
                 // Findings of one rule at one template line are one
                 // (`check::sort_and_dedup`); sorted by message, the default
-                // values' finding, "`orders/http[0]` (Istio ...", comes first.
+                // values' finding, "`orders/http[0]` (Istio ...", comes
+                // first, and another variant's of the same cause is kept as
+                // its related location.
                 p.name = Some(match &p.name {
                     Some(n) => format!("{n}` with `{file_name}"),
                     None => format!("values of `{file_name}"),
@@ -194,6 +221,23 @@ fn render_facts(
         }
     }
     drop_read_in_values(files, &r, &mut facts);
+    // Which values the values files wrote, before the spans move: a count
+    // shown as the template writes it, and conditions marked as written
+    // elsewhere (their text at the template is the action, not the value).
+    let counts_from_values: Vec<bool> = facts
+        .policies
+        .iter()
+        .map(|p| !r.origins(p.attempts.span).is_empty())
+        .collect();
+    for p in &mut facts.policies {
+        if let crate::model::RetryOn::Listed { conditions } = &mut p.retry_on.value {
+            for c in conditions.iter_mut() {
+                if c.is_written() && !r.origins(c.span).is_empty() {
+                    c.provenance = crate::model::Provenance::Included;
+                }
+            }
+        }
+    }
     // A name that only Helm knows names no service and no callee.
     let opaque = |s: &str| s.contains(helm::OPAQUE);
     facts.services.retain(|d| !opaque(&d.name));
@@ -205,8 +249,33 @@ fn render_facts(
         .retain(|e| !opaque(&e.callee) && !e.caller.as_deref().is_some_and(opaque));
     let map = |s: Span| r.map(s);
     crate::extract::remap_facts(&mut facts, &map);
+    quote_templates(&f.source.text, &counts_from_values, &mut facts);
     name_templates(&f.source.text, &r, &mut facts);
     Some(facts)
+}
+
+/// A count a values file wrote is quoted as the template writes it, the
+/// rendered value named beside it (`attempts: {{ .Values.attempts }}`,
+/// rendered `attempts: 5`), so a message shows the line the snippet shows.
+/// `from_values` holds, per policy, whether its count came from a values
+/// file.
+fn quote_templates(text: &str, from_values: &[bool], facts: &mut crate::model::Facts) {
+    if from_values.len() != facts.policies.len() {
+        return;
+    }
+    for (p, from) in facts.policies.iter_mut().zip(from_values) {
+        if !*from {
+            continue;
+        }
+        let Some(written) = text.get(p.attempts.span.start..p.attempts.span.end) else {
+            continue;
+        };
+        let line = written.lines().next().unwrap_or("").trim();
+        if line.is_empty() || line == p.attempts.value.written_as || line.len() > 120 {
+            continue;
+        }
+        p.attempts.value.written_as = format!("{line}`, rendered `{}", p.attempts.value.written_as);
+    }
 }
 
 /// A configuration a values file holds as a string (an Envoy bootstrap in
