@@ -247,6 +247,20 @@ fn render_facts(
     facts
         .edges
         .retain(|e| !opaque(&e.callee) && !e.caller.as_deref().is_some_and(opaque));
+    // A policy named by what only Helm knows (`name: {{ include
+    // "x.fullname" . }}`) is named so in messages, not by the stand-in
+    // (kubeflow/manifests' kserve-models-web-app chart showed
+    // `helm-unknown/http[0]`); a callee only Helm knows is no callee.
+    for p in &mut facts.policies {
+        for n in [&mut p.name, &mut p.scope.route].into_iter().flatten() {
+            if n.contains(helm::OPAQUE) {
+                *n = n.replace(helm::OPAQUE, "{{ … }}");
+            }
+        }
+        if p.scope.callee.as_ref().is_some_and(|c| opaque(&c.value)) {
+            p.scope.callee = None;
+        }
+    }
     let map = |s: Span| r.map(s);
     crate::extract::remap_facts(&mut facts, &map);
     quote_templates(&f.source.text, &counts_from_values, &mut facts);
