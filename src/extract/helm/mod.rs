@@ -452,6 +452,12 @@ impl Out<'_> {
             }
             return format!("# {OPAQUE}");
         }
+        // `- {{- include "partials.proxy" . | indent 8 | trimPrefix ..}}`
+        // (linkerd2's charts): the trim took the space after `-` out and
+        // Helm's output brings its own; the stand-in brings one too.
+        if self.text[span.start..].starts_with("{{-") {
+            return format!(" {OPAQUE}");
+        }
         OPAQUE.to_string()
     }
 }

@@ -109,3 +109,13 @@ fn inline_if_else_trimmed_on_both_sides() {
     let t = "kind: {{ if .Values.on -}} Secret {{- else -}} ConfigMap {{- end }}\n";
     assert_eq!(out(t, y), "kind: Secret\n");
 }
+
+/// An unknown value after a left trim keeps a space before it, as Helm's
+/// output of such a helper does (linkerd2's `- {{- include
+/// "partials.proxy" $tree | indent 8 | trimPrefix (repeat 7 " ") }}`): the
+/// list item stays a list item.
+#[test]
+fn an_unknown_value_after_a_left_trim_keeps_its_space() {
+    let t = "containers:\n- {{- include \"partials.proxy\" . | indent 8 }}\n";
+    assert_eq!(out(t, "a: 1"), format!("containers:\n- {OPAQUE}\n"));
+}
