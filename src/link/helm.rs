@@ -40,7 +40,8 @@ pub fn helm_charts(files: &mut [ScannedFile]) {
     // pool (the templates are independent; istio's 24 charts render some
     // hundred templates, each once per values variant).
     let mut jobs: Vec<(usize, usize)> = Vec::new();
-    let mut values_of: Vec<(values::Val, Vec<(usize, values::Val)>)> = Vec::new();
+    let mut values_of: Vec<(values::Val, Vec<Variant>)> = Vec::new();
+    let inflated = inflated_charts(files);
     for chart in &charts {
         // values.yaml first, then the variants by name.
         let mut vfiles: Vec<(String, usize)> = files
@@ -58,10 +59,38 @@ pub fn helm_charts(files: &mut [ScannedFile]) {
         }
         let parse = |i: usize| values::from_yaml(&crate::yaml::parse(&files[i].source.text), i);
         let base = parse(base_file);
-        let variants: Vec<(usize, values::Val)> = vfiles[1..]
+        let mut variants: Vec<Variant> = vfiles[1..]
             .iter()
-            .map(|&(_, i)| (i, values::merge(&base, &parse(i))))
+            .map(|&(_, i)| Variant {
+                values: values::merge(&base, &parse(i)),
+                label: files[i]
+                    .source
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                sources: vec![i],
+            })
             .collect();
+        // A kustomization that inflates this chart (`helmCharts`) with its
+        // own values is a variant too, named for the kustomization.
+        let here = crate::extract::kustomize::normal(chart);
+        for c in inflated.iter().filter(|c| c.chart == here) {
+            let mut merged = base.clone();
+            let mut sources = vec![c.kustomization];
+            if let Some(vf) = c.values_file {
+                merged = values::merge(&merged, &parse(vf));
+                sources.push(vf);
+            }
+            if let Some(inline) = &c.inline {
+                merged = values::merge(&merged, inline);
+            }
+            variants.push(Variant {
+                values: merged,
+                label: files[c.kustomization].source.display_path(),
+                sources,
+            });
+        }
         let templates = chart.join("templates");
         let mine: Vec<usize> = (0..files.len())
             .filter(|&i| {
@@ -93,6 +122,76 @@ pub fn helm_charts(files: &mut [ScannedFile]) {
     }
 }
 
+/// One variant of a chart's values: merged over `values.yaml`, named
+/// `label` in messages, written in `sources` (the files its settings may
+/// come from).
+struct Variant {
+    values: values::Val,
+    label: String,
+    sources: Vec<usize>,
+}
+
+/// A kustomization's `helmCharts` entry whose chart is in the scan.
+struct Inflated {
+    kustomization: usize,
+    /// The chart's folder: `helmGlobals.chartHome` (`charts` by default)
+    /// below the kustomization's folder, then the entry's `name`.
+    chart: PathBuf,
+    values_file: Option<usize>,
+    inline: Option<values::Val>,
+}
+
+/// Every `helmCharts` entry of the scanned kustomizations (kustomize
+/// `api/types/helmchartargs.go`: `name`, `valuesFile`, `valuesInline`;
+/// `helmGlobals.chartHome`, "charts" when not written, kustomize
+/// `api/internal/builtins/HelmChartInflationGenerator.go`); a chart
+/// kustomize would pull from a repository (`repo`, not in the scan) is not
+/// matched, as no chart folder of the scan is at its path.
+fn inflated_charts(files: &[ScannedFile]) -> Vec<Inflated> {
+    use crate::extract::kustomize::{CLAIM, normal};
+    let mut out = Vec::new();
+    for (k, f) in files.iter().enumerate() {
+        if !f.facts.extractors.contains(&CLAIM) || !f.source.text.contains("helmCharts") {
+            continue;
+        }
+        let parsed = crate::yaml::parse(&f.source.text);
+        let Some(doc) = parsed.documents.first() else {
+            continue;
+        };
+        let root = parsed.root(doc);
+        let dir = f.source.path.parent().unwrap_or(Path::new(""));
+        let home = root
+            .path(&["helmGlobals", "chartHome"])
+            .and_then(|h| h.as_str())
+            .unwrap_or("charts");
+        for entry in root
+            .get("helmCharts")
+            .map(|h| h.items())
+            .unwrap_or_default()
+        {
+            let Some(name) = entry.get("name").and_then(|n| n.as_str()) else {
+                continue;
+            };
+            let values_file = entry
+                .get("valuesFile")
+                .and_then(|v| v.as_str())
+                .map(|v| normal(&dir.join(v)))
+                .and_then(|v| files.iter().position(|g| normal(&g.source.path) == v));
+            let inline = entry
+                .get("valuesInline")
+                .filter(|v| v.is_map())
+                .map(|v| values::from_node(v, k));
+            out.push(Inflated {
+                kustomization: k,
+                chart: normal(&dir.join(home).join(name)),
+                values_file,
+                inline,
+            });
+        }
+    }
+    out
+}
+
 /// The chart a template belongs to: the deepest chart folder above it.
 fn nearest_chart<'c>(p: &Path, charts: &'c [PathBuf]) -> Option<&'c Path> {
     charts
@@ -108,7 +207,7 @@ fn read_template(
     files: &[ScannedFile],
     t: usize,
     base: &values::Val,
-    variants: &[(usize, values::Val)],
+    variants: &[Variant],
 ) -> Option<crate::model::Facts> {
     let mut facts = render_facts(files, t, base)?;
     // The policies variants added: their index and the policy as rendered
@@ -120,18 +219,17 @@ fn read_template(
         b.settings_from.clear();
         b
     };
-    for (vfile, merged) in variants {
-        let Some(other) = render_facts(files, t, merged) else {
+    for v in variants {
+        let Some(other) = render_facts(files, t, &v.values) else {
             continue;
         };
-        let shown = files[*vfile].source.display_path();
-        let from_variant = |p: &SettingPlace| p.path == shown;
-        let file_name = files[*vfile]
-            .source
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let shown: Vec<String> = v
+            .sources
+            .iter()
+            .map(|&i| files[i].source.display_path())
+            .collect();
+        let from_variant = |p: &SettingPlace| shown.contains(&p.path);
+        let file_name = &v.label;
         for mut p in other.policies {
             let differs = !facts.policies.iter().any(|q| {
                 let mut a = q.clone();
