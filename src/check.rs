@@ -176,7 +176,31 @@ pub fn sort_and_dedup(findings: &mut Vec<Finding>, scan: &Scan) {
             .then(a.span.end.cmp(&b.span.end))
             .then(a.message.cmp(&b.message))
     });
-    findings.dedup_by(|b, a| a.file == b.file && a.span == b.span && std::ptr::eq(a.rule, b.rule));
+    // One rule at one place is one finding. Another message there (a
+    // template line rendered for each entry of a `range`, or with each
+    // values variant: `orders` with `values-prod.yaml`, with
+    // `values-canary.yaml`) is kept as a related location of the first,
+    // as the grouped output keeps a cause's other places, so a variant
+    // whose values differ is not lost.
+    findings.dedup_by(|b, a| {
+        let same = a.file == b.file && a.span == b.span && std::ptr::eq(a.rule, b.rule);
+        if same
+            && a.message != b.message
+            && !a.related.iter().any(|r| r.message.ends_with(&b.message))
+        {
+            let lead = if rules::cause(&a.message, &a.help) == rules::cause(&b.message, &b.help) {
+                "the same cause here"
+            } else {
+                "also here"
+            };
+            a.related.push(Related {
+                file: b.file,
+                span: b.span,
+                message: format!("{lead}: {}", b.message),
+            });
+        }
+        same
+    });
 }
 
 /// A fingerprint that survives lines inserted above a finding: the rule,

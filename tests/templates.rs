@@ -85,3 +85,63 @@ fn a_chart_template_named_alone_renders_with_its_chart() {
         "{text}"
     );
 }
+
+/// Values variants rendering one template line: variants with the same
+/// settings are one finding naming both, and a variant whose settings
+/// differ is kept as a related location of the finding shown there (JSON,
+/// as SARIF and the language server), not dropped; the count is quoted as
+/// the template writes it, with the rendered value named.
+#[test]
+fn variants_at_one_template_line_are_one_finding_with_the_others_related() {
+    let out = assert_cmd::Command::cargo_bin("retrylint")
+        .unwrap()
+        .current_dir(common::root())
+        .args(["check", "--format", "json", "testdata/templates/helm-chart"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = json["findings"].as_array().unwrap();
+    let at = |code: &str, line: u64| {
+        findings
+            .iter()
+            .filter(|f| f["code"] == code && f["range"]["start"]["line"] == line)
+            .collect::<Vec<_>>()
+    };
+    let rl206 = at("RL206", 19);
+    assert_eq!(rl206.len(), 1, "{rl206:?}");
+    let msg = rl206[0]["message"].as_str().unwrap();
+    assert!(msg.contains("with `values-canary.yaml`"), "{msg}");
+    assert!(
+        msg.contains("(`attempts: {{ $.Values.retries.attempts | int }}`, rendered `attempts: 7`)"),
+        "{msg}"
+    );
+    let related: Vec<&str> = rl206[0]["related"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["message"].as_str())
+        .collect();
+    assert!(
+        related.iter().any(|m| m.starts_with(
+            "also here: `orders/http[0]` with `values-prod.yaml`, `values-staging.yaml`"
+        ) && m.contains("makes `6` attempts")),
+        "{related:?}"
+    );
+    assert!(
+        related
+            .iter()
+            .any(|m| m
+                .starts_with("the same cause here: `payments/http[0]` with `values-canary.yaml`")),
+        "{related:?}"
+    );
+    let rl301 = at("RL301", 20);
+    assert_eq!(rl301.len(), 1, "{rl301:?}");
+    assert!(
+        rl301[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("`orders/http[0]` with `values-prod.yaml`, `values-staging.yaml` (Istio"),
+        "{}",
+        rl301[0]["message"]
+    );
+}

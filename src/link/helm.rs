@@ -40,7 +40,8 @@ pub fn helm_charts(files: &mut [ScannedFile]) {
     // pool (the templates are independent; istio's 24 charts render some
     // hundred templates, each once per values variant).
     let mut jobs: Vec<(usize, usize)> = Vec::new();
-    let mut values_of: Vec<(values::Val, Vec<(usize, values::Val)>)> = Vec::new();
+    let mut values_of: Vec<(values::Val, Vec<Variant>)> = Vec::new();
+    let inflated = inflated_charts(files);
     for chart in &charts {
         // values.yaml first, then the variants by name.
         let mut vfiles: Vec<(String, usize)> = files
@@ -58,10 +59,38 @@ pub fn helm_charts(files: &mut [ScannedFile]) {
         }
         let parse = |i: usize| values::from_yaml(&crate::yaml::parse(&files[i].source.text), i);
         let base = parse(base_file);
-        let variants: Vec<(usize, values::Val)> = vfiles[1..]
+        let mut variants: Vec<Variant> = vfiles[1..]
             .iter()
-            .map(|&(_, i)| (i, values::merge(&base, &parse(i))))
+            .map(|&(_, i)| Variant {
+                values: values::merge(&base, &parse(i)),
+                label: files[i]
+                    .source
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                sources: vec![i],
+            })
             .collect();
+        // A kustomization that inflates this chart (`helmCharts`) with its
+        // own values is a variant too, named for the kustomization.
+        let here = crate::extract::kustomize::normal(chart);
+        for c in inflated.iter().filter(|c| c.chart == here) {
+            let mut merged = base.clone();
+            let mut sources = vec![c.kustomization];
+            if let Some(vf) = c.values_file {
+                merged = values::merge(&merged, &parse(vf));
+                sources.push(vf);
+            }
+            if let Some(inline) = &c.inline {
+                merged = values::merge(&merged, inline);
+            }
+            variants.push(Variant {
+                values: merged,
+                label: files[c.kustomization].source.display_path(),
+                sources,
+            });
+        }
         let templates = chart.join("templates");
         let mine: Vec<usize> = (0..files.len())
             .filter(|&i| {
@@ -93,6 +122,76 @@ pub fn helm_charts(files: &mut [ScannedFile]) {
     }
 }
 
+/// One variant of a chart's values: merged over `values.yaml`, named
+/// `label` in messages, written in `sources` (the files its settings may
+/// come from).
+struct Variant {
+    values: values::Val,
+    label: String,
+    sources: Vec<usize>,
+}
+
+/// A kustomization's `helmCharts` entry whose chart is in the scan.
+struct Inflated {
+    kustomization: usize,
+    /// The chart's folder: `helmGlobals.chartHome` (`charts` by default)
+    /// below the kustomization's folder, then the entry's `name`.
+    chart: PathBuf,
+    values_file: Option<usize>,
+    inline: Option<values::Val>,
+}
+
+/// Every `helmCharts` entry of the scanned kustomizations (kustomize
+/// `api/types/helmchartargs.go`: `name`, `valuesFile`, `valuesInline`;
+/// `helmGlobals.chartHome`, "charts" when not written, kustomize
+/// `api/internal/builtins/HelmChartInflationGenerator.go`); a chart
+/// kustomize would pull from a repository (`repo`, not in the scan) is not
+/// matched, as no chart folder of the scan is at its path.
+fn inflated_charts(files: &[ScannedFile]) -> Vec<Inflated> {
+    use crate::extract::kustomize::{CLAIM, normal};
+    let mut out = Vec::new();
+    for (k, f) in files.iter().enumerate() {
+        if !f.facts.extractors.contains(&CLAIM) || !f.source.text.contains("helmCharts") {
+            continue;
+        }
+        let parsed = crate::yaml::parse(&f.source.text);
+        let Some(doc) = parsed.documents.first() else {
+            continue;
+        };
+        let root = parsed.root(doc);
+        let dir = f.source.path.parent().unwrap_or(Path::new(""));
+        let home = root
+            .path(&["helmGlobals", "chartHome"])
+            .and_then(|h| h.as_str())
+            .unwrap_or("charts");
+        for entry in root
+            .get("helmCharts")
+            .map(|h| h.items())
+            .unwrap_or_default()
+        {
+            let Some(name) = entry.get("name").and_then(|n| n.as_str()) else {
+                continue;
+            };
+            let values_file = entry
+                .get("valuesFile")
+                .and_then(|v| v.as_str())
+                .map(|v| normal(&dir.join(v)))
+                .and_then(|v| files.iter().position(|g| normal(&g.source.path) == v));
+            let inline = entry
+                .get("valuesInline")
+                .filter(|v| v.is_map())
+                .map(|v| values::from_node(v, k));
+            out.push(Inflated {
+                kustomization: k,
+                chart: normal(&dir.join(home).join(name)),
+                values_file,
+                inline,
+            });
+        }
+    }
+    out
+}
+
 /// The chart a template belongs to: the deepest chart folder above it.
 fn nearest_chart<'c>(p: &Path, charts: &'c [PathBuf]) -> Option<&'c Path> {
     charts
@@ -108,21 +207,29 @@ fn read_template(
     files: &[ScannedFile],
     t: usize,
     base: &values::Val,
-    variants: &[(usize, values::Val)],
+    variants: &[Variant],
 ) -> Option<crate::model::Facts> {
     let mut facts = render_facts(files, t, base)?;
-    for (vfile, merged) in variants {
-        let Some(other) = render_facts(files, t, merged) else {
+    // The policies variants added: their index and the policy as rendered
+    // with no name, so that a later variant rendering the same one is
+    // listed on it instead of added again.
+    let mut added: Vec<(usize, crate::model::RetryPolicy)> = Vec::new();
+    let bare = |p: &crate::model::RetryPolicy| {
+        let mut b = p.clone();
+        b.settings_from.clear();
+        b
+    };
+    for v in variants {
+        let Some(other) = render_facts(files, t, &v.values) else {
             continue;
         };
-        let shown = files[*vfile].source.display_path();
-        let from_variant = |p: &SettingPlace| p.path == shown;
-        let file_name = files[*vfile]
-            .source
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let shown: Vec<String> = v
+            .sources
+            .iter()
+            .map(|&i| files[i].source.display_path())
+            .collect();
+        let from_variant = |p: &SettingPlace| shown.contains(&p.path);
+        let file_name = &v.label;
         for mut p in other.policies {
             let differs = !facts.policies.iter().any(|q| {
                 let mut a = q.clone();
@@ -134,11 +241,29 @@ fn read_template(
             // A policy the variant sets differently, or one only it has.
             let only_here = !facts.policies.iter().any(|q| q.name == p.name);
             if differs && (p.settings_from.iter().any(from_variant) || only_here) {
+                // The same policy as an earlier variant's (the same
+                // settings): one finding naming both variants.
+                let b = bare(&p);
+                if let Some((i, _)) = added.iter().find(|(_, q)| *q == b) {
+                    let q = &mut facts.policies[*i];
+                    if let Some(n) = &mut q.name {
+                        n.push_str(&format!("`, `{file_name}"));
+                    }
+                    for place in p.settings_from {
+                        if !q.settings_from.contains(&place) {
+                            q.settings_from.push(place);
+                        }
+                    }
+                    continue;
+                }
+                added.push((facts.policies.len(), b));
                 // Named for its variant (messages quote a name in
                 // backticks: "`orders/http[0]` with `values-prod.yaml`").
                 // Findings of one rule at one template line are one
                 // (`check::sort_and_dedup`); sorted by message, the default
-                // values' finding, "`orders/http[0]` (Istio ...", comes first.
+                // values' finding, "`orders/http[0]` (Istio ...", comes
+                // first, and another variant's of the same cause is kept as
+                // its related location.
                 p.name = Some(match &p.name {
                     Some(n) => format!("{n}` with `{file_name}"),
                     None => format!("values of `{file_name}"),
@@ -194,6 +319,23 @@ fn render_facts(
         }
     }
     drop_read_in_values(files, &r, &mut facts);
+    // Which values the values files wrote, before the spans move: a count
+    // shown as the template writes it, and conditions marked as written
+    // elsewhere (their text at the template is the action, not the value).
+    let counts_from_values: Vec<bool> = facts
+        .policies
+        .iter()
+        .map(|p| !r.origins(p.attempts.span).is_empty())
+        .collect();
+    for p in &mut facts.policies {
+        if let crate::model::RetryOn::Listed { conditions } = &mut p.retry_on.value {
+            for c in conditions.iter_mut() {
+                if c.is_written() && !r.origins(c.span).is_empty() {
+                    c.provenance = crate::model::Provenance::Included;
+                }
+            }
+        }
+    }
     // A name that only Helm knows names no service and no callee.
     let opaque = |s: &str| s.contains(helm::OPAQUE);
     facts.services.retain(|d| !opaque(&d.name));
@@ -203,10 +345,49 @@ fn render_facts(
     facts
         .edges
         .retain(|e| !opaque(&e.callee) && !e.caller.as_deref().is_some_and(opaque));
+    // A policy named by what only Helm knows (`name: {{ include
+    // "x.fullname" . }}`) is named so in messages, not by the stand-in
+    // (kubeflow/manifests' kserve-models-web-app chart showed
+    // `helm-unknown/http[0]`); a callee only Helm knows is no callee.
+    for p in &mut facts.policies {
+        for n in [&mut p.name, &mut p.scope.route].into_iter().flatten() {
+            if n.contains(helm::OPAQUE) {
+                *n = n.replace(helm::OPAQUE, "{{ … }}");
+            }
+        }
+        if p.scope.callee.as_ref().is_some_and(|c| opaque(&c.value)) {
+            p.scope.callee = None;
+        }
+    }
     let map = |s: Span| r.map(s);
     crate::extract::remap_facts(&mut facts, &map);
+    quote_templates(&f.source.text, &counts_from_values, &mut facts);
     name_templates(&f.source.text, &r, &mut facts);
     Some(facts)
+}
+
+/// A count a values file wrote is quoted as the template writes it, the
+/// rendered value named beside it (`attempts: {{ .Values.attempts }}`,
+/// rendered `attempts: 5`), so a message shows the line the snippet shows.
+/// `from_values` holds, per policy, whether its count came from a values
+/// file.
+fn quote_templates(text: &str, from_values: &[bool], facts: &mut crate::model::Facts) {
+    if from_values.len() != facts.policies.len() {
+        return;
+    }
+    for (p, from) in facts.policies.iter_mut().zip(from_values) {
+        if !*from {
+            continue;
+        }
+        let Some(written) = text.get(p.attempts.span.start..p.attempts.span.end) else {
+            continue;
+        };
+        let line = written.lines().next().unwrap_or("").trim();
+        if line.is_empty() || line == p.attempts.value.written_as || line.len() > 120 {
+            continue;
+        }
+        p.attempts.value.written_as = format!("{line}`, rendered `{}", p.attempts.value.written_as);
+    }
 }
 
 /// A configuration a values file holds as a string (an Envoy bootstrap in

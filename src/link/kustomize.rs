@@ -30,12 +30,25 @@ struct Files<'a> {
     by_path: HashMap<PathBuf, usize>,
     extra: Vec<(PathBuf, String)>,
     missing: std::collections::HashSet<PathBuf>,
+    /// Each loaded file's text with the documents no reader reads blanked
+    /// (`None`: it has none), made once per scan, not once per overlay.
+    blanked: HashMap<usize, Option<String>>,
+}
+
+impl Files<'_> {
+    fn blank(&mut self, i: usize) {
+        if !self.blanked.contains_key(&i) {
+            let b = crate::systems::blank_unread_docs(self.text(i));
+            self.blanked.insert(i, b);
+        }
+    }
 }
 
 impl Loader for Files<'_> {
     fn load(&mut self, path: &Path) -> Option<usize> {
         let path = normal(path);
         if let Some(&i) = self.by_path.get(&path) {
+            self.blank(i);
             return Some(i);
         }
         if self.missing.contains(&path) || self.extra.len() >= MAX_READ {
@@ -52,7 +65,15 @@ impl Loader for Files<'_> {
         let i = self.files.len() + self.extra.len();
         self.extra.push((path.clone(), text));
         self.by_path.insert(path, i);
+        self.blank(i);
         Some(i)
+    }
+
+    fn resource_text(&self, file: usize) -> &str {
+        match self.blanked.get(&file) {
+            Some(Some(b)) => b,
+            _ => self.text(file),
+        }
     }
 
     fn text(&self, file: usize) -> &str {
@@ -126,6 +147,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>) {
             by_path: (0..files.len()).map(|i| (full(&files[i]), i)).collect(),
             extra: Vec::new(),
             missing: Default::default(),
+            blanked: HashMap::new(),
         };
         for &root in &roots {
             let p = full(&files[root]);

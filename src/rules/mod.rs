@@ -177,6 +177,20 @@ pub struct Finding {
     pub fixes: Vec<crate::fix::Fix>,
 }
 
+/// What findings of one rule share when they have one cause: the message
+/// with its quoted values left out, and the fix. Two routes of one
+/// VirtualService that both retry on `5xx` are one cause; two paths that
+/// multiply differently are two (their arithmetic is not quoted).
+pub fn cause(message: &str, help: &str) -> String {
+    let mut out = String::with_capacity(message.len() + help.len() + 1);
+    for (i, part) in message.split('`').enumerate() {
+        out.push_str(if i % 2 == 1 { "`…`" } else { part });
+    }
+    out.push('\n');
+    out.push_str(help);
+    out
+}
+
 impl Finding {
     pub fn new(
         rule: &'static Rule,

@@ -375,6 +375,16 @@ fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Pr
     facts
 }
 
+/// `text` with the documents no reader reads blanked, every byte offset
+/// kept (`unread_docs`), or `None` when it has none or is templated: for a
+/// link step that parses a file's documents again (Kustomize resources).
+pub fn blank_unread_docs(text: &str) -> Option<String> {
+    if !template_regions(text).is_empty() {
+        return None;
+    }
+    unread_docs::blank_unread(text)
+}
+
 fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &mut Facts) {
     let templates = template_regions(text);
     // A templated file's parse errors are counted (`report_templates`):

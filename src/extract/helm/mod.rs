@@ -111,30 +111,57 @@ struct Act<'t> {
     body: &'t str,
 }
 
+/// The text between actions and the actions, in order. A trim marker
+/// (`{{- ` or ` -}}`) takes the white space beside the action out of the
+/// text next to it, as Go templates do: the text's span is shortened, so
+/// what is copied still maps to its own bytes
+/// (`kind: {{ if .Values.s -}} Secret {{- else -}} ConfigMap {{- end }}`
+/// renders `kind: ConfigMap`, not `kind:  ConfigMap `, and an inline
+/// `{{ if .. -}} stringData: {{- else -}} data: {{- end }}` at the start of
+/// a line leaves `data:` there, not indented by one).
 fn actions(text: &str) -> Option<Vec<Result<Span, Act<'_>>>> {
     let mut out = Vec::new();
     let mut at = 0;
+    let mut trim_next = false;
+    let is_space = |c: char| c == ' ' || c == '\t' || c == '\n' || c == '\r';
     while let Some(i) = text[at..].find("{{") {
         let start = at + i;
         let close = text[start + 2..].find("}}")? + start + 2;
         let mut body = &text[start + 2..close];
-        if body.starts_with("- ") || body == "-" {
+        let trim_before = body.starts_with("- ") || body == "-";
+        if trim_before {
             body = &body[1..];
         }
-        if body.ends_with(" -") {
+        let trim_after = body.ends_with(" -");
+        if trim_after {
             body = &body[..body.len() - 1];
         }
-        if start > at {
-            out.push(Ok(Span::new(at, start)));
+        let mut from = at;
+        let mut to = start;
+        if trim_next {
+            from =
+                at + (text[at..start].len() - text[at..start].trim_start_matches(is_space).len());
+        }
+        if trim_before {
+            to = from + text[from..start].trim_end_matches(is_space).len();
+        }
+        if to > from {
+            out.push(Ok(Span::new(from, to)));
         }
         out.push(Err(Act {
             span: Span::new(start, close + 2),
             body: body.trim(),
         }));
+        trim_next = trim_after;
         at = close + 2;
     }
-    if at < text.len() {
-        out.push(Ok(Span::new(at, text.len())));
+    let from = if trim_next {
+        at + (text[at..].len() - text[at..].trim_start_matches(is_space).len())
+    } else {
+        at
+    };
+    if from < text.len() {
+        out.push(Ok(Span::new(from, text.len())));
     }
     Some(out)
 }
@@ -417,7 +444,19 @@ impl Out<'_> {
         let before = &self.text[line_start..span.start];
         let after = self.text[span.end..].split('\n').next().unwrap_or("");
         if before.trim().is_empty() && after.trim().is_empty() {
+            // `{{- include "x.labels" . | nindent 4 }}` took the line
+            // break and indent before it out; the comment goes on a line
+            // of its own again, where the helper's block would be.
+            if self.text[span.start..].starts_with("{{-") {
+                return format!("\n{before}# {OPAQUE}");
+            }
             return format!("# {OPAQUE}");
+        }
+        // `- {{- include "partials.proxy" . | indent 8 | trimPrefix ..}}`
+        // (linkerd2's charts): the trim took the space after `-` out and
+        // Helm's output brings its own; the stand-in brings one too.
+        if self.text[span.start..].starts_with("{{-") {
+            return format!(" {OPAQUE}");
         }
         OPAQUE.to_string()
     }

@@ -24,7 +24,7 @@ fn values_defaults_quote_int_and_nindent() {
     assert_eq!(out("a: {{ int .Values.retries.attempts }}", y), "a: 5");
     assert_eq!(
         out("r:\n  {{- toYaml .Values.retries | nindent 2 }}\n", y),
-        "r:\n  \n  attempts: 5\n  perTryTimeout: 2s\n"
+        "r:\n  attempts: 5\n  perTryTimeout: 2s\n"
     );
     assert_eq!(out("a: {{ .Values.missing }}", y), "a: ");
 }
@@ -95,4 +95,27 @@ fn shapes_not_followed_are_refused_and_limits_hold() {
     let y = format!("l:\n{list}");
     let t = "{{ range .Values.l }}{{ range $.Values.l }}xxxxxxxxxxxxxxxxxxxx{{ end }}{{ end }}";
     assert!(render(t, &vals(&y)).is_none());
+}
+
+/// An inline `if`/`else` trimmed on both sides, as
+/// prometheus-community/helm-charts' blackbox exporter writes its
+/// ConfigMap's `data:` key (`{{ if .Values.secretConfig -}} stringData:
+/// {{- else -}} data: {{- end }}`): the branch taken, its spaces trimmed.
+#[test]
+fn inline_if_else_trimmed_on_both_sides() {
+    let y = "on: true\noff: false\n";
+    let t = "{{ if .Values.off -}} stringData: {{- else -}} data: {{- end }}\n  k: v\n";
+    assert_eq!(out(t, y), "data:\n  k: v\n");
+    let t = "kind: {{ if .Values.on -}} Secret {{- else -}} ConfigMap {{- end }}\n";
+    assert_eq!(out(t, y), "kind: Secret\n");
+}
+
+/// An unknown value after a left trim keeps a space before it, as Helm's
+/// output of such a helper does (linkerd2's `- {{- include
+/// "partials.proxy" $tree | indent 8 | trimPrefix (repeat 7 " ") }}`): the
+/// list item stays a list item.
+#[test]
+fn an_unknown_value_after_a_left_trim_keeps_its_space() {
+    let t = "containers:\n- {{- include \"partials.proxy\" . | indent 8 }}\n";
+    assert_eq!(out(t, "a: 1"), format!("containers:\n- {OPAQUE}\n"));
 }

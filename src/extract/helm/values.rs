@@ -101,6 +101,12 @@ pub fn from_yaml(yaml: &YamlFile, file: usize) -> Val {
     }
 }
 
+/// A values tree written inside another file (a kustomization's
+/// `helmCharts[].valuesInline`), its origins in `file`.
+pub fn from_node(node: Yaml<'_>, file: usize) -> Val {
+    convert(node, file, 0)
+}
+
 fn convert(node: Yaml<'_>, file: usize, depth: usize) -> Val {
     let at = Some((file, node.span()));
     if depth > 64 {

@@ -61,6 +61,14 @@ pub trait Loader {
     fn load(&mut self, path: &Path) -> Option<usize>;
     /// A loaded file's text.
     fn text(&self, file: usize) -> &str;
+    /// The text a resource file's documents are parsed from: its text, or
+    /// its text with the documents no reader reads blanked (a
+    /// `CustomResourceDefinition`'s schema, megabytes in a kustomization
+    /// such as kubeflow/manifests', parsed again for every overlay), every
+    /// byte offset kept.
+    fn resource_text(&self, file: usize) -> &str {
+        self.text(file)
+    }
 }
 
 /// One resource of the build.
@@ -216,7 +224,7 @@ fn items<'n>(k: &'n Node, key: &str) -> &'n [Node] {
 
 /// Every document of a resource file.
 fn documents(f: usize, l: &dyn Loader) -> Vec<Resource> {
-    let parsed = yaml::parse(l.text(f));
+    let parsed = yaml::parse(l.resource_text(f));
     parsed
         .documents
         .iter()

@@ -99,3 +99,38 @@ fn an_overlay_that_changes_no_setting_adds_nothing() {
     assert!(files[2].facts.policies.is_empty());
     assert_eq!(files[1].facts.policies.len(), 1);
 }
+
+/// A resource file's `CustomResourceDefinition` documents (no reader reads
+/// one) are not parsed for each build: kubeflow/manifests' overlays
+/// parsed megabytes of definitions again for every overlay, and the link
+/// stage overran its time budget. The loader gives the resource text with
+/// them blanked, offsets kept, so the build holds the other documents only.
+#[test]
+fn definitions_are_blanked_before_a_build_parses_its_resources() {
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: things.acme.io\nspec:\n  group: acme.io\n";
+    let text = format!("{crd}---\n{VS}");
+    let files = vec![
+        file("k/base/kustomization.yaml", "resources:\n- all.yaml\n"),
+        file("k/base/all.yaml", &text),
+    ];
+    let mut l = Files {
+        files: &files,
+        by_path: (0..files.len())
+            .map(|i| (normal(&files[i].source.path), i))
+            .collect(),
+        extra: Vec::new(),
+        missing: Default::default(),
+        blanked: HashMap::new(),
+    };
+    let b = kustomize::build(Path::new("k/base"), 0, &mut l);
+    let kinds: Vec<&str> = b
+        .resources
+        .iter()
+        .filter_map(|r| r.node.get("kind").and_then(|k| k.str()))
+        .collect();
+    assert_eq!(kinds, ["VirtualService"]);
+    // The text itself is unchanged for everything else.
+    assert_eq!(l.text(1), text);
+    assert_ne!(l.resource_text(1), text);
+    assert_eq!(l.resource_text(1).len(), text.len());
+}

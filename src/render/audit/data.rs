@@ -341,17 +341,9 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// What findings of one rule share when they have one cause: the message
-/// with its quoted values left out, and the fix. Two routes of one
-/// VirtualService that both retry on `5xx` are one cause; two paths that
-/// multiply differently are two (their arithmetic is not quoted).
+/// with its quoted values left out, and the fix ([`crate::rules::cause`]).
 pub fn cause(message: &str, help: &str) -> String {
-    let mut out = String::with_capacity(message.len() + help.len() + 1);
-    for (i, part) in message.split('`').enumerate() {
-        out.push_str(if i % 2 == 1 { "`…`" } else { part });
-    }
-    out.push('\n');
-    out.push_str(help);
-    out
+    crate::rules::cause(message, help)
 }
 
 /// The quoted values of a message, in order.

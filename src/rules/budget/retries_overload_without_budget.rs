@@ -110,7 +110,9 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            let span = if first.is_written() {
+            // A condition written in another file (a Helm values file) is
+            // shown where it applies, as a written one is.
+            let span = if first.is_written() || first.provenance == Provenance::Included {
                 first.span
             } else {
                 p.attempts.span

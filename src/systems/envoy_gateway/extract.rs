@@ -12,7 +12,7 @@ use crate::model::*;
 use crate::source::Span;
 use crate::systems::envoy;
 use crate::systems::envoy::extract::conditions;
-use crate::yaml::Yaml;
+use crate::yaml::{Entry, Yaml};
 
 const RETRY_KEYS: &[&str] = &[
     "numRetries",
@@ -38,8 +38,16 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         .and_then(|v| v.as_str())
         .unwrap_or("");
     let kind = root.get("kind").and_then(|v| v.as_str()).unwrap_or("");
-    if !api.starts_with("gateway.envoyproxy.io/") || kind != "BackendTrafficPolicy" {
+    if !api.starts_with("gateway.envoyproxy.io/") {
         return false;
+    }
+    match kind {
+        "BackendTrafficPolicy" => {}
+        "SecurityPolicy" => {
+            super::security::extract(root, facts);
+            return true;
+        }
+        _ => return false,
     }
     let Some(spec) = root.get("spec") else {
         return true;
@@ -50,6 +58,36 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     if !r.value.is_map() {
         return true;
     }
+    let Some(mut p) = retry(r, DEFAULT_RETRY_ON, facts) else {
+        return true;
+    };
+    p.name = root
+        .path(&["metadata", "name"])
+        .and_then(|n| n.as_str())
+        .map(str::to_string);
+    p.methods = Located::default_at(Methods::All, r.key_span);
+    p.budget = Some(budget(spec, r.key_span, facts));
+    if let Some(t) = spec
+        .path(&["timeout", "http"])
+        .and_then(|h| h.entry("requestTimeout"))
+        && let Some(d) = duration(t.value, "requestTimeout", facts)
+    {
+        let v = if d.is_zero() {
+            Timeout::Disabled
+        } else {
+            Timeout::after(d)
+        };
+        p.overall_timeout = Some(Located::written(v, t.span()));
+    }
+    facts.policies.push(p);
+    true
+}
+
+/// An Envoy Gateway `retry` block (`Retry` in `api/v1alpha1/retry_types.go`):
+/// `numRetries` (2 when not written), `retryOn` (`default_on` when not
+/// written), `perRetry.timeout` and `perRetry.backOff`; `None` when
+/// `numRetries` is no count (reported).
+pub(super) fn retry(r: Entry<'_>, default_on: &[&str], facts: &mut Facts) -> Option<RetryPolicy> {
     check_yaml_keys(r.value, RETRY_KEYS, "an Envoy Gateway `retry` block", facts);
     let attempts = match r.value.entry("numRetries") {
         Some(n) => match n.value.as_i64() {
@@ -67,28 +105,26 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                     n.value.as_str().unwrap_or(""),
                     "not a non-negative whole number",
                 ));
-                return true;
+                return None;
             }
         },
-        None => Located::default_at(
+        // The `retry` block is written (it asks for retries); only its
+        // count is Envoy Gateway's default.
+        None => Located::written(
             Attempts {
                 count: AttemptCount::Finite(DEFAULT_NUM_RETRIES + 1),
-                written_as: format!("numRetries: {DEFAULT_NUM_RETRIES} (default)"),
+                written_as: format!(
+                    "numRetries unset: Envoy Gateway's default of {DEFAULT_NUM_RETRIES} retries"
+                ),
             },
             r.key_span,
         ),
     };
     let mut p = RetryPolicy::new(System::EnvoyGateway, r.key_span, attempts);
-    p.name = root
-        .path(&["metadata", "name"])
-        .and_then(|n| n.as_str())
-        .map(str::to_string);
-    p.retry_on = retry_on(r.value, r.key_span);
-    p.methods = Located::default_at(Methods::All, r.key_span);
+    p.retry_on = retry_on(r.value, r.key_span, default_on);
     // Envoy jitters its own back-off.
     p.platform_backoff = true;
     p.delay = Located::default_at(envoy::default_backoff(), r.key_span);
-    p.budget = Some(budget(spec, r.key_span, facts));
     if let Some(per) = r.value.entry("perRetry").filter(|e| e.value.is_map()) {
         check_yaml_keys(
             per.value,
@@ -115,20 +151,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             }
         }
     }
-    if let Some(t) = spec
-        .path(&["timeout", "http"])
-        .and_then(|h| h.entry("requestTimeout"))
-        && let Some(d) = duration(t.value, "requestTimeout", facts)
-    {
-        let v = if d.is_zero() {
-            Timeout::Disabled
-        } else {
-            Timeout::after(d)
-        };
-        p.overall_timeout = Some(Located::written(v, t.span()));
-    }
-    facts.policies.push(p);
-    true
+    Some(p)
 }
 
 /// What limits the retries to the targets' clusters as a whole:
@@ -136,7 +159,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
 /// overrides `maxParallelRetries`), else `circuitBreaker.maxParallelRetries`
 /// (Envoy's cluster `max_retries`), else the [`DEFAULT_MAX_PARALLEL_RETRIES`]
 /// Envoy Gateway writes on every cluster.
-fn budget(spec: Yaml<'_>, anchor: Span, facts: &mut Facts) -> Located<Budget> {
+pub(super) fn budget(spec: Yaml<'_>, anchor: Span, facts: &mut Facts) -> Located<Budget> {
     let default = Located::default_at(
         Budget::Concurrency {
             max: DEFAULT_MAX_PARALLEL_RETRIES,
@@ -198,10 +221,10 @@ fn budget(spec: Yaml<'_>, anchor: Span, facts: &mut Facts) -> Located<Budget> {
 }
 
 /// `retryOn`: the triggers (Envoy's `retry_on` words) and the status codes
-/// `retriable-status-codes` retries; Envoy Gateway's default when absent.
-fn retry_on(retry: Yaml<'_>, anchor: Span) -> Located<RetryOn> {
+/// `retriable-status-codes` retries; `default_on` when absent.
+fn retry_on(retry: Yaml<'_>, anchor: Span, default_on: &[&str]) -> Located<RetryOn> {
     let Some(on) = retry.entry("retryOn") else {
-        let conditions = DEFAULT_RETRY_ON
+        let conditions = default_on
             .iter()
             .flat_map(|t| conditions(t))
             .map(|c| Located::default_at(c, anchor))
@@ -241,6 +264,6 @@ fn retry_on(retry: Yaml<'_>, anchor: Span) -> Located<RetryOn> {
 }
 
 /// A Gateway API duration (GEP-2257), as Envoy Gateway's fields are.
-fn duration(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<std::time::Duration> {
+pub(super) fn duration(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<std::time::Duration> {
     crate::systems::gateway_api::extract::gep_duration(v, key, facts)
 }

@@ -1,15 +1,27 @@
 //! Envoy Gateway (`gateway.envoyproxy.io`) `BackendTrafficPolicy`: the
 //! `retry` and `timeout` it puts on the routes of the Gateway or route it
-//! targets (Envoy Gateway translates them into Envoy route retry policies).
+//! targets (Envoy Gateway translates them into Envoy route retry policies);
+//! `SecurityPolicy`: the retries of its remote JWKS and OIDC token fetches.
 
 pub mod extract;
+mod security;
 
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;
 
 // system: EnvoyGateway - Envoy Gateway `BackendTrafficPolicy`
 pub static SPEC: SystemSpec = SystemSpec {
+    // Envoy Gateway offers a retry budget (`circuitBreaker.retryBudget`,
+    // Envoy's cluster `retry_budget`) and writes none by default: its
+    // `buildXdsClusterCircuitBreaker` (`internal/xds/translator/cluster.go`
+    // at d32f282) sets `RetryBudget` only from a written `retryBudget`
+    // (`buildCircuitBreakerRetryBudget` returns nil otherwise) and always
+    // `MaxRetries: 1024`, a fixed count of retries in flight that does not
+    // shrink with the traffic (RL601 reports retries under it, as Envoy's).
+    offers_budget: true,
     fixes: Fixes {
+        budget: "set `circuitBreaker.retryBudget` beside the retry (the BackendTrafficPolicy's `spec`, or the fetch's `backendSettings`), for example `percent: {numerator: 20}` with `minRetryConcurrency: 3`, so retries stay a fraction of the active requests",
+        unbudgeted: "only Envoy Gateway's retry circuit breaker (`maxParallelRetries`, 1024 concurrent retries by default) limits them, however much of the traffic fails",
         overload: "set `circuitBreaker.maxParallelRetries` in the BackendTrafficPolicy (Envoy's retry circuit breaker), or leave 503 out of `retryOn`",
         ..Fixes::GENERIC
     },
@@ -45,9 +57,33 @@ pub const DEFAULT_RETRY_ON: &[&str] = &[
 /// default of 3.
 pub const DEFAULT_MAX_PARALLEL_RETRIES: u64 = 1024;
 
+/// What a remote fetch's `backendSettings.retry` retries when it writes no
+/// `retryOn`: Envoy Gateway writes `retry_on` as
+/// `retryDefaultRetryOn` (`internal/xds/translator/route.go` at d32f282:
+/// "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes")
+/// in `buildNonRouteRetryPolicy` (`oidc.go`), but an Envoy core retry
+/// policy lists no status codes (a route's gets 503 from
+/// `retryDefaultRetriableStatusCode`), so `retriable-status-codes` retries
+/// none. The count when `numRetries` is not written is
+/// [`DEFAULT_NUM_RETRIES`]: the `Retry` type's CRD default, applied by the
+/// API server inside `backendSettings` as on a BackendTrafficPolicy.
+pub const DEFAULT_FETCH_RETRY_ON: &[&str] = &[
+    "connect-failure",
+    "refused-stream",
+    "unavailable",
+    "cancelled",
+];
+
+/// The timeout over every try of a remote JWKS or OIDC token fetch when
+/// `backendSettings.timeout.http.requestTimeout` is not written:
+/// `defaultExtServiceRequestTimeout` (`internal/xds/translator/utils.go` at
+/// d32f282, 10 s), used by `jwt.go` and `oidc.go` for the fetch's `HttpUri`
+/// timeout.
+pub const DEFAULT_FETCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
     name: "envoygateway",
-    needles: &["BackendTrafficPolicy"],
+    needles: &["BackendTrafficPolicy", "SecurityPolicy"],
     read: extract::extract,
     order: 45,
 }];
