@@ -149,6 +149,139 @@ fn error_path(err: &ignore::Error) -> Option<&Path> {
     }
 }
 
+/// What the walk saw, for the link stage to ask instead of the disk
+/// (issue 27: a warm run stat-ed and listed the build files of every
+/// folder again): the files it listed and the folders that hold them,
+/// below the roots it walked as folders. A path below such a root is
+/// answered from here, so a file the walk left out (`.gitignore`,
+/// `--exclude`, a nested configuration's `exclude`) or a folder with no
+/// walked file in it reads as absent, as it does for the readers; a path
+/// elsewhere (above a root, beside a root given as a file, or with a
+/// `..` in it) is not covered and is looked up on disk.
+#[derive(Debug, Default)]
+pub struct Tree {
+    /// The roots walked as folders, absolute and without `.` components.
+    roots: Vec<PathBuf>,
+    files: std::collections::HashSet<PathBuf>,
+    /// Each folder holding a walked file (the roots included), with its
+    /// entries' names, sorted, and whether each is a folder.
+    dirs: std::collections::HashMap<PathBuf, Vec<(String, bool)>>,
+}
+
+impl Tree {
+    /// The tree of a walk of `roots`, the relative ones (and the walk's
+    /// relative paths) taken from `cwd`.
+    pub fn new<'a>(
+        roots: &[PathBuf],
+        files: impl Iterator<Item = &'a Path>,
+        cwd: Option<&Path>,
+    ) -> Tree {
+        let mut tree = Tree::default();
+        for r in roots {
+            let Some(r) = absolute(r, cwd) else { continue };
+            // A root given as a file: its folder was not walked.
+            if std::fs::symlink_metadata(&r).is_ok_and(|m| m.is_dir()) {
+                tree.dirs.entry(r.clone()).or_default();
+                tree.roots.push(r);
+            }
+        }
+        let mut entries: std::collections::HashSet<(PathBuf, String, bool)> = Default::default();
+        for f in files {
+            let Some(f) = absolute(f, cwd) else { continue };
+            if !tree.covers(&f) {
+                continue;
+            }
+            let mut child = f.as_path();
+            let mut is_dir = false;
+            while let Some(parent) = child.parent()
+                && tree.covers(parent)
+                && let Some(name) = child.file_name()
+            {
+                let fresh = entries.insert((
+                    parent.to_path_buf(),
+                    name.to_string_lossy().into_owned(),
+                    is_dir,
+                ));
+                if !fresh {
+                    break;
+                }
+                child = parent;
+                is_dir = true;
+            }
+            tree.files.insert(f);
+        }
+        for (dir, name, is_dir) in entries {
+            tree.dirs.entry(dir).or_default().push((name, is_dir));
+        }
+        for list in tree.dirs.values_mut() {
+            list.sort();
+        }
+        tree
+    }
+
+    /// Whether `path` (absolute, no `.` or `..`) lies in a walked root.
+    fn covers(&self, path: &Path) -> bool {
+        self.roots.iter().any(|r| path.starts_with(r))
+    }
+
+    /// What the walk says of `path`, when it covers it: `Some(None)` for
+    /// absent, `Some(Some(true))` for a folder, `Some(Some(false))` for a
+    /// file. `None`: not covered, ask the disk.
+    pub fn kind(&self, path: &Path) -> Option<Option<bool>> {
+        let path = clean(path)?;
+        if !self.covers(&path) {
+            return None;
+        }
+        Some(if self.dirs.contains_key(&path) {
+            Some(true)
+        } else if self.files.contains(&path) {
+            Some(false)
+        } else {
+            None
+        })
+    }
+
+    /// The entries of folder `dir` (name, is a folder), sorted, when the
+    /// walk covers it; an empty list for a folder it did not see.
+    pub fn entries(&self, dir: &Path) -> Option<&[(String, bool)]> {
+        let dir = clean(dir)?;
+        if !self.covers(&dir) {
+            return None;
+        }
+        Some(self.dirs.get(&dir).map_or(&[], Vec::as_slice))
+    }
+}
+
+/// `path` joined to `cwd` when relative, without `.` components; `None`
+/// when it is still relative or holds a `..` (never covered).
+fn absolute(path: &Path, cwd: Option<&Path>) -> Option<PathBuf> {
+    let joined;
+    let path = match cwd {
+        Some(c) if path.is_relative() => {
+            joined = c.join(path);
+            joined.as_path()
+        }
+        _ => path,
+    };
+    clean(path)
+}
+
+fn clean(path: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    if !path.is_absolute() {
+        return None;
+    }
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => return None,
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
 /// The Helm chart a file belongs to as a template: the folder holding
 /// `Chart.yaml` whose `templates/` holds the file, nearest first. A
 /// template named alone is read with its chart (its values), not raw.

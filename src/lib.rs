@@ -112,6 +112,10 @@ pub struct Scan {
     /// The working directory the files' paths are shown relative to
     /// ([`Settings::cwd`]); `None`: as given.
     pub cwd: Option<PathBuf>,
+    /// What the walk saw, which the link stage asks instead of the disk
+    /// ([`discover::Tree`]); `None` (a scan of texts in memory, the
+    /// language server's copies): the disk.
+    pub tree: Option<std::sync::Arc<discover::Tree>>,
 }
 
 impl Scan {
@@ -209,6 +213,11 @@ pub fn read_unlinked(
     let cwd = settings.cwd.as_deref();
     let mut scan = Scan {
         cwd: settings.cwd.clone(),
+        tree: Some(std::sync::Arc::new(discover::Tree::new(
+            roots,
+            walk.files.iter().map(|c| c.path.as_path()),
+            cwd,
+        ))),
         ..Scan::default()
     };
     scan.stats.files_seen = walk.files.len();
@@ -365,9 +374,10 @@ pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
     // findings stand, and the notice says what may be missing.
     let files = &mut scan.files;
     let cwd = settings.cwd.as_deref();
+    let disk = link::Disk::new(scan.tree.as_deref());
     if let Err(stop) = guard::run(guard::budget(guard::STAGE_BUDGET), || {
         guard::inject("link");
-        link::all_from(files, roots, cwd)
+        link::all_in(files, roots, cwd, disk)
     }) {
         scan.notices.push(stage_notice("linking the files", &stop));
     }

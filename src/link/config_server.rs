@@ -41,6 +41,7 @@ pub(super) fn server_locations(
     res_dirs: &BTreeSet<PathBuf>,
     roots: &[PathBuf],
     cwd: Option<&Path>,
+    disk: super::Disk<'_>,
 ) -> Vec<Served> {
     let roots: Vec<PathBuf> = roots
         .iter()
@@ -63,13 +64,13 @@ pub(super) fn server_locations(
             }
         }
         let dir = clean;
-        let exists = dir.to_string_lossy().contains("{application}") || dir.is_dir();
+        let exists = dir.to_string_lossy().contains("{application}") || disk.is_dir_followed(&dir);
         if exists && inside(&dir, &roots) && !out.iter().any(|s| s.dir == dir) {
             out.push(Served { dir, shared });
         }
     };
     for res in res_dirs {
-        let docs = load(res, cwd, &[]);
+        let docs = load(res, cwd, &[], disk);
         let get = |key: &str| -> Vec<String> {
             docs.iter()
                 .filter_map(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]))
@@ -159,6 +160,7 @@ pub(super) fn served_files(
     roots: &[PathBuf],
     cwd: Option<&Path>,
     locations: &mut Option<Vec<Served>>,
+    disk: super::Disk<'_>,
 ) {
     let absolute = |p: &Path| match cwd {
         Some(c) if p.is_relative() => c.join(p),
@@ -176,7 +178,7 @@ pub(super) fn served_files(
     if !files.iter().any(candidate) {
         return;
     }
-    let served = locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd));
+    let served = locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd, disk));
     if served.is_empty() {
         return;
     }

@@ -27,6 +27,7 @@ const MAX_READ: usize = 512;
 
 struct Files<'a> {
     files: &'a [ScannedFile],
+    disk: super::Disk<'a>,
     by_path: HashMap<PathBuf, usize>,
     extra: Vec<(PathBuf, String)>,
     missing: std::collections::HashSet<PathBuf>,
@@ -54,11 +55,7 @@ impl Loader for Files<'_> {
         if self.missing.contains(&path) || self.extra.len() >= MAX_READ {
             return None;
         }
-        let meta = std::fs::symlink_metadata(&path).ok();
-        let text = meta
-            .filter(|m| m.is_file() && m.len() <= MAX_FILE)
-            .and_then(|_| std::fs::read_to_string(&path).ok());
-        let Some(text) = text else {
+        let Some(text) = self.disk.read(&path, MAX_FILE) else {
             self.missing.insert(path);
             return None;
         };
@@ -107,7 +104,7 @@ impl Files<'_> {
     }
 }
 
-pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>) {
+pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: super::Disk<'_>) {
     let full = |f: &ScannedFile| -> PathBuf {
         normal(&match cwd {
             Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
@@ -144,6 +141,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>) {
     {
         let mut l = Files {
             files,
+            disk,
             by_path: (0..files.len()).map(|i| (full(&files[i]), i)).collect(),
             extra: Vec::new(),
             missing: Default::default(),

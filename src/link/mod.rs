@@ -10,6 +10,7 @@ mod client_interfaces;
 mod compose;
 mod config_server;
 mod configmap_env;
+mod disk;
 mod dotnet_sections;
 mod gateway_classes;
 mod helm;
@@ -26,6 +27,7 @@ mod units;
 pub use client_interfaces::client_interfaces;
 pub use compose::compose_env;
 pub use configmap_env::configmap_env;
+pub use disk::Disk;
 pub use gateway_classes::gateway_classes;
 pub use ingress::ingress_configmaps;
 pub use java::{java_retry_annotations, resilience4j_breakers, resilience4j_instances};
@@ -46,12 +48,23 @@ pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
 /// walk joins a shown path to `cwd` before it compares it with the roots
 /// and reads the build files it passes.
 pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::path::Path>) {
+    all_in(files, roots, cwd, Disk::direct());
+}
+
+/// [`all_from`], looking for the files no reader kept through `disk`
+/// (what the walk saw, [`Disk::new`]).
+pub fn all_in(
+    files: &mut [ScannedFile],
+    roots: &[PathBuf],
+    cwd: Option<&std::path::Path>,
+    disk: Disk<'_>,
+) {
     // Helm templates are read again, rendered with their chart's values
     // (first: every later step reads the rendered facts).
     helm::helm_charts(files);
     // Kustomize overlays: what their patches make of the resources they
     // patch (also before the steps that read the facts).
-    kustomize::kustomize_overlays(files, cwd);
+    kustomize::kustomize_overlays(files, cwd, disk);
     // Spring placeholders that refer to another `application*` file: the
     // file is read again (first, as later steps build on its facts).
     crate::systems::spring::placeholders::link(files);
@@ -64,7 +77,7 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     compose_env(files, cwd);
     // Kubernetes env values held by a ConfigMap of the same folder.
     configmap_env(files, cwd);
-    unit_identities(files, roots, cwd);
+    unit_identities(files, roots, cwd, disk);
     // The calls of a unit's test configuration are its tests'.
     test_resources::test_resources(files);
     // AWS SDK clients built in code: the retry mode and attempts their
@@ -76,7 +89,7 @@ pub fn all_from(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&std::
     crate::systems::grpc::link::embedded_service_configs(files);
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
-    spring_call_targets(files, roots, cwd);
+    spring_call_targets(files, roots, cwd, disk);
     // A C# project other projects reference runs in each of them; then
     // C# typed clients: calls in one file, base addresses in another of
     // the same project (or of one that references it).

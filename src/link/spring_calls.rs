@@ -66,7 +66,12 @@ pub(super) struct Doc {
 
 /// Resolve placeholder call targets into edges and name the caller of every
 /// call left unresolved.
-pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&Path>) {
+pub fn spring_call_targets(
+    files: &mut [ScannedFile],
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    disk: super::Disk<'_>,
+) {
     // Workloads' environment entries: they set a unit's placeholders.
     let env = super::spring_env::gather(files);
     let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
@@ -88,17 +93,17 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
         .chain(roots.iter().map(|r| absolute(r)))
         .collect();
     for p in parents {
-        let Ok(entries) = std::fs::read_dir(&p) else {
+        let Some(entries) = disk.list(&p, MAX_ENTRIES) else {
             continue;
         };
-        for e in entries.flatten().take(MAX_ENTRIES) {
-            let res = e.path().join("src/main/resources");
-            if std::fs::symlink_metadata(&res).is_ok_and(|m| m.is_dir()) {
+        for e in entries {
+            let res = p.join(e).join("src/main/resources");
+            if disk.is_dir(&res) {
                 res_dirs.insert(res);
             }
         }
     }
-    served_files(files, &res_dirs, roots, cwd, &mut locations);
+    served_files(files, &res_dirs, roots, cwd, &mut locations, disk);
     for f in files.iter_mut() {
         // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
         // are looked up too: a key that is set wins over the default.
@@ -130,12 +135,12 @@ pub fn spring_call_targets(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Op
                 Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
                 _ => f.source.path.clone(),
             };
-            resources(&path, roots, cwd).map(|dir| {
+            resources(&path, roots, cwd, disk).map(|dir| {
                 let locations =
-                    locations.get_or_insert_with(|| server_locations(&res_dirs, roots, cwd));
+                    locations.get_or_insert_with(|| server_locations(&res_dirs, roots, cwd, disk));
                 units
                     .entry(dir.clone())
-                    .or_insert_with(|| std::rc::Rc::new(load(&dir, cwd, locations)))
+                    .or_insert_with(|| std::rc::Rc::new(load(&dir, cwd, locations, disk)))
                     .clone()
             })
         } else {
@@ -273,7 +278,12 @@ fn caller(f: &ScannedFile) -> Option<String> {
 /// The resources folder of the build unit `path` is in: the nearest
 /// `<folder>/src/main/resources` above it, inside the scan roots, not
 /// past a folder with a build file of its own.
-fn resources(path: &Path, roots: &[PathBuf], cwd: Option<&Path>) -> Option<PathBuf> {
+fn resources(
+    path: &Path,
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    disk: super::Disk<'_>,
+) -> Option<PathBuf> {
     let roots: Vec<PathBuf> = roots
         .iter()
         .map(|r| match cwd {
@@ -288,12 +298,12 @@ fn resources(path: &Path, roots: &[PathBuf], cwd: Option<&Path>) -> Option<PathB
             return None;
         }
         let res = d.join("src/main/resources");
-        if std::fs::symlink_metadata(&res).is_ok_and(|m| m.is_dir()) {
+        if disk.is_dir(&res) {
             return Some(res);
         }
         if ["pom.xml", "build.gradle", "build.gradle.kts"]
             .iter()
-            .any(|b| std::fs::symlink_metadata(d.join(b)).is_ok_and(|m| m.is_file()))
+            .any(|b| disk.is_file(&d.join(b)))
         {
             return None;
         }
@@ -305,12 +315,17 @@ fn resources(path: &Path, roots: &[PathBuf], cwd: Option<&Path>) -> Option<PathB
 /// The unit's configuration documents, highest precedence first: what a
 /// config server serves it (`locations`), its `application*` files
 /// (`config/` first), its `bootstrap*` files.
-pub(super) fn load(res: &Path, cwd: Option<&Path>, locations: &[Served]) -> Vec<Doc> {
+pub(super) fn load(
+    res: &Path,
+    cwd: Option<&Path>,
+    locations: &[Served],
+    disk: super::Disk<'_>,
+) -> Vec<Doc> {
     let mut found: Vec<((u8, u8, usize), Doc)> = Vec::new();
-    read_docs(&res.join("config"), "application", 2, cwd, &mut found);
-    read_docs(res, "application", 3, cwd, &mut found);
-    read_docs(&res.join("config"), "bootstrap", 4, cwd, &mut found);
-    read_docs(res, "bootstrap", 5, cwd, &mut found);
+    read_docs(&res.join("config"), "application", 2, cwd, &mut found, disk);
+    read_docs(res, "application", 3, cwd, &mut found, disk);
+    read_docs(&res.join("config"), "bootstrap", 4, cwd, &mut found, disk);
+    read_docs(res, "bootstrap", 5, cwd, &mut found, disk);
     found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
     let local: Vec<Doc> = found.into_iter().map(|(_, d)| d).collect();
     let Some(name) = config_client(&local).filter(|_| !locations.is_empty()) else {
@@ -319,9 +334,9 @@ pub(super) fn load(res: &Path, cwd: Option<&Path>, locations: &[Served]) -> Vec<
     let mut served: Vec<((u8, u8, usize), Doc)> = Vec::new();
     for loc in locations {
         let dir = PathBuf::from(loc.dir.to_string_lossy().replace("{application}", &name));
-        read_docs(&dir, &name, 0, cwd, &mut served);
+        read_docs(&dir, &name, 0, cwd, &mut served, disk);
         if loc.shared {
-            read_docs(&dir, "application", 1, cwd, &mut served);
+            read_docs(&dir, "application", 1, cwd, &mut served, disk);
         }
     }
     served.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
@@ -337,23 +352,17 @@ fn read_docs(
     rank: u8,
     cwd: Option<&Path>,
     found: &mut Vec<((u8, u8, usize), Doc)>,
+    disk: super::Disk<'_>,
 ) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Some(entries) = disk.list(dir, MAX_ENTRIES) else {
         return;
     };
-    for e in entries.flatten().take(MAX_ENTRIES) {
-        let name = e.file_name().to_string_lossy().to_string();
+    for name in entries {
         let Some(file_profile) = named_profile(&name, stem) else {
             continue;
         };
         let p = dir.join(&name);
-        let Ok(meta) = std::fs::symlink_metadata(&p) else {
-            continue;
-        };
-        if !meta.is_file() || meta.len() > MAX_CONFIG {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&p) else {
+        let Some(text) = disk.read(&p, MAX_CONFIG) else {
             continue;
         };
         let ext = u8::from(!name.to_ascii_lowercase().ends_with(".properties"));

@@ -117,7 +117,12 @@ enum Unit {
 
 /// Give every file the service identity of its build unit, or of a folder
 /// that says it (see the module doc).
-pub fn unit_identities(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&Path>) {
+pub fn unit_identities(
+    files: &mut [ScannedFile],
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    disk: super::Disk<'_>,
+) {
     let declared: BTreeSet<String> = files
         .iter()
         .flat_map(|f| f.facts.services.iter())
@@ -146,7 +151,7 @@ pub fn unit_identities(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option
         let Some((root, rel)) = under_root(&path, &roots) else {
             continue;
         };
-        let Some(decl) = identity(&root, &rel, &declared, &mut units) else {
+        let Some(decl) = identity(&root, &rel, &declared, &mut units, disk) else {
             continue;
         };
         f.facts.services.push(decl);
@@ -199,6 +204,7 @@ fn identity(
     rel: &[String],
     declared: &BTreeSet<String>,
     units: &mut HashMap<PathBuf, Unit>,
+    disk: super::Disk<'_>,
 ) -> Option<ServiceDecl> {
     // The nearest build unit, from the file's folder up to the root.
     for depth in (0..=rel.len()).rev() {
@@ -207,7 +213,7 @@ fn identity(
             .collect();
         let unit = units
             .entry(dir.clone())
-            .or_insert_with(|| read_unit(&dir, rel[..depth].last().map(String::as_str)))
+            .or_insert_with(|| read_unit(&dir, rel[..depth].last().map(String::as_str), disk))
             .clone();
         match unit {
             Unit::Program(name, how) => {
@@ -260,18 +266,9 @@ fn identity(
 
 /// What the build files of `dir` say; `folder` is its name when it is
 /// below the root (a folder-named unit is never the root's own name).
-fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
-    let read = |name: &str| -> Option<String> {
-        let p = dir.join(name);
-        let meta = std::fs::symlink_metadata(&p).ok()?;
-        if !meta.is_file() || meta.len() > MAX_MANIFEST {
-            return None;
-        }
-        std::fs::read_to_string(&p).ok()
-    };
-    let exists = |name: &str| {
-        std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file() || m.is_dir())
-    };
+fn read_unit(dir: &Path, folder: Option<&str>, disk: super::Disk<'_>) -> Unit {
+    let read = |name: &str| -> Option<String> { disk.read(&dir.join(name), MAX_MANIFEST) };
+    let exists = |name: &str| disk.exists(&dir.join(name));
     // Gradle build logic (`buildSrc`, Gradle's fixed name for it, and
     // `build-logic`, the included build its guide names; see
     // docs.gradle.org/current/userguide/sharing_build_logic_between_subprojects.html)
@@ -338,7 +335,7 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
             .parent()
             .and_then(Path::file_name)
             .is_some_and(|n| n == "cmd")
-        && go_main_package(dir)
+        && go_main_package(dir, disk)
     {
         return named(folder.to_string(), "Go main package under cmd/");
     }
@@ -358,9 +355,8 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
     {
         return named(name, "Python project name");
     }
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten().take(MAX_DIR_ENTRIES) {
-            let n = e.file_name().to_string_lossy().to_string();
+    if let Some(entries) = disk.list(dir, MAX_DIR_ENTRIES) {
+        for n in entries {
             if let Some(stem) = n.strip_suffix(".csproj") {
                 return named(crate::systems::csharp::project_name(stem), "*.csproj");
             }
@@ -382,18 +378,18 @@ fn read_unit(dir: &Path, folder: Option<&str>) -> Unit {
 const PACKAGE_CLAUSE_BYTES: usize = 8 << 10;
 
 /// Whether `dir` holds a Go file (not a test) of `package main`.
-fn go_main_package(dir: &Path) -> bool {
+fn go_main_package(dir: &Path, disk: super::Disk<'_>) -> bool {
     use std::io::Read;
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Some(entries) = disk.list(dir, MAX_DIR_ENTRIES) else {
         return false;
     };
-    entries.flatten().take(MAX_DIR_ENTRIES).any(|e| {
-        let n = e.file_name().to_string_lossy().to_string();
-        if !n.ends_with(".go") || n.ends_with("_test.go") || !e.path().is_file() {
+    entries.into_iter().any(|n| {
+        let path = dir.join(&n);
+        if !n.ends_with(".go") || n.ends_with("_test.go") || !disk.is_file_followed(&path) {
             return false;
         }
         let mut head = Vec::new();
-        let Ok(f) = std::fs::File::open(e.path()) else {
+        let Ok(f) = std::fs::File::open(&path) else {
             return false;
         };
         if f.take(PACKAGE_CLAUSE_BYTES as u64)

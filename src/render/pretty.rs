@@ -226,18 +226,26 @@ pub fn render(scan: &Scan, findings: &[Finding], color: bool, width: usize) -> S
         .with_links(false)
         .with_context_lines(1);
     let prepared = Prepared::new(scan, findings);
-    let mut out = String::new();
     let refs: Vec<&Finding> = findings.iter().collect();
-    for ids in super::by_cause(&refs) {
-        let group: Vec<&Finding> = ids.iter().map(|&i| refs[i]).collect();
-        let first = group[0];
-        let mut s = shown(scan, &prepared, first);
-        if group.len() > 1 {
-            s.message = format!("{}\n{}", s.message, sanitize(&same_cause(scan, &group)));
-        }
-        let _ = handler.render_report(&mut out, &s);
-    }
-    out
+    // Each block alone, on every core (miette lays out and wraps each
+    // report by itself: 8,000 findings took a third of a second on one
+    // thread), then joined in order.
+    use rayon::prelude::*;
+    let blocks: Vec<String> = super::by_cause(&refs)
+        .par_iter()
+        .map(|ids| {
+            let group: Vec<&Finding> = ids.iter().map(|&i| refs[i]).collect();
+            let first = group[0];
+            let mut s = shown(scan, &prepared, first);
+            if group.len() > 1 {
+                s.message = format!("{}\n{}", s.message, sanitize(&same_cause(scan, &group)));
+            }
+            let mut out = String::new();
+            let _ = handler.render_report(&mut out, &s);
+            out
+        })
+        .collect();
+    blocks.concat()
 }
 
 /// Places of a group listed before "and n more" (JSON and SARIF list

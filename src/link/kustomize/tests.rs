@@ -30,7 +30,7 @@ fn a_patch_holds_the_policy_it_writes_and_names_the_base() {
     ];
     assert!(files[0].facts.extractors.contains(&kustomize::CLAIM));
     let base_before = files[1].facts.policies.clone();
-    kustomize_overlays(&mut files, None);
+    kustomize_overlays(&mut files, None, crate::link::Disk::direct());
     // The base is untouched, the kustomizations hold nothing.
     assert_eq!(files[1].facts.policies, base_before);
     assert!(files[2].facts.policies.is_empty());
@@ -57,7 +57,7 @@ fn an_inline_json_patch_points_at_the_kustomization_and_keeps_the_base_timeout()
         file("k/base/vs.yaml", VS),
         file("k/stage/kustomization.yaml", k),
     ];
-    kustomize_overlays(&mut files, None);
+    kustomize_overlays(&mut files, None, crate::link::Disk::direct());
     let p = &files[2].facts.policies;
     assert_eq!(p.len(), 1, "{p:#?}");
     let at = p[0].attempts.span;
@@ -81,7 +81,7 @@ fn a_component_no_kustomization_names_is_not_built_alone() {
             "kind: Component\nresources:\n- ../base/vs.yaml\npatches:\n- target:\n    kind: VirtualService\n  patch: |-\n    - op: replace\n      path: /spec/http/0/retries/attempts\n      value: 9\n",
         ),
     ];
-    kustomize_overlays(&mut files, None);
+    kustomize_overlays(&mut files, None, crate::link::Disk::direct());
     assert!(files[1].facts.policies.is_empty());
 }
 
@@ -95,7 +95,7 @@ fn an_overlay_that_changes_no_setting_adds_nothing() {
             "namespace: dev\nresources:\n- ../base\npatches:\n- target:\n    kind: VirtualService\n  patch: |-\n    - op: add\n      path: /metadata/labels\n      value: {a: b}\n",
         ),
     ];
-    kustomize_overlays(&mut files, None);
+    kustomize_overlays(&mut files, None, crate::link::Disk::direct());
     assert!(files[2].facts.policies.is_empty());
     assert_eq!(files[1].facts.policies.len(), 1);
 }

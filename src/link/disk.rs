@@ -1,0 +1,113 @@
+//! The link stage's look at files no reader kept (build manifests, a
+//! unit's `application*` files, a kustomization's bases): answered from
+//! what the walk saw ([`Tree`]) where it covers the path, from the disk
+//! elsewhere. A warm run used to stat and list every folder's build files
+//! again (issue 27: a tenth of a warm run of the generated 10,000-file
+//! tree); now a file the walk did not list is not looked for, and only
+//! files that are there are opened. `RETRYLINT_LINK_DISK=1` asks the disk
+//! for everything, as before (to compare the two).
+
+use crate::discover::Tree;
+use std::path::Path;
+
+/// Where the link stage looks for files.
+#[derive(Clone, Copy, Default)]
+pub struct Disk<'a> {
+    tree: Option<&'a Tree>,
+}
+
+impl<'a> Disk<'a> {
+    /// Ask `tree` where it covers a path, the disk elsewhere.
+    pub fn new(tree: Option<&'a Tree>) -> Self {
+        let off = std::env::var_os("RETRYLINT_LINK_DISK").is_some_and(|v| v == "1");
+        Disk {
+            tree: tree.filter(|_| !off),
+        }
+    }
+
+    /// The disk only.
+    pub fn direct() -> Self {
+        Disk { tree: None }
+    }
+
+    fn kind(&self, path: &Path) -> Option<Option<bool>> {
+        self.tree.and_then(|t| t.kind(path))
+    }
+
+    /// A regular file (a symbolic link is none).
+    pub fn is_file(&self, path: &Path) -> bool {
+        match self.kind(path) {
+            Some(k) => k == Some(false),
+            None => std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()),
+        }
+    }
+
+    /// A folder (a symbolic link is none).
+    pub fn is_dir(&self, path: &Path) -> bool {
+        match self.kind(path) {
+            Some(k) => k == Some(true),
+            None => std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()),
+        }
+    }
+
+    /// A folder, a link to one followed ([`Path::is_dir`]) where the
+    /// walk does not cover it.
+    pub fn is_dir_followed(&self, path: &Path) -> bool {
+        match self.kind(path) {
+            Some(k) => k == Some(true),
+            None => path.is_dir(),
+        }
+    }
+
+    /// A regular file, a link to one followed ([`Path::is_file`]) where
+    /// the walk does not cover it.
+    pub fn is_file_followed(&self, path: &Path) -> bool {
+        match self.kind(path) {
+            Some(k) => k == Some(false),
+            None => path.is_file(),
+        }
+    }
+
+    /// A regular file or a folder.
+    pub fn exists(&self, path: &Path) -> bool {
+        match self.kind(path) {
+            Some(k) => k.is_some(),
+            None => std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() || m.is_dir()),
+        }
+    }
+
+    /// The text of the regular file `path` when it is at most `max` bytes
+    /// and UTF-8.
+    pub fn read(&self, path: &Path, max: u64) -> Option<String> {
+        if self.kind(path).is_some_and(|k| k != Some(false)) {
+            return None;
+        }
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        if !meta.is_file() || meta.len() > max {
+            return None;
+        }
+        std::fs::read_to_string(path).ok()
+    }
+
+    /// The names of at most `max` entries of folder `dir` (sorted where
+    /// the walk covers it, in the disk's order elsewhere); `None` when it
+    /// cannot be listed.
+    pub fn list(&self, dir: &Path, max: usize) -> Option<Vec<String>> {
+        if let Some(t) = self.tree
+            && let Some(entries) = t.entries(dir)
+        {
+            if entries.is_empty() && !self.is_dir(dir) {
+                return None;
+            }
+            return Some(entries.iter().take(max).map(|(n, _)| n.clone()).collect());
+        }
+        let entries = std::fs::read_dir(dir).ok()?;
+        Some(
+            entries
+                .flatten()
+                .take(max)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect(),
+        )
+    }
+}
