@@ -1,0 +1,35 @@
+package com.example.cluster;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+
+// Loops that are not retries of one call, each waiting a fixed time.
+public class ClusterWatcher {
+
+    // Re-reading a state until it is reached is a poll.
+    public void awaitReady(Cluster cluster) throws InterruptedException {
+        for (int attempt = 0; attempt < 30; attempt++) {
+            State s = cluster.getState();
+            if (s == State.READY) {
+                return;
+            }
+            Thread.sleep(1000);
+        }
+    }
+
+    // Trying the next port each pass walks ports.
+    public ServerSocket bind(Binder binder, int base) throws InterruptedException {
+        for (int attempt = 0; attempt < 10; attempt++) {
+            ServerSocket s = binder.bind(base + attempt);
+            if (s != null) {
+                return s;
+            }
+            Thread.sleep(100);
+        }
+        return null;
+    }
+
+    private void log(String msg, Exception e) {
+    }
+}
