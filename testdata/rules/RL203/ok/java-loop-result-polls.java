@@ -32,4 +32,21 @@ public class ClusterWatcher {
 
     private void log(String msg, Exception e) {
     }
+
+    // An optimistic update: the changes are applied to what was read and
+    // written only if nothing changed since; on a conflict the state is
+    // read again and the changes applied to it. Each pass writes something
+    // else, so it is not the same call tried again.
+    public void mutate(Store store, String key, Change change) throws InterruptedException {
+        Versioned props = store.read(key);
+        for (int attempts = 3; attempts > 0; --attempts) {
+            Versioned updates = change.apply(props);
+            if (store.writeIfVersion(key, updates.bytes(), updates.version())) {
+                return;
+            }
+            Thread.sleep(20);
+            props = store.read(key);
+        }
+        throw new IllegalStateException("conflict on " + key);
+    }
 }

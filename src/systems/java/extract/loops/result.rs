@@ -7,7 +7,9 @@
 //! `retr`, `attempt` or `tries`): without one a loop re-calling something
 //! may be a poll, a walk or a compare-and-set. A call that reads a state
 //! (`isDone()`, `getState()`, `checkX()`), tries a lock or is handed the
-//! counter is not re-attempting an operation.
+//! counter is not re-attempting an operation; nor is one made on a target
+//! the loop takes anew each pass (the next file after a full one) or with
+//! inputs read again after a failed pass (an optimistic update).
 
 use super::*;
 
@@ -90,7 +92,7 @@ pub(super) fn retry(
         .filter_map(|d| named_children(d).first().map(|i| ctx.text(*i)))
         .collect();
     let stmts = statements(body);
-    let (test, call) = stmts.iter().enumerate().find_map(|(i, s)| {
+    let (at, test, call) = stmts.iter().enumerate().find_map(|(i, s)| {
         if s.kind() != "if_statement" || field(*s, "alternative").is_some() {
             return None;
         }
@@ -104,7 +106,7 @@ pub(super) fn retry(
         }
         let c = field(*s, "condition")?;
         let call = tested_call(ctx, c, &stmts[..i])?;
-        Some((c, call))
+        Some((i, c, call))
     })?;
     let name = field(call, "name").map_or("", |n| ctx.text(n));
     if reads_state(name) {
@@ -116,6 +118,37 @@ pub(super) fn retry(
             .any(|x| x.kind() == "identifier" && stepped.contains(&ctx.text(x)))
     });
     if handed_step {
+        return None;
+    }
+    // The same target: the receiver of the tested call is not taken anew
+    // in the loop (`segment = segments.last()`, a full file rolled over).
+    let assigned_in_loop = |name: &str| {
+        own.iter().any(|d| match d.kind() {
+            "variable_declarator" => field(*d, "name").is_some_and(|n| ctx.text(n) == name),
+            "assignment_expression" => field(*d, "left").is_some_and(|l| ctx.text(l) == name),
+            _ => false,
+        })
+    };
+    if field(call, "object").is_some_and(|o| o.kind() == "identifier" && assigned_in_loop(ctx.text(o))) {
+        return None;
+    }
+    // The same inputs: nothing the attempt reads is assigned again after
+    // the test (an optimistic update re-reads the state and applies the
+    // changes to it: `props = store.read(key)`).
+    let reassigned: Vec<&str> = stmts[at + 1..]
+        .iter()
+        .flat_map(|s| ast::descendants_until(*s, nested))
+        .filter(|d| d.kind() == "assignment_expression")
+        .filter_map(|d| field(d, "left"))
+        .filter(|l| l.kind() == "identifier")
+        .map(|l| ctx.text(l))
+        .collect();
+    let reads_reassigned = stmts[..=at].iter().any(|s| {
+        ast::descendants_until(*s, nested)
+            .into_iter()
+            .any(|d| d.kind() == "identifier" && reassigned.contains(&ctx.text(d)))
+    });
+    if reads_reassigned {
         return None;
     }
     let (counter, _) = header_counter(ctx, lp);
