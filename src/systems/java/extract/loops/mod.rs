@@ -288,8 +288,18 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // Waiting for a result (`future.get(100, MILLISECONDS)` with
         // `TimeoutException` going round) or for a lock (`lockFile.lock()`,
         // a locker's statement) is a wait for a state, not a retry.
-        if waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
-            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round) or takes a lock";
+        // Success decided by an `await..` with a timeout (`if
+        // (executor.awaitTermination(100, ms)) return;`): waiting for a state.
+        let awaits = statements(block).iter().any(|s| {
+            s.kind() == "if_statement"
+                && field(*s, "condition").is_some_and(|c| {
+                    let c = ast::unwrap_expr(c);
+                    c.kind() == "method_invocation"
+                        && field(c, "name").is_some_and(|n| ctx.text(n).starts_with("await"))
+                })
+        });
+        if awaits || waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
+            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, or success is an `await..` answering true) or takes a lock";
             continue;
         }
         // Following a referral or redirect, or failing over to the next
