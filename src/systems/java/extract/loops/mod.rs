@@ -246,6 +246,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     }
     let body_stmts = statements(body);
     let mut found: Option<Try<'_>> = None;
+    let mut calling_try = false;
     let mut why_not = "no `try` in the body calls something other than a sleep";
     for &t in &own {
         if !matches!(t.kind(), "try_statement" | "try_with_resources_statement") {
@@ -262,6 +263,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         if !calls {
             continue;
         }
+        calling_try = true;
         let mut retrying = Vec::new();
         let mut exiting = Vec::new();
         for c in named_children(t)
@@ -406,6 +408,11 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             break;
         }
         why_not = "success does not leave the loop (no `return`, `break` or flag set in the try block): a worker or polling loop";
+    }
+    // The only `try`s wrap a sleep: the attempt, if any, is outside them
+    // and its result says whether it worked.
+    if !calling_try {
+        return result::retry(ctx, lp, body, &own).ok_or(Some(why_not));
     }
     let tr = found.ok_or(Some(why_not))?;
     let (counter_name, _) = header_counter(ctx, lp);

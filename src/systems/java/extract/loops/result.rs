@@ -28,7 +28,7 @@ fn reads_state(name: &str) -> bool {
 
 fn counts_retries(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
-    l.contains("retr") || l.contains("attempt") || l.contains("tries")
+    l.contains("retr") || l.contains("attempt") || l.contains("tries") || l.contains("trytime")
 }
 
 /// The call a test reads: the call itself (`if (nn.complete(f))`), or the
@@ -38,6 +38,10 @@ fn tested_call<'a>(ctx: &Ctx<'a>, cond: Node<'a>, before: &[Node<'a>]) -> Option
     let cond = ast::unwrap_expr(cond);
     if cond.kind() == "method_invocation" {
         return Some(cond);
+    }
+    // A flag holding the call's result (`boolean ok = queue.put(..); if (ok)`).
+    if cond.kind() == "identifier" {
+        return assigned_call(ctx, ctx.text(cond), before);
     }
     if cond.kind() != "binary_expression"
         || field(cond, "operator").is_none_or(|o| !matches!(ctx.text(o), "==" | "!="))
@@ -49,7 +53,11 @@ fn tested_call<'a>(ctx: &Ctx<'a>, cond: Node<'a>, before: &[Node<'a>]) -> Option
         .flatten()
         .map(ast::unwrap_expr)
         .find(|x| x.kind() == "identifier")?;
-    let name = ctx.text(var);
+    assigned_call(ctx, ctx.text(var), before)
+}
+
+/// The call whose result the local `name` last took among `before`.
+fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<Node<'a>> {
     before.iter().rev().find_map(|s| {
         let (l, r) = match s.kind() {
             "local_variable_declaration" => named_children(*s)
@@ -82,6 +90,13 @@ pub(super) fn retry(
         .filter(|d| d.kind() == "identifier")
         .map(|d| ctx.text(d))
         .collect();
+    // `do { sleep; retryTimes++; } while (!start());`: the attempt is the
+    // condition, and the body counts retries.
+    if lp.kind() == "do_statement"
+        && let Some(p) = until_success(ctx, lp, body, own, cond)
+    {
+        return Some(p);
+    }
     if !idents.iter().any(|i| counts_retries(i)) {
         return None;
     }
@@ -93,7 +108,16 @@ pub(super) fn retry(
         .collect();
     let stmts = statements(body);
     let (at, test, call) = stmts.iter().enumerate().find_map(|(i, s)| {
-        if s.kind() != "if_statement" || field(*s, "alternative").is_some() {
+        if s.kind() != "if_statement" {
+            return None;
+        }
+        // An `else` is the failure path: it must go round.
+        let other_leaves = field(*s, "alternative").is_some_and(|a| {
+            ast::descendants_until(a, nested).into_iter().any(|x| {
+                matches!(x.kind(), "return_statement" | "break_statement" | "throw_statement")
+            })
+        });
+        if other_leaves {
             return None;
         }
         let leaves = field(*s, "consequence").is_some_and(|b| {
@@ -155,6 +179,62 @@ pub(super) fn retry(
     if counter.is_some_and(|c| indexes_with(ctx, own, &c)) {
         return None;
     }
+    Some(policy(ctx, lp, body, own, cond, call, test))
+}
+
+/// `do { .. } while (!attempt());` in a loop whose body counts retries.
+fn until_success(
+    ctx: &Ctx<'_>,
+    lp: Node<'_>,
+    body: Node<'_>,
+    own: &[Node<'_>],
+    cond: Node<'_>,
+) -> Option<RetryPolicy> {
+    let c = ast::unwrap_expr(cond);
+    if c.kind() != "unary_expression" || !ctx.text(c).starts_with('!') {
+        return None;
+    }
+    let call = named_children(c).first().map(|x| ast::unwrap_expr(*x))?;
+    if call.kind() != "method_invocation" {
+        return None;
+    }
+    let name = field(call, "name").map_or("", |n| ctx.text(n));
+    if reads_state(name) || field(call, "arguments").is_some_and(|a| named_children(a).len() > 0) {
+        return None;
+    }
+    let counts = own
+        .iter()
+        .any(|d| d.kind() == "identifier" && counts_retries(ctx.text(*d)));
+    if !counts {
+        return None;
+    }
+    let mut p = policy(ctx, lp, body, own, cond, call, c);
+    // Nothing in the body leaves: only success ends the loop.
+    let leaves = own.iter().any(|d| {
+        matches!(d.kind(), "return_statement" | "break_statement" | "throw_statement")
+    });
+    if !leaves && matches!(p.attempts.value.count, AttemptCount::Unknown) {
+        p.attempts = Located::written(
+            Attempts {
+                count: AttemptCount::Unbounded,
+                written_as: ctx.text(cond).to_string(),
+            },
+            span(cond),
+        );
+    }
+    Some(p)
+}
+
+fn policy(
+    ctx: &Ctx<'_>,
+    lp: Node<'_>,
+    body: Node<'_>,
+    own: &[Node<'_>],
+    cond: Node<'_>,
+    call: Node<'_>,
+    test: Node<'_>,
+) -> RetryPolicy {
+    let name = field(call, "name").map_or("", |n| ctx.text(n));
     let trimmed = head(ctx, lp, body, Some(cond));
     let attempts = bound(ctx, lp, own, trimmed);
     let mut p = RetryPolicy::new(System::JavaLoop, trimmed, attempts);
@@ -185,5 +265,5 @@ pub(super) fn retry(
             }
         ),
     ];
-    Some(p)
+    p
 }
