@@ -73,8 +73,38 @@ impl LoopFinder<'_, '_, '_, '_> {
                 self.fname
             )));
         }
+        // Failing over: a failure asks for the leader or the next node and
+        // the next pass goes there, not to the same one again.
+        if ["ask_leader(", "redirect", "failover", "next_peer(", "next_node(", "exclude"]
+            .iter()
+            .any(|w| compact.contains(w))
+        {
+            return Err(Some(
+                "each pass goes to another node: a failure asks for the new leader or the next peer (failover)".into(),
+            ));
+        }
+        // A queue consumer: the attempt is a receive from a channel (with a
+        // timeout that runs periodic work), each pass takes new work.
+        let receives = body.stmts.iter().any(|s| {
+            matches!(s, Stmt::Expr(Expr::Match(m), _)
+                if text_of_compact(spans, &m.expr).contains(".recv()"))
+        });
+        if receives {
+            return Err(Some(
+                "a queue consumer: each pass receives new work from a channel".into(),
+            ));
+        }
         // A failure that goes round again, and a way out on success.
-        let shape = shape::shape(spans, body, cond);
+        let mut shape = shape::shape(spans, body, cond);
+        // A `bool` result that is tested and leaves on `true` in a loop that
+        // says it retries: `false` is the failure, and it goes round. What
+        // makes it `false` is the callee's to say (a predicate).
+        let bool_result = says_retry && shape::bool_result_exit(body);
+        if bool_result && !shape.retries_err {
+            shape.retries_err = true;
+            shape.success_exit = true;
+            shape.classified = true;
+        }
         if let Some(why) = not_retry(&shape) {
             return Err(Some(why.into()));
         }
@@ -148,4 +178,8 @@ fn not_retry(shape: &shape::Shape) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+fn text_of_compact(spans: &Spans<'_>, e: &Expr) -> String {
+    spans.text(e).split_whitespace().collect()
 }

@@ -460,8 +460,12 @@ impl<'a> Visit<'a> for W<'_> {
             .iter()
             .filter_map(|a| pat_variant(&a.pat).map(|(n, _)| (n, leaves(&a.body))))
             .collect();
+        // Or, on the loop's own level, a giving-up variant that leaves
+        // beside others that stay (`Permanent(_) => return`, `RateLimited`
+        // and `Timeout` go round).
         if variants.iter().any(|(n, l)| *l && gives_up(n))
-            && variants.iter().any(|(n, l)| !*l && tries_again(n))
+            && (variants.iter().any(|(n, l)| !*l && tries_again(n))
+                || (self.nested == 0 && variants.iter().any(|(n, l)| !*l && n != "Ok")))
         {
             self.classified = true;
         }
@@ -702,17 +706,88 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         err_names: Vec::new(),
         shutdown: 0,
     };
+    // `while let Err(e) = op().await { .. }`: the body is the failure path
+    // and the call's success ends the loop.
+    let err_cond = cond.and_then(|c| match c {
+        Expr::Let(l) => pat_variant(&l.pat).filter(|(n, _)| n == "Err"),
+        _ => None,
+    });
+    if let Some((_, inner)) = &err_cond {
+        w.ctx = Ctx::Err;
+        if let Some(Pat::Ident(i)) = inner {
+            w.err_names.push(i.ident.to_string());
+        }
+    }
     w.visit_block(body);
+    let err_cond = err_cond.is_some();
     // A `break` or `return` after the attempt, at the top of the body.
     let top_exit = body.stmts.iter().any(|s| match s {
         Stmt::Expr(e, _) => matches!(e, Expr::Return(_) | Expr::Break(_)),
         _ => false,
     });
     Shape {
-        retries_err: w.direct_err || (w.nested_err && w.nested_ok_return),
-        success_exit: w.success || top_exit,
+        retries_err: w.direct_err
+            || (w.nested_err && w.nested_ok_return)
+            || (err_cond && !block_leaves(body)),
+        success_exit: w.success || top_exit || err_cond,
         classified: w.classified,
         success_stays: w.success_stays && !top_exit,
         polls: w.polls,
     }
+}
+
+/// `if attempt().await { return; }` at the top of the body: a `bool`
+/// result where `true` is success and `false` goes round. Calls that read
+/// a state (`is_ready()`, `has_..`, `check_..`) or try to take something
+/// are polls, not attempts.
+pub(super) fn bool_result_exit(body: &Block) -> bool {
+    body.stmts.iter().any(|s| {
+        let Stmt::Expr(Expr::If(i), _) = s else {
+            return false;
+        };
+        if i.else_branch.is_some() || !block_leaves(&i.then_branch) {
+            return false;
+        }
+        let mut c = &*i.cond;
+        if let Expr::Await(a) = c {
+            c = &a.base;
+        }
+        // A test over what another call returned (`condition(check().await)`)
+        // judges a state: a poll.
+        let judges = |args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>| {
+            args.iter().any(|a| {
+                struct A(bool);
+                impl<'a> Visit<'a> for A {
+                    fn visit_expr_await(&mut self, _: &'a syn::ExprAwait) {
+                        self.0 = true;
+                    }
+                }
+                let mut v = A(false);
+                v.visit_expr(a);
+                v.0
+            })
+        };
+        match c {
+            Expr::Call(call) if judges(&call.args) => return false,
+            Expr::MethodCall(m) if judges(&m.args) => return false,
+            _ => {}
+        }
+        let name = match c {
+            Expr::Call(call) => match &*call.func {
+                Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                _ => None,
+            },
+            Expr::MethodCall(m) => Some(m.method.to_string()),
+            _ => None,
+        };
+        name.is_some_and(|n| {
+            ![
+                "is_", "has_", "check", "can_", "contains", "exists", "poll", "wait", "ready",
+                "get", "try_", "peek", "condition", "predicate", "matches",
+            ]
+            .iter()
+            .any(|p| n.starts_with(p))
+                && !is_poll_call(&n)
+        })
+    })
 }
