@@ -639,14 +639,15 @@ fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
         let Some(cond) = field(s, "condition").map(ast::unwrap_expr) else {
             continue;
         };
-        let (negated, test) = if cond.kind() == "unary_expression" && ctx.text(cond).starts_with('!') {
-            match named_children(cond).first() {
-                Some(x) => (true, ast::unwrap_expr(*x)),
-                None => continue,
-            }
-        } else {
-            (false, cond)
-        };
+        let (negated, test) =
+            if cond.kind() == "unary_expression" && ctx.text(cond).starts_with('!') {
+                match named_children(cond).first() {
+                    Some(x) => (true, ast::unwrap_expr(*x)),
+                    None => continue,
+                }
+            } else {
+                (false, cond)
+            };
         if test.kind() != "instanceof_expression" {
             continue;
         }

@@ -95,8 +95,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
                             !matches!(
                                 p.kind(),
                                 "assignment_expression" | "throw_statement" | "variable_declarator"
-                            )
-                                && !(p.kind() == "binary_expression" && compares_with_null(ctx, p))
+                            ) && !(p.kind() == "binary_expression" && compares_with_null(ctx, p))
                         })
                 })
             });
@@ -232,9 +231,9 @@ fn drops_picked_target(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>)
                 _ => return false,
             };
             name.is_some_and(|n| dropped.contains(&ctx.text(n)))
-                && value.map(ast::unwrap_expr).is_some_and(|v| {
-                    v.kind() == "method_invocation" && helpers::picks_next(ctx, v)
-                })
+                && value
+                    .map(ast::unwrap_expr)
+                    .is_some_and(|v| v.kind() == "method_invocation" && helpers::picks_next(ctx, v))
         })
 }
 

@@ -18,8 +18,25 @@ use super::*;
 fn reads_state(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
     [
-        "is", "has", "get", "check", "can", "contains", "exists", "poll", "peek", "wait", "await",
-        "read", "try", "compareandset", "offer", "find", "lookup", "size", "equals",
+        "is",
+        "has",
+        "get",
+        "check",
+        "can",
+        "contains",
+        "exists",
+        "poll",
+        "peek",
+        "wait",
+        "await",
+        "read",
+        "try",
+        "compareandset",
+        "offer",
+        "find",
+        "lookup",
+        "size",
+        "equals",
     ]
     .iter()
     .any(|p| l.starts_with(p))
@@ -114,7 +131,10 @@ pub(super) fn retry(
         // An `else` is the failure path: it must go round.
         let other_leaves = field(*s, "alternative").is_some_and(|a| {
             ast::descendants_until(a, nested).into_iter().any(|x| {
-                matches!(x.kind(), "return_statement" | "break_statement" | "throw_statement")
+                matches!(
+                    x.kind(),
+                    "return_statement" | "break_statement" | "throw_statement"
+                )
             })
         });
         if other_leaves {
@@ -153,7 +173,9 @@ pub(super) fn retry(
             _ => false,
         })
     };
-    if field(call, "object").is_some_and(|o| o.kind() == "identifier" && assigned_in_loop(ctx.text(o))) {
+    if field(call, "object")
+        .is_some_and(|o| o.kind() == "identifier" && assigned_in_loop(ctx.text(o)))
+    {
         return None;
     }
     // The same inputs: nothing the attempt reads is assigned again after
@@ -211,7 +233,10 @@ fn until_success(
     let mut p = policy(ctx, lp, body, own, cond, call, c);
     // Nothing in the body leaves: only success ends the loop.
     let leaves = own.iter().any(|d| {
-        matches!(d.kind(), "return_statement" | "break_statement" | "throw_statement")
+        matches!(
+            d.kind(),
+            "return_statement" | "break_statement" | "throw_statement"
+        )
     });
     if !leaves && matches!(p.attempts.value.count, AttemptCount::Unknown) {
         p.attempts = Located::written(

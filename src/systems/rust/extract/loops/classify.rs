@@ -75,9 +75,16 @@ impl LoopFinder<'_, '_, '_, '_> {
         }
         // Failing over: a failure asks for the leader or the next node and
         // the next pass goes there, not to the same one again.
-        if ["ask_leader(", "redirect", "failover", "next_peer(", "next_node(", "exclude"]
-            .iter()
-            .any(|w| compact.contains(w))
+        if [
+            "ask_leader(",
+            "redirect",
+            "failover",
+            "next_peer(",
+            "next_node(",
+            "exclude",
+        ]
+        .iter()
+        .any(|w| compact.contains(w))
         {
             return Err(Some(
                 "each pass goes to another node: a failure asks for the new leader or the next peer (failover)".into(),

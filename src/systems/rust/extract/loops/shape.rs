@@ -782,8 +782,21 @@ pub(super) fn bool_result_exit(body: &Block) -> bool {
         };
         name.is_some_and(|n| {
             ![
-                "is_", "has_", "check", "can_", "contains", "exists", "poll", "wait", "ready",
-                "get", "try_", "peek", "condition", "predicate", "matches",
+                "is_",
+                "has_",
+                "check",
+                "can_",
+                "contains",
+                "exists",
+                "poll",
+                "wait",
+                "ready",
+                "get",
+                "try_",
+                "peek",
+                "condition",
+                "predicate",
+                "matches",
             ]
             .iter()
             .any(|p| n.starts_with(p))
