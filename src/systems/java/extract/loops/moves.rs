@@ -92,10 +92,12 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
                         && ctx.parent(x).is_some_and(|p| {
                             // Storing it, testing it for `null` (did the
                             // call fail?) or throwing it does not steer.
-                            !matches!(
+                            let passive = matches!(
                                 p.kind(),
                                 "assignment_expression" | "throw_statement" | "variable_declarator"
-                            ) && !(p.kind() == "binary_expression" && compares_with_null(ctx, p))
+                            ) || (p.kind() == "binary_expression"
+                                && compares_with_null(ctx, p));
+                            !passive
                         })
                 })
             });

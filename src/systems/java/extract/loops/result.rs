@@ -221,7 +221,8 @@ fn until_success(
         return None;
     }
     let name = field(call, "name").map_or("", |n| ctx.text(n));
-    if reads_state(name) || field(call, "arguments").is_some_and(|a| named_children(a).len() > 0) {
+    if reads_state(name) || field(call, "arguments").is_some_and(|a| !named_children(a).is_empty())
+    {
         return None;
     }
     let counts = own
