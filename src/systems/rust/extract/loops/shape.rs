@@ -116,7 +116,7 @@ const POLL_VERBS: &[&str] = &[
     "claim",
 ];
 
-fn is_poll_call(name: &str) -> bool {
+pub(super) fn is_poll_call(name: &str) -> bool {
     name.strip_prefix("try_")
         .is_some_and(|rest| POLL_VERBS.iter().any(|v| rest.starts_with(v)))
         // Claiming what one holder may have (`claim_for_current_process`
@@ -218,7 +218,7 @@ pub(super) fn leaves(e: &Expr) -> bool {
     }
 }
 
-fn block_leaves(b: &Block) -> bool {
+pub(super) fn block_leaves(b: &Block) -> bool {
     b.stmts.iter().any(|s| match s {
         Stmt::Expr(e, _) => leaves(e),
         Stmt::Macro(m) => ["panic", "bail", "unreachable"]
@@ -734,73 +734,4 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         success_stays: w.success_stays && !top_exit,
         polls: w.polls,
     }
-}
-
-/// `if attempt().await { return; }` at the top of the body: a `bool`
-/// result where `true` is success and `false` goes round. Calls that read
-/// a state (`is_ready()`, `has_..`, `check_..`) or try to take something
-/// are polls, not attempts.
-pub(super) fn bool_result_exit(body: &Block) -> bool {
-    body.stmts.iter().any(|s| {
-        let Stmt::Expr(Expr::If(i), _) = s else {
-            return false;
-        };
-        if i.else_branch.is_some() || !block_leaves(&i.then_branch) {
-            return false;
-        }
-        let mut c = &*i.cond;
-        if let Expr::Await(a) = c {
-            c = &a.base;
-        }
-        // A test over what another call returned (`condition(check().await)`)
-        // judges a state: a poll.
-        let judges = |args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>| {
-            args.iter().any(|a| {
-                struct A(bool);
-                impl<'a> Visit<'a> for A {
-                    fn visit_expr_await(&mut self, _: &'a syn::ExprAwait) {
-                        self.0 = true;
-                    }
-                }
-                let mut v = A(false);
-                v.visit_expr(a);
-                v.0
-            })
-        };
-        match c {
-            Expr::Call(call) if judges(&call.args) => return false,
-            Expr::MethodCall(m) if judges(&m.args) => return false,
-            _ => {}
-        }
-        let name = match c {
-            Expr::Call(call) => match &*call.func {
-                Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-                _ => None,
-            },
-            Expr::MethodCall(m) => Some(m.method.to_string()),
-            _ => None,
-        };
-        name.is_some_and(|n| {
-            ![
-                "is_",
-                "has_",
-                "check",
-                "can_",
-                "contains",
-                "exists",
-                "poll",
-                "wait",
-                "ready",
-                "get",
-                "try_",
-                "peek",
-                "condition",
-                "predicate",
-                "matches",
-            ]
-            .iter()
-            .any(|p| n.starts_with(p))
-                && !is_poll_call(&n)
-        })
-    })
 }
