@@ -56,8 +56,8 @@ const KEEP: &[&str] = &[
     "Duration",
 ];
 
-/// Words of a helper a retry loop's catch may call (it throws, sleeps or
-/// ends the process), kept when its body is at most [`HELPER_MAX`] bytes.
+/// Words of a helper a retry loop's catch may call (it throws, sleeps,
+/// ends the process or records a failed node), kept when its body is at most [`HELPER_MAX`] bytes.
 /// A short helper reading an attempt limit (`willReconnect()` returning
 /// `0 != reconnectAttemptLimit()`) bounds a loop that calls it.
 const HELPER_WORDS: &[&str] = &[
@@ -68,6 +68,11 @@ const HELPER_WORDS: &[&str] = &[
     "terminate(",
     "Attempt",
     "attempt",
+    // A helper that records a failed node or location (failover).
+    "ailed",
+    "xclude",
+    "Dead",
+    "dead",
 ];
 const HELPER_MAX: usize = 600;
 

@@ -29,6 +29,12 @@ pub(super) struct Summary {
     /// Reads a field of this class that holds an attempt limit
     /// (`this.maxReconnectAttempts`).
     pub limit: bool,
+    /// Records a failed target so later calls avoid it (`failedLocations.add(..)`,
+    /// `excludeNode(..)`): failover.
+    pub marks_failed: bool,
+    /// Searches candidates: a loop that returns from inside (the next host
+    /// that connects), so each call may answer with another target.
+    pub picks: bool,
 }
 
 /// Words of a clock test: `System.currentTimeMillis() - start < timeout`,
@@ -109,6 +115,8 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
         deadline: false,
         capped: false,
         limit: false,
+        marks_failed: false,
+        picks: false,
     };
     for &m in defs.iter().take(3) {
         if budget.get() == 0 {
@@ -120,6 +128,23 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             continue;
         };
         let last = named_children(body).last().copied();
+        // Inside its loops too (not lambdas or inner classes): a failure
+        // recorded in a read loop, a loop that returns the first candidate
+        // that answers.
+        for d in ast::descendants_until(body, not_own) {
+            if marks_failed(ctx, d) {
+                out.marks_failed = true;
+            }
+            if LOOPS.contains(&d.kind())
+                && field(d, "body").is_some_and(|b| {
+                    ast::descendants_until(b, not_own)
+                        .iter()
+                        .any(|x| x.kind() == "return_statement")
+                })
+            {
+                out.picks = true;
+            }
+        }
         let mut exits = last.is_some_and(|l| {
             l.kind() == "throw_statement" || call_of(l).is_some_and(|c| process_exit(ctx, c))
         });
@@ -127,6 +152,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             if limit_field(ctx, d) {
                 out.limit = true;
             }
+
             if d.kind() == "if_statement"
                 && field(d, "condition").is_some_and(|c| time_words(ctx.text(c)))
                 && field(d, "consequence").is_some_and(|b| {
@@ -171,6 +197,8 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
                 out.deadline |= s.deadline;
                 out.capped |= s.capped;
                 out.limit |= s.limit;
+                out.marks_failed |= s.marks_failed;
+                out.picks |= s.picks;
                 if last.is_some_and(|l| call_of(l).is_some_and(|c| c.id() == d.id())) {
                     exits |= s.exits;
                 }
@@ -226,18 +254,20 @@ fn limit_field(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
         && ctx.var(name, d).is_some_and(|v| v.scope.is_none())
 }
 
+/// Code that runs elsewhere: lambdas, inner classes, other methods.
+fn not_own(n: Node<'_>) -> bool {
+    matches!(
+        n.kind(),
+        "lambda_expression" | "class_body" | "method_declaration" | "constructor_declaration"
+    )
+}
+
 /// The first call anywhere in a loop (its condition, its body, the
 /// conditions of loops inside it; not lambdas or inner classes) of a
 /// method of this class that reads a field holding an attempt limit.
 pub(super) fn limit_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>) -> Option<Node<'a>> {
     let budget = Cell::new(BUDGET);
-    let inner = |n: Node<'_>| {
-        matches!(
-            n.kind(),
-            "lambda_expression" | "class_body" | "method_declaration" | "constructor_declaration"
-        )
-    };
-    ast::descendants_until(lp, inner).into_iter().find(|d| {
+    ast::descendants_until(lp, not_own).into_iter().find(|d| {
         d.kind() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).limit)
     })
@@ -270,4 +300,51 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
                     .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
             })
     })
+}
+
+/// Whether a node records a failed target so the next pass avoids it: a
+/// call named like excluding a node or marking it dead, or adding to a
+/// collection of excluded, dead or failed nodes, locations or indexes
+/// (`excluded.add(node)`, `failedLocations.add(..)`, `failedDataIndexes.add(i)`).
+pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
+    if d.kind() != "method_invocation" {
+        return false;
+    }
+    let name = field(d, "name").map_or("", |n| ctx.text(n));
+    let lname = name.to_ascii_lowercase();
+    if lname.contains("deadnode")
+        || lname.contains("exclude")
+        || lname.contains("blacklist")
+        || lname.contains("failover")
+    {
+        return true;
+    }
+    if !matches!(name, "add" | "put" | "addAll") {
+        return false;
+    }
+    let obj = ctx.name_of(field(d, "object")).to_ascii_lowercase();
+    const TARGETS: &[&str] = &[
+        "node", "location", "host", "index", "replica", "server", "peer", "broker", "address",
+        "endpoint", "target",
+    ];
+    obj.contains("exclude")
+        || obj.contains("dead")
+        || (obj.contains("failed") && TARGETS.iter().any(|t| obj.contains(t)))
+}
+
+/// Whether a call of a method of this class (one or two deep) records a
+/// failed target.
+pub(super) fn calls_marking_failed(ctx: &Ctx<'_>, within: Node<'_>) -> bool {
+    let budget = Cell::new(BUDGET);
+    ast::descendants_until(within, nested).into_iter().any(|d| {
+        marks_failed(ctx, d)
+            || (d.kind() == "method_invocation"
+                && own_call(ctx, d).is_some_and(|m| summary(ctx, m, 1, &budget).marks_failed))
+    })
+}
+
+/// Whether the method of this class `name` searches candidates (one or two
+/// deep): each call may hand back another target.
+pub(super) fn picks_next(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    own_call(ctx, call).is_some_and(|m| summary(ctx, m, 1, &Cell::new(BUDGET)).picks)
 }

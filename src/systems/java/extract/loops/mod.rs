@@ -37,9 +37,12 @@ use tree_sitter::Node;
 
 mod bounds;
 mod helpers;
+mod moves;
+mod result;
 mod statuses;
 mod wait;
 use bounds::{bound, conjuncts};
+use moves::follows_next;
 use wait::{takes_lock, wait, waits_for_result};
 
 const LOOPS: &[&str] = &[
@@ -182,7 +185,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         .iter()
         .any(|t| matches!(t.kind(), "try_statement" | "try_with_resources_statement"))
     {
-        return Err(None);
+        return result::retry(ctx, lp, body, &own).ok_or(None);
     }
     let cond = field(lp, "condition");
     let cond_text = cond.map_or("", |c| ctx.text(c));
@@ -244,6 +247,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     }
     let body_stmts = statements(body);
     let mut found: Option<Try<'_>> = None;
+    let mut calling_try = false;
     let mut why_not = "no `try` in the body calls something other than a sleep";
     for &t in &own {
         if !matches!(t.kind(), "try_statement" | "try_with_resources_statement") {
@@ -260,6 +264,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         if !calls {
             continue;
         }
+        calling_try = true;
         let mut retrying = Vec::new();
         let mut exiting = Vec::new();
         for c in named_children(t)
@@ -286,8 +291,18 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // Waiting for a result (`future.get(100, MILLISECONDS)` with
         // `TimeoutException` going round) or for a lock (`lockFile.lock()`,
         // a locker's statement) is a wait for a state, not a retry.
-        if waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
-            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round) or takes a lock";
+        // Success decided by an `await..` with a timeout (`if
+        // (executor.awaitTermination(100, ms)) return;`): waiting for a state.
+        let awaits = statements(block).iter().any(|s| {
+            s.kind() == "if_statement"
+                && field(*s, "condition").is_some_and(|c| {
+                    let c = ast::unwrap_expr(c);
+                    c.kind() == "method_invocation"
+                        && field(c, "name").is_some_and(|n| ctx.text(n).starts_with("await"))
+                })
+        });
+        if awaits || waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
+            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, or success is an `await..` answering true) or takes a lock";
             continue;
         }
         // Following a referral or redirect, or failing over to the next
@@ -296,7 +311,15 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             why_not = "each pass tries something else: a referral or redirect, failover to another node or port, a changed input, or a repair (a missing parent created)";
             continue;
         }
-        let block_stmts = statements(block);
+        // A `synchronized` block's statements run in order with the
+        // try block's own (a `break` at its end leaves on success).
+        let block_stmts: Vec<Node<'_>> = statements(block)
+            .into_iter()
+            .flat_map(|s| match (s.kind(), field(s, "body")) {
+                ("synchronized_statement", Some(b)) => statements(b),
+                _ => vec![s],
+            })
+            .collect();
         // Locals the try block declares (`Status s = api.status(id);`): a
         // test of one (`if (s.done())`) polls a state the call returned.
         let locals: Vec<&str> = block_stmts
@@ -360,13 +383,27 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                     .iter()
                     .any(|s| matches!(s.kind(), "return_statement" | "break_statement"))
             });
-        if direct_exit || flag_exit || after_exit {
+        // The outcome kept in a variable and tested after the `try`: the
+        // caught exception stored (`err = e;` .. `if (err == null) return;`)
+        // or a flag set in the try block (`ok = true;` .. `if (ok) break;`).
+        let tested_exit = !after_exit
+            && body_stmts
+                .iter()
+                .position(|s| s.id() == t.id())
+                .is_some_and(|i| {
+                    body_stmts[i + 1..]
+                        .iter()
+                        .any(|s| outcome_test_leaves(ctx, *s, block, &retrying))
+                });
+        if direct_exit || flag_exit || after_exit || tested_exit {
             let exit = if direct_exit {
                 "a `return` or `break` in the try block"
             } else if flag_exit {
                 "a flag the loop condition tests, set in the try block"
-            } else {
+            } else if after_exit {
                 "a `return` or `break` right after the try, reached when no catch continues"
+            } else {
+                "a `return` or `break` after the try under a test of the outcome it stored"
             };
             found = Some(Try {
                 node: t,
@@ -378,6 +415,11 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         }
         why_not = "success does not leave the loop (no `return`, `break` or flag set in the try block): a worker or polling loop";
     }
+    // The only `try`s wrap a sleep: the attempt, if any, is outside them
+    // and its result says whether it worked.
+    if !calling_try {
+        return result::retry(ctx, lp, body, &own).ok_or(Some(why_not));
+    }
     let tr = found.ok_or(Some(why_not))?;
     let (counter_name, _) = header_counter(ctx, lp);
     // A counter used as an index walks a collection.
@@ -388,25 +430,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             "a walk over items: the counter indexes an array or list",
         ));
     }
-    let header_end = match lp.kind() {
-        "do_statement" => cond.map_or(lp.end_byte(), |c| c.end_byte()),
-        _ => body.start_byte(),
-    };
-    let header = if lp.kind() == "do_statement" {
-        Span::new(lp.start_byte(), lp.start_byte() + 2)
-    } else {
-        Span::new(lp.start_byte(), header_end.max(lp.start_byte()))
-    };
-    let trimmed = Span::new(
-        header.start,
-        header.start
-            + ctx
-                .src
-                .get(header.start..header.end)
-                .unwrap_or("")
-                .trim_end()
-                .len(),
-    );
+    let trimmed = head(ctx, lp, body, cond);
     let attempts = bound(ctx, lp, &own, trimmed);
     let mut p = RetryPolicy::new(System::JavaLoop, trimmed, attempts);
     p.name = ctx.enclosing_method(lp).map(|(_, m)| m);
@@ -418,7 +442,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     let mut all = false;
     let mut catch_span = None;
     for c in &tr.retrying {
-        for (t, s) in catch_types(ctx, *c) {
+        for (t, s) in retried_types(ctx, *c) {
             catch_span = Some(catch_span.map_or(s, |x: Span| x.cover(s)));
             if matches!(ast::last_segment(&t), "Exception" | "Throwable") {
                 all = true;
@@ -453,7 +477,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     let caught: Vec<String> = tr
         .retrying
         .iter()
-        .flat_map(|c| catch_types(ctx, *c))
+        .flat_map(|c| retried_types(ctx, *c))
         .map(|(t, _)| format!("`{t}`"))
         .collect();
     p.why = vec![
@@ -473,6 +497,29 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         ),
     ];
     Ok(p)
+}
+
+/// The loop's head: `while (..)`, `for (..)`, or `do`.
+fn head(ctx: &Ctx<'_>, lp: Node<'_>, body: Node<'_>, cond: Option<Node<'_>>) -> Span {
+    let header_end = match lp.kind() {
+        "do_statement" => cond.map_or(lp.end_byte(), |c| c.end_byte()),
+        _ => body.start_byte(),
+    };
+    let header = if lp.kind() == "do_statement" {
+        Span::new(lp.start_byte(), lp.start_byte() + 2)
+    } else {
+        Span::new(lp.start_byte(), header_end.max(lp.start_byte()))
+    };
+    Span::new(
+        header.start,
+        header.start
+            + ctx
+                .src
+                .get(header.start..header.end)
+                .unwrap_or("")
+                .trim_end()
+                .len(),
+    )
 }
 
 /// Whether the counter selects an element: `a[i]`, `list.get(i)`,
@@ -525,119 +572,123 @@ fn compares_with_null(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
             .any(|x| x.kind() == "null_literal")
 }
 
-/// Whether a catch clause moves on to something else rather than trying
-/// again: it catches a referral or redirect, assigns the caught exception
-/// to a variable the loop reads, or assigns a computed value to a variable
-/// the try block uses (the next candidate).
-fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> bool {
-    let types = catch_types(ctx, c);
-    // "Already exists" going round: the next pass takes another name.
-    if types
-        .iter()
-        .any(|(t, _)| t.contains("Referral") || t.contains("Redirect"))
-        || (!types.is_empty() && types.iter().all(|(t, _)| t.contains("Exists")))
-    {
-        return true;
+/// `if (err == null) return;` where a catch that goes round stores what it
+/// caught in `err`, or `if (ok) break;` where the try block sets `ok =
+/// true`: success leaves after the `try`.
+fn outcome_test_leaves(ctx: &Ctx<'_>, s: Node<'_>, block: Node<'_>, retrying: &[Node<'_>]) -> bool {
+    if s.kind() != "if_statement" || field(s, "alternative").is_some() {
+        return false;
     }
+    let leaves = field(s, "consequence").is_some_and(|b| {
+        statements(b)
+            .iter()
+            .any(|x| matches!(x.kind(), "return_statement" | "break_statement"))
+    });
+    let Some(cond) = field(s, "condition").map(ast::unwrap_expr) else {
+        return false;
+    };
+    if !leaves {
+        return false;
+    }
+    let assigned = |within: Node<'_>, name: &str, value: &dyn Fn(Node<'_>) -> bool| {
+        ast::descendants_until(within, nested).into_iter().any(|d| {
+            d.kind() == "assignment_expression"
+                && field(d, "left").is_some_and(|l| ctx.text(l) == name)
+                && field(d, "right").is_some_and(|r| value(ast::unwrap_expr(r)))
+        })
+    };
+    if cond.kind() == "identifier" {
+        let name = ctx.text(cond);
+        return statements(block).iter().any(|st| {
+            st.kind() == "expression_statement" && assigned(*st, name, &|r| ctx.text(r) == "true")
+        });
+    }
+    if !(compares_with_null(ctx, cond)
+        && field(cond, "operator").is_some_and(|o| ctx.text(o) == "=="))
+    {
+        return false;
+    }
+    let Some(var) = [field(cond, "left"), field(cond, "right")]
+        .into_iter()
+        .flatten()
+        .find(|x| x.kind() == "identifier")
+    else {
+        return false;
+    };
+    let name = ctx.text(var);
+    retrying.iter().any(|c| {
+        let param = named_children(*c)
+            .into_iter()
+            .find(|p| p.kind() == "catch_formal_parameter")
+            .and_then(|p| field(p, "name"))
+            .map(|n| ctx.text(n));
+        param.is_some_and(|p| {
+            field(*c, "body").is_some_and(|b| assigned(b, name, &|r| ctx.text(r) == p))
+        })
+    })
+}
+
+/// What a catch that goes round retries: the types it catches, or, when
+/// it tests the caught exception or its cause and throws every other one
+/// (`if (e.getCause() instanceof UnknownHostException) { .. } else { throw
+/// e; }`, `if (!(e instanceof X)) throw e;`), the types tested.
+fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
+    let caught = catch_types(ctx, c);
     let param = named_children(c)
         .into_iter()
         .find(|p| p.kind() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
         .map(|n| ctx.text(n));
-    let Some(body) = field(c, "body") else {
-        return false;
+    let (Some(param), Some(body)) = (param, field(c, "body")) else {
+        return caught;
     };
-    // Failing over: the failed node is excluded or marked dead, or the next
-    // port is taken; the next pass tries somewhere else.
-    let moves_on = ast::descendants_until(body, nested).into_iter().any(|d| {
-        let t = ctx.text(d);
-        match d.kind() {
-            "method_invocation" => {
-                let name = field(d, "name").map_or("", |n| ctx.text(n));
-                let obj = ctx.name_of(field(d, "object")).to_ascii_lowercase();
-                let lname = name.to_ascii_lowercase();
-                lname.contains("deadnode")
-                    || lname.contains("exclude")
-                    || lname.contains("blacklist")
-                    || lname.contains("failover")
-                    || ((obj.contains("exclude") || obj.contains("dead") || obj.contains("failed"))
-                        && matches!(name, "add" | "put" | "addAll"))
-            }
-            "update_expression" => t.to_ascii_lowercase().contains("port"),
-            _ => false,
-        }
-    });
-    if moves_on || changes_input(ctx, body, try_block) || once_after_fix(ctx, body) {
-        return true;
-    }
-    // Repairing the cause and trying again is not a retry of a transient
-    // failure: a missing parent created after `NoNodeException`, or a call
-    // handed what the exception carries (`split(e.segment, ..)`).
-    let missing = types.iter().any(|(t, _)| {
-        let t = ast::last_segment(t);
-        t.contains("NoNode") || t.contains("NotFound") || t.contains("NoSuch")
-    });
-    let repairs = ast::descendants_until(body, nested).into_iter().any(|d| {
-        if d.kind() != "method_invocation" {
-            return false;
-        }
-        let name = field(d, "name").map_or("", |n| ctx.text(n));
-        let lname = name.to_ascii_lowercase();
-        let creates = lname.contains("create") || lname.contains("mkdir");
-        let uses_failure = param.is_some_and(|p| {
-            field(d, "arguments").is_some_and(|a| {
-                named_children(a).into_iter().any(|x| {
-                    x.kind() == "field_access"
-                        && field(x, "object").is_some_and(|o| ctx.text(o) == p)
-                })
-            })
-        });
-        (missing && creates) || uses_failure
-    });
-    if repairs {
-        return true;
-    }
-    for d in ast::descendants_until(body, nested) {
-        if d.kind() != "assignment_expression"
-            || field(d, "operator").is_none_or(|o| ctx.text(o) != "=")
-        {
+    for s in named_children(body) {
+        if s.kind() != "if_statement" {
             continue;
         }
-        let (Some(l), Some(r)) = (field(d, "left"), field(d, "right")) else {
+        let Some(cond) = field(s, "condition").map(ast::unwrap_expr) else {
             continue;
         };
-        let r = ast::unwrap_expr(r);
-        if l.kind() != "identifier" {
+        let (negated, test) =
+            if cond.kind() == "unary_expression" && ctx.text(cond).starts_with('!') {
+                match named_children(cond).first() {
+                    Some(x) => (true, ast::unwrap_expr(*x)),
+                    None => continue,
+                }
+            } else {
+                (false, cond)
+            };
+        if test.kind() != "instanceof_expression" {
             continue;
         }
-        let name = ctx.text(l);
-        if param.is_some_and(|p| ctx.text(r) == p) {
-            // `e = re`: the exception drives the next pass when the loop
-            // reads it outside this catch.
-            let loop_reads = ctx.ancestor(c, LOOPS).is_some_and(|lp| {
-                ast::descendants(lp).into_iter().any(|x| {
-                    x.kind() == "identifier"
-                        && ctx.text(x) == name
-                        && !ast::within(x, c)
-                        && ctx
-                            .parent(x)
-                            .is_some_and(|p| p.kind() != "assignment_expression")
-                })
-            });
-            if loop_reads {
-                return true;
-            }
+        let (Some(left), Some(right)) = (field(test, "left"), field(test, "right")) else {
+            continue;
+        };
+        let subject = ctx.text(ast::unwrap_expr(left));
+        if subject != param && !subject.starts_with(&format!("{param}.")) {
             continue;
         }
-        let computed = matches!(
-            r.kind(),
-            "method_invocation" | "field_access" | "identifier" | "array_access"
-        );
-        if computed && mentions(ctx, try_block, name) {
-            return true;
+        // The branch taken for every other exception leaves.
+        let other = if negated {
+            field(s, "consequence")
+        } else {
+            field(s, "alternative").map(|a| {
+                if a.kind() == "else" {
+                    named_children(a).first().copied().unwrap_or(a)
+                } else {
+                    a
+                }
+            })
+        };
+        if other.is_some_and(|b| {
+            statements(b)
+                .last()
+                .is_some_and(|l| helpers::leaves(ctx, *l))
+        }) {
+            return vec![(ctx.text(right).to_string(), span(right))];
         }
     }
-    false
+    caught
 }
 
 fn catch_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
@@ -678,120 +729,4 @@ fn header_counter(ctx: &Ctx<'_>, lp: Node<'_>) -> (Option<String>, Option<i128>)
         }
     }
     (None, None)
-}
-
-/// Calls whose arguments only say what happened (logging, formatting).
-fn reports(name: &str) -> bool {
-    matches!(
-        name,
-        "debug"
-            | "info"
-            | "warn"
-            | "error"
-            | "trace"
-            | "log"
-            | "format"
-            | "println"
-            | "printf"
-            | "attr"
-            | "append"
-            | "valueOf"
-            | "toString"
-    )
-}
-
-/// The catch steps a variable the try block hands to a call
-/// (`actualEnsembleSize--` before `newEnsemble(actualEnsembleSize, ..)`):
-/// each pass asks for something else (a smaller ensemble, the next
-/// offset), it does not try the same call again.
-fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bool {
-    let stepped: Vec<&str> = ast::descendants_until(catch_body, nested)
-        .into_iter()
-        .filter_map(|d| match d.kind() {
-            "update_expression" => named_children(d)
-                .first()
-                .filter(|i| i.kind() == "identifier")
-                .map(|i| ctx.text(*i)),
-            "assignment_expression"
-                if field(d, "operator")
-                    .is_some_and(|o| matches!(ctx.text(o), "-=" | "+=" | "*=" | "/=")) =>
-            {
-                field(d, "left")
-                    .filter(|l| l.kind() == "identifier")
-                    .map(|l| ctx.text(l))
-            }
-            _ => None,
-        })
-        .collect();
-    if stepped.is_empty() {
-        return false;
-    }
-    // And what the loop computes from them (`int newSize = base + step;`).
-    let mut stepped = stepped;
-    if let Some(lp) = ctx.ancestor(catch_body, LOOPS)
-        && let Some(body) = field(lp, "body")
-    {
-        for d in own_nodes(body) {
-            if d.kind() == "variable_declarator"
-                && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
-                && ast::descendants(v)
-                    .into_iter()
-                    .any(|i| i.kind() == "identifier" && stepped.contains(&ctx.text(i)))
-            {
-                stepped.push(ctx.text(n));
-            }
-        }
-    }
-    ast::descendants_until(try_block, nested)
-        .into_iter()
-        .any(|d| {
-            d.kind() == "method_invocation"
-                && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
-                && field(d, "arguments").is_some_and(|a| {
-                    named_children(a).into_iter().any(|x| {
-                        ast::descendants(x)
-                            .into_iter()
-                            .any(|i| i.kind() == "identifier" && stepped.contains(&ctx.text(i)))
-                    })
-                })
-        })
-}
-
-/// One more try after a repair, guarded by a flag: `if (!selected) {
-/// selectNow(); selected = true; } else { throw e; }`.
-fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
-    ast::descendants_until(catch_body, nested)
-        .into_iter()
-        .any(|d| {
-            if d.kind() != "if_statement" {
-                return false;
-            }
-            let Some(c) = field(d, "condition").map(ast::unwrap_expr) else {
-                return false;
-            };
-            let flag = if c.kind() == "unary_expression" && ctx.text(c).starts_with('!') {
-                named_children(c)
-                    .first()
-                    .map(|x| ctx.text(ast::unwrap_expr(*x)))
-            } else {
-                None
-            };
-            let Some(flag) = flag else { return false };
-            let sets = field(d, "consequence").is_some_and(|b| {
-                ast::descendants(b).into_iter().any(|x| {
-                    x.kind() == "assignment_expression"
-                        && field(x, "left").is_some_and(|l| ctx.text(l) == flag)
-                        && field(x, "right").is_some_and(|r| ctx.text(r) == "true")
-                })
-            });
-            let else_leaves = field(d, "alternative").is_some_and(|a| {
-                let a = if a.kind() == "else" {
-                    named_children(a).first().copied().unwrap_or(a)
-                } else {
-                    a
-                };
-                statements(a).iter().any(|s| helpers::leaves(ctx, *s))
-            });
-            sets && else_leaves
-        })
 }

@@ -73,8 +73,45 @@ impl LoopFinder<'_, '_, '_, '_> {
                 self.fname
             )));
         }
+        // Failing over: a failure asks for the leader or the next node and
+        // the next pass goes there, not to the same one again.
+        if [
+            "ask_leader(",
+            "redirect",
+            "failover",
+            "next_peer(",
+            "next_node(",
+            "exclude",
+        ]
+        .iter()
+        .any(|w| compact.contains(w))
+        {
+            return Err(Some(
+                "each pass goes to another node: a failure asks for the new leader or the next peer (failover)".into(),
+            ));
+        }
+        // A queue consumer: the attempt is a receive from a channel (with a
+        // timeout that runs periodic work), each pass takes new work.
+        let receives = body.stmts.iter().any(|s| {
+            matches!(s, Stmt::Expr(Expr::Match(m), _)
+                if text_of_compact(spans, &m.expr).contains(".recv()"))
+        });
+        if receives {
+            return Err(Some(
+                "a queue consumer: each pass receives new work from a channel".into(),
+            ));
+        }
         // A failure that goes round again, and a way out on success.
-        let shape = shape::shape(spans, body, cond);
+        let mut shape = shape::shape(spans, body, cond);
+        // A `bool` result that is tested and leaves on `true` in a loop that
+        // says it retries: `false` is the failure, and it goes round. What
+        // makes it `false` is the callee's to say (a predicate).
+        let bool_result = says_retry && bool_result_exit(body);
+        if bool_result && !shape.retries_err {
+            shape.retries_err = true;
+            shape.success_exit = true;
+            shape.classified = true;
+        }
         if let Some(why) = not_retry(&shape) {
             return Err(Some(why.into()));
         }
@@ -153,4 +190,77 @@ fn not_retry(shape: &shape::Shape) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+fn text_of_compact(spans: &Spans<'_>, e: &Expr) -> String {
+    spans.text(e).split_whitespace().collect()
+}
+
+/// `if attempt().await { return; }` at the top of the body: a `bool`
+/// result where `true` is success and `false` goes round. Calls that read
+/// a state (`is_ready()`, `has_..`, `check_..`) or try to take something
+/// are polls, not attempts.
+fn bool_result_exit(body: &Block) -> bool {
+    body.stmts.iter().any(|s| {
+        let Stmt::Expr(Expr::If(i), _) = s else {
+            return false;
+        };
+        if i.else_branch.is_some() || !shape::block_leaves(&i.then_branch) {
+            return false;
+        }
+        let mut c = &*i.cond;
+        if let Expr::Await(a) = c {
+            c = &a.base;
+        }
+        // A test over what another call returned (`condition(check().await)`)
+        // judges a state: a poll.
+        let judges = |args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>| {
+            args.iter().any(|a| {
+                struct A(bool);
+                impl<'a> Visit<'a> for A {
+                    fn visit_expr_await(&mut self, _: &'a syn::ExprAwait) {
+                        self.0 = true;
+                    }
+                }
+                let mut v = A(false);
+                v.visit_expr(a);
+                v.0
+            })
+        };
+        match c {
+            Expr::Call(call) if judges(&call.args) => return false,
+            Expr::MethodCall(m) if judges(&m.args) => return false,
+            _ => {}
+        }
+        let name = match c {
+            Expr::Call(call) => match &*call.func {
+                Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                _ => None,
+            },
+            Expr::MethodCall(m) => Some(m.method.to_string()),
+            _ => None,
+        };
+        name.is_some_and(|n| {
+            ![
+                "is_",
+                "has_",
+                "check",
+                "can_",
+                "contains",
+                "exists",
+                "poll",
+                "wait",
+                "ready",
+                "get",
+                "try_",
+                "peek",
+                "condition",
+                "predicate",
+                "matches",
+            ]
+            .iter()
+            .any(|p| n.starts_with(p))
+                && !shape::is_poll_call(&n)
+        })
+    })
 }

@@ -154,16 +154,18 @@ struct LoopFinder<'e, 'a, 's, 'b> {
 }
 
 /// Code that serves tests or the build, not the service: a `test_util`
-/// (`test_utils`, `testing`, `testutil`) module folder or file, and the
-/// `xtask` crate of the cargo-xtask convention (build and dev commands).
+/// (`test_utils`, `testing`, `testutil`) module folder or file, the
+/// `xtask` crate of the cargo-xtask convention (build and dev commands),
+/// and fuzz or test crates (`fuzz/`, `tests-fuzz/`, `integration-tests/`).
 pub fn test_support(path: &std::path::Path) -> bool {
     path.components().any(|c| {
         let c = c.as_os_str().to_string_lossy();
         let stem = c.strip_suffix(".rs").unwrap_or(&c);
         matches!(
             stem,
-            "test_util" | "test_utils" | "testing" | "testutil" | "testutils" | "xtask"
-        )
+            "test_util" | "test_utils" | "testing" | "testutil" | "testutils" | "xtask" | "fuzz"
+        ) || stem.starts_with("tests-")
+            || stem.ends_with("-tests")
     })
 }
 

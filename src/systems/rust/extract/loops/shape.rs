@@ -116,7 +116,7 @@ const POLL_VERBS: &[&str] = &[
     "claim",
 ];
 
-fn is_poll_call(name: &str) -> bool {
+pub(super) fn is_poll_call(name: &str) -> bool {
     name.strip_prefix("try_")
         .is_some_and(|rest| POLL_VERBS.iter().any(|v| rest.starts_with(v)))
         // Claiming what one holder may have (`claim_for_current_process`
@@ -218,7 +218,7 @@ pub(super) fn leaves(e: &Expr) -> bool {
     }
 }
 
-fn block_leaves(b: &Block) -> bool {
+pub(super) fn block_leaves(b: &Block) -> bool {
     b.stmts.iter().any(|s| match s {
         Stmt::Expr(e, _) => leaves(e),
         Stmt::Macro(m) => ["panic", "bail", "unreachable"]
@@ -460,8 +460,12 @@ impl<'a> Visit<'a> for W<'_> {
             .iter()
             .filter_map(|a| pat_variant(&a.pat).map(|(n, _)| (n, leaves(&a.body))))
             .collect();
+        // Or, on the loop's own level, a giving-up variant that leaves
+        // beside others that stay (`Permanent(_) => return`, `RateLimited`
+        // and `Timeout` go round).
         if variants.iter().any(|(n, l)| *l && gives_up(n))
-            && variants.iter().any(|(n, l)| !*l && tries_again(n))
+            && (variants.iter().any(|(n, l)| !*l && tries_again(n))
+                || (self.nested == 0 && variants.iter().any(|(n, l)| !*l && n != "Ok")))
         {
             self.classified = true;
         }
@@ -713,15 +717,30 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         err_names: Vec::new(),
         shutdown: 0,
     };
+    // `while let Err(e) = op().await { .. }`: the body is the failure path
+    // and the call's success ends the loop.
+    let err_cond = cond.and_then(|c| match c {
+        Expr::Let(l) => pat_variant(&l.pat).filter(|(n, _)| n == "Err"),
+        _ => None,
+    });
+    if let Some((_, inner)) = &err_cond {
+        w.ctx = Ctx::Err;
+        if let Some(Pat::Ident(i)) = inner {
+            w.err_names.push(i.ident.to_string());
+        }
+    }
     w.visit_block(body);
+    let err_cond = err_cond.is_some();
     // A `break` or `return` after the attempt, at the top of the body.
     let top_exit = body.stmts.iter().any(|s| match s {
         Stmt::Expr(e, _) => matches!(e, Expr::Return(_) | Expr::Break(_)),
         _ => false,
     });
     Shape {
-        retries_err: w.direct_err || (w.nested_err && w.nested_ok_return),
-        success_exit: w.success || top_exit,
+        retries_err: w.direct_err
+            || (w.nested_err && w.nested_ok_return)
+            || (err_cond && !block_leaves(body)),
+        success_exit: w.success || top_exit || err_cond,
         classified: w.classified,
         success_stays: w.success_stays && !top_exit,
         polls: w.polls,

@@ -1,0 +1,279 @@
+//! What makes a pass of a loop try something else than the call that
+//! failed: a referral, failover to another node, port or location, a
+//! changed input, a repair, one more try after a fix. A loop that calls the
+//! same target again with the same inputs is a retry; these are not.
+
+use super::*;
+
+/// Whether a catch clause moves on to something else rather than trying
+/// again: it catches a referral or redirect, assigns the caught exception
+/// to a variable the loop reads, or assigns a computed value to a variable
+/// the try block uses (the next candidate).
+pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> bool {
+    let types = catch_types(ctx, c);
+    // "Already exists" going round: the next pass takes another name.
+    if types
+        .iter()
+        .any(|(t, _)| t.contains("Referral") || t.contains("Redirect"))
+        || (!types.is_empty() && types.iter().all(|(t, _)| t.contains("Exists")))
+    {
+        return true;
+    }
+    let param = named_children(c)
+        .into_iter()
+        .find(|p| p.kind() == "catch_formal_parameter")
+        .and_then(|p| field(p, "name"))
+        .map(|n| ctx.text(n));
+    let Some(body) = field(c, "body") else {
+        return false;
+    };
+    // Failing over: the failed node is excluded or marked dead (here, in a
+    // method of this class the catch calls, or by the tried call itself),
+    // the next port is taken, or the failed target is dropped and the try
+    // asks a method that searches candidates for the next one. A loop that
+    // calls the same target again is a retry; one that moves on is not.
+    let moves_on = ast::descendants_until(body, nested).into_iter().any(|d| {
+        d.kind() == "update_expression" && ctx.text(d).to_ascii_lowercase().contains("port")
+    }) || helpers::calls_marking_failed(ctx, body)
+        || helpers::calls_marking_failed(ctx, try_block)
+        || drops_picked_target(ctx, body, try_block);
+    if moves_on || changes_input(ctx, body, try_block) || once_after_fix(ctx, body) {
+        return true;
+    }
+    // Repairing the cause and trying again is not a retry of a transient
+    // failure: a missing parent created after `NoNodeException`, or a call
+    // handed what the exception carries (`split(e.segment, ..)`).
+    let missing = types.iter().any(|(t, _)| {
+        let t = ast::last_segment(t);
+        t.contains("NoNode") || t.contains("NotFound") || t.contains("NoSuch")
+    });
+    let repairs = ast::descendants_until(body, nested).into_iter().any(|d| {
+        if d.kind() != "method_invocation" {
+            return false;
+        }
+        let name = field(d, "name").map_or("", |n| ctx.text(n));
+        let lname = name.to_ascii_lowercase();
+        let creates = lname.contains("create") || lname.contains("mkdir");
+        let uses_failure = param.is_some_and(|p| {
+            field(d, "arguments").is_some_and(|a| {
+                named_children(a).into_iter().any(|x| {
+                    x.kind() == "field_access"
+                        && field(x, "object").is_some_and(|o| ctx.text(o) == p)
+                })
+            })
+        });
+        (missing && creates) || uses_failure
+    });
+    if repairs {
+        return true;
+    }
+    for d in ast::descendants_until(body, nested) {
+        if d.kind() != "assignment_expression"
+            || field(d, "operator").is_none_or(|o| ctx.text(o) != "=")
+        {
+            continue;
+        }
+        let (Some(l), Some(r)) = (field(d, "left"), field(d, "right")) else {
+            continue;
+        };
+        let r = ast::unwrap_expr(r);
+        if l.kind() != "identifier" {
+            continue;
+        }
+        let name = ctx.text(l);
+        if param.is_some_and(|p| ctx.text(r) == p) {
+            // `e = re`: the exception drives the next pass when the loop
+            // reads it outside this catch.
+            let loop_reads = ctx.ancestor(c, LOOPS).is_some_and(|lp| {
+                ast::descendants(lp).into_iter().any(|x| {
+                    x.kind() == "identifier"
+                        && ctx.text(x) == name
+                        && !ast::within(x, c)
+                        && ctx.parent(x).is_some_and(|p| {
+                            // Storing it, testing it for `null` (did the
+                            // call fail?) or throwing it does not steer.
+                            let passive = matches!(
+                                p.kind(),
+                                "assignment_expression" | "throw_statement" | "variable_declarator"
+                            ) || (p.kind() == "binary_expression"
+                                && compares_with_null(ctx, p));
+                            !passive
+                        })
+                })
+            });
+            if loop_reads {
+                return true;
+            }
+            continue;
+        }
+        let computed = matches!(
+            r.kind(),
+            "method_invocation" | "field_access" | "identifier" | "array_access"
+        );
+        if computed && mentions(ctx, try_block, name) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Calls whose arguments only say what happened (logging, formatting).
+fn reports(name: &str) -> bool {
+    matches!(
+        name,
+        "debug"
+            | "info"
+            | "warn"
+            | "error"
+            | "trace"
+            | "log"
+            | "format"
+            | "println"
+            | "printf"
+            | "attr"
+            | "append"
+            | "valueOf"
+            | "toString"
+    )
+}
+
+/// The catch steps a variable the try block hands to a call
+/// (`actualEnsembleSize--` before `newEnsemble(actualEnsembleSize, ..)`):
+/// each pass asks for something else (a smaller ensemble, the next
+/// offset), it does not try the same call again.
+fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bool {
+    let stepped: Vec<&str> = ast::descendants_until(catch_body, nested)
+        .into_iter()
+        .filter_map(|d| match d.kind() {
+            "update_expression" => named_children(d)
+                .first()
+                .filter(|i| i.kind() == "identifier")
+                .map(|i| ctx.text(*i)),
+            "assignment_expression"
+                if field(d, "operator")
+                    .is_some_and(|o| matches!(ctx.text(o), "-=" | "+=" | "*=" | "/=")) =>
+            {
+                field(d, "left")
+                    .filter(|l| l.kind() == "identifier")
+                    .map(|l| ctx.text(l))
+            }
+            _ => None,
+        })
+        .collect();
+    if stepped.is_empty() {
+        return false;
+    }
+    // And what the loop computes from them (`int newSize = base + step;`).
+    let mut stepped = stepped;
+    if let Some(lp) = ctx.ancestor(catch_body, LOOPS)
+        && let Some(body) = field(lp, "body")
+    {
+        for d in own_nodes(body) {
+            if d.kind() == "variable_declarator"
+                && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
+                && ast::descendants(v)
+                    .into_iter()
+                    .any(|i| i.kind() == "identifier" && stepped.contains(&ctx.text(i)))
+            {
+                stepped.push(ctx.text(n));
+            }
+        }
+    }
+    ast::descendants_until(try_block, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
+                && field(d, "arguments").is_some_and(|a| {
+                    named_children(a).into_iter().any(|x| {
+                        ast::descendants(x)
+                            .into_iter()
+                            .any(|i| i.kind() == "identifier" && stepped.contains(&ctx.text(i)))
+                    })
+                })
+        })
+}
+
+/// The catch drops the target the try block called (`local.close()`,
+/// `local = null`), and the try block takes that target from a method of
+/// this class that searches candidates (`local = getClient()`, where
+/// `getNextClient()` walks the hosts): the next pass calls another one.
+fn drops_picked_target(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bool {
+    let dropped: Vec<&str> = ast::descendants_until(catch_body, nested)
+        .into_iter()
+        .filter_map(|d| match d.kind() {
+            "method_invocation"
+                if field(d, "name").is_some_and(|n| {
+                    matches!(ctx.text(n), "close" | "shutdown" | "disconnect" | "release")
+                }) =>
+            {
+                field(d, "object")
+                    .filter(|o| o.kind() == "identifier")
+                    .map(|o| ctx.text(o))
+            }
+            "assignment_expression"
+                if field(d, "right").is_some_and(|r| r.kind() == "null_literal") =>
+            {
+                field(d, "left")
+                    .filter(|l| l.kind() == "identifier")
+                    .map(|l| ctx.text(l))
+            }
+            _ => None,
+        })
+        .collect();
+    if dropped.is_empty() {
+        return false;
+    }
+    ast::descendants_until(try_block, nested)
+        .into_iter()
+        .any(|d| {
+            let (name, value) = match d.kind() {
+                "assignment_expression" => (field(d, "left"), field(d, "right")),
+                "variable_declarator" => (field(d, "name"), field(d, "value")),
+                _ => return false,
+            };
+            name.is_some_and(|n| dropped.contains(&ctx.text(n)))
+                && value
+                    .map(ast::unwrap_expr)
+                    .is_some_and(|v| v.kind() == "method_invocation" && helpers::picks_next(ctx, v))
+        })
+}
+
+/// One more try after a repair, guarded by a flag: `if (!selected) {
+/// selectNow(); selected = true; } else { throw e; }`.
+fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
+    ast::descendants_until(catch_body, nested)
+        .into_iter()
+        .any(|d| {
+            if d.kind() != "if_statement" {
+                return false;
+            }
+            let Some(c) = field(d, "condition").map(ast::unwrap_expr) else {
+                return false;
+            };
+            let flag = if c.kind() == "unary_expression" && ctx.text(c).starts_with('!') {
+                named_children(c)
+                    .first()
+                    .map(|x| ctx.text(ast::unwrap_expr(*x)))
+            } else {
+                None
+            };
+            let Some(flag) = flag else { return false };
+            let sets = field(d, "consequence").is_some_and(|b| {
+                ast::descendants(b).into_iter().any(|x| {
+                    x.kind() == "assignment_expression"
+                        && field(x, "left").is_some_and(|l| ctx.text(l) == flag)
+                        && field(x, "right").is_some_and(|r| ctx.text(r) == "true")
+                })
+            });
+            let else_leaves = field(d, "alternative").is_some_and(|a| {
+                let a = if a.kind() == "else" {
+                    named_children(a).first().copied().unwrap_or(a)
+                } else {
+                    a
+                };
+                statements(a).iter().any(|s| helpers::leaves(ctx, *s))
+            });
+            sets && else_leaves
+        })
+}

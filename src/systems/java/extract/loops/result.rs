@@ -1,0 +1,295 @@
+//! Retries driven by a result, with no `try`: a loop counting retries
+//! calls an operation again until its result says it worked
+//! (`for (i < retryTimes) { r = store.flush(); if (r != CANNOT_FLUSH)
+//! return r; }`, `while (retries-- > 0) { if (nn.complete(f)) return; }`).
+//!
+//! Taken only when the loop's condition names a retry count (a name with
+//! `retr`, `attempt` or `tries`): without one a loop re-calling something
+//! may be a poll, a walk or a compare-and-set. A call that reads a state
+//! (`isDone()`, `getState()`, `checkX()`), tries a lock or is handed the
+//! counter is not re-attempting an operation; nor is one made on a target
+//! the loop takes anew each pass (the next file after a full one) or with
+//! inputs read again after a failed pass (an optimistic update).
+
+use super::*;
+
+/// Names of calls that read a state or take a lock rather than attempt an
+/// operation.
+fn reads_state(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    [
+        "is",
+        "has",
+        "get",
+        "check",
+        "can",
+        "contains",
+        "exists",
+        "poll",
+        "peek",
+        "wait",
+        "await",
+        "read",
+        "try",
+        "compareandset",
+        "offer",
+        "find",
+        "lookup",
+        "size",
+        "equals",
+    ]
+    .iter()
+    .any(|p| l.starts_with(p))
+        || is_sleep_name(name)
+}
+
+fn counts_retries(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    l.contains("retr") || l.contains("attempt") || l.contains("tries") || l.contains("trytime")
+}
+
+/// The call a test reads: the call itself (`if (nn.complete(f))`), or the
+/// call a local of the body took its value from before the test
+/// (`r = store.flush(); if (r != CANNOT_FLUSH)`).
+fn tested_call<'a>(ctx: &Ctx<'a>, cond: Node<'a>, before: &[Node<'a>]) -> Option<Node<'a>> {
+    let cond = ast::unwrap_expr(cond);
+    if cond.kind() == "method_invocation" {
+        return Some(cond);
+    }
+    // A flag holding the call's result (`boolean ok = queue.put(..); if (ok)`).
+    if cond.kind() == "identifier" {
+        return assigned_call(ctx, ctx.text(cond), before);
+    }
+    if cond.kind() != "binary_expression"
+        || field(cond, "operator").is_none_or(|o| !matches!(ctx.text(o), "==" | "!="))
+    {
+        return None;
+    }
+    let var = [field(cond, "left"), field(cond, "right")]
+        .into_iter()
+        .flatten()
+        .map(ast::unwrap_expr)
+        .find(|x| x.kind() == "identifier")?;
+    assigned_call(ctx, ctx.text(var), before)
+}
+
+/// The call whose result the local `name` last took among `before`.
+fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<Node<'a>> {
+    before.iter().rev().find_map(|s| {
+        let (l, r) = match s.kind() {
+            "local_variable_declaration" => named_children(*s)
+                .into_iter()
+                .find(|d| d.kind() == "variable_declarator")
+                .map(|d| (field(d, "name"), field(d, "value")))?,
+            "expression_statement" => {
+                let e = named_children(*s).first().copied()?;
+                if e.kind() != "assignment_expression" {
+                    return None;
+                }
+                (field(e, "left"), field(e, "right"))
+            }
+            _ => return None,
+        };
+        let r = ast::unwrap_expr(r?);
+        (l.is_some_and(|l| ctx.text(l) == name) && r.kind() == "method_invocation").then_some(r)
+    })
+}
+
+pub(super) fn retry(
+    ctx: &Ctx<'_>,
+    lp: Node<'_>,
+    body: Node<'_>,
+    own: &[Node<'_>],
+) -> Option<RetryPolicy> {
+    let cond = field(lp, "condition")?;
+    let idents: Vec<&str> = ast::descendants(cond)
+        .into_iter()
+        .filter(|d| d.kind() == "identifier")
+        .map(|d| ctx.text(d))
+        .collect();
+    // `do { sleep; retryTimes++; } while (!start());`: the attempt is the
+    // condition, and the body counts retries.
+    if lp.kind() == "do_statement"
+        && let Some(p) = until_success(ctx, lp, body, own, cond)
+    {
+        return Some(p);
+    }
+    if !idents.iter().any(|i| counts_retries(i)) {
+        return None;
+    }
+    // Variables the loop steps: a call handed one asks for something else.
+    let stepped: Vec<&str> = ast::descendants(lp)
+        .into_iter()
+        .filter(|d| d.kind() == "update_expression")
+        .filter_map(|d| named_children(d).first().map(|i| ctx.text(*i)))
+        .collect();
+    let stmts = statements(body);
+    let (at, test, call) = stmts.iter().enumerate().find_map(|(i, s)| {
+        if s.kind() != "if_statement" {
+            return None;
+        }
+        // An `else` is the failure path: it must go round.
+        let other_leaves = field(*s, "alternative").is_some_and(|a| {
+            ast::descendants_until(a, nested).into_iter().any(|x| {
+                matches!(
+                    x.kind(),
+                    "return_statement" | "break_statement" | "throw_statement"
+                )
+            })
+        });
+        if other_leaves {
+            return None;
+        }
+        let leaves = field(*s, "consequence").is_some_and(|b| {
+            statements(b)
+                .iter()
+                .any(|x| matches!(x.kind(), "return_statement" | "break_statement"))
+        });
+        if !leaves {
+            return None;
+        }
+        let c = field(*s, "condition")?;
+        let call = tested_call(ctx, c, &stmts[..i])?;
+        Some((i, c, call))
+    })?;
+    let name = field(call, "name").map_or("", |n| ctx.text(n));
+    if reads_state(name) {
+        return None;
+    }
+    let handed_step = field(call, "arguments").is_some_and(|a| {
+        ast::descendants(a)
+            .into_iter()
+            .any(|x| x.kind() == "identifier" && stepped.contains(&ctx.text(x)))
+    });
+    if handed_step {
+        return None;
+    }
+    // The same target: the receiver of the tested call is not taken anew
+    // in the loop (`segment = segments.last()`, a full file rolled over).
+    let assigned_in_loop = |name: &str| {
+        own.iter().any(|d| match d.kind() {
+            "variable_declarator" => field(*d, "name").is_some_and(|n| ctx.text(n) == name),
+            "assignment_expression" => field(*d, "left").is_some_and(|l| ctx.text(l) == name),
+            _ => false,
+        })
+    };
+    if field(call, "object")
+        .is_some_and(|o| o.kind() == "identifier" && assigned_in_loop(ctx.text(o)))
+    {
+        return None;
+    }
+    // The same inputs: nothing the attempt reads is assigned again after
+    // the test (an optimistic update re-reads the state and applies the
+    // changes to it: `props = store.read(key)`).
+    let reassigned: Vec<&str> = stmts[at + 1..]
+        .iter()
+        .flat_map(|s| ast::descendants_until(*s, nested))
+        .filter(|d| d.kind() == "assignment_expression")
+        .filter_map(|d| field(d, "left"))
+        .filter(|l| l.kind() == "identifier")
+        .map(|l| ctx.text(l))
+        .collect();
+    let reads_reassigned = stmts[..=at].iter().any(|s| {
+        ast::descendants_until(*s, nested)
+            .into_iter()
+            .any(|d| d.kind() == "identifier" && reassigned.contains(&ctx.text(d)))
+    });
+    if reads_reassigned {
+        return None;
+    }
+    let (counter, _) = header_counter(ctx, lp);
+    if counter.is_some_and(|c| indexes_with(ctx, own, &c)) {
+        return None;
+    }
+    Some(policy(ctx, lp, body, own, cond, call, test))
+}
+
+/// `do { .. } while (!attempt());` in a loop whose body counts retries.
+fn until_success(
+    ctx: &Ctx<'_>,
+    lp: Node<'_>,
+    body: Node<'_>,
+    own: &[Node<'_>],
+    cond: Node<'_>,
+) -> Option<RetryPolicy> {
+    let c = ast::unwrap_expr(cond);
+    if c.kind() != "unary_expression" || !ctx.text(c).starts_with('!') {
+        return None;
+    }
+    let call = named_children(c).first().map(|x| ast::unwrap_expr(*x))?;
+    if call.kind() != "method_invocation" {
+        return None;
+    }
+    let name = field(call, "name").map_or("", |n| ctx.text(n));
+    if reads_state(name) || field(call, "arguments").is_some_and(|a| !named_children(a).is_empty())
+    {
+        return None;
+    }
+    let counts = own
+        .iter()
+        .any(|d| d.kind() == "identifier" && counts_retries(ctx.text(*d)));
+    if !counts {
+        return None;
+    }
+    let mut p = policy(ctx, lp, body, own, cond, call, c);
+    // Nothing in the body leaves: only success ends the loop.
+    let leaves = own.iter().any(|d| {
+        matches!(
+            d.kind(),
+            "return_statement" | "break_statement" | "throw_statement"
+        )
+    });
+    if !leaves && matches!(p.attempts.value.count, AttemptCount::Unknown) {
+        p.attempts = Located::written(
+            Attempts {
+                count: AttemptCount::Unbounded,
+                written_as: ctx.text(cond).to_string(),
+            },
+            span(cond),
+        );
+    }
+    Some(p)
+}
+
+fn policy(
+    ctx: &Ctx<'_>,
+    lp: Node<'_>,
+    body: Node<'_>,
+    own: &[Node<'_>],
+    cond: Node<'_>,
+    call: Node<'_>,
+    test: Node<'_>,
+) -> RetryPolicy {
+    let name = field(call, "name").map_or("", |n| ctx.text(n));
+    let trimmed = head(ctx, lp, body, Some(cond));
+    let attempts = bound(ctx, lp, own, trimmed);
+    let mut p = RetryPolicy::new(System::JavaLoop, trimmed, attempts);
+    p.name = ctx.enclosing_method(lp).map(|(_, m)| m);
+    let (delay, jitter) = wait(ctx, lp, own, trimmed);
+    p.delay = delay;
+    p.jitter = jitter;
+    p.retry_on = Located::written(
+        RetryOn::Listed {
+            conditions: vec![Located::written(Condition::Predicate, span(test))],
+        },
+        span(test),
+    );
+    p.methods = crate::extract::http_method::of_call(ctx.src, span(call))
+        .unwrap_or_else(|| Located::default_at(Methods::Unknown, trimmed));
+    p.why = vec![
+        format!(
+            "no `try`: the result of `{name}` is tested (`{}`), success leaves the loop and any other result goes round",
+            ctx.text(test)
+        ),
+        format!(
+            "bound: `{}` ({})",
+            p.attempts.value.written_as,
+            match p.attempts.value.count {
+                AttemptCount::Finite(n) => format!("{n} attempts"),
+                AttemptCount::Unbounded => "no limit".to_string(),
+                AttemptCount::Unknown => "a count the file does not show".to_string(),
+            }
+        ),
+    ];
+    p
+}

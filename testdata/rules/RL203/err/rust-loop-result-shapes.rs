@@ -1,0 +1,30 @@
+// Retry loops whose failure is the loop's condition or a `false` result,
+// each waiting a fixed time between attempts.
+
+use std::time::Duration;
+
+const MAX_PULL_RETRIES: u64 = 100;
+
+// The loop runs while the call fails; its `Ok` ends it. Fatal errors leave,
+// the rest go round after a fixed wait.
+async fn notify_blocking(client: &Client) -> Result<(), Error> {
+    while let Err(e) = client.notify().await {
+        match e {
+            NotifyError::Fatal(_) => return Err(Error::Notify(e)),
+            _ => tracing::warn!("notification failed, retrying: {e}"),
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    Ok(())
+}
+
+// A `bool` result: `true` is success, `false` goes round.
+async fn pull_until_success(peers: &Peers) {
+    for i in 0..MAX_PULL_RETRIES {
+        if pull_timeline(peers).await {
+            return;
+        }
+        tracing::error!("failed to pull the timeline, retrying {}/{}", i + 1, MAX_PULL_RETRIES);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
