@@ -239,3 +239,22 @@ fn a_shared_library_runs_in_programs_with_no_file_of_their_own() {
     units.sort();
     assert_eq!(units, ["Mart_Orders", "Mart_Payments"]);
 }
+
+/// StackExchange.Redis's `ConnectRetry` repeats the connect, not the
+/// calls: it is on no call edge, also not on the one plain `HttpClient`
+/// call of its file (the file's sole retry policy would otherwise be
+/// taken as that call's).
+#[test]
+fn a_redis_connect_retry_is_not_a_call_layer() {
+    let (scan, g) = build("testdata/graph/csharp-redis-connect");
+    let calls = edges(&g, "HttpClient.");
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert!(calls[0].contains("-> catalog x1"), "{calls:?}");
+    let redis: usize = scan
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.policies)
+        .filter(|p| p.kind == retrylint::model::PolicyKind::Connect)
+        .count();
+    assert_eq!(redis, 1);
+}

@@ -27,6 +27,7 @@ mod eval;
 mod hedging;
 mod loops;
 mod polly_v7;
+mod redis;
 mod resilience;
 mod retry_after;
 mod sdk;
@@ -77,6 +78,10 @@ const NEEDLES: &[&str] = &[
     "RetryProvider(",
     "Task.Delay(",
     "Thread.Sleep(",
+    // StackExchange.Redis's connect retry (`redis`).
+    "ConnectRetry",
+    "connectRetry",
+    "connectretry",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -107,6 +112,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     );
     resilience::extract(&ctx, facts);
     sdk::extract(&ctx, facts);
+    redis::extract(&ctx, facts);
     let mut scopes = Vec::new();
     loops::extract(&ctx, facts, &mut scopes);
     loops::executions(&ctx, facts, &mut scopes);
