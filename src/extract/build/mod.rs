@@ -456,7 +456,10 @@ fn msbuild(text: &str, facts: &mut BuildFacts) {
         }
         if e.name == "ProjectReference"
             && let Some(path) = e.attr("Include")
-            && facts.project.as_ref().is_none_or(|p| p.references.len() < MAX_REFERENCES)
+            && facts
+                .project
+                .as_ref()
+                .is_none_or(|p| p.references.len() < MAX_REFERENCES)
         {
             facts
                 .project
@@ -628,12 +631,23 @@ mod tests {
         assert!(p.program && !p.apphost && !p.test);
         // eShop's tests/Basket.UnitTests: an `Exe` of `MSTest.Sdk`.
         let test = "<Project Sdk=\"MSTest.Sdk\"><PropertyGroup><OutputType>Exe</OutputType></PropertyGroup><ItemGroup><ProjectReference Include=\"..\\..\\src\\Basket.API\\Basket.API.csproj\" /></ItemGroup></Project>";
-        assert!(read(BuildKind::MsBuild, test).project.expect("project").test);
+        assert!(
+            read(BuildKind::MsBuild, test)
+                .project
+                .expect("project")
+                .test
+        );
         let lib = "<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup><ProjectReference Include=\"../EventBus/EventBus.csproj\" /></ItemGroup></Project>";
         let p = read(BuildKind::MsBuild, lib).project.expect("project");
         assert!(!p.program && !p.test);
         // No reference and no modelled library: nothing to keep.
-        assert!(extract(BuildKind::MsBuild, "<Project Sdk=\"Microsoft.NET.Sdk.Web\"/>").is_none());
+        assert!(
+            extract(
+                BuildKind::MsBuild,
+                "<Project Sdk=\"Microsoft.NET.Sdk.Web\"/>"
+            )
+            .is_none()
+        );
     }
 
     #[test]

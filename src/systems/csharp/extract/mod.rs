@@ -33,6 +33,7 @@ mod retry_after;
 mod sdk;
 #[cfg(test)]
 mod tests;
+mod unread_options;
 
 use crate::model::Facts;
 use crate::source::Span;
@@ -82,6 +83,8 @@ const NEEDLES: &[&str] = &[
     "ConnectRetry",
     "connectRetry",
     "connectretry",
+    // Standard handler options set where no handler reads them.
+    "HttpStandardResilienceOptions",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -113,6 +116,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     resilience::extract(&ctx, facts);
     sdk::extract(&ctx, facts);
     redis::extract(&ctx, facts);
+    unread_options::extract(&ctx, facts);
     let mut scopes = Vec::new();
     loops::extract(&ctx, facts, &mut scopes);
     loops::executions(&ctx, facts, &mut scopes);

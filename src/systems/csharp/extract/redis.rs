@@ -40,9 +40,14 @@ struct Group<'a> {
 /// Whether a file speaks of StackExchange.Redis options in code (a
 /// connection string's `connectRetry=` is read in any file).
 fn mentions_redis(src: &str) -> bool {
-    ["ConnectionMultiplexer", "ConfigurationOptions", "StackExchange.Redis", "AddRedis"]
-        .iter()
-        .any(|w| src.contains(w))
+    [
+        "ConnectionMultiplexer",
+        "ConfigurationOptions",
+        "StackExchange.Redis",
+        "AddRedis",
+    ]
+    .iter()
+    .any(|w| src.contains(w))
 }
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
@@ -102,7 +107,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         if n.kind() != "invocation_expression" {
             continue;
         }
-        if !matches!(method(ctx, n), Some(("Parse" | "Connect" | "ConnectAsync", _))) {
+        if !matches!(
+            method(ctx, n),
+            Some(("Parse" | "Connect" | "ConnectAsync", _))
+        ) {
             continue;
         }
         let Some((_, a)) = args(ctx, n).into_iter().next() else {
@@ -222,8 +230,11 @@ fn connection_string<'a>(ctx: &Ctx<'a>, n: Node<'_>) -> Group<'a> {
         let v = v.trim().trim_end_matches('"').trim();
         let lead = part.len() - part.trim_start_matches(['$', '@', '"', ' ']).len();
         let end = here + part.trim_end_matches(['"', ' ']).len();
-        g.settings
-            .push((key, Written::Text(v), Span::new(start + here + lead, start + end)));
+        g.settings.push((
+            key,
+            Written::Text(v),
+            Span::new(start + here + lead, start + end),
+        ));
     }
     g
 }

@@ -402,7 +402,10 @@ fn redis_connect_retry_with_its_timeouts() {
         crate::systems::csharp::REDIS_CONNECT
             .fixes
             .bound
-            .contains(&format!("default is {}", crate::systems::csharp::REDIS_CONNECT_RETRY))
+            .contains(&format!(
+                "default is {}",
+                crate::systems::csharp::REDIS_CONNECT_RETRY
+            ))
     );
 }
 
