@@ -31,6 +31,7 @@ mod redis;
 mod resilience;
 mod retry_after;
 mod sdk;
+mod should_handle;
 #[cfg(test)]
 mod tests;
 mod unread_options;

@@ -413,3 +413,54 @@ fn f_text_at(s: &crate::source::Span) -> String {
     let src = r#"var a = ConnectionMultiplexer.Connect("cache:6379,connectRetry=4,connectTimeout=15000");"#;
     src.get(s.start..s.end).unwrap_or("").to_string()
 }
+
+/// A written `ShouldHandle` (standard handler and Polly v8) read as the
+/// conditions it tests.
+#[test]
+fn should_handle_predicates_read_as_conditions() {
+    use crate::model::Condition;
+    let retry_on = |body: &str| {
+        let f = read(&format!(
+            "services.AddHttpClient(\"c\").AddStandardResilienceHandler(o => o.Retry.ShouldHandle = {body});"
+        ));
+        f.policies[0].retry_on.value.clone()
+    };
+    let conds = |r: RetryOn| match r {
+        RetryOn::Listed { conditions } => conditions.into_iter().map(|c| c.value).collect(),
+        other => panic!("{other:?}"),
+    };
+    let c: Vec<Condition> = conds(retry_on(
+        "args => ValueTask.FromResult(!args.Outcome.Result.IsSuccessStatusCode)",
+    ));
+    assert_eq!(c, [Condition::Status { from: 400, to: 599 }]);
+    let c: Vec<Condition> = conds(retry_on(
+        "args => { return ValueTask.FromResult(args.Outcome.Exception is HttpRequestException or TimeoutRejectedException); }",
+    ));
+    assert_eq!(
+        c,
+        [
+            Condition::Exception("HttpRequestException".into()),
+            Condition::Exception("TimeoutRejectedException".into())
+        ]
+    );
+    let c: Vec<Condition> = conds(retry_on(
+        "new PredicateBuilder<HttpResponseMessage>().Handle<HttpRequestException>().HandleResult(r => (int)r.StatusCode >= 500)",
+    ));
+    assert_eq!(
+        c,
+        [
+            Condition::Exception("HttpRequestException".into()),
+            Condition::Status { from: 500, to: 599 }
+        ]
+    );
+    // A conjunction narrows what the linter reads: not read.
+    let c: Vec<Condition> = conds(retry_on(
+        "args => ValueTask.FromResult(args.Outcome.Result?.StatusCode == HttpStatusCode.NotFound && IsRetryable(args.Context))",
+    ));
+    assert_eq!(c, [Condition::Predicate]);
+    assert_eq!(
+        retry_on("_ => ValueTask.FromResult(false)"),
+        RetryOn::Nothing
+    );
+    assert_eq!(retry_on("_ => PredicateResult.True()"), RetryOn::AllErrors);
+}
