@@ -366,10 +366,7 @@ fn switch(ctx: &Ctx<'_>, e: Node<'_>, out: &mut Reading, d: usize) {
         let (Some(pat), Some(val)) = (kids.first(), kids.last()) else {
             continue;
         };
-        if kids.iter().any(|k| k.kind() == "when_clause") {
-            out.opaque = Some(span(arm));
-            continue;
-        }
+        let when = kids.iter().find(|k| k.kind() == "when_clause").copied();
         let mut answer = Reading::default();
         expr(ctx, *val, &mut answer, d);
         if answer.opaque.is_some() {
@@ -381,7 +378,21 @@ fn switch(ctx: &Ctx<'_>, e: Node<'_>, out: &mut Reading, d: usize) {
             continue;
         }
         let p = ctx.text(*pat).trim();
-        if p == "_" {
+        // `{} outcome when IsTransient(outcome)` (Polly's documented
+        // form): a pattern that matches every outcome, guarded; the guard
+        // is what is retried. A guard on a narrower pattern is not read.
+        let any = p == "_"
+            || p == "{}"
+            || p.strip_prefix("{}").is_some_and(|v| is_name(v.trim()))
+            || p.strip_prefix("var ").is_some_and(|v| is_name(v.trim()));
+        if let Some(w) = when {
+            match named_children(w).first() {
+                Some(g) if any => expr(ctx, *g, out, d),
+                _ => out.opaque = Some(span(arm)),
+            }
+            continue;
+        }
+        if any {
             out.always = true;
             continue;
         }
@@ -390,6 +401,10 @@ fn switch(ctx: &Ctx<'_>, e: Node<'_>, out: &mut Reading, d: usize) {
             None => out.opaque = Some(span(arm)),
         }
     }
+}
+
+fn is_name(t: &str) -> bool {
+    !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// `{ Exception: HttpRequestException }`, `{ Result.StatusCode:
