@@ -239,7 +239,7 @@ fn connection_string<'a>(ctx: &Ctx<'a>, n: Node<'_>) -> Group<'a> {
     g
 }
 
-fn setting<'a, 'g>(g: &'g Group<'a>, key: &str) -> Option<(Written<'a>, Span)> {
+fn setting<'a>(g: &Group<'a>, key: &str) -> Option<(Written<'a>, Span)> {
     g.settings
         .iter()
         .rev()
