@@ -367,6 +367,11 @@ pub enum PolicyKind {
     Retry,
     /// Hedging sends further attempts without waiting for the first.
     Hedge,
+    /// Opening a connection again (StackExchange.Redis `ConnectRetry`), not
+    /// sending calls again: on no call edge of the graph, judged by its
+    /// count alone (architecture: connections that recover are not call
+    /// retries).
+    Connect,
 }
 
 /// A timeout: off, or a finite duration.
@@ -452,7 +457,9 @@ pub struct RetryPolicy {
     pub idempotency: Vec<IdempotencyKey>,
     /// The backoff rules (RL201-RL204) do not apply: the proxy or mesh
     /// jitters its own back-off whatever the file says (Envoy, Istio), or
-    /// passes the request to the next server at once by design (nginx).
+    /// passes the request to the next server at once by design (nginx), or
+    /// the next connect cycle begins when the last has waited its timeout
+    /// (StackExchange.Redis).
     pub platform_backoff: bool,
     /// Exception types the policy never retries, as written
     /// (`ignoreExceptions`, `noRetryFor`, `excludes`, Failsafe `abortOn`).

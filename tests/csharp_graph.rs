@@ -213,3 +213,48 @@ fn handlers_bound_to_an_appsettings_section_take_its_settings() {
         "{concise}"
     );
 }
+
+/// A library's pipeline runs in every program that references it, also in
+/// one none of whose own files the scan keeps (Payments: no call, no
+/// retry; dotnet/eShop's Basket.API and four more publishers): the
+/// scanned `*.csproj` files say who references the library. A test
+/// project referencing it runs nowhere.
+#[test]
+fn a_shared_library_runs_in_programs_with_no_file_of_their_own() {
+    let (scan, g) = build("testdata/graph/csharp-shared-library");
+    let mut publishers: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| g.service_name(e.to) == "eventbus")
+        .map(|e| format!("{} x{}", g.service_name(e.from), e.factor()))
+        .collect();
+    publishers.sort();
+    assert_eq!(publishers, ["orders x5", "payments x5"]);
+    let bus = scan
+        .files
+        .iter()
+        .find(|f| f.source.display_path().ends_with("EventBus.cs"))
+        .unwrap();
+    let mut units: Vec<&str> = bus.facts.services.iter().map(|s| s.name.as_str()).collect();
+    units.sort();
+    assert_eq!(units, ["Mart_Orders", "Mart_Payments"]);
+}
+
+/// StackExchange.Redis's `ConnectRetry` repeats the connect, not the
+/// calls: it is on no call edge, also not on the one plain `HttpClient`
+/// call of its file (the file's sole retry policy would otherwise be
+/// taken as that call's).
+#[test]
+fn a_redis_connect_retry_is_not_a_call_layer() {
+    let (scan, g) = build("testdata/graph/csharp-redis-connect");
+    let calls = edges(&g, "HttpClient.");
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert!(calls[0].contains("-> catalog x1"), "{calls:?}");
+    let redis: usize = scan
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.policies)
+        .filter(|p| p.kind == retrylint::model::PolicyKind::Connect)
+        .count();
+    assert_eq!(redis, 1);
+}

@@ -103,3 +103,15 @@ pub fn inert(span: Span, what: &str, why: &str, fix: &str) -> Diagnostic {
     )
     .with_severity(crate::diag::Severity::Warning)
 }
+
+/// `what` is accepted but read by nothing (`why`): the settings it writes
+/// never apply, the defaults do. A warning: nothing fails.
+pub fn unread(span: Span, what: &str, why: &str, fix: &str) -> Diagnostic {
+    Diagnostic::new(
+        CODE,
+        span,
+        format!("{what} sets options that nothing reads: {why}"),
+        fix.to_string(),
+    )
+    .with_severity(crate::diag::Severity::Warning)
+}

@@ -83,7 +83,9 @@ pub(super) fn sole_client_policy(f: &ScannedFile) -> Option<usize> {
     }
     let used = used_by_calls(f);
     let mut candidates = f.facts.policies.iter().enumerate().filter(|(i, p)| {
-        !used.contains(i) && matches!(p.system.layer(), LayerKind::Application | LayerKind::Sdk)
+        !used.contains(i)
+            && matches!(p.system.layer(), LayerKind::Application | LayerKind::Sdk)
+            && p.kind != crate::model::PolicyKind::Connect
     });
     match (candidates.next(), candidates.next()) {
         (Some((i, _)), None) => Some(i),

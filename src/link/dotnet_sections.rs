@@ -11,7 +11,10 @@
 //! Not joined: `services.Configure<HttpStandardResilienceOptions>(section)`
 //! configures the unnamed options, which no handler reads (each handler
 //! reads the options named `{client}-standard`:
-//! dotnet/extensions `ResilienceHttpClientBuilderExtensions.StandardResilience.cs`).
+//! dotnet/extensions `ResilienceHttpClientBuilderExtensions.StandardResilience.cs`);
+//! the C# reader reports it (RL902, `systems::csharp::extract::unread_options`).
+//! Not joined either (a gap): `ConfigureAll<HttpStandardResilienceOptions>(..)`
+//! and `Configure<..>("{client}-standard", ..)`, which do reach handlers.
 
 use super::{nearest, place};
 use crate::model::ScannedFile;

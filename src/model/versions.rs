@@ -361,6 +361,24 @@ pub struct BuildFacts {
     /// and those of the projects below it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variables: Vec<(String, String)>,
+    /// A `*.csproj`'s own project: what it builds and the projects it
+    /// references (a library runs in the programs that reference it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<MsBuildProject>,
+}
+
+/// What a `*.csproj` builds and which projects it references.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MsBuildProject {
+    /// A program (a web or worker project, an `Exe`, an Aspire AppHost)
+    /// rather than a library.
+    pub program: bool,
+    /// A .NET Aspire AppHost: its references are the programs it runs.
+    pub apphost: bool,
+    /// A test project (`<IsTestProject>`, a test SDK or framework).
+    pub test: bool,
+    /// `<ProjectReference Include=".."/>` paths as written, `/`-separated.
+    pub references: Vec<String>,
 }
 
 /// A reading of one file that depends on the version of `library`: the

@@ -4,7 +4,9 @@
 mod xml;
 
 use crate::extract::Needles;
-use crate::model::versions::{BuildFacts, BuildKind, Coords, Dep, Library, MavenFacts};
+use crate::model::versions::{
+    BuildFacts, BuildKind, Coords, Dep, Library, MavenFacts, MsBuildProject,
+};
 use std::sync::LazyLock;
 use xml::Element;
 
@@ -42,7 +44,10 @@ pub fn wanted(kind: BuildKind, bytes: &[u8]) -> bool {
             "\"backoff\"",
         ])
     });
-    static NUGET: LazyLock<Needles> = LazyLock::new(|| Needles::new(["\"Polly", "'Polly"]));
+    // A project that references others: the libraries it runs
+    // (`link`: a shared event bus's pipeline is each program's).
+    static NUGET: LazyLock<Needles> =
+        LazyLock::new(|| Needles::new(["\"Polly", "'Polly", "<ProjectReference"]));
     match kind {
         BuildKind::Maven | BuildKind::Gradle | BuildKind::GradleCatalog => JVM.any_in(bytes),
         BuildKind::CargoLock => CARGO.any_in(bytes),
@@ -58,6 +63,7 @@ pub fn extract(kind: BuildKind, text: &str) -> Option<BuildFacts> {
         deps: Vec::new(),
         maven: None,
         variables: Vec::new(),
+        project: None,
     };
     match kind {
         BuildKind::Maven => maven(text, &mut facts),
@@ -66,7 +72,10 @@ pub fn extract(kind: BuildKind, text: &str) -> Option<BuildFacts> {
         BuildKind::CargoLock => cargo_lock(text, &mut facts),
         BuildKind::MsBuild => msbuild(text, &mut facts),
     }
-    let keep = !facts.deps.is_empty() || !facts.variables.is_empty() || facts.maven.is_some();
+    let keep = !facts.deps.is_empty()
+        || !facts.variables.is_empty()
+        || facts.maven.is_some()
+        || facts.project.is_some();
     keep.then_some(facts)
 }
 
@@ -405,12 +414,63 @@ fn cargo_lock(text: &str, facts: &mut BuildFacts) {
     }
 }
 
+/// Whether a `*.csproj` builds a program (a web or worker project, an
+/// `Exe`, an Aspire AppHost) rather than a library.
+pub fn msbuild_is_program(text: &str) -> bool {
+    text.contains("Microsoft.NET.Sdk.Web")
+        || text.contains("Microsoft.NET.Sdk.Worker")
+        || text.contains("<OutputType>Exe</OutputType>")
+        || text.contains("<OutputType>WinExe</OutputType>")
+        || msbuild_is_apphost(text)
+}
+
+/// Whether a `*.csproj` is a .NET Aspire AppHost: its project references
+/// are the programs it runs, not libraries it builds in.
+pub fn msbuild_is_apphost(text: &str) -> bool {
+    text.contains("Aspire.AppHost.Sdk") || text.contains("<IsAspireHost>true</IsAspireHost>")
+}
+
+/// Whether a `*.csproj` is a test project: it says so, or builds with a
+/// test SDK or framework (dotnet/eShop's `tests/Basket.UnitTests` is an
+/// `Exe` of `MSTest.Sdk`).
+pub fn msbuild_is_test(text: &str) -> bool {
+    [
+        "<IsTestProject>true</IsTestProject>",
+        "Microsoft.NET.Test.Sdk",
+        "MSTest.Sdk",
+        "\"xunit",
+        "\"NUnit",
+        "\"MSTest.TestFramework",
+    ]
+    .iter()
+    .any(|m| text.contains(m))
+}
+
 /// `*.csproj` `<PackageReference Include="Polly" Version="8.4.1" />` and
-/// central package management's `<PackageVersion>`.
+/// central package management's `<PackageVersion>`; the projects it
+/// references (`<ProjectReference Include="..\Bus\Bus.csproj" />`).
 fn msbuild(text: &str, facts: &mut BuildFacts) {
     fn walk(e: &Element, text: &str, facts: &mut BuildFacts, depth: usize) {
         if depth > 64 {
             return;
+        }
+        if e.name == "ProjectReference"
+            && let Some(path) = e.attr("Include")
+            && facts
+                .project
+                .as_ref()
+                .is_none_or(|p| p.references.len() < MAX_REFERENCES)
+        {
+            facts
+                .project
+                .get_or_insert_with(|| MsBuildProject {
+                    program: msbuild_is_program(text),
+                    apphost: msbuild_is_apphost(text),
+                    test: msbuild_is_test(text),
+                    references: Vec::new(),
+                })
+                .references
+                .push(path.replace('\\', "/"));
         }
         if e.name == "PackageReference" || e.name == "PackageVersion" {
             let id = e.attr("Include").or_else(|| e.attr("Update")).unwrap_or("");
@@ -433,6 +493,9 @@ fn msbuild(text: &str, facts: &mut BuildFacts) {
     }
     walk(&xml::parse(text), text, facts, 0);
 }
+
+/// At most this many project references of one `*.csproj` are kept.
+const MAX_REFERENCES: usize = 1024;
 
 #[cfg(test)]
 mod tests {
@@ -550,6 +613,41 @@ mod tests {
         );
         assert_eq!(f.deps[0].line, 3);
         assert!(extract(BuildKind::MsBuild, "<Project/>").is_none());
+    }
+
+    #[test]
+    fn a_csproj_names_the_projects_it_references_and_what_it_builds() {
+        // dotnet/eShop's Basket.API (a BOM before the root, as there).
+        let web = "\u{feff}<Project Sdk=\"Microsoft.NET.Sdk.Web\">\n  <ItemGroup>\n    <ProjectReference Include=\"..\\eShop.ServiceDefaults\\eShop.ServiceDefaults.csproj\" />\n    <ProjectReference Include=\"..\\EventBusRabbitMQ\\EventBusRabbitMQ.csproj\" />\n  </ItemGroup>\n</Project>\n";
+        assert!(wanted(BuildKind::MsBuild, web.as_bytes()));
+        let p = read(BuildKind::MsBuild, web).project.expect("project");
+        assert_eq!(
+            p.references,
+            [
+                "../eShop.ServiceDefaults/eShop.ServiceDefaults.csproj",
+                "../EventBusRabbitMQ/EventBusRabbitMQ.csproj"
+            ]
+        );
+        assert!(p.program && !p.apphost && !p.test);
+        // eShop's tests/Basket.UnitTests: an `Exe` of `MSTest.Sdk`.
+        let test = "<Project Sdk=\"MSTest.Sdk\"><PropertyGroup><OutputType>Exe</OutputType></PropertyGroup><ItemGroup><ProjectReference Include=\"..\\..\\src\\Basket.API\\Basket.API.csproj\" /></ItemGroup></Project>";
+        assert!(
+            read(BuildKind::MsBuild, test)
+                .project
+                .expect("project")
+                .test
+        );
+        let lib = "<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup><ProjectReference Include=\"../EventBus/EventBus.csproj\" /></ItemGroup></Project>";
+        let p = read(BuildKind::MsBuild, lib).project.expect("project");
+        assert!(!p.program && !p.test);
+        // No reference and no modelled library: nothing to keep.
+        assert!(
+            extract(
+                BuildKind::MsBuild,
+                "<Project Sdk=\"Microsoft.NET.Sdk.Web\"/>"
+            )
+            .is_none()
+        );
     }
 
     #[test]

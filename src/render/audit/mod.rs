@@ -363,7 +363,10 @@ impl Builder<'_> {
             .map(|e| g.service_name(e.to).to_string())
             .chain(callee)
             .collect();
-        let applies = if targets.is_empty() {
+        let applies = if p.kind == PolicyKind::Connect {
+            // Repeats the connect, not the calls made over it.
+            "its connect, not its calls".to_string()
+        } else if targets.is_empty() {
             "calls it makes".to_string()
         } else {
             format!(

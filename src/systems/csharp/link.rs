@@ -7,6 +7,7 @@
 //! calls.
 
 use super::extract::calls::{NO_BASE, REGISTRATION};
+use crate::extract::build::{msbuild_is_apphost as is_apphost, msbuild_is_program as is_program};
 use crate::model::calls::IdentityKind;
 use crate::model::{CallEdge, ClientScope, Located, Methods, ScannedFile};
 use std::collections::{BTreeMap, BTreeSet};
@@ -184,23 +185,6 @@ fn csproj_in(dir: &Path) -> Option<PathBuf> {
         .find(|p| p.extension().is_some_and(|e| e == "csproj"))
 }
 
-/// Whether a `*.csproj` builds a program (a web or worker project, an
-/// `Exe`, an Aspire AppHost) rather than a library.
-fn is_program(text: &str) -> bool {
-    text.contains("Microsoft.NET.Sdk.Web")
-        || text.contains("Microsoft.NET.Sdk.Worker")
-        || text.contains("Aspire.AppHost.Sdk")
-        || text.contains("<OutputType>Exe</OutputType>")
-        || text.contains("<OutputType>WinExe</OutputType>")
-        || is_apphost(text)
-}
-
-/// Whether a `*.csproj` is a .NET Aspire AppHost: its project references
-/// are the programs it runs, not libraries it builds in.
-fn is_apphost(text: &str) -> bool {
-    text.contains("Aspire.AppHost.Sdk") || text.contains("<IsAspireHost>true</IsAspireHost>")
-}
-
 /// Whether a `*.csproj` builds a program, and the projects it references
 /// (`<ProjectReference
 /// Include="..\AspireShop.ServiceDefaults\AspireShop.ServiceDefaults.csproj" />`)
@@ -326,6 +310,7 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
         }
         file_unit.push(found);
     }
+    scanned_projects(files, &mut programs, &mut used_by);
     follow_references(found_csprojs, &mut programs, &mut used_by);
     for (f, u) in files.iter_mut().zip(file_unit) {
         let Some(users) = u
@@ -354,6 +339,52 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
             d.name.clone_from(user);
             d.source = format!("a ProjectReference of {user}");
             f.facts.services.push(d);
+        }
+    }
+}
+
+/// The `*.csproj` files of the scan that reference other projects: a
+/// program none of whose own files is kept (no call, no retry: dotnet/eShop's
+/// Basket.API) still runs the libraries it references. A test project
+/// runs nothing; an AppHost's references are the programs it runs.
+fn scanned_projects(
+    files: &[ScannedFile],
+    programs: &mut BTreeSet<String>,
+    used_by: &mut BTreeMap<String, BTreeSet<String>>,
+) {
+    for f in files {
+        let Some(project) = f.facts.build.as_ref().and_then(|b| b.project.as_ref()) else {
+            continue;
+        };
+        let Some(stem) = f
+            .source
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".csproj"))
+        else {
+            continue;
+        };
+        let last = stem.rsplit('.').next().unwrap_or(stem);
+        if project.test || project.apphost || last.ends_with("Tests") || last == "Test" {
+            continue;
+        }
+        let name = crate::systems::csharp::project_name(stem);
+        if project.program {
+            programs.insert(name.clone());
+        }
+        for path in &project.references {
+            let Some(r) = path
+                .rsplit('/')
+                .next()
+                .and_then(|file| file.strip_suffix(".csproj"))
+            else {
+                continue;
+            };
+            used_by
+                .entry(crate::systems::csharp::project_name(r))
+                .or_default()
+                .insert(name.clone());
         }
     }
 }

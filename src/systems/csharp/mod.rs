@@ -107,3 +107,32 @@ pub static CSHARP_LOOP: SystemSpec = SystemSpec {
     },
     ..SystemSpec::plain("C# retry loop", Layer::Application)
 };
+
+/// StackExchange.Redis connect settings (https://github.com/StackExchange/StackExchange.Redis,
+/// commit 90bbf1fc): `DefaultOptionsProvider.ConnectRetry => 3`
+/// (`src/StackExchange.Redis/Configuration/DefaultOptionsProvider.cs`),
+/// counted as connect cycles, the first included
+/// (`ConnectionMultiplexer.ReconfigureAsync`: `attemptsLeft =
+/// RawConfig.ConnectRetry`, decremented before each cycle, repeated
+/// `while (first && !healthy && attemptsLeft > 0)`: 0 or a negative count
+/// is one cycle); `SyncTimeout => TimeSpan.FromSeconds(5)`; `ConnectTimeout
+/// => null`, read as `Math.Max(5000, SyncTimeout)` ms
+/// (`src/StackExchange.Redis/ConfigurationOptions.cs`, `ConnectTimeout`).
+/// The connection string's `connectRetry=`, `connectTimeout=` and
+/// `syncTimeout=` (keys compared ignoring case, `OptionKeys.TryNormalize`)
+/// set the same, in milliseconds. Each cycle waits for the servers until
+/// `ConnectTimeout` has passed since it began; a synchronous `Connect`
+/// waits `ConnectTimeout x ConnectRetry` in all (+ at most 500 ms,
+/// `SyncConnectTimeout`).
+pub const REDIS_CONNECT_RETRY: u64 = 3;
+pub const REDIS_SYNC_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+pub const REDIS_MIN_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+// system: RedisConnect
+pub static REDIS_CONNECT: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: "set `ConnectRetry` (`connectRetry=` in the connection string) to 3-5: it counts connect cycles, the first included (its default is 3)",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("StackExchange.Redis connect retry", Layer::Sdk)
+};

@@ -27,11 +27,14 @@ mod eval;
 mod hedging;
 mod loops;
 mod polly_v7;
+mod redis;
 mod resilience;
 mod retry_after;
 mod sdk;
+mod should_handle;
 #[cfg(test)]
 mod tests;
+mod unread_options;
 
 use crate::model::Facts;
 use crate::source::Span;
@@ -77,6 +80,12 @@ const NEEDLES: &[&str] = &[
     "RetryProvider(",
     "Task.Delay(",
     "Thread.Sleep(",
+    // StackExchange.Redis's connect retry (`redis`).
+    "ConnectRetry",
+    "connectRetry",
+    "connectretry",
+    // Standard handler options set where no handler reads them.
+    "HttpStandardResilienceOptions",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -107,6 +116,8 @@ pub fn extract(text: &str, facts: &mut Facts) {
     );
     resilience::extract(&ctx, facts);
     sdk::extract(&ctx, facts);
+    redis::extract(&ctx, facts);
+    unread_options::extract(&ctx, facts);
     let mut scopes = Vec::new();
     loops::extract(&ctx, facts, &mut scopes);
     loops::executions(&ctx, facts, &mut scopes);

@@ -78,6 +78,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     let mut methods = Located::default_at(Methods::All, anchor);
     let mut opaque = Opaque::default();
     let mut generator = None;
+    let mut should = None;
     let all_args = args(ctx, call);
     // A delegate built elsewhere (`AddStandardResilienceHandler(configure)`)
     // may set anything; a configuration section binds settings only (no
@@ -118,6 +119,9 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
                     let key: Vec<&str> = path.iter().skip(1).copied().collect();
                     match key.as_slice() {
                         ["Retry", "DelayGenerator"] => generator = Some(r),
+                        ["Retry", "ShouldHandle"] => {
+                            should = Some(super::should_handle::read(ctx, r))
+                        }
                         ["Retry", k] => retry_setting(ctx, k, l, r, &mut read, &mut opaque, facts),
                         ["AttemptTimeout", "Timeout"] => attempt = Some(timeout(ctx, r)),
                         ["TotalRequestTimeout", "Timeout"] => total = Some(timeout(ctx, r)),
@@ -196,7 +200,8 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     p.per_try_timeout = Some(attempt);
     p.overall_timeout = Some(total);
     p.config_section = bound_section(ctx, call);
-    p.retry_on = standard_retry_on(anchor);
+    // A written `Retry.ShouldHandle` replaces the transient defaults.
+    p.retry_on = should.unwrap_or_else(|| standard_retry_on(anchor));
     p.methods = match opaque.methods {
         Some(s) if !methods.is_written() => Located::written(Methods::Unknown, s),
         _ => methods,
@@ -397,7 +402,7 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
             };
             let key = ctx.text(l).trim();
             match key {
-                "ShouldHandle" => retry_on = Some(predicate(ctx, r)),
+                "ShouldHandle" => retry_on = Some(super::should_handle::read(ctx, r)),
                 "DelayGenerator" => generator = Some(r),
                 _ => retry_setting(ctx, key, l, r, &mut read, &mut opaque, facts),
             }
@@ -473,40 +478,6 @@ pub(super) fn call_span(call: Node<'_>) -> Span {
         .and_then(|f| field(f, "name"))
         .map_or(call.start_byte(), |n| n.start_byte());
     Span::new(from, call.end_byte())
-}
-
-/// `ShouldHandle = new PredicateBuilder().Handle<A>().Handle<B>()`: the
-/// exception types; anything else is a predicate the linter cannot read.
-fn predicate(ctx: &Ctx<'_>, r: Node<'_>) -> Located<RetryOn> {
-    let mut conditions = Vec::new();
-    for &n in ctx.subtree(r) {
-        if n.kind() == "invocation_expression"
-            && let Some((m, _)) = method(ctx, n)
-        {
-            match m {
-                "Handle" | "Or" if !args(ctx, n).is_empty() => {
-                    // `Handle<Exception>(ex => ..)`: a filter.
-                    conditions.push(Located::written(Condition::Predicate, call_span(n)))
-                }
-                "Handle" | "Or" => {
-                    for t in type_args(ctx, n) {
-                        conditions.push(Located::written(
-                            Condition::Exception(t.into()),
-                            call_span(n),
-                        ));
-                    }
-                }
-                "HandleResult" | "OrResult" => {
-                    conditions.push(Located::written(Condition::Predicate, call_span(n)))
-                }
-                _ => {}
-            }
-        }
-    }
-    if conditions.is_empty() {
-        conditions.push(Located::written(Condition::Predicate, span(r)));
-    }
-    Located::written(RetryOn::Listed { conditions }, span(r))
 }
 
 /// `DelayGenerator = args => ValueTask.FromResult<TimeSpan?>(..)`: the

@@ -367,3 +367,100 @@ fn random_waits_are_waits() {
     assert_eq!(f.policies[0].delay.value, Delay::Custom);
     assert_eq!(f.policies[0].jitter.value, Jitter::Unknown);
 }
+
+/// StackExchange.Redis `ConnectRetry`: a connect retry, not a call retry,
+/// with its timeouts from the same options (defaults of
+/// `DefaultOptionsProvider`: `ConnectTimeout` = max(5 s, `SyncTimeout`)).
+#[test]
+fn redis_connect_retry_with_its_timeouts() {
+    let secs = |s| Timeout::after(Duration::from_secs(s));
+    let f = read(
+        r#"var a = ConnectionMultiplexer.Connect("cache:6379,connectRetry=4,connectTimeout=15000");
+        var o = new ConfigurationOptions { ConnectRetry = 2, SyncTimeout = 8000 };
+        var b = ConfigurationOptions.Parse($"{host},connectRetry={retries}");
+        var c = ConnectionMultiplexer.Connect("cache:6379,connectTimeout=2000");
+        var d = new ConfigurationOptions { EndPoints = { "cache" } };
+        var e = "Server=db;ConnectRetryCount=3;Connect Timeout=30";"#,
+    );
+    let ps: Vec<_> = f.policies.iter().collect();
+    assert_eq!(ps.len(), 3, "{ps:?}");
+    assert!(ps.iter().all(|p| p.system == System::RedisConnect
+        && p.kind == crate::model::PolicyKind::Connect
+        && p.platform_backoff));
+    assert_eq!(ps[0].attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(ps[0].per_try_timeout.as_ref().unwrap().value, secs(15));
+    assert!(ps[0].per_try_timeout.as_ref().unwrap().is_written());
+    assert_eq!(ps[0].overall_timeout.as_ref().unwrap().value, secs(60));
+    // The span of the setting inside the string.
+    assert_eq!(&f_text_at(&ps[0].attempts.span), "connectRetry=4");
+    assert_eq!(ps[1].attempts.value.count, AttemptCount::Finite(2));
+    assert_eq!(ps[1].per_try_timeout.as_ref().unwrap().value, secs(8));
+    assert_eq!(ps[2].attempts.value.count, AttemptCount::Unknown);
+    assert_eq!(ps[2].per_try_timeout.as_ref().unwrap().value, secs(5));
+    assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+    assert!(
+        crate::systems::csharp::REDIS_CONNECT
+            .fixes
+            .bound
+            .contains(&format!(
+                "default is {}",
+                crate::systems::csharp::REDIS_CONNECT_RETRY
+            ))
+    );
+}
+
+fn f_text_at(s: &crate::source::Span) -> String {
+    let src = r#"var a = ConnectionMultiplexer.Connect("cache:6379,connectRetry=4,connectTimeout=15000");"#;
+    src.get(s.start..s.end).unwrap_or("").to_string()
+}
+
+/// A written `ShouldHandle` (standard handler and Polly v8) read as the
+/// conditions it tests.
+#[test]
+fn should_handle_predicates_read_as_conditions() {
+    use crate::model::Condition;
+    let retry_on = |body: &str| {
+        let f = read(&format!(
+            "services.AddHttpClient(\"c\").AddStandardResilienceHandler(o => o.Retry.ShouldHandle = {body});"
+        ));
+        f.policies[0].retry_on.value.clone()
+    };
+    let conds = |r: RetryOn| match r {
+        RetryOn::Listed { conditions } => conditions.into_iter().map(|c| c.value).collect(),
+        other => panic!("{other:?}"),
+    };
+    let c: Vec<Condition> = conds(retry_on(
+        "args => ValueTask.FromResult(!args.Outcome.Result.IsSuccessStatusCode)",
+    ));
+    assert_eq!(c, [Condition::Status { from: 400, to: 599 }]);
+    let c: Vec<Condition> = conds(retry_on(
+        "args => { return ValueTask.FromResult(args.Outcome.Exception is HttpRequestException or TimeoutRejectedException); }",
+    ));
+    assert_eq!(
+        c,
+        [
+            Condition::Exception("HttpRequestException".into()),
+            Condition::Exception("TimeoutRejectedException".into())
+        ]
+    );
+    let c: Vec<Condition> = conds(retry_on(
+        "new PredicateBuilder<HttpResponseMessage>().Handle<HttpRequestException>().HandleResult(r => (int)r.StatusCode >= 500)",
+    ));
+    assert_eq!(
+        c,
+        [
+            Condition::Exception("HttpRequestException".into()),
+            Condition::Status { from: 500, to: 599 }
+        ]
+    );
+    // A conjunction narrows what the linter reads: not read.
+    let c: Vec<Condition> = conds(retry_on(
+        "args => ValueTask.FromResult(args.Outcome.Result?.StatusCode == HttpStatusCode.NotFound && IsRetryable(args.Context))",
+    ));
+    assert_eq!(c, [Condition::Predicate]);
+    assert_eq!(
+        retry_on("_ => ValueTask.FromResult(false)"),
+        RetryOn::Nothing
+    );
+    assert_eq!(retry_on("_ => PredicateResult.True()"), RetryOn::AllErrors);
+}
