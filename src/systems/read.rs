@@ -7,6 +7,7 @@
 //! substring searches.
 
 pub mod embedded;
+mod gates;
 pub mod json_check;
 mod unread_docs;
 
@@ -387,24 +388,65 @@ pub fn blank_unread_docs(text: &str) -> Option<String> {
 
 fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &mut Facts) {
     let templates = template_regions(text);
+    let wanted = wanted_readers(path, text);
     // A templated file's parse errors are counted (`report_templates`):
     // it is parsed as written.
     let blanked = templates
         .is_empty()
-        .then(|| unread_docs::blank_unread(text))
+        .then(|| unread_docs::blank_unread(text, gated_readers(path, &wanted).as_deref()))
         .flatten();
     let file = yaml::parse(blanked.as_deref().unwrap_or(text));
-    extract_parsed_stream(path, text, &file, templates, outer, facts)
+    extract_parsed_stream(path, text, &file, templates, &wanted, outer, facts)
+}
+
+/// Which document readers the file's text is worth offering documents to,
+/// decided once per file (not once per document): one of each reader's
+/// needles is in the text (and the reader reads files of this path), or
+/// the file is a Compose file (the workload reader) or named as Spring
+/// Boot's configuration (the Spring reader).
+fn wanted_readers(path: &Path, text: &str) -> Vec<bool> {
+    let compose = path
+        .file_name()
+        .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
+    let spring_named = spring_config_name(path);
+    let found = DOC_OWNERS.found_in(text.as_bytes());
+    DOC_EXTRACTORS
+        .iter()
+        .zip(found)
+        .map(|((name, _, _), found)| {
+            reads_path(name, path) && found
+                || (compose && *name == "workload")
+                || (spring_named && *name == "spring")
+        })
+        .collect()
+}
+
+/// The names of the wanted readers whose root-key gates decide which
+/// documents are parsed (`gates`), or `None` when every document may be
+/// read: in a Compose file the workload reader reads every document.
+fn gated_readers(path: &Path, wanted: &[bool]) -> Option<Vec<&'static str>> {
+    let compose = path
+        .file_name()
+        .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
+    (!compose).then(|| {
+        DOC_EXTRACTORS
+            .iter()
+            .zip(wanted)
+            .filter(|(_, w)| **w)
+            .map(|((name, _, _), _)| *name)
+            .collect()
+    })
 }
 
 /// [`extract_yaml_stream`] with the stream parsed: `file` is `text`'s
 /// parse, or that of `text` with the documents no reader reads blanked
-/// (`unread_docs`, same offsets).
+/// (`unread_docs`, same offsets); `wanted` is [`wanted_readers`].
 fn extract_parsed_stream(
     path: &Path,
     text: &str,
     file: &YamlFile,
     templates: Vec<Span>,
+    wanted: &[bool],
     outer: &[spring::Prop],
     facts: &mut Facts,
 ) {
@@ -421,12 +463,6 @@ fn extract_parsed_stream(
             file.documents.len(),
         ));
     }
-    // Which extractors the file's text is worth offering documents to,
-    // decided once per file (not once per document).
-    let compose = path
-        .file_name()
-        .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
-    let spring_named = spring_config_name(path);
     // A chart's `Chart.yaml` and values files are kept for the link step
     // that renders its templates with them.
     if path.file_name().is_some_and(|n| {
@@ -439,16 +475,6 @@ fn extract_parsed_stream(
     }) {
         facts.claimed_by(crate::extract::kustomize::CLAIM);
     }
-    let found = DOC_OWNERS.found_in(text.as_bytes());
-    let wanted: Vec<bool> = DOC_EXTRACTORS
-        .iter()
-        .zip(found)
-        .map(|((name, _, _), found)| {
-            reads_path(name, path) && found
-                || (compose && *name == "workload")
-                || (spring_named && *name == "spring")
-        })
-        .collect();
     for doc in &file.documents {
         let ctx = DocCtx {
             path,

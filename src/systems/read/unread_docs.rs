@@ -45,28 +45,70 @@ static OFF: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
     std::env::var_os("RETRYLINT_NO_DOC_SKIP").is_some_and(|v| v == "1")
 });
 
+/// Whether the root-key gates are off (`RETRYLINT_NO_ROOT_GATES=1`):
+/// only definitions are blanked.
+static GATES_OFF: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+    std::env::var_os("RETRYLINT_NO_ROOT_GATES").is_some_and(|v| v == "1")
+});
+
 /// `text` with every document no reader reads blanked, or `None` when
-/// there is none (or blanking is off).
-pub(super) fn blank_unread(text: &str) -> Option<String> {
+/// there is none (or blanking is off): definitions, and the documents
+/// whose root no reader of `readers` (the readers the file is offered to)
+/// accepts (`gates`; `None`: no gate applies, every document may be read).
+pub(super) fn blank_unread(text: &str, readers: Option<&[&str]>) -> Option<String> {
     if *OFF {
         return None;
     }
-    blank(text)
+    blank_docs(text, readers.filter(|_| !*GATES_OFF))
 }
 
-/// [`blank_unread`] whatever the environment says.
+/// [`blank_unread`] of definitions only, whatever the environment says.
+#[cfg(test)]
 pub(super) fn blank(text: &str) -> Option<String> {
-    if !UNREAD_KINDS
+    blank_docs(text, None)
+}
+
+/// Blank the definitions of `text` and, with `readers`, the documents no
+/// reader of them accepts.
+pub(super) fn blank_docs(text: &str, readers: Option<&[&str]>) -> Option<String> {
+    let definitions = UNREAD_KINDS
         .iter()
-        .any(|k| memchr::memmem::find(text.as_bytes(), k.as_bytes()).is_some())
-    {
+        .any(|k| memchr::memmem::find(text.as_bytes(), k.as_bytes()).is_some());
+    if !definitions && readers.is_none() {
         return None;
     }
-    let mut out: Option<Vec<u8>> = None;
+    let docs = documents(text)?;
+    let mut unread_docs: Vec<bool> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, (r, bare))| definitions && *bare && unread(&text[r.clone()], i == 0))
+        .collect();
+    if let Some(readers) = readers {
+        let gated = super::gates::unread(text, &docs, &unread_docs, readers);
+        for (u, g) in unread_docs.iter_mut().zip(gated) {
+            *u |= g;
+        }
+    }
+    if !unread_docs.iter().any(|u| *u) {
+        return None;
+    }
+    let mut out = text.as_bytes().to_vec();
+    for ((r, _), u) in docs.iter().zip(unread_docs) {
+        if u {
+            blank_range(&mut out, r.start, r.end);
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Each document's text, from the line after a bare `---` (or the
+/// stream's start) to the next `---` line, with whether it was opened by
+/// a bare `---` (or the stream's start); `None` for a stream with
+/// directives or `...` markers (left to the parser).
+pub(super) fn documents(text: &str) -> Option<Vec<(std::ops::Range<usize>, bool)>> {
+    let mut docs = Vec::new();
     let mut start = 0;
     let mut first = true;
-    // Each document's text: from the line after a bare `---` (or the
-    // stream's start) to the next `---` line.
     let mut at = 0;
     let bytes = text.as_bytes();
     let mut opened_bare = true;
@@ -76,21 +118,17 @@ pub(super) fn blank(text: &str) -> Option<String> {
         let marker = is_marker(line, "---");
         if marker || end == text.len() {
             let doc_end = if marker { at } else { text.len() };
-            if opened_bare && unread(&text[start..doc_end], first) {
-                let out = out.get_or_insert_with(|| bytes.to_vec());
-                blank_range(out, start, doc_end);
-            }
+            docs.push((start..doc_end, opened_bare));
             first = false;
             opened_bare = line.trim_end_matches(['\r', ' ', '\t']) == "---";
             start = (end + 1).min(text.len());
         }
         if is_marker(line, "...") || (line.starts_with('%') && first) {
-            // Directives or explicit document ends: left to the parser.
             return None;
         }
         at = end + 1;
     }
-    out.and_then(|b| String::from_utf8(b).ok())
+    Some(docs)
 }
 
 /// Whether `line` is the document marker `m` (`---` or `...`) at column

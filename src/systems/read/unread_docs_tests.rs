@@ -11,7 +11,8 @@ fn facts(path: &Path, text: &str, blanking: bool) -> Facts {
         .flatten();
     let file = crate::yaml::parse(blanked.as_deref().unwrap_or(text));
     let mut facts = Facts::default();
-    super::super::extract_parsed_stream(path, text, &file, templates, &[], &mut facts);
+    let wanted = super::super::wanted_readers(path, text);
+    super::super::extract_parsed_stream(path, text, &file, templates, &wanted, &[], &mut facts);
     facts
 }
 
