@@ -607,6 +607,11 @@ pub fn wanted_by_name(path: &Path) -> bool {
         || ends(b".versions.toml")
         || ends(b".csproj")
         || ends(b".conf.tmpl")
+        // Dockerfiles and `.env` files setting the AWS SDK's variables.
+        || name.eq_ignore_ascii_case(b"dockerfile")
+        || starts(b"dockerfile.")
+        || ends(b".dockerfile")
+        || name == b".env"
         || starts(b"shared_config")
         || starts(b"shared_credentials")
         || (has(b"aws") && (has(b"config") || has(b"credentials")))

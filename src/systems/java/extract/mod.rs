@@ -22,6 +22,7 @@
 //! stacks, and helpers that follow variables stop at [`ast::MAX_DEPTH`].
 
 pub mod ast;
+pub mod aws_sdk;
 pub mod clients;
 pub mod concat;
 pub mod core_retry;
@@ -74,6 +75,8 @@ const SNIFF: &[&str] = &[
     "Backoff",
     "BackOff",
     "methodConfig",
+    // AWS SDK for Java 2.x clients (`aws_sdk`).
+    "software.amazon.awssdk",
 ];
 
 /// Whether a `.java` file's bytes are worth parsing.
@@ -224,6 +227,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     spring::extract(&ctx, facts, &mut out);
     failsafe::extract(&ctx, facts, &mut out);
     guava_retrying::extract(&ctx, facts, &mut out);
+    aws_sdk::extract(&ctx, facts);
     feign::extract(&ctx, facts, &mut out);
     reactor::extract(&ctx, facts, &mut out);
     loops::extract(&ctx, facts, &mut out);
