@@ -33,6 +33,22 @@ struct Written {
     attempts: Option<Located<Attempts>>,
     /// A `retryPolicy`/`retryStrategy` whose retries are not read here.
     opaque: Option<Span>,
+    /// `circuitBreakerEnabled(false)`: no token bucket.
+    no_quota: Option<Span>,
+    /// Nodes looked at, helpers followed included (bounded).
+    steps: usize,
+}
+
+/// At most this many nodes are looked at for one client.
+const MAX_STEPS: usize = 20_000;
+
+/// The body of the method `name` declared in this file.
+fn method_body<'a>(ctx: &Ctx<'a>, name: &str) -> Option<Node<'a>> {
+    ctx.nodes
+        .iter()
+        .filter(|n| n.kind() == "method_declaration")
+        .find(|n| ast::field(**n, "name").is_some_and(|x| ctx.text(x) == name))
+        .and_then(|n| ast::field(*n, "body"))
 }
 
 pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
@@ -45,12 +61,25 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
         }
         let c = ast::chain(n, ctx.src);
         let root = ast::last_segment(c.root_text(ctx.src));
+        // A service client of the SDK: imported from its packages (not
+        // Spring's `WebClient.builder()` in the same file).
+        let full = c.root_text(ctx.src);
         let is_client = root.ends_with("Client")
             && root.starts_with(|ch: char| ch.is_ascii_uppercase())
-            && root != "SdkHttpClient";
+            && (full.starts_with("software.amazon.awssdk.services.")
+                || ctx.imports.iter().any(|i| {
+                    i.starts_with("software.amazon.awssdk.services.")
+                        && (i.rsplit('.').next() == Some(root) || i.ends_with(".*"))
+                }));
         let shape = match (c.first().map(|f| f.name.as_str()), c.last().map(|l| l.name.as_str())) {
             (Some("create"), _) if c.calls.len() == 1 => true,
             (Some("builder"), Some("build")) => true,
+            // `S3ClientBuilder b = S3Client.builder()..; .. b.build()`.
+            (Some("builder"), _) => ctx
+                .parent(n)
+                .filter(|p| p.kind() == "variable_declarator")
+                .and_then(|p| ast::field(p, "name"))
+                .is_some_and(|v| ctx.src.contains(&format!("{}.build()", ctx.text(v)))),
             _ => false,
         };
         if !is_client || !shape {
@@ -100,6 +129,10 @@ fn read_override<'a>(ctx: &Ctx<'a>, arg: Node<'a>, w: &mut Written, depth: usize
         return;
     }
     for d in ast::descendants(arg).into_iter().take(4096) {
+        w.steps += 1;
+        if w.steps > MAX_STEPS {
+            return;
+        }
         match d.kind() {
             "method_invocation" => {
                 let name = ast::field(d, "name").map_or("", |x| ctx.text(x));
@@ -117,6 +150,18 @@ fn read_override<'a>(ctx: &Ctx<'a>, arg: Node<'a>, w: &mut Written, depth: usize
                                 read_override(ctx, r, w, depth + 1);
                             }
                         }
+                    }
+                    "numRetries" | "maxAttempts"
+                        if args.first().is_some_and(|a| ctx.int(*a).is_none()) =>
+                    {
+                        let arg = args.first().map_or("", |a| ctx.text(*a));
+                        w.attempts = Some(Located::written(
+                            Attempts {
+                                count: AttemptCount::Unknown,
+                                written_as: format!("{name}({arg})"),
+                            },
+                            s,
+                        ));
                     }
                     "numRetries" => {
                         if let Some(n) = args.first().and_then(|a| ctx.int(*a)).filter(|n| *n >= 0) {
@@ -152,6 +197,31 @@ fn read_override<'a>(ctx: &Ctx<'a>, arg: Node<'a>, w: &mut Written, depth: usize
                     "standardRetryStrategy" | "legacyRetryStrategy" | "adaptiveRetryStrategy" => {
                         let m = name.trim_end_matches("RetryStrategy");
                         w.mode = Some(Located::written(m.to_string(), s));
+                    }
+                    // `StandardRetryStrategy.builder()`.
+                    "builder" => {
+                        let obj = ast::field(d, "object").map_or("", |o| ctx.text(o));
+                        let m = match ast::last_segment(obj) {
+                            "StandardRetryStrategy" => "standard",
+                            "LegacyRetryStrategy" => "legacy",
+                            "AdaptiveRetryStrategy" => "adaptive",
+                            _ => continue,
+                        };
+                        w.mode = Some(Located::written(m.to_string(), s));
+                    }
+                    // The token bucket turned off: retries with no quota
+                    // (aws-sdk-java-v2 `RetryStrategy.Builder.circuitBreakerEnabled`).
+                    "circuitBreakerEnabled"
+                        if args.first().is_some_and(|a| ctx.text(*a) == "false") =>
+                    {
+                        w.no_quota = Some(s);
+                    }
+                    // A helper of this class that builds the configuration
+                    // or the strategy (`overrideConfiguration(create(..))`).
+                    _ if ast::field(d, "object").is_none() => {
+                        if let Some(body) = method_body(ctx, name) {
+                            read_override(ctx, body, w, depth + 1);
+                        }
                     }
                     _ => {}
                 }
@@ -217,7 +287,16 @@ fn policy(ctx: &Ctx<'_>, n: Node<'_>, root: &str, at: Span, w: &Written) -> Retr
     );
     p.cap_order = CapOrder::BeforeJitter;
     p.jitter = Located::default_at(Jitter::Full, dspan);
-    p.budget = Some(Located::default_at(Budget::Quota, dspan));
+    p.budget = match w.no_quota {
+        Some(_) => {
+            p.why.push(
+                "`circuitBreakerEnabled(false)`: the token bucket that stops retries in an outage is off"
+                    .into(),
+            );
+            None
+        }
+        None => Some(Located::default_at(Budget::Quota, dspan)),
+    };
     p.retry_on = Located::default_at(RetryOn::Unknown, at);
     p.methods = Located::default_at(Methods::Unknown, at);
     p
