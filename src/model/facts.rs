@@ -145,8 +145,14 @@ pub struct AwsShared {
 pub enum AwsSharedKind {
     /// A profile of a shared config file, by name (`default`).
     Profile(String),
-    /// The environment of a workload or compose service, by its name.
-    Env { caller: String },
+    /// The environment of a workload or compose service, by its name, and
+    /// for a compose service built here its build context (relative to the
+    /// compose file's folder): the programs under it run with it.
+    Env {
+        caller: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        context: Option<String>,
+    },
     /// The `ENV` instructions of a Dockerfile's final stage: the
     /// environment of the programs under the Dockerfile's folder (the
     /// build context), below any workload's own.

@@ -34,7 +34,7 @@
 
 use crate::model::calls::IdentityKind;
 use crate::model::*;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 /// One source of settings: its file, the entry.
 type Source<'a> = (usize, &'a AwsShared);
@@ -90,9 +90,13 @@ pub fn shared_config(files: &mut [ScannedFile]) {
                 .enumerate()
                 .flat_map(|(i, f)| f.facts.aws_shared.iter().map(move |e| (i, e)))
         };
-        let envs: Vec<(Source<'_>, Vec<String>)> = all()
+        let envs: Vec<(Source<'_>, Vec<String>, Option<PathBuf>)> = all()
             .filter_map(|(i, e)| match &e.kind {
-                AwsSharedKind::Env { caller } => Some(((i, e), names_of(&files_r[i], caller))),
+                AwsSharedKind::Env { caller, context } => {
+                    let dir = files_r[i].source.path.parent().unwrap_or(Path::new(""));
+                    let ctx = context.as_ref().map(|c| lexical(&dir.join(c)));
+                    Some(((i, e), names_of(&files_r[i], caller), ctx))
+                }
                 _ => None,
             })
             .collect();
@@ -121,7 +125,7 @@ pub fn shared_config(files: &mut [ScannedFile]) {
                 // The process environment, first source first: the
                 // workload's, the image's, a loaded `.env`.
                 let env: Vec<Source<'_>> = [
-                    one_env(&envs, &units),
+                    one_env(&envs, &units, here),
                     nearest_below(files_r, &images, here),
                     nearest_below(files_r, &dotenvs, here)
                         .filter(|(d, _)| loaded(files_r, &loaders, *d, ci, &units)),
@@ -317,19 +321,44 @@ fn units_of(f: &ScannedFile) -> Vec<String> {
     }
 }
 
-/// The environment of the workload running `units`: `None` when none is
-/// known, or when two differ in what they set.
-fn one_env<'a>(envs: &[(Source<'a>, Vec<String>)], units: &[String]) -> Option<Source<'a>> {
+/// The environment of the workload running `units` (or, for a compose
+/// service built from a folder, the file `here` under that folder):
+/// `None` when none is known, or when two differ in what they set.
+fn one_env<'a>(
+    envs: &[(Source<'a>, Vec<String>, Option<PathBuf>)],
+    units: &[String],
+    here: &Path,
+) -> Option<Source<'a>> {
+    let here = lexical(here);
     let matching: Vec<Source<'a>> = envs
         .iter()
-        .filter(|(_, names)| names.iter().any(|n| units.contains(n)))
-        .map(|(s, _)| *s)
+        .filter(|(_, names, ctx)| {
+            names.iter().any(|n| units.contains(n)) || ctx.as_ref().is_some_and(|c| here.starts_with(c))
+        })
+        .map(|(s, _, _)| *s)
         .collect();
     let first = *matching.first()?;
     matching
         .iter()
         .all(|(_, e)| same(e, first.1))
         .then_some(first)
+}
+
+/// A path with `.` taken out and `..` applied, lexically.
+fn lexical(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The folder a shared config file serves: the one holding its `.aws/`

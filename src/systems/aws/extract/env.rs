@@ -62,7 +62,12 @@ pub fn extract_env_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             let Some(env) = svc.value.get("environment") else {
                 continue;
             };
-            found |= env_policy(
+            let kind = AwsSharedKind::Env {
+                caller: svc.key.to_string(),
+                context: build_context(svc.value),
+            };
+            found |= env_policy_of(
+                kind,
                 svc.key,
                 Some(svc.key),
                 compose_env(env, None),
@@ -103,6 +108,7 @@ pub fn compose_again(text: &str, env: &ComposeEnv, facts: &mut Facts) {
             }
             let kind = AwsSharedKind::Env {
                 caller: svc.key.to_string(),
+                context: build_context(svc.value),
             };
             if let Some(e) = shared_of(kind, &entries) {
                 again.aws_shared.push(e);
@@ -113,6 +119,17 @@ pub fn compose_again(text: &str, env: &ComposeEnv, facts: &mut Facts) {
         .aws_shared
         .retain(|e| !matches!(e.kind, AwsSharedKind::Env { .. }));
     facts.aws_shared.extend(again.aws_shared);
+}
+
+/// A compose service's build context as written (`build: ./worker`,
+/// `build: {context: ./worker}`), when it is a folder of this tree (not a
+/// Git URL).
+fn build_context(service: Yaml<'_>) -> Option<String> {
+    let b = service.get("build")?;
+    let c = b
+        .as_str()
+        .or_else(|| b.get("context").and_then(|c| c.as_str()))?;
+    (!c.contains("://") && !c.starts_with("git@") && !c.contains('$')).then(|| c.to_string())
 }
 
 /// (name, value text or `None` when passed through unknown, value span,
@@ -425,6 +442,7 @@ fn env_policy(
 ) -> bool {
     let kind = AwsSharedKind::Env {
         caller: caller.unwrap_or(name).to_string(),
+        context: None,
     };
     env_policy_of(kind, name, caller, env, anchor, facts)
 }

@@ -29,6 +29,7 @@ pub mod core_retry;
 pub mod failsafe;
 pub mod feign;
 pub mod guava_retrying;
+pub mod intervals;
 pub mod loops;
 pub mod predicates;
 pub mod prune;
@@ -236,6 +237,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     annotation_uses(&ctx, facts);
     url_edges(&ctx, facts, &out);
     clients::extract(&ctx, facts);
+    intervals::extract(&ctx, facts);
     if text.contains("@ConfigurationProperties") {
         let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
         for (span, written) in
@@ -267,6 +269,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
         || !facts.diagnostics.is_empty()
         || !facts.java.client_interfaces.is_empty()
         || !facts.java.client_uses.is_empty()
+        || !facts.java.server_delay_classes.is_empty()
     {
         facts.claimed_by("java");
     }
