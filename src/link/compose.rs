@@ -55,8 +55,7 @@ pub fn compose_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
         f.facts.edges.extend(again.edges);
         f.facts.unresolved = again.unresolved;
         // The AWS SDK variables of its services, as compose passes them.
-        if f
-            .facts
+        if f.facts
             .aws_shared
             .iter()
             .any(|e| matches!(e.kind, crate::model::AwsSharedKind::Env { .. }))
@@ -69,9 +68,10 @@ pub fn compose_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
 
 /// Whether an `env_file` sets an AWS SDK variable.
 fn has_aws_var(env: &ComposeEnv) -> bool {
-    env.env_files.values().flatten().any(|(k, _)| {
-        crate::systems::aws::extract::ENV_NEEDLES.contains(&k.as_str())
-    })
+    env.env_files
+        .values()
+        .flatten()
+        .any(|(k, _)| crate::systems::aws::extract::ENV_NEEDLES.contains(&k.as_str()))
 }
 
 /// A regular file's text (no symbolic link followed), if small enough.

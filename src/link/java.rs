@@ -206,26 +206,37 @@ pub fn resilience4j_breakers(files: &mut [ScannedFile]) {
 /// header join nothing.
 pub fn interval_functions(files: &mut [ScannedFile]) {
     use crate::model::Located;
-    let mut changes: Vec<(usize, usize, Located<crate::model::backoff::ServerDelay>, crate::model::SettingPlace)> =
-        Vec::new();
+    let mut changes: Vec<(
+        usize,
+        usize,
+        Located<crate::model::backoff::ServerDelay>,
+        crate::model::SettingPlace,
+    )> = Vec::new();
     {
         let classes: Vec<(usize, &crate::model::java_annotations::ServerDelayClass)> = files
             .iter()
             .enumerate()
-            .flat_map(|(i, f)| f.facts.java.server_delay_classes.iter().map(move |c| (i, c)))
+            .flat_map(|(i, f)| {
+                f.facts
+                    .java
+                    .server_delay_classes
+                    .iter()
+                    .map(move |c| (i, c))
+            })
             .collect();
         if classes.is_empty() {
             return;
         }
         for (fi, f) in files.iter().enumerate() {
             for r in &f.facts.java.interval_refs {
-                let found: Vec<&(usize, &crate::model::java_annotations::ServerDelayClass)> = classes
-                    .iter()
-                    .filter(|(_, c)| {
-                        c.class == r.class
-                            && r.method.as_ref().is_none_or(|m| c.methods.contains(m))
-                    })
-                    .collect();
+                let found: Vec<&(usize, &crate::model::java_annotations::ServerDelayClass)> =
+                    classes
+                        .iter()
+                        .filter(|(_, c)| {
+                            c.class == r.class
+                                && r.method.as_ref().is_none_or(|m| c.methods.contains(m))
+                        })
+                        .collect();
                 let [(ci, c)] = found.as_slice() else {
                     continue;
                 };

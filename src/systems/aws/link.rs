@@ -112,7 +112,11 @@ pub fn shared_config(files: &mut [ScannedFile]) {
                 let (policy, sdk) = match c.kind {
                     AwsSharedKind::Client { policy, botocore } => (
                         policy,
-                        if botocore { Sdk::Botocore } else { Sdk::Standard },
+                        if botocore {
+                            Sdk::Botocore
+                        } else {
+                            Sdk::Standard
+                        },
                     ),
                     AwsSharedKind::JavaClient { policy } => (policy, Sdk::Java),
                     _ => continue,
@@ -179,7 +183,9 @@ fn resolve(
     let mut r = Resolved::default();
     // The profile: the code's, else `AWS_PROFILE`, else `default`; none
     // when `AWS_PROFILE` is set to a value not known here.
-    let env_profile = env.iter().find_map(|(i, e)| Some((*i, e.profile.as_ref()?)));
+    let env_profile = env
+        .iter()
+        .find_map(|(i, e)| Some((*i, e.profile.as_ref()?)));
     let profile_name = match (&c.profile, env_profile) {
         (Some(p), _) => Some(p.value.as_str()),
         (None, Some((i, p))) if p.value.is_empty() => {
@@ -333,7 +339,8 @@ fn one_env<'a>(
     let matching: Vec<Source<'a>> = envs
         .iter()
         .filter(|(_, names, ctx)| {
-            names.iter().any(|n| units.contains(n)) || ctx.as_ref().is_some_and(|c| here.starts_with(c))
+            names.iter().any(|n| units.contains(n))
+                || ctx.as_ref().is_some_and(|c| here.starts_with(c))
         })
         .map(|(s, _, _)| *s)
         .collect();

@@ -239,10 +239,13 @@ pub fn extract_dockerfile(text: &str, facts: &mut Facts) {
                     .collect();
                 let base = parts.first().map(|b| b.to_ascii_lowercase());
                 let name = match parts.as_slice() {
-                    [_, as_, n, ..] if as_.eq_ignore_ascii_case("as") => Some(n.to_ascii_lowercase()),
+                    [_, as_, n, ..] if as_.eq_ignore_ascii_case("as") => {
+                        Some(n.to_ascii_lowercase())
+                    }
                     _ => None,
                 };
-                let from = base.and_then(|b| stages.iter().position(|s| s.0.as_deref() == Some(&b)));
+                let from =
+                    base.and_then(|b| stages.iter().position(|s| s.0.as_deref() == Some(&b)));
                 stages.push((name, from, Vec::new()));
                 if stages.len() > 64 {
                     return;
@@ -292,7 +295,14 @@ pub fn extract_dockerfile(text: &str, facts: &mut Facts) {
     let anchor = entries.first().map(|e| e.3);
     if let Some(anchor) = anchor {
         facts.claimed_by("aws");
-        env_policy_of(AwsSharedKind::Image, "Dockerfile", None, entries, anchor, facts);
+        env_policy_of(
+            AwsSharedKind::Image,
+            "Dockerfile",
+            None,
+            entries,
+            anchor,
+            facts,
+        );
     }
 }
 
@@ -520,9 +530,8 @@ fn shared_of(kind: AwsSharedKind, env: &[EnvEntry]) -> Option<AwsShared> {
             Some(Located::written(n, *s))
         }
     });
-    let profile = last("AWS_PROFILE").map(|(_, v, _, s)| {
-        Located::written(v.as_deref().unwrap_or("").trim().to_string(), *s)
-    });
+    let profile = last("AWS_PROFILE")
+        .map(|(_, v, _, s)| Located::written(v.as_deref().unwrap_or("").trim().to_string(), *s));
     (mode.is_some() || attempts.is_some() || profile.is_some()).then_some(AwsShared {
         kind,
         mode,

@@ -175,7 +175,10 @@ fn a_dockerfile_env_applies_below_its_folder_under_the_workloads() {
         file("k8s/orders.yaml", DEPLOYMENT),
     ];
     shared_config(&mut files);
-    assert_eq!(client(&files, 0).attempts.value.count, AttemptCount::Finite(7));
+    assert_eq!(
+        client(&files, 0).attempts.value.count,
+        AttemptCount::Finite(7)
+    );
     // A Dockerfile of another folder does not.
     let mut files = vec![
         in_unit(file("orders-api/app.py", code), "orders-api"),
@@ -188,7 +191,8 @@ fn a_dockerfile_env_applies_below_its_folder_under_the_workloads() {
 #[test]
 fn a_stage_built_from_another_keeps_its_env() {
     let code = "import boto3\ns3 = boto3.client('s3')\n";
-    let docker = "FROM python:3.12 AS base\nENV AWS_RETRY_MODE adaptive\nFROM base\nRUN pip install boto3\n";
+    let docker =
+        "FROM python:3.12 AS base\nENV AWS_RETRY_MODE adaptive\nFROM base\nRUN pip install boto3\n";
     let mut files = vec![file("app.py", code), file("Dockerfile", docker)];
     shared_config(&mut files);
     let p = client(&files, 0);
@@ -224,7 +228,10 @@ fn a_dotenv_applies_only_where_the_program_loads_it() {
         file("worker/Dockerfile", "FROM python\nENV AWS_MAX_ATTEMPTS=5\n"),
     ];
     shared_config(&mut files);
-    assert_eq!(client(&files, 0).attempts.value.count, AttemptCount::Finite(5));
+    assert_eq!(
+        client(&files, 0).attempts.value.count,
+        AttemptCount::Finite(5)
+    );
 }
 
 #[test]
@@ -242,13 +249,16 @@ fn a_variable_passed_through_without_a_value_is_unknown_not_the_profiles() {
     assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
     assert_eq!(p.attempts.provenance, Provenance::Included);
     assert!(
-        p.why.iter().any(|w| w.contains("`AWS_PROFILE` is set where the program runs")),
+        p.why
+            .iter()
+            .any(|w| w.contains("`AWS_PROFILE` is set where the program runs")),
         "{:?}",
         p.why
     );
     // `AWS_PROFILE` alone passed through: the profile is unknown, and so
     // are the mode and count it may set.
-    let compose = "services:\n  worker:\n    build: ./worker\n    environment:\n      AWS_PROFILE:\n";
+    let compose =
+        "services:\n  worker:\n    build: ./worker\n    environment:\n      AWS_PROFILE:\n";
     let mut files = vec![
         in_unit(file("worker/app.py", code), "worker"),
         file("docker-compose.yml", compose),
@@ -269,7 +279,9 @@ fn java_clients_default_to_legacy_and_read_no_profile_count() {
     // `[default] max_attempts = 2` is not read by the Java SDK.
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
     assert_eq!(p.attempts.provenance, Provenance::Default);
-    let env = DEPLOYMENT.replace("AWS_PROFILE", "AWS_RETRY_MODE").replace("value: batch", "value: standard");
+    let env = DEPLOYMENT
+        .replace("AWS_PROFILE", "AWS_RETRY_MODE")
+        .replace("value: batch", "value: standard");
     let mut files = vec![
         in_unit(file("orders-api/A.java", code), "orders-api"),
         file("k8s/orders.yaml", &env),

@@ -18,8 +18,8 @@
 //! `RetryPolicy.numRetries(n)` counts retries (n + 1 attempts),
 //! `RetryStrategy.maxAttempts(n)` attempts.
 
-use super::ast::{self, span};
 use super::Ctx;
+use super::ast::{self, span};
 use crate::extract::Facts;
 use crate::model::*;
 use crate::source::Span;
@@ -71,7 +71,10 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
                     i.starts_with("software.amazon.awssdk.services.")
                         && (i.rsplit('.').next() == Some(root) || i.ends_with(".*"))
                 }));
-        let shape = match (c.first().map(|f| f.name.as_str()), c.last().map(|l| l.name.as_str())) {
+        let shape = match (
+            c.first().map(|f| f.name.as_str()),
+            c.last().map(|l| l.name.as_str()),
+        ) {
             (Some("create"), _) if c.calls.len() == 1 => true,
             (Some("builder"), Some("build")) => true,
             // `S3ClientBuilder b = S3Client.builder()..; .. b.build()`.
@@ -164,7 +167,8 @@ fn read_override<'a>(ctx: &Ctx<'a>, arg: Node<'a>, w: &mut Written, depth: usize
                         ));
                     }
                     "numRetries" => {
-                        if let Some(n) = args.first().and_then(|a| ctx.int(*a)).filter(|n| *n >= 0) {
+                        if let Some(n) = args.first().and_then(|a| ctx.int(*a)).filter(|n| *n >= 0)
+                        {
                             w.attempts = Some(Located::written(
                                 Attempts {
                                     count: AttemptCount::Finite(n as u64 + 1),
@@ -175,7 +179,8 @@ fn read_override<'a>(ctx: &Ctx<'a>, arg: Node<'a>, w: &mut Written, depth: usize
                         }
                     }
                     "maxAttempts" => {
-                        if let Some(n) = args.first().and_then(|a| ctx.int(*a)).filter(|n| *n >= 1) {
+                        if let Some(n) = args.first().and_then(|a| ctx.int(*a)).filter(|n| *n >= 1)
+                        {
                             w.attempts = Some(Located::written(
                                 Attempts {
                                     count: AttemptCount::Finite(n as u64),
@@ -256,7 +261,10 @@ fn policy(ctx: &Ctx<'_>, n: Node<'_>, root: &str, at: Span, w: &Written) -> Retr
         Some(a) => a.clone(),
         None => {
             let why = match &w.mode {
-                Some(m) => format!("RetryMode.{} without a count: {n_default} attempts", m.value.to_uppercase()),
+                Some(m) => format!(
+                    "RetryMode.{} without a count: {n_default} attempts",
+                    m.value.to_uppercase()
+                ),
                 None => format!(
                     "no retry mode or count: the Java SDK's legacy mode, {n_default} attempts"
                 ),

@@ -59,7 +59,8 @@ fn refs<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
 fn named_elsewhere(ctx: &Ctx<'_>, r: Node<'_>) -> Option<(String, Option<String>)> {
     let declared = |class: &str| {
         ctx.nodes.iter().any(|n| {
-            n.kind() == "class_declaration" && field(*n, "name").is_some_and(|x| ctx.text(x) == class)
+            n.kind() == "class_declaration"
+                && field(*n, "name").is_some_and(|x| ctx.text(x) == class)
         })
     };
     let simple = |t: &str| {

@@ -320,14 +320,18 @@ fn load_options<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> (Vec<Node<'a>>, Vec<Node<'
             continue;
         };
         let within = enclosing_function(call);
-        let (lo, hi) = within.map_or((0, call.start_byte()), |f| (f.start_byte(), call.start_byte()));
+        let (lo, hi) = within.map_or((0, call.start_byte()), |f| {
+            (f.start_byte(), call.start_byte())
+        });
         for &n in &ctx.nodes {
             if n.start_byte() < lo || n.end_byte() > hi {
                 continue;
             }
             match n.kind() {
                 "composite_literal" if bound_name(ctx, n) == Some(name) => {
-                    let Some(body) = field(n, "body") else { continue };
+                    let Some(body) = field(n, "body") else {
+                        continue;
+                    };
                     for e in named_children(body) {
                         let e = if e.kind() == "literal_element" {
                             e.named_child(0).unwrap_or(e)
@@ -343,7 +347,11 @@ fn load_options<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> (Vec<Node<'a>>, Vec<Node<'
                 {
                     let xs = args(n);
                     if xs.first().is_some_and(|x| ctx.text(*x) == name) {
-                        spread.extend(xs.into_iter().skip(1).filter(|x| x.kind() != "variadic_argument"));
+                        spread.extend(
+                            xs.into_iter()
+                                .skip(1)
+                                .filter(|x| x.kind() != "variadic_argument"),
+                        );
                     }
                 }
                 _ => {}
