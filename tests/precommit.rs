@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// File-name endings retrylint reads (case-insensitive).
 const ENDINGS: &[&str] = &[
+    ".dockerfile",
     ".yml",
     ".yaml",
     ".json",
@@ -42,6 +43,8 @@ const ENDINGS: &[&str] = &[
 ];
 /// Whole file names (build files).
 const NAMES: &[&str] = &[
+    "dockerfile",
+    ".env",
     "pom.xml",
     "build.gradle",
     "build.gradle.kts",
@@ -51,7 +54,7 @@ const NAMES: &[&str] = &[
     "kustomization",
 ];
 /// File-name beginnings (the AWS SDKs' test files).
-const PREFIXES: &[&str] = &["shared_config", "shared_credentials"];
+const PREFIXES: &[&str] = &["dockerfile.", "shared_config", "shared_credentials"];
 
 /// The `files:` pattern, a Python `re` (pre-commit applies it with
 /// `re.search` to each staged path, `/`-separated) that the `regex` crate

@@ -305,6 +305,12 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
             *t = f(*t);
         }
     }
+    for r in &mut java.interval_refs {
+        r.span = f(r.span);
+    }
+    for c in &mut java.server_delay_classes {
+        c.span = f(c.span);
+    }
     for u in &mut java.annotation_uses {
         u.span = f(u.span);
         for k in &mut u.keys {

@@ -406,7 +406,7 @@ pub fn compose_env_files(text: &str) -> Vec<String> {
 
 /// A service's `env_file` entries (a string, a list of strings, or of
 /// `{path: ..}` maps) with the span each is written at.
-fn env_file_paths(service: Yaml<'_>) -> Vec<(String, crate::source::Span)> {
+pub fn env_file_paths(service: Yaml<'_>) -> Vec<(String, crate::source::Span)> {
     let Some(e) = service.get("env_file") else {
         return Vec::new();
     };

@@ -54,7 +54,24 @@ pub fn compose_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
         f.facts.edges.retain(|e| !outside_mesh(&e.via));
         f.facts.edges.extend(again.edges);
         f.facts.unresolved = again.unresolved;
+        // The AWS SDK variables of its services, as compose passes them.
+        if f.facts
+            .aws_shared
+            .iter()
+            .any(|e| matches!(e.kind, crate::model::AwsSharedKind::Env { .. }))
+            || has_aws_var(&env)
+        {
+            crate::systems::aws::extract::compose_again(&f.source.text, &env, &mut f.facts);
+        }
     }
+}
+
+/// Whether an `env_file` sets an AWS SDK variable.
+fn has_aws_var(env: &ComposeEnv) -> bool {
+    env.env_files
+        .values()
+        .flatten()
+        .any(|(k, _)| crate::systems::aws::extract::ENV_NEEDLES.contains(&k.as_str()))
 }
 
 /// A regular file's text (no symbolic link followed), if small enough.

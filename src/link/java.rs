@@ -197,3 +197,64 @@ pub fn resilience4j_breakers(files: &mut [ScannedFile]) {
         }
     }
 }
+
+/// A Resilience4j `intervalBiFunction` given a class or method declared in
+/// another file (`new RetryAfterInterval()`, `Waits::fromHeader`) waits
+/// what that class's code reads from the server (`Retry-After`): RL208
+/// judges it at the retry. Joined by the class's simple name (and the
+/// method, for a reference); two classes of that name that read the
+/// header join nothing.
+pub fn interval_functions(files: &mut [ScannedFile]) {
+    use crate::model::Located;
+    let mut changes: Vec<(
+        usize,
+        usize,
+        Located<crate::model::backoff::ServerDelay>,
+        crate::model::SettingPlace,
+    )> = Vec::new();
+    {
+        let classes: Vec<(usize, &crate::model::java_annotations::ServerDelayClass)> = files
+            .iter()
+            .enumerate()
+            .flat_map(|(i, f)| {
+                f.facts
+                    .java
+                    .server_delay_classes
+                    .iter()
+                    .map(move |c| (i, c))
+            })
+            .collect();
+        if classes.is_empty() {
+            return;
+        }
+        for (fi, f) in files.iter().enumerate() {
+            for r in &f.facts.java.interval_refs {
+                let found: Vec<&(usize, &crate::model::java_annotations::ServerDelayClass)> =
+                    classes
+                        .iter()
+                        .filter(|(_, c)| {
+                            c.class == r.class
+                                && r.method.as_ref().is_none_or(|m| c.methods.contains(m))
+                        })
+                        .collect();
+                let [(ci, c)] = found.as_slice() else {
+                    continue;
+                };
+                if r.policy >= f.facts.policies.len() {
+                    continue;
+                }
+                changes.push((
+                    fi,
+                    r.policy,
+                    Located::included(c.delay.clone(), r.span),
+                    place(&files[*ci], c.span),
+                ));
+            }
+        }
+    }
+    for (fi, k, d, from) in changes {
+        let p = &mut files[fi].facts.policies[k];
+        p.server_delay = Some(d);
+        p.settings_from.push(from);
+    }
+}

@@ -30,7 +30,9 @@ pub use configmap_env::configmap_env;
 pub use disk::Disk;
 pub use gateway_classes::gateway_classes;
 pub use ingress::ingress_configmaps;
-pub use java::{java_retry_annotations, resilience4j_breakers, resilience4j_instances};
+pub use java::{
+    interval_functions, java_retry_annotations, resilience4j_breakers, resilience4j_instances,
+};
 pub use nginx::nginx_includes;
 pub use retry_limits::retry_limits;
 pub use spring_calls::spring_call_targets;
@@ -103,6 +105,8 @@ pub fn all_in(
     ingress_configmaps(files);
     resilience4j_instances(files);
     resilience4j_breakers(files);
+    // Interval functions of Resilience4j retries declared in another file.
+    interval_functions(files);
     java_retry_annotations(files);
     // Calls through a client interface, in its file or one that builds
     // it, inside the retry annotations of its methods (after the

@@ -124,7 +124,11 @@ pub struct EmbeddedConfig {
 pub struct AwsShared {
     pub kind: AwsSharedKind,
     /// `retry_mode` / `AWS_RETRY_MODE` / the mode the code writes, when
-    /// valid (`standard`, `adaptive`, `legacy`).
+    /// valid (`standard`, `adaptive`, `legacy`). In an environment, an
+    /// empty value stands for a variable passed through from where the
+    /// program is deployed (compose `- AWS_RETRY_MODE`, a Kubernetes
+    /// `valueFrom`, `${VAR}` unset): set, its value unknown; likewise
+    /// `attempts` 0 and an empty `profile`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<super::Located<String>>,
     /// `max_attempts` / `AWS_MAX_ATTEMPTS` (attempts, the first included),
@@ -141,8 +145,30 @@ pub struct AwsShared {
 pub enum AwsSharedKind {
     /// A profile of a shared config file, by name (`default`).
     Profile(String),
-    /// The environment of a workload or compose service, by its name.
-    Env { caller: String },
+    /// The environment of a workload or compose service, by its name, and
+    /// for a compose service built here its build context (relative to the
+    /// compose file's folder): the programs under it run with it.
+    Env {
+        caller: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        context: Option<String>,
+    },
+    /// The `ENV` instructions of a Dockerfile's final stage: the
+    /// environment of the programs under the Dockerfile's folder (the
+    /// build context), below any workload's own.
+    Image,
+    /// A plain `.env` file: the environment of the programs under its
+    /// folder that load it into their process (`LoadsDotenv`), below the
+    /// workload's and the image's (python-dotenv and godotenv do not
+    /// override variables already set).
+    DotEnv,
+    /// A source file that loads `.env` into its process environment
+    /// (python-dotenv `load_dotenv()`, godotenv `Load()`).
+    LoadsDotenv,
+    /// A client of the AWS SDK for Java 2.x built in code: the index of its
+    /// policy in this file (legacy mode when no mode is set; the profile's
+    /// `max_attempts` is not read).
+    JavaClient { policy: usize },
     /// A client built in code: the index of its policy in this file, and
     /// whether its SDK is botocore (legacy mode when no mode is set; the
     /// other SDKs default to standard).

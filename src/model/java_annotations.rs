@@ -29,6 +29,40 @@ pub struct JavaFacts {
     /// through them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub client_uses: Vec<ClientUse>,
+    /// Resilience4j `intervalBiFunction`s given a class or method this
+    /// file does not declare (`new RetryAfterInterval()`,
+    /// `Waits::fromHeader`): what it waits is read where it is declared
+    /// (`link::interval_functions`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interval_refs: Vec<IntervalRef>,
+    /// Classes declared here whose code waits what the server says
+    /// (`Retry-After`), with the methods that read it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub server_delay_classes: Vec<ServerDelayClass>,
+}
+
+/// An interval function named here and declared in another file.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct IntervalRef {
+    /// The policy (index in this file's policies) that waits it.
+    pub policy: usize,
+    /// The class's simple name.
+    pub class: String,
+    /// The method a reference names (`Waits::fromHeader`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    pub span: Span,
+}
+
+/// A class whose code takes the server's wait.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ServerDelayClass {
+    pub class: String,
+    /// Its methods that read the header.
+    pub methods: Vec<String>,
+    pub delay: crate::model::backoff::ServerDelay,
+    /// Where the header is read.
+    pub span: Span,
 }
 
 impl JavaFacts {
@@ -37,6 +71,8 @@ impl JavaFacts {
             && self.annotation_uses.is_empty()
             && self.client_interfaces.is_empty()
             && self.client_uses.is_empty()
+            && self.interval_refs.is_empty()
+            && self.server_delay_classes.is_empty()
     }
 }
 

@@ -383,7 +383,7 @@ pub fn blank_unread_docs(text: &str) -> Option<String> {
     if !template_regions(text).is_empty() {
         return None;
     }
-    unread_docs::blank_unread(text)
+    unread_docs::blank_unread(text, None)
 }
 
 fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &mut Facts) {
@@ -643,6 +643,11 @@ pub fn wanted_by_name(path: &Path) -> bool {
         || ends(b".versions.toml")
         || ends(b".csproj")
         || ends(b".conf.tmpl")
+        // Dockerfiles and `.env` files setting the AWS SDK's variables.
+        || name.eq_ignore_ascii_case(b"dockerfile")
+        || starts(b"dockerfile.")
+        || ends(b".dockerfile")
+        || name == b".env"
         || starts(b"shared_config")
         || starts(b"shared_credentials")
         || (has(b"aws") && (has(b"config") || has(b"credentials")))

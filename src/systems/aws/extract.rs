@@ -71,7 +71,7 @@ use std::time::Duration;
 mod env;
 mod ini;
 
-pub use env::extract_env_doc;
+pub use env::{compose_again, extract_env_doc, is_dockerfile_name, is_dotenv_name};
 use ini::*;
 
 /// Substrings that make a YAML file worth parsing for the env extractor.
@@ -150,6 +150,11 @@ pub fn is_aws_file(path: &Path, bytes: &[u8]) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
+    // A Dockerfile or a plain `.env` that sets an SDK variable: the
+    // environment of the programs below it (`env::extract_dockerfile`).
+    if is_dockerfile_name(&name) || is_dotenv_name(&name) {
+        return sets_env_var(bytes);
+    }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     const NOT_INI: &[&str] = &[
         "yml",
@@ -180,6 +185,14 @@ pub fn is_aws_file(path: &Path, bytes: &[u8]) -> bool {
         || name.starts_with("shared_credentials")
         || (name.contains("aws") && (name.contains("config") || name.contains("credentials")));
     named && sniff(bytes)
+}
+
+/// Whether a text names one of the SDK's retry variables.
+fn sets_env_var(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(256 * 1024)];
+    ENV_NEEDLES
+        .iter()
+        .any(|n| head.windows(n.len()).any(|w| w == n.as_bytes()))
 }
 
 /// A line that is `[default]` or starts with `[profile `.
@@ -245,8 +258,20 @@ struct Profile {
     is_default: bool,
 }
 
-/// Read an AWS shared config or credentials file.
+/// Read an AWS shared config or credentials file, or the SDK variables
+/// of a Dockerfile or a plain `.env` ([`is_aws_file`] claims them as INI:
+/// `#` comments).
 pub fn extract_ini(path: &Path, text: &str, facts: &mut Facts) {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if is_dockerfile_name(&name) {
+        return env::extract_dockerfile(text, facts);
+    }
+    if is_dotenv_name(&name) {
+        return env::extract_dotenv(text, facts);
+    }
     facts.claimed_by("aws");
     let credentials = is_credentials(path);
     let sections = parse(text, facts);

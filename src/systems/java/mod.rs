@@ -7,6 +7,18 @@ pub mod extract;
 use super::{Fixes, OpenCircuit, SystemSpec};
 use crate::model::Layer;
 
+/// The AWS SDK for Java 2.x, pre-2026 retry behaviour (`AWS_NEW_RETRIES_2026`
+/// unset), from aws-sdk-java-v2 `core/retries/src/main/java/software/amazon/awssdk/retries/DefaultRetryStrategy.java`
+/// (commit 25787b3): legacy mode, the default (`RetryMode.Resolver.resolve`
+/// `orElse(RetryMode.LEGACY)`, `core/sdk-core/.../retry/RetryMode.java`),
+/// `Legacy.MAX_ATTEMPTS = 4`; standard and adaptive `MAX_ATTEMPTS = 3`;
+/// every mode `BASE_DELAY = 100 ms`, `MAX_BACKOFF = 20 s`, a token bucket
+/// of `TOKEN_BUCKET_SIZE = 500`.
+pub const AWS_LEGACY_ATTEMPTS: u64 = 4;
+pub const AWS_STANDARD_ATTEMPTS: u64 = 3;
+pub const AWS_BASE_DELAY: std::time::Duration = std::time::Duration::from_millis(100);
+pub const AWS_MAX_BACKOFF: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// How to bound a hand-written loop (Java or Rust).
 pub(crate) const LOOP_BOUND: &str =
     "count the attempts and give up after 3-5, or stop when a deadline passes";

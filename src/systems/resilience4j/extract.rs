@@ -251,6 +251,25 @@ fn retry_policies(blocks: &[Block<'_>], caller: Option<&str>, facts: &mut Facts)
     let first = facts.policies.len();
     for b in blocks {
         let policy = retry_policy(blocks, &configs, b, caller, facts);
+        // `intervalBiFunction: com.acme.RetryAfterInterval`: a class of
+        // the program, whose code is read where it is declared
+        // (`link::interval_functions`).
+        if policy.delay.value == Delay::Custom
+            && let Some(f) = b.one("intervalBiFunction")
+        {
+            let class = f.value.trim().rsplit(['.', '$']).next().unwrap_or("");
+            if !class.is_empty() {
+                facts
+                    .java
+                    .interval_refs
+                    .push(crate::model::java_annotations::IntervalRef {
+                        policy: facts.policies.len(),
+                        class: class.to_string(),
+                        method: None,
+                        span: policy.delay.span,
+                    });
+            }
+        }
         facts.policies.push(policy);
     }
     legacy::max_retry_attempts(blocks, &configs, first, facts);

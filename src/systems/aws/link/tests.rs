@@ -154,3 +154,152 @@ fn go_clients_take_the_profile_with_shared_config_profile() {
         AttemptCount::Finite(9)
     );
 }
+
+#[test]
+fn a_dockerfile_env_applies_below_its_folder_under_the_workloads() {
+    let code = "import boto3\ns3 = boto3.client('s3')\n";
+    let docker = "FROM python:3.12 AS build\nENV AWS_MAX_ATTEMPTS=9\nFROM python:3.12-slim\nENV AWS_RETRY_MODE=standard \\\n    AWS_MAX_ATTEMPTS=6\nCMD [\"python\", \"app.py\"]\n";
+    let mut files = vec![
+        in_unit(file("orders-api/app.py", code), "orders-api"),
+        file("orders-api/Dockerfile", docker),
+    ];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    // The final stage's ENV, not the build stage's.
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(6));
+    assert_eq!(p.budget.as_ref().map(|b| &b.value), Some(&Budget::Quota));
+    // A workload's env wins over the image's.
+    let mut files = vec![
+        in_unit(file("orders-api/app.py", code), "orders-api"),
+        file("orders-api/Dockerfile", docker),
+        file("k8s/orders.yaml", DEPLOYMENT),
+    ];
+    shared_config(&mut files);
+    assert_eq!(
+        client(&files, 0).attempts.value.count,
+        AttemptCount::Finite(7)
+    );
+    // A Dockerfile of another folder does not.
+    let mut files = vec![
+        in_unit(file("orders-api/app.py", code), "orders-api"),
+        file("billing/Dockerfile", docker),
+    ];
+    shared_config(&mut files);
+    assert_eq!(client(&files, 0).attempts.provenance, Provenance::Default);
+}
+
+#[test]
+fn a_stage_built_from_another_keeps_its_env() {
+    let code = "import boto3\ns3 = boto3.client('s3')\n";
+    let docker =
+        "FROM python:3.12 AS base\nENV AWS_RETRY_MODE adaptive\nFROM base\nRUN pip install boto3\n";
+    let mut files = vec![file("app.py", code), file("Dockerfile", docker)];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert!(p.why.iter().any(|w| w.contains("adaptive")), "{:?}", p.why);
+}
+
+#[test]
+fn a_dotenv_applies_only_where_the_program_loads_it() {
+    let code = "import boto3\ns3 = boto3.client('s3')\n";
+    let loads = "from dotenv import load_dotenv\nimport requests\nload_dotenv()\n";
+    let env = "# settings\nAWS_MAX_ATTEMPTS=2\nexport AWS_RETRY_MODE=\"standard\"\n";
+    let mut files = vec![
+        in_unit(file("worker/app.py", code), "worker"),
+        file("worker/.env", env),
+    ];
+    shared_config(&mut files);
+    assert_eq!(client(&files, 0).attempts.provenance, Provenance::Default);
+    let mut files = vec![
+        in_unit(file("worker/app.py", code), "worker"),
+        in_unit(file("worker/main.py", loads), "worker"),
+        file("worker/.env", env),
+    ];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
+    assert_eq!(p.budget.as_ref().map(|b| &b.value), Some(&Budget::Quota));
+    // Below the image's ENV: python-dotenv does not override.
+    let mut files = vec![
+        in_unit(file("worker/app.py", code), "worker"),
+        in_unit(file("worker/main.py", loads), "worker"),
+        file("worker/.env", env),
+        file("worker/Dockerfile", "FROM python\nENV AWS_MAX_ATTEMPTS=5\n"),
+    ];
+    shared_config(&mut files);
+    assert_eq!(
+        client(&files, 0).attempts.value.count,
+        AttemptCount::Finite(5)
+    );
+}
+
+#[test]
+fn a_variable_passed_through_without_a_value_is_unknown_not_the_profiles() {
+    let code = "import boto3\ns3 = boto3.client('s3')\n";
+    let compose = "services:\n  worker:\n    build: ./worker\n    environment:\n      - AWS_PROFILE\n      - AWS_MAX_ATTEMPTS\n";
+    let mut files = vec![
+        in_unit(file("worker/app.py", code), "worker"),
+        file("docker-compose.yml", compose),
+        file(".aws/config", PROFILES),
+    ];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    // Not the default profile's `max_attempts = 2`: the shell's value.
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
+    assert_eq!(p.attempts.provenance, Provenance::Included);
+    assert!(
+        p.why
+            .iter()
+            .any(|w| w.contains("`AWS_PROFILE` is set where the program runs")),
+        "{:?}",
+        p.why
+    );
+    // `AWS_PROFILE` alone passed through: the profile is unknown, and so
+    // are the mode and count it may set.
+    let compose =
+        "services:\n  worker:\n    build: ./worker\n    environment:\n      AWS_PROFILE:\n";
+    let mut files = vec![
+        in_unit(file("worker/app.py", code), "worker"),
+        file("docker-compose.yml", compose),
+        file(".aws/config", PROFILES),
+    ];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
+    assert_eq!(p.budget_site, BudgetSite::Unseen);
+}
+
+#[test]
+fn java_clients_default_to_legacy_and_read_no_profile_count() {
+    let code = "import software.amazon.awssdk.services.s3.S3Client;\n\nclass A {\n  S3Client s3 = S3Client.builder().build();\n}\n";
+    let mut files = vec![file("svc/A.java", code), file(".aws/config", PROFILES)];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    // `[default] max_attempts = 2` is not read by the Java SDK.
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(p.attempts.provenance, Provenance::Default);
+    let env = DEPLOYMENT
+        .replace("AWS_PROFILE", "AWS_RETRY_MODE")
+        .replace("value: batch", "value: standard");
+    let mut files = vec![
+        in_unit(file("orders-api/A.java", code), "orders-api"),
+        file("k8s/orders.yaml", &env),
+    ];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
+    assert_eq!(p.attempts.provenance, Provenance::Included);
+}
+
+#[test]
+fn rust_sdk_configs_take_the_environment() {
+    let code = "async fn c() -> aws_sdk_s3::Client {\n    let config = aws_config::load_defaults(BehaviorVersion::latest()).await;\n    aws_sdk_s3::Client::new(&config)\n}\n";
+    let mut files = vec![
+        in_unit(file("orders-api/src/main.rs", code), "orders-api"),
+        file("k8s/orders.yaml", DEPLOYMENT),
+    ];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
+}

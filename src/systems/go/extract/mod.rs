@@ -45,6 +45,8 @@ const NEEDLES: &[&str] = &[
     // HTTP and gRPC clients, not every file that imports `net/http` (a
     // server's handlers make no calls): istio has 96 files importing it,
     // and parsing each cost more than the rest of the scan.
+    // godotenv: `.env` loaded into the process environment.
+    "godotenv",
     "http.Get(",
     "http.Post(",
     "http.PostForm(",
@@ -69,7 +71,30 @@ pub fn wants(bytes: &[u8]) -> bool {
 
 /// Read one Go file. Never panics; problems become RL903.
 pub fn extract(text: &str, facts: &mut Facts) {
-    extract_with(text, facts, !*NO_PRUNE)
+    extract_with(text, facts, !*NO_PRUNE);
+    loads_dotenv(text, facts);
+}
+
+/// godotenv loading `.env` into the process environment: `godotenv.Load()`
+/// or `Overload()` called, or the `github.com/joho/godotenv/autoload`
+/// package imported (godotenv `godotenv.go`: `Load` reads `.env` of the
+/// working directory and sets only the variables not set yet). The AWS
+/// SDK then reads `AWS_MAX_ATTEMPTS` and the rest from it
+/// (`systems::aws::link`). Read from the text: the call sits in `main`,
+/// a body the pruned parse blanks.
+fn loads_dotenv(text: &str, facts: &mut Facts) {
+    let imports = text.contains("\"github.com/joho/godotenv");
+    let called = text.contains("godotenv.Load(")
+        || text.contains("godotenv.Overload(")
+        || text.contains("godotenv/autoload\"");
+    if imports && called {
+        facts.aws_shared.push(crate::model::AwsShared {
+            kind: crate::model::AwsSharedKind::LoadsDotenv,
+            mode: None,
+            attempts: None,
+            profile: None,
+        });
+    }
 }
 
 /// `RETRYLINT_NO_GO_PRUNE=1` parses whole files, as before [`prune`]: a

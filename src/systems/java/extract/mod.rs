@@ -23,12 +23,14 @@
 
 pub mod apache_retry;
 pub mod ast;
+pub mod aws_sdk;
 pub mod clients;
 pub mod concat;
 pub mod core_retry;
 pub mod failsafe;
 pub mod feign;
 pub mod guava_retrying;
+pub mod intervals;
 pub mod loops;
 pub mod predicates;
 pub mod prune;
@@ -78,6 +80,8 @@ const SNIFF: &[&str] = &[
     // Apache HttpClient retries by itself unless told not to.
     "HttpClients.",
     "HttpClientBuilder.create",
+    // AWS SDK for Java 2.x clients (`aws_sdk`).
+    "software.amazon.awssdk",
 ];
 
 /// Whether a `.java` file's bytes are worth parsing.
@@ -228,6 +232,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     spring::extract(&ctx, facts, &mut out);
     failsafe::extract(&ctx, facts, &mut out);
     guava_retrying::extract(&ctx, facts, &mut out);
+    aws_sdk::extract(&ctx, facts);
     feign::extract(&ctx, facts, &mut out);
     reactor::extract(&ctx, facts, &mut out);
     apache_retry::extract(&ctx, facts, &mut out);
@@ -237,6 +242,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     annotation_uses(&ctx, facts);
     url_edges(&ctx, facts, &out);
     clients::extract(&ctx, facts);
+    intervals::extract(&ctx, facts);
     if text.contains("@ConfigurationProperties") {
         let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
         for (span, written) in
@@ -268,6 +274,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
         || !facts.diagnostics.is_empty()
         || !facts.java.client_interfaces.is_empty()
         || !facts.java.client_uses.is_empty()
+        || !facts.java.server_delay_classes.is_empty()
     {
         facts.claimed_by("java");
     }

@@ -29,6 +29,9 @@ use memchr::memmem;
 /// Words that keep a body: a reader may look inside.
 const KEEP: &[&str] = &[
     "://",
+    // AWS SDK for Java 2.x clients built in a method (`aws_sdk`).
+    "Client.builder(",
+    "Client.create(",
     // Call targets the URL-literal reader asks `extract::calls` about:
     // placeholders, setting lookups, registry lookups, gRPC channels.
     "\"${",

@@ -59,6 +59,9 @@ const NEEDLES: &[&str] = &[
     "insecure_channel",
     "secure_channel",
     "sleep(",
+    // python-dotenv: a `.env` loaded into the process environment, where
+    // the AWS SDK reads its variables (`systems::aws::link`).
+    "load_dotenv(",
 ];
 
 /// Whether a Python file mentions anything this reader reads.
@@ -87,6 +90,29 @@ pub fn extract(text: &str, facts: &mut Facts) {
     calls::extract(&ctx, facts, &mut scopes);
     if (facts.policies.len(), facts.edges.len()) != before {
         facts.claimed_by(NAME);
+    }
+    loads_dotenv(&ctx, facts);
+}
+
+/// python-dotenv's `load_dotenv(..)` called in this file: the `.env` it
+/// finds (searched from the calling file's folder up) is loaded into the
+/// process environment without overriding what is set (python-dotenv
+/// `main.py` `load_dotenv(dotenv_path=None, .., override=False)`), where
+/// the AWS SDK reads `AWS_MAX_ATTEMPTS` and the rest
+/// (`systems::aws::link`). `dotenv_values(..)` returns a dict and sets
+/// nothing.
+fn loads_dotenv(ctx: &Ctx<'_>, facts: &mut Facts) {
+    if ctx
+        .nodes
+        .iter()
+        .any(|n| n.kind() == "call" && callee(ctx, *n).1 == "load_dotenv")
+    {
+        facts.aws_shared.push(crate::model::AwsShared {
+            kind: crate::model::AwsSharedKind::LoadsDotenv,
+            mode: None,
+            attempts: None,
+            profile: None,
+        });
     }
 }
 

@@ -8,7 +8,7 @@
 //! shared config files): these settings override them.
 
 use super::super::eval;
-use super::super::{Ctx, Pkg, args, field, span};
+use super::super::{Ctx, Pkg, args, bound_name, enclosing_function, field, named_children, span};
 use crate::model::{AttemptCount, Attempts, Delay, Located, RetryPolicy};
 use tree_sitter::Node;
 
@@ -58,7 +58,18 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
                 // policy nobody wrote (RL403), as the Rust reader reads
                 // `aws_config::load_defaults`.
                 written = true;
-                work.extend(a.iter().skip(1).copied());
+                let (opts, spread) = load_options(ctx, n);
+                // A retryer in a slice of options (`opts...`) is read
+                // where it is written, as a policy of its own.
+                if !spread.is_empty()
+                    && spread
+                        .iter()
+                        .any(|o| matches!(ctx.pkg_call(*o), Some((Pkg::AwsConfig, "WithRetryer"))))
+                {
+                    return None;
+                }
+                work.extend(opts);
+                work.extend(spread);
             }
             (Pkg::AwsConfig, "WithRetryMaxAttempts") | (Pkg::AwsRetry, "AddWithMaxAttempts") => {
                 let v = if pk == Pkg::AwsConfig {
@@ -188,7 +199,8 @@ pub(super) fn shared(
     use crate::model::Provenance;
     let mut profile = None;
     let mut retryer = false;
-    for a in args(call).iter().skip(1) {
+    let (opts, spread) = load_options(ctx, call);
+    for a in opts.iter().chain(spread.iter()) {
         match ctx.pkg_call(*a) {
             Some((Pkg::AwsConfig, "WithSharedConfigProfile")) => {
                 if let Some(v) = args(*a).first()
@@ -285,4 +297,69 @@ fn cap(p: &mut RetryPolicy, d: std::time::Duration, at: crate::source::Span) {
             at,
         );
     }
+}
+
+/// The options a `config.LoadDefaultConfig(ctx, ..)` call is given: its
+/// arguments after the context, and apart the options of a slice spread
+/// into it (`opts...`, external-dns's `defaultOpts`): the elements of
+/// the literal bound to the slice and of each `append(opts, ..)`
+/// assigned to it before the call in the same function.
+fn load_options<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> (Vec<Node<'a>>, Vec<Node<'a>>) {
+    let mut direct = Vec::new();
+    let mut spread = Vec::new();
+    for a in args(call).into_iter().skip(1) {
+        if a.kind() != "variadic_argument" {
+            direct.push(a);
+            continue;
+        }
+        let Some(name) = a
+            .named_child(0)
+            .filter(|x| x.kind() == "identifier")
+            .map(|x| ctx.text(x))
+        else {
+            continue;
+        };
+        let within = enclosing_function(call);
+        let (lo, hi) = within.map_or((0, call.start_byte()), |f| {
+            (f.start_byte(), call.start_byte())
+        });
+        for &n in &ctx.nodes {
+            if n.start_byte() < lo || n.end_byte() > hi {
+                continue;
+            }
+            match n.kind() {
+                "composite_literal" if bound_name(ctx, n) == Some(name) => {
+                    let Some(body) = field(n, "body") else {
+                        continue;
+                    };
+                    for e in named_children(body) {
+                        let e = if e.kind() == "literal_element" {
+                            e.named_child(0).unwrap_or(e)
+                        } else {
+                            e
+                        };
+                        spread.push(e);
+                    }
+                }
+                "call_expression"
+                    if bound_name(ctx, n) == Some(name)
+                        && field(n, "function").is_some_and(|f| ctx.text(f) == "append") =>
+                {
+                    let xs = args(n);
+                    if xs.first().is_some_and(|x| ctx.text(*x) == name) {
+                        spread.extend(
+                            xs.into_iter()
+                                .skip(1)
+                                .filter(|x| x.kind() != "variadic_argument"),
+                        );
+                    }
+                }
+                _ => {}
+            }
+            if spread.len() > 64 {
+                break;
+            }
+        }
+    }
+    (direct, spread)
 }

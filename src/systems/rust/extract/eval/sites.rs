@@ -178,6 +178,21 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
                     p.methods = Located::default_at(Methods::Unknown, span);
                     p.per_try_timeout = Some(Located::default_at(Timeout::Disabled, span));
                     facts.policies.push(p);
+                    // aws-config reads `AWS_MAX_ATTEMPTS`/`AWS_RETRY_MODE`,
+                    // then the profile's `max_attempts`/`retry_mode`, field
+                    // by field, over `RetryConfig::standard()` (smithy-rs
+                    // `aws/rust-runtime/aws-config/src/default_provider/retry_config.rs`
+                    // `try_retry_config`, commit 82877bc): joined by
+                    // `systems::aws::link`.
+                    facts.aws_shared.push(crate::model::AwsShared {
+                        kind: crate::model::AwsSharedKind::Client {
+                            policy: facts.policies.len() - 1,
+                            botocore: false,
+                        },
+                        mode: None,
+                        attempts: None,
+                        profile: None,
+                    });
                 }
             }
         }
