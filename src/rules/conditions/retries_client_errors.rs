@@ -18,7 +18,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let Some((first, span, _)) = bad.first().cloned() else {
         return;
     };
-    // A loop's status test names several ranges at once: one group each.
+    // A status test in code (a loop's, a predicate's) names several ranges
+    // at once: one group each.
     let mut names: Vec<String> = Vec::new();
     let mut groups: Vec<(crate::source::Span, Vec<String>, String)> = Vec::new();
     for (w, sp, here) in &bad {
@@ -43,10 +44,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let mut g = groups.into_iter();
     for n in names.iter_mut().filter(|n| n.is_empty()) {
         if let Some((_, ws, written)) = g.next() {
-            *n = format!(
-                "{} (read from the loop's status test `{written}`)",
-                ws.join(", ")
-            );
+            *n = format!("{} (read from the status test `{written}`)", ws.join(", "));
         }
     }
     let f = e.emit(

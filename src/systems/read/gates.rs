@@ -95,11 +95,14 @@ pub(super) fn accepts(name: &str, r: &Root<'_>) -> bool {
         // istio::extract::read_document: its API group, else mesh_config
         // (a ConfigMap's `data.mesh`, an IstioOperator's
         // `spec.meshConfig`, or with no `kind` a root `meshConfig` or
-        // `defaultHttpRetryPolicy`).
+        // `defaultHttpRetryPolicy`), else istio::compat::old_default (an
+        // istiod Deployment's env, an IstioOperator, the istiod chart's
+        // values: a root `pilot` or `meshConfig`).
         "istio" => {
             r.api().starts_with(istio::extract::API_GROUP)
-                || r.kind_is(&["ConfigMap", "IstioOperator"])
-                || (!r.has("kind") && (r.has("meshConfig") || r.has("defaultHttpRetryPolicy")))
+                || r.kind_is(&["ConfigMap", "IstioOperator", "Deployment"])
+                || (!r.has("kind")
+                    && (r.has("meshConfig") || r.has("defaultHttpRetryPolicy") || r.has("pilot")))
         }
         // spring::extract::extract_yaml: not a Kubernetes object, and its
         // properties are read only under SPRING_ROOTS.
@@ -118,9 +121,11 @@ pub(super) fn accepts(name: &str, r: &Root<'_>) -> bool {
             r.api().starts_with(gateway_api::extract::API_GROUP)
                 || r.api().starts_with("policy.linkerd.io/")
         }
-        // envoy_gateway::extract::extract.
+        // envoy_gateway::extract::extract (a BackendTrafficPolicy) and
+        // envoy_gateway::security (a SecurityPolicy).
         "envoygateway" => {
-            r.api().starts_with("gateway.envoyproxy.io/") && r.kind_is(&["BackendTrafficPolicy"])
+            r.api().starts_with("gateway.envoyproxy.io/")
+                && r.kind_is(&["BackendTrafficPolicy", "SecurityPolicy"])
         }
         // linkerd::extract::extract: a ServiceProfile of its group, or an
         // annotated `v1` Service.
