@@ -83,6 +83,30 @@ fn chromium() -> String {
         .to_string()
 }
 
+/// The generated 60-service monorepo (scripts/gen-monorepo.sh) written
+/// under `dir` and audited; the report's folder.
+fn audit_sixty(dir: &std::path::Path) -> std::path::PathBuf {
+    let root = common::root();
+    let repo = dir.join("monorepo");
+    let gen_ok = Command::new("bash")
+        .arg(root.join("scripts/gen-monorepo.sh"))
+        .arg(&repo)
+        .status()
+        .unwrap();
+    assert!(gen_ok.success());
+    let out = dir.join("audit");
+    let status = Command::new(assert_cmd::cargo::cargo_bin("retrylint"))
+        .current_dir(&root)
+        .args(["audit", "-q", "--no-cache"])
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    out
+}
+
 /// The DOM after the page's script ran, as Chromium sees it.
 fn dump_dom(page: &std::path::Path) -> String {
     let profile = tempfile::tempdir().unwrap();
@@ -113,23 +137,7 @@ fn dump_dom(page: &std::path::Path) -> String {
 fn sixty_services_render_and_the_script_filters() {
     let root = common::root();
     let dir = tempfile::tempdir().unwrap();
-    let repo = dir.path().join("monorepo");
-    let gen_ok = Command::new("bash")
-        .arg(root.join("scripts/gen-monorepo.sh"))
-        .arg(&repo)
-        .status()
-        .unwrap();
-    assert!(gen_ok.success());
-    let out = dir.path().join("audit");
-    let status = Command::new(assert_cmd::cargo::cargo_bin("retrylint"))
-        .current_dir(&root)
-        .args(["audit", "-q", "--no-cache"])
-        .arg(&repo)
-        .arg("--out")
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let out = audit_sixty(dir.path());
     let page = out.join("report.html");
     let html = std::fs::read_to_string(&page).unwrap();
     // The graph alone, scaled to the window, for the picture.
@@ -210,25 +218,8 @@ fn sixty_services_render_and_the_script_filters() {
 /// bands meet, and no edge passes through a box other than its own two
 /// ends'.
 fn sixty_services_labels_and_edges_clear_every_box_in_chromium() {
-    let root = common::root();
     let dir = tempfile::tempdir().unwrap();
-    let repo = dir.path().join("monorepo");
-    let gen_ok = Command::new("bash")
-        .arg(root.join("scripts/gen-monorepo.sh"))
-        .arg(&repo)
-        .status()
-        .unwrap();
-    assert!(gen_ok.success());
-    let out = dir.path().join("audit");
-    let status = Command::new(assert_cmd::cargo::cargo_bin("retrylint"))
-        .current_dir(&root)
-        .args(["audit", "-q", "--no-cache"])
-        .arg(&repo)
-        .arg("--out")
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let out = audit_sixty(dir.path());
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     let csp_start = html
         .find("<meta http-equiv=\"Content-Security-Policy\"")

@@ -486,15 +486,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             caught.join(", "),
             tr.exit
         ),
-        format!(
-            "bound: `{}` ({})",
-            p.attempts.value.written_as,
-            match p.attempts.value.count {
-                AttemptCount::Finite(n) => format!("{n} attempts"),
-                AttemptCount::Unbounded => "no limit".to_string(),
-                AttemptCount::Unknown => "a count the file does not show".to_string(),
-            }
-        ),
+        bound_why(&p),
     ];
     Ok(p)
 }
@@ -729,4 +721,17 @@ fn header_counter(ctx: &Ctx<'_>, lp: Node<'_>) -> (Option<String>, Option<i128>)
         }
     }
     (None, None)
+}
+
+/// The "why" line of a loop taken as a retry that says what bounds it.
+fn bound_why(p: &RetryPolicy) -> String {
+    format!(
+        "bound: `{}` ({})",
+        p.attempts.value.written_as,
+        match p.attempts.value.count {
+            AttemptCount::Finite(n) => format!("{n} attempts"),
+            AttemptCount::Unbounded => "no limit".to_string(),
+            AttemptCount::Unknown => "a count the file does not show".to_string(),
+        }
+    )
 }

@@ -281,15 +281,7 @@ fn policy(
             "no `try`: the result of `{name}` is tested (`{}`), success leaves the loop and any other result goes round",
             ctx.text(test)
         ),
-        format!(
-            "bound: `{}` ({})",
-            p.attempts.value.written_as,
-            match p.attempts.value.count {
-                AttemptCount::Finite(n) => format!("{n} attempts"),
-                AttemptCount::Unbounded => "no limit".to_string(),
-                AttemptCount::Unknown => "a count the file does not show".to_string(),
-            }
-        ),
+        bound_why(&p),
     ];
     p
 }
