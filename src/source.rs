@@ -191,6 +191,27 @@ impl SourceFile {
     }
 }
 
+/// `p` with `.` dropped and each `..` folding the component before it,
+/// lexically (no file-system look); a `..` with nothing before it to fold
+/// is kept (`../x` stays `../x`), unlike `config::normalise`, which drops
+/// it. Used where paths of scanned files are joined and compared
+/// (Kustomize resources, build files found upwards).
+pub fn fold_dots(p: &std::path::Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 pub fn display_path(path: &std::path::Path) -> String {
     let s = path.to_string_lossy();
     let s = s.strip_prefix("./").unwrap_or(&s);

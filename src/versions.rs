@@ -176,22 +176,7 @@ pub struct Index<'a> {
     visits: std::cell::Cell<usize>,
 }
 
-/// A path with `.` and `..` folded (lexically).
-fn normal(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
+use crate::source::fold_dots as normal;
 
 impl<'a> Index<'a> {
     pub fn new(files: &'a [ScannedFile]) -> Index<'a> {

@@ -135,22 +135,7 @@ fn remote(s: &str) -> bool {
     s.contains("://") || s.starts_with("github.com/") || s.starts_with("git@")
 }
 
-/// A path with `.` and `..` taken out lexically.
-pub fn normal(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::source::fold_dots as normal;
 
 fn build_dir(
     dir: &Path,
