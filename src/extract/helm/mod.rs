@@ -168,6 +168,21 @@ fn actions(text: &str) -> Option<Vec<Result<Span, Act<'_>>>> {
 
 /// The first word of an action (`if`, `end` ...) and the rest.
 fn keyword(body: &str) -> (&str, &str) {
+    // Go's template lexer ends an identifier at the first character that
+    // is not a letter, digit or `_`, so `with.Values.x` is `with` and
+    // `.Values.x` (text/template/parse/lex.go, lexIdentifier); Helm
+    // accepts it (prometheus-community/helm-charts writes it).
+    let ident = body
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(body.len());
+    if ident > 0
+        && matches!(
+            &body[..ident],
+            "if" | "else" | "with" | "range" | "end" | "define" | "template" | "block"
+        )
+    {
+        return (&body[..ident], body[ident..].trim());
+    }
     let w = body.split(|c: char| c.is_whitespace()).next().unwrap_or("");
     (w, body[w.len()..].trim())
 }

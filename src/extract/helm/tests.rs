@@ -119,3 +119,18 @@ fn an_unknown_value_after_a_left_trim_keeps_its_space() {
     let t = "containers:\n- {{- include \"partials.proxy\" . | indent 8 }}\n";
     assert_eq!(out(t, "a: 1"), format!("containers:\n- {OPAQUE}\n"));
 }
+
+/// Go's lexer ends a keyword at the first character that is no letter,
+/// digit or `_`: `{{- with.Values.x }}` is `with` over `.Values.x`, as
+/// Helm reads it (prometheus-community/helm-charts writes it so); other
+/// words still end at whitespace.
+#[test]
+fn a_keyword_ends_where_go_ends_an_identifier() {
+    assert_eq!(super::keyword("with.Values.x"), ("with", ".Values.x"));
+    assert_eq!(super::keyword("if(eq .a 1)"), ("if", "(eq .a 1)"));
+    assert_eq!(super::keyword("else if .a"), ("else", "if .a"));
+    assert_eq!(super::keyword("end"), ("end", ""));
+    assert_eq!(super::keyword("endpoint .x"), ("endpoint", ".x"));
+    assert_eq!(super::keyword(".Values.a"), (".Values.a", ""));
+    assert_eq!(super::keyword("include \"x\" ."), ("include", "\"x\" ."));
+}
