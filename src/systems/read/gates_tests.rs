@@ -1,6 +1,7 @@
 use super::{Head, Root, accepts, head};
 use crate::extract::{Facts, template_regions};
 use crate::systems::read::unread_docs::blank_docs;
+use crate::systems::read::unread_docs::tests::yaml_files;
 use std::path::{Path, PathBuf};
 
 /// A file's facts as `extract_yaml_stream` reads them, with the root-key
@@ -164,26 +165,6 @@ fn a_document_no_wanted_reader_accepts_is_blanked() {
     assert!(super::super::gated_readers(Path::new("docker-compose.yml"), &wanted).is_none());
     // Alone, the listed document is not parsed at all.
     assert!(same_facts(p, listed));
-}
-
-fn yaml_files(roots: &[PathBuf]) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut todo = roots.to_vec();
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p
-                .extension()
-                .is_some_and(|x| x == "yaml" || x == "yml" || x == "json")
-            {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 fn fixture_roots() -> Vec<PathBuf> {

@@ -211,4 +211,4 @@ fn blank_range(out: &mut [u8], start: usize, end: usize) {
 
 #[cfg(test)]
 #[path = "unread_docs_tests.rs"]
-mod tests;
+pub(super) mod tests;

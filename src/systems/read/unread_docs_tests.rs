@@ -121,7 +121,8 @@ fn only_a_definition_at_column_0_in_plain_keys_is_blanked() {
     assert_eq!(out.matches("CustomResourceDefinition").count(), 1);
 }
 
-fn yaml_files(roots: &[PathBuf]) -> Vec<PathBuf> {
+/// Every YAML/JSON file under `roots` (the gates' tests use it too).
+pub(in crate::systems::read) fn yaml_files(roots: &[PathBuf]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut todo = roots.to_vec();
     while let Some(d) = todo.pop() {
