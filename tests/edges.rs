@@ -557,6 +557,7 @@ fn a_config_servers_shared_files_resolve_its_clients_placeholders() {
             "AuditClient.java: audit:9000",
             "ExchangeRatesClient.java: api.exchangeratesapi.io",
             "ExchangeRatesClient.java: rates-mock:8080",
+            "application.yml: rabbitmq",
             "bootstrap.yml: config",
         ]
     );

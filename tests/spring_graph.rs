@@ -228,3 +228,93 @@ fn gateway_route_placeholders_are_set_by_the_workloads_env_with_their_retry() {
     );
     assert_eq!(g.worst_paths()[0].attempts, 4);
 }
+
+/// Spring Boot's data-store settings are calls with the store's protocol,
+/// which the Istio sidecar does not retry: in `application*` files (a
+/// placeholder's default, a placeholder the workload's env sets, a JDBC
+/// URL, a broker list, a Mongo URI with credentials, `localhost` no
+/// call) and in a workload's env (`SPRING_DATA_MONGODB_HOST`).
+#[test]
+fn spring_data_store_settings_are_calls_no_sidecar_retries() {
+    let (s, g) = build("testdata/graph/spring-data-stores");
+    let mut got: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {} x{}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.protocol.label(),
+                e.factor()
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "inventory -> inventory-mongo MongoDB x1",
+            "inventory -> rabbitmq AMQP x1",
+            "orders -> kafka-0 Kafka x1",
+            "orders -> kafka-1 Kafka x1",
+            "orders -> orders-db SQL x1",
+            "orders -> orders-mongo MongoDB x1",
+            "orders -> payments HTTP x3",
+            "orders -> rabbitmq AMQP x1",
+            "payments -> payments-mongo MongoDB x1",
+            "payments -> payments-redis Redis x1",
+        ]
+    );
+    assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
+    let worst = g.worst_paths().iter().map(|p| p.attempts).max();
+    assert_eq!(worst, Some(3));
+}
+
+/// A shared `application*` file a config server serves is read by each
+/// client: its Feign `default` retryer is on every client's calls and its
+/// RabbitMQ host is each client's call, not the server's.
+#[test]
+fn a_config_servers_shared_file_is_each_clients() {
+    let (_, g) = build("testdata/graph/config-server-shared");
+    let mut got: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {} x{}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.protocol.label(),
+                e.factor()
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "account-service -> audit unknown x5",
+            "account-service -> rabbitmq AMQP x1",
+            "statistics-service -> api.exchangeratesapi.io unknown x5",
+            "statistics-service -> audit unknown x5",
+            // The config client's own retry (6 attempts by default).
+            "statistics-service -> config HTTP x6",
+            "statistics-service -> rabbitmq AMQP x1",
+            "statistics-service -> rates-mock unknown x5",
+        ]
+    );
+}
+
+/// A retry around a `WebClient` bean built in another file of the unit
+/// is on the bean's call (Polar Bookshop's order service).
+#[test]
+fn a_client_bean_built_in_another_file_carries_the_injecting_files_retry() {
+    let (s, g) = build("testdata/graph/client-bean-other-file");
+    assert_eq!(
+        edge_names(&g),
+        ["order-service -> catalog-service x4 [\"`getBook` (Reactor)\"]"]
+    );
+    assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
+    assert_eq!(g.worst_paths()[0].attempts, 4);
+}

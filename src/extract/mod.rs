@@ -12,6 +12,7 @@ pub mod http_method;
 pub mod kustomize;
 pub mod prop;
 pub mod status_test;
+pub mod stores;
 pub mod template_text;
 pub mod test_code;
 pub mod tree_sitter;

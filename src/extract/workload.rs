@@ -500,7 +500,7 @@ fn compose_with(
                     if !set.contains(k) {
                         let before = facts.edges.len();
                         push_edge(s.key, k, v, span, facts);
-                        if let Some(edge) = facts.edges.get_mut(before) {
+                        for edge in facts.edges.iter_mut().skip(before) {
                             edge.via = format!(
                                 "env `{k}` from `{path}`{}",
                                 crate::model::calls::WHOLE_FILE_VIA
@@ -555,10 +555,13 @@ fn compose_with(
 }
 
 /// docker-compose calls do not run in a mesh: say so in `via`.
+/// Every edge pushed since the last marked one (one entry may give several:
+/// a list of Kafka brokers).
 fn mark_compose(facts: &mut Facts) {
-    if let Some(e) = facts.edges.last_mut()
-        && !e.via.starts_with(COMPOSE_VIA)
-    {
+    for e in facts.edges.iter_mut().rev() {
+        if e.via.starts_with(COMPOSE_VIA) {
+            break;
+        }
         e.via = format!("{COMPOSE_VIA} {}", e.via);
     }
 }
@@ -629,6 +632,13 @@ pub fn push_edge(
     span: crate::source::Span,
     facts: &mut Facts,
 ) {
+    // `SPRING_DATA_MONGODB_HOST`, `SPRING_KAFKA_BOOTSTRAP_SERVERS`: a
+    // Spring Boot data-store setting, a call with the store's protocol.
+    if let Some(store) = super::stores::of_key(key) {
+        let via = format!("env `{key}`");
+        super::stores::push(Some(caller), store, value, span, &|_| span, &via, facts);
+        return;
+    }
     if !address_key(key) {
         return;
     }

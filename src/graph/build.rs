@@ -104,16 +104,16 @@ fn instances(b: &mut Builder<'_>) -> Named {
         {
             continue;
         }
-        let Some(owner) = b.file_owner(id) else {
-            continue;
-        };
-        for (i, p) in f.facts.policies.iter().enumerate() {
-            if p.system.spec().named_instances
-                && let Some(name) = &p.name
-            {
-                configured
-                    .entry((owner.clone(), name.clone()))
-                    .or_insert((id, i));
+        // A shared file a config server serves configures each client.
+        for owner in b.file_owners(id) {
+            for (i, p) in f.facts.policies.iter().enumerate() {
+                if p.system.spec().named_instances
+                    && let Some(name) = &p.name
+                {
+                    configured
+                        .entry((owner.clone(), name.clone()))
+                        .or_insert((id, i));
+                }
             }
         }
     }
@@ -174,9 +174,9 @@ fn named_clients(b: &Builder<'_>) -> (Named, BTreeMap<String, (FileId, usize)>) 
         }
         // A file of a shared build unit (a C# project others reference)
         // configures the clients of each program that builds it.
-        let owners: Vec<String> = match b.file_owner(id) {
-            Some(o) => vec![o],
-            None => f
+        let owners: Vec<String> = match b.file_owners(id) {
+            o if !o.is_empty() => o,
+            _ => f
                 .facts
                 .services
                 .iter()
@@ -307,22 +307,22 @@ fn file_edges(
     for (id, f) in files.iter().enumerate() {
         // Resolved once per file, and only for files with a call whose
         // caller the extractor did not name.
-        let owner = if f.facts.edges.iter().any(|e| e.caller.is_none()) {
-            b.file_owner(id)
+        // A shared file a config server serves is each client's.
+        let owners = if f.facts.edges.iter().any(|e| e.caller.is_none()) {
+            b.file_owners(id)
         } else {
-            None
+            Vec::new()
         };
         for e in &f.facts.edges {
             let loc = Loc {
                 file: id,
                 span: e.span,
             };
-            let caller = e
-                .caller
-                .clone()
-                .map(|c| b.canonical(&c))
-                .or_else(|| owner.clone());
-            let Some(caller) = caller else {
+            let callers = match &e.caller {
+                Some(c) => vec![b.canonical(c)],
+                None => owners.clone(),
+            };
+            if callers.is_empty() {
                 b.graph.notes.push(GraphNote {
                     loc,
                     message: format!(
@@ -331,98 +331,100 @@ fn file_edges(
                     ),
                 });
                 continue;
-            };
-            // An IP address names a service only where a manifest gives
-            // it to one.
-            if crate::model::calls::ip_literal(&e.callee).is_some()
-                && !b.aliases.contains_key(&short_host(&e.callee))
-            {
-                continue;
             }
-            let from = b.service(&caller);
-            let to = b.service(&e.callee);
-            if from == to {
-                continue;
-            }
-            let mut via = e.via.clone();
-            if let Some((key, how)) = whole_map_env(&e.via) {
-                match env_reads.get(&caller) {
-                    Some(r) if r.read.contains(key) => {}
-                    Some(r) if r.has_code => {
-                        b.graph.notes.push(GraphNote {
+            for caller in callers {
+                // An IP address names a service only where a manifest gives
+                // it to one.
+                if crate::model::calls::ip_literal(&e.callee).is_some()
+                    && !b.aliases.contains_key(&short_host(&e.callee))
+                {
+                    continue;
+                }
+                let from = b.service(&caller);
+                let to = b.service(&e.callee);
+                if from == to {
+                    continue;
+                }
+                let mut via = e.via.clone();
+                if let Some((key, how)) = whole_map_env(&e.via) {
+                    match env_reads.get(&caller) {
+                        Some(r) if r.read.contains(key) => {}
+                        Some(r) if r.has_code => {
+                            b.graph.notes.push(GraphNote {
                             loc,
                             message: format!(
                                 "`{caller}` is handed `{key}` with every other variable (`{how}`), but none of its code in the scan reads it: no call to `{}`",
                                 e.callee
                             ),
                         });
-                        continue;
+                            continue;
+                        }
+                        // No program source of the caller was read: whether
+                        // it reads the variable is not known, and said.
+                        _ => via.push_str(&format!(
+                            ": read assumed, no code of `{caller}` in the scan"
+                        )),
                     }
-                    // No program source of the caller was read: whether
-                    // it reads the variable is not known, and said.
-                    _ => via.push_str(&format!(
-                        ": read assumed, no code of `{caller}` in the scan"
-                    )),
                 }
-            }
-            // `@Retry(name = "payments")` takes its values from
-            // `resilience4j.retry.instances.payments` in the service's
-            // configuration.
-            let resolve = |i: usize, p: &RetryPolicy| -> RetryLayer {
-                let key = (caller.clone(), p.name.clone().unwrap_or_default());
-                match configured.get(&key) {
-                    Some(&(cf, ci))
-                        if p.system.spec().named_instances
-                            && p.attempts.value.count == AttemptCount::Unknown =>
-                    {
-                        layer_of(cf, ci, &files[cf].facts.policies[ci])
+                // `@Retry(name = "payments")` takes its values from
+                // `resilience4j.retry.instances.payments` in the service's
+                // configuration.
+                let resolve = |i: usize, p: &RetryPolicy| -> RetryLayer {
+                    let key = (caller.clone(), p.name.clone().unwrap_or_default());
+                    match configured.get(&key) {
+                        Some(&(cf, ci))
+                            if p.system.spec().named_instances
+                                && p.attempts.value.count == AttemptCount::Unknown =>
+                        {
+                            layer_of(cf, ci, &files[cf].facts.policies[ci])
+                        }
+                        _ => layer_of(id, i, p),
                     }
-                    _ => layer_of(id, i, p),
+                };
+                let mut layers: Vec<RetryLayer> = e
+                    .policies
+                    .iter()
+                    .filter_map(|&i| f.facts.policies.get(i).map(|p| resolve(i, p)))
+                    .collect();
+                // A call through a named client takes that client's
+                // configuration in the caller's files, else their `default`.
+                if layers.is_empty()
+                    && let Some(client) = &e.client
+                    && let Some(&(cf, ci)) = clients
+                        .get(&(caller.clone(), client.clone()))
+                        .or_else(|| clients.get(&(caller.clone(), "default".to_string())))
+                        .or_else(|| client_beans.get(&caller))
+                {
+                    layers.push(layer_of(cf, ci, &files[cf].facts.policies[ci]));
                 }
-            };
-            let mut layers: Vec<RetryLayer> = e
-                .policies
-                .iter()
-                .filter_map(|&i| f.facts.policies.get(i).map(|p| resolve(i, p)))
-                .collect();
-            // A call through a named client takes that client's
-            // configuration in the caller's files, else their `default`.
-            if layers.is_empty()
-                && let Some(client) = &e.client
-                && let Some(&(cf, ci)) = clients
-                    .get(&(caller.clone(), client.clone()))
-                    .or_else(|| clients.get(&(caller.clone(), "default".to_string())))
-                    .or_else(|| client_beans.get(&caller))
-            {
-                layers.push(layer_of(cf, ci, &files[cf].facts.policies[ci]));
-            }
-            // A URL in source code whose file builds exactly one client
-            // retry policy is called through it.
-            if layers.is_empty()
-                && let Some(i) = sole_client_policy(f)
-            {
-                layers.push(resolve(i, &f.facts.policies[i]));
-            }
-            let protocol = e.protocol.unwrap_or_else(|| protocol(b, id, e.span, to));
-            let (mesh, sidecar) = mesh_layer(b, cx, from, to, &e.via, protocol, loc);
-            if !layers.iter().any(|l| l.kind == LayerKind::Mesh)
-                && let Some(l) = sidecar
-            {
-                layers.push(l);
-            }
-            layers.sort_by_key(|l| l.kind);
-            let key = (from, to, format!("{id}:{}", e.span.start));
-            if seen.insert(key) {
-                b.graph.edges.push(Edge {
-                    from,
-                    to,
-                    proof: loc,
-                    via,
-                    layers,
-                    also: Vec::new(),
-                    protocol,
-                    mesh,
-                });
+                // A URL in source code whose file builds exactly one client
+                // retry policy is called through it.
+                if layers.is_empty()
+                    && let Some(i) = sole_client_policy(f)
+                {
+                    layers.push(resolve(i, &f.facts.policies[i]));
+                }
+                let protocol = e.protocol.unwrap_or_else(|| protocol(b, id, e.span, to));
+                let (mesh, sidecar) = mesh_layer(b, cx, from, to, &e.via, protocol, loc);
+                if !layers.iter().any(|l| l.kind == LayerKind::Mesh)
+                    && let Some(l) = sidecar
+                {
+                    layers.push(l);
+                }
+                layers.sort_by_key(|l| l.kind);
+                let key = (from, to, format!("{id}:{}", e.span.start));
+                if seen.insert(key) {
+                    b.graph.edges.push(Edge {
+                        from,
+                        to,
+                        proof: loc,
+                        via,
+                        layers,
+                        also: Vec::new(),
+                        protocol,
+                        mesh,
+                    });
+                }
             }
         }
     }

@@ -105,9 +105,9 @@ impl<'a> Builder<'a> {
         }
         for (id, f) in files.iter().enumerate() {
             for s in &f.facts.services {
-                // A build unit names who owns a file; it becomes a node
-                // when a call names it.
-                if s.kind == IdentityKind::BuildUnit {
+                // A build unit (a config client) names who owns a file;
+                // it becomes a node when a call names it.
+                if matches!(s.kind, IdentityKind::BuildUnit | IdentityKind::ConfigClient) {
                     continue;
                 }
                 let sid = self.service(&s.name);
@@ -166,8 +166,35 @@ impl<'a> Builder<'a> {
                 .then(|| names.into_iter().next())
                 .flatten()
         };
+        // Served by a config server to its clients: one client owns it,
+        // several share it ([`Self::file_owners`]).
+        if f.facts
+            .services
+            .iter()
+            .any(|s| s.kind == IdentityKind::ConfigClient)
+        {
+            return tier(&[IdentityKind::ConfigClient]);
+        }
         tier(&[IdentityKind::Workload, IdentityKind::AppName])
             .or_else(|| tier(&[IdentityKind::BuildUnit]))
+    }
+
+    /// Every program whose settings and calls a file holds: its owner, or
+    /// each config client a config server serves it to (a shared
+    /// `application*` file: each client reads its own copy).
+    pub fn file_owners(&self, file: FileId) -> Vec<String> {
+        let clients: BTreeSet<String> = self.files[file]
+            .facts
+            .services
+            .iter()
+            .filter(|s| s.kind == IdentityKind::ConfigClient)
+            .map(|s| self.canonical(&s.name))
+            .collect();
+        if clients.is_empty() {
+            self.file_owner(file).into_iter().collect()
+        } else {
+            clients.into_iter().collect()
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! the scan), read by `link::spring_calls` as the configuration of the
 //! clients, and the files there that belong to one application.
 
-use super::spring_calls::load;
+use super::spring_calls::{config_client, load};
 use super::*;
 use crate::model::calls::IdentityKind;
 use crate::systems::spring::placeholders;
@@ -225,5 +225,78 @@ pub(super) fn served_files(
             "served by a config server as its configuration",
             Vec::new(),
         ));
+    }
+}
+
+/// A shared `application*` file of a location a config server serves to
+/// every client (`shared/application.yml` of a native backend): each
+/// config client of the scan reads it (`NativeEnvironmentRepository`
+/// adds `application*` to every application's property sources), so its
+/// retry settings and calls are each client's, not the server's unit's.
+/// The clients are the units whose own configuration makes them config
+/// clients (`spring.cloud.config.uri`, `spring.config.import` of
+/// `configserver:`), by `spring.application.name`.
+pub(super) fn shared_files(
+    files: &mut [ScannedFile],
+    res_dirs: &BTreeSet<PathBuf>,
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    locations: &mut Option<Vec<Served>>,
+    disk: super::Disk<'_>,
+) {
+    let named = |f: &ScannedFile| {
+        f.source
+            .path
+            .file_name()
+            .is_some_and(|n| placeholders::file_profile(&n.to_string_lossy()).is_some())
+    };
+    // A unit's own `application*` files are never a location's shared
+    // ones: only files elsewhere are looked at.
+    let own = |f: &ScannedFile| {
+        let mut up = f.source.path.ancestors().skip(1).map(|a| a.file_name());
+        match (up.next().flatten(), up.next().flatten()) {
+            (Some(p), _) if p == "resources" => true,
+            (Some(p), Some(g)) => p == "config" && g == "resources",
+            _ => false,
+        }
+    };
+    if !files.iter().any(|f| named(f) && !own(f)) {
+        return;
+    }
+    let served: &[Served] =
+        locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd, disk));
+    let absolute = |p: &Path| match cwd {
+        Some(c) if p.is_relative() => c.join(p),
+        _ => p.to_path_buf(),
+    };
+    let shared = |f: &ScannedFile| {
+        let path = absolute(&f.source.path);
+        named(f)
+            && served.iter().any(|s| {
+                s.shared
+                    && !s.dir.to_string_lossy().contains("{application}")
+                    && path.parent() == Some(s.dir.as_path())
+            })
+    };
+    if !files.iter().any(shared) {
+        return;
+    }
+    let clients: BTreeSet<String> = res_dirs
+        .iter()
+        .filter_map(|r| config_client(&load(r, cwd, &[], disk)))
+        .collect();
+    for f in files.iter_mut() {
+        if !shared(f) {
+            continue;
+        }
+        for name in &clients {
+            f.facts.services.push(ServiceDecl::new(
+                name.clone(),
+                crate::source::Span::new(0, 0),
+                IdentityKind::ConfigClient,
+                "served by a config server to every client",
+                Vec::new(),
+            ));
+        }
     }
 }

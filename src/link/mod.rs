@@ -6,6 +6,7 @@ use crate::model::ServiceDecl;
 use crate::source::Span;
 use std::path::{Path, PathBuf};
 
+mod client_beans;
 mod client_interfaces;
 mod compose;
 mod config_server;
@@ -112,6 +113,10 @@ pub fn all_in(
     // it, inside the retry annotations of its methods (after the
     // Resilience4j steps, whose values the uses copy).
     client_interfaces(files);
+    // A client bean built in another file of the unit: the calls it
+    // makes carry the retry of the file that injects it (after the
+    // placeholders, so the bean's base URL is an edge).
+    client_beans::client_beans(files);
     // Retry circuit breakers written for a host or cluster in another
     // document than the routes that send to it.
     retry_limits(files);

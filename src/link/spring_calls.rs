@@ -104,6 +104,7 @@ pub fn spring_call_targets(
         }
     }
     served_files(files, &res_dirs, roots, cwd, &mut locations, disk);
+    super::config_server::shared_files(files, &res_dirs, roots, cwd, &mut locations, disk);
     for f in files.iter_mut() {
         // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
         // are looked up too: a key that is set wins over the default.
@@ -255,6 +256,7 @@ pub fn spring_call_targets(
         }
         f.facts.unresolved = kept;
     }
+    spring_env::mark_protocols(files);
 }
 
 /// The file's service, where its identity declarations name one.
@@ -418,7 +420,7 @@ fn first_value(docs: &[Doc], key: &str, default_only: bool) -> Option<String> {
 }
 
 /// The application name of a unit that is a Spring Cloud Config client.
-fn config_client(docs: &[Doc]) -> Option<String> {
+pub(super) fn config_client(docs: &[Doc]) -> Option<String> {
     let client = first_value(docs, "spring.cloud.config.uri", false).is_some()
         || first_value(docs, "spring.config.import", false)
             .is_some_and(|v| v.contains("configserver:"));
@@ -558,7 +560,7 @@ fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Outcome {
                 Some(p) => format!("`{template}` = `{shown}` (profile `{p}`, {from})"),
             },
             client: u.client.clone(),
-            protocol: None,
+            protocol: u.protocol,
         });
     }
     match (out.is_empty(), local) {

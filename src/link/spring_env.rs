@@ -111,12 +111,57 @@ pub(super) fn edges(
                     policies: Vec::new(),
                     via: format!("`{template}` = env `{var}` of `{name}` ({at})"),
                     client: u.client.clone(),
-                    protocol: None,
+                    protocol: u.protocol,
                 });
             }
         }
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// The (variable, service) of an edge [`edges`] made, from its `via`.
+fn joined(via: &str) -> Option<(&str, &str)> {
+    let (_, rest) = via.split_once("= env `")?;
+    let (var, rest) = rest.split_once("` of `")?;
+    let (name, _) = rest.split_once('`')?;
+    Some((var, name))
+}
+
+/// A data-store setting whose placeholder a workload's env entry sets
+/// (`spring.redis.host: ${REDIS_HOST}`, `REDIS_HOST: payments-redis`)
+/// says what that entry's own call speaks: the entry's edge (made for
+/// its `*_HOST` name) gets the setting's protocol, so both are the one
+/// Redis call, which no L7 layer retries.
+pub(super) fn mark_protocols(files: &mut [ScannedFile]) {
+    let mut marks: Vec<(String, String, String, crate::model::calls::Protocol)> = Vec::new();
+    for f in files.iter() {
+        for e in &f.facts.edges {
+            if let Some(p) = e.protocol
+                && let Some((var, name)) = joined(&e.via)
+            {
+                marks.push((name.to_string(), var.to_string(), e.callee.clone(), p));
+            }
+        }
+    }
+    if marks.is_empty() {
+        return;
+    }
+    for f in files.iter_mut() {
+        for e in f.facts.edges.iter_mut() {
+            if e.protocol.is_some() {
+                continue;
+            }
+            let (Some(caller), Some(var)) = (&e.caller, env_name_of(&e.via)) else {
+                continue;
+            };
+            if let Some(m) = marks
+                .iter()
+                .find(|m| &m.0 == caller && m.1 == var && m.2 == e.callee)
+            {
+                e.protocol = Some(m.3);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

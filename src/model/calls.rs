@@ -115,6 +115,10 @@ pub enum IdentityKind {
     /// (`AddProject<Projects.X>("name")`, `AddRedis("name")`), with the
     /// protocol a resource speaks.
     AppHost,
+    /// A program a Spring Cloud Config server serves the file to (a shared
+    /// `application*` file of its location goes to every client): the
+    /// file's settings and calls are each such client's, not the server's.
+    ConfigClient,
 }
 
 impl IdentityKind {
@@ -448,6 +452,11 @@ pub struct UnresolvedCall {
     /// Retry filters.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub policies: Vec<usize>,
+    /// What the call speaks where the setting says so and its value will
+    /// not (`spring.data.mongodb.host: ${MONGO_HOST}`): the edge it
+    /// resolves to keeps it (as [`CallEdge::protocol`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<Protocol>,
 }
 
 impl UnresolvedCall {
@@ -460,6 +469,7 @@ impl UnresolvedCall {
             if_empty: None,
             client: None,
             policies: Vec::new(),
+            protocol: None,
         }
     }
 }

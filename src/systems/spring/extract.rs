@@ -178,6 +178,7 @@ pub fn extract_props(props: &[Prop], facts: &mut Facts) -> bool {
         facts.claimed_by("spring-boot-retry");
         found = true;
     }
+    crate::extract::stores::from_props(props, caller, facts);
     if let Some((name, span)) = app {
         facts.services.push(ServiceDecl::new(
             name,
