@@ -295,7 +295,6 @@ fn a_config_servers_shared_file_is_each_clients() {
         got,
         [
             "account-service -> audit unknown x5",
-            "account-service -> rabbitmq AMQP x1",
             "statistics-service -> api.exchangeratesapi.io unknown x5",
             "statistics-service -> audit unknown x5",
             // The config client's own retry (6 attempts by default).

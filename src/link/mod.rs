@@ -22,6 +22,7 @@ mod nginx;
 mod retry_limits;
 mod spring_calls;
 mod spring_env;
+mod store_clients;
 mod test_resources;
 mod units;
 

@@ -257,6 +257,17 @@ pub fn spring_call_targets(
         f.facts.unresolved = kept;
     }
     spring_env::mark_protocols(files);
+    // Data-store calls only from programs with a client of the store.
+    if files
+        .iter()
+        .any(|f| f.facts.edges.iter().any(|e| e.protocol.is_some()))
+    {
+        let clients: Vec<(String, PathBuf)> = res_dirs
+            .iter()
+            .filter_map(|r| config_client(&load(r, cwd, &[], disk)).map(|n| (n, r.clone())))
+            .collect();
+        super::store_clients::store_clients(files, &clients, roots, cwd, disk);
+    }
 }
 
 /// The file's service, where its identity declarations name one.
