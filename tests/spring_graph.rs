@@ -315,5 +315,6 @@ fn a_client_bean_built_in_another_file_carries_the_injecting_files_retry() {
         ["order-service -> catalog-service x4 [\"`getBook` (Reactor)\"]"]
     );
     assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
-    assert_eq!(g.worst_paths()[0].attempts, 4);
+    let worst = g.worst_paths().iter().map(|p| p.attempts).max();
+    assert_eq!(worst, Some(4));
 }

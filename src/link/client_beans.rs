@@ -14,7 +14,11 @@
 //! calls what the one `@Bean` method of that type in another file of
 //! its build unit calls: those calls are copied into the file at the
 //! retry, carrying it. Two beans of the type in the unit (told apart by
-//! `@Qualifier`, which is not read) give nothing.
+//! `@Qualifier`, which is not read) give nothing. Not joined yet: a bean
+//! whose body names no target itself (Polar Bookshop's reads
+//! `clientProperties.catalogServiceUri()`): its file holds no fact and is
+//! not kept by the scan, and the member's call is in the properties
+//! record's file.
 
 use super::*;
 use crate::model::Layer as LayerKind;
@@ -28,12 +32,12 @@ const CLIENT_TYPES: &[&str] = &["WebClient", "RestClient", "RestTemplate"];
 const MAX_BEANS: usize = 64;
 
 /// A `@Bean` method returning a client type: its unit, file, and the
-/// indices of the file's calls in its body.
+/// calls (file, index) in its body.
 struct Bean {
     unit: String,
     file: usize,
     ty: &'static str,
-    edges: Vec<usize>,
+    edges: Vec<(usize, usize)>,
 }
 
 pub fn client_beans(files: &mut [ScannedFile]) {
@@ -57,11 +61,12 @@ pub fn client_beans(files: &mut [ScannedFile]) {
         }
         let Some(u) = unit(f) else { continue };
         for (ty, body) in bean_methods(&f.source.text) {
-            let edges: Vec<usize> = (0..f.facts.edges.len())
+            let edges: Vec<(usize, usize)> = (0..f.facts.edges.len())
                 .filter(|&i| {
                     let s = f.facts.edges[i].span;
                     s.start >= body.start && s.end <= body.end
                 })
+                .map(|i| (id, i))
                 .collect();
             if !edges.is_empty() {
                 beans.push(Bean {
@@ -101,20 +106,16 @@ pub fn client_beans(files: &mut [ScannedFile]) {
         }
         let [bean] = found[..] else { continue };
         let at = files[id].facts.policies[policy].span;
-        let g = &files[bean.file];
-        let shown = place(g, g.facts.edges[bean.edges[0]].span);
+        let shown = place(&files[bean.file], Span::new(0, 0));
         let copies: Vec<crate::model::CallEdge> = bean
             .edges
             .iter()
-            .map(|&i| {
-                let e = &g.facts.edges[i];
+            .map(|&(gf, i)| {
+                let e = &files[gf].facts.edges[i];
                 let mut c = e.clone();
                 c.span = at;
                 c.policies = vec![policy];
-                c.via = format!(
-                    "`{}` bean ({}:{}): {}",
-                    bean.ty, shown.path, shown.line, e.via
-                );
+                c.via = format!("`{}` bean ({}): {}", bean.ty, shown.path, e.via);
                 c
             })
             .collect();

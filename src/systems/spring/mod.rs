@@ -173,6 +173,13 @@ pub const SPRING_NEEDLES: &[&str] = &[
     "failFast",
     "fail_fast",
     "bindings",
+    // Data-store connection settings (`extract::stores`): calls.
+    "mongodb",
+    "datasource",
+    "redis",
+    "rabbitmq",
+    "kafka",
+    "r2dbc",
 ];
 
 /// Spring Boot's YAML configuration (Resilience4j's properties included).
