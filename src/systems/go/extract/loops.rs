@@ -84,7 +84,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         // ones): a client re-asking on every timeout.
         let wait = match waits.first().copied() {
             Some(w) => Some(w),
-            None if goes_round_on_error(ctx, &own) && sends(ctx, &own) => None,
+            // Only `for { }` and counted loops: `for backoff.Ongoing()`
+            // and `for running()` wait or stop elsewhere.
+            None if head.is_none_or(|h| h.kind() == "for_clause")
+                && goes_round_on_error(ctx, &own)
+                && sends(ctx, &own)
+                && !waits_elsewhere(ctx, &own) =>
+            {
+                None
+            }
             None => continue,
         };
         // A retry leaves on success: a `return` or `break` that is not
@@ -163,6 +171,28 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
 fn goes_round_on_error(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
     own.iter()
         .any(|c| c.kind() == "continue_statement" && on_error_path(ctx, *c))
+}
+
+/// A loop that waits without `time.Sleep`: a `select` or a channel
+/// receive (an event or ticker loop: the `continue` takes the next event),
+/// or a call named like a wait (`backoff.Wait()`, `b.NextBackOff()`,
+/// `pause(..)`).
+fn waits_elsewhere(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
+    own.iter().any(|c| match c.kind() {
+        "select_statement" | "receive_statement" => true,
+        "unary_expression" => field(*c, "operator").is_some_and(|o| ctx.text(o) == "<-"),
+        "call_expression" => field(*c, "function").is_some_and(|f| {
+            let name = match f.kind() {
+                "selector_expression" => field(f, "field").map_or("", |x| ctx.text(x)),
+                _ => ctx.text(f),
+            }
+            .to_ascii_lowercase();
+            ["wait", "sleep", "backoff", "pause", "delay"]
+                .iter()
+                .any(|w| name.contains(w))
+        }),
+        _ => false,
+    })
 }
 
 /// A call that leaves the process: a method call (`client.Get(..)`,
