@@ -205,7 +205,13 @@ fn sends(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
             && !matches!(
                 ctx.pkg_call(*c),
                 Some((
-                    Pkg::Time | Pkg::Fmt | Pkg::Os | Pkg::Strconv | Pkg::Math | Pkg::Rand | Pkg::Uuid,
+                    Pkg::Time
+                        | Pkg::Fmt
+                        | Pkg::Os
+                        | Pkg::Strconv
+                        | Pkg::Math
+                        | Pkg::Rand
+                        | Pkg::Uuid,
                     _
                 ))
             )
