@@ -462,6 +462,7 @@ fn grpc_options(
             continue;
         }
         let before = facts.policies.len();
+        let edges_before = facts.edges.len();
         let inner =
             crate::source::Span::new(lit.start_byte() + 1, lit.end_byte().saturating_sub(1));
         // Only grpc-go reads this config, with its own JSON rules.
@@ -472,6 +473,11 @@ fn grpc_options(
                 crate::systems::grpc::extract::extract_json_literal(ctx.src, inner, facts)
             }
         });
+        // The config is this dial's: its policies go on the dial's edge
+        // (to the target), not on edges guessed from the package of the
+        // gRPC service names (`shakespeare.Storage` is no service
+        // `shakespeare`).
+        facts.edges.truncate(edges_before);
         let read = if read {
             before..facts.policies.len()
         } else {

@@ -78,8 +78,22 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .copied()
             .filter(|c| matches!(ctx.pkg_call(*c), Some((Pkg::Time, "Sleep" | "After"))))
             .collect();
-        let Some(wait) = waits.first().copied() else {
-            continue;
+        // No wait: a retry at once only when the error path says so
+        // (`if err != nil { continue }`) around something sent out (a
+        // method or package call other than the standard library's local
+        // ones): a client re-asking on every timeout.
+        let wait = match waits.first().copied() {
+            Some(w) => Some(w),
+            // Only `for { }` and counted loops: `for backoff.Ongoing()`
+            // and `for running()` wait or stop elsewhere.
+            None if head.is_none_or(|h| h.kind() == "for_clause")
+                && goes_round_on_error(ctx, &own)
+                && sends(ctx, &own)
+                && !waits_elsewhere(ctx, &own) =>
+            {
+                None
+            }
+            None => continue,
         };
         // A retry leaves on success: a `return` or `break` that is not
         // the error path (`if err != nil { return err }` is a poll that
@@ -109,29 +123,36 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 attempts(count, &written, at)
             },
         );
-        p.why.push(format!(
-            "a `for` loop that checks an error, leaves on success and waits (`{}`)",
-            super::one_line(ctx.text(wait))
-        ));
+        p.why.push(match wait {
+            Some(w) => format!(
+                "a `for` loop that checks an error, leaves on success and waits (`{}`)",
+                super::one_line(ctx.text(w))
+            ),
+            None => "a `for` loop that leaves on success and goes round at once on an error \
+                     (`if err != nil { continue }`)"
+                .to_string(),
+        });
         let randomised = own
             .iter()
             .any(|c| matches!(ctx.pkg_call(*c), Some((Pkg::Rand, _))));
-        let arg = super::args(wait).first().copied();
+        let arg = wait.and_then(|w| super::args(w).first().copied());
         let grown = arg.and_then(|a| growth::growing(ctx, n, &own, a));
         let delay = match (grown, arg.and_then(|a| eval::duration(ctx, a))) {
             (Some(g), _) => g,
             (None, Some(d)) if d.is_zero() => Delay::None,
             (None, Some(d)) => Delay::Fixed { delay: d },
+            (None, None) if wait.is_none() => Delay::None,
             (None, None) => Delay::Custom,
         };
-        p.delay = Located::written(delay, span(wait));
+        let wspan = wait.map_or(at, span);
+        p.delay = Located::written(delay, wspan);
         p.jitter = Located::written(
             if randomised {
                 Jitter::Unknown
             } else {
                 Jitter::None
             },
-            span(wait),
+            wspan,
         );
         p.retry_on =
             statuses(ctx, &own).unwrap_or_else(|| Located::default_at(RetryOn::Unknown, at));
@@ -144,6 +165,57 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             end: body.end_byte(),
         });
     }
+}
+
+/// A `continue` inside an `if err != nil` block of the loop's own.
+fn goes_round_on_error(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
+    own.iter()
+        .any(|c| c.kind() == "continue_statement" && on_error_path(ctx, *c))
+}
+
+/// A loop that waits without `time.Sleep`: a `select` or a channel
+/// receive (an event or ticker loop: the `continue` takes the next event),
+/// or a call named like a wait (`backoff.Wait()`, `b.NextBackOff()`,
+/// `pause(..)`).
+fn waits_elsewhere(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
+    own.iter().any(|c| match c.kind() {
+        "select_statement" | "receive_statement" => true,
+        "unary_expression" => field(*c, "operator").is_some_and(|o| ctx.text(o) == "<-"),
+        "call_expression" => field(*c, "function").is_some_and(|f| {
+            let name = match f.kind() {
+                "selector_expression" => field(f, "field").map_or("", |x| ctx.text(x)),
+                _ => ctx.text(f),
+            }
+            .to_ascii_lowercase();
+            ["wait", "sleep", "backoff", "pause", "delay"]
+                .iter()
+                .any(|w| name.contains(w))
+        }),
+        _ => false,
+    })
+}
+
+/// A call that leaves the process: a method call (`client.Get(..)`,
+/// `conn.Do(..)`) or a call of a package other than the standard
+/// library's local ones (time, fmt, os, strconv, math, rand, uuid).
+fn sends(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
+    own.iter().any(|c| {
+        c.kind() == "call_expression"
+            && field(*c, "function").is_some_and(|f| f.kind() == "selector_expression")
+            && !matches!(
+                ctx.pkg_call(*c),
+                Some((
+                    Pkg::Time
+                        | Pkg::Fmt
+                        | Pkg::Os
+                        | Pkg::Strconv
+                        | Pkg::Math
+                        | Pkg::Rand
+                        | Pkg::Uuid,
+                    _
+                ))
+            )
+    })
 }
 
 /// Whether `n` is inside an `if err != nil` block.

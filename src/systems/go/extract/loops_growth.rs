@@ -159,6 +159,15 @@ fn mentions(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str]) -> bool {
 /// loop), the factor and a cap.
 fn updated(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait: Node<'_>) -> Option<Delay> {
     let name = ctx.text(wait);
+    // `backoff := 50 * time.Millisecond` inside the loop: each pass starts
+    // from the first value again, so `backoff *= 2` after the wait never
+    // reaches the next one (a fixed wait).
+    if ctx
+        .binding(name, wait.start_byte())
+        .is_some_and(|v| own.iter().any(|o| o.id() == v.id()))
+    {
+        return None;
+    }
     let mut mult = None;
     let mut cap = None;
     // `wait *= 2` before `time.Sleep(wait)`: the first wait is already

@@ -506,9 +506,13 @@ fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .copied()
             .filter(|c| c.kind() == "call" && callee(ctx, *c).1 == "sleep")
             .collect();
-        // `while` loops retry with a wait; without one they are event or
-        // read loops.
-        if (n.kind() == "while_statement" || retried.is_empty()) && sleeps.is_empty() {
+        // `while` loops retry with a wait (else event or read loops), or at
+        // once when an `except` sends round an HTTP or gRPC call of the `try`.
+        let sub = |b| ctx.subtree(b).iter().any(|c| http_call(ctx, *c).is_some());
+        if (n.kind() == "while_statement" || retried.is_empty())
+            && sleeps.is_empty()
+            && (retried.is_empty() || !try_body.is_some_and(sub))
+        {
             continue;
         }
         // Every failure ends the loop: the except clauses re-raise at once.

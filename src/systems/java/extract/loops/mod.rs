@@ -278,7 +278,12 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                 && types
                     .iter()
                     .all(|(t, _)| ast::last_segment(t) == "InterruptedException");
-            if last.is_some_and(|l| helpers::leaves(ctx, l)) || only_interrupt {
+            // `catch (HttpClientErrorException e) { if (status == 429)
+            // continue; throw e; }`: the failures of the tested statuses go
+            // round, the rest leave (issue 28).
+            if !only_interrupt && statuses::gated_catch(ctx, c) {
+                retrying.push(c);
+            } else if last.is_some_and(|l| helpers::leaves(ctx, l)) || only_interrupt {
                 exiting.push(c);
             } else {
                 retrying.push(c);
@@ -444,6 +449,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     for c in &tr.retrying {
         for (t, s) in retried_types(ctx, *c) {
             catch_span = Some(catch_span.map_or(s, |x: Span| x.cover(s)));
+            // Only the statuses it tests go round: listed below.
+            if statuses::gated_catch(ctx, *c) {
+                continue;
+            }
             if matches!(ast::last_segment(&t), "Exception" | "Throwable") {
                 all = true;
             }

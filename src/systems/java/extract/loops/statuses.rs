@@ -28,7 +28,11 @@ pub(super) fn retried(
     };
     let mut tests = Vec::new();
     for &n in own {
-        if n.kind() != "if_statement" || in_catch(n) {
+        let gated = goes_round(n)
+            && retrying
+                .iter()
+                .any(|c| ast::within(n, *c) && gated_catch(ctx, *c));
+        if n.kind() != "if_statement" || (in_catch(n) && !gated) {
             continue;
         }
         let Some(cond) = field(n, "condition") else {
@@ -37,6 +41,17 @@ pub(super) fn retried(
         let Some(holds) = status_test::holds_for(ctx.text(cond)) else {
             continue;
         };
+        // In a catch that leaves after the test: the tested statuses go
+        // round, the others leave with the rethrow.
+        if gated {
+            tests.push(Test {
+                holds,
+                then_round: true,
+                else_round: Some(false),
+                at: span(cond),
+            });
+            continue;
+        }
         let in_try = ast::within(n, block);
         let round = |b: Node<'_>| !leaves(ctx, b, in_try, &caught);
         let Some(then) = field(n, "consequence") else {
@@ -50,6 +65,36 @@ pub(super) fn retried(
         });
     }
     status_test::retried(&tests)
+}
+
+/// An `if` whose branch goes round (a `continue` of its own).
+fn goes_round(n: Node<'_>) -> bool {
+    n.kind() == "if_statement"
+        && field(n, "consequence").is_some_and(|b| {
+            b.kind() == "continue_statement"
+                || ast::descendants_until(b, nested)
+                    .iter()
+                    .any(|s| s.kind() == "continue_statement")
+        })
+}
+
+/// A catch clause that ends by leaving (`throw e;`) but goes round for
+/// the response statuses an `if` of its own tests (`if
+/// (e.getStatusCode().value() == 429) { continue; }`,
+/// `WebClientResponseException`, `FeignException.status()`).
+pub(super) fn gated_catch(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
+    let Some(body) = field(c, "body") else {
+        return false;
+    };
+    let last_leaves = named_children(body)
+        .last()
+        .is_some_and(|l| super::helpers::leaves(ctx, *l));
+    last_leaves
+        && ast::descendants_until(body, nested).iter().any(|n| {
+            goes_round(*n)
+                && field(*n, "condition")
+                    .is_some_and(|k| status_test::holds_for(ctx.text(k)).is_some())
+        })
 }
 
 /// Whether a node lies in a `catch` clause (before its loop or method).
