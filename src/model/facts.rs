@@ -210,8 +210,13 @@ pub enum AwsSharedKind {
     LoadsDotenv,
     /// A client of the AWS SDK for Java 2.x built in code: the index of its
     /// policy in this file (legacy mode when no mode is set; the profile's
-    /// `max_attempts` is not read).
-    JavaClient { policy: usize },
+    /// `max_attempts` is not read), and the attempts the service's own
+    /// default fixes in every mode (DynamoDB's 9), if it has one.
+    JavaClient {
+        policy: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        service_attempts: Option<u64>,
+    },
     /// A client built in code: the index of its policy in this file, and
     /// whether its SDK is botocore (legacy mode when no mode is set; the
     /// other SDKs default to standard).
