@@ -156,7 +156,7 @@ pub fn go_dials(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
                         policies: on_edge,
                         via: via(&format!("`{}`", e.callee)),
                         client: None,
-                        protocol: e.protocol.clone(),
+                        protocol: e.protocol,
                     });
                 } else if let Some(u) = unresolved
                     .and_then(|u| files[j].facts.unresolved.get(u))
