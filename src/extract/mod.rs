@@ -217,9 +217,13 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         loops_not_taken,
         aws_shared,
         embedded_configs,
+        go_dials_through,
     } = facts;
     for e in embedded_configs {
         e.span = f(e.span);
+    }
+    for d in go_dials_through {
+        d.span = f(d.span);
     }
     for a in aws_shared {
         for s in [

@@ -14,6 +14,7 @@ mod configmap_env;
 mod disk;
 mod dotnet_sections;
 mod gateway_classes;
+mod go_dials;
 mod helm;
 mod ingress;
 mod java;
@@ -88,6 +89,10 @@ pub fn all_in(
     // workload's environment and shared config profiles set (needs the
     // units' identities).
     crate::systems::aws::link::shared_config(files);
+    // gRPC dials made in another package of a Go module with the
+    // caller's options (before the embedded configs, which the options
+    // may name).
+    go_dials::go_dials(files, cwd, disk);
     // Service configs a Go program embeds from a JSON file, read with
     // grpc-go's rules and applied at the dials that use them.
     crate::systems::grpc::link::embedded_service_configs(files);

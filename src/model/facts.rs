@@ -104,6 +104,49 @@ pub struct Facts {
     /// `grpc.WithDefaultServiceConfig`); joined by `systems::grpc::link`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub embedded_configs: Vec<EmbeddedConfig>,
+    /// gRPC dials reached through an exported function of another Go
+    /// package of the module (`users.NewClient(ctx, opts...)` in one file,
+    /// `grpc.NewClient(target, opts...)` in the other); joined by
+    /// `systems::go::link`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub go_dials_through: Vec<GoDialThrough>,
+}
+
+/// One half of a gRPC dial made in another Go package with the caller's
+/// options (issue 21).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct GoDialThrough {
+    /// The exported function (`NewClient`).
+    pub func: String,
+    /// The dial (for [`GoDialKind::Dials`]) or the call of the function.
+    pub span: crate::source::Span,
+    pub kind: GoDialKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum GoDialKind {
+    /// This file's `func` dials with the options of its variadic
+    /// parameter: the dial's edge or unresolved call (indices), the
+    /// policies of its own options, and whether its own options turn
+    /// retries off (`grpc.WithDisableRetry()`).
+    Dials {
+        edge: Option<usize>,
+        unresolved: Option<usize>,
+        policies: Vec<usize>,
+        retries_disabled: bool,
+    },
+    /// This file calls `func` of the package `import` with dial options:
+    /// the policies retrying around the call, those its options give,
+    /// the embedded configs (indices of `embedded_configs`) they use, and
+    /// whether they turn retries off.
+    Passes {
+        import: String,
+        around: Vec<usize>,
+        options: Vec<usize>,
+        embeds: Vec<usize>,
+        retries_disabled: bool,
+    },
 }
 
 /// A configuration file embedded in the program and used here.
@@ -167,8 +210,13 @@ pub enum AwsSharedKind {
     LoadsDotenv,
     /// A client of the AWS SDK for Java 2.x built in code: the index of its
     /// policy in this file (legacy mode when no mode is set; the profile's
-    /// `max_attempts` is not read).
-    JavaClient { policy: usize },
+    /// `max_attempts` is not read), and the attempts the service's own
+    /// default fixes in every mode (DynamoDB's 9), if it has one.
+    JavaClient {
+        policy: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        service_attempts: Option<u64>,
+    },
     /// A client built in code: the index of its policy in this file, and
     /// whether its SDK is botocore (legacy mode when no mode is set; the
     /// other SDKs default to standard).
@@ -236,6 +284,7 @@ impl Facts {
             && self.loops_not_taken.is_empty()
             && self.aws_shared.is_empty()
             && self.embedded_configs.is_empty()
+            && self.go_dials_through.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

@@ -63,6 +63,9 @@ enum Sdk {
     Botocore,
     /// aws-sdk-go-v2, the Rust SDK: standard mode by default, 3 attempts.
     Standard,
+    /// A Java client whose service fixes its attempts in every mode
+    /// (DynamoDB): as [`Sdk::Java`], the mode's count not applied.
+    JavaService,
     /// The AWS SDK for Java 2.x: legacy mode by default, 4 attempts; its
     /// count from `AWS_MAX_ATTEMPTS` only.
     Java,
@@ -118,7 +121,13 @@ pub fn shared_config(files: &mut [ScannedFile]) {
                             Sdk::Standard
                         },
                     ),
-                    AwsSharedKind::JavaClient { policy } => (policy, Sdk::Java),
+                    // A service whose own default fixes the attempts in
+                    // every mode keeps them whatever mode is set.
+                    AwsSharedKind::JavaClient {
+                        policy,
+                        service_attempts: Some(_),
+                    } => (policy, Sdk::JavaService),
+                    AwsSharedKind::JavaClient { policy, .. } => (policy, Sdk::Java),
                     _ => continue,
                 };
                 if policy >= f.facts.policies.len() {
@@ -216,7 +225,7 @@ fn resolve(
         if c.mode.is_none() && r.mode.is_none() {
             r.mode = Some(Got::Unknown("AWS_PROFILE", at.clone()));
         }
-        if c.attempts.is_none() && sdk != Sdk::Java {
+        if c.attempts.is_none() && !sdk.java() {
             r.attempts = first(
                 files,
                 &with("AWS_MAX_ATTEMPTS", "max_attempts", false),
@@ -234,7 +243,7 @@ fn resolve(
         // `AWS_NEW_RETRIES_2026` gate, pull request #6925).
         r.attempts = first(
             files,
-            &with("AWS_MAX_ATTEMPTS", "max_attempts", sdk != Sdk::Java),
+            &with("AWS_MAX_ATTEMPTS", "max_attempts", !sdk.java()),
             |e| e.attempts.as_ref(),
             |n| *n == 0,
         );
@@ -415,7 +424,7 @@ fn apply(p: &mut RetryPolicy, sdk: Sdk, r: Resolved) {
             // The Java SDK caps at 20 s and keeps a token bucket in every
             // mode (aws-sdk-java-v2 `DefaultRetryStrategy.Legacy`
             // `MAX_BACKOFF = 20 s`, `TOKEN_BUCKET_SIZE = 500`).
-            let capped = standard || sdk == Sdk::Java;
+            let capped = standard || sdk.java();
             if let Delay::Exponential {
                 base, multiplier, ..
             } = p.delay.value
@@ -478,7 +487,7 @@ fn apply(p: &mut RetryPolicy, sdk: Sdk, r: Resolved) {
             p.settings_from.push(from.clone());
         }
         // The mode's default count, when the code writes none.
-        None if p.attempts.provenance == Provenance::Default => {
+        None if p.attempts.provenance == Provenance::Default && sdk != Sdk::JavaService => {
             let legacy = mode == Some("legacy") || mode.is_none();
             let n = match sdk {
                 Sdk::Botocore if legacy => BOTOCORE_LEGACY_ATTEMPTS,
@@ -504,6 +513,12 @@ fn apply(p: &mut RetryPolicy, sdk: Sdk, r: Resolved) {
     }
 }
 
+impl Sdk {
+    fn java(self) -> bool {
+        matches!(self, Sdk::Java | Sdk::JavaService)
+    }
+}
+
 /// Standard and adaptive modes: 3 attempts, waits capped at 20 s
 /// (botocore 1.43.67 `retries/standard.py` `DEFAULT_MAX_ATTEMPTS = 3`,
 /// `ExponentialBackoff._MAX_BACKOFF = 20`; aws-sdk-go-v2 `aws/retry/standard.go`
@@ -515,7 +530,7 @@ const STANDARD_MAX_BACKOFF: std::time::Duration = std::time::Duration::from_secs
 const BOTOCORE_LEGACY_ATTEMPTS: u64 = crate::systems::python::BOTOCORE_LEGACY_ATTEMPTS;
 /// The Java SDK's legacy mode (its default): 4 attempts (aws-sdk-java-v2
 /// `core/retries/.../DefaultRetryStrategy.java` `Legacy.MAX_ATTEMPTS = 4`;
-/// DynamoDB's 9 are not modelled).
+/// DynamoDB's 9 in every mode: `Sdk::JavaService`).
 const JAVA_LEGACY_ATTEMPTS: u64 = crate::systems::java::AWS_LEGACY_ATTEMPTS;
 
 #[cfg(test)]

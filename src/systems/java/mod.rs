@@ -18,6 +18,15 @@ pub const AWS_LEGACY_ATTEMPTS: u64 = 4;
 pub const AWS_STANDARD_ATTEMPTS: u64 = 3;
 pub const AWS_BASE_DELAY: std::time::Duration = std::time::Duration::from_millis(100);
 pub const AWS_MAX_BACKOFF: std::time::Duration = std::time::Duration::from_secs(20);
+/// DynamoDB's own default, in every retry mode, when the client is given
+/// no retry strategy or policy: `MAX_ERROR_RETRY = 8` retries
+/// (`MAX_ATTEMPTS = 9`), `BASE_DELAY = 25 ms`, capped at the SDK's
+/// `MAX_BACKOFF` (aws-sdk-java-v2
+/// `services/dynamodb/src/main/java/software/amazon/awssdk/services/dynamodb/DynamoDbRetryPolicy.java`,
+/// `resolveRetryStrategy`/`retryPolicyFor`; `DynamoDbRetryPolicyTest`:
+/// `numRetries() == 8` under `AWS_RETRY_MODE` standard and legacy).
+pub const AWS_DYNAMODB_ATTEMPTS: u64 = 9;
+pub const AWS_DYNAMODB_BASE_DELAY: std::time::Duration = std::time::Duration::from_millis(25);
 
 /// How to bound a hand-written loop (Java or Rust).
 pub(crate) const LOOP_BOUND: &str =

@@ -303,3 +303,48 @@ fn rust_sdk_configs_take_the_environment() {
     let p = client(&files, 0);
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
 }
+
+#[test]
+fn dynamodb_clients_keep_nine_attempts_in_every_mode() {
+    let code = "import software.amazon.awssdk.services.dynamodb.DynamoDbClient;\n\nclass A {\n  DynamoDbClient db = DynamoDbClient.builder().build();\n}\n";
+    let mut files = vec![file("svc/A.java", code)];
+    shared_config(&mut files);
+    let p = client(&files, 0);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(9));
+    assert!(matches!(
+        p.delay.value,
+        Delay::Exponential { base, .. } if base == std::time::Duration::from_millis(25)
+    ));
+    // `AWS_RETRY_MODE=standard` changes the mode, not DynamoDB's count
+    // (an S3 client under it gets the mode's 3).
+    let env = DEPLOYMENT
+        .replace("AWS_PROFILE", "AWS_RETRY_MODE")
+        .replace("value: batch", "value: standard")
+        .replace("AWS_MAX_ATTEMPTS", "OTHER");
+    let s3 = "import software.amazon.awssdk.services.s3.S3Client;\n\nclass B {\n  S3Client s3 = S3Client.builder().build();\n}\n";
+    let mut files = vec![
+        in_unit(file("orders-api/A.java", code), "orders-api"),
+        in_unit(file("orders-api/B.java", s3), "orders-api"),
+        file("k8s/orders.yaml", &env),
+    ];
+    shared_config(&mut files);
+    assert_eq!(
+        client(&files, 0).attempts.value.count,
+        AttemptCount::Finite(9)
+    );
+    assert_eq!(
+        client(&files, 1).attempts.value.count,
+        AttemptCount::Finite(3)
+    );
+    // A retry strategy written on the client: the SDK's, not DynamoDB's.
+    let written = code.replace(
+        ".build();\n}",
+        ".overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(2))).build();\n}",
+    );
+    let mut files = vec![file("svc/A.java", &written)];
+    shared_config(&mut files);
+    assert_eq!(
+        client(&files, 0).attempts.value.count,
+        AttemptCount::Finite(2)
+    );
+}

@@ -279,13 +279,25 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             out
         })
         .collect();
-    for ((c, dialed), emb) in calls.iter().zip(&dial_policies).zip(&dial_embeds) {
+    // Each dial's edge or unresolved call, for a dial made with the
+    // options of its function's caller (`through`).
+    let mut targets: Vec<(Option<usize>, Option<usize>)> = vec![(None, None); calls.len()];
+    for (ci, ((c, dialed), emb)) in calls
+        .iter()
+        .zip(&dial_policies)
+        .zip(&dial_embeds)
+        .enumerate()
+    {
         let Some(url) = c.url else { continue };
+        let mut unresolved = |facts: &mut Facts, written: String| {
+            targets[ci].1 = Some(facts.unresolved.len());
+            facts
+                .unresolved
+                .push(UnresolvedCall::new(span(url), written));
+        };
         let Some(s) = eval::string(ctx, url) else {
             if let Some(env) = getenv(ctx, url) {
-                facts
-                    .unresolved
-                    .push(UnresolvedCall::new(span(url), format!("env {env}")));
+                unresolved(facts, format!("env {env}"));
             }
             continue;
         };
@@ -295,13 +307,16 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             eval::url_host(&s)
         };
         let Some(host) = host else {
-            if s.contains(UNKNOWN) && (s.starts_with("http") || c.grpc) {
-                facts
-                    .unresolved
-                    .push(UnresolvedCall::new(span(url), s.replace(UNKNOWN, "%s")));
+            // `os.Getenv("USERS_HOST") + ":" + port`: the variable that
+            // gives the host.
+            if let Some(env) = getenv(ctx, url) {
+                unresolved(facts, format!("env {env}"));
+            } else if s.contains(UNKNOWN) && (s.starts_with("http") || c.grpc) {
+                unresolved(facts, s.replace(UNKNOWN, "%s"));
             }
             continue;
         };
+        targets[ci].0 = Some(facts.edges.len());
         let mut policies: Vec<usize> = scopes
             .iter()
             .filter(|s| inside(s, c.node))
@@ -324,6 +339,31 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             protocol: None,
         });
     }
+    let dials: Vec<super::through::Dial<'_>> = calls
+        .iter()
+        .zip(&dial_policies)
+        .zip(targets)
+        .filter(|((c, _), _)| c.grpc)
+        .map(|((c, policies), (edge, unresolved))| super::through::Dial {
+            node: c.node,
+            edge,
+            unresolved,
+            policies: policies.clone(),
+        })
+        .collect();
+    super::through::dials(ctx, facts, &dials);
+    let base = facts.embedded_configs.len();
+    super::through::passes(ctx, facts, scopes, |ctx, call, facts| {
+        let mut used = Vec::new();
+        let options = grpc_options(ctx, call, facts, &mut configs, &mut used);
+        let emb = embeds
+            .iter()
+            .enumerate()
+            .filter(|(_, (opt, _))| used.contains(opt))
+            .map(|(k, _)| base + k)
+            .collect();
+        (options, emb)
+    });
     facts
         .embedded_configs
         .extend(embeds.into_iter().map(|(_, e)| e));
@@ -401,6 +441,15 @@ fn getenv(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
         if let Some((Pkg::Os, "Getenv" | "LookupEnv")) = ctx.pkg_call(cur) {
             return eval::string(ctx, *args(cur).first()?);
         }
+        // `os.Getenv("HOST") + ":" + port`: the left-most operand gives
+        // the host.
+        if cur.kind() == "binary_expression"
+            && field(cur, "operator").is_some_and(|o| ctx.text(o) == "+")
+            && let Some(l) = field(cur, "left")
+        {
+            cur = l;
+            continue;
+        }
         return None;
     }
     None
@@ -408,29 +457,66 @@ fn getenv(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
 
 /// The options of a gRPC dial: a default service config (read as one,
 /// its policies applying to the call) and `WithDisableRetry`.
-fn grpc_options(
+/// The options given to a call: its arguments, and the elements of a
+/// slice passed as `opts...` (`opts := []grpc.DialOption{...}`).
+pub(super) fn option_nodes<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'a>> {
+    let mut opts: Vec<Node<'a>> = args(call);
+    let mut more = Vec::new();
+    for o in &opts {
+        if o.kind() != "variadic_argument" {
+            continue;
+        }
+        let Some(inner) = named_children(*o).first().copied() else {
+            continue;
+        };
+        // `append(opts, grpc.WithDisableRetry())...`: its options and
+        // slices.
+        let parts = if inner.kind() == "call_expression"
+            && field(inner, "function").is_some_and(|f| ctx.text(f) == "append")
+        {
+            args(inner)
+                .into_iter()
+                .map(|a| {
+                    if a.kind() == "variadic_argument" {
+                        named_children(a).first().copied().unwrap_or(a)
+                    } else {
+                        a
+                    }
+                })
+                .collect()
+        } else {
+            vec![inner]
+        };
+        for p in parts {
+            let lit = if p.kind() == "identifier" {
+                ctx.binding(ctx.text(p), p.start_byte())
+                    .and_then(super::composite)
+            } else {
+                super::composite(p)
+            };
+            match lit.and_then(|l| field(l, "body")) {
+                Some(body) => {
+                    for e in named_children(body) {
+                        more.extend(named_children(e));
+                    }
+                }
+                None if p.kind() == "call_expression" => more.push(p),
+                None => {}
+            }
+        }
+    }
+    opts.extend(more);
+    opts
+}
+
+pub(super) fn grpc_options(
     ctx: &Ctx<'_>,
     dial: Node<'_>,
     facts: &mut Facts,
     configs: &mut Vec<((usize, usize), std::ops::Range<usize>)>,
     used: &mut Vec<usize>,
 ) -> Vec<usize> {
-    let mut opts: Vec<Node<'_>> = args(dial);
-    // Options gathered in a slice first: `opts := []grpc.DialOption{...}`.
-    let mut more = Vec::new();
-    for o in &opts {
-        if o.kind() == "variadic_argument"
-            && let Some(id) = named_children(*o).first()
-            && let Some(v) = ctx.binding(ctx.text(*id), id.start_byte())
-            && let Some(lit) = super::composite(v)
-            && let Some(body) = field(lit, "body")
-        {
-            for e in named_children(body) {
-                more.extend(named_children(e));
-            }
-        }
-    }
-    opts.extend(more);
+    let opts = option_nodes(ctx, dial);
     // `grpc.WithDisableRetry()`: the channel does not retry, whatever its
     // service config says (https://github.com/grpc/grpc-go,
     // `dialoptions.go`, since v1.14.0, read at v1.54.0: "WithDisableRetry

@@ -20,6 +20,7 @@ mod loops;
 pub mod prune;
 #[cfg(test)]
 mod tests;
+mod through;
 
 use crate::model::{Facts, Located, RetryPolicy};
 use crate::source::Span;

@@ -109,13 +109,17 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
             ));
         }
         let p = policy(ctx, n, root, at, &w);
+        let service_attempts = dynamodb_default(root, &w).then_some(sys::AWS_DYNAMODB_ATTEMPTS);
         let idx = facts.policies.len();
         facts.policies.push(p);
         if w.mode.is_some() && w.attempts.is_some() {
             continue;
         }
         facts.aws_shared.push(AwsShared {
-            kind: AwsSharedKind::JavaClient { policy: idx },
+            kind: AwsSharedKind::JavaClient {
+                policy: idx,
+                service_attempts,
+            },
             mode: w.mode,
             attempts: w
                 .attempts
@@ -249,10 +253,24 @@ fn read_override<'a>(ctx: &Ctx<'a>, arg: Node<'a>, w: &mut Written, depth: usize
     }
 }
 
+/// Whether a client takes DynamoDB's own default: a DynamoDB client
+/// given no retry strategy, policy or mode (`DynamoDbRetryPolicy`
+/// applies only when `RETRY_STRATEGY`/`RETRY_POLICY` is not configured;
+/// [`sys::AWS_DYNAMODB_ATTEMPTS`]).
+fn dynamodb_default(root: &str, w: &Written) -> bool {
+    matches!(root, "DynamoDbClient" | "DynamoDbAsyncClient")
+        && w.mode.is_none()
+        && w.attempts.is_none()
+        && w.opaque.is_none()
+}
+
 /// The client's policy: the mode's defaults with what the code writes.
 fn policy(ctx: &Ctx<'_>, n: Node<'_>, root: &str, at: Span, w: &Written) -> RetryPolicy {
+    let dynamodb = dynamodb_default(root, w);
     let mode = w.mode.as_ref().map_or("legacy", |m| m.value.as_str());
-    let n_default = if mode == "legacy" {
+    let n_default = if dynamodb {
+        sys::AWS_DYNAMODB_ATTEMPTS
+    } else if mode == "legacy" {
         sys::AWS_LEGACY_ATTEMPTS
     } else {
         sys::AWS_STANDARD_ATTEMPTS
@@ -264,6 +282,9 @@ fn policy(ctx: &Ctx<'_>, n: Node<'_>, root: &str, at: Span, w: &Written) -> Retr
                 Some(m) => format!(
                     "RetryMode.{} without a count: {n_default} attempts",
                     m.value.to_uppercase()
+                ),
+                None if dynamodb => format!(
+                    "no retry strategy: DynamoDB's own default, {n_default} attempts in every mode"
                 ),
                 None => format!(
                     "no retry mode or count: the Java SDK's legacy mode, {n_default} attempts"
@@ -287,7 +308,11 @@ fn policy(ctx: &Ctx<'_>, n: Node<'_>, root: &str, at: Span, w: &Written) -> Retr
     let dspan = w.mode.as_ref().map_or(at, |m| m.span);
     p.delay = Located::default_at(
         Delay::Exponential {
-            base: sys::AWS_BASE_DELAY,
+            base: if dynamodb {
+                sys::AWS_DYNAMODB_BASE_DELAY
+            } else {
+                sys::AWS_BASE_DELAY
+            },
             multiplier: 2.0,
             cap: Some(sys::AWS_MAX_BACKOFF),
         },

@@ -43,6 +43,7 @@ use std::time::Duration;
 use syn::visit::Visit;
 use syn::{Attribute, Block, Expr, FnArg, ImplItem, Item, Lit, Member, Pat, Signature, Stmt, Type};
 
+mod aws_profile;
 mod builders;
 mod interp;
 mod sites;

@@ -163,7 +163,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
                         builds.push((*b, Uses::default(), Some(fname.clone())));
                     }
                 }
-                Site::AwsLoad { span } => {
+                Site::AwsLoad { span, profile } => {
                     let mut b = Build::new(Krate::Aws, Shape::Exponential, span);
                     b.retries = Located::default_at(AttemptCount::Finite(2), span);
                     let called = ev.spans.slice(span).split('(').next().unwrap_or("").trim();
@@ -191,7 +191,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
                         },
                         mode: None,
                         attempts: None,
-                        profile: None,
+                        profile: profile.map(|(n, at)| Located::written(n, at)),
                     });
                 }
             }
@@ -490,6 +490,8 @@ pub(super) enum Site {
     Builder(Box<Build>),
     AwsLoad {
         span: Span,
+        /// `.profile_name("dev")` on the loader: the name and its span.
+        profile: Option<(String, Span)>,
     },
 }
 
@@ -702,7 +704,9 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                             .map(|(_, _, _, s)| self.ev.spans.slice(*s))
                             .unwrap_or("");
                         if !fn_text.contains(".retry_config(") {
-                            self.found.push(Site::AwsLoad { span });
+                            let profile =
+                                super::aws_profile::profile_name(self.ev.spans.source(), span.end);
+                            self.found.push(Site::AwsLoad { span, profile });
                         }
                         self.covered.push(span);
                     } else if !inside && let Some(b) = self.eval_b(e) {
