@@ -23,6 +23,10 @@ pub static SPEC: SystemSpec = SystemSpec {
         budget: "set `circuitBreaker.retryBudget` beside the retry (the BackendTrafficPolicy's `spec`, or the fetch's `backendSettings`), for example `percent: {numerator: 20}` with `minRetryConcurrency: 3`, so retries stay a fraction of the active requests",
         unbudgeted: "only Envoy Gateway's retry circuit breaker (`maxParallelRetries`, 1024 concurrent retries by default) limits them, however much of the traffic fails",
         overload: "set `circuitBreaker.maxParallelRetries` in the BackendTrafficPolicy (Envoy's retry circuit breaker), or leave 503 out of `retryOn`",
+        edits: super::edit::FixEdits {
+            drop_conditions: Some(super::edit::drop_listed_in_config),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     // No `retries_limited_by_default`: Envoy's own default of 3 concurrent
