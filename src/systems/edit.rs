@@ -53,6 +53,8 @@ pub struct FixEdits {
     /// Stop retrying the listed conditions at these places (RL101): each
     /// taken out of the list it is written in.
     pub drop_conditions: Option<MakeDropEdits>,
+    /// Add a retry budget (RL601).
+    pub budget: Option<MakeEdits>,
 }
 
 impl FixEdits {
@@ -64,6 +66,7 @@ impl FixEdits {
         predicate: None,
         exponential: None,
         drop_conditions: None,
+        budget: None,
     };
 }
 
@@ -73,7 +76,7 @@ pub use list::drop_entries;
 
 #[path = "edit_mapping.rs"]
 mod mapping;
-pub use mapping::add_under;
+pub use mapping::{add_beside, add_under, sibling_key};
 
 /// The conditions at `spans` taken out of the lists they are written in
 /// (a comma-separated string, a flow or block sequence, nginx's words);

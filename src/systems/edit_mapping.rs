@@ -127,6 +127,23 @@ pub fn add_under(
     }
     let step = step_of(text);
     let child_col = child_col.unwrap_or(col + step);
+    Some(block_insert(file, text, put, brk, child_col, step, keys, &value))
+}
+
+/// The lines `keys[0]:` .. `keys[n-1]: value` from column `col`, each
+/// key one `step` deeper, inserted at `put` (a line start, or the end of
+/// the text) with line break `brk` (the file's where empty).
+#[allow(clippy::too_many_arguments)]
+fn block_insert(
+    file: FileId,
+    text: &str,
+    put: usize,
+    brk: &str,
+    child_col: usize,
+    step: usize,
+    keys: &[&str],
+    value: &str,
+) -> Edit {
     let lead = if put == text.len() && !text.ends_with('\n') {
         file_break(text)
     } else {
@@ -152,13 +169,142 @@ pub fn add_under(
     } else {
         format!("{lead}{}", lines.join(brk))
     };
-    Some(Edit::insert(file, put, out))
+    Edit::insert(file, put, out)
 }
+
+/// Add `keys[0]: ... keys[n-1]: value` beside the YAML block entry whose
+/// key is at `key` (`retry` of `retry:` over its block): at the key's
+/// column, after the lines nested under it. `None` where the file is no
+/// YAML, the key is not the first of its line, or the mapping it is in
+/// already writes `keys[0]` (looked for among the lines at its column up
+/// and down, through deeper lines).
+pub fn add_beside(
+    file: FileId,
+    path: &Path,
+    text: &str,
+    key: Span,
+    keys: &[&str],
+    value: &Value,
+) -> Option<Edit> {
+    if Format::of(path) != Format::Yaml
+        || keys.is_empty()
+        || key.end > text.len()
+        || !text.is_char_boundary(key.start)
+    {
+        return None;
+    }
+    let start = line_start(text, key.start);
+    let col = yaml_key_column(text, start);
+    if start + col != key.start {
+        return None;
+    }
+    if sibling(text, start, col, keys[0]).is_some() {
+        return None;
+    }
+    let (end, brk) = line_end(text, key.start);
+    let mut put = end;
+    let mut at = end;
+    while at < text.len() {
+        let (next, _) = line_end(text, at);
+        let l = text[at..next].trim_end_matches(['\r', '\n']);
+        match indent_of(l) {
+            Some(i) if i > col => {
+                at = next;
+                put = next;
+            }
+            Some(_) => break,
+            None => at = next,
+        }
+    }
+    let value = value.render(Format::Yaml);
+    Some(block_insert(file, text, put, brk, col, step_of(text), keys, &value))
+}
+
+/// The key `name` of the mapping that holds the YAML block entry whose key
+/// is at `key`, where it writes one.
+pub fn sibling_key(text: &str, key: Span, name: &str) -> Option<Span> {
+    let start = line_start(text, key.start.min(text.len()));
+    let col = yaml_key_column(text, start);
+    let ls = sibling(text, start, col, name)?;
+    Some(Span::new(ls + col, ls + col + name.len()))
+}
+
+/// The start of the line of the mapping whose entry starts the line at
+/// `start` (key at column `col`) that writes `key`: a line at that column,
+/// up or down through deeper, blank and comment lines, whose key it is.
+fn sibling(text: &str, start: usize, col: usize, key: &str) -> Option<usize> {
+    let is_key = |l: &str| {
+        let body = &l[col.min(l.len())..];
+        body.split(':').next().map(|k| k.trim().trim_matches(['"', '\''])) == Some(key)
+    };
+    // Down from the line, then up.
+    let mut at = start;
+    let mut first = true;
+    while at < text.len() {
+        let (next, _) = line_end(text, at);
+        let l = text[at..next].trim_end_matches(['\r', '\n']);
+        match indent_of(l) {
+            Some(i) if i == col && (first || !l[i..].starts_with('-')) => {
+                if is_key(l) {
+                    return Some(at);
+                }
+            }
+            Some(i) if i < col || (i == col && l[i..].starts_with('-')) => break,
+            _ => {}
+        }
+        first = false;
+        at = next;
+    }
+    let mut end = start;
+    while end > 0 {
+        let ls = line_start(text, end - 1);
+        let l = text[ls..end].trim_end_matches(['\r', '\n']);
+        match indent_of(l) {
+            Some(i) if i == col && yaml_key_column(text, ls) == col => {
+                if is_key(l) {
+                    return Some(ls);
+                }
+                if l[i..].starts_with('-') {
+                    break;
+                }
+            }
+            Some(i) if i <= col => break,
+            _ => {}
+        }
+        end = ls;
+    }
+    None
+}
+
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fix::apply_edits;
+
+    fn beside(text: &str, key: &str, keys: &[&str], value: Value) -> Option<String> {
+        let at = text.find(key).expect("key in text");
+        let span = Span::new(at, at + key.len());
+        let e = add_beside(0, Path::new("x.yml"), text, span, keys, &value)?;
+        Some(apply_edits(text, [&e]).unwrap())
+    }
+
+    #[test]
+    fn beside_a_block_after_its_nested_lines() {
+        let t = "spec:\r\n  retry:\r\n    numRetries: 2\r\n  # end\r\nkind: X\r\n";
+        assert_eq!(
+            beside(t, "retry", &["cb", "budget"], Value::Bool(true)).unwrap(),
+            "spec:\r\n  retry:\r\n    numRetries: 2\r\n  cb:\r\n    budget: true\r\n  # end\r\nkind: X\r\n"
+        );
+        // The mapping writes it already, before or after.
+        assert_eq!(beside("s:\n  cb: {}\n  retry:\n    n: 2\n", "retry", &["cb"], Value::Bool(true)), None);
+        assert_eq!(beside("s:\n  retry:\n    n: 2\n  cb: 1\n", "retry", &["cb"], Value::Bool(true)), None);
+        // Another mapping's key of that name does not count.
+        assert_eq!(
+            beside("a:\n  cb: 1\nb:\n  retry:\n    n: 2\n", "retry", &["cb"], Value::Bool(true)).unwrap(),
+            "a:\n  cb: 1\nb:\n  retry:\n    n: 2\n  cb: true\n"
+        );
+    }
 
     fn under(text: &str, header: &str, keys: &[&str], value: Value) -> Option<String> {
         let at = text.find(header).expect("header in text");
