@@ -620,9 +620,24 @@ fn json_and_sarif_carry_the_fixes_check_fix_makes() {
     // A sibling added, list entries taken out (several edits, one unsafe
     // because a series covers 429 too), a count lowered in JSON.
     for (case, name, code, applicability) in [
-        ("RL203/resilience4j-yaml-kebab", "application.yml", "RL203", "safe"),
-        ("RL101/istio-retry-on", "virtual-service.yaml", "RL101", "safe"),
-        ("RL101/springcloudgateway-series", "application.yml", "RL101", "unsafe"),
+        (
+            "RL203/resilience4j-yaml-kebab",
+            "application.yml",
+            "RL203",
+            "safe",
+        ),
+        (
+            "RL101/istio-retry-on",
+            "virtual-service.yaml",
+            "RL101",
+            "safe",
+        ),
+        (
+            "RL101/springcloudgateway-series",
+            "application.yml",
+            "RL101",
+            "unsafe",
+        ),
         ("RL205/dotnet-json", "appsettings.json", "RL205", "unsafe"),
     ] {
         carries_fixes(case, name, code, applicability);

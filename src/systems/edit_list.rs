@@ -174,7 +174,9 @@ fn starts_list(text: &str, s: Span, sep: Sep) -> bool {
 /// `None` when no entry of the sequence would be left.
 fn drop_line(file: FileId, text: &str, s: Span, dropped: &[Span]) -> Option<Edit> {
     let start = text[..s.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[s.end..].find('\n').map_or(text.len(), |i| s.end + i + 1);
+    let end = text[s.end..]
+        .find('\n')
+        .map_or(text.len(), |i| s.end + i + 1);
     let col = text[start..s.start].find('-')?;
     // The sequence's other entries: lines at the same column starting
     // `- `, up and down, through blank, comment and deeper lines.
@@ -272,7 +274,10 @@ mod tests {
             None
         );
         assert_eq!(
-            drop("  - java.lang.IllegalArgumentException\n", &["java.lang.IllegalArgumentException"]),
+            drop(
+                "  - java.lang.IllegalArgumentException\n",
+                &["java.lang.IllegalArgumentException"]
+            ),
             None
         );
     }
@@ -310,7 +315,13 @@ mod tests {
             "e:\n  - java.io.IOException"
         );
         // Every entry: none left.
-        assert_eq!(drop("e:\n  - a.NotFound\n  - b.BadRequest\n", &["a.NotFound", "b.BadRequest"]), None);
+        assert_eq!(
+            drop(
+                "e:\n  - a.NotFound\n  - b.BadRequest\n",
+                &["a.NotFound", "b.BadRequest"]
+            ),
+            None
+        );
     }
 
     #[test]

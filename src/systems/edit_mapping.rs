@@ -127,7 +127,9 @@ pub fn add_under(
     }
     let step = step_of(text);
     let child_col = child_col.unwrap_or(col + step);
-    Some(block_insert(file, text, put, brk, child_col, step, keys, &value))
+    Some(block_insert(
+        file, text, put, brk, child_col, step, keys, &value,
+    ))
 }
 
 /// The lines `keys[0]:` .. `keys[n-1]: value` from column `col`, each
@@ -149,7 +151,11 @@ fn block_insert(
     } else {
         ""
     };
-    let brk = if brk.is_empty() { file_break(text) } else { brk };
+    let brk = if brk.is_empty() {
+        file_break(text)
+    } else {
+        brk
+    };
     let lines: Vec<String> = keys
         .iter()
         .enumerate()
@@ -217,7 +223,16 @@ pub fn add_beside(
         }
     }
     let value = value.render(Format::Yaml);
-    Some(block_insert(file, text, put, brk, col, step_of(text), keys, &value))
+    Some(block_insert(
+        file,
+        text,
+        put,
+        brk,
+        col,
+        step_of(text),
+        keys,
+        &value,
+    ))
 }
 
 /// The key `name` of the mapping that holds the YAML block entry whose key
@@ -235,7 +250,10 @@ pub fn sibling_key(text: &str, key: Span, name: &str) -> Option<Span> {
 fn sibling(text: &str, start: usize, col: usize, key: &str) -> Option<usize> {
     let is_key = |l: &str| {
         let body = &l[col.min(l.len())..];
-        body.split(':').next().map(|k| k.trim().trim_matches(['"', '\''])) == Some(key)
+        body.split(':')
+            .next()
+            .map(|k| k.trim().trim_matches(['"', '\'']))
+            == Some(key)
     };
     // Down from the line, then up.
     let mut at = start;
@@ -244,11 +262,10 @@ fn sibling(text: &str, start: usize, col: usize, key: &str) -> Option<usize> {
         let (next, _) = line_end(text, at);
         let l = text[at..next].trim_end_matches(['\r', '\n']);
         match indent_of(l) {
-            Some(i) if i == col && (first || !l[i..].starts_with('-')) => {
-                if is_key(l) {
-                    return Some(at);
-                }
+            Some(i) if i == col && (first || !l[i..].starts_with('-')) && is_key(l) => {
+                return Some(at);
             }
+            Some(i) if i == col && (first || !l[i..].starts_with('-')) => {}
             Some(i) if i < col || (i == col && l[i..].starts_with('-')) => break,
             _ => {}
         }
@@ -276,7 +293,6 @@ fn sibling(text: &str, start: usize, col: usize, key: &str) -> Option<usize> {
     None
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,11 +313,33 @@ mod tests {
             "spec:\r\n  retry:\r\n    numRetries: 2\r\n  cb:\r\n    budget: true\r\n  # end\r\nkind: X\r\n"
         );
         // The mapping writes it already, before or after.
-        assert_eq!(beside("s:\n  cb: {}\n  retry:\n    n: 2\n", "retry", &["cb"], Value::Bool(true)), None);
-        assert_eq!(beside("s:\n  retry:\n    n: 2\n  cb: 1\n", "retry", &["cb"], Value::Bool(true)), None);
+        assert_eq!(
+            beside(
+                "s:\n  cb: {}\n  retry:\n    n: 2\n",
+                "retry",
+                &["cb"],
+                Value::Bool(true)
+            ),
+            None
+        );
+        assert_eq!(
+            beside(
+                "s:\n  retry:\n    n: 2\n  cb: 1\n",
+                "retry",
+                &["cb"],
+                Value::Bool(true)
+            ),
+            None
+        );
         // Another mapping's key of that name does not count.
         assert_eq!(
-            beside("a:\n  cb: 1\nb:\n  retry:\n    n: 2\n", "retry", &["cb"], Value::Bool(true)).unwrap(),
+            beside(
+                "a:\n  cb: 1\nb:\n  retry:\n    n: 2\n",
+                "retry",
+                &["cb"],
+                Value::Bool(true)
+            )
+            .unwrap(),
             "a:\n  cb: 1\nb:\n  retry:\n    n: 2\n  cb: true\n"
         );
     }
@@ -365,7 +403,10 @@ mod tests {
         assert_eq!(under("r:\n  - a\n", "r", &["a"], Value::Bool(true)), None);
         assert_eq!(under("r:\n  a: 1\n", "r", &["a"], Value::Bool(true)), None);
         assert_eq!(under("r: {a: 1}\n", "r", &["a"], Value::Bool(true)), None);
-        assert_eq!(under("r: {a: [1,\n 2]}\n", "r", &["b"], Value::Bool(true)), None);
+        assert_eq!(
+            under("r: {a: [1,\n 2]}\n", "r", &["b"], Value::Bool(true)),
+            None
+        );
         let e = add_under(
             0,
             Path::new("x.json"),

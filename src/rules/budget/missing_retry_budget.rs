@@ -29,7 +29,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             if let Some(make) = p.system.spec().fixes.edits.budget
                 && let Some(edits) = make(&ctx.site(f.file))
             {
-                f.fix(Fix::unsafe_("add a retry budget (20% of the active requests)", edits));
+                f.fix(Fix::unsafe_(
+                    "add a retry budget (20% of the active requests)",
+                    edits,
+                ));
             }
         }
         // Reported once per block: every policy that retries through it

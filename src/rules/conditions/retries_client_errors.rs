@@ -106,9 +106,7 @@ fn drop_fix(ctx: &PolicyCtx<'_>, file: crate::source::FileId) -> Option<Fix> {
         }
     }
     let edits = make(&ctx.site(file), &spans)?;
-    let covers = |c: &Condition, code: u16| {
-        matches!(c, Condition::Status { from, to } if (*from..=*to).contains(&code))
-    };
+    let covers = |c: &Condition, code: u16| matches!(c, Condition::Status { from, to } if (*from..=*to).contains(&code));
     let also_transient = bad
         .iter()
         .any(|c| covers(&c.value, 408) || covers(&c.value, 429));
