@@ -617,8 +617,35 @@ fn json_says_why_a_loop_is_a_retry_and_how_it_is_bounded() {
 /// SARIF names the same regions and texts.
 #[test]
 fn json_and_sarif_carry_the_fixes_check_fix_makes() {
-    let case = common::root().join("testdata/fixes/RL203/resilience4j-yaml-kebab");
-    let name = "application.yml";
+    // A sibling added, list entries taken out (several edits, one unsafe
+    // because a series covers 429 too), a count lowered in JSON.
+    for (case, name, code, applicability) in [
+        (
+            "RL203/resilience4j-yaml-kebab",
+            "application.yml",
+            "RL203",
+            "safe",
+        ),
+        (
+            "RL101/istio-retry-on",
+            "virtual-service.yaml",
+            "RL101",
+            "safe",
+        ),
+        (
+            "RL101/springcloudgateway-series",
+            "application.yml",
+            "RL101",
+            "unsafe",
+        ),
+        ("RL205/dotnet-json", "appsettings.json", "RL205", "unsafe"),
+    ] {
+        carries_fixes(case, name, code, applicability);
+    }
+}
+
+fn carries_fixes(case: &str, name: &str, code: &str, applicability: &str) {
+    let case = common::root().join("testdata/fixes").join(case);
     let before = std::fs::read_to_string(case.join("before").join(name)).unwrap();
     let after = std::fs::read_to_string(case.join("after").join(name)).unwrap();
     let dir = case.join("before");
@@ -631,14 +658,15 @@ fn json_and_sarif_carry_the_fixes_check_fix_makes() {
         ".",
     ]));
     let json: Value = serde_json::from_str(&json).unwrap();
-    let finding = json["findings"]
+    let at = json["findings"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|f| f["code"] == "RL203")
-        .expect("an RL203 finding");
+        .position(|f| f["code"] == code)
+        .expect("a finding of the fixture's rule");
+    let finding = &json["findings"][at];
     let fix = &finding["fixes"][0];
-    assert_eq!(fix["applicability"], "safe", "{fix}");
+    assert_eq!(fix["applicability"], applicability, "{fix}");
     let mut edits: Vec<(usize, usize, String)> = fix["edits"]
         .as_array()
         .unwrap()
@@ -663,8 +691,8 @@ fn json_and_sarif_carry_the_fixes_check_fix_makes() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["ruleId"] == "RL203")
-        .expect("an RL203 result");
+        .find(|r| r["ruleId"] == code)
+        .expect("a result of the fixture's rule");
     let change = &result["fixes"][0]["artifactChanges"][0];
     let uri = change["artifactLocation"]["uri"].as_str().unwrap();
     assert!(uri.ends_with(&format!("/before/{name}")), "{uri}");
@@ -683,7 +711,10 @@ fn json_and_sarif_carry_the_fixes_check_fix_makes() {
         })
         .collect();
     assert_eq!(replaced, edits);
-    assert_eq!(result["fixes"][0]["properties"]["applicability"], "safe");
+    assert_eq!(
+        result["fixes"][0]["properties"]["applicability"],
+        applicability
+    );
     // The JSON schema (docs/json-output.schema.json) accepts them.
     let schema: Value = serde_json::from_str(
         &std::fs::read_to_string(common::root().join("docs/json-output.schema.json")).unwrap(),
@@ -692,7 +723,7 @@ fn json_and_sarif_carry_the_fixes_check_fix_makes() {
     let validator = jsonschema::validator_for(&schema).unwrap();
     assert!(validator.is_valid(&json));
     let mut broken = json.clone();
-    broken["findings"][0]["fixes"][0]["applicability"] = "maybe".into();
+    broken["findings"][at]["fixes"][0]["applicability"] = "maybe".into();
     assert!(!validator.is_valid(&broken));
 }
 

@@ -29,6 +29,10 @@ pub type MakeEdits = fn(&Site<'_>) -> Option<Vec<Edit>>;
 /// A fix's edits that take a duration (a per-try timeout).
 pub type MakeTimedEdits = fn(&Site<'_>, Duration) -> Option<Vec<Edit>>;
 
+/// A fix's edits that take written places of the policy (conditions to
+/// stop retrying).
+pub type MakeDropEdits = fn(&Site<'_>, &[Span]) -> Option<Vec<Edit>>;
+
 /// The edits a system can make, one per kind of fix (`None`: the system
 /// has none of that kind).
 #[derive(Debug)]
@@ -46,6 +50,11 @@ pub struct FixEdits {
     pub predicate: Option<MakeEdits>,
     /// Grow a constant delay exponentially, its jitter kept (RL202).
     pub exponential: Option<MakeEdits>,
+    /// Stop retrying the listed conditions at these places (RL101): each
+    /// taken out of the list it is written in.
+    pub drop_conditions: Option<MakeDropEdits>,
+    /// Add a retry budget (RL601).
+    pub budget: Option<MakeEdits>,
 }
 
 impl FixEdits {
@@ -56,7 +65,35 @@ impl FixEdits {
         retries_off: None,
         predicate: None,
         exponential: None,
+        drop_conditions: None,
+        budget: None,
     };
+}
+
+#[path = "edit_list.rs"]
+mod list;
+pub use list::drop_entries;
+
+#[path = "edit_mapping.rs"]
+mod mapping;
+pub use mapping::{add_beside, add_under, sibling_key};
+
+/// The conditions at `spans` taken out of the lists they are written in
+/// (a comma-separated string, a flow or block sequence, nginx's words);
+/// `None` where one is not an entry of such a list or a list would be
+/// left empty.
+pub fn drop_listed(site: &Site<'_>, spans: &[Span]) -> Option<Vec<Edit>> {
+    drop_entries(site.file, site.text, spans)
+}
+
+/// [`drop_listed`] in a configuration file (YAML, JSON, properties,
+/// TOML) only: in code a condition's text is an expression or a type, not
+/// a list entry.
+pub fn drop_listed_in_config(site: &Site<'_>, spans: &[Span]) -> Option<Vec<Edit>> {
+    if Format::of(site.path) == Format::Other {
+        return None;
+    }
+    drop_listed(site, spans)
 }
 
 /// The syntax of a file, by its name.

@@ -1,6 +1,7 @@
 //! RL205 unbounded-retries: no attempt limit, or an effectively infinite
 //! one, and no elapsed-time cap.
 
+use crate::fix::Fix;
 use crate::model::{AttemptCount, Budget, Provenance, RetryPolicy, Timeout};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
@@ -17,7 +18,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if !unbounded(p) {
         return;
     }
-    e.emit(
+    let f = e.emit(
         p.attempts.span,
         format!(
             "{} retries without a limit (`{}`) and nothing caps the time it keeps trying",
@@ -26,6 +27,31 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         ),
         p.system.spec().fixes.bound,
     );
+    // Unsafe: a limit where there was none. Only where the count is one
+    // integer written in the setting: read as that number of attempts (or
+    // of retries) it becomes RL206's threshold of attempts in total; a
+    // huge number read as "no limit" (Polly's `int.MaxValue`) says nothing
+    // of whether it counts attempts or retries, so it becomes one less,
+    // at most the threshold either way. A `0` or `-1` that means "no
+    // limit" is left: it is no count to lower.
+    let span = p.attempts.span;
+    let limit = ctx.settings.thresholds.max_attempts;
+    let written = crate::systems::edit::integer_in(&ctx.file.text, span);
+    let to = match (p.attempts.value.count, written) {
+        (AttemptCount::Finite(n), Some(w)) if w == n || w + 1 == n => limit.checked_sub(n - w),
+        (AttemptCount::Unbounded, Some(w)) if w > EFFECTIVELY_INFINITE => limit.checked_sub(1),
+        _ => None,
+    };
+    if p.attempts.provenance == Provenance::Written
+        && let (Some(written), Some(to)) = (written, to)
+        && to > 0
+        && let Some(edit) = crate::systems::edit::set_integer(f.file, &ctx.file.text, span, to)
+    {
+        f.fix(Fix::unsafe_(
+            format!("lower `{written}` to `{to}` (at most {limit} attempts in total)"),
+            vec![edit],
+        ));
+    }
 }
 
 /// Whether the policy retries without a limit: no attempt limit (or an

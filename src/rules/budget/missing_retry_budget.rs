@@ -1,6 +1,7 @@
 //! RL601 missing-retry-budget: retries without a budget or throttle where
 //! the system offers one.
 
+use crate::fix::Fix;
 use crate::model::{Budget, BudgetSite};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
@@ -14,7 +15,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let fix = p.system.spec().fixes.budget;
     match &p.budget_site {
         BudgetSite::Policy => {
-            e.emit(
+            let f = e.emit(
                 p.span,
                 format!(
                     "{} retries (`{}`) with no retry budget: in an outage every failed call is retried, however many fail",
@@ -23,6 +24,16 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
                 ),
                 fix,
             );
+            // Unsafe: a budget limits the retries in an outage (it takes
+            // precedence over a retry circuit breaker).
+            if let Some(make) = p.system.spec().fixes.edits.budget
+                && let Some(edits) = make(&ctx.site(f.file))
+            {
+                f.fix(Fix::unsafe_(
+                    "add a retry budget (20% of the active requests)",
+                    edits,
+                ));
+            }
         }
         // Reported once per block: every policy that retries through it
         // points at the same span.

@@ -2,7 +2,10 @@
 //! 408/429), non-transient gRPC codes or client-error exception types.
 
 use super::{client_error, listed};
+use crate::fix::Fix;
+use crate::model::{Condition, Located};
 use crate::rules::{Check, Emitter, PolicyCtx};
+use crate::source::Span;
 
 pub const CHECK: Check = Check::Policy(check);
 
@@ -63,6 +66,61 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             Emitter::relate(f, *s, format!("`{what}` is retried too"));
         }
     }
+    if let Some(fix) = drop_fix(ctx, f.file) {
+        f.fix(fix);
+    }
+}
+
+/// The client errors taken out of the lists they are written in, by the
+/// system's edit: safe when each retries client errors alone (408 and 429
+/// not among them), unsafe when one also covers 408 or 429 (a series such
+/// as `CLIENT_ERROR`). None when one is written elsewhere or in code, when
+/// a written place also names a condition that is no client error, or when
+/// no condition would be left.
+fn drop_fix(ctx: &PolicyCtx<'_>, file: crate::source::FileId) -> Option<Fix> {
+    let p = ctx.policy;
+    let make = p.system.spec().fixes.edits.drop_conditions?;
+    let all = listed(&p.retry_on.value);
+    let bad: Vec<&Located<Condition>> = all
+        .iter()
+        .filter(|c| client_error(&c.value).is_some())
+        .collect();
+    if bad.iter().any(|c| !c.is_written()) {
+        return None;
+    }
+    let spans: Vec<Span> = bad.iter().map(|c| c.span).collect();
+    // A place that also names a condition kept: taking it out would stop
+    // that retry too.
+    let kept: Vec<&Located<Condition>> = all
+        .iter()
+        .filter(|c| client_error(&c.value).is_none())
+        .collect();
+    if kept.iter().any(|c| spans.contains(&c.span)) || !kept.iter().any(|c| c.is_written()) {
+        return None;
+    }
+    let mut written: Vec<String> = Vec::new();
+    for s in &spans {
+        let w = format!("`{}`", ctx.file.slice(*s).trim_matches(['"', '\'']));
+        if !written.contains(&w) {
+            written.push(w);
+        }
+    }
+    let edits = make(&ctx.site(file), &spans)?;
+    let covers = |c: &Condition, code: u16| matches!(c, Condition::Status { from, to } if (*from..=*to).contains(&code));
+    let also_transient = bad
+        .iter()
+        .any(|c| covers(&c.value, 408) || covers(&c.value, 429));
+    Some(if also_transient {
+        Fix::unsafe_(
+            format!(
+                "stop retrying {} (408 and 429 with them)",
+                written.join(", ")
+            ),
+            edits,
+        )
+    } else {
+        Fix::safe(format!("stop retrying {}", written.join(", ")), edits)
+    })
 }
 
 /// Whether written text is a test in code of a response's status (a hand-

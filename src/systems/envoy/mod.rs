@@ -14,6 +14,7 @@ pub static SPEC: SystemSpec = SystemSpec {
         unbudgeted: "only the `max_retries` circuit breaker (a fixed number of concurrent retries, 3 by default) limits them, however much of the traffic fails",
         edits: super::edit::FixEdits {
             per_try_timeout: Some(per_try_timeout),
+            drop_conditions: Some(super::edit::drop_listed_in_config),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC

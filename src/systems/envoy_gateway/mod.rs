@@ -23,6 +23,11 @@ pub static SPEC: SystemSpec = SystemSpec {
         budget: "set `circuitBreaker.retryBudget` beside the retry (the BackendTrafficPolicy's `spec`, or the fetch's `backendSettings`), for example `percent: {numerator: 20}` with `minRetryConcurrency: 3`, so retries stay a fraction of the active requests",
         unbudgeted: "only Envoy Gateway's retry circuit breaker (`maxParallelRetries`, 1024 concurrent retries by default) limits them, however much of the traffic fails",
         overload: "set `circuitBreaker.maxParallelRetries` in the BackendTrafficPolicy (Envoy's retry circuit breaker), or leave 503 out of `retryOn`",
+        edits: super::edit::FixEdits {
+            drop_conditions: Some(super::edit::drop_listed_in_config),
+            budget: Some(retry_budget),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     // No `retries_limited_by_default`: Envoy's own default of 3 concurrent
@@ -87,3 +92,43 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
     read: extract::extract,
     order: 45,
 }];
+
+/// The share of active requests a retry budget added by RL601's fix lets
+/// retry: Envoy's own `budget_percent` default
+/// ([`crate::systems::envoy::DEFAULT_BUDGET_PERCENT`], 20%); Envoy Gateway's
+/// `RetryBudget.percent` has no default (envoyproxy/gateway
+/// `api/v1alpha1/circuitbreaker_types.go` at d32f282: `Percent
+/// gwapiv1.Fraction` required, `MinRetryConcurrency` "Defaults to 3", so it
+/// is not written).
+const FIX_BUDGET_NUMERATOR: u64 = crate::systems::envoy::DEFAULT_BUDGET_PERCENT as u64;
+
+/// `circuitBreaker.retryBudget.percent.numerator` beside a
+/// BackendTrafficPolicy's `retry` (under its `circuitBreaker` where one is
+/// written); only where the policy is read from a written `retry` key.
+fn retry_budget(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Value, add_beside, add_under, sibling_key};
+    let at = site.policy.span;
+    if site.text.get(at.start..at.end)? != "retry" {
+        return None;
+    }
+    let value = Value::Str(FIX_BUDGET_NUMERATOR.to_string());
+    let edit = match sibling_key(site.text, at, "circuitBreaker") {
+        Some(cb) => add_under(
+            site.file,
+            site.path,
+            site.text,
+            cb,
+            &["retryBudget", "percent", "numerator"],
+            &value,
+        )?,
+        None => add_beside(
+            site.file,
+            site.path,
+            site.text,
+            at,
+            &["circuitBreaker", "retryBudget", "percent", "numerator"],
+            &value,
+        )?,
+    };
+    Some(vec![edit])
+}

@@ -2,11 +2,20 @@
 
 pub mod extract;
 
-use super::SystemSpec;
+use super::{Fixes, SystemSpec};
 use crate::model::Layer;
 
 // system: GatewayApi
-pub static SPEC: SystemSpec = SystemSpec::plain("Gateway API", Layer::Proxy);
+pub static SPEC: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        edits: super::edit::FixEdits {
+            drop_conditions: Some(super::edit::drop_listed_in_config),
+            ..super::edit::FixEdits::NONE
+        },
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Gateway API", Layer::Proxy)
+};
 
 /// Gateway API routes (and Linkerd's policy resources on them).
 pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {

@@ -12,6 +12,10 @@ pub static SPEC: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "gRPC jitters its back-off already",
         budget: "add `retryThrottling` (`maxTokens`, `tokenRatio`) to the service config, so retries stop while most calls fail",
+        edits: super::edit::FixEdits {
+            drop_conditions: Some(super::edit::drop_listed_in_config),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("gRPC", Layer::Sdk)

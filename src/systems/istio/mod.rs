@@ -20,6 +20,7 @@ pub static SPEC: SystemSpec = SystemSpec {
         edits: super::edit::FixEdits {
             per_try_timeout: Some(per_try_timeout),
             retries_off: Some(retries_off),
+            drop_conditions: Some(super::edit::drop_listed_in_config),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC

@@ -15,6 +15,7 @@ pub static NGINX: SystemSpec = SystemSpec {
         explicit: "write the retry policy you want explicitly (`proxy_next_upstream_tries`, or `proxy_next_upstream off` to turn retries off at this hop), so that it is visible and counted",
         edits: super::edit::FixEdits {
             idempotent_only: Some(idempotent_only),
+            drop_conditions: Some(super::edit::drop_listed),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC
@@ -35,6 +36,7 @@ pub static INGRESS_NGINX: SystemSpec = SystemSpec {
         explicit: "write the retry policy you want explicitly (`nginx.ingress.kubernetes.io/proxy-next-upstream-tries`, `\"1\"` to turn retries off at this hop), so that it is visible and counted",
         edits: super::edit::FixEdits {
             idempotent_only: Some(idempotent_only),
+            drop_conditions: Some(super::edit::drop_listed),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC

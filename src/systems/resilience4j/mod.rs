@@ -16,6 +16,7 @@ pub static SPEC: SystemSpec = SystemSpec {
             jitter: Some(jitter_edits),
             predicate: Some(predicate_edits),
             exponential: Some(exponential_edits),
+            drop_conditions: Some(super::edit::drop_listed_in_config),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC

@@ -42,6 +42,10 @@ pub static SPRING_CLOUD_GATEWAY: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "give the Retry filter a `backoff` (`firstBackoff`, `factor` 2, `maxBackoff`) and `jitter: {randomFactor: 0.5}` (newer Spring Cloud Gateway releases)",
         bound: "set the Retry filter's `retries` to 2-3",
+        edits: super::edit::FixEdits {
+            drop_conditions: Some(super::edit::drop_listed_in_config),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("Spring Cloud Gateway", Layer::Application)
