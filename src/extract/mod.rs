@@ -216,7 +216,12 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         loops_not_taken,
         aws_shared,
         embedded_configs,
+        named_options,
     } = facts;
+    for o in named_options {
+        o.span = f(o.span);
+        remap_policy(&mut o.settings, f);
+    }
     for e in embedded_configs {
         e.span = f(e.span);
     }

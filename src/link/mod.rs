@@ -99,6 +99,10 @@ pub fn all_in(
     crate::systems::csharp::link::typed_clients(files);
     // .NET handlers bound to an appsettings section in code.
     dotnet_sections::dotnet_sections(files);
+    // The standard handler's options configured by name elsewhere
+    // (`ConfigureAll`, `Configure("{client}-standard", ..)`), after their
+    // own sections are joined.
+    crate::systems::csharp::options::join(files);
     // Gateways of a class another file declares.
     gateway_classes(files);
     nginx_includes(files, roots);
