@@ -174,3 +174,29 @@ pub fn join(files: &mut [ScannedFile]) {
             ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::options_name;
+    use crate::model::ClientScope;
+
+    #[test]
+    fn the_name_each_handler_reads() {
+        let named = |c: &str| Some(ClientScope::Named(c.into()));
+        assert_eq!(
+            options_name("ConfigureHttpClientDefaults", named("default").as_ref()).as_deref(),
+            Some("-standard")
+        );
+        assert_eq!(
+            options_name("AddHttpClient(\"catalog\")", None).as_deref(),
+            Some("catalog-standard")
+        );
+        // The client is named after its first type argument, without its
+        // namespace.
+        assert_eq!(
+            options_name("AddHttpClient<Shop.ICatalog, Shop.Catalog>", None).as_deref(),
+            Some("ICatalog-standard")
+        );
+        assert_eq!(options_name("AddStandardResilienceHandler", None), None);
+    }
+}
