@@ -294,3 +294,26 @@ fn configure_all_in_the_program_reaches_the_defaults_handler() {
         handler.settings_from
     );
 }
+
+/// A call left unresolved in a library (its address passed in by the
+/// caller) is made by the programs that reference the library, never by
+/// the library itself (ivaylo-botusharov/UsaCensus named its
+/// `UsaCensus_Infrastructure` as the caller): the library's files take
+/// the programs' units before calls are given their caller.
+#[test]
+fn a_library_call_is_not_made_by_the_library() {
+    let (scan, _) = build("testdata/graph/csharp-library-call-unresolved");
+    let calls: Vec<Option<String>> = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.unresolved.iter())
+        .map(|u| u.caller.clone())
+        .collect();
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert!(
+        calls[0]
+            .as_deref()
+            .is_none_or(|c| !c.to_ascii_lowercase().contains("http")),
+        "{calls:?}"
+    );
+}
