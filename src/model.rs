@@ -21,8 +21,8 @@ pub mod versions;
 pub use breaker::{BreakerSettings, BreakerWindow, WrappedBreaker};
 pub use calls::{CallEdge, ServiceDecl, UnresolvedCall};
 pub use facts::{
-    AwsShared, AwsSharedKind, EmbeddedConfig, Facts, LoopNote, NamedBreaker, NamedOptions, Protection,
-    ScannedFile,
+    AwsShared, AwsSharedKind, EmbeddedConfig, Facts, LoopNote, NamedBreaker, NamedOptions,
+    Protection, ScannedFile,
 };
 pub use syntax::Syntax;
 

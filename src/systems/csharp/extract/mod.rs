@@ -26,6 +26,7 @@ mod efcore;
 mod eval;
 mod hedging;
 mod loops;
+mod options;
 mod polly_v7;
 mod rabbitmq;
 mod redis;
@@ -35,7 +36,6 @@ mod sdk;
 mod should_handle;
 #[cfg(test)]
 mod tests;
-mod options;
 
 use crate::model::Facts;
 use crate::source::Span;

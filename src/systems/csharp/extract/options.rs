@@ -66,9 +66,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                         [_] => (Target::Unnamed, post, n, a.clone()),
                         [first, rest @ ..] => match name_of(ctx, *first) {
                             Some(None) => (Target::Unnamed, post, n, rest.to_vec()),
-                            Some(Some(name)) => {
-                                (Target::Named(Some(name)), post, n, rest.to_vec())
-                            }
+                            Some(Some(name)) => (Target::Named(Some(name)), post, n, rest.to_vec()),
                             None => continue,
                         },
                         [] => continue,
@@ -139,18 +137,27 @@ fn read(
     };
     let anchor = super::resilience::call_span(call);
     let mut p = super::resilience::standard_options(ctx, anchor, args, &lambdas, &label, facts);
-    p.config_section =
-        bind_path.or_else(|| settings.iter().find_map(|a| super::resilience::section_path(ctx, *a)));
+    p.config_section = bind_path.or_else(|| {
+        settings
+            .iter()
+            .find_map(|a| super::resilience::section_path(ctx, *a))
+    });
     p
 }
 
 /// An options name as written: `Some(None)` for the unnamed options
-/// (`""`, `Options.DefaultName`), `Some(Some(name))` for a string literal,
-/// `None` when not a name the reader can read.
+/// (`""`, `Options.DefaultName`), `Some(Some(name))` for a string literal
+/// or `nameof(X)`, `None` when not a name the reader can read.
 fn name_of(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Option<String>> {
     let t = ctx.text(n).trim();
     if t == "\"\"" || t == "Options.DefaultName" || t.ends_with(".Options.DefaultName") {
         return Some(None);
+    }
+    // `nameof(CatalogClient)`: the name's last part.
+    if let Some(inner) = t.strip_prefix("nameof(").and_then(|r| r.strip_suffix(')')) {
+        let last = inner.rsplit('.').next().unwrap_or(inner).trim();
+        let plain = !last.is_empty() && last.chars().all(|c| c.is_alphanumeric() || c == '_');
+        return plain.then(|| Some(last.to_string()));
     }
     (n.kind() == "string_literal").then(|| Some(t.trim_matches('"').to_string()))
 }
@@ -165,6 +172,9 @@ fn bound_after<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<(Node<'a>, bool)> {
         .and_then(|p| p.parent())
         .filter(|x| x.kind() == "invocation_expression" && field(*x, "function").is_some())?;
     let (m, _) = method(ctx, x)?;
-    matches!(m, "Bind" | "BindConfiguration" | "Configure" | "PostConfigure")
-        .then_some((x, m == "PostConfigure"))
+    matches!(
+        m,
+        "Bind" | "BindConfiguration" | "Configure" | "PostConfigure"
+    )
+    .then_some((x, m == "PostConfigure"))
 }
