@@ -273,7 +273,7 @@ pub fn overlay(p: &mut RetryPolicy, d: &RetryPolicy, over: bool, same_file: bool
     if take(is_set(&p.jitter), is_set(&d.jitter)) {
         p.jitter = r.jitter.clone();
     }
-    let written = |t: &Option<Located<Timeout>>| t.as_ref().is_some_and(|t| is_set(t));
+    let written = |t: &Option<Located<Timeout>>| t.as_ref().is_some_and(is_set);
     if take(written(&p.per_try_timeout), written(&d.per_try_timeout)) {
         p.per_try_timeout = r.per_try_timeout.clone();
     }
