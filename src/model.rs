@@ -22,7 +22,7 @@ pub use breaker::{BreakerSettings, BreakerWindow, WrappedBreaker};
 pub use calls::{CallEdge, ServiceDecl, UnresolvedCall};
 pub use facts::{
     AwsShared, AwsSharedKind, EmbeddedConfig, Facts, GoDialKind, GoDialThrough, LoopNote,
-    NamedBreaker, Protection, ScannedFile,
+    NamedBreaker, NamedOptions, Protection, ScannedFile,
 };
 pub use syntax::Syntax;
 

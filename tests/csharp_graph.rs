@@ -258,3 +258,62 @@ fn a_redis_connect_retry_is_not_a_call_layer() {
         .count();
     assert_eq!(redis, 1);
 }
+
+/// `ConfigureAll<HttpStandardResilienceOptions>(..)` in the one program
+/// that runs the service defaults reaches the defaults' handler (another
+/// project's file): it takes the options' `DisableForUnsafeHttpMethods()`
+/// and names the file its settings come from.
+#[test]
+fn configure_all_in_the_program_reaches_the_defaults_handler() {
+    let (scan, _) = build("testdata/rules/RL103/ok/csharp-configure-all-in-the-service");
+    let handler = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.policies.iter())
+        .find(|p| p.name.as_deref() == Some("ConfigureHttpClientDefaults"))
+        .expect("the defaults' handler");
+    assert_eq!(
+        handler.methods.value,
+        retrylint::model::Methods::Set(vec![
+            "GET".into(),
+            "HEAD".into(),
+            "OPTIONS".into(),
+            "TRACE".into()
+        ])
+    );
+    assert_eq!(
+        handler.methods.provenance,
+        retrylint::model::Provenance::Included
+    );
+    assert!(
+        handler
+            .settings_from
+            .iter()
+            .any(|s| s.path.ends_with("Shop.Api/Program.cs")),
+        "{:?}",
+        handler.settings_from
+    );
+}
+
+/// A call left unresolved in a library (its address passed in by the
+/// caller) is made by the programs that reference the library, never by
+/// the library itself (ivaylo-botusharov/UsaCensus named its
+/// `UsaCensus_Infrastructure` as the caller): the library's files take
+/// the programs' units before calls are given their caller.
+#[test]
+fn a_library_call_is_not_made_by_the_library() {
+    let (scan, _) = build("testdata/graph/csharp-library-call-unresolved");
+    let calls: Vec<Option<String>> = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.unresolved.iter())
+        .map(|u| u.caller.clone())
+        .collect();
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert!(
+        calls[0]
+            .as_deref()
+            .is_none_or(|c| !c.to_ascii_lowercase().contains("http")),
+        "{calls:?}"
+    );
+}

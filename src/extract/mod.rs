@@ -218,7 +218,12 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         aws_shared,
         embedded_configs,
         go_dials_through,
+        named_options,
     } = facts;
+    for o in named_options {
+        o.span = f(o.span);
+        remap_policy(&mut o.settings, f);
+    }
     for e in embedded_configs {
         e.span = f(e.span);
     }

@@ -8,13 +8,17 @@
 //! its settings are judged once, where the section writes them
 //! (`RetryPolicy::use_of`), and the calls through it carry them.
 //!
+//! Options configured by name and bound to a section
+//! (`ConfigureAll<HttpStandardResilienceOptions>(config.GetSection("X"))`,
+//! `AddOptions<..>("catalog-standard").BindConfiguration("X")`) take the
+//! section's settings here too, before `systems::csharp::options` gives
+//! them to the handlers that read them.
+//!
 //! Not joined: `services.Configure<HttpStandardResilienceOptions>(section)`
 //! configures the unnamed options, which no handler reads (each handler
 //! reads the options named `{client}-standard`:
 //! dotnet/extensions `ResilienceHttpClientBuilderExtensions.StandardResilience.cs`);
-//! the C# reader reports it (RL902, `systems::csharp::extract::unread_options`).
-//! Not joined either (a gap): `ConfigureAll<HttpStandardResilienceOptions>(..)`
-//! and `Configure<..>("{client}-standard", ..)`, which do reach handlers.
+//! the C# reader reports it (RL902, `systems::csharp::extract::options`).
 
 use super::{nearest, place};
 use crate::model::ScannedFile;
@@ -46,8 +50,9 @@ pub fn dotnet_sections(files: &mut [ScannedFile]) {
         return;
     }
     for id in 0..files.len() {
-        for j in 0..files[id].facts.policies.len() {
-            let Some(key) = files[id].facts.policies[j].config_section.clone() else {
+        let policies = files[id].facts.policies.len();
+        for j in 0..policies + files[id].facts.named_options.len() {
+            let Some(key) = at(&mut files[id], j, policies).config_section.clone() else {
                 continue;
             };
             let want = key.to_ascii_lowercase();
@@ -74,9 +79,8 @@ pub fn dotnet_sections(files: &mut [ScannedFile]) {
             };
             let decl = files[c].facts.policies[k].clone();
             let from = place(&files[c], decl.span);
-            let at = files[id].facts.policies[j].span;
-            let d = decl.rebased(at);
-            let p = &mut files[id].facts.policies[j];
+            let p = at(&mut files[id], j, policies);
+            let d = decl.rebased(p.span);
             // What the code writes stays; the rest is the section's.
             if !p.attempts.is_written() {
                 p.attempts = d.attempts;
@@ -100,5 +104,15 @@ pub fn dotnet_sections(files: &mut [ScannedFile]) {
             p.settings_from.push(from);
             p.use_of = Some(format!("configuration section `{key}`"));
         }
+    }
+}
+
+/// The `j`th policy of `f` whose configuration section may be joined: its
+/// own policies, then the settings of its named options.
+fn at(f: &mut ScannedFile, j: usize, policies: usize) -> &mut crate::model::RetryPolicy {
+    if j < policies {
+        &mut f.facts.policies[j]
+    } else {
+        &mut f.facts.named_options[j - policies].settings
     }
 }

@@ -96,16 +96,21 @@ pub fn all_in(
     // Service configs a Go program embeds from a JSON file, read with
     // grpc-go's rules and applied at the dials that use them.
     crate::systems::grpc::link::embedded_service_configs(files);
+    // A C# project other projects reference runs in each of them (before
+    // calls are given their callers: a library's call is its programs').
+    crate::systems::csharp::link::shared_projects(files, cwd);
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
     spring_call_targets(files, roots, cwd, disk);
-    // A C# project other projects reference runs in each of them; then
     // C# typed clients: calls in one file, base addresses in another of
     // the same project (or of one that references it).
-    crate::systems::csharp::link::shared_projects(files, cwd);
     crate::systems::csharp::link::typed_clients(files);
     // .NET handlers bound to an appsettings section in code.
     dotnet_sections::dotnet_sections(files);
+    // The standard handler's options configured by name elsewhere
+    // (`ConfigureAll`, `Configure("{client}-standard", ..)`), after their
+    // own sections are joined.
+    crate::systems::csharp::options::join(files);
     // Gateways of a class another file declares.
     gateway_classes(files);
     nginx_includes(files, roots);

@@ -110,6 +110,12 @@ pub struct Facts {
     /// `systems::go::link`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub go_dials_through: Vec<GoDialThrough>,
+    /// Options configured by name apart from the code that reads them
+    /// (.NET `services.ConfigureAll<HttpStandardResilienceOptions>(..)`,
+    /// `Configure<..>("catalog-standard", ..)`); joined to the handlers
+    /// that read them by `systems::csharp::options`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub named_options: Vec<NamedOptions>,
 }
 
 /// One half of a gRPC dial made in another Go package with the caller's
@@ -147,6 +153,22 @@ pub enum GoDialKind {
         embeds: Vec<usize>,
         retries_disabled: bool,
     },
+}
+
+/// Options configured by name where no handler is (issue 19).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct NamedOptions {
+    /// The name the options are configured for; `None`: every name
+    /// (`ConfigureAll`, `PostConfigureAll`).
+    pub name: Option<String>,
+    /// The call.
+    pub span: crate::source::Span,
+    /// Applied after every `Configure` of the name (`PostConfigure`,
+    /// `PostConfigureAll`): over what the handler itself writes.
+    pub post: bool,
+    /// What the call writes (its written settings; the rest is the
+    /// library's defaults, unwritten).
+    pub settings: RetryPolicy,
 }
 
 /// A configuration file embedded in the program and used here.
@@ -285,6 +307,7 @@ impl Facts {
             && self.aws_shared.is_empty()
             && self.embedded_configs.is_empty()
             && self.go_dials_through.is_empty()
+            && self.named_options.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

@@ -7,6 +7,7 @@
 
 pub mod extract;
 pub mod link;
+pub mod options;
 
 /// A C# project's service name: its file name as the .NET Aspire AppHost
 /// names it, `Projects.Catalog_API` for `Catalog.API.csproj` (every

@@ -231,3 +231,62 @@ pub fn retry_after(
         None => Located::default_at(d, anchor),
     }
 }
+
+/// Gives `p` (a handler's policy) the settings `d` writes (options bound
+/// to it from elsewhere: a configuration section, `ConfigureAll`, a named
+/// `Configure`). What `p` writes itself stays unless `over` (a
+/// `PostConfigure`, which runs after every `Configure` of the name).
+/// A setting counts as set when it is not the library's default: written,
+/// or taken from elsewhere. From the same file `d`'s values keep their
+/// places (findings point at the options where they are written); from
+/// another they are placed at `p`, [`Provenance::Included`] (the caller
+/// names the file in `p.settings_from`).
+pub fn overlay(p: &mut RetryPolicy, d: &RetryPolicy, over: bool, same_file: bool) {
+    let r = if same_file {
+        d.clone()
+    } else {
+        let mut r = d.rebased(p.span);
+        r.attempts.provenance = Provenance::Included;
+        r.delay.provenance = Provenance::Included;
+        r.jitter.provenance = Provenance::Included;
+        r.methods.provenance = Provenance::Included;
+        r.retry_on.provenance = Provenance::Included;
+        for t in [&mut r.per_try_timeout, &mut r.overall_timeout]
+            .into_iter()
+            .flatten()
+        {
+            t.provenance = Provenance::Included;
+        }
+        r
+    };
+    let take = |mine: bool, theirs: bool| theirs && (over || !mine);
+    fn is_set<T>(l: &Located<T>) -> bool {
+        !l.is_default()
+    }
+    if take(is_set(&p.attempts), is_set(&d.attempts)) {
+        p.attempts = r.attempts.clone();
+    }
+    if take(is_set(&p.delay), is_set(&d.delay)) {
+        p.delay = r.delay.clone();
+        p.cap_order = r.cap_order;
+    }
+    if take(is_set(&p.jitter), is_set(&d.jitter)) {
+        p.jitter = r.jitter.clone();
+    }
+    let written = |t: &Option<Located<Timeout>>| t.as_ref().is_some_and(is_set);
+    if take(written(&p.per_try_timeout), written(&d.per_try_timeout)) {
+        p.per_try_timeout = r.per_try_timeout.clone();
+    }
+    if take(written(&p.overall_timeout), written(&d.overall_timeout)) {
+        p.overall_timeout = r.overall_timeout.clone();
+    }
+    if take(is_set(&p.retry_on), is_set(&d.retry_on)) {
+        p.retry_on = r.retry_on.clone();
+    }
+    if take(is_set(&p.methods), is_set(&d.methods)) {
+        p.methods = r.methods.clone();
+    }
+    if d.server_delay.is_some() && (over || p.server_delay.is_none()) {
+        p.server_delay = r.server_delay.clone();
+    }
+}

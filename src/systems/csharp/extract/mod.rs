@@ -26,7 +26,9 @@ mod efcore;
 mod eval;
 mod hedging;
 mod loops;
+mod options;
 mod polly_v7;
+mod rabbitmq;
 mod redis;
 mod resilience;
 mod retry_after;
@@ -34,7 +36,6 @@ mod sdk;
 mod should_handle;
 #[cfg(test)]
 mod tests;
-mod unread_options;
 
 use crate::model::Facts;
 use crate::source::Span;
@@ -86,6 +87,8 @@ const NEEDLES: &[&str] = &[
     "connectretry",
     // Standard handler options set where no handler reads them.
     "HttpStandardResilienceOptions",
+    // RabbitMQ.Client's connection recovery interval.
+    "NetworkRecoveryInterval",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -117,7 +120,8 @@ pub fn extract(text: &str, facts: &mut Facts) {
     resilience::extract(&ctx, facts);
     sdk::extract(&ctx, facts);
     redis::extract(&ctx, facts);
-    unread_options::extract(&ctx, facts);
+    options::extract(&ctx, facts);
+    rabbitmq::extract(&ctx, facts);
     let mut scopes = Vec::new();
     loops::extract(&ctx, facts, &mut scopes);
     loops::executions(&ctx, facts, &mut scopes);

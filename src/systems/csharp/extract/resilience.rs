@@ -72,6 +72,33 @@ pub(super) fn client_scope(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
 /// = 5; .. }` as its argument or in a `.Configure(..)` after it.
 fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     let anchor = call_span(call);
+    let all_args = args(ctx, call);
+    let mut lambdas: Vec<Node<'_>> = all_args
+        .iter()
+        .map(|(_, a)| *a)
+        .filter(|a| a.kind() == "lambda_expression")
+        .collect();
+    // `.AddStandardResilienceHandler().Configure(o => ..)`.
+    lambdas.extend(configure_lambdas(ctx, call));
+    let name = client_scope(ctx, call).unwrap_or_else(|| "AddStandardResilienceHandler".into());
+    let given: Vec<Node<'_>> = all_args.into_iter().map(|(_, a)| a).collect();
+    let mut p = standard_options(ctx, anchor, &given, &lambdas, &name, facts);
+    p.config_section = bound_section(ctx, call);
+    facts.policies.push(p);
+}
+
+/// The standard handler's options as `lambdas` write them (`o => {
+/// o.Retry.MaxRetryAttempts = 5; .. }`), the handler's defaults for the
+/// rest; `given` are the call's arguments, of which one that is neither a
+/// lambda nor a configuration section is a delegate built elsewhere.
+pub(super) fn standard_options(
+    ctx: &Ctx<'_>,
+    anchor: Span,
+    given: &[Node<'_>],
+    lambdas: &[Node<'_>],
+    name: &str,
+    facts: &mut Facts,
+) -> RetryPolicy {
     let mut read = RetryRead::default();
     let mut attempt: Option<Located<Timeout>> = None;
     let mut total: Option<Located<Timeout>> = None;
@@ -79,24 +106,16 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     let mut opaque = Opaque::default();
     let mut generator = None;
     let mut should = None;
-    let all_args = args(ctx, call);
     // A delegate built elsewhere (`AddStandardResilienceHandler(configure)`)
     // may set anything; a configuration section binds settings only (no
     // method can be disabled from configuration).
-    for (_, a) in &all_args {
+    for a in given {
         let t = ctx.text(*a);
         if a.kind() != "lambda_expression" && !t.contains("GetSection(") {
             opaque.methods = Some(span(*a));
         }
     }
-    let mut lambdas: Vec<Node<'_>> = all_args
-        .into_iter()
-        .map(|(_, a)| a)
-        .filter(|a| a.kind() == "lambda_expression")
-        .collect();
-    // `.AddStandardResilienceHandler().Configure(o => ..)`.
-    lambdas.extend(configure_lambdas(ctx, call));
-    for lambda in lambdas {
+    for &lambda in lambdas {
         let param = lambda_param(ctx, lambda).unwrap_or("");
         for &n in ctx.subtree(lambda) {
             // The options or their retry handed to other code
@@ -159,8 +178,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
             }
         }
     }
-    let name = client_scope(ctx, call).unwrap_or_else(|| "AddStandardResilienceHandler".into());
-    let mut p = policy(&read, &STANDARD_DEFAULTS, &name, anchor);
+    let mut p = policy(&read, &STANDARD_DEFAULTS, name, anchor);
     let attempt = attempt
         .unwrap_or_else(|| Located::default_at(Timeout::after(STANDARD_ATTEMPT_TIMEOUT), anchor));
     let total = total
@@ -199,7 +217,6 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     }
     p.per_try_timeout = Some(attempt);
     p.overall_timeout = Some(total);
-    p.config_section = bound_section(ctx, call);
     // A written `Retry.ShouldHandle` replaces the transient defaults.
     p.retry_on = should.unwrap_or_else(|| standard_retry_on(anchor));
     p.methods = match opaque.methods {
@@ -208,7 +225,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     };
     opaque.apply(&mut p);
     delay_over_cap(&read, facts);
-    facts.policies.push(p);
+    p
 }
 
 /// Settings written with values the reader cannot evaluate
@@ -664,7 +681,7 @@ pub(super) fn bound_section(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
     candidates.into_iter().find_map(|a| section_path(ctx, a))
 }
 
-fn section_path(ctx: &Ctx<'_>, a: Node<'_>) -> Option<String> {
+pub(super) fn section_path(ctx: &Ctx<'_>, a: Node<'_>) -> Option<String> {
     if a.kind() == "lambda_expression" {
         return None;
     }

@@ -1,0 +1,4 @@
+var builder = WebApplication.CreateBuilder(args);
+builder.Services.AddHttpClient();
+builder.Services.AddSingleton<HttpClientWrapper>();
+builder.Build().Run();
