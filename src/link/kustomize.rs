@@ -140,6 +140,9 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
     let mut added: Vec<(usize, Facts)> = Vec::new();
     let mut replaced: std::collections::HashSet<usize> = std::collections::HashSet::new();
     let mut decls: Decls = HashMap::new();
+    // The scanned files whose resources an overlay that moves them
+    // deploys (each is read through the overlays, not alone).
+    let mut deployed: std::collections::HashSet<usize> = Default::default();
     {
         let mut l = Files {
             files,
@@ -181,6 +184,12 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
                     std::mem::take(&mut facts.services),
                     &mut decls,
                 );
+                deployed.extend(
+                    b.resources
+                        .iter()
+                        .map(|r| r.file)
+                        .filter(|&f| f < files.len()),
+                );
             }
             if b.writers.is_empty() {
                 continue;
@@ -200,7 +209,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             variants(&l, &b, &w, facts, &overlay, cwd, &mut added);
         }
     }
-    deploy(files, decls);
+    deploy(files, decls, &deployed);
     for &f in &replaced {
         let facts = &mut files[f].facts;
         facts.policies.clear();
@@ -268,8 +277,12 @@ fn identities(w: &Written, n: usize, services: Vec<ServiceDecl>, out: &mut Decls
         if let Some(t) = &mut s.request_timeout {
             t.span = map(t.span);
         }
+        // One object per kind, name and namespace (overlays that differ
+        // only in what the graph does not read deploy the same one).
         let have = out.entry((f, at)).or_default();
-        if !have.contains(&s) {
+        if !have.iter().any(|x| {
+            (x.kind, &x.name, &x.placement.namespace) == (s.kind, &s.name, &s.placement.namespace)
+        }) {
             have.push(s);
         }
     }
@@ -278,11 +291,16 @@ fn identities(w: &Written, n: usize, services: Vec<ServiceDecl>, out: &mut Decls
 /// A scanned file's workloads and Services that overlays deploy are
 /// what the overlays make of them (two overlays deploying one base to two
 /// namespaces: two declarations); a call its workload makes is the call
-/// of each name the overlays give it (a name prefix).
-fn deploy(files: &mut [ScannedFile], decls: Decls) {
+/// of each name the overlays give it (a name prefix). A workload or
+/// Service of a file overlays deploy that no overlay renders from it (a
+/// patch renamed it, or wrote its name) is not deployed on its own.
+fn deploy(files: &mut [ScannedFile], decls: Decls, deployed: &std::collections::HashSet<usize>) {
     let mut by_file: HashMap<usize, Vec<(Span, Vec<ServiceDecl>)>> = HashMap::new();
     for ((f, at), d) in decls {
         by_file.entry(f).or_default().push((at, d));
+    }
+    for &f in deployed {
+        by_file.entry(f).or_default();
     }
     for (f, mut found) in by_file {
         found.sort_by_key(|(at, _)| at.start);
@@ -305,6 +323,8 @@ fn deploy(files: &mut [ScannedFile], decls: Decls) {
                         }
                     }
                 }
+                None if deployed.contains(&f)
+                    && matches!(s.kind, IdentityKind::Workload | IdentityKind::KubeService) => {}
                 None => kept.push(s),
             }
         }

@@ -84,14 +84,12 @@ fn add(n: Option<&mut Node>, pairs: &[(&str, &Node)]) {
     }
 }
 
+/// A path of keys from a resource's root.
+type Path = &'static [&'static str];
+
 /// The pod template of a workload kind, and the selector (its path, and
 /// whether kustomize creates it where absent).
-fn places(
-    kind: &str,
-) -> (
-    Option<&'static [&'static str]>,
-    Option<(&'static [&'static str], bool)>,
-) {
+fn places(kind: &str) -> (Option<Path>, Option<(Path, bool)>) {
     const TEMPLATE: &[&str] = &["spec", "template", "metadata", "labels"];
     const MATCH: &[&str] = &["spec", "selector", "matchLabels"];
     match kind {
