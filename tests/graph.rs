@@ -278,3 +278,32 @@ fn go_main_packages_under_cmd_are_programs() {
         ]
     );
 }
+
+/// Two overlays deploying one base to two namespaces deploy two services
+/// of each name; a bare name reaches the one in the caller's namespace,
+/// `name.ns.svc.cluster.local` the one it names
+/// (testdata/graph/overlay-namespaces/README.md).
+#[test]
+fn an_overlays_namespace_makes_a_service_of_its_own() {
+    let (_, g) = build("testdata/graph/overlay-namespaces", &Settings::default());
+    let mut names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "orders.team-a",
+            "orders.team-b",
+            "reporting",
+            "web.team-a",
+            "web.team-b"
+        ]
+    );
+    assert_eq!(
+        edge_names(&g),
+        [
+            "reporting -> orders.team-b x1",
+            "web.team-a -> orders.team-a x1",
+            "web.team-b -> orders.team-b x1"
+        ]
+    );
+}

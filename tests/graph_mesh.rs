@@ -345,3 +345,23 @@ fn a_waypoint_is_found_in_its_namespace_and_judged_by_its_class() {
         "{notes:#?}"
     );
 }
+
+/// A Kustomize overlay's `commonLabels` change a Service's selector and
+/// the pods it picks together (the join holds), and its `labels` with
+/// `includeTemplates` put Istio's injection label on the pods
+/// (testdata/graph/overlay-labels/README.md).
+#[test]
+fn an_overlays_labels_keep_the_selector_join_and_inject_the_sidecar() {
+    let (scan, g) = build("testdata/graph/overlay-labels", &Settings::default());
+    assert_eq!(edges(&g), ["web -> orders x3 HTTP"]);
+    let m = g.edges[0].mesh.as_ref().unwrap();
+    assert_eq!(
+        (m.mesh.clone(), m.how),
+        (System::Istio, MeshEvidence::Workload)
+    );
+    // The label is the overlay's: the membership names the workload it
+    // labels.
+    let f = &scan.files[m.loc.file];
+    assert!(f.source.display_path().ends_with("base/app.yaml"));
+    assert_eq!(f.source.line_col(m.loc.span.start).line, 4);
+}

@@ -68,7 +68,11 @@ fn mesh_routes(b: &Builder<'_>) -> Routes {
             let Some(callee) = &p.scope.callee else {
                 continue;
             };
-            let key = (p.system.clone(), b.canonical(&callee.value));
+            let written = b.written_host(id, callee.span, &callee.value);
+            let key = (
+                p.system.clone(),
+                b.canonical(written.as_deref().unwrap_or(&callee.value)),
+            );
             let n = |q: &RetryPolicy| {
                 if q.retries() {
                     q.attempts.value.count.finite().unwrap_or(1)
@@ -237,7 +241,15 @@ fn mesh_layer(
     if !protocol.is_l7() || (m.how == MeshEvidence::Assumed && !callee_in_cluster) {
         return (Some(m), None);
     }
+    // A route's host names a service without its namespace (`orders` in
+    // a base two overlays deploy): it applies to the service of that
+    // name in each namespace, unless a route names the namespace.
     let host = b.graph.services[to].name.clone();
+    let host = if cx.routes.keys().any(|(_, h)| *h == host) || cx.waypoints.contains_key(&host) {
+        host
+    } else {
+        b.base_name(&host).to_string()
+    };
     // Ambient mode: no sidecar; the callee's waypoint, where it has one,
     // applies the routes' policy (or Istio's default) as a sidecar would.
     let waypoint = match m.how {
@@ -340,11 +352,6 @@ fn file_edges(
                 {
                     continue;
                 }
-                let from = b.service(&caller);
-                let to = b.service(&e.callee);
-                if from == to {
-                    continue;
-                }
                 let mut via = e.via.clone();
                 if let Some((key, how)) = whole_map_env(&e.via) {
                     match env_reads.get(&caller) {
@@ -366,64 +373,73 @@ fn file_edges(
                         )),
                     }
                 }
-                // `@Retry(name = "payments")` takes its values from
-                // `resilience4j.retry.instances.payments` in the service's
-                // configuration.
-                let resolve = |i: usize, p: &RetryPolicy| -> RetryLayer {
-                    let key = (caller.clone(), p.name.clone().unwrap_or_default());
-                    match configured.get(&key) {
-                        Some(&(cf, ci))
-                            if p.system.spec().named_instances
-                                && p.attempts.value.count == AttemptCount::Unknown =>
-                        {
-                            layer_of(cf, ci, &files[cf].facts.policies[ci])
-                        }
-                        _ => layer_of(id, i, p),
+                // A caller deployed to several namespaces calls from each.
+                for ns in b.caller_namespaces(id, &caller) {
+                    let from = b.service_in(&caller, ns.as_deref());
+                    let written = b.written_host(id, e.span, &e.callee);
+                    let to = b.service_in(written.as_deref().unwrap_or(&e.callee), ns.as_deref());
+                    if from == to {
+                        continue;
                     }
-                };
-                let mut layers: Vec<RetryLayer> = e
-                    .policies
-                    .iter()
-                    .filter_map(|&i| f.facts.policies.get(i).map(|p| resolve(i, p)))
-                    .collect();
-                // A call through a named client takes that client's
-                // configuration in the caller's files, else their `default`.
-                if layers.is_empty()
-                    && let Some(client) = &e.client
-                    && let Some(&(cf, ci)) = clients
-                        .get(&(caller.clone(), client.clone()))
-                        .or_else(|| clients.get(&(caller.clone(), "default".to_string())))
-                        .or_else(|| client_beans.get(&caller))
-                {
-                    layers.push(layer_of(cf, ci, &files[cf].facts.policies[ci]));
-                }
-                // A URL in source code whose file builds exactly one client
-                // retry policy is called through it.
-                if layers.is_empty()
-                    && let Some(i) = sole_client_policy(f)
-                {
-                    layers.push(resolve(i, &f.facts.policies[i]));
-                }
-                let protocol = e.protocol.unwrap_or_else(|| protocol(b, id, e.span, to));
-                let (mesh, sidecar) = mesh_layer(b, cx, from, to, &e.via, protocol, loc);
-                if !layers.iter().any(|l| l.kind == LayerKind::Mesh)
-                    && let Some(l) = sidecar
-                {
-                    layers.push(l);
-                }
-                layers.sort_by_key(|l| l.kind);
-                let key = (from, to, format!("{id}:{}", e.span.start));
-                if seen.insert(key) {
-                    b.graph.edges.push(Edge {
-                        from,
-                        to,
-                        proof: loc,
-                        via,
-                        layers,
-                        also: Vec::new(),
-                        protocol,
-                        mesh,
-                    });
+                    // `@Retry(name = "payments")` takes its values from
+                    // `resilience4j.retry.instances.payments` in the service's
+                    // configuration.
+                    let resolve = |i: usize, p: &RetryPolicy| -> RetryLayer {
+                        let key = (caller.clone(), p.name.clone().unwrap_or_default());
+                        match configured.get(&key) {
+                            Some(&(cf, ci))
+                                if p.system.spec().named_instances
+                                    && p.attempts.value.count == AttemptCount::Unknown =>
+                            {
+                                layer_of(cf, ci, &files[cf].facts.policies[ci])
+                            }
+                            _ => layer_of(id, i, p),
+                        }
+                    };
+                    let mut layers: Vec<RetryLayer> = e
+                        .policies
+                        .iter()
+                        .filter_map(|&i| f.facts.policies.get(i).map(|p| resolve(i, p)))
+                        .collect();
+                    // A call through a named client takes that client's
+                    // configuration in the caller's files, else their `default`.
+                    if layers.is_empty()
+                        && let Some(client) = &e.client
+                        && let Some(&(cf, ci)) = clients
+                            .get(&(caller.clone(), client.clone()))
+                            .or_else(|| clients.get(&(caller.clone(), "default".to_string())))
+                            .or_else(|| client_beans.get(&caller))
+                    {
+                        layers.push(layer_of(cf, ci, &files[cf].facts.policies[ci]));
+                    }
+                    // A URL in source code whose file builds exactly one client
+                    // retry policy is called through it.
+                    if layers.is_empty()
+                        && let Some(i) = sole_client_policy(f)
+                    {
+                        layers.push(resolve(i, &f.facts.policies[i]));
+                    }
+                    let protocol = e.protocol.unwrap_or_else(|| protocol(b, id, e.span, to));
+                    let (mesh, sidecar) = mesh_layer(b, cx, from, to, &e.via, protocol, loc);
+                    if !layers.iter().any(|l| l.kind == LayerKind::Mesh)
+                        && let Some(l) = sidecar
+                    {
+                        layers.push(l);
+                    }
+                    layers.sort_by_key(|l| l.kind);
+                    let key = (from, to, format!("{id}:{}", e.span.start));
+                    if seen.insert(key) {
+                        b.graph.edges.push(Edge {
+                            from,
+                            to,
+                            proof: loc,
+                            via: via.clone(),
+                            layers,
+                            also: Vec::new(),
+                            protocol,
+                            mesh,
+                        });
+                    }
                 }
             }
         }

@@ -24,6 +24,10 @@ pub(super) struct Builder<'a> {
     pub workloads: BTreeMap<ServiceId, Vec<WorkloadDecl>>,
     /// The protocol a service's Kubernetes Services say, where one.
     pub protocols: BTreeMap<ServiceId, Option<Protocol>>,
+    /// Names a workload or Kubernetes Service declares in two or more
+    /// namespaces (two overlays deploying one service to two namespaces),
+    /// with those namespaces: each is a service of its own, `name.ns`.
+    pub split: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl<'a> Builder<'a> {
@@ -37,10 +41,18 @@ impl<'a> Builder<'a> {
             globs: Vec::new(),
             workloads: BTreeMap::new(),
             protocols: BTreeMap::new(),
+            split: BTreeMap::new(),
         }
     }
 
     pub fn canonical(&self, name: &str) -> String {
+        self.canonical_in(name, None)
+    }
+
+    /// A host's service as a caller in namespace `ns` reaches it: a name
+    /// declared in several namespaces is the one in the namespace the
+    /// host names (`orders.shop`), else in the caller's.
+    pub fn canonical_in(&self, name: &str, ns: Option<&str>) -> String {
         let short = short_host(name);
         if let Some(e) = systems::ENDPOINTS
             .iter()
@@ -48,11 +60,89 @@ impl<'a> Builder<'a> {
         {
             return e.service.to_string();
         }
-        self.aliases.get(&short).cloned().unwrap_or(short)
+        // The namespace the host names, where it is one a split name is
+        // declared in (`orders.shop`), else the caller's.
+        let named = crate::model::calls::host_namespace(name)
+            .filter(|n| self.split.values().any(|s| s.contains(n)));
+        let ns = named.as_deref().or(ns);
+        let key = self.qualify(&short, ns);
+        let to = self.aliases.get(&key).cloned().unwrap_or(key);
+        // An alias of a name deployed to several namespaces (a Service
+        // that writes none) reaches the one in the caller's.
+        if self.split.contains_key(&to) {
+            self.qualify(&to, ns)
+        } else {
+            to
+        }
+    }
+
+    /// `name.ns` for a name declared in several namespaces, one of them
+    /// `ns`; else the name.
+    pub fn qualify(&self, short: &str, ns: Option<&str>) -> String {
+        match ns {
+            Some(n) if self.split.get(short).is_some_and(|s| s.contains(n)) => {
+                format!("{short}.{n}")
+            }
+            _ => short.to_string(),
+        }
+    }
+
+    /// The name a qualified service (`orders.shop`) was declared with
+    /// (`orders`), for what is keyed by name alone (a route's host).
+    pub fn base_name<'n>(&self, name: &'n str) -> &'n str {
+        match name.rsplit_once('.') {
+            Some((base, ns)) if self.split.get(base).is_some_and(|s| s.contains(ns)) => base,
+            _ => name,
+        }
+    }
+
+    /// The namespaces a call of `caller` from `file` is made in: one
+    /// (`None`) unless the caller is declared in several namespaces; then
+    /// those the file declares it in, else all of them.
+    pub fn caller_namespaces(&self, file: FileId, caller: &str) -> Vec<Option<String>> {
+        let base = self.base_name(caller);
+        let Some(all) = self.split.get(base) else {
+            return vec![None];
+        };
+        if base != caller {
+            return vec![caller.rsplit_once('.').map(|(_, n)| n.to_string())];
+        }
+        let here: BTreeSet<String> = self.files[file]
+            .facts
+            .services
+            .iter()
+            .filter(|s| self.canonical(&s.name) == base || short_host(&s.name) == base)
+            .filter_map(|s| s.placement.namespace.clone())
+            .filter(|n| all.contains(n))
+            .collect();
+        let pick = if here.is_empty() { all } else { &here };
+        pick.iter().map(|n| Some(n.clone())).collect()
+    }
+
+    /// The host as the file writes it at `span`, where it is `short`
+    /// written out (extractors give hosts short; `orders.shop.svc` names
+    /// the namespace the short name drops). Only read where a name is
+    /// declared in several namespaces.
+    pub fn written_host(&self, file: FileId, span: Span, short: &str) -> Option<String> {
+        if self.split.is_empty() {
+            return None;
+        }
+        let text = self
+            .files
+            .get(file)?
+            .source
+            .text
+            .get(span.start..span.end)?;
+        let text = text.trim().trim_matches(['"', '\'', '`']).trim();
+        (text.len() <= 512 && short_host(text) == short_host(short)).then(|| text.to_string())
     }
 
     pub fn service(&mut self, name: &str) -> ServiceId {
-        let name = self.canonical(name);
+        self.service_in(name, None)
+    }
+
+    pub fn service_in(&mut self, name: &str, ns: Option<&str>) -> ServiceId {
+        let name = self.canonical_in(name, ns);
         if let Some(&id) = self.ids.get(&name) {
             return id;
         }
@@ -80,14 +170,27 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        for (host, target) in joins(files).into_iter().chain(unit_apps(files)) {
-            self.aliases.entry(host).or_insert(target);
+        self.split = split_names(files);
+        let joined = joins(files)
+            .into_iter()
+            .map(|((h, hn), (t, tn))| {
+                (
+                    self.qualify(&h, hn.as_deref()),
+                    self.qualify(&t, tn.as_deref()),
+                )
+            })
+            .collect::<Vec<_>>();
+        for (host, target) in joined.into_iter().chain(unit_apps(files)) {
+            if host != target {
+                self.aliases.entry(host).or_insert(target);
+            }
         }
         for f in files {
             for s in &f.facts.services {
-                let target = short_host(&s.name);
+                let ns = s.placement.namespace.as_deref();
+                let target = self.qualify(&short_host(&s.name), ns);
                 for h in &s.hosts {
-                    let h = short_host(h);
+                    let h = self.qualify(&short_host(h), ns);
                     if h != target {
                         // A Service's `clusterIP` reaches the workload the
                         // Service is joined to, as its name does.
@@ -110,7 +213,7 @@ impl<'a> Builder<'a> {
                 if matches!(s.kind, IdentityKind::BuildUnit | IdentityKind::ConfigClient) {
                     continue;
                 }
-                let sid = self.service(&s.name);
+                let sid = self.service_in(&s.name, s.placement.namespace.as_deref());
                 let loc = Loc {
                     file: id,
                     span: s.span,
@@ -201,9 +304,11 @@ impl<'a> Builder<'a> {
 /// Kubernetes Services joined to the workloads their selector picks
 /// (every selector label among the pod template's labels, the same
 /// namespace where both write one), and images joined to the workloads
-/// that run them: (alias, workload name). A Service that selects pods of
-/// two differently named workloads joins neither.
-fn joins(files: &[ScannedFile]) -> Vec<(String, String)> {
+/// that run them: (alias, workload name), each with the namespace it is
+/// declared in. A Service that selects pods of two differently named
+/// workloads joins neither.
+type Named = (String, Option<String>);
+fn joins(files: &[ScannedFile]) -> Vec<(Named, Named)> {
     let decls = || files.iter().flat_map(|f| f.facts.services.iter());
     let workloads: Vec<&ServiceDecl> = decls()
         .filter(|s| s.kind == IdentityKind::Workload && !s.placement.labels.is_empty())
@@ -214,7 +319,7 @@ fn joins(files: &[ScannedFile]) -> Vec<(String, String)> {
         if sel.is_empty() {
             continue;
         }
-        let picked: BTreeSet<String> = workloads
+        let picked: Vec<&&ServiceDecl> = workloads
             .iter()
             .filter(|w| {
                 let ns_ok = match (&w.placement.namespace, &svc.placement.namespace) {
@@ -223,14 +328,21 @@ fn joins(files: &[ScannedFile]) -> Vec<(String, String)> {
                 };
                 ns_ok && sel.iter().all(|kv| w.placement.labels.contains(kv))
             })
-            .map(|w| short_host(&w.name))
             .collect();
-        if picked.len() == 1
-            && let Some(target) = picked.into_iter().next()
+        let names: BTreeSet<String> = picked.iter().map(|w| short_host(&w.name)).collect();
+        if names.len() == 1
+            && let Some(target) = names.into_iter().next()
         {
             let host = short_host(&svc.name);
-            if host != target {
-                out.push((host, target));
+            let ns = svc.placement.namespace.clone();
+            // The workload's namespace where the Service writes none and
+            // one workload is picked.
+            let wns = match (&ns, picked.as_slice()) {
+                (None, [w]) => w.placement.namespace.clone(),
+                _ => ns.clone(),
+            };
+            if host != target || ns != wns {
+                out.push(((host, ns), (target, wns)));
             }
         }
     }
@@ -258,7 +370,7 @@ fn joins(files: &[ScannedFile]) -> Vec<(String, String)> {
             && let Some(target) = targets.into_iter().next()
             && short_host(&c.name) != *target
         {
-            out.push((short_host(&c.name), target.clone()));
+            out.push(((short_host(&c.name), None), (target.clone(), None)));
         }
     }
     for (image, targets) in images {
@@ -267,10 +379,28 @@ fn joins(files: &[ScannedFile]) -> Vec<(String, String)> {
             && image != target
             && !crate::link::is_generic(&image)
         {
-            out.push((image, target));
+            out.push(((image, None), (target, None)));
         }
     }
     out
+}
+
+/// Names a workload or Kubernetes Service declares in two or more
+/// namespaces, with the namespaces: in Kubernetes a name is a service per
+/// namespace (two overlays of one base deploy two).
+fn split_names(files: &[ScannedFile]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut by: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for s in files.iter().flat_map(|f| f.facts.services.iter()) {
+        if matches!(s.kind, IdentityKind::Workload | IdentityKind::KubeService)
+            && let Some(ns) = &s.placement.namespace
+        {
+            by.entry(short_host(&s.name))
+                .or_default()
+                .insert(ns.clone());
+        }
+    }
+    by.retain(|_, n| n.len() > 1);
+    by
 }
 
 /// Build units joined to the application their files name: a unit one of

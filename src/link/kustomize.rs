@@ -15,7 +15,8 @@
 //! list) are read from disk, bounded in size and number.
 
 use crate::extract::kustomize::{self, Loader, normal, tree::Written};
-use crate::model::{Facts, ScannedFile, SettingPlace, Syntax};
+use crate::model::calls::IdentityKind;
+use crate::model::{Facts, ScannedFile, ServiceDecl, SettingPlace, Syntax};
 use crate::source::Span;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -138,6 +139,10 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
         .collect();
     let mut added: Vec<(usize, Facts)> = Vec::new();
     let mut replaced: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut decls: Decls = HashMap::new();
+    // The scanned files whose resources an overlay that moves them
+    // deploys (each is read through the overlays, not alone).
+    let mut deployed: std::collections::HashSet<usize> = Default::default();
     {
         let mut l = Files {
             files,
@@ -151,7 +156,11 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             let p = full(&files[root]);
             let dir = p.parent().unwrap_or(Path::new(".")).to_path_buf();
             let b = kustomize::build(&dir, root, &mut l);
-            if b.writers.is_empty() {
+            let moves = b
+                .kustomizations
+                .iter()
+                .any(|&k| kustomize::moves_identities(l.text(k)));
+            if b.writers.is_empty() && !moves {
                 continue;
             }
             let mut w = Written::default();
@@ -166,7 +175,25 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             if !ok {
                 continue;
             }
-            let facts = crate::systems::extract(&files[root].source.path, &w.text, Syntax::Yaml);
+            let mut facts =
+                crate::systems::extract(&files[root].source.path, &w.text, Syntax::Yaml);
+            if moves {
+                identities(
+                    &w,
+                    files.len(),
+                    std::mem::take(&mut facts.services),
+                    &mut decls,
+                );
+                deployed.extend(
+                    b.resources
+                        .iter()
+                        .map(|r| r.file)
+                        .filter(|&f| f < files.len()),
+                );
+            }
+            if b.writers.is_empty() {
+                continue;
+            }
             let overlay = files[root]
                 .source
                 .path
@@ -182,6 +209,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             variants(&l, &b, &w, facts, &overlay, cwd, &mut added);
         }
     }
+    deploy(files, decls, &deployed);
     for &f in &replaced {
         let facts = &mut files[f].facts;
         facts.policies.clear();
@@ -212,6 +240,119 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
                 have.timeouts.push(x);
             }
         }
+    }
+}
+
+/// The workloads and Services the overlays render from each scanned
+/// file, by the place of the declaration they render (its name's span).
+type Decls = HashMap<(usize, Span), Vec<ServiceDecl>>;
+
+/// An overlay's workloads and Services (its namespace, name prefix and
+/// suffix and labels applied), each kept for the declaration
+/// of the scanned file it is rendered from.
+fn identities(w: &Written, n: usize, services: Vec<ServiceDecl>, out: &mut Decls) {
+    for mut s in services {
+        if !matches!(s.kind, IdentityKind::Workload | IdentityKind::KubeService) {
+            continue;
+        }
+        let Some((f, at)) = w.origins(s.span).into_iter().find(|&(f, _)| f < n) else {
+            continue;
+        };
+        s.span = at;
+        // A span inside it maps to the same file where it was written
+        // there, else (a label the overlay added) to the declaration.
+        let map = |x: Span| match w.origin(x) {
+            Some((g, y)) if g == f => y,
+            _ => at,
+        };
+        for h in &mut s.placement.mesh {
+            h.span = map(h.span);
+        }
+        for (_, x) in [&mut s.placement.gateway_class, &mut s.placement.waypoint]
+            .into_iter()
+            .flatten()
+        {
+            *x = map(*x);
+        }
+        if let Some(t) = &mut s.request_timeout {
+            t.span = map(t.span);
+        }
+        // One object per kind, name and namespace (overlays that differ
+        // only in what the graph does not read deploy the same one).
+        let have = out.entry((f, at)).or_default();
+        if !have.iter().any(|x| {
+            (x.kind, &x.name, &x.placement.namespace) == (s.kind, &s.name, &s.placement.namespace)
+        }) {
+            have.push(s);
+        }
+    }
+}
+
+/// A scanned file's workloads and Services that overlays deploy are
+/// what the overlays make of them (two overlays deploying one base to two
+/// namespaces: two declarations); a call its workload makes is the call
+/// of each name the overlays give it (a name prefix). A workload or
+/// Service of a file overlays deploy that no overlay renders from it (a
+/// patch renamed it, or wrote its name) is not deployed on its own.
+fn deploy(files: &mut [ScannedFile], decls: Decls, deployed: &std::collections::HashSet<usize>) {
+    let mut by_file: HashMap<usize, Vec<(Span, Vec<ServiceDecl>)>> = HashMap::new();
+    for ((f, at), d) in decls {
+        by_file.entry(f).or_default().push((at, d));
+    }
+    for &f in deployed {
+        by_file.entry(f).or_default();
+    }
+    for (f, mut found) in by_file {
+        found.sort_by_key(|(at, _)| at.start);
+        let facts = &mut files[f].facts;
+        let mut renamed: Vec<(String, Vec<String>)> = Vec::new();
+        let mut kept: Vec<ServiceDecl> = Vec::new();
+        for s in facts.services.drain(..) {
+            let rendered = found.iter().find(|(at, _)| {
+                *at == s.span || (at.start <= s.span.start && s.span.end <= at.end)
+            });
+            match rendered {
+                Some((_, r)) => {
+                    let names: Vec<String> = r.iter().map(|x| x.name.clone()).collect();
+                    if s.kind == IdentityKind::Workload && names.iter().any(|x| *x != s.name) {
+                        renamed.push((s.name.clone(), names));
+                    }
+                    for x in r {
+                        if !kept.contains(x) {
+                            kept.push(x.clone());
+                        }
+                    }
+                }
+                None if deployed.contains(&f)
+                    && matches!(s.kind, IdentityKind::Workload | IdentityKind::KubeService) => {}
+                None => kept.push(s),
+            }
+        }
+        facts.services = kept;
+        if renamed.is_empty() {
+            continue;
+        }
+        let mut edges = Vec::new();
+        for e in facts.edges.drain(..) {
+            match renamed
+                .iter()
+                .find(|(old, _)| e.caller.as_ref() == Some(old))
+            {
+                Some((_, names)) => {
+                    let mut uniq: Vec<&String> = names.iter().collect();
+                    uniq.dedup();
+                    for name in uniq {
+                        let mut c = e.clone();
+                        c.caller = Some(name.clone());
+                        if !edges.contains(&c) {
+                            edges.push(c);
+                        }
+                    }
+                }
+                None => edges.push(e),
+            }
+        }
+        facts.edges = edges;
     }
 }
 

@@ -48,6 +48,29 @@ pub fn short_host(host: &str) -> String {
     }
 }
 
+/// The namespace a cluster host names, where it names one
+/// (`orders.shop`, `orders.shop.svc.cluster.local`, a StatefulSet pod's
+/// `orders-0.orders.shop.svc.cluster.local`: `shop`); the labels
+/// [`short_host`] drops. A two-label host is read as `name.namespace`
+/// (the caller decides whether such a namespace is declared).
+pub fn host_namespace(host: &str) -> Option<String> {
+    let h = host.trim();
+    let h = h.split_once("://").map_or(h, |(_, rest)| rest);
+    let h = h.split(['/', '?']).next().unwrap_or(h);
+    let h = h.rsplit_once('@').map_or(h, |(_, rest)| rest);
+    let h = match h.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => h,
+    };
+    let labels: Vec<&str> = h.trim_end_matches('.').split('.').collect();
+    match labels.iter().position(|l| *l == "svc") {
+        Some(i) if i >= 2 => Some(labels[i - 1].to_string()),
+        Some(_) => None,
+        None if labels.len() == 2 => Some(labels[1].to_string()),
+        None => None,
+    }
+}
+
 /// The IP address a call target (`10.96.0.12:8080`, `http://10.5.0.5/x`)
 /// is written as, when it is one a program calls: not this machine
 /// (loopback) nor every interface (unspecified). Such a target names a

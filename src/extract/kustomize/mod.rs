@@ -3,7 +3,8 @@
 //! its own kustomization, then its `components`, then its own
 //! transformations in kustomize's order: `patches`,
 //! `patchesStrategicMerge` and `patchesJson6902` applied to the resources
-//! they target, `namePrefix`/`nameSuffix`, `namespace`, `images`, with
+//! they target, `namePrefix`/`nameSuffix`, `namespace`, `commonLabels`
+//! and `labels` (`labels.rs`), `images`, with
 //! `configMapGenerator` ConfigMaps among the resources. Every key and
 //! value keeps the file and span it was written at ([`tree::Origin`]), so
 //! that what a patch changed is found in the patch.
@@ -17,6 +18,7 @@
 //! own types by their merge key and replaces any other list, as kustomize
 //! does for a custom resource it has no schema for.
 
+mod labels;
 pub mod tree;
 
 use crate::source::Span;
@@ -52,6 +54,24 @@ pub fn is_component(text: &str) -> bool {
         .and_then(|d| f.root(d).get("kind"))
         .and_then(|k| k.as_str())
         == Some("Component")
+}
+
+/// Whether a kustomization changes what the graph reads of its
+/// resources (where they run, their names, their labels), so that
+/// its identities must be read from the build, not from the files alone.
+pub fn moves_identities(text: &str) -> bool {
+    const KEYS: &[&str] = &[
+        "namespace",
+        "namePrefix",
+        "nameSuffix",
+        "commonLabels",
+        "labels",
+    ];
+    let f = yaml::parse(text);
+    f.documents.first().is_some_and(|d| {
+        let root = f.root(d);
+        KEYS.iter().any(|k| root.get(k).is_some())
+    })
 }
 
 /// The files a build reads.
@@ -195,6 +215,7 @@ fn build_dir(
     }
     patches(dir, &k, file, &mut res, l, b);
     rename(&k, &mut res);
+    labels::labels(&k, &mut res);
     images(&k, &mut res);
     stack.pop();
     res

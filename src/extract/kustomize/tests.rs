@@ -188,3 +188,49 @@ fn secret_generator_and_env_files() {
     let w = render(&b, &l);
     assert!(w.text.contains("kind: Secret"), "{}", w.text);
 }
+
+/// `commonLabels` select (a Service's selector and a Deployment's pod
+/// labels change together); `labels` without `includeSelectors` only
+/// labels, with `includeTemplates` the pod template too (kustomize's
+/// labels.md examples).
+#[test]
+fn common_labels_change_selectors_and_labels_only_where_asked() {
+    let dep = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: orders\nspec:\n  selector:\n    matchLabels:\n      app: orders\n  template:\n    metadata:\n      labels:\n        app: orders\n";
+    let svc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: orders\nspec:\n  selector:\n    app: orders\n";
+    let k = "resources:\n- dep.yaml\n- svc.yaml\ncommonLabels:\n  tier: backend\nlabels:\n- pairs:\n    owner: alice\n- pairs:\n    team: a\n  includeTemplates: true\n";
+    let mut l = mem(&[
+        ("o/kustomization.yaml", k),
+        ("o/dep.yaml", dep),
+        ("o/svc.yaml", svc),
+    ]);
+    let b = build(Path::new("o"), 0, &mut l);
+    let get = |kind: &str, path: &[&str]| -> Vec<String> {
+        let r = b
+            .resources
+            .iter()
+            .find(|r| r.node.get("kind").and_then(Node::str) == Some(kind))
+            .unwrap();
+        match r.node.path(path).map(|n| &n.t) {
+            Some(T::Map(m)) => m.iter().map(|(k, _)| k.name.clone()).collect(),
+            _ => Vec::new(),
+        }
+    };
+    assert_eq!(get("Service", &["spec", "selector"]), ["app", "tier"]);
+    assert_eq!(
+        get("Deployment", &["spec", "selector", "matchLabels"]),
+        ["app", "tier"]
+    );
+    assert_eq!(
+        get("Deployment", &["spec", "template", "metadata", "labels"]),
+        ["app", "tier", "team"]
+    );
+    assert_eq!(
+        get("Deployment", &["metadata", "labels"]),
+        ["tier", "owner", "team"]
+    );
+    // The added label's value points at the kustomization.
+    let w = render(&b, &l);
+    let at = w.text.find("backend").unwrap();
+    let (f, s) = w.origin(Span::new(at, at + 7)).unwrap();
+    assert_eq!((f, &k[s.start..s.end]), (0, "backend"));
+}
