@@ -4,7 +4,7 @@
 //! the scan), read by `link::spring_calls` as the configuration of the
 //! clients, and the files there that belong to one application.
 
-use super::spring_calls::load;
+use super::spring_calls::{Locals, local};
 use super::*;
 use crate::model::calls::IdentityKind;
 use crate::systems::spring::placeholders;
@@ -42,6 +42,7 @@ pub(super) fn server_locations(
     roots: &[PathBuf],
     cwd: Option<&Path>,
     disk: super::Disk<'_>,
+    locals: &mut Locals,
 ) -> Vec<Served> {
     let roots: Vec<PathBuf> = roots
         .iter()
@@ -70,7 +71,7 @@ pub(super) fn server_locations(
         }
     };
     for res in res_dirs {
-        let docs = load(res, cwd, &[], disk);
+        let docs = local(res, cwd, disk, locals);
         let get = |key: &str| -> Vec<String> {
             docs.iter()
                 .filter_map(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]))
@@ -161,6 +162,7 @@ pub(super) fn served_files(
     cwd: Option<&Path>,
     locations: &mut Option<Vec<Served>>,
     disk: super::Disk<'_>,
+    locals: &mut Locals,
 ) {
     let absolute = |p: &Path| match cwd {
         Some(c) if p.is_relative() => c.join(p),
@@ -178,7 +180,7 @@ pub(super) fn served_files(
     if !files.iter().any(candidate) {
         return;
     }
-    let served = locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd, disk));
+    let served = locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd, disk, locals));
     if served.is_empty() {
         return;
     }

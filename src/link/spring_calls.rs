@@ -58,6 +58,7 @@ const MAX_ENTRIES: usize = 512;
 
 /// One document of a unit's configuration: the profile it is active in
 /// (`None`: the default), where it was read, and its properties.
+#[derive(Clone, Debug, PartialEq)]
 pub(super) struct Doc {
     profile: Option<String>,
     file: String,
@@ -75,6 +76,9 @@ pub fn spring_call_targets(
     // Workloads' environment entries: they set a unit's placeholders.
     let env = super::spring_env::gather(files);
     let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
+    // Each unit's own `application*`/`bootstrap*` documents, parsed once
+    // for the config servers' locations and the call targets both.
+    let mut locals = Locals::new();
     // The config servers' search locations, found once a unit needs them.
     let mut locations: Option<Vec<Served>> = None;
     let absolute = |p: &Path| match cwd {
@@ -103,7 +107,7 @@ pub fn spring_call_targets(
             }
         }
     }
-    served_files(files, &res_dirs, roots, cwd, &mut locations, disk);
+    served_files(files, &res_dirs, roots, cwd, &mut locations, disk, &mut locals);
     for f in files.iter_mut() {
         // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
         // are looked up too: a key that is set wins over the default.
@@ -137,10 +141,12 @@ pub fn spring_call_targets(
             };
             resources(&path, roots, cwd, disk).map(|dir| {
                 let locations =
-                    locations.get_or_insert_with(|| server_locations(&res_dirs, roots, cwd, disk));
+                    locations.get_or_insert_with(|| {
+                        server_locations(&res_dirs, roots, cwd, disk, &mut locals)
+                    });
                 units
                     .entry(dir.clone())
-                    .or_insert_with(|| std::rc::Rc::new(load(&dir, cwd, locations, disk)))
+                    .or_insert_with(|| load(&dir, cwd, locations, disk, &mut locals))
                     .clone()
             })
         } else {
@@ -312,22 +318,44 @@ fn resources(
     None
 }
 
-/// The unit's configuration documents, highest precedence first: what a
-/// config server serves it (`locations`), its `application*` files
-/// (`config/` first), its `bootstrap*` files.
-pub(super) fn load(
+/// Each resources folder's own documents ([`local`]), by folder.
+pub(super) type Locals = HashMap<PathBuf, std::rc::Rc<Vec<Doc>>>;
+
+/// The documents of the unit's own `application*` files (`config/`
+/// first) and `bootstrap*` files, highest precedence first; read once per
+/// folder (`locals`), as nothing else varies within one link stage.
+pub(super) fn local(
     res: &Path,
     cwd: Option<&Path>,
-    locations: &[Served],
     disk: super::Disk<'_>,
-) -> Vec<Doc> {
+    locals: &mut Locals,
+) -> std::rc::Rc<Vec<Doc>> {
+    locals
+        .entry(res.to_path_buf())
+        .or_insert_with(|| std::rc::Rc::new(read_local(res, cwd, disk)))
+        .clone()
+}
+
+fn read_local(res: &Path, cwd: Option<&Path>, disk: super::Disk<'_>) -> Vec<Doc> {
     let mut found: Vec<((u8, u8, usize), Doc)> = Vec::new();
     read_docs(&res.join("config"), "application", 2, cwd, &mut found, disk);
     read_docs(res, "application", 3, cwd, &mut found, disk);
     read_docs(&res.join("config"), "bootstrap", 4, cwd, &mut found, disk);
     read_docs(res, "bootstrap", 5, cwd, &mut found, disk);
     found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
-    let local: Vec<Doc> = found.into_iter().map(|(_, d)| d).collect();
+    found.into_iter().map(|(_, d)| d).collect()
+}
+
+/// The unit's configuration documents, highest precedence first: what a
+/// config server serves it (`locations`), then its own ([`local`]).
+pub(super) fn load(
+    res: &Path,
+    cwd: Option<&Path>,
+    locations: &[Served],
+    disk: super::Disk<'_>,
+    locals: &mut Locals,
+) -> std::rc::Rc<Vec<Doc>> {
+    let local = local(res, cwd, disk, locals);
     let Some(name) = config_client(&local).filter(|_| !locations.is_empty()) else {
         return local;
     };
@@ -340,7 +368,13 @@ pub(super) fn load(
         }
     }
     served.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
-    served.into_iter().map(|(_, d)| d).chain(local).collect()
+    std::rc::Rc::new(
+        served
+            .into_iter()
+            .map(|(_, d)| d)
+            .chain(local.iter().cloned())
+            .collect(),
+    )
 }
 
 /// The documents of the files `<stem>.*` and `<stem>-<profile>.*` of
