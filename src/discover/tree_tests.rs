@@ -83,7 +83,11 @@ fn the_tree_is_the_reference_trees() {
         (vec![testdata.clone()], files.clone(), None),
         (vec![testdata.clone(), rules.clone()], twice.clone(), None),
         (vec![rules.clone(), testdata.clone()], twice, None),
-        (vec![PathBuf::from("testdata")], relative, Some(cwd.as_path())),
+        (
+            vec![PathBuf::from("testdata")],
+            relative,
+            Some(cwd.as_path()),
+        ),
         (vec![cwd.join("Cargo.toml"), rules], files, None),
     ];
     for (roots, files, cwd) in cases {
@@ -101,7 +105,11 @@ fn dots_answer_as_before() {
     let file = root.join("rules/RL203/ok");
     let walked = walk(std::slice::from_ref(&root), &[], Some(&cwd)).unwrap();
     let files: Vec<PathBuf> = walked.files.iter().map(|c| c.path.clone()).collect();
-    let tree = Tree::new(std::slice::from_ref(&root), files.iter().map(PathBuf::as_path), None);
+    let tree = Tree::new(
+        std::slice::from_ref(&root),
+        files.iter().map(PathBuf::as_path),
+        None,
+    );
     let dotted = root.join("./rules/./RL203/ok");
     assert_eq!(tree.kind(&dotted), tree.kind(&file));
     assert_eq!(tree.kind(&file), Some(Some(true)));

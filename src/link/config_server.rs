@@ -180,7 +180,8 @@ pub(super) fn served_files(
     if !files.iter().any(candidate) {
         return;
     }
-    let served = locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd, disk, locals));
+    let served =
+        locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd, disk, locals));
     if served.is_empty() {
         return;
     }

@@ -107,7 +107,15 @@ pub fn spring_call_targets(
             }
         }
     }
-    served_files(files, &res_dirs, roots, cwd, &mut locations, disk, &mut locals);
+    served_files(
+        files,
+        &res_dirs,
+        roots,
+        cwd,
+        &mut locations,
+        disk,
+        &mut locals,
+    );
     for f in files.iter_mut() {
         // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
         // are looked up too: a key that is set wins over the default.
@@ -140,10 +148,9 @@ pub fn spring_call_targets(
                 _ => f.source.path.clone(),
             };
             resources(&path, roots, cwd, disk).map(|dir| {
-                let locations =
-                    locations.get_or_insert_with(|| {
-                        server_locations(&res_dirs, roots, cwd, disk, &mut locals)
-                    });
+                let locations = locations.get_or_insert_with(|| {
+                    server_locations(&res_dirs, roots, cwd, disk, &mut locals)
+                });
                 units
                     .entry(dir.clone())
                     .or_insert_with(|| load(&dir, cwd, locations, disk, &mut locals))

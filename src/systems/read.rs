@@ -677,7 +677,10 @@ mod owners_tests;
 pub(crate) fn real_checkout(var: &str) -> std::path::PathBuf {
     match std::env::var_os(var) {
         Some(dir) if std::path::Path::new(&dir).is_dir() => std::path::PathBuf::from(dir),
-        Some(dir) => panic!("{var}={} is not a folder: set it to a checkout", dir.to_string_lossy()),
+        Some(dir) => panic!(
+            "{var}={} is not a folder: set it to a checkout",
+            dir.to_string_lossy()
+        ),
         None => panic!(
             "this test compares on a real checkout and {var} is unset: set it to one \
              (e.g. `git archive` of a public repository), or leave the test out \
