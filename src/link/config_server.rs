@@ -4,7 +4,7 @@
 //! the scan), read by `link::spring_calls` as the configuration of the
 //! clients, and the files there that belong to one application.
 
-use super::spring_calls::{Locals, local};
+use super::spring_calls::{Locals, local, may_serve};
 use super::*;
 use crate::model::calls::IdentityKind;
 use crate::systems::spring::placeholders;
@@ -44,6 +44,20 @@ pub(super) fn server_locations(
     disk: super::Disk<'_>,
     locals: &mut Locals,
 ) -> Vec<Served> {
+    locations_of(res_dirs, roots, cwd, disk, locals, true)
+}
+
+/// [`server_locations`]; `words`: a unit whose files cannot set a
+/// server's locations ([`may_serve`]) is not parsed (`false` in a test
+/// only, to show that this changes nothing).
+fn locations_of(
+    res_dirs: &BTreeSet<PathBuf>,
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    disk: super::Disk<'_>,
+    locals: &mut Locals,
+    words: bool,
+) -> Vec<Served> {
     let roots: Vec<PathBuf> = roots
         .iter()
         .map(|r| match cwd {
@@ -71,6 +85,9 @@ pub(super) fn server_locations(
         }
     };
     for res in res_dirs {
+        if words && !may_serve(res, disk) {
+            continue;
+        }
         let docs = local(res, cwd, disk, locals);
         let get = |key: &str| -> Vec<String> {
             docs.iter()
@@ -230,3 +247,7 @@ pub(super) fn served_files(
         ));
     }
 }
+
+#[cfg(test)]
+#[path = "config_server_tests.rs"]
+mod tests;

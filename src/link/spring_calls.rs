@@ -343,6 +343,30 @@ pub(super) fn local(
         .clone()
 }
 
+/// Whether a unit's own files could say where a config server serves
+/// from ([`super::config_server::server_locations`]): each key read there
+/// names `native` or `git` (`spring.cloud.config.server.native.search-locations`,
+/// `...git.uri`, `...git.search-paths`, in any case or spelling), or the
+/// value is a `native` profile, written in these files (a placeholder's
+/// value is read from them too). A unit none of whose `application*` or
+/// `bootstrap*` files holds either word, nor an escape (`\u006e`), sets
+/// none; its documents are not parsed for it (issue 27: every unit's were,
+/// on every run).
+pub(super) fn may_serve(res: &Path, disk: super::Disk<'_>) -> bool {
+    [res.join("config"), res.to_path_buf()].iter().any(|dir| {
+        disk.list(dir, MAX_ENTRIES).is_some_and(|entries| {
+            entries.iter().any(|name| {
+                (named_profile(name, "application").is_some()
+                    || named_profile(name, "bootstrap").is_some())
+                    && disk.read(&dir.join(name), MAX_CONFIG).is_some_and(|t| {
+                        let lower = t.to_ascii_lowercase();
+                        lower.contains("native") || lower.contains("git") || t.contains('\\')
+                    })
+            })
+        })
+    })
+}
+
 fn read_local(res: &Path, cwd: Option<&Path>, disk: super::Disk<'_>) -> Vec<Doc> {
     let mut found: Vec<((u8, u8, usize), Doc)> = Vec::new();
     read_docs(&res.join("config"), "application", 2, cwd, &mut found, disk);
