@@ -260,24 +260,19 @@ fn mesh_layer(
         },
         _ => None,
     };
-    let own: BTreeMap<String, (FileId, usize)> = cx
-        .routes
-        .iter()
-        .filter(|((sys, _), _)| *sys == m.mesh)
-        .map(|((_, h), at)| (h.clone(), *at))
-        .collect();
+    // The mesh's route to the host (looked up, not a map of the mesh's
+    // routes built per call).
+    let own = cx.routes.get(&(m.mesh.clone(), host.clone())).copied();
     let layer = match &m.mesh.spec().sidecar_default {
         Some(d) => Some(sidecar_layer(
             b.files,
-            &own,
+            own,
             &(m.mesh.clone(), d),
             cx.mesh_default,
             proof,
             &host,
         )),
-        None => own
-            .get(&host)
-            .map(|&(pf, pi)| layer_of(pf, pi, &b.files[pf].facts.policies[pi])),
+        None => own.map(|(pf, pi)| layer_of(pf, pi, &b.files[pf].facts.policies[pi])),
     };
     let layer = layer.map(|mut l| {
         match waypoint {

@@ -112,13 +112,13 @@ pub fn mesh_default(files: &[ScannedFile]) -> Option<(FileId, usize)> {
 /// else Istio's built-in one.
 pub(super) fn sidecar_layer(
     files: &[ScannedFile],
-    sidecar: &BTreeMap<String, (FileId, usize)>,
+    route: Option<(FileId, usize)>,
     mesh: &(System, &systems::SidecarDefault),
     mesh_default: Option<(FileId, usize)>,
     proof: Loc,
     host: &str,
 ) -> RetryLayer {
-    if let Some(&(pf, pi)) = sidecar.get(host) {
+    if let Some((pf, pi)) = route {
         let p = &files[pf].facts.policies[pi];
         if !(p.attempts.is_default() && p.system == mesh.0 && mesh_default.is_some()) {
             return layer_of(pf, pi, p);

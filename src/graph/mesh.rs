@@ -109,18 +109,20 @@ pub(super) fn membership(
     };
     // The declarations nearest the call; of equally near ones, one that is
     // in a mesh (the worst case), first written first.
-    let best = decls
+    let near: Vec<usize> = decls
         .iter()
         .map(|w| common_prefix(m.folder(w.loc.file), &here))
-        .max()?;
+        .collect();
+    let best = *near.iter().max()?;
     let variants: BTreeSet<String> = decls
         .iter()
         .map(|w| m.folder(w.loc.file).to_string())
         .collect();
     let (w, answer) = decls
         .iter()
-        .filter(|w| common_prefix(m.folder(w.loc.file), &here) == best)
-        .map(|w| (w, of_workload(m, w, decls)))
+        .zip(&near)
+        .filter(|(_, n)| **n == best)
+        .map(|(w, _)| (w, of_workload(m, w, decls)))
         .reduce(|a, c| if a.1.is_none() && c.1.is_some() { c } else { a })?;
     answer.map(|mut a| {
         if variants.len() > 1 {

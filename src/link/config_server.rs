@@ -4,7 +4,7 @@
 //! the scan), read by `link::spring_calls` as the configuration of the
 //! clients, and the files there that belong to one application.
 
-use super::spring_calls::{config_client, load};
+use super::spring_calls::{Locals, config_client, load, local, may_serve};
 use super::*;
 use crate::model::calls::IdentityKind;
 use crate::systems::spring::placeholders;
@@ -42,6 +42,21 @@ pub(super) fn server_locations(
     roots: &[PathBuf],
     cwd: Option<&Path>,
     disk: super::Disk<'_>,
+    locals: &mut Locals,
+) -> Vec<Served> {
+    locations_of(res_dirs, roots, cwd, disk, locals, true)
+}
+
+/// [`server_locations`]; `words`: a unit whose files cannot set a
+/// server's locations ([`may_serve`]) is not parsed (`false` in a test
+/// only, to show that this changes nothing).
+fn locations_of(
+    res_dirs: &BTreeSet<PathBuf>,
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    disk: super::Disk<'_>,
+    locals: &mut Locals,
+    words: bool,
 ) -> Vec<Served> {
     let roots: Vec<PathBuf> = roots
         .iter()
@@ -70,7 +85,10 @@ pub(super) fn server_locations(
         }
     };
     for res in res_dirs {
-        let docs = load(res, cwd, &[], disk);
+        if words && !may_serve(res, disk) {
+            continue;
+        }
+        let docs = local(res, cwd, disk, locals);
         let get = |key: &str| -> Vec<String> {
             docs.iter()
                 .filter_map(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]))
@@ -161,6 +179,7 @@ pub(super) fn served_files(
     cwd: Option<&Path>,
     locations: &mut Option<Vec<Served>>,
     disk: super::Disk<'_>,
+    locals: &mut Locals,
 ) {
     let absolute = |p: &Path| match cwd {
         Some(c) if p.is_relative() => c.join(p),
@@ -178,7 +197,8 @@ pub(super) fn served_files(
     if !files.iter().any(candidate) {
         return;
     }
-    let served = locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd, disk));
+    let served =
+        locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd, disk, locals));
     if served.is_empty() {
         return;
     }
@@ -243,6 +263,7 @@ pub(super) fn shared_files(
     cwd: Option<&Path>,
     locations: &mut Option<Vec<Served>>,
     disk: super::Disk<'_>,
+    locals: &mut Locals,
 ) {
     let named = |f: &ScannedFile| {
         f.source
@@ -264,7 +285,7 @@ pub(super) fn shared_files(
         return;
     }
     let served: &[Served] =
-        locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd, disk));
+        locations.get_or_insert_with(|| server_locations(res_dirs, roots, cwd, disk, locals));
     let absolute = |p: &Path| match cwd {
         Some(c) if p.is_relative() => c.join(p),
         _ => p.to_path_buf(),
@@ -283,7 +304,7 @@ pub(super) fn shared_files(
     }
     let clients: BTreeSet<String> = res_dirs
         .iter()
-        .filter_map(|r| config_client(&load(r, cwd, &[], disk)))
+        .filter_map(|r| config_client(&load(r, cwd, &[], disk, locals)))
         .collect();
     for f in files.iter_mut() {
         if !shared(f) {
@@ -300,3 +321,7 @@ pub(super) fn shared_files(
         }
     }
 }
+
+#[cfg(test)]
+#[path = "config_server_tests.rs"]
+mod tests;

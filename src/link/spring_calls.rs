@@ -58,6 +58,7 @@ const MAX_ENTRIES: usize = 512;
 
 /// One document of a unit's configuration: the profile it is active in
 /// (`None`: the default), where it was read, and its properties.
+#[derive(Clone, Debug, PartialEq)]
 pub(super) struct Doc {
     profile: Option<String>,
     file: String,
@@ -75,6 +76,9 @@ pub fn spring_call_targets(
     // Workloads' environment entries: they set a unit's placeholders.
     let env = super::spring_env::gather(files);
     let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
+    // Each unit's own `application*`/`bootstrap*` documents, parsed once
+    // for the config servers' locations and the call targets both.
+    let mut locals = Locals::new();
     // The config servers' search locations, found once a unit needs them.
     let mut locations: Option<Vec<Served>> = None;
     let absolute = |p: &Path| match cwd {
@@ -103,8 +107,24 @@ pub fn spring_call_targets(
             }
         }
     }
-    served_files(files, &res_dirs, roots, cwd, &mut locations, disk);
-    super::config_server::shared_files(files, &res_dirs, roots, cwd, &mut locations, disk);
+    served_files(
+        files,
+        &res_dirs,
+        roots,
+        cwd,
+        &mut locations,
+        disk,
+        &mut locals,
+    );
+    super::config_server::shared_files(
+        files,
+        &res_dirs,
+        roots,
+        cwd,
+        &mut locations,
+        disk,
+        &mut locals,
+    );
     for f in files.iter_mut() {
         // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
         // are looked up too: a key that is set wins over the default.
@@ -137,11 +157,12 @@ pub fn spring_call_targets(
                 _ => f.source.path.clone(),
             };
             resources(&path, roots, cwd, disk).map(|dir| {
-                let locations =
-                    locations.get_or_insert_with(|| server_locations(&res_dirs, roots, cwd, disk));
+                let locations = locations.get_or_insert_with(|| {
+                    server_locations(&res_dirs, roots, cwd, disk, &mut locals)
+                });
                 units
                     .entry(dir.clone())
-                    .or_insert_with(|| std::rc::Rc::new(load(&dir, cwd, locations, disk)))
+                    .or_insert_with(|| load(&dir, cwd, locations, disk, &mut locals))
                     .clone()
             })
         } else {
@@ -264,7 +285,9 @@ pub fn spring_call_targets(
     {
         let clients: Vec<(String, PathBuf)> = res_dirs
             .iter()
-            .filter_map(|r| config_client(&load(r, cwd, &[], disk)).map(|n| (n, r.clone())))
+            .filter_map(|r| {
+                config_client(&load(r, cwd, &[], disk, &mut locals)).map(|n| (n, r.clone()))
+            })
             .collect();
         super::store_clients::store_clients(files, &clients, roots, cwd, disk);
     }
@@ -325,22 +348,68 @@ fn resources(
     None
 }
 
-/// The unit's configuration documents, highest precedence first: what a
-/// config server serves it (`locations`), its `application*` files
-/// (`config/` first), its `bootstrap*` files.
-pub(super) fn load(
+/// Each resources folder's own documents ([`local`]), by folder.
+pub(super) type Locals = HashMap<PathBuf, std::rc::Rc<Vec<Doc>>>;
+
+/// The documents of the unit's own `application*` files (`config/`
+/// first) and `bootstrap*` files, highest precedence first; read once per
+/// folder (`locals`), as nothing else varies within one link stage.
+pub(super) fn local(
     res: &Path,
     cwd: Option<&Path>,
-    locations: &[Served],
     disk: super::Disk<'_>,
-) -> Vec<Doc> {
+    locals: &mut Locals,
+) -> std::rc::Rc<Vec<Doc>> {
+    locals
+        .entry(res.to_path_buf())
+        .or_insert_with(|| std::rc::Rc::new(read_local(res, cwd, disk)))
+        .clone()
+}
+
+/// Whether a unit's own files could say where a config server serves
+/// from ([`super::config_server::server_locations`]): each key read there
+/// names `native` or `git` (`spring.cloud.config.server.native.search-locations`,
+/// `...git.uri`, `...git.search-paths`, in any case or spelling), or the
+/// value is a `native` profile, written in these files (a placeholder's
+/// value is read from them too). A unit none of whose `application*` or
+/// `bootstrap*` files holds either word, nor an escape (`\u006e`), sets
+/// none; its documents are not parsed for it (issue 27: every unit's were,
+/// on every run).
+pub(super) fn may_serve(res: &Path, disk: super::Disk<'_>) -> bool {
+    [res.join("config"), res.to_path_buf()].iter().any(|dir| {
+        disk.list(dir, MAX_ENTRIES).is_some_and(|entries| {
+            entries.iter().any(|name| {
+                (named_profile(name, "application").is_some()
+                    || named_profile(name, "bootstrap").is_some())
+                    && disk.read(&dir.join(name), MAX_CONFIG).is_some_and(|t| {
+                        let lower = t.to_ascii_lowercase();
+                        lower.contains("native") || lower.contains("git") || t.contains('\\')
+                    })
+            })
+        })
+    })
+}
+
+fn read_local(res: &Path, cwd: Option<&Path>, disk: super::Disk<'_>) -> Vec<Doc> {
     let mut found: Vec<((u8, u8, usize), Doc)> = Vec::new();
     read_docs(&res.join("config"), "application", 2, cwd, &mut found, disk);
     read_docs(res, "application", 3, cwd, &mut found, disk);
     read_docs(&res.join("config"), "bootstrap", 4, cwd, &mut found, disk);
     read_docs(res, "bootstrap", 5, cwd, &mut found, disk);
     found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
-    let local: Vec<Doc> = found.into_iter().map(|(_, d)| d).collect();
+    found.into_iter().map(|(_, d)| d).collect()
+}
+
+/// The unit's configuration documents, highest precedence first: what a
+/// config server serves it (`locations`), then its own ([`local`]).
+pub(super) fn load(
+    res: &Path,
+    cwd: Option<&Path>,
+    locations: &[Served],
+    disk: super::Disk<'_>,
+    locals: &mut Locals,
+) -> std::rc::Rc<Vec<Doc>> {
+    let local = local(res, cwd, disk, locals);
     let Some(name) = config_client(&local).filter(|_| !locations.is_empty()) else {
         return local;
     };
@@ -353,7 +422,13 @@ pub(super) fn load(
         }
     }
     served.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.file.cmp(&b.1.file)));
-    served.into_iter().map(|(_, d)| d).chain(local).collect()
+    std::rc::Rc::new(
+        served
+            .into_iter()
+            .map(|(_, d)| d)
+            .chain(local.iter().cloned())
+            .collect(),
+    )
 }
 
 /// The documents of the files `<stem>.*` and `<stem>-<profile>.*` of

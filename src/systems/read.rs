@@ -668,3 +668,23 @@ mod wanted_by_name_tests;
 
 #[cfg(test)]
 mod owners_tests;
+
+/// The checkout an ignored `*_real` test compares on: `$var`. Such a test
+/// never passes without having run (tests/common/needs.rs): without the
+/// variable it fails with what to set, and `.ci/run` skips it by name and
+/// says so unless the variable is set there.
+#[cfg(test)]
+pub(crate) fn real_checkout(var: &str) -> std::path::PathBuf {
+    match std::env::var_os(var) {
+        Some(dir) if std::path::Path::new(&dir).is_dir() => std::path::PathBuf::from(dir),
+        Some(dir) => panic!(
+            "{var}={} is not a folder: set it to a checkout",
+            dir.to_string_lossy()
+        ),
+        None => panic!(
+            "this test compares on a real checkout and {var} is unset: set it to one \
+             (e.g. `git archive` of a public repository), or leave the test out \
+             (`--skip`); it did not run"
+        ),
+    }
+}

@@ -203,12 +203,10 @@ fn pruning_changes_no_fact() {
 /// The same over a real checkout: `RETRYLINT_PRUNE_DIR=/path cargo test
 /// --lib go_prune_real -- --ignored --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "needs RETRYLINT_PRUNE_DIR=<a checkout>"]
 fn go_prune_real() {
-    let Some(dir) = std::env::var_os("RETRYLINT_PRUNE_DIR") else {
-        return;
-    };
-    let files = go_files(&[std::path::PathBuf::from(dir)]);
+    let dir = crate::systems::read::real_checkout("RETRYLINT_PRUNE_DIR");
+    let files = go_files(&[dir]);
     let n = compare(&files);
     println!("{} Go files, {n} pruned, facts identical", files.len());
 }

@@ -142,12 +142,9 @@ fn pruning_changes_no_fact() {
 /// The same over a real checkout: `RETRYLINT_PRUNE_DIR=/path cargo test
 /// --lib prune_real -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "needs RETRYLINT_PRUNE_DIR=<a checkout>"]
 fn prune_real() {
-    let Some(dir) = std::env::var_os("RETRYLINT_PRUNE_DIR") else {
-        return;
-    };
-    let root = std::path::PathBuf::from(dir);
+    let root = crate::systems::read::real_checkout("RETRYLINT_PRUNE_DIR");
     let files = rust_files(std::slice::from_ref(&root));
     let n = compare(&files, &root);
     println!("{} Rust files, {n} pruned, facts identical", files.len());

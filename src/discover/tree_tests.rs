@@ -1,0 +1,120 @@
+//! [`Tree::new`] builds each folder's entries once per folder (issue 27);
+//! it must give what the first version gave, which inserted every
+//! (folder, name, is a folder) of every file's ancestors into a set.
+
+use super::*;
+use std::collections::{HashMap, HashSet};
+
+/// The first version of [`Tree::new`], kept as the reference.
+fn reference(roots: &[PathBuf], files: &[PathBuf], cwd: Option<&Path>) -> Tree {
+    let mut tree = Tree::default();
+    for r in roots {
+        let Some(r) = absolute(r, cwd) else { continue };
+        if std::fs::symlink_metadata(&r).is_ok_and(|m| m.is_dir()) {
+            tree.dirs.entry(r.clone()).or_default();
+            tree.roots.push(r);
+        }
+    }
+    let mut entries: HashSet<(PathBuf, String, bool)> = HashSet::new();
+    for f in files {
+        let Some(f) = absolute(f, cwd) else { continue };
+        if !tree.covers(&f) {
+            continue;
+        }
+        let mut child = f.as_path();
+        let mut is_dir = false;
+        while let Some(parent) = child.parent()
+            && tree.covers(parent)
+            && let Some(name) = child.file_name()
+        {
+            if !entries.insert((
+                parent.to_path_buf(),
+                name.to_string_lossy().into_owned(),
+                is_dir,
+            )) {
+                break;
+            }
+            child = parent;
+            is_dir = true;
+        }
+        tree.files.insert(f);
+    }
+    for (dir, name, is_dir) in entries {
+        tree.dirs.entry(dir).or_default().push((name, is_dir));
+    }
+    for list in tree.dirs.values_mut() {
+        list.sort();
+    }
+    tree
+}
+
+fn same(a: &Tree, b: &Tree) {
+    assert_eq!(a.roots, b.roots);
+    assert_eq!(a.files, b.files);
+    let keys = |t: &Tree| t.dirs.keys().cloned().collect::<HashSet<_>>();
+    assert_eq!(keys(a), keys(b));
+    let dirs: HashMap<_, _> = b.dirs.iter().collect();
+    for (d, list) in &a.dirs {
+        assert_eq!(Some(&list), dirs.get(d), "{}", d.display());
+    }
+}
+
+#[test]
+fn the_tree_is_the_reference_trees() {
+    let cwd = std::env::current_dir().unwrap();
+    let testdata = cwd.join("testdata");
+    let walked = walk(std::slice::from_ref(&testdata), &[], Some(&cwd)).unwrap();
+    let files: Vec<PathBuf> = walked.files.iter().map(|c| c.path.clone()).collect();
+    assert!(files.len() > 1000, "{}", files.len());
+    // Absolute and relative roots; a root inside another (its folder is
+    // listed in its parent's entries); a file listed twice; a root given
+    // as a file; a path with `.` and `..` in it; a file outside the roots.
+    let rules = testdata.join("rules");
+    let mut twice = files.clone();
+    twice.extend(files.iter().take(50).cloned());
+    twice.push(cwd.join("testdata/./rules/x.yaml"));
+    twice.push(cwd.join("testdata/rules/../y.yaml"));
+    twice.push(cwd.join("Cargo.toml"));
+    let relative: Vec<PathBuf> = files
+        .iter()
+        .map(|f| f.strip_prefix(&cwd).unwrap_or(f).to_path_buf())
+        .collect();
+    let cases: Vec<(Vec<PathBuf>, Vec<PathBuf>, Option<&Path>)> = vec![
+        (vec![testdata.clone()], files.clone(), None),
+        (vec![testdata.clone(), rules.clone()], twice.clone(), None),
+        (vec![rules.clone(), testdata.clone()], twice, None),
+        (
+            vec![PathBuf::from("testdata")],
+            relative,
+            Some(cwd.as_path()),
+        ),
+        (vec![cwd.join("Cargo.toml"), rules], files, None),
+    ];
+    for (roots, files, cwd) in cases {
+        let new = Tree::new(&roots, files.iter().map(PathBuf::as_path), cwd);
+        same(&new, &reference(&roots, &files, cwd));
+    }
+}
+
+/// `kind` and `entries` answer a path with `.` in it as the cleaned path
+/// (they no longer build the cleaned path), and a `..` as not covered.
+#[test]
+fn dots_answer_as_before() {
+    let cwd = std::env::current_dir().unwrap();
+    let root = cwd.join("testdata");
+    let file = root.join("rules/RL203/ok");
+    let walked = walk(std::slice::from_ref(&root), &[], Some(&cwd)).unwrap();
+    let files: Vec<PathBuf> = walked.files.iter().map(|c| c.path.clone()).collect();
+    let tree = Tree::new(
+        std::slice::from_ref(&root),
+        files.iter().map(PathBuf::as_path),
+        None,
+    );
+    let dotted = root.join("./rules/./RL203/ok");
+    assert_eq!(tree.kind(&dotted), tree.kind(&file));
+    assert_eq!(tree.kind(&file), Some(Some(true)));
+    assert_eq!(tree.entries(&dotted), tree.entries(&file));
+    assert!(tree.entries(&file).is_some_and(|e| !e.is_empty()));
+    assert_eq!(tree.kind(&root.join("rules/../rules/RL203/ok")), None);
+    assert_eq!(tree.kind(Path::new("testdata/rules")), None);
+}
