@@ -135,7 +135,12 @@ impl LoopFinder<'_, '_, '_, '_> {
                 span: spans.node(span),
             };
         }
+        // `while let Err(e) = op().await`: the condition is the way out on
+        // success, not a bound; the body says what else ends the loop.
+        let err_let = matches!(cond, Some(Expr::Let(l))
+            if super::shape::pat_variant(&l.pat).is_some_and(|(n, _)| n == "Err"));
         if let Some(c) = cond
+            && !err_let
             && !matches!(
                 c,
                 Expr::Lit(syn::ExprLit {

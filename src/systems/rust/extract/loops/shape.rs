@@ -228,7 +228,7 @@ pub(super) fn block_leaves(b: &Block) -> bool {
     })
 }
 
-fn pat_variant(p: &Pat) -> Option<(String, Option<&Pat>)> {
+pub(super) fn pat_variant(p: &Pat) -> Option<(String, Option<&Pat>)> {
     match p {
         Pat::TupleStruct(t) => {
             let name = t.path.segments.last()?.ident.to_string();
