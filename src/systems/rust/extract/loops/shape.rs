@@ -729,7 +729,36 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
             w.err_names.push(i.ident.to_string());
         }
     }
-    w.visit_block(body);
+    // `let Err(e) = op().await else { return Ok(()) };`: the `else` is
+    // the way out on success, what follows it the failure path.
+    let let_else = body.stmts.iter().position(|s| {
+        matches!(s, Stmt::Local(l)
+            if l.init.as_ref().is_some_and(|i| i.diverge.is_some())
+                && pat_variant(&l.pat).is_some_and(|(n, _)| n == "Err"))
+    });
+    let mut let_else_goes_round = false;
+    if let Some(at) = let_else {
+        for s in &body.stmts[..at] {
+            w.visit_stmt(s);
+        }
+        if let Stmt::Local(l) = &body.stmts[at]
+            && let Some(init) = &l.init
+            && let Some((_, otherwise)) = &init.diverge
+        {
+            w.visit_expr(&init.expr);
+            if let Some((_, Some(Pat::Ident(i)))) = pat_variant(&l.pat) {
+                w.err_names.push(i.ident.to_string());
+            }
+            w.with(Ctx::Ok, |w| w.visit_expr(otherwise));
+        }
+        let rest = &body.stmts[at + 1..];
+        w.with(Ctx::Err, |w| rest.iter().for_each(|s| w.visit_stmt(s)));
+        let_else_goes_round = !rest
+            .iter()
+            .any(|s| matches!(s, Stmt::Expr(Expr::Return(_) | Expr::Break(_), _)));
+    } else {
+        w.visit_block(body);
+    }
     let err_cond = err_cond.is_some();
     // A `break` or `return` after the attempt, at the top of the body.
     let top_exit = body.stmts.iter().any(|s| match s {
@@ -738,6 +767,7 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
     });
     Shape {
         retries_err: w.direct_err
+            || let_else_goes_round
             || (w.nested_err && w.nested_ok_return)
             || (err_cond && !block_leaves(body)),
         success_exit: w.success || top_exit || err_cond,
