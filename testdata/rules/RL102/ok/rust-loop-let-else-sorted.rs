@@ -26,3 +26,27 @@ async fn upload_parts(store: &Store, parts: Vec<Part>) -> Result<(), Error> {
     }
     Ok(())
 }
+
+// Only a timeout goes round: the operation's own result, an error too,
+// leaves with `return result`.
+async fn get_slice(storage: &Storage, path: &Path, policy: &TimeoutPolicy) -> Result<Bytes, Error> {
+    for (attempt_id, timeout_duration) in policy.timeouts().enumerate() {
+        match tokio::time::timeout(timeout_duration, storage.get_slice(path)).await {
+            Ok(result) => return result,
+            Err(_elapsed) => continue,
+        }
+    }
+    Err(Error::Timeout)
+}
+
+// Only `429` goes round; transport errors leave through `?`.
+async fn ingest(client: &Client, batch: Bytes) -> Result<Response, Error> {
+    loop {
+        let response = client.post("/ingest", batch.clone()).await?;
+        if response.status() == StatusCode::TOO_MANY_REQUESTS {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        } else {
+            break Ok(response);
+        }
+    }
+}

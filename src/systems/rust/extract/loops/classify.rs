@@ -147,7 +147,8 @@ impl LoopFinder<'_, '_, '_, '_> {
             .iter()
             .any(|w| compact.contains(&w.replace(' ', "")))
             || guard_on_error
-            || shape.classified;
+            || shape.classified
+            || shape.only_statuses;
         let range_var = match e {
             Expr::ForLoop(f) => pat_ident(&f.pat),
             _ => None,

@@ -33,6 +33,10 @@ pub(super) struct Shape {
     /// (`Arc::try_unwrap`, `try_lock`, `try_recv`, `try_increment_size`):
     /// the loop waits for a state, it does not retry an operation.
     pub polls: bool,
+    /// Only a failure status goes round (`if status == 429 { sleep }`):
+    /// errors leave (`send(..).await?`), so what is retried is the listed
+    /// statuses, not every error.
+    pub only_statuses: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -61,6 +65,10 @@ struct W<'s> {
     /// Inside the branch of a shutdown test (`if cancel.is_cancelled()`):
     /// leaving there is stopping, not success.
     shutdown: u32,
+    /// Inside a status test's failure branch.
+    by_status: u32,
+    /// A failure other than a status goes round.
+    error_round: bool,
 }
 
 /// A test of shutdown or cancellation (`cancel.is_cancelled()`,
@@ -301,6 +309,9 @@ impl W<'_> {
     }
 
     fn err_path(&mut self, goes_round: bool) {
+        if goes_round && self.by_status == 0 {
+            self.error_round = true;
+        }
         if goes_round {
             if self.nested == 0 {
                 self.direct_err = true;
@@ -435,6 +446,20 @@ impl<'a> Visit<'a> for W<'_> {
         {
             self.classified = true;
         }
+        // `match timeout(t, op()).await { Ok(result) => return result,
+        // Err(_elapsed) => continue }`: the operation's own errors leave
+        // with its result; only the timeout goes round.
+        if self.nested == 0 && scrutinee.contains("timeout(") && m.arms.iter().any(|a| {
+            matches!(pat_variant(&a.pat), Some((n, Some(Pat::Ident(i))))
+            if n == "Ok" && {
+                let body = text_of(self.spans, &a.body);
+                let name = i.ident.to_string();
+                body == format!("return{name}") || body == format!("return{name};")
+                    || body == format!("{{return{name};}}") || body == format!("{{return{name}}}")
+            })
+        }) {
+            self.classified = true;
+        }
         // `Err(Kind) => sleep`, `Err(other) => return`: some errors leave.
         let err_arms: Vec<&syn::Arm> = m
             .arms
@@ -549,7 +574,9 @@ impl<'a> Visit<'a> for W<'_> {
                         Ctx::Ok
                     } else {
                         if !matches!(arm.pat, Pat::Wild(_)) {
+                            self.by_status += 1;
                             self.err_path(!leaves(&arm.body));
+                            self.by_status -= 1;
                         }
                         self.ctx
                     }
@@ -568,6 +595,7 @@ impl<'a> Visit<'a> for W<'_> {
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
         self.visit_expr(&i.cond);
         let cond = text_of(self.spans, &i.cond);
+        let mut from_status = false;
         let (then_ctx, else_ctx) = if let Expr::Let(l) = &*i.cond {
             // `if let Ok(true) = fs::try_exists(..)`: waiting for a state.
             if self.nested == 0
@@ -597,6 +625,7 @@ impl<'a> Visit<'a> for W<'_> {
             // A test of the response's status (issue 28): a failure status
             // (`== StatusCode::TOO_MANY_REQUESTS`, `>= 500`) is the failure
             // path, a success status (`== 200`) the success path.
+            from_status = true;
             if failure {
                 (Ctx::Err, Ctx::Ok)
             } else {
@@ -614,6 +643,9 @@ impl<'a> Visit<'a> for W<'_> {
             (self.ctx, self.ctx)
         };
         let then_leaves = block_leaves(&i.then_branch);
+        if from_status {
+            self.by_status += 1;
+        }
         if then_ctx == Ctx::Err && else_ctx == Ctx::Ok {
             self.err_path(!then_leaves);
         }
@@ -621,6 +653,9 @@ impl<'a> Visit<'a> for W<'_> {
             // The failure path is the else branch, or the fall-through.
             let else_leaves = i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e));
             self.err_path(!else_leaves);
+        }
+        if from_status {
+            self.by_status -= 1;
         }
         // In a failure path, a test of the error that leaves (either way:
         // `if retry { Err(..) } else { bail!(..) }`) is a classification;
@@ -716,6 +751,8 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         polls: false,
         err_names: Vec::new(),
         shutdown: 0,
+        by_status: 0,
+        error_round: false,
     };
     // `while let Err(e) = op().await { .. }`: the body is the failure path
     // and the call's success ends the loop.
@@ -774,5 +811,9 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         classified: w.classified,
         success_stays: w.success_stays && !top_exit,
         polls: w.polls,
+        only_statuses: (w.direct_err || w.nested_err)
+            && !w.error_round
+            && !let_else_goes_round
+            && !err_cond,
     }
 }
