@@ -36,3 +36,20 @@ async fn get_slice(storage: &Storage, path: &Path, policy: &TimeoutPolicy) -> Re
     }
     Err(Error::Timeout)
 }
+
+// `(0..3).with_position()`: three attempts, the last one gives up; every
+// error goes round until then.
+async fn connect_redis(client: &mut RedisClient) -> anyhow::Result<()> {
+    for attempt in (0..3).with_position() {
+        match client.try_connect().await {
+            Ok(()) => break,
+            Err(e) => {
+                if matches!(attempt, Position::Last(_)) {
+                    bail!("failed to connect to Redis after {} attempts: {e}", attempt.into_inner());
+                }
+                tokio::time::sleep(Duration::from_millis(1000)).await;
+            }
+        }
+    }
+    Ok(())
+}

@@ -32,7 +32,10 @@ async fn upload_parts(store: &Store, parts: Vec<Part>) -> Result<(), Error> {
 async fn get_slice(storage: &Storage, path: &Path, policy: &TimeoutPolicy) -> Result<Bytes, Error> {
     for (attempt_id, timeout_duration) in policy.timeouts().enumerate() {
         match tokio::time::timeout(timeout_duration, storage.get_slice(path)).await {
-            Ok(result) => return result,
+            Ok(result) => {
+                metrics::record_attempts(attempt_id);
+                return result;
+            }
             Err(_elapsed) => continue,
         }
     }

@@ -280,6 +280,12 @@ fn is_bound_test(e: &Expr) -> bool {
                 && (is_bound_test(&b.left) || is_bound_test(&b.right)))
         }
         Expr::Paren(p) => is_bound_test(&p.expr),
+        // `matches!(attempt, Position::Last(_))` over `(0..3).with_position()`:
+        // the last attempt, a bound.
+        Expr::Macro(m) if m.mac.path.is_ident("matches") => {
+            let t: String = m.mac.tokens.to_string().split_whitespace().collect();
+            t.contains("Position::Last") || t.contains("Position::Only")
+        }
         _ => false,
     }
 }
@@ -454,8 +460,10 @@ impl<'a> Visit<'a> for W<'_> {
             if n == "Ok" && {
                 let body = text_of(self.spans, &a.body);
                 let name = i.ident.to_string();
-                body == format!("return{name}") || body == format!("return{name};")
-                    || body == format!("{{return{name};}}") || body == format!("{{return{name}}}")
+                // (last in the arm, after bookkeeping: metrics, logs)
+                let body = body.trim_end_matches('}').trim_end_matches(';');
+                body == format!("return{name}") || body.ends_with(&format!(";return{name}"))
+                    || body.ends_with(&format!("}}return{name}")) || body == format!("{{return{name}")
             })
         }) {
             self.classified = true;
