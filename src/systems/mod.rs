@@ -262,7 +262,14 @@ mod tests {
     /// its own).
     fn every_system() -> Vec<System> {
         let mut all = REGISTERED.to_vec();
-        for c in ["backon", "backoff", "tokio-retry", "reqwest-retry", "tower"] {
+        for c in [
+            "backon",
+            "backoff",
+            "tokio-retry",
+            "reqwest-retry",
+            "tower",
+            "retry",
+        ] {
             all.push(System::RustCrate(c.into()));
         }
         for l in ["tenacity", "backoff", "urllib3", "celery", "loop"] {

@@ -44,6 +44,16 @@ pub static TOKIO_RETRY: SystemSpec = SystemSpec {
     ..SystemSpec::plain("tokio-retry", Layer::Application)
 };
 
+pub static RETRY: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "add `.map(jitter)` to the delay iterator (`retry::delay::jitter`)",
+        bound: "add `.take(3)` to the delay iterator",
+        predicate: "return `OperationResult::Err(e)` for errors that a retry cannot fix and `OperationResult::Retry(e)` for transient ones",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("retry", Layer::Application)
+};
+
 pub static REQWEST_RETRY: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "use `.jitter(Jitter::Full)` or `Jitter::Bounded`",
@@ -63,6 +73,7 @@ pub fn crate_spec(name: &str) -> &'static SystemSpec {
         "backoff" => &BACKOFF,
         "tokio-retry" => &TOKIO_RETRY,
         "reqwest-retry" => &REQWEST_RETRY,
+        "retry" => &RETRY,
         _ => &OTHER_CRATE,
     }
 }

@@ -22,6 +22,10 @@
 //!   retried unless `.when(..)`.
 //! - tokio-retry: `ExponentialBackoff::from_millis(b)` waits b, b², b³ ms,
 //!   no jitter unless `.map(jitter)`, unbounded unless `.take(n)`.
+//! - retry: `retry(delays, op)` with `Exponential::from_millis(b)` (b ms,
+//!   x2, no cap), `Fixed`, `Fibonacci`, `NoDelay`, endless unless
+//!   `.take(n)` (n retries); `.map(jitter)` is full jitter; a `Result`'s
+//!   error always goes round, `OperationResult::Err` gives up (the predicate).
 //! - backoff (unmaintained, RUSTSEC-2025-0012): 500 ms x1.5 up to 60 s,
 //!   randomisation 0.5 applied after the cap, 15 min `max_elapsed_time`
 //!   (`None` retries forever).

@@ -108,8 +108,9 @@ pub(super) fn retry(
         .map(|d| ctx.text(d))
         .collect();
     // `do { sleep; retryTimes++; } while (!start());`: the attempt is the
-    // condition, and the body counts retries.
-    if lp.kind() == "do_statement"
+    // condition, and the body counts retries (or waits and says it
+    // retries: `while (!client.connect()) { log("retrying"); sleep(..); }`).
+    if matches!(lp.kind(), "do_statement" | "while_statement")
         && let Some(p) = until_success(ctx, lp, body, own, cond)
     {
         return Some(p);
@@ -204,7 +205,12 @@ pub(super) fn retry(
     Some(policy(ctx, lp, body, own, cond, call, test))
 }
 
-/// `do { .. } while (!attempt());` in a loop whose body counts retries.
+/// `do { .. } while (!attempt());` (or `while (!attempt()) { .. }`) in a
+/// loop whose body counts retries, or waits between passes and says it
+/// retries (the Java form of Rust's `while let Err(e) = op() { sleep }`).
+/// A call that reads a state (`isReady()`, `tryLock()`, `awaitX(..)`) or
+/// is handed arguments (`offer(x)`, `await(1, s)`) is a poll, not an
+/// attempt.
 fn until_success(
     ctx: &Ctx<'_>,
     lp: Node<'_>,
@@ -228,10 +234,20 @@ fn until_success(
     let counts = own
         .iter()
         .any(|d| d.kind() == "identifier" && counts_retries(ctx.text(*d)));
-    if !counts {
+    let says_retry = {
+        let t = ctx.text(lp).to_ascii_lowercase();
+        ["retr", "attempt", "again", "tries"]
+            .iter()
+            .any(|w| t.contains(w))
+    };
+    if !counts && !says_retry {
         return None;
     }
     let mut p = policy(ctx, lp, body, own, cond, call, c);
+    // Without a retry counter, only a loop that waits between passes.
+    if !counts && matches!(p.delay.value, Delay::None | Delay::Unknown) {
+        return None;
+    }
     // Nothing in the body leaves: only success ends the loop.
     let leaves = own.iter().any(|d| {
         matches!(

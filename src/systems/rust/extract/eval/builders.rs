@@ -121,7 +121,7 @@ pub(super) fn apply(b: &mut Build, name: &str, args: &[L], span: Span, text: &st
             }
         }
         (Krate::Backon, "without_max_delay") => b.cap = None,
-        (Krate::Backon, "with_max_times") | (Krate::TokioRetry, "take") => {
+        (Krate::Backon, "with_max_times") | (Krate::TokioRetry | Krate::Retry, "take") => {
             b.retries = match a0.and_then(L::int) {
                 Some(n) if n >= 0 => Located::written(AttemptCount::Finite(n as u64), span),
                 _ => Located::written(AttemptCount::Unknown, span),
@@ -183,7 +183,7 @@ pub(super) fn apply(b: &mut Build, name: &str, args: &[L], span: Span, text: &st
                 b.min = Located::written(b.min.value.mul_f64(x.max(0.0)), span);
             }
         }
-        (Krate::TokioRetry, "map") => {
+        (Krate::TokioRetry | Krate::Retry, "map") => {
             let t = crate::systems::rust::extract::squash(text);
             let j = if t.contains("jitter") {
                 Jitter::Full
@@ -218,4 +218,83 @@ pub(super) fn apply(b: &mut Build, name: &str, args: &[L], span: Span, text: &st
         _ => return false,
     }
     true
+}
+
+/// The `retry` crate's `NoDelay`: every retry at once, for ever.
+pub(super) fn retry_no_delay(span: Span) -> Build {
+    let mut b = Build::new(Krate::Retry, Shape::Constant, span);
+    b.min = Located::written(Duration::ZERO, span);
+    b.retries_written = "no .take(n)".into();
+    b
+}
+
+impl<'a> Eval<'a, '_> {
+    /// The `retry` crate's delay iterators (retry 2.2.0, `src/delay/mod.rs`
+    /// and `src/delay/random.rs`, cited in this module's head): endless
+    /// until `.take(n)`, no cap, no jitter unless `.map(jitter)`.
+    pub(super) fn retry_crate_delays(
+        &self,
+        owner: &str,
+        name: &str,
+        args: &[&'a Expr],
+        span: Span,
+        f: &mut Frame,
+    ) -> Option<Build> {
+        let arg = |i: usize, f: &mut Frame| args.get(i).map(|a| self.eval(a, f));
+        let millis = |l: &L| {
+            l.float()
+                .map(|ms| Duration::try_from_secs_f64(ms.max(0.0) / 1e3).unwrap_or(Duration::MAX))
+        };
+        let shape = match owner {
+            "Exponential" => Shape::Exponential,
+            "Fibonacci" => Shape::Fibonacci,
+            _ => Shape::Constant,
+        };
+        let mut b = Build::new(Krate::Retry, shape, span);
+        b.retries_written = "no .take(n)".into();
+        let first = arg(0, f)?;
+        match (owner, name) {
+            (
+                "Range",
+                "from_millis_exclusive"
+                | "from_millis_inclusive"
+                | "try_from_millis_exclusive"
+                | "try_from_millis_inclusive",
+            ) => {
+                // Uniform in [lo, hi]: the midpoint, plus or minus the
+                // half-width as a proportion of it.
+                let (lo, hi) = (first.float()?, arg(1, f)?.float()?);
+                if !(0.0 <= lo && lo < hi) {
+                    return None;
+                }
+                let mid = (lo + hi) / 2.0;
+                b.min = Located::written(millis(&L::new(V::Float(mid), first.span))?, first.span);
+                b.jitter = Located::written(
+                    Jitter::Proportional {
+                        factor: (hi - lo) / (hi + lo),
+                    },
+                    span,
+                );
+            }
+            ("Range", _) => return None,
+            (_, "from_millis" | "from_millis_with_factor" | "from_millis_with_base_factor") => {
+                b.min = Located::written(millis(&first)?, first.span);
+                // `from_millis`: factor 2.0 (retry >= 2.0; 1.x multiplied
+                // by the base itself, `from_millis_with_base_factor` now:
+                // the crate's version in Cargo.toml is not read here, so a
+                // 1.x project is judged as 2.x).
+                b.factor = match name {
+                    "from_millis_with_factor" => {
+                        let x = arg(1, f)?;
+                        Located::written(x.float()?, x.span)
+                    }
+                    "from_millis_with_base_factor" => Located::written(first.float()?, first.span),
+                    _ => Located::default_at(2.0, span),
+                };
+            }
+            (_, "from") => b.min = Located::written(first.dur()?, first.span),
+            _ => return None,
+        }
+        Some(b)
+    }
 }

@@ -163,6 +163,9 @@ impl<'a, 's> Eval<'a, 's> {
             if name == "None" {
                 return L::new(V::Path("None".into()), span);
             }
+            if name == "NoDelay" && self.uses_retry_crate {
+                return L::new(V::B(Box::new(retry_no_delay(span))), span);
+            }
             if let Some(e) = self.ix.consts.get(name.as_str()) {
                 return self.nested(|s| s.eval(e, &mut Frame::default()), span);
             }
@@ -173,6 +176,9 @@ impl<'a, 's> Eval<'a, 's> {
             && let Some(e) = self.ix.consts.get(last.as_str())
         {
             return self.nested(|s| s.eval(e, &mut Frame::default()), span);
+        }
+        if segs.last().is_some_and(|s| s == "NoDelay") && self.uses_retry_crate {
+            return L::new(V::B(Box::new(retry_no_delay(span))), span);
         }
         if segs.last().is_some_and(|s| s == "MAX") && segs.iter().any(|s| s == "Duration") {
             return L::new(V::Dur(Duration::MAX), span);
@@ -504,6 +510,9 @@ impl<'a, 's> Eval<'a, 's> {
                 b
             }
             ("ExponentialBackoff", "default") if self.uses_backoff_crate => backoff_default(span),
+            ("Exponential" | "Fixed" | "Fibonacci" | "Range", _) if self.uses_retry_crate => {
+                return self.retry_crate_delays(owner, name, args, span, f);
+            }
             ("ExponentialBackoffBuilder", "new" | "default") => backoff_default(span),
             ("RetryConfig", "standard" | "adaptive" | "new" | "default") => {
                 let mut b = Build::new(Krate::Aws, Shape::Exponential, span);

@@ -29,6 +29,16 @@
 //!   never more than `max`.
 //! - Fibonacci strategies (backon, tokio-retry) are modelled as exponential
 //!   growth by the golden ratio (x1.618) from their first delay.
+//! - retry 2.2.0 (github.com/jimmycuadra/retry at f3c92f3,
+//!   `src/delay/mod.rs`): `Exponential::from_millis(b)` waits b ms then
+//!   doubles (factor 2.0 since 2.0; `from_millis_with_base_factor` keeps
+//!   the old factor b), no cap; `Fixed`, `Fibonacci`, `NoDelay` (0 ms);
+//!   every iterator is endless until `.take(n)` (n retries: `src/lib.rs`
+//!   `retry_with_index` gives up when the iterator ends);
+//!   `src/delay/random.rs`: `jitter(d)` is `d x rand[0, 1)` (full),
+//!   `Range::from_millis_exclusive(lo, hi)` uniform in `[lo, hi)`;
+//!   `src/opresult.rs`: a `Result`'s `Err` converts to `Retry` (every
+//!   error goes round), `OperationResult::Err` gives up.
 //! - aws-smithy-types `retry.rs` (`RetryConfig::standard`): 3 attempts,
 //!   `initial_backoff` 1 s, `max_backoff` 20 s; aws-smithy-runtime
 //!   `standard.rs`: `rand x initial x 2^n`, then capped.
@@ -122,6 +132,8 @@ pub enum Krate {
     Backoff,
     Aws,
     Tower,
+    /// The `retry` crate (`retry::retry(delays, op)`).
+    Retry,
 }
 
 impl Krate {
@@ -133,6 +145,7 @@ impl Krate {
             Krate::Backoff => "backoff",
             Krate::Aws => "aws-config",
             Krate::Tower => "tower",
+            Krate::Retry => "retry",
         }
     }
 }
@@ -491,6 +504,9 @@ pub struct Eval<'a, 's> {
     /// (type, field) pairs being resolved, against cycles.
     resolving: std::cell::RefCell<Vec<(String, String)>>,
     pub uses_backoff_crate: bool,
+    /// The file names the `retry` crate (`use retry::..`, `retry::retry(..)`):
+    /// `Fixed`, `Exponential`, `NoDelay` are its delay iterators.
+    pub uses_retry_crate: bool,
 }
 
 fn path_segs(p: &syn::Path) -> Vec<String> {
@@ -611,6 +627,7 @@ pub fn read_file<'a>(file: &'a syn::File, spans: &'a Spans<'a>, facts: &mut Fact
         depth: Cell::new(0),
         resolving: Default::default(),
         uses_backoff_crate: names_crate(text, "backoff"),
+        uses_retry_crate: names_crate(text, "retry"),
     };
     super::eval::sites(&ev, facts);
     loops::read(&ev, &ix.bodies, &ix.macro_rules, facts);

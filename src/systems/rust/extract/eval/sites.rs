@@ -371,11 +371,18 @@ pub(super) fn let_name_before(text: &str, at: usize) -> Option<String> {
 /// (`try_proxy(..)` calling `handle_response(response)`, which returns
 /// `Error::Permanent` for a 4xx), two calls deep.
 fn sorts_permanent(ev: &Eval<'_, '_>, op: &str) -> bool {
-    sorts_permanent_d(ev, op, 0)
+    gives_up(ev, op, "permanent") || gives_up(ev, op, "Permanent")
 }
 
-fn sorts_permanent_d(ev: &Eval<'_, '_>, op: &str, depth: u32) -> bool {
-    if op.contains("permanent") || op.contains("Permanent") {
+/// Whether the retried operation, or a function of this file it calls (two
+/// calls deep), writes `word`: the crate's way of saying "give up"
+/// (`Permanent`, the `retry` crate's `OperationResult::Err`).
+fn gives_up(ev: &Eval<'_, '_>, op: &str, word: &str) -> bool {
+    gives_up_d(ev, op, word, 0)
+}
+
+fn gives_up_d(ev: &Eval<'_, '_>, op: &str, word: &str, depth: u32) -> bool {
+    if op.contains(word) {
         return true;
     }
     if depth >= 2 {
@@ -386,7 +393,7 @@ fn sorts_permanent_d(ev: &Eval<'_, '_>, op: &str, depth: u32) -> bool {
             let before = op[..i].chars().next_back();
             let after = op[i + name.len()..].trim_start();
             before.is_none_or(|c| !(c.is_alphanumeric() || c == '_')) && after.starts_with('(')
-        }) && sorts_permanent_d(ev, ev.spans.slice(*span), depth + 1)
+        }) && gives_up_d(ev, ev.spans.slice(*span), word, depth + 1)
     })
 }
 
@@ -652,6 +659,31 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
                                     .unwrap_or("");
                                 sorts_permanent(self.ev, op)
                             };
+                            self.found.push(Site::Use {
+                                build: b,
+                                when,
+                                adjust: false,
+                                span,
+                                scope: c.args.iter().nth(1).map(|a| self.ev.sp(a)),
+                            });
+                        }
+                        self.covered.push(span);
+                    } else if matches!(last, "retry" | "retry_with_index")
+                        && (owner == "retry" || (owner.is_empty() && self.ev.uses_retry_crate))
+                        && !self.ev.uses_backoff_crate
+                    {
+                        // The `retry` crate: a `Result`'s error goes round
+                        // (`Into<OperationResult>` makes it `Retry`);
+                        // `OperationResult::Err` gives up (retry 2.2.0
+                        // `src/opresult.rs`, `src/lib.rs`).
+                        if let Some(b) = c.args.first().and_then(|a| self.eval_b(a)) {
+                            let op = c
+                                .args
+                                .iter()
+                                .nth(1)
+                                .map(|a| self.ev.spans.text(a))
+                                .unwrap_or("");
+                            let when = gives_up(self.ev, op, "OperationResult::Err");
                             self.found.push(Site::Use {
                                 build: b,
                                 when,

@@ -64,6 +64,23 @@ impl LoopFinder<'_, '_, '_, '_> {
         // `for attempt in 1..`: the loop variable counts the attempts, and a
         // test of it in the body is the bound.
         let mut counted: Option<(String, i128)> = None;
+        // A schedule written out (`for d in [Some(1s), Some(3s), None]`):
+        // one attempt per item; one from a call: as many as it yields.
+        match range {
+            Some(Expr::Array(a)) => {
+                return AttemptsT::Count {
+                    value: Num::Const(a.elems.len() as i128),
+                    offset: 0,
+                    span: spans.node(a),
+                };
+            }
+            Some(r) if !matches!(r, Expr::Range(_)) => {
+                return AttemptsT::Unknown {
+                    span: spans.node(r),
+                };
+            }
+            _ => {}
+        }
         if let Some(Expr::Range(r)) = range {
             let lo = r
                 .start
@@ -135,7 +152,12 @@ impl LoopFinder<'_, '_, '_, '_> {
                 span: spans.node(span),
             };
         }
+        // `while let Err(e) = op().await`: the condition is the way out on
+        // success, not a bound; the body says what else ends the loop.
+        let err_let = matches!(cond, Some(Expr::Let(l))
+            if super::shape::pat_variant(&l.pat).is_some_and(|(n, _)| n == "Err"));
         if let Some(c) = cond
+            && !err_let
             && !matches!(
                 c,
                 Expr::Lit(syn::ExprLit {

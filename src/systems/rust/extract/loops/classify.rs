@@ -26,7 +26,7 @@ impl LoopFinder<'_, '_, '_, '_> {
             Expr::ForLoop(f) => (
                 &f.body,
                 spans.node(&f.for_token).cover(spans.node(&*f.expr)),
-                Some(&*f.expr),
+                Some(peel_iter(&f.expr)),
                 None,
             ),
             _ => return Err(None),
@@ -115,9 +115,17 @@ impl LoopFinder<'_, '_, '_, '_> {
         if let Some(why) = not_retry(&shape) {
             return Err(Some(why.into()));
         }
-        // `for x in items` is iteration over work, not a retry.
+        // `for x in items` is iteration over work, not a retry; unless the
+        // items are the attempts: a schedule of delays or timeouts each
+        // pass waits (`for d in [Some(1s), Some(3s), None]`, `for (attempt,
+        // t) in policy.timeouts().enumerate()`).
+        let schedule = match e {
+            Expr::ForLoop(f) => is_schedule(&f.pat, &compact),
+            _ => false,
+        };
         if let Some(r) = range
             && !matches!(r, Expr::Range(_))
+            && !schedule
         {
             return Err(Some(
                 "a loop over items (`for x in ..` over a collection or stream), not over attempts"
@@ -139,7 +147,8 @@ impl LoopFinder<'_, '_, '_, '_> {
             .iter()
             .any(|w| compact.contains(&w.replace(' ', "")))
             || guard_on_error
-            || shape.classified;
+            || shape.classified
+            || shape.only_statuses;
         let range_var = match e {
             Expr::ForLoop(f) => pat_ident(&f.pat),
             _ => None,
@@ -262,5 +271,56 @@ fn bool_result_exit(body: &Block) -> bool {
             .any(|p| n.starts_with(p))
                 && !shape::is_poll_call(&n)
         })
+    })
+}
+
+/// The collection under iterator adapters that keep its length
+/// (`(0..3).with_position()`, `delays.iter().enumerate()`).
+pub(super) fn peel_iter(e: &Expr) -> &Expr {
+    let mut cur = e;
+    for _ in 0..8 {
+        match cur {
+            Expr::Paren(p) => cur = &p.expr,
+            Expr::Reference(r) => cur = &r.expr,
+            Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && matches!(
+                        m.method.to_string().as_str(),
+                        "enumerate" | "with_position" | "iter" | "into_iter" | "copied" | "cloned"
+                    ) =>
+            {
+                cur = &m.receiver
+            }
+            _ => break,
+        }
+    }
+    cur
+}
+
+/// A `for` whose items are the attempts: a binding named for them
+/// (`attempt`, `attempt_id`), named as a wait in a body that waits
+/// (`retry_delay`, `timeout_duration`), or handed to a sleep or a timeout
+/// (`sleep(d)`, `timeout(t, ..)`).
+fn is_schedule(pat: &syn::Pat, compact: &str) -> bool {
+    let mut names = Vec::new();
+    fn walk(p: &syn::Pat, out: &mut Vec<String>) {
+        match p {
+            syn::Pat::Ident(i) => out.push(i.ident.to_string()),
+            syn::Pat::Tuple(t) => t.elems.iter().for_each(|e| walk(e, out)),
+            syn::Pat::Type(t) => walk(&t.pat, out),
+            _ => {}
+        }
+    }
+    walk(pat, &mut names);
+    let waits = compact.contains("sleep(") || compact.contains("timeout(");
+    names.iter().any(|n| {
+        n.contains("attempt")
+            || (waits
+                && ["delay", "timeout", "backoff"]
+                    .iter()
+                    .any(|w| n.contains(w)))
+            || ["sleep(", "timeout("].iter().any(|c| {
+                compact.contains(&format!("{c}{n})")) || compact.contains(&format!("{c}{n},"))
+            })
     })
 }

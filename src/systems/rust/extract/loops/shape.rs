@@ -10,6 +10,8 @@
 //! one. Error handling inside an inner loop (over items, a stream) belongs
 //! to that loop, unless the inner loop returns on success.
 
+pub(super) use super::shape_words::is_poll_call;
+use super::shape_words::{in_progress, is_shutdown_test, ok_of_nothing};
 use super::*;
 use syn::Pat;
 
@@ -33,6 +35,10 @@ pub(super) struct Shape {
     /// (`Arc::try_unwrap`, `try_lock`, `try_recv`, `try_increment_size`):
     /// the loop waits for a state, it does not retry an operation.
     pub polls: bool,
+    /// Only a failure status goes round (`if status == 429 { sleep }`):
+    /// errors leave (`send(..).await?`), so what is retried is the listed
+    /// statuses, not every error.
+    pub only_statuses: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -61,67 +67,10 @@ struct W<'s> {
     /// Inside the branch of a shutdown test (`if cancel.is_cancelled()`):
     /// leaving there is stopping, not success.
     shutdown: u32,
-}
-
-/// A test of shutdown or cancellation (`cancel.is_cancelled()`,
-/// `shutdown.is_triggered()`): the loop stops because it was told to.
-fn is_shutdown_test(cond: &str) -> bool {
-    let t = cond.to_ascii_lowercase();
-    [
-        "cancel",
-        "shutdown",
-        "shutting_down",
-        "is_stopped",
-        "stopping",
-    ]
-    .iter()
-    .any(|w| t.contains(w))
-}
-
-/// A state that is still on its way (`CopyStatus::Pending`,
-/// `State::InProgress`): an arm on it that goes round polls a state.
-fn in_progress(variant: &str) -> bool {
-    matches!(
-        variant,
-        "Pending" | "InProgress" | "Running" | "NotReady" | "Waiting" | "Queued" | "Started"
-    )
-}
-
-/// `Ok(None)` or `Ok(false)`: the call worked and said "nothing" (a
-/// channel closed, a state not reached), not the attempt's success.
-fn ok_of_nothing(inner: Option<&Pat>) -> bool {
-    match inner {
-        Some(Pat::Ident(i)) => i.ident == "None",
-        Some(Pat::Path(p)) => p.path.is_ident("None"),
-        Some(Pat::Lit(l)) => matches!(&l.lit, syn::Lit::Bool(b) if !b.value),
-        _ => false,
-    }
-}
-
-/// Non-blocking takes: `try_` and one of these verbs. Their `Err` means
-/// "not now", and a loop around one waits for a state.
-const POLL_VERBS: &[&str] = &[
-    "unwrap",
-    "lock",
-    "read",
-    "write",
-    "recv",
-    "send",
-    "acquire",
-    "borrow",
-    "reserve",
-    "increment",
-    "take",
-    "pop",
-    "claim",
-];
-
-pub(super) fn is_poll_call(name: &str) -> bool {
-    name.strip_prefix("try_")
-        .is_some_and(|rest| POLL_VERBS.iter().any(|v| rest.starts_with(v)))
-        // Claiming what one holder may have (`claim_for_current_process`
-        // on a PID file): its `Err` means "someone else has it".
-        || name.starts_with("claim")
+    /// Inside a status test's failure branch.
+    by_status: u32,
+    /// A failure other than a status goes round.
+    error_round: bool,
 }
 
 /// Words of a value that bounds the loop rather than sorting errors
@@ -228,7 +177,7 @@ pub(super) fn block_leaves(b: &Block) -> bool {
     })
 }
 
-fn pat_variant(p: &Pat) -> Option<(String, Option<&Pat>)> {
+pub(super) fn pat_variant(p: &Pat) -> Option<(String, Option<&Pat>)> {
     match p {
         Pat::TupleStruct(t) => {
             let name = t.path.segments.last()?.ident.to_string();
@@ -272,6 +221,12 @@ fn is_bound_test(e: &Expr) -> bool {
                 && (is_bound_test(&b.left) || is_bound_test(&b.right)))
         }
         Expr::Paren(p) => is_bound_test(&p.expr),
+        // `matches!(attempt, Position::Last(_))` over `(0..3).with_position()`:
+        // the last attempt, a bound.
+        Expr::Macro(m) if m.mac.path.is_ident("matches") => {
+            let t: String = m.mac.tokens.to_string().split_whitespace().collect();
+            t.contains("Position::Last") || t.contains("Position::Only")
+        }
         _ => false,
     }
 }
@@ -301,6 +256,9 @@ impl W<'_> {
     }
 
     fn err_path(&mut self, goes_round: bool) {
+        if goes_round && self.by_status == 0 {
+            self.error_round = true;
+        }
         if goes_round {
             if self.nested == 0 {
                 self.direct_err = true;
@@ -435,6 +393,22 @@ impl<'a> Visit<'a> for W<'_> {
         {
             self.classified = true;
         }
+        // `match timeout(t, op()).await { Ok(result) => return result,
+        // Err(_elapsed) => continue }`: the operation's own errors leave
+        // with its result; only the timeout goes round.
+        if self.nested == 0 && scrutinee.contains("timeout(") && m.arms.iter().any(|a| {
+            matches!(pat_variant(&a.pat), Some((n, Some(Pat::Ident(i))))
+            if n == "Ok" && {
+                let body = text_of(self.spans, &a.body);
+                let name = i.ident.to_string();
+                // (last in the arm, after bookkeeping: metrics, logs)
+                let body = body.trim_end_matches('}').trim_end_matches(';');
+                body == format!("return{name}") || body.ends_with(&format!(";return{name}"))
+                    || body.ends_with(&format!("}}return{name}")) || body == format!("{{return{name}")
+            })
+        }) {
+            self.classified = true;
+        }
         // `Err(Kind) => sleep`, `Err(other) => return`: some errors leave.
         let err_arms: Vec<&syn::Arm> = m
             .arms
@@ -549,7 +523,9 @@ impl<'a> Visit<'a> for W<'_> {
                         Ctx::Ok
                     } else {
                         if !matches!(arm.pat, Pat::Wild(_)) {
+                            self.by_status += 1;
                             self.err_path(!leaves(&arm.body));
+                            self.by_status -= 1;
                         }
                         self.ctx
                     }
@@ -568,6 +544,7 @@ impl<'a> Visit<'a> for W<'_> {
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
         self.visit_expr(&i.cond);
         let cond = text_of(self.spans, &i.cond);
+        let mut from_status = false;
         let (then_ctx, else_ctx) = if let Expr::Let(l) = &*i.cond {
             // `if let Ok(true) = fs::try_exists(..)`: waiting for a state.
             if self.nested == 0
@@ -597,6 +574,7 @@ impl<'a> Visit<'a> for W<'_> {
             // A test of the response's status (issue 28): a failure status
             // (`== StatusCode::TOO_MANY_REQUESTS`, `>= 500`) is the failure
             // path, a success status (`== 200`) the success path.
+            from_status = true;
             if failure {
                 (Ctx::Err, Ctx::Ok)
             } else {
@@ -614,6 +592,9 @@ impl<'a> Visit<'a> for W<'_> {
             (self.ctx, self.ctx)
         };
         let then_leaves = block_leaves(&i.then_branch);
+        if from_status {
+            self.by_status += 1;
+        }
         if then_ctx == Ctx::Err && else_ctx == Ctx::Ok {
             self.err_path(!then_leaves);
         }
@@ -621,6 +602,9 @@ impl<'a> Visit<'a> for W<'_> {
             // The failure path is the else branch, or the fall-through.
             let else_leaves = i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e));
             self.err_path(!else_leaves);
+        }
+        if from_status {
+            self.by_status -= 1;
         }
         // In a failure path, a test of the error that leaves (either way:
         // `if retry { Err(..) } else { bail!(..) }`) is a classification;
@@ -716,6 +700,8 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         polls: false,
         err_names: Vec::new(),
         shutdown: 0,
+        by_status: 0,
+        error_round: false,
     };
     // `while let Err(e) = op().await { .. }`: the body is the failure path
     // and the call's success ends the loop.
@@ -729,7 +715,36 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
             w.err_names.push(i.ident.to_string());
         }
     }
-    w.visit_block(body);
+    // `let Err(e) = op().await else { return Ok(()) };`: the `else` is
+    // the way out on success, what follows it the failure path.
+    let let_else = body.stmts.iter().position(|s| {
+        matches!(s, Stmt::Local(l)
+            if l.init.as_ref().is_some_and(|i| i.diverge.is_some())
+                && pat_variant(&l.pat).is_some_and(|(n, _)| n == "Err"))
+    });
+    let mut let_else_goes_round = false;
+    if let Some(at) = let_else {
+        for s in &body.stmts[..at] {
+            w.visit_stmt(s);
+        }
+        if let Stmt::Local(l) = &body.stmts[at]
+            && let Some(init) = &l.init
+            && let Some((_, otherwise)) = &init.diverge
+        {
+            w.visit_expr(&init.expr);
+            if let Some((_, Some(Pat::Ident(i)))) = pat_variant(&l.pat) {
+                w.err_names.push(i.ident.to_string());
+            }
+            w.with(Ctx::Ok, |w| w.visit_expr(otherwise));
+        }
+        let rest = &body.stmts[at + 1..];
+        w.with(Ctx::Err, |w| rest.iter().for_each(|s| w.visit_stmt(s)));
+        let_else_goes_round = !rest
+            .iter()
+            .any(|s| matches!(s, Stmt::Expr(Expr::Return(_) | Expr::Break(_), _)));
+    } else {
+        w.visit_block(body);
+    }
     let err_cond = err_cond.is_some();
     // A `break` or `return` after the attempt, at the top of the body.
     let top_exit = body.stmts.iter().any(|s| match s {
@@ -738,11 +753,16 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
     });
     Shape {
         retries_err: w.direct_err
+            || let_else_goes_round
             || (w.nested_err && w.nested_ok_return)
             || (err_cond && !block_leaves(body)),
         success_exit: w.success || top_exit || err_cond,
         classified: w.classified,
         success_stays: w.success_stays && !top_exit,
         polls: w.polls,
+        only_statuses: (w.direct_err || w.nested_err)
+            && !w.error_round
+            && !let_else_goes_round
+            && !err_cond,
     }
 }
