@@ -164,6 +164,22 @@ fn locations_of(
     out
 }
 
+/// The files config servers serve, given the services that read them:
+/// an application's own files ([`app_files`]) and the `application*`
+/// files served to every client ([`shared_files`]).
+pub(super) fn served_files(
+    files: &mut [ScannedFile],
+    res_dirs: &BTreeSet<PathBuf>,
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    locations: &mut Option<Vec<Served>>,
+    disk: super::Disk<'_>,
+    locals: &mut Locals,
+) {
+    app_files(files, res_dirs, roots, cwd, locations, disk, locals);
+    shared_files(files, res_dirs, roots, cwd, locations, disk, locals);
+}
+
 /// A file a config server serves to one application
 /// (`config/gateway-service.yml` in a native backend's location) is that
 /// application's configuration: its routes, retries and calls are the
@@ -172,7 +188,7 @@ fn locations_of(
 /// `spring.application.name` or build unit, the longest that fits); a
 /// file that fits none, or `application*` (served to every client),
 /// keeps its own unit.
-pub(super) fn served_files(
+fn app_files(
     files: &mut [ScannedFile],
     res_dirs: &BTreeSet<PathBuf>,
     roots: &[PathBuf],
@@ -256,7 +272,7 @@ pub(super) fn served_files(
 /// The clients are the units whose own configuration makes them config
 /// clients (`spring.cloud.config.uri`, `spring.config.import` of
 /// `configserver:`), by `spring.application.name`.
-pub(super) fn shared_files(
+fn shared_files(
     files: &mut [ScannedFile],
     res_dirs: &BTreeSet<PathBuf>,
     roots: &[PathBuf],

@@ -116,15 +116,6 @@ pub fn spring_call_targets(
         disk,
         &mut locals,
     );
-    super::config_server::shared_files(
-        files,
-        &res_dirs,
-        roots,
-        cwd,
-        &mut locations,
-        disk,
-        &mut locals,
-    );
     for f in files.iter_mut() {
         // Edges to a placeholder's default (`"${orders.url:http://orders}"`)
         // are looked up too: a key that is set wins over the default.
