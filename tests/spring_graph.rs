@@ -32,6 +32,25 @@ fn edge_names(g: &Graph) -> Vec<String> {
     v
 }
 
+/// Each edge as `from -> to protocol xN`, sorted.
+fn protocol_edges(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {} x{}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.protocol.label(),
+                e.factor()
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 fn unresolved(s: &retrylint::Scan) -> Vec<(String, Option<String>)> {
     s.stats
         .unresolved
@@ -237,20 +256,7 @@ fn gateway_route_placeholders_are_set_by_the_workloads_env_with_their_retry() {
 #[test]
 fn spring_data_store_settings_are_calls_no_sidecar_retries() {
     let (s, g) = build("testdata/graph/spring-data-stores");
-    let mut got: Vec<String> = g
-        .edges
-        .iter()
-        .map(|e| {
-            format!(
-                "{} -> {} {} x{}",
-                g.service_name(e.from),
-                g.service_name(e.to),
-                e.protocol.label(),
-                e.factor()
-            )
-        })
-        .collect();
-    got.sort();
+    let got = protocol_edges(&g);
     assert_eq!(
         got,
         [
@@ -277,20 +283,7 @@ fn spring_data_store_settings_are_calls_no_sidecar_retries() {
 #[test]
 fn a_config_servers_shared_file_is_each_clients() {
     let (_, g) = build("testdata/graph/config-server-shared");
-    let mut got: Vec<String> = g
-        .edges
-        .iter()
-        .map(|e| {
-            format!(
-                "{} -> {} {} x{}",
-                g.service_name(e.from),
-                g.service_name(e.to),
-                e.protocol.label(),
-                e.factor()
-            )
-        })
-        .collect();
-    got.sort();
+    let got = protocol_edges(&g);
     assert_eq!(
         got,
         [

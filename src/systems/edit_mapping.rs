@@ -36,6 +36,21 @@ fn flow(path: &[&str], value: &str) -> String {
         .fold(value.to_string(), |inner, k| format!("{{{k}: {inner}}}"))
 }
 
+/// The start of the line of `key` and its column, where `path` is YAML,
+/// there are keys to write and `key` is the first key of its line.
+fn key_line(path: &Path, text: &str, key: Span, keys: &[&str]) -> Option<(usize, usize)> {
+    if Format::of(path) != Format::Yaml
+        || keys.is_empty()
+        || key.end > text.len()
+        || !text.is_char_boundary(key.start)
+    {
+        return None;
+    }
+    let start = line_start(text, key.start);
+    let col = yaml_key_column(text, start);
+    (start + col == key.start).then_some((start, col))
+}
+
 /// Add `path[0]: ... path[n-1]: value` under the YAML mapping whose key is
 /// at `header` (the key alone: `retries` of `retries:`). `None` where the
 /// file is no YAML, the header is not the first key of its line, its value
@@ -49,19 +64,8 @@ pub fn add_under(
     keys: &[&str],
     value: &Value,
 ) -> Option<Edit> {
-    if Format::of(path) != Format::Yaml
-        || keys.is_empty()
-        || header.end > text.len()
-        || !text.is_char_boundary(header.start)
-    {
-        return None;
-    }
+    let (_, col) = key_line(path, text, header, keys)?;
     let value = value.render(Format::Yaml);
-    let start = line_start(text, header.start);
-    let col = yaml_key_column(text, start);
-    if start + col != header.start {
-        return None;
-    }
     let (end, brk) = line_end(text, header.start);
     let line = text[header.end..end].trim_end_matches(['\r', '\n']);
     let after_key = line.trim_start_matches(['"', '\'']).strip_prefix(':')?;
@@ -192,18 +196,7 @@ pub fn add_beside(
     keys: &[&str],
     value: &Value,
 ) -> Option<Edit> {
-    if Format::of(path) != Format::Yaml
-        || keys.is_empty()
-        || key.end > text.len()
-        || !text.is_char_boundary(key.start)
-    {
-        return None;
-    }
-    let start = line_start(text, key.start);
-    let col = yaml_key_column(text, start);
-    if start + col != key.start {
-        return None;
-    }
+    let (start, col) = key_line(path, text, key, keys)?;
     if sibling(text, start, col, keys[0]).is_some() {
         return None;
     }

@@ -28,6 +28,12 @@ const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  na
 const PROFILES: &str =
     "[default]\nmax_attempts = 2\n\n[profile batch]\nretry_mode = standard\nmax_attempts = 4\n";
 
+/// The files after the link step that joins the shared configuration.
+fn linked(mut files: Vec<ScannedFile>) -> Vec<ScannedFile> {
+    shared_config(&mut files);
+    files
+}
+
 fn client(files: &[ScannedFile], i: usize) -> &RetryPolicy {
     files[i]
         .facts
@@ -39,7 +45,7 @@ fn client(files: &[ScannedFile], i: usize) -> &RetryPolicy {
 
 #[test]
 fn the_environment_wins_over_the_profile_it_names_and_the_profile_gives_the_mode() {
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(
             file(
                 "orders-api/app.py",
@@ -49,8 +55,7 @@ fn the_environment_wins_over_the_profile_it_names_and_the_profile_gives_the_mode
         ),
         file("k8s/orders.yaml", DEPLOYMENT),
         file(".aws/config", PROFILES),
-    ];
-    shared_config(&mut files);
+    ]);
     let p = client(&files, 0);
     // AWS_MAX_ATTEMPTS=7 over the batch profile's 4; the mode from the
     // profile AWS_PROFILE names (standard: quota, 20 s cap).
@@ -75,12 +80,11 @@ fn the_environment_wins_over_the_profile_it_names_and_the_profile_gives_the_mode
 #[test]
 fn a_count_written_in_code_stays_and_only_the_mode_is_taken() {
     let code = "import boto3\nfrom botocore.config import Config\ncfg = Config(retries={'max_attempts': 1})\ns3 = boto3.client('s3', config=cfg)\n";
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("orders-api/app.py", code), "orders-api"),
         file("k8s/orders.yaml", DEPLOYMENT),
         file(".aws/config", PROFILES),
-    ];
-    shared_config(&mut files);
+    ]);
     let p = client(&files, 0);
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
     assert_eq!(p.attempts.provenance, Provenance::Written);
@@ -91,39 +95,35 @@ fn a_count_written_in_code_stays_and_only_the_mode_is_taken() {
 fn another_workloads_environment_and_two_disagreeing_ones_set_nothing() {
     let code = "import boto3\ns3 = boto3.client('s3')\n";
     let other = DEPLOYMENT.replace("orders", "billing");
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("orders-api/app.py", code), "orders-api"),
         file("k8s/billing.yaml", &other),
-    ];
-    shared_config(&mut files);
+    ]);
     assert_eq!(client(&files, 0).attempts.provenance, Provenance::Default);
     // Two overlays of `orders` with different counts.
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("orders-api/app.py", code), "orders-api"),
         file("k8s/dev/orders.yaml", DEPLOYMENT),
         file(
             "k8s/prod/orders.yaml",
             &DEPLOYMENT.replace("\"7\"", "\"3\""),
         ),
-    ];
-    shared_config(&mut files);
+    ]);
     assert_eq!(client(&files, 0).attempts.provenance, Provenance::Default);
 }
 
 #[test]
 fn a_profile_applies_below_its_home_only_and_botocore_stays_legacy_without_a_mode() {
     let code = "import boto3\ns3 = boto3.client('s3')\n";
-    let mut files = vec![
+    let files = linked(vec![
         file("tools/app.py", code),
         file("infra/.aws/config", "[default]\nmax_attempts = 8\n"),
-    ];
-    shared_config(&mut files);
+    ]);
     assert_eq!(client(&files, 0).attempts.provenance, Provenance::Default);
-    let mut files = vec![
+    let files = linked(vec![
         file("tools/app.py", code),
         file(".aws/config", "[default]\nmax_attempts = 8\n"),
-    ];
-    shared_config(&mut files);
+    ]);
     let p = client(&files, 0);
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(8));
     // No mode anywhere: botocore's legacy mode, no quota, no cap.
@@ -137,8 +137,7 @@ fn a_profile_applies_below_its_home_only_and_botocore_stays_legacy_without_a_mod
 #[test]
 fn go_clients_take_the_profile_with_shared_config_profile() {
     let code = "package s\n\nimport (\n\t\"context\"\n\t\"github.com/aws/aws-sdk-go-v2/config\"\n)\n\nfunc f(ctx context.Context) {\n\tcfg, _ := config.LoadDefaultConfig(ctx, config.WithSharedConfigProfile(\"batch\"))\n\t_ = cfg\n}\n";
-    let mut files = vec![file("svc/s.go", code), file(".aws/config", PROFILES)];
-    shared_config(&mut files);
+    let files = linked(vec![file("svc/s.go", code), file(".aws/config", PROFILES)]);
     let p = client(&files, 0);
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
     assert_eq!(p.attempts.provenance, Provenance::Included);
@@ -147,8 +146,10 @@ fn go_clients_take_the_profile_with_shared_config_profile() {
         "config.WithSharedConfigProfile(\"batch\"))",
         "config.WithSharedConfigProfile(\"batch\"), config.WithRetryMaxAttempts(9))",
     );
-    let mut files = vec![file("svc/s.go", &written), file(".aws/config", PROFILES)];
-    shared_config(&mut files);
+    let files = linked(vec![
+        file("svc/s.go", &written),
+        file(".aws/config", PROFILES),
+    ]);
     assert_eq!(
         client(&files, 0).attempts.value.count,
         AttemptCount::Finite(9)
@@ -159,32 +160,29 @@ fn go_clients_take_the_profile_with_shared_config_profile() {
 fn a_dockerfile_env_applies_below_its_folder_under_the_workloads() {
     let code = "import boto3\ns3 = boto3.client('s3')\n";
     let docker = "FROM python:3.12 AS build\nENV AWS_MAX_ATTEMPTS=9\nFROM python:3.12-slim\nENV AWS_RETRY_MODE=standard \\\n    AWS_MAX_ATTEMPTS=6\nCMD [\"python\", \"app.py\"]\n";
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("orders-api/app.py", code), "orders-api"),
         file("orders-api/Dockerfile", docker),
-    ];
-    shared_config(&mut files);
+    ]);
     let p = client(&files, 0);
     // The final stage's ENV, not the build stage's.
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(6));
     assert_eq!(p.budget.as_ref().map(|b| &b.value), Some(&Budget::Quota));
     // A workload's env wins over the image's.
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("orders-api/app.py", code), "orders-api"),
         file("orders-api/Dockerfile", docker),
         file("k8s/orders.yaml", DEPLOYMENT),
-    ];
-    shared_config(&mut files);
+    ]);
     assert_eq!(
         client(&files, 0).attempts.value.count,
         AttemptCount::Finite(7)
     );
     // A Dockerfile of another folder does not.
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("orders-api/app.py", code), "orders-api"),
         file("billing/Dockerfile", docker),
-    ];
-    shared_config(&mut files);
+    ]);
     assert_eq!(client(&files, 0).attempts.provenance, Provenance::Default);
 }
 
@@ -193,8 +191,7 @@ fn a_stage_built_from_another_keeps_its_env() {
     let code = "import boto3\ns3 = boto3.client('s3')\n";
     let docker =
         "FROM python:3.12 AS base\nENV AWS_RETRY_MODE adaptive\nFROM base\nRUN pip install boto3\n";
-    let mut files = vec![file("app.py", code), file("Dockerfile", docker)];
-    shared_config(&mut files);
+    let files = linked(vec![file("app.py", code), file("Dockerfile", docker)]);
     let p = client(&files, 0);
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
     assert!(p.why.iter().any(|w| w.contains("adaptive")), "{:?}", p.why);
@@ -205,29 +202,26 @@ fn a_dotenv_applies_only_where_the_program_loads_it() {
     let code = "import boto3\ns3 = boto3.client('s3')\n";
     let loads = "from dotenv import load_dotenv\nimport requests\nload_dotenv()\n";
     let env = "# settings\nAWS_MAX_ATTEMPTS=2\nexport AWS_RETRY_MODE=\"standard\"\n";
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("worker/app.py", code), "worker"),
         file("worker/.env", env),
-    ];
-    shared_config(&mut files);
+    ]);
     assert_eq!(client(&files, 0).attempts.provenance, Provenance::Default);
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("worker/app.py", code), "worker"),
         in_unit(file("worker/main.py", loads), "worker"),
         file("worker/.env", env),
-    ];
-    shared_config(&mut files);
+    ]);
     let p = client(&files, 0);
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(2));
     assert_eq!(p.budget.as_ref().map(|b| &b.value), Some(&Budget::Quota));
     // Below the image's ENV: python-dotenv does not override.
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("worker/app.py", code), "worker"),
         in_unit(file("worker/main.py", loads), "worker"),
         file("worker/.env", env),
         file("worker/Dockerfile", "FROM python\nENV AWS_MAX_ATTEMPTS=5\n"),
-    ];
-    shared_config(&mut files);
+    ]);
     assert_eq!(
         client(&files, 0).attempts.value.count,
         AttemptCount::Finite(5)
@@ -238,12 +232,11 @@ fn a_dotenv_applies_only_where_the_program_loads_it() {
 fn a_variable_passed_through_without_a_value_is_unknown_not_the_profiles() {
     let code = "import boto3\ns3 = boto3.client('s3')\n";
     let compose = "services:\n  worker:\n    build: ./worker\n    environment:\n      - AWS_PROFILE\n      - AWS_MAX_ATTEMPTS\n";
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("worker/app.py", code), "worker"),
         file("docker-compose.yml", compose),
         file(".aws/config", PROFILES),
-    ];
-    shared_config(&mut files);
+    ]);
     let p = client(&files, 0);
     // Not the default profile's `max_attempts = 2`: the shell's value.
     assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
@@ -259,12 +252,11 @@ fn a_variable_passed_through_without_a_value_is_unknown_not_the_profiles() {
     // are the mode and count it may set.
     let compose =
         "services:\n  worker:\n    build: ./worker\n    environment:\n      AWS_PROFILE:\n";
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("worker/app.py", code), "worker"),
         file("docker-compose.yml", compose),
         file(".aws/config", PROFILES),
-    ];
-    shared_config(&mut files);
+    ]);
     let p = client(&files, 0);
     assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
     assert_eq!(p.budget_site, BudgetSite::Unseen);
@@ -273,8 +265,10 @@ fn a_variable_passed_through_without_a_value_is_unknown_not_the_profiles() {
 #[test]
 fn java_clients_default_to_legacy_and_read_no_profile_count() {
     let code = "import software.amazon.awssdk.services.s3.S3Client;\n\nclass A {\n  S3Client s3 = S3Client.builder().build();\n}\n";
-    let mut files = vec![file("svc/A.java", code), file(".aws/config", PROFILES)];
-    shared_config(&mut files);
+    let files = linked(vec![
+        file("svc/A.java", code),
+        file(".aws/config", PROFILES),
+    ]);
     let p = client(&files, 0);
     // `[default] max_attempts = 2` is not read by the Java SDK.
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
@@ -282,11 +276,10 @@ fn java_clients_default_to_legacy_and_read_no_profile_count() {
     let env = DEPLOYMENT
         .replace("AWS_PROFILE", "AWS_RETRY_MODE")
         .replace("value: batch", "value: standard");
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("orders-api/A.java", code), "orders-api"),
         file("k8s/orders.yaml", &env),
-    ];
-    shared_config(&mut files);
+    ]);
     let p = client(&files, 0);
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
     assert_eq!(p.attempts.provenance, Provenance::Included);
@@ -295,11 +288,10 @@ fn java_clients_default_to_legacy_and_read_no_profile_count() {
 #[test]
 fn rust_sdk_configs_take_the_environment() {
     let code = "async fn c() -> aws_sdk_s3::Client {\n    let config = aws_config::load_defaults(BehaviorVersion::latest()).await;\n    aws_sdk_s3::Client::new(&config)\n}\n";
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("orders-api/src/main.rs", code), "orders-api"),
         file("k8s/orders.yaml", DEPLOYMENT),
-    ];
-    shared_config(&mut files);
+    ]);
     let p = client(&files, 0);
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
 }
@@ -307,8 +299,7 @@ fn rust_sdk_configs_take_the_environment() {
 #[test]
 fn dynamodb_clients_keep_nine_attempts_in_every_mode() {
     let code = "import software.amazon.awssdk.services.dynamodb.DynamoDbClient;\n\nclass A {\n  DynamoDbClient db = DynamoDbClient.builder().build();\n}\n";
-    let mut files = vec![file("svc/A.java", code)];
-    shared_config(&mut files);
+    let files = linked(vec![file("svc/A.java", code)]);
     let p = client(&files, 0);
     assert_eq!(p.attempts.value.count, AttemptCount::Finite(9));
     assert!(matches!(
@@ -322,12 +313,11 @@ fn dynamodb_clients_keep_nine_attempts_in_every_mode() {
         .replace("value: batch", "value: standard")
         .replace("AWS_MAX_ATTEMPTS", "OTHER");
     let s3 = "import software.amazon.awssdk.services.s3.S3Client;\n\nclass B {\n  S3Client s3 = S3Client.builder().build();\n}\n";
-    let mut files = vec![
+    let files = linked(vec![
         in_unit(file("orders-api/A.java", code), "orders-api"),
         in_unit(file("orders-api/B.java", s3), "orders-api"),
         file("k8s/orders.yaml", &env),
-    ];
-    shared_config(&mut files);
+    ]);
     assert_eq!(
         client(&files, 0).attempts.value.count,
         AttemptCount::Finite(9)
@@ -341,8 +331,7 @@ fn dynamodb_clients_keep_nine_attempts_in_every_mode() {
         ".build();\n}",
         ".overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(2))).build();\n}",
     );
-    let mut files = vec![file("svc/A.java", &written)];
-    shared_config(&mut files);
+    let files = linked(vec![file("svc/A.java", &written)]);
     assert_eq!(
         client(&files, 0).attempts.value.count,
         AttemptCount::Finite(2)
