@@ -307,3 +307,32 @@ fn an_overlays_namespace_makes_a_service_of_its_own() {
         ]
     );
 }
+
+/// An overlay patch that writes a Deployment's name still deploys the
+/// base's Deployment in the overlay's namespace, and a caller declared
+/// in one namespace reaches a split name's service in its own
+/// (testdata/graph/overlay-patched-name/README.md).
+#[test]
+fn a_patch_writing_the_name_keeps_the_overlays_namespace() {
+    let (_, g) = build("testdata/graph/overlay-patched-name", &Settings::default());
+    let mut names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "audit",
+            "orders.team-a",
+            "orders.team-b",
+            "web.team-a",
+            "web.team-b"
+        ]
+    );
+    assert_eq!(
+        edge_names(&g),
+        [
+            "audit -> orders.team-a x1",
+            "web.team-a -> orders.team-a x1",
+            "web.team-b -> orders.team-b x1"
+        ]
+    );
+}

@@ -28,6 +28,10 @@ pub(super) struct Builder<'a> {
     /// namespaces (two overlays deploying one service to two namespaces),
     /// with those namespaces: each is a service of its own, `name.ns`.
     pub split: BTreeMap<String, BTreeSet<String>>,
+    /// Names declared in one namespace only, with it, kept where some
+    /// name is split: a caller there reaches a split name's service in
+    /// its own namespace.
+    pub single: BTreeMap<String, String>,
 }
 
 impl<'a> Builder<'a> {
@@ -42,6 +46,7 @@ impl<'a> Builder<'a> {
             workloads: BTreeMap::new(),
             protocols: BTreeMap::new(),
             split: BTreeMap::new(),
+            single: BTreeMap::new(),
         }
     }
 
@@ -102,7 +107,7 @@ impl<'a> Builder<'a> {
     pub fn caller_namespaces(&self, file: FileId, caller: &str) -> Vec<Option<String>> {
         let base = self.base_name(caller);
         let Some(all) = self.split.get(base) else {
-            return vec![None];
+            return vec![self.single.get(base).cloned()];
         };
         if base != caller {
             return vec![caller.rsplit_once('.').map(|(_, n)| n.to_string())];
@@ -170,7 +175,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        self.split = split_names(files);
+        (self.split, self.single) = split_names(files);
         let joined = joins(files)
             .into_iter()
             .map(|((h, hn), (t, tn))| {
@@ -387,8 +392,12 @@ fn joins(files: &[ScannedFile]) -> Vec<(Named, Named)> {
 
 /// Names a workload or Kubernetes Service declares in two or more
 /// namespaces, with the namespaces: in Kubernetes a name is a service per
-/// namespace (two overlays of one base deploy two).
-fn split_names(files: &[ScannedFile]) -> BTreeMap<String, BTreeSet<String>> {
+/// namespace (two overlays of one base deploy two). And, where there are
+/// such names, those declared in one namespace only, with it.
+#[allow(clippy::type_complexity)]
+fn split_names(
+    files: &[ScannedFile],
+) -> (BTreeMap<String, BTreeSet<String>>, BTreeMap<String, String>) {
     let mut by: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for s in files.iter().flat_map(|f| f.facts.services.iter()) {
         if matches!(s.kind, IdentityKind::Workload | IdentityKind::KubeService)
@@ -399,8 +408,16 @@ fn split_names(files: &[ScannedFile]) -> BTreeMap<String, BTreeSet<String>> {
                 .insert(ns.clone());
         }
     }
-    by.retain(|_, n| n.len() > 1);
-    by
+    let (split, single): (BTreeMap<_, _>, BTreeMap<_, _>) =
+        by.into_iter().partition(|(_, n)| n.len() > 1);
+    if split.is_empty() {
+        return (split, BTreeMap::new());
+    }
+    let single = single
+        .into_iter()
+        .filter_map(|(name, n)| Some((name, n.into_iter().next()?)))
+        .collect();
+    (split, single)
 }
 
 /// Build units joined to the application their files name: a unit one of

@@ -35,6 +35,8 @@ struct Files<'a> {
     /// Each loaded file's text with the documents no reader reads blanked
     /// (`None`: it has none), made once per scan, not once per overlay.
     blanked: HashMap<usize, Option<String>>,
+    /// Each resource file's documents, parsed once per scan.
+    parsed: HashMap<usize, Vec<kustomize::Resource>>,
 }
 
 impl Files<'_> {
@@ -65,6 +67,15 @@ impl Loader for Files<'_> {
         self.by_path.insert(path, i);
         self.blank(i);
         Some(i)
+    }
+
+    fn documents(&mut self, file: usize) -> Vec<kustomize::Resource> {
+        if let Some(r) = self.parsed.get(&file) {
+            return r.clone();
+        }
+        let r = kustomize::documents(file, self);
+        self.parsed.insert(file, r.clone());
+        r
     }
 
     fn resource_text(&self, file: usize) -> &str {
@@ -151,6 +162,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             extra: Vec::new(),
             missing: Default::default(),
             blanked: HashMap::new(),
+            parsed: HashMap::new(),
         };
         for &root in &roots {
             let p = full(&files[root]);
@@ -166,7 +178,10 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             let mut w = Written::default();
             let texts = |i: usize| Some(l.text(i));
             let mut ok = true;
+            // Where each resource's document starts in the output.
+            let mut starts = Vec::with_capacity(b.resources.len());
             for r in &b.resources {
+                starts.push(w.text.len());
                 if w.document(&r.node, &texts).is_none() {
                     ok = false;
                     break;
@@ -178,12 +193,12 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             let mut facts =
                 crate::systems::extract(&files[root].source.path, &w.text, Syntax::Yaml);
             if moves {
-                identities(
-                    &w,
-                    files.len(),
-                    std::mem::take(&mut facts.services),
-                    &mut decls,
-                );
+                let docs = Rendered {
+                    starts: &starts,
+                    resources: &b.resources,
+                    files,
+                };
+                identities(&w, &docs, std::mem::take(&mut facts.services), &mut decls);
                 deployed.extend(
                     b.resources
                         .iter()
@@ -250,12 +265,16 @@ type Decls = HashMap<(usize, Span), Vec<ServiceDecl>>;
 /// An overlay's workloads and Services (its namespace, name prefix and
 /// suffix and labels applied), each kept for the declaration
 /// of the scanned file it is rendered from.
-fn identities(w: &Written, n: usize, services: Vec<ServiceDecl>, out: &mut Decls) {
+fn identities(w: &Written, docs: &Rendered<'_>, services: Vec<ServiceDecl>, out: &mut Decls) {
+    let n = docs.files.len();
     for mut s in services {
         if !matches!(s.kind, IdentityKind::Workload | IdentityKind::KubeService) {
             continue;
         }
-        let Some((f, at)) = w.origins(s.span).into_iter().find(|&(f, _)| f < n) else {
+        let written = w.origins(s.span).into_iter().find(|&(f, _)| f < n);
+        // The declaration it renders is the resource's own, also where a
+        // patch wrote its name (the name's text is then the patch's).
+        let Some((f, at)) = docs.declaration(s.span.start, s.kind).or(written) else {
             continue;
         };
         s.span = at;
@@ -285,6 +304,32 @@ fn identities(w: &Written, n: usize, services: Vec<ServiceDecl>, out: &mut Decls
         }) {
             have.push(s);
         }
+    }
+}
+
+/// One overlay's output: where each resource's document starts, the
+/// resources in output order, and the scanned files they come from.
+struct Rendered<'a> {
+    starts: &'a [usize],
+    resources: &'a [kustomize::Resource],
+    files: &'a [ScannedFile],
+}
+
+impl Rendered<'_> {
+    /// The declaration (file, name span) of the scanned resource whose
+    /// document holds output offset `at`: the workload or Service of that
+    /// kind its file declares under the name it had before the build.
+    fn declaration(&self, at: usize, kind: IdentityKind) -> Option<(usize, Span)> {
+        let i = self.starts.partition_point(|&s| s <= at).checked_sub(1)?;
+        let r = self.resources.get(i)?;
+        let decl = self
+            .files
+            .get(r.file)?
+            .facts
+            .services
+            .iter()
+            .find(|d| d.kind == kind && d.name == r.first_name)?;
+        Some((r.file, decl.span))
     }
 }
 

@@ -89,6 +89,11 @@ pub trait Loader {
     fn resource_text(&self, file: usize) -> &str {
         self.text(file)
     }
+    /// The resources a loaded file's documents declare (a loader may keep
+    /// them: overlays of one base read its files again and again).
+    fn documents(&mut self, file: usize) -> Vec<Resource> {
+        documents(file, self)
+    }
 }
 
 /// One resource of the build.
@@ -191,7 +196,7 @@ fn build_dir(
                 let more = build_dir(&p, sub, Vec::new(), l, b, stack);
                 res.extend(more);
             } else if let Some(f) = l.load(&p) {
-                res.extend(documents(f, l));
+                res.extend(l.documents(f));
             }
             res.truncate(MAX_RESOURCES);
         }
@@ -229,7 +234,8 @@ fn items<'n>(k: &'n Node, key: &str) -> &'n [Node] {
 }
 
 /// Every document of a resource file.
-fn documents(f: usize, l: &dyn Loader) -> Vec<Resource> {
+/// The resources file `f`'s documents declare, parsed from its resource text.
+pub fn documents<L: Loader + ?Sized>(f: usize, l: &L) -> Vec<Resource> {
     let parsed = yaml::parse(l.resource_text(f));
     parsed
         .documents

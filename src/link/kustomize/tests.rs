@@ -121,6 +121,7 @@ fn definitions_are_blanked_before_a_build_parses_its_resources() {
         extra: Vec::new(),
         missing: Default::default(),
         blanked: HashMap::new(),
+        parsed: HashMap::new(),
         disk: super::super::Disk::direct(),
     };
     let b = kustomize::build(Path::new("k/base"), 0, &mut l);
