@@ -73,6 +73,43 @@ fn tested_call<'a>(ctx: &Ctx<'a>, cond: Node<'a>, before: &[Node<'a>]) -> Option
     assigned_call(ctx, ctx.text(var), before)
 }
 
+/// A test of the outcome an operation returned into a local: the local
+/// itself (`Boolean r = op(..).get(3, s); if (r)`) or its success test
+/// (`Status s = cli.addPeer(..); if (s.isOk())`), where the call is an
+/// operation, not a state read (`Status s = api.status(id); if
+/// (s.done())` polls a state; a future's `get`/`join` stands for the call
+/// that made the future).
+pub(super) fn operation_outcome<'a>(ctx: &Ctx<'a>, cond: Node<'a>, stmts: &[Node<'a>]) -> bool {
+    let cond = ast::unwrap_expr(cond);
+    let local = match cond.kind() {
+        "identifier" => cond,
+        "method_invocation" => {
+            let succeeds = field(cond, "name").is_some_and(|n| {
+                let l = ctx.text(n).to_ascii_lowercase();
+                matches!(l.as_str(), "ok" | "isok") || l.contains("succe")
+            });
+            match field(cond, "object") {
+                Some(o) if succeeds && o.kind() == "identifier" => o,
+                _ => return false,
+            }
+        }
+        _ => return false,
+    };
+    let Some(mut call) = assigned_call(ctx, ctx.text(local), stmts) else {
+        return false;
+    };
+    for _ in 0..4 {
+        let name = field(call, "name").map_or("", |n| ctx.text(n));
+        match field(call, "object").map(ast::unwrap_expr) {
+            Some(o) if matches!(name, "get" | "join") && o.kind() == "method_invocation" => {
+                call = o
+            }
+            _ => return !reads_state(name),
+        }
+    }
+    false
+}
+
 /// The call whose result the local `name` last took among `before`.
 fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<Node<'a>> {
     before.iter().rev().find_map(|s| {
