@@ -152,9 +152,7 @@ pub(super) fn retry(
     {
         return Some(p);
     }
-    if !idents.iter().any(|i| counts_retries(i)) {
-        return None;
-    }
+    let counts = idents.iter().any(|i| counts_retries(i));
     // Variables the loop steps: a call handed one asks for something else.
     let stepped: Vec<&str> = ast::descendants(lp)
         .into_iter()
@@ -190,8 +188,16 @@ pub(super) fn retry(
         let call = tested_call(ctx, c, &stmts[..i])?;
         Some((i, c, call))
     })?;
+    // A result compared with the value its call returns on failure
+    // (`size = seg.getSize(); if (size != GET_FILE_SIZE_ERROR) return
+    // size;`): the call failed, whatever its name says, and the loop
+    // retries it with or without a count.
+    let sentinel = fails_unless(ctx, test);
+    if !counts && !sentinel {
+        return None;
+    }
     let name = field(call, "name").map_or("", |n| ctx.text(n));
-    if reads_state(name) {
+    if reads_state(name) && !sentinel {
         return None;
     }
     let handed_step = field(call, "arguments").is_some_and(|a| {
@@ -239,7 +245,30 @@ pub(super) fn retry(
     if counter.is_some_and(|c| indexes_with(ctx, own, &c)) {
         return None;
     }
-    Some(policy(ctx, lp, body, own, cond, call, test))
+    let p = policy(ctx, lp, body, own, cond, call, test);
+    // Without a retry counter, only a loop that waits between passes.
+    if !counts && matches!(p.delay.value, Delay::None | Delay::Unknown) {
+        return None;
+    }
+    Some(p)
+}
+
+/// `x != SOME_ERROR` (or `!= ..FAIL..`): a test that the result is not the
+/// value the call returns on failure.
+fn fails_unless(ctx: &Ctx<'_>, test: Node<'_>) -> bool {
+    let t = ast::unwrap_expr(test);
+    t.kind() == "binary_expression"
+        && field(t, "operator").is_some_and(|o| ctx.text(o) == "!=")
+        && [field(t, "left"), field(t, "right")]
+            .into_iter()
+            .flatten()
+            .map(|x| ctx.text(ast::unwrap_expr(x)))
+            .any(|x| {
+                let last = x.rsplit('.').next().unwrap_or(x);
+                last.chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+                    && (last.contains("ERROR") || last.contains("FAIL"))
+            })
 }
 
 /// `do { .. } while (!attempt());` (or `while (!attempt()) { .. }`) in a
