@@ -11,6 +11,7 @@
 pub mod backoff;
 pub mod breaker;
 pub mod calls;
+pub mod delay;
 pub mod facts;
 pub mod java_annotations;
 pub mod registry;
@@ -20,6 +21,7 @@ pub mod versions;
 
 pub use breaker::{BreakerSettings, BreakerWindow, WrappedBreaker};
 pub use calls::{CallEdge, ServiceDecl, UnresolvedCall};
+pub use delay::{CapOrder, Delay, Jitter};
 pub use facts::{
     AwsShared, AwsSharedKind, EmbeddedConfig, Facts, GoDialKind, GoDialThrough, LoopNote,
     NamedBreaker, NamedOptions, Protection, ScannedFile,
@@ -169,121 +171,6 @@ pub struct Attempts {
     pub count: AttemptCount,
     /// The setting as written or as the default reads, e.g. `attempts: 3`.
     pub written_as: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum Delay {
-    /// Attempts follow each other at once.
-    None,
-    Fixed {
-        #[serde(with = "crate::duration::serde_ms")]
-        delay: Duration,
-    },
-    Exponential {
-        #[serde(with = "crate::duration::serde_ms")]
-        base: Duration,
-        multiplier: f64,
-        #[serde(with = "crate::duration::serde_opt_ms")]
-        cap: Option<Duration>,
-    },
-    Decorrelated {
-        #[serde(with = "crate::duration::serde_ms")]
-        base: Duration,
-        #[serde(with = "crate::duration::serde_opt_ms")]
-        cap: Option<Duration>,
-    },
-    /// `base` x n before retry n, up to `cap` (Polly's `Linear`).
-    Linear {
-        #[serde(with = "crate::duration::serde_ms")]
-        base: Duration,
-        #[serde(with = "crate::duration::serde_opt_ms")]
-        cap: Option<Duration>,
-    },
-    /// A delay function the linter cannot read (a lambda, a custom class).
-    Custom,
-    /// Set by an expression or placeholder.
-    Unknown,
-}
-
-impl Delay {
-    /// The delay before retry `n` (1-based: the wait after the first
-    /// failed attempt), before any jitter, with the cap applied.
-    pub fn nominal(&self, n: u32) -> Option<Duration> {
-        match self {
-            Delay::None => Some(Duration::ZERO),
-            Delay::Fixed { delay } => Some(*delay),
-            Delay::Exponential {
-                base,
-                multiplier,
-                cap,
-            } => {
-                let raw = base.as_secs_f64() * multiplier.powi(exponent(n));
-                // (A negative delay, from a negative multiplier, is none.)
-                let raw = if raw.is_finite() {
-                    raw.max(0.0)
-                } else {
-                    f64::MAX
-                };
-                let d = Duration::from_secs_f64(raw.min(1e12));
-                Some(cap.map_or(d, |c| d.min(c)))
-            }
-            Delay::Decorrelated { base, .. } => Some(*base),
-            Delay::Linear { base, cap } => {
-                let d = base.saturating_mul(n.max(1));
-                Some(cap.map_or(d, |c| d.min(c)))
-            }
-            Delay::Custom | Delay::Unknown => None,
-        }
-    }
-
-    /// The delay before retry `n` before the cap, for reasoning about caps.
-    pub fn uncapped(&self, n: u32) -> Option<f64> {
-        match self {
-            Delay::Exponential {
-                base, multiplier, ..
-            } => Some(base.as_secs_f64() * multiplier.powi(exponent(n))),
-            other => other.nominal(n).map(|d| d.as_secs_f64()),
-        }
-    }
-}
-
-/// The power of the multiplier in the delay before retry `n`: n - 1, held
-/// at `i32::MAX` rather than wrapped to a negative power.
-fn exponent(n: u32) -> i32 {
-    n.saturating_sub(1).min(i32::MAX as u32) as i32
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum Jitter {
-    None,
-    /// Uniform in [0, d].
-    Full,
-    /// Uniform in [d/2, d].
-    Equal,
-    /// Uniform in [d x (1 - f), d x (1 + f)].
-    Proportional {
-        factor: f64,
-    },
-    Decorrelated,
-    /// Uniform in [d, 2d) (backon).
-    Additive,
-    Unknown,
-}
-
-impl Jitter {
-    pub fn is_none(&self) -> bool {
-        matches!(self, Jitter::None)
-    }
-}
-
-/// Whether a delay cap is applied before or after the randomisation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CapOrder {
-    BeforeJitter,
-    AfterJitter,
 }
 
 /// One thing a policy retries on.

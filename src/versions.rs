@@ -125,6 +125,17 @@ fn apply_one(facts: &mut crate::model::Facts, v: &Versioned, r: &Resolved) {
                     p.attempts = attempts.clone();
                 }
             }
+            Change::Delay {
+                policy,
+                span,
+                delay,
+            } => {
+                if let Some(p) = facts.policies.get_mut(*policy)
+                    && p.span == *span
+                {
+                    p.delay = delay.clone();
+                }
+            }
             Change::Drop { code, span } => facts
                 .diagnostics
                 .retain(|d| !(d.code.as_str() == code.as_str() && d.span == *span)),

@@ -315,3 +315,37 @@ fn poms_that_import_each_other_in_a_web_do_not_stall_the_lookup() {
     );
     assert!(r.is_some_and(|r| !r.range.is_known()));
 }
+
+#[test]
+fn the_retry_crate_before_2_multiplies_by_its_base() {
+    use retrylint::model::{Delay, System};
+    use std::time::Duration;
+    let code = "use retry::delay::Exponential;\nuse retry::retry;\n\npub fn fetch() -> Result<u32, retry::Error<E>> {\n    retry(Exponential::from_millis(10).take(3), || download())\n}\n";
+    let lock =
+        |v: &str| format!("version = 3\n\n[[package]]\nname = \"retry\"\nversion = \"{v}\"\n");
+    let multiplier = |lock: Option<String>| {
+        let mut files = vec![("src/lib.rs", code.to_string())];
+        files.extend(lock.map(|l| ("Cargo.lock", l)));
+        let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+        let dir = tree(&files);
+        let scan = retrylint::scan(&[dir.path().to_path_buf()], &Settings::default()).unwrap();
+        let p = scan
+            .files
+            .iter()
+            .flat_map(|f| &f.facts.policies)
+            .find(|p| p.system == System::RustCrate("retry".into()))
+            .cloned()
+            .unwrap();
+        match p.delay.value {
+            Delay::Exponential {
+                base, multiplier, ..
+            } if base == Duration::from_millis(10) => multiplier,
+            other => panic!("{other:?}"),
+        }
+    };
+    // 1.x multiplies by the base (1.3.1 `factor: base as f64`), 2.x by 2.
+    assert_eq!(multiplier(Some(lock("1.3.1"))), 10.0);
+    assert_eq!(multiplier(Some(lock("2.2.0"))), 2.0);
+    // No lock file: the current reading.
+    assert_eq!(multiplier(None), 2.0);
+}

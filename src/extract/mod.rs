@@ -334,6 +334,10 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
                     *span = f(*span);
                     attempts.span = f(attempts.span);
                 }
+                crate::model::versions::Change::Delay { span, delay, .. } => {
+                    *span = f(*span);
+                    delay.span = f(delay.span);
+                }
                 crate::model::versions::Change::Drop { span, .. } => *span = f(*span),
                 crate::model::versions::Change::Add { diagnostic } => {
                     remap_diagnostic(diagnostic, f)

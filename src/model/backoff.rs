@@ -12,6 +12,7 @@
 //! and linear after it. Arithmetic saturates at [`Duration::MAX`] and
 //! never truncates a count.
 
+use super::delay::LONGEST;
 use super::{Delay, RetryPolicy};
 use std::time::Duration;
 
@@ -144,7 +145,7 @@ impl Delay {
             Delay::Fixed { delay } => Some(mul(*delay, retries)),
             Delay::Decorrelated { base, .. } => Some(mul(*base, retries)),
             Delay::Custom | Delay::Unknown => None,
-            Delay::Linear { .. } | Delay::Exponential { .. } => {
+            Delay::Linear { .. } | Delay::Exponential { .. } | Delay::Fibonacci { .. } => {
                 let exact = retries.min(EXACT_TERMS);
                 let mut sum = Duration::ZERO;
                 let mut last = Duration::ZERO;
@@ -212,6 +213,15 @@ impl Delay {
                     geometric(b, m, done, rest, c)
                 };
                 from_secs(secs)
+            }
+            Delay::Fibonacci { first, second, cap } => {
+                // Past the exact terms a non-zero series is at its ceiling
+                // (it passes 1e12 s within about 105 terms).
+                if first.is_zero() && second.is_zero() {
+                    return Duration::ZERO;
+                }
+                let ceiling = cap.map_or(LONGEST, |c| c.min(LONGEST));
+                mul(ceiling, rest)
             }
             _ => Duration::ZERO,
         }
@@ -303,6 +313,11 @@ mod tests {
                 base: ms(10),
                 cap: None,
             },
+            Delay::Fibonacci {
+                first: ms(1),
+                second: ms(1),
+                cap: Some(ms(60_000)),
+            },
         ];
         for d in &delays {
             for n in [0, 1, 2, 3, 10, 100, EXACT_TERMS] {
@@ -343,6 +358,16 @@ mod tests {
                 base: Duration::from_micros(1),
                 cap: None,
             },
+            Delay::Fibonacci {
+                first: Duration::from_nanos(1),
+                second: Duration::from_nanos(2),
+                cap: Some(ms(7)),
+            },
+            Delay::Fibonacci {
+                first: ms(1),
+                second: ms(1),
+                cap: None,
+            },
         ];
         for d in &delays {
             for n in [EXACT_TERMS + 1, 9_000, 20_000, 50_001] {
@@ -351,6 +376,40 @@ mod tests {
                 assert!(close(fast, slow, n), "{d:?} x {n}: {fast:?} vs {slow:?}");
             }
         }
+    }
+
+    #[test]
+    fn fibonacci_is_the_sum_of_the_two_delays_before() {
+        // The `retry` crate's `Fibonacci::from_millis(1)` (1, 1, 2, 3, 5,
+        // ...): 26 retries wait F(1) + ... + F(26) = F(28) - 1 ms in all
+        // (rustup's download retry); modelled as x1.618 it was 438.987 s.
+        let retry = Delay::Fibonacci {
+            first: ms(1),
+            second: ms(1),
+            cap: None,
+        };
+        let firsts: Vec<_> = (1..=7).map(|n| retry.nominal(n).unwrap()).collect();
+        assert_eq!(firsts, [1, 1, 2, 3, 5, 8, 13].map(ms));
+        assert_eq!(retry.total_backoff(26), Some(ms(317_810)));
+        // sethvargo/go-retry starts base, 2 x base; a cap holds each term.
+        let go = Delay::Fibonacci {
+            first: ms(10),
+            second: ms(20),
+            cap: Some(ms(45)),
+        };
+        let firsts: Vec<_> = (1..=5).map(|n| go.nominal(n).unwrap()).collect();
+        assert_eq!(firsts, [10, 20, 30, 45, 45].map(ms));
+        assert!((go.uncapped(5).unwrap() - 0.08).abs() < 1e-12);
+        // Zero throughout, and huge retry numbers, stay instant.
+        let zero = Delay::Fibonacci {
+            first: Duration::ZERO,
+            second: Duration::ZERO,
+            cap: None,
+        };
+        assert_eq!(zero.nominal(u32::MAX), Some(Duration::ZERO));
+        assert_eq!(zero.total_backoff(u64::MAX), Some(Duration::ZERO));
+        assert_eq!(retry.nominal(u32::MAX), Some(LONGEST));
+        assert_eq!(retry.total_backoff(u64::MAX), Some(Duration::MAX));
     }
 
     #[test]

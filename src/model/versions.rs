@@ -36,6 +36,8 @@ pub enum Library {
     Backon,
     TokioRetry,
     Backoff,
+    /// The `retry` crate (jimmycuadra/retry).
+    Retry,
 }
 
 impl Library {
@@ -50,6 +52,7 @@ impl Library {
             Library::Backon => "backon",
             Library::TokioRetry => "tokio-retry",
             Library::Backoff => "backoff",
+            Library::Retry => "retry",
         }
     }
 
@@ -84,6 +87,7 @@ impl Library {
             "backon" => Some(Library::Backon),
             "tokio-retry" => Some(Library::TokioRetry),
             "backoff" => Some(Library::Backoff),
+            "retry" => Some(Library::Retry),
             _ => None,
         }
     }
@@ -401,6 +405,12 @@ pub enum Change {
         policy: usize,
         span: Span,
         attempts: Located<Attempts>,
+    },
+    /// The policy at this index (and span) waits this delay.
+    Delay {
+        policy: usize,
+        span: Span,
+        delay: Located<super::Delay>,
     },
     /// The finding of rule `code` at `span` is not made.
     Drop { code: String, span: Span },

@@ -199,7 +199,8 @@ fn wait(p: &RetryPolicy, k: u32, fallback: f64, prev_hi: f64) -> Wait {
     let cap = match &p.delay.value {
         Delay::Exponential { cap, .. }
         | Delay::Decorrelated { cap, .. }
-        | Delay::Linear { cap, .. } => cap.map(secs),
+        | Delay::Linear { cap, .. }
+        | Delay::Fibonacci { cap, .. } => cap.map(secs),
         _ => None,
     };
     let (mut lo, mut hi) = match &p.jitter.value {

@@ -42,6 +42,7 @@ pub fn wanted(kind: BuildKind, bytes: &[u8]) -> bool {
             "\"backon\"",
             "\"tokio-retry\"",
             "\"backoff\"",
+            "\"retry\"",
         ])
     });
     // A project that references others: the libraries it runs

@@ -53,6 +53,13 @@ pub(super) fn delay_text(d: &Delay) -> String {
             }
             s
         }
+        Delay::Fibonacci { first, second, cap } => {
+            let mut s = format!("fibonacci {}, {}, ..", human(*first), human(*second));
+            if let Some(c) = cap {
+                s.push_str(&format!(", cap {}", human(*c)));
+            }
+            s
+        }
         Delay::Custom => "custom".into(),
         Delay::Unknown => "unknown".into(),
     }

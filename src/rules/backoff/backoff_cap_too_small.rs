@@ -76,7 +76,9 @@ fn growing_cap(d: &Delay) -> Option<Duration> {
             multiplier,
             ..
         } if *multiplier > 1.0 => Some(*c),
-        Delay::Linear { cap: Some(c), .. } | Delay::Decorrelated { cap: Some(c), .. } => Some(*c),
+        Delay::Linear { cap: Some(c), .. }
+        | Delay::Decorrelated { cap: Some(c), .. }
+        | Delay::Fibonacci { cap: Some(c), .. } => Some(*c),
         _ => None,
     }
 }

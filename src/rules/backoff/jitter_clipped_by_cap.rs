@@ -26,11 +26,8 @@ pub fn clipped(p: &RetryPolicy) -> Option<Clipping> {
     let Jitter::Proportional { factor } = p.jitter.value else {
         return None;
     };
-    let Delay::Exponential {
-        base,
-        multiplier,
-        cap: Some(cap),
-    } = p.delay.value
+    let (Delay::Exponential { cap: Some(cap), .. } | Delay::Fibonacci { cap: Some(cap), .. }) =
+        p.delay.value
     else {
         return None;
     };
@@ -42,7 +39,7 @@ pub fn clipped(p: &RetryPolicy) -> Option<Clipping> {
     let c = cap.as_secs_f64();
     let mut out = Vec::new();
     for k in 1..=delays {
-        let d = base.as_secs_f64() * multiplier.powi((k - 1) as i32);
+        let d = p.delay.value.uncapped(k as u32)?;
         let prob = if factor <= 0.0 {
             if d >= c { 1.0 } else { 0.0 }
         } else {

@@ -14,6 +14,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         Delay::None => true,
         Delay::Fixed { delay } => delay.is_zero(),
         Delay::Exponential { base, .. } | Delay::Linear { base, .. } => base.is_zero(),
+        Delay::Fibonacci { first, second, .. } => first.is_zero() && second.is_zero(),
         _ => false,
     };
     if !immediate {

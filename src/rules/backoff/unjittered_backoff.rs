@@ -26,6 +26,9 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
                 human(*base)
             )
         }
+        Delay::Fibonacci { first, second, .. } if !(first.is_zero() && second.is_zero()) => {
+            format!("a fibonacci backoff from `{}`", human(*first))
+        }
         Delay::Linear { base, .. } if !base.is_zero() => {
             format!("a linear backoff growing by `{}`", human(*base))
         }
@@ -48,7 +51,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     } else {
         p.delay.span
     };
-    let exponential = matches!(p.delay.value, Delay::Exponential { .. });
+    let exponential = matches!(
+        p.delay.value,
+        Delay::Exponential { .. } | Delay::Fibonacci { .. }
+    );
     let f = e.emit(
         span,
         format!(
@@ -57,7 +63,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         ),
         help,
     );
-    // Jitter on an exponential backoff is what the doc asks for (safe);
+    // Jitter on a growing backoff is what the doc asks for (safe);
     // on a fixed delay the waits stay constant (RL202), so it is offered
     // as unsafe.
     if let Some(make) = p.system.spec().fixes.edits.jitter

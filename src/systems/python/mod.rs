@@ -39,9 +39,10 @@ pub const BACKOFF_EXPO_BASE: f64 = 2.0;
 pub const BACKOFF_EXPO_FACTOR: f64 = 1.0;
 /// `constant(interval=1)`.
 pub const BACKOFF_CONSTANT_INTERVAL: f64 = 1.0;
-/// `fibo(max_value=None)`: 1, 1, 2, 3, 5 ... seconds, read as growth by
-/// the golden ratio from 1 s.
-pub const BACKOFF_FIBO_GROWTH: f64 = 1.618;
+/// `fibo(max_value=None)`: 1, 1, 2, 3, 5 ... seconds, held at
+/// `max_value` (litl/backoff 2.2.1 `backoff/_wait_gen.py`: `a = 1; b = 1`,
+/// yield `a`, then `a, b = b, a + b`).
+pub const BACKOFF_FIBO_START: f64 = 1.0;
 
 // ---------------------------------------------------------------------------
 // urllib3 `Retry` (https://github.com/urllib3/urllib3,

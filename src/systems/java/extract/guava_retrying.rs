@@ -11,8 +11,12 @@
 //! the time, not the count. `exponentialWait(m, max, unit)` waits
 //! `m x 2^n` ms after attempt n (so `2m` first), capped at `max`, with no
 //! jitter; `randomWait` and `randomExponentialWait` draw uniformly;
-//! `incrementingWait`, `fibonacciWait`, `exceptionWait` and `join` are
-//! read as delays that grow in a way the linter does not time.
+//! `fibonacciWait(m, max, unit)` waits `m x fib(n)` ms after attempt n
+//! (`fib(1) = fib(2) = 1`; `m` 1 and `max` `Long.MAX_VALUE` ms when not
+//! given), held at `max` (rholder/guava-retrying 2.0.0
+//! `WaitStrategies.java`, `FibonacciWaitStrategy.computeSleepTime`);
+//! `incrementingWait`, `exceptionWait` and `join` are read as delays that
+//! grow in a way the linter does not time.
 //! `retryIfException()` retries every `Exception` (read as
 //! `Exception.class`), `retryIfRuntimeException()` every `RuntimeException`.
 //! Only a chain that ends in `build()` is read: a builder kept in a
@@ -111,6 +115,24 @@ fn wait(ctx: &Ctx<'_>, arg: Node<'_>) -> (Delay, Jitter) {
             exponential(ctx.int(a[0]), long_and_unit(ctx, a, 3)),
             Jitter::Full,
         ),
+        ("fibonacciWait", 0 | 2 | 3) => {
+            let (m, max) = match a.len() {
+                0 => (Some(1), None),
+                2 => (Some(1), long_and_unit(ctx, a, 0)),
+                _ => (ctx.int(a[0]), long_and_unit(ctx, a, 1)),
+            };
+            match m.filter(|m| *m > 0).and_then(ms) {
+                Some(first) => (
+                    Delay::Fibonacci {
+                        first,
+                        second: first,
+                        cap: max,
+                    },
+                    Jitter::None,
+                ),
+                None => (Delay::Unknown, Jitter::None),
+            }
+        }
         ("incrementingWait" | "fibonacciWait" | "exceptionWait" | "join", _) => {
             (Delay::Custom, Jitter::None)
         }

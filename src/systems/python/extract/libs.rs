@@ -688,9 +688,9 @@ fn backoff_policy(ctx: &Ctx<'_>, call: Node<'_>, what: &str) -> RetryPolicy {
             },
             _ => Delay::Unknown,
         },
-        "fibo" => Delay::Exponential {
-            base: secs(1.0),
-            multiplier: sys::BACKOFF_FIBO_GROWTH,
+        "fibo" => Delay::Fibonacci {
+            first: secs(sys::BACKOFF_FIBO_START),
+            second: secs(sys::BACKOFF_FIBO_START),
             cap: max_value.map(secs),
         },
         "constant" => match kw("interval", sys::BACKOFF_CONSTANT_INTERVAL) {

@@ -101,7 +101,7 @@ pub(super) fn go_retry<'a>(
                 let base_arg = if f.starts_with("New") { arg(0) } else { arg(1) };
                 let base = base_arg.and_then(|v| eval::duration(ctx, v));
                 let cap = match &p.delay.value {
-                    Delay::Exponential { cap, .. } => *cap,
+                    Delay::Exponential { cap, .. } | Delay::Fibonacci { cap, .. } => *cap,
                     _ => None,
                 };
                 p.delay = Located::written(
@@ -111,9 +111,13 @@ pub(super) fn go_retry<'a>(
                             multiplier: 2.0,
                             cap,
                         },
-                        (Some(b), "Fibonacci") => Delay::Exponential {
-                            base: b,
-                            multiplier: 1.618,
+                        // sethvargo/go-retry a324c68 `backoff_fibonacci.go`:
+                        // the state starts `{0, base}` and `Next` returns
+                        // the sum of the two: base, 2 base, 3 base, 5 base
+                        // (its doc comment's "1, 1, 2" notwithstanding).
+                        (Some(b), "Fibonacci") => Delay::Fibonacci {
+                            first: b,
+                            second: b.saturating_mul(2),
                             cap,
                         },
                         (Some(b), _) => Delay::Fixed { delay: b },

@@ -347,6 +347,11 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                         if crate::extract::status_test::holds_for(ctx.text(c)).is_some() {
                             return true;
                         }
+                        // The outcome a local kept (`Status s = cli.addPeer(..);
+                        // if (s.isOk())`, `Boolean r = op().get(..); if (r)`).
+                        if result::operation_outcome(ctx, c, &block_stmts) {
+                            return true;
+                        }
                         let c = ast::unwrap_expr(c);
                         c.kind() == "method_invocation"
                             && field(c, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))

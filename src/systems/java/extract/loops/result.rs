@@ -73,6 +73,43 @@ fn tested_call<'a>(ctx: &Ctx<'a>, cond: Node<'a>, before: &[Node<'a>]) -> Option
     assigned_call(ctx, ctx.text(var), before)
 }
 
+/// A test of the outcome an operation returned into a local: the local
+/// itself (`Boolean r = op(..).get(3, s); if (r)`) or its success test
+/// (`Status s = cli.addPeer(..); if (s.isOk())`), where the call is an
+/// operation, not a state read (`Status s = api.status(id); if
+/// (s.done())` polls a state; a future's `get`/`join` stands for the call
+/// that made the future).
+pub(super) fn operation_outcome<'a>(ctx: &Ctx<'a>, cond: Node<'a>, stmts: &[Node<'a>]) -> bool {
+    let cond = ast::unwrap_expr(cond);
+    let local = match cond.kind() {
+        "identifier" => cond,
+        "method_invocation" => {
+            let succeeds = field(cond, "name").is_some_and(|n| {
+                let l = ctx.text(n).to_ascii_lowercase();
+                matches!(l.as_str(), "ok" | "isok") || l.contains("succe")
+            });
+            match field(cond, "object") {
+                Some(o) if succeeds && o.kind() == "identifier" => o,
+                _ => return false,
+            }
+        }
+        _ => return false,
+    };
+    let Some(mut call) = assigned_call(ctx, ctx.text(local), stmts) else {
+        return false;
+    };
+    for _ in 0..4 {
+        let name = field(call, "name").map_or("", |n| ctx.text(n));
+        match field(call, "object").map(ast::unwrap_expr) {
+            Some(o) if matches!(name, "get" | "join") && o.kind() == "method_invocation" => {
+                call = o
+            }
+            _ => return !reads_state(name),
+        }
+    }
+    false
+}
+
 /// The call whose result the local `name` last took among `before`.
 fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<Node<'a>> {
     before.iter().rev().find_map(|s| {
@@ -115,9 +152,7 @@ pub(super) fn retry(
     {
         return Some(p);
     }
-    if !idents.iter().any(|i| counts_retries(i)) {
-        return None;
-    }
+    let counts = idents.iter().any(|i| counts_retries(i));
     // Variables the loop steps: a call handed one asks for something else.
     let stepped: Vec<&str> = ast::descendants(lp)
         .into_iter()
@@ -153,8 +188,16 @@ pub(super) fn retry(
         let call = tested_call(ctx, c, &stmts[..i])?;
         Some((i, c, call))
     })?;
+    // A result compared with the value its call returns on failure
+    // (`size = seg.getSize(); if (size != GET_FILE_SIZE_ERROR) return
+    // size;`): the call failed, whatever its name says, and the loop
+    // retries it with or without a count.
+    let sentinel = fails_unless(ctx, test);
+    if !counts && !sentinel {
+        return None;
+    }
     let name = field(call, "name").map_or("", |n| ctx.text(n));
-    if reads_state(name) {
+    if reads_state(name) && !sentinel {
         return None;
     }
     let handed_step = field(call, "arguments").is_some_and(|a| {
@@ -202,7 +245,30 @@ pub(super) fn retry(
     if counter.is_some_and(|c| indexes_with(ctx, own, &c)) {
         return None;
     }
-    Some(policy(ctx, lp, body, own, cond, call, test))
+    let p = policy(ctx, lp, body, own, cond, call, test);
+    // Without a retry counter, only a loop that waits between passes.
+    if !counts && matches!(p.delay.value, Delay::None | Delay::Unknown) {
+        return None;
+    }
+    Some(p)
+}
+
+/// `x != SOME_ERROR` (or `!= ..FAIL..`): a test that the result is not the
+/// value the call returns on failure.
+fn fails_unless(ctx: &Ctx<'_>, test: Node<'_>) -> bool {
+    let t = ast::unwrap_expr(test);
+    t.kind() == "binary_expression"
+        && field(t, "operator").is_some_and(|o| ctx.text(o) == "!=")
+        && [field(t, "left"), field(t, "right")]
+            .into_iter()
+            .flatten()
+            .map(|x| ctx.text(ast::unwrap_expr(x)))
+            .any(|x| {
+                let last = x.rsplit('.').next().unwrap_or(x);
+                last.chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+                    && (last.contains("ERROR") || last.contains("FAIL"))
+            })
 }
 
 /// `do { .. } while (!attempt());` (or `while (!attempt()) { .. }`) in a

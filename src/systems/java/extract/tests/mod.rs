@@ -349,7 +349,15 @@ fn guava_retrying_retryers() {
         Some(Timeout::after(Duration::from_secs(30)))
     );
     let b = &f.policies[1];
-    assert_eq!(b.delay.value, Delay::Custom);
+    // 100 ms x 1, 1, 2, 3, .. held at 2 min.
+    assert_eq!(
+        b.delay.value,
+        Delay::Fibonacci {
+            first: Duration::from_millis(100),
+            second: Duration::from_millis(100),
+            cap: Some(Duration::from_secs(120)),
+        }
+    );
     assert!(b.attempts.is_written());
     // Without a retryIf.. call nothing is retried: no policy; without the
     // import, a RetryerBuilder of another library is not read.

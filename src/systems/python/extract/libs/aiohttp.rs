@@ -147,10 +147,13 @@ pub(super) fn options_policy(
             let m = num("multiplier", Some(1), 1.0);
             let max = num("max_timeout", None, sys::AIOHTTP_RETRY_FIBO_MAX);
             match m {
+                // inyutin/aiohttp_retry 4d336bd `retry_options.py`: the
+                // steps start at 1.0, 1.0 and each call returns
+                // `multiplier x (prev + current)`: 2m, 3m, 5m, ...
                 Some(m) => written(
-                    Delay::Exponential {
-                        base: secs(2.0 * m),
-                        multiplier: sys::BACKOFF_FIBO_GROWTH,
+                    Delay::Fibonacci {
+                        first: secs(2.0 * m),
+                        second: secs(3.0 * m),
                         cap: max.map(secs),
                     },
                     Jitter::None,

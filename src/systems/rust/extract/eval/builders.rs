@@ -1,6 +1,7 @@
 //! Retry crates' builders: defaults and the setters of each chain.
 
 use super::*;
+use crate::model::versions::{Change, Library, Version, Versioned};
 
 pub(super) fn backoff_default(span: Span) -> Build {
     let mut b = Build::new(Krate::Backoff, Shape::Exponential, span);
@@ -279,10 +280,14 @@ impl<'a> Eval<'a, '_> {
             ("Range", _) => return None,
             (_, "from_millis" | "from_millis_with_factor" | "from_millis_with_base_factor") => {
                 b.min = Located::written(millis(&first)?, first.span);
-                // `from_millis`: factor 2.0 (retry >= 2.0; 1.x multiplied
-                // by the base itself, `from_millis_with_base_factor` now:
-                // the crate's version in Cargo.toml is not read here, so a
-                // 1.x project is judged as 2.x).
+                // `from_millis`: factor 2.0 from retry 2.0 on (2.2.0
+                // f3c92f3 `src/delay/mod.rs`); 1.x (1.3.1 3f4d0fd) set
+                // `factor: base as f64`, what `from_millis_with_base_factor`
+                // does now: the facts hold 2.x, `versioned` the 1.x reading
+                // the build's Cargo.lock selects.
+                if owner == "Exponential" && name == "from_millis" {
+                    b.factor_before_2 = Some(Located::written(first.float()?, first.span));
+                }
                 b.factor = match name {
                     "from_millis_with_factor" => {
                         let x = arg(1, f)?;
@@ -296,5 +301,35 @@ impl<'a> Eval<'a, '_> {
             _ => return None,
         }
         Some(b)
+    }
+}
+
+impl Build {
+    /// The reading of a `retry` crate delay that changed in 2.0:
+    /// `Exponential::from_millis(b)` multiplied by `b` before (1.3.1
+    /// `src/delay/mod.rs`: `factor: base as f64`) and by 2 since (2.0.0,
+    /// commit 0900ff8 "Use a default factor of 2"). The rest of what is read
+    /// (`Fixed`, `Fibonacci`, `NoDelay`, `.take(n)`, `jitter`, `Range`,
+    /// `OperationResult`) is the same in 1.3.1 and 2.2.0 but for full
+    /// jitter's rounding (`ceil` per part before 2.2.0, `mul_f64` since).
+    /// `p` is the policy as pushed at index `policy`: a delay the uses
+    /// replaced is left alone.
+    pub fn versioned(&self, p: &RetryPolicy, policy: usize) -> Option<Versioned> {
+        let factor = self.factor_before_2.clone()?;
+        if p.delay != self.delay() {
+            return None;
+        }
+        let mut old = self.clone();
+        old.factor = factor;
+        Some(Versioned {
+            library: Library::Retry,
+            since: Version::new(2, 0, 0),
+            older: vec![Change::Delay {
+                policy,
+                span: p.span,
+                delay: old.delay(),
+            }],
+            newer: Vec::new(),
+        })
     }
 }

@@ -27,8 +27,10 @@
 //! - tower `tower/src/retry/backoff.rs`: `ExponentialBackoffMaker::new(min,
 //!   max, jitter, rng)` doubles from `min` and adds `[0, jitter x base]`,
 //!   never more than `max`.
-//! - Fibonacci strategies (backon, tokio-retry) are modelled as exponential
-//!   growth by the golden ratio (x1.618) from their first delay.
+//! - Fibonacci strategies (backon `fibonacci.rs` tests `test_fibonacci_*`:
+//!   1 s, 1 s, 2 s, 3 s held at `max_delay`; tokio-retry
+//!   `fibonacci_backoff.rs` and retry `Fibonacci`: `curr` and `next` start
+//!   at the base) are [`Delay::Fibonacci`] from base, base.
 //! - retry 2.2.0 (github.com/jimmycuadra/retry at f3c92f3,
 //!   `src/delay/mod.rs`): `Exponential::from_millis(b)` waits b ms then
 //!   doubles (factor 2.0 since 2.0; `from_millis_with_base_factor` keeps
@@ -178,6 +180,10 @@ pub struct Build {
     pub budget: bool,
     /// A delay setting whose value the evaluator could not read.
     pub delay_unknown: Option<Span>,
+    /// The `retry` crate's `Exponential::from_millis(b)`: the factor its
+    /// releases before 2.0 multiplied by (the base itself); see
+    /// [`Build::versioned`].
+    pub factor_before_2: Option<Located<f64>>,
 }
 
 impl Build {
@@ -196,6 +202,7 @@ impl Build {
             elapsed: None,
             budget: false,
             delay_unknown: None,
+            factor_before_2: None,
         }
     }
 
@@ -211,12 +218,16 @@ impl Build {
             Shape::Constant => Delay::Fixed {
                 delay: self.min.value,
             },
-            Shape::Exponential | Shape::Fibonacci => {
-                let multiplier = if self.shape == Shape::Fibonacci {
-                    1.618
-                } else {
-                    self.factor.value
-                };
+            // backon `fibonacci.rs` (min, min, 2 min, .. up to max_delay),
+            // tokio-retry and retry `FibonacciBackoff`/`Fibonacci` (`curr`
+            // and `next` both start at the base): base, base, 2 base, ...
+            Shape::Fibonacci => Delay::Fibonacci {
+                first: self.min.value,
+                second: self.min.value,
+                cap: self.cap.as_ref().map(|c| c.value),
+            },
+            Shape::Exponential => {
+                let multiplier = self.factor.value;
                 if multiplier <= 1.0 {
                     Delay::Fixed {
                         delay: self.min.value,

@@ -238,6 +238,9 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
             p.delay = Located::written(Delay::Custom, at);
             p.jitter = Located::written(Jitter::Unknown, at);
         }
+        facts
+            .versioned
+            .extend(b.versioned(&p, facts.policies.len()));
         facts.policies.push(p);
     }
     // Retry middlewares layered in one function: the client built with the

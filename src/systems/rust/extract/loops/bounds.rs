@@ -201,6 +201,39 @@ impl LoopFinder<'_, '_, '_, '_> {
                 }
                 syn::visit::visit_expr_if(self, i);
             }
+            // `match (result, retries < max) { (Err(e), false) => return .. }`:
+            // a comparison in the scrutinee tuple whose `false` (or `true`)
+            // arm leaves is the test of an `if` leaving on it.
+            fn visit_expr_match(&mut self, m: &'x syn::ExprMatch) {
+                if let Expr::Tuple(t) = &*m.expr {
+                    for (k, e) in t.elems.iter().enumerate() {
+                        for a in &m.arms {
+                            let leaves = match &*a.body {
+                                Expr::Block(b) => block_leaves(&b.block),
+                                Expr::Return(_) | Expr::Break(_) => true,
+                                _ => false,
+                            };
+                            let syn::Pat::Tuple(p) = &a.pat else { continue };
+                            let Some(syn::Pat::Lit(syn::PatLit {
+                                lit: syn::Lit::Bool(v),
+                                ..
+                            })) = p.elems.iter().nth(k)
+                            else {
+                                continue;
+                            };
+                            if !leaves {
+                                continue;
+                            }
+                            if v.value {
+                                self.out.push(e);
+                            } else {
+                                self.negated.push(e);
+                            }
+                        }
+                    }
+                }
+                syn::visit::visit_expr_match(self, m);
+            }
         }
         let mut ifs = Ifs {
             out: Vec::new(),

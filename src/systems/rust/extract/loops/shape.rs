@@ -187,6 +187,9 @@ pub(super) fn pat_variant(p: &Pat) -> Option<(String, Option<&Pat>)> {
         Pat::Reference(r) => pat_variant(&r.pat),
         Pat::Guard(g) => pat_variant(&g.pat),
         Pat::Or(o) => o.cases.first().and_then(pat_variant),
+        // `(Err(e), true)` of `match (result, retries < max)`: the
+        // result's variant (the other elements are the bound).
+        Pat::Tuple(t) => t.elems.first().and_then(pat_variant),
         _ => None,
     }
 }
