@@ -396,6 +396,30 @@ pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) 
             && r.map(ast::unwrap_expr).is_some_and(|r| {
                 r.kind() == "method_invocation"
                     && field(r, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
+                    && !handed_new_input(ctx, r, stmts)
             })
     })
+}
+
+/// The call is handed a local the same statements assign (`server =
+/// servers.next(); conn = connectToServer(server);`): each pass asks
+/// something else, a failover, not the same call again.
+fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
+    let Some(args) = field(call, "arguments") else {
+        return false;
+    };
+    let assigned: Vec<&str> = stmts
+        .iter()
+        .filter(|s| s.start_byte() < call.start_byte())
+        .flat_map(|s| ast::descendants_until(*s, nested))
+        .filter_map(|d| match d.kind() {
+            "variable_declarator" => field(d, "name"),
+            "assignment_expression" => field(d, "left"),
+            _ => None,
+        })
+        .map(|n| ctx.text(n))
+        .collect();
+    ast::descendants(args)
+        .into_iter()
+        .any(|d| d.kind() == "identifier" && assigned.contains(&ctx.text(d)))
 }
