@@ -387,7 +387,9 @@ pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) 
                 None => return false,
             },
             "expression_statement" => match named_children(*s).first() {
-                Some(e) if e.kind() == "assignment_expression" => (field(*e, "left"), field(*e, "right")),
+                Some(e) if e.kind() == "assignment_expression" => {
+                    (field(*e, "left"), field(*e, "right"))
+                }
                 _ => return false,
             },
             _ => return false,

@@ -343,9 +343,12 @@ fn made_each_pass(ctx: &Ctx<'_>, stmts: &[Node<'_>], name: &str) -> bool {
                 && field(v, "arguments").is_some_and(|a| named_children(a).is_empty())
                 && field(v, "name").is_some_and(|n| {
                     let n = ctx.text(n).to_ascii_lowercase();
-                    !["last", "first", "peek", "poll", "next", "current", "get", "take", "pop", "head", "tail"]
-                        .iter()
-                        .any(|w| n.starts_with(w))
+                    ![
+                        "last", "first", "peek", "poll", "next", "current", "get", "take", "pop",
+                        "head", "tail",
+                    ]
+                    .iter()
+                    .any(|w| n.starts_with(w))
                 })
         })
     })
