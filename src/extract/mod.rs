@@ -460,6 +460,9 @@ fn remap_rust(r: &mut crate::model::rust_macros::RustFacts, f: &impl Fn(Span) ->
                         | DelayT::Exponential { span, .. }
                         | DelayT::Custom { span } => *span = f(*span),
                     }
+                    for (_, _, at) in &mut body.statuses {
+                        *at = f(*at);
+                    }
                 }
                 MacroArm::Forward { args, .. } => {
                     for a in args {

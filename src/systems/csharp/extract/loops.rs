@@ -95,9 +95,14 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .copied()
             .filter(|c| owner_loop(*c) == Some(n.id()))
             .collect();
-        let Some(wait) = own.iter().copied().find(|c| is_wait(ctx, *c)) else {
+        // `while (resp.StatusCode == HttpStatusCode.ServiceUnavailable) {
+        // resp = await _http.GetAsync(..); }`: the loop's own condition
+        // tests the status of a response the body takes again (issue 28).
+        let cond_statuses = status_condition(ctx, n, &own);
+        let wait = own.iter().copied().find(|c| is_wait(ctx, *c));
+        if wait.is_none() && cond_statuses.is_empty() {
             continue;
-        };
+        }
         let catches: Vec<Node<'_>> = own
             .iter()
             .copied()
@@ -110,13 +115,18 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .copied()
             .filter(|c| {
                 c.parent().and_then(|t| field(t, "body")).is_none_or(|b| {
-                    !(b.start_byte() <= wait.start_byte() && wait.end_byte() <= b.end_byte())
+                    wait.is_none_or(|wait| {
+                        !(b.start_byte() <= wait.start_byte() && wait.end_byte() <= b.end_byte())
+                    })
                 })
             })
             .collect();
         // Response statuses that go round (issue 28): a loop with no
         // `catch` is a retry when a status test sends it round.
-        let statuses = statuses::retried(ctx, &own, &tries);
+        let mut statuses = statuses::retried(ctx, &own, &tries);
+        if statuses.is_empty() {
+            statuses = cond_statuses.clone();
+        }
         if catches.is_empty() && statuses.is_empty() {
             continue;
         }
@@ -141,6 +151,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                     && in_catch(*c, body))
         });
         let (mut count, mut written, counter) = bound(ctx, n, condition, gives_up);
+        // Only another status ends it: nothing leaves and nothing counts.
+        if !cond_statuses.is_empty()
+            && count == AttemptCount::Unknown
+            && !exits
+            && !gives_up
+            && condition.is_some_and(|c| !ctx.text(c).contains("&&"))
+        {
+            count = AttemptCount::Unbounded;
+        }
         if let Some(again) = tried_after(ctx, n, &own) {
             if let AttemptCount::Finite(k) = count {
                 count = AttemptCount::Finite(k + 1);
@@ -163,14 +182,25 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             Some(m) => format!("retry loop in {m}"),
             None => "retry loop".into(),
         });
-        p.why.push(format!(
-            "a `{}` loop that catches exceptions, leaves on success and waits (`{}`)",
-            n.kind().trim_end_matches("_statement"),
-            super::one_line(ctx.text(wait))
-        ));
-        let (delay, jitter) = wait_of(ctx, wait, counter, &own);
-        p.delay = Located::written(delay, span(wait));
-        p.jitter = Located::written(jitter, span(wait));
+        let kind = n.kind().trim_end_matches("_statement");
+        p.why.push(match (wait, condition) {
+            (Some(wait), _) if !catches.is_empty() || cond_statuses.is_empty() => format!(
+                "a `{kind}` loop that catches exceptions, leaves on success and waits (`{}`)",
+                super::one_line(ctx.text(wait))
+            ),
+            (_, Some(c)) => format!(
+                "a `{kind}` loop whose condition tests the response's status (`{}`): those statuses send the request again",
+                super::one_line(ctx.text(c))
+            ),
+            _ => format!("a `{kind}` loop"),
+        });
+        let (delay, jitter) = match wait {
+            Some(wait) => wait_of(ctx, wait, counter, &own),
+            None => (Delay::None, Jitter::None),
+        };
+        let wspan = wait.map_or(at, span);
+        p.delay = Located::written(delay, wspan);
+        p.jitter = Located::written(jitter, wspan);
         p.retry_on = retry_on(ctx, &tries, at);
         if !statuses.is_empty() {
             p.retry_on =
@@ -644,4 +674,50 @@ fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
         }
     }
     false
+}
+
+/// The failure statuses a `while`/`do` loop's own condition holds for, when
+/// it tests the status of a response the body assigns again
+/// (`resp = await _http.GetAsync(..)`); empty otherwise (a counter, a job
+/// state compared with a constant).
+fn status_condition(
+    ctx: &Ctx<'_>,
+    n: Node<'_>,
+    own: &[Node<'_>],
+) -> Vec<(crate::extract::status_test::Statuses, crate::source::Span)> {
+    use crate::extract::status_test::{self, Test};
+    if !matches!(n.kind(), "while_statement" | "do_statement") {
+        return Vec::new();
+    }
+    let Some(c) = field(n, "condition") else {
+        return Vec::new();
+    };
+    let Some(holds) = status_test::holds_for(ctx.text(c)) else {
+        return Vec::new();
+    };
+    // A local of the condition assigned from a call in the body.
+    let names: Vec<&str> = ctx
+        .subtree(c)
+        .iter()
+        .filter(|d| d.kind() == "identifier")
+        .map(|d| ctx.text(*d))
+        .collect();
+    let retaken = own.iter().any(|d| {
+        d.kind() == "assignment_expression"
+            && field(*d, "left").is_some_and(|l| names.contains(&ctx.text(l).trim()))
+            && field(*d, "right").is_some_and(|r| {
+                ctx.subtree(r)
+                    .iter()
+                    .any(|x| x.kind() == "invocation_expression")
+            })
+    });
+    if !retaken {
+        return Vec::new();
+    }
+    status_test::retried(&[Test {
+        holds,
+        then_round: true,
+        else_round: Some(false),
+        at: span(c),
+    }])
 }

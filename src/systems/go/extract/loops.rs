@@ -57,6 +57,17 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 ),
                 None => (AttemptCount::Unbounded, "for ;; { .. }".to_string()),
             },
+            // `for x := range queue { .. queue <- x }`: a failed item put back
+            // on the channel the loop reads comes round again (issue 28, EC2
+            // DWFM 2025).
+            Some(h) if h.kind() == "range_clause" && requeues(ctx, n, h).is_some() => (
+                AttemptCount::Unbounded,
+                format!(
+                    "for .. range {} {{ .. {} }}",
+                    field(h, "right").map_or("", |r| ctx.text(r)),
+                    requeues(ctx, n, h).map_or(String::new(), |s| super::one_line(ctx.text(s)))
+                ),
+            ),
             // `for range xs` walks data; `for cond` has a bound not known here.
             Some(h) if h.kind() == "range_clause" => continue,
             Some(h) => (
@@ -73,6 +84,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .filter(|c| c.end_byte() <= body.end_byte())
             .filter(|c| owner_loop(*c) == Some(n.id()))
             .collect();
+        let requeue = head.is_some_and(|h| h.kind() == "range_clause") && sends(ctx, &own);
+        if head.is_some_and(|h| h.kind() == "range_clause") && !requeue {
+            continue;
+        }
         let waits: Vec<Node<'_>> = own
             .iter()
             .copied()
@@ -86,6 +101,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             Some(w) => Some(w),
             // Only `for { }` and counted loops: `for backoff.Ongoing()`
             // and `for running()` wait or stop elsewhere.
+            None if requeue => None,
             None if head.is_none_or(|h| h.kind() == "for_clause")
                 && goes_round_on_error(ctx, &own)
                 && sends(ctx, &own)
@@ -103,7 +119,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         });
         let body_text = ctx.text(body);
         // A try: an error checked in the loop.
-        if !exits || !body_text.contains("err") {
+        if !requeue && (!exits || !body_text.contains("err")) {
             continue;
         }
         // `case <-timeout: return` / `case <-ctx.Done(): return`: a
@@ -128,6 +144,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 "a `for` loop that checks an error, leaves on success and waits (`{}`)",
                 super::one_line(ctx.text(w))
             ),
+            None if requeue => "a `for .. range` over a channel that puts a failed item back on \
+                                 that channel (`if err != nil { queue <- item }`): it comes round again"
+                .to_string(),
             None => "a `for` loop that leaves on success and goes round at once on an error \
                      (`if err != nil { continue }`)"
                 .to_string(),
@@ -390,4 +409,40 @@ fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
     let mut conditions = status_test::conditions_at(&parts);
     conditions.push(Located::written(Condition::Predicate, at));
     Some(Located::written(RetryOn::Listed { conditions }, at))
+}
+
+/// `for x := range ch { .. if err != nil { ch <- x } }`: the send on the
+/// error path that puts the loop's own item back on the channel it ranges
+/// over. Another channel (a dead-letter queue) or another value (new work)
+/// is not a retry.
+fn requeues<'a>(ctx: &Ctx<'a>, lp: Node<'a>, h: Node<'a>) -> Option<Node<'a>> {
+    let ch = field(h, "right")?;
+    let vars: Vec<&str> = field(h, "left")
+        .map(|l| {
+            let mut v = vec![ctx.text(l)];
+            v.extend(named_children(l).into_iter().map(|c| ctx.text(c)));
+            v
+        })
+        .unwrap_or_default();
+    let body = field(lp, "body")?;
+    let mut stack = vec![body];
+    let mut seen = 0usize;
+    while let Some(n) = stack.pop() {
+        seen += 1;
+        if seen > 20_000 {
+            return None;
+        }
+        if n.kind() == "func_literal" || (n.kind() == "for_statement" && n.id() != lp.id()) {
+            continue;
+        }
+        if n.kind() == "send_statement"
+            && field(n, "channel").is_some_and(|c| ctx.text(c) == ctx.text(ch))
+            && field(n, "value").is_some_and(|v| vars.contains(&ctx.text(v)))
+            && on_error_path(ctx, n)
+        {
+            return Some(n);
+        }
+        stack.extend(named_children(n));
+    }
+    None
 }

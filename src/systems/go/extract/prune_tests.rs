@@ -210,3 +210,36 @@ fn go_prune_real() {
     let n = compare(&files);
     println!("{} Go files, {n} pruned, facts identical", files.len());
 }
+
+/// Every loop that calls something and goes round on its error (at once,
+/// or by putting the item back on its channel) is kept, whatever names the
+/// call: a client passed in as a parameter, a field, a method value. The
+/// loop reader's facts are the same pruned or not, and a loop is found in
+/// each.
+#[test]
+fn keeps_every_loop_that_goes_round_on_a_call_error() {
+    let loops = [
+        "for {\n\t\tr, err := c.Get(u)\n\t\tif err != nil {\n\t\t\tcontinue\n\t\t}\n\t\treturn r, nil\n\t}",
+        "for i := 0; i < 3; i++ {\n\t\tr, err := s.api.Fetch(u)\n\t\tif err != nil {\n\t\t\tcontinue\n\t\t}\n\t\treturn r, nil\n\t}",
+        "for {\n\t\tr, err := do(u)\n\t\tif err != nil {\n\t\t\tcontinue\n\t\t}\n\t\treturn r, nil\n\t}",
+        "for u := range q {\n\t\tif _, err := c.Post(u, \"\", nil); err != nil {\n\t\t\tq <- u\n\t\t}\n\t}\n\treturn nil, nil",
+    ];
+    for (i, l) in loops.iter().enumerate() {
+        let text = format!(
+            "package p\n\nimport \"net/http\"\n\nvar Default = &http.Client{{}}\n\n// padding padding padding padding padding padding padding padding\nfunc f{i}(c *http.Client, s *S, do func(string) (*http.Response, error), u string, q chan string) (*http.Response, error) {{\n\t{l}\n}}\n"
+        );
+        if let Some((_, skip)) = blanked(&text) {
+            assert!(skip.is_empty(), "loop {i} blanked: {text}");
+        }
+        let (mut a, mut b) = (Facts::default(), Facts::default());
+        extract_with(&text, &mut a, true);
+        extract_with(&text, &mut b, false);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "loop {i}");
+        // A function value (`do(u)`) is not a call the reader takes as
+        // sent out; the others are retries.
+        assert_eq!(a.policies.is_empty(), i == 2, "loop {i}: {:?}", a.policies);
+    }
+    // A body with no error path that goes round is still blanked.
+    let plain = "package p\n\nimport \"net/http\"\n\nvar Default = &http.Client{}\n\nfunc g(xs []int) int {\n\tn := 0\n\tfor _, x := range xs {\n\t\tn += x // padding padding padding padding padding\n\t}\n\treturn n\n}\n";
+    assert!(blanked(plain).is_some_and(|(_, s)| s.len() == 1));
+}

@@ -76,6 +76,11 @@ const SNIFF: &[&str] = &[
     "backoff",
     "Backoff",
     "BackOff",
+    // A loop with no way out but success: the shape of a retry at once
+    // with no retry word in it (issue 28, EBS 2011). 3-7% more files
+    // parsed on dubbo, rocketmq and nacos.
+    "while (true)",
+    "for (;;)",
     "methodConfig",
     // Apache HttpClient retries by itself unless told not to.
     "HttpClients.",

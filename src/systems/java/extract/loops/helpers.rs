@@ -348,3 +348,80 @@ pub(super) fn calls_marking_failed(ctx: &Ctx<'_>, within: Node<'_>) -> bool {
 pub(super) fn picks_next(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
     own_call(ctx, call).is_some_and(|m| summary(ctx, m, 1, &Cell::new(BUDGET)).picks)
 }
+
+/// `node != null` (or `ok`, `!missing`-free) where the local was assigned
+/// from a call (not a sleep) among `stmts`, the try block's statements: the
+/// call's own answer tested for presence, so an absent answer goes round
+/// like a failure. A method of the answer (`status.isDone()`) is a state
+/// read, a poll: not this.
+pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) -> bool {
+    let var = match cond.kind() {
+        "identifier" => cond,
+        "binary_expression"
+            if field(cond, "operator").is_some_and(|o| ctx.text(o) == "!=")
+                && [field(cond, "left"), field(cond, "right")]
+                    .into_iter()
+                    .flatten()
+                    .any(|x| x.kind() == "null_literal") =>
+        {
+            match [field(cond, "left"), field(cond, "right")]
+                .into_iter()
+                .flatten()
+                .map(ast::unwrap_expr)
+                .find(|x| x.kind() == "identifier")
+            {
+                Some(v) => v,
+                None => return false,
+            }
+        }
+        _ => return false,
+    };
+    let name = ctx.text(var);
+    stmts.iter().any(|s| {
+        let (l, r) = match s.kind() {
+            "local_variable_declaration" => match named_children(*s)
+                .into_iter()
+                .find(|d| d.kind() == "variable_declarator")
+            {
+                Some(d) => (field(d, "name"), field(d, "value")),
+                None => return false,
+            },
+            "expression_statement" => match named_children(*s).first() {
+                Some(e) if e.kind() == "assignment_expression" => {
+                    (field(*e, "left"), field(*e, "right"))
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+        l.is_some_and(|l| ctx.text(l) == name)
+            && r.map(ast::unwrap_expr).is_some_and(|r| {
+                r.kind() == "method_invocation"
+                    && field(r, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
+                    && !handed_new_input(ctx, r, stmts)
+            })
+    })
+}
+
+/// The call is handed a local the same statements assign (`server =
+/// servers.next(); conn = connectToServer(server);`): each pass asks
+/// something else, a failover, not the same call again.
+fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
+    let Some(args) = field(call, "arguments") else {
+        return false;
+    };
+    let assigned: Vec<&str> = stmts
+        .iter()
+        .filter(|s| s.start_byte() < call.start_byte())
+        .flat_map(|s| ast::descendants_until(*s, nested))
+        .filter_map(|d| match d.kind() {
+            "variable_declarator" => field(d, "name"),
+            "assignment_expression" => field(d, "left"),
+            _ => None,
+        })
+        .map(|n| ctx.text(n))
+        .collect();
+    ast::descendants(args)
+        .into_iter()
+        .any(|d| d.kind() == "identifier" && assigned.contains(&ctx.text(d)))
+}

@@ -353,6 +353,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                             return true;
                         }
                         let c = ast::unwrap_expr(c);
+                        // The call's own answer tested for presence
+                        // (`node = cluster.getForObject(..); if (node !=
+                        // null) return node;`): an absent answer goes round
+                        // like a failure (issue 28, EBS 2011).
+                        if helpers::answer_present(ctx, c, &block_stmts) {
+                            return true;
+                        }
                         c.kind() == "method_invocation"
                             && field(c, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
                             && field(c, "object").is_none_or(|o| !locals.contains(&ctx.text(o)))

@@ -152,6 +152,13 @@ pub(super) fn retry(
     {
         return Some(p);
     }
+    // `do { resp = client.send(..); } while (resp.statusCode() >= 500 &&
+    // attempt++ < 3);`: the condition tests the response's status.
+    if matches!(lp.kind(), "do_statement" | "while_statement")
+        && let Some(p) = status_condition(ctx, lp, body, own, cond)
+    {
+        return Some(p);
+    }
     let counts = idents.iter().any(|i| counts_retries(i));
     // Variables the loop steps: a call handed one asks for something else.
     let stepped: Vec<&str> = ast::descendants(lp)
@@ -208,18 +215,27 @@ pub(super) fn retry(
     if handed_step {
         return None;
     }
-    // The same target: the receiver of the tested call is not taken anew
-    // in the loop (`segment = segments.last()`, a full file rolled over).
+    // The same target: the receiver of the tested call is not chosen anew
+    // in the loop (`segment = segments.last()`, then `segment =
+    // segments.create()` when it is full: a full file rolled over). A
+    // handle made the same way once each pass (`tx = redis.multi()`, an
+    // optimistic transaction) is the same call tried again (issue 28,
+    // Square 2017).
     let assigned_in_loop = |name: &str| {
-        own.iter().any(|d| match d.kind() {
-            "variable_declarator" => field(*d, "name").is_some_and(|n| ctx.text(n) == name),
-            "assignment_expression" => field(*d, "left").is_some_and(|l| ctx.text(l) == name),
-            _ => false,
-        })
+        own.iter()
+            .filter(|d| match d.kind() {
+                "variable_declarator" => field(**d, "name").is_some_and(|n| ctx.text(n) == name),
+                "assignment_expression" => field(**d, "left").is_some_and(|l| ctx.text(l) == name),
+                _ => false,
+            })
+            .count()
     };
-    if field(call, "object")
-        .is_some_and(|o| o.kind() == "identifier" && assigned_in_loop(ctx.text(o)))
-    {
+    if field(call, "object").is_some_and(|o| {
+        o.kind() == "identifier" && {
+            let n = assigned_in_loop(ctx.text(o));
+            n > 1 || (n == 1 && !made_each_pass(ctx, &stmts, ctx.text(o)))
+        }
+    }) {
         return None;
     }
     // The same inputs: nothing the attempt reads is assigned again after
@@ -366,4 +382,104 @@ fn policy(
         bound_why(&p),
     ];
     p
+}
+
+/// `name` is declared or assigned by one of the body's own statements (not
+/// under an `if`), from a call with no arguments on a receiver the loop
+/// does not change (`Transaction tx = redis.multi();`): a fresh handle on
+/// the same target each pass. A collection's element (`segments.last()`,
+/// `queue.peek()`) is a target chosen anew: not this.
+fn made_each_pass(ctx: &Ctx<'_>, stmts: &[Node<'_>], name: &str) -> bool {
+    stmts.iter().any(|s| {
+        let value = match s.kind() {
+            "local_variable_declaration" => named_children(*s)
+                .into_iter()
+                .find(|d| d.kind() == "variable_declarator")
+                .filter(|d| field(*d, "name").is_some_and(|n| ctx.text(n) == name))
+                .and_then(|d| field(d, "value")),
+            "expression_statement" => named_children(*s)
+                .first()
+                .filter(|e| e.kind() == "assignment_expression")
+                .filter(|e| field(**e, "left").is_some_and(|l| ctx.text(l) == name))
+                .and_then(|e| field(*e, "right")),
+            _ => None,
+        };
+        value.map(ast::unwrap_expr).is_some_and(|v| {
+            v.kind() == "method_invocation"
+                && field(v, "arguments").is_some_and(|a| named_children(a).is_empty())
+                && field(v, "name").is_some_and(|n| {
+                    let n = ctx.text(n).to_ascii_lowercase();
+                    ![
+                        "last", "first", "peek", "poll", "next", "current", "get", "take", "pop",
+                        "head", "tail",
+                    ]
+                    .iter()
+                    .any(|w| n.starts_with(w))
+                })
+        })
+    })
+}
+
+/// A loop whose own condition tests the status of a response the body
+/// takes (`do { resp = client.send(..); } while (resp.statusCode() >= 500
+/// && attempt++ < 3);`): the failure statuses it holds for go round, any
+/// other leaves (issue 28). A state compared with a constant
+/// (`job.state() == RUNNING`) is not a response status: not this.
+fn status_condition(
+    ctx: &Ctx<'_>,
+    lp: Node<'_>,
+    body: Node<'_>,
+    own: &[Node<'_>],
+    cond: Node<'_>,
+) -> Option<RetryPolicy> {
+    use crate::extract::status_test::{self, Test};
+    let holds = status_test::holds_for(ctx.text(cond))?;
+    let parts = status_test::retried(&[Test {
+        holds,
+        then_round: true,
+        else_round: Some(false),
+        at: span(cond),
+    }]);
+    if parts.is_empty() {
+        return None;
+    }
+    let stmts = statements(body);
+    let call = ast::descendants(cond)
+        .into_iter()
+        .filter(|d| d.kind() == "identifier")
+        .find_map(|d| assigned_call(ctx, ctx.text(d), &stmts))?;
+    let mut p = policy(ctx, lp, body, own, cond, call, cond);
+    p.retry_on = Located::written(
+        RetryOn::Listed {
+            conditions: status_test::conditions_at(&parts),
+        },
+        span(cond),
+    );
+    let name = field(call, "name").map_or("", |n| ctx.text(n));
+    p.why[0] = format!(
+        "no `try`: the loop's condition tests the status of `{name}`'s response (`{}`), and those statuses send it again",
+        ctx.text(cond)
+    );
+    // Nothing in the body leaves and nothing counts: only another status
+    // ends the loop.
+    let leaves = own.iter().any(|d| {
+        matches!(
+            d.kind(),
+            "return_statement" | "break_statement" | "throw_statement"
+        )
+    });
+    if !leaves
+        && matches!(p.attempts.value.count, AttemptCount::Unknown)
+        && status_test::holds_for(ctx.text(cond)).is_some()
+        && !ctx.text(cond).contains("&&")
+    {
+        p.attempts = Located::written(
+            Attempts {
+                count: AttemptCount::Unbounded,
+                written_as: ctx.text(cond).to_string(),
+            },
+            span(cond),
+        );
+    }
+    Some(p)
 }

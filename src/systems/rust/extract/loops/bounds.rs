@@ -368,14 +368,21 @@ impl LoopFinder<'_, '_, '_, '_> {
                     continue;
                 };
                 let rest = &text[i + needle.len()..];
+                // In a macro arm the text is the definition's: a parameter
+                // reads `$n` there (the parsed tokens say `__rl_p_n`).
+                let (param, rest) = match rest.strip_prefix('$') {
+                    Some(r) => (true, r),
+                    None => (false, rest),
+                };
                 let limit: String = rest
                     .chars()
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
                     .collect();
-                if !rest[limit.len()..].trim_start().starts_with("=>") {
+                if limit.is_empty() || !rest[limit.len()..].trim_start().starts_with("=>") {
                     continue;
                 }
                 let value = match limit.parse::<i128>() {
+                    _ if param => Num::Param(limit.clone()),
                     Ok(n) => Num::Const(n),
                     Err(_) => match self.ev.ix_const(&limit) {
                         Some(Expr::Lit(syn::ExprLit {
@@ -399,7 +406,7 @@ impl LoopFinder<'_, '_, '_, '_> {
                 return Some(AttemptsT::Count {
                     value,
                     offset: first + 1,
-                    span: Span::new(at, at + needle.len() - 4 + limit.len()),
+                    span: Span::new(at, at + needle.len() - 4 + usize::from(param) + limit.len()),
                 });
             }
         }

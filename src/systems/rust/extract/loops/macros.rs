@@ -324,6 +324,17 @@ pub(super) fn loop_policy(
         // The loop goes round again on any `Err`: written, not a default.
         Located::written(RetryOn::AllErrors, call.span)
     };
+    // The statuses the arm's loop sends round, at the call (the arm's own
+    // spans are the definition's, perhaps in another file).
+    let at_call = LoopT {
+        statuses: t
+            .statuses
+            .iter()
+            .map(|(a, b, _)| (*a, *b, call.span))
+            .collect(),
+        ..t.clone()
+    };
+    super::policy::with_statuses(&mut p, &at_call);
     p
 }
 
