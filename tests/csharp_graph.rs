@@ -317,3 +317,20 @@ fn a_library_call_is_not_made_by_the_library() {
         "{calls:?}"
     );
 }
+
+/// A handler of service defaults that two programs run, with options in
+/// one of them (`ConfigureAll` in Orders' Program.cs, one retry): Orders'
+/// calls take its options (2 attempts), Catalog's keep the standard
+/// handler's 4 (before, the shared file kept one policy, which the
+/// options reached in neither program).
+#[test]
+fn options_in_one_program_reach_only_its_calls() {
+    let (_, g) = build("testdata/graph/csharp-options-per-program");
+    assert_eq!(
+        edges(&g, "HttpClient."),
+        [
+            "Shop_Catalog -> inventory x4 HttpClient.GetFromJsonAsync (GET) in C#",
+            "Shop_Orders -> payments x2 HttpClient.GetFromJsonAsync (GET) in C#",
+        ]
+    );
+}

@@ -111,6 +111,9 @@ pub fn all_in(
     // (`ConfigureAll`, `Configure("{client}-standard", ..)`), after their
     // own sections are joined.
     crate::systems::csharp::options::join(files);
+    // Handlers that retry every method narrowed to their clients' calls'
+    // methods (after the options, which may give a program its own).
+    crate::systems::csharp::link::narrow(files);
     // Gateways of a class another file declares.
     gateway_classes(files);
     nginx_includes(files, roots);

@@ -51,7 +51,6 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
         }
     }
     if hosts.is_empty() {
-        narrow_default(files);
         return;
     }
     let mut called: BTreeSet<(String, String)> = BTreeSet::new();
@@ -101,6 +100,14 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
                     .is_some_and(|c| us.iter().any(|u| called.contains(&(u.clone(), c.clone())))))
         });
     }
+}
+
+/// The handlers that retry every method, narrowed to the methods of the
+/// calls made through their clients in the programs each stands for
+/// ([`narrow_methods`], [`narrow_default`]): after the options are
+/// joined, which may give a program a handler of its own
+/// ([`super::options::programs`]).
+pub fn narrow(files: &mut [ScannedFile]) {
     narrow_methods(files);
     narrow_default(files);
 }
@@ -145,8 +152,10 @@ fn narrow_default(files: &mut [ScannedFile]) {
         }
     }
     for f in files.iter_mut().filter(|f| is_csharp(f)) {
-        let us = units(f);
-        for p in &mut f.facts.policies {
+        let each: Vec<BTreeSet<String>> = (0..f.facts.policies.len())
+            .map(|i| super::options::programs(f, i))
+            .collect();
+        for (p, us) in f.facts.policies.iter_mut().zip(each) {
             if p.scope.client != Some(ClientScope::Named("default".into()))
                 || p.methods.value != Methods::All
                 || p.methods.is_written()
@@ -459,7 +468,6 @@ fn narrow_methods(files: &mut [ScannedFile]) {
         }
     }
     for f in files.iter_mut().filter(|f| is_csharp(f)) {
-        let us = units(f);
         // A client whose registration is still the edge has no calls seen.
         let registered: BTreeSet<String> = f
             .facts
@@ -468,7 +476,10 @@ fn narrow_methods(files: &mut [ScannedFile]) {
             .filter(|e| e.via.ends_with(REGISTRATION))
             .filter_map(|e| e.client.clone())
             .collect();
-        for p in &mut f.facts.policies {
+        let each: Vec<BTreeSet<String>> = (0..f.facts.policies.len())
+            .map(|i| super::options::programs(f, i))
+            .collect();
+        for (p, us) in f.facts.policies.iter_mut().zip(each) {
             let Some(ClientScope::Named(c)) = &p.scope.client else {
                 continue;
             };
