@@ -334,3 +334,21 @@ fn options_in_one_program_reach_only_its_calls() {
         ]
     );
 }
+
+/// Azure Service Bus: Orders sends to the queue `orders-placed`, which
+/// Billing (only) receives from: a call Orders -> Billing over AMQP with
+/// the sender's client retry (`MaxRetries = 5`: 6 attempts).
+#[test]
+fn service_bus_sends_reach_the_receiving_program() {
+    let (_, g) = build("testdata/graph/csharp-service-bus");
+    assert_eq!(
+        edges(&g, "ServiceBusSender"),
+        ["Shop_Orders -> Shop_Billing x6 ServiceBusSender in C# (queue or topic `orders-placed`)"]
+    );
+    let e = g
+        .edges
+        .iter()
+        .find(|e| e.via.starts_with("ServiceBusSender"))
+        .unwrap();
+    assert_eq!(e.protocol, Protocol::Amqp);
+}

@@ -7,6 +7,7 @@
 //! calls.
 
 use super::extract::calls::{NO_BASE, REGISTRATION};
+use super::extract::servicebus::{CONSUMER, SERVICE_BUS};
 use crate::extract::build::{msbuild_is_apphost as is_apphost, msbuild_is_program as is_program};
 use crate::model::calls::IdentityKind;
 use crate::model::{CallEdge, ClientScope, Located, Methods, ScannedFile};
@@ -500,5 +501,49 @@ fn narrow_methods(files: &mut [ScannedFile]) {
             let ms: BTreeSet<String> = sets.into_iter().flatten().flatten().cloned().collect();
             p.methods = Located::default_at(Methods::Set(ms.into_iter().collect()), p.span);
         }
+    }
+}
+
+/// Azure Service Bus sends joined to their receivers (issue 19): a send
+/// to a queue or topic (`CreateSender("orders")`, an edge to `orders`)
+/// that the files of exactly one program receive from
+/// (`CreateProcessor("orders")`, [`CONSUMER`]) is a call to that program,
+/// over AMQP, with the sender's client retry. The receivers' declarations
+/// are dropped after the join: a queue no program sends to is no service.
+pub fn service_bus(files: &mut [ScannedFile]) {
+    let mut consumers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in files.iter().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        for s in f.facts.services.iter().filter(|s| s.source == CONSUMER) {
+            let entry = consumers.entry(s.name.clone()).or_default();
+            if us.is_empty() {
+                // A receiver of no known program: the join is not sure.
+                entry.insert(String::new());
+            }
+            entry.extend(us.iter().cloned());
+        }
+    }
+    if consumers.is_empty() {
+        return;
+    }
+    for f in files.iter_mut().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        for e in &mut f.facts.edges {
+            if e.client.as_deref() != Some(SERVICE_BUS) {
+                continue;
+            }
+            let Some(to) = consumers.get(&e.callee) else {
+                continue;
+            };
+            // One program receives, and it is not the sender itself.
+            if let [one] = to.iter().collect::<Vec<_>>().as_slice()
+                && !one.is_empty()
+                && !us.contains(*one)
+            {
+                e.via = format!("{} (queue or topic `{}`)", e.via, e.callee);
+                e.callee = (*one).clone();
+            }
+        }
+        f.facts.services.retain(|s| s.source != CONSUMER);
     }
 }
