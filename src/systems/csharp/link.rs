@@ -505,11 +505,15 @@ fn narrow_methods(files: &mut [ScannedFile]) {
 }
 
 /// Azure Service Bus sends joined to their receivers (issue 19): a send
-/// to a queue or topic (`CreateSender("orders")`, an edge to `orders`)
-/// that the files of exactly one program receive from
-/// (`CreateProcessor("orders")`, [`CONSUMER`]) is a call to that program,
-/// over AMQP, with the sender's client retry. The receivers' declarations
-/// are dropped after the join: a queue no program sends to is no service.
+/// to a queue or topic (`CreateSender("orders")`, an edge to `orders`
+/// over AMQP with the sender's client retry) names the one program whose
+/// files receive from it (`CreateProcessor("orders")`, [`CONSUMER`]). The
+/// edge stays on the queue: the sender waits for the broker, not for the
+/// receiver's work, so the receiver's calls are not nested in the send
+/// (no attempts multiplied through the queue, no timeout of the send
+/// over them; duncan-G/ThePlot gave RL303/RL401 through a queue when the
+/// edge went to the receiver). The receivers' declarations are dropped
+/// after the join.
 pub fn service_bus(files: &mut [ScannedFile]) {
     let mut consumers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in files.iter().filter(|f| is_csharp(f)) {
@@ -540,8 +544,7 @@ pub fn service_bus(files: &mut [ScannedFile]) {
                 && !one.is_empty()
                 && !us.contains(*one)
             {
-                e.via = format!("{} (queue or topic `{}`)", e.via, e.callee);
-                e.callee = (*one).clone();
+                e.via = format!("{} (received by {one})", e.via);
             }
         }
         f.facts.services.retain(|s| s.source != CONSUMER);

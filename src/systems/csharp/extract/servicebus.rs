@@ -6,7 +6,9 @@
 //! (`client.CreateSender("orders")`: an AMQP call to `orders` through the
 //! client, [`SERVICE_BUS`]) or receives from (`CreateProcessor("orders")`,
 //! `CreateReceiver("orders")`: a [`CONSUMER`] declaration, which the link
-//! step joins to the senders' edges: `systems::csharp::link::service_bus`).
+//! step names on the senders' edges: `systems::csharp::link::service_bus`).
+//! A name chosen at run time between constants (`isPriority ? A : B`)
+//! gives an edge to each.
 //!
 //! Defaults and sources: [`crate::systems::csharp`] (`SERVICE_BUS_*`).
 
@@ -62,7 +64,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                 client.get_or_insert(span(n));
             }
             "invocation_expression" => {
-                let Some((m, _)) = method(ctx, n) else { continue };
+                let Some((m, _)) = method(ctx, n) else {
+                    continue;
+                };
                 if FACTORY.contains(&m) {
                     client.get_or_insert(super::resilience::call_span(n));
                 } else if m == "CreateSender" || RECEIVERS.contains(&m) {
@@ -94,7 +98,9 @@ fn setting<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(&'a str, Node<'a>, Span)> 
     let ours = if before.last() == Some(&"RetryOptions") {
         true
     } else if before.is_empty() {
-        let init = n.parent().filter(|p| p.kind() == "initializer_expression")?;
+        let init = n
+            .parent()
+            .filter(|p| p.kind() == "initializer_expression")?;
         let owner = init.parent()?;
         match owner.kind() {
             "assignment_expression" => field(owner, "left")
@@ -114,9 +120,53 @@ fn entity(ctx: &Ctx<'_>, n: Node<'_>, m: &str, facts: &mut Facts) {
     let Some((_, a)) = args(ctx, n).into_iter().next() else {
         return;
     };
-    let Some(name) = calls::string(ctx, a, 0).filter(|s| !s.is_empty() && !s.contains('{')) else {
+    let mut found = Vec::new();
+    names(ctx, a, 0, &mut found);
+    for name in found {
+        entity_named(a, m, name, facts);
+    }
+}
+
+/// The queue or topic names an argument gives: a string, a name bound to
+/// one, or each branch of `isPriority ? PriorityQueue : StandardQueue`.
+fn names(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, out: &mut Vec<String>) {
+    if depth > super::MAX_DEPTH || out.len() >= MAX_NAMES {
         return;
-    };
+    }
+    match n.kind() {
+        "conditional_expression" => {
+            for f in ["consequence", "alternative"] {
+                if let Some(b) = field(n, f) {
+                    names(ctx, b, depth + 1, out);
+                }
+            }
+        }
+        "parenthesized_expression" => {
+            if let Some(inner) = n.named_child(0) {
+                names(ctx, inner, depth + 1, out);
+            }
+        }
+        "identifier" => {
+            if let Some(b) = ctx.binding(ctx.text(n), n.start_byte()) {
+                names(ctx, b, depth + 1, out);
+            }
+        }
+        _ => {
+            if let Some(s) = calls::string(ctx, n, depth)
+                && !s.is_empty()
+                && !s.contains('{')
+                && !out.contains(&s)
+            {
+                out.push(s);
+            }
+        }
+    }
+}
+
+/// At most this many queue names are read from one argument.
+const MAX_NAMES: usize = 16;
+
+fn entity_named(a: Node<'_>, m: &str, name: String, facts: &mut Facts) {
     if m == "CreateSender" {
         facts.edges.push(CallEdge {
             caller: None,
@@ -158,7 +208,9 @@ fn policy(ctx: &Ctx<'_>, anchor: Span, g: &[(&str, Node<'_>, Span)], facts: &mut
         ("MaxRetries", " = "),
         SERVICE_BUS_DEFAULT_MAX_RETRIES,
         anchor,
-        Some("`ServiceBusRetryOptions.MaxRetries` must be 0 to 100: the setter throws `ArgumentOutOfRangeException`"),
+        Some(
+            "`ServiceBusRetryOptions.MaxRetries` must be 0 to 100: the setter throws `ArgumentOutOfRangeException`",
+        ),
         facts,
     );
     let mut p = RetryPolicy::new(System::AzureSdk, anchor, attempts);
@@ -231,9 +283,7 @@ fn policy(ctx: &Ctx<'_>, anchor: Span, g: &[(&str, Node<'_>, Span)], facts: &mut
     p.retry_on = Located::default_at(
         RetryOn::Listed {
             conditions: vec![Located::default_at(
-                Condition::Token(
-                    "transient Service Bus errors, timeouts and I/O errors".into(),
-                ),
+                Condition::Token("transient Service Bus errors, timeouts and I/O errors".into()),
                 anchor,
             )],
         },

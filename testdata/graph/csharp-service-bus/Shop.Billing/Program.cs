@@ -1,4 +1,5 @@
-// Billing receives from `orders-placed`: the one program that does.
+// Billing receives from `orders-placed` and `orders-urgent`: the one
+// program that does.
 using Azure.Messaging.ServiceBus;
 
 var builder = WebApplication.CreateBuilder(args);
@@ -7,5 +8,7 @@ ServiceBusProcessor processor = client.CreateProcessor("orders-placed", new Serv
 processor.ProcessMessageAsync += args => Task.CompletedTask;
 processor.ProcessErrorAsync += args => Task.CompletedTask;
 await processor.StartProcessingAsync();
+ServiceBusProcessor urgent = client.CreateProcessor("orders-urgent");
+await urgent.StartProcessingAsync();
 var app = builder.Build();
 app.Run();

@@ -15,4 +15,16 @@ var client = new ServiceBusClient(builder.Configuration["ServiceBus"], new Servi
 ServiceBusSender sender = client.CreateSender("orders-placed");
 var app = builder.Build();
 app.MapPost("/orders", async (Order o) => await sender.SendMessageAsync(new ServiceBusMessage(o.Id)));
+// Urgent orders go to another queue, chosen at run time.
+app.MapPost("/reorders", async (Order o) =>
+{
+    var queue = o.Urgent ? UrgentQueue : "orders-placed";
+    await using var s = client.CreateSender(queue);
+    await s.SendMessageAsync(new ServiceBusMessage(o.Id));
+});
 app.Run();
+
+partial class Program
+{
+    const string UrgentQueue = "orders-urgent";
+}
