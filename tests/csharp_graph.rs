@@ -317,3 +317,43 @@ fn a_library_call_is_not_made_by_the_library() {
         "{calls:?}"
     );
 }
+
+/// A handler of service defaults that two programs run, with options in
+/// one of them (`ConfigureAll` in Orders' Program.cs, one retry): Orders'
+/// calls take its options (2 attempts), Catalog's keep the standard
+/// handler's 4 (before, the shared file kept one policy, which the
+/// options reached in neither program).
+#[test]
+fn options_in_one_program_reach_only_its_calls() {
+    let (_, g) = build("testdata/graph/csharp-options-per-program");
+    assert_eq!(
+        edges(&g, "HttpClient."),
+        [
+            "Shop_Catalog -> inventory x4 HttpClient.GetFromJsonAsync (GET) in C#",
+            "Shop_Orders -> payments x2 HttpClient.GetFromJsonAsync (GET) in C#",
+        ]
+    );
+}
+
+/// Azure Service Bus: Orders sends to the queues `orders-placed` and
+/// (chosen at run time) `orders-urgent`, which Billing (only) receives
+/// from: calls to the queues over AMQP with the sender's client retry
+/// (`MaxRetries = 5`: 6 attempts), naming the receiver. The edges stay on
+/// the queues: the send waits for the broker, not for Billing's work.
+#[test]
+fn service_bus_sends_name_the_receiving_program() {
+    let (_, g) = build("testdata/graph/csharp-service-bus");
+    assert_eq!(
+        edges(&g, "ServiceBusSender"),
+        [
+            "Shop_Orders -> orders-placed x6 ServiceBusSender in C# (received by Shop_Billing)",
+            "Shop_Orders -> orders-urgent x6 ServiceBusSender in C# (received by Shop_Billing)",
+        ]
+    );
+    let e = g
+        .edges
+        .iter()
+        .find(|e| e.via.starts_with("ServiceBusSender"))
+        .unwrap();
+    assert_eq!(e.protocol, Protocol::Amqp);
+}

@@ -188,12 +188,33 @@ fn named_clients(b: &Builder<'_>) -> (Named, BTreeMap<String, (FileId, usize)>) 
                 .map(|s| b.canonical(&s.name))
                 .collect(),
         };
+        // A copy of a policy made for one program (its `scope.caller`:
+        // a shared handler that program's options configure, at the
+        // policy's own place) is that program's, before the policy the
+        // others run.
+        let copy = |p: &crate::model::RetryPolicy| {
+            p.scope.caller.is_some()
+                && f.facts
+                    .policies
+                    .iter()
+                    .any(|q| q.scope.caller.is_none() && q.span == p.span && q.name == p.name)
+        };
         for owner in owners {
-            for (i, p) in f.facts.policies.iter().enumerate() {
-                if let Some(ClientScope::Named(client)) = &p.scope.client {
-                    clients
-                        .entry((owner.clone(), client.clone()))
-                        .or_insert((id, i));
+            for own in [true, false] {
+                for (i, p) in f.facts.policies.iter().enumerate() {
+                    let mine = copy(p);
+                    if mine != own
+                        || (mine
+                            && p.scope.caller.as_ref().map(|c| b.canonical(c))
+                                != Some(owner.clone()))
+                    {
+                        continue;
+                    }
+                    if let Some(ClientScope::Named(client)) = &p.scope.client {
+                        clients
+                            .entry((owner.clone(), client.clone()))
+                            .or_insert((id, i));
+                    }
                 }
             }
         }

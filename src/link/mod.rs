@@ -105,12 +105,17 @@ pub fn all_in(
     // C# typed clients: calls in one file, base addresses in another of
     // the same project (or of one that references it).
     crate::systems::csharp::link::typed_clients(files);
+    // Azure Service Bus sends joined to the one program receiving.
+    crate::systems::csharp::link::service_bus(files);
     // .NET handlers bound to an appsettings section in code.
     dotnet_sections::dotnet_sections(files);
     // The standard handler's options configured by name elsewhere
     // (`ConfigureAll`, `Configure("{client}-standard", ..)`), after their
     // own sections are joined.
     crate::systems::csharp::options::join(files);
+    // Handlers that retry every method narrowed to their clients' calls'
+    // methods (after the options, which may give a program its own).
+    crate::systems::csharp::link::narrow(files);
     // Gateways of a class another file declares.
     gateway_classes(files);
     nginx_includes(files, roots);

@@ -7,6 +7,7 @@
 //! calls.
 
 use super::extract::calls::{NO_BASE, REGISTRATION};
+use super::extract::servicebus::{CONSUMER, SERVICE_BUS};
 use crate::extract::build::{msbuild_is_apphost as is_apphost, msbuild_is_program as is_program};
 use crate::model::calls::IdentityKind;
 use crate::model::{CallEdge, ClientScope, Located, Methods, ScannedFile};
@@ -51,7 +52,6 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
         }
     }
     if hosts.is_empty() {
-        narrow_default(files);
         return;
     }
     let mut called: BTreeSet<(String, String)> = BTreeSet::new();
@@ -101,6 +101,14 @@ pub fn typed_clients(files: &mut [ScannedFile]) {
                     .is_some_and(|c| us.iter().any(|u| called.contains(&(u.clone(), c.clone())))))
         });
     }
+}
+
+/// The handlers that retry every method, narrowed to the methods of the
+/// calls made through their clients in the programs each stands for
+/// ([`narrow_methods`], [`narrow_default`]): after the options are
+/// joined, which may give a program a handler of its own
+/// ([`super::options::programs`]).
+pub fn narrow(files: &mut [ScannedFile]) {
     narrow_methods(files);
     narrow_default(files);
 }
@@ -145,8 +153,10 @@ fn narrow_default(files: &mut [ScannedFile]) {
         }
     }
     for f in files.iter_mut().filter(|f| is_csharp(f)) {
-        let us = units(f);
-        for p in &mut f.facts.policies {
+        let each: Vec<BTreeSet<String>> = (0..f.facts.policies.len())
+            .map(|i| super::options::programs(f, i))
+            .collect();
+        for (p, us) in f.facts.policies.iter_mut().zip(each) {
             if p.scope.client != Some(ClientScope::Named("default".into()))
                 || p.methods.value != Methods::All
                 || p.methods.is_written()
@@ -459,7 +469,6 @@ fn narrow_methods(files: &mut [ScannedFile]) {
         }
     }
     for f in files.iter_mut().filter(|f| is_csharp(f)) {
-        let us = units(f);
         // A client whose registration is still the edge has no calls seen.
         let registered: BTreeSet<String> = f
             .facts
@@ -468,7 +477,10 @@ fn narrow_methods(files: &mut [ScannedFile]) {
             .filter(|e| e.via.ends_with(REGISTRATION))
             .filter_map(|e| e.client.clone())
             .collect();
-        for p in &mut f.facts.policies {
+        let each: Vec<BTreeSet<String>> = (0..f.facts.policies.len())
+            .map(|i| super::options::programs(f, i))
+            .collect();
+        for (p, us) in f.facts.policies.iter_mut().zip(each) {
             let Some(ClientScope::Named(c)) = &p.scope.client else {
                 continue;
             };
@@ -489,5 +501,52 @@ fn narrow_methods(files: &mut [ScannedFile]) {
             let ms: BTreeSet<String> = sets.into_iter().flatten().flatten().cloned().collect();
             p.methods = Located::default_at(Methods::Set(ms.into_iter().collect()), p.span);
         }
+    }
+}
+
+/// Azure Service Bus sends joined to their receivers (issue 19): a send
+/// to a queue or topic (`CreateSender("orders")`, an edge to `orders`
+/// over AMQP with the sender's client retry) names the one program whose
+/// files receive from it (`CreateProcessor("orders")`, [`CONSUMER`]). The
+/// edge stays on the queue: the sender waits for the broker, not for the
+/// receiver's work, so the receiver's calls are not nested in the send
+/// (no attempts multiplied through the queue, no timeout of the send
+/// over them; duncan-G/ThePlot gave RL303/RL401 through a queue when the
+/// edge went to the receiver). The receivers' declarations are dropped
+/// after the join.
+pub fn service_bus(files: &mut [ScannedFile]) {
+    let mut consumers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in files.iter().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        for s in f.facts.services.iter().filter(|s| s.source == CONSUMER) {
+            let entry = consumers.entry(s.name.clone()).or_default();
+            if us.is_empty() {
+                // A receiver of no known program: the join is not sure.
+                entry.insert(String::new());
+            }
+            entry.extend(us.iter().cloned());
+        }
+    }
+    if consumers.is_empty() {
+        return;
+    }
+    for f in files.iter_mut().filter(|f| is_csharp(f)) {
+        let us = units(f);
+        for e in &mut f.facts.edges {
+            if e.client.as_deref() != Some(SERVICE_BUS) {
+                continue;
+            }
+            let Some(to) = consumers.get(&e.callee) else {
+                continue;
+            };
+            // One program receives, and it is not the sender itself.
+            if let [one] = to.iter().collect::<Vec<_>>().as_slice()
+                && !one.is_empty()
+                && !us.contains(*one)
+            {
+                e.via = format!("{} (received by {one})", e.via);
+            }
+        }
+        f.facts.services.retain(|s| s.source != CONSUMER);
     }
 }

@@ -70,6 +70,23 @@ pub const AZURE_DEFAULT_NETWORK_TIMEOUT: std::time::Duration = std::time::Durati
 /// 0f06947).
 pub const AZURE_JITTER: f64 = 0.2;
 
+/// Azure Service Bus `ServiceBusRetryOptions` defaults: `MaxRetries = 3`
+/// (retries, 0 to 100), `Delay = TimeSpan.FromSeconds(0.8)`, `MaxDelay =
+/// TimeSpan.FromMinutes(1)`, `TryTimeout = TimeSpan.FromMinutes(1)`, `Mode
+/// = ServiceBusRetryMode.Exponential` (https://github.com/Azure/azure-sdk-for-net,
+/// `sdk/servicebus/Azure.Messaging.ServiceBus/src/Primitives/ServiceBusRetryOptions.cs`,
+/// commit 62d055f).
+pub const SERVICE_BUS_DEFAULT_MAX_RETRIES: u64 = 3;
+pub const SERVICE_BUS_DEFAULT_DELAY: std::time::Duration = std::time::Duration::from_millis(800);
+pub const SERVICE_BUS_DEFAULT_MAX_DELAY: std::time::Duration = std::time::Duration::from_secs(60);
+pub const SERVICE_BUS_DEFAULT_TRY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+/// Service Bus `BasicRetryPolicy` (`src/Core/BasicRetryPolicy.cs`, commit
+/// 1826c12): `JitterFactor = 0.08`; exponential waits `2^attempt x Delay +
+/// random x 0.08 x Delay` (attempt 1 for the first retry), fixed `Delay +
+/// random x 0.08 x Delay`, then `MaxDelay` at most; a zero `Delay` or
+/// `MaxDelay` retries nothing.
+pub const SERVICE_BUS_JITTER: f64 = 0.08;
+
 /// Microsoft.Data.SqlClient's interval enumerators draw every interval
 /// from `random.Next(0.8 x DeltaTime, 1.2 x DeltaTime)`: fixed
 /// (`DeltaTime`), incremental (the previous interval plus one draw) and

@@ -24,11 +24,15 @@
 //! options calls for one handler apply in the order of their files and
 //! places.
 //!
-//! The options apply where every program that runs the handler runs them
-//! too (a handler of a shared ServiceDefaults project gets a
-//! `ConfigureAll` of one service only when that service is the only
-//! program that builds it); a file of no build unit (no `*.csproj` above
-//! it) joins within itself. A name given to `Configure<..>(name, ..)` that none of the
+//! The options apply in the programs that run them: a handler of a shared
+//! ServiceDefaults project that several programs build is, in each program
+//! with options of its own (`ConfigureAll` in `Orders/Program.cs`), a
+//! handler of its own: a copy of the policy with `scope.caller` set to
+//! that program ([`program_variants`]), which takes the options, while the
+//! policy itself stays the handler of the other programs. The graph gives
+//! each program's calls its own copy, and the client-method narrowing
+//! (`super::link::narrow`) reads each copy's programs' calls only. A file
+//! of no build unit (no `*.csproj` above it) joins within itself. A name given to `Configure<..>(name, ..)` that none of the
 //! handlers of the programs running it reads is RL902, naming the names
 //! the handlers read; one not ending in `-standard` is RL902 also when
 //! no handler is seen.
@@ -70,13 +74,98 @@ pub fn options_name(policy_name: &str, client: Option<&ClientScope>) -> Option<S
     (!simple.is_empty()).then(|| format!("{simple}-standard"))
 }
 
-/// Whether options of file `o` apply in the programs running file `h`.
-fn reaches(files: &[ScannedFile], o: usize, h: usize) -> bool {
+/// The programs a handler policy of file `f` stands for: its own program
+/// for a per-program copy, else the file's build units less those that
+/// have a copy of the policy.
+pub fn programs(f: &ScannedFile, i: usize) -> BTreeSet<String> {
+    let p = &f.facts.policies[i];
+    if let Some(u) = &p.scope.caller {
+        return BTreeSet::from([u.clone()]);
+    }
+    let mut us = units(f);
+    for q in &f.facts.policies {
+        if let Some(u) = &q.scope.caller
+            && is_copy_of(q, p)
+        {
+            us.remove(u);
+        }
+    }
+    us
+}
+
+/// Whether `q` is a per-program copy of the handler `p`.
+fn is_copy_of(q: &crate::model::RetryPolicy, p: &crate::model::RetryPolicy) -> bool {
+    q.scope.caller.is_some()
+        && p.scope.caller.is_none()
+        && q.span == p.span
+        && q.name == p.name
+        && q.system == p.system
+        && q.kind == p.kind
+}
+
+/// Whether options of file `o` apply to handler `i` of file `h`: in the
+/// same file, or in every program the handler stands for.
+fn reaches(files: &[ScannedFile], o: usize, h: usize, i: usize) -> bool {
     if o == h {
         return true;
     }
-    let (uo, uh) = (units(&files[o]), units(&files[h]));
-    !uh.is_empty() && uh.is_subset(&uo)
+    let ps = programs(&files[h], i);
+    !ps.is_empty() && ps.is_subset(&units(&files[o]))
+}
+
+/// Whether the programs running options of file `o` run handler `i` of
+/// file `h` in at least one of them.
+fn overlaps(files: &[ScannedFile], o: usize, h: usize, i: usize) -> bool {
+    o == h || !programs(&files[h], i).is_disjoint(&units(&files[o]))
+}
+
+/// Whether options configured for `name` (`None`: every name) are the
+/// ones a handler reading `reads` reads.
+fn name_matches(name: Option<&String>, reads: Option<&String>) -> bool {
+    match (name, reads) {
+        (None, _) => true,
+        (Some(n), Some(r)) => n == r,
+        (Some(_), None) => false,
+    }
+}
+
+/// The standard handlers (retry policies) of the files.
+fn standard_handlers(files: &[ScannedFile]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (id, f) in files.iter().enumerate() {
+        for (i, p) in f.facts.policies.iter().enumerate() {
+            if p.system == System::DotnetStandard && p.kind == crate::model::PolicyKind::Retry {
+                out.push((id, i));
+            }
+        }
+    }
+    out
+}
+
+/// A handler some programs running it configure with options (of a file
+/// of theirs) and others do not is, in each of those programs, a copy of
+/// its own ([`crate::model::Scope::caller`]: the program), made before
+/// any options are applied.
+fn program_variants(files: &mut [ScannedFile], decls: &[(usize, usize)]) {
+    for (h, i) in standard_handlers(files) {
+        let hu = units(&files[h]);
+        let mut split: BTreeSet<String> = BTreeSet::new();
+        let p = &files[h].facts.policies[i];
+        let reads = options_name(p.name.as_deref().unwrap_or(""), p.scope.client.as_ref());
+        for &(o, j) in decls {
+            let ou = units(&files[o]);
+            let d = &files[o].facts.named_options[j];
+            if o == h || hu.is_subset(&ou) || !name_matches(d.name.as_ref(), reads.as_ref()) {
+                continue;
+            }
+            split.extend(hu.intersection(&ou).cloned());
+        }
+        for u in split {
+            let mut copy = files[h].facts.policies[i].clone();
+            copy.scope.caller = Some(u);
+            files[h].facts.policies.push(copy);
+        }
+    }
 }
 
 pub fn join(files: &mut [ScannedFile]) {
@@ -89,16 +178,16 @@ pub fn join(files: &mut [ScannedFile]) {
     if decls.is_empty() {
         return;
     }
+    program_variants(files, &decls);
     // The handlers: (file, policy, the options name it reads).
-    let mut handlers: Vec<(usize, usize, Option<String>)> = Vec::new();
-    for (id, f) in files.iter().enumerate() {
-        for (i, p) in f.facts.policies.iter().enumerate() {
-            if p.system == System::DotnetStandard && p.kind == crate::model::PolicyKind::Retry {
-                let name = p.name.as_deref().unwrap_or("");
-                handlers.push((id, i, options_name(name, p.scope.client.as_ref())));
-            }
-        }
-    }
+    let handlers: Vec<(usize, usize, Option<String>)> = standard_handlers(files)
+        .into_iter()
+        .map(|(id, i)| {
+            let p = &files[id].facts.policies[i];
+            let name = p.name.as_deref().unwrap_or("");
+            (id, i, options_name(name, p.scope.client.as_ref()))
+        })
+        .collect();
     // Plain options first, then the post-configurations over them.
     for post in [false, true] {
         for &(o, j) in &decls {
@@ -108,12 +197,7 @@ pub fn join(files: &mut [ScannedFile]) {
             }
             let from = place(&files[o], d.span);
             for (h, i, reads) in &handlers {
-                let name_matches = match (&d.name, reads) {
-                    (None, _) => true,
-                    (Some(n), Some(r)) => n == r,
-                    (Some(_), None) => false,
-                };
-                if !name_matches || !reaches(files, o, *h) {
+                if !name_matches(d.name.as_ref(), reads.as_ref()) || !reaches(files, o, *h, *i) {
                     continue;
                 }
                 let p = &mut files[*h].facts.policies[*i];
@@ -139,7 +223,7 @@ pub fn join(files: &mut [ScannedFile]) {
         let Some(name) = d.name.clone() else { continue };
         let running: Vec<&Option<String>> = handlers
             .iter()
-            .filter(|(h, _, _)| reaches(files, o, *h))
+            .filter(|(h, i, _)| overlaps(files, o, *h, *i))
             .map(|(_, _, r)| r)
             .collect();
         if running.iter().any(|r| r.as_deref() == Some(name.as_str())) {

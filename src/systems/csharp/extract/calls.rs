@@ -481,7 +481,7 @@ fn request_args<'a>(ctx: &Ctx<'a>, r: Node<'a>) -> Option<Vec<Node<'a>>> {
 
 /// A string value: a literal, the part of an interpolated string before
 /// its first hole, `new Uri(..)` of one, or a name bound to one.
-fn string(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
+pub(super) fn string(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }

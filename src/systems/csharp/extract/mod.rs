@@ -33,6 +33,7 @@ mod redis;
 mod resilience;
 mod retry_after;
 mod sdk;
+pub mod servicebus;
 mod should_handle;
 #[cfg(test)]
 mod tests;
@@ -89,6 +90,8 @@ const NEEDLES: &[&str] = &[
     "HttpStandardResilienceOptions",
     // RabbitMQ.Client's connection recovery interval.
     "NetworkRecoveryInterval",
+    // Azure Service Bus clients, senders and receivers.
+    "ServiceBus",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -122,6 +125,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     redis::extract(&ctx, facts);
     options::extract(&ctx, facts);
     rabbitmq::extract(&ctx, facts);
+    servicebus::extract(&ctx, facts);
     let mut scopes = Vec::new();
     loops::extract(&ctx, facts, &mut scopes);
     loops::executions(&ctx, facts, &mut scopes);

@@ -129,9 +129,18 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
                     }
                 }
             }
-            "HandleResult" | "OrResult" => {
-                conditions.push(Located::written(Condition::Predicate, at))
-            }
+            // `OrResult(r => r.StatusCode == HttpStatusCode.NotFound)`:
+            // the statuses the lambda tests, as a v8 `ShouldHandle` is read.
+            "HandleResult" | "OrResult" => match args(ctx, *c).first() {
+                Some((_, l)) if l.kind() == "lambda_expression" => {
+                    match super::should_handle::read(ctx, *l).value {
+                        RetryOn::Listed { conditions: cs } => conditions.extend(cs),
+                        RetryOn::Nothing => {}
+                        _ => conditions.push(Located::written(Condition::Predicate, at)),
+                    }
+                }
+                _ => conditions.push(Located::written(Condition::Predicate, at)),
+            },
             "HandleTransientHttpError" => {
                 // Polly.Extensions.Http `HttpPolicyExtensions.
                 // HandleTransientHttpError()`: `HttpRequestException`, 5xx
