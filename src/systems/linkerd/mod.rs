@@ -10,6 +10,10 @@ pub static SPEC: SystemSpec = SystemSpec {
     offers_budget: true,
     fixes: Fixes {
         budget: "set `retryBudget` on the ServiceProfile (`retryRatio`, `minRetriesPerSecond`, `ttl`)",
+        edits: super::edit::FixEdits {
+            per_try_timeout: Some(super::edit::set_written_per_try_go),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("Linkerd", Layer::Mesh)
