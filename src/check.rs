@@ -193,7 +193,11 @@ fn quoted_scalars(file: &SourceFile) -> Vec<Quoted> {
                 if let Some(q @ (b'"' | b'\'')) = text.as_bytes().get(span.start)
                     && node.is_quoted()
                 {
-                    out.push((span, *q, crate::yaml::quoted::offsets(text, span.start, *q, v)));
+                    out.push((
+                        span,
+                        *q,
+                        crate::yaml::quoted::offsets(text, span.start, *q, v),
+                    ));
                 }
                 continue;
             }
@@ -214,11 +218,17 @@ fn quoted_scalars(file: &SourceFile) -> Vec<Quoted> {
 fn quoted_fixes(findings: &mut [Finding], scan: &Scan) {
     let mut strings: std::collections::HashMap<FileId, Vec<Quoted>> = Default::default();
     for f in findings.iter_mut().filter(|f| !f.fixes.is_empty()) {
-        let mut files: Vec<FileId> = f.fixes.iter().flat_map(|x| x.edits.iter().map(|e| e.file)).collect();
+        let mut files: Vec<FileId> = f
+            .fixes
+            .iter()
+            .flat_map(|x| x.edits.iter().map(|e| e.file))
+            .collect();
         files.push(f.file);
         for id in files {
             if id < scan.files.len() {
-                strings.entry(id).or_insert_with(|| quoted_scalars(scan.file(id)));
+                strings
+                    .entry(id)
+                    .or_insert_with(|| quoted_scalars(scan.file(id)));
             }
         }
         // The string the finding's setting is read from, where it is

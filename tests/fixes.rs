@@ -451,7 +451,11 @@ fn a_fix_that_a_quoted_string_cannot_take_is_refused_with_a_reason() {
             .iter()
             .filter(|f| f.to_string().contains("no fix offered"))
             .collect();
-        assert!(!refused.is_empty(), "{}: no refused fix in {v:#}", case.display());
+        assert!(
+            !refused.is_empty(),
+            "{}: no refused fix in {v:#}",
+            case.display()
+        );
         for f in &refused {
             assert!(f.get("fixes").is_none(), "{}: {f}", case.display());
         }

@@ -553,7 +553,12 @@ pub fn set_written_per_try_go(site: &Site<'_>, each: Duration) -> Option<Vec<Edi
     if t.provenance != crate::model::Provenance::Written {
         return None;
     }
-    Some(vec![set_value(site.file, site.text, t.span, &go_duration(each))?])
+    Some(vec![set_value(
+        site.file,
+        site.text,
+        t.span,
+        &go_duration(each),
+    )?])
 }
 
 /// The integer written in `span` (see [`set_integer`]).

@@ -144,7 +144,12 @@ fn set_value_replaces_one_scalar_word_and_keeps_its_quotes() {
         Some("r:\n  perTryTimeout: 1900ms\n")
     );
     assert_eq!(
-        set("{\"per_try_timeout\": \"5s\"}", "\"per_try_timeout\": \"5s\"", "1.900s").as_deref(),
+        set(
+            "{\"per_try_timeout\": \"5s\"}",
+            "\"per_try_timeout\": \"5s\"",
+            "1.900s"
+        )
+        .as_deref(),
         Some("{\"per_try_timeout\": \"1.900s\"}")
     );
     assert_eq!(

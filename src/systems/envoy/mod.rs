@@ -138,7 +138,9 @@ fn per_try_timeout(site: &super::edit::Site<'_>, each: Duration) -> Option<Vec<c
             return None;
         }
         let to = proto_duration(each);
-        return Some(vec![super::edit::set_value(site.file, site.text, t.span, &to)?]);
+        return Some(vec![super::edit::set_value(
+            site.file, site.text, t.span, &to,
+        )?]);
     }
     let at = site.policy.attempts.span;
     // Only beside a written count (not a block whose count is defaulted).

@@ -68,9 +68,14 @@ fn retry_throttling(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit
     };
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let lead = &text[line_start..at];
-    let edit = if !lead.is_empty() && lead.chars().all(|c| c == ' ' || c == '\t') || lead.is_empty() {
+    let edit = if !lead.is_empty() && lead.chars().all(|c| c == ' ' || c == '\t') || lead.is_empty()
+    {
         // A line of its own, before the key's.
-        let brk = if text[at..].contains("\r\n") { "\r\n" } else { "\n" };
+        let brk = if text[at..].contains("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
         let comma = if quoted { "," } else { "" };
         crate::fix::Edit::insert(site.file, line_start, format!("{lead}{entry}{comma}{brk}"))
     } else if quoted || lead.trim_end().ends_with(['{', ',']) {

@@ -106,7 +106,9 @@ fn per_try_timeout(
         && t.provenance == crate::model::Provenance::Written
     {
         let to = go_duration(each);
-        return Some(vec![super::edit::set_value(site.file, site.text, t.span, &to)?]);
+        return Some(vec![super::edit::set_value(
+            site.file, site.text, t.span, &to,
+        )?]);
     }
     let at = site.policy.attempts.span;
     // Only beside a written count (not a block whose count is defaulted).

@@ -32,7 +32,11 @@ fn per_try_timeout(
         return Some(edits);
     }
     let at = site.policy.attempts.span;
-    if !site.text.get(at.start..at.end)?.starts_with("retry.linkerd.io/limit") {
+    if !site
+        .text
+        .get(at.start..at.end)?
+        .starts_with("retry.linkerd.io/limit")
+    {
         return None;
     }
     let value = Value::Str(go_duration(each));

@@ -48,7 +48,11 @@ fn a_service_config_in_a_yaml_string_is_read_in_place() {
     let f = extract(std::path::Path::new("deploy.yaml"), text, Syntax::Yaml);
     assert_eq!(f.diagnostics.len(), 1, "{:?}", f.diagnostics);
     let s = f.diagnostics[0].span;
-    assert!(text[s.start..s.end].contains("\\\"x\\\""), "{:?}", &text[s.start..s.end]);
+    assert!(
+        text[s.start..s.end].contains("\\\"x\\\""),
+        "{:?}",
+        &text[s.start..s.end]
+    );
     // Folded over two lines: no exact place, every span at the string.
     let text = "env:\n  - name: GRPC_SERVICE_CONFIG\n    value: \"{\\\"methodConfig\\\": [{\\\"name\\\": [{}],\n      \\\"timeout\\\": \\\"x\\\"}]}\"\n";
     let f = extract(std::path::Path::new("deploy.yaml"), text, Syntax::Yaml);
