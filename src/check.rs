@@ -160,8 +160,141 @@ pub fn run(scan: &Scan, settings: &Settings, graph: Option<&Graph>) -> Checked {
     }
     notices.sort();
     notices.dedup();
+    quoted_fixes(&mut findings, scan);
     sort_and_dedup(&mut findings, scan);
     Checked { findings, notices }
+}
+
+/// A quoted scalar on one line of a YAML or JSON file: its span (quotes
+/// included), its quote, and where each byte of its value is in the file
+/// (`None`: folded, no byte-exact place).
+type Quoted = (crate::source::Span, u8, Option<Vec<usize>>);
+
+/// The quoted scalars of a YAML or JSON file's values (none for other
+/// formats), within a budget of nodes.
+fn quoted_scalars(file: &SourceFile) -> Vec<Quoted> {
+    let ext = file.path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !matches!(ext, "yaml" | "yml" | "json") {
+        return Vec::new();
+    }
+    let text = &file.text;
+    let parsed = crate::yaml::parse(text);
+    let mut out = Vec::new();
+    let mut budget = 100_000usize;
+    for doc in &parsed.documents {
+        let mut stack = vec![parsed.root(doc)];
+        while let Some(node) = stack.pop() {
+            if budget == 0 {
+                return out;
+            }
+            budget -= 1;
+            if let Some(v) = node.as_str() {
+                let span = node.span();
+                if let Some(q @ (b'"' | b'\'')) = text.as_bytes().get(span.start)
+                    && node.is_quoted()
+                {
+                    out.push((
+                        span,
+                        *q,
+                        crate::yaml::quoted::offsets(text, span.start, *q, v),
+                    ));
+                }
+                continue;
+            }
+            stack.extend(node.entries().into_iter().map(|e| e.value));
+            stack.extend(node.items());
+        }
+    }
+    out
+}
+
+/// Fixes made inside a configuration carried in a quoted string
+/// (`GRPC_SERVICE_CONFIG: "{\"methodConfig\": ...}"`): an edit inside the
+/// string is written as the string is escaped (`\"` in a double-quoted
+/// one, `''` in a single-quoted one); a fix that would add a line to it,
+/// cut across it, land where its escapes or folded lines leave no exact
+/// place, or be written outside the string that holds the setting is not
+/// offered, and the finding says why.
+fn quoted_fixes(findings: &mut [Finding], scan: &Scan) {
+    let mut strings: std::collections::HashMap<FileId, Vec<Quoted>> = Default::default();
+    for f in findings.iter_mut().filter(|f| !f.fixes.is_empty()) {
+        let mut files: Vec<FileId> = f
+            .fixes
+            .iter()
+            .flat_map(|x| x.edits.iter().map(|e| e.file))
+            .collect();
+        files.push(f.file);
+        for id in files {
+            if id < scan.files.len() {
+                strings
+                    .entry(id)
+                    .or_insert_with(|| quoted_scalars(scan.file(id)));
+            }
+        }
+        // The string the finding's setting is read from, where it is
+        // inside one (not a whole quoted key or value).
+        let holder = strings.get(&f.file).and_then(|qs| {
+            qs.iter().find(|(q, ..)| {
+                q.start <= f.span.start
+                    && f.span.start < q.end
+                    && !(f.span.start <= q.start + 1 && f.span.end + 1 >= q.end)
+            })
+        });
+        let holder = holder.map(|(q, ..)| *q);
+        let mut refused: Option<(FileId, crate::source::Span, &str)> = None;
+        f.fixes.retain_mut(|fix| {
+            for e in &mut fix.edits {
+                let quoted = strings.get(&e.file).map(Vec::as_slice).unwrap_or(&[]);
+                let inside = quoted.iter().find(|(q, ..)| {
+                    let touches = if e.span.start == e.span.end {
+                        q.start < e.span.start && e.span.start < q.end
+                    } else {
+                        e.span.start < q.end && e.span.end > q.start
+                    };
+                    let covers = e.span.start <= q.start && e.span.end >= q.end;
+                    touches && !covers
+                });
+                let why = match inside {
+                    Some((q, quote, offsets)) => {
+                        let within = q.start < e.span.start && e.span.end < q.end;
+                        let exact = offsets.as_ref().is_some_and(|o| {
+                            o.binary_search(&e.span.start).is_ok() && o.binary_search(&e.span.end).is_ok()
+                        });
+                        if !within {
+                            Some((*q, "the fix would cut across the quoted string the setting is written in"))
+                        } else if !exact {
+                            Some((*q, "the setting is in a quoted string whose folded lines leave no exact place for the fix"))
+                        } else {
+                            match crate::yaml::quoted::escape(&e.replacement, *quote) {
+                                Some(escaped) => {
+                                    e.replacement = escaped;
+                                    None
+                                }
+                                None => Some((*q, "the fix adds a line, and the setting is in a one-line quoted string")),
+                            }
+                        }
+                    }
+                    None => holder
+                        .filter(|h| e.file == f.file && !(h.start < e.span.start && e.span.end < h.end))
+                        .map(|h| (h, "the setting is in a quoted string, and the fix would be written outside it")),
+                };
+                if let Some((span, w)) = why {
+                    refused.get_or_insert((e.file, span, w));
+                    return false;
+                }
+            }
+            true
+        });
+        if let Some((file, span, why)) = refused
+            && f.fixes.is_empty()
+        {
+            f.related.push(Related {
+                file,
+                span,
+                message: format!("no fix offered: {why}; edit it by hand"),
+            });
+        }
+    }
 }
 
 /// Sort by path, position and code; drop findings of one rule at one span

@@ -663,12 +663,16 @@ impl<'f> Yaml<'f> {
 }
 
 /// Where each byte of a string scalar's value (and its end) is in `text`,
-/// for a value that stands in the file line by line: a plain or quoted
-/// scalar without escapes or folding, or a literal block (`|`), whose lines
-/// are the file's lines without their indentation. `None` for anything
-/// else (escapes, folded lines): the caller then places every span at the
-/// scalar.
+/// for a value that stands in the file line by line: a plain scalar
+/// without folding, a quoted scalar on one line (an escape's bytes all at
+/// its backslash: `\"` stands for `"`, [`quoted::offsets`]), or a literal
+/// block (`|`), whose lines are the file's lines without their
+/// indentation. `None` for anything else (folded lines): the caller then
+/// places every span at the scalar.
 pub fn scalar_offsets(text: &str, span: Span, value: &str) -> Option<Vec<usize>> {
+    if let Some(q @ (b'"' | b'\'')) = text.as_bytes().get(span.start) {
+        return quoted::offsets(text, span.start, *q, value);
+    }
     let mut offsets = Vec::with_capacity(value.len() + 1);
     let mut cursor = span.start.min(text.len());
     let end = text.len();
@@ -713,3 +717,5 @@ pub fn scalar_offsets(text: &str, span: Span, value: &str) -> Option<Vec<usize>>
 
 #[cfg(test)]
 mod tests;
+
+pub mod quoted;

@@ -427,3 +427,41 @@ fn no_exponential_fix_where_the_key_is_written() {
         .expect("an RL202 finding");
     assert!(f.get("fixes").is_none(), "{f}");
 }
+
+/// testdata/fix-refused/<case>/: a finding whose fix cannot be written
+/// where the setting is (a line added to a configuration carried in a
+/// one-line quoted string) offers no fix, and says why in a related note;
+/// `--fix --unsafe-fixes` leaves the files as they are. The escaped cases
+/// that can be written are fixtures of testdata/fixes (RL601
+/// `grpc-json-escaped`, `grpc-yaml-single-quoted`).
+#[test]
+fn a_fix_that_a_quoted_string_cannot_take_is_refused_with_a_reason() {
+    let root = common::root().join("testdata/fix-refused");
+    let mut seen = 0;
+    for case in std::fs::read_dir(&root).unwrap() {
+        let case = case.unwrap().path();
+        let tmp = tempfile::tempdir().unwrap();
+        let before = tree(&case);
+        write_tree(tmp.path(), &before);
+        let o = check(tmp.path(), &["--format", "json", "--unsafe-fixes"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let refused: Vec<&serde_json::Value> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f.to_string().contains("no fix offered"))
+            .collect();
+        assert!(
+            !refused.is_empty(),
+            "{}: no refused fix in {v:#}",
+            case.display()
+        );
+        for f in &refused {
+            assert!(f.get("fixes").is_none(), "{}: {f}", case.display());
+        }
+        check(tmp.path(), &["--fix", "--unsafe-fixes"]);
+        assert_eq!(tree(tmp.path()), before, "{}", case.display());
+        seen += 1;
+    }
+    assert!(seen >= 1);
+}

@@ -502,6 +502,65 @@ pub fn set_integer(file: FileId, text: &str, span: Span, to: u64) -> Option<Edit
     ))
 }
 
+/// The value of the setting written at `span` (`perTryTimeout: 2s`,
+/// `"per_try_timeout": "2s"`, or the value alone) replaced by `to`, its
+/// quotes kept; `None` unless the value is one scalar word (a mapping such
+/// as `{seconds: 2}`, a list or a value with a comment is left alone).
+pub fn set_value(file: FileId, text: &str, span: Span, to: &str) -> Option<Edit> {
+    let s = text.get(span.start..span.end)?;
+    // The first `:` outside quotes ends the key.
+    let mut quote = None;
+    let mut colon = None;
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, ':') => {
+                colon = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let from = colon.map_or(0, |i| i + 1);
+    let rest = &s[from..];
+    let v_start = from + rest.len() - rest.trim_start().len();
+    let v = s[v_start..].trim_end();
+    let (inner_start, inner) = match v.as_bytes().first() {
+        Some(q @ (b'"' | b'\'')) if v.len() >= 2 && v.as_bytes()[v.len() - 1] == *q => {
+            (v_start + 1, &v[1..v.len() - 1])
+        }
+        _ => (v_start, v),
+    };
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '.';
+    if inner.is_empty() || !inner.chars().all(word) {
+        return None;
+    }
+    let at = span.start + inner_start;
+    Some(Edit::new(file, Span::new(at, at + inner.len()), to))
+}
+
+/// The per-try timeout the policy writes set to `each`, as a Go duration
+/// (`1600ms`); `None` where none is written on the policy itself. Gateway
+/// API `timeouts.backendRequest` (gateway-api GEP-2257 durations,
+/// `^([0-9]{1,5}(h|m|s|ms)){1,4}$`) and Linkerd's
+/// `retry.linkerd.io/timeout` annotation (a Go duration) take this form;
+/// neither is added where it is not written (the rules that ask for one
+/// do not judge these systems).
+pub fn set_written_per_try_go(site: &Site<'_>, each: Duration) -> Option<Vec<Edit>> {
+    let t = site.policy.per_try_timeout.as_ref()?;
+    if t.provenance != crate::model::Provenance::Written {
+        return None;
+    }
+    Some(vec![set_value(
+        site.file,
+        site.text,
+        t.span,
+        &go_duration(each),
+    )?])
+}
+
 /// The integer written in `span` (see [`set_integer`]).
 pub fn integer_in(text: &str, span: Span) -> Option<u64> {
     let e = set_integer(0, text, span, 0)?;

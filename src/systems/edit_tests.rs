@@ -131,3 +131,32 @@ fn no_sibling_beside_a_mapping_header() {
         None
     );
 }
+
+#[test]
+fn set_value_replaces_one_scalar_word_and_keeps_its_quotes() {
+    let set = |text: &str, at: &str, to: &str| {
+        let start = text.find(at).expect("anchor in text");
+        let span = Span::new(start, start + at.len());
+        set_value(0, text, span, to).map(|e| apply_edits(text, [&e]).unwrap())
+    };
+    assert_eq!(
+        set("r:\n  perTryTimeout: 5s\n", "perTryTimeout: 5s", "1900ms").as_deref(),
+        Some("r:\n  perTryTimeout: 1900ms\n")
+    );
+    assert_eq!(
+        set(
+            "{\"per_try_timeout\": \"5s\"}",
+            "\"per_try_timeout\": \"5s\"",
+            "1.900s"
+        )
+        .as_deref(),
+        Some("{\"per_try_timeout\": \"1.900s\"}")
+    );
+    assert_eq!(
+        set("t: '0.5s'\n", "'0.5s'", "0.250s").as_deref(),
+        Some("t: '0.250s'\n")
+    );
+    // A mapping or several words: no edit.
+    assert_eq!(set("t: {seconds: 5}\n", "t: {seconds: 5}", "1s"), None);
+    assert_eq!(set("t: 5 s\n", "t: 5 s", "1s"), None);
+}

@@ -23,7 +23,10 @@ fn scalar_offsets_follow_block_and_plain_values() {
     let o = scalar_offsets(text, b.span(), b.as_str().unwrap()).unwrap();
     assert_eq!(&text[o[0]..o[5]], "plain");
     let c = root.get("c").unwrap();
-    assert!(scalar_offsets(text, c.span(), c.as_str().unwrap()).is_none());
+    // An escape's byte is placed at its backslash.
+    let o = scalar_offsets(text, c.span(), c.as_str().unwrap()).unwrap();
+    assert_eq!(&text[o[3]..o[4]], "\\\"");
+    assert_eq!(&text[o[0]..o[7]], "esc\\\"ape");
 }
 
 #[test]

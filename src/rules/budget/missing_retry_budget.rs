@@ -60,6 +60,13 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
                 ),
                 fix,
             );
+            // Unsafe, as above; made where the system can write a budget
+            // into the block (gRPC's `retryThrottling`).
+            if let Some(make) = p.system.spec().fixes.edits.budget
+                && let Some(edits) = make(&ctx.site(f.file))
+            {
+                f.fix(Fix::unsafe_(fix, edits));
+            }
             Emitter::relate(f, p.span, "retries are configured here");
         }
         // The budget may be where this file cannot see, or the mechanism

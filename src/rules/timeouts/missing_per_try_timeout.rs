@@ -63,7 +63,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         // The waits between attempts come out of the overall timeout too
         // (RL301 counts them).
         let waits = p.total_backoff().unwrap_or_default();
-        if let Some(each) = o.checked_sub(waits).map(|left| round_down(left / n))
+        if let Some(each) = o.checked_sub(waits).map(|left| super::round_down(left / n))
             && !each.is_zero()
             && let Some(edits) = make(&ctx.site(f.file), each)
         {
@@ -75,16 +75,4 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             f.fix(Fix::safe(title, edits));
         }
     }
-}
-
-/// `d` rounded down to a value people write: whole seconds from 10 s,
-/// tenths of a second from 1 s, hundredths below.
-fn round_down(d: std::time::Duration) -> std::time::Duration {
-    let ms = d.as_millis() as u64;
-    let step = match ms {
-        10_000.. => 1000,
-        1000.. => 100,
-        _ => 10,
-    };
-    std::time::Duration::from_millis(ms / step * step)
 }

@@ -2,6 +2,7 @@
 //! (+ backoff) exceeds the overall timeout.
 
 use crate::duration::human;
+use crate::fix::Fix;
 use crate::model::{AttemptCount, Provenance, backoff};
 use crate::rules::{Check, Emitter, PolicyCtx};
 use std::time::Duration;
@@ -60,6 +61,28 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             human(Duration::from_secs_f64(total.as_secs_f64() / n as f64))
         ),
     );
+    // Unsafe: the written per-try timeout is lowered so that the attempts
+    // and their waits fit the overall timeout; an attempt that took longer
+    // and succeeded now times out and is retried.
+    if let Some(make) = p.system.spec().fixes.edits.per_try_timeout
+        && let Ok(n32) = u32::try_from(n)
+        && n32 > 0
+        && let Some(each) = total
+            .checked_sub(backoff)
+            .map(|left| super::round_down(left / n32))
+        && !each.is_zero()
+        && each < t
+        && let Some(edits) = make(&ctx.site(f.file), each)
+    {
+        f.fix(Fix::unsafe_(
+            format!(
+                "set the per-try timeout to `{}` ({n} attempts and their waits fit the `{}` overall timeout)",
+                human(each),
+                human(total)
+            ),
+            edits,
+        ));
+    }
     Emitter::relate(
         f,
         p.attempts.span,

@@ -121,12 +121,27 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
 }];
 
 /// Add `per_try_timeout` (or `perTryTimeout` beside a camelCase
-/// `numRetries`) to the retry policy (envoyproxy/envoy
+/// `numRetries`) to the retry policy, or set the one it writes (envoyproxy/envoy
 /// `api/envoy/config/route/v3/route_components.proto`,
 /// `RetryPolicy.per_try_timeout`, a `google.protobuf.Duration`, which JSON
 /// and YAML write in seconds: `0.250s`).
 fn per_try_timeout(site: &super::edit::Site<'_>, each: Duration) -> Option<Vec<crate::fix::Edit>> {
     use super::edit::{Value, add_sibling, proto_duration};
+    // A `per_try_timeout` written in this retry policy is set to the new
+    // length (not one inherited from the virtual host, which other routes
+    // share, nor `per_try_timeout_ms`, whose unit differs).
+    if let Some(t) = &site.policy.per_try_timeout
+        && t.provenance == crate::model::Provenance::Written
+    {
+        let written = site.text.get(t.span.start..t.span.end)?;
+        if written.contains("_ms") || written.contains("TimeoutMs") {
+            return None;
+        }
+        let to = proto_duration(each);
+        return Some(vec![super::edit::set_value(
+            site.file, site.text, t.span, &to,
+        )?]);
+    }
     let at = site.policy.attempts.span;
     // Only beside a written count (not a block whose count is defaulted).
     super::edit::integer_in(site.text, at)?;

@@ -10,6 +10,7 @@ pub static SPEC: SystemSpec = SystemSpec {
     fixes: Fixes {
         edits: super::edit::FixEdits {
             drop_conditions: Some(super::edit::drop_listed_in_config),
+            per_try_timeout: Some(super::edit::set_written_per_try_go),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC

@@ -92,7 +92,8 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
 /// A written value this high limits nothing either.
 pub const UNLIMITED_MAX_RETRIES: u64 = u32::MAX as u64;
 
-/// Add `perTryTimeout` beside the route's `attempts` (istio/api
+/// Add `perTryTimeout` beside the route's `attempts`, or set the one the
+/// route writes (istio/api
 /// `networking/v1alpha3/virtual_service.proto`, `HTTPRetry.per_try_timeout`:
 /// "Format: 1h/1m/1s/1ms. MUST be >=1ms").
 fn per_try_timeout(
@@ -100,6 +101,15 @@ fn per_try_timeout(
     each: std::time::Duration,
 ) -> Option<Vec<crate::fix::Edit>> {
     use super::edit::{Value, add_sibling, go_duration};
+    // A per-try timeout written on this route is set to the new length.
+    if let Some(t) = &site.policy.per_try_timeout
+        && t.provenance == crate::model::Provenance::Written
+    {
+        let to = go_duration(each);
+        return Some(vec![super::edit::set_value(
+            site.file, site.text, t.span, &to,
+        )?]);
+    }
     let at = site.policy.attempts.span;
     // Only beside a written count (not a block whose count is defaulted).
     super::edit::integer_in(site.text, at)?;

@@ -10,10 +10,45 @@ pub static SPEC: SystemSpec = SystemSpec {
     offers_budget: true,
     fixes: Fixes {
         budget: "set `retryBudget` on the ServiceProfile (`retryRatio`, `minRetriesPerSecond`, `ttl`)",
+        edits: super::edit::FixEdits {
+            per_try_timeout: Some(per_try_timeout),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("Linkerd", Layer::Mesh)
 };
+
+/// The `retry.linkerd.io/timeout` annotation (a Go duration, linkerd2
+/// `policy-controller` annotation retries) set to `each`: the written one
+/// changed, or one added after `retry.linkerd.io/limit`; a ServiceProfile
+/// route (whose `timeout` is the whole request's) gets none.
+fn per_try_timeout(
+    site: &super::edit::Site<'_>,
+    each: std::time::Duration,
+) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Value, add_sibling, go_duration, set_written_per_try_go};
+    if let Some(edits) = set_written_per_try_go(site, each) {
+        return Some(edits);
+    }
+    let at = site.policy.attempts.span;
+    if !site
+        .text
+        .get(at.start..at.end)?
+        .starts_with("retry.linkerd.io/limit")
+    {
+        return None;
+    }
+    let value = Value::Str(go_duration(each));
+    Some(vec![add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        at,
+        "retry.linkerd.io/timeout",
+        &value,
+    )?])
+}
 
 /// Linkerd ServiceProfiles and annotations.
 pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {

@@ -42,8 +42,19 @@ fn a_service_config_in_a_yaml_string_is_read_in_place() {
         &text[p.attempts.span.start..p.attempts.span.end],
         "\"maxAttempts\": 9"
     );
-    // A double-quoted one with escapes: every span at the string.
+    // A double-quoted one with escapes: spans through the escapes (an
+    // escaped quote's byte at its backslash).
     let text = "env:\n  - name: GRPC_SERVICE_CONFIG\n    value: \"{\\\"methodConfig\\\": [{\\\"name\\\": [{}], \\\"timeout\\\": \\\"x\\\"}]}\"\n";
+    let f = extract(std::path::Path::new("deploy.yaml"), text, Syntax::Yaml);
+    assert_eq!(f.diagnostics.len(), 1, "{:?}", f.diagnostics);
+    let s = f.diagnostics[0].span;
+    assert!(
+        text[s.start..s.end].contains("\\\"x\\\""),
+        "{:?}",
+        &text[s.start..s.end]
+    );
+    // Folded over two lines: no exact place, every span at the string.
+    let text = "env:\n  - name: GRPC_SERVICE_CONFIG\n    value: \"{\\\"methodConfig\\\": [{\\\"name\\\": [{}],\n      \\\"timeout\\\": \\\"x\\\"}]}\"\n";
     let f = extract(std::path::Path::new("deploy.yaml"), text, Syntax::Yaml);
     assert_eq!(f.diagnostics.len(), 1, "{:?}", f.diagnostics);
     let at = text.find("value: ").unwrap() + 7;
