@@ -164,7 +164,15 @@ pub fn go_dials(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
                 {
                     let mut n = UnresolvedCall::new(pass.span, u.written.clone());
                     n.policies = on_edge;
-                    files[i].facts.unresolved.push(n);
+                    let g = &mut files[i].facts;
+                    if !off {
+                        for &m in &embeds {
+                            if let Some(c) = g.embedded_configs.get_mut(m) {
+                                c.unresolved.push(g.unresolved.len());
+                            }
+                        }
+                    }
+                    g.unresolved.push(n);
                 }
             }
         }

@@ -209,6 +209,18 @@ pub fn spring_call_targets(
             if u.caller.is_none() {
                 u.caller.clone_from(&caller);
             }
+            // `env X` as the program reads it: the workload's value.
+            if let Some(found) = u
+                .written
+                .strip_prefix("env ")
+                .and_then(|var| spring_env::var_edges(&env, &names, var, &u))
+            {
+                f.facts.edges.extend(found.into_iter().map(|mut e| {
+                    e.policies.clone_from(&u.policies);
+                    e
+                }));
+                continue;
+            }
             let t = if spring_config {
                 // The placeholder as written (the reader saw its value).
                 let raw = text
