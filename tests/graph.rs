@@ -365,3 +365,54 @@ fn env_targets_join_the_callers_environment() {
         .collect();
     assert_eq!(unresolved, ["env ASSISTANT_HOST"], "{names:#?}");
 }
+
+/// One Go module building several programs, each run by its own compose
+/// service: an `env X` target in a package is each service's whose
+/// program imports that package, with the value that service is given
+/// (testdata/graph/go-module-programs/README.md; NeptuneG/go-back).
+#[test]
+fn go_env_targets_are_each_programs_that_imports_the_package() {
+    let (scan, g) = build("testdata/graph/go-module-programs", &Settings::default());
+    let names = edge_names(&g);
+    assert!(
+        names
+            .iter()
+            .any(|n| n == "payment-service -> live-service x3"),
+        "{names:#?}"
+    );
+    let mut from_code: Vec<String> = scan
+        .files
+        .iter()
+        .filter(|f| f.source.path.extension().is_some_and(|e| e == "go"))
+        .flat_map(|f| {
+            f.facts
+                .edges
+                .iter()
+                .map(|e| format!("{:?} -> {}", e.caller, e.callee))
+        })
+        .collect();
+    from_code.sort();
+    assert_eq!(
+        from_code,
+        [
+            "Some(\"gateway-service\") -> payment-service",
+            "Some(\"payment-service\") -> live-service"
+        ]
+    );
+    // The live program reads no PAYMENT_SERVICE_HOST, though the shared
+    // `.env` hands it over (go-back: a call cycle live -> payment -> live).
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("live-service -> payment-service")),
+        "{names:#?}"
+    );
+    // The gateway imports the payment package for its client only.
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("gateway-service -> live-service x3")),
+        "{names:#?}"
+    );
+    assert!(scan.files.iter().all(|f| f.facts.unresolved.is_empty()));
+}
