@@ -336,3 +336,112 @@ fn a_patch_writing_the_name_keeps_the_overlays_namespace() {
         ]
     );
 }
+
+/// A call whose target is an environment variable the code reads
+/// (`env X`: Python `os.environ["X"]`, `os.getenv("X", default)`, a
+/// same-file `must_map_env("X")` helper; Go `os.Getenv("X") + ":" + ..`)
+/// is an edge to what the calling service's compose environment sets X
+/// to, with the retries around the call
+/// (testdata/graph/env-targets/README.md).
+#[test]
+fn env_targets_join_the_callers_environment() {
+    let (scan, g) = build("testdata/graph/env-targets", &Settings::default());
+    let names = edge_names(&g);
+    for want in [
+        "orders -> live x3",
+        "recommendation -> agent x1",
+        "recommendation -> cart x4",
+        "recommendation -> product-catalog x1",
+    ] {
+        assert!(names.iter().any(|n| n == want), "{want}: {names:#?}");
+    }
+    // The code's own edges (the compose file alone draws each pair once).
+    let mut from_code: Vec<String> = scan
+        .files
+        .iter()
+        .filter(|f| {
+            f.source
+                .path
+                .extension()
+                .is_some_and(|e| e == "py" || e == "go")
+        })
+        .flat_map(|f| {
+            f.facts
+                .edges
+                .iter()
+                .map(|e| format!("{} {}", e.callee, e.via))
+        })
+        .collect();
+    from_code.sort();
+    assert_eq!(from_code.len(), 4, "{from_code:#?}");
+    for (callee, var) in [
+        ("agent", "AGENT_HOST"),
+        ("cart", "CART_URL"),
+        ("live", "LIVE_SERVICE_HOST"),
+        ("product-catalog", "PRODUCT_CATALOG_ADDR"),
+    ] {
+        assert!(
+            from_code
+                .iter()
+                .any(|e| e.starts_with(&format!("{callee} env `{var}` of `"))),
+            "{callee}: {from_code:#?}"
+        );
+    }
+    let unresolved: Vec<&str> = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.unresolved.iter().map(|u| u.written.as_str()))
+        .collect();
+    assert_eq!(unresolved, ["env ASSISTANT_HOST"], "{names:#?}");
+}
+
+/// One Go module building several programs, each run by its own compose
+/// service: an `env X` target in a package is each service's whose
+/// program imports that package, with the value that service is given
+/// (testdata/graph/go-module-programs/README.md; NeptuneG/go-back).
+#[test]
+fn go_env_targets_are_each_programs_that_imports_the_package() {
+    let (scan, g) = build("testdata/graph/go-module-programs", &Settings::default());
+    let names = edge_names(&g);
+    assert!(
+        names
+            .iter()
+            .any(|n| n == "payment-service -> live-service x3"),
+        "{names:#?}"
+    );
+    let mut from_code: Vec<String> = scan
+        .files
+        .iter()
+        .filter(|f| f.source.path.extension().is_some_and(|e| e == "go"))
+        .flat_map(|f| {
+            f.facts
+                .edges
+                .iter()
+                .map(|e| format!("{:?} -> {}", e.caller, e.callee))
+        })
+        .collect();
+    from_code.sort();
+    assert_eq!(
+        from_code,
+        [
+            "Some(\"gateway-service\") -> payment-service",
+            "Some(\"payment-service\") -> live-service"
+        ]
+    );
+    // The live program reads no PAYMENT_SERVICE_HOST, though the shared
+    // `.env` hands it over (go-back: a call cycle live -> payment -> live).
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("live-service -> payment-service")),
+        "{names:#?}"
+    );
+    // The gateway imports the payment package for its client only.
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("gateway-service -> live-service x3")),
+        "{names:#?}"
+    );
+    assert!(scan.files.iter().all(|f| f.facts.unresolved.is_empty()));
+}

@@ -164,7 +164,15 @@ pub fn go_dials(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
                 {
                     let mut n = UnresolvedCall::new(pass.span, u.written.clone());
                     n.policies = on_edge;
-                    files[i].facts.unresolved.push(n);
+                    let g = &mut files[i].facts;
+                    if !off {
+                        for &m in &embeds {
+                            if let Some(c) = g.embedded_configs.get_mut(m) {
+                                c.unresolved.push(g.unresolved.len());
+                            }
+                        }
+                    }
+                    g.unresolved.push(n);
                 }
             }
         }
@@ -173,7 +181,7 @@ pub fn go_dials(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
 
 /// The folder of the nearest `go.mod` at or above `dir` and its module
 /// path.
-fn module_of(
+pub(super) fn module_of(
     dir: &Path,
     cache: &mut HashMap<PathBuf, Option<(PathBuf, String)>>,
     disk: Disk<'_>,
@@ -213,7 +221,7 @@ fn module_line(text: &str) -> Option<String> {
 }
 
 /// The folder of package `import` in the module `module` rooted at `root`.
-fn package_dir(root: &Path, module: &str, import: &str) -> Option<PathBuf> {
+pub(super) fn package_dir(root: &Path, module: &str, import: &str) -> Option<PathBuf> {
     if import == module {
         return Some(root.to_path_buf());
     }

@@ -15,6 +15,7 @@ mod disk;
 mod dotnet_sections;
 mod gateway_classes;
 mod go_dials;
+mod go_programs;
 mod helm;
 mod ingress;
 mod java;

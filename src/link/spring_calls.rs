@@ -75,6 +75,21 @@ pub fn spring_call_targets(
 ) {
     // Workloads' environment entries: they set a unit's placeholders.
     let env = super::spring_env::gather(files);
+    // The compose services that run each Go package (one module, several
+    // programs), looked up once a Go file has an `env X` target.
+    let go_programs = files
+        .iter()
+        .any(|f| {
+            f.source.path.extension().is_some_and(|e| e == "go")
+                && f.facts
+                    .unresolved
+                    .iter()
+                    .any(|u| u.written.starts_with("env "))
+        })
+        .then(|| super::go_programs::programs(files, cwd, disk));
+    if let Some(p) = &go_programs {
+        super::go_programs::drop_unread(files, p, disk);
+    }
     let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
     // Each unit's own `application*`/`bootstrap*` documents, parsed once
     // for the config servers' locations and the call targets both.
@@ -209,6 +224,35 @@ pub fn spring_call_targets(
             if u.caller.is_none() {
                 u.caller.clone_from(&caller);
             }
+            // `env X` as the program reads it: the workload's value; in a
+            // Go package, the value each compose service running it sets.
+            let var = u.written.strip_prefix("env ");
+            if let Some(found) = var
+                .and_then(|var| spring_env::var_edges(&env, &names, var, &u))
+                .or_else(|| {
+                    let runs = go_programs
+                        .as_ref()?
+                        .get(&package_of(&f.source.path, cwd))?;
+                    let mut all = Vec::new();
+                    for (s, selected) in runs {
+                        if !super::go_programs::runs(selected, &text, u.span.start) {
+                            continue;
+                        }
+                        let found = spring_env::var_edges(&env, std::slice::from_ref(s), var?, &u);
+                        all.extend(found.into_iter().flatten().map(|mut e| {
+                            e.caller = Some(s.clone());
+                            e
+                        }));
+                    }
+                    (!all.is_empty()).then_some(all)
+                })
+            {
+                f.facts.edges.extend(found.into_iter().map(|mut e| {
+                    e.policies.clone_from(&u.policies);
+                    e
+                }));
+                continue;
+            }
             let t = if spring_config {
                 // The placeholder as written (the reader saw its value).
                 let raw = text
@@ -300,6 +344,15 @@ fn caller(f: &ScannedFile) -> Option<String> {
     };
     tier(&[IdentityKind::Workload, IdentityKind::AppName])
         .or_else(|| tier(&[IdentityKind::BuildUnit]))
+}
+
+/// The absolute folder of a file (its Go package).
+fn package_of(path: &Path, cwd: Option<&Path>) -> PathBuf {
+    let p = match cwd {
+        Some(c) if path.is_relative() => c.join(path),
+        _ => path.to_path_buf(),
+    };
+    crate::source::fold_dots(p.parent().unwrap_or(Path::new("/")))
 }
 
 /// The resources folder of the build unit `path` is in: the nearest

@@ -97,9 +97,32 @@ pub(super) fn edges(
         .split([':', '}'])
         .next()
         .filter(|k| !k.is_empty())?;
+    lookup(env, names, &env_names(key), &format!("`{template}` = "), u)
+}
+
+/// The edges a call whose target is the environment variable `var` as
+/// the program reads it (`env X`: Go's `os.Getenv("X")`, Python's
+/// `os.environ["X"]`, Java's `System.getenv("X")`) gets from the
+/// environment of the services in `names`, if one of them sets it.
+pub(super) fn var_edges(
+    env: &WorkloadEnv,
+    names: &[String],
+    var: &str,
+    u: &crate::model::UnresolvedCall,
+) -> Option<Vec<CallEdge>> {
+    lookup(env, names, &[var.to_string()], "", u)
+}
+
+fn lookup(
+    env: &WorkloadEnv,
+    names: &[String],
+    vars: &[String],
+    shown: &str,
+    u: &crate::model::UnresolvedCall,
+) -> Option<Vec<CallEdge>> {
     let mut out: Vec<CallEdge> = Vec::new();
     for name in names {
-        for var in env_names(key) {
+        for var in vars {
             for (callee, at) in env.get(&(name.clone(), var.clone())).into_iter().flatten() {
                 if out.iter().any(|e| &e.callee == callee) {
                     continue;
@@ -109,7 +132,7 @@ pub(super) fn edges(
                     callee: callee.clone(),
                     span: u.span,
                     policies: Vec::new(),
-                    via: format!("`{template}` = env `{var}` of `{name}` ({at})"),
+                    via: format!("{shown}env `{var}` of `{name}` ({at})"),
                     client: u.client.clone(),
                     protocol: u.protocol,
                 });

@@ -181,6 +181,10 @@ pub struct EmbeddedConfig {
     /// This file's call edges it configures (a dial's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edges: Vec<usize>,
+    /// This file's unresolved calls it configures (a dial whose target is
+    /// `env X`): the edge the link step makes of one keeps the policies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<usize>,
 }
 
 /// One place of the AWS shared configuration's retry settings, or one

@@ -71,6 +71,11 @@ pub fn embedded_service_configs(files: &mut [ScannedFile]) {
                     c.policies.push(i);
                 }
             }
+            for &u in &e.unresolved {
+                if let Some(c) = g.unresolved.get_mut(u) {
+                    c.policies.push(i);
+                }
+            }
         }
     }
 }

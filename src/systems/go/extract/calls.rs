@@ -289,11 +289,25 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
         .enumerate()
     {
         let Some(url) = c.url else { continue };
+        let mut policies: Vec<usize> = scopes
+            .iter()
+            .filter(|s| inside(s, c.node))
+            .map(|s| s.policy)
+            .collect();
+        policies.extend(c.through);
+        policies.extend(dialed.iter().copied());
+        policies.sort_unstable();
+        policies.dedup();
+        // An unresolved target keeps the retries around the call for the
+        // edge the link step may make of it (`env X` set by the workload).
         let mut unresolved = |facts: &mut Facts, written: String| {
             targets[ci].1 = Some(facts.unresolved.len());
-            facts
-                .unresolved
-                .push(UnresolvedCall::new(span(url), written));
+            let mut u = UnresolvedCall::new(span(url), written);
+            u.policies.clone_from(&policies);
+            for &k in emb {
+                embeds[k].1.unresolved.push(facts.unresolved.len());
+            }
+            facts.unresolved.push(u);
         };
         let Some(s) = eval::string(ctx, url) else {
             if let Some(env) = getenv(ctx, url) {
@@ -317,15 +331,6 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             continue;
         };
         targets[ci].0 = Some(facts.edges.len());
-        let mut policies: Vec<usize> = scopes
-            .iter()
-            .filter(|s| inside(s, c.node))
-            .map(|s| s.policy)
-            .collect();
-        policies.extend(c.through);
-        policies.extend(dialed.iter().copied());
-        policies.sort_unstable();
-        policies.dedup();
         for &k in emb {
             embeds[k].1.edges.push(facts.edges.len());
         }
@@ -401,6 +406,7 @@ fn embedded_service_configs(ctx: &Ctx<'_>) -> Vec<(usize, EmbeddedConfig)> {
                     path,
                     span: span(arg),
                     edges: Vec::new(),
+                    unresolved: Vec::new(),
                 },
             ));
         }
@@ -431,6 +437,8 @@ fn embed_directive(ctx: &Ctx<'_>, name: &str) -> Option<String> {
 /// `os.Getenv("X")` (or a name bound to it): `X`.
 fn getenv(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
     let mut cur = n;
+    // The text before the host already read (`"http://"`).
+    let mut before = String::new();
     for _ in 0..super::MAX_DEPTH {
         if cur.kind() == "identifier" {
             cur = ctx
@@ -441,18 +449,58 @@ fn getenv(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
         if let Some((Pkg::Os, "Getenv" | "LookupEnv")) = ctx.pkg_call(cur) {
             return eval::string(ctx, *args(cur).first()?);
         }
-        // `os.Getenv("HOST") + ":" + port`: the left-most operand gives
+        // `fmt.Sprintf("http://%s:%s/x", os.Getenv("HOST"), port)`: the
+        // first verb gives the host when only a scheme is before it.
+        if ctx.pkg_call(cur) == Some((Pkg::Fmt, "Sprintf")) {
+            let a = args(cur);
+            let format = eval::string(ctx, *a.first()?)?;
+            let head = format.split('%').next()?;
+            if !(head.is_empty() || head.ends_with("://")) || !before.is_empty() {
+                return None;
+            }
+            before = head.to_string();
+            cur = *a.get(1)?;
+            continue;
+        }
+        // `os.Getenv("HOST") + ":" + port`, `"http://" + os.Getenv("HOST")
+        // + ..`: the operand at the start, or right after the scheme, gives
         // the host.
         if cur.kind() == "binary_expression"
             && field(cur, "operator").is_some_and(|o| ctx.text(o) == "+")
-            && let Some(l) = field(cur, "left")
         {
-            cur = l;
+            let mut ops = Vec::new();
+            flatten_plus(ctx, cur, &mut ops);
+            let first = *ops.first()?;
+            match (before.is_empty(), ops.get(1)) {
+                (true, Some(second))
+                    if eval::string(ctx, first).is_some_and(|s| s.ends_with("://")) =>
+                {
+                    before = "://".into();
+                    cur = *second;
+                }
+                _ => cur = first,
+            }
             continue;
         }
         return None;
     }
     None
+}
+
+/// The operands of a chain of `+`, left to right (at most 16).
+fn flatten_plus<'a>(ctx: &Ctx<'a>, n: Node<'a>, out: &mut Vec<Node<'a>>) {
+    if out.len() >= 16 {
+        return;
+    }
+    if n.kind() == "binary_expression"
+        && field(n, "operator").is_some_and(|o| ctx.text(o) == "+")
+        && let (Some(l), Some(r)) = (field(n, "left"), field(n, "right"))
+    {
+        flatten_plus(ctx, l, out);
+        flatten_plus(ctx, r, out);
+    } else {
+        out.push(n);
+    }
 }
 
 /// The options of a gRPC dial: a default service config (read as one,

@@ -207,34 +207,116 @@ pub fn boolean(ctx: &Ctx<'_>, n: Node<'_>) -> Option<bool> {
 /// names bound to any of these. Unknown parts are [`UNKNOWN`].
 pub fn string(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
     let mut budget = 256usize;
-    string_at(ctx, n, 0, &mut budget)
+    string_at(ctx, n, 0, &mut budget, None)
 }
 
-fn string_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, budget: &mut usize) -> Option<String> {
+/// Stands for an environment variable's value in [`env_host`]'s reading:
+/// `ENV_MARK NAME ENV_MARK`.
+const ENV_MARK: char = '\u{1}';
+
+/// The environment variable that gives the host of a URL or gRPC target
+/// (`os.getenv("X")`, `os.environ["X_URL"] + "/path"`,
+/// `f"http://{os.getenv('HOST')}:8080"`, `must_map_env("X")` where
+/// `helpers` names such a function of the file): its name, read whether
+/// or not a default is given (the workload's value wins over it).
+pub fn env_host(ctx: &Ctx<'_>, n: Node<'_>, helpers: &[&str]) -> Option<String> {
+    let mut budget = 256usize;
+    let s = string_at(ctx, n, 0, &mut budget, Some(helpers))?;
+    let rest = match s.split_once("://") {
+        Some((scheme, rest)) if !scheme.contains(ENV_MARK) && !scheme.contains(UNKNOWN) => {
+            rest.trim_start_matches('/')
+        }
+        _ => s
+            .strip_prefix("dns:")
+            .map_or(s.as_str(), |r| r.trim_start_matches('/')),
+    };
+    let name = rest.strip_prefix(ENV_MARK)?.split(ENV_MARK).next()?;
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+/// Functions of the file that return an environment variable named by
+/// their first parameter (`def must_map_env(key): value =
+/// os.environ.get(key); ...; return value`): their names, at most 16.
+pub fn env_helpers<'a>(ctx: &Ctx<'a>) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for &n in &ctx.nodes {
+        if n.kind() != "function_definition" || out.len() >= 16 {
+            continue;
+        }
+        let (Some(name), Some(params), Some(body)) =
+            (field(n, "name"), field(n, "parameters"), field(n, "body"))
+        else {
+            continue;
+        };
+        // Short bodies only: a lookup, a check, a return.
+        if body.named_child_count() > 8 {
+            continue;
+        }
+        let Some(first) = named_children(params)
+            .first()
+            .map(|p| ctx.text(*p).split([':', '=']).next().unwrap_or("").trim())
+        else {
+            continue;
+        };
+        let sub = ctx.subtree(body);
+        let returns = sub.iter().any(|c| c.kind() == "return_statement");
+        let looks_up = sub.iter().any(|c| match c.kind() {
+            "call" => {
+                ENV_GETS.contains(&callee(ctx, *c).0)
+                    && Args::of(ctx, *c)
+                        .positional
+                        .first()
+                        .is_some_and(|k| ctx.text(*k) == first)
+            }
+            "subscript" => {
+                field(*c, "value").is_some_and(|v| ENV_MAPS.contains(&ctx.text(v)))
+                    && field(*c, "subscript").is_some_and(|k| ctx.text(k) == first)
+            }
+            _ => false,
+        });
+        if returns && looks_up {
+            out.push(ctx.text(name));
+        }
+    }
+    out
+}
+
+/// The calls that read an environment variable.
+const ENV_GETS: &[&str] = &["os.environ.get", "os.getenv", "environ.get", "getenv"];
+/// The environment as a mapping (`os.environ["X"]`).
+const ENV_MAPS: &[&str] = &["os.environ", "environ"];
+
+fn string_at(
+    ctx: &Ctx<'_>,
+    n: Node<'_>,
+    depth: usize,
+    budget: &mut usize,
+    env: Option<&[&str]>,
+) -> Option<String> {
     if depth > MAX_DEPTH || *budget == 0 {
         return None;
     }
     *budget -= 1;
     match n.kind() {
-        "string" => Some(literal(ctx, n, depth, budget)),
+        "string" => Some(literal(ctx, n, depth, budget, env)),
         "concatenated_string" => {
             let mut out = String::new();
             for p in named_children(n) {
-                out.push_str(&literal(ctx, p, depth, budget));
+                out.push_str(&literal(ctx, p, depth, budget, env));
             }
             Some(out)
         }
         "parenthesized_expression" => named_children(n)
             .first()
-            .and_then(|c| string_at(ctx, *c, depth + 1, budget)),
+            .and_then(|c| string_at(ctx, *c, depth + 1, budget, env)),
         "binary_operator" => {
             let op = field(n, "operator").map_or("", |o| ctx.text(o));
             if op != "+" {
                 return None;
             }
-            let a = string_at(ctx, field(n, "left")?, depth + 1, budget)
+            let a = string_at(ctx, field(n, "left")?, depth + 1, budget, env)
                 .unwrap_or_else(|| UNKNOWN.to_string());
-            let b = string_at(ctx, field(n, "right")?, depth + 1, budget)
+            let b = string_at(ctx, field(n, "right")?, depth + 1, budget, env)
                 .unwrap_or_else(|| UNKNOWN.to_string());
             Some(a + &b)
         }
@@ -243,18 +325,23 @@ fn string_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, budget: &mut usize) -> Op
             if v.id() == n.id() {
                 return None;
             }
-            string_at(ctx, v, depth + 1, budget)
+            string_at(ctx, v, depth + 1, budget, env)
         }
         "conditional_expression" => {
             // `a if cond else b`: the children are a, cond, b.
             let kids = named_children(n);
             let a = kids.first()?;
             let b = kids.get(2)?;
-            string_at(ctx, *a, depth + 1, budget).or_else(|| string_at(ctx, *b, depth + 1, budget))
+            string_at(ctx, *a, depth + 1, budget, env)
+                .or_else(|| string_at(ctx, *b, depth + 1, budget, env))
         }
         "subscript" => {
+            if env.is_some() && field(n, "value").is_some_and(|v| ENV_MAPS.contains(&ctx.text(v))) {
+                let key = string_at(ctx, field(n, "subscript")?, depth + 1, budget, None)?;
+                return Some(format!("{ENV_MARK}{key}{ENV_MARK}"));
+            }
             let value = resolve(ctx, field(n, "value")?);
-            let key = string_at(ctx, field(n, "subscript")?, depth + 1, budget)?;
+            let key = string_at(ctx, field(n, "subscript")?, depth + 1, budget, env)?;
             if value.kind() != "dictionary" {
                 return None;
             }
@@ -265,8 +352,8 @@ fn string_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, budget: &mut usize) -> Op
                 let (Some(k), Some(v)) = (field(pair, "key"), field(pair, "value")) else {
                     continue;
                 };
-                if string_at(ctx, k, depth + 1, budget).as_deref() == Some(key.as_str()) {
-                    return string_at(ctx, v, depth + 1, budget);
+                if string_at(ctx, k, depth + 1, budget, env).as_deref() == Some(key.as_str()) {
+                    return string_at(ctx, v, depth + 1, budget, env);
                 }
             }
             None
@@ -274,24 +361,30 @@ fn string_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, budget: &mut usize) -> Op
         "call" => {
             let (full, last) = callee(ctx, n);
             let args = Args::of(ctx, n);
-            if matches!(
-                full,
-                "os.environ.get" | "os.getenv" | "environ.get" | "getenv"
-            ) {
+            if let Some(helpers) = env
+                && (ENV_GETS.contains(&full) || helpers.contains(&full))
+            {
+                let key = args.get("key", 0)?;
+                return Some(format!(
+                    "{ENV_MARK}{}{ENV_MARK}",
+                    string_at(ctx, key, depth + 1, budget, None)?
+                ));
+            }
+            if ENV_GETS.contains(&full) {
                 return match args.get("default", 1) {
-                    Some(d) => string_at(ctx, d, depth + 1, budget),
+                    Some(d) => string_at(ctx, d, depth + 1, budget, env),
                     None => Some(UNKNOWN.to_string()),
                 };
             }
             if last == "str" && args.positional.len() == 1 {
-                return string_at(ctx, args.positional[0], depth + 1, budget)
+                return string_at(ctx, args.positional[0], depth + 1, budget, env)
                     .or_else(|| Some(UNKNOWN.to_string()));
             }
             if last == "format"
                 && let Some(recv) = field(n, "function").and_then(|f| field(f, "object"))
             {
-                let template = string_at(ctx, recv, depth + 1, budget)?;
-                return Some(format_template(ctx, &template, &args, depth, budget));
+                let template = string_at(ctx, recv, depth + 1, budget, env)?;
+                return Some(format_template(ctx, &template, &args, depth, budget, env));
             }
             None
         }
@@ -302,7 +395,13 @@ fn string_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, budget: &mut usize) -> Op
 
 /// A string literal's content; an f-string's interpolations read where
 /// they can be, else [`UNKNOWN`].
-fn literal(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, budget: &mut usize) -> String {
+fn literal(
+    ctx: &Ctx<'_>,
+    n: Node<'_>,
+    depth: usize,
+    budget: &mut usize,
+    env: Option<&[&str]>,
+) -> String {
     let mut out = String::new();
     for c in named_children(n) {
         match c.kind() {
@@ -318,7 +417,7 @@ fn literal(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, budget: &mut usize) -> Stri
             "interpolation" => {
                 let v = field(c, "expression")
                     .or_else(|| named_children(c).first().copied())
-                    .and_then(|e| string_at(ctx, e, depth + 1, budget));
+                    .and_then(|e| string_at(ctx, e, depth + 1, budget, env));
                 match v {
                     Some(v) => out.push_str(&v),
                     None => out.push(UNKNOWN),
@@ -337,6 +436,7 @@ fn format_template(
     args: &Args<'_>,
     depth: usize,
     budget: &mut usize,
+    env: Option<&[&str]>,
 ) -> String {
     let mut out = String::new();
     let mut next = 0usize;
@@ -362,7 +462,7 @@ fn format_template(
         } else {
             args.kw(key)
         };
-        match arg.and_then(|a| string_at(ctx, a, depth + 1, budget)) {
+        match arg.and_then(|a| string_at(ctx, a, depth + 1, budget, env)) {
             Some(v) => out.push_str(&v),
             None => out.push(UNKNOWN),
         }

@@ -21,6 +21,7 @@
 mod calls;
 mod eval;
 mod libs;
+mod loops;
 mod sessions;
 #[cfg(test)]
 mod tests;

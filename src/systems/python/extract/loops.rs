@@ -1,0 +1,402 @@
+//! Hand-written retry loops: `for _ in range(n):` / `while ...:` around a
+//! `try`/`except` (or a status test) that goes round on failure, with
+//! the wait of its `sleep` read as a delay (growth with the loop
+//! variable, random jitter), and what its `except` clauses catch.
+
+use super::calls::{http_call, within};
+use super::eval::{self, resolve};
+use super::{Args, Ctx, RetryScope, callee, field, named_children, policy, span};
+use crate::model::*;
+use std::time::Duration;
+use tree_sitter::Node;
+
+#[path = "statuses.rs"]
+mod statuses;
+
+/// `for _ in range(n):` / `while ...:` around a `try`/`except` that leaves
+/// the loop on success (`return` or `break`): a retry loop.
+pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
+    for &n in &ctx.nodes {
+        let (count, written) = match n.kind() {
+            "for_statement" => {
+                let Some(right) = field(n, "right") else {
+                    continue;
+                };
+                if right.kind() != "call" || callee(ctx, right).0 != "range" {
+                    continue;
+                }
+                let rt = ctx.text(right);
+                if rt.contains("len(") {
+                    continue;
+                }
+                let args = Args::of(ctx, right);
+                let count = match args.positional.as_slice() {
+                    [n] => eval::number(ctx, *n).map(|v| v.max(0.0) as u64),
+                    [a, b] | [a, b, _] if args.positional.len() == 2 => {
+                        match (eval::number(ctx, *a), eval::number(ctx, *b)) {
+                            (Some(a), Some(b)) => Some((b - a).max(0.0) as u64),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                (
+                    count.map_or(AttemptCount::Unknown, AttemptCount::Finite),
+                    format!("for .. in {}", super::one_line(rt)),
+                )
+            }
+            "while_statement" => {
+                let Some(cond) = field(n, "condition") else {
+                    continue;
+                };
+                let forever = matches!(ctx.text(cond), "True" | "1");
+                (
+                    if forever {
+                        AttemptCount::Unbounded
+                    } else {
+                        AttemptCount::Unknown
+                    },
+                    format!("while {}", super::one_line(ctx.text(cond))),
+                )
+            }
+            _ => continue,
+        };
+        let Some(body) = field(n, "body") else {
+            continue;
+        };
+        // The loop's own statements, not those of nested functions or loops.
+        let own: Vec<Node<'_>> = ctx
+            .subtree(body)
+            .iter()
+            .copied()
+            .filter(|c| owner_loop(*c) == Some(n.id()))
+            .collect();
+        let try_stmt = own.iter().find(|c| c.kind() == "try_statement").copied();
+        let excepts: Vec<Node<'_>> = (try_stmt.map(named_children).unwrap_or_default().into_iter())
+            .filter(|c| c.kind() == "except_clause")
+            .collect();
+        // Clauses that leave the loop (`except Exception: log(..); break`)
+        // do not retry what they catch.
+        let retried: Vec<Node<'_>> = excepts
+            .iter()
+            .copied()
+            .filter(|e| !leaves_loop(*e))
+            .collect();
+        // Response statuses that go round (issue 28): a loop with no `try`
+        // is a retry when a status test sends it round.
+        let try_body = try_stmt.and_then(|t| field(t, "body"));
+        let statuses = statuses::retried(ctx, n, &own, &excepts, &retried, try_body);
+        if retried.is_empty() && statuses.is_empty() {
+            continue;
+        }
+        // A loop over data (`for channel in range(1, 12)` passing `channel`
+        // on) is not a retry: the variable is used by the tried code.
+        if let Some(var) = field(n, "left").filter(|l| l.kind() == "identifier")
+            && uses_as_data(ctx, body, ctx.text(var))
+        {
+            continue;
+        }
+        let in_except = |c: Node<'_>| excepts.iter().any(|e| within(c, *e));
+        let exits = own
+            .iter()
+            .any(|c| matches!(c.kind(), "return_statement" | "break_statement") && !in_except(*c));
+        if !exits {
+            continue;
+        }
+        let sleeps: Vec<Node<'_>> = own
+            .iter()
+            .copied()
+            .filter(|c| c.kind() == "call" && callee(ctx, *c).1 == "sleep")
+            .collect();
+        // `while` loops retry with a wait (else event or read loops), or at
+        // once when an `except` sends round an HTTP or gRPC call of the `try`.
+        let sub = |b| ctx.subtree(b).iter().any(|c| http_call(ctx, *c).is_some());
+        if (n.kind() == "while_statement" || retried.is_empty())
+            && sleeps.is_empty()
+            && (retried.is_empty() || !try_body.is_some_and(sub))
+        {
+            continue;
+        }
+        // Every failure ends the loop: the except clauses re-raise at once.
+        let count = if count == AttemptCount::Unbounded
+            && own
+                .iter()
+                .any(|c| c.kind() == "raise_statement" && in_except(*c))
+        {
+            AttemptCount::Unknown
+        } else {
+            count
+        };
+        let header = Node::start_byte(&n)..body.start_byte();
+        let at =
+            crate::source::Span::new(header.start, header.end.saturating_sub(1).max(header.start));
+        let mut p = policy(
+            "loop",
+            at,
+            Located::written(
+                Attempts {
+                    count,
+                    written_as: written,
+                },
+                at,
+            ),
+        );
+        p.name = super::enclosing_function(ctx, n).map(|(f, _)| format!("retry loop in {f}"));
+        let (delay, jitter) = match sleeps.first() {
+            None => (Delay::None, Jitter::None),
+            Some(s) => sleep_delay(
+                ctx,
+                *s,
+                field(n, "left").map(|l| ctx.text(l)),
+                range_start(ctx, n),
+            ),
+        };
+        let dspan = sleeps.first().map_or(at, |s| span(*s));
+        p.delay = Located::written(delay, dspan);
+        p.jitter = Located::written(jitter, dspan);
+        p.retry_on = except_conditions(ctx, &retried);
+        if !statuses.is_empty() {
+            p.retry_on =
+                crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
+        }
+        // A wait read from `Retry-After` in the loop (RL208).
+        if let Some((s, e, d)) =
+            crate::model::backoff::ServerDelay::in_source(ctx.text(body), "a hand-written loop")
+        {
+            let b = body.start_byte();
+            p.server_delay = Some(Located::written(d, crate::source::Span::new(b + s, b + e)));
+        }
+        facts.policies.push(p);
+        scopes.push(RetryScope {
+            policy: facts.policies.len() - 1,
+            start: body.start_byte(),
+            end: body.end_byte(),
+            per_call: true,
+        });
+    }
+}
+
+/// Whether an except clause always leaves the loop: its block's own
+/// statements (not those under an `if`) include a `break`, `return` or
+/// `raise`.
+fn leaves_loop(clause: Node<'_>) -> bool {
+    named_children(clause)
+        .into_iter()
+        .filter(|c| c.kind() == "block")
+        .flat_map(named_children)
+        .any(|s| {
+            matches!(
+                s.kind(),
+                "break_statement" | "return_statement" | "raise_statement"
+            )
+        })
+}
+
+/// Whether `var` is passed to a call in `body` (other than a log, print
+/// or sleep call) or indexes something: data, not an attempt counter
+/// (which is compared, counted and logged).
+fn uses_as_data(ctx: &Ctx<'_>, body: Node<'_>, var: &str) -> bool {
+    const QUIET: &[&str] = &[
+        "debug",
+        "info",
+        "warning",
+        "warn",
+        "error",
+        "exception",
+        "critical",
+        "log",
+        "print",
+        "sleep",
+    ];
+    const ARITH: &[&str] = &[
+        "min", "max", "pow", "int", "float", "round", "abs", "uniform", "randint", "random",
+    ];
+    if var == "_" {
+        return false;
+    }
+    ctx.subtree(body)
+        .iter()
+        .filter(|i| i.kind() == "identifier" && ctx.text(**i) == var)
+        .any(|i| {
+            let mut cur = i.parent();
+            while let Some(c) = cur {
+                if c.id() == body.id() {
+                    return false;
+                }
+                match c.kind() {
+                    // A value computed from the variable (`min(30, 2 ** i)`,
+                    // `pow(2, i)`, `random.uniform(0, 2 ** i)`) goes to
+                    // the call that takes it.
+                    "call" if ARITH.contains(&callee(ctx, c).1) => {}
+                    "call" => return !QUIET.contains(&callee(ctx, c).1),
+                    "subscript" => return true,
+                    _ => {}
+                }
+                cur = c.parent();
+            }
+            false
+        })
+}
+
+/// The innermost loop or function a node belongs to.
+fn owner_loop(n: Node<'_>) -> Option<usize> {
+    let mut cur = n.parent();
+    for _ in 0..10_000 {
+        let c = cur?;
+        match c.kind() {
+            "for_statement" | "while_statement" => return Some(c.id()),
+            "function_definition" | "lambda" | "class_definition" => return None,
+            _ => cur = c.parent(),
+        }
+    }
+    None
+}
+
+/// The first value of a `for` loop's variable over `range(..)`: 0, or the
+/// range's start where it is a number.
+fn range_start(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
+    let right = field(n, "right").filter(|r| r.kind() == "call")?;
+    if callee(ctx, right).1 != "range" {
+        return None;
+    }
+    match Args::of(ctx, right).positional.as_slice() {
+        [_] => Some(0.0),
+        [a, ..] => eval::number(ctx, *a),
+        _ => None,
+    }
+}
+
+/// A wait written in the loop variable (`2 ** (i - 1)`, `0.5 * 2 ** i`,
+/// `1 << i`, `pow(2, i)`, `min(30, 2 ** i)`, `(i + 1) * 2`), read from its
+/// values at the loop's first three values: the wait before the first
+/// retry is the expression at the variable's first value (`2 ** (i - 1)`
+/// over `range(n)` waits 0.5 s, then 1 s, 2 s ...), its growth the ratio
+/// (or difference) of consecutive values, a cap the value far along.
+fn growth_in(ctx: &Ctx<'_>, arg: Node<'_>, var: &str, start: f64) -> Option<Delay> {
+    let at = |k: f64| eval::number_at(ctx, arg, var, start + k);
+    let (f0, f1, f2) = (at(0.0)?, at(1.0)?, at(2.0)?);
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+    if !(0.0..1e9).contains(&f0) || !f1.is_finite() || !f2.is_finite() {
+        return None;
+    }
+    let secs = |v: f64| Duration::from_secs_f64(v.clamp(0.0, 1e9));
+    if close(f0, f1) && close(f1, f2) {
+        return Some(Delay::Fixed { delay: secs(f0) });
+    }
+    if f0 > 0.0 && f1 > f0 && close(f2 / f1, f1 / f0) {
+        // Rounded: `0.1 * 3 ** i` gives 3.0000000000000004.
+        let m = ((f1 / f0) * 1e6).round() / 1e6;
+        // A cap (`min(30, 2 ** i)`): the value far along, when below the
+        // uncapped growth.
+        let cap = at(40.0)
+            .filter(|c| c.is_finite() && *c < f0 * m.powi(40) * 0.999)
+            .map(secs);
+        return Some(Delay::Exponential {
+            base: secs(f0),
+            multiplier: m,
+            cap,
+        });
+    }
+    // `(i + 1) * 2` over `range(n)`: `base x n` before retry n.
+    let d = f1 - f0;
+    if d > 0.0 && close(f2 - f1, d) && close(f0, d) {
+        let cap = at(40.0)
+            .filter(|c| c.is_finite() && *c < 41.0 * d * 0.999)
+            .map(secs);
+        return Some(Delay::Linear { base: secs(d), cap });
+    }
+    None
+}
+
+/// The wait of `sleep(x)`: a constant, growth with the loop variable `i`
+/// (read from its values, [`growth_in`], else `c * b ** i` from the text),
+/// and `random`/`uniform` jitter.
+fn sleep_delay(
+    ctx: &Ctx<'_>,
+    s: Node<'_>,
+    var: Option<&str>,
+    start: Option<f64>,
+) -> (Delay, Jitter) {
+    let Some(arg) = Args::of(ctx, s).positional.first().copied() else {
+        return (Delay::Unknown, Jitter::Unknown);
+    };
+    let arg_r = resolve(ctx, arg);
+    let t = ctx.text(arg_r);
+    let jitter = if t.contains("random") || t.contains("uniform") || t.contains("jitter") {
+        Jitter::Full
+    } else {
+        Jitter::None
+    };
+    if let (Some(v), Some(start)) = (var, start)
+        && let Some(d) = growth_in(ctx, arg_r, v, start)
+    {
+        return (d, jitter);
+    }
+    if let Some(d) = eval::seconds(ctx, arg_r) {
+        return (Delay::Fixed { delay: d }, jitter);
+    }
+    if t.contains("**") || t.contains("pow(") || t.contains("<<") {
+        // `c * b ** i`: read c and b where they are literals.
+        let base = t
+            .split("**")
+            .next()
+            .and_then(|l| l.trim().trim_start_matches('(').rsplit(['*', '(']).next())
+            .and_then(|b| b.trim().parse::<f64>().ok())
+            .unwrap_or(2.0);
+        let factor = t
+            .split('*')
+            .next()
+            .filter(|_| t.matches('*').count() >= 3)
+            .and_then(|c| c.trim().trim_start_matches('(').parse::<f64>().ok())
+            .unwrap_or(1.0);
+        let uses_var = var.is_some_and(|v| t.contains(v));
+        if uses_var || var.is_none() || var == Some("_") {
+            return (
+                Delay::Exponential {
+                    base: Duration::from_secs_f64(factor.clamp(0.0, 1e9)),
+                    multiplier: base,
+                    cap: None,
+                },
+                jitter,
+            );
+        }
+    }
+    // A setting (`CONF.retry_interval`): not known here.
+    (Delay::Unknown, jitter)
+}
+
+/// What the except clauses catch: a bare `except:`, `Exception` or
+/// `BaseException` is every error.
+fn except_conditions(ctx: &Ctx<'_>, excepts: &[Node<'_>]) -> Located<RetryOn> {
+    let mut conditions = Vec::new();
+    let first = excepts
+        .first()
+        .map_or(crate::source::Span::new(0, 0), |e| span(*e));
+    for e in excepts {
+        // The caught types: the clause's first named child that is not its
+        // block.
+        let caught = named_children(*e).into_iter().find(|c| c.kind() != "block");
+        let Some(caught) = caught else {
+            return Located::written(RetryOn::AllErrors, span(*e));
+        };
+        let caught = if caught.kind() == "as_pattern" {
+            named_children(caught).first().copied().unwrap_or(caught)
+        } else {
+            caught
+        };
+        let items = if matches!(caught.kind(), "tuple" | "parenthesized_expression") {
+            named_children(caught)
+        } else {
+            vec![caught]
+        };
+        for i in items {
+            let name = ctx.text(i);
+            let simple = name.rsplit('.').next().unwrap_or(name);
+            if matches!(simple, "Exception" | "BaseException") {
+                return Located::written(RetryOn::AllErrors, span(i));
+            }
+            conditions.push(Located::written(Condition::Exception(name.into()), span(i)));
+        }
+    }
+    Located::written(RetryOn::Listed { conditions }, first)
+}

@@ -1,0 +1,7 @@
+package main
+
+import "log"
+
+func main() {
+	log.Println("live")
+}

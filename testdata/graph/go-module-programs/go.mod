@@ -1,0 +1,3 @@
+module example.com/back
+
+go 1.22

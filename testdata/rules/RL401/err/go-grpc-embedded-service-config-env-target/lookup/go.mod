@@ -1,0 +1,3 @@
+module example.com/lookup
+
+go 1.22
