@@ -311,3 +311,32 @@ fn a_client_bean_built_in_another_file_carries_the_injecting_files_retry() {
     let worst = g.worst_paths().iter().map(|p| p.attempts).max();
     assert_eq!(worst, Some(4));
 }
+
+/// A client bean whose base URL is a member of a `@ConfigurationProperties`
+/// type of another file (Polar Bookshop's `clientProperties.catalogServiceUri()`,
+/// a JavaBean getter): the member's placeholder, resolved from the
+/// environment or the unit's properties, carries the injecting file's retry.
+#[test]
+fn a_client_bean_reading_a_properties_member_carries_the_injecting_files_retry() {
+    let (s, g) = build("testdata/graph/client-bean-properties");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "cart-service -> pricing-service x3 [\"`price` (Reactor)\"]",
+            "order-service -> catalog-service x4 [\"`getBook` (Reactor)\"]",
+        ]
+    );
+    assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
+    let catalog = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "catalog-service")
+        .unwrap();
+    assert!(
+        catalog.via.contains("env `POLAR_CATALOG_SERVICE_URI`"),
+        "{}",
+        catalog.via
+    );
+    let worst = g.worst_paths().iter().map(|p| p.attempts).max();
+    assert_eq!(worst, Some(4));
+}

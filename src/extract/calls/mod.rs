@@ -19,6 +19,7 @@
 //! an environment variable or a formatted host is listed in
 //! [`Facts::unresolved`], never guessed.
 
+pub mod beans;
 pub mod clients;
 pub mod lex;
 pub mod properties;
@@ -113,6 +114,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
     }
     if lang == Lang::Java {
         facts.java.client_uses = clients::client_uses(text, &lexed.lits);
+        facts.java.client_beans = beans::property_refs(text, &lexed.lits);
         for (span, written) in properties::configuration_properties(text, &lexed.lits) {
             facts.unresolved.push(UnresolvedCall::new(span, written));
         }
@@ -120,7 +122,10 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
     if lang == Lang::Rust {
         facts.rust.test_modules = lexed.test_modules.into_iter().map(|(n, _)| n).collect();
     }
-    if !facts.edges.is_empty() || !facts.unresolved.is_empty() || !facts.java.client_uses.is_empty()
+    if !facts.edges.is_empty()
+        || !facts.unresolved.is_empty()
+        || !facts.java.client_uses.is_empty()
+        || !facts.java.client_beans.is_empty()
     {
         facts.claimed_by("calls");
     }

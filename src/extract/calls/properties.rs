@@ -67,6 +67,13 @@ struct TypeDecl {
 /// file whose string literals are `lits`: each a span (the member's name)
 /// and its property as a placeholder, `${prefix.path}`.
 pub fn configuration_properties(text: &str, lits: &[Lit]) -> Vec<(Span, String)> {
+    typed(text, lits).into_iter().map(|(s, p, _)| (s, p)).collect()
+}
+
+/// [`configuration_properties`] with the simple name of the annotated
+/// type each placeholder is bound through (`ClientProperties`), as a
+/// `@Bean` method of another file names it (`link::client_beans`).
+pub fn typed(text: &str, lits: &[Lit]) -> Vec<(Span, String, String)> {
     if !text.contains("@ConfigurationProperties") {
         return Vec::new();
     }
@@ -76,7 +83,7 @@ pub fn configuration_properties(text: &str, lits: &[Lit]) -> Vec<(Span, String)>
 
 /// [`configuration_properties`] over `code`, the text with comments and
 /// string contents blanked (`text` keeps the prefix).
-fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String)> {
+fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String, String)> {
     let annotations: Vec<&Lit> = lits
         .iter()
         .filter(|l| l.within.last().map(String::as_str) == Some("@ConfigurationProperties"))
@@ -99,7 +106,7 @@ fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String)> {
             .filter(|m| !m.generic && m.ty == name)
             .count()
     };
-    let mut out: Vec<(Span, String)> = Vec::new();
+    let mut out: Vec<(Span, String, String)> = Vec::new();
     for lit in annotations {
         let Some(prefix) = text
             .get(lit.content.start..lit.content.end)
@@ -123,7 +130,15 @@ fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String)> {
         else {
             continue;
         };
-        walk(&types, root, prefix, None, 0, &uses, &default_of, &mut out);
+        let mut found = Vec::new();
+        walk(&types, root, prefix, None, 0, &uses, &default_of, &mut found);
+        let room = MAX_TARGETS.saturating_sub(out.len());
+        out.extend(
+            found
+                .into_iter()
+                .take(room)
+                .map(|(s, p)| (s, p, root.name.clone())),
+        );
     }
     out
 }

@@ -251,6 +251,10 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
             facts.unresolved.push(UnresolvedCall::new(span, written));
         }
     }
+    if text.contains("@Bean") {
+        let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
+        facts.java.client_beans = crate::extract::calls::beans::property_refs(text, &lexed.lits);
+    }
     if crate::extract::calls::clients::builds_clients(text) {
         let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
         facts.java.client_uses = crate::extract::calls::clients::client_uses(text, &lexed.lits);
@@ -274,6 +278,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
         || !facts.diagnostics.is_empty()
         || !facts.java.client_interfaces.is_empty()
         || !facts.java.client_uses.is_empty()
+        || !facts.java.client_beans.is_empty()
         || !facts.java.server_delay_classes.is_empty()
     {
         facts.claimed_by("java");
