@@ -340,3 +340,19 @@ fn a_client_bean_reading_a_properties_member_carries_the_injecting_files_retry()
     let worst = g.worst_paths().iter().map(|p| p.attempts).max();
     assert_eq!(worst, Some(4));
 }
+
+/// A data-store key the workload's environment sets is not also a call
+/// to the `application.yml` value it overrides.
+#[test]
+fn an_environment_entry_overrides_the_application_files_store_host() {
+    let (_, g) = build("testdata/graph/env-overrides-store");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "orders -> config HTTP x1",
+            "orders -> kafka Kafka x1",
+            "orders -> orders-mongo MongoDB x1",
+            "orders -> rabbitmq AMQP x1",
+        ]
+    );
+}
