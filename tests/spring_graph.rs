@@ -356,3 +356,21 @@ fn an_environment_entry_overrides_the_application_files_store_host() {
         ]
     );
 }
+
+/// A map or list of addresses in a `@ConfigurationProperties` class: one
+/// call per key or index the configuration sets.
+#[test]
+fn configuration_properties_maps_and_lists_give_a_call_per_entry() {
+    let (s, g) = build("testdata/graph/config-properties-collections");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "orders -> inventory x1 []",
+            "orders -> peer-a x1 []",
+            "orders -> peer-b x1 []",
+            "orders -> shipping x1 []",
+        ]
+    );
+    let u: Vec<String> = unresolved(&s).into_iter().map(|(w, _)| w).collect();
+    assert_eq!(u, ["${clients.mirrors.*}"]);
+}
