@@ -374,3 +374,12 @@ fn configuration_properties_maps_and_lists_give_a_call_per_entry() {
     let u: Vec<String> = unresolved(&s).into_iter().map(|(w, _)| w).collect();
     assert_eq!(u, ["${clients.mirrors.*}"]);
 }
+
+/// `@Value` addresses written only into the OpenAPI description (its
+/// server, its OAuth endpoints) are no calls; a base URL beside them is.
+#[test]
+fn addresses_that_only_document_the_api_are_no_calls() {
+    let (s, g) = build("testdata/graph/openapi-doc-urls");
+    assert_eq!(edge_names(&g), ["catalog -> pricing x1 []"]);
+    assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
+}

@@ -21,6 +21,7 @@
 
 pub mod beans;
 pub mod clients;
+pub mod doc_fields;
 pub mod lex;
 pub mod properties;
 
@@ -89,7 +90,15 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
         .iter()
         .map(|e| (e.span.start, e.span.end))
         .collect();
+    let documented = if lang == Lang::Java {
+        doc_fields::documentation_only(text, &lexed.lits)
+    } else {
+        Default::default()
+    };
     for lit in &lexed.lits {
+        if documented.contains(&lit.span.start) {
+            continue;
+        }
         match target(text, lit) {
             Target::Host(host) => {
                 if !known.contains(&(lit.span.start, lit.span.end)) {

@@ -515,8 +515,10 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
     // The same question the call-site pre-pass asks of every literal
     // (a log message or an exception's URL is no call).
     let lexed = crate::extract::calls::lex::lex(ctx.src, crate::extract::calls::lex::Lang::Java);
+    // `@Value` fields that only document the API (an OpenAPI server).
+    let documented = crate::extract::calls::doc_fields::documentation_only(ctx.src, &lexed.lits);
     for &n in &ctx.nodes {
-        if n.kind() != "string_literal" {
+        if n.kind() != "string_literal" || documented.contains(&span(n).start) {
             continue;
         }
         let Some(s) = ast::string_literal(n, ctx.src) else {
