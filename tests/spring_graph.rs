@@ -383,3 +383,14 @@ fn addresses_that_only_document_the_api_are_no_calls() {
     assert_eq!(edge_names(&g), ["catalog -> pricing x1 []"]);
     assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
 }
+
+/// Compose files named otherwise (`docker compose -f apps.yml`) are read
+/// by their shape; GitLab CI's `services:` list is not Compose.
+#[test]
+fn compose_files_named_otherwise_are_read() {
+    let (_, g) = build("testdata/graph/compose-named-otherwise");
+    assert_eq!(
+        protocol_edges(&g),
+        ["orders -> catalog HTTP x1", "orders -> orders-db SQL x1"]
+    );
+}

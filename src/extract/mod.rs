@@ -7,6 +7,7 @@
 pub mod build;
 pub mod calls;
 pub mod compose_env;
+pub mod compose_file;
 pub mod helm;
 pub mod http_method;
 pub mod kustomize;
