@@ -31,7 +31,10 @@ pub fn is_compose_file(name: &str, text: &[u8]) -> bool {
             continue;
         }
         if !line.starts_with([' ', '\t']) {
-            if body.starts_with("apiVersion:") || body.starts_with("kind:") || (body == "---" && services) {
+            if body.starts_with("apiVersion:")
+                || body.starts_with("kind:")
+                || (body == "---" && services)
+            {
                 return false;
             }
             in_services = body == "services:";

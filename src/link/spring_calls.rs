@@ -240,7 +240,9 @@ pub fn spring_call_targets(
             }
             // `${clients.services.*}`: each key the configuration sets.
             if let Some(base) = t.as_deref().and_then(collection_base) {
-                let found = docs.as_deref().map_or(Vec::new(), |d| each_key(d, base, &u));
+                let found = docs
+                    .as_deref()
+                    .map_or(Vec::new(), |d| each_key(d, base, &u));
                 if found.is_empty() {
                     kept.push(u);
                 } else {

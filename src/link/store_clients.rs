@@ -197,7 +197,8 @@ pub(super) fn env_overrides(files: &mut [ScannedFile]) {
     let mut set: std::collections::HashSet<(String, String)> = Default::default();
     for f in files.iter() {
         for e in &f.facts.edges {
-            let (Some(caller), Some(env)) = (&e.caller, crate::extract::workload::env_name_of(&e.via))
+            let (Some(caller), Some(env)) =
+                (&e.caller, crate::extract::workload::env_name_of(&e.via))
             else {
                 continue;
             };
@@ -226,4 +227,3 @@ pub(super) fn env_overrides(files: &mut [ScannedFile]) {
         });
     }
 }
-

@@ -344,6 +344,5 @@ pub fn matching(text: &str, open: usize, o: u8, c: u8) -> Option<usize> {
     None
 }
 
-
 #[cfg(test)]
 mod tests;

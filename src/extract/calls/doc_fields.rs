@@ -47,7 +47,11 @@ const DOC_TYPES: &[&str] = &["Server", "ExternalDocumentation", "License", "Cont
 /// documentation setters.
 pub fn documentation_only(text: &str, lits: &[Lit]) -> HashSet<usize> {
     let mut out = HashSet::new();
-    if !text.contains("@Value") || !DOC_SETTERS.iter().chain(DOC_TYPES).any(|w| text.contains(w))
+    if !text.contains("@Value")
+        || !DOC_SETTERS
+            .iter()
+            .chain(DOC_TYPES)
+            .any(|w| text.contains(w))
     {
         return out;
     }

@@ -73,7 +73,10 @@ struct TypeDecl {
 /// file whose string literals are `lits`: each a span (the member's name)
 /// and its property as a placeholder, `${prefix.path}`.
 pub fn configuration_properties(text: &str, lits: &[Lit]) -> Vec<(Span, String)> {
-    typed(text, lits).into_iter().map(|(s, p, _)| (s, p)).collect()
+    typed(text, lits)
+        .into_iter()
+        .map(|(s, p, _)| (s, p))
+        .collect()
 }
 
 /// [`configuration_properties`] with the simple name of the annotated
@@ -137,7 +140,16 @@ fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String, String)> {
             continue;
         };
         let mut found = Vec::new();
-        walk(&types, root, prefix, None, 0, &uses, &default_of, &mut found);
+        walk(
+            &types,
+            root,
+            prefix,
+            None,
+            0,
+            &uses,
+            &default_of,
+            &mut found,
+        );
         let room = MAX_TARGETS.saturating_sub(out.len());
         out.extend(
             found
@@ -197,7 +209,11 @@ fn walk(
 /// the keys the unit's configuration sets.
 fn collection_of_addresses(m: &Member) -> bool {
     let value = match (m.ty.as_str(), &m.args[..]) {
-        ("Map" | "HashMap" | "LinkedHashMap" | "TreeMap" | "SortedMap", [k, v]) if k == "String" => v,
+        ("Map" | "HashMap" | "LinkedHashMap" | "TreeMap" | "SortedMap", [k, v])
+            if k == "String" =>
+        {
+            v
+        }
         ("List" | "Set" | "Collection" | "ArrayList" | "LinkedHashSet", [v]) => v,
         _ => return false,
     };

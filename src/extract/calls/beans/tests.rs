@@ -5,7 +5,13 @@ fn refs(text: &str) -> Vec<(String, String, String)> {
     let lexed = lex(text, Lang::Java);
     property_refs(text, &lexed.lits)
         .into_iter()
-        .map(|r| (r.props_type, r.path, text[r.span.start..r.span.end].to_string()))
+        .map(|r| {
+            (
+                r.props_type,
+                r.path,
+                text[r.span.start..r.span.end].to_string(),
+            )
+        })
         .collect()
 }
 
