@@ -311,3 +311,86 @@ fn a_client_bean_built_in_another_file_carries_the_injecting_files_retry() {
     let worst = g.worst_paths().iter().map(|p| p.attempts).max();
     assert_eq!(worst, Some(4));
 }
+
+/// A client bean whose base URL is a member of a `@ConfigurationProperties`
+/// type of another file (Polar Bookshop's `clientProperties.catalogServiceUri()`,
+/// a JavaBean getter): the member's placeholder, resolved from the
+/// environment or the unit's properties, carries the injecting file's retry.
+#[test]
+fn a_client_bean_reading_a_properties_member_carries_the_injecting_files_retry() {
+    let (s, g) = build("testdata/graph/client-bean-properties");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "cart-service -> pricing-service x3 [\"`price` (Reactor)\"]",
+            "order-service -> catalog-service x4 [\"`getBook` (Reactor)\"]",
+        ]
+    );
+    assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
+    let catalog = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "catalog-service")
+        .unwrap();
+    assert!(
+        catalog.via.contains("env `POLAR_CATALOG_SERVICE_URI`"),
+        "{}",
+        catalog.via
+    );
+    let worst = g.worst_paths().iter().map(|p| p.attempts).max();
+    assert_eq!(worst, Some(4));
+}
+
+/// A data-store key the workload's environment sets is not also a call
+/// to the `application.yml` value it overrides.
+#[test]
+fn an_environment_entry_overrides_the_application_files_store_host() {
+    let (_, g) = build("testdata/graph/env-overrides-store");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "orders -> config HTTP x1",
+            "orders -> kafka Kafka x1",
+            "orders -> orders-mongo MongoDB x1",
+            "orders -> rabbitmq AMQP x1",
+        ]
+    );
+}
+
+/// A map or list of addresses in a `@ConfigurationProperties` class: one
+/// call per key or index the configuration sets.
+#[test]
+fn configuration_properties_maps_and_lists_give_a_call_per_entry() {
+    let (s, g) = build("testdata/graph/config-properties-collections");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "orders -> inventory x1 []",
+            "orders -> peer-a x1 []",
+            "orders -> peer-b x1 []",
+            "orders -> shipping x1 []",
+        ]
+    );
+    let u: Vec<String> = unresolved(&s).into_iter().map(|(w, _)| w).collect();
+    assert_eq!(u, ["${clients.mirrors.*}"]);
+}
+
+/// `@Value` addresses written only into the OpenAPI description (its
+/// server, its OAuth endpoints) are no calls; a base URL beside them is.
+#[test]
+fn addresses_that_only_document_the_api_are_no_calls() {
+    let (s, g) = build("testdata/graph/openapi-doc-urls");
+    assert_eq!(edge_names(&g), ["catalog -> pricing x1 []"]);
+    assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
+}
+
+/// Compose files named otherwise (`docker compose -f apps.yml`) are read
+/// by their shape; GitLab CI's `services:` list is not Compose.
+#[test]
+fn compose_files_named_otherwise_are_read() {
+    let (_, g) = build("testdata/graph/compose-named-otherwise");
+    assert_eq!(
+        protocol_edges(&g),
+        ["orders -> catalog HTTP x1", "orders -> orders-db SQL x1"]
+    );
+}

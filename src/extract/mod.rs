@@ -7,6 +7,7 @@
 pub mod build;
 pub mod calls;
 pub mod compose_env;
+pub mod compose_file;
 pub mod helm;
 pub mod http_method;
 pub mod kustomize;
@@ -329,6 +330,9 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     }
     for r in &mut java.interval_refs {
         r.span = f(r.span);
+    }
+    for b in &mut java.client_beans {
+        b.span = f(b.span);
     }
     for c in &mut java.server_delay_classes {
         c.span = f(c.span);

@@ -52,6 +52,8 @@ pub fn is_compose(name: &str) -> bool {
         && (n.ends_with(".yml") || n.ends_with(".yaml"))
 }
 
+pub use super::compose_file::is_compose_file;
+
 /// The workload reader (no retry system of its own): services, their
 /// calls and their environments.
 pub const READER: super::DocReader = super::DocReader {
@@ -68,7 +70,13 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    if is_compose(&name) {
+    // By name, or by shape (the text is looked at only for a document
+    // shaped like Compose: this runs once per document).
+    if is_compose(&name)
+        || (root.get("services").is_some()
+            && root.get("apiVersion").is_none()
+            && is_compose_file(&name, ctx.text.as_bytes()))
+    {
         return compose(root, facts);
     }
     let kind = root.get("kind").and_then(|k| k.as_str()).unwrap_or("");

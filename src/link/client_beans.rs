@@ -14,22 +14,25 @@
 //! calls what the one `@Bean` method of that type in another file of
 //! its build unit calls: those calls are copied into the file at the
 //! retry, carrying it. Two beans of the type in the unit (told apart by
-//! `@Qualifier`, which is not read) give nothing. Not joined yet: a bean
-//! whose body names no target itself (Polar Bookshop's reads
-//! `clientProperties.catalogServiceUri()`): its file holds no fact and is
-//! not kept by the scan, and the member's call is in the properties
-//! record's file.
+//! `@Qualifier`, which is not read) give nothing.
+//!
+//! A bean whose base URL is a member of a properties type
+//! (`baseUrl(clientProperties.catalogServiceUri().toString())`, read by
+//! `extract::calls::beans`) is first given the placeholder Spring binds
+//! that member by ([`bean_properties`]): the `@ConfigurationProperties`
+//! type of that simple name declared in a file of the same build unit,
+//! its member path (`${polar.catalogServiceUri}`). The placeholder step
+//! then resolves it like any other, from the unit's `application*` files
+//! or the workload's environment (`POLAR_CATALOG_SERVICE_URI`), and the
+//! bean's call is copied to the file that injects it.
 
 use super::*;
 use crate::model::Layer as LayerKind;
 use crate::model::calls::IdentityKind;
 use crate::source::Span;
+use std::collections::HashMap;
 
-/// The client types whose beans are joined.
-const CLIENT_TYPES: &[&str] = &["WebClient", "RestClient", "RestTemplate"];
-
-/// At most this many `@Bean` methods are read in one file.
-const MAX_BEANS: usize = 64;
+use crate::extract::calls::beans::{CLIENT_TYPES, bean_methods, word_positions};
 
 /// A `@Bean` method returning a client type: its unit, file, and the
 /// calls (file, index) in its body.
@@ -40,27 +43,92 @@ struct Bean {
     edges: Vec<(usize, usize)>,
 }
 
-pub fn client_beans(files: &mut [ScannedFile]) {
-    let java = |f: &ScannedFile| f.source.path.extension().is_some_and(|e| e == "java");
-    let unit = |f: &ScannedFile| -> Option<String> {
-        let mut units = f
-            .facts
-            .services
-            .iter()
-            .filter(|s| s.kind == IdentityKind::BuildUnit)
-            .map(|s| s.name.clone());
-        match (units.next(), units.next()) {
-            (Some(u), None) => Some(u),
-            _ => None,
+/// Whether `f` is a Java source file.
+fn java(f: &ScannedFile) -> bool {
+    f.source.path.extension().is_some_and(|e| e == "java")
+}
+
+/// The one build unit `f` belongs to.
+fn unit(f: &ScannedFile) -> Option<String> {
+    let mut units = f
+        .facts
+        .services
+        .iter()
+        .filter(|s| s.kind == IdentityKind::BuildUnit)
+        .map(|s| s.name.clone());
+    match (units.next(), units.next()) {
+        (Some(u), None) => Some(u),
+        _ => None,
+    }
+}
+
+/// Each client bean's base URL read from a properties type's member
+/// becomes the placeholder of that member, as the type's
+/// `@ConfigurationProperties` in a file of the same build unit binds it
+/// (before the placeholder step, which resolves it). A type declared
+/// with that simple name in two files of the unit, or a member that is
+/// no address member of it, gives nothing.
+pub fn bean_properties(files: &mut [ScannedFile]) {
+    use crate::extract::calls::{lex, properties};
+    if !files.iter().any(|f| !f.facts.java.client_beans.is_empty()) {
+        return;
+    }
+    // (unit, type) -> the placeholders of its address members, and the
+    // files declaring it.
+    let mut declared: HashMap<(String, String), (Vec<String>, Vec<usize>)> = HashMap::new();
+    for (id, f) in files.iter().enumerate() {
+        let text = &f.source.text;
+        if !java(f) || !text.contains("@ConfigurationProperties") {
+            continue;
         }
-    };
+        let Some(u) = unit(f) else { continue };
+        let lexed = lex::lex(text, lex::Lang::Java);
+        for (_, placeholder, ty) in properties::typed(text, &lexed.lits) {
+            let e = declared.entry((u.clone(), ty)).or_default();
+            if !e.1.contains(&id) {
+                e.1.push(id);
+            }
+            if !e.0.contains(&placeholder) {
+                e.0.push(placeholder);
+            }
+        }
+    }
+    for f in files.iter_mut() {
+        if f.facts.java.client_beans.is_empty() {
+            continue;
+        }
+        let Some(u) = unit(f) else { continue };
+        let mut add = Vec::new();
+        for r in &f.facts.java.client_beans {
+            let Some((placeholders, in_files)) = declared.get(&(u.clone(), r.props_type.clone()))
+            else {
+                continue;
+            };
+            let suffix = format!(".{}}}", r.path);
+            let mut of_path = placeholders
+                .iter()
+                .filter(|p| p.starts_with("${") && p.ends_with(&suffix));
+            if let (1, Some(p), None) = (in_files.len(), of_path.next(), of_path.next()) {
+                add.push(crate::model::UnresolvedCall::new(r.span, p.clone()));
+            }
+        }
+        for call in add {
+            if !f.facts.unresolved.iter().any(|c| c.span == call.span) {
+                f.facts.unresolved.push(call);
+            }
+        }
+    }
+}
+
+pub fn client_beans(files: &mut [ScannedFile]) {
     let mut beans: Vec<Bean> = Vec::new();
     for (id, f) in files.iter().enumerate() {
         if !java(f) || f.facts.edges.is_empty() || !f.source.text.contains("@Bean") {
             continue;
         }
         let Some(u) = unit(f) else { continue };
-        for (ty, body) in bean_methods(&f.source.text) {
+        for m in bean_methods(&f.source.text) {
+            let (ty, body) = (m.ty, m.body);
             let edges: Vec<(usize, usize)> = (0..f.facts.edges.len())
                 .filter(|&i| {
                     let s = f.facts.edges[i].span;
@@ -165,142 +233,7 @@ fn builds(text: &str, ty: &str) -> bool {
         .any(|m| text.contains(&format!("{ty}{m}")))
         || text.contains(&format!("new {ty}("))
         || text.contains(&format!("new {ty}<"))
-        || bean_methods(text).iter().any(|(t, _)| *t == ty)
-}
-
-/// Byte offsets where `word` starts as a whole identifier.
-fn word_positions(text: &str, word: &str) -> Vec<usize> {
-    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    text.match_indices(word)
-        .map(|(i, _)| i)
-        .filter(|&i| {
-            !text[..i].chars().next_back().is_some_and(ident)
-                && !text[i + word.len()..].chars().next().is_some_and(ident)
-        })
-        .take(256)
-        .collect()
-}
-
-/// `@Bean` methods returning a client type: the type and the span of the
-/// method's body.
-fn bean_methods(text: &str) -> Vec<(&'static str, Span)> {
-    let mut out = Vec::new();
-    for at in word_positions(text, "Bean").into_iter().take(MAX_BEANS) {
-        if !text[..at].ends_with('@') {
-            continue;
-        }
-        let mut rest = &text[at + 4..];
-        // `@Bean(name = "x")`
-        if rest.trim_start().starts_with('(') {
-            let open = at + 4 + (rest.len() - rest.trim_start().len());
-            let Some(close) = matching(text, open, b'(', b')') else {
-                continue;
-            };
-            rest = &text[close + 1..];
-        }
-        // Annotations and modifiers, then `Type name(`.
-        let mut words: Vec<&str> = Vec::new();
-        let mut pos = text.len() - rest.len();
-        while words.len() < 12 {
-            let r = &text[pos..];
-            let t = r.trim_start();
-            pos += r.len() - t.len();
-            if let Some(a) = t.strip_prefix('@') {
-                let n = a
-                    .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-                    .unwrap_or(a.len());
-                pos += 1 + n;
-                let r2 = &text[pos..];
-                if r2.trim_start().starts_with('(') {
-                    let open = pos + (r2.len() - r2.trim_start().len());
-                    match matching(text, open, b'(', b')') {
-                        Some(c) => pos = c + 1,
-                        None => break,
-                    }
-                }
-                continue;
-            }
-            let n = t
-                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '$'))
-                .unwrap_or(t.len());
-            if n == 0 {
-                break;
-            }
-            words.push(&t[..n]);
-            pos += n;
-            let next = text[pos..].trim_start();
-            if next.starts_with('(') {
-                break;
-            }
-        }
-        let [.., ty, _name] = words[..] else { continue };
-        let ty = ty.rsplit('.').next().unwrap_or(ty);
-        let Some(&known) = CLIENT_TYPES.iter().find(|t| **t == ty) else {
-            continue;
-        };
-        let r = &text[pos..];
-        let open = pos + (r.len() - r.trim_start().len());
-        let Some(close) = matching(text, open, b'(', b')') else {
-            continue;
-        };
-        let Some(brace) = text[close..].find(['{', ';']).map(|i| close + i) else {
-            continue;
-        };
-        if text.as_bytes()[brace] != b'{' {
-            continue;
-        }
-        if let Some(end) = matching(text, brace, b'{', b'}') {
-            out.push((known, Span::new(brace, end + 1)));
-        }
-    }
-    out
-}
-
-/// The offset of the bracket closing the one at `open`, skipping string
-/// and character literals and comments; bounded by the text.
-fn matching(text: &str, open: usize, o: u8, c: u8) -> Option<usize> {
-    let b = text.as_bytes();
-    if b.get(open) != Some(&o) {
-        return None;
-    }
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < b.len() {
-        match b[i] {
-            b'"' | b'\'' => {
-                let q = b[i];
-                i += 1;
-                while i < b.len() && b[i] != q {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 1;
-            }
-            x if x == o => depth += 1,
-            x if x == c => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
+        || bean_methods(text).iter().any(|m| m.ty == ty)
 }
 
 #[cfg(test)]
@@ -308,16 +241,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bean_methods_and_injections() {
-        let config = "@Configuration\nclass C {\n  @Bean\n  @Primary\n  public WebClient webClient(Props p, WebClient.Builder b) {\n    return b.baseUrl(\"http://x\").build(); // }\n  }\n  @Bean(name = \"t\") RestTemplate rest() { return new RestTemplate(); }\n  @Bean Other other() { return null; }\n}\n";
-        let got: Vec<(&str, &str)> = bean_methods(config)
-            .into_iter()
-            .map(|(t, s)| (t, &config[s.start..s.start + 8]))
-            .collect();
-        assert_eq!(
-            got,
-            [("WebClient", "{\n    re"), ("RestTemplate", "{ return")]
-        );
+    fn injections_and_builds() {
+        let config = "@Configuration\nclass C {\n  @Bean\n  public WebClient webClient(Props p, WebClient.Builder b) {\n    return b.baseUrl(\"http://x\").build();\n  }\n}\n";
         assert!(builds(config, "WebClient"));
         let user = "class B {\n  private final WebClient webClient;\n  B(WebClient webClient) { this.webClient = webClient; }\n}\n";
         assert!(injects(user, "WebClient"));

@@ -100,6 +100,9 @@ pub fn all_in(
     // A C# project other projects reference runs in each of them (before
     // calls are given their callers: a library's call is its programs').
     crate::systems::csharp::link::shared_projects(files, cwd);
+    // A client bean's base URL read from a properties type's member: the
+    // member's placeholder (before the placeholders are resolved).
+    client_beans::bean_properties(files);
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
     spring_call_targets(files, roots, cwd, disk);

@@ -282,6 +282,18 @@ pub fn spring_call_targets(
             if spring_config && t.is_none() && !u.written.contains("${") {
                 continue;
             }
+            // `${clients.services.*}`: each key the configuration sets.
+            if let Some(base) = t.as_deref().and_then(collection_base) {
+                let found = docs
+                    .as_deref()
+                    .map_or(Vec::new(), |d| each_key(d, base, &u));
+                if found.is_empty() {
+                    kept.push(u);
+                } else {
+                    f.facts.edges.extend(found);
+                }
+                continue;
+            }
             match t
                 .as_deref()
                 .and_then(|t| from_env(t, &u))
@@ -325,6 +337,9 @@ pub fn spring_call_targets(
             })
             .collect();
         super::store_clients::store_clients(files, &clients, roots, cwd, disk);
+        // A store key the program's environment sets: the file's value
+        // is overridden.
+        super::store_clients::env_overrides(files);
     }
 }
 
@@ -609,6 +624,48 @@ fn template(text: &str, u: &UnresolvedCall, fields: &HashMap<String, String>) ->
         return Some(format!("{written}{key}"));
     }
     None
+}
+
+/// `clients.services` of `${clients.services.*}`, a map's or list's
+/// placeholder (`extract::calls::properties`).
+fn collection_base(t: &str) -> Option<&str> {
+    t.strip_prefix("${")?.strip_suffix(".*}")
+}
+
+/// The calls of each entry the unit's documents set under `base`
+/// (`base.<key>`, `base[i]`), each resolved as its own placeholder, with
+/// the policies of `u`.
+fn each_key(docs: &[Doc], base: &str, u: &UnresolvedCall) -> Vec<CallEdge> {
+    // Relaxed: `peerUrls` is set as `peer-urls` (spring-boot
+    // `DataObjectPropertyName`).
+    let want: Vec<String> = base.split('.').map(crate::keys::normalise_key).collect();
+    let mut keys: BTreeSet<String> = BTreeSet::new();
+    for p in docs.iter().flat_map(|d| &d.props) {
+        let segs = &p.segments;
+        if segs.len() <= want.len()
+            || !segs
+                .iter()
+                .zip(&want)
+                .all(|(s, w)| crate::keys::normalise_key(s) == *w)
+        {
+            continue;
+        }
+        let entry = &segs[want.len()];
+        if !entry.is_empty() && keys.len() < MAX_ENTRIES {
+            let sep = if entry.starts_with('[') { "" } else { "." };
+            keys.insert(format!("{base}{sep}{entry}"));
+        }
+    }
+    let mut out = Vec::new();
+    for k in keys {
+        if let Outcome::Edges(found) = edges(docs, &format!("${{{k}}}"), u) {
+            out.extend(found.into_iter().map(|mut e| {
+                e.policies.clone_from(&u.policies);
+                e
+            }));
+        }
+    }
+    out
 }
 
 /// What a placeholder call target resolves to.

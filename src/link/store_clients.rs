@@ -168,3 +168,62 @@ pub(super) fn store_clients(
         f.facts.edges = kept;
     }
 }
+
+/// A store key's name with every separator dropped and lower-cased, an
+/// index left off (`spring.kafka.bootstrap-servers[0]`,
+/// `SPRING_KAFKA_BOOTSTRAP_SERVERS`: `springkafkabootstrapservers`), as
+/// Spring's relaxed binding meets them.
+fn relaxed(key: &str) -> String {
+    key.split('[')
+        .next()
+        .unwrap_or(key)
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Drop the store calls of `application*` keys that a workload's or
+/// compose service's environment sets for the same program
+/// (`SPRING_DATA_MONGODB_HOST` over `spring.data.mongodb.host`): the OS
+/// environment is above every `application*` file in Spring Boot's
+/// order ("Externalized Configuration", spring-boot 3.x reference;
+/// `SystemEnvironmentPropertySource` before the config data files), so
+/// the file's value is not what the deployed program connects to. The
+/// program is matched by the names its file's identities give (its
+/// build unit, `spring.application.name`) or the call's caller, as the
+/// placeholder step matches a workload's environment (`spring_env`).
+pub(super) fn env_overrides(files: &mut [ScannedFile]) {
+    let mut set: std::collections::HashSet<(String, String)> = Default::default();
+    for f in files.iter() {
+        for e in &f.facts.edges {
+            let (Some(caller), Some(env)) =
+                (&e.caller, crate::extract::workload::env_name_of(&e.via))
+            else {
+                continue;
+            };
+            if stores::of_key(env).is_some() {
+                set.insert((caller.clone(), relaxed(env)));
+            }
+        }
+    }
+    if set.is_empty() {
+        return;
+    }
+    for f in files.iter_mut() {
+        if !f.facts.edges.iter().any(|e| store_of(e).is_some()) {
+            continue;
+        }
+        let names: Vec<String> = f.facts.services.iter().map(|s| s.name.clone()).collect();
+        f.facts.edges.retain(|e| {
+            if store_of(e).is_none() {
+                return true;
+            }
+            let key = relaxed(e.via.trim_matches('`'));
+            !e.caller
+                .iter()
+                .chain(names.iter())
+                .any(|n| set.contains(&(n.clone(), key.clone())))
+        });
+    }
+}

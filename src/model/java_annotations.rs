@@ -39,6 +39,24 @@ pub struct JavaFacts {
     /// (`Retry-After`), with the methods that read it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub server_delay_classes: Vec<ServerDelayClass>,
+    /// `@Bean` client methods whose base URL is a member of a properties
+    /// type declared elsewhere (`extract::calls::beans`), joined to the
+    /// type's `@ConfigurationProperties` by `link::client_beans`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub client_beans: Vec<ClientBeanRef>,
+}
+
+/// A client bean's base URL read from a properties type's member
+/// (`clientProperties.catalogServiceUri()`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ClientBeanRef {
+    /// The type's simple name (`ClientProperties`).
+    pub props_type: String,
+    /// The member path as Spring binds it (`catalogServiceUri`,
+    /// `orders.baseUrl`).
+    pub path: String,
+    /// The member read, in the `baseUrl(..)` argument.
+    pub span: Span,
 }
 
 /// An interval function named here and declared in another file.
@@ -73,6 +91,7 @@ impl JavaFacts {
             && self.client_uses.is_empty()
             && self.interval_refs.is_empty()
             && self.server_delay_classes.is_empty()
+            && self.client_beans.is_empty()
     }
 }
 

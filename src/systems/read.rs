@@ -91,7 +91,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         "vcl" => return super::varnish::extract::claims(&name).then_some(Syntax::Vcl),
         _ => return None,
     };
-    if syntax == Syntax::Yaml && workload::is_compose(&name) {
+    if syntax == Syntax::Yaml && workload::is_compose_file(&name, bytes) {
         return Some(syntax);
     }
     // A Helm chart's own files, by name: its templates are rendered with
@@ -393,7 +393,7 @@ fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &
     // it is parsed as written.
     let blanked = templates
         .is_empty()
-        .then(|| unread_docs::blank_unread(text, gated_readers(path, &wanted).as_deref()))
+        .then(|| unread_docs::blank_unread(text, gated_readers(path, text, &wanted).as_deref()))
         .flatten();
     let file = yaml::parse(blanked.as_deref().unwrap_or(text));
     extract_parsed_stream(path, text, &file, templates, &wanted, outer, facts)
@@ -407,7 +407,7 @@ fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &
 fn wanted_readers(path: &Path, text: &str) -> Vec<bool> {
     let compose = path
         .file_name()
-        .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
+        .is_some_and(|n| workload::is_compose_file(&n.to_string_lossy(), text.as_bytes()));
     let spring_named = spring_config_name(path);
     let found = DOC_OWNERS.found_in(text.as_bytes());
     DOC_EXTRACTORS
@@ -424,10 +424,10 @@ fn wanted_readers(path: &Path, text: &str) -> Vec<bool> {
 /// The names of the wanted readers whose root-key gates decide which
 /// documents are parsed (`gates`), or `None` when every document may be
 /// read: in a Compose file the workload reader reads every document.
-fn gated_readers(path: &Path, wanted: &[bool]) -> Option<Vec<&'static str>> {
+fn gated_readers(path: &Path, text: &str, wanted: &[bool]) -> Option<Vec<&'static str>> {
     let compose = path
         .file_name()
-        .is_some_and(|n| workload::is_compose(&n.to_string_lossy()));
+        .is_some_and(|n| workload::is_compose_file(&n.to_string_lossy(), text.as_bytes()));
     (!compose).then(|| {
         DOC_EXTRACTORS
             .iter()

@@ -19,7 +19,9 @@
 //! an environment variable or a formatted host is listed in
 //! [`Facts::unresolved`], never guessed.
 
+pub mod beans;
 pub mod clients;
+pub mod doc_fields;
 pub mod lex;
 pub mod properties;
 
@@ -88,7 +90,15 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
         .iter()
         .map(|e| (e.span.start, e.span.end))
         .collect();
+    let documented = if lang == Lang::Java {
+        doc_fields::documentation_only(text, &lexed.lits)
+    } else {
+        Default::default()
+    };
     for lit in &lexed.lits {
+        if documented.contains(&lit.span.start) {
+            continue;
+        }
         match target(text, lit) {
             Target::Host(host) => {
                 if !known.contains(&(lit.span.start, lit.span.end)) {
@@ -113,6 +123,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
     }
     if lang == Lang::Java {
         facts.java.client_uses = clients::client_uses(text, &lexed.lits);
+        facts.java.client_beans = beans::property_refs(text, &lexed.lits);
         for (span, written) in properties::configuration_properties(text, &lexed.lits) {
             facts.unresolved.push(UnresolvedCall::new(span, written));
         }
@@ -120,7 +131,10 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
     if lang == Lang::Rust {
         facts.rust.test_modules = lexed.test_modules.into_iter().map(|(n, _)| n).collect();
     }
-    if !facts.edges.is_empty() || !facts.unresolved.is_empty() || !facts.java.client_uses.is_empty()
+    if !facts.edges.is_empty()
+        || !facts.unresolved.is_empty()
+        || !facts.java.client_uses.is_empty()
+        || !facts.java.client_beans.is_empty()
     {
         facts.claimed_by("calls");
     }

@@ -22,10 +22,13 @@
 //! and "Constructor Binding"). The link step resolves each placeholder
 //! like any other (`link::spring_calls`, `link::spring_env`).
 //!
+//! A map or list of addresses (`Map<String, URI> services`, `List<String>
+//! peerUrls`) gives `${prefix.services.*}`: one call per key or index the
+//! unit's configuration sets under it (expanded by `link::spring_calls`).
+//!
 //! Not followed: static fields (never bound), a member whose type is
-//! declared in another file, collections and maps (`List<Service>`,
-//! `Map<String, Service>`: their indices and keys are the configuration's,
-//! not the code's). A `@ConfigurationProperties` on a `@Bean` method binds
+//! declared in another file, collections and maps of nested types
+//! (`List<Service>`, `Map<String, Service>`). A `@ConfigurationProperties` on a `@Bean` method binds
 //! the returned type, usually declared elsewhere: not read.
 //!
 //! Every quantity is bounded: [`MAX_DEPTH`] levels of nesting,
@@ -48,6 +51,9 @@ struct Member {
     ty: String,
     /// Whether the type has type arguments (`List<X>`, `Map<K, V>`).
     generic: bool,
+    /// The simple names of its type arguments (`Map<String, URI>`:
+    /// `String`, `URI`).
+    args: Vec<String>,
     name: String,
     span: Span,
     /// Where the member's initializer starts (after its `=`), if it has one.
@@ -67,6 +73,16 @@ struct TypeDecl {
 /// file whose string literals are `lits`: each a span (the member's name)
 /// and its property as a placeholder, `${prefix.path}`.
 pub fn configuration_properties(text: &str, lits: &[Lit]) -> Vec<(Span, String)> {
+    typed(text, lits)
+        .into_iter()
+        .map(|(s, p, _)| (s, p))
+        .collect()
+}
+
+/// [`configuration_properties`] with the simple name of the annotated
+/// type each placeholder is bound through (`ClientProperties`), as a
+/// `@Bean` method of another file names it (`link::client_beans`).
+pub fn typed(text: &str, lits: &[Lit]) -> Vec<(Span, String, String)> {
     if !text.contains("@ConfigurationProperties") {
         return Vec::new();
     }
@@ -76,7 +92,7 @@ pub fn configuration_properties(text: &str, lits: &[Lit]) -> Vec<(Span, String)>
 
 /// [`configuration_properties`] over `code`, the text with comments and
 /// string contents blanked (`text` keeps the prefix).
-fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String)> {
+fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String, String)> {
     let annotations: Vec<&Lit> = lits
         .iter()
         .filter(|l| l.within.last().map(String::as_str) == Some("@ConfigurationProperties"))
@@ -99,7 +115,7 @@ fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String)> {
             .filter(|m| !m.generic && m.ty == name)
             .count()
     };
-    let mut out: Vec<(Span, String)> = Vec::new();
+    let mut out: Vec<(Span, String, String)> = Vec::new();
     for lit in annotations {
         let Some(prefix) = text
             .get(lit.content.start..lit.content.end)
@@ -123,7 +139,24 @@ fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String)> {
         else {
             continue;
         };
-        walk(&types, root, prefix, None, 0, &uses, &default_of, &mut out);
+        let mut found = Vec::new();
+        walk(
+            &types,
+            root,
+            prefix,
+            None,
+            0,
+            &uses,
+            &default_of,
+            &mut found,
+        );
+        let room = MAX_TARGETS.saturating_sub(out.len());
+        out.extend(
+            found
+                .into_iter()
+                .take(room)
+                .map(|(s, p)| (s, p, root.name.clone())),
+        );
     }
     out
 }
@@ -151,13 +184,46 @@ fn walk(
             }
             continue;
         }
-        if m.generic || depth >= MAX_DEPTH {
+        if m.generic {
+            if collection_of_addresses(m) {
+                out.push((shown_at.unwrap_or(m.span), format!("${{{key}.*}}")));
+            }
+            continue;
+        }
+        if depth >= MAX_DEPTH {
             continue;
         }
         if let Some(inner) = types.iter().find(|x| x.name == m.ty) {
             let at = shown_at.or_else(|| (uses(&inner.name) > 1).then_some(m.span));
             walk(types, inner, &key, at, depth + 1, uses, default_of, out);
         }
+    }
+}
+
+/// Whether a member is a map or a list of addresses: `Map<String, URI>`,
+/// `List<URL>`, or of `String` with an address name (`serviceUrls`,
+/// `endpoints`). Spring binds a map's entries under
+/// `member.<key>` and a list's under `member[i]` (spring-boot 3.x
+/// `MapBinder`, `IndexedElementsBinder`): the placeholder
+/// `${prefix.member.*}` stands for each, expanded by the link step over
+/// the keys the unit's configuration sets.
+fn collection_of_addresses(m: &Member) -> bool {
+    let value = match (m.ty.as_str(), &m.args[..]) {
+        ("Map" | "HashMap" | "LinkedHashMap" | "TreeMap" | "SortedMap", [k, v])
+            if k == "String" =>
+        {
+            v
+        }
+        ("List" | "Set" | "Collection" | "ArrayList" | "LinkedHashSet", [v]) => v,
+        _ => return false,
+    };
+    match value.as_str() {
+        "URI" | "URL" => true,
+        "String" => {
+            let n = &m.name;
+            super::url_key(n) || n.strip_suffix('s').is_some_and(super::url_key)
+        }
+        _ => false,
     }
 }
 
@@ -417,9 +483,24 @@ fn field(code: &str, start: usize, end: usize) -> Option<Member> {
     if base.is_empty() || base.contains(char::is_whitespace) {
         return None;
     }
+    let args: Vec<String> = ty
+        .split_once('<')
+        .and_then(|(_, r)| r.rsplit_once('>'))
+        .map(|(inner, _)| {
+            inner
+                .split(',')
+                .map(|a| {
+                    let a = a.trim();
+                    a.rsplit('.').next().unwrap_or(a).to_string()
+                })
+                .take(4)
+                .collect()
+        })
+        .unwrap_or_default();
     Some(Member {
         ty: base.rsplit('.').next().unwrap_or(base).to_string(),
         generic,
+        args,
         span: Span::new(start + name_start, start + name_start + name.len()),
         name,
         init: None,

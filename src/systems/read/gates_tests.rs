@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 fn facts(path: &Path, text: &str, gates: bool) -> Facts {
     let templates = template_regions(text);
     let wanted = super::super::wanted_readers(path, text);
-    let readers = super::super::gated_readers(path, &wanted);
+    let readers = super::super::gated_readers(path, text, &wanted);
     let blanked = templates
         .is_empty()
         .then(|| blank_docs(text, readers.as_deref().filter(|_| gates)))
@@ -26,7 +26,7 @@ fn same_facts(path: &Path, text: &str) -> bool {
     let (a, b) = (facts(path, text, true), facts(path, text, false));
     assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", path.display());
     let wanted = super::super::wanted_readers(path, text);
-    let readers = super::super::gated_readers(path, &wanted);
+    let readers = super::super::gated_readers(path, text, &wanted);
     template_regions(text).is_empty()
         && blank_docs(text, readers.as_deref()) != blank_docs(text, None)
 }
@@ -156,13 +156,13 @@ fn a_document_no_wanted_reader_accepts_is_blanked() {
     let text = format!("{listed}---\n{route}");
     assert!(same_facts(p, &text));
     let wanted = super::super::wanted_readers(p, &text);
-    let readers = super::super::gated_readers(p, &wanted).unwrap();
+    let readers = super::super::gated_readers(p, &text, &wanted).unwrap();
     let out = blank_docs(&text, Some(readers.as_slice())).unwrap();
     assert_eq!(out.len(), text.len());
     assert!(out.starts_with('~') && out.ends_with(route), "{out}");
     assert!(!facts(p, &text, true).timeouts.is_empty());
     // In a Compose file every document is offered to the workload reader.
-    assert!(super::super::gated_readers(Path::new("docker-compose.yml"), &wanted).is_none());
+    assert!(super::super::gated_readers(Path::new("docker-compose.yml"), "", &wanted).is_none());
     // Alone, the listed document is not parsed at all.
     assert!(same_facts(p, listed));
 }
@@ -227,7 +227,7 @@ fn a_rejected_document_gives_no_fact() {
             continue;
         }
         let wanted = super::super::wanted_readers(f, &text);
-        if super::super::gated_readers(f, &wanted).is_none() {
+        if super::super::gated_readers(f, &text, &wanted).is_none() {
             continue;
         }
         let file = crate::yaml::parse(&text);

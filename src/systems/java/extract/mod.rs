@@ -256,6 +256,10 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
             facts.unresolved.push(UnresolvedCall::new(span, written));
         }
     }
+    if text.contains("@Bean") {
+        let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
+        facts.java.client_beans = crate::extract::calls::beans::property_refs(text, &lexed.lits);
+    }
     if crate::extract::calls::clients::builds_clients(text) {
         let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
         facts.java.client_uses = crate::extract::calls::clients::client_uses(text, &lexed.lits);
@@ -279,6 +283,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
         || !facts.diagnostics.is_empty()
         || !facts.java.client_interfaces.is_empty()
         || !facts.java.client_uses.is_empty()
+        || !facts.java.client_beans.is_empty()
         || !facts.java.server_delay_classes.is_empty()
     {
         facts.claimed_by("java");
@@ -515,8 +520,10 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
     // The same question the call-site pre-pass asks of every literal
     // (a log message or an exception's URL is no call).
     let lexed = crate::extract::calls::lex::lex(ctx.src, crate::extract::calls::lex::Lang::Java);
+    // `@Value` fields that only document the API (an OpenAPI server).
+    let documented = crate::extract::calls::doc_fields::documentation_only(ctx.src, &lexed.lits);
     for &n in &ctx.nodes {
-        if n.kind() != "string_literal" {
+        if n.kind() != "string_literal" || documented.contains(&span(n).start) {
             continue;
         }
         let Some(s) = ast::string_literal(n, ctx.src) else {

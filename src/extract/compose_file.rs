@@ -1,0 +1,75 @@
+//! Docker Compose files named otherwise (issue 17).
+
+/// Whether a YAML file is a docker-compose file: by its name, or by its
+/// shape when it is named otherwise (`docker compose -f apps.yml`;
+/// sivaprasadreddy/spring-boot-microservices-course 0e759ec
+/// `deployment/docker-compose/apps.yml`): a top-level `services:` mapping
+/// (Compose specification, `services` is a map of service names; GitLab
+/// CI's top-level `services:` is a list), some service with an `image:`
+/// or `build:`, and no Kubernetes `apiVersion:`/`kind:` at the top.
+pub fn is_compose_file(name: &str, text: &[u8]) -> bool {
+    if super::workload::is_compose(name) {
+        return true;
+    }
+    let n = name.to_ascii_lowercase();
+    if !(n.ends_with(".yml") || n.ends_with(".yaml")) {
+        return false;
+    }
+    let Ok(text) = std::str::from_utf8(text) else {
+        return false;
+    };
+    if !text.contains("services:") {
+        return false;
+    }
+    let mut services = false;
+    let mut in_services = false;
+    let mut mapping = false;
+    let mut built = false;
+    for line in text.lines().take(20_000) {
+        let body = line.split(" #").next().unwrap_or(line).trim_end();
+        if body.is_empty() || body.trim_start().starts_with('#') {
+            continue;
+        }
+        if !line.starts_with([' ', '\t']) {
+            if body.starts_with("apiVersion:")
+                || body.starts_with("kind:")
+                || (body == "---" && services)
+            {
+                return false;
+            }
+            in_services = body == "services:";
+            services |= in_services;
+            continue;
+        }
+        if in_services {
+            let t = body.trim_start();
+            if !mapping && !t.starts_with('-') {
+                mapping = true;
+            }
+            if t.starts_with("image:") || t.starts_with("build:") {
+                built = true;
+            }
+        }
+    }
+    services && mapping && built
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_compose_file;
+
+    #[test]
+    fn compose_files_by_name_or_shape() {
+        let apps = "name: bookstore\nservices:\n  catalog-service:\n    image: sivaprabu/bookstore-catalog-service\n    environment:\n      - DB_URL=jdbc:postgresql://catalog-db:5432/postgres\n";
+        assert!(is_compose_file("apps.yml", apps.as_bytes()));
+        assert!(is_compose_file("docker-compose.yml", b""));
+        // GitLab CI: `services` is a list; Kubernetes; a nested key.
+        let gitlab = "image: maven:3\nservices:\n  - postgres:15\nbuild:\n  script: mvn\n";
+        assert!(!is_compose_file(".gitlab-ci.yml", gitlab.as_bytes()));
+        let k8s = "apiVersion: v1\nkind: List\nservices:\n  a:\n    image: x\n";
+        assert!(!is_compose_file("list.yaml", k8s.as_bytes()));
+        let nested = "jobs:\n  build:\n    services:\n      db:\n        image: postgres\n";
+        assert!(!is_compose_file("ci.yml", nested.as_bytes()));
+        assert!(!is_compose_file("apps.json", apps.as_bytes()));
+    }
+}
