@@ -74,6 +74,9 @@ fn tree() -> (tempfile::TempDir, PathBuf) {
     write("d/values.yaml", b"image: nginx\n");
     // Binary, under a name a reader wants.
     write("e/blob.yaml", b"\x00\x01\x02 retries: 3\x00");
+    // A language not read yet, with and without a retry word.
+    write("web/client.ts", b"const maxRetries = 5;\n");
+    write("web/other.ts", b"export const size = 1;\n");
     write(".gitignore", b"ignored/\n");
     copy(
         "rules/RL203/err/resilience4j-exponential.yml",
@@ -111,11 +114,13 @@ fn unchanged_files_are_not_opened_and_edits_of_every_kind_are_seen() {
     // Cold: every file opened, the index written.
     assert_eq!(same(&root, &cache, &one), 0);
     assert!(cache.join("stat-v1").is_file());
-    // Warm: the files with empty facts (App.java, c's application.yml) and
-    // the binary one are not opened; the files with facts and the Helm
-    // values file (read again by the link stage) are.
+    // Warm: the files with empty facts (App.java, c's application.yml),
+    // the binary one and the two TypeScript files are not opened; the
+    // files with facts and the Helm values file (read again by the link
+    // stage) are.
     let (warm, _) = run(&root, Some(&cache), None);
-    assert_eq!(warm.stats.cache.unopened, 3, "{:?}", warm.stats.cache);
+    assert_eq!(warm.stats.cache.unopened, 5, "{:?}", warm.stats.cache);
+    assert_eq!(warm.stats.unread.by_language.values().flatten().count(), 1);
     assert_eq!(warm.stats.binary, 1);
 
     // A file with empty facts gains a retry setting.
@@ -123,7 +128,7 @@ fn unchanged_files_are_not_opened_and_edits_of_every_kind_are_seen() {
     std::fs::write(&app, std::fs::read(root.join("a/application.yml")).unwrap()).unwrap();
     assert_eq!(
         same(&root, &cache, &["c/src/main/resources/application.yml"]),
-        2
+        4
     );
 
     // The same size, the modification time set back: the change time says.
@@ -138,10 +143,11 @@ fn unchanged_files_are_not_opened_and_edits_of_every_kind_are_seen() {
         .unwrap();
     assert_eq!(std::fs::metadata(&java).unwrap().modified().unwrap(), old);
     let (warm, _) = run(&root, Some(&cache), None);
-    assert_eq!(warm.stats.cache.unopened, 1, "the Java file was read again");
+    assert_eq!(warm.stats.cache.unopened, 3, "the Java file was read again");
 
     // A binary file becomes settings; a file is added; one is deleted;
-    // `.gitignore` lets a folder in.
+    // `.gitignore` lets a folder in; a TypeScript file gains a retry word.
+    std::fs::write(root.join("web/other.ts"), b"fetchWithRetry(url);\n").unwrap();
     std::fs::write(
         root.join("e/blob.yaml"),
         std::fs::read(common::root().join("testdata/rules/RL203/err/resilience4j-exponential.yml"))
@@ -156,6 +162,8 @@ fn unchanged_files_are_not_opened_and_edits_of_every_kind_are_seen() {
     std::fs::write(root.join(".gitignore"), b"# nothing\n").unwrap();
     let (edited, _) = run(&root, None, None);
     assert_eq!(edited.stats.binary, 0);
+    let (warm, _) = run(&root, Some(&cache), None);
+    assert_eq!(warm.stats.unread.by_language.values().flatten().count(), 2);
     same(
         &root,
         &cache,
@@ -174,12 +182,14 @@ fn unchanged_files_are_not_opened_and_edits_of_every_kind_are_seen() {
         &cache,
         &["a/application.yml", "c/src/main/resources/application.yml"],
     );
-    // Once settled, the edited files are indexed too: App.java and c's
-    // emptied application.yml (the blob is settings now).
+    // Once settled, the edited files are indexed too: App.java, c's
+    // emptied application.yml and the TypeScript files (the blob is
+    // settings now).
     settle();
     run(&root, Some(&cache), None);
     let (warm, j) = run(&root, Some(&cache), None);
-    assert_eq!(warm.stats.cache.unopened, 2, "{:?}", warm.stats.cache);
+    assert_eq!(warm.stats.cache.unopened, 4, "{:?}", warm.stats.cache);
+    assert_eq!(warm.stats.unread.by_language.values().flatten().count(), 2);
     assert_eq!(j, run(&root, None, None).1);
 }
 

@@ -4,8 +4,9 @@
 //! unchanged when nothing later needs its text.
 //!
 //! Only outcomes that leave no text behind are kept: a file no reader
-//! claims after a look at its bytes, a binary file, and a file whose
-//! facts are empty (not kept by the scan; its facts are in the facts cache
+//! claims after a look at its bytes, a binary file, a file in a language
+//! not read yet (whether it mentions retries), and a file whose facts are
+//! empty (not kept by the scan; its facts are in the facts cache
 //! under the recorded key). A file with facts is read as before: its text
 //! goes on to suppression comments, snippets and the link stage.
 //!
@@ -38,6 +39,9 @@ pub enum Outcome {
     Binary,
     /// Read and extracted, with empty facts: the facts cache key.
     Empty(u128),
+    /// A file in a language not read yet ([`crate::extract::unread`]):
+    /// whether it mentions retries (then it is listed as not read).
+    Unread(bool),
 }
 
 /// A file's identity on disk.
@@ -176,6 +180,7 @@ fn encode(entries: &HashMap<u128, (Stamp, Outcome)>, salt: u64) -> Vec<u8> {
             Outcome::Skipped => (0u8, 0u128),
             Outcome::Binary => (1, 0),
             Outcome::Empty(k) => (2, *k),
+            Outcome::Unread(mentions) => (3, u128::from(*mentions)),
         };
         out.push(tag);
         out.extend_from_slice(&key.to_le_bytes());
@@ -210,6 +215,7 @@ fn decode(bytes: &[u8], salt: u64) -> Option<HashMap<u128, (Stamp, Outcome)>> {
             0 => Outcome::Skipped,
             1 => Outcome::Binary,
             2 => Outcome::Empty(u128_at(73)),
+            3 => Outcome::Unread(u128_at(73) != 0),
             _ => return None,
         };
         out.insert(u128_at(0), (stamp, outcome));
@@ -237,6 +243,8 @@ mod tests {
         m.insert(1u128, (stamp(5), Outcome::Skipped));
         m.insert(2u128, (stamp(6), Outcome::Binary));
         m.insert(u128::MAX, (stamp(-1), Outcome::Empty(u128::MAX - 3)));
+        m.insert(3, (stamp(7), Outcome::Unread(true)));
+        m.insert(4, (stamp(8), Outcome::Unread(false)));
         let bytes = encode(&m, 42);
         assert_eq!(decode(&bytes, 42), Some(m));
         assert_eq!(decode(&bytes, 43), None);

@@ -20,8 +20,9 @@ pub(super) fn kept(facts: &Facts) -> bool {
         || facts.extractors.contains(&crate::extract::kustomize::CLAIM)
 }
 
-/// The file's stat index id and stamp, taken before it is read.
-pub(super) type Seen = Option<(u128, Stamp)>;
+/// The file's stat index id and stamp, taken before it is read, and
+/// whether no reader wants its name (a language not read yet).
+pub(super) type Seen = Option<(u128, Stamp, bool)>;
 
 /// [`read_one`], or what the stat index says reading the file would give
 /// when its stat is unchanged; with the stamp to record the outcome
@@ -34,7 +35,11 @@ pub(super) fn read(
     cwd: Option<&Path>,
     cache: &cache::Cache,
 ) -> (Read, Seen) {
-    if !cache.enabled() || !systems::wanted_by_name(path) {
+    // A name no reader wants is opened only to list a file in a language
+    // not read yet that mentions retries.
+    let unread = (!systems::wanted_by_name(path))
+        .then(|| crate::extract::unread::language_of(Path::new(relative)));
+    if !cache.enabled() || unread.is_some_and(|l| l.is_none()) {
         return (read_one(path, relative, shown, settings), None);
     }
     let Some(stamp) = std::fs::symlink_metadata(path)
@@ -43,8 +48,13 @@ pub(super) fn read(
     else {
         return (read_one(path, relative, shown, settings), None);
     };
+    // An unread-language file over the limit is not looked at, whatever
+    // it held: not recorded, so that a larger limit looks.
+    if unread.is_some() && stamp.size() > settings.max_file_size {
+        return (read_one(path, relative, shown, settings), None);
+    }
     let id = cache::stat::id(cwd, path, relative);
-    let seen = Some((id, stamp));
+    let seen = Some((id, stamp, unread.is_some()));
     // A file over the limit is refused by size, whatever it held.
     let known = (stamp.size() <= settings.max_file_size)
         .then(|| cache.stat().get(id, &stamp))
@@ -52,6 +62,11 @@ pub(super) fn read(
     let read = match known {
         Some(Outcome::Skipped) => Read::Skipped,
         Some(Outcome::Binary) => Read::Binary,
+        Some(Outcome::Unread(mentions)) => match unread.flatten() {
+            Some(language) if mentions => Read::Unread(language, shown.to_string()),
+            Some(_) => Read::Skipped,
+            None => return (read_one(path, relative, shown, settings), seen),
+        },
         Some(Outcome::Empty(key)) => match cache.take_unchanged(key) {
             Some(facts) => Read::Unchanged(facts, key),
             None => return (read_one(path, relative, shown, settings), seen),
@@ -66,8 +81,13 @@ pub(super) fn read(
 /// `seen` side by side, one per walked file), where it left no text.
 pub(super) fn record(reads: &[Read], seen: &[Seen], cache: &cache::Cache) {
     for (r, s) in reads.iter().zip(seen) {
-        let Some((id, stamp)) = s else { continue };
+        let Some((id, stamp, unread)) = s else {
+            continue;
+        };
         let outcome = match r {
+            Read::Unread(..) => Outcome::Unread(true),
+            // A language not read yet, without a retry word.
+            Read::Skipped if *unread => Outcome::Unread(false),
             Read::Skipped => Outcome::Skipped,
             Read::Binary => Outcome::Binary,
             Read::Unchanged(_, key) => Outcome::Empty(*key),
