@@ -286,7 +286,7 @@ pub fn read_unlinked(
                     *scan.stats.per_extractor.entry(e).or_default() += 1;
                 }
                 keyed.push((k, Err(unkept.len())));
-                unkept.push(facts);
+                unkept.push(*facts);
             }
             Read::Parsed(f, key) => {
                 scan.stats.files_parsed += 1;
@@ -474,7 +474,7 @@ enum Read {
     Parsed(Box<ScannedFile>, Option<u128>),
     /// A file not opened: unchanged since a run that found its facts
     /// empty ([`unchanged`]), with them and their cache key.
-    Unchanged(Facts, u128),
+    Unchanged(Box<Facts>, u128),
     /// A file's text, to be extracted (after every file is read, largest first).
     Text(String),
     Failed(String, String),

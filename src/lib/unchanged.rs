@@ -68,7 +68,7 @@ pub(super) fn read(
             None => return (read_one(path, relative, shown, settings), seen),
         },
         Some(Outcome::Empty(key)) => match cache.take_unchanged(key) {
-            Some(facts) => Read::Unchanged(facts, key),
+            Some(facts) => Read::Unchanged(Box::new(facts), key),
             None => return (read_one(path, relative, shown, settings), seen),
         },
         None => return (read_one(path, relative, shown, settings), seen),
