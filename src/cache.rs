@@ -41,6 +41,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use xxhash_rust::xxh3::Xxh3;
 
+pub mod stat;
+
 /// The cache folder's default name.
 pub const DIR_NAME: &str = ".retrylint-cache";
 /// How many files the cache is split into.
@@ -86,6 +88,9 @@ struct DocumentRef<'a> {
 pub struct CacheStats {
     pub hits: usize,
     pub misses: usize,
+    /// Files not opened: their stat was the one the stat index recorded
+    /// ([`stat`]).
+    pub unopened: usize,
 }
 
 /// The cache of one run: the entries read at the start, taken as files
@@ -97,8 +102,13 @@ pub struct Cache {
     loaded: usize,
     hits: AtomicUsize,
     misses: AtomicUsize,
+    unopened: AtomicUsize,
     /// One bit per shard that had a miss.
     missed: std::sync::atomic::AtomicU64,
+    /// What reading each file gave, by its stat ([`stat`]).
+    stat: stat::StatIndex,
+    /// When the run opened the cache (files changed since are not indexed).
+    start: std::time::SystemTime,
 }
 
 impl Cache {
@@ -111,7 +121,10 @@ impl Cache {
             loaded: 0,
             hits: AtomicUsize::new(0),
             misses: AtomicUsize::new(0),
+            unopened: AtomicUsize::new(0),
             missed: std::sync::atomic::AtomicU64::new(0),
+            stat: stat::StatIndex::default(),
+            start: std::time::SystemTime::now(),
         }
     }
 
@@ -126,9 +139,21 @@ impl Cache {
         }
         cache.dir = Some(dir.to_path_buf());
         cache.salt = salt;
-        use rayon::prelude::*;
         let want = format!("{salt:016x}");
-        let old: HashMap<u128, Entry> = (0..SHARDS)
+        let (index, old) = rayon::join(
+            || stat::StatIndex::open(dir, salt),
+            || Self::load(dir, &want),
+        );
+        cache.stat = index;
+        cache.loaded = old.len();
+        cache.old = Mutex::new(old);
+        cache
+    }
+
+    /// Every entry of the shards in `dir` written by the build `want`.
+    fn load(dir: &Path, want: &str) -> HashMap<u128, Entry> {
+        use rayon::prelude::*;
+        (0..SHARDS)
             .into_par_iter()
             .flat_map_iter(|shard| {
                 std::fs::read(shard_file(dir, shard))
@@ -144,10 +169,22 @@ impl Cache {
                         (shard_of(k) == shard).then_some((k, e))
                     })
             })
-            .collect();
-        cache.loaded = old.len();
-        cache.old = Mutex::new(old);
-        cache
+            .collect()
+    }
+
+    /// The stat index of this run (empty without a cache).
+    pub fn stat(&self) -> &stat::StatIndex {
+        &self.stat
+    }
+
+    /// Count a file not opened because the stat index knew it.
+    pub fn note_unopened(&self) {
+        self.unopened.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// When this run opened the cache.
+    pub fn start(&self) -> std::time::SystemTime {
+        self.start
     }
 
     pub fn enabled(&self) -> bool {
@@ -196,6 +233,24 @@ impl Cache {
         }
     }
 
+    /// The facts cached for `key` when there are some (a hit), for a file
+    /// the stat index says is unchanged; no miss is counted, as the file
+    /// is then read and looked up again.
+    pub fn take_unchanged(&self, key: u128) -> Option<Facts> {
+        if !self.enabled() {
+            return None;
+        }
+        let e = self
+            .old
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&key)?;
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        let mut facts = e.facts;
+        facts.diagnostics = e.diagnostics;
+        Some(facts)
+    }
+
     /// [`Cache::take`] for the file at `path` read as `syntax`: what its
     /// entry leaves out because it depends on where the tree is (a Rust
     /// file's crate directory) is derived from `path` again.
@@ -216,6 +271,7 @@ impl Cache {
         CacheStats {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
+            unopened: self.unopened.load(Ordering::Relaxed),
         }
     }
 
@@ -226,6 +282,7 @@ impl Cache {
         let Some(dir) = &self.dir else {
             return Ok(false);
         };
+        let mut wrote = self.stat.save(dir, self.salt)?;
         let old = self.old.lock().unwrap_or_else(|p| p.into_inner());
         let missed = self.missed.load(Ordering::Relaxed);
         // This run's entries and the old unused ones, per shard.
@@ -254,7 +311,7 @@ impl Cache {
         for (k, e) in old.iter() {
             unused_by[shard_of(*k)].push((*k, e));
         }
-        let mut wrote = false;
+        let mut prepared = wrote;
         for (shard, (used, unused)) in used_by.iter().zip(&unused_by).enumerate() {
             let keep_unused = unused.len() <= used.len();
             let dirty = missed & (1 << shard) != 0 || (!keep_unused && !unused.is_empty());
@@ -288,10 +345,11 @@ impl Cache {
                 salt: format!("{:016x}", self.salt),
                 entries,
             };
-            if !wrote {
+            if !prepared {
                 prepare(dir)?;
-                wrote = true;
+                prepared = true;
             }
+            wrote = true;
             write_atomically(
                 &shard_file(dir, shard),
                 &serde_json::to_vec(&doc).map_err(std::io::Error::other)?,

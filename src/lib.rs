@@ -235,7 +235,7 @@ pub fn read_unlinked(
             internal: false,
         });
     }
-    let results: Vec<Read> = walk
+    let (results, seen): (Vec<Read>, Vec<unchanged::Seen>) = walk
         .files
         .par_iter()
         .map(|c| {
@@ -248,16 +248,21 @@ pub fn read_unlinked(
                 && !settings.named_files.contains(&c.path)
             {
                 progress.read();
-                return Read::TestCode;
+                return (Read::TestCode, None);
             }
+            let mut seen = None;
             let read = schedule::guarded(&shown, || {
-                read_one(&c.path, &relative, &shown, settings.for_path(&c.path))
+                let s = settings.for_path(&c.path);
+                let (read, s) = unchanged::read(&c.path, &relative, &shown, s, cwd, &cache);
+                seen = s;
+                read
             });
             progress.read();
-            read
+            (read, seen)
         })
-        .collect();
+        .unzip();
     let results = schedule::extract(results, &walk.files, roots, cwd, &cache);
+    unchanged::record(&results, &seen, &cache);
     // The cache entry of each file read: an index into `scan.files`, or
     // into `unkept` for a file whose facts are empty (they may still name
     // the extractors that claimed it).
@@ -275,17 +280,20 @@ pub fn read_unlinked(
                     scan.files.push(*f);
                 }
             }
+            Read::Unchanged(facts, k) => {
+                scan.stats.files_parsed += 1;
+                for e in &facts.extractors {
+                    *scan.stats.per_extractor.entry(e).or_default() += 1;
+                }
+                keyed.push((k, Err(unkept.len())));
+                unkept.push(*facts);
+            }
             Read::Parsed(f, key) => {
                 scan.stats.files_parsed += 1;
                 for e in &f.facts.extractors {
                     *scan.stats.per_extractor.entry(e).or_default() += 1;
                 }
-                // A Helm chart's own files hold no settings but are read
-                // with its templates (`link::helm`).
-                // So are kustomizations (`link::kustomize`).
-                let kept = !f.facts.is_empty()
-                    || f.facts.extractors.contains(&extract::helm::CLAIM)
-                    || f.facts.extractors.contains(&extract::kustomize::CLAIM);
+                let kept = unchanged::kept(&f.facts);
                 if let Some(k) = key {
                     if kept {
                         keyed.push((k, Ok(scan.files.len())));
@@ -464,6 +472,9 @@ enum Read {
     Oversized(Option<Box<ScannedFile>>),
     /// A file read, with its facts cache key when a cache is on.
     Parsed(Box<ScannedFile>, Option<u128>),
+    /// A file not opened: unchanged since a run that found its facts
+    /// empty ([`unchanged`]), with them and their cache key.
+    Unchanged(Box<Facts>, u128),
     /// A file's text, to be extracted (after every file is read, largest first).
     Text(String),
     Failed(String, String),
@@ -779,6 +790,8 @@ fn display(path: &Path, cwd: Option<&Path>) -> String {
 
 #[path = "lib/schedule.rs"]
 mod schedule;
+#[path = "lib/unchanged.rs"]
+mod unchanged;
 
 #[cfg(test)]
 #[path = "lib/latin1_tests.rs"]
