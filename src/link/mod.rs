@@ -24,6 +24,7 @@ mod nginx;
 mod retry_limits;
 mod spring_calls;
 mod spring_env;
+mod spring_profiles;
 mod store_clients;
 mod test_resources;
 mod units;

@@ -45,7 +45,9 @@ pub fn blanked(text: &str) -> Option<(String, Vec<Body>)> {
     let lexed = lex(text.as_bytes())?;
     let words = words(text, &lexed.imports)?;
     let finder = Finder::new(&words);
-    blank(text, lexed.bodies, |b| finder.any_in(b) || retries_at_once(b))
+    blank(text, lexed.bodies, |b| {
+        finder.any_in(b) || retries_at_once(b)
+    })
 }
 
 /// [`blanked`] as it was, one automaton over all the words built per
@@ -55,7 +57,9 @@ pub(super) fn blanked_one_automaton(text: &str) -> Option<(String, Vec<Body>)> {
     let lexed = lex(text.as_bytes())?;
     let words = words(text, &lexed.imports)?;
     let finder = crate::extract::Needles::new(words.iter().map(String::as_str));
-    blank(text, lexed.bodies, |b| finder.any_in(b) || retries_at_once(b))
+    blank(text, lexed.bodies, |b| {
+        finder.any_in(b) || retries_at_once(b)
+    })
 }
 
 /// The text with the bodies of at least [`MIN_BODY`] bytes that `keeps`
