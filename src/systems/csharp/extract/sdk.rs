@@ -127,24 +127,10 @@ fn azure_policy(ctx: &Ctx<'_>, g: &Group<'_>, facts: &mut Facts) {
     );
     let mut p = RetryPolicy::new(System::AzureSdk, anchor, attempts);
     p.name = Some("ClientOptions.Retry".into());
-    let dur = |key: &str, default: Duration| -> (Option<Duration>, Option<Span>) {
-        match setting(g, key) {
-            Some((v, at)) => (eval::duration(ctx, v), Some(at)),
-            None => (Some(default), None),
-        }
-    };
-    let (base, base_at) = dur("Delay", AZURE_DEFAULT_DELAY);
-    let (cap, cap_at) = dur("MaxDelay", AZURE_DEFAULT_MAX_DELAY);
-    let mode = setting(g, "Mode").map(|(v, at)| (eval::last_name(ctx, v), at));
-    let fixed = match mode {
-        Some(("Fixed", _)) => Some(true),
-        Some(("Exponential", _)) | None => Some(false),
-        Some(_) => None,
-    };
-    let delay_at = [base_at, cap_at, mode.map(|(_, s)| s)]
-        .into_iter()
-        .flatten()
-        .reduce(|a, b| a.cover(b));
+    let lookup = |key: &str| setting(g, key);
+    let dur = |key: &str, default: Duration| written_duration(ctx, lookup(key), default);
+    let (base, cap, fixed, delay_at) =
+        delays(ctx, lookup, (AZURE_DEFAULT_DELAY, AZURE_DEFAULT_MAX_DELAY));
     let (delay, jitter) = match (fixed, base, cap) {
         (Some(true), Some(d), _) if d.is_zero() => (Delay::None, Jitter::None),
         // `RetryMode.Fixed` waits `Delay` each time, no random part.
@@ -164,42 +150,106 @@ fn azure_policy(ctx: &Ctx<'_>, g: &Group<'_>, facts: &mut Facts) {
         (Some(false), Some(d), _) if d.is_zero() => (Delay::None, Jitter::None),
         _ => (Delay::Unknown, Jitter::Unknown),
     };
-    p.delay = match delay_at {
-        Some(s) => Located::written(delay, s),
-        None => Located::default_at(delay, anchor),
-    };
-    p.jitter = match delay_at {
-        Some(s) => Located::written(jitter, s),
-        None => Located::default_at(jitter, anchor),
-    };
-    if matches!(p.delay.value, Delay::Exponential { .. }) {
-        p.cap_order = CapOrder::AfterJitter;
-    }
-    let (t, t_at) = dur("NetworkTimeout", AZURE_DEFAULT_NETWORK_TIMEOUT);
-    let t = t.map_or(Timeout::Unknown, |d| {
-        if d.is_zero() {
-            Timeout::Disabled
-        } else {
-            Timeout::after(d)
-        }
-    });
-    p.per_try_timeout = Some(match t_at {
-        Some(s) => Located::written(t, s),
-        None => Located::default_at(t, anchor),
-    });
     // The client's `ResponseClassifier` decides (throttling, server
     // errors, `IOException`); the Retry-After headers stretch the wait.
-    p.retry_on = Located::default_at(
-        RetryOn::Listed {
-            conditions: vec![Located::default_at(
-                Condition::Token("Azure.Core's transient responses and I/O errors".into()),
-                anchor,
-            )],
-        },
-        anchor,
-    );
-    p.methods = Located::default_at(Methods::All, anchor);
-    facts.policies.push(p);
+    let shape = AzureShape {
+        delay: (delay, jitter, delay_at),
+        try_timeout: dur("NetworkTimeout", AZURE_DEFAULT_NETWORK_TIMEOUT),
+        retried: "Azure.Core's transient responses and I/O errors",
+        methods: Methods::All,
+    };
+    facts.policies.push(shape.apply(p, anchor));
+}
+
+/// The settings an Azure retry options object writes the same way
+/// (Azure.Core's `RetryOptions`, Service Bus's `ServiceBusRetryOptions`).
+pub(super) struct AzureShape<'a> {
+    /// The delay and jitter, and where they are written (`None`: defaults).
+    pub delay: (Delay, Jitter, Option<Span>),
+    /// The per-try timeout and where it is written.
+    pub try_timeout: (Option<Duration>, Option<Span>),
+    /// What the client retries, in its words.
+    pub retried: &'a str,
+    pub methods: Methods,
+}
+
+impl AzureShape<'_> {
+    /// `p` with these settings, each a default at `anchor` where not written.
+    pub fn apply(self, mut p: RetryPolicy, anchor: Span) -> RetryPolicy {
+        fn placed<T>(v: T, s: Option<Span>, anchor: Span) -> Located<T> {
+            match s {
+                Some(s) => Located::written(v, s),
+                None => Located::default_at(v, anchor),
+            }
+        }
+        let (delay, jitter, delay_at) = self.delay;
+        p.delay = placed(delay, delay_at, anchor);
+        p.jitter = placed(jitter, delay_at, anchor);
+        if matches!(p.delay.value, Delay::Exponential { .. }) {
+            p.cap_order = CapOrder::AfterJitter;
+        }
+        let (t, t_at) = self.try_timeout;
+        let t = t.map_or(Timeout::Unknown, |d| {
+            if d.is_zero() {
+                Timeout::Disabled
+            } else {
+                Timeout::after(d)
+            }
+        });
+        p.per_try_timeout = Some(placed(t, t_at, anchor));
+        p.retry_on = Located::default_at(
+            RetryOn::Listed {
+                conditions: vec![Located::default_at(
+                    Condition::Token(self.retried.into()),
+                    anchor,
+                )],
+            },
+            anchor,
+        );
+        p.methods = Located::default_at(self.methods, anchor);
+        p
+    }
+}
+
+/// A duration setting's value and place, or its default where not written.
+pub(super) fn written_duration(
+    ctx: &Ctx<'_>,
+    written: Option<(Node<'_>, Span)>,
+    default: Duration,
+) -> (Option<Duration>, Option<Span>) {
+    match written {
+        Some((v, at)) => (eval::duration(ctx, v), Some(at)),
+        None => (Some(default), None),
+    }
+}
+
+/// An Azure retry options object's `Delay`, `MaxDelay` and `Mode` (each
+/// its default where not written): the delay, the cap, whether the mode
+/// is `Fixed` (`None`: a mode not known), and where they are written.
+#[allow(clippy::type_complexity)]
+pub(super) fn delays<'a>(
+    ctx: &Ctx<'a>,
+    lookup: impl Fn(&str) -> Option<(Node<'a>, Span)>,
+    (delay, max_delay): (Duration, Duration),
+) -> (
+    Option<Duration>,
+    Option<Duration>,
+    Option<bool>,
+    Option<Span>,
+) {
+    let (base, base_at) = written_duration(ctx, lookup("Delay"), delay);
+    let (cap, cap_at) = written_duration(ctx, lookup("MaxDelay"), max_delay);
+    let mode = lookup("Mode").map(|(v, at)| (eval::last_name(ctx, v), at));
+    let fixed = match mode {
+        Some(("Fixed", _)) => Some(true),
+        Some(("Exponential", _)) | None => Some(false),
+        Some(_) => None,
+    };
+    let delay_at = [base_at, cap_at, mode.map(|(_, s)| s)]
+        .into_iter()
+        .flatten()
+        .reduce(|a, b| a.cover(b));
+    (base, cap, fixed, delay_at)
 }
 
 /// `SqlConfigurableRetryFactory.CreateExponentialRetryProvider(options)`

@@ -12,7 +12,7 @@
 //!
 //! Defaults and sources: [`crate::systems::csharp`] (`SERVICE_BUS_*`).
 
-use super::{Ctx, args, calls, eval, field, method, span};
+use super::{Ctx, args, calls, field, method, sdk, span};
 use crate::model::calls::{IdentityKind, Placement, Protocol, ServiceDecl};
 use crate::model::*;
 use crate::source::Span;
@@ -20,7 +20,6 @@ use crate::systems::csharp::{
     SERVICE_BUS_DEFAULT_DELAY, SERVICE_BUS_DEFAULT_MAX_DELAY, SERVICE_BUS_DEFAULT_MAX_RETRIES,
     SERVICE_BUS_DEFAULT_TRY_TIMEOUT, SERVICE_BUS_JITTER,
 };
-use std::time::Duration;
 use tree_sitter::Node;
 
 /// The client name that joins a Service Bus client's retry to the sends
@@ -216,24 +215,12 @@ fn policy(ctx: &Ctx<'_>, anchor: Span, g: &[(&str, Node<'_>, Span)], facts: &mut
     let mut p = RetryPolicy::new(System::AzureSdk, anchor, attempts);
     p.name = Some("ServiceBusClientOptions.RetryOptions".into());
     p.scope.client = Some(ClientScope::Named(SERVICE_BUS.into()));
-    let dur = |key: &str, default: Duration| -> (Option<Duration>, Option<Span>) {
-        match written(g, key) {
-            Some((v, at)) => (eval::duration(ctx, v), Some(at)),
-            None => (Some(default), None),
-        }
-    };
-    let (base, base_at) = dur("Delay", SERVICE_BUS_DEFAULT_DELAY);
-    let (cap, cap_at) = dur("MaxDelay", SERVICE_BUS_DEFAULT_MAX_DELAY);
-    let mode = written(g, "Mode").map(|(v, at)| (eval::last_name(ctx, v), at));
-    let fixed = match mode {
-        Some(("Fixed", _)) => Some(true),
-        Some(("Exponential", _)) | None => Some(false),
-        Some(_) => None,
-    };
-    let delay_at = [base_at, cap_at, mode.map(|(_, s)| s)]
-        .into_iter()
-        .flatten()
-        .reduce(|a, b| a.cover(b));
+    let lookup = |key: &str| written(g, key);
+    let (base, cap, fixed, delay_at) = sdk::delays(
+        ctx,
+        lookup,
+        (SERVICE_BUS_DEFAULT_DELAY, SERVICE_BUS_DEFAULT_MAX_DELAY),
+    );
     let jitter = Jitter::Proportional {
         factor: SERVICE_BUS_JITTER,
     };
@@ -257,39 +244,16 @@ fn policy(ctx: &Ctx<'_>, anchor: Span, g: &[(&str, Node<'_>, Span)], facts: &mut
         ),
         _ => (Delay::Unknown, Jitter::Unknown),
     };
-    p.delay = match delay_at {
-        Some(s) => Located::written(delay, s),
-        None => Located::default_at(delay, anchor),
+    let shape = sdk::AzureShape {
+        delay: (delay, jitter, delay_at),
+        try_timeout: sdk::written_duration(
+            ctx,
+            lookup("TryTimeout"),
+            SERVICE_BUS_DEFAULT_TRY_TIMEOUT,
+        ),
+        retried: "transient Service Bus errors, timeouts and I/O errors",
+        // Sends and settlements, not HTTP methods.
+        methods: Methods::Unknown,
     };
-    p.jitter = match delay_at {
-        Some(s) => Located::written(jitter, s),
-        None => Located::default_at(jitter, anchor),
-    };
-    if matches!(p.delay.value, Delay::Exponential { .. }) {
-        p.cap_order = CapOrder::AfterJitter;
-    }
-    let (t, t_at) = dur("TryTimeout", SERVICE_BUS_DEFAULT_TRY_TIMEOUT);
-    let t = t.map_or(Timeout::Unknown, |d| {
-        if d.is_zero() {
-            Timeout::Disabled
-        } else {
-            Timeout::after(d)
-        }
-    });
-    p.per_try_timeout = Some(match t_at {
-        Some(s) => Located::written(t, s),
-        None => Located::default_at(t, anchor),
-    });
-    p.retry_on = Located::default_at(
-        RetryOn::Listed {
-            conditions: vec![Located::default_at(
-                Condition::Token("transient Service Bus errors, timeouts and I/O errors".into()),
-                anchor,
-            )],
-        },
-        anchor,
-    );
-    // Sends and settlements, not HTTP methods.
-    p.methods = Located::default_at(Methods::Unknown, anchor);
-    facts.policies.push(p);
+    facts.policies.push(shape.apply(p, anchor));
 }
