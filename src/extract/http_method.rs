@@ -113,14 +113,9 @@ fn quoted_method_argument(body: &str, at: usize) -> bool {
     let Some(before) = before.strip_suffix('(') else {
         return false;
     };
-    let name: String = before
-        .chars()
-        .rev()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
+    let name: String =
+        crate::extract::calls::lex::trailing(before, |c| c.is_alphanumeric() || c == '_')
+            .to_string();
     let name = name.to_ascii_lowercase();
     name == "method" || name.ends_with("requestmethod") || name == "request" || name == "fetch"
 }

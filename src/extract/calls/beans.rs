@@ -185,14 +185,10 @@ fn declared_type(code: &str, name: &str) -> Option<String> {
         if before.len() == code[..at].len() {
             continue;
         }
-        let ty: String = before
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$' || *c == '.')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let ty: String = crate::extract::calls::lex::trailing(before, |c| {
+            c.is_alphanumeric() || c == '_' || c == '$' || c == '.'
+        })
+        .to_string();
         let simple = ty.rsplit('.').next().unwrap_or(&ty).to_string();
         if !simple.starts_with(|c: char| c.is_ascii_uppercase()) {
             continue;

@@ -84,14 +84,9 @@ fn declared_name(code: &str, end: usize) -> Option<(String, usize)> {
     let after = &rest[close + 1..];
     let stop = after.find([';', '=', ',', ')', '{'])?;
     let decl = after[..stop].trim_end();
-    let name: String = decl
-        .chars()
-        .rev()
-        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
+    let name: String =
+        crate::extract::calls::lex::trailing(decl, |c| c.is_alphanumeric() || c == '_' || c == '$')
+            .to_string();
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
@@ -112,14 +107,10 @@ fn documents(code: &str, at: usize) -> bool {
             b'(' if depth > 0 => depth -= 1,
             b'(' => {
                 let before = code[..i].trim_end();
-                let method: String = before
-                    .chars()
-                    .rev()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .collect();
+                let method: String = crate::extract::calls::lex::trailing(before, |c| {
+                    c.is_alphanumeric() || c == '_'
+                })
+                .to_string();
                 if DOC_SETTERS.contains(&method.as_str()) {
                     return true;
                 }

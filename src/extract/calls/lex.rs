@@ -387,6 +387,33 @@ impl Lexer<'_> {
     }
 }
 
+/// The end of `s` whose characters all satisfy `keep` (a name written
+/// last: `keep` says which characters a name has), a slice of `s`.
+pub fn trailing(s: &str, keep: impl Fn(char) -> bool) -> &str {
+    let start = s
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| keep(c))
+        .last()
+        .map_or(s.len(), |(i, _)| i);
+    &s[start..]
+}
+
 fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+#[cfg(test)]
+mod trailing_tests {
+    use super::trailing;
+
+    #[test]
+    fn the_name_written_last() {
+        let name = |c: char| c.is_alphanumeric() || c == '_';
+        assert_eq!(trailing("String base_url", name), "base_url");
+        assert_eq!(trailing("x.créé", name), "créé");
+        assert_eq!(trailing("call(", name), "");
+        assert_eq!(trailing("", name), "");
+        assert_eq!(trailing("$svc", |c| name(c) || c == '$'), "$svc");
+    }
 }

@@ -449,14 +449,10 @@ fn field(code: &str, start: usize, end: usize) -> Option<Member> {
         return None;
     }
     let trimmed = s.trim_end();
-    let name: String = trimmed
-        .chars()
-        .rev()
-        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
+    let name: String = crate::extract::calls::lex::trailing(trimmed, |c| {
+        c.is_alphanumeric() || c == '_' || c == '$'
+    })
+    .to_string();
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }

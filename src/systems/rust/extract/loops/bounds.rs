@@ -522,14 +522,9 @@ pub(super) fn counters(text: &str) -> Vec<(String, usize)> {
     let mut out: Vec<(String, usize)> = Vec::new();
     for (i, _) in text.match_indices("+= 1") {
         let head = text[..i].trim_end();
-        let name: String = head
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let name: String =
+            crate::extract::calls::lex::trailing(head, |c| c.is_alphanumeric() || c == '_')
+                .to_string();
         if !name.is_empty() && !out.iter().any(|(n, _)| *n == name) {
             out.push((name, i));
         }
