@@ -74,6 +74,19 @@ pub fn spring_call_targets(
     cwd: Option<&Path>,
     disk: super::Disk<'_>,
 ) {
+    // An entry setting a key the program only documents is no call.
+    let documented: Vec<(Vec<String>, Vec<String>)> = files
+        .iter()
+        .filter(|f| !f.facts.java.doc_keys.is_empty())
+        .map(|f| {
+            let names = caller(f)
+                .into_iter()
+                .chain(f.facts.services.iter().map(|s| s.name.clone()))
+                .collect();
+            (names, f.facts.java.doc_keys.clone())
+        })
+        .collect();
+    super::spring_env::drop_documented(files, &documented);
     // Workloads' environment entries: they set a unit's placeholders.
     let env = super::spring_env::gather(files);
     // The compose services that run each Go package (one module, several

@@ -45,6 +45,36 @@ pub(super) fn gather(files: &[ScannedFile]) -> WorkloadEnv {
     out
 }
 
+/// The environment entries that set a key a program reads only into its
+/// API's description (`SWAGGER_API_GATEWAY_URL` for
+/// `@Value("${swagger.api-gateway-url}")` given to an OpenAPI `Server`,
+/// `extract::calls::doc_fields`), dropped: the program never calls that
+/// address. `documented` holds each program's names (its unit, its
+/// workloads) and the keys.
+pub(super) fn drop_documented(files: &mut [ScannedFile], documented: &[(Vec<String>, Vec<String>)]) {
+    if documented.is_empty() {
+        return;
+    }
+    let mut drop: std::collections::HashSet<(String, String)> = Default::default();
+    for (names, keys) in documented {
+        for key in keys {
+            for var in env_names(key) {
+                for name in names {
+                    drop.insert((name.clone(), var.clone()));
+                }
+            }
+        }
+    }
+    for f in files.iter_mut() {
+        f.facts.edges.retain(|e| {
+            let (Some(caller), Some(var)) = (&e.caller, env_name_of(&e.via)) else {
+                return true;
+            };
+            !drop.contains(&(caller.clone(), var.to_string()))
+        });
+    }
+}
+
 /// The environment variable names Spring binds to `key`: its name with
 /// `-` dropped, and the legacy form with `-` as `_`, each segment taken
 /// in its dashed form first (`catalogServiceUri` is

@@ -44,6 +44,12 @@ pub struct JavaFacts {
     /// type's `@ConfigurationProperties` by `link::client_beans`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub client_beans: Vec<ClientBeanRef>,
+    /// Spring keys whose `@Value` fields here only document the API
+    /// (`swagger.api-gateway-url` in an OpenAPI server): the workload's
+    /// environment entry that sets one is no call either
+    /// (`extract::calls::doc_fields`, `link::spring_env::drop_documented`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc_keys: Vec<String>,
 }
 
 /// A client bean's base URL read from a properties type's member
@@ -92,6 +98,7 @@ impl JavaFacts {
             && self.interval_refs.is_empty()
             && self.server_delay_classes.is_empty()
             && self.client_beans.is_empty()
+            && self.doc_keys.is_empty()
     }
 }
 

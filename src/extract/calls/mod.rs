@@ -122,6 +122,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
         }
     }
     if lang == Lang::Java {
+        facts.java.doc_keys = doc_fields::doc_keys(text, &lexed.lits, &documented);
         facts.java.client_uses = clients::client_uses(text, &lexed.lits);
         facts.java.client_beans = beans::property_refs(text, &lexed.lits);
         for (span, written) in properties::configuration_properties(text, &lexed.lits) {
@@ -135,6 +136,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
         || !facts.unresolved.is_empty()
         || !facts.java.client_uses.is_empty()
         || !facts.java.client_beans.is_empty()
+        || !facts.java.doc_keys.is_empty()
     {
         facts.claimed_by("calls");
     }

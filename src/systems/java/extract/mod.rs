@@ -285,6 +285,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
         || !facts.java.client_uses.is_empty()
         || !facts.java.client_beans.is_empty()
         || !facts.java.server_delay_classes.is_empty()
+        || !facts.java.doc_keys.is_empty()
     {
         facts.claimed_by("java");
     }
@@ -522,6 +523,8 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
     let lexed = crate::extract::calls::lex::lex(ctx.src, crate::extract::calls::lex::Lang::Java);
     // `@Value` fields that only document the API (an OpenAPI server).
     let documented = crate::extract::calls::doc_fields::documentation_only(ctx.src, &lexed.lits);
+    facts.java.doc_keys =
+        crate::extract::calls::doc_fields::doc_keys(ctx.src, &lexed.lits, &documented);
     for &n in &ctx.nodes {
         if n.kind() != "string_literal" || documented.contains(&span(n).start) {
             continue;
