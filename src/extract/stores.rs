@@ -234,7 +234,7 @@ pub fn from_props(props: &[crate::extract::prop::Prop], caller: Option<&str>, fa
     for p in props {
         let key = p.key();
         let Some(store) = of_key(&key) else { continue };
-        push(
+        let pushed = push(
             caller,
             store,
             &p.value,
@@ -243,6 +243,19 @@ pub fn from_props(props: &[crate::extract::prop::Prop], caller: Option<&str>, fa
             &format!("`{key}`"),
             facts,
         );
+        // `spring.rabbitmq.host=${RABBITMQ_HOST:localhost}`: the default
+        // is a developer's machine, and the deployed host is the
+        // variable's. Listed with the store's protocol, so that the link
+        // step reads the placeholder at the span again and joins the
+        // workload's entry, which then speaks the store's protocol too
+        // (a placeholder stood here: each of its bytes maps to the whole
+        // `${..}`, at least four bytes).
+        if !pushed && p.value_map.iter().any(|s| s.end - s.start >= 4) {
+            let mut u = UnresolvedCall::new(p.value_span, p.value.trim());
+            u.caller = caller.map(str::to_string);
+            u.protocol = Some(store.0);
+            facts.unresolved.push(u);
+        }
     }
 }
 
