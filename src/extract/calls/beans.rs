@@ -35,6 +35,20 @@ use crate::source::Span;
 /// The client types whose `@Bean` methods are read.
 pub const CLIENT_TYPES: &[&str] = &["WebClient", "RestClient", "RestTemplate"];
 
+/// Spring Boot's customizers of the auto-configured builders, and the
+/// client type each builder builds: a `@Bean RestClientCustomizer` whose
+/// lambda sets `baseUrl(..)` gives that base URL to every client the
+/// program builds from the injected `RestClient.Builder`
+/// (spring-boot `RestClientAutoConfiguration#restClientBuilder` applies
+/// every `RestClientCustomizer` bean; `WebClientAutoConfiguration`,
+/// `RestTemplateAutoConfiguration` likewise). Read as a bean of that
+/// client type.
+const CUSTOMIZERS: &[(&str, &str)] = &[
+    ("RestClientCustomizer", "RestClient"),
+    ("WebClientCustomizer", "WebClient"),
+    ("RestTemplateCustomizer", "RestTemplate"),
+];
+
 /// At most this many `@Bean` methods are read in one file.
 pub const MAX_BEANS: usize = 64;
 
@@ -268,7 +282,12 @@ pub fn bean_methods(text: &str) -> Vec<BeanMethod> {
         }
         let [.., ty, _name] = words[..] else { continue };
         let ty = ty.rsplit('.').next().unwrap_or(ty);
-        let Some(&known) = CLIENT_TYPES.iter().find(|t| **t == ty) else {
+        let Some(known) = CLIENT_TYPES.iter().find(|t| **t == ty).copied().or_else(|| {
+            CUSTOMIZERS
+                .iter()
+                .find(|(c, _)| *c == ty)
+                .map(|(_, client)| *client)
+        }) else {
             continue;
         };
         let r = &text[pos..];

@@ -81,3 +81,24 @@ fn other_base_urls_give_no_reference() {
         assert!(refs(text).is_empty(), "{text}: {:?}", refs(text));
     }
 }
+
+/// The course's webapp (sivaprasadreddy/spring-boot-microservices-course
+/// 0e759ec, `bookstore-webapp/.../clients/ClientsConfig.java:23-33`): a
+/// `RestClientCustomizer` bean's lambda sets the base URL of every
+/// `RestClient` built from the builder; read as a `RestClient` bean.
+#[test]
+fn a_customizer_bean_sets_its_clients_base_url() {
+    let text = "@Configuration\nclass ClientsConfig {\n    private final ApplicationProperties properties;\n    ClientsConfig(ApplicationProperties properties) {\n        this.properties = properties;\n    }\n    @Bean\n    RestClientCustomizer restClientCustomizer() {\n        return restClientBuilder ->\n                restClientBuilder.baseUrl(properties.apiGatewayUrl()).requestFactory(f);\n    }\n}\n";
+    assert_eq!(
+        bean_methods(text).iter().map(|m| m.ty).collect::<Vec<_>>(),
+        ["RestClient"]
+    );
+    assert_eq!(
+        refs(text),
+        [(
+            "ApplicationProperties".to_string(),
+            "apiGatewayUrl".to_string(),
+            "properties.apiGatewayUrl()".to_string()
+        )]
+    );
+}
