@@ -394,3 +394,99 @@ fn compose_files_named_otherwise_are_read() {
         ["orders -> catalog HTTP x1", "orders -> orders-db SQL x1"]
     );
 }
+
+/// A compose entry that sets a key the program reads only into its
+/// OpenAPI description (`SWAGGER_API_GATEWAY_URL`) is no call; an entry
+/// setting a client's base URL is.
+#[test]
+fn an_entry_setting_a_documentation_only_key_is_no_call() {
+    let (s, g) = build("testdata/graph/env-doc-only");
+    assert_eq!(edge_names(&g), ["catalog -> pricing x1 []"]);
+    assert!(g.cycles.is_empty());
+    assert!(
+        !unresolved(&s).iter().any(|(w, _)| w.contains("swagger")),
+        "{:?}",
+        unresolved(&s)
+    );
+}
+
+/// A problem type's `URI.create(..)` (given only to `setType`, or built
+/// inside `setInstance`) is no call; a `URI` constant given to a request
+/// is.
+#[test]
+fn a_problem_type_uri_is_no_call() {
+    let (_, g) = build("testdata/graph/problem-type-uri");
+    assert_eq!(edge_names(&g), ["orders -> pricing x1 []"]);
+}
+
+/// `spring.rabbitmq.host=${RABBITMQ_HOST:localhost}` and the workload's
+/// `RABBITMQ_HOST`: the entry's call speaks AMQP.
+#[test]
+fn a_store_host_from_a_plain_variable_keeps_the_store_protocol() {
+    let (s, g) = build("testdata/graph/env-store-protocol");
+    assert_eq!(
+        protocol_edges(&g),
+        ["orders -> bookstore-rabbitmq AMQP x1"]
+    );
+    assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
+}
+
+/// A call to `http://api-gateway:8989/catalog` goes on only through the
+/// gateway's `/catalog/**` route: no cycle through the `/orders/**` one,
+/// and the retrying call is on the worst path (1 x 1 x 2 = 2; a path
+/// ends with its last retrying hop, here the 2 attempts that reach
+/// api-gateway and go on to catalog-service).
+#[test]
+fn a_gateway_route_is_taken_only_by_the_paths_it_matches() {
+    let (_, g) = build("testdata/graph/gateway-route-paths");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "api-gateway -> catalog-service x1 []",
+            "api-gateway -> order-service x1 []",
+            "bookstore-webapp -> api-gateway x1 []",
+            "order-service -> api-gateway x2 [\"`catalog-service` (Resilience4j)\"]",
+        ]
+    );
+    assert!(g.cycles.is_empty(), "{:?}", g.cycles);
+    let paths = g.worst_paths();
+    let worst = paths.iter().max_by_key(|p| p.attempts).unwrap();
+    assert_eq!(worst.attempts, 2);
+    let hops: Vec<String> = worst
+        .edges
+        .iter()
+        .map(|&e| {
+            format!(
+                "{} -> {}",
+                g.service_name(g.edges[e].from),
+                g.service_name(g.edges[e].to)
+            )
+        })
+        .collect();
+    assert_eq!(
+        hops,
+        [
+            "bookstore-webapp -> api-gateway",
+            "api-gateway -> order-service",
+            "order-service -> api-gateway",
+        ]
+    );
+    assert!(g.arithmetic(worst).ends_with("= `2`"), "{}", g.arithmetic(worst));
+}
+
+/// A `RestClientCustomizer` bean's base URL (a properties member set by
+/// the compose entry) is a call of the code that builds the clients.
+#[test]
+fn a_customizer_beans_base_url_is_joined() {
+    let (s, g) = build("testdata/graph/client-customizer");
+    assert_eq!(edge_names(&g), ["bookstore-webapp -> api-gateway x1 []"]);
+    let e = &g.edges[0];
+    let shown: Vec<String> = std::iter::once(e.proof)
+        .chain(e.also.iter().copied())
+        .map(|l| s.files[l.file].source.path.display().to_string())
+        .collect();
+    assert!(
+        shown.iter().any(|p| p.ends_with("ClientsConfig.java")),
+        "{shown:?}"
+    );
+}

@@ -232,7 +232,11 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         embedded_configs,
         go_dials_through,
         named_options,
+        route_paths,
     } = facts;
+    for r in route_paths {
+        r.span = f(r.span);
+    }
     for o in named_options {
         o.span = f(o.span);
         remap_policy(&mut o.settings, f);

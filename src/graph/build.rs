@@ -42,6 +42,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     file_edges(&mut b, &cx, &configured, &clients, &client_beans);
     provider_edges(&mut b);
     configured_edges(&mut b, &cx);
+    super::routes::share_routes(&mut b.graph.edges);
     b.graph.file_owners = (0..files.len()).map(|id| b.file_owner(id)).collect();
     finish(b.graph, settings)
 }
@@ -332,6 +333,8 @@ fn file_edges(
     let files = b.files;
     let mut seen: BTreeSet<(ServiceId, ServiceId, String)> = BTreeSet::new();
     let env_reads = whole_map_reads(b);
+    // The paths environment entries name, for the edges joined to them.
+    let entry_paths = super::routes::entry_paths(files);
     for (id, f) in files.iter().enumerate() {
         // Resolved once per file, and only for files with a call whose
         // caller the extractor did not name.
@@ -454,6 +457,14 @@ fn file_edges(
                             also: Vec::new(),
                             protocol,
                             mesh,
+                            path: super::routes::path_of_edge(
+                                files,
+                                &entry_paths,
+                                id,
+                                e.span,
+                                &e.via,
+                            ),
+                            route: super::routes::route_of(f, e.span),
                         });
                     }
                 }
@@ -519,6 +530,8 @@ fn provider_edges(b: &mut Builder<'_>) {
                 also: Vec::new(),
                 protocol: Protocol::Http,
                 mesh: None,
+                path: None,
+                route: Vec::new(),
             });
         }
     }
@@ -564,6 +577,8 @@ fn configured_edges(b: &mut Builder<'_>, cx: &EdgeCx<'_>) {
             also: Vec::new(),
             protocol,
             mesh,
+            path: None,
+            route: Vec::new(),
         });
     }
 }

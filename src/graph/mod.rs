@@ -129,6 +129,13 @@ pub struct Edge {
     pub protocol: Protocol,
     /// The caller's mesh for this call, where it runs in one.
     pub mesh: Option<Membership>,
+    /// The request path the call's target names (`/catalog` of
+    /// `http://api-gateway:8989/catalog`), where it names one: it selects
+    /// the callee's routes (`routes.rs`).
+    pub path: Option<String>,
+    /// The `Path` patterns of the gateway route this edge forwards
+    /// (`/catalog/**`); empty: every request the caller gets may take it.
+    pub route: Vec<String>,
 }
 
 impl Edge {
@@ -159,8 +166,13 @@ pub struct Graph {
     pub entries: Vec<ServiceId>,
     /// Edges per service, by index into `edges`.
     out: Vec<Vec<usize>>,
-    /// Edges that close a cycle; paths do not follow them.
+    /// Edges that close a cycle (they return to a service a path has
+    /// been through): drawn backwards, and no path goes on after them
+    /// the way it came.
     back_edges: BTreeSet<usize>,
+    /// The steps (edge, next edge) that would go round a cycle again:
+    /// paths stop there (`routes.rs`).
+    back_moves: BTreeSet<(usize, usize)>,
     /// The service each scanned file belongs to (by index into the scan's
     /// files), where its path, config globs or identity declarations say.
     pub file_owners: Vec<Option<String>>,
@@ -184,6 +196,7 @@ mod env_reads;
 mod identity;
 mod layers;
 mod mesh;
+mod routes;
 mod shape;
 
 pub use build::build;
@@ -208,62 +221,70 @@ impl Graph {
     }
 
     /// The worst (most attempts) path from every entry point, memoised:
-    /// each service is solved once.
+    /// each edge is solved once (a path goes on from an edge only where
+    /// its path lets it: [`Graph::next`]).
     pub fn worst_paths(&self) -> Vec<WorstPath> {
-        let mut memo: Vec<Option<(u64, Option<usize>)>> = vec![None; self.services.len()];
+        let memo = self.solve();
         let mut out = Vec::new();
         for &entry in &self.entries {
-            self.solve(entry, &mut memo);
+            let mut best: (u64, Option<usize>) = (1, None);
+            for &e in &self.out[entry] {
+                let total = memo[e].0;
+                if total > best.0 {
+                    best = (total, Some(e));
+                }
+            }
             let mut edges = Vec::new();
-            let mut cur = entry;
-            while let Some((_, Some(e))) = memo[cur] {
+            let mut cur = best.1;
+            while let Some(e) = cur {
                 edges.push(e);
-                cur = self.edges[e].to;
-                if edges.len() > self.services.len() {
+                cur = memo[e].1;
+                if edges.len() > self.edges.len() {
                     break;
                 }
             }
-            let attempts = memo[entry].map_or(1, |(a, _)| a);
             out.push(WorstPath {
                 entry,
                 edges,
-                attempts,
+                attempts: best.0,
             });
         }
         out
     }
 
-    /// Post-order with an explicit stack so that long chains cannot
-    /// overflow the call stack.
-    fn solve(&self, start: ServiceId, memo: &mut [Option<(u64, Option<usize>)>]) {
-        let mut stack = vec![(start, false)];
-        while let Some((node, expanded)) = stack.pop() {
-            crate::guard::checkpoint();
-            if memo[node].is_some() {
-                continue;
-            }
-            if !expanded {
-                stack.push((node, true));
-                for e in self.forward(node) {
-                    let to = self.edges[e].to;
-                    if memo[to].is_none() {
-                        stack.push((to, false));
+    /// For each edge, the most attempts a call on it can become with what
+    /// follows, and the next edge of that path (only where it adds
+    /// attempts). Post-order with an explicit stack so that long chains
+    /// cannot overflow the call stack.
+    fn solve(&self) -> Vec<(u64, Option<usize>)> {
+        let mut memo: Vec<Option<(u64, Option<usize>)>> = vec![None; self.edges.len()];
+        for root in 0..self.edges.len() {
+            let mut stack = vec![(root, false)];
+            while let Some((e, expanded)) = stack.pop() {
+                crate::guard::checkpoint();
+                if memo[e].is_some() {
+                    continue;
+                }
+                if !expanded {
+                    stack.push((e, true));
+                    for n in self.next(e) {
+                        if memo[n].is_none() {
+                            stack.push((n, false));
+                        }
+                    }
+                    continue;
+                }
+                let mut best = (1u64, None);
+                for n in self.next(e) {
+                    let below = memo[n].map_or(1, |(a, _)| a);
+                    if below > best.0 {
+                        best = (below, Some(n));
                     }
                 }
-                continue;
+                memo[e] = Some((self.edges[e].factor().saturating_mul(best.0), best.1));
             }
-            let mut best = (1u64, None);
-            for e in self.forward(node) {
-                let below = memo[self.edges[e].to].map_or(1, |(a, _)| a);
-                let total = self.edges[e].factor().saturating_mul(below);
-                // Ties go to the path with more retrying layers, then the
-                // first edge, for a stable answer.
-                if total > best.0 || (total == best.0 && best.1.is_none() && total > 1) {
-                    best = (total, Some(e));
-                }
-            }
-            memo[node] = Some(best);
         }
+        memo.into_iter().map(|m| m.unwrap_or((1, None))).collect()
     }
 
     /// The longest time a service can take to answer because of its own
@@ -271,18 +292,35 @@ impl Graph {
     /// innermost out takes attempts x min(per-try, what is inside) +
     /// backoff, capped by its overall timeout. `None` when unknown.
     pub fn worst_time(&self) -> Vec<Option<Duration>> {
-        let n = self.services.len();
-        let mut memo: Vec<Option<Option<Duration>>> = vec![None; n];
-        let order = self.topological();
-        for &node in order.iter().rev() {
-            let mut worst: Option<Duration> = None;
-            for e in self.forward(node) {
-                let inner = memo[self.edges[e].to].flatten();
-                if let Some(t) = self.edge_time(e, inner) {
-                    worst = Some(worst.map_or(t, |w| w.max(t)));
+        let below = self.edge_times();
+        (0..self.services.len())
+            .map(|s| self.out[s].iter().filter_map(|&e| below[e]).max())
+            .collect()
+    }
+
+    /// How long a call on each edge can take with what follows it (the
+    /// worst of the next edges its path allows), solved once per edge.
+    fn edge_times(&self) -> Vec<Option<Duration>> {
+        let mut memo: Vec<Option<Option<Duration>>> = vec![None; self.edges.len()];
+        for root in 0..self.edges.len() {
+            let mut stack = vec![(root, false)];
+            while let Some((e, expanded)) = stack.pop() {
+                crate::guard::checkpoint();
+                if memo[e].is_some() {
+                    continue;
                 }
+                if !expanded {
+                    stack.push((e, true));
+                    for n in self.next(e) {
+                        if memo[n].is_none() {
+                            stack.push((n, false));
+                        }
+                    }
+                    continue;
+                }
+                let inner = self.next(e).filter_map(|n| memo[n].flatten()).max();
+                memo[e] = Some(self.edge_time(e, inner));
             }
-            memo[node] = Some(worst);
         }
         memo.into_iter().map(Option::flatten).collect()
     }
@@ -310,31 +348,6 @@ impl Graph {
             t = Some(total);
         }
         t
-    }
-
-    /// Services in an order where every forward edge goes left to right.
-    fn topological(&self) -> Vec<ServiceId> {
-        let n = self.services.len();
-        let mut indeg = vec![0usize; n];
-        for (i, e) in self.edges.iter().enumerate() {
-            if !self.back_edges.contains(&i) {
-                indeg[e.to] += 1;
-            }
-        }
-        let mut queue: std::collections::VecDeque<ServiceId> =
-            (0..n).filter(|&s| indeg[s] == 0).collect();
-        let mut out = Vec::with_capacity(n);
-        while let Some(s) = queue.pop_front() {
-            out.push(s);
-            for e in self.forward(s) {
-                let to = self.edges[e].to;
-                indeg[to] -= 1;
-                if indeg[to] == 0 {
-                    queue.push_back(to);
-                }
-            }
-        }
-        out
     }
 
     /// "`3` (gateway -> orders, nginx tries) x `3` (...) = `27`".

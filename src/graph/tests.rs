@@ -29,6 +29,8 @@ fn one_edge(l: RetryLayer) -> Graph {
             also: Vec::new(),
             protocol: Protocol::Unknown,
             mesh: None,
+            path: None,
+            route: Vec::new(),
         }],
         ..Graph::default()
     }

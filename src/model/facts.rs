@@ -116,6 +116,20 @@ pub struct Facts {
     /// that read them by `systems::csharp::options`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub named_options: Vec<NamedOptions>,
+    /// The request paths a gateway route forwards (Spring Cloud Gateway's
+    /// `Path=/catalog/**` predicate), by the span of the route's call: only
+    /// a request whose path one of them matches goes that way
+    /// (`graph::routes`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub route_paths: Vec<RoutePaths>,
+}
+
+/// A gateway route's `Path` patterns, at the span of the route's call
+/// (its `uri`).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct RoutePaths {
+    pub span: crate::source::Span,
+    pub paths: Vec<String>,
 }
 
 /// One half of a gRPC dial made in another Go package with the caller's
@@ -312,6 +326,7 @@ impl Facts {
             && self.embedded_configs.is_empty()
             && self.go_dials_through.is_empty()
             && self.named_options.is_empty()
+            && self.route_paths.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

@@ -175,6 +175,8 @@ struct Route {
     id: Option<String>,
     uri: Option<(String, Span)>,
     methods: Option<Vec<String>>,
+    /// The `Path` predicate's patterns (`Path=/catalog/**`).
+    paths: Vec<String>,
     response_timeout: Option<(Timeout, Span)>,
     span: Option<Span>,
     /// The `uri` was written as a placeholder, resolved here.
@@ -285,6 +287,14 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
         let Some((uri, span)) = &route.uri else {
             continue;
         };
+        // The route's call is only for the paths it matches
+        // (`graph::routes`), however its target resolves.
+        if !route.paths.is_empty() {
+            facts.route_paths.push(crate::model::facts::RoutePaths {
+                span: *span,
+                paths: route.paths.clone(),
+            });
+        }
         let mut policies: Vec<usize> = per_route
             .iter()
             .filter(|(m, rr, _)| m == mvc && rr == r)
@@ -388,6 +398,27 @@ fn read_route_field(p: &Prop, at: usize, route: &mut Route, facts: &mut Facts) {
             } else {
                 None
             };
+            // `Path=/red/**,/blue/{s}` (shortcut) or `name: Path` +
+            // `args.patterns[i]`/`args.pattern`/`args._genkey_i`
+            // (spring-cloud-gateway `PathRoutePredicateFactory`'s
+            // `patterns` list).
+            let paths = if p.segments.len() == at + 2 {
+                v.strip_prefix("Path=").map(str::to_string)
+            } else if p.normalised(at + 2) == "args" && p.segments.len() > at + 3 {
+                let arg = p.normalised(at + 3);
+                (arg == "patterns" || arg == "pattern" || arg.starts_with("genkey"))
+                    .then(|| v.to_string())
+            } else {
+                None
+            };
+            if let Some(paths) = paths {
+                route.paths.extend(
+                    paths
+                        .split(',')
+                        .map(|s| s.trim().to_string())
+                        .filter(|s| s.starts_with('/')),
+                );
+            }
             if let Some(list) = list {
                 let ms = route.methods.get_or_insert_with(Vec::new);
                 ms.extend(
