@@ -167,11 +167,10 @@ pub struct Graph {
     /// Edges per service, by index into `edges`.
     out: Vec<Vec<usize>>,
     /// Edges that close a cycle (they return to a service a path has
-    /// been through): drawn backwards, and no path goes on after them
-    /// the way it came.
+    /// been through); paths do not follow them there.
     back_edges: BTreeSet<usize>,
-    /// The steps (edge, next edge) that would go round a cycle again:
-    /// paths stop there (`routes.rs`).
+    /// The steps (edge, next edge) that would return to a service the
+    /// path has been through: paths stop there (`routes.rs`).
     back_moves: BTreeSet<(usize, usize)>,
     /// The service each scanned file belongs to (by index into the scan's
     /// files), where its path, config globs or identity declarations say.

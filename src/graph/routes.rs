@@ -10,10 +10,10 @@
 //! api-gateway -> order-service.
 //!
 //! Paths are followed edge to edge: what comes after an edge is the
-//! callee's edges its path allows ([`Graph::next`]). Where a cycle is
-//! still there, the step that closes it is cut (`back_moves`), not an
-//! edge: the edge that returns is counted once on the path, retries and
-//! all, and the path goes no further round.
+//! callee's edges its path allows ([`Graph::next`]). A path visits a
+//! service once: where a cycle is still there, the step that would
+//! return is cut (`back_moves`, `shape::find_cycles`), and the cycle is
+//! reported once (RL401, where it retries).
 
 use super::*;
 

@@ -8,8 +8,9 @@ use super::*;
 /// kept as `also`.
 ///
 /// Calls into a service whose routes select by path stay apart where
-/// their paths differ, and so do a gateway's routes with different
-/// patterns (`routes.rs`): each is a path of its own.
+/// their paths differ (`routes.rs`): each is a path of its own. A
+/// gateway's routes to one callee are one edge that takes the paths of
+/// each (every path, if one of them is not a route).
 pub(super) fn merge_parallel(g: &mut Graph) {
     let routing: BTreeSet<ServiceId> = g
         .edges
@@ -23,9 +24,9 @@ pub(super) fn merge_parallel(g: &mut Graph) {
         } else {
             None
         };
-        (e.from, e.to, path, e.route.clone())
+        (e.from, e.to, path)
     };
-    type Key = (ServiceId, ServiceId, Option<String>, Vec<String>);
+    type Key = (ServiceId, ServiceId, Option<String>);
     let mut best: BTreeMap<Key, usize> = BTreeMap::new();
     for (i, e) in g.edges.iter().enumerate() {
         let key = key_of(e);
@@ -43,7 +44,14 @@ pub(super) fn merge_parallel(g: &mut Graph) {
     }
     let keep: BTreeSet<usize> = best.values().copied().collect();
     let mut also: BTreeMap<Key, Vec<Loc>> = BTreeMap::new();
+    // The routes' patterns of each group; `None`: one is not a route.
+    let mut routes: BTreeMap<Key, Option<Vec<String>>> = BTreeMap::new();
     for (i, e) in g.edges.iter().enumerate() {
+        let r = routes.entry(key_of(e)).or_insert_with(|| Some(Vec::new()));
+        match r {
+            Some(ps) if !e.route.is_empty() => ps.extend(e.route.iter().cloned()),
+            _ => *r = None,
+        }
         if !keep.contains(&i) {
             also.entry(key_of(e)).or_default().push(e.proof);
         }
@@ -51,7 +59,12 @@ pub(super) fn merge_parallel(g: &mut Graph) {
     let edges = std::mem::take(&mut g.edges);
     for (i, mut e) in edges.into_iter().enumerate() {
         if keep.contains(&i) {
-            e.also = also.remove(&key_of(&e)).unwrap_or_default();
+            let key = key_of(&e);
+            e.also = also.remove(&key).unwrap_or_default();
+            let mut r = routes.remove(&key).flatten().unwrap_or_default();
+            r.sort();
+            r.dedup();
+            e.route = r;
             g.edges.push(e);
         }
     }
@@ -59,14 +72,28 @@ pub(super) fn merge_parallel(g: &mut Graph) {
 
 /// Depth-first search over the steps paths take, edge to edge
 /// ([`Graph::all_next`]: a gateway's routes are taken only by the paths
-/// they match), with an explicit stack: a step to an edge already on the
-/// stack closes a cycle. That step is cut (`back_moves`), so the edge
-/// that returns is still on every path that reaches it, counted once;
-/// it is the cycle's back edge (drawn backwards).
+/// they match), with an explicit stack. A path visits a service once (a
+/// gateway once per path it is called with: each selects other routes):
+/// a step to an edge that returns to a service on the stack closes a
+/// cycle, and that step is cut (`back_moves`; the edge is the cycle's
+/// back edge, drawn backwards). Each cycle is said once (RL401 reports
+/// those that retry).
 pub(super) fn find_cycles(g: &mut Graph) {
     let n = g.services.len();
     // 0 = unvisited, 1 = on the stack, 2 = done; per edge
     let mut state = vec![0u8; g.edges.len()];
+    // Services whose edges are routes selected by the caller's path.
+    let routing: BTreeSet<ServiceId> = g
+        .edges
+        .iter()
+        .filter(|e| !e.route.is_empty())
+        .map(|e| e.from)
+        .collect();
+    // Where an edge arrives: its callee, and the path a routing callee
+    // is called with.
+    let arrival = |e: &Edge| (e.to, e.path.clone().filter(|_| routing.contains(&e.to)));
+    // How many times each arrival is on the stack's path.
+    let mut on_path: HashMap<(ServiceId, Option<String>), u32> = HashMap::new();
     // Start from services nobody calls, so that a cycle's back edge is the
     // one that returns towards the entry, then from the rest.
     let mut called = vec![false; n];
@@ -85,40 +112,49 @@ pub(super) fn find_cycles(g: &mut Graph) {
             if state[root] != 0 {
                 continue;
             }
+            *on_path.entry((start, None)).or_default() += 1;
+            *on_path.entry(arrival(&g.edges[root])).or_default() += 1;
             let mut stack: Vec<(usize, Vec<usize>, usize)> =
                 vec![(root, g.all_next(root).collect(), 0)];
             state[root] = 1;
             while let Some((e, nexts, i)) = stack.last_mut() {
                 crate::guard::checkpoint();
                 let e = *e;
-                if let Some(&to) = nexts.get(*i) {
+                if let Some(&next) = nexts.get(*i) {
                     *i += 1;
-                    match state[to] {
-                        0 => {
-                            state[to] = 1;
-                            let more = g.all_next(to).collect();
-                            stack.push((to, more, 0));
+                    let at = arrival(&g.edges[next]);
+                    if on_path.get(&at).is_some_and(|&c| c > 0) {
+                        g.back_moves.insert((e, next));
+                        g.back_edges.insert(next);
+                        // The cycle: the services from `to` on along the
+                        // stack's path, once per set of services.
+                        let path: Vec<(ServiceId, Option<String>)> =
+                            std::iter::once((start, None))
+                                .chain(stack.iter().map(|(s, ..)| arrival(&g.edges[*s])))
+                                .collect();
+                        let pos = path.iter().position(|s| *s == at).unwrap_or(0);
+                        let cycle: Vec<ServiceId> = path[pos..].iter().map(|(s, _)| *s).collect();
+                        let mut key = cycle.clone();
+                        key.sort_unstable();
+                        if seen.insert(key) {
+                            g.cycles.push(cycle);
                         }
-                        1 => {
-                            g.back_moves.insert((e, to));
-                            g.back_edges.insert(e);
-                            // The cycle: the services the edges from `to`
-                            // to `e` leave, once per set of services.
-                            let pos = stack.iter().position(|(s, ..)| *s == to).unwrap_or(0);
-                            let cycle: Vec<ServiceId> =
-                                stack[pos..].iter().map(|(s, ..)| g.edges[*s].from).collect();
-                            let mut key = cycle.clone();
-                            key.sort_unstable();
-                            if seen.insert(key) {
-                                g.cycles.push(cycle);
-                            }
-                        }
-                        _ => {}
+                    } else if state[next] == 0 {
+                        state[next] = 1;
+                        *on_path.entry(at).or_default() += 1;
+                        let more = g.all_next(next).collect();
+                        stack.push((next, more, 0));
                     }
                 } else {
                     state[e] = 2;
+                    if let Some(c) = on_path.get_mut(&arrival(&g.edges[e])) {
+                        *c -= 1;
+                    }
                     stack.pop();
                 }
+            }
+            if let Some(c) = on_path.get_mut(&(start, None)) {
+                *c -= 1;
             }
         }
     }
