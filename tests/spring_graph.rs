@@ -490,3 +490,21 @@ fn a_customizer_beans_base_url_is_joined() {
         "{shown:?}"
     );
 }
+
+/// `lb:http://ORDER-SERVICE` is the program named `order-service` (a
+/// registry looks service ids up without regard to case); two routes to
+/// it are one edge.
+#[test]
+fn gateway_routes_to_capitalised_service_ids_reach_the_programs() {
+    let (_, g) = build("testdata/graph/gateway-lb-service-ids");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "gateway-service -> customer-service x1 []",
+            "gateway-service -> order-service x1 []",
+        ]
+    );
+    let mut names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["customer-service", "gateway-service", "order-service"]);
+}

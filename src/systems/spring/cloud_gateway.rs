@@ -363,11 +363,20 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
 /// are `orders`; `forward:` and `no://op` call nothing.
 fn callee_of(uri: &str) -> Option<String> {
     let u = uri.trim();
-    let rest = u
-        .strip_prefix("lb://")
-        .or_else(|| u.strip_prefix("lb:ws://"));
+    // `lb://orders`, and a scheme after `lb:` (`lb:ws://orders`,
+    // `lb:http://ORDER-SERVICE`: the gateway's scheme prefix).
+    let rest = u.strip_prefix("lb://").or_else(|| {
+        u.strip_prefix("lb:")
+            .and_then(|r| r.split_once("://"))
+            .map(|(_, h)| h)
+    });
     if let Some(r) = rest {
-        return Some(crate::extract::short_host(r)).filter(|h| !h.is_empty());
+        // A service id is looked up without regard to case (Eureka keys
+        // its registry by the upper-cased name: Netflix eureka-client
+        // `Applications#getInstancesByVirtualHostName` and
+        // `Application#getName`), so `ORDER-SERVICE` is the program named
+        // `order-service`.
+        return Some(crate::extract::short_host(r).to_ascii_lowercase()).filter(|h| !h.is_empty());
     }
     if u.starts_with("forward:") || u.starts_with("no://") || !u.contains("://") {
         return None;
