@@ -424,10 +424,7 @@ fn a_problem_type_uri_is_no_call() {
 #[test]
 fn a_store_host_from_a_plain_variable_keeps_the_store_protocol() {
     let (s, g) = build("testdata/graph/env-store-protocol");
-    assert_eq!(
-        protocol_edges(&g),
-        ["orders -> bookstore-rabbitmq AMQP x1"]
-    );
+    assert_eq!(protocol_edges(&g), ["orders -> bookstore-rabbitmq AMQP x1"]);
     assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
 }
 
@@ -471,7 +468,11 @@ fn a_gateway_route_is_taken_only_by_the_paths_it_matches() {
             "order-service -> api-gateway",
         ]
     );
-    assert!(g.arithmetic(worst).ends_with("= `2`"), "{}", g.arithmetic(worst));
+    assert!(
+        g.arithmetic(worst).ends_with("= `2`"),
+        "{}",
+        g.arithmetic(worst)
+    );
 }
 
 /// A `RestClientCustomizer` bean's base URL (a properties member set by
@@ -506,5 +507,8 @@ fn gateway_routes_to_capitalised_service_ids_reach_the_programs() {
     );
     let mut names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
     names.sort();
-    assert_eq!(names, ["customer-service", "gateway-service", "order-service"]);
+    assert_eq!(
+        names,
+        ["customer-service", "gateway-service", "order-service"]
+    );
 }

@@ -171,8 +171,7 @@ impl Graph {
         let edge = &self.edges[e];
         let out = self.out.get(edge.to).map_or(&[][..], Vec::as_slice);
         out.iter().copied().filter(move |&n| {
-            !self.back_moves.contains(&(e, n))
-                && allows(edge.path.as_deref(), &self.edges[n].route)
+            !self.back_moves.contains(&(e, n)) && allows(edge.path.as_deref(), &self.edges[n].route)
         })
     }
 

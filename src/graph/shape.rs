@@ -128,10 +128,9 @@ pub(super) fn find_cycles(g: &mut Graph) {
                         g.back_edges.insert(next);
                         // The cycle: the services from `to` on along the
                         // stack's path, once per set of services.
-                        let path: Vec<(ServiceId, Option<String>)> =
-                            std::iter::once((start, None))
-                                .chain(stack.iter().map(|(s, ..)| arrival(&g.edges[*s])))
-                                .collect();
+                        let path: Vec<(ServiceId, Option<String>)> = std::iter::once((start, None))
+                            .chain(stack.iter().map(|(s, ..)| arrival(&g.edges[*s])))
+                            .collect();
                         let pos = path.iter().position(|s| *s == at).unwrap_or(0);
                         let cycle: Vec<ServiceId> = path[pos..].iter().map(|(s, _)| *s).collect();
                         let mut key = cycle.clone();

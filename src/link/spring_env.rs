@@ -51,7 +51,10 @@ pub(super) fn gather(files: &[ScannedFile]) -> WorkloadEnv {
 /// `extract::calls::doc_fields`), dropped: the program never calls that
 /// address. `documented` holds each program's names (its unit, its
 /// workloads) and the keys.
-pub(super) fn drop_documented(files: &mut [ScannedFile], documented: &[(Vec<String>, Vec<String>)]) {
+pub(super) fn drop_documented(
+    files: &mut [ScannedFile],
+    documented: &[(Vec<String>, Vec<String>)],
+) {
     if documented.is_empty() {
         return;
     }

@@ -282,12 +282,17 @@ pub fn bean_methods(text: &str) -> Vec<BeanMethod> {
         }
         let [.., ty, _name] = words[..] else { continue };
         let ty = ty.rsplit('.').next().unwrap_or(ty);
-        let Some(known) = CLIENT_TYPES.iter().find(|t| **t == ty).copied().or_else(|| {
-            CUSTOMIZERS
-                .iter()
-                .find(|(c, _)| *c == ty)
-                .map(|(_, client)| *client)
-        }) else {
+        let Some(known) = CLIENT_TYPES
+            .iter()
+            .find(|t| **t == ty)
+            .copied()
+            .or_else(|| {
+                CUSTOMIZERS
+                    .iter()
+                    .find(|(c, _)| *c == ty)
+                    .map(|(_, client)| *client)
+            })
+        else {
             continue;
         };
         let r = &text[pos..];

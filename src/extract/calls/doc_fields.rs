@@ -155,8 +155,9 @@ fn problem_identifiers(text: &str, lits: &[Lit]) -> HashSet<usize> {
             continue;
         };
         let lhs = lhs.trim_end();
-        let name =
-            crate::extract::calls::lex::trailing(lhs, |c| c.is_alphanumeric() || c == '_' || c == '$');
+        let name = crate::extract::calls::lex::trailing(lhs, |c| {
+            c.is_alphanumeric() || c == '_' || c == '$'
+        });
         if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
             continue;
         }
