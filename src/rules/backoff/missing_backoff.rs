@@ -21,10 +21,16 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         return;
     }
     let written = ctx.file.slice(p.delay.span).trim();
+    // Only a value from the file goes in backticks: the delay as written,
+    // else the retry it belongs to (`for .. ; attempt < 3 ; ..`,
+    // `RetryAsync(3)`) with nothing written between its attempts.
     let how = if p.delay.is_written() && !written.is_empty() && written.len() < 80 {
         format!(" (`{written}`)")
     } else {
-        " (`no delay`)".to_string()
+        format!(
+            " (nothing waits between the attempts of `{}`)",
+            p.attempts.value.written_as
+        )
     };
     e.emit(
         p.delay.span,
