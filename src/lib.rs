@@ -57,43 +57,12 @@ use diag::unparsable_file;
 use model::Facts;
 use rayon::prelude::*;
 use source::SourceFile;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub use model::ScannedFile;
 
-#[derive(Debug, Default)]
-pub struct Stats {
-    /// Files the walk found.
-    pub files_seen: usize,
-    /// Files an extractor read (parsed).
-    pub files_parsed: usize,
-    /// Files claimed, per extractor.
-    pub per_extractor: BTreeMap<&'static str, usize>,
-    pub oversized: usize,
-    pub binary: usize,
-    pub symlinks: usize,
-    pub elapsed: Duration,
-    /// Facts cache hits and misses (both 0 without a cache).
-    pub cache: cache::CacheStats,
-    /// The `.retrylint.toml` files the walk passed (as walked), whether or
-    /// not the run applies them.
-    pub configs_seen: Vec<PathBuf>,
-    /// The configuration files the run applies, as shown; empty: none
-    /// (set by [`pipeline`]).
-    pub config_files: Vec<String>,
-    /// Source files not read because they are test code
-    /// ([`extract::test_code`]; `test-code = "read"` reads them).
-    pub test_files: usize,
-    /// Files in languages not read yet that mention retries, timeouts or calls
-    /// ([`extract::unread`]).
-    pub unread: extract::unread::Unread,
-    /// Call sites whose target is not written where the call is made
-    /// (placeholders, environment variables), as `path:line`, what was
-    /// written and the calling service where it is known.
-    pub unresolved: Vec<(String, String, Option<String>)>,
-}
+pub use stats::Stats;
 
 /// A problem that is not a finding: a path that could not be walked, or an
 /// internal error (a bug) while reading a file.
@@ -268,7 +237,7 @@ pub fn read_unlinked(
     // the extractors that claimed it).
     let mut keyed: Vec<(u128, Result<usize, usize>)> = Vec::new();
     let mut unkept: Vec<Facts> = Vec::new();
-    for r in results {
+    for (r, walked) in results.into_iter().zip(&walk.files) {
         match r {
             Read::Skipped | Read::Text(_) => {}
             Read::TestCode => scan.stats.test_files += 1,
@@ -282,6 +251,9 @@ pub fn read_unlinked(
             }
             Read::Unchanged(facts, k) => {
                 scan.stats.files_parsed += 1;
+                if facts.extractors.is_empty() {
+                    scan.stats.nothing_found_in(&walked.path);
+                }
                 for e in &facts.extractors {
                     *scan.stats.per_extractor.entry(e).or_default() += 1;
                 }
@@ -290,6 +262,9 @@ pub fn read_unlinked(
             }
             Read::Parsed(f, key) => {
                 scan.stats.files_parsed += 1;
+                if f.facts.extractors.is_empty() {
+                    scan.stats.nothing_found_in(&walked.path);
+                }
                 for e in &f.facts.extractors {
                     *scan.stats.per_extractor.entry(e).or_default() += 1;
                 }
@@ -790,6 +765,8 @@ fn display(path: &Path, cwd: Option<&Path>) -> String {
 
 #[path = "lib/schedule.rs"]
 mod schedule;
+#[path = "lib/stats.rs"]
+mod stats;
 #[path = "lib/unchanged.rs"]
 mod unchanged;
 

@@ -101,3 +101,15 @@ fn the_knative_service_is_read_with_its_timeout_and_no_ingress_retries() {
     assert_eq!(ingress.len(), 1);
     assert_eq!(ingress[0].attempts.value.count, AttemptCount::Finite(1));
 }
+
+/// The summary names the languages whose files were read and gave nothing
+/// (issue 28: `1 read` hid that a Java or Python file gave no loop).
+#[test]
+fn the_summary_names_languages_that_gave_nothing() {
+    let (scan, findings) = common::run(std::path::Path::new("testdata/summary/nothing-found"), &[]);
+    let line = retrylint::render::summary(&scan, &findings);
+    assert!(
+        line.contains("2 read (nothing found in java 1, python 1)"),
+        "{line}"
+    );
+}

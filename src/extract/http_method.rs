@@ -60,6 +60,8 @@ fn find_method(body: &str, method: &str) -> Option<(usize, usize)> {
         format!("\"{method}\""),
         format!("new Http{title}("),
         format!(".{method}("),
+        // Go: `http.MethodPost`.
+        format!("http.Method{title}"),
     ] {
         if let Some(at) = find_word(body, &pat) {
             // A quoted method only as the argument of a method setter.
@@ -71,7 +73,13 @@ fn find_method(body: &str, method: &str) -> Option<(usize, usize)> {
     }
     // `postForObject(`, `postForEntity(`, `patchForObject(` (Spring
     // RestTemplate), `.post(`/`.patch(` on a client-like receiver.
-    for pat in [format!(".{lower}For"), format!(".{lower}(")] {
+    // Go's `client.Post(` / `http.Post(` / `http.PostForm(`.
+    for pat in [
+        format!(".{lower}For"),
+        format!(".{lower}("),
+        format!(".{title}("),
+        format!(".{title}Form("),
+    ] {
         let mut from = 0;
         while let Some(k) = body[from..].find(&pat) {
             let at = from + k;
@@ -110,6 +118,22 @@ fn find_word(body: &str, pat: &str) -> Option<usize> {
 /// `.method("POST")`, `setRequestMethod("POST")`, `request("POST", ..)`.
 fn quoted_method_argument(body: &str, at: usize) -> bool {
     let before = body[..at].trim_end();
+    // Go's `http.NewRequestWithContext(ctx, "POST", ..)`: the method after
+    // a context argument.
+    let before = match before.strip_suffix(',') {
+        Some(b) => match b.rfind('(') {
+            Some(open)
+                if b[open + 1..]
+                    .trim()
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_') =>
+            {
+                &b[..=open]
+            }
+            _ => return false,
+        },
+        None => before,
+    };
     let Some(before) = before.strip_suffix('(') else {
         return false;
     };
@@ -117,7 +141,11 @@ fn quoted_method_argument(body: &str, at: usize) -> bool {
         crate::extract::calls::lex::trailing(before, |c| c.is_alphanumeric() || c == '_')
             .to_string();
     let name = name.to_ascii_lowercase();
-    name == "method" || name.ends_with("requestmethod") || name == "request" || name == "fetch"
+    name == "method"
+        || name.ends_with("requestmethod")
+        || name == "request"
+        || name == "fetch"
+        || name.starts_with("newrequest")
 }
 
 /// Whether the expression before a `.post(` looks like an HTTP client:
@@ -160,6 +188,20 @@ mod tests {
             methods("webClient.patch().uri(u).retrieve()"),
             Some(vec!["PATCH".to_string()])
         );
+        // Go (issue 28, GitHub 2023).
+        assert_eq!(
+            methods("req, err := http.NewRequest(http.MethodPost, u, b)"),
+            post
+        );
+        assert_eq!(methods("http.NewRequest(\"POST\", u, b)"), post);
+        assert_eq!(
+            methods("http.NewRequestWithContext(ctx, \"POST\", u, b)"),
+            post
+        );
+        assert_eq!(
+            methods("resp, err := client.Post(u, \"application/json\", b)"),
+            post
+        );
     }
 
     #[test]
@@ -168,6 +210,8 @@ mod tests {
         assert_eq!(methods("map.get(key); client.get(url)"), None);
         assert_eq!(methods("log(\"POST failed\")"), None);
         assert_eq!(methods("let m = Method::POSTAL;"), None);
+        assert_eq!(methods("m := http.MethodPostfix"), None);
+        assert_eq!(methods("fmt.Println(x, \"POST\")"), None);
         assert_eq!(methods(""), None);
     }
 

@@ -153,10 +153,23 @@ pub fn summary(scan: &Scan, findings: &[Finding]) -> String {
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    let per = if per.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", per.join(", "))
+    // Source files read that gave nothing, by language (issue 28): a
+    // reader that found no loop or call says so.
+    let nothing: Vec<String> = scan
+        .stats
+        .found_nothing
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let per = match (per.is_empty(), nothing.is_empty()) {
+        (true, true) => String::new(),
+        (false, true) => format!(" ({})", per.join(", ")),
+        (true, false) => format!(" (nothing found in {})", nothing.join(", ")),
+        (false, false) => format!(
+            " ({}; nothing found in {})",
+            per.join(", "),
+            nothing.join(", ")
+        ),
     };
     let mut skipped = Vec::new();
     if scan.stats.oversized > 0 {

@@ -181,7 +181,7 @@ impl Fixes {
         budget: "limit retries to a fraction of the requests with a retry budget or token bucket",
         unbudgeted: "in an outage every failed call is retried, however many fail",
         explicit: "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted",
-        overload: "limit the retries as a whole (a retry budget or token bucket, or a circuit breaker inside the retry), or stop retrying the service's `503`/`429`/`RESOURCE_EXHAUSTED` and retry only failures to connect",
+        overload: "limit the retries as a whole (a retry budget or token bucket, or a circuit breaker inside the retry), or stop retrying the service's overload answers (`503`, `429`, `RESOURCE_EXHAUSTED`, timeouts) and retry only failures to connect",
         edits: edit::FixEdits::NONE,
     };
 }

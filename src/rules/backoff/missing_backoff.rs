@@ -21,10 +21,25 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         return;
     }
     let written = ctx.file.slice(p.delay.span).trim();
+    // Only a value from the file goes in backticks: the delay as written,
+    // else the first line of the retry as written (`for attempt := 0;
+    // attempt < 3; attempt++`, `Retry(status=0)`), else of its attempts,
+    // else nothing.
+    let first_line = |span| {
+        let t = ctx.file.slice(span).trim();
+        let line = t.lines().next().unwrap_or("").trim();
+        line.trim_end_matches(['{', ':']).trim_end().to_string()
+    };
+    let retry = [p.span, p.attempts.span]
+        .into_iter()
+        .map(first_line)
+        .find(|l| !l.is_empty() && l.len() < 80 && !l.contains('`'));
     let how = if p.delay.is_written() && !written.is_empty() && written.len() < 80 {
         format!(" (`{written}`)")
+    } else if let Some(r) = retry {
+        format!(" (nothing waits between the attempts of `{r}`)")
     } else {
-        " (`no delay`)".to_string()
+        String::new()
     };
     e.emit(
         p.delay.span,

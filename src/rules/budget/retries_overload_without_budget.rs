@@ -59,7 +59,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             {
                 continue;
             }
-            let signals = overload(p);
+            let signals = overload(p, f.syntax.is_some_and(|s| s.is_source()));
             let Some(first) = signals.first() else {
                 continue;
             };
@@ -129,7 +129,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
                 None => "with no retry budget, retry circuit breaker or outlier ejection".into(),
             };
             let message = format!(
-                "{} retries the overload signal {} (`{}`) {limit}: when {whom} sheds load, every rejected request comes back {more}, adding load exactly when it is shed",
+                "{} retries the overload signal {} (`{}`) {limit}: when {whom} is overloaded (it sheds load or answers too late), every failed request comes back {more}, adding load exactly when there is too much",
                 p.describe(),
                 texts.join(", "),
                 p.attempts.value.written_as,
@@ -158,21 +158,38 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
 
 /// The conditions of `p` that are a service saying it is overloaded: 503
 /// (or a range holding it: `5xx`, Envoy's `gateway-error`), 429, gRPC
-/// `RESOURCE_EXHAUSTED`, an exception named for one of them.
-fn overload(p: &RetryPolicy) -> Vec<&Located<Condition>> {
+/// `RESOURCE_EXHAUSTED`, an exception named for one of them; and, for a
+/// retry written in program source (`in_code`), a timeout (issue 28: a
+/// saturated service answers too late before it refuses anything): gRPC
+/// `DEADLINE_EXCEEDED`, a timeout exception (`SocketTimeoutException`,
+/// Polly's `TimeoutRejectedException`, `requests.Timeout`), a transport
+/// timeout (a Go `net.Error` whose `Timeout()` holds). A retry in a
+/// configuration file (a Resilience4j instance, a gRPC service config)
+/// is composed with its circuit breaker, if any, in code the file does not
+/// show, and retrying a timeout there is the usual choice: not judged.
+/// gRPC `UNAVAILABLE` is left out: it is mostly a failed connection, which
+/// an overloaded service does not cause.
+fn overload(p: &RetryPolicy, in_code: bool) -> Vec<&Located<Condition>> {
     listed(&p.retry_on.value)
         .iter()
         .filter(|c| match &c.value {
             Condition::Status { from, to } => {
                 (*from..=*to).contains(&503) || (*from..=*to).contains(&429)
             }
-            Condition::Grpc(code) => code == "RESOURCE_EXHAUSTED",
+            Condition::Grpc(code) => {
+                code == "RESOURCE_EXHAUSTED" || (in_code && code == "DEADLINE_EXCEEDED")
+            }
             Condition::Exception(name) => {
                 let s = simple_name(name);
                 s.contains("ServiceUnavailable")
                     || s.contains("TooManyRequests")
                     || s.contains("Throttl")
                     || s.contains("ResourceExhausted")
+                    || (in_code && (s.contains("Timeout") || s.contains("TimedOut")))
+            }
+            Condition::Transport(t) => {
+                let t = t.to_ascii_lowercase();
+                in_code && (t.contains("timeout") || t.contains("timed"))
             }
             _ => false,
         })

@@ -175,6 +175,18 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         );
         p.retry_on =
             statuses(ctx, &own).unwrap_or_else(|| Located::default_at(RetryOn::Unknown, at));
+        // Errors sorted on the error path (`if ne.Timeout() { continue }`):
+        // only those go round (issue 28, GitHub 2023).
+        if p.retry_on.value == RetryOn::Unknown
+            && let Some(on) = sorted_errors(ctx, &own)
+        {
+            p.retry_on = on;
+        }
+        // The method of the call the loop repeats (`http.MethodPost`,
+        // `client.Post(..)`), for RL103.
+        if let Some(m) = crate::extract::http_method::of_call(ctx.src, span(body)) {
+            p.methods = m;
+        }
         p.server_delay = server_delay(ctx, body, &own);
         let i = facts.policies.len();
         facts.policies.push(p);
@@ -184,6 +196,62 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             end: body.end_byte(),
         });
     }
+}
+
+/// What a loop's error path retries when every `continue` on it lies under
+/// a test that sorts the error: a timeout (`ne.Timeout()`,
+/// `os.IsTimeout(err)`, `errors.Is(err, context.DeadlineExceeded)`) or
+/// gRPC codes (`status.Code(err) == codes.Unavailable`); the other errors
+/// leave. `None` when a `continue` goes round for every error, or a test
+/// is of something else.
+fn sorted_errors(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
+    use crate::model::Condition;
+    let mut conditions = Vec::new();
+    let rounds: Vec<Node<'_>> = own
+        .iter()
+        .copied()
+        .filter(|c| c.kind() == "continue_statement" && on_error_path(ctx, *c))
+        .collect();
+    if rounds.is_empty() {
+        return None;
+    }
+    for r in rounds {
+        // The innermost `if` holding the `continue`, below the loop.
+        let mut cur = r.parent();
+        let mut test = None;
+        for _ in 0..64 {
+            let Some(c) = cur else { break };
+            if c.kind() == "for_statement" || c.kind() == "func_literal" {
+                break;
+            }
+            if c.kind() == "if_statement" {
+                test = field(c, "condition");
+                break;
+            }
+            cur = c.parent();
+        }
+        let cond = test?;
+        let t = ctx.text(cond);
+        if let Some(codes) = crate::extract::grpc_code_test::codes(t) {
+            conditions.extend(
+                codes
+                    .into_iter()
+                    .map(|c| Located::written(Condition::Grpc(c), span(cond))),
+            );
+        } else if t.contains(".Timeout()")
+            || t.contains("IsTimeout(")
+            || t.contains("DeadlineExceeded")
+        {
+            conditions.push(Located::written(
+                Condition::Transport("timeout".into()),
+                span(cond),
+            ));
+        } else {
+            return None;
+        }
+    }
+    let at = conditions.first()?.span;
+    Some(Located::written(RetryOn::Listed { conditions }, at))
 }
 
 /// A `continue` inside an `if err != nil` block of the loop's own.

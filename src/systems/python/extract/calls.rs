@@ -111,6 +111,59 @@ fn has_splat(call: Node<'_>) -> bool {
     })
 }
 
+/// Database and cache driver modules: a call through one goes to another
+/// process (issue 28, Facebook 2010: a loop re-querying MySQL at once).
+/// Their connect functions and DB-API round trips
+/// ([`DB_ROUND_TRIPS`]) are remote calls, as an HTTP call is.
+pub(super) const DB_DRIVERS: &[&str] = &[
+    "pymysql", "psycopg", "psycopg2", "MySQLdb", "mysql", "asyncpg", "pymongo", "redis",
+];
+
+/// DB-API 2.0 (PEP 249) cursor and connection methods that go to the
+/// server (`execute`, `executemany`, `callproc`, `commit`), and asyncpg's
+/// (`fetch`, `fetchrow`, `fetchval`): `fetchone` after a buffered
+/// `execute` reads what the client already holds, and is left out.
+const DB_ROUND_TRIPS: &[&str] = &[
+    "execute",
+    "executemany",
+    "callproc",
+    "commit",
+    "fetch",
+    "fetchrow",
+    "fetchval",
+];
+
+/// Whether `call` goes to a database or cache server through a driver the
+/// file imports: a function of the driver's module (`pymysql.connect(..)`,
+/// `redis.Redis(..).get(..)`), a DB-API round trip (`cur.execute(..)`), or
+/// any method of a name bound to a redis-py client (`r = redis.Redis(..)`;
+/// `r.get(k)`).
+pub(super) fn db_call(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    if call.kind() != "call" {
+        return false;
+    }
+    if !DB_DRIVERS.iter().any(|d| ctx.imports(d)) {
+        return false;
+    }
+    let (full, last) = callee(ctx, call);
+    let root = |t: &str| {
+        let first = t.split(['.', '(']).next().unwrap_or("");
+        DB_DRIVERS.contains(&first) && ctx.imports(first)
+    };
+    if root(full) || DB_ROUND_TRIPS.contains(&last) {
+        return true;
+    }
+    // A method of a client the file made from the driver.
+    let Some(recv) = field(call, "function")
+        .filter(|f| f.kind() == "attribute")
+        .and_then(|f| field(f, "object"))
+    else {
+        return false;
+    };
+    let made = resolve(ctx, recv);
+    ctx.imports("redis") && made.kind() == "call" && root(callee(ctx, made).0)
+}
+
 /// The direct HTTP call `call` is, if any.
 pub(super) fn http_call<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Call<'a>> {
     let f = field(call, "function")?;

@@ -15,22 +15,45 @@ const UNKNOWN_STR: &str = "\u{0}";
 /// A number: literals, names bound to one, `+ - * / // **`, `min`/`max`,
 /// unary minus.
 pub fn number(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
-    Eval { ctx, var: None }.num(n, 0)
+    Eval {
+        ctx,
+        var: None,
+        defaults: false,
+    }
+    .num(n, 0)
 }
 
 /// [`number`] with the name `var` standing for `value` (a loop variable at
 /// one of its values: `2 ** (i - 1)` at `i = 0` is 0.5).
+/// A hand-written loop's wait reads a parameter with no binding in the
+/// function as its default (`def with_retry(fn, base_ms=100)`: issue 28,
+/// codesculptor 2026), as the callers that pass none get it.
 pub fn number_at(ctx: &Ctx<'_>, n: Node<'_>, var: &str, value: f64) -> Option<f64> {
     Eval {
         ctx,
         var: Some((var, value)),
+        defaults: true,
     }
     .num(n, 0)
+}
+
+/// A loop's wait in seconds, parameters read at their defaults (see
+/// [`number_at`]).
+pub fn wait_seconds(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Duration> {
+    let v = Eval {
+        ctx,
+        var: None,
+        defaults: true,
+    }
+    .num(n, 0)?;
+    (0.0..1e12).contains(&v).then(|| Duration::from_secs_f64(v))
 }
 
 struct Eval<'c, 'a, 'v> {
     ctx: &'c Ctx<'a>,
     var: Option<(&'v str, f64)>,
+    /// Parameters without a binding read at their defaults.
+    defaults: bool,
 }
 
 impl Eval<'_, '_, '_> {
@@ -79,7 +102,15 @@ impl Eval<'_, '_, '_> {
                 {
                     return Some(value);
                 }
-                let v = ctx.binding(ctx.text(n), n.start_byte())?;
+                // A parameter shadows the file's bindings of its name.
+                let param = self
+                    .defaults
+                    .then(|| ctx.default_of(ctx.text(n), n.start_byte()))
+                    .flatten();
+                let v = match param {
+                    Some(v) => v,
+                    None => ctx.binding(ctx.text(n), n.start_byte())?,
+                };
                 if v.id() == n.id() {
                     return None;
                 }

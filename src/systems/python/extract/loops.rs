@@ -3,7 +3,7 @@
 //! the wait of its `sleep` read as a delay (growth with the loop
 //! variable, random jitter), and what its `except` clauses catch.
 
-use super::calls::{http_call, within};
+use super::calls::{db_call, http_call, within};
 use super::eval::{self, resolve};
 use super::{Args, Ctx, RetryScope, callee, field, named_children, policy, span};
 use crate::model::*;
@@ -109,8 +109,13 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
             .filter(|c| c.kind() == "call" && callee(ctx, *c).1 == "sleep")
             .collect();
         // `while` loops retry with a wait (else event or read loops), or at
-        // once when an `except` sends round an HTTP or gRPC call of the `try`.
-        let sub = |b| ctx.subtree(b).iter().any(|c| http_call(ctx, *c).is_some());
+        // once when an `except` sends round an HTTP or gRPC call of the
+        // `try`, or a database driver's (issue 28).
+        let sub = |b| {
+            ctx.subtree(b)
+                .iter()
+                .any(|c| http_call(ctx, *c).is_some() || db_call(ctx, *c))
+        };
         if (n.kind() == "while_statement" || retried.is_empty())
             && sleeps.is_empty()
             && (retried.is_empty() || !try_body.is_some_and(sub))
@@ -332,10 +337,12 @@ fn sleep_delay(
     {
         return (d, jitter);
     }
-    if let Some(d) = eval::seconds(ctx, arg_r) {
+    if let Some(d) = eval::wait_seconds(ctx, arg_r) {
         return (Delay::Fixed { delay: d }, jitter);
     }
-    if t.contains("**") || t.contains("pow(") || t.contains("<<") {
+    // A division is a unit (`/ 1000`: milliseconds) this reading of the
+    // text would drop: not guessed.
+    if (t.contains("**") || t.contains("pow(") || t.contains("<<")) && !t.contains('/') {
         // `c * b ** i`: read c and b where they are literals.
         let base = t
             .split("**")

@@ -63,6 +63,16 @@ const NEEDLES: &[&str] = &[
     // python-dotenv: a `.env` loaded into the process environment, where
     // the AWS SDK reads its variables (`systems::aws::link`).
     "load_dotenv(",
+    // Database drivers: a loop around their calls retries a remote call
+    // (issue 28, Facebook 2010: `calls::DB_DRIVERS`).
+    "pymysql",
+    "psycopg",
+    "MySQLdb",
+    "mysql.connector",
+    "asyncpg",
+    "pymongo",
+    "import redis",
+    "from redis",
 ];
 
 /// Whether a Python file mentions anything this reader reads.
@@ -139,6 +149,9 @@ pub struct Ctx<'a> {
     /// What the file imports from tenacity, backoff, urllib3, botocore,
     /// celery (module words found in `import` statements).
     pub imports: Vec<&'a str>,
+    /// Parameters' defaults (`def f(base_ms=100)`): name, value, and the
+    /// byte range of the function they belong to.
+    pub defaults: Vec<(&'a str, Node<'a>, usize, usize)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -156,6 +169,7 @@ impl<'a> Ctx<'a> {
         }
         let mut bindings: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut imports = Vec::new();
+        let mut defaults = Vec::new();
         for &n in &nodes {
             match n.kind() {
                 "assignment" => {
@@ -180,6 +194,14 @@ impl<'a> Ctx<'a> {
                         "grpc",
                         "api_core",
                         "aiohttp_retry",
+                        "pymysql",
+                        "psycopg",
+                        "psycopg2",
+                        "MySQLdb",
+                        "mysql",
+                        "asyncpg",
+                        "pymongo",
+                        "redis",
                     ] {
                         if t.split(|c: char| !c.is_alphanumeric() && c != '_')
                             .any(|w| w == m)
@@ -189,11 +211,23 @@ impl<'a> Ctx<'a> {
                         }
                     }
                 }
+                "default_parameter" | "typed_default_parameter" => {
+                    let func = std::iter::successors(n.parent(), |p| p.parent())
+                        .take(4)
+                        .find(|p| matches!(p.kind(), "function_definition" | "lambda"));
+                    if let (Some(name), Some(v), Some(f)) =
+                        (field(n, "name"), field(n, "value"), func)
+                        && name.kind() == "identifier"
+                    {
+                        defaults.push((text(name, src), v, f.start_byte(), f.end_byte()));
+                    }
+                }
                 _ => {}
             }
         }
         Ctx {
             src,
+            defaults,
             nodes,
             bindings,
             imports,
@@ -227,6 +261,16 @@ impl<'a> Ctx<'a> {
 
     pub fn imports(&self, module: &str) -> bool {
         self.imports.contains(&module)
+    }
+
+    /// The default of parameter `name` of the innermost function holding
+    /// byte `at`.
+    pub fn default_of(&self, name: &str, at: usize) -> Option<Node<'a>> {
+        self.defaults
+            .iter()
+            .filter(|(n, _, s, e)| *n == name && *s <= at && at < *e)
+            .max_by_key(|(_, _, s, _)| *s)
+            .map(|(_, v, _, _)| *v)
     }
 
     /// The value bound to `name` most recently before `at`, else the first

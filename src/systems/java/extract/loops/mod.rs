@@ -484,6 +484,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     // exceptions, so a catch-all is listed too rather than "every error".
     let statuses = statuses::retried(ctx, &own, tr.node, &tr.retrying);
     conditions.extend(crate::extract::status_test::conditions_at(&statuses));
+    conditions.extend(statuses::grpc_retried(ctx, &tr.retrying));
     p.retry_on = if tr.retrying.iter().any(|c| helpers::asks_policy(ctx, *c)) {
         Located::written(RetryOn::Unknown, cs)
     } else if all && statuses.is_empty() && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {

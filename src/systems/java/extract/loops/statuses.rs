@@ -7,7 +7,9 @@
 
 use super::super::ast::{self, field, named_children, span};
 use super::{Ctx, nested};
+use crate::extract::grpc_code_test::codes as grpc_codes;
 use crate::extract::status_test::{self, Statuses, Test};
+use crate::model::{Condition, Located};
 use crate::source::Span;
 use tree_sitter::Node;
 
@@ -92,9 +94,33 @@ pub(super) fn gated_catch(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     last_leaves
         && ast::descendants_until(body, nested).iter().any(|n| {
             goes_round(*n)
-                && field(*n, "condition")
-                    .is_some_and(|k| status_test::holds_for(ctx.text(k)).is_some())
+                && field(*n, "condition").is_some_and(|k| {
+                    status_test::holds_for(ctx.text(k)).is_some()
+                        || grpc_codes(ctx.text(k)).is_some()
+                })
         })
+}
+
+/// The gRPC codes a gated catch goes round for (`catch
+/// (StatusRuntimeException e) { if (e.getStatus().getCode() ==
+/// Status.Code.UNAVAILABLE) continue; throw e; }`; issue 28, App Engine
+/// 2016), each at its test.
+pub(super) fn grpc_retried(ctx: &Ctx<'_>, retrying: &[Node<'_>]) -> Vec<Located<Condition>> {
+    let mut out = Vec::new();
+    for c in retrying.iter().filter(|c| gated_catch(ctx, **c)) {
+        let Some(body) = field(*c, "body") else {
+            continue;
+        };
+        for n in ast::descendants_until(body, nested) {
+            let Some(cond) = field(n, "condition").filter(|_| goes_round(n)) else {
+                continue;
+            };
+            for code in grpc_codes(ctx.text(cond)).unwrap_or_default() {
+                out.push(Located::written(Condition::Grpc(code), span(cond)));
+            }
+        }
+    }
+    out
 }
 
 /// Whether a node lies in a `catch` clause (before its loop or method).
