@@ -133,3 +133,203 @@ proptest! {
         prop_assert!(again.is_empty(), "{:?}\n{}", again, out.text);
     }
 }
+
+/// `text` with `fixes` applied keeps every byte outside the applied fixes'
+/// edits: `Err` names the first difference.
+fn outside_kept(text: &str, file: usize, fixes: &[&Fix]) -> Result<String, String> {
+    let out = apply_fixes(text, file, fixes.iter().copied());
+    let mut edits: Vec<_> = out
+        .applied
+        .iter()
+        .flat_map(|&i| fixes[i].edits_in(file))
+        .collect();
+    edits.sort_by_key(|e| e.span.start);
+    let (mut at, mut o) = (0, 0);
+    for e in &edits {
+        let keep = &text[at..e.span.start];
+        if out.text.get(o..o + keep.len()) != Some(keep) {
+            return Err(format!("bytes before {} changed", e.span.start));
+        }
+        o += keep.len() + e.replacement.len();
+        at = e.span.end;
+    }
+    if out.text.get(o..) != Some(&text[at..]) {
+        return Err("bytes after the last edit changed".into());
+    }
+    Ok(out.text)
+}
+
+/// Every fix of every fixture under testdata/fixes (safe and unsafe, one
+/// per finding, as `--unsafe-fixes` takes them) changes no byte outside
+/// its edits, keeps CRLF files CRLF, and a second scan of the fixed files
+/// offers no fix for what was fixed (idempotent: `tests/fixes.rs` checks
+/// the same through the binary, this through the library's edits).
+#[test]
+fn every_fixture_fix_changes_only_its_edits() {
+    let root = common::root().join("testdata/fixes");
+    let mut cases = 0;
+    for rule in std::fs::read_dir(&root).unwrap() {
+        let rule = rule.unwrap().path();
+        let code = rule.file_name().unwrap().to_string_lossy().to_string();
+        for case in std::fs::read_dir(&rule).unwrap() {
+            let before = case.unwrap().path().join("before");
+            let settings = retrylint::config::Settings::default();
+            let run = retrylint::pipeline::Pipeline::new(&settings)
+                .run(std::slice::from_ref(&before))
+                .expect("scan");
+            let offered: Vec<&Fix> = run
+                .report
+                .findings
+                .iter()
+                .filter(|f| f.rule.code == code)
+                .filter_map(|f| f.fixes.first())
+                .collect();
+            assert!(!offered.is_empty(), "{}: no {code} fix", before.display());
+            cases += 1;
+            for (id, file) in run.scan.files.iter().enumerate() {
+                let mine: Vec<&Fix> = offered
+                    .iter()
+                    .copied()
+                    .filter(|f| f.edits.iter().all(|e| e.file == id))
+                    .collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                let text = &file.source.text;
+                let fixed = outside_kept(text, id, &mine)
+                    .unwrap_or_else(|e| panic!("{}: {e}", before.display()));
+                if text.contains("\r\n") {
+                    assert_eq!(
+                        fixed.matches('\n').count(),
+                        fixed.matches("\r\n").count(),
+                        "{}: a bare LF added",
+                        before.display()
+                    );
+                }
+            }
+        }
+    }
+    assert!(cases >= 40, "fixtures missing: {cases}");
+}
+
+/// An Envoy cluster in the shapes its `circuit_breakers` are written in
+/// (none, an empty mapping, a thresholds list whose first entry is DEFAULT
+/// by omission or by name, or a HIGH entry first), indented by 2 or 4,
+/// LF or CRLF, snake or camel case.
+fn envoy_cluster() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![Just(2usize), Just(4)],
+        any::<bool>(), // CRLF
+        0usize..5,     // circuit breaker shape
+        any::<bool>(), // comments
+    )
+        .prop_map(|(ind, crlf, shape, comments)| {
+            let nl = if crlf { "\r\n" } else { "\n" };
+            let p = |n: usize| " ".repeat(ind * n);
+            let mut t = String::new();
+            let mut line = |depth: usize, s: &str| {
+                t.push_str(&p(depth));
+                t.push_str(s);
+                t.push_str(nl);
+            };
+            line(0, "static_resources:");
+            line(1, "listeners:");
+            line(1, "- name: edge");
+            line(2, "filter_chains:");
+            line(2, "- filters:");
+            line(3, "- name: envoy.filters.network.http_connection_manager");
+            line(4, "typed_config:");
+            line(5, "\"@type\": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager");
+            line(5, "stat_prefix: edge");
+            line(5, "route_config:");
+            line(6, "virtual_hosts:");
+            line(6, "- name: api");
+            line(7, "domains: [\"*\"]");
+            line(7, "routes:");
+            line(7, "- match: {prefix: \"/\"}");
+            line(8, "route: {cluster: api, timeout: 4s, retry_policy: {retry_on: 5xx, num_retries: 2, per_try_timeout: 1s}}");
+            line(1, "clusters:");
+            if comments {
+                line(1, "# the API");
+            }
+            line(1, "- name: api");
+            line(2, "connect_timeout: 0.25s");
+            match shape {
+                0 => {}
+                1 => line(2, "circuit_breakers: {}"),
+                2 => {
+                    line(2, "circuit_breakers:");
+                    line(3, "thresholds:");
+                    line(3, "- max_retries: 50");
+                    line(4, "max_requests: 2000");
+                }
+                3 => {
+                    line(2, "circuit_breakers:");
+                    line(3, "thresholds:");
+                    line(3, "- priority: HIGH");
+                    line(4, "max_retries: 9");
+                    line(3, "- priority: DEFAULT");
+                    line(4, "max_retries: 5");
+                }
+                _ => {
+                    line(2, "circuit_breakers:");
+                    if comments {
+                        line(3, "# none yet");
+                    }
+                    line(3, "thresholds:");
+                    line(3, "- max_connections: 100");
+                }
+            }
+            line(2, "load_assignment:");
+            line(3, "cluster_name: api");
+            line(3, "endpoints:");
+            line(3, "- lb_endpoints:");
+            line(4, "- endpoint: {address: {socket_address: {address: api, port_value: 80}}}");
+            t
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// RL601's Envoy cluster fix: one edit, nothing else changed, the file
+    /// parses, and fixing again finds nothing (the budget is read back).
+    #[test]
+    fn the_envoy_budget_fix_keeps_the_file_and_is_idempotent(text in envoy_cluster()) {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("envoy.yaml");
+        std::fs::write(&path, &text).unwrap();
+        let rl601 = |dir: &Path| {
+            let settings = retrylint::config::Settings::default();
+            let run = retrylint::pipeline::Pipeline::new(&settings)
+                .run(&[dir.to_path_buf()])
+                .expect("scan");
+            let parsed = !run.report.findings.iter().any(|f| f.rule.code == "RL903");
+            let found: Vec<Option<Fix>> = run
+                .report
+                .findings
+                .iter()
+                .filter(|f| f.rule.code == "RL601")
+                .map(|f| f.fixes.first().cloned())
+                .collect();
+            (found, parsed)
+        };
+        let (found, parsed) = rl601(tmp.path());
+        prop_assert!(parsed);
+        prop_assert_eq!(found.len(), 1);
+        let Some(fix) = found[0].clone() else {
+            // None only where the shape asks for a new list item.
+            prop_assert!(text.contains("priority: HIGH"), "no fix for\n{}", text);
+            return Ok(());
+        };
+        prop_assert_eq!(fix.edits.len(), 1);
+        let fixed = outside_kept(&text, 0, &[&fix]).map_err(TestCaseError::fail)?;
+        if text.contains("\r\n") {
+            prop_assert_eq!(fixed.matches('\n').count(), fixed.matches("\r\n").count());
+        }
+        std::fs::write(&path, &fixed).unwrap();
+        let (again, parsed) = rl601(tmp.path());
+        prop_assert!(parsed, "{}", fixed);
+        prop_assert!(again.is_empty(), "{:?}\n{}", again, fixed);
+    }
+}

@@ -29,8 +29,9 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             if let Some(make) = p.system.spec().fixes.edits.budget
                 && let Some(edits) = make(&ctx.site(f.file))
             {
+                let title = p.system.spec().fixes.edits.budget_title;
                 f.fix(Fix::unsafe_(
-                    "add a retry budget (20% of the active requests)",
+                    title.unwrap_or("add a retry budget (20% of the active requests)"),
                     edits,
                 ));
             }
@@ -65,7 +66,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             if let Some(make) = p.system.spec().fixes.edits.budget
                 && let Some(edits) = make(&ctx.site(f.file))
             {
-                f.fix(Fix::unsafe_(fix, edits));
+                let title = p.system.spec().fixes.edits.budget_title;
+                f.fix(Fix::unsafe_(title.unwrap_or(fix), edits));
             }
             Emitter::relate(f, p.span, "retries are configured here");
         }
