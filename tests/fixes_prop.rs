@@ -213,9 +213,10 @@ fn every_fixture_fix_changes_only_its_edits() {
 }
 
 /// An Envoy cluster in the shapes its `circuit_breakers` are written in
-/// (none, an empty mapping, a thresholds list whose first entry is DEFAULT
-/// by omission or by name, or a HIGH entry first), indented by 2 or 4,
-/// LF or CRLF, snake or camel case.
+/// (none, an empty flow mapping, a thresholds list whose first entry is
+/// DEFAULT by omission, a HIGH entry before the DEFAULT one, a list without
+/// `max_retries`), indented by 2 or 4, LF or CRLF, with or without
+/// comments.
 fn envoy_cluster() -> impl Strategy<Value = String> {
     (
         prop_oneof![Just(2usize), Just(4)],
@@ -225,66 +226,72 @@ fn envoy_cluster() -> impl Strategy<Value = String> {
     )
         .prop_map(|(ind, crlf, shape, comments)| {
             let nl = if crlf { "\r\n" } else { "\n" };
-            let p = |n: usize| " ".repeat(ind * n);
             let mut t = String::new();
-            let mut line = |depth: usize, s: &str| {
-                t.push_str(&p(depth));
+            // `col` in columns; a `- ` item's keys sit 2 further.
+            let mut line = |col: usize, s: &str| {
+                t.push_str(&" ".repeat(col));
                 t.push_str(s);
                 t.push_str(nl);
             };
+            let (a, b) = (ind, ind + 2); // listeners' items and their keys
             line(0, "static_resources:");
-            line(1, "listeners:");
-            line(1, "- name: edge");
-            line(2, "filter_chains:");
-            line(2, "- filters:");
-            line(3, "- name: envoy.filters.network.http_connection_manager");
-            line(4, "typed_config:");
-            line(5, "\"@type\": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager");
-            line(5, "stat_prefix: edge");
-            line(5, "route_config:");
-            line(6, "virtual_hosts:");
-            line(6, "- name: api");
-            line(7, "domains: [\"*\"]");
-            line(7, "routes:");
-            line(7, "- match: {prefix: \"/\"}");
-            line(8, "route: {cluster: api, timeout: 4s, retry_policy: {retry_on: 5xx, num_retries: 2, per_try_timeout: 1s}}");
-            line(1, "clusters:");
+            line(a, "listeners:");
+            line(a, "- name: edge");
+            line(b, "filter_chains:");
+            line(b, "- filters:");
+            let c = b + 2;
+            line(c + ind, "- name: envoy.filters.network.http_connection_manager");
+            let d = c + ind + 2;
+            line(d, "typed_config:");
+            let e = d + ind;
+            line(e, "\"@type\": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager");
+            line(e, "stat_prefix: edge");
+            line(e, "route_config:");
+            line(e + ind, "virtual_hosts:");
+            line(e + ind, "- name: api");
+            let f = e + ind + 2;
+            line(f, "domains: [\"*\"]");
+            line(f, "routes:");
+            line(f, "- match: {prefix: \"/\"}");
+            line(f + 2, "route: {cluster: api, timeout: 4s, retry_policy: {retry_on: 5xx, num_retries: 2, per_try_timeout: 1s}}");
+            line(a, "clusters:");
             if comments {
-                line(1, "# the API");
+                line(a, "# the API");
             }
-            line(1, "- name: api");
-            line(2, "connect_timeout: 0.25s");
+            line(a, "- name: api");
+            line(b, "connect_timeout: 0.25s");
+            let (g, h) = (b + ind, b + ind + 2); // thresholds' items and keys
             match shape {
                 0 => {}
-                1 => line(2, "circuit_breakers: {}"),
+                1 => line(b, "circuit_breakers: {}"),
                 2 => {
-                    line(2, "circuit_breakers:");
-                    line(3, "thresholds:");
-                    line(3, "- max_retries: 50");
-                    line(4, "max_requests: 2000");
+                    line(b, "circuit_breakers:");
+                    line(b + ind, "thresholds:");
+                    line(g, "- max_retries: 50");
+                    line(h, "max_requests: 2000");
                 }
                 3 => {
-                    line(2, "circuit_breakers:");
-                    line(3, "thresholds:");
-                    line(3, "- priority: HIGH");
-                    line(4, "max_retries: 9");
-                    line(3, "- priority: DEFAULT");
-                    line(4, "max_retries: 5");
+                    line(b, "circuit_breakers:");
+                    line(b + ind, "thresholds:");
+                    line(g, "- priority: HIGH");
+                    line(h, "max_retries: 9");
+                    line(g, "- priority: DEFAULT");
+                    line(h, "max_retries: 5");
                 }
                 _ => {
-                    line(2, "circuit_breakers:");
+                    line(b, "circuit_breakers:");
                     if comments {
-                        line(3, "# none yet");
+                        line(b + ind, "# none yet");
                     }
-                    line(3, "thresholds:");
-                    line(3, "- max_connections: 100");
+                    line(b + ind, "thresholds:");
+                    line(g, "- max_connections: 100");
                 }
             }
-            line(2, "load_assignment:");
-            line(3, "cluster_name: api");
-            line(3, "endpoints:");
-            line(3, "- lb_endpoints:");
-            line(4, "- endpoint: {address: {socket_address: {address: api, port_value: 80}}}");
+            line(b, "load_assignment:");
+            line(b + ind, "cluster_name: api");
+            line(b + ind, "endpoints:");
+            line(b + ind, "- lb_endpoints:");
+            line(b + ind + 2, "- endpoint: {address: {socket_address: {address: api, port_value: 80}}}");
             t
         })
 }
@@ -317,11 +324,11 @@ proptest! {
         let (found, parsed) = rl601(tmp.path());
         prop_assert!(parsed);
         prop_assert_eq!(found.len(), 1);
-        let Some(fix) = found[0].clone() else {
-            // None only where the shape asks for a new list item.
-            prop_assert!(text.contains("priority: HIGH"), "no fix for\n{}", text);
-            return Ok(());
-        };
+        // Every shape has a place for the budget: a DEFAULT entry (by
+        // omission or by name, after a HIGH one), or none written yet.
+        let fix = found[0].clone();
+        prop_assert!(fix.is_some(), "no fix for\n{}", text);
+        let fix = fix.unwrap();
         prop_assert_eq!(fix.edits.len(), 1);
         let fixed = outside_kept(&text, 0, &[&fix]).map_err(TestCaseError::fail)?;
         if text.contains("\r\n") {
