@@ -30,10 +30,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
                 && let Some(edits) = make(&ctx.site(f.file))
             {
                 let title = p.system.spec().fixes.edits.budget_title;
-                f.fix(Fix::unsafe_(
-                    title.unwrap_or("add a retry budget (20% of the active requests)"),
-                    edits,
-                ));
+                f.fix(Fix::unsafe_(title.unwrap_or("add a retry budget"), edits));
             }
         }
         // Reported once per block: every policy that retries through it

@@ -76,7 +76,8 @@ fn standard_mode(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> 
     let word = |i: usize, len: usize| {
         let b = written.as_bytes();
         let glued = |c: Option<&u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
-        !(i > 0 && glued(b.get(i - 1))) && !glued(b.get(i + len))
+        let before = i.checked_sub(1).and_then(|j| b.get(j));
+        !glued(before) && !glued(b.get(i + len))
     };
     let found: Vec<usize> = written
         .match_indices("legacy")

@@ -89,7 +89,11 @@ fn attempt_timeout(
     // Beside the handler's `Retry` (the policy's anchor), where no
     // `AttemptTimeout` is written (one without `Timeout` is left alone).
     let at = p.span;
-    if !site.text.get(at.start..at.end)?.trim_matches('"').eq("Retry")
+    if !site
+        .text
+        .get(at.start..at.end)?
+        .trim_matches('"')
+        .eq("Retry")
         || t.span != at
     {
         return None;
@@ -111,7 +115,7 @@ fn timespan(d: std::time::Duration) -> String {
     let ms = d.as_millis();
     let s = ms / 1000;
     let base = format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         base
     } else {
         format!("{base}.{:03}", ms % 1000)

@@ -64,7 +64,11 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
 /// (a default, or a budget that writes no ratio).
 fn retry_ratio(site: &super::edit::Site<'_>, ratio: f64) -> Option<Vec<crate::fix::Edit>> {
     let b = site.policy.budget.as_ref().filter(|b| b.is_written())?;
-    if !site.text.get(b.span.start..b.span.end)?.starts_with("retryRatio") {
+    if !site
+        .text
+        .get(b.span.start..b.span.end)?
+        .starts_with("retryRatio")
+    {
         return None;
     }
     Some(vec![super::edit::set_value(
