@@ -133,3 +133,210 @@ proptest! {
         prop_assert!(again.is_empty(), "{:?}\n{}", again, out.text);
     }
 }
+
+/// `text` with `fixes` applied keeps every byte outside the applied fixes'
+/// edits: `Err` names the first difference.
+fn outside_kept(text: &str, file: usize, fixes: &[&Fix]) -> Result<String, String> {
+    let out = apply_fixes(text, file, fixes.iter().copied());
+    let mut edits: Vec<_> = out
+        .applied
+        .iter()
+        .flat_map(|&i| fixes[i].edits_in(file))
+        .collect();
+    edits.sort_by_key(|e| e.span.start);
+    let (mut at, mut o) = (0, 0);
+    for e in &edits {
+        let keep = &text[at..e.span.start];
+        if out.text.get(o..o + keep.len()) != Some(keep) {
+            return Err(format!("bytes before {} changed", e.span.start));
+        }
+        o += keep.len() + e.replacement.len();
+        at = e.span.end;
+    }
+    if out.text.get(o..) != Some(&text[at..]) {
+        return Err("bytes after the last edit changed".into());
+    }
+    Ok(out.text)
+}
+
+/// Every fix of every fixture under testdata/fixes (safe and unsafe, one
+/// per finding, as `--unsafe-fixes` takes them) changes no byte outside
+/// its edits, keeps CRLF files CRLF, and a second scan of the fixed files
+/// offers no fix for what was fixed (idempotent: `tests/fixes.rs` checks
+/// the same through the binary, this through the library's edits).
+#[test]
+fn every_fixture_fix_changes_only_its_edits() {
+    let root = common::root().join("testdata/fixes");
+    let mut cases = 0;
+    for rule in std::fs::read_dir(&root).unwrap() {
+        let rule = rule.unwrap().path();
+        let code = rule.file_name().unwrap().to_string_lossy().to_string();
+        for case in std::fs::read_dir(&rule).unwrap() {
+            let before = case.unwrap().path().join("before");
+            let settings = retrylint::config::Settings::default();
+            let run = retrylint::pipeline::Pipeline::new(&settings)
+                .run(std::slice::from_ref(&before))
+                .expect("scan");
+            let offered: Vec<&Fix> = run
+                .report
+                .findings
+                .iter()
+                .filter(|f| f.rule.code == code)
+                .filter_map(|f| f.fixes.first())
+                .collect();
+            assert!(!offered.is_empty(), "{}: no {code} fix", before.display());
+            cases += 1;
+            for (id, file) in run.scan.files.iter().enumerate() {
+                let mine: Vec<&Fix> = offered
+                    .iter()
+                    .copied()
+                    .filter(|f| f.edits.iter().all(|e| e.file == id))
+                    .collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                let text = &file.source.text;
+                let fixed = outside_kept(text, id, &mine)
+                    .unwrap_or_else(|e| panic!("{}: {e}", before.display()));
+                if text.contains("\r\n") {
+                    assert_eq!(
+                        fixed.matches('\n').count(),
+                        fixed.matches("\r\n").count(),
+                        "{}: a bare LF added",
+                        before.display()
+                    );
+                }
+            }
+        }
+    }
+    assert!(cases >= 40, "fixtures missing: {cases}");
+}
+
+/// An Envoy cluster in the shapes its `circuit_breakers` are written in
+/// (none, an empty flow mapping, a thresholds list whose first entry is
+/// DEFAULT by omission, a HIGH entry before the DEFAULT one, a list without
+/// `max_retries`), indented by 2 or 4, LF or CRLF, with or without
+/// comments.
+fn envoy_cluster() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![Just(2usize), Just(4)],
+        any::<bool>(), // CRLF
+        0usize..5,     // circuit breaker shape
+        any::<bool>(), // comments
+    )
+        .prop_map(|(ind, crlf, shape, comments)| {
+            let nl = if crlf { "\r\n" } else { "\n" };
+            let mut t = String::new();
+            // `col` in columns; a `- ` item's keys sit 2 further.
+            let mut line = |col: usize, s: &str| {
+                t.push_str(&" ".repeat(col));
+                t.push_str(s);
+                t.push_str(nl);
+            };
+            let (a, b) = (ind, ind + 2); // listeners' items and their keys
+            line(0, "static_resources:");
+            line(a, "listeners:");
+            line(a, "- name: edge");
+            line(b, "filter_chains:");
+            line(b, "- filters:");
+            let c = b + 2;
+            line(c + ind, "- name: envoy.filters.network.http_connection_manager");
+            let d = c + ind + 2;
+            line(d, "typed_config:");
+            let e = d + ind;
+            line(e, "\"@type\": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager");
+            line(e, "stat_prefix: edge");
+            line(e, "route_config:");
+            line(e + ind, "virtual_hosts:");
+            line(e + ind, "- name: api");
+            let f = e + ind + 2;
+            line(f, "domains: [\"*\"]");
+            line(f, "routes:");
+            line(f, "- match: {prefix: \"/\"}");
+            line(f + 2, "route: {cluster: api, timeout: 4s, retry_policy: {retry_on: 5xx, num_retries: 2, per_try_timeout: 1s}}");
+            line(a, "clusters:");
+            if comments {
+                line(a, "# the API");
+            }
+            line(a, "- name: api");
+            line(b, "connect_timeout: 0.25s");
+            let (g, h) = (b + ind, b + ind + 2); // thresholds' items and keys
+            match shape {
+                0 => {}
+                1 => line(b, "circuit_breakers: {}"),
+                2 => {
+                    line(b, "circuit_breakers:");
+                    line(b + ind, "thresholds:");
+                    line(g, "- max_retries: 50");
+                    line(h, "max_requests: 2000");
+                }
+                3 => {
+                    line(b, "circuit_breakers:");
+                    line(b + ind, "thresholds:");
+                    line(g, "- priority: HIGH");
+                    line(h, "max_retries: 9");
+                    line(g, "- priority: DEFAULT");
+                    line(h, "max_retries: 5");
+                }
+                _ => {
+                    line(b, "circuit_breakers:");
+                    if comments {
+                        line(b + ind, "# none yet");
+                    }
+                    line(b + ind, "thresholds:");
+                    line(g, "- max_connections: 100");
+                }
+            }
+            line(b, "load_assignment:");
+            line(b + ind, "cluster_name: api");
+            line(b + ind, "endpoints:");
+            line(b + ind, "- lb_endpoints:");
+            line(b + ind + 2, "- endpoint: {address: {socket_address: {address: api, port_value: 80}}}");
+            t
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// RL601's Envoy cluster fix: one edit, nothing else changed, the file
+    /// parses, and fixing again finds nothing (the budget is read back).
+    #[test]
+    fn the_envoy_budget_fix_keeps_the_file_and_is_idempotent(text in envoy_cluster()) {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("envoy.yaml");
+        std::fs::write(&path, &text).unwrap();
+        let rl601 = |dir: &Path| {
+            let settings = retrylint::config::Settings::default();
+            let run = retrylint::pipeline::Pipeline::new(&settings)
+                .run(&[dir.to_path_buf()])
+                .expect("scan");
+            let parsed = !run.report.findings.iter().any(|f| f.rule.code == "RL903");
+            let found: Vec<Option<Fix>> = run
+                .report
+                .findings
+                .iter()
+                .filter(|f| f.rule.code == "RL601")
+                .map(|f| f.fixes.first().cloned())
+                .collect();
+            (found, parsed)
+        };
+        let (found, parsed) = rl601(tmp.path());
+        prop_assert!(parsed);
+        prop_assert_eq!(found.len(), 1);
+        // Every shape has a place for the budget: a DEFAULT entry (by
+        // omission or by name, after a HIGH one), or none written yet.
+        let fix = found[0].clone();
+        prop_assert!(fix.is_some(), "no fix for\n{}", text);
+        let fix = fix.unwrap();
+        prop_assert_eq!(fix.edits.len(), 1);
+        let fixed = outside_kept(&text, 0, &[&fix]).map_err(TestCaseError::fail)?;
+        if text.contains("\r\n") {
+            prop_assert_eq!(fixed.matches('\n').count(), fixed.matches("\r\n").count());
+        }
+        std::fs::write(&path, &fixed).unwrap();
+        let (again, parsed) = rl601(tmp.path());
+        prop_assert!(parsed, "{}", fixed);
+        prop_assert!(again.is_empty(), "{:?}\n{}", again, fixed);
+    }
+}

@@ -540,3 +540,29 @@ fn one_diagnostic_per_cause_with_the_other_places_related() {
     assert_eq!(lines, [20, 25]);
     c.stop();
 }
+
+/// A buffer the walk never saw (not on disk yet) is read unless an ignore
+/// file on the way down to it leaves it out: a nested `.gitignore` counts
+/// as the walk counts it.
+#[test]
+fn a_new_buffer_under_a_nested_gitignore_is_not_read() {
+    let (_dir, root) = workspace(&[(".gitignore", "*.log\n")]);
+    std::fs::create_dir(root.join("deploy")).unwrap();
+    std::fs::write(root.join("deploy/.gitignore"), "rendered/\n").unwrap();
+    let mut c = Client::start(&root, &["--no-cache"]);
+    initialize(&mut c, &root);
+    assert_eq!(c.checked(), BTreeMap::new());
+    std::fs::create_dir(root.join("deploy/rendered")).unwrap();
+    open(&mut c, &root.join("deploy/rendered/application.yml"), R4J);
+    assert!(c.quiet());
+    // Beside the ignored folder: read.
+    open(&mut c, &root.join("deploy/application.yml"), R4J);
+    assert_eq!(
+        c.checked(),
+        BTreeMap::from([(
+            "application.yml".to_string(),
+            vec![RL102.to_string(), RL203.to_string()]
+        )])
+    );
+    c.stop();
+}

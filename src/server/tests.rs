@@ -191,3 +191,39 @@ fn a_buffer_over_the_size_limit_is_rl903_as_on_disk() {
     assert!(!ws.update(&other, "a: 2\n".into()).unwrap());
     assert!(ws.update(&other, R4J.to_string()).unwrap());
 }
+
+/// A file the walk never saw (a new buffer) is judged by the ignore files
+/// of every folder from the root down to it, the deepest deciding, as the
+/// walk judged the files it listed.
+#[test]
+fn a_new_file_is_judged_by_nested_ignore_files() {
+    use super::workspace::ignored;
+    use std::path::Path;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(".gitignore", "generated/\n*.tmp.yaml\n");
+    write("deploy/.gitignore", "rendered/\n!keep.tmp.yaml\n");
+    write("deploy/staging/.ignore", "local.yaml\n");
+    write(".git/info/exclude", "scratch.yaml\n");
+    let is = |rel: &str| ignored(root, Path::new(rel));
+    // The root's own rules, and a folder it ignores.
+    assert!(is("a.tmp.yaml"));
+    assert!(is("generated/x.yaml"));
+    assert!(!is("deploy/app.yaml"));
+    // A nested .gitignore ignores below it only.
+    assert!(is("deploy/rendered/app.yaml"));
+    assert!(!is("rendered/app.yaml"));
+    // ... and keeps what the root's ignores.
+    assert!(is("deploy/other.tmp.yaml"));
+    assert!(!is("deploy/keep.tmp.yaml"));
+    // A nested .ignore, and the repository's exclude.
+    assert!(is("deploy/staging/local.yaml"));
+    assert!(!is("deploy/local.yaml"));
+    assert!(is("scratch.yaml"));
+    assert!(is("deploy/scratch.yaml"));
+}

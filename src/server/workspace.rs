@@ -27,9 +27,6 @@ pub struct Workspace {
     files: Vec<ScannedFile>,
     /// Absolute path to index in `files`.
     index: HashMap<PathBuf, usize>,
-    /// The files' own `.gitignore` at the root and the configured
-    /// excludes, for a file the walk did not see (created later).
-    ignore: Option<ignore::gitignore::Gitignore>,
     /// Problems of the last load, for the log.
     pub notices: Vec<Notice>,
 }
@@ -78,7 +75,6 @@ impl Workspace {
             (scan, pipeline.settings().clone())
         };
         let mut ws = Workspace {
-            ignore: gitignore(&root),
             root,
             roots,
             settings,
@@ -126,9 +122,9 @@ impl Workspace {
     }
 
     /// Whether `path` is a file of this workspace that a scan would read:
-    /// below the root, and neither ignored by the root's `.gitignore`
-    /// (files the walk saw were judged by every `.gitignore`) nor
-    /// excluded by the configuration.
+    /// below the root, and neither ignored (the walk's ignore files, from
+    /// the root down to the file's folder: files the walk saw were judged
+    /// by them already) nor excluded by the configuration.
     pub fn covers(&self, path: &Path) -> bool {
         if self.index.contains_key(path) {
             return true;
@@ -142,9 +138,7 @@ impl Workspace {
         {
             return false;
         }
-        if let Some(ig) = &self.ignore
-            && ig.matched_path_or_any_parents(path, false).is_ignore()
-        {
+        if ignored(&self.root, rel) {
             return false;
         }
         let s = self.settings.for_path(path);
@@ -224,11 +218,47 @@ impl Workspace {
     }
 }
 
-fn gitignore(root: &Path) -> Option<ignore::gitignore::Gitignore> {
-    let file = root.join(".gitignore");
-    if !file.is_file() {
-        return None;
+/// Whether the ignore files the walk honours (`crate::discover`:
+/// `.gitignore` and `.ignore` in every folder, `.git/info/exclude` at the
+/// root) ignore `rel`, a file below `root` that the walk has not seen (a
+/// new buffer, a file created since). Read anew each time, so an edited
+/// `.gitignore` counts. The deepest folder whose files say anything about
+/// the file decides, as git decides: a nested `.gitignore` can ignore what
+/// the root's keeps, and `!name` in it can keep what the root's ignores.
+pub(super) fn ignored(root: &Path, rel: &Path) -> bool {
+    let path = root.join(rel);
+    let mut dirs = vec![root.to_path_buf()];
+    for c in rel.parent().into_iter().flat_map(Path::components) {
+        let next = dirs[dirs.len() - 1].join(c);
+        dirs.push(next);
     }
-    let (ig, _) = ignore::gitignore::Gitignore::new(file);
-    Some(ig)
+    for (depth, dir) in dirs.iter().enumerate().rev() {
+        let mut b = ignore::gitignore::GitignoreBuilder::new(dir);
+        let mut any = false;
+        let exclude = root.join(".git/info/exclude");
+        // Later files win within a folder: `.ignore` over `.gitignore`
+        // over the repository's exclude (the ignore crate's order).
+        let files = [
+            (depth == 0).then_some(exclude),
+            Some(dir.join(".gitignore")),
+            Some(dir.join(".ignore")),
+        ];
+        for f in files.into_iter().flatten() {
+            if f.is_file() && b.add(&f).is_none() {
+                any = true;
+            }
+        }
+        if !any {
+            continue;
+        }
+        let Ok(ig) = b.build() else { continue };
+        let m = ig.matched_path_or_any_parents(&path, false);
+        if m.is_ignore() {
+            return true;
+        }
+        if m.is_whitelist() {
+            return false;
+        }
+    }
+    false
 }

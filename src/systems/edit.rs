@@ -33,6 +33,9 @@ pub type MakeTimedEdits = fn(&Site<'_>, Duration) -> Option<Vec<Edit>>;
 /// stop retrying).
 pub type MakeDropEdits = fn(&Site<'_>, &[Span]) -> Option<Vec<Edit>>;
 
+/// A fix's edits that set a share (a percentage of the requests).
+pub type MakeShareEdits = fn(&Site<'_>, f64) -> Option<Vec<Edit>>;
+
 /// The edits a system can make, one per kind of fix (`None`: the system
 /// has none of that kind).
 #[derive(Debug)]
@@ -55,6 +58,12 @@ pub struct FixEdits {
     pub drop_conditions: Option<MakeDropEdits>,
     /// Add a retry budget (RL601).
     pub budget: Option<MakeEdits>,
+    /// The title of the budget fix, in the system's words (`None`: the
+    /// rule's own).
+    pub budget_title: Option<&'static str>,
+    /// Set the retry budget's share to this percentage of the active
+    /// requests (RL602).
+    pub budget_share: Option<MakeShareEdits>,
 }
 
 impl FixEdits {
@@ -67,6 +76,8 @@ impl FixEdits {
         exponential: None,
         drop_conditions: None,
         budget: None,
+        budget_title: None,
+        budget_share: None,
     };
 }
 
@@ -129,12 +140,16 @@ pub enum Value {
     /// A list of plain words (class names): a flow sequence in YAML,
     /// comma-separated in properties.
     List(Vec<String>),
+    /// Written as it is, in every format (a flow mapping or a JSON
+    /// object the fix composes itself).
+    Raw(String),
 }
 
 impl Value {
     fn render(&self, format: Format) -> String {
         match (self, format) {
             (Value::Bool(b), _) => b.to_string(),
+            (Value::Raw(r), _) => r.clone(),
             (Value::Str(s), Format::Json | Format::Toml) => format!("\"{s}\""),
             (Value::Str(s), _) => s.clone(),
             (Value::List(l), Format::Json | Format::Toml) => format!(

@@ -29,10 +29,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             if let Some(make) = p.system.spec().fixes.edits.budget
                 && let Some(edits) = make(&ctx.site(f.file))
             {
-                f.fix(Fix::unsafe_(
-                    "add a retry budget (20% of the active requests)",
-                    edits,
-                ));
+                let title = p.system.spec().fixes.edits.budget_title;
+                f.fix(Fix::unsafe_(title.unwrap_or("add a retry budget"), edits));
             }
         }
         // Reported once per block: every policy that retries through it
@@ -65,7 +63,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             if let Some(make) = p.system.spec().fixes.edits.budget
                 && let Some(edits) = make(&ctx.site(f.file))
             {
-                f.fix(Fix::unsafe_(fix, edits));
+                let title = p.system.spec().fixes.edits.budget_title;
+                f.fix(Fix::unsafe_(title.unwrap_or(fix), edits));
             }
             Emitter::relate(f, p.span, "retries are configured here");
         }

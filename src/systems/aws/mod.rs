@@ -12,6 +12,13 @@ pub static SPEC: SystemSpec = SystemSpec {
     fixes: Fixes {
         budget: "use the `standard` or `adaptive` retry mode, whose retry quota stops retries while most calls fail",
         explicit: "set `retry_mode` (`standard`) and `max_attempts` in the profile (`max_attempts = 1` turns the SDK's retries off), so that they are visible and counted",
+        edits: super::edit::FixEdits {
+            budget: Some(standard_mode),
+            budget_title: Some(
+                "use the `standard` retry mode (its retry quota stops retries while most calls fail; its default attempts and delays differ from legacy's)",
+            ),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     endpoint: Some(&ENDPOINT),
@@ -52,3 +59,34 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
     read: extract::extract_env_doc,
     order: 100,
 }];
+
+/// The written `legacy` retry mode replaced by `standard` (RL601), where
+/// the policy's mode is written as the word `legacy` (a profile's
+/// `retry_mode = legacy`, `AWS_RETRY_MODE=legacy` in a Dockerfile, a
+/// compose file or a workload's env, botocore's `{'mode': 'legacy'}`).
+/// Standard mode has the retry quota ([`RETRY_QUOTA`]); it also changes
+/// the default attempts (3, where legacy's are SDK-specific: botocore's 5)
+/// and delays, which the fix's title says. `None` where no mode is
+/// written (adding one is a new setting in a file of its own kind) or the
+/// span holds the word other than once.
+fn standard_mode(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    // The mode's place: the delay is anchored at it (`extract::policy`).
+    let s = site.policy.delay.span;
+    let written = site.text.get(s.start..s.end)?;
+    let word = |i: usize, len: usize| {
+        let b = written.as_bytes();
+        let glued = |c: Option<&u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+        let before = i.checked_sub(1).and_then(|j| b.get(j));
+        !glued(before) && !glued(b.get(i + len))
+    };
+    let found: Vec<usize> = written
+        .match_indices("legacy")
+        .map(|(i, _)| i)
+        .filter(|&i| word(i, "legacy".len()))
+        .collect();
+    let &[at] = found.as_slice() else {
+        return None;
+    };
+    let span = crate::source::Span::new(s.start + at, s.start + at + "legacy".len());
+    Some(vec![crate::fix::Edit::new(site.file, span, "standard")])
+}

@@ -10,8 +10,117 @@ use crate::model::Layer;
 const FIXES: Fixes = Fixes {
     jitter: "set `UseJitter: true` and `BackoffType: Exponential`",
     bound: "set `MaxRetryAttempts` to 3-5",
+    edits: super::edit::FixEdits {
+        jitter: Some(use_jitter),
+        per_try_timeout: Some(attempt_timeout),
+        ..super::edit::FixEdits::NONE
+    },
     ..Fixes::GENERIC
 };
+
+/// `UseJitter: true` in `appsettings*.json` (RL203): a written `false`
+/// turned to `true`, else `"UseJitter": true` after the written
+/// `BackoffType` (or `Delay`) of the retry options. Polly's
+/// `RetryStrategyOptions.UseJitter` is a bool the configuration binder
+/// reads from JSON `true`/`false` (App-vNext/Polly
+/// `src/Polly.Core/Retry/RetryStrategyOptions.TResult.cs`). Not in C#
+/// code, where the options are an object initialiser or a lambda.
+fn use_jitter(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Format, Value, add_sibling};
+    if Format::of(site.path) != Format::Json {
+        return None;
+    }
+    let p = site.policy;
+    if p.jitter.is_written() {
+        let s = p.jitter.span;
+        let written = site.text.get(s.start..s.end)?;
+        let at = written.rfind("false")?;
+        let span = crate::source::Span::new(s.start + at, s.start + at + "false".len());
+        return Some(vec![crate::fix::Edit::new(site.file, span, "true")]);
+    }
+    if p.delay.provenance != crate::model::Provenance::Written {
+        return None;
+    }
+    let edit = add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        p.delay.span,
+        "UseJitter",
+        &Value::Bool(true),
+    )?;
+    Some(vec![edit])
+}
+
+/// A standard resilience handler's attempt timeout of `each` in
+/// `appsettings*.json` (RL301, RL302): the written `AttemptTimeout`'s
+/// `Timeout` set to it, or `"AttemptTimeout": { "Timeout": ".." }` added
+/// after the handler's `Retry` options. The value is a `TimeSpan` as the
+/// configuration binder parses it (`hh:mm:ss[.fff]`, the form the
+/// handler's own `appsettings` examples use; dotnet/extensions
+/// `HttpTimeoutStrategyOptions.Timeout`, a `TimeSpan`).
+fn attempt_timeout(
+    site: &super::edit::Site<'_>,
+    each: std::time::Duration,
+) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Format, Value, add_sibling};
+    let p = site.policy;
+    if Format::of(site.path) != Format::Json || p.system != crate::model::System::DotnetStandard {
+        return None;
+    }
+    let t = p.per_try_timeout.as_ref()?;
+    let value = timespan(each);
+    if t.is_written() {
+        // `"Timeout": "00:00:10"`: the quoted string after the key's colon
+        // (a TimeSpan's own colons rule out the generic value setter).
+        let written = site.text.get(t.span.start..t.span.end)?;
+        let after = written.strip_prefix("\"Timeout\"")?.trim_start();
+        let quoted = after.strip_prefix(':')?.trim();
+        let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
+        if inner.is_empty() || inner.contains(['"', '\\']) {
+            return None;
+        }
+        // The string ends the entry: its text ends one byte before the
+        // closing quote.
+        let at = t.span.start + written.trim_end().len() - 1 - inner.len();
+        let span = crate::source::Span::new(at, at + inner.len());
+        return Some(vec![crate::fix::Edit::new(site.file, span, value)]);
+    }
+    // Beside the handler's `Retry` (the policy's anchor), where no
+    // `AttemptTimeout` is written (one without `Timeout` is left alone).
+    let at = p.span;
+    if !site
+        .text
+        .get(at.start..at.end)?
+        .trim_matches('"')
+        .eq("Retry")
+        || t.span != at
+    {
+        return None;
+    }
+    let edit = add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        at,
+        "AttemptTimeout",
+        &Value::Raw(format!("{{ \"Timeout\": \"{value}\" }}")),
+    )?;
+    Some(vec![edit])
+}
+
+/// A `TimeSpan` as `hh:mm:ss`, with milliseconds where there are any
+/// (`00:00:03.400`).
+fn timespan(d: std::time::Duration) -> String {
+    let ms = d.as_millis();
+    let s = ms / 1000;
+    let base = format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    if ms.is_multiple_of(1000) {
+        base
+    } else {
+        format!("{base}.{:03}", ms % 1000)
+    }
+}
 
 /// An open breaker throws `BrokenCircuitException` (App-vNext/Polly,
 /// `src/Polly.Core/CircuitBreaker/BrokenCircuitException.cs`: `class

@@ -1,6 +1,7 @@
 //! Envoy's route retry policy.
 
 pub mod extract;
+mod fix;
 
 use super::{Fixes, SystemSpec};
 use crate::model::{Delay, Layer};
@@ -15,6 +16,11 @@ pub static SPEC: SystemSpec = SystemSpec {
         edits: super::edit::FixEdits {
             per_try_timeout: Some(per_try_timeout),
             drop_conditions: Some(super::edit::drop_listed_in_config),
+            budget: Some(fix::retry_budget),
+            budget_title: Some(
+                "add a retry budget to the cluster (`retry_budget`, 20% of the active requests)",
+            ),
+            budget_share: Some(fix::budget_share),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC

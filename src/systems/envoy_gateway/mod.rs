@@ -26,6 +26,9 @@ pub static SPEC: SystemSpec = SystemSpec {
         edits: super::edit::FixEdits {
             drop_conditions: Some(super::edit::drop_listed_in_config),
             budget: Some(retry_budget),
+            budget_title: Some(
+                "add a retry budget (`circuitBreaker.retryBudget`, 20% of the active requests)",
+            ),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC

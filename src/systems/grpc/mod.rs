@@ -15,6 +15,9 @@ pub static SPEC: SystemSpec = SystemSpec {
         edits: super::edit::FixEdits {
             drop_conditions: Some(super::edit::drop_listed_in_config),
             budget: Some(retry_throttling),
+            budget_title: Some(
+                "add `retryThrottling` (`maxTokens: 10`, `tokenRatio: 0.1`): retries stop while more than about one call in ten fails",
+            ),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC

@@ -12,6 +12,7 @@ pub static SPEC: SystemSpec = SystemSpec {
         budget: "set `retryBudget` on the ServiceProfile (`retryRatio`, `minRetriesPerSecond`, `ttl`)",
         edits: super::edit::FixEdits {
             per_try_timeout: Some(per_try_timeout),
+            budget_share: Some(retry_ratio),
             ..super::edit::FixEdits::NONE
         },
         ..Fixes::GENERIC
@@ -57,3 +58,23 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
     read: extract::extract,
     order: 50,
 }];
+
+/// The written `retryRatio` of the ServiceProfile's `retryBudget` set to
+/// `ratio` (RL602); `None` where the budget's place is not `retryRatio`
+/// (a default, or a budget that writes no ratio).
+fn retry_ratio(site: &super::edit::Site<'_>, ratio: f64) -> Option<Vec<crate::fix::Edit>> {
+    let b = site.policy.budget.as_ref().filter(|b| b.is_written())?;
+    if !site
+        .text
+        .get(b.span.start..b.span.end)?
+        .starts_with("retryRatio")
+    {
+        return None;
+    }
+    Some(vec![super::edit::set_value(
+        site.file,
+        site.text,
+        b.span,
+        &format!("{ratio}"),
+    )?])
+}

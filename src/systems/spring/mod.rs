@@ -22,6 +22,10 @@ pub static SPRING_RETRY: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "use `@Backoff(delay = .., multiplier = 2, random = true)`",
         predicate: PREDICATE,
+        edits: super::edit::FixEdits {
+            jitter: Some(backoff_random),
+            ..super::edit::FixEdits::NONE
+        },
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("Spring Retry", Layer::Application)
@@ -193,3 +197,75 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReade
     read: extract::extract_yaml,
     order: 20,
 }];
+
+/// `random = true` in the written `@Backoff(..)` of an exponential
+/// back-off (RL203): a written `random = false` turned to `true`, else
+/// `, random = true` before the annotation's closing parenthesis. With a
+/// multiplier above 1 Spring Retry then uses
+/// `ExponentialRandomBackOffPolicy` (spring-projects/spring-retry
+/// `BackOffPolicyBuilder.build`: `if (this.multiplier != null &&
+/// this.multiplier > 0) { ... if (this.random) { policy = new
+/// ExponentialRandomBackOffPolicy(); } }`). `None` for a fixed delay
+/// (`random` does nothing there), a `randomExpression`, or an annotation
+/// whose parentheses cannot be matched.
+fn backoff_random(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    use crate::fix::Edit;
+    use crate::source::Span;
+    let p = site.policy;
+    if !matches!(p.delay.value, crate::model::Delay::Exponential { multiplier, .. } if multiplier > 1.0)
+        || !p.delay.is_written()
+    {
+        return None;
+    }
+    let s = p.delay.span;
+    let written = site.text.get(s.start..s.end)?;
+    let open = s.start + written.find("@Backoff")? + "@Backoff".len();
+    let rest = &site.text[open..s.end];
+    let paren = open + rest.len() - rest.trim_start().len();
+    if site.text.as_bytes().get(paren) != Some(&b'(') {
+        return None;
+    }
+    // The matching `)`, strings and characters skipped.
+    let mut depth = 0i32;
+    let mut quote = None;
+    let mut close = None;
+    for (i, c) in site.text[paren..s.end].char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(paren + i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let close = close?;
+    let args = &site.text[paren + 1..close];
+    if args.contains("randomExpression") {
+        return None;
+    }
+    if let Some(at) = args.find("random") {
+        let after = args[at + "random".len()..].trim_start().strip_prefix('=')?;
+        let value = after.trim_start();
+        if !value.starts_with("false") {
+            return None;
+        }
+        let start = paren + 1 + args.len() - value.len();
+        return Some(vec![Edit::new(
+            site.file,
+            Span::new(start, start + "false".len()),
+            "true",
+        )]);
+    }
+    if args.trim().is_empty() {
+        return None;
+    }
+    let end = paren + 1 + args.trim_end().len();
+    Some(vec![Edit::insert(site.file, end, ", random = true")])
+}

@@ -1,0 +1,120 @@
+//! Envoy's retry budget fixes: a `retry_budget` added to the cluster a
+//! route retries through (RL601), and a written `budget_percent` lowered
+//! (RL602).
+
+use crate::fix::Edit;
+use crate::model::BudgetSite;
+use crate::source::Span;
+use crate::systems::edit::{Format, Site, Value, add_beside, add_under, set_integer};
+use crate::yaml::Yaml;
+
+/// The share of active requests the added budget lets retry: Envoy's own
+/// default ([`super::DEFAULT_BUDGET_PERCENT`], "defaults to 20%" in
+/// envoyproxy/envoy `api/envoy/config/cluster/v3/circuit_breaker.proto`),
+/// written so that the file says it. `min_retry_concurrency` keeps its
+/// default of 3 (the same file) and is not written.
+const FIX_BUDGET_PERCENT: u64 = super::DEFAULT_BUDGET_PERCENT as u64;
+
+/// The mapping under `node` (itself included) whose `name` is written at
+/// `name`: the cluster the finding names.
+fn cluster_named(node: Yaml<'_>, name: Span, depth: usize) -> Option<Yaml<'_>> {
+    if depth > 16 {
+        return None;
+    }
+    if node.is_map() {
+        if node.get("name").is_some_and(|n| n.span() == name) {
+            return Some(node);
+        }
+        return node
+            .entries()
+            .into_iter()
+            .find_map(|e| cluster_named(e.value, name, depth + 1));
+    }
+    node.items()
+        .into_iter()
+        .find_map(|i| cluster_named(i, name, depth + 1))
+}
+
+/// `retry_budget` with `budget_percent: {value: 20}` in the cluster of
+/// the route's retries (YAML only, in the keys' case: `retryBudget` in a
+/// camelCase file):
+/// - no `circuit_breakers`: `circuit_breakers:` / `thresholds: [..]` with
+///   one entry (priority DEFAULT) after the cluster's `name`;
+/// - `circuit_breakers` without `thresholds`: the list under it;
+/// - a `thresholds` list: `retry_budget:` in its first DEFAULT-priority
+///   entry (the one Envoy uses), beside that entry's keys.
+///
+/// `None` where the list has no DEFAULT entry (a new list item is a
+/// choice of style), an entry is a flow mapping, the file is JSON, or the
+/// cluster is not found in the file's own YAML (a config in a string).
+pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
+    let BudgetSite::Block { span, .. } = &site.policy.budget_site else {
+        return None;
+    };
+    if Format::of(site.path) != Format::Yaml {
+        return None;
+    }
+    let parsed = crate::yaml::parse(site.text);
+    let cluster = parsed
+        .documents
+        .iter()
+        .find_map(|d| cluster_named(parsed.root(d), *span, 0))?;
+    let camel = cluster
+        .entries()
+        .iter()
+        .any(|e| e.key.contains(|c: char| c.is_ascii_uppercase()));
+    let k = |snake: &'static str, camel_case: &'static str| {
+        if camel { camel_case } else { snake }
+    };
+    let (cb, th, rb, bp) = (
+        k("circuit_breakers", "circuitBreakers"),
+        "thresholds",
+        k("retry_budget", "retryBudget"),
+        k("budget_percent", "budgetPercent"),
+    );
+    let list = Value::Raw(format!(
+        "[{{{rb}: {{{bp}: {{value: {FIX_BUDGET_PERCENT}}}}}}}]"
+    ));
+    let (file, path, text) = (site.file, site.path, site.text);
+    let edit = match cluster.entry(cb) {
+        None => {
+            let name = cluster.entry("name")?;
+            add_beside(file, path, text, name.key_span, &[cb, th], &list)?
+        }
+        Some(c) => match c.value.entry(th) {
+            None if c.value.is_map() || c.value.is_null() => {
+                add_under(file, path, text, c.key_span, &[th], &list)?
+            }
+            None => return None,
+            Some(t) => {
+                let default = t.value.items().into_iter().find(|e| {
+                    e.get("priority")
+                        .and_then(|p| p.as_str())
+                        .unwrap_or("DEFAULT")
+                        == "DEFAULT"
+                })?;
+                if default.get(rb).is_some() {
+                    return None;
+                }
+                let first = default.entries().first()?.key_span;
+                let value = Value::Str(FIX_BUDGET_PERCENT.to_string());
+                add_beside(file, path, text, first, &[rb, bp, "value"], &value)?
+            }
+        },
+    };
+    Some(vec![edit])
+}
+
+/// The written `budget_percent` (`{value: 100}`, an integer) set to
+/// `ratio` as a percentage; `None` for a fraction or where the budget's
+/// place is not `budget_percent`.
+pub(super) fn budget_share(site: &Site<'_>, ratio: f64) -> Option<Vec<Edit>> {
+    let b = site.policy.budget.as_ref().filter(|b| b.is_written())?;
+    let written = site.text.get(b.span.start..b.span.end)?;
+    let key = written.trim_start_matches(['"', '\'']);
+    if !(key.starts_with("budget_percent") || key.starts_with("budgetPercent")) {
+        return None;
+    }
+    let to = (ratio * 100.0).round() as u64;
+    Some(vec![set_integer(site.file, site.text, b.span, to)?])
+}
