@@ -357,3 +357,43 @@ fn service_bus_sends_name_the_receiving_program() {
         .unwrap();
     assert_eq!(e.protocol, Protocol::Amqp);
 }
+
+/// YARP (dotnet/yarp): each destination of a cluster, in appsettings or
+/// built in code, and each direct forward (`MapForwarder`,
+/// `IHttpForwarder.SendAsync`) is a call of the proxy program, forwarded
+/// once, with its activity timeout as the time it waits (100 s, YARP's
+/// `HttpForwarder.DefaultTimeout`, where none is set), and no handler of
+/// the HTTP client factory (YARP makes its own `HttpMessageInvoker`).
+#[test]
+fn yarp_destinations_are_calls_of_the_proxy() {
+    let (_, g) = build("testdata/graph/csharp-yarp");
+    let got: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with("YARP"))
+        .map(|e| {
+            format!(
+                "{} -> {} x{} {:?} {}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor(),
+                e.layers.iter().map(|l| l.per_try).collect::<Vec<_>>(),
+                e.via
+            )
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let s = |n: u64| format!("[Some({n}s)]");
+    assert_eq!(
+        got,
+        [
+            format!("Shop_Edge -> audit x1 {} YARP IHttpForwarder.SendAsync in C#", s(100)),
+            format!("Shop_Edge -> billing x1 {} YARP cluster `billing` in C#", s(20)),
+            format!("Shop_Gateway -> catalog-api x1 {} YARP cluster `catalog` in appsettings", s(100)),
+            format!("Shop_Gateway -> catalog-api-canary x1 {} YARP cluster `catalog` in appsettings", s(100)),
+            format!("Shop_Gateway -> legacy-site x1 {} YARP MapForwarder in C#", s(5)),
+            format!("Shop_Gateway -> orders x1 {} YARP cluster `orders` in appsettings", s(30)),
+        ]
+    );
+}

@@ -35,6 +35,7 @@ mod retry_after;
 mod sdk;
 pub mod servicebus;
 mod should_handle;
+mod yarp;
 #[cfg(test)]
 mod tests;
 
@@ -92,6 +93,10 @@ const NEEDLES: &[&str] = &[
     "NetworkRecoveryInterval",
     // Azure Service Bus clients, senders and receivers.
     "ServiceBus",
+    // YARP destinations in code and direct forwarding.
+    "DestinationConfig",
+    "MapForwarder",
+    "IHttpForwarder",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -132,6 +137,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     loops::idempotency_keys(&ctx, facts, &scopes);
     loops::publishers(&ctx, facts, &scopes);
     calls::extract(&ctx, facts);
+    yarp::extract(&ctx, facts);
     apphost::extract(&ctx, facts);
     let after = (
         facts.policies.len(),
