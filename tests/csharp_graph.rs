@@ -377,7 +377,7 @@ fn yarp_destinations_are_calls_of_the_proxy() {
                 g.service_name(e.from),
                 g.service_name(e.to),
                 e.factor(),
-                e.layers.iter().map(|l| l.per_try).collect::<Vec<_>>(),
+                e.layers.iter().map(|l| l.overall).collect::<Vec<_>>(),
                 e.via
             )
         })

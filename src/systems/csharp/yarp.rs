@@ -47,7 +47,7 @@ pub const DEFAULT_ACTIVITY_TIMEOUT: Duration = Duration::from_secs(100);
 pub const VIA: &str = "YARP";
 
 /// The layer YARP is on every forwarded request: one attempt (it does not
-/// retry), the activity timeout as the time that attempt may take.
+/// retry), the activity timeout as the time that attempt may wait.
 /// `written` is the activity timeout the cluster or request config sets,
 /// with its span; else the default at `at`.
 pub fn forwarding(name: String, at: Span, written: Option<(Timeout, Span)>) -> RetryPolicy {
@@ -66,7 +66,13 @@ pub fn forwarding(name: String, at: Span, written: Option<(Timeout, Span)>) -> R
     p.retry_on = Located::default_at(RetryOn::Nothing, at);
     p.methods = Located::default_at(Methods::All, at);
     p.budget_site = BudgetSite::NotOffered;
-    p.per_try_timeout = Some(match written {
+    // The overall timeout, not a per-try one: with one attempt both bound
+    // the same wait, but a per-try timeout is taken as time the callee may
+    // spend by itself (the graph's worst time), and YARP spends none: it
+    // waits for its destination, and cancels the forward when its own
+    // caller gives up (`HttpForwarder.SendAsync` links
+    // `context.RequestAborted` into its `ActivityCancellationTokenSource`).
+    p.overall_timeout = Some(match written {
         Some((t, s)) => Located::written(t, s),
         None => Located::default_at(Timeout::after(DEFAULT_ACTIVITY_TIMEOUT), at),
     });
