@@ -397,3 +397,23 @@ fn yarp_destinations_are_calls_of_the_proxy() {
         ]
     );
 }
+
+/// A program another program references as a project (duncan-G/ThePlot's
+/// gRPC server and its content-generation worker): a class of the
+/// referenced program that the referencing one uses runs in both, the
+/// referenced program's own start-up in itself only.
+#[test]
+fn a_referenced_programs_class_runs_in_the_program_that_uses_it() {
+    let (_, g) = build("testdata/graph/csharp-program-referenced");
+    assert_eq!(
+        edges(&g, "ServiceBusSender"),
+        [
+            "Shop_Api -> work-items x4 ServiceBusSender in C# (received by Shop_Worker)",
+            "Shop_Worker -> work-items x4 ServiceBusSender in C#",
+        ]
+    );
+    assert_eq!(
+        edges(&g, "HttpClient."),
+        ["Shop_Worker -> status-board x1 HttpClient.GetStringAsync (GET) in C#"]
+    );
+}

@@ -7,6 +7,7 @@
 
 pub mod extract;
 pub mod link;
+mod link_programs;
 pub mod options;
 pub mod yarp;
 
