@@ -388,12 +388,30 @@ fn yarp_destinations_are_calls_of_the_proxy() {
     assert_eq!(
         got,
         [
-            format!("Shop_Edge -> audit x1 {} YARP IHttpForwarder.SendAsync in C#", s(100)),
-            format!("Shop_Edge -> billing x1 {} YARP cluster `billing` in C#", s(20)),
-            format!("Shop_Gateway -> catalog-api x1 {} YARP cluster `catalog` in appsettings", s(100)),
-            format!("Shop_Gateway -> catalog-api-canary x1 {} YARP cluster `catalog` in appsettings", s(100)),
-            format!("Shop_Gateway -> legacy-site x1 {} YARP MapForwarder in C#", s(5)),
-            format!("Shop_Gateway -> orders x1 {} YARP cluster `orders` in appsettings", s(30)),
+            format!(
+                "Shop_Edge -> audit x1 {} YARP IHttpForwarder.SendAsync in C#",
+                s(100)
+            ),
+            format!(
+                "Shop_Edge -> billing x1 {} YARP cluster `billing` in C#",
+                s(20)
+            ),
+            format!(
+                "Shop_Gateway -> catalog-api x1 {} YARP cluster `catalog` in appsettings",
+                s(100)
+            ),
+            format!(
+                "Shop_Gateway -> catalog-api-canary x1 {} YARP cluster `catalog` in appsettings",
+                s(100)
+            ),
+            format!(
+                "Shop_Gateway -> legacy-site x1 {} YARP MapForwarder in C#",
+                s(5)
+            ),
+            format!(
+                "Shop_Gateway -> orders x1 {} YARP cluster `orders` in appsettings",
+                s(30)
+            ),
         ]
     );
 }

@@ -209,7 +209,10 @@ mod tests {
         let t = "public sealed class WorkPublisher(ServiceBusClient c) { }\n\
                  internal record struct Item(string Id);\npartial class Program {}";
         assert_eq!(declared_types(t), ["WorkPublisher", "Item"]);
-        assert!(names("app.MapPost(\"/w\", (WorkPublisher p) => 1)", "WorkPublisher"));
+        assert!(names(
+            "app.MapPost(\"/w\", (WorkPublisher p) => 1)",
+            "WorkPublisher"
+        ));
         assert!(!names("IWorkPublisher p", "WorkPublisher"));
         assert!(!names("WorkPublishers", "WorkPublisher"));
     }

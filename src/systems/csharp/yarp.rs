@@ -243,14 +243,12 @@ pub mod config {
             }
             Ok(d) => Some((Timeout::after(d), e.value.span())),
             Err(why) => {
-                facts
-                    .diagnostics
-                    .push(crate::diag::invalid_setting::value(
-                        e.value.span(),
-                        e.key,
-                        t,
-                        &why,
-                    ));
+                facts.diagnostics.push(crate::diag::invalid_setting::value(
+                    e.value.span(),
+                    e.key,
+                    t,
+                    &why,
+                ));
                 Some((Timeout::Unknown, e.value.span()))
             }
         }

@@ -35,9 +35,9 @@ mod retry_after;
 mod sdk;
 pub mod servicebus;
 mod should_handle;
-mod yarp;
 #[cfg(test)]
 mod tests;
+mod yarp;
 
 use crate::model::Facts;
 use crate::source::Span;

@@ -75,9 +75,8 @@ fn direct(ctx: &Ctx<'_>, n: Node<'_>, forwarders: &[&str], facts: &mut Facts) {
     let (what, config_at) = match name {
         "MapForwarder" => ("MapForwarder", 2),
         "SendAsync"
-            if recv.is_some_and(|r| {
-                forwarders.contains(&ctx.text(r).trim_start_matches("this."))
-            }) =>
+            if recv
+                .is_some_and(|r| forwarders.contains(&ctx.text(r).trim_start_matches("this."))) =>
         {
             ("IHttpForwarder.SendAsync", 3)
         }
@@ -113,7 +112,9 @@ fn edge(facts: &mut Facts, url: &str, at: Span, policy: usize, via: String) {
             client: None,
             protocol: None,
         }),
-        None => facts.unresolved.push(UnresolvedCall::new(at, url.to_string())),
+        None => facts
+            .unresolved
+            .push(UnresolvedCall::new(at, url.to_string())),
     }
 }
 
