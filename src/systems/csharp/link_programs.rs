@@ -21,12 +21,16 @@ const MAX_SOURCE: u64 = 1 << 20;
 /// Types a file may declare before the rest are ignored.
 const MAX_TYPES: usize = 64;
 
+/// The projects found above the C# files, by folder: (unit name, whether
+/// a program, the units it references) (`link::shared_projects`).
+pub(super) type Dirs = BTreeMap<PathBuf, Option<(String, bool, Vec<String>)>>;
+
 /// Each program's folder: from the `*.csproj` files of the scan and the
 /// projects the C# files were found in (`dirs`, by folder).
 pub(super) fn project_dirs(
     files: &[ScannedFile],
     cwd: Option<&Path>,
-    dirs: &BTreeMap<PathBuf, Option<(String, bool, Vec<String>)>>,
+    dirs: &Dirs,
 ) -> BTreeMap<String, PathBuf> {
     let mut out: BTreeMap<String, PathBuf> = BTreeMap::new();
     for (dir, p) in dirs {

@@ -17,10 +17,12 @@ use crate::systems::csharp::yarp::{forwarding, host};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
 
+/// A cluster's name, its `new ClusterConfig { .. }` and its destinations.
+type Cluster<'a> = (String, Option<Node<'a>>, Vec<(String, Span)>);
+
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     // Cluster node id -> (its name, its node, destinations).
-    let mut clusters: BTreeMap<usize, (String, Option<Node<'_>>, Vec<(String, Span)>)> =
-        BTreeMap::new();
+    let mut clusters: BTreeMap<usize, Cluster<'_>> = BTreeMap::new();
     let forwarders = forwarder_names(ctx);
     for &n in &ctx.nodes {
         match n.kind() {
@@ -160,7 +162,7 @@ fn member<'a>(ctx: &Ctx<'a>, creation: Node<'a>, key: &str) -> Option<Node<'a>> 
         .filter(|a| a.kind() == "assignment_expression")
         .filter(|a| field(*a, "left").is_some_and(|l| ctx.text(l) == key))
         .filter_map(|a| field(a, "right"))
-        .last()
+        .next_back()
 }
 
 /// The `new ClusterConfig { .. }` a destination is written in.
