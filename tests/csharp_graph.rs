@@ -357,3 +357,81 @@ fn service_bus_sends_name_the_receiving_program() {
         .unwrap();
     assert_eq!(e.protocol, Protocol::Amqp);
 }
+
+/// YARP (dotnet/yarp): each destination of a cluster, in appsettings or
+/// built in code, and each direct forward (`MapForwarder`,
+/// `IHttpForwarder.SendAsync`) is a call of the proxy program, forwarded
+/// once, with its activity timeout as the time it waits (100 s, YARP's
+/// `HttpForwarder.DefaultTimeout`, where none is set), and no handler of
+/// the HTTP client factory (YARP makes its own `HttpMessageInvoker`).
+#[test]
+fn yarp_destinations_are_calls_of_the_proxy() {
+    let (_, g) = build("testdata/graph/csharp-yarp");
+    let got: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with("YARP"))
+        .map(|e| {
+            format!(
+                "{} -> {} x{} {:?} {}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor(),
+                e.layers.iter().map(|l| l.overall).collect::<Vec<_>>(),
+                e.via
+            )
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let s = |n: u64| format!("[Some({n}s)]");
+    assert_eq!(
+        got,
+        [
+            format!(
+                "Shop_Edge -> audit x1 {} YARP IHttpForwarder.SendAsync in C#",
+                s(100)
+            ),
+            format!(
+                "Shop_Edge -> billing x1 {} YARP cluster `billing` in C#",
+                s(20)
+            ),
+            format!(
+                "Shop_Gateway -> catalog-api x1 {} YARP cluster `catalog` in appsettings",
+                s(100)
+            ),
+            format!(
+                "Shop_Gateway -> catalog-api-canary x1 {} YARP cluster `catalog` in appsettings",
+                s(100)
+            ),
+            format!(
+                "Shop_Gateway -> legacy-site x1 {} YARP MapForwarder in C#",
+                s(5)
+            ),
+            format!(
+                "Shop_Gateway -> orders x1 {} YARP cluster `orders` in appsettings",
+                s(30)
+            ),
+        ]
+    );
+}
+
+/// A program another program references as a project (duncan-G/ThePlot's
+/// gRPC server and its content-generation worker): a class of the
+/// referenced program that the referencing one uses runs in both, the
+/// referenced program's own start-up in itself only.
+#[test]
+fn a_referenced_programs_class_runs_in_the_program_that_uses_it() {
+    let (_, g) = build("testdata/graph/csharp-program-referenced");
+    assert_eq!(
+        edges(&g, "ServiceBusSender"),
+        [
+            "Shop_Api -> work-items x4 ServiceBusSender in C# (received by Shop_Worker)",
+            "Shop_Worker -> work-items x4 ServiceBusSender in C#",
+        ]
+    );
+    assert_eq!(
+        edges(&g, "HttpClient."),
+        ["Shop_Worker -> status-board x1 HttpClient.GetStringAsync (GET) in C#"]
+    );
+}

@@ -86,6 +86,10 @@ pub(super) fn sole_client_policy(f: &ScannedFile) -> Option<usize> {
         !used.contains(i)
             && matches!(p.system.layer(), LayerKind::Application | LayerKind::Sdk)
             && p.kind != crate::model::PolicyKind::Connect
+            // A named client's policy is that client's calls' only (C#
+            // `AddHttpClient<T>`, a Service Bus client's `RetryOptions`):
+            // not a `new HttpClient()` call beside it.
+            && !matches!(p.scope.client, Some(crate::model::ClientScope::Named(_)))
     });
     match (candidates.next(), candidates.next()) {
         (Some((i, _)), None) => Some(i),

@@ -322,6 +322,13 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
     }
     scanned_projects(files, &mut programs, &mut used_by);
     follow_references(found_csprojs, &mut programs, &mut used_by);
+    let spread = super::link_programs::used_by_programs(
+        files,
+        &file_unit,
+        &programs,
+        &used_by,
+        &super::link_programs::project_dirs(files, cwd, &dirs),
+    );
     for (f, u) in files.iter_mut().zip(file_unit) {
         let Some(users) = u
             .filter(|u| !programs.contains(u))
@@ -349,6 +356,37 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
             d.name.clone_from(user);
             d.source = format!("a ProjectReference of {user}");
             f.facts.services.push(d);
+        }
+    }
+    for (i, users) in spread {
+        let f = &mut files[i];
+        let Some(decl) = f
+            .facts
+            .services
+            .iter()
+            .find(|s| s.kind == IdentityKind::BuildUnit)
+            .cloned()
+        else {
+            continue;
+        };
+        for user in &users {
+            let mut d = decl.clone();
+            d.source = format!("a ProjectReference of {user}, which uses its types");
+            d.name.clone_from(user);
+            f.facts.services.push(d);
+        }
+        // The file is no one program's now: each call is made by each.
+        let callers: Vec<&String> = std::iter::once(&decl.name).chain(&users).collect();
+        for e in std::mem::take(&mut f.facts.edges) {
+            if e.caller.is_some() {
+                f.facts.edges.push(e);
+                continue;
+            }
+            for c in &callers {
+                let mut copy = e.clone();
+                copy.caller = Some((*c).clone());
+                f.facts.edges.push(copy);
+            }
         }
     }
 }
@@ -531,11 +569,16 @@ pub fn service_bus(files: &mut [ScannedFile]) {
         return;
     }
     for f in files.iter_mut().filter(|f| is_csharp(f)) {
-        let us = units(f);
+        let all = units(f);
         for e in &mut f.facts.edges {
             if e.client.as_deref() != Some(SERVICE_BUS) {
                 continue;
             }
+            // The sender: the edge's own caller, else the file's programs.
+            let us = match &e.caller {
+                Some(c) => BTreeSet::from([c.clone()]),
+                None => all.clone(),
+            };
             let Some(to) = consumers.get(&e.callee) else {
                 continue;
             };

@@ -7,7 +7,9 @@
 
 pub mod extract;
 pub mod link;
+mod link_programs;
 pub mod options;
+pub mod yarp;
 
 /// A C# project's service name: its file name as the .NET Aspire AppHost
 /// names it, `Projects.Catalog_API` for `Catalog.API.csproj` (every
@@ -27,8 +29,14 @@ pub fn project_name(stem: &str) -> String {
         .collect()
 }
 
-/// C# is source, read by file: no YAML/JSON document reader.
-pub const DOC_READERS: &[crate::extract::DocReader] = &[];
+/// C# is source, read by file; the one document it reads is YARP's
+/// proxy configuration in `appsettings*.json` ([`yarp::config`]).
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "yarp",
+    needles: yarp::config::NEEDLES,
+    read: yarp::config::extract_doc,
+    order: 91,
+}];
 
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;
@@ -115,6 +123,12 @@ pub static SQL_CLIENT_RETRY: SystemSpec = SystemSpec {
     },
     ..SystemSpec::plain("SqlClient configurable retry logic", Layer::Sdk)
 };
+
+// system: Yarp
+/// YARP, the .NET reverse proxy: it forwards each request once
+/// ([`yarp`] cites dotnet/yarp); its layer on a call is one attempt and
+/// its activity timeout.
+pub static YARP: SystemSpec = SystemSpec::plain("YARP reverse proxy", Layer::Proxy);
 
 // system: CSharpLoop
 pub static CSHARP_LOOP: SystemSpec = SystemSpec {

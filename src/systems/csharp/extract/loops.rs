@@ -1,8 +1,10 @@
 //! Hand-written retry loops in C#, with the loop model of the Java, Rust,
 //! Go and Python readers: a `for`, `while` or `do` loop whose own body
 //! tries something in a `try` with a `catch`, leaves the loop on success
-//! (`return` or `break` in the `try`) and waits (`await Task.Delay(..)`,
-//! `Thread.Sleep(..)`) before trying again. The bound is the loop's
+//! (`return` or `break` in the `try`, or a flag the `try` sets that the
+//! loop's condition tests) and waits (`await Task.Delay(..)`,
+//! `Thread.Sleep(..)`) before trying again. A loop that goes round after
+//! a success too is a poller, not a retry. The bound is the loop's
 //! condition (`attempt < 5`, `i <= maxRetries`); `while (true)` with no
 //! way out of its `catch` retries for ever, one whose `catch` rethrows or
 //! filters (`catch (..) when (attempt < 3)`) has a bound the reader does
@@ -143,6 +145,14 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         if !exits && !conditional {
             continue;
         }
+        // A loop that does not leave on success goes round after a
+        // success too: a poller (`while (!token.IsCancellationRequested)
+        // { try { poll } catch { log } await Task.Delay(..); }`), not a
+        // retry, unless its condition tests what its `try` sets
+        // (`while (!sent && attempt < 5)`).
+        if !exits && cond_statuses.is_empty() && !tests_tried_result(ctx, condition, &own, body) {
+            continue;
+        }
         let gives_up = own.iter().any(|c| {
             matches!(c.kind(), "throw_statement" | "throw_expression") && in_catch(*c, body)
         }) || own.iter().any(|c| {
@@ -215,6 +225,32 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             end: body.end_byte(),
         });
     }
+}
+
+/// Whether the loop's condition reads a name its `try` bodies assign
+/// outside a `catch` (a success flag, a result).
+fn tests_tried_result(
+    ctx: &Ctx<'_>,
+    condition: Option<Node<'_>>,
+    own: &[Node<'_>],
+    body: Node<'_>,
+) -> bool {
+    let Some(c) = condition else {
+        return false;
+    };
+    let read: Vec<&str> = ctx
+        .subtree(c)
+        .iter()
+        .filter(|x| x.kind() == "identifier")
+        .map(|x| ctx.text(*x))
+        .collect();
+    own.iter()
+        .filter(|t| t.kind() == "try_statement")
+        .filter_map(|t| field(*t, "body"))
+        .flat_map(|b| ctx.subtree(b).iter())
+        .filter(|a| a.kind() == "assignment_expression" && !in_catch(**a, body))
+        .filter_map(|a| field(*a, "left"))
+        .any(|l| read.contains(&ctx.text(l).trim_start_matches("this.")))
 }
 
 /// The last try after the loop (Ocelot's `Retry.Operation`: the loop

@@ -37,6 +37,7 @@ pub mod servicebus;
 mod should_handle;
 #[cfg(test)]
 mod tests;
+mod yarp;
 
 use crate::model::Facts;
 use crate::source::Span;
@@ -92,6 +93,10 @@ const NEEDLES: &[&str] = &[
     "NetworkRecoveryInterval",
     // Azure Service Bus clients, senders and receivers.
     "ServiceBus",
+    // YARP destinations in code and direct forwarding.
+    "DestinationConfig",
+    "MapForwarder",
+    "IHttpForwarder",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -132,6 +137,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     loops::idempotency_keys(&ctx, facts, &scopes);
     loops::publishers(&ctx, facts, &scopes);
     calls::extract(&ctx, facts);
+    yarp::extract(&ctx, facts);
     apphost::extract(&ctx, facts);
     let after = (
         facts.policies.len(),

@@ -1,0 +1,226 @@
+//! YARP written in code (issue 19, left item 1): the destinations of
+//! clusters built as `new ClusterConfig { ClusterId = "x", Destinations =
+//! .. { { "d1", new DestinationConfig { Address = "http://.." } } },
+//! HttpRequest = new ForwarderRequestConfig { ActivityTimeout = .. } }`
+//! (for `LoadFromMemory(routes, clusters)` or a config provider), direct
+//! forwarding with `app.MapForwarder(pattern, "http://..", requestConfig)`
+//! and `forwarder.SendAsync(httpContext, "http://..", client,
+//! requestConfig)` of an `IHttpForwarder`. Each destination is a call edge
+//! of the program with YARP's layer ([`crate::systems::csharp::yarp`]: one
+//! attempt, the activity timeout).
+
+use super::calls::string;
+use super::{Ctx, MAX_CLIMB, MAX_DEPTH, args, field, method, named_children, span};
+use crate::model::*;
+use crate::source::Span;
+use crate::systems::csharp::yarp::{forwarding, host};
+use std::collections::BTreeMap;
+use tree_sitter::Node;
+
+/// A cluster's name, its `new ClusterConfig { .. }` and its destinations.
+type Cluster<'a> = (String, Option<Node<'a>>, Vec<(String, Span)>);
+
+pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
+    // Cluster node id -> (its name, its node, destinations).
+    let mut clusters: BTreeMap<usize, Cluster<'_>> = BTreeMap::new();
+    let forwarders = forwarder_names(ctx);
+    for &n in &ctx.nodes {
+        match n.kind() {
+            "object_creation_expression" if created(ctx, n, "DestinationConfig") => {
+                let Some(address) = member(ctx, n, "Address") else {
+                    continue;
+                };
+                let Some(url) = string(ctx, address, 0) else {
+                    continue;
+                };
+                let cluster = enclosing_creation(ctx, n, "ClusterConfig");
+                let id = cluster.map_or(n.id(), |c| c.id());
+                let name = cluster
+                    .and_then(|c| member(ctx, c, "ClusterId"))
+                    .and_then(|v| string(ctx, v, 0))
+                    .unwrap_or_default();
+                clusters
+                    .entry(id)
+                    .or_insert_with(|| (name, cluster, Vec::new()))
+                    .2
+                    .push((url, span(address)));
+            }
+            "invocation_expression" => direct(ctx, n, &forwarders, facts),
+            _ => {}
+        }
+    }
+    for (_, (name, cluster, dests)) in clusters {
+        let at = cluster.map_or_else(|| dests[0].1, span);
+        let written = cluster
+            .and_then(|c| member(ctx, c, "HttpRequest"))
+            .and_then(|r| activity_timeout(ctx, r));
+        let label = if name.is_empty() {
+            "a ClusterConfig".to_string()
+        } else {
+            format!("cluster `{name}`")
+        };
+        let i = facts.policies.len();
+        facts.policies.push(forwarding(label.clone(), at, written));
+        for (url, s) in dests {
+            edge(facts, &url, s, i, format!("YARP {label} in C#"));
+        }
+    }
+}
+
+/// `MapForwarder(pattern, "http://..", [requestConfig])` and an
+/// `IHttpForwarder`'s `SendAsync(context, "http://..", client,
+/// [requestConfig])`.
+fn direct(ctx: &Ctx<'_>, n: Node<'_>, forwarders: &[&str], facts: &mut Facts) {
+    let Some((name, recv)) = method(ctx, n) else {
+        return;
+    };
+    let (what, config_at) = match name {
+        "MapForwarder" => ("MapForwarder", 2),
+        "SendAsync"
+            if recv
+                .is_some_and(|r| forwarders.contains(&ctx.text(r).trim_start_matches("this."))) =>
+        {
+            ("IHttpForwarder.SendAsync", 3)
+        }
+        _ => return,
+    };
+    let a = args(ctx, n);
+    let by_name = |key: &str| a.iter().find(|(k, _)| *k == Some(key)).map(|(_, v)| *v);
+    let positional = |i: usize| a.get(i).filter(|(k, _)| k.is_none()).map(|(_, v)| *v);
+    let Some(dest) = by_name("destinationPrefix").or_else(|| positional(1)) else {
+        return;
+    };
+    let Some(url) = string(ctx, dest, 0) else {
+        return;
+    };
+    let written = by_name("requestConfig")
+        .or_else(|| positional(config_at))
+        .and_then(|c| activity_timeout(ctx, c));
+    let i = facts.policies.len();
+    facts
+        .policies
+        .push(forwarding(what.to_string(), span(n), written));
+    edge(facts, &url, span(dest), i, format!("YARP {what} in C#"));
+}
+
+fn edge(facts: &mut Facts, url: &str, at: Span, policy: usize, via: String) {
+    match host(url) {
+        Some(callee) => facts.edges.push(CallEdge {
+            caller: None,
+            callee,
+            span: at,
+            policies: vec![policy],
+            via,
+            client: None,
+            protocol: None,
+        }),
+        None => facts
+            .unresolved
+            .push(UnresolvedCall::new(at, url.to_string())),
+    }
+}
+
+/// The activity timeout of a `new ForwarderRequestConfig { ActivityTimeout
+/// = .. }` written at `n` or bound to the name `n` is.
+fn activity_timeout(ctx: &Ctx<'_>, n: Node<'_>) -> Option<(Timeout, Span)> {
+    let mut n = n;
+    for _ in 0..MAX_DEPTH {
+        if n.kind() != "identifier" {
+            break;
+        }
+        n = ctx.binding(ctx.text(n), n.start_byte())?;
+    }
+    if !matches!(
+        n.kind(),
+        "object_creation_expression" | "implicit_object_creation_expression"
+    ) {
+        return None;
+    }
+    let v = member(ctx, n, "ActivityTimeout")?;
+    let t = match super::eval::duration(ctx, v) {
+        Some(d) => Timeout::after(d),
+        None => Timeout::Unknown,
+    };
+    Some((t, span(v)))
+}
+
+/// Whether `n` is `new T(..)`/`new T { .. }` of a type named `name`.
+fn created(ctx: &Ctx<'_>, n: Node<'_>, name: &str) -> bool {
+    field(n, "type").is_some_and(|t| {
+        let t = ctx.text(t);
+        t == name || t.ends_with(&format!(".{name}"))
+    })
+}
+
+/// The value an object initializer sets for `key` (`Address = ".."`).
+fn member<'a>(ctx: &Ctx<'a>, creation: Node<'a>, key: &str) -> Option<Node<'a>> {
+    let init = named_children(creation)
+        .into_iter()
+        .find(|c| c.kind() == "initializer_expression")?;
+    named_children(init)
+        .into_iter()
+        .filter(|a| a.kind() == "assignment_expression")
+        .filter(|a| field(*a, "left").is_some_and(|l| ctx.text(l) == key))
+        .filter_map(|a| field(a, "right"))
+        .next_back()
+}
+
+/// The `new ClusterConfig { .. }` a destination is written in.
+fn enclosing_creation<'a>(ctx: &Ctx<'_>, n: Node<'a>, name: &str) -> Option<Node<'a>> {
+    let mut cur = n.parent();
+    for _ in 0..MAX_CLIMB {
+        let c = cur?;
+        match c.kind() {
+            "object_creation_expression" if created(ctx, c, name) => return Some(c),
+            "method_declaration" | "local_function_statement" | "class_declaration" => {
+                return None;
+            }
+            _ => {}
+        }
+        cur = c.parent();
+    }
+    None
+}
+
+/// Names declared as an `IHttpForwarder` (parameters, fields, properties,
+/// locals).
+fn forwarder_names<'a>(ctx: &Ctx<'a>) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for &n in &ctx.nodes {
+        let typed = |t: Option<Node<'_>>| {
+            t.is_some_and(|t| {
+                let t = ctx.text(t);
+                t == "IHttpForwarder" || t.ends_with(".IHttpForwarder")
+            })
+        };
+        match n.kind() {
+            "parameter" | "property_declaration" if typed(field(n, "type")) => {
+                if let Some(name) = field(n, "name") {
+                    out.push(ctx.text(name));
+                }
+            }
+            // `IHttpForwarder f = ..`, and `var f =
+            // services.GetRequiredService<IHttpForwarder>()`.
+            "variable_declaration" => {
+                let declared = typed(field(n, "type"));
+                for d in named_children(n)
+                    .into_iter()
+                    .filter(|d| d.kind() == "variable_declarator")
+                {
+                    let kids = named_children(d);
+                    let resolved = kids.len() > 1
+                        && kids
+                            .last()
+                            .is_some_and(|v| ctx.text(*v).contains("<IHttpForwarder>"));
+                    if (declared || resolved)
+                        && let Some(name) = field(d, "name")
+                    {
+                        out.push(ctx.text(name));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,256 @@
+//! YARP (`Yarp.ReverseProxy`), the .NET reverse proxy (issue 19, left item
+//! 1): each destination a proxy program forwards to is a call edge from
+//! that program, with YARP's own behaviour as its layer.
+//!
+//! Read from `appsettings*.json` here (a section with `Clusters`, each
+//! cluster's `Destinations` with an `Address`, as
+//! `LoadFromConfig(GetSection("ReverseProxy"))` reads them: the section's
+//! name is the program's choice, so it is known by its shape), and from
+//! code in [`super::extract`] (`new DestinationConfig { Address = .. }`,
+//! `MapForwarder(pattern, "http://..")`, `IHttpForwarder.SendAsync(ctx,
+//! "http://..", ..)`).
+//!
+//! YARP's defaults, from dotnet/yarp (commit bd11867):
+//! - it forwards each request once: `HttpForwarder.SendAsync`
+//!   (`src/ReverseProxy/Forwarder/HttpForwarder.cs`, last changed in
+//!   b8291f9) sends the request once and answers 502/504 on an error or
+//!   timeout; its only second send is a WebSocket upgrade downgraded from
+//!   HTTP/2 to HTTP/1.1, never a retry of a failed request. Passive health
+//!   checks mark destinations, they resend nothing;
+//! - `ForwarderRequestConfig.ActivityTimeout` (a cluster's
+//!   `HttpRequest:ActivityTimeout`): `DefaultTimeout =
+//!   TimeSpan.FromSeconds(100)` in `HttpForwarder.cs`, used as
+//!   `requestConfig?.ActivityTimeout ?? DefaultTimeout`. It cancels a
+//!   request idle that long, reset when the response headers arrive: the
+//!   time the proxy waits for the destination's answer, its one attempt;
+//! - the cluster's `HttpClient` (`ForwarderHttpClientFactory.CreateClient`,
+//!   `src/ReverseProxy/Forwarder/ForwarderHttpClientFactory.cs`): a
+//!   `SocketsHttpHandler` with `ConnectTimeout = TimeSpan.FromSeconds(15)`,
+//!   no proxy, no redirects, no cookies; `HttpClientConfig` sets TLS,
+//!   `MaxConnectionsPerServer`, HTTP/2 connections, header encodings and a
+//!   web proxy, none of which resends a request. The client is YARP's own
+//!   `HttpMessageInvoker` (`IReverseProxyBuilderExtensions.cs` registers
+//!   `IForwarderHttpClientFactory` as `ForwarderHttpClientFactory`), not
+//!   one of `IHttpClientFactory`: a standard handler on every client
+//!   (`ConfigureHttpClientDefaults`) is not on a forwarded request.
+
+use crate::model::*;
+use crate::source::Span;
+use std::time::Duration;
+
+/// `HttpForwarder.DefaultTimeout`, the activity timeout of a request whose
+/// `ForwarderRequestConfig` sets none (dotnet/yarp
+/// `src/ReverseProxy/Forwarder/HttpForwarder.cs`, commit bd11867).
+pub const DEFAULT_ACTIVITY_TIMEOUT: Duration = Duration::from_secs(100);
+
+/// How the via of a YARP edge begins.
+pub const VIA: &str = "YARP";
+
+/// The layer YARP is on every forwarded request: one attempt (it does not
+/// retry), the activity timeout as the time that attempt may wait.
+/// `written` is the activity timeout the cluster or request config sets,
+/// with its span; else the default at `at`.
+pub fn forwarding(name: String, at: Span, written: Option<(Timeout, Span)>) -> RetryPolicy {
+    let mut p = RetryPolicy::new(
+        System::Yarp,
+        at,
+        Located::default_at(
+            Attempts {
+                count: AttemptCount::Finite(1),
+                written_as: "no retry (YARP forwards each request once)".into(),
+            },
+            at,
+        ),
+    );
+    p.name = Some(name);
+    p.retry_on = Located::default_at(RetryOn::Nothing, at);
+    p.methods = Located::default_at(Methods::All, at);
+    p.budget_site = BudgetSite::NotOffered;
+    // The overall timeout, not a per-try one: with one attempt both bound
+    // the same wait, but a per-try timeout is taken as time the callee may
+    // spend by itself (the graph's worst time), and YARP spends none: it
+    // waits for its destination, and cancels the forward when its own
+    // caller gives up (`HttpForwarder.SendAsync` links
+    // `context.RequestAborted` into its `ActivityCancellationTokenSource`).
+    p.overall_timeout = Some(match written {
+        Some((t, s)) => Located::written(t, s),
+        None => Located::default_at(Timeout::after(DEFAULT_ACTIVITY_TIMEOUT), at),
+    });
+    p
+}
+
+/// The host a destination address names, as the C# reader's calls read
+/// it: none for a relative or run-time one.
+pub fn host(address: &str) -> Option<String> {
+    let (_, rest) = address.split_once("://")?;
+    let host = crate::model::calls::short_host(rest);
+    (!host.is_empty() && !host.contains('{')).then_some(host)
+}
+
+/// One edge per destination, each with the cluster's layer.
+fn push(
+    facts: &mut Facts,
+    cluster: &str,
+    dests: Vec<(String, Span)>,
+    policy: RetryPolicy,
+    from: &str,
+) {
+    if dests.is_empty() {
+        return;
+    }
+    let i = facts.policies.len();
+    facts.policies.push(policy);
+    for (address, at) in dests {
+        let via = format!("{VIA} cluster `{cluster}` {from}");
+        match host(&address) {
+            Some(callee) => facts.edges.push(CallEdge {
+                caller: None,
+                callee,
+                span: at,
+                policies: vec![i],
+                via,
+                client: None,
+                protocol: None,
+            }),
+            None => facts.unresolved.push(UnresolvedCall::new(at, address)),
+        }
+    }
+}
+
+pub mod config {
+    //! The `appsettings*.json` reader.
+
+    use super::*;
+    use crate::extract::DocCtx;
+    use crate::yaml::{Entry, Yaml};
+
+    /// Words that make a JSON file worth parsing for it.
+    pub const NEEDLES: &[&str] = &["\"Destinations\""];
+
+    /// How deep the search for the proxy's section goes.
+    const MAX_DEPTH: usize = 8;
+
+    /// Clusters a file may declare before the reader stops.
+    const MAX_CLUSTERS: usize = 1_000;
+
+    fn find<'f>(entries: &[Entry<'f>], key: &str) -> Option<Entry<'f>> {
+        // The configuration keeps the last of keys that differ only in case.
+        entries
+            .iter()
+            .rev()
+            .find(|e| e.key.eq_ignore_ascii_case(key))
+            .cloned()
+    }
+
+    /// Read one `appsettings*.json` document.
+    pub fn extract_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
+        let name = ctx
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        if !crate::systems::dotnet::extract::is_appsettings(&name) {
+            return false;
+        }
+        let mut found = false;
+        let mut stack: Vec<(Yaml<'_>, String, usize)> = vec![(ctx.root(), String::new(), 0)];
+        while let Some((node, path, depth)) = stack.pop() {
+            if !node.is_map() || depth > MAX_DEPTH {
+                continue;
+            }
+            let entries = node.entries();
+            if let Some(c) = find(&entries, "Clusters").filter(|c| is_clusters(c.value)) {
+                found |= clusters(c.value, &path, facts);
+                continue;
+            }
+            for e in entries.iter().rev() {
+                let p = if path.is_empty() {
+                    e.key.to_string()
+                } else {
+                    format!("{path}:{}", e.key)
+                };
+                stack.push((e.value, p, depth + 1));
+            }
+        }
+        found
+    }
+
+    /// A map of clusters: some cluster has `Destinations`.
+    fn is_clusters(v: Yaml<'_>) -> bool {
+        v.is_map()
+            && v.entries().iter().any(|c| {
+                c.value.is_map()
+                    && find(&c.value.entries(), "Destinations").is_some_and(|d| d.value.is_map())
+            })
+    }
+
+    fn clusters(v: Yaml<'_>, section: &str, facts: &mut Facts) -> bool {
+        let mut any = false;
+        for c in v.entries().into_iter().take(MAX_CLUSTERS) {
+            if !c.value.is_map() {
+                continue;
+            }
+            let entries = c.value.entries();
+            let Some(d) = find(&entries, "Destinations").filter(|d| d.value.is_map()) else {
+                continue;
+            };
+            let dests: Vec<(String, Span)> = d
+                .value
+                .entries()
+                .into_iter()
+                .take(MAX_CLUSTERS)
+                .filter_map(|dest| {
+                    let a = find(&dest.value.entries(), "Address")?;
+                    Some((a.value.as_str()?.trim().to_string(), a.value.span()))
+                })
+                .collect();
+            let written = find(&entries, "HttpRequest")
+                .filter(|r| r.value.is_map())
+                .and_then(|r| find(&r.value.entries(), "ActivityTimeout"))
+                .and_then(|t| activity_timeout(&t, facts));
+            let name = if section.is_empty() {
+                format!("cluster `{}`", c.key)
+            } else {
+                format!("`{section}` cluster `{}`", c.key)
+            };
+            any = true;
+            push(
+                facts,
+                c.key,
+                dests,
+                forwarding(name, c.key_span, written),
+                "in appsettings",
+            );
+        }
+        any
+    }
+
+    /// `HttpRequest:ActivityTimeout`, a `TimeSpan` (`TimeSpan.Parse`, as
+    /// the configuration binder reads it).
+    fn activity_timeout(e: &Entry<'_>, facts: &mut Facts) -> Option<(Timeout, Span)> {
+        let t = e.value.as_str().map(str::trim).unwrap_or("");
+        match crate::duration::parse_dotnet_timespan(t) {
+            Ok(d) if d.is_zero() => {
+                facts
+                    .diagnostics
+                    .push(crate::diag::invalid_setting::value(
+                        e.value.span(),
+                        e.key,
+                        t,
+                        "a zero activity timeout cancels every forwarded request at once (`CancelAfter(0)` in YARP's `ActivityCancellationTokenSource`)",
+                    ));
+                None
+            }
+            Ok(d) => Some((Timeout::after(d), e.value.span())),
+            Err(why) => {
+                facts.diagnostics.push(crate::diag::invalid_setting::value(
+                    e.value.span(),
+                    e.key,
+                    t,
+                    &why,
+                ));
+                Some((Timeout::Unknown, e.value.span()))
+            }
+        }
+    }
+}

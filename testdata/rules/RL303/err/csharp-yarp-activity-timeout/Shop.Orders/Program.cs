@@ -1,0 +1,12 @@
+// Orders reads payments with the standard handler (30 s in all): the
+// gateway gives up after 10 s idle (the cluster's ActivityTimeout).
+var builder = WebApplication.CreateBuilder(args);
+builder.Services.AddHttpClient<PaymentsClient>(c => c.BaseAddress = new Uri("http://payments"))
+    .AddStandardResilienceHandler();
+var app = builder.Build();
+app.Run();
+
+public sealed class PaymentsClient(HttpClient http)
+{
+    public Task<Payment?> GetAsync(string id) => http.GetFromJsonAsync<Payment>($"/api/payments/{id}");
+}
