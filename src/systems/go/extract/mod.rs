@@ -14,6 +14,7 @@
 //! are not the service's and are skipped by the scan.
 
 mod calls;
+mod envs;
 pub mod eval;
 mod libs;
 mod loops;
@@ -61,6 +62,7 @@ const NEEDLES: &[&str] = &[
     "time.Sleep",
     "time.After",
     "aws-sdk-go-v2",
+    "sarama",
 ];
 
 /// Whether a Go file mentions anything this reader reads.
@@ -157,6 +159,7 @@ fn read(text: &str, facts: &mut Facts) -> Option<CrossRefs> {
     let mut scopes = Vec::new();
     libs::extract(&ctx, facts, &mut scopes);
     loops::extract(&ctx, facts, &mut scopes);
+    libs::sarama(&ctx, facts, &scopes);
     calls::extract(&ctx, facts, &scopes);
     if (
         facts.policies.len(),
@@ -167,7 +170,11 @@ fn read(text: &str, facts: &mut Facts) -> Option<CrossRefs> {
         facts.claimed_by(NAME);
     }
     Some(CrossRefs {
-        scopes: scopes.iter().map(|s| (s.start, s.end)).collect(),
+        scopes: scopes
+            .iter()
+            .map(|s| (s.start, s.end))
+            .chain(ctx.needs.take())
+            .collect(),
         clients: calls::client_names(&ctx, facts),
     })
 }
@@ -207,6 +214,8 @@ pub enum Pkg {
     AwsConfig,
     /// aws-sdk-go-v2 `aws` (the retry mode constants).
     Aws,
+    /// IBM/sarama (formerly Shopify/sarama), the Kafka client.
+    Sarama,
 }
 
 fn pkg_of_path(path: &str) -> Option<Pkg> {
@@ -236,6 +245,7 @@ fn pkg_of_path(path: &str) -> Option<Pkg> {
         "github.com/aws/aws-sdk-go-v2/config" => Pkg::AwsConfig,
         "github.com/aws/aws-sdk-go-v2/aws" => Pkg::Aws,
         "math" => Pkg::Math,
+        "github.com/IBM/sarama" | "github.com/Shopify/sarama" => Pkg::Sarama,
         _ => return None,
     })
 }
@@ -275,6 +285,10 @@ pub struct Ctx<'a> {
     /// Every function (declaration, method, literal): its byte range and
     /// its parameter names, in source order.
     pub functions: Vec<(usize, usize, Vec<&'a str>)>,
+    /// Byte ranges a reader looked into beyond the code it was reading (a
+    /// helper whose body stores `os.Getenv` through its parameter): a
+    /// pruned parse that blanked one is read again whole.
+    pub needs: std::cell::RefCell<Vec<(usize, usize)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -297,6 +311,7 @@ impl<'a> Ctx<'a> {
             fields: Vec::new(),
             imports: Vec::new(),
             functions: Vec::new(),
+            needs: std::cell::RefCell::new(Vec::new()),
         };
         for &n in &nodes {
             match n.kind() {
