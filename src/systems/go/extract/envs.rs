@@ -41,6 +41,8 @@ pub(super) fn getenvs(ctx: &Ctx<'_>, n: Node<'_>) -> Vec<(String, Span)> {
     ) else {
         return out;
     };
+    // Its callers may sit in a blanked body.
+    ctx.need_words.borrow_mut().push(format!("{fname}("));
     for &c in &ctx.nodes {
         if out.len() >= MAX_CALLERS {
             break;
@@ -194,7 +196,11 @@ fn getenv_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
         // environment.
         if cur.kind() == "selector_expression" {
             let name = ctx.text(field(cur, "field")?);
-            return field_env(ctx, name, depth);
+            let env = field_env(ctx, name, depth);
+            if env.is_none() {
+                ctx.need_words.borrow_mut().push(format!(".{name}"));
+            }
+            return env;
         }
         // `fmt.Sprintf("http://%s:%s/x", os.Getenv("HOST"), port)`: the
         // first verb gives the host when only a scheme is before it.

@@ -128,6 +128,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
 struct CrossRefs {
     scopes: Vec<(usize, usize)>,
     clients: Vec<String>,
+    words: Vec<String>,
 }
 
 impl CrossRefs {
@@ -137,6 +138,7 @@ impl CrossRefs {
             let body = text.get(b.start..b.end).unwrap_or("");
             self.scopes.iter().any(|&(s, e)| s < b.end && b.start < e)
                 || self.clients.iter().any(|c| body.contains(&format!("{c}.")))
+                || self.words.iter().any(|w| body.contains(w.as_str()))
         })
     }
 }
@@ -176,6 +178,7 @@ fn read(text: &str, facts: &mut Facts) -> Option<CrossRefs> {
             .chain(ctx.needs.take())
             .collect(),
         clients: calls::client_names(&ctx, facts),
+        words: ctx.need_words.take(),
     })
 }
 
@@ -289,6 +292,11 @@ pub struct Ctx<'a> {
     /// helper whose body stores `os.Getenv` through its parameter): a
     /// pruned parse that blanked one is read again whole.
     pub needs: std::cell::RefCell<Vec<(usize, usize)>>,
+    /// Words whose presence in a blanked body makes a pruned parse read
+    /// the file whole: a struct field a target reads (`.addr`) whose
+    /// setting was not found, the callers of a helper whose parameter is
+    /// dialed (`mustCreateClient(`).
+    pub need_words: std::cell::RefCell<Vec<String>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -312,6 +320,7 @@ impl<'a> Ctx<'a> {
             imports: Vec::new(),
             functions: Vec::new(),
             needs: std::cell::RefCell::new(Vec::new()),
+            need_words: std::cell::RefCell::new(Vec::new()),
         };
         for &n in &nodes {
             match n.kind() {

@@ -357,3 +357,45 @@ fn struct_fields_from_the_environment_are_env_targets() {
         assert_eq!(payment.policies.len(), 1, "prune {prune}");
     }
 }
+
+/// A field set from the environment, or a helper's caller, inside a body
+/// the pruned parse blanks (no reader word in it): the file is read whole
+/// and the target is the same either way.
+#[test]
+fn env_fields_and_helper_callers_in_blanked_bodies_are_read() {
+    let src = r#"package main
+
+import (
+	"net/http"
+	"os"
+)
+
+type client struct{ addr string }
+
+func main() {
+	c := &client{}
+	c.addr = os.Getenv("ORDERS_ADDR")
+	println("starting the client now, with its address taken from the environment")
+	dial(os.Getenv("USERS_ADDR"))
+}
+
+func dial(target string) {
+	http.Get(target)
+}
+
+func (c *client) get() {
+	http.Get("http://" + c.addr + "/x")
+}
+"#;
+    for prune in [true, false] {
+        let mut f = Facts::default();
+        extract_with(src, &mut f, prune);
+        let mut written: Vec<&str> = f.unresolved.iter().map(|u| u.written.as_str()).collect();
+        written.sort();
+        assert_eq!(
+            written,
+            ["env ORDERS_ADDR", "env USERS_ADDR"],
+            "prune {prune}"
+        );
+    }
+}

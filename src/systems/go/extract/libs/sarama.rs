@@ -7,6 +7,11 @@
 //! any retry around a send on the producer (`p.SendMessage(m)` inside
 //! `retry.Do`): the attempts multiply. Defaults:
 //! [`crate::systems::go`] (`SARAMA_*`, from sarama's `config.go`).
+//!
+//! Not read yet: consumers (`Consumer.Retry.Backoff`, a partition
+//! consumer's fetch retried for ever by default), `Metadata.Retry.*` (the
+//! metadata refresh of every client), `Net.DialTimeout`/`WriteTimeout`,
+//! and brokers passed through a parameter from another file.
 
 use super::super::eval;
 use super::super::{
