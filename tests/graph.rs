@@ -444,4 +444,75 @@ fn go_env_targets_are_each_programs_that_imports_the_package() {
         "{names:#?}"
     );
     assert!(scan.files.iter().all(|f| f.facts.unresolved.is_empty()));
+    // The compose file's own edges through the shared `.env` are kept
+    // where the program's code names the variable, and say where (they
+    // said "read assumed, no code" though the code was read).
+    let vias: Vec<&str> = g
+        .edges
+        .iter()
+        .filter(|e| g.service_name(e.from) == "gateway-service")
+        .map(|e| e.via.as_str())
+        .collect();
+    assert!(
+        vias.iter().any(|v| v.contains("env `PAYMENT_SERVICE_HOST`")
+            && v.ends_with("named by its program's code (`internal/payment/client.go`)")),
+        "{vias:#?}"
+    );
+    assert!(
+        g.edges.iter().all(|e| !e.via.contains("read assumed")),
+        "{vias:#?}"
+    );
+}
+
+/// Go struct fields filled from the environment by a helper of the file
+/// (`mustMapEnv(&svc.addr, "X")`), dialed through another helper's
+/// parameter, joined into a URL in a method, and given to a sarama
+/// producer (testdata/graph/go-struct-field-env/README.md;
+/// open-telemetry/opentelemetry-demo's checkout).
+#[test]
+fn go_struct_fields_from_the_environment_are_env_targets() {
+    let (scan, g) = build("testdata/graph/go-struct-field-env", &Settings::default());
+    let names = edge_names(&g);
+    for want in [
+        "checkout -> payment x3",
+        "checkout -> shipping x1",
+        "checkout -> kafka x4",
+    ] {
+        assert!(names.iter().any(|n| n == want), "{want}: {names:#?}");
+    }
+    let mut from_code: Vec<String> = scan
+        .files
+        .iter()
+        .filter(|f| f.source.path.extension().is_some_and(|e| e == "go"))
+        .flat_map(|f| {
+            f.facts
+                .edges
+                .iter()
+                .map(|e| format!("{} {:?} {}", e.callee, e.protocol, e.via))
+        })
+        .collect();
+    from_code.sort();
+    assert_eq!(from_code.len(), 3, "{from_code:#?}");
+    for (callee, var) in [
+        ("kafka", "KAFKA_ADDR"),
+        ("payment", "PAYMENT_ADDR"),
+        ("shipping", "SHIPPING_ADDR"),
+    ] {
+        assert!(
+            from_code
+                .iter()
+                .any(|e| e.starts_with(callee) && e.contains(&format!("env `{var}` of `"))),
+            "{callee}: {from_code:#?}"
+        );
+    }
+    assert!(
+        from_code.iter().any(|e| e.starts_with("kafka Some(Kafka)")),
+        "{from_code:#?}"
+    );
+    let unresolved: Vec<&str> = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.unresolved.iter().map(|u| u.written.as_str()))
+        .collect();
+    assert!(unresolved.is_empty(), "{unresolved:?}");
 }

@@ -143,33 +143,60 @@ pub(super) fn drop_unread(files: &mut [ScannedFile], programs: &Programs, disk: 
             runs.entry(s.as_str()).or_default().push(dir.as_path());
         }
     }
-    let mut texts: HashMap<&str, String> = HashMap::new();
+    // Each service's program files: the path shown (from the module's
+    // root) and the text.
+    let mut texts: HashMap<&str, Vec<(String, String)>> = HashMap::new();
+    let mut modules = HashMap::new();
     for f in files.iter_mut() {
-        f.facts.edges.retain(|e| {
+        let mut unread = Vec::new();
+        for (k, e) in f.facts.edges.iter_mut().enumerate() {
             let (Some(caller), Some((var, "env_file"))) =
                 (&e.caller, crate::model::calls::whole_map_env(&e.via))
             else {
-                return true;
+                continue;
             };
             let Some((name, dirs)) = runs.get_key_value(caller.as_str()) else {
-                return true;
+                continue;
             };
-            let text = texts.entry(name).or_insert_with(|| {
-                let mut all = String::new();
+            let program = texts.entry(name).or_insert_with(|| {
+                let mut all = Vec::new();
                 for d in dirs {
+                    let root = module_of(d, &mut modules, disk).map(|(r, _)| r);
                     for n in disk.list(d, MAX_ENTRIES).unwrap_or_default() {
+                        let path = d.join(&n);
                         if n.ends_with(".go")
                             && !n.ends_with("_test.go")
-                            && let Some(t) = disk.read(&d.join(&n), MAX_FILE)
+                            && let Some(t) = disk.read(&path, MAX_FILE)
                         {
-                            all.push_str(&t);
-                            all.push('\n');
+                            let shown = root
+                                .as_deref()
+                                .and_then(|r| path.strip_prefix(r).ok())
+                                .unwrap_or(Path::new(&n));
+                            all.push((shown.display().to_string(), t));
                         }
                     }
                 }
                 all
             });
-            names_word(text, var)
+            // Named by the program's code: say where (the graph said "read
+            // assumed, no code", the module's files being no service's),
+            // and the call is no longer one the graph must check (the
+            // `(env_file)` mark at the end goes).
+            match program.iter().find(|(_, t)| names_word(t, var)) {
+                Some((path, _)) => {
+                    let base = e
+                        .via
+                        .strip_suffix(crate::model::calls::WHOLE_FILE_VIA)
+                        .unwrap_or(&e.via);
+                    e.via = format!("{base} (env_file), named by its program's code (`{path}`)");
+                }
+                None => unread.push(k),
+            }
+        }
+        let mut k = 0;
+        f.facts.edges.retain(|_| {
+            k += 1;
+            !unread.contains(&(k - 1))
         });
     }
 }

@@ -466,6 +466,15 @@ fn apply(p: &mut RetryPolicy, sdk: Sdk, r: Resolved) {
         );
     }
     match &r.attempts {
+        // DynamoDB's own strategy sets its count over the mode's, which is
+        // where `AWS_MAX_ATTEMPTS` goes (aws-sdk-java-v2
+        // `DynamoDbRetryPolicy.resolveRetryStrategy` at 07c0c616:
+        // `forRetryMode(mode).toBuilder().maxAttempts(MAX_ATTEMPTS_V20)`).
+        Some(Got::Known(_, key, _) | Got::Unknown(key, _)) if sdk == Sdk::JavaService => {
+            p.why.push(format!(
+                "`{key}` does not apply: the DynamoDB client's own retry strategy sets its attempts over it"
+            ));
+        }
         Some(Got::Known(n, key, from)) => {
             p.attempts = Located::included(
                 Attempts {

@@ -109,6 +109,33 @@ pub const CLIENT_GO_DEFAULT_BACKOFF: (u64, Duration, f64, f64) =
     (4, Duration::from_millis(10), 5.0, 0.1);
 
 // ---------------------------------------------------------------------------
+// IBM/sarama (https://github.com/IBM/sarama at bd98b3ae, 2026-08-18),
+// `config.go` `NewConfig()`: `c.Producer.Retry.Max = 3`,
+// `c.Producer.Retry.Backoff = 100 * time.Millisecond`, `c.Net.DialTimeout
+// = 30 * time.Second`, `c.Net.ReadTimeout = 30 * time.Second`,
+// `c.Net.WriteTimeout = 30 * time.Second`, `c.Producer.Timeout = 10 *
+// time.Second` (how long the broker waits for the replicas' acks),
+// `c.Metadata.Retry.Max = 3`, `c.Metadata.Retry.Backoff = 250 *
+// time.Millisecond`, `c.Consumer.Retry.Backoff = 2 * time.Second`
+// (`Consumer.Retry.Max` 0: a partition consumer retries for ever).
+// `async_producer.go` `backoff(retries)`: `Producer.Retry.BackoffFunc`
+// when set, else `Producer.Retry.Backoff` as it is, no jitter; a message
+// is retried on a connection error and on the answers
+// `ErrInvalidMessage`, `ErrUnknownTopicOrPartition`,
+// `ErrLeaderNotAvailable`, `ErrNotLeaderForPartition`,
+// `ErrRequestTimedOut`, `ErrNotEnoughReplicas`,
+// `ErrNotEnoughReplicasAfterAppend`, `ErrKafkaStorageError`; `broker.go`
+// sets a read deadline of `Net.ReadTimeout` on each request. A `nil`
+// config is `NewConfig()` (`client.go` `NewClient`).
+
+/// `c.Producer.Retry.Max = 3`: retries, so 4 attempts.
+pub const SARAMA_PRODUCER_RETRY_MAX: u64 = 3;
+/// `c.Producer.Retry.Backoff = 100 * time.Millisecond`.
+pub const SARAMA_PRODUCER_RETRY_BACKOFF: Duration = Duration::from_millis(100);
+/// `c.Net.ReadTimeout = 30 * time.Second`.
+pub const SARAMA_NET_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+// ---------------------------------------------------------------------------
 // Descriptors.
 
 pub static RETRYABLEHTTP: SystemSpec = SystemSpec {
@@ -162,6 +189,16 @@ pub static CLIENT_GO: SystemSpec = SystemSpec {
     ..SystemSpec::plain("client-go retry", Layer::Application)
 };
 
+pub static SARAMA: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "set `Producer.Retry.BackoffFunc` to a func that grows the wait and adds jitter: `Producer.Retry.Backoff` is the same wait every time",
+        bound: "keep `Producer.Retry.Max` small (its default is 3)",
+        explicit: "set `Producer.Retry.Max`, `Producer.Retry.Backoff` (or `BackoffFunc`) and `Net.ReadTimeout` explicitly",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("sarama", Layer::Application)
+};
+
 pub static GO_LOOP: SystemSpec = SystemSpec {
     fixes: Fixes {
         bound: super::java::LOOP_BOUND,
@@ -184,6 +221,7 @@ pub fn lib_spec(name: &str) -> &'static SystemSpec {
         "retry-go" => &RETRY_GO,
         "go-retry" => &GO_RETRY,
         "client-go" => &CLIENT_GO,
+        "sarama" => &SARAMA,
         "loop" => &GO_LOOP,
         _ => &OTHER,
     }

@@ -337,3 +337,33 @@ fn dynamodb_clients_keep_nine_attempts_in_every_mode() {
         AttemptCount::Finite(2)
     );
 }
+
+/// `AWS_MAX_ATTEMPTS` does not reach a DynamoDB client given no retry
+/// strategy: aws-sdk-java-v2 `DynamoDbRetryPolicy.resolveRetryStrategy`
+/// (07c0c616) builds `AwsRetryStrategy.forRetryMode(mode)` (whose count
+/// `SdkDefaultRetrySetting.maxAttempts` takes from `AWS_MAX_ATTEMPTS`)
+/// and then sets `.maxAttempts(MAX_ATTEMPTS_V20)`, 9, over it; adaptive
+/// mode's `numRetries(MAX_ERROR_RETRY_V20)` is 9 attempts too.
+#[test]
+fn aws_max_attempts_does_not_reach_a_dynamodb_client() {
+    let code = "import software.amazon.awssdk.services.dynamodb.DynamoDbClient;\n\nclass A {\n  DynamoDbClient db = DynamoDbClient.builder().build();\n}\n";
+    let s3 = "import software.amazon.awssdk.services.s3.S3Client;\n\nclass B {\n  S3Client s3 = S3Client.builder().build();\n}\n";
+    let env = DEPLOYMENT.replace("AWS_PROFILE", "OTHER");
+    let files = linked(vec![
+        in_unit(file("orders-api/A.java", code), "orders-api"),
+        in_unit(file("orders-api/B.java", s3), "orders-api"),
+        file("k8s/orders.yaml", &env),
+    ]);
+    let db = client(&files, 0);
+    assert_eq!(db.attempts.value.count, AttemptCount::Finite(9));
+    assert!(
+        db.why.iter().any(|w| w.contains("AWS_MAX_ATTEMPTS")),
+        "{:?}",
+        db.why
+    );
+    // The S3 client takes it.
+    assert_eq!(
+        client(&files, 1).attempts.value.count,
+        AttemptCount::Finite(7)
+    );
+}

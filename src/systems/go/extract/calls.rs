@@ -7,6 +7,7 @@
 //! calls a retry repeats, and idempotency keys (`uuid.New()`) minted
 //! inside a retry.
 
+use super::envs::{getenv, getenvs};
 use super::eval::{self, UNKNOWN};
 use super::libs::{client_timeout, timeout_at};
 use super::{Ctx, Pkg, RetryScope, args, field, named_children, span};
@@ -300,9 +301,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
         policies.dedup();
         // An unresolved target keeps the retries around the call for the
         // edge the link step may make of it (`env X` set by the workload).
-        let mut unresolved = |facts: &mut Facts, written: String| {
+        let mut unresolved = |facts: &mut Facts, written: String, at: crate::source::Span| {
             targets[ci].1 = Some(facts.unresolved.len());
-            let mut u = UnresolvedCall::new(span(url), written);
+            let mut u = UnresolvedCall::new(at, written);
             u.policies.clone_from(&policies);
             for &k in emb {
                 embeds[k].1.unresolved.push(facts.unresolved.len());
@@ -310,8 +311,8 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             facts.unresolved.push(u);
         };
         let Some(s) = eval::string(ctx, url) else {
-            if let Some(env) = getenv(ctx, url) {
-                unresolved(facts, format!("env {env}"));
+            for (env, at) in getenvs(ctx, url) {
+                unresolved(facts, format!("env {env}"), at);
             }
             continue;
         };
@@ -324,9 +325,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             // `os.Getenv("USERS_HOST") + ":" + port`: the variable that
             // gives the host.
             if let Some(env) = getenv(ctx, url) {
-                unresolved(facts, format!("env {env}"));
+                unresolved(facts, format!("env {env}"), span(url));
             } else if s.contains(UNKNOWN) && (s.starts_with("http") || c.grpc) {
-                unresolved(facts, s.replace(UNKNOWN, "%s"));
+                unresolved(facts, s.replace(UNKNOWN, "%s"), span(url));
             }
             continue;
         };
@@ -432,75 +433,6 @@ fn embed_directive(ctx: &Ctx<'_>, name: &str) -> Option<String> {
         return None;
     }
     Some(path.to_string())
-}
-
-/// `os.Getenv("X")` (or a name bound to it): `X`.
-fn getenv(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
-    let mut cur = n;
-    // The text before the host already read (`"http://"`).
-    let mut before = String::new();
-    for _ in 0..super::MAX_DEPTH {
-        if cur.kind() == "identifier" {
-            cur = ctx
-                .binding(ctx.text(cur), cur.start_byte())
-                .filter(|v| v.id() != cur.id())?;
-            continue;
-        }
-        if let Some((Pkg::Os, "Getenv" | "LookupEnv")) = ctx.pkg_call(cur) {
-            return eval::string(ctx, *args(cur).first()?);
-        }
-        // `fmt.Sprintf("http://%s:%s/x", os.Getenv("HOST"), port)`: the
-        // first verb gives the host when only a scheme is before it.
-        if ctx.pkg_call(cur) == Some((Pkg::Fmt, "Sprintf")) {
-            let a = args(cur);
-            let format = eval::string(ctx, *a.first()?)?;
-            let head = format.split('%').next()?;
-            if !(head.is_empty() || head.ends_with("://")) || !before.is_empty() {
-                return None;
-            }
-            before = head.to_string();
-            cur = *a.get(1)?;
-            continue;
-        }
-        // `os.Getenv("HOST") + ":" + port`, `"http://" + os.Getenv("HOST")
-        // + ..`: the operand at the start, or right after the scheme, gives
-        // the host.
-        if cur.kind() == "binary_expression"
-            && field(cur, "operator").is_some_and(|o| ctx.text(o) == "+")
-        {
-            let mut ops = Vec::new();
-            flatten_plus(ctx, cur, &mut ops);
-            let first = *ops.first()?;
-            match (before.is_empty(), ops.get(1)) {
-                (true, Some(second))
-                    if eval::string(ctx, first).is_some_and(|s| s.ends_with("://")) =>
-                {
-                    before = "://".into();
-                    cur = *second;
-                }
-                _ => cur = first,
-            }
-            continue;
-        }
-        return None;
-    }
-    None
-}
-
-/// The operands of a chain of `+`, left to right (at most 16).
-fn flatten_plus<'a>(ctx: &Ctx<'a>, n: Node<'a>, out: &mut Vec<Node<'a>>) {
-    if out.len() >= 16 {
-        return;
-    }
-    if n.kind() == "binary_expression"
-        && field(n, "operator").is_some_and(|o| ctx.text(o) == "+")
-        && let (Some(l), Some(r)) = (field(n, "left"), field(n, "right"))
-    {
-        flatten_plus(ctx, l, out);
-        flatten_plus(ctx, r, out);
-    } else {
-        out.push(n);
-    }
 }
 
 /// The options of a gRPC dial: a default service config (read as one,

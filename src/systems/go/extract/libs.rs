@@ -4,6 +4,9 @@
 
 mod aws;
 mod go_retry_client_go;
+mod sarama;
+
+pub(super) use sarama::extract as sarama;
 
 use super::eval;
 use super::{

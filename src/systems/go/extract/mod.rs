@@ -14,6 +14,7 @@
 //! are not the service's and are skipped by the scan.
 
 mod calls;
+mod envs;
 pub mod eval;
 mod libs;
 mod loops;
@@ -61,6 +62,7 @@ const NEEDLES: &[&str] = &[
     "time.Sleep",
     "time.After",
     "aws-sdk-go-v2",
+    "sarama",
 ];
 
 /// Whether a Go file mentions anything this reader reads.
@@ -126,6 +128,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
 struct CrossRefs {
     scopes: Vec<(usize, usize)>,
     clients: Vec<String>,
+    words: Vec<String>,
 }
 
 impl CrossRefs {
@@ -135,6 +138,7 @@ impl CrossRefs {
             let body = text.get(b.start..b.end).unwrap_or("");
             self.scopes.iter().any(|&(s, e)| s < b.end && b.start < e)
                 || self.clients.iter().any(|c| body.contains(&format!("{c}.")))
+                || self.words.iter().any(|w| body.contains(w.as_str()))
         })
     }
 }
@@ -157,6 +161,7 @@ fn read(text: &str, facts: &mut Facts) -> Option<CrossRefs> {
     let mut scopes = Vec::new();
     libs::extract(&ctx, facts, &mut scopes);
     loops::extract(&ctx, facts, &mut scopes);
+    libs::sarama(&ctx, facts, &scopes);
     calls::extract(&ctx, facts, &scopes);
     if (
         facts.policies.len(),
@@ -167,8 +172,13 @@ fn read(text: &str, facts: &mut Facts) -> Option<CrossRefs> {
         facts.claimed_by(NAME);
     }
     Some(CrossRefs {
-        scopes: scopes.iter().map(|s| (s.start, s.end)).collect(),
+        scopes: scopes
+            .iter()
+            .map(|s| (s.start, s.end))
+            .chain(ctx.needs.take())
+            .collect(),
         clients: calls::client_names(&ctx, facts),
+        words: ctx.need_words.take(),
     })
 }
 
@@ -207,6 +217,8 @@ pub enum Pkg {
     AwsConfig,
     /// aws-sdk-go-v2 `aws` (the retry mode constants).
     Aws,
+    /// IBM/sarama (formerly Shopify/sarama), the Kafka client.
+    Sarama,
 }
 
 fn pkg_of_path(path: &str) -> Option<Pkg> {
@@ -236,6 +248,7 @@ fn pkg_of_path(path: &str) -> Option<Pkg> {
         "github.com/aws/aws-sdk-go-v2/config" => Pkg::AwsConfig,
         "github.com/aws/aws-sdk-go-v2/aws" => Pkg::Aws,
         "math" => Pkg::Math,
+        "github.com/IBM/sarama" | "github.com/Shopify/sarama" => Pkg::Sarama,
         _ => return None,
     })
 }
@@ -275,6 +288,15 @@ pub struct Ctx<'a> {
     /// Every function (declaration, method, literal): its byte range and
     /// its parameter names, in source order.
     pub functions: Vec<(usize, usize, Vec<&'a str>)>,
+    /// Byte ranges a reader looked into beyond the code it was reading (a
+    /// helper whose body stores `os.Getenv` through its parameter): a
+    /// pruned parse that blanked one is read again whole.
+    pub needs: std::cell::RefCell<Vec<(usize, usize)>>,
+    /// Words whose presence in a blanked body makes a pruned parse read
+    /// the file whole: a struct field a target reads (`.addr`) whose
+    /// setting was not found, the callers of a helper whose parameter is
+    /// dialed (`mustCreateClient(`).
+    pub need_words: std::cell::RefCell<Vec<String>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -297,6 +319,8 @@ impl<'a> Ctx<'a> {
             fields: Vec::new(),
             imports: Vec::new(),
             functions: Vec::new(),
+            needs: std::cell::RefCell::new(Vec::new()),
+            need_words: std::cell::RefCell::new(Vec::new()),
         };
         for &n in &nodes {
             match n.kind() {

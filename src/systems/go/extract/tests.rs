@@ -325,3 +325,77 @@ func c(ctx context.Context, m aws.RetryMode) {
     // A mode not known here: the attempts stay the default.
     assert_eq!(p[2].0, Provenance::Default);
 }
+
+/// Struct fields filled from the environment (open-telemetry/opentelemetry-demo
+/// checkout): `mustMapEnv(&svc.addr, "X")` with a helper of the file storing
+/// `os.Getenv(key)` through its pointer, `svc.addr = os.Getenv("X")`, then
+/// the field dialed through a helper's parameter or joined into a URL in a
+/// method whose receiver is named otherwise.
+#[test]
+fn struct_fields_from_the_environment_are_env_targets() {
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/graph/go-struct-field-env/checkout/main.go"),
+    )
+    .unwrap();
+    for prune in [true, false] {
+        let mut f = Facts::default();
+        extract_with(&src, &mut f, prune);
+        let mut written: Vec<&str> = f.unresolved.iter().map(|u| u.written.as_str()).collect();
+        written.sort();
+        assert_eq!(
+            written,
+            ["env KAFKA_ADDR", "env PAYMENT_ADDR", "env SHIPPING_ADDR"],
+            "prune {prune}"
+        );
+        // The dial's service config goes with the call through the helper.
+        let payment = f
+            .unresolved
+            .iter()
+            .find(|u| u.written == "env PAYMENT_ADDR")
+            .unwrap();
+        assert_eq!(payment.policies.len(), 1, "prune {prune}");
+    }
+}
+
+/// A field set from the environment, or a helper's caller, inside a body
+/// the pruned parse blanks (no reader word in it): the file is read whole
+/// and the target is the same either way.
+#[test]
+fn env_fields_and_helper_callers_in_blanked_bodies_are_read() {
+    let src = r#"package main
+
+import (
+	"net/http"
+	"os"
+)
+
+type client struct{ addr string }
+
+func main() {
+	c := &client{}
+	c.addr = os.Getenv("ORDERS_ADDR")
+	println("starting the client now, with its address taken from the environment")
+	dial(os.Getenv("USERS_ADDR"))
+}
+
+func dial(target string) {
+	http.Get(target)
+}
+
+func (c *client) get() {
+	http.Get("http://" + c.addr + "/x")
+}
+"#;
+    for prune in [true, false] {
+        let mut f = Facts::default();
+        extract_with(src, &mut f, prune);
+        let mut written: Vec<&str> = f.unresolved.iter().map(|u| u.written.as_str()).collect();
+        written.sort();
+        assert_eq!(
+            written,
+            ["env ORDERS_ADDR", "env USERS_ADDR"],
+            "prune {prune}"
+        );
+    }
+}

@@ -16,7 +16,9 @@
 //! attempts (3 retries), exponential from 100 ms capped at 20 s with
 //! full jitter, a token bucket of 500; standard and adaptive 3 attempts.
 //! `RetryPolicy.numRetries(n)` counts retries (n + 1 attempts),
-//! `RetryStrategy.maxAttempts(n)` attempts.
+//! `RetryStrategy.maxAttempts(n)` attempts. `defaultProfileName("x")`
+//! names the profile whose `retry_mode` the SDK reads (over
+//! `AWS_PROFILE`).
 
 use super::Ctx;
 use super::ast::{self, span};
@@ -35,6 +37,9 @@ struct Written {
     opaque: Option<Span>,
     /// `circuitBreakerEnabled(false)`: no token bucket.
     no_quota: Option<Span>,
+    /// `defaultProfileName("x")`: the profile whose `retry_mode` applies
+    /// (over `AWS_PROFILE`).
+    profile: Option<Located<String>>,
     /// Nodes looked at, helpers followed included (bounded).
     steps: usize,
 }
@@ -124,7 +129,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
             attempts: w
                 .attempts
                 .map(|a| Located::written(a.value.count.finite().unwrap_or(0), a.span)),
-            profile: None,
+            profile: w.profile,
         });
     }
 }
@@ -217,6 +222,17 @@ fn read_override<'a>(ctx: &Ctx<'a>, arg: Node<'a>, w: &mut Written, depth: usize
                             _ => continue,
                         };
                         w.mode = Some(Located::written(m.to_string(), s));
+                    }
+                    // The profile the client reads its defaults from,
+                    // over `AWS_PROFILE` (aws-sdk-java-v2
+                    // `ClientOverrideConfiguration.Builder.defaultProfileName`;
+                    // `AwsDefaultClientBuilder.resolveAwsRetryStrategy`
+                    // resolves the mode with `PROFILE_NAME`). The profile's
+                    // `max_attempts` is not read by this SDK.
+                    "defaultProfileName" => {
+                        if let Some(name) = args.first().and_then(|a| ctx.string(*a)) {
+                            w.profile = Some(Located::written(name, s));
+                        }
                     }
                     // The token bucket turned off: retries with no quota
                     // (aws-sdk-java-v2 `RetryStrategy.Builder.circuitBreakerEnabled`).

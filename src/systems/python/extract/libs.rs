@@ -118,6 +118,11 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                     built.insert(n.id(), facts.policies.len() - 1);
                 }
             }
+            "class_definition" if ctx.imports("celery") => {
+                if let Some(p) = sdk::celery_task_class(ctx, n) {
+                    facts.policies.push(p);
+                }
+            }
             "decorator" if tenacity => {
                 // A bare `@retry`: every default.
                 if let Some(e) = named_children(n).first()

@@ -132,3 +132,20 @@ fn an_adapter_applies_to_the_session_it_is_mounted_on() {
     assert!(by("y").policies.is_empty());
     assert!(by("z").policies.is_empty());
 }
+
+/// A Celery `Task` subclass setting `autoretry_for` as class attributes
+/// (saksham-segra/exponential-backoff-system `core/tasks.py`): the count
+/// from `retry_kwargs["max_retries"]`, the wait the class's own `retry`
+/// computes.
+#[test]
+fn celery_task_classes_are_retry_policies() {
+    let f = read(
+        "import celery\n\nclass BackoffTask(celery.Task):\n    autoretry_for = (Exception,)\n    max_retries = 2\n    retry_kwargs = {'max_retries': 5}\n    retry_jitter = True\n\n    def retry(self, countdown=None, **options):\n        return super().retry(countdown=2 ** self.request.retries, **options)\n\nclass Plain(object):\n    autoretry_for = (Exception,)\n",
+    );
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(6));
+    assert_eq!(p.retry_on.value, RetryOn::AllErrors);
+    assert_eq!(p.delay.value, Delay::Custom);
+    assert_eq!(p.name.as_deref(), Some("Celery task class BackoffTask"));
+}

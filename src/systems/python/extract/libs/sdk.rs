@@ -340,7 +340,72 @@ pub(super) fn httpx_transport_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Re
 // Celery
 
 pub(super) fn celery_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
-    let args = Args::of(ctx, call);
+    celery_options(ctx, call, &Args::of(ctx, call))
+}
+
+/// A Celery `Task` subclass whose class attributes set `autoretry_for`:
+/// every task made with `base=` the class retries so (Celery
+/// `app/task.py`: `Task.autoretry_for`, `retry_kwargs`, `retry_backoff`,
+/// `retry_backoff_max`, `retry_jitter`, `max_retries`,
+/// `default_retry_delay` are class attributes the task decorator's
+/// options set; `app/autoretry.py` calls `task.retry(exc=exc,
+/// **retry_kwargs)`, so `retry_kwargs["max_retries"]` wins over
+/// `max_retries`). A `retry` method of the class computes its own wait.
+pub(super) fn celery_task_class(ctx: &Ctx<'_>, class: Node<'_>) -> Option<RetryPolicy> {
+    let bases = field(class, "superclasses").map_or("", |b| ctx.text(b));
+    if !bases.contains("Task") {
+        return None;
+    }
+    let body = field(class, "body")?;
+    let mut keywords = Vec::new();
+    let mut from_kwargs = None;
+    let mut own_retry = None;
+    for st in named_children(body) {
+        if st.kind() == "function_definition"
+            && field(st, "name").is_some_and(|n| ctx.text(n) == "retry")
+        {
+            own_retry = Some(st);
+        }
+        let Some(a) = named_children(st)
+            .first()
+            .copied()
+            .filter(|a| st.kind() == "expression_statement" && a.kind() == "assignment")
+        else {
+            continue;
+        };
+        let (Some(l), Some(r)) = (field(a, "left"), field(a, "right")) else {
+            continue;
+        };
+        let name = ctx.text(l);
+        if name == "retry_kwargs" && r.kind() == "dictionary" {
+            from_kwargs = named_children(r).into_iter().find_map(|pair| {
+                let k = field(pair, "key")?;
+                (eval::string(ctx, k).as_deref() == Some("max_retries"))
+                    .then(|| field(pair, "value"))
+                    .flatten()
+            });
+        } else if l.kind() == "identifier" {
+            keywords.push((name, r));
+        }
+    }
+    if let Some(m) = from_kwargs {
+        keywords.insert(0, ("max_retries", m));
+    }
+    let args = Args {
+        positional: Vec::new(),
+        keywords,
+    };
+    let mut p = celery_options(ctx, class, &args)?;
+    p.name = field(class, "name").map(|n| format!("Celery task class {}", ctx.text(n)));
+    if let Some(f) = own_retry {
+        let at = field(f, "name").map_or(span(f), span);
+        p.delay = Located::written(Delay::Custom, at);
+        p.jitter = Located::written(Jitter::Unknown, at);
+    }
+    Some(p)
+}
+
+fn celery_options(ctx: &Ctx<'_>, call: Node<'_>, args: &Args<'_>) -> Option<RetryPolicy> {
     let auto = args.kw("autoretry_for")?;
     let at = span(call);
     let mut p = policy(

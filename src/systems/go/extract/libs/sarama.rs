@@ -1,0 +1,256 @@
+//! IBM/sarama (and its old path Shopify/sarama), the Kafka client: a
+//! producer made with `sarama.NewAsyncProducer(brokers, cfg)` or
+//! `NewSyncProducer` retries each message `cfg.Producer.Retry.Max` times,
+//! `Producer.Retry.Backoff` apart (or what `BackoffFunc` returns), each
+//! try waiting `Net.ReadTimeout` for the broker's answer. The call is an
+//! edge to the brokers with the Kafka protocol, carrying that policy and
+//! any retry around a send on the producer (`p.SendMessage(m)` inside
+//! `retry.Do`): the attempts multiply. Defaults:
+//! [`crate::systems::go`] (`SARAMA_*`, from sarama's `config.go`).
+//!
+//! Not read yet: consumers (`Consumer.Retry.Backoff`, a partition
+//! consumer's fetch retried for ever by default), `Metadata.Retry.*` (the
+//! metadata refresh of every client), `Net.DialTimeout`/`WriteTimeout`,
+//! and brokers passed through a parameter from another file.
+
+use super::super::eval;
+use super::super::{
+    Ctx, Pkg, RetryScope, args, attempts, bound_name, default_attempts, enclosing_function, field,
+    named_children, policy, span,
+};
+use crate::model::calls::Protocol;
+use crate::model::{
+    AttemptCount, BudgetSite, CallEdge, Condition, Delay, Facts, Jitter, Located, RetryOn, Timeout,
+    UnresolvedCall,
+};
+use crate::systems::go as sys;
+use tree_sitter::Node;
+
+/// Brokers read from one expression, at most.
+const MAX_BROKERS: usize = 16;
+
+/// Every producer the file makes: its policy, and its edges to the
+/// brokers (or `env X` calls where the brokers come from the environment).
+pub(in super::super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
+    for &n in &ctx.nodes {
+        let Some((Pkg::Sarama, name @ ("NewAsyncProducer" | "NewSyncProducer"))) = ctx.pkg_call(n)
+        else {
+            continue;
+        };
+        let a = args(n);
+        let (Some(&brokers), Some(&cfg)) = (a.first(), a.get(1)) else {
+            continue;
+        };
+        let i = facts.policies.len();
+        facts.policies.push(producer(ctx, n, cfg));
+        // The retries around a send on this producer repeat its own.
+        let mut policies = vec![i];
+        if let Some(var) = bound_name(ctx, n) {
+            policies.extend(sends(ctx, var, scopes));
+        }
+        policies.sort_unstable();
+        policies.dedup();
+        let via = format!("sarama.{name}() in Go");
+        for target in targets(ctx, brokers) {
+            match target {
+                Target::Host(host, at) => facts.edges.push(CallEdge {
+                    caller: None,
+                    callee: crate::model::calls::short_host(&host),
+                    span: at,
+                    policies: policies.clone(),
+                    via: via.clone(),
+                    client: None,
+                    protocol: Some(Protocol::Kafka),
+                }),
+                Target::Env(env, at) => {
+                    let mut u = UnresolvedCall::new(at, format!("env {env}"));
+                    u.policies.clone_from(&policies);
+                    u.protocol = Some(Protocol::Kafka);
+                    facts.unresolved.push(u);
+                }
+            }
+        }
+    }
+}
+
+/// The retry scopes holding a send on the producer `var`
+/// (`var.SendMessage(..)`, `var.SendMessages(..)`, `var.Input() <- m`).
+fn sends(ctx: &Ctx<'_>, var: &str, scopes: &[RetryScope]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for &n in &ctx.nodes {
+        if n.kind() != "call_expression" {
+            continue;
+        }
+        let Some(f) = field(n, "function").filter(|f| f.kind() == "selector_expression") else {
+            continue;
+        };
+        let (Some(recv), Some(m)) = (field(f, "operand"), field(f, "field")) else {
+            continue;
+        };
+        if ctx.text(recv) != var || !matches!(ctx.text(m), "SendMessage" | "SendMessages" | "Input")
+        {
+            continue;
+        }
+        out.extend(
+            scopes
+                .iter()
+                .filter(|s| s.start <= n.start_byte() && n.end_byte() <= s.end)
+                .map(|s| s.policy),
+        );
+    }
+    out
+}
+
+/// The producer's retry policy: sarama's defaults, then the fields the
+/// file sets on the config variable passed (`nil` is `NewConfig()`,
+/// sarama `client.go` `NewClient`).
+fn producer(ctx: &Ctx<'_>, call: Node<'_>, cfg: Node<'_>) -> crate::model::RetryPolicy {
+    let at = span(call);
+    let mut p = policy(
+        "sarama",
+        at,
+        default_attempts(
+            AttemptCount::Finite(sys::SARAMA_PRODUCER_RETRY_MAX + 1),
+            "Producer.Retry.Max 3 (the default): 4 attempts",
+            at,
+        ),
+    );
+    p.name = bound_name(ctx, call).map(str::to_string);
+    p.delay = Located::default_at(
+        Delay::Fixed {
+            delay: sys::SARAMA_PRODUCER_RETRY_BACKOFF,
+        },
+        at,
+    );
+    p.jitter = Located::default_at(Jitter::None, at);
+    p.per_try_timeout = Some(Located::default_at(
+        Timeout::after(sys::SARAMA_NET_READ_TIMEOUT),
+        at,
+    ));
+    p.retry_on = Located::default_at(retried(at), at);
+    // Sarama has no retry budget to set.
+    p.budget_site = BudgetSite::NotOffered;
+    let var = (cfg.kind() == "identifier").then(|| ctx.text(cfg));
+    let Some(var) = var else { return p };
+    // The config's fields, where the variable is made.
+    let within = ctx
+        .binding(var, cfg.start_byte())
+        .and_then(enclosing_function)
+        .or_else(|| enclosing_function(call));
+    let mut backoff_func = false;
+    for f in ctx.fields_of(var, within) {
+        let v = f.value;
+        match f.field {
+            "Producer.Retry.Max" => {
+                let count = match eval::count(ctx, v) {
+                    Some(n) => AttemptCount::Finite(n.saturating_add(1)),
+                    None => AttemptCount::Unknown,
+                };
+                p.attempts = attempts(
+                    count,
+                    &format!("Producer.Retry.Max = {}", ctx.text(v)),
+                    span(v),
+                );
+            }
+            "Producer.Retry.Backoff" if !backoff_func => {
+                let d = match eval::duration(ctx, v) {
+                    Some(d) if d.is_zero() => Delay::None,
+                    Some(d) => Delay::Fixed { delay: d },
+                    None => Delay::Unknown,
+                };
+                p.delay = Located::written(d, span(v));
+                p.jitter = Located::written(Jitter::None, span(v));
+            }
+            // `BackoffFunc` takes precedence over `Backoff` (sarama
+            // `async_producer.go` `backoff`).
+            "Producer.Retry.BackoffFunc" => {
+                backoff_func = true;
+                p.delay = Located::written(Delay::Custom, span(v));
+                p.jitter = Located::written(Jitter::Unknown, span(v));
+            }
+            "Net.ReadTimeout" => {
+                let t = match eval::duration(ctx, v) {
+                    Some(d) if !d.is_zero() => Timeout::after(d),
+                    _ => Timeout::Unknown,
+                };
+                p.per_try_timeout = Some(Located::written(t, span(v)));
+            }
+            _ => {}
+        }
+    }
+    p
+}
+
+/// What the producer retries (sarama `async_producer.go`: a failed
+/// connection or request, and the answers `handleSuccess` takes as
+/// retriable).
+fn retried(at: crate::source::Span) -> RetryOn {
+    let c = |c| Located::default_at(c, at);
+    let mut conditions = vec![c(Condition::Transport("broker connection error".into()))];
+    conditions.extend(
+        [
+            "UNKNOWN_TOPIC_OR_PARTITION",
+            "LEADER_NOT_AVAILABLE",
+            "NOT_LEADER_FOR_PARTITION",
+            "REQUEST_TIMED_OUT",
+            "NOT_ENOUGH_REPLICAS",
+            "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
+            "KAFKA_STORAGE_ERROR",
+            "INVALID_MESSAGE",
+        ]
+        .map(|t| c(Condition::Token(t.into()))),
+    );
+    RetryOn::Listed { conditions }
+}
+
+enum Target {
+    Host(String, crate::source::Span),
+    Env(String, crate::source::Span),
+}
+
+/// The brokers of `sarama.NewXxx(brokers, ..)`: a `[]string{..}` literal's
+/// elements, a name bound to one, `strings.Split(os.Getenv("X"), ",")`.
+fn targets(ctx: &Ctx<'_>, brokers: Node<'_>) -> Vec<Target> {
+    let mut out = Vec::new();
+    let mut n = brokers;
+    for _ in 0..super::super::MAX_DEPTH {
+        match n.kind() {
+            "identifier" => match ctx.binding(ctx.text(n), n.start_byte()) {
+                Some(v) if v.id() != n.id() => n = v,
+                _ => return out,
+            },
+            "composite_literal" => {
+                let Some(body) = field(n, "body") else {
+                    return out;
+                };
+                for e in named_children(body).into_iter().take(MAX_BROKERS) {
+                    let e = named_children(e).into_iter().next().unwrap_or(e);
+                    out.extend(one(ctx, e));
+                }
+                return out;
+            }
+            "call_expression" => {
+                // `strings.Split(list, ",")`: the list's variable.
+                if field(n, "function").is_some_and(|f| ctx.text(f) == "strings.Split")
+                    && let Some(&list) = args(n).first()
+                {
+                    out.extend(one(ctx, list));
+                }
+                return out;
+            }
+            _ => return out,
+        }
+    }
+    out
+}
+
+/// One broker address: `"kafka:9092"`, `os.Getenv("KAFKA_ADDR")`, a name
+/// bound to either.
+fn one(ctx: &Ctx<'_>, e: Node<'_>) -> Option<Target> {
+    if let Some(s) = eval::string(ctx, e)
+        && let Some(host) = eval::host_of(s.split(',').next().unwrap_or(&s))
+    {
+        return Some(Target::Host(host, span(e)));
+    }
+    super::super::envs::getenv(ctx, e).map(|env| Target::Env(env, span(e)))
+}
