@@ -425,3 +425,42 @@ fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
         .into_iter()
         .any(|d| d.kind() == "identifier" && assigned.contains(&ctx.text(d)))
 }
+
+/// A statement of the try block that leaves the loop when the attempt
+/// worked, beyond a plain `return`/`break`: an `if`/`else` whose branches
+/// all leave (`if (map.has("code")) { return a; } else { return b; }`), or
+/// the attempt itself under a test that it is not done yet, followed by
+/// the exit (`if (!transport.isOpen()) { transport.open(); break; }`).
+pub(super) fn leaves_on_success(ctx: &Ctx<'_>, s: Node<'_>) -> bool {
+    if s.kind() != "if_statement" {
+        return false;
+    }
+    let Some(then) = field(s, "consequence") else {
+        return false;
+    };
+    let exits = |b: Node<'_>| {
+        statements(b)
+            .last()
+            .is_some_and(|l| matches!(l.kind(), "return_statement" | "break_statement"))
+    };
+    if let Some(other) = field(s, "alternative") {
+        let other = if other.kind() == "else" {
+            named_children(other).first().copied().unwrap_or(other)
+        } else {
+            other
+        };
+        return exits(then) && (exits(other) || leaves_on_success(ctx, other));
+    }
+    let negated = field(s, "condition")
+        .map(ast::unwrap_expr)
+        .is_some_and(|c| c.kind() == "unary_expression" && ctx.text(c).starts_with('!'));
+    let stmts = statements(then);
+    negated
+        && exits(then)
+        && stmts.iter().any(|x| {
+            call_of(*x).is_some_and(|c| {
+                field(c, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
+                    && !ctx.text(c).to_ascii_lowercase().contains("log")
+            })
+        })
+}

@@ -339,6 +339,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // a false result goes round like a failure.
         let direct_exit = block_stmts.iter().any(|s| {
             matches!(s.kind(), "return_statement" | "break_statement")
+                || helpers::leaves_on_success(ctx, *s)
                 || (s.kind() == "if_statement"
                     && field(*s, "alternative").is_none()
                     && field(*s, "condition").is_some_and(|c| {
@@ -396,9 +397,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             .iter()
             .position(|s| s.id() == t.id())
             .is_some_and(|i| {
-                body_stmts[i + 1..]
-                    .iter()
-                    .any(|s| matches!(s.kind(), "return_statement" | "break_statement"))
+                // (at any depth after the `try`: `if (ok) { break; }`
+                // under the tests of the answer)
+                body_stmts[i + 1..].iter().filter(|s| !nested(**s)).any(|s| {
+                    ast::descendants_until(*s, nested)
+                        .iter()
+                        .any(|d| matches!(d.kind(), "return_statement" | "break_statement"))
+                })
             });
         // The outcome kept in a variable and tested after the `try`: the
         // caught exception stored (`err = e;` .. `if (err == null) return;`)
