@@ -13,6 +13,7 @@ pub async fn get_secret(&self) -> Result<Vec<u8>> {
             .await
             .context("Failed to send request to Vault")?;
         if (response.status() == 401 || response.status() == 403) && retry_count == 0 {
+            // the token changed while cached: trigger a refresh
             force_refresh_token = true;
             continue;
         }

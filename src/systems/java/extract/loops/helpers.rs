@@ -290,10 +290,14 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     };
     ast::descendants_until(body, nested).into_iter().any(|d| {
         d.kind() == "method_invocation"
-            && field(d, "name").is_some_and(|n| {
+            && (field(d, "name").is_some_and(|n| {
                 let l = ctx.text(n).to_ascii_lowercase();
                 l.contains("retr") && !l.contains("log")
             })
+            // Or a method of a retry object (`lockRetryController.sleep(e)`).
+            || field(d, "object").is_some_and(|o| {
+                o.kind() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
+            }))
             && field(d, "arguments").is_some_and(|a| {
                 named_children(a)
                     .into_iter()
@@ -463,4 +467,61 @@ pub(super) fn leaves_on_success(ctx: &Ctx<'_>, s: Node<'_>) -> bool {
                     && !ctx.text(c).to_ascii_lowercase().contains("log")
             })
         })
+}
+
+/// A catch of only exceptions that say another thread or writer got there
+/// first: a local state that changed under the call
+/// (`IndexOutOfBoundsException` after a concurrent removal,
+/// `IllegalAccessException` after another thread's `setAccessible(false)`,
+/// `ConcurrentModificationException`) or a write conflict (a duplicate
+/// key): no remote call failed.
+pub(super) fn race_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
+    const RACES: &[&str] = &[
+        "IndexOutOfBoundsException",
+        "ArrayIndexOutOfBoundsException",
+        "ConcurrentModificationException",
+        "IllegalAccessException",
+        "NoSuchElementException",
+        "SQLIntegrityConstraintViolationException",
+        "DuplicateKeyException",
+    ];
+    let types = super::catch_types(ctx, catch);
+    !types.is_empty()
+        && types
+            .iter()
+            .all(|(t, _)| RACES.contains(&ast::last_segment(t)))
+}
+
+/// An `if` of the catch that leaves and tests the caught exception with a
+/// call (`if (!isTransientDockerPullError(e) || attempt == max) throw e;`,
+/// `if (!e.isRetryable()) throw e;`): the failures are sorted. Where the
+/// test is.
+pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
+    let param = named_children(catch)
+        .into_iter()
+        .find(|p| p.kind() == "catch_formal_parameter")
+        .and_then(|p| field(p, "name"))
+        .map(|n| ctx.text(n))?;
+    let body = field(catch, "body")?;
+    statements(body).into_iter().find_map(|s| {
+        if s.kind() != "if_statement" {
+            return None;
+        }
+        let then = field(s, "consequence")?;
+        if !statements(then).last().is_some_and(|l| leaves(ctx, *l)) {
+            return None;
+        }
+        let cond = field(s, "condition")?;
+        let tests = ast::descendants(cond).into_iter().any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| !ctx.text(n).to_ascii_lowercase().contains("log"))
+                && (field(d, "object").is_some_and(|o| ctx.text(o) == param)
+                    || field(d, "arguments").is_some_and(|a| {
+                        named_children(a)
+                            .into_iter()
+                            .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+                    }))
+        });
+        tests.then(|| span(cond))
+    })
 }

@@ -15,7 +15,7 @@ use super::*;
 
 /// Names of calls that read a state or take a lock rather than attempt an
 /// operation.
-fn reads_state(name: &str) -> bool {
+pub(super) fn reads_state(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
     [
         "is",

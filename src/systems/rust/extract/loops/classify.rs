@@ -113,7 +113,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         // (`force_refresh = true; continue;` .. `token(force_refresh)`): the
         // next pass asks differently (a re-authentication), it does not
         // repeat the same call.
-        if let Some(flag) = changed_input(before, &compact) {
+        if let Some(flag) = changed_input(before, &t, &compact) {
             return Err(Some(format!(
                 "each pass asks differently: `{flag}` is set before going round and handed to the next pass's call (a refresh or re-authentication)"
             )));
@@ -371,7 +371,7 @@ fn sorts_by_word(compact: &str, word: &str) -> bool {
 /// A `let mut flag = false;` before the loop that the body sets
 /// (`flag = true;`) and hands to a call that is not a sleep (`(flag)`,
 /// `(flag,`, `,flag)`).
-fn changed_input(before: &[&Stmt], compact: &str) -> Option<String> {
+fn changed_input(before: &[&Stmt], spaced: &str, compact: &str) -> Option<String> {
     before.iter().find_map(|s| {
         let Stmt::Local(l) = s else { return None };
         let name = pat_ident(&l.pat)?;
@@ -379,13 +379,15 @@ fn changed_input(before: &[&Stmt], compact: &str) -> Option<String> {
         if !matches!(&*init.expr, Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(_), .. })) {
             return None;
         }
-        let set = [format!("{name}=true;"), format!("{name}=false;")]
-            .iter()
-            .any(|a| {
-                compact.match_indices(a.as_str()).any(|(i, _)| {
-                    !compact[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')
+        // (in the spaced text: the compact one glues comments to code)
+        let set = spaced.match_indices(name.as_str()).any(|(i, _)| {
+            let rest = spaced[i + name.len()..].trim_start();
+            !spaced[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')
+                && rest.strip_prefix('=').is_some_and(|r| {
+                    let r = r.trim_start();
+                    r.starts_with("true;") || r.starts_with("false;")
                 })
-            });
+        });
         let handed = [format!("({name})"), format!("({name},"), format!(",{name})")]
             .iter()
             .any(|h| {
