@@ -514,7 +514,8 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
         let cond = field(s, "condition")?;
         let tests = ast::descendants(cond).into_iter().any(|d| {
             d.kind() == "method_invocation"
-                && field(d, "name").is_some_and(|n| !ctx.text(n).to_ascii_lowercase().contains("log"))
+                && field(d, "name")
+                    .is_some_and(|n| !ctx.text(n).to_ascii_lowercase().contains("log"))
                 && (field(d, "object").is_some_and(|o| ctx.text(o) == param)
                     || field(d, "arguments").is_some_and(|a| {
                         named_children(a)

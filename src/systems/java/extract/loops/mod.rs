@@ -310,8 +310,9 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                         && field(c, "name").is_some_and(|n| ctx.text(n).starts_with("await"))
                 })
         });
-        if awaits || waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
-            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, or success is an `await..` answering true) or takes a lock";
+        let local = wait::connects_locally(ctx, block);
+        if awaits || local || waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
+            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, or success is an `await..` answering true), takes a lock or connects to this host (`localhost`)";
             continue;
         }
         // Following a referral or redirect, or failing over to the next
@@ -410,14 +411,17 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                     let l = cond_text.to_ascii_lowercase();
                     ["retr", "attempt", "tries"].iter().any(|w| l.contains(w))
                 };
-                body_stmts[i + 1..].iter().filter(|s| !nested(**s)).any(|s| {
-                    if !counted {
-                        return matches!(s.kind(), "return_statement" | "break_statement");
-                    }
-                    ast::descendants_until(*s, nested)
-                        .iter()
-                        .any(|d| matches!(d.kind(), "return_statement" | "break_statement"))
-                })
+                body_stmts[i + 1..]
+                    .iter()
+                    .filter(|s| !nested(**s))
+                    .any(|s| {
+                        if !counted {
+                            return matches!(s.kind(), "return_statement" | "break_statement");
+                        }
+                        ast::descendants_until(*s, nested)
+                            .iter()
+                            .any(|d| matches!(d.kind(), "return_statement" | "break_statement"))
+                    })
             });
         // The outcome kept in a variable and tested after the `try`: the
         // caught exception stored (`err = e;` .. `if (err == null) return;`)

@@ -375,8 +375,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         let Expr::MethodCall(m) = inner else {
             return None;
         };
-        if !m.args.is_empty() || !matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self"))
-        {
+        if !m.args.is_empty() || !matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self")) {
             return None;
         }
         let v = self.ev.own_fn_value(&m.method.to_string())?;

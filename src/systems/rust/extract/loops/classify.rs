@@ -106,7 +106,8 @@ impl LoopFinder<'_, '_, '_, '_> {
         // retry (risingwave's Kinesis reader).
         if contains_word(&t, "yield") {
             return Err(Some(
-                "a stream's read loop: a success `yield`s an item and goes round for the next".into(),
+                "a stream's read loop: a success `yield`s an item and goes round for the next"
+                    .into(),
             ));
         }
         // A flag set before going round and handed to the next pass's call
@@ -173,9 +174,7 @@ impl LoopFinder<'_, '_, '_, '_> {
                     !counter_names.iter().any(|n| after.starts_with(n.as_str()))
                 })
             });
-        let predicate = PREDICATE_WORDS
-            .iter()
-            .any(|w| sorts_by_word(&compact, w))
+        let predicate = PREDICATE_WORDS.iter().any(|w| sorts_by_word(&compact, w))
             || guard_on_error
             || shape.classified
             || shape.only_statuses;
@@ -376,7 +375,13 @@ fn changed_input(before: &[&Stmt], spaced: &str, compact: &str) -> Option<String
         let Stmt::Local(l) = s else { return None };
         let name = pat_ident(&l.pat)?;
         let init = l.init.as_ref()?;
-        if !matches!(&*init.expr, Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(_), .. })) {
+        if !matches!(
+            &*init.expr,
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Bool(_),
+                ..
+            })
+        ) {
             return None;
         }
         // (in the spaced text: the compact one glues comments to code)
@@ -388,16 +393,20 @@ fn changed_input(before: &[&Stmt], spaced: &str, compact: &str) -> Option<String
                     r.starts_with("true;") || r.starts_with("false;")
                 })
         });
-        let handed = [format!("({name})"), format!("({name},"), format!(",{name})")]
-            .iter()
-            .any(|h| {
-                compact.match_indices(h.as_str()).any(|(i, _)| {
-                    let callee = crate::extract::calls::lex::trailing(&compact[..i], |c| {
-                        c.is_alphanumeric() || c == '_'
-                    });
-                    !callee.is_empty() && !callee.contains("sleep") && callee != "Some"
-                })
-            });
+        let handed = [
+            format!("({name})"),
+            format!("({name},"),
+            format!(",{name})"),
+        ]
+        .iter()
+        .any(|h| {
+            compact.match_indices(h.as_str()).any(|(i, _)| {
+                let callee = crate::extract::calls::lex::trailing(&compact[..i], |c| {
+                    c.is_alphanumeric() || c == '_'
+                });
+                !callee.is_empty() && !callee.contains("sleep") && callee != "Some"
+            })
+        });
         (set && handed).then_some(name)
     })
 }

@@ -166,7 +166,17 @@ const DELEGATES: &[&str] = &[
 /// `compact` has no whitespace.
 pub(super) fn awaits_backoff(compact: &str) -> bool {
     let b = compact.as_bytes();
-    compact.match_indices("backoff(").any(|(i, w)| {
+    // (or a name going on from it: `backoff_and_wait(&mut b).await`)
+    let calls = compact.match_indices("backoff").filter_map(|(i, _)| {
+        let rest = &compact[i..];
+        let name = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        rest[name..]
+            .starts_with('(')
+            .then(|| (i, &rest[..name + 1]))
+    });
+    calls.into_iter().any(|(i, w)| {
         let mut depth = 0usize;
         for (j, &c) in b.iter().enumerate().skip(i + w.len() - 1).take(512) {
             match c {
