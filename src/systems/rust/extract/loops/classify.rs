@@ -104,7 +104,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         // A stream's read loop (`#[try_stream]`): a success `yield`s its
         // item and goes round for the next one; it is a consumer, not a
         // retry (risingwave's Kinesis reader).
-        if contains_word(&t, "yield") {
+        if yields(body) {
             return Err(Some(
                 "a stream's read loop: a success `yield`s an item and goes round for the next"
                     .into(),
@@ -409,4 +409,19 @@ fn changed_input(before: &[&Stmt], spaced: &str, compact: &str) -> Option<String
         });
         (set && handed).then_some(name)
     })
+}
+
+/// A `yield` of the body's own (not a word in a comment, not in a closure).
+fn yields(body: &Block) -> bool {
+    struct Y(bool);
+    impl<'a> Visit<'a> for Y {
+        fn visit_item(&mut self, _: &'a Item) {}
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+        fn visit_expr_yield(&mut self, _: &'a syn::ExprYield) {
+            self.0 = true;
+        }
+    }
+    let mut y = Y(false);
+    y.visit_block(body);
+    y.0
 }
