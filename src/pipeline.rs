@@ -195,6 +195,15 @@ impl<'a> Pipeline<'a> {
         let allowed = (!allowed.iter().all(|&a| a)).then_some(&allowed[..]);
         let mut report = report::select(&scan, checked, settings, &configs, allowed);
         scan.notices.append(&mut report.notices);
+        // The loops looked at and not taken are told for the files
+        // reported only, like their findings.
+        if let Some(allowed) = allowed {
+            for (f, &reported) in scan.files.iter_mut().zip(allowed) {
+                if !reported {
+                    f.facts.loops_not_taken.clear();
+                }
+            }
+        }
         Run {
             scan,
             graph: graph.ok(),

@@ -315,6 +315,35 @@ fn explicit_files_read_the_repository_and_report_only_them() {
     assert!(err.contains("1 in files not reported"), "{err}");
 }
 
+/// A Java loop the reader looks at and does not take (a walk along a
+/// chain), listed under `loops_not_taken` in `--format json`.
+const NOT_TAKEN: &str = "class W {\n    void walk(Node n) throws InterruptedException {\n        while (n != null) {\n            try {\n                n.retryVisit();\n                return;\n            } catch (RuntimeException e) {\n                Thread.sleep(100);\n                n = n.parent;\n            }\n        }\n    }\n}\n";
+
+#[test]
+fn explicit_files_list_only_their_own_loops_not_taken() {
+    let dir = repo();
+    let d = dir.path();
+    write(d, "a/A.java", NOT_TAKEN);
+    write(d, "b/B.java", NOT_TAKEN);
+    let (_, whole, _) = run(cmd(d).args(["check", "--format", "json", "."]));
+    let v: serde_json::Value = serde_json::from_str(&whole).unwrap();
+    let listed = |v: &serde_json::Value| -> Vec<String> {
+        v["loops_not_taken"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|l| l["file"].as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(listed(&v).len(), 2, "{whole}");
+    let (_, one, err) = run(cmd(d).args(["check", "--format", "json", "a/A.java"]));
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert!(err.starts_with("2 files scanned"), "{err}");
+    assert_eq!(listed(&v), vec!["a/A.java".to_string()], "{one}");
+}
+
 #[test]
 fn readme_configuration_reference_is_generated_from_the_keys() {
     let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();

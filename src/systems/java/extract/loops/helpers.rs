@@ -290,10 +290,14 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     };
     ast::descendants_until(body, nested).into_iter().any(|d| {
         d.kind() == "method_invocation"
-            && field(d, "name").is_some_and(|n| {
+            && (field(d, "name").is_some_and(|n| {
                 let l = ctx.text(n).to_ascii_lowercase();
                 l.contains("retr") && !l.contains("log")
             })
+            // Or a method of a retry object (`lockRetryController.sleep(e)`).
+            || field(d, "object").is_some_and(|o| {
+                o.kind() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
+            }))
             && field(d, "arguments").is_some_and(|a| {
                 named_children(a)
                     .into_iter()
@@ -424,4 +428,101 @@ fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
     ast::descendants(args)
         .into_iter()
         .any(|d| d.kind() == "identifier" && assigned.contains(&ctx.text(d)))
+}
+
+/// A statement of the try block that leaves the loop when the attempt
+/// worked, beyond a plain `return`/`break`: an `if`/`else` whose branches
+/// all leave (`if (map.has("code")) { return a; } else { return b; }`), or
+/// the attempt itself under a test that it is not done yet, followed by
+/// the exit (`if (!transport.isOpen()) { transport.open(); break; }`).
+pub(super) fn leaves_on_success(ctx: &Ctx<'_>, s: Node<'_>) -> bool {
+    if s.kind() != "if_statement" {
+        return false;
+    }
+    let Some(then) = field(s, "consequence") else {
+        return false;
+    };
+    let exits = |b: Node<'_>| {
+        statements(b)
+            .last()
+            .is_some_and(|l| matches!(l.kind(), "return_statement" | "break_statement"))
+    };
+    if let Some(other) = field(s, "alternative") {
+        let other = if other.kind() == "else" {
+            named_children(other).first().copied().unwrap_or(other)
+        } else {
+            other
+        };
+        return exits(then) && (exits(other) || leaves_on_success(ctx, other));
+    }
+    let negated = field(s, "condition")
+        .map(ast::unwrap_expr)
+        .is_some_and(|c| c.kind() == "unary_expression" && ctx.text(c).starts_with('!'));
+    let stmts = statements(then);
+    negated
+        && exits(then)
+        && stmts.iter().any(|x| {
+            call_of(*x).is_some_and(|c| {
+                field(c, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
+                    && !ctx.text(c).to_ascii_lowercase().contains("log")
+            })
+        })
+}
+
+/// A catch of only exceptions that say another thread or writer got there
+/// first: a local state that changed under the call
+/// (`IndexOutOfBoundsException` after a concurrent removal,
+/// `IllegalAccessException` after another thread's `setAccessible(false)`,
+/// `ConcurrentModificationException`) or a write conflict (a duplicate
+/// key): no remote call failed.
+pub(super) fn race_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
+    const RACES: &[&str] = &[
+        "IndexOutOfBoundsException",
+        "ArrayIndexOutOfBoundsException",
+        "ConcurrentModificationException",
+        "IllegalAccessException",
+        "NoSuchElementException",
+        "SQLIntegrityConstraintViolationException",
+        "DuplicateKeyException",
+    ];
+    let types = super::catch_types(ctx, catch);
+    !types.is_empty()
+        && types
+            .iter()
+            .all(|(t, _)| RACES.contains(&ast::last_segment(t)))
+}
+
+/// An `if` of the catch that leaves and tests the caught exception with a
+/// call (`if (!isTransientDockerPullError(e) || attempt == max) throw e;`,
+/// `if (!e.isRetryable()) throw e;`): the failures are sorted. Where the
+/// test is.
+pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
+    let param = named_children(catch)
+        .into_iter()
+        .find(|p| p.kind() == "catch_formal_parameter")
+        .and_then(|p| field(p, "name"))
+        .map(|n| ctx.text(n))?;
+    let body = field(catch, "body")?;
+    statements(body).into_iter().find_map(|s| {
+        if s.kind() != "if_statement" {
+            return None;
+        }
+        let then = field(s, "consequence")?;
+        if !statements(then).last().is_some_and(|l| leaves(ctx, *l)) {
+            return None;
+        }
+        let cond = field(s, "condition")?;
+        let tests = ast::descendants(cond).into_iter().any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name")
+                    .is_some_and(|n| !ctx.text(n).to_ascii_lowercase().contains("log"))
+                && (field(d, "object").is_some_and(|o| ctx.text(o) == param)
+                    || field(d, "arguments").is_some_and(|a| {
+                        named_children(a)
+                            .into_iter()
+                            .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+                    }))
+        });
+        tests.then(|| span(cond))
+    })
 }

@@ -293,6 +293,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             why_not = "every catch leaves the loop (`throw`, `return`, `break`) or only catches `InterruptedException`: no failure goes round";
             continue;
         }
+        if retrying.iter().all(|c| helpers::race_only(ctx, *c)) {
+            why_not = "a race with another thread or writer: only a local state exception (`IndexOutOfBoundsException`, `IllegalAccessException`..) or a write conflict (a duplicate key) goes round, and the next pass reads anew";
+            continue;
+        }
         // Waiting for a result (`future.get(100, MILLISECONDS)` with
         // `TimeoutException` going round) or for a lock (`lockFile.lock()`,
         // a locker's statement) is a wait for a state, not a retry.
@@ -306,8 +310,9 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                         && field(c, "name").is_some_and(|n| ctx.text(n).starts_with("await"))
                 })
         });
-        if awaits || waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
-            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, or success is an `await..` answering true) or takes a lock";
+        let local = wait::connects_locally(ctx, block);
+        if awaits || local || waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
+            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, or success is an `await..` answering true), takes a lock or connects to this host (`localhost`)";
             continue;
         }
         // Following a referral or redirect, or failing over to the next
@@ -339,6 +344,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // a false result goes round like a failure.
         let direct_exit = block_stmts.iter().any(|s| {
             matches!(s.kind(), "return_statement" | "break_statement")
+                || helpers::leaves_on_success(ctx, *s)
                 || (s.kind() == "if_statement"
                     && field(*s, "alternative").is_none()
                     && field(*s, "condition").is_some_and(|c| {
@@ -361,7 +367,9 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                             return true;
                         }
                         c.kind() == "method_invocation"
-                            && field(c, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
+                            && field(c, "name").is_some_and(|n| {
+                                !is_sleep_name(ctx.text(n)) && !result::reads_state(ctx.text(n))
+                            })
                             && field(c, "object").is_none_or(|o| !locals.contains(&ctx.text(o)))
                     })
                     && field(*s, "consequence").is_some_and(|b| {
@@ -396,9 +404,24 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             .iter()
             .position(|s| s.id() == t.id())
             .is_some_and(|i| {
+                // (or at any depth after the `try`, `if (ok) { break; }`
+                // under the tests of the answer, in a loop counting
+                // retries: a consumer's `if (stop) break;` is no success)
+                let counted = {
+                    let l = cond_text.to_ascii_lowercase();
+                    ["retr", "attempt", "tries"].iter().any(|w| l.contains(w))
+                };
                 body_stmts[i + 1..]
                     .iter()
-                    .any(|s| matches!(s.kind(), "return_statement" | "break_statement"))
+                    .filter(|s| !nested(**s))
+                    .any(|s| {
+                        if !counted {
+                            return matches!(s.kind(), "return_statement" | "break_statement");
+                        }
+                        ast::descendants_until(*s, nested)
+                            .iter()
+                            .any(|d| matches!(d.kind(), "return_statement" | "break_statement"))
+                    })
             });
         // The outcome kept in a variable and tested after the `try`: the
         // caught exception stored (`err = e;` .. `if (err == null) return;`)
@@ -448,7 +471,15 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         ));
     }
     let trimmed = head(ctx, lp, body, cond);
-    let attempts = bound(ctx, lp, &own, trimmed);
+    let mut attempts = bound(ctx, lp, &own, trimmed);
+    // A retry object handed each failure (`controller.sleep(e)`) decides
+    // when to stop, by throwing.
+    if matches!(attempts.value.count, AttemptCount::Unbounded)
+        && tr.retrying.iter().any(|c| helpers::asks_policy(ctx, *c))
+    {
+        attempts.value.count = AttemptCount::Unknown;
+        attempts.value.written_as = "a retry object handed each failure decides".into();
+    }
     let mut p = RetryPolicy::new(System::JavaLoop, trimmed, attempts);
     p.name = ctx.enclosing_method(lp).map(|(_, m)| m);
     let (delay, jitter) = wait(ctx, lp, &own, trimmed);
@@ -459,10 +490,16 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     let mut all = false;
     let mut catch_span = None;
     for c in &tr.retrying {
+        // A test of the caught exception that leaves (`if
+        // (!isTransient(e) || ..) throw e;`): a predicate.
+        let sorted = helpers::sorts_caught(ctx, *c);
+        if let Some(at) = sorted {
+            conditions.push(Located::written(Condition::Predicate, at));
+        }
         for (t, s) in retried_types(ctx, *c) {
             catch_span = Some(catch_span.map_or(s, |x: Span| x.cover(s)));
             // Only the statuses it tests go round: listed below.
-            if statuses::gated_catch(ctx, *c) {
+            if statuses::gated_catch(ctx, *c) || sorted.is_some() {
                 continue;
             }
             if matches!(ast::last_segment(&t), "Exception" | "Throwable") {

@@ -15,7 +15,7 @@ use super::*;
 
 /// Names of calls that read a state or take a lock rather than attempt an
 /// operation.
-fn reads_state(name: &str) -> bool {
+pub(super) fn reads_state(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
     [
         "is",
@@ -37,6 +37,15 @@ fn reads_state(name: &str) -> bool {
         "lookup",
         "size",
         "equals",
+        // Queries of a state (`fetchReplicationSlotInfo`, `queryStatus`,
+        // `describeCluster`): a `null` or "not ready" answer means the state
+        // is not there yet, a wait (seatunnel PostgresConnection); the
+        // query's own errors propagate.
+        "fetch",
+        "query",
+        "select",
+        "describe",
+        "list",
     ]
     .iter()
     .any(|p| l.starts_with(p))

@@ -362,3 +362,15 @@ pub(super) fn takes_lock(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
                     }))
     })
 }
+
+/// The try connects to this host (`"localhost:" + port`): a wait for a
+/// server this process started to come up, not a retry against a shared
+/// service (pinot `ZkStarter`).
+pub(super) fn connects_locally(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
+    ast::descendants_until(block, nested).into_iter().any(|d| {
+        d.kind() == "string_literal" && {
+            let t = ctx.text(d).trim_matches('"');
+            t.starts_with("localhost") || t.starts_with("127.0.0.1")
+        }
+    })
+}

@@ -26,6 +26,20 @@ impl<'a, 's> Eval<'a, 's> {
         self.ix.consts.get(name).copied()
     }
 
+    /// The one expression a function of the file named `name` (the only
+    /// one of that name) returns, when its body is that expression alone
+    /// (`fn need_retry(&self) -> bool { self.n < self.max }`).
+    pub fn own_fn_value(&self, name: &str) -> Option<&'a Expr> {
+        let mut defs = self.ix.fns.get(name)?.iter();
+        let (Some(d), None) = (defs.next(), defs.next()) else {
+            return None;
+        };
+        match d.block.stmts.as_slice() {
+            [Stmt::Expr(e, None)] => Some(e),
+            _ => None,
+        }
+    }
+
     /// A `Duration::from_*(literal)` or a constant holding one.
     pub fn eval_pub(&self, e: &Expr, _f: &mut ()) -> Option<Duration> {
         match e {

@@ -57,6 +57,7 @@ use syn::{Attribute, Block, Expr, FnArg, ImplItem, Item, Lit, Member, Pat, Signa
 
 mod aws_profile;
 mod builders;
+mod by_hand;
 mod interp;
 mod sites;
 mod tower;
@@ -628,6 +629,29 @@ pub fn read_file<'a>(file: &'a syn::File, spans: &'a Spans<'a>, facts: &mut Fact
         spans,
     };
     c.items(&file.items);
+    // Constants declared inside a function (`const MAX_RETRY: usize = 5;`
+    // before its loop), where the file has no item of that name and no
+    // other function declares it differently.
+    let mut local: HashMap<String, Option<&Expr>> = HashMap::new();
+    for (_, _, block, _) in &c.ix.bodies {
+        for st in &block.stmts {
+            if let Stmt::Item(Item::Const(k)) = st {
+                local
+                    .entry(k.ident.to_string())
+                    .and_modify(|e| {
+                        if e.is_some_and(|x| spans.text(x) != spans.text(&*k.expr)) {
+                            *e = None;
+                        }
+                    })
+                    .or_insert(Some(&*k.expr));
+            }
+        }
+    }
+    for (name, e) in local {
+        if let Some(e) = e {
+            c.ix.consts.entry(name).or_insert(e);
+        }
+    }
     let ix = c.ix;
     let text = spans.source();
     let ev = Eval {

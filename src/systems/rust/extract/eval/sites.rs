@@ -207,6 +207,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
         if matches!(b.krate, Krate::RetryPolicies | Krate::Tower) {
             continue;
         }
+        let b = super::by_hand::bounded(ev, b);
         let mut p = policy_of(&b, system, b.origin);
         p.name = fname.map(|f| format!("{} in {f}", b.krate.name()));
         p.idempotency = uses.keys.clone();

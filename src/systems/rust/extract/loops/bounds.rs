@@ -276,9 +276,17 @@ impl LoopFinder<'_, '_, '_, '_> {
                 conds = vec![&b.left, &b.right];
             }
             for c in conds {
-                let Some((name, op, limit, cmp_span)) = compare(c) else {
+                // A test in a method of the file (`!self.need_retry()`,
+                // whose body is `self.n < self.max`): its comparison,
+                // placed at the call.
+                let (c, at, flip) = match self.own_test(c) {
+                    Some((inner, negated)) => (inner, c, flip ^ negated),
+                    None => (c, c, flip),
+                };
+                let Some((name, op, limit, _)) = compare(c) else {
                     continue;
                 };
+                let cmp_span = at;
                 let op = if flip {
                     match op {
                         Cmp::Lt => Cmp::Ge,
@@ -355,6 +363,23 @@ impl LoopFinder<'_, '_, '_, '_> {
             return AttemptsT::Unknown { span: head };
         }
         found.unwrap_or(AttemptsT::Unbounded { span: head })
+    }
+
+    /// `self.method()` or `!self.method()` where the method's body is one
+    /// comparison: that comparison, and whether it is negated.
+    fn own_test<'x>(&'x self, c: &'x Expr) -> Option<(&'x Expr, bool)> {
+        let (inner, negated) = match c {
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => (&*u.expr, true),
+            e => (e, false),
+        };
+        let Expr::MethodCall(m) = inner else {
+            return None;
+        };
+        if !m.args.is_empty() || !matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self")) {
+            return None;
+        }
+        let v = self.ev.own_fn_value(&m.method.to_string())?;
+        compare(v).map(|_| (v, negated))
     }
 
     pub(super) fn guard_bound(&self, body: &Block, before: &[&Stmt]) -> Option<AttemptsT> {
@@ -552,8 +577,15 @@ pub(super) fn compare(e: &Expr) -> Option<(String, Cmp, &Expr, &Expr)> {
         syn::BinOp::Eq(_) => Cmp::Eq,
         _ => return None,
     };
+    // A counter in a field of `self` (`self.io_retry_times`) too.
     let ident = |e: &Expr| match e {
         Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        Expr::Field(f) => match (&*f.base, &f.member) {
+            (Expr::Path(p), syn::Member::Named(n)) if p.path.is_ident("self") => {
+                Some(format!("self.{n}"))
+            }
+            _ => None,
+        },
         _ => None,
     };
     if let Some(n) = ident(&b.left)

@@ -101,6 +101,37 @@ impl LoopFinder<'_, '_, '_, '_> {
                 "a queue consumer: each pass receives new work from a channel".into(),
             ));
         }
+        // A stream's read loop (`#[try_stream]`): a success `yield`s its
+        // item and goes round for the next one; it is a consumer, not a
+        // retry (risingwave's Kinesis reader).
+        if yields(body) {
+            return Err(Some(
+                "a stream's read loop: a success `yield`s an item and goes round for the next"
+                    .into(),
+            ));
+        }
+        // A flag set before going round and handed to the next pass's call
+        // (`force_refresh = true; continue;` .. `token(force_refresh)`): the
+        // next pass asks differently (a re-authentication), it does not
+        // repeat the same call.
+        if let Some(flag) = changed_input(before, &t, &compact) {
+            return Err(Some(format!(
+                "each pass asks differently: `{flag}` is set before going round and handed to the next pass's call (a refresh or re-authentication)"
+            )));
+        }
+        // A wait for a change: each pass waits (often under a `timeout`,
+        // whose `Err` is time elapsed, not a failure) for a watch's next
+        // value or a notification, then tests the state (risingwave
+        // `wait_for_update`).
+        let waits_change = body.stmts.iter().any(|s| {
+            matches!(s, Stmt::Expr(Expr::Match(m), _)
+                if { let t = text_of_compact(spans, &m.expr); t.contains(".changed()") || t.contains(".notified()") })
+        });
+        if waits_change {
+            return Err(Some(
+                "a wait for a change: each pass waits for a watch's next value or a notification (`changed()`, `notified()`), it repeats no failed call".into(),
+            ));
+        }
         // A failure that goes round again, and a way out on success.
         let mut shape = shape::shape(spans, body, cond);
         // A `bool` result that is tested and leaves on `true` in a loop that
@@ -143,9 +174,7 @@ impl LoopFinder<'_, '_, '_, '_> {
                     !counter_names.iter().any(|n| after.starts_with(n.as_str()))
                 })
             });
-        let predicate = PREDICATE_WORDS
-            .iter()
-            .any(|w| compact.contains(&w.replace(' ', "")))
+        let predicate = PREDICATE_WORDS.iter().any(|w| sorts_by_word(&compact, w))
             || guard_on_error
             || shape.classified
             || shape.only_statuses;
@@ -323,4 +352,76 @@ fn is_schedule(pat: &syn::Pat, compact: &str) -> bool {
                 compact.contains(&format!("{c}{n})")) || compact.contains(&format!("{c}{n},"))
             })
     })
+}
+
+/// Whether `word` in the loop sorts failures. A response status tested
+/// only as the success exit (`if res.status().is_success() { break }`)
+/// sorts nothing: every other status goes round.
+fn sorts_by_word(compact: &str, word: &str) -> bool {
+    let w = word.replace(' ', "");
+    if w != "status()" {
+        return compact.contains(&w);
+    }
+    compact
+        .match_indices(&w)
+        .any(|(i, _)| !compact[i + w.len()..].starts_with(".is_success()"))
+}
+
+/// A `let mut flag = false;` before the loop that the body sets
+/// (`flag = true;`) and hands to a call that is not a sleep (`(flag)`,
+/// `(flag,`, `,flag)`).
+fn changed_input(before: &[&Stmt], spaced: &str, compact: &str) -> Option<String> {
+    before.iter().find_map(|s| {
+        let Stmt::Local(l) = s else { return None };
+        let name = pat_ident(&l.pat)?;
+        let init = l.init.as_ref()?;
+        if !matches!(
+            &*init.expr,
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Bool(_),
+                ..
+            })
+        ) {
+            return None;
+        }
+        // (in the spaced text: the compact one glues comments to code)
+        let set = spaced.match_indices(name.as_str()).any(|(i, _)| {
+            let rest = spaced[i + name.len()..].trim_start();
+            !spaced[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')
+                && rest.strip_prefix('=').is_some_and(|r| {
+                    let r = r.trim_start();
+                    r.starts_with("true;") || r.starts_with("false;")
+                })
+        });
+        let handed = [
+            format!("({name})"),
+            format!("({name},"),
+            format!(",{name})"),
+        ]
+        .iter()
+        .any(|h| {
+            compact.match_indices(h.as_str()).any(|(i, _)| {
+                let callee = crate::extract::calls::lex::trailing(&compact[..i], |c| {
+                    c.is_alphanumeric() || c == '_'
+                });
+                !callee.is_empty() && !callee.contains("sleep") && callee != "Some"
+            })
+        });
+        (set && handed).then_some(name)
+    })
+}
+
+/// A `yield` of the body's own (not a word in a comment, not in a closure).
+fn yields(body: &Block) -> bool {
+    struct Y(bool);
+    impl<'a> Visit<'a> for Y {
+        fn visit_item(&mut self, _: &'a Item) {}
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+        fn visit_expr_yield(&mut self, _: &'a syn::ExprYield) {
+            self.0 = true;
+        }
+    }
+    let mut y = Y(false);
+    y.visit_block(body);
+    y.0
 }

@@ -31,6 +31,7 @@ impl LoopFinder<'_, '_, '_, '_> {
                 || t.contains("Delay::new(")
                 || delegates(t)
                 || awaits_backoff(&crate::systems::rust::extract::squash(t))
+                || awaits_progress(&crate::systems::rust::extract::squash(t))
             {
                 return (
                     DelayT::Custom {
@@ -130,6 +131,18 @@ impl LoopFinder<'_, '_, '_, '_> {
                     }
                 }
             }
+            // A constant of the file (`sleep(RETRY_INTERVAL)`, declared
+            // anywhere in it, before or after the function).
+            if !grows && let Some(d) = self.ev.eval_pub(arg, &mut ()) {
+                return (
+                    DelayT::Fixed {
+                        value: Num::Const((d.as_secs_f64() * 1e9) as i128),
+                        unit: 1e-9,
+                        span,
+                    },
+                    var_rand,
+                );
+            }
             return (DelayT::Custom { span }, var_rand);
         }
         (
@@ -153,7 +166,17 @@ const DELEGATES: &[&str] = &[
 /// `compact` has no whitespace.
 pub(super) fn awaits_backoff(compact: &str) -> bool {
     let b = compact.as_bytes();
-    compact.match_indices("backoff(").any(|(i, w)| {
+    // (or a name going on from it: `backoff_and_wait(&mut b).await`)
+    let calls = compact.match_indices("backoff").filter_map(|(i, _)| {
+        let rest = &compact[i..];
+        let name = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        rest[name..]
+            .starts_with('(')
+            .then(|| (i, &rest[..name + 1]))
+    });
+    calls.into_iter().any(|(i, w)| {
         let mut depth = 0usize;
         for (j, &c) in b.iter().enumerate().skip(i + w.len() - 1).take(512) {
             match c {
@@ -168,6 +191,26 @@ pub(super) fn awaits_backoff(compact: &str) -> bool {
             }
         }
         false
+    })
+}
+
+/// A wait for progress before going round (`self.pending.await_one_delivery().await?`,
+/// `.wait_for_capacity(..).await`): backpressure, the next pass comes when
+/// something outstanding completed (risingwave's Kafka sink on
+/// `QueueFull`). `compact` has no whitespace.
+pub(super) fn awaits_progress(compact: &str) -> bool {
+    [".await_", ".wait_for", ".wait_until"].iter().any(|w| {
+        compact.match_indices(w).any(|(i, _)| {
+            let rest = &compact[i + 1..];
+            let name_end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            rest[name_end..].starts_with("()") && rest[name_end + 2..].starts_with(".await")
+                || rest[name_end..].starts_with('(')
+                    && rest[name_end..]
+                        .find(')')
+                        .is_some_and(|j| rest[name_end + j + 1..].starts_with(".await"))
+        })
     })
 }
 

@@ -220,8 +220,14 @@ fn is_bound_test(e: &Expr) -> bool {
                     | syn::BinOp::Ge(_)
                     | syn::BinOp::Eq(_)
                     | syn::BinOp::Ne(_)
-            ) || ((matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)))
+            ) || (matches!(b.op, syn::BinOp::And(_))
                 && (is_bound_test(&b.left) || is_bound_test(&b.right)))
+                // `!e.is_object_error() || retries >= max`: leaving on
+                // either, the error test sorts failures; a bound only when
+                // both sides are.
+                || (matches!(b.op, syn::BinOp::Or(_))
+                    && is_bound_test(&b.left)
+                    && is_bound_test(&b.right))
         }
         Expr::Paren(p) => is_bound_test(&p.expr),
         // `matches!(attempt, Position::Last(_))` over `(0..3).with_position()`:
