@@ -49,6 +49,64 @@ pub fn parse_source(
     parse(&mut parser, text, language, does_not, reader, facts)
 }
 
+/// [`parse_source`] leaving the byte ranges `skip` (sorted, apart) out of
+/// the parse: the parser jumps over them (bodies no reader needs, blanked
+/// or not) instead of lexing them.
+pub fn parse_source_skipping(
+    grammar: tree_sitter::Language,
+    text: &str,
+    skip: &[std::ops::Range<usize>],
+    language: &str,
+    does_not: &str,
+    reader: &'static str,
+    facts: &mut Facts,
+) -> Option<tree_sitter::Tree> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&grammar).ok()?;
+    if !skip.is_empty() && parser.set_included_ranges(&included(text, skip)).is_err() {
+        let _ = parser.set_included_ranges(&[]);
+    }
+    parse(&mut parser, text, language, does_not, reader, facts)
+}
+
+/// The parser's included ranges: everything but `skip` (sorted, not
+/// nested), with row and column of each end.
+pub fn included(src: &str, skip: &[std::ops::Range<usize>]) -> Vec<tree_sitter::Range> {
+    let mut bounds: Vec<usize> = Vec::with_capacity(skip.len() * 2 + 2);
+    bounds.push(0);
+    for r in skip {
+        bounds.push(r.start);
+        bounds.push(r.end);
+    }
+    bounds.push(src.len());
+    // Points of every bound, in one pass over the newlines.
+    let mut points = Vec::with_capacity(bounds.len());
+    let mut newlines = memchr::memchr_iter(b'\n', src.as_bytes()).peekable();
+    let (mut row, mut line_start) = (0usize, 0usize);
+    for &at in &bounds {
+        while let Some(&nl) = newlines.peek() {
+            if nl >= at {
+                break;
+            }
+            row += 1;
+            line_start = nl + 1;
+            newlines.next();
+        }
+        points.push(tree_sitter::Point::new(row, at - line_start));
+    }
+    bounds
+        .chunks(2)
+        .zip(points.chunks(2))
+        .filter(|(b, _)| b[0] < b[1])
+        .map(|(b, p)| tree_sitter::Range {
+            start_byte: b[0],
+            end_byte: b[1],
+            start_point: p[0],
+            end_point: p[1],
+        })
+        .collect()
+}
+
 /// [`parse`] with a given budget of progress steps.
 fn parse_within(
     parser: &mut tree_sitter::Parser,

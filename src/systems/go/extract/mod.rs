@@ -112,14 +112,17 @@ static NO_PRUNE: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
 pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     if prune && let Some((blank, bodies)) = prune::blanked(text) {
         let before = facts.clone();
-        match read(&blank, facts) {
+        // The blanked bodies are left out of the parse too: the parser
+        // jumps over them instead of lexing their spaces.
+        let skip: Vec<std::ops::Range<usize>> = bodies.iter().map(|b| b.start..b.end).collect();
+        match read(&blank, &skip, facts) {
             // What a reader reads across functions was blanked: read the
             // file whole.
             Some(needs) if needs.reaches(text, &bodies) => *facts = before,
             _ => return,
         }
     }
-    read(text, facts);
+    read(text, &[], facts);
 }
 
 /// What the readers read outside the function they found a policy in:
@@ -143,10 +146,11 @@ impl CrossRefs {
     }
 }
 
-fn read(text: &str, facts: &mut Facts) -> Option<CrossRefs> {
-    let tree = crate::extract::tree_sitter::parse_source(
+fn read(text: &str, skip: &[std::ops::Range<usize>], facts: &mut Facts) -> Option<CrossRefs> {
+    let tree = crate::extract::tree_sitter::parse_source_skipping(
         tree_sitter_go::LANGUAGE.into(),
         text,
+        skip,
         "Go",
         "build",
         NAME,

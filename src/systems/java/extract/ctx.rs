@@ -38,21 +38,80 @@ pub struct Ctx<'a> {
     writes: HashMap<&'a str, Vec<Node<'a>>>,
     /// Each node's parent by node id (tree-sitter's own `parent()` walks
     /// down from the root, which is quadratic on deep trees).
-    parents: HashMap<usize, Node<'a>>,
+    parents: IdMap<Node<'a>>,
+}
+
+/// A map keyed by tree-sitter node ids (addresses): a multiply-and-fold
+/// hash instead of SipHash, which was most of the index's cost.
+type IdMap<V> = HashMap<usize, V, std::hash::BuildHasherDefault<IdHasher>>;
+
+#[derive(Default, Clone, Copy)]
+struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_usize(self.0 as usize ^ usize::from(b));
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        // Node addresses have their low bits clear: fold the high half
+        // of the product (where the multiplication puts the entropy)
+        // down to the bucket bits.
+        let h = (n as u64 ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 32);
+    }
+}
+
+/// Every named node but comments below `root` (itself included), in
+/// source order, and each one's parent: what walking `named_children`
+/// from the root gives, with one cursor instead of a cursor and a vector
+/// per node.
+fn index<'a>(root: Node<'a>) -> (Vec<Node<'a>>, IdMap<Node<'a>>) {
+    let mut nodes = vec![root];
+    let mut parents = IdMap::default();
+    let mut cursor = root.walk();
+    // The named nodes the cursor went down from.
+    let mut path = vec![root];
+    if !cursor.goto_first_child() {
+        return (nodes, parents);
+    }
+    loop {
+        let n = cursor.node();
+        let kept =
+            n.is_named() && !matches!(n.kind(), "comment" | "line_comment" | "block_comment");
+        if kept {
+            nodes.push(n);
+            if let Some(&p) = path.last() {
+                parents.insert(n.id(), p);
+            }
+            if cursor.goto_first_child() {
+                path.push(n);
+                continue;
+            }
+        }
+        // The next sibling, else up until one has a next sibling.
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return (nodes, parents);
+            }
+            path.pop();
+            if path.is_empty() {
+                return (nodes, parents);
+            }
+        }
+    }
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(src: &'a str, root: Node<'a>) -> Self {
-        let mut nodes = Vec::new();
-        let mut parents = HashMap::new();
-        let mut stack = vec![root];
-        while let Some(n) = stack.pop() {
-            nodes.push(n);
-            for k in named_children(n).into_iter().rev() {
-                parents.insert(k.id(), n);
-                stack.push(k);
-            }
-        }
+        let (nodes, parents) = index(root);
         let pctx = Parents(&parents);
         let mut imports = Vec::new();
         let mut vars: HashMap<&'a str, Vec<Var<'a>>> = HashMap::new();
@@ -586,7 +645,7 @@ fn written_name<'a>(target: Node<'_>, src: &'a str) -> Option<&'a str> {
 }
 
 /// Parent lookups over a prebuilt map.
-struct Parents<'m, 'a>(&'m HashMap<usize, Node<'a>>);
+struct Parents<'m, 'a>(&'m IdMap<Node<'a>>);
 
 impl<'a> Parents<'_, 'a> {
     fn parent(&self, n: Node<'_>) -> Option<Node<'a>> {

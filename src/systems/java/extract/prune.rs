@@ -11,9 +11,15 @@
 //! A member body is skipped only when nothing in it or on it can matter:
 //!
 //! - its text holds none of the words any reader looks for (the file
-//!   sniff's words, `://`, `try`, random-id and timeout words, `this.`),
-//!   and it is not a short helper that throws, sleeps or ends the process
-//!   (a retry loop's catch may call it);
+//!   sniff's words, `://`, random-id words, ...), no `try` statement
+//!   beside a loop keyword (the keyword, not `try` inside `entry` or
+//!   `registry`; a retry loop's `try` is in the loop's own body), no call
+//!   through a name with `timeout` in it (`.timeout(..)`,
+//!   `setConnectTimeout(..)`, `Timeout.of(..)`; a variable holding a
+//!   timeout is not enough) and no write through `this.` (`this.x = ..`,
+//!   `this.x++`: a value [`Ctx::value_of`](super::Ctx::value_of) may
+//!   take), and it is not a short helper that throws, sleeps or ends the
+//!   process (a retry loop's catch may call it);
 //! - its method carries no annotation but `@Override` (a retry annotation,
 //!   a project's own one, or anything else keeps it);
 //! - it is not a constructor (field values are assigned there);
@@ -41,7 +47,6 @@ const KEEP: &[&str] = &[
     "choose(",
     "forAddress(",
     "forTarget(",
-    "try",
     "Ulid",
     "ULID",
     "Random",
@@ -50,12 +55,9 @@ const KEEP: &[&str] = &[
     "ObjectId",
     "Ksuid",
     "Feign",
-    "timeout",
-    "Timeout",
     "ircuitBreaker",
     "Limiter",
     "Decorators",
-    "this.",
     "Duration",
 ];
 
@@ -399,7 +401,11 @@ fn skippable_member(
     static KEPT: std::sync::LazyLock<crate::extract::Needles> = std::sync::LazyLock::new(|| {
         crate::extract::Needles::new(super::SNIFF.iter().chain(KEEP).copied())
     });
-    if KEPT.any_in(body.as_bytes()) {
+    if KEPT.any_in(body.as_bytes())
+        || (has_word(body, "try") && LOOP_WORDS.iter().any(|w| has_word(body, w)))
+        || calls_timeout(body)
+        || writes_through_this(body)
+    {
         return false;
     }
     // A short helper that throws, sleeps or ends the process: a retry
@@ -430,6 +436,97 @@ fn skippable_member(
     !referenced.contains(name)
 }
 
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+/// The keywords of a loop. A `try` keeps a body only beside one of them:
+/// the try statements a reader looks at are those of a hand-written
+/// retry loop (`loops`: a `try` in the loop's own body); a try elsewhere
+/// starts no reader.
+const LOOP_WORDS: &[&str] = &["for", "while", "do"];
+
+/// Whether `body` holds `word` as a whole word (the keyword `try`, not
+/// `try` inside `entry`, `registry` or `tryLock`; `retry` is a sniff
+/// word and keeps a body by itself).
+fn has_word(body: &str, word: &str) -> bool {
+    let b = body.as_bytes();
+    memmem::find_iter(b, word.as_bytes()).any(|at| {
+        (at == 0 || !is_word(b[at - 1])) && b.get(at + word.len()).is_none_or(|c| !is_word(*c))
+    })
+}
+
+/// Whether `body` calls something named with `timeout`/`Timeout`
+/// (`.timeout(..)`, `setConnectTimeout(..)`, `timeoutDuration(..)`) or
+/// reaches through such a name (`Timeout.of(..)`, `Timeout.ofSeconds`):
+/// what the readers take a timeout from (`unbounded_clients`' method
+/// calls, the builders' chains). A variable or field that only holds a
+/// timeout (`sessionTimeout`, `return timeout;`) starts no reader; a body
+/// writing a field is kept by the field test.
+fn calls_timeout(body: &str) -> bool {
+    let b = body.as_bytes();
+    // `sets_timeout` reads names case-insensitively.
+    ["timeout", "Timeout", "TIMEOUT", "TimeOut", "timeOut"]
+        .iter()
+        .any(|w| {
+            memmem::find_iter(b, w.as_bytes()).any(|at| {
+                let end = at
+                    + w.len()
+                    + b[at + w.len()..]
+                        .iter()
+                        .take_while(|c| is_word(**c))
+                        .count();
+                matches!(
+                    body[end..].trim_start().as_bytes().first(),
+                    Some(b'(' | b'.' | b'<')
+                )
+            })
+        })
+}
+
+/// Whether `body` writes a name through `this.` (`this.x = ..`,
+/// `this.x += ..`, `this.x++`, `--this.x`): what `Ctx` records as a
+/// field's value or write, also for a field the file does not declare
+/// (inherited), which [`assigns_any`] cannot know. A read of `this.x`
+/// starts no reader.
+fn writes_through_this(body: &str) -> bool {
+    let b = body.as_bytes();
+    memmem::find_iter(b, b"this.").any(|at| {
+        if at > 0 && is_word(b[at - 1]) {
+            return false;
+        }
+        // `this.a` or `this.a.b`: the last name is what is written.
+        let mut end = at + 4;
+        while b.get(end) == Some(&b'.') {
+            let len = b[end + 1..].iter().take_while(|c| is_word(**c)).count();
+            if len == 0 {
+                break;
+            }
+            end += 1 + len;
+        }
+        if end == at + 4 {
+            return false;
+        }
+        let before = body[..at].trim_end();
+        if before.ends_with("++") || before.ends_with("--") {
+            return true;
+        }
+        let after = body[end..].trim_start().as_bytes();
+        match after {
+            [b'=', b'=', ..] => false,
+            [b'=', ..] => true,
+            [b'+', b'+', ..] | [b'-', b'-', ..] => true,
+            [
+                b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^',
+                b'=',
+                ..,
+            ] => true,
+            [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] | [b'>', b'>', b'>', b'=', ..] => true,
+            _ => false,
+        }
+    })
+}
+
 /// The names after `::` anywhere in the file (method references).
 fn method_references(src: &str) -> std::collections::HashSet<&str> {
     let b = src.as_bytes();
@@ -445,43 +542,9 @@ fn method_references(src: &str) -> std::collections::HashSet<&str> {
         .collect()
 }
 
-/// The parser's included ranges: everything but `skip` (sorted, not
-/// nested), with row and column of each end.
-pub fn included(src: &str, skip: &[std::ops::Range<usize>]) -> Vec<tree_sitter::Range> {
-    let mut bounds: Vec<usize> = Vec::with_capacity(skip.len() * 2 + 2);
-    bounds.push(0);
-    for r in skip {
-        bounds.push(r.start);
-        bounds.push(r.end);
-    }
-    bounds.push(src.len());
-    // Points of every bound, in one pass over the newlines.
-    let mut points = Vec::with_capacity(bounds.len());
-    let mut newlines = memchr::memchr_iter(b'\n', src.as_bytes()).peekable();
-    let (mut row, mut line_start) = (0usize, 0usize);
-    for &at in &bounds {
-        while let Some(&nl) = newlines.peek() {
-            if nl >= at {
-                break;
-            }
-            row += 1;
-            line_start = nl + 1;
-            newlines.next();
-        }
-        points.push(tree_sitter::Point::new(row, at - line_start));
-    }
-    bounds
-        .chunks(2)
-        .zip(points.chunks(2))
-        .filter(|(b, _)| b[0] < b[1])
-        .map(|(b, p)| tree_sitter::Range {
-            start_byte: b[0],
-            end_byte: b[1],
-            start_point: p[0],
-            end_point: p[1],
-        })
-        .collect()
-}
+/// The parser's included ranges: everything but `skip` (shared with the
+/// Go reader).
+pub use crate::extract::tree_sitter::included;
 
 #[cfg(test)]
 mod tests {
@@ -517,6 +580,8 @@ mod tests {
                 "return x + 1;",
                 "return \"{\";",
                 "for (int i = 0; i < 3; i++) { call(); }",
+                // A `try` outside a loop starts no reader.
+                "try { call(); } catch (Exception e) {}",
                 "return 1;",
                 "return a * 2;",
                 "return 3;"

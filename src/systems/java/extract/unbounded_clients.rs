@@ -67,7 +67,8 @@ fn waits_for_ever(ctx: &Ctx<'_>, call: tree_sitter::Node<'_>) -> bool {
 
 /// Whether the file calls a method that sets a timeout (`.timeout(..)`,
 /// `setConnectTimeout(..)`, `setSoTimeout(..)`); comments do not count.
-/// Pruning keeps every body that says "timeout" (`prune::KEEP`).
+/// Pruning keeps every body that calls through a timeout name
+/// (`prune::calls_timeout`).
 fn sets_timeout(ctx: &Ctx<'_>) -> bool {
     ctx.nodes.iter().any(|&n| {
         n.kind() == "method_invocation"

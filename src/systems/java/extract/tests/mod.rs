@@ -1,6 +1,7 @@
 use super::*;
 use std::time::Duration;
 
+mod pruning;
 mod reactor_retry;
 mod resilience4j;
 mod retry_loops;
@@ -630,63 +631,6 @@ mod prop {
             }
         }
     }
-}
-
-/// Every Java file of the fixtures, the bench generator's shapes and the
-/// shared corpus: the facts are the same whether or not the bodies
-/// [`prune`] finds are left out of the parse.
-#[test]
-fn pruning_changes_no_fact() {
-    let mut files = Vec::new();
-    let mut todo = vec![std::path::PathBuf::from("testdata")];
-    let shared = std::env::var_os("RETRYLINT_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from("../shared"));
-    if shared.join("corpus").is_dir() {
-        todo.push(shared.join("corpus"));
-    } else {
-        println!("../shared is absent: pruning checked on testdata only");
-    }
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "java") {
-                files.push(p);
-            }
-        }
-    }
-    assert!(files.len() > 50, "{}", files.len());
-    let mut pruned_some = 0;
-    for f in files {
-        let Ok(text) = std::fs::read_to_string(&f) else {
-            continue;
-        };
-        if !prune::skippable(&text).is_empty() {
-            pruned_some += 1;
-        }
-        let (mut a, mut b) = (Facts::default(), Facts::default());
-        extract_with(&text, &mut a, true);
-        extract_with(&text, &mut b, false);
-        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", f.display());
-    }
-    assert!(pruned_some > 0, "{pruned_some}");
-    // The shape the bench generator writes: one retry loop among plain
-    // methods, which are skipped.
-    let mut text = String::from(
-        "package p;\nimport java.util.*;\npublic class S {\n  private final Repo repo;\n  public S(Repo repo) { this.repo = repo; }\n  public R call(Req r) throws Exception {\n    int attempt = 0;\n    while (true) {\n      try { return client.post(\"http://b:8080/api\", r); }\n      catch (Exception e) { if (++attempt >= 3) throw e; Thread.sleep(100); }\n    }\n  }\n",
-    );
-    for i in 0..20 {
-        text.push_str(&format!("  public Optional<P> find{i}(long id) {{\n    if (id <= 0) {{ return Optional.empty(); }}\n    for (P item : repo.findAll(\"P\", id)) {{ if (item.isActive()) {{ return Optional.of(item); }} }}\n    return Optional.empty();\n  }}\n"));
-    }
-    text.push_str("}\n");
-    assert_eq!(prune::skippable(&text).len(), 20);
-    let (mut a, mut b) = (Facts::default(), Facts::default());
-    extract_with(&text, &mut a, true);
-    extract_with(&text, &mut b, false);
-    assert_eq!(a.policies.len(), 1);
-    assert_eq!(format!("{a:?}"), format!("{b:?}"));
 }
 
 /// A fuzzer's input on which tree-sitter's error recovery ran for minutes:

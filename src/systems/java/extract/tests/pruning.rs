@@ -1,0 +1,138 @@
+//! The body pruner changes no fact: every Java file of the fixtures, the
+//! shared corpus and (by hand) a real checkout gives the same facts with
+//! and without the bodies [`prune`] finds left out of the parse.
+
+use super::*;
+
+/// The `.java` files under `roots`.
+fn java_files(roots: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut todo = roots.to_vec();
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "java") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Facts pruned and whole, compared on each file; returns the files
+/// something was pruned in, and the bytes left out and read of the files
+/// the sniff takes.
+fn compare(files: &[std::path::PathBuf]) -> (usize, usize, usize) {
+    let (mut pruned_some, mut left_out, mut wanted) = (0, 0, 0);
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let skip = prune::skippable(&text);
+        if !skip.is_empty() {
+            pruned_some += 1;
+        }
+        if wants(text.as_bytes()) {
+            wanted += text.len();
+            left_out += skip.iter().map(|r| r.len()).sum::<usize>();
+        }
+        let (mut a, mut b) = (Facts::default(), Facts::default());
+        extract_with(&text, &mut a, true);
+        extract_with(&text, &mut b, false);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", f.display());
+    }
+    (pruned_some, left_out, wanted)
+}
+
+/// Every Java file of the fixtures, the bench generator's shapes and the
+/// shared corpus: the facts are the same whether or not the bodies
+/// [`prune`] finds are left out of the parse.
+#[test]
+fn pruning_changes_no_fact() {
+    let mut roots = vec![std::path::PathBuf::from("testdata")];
+    let shared = std::env::var_os("RETRYLINT_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from("../shared"));
+    if shared.join("corpus").is_dir() {
+        roots.push(shared.join("corpus"));
+    } else {
+        println!("../shared is absent: pruning checked on testdata only");
+    }
+    let files = java_files(&roots);
+    assert!(files.len() > 50, "{}", files.len());
+    let (pruned_some, _, _) = compare(&files);
+    assert!(pruned_some > 0, "{pruned_some}");
+    // The shape the bench generator writes: one retry loop among plain
+    // methods, which are skipped.
+    let mut text = String::from(
+        "package p;\nimport java.util.*;\npublic class S {\n  private final Repo repo;\n  public S(Repo repo) { this.repo = repo; }\n  public R call(Req r) throws Exception {\n    int attempt = 0;\n    while (true) {\n      try { return client.post(\"http://b:8080/api\", r); }\n      catch (Exception e) { if (++attempt >= 3) throw e; Thread.sleep(100); }\n    }\n  }\n",
+    );
+    for i in 0..20 {
+        text.push_str(&format!("  public Optional<P> find{i}(long id) {{\n    if (id <= 0) {{ return Optional.empty(); }}\n    for (P item : repo.findAll(\"P\", id)) {{ if (item.isActive()) {{ return Optional.of(item); }} }}\n    return Optional.empty();\n  }}\n"));
+    }
+    text.push_str("}\n");
+    assert_eq!(prune::skippable(&text).len(), 20);
+    let (mut a, mut b) = (Facts::default(), Facts::default());
+    extract_with(&text, &mut a, true);
+    extract_with(&text, &mut b, false);
+    assert_eq!(a.policies.len(), 1);
+    assert_eq!(format!("{a:?}"), format!("{b:?}"));
+}
+
+/// A field written through `this.` in a method (a field the file does not
+/// declare: inherited) is a value `Ctx::value_of` takes, so that body is
+/// kept; a `try` keeps a body beside a loop (a hand-written retry's
+/// shape), not alone nor inside a longer name (`entry`, `tryLock`); a
+/// call through a timeout name keeps it, a timeout variable does not.
+#[test]
+fn narrow_keep_words_keep_what_the_readers_read() {
+    let src = "class A extends B {
+  void setUrl() { this.url = \"u\"; }
+  void set2() { this.cfg.url = \"v\"; }
+  void bump() { this.n++; }
+  void reads() { use(this.url); this.cfg.call(); }
+  void entries() { for (Entry e : registry.entries()) { tryLock(e); } }
+  void guarded() { try { call(); } catch (Exception e) { log(e); } }
+  void looped() { for (int i = 0; i < 3; i++) { try { call(); return; } catch (Exception e) { log(e); } } }
+  void eq() { if (this.url == null) { call(); } }
+  int held() { return sessionTimeout + 1; }
+  void sets() { b.setConnectTimeout(5); }
+  void of() { x = Timeout.of(d); }
+}\n";
+    let skipped: Vec<&str> = prune::skippable(src)
+        .into_iter()
+        .map(|r| src[r].trim())
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            "use(this.url); this.cfg.call();",
+            "for (Entry e : registry.entries()) { tryLock(e); }",
+            "try { call(); } catch (Exception e) { log(e); }",
+            "if (this.url == null) { call(); }",
+            "return sessionTimeout + 1;",
+        ]
+    );
+    let (mut a, mut b) = (Facts::default(), Facts::default());
+    extract_with(src, &mut a, true);
+    extract_with(src, &mut b, false);
+    assert_eq!(format!("{a:?}"), format!("{b:?}"));
+}
+
+/// The same over a real checkout: `RETRYLINT_PRUNE_DIR=/path cargo test
+/// --lib java_prune_real -- --ignored --nocapture`.
+#[test]
+#[ignore = "needs RETRYLINT_PRUNE_DIR=<a checkout>"]
+fn java_prune_real() {
+    let dir = crate::systems::read::real_checkout("RETRYLINT_PRUNE_DIR");
+    let files = java_files(&[dir]);
+    let (pruned, left_out, wanted) = compare(&files);
+    println!(
+        "{} Java files, {pruned} pruned, facts identical; of the {wanted} bytes of files \
+         the sniff takes, {left_out} left out of the parse",
+        files.len()
+    );
+}
