@@ -571,8 +571,20 @@ mod template_regions_tests {
     #[test]
     fn the_same_regions_as_a_scan_of_every_byte() {
         let mut texts: Vec<String> = [
-            "", "{", "{{", "{{}}", "a {{ .Values.x }} b {{ y }}", "#{x}", "#{x\n}", "{#{a}}",
-            "{{{a}}}", "x{{", "##{{a}}", "#{", "a: {b: {c: 1}}\n#{tok} {{ z", "{{ a }}}}#{b}{",
+            "",
+            "{",
+            "{{",
+            "{{}}",
+            "a {{ .Values.x }} b {{ y }}",
+            "#{x}",
+            "#{x\n}",
+            "{#{a}}",
+            "{{{a}}}",
+            "x{{",
+            "##{{a}}",
+            "#{",
+            "a: {b: {c: 1}}\n#{tok} {{ z",
+            "{{ a }}}}#{b}{",
         ]
         .iter()
         .map(|s| s.to_string())
