@@ -188,12 +188,7 @@ static DOC_OWNERS: std::sync::LazyLock<Owners> = std::sync::LazyLock::new(|| {
         .flat_map(|(i, (_, needles, _))| needles.iter().map(move |n| (*n, i)))
         .collect();
     Owners {
-        // A DFA: the overlapping search walks every byte of every YAML
-        // file (7% of a cold scan of envoyproxy/gateway with the default
-        // automaton); the same matches, fewer instructions per byte.
-        words: aho_corasick::AhoCorasick::builder()
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-            .build(pairs.iter().map(|(n, _)| n))
+        words: aho_corasick::AhoCorasick::new(pairs.iter().map(|(n, _)| n))
             .expect("a few short literal needles always build"),
         owner: pairs.iter().map(|(_, i)| *i).collect(),
     }
@@ -384,25 +379,11 @@ fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Pr
 /// `text` with the documents no reader reads blanked, every byte offset
 /// kept (`unread_docs`), or `None` when it has none or is templated: for a
 /// link step that parses a file's documents again (Kustomize resources).
-/// A document is blanked when no reader could read it wherever it is
-/// rendered: every reader with a root-key gate is asked (an overlay may
-/// add another reader's sniff words to the stream it renders, never
-/// change a document's root `apiVersion` or `kind`), and a reader without
-/// one only when the file's own text has its sniff words. So RBAC
-/// objects, service accounts and webhooks are not parsed for every
-/// overlay of kubeflow/manifests (definitions were already blanked).
 pub fn blank_unread_docs(text: &str) -> Option<String> {
     if !template_regions(text).is_empty() {
         return None;
     }
-    let wanted = wanted_readers(Path::new(""), text);
-    let readers: Vec<&str> = DOC_EXTRACTORS
-        .iter()
-        .zip(wanted)
-        .filter(|((name, _, _), w)| *w || gates::has_gate(name))
-        .map(|((name, _, _), _)| *name)
-        .collect();
-    unread_docs::blank_unread(text, Some(&readers))
+    unread_docs::blank_unread(text, None)
 }
 
 fn extract_yaml_stream(path: &Path, text: &str, outer: &[spring::Prop], facts: &mut Facts) {
