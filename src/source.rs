@@ -61,19 +61,15 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         let bytes = text.as_bytes();
         let mut starts = vec![0];
+        // From one line end to the next (memchr), not byte by byte.
         let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' => {
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    starts.push(i + 1);
-                }
-                _ => {}
+        while let Some(k) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
+            let mut end = i + k;
+            if bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n') {
+                end += 1;
             }
-            i += 1;
+            starts.push(end + 1);
+            i = end + 1;
         }
         LineIndex { starts }
     }
@@ -126,6 +122,10 @@ impl LineIndex {
         };
         let end = self.starts.get(line).copied().unwrap_or(text.len());
         let row = text.get(start..end).unwrap_or("");
+        // A column in an ASCII run is its byte offset.
+        if column < row.len() && row.as_bytes()[..column].is_ascii() {
+            return start + column;
+        }
         match row.char_indices().nth(column) {
             Some((i, _)) => start + i,
             None => end,

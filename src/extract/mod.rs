@@ -95,7 +95,13 @@ pub fn template_regions(text: &str) -> Vec<Span> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
+    // Only a `{` can be the second byte of `{{` or `#{`: the scan jumps
+    // from one to the next (memchr) instead of looking at every byte.
     while i + 1 < b.len() {
+        let Some(k) = memchr::memchr(b'{', &b[i + 1..]) else {
+            break;
+        };
+        i += k;
         if b[i] == b'{' && b[i + 1] == b'{' {
             if let Some(end) = memmem::find(&b[i + 2..], b"}}") {
                 out.push(Span::new(i, i + 2 + end + 2));
@@ -534,3 +540,74 @@ pub fn go_duration(v: yaml::Yaml<'_>, key: &str, facts: &mut Facts) -> Option<st
 }
 
 pub use crate::model::calls::short_host;
+
+#[cfg(test)]
+mod template_regions_tests {
+    use super::{Span, memmem, template_regions};
+
+    /// The byte-by-byte scan `template_regions` replaced.
+    fn every_byte(text: &str) -> Vec<Span> {
+        let b = text.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i + 1 < b.len() {
+            if b[i] == b'{' && b[i + 1] == b'{' {
+                if let Some(end) = memmem::find(&b[i + 2..], b"}}") {
+                    out.push(Span::new(i, i + 2 + end + 2));
+                    i += 2 + end + 2;
+                    continue;
+                }
+                break;
+            }
+            if b[i] == b'#' && b[i + 1] == b'{' {
+                let rest = &b[i + 2..];
+                let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+                if let Some(end) = memchr::memchr(b'}', &rest[..line_end]) {
+                    out.push(Span::new(i, i + 2 + end + 1));
+                    i += 2 + end + 1;
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn the_same_regions_as_a_scan_of_every_byte() {
+        let mut texts: Vec<String> = [
+            "",
+            "{",
+            "{{",
+            "{{}}",
+            "a {{ .Values.x }} b {{ y }}",
+            "#{x}",
+            "#{x\n}",
+            "{#{a}}",
+            "{{{a}}}",
+            "x{{",
+            "##{{a}}",
+            "#{",
+            "a: {b: {c: 1}}\n#{tok} {{ z",
+            "{{ a }}}}#{b}{",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut todo = vec![std::path::PathBuf::from("testdata")];
+        while let Some(d) = todo.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    todo.push(p);
+                } else if let Ok(t) = std::fs::read_to_string(&p) {
+                    texts.push(t);
+                }
+            }
+        }
+        assert!(texts.len() > 100);
+        for t in &texts {
+            assert_eq!(template_regions(t), every_byte(t), "{t}");
+        }
+    }
+}

@@ -71,13 +71,42 @@ pub(super) fn blank(text: &str) -> Option<String> {
 /// Blank the definitions of `text` and, with `readers`, the documents no
 /// reader of them accepts.
 pub(super) fn blank_docs(text: &str, readers: Option<&[&str]>) -> Option<String> {
+    match stream(text, readers) {
+        Blanked::Nothing => None,
+        Blanked::All => Some(blanked_text(text, &documents(text)?, None)),
+        Blanked::Some(t) => Some(t),
+    }
+}
+
+/// What blanking leaves of a stream.
+pub(super) enum Blanked {
+    /// No document is blanked: parse the text as it is.
+    Nothing,
+    /// Every document is blanked: nothing is left to parse, and the
+    /// blanked text is not built.
+    All,
+    /// The text with some documents blanked.
+    Some(String),
+}
+
+/// [`blank_unread`], saying when no document is left.
+pub(super) fn blank_unread_stream(text: &str, readers: Option<&[&str]>) -> Blanked {
+    if *OFF {
+        return Blanked::Nothing;
+    }
+    stream(text, readers.filter(|_| !*GATES_OFF))
+}
+
+fn stream(text: &str, readers: Option<&[&str]>) -> Blanked {
     let definitions = UNREAD_KINDS
         .iter()
         .any(|k| memchr::memmem::find(text.as_bytes(), k.as_bytes()).is_some());
     if !definitions && readers.is_none() {
-        return None;
+        return Blanked::Nothing;
     }
-    let docs = documents(text)?;
+    let Some(docs) = documents(text) else {
+        return Blanked::Nothing;
+    };
     let mut unread_docs: Vec<bool> = docs
         .iter()
         .enumerate()
@@ -90,15 +119,34 @@ pub(super) fn blank_docs(text: &str, readers: Option<&[&str]>) -> Option<String>
         }
     }
     if !unread_docs.iter().any(|u| *u) {
-        return None;
+        return Blanked::Nothing;
     }
-    let mut out = text.as_bytes().to_vec();
-    for ((r, _), u) in docs.iter().zip(unread_docs) {
-        if u {
-            blank_range(&mut out, r.start, r.end);
+    if unread_docs.iter().all(|u| *u) {
+        return Blanked::All;
+    }
+    Blanked::Some(blanked_text(text, &docs, Some(&unread_docs)))
+}
+
+/// `text` with the documents `unread` marks (all when `None`) blanked
+/// ([`blank_range`]), built from slices of `text` and ASCII (no byte is
+/// checked again: a document's range starts and ends at a line's start).
+fn blanked_text(
+    text: &str,
+    docs: &[(std::ops::Range<usize>, bool)],
+    unread: Option<&[bool]>,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (i, (r, _)) in docs.iter().enumerate() {
+        if unread.is_some_and(|u| !u[i]) {
+            continue;
         }
+        out.push_str(&text[at..r.start]);
+        blank_range(&text[r.clone()], &mut out);
+        at = r.end;
     }
-    String::from_utf8(out).ok()
+    out.push_str(&text[at..]);
+    out
 }
 
 /// Each document's text, from the line after a bare `---` (or the
@@ -195,17 +243,41 @@ fn scalar(value: &str) -> &str {
         .unwrap_or(v)
 }
 
-/// Blank `out[start..end]`: newlines stay, the first other character
-/// becomes `~` (a null document), every other byte a space.
-fn blank_range(out: &mut [u8], start: usize, end: usize) {
+/// `doc` blanked onto `out`: newlines stay, the first other character
+/// becomes `~` (a null document), every other character as many spaces
+/// as its bytes (every byte offset kept).
+fn blank_range(doc: &str, out: &mut String) {
     let mut null = false;
-    for b in &mut out[start..end] {
-        if *b == b'\n' {
-            continue;
+    let mut rest = doc;
+    loop {
+        let (line, nl) = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(i) => (&rest[..i], true),
+            None => (rest, false),
+        };
+        let mut n = line.len();
+        if !null && let Some(p) = line.bytes().position(|b| !b.is_ascii_whitespace()) {
+            // Blanks before it stay blanks (as spaces).
+            push_spaces(out, p);
+            out.push('~');
+            null = true;
+            n -= p + 1;
         }
-        let keep_null = !null && !b.is_ascii_whitespace();
-        *b = if keep_null { b'~' } else { b' ' };
-        null |= keep_null;
+        push_spaces(out, n);
+        if !nl {
+            break;
+        }
+        out.push('\n');
+        rest = &rest[line.len() + 1..];
+    }
+}
+
+fn push_spaces(out: &mut String, n: usize) {
+    const SPACES: &str = "                                                                ";
+    let mut n = n;
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        n -= k;
     }
 }
 

@@ -42,6 +42,7 @@
 
 mod clients;
 pub mod eval;
+mod fast_span;
 pub mod guard;
 pub mod loops;
 pub mod prune;
@@ -136,12 +137,13 @@ impl<'a> Spans<'a> {
         Span::new(start, end.max(start))
     }
 
-    pub fn node<T: Spanned + ?Sized>(&self, n: &T) -> Span {
-        self.of(n.span())
+    /// A node's span (expressions without printing them: [`fast_span`]).
+    pub fn node<T: Spanned + std::any::Any>(&self, n: &T) -> Span {
+        self.of(fast_span::span(n))
     }
 
     /// The source text of a node.
-    pub fn text<T: Spanned + ?Sized>(&self, n: &T) -> &'a str {
+    pub fn text<T: Spanned + std::any::Any>(&self, n: &T) -> &'a str {
         let s = self.node(n);
         self.text.get(s.start..s.end).unwrap_or("")
     }
@@ -200,7 +202,21 @@ pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
     // Spans of a previous file on this thread are not needed any more, and
     // proc-macro2 keeps every parsed text until told so.
     proc_macro2::extra::invalidate_current_thread_spans();
-    let blanked = if prune { prune::blanked(text) } else { None };
+    let (blanked, none_kept) = if prune {
+        prune::pruned(text)
+    } else {
+        (None, false)
+    };
+    // No function body is kept: the tree's readers would find nothing
+    // but `macro_rules!` retry macros and URL constants, so without
+    // either (a `Uuid` or a retry word only in comments, logs or tests)
+    // the file is not parsed. The one difference: a syntax error
+    // outside its bodies is not reported, as in a file without retry
+    // words (tests compare the facts with and without pruning).
+    if none_kept && !holds_item_facts(text) {
+        crate::extract::calls::extract(text, crate::extract::calls::lex::Lang::Rust, facts);
+        return;
+    }
     // The blanked text has the same lines and character columns, so syn's
     // spans are read against the original text.
     let parsed = syn::parse_file(blanked.as_deref().unwrap_or(text));
@@ -239,6 +255,16 @@ pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
     // their own file), as in a file without retry code.
     crate::extract::calls::extract(text, crate::extract::calls::lex::Lang::Rust, facts);
     proc_macro2::extra::invalidate_current_thread_spans();
+}
+
+/// Whether the text may hold what the readers take from outside function
+/// bodies: a `macro_rules!` definition (a retry macro), or a URL (a
+/// constant's string; `:\` for one written with escapes).
+fn holds_item_facts(text: &str) -> bool {
+    let b = text.as_bytes();
+    ["macro_rules", "://", ":\\"]
+        .iter()
+        .any(|w| memchr::memmem::find(b, w.as_bytes()).is_some())
 }
 
 /// Resolve retry-macro calls against the retry macros other files define,

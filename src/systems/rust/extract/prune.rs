@@ -215,9 +215,17 @@ fn wanted_text(code: &[u8], raw: &[u8]) -> bool {
 /// `src` with the bodies no reader needs blanked, or `None` when nothing is
 /// blanked (or on any doubt).
 pub fn blanked(src: &str) -> Option<String> {
-    let ranges = skippable(src);
+    pruned(src).0
+}
+
+/// [`blanked`], and whether no function body at all is kept (every one
+/// is blanked or there is none): no reader of the syntax tree then has
+/// anything to read but `macro_rules!` items and constants (see
+/// `super::extract_with`).
+pub fn pruned(src: &str) -> (Option<String>, bool) {
+    let (ranges, none_kept) = skippable_and_kept(src);
     if ranges.is_empty() {
-        return None;
+        return (None, none_kept);
     }
     let mut out = String::with_capacity(src.len());
     let mut at = 0;
@@ -229,18 +237,24 @@ pub fn blanked(src: &str) -> Option<String> {
         at = r.end;
     }
     out.push_str(&src[at..]);
-    Some(out)
+    (Some(out), none_kept)
 }
 
 /// Byte ranges (insides of function bodies, braces excluded, or of test
 /// modules) to blank, in order and not nested.
 pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
+    skippable_and_kept(src).0
+}
+
+/// [`skippable`], and whether no function body is kept (`false` on any
+/// doubt).
+fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
     let Some((t, docs)) = lex(src) else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let code = code_only(src, &t);
     let Some((fns, mut out)) = items(src, &t, &code) else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let name = |i: usize| &src[t[i].s..t[i].e];
     let mut kept: Vec<bool> = fns
@@ -288,7 +302,7 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
     loop {
         round += 1;
         if round > MAX_ROUNDS {
-            return Vec::new();
+            return (Vec::new(), false);
         }
         for (i, f) in fns.iter().enumerate() {
             if !kept[i] || seen[i] {
@@ -334,6 +348,7 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
             break;
         }
     }
+    let none_kept = !kept.iter().any(|k| *k);
     for (f, k) in fns.iter().zip(&kept) {
         if !k && t[f.close].s > t[f.open].e {
             out.push(t[f.open].e..t[f.close].s);
@@ -349,7 +364,7 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
             _ => merged.push(r),
         }
     }
-    merged
+    (merged, none_kept)
 }
 
 /// The owner of a call at `j` the evaluator may follow to the file's own

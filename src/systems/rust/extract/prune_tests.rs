@@ -117,6 +117,9 @@ fn compare(files: &[std::path::PathBuf], root: &std::path::Path) -> usize {
             );
         }
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", f.display());
+        // The spans the readers take without printing nodes are syn's.
+        let (_, diff) = crate::systems::rust::extract::fast_span::tests::differences(&text);
+        assert!(diff.is_empty(), "{}: {diff:?}", f.display());
     }
     pruned_some
 }

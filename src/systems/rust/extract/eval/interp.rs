@@ -5,7 +5,7 @@
 use super::*;
 
 impl<'a, 's> Eval<'a, 's> {
-    pub(super) fn sp<T: syn::spanned::Spanned + ?Sized>(&self, n: &T) -> Span {
+    pub(super) fn sp<T: syn::spanned::Spanned + std::any::Any>(&self, n: &T) -> Span {
         self.spans.node(n)
     }
 
