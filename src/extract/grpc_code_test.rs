@@ -6,8 +6,9 @@
 //! anything else as well (`&&`, another comparison) is not read, so that
 //! a loop is never taken as retrying codes it may not retry.
 
-/// The canonical gRPC status codes (grpc/grpc `doc/statuscodes.md`).
-const CODES: &[&str] = &[
+/// The canonical gRPC status codes, by their numeric value (grpc/grpc
+/// `doc/statuscodes.md`).
+pub const CODES: [&str; 17] = [
     "OK",
     "CANCELLED",
     "UNKNOWN",

@@ -253,37 +253,21 @@ impl Graph {
 
     /// For each edge, the most attempts a call on it can become with what
     /// follows, and the next edge of that path (only where it adds
-    /// attempts). Post-order with an explicit stack so that long chains
-    /// cannot overflow the call stack.
+    /// attempts).
     fn solve(&self) -> Vec<(u64, Option<usize>)> {
-        let mut memo: Vec<Option<(u64, Option<usize>)>> = vec![None; self.edges.len()];
-        for root in 0..self.edges.len() {
-            let mut stack = vec![(root, false)];
-            while let Some((e, expanded)) = stack.pop() {
-                crate::guard::checkpoint();
-                if memo[e].is_some() {
-                    continue;
+        self.per_edge(|e, memo| {
+            let mut best = (1u64, None);
+            for n in self.next(e) {
+                let below = memo[n].map_or(1, |(a, _)| a);
+                if below > best.0 {
+                    best = (below, Some(n));
                 }
-                if !expanded {
-                    stack.push((e, true));
-                    for n in self.next(e) {
-                        if memo[n].is_none() {
-                            stack.push((n, false));
-                        }
-                    }
-                    continue;
-                }
-                let mut best = (1u64, None);
-                for n in self.next(e) {
-                    let below = memo[n].map_or(1, |(a, _)| a);
-                    if below > best.0 {
-                        best = (below, Some(n));
-                    }
-                }
-                memo[e] = Some((self.edges[e].factor().saturating_mul(best.0), best.1));
             }
-        }
-        memo.into_iter().map(|m| m.unwrap_or((1, None))).collect()
+            (self.edges[e].factor().saturating_mul(best.0), best.1)
+        })
+        .into_iter()
+        .map(|m| m.unwrap_or((1, None)))
+        .collect()
     }
 
     /// The longest time a service can take to answer because of its own
@@ -300,7 +284,21 @@ impl Graph {
     /// How long a call on each edge can take with what follows it (the
     /// worst of the next edges its path allows), solved once per edge.
     fn edge_times(&self) -> Vec<Option<Duration>> {
-        let mut memo: Vec<Option<Option<Duration>>> = vec![None; self.edges.len()];
+        self.per_edge(|e, memo| {
+            let inner = self.next(e).filter_map(|n| memo[n].flatten()).max();
+            self.edge_time(e, inner)
+        })
+        .into_iter()
+        .map(Option::flatten)
+        .collect()
+    }
+
+    /// `solve(e, memo)` for every edge, each after the edges that may
+    /// follow it (post-order with an explicit stack, so that long chains
+    /// cannot overflow the call stack); an edge still being solved on a
+    /// cycle reads as `None` in `memo`.
+    fn per_edge<T: Clone>(&self, solve: impl Fn(usize, &[Option<T>]) -> T) -> Vec<Option<T>> {
+        let mut memo: Vec<Option<T>> = vec![None; self.edges.len()];
         for root in 0..self.edges.len() {
             let mut stack = vec![(root, false)];
             while let Some((e, expanded)) = stack.pop() {
@@ -317,11 +315,10 @@ impl Graph {
                     }
                     continue;
                 }
-                let inner = self.next(e).filter_map(|n| memo[n].flatten()).max();
-                memo[e] = Some(self.edge_time(e, inner));
+                memo[e] = Some(solve(e, &memo));
             }
         }
-        memo.into_iter().map(Option::flatten).collect()
+        memo
     }
 
     /// How long one call over edge `e` can take, given how long the callee

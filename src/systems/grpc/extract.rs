@@ -62,25 +62,7 @@ use policy::*;
 pub const MAX_ATTEMPTS_LIMIT: u64 = 5;
 
 /// Status code names by their numeric value.
-pub const STATUS_CODES: [&str; 17] = [
-    "OK",
-    "CANCELLED",
-    "UNKNOWN",
-    "INVALID_ARGUMENT",
-    "DEADLINE_EXCEEDED",
-    "NOT_FOUND",
-    "ALREADY_EXISTS",
-    "PERMISSION_DENIED",
-    "RESOURCE_EXHAUSTED",
-    "FAILED_PRECONDITION",
-    "ABORTED",
-    "OUT_OF_RANGE",
-    "UNIMPLEMENTED",
-    "INTERNAL",
-    "UNAVAILABLE",
-    "DATA_LOSS",
-    "UNAUTHENTICATED",
-];
+pub use crate::extract::grpc_code_test::CODES as STATUS_CODES;
 
 const TOP_KEYS: &[&str] = &[
     "loadBalancingPolicy",
