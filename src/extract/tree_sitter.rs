@@ -44,9 +44,7 @@ pub fn parse_source(
     reader: &'static str,
     facts: &mut Facts,
 ) -> Option<tree_sitter::Tree> {
-    let mut parser = tree_sitter::Parser::new();
-    parser.set_language(&grammar).ok()?;
-    parse(&mut parser, text, language, does_not, reader, facts)
+    parse_source_skipping(grammar, text, &[], language, does_not, reader, facts)
 }
 
 /// [`parse_source`] leaving the byte ranges `skip` (sorted, apart) out of

@@ -9,8 +9,8 @@
 use super::extract::calls::{NO_BASE, REGISTRATION};
 use super::extract::servicebus::{CONSUMER, SERVICE_BUS};
 use crate::extract::build::{msbuild_is_apphost as is_apphost, msbuild_is_program as is_program};
-use crate::model::calls::IdentityKind;
-use crate::model::{CallEdge, ClientScope, Located, Methods, ScannedFile};
+use crate::model::calls::{IdentityKind, ServiceDecl};
+use crate::model::{CallEdge, ClientScope, Facts, Located, Methods, ScannedFile};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -338,13 +338,7 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
             continue;
         };
         let users = &users;
-        let Some(decl) = f
-            .facts
-            .services
-            .iter()
-            .find(|s| s.kind == IdentityKind::BuildUnit)
-            .cloned()
-        else {
+        let Some(decl) = build_unit(&f.facts) else {
             continue;
         };
         // The library itself runs nowhere else: its own unit gives way.
@@ -360,13 +354,7 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
     }
     for (i, users) in spread {
         let f = &mut files[i];
-        let Some(decl) = f
-            .facts
-            .services
-            .iter()
-            .find(|s| s.kind == IdentityKind::BuildUnit)
-            .cloned()
-        else {
+        let Some(decl) = build_unit(&f.facts) else {
             continue;
         };
         for user in &users {
@@ -592,4 +580,13 @@ pub fn service_bus(files: &mut [ScannedFile]) {
         }
         f.facts.services.retain(|s| s.source != CONSUMER);
     }
+}
+
+/// The build unit a file's facts declare (its project), where one does.
+fn build_unit(facts: &Facts) -> Option<ServiceDecl> {
+    facts
+        .services
+        .iter()
+        .find(|s| s.kind == IdentityKind::BuildUnit)
+        .cloned()
 }
