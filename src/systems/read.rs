@@ -683,6 +683,29 @@ mod wanted_by_name_tests;
 #[cfg(test)]
 mod owners_tests;
 
+/// Every file under `roots` that `keep` takes, sorted: the files the
+/// pruning and blanking equivalence tests compare on.
+#[cfg(test)]
+pub(crate) fn files_under(
+    roots: &[std::path::PathBuf],
+    keep: impl Fn(&std::path::Path) -> bool,
+) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut todo = roots.to_vec();
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if keep(&p) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// The checkout an ignored `*_real` test compares on: `$var`. Such a test
 /// never passes without having run (tests/common/needs.rs): without the
 /// variable it fails with what to set, and `.ci/run` skips it by name and

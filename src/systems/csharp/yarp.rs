@@ -122,6 +122,7 @@ pub mod config {
 
     use super::*;
     use crate::extract::DocCtx;
+    use crate::systems::dotnet::extract::find;
     use crate::yaml::{Entry, Yaml};
 
     /// Words that make a JSON file worth parsing for it.
@@ -132,15 +133,6 @@ pub mod config {
 
     /// Clusters a file may declare before the reader stops.
     const MAX_CLUSTERS: usize = 1_000;
-
-    fn find<'f>(entries: &[Entry<'f>], key: &str) -> Option<Entry<'f>> {
-        // The configuration keeps the last of keys that differ only in case.
-        entries
-            .iter()
-            .rev()
-            .find(|e| e.key.eq_ignore_ascii_case(key))
-            .cloned()
-    }
 
     /// Read one `appsettings*.json` document.
     pub fn extract_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {

@@ -165,7 +165,7 @@ fn is_key(key: &str, known: &[&str]) -> bool {
     known.iter().any(|k| k.eq_ignore_ascii_case(key))
 }
 
-fn find<'f>(entries: &[Entry<'f>], key: &str) -> Option<Entry<'f>> {
+pub(crate) fn find<'f>(entries: &[Entry<'f>], key: &str) -> Option<Entry<'f>> {
     // The configuration keeps the last of keys that differ only in case.
     entries
         .iter()

@@ -123,23 +123,10 @@ fn only_a_definition_at_column_0_in_plain_keys_is_blanked() {
 
 /// Every YAML/JSON file under `roots` (the gates' tests use it too).
 pub(in crate::systems::read) fn yaml_files(roots: &[PathBuf]) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut todo = roots.to_vec();
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p
-                .extension()
-                .is_some_and(|x| x == "yaml" || x == "yml" || x == "json")
-            {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
+    crate::systems::read::files_under(roots, |p| {
+        p.extension()
+            .is_some_and(|x| x == "yaml" || x == "yml" || x == "json")
+    })
 }
 
 /// Every YAML and JSON file of the fixtures and the shared corpus, each

@@ -132,25 +132,9 @@ func fetch() {{
 }
 
 fn go_files(roots: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    let mut stack: Vec<std::path::PathBuf> = roots.to_vec();
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "go")
-                && !p.to_string_lossy().ends_with("_test.go")
-            {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
+    crate::systems::read::files_under(roots, |p| {
+        p.extension().is_some_and(|x| x == "go") && !p.to_string_lossy().ends_with("_test.go")
+    })
 }
 
 /// The facts of `files` with and without pruning; the number of files

@@ -66,20 +66,7 @@ fn non_ascii_keeps_columns() {
 }
 
 fn rust_files(roots: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    let mut todo = roots.to_vec();
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
+    crate::systems::read::files_under(roots, |p| p.extension().is_some_and(|x| x == "rs"))
 }
 
 /// The facts of `files` with and without pruning; the number of files

@@ -6,20 +6,7 @@ use super::*;
 
 /// The `.java` files under `roots`.
 fn java_files(roots: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    let mut todo = roots.to_vec();
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "java") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
+    crate::systems::read::files_under(roots, |p| p.extension().is_some_and(|x| x == "java"))
 }
 
 /// Facts pruned and whole, compared on each file; returns the files
