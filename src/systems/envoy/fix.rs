@@ -5,7 +5,7 @@
 use crate::fix::Edit;
 use crate::model::BudgetSite;
 use crate::source::Span;
-use crate::systems::edit::{Format, Site, Value, add_beside, add_under, set_integer};
+use crate::systems::edit::{Format, Site, Value, add_beside, add_sibling, add_under, set_integer};
 use crate::yaml::Yaml;
 
 /// The share of active requests the added budget lets retry: Envoy's own
@@ -44,16 +44,25 @@ fn cluster_named(node: Yaml<'_>, name: Span, depth: usize) -> Option<Yaml<'_>> {
 /// - a `thresholds` list: `retry_budget:` in its first DEFAULT-priority
 ///   entry (the one Envoy uses), beside that entry's keys.
 ///
+/// In JSON the same places take `"circuit_breakers": {"thresholds":
+/// [..]}` after the cluster's `"name"`, `"thresholds": [..]` beside the
+/// first member of a `circuit_breakers` object, or `"retry_budget":
+/// {..}` beside the first member of the DEFAULT entry, each on a line of
+/// its own with the member's indentation.
+///
 /// `None` where the list has no DEFAULT entry (a new list item is a
-/// choice of style), an entry is a flow mapping, the file is JSON, or the
-/// cluster is not found in the file's own YAML (a config in a string).
+/// choice of style), a YAML entry is a flow mapping, a JSON object to add
+/// to is empty, or the cluster is not found in the file's own text (a
+/// config in a string).
 pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
     let BudgetSite::Block { span, .. } = &site.policy.budget_site else {
         return None;
     };
-    if Format::of(site.path) != Format::Yaml {
-        return None;
-    }
+    let json = match Format::of(site.path) {
+        Format::Yaml => false,
+        Format::Json => true,
+        _ => return None,
+    };
     let parsed = crate::yaml::parse(site.text);
     let cluster = parsed
         .documents
@@ -76,6 +85,9 @@ pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
         "[{{{rb}: {{{bp}: {{value: {FIX_BUDGET_PERCENT}}}}}}}]"
     ));
     let (file, path, text) = (site.file, site.path, site.text);
+    if json {
+        return json_budget(site, cluster, [cb, th, rb, bp]).map(|e| vec![e]);
+    }
     let edit = match cluster.entry(cb) {
         None => {
             let name = cluster.entry("name")?;
@@ -103,6 +115,43 @@ pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
         },
     };
     Some(vec![edit])
+}
+
+/// [`retry_budget`] in a JSON file: each new member is added beside a
+/// member of the object it belongs in.
+fn json_budget(site: &Site<'_>, cluster: Yaml<'_>, keys: [&str; 4]) -> Option<Edit> {
+    let [cb, th, rb, bp] = keys;
+    let budget = format!("{{\"{bp}\": {{\"value\": {FIX_BUDGET_PERCENT}}}}}");
+    let (file, path, text) = (site.file, site.path, site.text);
+    let beside = |at: Span, key: &str, value: String| {
+        add_sibling(file, path, text, at, key, &Value::Raw(value))
+    };
+    match cluster.entry(cb) {
+        None => {
+            let name = cluster.entry("name")?;
+            let value = format!("{{\"{th}\": [{{\"{rb}\": {budget}}}]}}");
+            beside(name.key_span, cb, value)
+        }
+        Some(c) => match c.value.entry(th) {
+            None => {
+                let first = c.value.entries().first()?.key_span;
+                beside(first, th, format!("[{{\"{rb}\": {budget}}}]"))
+            }
+            Some(t) => {
+                let default = t.value.items().into_iter().find(|e| {
+                    e.get("priority")
+                        .and_then(|p| p.as_str())
+                        .unwrap_or("DEFAULT")
+                        == "DEFAULT"
+                })?;
+                if default.get(rb).is_some() {
+                    return None;
+                }
+                let first = default.entries().first()?.key_span;
+                beside(first, rb, budget)
+            }
+        },
+    }
 }
 
 /// The written `budget_percent` (`{value: 100}`, an integer) set to
