@@ -12,6 +12,7 @@ const FIXES: Fixes = Fixes {
     bound: "set `MaxRetryAttempts` to 3-5",
     edits: super::edit::FixEdits {
         jitter: Some(use_jitter),
+        exponential: Some(exponential_backoff),
         per_try_timeout: Some(attempt_timeout),
         ..super::edit::FixEdits::NONE
     },
@@ -48,6 +49,64 @@ fn use_jitter(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
         p.delay.span,
         "UseJitter",
         &Value::Bool(true),
+    )?;
+    Some(vec![edit])
+}
+
+/// `BackoffType: Exponential` in `appsettings*.json` (RL202): a written
+/// `Constant` (or `0`, the enum's number) becomes `"Exponential"`, else
+/// `"BackoffType": "Exponential"` is added after the written `Delay`.
+/// `UseJitter` is kept, so the waits grow with Polly's decorrelated
+/// jitter (App-vNext/Polly 156a9bb `src/Polly.Core/Retry/RetryHelper.cs`,
+/// `DelayBackoffType.Exponential` with `UseJitter`). The configuration
+/// binder reads the enum by name or number (Polly 243b044
+/// `src/Polly.Core/DelayBackoffType.cs`: Constant, Linear, Exponential,
+/// numbered 0, 1, 2 in that order). Not in C# code.
+fn exponential_backoff(site: &super::edit::Site<'_>) -> Option<Vec<crate::fix::Edit>> {
+    use super::edit::{Format, Value, add_sibling};
+    if Format::of(site.path) != Format::Json {
+        return None;
+    }
+    let p = site.policy;
+    if p.delay.provenance != crate::model::Provenance::Written {
+        return None;
+    }
+    let s = p.delay.span;
+    let written = site.text.get(s.start..s.end)?;
+    if let Some(key) = written.find("\"BackoffType\"") {
+        // The value after the key's colon: a quoted name or a number.
+        let after_key = key + "\"BackoffType\"".len();
+        let rest = &written[after_key..];
+        let colon = rest.find(':')?;
+        if !rest[..colon].trim().is_empty() {
+            return None;
+        }
+        let value = &rest[colon + 1..];
+        let lead = value.len() - value.trim_start().len();
+        let v = value.trim_start();
+        let len = if let Some(inner) = v.strip_prefix('"') {
+            inner.find('"')? + 2
+        } else {
+            v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len())
+        };
+        if len == 0 {
+            return None;
+        }
+        let start = s.start + after_key + colon + 1 + lead;
+        let span = crate::source::Span::new(start, start + len);
+        return Some(vec![crate::fix::Edit::new(
+            site.file,
+            span,
+            "\"Exponential\"",
+        )]);
+    }
+    let edit = add_sibling(
+        site.file,
+        site.path,
+        site.text,
+        s,
+        "BackoffType",
+        &Value::Str("Exponential".to_string()),
     )?;
     Some(vec![edit])
 }
