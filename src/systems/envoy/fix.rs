@@ -50,9 +50,11 @@ fn cluster_named(node: Yaml<'_>, name: Span, depth: usize) -> Option<Yaml<'_>> {
 /// {..}` beside the first member of the DEFAULT entry, each on a line of
 /// its own with the member's indentation.
 ///
-/// `None` where the list has no DEFAULT entry (a new list item is a
-/// choice of style), a YAML entry is a flow mapping, a JSON object to add
-/// to is empty, or the cluster is not found in the file's own text (a
+/// A thresholds list with other priorities only gets a new first entry
+/// holding the budget (no `priority`: DEFAULT).
+///
+/// `None` where a YAML entry is a flow mapping, a JSON object to add to
+/// is empty, or the cluster is not found in the file's own text (a
 /// config in a string).
 pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
     let BudgetSite::Block { span, .. } = &site.policy.budget_site else {
@@ -99,12 +101,11 @@ pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
             }
             None => return None,
             Some(t) => {
-                let default = t.value.items().into_iter().find(|e| {
-                    e.get("priority")
-                        .and_then(|p| p.as_str())
-                        .unwrap_or("DEFAULT")
-                        == "DEFAULT"
-                })?;
+                let Some(default) = default_entry(t.value) else {
+                    let entry = format!("{rb}: {{{bp}: {{value: {FIX_BUDGET_PERCENT}}}}}");
+                    return first_item(site, t.value, &entry, &format!("{{{entry}}}"))
+                        .map(|e| vec![e]);
+                };
                 if default.get(rb).is_some() {
                     return None;
                 }
@@ -115,6 +116,46 @@ pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
         },
     };
     Some(vec![edit])
+}
+
+/// The thresholds entry Envoy uses for ordinary requests: the first
+/// whose `priority` is DEFAULT (the field's default).
+fn default_entry(list: Yaml<'_>) -> Option<Yaml<'_>> {
+    list.items().into_iter().find(|e| {
+        e.get("priority")
+            .and_then(|p| p.as_str())
+            .unwrap_or("DEFAULT")
+            == "DEFAULT"
+    })
+}
+
+/// A new first item of the written `list` (thresholds of other
+/// priorities only): `block` as a `- ` line of its own before the first
+/// item in a YAML block sequence (the first item's indentation and line
+/// ending), `flow` before the first item in a flow sequence or JSON array
+/// (followed by `,` and, where the first item starts its line, a line
+/// break and its indentation). `None` for an empty list.
+fn first_item(site: &Site<'_>, list: Yaml<'_>, block: &str, flow: &str) -> Option<Edit> {
+    let text = site.text;
+    let first = list.items().into_iter().next()?.span().start;
+    let line = text[..first].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line..first];
+    let indent = &before[..before.len() - before.trim_start().len()];
+    let brk = if text[first..].contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let new = match before.trim() {
+        // `- priority: HIGH`: a line before it.
+        "-" => Edit::insert(site.file, line, format!("{indent}- {block}{brk}")),
+        // The item starts its line in an array or flow sequence.
+        "" => Edit::insert(site.file, first, format!("{flow},{brk}{indent}")),
+        // `[{priority: HIGH}]`, `[ {..}`: in the brackets.
+        b if b.ends_with('[') => Edit::insert(site.file, first, format!("{flow}, ")),
+        _ => return None,
+    };
+    Some(new)
 }
 
 /// [`retry_budget`] in a JSON file: each new member is added beside a
@@ -138,12 +179,10 @@ fn json_budget(site: &Site<'_>, cluster: Yaml<'_>, keys: [&str; 4]) -> Option<Ed
                 beside(first, th, format!("[{{\"{rb}\": {budget}}}]"))
             }
             Some(t) => {
-                let default = t.value.items().into_iter().find(|e| {
-                    e.get("priority")
-                        .and_then(|p| p.as_str())
-                        .unwrap_or("DEFAULT")
-                        == "DEFAULT"
-                })?;
+                let Some(default) = default_entry(t.value) else {
+                    let entry = format!("{{\"{rb}\": {budget}}}");
+                    return first_item(site, t.value, &entry, &entry);
+                };
                 if default.get(rb).is_some() {
                     return None;
                 }
