@@ -17,12 +17,16 @@ const FIX_BUDGET_PERCENT: u64 = super::DEFAULT_BUDGET_PERCENT as u64;
 
 /// The mapping under `node` (itself included) whose `name` is written at
 /// `name`: the cluster the finding names.
-fn cluster_named(node: Yaml<'_>, name: Span, depth: usize) -> Option<Yaml<'_>> {
+fn cluster_named<'y>(
+    node: Yaml<'y>,
+    name: &dyn Fn(Span) -> bool,
+    depth: usize,
+) -> Option<Yaml<'y>> {
     if depth > 16 {
         return None;
     }
     if node.is_map() {
-        if node.get("name").is_some_and(|n| n.span() == name) {
+        if node.get("name").is_some_and(|n| name(n.span())) {
             return Some(node);
         }
         return node
@@ -66,10 +70,24 @@ pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
         _ => return None,
     };
     let parsed = crate::yaml::parse(site.text);
-    let cluster = parsed
+    let named = |s: Span| s == *span;
+    match parsed
         .documents
         .iter()
-        .find_map(|d| cluster_named(parsed.root(d), *span, 0))?;
+        .find_map(|d| cluster_named(parsed.root(d), &named, 0))
+    {
+        Some(cluster) => budget_edit(site, cluster, json).map(|e| vec![e]),
+        None if !json => parsed
+            .documents
+            .iter()
+            .find_map(|d| in_block_scalar(site, parsed.root(d), *span))
+            .map(|e| vec![e]),
+        None => None,
+    }
+}
+
+/// The budget edit for `cluster`, a mapping of `site.text`.
+fn budget_edit(site: &Site<'_>, cluster: Yaml<'_>, json: bool) -> Option<Edit> {
     let camel = cluster
         .entries()
         .iter()
@@ -88,7 +106,7 @@ pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
     ));
     let (file, path, text) = (site.file, site.path, site.text);
     if json {
-        return json_budget(site, cluster, [cb, th, rb, bp]).map(|e| vec![e]);
+        return json_budget(site, cluster, [cb, th, rb, bp]);
     }
     let edit = match cluster.entry(cb) {
         None => {
@@ -103,8 +121,7 @@ pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
             Some(t) => {
                 let Some(default) = default_entry(t.value) else {
                     let entry = format!("{rb}: {{{bp}: {{value: {FIX_BUDGET_PERCENT}}}}}");
-                    return first_item(site, t.value, &entry, &format!("{{{entry}}}"))
-                        .map(|e| vec![e]);
+                    return first_item(site, t.value, &entry, &format!("{{{entry}}}"));
                 };
                 if default.get(rb).is_some() {
                     return None;
@@ -115,7 +132,83 @@ pub(super) fn retry_budget(site: &Site<'_>) -> Option<Vec<Edit>> {
             }
         },
     };
-    Some(vec![edit])
+    Some(edit)
+}
+
+/// The budget edit for a cluster in a ConfigMap's literal block scalar
+/// (`envoy.yaml: |`) holding the name at `name` (a span of the file, as
+/// the embedded reader maps them): made on the block's text as in a file
+/// of its own, then put back in the file with the block's indentation
+/// after each line break. `None` for quoted or folded strings (their
+/// escapes and folds), or where the edit would land past the block's
+/// last line or inside a blank line shorter than the indentation.
+fn in_block_scalar(site: &Site<'_>, root: Yaml<'_>, name: Span) -> Option<Edit> {
+    let mut stack = vec![(root, 0usize)];
+    let mut seen = 0usize;
+    while let Some((node, depth)) = stack.pop() {
+        seen += 1;
+        if seen > 100_000 || depth > 32 {
+            return None;
+        }
+        let value = node.span();
+        if !(value.start <= name.start && name.end <= value.end) {
+            continue;
+        }
+        let Some(inner) = node.as_str() else {
+            stack.extend(node.entries().into_iter().map(|e| (e.value, depth + 1)));
+            stack.extend(node.items().into_iter().map(|i| (i, depth + 1)));
+            continue;
+        };
+        // A literal block: the span starts at its `|` indicator or at the
+        // content after it.
+        let header = site.text[..value.start].trim_end();
+        let header = &header[header.rfind('\n').map_or(0, |i| i + 1)..];
+        let literal = site.text[value.start..].starts_with('|')
+            || header
+                .rsplit(':')
+                .next()
+                .is_some_and(|t| t.trim_start().starts_with('|'));
+        if !literal {
+            return None;
+        }
+        let map = |s: Span| crate::extract::embedded_span(site.text, value, inner, s);
+        let parsed = crate::yaml::parse(inner);
+        let named = |s: Span| map(s) == name;
+        let cluster = parsed
+            .documents
+            .iter()
+            .find_map(|d| cluster_named(parsed.root(d), &named, 0))?;
+        let local = Site {
+            text: inner,
+            ..*site
+        };
+        let edit = budget_edit(&local, cluster, false)?;
+        if edit.span.start >= inner.len() {
+            return None;
+        }
+        // The block's indentation: where the edit's line starts in the
+        // file, less where that line starts.
+        let inner_line = inner[..edit.span.start].rfind('\n').map_or(0, |i| i + 1);
+        let start = map(Span::new(inner_line, inner_line)).start;
+        let line = site.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let block = start - line;
+        if !site.text[line..start].bytes().all(|b| b == b' ') {
+            return None;
+        }
+        let at = map(edit.span);
+        let brk = if site.text[value.start..value.end].contains("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        let lead = format!("{brk}{}", " ".repeat(block));
+        return Some(Edit::new(
+            site.file,
+            at,
+            edit.replacement.replace('\n', &lead),
+        ));
+    }
+    None
 }
 
 /// The thresholds entry Envoy uses for ordinary requests: the first
