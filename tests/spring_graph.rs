@@ -512,3 +512,78 @@ fn gateway_routes_to_capitalised_service_ids_reach_the_programs() {
         ["customer-service", "gateway-service", "order-service"]
     );
 }
+
+/// A route or call whose `uri` is a placeholder the workload's
+/// environment sets speaks what the entry's value says (`http://`), not
+/// `unknown`; an `lb:http://` route speaks HTTP.
+#[test]
+fn a_placeholder_target_speaks_the_protocol_of_its_value() {
+    let (_, g) = build("testdata/graph/gateway-routes-env");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "edge-service -> catalog-service HTTP x4",
+            "edge-service -> order-service HTTP x4",
+        ]
+    );
+    let (_, g) = build("testdata/graph/gateway-route-paths");
+    let routes: Vec<String> = protocol_edges(&g)
+        .into_iter()
+        .filter(|e| e.starts_with("api-gateway"))
+        .collect();
+    assert_eq!(
+        routes,
+        [
+            "api-gateway -> catalog-service HTTP x1",
+            "api-gateway -> order-service HTTP x1",
+        ]
+    );
+    // A value a configuration file gives the placeholder.
+    let (_, g) = build("testdata/graph/spring-placeholders");
+    assert!(
+        protocol_edges(&g).contains(&"orders-service -> payment-service HTTP x1".to_string()),
+        "{:?}",
+        protocol_edges(&g)
+    );
+    let (_, g) = build("testdata/graph/gateway-lb-service-ids");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "gateway-service -> customer-service HTTP x1",
+            "gateway-service -> order-service HTTP x1",
+        ]
+    );
+}
+
+/// `spring.mail.host` is the SMTP server: its call speaks SMTP, which no
+/// L7 retry layer handles.
+#[test]
+fn a_mail_host_is_an_smtp_call() {
+    let (s, g) = build("testdata/graph/spring-mail-smtp");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "alerts -> smtp-relay SMTP x1",
+            "notifications -> mailhog SMTP x1",
+        ]
+    );
+    assert!(g.edges.iter().all(|e| !e.protocol.is_l7()));
+    assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
+}
+
+/// `management.tracing.enabled=false` (here the environment's, from
+/// `.env`) turns the span exporters off: no call to their endpoints,
+/// unless the exporter's own `tracing.export.enabled` turns it on.
+#[test]
+fn span_exporters_of_a_program_with_tracing_off_make_no_call() {
+    let (_, g) = build("testdata/graph/tracing-disabled");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "orders -> catalog HTTP x1",
+            "payments -> tempo HTTP x1",
+            "shipping -> tempo HTTP x1",
+            "stock -> orders HTTP x1",
+        ]
+    );
+}
