@@ -287,13 +287,13 @@ fn a_config_servers_shared_file_is_each_clients() {
     assert_eq!(
         got,
         [
-            "account-service -> audit unknown x5",
-            "statistics-service -> api.exchangeratesapi.io unknown x5",
-            "statistics-service -> audit unknown x5",
+            "account-service -> audit HTTP x5",
+            "statistics-service -> api.exchangeratesapi.io HTTP x5",
+            "statistics-service -> audit HTTP x5",
             // The config client's own retry (6 attempts by default).
             "statistics-service -> config HTTP x6",
             "statistics-service -> rabbitmq AMQP x1",
-            "statistics-service -> rates-mock unknown x5",
+            "statistics-service -> rates-mock HTTP x5",
         ]
     );
 }

@@ -17,6 +17,7 @@ pub mod status_test;
 pub mod stores;
 pub mod template_text;
 pub mod test_code;
+pub mod tracing;
 pub mod tree_sitter;
 pub mod unread;
 pub mod url_host;

@@ -91,7 +91,7 @@ pub(super) fn entry_paths(files: &[ScannedFile]) -> HashMap<(String, String), St
 }
 
 /// The variable of an environment entry's own edge (``env `X` ``).
-fn env_var(via: &str) -> Option<&str> {
+pub(super) fn env_var(via: &str) -> Option<&str> {
     let (_, rest) = via.split_once("env `")?;
     let (name, rest) = rest.split_once('`')?;
     (!name.is_empty() && !name.contains(' ') && !rest.starts_with(" of `")).then_some(name)
