@@ -522,7 +522,8 @@ fn go_struct_fields_from_the_environment_are_env_targets() {
 #[test]
 fn the_maven_wrappers_downloader_is_no_caller() {
     let settings = Settings::default();
-    let scan = retrylint::scan(&[PathBuf::from("testdata/graph/maven-wrapper")], &settings).unwrap();
+    let scan =
+        retrylint::scan(&[PathBuf::from("testdata/graph/maven-wrapper")], &settings).unwrap();
     let g = graph::build(&scan.files, &settings);
     let edges: Vec<String> = g
         .edges

@@ -46,7 +46,12 @@ pub fn exporter_of(key: &str) -> Option<&'static str> {
 /// (a placeholder, unresolved, is none).
 pub fn switch(key: &str, value: &str) -> Option<Switch> {
     let k = relaxed(key);
-    let on = match value.trim().trim_matches(['"', '\'']).to_ascii_lowercase().as_str() {
+    let on = match value
+        .trim()
+        .trim_matches(['"', '\''])
+        .to_ascii_lowercase()
+        .as_str()
+    {
         "true" => true,
         "false" => false,
         _ => return None,
@@ -148,7 +153,10 @@ mod tests {
             exporter_of("MANAGEMENT_ZIPKIN_TRACING_ENDPOINT"),
             Some("zipkin")
         );
-        assert_eq!(exporter_of("management.otlp.tracing.endpoint"), Some("otlp"));
+        assert_eq!(
+            exporter_of("management.otlp.tracing.endpoint"),
+            Some("otlp")
+        );
         assert_eq!(exporter_of("MANAGEMENT_ZIPKIN_TRACING_ENABLED"), None);
         assert_eq!(
             switch("MANAGEMENT_TRACING_ENABLED", "false"),

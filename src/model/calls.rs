@@ -276,7 +276,10 @@ impl Protocol {
         let t = target.trim().trim_matches(['"', '\'', '`']);
         // Spring Cloud Gateway's `lb:http://ORDER-SERVICE`: the load
         // balancer's scheme before the request's.
-        let t = t.strip_prefix("lb:").filter(|r| r.contains("://")).unwrap_or(t);
+        let t = t
+            .strip_prefix("lb:")
+            .filter(|r| r.contains("://"))
+            .unwrap_or(t);
         // `jdbc:mysql://...`: any JDBC URL is SQL.
         if t.starts_with("jdbc:") {
             return Some(Protocol::Sql);
