@@ -587,3 +587,47 @@ fn span_exporters_of_a_program_with_tracing_off_make_no_call() {
         ]
     );
 }
+
+/// An HTTP interface's method paths (`@HttpExchange("/catalog")` +
+/// `@GetExchange("/api/products/{code}")`) are what its client sends: a
+/// call through it to the gateway takes only the `/catalog/**` route, one
+/// edge per path, and the gateway's `/orders/**` route back to the caller
+/// is no cycle.
+#[test]
+fn an_http_interfaces_paths_pick_the_gateways_route() {
+    let (_, g) = build("testdata/graph/http-interface-paths");
+    assert!(g.cycles.is_empty(), "{:?}", g.cycles);
+    let mut sent: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| g.service_name(e.from) == "order-service")
+        .map(|e| {
+            format!(
+                "{} {}",
+                g.service_name(e.to),
+                e.path.as_deref().unwrap_or("(any)")
+            )
+        })
+        .collect();
+    sent.sort();
+    assert_eq!(
+        sent,
+        [
+            "api-gateway /catalog/api/products",
+            "api-gateway /catalog/api/products/{code}",
+        ]
+    );
+    // After either, a path reaches catalog-service only.
+    for e in g
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| g.service_name(e.from) == "order-service")
+    {
+        let next: Vec<&str> = g
+            .next(e.0)
+            .map(|n| g.service_name(g.edges[n].to))
+            .collect();
+        assert_eq!(next, ["catalog-service"]);
+    }
+}
