@@ -241,8 +241,9 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         go_dials_through,
         named_options,
         route_paths,
+        client_paths,
     } = facts;
-    for r in route_paths {
+    for r in route_paths.iter_mut().chain(client_paths.iter_mut()) {
         r.span = f(r.span);
     }
     for o in named_options {

@@ -83,9 +83,9 @@ pub fn drop_off(caller: &str, switches: &[Switch], facts: &mut Facts) {
     }
     facts.edges.retain(|e| {
         e.caller.as_deref() != Some(caller)
-            || !crate::extract::workload::env_name_of(&e.via)
+            || crate::extract::workload::env_name_of(&e.via)
                 .and_then(exporter_of)
-                .is_some_and(|x| !built(x, switches))
+                .is_none_or(|x| built(x, switches))
     });
 }
 

@@ -39,7 +39,8 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
         mesh_default,
         waypoints: &waypoints,
     };
-    file_edges(&mut b, &cx, &configured, &clients, &client_beans);
+    let narrowed = file_edges(&mut b, &cx, &configured, &clients, &client_beans);
+    super::routes::share_paths(&mut b.graph.edges, &narrowed);
     provider_edges(&mut b);
     configured_edges(&mut b, &cx);
     super::routes::share_routes(&mut b.graph.edges);
@@ -366,8 +367,9 @@ fn file_edges(
     configured: &Named,
     clients: &Named,
     client_beans: &BTreeMap<String, (FileId, usize)>,
-) {
+) -> super::routes::Narrowed {
     let files = b.files;
+    let mut narrowed = super::routes::Narrowed::new();
     let mut seen: BTreeSet<(ServiceId, ServiceId, String)> = BTreeSet::new();
     let env_reads = whole_map_reads(b);
     // The paths environment entries name, for the edges joined to them.
@@ -486,31 +488,48 @@ fn file_edges(
                         layers.push(l);
                     }
                     layers.sort_by_key(|l| l.kind);
-                    let key = (from, to, format!("{id}:{}", e.span.start));
-                    if seen.insert(key) {
-                        b.graph.edges.push(Edge {
-                            from,
-                            to,
-                            proof: loc,
-                            via: via.clone(),
-                            layers,
-                            also: Vec::new(),
-                            protocol,
-                            mesh,
-                            path: super::routes::path_of_edge(
-                                files,
-                                &entry_paths,
-                                id,
-                                e.span,
-                                &e.via,
-                            ),
-                            route: super::routes::route_of(f, e.span),
-                        });
+                    let base =
+                        super::routes::path_of_edge(files, &entry_paths, id, e.span, &e.via);
+                    // A client sending several paths (an HTTP interface's
+                    // methods) makes a call of each.
+                    let sent = super::routes::sent_paths(f, e.span);
+                    if !sent.is_empty()
+                        && let Some((_, var)) = super::routes::joined_entry(&e.via)
+                    {
+                        narrowed
+                            .entry((from, to, var.to_string()))
+                            .or_default()
+                            .extend(sent.iter().map(|p| super::routes::join(base.as_deref(), p)));
+                    }
+                    let paths: Vec<Option<String>> = if sent.is_empty() {
+                        vec![base]
+                    } else {
+                        sent.iter()
+                            .map(|p| Some(super::routes::join(base.as_deref(), p)))
+                            .collect()
+                    };
+                    for path in paths {
+                        let key = (from, to, format!("{id}:{}:{path:?}", e.span.start));
+                        if seen.insert(key) {
+                            b.graph.edges.push(Edge {
+                                from,
+                                to,
+                                proof: loc,
+                                via: via.clone(),
+                                layers: layers.clone(),
+                                also: Vec::new(),
+                                protocol,
+                                mesh: mesh.clone(),
+                                path,
+                                route: super::routes::route_of(f, e.span),
+                            });
+                        }
                     }
                 }
             }
         }
     }
+    narrowed
 }
 
 /// The variables handed to each service with a whole ConfigMap or
