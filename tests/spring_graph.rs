@@ -631,3 +631,15 @@ fn an_http_interfaces_paths_pick_the_gateways_route() {
         assert_eq!(next, ["catalog-service"]);
     }
 }
+
+/// `management.tracing.enabled: false` in the program's own
+/// `application*` file turns its exporters off, unless its environment
+/// (above the file) turns tracing on.
+#[test]
+fn tracing_turned_off_in_the_application_file_sends_no_spans() {
+    let (_, g) = build("testdata/graph/tracing-disabled-app");
+    assert_eq!(
+        protocol_edges(&g),
+        ["billing -> tempo HTTP x1", "catalog -> pricing HTTP x1"]
+    );
+}
