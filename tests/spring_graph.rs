@@ -624,10 +624,7 @@ fn an_http_interfaces_paths_pick_the_gateways_route() {
         .enumerate()
         .filter(|(_, e)| g.service_name(e.from) == "order-service")
     {
-        let next: Vec<&str> = g
-            .next(e.0)
-            .map(|n| g.service_name(g.edges[n].to))
-            .collect();
+        let next: Vec<&str> = g.next(e.0).map(|n| g.service_name(g.edges[n].to)).collect();
         assert_eq!(next, ["catalog-service"]);
     }
 }

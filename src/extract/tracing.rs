@@ -23,7 +23,7 @@ pub type Switch = (Option<&'static str>, bool);
 /// The exporters whose endpoint keys are read, as Spring Boot 3 names them
 /// (`management.zipkin.tracing.endpoint`, `ZipkinProperties`;
 /// `management.otlp.tracing.endpoint`, `OtlpTracingProperties`).
-const EXPORTERS: &[&str] = &["zipkin", "otlp"];
+pub const EXPORTERS: &[&str] = &["zipkin", "otlp"];
 
 /// A key with its separators dropped, lower-cased (relaxed binding).
 fn relaxed(key: &str) -> String {
@@ -75,17 +75,31 @@ pub fn built(exporter: &str, switches: &[Switch]) -> bool {
         .unwrap_or(true)
 }
 
+/// Said of an exporter's edge whose environment turns tracing on: the
+/// program's `application*` files (below the environment) do not turn it
+/// off (`link::tracing_off`).
+pub const ENV_SWITCHED: &str = " (tracing on in its environment)";
+
 /// Drop `caller`'s environment edges to an exporter's endpoint that its
-/// `switches` turn off.
+/// `switches` turn off; those they turn on say so ([`ENV_SWITCHED`]).
 pub fn drop_off(caller: &str, switches: &[Switch], facts: &mut Facts) {
     if switches.is_empty() {
         return;
     }
-    facts.edges.retain(|e| {
-        e.caller.as_deref() != Some(caller)
-            || crate::extract::workload::env_name_of(&e.via)
-                .and_then(exporter_of)
-                .is_none_or(|x| built(x, switches))
+    facts.edges.retain_mut(|e| {
+        let Some(x) = crate::extract::workload::env_name_of(&e.via).and_then(exporter_of) else {
+            return true;
+        };
+        if e.caller.as_deref() != Some(caller) {
+            return true;
+        }
+        if !built(x, switches) {
+            return false;
+        }
+        if switches.iter().any(|s| s.0.is_none_or(|y| y == x)) && !e.via.ends_with(ENV_SWITCHED) {
+            e.via.push_str(ENV_SWITCHED);
+        }
+        true
     });
 }
 

@@ -488,8 +488,7 @@ fn file_edges(
                         layers.push(l);
                     }
                     layers.sort_by_key(|l| l.kind);
-                    let base =
-                        super::routes::path_of_edge(files, &entry_paths, id, e.span, &e.via);
+                    let base = super::routes::path_of_edge(files, &entry_paths, id, e.span, &e.via);
                     // A client sending several paths (an HTTP interface's
                     // methods) makes a call of each.
                     let sent = super::routes::sent_paths(f, e.span);

@@ -128,7 +128,11 @@ fn use_at(
 }
 
 /// The interface's request paths are what a call at `span` sends.
-fn sends(to: &mut Vec<crate::model::facts::RoutePaths>, span: crate::source::Span, paths: &[String]) {
+fn sends(
+    to: &mut Vec<crate::model::facts::RoutePaths>,
+    span: crate::source::Span,
+    paths: &[String],
+) {
     if !paths.is_empty() && !to.iter().any(|r| r.span == span) {
         to.push(crate::model::facts::RoutePaths {
             span,
