@@ -516,3 +516,19 @@ fn go_struct_fields_from_the_environment_are_env_targets() {
         .collect();
     assert!(unresolved.is_empty(), "{unresolved:?}");
 }
+
+/// The Maven Wrapper's downloader (`.mvn/wrapper/MavenWrapperDownloader.java`)
+/// runs in the build, not in the service: its download URL is no call.
+#[test]
+fn the_maven_wrappers_downloader_is_no_caller() {
+    let settings = Settings::default();
+    let scan =
+        retrylint::scan(&[PathBuf::from("testdata/graph/maven-wrapper")], &settings).unwrap();
+    let g = graph::build(&scan.files, &settings);
+    let edges: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.service_name(e.from), g.service_name(e.to)))
+        .collect();
+    assert_eq!(edges, ["bonus -> order"]);
+}

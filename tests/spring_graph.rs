@@ -287,13 +287,13 @@ fn a_config_servers_shared_file_is_each_clients() {
     assert_eq!(
         got,
         [
-            "account-service -> audit unknown x5",
-            "statistics-service -> api.exchangeratesapi.io unknown x5",
-            "statistics-service -> audit unknown x5",
+            "account-service -> audit HTTP x5",
+            "statistics-service -> api.exchangeratesapi.io HTTP x5",
+            "statistics-service -> audit HTTP x5",
             // The config client's own retry (6 attempts by default).
             "statistics-service -> config HTTP x6",
             "statistics-service -> rabbitmq AMQP x1",
-            "statistics-service -> rates-mock unknown x5",
+            "statistics-service -> rates-mock HTTP x5",
         ]
     );
 }
@@ -510,5 +510,133 @@ fn gateway_routes_to_capitalised_service_ids_reach_the_programs() {
     assert_eq!(
         names,
         ["customer-service", "gateway-service", "order-service"]
+    );
+}
+
+/// A route or call whose `uri` is a placeholder the workload's
+/// environment sets speaks what the entry's value says (`http://`), not
+/// `unknown`; an `lb:http://` route speaks HTTP.
+#[test]
+fn a_placeholder_target_speaks_the_protocol_of_its_value() {
+    let (_, g) = build("testdata/graph/gateway-routes-env");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "edge-service -> catalog-service HTTP x4",
+            "edge-service -> order-service HTTP x4",
+        ]
+    );
+    let (_, g) = build("testdata/graph/gateway-route-paths");
+    let routes: Vec<String> = protocol_edges(&g)
+        .into_iter()
+        .filter(|e| e.starts_with("api-gateway"))
+        .collect();
+    assert_eq!(
+        routes,
+        [
+            "api-gateway -> catalog-service HTTP x1",
+            "api-gateway -> order-service HTTP x1",
+        ]
+    );
+    // A value a configuration file gives the placeholder.
+    let (_, g) = build("testdata/graph/spring-placeholders");
+    assert!(
+        protocol_edges(&g).contains(&"orders-service -> payment-service HTTP x1".to_string()),
+        "{:?}",
+        protocol_edges(&g)
+    );
+    let (_, g) = build("testdata/graph/gateway-lb-service-ids");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "gateway-service -> customer-service HTTP x1",
+            "gateway-service -> order-service HTTP x1",
+        ]
+    );
+}
+
+/// `spring.mail.host` is the SMTP server: its call speaks SMTP, which no
+/// L7 retry layer handles.
+#[test]
+fn a_mail_host_is_an_smtp_call() {
+    let (s, g) = build("testdata/graph/spring-mail-smtp");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "alerts -> smtp-relay SMTP x1",
+            "notifications -> mailhog SMTP x1",
+        ]
+    );
+    assert!(g.edges.iter().all(|e| !e.protocol.is_l7()));
+    assert!(unresolved(&s).is_empty(), "{:?}", unresolved(&s));
+}
+
+/// `management.tracing.enabled=false` (here the environment's, from
+/// `.env`) turns the span exporters off: no call to their endpoints,
+/// unless the exporter's own `tracing.export.enabled` turns it on.
+#[test]
+fn span_exporters_of_a_program_with_tracing_off_make_no_call() {
+    let (_, g) = build("testdata/graph/tracing-disabled");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "orders -> catalog HTTP x1",
+            "payments -> tempo HTTP x1",
+            "shipping -> tempo HTTP x1",
+            "stock -> orders HTTP x1",
+        ]
+    );
+}
+
+/// An HTTP interface's method paths (`@HttpExchange("/catalog")` +
+/// `@GetExchange("/api/products/{code}")`) are what its client sends: a
+/// call through it to the gateway takes only the `/catalog/**` route, one
+/// edge per path, and the gateway's `/orders/**` route back to the caller
+/// is no cycle.
+#[test]
+fn an_http_interfaces_paths_pick_the_gateways_route() {
+    let (_, g) = build("testdata/graph/http-interface-paths");
+    assert!(g.cycles.is_empty(), "{:?}", g.cycles);
+    let mut sent: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| g.service_name(e.from) == "order-service")
+        .map(|e| {
+            format!(
+                "{} {}",
+                g.service_name(e.to),
+                e.path.as_deref().unwrap_or("(any)")
+            )
+        })
+        .collect();
+    sent.sort();
+    assert_eq!(
+        sent,
+        [
+            "api-gateway /catalog/api/products",
+            "api-gateway /catalog/api/products/{code}",
+        ]
+    );
+    // After either, a path reaches catalog-service only.
+    for e in g
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| g.service_name(e.from) == "order-service")
+    {
+        let next: Vec<&str> = g.next(e.0).map(|n| g.service_name(g.edges[n].to)).collect();
+        assert_eq!(next, ["catalog-service"]);
+    }
+}
+
+/// `management.tracing.enabled: false` in the program's own
+/// `application*` file turns its exporters off, unless its environment
+/// (above the file) turns tracing on.
+#[test]
+fn tracing_turned_off_in_the_application_file_sends_no_spans() {
+    let (_, g) = build("testdata/graph/tracing-disabled-app");
+    assert_eq!(
+        protocol_edges(&g),
+        ["billing -> tempo HTTP x1", "catalog -> pricing HTTP x1"]
     );
 }

@@ -17,6 +17,7 @@ pub mod status_test;
 pub mod stores;
 pub mod template_text;
 pub mod test_code;
+pub mod tracing;
 pub mod tree_sitter;
 pub mod unread;
 pub mod url_host;
@@ -240,8 +241,9 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         go_dials_through,
         named_options,
         route_paths,
+        client_paths,
     } = facts;
-    for r in route_paths {
+    for r in route_paths.iter_mut().chain(client_paths.iter_mut()) {
         r.span = f(r.span);
     }
     for o in named_options {

@@ -29,6 +29,10 @@
 //! - `KafkaProperties` (`spring.kafka`): `bootstrap-servers` (default
 //!   `localhost:9092`), and the same key under `consumer`, `producer`,
 //!   `admin`, `streams`; Spring Cloud Stream's Kafka binder `brokers`.
+//! - `MailProperties` (`spring.mail`): `host`, "SMTP server host", with
+//!   `protocol` default `"smtp"` (spring-boot 000600c
+//!   `autoconfigure/mail/MailProperties.java`): a mail server, which no
+//!   HTTP layer retries.
 //!
 //! A default (`localhost`) or an unset key names no call: Spring's
 //! defaults are this machine.
@@ -68,6 +72,7 @@ const KEYS: &[(&str, Protocol, Shape)] = &[
     ("springdataredisclusternodes", Protocol::Redis, Shape::List),
     ("springrabbitmqhost", Protocol::Amqp, Shape::Host),
     ("springrabbitmqaddresses", Protocol::Amqp, Shape::List),
+    ("springmailhost", Protocol::Smtp, Shape::Host),
     ("springkafkabootstrapservers", Protocol::Kafka, Shape::List),
     (
         "springkafkaconsumerbootstrapservers",
@@ -302,6 +307,8 @@ mod tests {
             of_key("spring.rabbitmq.addresses").unwrap().0,
             Protocol::Amqp
         );
+        assert_eq!(of_key("SPRING_MAIL_HOST").unwrap().0, Protocol::Smtp);
+        assert_eq!(of_key("spring.mail.port"), None);
         assert_eq!(of_key("spring.data.mongodb.port"), None);
         assert_eq!(of_key("spring.datasource.username"), None);
         assert_eq!(of_key("orders.url"), None);

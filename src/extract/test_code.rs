@@ -13,7 +13,8 @@
 //! folder, `Orders.Tests/`, `Api.UnitTests/`), `*.test.ts`, `*.spec.ts` (and `.js`). Gradle
 //! build logic (`buildSrc/`, `build-logic/`) is not the service either
 //! and is skipped and counted with it (ftgo-application's `buildSrc` was
-//! a caller).
+//! a caller), and so is the Maven Wrapper's `.mvn/` (its downloader's URL
+//! was a call on ewolff/microservice-istio).
 //!
 //! Only source code is concerned: configuration files in test folders are
 //! still read (real settings are often kept there as examples, and the
@@ -92,6 +93,11 @@ pub fn is_test_source(relative: &str) -> bool {
         TEST_DIRS.contains(&d.to_ascii_lowercase().as_str())
             // Gradle build logic runs in the build, not in a service.
             || is_build_logic(d)
+            // The Maven Wrapper's downloader (`.mvn/wrapper/
+            // MavenWrapperDownloader.java`, which `mvnw` compiles and runs
+            // to fetch the wrapper jar: maven.apache.org/wrapper, the
+            // `source` type) runs in the build too.
+            || *d == ".mvn"
             // A source set named as tests: `src/test/`, `src/it/`,
             // `src/testFixtures/`, `src/integrationTest/`,
             // `src/component-test/`, `src/e2e/`.
@@ -190,6 +196,7 @@ mod tests {
             "web/src/functional_tests/java/a/Flow.java",
             "buildSrc/src/main/groovy/WaitForMySql.java",
             "build-logic/src/main/kotlin/Conventions.kt",
+            "microservice-istio-bonus/.mvn/wrapper/MavenWrapperDownloader.java",
         ] {
             assert!(is_test_source(p), "{p}");
         }

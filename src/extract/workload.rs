@@ -140,9 +140,13 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         }
     }
     facts.services.push(decl);
+    let mut switches = Vec::new();
     if let Some(spec) = spec {
         for list in ["containers", "initContainers"] {
             for c in spec.get(list).map(|c| c.items()).unwrap_or_default() {
+                if let Some(env) = c.get("env") {
+                    super::tracing::env_list_switches(env, &mut switches);
+                }
                 for env in c.get("env").map(|e| e.items()).unwrap_or_default() {
                     let Some(k) = env.get("name").and_then(|n| n.as_str()) else {
                         continue;
@@ -186,6 +190,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             }
         }
     }
+    super::tracing::drop_off(&id, &switches, facts);
     true
 }
 
@@ -558,6 +563,11 @@ fn compose_with(
                 mark_compose(facts);
             }
         }
+    }
+    // Span exporters its tracing switches leave unbuilt make no call.
+    for s in services.entries() {
+        let switches = super::tracing::compose_switches(s.value, env, &value);
+        super::tracing::drop_off(s.key, &switches, facts);
     }
     true
 }

@@ -39,7 +39,8 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
         mesh_default,
         waypoints: &waypoints,
     };
-    file_edges(&mut b, &cx, &configured, &clients, &client_beans);
+    let narrowed = file_edges(&mut b, &cx, &configured, &clients, &client_beans);
+    super::routes::share_paths(&mut b.graph.edges, &narrowed);
     provider_edges(&mut b);
     configured_edges(&mut b, &cx);
     super::routes::share_routes(&mut b.graph.edges);
@@ -224,16 +225,53 @@ fn named_clients(b: &Builder<'_>) -> (Named, BTreeMap<String, (FileId, usize)>) 
 }
 
 /// What a call speaks: its target as written (a scheme, a well-known
-/// port), else what the callee's Kubernetes Services say.
-fn protocol(b: &Builder<'_>, file: FileId, span: Span, to: ServiceId) -> Protocol {
+/// port), else the value its placeholder resolved to, else what the
+/// callee's Kubernetes Services say.
+fn protocol(
+    b: &Builder<'_>,
+    entries: &HashMap<(String, String), Protocol>,
+    (file, span, via): (FileId, Span, &str),
+    to: ServiceId,
+) -> Protocol {
     let text = b.files[file]
         .source
         .text
         .get(span.start..span.end)
         .unwrap_or("");
     Protocol::of_target(text)
+        .or_else(|| value_protocol(entries, via))
         .or_else(|| b.protocols.get(&to).copied().flatten())
         .unwrap_or_default()
+}
+
+/// What a placeholder target's value speaks (`${CATALOG_SERVICE_URL:..}`
+/// is not the call): the environment entry it is joined to (``= env `X`
+/// of `svc` ``, that entry's own call), else the value a configuration
+/// file gives it (`` = `http://payment-service:8080` ``).
+fn value_protocol(entries: &HashMap<(String, String), Protocol>, via: &str) -> Option<Protocol> {
+    if let Some((name, var)) = super::routes::joined_entry(via) {
+        return entries.get(&(name.to_string(), var.to_string())).copied();
+    }
+    let (_, rest) = via.split_once("` = `")?;
+    Protocol::of_target(rest.split('`').next()?)
+}
+
+/// The protocol of each environment entry's own call, by (service,
+/// variable): the one its reader gave it, else its value's.
+fn entry_protocols(files: &[ScannedFile]) -> HashMap<(String, String), Protocol> {
+    let mut out = HashMap::new();
+    for f in files {
+        for e in &f.facts.edges {
+            let (Some(caller), Some(var)) = (&e.caller, super::routes::env_var(&e.via)) else {
+                continue;
+            };
+            let value = f.source.text.get(e.span.start..e.span.end).unwrap_or("");
+            if let Some(p) = e.protocol.or_else(|| Protocol::of_target(value)) {
+                out.insert((caller.clone(), var.to_string()), p);
+            }
+        }
+    }
+    out
 }
 
 /// The caller's sidecar layer on a call, where the caller runs in a mesh,
@@ -329,12 +367,14 @@ fn file_edges(
     configured: &Named,
     clients: &Named,
     client_beans: &BTreeMap<String, (FileId, usize)>,
-) {
+) -> super::routes::Narrowed {
     let files = b.files;
+    let mut narrowed = super::routes::Narrowed::new();
     let mut seen: BTreeSet<(ServiceId, ServiceId, String)> = BTreeSet::new();
     let env_reads = whole_map_reads(b);
     // The paths environment entries name, for the edges joined to them.
     let entry_paths = super::routes::entry_paths(files);
+    let entry_protocols = entry_protocols(files);
     for (id, f) in files.iter().enumerate() {
         // Resolved once per file, and only for files with a call whose
         // caller the extractor did not name.
@@ -438,7 +478,9 @@ fn file_edges(
                     {
                         layers.push(resolve(i, &f.facts.policies[i]));
                     }
-                    let protocol = e.protocol.unwrap_or_else(|| protocol(b, id, e.span, to));
+                    let protocol = e
+                        .protocol
+                        .unwrap_or_else(|| protocol(b, &entry_protocols, (id, e.span, &e.via), to));
                     let (mesh, sidecar) = mesh_layer(b, cx, from, to, &e.via, protocol, loc);
                     if !layers.iter().any(|l| l.kind == LayerKind::Mesh)
                         && let Some(l) = sidecar
@@ -446,31 +488,47 @@ fn file_edges(
                         layers.push(l);
                     }
                     layers.sort_by_key(|l| l.kind);
-                    let key = (from, to, format!("{id}:{}", e.span.start));
-                    if seen.insert(key) {
-                        b.graph.edges.push(Edge {
-                            from,
-                            to,
-                            proof: loc,
-                            via: via.clone(),
-                            layers,
-                            also: Vec::new(),
-                            protocol,
-                            mesh,
-                            path: super::routes::path_of_edge(
-                                files,
-                                &entry_paths,
-                                id,
-                                e.span,
-                                &e.via,
-                            ),
-                            route: super::routes::route_of(f, e.span),
-                        });
+                    let base = super::routes::path_of_edge(files, &entry_paths, id, e.span, &e.via);
+                    // A client sending several paths (an HTTP interface's
+                    // methods) makes a call of each.
+                    let sent = super::routes::sent_paths(f, e.span);
+                    if !sent.is_empty()
+                        && let Some((_, var)) = super::routes::joined_entry(&e.via)
+                    {
+                        narrowed
+                            .entry((from, to, var.to_string()))
+                            .or_default()
+                            .extend(sent.iter().map(|p| super::routes::join(base.as_deref(), p)));
+                    }
+                    let paths: Vec<Option<String>> = if sent.is_empty() {
+                        vec![base]
+                    } else {
+                        sent.iter()
+                            .map(|p| Some(super::routes::join(base.as_deref(), p)))
+                            .collect()
+                    };
+                    for path in paths {
+                        let key = (from, to, format!("{id}:{}:{path:?}", e.span.start));
+                        if seen.insert(key) {
+                            b.graph.edges.push(Edge {
+                                from,
+                                to,
+                                proof: loc,
+                                via: via.clone(),
+                                layers: layers.clone(),
+                                also: Vec::new(),
+                                protocol,
+                                mesh: mesh.clone(),
+                                path,
+                                route: super::routes::route_of(f, e.span),
+                            });
+                        }
                     }
                 }
             }
         }
     }
+    narrowed
 }
 
 /// The variables handed to each service with a whole ConfigMap or

@@ -91,7 +91,7 @@ pub(super) fn entry_paths(files: &[ScannedFile]) -> HashMap<(String, String), St
 }
 
 /// The variable of an environment entry's own edge (``env `X` ``).
-fn env_var(via: &str) -> Option<&str> {
+pub(super) fn env_var(via: &str) -> Option<&str> {
     let (_, rest) = via.split_once("env `")?;
     let (name, rest) = rest.split_once('`')?;
     (!name.is_empty() && !name.contains(' ') && !rest.starts_with(" of `")).then_some(name)
@@ -151,6 +151,61 @@ pub(super) fn share_routes(edges: &mut [Edge]) {
             e.route = r.clone();
         }
     }
+}
+
+/// The paths a client sends through a call joined to an environment
+/// entry, by (caller, callee, variable): the entry's own edge is the same
+/// call and takes them ([`share_paths`]).
+pub(super) type Narrowed = HashMap<(ServiceId, ServiceId, String), Vec<String>>;
+
+/// The request paths the client at a call's span sends (an HTTP
+/// interface's methods), in one file's facts.
+pub(super) fn sent_paths(f: &ScannedFile, span: Span) -> Vec<String> {
+    f.facts
+        .client_paths
+        .iter()
+        .find(|r| r.span == span)
+        .map(|r| r.paths.clone())
+        .unwrap_or_default()
+}
+
+/// A method's path under its base URL's (`/catalog` + `/api/products`).
+pub(super) fn join(base: Option<&str>, path: &str) -> String {
+    format!(
+        "{}/{}",
+        base.unwrap_or("").trim_end_matches('/'),
+        path.trim_start_matches('/')
+    )
+}
+
+/// An environment entry's own edge (``env `X` ``) whose call a client
+/// sends several paths through (`narrowed`) is one edge per path, as the
+/// client's are: it does not stand for a call every request may take.
+pub(super) fn share_paths(edges: &mut Vec<Edge>, narrowed: &Narrowed) {
+    if narrowed.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(edges.len());
+    for e in std::mem::take(edges) {
+        let paths = env_var(&e.via)
+            .filter(|_| e.path.is_none())
+            .and_then(|var| narrowed.get(&(e.from, e.to, var.to_string())));
+        match paths {
+            Some(paths) => {
+                let mut seen: Vec<&String> = Vec::new();
+                for p in paths {
+                    if !seen.contains(&p) {
+                        seen.push(p);
+                        let mut copy = e.clone();
+                        copy.path = Some(p.clone());
+                        out.push(copy);
+                    }
+                }
+            }
+            None => out.push(e),
+        }
+    }
+    *edges = out;
 }
 
 /// A route's `Path` patterns at a call's span, in one file's facts.

@@ -27,6 +27,7 @@ pub fn client_interfaces(files: &mut [ScannedFile]) {
             for e in facts.edges.iter_mut() {
                 if e.span.start >= c.span.start && e.span.end <= c.span.end {
                     add(&mut e.policies, &c.policies);
+                    sends(&mut facts.client_paths, e.span, &c.paths);
                 }
             }
         }
@@ -73,6 +74,10 @@ pub fn client_interfaces(files: &mut [ScannedFile]) {
             let Some((c, k)) = nearest(&here, &candidates, files) else {
                 continue;
             };
+            let paths = files[c].facts.java.client_interfaces[k].paths.clone();
+            for &t in &u.targets {
+                sends(&mut files[id].facts.client_paths, t, &paths);
+            }
             let indices = match made.iter().find(|(at, _)| *at == (c, k)) {
                 Some((_, v)) => v.clone(),
                 None if c == id => files[c].facts.java.client_interfaces[k].policies.clone(),
@@ -120,6 +125,20 @@ fn use_at(
         b
     });
     u
+}
+
+/// The interface's request paths are what a call at `span` sends.
+fn sends(
+    to: &mut Vec<crate::model::facts::RoutePaths>,
+    span: crate::source::Span,
+    paths: &[String],
+) {
+    if !paths.is_empty() && !to.iter().any(|r| r.span == span) {
+        to.push(crate::model::facts::RoutePaths {
+            span,
+            paths: paths.to_vec(),
+        });
+    }
 }
 
 fn add(to: &mut Vec<usize>, more: &[usize]) {

@@ -27,6 +27,7 @@ mod spring_env;
 mod spring_profiles;
 mod store_clients;
 mod test_resources;
+mod tracing_off;
 mod units;
 
 pub use client_interfaces::client_interfaces;

@@ -339,6 +339,8 @@ pub fn spring_call_targets(
         f.facts.unresolved = kept;
     }
     spring_env::mark_protocols(files);
+    // Span exporters a program's own files turn off send nothing.
+    super::tracing_off::drop_exporters(files, &res_dirs, cwd, disk, &mut locals);
     // Data-store calls only from programs with a client of the store.
     if files
         .iter()
@@ -358,7 +360,7 @@ pub fn spring_call_targets(
 }
 
 /// The file's service, where its identity declarations name one.
-fn caller(f: &ScannedFile) -> Option<String> {
+pub(super) fn caller(f: &ScannedFile) -> Option<String> {
     let tier = |kinds: &[IdentityKind]| -> Option<String> {
         let names: BTreeSet<&str> = f
             .facts
@@ -571,7 +573,7 @@ fn named_profile(name: &str, stem: &str) -> Option<Option<String>> {
 }
 
 /// The value of `key` in the first document of `docs` that sets it.
-fn first_value(docs: &[Doc], key: &str, default_only: bool) -> Option<String> {
+pub(super) fn first_value(docs: &[Doc], key: &str, default_only: bool) -> Option<String> {
     docs.iter()
         .filter(|d| !default_only || d.profile.is_none())
         .find_map(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]))
@@ -592,7 +594,7 @@ pub(super) fn config_client(docs: &[Doc]) -> Option<String> {
 }
 
 /// The `<unit>/src/main/resources` folder a file is in.
-fn resources_of(path: &Path) -> Option<PathBuf> {
+pub(super) fn resources_of(path: &Path) -> Option<PathBuf> {
     let parts: Vec<_> = path.components().collect();
     let i = parts.windows(3).rposition(|w| {
         w[0].as_os_str() == "src" && w[1].as_os_str() == "main" && w[2].as_os_str() == "resources"

@@ -56,6 +56,8 @@ fn words(p: Protocol) -> &'static [&'static str] {
         Protocol::Redis => &["redis", "lettuce", "jedis", "redisson"],
         Protocol::Amqp => &["amqp", "rabbit"],
         Protocol::Kafka => &["kafka"],
+        // `spring-boot-starter-mail`, `jakarta.mail`, `javax.mail`.
+        Protocol::Smtp => &["mail"],
         _ => &[],
     }
 }

@@ -190,6 +190,8 @@ pub enum Protocol {
     Mongo,
     Kafka,
     Amqp,
+    /// A mail server (Spring Boot's `spring.mail.host`).
+    Smtp,
     /// Another TCP protocol (a Service port named `tcp`, memcached, ...).
     Tcp,
 }
@@ -206,6 +208,10 @@ const PORTS: &[(u16, Protocol)] = &[
     (27017, Protocol::Mongo),
     (9092, Protocol::Kafka),
     (5672, Protocol::Amqp),
+    // SMTP, SMTPS (RFC 8314) and submission (RFC 6409).
+    (25, Protocol::Smtp),
+    (465, Protocol::Smtp),
+    (587, Protocol::Smtp),
     (11211, Protocol::Tcp),
     (2181, Protocol::Tcp),
     (9042, Protocol::Tcp),
@@ -228,6 +234,7 @@ impl Protocol {
             Protocol::Mongo => "MongoDB",
             Protocol::Kafka => "Kafka",
             Protocol::Amqp => "AMQP",
+            Protocol::Smtp => "SMTP",
             Protocol::Tcp => "TCP",
         }
     }
@@ -248,6 +255,7 @@ impl Protocol {
             "mongo" | "mongodb" => Protocol::Mongo,
             "kafka" => Protocol::Kafka,
             "amqp" | "amqps" | "rabbitmq" => Protocol::Amqp,
+            "smtp" | "smtps" => Protocol::Smtp,
             "tcp" | "tls" | "udp" | "memcached" | "zookeeper" => Protocol::Tcp,
             _ => return None,
         })
@@ -266,6 +274,12 @@ impl Protocol {
     /// (`redis-cart:6379`).
     pub fn of_target(target: &str) -> Option<Protocol> {
         let t = target.trim().trim_matches(['"', '\'', '`']);
+        // Spring Cloud Gateway's `lb:http://ORDER-SERVICE`: the load
+        // balancer's scheme before the request's.
+        let t = t
+            .strip_prefix("lb:")
+            .filter(|r| r.contains("://"))
+            .unwrap_or(t);
         // `jdbc:mysql://...`: any JDBC URL is SQL.
         if t.starts_with("jdbc:") {
             return Some(Protocol::Sql);

@@ -122,6 +122,12 @@ pub struct Facts {
     /// (`graph::routes`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub route_paths: Vec<RoutePaths>,
+    /// The request paths a client sends, by the span of its call target
+    /// (the base URL an HTTP interface's client is built on, and the
+    /// paths of the interface's methods): each is a call of its own
+    /// through a gateway's routes (`graph::routes`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub client_paths: Vec<RoutePaths>,
 }
 
 /// A gateway route's `Path` patterns, at the span of the route's call

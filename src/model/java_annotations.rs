@@ -114,6 +114,11 @@ pub struct ClientInterface {
     pub span: Span,
     /// The policies (indices into the file's) of its retry annotations.
     pub policies: Vec<usize>,
+    /// The request paths its methods send (`/catalog/api/products/{code}`
+    /// of `@HttpExchange("/catalog")` and `@GetExchange("/api/products/{code}")`);
+    /// empty: not known, or some method names none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
 }
 
 /// A client of an interface built in a file.

@@ -63,7 +63,8 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             .filter(|(_, p)| p.span.start >= at.start && p.span.end <= at.end)
             .map(|(i, _)| i)
             .collect();
-        if policies.is_empty() {
+        let paths = paths(ctx, n);
+        if policies.is_empty() && paths.is_empty() {
             continue;
         }
         facts.java.client_interfaces.push(ClientInterface {
@@ -71,6 +72,81 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             name,
             span: at,
             policies,
+            paths,
         });
     }
+}
+
+/// At most this many request paths are kept of one interface.
+const MAX_PATHS: usize = 32;
+
+/// The annotations on a declaration.
+fn annotations<'t>(n: tree_sitter::Node<'t>) -> Vec<tree_sitter::Node<'t>> {
+    named_children(n)
+        .into_iter()
+        .filter(|c| c.kind() == "modifiers")
+        .flat_map(named_children)
+        .filter(|a| matches!(a.kind(), "annotation" | "marker_annotation"))
+        .collect()
+}
+
+/// The request paths an interface's methods send: the type's
+/// `@HttpExchange` URL, then the method's exchange URL (spring-framework
+/// `HttpServiceMethod` joins them so; an OpenFeign `@RequestLine("GET
+/// /x")` gives its path). Empty where a method names no path of its own
+/// under a type that names none, or one is a whole URL (the call's target
+/// then says where it goes).
+fn paths(ctx: &Ctx<'_>, n: tree_sitter::Node<'_>) -> Vec<String> {
+    let url = |a: tree_sitter::Node<'_>| -> Option<(String, Option<String>)> {
+        let name = super::ast::last_segment(ctx.text(field(a, "name")?)).to_string();
+        let v = super::r4j::annotation_args(ctx, a)
+            .into_iter()
+            .find(|(k, _, _)| matches!(*k, "value" | "url"))
+            .and_then(|(_, v, _)| super::ast::string_literal(v, ctx.src))
+            .map(|v| match name.as_str() {
+                "RequestLine" => v.split_once(' ').map_or(v, |(_, p)| p).trim().to_string(),
+                _ => v.trim().to_string(),
+            });
+        Some((name, v))
+    };
+    let base = annotations(n)
+        .into_iter()
+        .filter_map(url)
+        .find(|(name, _)| name == "HttpExchange")
+        .and_then(|(_, v)| v)
+        .unwrap_or_default();
+    if base.contains("://") || base.contains("${") {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = Vec::new();
+    let Some(body) = field(n, "body") else {
+        return out;
+    };
+    for m in named_children(body) {
+        if m.kind() != "method_declaration" {
+            continue;
+        }
+        for (name, v) in annotations(m).into_iter().filter_map(url) {
+            if !EXCHANGES.contains(&name.as_str()) {
+                continue;
+            }
+            let own = v.unwrap_or_default();
+            if own.contains("://") || own.contains("${") {
+                return Vec::new();
+            }
+            let joined = format!(
+                "{}/{}",
+                base.trim_end_matches('/'),
+                own.trim_start_matches('/')
+            );
+            let joined = format!("/{}", joined.trim_matches('/'));
+            if joined == "/" {
+                return Vec::new();
+            }
+            if !out.contains(&joined) && out.len() < MAX_PATHS {
+                out.push(joined);
+            }
+        }
+    }
+    out
 }

@@ -87,6 +87,14 @@ const SNIFF: &[&str] = &[
     "HttpClientBuilder.create",
     // AWS SDK for Java 2.x clients (`aws_sdk`).
     "software.amazon.awssdk",
+    // Spring HTTP interfaces: their methods' paths pick a gateway's
+    // routes (`clients`).
+    "@HttpExchange",
+    "@GetExchange",
+    "@PostExchange",
+    "@PutExchange",
+    "@PatchExchange",
+    "@DeleteExchange",
 ];
 
 /// Whether a `.java` file's bytes are worth parsing.

@@ -1,0 +1,3 @@
+package shop.orders.clients;
+
+public record Product(String code, String name) {}
