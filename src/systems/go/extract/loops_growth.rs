@@ -162,9 +162,23 @@ fn updated(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait: Node<'_>) -> Opt
     // `backoff := 50 * time.Millisecond` inside the loop: each pass starts
     // from the first value again, so `backoff *= 2` after the wait never
     // reaches the next one (a fixed wait).
+    // A reassignment in the loop (`backoff = min(backoff*2, max)` before
+    // the wait) grows it instead.
+    let declared = |v: Node<'_>| {
+        let mut cur = v.parent();
+        for _ in 0..3 {
+            match cur {
+                Some(c) if matches!(c.kind(), "short_var_declaration" | "var_spec") => return true,
+                Some(c) if c.kind() == "assignment_statement" => return false,
+                Some(c) => cur = c.parent(),
+                None => return false,
+            }
+        }
+        false
+    };
     if ctx
         .binding(name, wait.start_byte())
-        .is_some_and(|v| own.iter().any(|o| o.id() == v.id()))
+        .is_some_and(|v| own.iter().any(|o| o.id() == v.id()) && declared(v))
     {
         return None;
     }
