@@ -23,9 +23,7 @@
 use super as system;
 use crate::diag::invalid_setting;
 use crate::extract::{DocCtx, Facts, check_yaml_keys};
-use crate::model::{
-    AttemptCount, Attempts, Delay, Jitter, Located, RetryPolicy, System, Timeout,
-};
+use crate::model::{AttemptCount, Attempts, Delay, Jitter, Located, RetryPolicy, System, Timeout};
 use crate::yaml::Yaml;
 use std::time::Duration;
 
@@ -150,7 +148,10 @@ fn queue(ctx: &DocCtx<'_>, q: Yaml<'_>, facts: &mut Facts) {
     // The delays.
     let mut bad = false;
     let mut secs = |k: &str, default: Duration| match get(k) {
-        Some(v) => match v.as_f64().filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9) {
+        Some(v) => match v
+            .as_f64()
+            .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
+        {
             Some(s) => (Duration::from_secs_f64(s), Some(v)),
             None => {
                 facts.diagnostics.push(invalid_setting::value(

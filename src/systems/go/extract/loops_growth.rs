@@ -344,7 +344,11 @@ pub fn jitter_before_cap(ctx: &Ctx<'_>, own: &[Node<'_>], wait_arg: Node<'_>) ->
             .nth(1)
             .and_then(|rest| rest.trim_start_matches(')').trim_start().strip_prefix('/'))
             .and_then(|k| {
-                let k: String = k.trim_start().chars().take_while(|c| c.is_ascii_digit()).collect();
+                let k: String = k
+                    .trim_start()
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit())
+                    .collect();
                 k.parse::<f64>().ok()
             })
             .filter(|k| *k >= 1.0)

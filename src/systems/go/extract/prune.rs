@@ -100,9 +100,7 @@ fn blank(
 /// the reader would take.
 fn retries_at_once(body: &[u8]) -> bool {
     let has = |w: &[u8]| memchr::memmem::find(body, w).is_some();
-    has(b"for")
-        && (has(b"err != nil") || has(b"codes."))
-        && (has(b"continue") || has(b"<-"))
+    has(b"for") && (has(b"err != nil") || has(b"codes.")) && (has(b"continue") || has(b"<-"))
 }
 
 /// The words that keep a body: the fixed ones (the sniff's and [`KEEP`])

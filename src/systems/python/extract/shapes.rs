@@ -131,10 +131,7 @@ pub(super) fn requeue<'a>(
             }
             let args = Args::of(ctx, *c);
             let item = args.positional.last().map(|a| ctx.text(*a));
-            if taken
-                .iter()
-                .any(|(q, v)| *q == queue && Some(*v) == item)
-            {
+            if taken.iter().any(|(q, v)| *q == queue && Some(*v) == item) {
                 let always = !ctx
                     .subtree(*e)
                     .iter()
@@ -157,11 +154,9 @@ pub(super) fn delivers(ctx: &Ctx<'_>, try_body: Node<'_>) -> bool {
     ];
     ctx.subtree(try_body).iter().any(|c| {
         c.kind() == "call"
-            && (http_call(ctx, *c).is_some()
-                || db_call(ctx, *c)
-                || {
-                    let l = callee(ctx, *c).1.to_ascii_lowercase();
-                    WORDS.iter().any(|w| l.contains(w))
-                })
+            && (http_call(ctx, *c).is_some() || db_call(ctx, *c) || {
+                let l = callee(ctx, *c).1.to_ascii_lowercase();
+                WORDS.iter().any(|w| l.contains(w))
+            })
     })
 }
