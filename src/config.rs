@@ -21,6 +21,9 @@ pub struct Thresholds {
     /// RL207: a backoff cap below this many seconds is too small for
     /// unbounded or long-lived retries.
     pub min_backoff_cap: u64,
+    /// RL209: a retry that drops the work when it gives up spans less than
+    /// this many seconds.
+    pub min_retry_window: u64,
 }
 
 impl Default for Thresholds {
@@ -29,6 +32,7 @@ impl Default for Thresholds {
             max_attempts: 5,
             amplification: 10,
             min_backoff_cap: 10,
+            min_retry_window: 10,
         }
     }
 }

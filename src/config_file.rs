@@ -334,6 +334,9 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
         if let Some(n) = t.get("min-backoff-cap") {
             settings.thresholds.min_backoff_cap = cx.positive(n, "thresholds.min-backoff-cap")?;
         }
+        if let Some(n) = t.get("min-retry-window") {
+            settings.thresholds.min_retry_window = cx.positive(n, "thresholds.min-retry-window")?;
+        }
     }
     if let Some(v) = root.get("overrides") {
         for item in cx.tables(v, "overrides")? {
@@ -520,6 +523,10 @@ pub fn effective_toml(s: &Settings) -> String {
     th.insert(
         "min-backoff-cap".into(),
         Value::Integer(i64::try_from(s.thresholds.min_backoff_cap).unwrap_or(i64::MAX)),
+    );
+    th.insert(
+        "min-retry-window".into(),
+        Value::Integer(i64::try_from(s.thresholds.min_retry_window).unwrap_or(i64::MAX)),
     );
     t.insert("thresholds".into(), Value::Table(th));
     let arr = |items: Vec<Table>| Value::Array(items.into_iter().map(Value::Table).collect());

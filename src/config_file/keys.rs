@@ -73,6 +73,12 @@ pub const KEYS: &[KeyDoc] = &[
         doc: "RL207: a backoff cap below this many seconds is too small for unbounded or long-lived retries",
     },
     KeyDoc {
+        key: "thresholds.min-retry-window",
+        kind: "integer >= 1 (seconds)",
+        default: "10",
+        doc: "RL209: a retry that drops the work when it gives up (a task queue) must keep trying at least this many seconds",
+    },
+    KeyDoc {
         key: "[[overrides]] paths",
         kind: "array of globs (required)",
         default: "",

@@ -19,6 +19,7 @@
 // not a macro's output, so they are listed here as well as in the
 // registry; `every_folder_is_registered` checks the two agree).
 pub mod aws;
+pub mod cloud_tasks;
 pub mod csharp;
 pub mod dotnet;
 pub mod edit;
@@ -117,6 +118,11 @@ pub struct SystemSpec {
     /// What the system's retry quota (`Budget::Quota`) holds and costs,
     /// where it has one (the simulation draws on it).
     pub retry_quota: Option<RetryQuota>,
+    /// Whether the retried work runs in the background, with no caller
+    /// waiting on it, and is dropped when the last attempt fails (a task
+    /// queue deletes the task): RL209 judges how long such a retry keeps
+    /// trying, and RL304 (a caller's deadline) does not apply.
+    pub background: bool,
 }
 
 /// A retry quota: a retry takes `cost` tokens (`timeout_cost` after a
@@ -146,6 +152,7 @@ impl SystemSpec {
             endpoint: None,
             retries_limited_by_default: false,
             retry_quota: None,
+            background: false,
         }
     }
 }

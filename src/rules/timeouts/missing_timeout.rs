@@ -24,6 +24,11 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if !p.retries() || p.attempts.provenance == Provenance::Default {
         return;
     }
+    // Work in the background (a task queue) has no caller whose wait a
+    // deadline protects: how long it keeps trying is RL205's and RL209's.
+    if p.system.spec().background {
+        return;
+    }
     let Some(overall) = &p.overall_timeout else {
         in_code(p, e);
         return;

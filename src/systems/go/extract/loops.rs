@@ -14,7 +14,7 @@ use super::{
     Ctx, Pkg, RetryScope, attempts, default_attempts, field, named_children, policy, span,
 };
 use crate::model::backoff::ServerDelay;
-use crate::model::{AttemptCount, Delay, Facts, Jitter, Located, RetryOn};
+use crate::model::{AttemptCount, CapOrder, Delay, Facts, Jitter, Located, RetryOn};
 use tree_sitter::Node;
 
 /// Headers a server sets to say when to come back.
@@ -52,7 +52,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             None => (AttemptCount::Unbounded, "for { .. }".to_string()),
             Some(h) if h.kind() == "for_clause" => match field(h, "condition") {
                 Some(c) => (
-                    bound(ctx, c),
+                    bound(ctx, c, start(ctx, h, c)),
                     format!("for .. ; {} ; ..", super::one_line(ctx.text(c))),
                 ),
                 None => (AttemptCount::Unbounded, "for ;; { .. }".to_string()),
@@ -173,6 +173,17 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             },
             wspan,
         );
+        // `backoff = min(backoff*2 + jitter, maxBackoff)`: the jitter is
+        // added before the cap, so waits at the cap are all the cap. Read
+        // as a proportional jitter of that share (one-sided, [d, d x (1 +
+        // share)], taken as the symmetric band: past the cap both clip).
+        if randomised
+            && matches!(p.delay.value, Delay::Exponential { cap: Some(_), .. })
+            && let Some(share) = arg.and_then(|a| growth::jitter_before_cap(ctx, &own, a))
+        {
+            p.jitter.value = Jitter::Proportional { factor: share };
+            p.cap_order = CapOrder::AfterJitter;
+        }
         p.retry_on =
             statuses(ctx, &own).unwrap_or_else(|| Located::default_at(RetryOn::Unknown, at));
         // Errors sorted on the error path (`if ne.Timeout() { continue }`):
@@ -305,7 +316,11 @@ fn sends(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
     })
 }
 
-/// Whether `n` is inside an `if err != nil` block.
+/// Whether `n` is inside an `if err != nil` block, or an `if` that tests
+/// an error's gRPC code (`status.Code(err) == codes.Unavailable`, `st.Code()
+/// == codes.ResourceExhausted` after `st, _ := status.FromError(err)`):
+/// written after `if err == nil { return }`, that test is the error path
+/// too (issue 28).
 fn on_error_path(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     let mut cur = n.parent();
     for _ in 0..64 {
@@ -313,7 +328,10 @@ fn on_error_path(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
         match c.kind() {
             "for_statement" | "func_literal" => return false,
             "if_statement"
-                if field(c, "condition").is_some_and(|k| ctx.text(k).contains("err != nil")) =>
+                if field(c, "condition").is_some_and(|k| {
+                    let t = ctx.text(k);
+                    t.contains("err != nil") || crate::extract::grpc_code_test::codes(t).is_some()
+                }) =>
             {
                 return true;
             }
@@ -338,7 +356,7 @@ fn has_deadline_case(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
 }
 
 /// `i < 5`, `i <= n`, `attempt < maxRetries`: the loop's bound.
-fn bound(ctx: &Ctx<'_>, c: Node<'_>) -> AttemptCount {
+fn bound(ctx: &Ctx<'_>, c: Node<'_>, start: u64) -> AttemptCount {
     if c.kind() != "binary_expression" {
         return AttemptCount::Unknown;
     }
@@ -346,9 +364,29 @@ fn bound(ctx: &Ctx<'_>, c: Node<'_>) -> AttemptCount {
         return AttemptCount::Unknown;
     };
     match (ctx.text(op), eval::count(ctx, r)) {
-        ("<", Some(n)) => AttemptCount::Finite(n),
-        ("<=", Some(n)) => AttemptCount::Finite(n.saturating_add(1)),
+        ("<", Some(n)) => AttemptCount::Finite(n.saturating_sub(start)),
+        ("<=", Some(n)) => AttemptCount::Finite(n.saturating_add(1).saturating_sub(start)),
         _ => AttemptCount::Unknown,
+    }
+}
+
+/// The first value of the counter a `for` clause's condition tests: the
+/// number its initializer gives it (`attempt := 1; attempt <= 4` makes 4
+/// attempts, issue 28, fleetd #14757), else 0.
+fn start(ctx: &Ctx<'_>, clause: Node<'_>, cond: Node<'_>) -> u64 {
+    let Some(var) = field(cond, "left").filter(|l| l.kind() == "identifier") else {
+        return 0;
+    };
+    let Some(init) = field(clause, "initializer").filter(|i| i.kind() == "short_var_declaration")
+    else {
+        return 0;
+    };
+    match (field(init, "left"), field(init, "right")) {
+        (Some(l), Some(r)) if ctx.text(l) == ctx.text(var) => {
+            let r = named_children(r).into_iter().next().unwrap_or(r);
+            eval::count(ctx, r).unwrap_or(0)
+        }
+        _ => 0,
     }
 }
 

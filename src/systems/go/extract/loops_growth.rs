@@ -162,9 +162,23 @@ fn updated(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait: Node<'_>) -> Opt
     // `backoff := 50 * time.Millisecond` inside the loop: each pass starts
     // from the first value again, so `backoff *= 2` after the wait never
     // reaches the next one (a fixed wait).
+    // A reassignment in the loop (`backoff = min(backoff*2, max)` before
+    // the wait) grows it instead.
+    let declared = |v: Node<'_>| {
+        let mut cur = v.parent();
+        for _ in 0..3 {
+            match cur {
+                Some(c) if matches!(c.kind(), "short_var_declaration" | "var_spec") => return true,
+                Some(c) if c.kind() == "assignment_statement" => return false,
+                Some(c) => cur = c.parent(),
+                None => return false,
+            }
+        }
+        false
+    };
     if ctx
         .binding(name, wait.start_byte())
-        .is_some_and(|v| own.iter().any(|o| o.id() == v.id()))
+        .is_some_and(|v| own.iter().any(|o| o.id() == v.id()) && declared(v))
     {
         return None;
     }
@@ -245,6 +259,15 @@ fn times(ctx: &Ctx<'_>, r: Node<'_>, name: &str, depth: usize) -> Option<(f64, O
             };
             Some((eval::float(ctx, k)?, None))
         }
+        // `name*k + jitter` where the jitter is random: the growth.
+        "binary_expression" if field(r, "operator").is_some_and(|o| ctx.text(o) == "+") => {
+            let (l, rr) = (field(r, "left")?, field(r, "right")?);
+            match (random(ctx, l), random(ctx, rr)) {
+                (false, true) => times(ctx, l, name, depth + 1),
+                (true, false) => times(ctx, rr, name, depth + 1),
+                _ => None,
+            }
+        }
         "call_expression" if field(r, "function").is_some_and(|f| ctx.text(f) == "min") => {
             let a = args(r);
             let i = a
@@ -260,4 +283,76 @@ fn times(ctx: &Ctx<'_>, r: Node<'_>, name: &str, depth: usize) -> Option<(f64, O
         }
         _ => None,
     }
+}
+
+/// Whether `n` is random: it calls `rand.`, directly or through a name
+/// bound to such a value.
+fn random(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+    let t = ctx.text(n);
+    if t.contains("rand.") {
+        return true;
+    }
+    n.kind() == "identifier"
+        && ctx
+            .binding(t, n.start_byte())
+            .is_some_and(|v| v.id() != n.id() && ctx.text(v).contains("rand."))
+}
+
+/// Jitter added before the cap in the variable that grows (`backoff =
+/// min(backoff*2 + jitter, maxBackoff)`, with `jitter` a random share of
+/// `backoff`): once the growth passes the cap, every wait is exactly the
+/// cap (issue 28, fleetdm/fleet #53357). The jitter's share of the delay:
+/// `rand.Int63n(int64(backoff) / 10)` is 0.1, a random value of the whole
+/// delay 1. `None` for any other shape.
+pub fn jitter_before_cap(ctx: &Ctx<'_>, own: &[Node<'_>], wait_arg: Node<'_>) -> Option<f64> {
+    if wait_arg.kind() != "identifier" {
+        return None;
+    }
+    let name = ctx.text(wait_arg);
+    own.iter().find_map(|u| {
+        if u.kind() != "assignment_statement" {
+            return None;
+        }
+        let (l, r) = (field(*u, "left")?, field(*u, "right")?);
+        if ctx.text(l) != name {
+            return None;
+        }
+        let r = named_children(r).into_iter().next().unwrap_or(r);
+        if r.kind() != "call_expression" || field(r, "function").map(|f| ctx.text(f)) != Some("min")
+        {
+            return None;
+        }
+        let sum = args(r).into_iter().find(|a| {
+            a.kind() == "binary_expression"
+                && field(*a, "operator").is_some_and(|o| ctx.text(o) == "+")
+        })?;
+        let j = [field(sum, "left")?, field(sum, "right")?]
+            .into_iter()
+            .find(|x| random(ctx, *x))?;
+        let j = if j.kind() == "identifier" {
+            ctx.binding(ctx.text(j), j.start_byte()).unwrap_or(j)
+        } else {
+            j
+        };
+        let jt = ctx.text(j);
+        if !jt.contains(name) {
+            return None;
+        }
+        // `.. name) / k` or `name / k`: a k-th of the delay.
+        let share = jt
+            .split(name)
+            .nth(1)
+            .and_then(|rest| rest.trim_start_matches(')').trim_start().strip_prefix('/'))
+            .and_then(|k| {
+                let k: String = k
+                    .trim_start()
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit())
+                    .collect();
+                k.parse::<f64>().ok()
+            })
+            .filter(|k| *k >= 1.0)
+            .map_or(1.0, |k| 1.0 / k);
+        Some(share)
+    })
 }

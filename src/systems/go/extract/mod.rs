@@ -61,6 +61,9 @@ const NEEDLES: &[&str] = &[
     "WithDefaultServiceConfig",
     "time.Sleep",
     "time.After",
+    // A gRPC code tested to go round (`status.Code(err) == codes.Unavailable`)
+    // around a client passed in as a parameter (issue 28).
+    "== codes.",
     "aws-sdk-go-v2",
     "sarama",
 ];

@@ -95,11 +95,12 @@ fn blank(
 /// word of the sniff: a `for` whose error path goes round (`if err != nil
 /// { continue }`) or puts the item back on a channel (`queue <- item`),
 /// around a call on a client passed in as a parameter (issue 28). The
-/// loop reader needs `err != nil` on the path that goes round, so a body
-/// without it is kept out of nothing the reader would take.
+/// loop reader needs `err != nil` (or a gRPC code test, `codes.X`) on the
+/// path that goes round, so a body without either is kept out of nothing
+/// the reader would take.
 fn retries_at_once(body: &[u8]) -> bool {
     let has = |w: &[u8]| memchr::memmem::find(body, w).is_some();
-    has(b"for") && has(b"err != nil") && (has(b"continue") || has(b"<-"))
+    has(b"for") && (has(b"err != nil") || has(b"codes.")) && (has(b"continue") || has(b"<-"))
 }
 
 /// The words that keep a body: the fixed ones (the sniff's and [`KEEP`])

@@ -10,6 +10,8 @@ use crate::model::*;
 use std::time::Duration;
 use tree_sitter::Node;
 
+#[path = "shapes.rs"]
+mod shapes;
 #[path = "statuses.rs"]
 mod statuses;
 
@@ -97,10 +99,26 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
             continue;
         }
         let in_except = |c: Node<'_>| excepts.iter().any(|e| within(c, *e));
-        let exits = own
+        // A drain that puts the item it took back on its queue when the
+        // call fails (`except ..: outbox.append(activity)`) retries that
+        // item, whether or not anything leaves the loop (issue 28,
+        // Vultron #2302).
+        let requeue = shapes::requeue(ctx, &own, &retried)
+            .filter(|_| try_body.is_some_and(|b| shapes::delivers(ctx, b)));
+        let exits: Vec<Node<'_>> = own
             .iter()
-            .any(|c| matches!(c.kind(), "return_statement" | "break_statement") && !in_except(*c));
-        if !exits {
+            .copied()
+            .filter(|c| {
+                matches!(c.kind(), "return_statement" | "break_statement") && !in_except(*c)
+            })
+            .collect();
+        if requeue.is_none() && exits.is_empty() {
+            continue;
+        }
+        // A wait for a state: every success exit tests what the answer
+        // says (`if body.get("status") == expected: return`), so the loop
+        // asks at its own pace whether a request failed or not: a poll.
+        if requeue.is_none() && shapes::polls_state(ctx, n, &exits) {
             continue;
         }
         let sleeps: Vec<Node<'_>> = own
@@ -116,12 +134,26 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
                 .iter()
                 .any(|c| http_call(ctx, *c).is_some() || db_call(ctx, *c))
         };
-        if (n.kind() == "while_statement" || retried.is_empty())
+        if requeue.is_none()
+            && (n.kind() == "while_statement" || retried.is_empty())
             && sleeps.is_empty()
             && (retried.is_empty() || !try_body.is_some_and(sub))
         {
             continue;
         }
+        // A put-back whatever happened: nothing ever drops the item; one
+        // under an `if` is bounded by what the `if` tests.
+        let (count, written) = match requeue {
+            Some((put, always)) => (
+                if always {
+                    AttemptCount::Unbounded
+                } else {
+                    AttemptCount::Unknown
+                },
+                format!("{written}: .. {}", super::one_line(ctx.text(put))),
+            ),
+            None => (count, written),
+        };
         // Every failure ends the loop: the except clauses re-raise at once.
         let count = if count == AttemptCount::Unbounded
             && own

@@ -1,0 +1,162 @@
+//! Two loop shapes that the retry-loop reader tells apart (issue 28):
+//! a wait for a state, whose every success exit tests the content of an
+//! answer (`if body.get("status") == expected: return`), which is a poll
+//! and not a retry; and a drain that puts the item it took back on the
+//! queue it drains when the call fails (`item = q.popleft()` .. `except:
+//! q.append(item)`), which is a retry of that item.
+
+use super::{Args, Ctx, callee, db_call, field, http_call, named_children, resolve, within};
+use tree_sitter::Node;
+
+/// Whether every exit of the loop `lp` that is not in an `except` (its
+/// `return`s and `break`s, `exits`) sits under a test of an answer's
+/// content (`status_json.get("status") == expected_status`,
+/// `r.json()["state"] == "READY"`, `job.state != "RUNNING"`): the loop
+/// waits for a state and asks at its own pace whether the last request
+/// failed or not, so it is a poll (neon `wait_for_compute_status`). A test
+/// of the status (`r.status_code == 200`, `r.ok`) or of the answer itself
+/// (`if row is not None`) leaves on the call's success: a retry.
+pub(super) fn polls_state(ctx: &Ctx<'_>, lp: Node<'_>, exits: &[Node<'_>]) -> bool {
+    !exits.is_empty()
+        && exits.iter().all(|x| {
+            let mut cur = x.parent();
+            for _ in 0..64 {
+                let Some(c) = cur else { return false };
+                if c.id() == lp.id() {
+                    return false;
+                }
+                if matches!(c.kind(), "if_statement" | "elif_clause")
+                    && field(c, "condition").is_some_and(|k| content_test(ctx, k))
+                    // The exit is in the branch the test holds for.
+                    && field(c, "consequence").is_some_and(|b| within(*x, b))
+                {
+                    return true;
+                }
+                cur = c.parent();
+            }
+            false
+        })
+}
+
+/// A comparison (`==`, `!=`, `in`, `not in`) of a value read out of an
+/// answer (a subscript, a `.get(..)`, `.json()`, or an attribute named
+/// `state`, `status` or `phase`, directly or through a name bound to one)
+/// with something other than a number, `None` or a boolean.
+fn content_test(ctx: &Ctx<'_>, cond: Node<'_>) -> bool {
+    if crate::extract::status_test::holds_for(ctx.text(cond)).is_some() {
+        return false;
+    }
+    ctx.subtree(cond)
+        .iter()
+        .filter(|c| c.kind() == "comparison_operator")
+        .any(|c| {
+            let ops = named_children(*c);
+            let [a, b] = ops.as_slice() else {
+                return false;
+            };
+            let literal = |n: Node<'_>| {
+                matches!(
+                    resolve(ctx, n).kind(),
+                    "integer" | "float" | "none" | "true" | "false"
+                )
+            };
+            !literal(*a) && !literal(*b) && (reads_content(ctx, *a) || reads_content(ctx, *b))
+        })
+}
+
+fn reads_content(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+    let n = resolve(ctx, n);
+    match n.kind() {
+        "subscript" => true,
+        "call" => matches!(callee(ctx, n).1, "get" | "json"),
+        "attribute" => field(n, "attribute").is_some_and(|a| {
+            matches!(
+                ctx.text(a).to_ascii_lowercase().as_str(),
+                "state" | "status" | "phase"
+            )
+        }),
+        _ => false,
+    }
+}
+
+/// Methods that take an item off a queue or list, and that put one on.
+const TAKE: &[&str] = &["pop", "popleft", "get", "get_nowait"];
+const PUT: &[&str] = &[
+    "append",
+    "appendleft",
+    "put",
+    "put_nowait",
+    "insert",
+    "extend",
+];
+
+/// The call in a retried `except` clause that puts back the item the loop
+/// took (`activity = outbox.popleft()` in the loop, `outbox.append(activity)`
+/// in the clause), with whether it is put back whatever happened (not
+/// under an `if` of the clause: then nothing bounds the retries). `own`:
+/// the loop's own nodes; `retried`: the `except` clauses that go round.
+pub(super) fn requeue<'a>(
+    ctx: &Ctx<'a>,
+    own: &[Node<'a>],
+    retried: &[Node<'a>],
+) -> Option<(Node<'a>, bool)> {
+    // `v = q.take()` among the loop's own statements: (q, v).
+    let taken: Vec<(&str, &str)> = own
+        .iter()
+        .filter(|s| s.kind() == "assignment")
+        .filter_map(|s| {
+            let (l, r) = (field(*s, "left")?, field(*s, "right")?);
+            if l.kind() != "identifier" || r.kind() != "call" {
+                return None;
+            }
+            let (full, last) = callee(ctx, r);
+            let queue = full.strip_suffix(last)?.strip_suffix('.')?;
+            TAKE.contains(&last).then_some((queue, ctx.text(l)))
+        })
+        .collect();
+    if taken.is_empty() {
+        return None;
+    }
+    for e in retried {
+        for c in ctx.subtree(*e).iter().filter(|c| c.kind() == "call") {
+            if !own.iter().any(|o| o.id() == c.id()) {
+                continue;
+            }
+            let (full, last) = callee(ctx, *c);
+            let Some(queue) = full.strip_suffix(last).and_then(|q| q.strip_suffix('.')) else {
+                continue;
+            };
+            if !PUT.contains(&last) {
+                continue;
+            }
+            let args = Args::of(ctx, *c);
+            let item = args.positional.last().map(|a| ctx.text(*a));
+            if taken.iter().any(|(q, v)| *q == queue && Some(*v) == item) {
+                let always = !ctx
+                    .subtree(*e)
+                    .iter()
+                    .any(|i| matches!(i.kind(), "if_statement") && within(*c, *i));
+                return Some((*c, always));
+            }
+        }
+    }
+    None
+}
+
+/// Whether a drain loop's `try` hands the item to something that leaves
+/// the process: an HTTP or database call, or a call named for a delivery
+/// (`_deliver_with_retry(activity)`, `publish(..)`, `send(..)`). A
+/// worklist that defers an item it cannot process yet
+/// (`except NotReady: q.append(x)`) is local work, not a retry.
+pub(super) fn delivers(ctx: &Ctx<'_>, try_body: Node<'_>) -> bool {
+    const WORDS: &[&str] = &[
+        "deliver", "send", "post", "publish", "request", "fetch", "upload", "notify", "push",
+    ];
+    ctx.subtree(try_body).iter().any(|c| {
+        c.kind() == "call"
+            && (http_call(ctx, *c).is_some() || db_call(ctx, *c) || {
+                let l = callee(ctx, *c).1.to_ascii_lowercase();
+                WORDS.iter().any(|w| l.contains(w))
+            })
+    })
+}
