@@ -100,7 +100,7 @@ pub fn all_in(
     crate::systems::grpc::link::embedded_service_configs(files);
     // A C# project other projects reference runs in each of them (before
     // calls are given their callers: a library's call is its programs').
-    crate::systems::csharp::link::shared_projects(files, cwd);
+    crate::systems::csharp::link::shared_projects(files, cwd, &disk);
     // A client bean's base URL read from a properties type's member: the
     // member's placeholder (before the placeholders are resolved).
     client_beans::bean_properties(files);

@@ -11,6 +11,7 @@ use super::extract::servicebus::{CONSUMER, SERVICE_BUS};
 use crate::extract::build::{msbuild_is_apphost as is_apphost, msbuild_is_program as is_program};
 use crate::model::calls::{IdentityKind, ServiceDecl};
 use crate::model::{CallEdge, ClientScope, Facts, Located, Methods, ScannedFile};
+pub use super::link_programs::Look;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -186,34 +187,27 @@ const MAX_UP: usize = 32;
 const MAX_ENTRIES: usize = 512;
 
 /// The `*.csproj` of the folder `dir`, if one.
-fn csproj_in(dir: &Path) -> Option<PathBuf> {
-    std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .take(MAX_ENTRIES)
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "csproj"))
+fn csproj_in(dir: &Path, look: &dyn Look) -> Option<PathBuf> {
+    look.list(dir, MAX_ENTRIES)?
+        .into_iter()
+        .find(|n| n.ends_with(".csproj"))
+        .map(|n| dir.join(n))
+        .filter(|p| look.is_file(p))
 }
 
 /// Whether a `*.csproj` builds a program, and the projects it references
 /// (`<ProjectReference
 /// Include="..\AspireShop.ServiceDefaults\AspireShop.ServiceDefaults.csproj" />`)
 /// by their unit names.
-fn read_csproj(csproj: &Path) -> (bool, Vec<String>) {
-    let (program, refs) = read_csproj_paths(csproj);
+fn read_csproj(csproj: &Path, look: &dyn Look) -> (bool, Vec<String>) {
+    let (program, refs) = read_csproj_paths(csproj, look);
     (program, refs.into_iter().map(|(name, _)| name).collect())
 }
 
 /// [`read_csproj`] with each reference's path as written in `Include`
 /// (`..\Shop.Platform\Shop.Platform.csproj`), `/`-separated.
-fn read_csproj_paths(csproj: &Path) -> (bool, Vec<(String, String)>) {
-    let Ok(meta) = std::fs::symlink_metadata(csproj) else {
-        return (true, Vec::new());
-    };
-    if !meta.is_file() || meta.len() > MAX_CSPROJ {
-        return (true, Vec::new());
-    }
-    let Ok(text) = std::fs::read_to_string(csproj) else {
+fn read_csproj_paths(csproj: &Path, look: &dyn Look) -> (bool, Vec<(String, String)>) {
+    let Some(text) = look.read(csproj, MAX_CSPROJ) else {
         return (true, Vec::new());
     };
     if is_apphost(&text) {
@@ -244,6 +238,7 @@ fn follow_references(
     start: Vec<PathBuf>,
     programs: &mut BTreeSet<String>,
     used_by: &mut BTreeMap<String, BTreeSet<String>>,
+    look: &dyn Look,
 ) {
     let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
     let mut todo = start;
@@ -255,8 +250,8 @@ fn follow_references(
             continue;
         };
         let name = crate::systems::csharp::project_name(&stem);
-        let (program, refs) = read_csproj_paths(&csproj);
-        if !csproj.is_file() {
+        let (program, refs) = read_csproj_paths(&csproj, look);
+        if !look.is_file(&csproj) {
             continue;
         }
         if program {
@@ -277,7 +272,10 @@ fn follow_references(
 /// [`follow_references`]), instead of their own, so that
 /// `ConfigureHttpClientDefaults(http => http.AddStandardResilienceHandler())`
 /// there is every client's handler in each service that builds it.
-pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
+///
+/// Folders and `*.csproj` files are looked for through `look` (what the
+/// walk saw, where it covers them).
+pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>, look: &dyn Look) {
     let mut dirs: BTreeMap<PathBuf, Option<(String, bool, Vec<String>)>> = BTreeMap::new();
     let mut programs: BTreeSet<String> = BTreeSet::new();
     // unit -> the units that reference it.
@@ -296,10 +294,10 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
         let mut found = None;
         for dir in path.ancestors().skip(1).take(MAX_UP) {
             let entry = dirs.entry(dir.to_path_buf()).or_insert_with(|| {
-                csproj_in(dir).map(|p| {
+                csproj_in(dir, look).map(|p| {
                     found_csprojs.push(p.clone());
                     let stem = p.file_stem().map(|s| s.to_string_lossy().to_string());
-                    let (program, refs) = read_csproj(&p);
+                    let (program, refs) = read_csproj(&p, look);
                     (
                         crate::systems::csharp::project_name(&stem.unwrap_or_default()),
                         program,
@@ -321,13 +319,15 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
         file_unit.push(found);
     }
     scanned_projects(files, &mut programs, &mut used_by);
-    follow_references(found_csprojs, &mut programs, &mut used_by);
+    follow_references(found_csprojs, &mut programs, &mut used_by, look);
     let spread = super::link_programs::used_by_programs(
         files,
+        cwd,
         &file_unit,
         &programs,
         &used_by,
         &super::link_programs::project_dirs(files, cwd, &dirs),
+        look,
     );
     for (f, u) in files.iter_mut().zip(file_unit) {
         let Some(users) = u
