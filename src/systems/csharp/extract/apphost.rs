@@ -139,12 +139,18 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         };
         facts.edges.push(CallEdge {
             caller: Some(from.name),
-            callee: to.name,
+            callee: to.name.clone(),
             span: span(target),
             policies: Vec::new(),
             via: "WithReference in an Aspire AppHost".into(),
-            // A RabbitMQ resource: the caller's retry around publishing.
-            client: (to.protocol == Some(Protocol::Amqp)).then(|| super::AMQP_PUBLISH.to_string()),
+            // A RabbitMQ resource: the caller's retry around publishing;
+            // a database: the retry of the caller's Aspire `DbContext`
+            // connected to it by name.
+            client: match to.protocol {
+                Some(Protocol::Amqp) => Some(super::AMQP_PUBLISH.to_string()),
+                Some(Protocol::Sql) => Some(super::efcore::db_client(&to.name)),
+                _ => None,
+            },
             protocol: None,
         });
     }
