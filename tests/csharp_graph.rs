@@ -520,3 +520,29 @@ fn aspire_db_contexts_retry_their_databases() {
         ]
     );
 }
+
+/// A queue named by another class's constant: of a library's file that
+/// says nothing else (`Queues.Refunds`, read through the walk), or of
+/// another file of the program (`InvoicePublisher.QueueName`, ThePlot's
+/// shape); one found nowhere is no edge.
+#[test]
+fn service_bus_queues_named_by_other_classes_constants() {
+    let (scan, g) = build("testdata/graph/csharp-service-bus-constants");
+    assert_eq!(
+        edges(&g, "ServiceBusSender"),
+        [
+            "Shop_Billing -> invoices x4 ServiceBusSender in C#",
+            "Shop_Orders -> refunds x4 ServiceBusSender in C# (received by Shop_Billing)",
+        ]
+    );
+    let unresolved: Vec<&str> = scan
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.unresolved)
+        .map(|u| u.written.as_str())
+        .collect();
+    assert_eq!(
+        unresolved,
+        ["ServiceBusSender in C# to `Vendor.AuditQueue`"]
+    );
+}

@@ -111,7 +111,7 @@ pub fn all_in(
     // the same project (or of one that references it).
     crate::systems::csharp::link::typed_clients(files);
     // Azure Service Bus sends joined to the one program receiving.
-    crate::systems::csharp::link::service_bus(files);
+    crate::systems::csharp::link::service_bus(files, cwd, &disk);
     // .NET handlers bound to an appsettings section in code.
     dotnet_sections::dotnet_sections(files);
     // The standard handler's options configured by name elsewhere

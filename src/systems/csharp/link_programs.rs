@@ -196,6 +196,67 @@ pub(super) fn declared_types(text: &str) -> Vec<String> {
     out
 }
 
+/// Whether C# `text` declares a type named `name`.
+pub(super) fn declares(text: &str, name: &str) -> bool {
+    names(text, name) && declared_types(&code_only(text)).iter().any(|t| t == name)
+}
+
+/// The value of the string constant `name` that C# `text` declares in
+/// type `class` (`const string Orders = "orders";`, or `static readonly
+/// string`), if one.
+pub(super) fn constant(text: &str, class: &str, name: &str) -> Option<String> {
+    let code = code_only(text);
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    // The type's body: from the `{` after `class X` to its match.
+    let body = code.match_indices(class).find_map(|(at, _)| {
+        let before = code[..at].trim_end();
+        let kw = before.rsplit(|c: char| !ident(c)).next()?;
+        if !matches!(kw, "class" | "struct" | "record" | "interface")
+            || code[at + class.len()..].starts_with(ident)
+        {
+            return None;
+        }
+        let open = at + code[at..].find('{')?;
+        let mut depth = 0usize;
+        for (i, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(open..open + i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    })?;
+    let inner = &code[body.clone()];
+    inner.match_indices(name).find_map(|(at, _)| {
+        let abs = body.start + at;
+        if code[..abs].ends_with(ident) || code[abs + name.len()..].starts_with(ident) {
+            return None;
+        }
+        // `const string` / `static readonly string` before, on the same
+        // declaration.
+        let head = &code[..abs];
+        let decl = &head[head.rfind([';', '{', '}']).map_or(0, |i| i + 1)..];
+        let words: Vec<&str> = decl.split_whitespace().collect();
+        if words.last() != Some(&"string") || !words.iter().any(|w| *w == "const" || *w == "readonly")
+        {
+            return None;
+        }
+        let rest = code[abs + name.len()..].trim_start();
+        let rest = rest.strip_prefix('=')?;
+        // The literal itself is blanked in `code`: read it from `text`.
+        let from = code.len() - rest.len();
+        let lit = text.get(from..)?.trim_start().strip_prefix('"')?;
+        let end = lit.find(['"', '\\', '\n'])?;
+        (lit.as_bytes()[end] == b'"').then(|| lit[..end].to_string())
+    })
+}
+
 /// Whether `text` names `word` as a whole identifier.
 pub(super) fn names(text: &str, word: &str) -> bool {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
@@ -207,7 +268,7 @@ pub(super) fn names(text: &str, word: &str) -> bool {
 
 /// The `*.cs` files under a program's folder (not `bin`, `obj`, nor a
 /// folder holding another project), as `look` lists them, sorted.
-fn sources(dir: &Path, look: &dyn Look) -> Vec<PathBuf> {
+pub(super) fn sources(dir: &Path, look: &dyn Look) -> Vec<PathBuf> {
     let mut todo: Vec<(PathBuf, usize)> = vec![(dir.to_path_buf(), 0)];
     let mut files: Vec<PathBuf> = Vec::new();
     while let Some((d, depth)) = todo.pop() {
@@ -336,6 +397,20 @@ mod tests {
         ));
         assert!(!names("IWorkPublisher p", "WorkPublisher"));
         assert!(!names("WorkPublishers", "WorkPublisher"));
+    }
+
+    #[test]
+    fn string_constants_of_a_type() {
+        let t = "namespace N;\n// class Queues { const string Orders = \"no\"; }\n\
+                 public static class Queues\n{\n    public const string Orders = \"orders\";\n\
+                 internal static readonly string Billing = \"billing\";\n    public string Other = \"x\";\n}\n\
+                 class Other { const string Orders = \"other-orders\"; }";
+        assert_eq!(constant(t, "Queues", "Orders").as_deref(), Some("orders"));
+        assert_eq!(constant(t, "Queues", "Billing").as_deref(), Some("billing"));
+        assert_eq!(constant(t, "Other", "Orders").as_deref(), Some("other-orders"));
+        assert_eq!(constant(t, "Queues", "Other"), None, "not a constant");
+        assert_eq!(constant(t, "Missing", "Orders"), None);
+        assert!(declares(t, "Queues") && !declares(t, "Orders"));
     }
 
     /// A type named only in a comment or a string is not used, nor is
