@@ -546,3 +546,31 @@ fn service_bus_queues_named_by_other_classes_constants() {
         ["ServiceBusSender in C# to `Vendor.AuditQueue`"]
     );
 }
+
+/// A YARP route's `Timeout` (a request timeout that cancels the forward)
+/// bounds the wait for its cluster where it is shorter than the activity
+/// timeout and every route to the cluster sets one; a `TimeoutPolicy` or
+/// a route without one leaves the activity timeout.
+#[test]
+fn yarp_route_timeouts_bound_their_clusters() {
+    let (_, g) = build("testdata/graph/csharp-yarp-route-timeouts");
+    let got: std::collections::BTreeSet<String> = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with("YARP"))
+        .map(|e| {
+            let t = e.layers.iter().map(|l| l.overall).collect::<Vec<_>>();
+            format!("{} {t:?}", g.service_name(e.to))
+        })
+        .collect();
+    let want: std::collections::BTreeSet<String> = [
+        ("export", 30),
+        ("orders", 100),
+        ("reports", 100),
+        ("search", 5),
+    ]
+    .iter()
+    .map(|(s, n)| format!("{s} [Some({n}s)]"))
+    .collect();
+    assert_eq!(got, want);
+}
