@@ -133,6 +133,22 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     let Some(&(_, retries)) = ASPIRE_DB_CONTEXTS.iter().find(|(a, _)| *a == m) else {
         return;
     };
+    // Aspire's extends `IHostApplicationBuilder`: one called on the
+    // services (`builder.Services.AddMySqlDbContext<T>(..)`) or declared
+    // in this file is the program's own (ElectNewt/Distribt 7b384eb).
+    let on_services = super::field(call, "function")
+        .and_then(|f| super::field(f, "expression"))
+        .is_some_and(|r| {
+            let last = ctx.text(r).rsplit('.').next().unwrap_or("").trim();
+            last.eq_ignore_ascii_case("services") || last.eq_ignore_ascii_case("serviceCollection")
+        });
+    let declared = ctx.nodes.iter().any(|n| {
+        n.kind() == "method_declaration"
+            && super::field(*n, "name").is_some_and(|x| ctx.text(x) == m)
+    });
+    if on_services || declared {
+        return;
+    }
     let Some(name) = connection_name(ctx, call) else {
         return;
     };
