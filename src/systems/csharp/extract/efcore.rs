@@ -69,7 +69,11 @@ pub fn enable_retry_on_failure(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts)
 ///   commit 251ff03; `.../Aspire.Npgsql.EntityFrameworkCore.PostgreSQL/AspireEFPostgreSqlExtensions.cs`
 ///   commit 8e98ab2; `.../Aspire.Pomelo.EntityFrameworkCore.MySql/AspireEFMySqlExtensions.cs`
 ///   commit c9f6065); `DisableRetry` is `false` by default (each
-///   integration's settings class: "The default value is false"). With no
+///   integration's settings class: "The default value is false"; Aspire
+///   8's settings named it `Retry`, `true` by default, and the same code
+///   read `if (settings.Retry)`: `OracleEntityFrameworkCoreSettings.cs` in
+///   8.x, "Gets or sets whether retries should be enabled", `= true`;
+///   preview versions' `MaxRetryCount` is not read). With no
 ///   argument each provider's strategy takes EF Core's
 ///   `DefaultMaxRetryCount` 6 and `DefaultMaxDelay` 30 s
 ///   ([`EF_CORE_MAX_RETRY_COUNT`]; Pomelo's `MySqlRetryingExecutionStrategy(
@@ -154,7 +158,7 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     };
     let anchor = super::resilience::call_span(call);
     // The options action's own `EnableRetryOnFailure(..)` is the policy.
-    let mut disable: Option<Node<'_>> = None;
+    let mut disable: Option<(Node<'_>, bool)> = None;
     let mut own = false;
     let mut todo = vec![call];
     let mut seen = 0;
@@ -170,11 +174,18 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
             {
                 own = true;
             }
-            "assignment_expression"
-                if super::field(n, "left")
-                    .is_some_and(|l| ctx.text(l).rsplit('.').next() == Some("DisableRetry")) =>
-            {
-                disable = super::field(n, "right");
+            // `DisableRetry = true` (Aspire 9), `Retry = false` (Aspire 8).
+            "assignment_expression" => {
+                let key = super::field(n, "left").map(|l| ctx.text(l).rsplit('.').next());
+                let inverted = match key.flatten().map(str::trim) {
+                    Some("DisableRetry") => false,
+                    Some("Retry") => true,
+                    _ => {
+                        todo.extend(super::named_children(n));
+                        continue;
+                    }
+                };
+                disable = super::field(n, "right").map(|r| (r, inverted));
             }
             _ => {}
         }
@@ -183,12 +194,13 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     if own {
         return;
     }
-    let attempts = match (disable.map(|d| (d, eval::boolean(ctx, d))), retries) {
+    let disable = disable.map(|(d, inverted)| (d, eval::boolean(ctx, d).map(|b| b != inverted)));
+    let attempts = match (disable, retries) {
         (Some((_, Some(true))), _) => return,
         (Some((d, None)), _) => Located::written(
             Attempts {
                 count: AttemptCount::Unknown,
-                written_as: format!("DisableRetry = {}", ctx.text(d)),
+                written_as: super::one_line(ctx.text(d)),
             },
             span(d),
         ),

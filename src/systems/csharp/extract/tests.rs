@@ -249,7 +249,9 @@ fn aspire_db_contexts_only_on_the_host_builder() {
         "var builder = WebApplication.CreateBuilder(args);
         builder.AddNpgsqlDbContext<Db>(\"orders\");
         builder.Services.AddMySqlDbContext<Db>(\"billing\");
-        services.AddSqlServerDbContext<Db>(\"stock\");",
+        services.AddSqlServerDbContext<Db>(\"stock\");
+        builder.AddSqlServerDbContext<Db>(\"audit\", s => s.Retry = false);
+        builder.AddSqlServerDbContext<Db>(\"audit2\", s => { s.DisableRetry = true; });",
     );
     let names: Vec<_> = f.policies.iter().map(|p| p.name.clone()).collect();
     assert_eq!(names, [Some("AddNpgsqlDbContext".to_string())]);
