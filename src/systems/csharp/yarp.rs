@@ -87,6 +87,26 @@ pub fn host(address: &str) -> Option<String> {
     (!host.is_empty() && !host.contains('{')).then_some(host)
 }
 
+/// Whether a destination address is this machine (`https://localhost:
+/// 60220/`, `http://127.0.0.1:5000`): a developer's setting, no service
+/// of the graph, as the other readers take loopback addresses
+/// (`crate::extract::url_host`).
+pub fn local(address: &str) -> bool {
+    let Some((_, rest)) = address.split_once("://") else {
+        return false;
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let bare = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => host.split(':').next().unwrap_or(""),
+    };
+    bare.eq_ignore_ascii_case("localhost")
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
+}
+
 /// One edge per destination, each with the cluster's layer.
 fn push(
     facts: &mut Facts,
@@ -95,6 +115,7 @@ fn push(
     policy: RetryPolicy,
     from: &str,
 ) {
+    let dests: Vec<(String, Span)> = dests.into_iter().filter(|(a, _)| !local(a)).collect();
     if dests.is_empty() {
         return;
     }

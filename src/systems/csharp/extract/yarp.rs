@@ -104,6 +104,9 @@ fn direct(ctx: &Ctx<'_>, n: Node<'_>, forwarders: &[&str], facts: &mut Facts) {
 }
 
 fn edge(facts: &mut Facts, url: &str, at: Span, policy: usize, via: String) {
+    if crate::systems::csharp::yarp::local(url) {
+        return;
+    }
     match host(url) {
         Some(callee) => facts.edges.push(CallEdge {
             caller: None,
