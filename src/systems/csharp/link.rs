@@ -8,10 +8,10 @@
 
 use super::extract::calls::{NO_BASE, REGISTRATION};
 use super::extract::servicebus::{CONSTANT, CONSUMER, SERVICE_BUS};
+pub use super::link_programs::Look;
 use crate::extract::build::{msbuild_is_apphost as is_apphost, msbuild_is_program as is_program};
 use crate::model::calls::{IdentityKind, ServiceDecl};
 use crate::model::{CallEdge, ClientScope, Facts, Located, Methods, ScannedFile};
-pub use super::link_programs::Look;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 

@@ -243,7 +243,8 @@ pub(super) fn constant(text: &str, class: &str, name: &str) -> Option<String> {
         let head = &code[..abs];
         let decl = &head[head.rfind([';', '{', '}']).map_or(0, |i| i + 1)..];
         let words: Vec<&str> = decl.split_whitespace().collect();
-        if words.last() != Some(&"string") || !words.iter().any(|w| *w == "const" || *w == "readonly")
+        if words.last() != Some(&"string")
+            || !words.iter().any(|w| *w == "const" || *w == "readonly")
         {
             return None;
         }
@@ -321,7 +322,10 @@ pub(super) fn code_only(text: &str) -> String {
         let c = b[i];
         let next = b.get(i + 1).copied();
         if c == b'/' && next == Some(b'/') {
-            let end = b[i..].iter().position(|&x| x == b'\n').map_or(b.len(), |n| i + n);
+            let end = b[i..]
+                .iter()
+                .position(|&x| x == b'\n')
+                .map_or(b.len(), |n| i + n);
             blank(&mut out, i, end);
             i = end;
         } else if c == b'/' && next == Some(b'*') {
@@ -337,7 +341,9 @@ pub(super) fn code_only(text: &str) -> String {
             let end = (j + 1).min(b.len());
             blank(&mut out, i, end);
             i = end;
-        } else if c == b'"' || (matches!(c, b'@' | b'$') && matches!(next, Some(b'"' | b'@' | b'$'))) {
+        } else if c == b'"'
+            || (matches!(c, b'@' | b'$') && matches!(next, Some(b'"' | b'@' | b'$')))
+        {
             let mut j = i;
             let mut verbatim = false;
             while j < b.len() && matches!(b[j], b'@' | b'$') {
@@ -407,7 +413,10 @@ mod tests {
                  class Other { const string Orders = \"other-orders\"; }";
         assert_eq!(constant(t, "Queues", "Orders").as_deref(), Some("orders"));
         assert_eq!(constant(t, "Queues", "Billing").as_deref(), Some("billing"));
-        assert_eq!(constant(t, "Other", "Orders").as_deref(), Some("other-orders"));
+        assert_eq!(
+            constant(t, "Other", "Orders").as_deref(),
+            Some("other-orders")
+        );
         assert_eq!(constant(t, "Queues", "Other"), None, "not a constant");
         assert_eq!(constant(t, "Missing", "Orders"), None);
         assert!(declares(t, "Queues") && !declares(t, "Orders"));

@@ -232,7 +232,9 @@ pub mod config {
                 longest = Some((d, t.value.span()));
             }
         }
-        any.then_some(longest).flatten().map(|(d, s)| (Timeout::after(d), s))
+        any.then_some(longest)
+            .flatten()
+            .map(|(d, s)| (Timeout::after(d), s))
     }
 
     fn clusters(v: Yaml<'_>, routes: Option<Yaml<'_>>, section: &str, facts: &mut Facts) -> bool {

@@ -214,7 +214,9 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
         (_, None) => Located::default_at(
             Attempts {
                 count: AttemptCount::Unknown,
-                written_as: format!("{m}: OracleRetryingExecutionStrategy (its count is not public)"),
+                written_as: format!(
+                    "{m}: OracleRetryingExecutionStrategy (its count is not public)"
+                ),
             },
             anchor,
         ),
