@@ -583,3 +583,35 @@ fn yarp_route_timeouts_bound_their_clusters() {
     .collect();
     assert_eq!(got, want);
 }
+
+/// Aspire's `AddYarp("gateway").WithConfiguration(yarp => yarp.AddRoute(..))`:
+/// each route is a call of the gateway through YARP (one attempt, 100 s),
+/// to a resource, a cluster made of one, or its endpoint.
+#[test]
+fn aspire_yarp_routes_are_calls_of_the_gateway() {
+    let (_, g) = build("testdata/graph/csharp-aspire-yarp");
+    let got: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with("YARP"))
+        .map(|e| {
+            let t = e.layers.iter().map(|l| l.overall).collect::<Vec<_>>();
+            format!(
+                "{} -> {} x{} {t:?}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor()
+            )
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "gateway -> basket x1 [Some(100s)]",
+            "gateway -> catalog x1 [Some(100s)]",
+            "gateway -> search x1 [Some(100s)]",
+        ]
+    );
+}
