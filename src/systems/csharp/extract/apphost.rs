@@ -176,7 +176,7 @@ fn yarp_route(ctx: &Ctx<'_>, n: Node<'_>, facts: &mut Facts) {
     let Some((_, outer)) = super::enclosing_lambda_call(n) else {
         return;
     };
-    if !method(ctx, outer).is_some_and(|(m, _)| m == "WithConfiguration") {
+    if method(ctx, outer).is_none_or(|(m, _)| m != "WithConfiguration") {
         return;
     }
     let gateway = resource(ctx, outer, 0).or_else(|| {
