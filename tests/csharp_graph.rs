@@ -615,3 +615,18 @@ fn aspire_yarp_routes_are_calls_of_the_gateway() {
         ]
     );
 }
+
+/// YARP clusters built by a helper from its parameters
+/// (`Cluster("catalog", "http://catalog-api")`): one cluster per call of
+/// the helper, with the call's arguments (named or positional).
+#[test]
+fn yarp_clusters_built_by_a_helper() {
+    let (_, g) = build("testdata/graph/csharp-yarp-helper");
+    assert_eq!(
+        edges(&g, "YARP"),
+        [
+            "Shop_Proxy -> catalog-api x1 YARP cluster `catalog` in C#",
+            "Shop_Proxy -> orders-api x1 YARP cluster `orders` in C#",
+        ]
+    );
+}
