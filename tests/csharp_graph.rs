@@ -435,3 +435,198 @@ fn a_referenced_programs_class_runs_in_the_program_that_uses_it() {
         ["Shop_Worker -> status-board x1 HttpClient.GetStringAsync (GET) in C#"]
     );
 }
+
+/// testdata/graph/csharp-program-referenced copied to a temporary folder,
+/// the API's `Program.cs` replaced by `api` and `extra` files added.
+fn referenced_copy(api: &str, extra: &[(&str, &str)]) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let from = PathBuf::from("testdata/graph/csharp-program-referenced");
+    for p in ["Shop.Worker/WorkPublisher.cs", "Shop.Worker/Program.cs"]
+        .iter()
+        .chain(&["Shop.Worker/Shop.Worker.csproj", "Shop.Api/Shop.Api.csproj"])
+    {
+        let to = t.path().join(p);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from.join(p), to).unwrap();
+    }
+    for (p, text) in std::iter::once(&("Shop.Api/Program.cs", api)).chain(extra) {
+        let to = t.path().join(p);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, text).unwrap();
+    }
+    t
+}
+
+fn sends(root: &std::path::Path, settings: &Settings) -> Vec<String> {
+    let scan = retrylint::scan(&[root.to_path_buf()], settings).unwrap();
+    let g = graph::build(&scan.files, settings);
+    edges(&g, "ServiceBusSender")
+}
+
+const WORKER_ONLY: &str = "Shop_Worker -> work-items x4 ServiceBusSender in C#";
+
+/// A referencing program's source the walk left out (`.gitignore`,
+/// `--exclude`) is not read: the link step used to walk the program's
+/// folder on disk itself and found the type there.
+#[test]
+fn a_referencing_programs_ignored_source_is_not_read() {
+    let api = "var app = WebApplication.CreateBuilder(args).Build();\napp.Run();\n";
+    let uses = "class Queue(Shop.Worker.WorkPublisher p) { }\n";
+    let t = referenced_copy(
+        api,
+        &[
+            ("Shop.Api/Generated/Uses.cs", uses),
+            ("Shop.Api/.gitignore", "Generated/\n"),
+        ],
+    );
+    assert_eq!(sends(t.path(), &Settings::default()), [WORKER_ONLY]);
+    // Not ignored, the same file is a use.
+    std::fs::remove_file(t.path().join("Shop.Api/.gitignore")).unwrap();
+    assert_eq!(sends(t.path(), &Settings::default()).len(), 2);
+    let excluded = Settings {
+        exclude: vec!["**/Generated/**".into()],
+        ..Settings::default()
+    };
+    assert_eq!(sends(t.path(), &excluded), [WORKER_ONLY]);
+}
+
+/// A type named only in a comment or a string of the referencing program
+/// is not a use of it.
+#[test]
+fn a_type_named_in_a_comment_or_string_is_not_used() {
+    let api = "// the worker's WorkPublisher is not used here\n\
+               var app = WebApplication.CreateBuilder(args).Build();\n\
+               app.MapGet(\"/\", () => \"WorkPublisher\");\napp.Run();\n";
+    let t = referenced_copy(api, &[]);
+    assert_eq!(sends(t.path(), &Settings::default()), [WORKER_ONLY]);
+}
+
+/// .NET Aspire's EF Core integrations retry by default (dotnet/aspire
+/// 251ff03: `EnableRetryOnFailure()` unless `DisableRetry`): the AppHost's
+/// `WithReference` of the database takes the retry of the `DbContext` the
+/// service opens on it by connection name; a retry turned off is none, an
+/// options action's own `EnableRetryOnFailure(3)` wins; the handler on
+/// every HTTP client is no layer of a database or broker call.
+#[test]
+fn aspire_db_contexts_retry_their_databases() {
+    let (_, g) = build("testdata/graph/csharp-aspire-dbcontext");
+    assert_eq!(
+        edges(&g, "WithReference"),
+        [
+            "billing -> billingdb x1 WithReference in an Aspire AppHost",
+            "billing -> bus x1 WithReference in an Aspire AppHost",
+            "orders -> ordersdb x7 WithReference in an Aspire AppHost",
+            "stock -> stockdb x4 WithReference in an Aspire AppHost",
+        ]
+    );
+}
+
+/// A queue named by another class's constant: of a library's file that
+/// says nothing else (`Queues.Refunds`, read through the walk), or of
+/// another file of the program (`InvoicePublisher.QueueName`, ThePlot's
+/// shape); one found nowhere is no edge.
+#[test]
+fn service_bus_queues_named_by_other_classes_constants() {
+    let (scan, g) = build("testdata/graph/csharp-service-bus-constants");
+    assert_eq!(
+        edges(&g, "ServiceBusSender"),
+        [
+            "Shop_Billing -> invoices x4 ServiceBusSender in C#",
+            "Shop_Orders -> refunds x4 ServiceBusSender in C# (received by Shop_Billing)",
+        ]
+    );
+    let unresolved: Vec<&str> = scan
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.unresolved)
+        .map(|u| u.written.as_str())
+        .collect();
+    assert_eq!(
+        unresolved,
+        ["ServiceBusSender in C# to `Vendor.AuditQueue`"]
+    );
+}
+
+/// A YARP route's `Timeout` (a request timeout that cancels the forward)
+/// bounds the wait for its cluster where it is shorter than the activity
+/// timeout and every route to the cluster sets one; a `TimeoutPolicy` or
+/// a route without one leaves the activity timeout. A destination on this
+/// machine (`https://localhost:60220/`, ElectNewt/Distribt's gateways) is
+/// no service, nor a target left unresolved.
+#[test]
+fn yarp_route_timeouts_bound_their_clusters() {
+    let (scan, g) = build("testdata/graph/csharp-yarp-route-timeouts");
+    let unresolved: Vec<&str> = scan
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.unresolved)
+        .map(|u| u.written.as_str())
+        .collect();
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+    let got: std::collections::BTreeSet<String> = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with("YARP"))
+        .map(|e| {
+            let t = e.layers.iter().map(|l| l.overall).collect::<Vec<_>>();
+            format!("{} {t:?}", g.service_name(e.to))
+        })
+        .collect();
+    let want: std::collections::BTreeSet<String> = [
+        ("export", 30),
+        ("orders", 100),
+        ("reports", 100),
+        ("search", 5),
+    ]
+    .iter()
+    .map(|(s, n)| format!("{s} [Some({n}s)]"))
+    .collect();
+    assert_eq!(got, want);
+}
+
+/// Aspire's `AddYarp("gateway").WithConfiguration(yarp => yarp.AddRoute(..))`:
+/// each route is a call of the gateway through YARP (one attempt, 100 s),
+/// to a resource, a cluster made of one, or its endpoint.
+#[test]
+fn aspire_yarp_routes_are_calls_of_the_gateway() {
+    let (_, g) = build("testdata/graph/csharp-aspire-yarp");
+    let got: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with("YARP"))
+        .map(|e| {
+            let t = e.layers.iter().map(|l| l.overall).collect::<Vec<_>>();
+            format!(
+                "{} -> {} x{} {t:?}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor()
+            )
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "gateway -> basket x1 [Some(100s)]",
+            "gateway -> catalog x1 [Some(100s)]",
+            "gateway -> search x1 [Some(100s)]",
+        ]
+    );
+}
+
+/// YARP clusters built by a helper from its parameters
+/// (`Cluster("catalog", "http://catalog-api")`): one cluster per call of
+/// the helper, with the call's arguments (named or positional).
+#[test]
+fn yarp_clusters_built_by_a_helper() {
+    let (_, g) = build("testdata/graph/csharp-yarp-helper");
+    assert_eq!(
+        edges(&g, "YARP"),
+        [
+            "Shop_Proxy -> catalog-api x1 YARP cluster `catalog` in C#",
+            "Shop_Proxy -> orders-api x1 YARP cluster `orders` in C#",
+        ]
+    );
+}

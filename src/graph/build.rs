@@ -460,13 +460,22 @@ fn file_edges(
                         .iter()
                         .filter_map(|&i| f.facts.policies.get(i).map(|p| resolve(i, p)))
                         .collect();
+                    let protocol = e
+                        .protocol
+                        .unwrap_or_else(|| protocol(b, &entry_protocols, (id, e.span, &e.via), to));
                     // A call through a named client takes that client's
-                    // configuration in the caller's files, else their `default`.
+                    // configuration in the caller's files, else their
+                    // `default` (an HTTP client's: not an AMQP or SQL call's).
                     if layers.is_empty()
                         && let Some(client) = &e.client
                         && let Some(&(cf, ci)) = clients
                             .get(&(caller.clone(), client.clone()))
-                            .or_else(|| clients.get(&(caller.clone(), "default".to_string())))
+                            .or_else(|| {
+                                protocol
+                                    .is_l7()
+                                    .then(|| clients.get(&(caller.clone(), "default".to_string())))
+                                    .flatten()
+                            })
                             .or_else(|| client_beans.get(&caller))
                     {
                         layers.push(layer_of(cf, ci, &files[cf].facts.policies[ci]));
@@ -478,9 +487,6 @@ fn file_edges(
                     {
                         layers.push(resolve(i, &f.facts.policies[i]));
                     }
-                    let protocol = e
-                        .protocol
-                        .unwrap_or_else(|| protocol(b, &entry_protocols, (id, e.span, &e.via), to));
                     let (mesh, sidecar) = mesh_layer(b, cx, from, to, &e.via, protocol, loc);
                     if !layers.iter().any(|l| l.kind == LayerKind::Mesh)
                         && let Some(l) = sidecar

@@ -111,3 +111,19 @@ impl<'a> Disk<'a> {
         )
     }
 }
+
+/// The C# project steps look through the walk's view too.
+impl crate::systems::csharp::link::Look for Disk<'_> {
+    fn list(&self, dir: &Path, max: usize) -> Option<Vec<String>> {
+        Disk::list(self, dir, max)
+    }
+    fn is_dir(&self, path: &Path) -> bool {
+        Disk::is_dir(self, path)
+    }
+    fn is_file(&self, path: &Path) -> bool {
+        Disk::is_file(self, path)
+    }
+    fn read(&self, path: &Path, max: u64) -> Option<String> {
+        Disk::read(self, path, max)
+    }
+}

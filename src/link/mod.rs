@@ -101,7 +101,7 @@ pub fn all_in(
     crate::systems::grpc::link::embedded_service_configs(files);
     // A C# project other projects reference runs in each of them (before
     // calls are given their callers: a library's call is its programs').
-    crate::systems::csharp::link::shared_projects(files, cwd);
+    crate::systems::csharp::link::shared_projects(files, cwd, &disk);
     // A client bean's base URL read from a properties type's member: the
     // member's placeholder (before the placeholders are resolved).
     client_beans::bean_properties(files);
@@ -112,7 +112,7 @@ pub fn all_in(
     // the same project (or of one that references it).
     crate::systems::csharp::link::typed_clients(files);
     // Azure Service Bus sends joined to the one program receiving.
-    crate::systems::csharp::link::service_bus(files);
+    crate::systems::csharp::link::service_bus(files, cwd, &disk);
     // .NET handlers bound to an appsettings section in code.
     dotnet_sections::dotnet_sections(files);
     // The standard handler's options configured by name elsewhere

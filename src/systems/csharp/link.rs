@@ -7,7 +7,8 @@
 //! calls.
 
 use super::extract::calls::{NO_BASE, REGISTRATION};
-use super::extract::servicebus::{CONSUMER, SERVICE_BUS};
+use super::extract::servicebus::{CONSTANT, CONSUMER, SERVICE_BUS};
+pub use super::link_programs::Look;
 use crate::extract::build::{msbuild_is_apphost as is_apphost, msbuild_is_program as is_program};
 use crate::model::calls::{IdentityKind, ServiceDecl};
 use crate::model::{CallEdge, ClientScope, Facts, Located, Methods, ScannedFile};
@@ -186,34 +187,27 @@ const MAX_UP: usize = 32;
 const MAX_ENTRIES: usize = 512;
 
 /// The `*.csproj` of the folder `dir`, if one.
-fn csproj_in(dir: &Path) -> Option<PathBuf> {
-    std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .take(MAX_ENTRIES)
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "csproj"))
+fn csproj_in(dir: &Path, look: &dyn Look) -> Option<PathBuf> {
+    look.list(dir, MAX_ENTRIES)?
+        .into_iter()
+        .find(|n| n.ends_with(".csproj"))
+        .map(|n| dir.join(n))
+        .filter(|p| look.is_file(p))
 }
 
 /// Whether a `*.csproj` builds a program, and the projects it references
 /// (`<ProjectReference
 /// Include="..\AspireShop.ServiceDefaults\AspireShop.ServiceDefaults.csproj" />`)
 /// by their unit names.
-fn read_csproj(csproj: &Path) -> (bool, Vec<String>) {
-    let (program, refs) = read_csproj_paths(csproj);
+fn read_csproj(csproj: &Path, look: &dyn Look) -> (bool, Vec<String>) {
+    let (program, refs) = read_csproj_paths(csproj, look);
     (program, refs.into_iter().map(|(name, _)| name).collect())
 }
 
 /// [`read_csproj`] with each reference's path as written in `Include`
 /// (`..\Shop.Platform\Shop.Platform.csproj`), `/`-separated.
-fn read_csproj_paths(csproj: &Path) -> (bool, Vec<(String, String)>) {
-    let Ok(meta) = std::fs::symlink_metadata(csproj) else {
-        return (true, Vec::new());
-    };
-    if !meta.is_file() || meta.len() > MAX_CSPROJ {
-        return (true, Vec::new());
-    }
-    let Ok(text) = std::fs::read_to_string(csproj) else {
+fn read_csproj_paths(csproj: &Path, look: &dyn Look) -> (bool, Vec<(String, String)>) {
+    let Some(text) = look.read(csproj, MAX_CSPROJ) else {
         return (true, Vec::new());
     };
     if is_apphost(&text) {
@@ -244,6 +238,7 @@ fn follow_references(
     start: Vec<PathBuf>,
     programs: &mut BTreeSet<String>,
     used_by: &mut BTreeMap<String, BTreeSet<String>>,
+    look: &dyn Look,
 ) {
     let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
     let mut todo = start;
@@ -255,8 +250,8 @@ fn follow_references(
             continue;
         };
         let name = crate::systems::csharp::project_name(&stem);
-        let (program, refs) = read_csproj_paths(&csproj);
-        if !csproj.is_file() {
+        let (program, refs) = read_csproj_paths(&csproj, look);
+        if !look.is_file(&csproj) {
             continue;
         }
         if program {
@@ -277,7 +272,10 @@ fn follow_references(
 /// [`follow_references`]), instead of their own, so that
 /// `ConfigureHttpClientDefaults(http => http.AddStandardResilienceHandler())`
 /// there is every client's handler in each service that builds it.
-pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
+///
+/// Folders and `*.csproj` files are looked for through `look` (what the
+/// walk saw, where it covers them).
+pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>, look: &dyn Look) {
     let mut dirs: BTreeMap<PathBuf, Option<(String, bool, Vec<String>)>> = BTreeMap::new();
     let mut programs: BTreeSet<String> = BTreeSet::new();
     // unit -> the units that reference it.
@@ -296,10 +294,10 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
         let mut found = None;
         for dir in path.ancestors().skip(1).take(MAX_UP) {
             let entry = dirs.entry(dir.to_path_buf()).or_insert_with(|| {
-                csproj_in(dir).map(|p| {
+                csproj_in(dir, look).map(|p| {
                     found_csprojs.push(p.clone());
                     let stem = p.file_stem().map(|s| s.to_string_lossy().to_string());
-                    let (program, refs) = read_csproj(&p);
+                    let (program, refs) = read_csproj(&p, look);
                     (
                         crate::systems::csharp::project_name(&stem.unwrap_or_default()),
                         program,
@@ -321,13 +319,15 @@ pub fn shared_projects(files: &mut [ScannedFile], cwd: Option<&Path>) {
         file_unit.push(found);
     }
     scanned_projects(files, &mut programs, &mut used_by);
-    follow_references(found_csprojs, &mut programs, &mut used_by);
+    follow_references(found_csprojs, &mut programs, &mut used_by, look);
     let spread = super::link_programs::used_by_programs(
         files,
+        cwd,
         &file_unit,
         &programs,
         &used_by,
         &super::link_programs::project_dirs(files, cwd, &dirs),
+        look,
     );
     for (f, u) in files.iter_mut().zip(file_unit) {
         let Some(users) = u
@@ -540,7 +540,12 @@ fn narrow_methods(files: &mut [ScannedFile]) {
 /// over them; duncan-G/ThePlot gave RL303/RL401 through a queue when the
 /// edge went to the receiver). The receivers' declarations are dropped
 /// after the join.
-pub fn service_bus(files: &mut [ScannedFile]) {
+///
+/// A queue named by another class's constant (`Queues.Orders`, left as
+/// [`CONSTANT`] by the reader) is first given its value
+/// ([`queue_constants`]).
+pub fn service_bus(files: &mut [ScannedFile], cwd: Option<&Path>, look: &dyn Look) {
+    queue_constants(files, cwd, look);
     let mut consumers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in files.iter().filter(|f| is_csharp(f)) {
         let us = units(f);
@@ -589,4 +594,130 @@ fn build_unit(facts: &Facts) -> Option<ServiceDecl> {
         .iter()
         .find(|s| s.kind == IdentityKind::BuildUnit)
         .cloned()
+}
+
+/// `.cs` files read through `look` when looking for a class's constant
+/// beyond the scan's kept files, at most.
+const MAX_CONSTANT_READS: usize = 64;
+
+/// The queue names the reader left as another class's constant
+/// ([`CONSTANT`]`Queues.Orders`) given their value: the constant as the
+/// kept C# files of the program declare it (else of any program, when
+/// one value), else as the walked file named for the class (`Queues.cs`,
+/// C#'s habit) declares it under the folder of the file's project or of
+/// a project it references (through `look`: what the walk saw). A name
+/// not found becomes an unresolved call (a send) or is dropped (a
+/// receiver).
+fn queue_constants(files: &mut [ScannedFile], cwd: Option<&Path>, look: &dyn Look) {
+    let placeholder = |n: &str| n.strip_prefix(CONSTANT).map(str::to_string);
+    let mut wanted: BTreeSet<(usize, String)> = BTreeSet::new();
+    for (i, f) in files.iter().enumerate().filter(|(_, f)| is_csharp(f)) {
+        let edges = f.facts.edges.iter().map(|e| e.callee.as_str());
+        let receivers = f
+            .facts
+            .services
+            .iter()
+            .filter(|s| s.source == CONSUMER)
+            .map(|s| s.name.as_str());
+        for c in edges.chain(receivers).filter_map(placeholder) {
+            wanted.insert((i, c));
+        }
+    }
+    if wanted.is_empty() {
+        return;
+    }
+    let mut reads = 0;
+    let mut found: BTreeMap<(usize, String), String> = BTreeMap::new();
+    for (i, c) in wanted {
+        let Some((class, name)) = c.split_once('.') else {
+            continue;
+        };
+        let value = |t: &str| super::link_programs::constant(t, class, name);
+        let mine = units(&files[i]);
+        let mut same: BTreeSet<String> = BTreeSet::new();
+        let mut any: BTreeSet<String> = BTreeSet::new();
+        for g in files.iter().filter(|g| is_csharp(g)) {
+            if let Some(v) = value(&g.source.text) {
+                if units(g).iter().any(|u| mine.contains(u)) {
+                    same.insert(v.clone());
+                }
+                any.insert(v);
+            }
+        }
+        let one = |s: BTreeSet<String>| (s.len() == 1).then(|| s.into_iter().next()).flatten();
+        let mut v = one(same).or_else(|| one(any));
+        if v.is_none() {
+            let path = match cwd {
+                Some(c) if files[i].source.path.is_relative() => c.join(&files[i].source.path),
+                _ => files[i].source.path.clone(),
+            };
+            let file = format!("{class}.cs");
+            'dirs: for dir in project_and_references(&path, look) {
+                for p in super::link_programs::sources(&dir, look) {
+                    if p.file_name().is_some_and(|n| *n == *file) && reads < MAX_CONSTANT_READS {
+                        reads += 1;
+                        if let Some(x) = look.read(&p, MAX_CSPROJ).and_then(|t| value(&t)) {
+                            v = Some(x);
+                            break 'dirs;
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(v) = v {
+            found.insert((i, c), v);
+        }
+    }
+    for (i, f) in files.iter_mut().enumerate().filter(|(_, f)| is_csharp(f)) {
+        let named = |c: &str| found.get(&(i, c.to_string())).cloned();
+        for e in std::mem::take(&mut f.facts.edges) {
+            let Some(c) = placeholder(&e.callee) else {
+                f.facts.edges.push(e);
+                continue;
+            };
+            match named(&c) {
+                Some(v) => f.facts.edges.push(CallEdge { callee: v, ..e }),
+                None => f.facts.unresolved.push(crate::model::UnresolvedCall {
+                    span: e.span,
+                    written: format!("{} to `{c}`", e.via),
+                    caller: e.caller,
+                    if_empty: None,
+                    client: e.client,
+                    policies: e.policies,
+                    protocol: e.protocol,
+                }),
+            }
+        }
+        f.facts.services.retain_mut(|s| match placeholder(&s.name) {
+            Some(c) if s.source == CONSUMER => match named(&c) {
+                Some(v) => {
+                    s.name = v;
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        });
+    }
+}
+
+/// The folder of the project `file` belongs to (the nearest holding a
+/// `*.csproj`) and the folders of the projects its `*.csproj`
+/// references, as `look` sees them.
+fn project_and_references(file: &Path, look: &dyn Look) -> Vec<PathBuf> {
+    let Some((dir, csproj)) = file
+        .ancestors()
+        .skip(1)
+        .take(MAX_UP)
+        .find_map(|d| csproj_in(d, look).map(|c| (d.to_path_buf(), c)))
+    else {
+        return Vec::new();
+    };
+    let mut out = vec![dir.clone()];
+    for (_, path) in read_csproj_paths(&csproj, look).1 {
+        if let Some(parent) = dir.join(&path).parent() {
+            out.push(parent.to_path_buf());
+        }
+    }
+    out
 }

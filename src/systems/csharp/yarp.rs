@@ -87,6 +87,26 @@ pub fn host(address: &str) -> Option<String> {
     (!host.is_empty() && !host.contains('{')).then_some(host)
 }
 
+/// Whether a destination address is this machine (`https://localhost:
+/// 60220/`, `http://127.0.0.1:5000`): a developer's setting, no service
+/// of the graph, as the other readers take loopback addresses
+/// (`crate::extract::url_host`).
+pub fn local(address: &str) -> bool {
+    let Some((_, rest)) = address.split_once("://") else {
+        return false;
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let bare = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => host.split(':').next().unwrap_or(""),
+    };
+    bare.eq_ignore_ascii_case("localhost")
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
+}
+
 /// One edge per destination, each with the cluster's layer.
 fn push(
     facts: &mut Facts,
@@ -95,6 +115,7 @@ fn push(
     policy: RetryPolicy,
     from: &str,
 ) {
+    let dests: Vec<(String, Span)> = dests.into_iter().filter(|(a, _)| !local(a)).collect();
     if dests.is_empty() {
         return;
     }
@@ -152,7 +173,8 @@ pub mod config {
             }
             let entries = node.entries();
             if let Some(c) = find(&entries, "Clusters").filter(|c| is_clusters(c.value)) {
-                found |= clusters(c.value, &path, facts);
+                let routes = find(&entries, "Routes").map(|r| r.value);
+                found |= clusters(c.value, routes, &path, facts);
                 continue;
             }
             for e in entries.iter().rev() {
@@ -176,7 +198,46 @@ pub mod config {
             })
     }
 
-    fn clusters(v: Yaml<'_>, section: &str, facts: &mut Facts) -> bool {
+    /// The longest of the `Timeout`s of the routes to `cluster` (a
+    /// route's request timeout, which cancels the forward), when every
+    /// route to it sets one; `None` when one sets none, or only a
+    /// `TimeoutPolicy` (a policy of the program's code, or `Disable`):
+    /// then the activity timeout is the longest wait.
+    ///
+    /// dotnet/yarp bd11867: `RouteConfig.Timeout` / `TimeoutPolicy`
+    /// (`src/ReverseProxy/Configuration/RouteConfig.cs`, "Setting both
+    /// Timeout and TimeoutPolicy is an error") become the endpoint's
+    /// `RequestTimeoutAttribute` (`Routing/ProxyEndpointFactory.cs`), which
+    /// ASP.NET Core's request timeout middleware applies by cancelling
+    /// `HttpContext.RequestAborted`, linked into the forward's
+    /// cancellation; without `UseRequestTimeouts()` the route refuses
+    /// every request (`Model/ProxyPipelineInitializerMiddleware.cs`).
+    fn route_timeout(routes: Option<Yaml<'_>>, cluster: &str) -> Option<(Timeout, Span)> {
+        let routes = routes.filter(|r| r.is_map())?;
+        let mut longest: Option<(std::time::Duration, Span)> = None;
+        let mut any = false;
+        for r in routes.entries().into_iter().take(MAX_CLUSTERS) {
+            let entries = r.value.entries();
+            let to = find(&entries, "ClusterId").and_then(|c| c.value.as_str());
+            if !to.is_some_and(|t| t.trim().eq_ignore_ascii_case(cluster)) {
+                continue;
+            }
+            any = true;
+            let t = find(&entries, "Timeout")?;
+            let d = crate::duration::parse_dotnet_timespan(t.value.as_str()?.trim()).ok()?;
+            if d.is_zero() {
+                return None;
+            }
+            if longest.is_none_or(|(l, _)| d > l) {
+                longest = Some((d, t.value.span()));
+            }
+        }
+        any.then_some(longest)
+            .flatten()
+            .map(|(d, s)| (Timeout::after(d), s))
+    }
+
+    fn clusters(v: Yaml<'_>, routes: Option<Yaml<'_>>, section: &str, facts: &mut Facts) -> bool {
         let mut any = false;
         for c in v.entries().into_iter().take(MAX_CLUSTERS) {
             if !c.value.is_map() {
@@ -200,6 +261,17 @@ pub mod config {
                 .filter(|r| r.value.is_map())
                 .and_then(|r| find(&r.value.entries(), "ActivityTimeout"))
                 .and_then(|t| activity_timeout(&t, facts));
+            // The routes' request timeout, where it is the shorter wait.
+            let activity = match &written {
+                Some((t, _)) => t.finite(),
+                None => Some(DEFAULT_ACTIVITY_TIMEOUT),
+            };
+            let written = match route_timeout(routes, c.key) {
+                Some((t, at)) if activity.is_some_and(|a| t.finite().is_some_and(|r| r < a)) => {
+                    Some((t, at))
+                }
+                _ => written,
+            };
             let name = if section.is_empty() {
                 format!("cluster `{}`", c.key)
             } else {

@@ -26,6 +26,9 @@ const RESOURCES: &[(&str, Protocol)] = &[
     ("AddMongoDB", Protocol::Mongo),
     ("AddKafka", Protocol::Kafka),
     ("AddNats", Protocol::Tcp),
+    // Aspire.Hosting.Yarp: a YARP container whose routes
+    // (`WithConfiguration(yarp => yarp.AddRoute(..))`) are its calls.
+    ("AddYarp", Protocol::Http),
 ];
 
 /// What the AppHost names one resource or project.
@@ -121,6 +124,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             });
             continue;
         }
+        if m == "AddRoute" {
+            yarp_route(ctx, n, facts);
+            continue;
+        }
         if m != "WithReference" {
             continue;
         }
@@ -139,13 +146,98 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         };
         facts.edges.push(CallEdge {
             caller: Some(from.name),
-            callee: to.name,
+            callee: to.name.clone(),
             span: span(target),
             policies: Vec::new(),
             via: "WithReference in an Aspire AppHost".into(),
-            // A RabbitMQ resource: the caller's retry around publishing.
-            client: (to.protocol == Some(Protocol::Amqp)).then(|| super::AMQP_PUBLISH.to_string()),
+            // A RabbitMQ resource: the caller's retry around publishing;
+            // a database: the retry of the caller's Aspire `DbContext`
+            // connected to it by name.
+            client: match to.protocol {
+                Some(Protocol::Amqp) => Some(super::AMQP_PUBLISH.to_string()),
+                Some(Protocol::Sql) => Some(super::efcore::db_client(&to.name)),
+                _ => None,
+            },
             protocol: None,
         });
+    }
+}
+
+/// `yarp.AddRoute("/catalog/{**rest}", catalog)` in the
+/// `WithConfiguration(yarp => ..)` of an `AddYarp("gateway")` resource
+/// (Aspire.Hosting.Yarp, dotnet/aspire
+/// `src/Aspire.Hosting.Yarp/ConfigurationBuilder/YarpConfigurationBuilder.cs`
+/// 722149f: `AddRoute(path, cluster)`, `AddCluster(resource |
+/// endpoint)`; `IYarpConfigurationBuilder.cs` 3f2ed39: `AddRoute(path,
+/// endpoint)` makes the cluster): a call from the gateway to the route's
+/// resource, with YARP's layer at its defaults (one attempt, the 100 s
+/// activity timeout: `crate::systems::csharp::yarp`).
+fn yarp_route(ctx: &Ctx<'_>, n: Node<'_>, facts: &mut Facts) {
+    let Some((_, outer)) = super::enclosing_lambda_call(n) else {
+        return;
+    };
+    if method(ctx, outer).is_none_or(|(m, _)| m != "WithConfiguration") {
+        return;
+    }
+    let gateway = resource(ctx, outer, 0).or_else(|| {
+        let root = chain(outer).into_iter().next()?;
+        let r = field(root, "function").and_then(|f| field(f, "expression"))?;
+        resource_of(ctx, r, 0)
+    });
+    let Some(gateway) = gateway else { return };
+    let Some((_, target)) = args(ctx, n).into_iter().last() else {
+        return;
+    };
+    let Some(to) = route_target(ctx, target, 0) else {
+        return;
+    };
+    let i = facts.policies.len();
+    facts
+        .policies
+        .push(crate::systems::csharp::yarp::forwarding(
+            format!("AddYarp(\"{}\") route", gateway.name),
+            span(n),
+            None,
+        ));
+    facts.edges.push(CallEdge {
+        caller: Some(gateway.name),
+        callee: to.name,
+        span: span(target),
+        policies: vec![i],
+        via: format!(
+            "{} route in an Aspire AppHost",
+            crate::systems::csharp::yarp::VIA
+        ),
+        client: None,
+        protocol: None,
+    });
+}
+
+/// The resource a YARP route goes to: a resource, its endpoint
+/// (`catalog.GetEndpoint("http")`), or a cluster made of one
+/// (`yarp.AddCluster(catalog)`), directly or through a name.
+fn route_target(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Res> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match n.kind() {
+        "identifier" => {
+            let b = ctx.binding(ctx.text(n), n.start_byte())?;
+            if b.kind() == "invocation_expression"
+                && method(ctx, b).is_some_and(|(m, _)| m == "AddCluster" || m == "GetEndpoint")
+            {
+                return route_target(ctx, b, depth + 1);
+            }
+            resource_of(ctx, n, depth + 1)
+        }
+        "invocation_expression" => match method(ctx, n)?.0 {
+            "AddCluster" => route_target(ctx, args(ctx, n).into_iter().last()?.1, depth + 1),
+            "GetEndpoint" => {
+                let recv = field(n, "function").and_then(|f| field(f, "expression"))?;
+                route_target(ctx, recv, depth + 1)
+            }
+            _ => resource(ctx, n, depth + 1),
+        },
+        _ => None,
     }
 }

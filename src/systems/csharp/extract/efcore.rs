@@ -49,5 +49,192 @@ pub fn enable_retry_on_failure(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts)
         anchor,
     );
     p.methods = Located::default_at(Methods::Unknown, anchor);
+    // Written in an Aspire `Add*DbContext`'s options: that database's.
+    if let Some((_, name)) = aspire_call(ctx, call) {
+        p.scope.client = Some(ClientScope::Named(db_client(&name)));
+    }
+    facts.policies.push(p);
+}
+
+/// .NET Aspire's EF Core client integrations, each registering a
+/// `DbContext` whose provider retries by default, and the one (Oracle)
+/// whose retry count is not known from public source.
+///
+/// - `AddSqlServerDbContext` (Aspire.Microsoft.EntityFrameworkCore.SqlServer),
+///   `AddNpgsqlDbContext` (Aspire.Npgsql.EntityFrameworkCore.PostgreSQL) and
+///   `AddMySqlDbContext` (Aspire.Pomelo.EntityFrameworkCore.MySql) call
+///   `builder.EnableRetryOnFailure()` with no argument `if
+///   (!settings.DisableRetry)` (https://github.com/dotnet/aspire,
+///   `src/Components/Aspire.Microsoft.EntityFrameworkCore.SqlServer/AspireSqlServerEFCoreSqlClientExtensions.cs`
+///   commit 251ff03; `.../Aspire.Npgsql.EntityFrameworkCore.PostgreSQL/AspireEFPostgreSqlExtensions.cs`
+///   commit 8e98ab2; `.../Aspire.Pomelo.EntityFrameworkCore.MySql/AspireEFMySqlExtensions.cs`
+///   commit c9f6065); `DisableRetry` is `false` by default (each
+///   integration's settings class: "The default value is false"; Aspire
+///   8's settings named it `Retry`, `true` by default, and the same code
+///   read `if (settings.Retry)`: `OracleEntityFrameworkCoreSettings.cs` in
+///   8.x, "Gets or sets whether retries should be enabled", `= true`;
+///   preview versions' `MaxRetryCount` is not read). With no
+///   argument each provider's strategy takes EF Core's
+///   `DefaultMaxRetryCount` 6 and `DefaultMaxDelay` 30 s
+///   ([`EF_CORE_MAX_RETRY_COUNT`]; Pomelo's `MySqlRetryingExecutionStrategy(
+///   dependencies) : this(dependencies, DefaultMaxRetryCount)` and
+///   `DefaultMaxDelay`, https://github.com/PomeloFoundation/Pomelo.EntityFrameworkCore.MySql
+///   `src/EFCore.MySql/MySqlRetryingExecutionStrategy.cs` commit 98c9bdb).
+/// - `AddOracleDatabaseDbContext` (Aspire.Oracle.EntityFrameworkCore) sets
+///   `new OracleRetryingExecutionStrategy(context)` under the same
+///   `DisableRetry` (`AspireOracleEFCoreExtensions.cs` commit a19e8a2):
+///   Oracle's provider is not public source, so its count is unknown here.
+///
+/// A `sqlServerOptionsAction` that calls `EnableRetryOnFailure(..)` itself
+/// runs after Aspire's and wins: that call is the policy
+/// ([`enable_retry_on_failure`]).
+pub const ASPIRE_DB_CONTEXTS: &[(&str, Option<u64>)] = &[
+    ("AddSqlServerDbContext", Some(EF_CORE_MAX_RETRY_COUNT)),
+    ("AddNpgsqlDbContext", Some(EF_CORE_MAX_RETRY_COUNT)),
+    ("AddMySqlDbContext", Some(EF_CORE_MAX_RETRY_COUNT)),
+    ("AddOracleDatabaseDbContext", None),
+];
+
+/// The client name joining an Aspire `DbContext`'s retry to the AppHost's
+/// `WithReference` of the database it connects to: the connection name is
+/// the resource's name (`WithReference(db)` sets
+/// `ConnectionStrings__{name}`).
+pub fn db_client(resource: &str) -> String {
+    format!("Aspire DbContext {resource}")
+}
+
+/// The Aspire `Add*DbContext<T>(..)` call `n` is written in (as an
+/// argument's lambda), with its connection name.
+fn aspire_call<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(Node<'a>, String)> {
+    let mut cur = n;
+    for _ in 0..super::MAX_DEPTH {
+        let (_, outer) = super::enclosing_lambda_call(cur)?;
+        if let Some((m, _)) = super::method(ctx, outer)
+            && ASPIRE_DB_CONTEXTS.iter().any(|(a, _)| *a == m)
+        {
+            return Some((outer, connection_name(ctx, outer)?));
+        }
+        cur = outer;
+    }
+    None
+}
+
+/// The connection name an Aspire `Add*DbContext` call is given.
+fn connection_name(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
+    let a = args(ctx, call);
+    let v = a
+        .iter()
+        .find(|(k, _)| *k == Some("connectionName"))
+        .or_else(|| a.first().filter(|(k, _)| k.is_none()))?
+        .1;
+    super::calls::string(ctx, v, 0).filter(|s| !s.is_empty() && !s.contains('{'))
+}
+
+/// `builder.AddSqlServerDbContext<T>("orders", s => s.DisableRetry =
+/// ..)`: EF Core's retrying strategy at its defaults, on the calls to the
+/// database the connection names ([`db_client`]).
+pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Facts) {
+    let Some(&(_, retries)) = ASPIRE_DB_CONTEXTS.iter().find(|(a, _)| *a == m) else {
+        return;
+    };
+    // Aspire's extends `IHostApplicationBuilder`: one called on the
+    // services (`builder.Services.AddMySqlDbContext<T>(..)`) or declared
+    // in this file is the program's own (ElectNewt/Distribt 7b384eb).
+    let on_services = super::field(call, "function")
+        .and_then(|f| super::field(f, "expression"))
+        .is_some_and(|r| {
+            let last = ctx.text(r).rsplit('.').next().unwrap_or("").trim();
+            last.eq_ignore_ascii_case("services") || last.eq_ignore_ascii_case("serviceCollection")
+        });
+    let declared = ctx.nodes.iter().any(|n| {
+        n.kind() == "method_declaration"
+            && super::field(*n, "name").is_some_and(|x| ctx.text(x) == m)
+    });
+    if on_services || declared {
+        return;
+    }
+    let Some(name) = connection_name(ctx, call) else {
+        return;
+    };
+    let anchor = super::resilience::call_span(call);
+    // The options action's own `EnableRetryOnFailure(..)` is the policy.
+    let mut disable: Option<(Node<'_>, bool)> = None;
+    let mut own = false;
+    let mut todo = vec![call];
+    let mut seen = 0;
+    while let Some(n) = todo.pop() {
+        seen += 1;
+        if seen > 10_000 {
+            break;
+        }
+        match n.kind() {
+            "invocation_expression"
+                if n != call
+                    && super::method(ctx, n).is_some_and(|(x, _)| x == "EnableRetryOnFailure") =>
+            {
+                own = true;
+            }
+            // `DisableRetry = true` (Aspire 9), `Retry = false` (Aspire 8).
+            "assignment_expression" => {
+                let key = super::field(n, "left").map(|l| ctx.text(l).rsplit('.').next());
+                let inverted = match key.flatten().map(str::trim) {
+                    Some("DisableRetry") => false,
+                    Some("Retry") => true,
+                    _ => {
+                        todo.extend(super::named_children(n));
+                        continue;
+                    }
+                };
+                disable = super::field(n, "right").map(|r| (r, inverted));
+            }
+            _ => {}
+        }
+        todo.extend(super::named_children(n));
+    }
+    if own {
+        return;
+    }
+    let disable = disable.map(|(d, inverted)| (d, eval::boolean(ctx, d).map(|b| b != inverted)));
+    let attempts = match (disable, retries) {
+        (Some((_, Some(true))), _) => return,
+        (Some((d, None)), _) => Located::written(
+            Attempts {
+                count: AttemptCount::Unknown,
+                written_as: super::one_line(ctx.text(d)),
+            },
+            span(d),
+        ),
+        (_, Some(n)) => Located::default_at(
+            Attempts {
+                count: AttemptCount::Finite(n + 1),
+                written_as: format!("{m}: EnableRetryOnFailure() (the default, {n} retries)"),
+            },
+            anchor,
+        ),
+        (_, None) => Located::default_at(
+            Attempts {
+                count: AttemptCount::Unknown,
+                written_as: format!(
+                    "{m}: OracleRetryingExecutionStrategy (its count is not public)"
+                ),
+            },
+            anchor,
+        ),
+    };
+    let mut p = RetryPolicy::new(System::EfCore, anchor, attempts);
+    p.name = Some(m.to_string());
+    p.delay = Located::default_at(Delay::Custom, anchor);
+    p.jitter = Located::default_at(Jitter::Unknown, anchor);
+    p.retry_on = Located::default_at(
+        RetryOn::Listed {
+            conditions: vec![Located::default_at(
+                Condition::Token("transient database errors".into()),
+                anchor,
+            )],
+        },
+        anchor,
+    );
+    p.methods = Located::default_at(Methods::Unknown, anchor);
+    p.scope.client = Some(ClientScope::Named(db_client(&name)));
     facts.policies.push(p);
 }

@@ -74,6 +74,11 @@ const NEEDLES: &[&str] = &[
     "Retry(",
     "RetryForever",
     "EnableRetryOnFailure",
+    // .NET Aspire's EF Core integrations, which retry by default.
+    "SqlServerDbContext<",
+    "NpgsqlDbContext<",
+    "MySqlDbContext<",
+    "OracleDatabaseDbContext<",
     "HttpClient",
     "AddGrpcClient",
     "DistributedApplication",

@@ -150,6 +150,25 @@ fn names(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, out: &mut Vec<String>) {
                 names(ctx, b, depth + 1, out);
             }
         }
+        // `Queues.Orders`: this file's constant, else another file's,
+        // left as [`CONSTANT`] for the link step to find.
+        "member_access_expression" => {
+            let (Some(owner), Some(name)) = (field(n, "expression"), field(n, "name")) else {
+                return;
+            };
+            let owner = ctx.text(owner).rsplit('.').next().unwrap_or("").trim();
+            let name = ctx.text(name).trim();
+            if let Some(b) = ctx.binding(name, n.start_byte())
+                && crate::systems::csharp::link_programs::declares(ctx.src, owner)
+            {
+                names(ctx, b, depth + 1, out);
+            } else if is_name(owner) && is_name(name) {
+                let placeholder = format!("{CONSTANT}{owner}.{name}");
+                if !out.contains(&placeholder) {
+                    out.push(placeholder);
+                }
+            }
+        }
         _ => {
             if let Some(s) = calls::string(ctx, n, depth)
                 && !s.is_empty()
@@ -160,6 +179,17 @@ fn names(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, out: &mut Vec<String>) {
             }
         }
     }
+}
+
+/// The start of a queue name that is another class's constant
+/// (`const:Queues.Orders`), resolved by `systems::csharp::link::service_bus`
+/// (a `:` is in no Service Bus entity name).
+pub const CONSTANT: &str = "const:";
+
+/// Whether `s` is a C# identifier.
+fn is_name(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// At most this many queue names are read from one argument.

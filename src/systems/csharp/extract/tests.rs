@@ -239,6 +239,32 @@ fn ef_core_retry_on_failure_defaults() {
     assert_eq!(f.policies[1].methods.value, Methods::Unknown);
 }
 
+/// Aspire's `Add*DbContext` extends the host builder; a program's own
+/// extension of the same name on `IServiceCollection` (ElectNewt/Distribt
+/// 7b384eb: `AddMySqlDbContext<T>` that only calls `UseMySQL`) or one
+/// the file declares retries nothing of Aspire's.
+#[test]
+fn aspire_db_contexts_only_on_the_host_builder() {
+    let f = read(
+        "var builder = WebApplication.CreateBuilder(args);
+        builder.AddNpgsqlDbContext<Db>(\"orders\");
+        builder.Services.AddMySqlDbContext<Db>(\"billing\");
+        services.AddSqlServerDbContext<Db>(\"stock\");
+        builder.AddSqlServerDbContext<Db>(\"audit\", s => s.Retry = false);
+        builder.AddSqlServerDbContext<Db>(\"audit2\", s => { s.DisableRetry = true; });",
+    );
+    let names: Vec<_> = f.policies.iter().map(|p| p.name.clone()).collect();
+    assert_eq!(names, [Some("AddNpgsqlDbContext".to_string())]);
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(7));
+    let f = read(
+        "static class Db {
+            public static void AddSqlServerDbContext<T>(this IHostApplicationBuilder b, string name) { }
+            static void Use(IHostApplicationBuilder b) { b.AddSqlServerDbContext<Orders>(\"orders\"); }
+        }",
+    );
+    assert!(f.policies.is_empty(), "{:?}", f.policies);
+}
+
 #[test]
 fn polly_v8_circuit_breaker_settings_are_read() {
     let f = read(

@@ -21,8 +21,9 @@ use tree_sitter::Node;
 type Cluster<'a> = (String, Option<Node<'a>>, Vec<(String, Span)>);
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
-    // Cluster node id -> (its name, its node, destinations).
-    let mut clusters: BTreeMap<usize, Cluster<'_>> = BTreeMap::new();
+    // (Cluster node id, the helper's call it is built for) -> (its name,
+    // its node, destinations).
+    let mut clusters: BTreeMap<(usize, usize), Cluster<'_>> = BTreeMap::new();
     let forwarders = forwarder_names(ctx);
     for &n in &ctx.nodes {
         match n.kind() {
@@ -30,20 +31,32 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                 let Some(address) = member(ctx, n, "Address") else {
                     continue;
                 };
-                let Some(url) = string(ctx, address, 0) else {
-                    continue;
-                };
                 let cluster = enclosing_creation(ctx, n, "ClusterConfig");
                 let id = cluster.map_or(n.id(), |c| c.id());
-                let name = cluster
-                    .and_then(|c| member(ctx, c, "ClusterId"))
-                    .and_then(|v| string(ctx, v, 0))
-                    .unwrap_or_default();
-                clusters
-                    .entry(id)
-                    .or_insert_with(|| (name, cluster, Vec::new()))
-                    .2
-                    .push((url, span(address)));
+                let name_node = cluster.and_then(|c| member(ctx, c, "ClusterId"));
+                // Built in a helper from its parameters: one cluster per
+                // call of the helper, with that call's arguments.
+                let sites: Vec<(usize, Option<Node<'_>>)> = match string(ctx, address, 0) {
+                    Some(_) => vec![(0, None)],
+                    None => helper_calls(ctx, address)
+                        .into_iter()
+                        .map(|c| (c.id(), Some(c)))
+                        .collect(),
+                };
+                for (site_id, site) in sites {
+                    let Some((url, at)) = value(ctx, address, site) else {
+                        continue;
+                    };
+                    let name = name_node
+                        .and_then(|v| value(ctx, v, site))
+                        .map(|(v, _)| v)
+                        .unwrap_or_default();
+                    clusters
+                        .entry((id, site_id))
+                        .or_insert_with(|| (name, cluster, Vec::new()))
+                        .2
+                        .push((url, at));
+                }
             }
             "invocation_expression" => direct(ctx, n, &forwarders, facts),
             _ => {}
@@ -65,6 +78,66 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             edge(facts, &url, s, i, format!("YARP {label} in C#"));
         }
     }
+}
+
+/// The calls of the method or local function whose parameter `n` (an
+/// identifier) names, in this file, at most [`MAX_SITES`].
+fn helper_calls<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Vec<Node<'a>> {
+    let Some((method_name, _)) = parameter(ctx, n) else {
+        return Vec::new();
+    };
+    ctx.nodes
+        .iter()
+        .filter(|c| {
+            c.kind() == "invocation_expression"
+                && method(ctx, **c).is_some_and(|(m, _)| m == method_name)
+        })
+        .take(MAX_SITES)
+        .copied()
+        .collect()
+}
+
+/// Calls of one helper read, at most.
+const MAX_SITES: usize = 256;
+
+/// The method `n` (an identifier) is a parameter of, and the parameter's
+/// index.
+fn parameter<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(&'a str, usize)> {
+    if n.kind() != "identifier" {
+        return None;
+    }
+    let name = ctx.text(n);
+    let mut cur = n.parent();
+    for _ in 0..MAX_CLIMB {
+        let c = cur?;
+        if matches!(c.kind(), "method_declaration" | "local_function_statement") {
+            let params = field(c, "parameters")?;
+            let i = named_children(params)
+                .into_iter()
+                .filter(|p| p.kind() == "parameter")
+                .position(|p| field(p, "name").is_some_and(|x| ctx.text(x) == name))?;
+            return Some((ctx.text(field(c, "name")?), i));
+        }
+        cur = c.parent();
+    }
+    None
+}
+
+/// The string `n` is: written, or (a parameter of a helper) the argument
+/// the call `site` passes for it, with where it is written.
+fn value(ctx: &Ctx<'_>, n: Node<'_>, site: Option<Node<'_>>) -> Option<(String, Span)> {
+    if let Some(v) = string(ctx, n, 0) {
+        return Some((v, span(n)));
+    }
+    let (_, i) = parameter(ctx, n)?;
+    let a = args(ctx, site?);
+    let name = ctx.text(n);
+    let arg = a
+        .iter()
+        .find(|(k, _)| *k == Some(name))
+        .or_else(|| a.get(i).filter(|(k, _)| k.is_none()))?
+        .1;
+    string(ctx, arg, 0).map(|v| (v, span(arg)))
 }
 
 /// `MapForwarder(pattern, "http://..", [requestConfig])` and an
@@ -104,6 +177,9 @@ fn direct(ctx: &Ctx<'_>, n: Node<'_>, forwarders: &[&str], facts: &mut Facts) {
 }
 
 fn edge(facts: &mut Facts, url: &str, at: Span, policy: usize, via: String) {
+    if crate::systems::csharp::yarp::local(url) {
+        return;
+    }
     match host(url) {
         Some(callee) => facts.edges.push(CallEdge {
             caller: None,
@@ -165,16 +241,23 @@ fn member<'a>(ctx: &Ctx<'a>, creation: Node<'a>, key: &str) -> Option<Node<'a>> 
         .next_back()
 }
 
-/// The `new ClusterConfig { .. }` a destination is written in.
+/// The `new ClusterConfig { .. }` a destination is written in, or the
+/// `new() { .. }` a helper returning a `ClusterConfig` returns.
 fn enclosing_creation<'a>(ctx: &Ctx<'_>, n: Node<'a>, name: &str) -> Option<Node<'a>> {
     let mut cur = n.parent();
+    let mut implicit = None;
     for _ in 0..MAX_CLIMB {
         let c = cur?;
         match c.kind() {
             "object_creation_expression" if created(ctx, c, name) => return Some(c),
-            "method_declaration" | "local_function_statement" | "class_declaration" => {
-                return None;
+            "implicit_object_creation_expression" => implicit = Some(c),
+            "method_declaration" | "local_function_statement" => {
+                let returns = field(c, "returns").or_else(|| field(c, "type"));
+                let t = returns.map(|t| ctx.text(t)).unwrap_or("");
+                let ours = t == name || t.ends_with(&format!(".{name}"));
+                return implicit.filter(|_| ours);
             }
+            "class_declaration" => return None,
             _ => {}
         }
         cur = c.parent();
