@@ -23,8 +23,8 @@ pub use breaker::{BreakerSettings, BreakerWindow, WrappedBreaker};
 pub use calls::{CallEdge, ServiceDecl, UnresolvedCall};
 pub use delay::{CapOrder, Delay, Jitter};
 pub use facts::{
-    AwsShared, AwsSharedKind, EmbeddedConfig, Facts, GoDialKind, GoDialThrough, LoopNote,
-    NamedBreaker, NamedOptions, Protection, ScannedFile,
+    AwsShared, AwsSharedKind, EmbeddedConfig, Facts, GoDialKind, GoDialThrough, GoField,
+    GoFieldKind, LoopNote, NamedBreaker, NamedOptions, Protection, ScannedFile,
 };
 pub use syntax::Syntax;
 
