@@ -107,8 +107,11 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
                 read_override(ctx, ctx.resolve(*a), &mut w, 0);
             }
         }
+        // A strategy given as a mode (`retryStrategy(RetryMode.STANDARD)`)
+        // has the mode's count; any other one, not read, an unknown one.
         if let Some(s) = w.opaque
             && w.attempts.is_none()
+            && w.mode.is_none()
         {
             w.attempts = Some(Located::written(
                 Attempts {
