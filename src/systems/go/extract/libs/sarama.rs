@@ -13,8 +13,12 @@
 //! `retry.Do`): the attempts multiply. Defaults:
 //! [`crate::systems::go`] (`SARAMA_*`, from sarama's `config.go`).
 //!
-//! Not read yet: consumers (`Consumer.Retry.Backoff`, a partition
-//! consumer's fetch retried for ever by default), `Metadata.Retry.*` (the
+//! A consumer or client (`NewConsumer`, `NewConsumerGroup`, `NewClient`)
+//! is an edge to the brokers with no policy: a partition consumer's fetch
+//! retried every `Consumer.Retry.Backoff` (2 s) for ever by default is a
+//! poll of a subscription, not a retried request.
+//!
+//! Not read yet: `Consumer.Retry.*` as settings, `Metadata.Retry.*` (the
 //! metadata refresh of every client), `Net.DialTimeout` (opening a
 //! connection, not a request), and brokers passed through a parameter
 //! from another file.
@@ -35,29 +39,42 @@ use tree_sitter::Node;
 /// Brokers read from one expression, at most.
 const MAX_BROKERS: usize = 16;
 
-/// Every producer the file makes: its policy, and its edges to the
-/// brokers (or `env X` calls where the brokers come from the environment).
+/// Every producer, consumer and client the file makes: a producer's
+/// policy, and the edges to the brokers (or `env X` calls where the
+/// brokers come from the environment).
 pub(in super::super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
     for &n in &ctx.nodes {
-        let Some((Pkg::Sarama, name @ ("NewAsyncProducer" | "NewSyncProducer"))) = ctx.pkg_call(n)
+        let Some((
+            Pkg::Sarama,
+            name @ ("NewAsyncProducer" | "NewSyncProducer" | "NewConsumer" | "NewConsumerGroup"
+            | "NewClient"),
+        )) = ctx.pkg_call(n)
         else {
             continue;
         };
         let a = args(n);
-        let (Some(&brokers), Some(&cfg)) = (a.first(), a.get(1)) else {
+        let Some(&brokers) = a.first() else {
             continue;
         };
-        let i = facts.policies.len();
-        facts
-            .policies
-            .push(producer(ctx, n, cfg, name == "NewAsyncProducer"));
-        // The retries around a send on this producer repeat its own.
-        let mut policies = vec![i];
-        if let Some(var) = bound_name(ctx, n) {
-            policies.extend(sends(ctx, var, scopes));
+        // A consumer or client: the edge alone. A partition consumer's
+        // fetch retried every `Consumer.Retry.Backoff` for ever is a poll
+        // of a subscription nobody waits on, not a retried request.
+        let mut policies = Vec::new();
+        if name.ends_with("Producer") {
+            let Some(&cfg) = a.get(1) else {
+                continue;
+            };
+            policies.push(facts.policies.len());
+            facts
+                .policies
+                .push(producer(ctx, n, cfg, name == "NewAsyncProducer"));
+            // The retries around a send on this producer repeat its own.
+            if let Some(var) = bound_name(ctx, n) {
+                policies.extend(sends(ctx, var, scopes));
+            }
+            policies.sort_unstable();
+            policies.dedup();
         }
-        policies.sort_unstable();
-        policies.dedup();
         let via = format!("sarama.{name}() in Go");
         for target in targets(ctx, brokers) {
             match target {
