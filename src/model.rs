@@ -23,8 +23,8 @@ pub use breaker::{BreakerSettings, BreakerWindow, WrappedBreaker};
 pub use calls::{CallEdge, ServiceDecl, UnresolvedCall};
 pub use delay::{CapOrder, Delay, Jitter};
 pub use facts::{
-    AwsShared, AwsSharedKind, EmbeddedConfig, Facts, GoDialKind, GoDialThrough, LoopNote,
-    NamedBreaker, NamedOptions, Protection, ScannedFile,
+    AwsShared, AwsSharedKind, EmbeddedConfig, Facts, GoDialKind, GoDialThrough, GoField,
+    GoFieldKind, LoopNote, NamedBreaker, NamedOptions, Protection, ScannedFile,
 };
 pub use syntax::Syntax;
 
@@ -307,6 +307,12 @@ pub struct Scope {
     /// through them in other files ([`CallEdge::client`]).
     #[serde(default)]
     pub client: Option<ClientScope>,
+    /// No caller waits for the attempts: they run in the background after
+    /// the call handed the work over (an asynchronous producer's queue), so
+    /// no caller's time bounds them (RL304 does not apply; the load they
+    /// add still counts).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub detached: bool,
 }
 
 /// Which named HTTP clients a policy is the retryer of (Spring Cloud

@@ -532,3 +532,47 @@ fn the_maven_wrappers_downloader_is_no_caller() {
         .collect();
     assert_eq!(edges, ["bonus -> order"]);
 }
+
+/// A dial's target read from a config struct that another package of the
+/// Go module fills from the environment (`Config{F: os.Getenv("X")}`, a
+/// struct tag `env:"X"`) is `env X`, joined to the workload's variable
+/// (testdata/graph/go-config-package-env/README.md; Gergenus/Commerce's
+/// cart and order services). A field filled from two variables stays
+/// listed as written.
+#[test]
+fn go_config_struct_fields_of_another_package_are_env_targets() {
+    let (scan, g) = build("testdata/graph/go-config-package-env", &Settings::default());
+    let names = edge_names(&g);
+    assert_eq!(
+        names,
+        ["cart -> product x1", "order -> product x1"],
+        "{names:#?}"
+    );
+    let code = |dir: &str| -> (Vec<String>, Vec<String>) {
+        let f = scan
+            .files
+            .iter()
+            .find(|f| f.source.path.ends_with(format!("{dir}/cmd/main.go")))
+            .expect("main.go");
+        (
+            f.facts.edges.iter().map(|e| e.via.clone()).collect(),
+            f.facts
+                .unresolved
+                .iter()
+                .map(|u| u.written.clone())
+                .collect(),
+        )
+    };
+    let (edges, unresolved) = code("cart");
+    assert!(
+        edges.len() == 1 && edges[0].starts_with("env `GRPC_PRODUCT_SERVICE_ADDRESS` of `cart`"),
+        "{edges:#?}"
+    );
+    assert!(unresolved.is_empty(), "{unresolved:#?}");
+    let (edges, unresolved) = code("order");
+    assert!(
+        edges.len() == 1 && edges[0].starts_with("env `PRODUCT_ADDR` of `order`"),
+        "{edges:#?}"
+    );
+    assert_eq!(unresolved, ["other.Addr"]);
+}

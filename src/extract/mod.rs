@@ -239,6 +239,8 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         aws_shared,
         embedded_configs,
         go_dials_through,
+        // Field names and indices, no places.
+        go_fields: _,
         named_options,
         route_paths,
         client_paths,

@@ -15,6 +15,7 @@ mod disk;
 mod dotnet_sections;
 mod gateway_classes;
 mod go_dials;
+mod go_fields;
 mod go_programs;
 mod helm;
 mod ingress;
@@ -96,6 +97,9 @@ pub fn all_in(
     // caller's options (before the embedded configs, which the options
     // may name).
     go_dials::go_dials(files, cwd, disk);
+    // Dial targets read from a config struct another file of the Go
+    // module fills from the environment.
+    go_fields::go_fields(files, cwd, disk);
     // Service configs a Go program embeds from a JSON file, read with
     // grpc-go's rules and applied at the dials that use them.
     crate::systems::grpc::link::embedded_service_configs(files);

@@ -110,6 +110,12 @@ pub struct Facts {
     /// `systems::go::link`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub go_dials_through: Vec<GoDialThrough>,
+    /// Go struct fields this file fills from the environment, and call
+    /// targets it takes from a field it does not fill (a config struct
+    /// loaded in another package of the module); joined by
+    /// `link::go_fields`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub go_fields: Vec<GoField>,
     /// Options configured by name apart from the code that reads them
     /// (.NET `services.ConfigureAll<HttpStandardResilienceOptions>(..)`,
     /// `Configure<..>("catalog-standard", ..)`); joined to the handlers
@@ -136,6 +142,25 @@ pub struct Facts {
 pub struct RoutePaths {
     pub span: crate::source::Span,
     pub paths: Vec<String>,
+}
+
+/// A Go struct field, by its name (issue 21).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct GoField {
+    /// The field's name (`GRPCProductServiceAddress`).
+    pub field: String,
+    pub kind: GoFieldKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum GoFieldKind {
+    /// Filled from the variable `env` (`Config{F: os.Getenv("X")}`,
+    /// `c.F = os.Getenv("X")`, a struct tag `env:"X"`).
+    FromEnv { env: String },
+    /// The target of this file's unresolved call (index) is the field's
+    /// value (`grpc.NewClient(cfg.F, ..)`).
+    Target { unresolved: usize },
 }
 
 /// One half of a gRPC dial made in another Go package with the caller's
@@ -331,6 +356,7 @@ impl Facts {
             && self.aws_shared.is_empty()
             && self.embedded_configs.is_empty()
             && self.go_dials_through.is_empty()
+            && self.go_fields.is_empty()
             && self.named_options.is_empty()
             && self.route_paths.is_empty()
     }

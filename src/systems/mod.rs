@@ -175,6 +175,9 @@ pub struct Fixes {
     /// How to limit retries of the overload signal (RL603
     /// retries-overload-without-budget).
     pub overload: &'static str,
+    /// How to make a retried request safe to repeat (RL103
+    /// retries-non-idempotent).
+    pub idempotent: &'static str,
     /// The edits that make some of these fixes in the system's files.
     pub edits: edit::FixEdits,
 }
@@ -189,6 +192,7 @@ impl Fixes {
         unbudgeted: "in an outage every failed call is retried, however many fail",
         explicit: "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted",
         overload: "limit the retries as a whole (a retry budget or token bucket, or a circuit breaker inside the retry), or stop retrying the service's overload answers (`503`, `429`, `RESOURCE_EXHAUSTED`, timeouts) and retry only failures to connect",
+        idempotent: "retry ambiguous failures only for idempotent methods (GET, PUT, DELETE), or send an idempotency key created once, before the retry, and deduplicate on the server",
         edits: edit::FixEdits::NONE,
     };
 }

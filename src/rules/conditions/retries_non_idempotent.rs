@@ -24,6 +24,8 @@ const UNSAFE_RPC_VERBS: &[&str] = &[
     "Transfer",
     "Increment",
     "Append",
+    // Kafka's Produce API appends a batch to a partition's log.
+    "Produce",
     "Enqueue",
     "Push",
     "Insert",
@@ -132,7 +134,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             "{} {what} {whom} with no idempotency key: {why} may already have been processed, and the retry repeats it",
             p.describe()
         ),
-        "retry ambiguous failures only for idempotent methods (GET, PUT, DELETE), or send an idempotency key created once, before the retry, and deduplicate on the server",
+        p.system.spec().fixes.idempotent,
     );
     if every {
         f.severity = Severity::Warning;

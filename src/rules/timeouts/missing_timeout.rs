@@ -78,7 +78,11 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
 /// overall timeout for it. Reported when its attempts and waits add up to
 /// longer than a caller waits; an unlimited one is RL205's.
 fn in_code(p: &RetryPolicy, e: &mut Emitter<'_>) {
-    if !matches!(p.system.layer(), Layer::Application | Layer::Sdk) || p.platform_backoff {
+    // Retries nobody waits for (a background queue's) hold no caller.
+    if !matches!(p.system.layer(), Layer::Application | Layer::Sdk)
+        || p.platform_backoff
+        || p.scope.detached
+    {
         return;
     }
     let AttemptCount::Finite(n) = p.attempts.value.count else {

@@ -125,7 +125,13 @@ pub const CLIENT_GO_DEFAULT_BACKOFF: (u64, Duration, f64, f64) =
 // `ErrLeaderNotAvailable`, `ErrNotLeaderForPartition`,
 // `ErrRequestTimedOut`, `ErrNotEnoughReplicas`,
 // `ErrNotEnoughReplicasAfterAppend`, `ErrKafkaStorageError`; `broker.go`
-// sets a read deadline of `Net.ReadTimeout` on each request. A `nil`
+// `write` sets a write deadline of `Net.WriteTimeout` and `readFull` a
+// read deadline of `Net.ReadTimeout` on each request (`Net.DialTimeout`
+// bounds only opening a connection). `c.Producer.Idempotent` is false by
+// default: a retried batch the broker already appended is appended again
+// (the idempotent producer's sequence numbers, `async_producer.go`, are
+// what lets the broker drop it); with `RequiredAcks = NoResponse`
+// `handleSuccess` gets no response and takes the batch as sent. A `nil`
 // config is `NewConfig()` (`client.go` `NewClient`).
 
 /// `c.Producer.Retry.Max = 3`: retries, so 4 attempts.
@@ -134,6 +140,8 @@ pub const SARAMA_PRODUCER_RETRY_MAX: u64 = 3;
 pub const SARAMA_PRODUCER_RETRY_BACKOFF: Duration = Duration::from_millis(100);
 /// `c.Net.ReadTimeout = 30 * time.Second`.
 pub const SARAMA_NET_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// `c.Net.WriteTimeout = 30 * time.Second`.
+pub const SARAMA_NET_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
 // ---------------------------------------------------------------------------
 // Descriptors.
@@ -194,6 +202,8 @@ pub static SARAMA: SystemSpec = SystemSpec {
         jitter: "set `Producer.Retry.BackoffFunc` to a func that grows the wait and adds jitter: `Producer.Retry.Backoff` is the same wait every time",
         bound: "keep `Producer.Retry.Max` small (its default is 3)",
         explicit: "set `Producer.Retry.Max`, `Producer.Retry.Backoff` (or `BackoffFunc`) and `Net.ReadTimeout` explicitly",
+        overload: "keep `Producer.Retry.Max` small and set `Producer.Retry.BackoffFunc` to a growing, jittered wait: sarama has no retry budget, and a broker that answers `REQUEST_TIMED_OUT` is short of time already",
+        idempotent: "set `Producer.Idempotent = true` (with `Net.MaxOpenRequests = 1` and `Producer.RequiredAcks = sarama.WaitForAll`): the broker then drops a retried batch it already appended; or set `Producer.Retry.Max = 0` and handle a failed send yourself",
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("sarama", Layer::Application)

@@ -311,7 +311,22 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             facts.unresolved.push(u);
         };
         let Some(s) = eval::string(ctx, url) else {
-            for (env, at) in getenvs(ctx, url) {
+            let envs = getenvs(ctx, url);
+            // `cfg.Addr` of a struct this file does not fill: listed as
+            // written, joined to the file of the module that fills the
+            // field (`link::go_fields`).
+            if envs.is_empty()
+                && let Some(name) = other_files_field(ctx, url)
+            {
+                facts.go_fields.push(crate::model::GoField {
+                    field: name.to_string(),
+                    kind: crate::model::GoFieldKind::Target {
+                        unresolved: facts.unresolved.len(),
+                    },
+                });
+                unresolved(facts, ctx.text(url).to_string(), span(url));
+            }
+            for (env, at) in envs {
                 unresolved(facts, format!("env {env}"), at);
             }
             continue;
@@ -594,4 +609,21 @@ fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             }
         }
     }
+}
+
+/// `x.Field` (or `x.y.Field`) whose field this file does not fill: the
+/// field's name.
+fn other_files_field<'a>(ctx: &Ctx<'a>, n: Node<'_>) -> Option<&'a str> {
+    if n.kind() != "selector_expression" {
+        return None;
+    }
+    let operand = field(n, "operand")?;
+    if !matches!(operand.kind(), "identifier" | "selector_expression") {
+        return None;
+    }
+    // A package's name (`config.Addr`) is a variable, not a field.
+    if operand.kind() == "identifier" && ctx.pkg(ctx.text(operand)).is_some() {
+        return None;
+    }
+    Some(ctx.text(field(n, "field")?))
 }

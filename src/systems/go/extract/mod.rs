@@ -14,6 +14,7 @@
 //! are not the service's and are skipped by the scan.
 
 mod calls;
+mod env_fields;
 mod envs;
 pub mod eval;
 mod libs;
@@ -70,6 +71,12 @@ const NEEDLES: &[&str] = &[
 
 /// Whether a Go file mentions anything this reader reads.
 pub fn wants(bytes: &[u8]) -> bool {
+    parses(bytes) || env_fields::wants(bytes)
+}
+
+/// Whether a Go file is worth parsing (not only a configuration loader
+/// filling struct fields from the environment, read from its text).
+fn parses(bytes: &[u8]) -> bool {
     static FINDER: std::sync::LazyLock<crate::extract::Needles> =
         std::sync::LazyLock::new(|| crate::extract::Needles::new(NEEDLES.iter().copied()));
     FINDER.any_in(bytes)
@@ -77,6 +84,13 @@ pub fn wants(bytes: &[u8]) -> bool {
 
 /// Read one Go file. Never panics; problems become RL903.
 pub fn extract(text: &str, facts: &mut Facts) {
+    let env_fields = env_fields::wants(text.as_bytes());
+    if env_fields {
+        env_fields::extract(text, facts);
+        if !parses(text.as_bytes()) {
+            return;
+        }
+    }
     extract_with(text, facts, !*NO_PRUNE);
     loads_dotenv(text, facts);
 }

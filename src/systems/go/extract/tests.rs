@@ -399,3 +399,42 @@ func (c *client) get() {
         );
     }
 }
+
+/// A sarama consumer (or client) calls its brokers: a Kafka edge with no
+/// retry policy of its own (a partition consumer's fetch retried every
+/// `Consumer.Retry.Backoff` for ever is a poll, not a retry of a request
+/// anyone waits for: docs/go-review.md, seventh pass).
+#[test]
+fn sarama_consumers_call_their_brokers() {
+    let f = read(
+        r#"package notify
+
+import "github.com/IBM/sarama"
+
+func Consume() error {
+	cfg := sarama.NewConfig()
+	c, err := sarama.NewConsumer([]string{"kafka-0.kafka:9092"}, cfg)
+	if err != nil {
+		return err
+	}
+	g, err := sarama.NewConsumerGroup([]string{"kafka-1.kafka:9092"}, "notify", cfg)
+	_ = g
+	_ = c
+	return err
+}
+"#,
+    );
+    assert!(f.policies.is_empty(), "{:#?}", f.policies);
+    let edges: Vec<(&str, bool, Option<crate::model::calls::Protocol>)> = f
+        .edges
+        .iter()
+        .map(|e| (e.callee.as_str(), e.policies.is_empty(), e.protocol))
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            ("kafka-0", true, Some(crate::model::calls::Protocol::Kafka)),
+            ("kafka-1", true, Some(crate::model::calls::Protocol::Kafka)),
+        ]
+    );
+}

@@ -26,6 +26,7 @@ use crate::extract::Facts;
 use crate::model::*;
 use crate::source::Span;
 use crate::systems::java as sys;
+use std::time::Duration;
 use tree_sitter::Node;
 
 /// What an `overrideConfiguration(..)` writes of the retries.
@@ -40,6 +41,10 @@ struct Written {
     /// `defaultProfileName("x")`: the profile whose `retry_mode` applies
     /// (over `AWS_PROFILE`).
     profile: Option<Located<String>>,
+    /// `apiCallTimeout(..)`: the whole call, retries included.
+    overall: Option<Located<Timeout>>,
+    /// `apiCallAttemptTimeout(..)`: each attempt.
+    per_try: Option<Located<Timeout>>,
     /// Nodes looked at, helpers followed included (bounded).
     steps: usize,
 }
@@ -102,8 +107,11 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
                 read_override(ctx, ctx.resolve(*a), &mut w, 0);
             }
         }
+        // A strategy given as a mode (`retryStrategy(RetryMode.STANDARD)`)
+        // has the mode's count; any other one, not read, an unknown one.
         if let Some(s) = w.opaque
             && w.attempts.is_none()
+            && w.mode.is_none()
         {
             w.attempts = Some(Located::written(
                 Attempts {
@@ -234,6 +242,32 @@ fn read_override<'a>(ctx: &Ctx<'a>, arg: Node<'a>, w: &mut Written, depth: usize
                             w.profile = Some(Located::written(name, s));
                         }
                     }
+                    // aws-sdk-java-v2 `ClientOverrideConfiguration.Builder`
+                    // (also `RequestOverrideConfiguration.Builder`, per
+                    // request, not read): `apiCallTimeout` bounds the call
+                    // with every retry (`ApiCallTimeoutTrackingStage`),
+                    // `apiCallAttemptTimeout` each attempt
+                    // (`ApiCallAttemptTimeoutTrackingStage`); neither is set
+                    // by default (`SdkClientOption.API_CALL_TIMEOUT` and
+                    // `API_CALL_ATTEMPT_TIMEOUT` are resolved from the
+                    // override only).
+                    "apiCallTimeout" | "apiCallAttemptTimeout" => {
+                        let t = match args
+                            .first()
+                            .and_then(|a| ctx.duration(*a, Duration::from_millis(1)))
+                        {
+                            Some(d) if !d.is_zero() => Timeout::after(d),
+                            _ => Timeout::Unknown,
+                        };
+                        // At the value, not the chain before it.
+                        let at = args.first().map_or(s, |a| span(*a));
+                        let t = Some(Located::written(t, at));
+                        if name == "apiCallTimeout" {
+                            w.overall = t;
+                        } else {
+                            w.per_try = t;
+                        }
+                    }
                     // The token bucket turned off: retries with no quota
                     // (aws-sdk-java-v2 `RetryStrategy.Builder.circuitBreakerEnabled`).
                     "circuitBreakerEnabled"
@@ -348,5 +382,7 @@ fn policy(ctx: &Ctx<'_>, n: Node<'_>, root: &str, at: Span, w: &Written) -> Retr
     };
     p.retry_on = Located::default_at(RetryOn::Unknown, at);
     p.methods = Located::default_at(Methods::Unknown, at);
+    p.overall_timeout.clone_from(&w.overall);
+    p.per_try_timeout.clone_from(&w.per_try);
     p
 }

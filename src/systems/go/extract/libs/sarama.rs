@@ -2,16 +2,26 @@
 //! producer made with `sarama.NewAsyncProducer(brokers, cfg)` or
 //! `NewSyncProducer` retries each message `cfg.Producer.Retry.Max` times,
 //! `Producer.Retry.Backoff` apart (or what `BackoffFunc` returns), each
-//! try waiting `Net.ReadTimeout` for the broker's answer. The call is an
+//! try up to `Net.WriteTimeout` to send and `Net.ReadTimeout` for the
+//! broker's answer. A producer that is not `Producer.Idempotent` appends
+//! a retried batch again when the first try was appended but timed out
+//! (RL103); an asynchronous producer's retries run after `Input() <- m`
+//! returned, so no caller waits for them (the policy is `detached`). The
+//! call is an
 //! edge to the brokers with the Kafka protocol, carrying that policy and
 //! any retry around a send on the producer (`p.SendMessage(m)` inside
 //! `retry.Do`): the attempts multiply. Defaults:
 //! [`crate::systems::go`] (`SARAMA_*`, from sarama's `config.go`).
 //!
-//! Not read yet: consumers (`Consumer.Retry.Backoff`, a partition
-//! consumer's fetch retried for ever by default), `Metadata.Retry.*` (the
-//! metadata refresh of every client), `Net.DialTimeout`/`WriteTimeout`,
-//! and brokers passed through a parameter from another file.
+//! A consumer or client (`NewConsumer`, `NewConsumerGroup`, `NewClient`)
+//! is an edge to the brokers with no policy: a partition consumer's fetch
+//! retried every `Consumer.Retry.Backoff` (2 s) for ever by default is a
+//! poll of a subscription, not a retried request.
+//!
+//! Not read yet: `Consumer.Retry.*` as settings, `Metadata.Retry.*` (the
+//! metadata refresh of every client), `Net.DialTimeout` (opening a
+//! connection, not a request), and brokers passed through a parameter
+//! from another file.
 
 use super::super::eval;
 use super::super::{
@@ -20,8 +30,8 @@ use super::super::{
 };
 use crate::model::calls::Protocol;
 use crate::model::{
-    AttemptCount, BudgetSite, CallEdge, Condition, Delay, Facts, Jitter, Located, RetryOn, Timeout,
-    UnresolvedCall,
+    AttemptCount, BudgetSite, CallEdge, Condition, Delay, Facts, Jitter, Located, Methods, RetryOn,
+    Timeout, UnresolvedCall,
 };
 use crate::systems::go as sys;
 use tree_sitter::Node;
@@ -29,27 +39,42 @@ use tree_sitter::Node;
 /// Brokers read from one expression, at most.
 const MAX_BROKERS: usize = 16;
 
-/// Every producer the file makes: its policy, and its edges to the
-/// brokers (or `env X` calls where the brokers come from the environment).
+/// Every producer, consumer and client the file makes: a producer's
+/// policy, and the edges to the brokers (or `env X` calls where the
+/// brokers come from the environment).
 pub(in super::super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
     for &n in &ctx.nodes {
-        let Some((Pkg::Sarama, name @ ("NewAsyncProducer" | "NewSyncProducer"))) = ctx.pkg_call(n)
+        let Some((
+            Pkg::Sarama,
+            name @ ("NewAsyncProducer" | "NewSyncProducer" | "NewConsumer" | "NewConsumerGroup"
+            | "NewClient"),
+        )) = ctx.pkg_call(n)
         else {
             continue;
         };
         let a = args(n);
-        let (Some(&brokers), Some(&cfg)) = (a.first(), a.get(1)) else {
+        let Some(&brokers) = a.first() else {
             continue;
         };
-        let i = facts.policies.len();
-        facts.policies.push(producer(ctx, n, cfg));
-        // The retries around a send on this producer repeat its own.
-        let mut policies = vec![i];
-        if let Some(var) = bound_name(ctx, n) {
-            policies.extend(sends(ctx, var, scopes));
+        // A consumer or client: the edge alone. A partition consumer's
+        // fetch retried every `Consumer.Retry.Backoff` for ever is a poll
+        // of a subscription nobody waits on, not a retried request.
+        let mut policies = Vec::new();
+        if name.ends_with("Producer") {
+            let Some(&cfg) = a.get(1) else {
+                continue;
+            };
+            policies.push(facts.policies.len());
+            facts
+                .policies
+                .push(producer(ctx, n, cfg, name == "NewAsyncProducer"));
+            // The retries around a send on this producer repeat its own.
+            if let Some(var) = bound_name(ctx, n) {
+                policies.extend(sends(ctx, var, scopes));
+            }
+            policies.sort_unstable();
+            policies.dedup();
         }
-        policies.sort_unstable();
-        policies.dedup();
         let via = format!("sarama.{name}() in Go");
         for target in targets(ctx, brokers) {
             match target {
@@ -104,7 +129,12 @@ fn sends(ctx: &Ctx<'_>, var: &str, scopes: &[RetryScope]) -> Vec<usize> {
 /// The producer's retry policy: sarama's defaults, then the fields the
 /// file sets on the config variable passed (`nil` is `NewConfig()`,
 /// sarama `client.go` `NewClient`).
-fn producer(ctx: &Ctx<'_>, call: Node<'_>, cfg: Node<'_>) -> crate::model::RetryPolicy {
+fn producer(
+    ctx: &Ctx<'_>,
+    call: Node<'_>,
+    cfg: Node<'_>,
+    detached: bool,
+) -> crate::model::RetryPolicy {
     let at = span(call);
     let mut p = policy(
         "sarama",
@@ -123,11 +153,15 @@ fn producer(ctx: &Ctx<'_>, call: Node<'_>, cfg: Node<'_>) -> crate::model::Retry
         at,
     );
     p.jitter = Located::default_at(Jitter::None, at);
+    // Each try: the write deadline, then the read deadline (`broker.go`).
     p.per_try_timeout = Some(Located::default_at(
-        Timeout::after(sys::SARAMA_NET_READ_TIMEOUT),
+        Timeout::after(sys::SARAMA_NET_WRITE_TIMEOUT + sys::SARAMA_NET_READ_TIMEOUT),
         at,
     ));
-    p.retry_on = Located::default_at(retried(at), at);
+    p.retry_on = Located::default_at(retried(at, true), at);
+    // A produce request appends; not idempotent unless the producer is.
+    p.methods = Located::default_at(Methods::Set(vec!["Produce".into()]), at);
+    p.scope.detached = detached;
     // Sarama has no retry budget to set.
     p.budget_site = BudgetSite::NotOffered;
     let var = (cfg.kind() == "identifier").then(|| ctx.text(cfg));
@@ -138,6 +172,9 @@ fn producer(ctx: &Ctx<'_>, call: Node<'_>, cfg: Node<'_>) -> crate::model::Retry
         .and_then(enclosing_function)
         .or_else(|| enclosing_function(call));
     let mut backoff_func = false;
+    // The write and read deadlines as written (`None`: unknown).
+    let mut write = (Some(sys::SARAMA_NET_WRITE_TIMEOUT), None);
+    let mut read = (Some(sys::SARAMA_NET_READ_TIMEOUT), None);
     for f in ctx.fields_of(var, within) {
         let v = f.value;
         match f.field {
@@ -168,31 +205,54 @@ fn producer(ctx: &Ctx<'_>, call: Node<'_>, cfg: Node<'_>) -> crate::model::Retry
                 p.delay = Located::written(Delay::Custom, span(v));
                 p.jitter = Located::written(Jitter::Unknown, span(v));
             }
-            "Net.ReadTimeout" => {
-                let t = match eval::duration(ctx, v) {
-                    Some(d) if !d.is_zero() => Timeout::after(d),
-                    _ => Timeout::Unknown,
+            "Net.ReadTimeout" => read = (eval::duration(ctx, v), Some(span(v))),
+            "Net.WriteTimeout" => write = (eval::duration(ctx, v), Some(span(v))),
+            "Producer.Idempotent" => {
+                let m = match ctx.text(v) {
+                    "true" => Methods::IdempotentOnly,
+                    "false" => Methods::Set(vec!["Produce".into()]),
+                    _ => Methods::Unknown,
                 };
-                p.per_try_timeout = Some(Located::written(t, span(v)));
+                p.methods = Located::written(m, span(v));
+            }
+            // No response: nothing times out waiting for the broker.
+            "Producer.RequiredAcks"
+                if ctx.text(v).ends_with("NoResponse") || ctx.text(v) == "0" =>
+            {
+                p.retry_on = Located::written(retried(span(v), false), span(v));
             }
             _ => {}
         }
+    }
+    // The per-try time, where either deadline is written (a zero one is
+    // invalid: `Validate` rejects it).
+    if let Some(at) = read.1.or(write.1) {
+        let t = match (write.0, read.0) {
+            (Some(w), Some(r)) if !w.is_zero() && !r.is_zero() => Timeout::after(w + r),
+            _ => Timeout::Unknown,
+        };
+        p.per_try_timeout = Some(Located::written(t, at));
     }
     p
 }
 
 /// What the producer retries (sarama `async_producer.go`: a failed
 /// connection or request, and the answers `handleSuccess` takes as
-/// retriable).
-fn retried(at: crate::source::Span) -> RetryOn {
+/// retriable; with no response asked for, only a failed connection).
+/// `REQUEST_TIMED_OUT` is a timeout: the broker may have appended the
+/// batch.
+fn retried(at: crate::source::Span, answers: bool) -> RetryOn {
     let c = |c| Located::default_at(c, at);
     let mut conditions = vec![c(Condition::Transport("broker connection error".into()))];
+    if !answers {
+        return RetryOn::Listed { conditions };
+    }
+    conditions.push(c(Condition::Transport("REQUEST_TIMED_OUT".into())));
     conditions.extend(
         [
             "UNKNOWN_TOPIC_OR_PARTITION",
             "LEADER_NOT_AVAILABLE",
             "NOT_LEADER_FOR_PARTITION",
-            "REQUEST_TIMED_OUT",
             "NOT_ENOUGH_REPLICAS",
             "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
             "KAFKA_STORAGE_ERROR",

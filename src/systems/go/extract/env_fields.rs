@@ -1,0 +1,146 @@
+//! Struct fields a Go file fills from the environment, read from the text
+//! (a configuration loader is often a file no other reader parses):
+//! `Config{Addr: os.Getenv("ADDR")}`, `c.Addr = os.Getenv("ADDR")`, and
+//! a struct tag `env:"ADDR"` (caarlos0/env, `env.go` `parseField` reads
+//! the tag's first comma-separated item as the variable's name;
+//! ilyakaznacheev/cleanenv reads the same tag). The link step
+//! (`link::go_fields`) gives a call whose target is such a field in
+//! another file of the module the variable (Gergenus/Commerce: the
+//! cart service dials `cfg.GRPCProductServiceAddress`, which
+//! `internal/config` fills from `GRPC_PRODUCT_SERVICE_ADDRESS`).
+
+use crate::model::{Facts, GoField, GoFieldKind};
+
+/// Fields read from one file, at most.
+const MAX_FIELDS: usize = 256;
+
+/// Whether the text may fill a field from the environment.
+pub(super) fn wants(bytes: &[u8]) -> bool {
+    static FINDER: std::sync::LazyLock<crate::extract::Needles> = std::sync::LazyLock::new(|| {
+        crate::extract::Needles::new(["os.Getenv(\"", "env:\""].iter().copied())
+    });
+    FINDER.any_in(bytes)
+}
+
+/// Record every field of the text filled from the environment.
+pub(super) fn extract(text: &str, facts: &mut Facts) {
+    for (field, env) in fields(text) {
+        facts.go_fields.push(GoField {
+            field,
+            kind: GoFieldKind::FromEnv { env },
+        });
+    }
+}
+
+fn ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The identifier that ends `before` (after trailing blanks), if any.
+fn last_ident(before: &str) -> Option<(&str, &str)> {
+    let t = before.trim_end_matches([' ', '\t']);
+    let start = t
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| ident_char(c))
+        .last()
+        .map(|(i, _)| i)?;
+    let id = &t[start..];
+    (!id.starts_with(|c: char| c.is_ascii_digit())).then_some((&t[..start], id))
+}
+
+/// A variable name: letters, digits and `_`.
+fn env_name(s: &str) -> Option<String> {
+    let end = s.find(|c: char| !ident_char(c)).unwrap_or(s.len());
+    (end > 0).then(|| s[..end].to_string())
+}
+
+/// (field, variable) pairs, in text order.
+pub(super) fn fields(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let push = |f: &str, e: String, out: &mut Vec<(String, String)>| {
+        if out.len() < MAX_FIELDS && !out.iter().any(|(g, v)| g == f && *v == e) {
+            out.push((f.to_string(), e));
+        }
+    };
+    const CALL: &str = "os.Getenv(\"";
+    for (at, _) in text.match_indices(CALL) {
+        let Some(env) = env_name(&text[at + CALL.len()..]) else {
+            continue;
+        };
+        let before = text[..at].trim_end_matches([' ', '\t']);
+        if let Some(b) = before.strip_suffix(':') {
+            // `Field: os.Getenv("X")` in a composite literal (not `:=`).
+            if let Some((_, f)) = last_ident(b) {
+                push(f, env, &mut out);
+            }
+        } else if let Some(b) = before.strip_suffix('=')
+            && !b.ends_with([':', '!', '=', '<', '>'])
+        {
+            // `x.Field = os.Getenv("X")`: a field, not a local.
+            if let Some((rest, f)) = last_ident(b)
+                && rest.ends_with('.')
+            {
+                push(f, env, &mut out);
+            }
+        }
+    }
+    const TAG: &str = "env:\"";
+    for (at, _) in text.match_indices(TAG) {
+        // The tag's key is `env`, not `myenv` (`envDefault` ends apart).
+        if !text[..at].ends_with(['`', ' ']) {
+            continue;
+        }
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[line_start..at];
+        // Inside the field's backquoted tag: `Name Type `env:"X"``.
+        if !line.contains('`') {
+            continue;
+        }
+        let Some(env) = env_name(&text[at + TAG.len()..]) else {
+            continue;
+        };
+        let head = line.trim_start();
+        let Some(f) = env_name(head) else { continue };
+        if f.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        push(&f, env, &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fields;
+
+    #[test]
+    fn fields_filled_from_the_environment() {
+        let text = r#"package config
+type Config struct {
+	ProductAddr string `env:"PRODUCT_ADDR,required" envDefault:"x"`
+	Port        int    `myenv:"PORT"`
+}
+func Load() Config {
+	local := os.Getenv("LOCAL")
+	c := Config{
+		GRPCProductServiceAddress: os.Getenv("GRPC_PRODUCT_SERVICE_ADDRESS"),
+	}
+	c.CartAddr = os.Getenv("CART_ADDR")
+	if os.Getenv("DEBUG") == "1" {}
+	x := map[string]string{"k": os.Getenv("NOT_A_FIELD")}
+	return c
+}
+"#;
+        let got = fields(text);
+        let want = [
+            ("GRPCProductServiceAddress", "GRPC_PRODUCT_SERVICE_ADDRESS"),
+            ("CartAddr", "CART_ADDR"),
+            ("ProductAddr", "PRODUCT_ADDR"),
+        ];
+        assert_eq!(
+            got,
+            want.map(|(f, e)| (f.to_string(), e.to_string())).to_vec()
+        );
+    }
+}
