@@ -192,7 +192,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         } else {
             "every failure goes round again: no error or status test leaves".to_string()
         });
-        let statuses = statuses::retried(spans, body);
+        let statuses = statuses::retried(self.ev, body);
         Ok(LoopT {
             statuses: statuses
                 .iter()
