@@ -297,7 +297,9 @@ fn round_robin(ctx: &Ctx<'_>, try_block: Node<'_>) -> bool {
             && field(d, "operator").is_some_and(|o| ctx.text(o) == "%")
             && field(d, "left").is_some_and(|l| {
                 let t = ctx.text(l);
-                t.contains("getAndIncrement()") || t.contains("incrementAndGet()") || t.contains("++")
+                t.contains("getAndIncrement()")
+                    || t.contains("incrementAndGet()")
+                    || t.contains("++")
             })
     })
 }

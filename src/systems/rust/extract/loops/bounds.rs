@@ -198,7 +198,10 @@ impl LoopFinder<'_, '_, '_, '_> {
                 for (k, s) in b.stmts.iter().enumerate() {
                     if let Stmt::Expr(Expr::If(i), _) = s
                         && i.else_branch.is_none()
-                        && matches!(i.then_branch.stmts.last(), Some(Stmt::Expr(Expr::Continue(_), _)))
+                        && matches!(
+                            i.then_branch.stmts.last(),
+                            Some(Stmt::Expr(Expr::Continue(_), _))
+                        )
                         && b.stmts[k + 1..].iter().any(stmt_leaves)
                     {
                         self.negated.push(&i.cond);
@@ -287,11 +290,16 @@ impl LoopFinder<'_, '_, '_, '_> {
             // n < max` is a limit beside a switch that lifts it (`let
             // unlimited = max_retries.is_none()`): the user's choice, the
             // comparison is the bound.
-            if flip && let Expr::Binary(b) = c && matches!(b.op, syn::BinOp::Or(_)) {
+            if flip
+                && let Expr::Binary(b) = c
+                && matches!(b.op, syn::BinOp::Or(_))
+            {
                 let lifts = |e: &Expr| {
                     let t = spans.text(e).to_ascii_lowercase();
                     !matches!(e, Expr::Binary(_))
-                        && ["unlimited", "infinite", "forever"].iter().any(|w| t.contains(w))
+                        && ["unlimited", "infinite", "forever"]
+                            .iter()
+                            .any(|w| t.contains(w))
                 };
                 match (lifts(&b.left), lifts(&b.right)) {
                     (true, false) => conds = vec![&*b.right],
