@@ -36,12 +36,14 @@ use std::time::Duration;
 use tree_sitter::Node;
 
 mod bounds;
+mod catches;
 mod helpers;
 mod moves;
 mod result;
 mod statuses;
 mod wait;
 use bounds::{bound, conjuncts};
+use catches::{catch_types, compares_with_null, outcome_test_leaves, retried_types};
 use moves::follows_next;
 use wait::{takes_lock, wait, waits_for_result};
 
@@ -611,152 +613,6 @@ fn indexes_with(ctx: &Ctx<'_>, own: &[Node<'_>], counter: &str) -> bool {
         }
         false
     })
-}
-
-fn compares_with_null(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
-    let e = ast::unwrap_expr(e);
-    e.kind() == "binary_expression"
-        && field(e, "operator").is_some_and(|o| matches!(ctx.text(o), "!=" | "=="))
-        && [field(e, "left"), field(e, "right")]
-            .into_iter()
-            .flatten()
-            .any(|x| x.kind() == "null_literal")
-}
-
-/// `if (err == null) return;` where a catch that goes round stores what it
-/// caught in `err`, or `if (ok) break;` where the try block sets `ok =
-/// true`: success leaves after the `try`.
-fn outcome_test_leaves(ctx: &Ctx<'_>, s: Node<'_>, block: Node<'_>, retrying: &[Node<'_>]) -> bool {
-    if s.kind() != "if_statement" || field(s, "alternative").is_some() {
-        return false;
-    }
-    let leaves = field(s, "consequence").is_some_and(|b| {
-        statements(b)
-            .iter()
-            .any(|x| matches!(x.kind(), "return_statement" | "break_statement"))
-    });
-    let Some(cond) = field(s, "condition").map(ast::unwrap_expr) else {
-        return false;
-    };
-    if !leaves {
-        return false;
-    }
-    let assigned = |within: Node<'_>, name: &str, value: &dyn Fn(Node<'_>) -> bool| {
-        ast::descendants_until(within, nested).into_iter().any(|d| {
-            d.kind() == "assignment_expression"
-                && field(d, "left").is_some_and(|l| ctx.text(l) == name)
-                && field(d, "right").is_some_and(|r| value(ast::unwrap_expr(r)))
-        })
-    };
-    if cond.kind() == "identifier" {
-        let name = ctx.text(cond);
-        return statements(block).iter().any(|st| {
-            st.kind() == "expression_statement" && assigned(*st, name, &|r| ctx.text(r) == "true")
-        });
-    }
-    if !(compares_with_null(ctx, cond)
-        && field(cond, "operator").is_some_and(|o| ctx.text(o) == "=="))
-    {
-        return false;
-    }
-    let Some(var) = [field(cond, "left"), field(cond, "right")]
-        .into_iter()
-        .flatten()
-        .find(|x| x.kind() == "identifier")
-    else {
-        return false;
-    };
-    let name = ctx.text(var);
-    retrying.iter().any(|c| {
-        let param = named_children(*c)
-            .into_iter()
-            .find(|p| p.kind() == "catch_formal_parameter")
-            .and_then(|p| field(p, "name"))
-            .map(|n| ctx.text(n));
-        param.is_some_and(|p| {
-            field(*c, "body").is_some_and(|b| assigned(b, name, &|r| ctx.text(r) == p))
-        })
-    })
-}
-
-/// What a catch that goes round retries: the types it catches, or, when
-/// it tests the caught exception or its cause and throws every other one
-/// (`if (e.getCause() instanceof UnknownHostException) { .. } else { throw
-/// e; }`, `if (!(e instanceof X)) throw e;`), the types tested.
-fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
-    let caught = catch_types(ctx, c);
-    let param = named_children(c)
-        .into_iter()
-        .find(|p| p.kind() == "catch_formal_parameter")
-        .and_then(|p| field(p, "name"))
-        .map(|n| ctx.text(n));
-    let (Some(param), Some(body)) = (param, field(c, "body")) else {
-        return caught;
-    };
-    for s in named_children(body) {
-        if s.kind() != "if_statement" {
-            continue;
-        }
-        let Some(cond) = field(s, "condition").map(ast::unwrap_expr) else {
-            continue;
-        };
-        let (negated, test) =
-            if cond.kind() == "unary_expression" && ctx.text(cond).starts_with('!') {
-                match named_children(cond).first() {
-                    Some(x) => (true, ast::unwrap_expr(*x)),
-                    None => continue,
-                }
-            } else {
-                (false, cond)
-            };
-        if test.kind() != "instanceof_expression" {
-            continue;
-        }
-        let (Some(left), Some(right)) = (field(test, "left"), field(test, "right")) else {
-            continue;
-        };
-        let subject = ctx.text(ast::unwrap_expr(left));
-        if subject != param && !subject.starts_with(&format!("{param}.")) {
-            continue;
-        }
-        // The branch taken for every other exception leaves.
-        let other = if negated {
-            field(s, "consequence")
-        } else {
-            field(s, "alternative").map(|a| {
-                if a.kind() == "else" {
-                    named_children(a).first().copied().unwrap_or(a)
-                } else {
-                    a
-                }
-            })
-        };
-        if other.is_some_and(|b| {
-            statements(b)
-                .last()
-                .is_some_and(|l| helpers::leaves(ctx, *l))
-        }) {
-            return vec![(ctx.text(right).to_string(), span(right))];
-        }
-    }
-    caught
-}
-
-fn catch_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
-    let mut out = Vec::new();
-    for p in named_children(c) {
-        if p.kind() != "catch_formal_parameter" {
-            continue;
-        }
-        for t in named_children(p) {
-            if t.kind() == "catch_type" {
-                for ty in named_children(t) {
-                    out.push((ctx.text(ty).to_string(), span(ty)));
-                }
-            }
-        }
-    }
-    out
 }
 
 /// The counter declared and updated in a `for` header.

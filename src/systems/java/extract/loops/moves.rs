@@ -36,7 +36,8 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         d.kind() == "update_expression" && ctx.text(d).to_ascii_lowercase().contains("port")
     }) || helpers::calls_marking_failed(ctx, body)
         || helpers::calls_marking_failed(ctx, try_block)
-        || drops_picked_target(ctx, body, try_block);
+        || drops_picked_target(ctx, body, try_block)
+        || round_robin(ctx, try_block);
     if moves_on || changes_input(ctx, body, try_block) || once_after_fix(ctx, body) {
         return true;
     }
@@ -276,4 +277,29 @@ fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
             });
             sets && else_leaves
         })
+}
+
+/// Whether the pass picks its target round-robin before the `try`
+/// (`nodes.get((counter.getAndIncrement() & MAX) % nodeCount)`): each pass
+/// asks the next node, failover over a list (tubemq's
+/// `RpcServiceFailoverInvoker`).
+fn round_robin(ctx: &Ctx<'_>, try_block: Node<'_>) -> bool {
+    let Some(body) = ctx
+        .parent(try_block)
+        .and_then(|t| ctx.parent(t))
+        .filter(|b| b.kind() == "block")
+    else {
+        return false;
+    };
+    ast::descendants_until(body, nested).into_iter().any(|d| {
+        d.kind() == "binary_expression"
+            && d.start_byte() < try_block.start_byte()
+            && field(d, "operator").is_some_and(|o| ctx.text(o) == "%")
+            && field(d, "left").is_some_and(|l| {
+                let t = ctx.text(l);
+                t.contains("getAndIncrement()")
+                    || t.contains("incrementAndGet()")
+                    || t.contains("++")
+            })
+    })
 }

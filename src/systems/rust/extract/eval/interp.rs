@@ -40,6 +40,25 @@ impl<'a, 's> Eval<'a, 's> {
         }
     }
 
+    /// `own_fn_value` for a free function of one parameter
+    /// (`fn is_transient(status: StatusCode) -> bool { status == .. }`):
+    /// the parameter's name and the expression.
+    pub fn own_fn_of_one(&self, name: &str) -> Option<(String, &'a Expr)> {
+        let mut defs = self.ix.fns.get(name)?.iter();
+        let (Some(d), None) = (defs.next(), defs.next()) else {
+            return None;
+        };
+        let (Some(FnArg::Typed(p)), None) = (d.sig.inputs.first(), d.sig.inputs.iter().nth(1))
+        else {
+            return None;
+        };
+        let param = pat_ident(&p.pat)?;
+        match d.block.stmts.as_slice() {
+            [Stmt::Expr(e, None)] => Some((param, e)),
+            _ => None,
+        }
+    }
+
     /// A `Duration::from_*(literal)` or a constant holding one.
     pub fn eval_pub(&self, e: &Expr, _f: &mut ()) -> Option<Duration> {
         match e {

@@ -61,9 +61,11 @@ mod by_hand;
 mod interp;
 mod sites;
 mod tower;
+mod words;
 use builders::*;
 pub use sites::*;
 pub use tower::*;
+pub use words::*;
 
 /// Calls of the file's own functions followed at most this deep.
 const MAX_CALL_DEPTH: u32 = 8;

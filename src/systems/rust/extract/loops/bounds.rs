@@ -179,16 +179,36 @@ impl LoopFinder<'_, '_, '_, '_> {
             /// fail.
             negated: Vec<&'x Expr>,
         }
+        fn stmt_leaves(s: &Stmt) -> bool {
+            matches!(s, Stmt::Expr(Expr::Break(_) | Expr::Return(_), _))
+                || matches!(s, Stmt::Expr(e, _) if super::shape::exits_process(e))
+                || matches!(s, Stmt::Expr(Expr::Macro(m), _) if m.mac.path.is_ident("bail") || m.mac.path.is_ident("panic"))
+                || matches!(s, Stmt::Macro(m) if m.mac.path.is_ident("bail") || m.mac.path.is_ident("panic"))
+        }
         fn block_leaves(b: &Block) -> bool {
-            b.stmts.iter().any(|s| {
-                matches!(s, Stmt::Expr(Expr::Break(_) | Expr::Return(_), _))
-                    || matches!(s, Stmt::Expr(e, _) if super::shape::exits_process(e))
-                    || matches!(s, Stmt::Expr(Expr::Macro(m), _) if m.mac.path.is_ident("bail") || m.mac.path.is_ident("panic"))
-                    || matches!(s, Stmt::Macro(m) if m.mac.path.is_ident("bail") || m.mac.path.is_ident("panic"))
-            })
+            b.stmts.iter().any(stmt_leaves)
         }
         impl<'x> Visit<'x> for Ifs<'x> {
             fn visit_item(&mut self, _: &'x Item) {}
+            // `if attempts < max { sleep; continue } return Err(e)`: the
+            // `if` that goes round, followed in its block by a way out
+            // (`log(..); return Err(e)`), stops the loop
+            // when its test fails, as an `else` that leaves would.
+            fn visit_block(&mut self, b: &'x Block) {
+                for (k, s) in b.stmts.iter().enumerate() {
+                    if let Stmt::Expr(Expr::If(i), _) = s
+                        && i.else_branch.is_none()
+                        && matches!(
+                            i.then_branch.stmts.last(),
+                            Some(Stmt::Expr(Expr::Continue(_), _))
+                        )
+                        && b.stmts[k + 1..].iter().any(stmt_leaves)
+                    {
+                        self.negated.push(&i.cond);
+                    }
+                }
+                syn::visit::visit_block(self, b);
+            }
             fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
             fn visit_expr_if(&mut self, i: &'x syn::ExprIf) {
                 if block_leaves(&i.then_branch) {
@@ -265,12 +285,28 @@ impl LoopFinder<'_, '_, '_, '_> {
             ifs.out.iter().map(|c| (*c, false)).chain(negated).collect();
         for (c, flip) in tests {
             let mut conds = vec![c];
+            // Negated, `a || b` fails only when both do; `a && b` fails when
+            // either does, so each conjunct is a way out. `unlimited ||
+            // n < max` is a limit beside a switch that lifts it (`let
+            // unlimited = max_retries.is_none()`): the user's choice, the
+            // comparison is the bound.
             if flip
-                && matches!(c, Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)))
+                && let Expr::Binary(b) = c
+                && matches!(b.op, syn::BinOp::Or(_))
             {
-                continue;
-            }
-            if let Expr::Binary(b) = c
+                let lifts = |e: &Expr| {
+                    let t = spans.text(e).to_ascii_lowercase();
+                    !matches!(e, Expr::Binary(_))
+                        && ["unlimited", "infinite", "forever"]
+                            .iter()
+                            .any(|w| t.contains(w))
+                };
+                match (lifts(&b.left), lifts(&b.right)) {
+                    (true, false) => conds = vec![&*b.right],
+                    (false, true) => conds = vec![&*b.left],
+                    _ => continue,
+                }
+            } else if let Expr::Binary(b) = c
                 && matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_))
             {
                 conds = vec![&b.left, &b.right];
@@ -341,10 +377,12 @@ impl LoopFinder<'_, '_, '_, '_> {
         if found.is_none() {
             found = self.staying_guard(body, &init_of, &incremented);
         }
-        // An elapsed-time cap (`if start.elapsed() > timeout { break }`):
-        // bounded, by a number of attempts the clock decides.
+        // An elapsed-time cap (`if start.elapsed() > timeout { break }`),
+        // or a clock in the guard of the arm that goes round (`Err(e) if
+        // Instant::now() < deadline => sleep(..)`): bounded, by a number
+        // of attempts the clock decides.
         if found.is_none()
-            && let Some(c) = time_test
+            && let Some(c) = time_test.or_else(|| time_guard(spans, body))
         {
             return AttemptsT::Unknown {
                 span: spans.node(c),
@@ -361,6 +399,23 @@ impl LoopFinder<'_, '_, '_, '_> {
         }
         if found.is_none() && delegates_bound(body_text) {
             return AttemptsT::Unknown { span: head };
+        }
+        // A counter of attempts handed to a call that counts and decides
+        // (`self.handle_connection_error(&mut retry_count)`, which answers
+        // the error that leaves once it is spent): the callee holds the
+        // bound.
+        if found.is_none() {
+            let t = crate::systems::rust::extract::squash(body_text);
+            let handed = before.iter().any(|s| {
+                matches!(s, Stmt::Local(l) if l.init.as_ref().is_some_and(|i| matches!(self.num(&i.expr), Num::Const(_)))
+                    && pat_ident(&l.pat).is_some_and(|n| {
+                        let n = format!("&mut{n}");
+                        t.match_indices(&n).any(|(i, _)| t[i + n.len()..].starts_with([')', ',']))
+                    }))
+            });
+            if handed {
+                return AttemptsT::Unknown { span: head };
+            }
         }
         found.unwrap_or(AttemptsT::Unbounded { span: head })
     }
@@ -611,6 +666,37 @@ pub(super) fn compare(e: &Expr) -> Option<(String, Cmp, &Expr, &Expr)> {
 }
 
 /// A `?` at the top of the body on a call that reads a deadline.
+/// The guard of a `match` arm that goes round (does not leave) when it
+/// reads the clock: `Err(..) if Instant::now() < deadline => { .. }`.
+fn time_guard<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b Expr> {
+    struct G<'b, 's> {
+        spans: &'s Spans<'s>,
+        found: Option<&'b Expr>,
+    }
+    impl<'b> Visit<'b> for G<'b, '_> {
+        fn visit_item(&mut self, _: &'b Item) {}
+        fn visit_expr_closure(&mut self, _: &'b syn::ExprClosure) {}
+        fn visit_expr_loop(&mut self, _: &'b syn::ExprLoop) {}
+        fn visit_expr_while(&mut self, _: &'b syn::ExprWhile) {}
+        fn visit_expr_for_loop(&mut self, _: &'b syn::ExprForLoop) {}
+        fn visit_arm(&mut self, a: &'b syn::Arm) {
+            if self.found.is_none()
+                && let syn::Pat::Guard(g) = &a.pat
+                && !super::shape::leaves(&a.body)
+                && is_time_test(self.spans.text(&*g.guard))
+            {
+                self.found = Some(&*g.guard);
+            }
+            syn::visit::visit_arm(self, a);
+        }
+    }
+    let mut g = G { spans, found: None };
+    for s in &body.stmts {
+        g.visit_stmt(s);
+    }
+    g.found
+}
+
 fn deadline_try<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b Expr> {
     body.stmts.iter().find_map(|s| {
         let e = match s {

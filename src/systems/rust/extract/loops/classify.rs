@@ -90,6 +90,14 @@ impl LoopFinder<'_, '_, '_, '_> {
                 "each pass goes to another node: a failure asks for the new leader or the next peer (failover)".into(),
             ));
         }
+        // A prompt: each pass asks the user again (a wrong password, an
+        // invalid mnemonic), it calls no service (lighthouse's account
+        // manager).
+        if PROMPT_WORDS.iter().any(|w| compact.contains(w)) {
+            return Err(Some(
+                "a prompt: each pass reads new input from the user (stdin, a password prompt), it repeats no call to a service".into(),
+            ));
+        }
         // A queue consumer: the attempt is a receive from a channel (with a
         // timeout that runs periodic work), each pass takes new work.
         let receives = body.stmts.iter().any(|s| {
@@ -192,7 +200,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         } else {
             "every failure goes round again: no error or status test leaves".to_string()
         });
-        let statuses = statuses::retried(spans, body);
+        let statuses = statuses::retried(self.ev, body);
         Ok(LoopT {
             statuses: statuses
                 .iter()
@@ -208,6 +216,17 @@ impl LoopFinder<'_, '_, '_, '_> {
         })
     }
 }
+
+/// Calls that read what a user types (compact text).
+const PROMPT_WORDS: &[&str] = &[
+    "read_password",
+    "read_input_from_user",
+    "prompt_password",
+    "stdin().read_line(",
+    "stdin.read_line(",
+    "dialoguer::",
+    "inquire::",
+];
 
 /// Why a loop of this shape is not a retry loop, if it is not one.
 fn not_retry(shape: &shape::Shape) -> Option<&'static str> {

@@ -6,8 +6,8 @@
 //! and `error_for_status()` without `?` turning every failure status into
 //! an `Err` that goes round. Read with [`crate::extract::status_test`].
 
-use super::Spans;
 use super::shape::leaves;
+use super::{Eval, Spans};
 use crate::extract::status_test::{self, Statuses, Test};
 use crate::source::Span;
 use syn::visit::Visit;
@@ -15,6 +15,8 @@ use syn::{Block, Expr, Pat};
 
 struct V<'s> {
     spans: &'s Spans<'s>,
+    /// The evaluator, for the file's own one-line helpers.
+    ev: &'s Eval<'s, 's>,
     tests: Vec<Test>,
     /// Inside a value (`let conflict = match status { .. }`): a match or
     /// `if` there computes a value, it does not send statuses round.
@@ -27,9 +29,11 @@ struct V<'s> {
 }
 
 /// The statuses the loop's body retries, each with its test.
-pub(super) fn retried(spans: &Spans<'_>, body: &Block) -> Vec<(Statuses, Span)> {
+pub(super) fn retried<'s>(ev: &'s Eval<'s, 's>, body: &Block) -> Vec<(Statuses, Span)> {
+    let spans = ev.spans;
     let mut v = V {
         spans,
+        ev,
         tests: Vec::new(),
         value: 0,
         statement: 0,
@@ -53,6 +57,81 @@ pub(super) fn retried(spans: &Spans<'_>, body: &Block) -> Vec<(Statuses, Span)> 
         });
     }
     status_test::retried(&v.tests)
+}
+
+/// Calls of the file's own one-expression functions of one parameter
+/// written out (`is_transient_status(status)` as `(status == 429 ||
+/// status.is_server_error())`), one level, so a status test through a
+/// helper is read like one written in place.
+fn inline_calls(ev: &Eval<'_, '_>, text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    // Calls written out, bounded.
+    for _ in 0..8 {
+        let Some(open) = rest.find('(') else { break };
+        let name_start = rest[..open]
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let name = &rest[name_start..open];
+        let free = !rest[..name_start].ends_with(['.', ':']);
+        let close = close_paren(&rest[open..]).map(|i| open + i);
+        let def = (free && !name.is_empty())
+            .then(|| ev.own_fn_of_one(name))
+            .flatten();
+        match (def, close) {
+            (Some((param, body)), Some(close)) if !rest[open + 1..close].contains(',') => {
+                let arg = rest[open + 1..close].trim();
+                let body = ev.spans.text(body);
+                out.push_str(&rest[..name_start]);
+                out.push('(');
+                out.push_str(&replace_word(body, &param, arg));
+                out.push(')');
+                rest = &rest[close + 1..];
+            }
+            _ => {
+                out.push_str(&rest[..=open]);
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The index of the `)` closing the `(` that starts `t`.
+fn close_paren(t: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in t.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `text` with the whole word `w` replaced by `by`.
+fn replace_word(text: &str, w: &str, by: &str) -> String {
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    while let Some(i) = text[from..].find(w) {
+        let s = from + i;
+        let e = s + w.len();
+        out.push_str(&text[from..s]);
+        let whole = (s == 0 || !word(b[s - 1])) && (e >= b.len() || !word(b[e]));
+        out.push_str(if whole { by } else { w });
+        from = e;
+    }
+    out.push_str(&text[from..]);
+    out
 }
 
 /// Where `word` is written in the block (its first place), else the block.
@@ -155,7 +234,8 @@ impl<'a> Visit<'a> for V<'_> {
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
         let value = self.value > 0 || self.statement != i as *const syn::ExprIf as usize;
         if !matches!(&*i.cond, Expr::Let(_))
-            && let Some(holds) = status_test::holds_for(self.spans.text(&*i.cond))
+            && let Some(holds) =
+                status_test::holds_for(&inline_calls(self.ev, self.spans.text(&*i.cond)))
         {
             let else_round = match i.else_branch.as_ref().map(|(_, e)| &**e) {
                 Some(Expr::Block(b)) => self.round_block(&b.block, value),
