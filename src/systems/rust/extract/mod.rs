@@ -190,6 +190,24 @@ pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
     if cargo_target_outside_src(path) || loops::test_support(path) {
         return;
     }
+    // The pruner's lexer and item scan loop over tokens (no recursion),
+    // so any nesting is safe for them.
+    let (blanked, nothing_to_read) = if prune {
+        prune::pruned(text)
+    } else {
+        (None, false)
+    };
+    // No function body is kept: the tree's readers would find nothing
+    // but `macro_rules!` retry macros and URL constants, so without
+    // either outside the blanked text (a `Uuid` or a retry word only in
+    // comments, logs or tests, a URL only in a comment) the file is not
+    // parsed. The one difference: a syntax error (or nesting too deep
+    // for syn) outside its bodies is not reported, as in a file without
+    // retry words (tests compare the facts with and without pruning).
+    if nothing_to_read {
+        crate::extract::calls::extract(text, crate::extract::calls::lex::Lang::Rust, facts);
+        return;
+    }
     if let Err(e) = guard::check(text) {
         facts.diagnostics.push(unparsable_file::nested_too_deep(
             Span::new(e.offset, (e.offset + 1).min(text.len())),
@@ -202,21 +220,6 @@ pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
     // Spans of a previous file on this thread are not needed any more, and
     // proc-macro2 keeps every parsed text until told so.
     proc_macro2::extra::invalidate_current_thread_spans();
-    let (blanked, none_kept) = if prune {
-        prune::pruned(text)
-    } else {
-        (None, false)
-    };
-    // No function body is kept: the tree's readers would find nothing
-    // but `macro_rules!` retry macros and URL constants, so without
-    // either (a `Uuid` or a retry word only in comments, logs or tests)
-    // the file is not parsed. The one difference: a syntax error
-    // outside its bodies is not reported, as in a file without retry
-    // words (tests compare the facts with and without pruning).
-    if none_kept && !holds_item_facts(text) {
-        crate::extract::calls::extract(text, crate::extract::calls::lex::Lang::Rust, facts);
-        return;
-    }
     // The blanked text has the same lines and character columns, so syn's
     // spans are read against the original text.
     let parsed = syn::parse_file(blanked.as_deref().unwrap_or(text));
@@ -255,16 +258,6 @@ pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
     // their own file), as in a file without retry code.
     crate::extract::calls::extract(text, crate::extract::calls::lex::Lang::Rust, facts);
     proc_macro2::extra::invalidate_current_thread_spans();
-}
-
-/// Whether the text may hold what the readers take from outside function
-/// bodies: a `macro_rules!` definition (a retry macro), or a URL (a
-/// constant's string; `:\` for one written with escapes).
-fn holds_item_facts(text: &str) -> bool {
-    let b = text.as_bytes();
-    ["macro_rules", "://", ":\\"]
-        .iter()
-        .any(|w| memchr::memmem::find(b, w.as_bytes()).is_some())
 }
 
 /// Resolve retry-macro calls against the retry macros other files define,

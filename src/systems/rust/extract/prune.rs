@@ -13,11 +13,12 @@
 //!   [`super::eval::is_test_only`] reads them), or sits in a
 //!   `#[cfg(test)] mod`: the evaluator never walks it; or
 //! - its text (attributes, signature and body) holds none of the words any
-//!   reader looks for ([`KEEP`]: the file sniff's words and the builder,
-//!   delay, loop, idempotency, timeout and URL words), invokes no macro
-//!   outside the standard and logging ones (a retry macro of another file
-//!   may take it), and is not in an `impl` or `mod` whose header holds
-//!   one; and
+//!   reader looks for ([`CODE_WORDS`], [`TEXT_WORDS`]: the builder,
+//!   delay, loop and URL words), invokes no macro whose call the loop
+//!   reader keeps for a retry macro of another file (outside the standard
+//!   and logging ones: one named for a retry, or given a number among two
+//!   arguments or more), and is not in an `impl` or `mod` whose header
+//!   holds one; and
 //! - no kept body names it (the evaluator follows calls of the file's own
 //!   functions, `Type::f` and `self.f` alike), and it names no field a kept
 //!   body reads as `self.field` (struct literals give fields their value),
@@ -63,6 +64,9 @@ const MAX_ROUNDS: usize = 32;
 #[path = "prune_lex.rs"]
 mod lex;
 use lex::{K, Tok, lex};
+#[path = "prune_items.rs"]
+mod scan;
+use scan::items;
 
 /// The index of the token closing the group opened at `open`.
 fn close_of(t: &[Tok], open: usize) -> Option<usize> {
@@ -80,78 +84,6 @@ fn close_of(t: &[Tok], open: usize) -> Option<usize> {
         }
     }
     None
-}
-
-struct Fn {
-    name: usize,
-    /// First token of the item (its attributes), the body's braces.
-    start: usize,
-    open: usize,
-    close: usize,
-    /// Test-only, or where the evaluator never looks (a trait's default
-    /// methods, functions inside a `const` block): blanked whatever it
-    /// holds.
-    test_only: bool,
-    in_kept_scope: bool,
-    /// In an `impl` block, and its self type when the lexer can tell it.
-    in_impl: bool,
-    impl_ty_at: Option<std::ops::Range<usize>>,
-}
-
-struct Scope {
-    keep: bool,
-    test_only: bool,
-    /// `mod` or `impl`: the evaluator walks the functions in it.
-    walked: bool,
-    impl_ty: Option<std::ops::Range<usize>>,
-    is_impl: bool,
-}
-
-/// Whether the attributes among `t` make the item test-only, as
-/// [`super::eval::is_test_only`] reads them. An attribute with a comment
-/// in it is not.
-fn test_only(src: &str, t: &[Tok]) -> bool {
-    let mut i = 0;
-    while i < t.len() {
-        if t[i].k == K::Punct(b'#') && t.get(i + 1).is_some_and(|x| x.k == K::Punct(b'[')) {
-            let Some(c) = close_of(t, i + 1) else {
-                return false;
-            };
-            let inner = &t[i + 2..c];
-            let word = |k: usize| {
-                inner
-                    .get(k)
-                    .filter(|x| x.k == K::Ident)
-                    .map(|x| &src[x.s..x.e])
-            };
-            let raw = &src[t[i + 1].s..t[c].e];
-            let hit = if word(0) == Some("cfg") {
-                inner.get(1).is_some_and(|x| x.k == K::Punct(b'('))
-                    && !raw.contains('/')
-                    && !raw.contains("not")
-                    && raw
-                        .split(|c: char| !c.is_alphanumeric() && c != '_')
-                        .any(|w| w == "test")
-            } else {
-                match inner.len() {
-                    1 => word(0) == Some("test"),
-                    4 => {
-                        inner[1].k == K::Punct(b':')
-                            && inner[2].k == K::Punct(b':')
-                            && word(3) == Some("test")
-                    }
-                    _ => false,
-                }
-            };
-            if hit {
-                return true;
-            }
-            i = c + 1;
-        } else {
-            i += 1;
-        }
-    }
-    false
 }
 
 struct Words(aho_corasick::AhoCorasick);
@@ -218,26 +150,55 @@ pub fn blanked(src: &str) -> Option<String> {
     pruned(src).0
 }
 
-/// [`blanked`], and whether no function body at all is kept (every one
-/// is blanked or there is none): no reader of the syntax tree then has
-/// anything to read but `macro_rules!` items and constants (see
-/// `super::extract_with`).
+/// [`blanked`], and whether no reader of the syntax tree has anything to
+/// read: no function body is kept (every one is blanked or there is
+/// none), and the text left for the parse names no `macro_rules` and has
+/// no string literal with a URL (`://`, or `:\` escaped) for a
+/// constant (see `super::extract_with`). A URL in a comment (a licence
+/// header) is not one.
 pub fn pruned(src: &str) -> (Option<String>, bool) {
-    let (ranges, none_kept) = skippable_and_kept(src);
+    let (ranges, nothing_to_read) = skippable_and_kept(src);
     if ranges.is_empty() {
-        return (None, none_kept);
+        return (None, nothing_to_read);
     }
     let mut out = String::with_capacity(src.len());
     let mut at = 0;
     for r in ranges {
         out.push_str(&src[at..r.start]);
-        for c in src[r.clone()].chars() {
-            out.push(if c == '\n' || c == '\r' { c } else { ' ' });
-        }
+        blank_into(&src[r.clone()], &mut out);
         at = r.end;
     }
     out.push_str(&src[at..]);
-    (Some(out), none_kept)
+    (Some(out), nothing_to_read)
+}
+
+/// `text` with each character but line breaks a space, pushed onto
+/// `out` (so columns, counted in characters, stay): ASCII text a run of
+/// spaces at a time between the line breaks memchr finds.
+fn blank_into(text: &str, out: &mut String) {
+    const SPACES: &str = "                                                                ";
+    if !text.is_ascii() {
+        for c in text.chars() {
+            out.push(if c == '\n' || c == '\r' { c } else { ' ' });
+        }
+        return;
+    }
+    let b = text.as_bytes();
+    let mut at = 0;
+    loop {
+        let end = memchr::memchr2(b'\n', b'\r', &b[at..]).map_or(b.len(), |i| at + i);
+        let mut n = end - at;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            out.push_str(&SPACES[..k]);
+            n -= k;
+        }
+        if end == b.len() {
+            return;
+        }
+        out.push(b[end] as char);
+        at = end + 1;
+    }
 }
 
 /// Byte ranges (insides of function bodies, braces excluded, or of test
@@ -246,8 +207,8 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
     skippable_and_kept(src).0
 }
 
-/// [`skippable`], and whether no function body is kept (`false` on any
-/// doubt).
+/// [`skippable`], and whether nothing is left for the tree's readers
+/// (see [`pruned`]; `false` on any doubt).
 fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
     let Some((t, docs)) = lex(src) else {
         return (Vec::new(), false);
@@ -298,6 +259,8 @@ fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
         }
     }
     let mut seen = vec![false; fns.len()];
+    let mut policy_hit: Vec<Option<bool>> = vec![None; fns.len()];
+    let mut field_hit: Vec<(usize, bool)> = vec![(usize::MAX, false); fns.len()];
     let mut round = 0;
     loop {
         round += 1;
@@ -333,12 +296,25 @@ fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
                 (None, true) => calls.iter().any(|(o, m)| !o.is_empty() && *m == n),
             };
             let body = &t[f.open..f.close];
-            let wanted = is_called
-                || (0..body.len()).any(|j| {
-                    let w = &src[body[j].s..body[j].e];
-                    body[j].k == K::Ident
-                        && (policy_names.contains(w) || (fields.contains(w) && field_init(body, j)))
+            let word = |j: usize| (body[j].k == K::Ident).then(|| &src[body[j].s..body[j].e]);
+            // Whether the body names a policy name never changes, and
+            // whether it sets a field only when `fields` has grown: each
+            // is looked for once per fn and size of `fields`, not every
+            // round.
+            let names_policy = !policy_names.is_empty()
+                && *policy_hit[i].get_or_insert_with(|| {
+                    (0..body.len()).any(|j| word(j).is_some_and(|w| policy_names.contains(w)))
                 });
+            let sets_field = !fields.is_empty() && {
+                if field_hit[i].0 != fields.len() {
+                    let hit = (0..body.len()).any(|j| {
+                        word(j).is_some_and(|w| fields.contains(w) && field_init(body, j))
+                    });
+                    field_hit[i] = (fields.len(), hit);
+                }
+                field_hit[i].1
+            };
+            let wanted = is_called || names_policy || sets_field;
             if wanted {
                 kept[i] = true;
                 changed = true;
@@ -364,7 +340,25 @@ fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
             _ => merged.push(r),
         }
     }
-    (merged, none_kept)
+    // What the tree's readers take from outside function bodies, in the
+    // text left for the parse: a `macro_rules!` definition (a retry
+    // macro), a URL in a string (a constant).
+    let mut blanks = merged.iter().peekable();
+    let item_facts = t.iter().any(|x| {
+        while blanks.peek().is_some_and(|r| r.end <= x.s) {
+            blanks.next();
+        }
+        if blanks.peek().is_some_and(|r| r.start <= x.s) {
+            return false;
+        }
+        let text = &src[x.s..x.e];
+        match x.k {
+            K::Ident => text == "macro_rules",
+            K::Lit => text.contains("://") || text.contains(":\\"),
+            K::Punct(_) => false,
+        }
+    });
+    (merged, none_kept && !item_facts)
 }
 
 /// The owner of a call at `j` the evaluator may follow to the file's own
@@ -418,15 +412,62 @@ fn field_init(t: &[Tok], j: usize) -> bool {
     colon || shorthand
 }
 
-/// Whether the tokens invoke a macro a reader may care about: any but the
-/// standard and logging ones.
+/// Whether the tokens invoke a macro whose call the loop reader records
+/// (`loops::LoopFinder::visit_macro`, for a retry macro of another file):
+/// not a standard or logging one, and named for a retry or a backoff, or
+/// given two arguments or more one of which may be an integer literal.
+/// Over-approximated by the group's top level holding a comma and a
+/// number (`m!(1.5,)` too). One pass with a stack of open groups, so
+/// nested invocations cost no more than their tokens.
 fn invokes_macro(src: &str, t: &[Tok]) -> bool {
-    t.windows(3).any(|w| {
-        w[0].k == K::Ident
-            && w[1].k == K::Punct(b'!')
-            && matches!(w[2].k, K::Punct(b'(' | b'[' | b'{'))
-            && !STD_MACROS.contains(&&src[w[0].s..w[0].e])
-    })
+    struct Group {
+        call: bool,
+        comma: bool,
+        number: bool,
+    }
+    let mut open: Vec<Group> = Vec::new();
+    for (i, x) in t.iter().enumerate() {
+        match x.k {
+            K::Punct(b'(' | b'[' | b'{') => {
+                let name = (i >= 2 && t[i - 1].k == K::Punct(b'!') && t[i - 2].k == K::Ident)
+                    .then(|| &src[t[i - 2].s..t[i - 2].e])
+                    .filter(|n| !STD_MACROS.contains(n));
+                if let Some(n) = name {
+                    let lower = n.to_ascii_lowercase();
+                    if lower.contains("retry") || lower.contains("backoff") {
+                        return true;
+                    }
+                }
+                open.push(Group {
+                    call: name.is_some(),
+                    comma: false,
+                    number: false,
+                });
+            }
+            K::Punct(b')' | b']' | b'}') => {
+                if let Some(g) = open.pop()
+                    && g.call
+                    && g.comma
+                    && g.number
+                {
+                    return true;
+                }
+            }
+            K::Punct(b',') => {
+                if let Some(g) = open.last_mut() {
+                    g.comma = true;
+                }
+            }
+            K::Lit if src.as_bytes()[x.s].is_ascii_digit() => {
+                if let Some(g) = open.last_mut() {
+                    g.number = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    // Unbalanced: any doubt keeps the body.
+    open.iter().any(|g| g.call)
 }
 
 /// The identifiers of every `impl` header that names `Policy`.
@@ -455,168 +496,6 @@ fn policy_header_names(src: &str, t: &[Tok]) -> Vec<std::ops::Range<usize>> {
         }
     }
     out
-}
-
-/// The self type of an `impl` header: the last path segment before any
-/// generic arguments, after `for` if there is one.
-fn self_type(src: &str, header: &[Tok]) -> Option<std::ops::Range<usize>> {
-    let word = |x: &Tok| (x.k == K::Ident).then(|| &src[x.s..x.e]);
-    // Past `impl` and its generic parameters.
-    let mut i = header.iter().position(|x| word(x) == Some("impl"))? + 1;
-    let mut angle = 0i32;
-    let mut ty: Option<std::ops::Range<usize>> = None;
-    while i < header.len() {
-        let x = &header[i];
-        match x.k {
-            K::Punct(b'<') => angle += 1,
-            K::Punct(b'>') if i > 0 && header[i - 1].k == K::Punct(b'-') => {}
-            K::Punct(b'>') => angle -= 1,
-            K::Ident if angle == 0 => match word(x) {
-                Some("for") => ty = None,
-                Some("where") => break,
-                Some("dyn" | "unsafe" | "const") => {}
-                _ => ty = Some(x.s..x.e),
-            },
-            _ => {}
-        }
-        i += 1;
-    }
-    ty
-}
-
-/// Every function with a body outside function bodies and macro
-/// invocations, and the insides of test modules.
-#[allow(clippy::type_complexity)]
-fn items(src: &str, t: &[Tok], code: &[u8]) -> Option<(Vec<Fn>, Vec<std::ops::Range<usize>>)> {
-    let header_words = &finders().header;
-    let mut fns = Vec::new();
-    let mut blank = Vec::new();
-    let mut stack: Vec<Scope> = Vec::new();
-    let mut start = 0usize;
-    let mut i = 0usize;
-    let word =
-        |i: usize| -> Option<&str> { t.get(i).filter(|x| x.k == K::Ident).map(|x| &src[x.s..x.e]) };
-    while i < t.len() {
-        match t[i].k {
-            K::Punct(b'}') => {
-                stack.pop()?;
-                i += 1;
-                start = i;
-            }
-            K::Punct(b';') => {
-                i += 1;
-                start = i;
-            }
-            K::Punct(b')' | b']') => return None,
-            K::Punct(b'#') => {
-                let open = if t.get(i + 1).is_some_and(|x| x.k == K::Punct(b'!')) {
-                    i + 2
-                } else {
-                    i + 1
-                };
-                if t.get(open).is_some_and(|x| x.k == K::Punct(b'[')) {
-                    i = close_of(t, open)? + 1;
-                } else {
-                    i += 1;
-                }
-            }
-            K::Punct(b'(' | b'[') => {
-                i = close_of(t, i)? + 1;
-            }
-            K::Ident
-                if t.get(i + 1).is_some_and(|x| x.k == K::Punct(b'!')) && word(i) != Some("fn") =>
-            {
-                // A macro invocation or `macro_rules! name { .. }`: left alone.
-                let mut j = i + 2;
-                if t.get(j).is_some_and(|x| x.k == K::Ident) {
-                    j += 1;
-                }
-                if t.get(j)
-                    .is_some_and(|x| matches!(x.k, K::Punct(b'(' | b'[' | b'{')))
-                {
-                    i = close_of(t, j)? + 1;
-                    if t[i - 1].k == K::Punct(b'}') {
-                        start = i;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-            K::Ident if word(i) == Some("fn") && word(i + 1).is_some() => {
-                let mut j = i + 2;
-                let open = loop {
-                    match t.get(j)?.k {
-                        K::Punct(b'(' | b'[') => j = close_of(t, j)? + 1,
-                        K::Punct(b'{') => break Some(j),
-                        K::Punct(b';') => break None,
-                        K::Punct(b')' | b']' | b'}') => return None,
-                        _ => j += 1,
-                    }
-                };
-                match open {
-                    None => {
-                        i = j + 1;
-                    }
-                    Some(open) => {
-                        let close = close_of(t, open)?;
-                        let in_test = stack.iter().any(|s| s.test_only || !s.walked);
-                        let inner = stack.last();
-                        fns.push(Fn {
-                            name: i + 1,
-                            start,
-                            open,
-                            close,
-                            test_only: in_test || test_only(src, &t[start..i]),
-                            in_kept_scope: stack.iter().any(|s| s.keep),
-                            in_impl: inner.is_some_and(|s| s.is_impl),
-                            impl_ty_at: inner.and_then(|s| s.impl_ty.clone()),
-                        });
-                        i = close + 1;
-                    }
-                }
-                start = i;
-            }
-            K::Punct(b'{') => {
-                let header = &t[start..i];
-                let has = |w: &str| {
-                    header
-                        .iter()
-                        .any(|x| x.k == K::Ident && &src[x.s..x.e] == w)
-                };
-                let is_mod = has("mod");
-                let is_impl = !is_mod && has("impl") && !has("trait");
-                let test = stack.iter().any(|s| s.test_only) || test_only(src, header);
-                if is_mod && test && !stack.iter().any(|s| s.test_only) {
-                    let close = close_of(t, i)?;
-                    if t[close].s > t[i].e {
-                        blank.push(t[i].e..t[close].s);
-                    }
-                    i = close + 1;
-                    start = i;
-                    continue;
-                }
-                let keep = start < i
-                    && (is_mod || is_impl || has("trait"))
-                    && header_words.any_in(&code[t[start].s..t[i].e]);
-                let walked = (is_mod || is_impl) && stack.iter().all(|s| s.walked);
-                stack.push(Scope {
-                    keep,
-                    test_only: test,
-                    walked,
-                    impl_ty: if is_impl {
-                        self_type(src, header)
-                    } else {
-                        None
-                    },
-                    is_impl,
-                });
-                i += 1;
-                start = i;
-            }
-            _ => i += 1,
-        }
-    }
-    stack.is_empty().then_some((fns, blank))
 }
 
 #[cfg(test)]

@@ -48,6 +48,93 @@ fn macros_strings_and_lifetimes_do_not_confuse_the_lexer() {
 }
 
 #[test]
+fn only_macros_a_retry_macro_may_take_keep_a_body() {
+    let src = "fn a() { tokio::select! { v = rx.recv() => {} } }\n\
+        fn b() { let m = hashmap!(k => v); }\n\
+        fn c() { my_repeat!(op) }\n\
+        fn d() { custom!(connect(), 3) }\n\
+        fn e() { outer!(inner!(x, 2)) }\n\
+        fn f() { info!(\"{} {}\", a, 5); vec![1, 2]; }\n\
+        fn g() { again!(x, y) }\n";
+    let out = kept_text(src);
+    assert!(!out.contains("select"), "{out}");
+    assert!(!out.contains("hashmap"), "{out}");
+    assert!(!out.contains("my_repeat"), "{out}");
+    assert!(out.contains("custom!(connect(), 3)"), "{out}");
+    assert!(out.contains("inner!(x, 2)"), "{out}");
+    assert!(!out.contains("info!"), "{out}");
+    assert!(!out.contains("again!"), "{out}");
+    // A name that says retry keeps the body whatever its arguments.
+    assert!(kept_text("fn h() { with_Retries!(op) }").contains("with_Retries!(op)"));
+}
+
+#[test]
+fn items_no_reader_reads_are_blanked_whole() {
+    let src = "#![cfg(feature = \"x\")]\n\
+        use a::{b, c};\n\
+        #[derive(Debug)]\n\
+        pub(crate) struct S { a: u8 }\n\
+        struct P(u8, Vec<u8>);\n\
+        enum E { A { x: u8 }, B }\n\
+        pub unsafe trait T { fn f() { retry() } }\n\
+        type A = [u8; { 1 }];\n\
+        extern crate x;\n\
+        extern \"C\" { fn k(); }\n\
+        lazy_static! { static ref X: u8 = 1; }\n\
+        thread_local!(static Y: u8 = 2);\n\
+        macro_rules! m { () => {} }\n\
+        const C: u8 = S { a: 1 }.a;\n\
+        impl S { type O = u8; const D: u8 = 2; fn g(&self) { retry(C) } }\n";
+    let out = kept_text(src);
+    assert_eq!(out.len(), src.len());
+    assert_eq!(out.lines().count(), src.lines().count());
+    for gone in [
+        "use",
+        "derive",
+        "struct",
+        "enum",
+        "trait",
+        "type",
+        "extern",
+        "lazy_static",
+        "thread_local",
+    ] {
+        assert!(!out.contains(gone), "{gone}: {out}");
+    }
+    for kept in [
+        "#![cfg(feature = \"x\")]",
+        "macro_rules! m { () => {} }",
+        "const C: u8 = S { a: 1 }.a;",
+        "impl S {",
+        "const D: u8 = 2;",
+        "fn g(&self) { retry(C) }",
+    ] {
+        assert!(out.contains(kept), "{kept}: {out}");
+    }
+    assert!(syn::parse_file(&out).is_ok(), "{out}");
+}
+
+#[test]
+fn a_url_in_a_comment_leaves_nothing_to_read() {
+    let licence =
+        "// Licensed under http://www.apache.org/licenses/LICENSE-2.0\n/** see https://x.io */\n";
+    let plain = format!("{licence}fn a() {{ tidy() }}\n");
+    assert!(pruned(&plain).1, "{plain}");
+    for reads in [
+        format!("{licence}const U: &str = \"http://orders:8080\";\nfn a() {{ 1 }}\n"),
+        format!("{licence}macro_rules! m {{ () => {{}} }}\nfn a() {{ 1 }}\n"),
+        format!("{licence}fn a() {{ std::thread::sleep(d) }}\n"),
+    ] {
+        assert!(!pruned(&reads).1, "{reads}");
+    }
+    // A URL in a blanked body or test module is not read either.
+    let blanked = format!(
+        "{licence}fn a() {{ let x = 1; }}\n#[cfg(test)]\nmod t {{ const U: &str = \"http://x\"; }}\n"
+    );
+    assert!(pruned(&blanked).1, "{blanked}");
+}
+
+#[test]
 fn doubt_blanks_nothing() {
     for src in ["fn a() { \"x }", "fn a() { 1 ", "fn a() { 1 }}", "/* x"] {
         assert!(blanked(src).is_none(), "{src}");

@@ -678,7 +678,9 @@ pub fn read_file<'a>(file: &'a syn::File, spans: &'a Spans<'a>, facts: &mut Fact
 /// also called `ExponentialBackoff`.
 fn names_crate(text: &str, krate: &str) -> bool {
     let bytes = text.as_bytes();
-    let own_module = text.match_indices("mod ").any(|(i, _)| {
+    // memmem: the searches run over every parsed file (std's `find` was
+    // 2% of a cold scan of qdrant).
+    let own_module = memchr::memmem::find_iter(bytes, b"mod ").any(|i| {
         let rest = &text[i + 4..];
         rest.starts_with(krate)
             && rest[krate.len()..].trim_start().starts_with([';', '{'])
@@ -688,7 +690,7 @@ fn names_crate(text: &str, krate: &str) -> bool {
         return false;
     }
     let needle = format!("{krate}::");
-    text.match_indices(&needle).any(|(i, _)| {
+    memchr::memmem::find_iter(bytes, needle.as_bytes()).any(|i| {
         let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
         let line = text[line_start..i].trim_start();
         if line.starts_with("//") || line.starts_with('*') || line.contains("//") {

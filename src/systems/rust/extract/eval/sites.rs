@@ -67,6 +67,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
     // Builders by origin, and how each is used.
     let mut builds: Vec<(Build, Uses, Option<String>)> = Vec::new();
     let mut middleware: Vec<(usize, Span, String)> = Vec::new(); // policy index, site, fn
+    let mut replaced_fields = HashMap::new();
     for (fname, impl_ty, block, fspan) in &ix.bodies {
         let frame = Frame {
             impl_ty: impl_ty.map(str::to_string),
@@ -78,8 +79,10 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
             frame,
             found: Vec::new(),
             covered: Vec::new(),
+            replaced_fields,
         };
         finder.visit_block(block);
+        replaced_fields = finder.replaced_fields;
         for site in finder.found {
             match site {
                 Site::Middleware {
@@ -359,6 +362,9 @@ pub(super) struct SiteFinder<'e, 'a, 's> {
     frame: Frame,
     found: Vec<Site>,
     covered: Vec<Span>,
+    /// [`replaced`] of each struct field the file's literals set (`true`:
+    /// as `self.field`), asked once per file: it scans the whole text.
+    replaced_fields: HashMap<String, bool>,
 }
 
 impl<'a> SiteFinder<'_, 'a, '_> {
@@ -435,7 +441,10 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
             }
             for f in &st.fields {
                 if let syn::Member::Named(m) = &f.member
-                    && replaced(self.ev.spans.source(), &m.to_string(), true)
+                    && *self
+                        .replaced_fields
+                        .entry(m.to_string())
+                        .or_insert_with_key(|m| replaced(self.ev.spans.source(), m, true))
                 {
                     let at = self.ev.sp(&f.expr);
                     self.covered.push(at);

@@ -1,0 +1,332 @@
+//! The item scan of [`super`]: every function with a body outside other
+//! function bodies and macro invocations, whether attributes make it
+//! test-only, the self type of its `impl`, and the items no reader reads.
+
+use super::lex::{K, Tok};
+use super::{close_of, finders};
+
+pub(super) struct Fn {
+    pub(super) name: usize,
+    /// First token of the item (its attributes), the body's braces.
+    pub(super) start: usize,
+    pub(super) open: usize,
+    pub(super) close: usize,
+    /// Test-only, or where the evaluator never looks (a trait's default
+    /// methods, functions inside a `const` block): blanked whatever it
+    /// holds.
+    pub(super) test_only: bool,
+    pub(super) in_kept_scope: bool,
+    /// In an `impl` block, and its self type when the lexer can tell it.
+    pub(super) in_impl: bool,
+    pub(super) impl_ty_at: Option<std::ops::Range<usize>>,
+}
+
+struct Scope {
+    keep: bool,
+    test_only: bool,
+    /// `mod` or `impl`: the evaluator walks the functions in it.
+    walked: bool,
+    impl_ty: Option<std::ops::Range<usize>>,
+    is_impl: bool,
+}
+
+/// Whether the attributes among `t` make the item test-only, as
+/// [`super::super::eval::is_test_only`] reads them. An attribute with a comment
+/// in it is not.
+fn test_only(src: &str, t: &[Tok]) -> bool {
+    let mut i = 0;
+    while i < t.len() {
+        if t[i].k == K::Punct(b'#') && t.get(i + 1).is_some_and(|x| x.k == K::Punct(b'[')) {
+            let Some(c) = close_of(t, i + 1) else {
+                return false;
+            };
+            let inner = &t[i + 2..c];
+            let word = |k: usize| {
+                inner
+                    .get(k)
+                    .filter(|x| x.k == K::Ident)
+                    .map(|x| &src[x.s..x.e])
+            };
+            let raw = &src[t[i + 1].s..t[c].e];
+            let hit = if word(0) == Some("cfg") {
+                inner.get(1).is_some_and(|x| x.k == K::Punct(b'('))
+                    && !raw.contains('/')
+                    && !raw.contains("not")
+                    && raw
+                        .split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .any(|w| w == "test")
+            } else {
+                match inner.len() {
+                    1 => word(0) == Some("test"),
+                    4 => {
+                        inner[1].k == K::Punct(b':')
+                            && inner[2].k == K::Punct(b':')
+                            && word(3) == Some("test")
+                    }
+                    _ => false,
+                }
+            };
+            if hit {
+                return true;
+            }
+            i = c + 1;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// The self type of an `impl` header: the last path segment before any
+/// generic arguments, after `for` if there is one.
+fn self_type(src: &str, header: &[Tok]) -> Option<std::ops::Range<usize>> {
+    let word = |x: &Tok| (x.k == K::Ident).then(|| &src[x.s..x.e]);
+    // Past `impl` and its generic parameters.
+    let mut i = header.iter().position(|x| word(x) == Some("impl"))? + 1;
+    let mut angle = 0i32;
+    let mut ty: Option<std::ops::Range<usize>> = None;
+    while i < header.len() {
+        let x = &header[i];
+        match x.k {
+            K::Punct(b'<') => angle += 1,
+            K::Punct(b'>') if i > 0 && header[i - 1].k == K::Punct(b'-') => {}
+            K::Punct(b'>') => angle -= 1,
+            K::Ident if angle == 0 => match word(x) {
+                Some("for") => ty = None,
+                Some("where") => break,
+                Some("dyn" | "unsafe" | "const") => {}
+                _ => ty = Some(x.s..x.e),
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    ty
+}
+
+/// The head of an item whose tokens start `h`: the index of its first
+/// token (its first outer attribute; inner attributes of the scope before
+/// it are not the item's) and of its keyword, past attributes, `pub(..)`,
+/// `unsafe`, `auto` and `default`. `None` for anything else.
+fn item_head(src: &str, h: &[Tok]) -> Option<(usize, usize)> {
+    let mut k = 0;
+    let mut first = None;
+    loop {
+        let x = h.get(k)?;
+        match x.k {
+            K::Punct(b'#') => {
+                let inner = h.get(k + 1).is_some_and(|y| y.k == K::Punct(b'!'));
+                let open = if inner { k + 2 } else { k + 1 };
+                if !h.get(open).is_some_and(|y| y.k == K::Punct(b'[')) {
+                    return None;
+                }
+                if inner && first.is_some() {
+                    return None;
+                }
+                if !inner {
+                    first.get_or_insert(k);
+                }
+                k = close_of(h, open)? + 1;
+            }
+            K::Ident => {
+                first.get_or_insert(k);
+                match &src[x.s..x.e] {
+                    "pub" => {
+                        k += 1;
+                        if h.get(k).is_some_and(|y| y.k == K::Punct(b'(')) {
+                            k = close_of(h, k)? + 1;
+                        }
+                    }
+                    "unsafe" | "auto" | "default" => k += 1,
+                    _ => return Some((first?, k)),
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Every function with a body outside function bodies and macro
+/// invocations, the insides of test modules, and the items no reader
+/// reads (type definitions, traits, `use`, `type`, extern blocks and
+/// crates, item macros other than `macro_rules!`), whole.
+#[allow(clippy::type_complexity)]
+pub(super) fn items(
+    src: &str,
+    t: &[Tok],
+    code: &[u8],
+) -> Option<(Vec<Fn>, Vec<std::ops::Range<usize>>)> {
+    let header_words = &finders().header;
+    let mut fns = Vec::new();
+    let mut blank = Vec::new();
+    let mut stack: Vec<Scope> = Vec::new();
+    let mut start = 0usize;
+    let mut i = 0usize;
+    let word =
+        |i: usize| -> Option<&str> { t.get(i).filter(|x| x.k == K::Ident).map(|x| &src[x.s..x.e]) };
+    while i < t.len() {
+        match t[i].k {
+            K::Punct(b'}') => {
+                stack.pop()?;
+                i += 1;
+                start = i;
+            }
+            K::Punct(b';') => {
+                // `use ..;`, `struct S(..);`, `type T = ..;`, `extern crate x;`.
+                if let Some((first, kw)) = item_head(src, &t[start..i])
+                    && matches!(
+                        word(start + kw),
+                        Some("use" | "struct" | "union" | "type" | "extern")
+                    )
+                {
+                    blank.push(t[start + first].s..t[i].e);
+                }
+                i += 1;
+                start = i;
+            }
+            K::Punct(b')' | b']') => return None,
+            K::Punct(b'#') => {
+                let open = if t.get(i + 1).is_some_and(|x| x.k == K::Punct(b'!')) {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                if t.get(open).is_some_and(|x| x.k == K::Punct(b'[')) {
+                    i = close_of(t, open)? + 1;
+                } else {
+                    i += 1;
+                }
+            }
+            K::Punct(b'(' | b'[') => {
+                i = close_of(t, i)? + 1;
+            }
+            K::Ident
+                if t.get(i + 1).is_some_and(|x| x.k == K::Punct(b'!')) && word(i) != Some("fn") =>
+            {
+                // A macro invocation or `macro_rules! name { .. }`: left alone.
+                let mut j = i + 2;
+                if t.get(j).is_some_and(|x| x.k == K::Ident) {
+                    j += 1;
+                }
+                if t.get(j)
+                    .is_some_and(|x| matches!(x.k, K::Punct(b'(' | b'[' | b'{')))
+                {
+                    let close = close_of(t, j)?;
+                    // An item macro other than `macro_rules!` (no reader
+                    // looks into one): blanked, its `;` with it.
+                    if word(i) != Some("macro_rules")
+                        && let Some((first, kw)) = item_head(src, &t[start..=i])
+                        && start + kw == i
+                    {
+                        let end = match t.get(close + 1) {
+                            Some(x) if x.k == K::Punct(b';') => x.e,
+                            _ => t[close].e,
+                        };
+                        blank.push(t[start + first].s..end);
+                    }
+                    i = close + 1;
+                    if t[i - 1].k == K::Punct(b'}') {
+                        start = i;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            K::Ident if word(i) == Some("fn") && word(i + 1).is_some() => {
+                let mut j = i + 2;
+                let open = loop {
+                    match t.get(j)?.k {
+                        K::Punct(b'(' | b'[') => j = close_of(t, j)? + 1,
+                        K::Punct(b'{') => break Some(j),
+                        K::Punct(b';') => break None,
+                        K::Punct(b')' | b']' | b'}') => return None,
+                        _ => j += 1,
+                    }
+                };
+                match open {
+                    None => {
+                        i = j + 1;
+                    }
+                    Some(open) => {
+                        let close = close_of(t, open)?;
+                        let in_test = stack.iter().any(|s| s.test_only || !s.walked);
+                        let inner = stack.last();
+                        fns.push(Fn {
+                            name: i + 1,
+                            start,
+                            open,
+                            close,
+                            test_only: in_test || test_only(src, &t[start..i]),
+                            in_kept_scope: stack.iter().any(|s| s.keep),
+                            in_impl: inner.is_some_and(|s| s.is_impl),
+                            impl_ty_at: inner.and_then(|s| s.impl_ty.clone()),
+                        });
+                        i = close + 1;
+                    }
+                }
+                start = i;
+            }
+            K::Punct(b'{') => {
+                let header = &t[start..i];
+                let head = item_head(src, header);
+                let kw = head.and_then(|(_, kw)| word(start + kw));
+                if matches!(kw, Some("use" | "type")) {
+                    // `use a::{b, c};`, `type A = B<{ N }>;`: blanked at
+                    // their `;`.
+                    i = close_of(t, i)? + 1;
+                    continue;
+                }
+                if let Some((first, _)) = head
+                    && matches!(kw, Some("struct" | "enum" | "union" | "trait" | "extern"))
+                {
+                    // No reader reads a type definition, a trait (its
+                    // default methods are never walked) or an extern
+                    // block: the item is blanked whole.
+                    let close = close_of(t, i)?;
+                    blank.push(t[start + first].s..t[close].e);
+                    if kw != Some("trait") {
+                        i = close + 1;
+                        start = i;
+                        continue;
+                    }
+                }
+                let has = |w: &str| {
+                    header
+                        .iter()
+                        .any(|x| x.k == K::Ident && &src[x.s..x.e] == w)
+                };
+                let is_mod = has("mod");
+                let is_impl = !is_mod && has("impl") && !has("trait");
+                let test = stack.iter().any(|s| s.test_only) || test_only(src, header);
+                if is_mod && test && !stack.iter().any(|s| s.test_only) {
+                    let close = close_of(t, i)?;
+                    if t[close].s > t[i].e {
+                        blank.push(t[i].e..t[close].s);
+                    }
+                    i = close + 1;
+                    start = i;
+                    continue;
+                }
+                let keep = start < i
+                    && (is_mod || is_impl || has("trait"))
+                    && header_words.any_in(&code[t[start].s..t[i].e]);
+                let walked = (is_mod || is_impl) && stack.iter().all(|s| s.walked);
+                stack.push(Scope {
+                    keep,
+                    test_only: test,
+                    walked,
+                    impl_ty: if is_impl {
+                        self_type(src, header)
+                    } else {
+                        None
+                    },
+                    is_impl,
+                });
+                i += 1;
+                start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    stack.is_empty().then_some((fns, blank))
+}
