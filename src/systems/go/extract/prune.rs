@@ -114,7 +114,9 @@ fn retries_at_once(body: &[u8]) -> bool {
 fn has_word(b: &[u8], word: &[u8]) -> bool {
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
     memchr::memmem::find_iter(b, word).any(|at| {
-        !(at > 0 && ident(b[at - 1])) && !b.get(at + word.len()).is_some_and(|&c| ident(c))
+        let starts = at == 0 || !ident(b[at - 1]);
+        let ends = !b.get(at + word.len()).is_some_and(|&c| ident(c));
+        starts && ends
     })
 }
 
