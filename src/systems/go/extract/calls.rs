@@ -105,10 +105,7 @@ fn collect<'a>(ctx: &Ctx<'a>, facts: &Facts) -> Vec<Call<'a>> {
     let retry = retry_clients(ctx, facts);
     let clients = http_clients(ctx);
     let mut out = Vec::new();
-    for &n in &ctx.nodes {
-        if n.kind() != "call_expression" {
-            continue;
-        }
+    for &n in &ctx.calls {
         let a = args(n);
         if let Some((pkg, name)) = ctx.pkg_call(n) {
             match (pkg, name) {
@@ -397,7 +394,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
 /// (`dialoptions.go` `WithDefaultServiceConfig(s string)`).
 fn embedded_service_configs(ctx: &Ctx<'_>) -> Vec<(usize, EmbeddedConfig)> {
     let mut out = Vec::new();
-    for &n in &ctx.nodes {
+    for &n in &ctx.calls {
         if ctx.pkg_call(n) != Some((Pkg::Grpc, "WithDefaultServiceConfig")) {
             continue;
         }
@@ -589,7 +586,7 @@ fn resolve_literal<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
 /// `uuid.New()`, `uuid.NewString()`, `uuid.NewV4()` minted inside a
 /// retried scope: a new key per attempt.
 fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
-    for &n in &ctx.nodes {
+    for &n in &ctx.calls {
         let Some((Pkg::Uuid, name)) = ctx.pkg_call(n) else {
             continue;
         };

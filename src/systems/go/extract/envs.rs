@@ -43,14 +43,11 @@ pub(super) fn getenvs(ctx: &Ctx<'_>, n: Node<'_>) -> Vec<(String, Span)> {
     };
     // Its callers may sit in a blanked body.
     ctx.need_words.borrow_mut().push(format!("{fname}("));
-    for &c in &ctx.nodes {
+    for &c in &ctx.calls {
         if out.len() >= MAX_CALLERS {
             break;
         }
-        if c.kind() != "call_expression"
-            || !field(c, "function")
-                .is_some_and(|x| x.kind() == "identifier" && ctx.text(x) == fname)
-        {
+        if !field(c, "function").is_some_and(|x| x.kind() == "identifier" && ctx.text(x) == fname) {
             continue;
         }
         if let Some(&a) = args(c).get(index)

@@ -23,7 +23,7 @@ use std::time::Duration;
 use tree_sitter::Node;
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
-    for &n in &ctx.nodes {
+    for &n in &ctx.calls {
         let Some((pkg, name)) = ctx.pkg_call(n) else {
             continue;
         };

@@ -24,26 +24,32 @@ pub const SERVER_DELAY_HEADERS: &[&str] = &[
     "x-ms-retry-after-ms",
 ];
 
-/// The loop a node belongs to (innermost `for`, not crossing a function
-/// literal).
-fn owner_loop(n: Node<'_>) -> Option<usize> {
-    let mut cur = n.parent();
-    for _ in 0..10_000 {
-        let c = cur?;
-        match c.kind() {
-            "for_statement" => return Some(c.id()),
-            "func_literal" | "function_declaration" | "method_declaration" => return None,
-            _ => cur = c.parent(),
-        }
+/// The loop each node of `ctx.nodes` belongs to (innermost `for`, not
+/// crossing a function literal), as an index into `ctx.nodes`; `u32::MAX`
+/// for none. One pass: a parent comes before its children.
+fn owner_loops(ctx: &Ctx<'_>) -> Vec<u32> {
+    let mut owners: Vec<u32> = Vec::with_capacity(ctx.nodes.len());
+    for &p in &ctx.parents {
+        let owner = match ctx.nodes.get(p as usize) {
+            None => u32::MAX,
+            Some(parent) => match parent.kind() {
+                "for_statement" => p,
+                "func_literal" | "function_declaration" | "method_declaration" => u32::MAX,
+                _ => owners[p as usize],
+            },
+        };
+        owners.push(owner);
     }
-    None
+    owners
 }
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
-    for &n in &ctx.nodes {
+    let mut owners: Option<Vec<u32>> = None;
+    for (i, &n) in ctx.nodes.iter().enumerate() {
         if n.kind() != "for_statement" {
             continue;
         }
+        let owners = owners.get_or_insert_with(|| owner_loops(ctx));
         let Some(body) = field(n, "body") else {
             continue;
         };
@@ -80,9 +86,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .nodes
             .partition_point(|c| c.start_byte() < body.start_byte());
         let own: Vec<Node<'_>> = (ctx.nodes[from..].iter().copied())
-            .take_while(|c| c.start_byte() < body.end_byte())
-            .filter(|c| c.end_byte() <= body.end_byte())
-            .filter(|c| owner_loop(*c) == Some(n.id()))
+            .zip(&owners[from..])
+            .take_while(|(c, _)| c.start_byte() < body.end_byte())
+            .filter(|(c, owner)| c.end_byte() <= body.end_byte() && **owner as usize == i)
+            .map(|(c, _)| c)
             .collect();
         let requeue = head.is_some_and(|h| h.kind() == "range_clause") && sends(ctx, &own);
         if head.is_some_and(|h| h.kind() == "range_clause") && !requeue {

@@ -25,8 +25,9 @@ use super::{Pkg, default_name, pkg_of_path};
 /// Bytes a body must have before blanking it is worth the copy.
 const MIN_BODY: usize = 64;
 
-/// Words that keep a body whatever the imports.
-const KEEP: &[&str] = &["Timeout", "StandardClient"];
+/// Words that keep a body whatever the imports (and a timeout set:
+/// [`sets_timeout`]).
+const KEEP: &[&str] = &["StandardClient"];
 
 /// An import: its alias (a range of the text), its path (inside the
 /// quotes).
@@ -46,7 +47,7 @@ pub fn blanked(text: &str) -> Option<(String, Vec<Body>)> {
     let words = words(text, &lexed.imports)?;
     let finder = Finder::new(&words);
     blank(text, lexed.bodies, |b| {
-        finder.any_in(b) || retries_at_once(b)
+        finder.any_in(b) || sets_timeout(b) || retries_at_once(b)
     })
 }
 
@@ -58,7 +59,7 @@ pub(super) fn blanked_one_automaton(text: &str) -> Option<(String, Vec<Body>)> {
     let words = words(text, &lexed.imports)?;
     let finder = crate::extract::Needles::new(words.iter().map(String::as_str));
     blank(text, lexed.bodies, |b| {
-        finder.any_in(b) || retries_at_once(b)
+        finder.any_in(b) || sets_timeout(b) || retries_at_once(b)
     })
 }
 
@@ -98,9 +99,48 @@ fn blank(
 /// loop reader needs `err != nil` (or a gRPC code test, `codes.X`) on the
 /// path that goes round, so a body without either is kept out of nothing
 /// the reader would take.
+///
+/// The keywords are whole words (`for`, not the `for` of `format` or
+/// `before`), and a channel send puts an item back only in a `range`
+/// loop (`requeues`).
 fn retries_at_once(body: &[u8]) -> bool {
     let has = |w: &[u8]| memchr::memmem::find(body, w).is_some();
-    has(b"for") && (has(b"err != nil") || has(b"codes.")) && (has(b"continue") || has(b"<-"))
+    has_word(body, b"for")
+        && (has(b"err != nil") || has(b"codes."))
+        && (has_word(body, b"continue") || (has(b"<-") && has_word(body, b"range")))
+}
+
+/// Whether `word` occurs in `b` as a whole word (no letter, digit or `_`
+/// on either side).
+fn has_word(b: &[u8], word: &[u8]) -> bool {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    memchr::memmem::find_iter(b, word).any(|at| {
+        let starts = at == 0 || !ident(b[at - 1]);
+        let ends = !b.get(at + word.len()).is_some_and(|&c| ident(c));
+        starts && ends
+    })
+}
+
+/// A body that sets a timeout a reader may take from another function:
+/// a name ending in `Timeout` assigned (`c.Timeout = ..`,
+/// `cfg.Net.ReadTimeout = ..`, `c.Timeout, d = ..`) or given as a key
+/// (`Timeout: ..`): what the client and library readers read
+/// (`FieldSet`s, keyed fields). A timeout only read (`ctx.Timeout()`,
+/// `context.WithTimeout(..)`, `time.After(c.Timeout)`) keeps nothing: the
+/// readers that test such text (the loop reader's error tests) read only
+/// loops kept by other words.
+fn sets_timeout(b: &[u8]) -> bool {
+    memchr::memmem::find_iter(b, b"Timeout").any(|at| {
+        let mut j = at + "Timeout".len();
+        while j < b.len() && matches!(b[j], b' ' | b'\t') {
+            j += 1;
+        }
+        match b.get(j) {
+            Some(b':' | b',') => true,
+            Some(b'=') => b.get(j + 1) != Some(&b'='),
+            _ => false,
+        }
+    })
 }
 
 /// The words that keep a body: the fixed ones (the sniff's and [`KEEP`])

@@ -237,3 +237,67 @@ fn keeps_every_loop_that_goes_round_on_a_call_error() {
     let plain = "package p\n\nimport \"net/http\"\n\nvar Default = &http.Client{}\n\nfunc g(xs []int) int {\n\tn := 0\n\tfor _, x := range xs {\n\t\tn += x // padding padding padding padding padding\n\t}\n\treturn n\n}\n";
     assert!(blanked(plain).is_some_and(|(_, s)| s.len() == 1));
 }
+
+/// Where a real checkout's wanted Go goes, per keep word: the bytes
+/// outside bodies (always parsed), each kept body under the word that
+/// kept it (`+n`: n more words), the bodies blanked, and the files a
+/// pruned parse reads again whole. A measurement, no assertion:
+/// `RETRYLINT_PRUNE_DIR=/path cargo test --lib go_keep_words_real --
+/// --ignored --nocapture` (PERFORMANCE.md).
+#[test]
+#[ignore = "needs RETRYLINT_PRUNE_DIR=<a checkout>"]
+fn go_keep_words_real() {
+    let dir = crate::systems::read::real_checkout("RETRYLINT_PRUNE_DIR");
+    let mut per_word: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    let (mut wanted, mut outside, mut blank_bytes, mut rereads) = (0usize, 0usize, 0usize, 0usize);
+    for f in go_files(&[dir]) {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        if !wants(text.as_bytes()) {
+            continue;
+        }
+        wanted += text.len();
+        let lexed = lex(text.as_bytes());
+        let Some((lexed, ws)) = lexed.and_then(|l| words(&text, &l.imports).map(|w| (l, w))) else {
+            outside += text.len();
+            continue;
+        };
+        outside += text.len() - lexed.bodies.iter().map(|b| b.end - b.start).sum::<usize>();
+        for b in &lexed.bodies {
+            let body = &text.as_bytes()[b.start..b.end];
+            let hit: Vec<&String> = ws
+                .iter()
+                .filter(|w| memchr::memmem::find(body, w.as_bytes()).is_some())
+                .collect();
+            let key = match hit.first() {
+                _ if body.len() < MIN_BODY => "(under MIN_BODY)".to_string(),
+                Some(w) if hit.len() == 1 => w.to_string(),
+                Some(w) => format!("{w} (+{})", hit.len() - 1),
+                None if sets_timeout(body) => "(sets_timeout)".into(),
+                None if retries_at_once(body) => "(retries_at_once)".into(),
+                None => {
+                    blank_bytes += body.len();
+                    continue;
+                }
+            };
+            let e = per_word.entry(key).or_default();
+            e.0 += 1;
+            e.1 += body.len();
+        }
+        if let Some((blank, bodies)) = blanked(&text) {
+            let skip: Vec<std::ops::Range<usize>> = bodies.iter().map(|b| b.start..b.end).collect();
+            if super::super::read(&blank, &skip, &mut Facts::default())
+                .is_some_and(|needs| needs.reaches(&text, &bodies))
+            {
+                rereads += text.len();
+            }
+        }
+    }
+    println!(
+        "wanted {wanted} B: outside bodies {outside} B, blanked {blank_bytes} B, read again whole {rereads} B"
+    );
+    let mut v: Vec<_> = per_word.into_iter().collect();
+    v.sort_by_key(|(_, (_, b))| std::cmp::Reverse(*b));
+    for (w, (n, b)) in v.iter().take(25) {
+        println!("{b:>10} B {n:>5} bodies  {w}");
+    }
+}

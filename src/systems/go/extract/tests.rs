@@ -438,3 +438,78 @@ func Consume() error {
         ]
     );
 }
+
+/// What the index walk records and the ids it compares are what the tree
+/// says, on every Go file of the fixtures and the shared corpus: each
+/// node's parent is `Node::parent`, the calls and import specs are the
+/// nodes of those kinds in order, a kind id matches exactly where the
+/// kind's name does, and a field by id is the field by name.
+#[test]
+fn the_index_and_ids_agree_with_the_tree() {
+    let mut roots = vec![std::path::PathBuf::from("testdata")];
+    let shared = std::path::PathBuf::from("../shared/corpus");
+    if shared.is_dir() {
+        roots.push(shared);
+    }
+    let files =
+        crate::systems::read::files_under(&roots, |p| p.extension().is_some_and(|x| x == "go"));
+    assert!(files.len() >= 15, "{}", files.len());
+    let mut checked = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        let mut facts = Facts::default();
+        let Some(tree) = crate::extract::tree_sitter::parse_source(
+            tree_sitter_go::LANGUAGE.into(),
+            &text,
+            "Go",
+            "build",
+            NAME,
+            &mut facts,
+        ) else {
+            continue;
+        };
+        let ctx = Ctx::new(&text, tree.root_node());
+        assert_eq!(ctx.parents.len(), ctx.nodes.len());
+        for (i, &n) in ctx.nodes.iter().enumerate() {
+            let parent = ctx.nodes.get(ctx.parents[i] as usize).copied();
+            assert_eq!(
+                parent,
+                if i == 0 { None } else { n.parent() },
+                "{}",
+                f.display()
+            );
+            for (id, name) in [
+                (KINDS.call_expression, "call_expression"),
+                (KINDS.selector_expression, "selector_expression"),
+                (KINDS.identifier, "identifier"),
+            ] {
+                assert_eq!(
+                    n.kind_id() == id,
+                    n.kind() == name,
+                    "{}: {}",
+                    f.display(),
+                    n.kind()
+                );
+            }
+            for (name, _) in &KINDS.fields {
+                assert_eq!(
+                    field(n, name),
+                    n.child_by_field_name(name),
+                    "{}",
+                    f.display()
+                );
+            }
+            checked += 1;
+        }
+        let of = |kind: &str| -> Vec<Node<'_>> {
+            ctx.nodes
+                .iter()
+                .copied()
+                .filter(|n| n.kind() == kind)
+                .collect()
+        };
+        assert_eq!(ctx.calls, of("call_expression"), "{}", f.display());
+        assert_eq!(ctx.import_specs, of("import_spec"), "{}", f.display());
+    }
+    assert!(checked > 5_000, "{checked}");
+}

@@ -105,10 +105,7 @@ pub fn dials(ctx: &Ctx<'_>, facts: &mut Facts, dials: &[Dial<'_>]) {
 /// module's own, among others): the name the file uses and the path.
 fn other_imports<'a>(ctx: &Ctx<'a>) -> Vec<(&'a str, &'a str)> {
     let mut out = Vec::new();
-    for &n in &ctx.nodes {
-        if n.kind() != "import_spec" {
-            continue;
-        }
+    for &n in &ctx.import_specs {
         let Some(p) = field(n, "path") else { continue };
         let path = ctx.text(p).trim_matches(['"', '`']);
         if super::pkg_of_path(path).is_some() || !path.contains('/') {
@@ -138,12 +135,9 @@ pub fn passes<'a>(
     if imports.is_empty() || !ctx.imports(Pkg::Grpc) {
         return;
     }
-    for &n in &ctx.nodes {
+    for &n in &ctx.calls {
         if facts.go_dials_through.len() >= MAX_HALVES {
             return;
-        }
-        if n.kind() != "call_expression" {
-            continue;
         }
         let Some(f) = field(n, "function").filter(|f| f.kind() == "selector_expression") else {
             continue;

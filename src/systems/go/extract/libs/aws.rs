@@ -97,7 +97,7 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
             (Pkg::AwsConfig, "WithRetryer") => {
                 // `func() aws.Retryer { return retry.NewStandard(..) }`.
                 for x in &a {
-                    for &c in &ctx.nodes {
+                    for &c in &ctx.calls {
                         if c.start_byte() >= x.start_byte()
                             && c.end_byte() <= x.end_byte()
                             && matches!(ctx.pkg_call(c), Some((Pkg::AwsRetry, _)))

@@ -43,7 +43,7 @@ const MAX_BROKERS: usize = 16;
 /// policy, and the edges to the brokers (or `env X` calls where the
 /// brokers come from the environment).
 pub(in super::super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
-    for &n in &ctx.nodes {
+    for &n in &ctx.calls {
         let Some((
             Pkg::Sarama,
             name @ ("NewAsyncProducer" | "NewSyncProducer" | "NewConsumer" | "NewConsumerGroup"
@@ -102,10 +102,7 @@ pub(in super::super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[Retr
 /// (`var.SendMessage(..)`, `var.SendMessages(..)`, `var.Input() <- m`).
 fn sends(ctx: &Ctx<'_>, var: &str, scopes: &[RetryScope]) -> Vec<usize> {
     let mut out = Vec::new();
-    for &n in &ctx.nodes {
-        if n.kind() != "call_expression" {
-            continue;
-        }
+    for &n in &ctx.calls {
         let Some(f) = field(n, "function").filter(|f| f.kind() == "selector_expression") else {
             continue;
         };
