@@ -79,4 +79,3 @@ pub(super) fn build_included(
     }
     res
 }
-

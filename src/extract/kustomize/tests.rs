@@ -251,7 +251,8 @@ impl Loader for Keeping {
     }
     fn built(&self, file: usize) -> Option<&Built> {
         let k = self.kept.get(&file);
-        self.reused.set(self.reused.get() + usize::from(k.is_some()));
+        self.reused
+            .set(self.reused.get() + usize::from(k.is_some()));
         k
     }
     fn keep(&mut self, file: usize, built: Built) {
@@ -282,9 +283,18 @@ fn outline(b: &Build, l: &Mem) -> String {
 fn a_kept_build_gives_what_building_again_gives() {
     let patch = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: orders\nspec:\n  http:\n  - retries:\n      attempts: 4\n";
     let files = [
-        ("o1/kustomization.yaml", "resources:\n- ../mid\nnamespace: one\n"),
-        ("o2/kustomization.yaml", "resources:\n- ../mid\n- ../base\nnamePrefix: two-\n"),
-        ("mid/kustomization.yaml", "resources:\n- ../base\npatches:\n- path: p.yaml\nnameSuffix: -m\n"),
+        (
+            "o1/kustomization.yaml",
+            "resources:\n- ../mid\nnamespace: one\n",
+        ),
+        (
+            "o2/kustomization.yaml",
+            "resources:\n- ../mid\n- ../base\nnamePrefix: two-\n",
+        ),
+        (
+            "mid/kustomization.yaml",
+            "resources:\n- ../base\npatches:\n- path: p.yaml\nnameSuffix: -m\n",
+        ),
         ("mid/p.yaml", patch),
         ("base/kustomization.yaml", "resources:\n- vs.yaml\n"),
         ("base/vs.yaml", VS),
@@ -293,7 +303,14 @@ fn a_kept_build_gives_what_building_again_gives() {
         ("c2/kustomization.yaml", "resources:\n- ../c1\n- ../base\n"),
         ("c3/kustomization.yaml", "resources:\n- ../c2\n"),
     ];
-    let roots = [("o1", 0), ("o2", 1), ("o1", 0), ("c1", 6), ("c3", 9), ("c2", 8)];
+    let roots = [
+        ("o1", 0),
+        ("o2", 1),
+        ("o1", 0),
+        ("c1", 6),
+        ("c3", 9),
+        ("c2", 8),
+    ];
     let mut keeping = Keeping {
         mem: mem(&files),
         kept: Default::default(),
@@ -303,7 +320,11 @@ fn a_kept_build_gives_what_building_again_gives() {
         let kept = build(Path::new(dir), k, &mut keeping);
         let mut fresh = mem(&files);
         let again = build(Path::new(dir), k, &mut fresh);
-        assert_eq!(outline(&kept, &keeping.mem), outline(&again, &fresh), "{dir}");
+        assert_eq!(
+            outline(&kept, &keeping.mem),
+            outline(&again, &fresh),
+            "{dir}"
+        );
     }
     assert!(keeping.reused.get() >= 3, "{}", keeping.reused.get());
     // The cycle c1 -> c2 -> c1 is cut: neither is kept from inside it.

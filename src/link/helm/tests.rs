@@ -102,7 +102,10 @@ metadata:
     let values = "_internal_defaults_do_not_set:\n  gateways: {}\nrevision: \"\"\n";
     let dir = "charts/istio-ingress";
     let mut files = vec![
-        file(&format!("{dir}/Chart.yaml"), "apiVersion: v2\nname: istio-ingress\nversion: 1.0.0\n"),
+        file(
+            &format!("{dir}/Chart.yaml"),
+            "apiVersion: v2\nname: istio-ingress\nversion: 1.0.0\n",
+        ),
         file(&format!("{dir}/values.yaml"), values),
         file(&format!("{dir}/templates/serviceaccount.yaml"), template),
     ];
@@ -121,7 +124,8 @@ metadata:
     assert_eq!(d.len(), 1, "{:?}", files[2].facts.diagnostics);
     assert_eq!(d[0].severity, Some(crate::diag::Severity::Info));
     assert!(
-        d[0].message.contains("1 document did not parse once rendered"),
+        d[0].message
+            .contains("1 document did not parse once rendered"),
         "{}",
         d[0].message
     );
