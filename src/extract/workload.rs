@@ -9,7 +9,7 @@ use crate::model::calls::{IdentityKind, MeshHint, NamespaceDecl, Protocol};
 use crate::model::{CallEdge, ServiceDecl, System};
 use crate::yaml::Yaml;
 
-const WORKLOADS: &[&str] = &[
+pub(crate) const WORKLOADS: &[&str] = &[
     "Deployment",
     "StatefulSet",
     "DaemonSet",

@@ -290,7 +290,9 @@ fn render_facts(
 ) -> Option<crate::model::Facts> {
     let f = &files[t];
     let r = helm::render(&f.source.text, values)?;
-    let mut facts = crate::systems::extract(&f.source.path, &r.text, Syntax::Yaml);
+    // Every rendered document parsed, so each one that does not parse is
+    // counted (`name_templates`), whichever reader would read it.
+    let mut facts = crate::systems::extract_rendered(&f.source.path, &r.text);
     for p in &mut facts.policies {
         // The settings' own spans (the policy's span is its key).
         // (Not the policy's span nor a default's: they cover the route.)

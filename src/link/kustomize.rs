@@ -37,6 +37,8 @@ struct Files<'a> {
     blanked: HashMap<usize, Option<String>>,
     /// Each resource file's documents, parsed once per scan.
     parsed: HashMap<usize, Vec<kustomize::Resource>>,
+    /// Each kustomization another one includes, built once per scan.
+    built: HashMap<usize, kustomize::Built>,
 }
 
 impl Files<'_> {
@@ -76,6 +78,14 @@ impl Loader for Files<'_> {
         let r = kustomize::documents(file, self);
         self.parsed.insert(file, r.clone());
         r
+    }
+
+    fn built(&self, file: usize) -> Option<&kustomize::Built> {
+        self.built.get(&file)
+    }
+
+    fn keep(&mut self, file: usize, built: kustomize::Built) {
+        self.built.insert(file, built);
     }
 
     fn resource_text(&self, file: usize) -> &str {
@@ -163,6 +173,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             missing: Default::default(),
             blanked: HashMap::new(),
             parsed: HashMap::new(),
+            built: HashMap::new(),
         };
         for &root in &roots {
             let p = full(&files[root]);

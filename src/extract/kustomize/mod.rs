@@ -19,7 +19,11 @@
 //! does for a custom resource it has no schema for.
 
 mod labels;
+mod reuse;
 pub mod tree;
+
+pub use reuse::Built;
+use reuse::build_included;
 
 use crate::source::Span;
 use crate::yaml;
@@ -94,6 +98,14 @@ pub trait Loader {
     fn documents(&mut self, file: usize) -> Vec<Resource> {
         documents(file, self)
     }
+    /// A kustomization already built from nothing (a folder among another
+    /// one's `resources`), if the loader keeps them: kubeflow/manifests'
+    /// overlays include the same bases again and again (65 overlays).
+    fn built(&self, _file: usize) -> Option<&Built> {
+        None
+    }
+    /// Keep a kustomization's build for [`Loader::built`].
+    fn keep(&mut self, _file: usize, _built: Built) {}
 }
 
 /// One resource of the build.
@@ -122,6 +134,11 @@ pub struct Build {
     pub writers: Vec<Writer>,
     /// The kustomization files read (the root's first).
     pub kustomizations: Vec<usize>,
+    /// Whether a cycle or the nesting bound cut an inclusion (the build
+    /// then depends on where it was included from: not kept).
+    cut: bool,
+    /// The deepest stack a kustomization of it was entered with.
+    deepest: usize,
 }
 
 /// The kustomization file in `dir`, if any.
@@ -171,8 +188,10 @@ fn build_dir(
     stack: &mut Vec<usize>,
 ) -> Vec<Resource> {
     if stack.len() > MAX_NESTING || stack.contains(&file) {
+        b.cut = true;
         return input;
     }
+    b.deepest = b.deepest.max(stack.len());
     stack.push(file);
     if !b.kustomizations.contains(&file) {
         b.kustomizations.push(file);
@@ -193,7 +212,7 @@ fn build_dir(
             }
             let p = normal(&dir.join(s));
             if let Some(sub) = find_in(&p, l) {
-                let more = build_dir(&p, sub, Vec::new(), l, b, stack);
+                let more = build_included(&p, sub, l, b, stack);
                 res.extend(more);
             } else if let Some(f) = l.load(&p) {
                 res.extend(l.documents(f));

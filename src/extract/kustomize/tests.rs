@@ -234,3 +234,99 @@ fn common_labels_change_selectors_and_labels_only_where_asked() {
     let (f, s) = w.origin(Span::new(at, at + 7)).unwrap();
     assert_eq!((f, &k[s.start..s.end]), (0, "backend"));
 }
+
+/// [`Mem`] keeping each included kustomization's build, counting reuses.
+struct Keeping {
+    mem: Mem,
+    kept: std::collections::HashMap<usize, Built>,
+    reused: std::cell::Cell<usize>,
+}
+
+impl Loader for Keeping {
+    fn load(&mut self, path: &Path) -> Option<usize> {
+        self.mem.load(path)
+    }
+    fn text(&self, file: usize) -> &str {
+        self.mem.text(file)
+    }
+    fn built(&self, file: usize) -> Option<&Built> {
+        let k = self.kept.get(&file);
+        self.reused
+            .set(self.reused.get() + usize::from(k.is_some()));
+        k
+    }
+    fn keep(&mut self, file: usize, built: Built) {
+        self.kept.insert(file, built);
+    }
+}
+
+/// Everything a build gives that the link step reads.
+fn outline(b: &Build, l: &Mem) -> String {
+    format!(
+        "{}\n{:?}\n{:?}\n{:?}",
+        render(b, l).text,
+        b.writers,
+        b.kustomizations,
+        b.resources
+            .iter()
+            .map(|r| (r.file, &r.first_name))
+            .collect::<Vec<_>>()
+    )
+}
+
+/// Overlays that include one base (kubeflow/manifests builds its bases
+/// once per overlay) get from a kept build exactly what building it again
+/// gives: resources, patches' writers, kustomizations in order, also
+/// where one base is reached twice in one build, and where a cycle cuts
+/// an inclusion (never kept: what it gives depends on the stack).
+#[test]
+fn a_kept_build_gives_what_building_again_gives() {
+    let patch = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: orders\nspec:\n  http:\n  - retries:\n      attempts: 4\n";
+    let files = [
+        (
+            "o1/kustomization.yaml",
+            "resources:\n- ../mid\nnamespace: one\n",
+        ),
+        (
+            "o2/kustomization.yaml",
+            "resources:\n- ../mid\n- ../base\nnamePrefix: two-\n",
+        ),
+        (
+            "mid/kustomization.yaml",
+            "resources:\n- ../base\npatches:\n- path: p.yaml\nnameSuffix: -m\n",
+        ),
+        ("mid/p.yaml", patch),
+        ("base/kustomization.yaml", "resources:\n- vs.yaml\n"),
+        ("base/vs.yaml", VS),
+        ("c1/kustomization.yaml", "resources:\n- ../c2\n- vs.yaml\n"),
+        ("c1/vs.yaml", VS),
+        ("c2/kustomization.yaml", "resources:\n- ../c1\n- ../base\n"),
+        ("c3/kustomization.yaml", "resources:\n- ../c2\n"),
+    ];
+    let roots = [
+        ("o1", 0),
+        ("o2", 1),
+        ("o1", 0),
+        ("c1", 6),
+        ("c3", 9),
+        ("c2", 8),
+    ];
+    let mut keeping = Keeping {
+        mem: mem(&files),
+        kept: Default::default(),
+        reused: Default::default(),
+    };
+    for (dir, k) in roots {
+        let kept = build(Path::new(dir), k, &mut keeping);
+        let mut fresh = mem(&files);
+        let again = build(Path::new(dir), k, &mut fresh);
+        assert_eq!(
+            outline(&kept, &keeping.mem),
+            outline(&again, &fresh),
+            "{dir}"
+        );
+    }
+    assert!(keeping.reused.get() >= 3, "{}", keeping.reused.get());
+    // The cycle c1 -> c2 -> c1 is cut: neither is kept from inside it.
+    assert!(!keeping.kept.contains_key(&6));
+}

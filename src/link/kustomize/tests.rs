@@ -122,6 +122,7 @@ fn definitions_are_blanked_before_a_build_parses_its_resources() {
         missing: Default::default(),
         blanked: HashMap::new(),
         parsed: HashMap::new(),
+        built: HashMap::new(),
         disk: super::super::Disk::direct(),
     };
     let b = kustomize::build(Path::new("k/base"), 0, &mut l);

@@ -132,8 +132,14 @@ pub(super) fn accepts(name: &str, r: &Root<'_>) -> bool {
         "linkerd" => r.api().starts_with(linkerd::extract::API_GROUP) || r.kind_is(&["Service"]),
         // extract::workload::extract outside a Compose file (whose
         // documents are all offered: see `read::extract_yaml_stream`):
-        // `apiVersion` and a `kind` of its list.
-        "workload" => r.is_object(),
+        // `apiVersion` and a `kind` it reads (a workload of its list, a
+        // `Service` or a `Namespace`; RBAC objects, service accounts,
+        // webhooks ... it returns on).
+        "workload" => {
+            r.is_object()
+                && (r.kind_is(crate::extract::workload::WORKLOADS)
+                    || r.kind_is(&["Service", "Namespace"]))
+        }
         // nginx::ingress::extract: an Ingress or a controller ConfigMap
         // (also read for an Ingress of the same file).
         "ingress-nginx" => r.kind_is(&["Ingress", "ConfigMap"]),
@@ -144,6 +150,24 @@ pub(super) fn accepts(name: &str, r: &Root<'_>) -> bool {
         "embedded" => r.kind_is(&["ConfigMap", "Secret"]),
         _ => true,
     }
+}
+
+/// The readers [`accepts`] has a gate for (every other accepts every
+/// document).
+pub(super) fn has_gate(name: &str) -> bool {
+    matches!(
+        name,
+        "istio"
+            | "spring"
+            | "envoy"
+            | "gatewayapi"
+            | "envoygateway"
+            | "linkerd"
+            | "workload"
+            | "ingress-nginx"
+            | "knative"
+            | "embedded"
+    )
 }
 
 /// The documents of `docs` (each a range of `text`, with whether it was

@@ -1,4 +1,4 @@
-use super::{Head, Root, accepts, head};
+use super::{Head, Root, accepts, has_gate, head};
 use crate::extract::{Facts, template_regions};
 use crate::systems::read::unread_docs::blank_docs;
 use crate::systems::read::unread_docs::tests::yaml_files;
@@ -11,7 +11,7 @@ fn facts(path: &Path, text: &str, gates: bool) -> Facts {
         // As a scan reads it (a stream whose documents are all blanked is
         // not parsed at all).
         let mut facts = Facts::default();
-        super::super::extract_yaml_stream(path, text, &[], &mut facts);
+        super::super::extract_yaml_stream(path, text, &[], true, &mut facts);
         return facts;
     }
     let templates = template_regions(text);
@@ -326,4 +326,21 @@ fn an_error_in_a_document_no_reader_reads_is_not_reported() {
     assert_eq!(rl903(&facts(p, &unread, true)), 0);
     let read = format!("{unread}resilience4j.retry.configs.default.maxAttempts: 3\n");
     assert_eq!(rl903(&facts(p, &read, true)), 1);
+}
+
+/// `has_gate` names exactly the readers whose gate can reject a document:
+/// each rejects an RBAC object, and every other reader accepts it.
+#[test]
+fn has_gate_names_the_gated_readers() {
+    let role = Root {
+        keys: vec!["apiVersion", "kind", "metadata", "rules"],
+        api: Some("rbac.authorization.k8s.io/v1"),
+        kind: Some("ClusterRole"),
+    };
+    let mut gated = 0;
+    for (name, _, _) in super::super::DOC_EXTRACTORS.iter() {
+        assert_eq!(has_gate(name), !accepts(name, &role), "{name}");
+        gated += usize::from(has_gate(name));
+    }
+    assert_eq!(gated, 10);
 }
