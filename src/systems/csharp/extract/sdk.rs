@@ -63,7 +63,7 @@ fn azure(ctx: &Ctx<'_>, facts: &mut Facts) {
                 n,
                 &["block", "lambda_expression", "arrow_expression_clause"],
             );
-            (block.map_or(0, |b| b.id()), before.join("."))
+            (block.map_or(0, |b| b.start_byte()), before.join("."))
         } else if before.is_empty()
             && let Some(init) = n.parent().filter(|p| p.kind() == "initializer_expression")
             && let Some(owner) = init
@@ -73,7 +73,7 @@ fn azure(ctx: &Ctx<'_>, facts: &mut Facts) {
                 .is_some_and(|x| ctx.text(x).trim().rsplit('.').next() == Some("Retry"))
         {
             // `Retry = { MaxRetries = 5 }` in an options initializer.
-            (init.id(), String::new())
+            (init.start_byte(), String::new())
         } else {
             continue;
         };

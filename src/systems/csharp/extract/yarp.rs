@@ -32,7 +32,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                     continue;
                 };
                 let cluster = enclosing_creation(ctx, n, "ClusterConfig");
-                let id = cluster.map_or(n.id(), |c| c.id());
+                // Keyed by place, not node id (an address that differs from
+                // parse to parse), so the clusters keep the file's order.
+                let id = cluster.map_or(n.start_byte(), |c| c.start_byte());
                 let name_node = cluster.and_then(|c| member(ctx, c, "ClusterId"));
                 // Built in a helper from its parameters: one cluster per
                 // call of the helper, with that call's arguments.
@@ -40,7 +42,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                     Some(_) => vec![(0, None)],
                     None => helper_calls(ctx, address)
                         .into_iter()
-                        .map(|c| (c.id(), Some(c)))
+                        .map(|c| (c.start_byte(), Some(c)))
                         .collect(),
                 };
                 for (site_id, site) in sites {
