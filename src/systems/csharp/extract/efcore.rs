@@ -36,19 +36,7 @@ pub fn enable_retry_on_failure(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts)
         Some(d) => Located::written(Delay::Unknown, span(d)),
         None => Located::default_at(Delay::Custom, anchor),
     };
-    p.jitter = Located::default_at(Jitter::Unknown, anchor);
-    // The provider's transient-error detector (SQL Server error numbers,
-    // Npgsql `IsTransient`), plus any numbers added.
-    p.retry_on = Located::default_at(
-        RetryOn::Listed {
-            conditions: vec![Located::default_at(
-                Condition::Token("transient database errors".into()),
-                anchor,
-            )],
-        },
-        anchor,
-    );
-    p.methods = Located::default_at(Methods::Unknown, anchor);
+    transient_errors(&mut p, anchor);
     // Written in an Aspire `Add*DbContext`'s options: that database's.
     if let Some((_, name)) = aspire_call(ctx, call) {
         p.scope.client = Some(ClientScope::Named(db_client(&name)));
@@ -224,6 +212,16 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     let mut p = RetryPolicy::new(System::EfCore, anchor, attempts);
     p.name = Some(m.to_string());
     p.delay = Located::default_at(Delay::Custom, anchor);
+    transient_errors(&mut p, anchor);
+    p.scope.client = Some(ClientScope::Named(db_client(&name)));
+    facts.policies.push(p);
+}
+
+/// What an execution strategy retries, as EF Core's providers decide it:
+/// the provider's transient-error detector (SQL Server error numbers,
+/// Npgsql `IsTransient`), plus any numbers added; jitter and methods
+/// unknown to the model.
+fn transient_errors(p: &mut RetryPolicy, anchor: crate::source::Span) {
     p.jitter = Located::default_at(Jitter::Unknown, anchor);
     p.retry_on = Located::default_at(
         RetryOn::Listed {
@@ -235,6 +233,4 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
         anchor,
     );
     p.methods = Located::default_at(Methods::Unknown, anchor);
-    p.scope.client = Some(ClientScope::Named(db_client(&name)));
-    facts.policies.push(p);
 }
