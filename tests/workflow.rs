@@ -601,3 +601,44 @@ fn the_readme_opens_with_what_it_finds_then_how_to_install_it() {
             .contains("<!-- example:start -->")
     );
 }
+
+/// Every test that needs a real checkout (an ignored test reading
+/// `real_checkout`, named `*_real`) is one `.ci/run` leaves out by name
+/// when its variable is unset: a new one not listed there fails every CI
+/// run (`go_keep_words_real` did), and a listed one that no longer exists
+/// skips nothing.
+#[test]
+fn ci_run_skips_exactly_the_real_checkout_tests() {
+    let root = common::root();
+    let mut found = std::collections::BTreeSet::new();
+    let mut stack = vec![root.join("src")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                for line in text.lines() {
+                    let Some(rest) = line.trim_start().strip_prefix("fn ") else {
+                        continue;
+                    };
+                    let name = rest.split('(').next().unwrap_or("");
+                    if name.ends_with("_real") && text.contains("real_checkout(") {
+                        found.insert(name.to_string());
+                    }
+                }
+            }
+        }
+    }
+    let run = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    // `VAR:path::to::name` entries of its skip loop.
+    let listed: std::collections::BTreeSet<String> = run
+        .split_whitespace()
+        .filter(|w| w.starts_with("RETRYLINT_") && w.contains("::"))
+        .filter_map(|w| w.trim_end_matches(';').rsplit("::").next())
+        .map(str::to_string)
+        .collect();
+    assert!(found.len() >= 6, "{found:?}");
+    assert_eq!(found, listed);
+}

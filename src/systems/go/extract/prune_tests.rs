@@ -241,9 +241,10 @@ fn keeps_every_loop_that_goes_round_on_a_call_error() {
 /// Where a real checkout's wanted Go goes, per keep word: the bytes
 /// outside bodies (always parsed), each kept body under the word that
 /// kept it (`+n`: n more words), the bodies blanked, and the files a
-/// pruned parse reads again whole. A measurement, no assertion:
-/// `RETRYLINT_PRUNE_DIR=/path cargo test --lib go_keep_words_real --
-/// --ignored --nocapture` (PERFORMANCE.md).
+/// pruned parse reads again whole: `RETRYLINT_PRUNE_DIR=/path cargo test
+/// --lib go_keep_words_real -- --ignored --nocapture` (PERFORMANCE.md).
+/// The attribution repeats the pruner's decision per body, so it asserts
+/// that it blanks exactly the bodies the pruner blanks, file by file.
 #[test]
 #[ignore = "needs RETRYLINT_PRUNE_DIR=<a checkout>"]
 fn go_keep_words_real() {
@@ -262,6 +263,7 @@ fn go_keep_words_real() {
             continue;
         };
         outside += text.len() - lexed.bodies.iter().map(|b| b.end - b.start).sum::<usize>();
+        let mut file_blank = 0usize;
         for b in &lexed.bodies {
             let body = &text.as_bytes()[b.start..b.end];
             let hit: Vec<&String> = ws
@@ -275,7 +277,7 @@ fn go_keep_words_real() {
                 None if sets_timeout(body) => "(sets_timeout)".into(),
                 None if retries_at_once(body) => "(retries_at_once)".into(),
                 None => {
-                    blank_bytes += body.len();
+                    file_blank += body.len();
                     continue;
                 }
             };
@@ -283,7 +285,13 @@ fn go_keep_words_real() {
             e.0 += 1;
             e.1 += body.len();
         }
-        if let Some((blank, bodies)) = blanked(&text) {
+        blank_bytes += file_blank;
+        let pruned = blanked(&text);
+        let by_pruner: usize = pruned.as_ref().map_or(0, |(_, bodies)| {
+            bodies.iter().map(|b| b.end - b.start).sum()
+        });
+        assert_eq!(file_blank, by_pruner, "{}", f.display());
+        if let Some((blank, bodies)) = pruned {
             let skip: Vec<std::ops::Range<usize>> = bodies.iter().map(|b| b.start..b.end).collect();
             if super::super::read(&blank, &skip, &mut Facts::default())
                 .is_some_and(|needs| needs.reaches(&text, &bodies))
