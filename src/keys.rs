@@ -38,6 +38,20 @@ pub fn normalise_key(k: &str) -> String {
         .collect()
 }
 
+/// A whole property or environment name as Spring's relaxed binding
+/// meets it: every separator dropped, lower-cased, an index left off
+/// (`spring.kafka.bootstrap-servers[0]` and `SPRING_KAFKA_BOOTSTRAP_SERVERS`
+/// are both `springkafkabootstrapservers`).
+pub fn relaxed_name(key: &str) -> String {
+    key.split('[')
+        .next()
+        .unwrap_or(key)
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
 /// Whether `word` is at most two single-character edits (Levenshtein) from
 /// `known`: a likely misspelling of it (`proxy_read_timout`). Extractors
 /// that see many names they do not model report only these, then let

@@ -25,17 +25,9 @@ pub type Switch = (Option<&'static str>, bool);
 /// `management.otlp.tracing.endpoint`, `OtlpTracingProperties`).
 pub const EXPORTERS: &[&str] = &["zipkin", "otlp"];
 
-/// A key with its separators dropped, lower-cased (relaxed binding).
-fn relaxed(key: &str) -> String {
-    key.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
-}
-
 /// The exporter whose endpoint `key` sets.
 pub fn exporter_of(key: &str) -> Option<&'static str> {
-    let k = relaxed(key);
+    let k = crate::keys::relaxed_name(key);
     EXPORTERS
         .iter()
         .copied()
@@ -45,7 +37,7 @@ pub fn exporter_of(key: &str) -> Option<&'static str> {
 /// The switch `key` = `value` is, if it is one with a boolean value
 /// (a placeholder, unresolved, is none).
 pub fn switch(key: &str, value: &str) -> Option<Switch> {
-    let k = relaxed(key);
+    let k = crate::keys::relaxed_name(key);
     let on = match value
         .trim()
         .trim_matches(['"', '\''])

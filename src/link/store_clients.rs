@@ -171,20 +171,6 @@ pub(super) fn store_clients(
     }
 }
 
-/// A store key's name with every separator dropped and lower-cased, an
-/// index left off (`spring.kafka.bootstrap-servers[0]`,
-/// `SPRING_KAFKA_BOOTSTRAP_SERVERS`: `springkafkabootstrapservers`), as
-/// Spring's relaxed binding meets them.
-fn relaxed(key: &str) -> String {
-    key.split('[')
-        .next()
-        .unwrap_or(key)
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
-}
-
 /// Drop the store calls of `application*` keys that a workload's or
 /// compose service's environment sets for the same program
 /// (`SPRING_DATA_MONGODB_HOST` over `spring.data.mongodb.host`): the OS
@@ -205,7 +191,7 @@ pub(super) fn env_overrides(files: &mut [ScannedFile]) {
                 continue;
             };
             if stores::of_key(env).is_some() {
-                set.insert((caller.clone(), relaxed(env)));
+                set.insert((caller.clone(), crate::keys::relaxed_name(env)));
             }
         }
     }
@@ -221,7 +207,7 @@ pub(super) fn env_overrides(files: &mut [ScannedFile]) {
             if store_of(e).is_none() {
                 return true;
             }
-            let key = relaxed(e.via.trim_matches('`'));
+            let key = crate::keys::relaxed_name(e.via.trim_matches('`'));
             !e.caller
                 .iter()
                 .chain(names.iter())
