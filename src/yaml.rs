@@ -32,13 +32,13 @@ pub enum NodeKind {
     Alias(NodeId),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Node {
     pub kind: NodeKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Document {
     pub root: NodeId,
     /// 0-based position in the stream.
@@ -55,7 +55,7 @@ pub struct YamlError {
     pub document: usize,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub struct YamlFile {
     nodes: Vec<Node>,
     pub documents: Vec<Document>,
@@ -270,50 +270,68 @@ fn is_null(s: &str) -> bool {
 
 /// Parse a YAML or JSON stream. Never panics; problems are in `errors`.
 pub fn parse(text: &str) -> YamlFile {
-    let options = granit_parser::options! { emit_comments: false };
-    let mut parser = Parser::new_from_str_with_options(text, options);
-    let mut b = Builder {
-        text,
-        file: YamlFile::default(),
-        sizes: Vec::new(),
-        anchors: Default::default(),
-        stack: Vec::new(),
-        doc_start: 0,
-        doc_root: None,
-        doc_index: 0,
-        doc_first_node: 0,
-    };
-    loop {
-        crate::guard::checkpoint();
-        match parser.next_event() {
-            None => break,
-            Some(Ok((event, span))) => {
-                let span = to_span(&span, text);
-                if let Err((span, message)) = b.event(event, span) {
-                    b.fail(span, message);
-                    b.doc_index += 1;
+    let mut b = Builder::new(text);
+    b.stream(text, 0);
+    b.file
+}
+
+impl<'a> Builder<'a> {
+    fn new(text: &'a str) -> Self {
+        Builder {
+            text,
+            file: YamlFile::default(),
+            sizes: Vec::new(),
+            anchors: Default::default(),
+            stack: Vec::new(),
+            doc_start: 0,
+            doc_root: None,
+            doc_index: 0,
+            doc_first_node: 0,
+        }
+    }
+
+    /// Read the stream `part`, the text from byte `base` of `self.text`
+    /// on (all of it for [`parse`]), its documents after those read so
+    /// far; `false` when one of them had an error.
+    fn stream(&mut self, part: &str, base: usize) -> bool {
+        let options = granit_parser::options! { emit_comments: false };
+        let mut parser = Parser::new_from_str_with_options(part, options);
+        let shift = |s: Span| Span::new(s.start + base, s.end + base);
+        let mut clean = true;
+        loop {
+            crate::guard::checkpoint();
+            match parser.next_event() {
+                None => break,
+                Some(Ok((event, span))) => {
+                    let span = shift(to_span(&span, part));
+                    if let Err((span, message)) = self.event(event, span) {
+                        clean = false;
+                        self.fail(span, message);
+                        self.doc_index += 1;
+                        match parser.proceed_next_document() {
+                            Ok(true) => continue,
+                            _ => break,
+                        }
+                    }
+                }
+                Some(Err(e)) => {
+                    clean = false;
+                    let at = e
+                        .marker()
+                        .byte_offset()
+                        .unwrap_or_else(|| char_to_byte(part, e.marker().index()));
+                    let end = next_char_end(part, at);
+                    self.fail(shift(Span::new(at, end)), e.info());
+                    self.doc_index += 1;
                     match parser.proceed_next_document() {
                         Ok(true) => continue,
                         _ => break,
                     }
                 }
             }
-            Some(Err(e)) => {
-                let at = e
-                    .marker()
-                    .byte_offset()
-                    .unwrap_or_else(|| char_to_byte(b.text, e.marker().index()));
-                let end = next_char_end(b.text, at);
-                b.fail(Span::new(at, end), e.info());
-                b.doc_index += 1;
-                match parser.proceed_next_document() {
-                    Ok(true) => continue,
-                    _ => break,
-                }
-            }
         }
+        clean
     }
-    b.file
 }
 
 fn to_span(span: &granit_parser::Span, text: &str) -> Span {
@@ -719,3 +737,5 @@ pub fn scalar_offsets(text: &str, span: Span, value: &str) -> Option<Vec<usize>>
 mod tests;
 
 pub mod quoted;
+mod skip;
+pub use skip::parse_skipping;

@@ -136,7 +136,11 @@ fn read_maps(dir: &Path) -> HashMap<String, Vec<HashMap<String, String>>> {
         if !text.contains("ConfigMap") {
             continue;
         }
-        let file = crate::yaml::parse(&text);
+        // Only ConfigMaps are read: the other documents are not parsed.
+        let file = match crate::systems::blank_other_kinds(&text, &["ConfigMap"]) {
+            Some(b) => b.parse(),
+            None => crate::yaml::parse(&text),
+        };
         for d in &file.documents {
             let root = file.root(d);
             if root.get("kind").and_then(|k| k.as_str()) != Some("ConfigMap") {

@@ -34,7 +34,7 @@ struct Files<'a> {
     missing: std::collections::HashSet<PathBuf>,
     /// Each loaded file's text with the documents no reader reads blanked
     /// (`None`: it has none), made once per scan, not once per overlay.
-    blanked: HashMap<usize, Option<String>>,
+    blanked: HashMap<usize, Option<crate::systems::BlankedText>>,
     /// Each resource file's documents, parsed once per scan.
     parsed: HashMap<usize, Vec<kustomize::Resource>>,
     /// Each kustomization another one includes, built once per scan.
@@ -54,7 +54,6 @@ impl Loader for Files<'_> {
     fn load(&mut self, path: &Path) -> Option<usize> {
         let path = normal(path);
         if let Some(&i) = self.by_path.get(&path) {
-            self.blank(i);
             return Some(i);
         }
         if self.missing.contains(&path) || self.extra.len() >= MAX_READ {
@@ -67,7 +66,6 @@ impl Loader for Files<'_> {
         let i = self.files.len() + self.extra.len();
         self.extra.push((path.clone(), text));
         self.by_path.insert(path, i);
-        self.blank(i);
         Some(i)
     }
 
@@ -75,6 +73,9 @@ impl Loader for Files<'_> {
         if let Some(r) = self.parsed.get(&file) {
             return r.clone();
         }
+        // Blanked here, not when loaded: a kustomization, a patch or a
+        // generator's file is never read as resources.
+        self.blank(file);
         let r = kustomize::documents(file, self);
         self.parsed.insert(file, r.clone());
         r
@@ -90,8 +91,15 @@ impl Loader for Files<'_> {
 
     fn resource_text(&self, file: usize) -> &str {
         match self.blanked.get(&file) {
-            Some(Some(b)) => b,
+            Some(Some(b)) => &b.text,
             _ => self.text(file),
+        }
+    }
+
+    fn resource_parse(&self, file: usize) -> crate::yaml::YamlFile {
+        match self.blanked.get(&file) {
+            Some(Some(b)) => b.parse(),
+            _ => crate::yaml::parse(self.text(file)),
         }
     }
 

@@ -41,8 +41,8 @@ pub mod spring;
 pub mod varnish;
 
 pub use read::{
-    DOC_EXTRACTORS, blank_unread_docs, classify, extract, extract_rendered, extract_with_outer,
-    supported_by_name, wanted_by_name,
+    BlankedText, DOC_EXTRACTORS, blank_other_kinds, blank_unread_docs, classify, extract,
+    extract_rendered, extract_with_outer, supported_by_name, wanted_by_name,
 };
 pub use spring::SPRING_NEEDLES;
 

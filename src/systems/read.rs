@@ -11,6 +11,8 @@ mod gates;
 pub mod json_check;
 mod unread_docs;
 
+pub use unread_docs::{BlankedText, blank_other_kinds, blank_unread_docs};
+
 use super::aws::extract as aws;
 use super::dotnet::extract as dotnet;
 use super::istio::extract as istio;
@@ -408,30 +410,6 @@ fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Pr
     facts
 }
 
-/// `text` with the documents no reader reads blanked, every byte offset
-/// kept (`unread_docs`), or `None` when it has none or is templated: for a
-/// link step that parses a file's documents again (Kustomize resources).
-/// A document is blanked when no reader could read it wherever it is
-/// rendered: every reader with a root-key gate is asked (an overlay may
-/// add another reader's sniff words to the stream it renders, never
-/// change a document's root `apiVersion` or `kind`), and a reader without
-/// one only when the file's own text has its sniff words. So RBAC
-/// objects, service accounts and webhooks are not parsed for every
-/// overlay of kubeflow/manifests (definitions were already blanked).
-pub fn blank_unread_docs(text: &str) -> Option<String> {
-    if !template_regions(text).is_empty() {
-        return None;
-    }
-    let wanted = wanted_readers(Path::new(""), text);
-    let readers: Vec<&str> = DOC_EXTRACTORS
-        .iter()
-        .zip(wanted)
-        .filter(|((name, _, _), w)| *w || gates::has_gate(name))
-        .map(|((name, _, _), _)| *name)
-        .collect();
-    unread_docs::blank_unread(text, Some(&readers))
-}
-
 fn extract_yaml_stream(
     path: &Path,
     text: &str,
@@ -451,7 +429,7 @@ fn extract_yaml_stream(
     };
     let file = match &blanked {
         unread_docs::Blanked::Nothing => yaml::parse(text),
-        unread_docs::Blanked::Some(b) => yaml::parse(b),
+        unread_docs::Blanked::Some(b) => b.parse(),
         // Every document blanked: null documents, which no reader reads
         // (`gates_tests` compares the facts with the parse of the blanked
         // text on every fixture and real checkout): nothing to parse.

@@ -93,6 +93,11 @@ pub trait Loader {
     fn resource_text(&self, file: usize) -> &str {
         self.text(file)
     }
+    /// The parse of [`Loader::resource_text`] (a loader that blanked
+    /// documents may parse without walking their blanks).
+    fn resource_parse(&self, file: usize) -> yaml::YamlFile {
+        yaml::parse(self.resource_text(file))
+    }
     /// The resources a loaded file's documents declare (a loader may keep
     /// them: overlays of one base read its files again and again).
     fn documents(&mut self, file: usize) -> Vec<Resource> {
@@ -255,7 +260,7 @@ fn items<'n>(k: &'n Node, key: &str) -> &'n [Node] {
 /// Every document of a resource file.
 /// The resources file `f`'s documents declare, parsed from its resource text.
 pub fn documents<L: Loader + ?Sized>(f: usize, l: &L) -> Vec<Resource> {
-    let parsed = yaml::parse(l.resource_text(f));
+    let parsed = l.resource_parse(f);
     parsed
         .documents
         .iter()

@@ -218,6 +218,11 @@ pub(super) fn head(doc: &str, first: bool) -> Head<'_> {
     let mut scalar_key = false;
     let (mut apis, mut kinds) = (0, 0);
     for line in doc.split('\n') {
+        // An indented line under a key that may have one is skipped
+        // before its blanks are walked (as the branch below would).
+        if content && !scalar_key && line.starts_with([' ', '\t']) {
+            continue;
+        }
         let line = line.strip_suffix('\r').unwrap_or(line);
         let trimmed = line.trim_start_matches([' ', '\t']);
         if trimmed.is_empty() || trimmed.starts_with('#') {

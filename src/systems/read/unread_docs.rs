@@ -51,15 +51,101 @@ static GATES_OFF: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
     std::env::var_os("RETRYLINT_NO_ROOT_GATES").is_some_and(|v| v == "1")
 });
 
+/// `text` with the documents no reader reads blanked, every byte offset
+/// kept (`unread_docs`), or `None` when it has none or is templated: for a
+/// link step that parses a file's documents again (Kustomize resources).
+/// A document is blanked when no reader could read it wherever it is
+/// rendered: every reader with a root-key gate is asked (an overlay may
+/// add another reader's sniff words to the stream it renders, never
+/// change a document's root `apiVersion` or `kind`), and a reader without
+/// one only when the file's own text has its sniff words. So RBAC
+/// objects, service accounts and webhooks are not parsed for every
+/// overlay of kubeflow/manifests (definitions were already blanked).
+/// Only the ungated readers' words are looked for (`UNGATED`): a gated
+/// reader is asked whatever the text says, and the one-pass search of
+/// every reader's words over each resource file was most of the loader's
+/// cost (`wanted_readers`: 308 M of kubeflow's 646 M instructions there).
+pub fn blank_unread_docs(text: &str) -> Option<BlankedText> {
+    if !crate::extract::template_regions(text).is_empty() {
+        return None;
+    }
+    blank_unread(text, Some(&build_readers(text)))
+}
+
+/// The readers a Kustomize resource file's documents are kept for: every
+/// gated one, and each ungated one whose words the text has.
+fn build_readers(text: &str) -> Vec<&'static str> {
+    UNGATED
+        .iter()
+        .filter(|(_, words)| words.any_in(text.as_bytes()))
+        .map(|(name, _)| *name)
+        .chain(
+            super::DOC_EXTRACTORS
+                .iter()
+                .map(|(name, _, _)| *name)
+                .filter(|name| super::gates::has_gate(name)),
+        )
+        .collect()
+}
+
+/// The document readers with no root-key gate (`super::gates::has_gate`), each
+/// with its sniff words: such a reader may read any document, so a file
+/// is offered to it when its text has one of them. No path makes a
+/// difference for these: `reads_path` and the Compose and Spring names
+/// concern gated readers only (`blank_unread_docs_asks_the_readers_the_scan_would`).
+static UNGATED: std::sync::LazyLock<Vec<(&'static str, crate::extract::Needles)>> =
+    std::sync::LazyLock::new(|| {
+        super::DOC_EXTRACTORS
+            .iter()
+            .filter(|(name, _, _)| !super::gates::has_gate(name))
+            .map(|(name, needles, _)| {
+                (*name, crate::extract::Needles::new(needles.iter().copied()))
+            })
+            .collect()
+    });
+
+/// `text` with every document whose root is not of one of `kinds`
+/// blanked (`None` when none is, when blanking is off or the text is
+/// templated): for a link step that reads only resources of those kinds
+/// from files no reader kept for it (the ConfigMaps of a workload's
+/// folder, `link::configmap_env`: istio's 1 MB golden manifests are
+/// mostly definitions). A document is blanked only when its root is read
+/// from the text ([`super::gates::head`]) with no `kind` or another one.
+pub fn blank_other_kinds(text: &str, kinds: &[&str]) -> Option<BlankedText> {
+    if *OFF || !crate::extract::template_regions(text).is_empty() {
+        return None;
+    }
+    let docs = documents(text)?;
+    let unread: Vec<bool> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, (r, bare))| {
+            *bare
+                && match super::gates::head(&text[r.clone()], i == 0) {
+                    super::gates::Head::Map(root) => !root.kind.is_some_and(|k| kinds.contains(&k)),
+                    _ => false,
+                }
+        })
+        .collect();
+    unread
+        .iter()
+        .any(|u| *u)
+        .then(|| blanked_text(text, &docs, Some(&unread)))
+}
+
 /// `text` with every document no reader reads blanked, or `None` when
 /// there is none (or blanking is off): definitions, and the documents
 /// whose root no reader of `readers` (the readers the file is offered to)
 /// accepts (`gates`; `None`: no gate applies, every document may be read).
-pub(super) fn blank_unread(text: &str, readers: Option<&[&str]>) -> Option<String> {
+pub(super) fn blank_unread(text: &str, readers: Option<&[&str]>) -> Option<BlankedText> {
     if *OFF {
         return None;
     }
-    blank_docs(text, readers.filter(|_| !*GATES_OFF))
+    match stream(text, readers.filter(|_| !*GATES_OFF)) {
+        Blanked::Nothing => None,
+        Blanked::All => Some(blanked_text(text, &documents(text)?, None)),
+        Blanked::Some(t) => Some(t),
+    }
 }
 
 /// [`blank_unread`] of definitions only, whatever the environment says.
@@ -70,11 +156,28 @@ pub(super) fn blank(text: &str) -> Option<String> {
 
 /// Blank the definitions of `text` and, with `readers`, the documents no
 /// reader of them accepts.
+#[cfg(test)]
 pub(super) fn blank_docs(text: &str, readers: Option<&[&str]>) -> Option<String> {
     match stream(text, readers) {
         Blanked::Nothing => None,
-        Blanked::All => Some(blanked_text(text, &documents(text)?, None)),
-        Blanked::Some(t) => Some(t),
+        Blanked::All => Some(blanked_text(text, &documents(text)?, None).text),
+        Blanked::Some(t) => Some(t.text),
+    }
+}
+
+/// A text with documents blanked, and where those documents are: each
+/// from its `---` line (or the stream's start) to the next `---` line
+/// (or the end), so that the parse need not walk their blanks
+/// ([`yaml::parse_skipping`](crate::yaml::parse_skipping)).
+pub struct BlankedText {
+    pub text: String,
+    nulls: Vec<std::ops::Range<usize>>,
+}
+
+impl BlankedText {
+    /// The parse of [`BlankedText::text`], as `yaml::parse` gives it.
+    pub fn parse(&self) -> crate::yaml::YamlFile {
+        crate::yaml::parse_skipping(&self.text, &self.nulls)
     }
 }
 
@@ -86,7 +189,7 @@ pub(super) enum Blanked {
     /// blanked text is not built.
     All,
     /// The text with some documents blanked.
-    Some(String),
+    Some(BlankedText),
 }
 
 /// [`blank_unread`], saying when no document is left.
@@ -134,8 +237,9 @@ fn blanked_text(
     text: &str,
     docs: &[(std::ops::Range<usize>, bool)],
     unread: Option<&[bool]>,
-) -> String {
+) -> BlankedText {
     let mut out = String::with_capacity(text.len());
+    let mut nulls = Vec::new();
     let mut at = 0;
     for (i, (r, _)) in docs.iter().enumerate() {
         if unread.is_some_and(|u| !u[i]) {
@@ -144,9 +248,13 @@ fn blanked_text(
         out.push_str(&text[at..r.start]);
         blank_range(&text[r.clone()], &mut out);
         at = r.end;
+        // From its `---` line: the previous document ends where that
+        // line starts.
+        let from = i.checked_sub(1).map_or(0, |p| docs[p].0.end);
+        nulls.push(from..r.end);
     }
     out.push_str(&text[at..]);
-    out
+    BlankedText { text: out, nulls }
 }
 
 /// Each document's text, from the line after a bare `---` (or the
@@ -193,6 +301,12 @@ fn unread(doc: &str, first: bool) -> bool {
     let mut apis = Vec::new();
     let mut content = false;
     for line in doc.lines() {
+        // Past the first key only column-0 lines count: an indented one
+        // is skipped before its blanks are walked (a definition's schema
+        // is deeply indented, megabytes of it in kubeflow/manifests).
+        if content && line.starts_with([' ', '\t']) {
+            continue;
+        }
         let line = line.trim_end_matches('\r');
         let trimmed = line.trim_start();
         if trimmed.is_empty() || trimmed.starts_with('#') {

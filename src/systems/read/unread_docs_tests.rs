@@ -129,6 +129,202 @@ pub(in crate::systems::read) fn yaml_files(roots: &[PathBuf]) -> Vec<PathBuf> {
     })
 }
 
+/// The ways a stream is blanked: definitions only, with the gates of the
+/// readers the scan offers it to, for a Kustomize build, and every
+/// document; each must parse as the blanked text parses whole.
+fn skipping_parses_as_before(path: &Path, text: &str) -> usize {
+    let wanted = super::super::wanted_readers(path, text);
+    let readers = super::super::gated_readers(path, text, &wanted);
+    // Every document opened by a bare `---` (as each way blanks only those).
+    let every = super::documents(text).map(|d| d.iter().map(|(_, bare)| *bare).collect::<Vec<_>>());
+    let ways = [
+        blanked(text, None),
+        readers.and_then(|r| blanked(text, Some(&r))),
+        super::blank_unread_docs(text),
+        every.map(|u| super::blanked_text(text, &super::documents(text).unwrap(), Some(&u))),
+    ];
+    let mut skipped = 0;
+    for b in ways.into_iter().flatten() {
+        assert_eq!(b.parse(), crate::yaml::parse(&b.text), "{}", path.display());
+        skipped += b.nulls.len();
+    }
+    skipped
+}
+
+fn blanked(text: &str, readers: Option<&[&str]>) -> Option<super::BlankedText> {
+    match super::stream(text, readers) {
+        super::Blanked::Some(b) => Some(b),
+        super::Blanked::All => Some(super::blanked_text(text, &super::documents(text)?, None)),
+        super::Blanked::Nothing => None,
+    }
+}
+
+/// `yaml::parse_skipping` gives what the whole parse of the blanked text
+/// gives (nodes, documents, spans, errors) on every YAML and JSON file
+/// of the fixtures and the corpus, alone and between definitions, in
+/// each way a stream is blanked; and on streams made to end and break
+/// around a blanked document in every way the parser could tell apart.
+#[test]
+fn blanked_documents_parse_as_before_without_their_blanks() {
+    let mut roots = vec![PathBuf::from("testdata")];
+    let shared = std::env::var_os("RETRYLINT_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("../shared"));
+    if shared.join("corpus").is_dir() {
+        roots.push(shared.join("corpus"));
+    }
+    let files = yaml_files(&roots);
+    assert!(files.len() > 100, "{}", files.len());
+    let mut skipped = 0;
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        skipped += skipping_parses_as_before(f, &text);
+        skipped += skipping_parses_as_before(f, &format!("{CRD}---\n{text}"));
+        skipped += skipping_parses_as_before(f, &format!("{text}\n---\n{CRD}---\n{text}"));
+    }
+    let p = Path::new("x.yaml");
+    for kept in [
+        "a: 1\n",
+        "a: 1\n# x\n  \n",
+        "a: 1\n  \n\n",
+        "a: |\n  x\n\n",
+        "a: |+\n  x\n\n\n",
+        "a: >-\n  x\n  y\n",
+        "- a\n- b\n\n",
+        "a: [1,\n  2]\n  \n",
+        "a: [1,\n  2\n",
+        "a: \"open\n",
+        "a: 'x'\n",
+        "plain\n  continued\n",
+        "a: &x 1\nb: *x\n",
+        "a: *nowhere\n",
+        "\u{feff}a: 1\n",
+        "a: 1\r\n",
+        "",
+    ] {
+        for text in [
+            format!("{kept}---\n{CRD}"),
+            format!("{CRD}---\n{kept}"),
+            format!("---\n{CRD}---\n{kept}---\n{CRD}---\n{kept}"),
+            format!("{kept}---   \n{CRD}---\n{kept}"),
+            format!("{kept}---\n{CRD}").replace('\n', "\r\n"),
+        ] {
+            skipped += skipping_parses_as_before(p, &text);
+        }
+    }
+    assert!(skipped > 1000, "{skipped}");
+    println!("{} files, {skipped} blanked documents skipped", files.len());
+}
+
+/// The documents of root kind `kind` in a parse, each with its index and
+/// its tree (every node's kind and span), as a reader of that kind sees
+/// them.
+fn of_kind(f: &crate::yaml::YamlFile, kind: &str) -> Vec<String> {
+    fn dump(n: crate::yaml::Yaml<'_>, out: &mut String) {
+        out.push_str(&format!("{:?}", n.span()));
+        if n.is_map() {
+            for e in n.entries() {
+                out.push_str(&format!("{{{}@{:?}:", e.key, e.key_span));
+                dump(e.value, out);
+                out.push('}');
+            }
+        } else if n.is_seq() {
+            for i in n.items() {
+                out.push('[');
+                dump(i, out);
+                out.push(']');
+            }
+        } else {
+            out.push_str(&format!("{:?}", n.as_str()));
+        }
+    }
+    f.documents
+        .iter()
+        .filter(|d| f.root(d).get("kind").and_then(|k| k.as_str()) == Some(kind))
+        .map(|d| {
+            let mut out = format!("{} {:?} ", d.index, d.span);
+            dump(f.root(d), &mut out);
+            out
+        })
+        .collect()
+}
+
+/// Whether blanking every document but the ConfigMaps keeps every
+/// ConfigMap as the whole parse reads it; whether it blanked one.
+fn configmaps_kept(path: &Path, text: &str) -> bool {
+    let Some(b) = super::blank_other_kinds(text, &["ConfigMap"]) else {
+        return false;
+    };
+    let whole = crate::yaml::parse(text);
+    assert_eq!(
+        of_kind(&b.parse(), "ConfigMap"),
+        of_kind(&whole, "ConfigMap"),
+        "{}",
+        path.display()
+    );
+    true
+}
+
+/// `blank_other_kinds` (the link step's read of a folder's ConfigMaps)
+/// leaves every ConfigMap as the whole parse reads it, on every YAML file
+/// of the fixtures and the corpus, alone and beside other documents.
+#[test]
+fn blanking_other_kinds_keeps_every_configmap() {
+    let mut roots = vec![PathBuf::from("testdata")];
+    if Path::new("../shared/corpus").is_dir() {
+        roots.push(PathBuf::from("../shared/corpus"));
+    }
+    let cm =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: common\ndata:\n  URL: http://a:8080\n";
+    let mut blanked = 0;
+    for f in &yaml_files(&roots) {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        blanked += usize::from(configmaps_kept(f, &text));
+        blanked += usize::from(configmaps_kept(f, &format!("{CRD}---\n{text}\n---\n{cm}")));
+        blanked += usize::from(configmaps_kept(f, &format!("{cm}---\n{text}")));
+    }
+    assert!(blanked > 500, "{blanked}");
+}
+
+/// A Kustomize resource file keeps the documents every gated reader and
+/// each ungated reader whose words the file has may read: the readers the
+/// scan would offer a file of no particular name to (`wanted_readers`),
+/// with every gated one, found without the one-pass search of every
+/// reader's words.
+#[test]
+fn blank_unread_docs_asks_the_readers_the_scan_would() {
+    use std::collections::BTreeSet;
+    let mut roots = vec![PathBuf::from("testdata")];
+    if Path::new("../shared/corpus").is_dir() {
+        roots.push(PathBuf::from("../shared/corpus"));
+    }
+    let mut ungated = 0;
+    for f in &yaml_files(&roots) {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let wanted = super::super::wanted_readers(Path::new(""), &text);
+        let scan: BTreeSet<&str> = super::super::DOC_EXTRACTORS
+            .iter()
+            .zip(wanted)
+            .filter(|((name, _, _), w)| *w || super::super::gates::has_gate(name))
+            .map(|((name, _, _), _)| *name)
+            .collect();
+        let build: BTreeSet<&str> = super::build_readers(&text).into_iter().collect();
+        assert_eq!(scan, build, "{}", f.display());
+        let gated = super::super::DOC_EXTRACTORS
+            .iter()
+            .filter(|(name, _, _)| super::super::gates::has_gate(name))
+            .count();
+        ungated += usize::from(build.len() > gated);
+    }
+    assert!(ungated > 10, "{ungated}");
+}
+
 /// Every YAML and JSON file of the fixtures and the shared corpus, each
 /// alone and each after a definition: the same facts with blanking and
 /// without.
@@ -165,6 +361,8 @@ fn blanking_real() {
     let dir = crate::systems::read::real_checkout("RETRYLINT_DOC_SKIP_DIR");
     let files = yaml_files(&[dir]);
     let mut blanked = 0;
+    let mut skipped = 0;
+    let mut configmaps = 0;
     for f in &files {
         let Ok(text) = std::fs::read_to_string(f) else {
             continue;
@@ -173,9 +371,13 @@ fn blanking_real() {
             continue;
         }
         blanked += usize::from(same_facts(f, &text));
+        skipped += skipping_parses_as_before(f, &text);
+        configmaps += usize::from(configmaps_kept(f, &text));
     }
     println!(
-        "{} files, {blanked} with a definition blanked, facts identical",
+        "{} files, {blanked} with a definition blanked, facts identical; \
+         {skipped} blanked documents skipped, parses identical; \
+         {configmaps} files with other kinds than ConfigMaps blanked, ConfigMaps identical",
         files.len()
     );
 }
