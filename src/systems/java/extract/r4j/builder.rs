@@ -3,7 +3,6 @@
 //! result predicates, and the retry policy a config makes.
 
 use super::*;
-use crate::systems::java::extract::ast::Kind as _;
 
 /// A `RetryConfig` as far as the file shows it.
 #[derive(Clone, Debug)]

@@ -3,7 +3,6 @@
 //! `setBackOffPolicy` calls, and the callbacks a template executes.
 
 use super::*;
-use crate::systems::java::extract::ast::Kind as _;
 
 /// `RetryTemplate.builder()...build()` chains.
 pub(super) fn templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
