@@ -40,6 +40,9 @@ pub struct Lexed {
 /// then the outermost frames only).
 const MAX_FRAMES: usize = 64;
 
+/// The frame of a Rust attribute's `#[` (named `#[`), not a position.
+const ATTR: usize = usize::MAX;
+
 /// The string literals of `text` outside comments (and, for Rust,
 /// outside test-only items).
 pub fn lex(text: &str, lang: Lang) -> Lexed {
@@ -60,8 +63,10 @@ struct Lexer<'a> {
     text: &'a str,
     i: usize,
     lang: Lang,
-    /// Open `(` and `[`, with the name written before each (empty: none).
-    frames: Vec<(u8, String)>,
+    /// Open `(` and `[`, each with where it is (its name, the text
+    /// written before it, is read only when a literal inside needs it:
+    /// most brackets hold none) or [`ATTR`] for a Rust `#[`.
+    frames: Vec<(u8, usize)>,
     out: Lexed,
 }
 
@@ -78,7 +83,13 @@ impl Lexer<'_> {
                     }
                 }
                 b'\'' => self.quote(),
-                b'r' | b'b' if self.lang == Lang::Rust && self.raw_string_start().is_some() => {
+                // A raw or byte string's prefix is followed by `"`, `#` or
+                // (`br`) `r`: the cheap test first.
+                b'r' | b'b'
+                    if self.lang == Lang::Rust
+                        && matches!(self.peek(1), Some(b'"' | b'#' | b'r'))
+                        && self.raw_string_start().is_some() =>
+                {
                     let (hashes, open) = self.raw_string_start().unwrap_or((0, self.i));
                     let lit = self.raw_string(self.i, hashes, open);
                     self.push(lit);
@@ -87,13 +98,12 @@ impl Lexer<'_> {
                     if self.test_attribute() {
                         self.skip_item();
                     } else {
-                        self.open(b'[', "#[".to_string());
+                        self.open(b'[', ATTR);
                         self.i += 2;
                     }
                 }
                 b'(' | b'[' => {
-                    let name = self.name_before(self.i);
-                    self.open(c, name);
+                    self.open(c, self.i);
                     self.i += 1;
                 }
                 b')' | b']' => {
@@ -119,14 +129,24 @@ impl Lexer<'_> {
         self.b.get(self.i + k).copied()
     }
 
-    fn open(&mut self, c: u8, name: String) {
+    fn open(&mut self, c: u8, at: usize) {
         if self.frames.len() < MAX_FRAMES {
-            self.frames.push((c, name));
+            self.frames.push((c, at));
         }
     }
 
     fn push(&mut self, mut lit: Lit) {
-        lit.within = self.frames.iter().map(|(_, n)| n.clone()).collect();
+        lit.within = self
+            .frames
+            .iter()
+            .map(|&(_, at)| {
+                if at == ATTR {
+                    "#[".to_string()
+                } else {
+                    self.name_before(at)
+                }
+            })
+            .collect();
         self.out.lits.push(lit);
     }
 

@@ -36,6 +36,7 @@
 //! literals of the class (a client held in a field) or of the method (a
 //! local client) that builds it.
 
+use super::ast::Kind as _;
 use super::ast::{self, span};
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
 use crate::extract::Facts;
@@ -236,7 +237,7 @@ fn written(ctx: &Ctx<'_>, v: Version, a: tree_sitter::Node<'_>) -> Option<RetryP
         p.attempts.provenance = Provenance::Written;
         return Some(p);
     }
-    if a.kind() != "object_creation_expression" {
+    if a.kind_str() != "object_creation_expression" {
         return None;
     }
     let ty = ast::simple_type(ctx.text(ast::field(a, "type")?));

@@ -17,8 +17,58 @@ pub fn text<'t>(n: Node<'_>, src: &'t str) -> &'t str {
     src.get(n.start_byte()..n.end_byte()).unwrap_or("")
 }
 
+/// The Java grammar's node kind names by kind id, and its field names
+/// with their ids: read once, so that a node's kind is a table lookup
+/// (`Node::kind` measures the grammar's C string and checks it for UTF-8
+/// on every call: 7% of a scan of apache/zookeeper) and a field is found
+/// by id (`child_by_field_name` compares the name with every field name
+/// of the grammar first).
+struct Grammar {
+    kinds: Vec<&'static str>,
+    fields: Vec<(&'static str, std::num::NonZeroU16)>,
+}
+
+fn grammar() -> &'static Grammar {
+    static GRAMMAR: std::sync::LazyLock<Grammar> = std::sync::LazyLock::new(|| {
+        let lang: tree_sitter::Language = tree_sitter_java::LANGUAGE.into();
+        let kinds = (0..lang.node_kind_count())
+            .map(|id| {
+                u16::try_from(id)
+                    .ok()
+                    .and_then(|id| lang.node_kind_for_id(id))
+                    .unwrap_or("")
+            })
+            .collect();
+        let fields = (1..=lang.field_count())
+            .filter_map(|id| {
+                let id = u16::try_from(id).ok()?;
+                Some((lang.field_name_for_id(id)?, std::num::NonZeroU16::new(id)?))
+            })
+            .collect();
+        Grammar { kinds, fields }
+    });
+    &GRAMMAR
+}
+
+/// A node's kind name, what `Node::kind` gives, from the grammar's table.
+pub trait Kind {
+    fn kind_str(&self) -> &'static str;
+}
+
+impl Kind for Node<'_> {
+    fn kind_str(&self) -> &'static str {
+        match grammar().kinds.get(usize::from(self.kind_id())) {
+            Some(k) if !k.is_empty() => k,
+            _ => self.kind(),
+        }
+    }
+}
+
 pub fn field<'a>(n: Node<'a>, name: &str) -> Option<Node<'a>> {
-    n.child_by_field_name(name)
+    match grammar().fields.iter().find(|(f, _)| *f == name) {
+        Some(&(_, id)) => n.child_by_field_id(id.get()),
+        None => n.child_by_field_name(name),
+    }
 }
 
 pub fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
@@ -27,7 +77,7 @@ pub fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
     let mut cursor = n.walk();
     n.named_children(&mut cursor)
         .filter(|c| {
-            let k = c.kind();
+            let k = c.kind_str();
             k != "comment" && k != "line_comment" && k != "block_comment"
         })
         .collect()
@@ -67,7 +117,7 @@ pub fn descendants_until<'a>(root: Node<'a>, stop: impl Fn(Node<'a>) -> bool) ->
 /// Strip parentheses and casts around an expression.
 pub fn unwrap_expr(mut n: Node<'_>) -> Node<'_> {
     for _ in 0..MAX_DEPTH {
-        match n.kind() {
+        match n.kind_str() {
             "parenthesized_expression" => match named_children(n).first() {
                 Some(c) => n = *c,
                 None => return n,
@@ -107,7 +157,7 @@ impl<'a> Chain<'a> {
         match self.root {
             Some(r)
                 if matches!(
-                    r.kind(),
+                    r.kind_str(),
                     "identifier"
                         | "field_access"
                         | "scoped_identifier"
@@ -136,7 +186,7 @@ pub fn chain<'a>(n: Node<'a>, src: &str) -> Chain<'a> {
     let mut cur = unwrap_expr(n);
     let mut root = None;
     for _ in 0..1_000_000 {
-        if cur.kind() != "method_invocation" {
+        if cur.kind_str() != "method_invocation" {
             root = Some(cur);
             break;
         }
@@ -202,7 +252,7 @@ pub fn float_literal(s: &str) -> Option<f64> {
 /// The contents of a string literal node (`"abc"` -> `abc`), without
 /// interpreting escapes.
 pub fn string_literal<'t>(n: Node<'_>, src: &'t str) -> Option<&'t str> {
-    if n.kind() != "string_literal" {
+    if n.kind_str() != "string_literal" {
         return None;
     }
     let t = text(n, src);
@@ -243,7 +293,7 @@ pub fn within(node: Node<'_>, outer: Node<'_>) -> bool {
 pub fn class_literals<'a>(n: Node<'a>, src: &str) -> Vec<(String, Span)> {
     let mut out = Vec::new();
     for d in descendants(n) {
-        if d.kind() == "class_literal"
+        if d.kind_str() == "class_literal"
             && let Some(t) = named_children(d).first()
         {
             out.push((text(*t, src).to_string(), span(d)));

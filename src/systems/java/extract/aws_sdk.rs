@@ -21,6 +21,7 @@
 //! `AWS_PROFILE`).
 
 use super::Ctx;
+use super::ast::Kind as _;
 use super::ast::{self, span};
 use crate::extract::Facts;
 use crate::model::*;
@@ -56,7 +57,7 @@ const MAX_STEPS: usize = 20_000;
 fn method_body<'a>(ctx: &Ctx<'a>, name: &str) -> Option<Node<'a>> {
     ctx.nodes
         .iter()
-        .filter(|n| n.kind() == "method_declaration")
+        .filter(|n| n.kind_str() == "method_declaration")
         .find(|n| ast::field(**n, "name").is_some_and(|x| ctx.text(x) == name))
         .and_then(|n| ast::field(*n, "body"))
 }
@@ -66,7 +67,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
         return;
     }
     for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" || ctx.is_chain_link(n) {
+        if n.kind_str() != "method_invocation" || ctx.is_chain_link(n) {
             continue;
         }
         let c = ast::chain(n, ctx.src);
@@ -90,7 +91,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
             // `S3ClientBuilder b = S3Client.builder()..; .. b.build()`.
             (Some("builder"), _) => ctx
                 .parent(n)
-                .filter(|p| p.kind() == "variable_declarator")
+                .filter(|p| p.kind_str() == "variable_declarator")
                 .and_then(|p| ast::field(p, "name"))
                 .is_some_and(|v| ctx.src.contains(&format!("{}.build()", ctx.text(v)))),
             _ => false,
@@ -153,7 +154,7 @@ fn read_override<'a>(ctx: &Ctx<'a>, arg: Node<'a>, w: &mut Written, depth: usize
         if w.steps > MAX_STEPS {
             return;
         }
-        match d.kind() {
+        match d.kind_str() {
             "method_invocation" => {
                 let name = ast::field(d, "name").map_or("", |x| ctx.text(x));
                 let args = ast::field(d, "arguments")

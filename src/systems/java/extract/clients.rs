@@ -9,6 +9,7 @@
 //! client built from it in another file (`createClient(X.class)`,
 //! `extract::calls::clients`) at link time (`link::client_interfaces`).
 
+use super::ast::Kind as _;
 use super::ast::{field, named_children, span};
 use super::{Ctx, Facts};
 use crate::model::java_annotations::ClientInterface;
@@ -31,7 +32,7 @@ const CLIENT_TYPES: &[&str] = &["FeignClient", "HttpExchange"];
 /// policies from `from` on (those the readers made of this file).
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     for &n in &ctx.nodes {
-        if n.kind() != "interface_declaration" {
+        if n.kind_str() != "interface_declaration" {
             continue;
         }
         let Some(name) = field(n, "name").map(|x| ctx.text(x).to_string()) else {
@@ -40,9 +41,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         let annotated = |m: tree_sitter::Node<'_>, names: &[&str]| {
             named_children(m)
                 .into_iter()
-                .filter(|c| c.kind() == "modifiers")
+                .filter(|c| c.kind_str() == "modifiers")
                 .flat_map(named_children)
-                .filter(|a| matches!(a.kind(), "annotation" | "marker_annotation"))
+                .filter(|a| matches!(a.kind_str(), "annotation" | "marker_annotation"))
                 .filter_map(|a| field(a, "name"))
                 .any(|a| names.contains(&super::ast::last_segment(ctx.text(a))))
         };
@@ -50,7 +51,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             || field(n, "body").is_some_and(|b| {
                 named_children(b)
                     .into_iter()
-                    .any(|m| m.kind() == "method_declaration" && annotated(m, EXCHANGES))
+                    .any(|m| m.kind_str() == "method_declaration" && annotated(m, EXCHANGES))
             });
         if !client {
             continue;
@@ -84,9 +85,9 @@ const MAX_PATHS: usize = 32;
 fn annotations<'t>(n: tree_sitter::Node<'t>) -> Vec<tree_sitter::Node<'t>> {
     named_children(n)
         .into_iter()
-        .filter(|c| c.kind() == "modifiers")
+        .filter(|c| c.kind_str() == "modifiers")
         .flat_map(named_children)
-        .filter(|a| matches!(a.kind(), "annotation" | "marker_annotation"))
+        .filter(|a| matches!(a.kind_str(), "annotation" | "marker_annotation"))
         .collect()
 }
 
@@ -123,7 +124,7 @@ fn paths(ctx: &Ctx<'_>, n: tree_sitter::Node<'_>) -> Vec<String> {
         return out;
     };
     for m in named_children(body) {
-        if m.kind() != "method_declaration" {
+        if m.kind_str() != "method_declaration" {
             continue;
         }
         for (name, v) in annotations(m).into_iter().filter_map(url) {

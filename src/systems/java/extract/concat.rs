@@ -5,6 +5,7 @@
 //! (a variable, a call, a number) has an unknown value and is not read.
 
 use super::Ctx;
+use super::ast::Kind as _;
 use super::ast::{MAX_DEPTH, field, named_children};
 use crate::source::Span;
 use tree_sitter::Node;
@@ -15,7 +16,7 @@ const MAX_PIECES: usize = 10_000;
 
 /// Whether `n` is a `+` expression (string concatenation or addition).
 fn is_plus(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
-    n.kind() == "binary_expression" && field(n, "operator").is_some_and(|o| ctx.text(o) == "+")
+    n.kind_str() == "binary_expression" && field(n, "operator").is_some_and(|o| ctx.text(o) == "+")
 }
 
 /// Whether `n` is the outermost `+` of its concatenation: no enclosing `+`
@@ -27,7 +28,7 @@ pub fn is_top(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     let mut cur = n;
     for _ in 0..MAX_DEPTH {
         match ctx.parent(cur) {
-            Some(p) if p.kind() == "parenthesized_expression" => cur = p,
+            Some(p) if p.kind_str() == "parenthesized_expression" => cur = p,
             Some(p) => return !is_plus(ctx, p),
             None => return true,
         }
@@ -45,7 +46,7 @@ pub fn literal_pieces<'a>(top: Node<'a>, ctx: &Ctx<'a>) -> Option<Vec<Node<'a>>>
         if out.len() + stack.len() > MAX_PIECES {
             return None;
         }
-        match n.kind() {
+        match n.kind_str() {
             "string_literal" => out.push(n),
             "parenthesized_expression" => stack.push(*named_children(n).first()?),
             _ if is_plus(ctx, n) => {

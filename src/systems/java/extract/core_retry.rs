@@ -24,6 +24,7 @@
 //! Failsafe also has a `RetryPolicy.builder()`, and Spring Retry a
 //! `RetryTemplate`.
 
+use super::ast::Kind as _;
 use super::ast::{self, field, named_children, span};
 use super::spring::{callbacks, constructed, framework_backoff, retry_on};
 use super::{Ctx, Out, attempts_default, attempts_written};
@@ -89,12 +90,12 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         .nodes
         .iter()
         .filter(|n| {
-            n.kind() == "method_invocation"
+            n.kind_str() == "method_invocation"
                 && field(**n, "name").is_some_and(|x| ctx.text(x) == "setRetryPolicy")
         })
         .filter_map(|&n| {
             let obj = field(n, "object")?;
-            let obj = match obj.kind() {
+            let obj = match obj.kind_str() {
                 "field_access" => field(obj, "field")?,
                 _ => obj,
             };
@@ -108,7 +109,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     // `spring`).
     let nodes: &[Node<'a>] = if core_template(ctx) { &ctx.nodes } else { &[] };
     for &n in nodes {
-        if n.kind() != "object_creation_expression" {
+        if n.kind_str() != "object_creation_expression" {
             continue;
         }
         let ty = ast::simple_type(field(n, "type").map_or("", |t| ctx.text(t)));
@@ -169,10 +170,15 @@ fn name_of(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
     let mut cur = n;
     for _ in 0..3 {
         match ctx.parent(cur) {
-            Some(par) if par.kind() == "variable_declarator" => {
+            Some(par) if par.kind_str() == "variable_declarator" => {
                 return field(par, "name").map(|x| ctx.text(x).to_string());
             }
-            Some(par) if matches!(par.kind(), "argument_list" | "object_creation_expression") => {
+            Some(par)
+                if matches!(
+                    par.kind_str(),
+                    "argument_list" | "object_creation_expression"
+                ) =>
+            {
                 cur = par;
             }
             _ => break,

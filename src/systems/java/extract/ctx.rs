@@ -82,7 +82,7 @@ fn index<'a>(root: Node<'a>) -> (Vec<Node<'a>>, IdMap<Node<'a>>) {
     loop {
         let n = cursor.node();
         let kept =
-            n.is_named() && !matches!(n.kind(), "comment" | "line_comment" | "block_comment");
+            n.is_named() && !matches!(n.kind_str(), "comment" | "line_comment" | "block_comment");
         if kept {
             nodes.push(n);
             if let Some(&p) = path.last() {
@@ -121,7 +121,7 @@ impl<'a> Ctx<'a> {
         let mut mutated = std::collections::HashSet::new();
         let mut writes: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         for &n in &nodes {
-            match n.kind() {
+            match n.kind_str() {
                 "import_declaration" => {
                     let t = text(n, src)
                         .trim_start_matches("import")
@@ -162,11 +162,11 @@ impl<'a> Ctx<'a> {
                 }
                 "expression_statement" => {
                     if let Some(e) = named_children(n).first()
-                        && e.kind() == "method_invocation"
+                        && e.kind_str() == "method_invocation"
                     {
                         let c = ast::chain(*e, src);
                         if let Some(r) = c.root
-                            && r.kind() == "identifier"
+                            && r.kind_str() == "identifier"
                         {
                             mutations.entry(text(r, src)).or_default().push(*e);
                         }
@@ -179,7 +179,7 @@ impl<'a> Ctx<'a> {
                 }
                 "update_expression" => {
                     if let Some(id) = named_children(n).first() {
-                        if id.kind() == "identifier" {
+                        if id.kind_str() == "identifier" {
                             mutated.insert(text(*id, src));
                         }
                         if let Some(name) = written_name(*id, src) {
@@ -189,7 +189,7 @@ impl<'a> Ctx<'a> {
                 }
                 "assignment_expression" => {
                     if let Some(l) = field(n, "left")
-                        && l.kind() == "identifier"
+                        && l.kind_str() == "identifier"
                     {
                         mutated.insert(text(l, src));
                     }
@@ -198,7 +198,7 @@ impl<'a> Ctx<'a> {
                     }
                     let op = field(n, "operator").map_or("", |o| text(o, src));
                     if let (Some(l), Some(r), "=") = (field(n, "left"), field(n, "right"), op) {
-                        let name = match l.kind() {
+                        let name = match l.kind_str() {
                             "identifier" => Some(text(l, src)),
                             "field_access" => field(l, "field").map(|f| text(f, src)),
                             _ => None,
@@ -241,13 +241,13 @@ impl<'a> Ctx<'a> {
                 ws.iter()
                     .copied()
                     .filter(|w| {
-                        let target = if w.kind() == "assignment_expression" {
+                        let target = if w.kind_str() == "assignment_expression" {
                             field(*w, "left")
                         } else {
                             named_children(*w).first().copied()
                         };
                         target.is_some_and(|t| {
-                            t.kind() == "field_access"
+                            t.kind_str() == "field_access"
                                 || self.var(name, t).is_none_or(|x| x.scope.is_none())
                         })
                     })
@@ -259,8 +259,8 @@ impl<'a> Ctx<'a> {
             (None, [w]) => {
                 let in_ctor = Parents(&self.parents)
                     .enclosing_method(*w)
-                    .is_some_and(|m| m.kind() == "constructor_declaration");
-                let plain = w.kind() == "assignment_expression"
+                    .is_some_and(|m| m.kind_str() == "constructor_declaration");
+                let plain = w.kind_str() == "assignment_expression"
                     && field(*w, "operator").is_some_and(|o| self.text(o) == "=");
                 if in_ctor && plain {
                     field(*w, "right")
@@ -280,7 +280,8 @@ impl<'a> Ctx<'a> {
     /// chain).
     pub fn is_chain_link(&self, n: Node<'_>) -> bool {
         self.parent(n).is_some_and(|p| {
-            p.kind() == "method_invocation" && field(p, "object").is_some_and(|o| o.id() == n.id())
+            p.kind_str() == "method_invocation"
+                && field(p, "object").is_some_and(|o| o.id() == n.id())
         })
     }
 
@@ -300,7 +301,7 @@ impl<'a> Ctx<'a> {
     /// to, else the method it is built in (`@Bean Retryer feignRetryer()`).
     pub fn policy_name(&self, n: Node<'_>) -> Option<String> {
         match self.parent(n) {
-            Some(par) if par.kind() == "variable_declarator" => {
+            Some(par) if par.kind_str() == "variable_declarator" => {
                 field(par, "name").map(|x| self.text(x).to_string())
             }
             _ => self.enclosing_method(n).map(|(_, m)| m),
@@ -328,7 +329,7 @@ impl<'a> Ctx<'a> {
         match n {
             Some(n)
                 if matches!(
-                    n.kind(),
+                    n.kind_str(),
                     "identifier"
                         | "field_access"
                         | "scoped_identifier"
@@ -356,7 +357,7 @@ impl<'a> Ctx<'a> {
     pub fn chains(&self, root: &str, first: &[&str]) -> Vec<(Node<'a>, ast::Chain<'a>)> {
         self.nodes
             .iter()
-            .filter(|n| n.kind() == "method_invocation" && !self.is_chain_link(**n))
+            .filter(|n| n.kind_str() == "method_invocation" && !self.is_chain_link(**n))
             .map(|&n| (n, ast::chain(n, self.src)))
             .filter(|(_, c)| {
                 ast::last_segment(c.root_text(self.src)) == root
@@ -370,7 +371,7 @@ impl<'a> Ctx<'a> {
     pub fn qualified(&self, name: &str) -> String {
         let package = named_children(self.root)
             .into_iter()
-            .find(|n| n.kind() == "package_declaration")
+            .find(|n| n.kind_str() == "package_declaration")
             .map(|p| {
                 self.text(p)
                     .trim_start_matches("package")
@@ -428,7 +429,7 @@ impl<'a> Ctx<'a> {
     pub fn resolve(&self, n: Node<'a>) -> Node<'a> {
         let mut cur = unwrap_expr(n);
         for _ in 0..MAX_DEPTH {
-            if cur.kind() != "identifier" {
+            if cur.kind_str() != "identifier" {
                 break;
             }
             match self.value_of(self.text(cur), cur) {
@@ -452,7 +453,7 @@ impl<'a> Ctx<'a> {
         }
         let n = unwrap_expr(n);
         let t = self.text(n);
-        match n.kind() {
+        match n.kind_str() {
             "decimal_integer_literal" | "hex_integer_literal" | "binary_integer_literal" => {
                 ast::int_literal(t)
             }
@@ -469,7 +470,7 @@ impl<'a> Ctx<'a> {
             }
             // `this.maxAttempts`: the field.
             "field_access"
-                if field(n, "object").is_some_and(|o| o.kind() == "this")
+                if field(n, "object").is_some_and(|o| o.kind_str() == "this")
                     && let Some(f) = field(n, "field") =>
             {
                 let name = self.text(f);
@@ -523,7 +524,7 @@ impl<'a> Ctx<'a> {
     /// A floating value (`1.5`, `2`, a constant).
     pub fn float(&self, n: Node<'a>) -> Option<f64> {
         let r = self.resolve(n);
-        match r.kind() {
+        match r.kind_str() {
             "decimal_floating_point_literal" => ast::float_literal(self.text(r)),
             _ => self.int(r).map(|i| i as f64),
         }
@@ -538,7 +539,7 @@ impl<'a> Ctx<'a> {
                 return None;
             }
             let cur = unwrap_expr(cur);
-            match cur.kind() {
+            match cur.kind_str() {
                 "string_literal" => out.push_str(ast::string_literal(cur, self.src)?),
                 "identifier" => stack.push((self.var(self.text(cur), cur)?.value?, depth + 1)),
                 "binary_expression"
@@ -558,7 +559,7 @@ impl<'a> Ctx<'a> {
     /// number in `unit`.
     pub fn duration(&self, n: Node<'a>, unit: Duration) -> Option<Duration> {
         let n = self.resolve(n);
-        if n.kind() == "method_invocation" {
+        if n.kind_str() == "method_invocation" {
             let c = ast::chain(n, self.src);
             let root = c.root_text(self.src);
             let first = c.first()?;
@@ -605,7 +606,7 @@ impl<'a> Ctx<'a> {
     /// The methods whose bodies a method reference or lambda stands for.
     pub fn callable_bodies(&self, n: Node<'a>) -> Vec<Node<'a>> {
         let n = self.resolve(n);
-        match n.kind() {
+        match n.kind_str() {
             "lambda_expression" => field(n, "body").into_iter().collect(),
             "method_reference" => {
                 let kids = named_children(n);
@@ -626,7 +627,7 @@ impl<'a> Ctx<'a> {
             }
             "object_creation_expression" => n
                 .named_children(&mut n.walk())
-                .filter(|c| c.kind() == "class_body")
+                .filter(|c| c.kind_str() == "class_body")
                 .collect(),
             _ => Vec::new(),
         }
@@ -635,9 +636,9 @@ impl<'a> Ctx<'a> {
 
 /// The name a write targets: `name` or `this.name`.
 fn written_name<'a>(target: Node<'_>, src: &'a str) -> Option<&'a str> {
-    match target.kind() {
+    match target.kind_str() {
         "identifier" => Some(text(target, src)),
-        "field_access" if field(target, "object").is_some_and(|o| o.kind() == "this") => {
+        "field_access" if field(target, "object").is_some_and(|o| o.kind_str() == "this") => {
             field(target, "field").map(|f| text(f, src))
         }
         _ => None,
@@ -654,7 +655,7 @@ impl<'a> Parents<'_, 'a> {
     fn ancestor(&self, n: Node<'_>, kinds: &[&str]) -> Option<Node<'a>> {
         let mut cur = self.parent(n);
         while let Some(c) = cur {
-            if kinds.contains(&c.kind()) {
+            if kinds.contains(&c.kind_str()) {
                 return Some(c);
             }
             cur = self.parent(c);

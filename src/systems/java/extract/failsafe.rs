@@ -11,6 +11,7 @@
 //! `withMaxDuration` bounds all attempts together; `abortOn` stops retries.
 //! In `Failsafe.with(a, b, c)` the first policy is the outermost.
 
+use super::ast::Kind as _;
 use super::ast::{self, field, span};
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
 use crate::extract::Facts;
@@ -49,7 +50,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     }
     let mut created: HashMap<usize, usize> = HashMap::new();
     for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" && n.kind() != "object_creation_expression" {
+        if n.kind_str() != "method_invocation" && n.kind_str() != "object_creation_expression" {
             continue;
         }
         if ctx.is_chain_link(n) {
@@ -58,7 +59,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         let c = ast::chain(n, ctx.src);
         let root = c.root.map(ast::unwrap_expr);
         let (calls, ok) = match root {
-            Some(r) if r.kind() == "object_creation_expression" => (
+            Some(r) if r.kind_str() == "object_creation_expression" => (
                 &c.calls[..],
                 field(r, "type").is_some_and(|t| ast::simple_type(ctx.text(t)) == "RetryPolicy"),
             ),
@@ -183,7 +184,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
             let base = delay.value.nominal(1);
             let j = if let Some(f) = ctx
                 .float(a)
-                .filter(|_| ctx.resolve(a).kind() == "decimal_floating_point_literal")
+                .filter(|_| ctx.resolve(a).kind_str() == "decimal_floating_point_literal")
             {
                 Jitter::Proportional { factor: f }
             } else if let (Some(d), Some(b)) = (ctx.duration(a, MS), base) {
@@ -251,7 +252,7 @@ fn compositions<'a>(
                 let r = ctx.resolve(*other);
                 let oc = ast::chain(r, ctx.src);
                 let root = ast::last_segment(oc.root_text(ctx.src));
-                let ty = if other.kind() == "identifier" {
+                let ty = if other.kind_str() == "identifier" {
                     ctx.var(ctx.text(*other), *other)
                         .map_or("", |v| ast::simple_type(v.ty))
                 } else {

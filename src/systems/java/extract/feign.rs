@@ -20,6 +20,7 @@
 //! `Retryer.NEVER_RETRY`, and `client.config.<client>.retryer` in the
 //! service's configuration (`spring_boot_retry`) replaces it.
 
+use super::ast::Kind as _;
 use super::ast::{self, field, named_children, span};
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
 use crate::extract::Facts;
@@ -39,7 +40,7 @@ const BEAN: &str = Scope::BEAN_RETRYER;
 const DEFAULT: (u64, u64, u64) = (100, 1000, 5);
 
 fn is_default_retryer(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
-    n.kind() == "object_creation_expression"
+    n.kind_str() == "object_creation_expression"
         && field(n, "type").is_some_and(|t| {
             let ty = ctx.text(t);
             ty == "Retryer.Default"
@@ -119,7 +120,7 @@ fn millis(ctx: &Ctx<'_>, n: Node<'_>) -> Option<u64> {
         return Some(v);
     }
     let n = ctx.resolve(n);
-    if n.kind() != "method_invocation" {
+    if n.kind_str() != "method_invocation" {
         return None;
     }
     let c = ast::chain(n, ctx.src);
@@ -137,7 +138,7 @@ fn millis(ctx: &Ctx<'_>, n: Node<'_>) -> Option<u64> {
 /// `client.config.<client>` settings apply to it.
 fn feign_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
     for &n in &ctx.nodes {
-        if n.kind() != "interface_declaration" {
+        if n.kind_str() != "interface_declaration" {
             continue;
         }
         for (name, a) in super::r4j::method_annotations(ctx, n) {

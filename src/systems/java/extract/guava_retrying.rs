@@ -22,6 +22,7 @@
 //! Only a chain that ends in `build()` is read: a builder kept in a
 //! variable may get its strategies later.
 
+use super::ast::Kind as _;
 use super::ast::{self, field, span};
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
 use crate::extract::Facts;
@@ -48,7 +49,7 @@ fn long_and_unit(ctx: &Ctx<'_>, args: &[Node<'_>], i: usize) -> Option<Duration>
 /// through variables.
 fn factory<'a>(ctx: &Ctx<'a>, arg: Node<'a>, class: &str) -> Option<ast::Call<'a>> {
     let n = ctx.resolve(arg);
-    if n.kind() != "method_invocation" {
+    if n.kind_str() != "method_invocation" {
         return None;
     }
     let c = ast::chain(n, ctx.src);
@@ -261,11 +262,11 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     }
     // `retryer.call(callable)` on a retryer built above.
     for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" {
+        if n.kind_str() != "method_invocation" {
             continue;
         }
         let is_call = field(n, "name").is_some_and(|m| matches!(ctx.text(m), "call" | "wrap"));
-        let Some(obj) = field(n, "object").filter(|o| o.kind() == "identifier") else {
+        let Some(obj) = field(n, "object").filter(|o| o.kind_str() == "identifier") else {
             continue;
         };
         if !is_call {

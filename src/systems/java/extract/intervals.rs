@@ -5,6 +5,7 @@
 //! (`link::interval_functions`) joins them by the class's simple name.
 
 use super::Ctx;
+use super::ast::Kind as _;
 use super::ast::{field, span};
 use crate::extract::Facts;
 use crate::model::backoff::ServerDelay;
@@ -33,7 +34,7 @@ fn refs<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
         }
         // The `intervalBiFunction(..)` call whose name starts the span.
         let Some(call) = ctx.nodes.iter().copied().find(|n| {
-            n.kind() == "method_invocation"
+            n.kind_str() == "method_invocation"
                 && field(*n, "name").is_some_and(|x| {
                     x.start_byte() == p.delay.span.start && ctx.text(x) == "intervalBiFunction"
                 })
@@ -59,7 +60,7 @@ fn refs<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
 fn named_elsewhere(ctx: &Ctx<'_>, r: Node<'_>) -> Option<(String, Option<String>)> {
     let declared = |class: &str| {
         ctx.nodes.iter().any(|n| {
-            n.kind() == "class_declaration"
+            n.kind_str() == "class_declaration"
                 && field(*n, "name").is_some_and(|x| ctx.text(x) == class)
         })
     };
@@ -67,7 +68,7 @@ fn named_elsewhere(ctx: &Ctx<'_>, r: Node<'_>) -> Option<(String, Option<String>
         let t = t.split('<').next().unwrap_or(t).trim();
         t.rsplit('.').next().unwrap_or(t).to_string()
     };
-    match r.kind() {
+    match r.kind_str() {
         "method_reference" => {
             let (owner, m) = ctx.text(r).rsplit_once("::")?;
             let (owner, m) = (simple(owner), m.trim().to_string());
@@ -90,7 +91,7 @@ fn classes<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
         return;
     }
     for &n in &ctx.nodes {
-        if n.kind() != "class_declaration" {
+        if n.kind_str() != "class_declaration" {
             continue;
         }
         let Some(name) = field(n, "name").map(|x| ctx.text(x)) else {
@@ -103,7 +104,7 @@ fn classes<'a>(ctx: &Ctx<'a>, facts: &mut Facts) {
             .nodes
             .iter()
             .filter(|m| {
-                m.kind() == "method_declaration"
+                m.kind_str() == "method_declaration"
                     && m.start_byte() >= n.start_byte()
                     && m.end_byte() <= n.end_byte()
                     && ServerDelay::in_source(ctx.text(**m), BY).is_some()

@@ -41,7 +41,7 @@ pub mod spring;
 use crate::extract::Facts;
 use crate::model::*;
 use crate::source::Span;
-use ast::{MAX_DEPTH, field, named_children, span, text, unwrap_expr};
+use ast::{Kind, MAX_DEPTH, field, named_children, span, text, unwrap_expr};
 use std::collections::HashMap;
 use std::time::Duration;
 use tree_sitter::{Node, Parser};
@@ -147,7 +147,7 @@ const JAVA_LANG_ANNOTATIONS: &[&str] = &[
 /// qualified name) nor of `java.lang`.
 fn annotation_uses(ctx: &Ctx<'_>, facts: &mut Facts) {
     for &m in &ctx.nodes {
-        if !matches!(m.kind(), "method_declaration" | "class_declaration") {
+        if !matches!(m.kind_str(), "method_declaration" | "class_declaration") {
             continue;
         }
         for (name, a) in r4j::method_annotations(ctx, m) {
@@ -253,11 +253,13 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     unbounded_clients::extract(&ctx, facts, &out);
     idempotency_keys(&ctx, facts, &out);
     annotation_uses(&ctx, facts);
-    url_edges(&ctx, facts, &out);
+    // The literals as the call-site pre-pass lexes them, once for the
+    // readers below.
+    let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
+    url_edges(&ctx, facts, &out, &lexed);
     clients::extract(&ctx, facts);
     intervals::extract(&ctx, facts);
     if text.contains("@ConfigurationProperties") {
-        let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
         for (span, written) in
             crate::extract::calls::properties::configuration_properties(text, &lexed.lits)
         {
@@ -265,11 +267,9 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
         }
     }
     if text.contains("@Bean") {
-        let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
         facts.java.client_beans = crate::extract::calls::beans::property_refs(text, &lexed.lits);
     }
     if crate::extract::calls::clients::builds_clients(text) {
-        let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
         facts.java.client_uses = crate::extract::calls::clients::client_uses(text, &lexed.lits);
     }
     // Resilience4j, Failsafe and Reactor bound single attempts with a composed
@@ -332,7 +332,7 @@ pub fn names_key(name: &str) -> bool {
 
 /// What mints a random id, as written (`UUID.randomUUID()`).
 pub(crate) fn random_id(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
-    if n.kind() != "method_invocation" {
+    if n.kind_str() != "method_invocation" {
         return false;
     }
     let name = field(n, "name").map_or("", |x| ctx.text(x));
@@ -361,7 +361,7 @@ pub(crate) fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
         let Some(p) = ctx.parent(cur) else {
             return false;
         };
-        match p.kind() {
+        match p.kind_str() {
             "argument_list" => {
                 for a in named_children(p) {
                     if let Some(s) = ast::string_literal(a, ctx.src)
@@ -422,7 +422,7 @@ fn keys_in(ctx: &Ctx<'_>, body: Node<'_>) -> Vec<IdempotencyKey> {
     let mut keys = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for n in ast::descendants(body) {
-        if n.kind() == "identifier"
+        if n.kind_str() == "identifier"
             && let Some(v) = ctx.var(ctx.text(n), n)
             && !ast::within(v.node, body)
             && let Some(value) = v.value
@@ -500,12 +500,17 @@ pub fn url_host(s: &str) -> Option<&str> {
 
 /// URL literals as call edges, with the retry policies whose scope holds
 /// them.
-fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
+fn url_edges(
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+    out: &Out<'_>,
+    lexed: &crate::extract::calls::lex::Lexed,
+) {
     // String literals that are parts of a `+` concatenation: read joined,
     // never piece by piece.
     let mut joined: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for &n in &ctx.nodes {
-        if n.kind() != "binary_expression"
+        if n.kind_str() != "binary_expression"
             || !concat::is_top(ctx, n)
             || !ctx.text(n).contains("ethodConfig")
         {
@@ -514,9 +519,12 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
         let mut cursor = n.walk();
         let mut stack = vec![n];
         while let Some(m) = stack.pop() {
-            if m.kind() == "string_literal" {
+            if m.kind_str() == "string_literal" {
                 joined.insert(m.id());
-            } else if matches!(m.kind(), "binary_expression" | "parenthesized_expression") {
+            } else if matches!(
+                m.kind_str(),
+                "binary_expression" | "parenthesized_expression"
+            ) {
                 stack.extend(m.named_children(&mut cursor));
             }
         }
@@ -528,13 +536,12 @@ fn url_edges(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
     }
     // The same question the call-site pre-pass asks of every literal
     // (a log message or an exception's URL is no call).
-    let lexed = crate::extract::calls::lex::lex(ctx.src, crate::extract::calls::lex::Lang::Java);
     // `@Value` fields that only document the API (an OpenAPI server).
     let documented = crate::extract::calls::doc_fields::documentation_only(ctx.src, &lexed.lits);
     facts.java.doc_keys =
         crate::extract::calls::doc_fields::doc_keys(ctx.src, &lexed.lits, &documented);
     for &n in &ctx.nodes {
-        if n.kind() != "string_literal" || documented.contains(&span(n).start) {
+        if n.kind_str() != "string_literal" || documented.contains(&span(n).start) {
             continue;
         }
         let Some(s) = ast::string_literal(n, ctx.src) else {

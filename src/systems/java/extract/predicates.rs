@@ -5,6 +5,7 @@
 //! as if no predicate were given.
 
 use super::Ctx;
+use super::ast::Kind as _;
 use super::ast::{field, named_children, unwrap_expr};
 use crate::model::{Condition, Located};
 use crate::source::Span;
@@ -19,7 +20,7 @@ pub fn catch_all(span: Span) -> Located<Condition> {
 /// Whether the predicate expression `n` returns `true` for every input.
 pub fn accepts_all<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> bool {
     let n = ctx.resolve(n);
-    match n.kind() {
+    match n.kind_str() {
         "lambda_expression" => field(n, "body").is_some_and(|b| body_is_true(ctx, b)),
         "method_reference" => {
             // `this::retryAll`, `Policies::always`: the method's name is the
@@ -47,19 +48,19 @@ pub fn accepts_all<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> bool {
 /// A lambda or method body that is `true`, or a block every `return` of
 /// which returns `true` (statements before it may log or count).
 fn body_is_true(ctx: &Ctx<'_>, body: Node<'_>) -> bool {
-    if body.kind() != "block" {
+    if body.kind_str() != "block" {
         return is_true(ctx, body);
     }
     // The block's own returns: not those of a lambda or class inside it.
     let nested = |n: Node<'_>| {
         matches!(
-            n.kind(),
+            n.kind_str(),
             "lambda_expression" | "class_body" | "method_declaration"
         )
     };
     let returns: Vec<Node<'_>> = super::ast::descendants_until(body, nested)
         .into_iter()
-        .filter(|n| n.kind() == "return_statement")
+        .filter(|n| n.kind_str() == "return_statement")
         .collect();
     !returns.is_empty()
         && returns

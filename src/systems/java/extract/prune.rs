@@ -283,6 +283,20 @@ fn assigns_any(body: &str, names: &std::collections::HashSet<&str>) -> bool {
     }
     let b = body.as_bytes();
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    // The first bytes and lengths of the names: most words of a body
+    // are no field, told without hashing them.
+    let mut first = [false; 256];
+    let mut lens = 0u64;
+    let mut long = false;
+    for n in names {
+        if let Some(&c) = n.as_bytes().first() {
+            first[usize::from(c)] = true;
+        }
+        match n.len() {
+            l @ 0..64 => lens |= 1 << l,
+            _ => long = true,
+        }
+    }
     let mut k = 0;
     while k < b.len() {
         if !word(b[k]) || (k > 0 && word(b[k - 1])) {
@@ -293,7 +307,14 @@ fn assigns_any(body: &str, names: &std::collections::HashSet<&str>) -> bool {
         while k < b.len() && word(b[k]) {
             k += 1;
         }
-        if !names.contains(&body[start..k]) {
+        let len = k - start;
+        let may = first[usize::from(b[start])]
+            && (if len < 64 {
+                lens & (1 << len) != 0
+            } else {
+                long
+            });
+        if !may || !names.contains(&body[start..k]) {
             continue;
         }
         let before = body[..start].trim_end();
@@ -321,48 +342,49 @@ fn assigns_any(body: &str, names: &std::collections::HashSet<&str>) -> bool {
 }
 
 /// Words of a header outside parentheses and angle brackets, comments
-/// removed.
+/// removed. Byte by byte: every byte it tests is ASCII, so what it copies
+/// is whole characters (a header holds a type's javadoc: most of its
+/// bytes are a comment, skipped in one step).
 fn top_level(header: &str) -> (String, bool) {
-    let mut out = String::new();
+    let b = header.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(b.len().min(256));
     let mut depth = 0i32;
     let mut eq = false;
-    let mut chars = header.char_indices().peekable();
-    while let Some((k, c)) = chars.next() {
+    let mut k = 0usize;
+    while k < b.len() {
+        let c = b[k];
         match c {
-            '/' if header[k..].starts_with("//") => {
-                while chars.peek().is_some_and(|(_, c)| *c != '\n') {
-                    chars.next();
-                }
+            b'/' if b.get(k + 1) == Some(&b'/') => {
+                // To the line break (kept, read as any other byte).
+                k = memchr::memchr(b'\n', &b[k..]).map_or(b.len(), |j| k + j);
+                continue;
             }
-            '/' if header[k..].starts_with("/*") => {
-                let end = header[k + 2..]
-                    .find("*/")
-                    .map_or(header.len(), |e| k + 2 + e + 2);
-                while chars.peek().is_some_and(|(j, _)| *j < end) {
-                    chars.next();
-                }
+            b'/' if b.get(k + 1) == Some(&b'*') => {
+                k = memmem::find(&b[k + 2..], b"*/").map_or(b.len(), |e| k + 2 + e + 2);
+                continue;
             }
-            '(' | '<' => {
+            b'(' | b'<' => {
                 depth += 1;
                 if depth == 1 {
                     out.push(c);
                 }
             }
-            ')' | '>' => {
+            b')' | b'>' => {
                 depth -= 1;
                 if depth == 0 {
                     out.push(c);
                 }
             }
-            '=' if depth == 0 => {
+            b'=' if depth == 0 => {
                 eq = true;
                 out.push(c);
             }
-            c if depth == 0 => out.push(c),
+            _ if depth == 0 => out.push(c),
             _ => {}
         }
+        k += 1;
     }
-    (out, eq)
+    (String::from_utf8_lossy(&out).into_owned(), eq)
 }
 
 fn words(s: &str) -> impl Iterator<Item = &str> {
@@ -549,6 +571,84 @@ pub use crate::extract::tree_sitter::included;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`top_level`] as it was, a character at a time: the byte-wise one
+    /// must give the same on every header.
+    fn top_level_chars(header: &str) -> (String, bool) {
+        let mut out = String::new();
+        let mut depth = 0i32;
+        let mut eq = false;
+        let mut chars = header.char_indices().peekable();
+        while let Some((k, c)) = chars.next() {
+            match c {
+                '/' if header[k..].starts_with("//") => {
+                    while chars.peek().is_some_and(|(_, c)| *c != '\n') {
+                        chars.next();
+                    }
+                }
+                '/' if header[k..].starts_with("/*") => {
+                    let end = header[k + 2..]
+                        .find("*/")
+                        .map_or(header.len(), |e| k + 2 + e + 2);
+                    while chars.peek().is_some_and(|(j, _)| *j < end) {
+                        chars.next();
+                    }
+                }
+                '(' | '<' => {
+                    depth += 1;
+                    if depth == 1 {
+                        out.push(c);
+                    }
+                }
+                ')' | '>' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push(c);
+                    }
+                }
+                '=' if depth == 0 => {
+                    eq = true;
+                    out.push(c);
+                }
+                c if depth == 0 => out.push(c),
+                _ => {}
+            }
+        }
+        (out, eq)
+    }
+
+    #[test]
+    fn byte_wise_top_level_is_the_character_one() {
+        let mut headers: Vec<String> = [
+            "/** Docs { é } */ public <T> Map<K, V> f(int a) throws E",
+            "// only a comment\n  int x = 1, y",
+            "@A(\"é\") /* open",
+            "f(a)) = (b",
+            "ünïcode<ä> = ö // tail",
+            "/",
+            "a /* b */ c // d",
+            "",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Every header of the Java fixtures and corpus files: the text
+        // between two of `;`, `{` and `}`.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for dir in [root.join("testdata"), root.join("../shared/corpus")] {
+            for e in ignore::WalkBuilder::new(dir).build().flatten() {
+                if e.path().extension().is_some_and(|x| x == "java")
+                    && let Ok(t) = std::fs::read_to_string(e.path())
+                {
+                    headers.extend(t.split([';', '{', '}']).map(str::to_string));
+                }
+            }
+        }
+        assert!(headers.len() > 100, "{}", headers.len());
+        for h in &headers {
+            assert_eq!(top_level(h), top_level_chars(h), "{h:?}");
+        }
+    }
 
     fn skipped(src: &str) -> Vec<&str> {
         skippable(src).into_iter().map(|r| src[r].trim()).collect()

@@ -28,6 +28,7 @@
 //! .., maxInterval)` applies `Math.min` after `randomize`, so the cap clips
 //! the jitter; multiplier default 1.5, randomisation factor 0.5.
 
+use super::ast::Kind as _;
 use super::ast::{self, Chain, MAX_DEPTH, field, named_children, span};
 use super::predicates;
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
@@ -86,7 +87,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
 
     // Retry instances.
     for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" {
+        if n.kind_str() != "method_invocation" {
             continue;
         }
         let Some(name_node) = field(n, "name") else {
@@ -126,7 +127,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     }
     // Registries built from a local config consume it.
     for &n in &ctx.nodes {
-        if n.kind() == "method_invocation"
+        if n.kind_str() == "method_invocation"
             && ast::last_segment(ctx.name_of(field(n, "object"))) == "RetryRegistry"
             && let Some(a) = field(n, "arguments").and_then(|a| named_children(a).first().copied())
             && let Some(c) = config(ctx, a, &mut Vec::new(), 0)
@@ -136,7 +137,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     }
     // Configs built here but not turned into a retry in this file.
     for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" || ctx.is_chain_link(n) {
+        if n.kind_str() != "method_invocation" || ctx.is_chain_link(n) {
             continue;
         }
         let c = ast::chain(n, ctx.src);
@@ -159,14 +160,14 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         // Evaluate through the variable it is stored in, so that later
         // statements on the builder count.
         let (cfg, name) = match ctx.parent(n) {
-            Some(p) if p.kind() == "variable_declarator" => {
+            Some(p) if p.kind_str() == "variable_declarator" => {
                 let var = field(p, "name");
                 (
                     var.and_then(|v| config(ctx, v, &mut diags, 0)),
                     var.map(|v| ctx.text(v).to_string()),
                 )
             }
-            Some(p) if p.kind() == "return_statement" => (
+            Some(p) if p.kind_str() == "return_statement" => (
                 config(ctx, n, &mut diags, 0),
                 ctx.enclosing_method(n).map(|(_, m)| m),
             ),
@@ -197,7 +198,7 @@ fn dedup_diags(d: &mut Vec<crate::diag::Diagnostic>) {
 
 fn is_registry(ctx: &Ctx<'_>, o: Node<'_>) -> bool {
     // `retryRegistry`, `ResilienceUtil.getRetryRegistry()`.
-    let t = if o.kind() == "method_invocation" {
+    let t = if o.kind_str() == "method_invocation" {
         field(o, "name").map_or(String::new(), |n| ctx.text(n).to_ascii_lowercase())
     } else {
         ctx.name_of(Some(o)).to_ascii_lowercase()
@@ -205,7 +206,7 @@ fn is_registry(ctx: &Ctx<'_>, o: Node<'_>) -> bool {
     if t.contains("retryregistry") {
         return true;
     }
-    if o.kind() == "identifier"
+    if o.kind_str() == "identifier"
         && let Some(v) = ctx.var(ctx.text(o), o)
     {
         return ast::simple_type(v.ty) == "RetryRegistry";
@@ -220,7 +221,7 @@ fn registry_default(
     diags: &mut Vec<crate::diag::Diagnostic>,
 ) -> Option<Cfg> {
     let r = ctx.resolve(o);
-    if r.kind() != "method_invocation" {
+    if r.kind_str() != "method_invocation" {
         return None;
     }
     let c = ast::chain(r, ctx.src);
@@ -239,11 +240,11 @@ fn registry_default(
 pub fn method_annotations<'a>(ctx: &Ctx<'a>, m: Node<'a>) -> Vec<(&'a str, Node<'a>)> {
     let mut out = Vec::new();
     for c in named_children(m) {
-        if c.kind() != "modifiers" {
+        if c.kind_str() != "modifiers" {
             continue;
         }
         for a in named_children(c) {
-            if matches!(a.kind(), "annotation" | "marker_annotation")
+            if matches!(a.kind_str(), "annotation" | "marker_annotation")
                 && let Some(name) = field(a, "name")
             {
                 out.push((ast::last_segment(ctx.text(name)), a));
@@ -262,7 +263,7 @@ pub fn annotation_args<'a>(ctx: &Ctx<'a>, a: Node<'a>) -> Vec<(&'a str, Node<'a>
     named_children(list)
         .into_iter()
         .filter_map(|e| {
-            if e.kind() == "element_value_pair" {
+            if e.kind_str() == "element_value_pair" {
                 let k = field(e, "key")?;
                 let v = field(e, "value")?;
                 Some((ctx.text(k), v, span(e)))
@@ -276,7 +277,7 @@ pub fn annotation_args<'a>(ctx: &Ctx<'a>, a: Node<'a>) -> Vec<(&'a str, Node<'a>
 fn annotations<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     let retry_annotation = ctx.imports("io.github.resilience4j.retry.annotation.Retry");
     for &m in &ctx.nodes {
-        if m.kind() != "method_declaration" {
+        if m.kind_str() != "method_declaration" {
             continue;
         }
         let anns = method_annotations(ctx, m);
@@ -327,8 +328,8 @@ fn kind_of(ctx: &Ctx<'_>, st: &State<'_>, n: Node<'_>) -> Option<Kind> {
     if let Some(i) = st.created.get(&r.id()) {
         return Some(Kind::Retry(Some(*i)));
     }
-    let ty = if n.kind() == "identifier" || n.kind() == "field_access" {
-        let name = if n.kind() == "field_access" {
+    let ty = if n.kind_str() == "identifier" || n.kind_str() == "field_access" {
+        let name = if n.kind_str() == "field_access" {
             field(n, "field").map_or("", |f| ctx.text(f))
         } else {
             ctx.text(n)
@@ -337,7 +338,7 @@ fn kind_of(ctx: &Ctx<'_>, st: &State<'_>, n: Node<'_>) -> Option<Kind> {
     } else {
         ""
     };
-    let (root, last) = if r.kind() == "method_invocation" {
+    let (root, last) = if r.kind_str() == "method_invocation" {
         let c = ast::chain(r, ctx.src);
         (
             ast::last_segment(c.root_text(ctx.src)).to_string(),
@@ -366,7 +367,7 @@ fn is_registry_chain(ctx: &Ctx<'_>, r: Node<'_>) -> bool {
 fn limiter_timeout(ctx: &Ctx<'_>, n: Node<'_>) -> Located<Timeout> {
     let r = ctx.resolve(n);
     let unknown = Located::written(Timeout::Unknown, span(n));
-    if r.kind() != "method_invocation" {
+    if r.kind_str() != "method_invocation" {
         return unknown;
     }
     let c = ast::chain(r, ctx.src);
@@ -385,7 +386,7 @@ fn limiter_timeout(ctx: &Ctx<'_>, n: Node<'_>) -> Located<Timeout> {
                 return Located::written(Timeout::after(d), span(*a));
             }
             let cfg = ctx.resolve(*a);
-            if cfg.kind() == "method_invocation" {
+            if cfg.kind_str() == "method_invocation" {
                 let cc = ast::chain(cfg, ctx.src);
                 if let Some(t) = cc.calls.iter().find(|x| x.name == "timeoutDuration")
                     && let Some(d) = t.args.first().and_then(|x| ctx.duration(*x, MS))
@@ -414,14 +415,14 @@ fn layers<'a>(
         return (Vec::new(), None);
     }
     let n = ast::unwrap_expr(n);
-    match n.kind() {
+    match n.kind_str() {
         "identifier" => {
             // A local holding a decorated callable.
             match ctx.var(ctx.text(n), n).and_then(|v| v.value) {
                 Some(v)
                     if v.id() != n.id()
-                        && v.kind() != "lambda_expression"
-                        && v.kind() != "method_reference" =>
+                        && v.kind_str() != "lambda_expression"
+                        && v.kind_str() != "method_reference" =>
                 {
                     let (l, inner) = layers(ctx, st, v, depth + 1);
                     if l.is_empty() {
@@ -436,10 +437,14 @@ fn layers<'a>(
         "lambda_expression" => {
             let body = field(n, "body");
             let expr = match body {
-                Some(b) if b.kind() == "block" => {
+                Some(b) if b.kind_str() == "block" => {
                     let stmts = named_children(b);
                     match stmts.as_slice() {
-                        [s] if matches!(s.kind(), "return_statement" | "expression_statement") => {
+                        [s] if matches!(
+                            s.kind_str(),
+                            "return_statement" | "expression_statement"
+                        ) =>
+                        {
                             named_children(*s).first().copied()
                         }
                         _ => None,
@@ -536,7 +541,7 @@ fn layers<'a>(
                 // `.get()`, `.apply(..)`, `.toCompletableFuture()` on a
                 // decorated callable: look at what it is called on.
                 return match field(n, "object") {
-                    Some(o) if o.kind() == "method_invocation" => layers(ctx, st, o, depth + 1),
+                    Some(o) if o.kind_str() == "method_invocation" => layers(ctx, st, o, depth + 1),
                     _ => (Vec::new(), Some(n)),
                 };
             }
@@ -582,7 +587,7 @@ fn composition<'a>(ctx: &Ctx<'a>, facts: &mut Facts, st: &mut State<'a>) {
     let mut wraps: HashSet<(usize, Span)> = HashSet::new();
     let mut callables: HashSet<(usize, usize)> = HashSet::new();
     for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" {
+        if n.kind_str() != "method_invocation" {
             continue;
         }
         // Only the outermost call of a chain.

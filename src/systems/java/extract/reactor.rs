@@ -19,6 +19,7 @@
 //! outside a lambda is the same for every attempt, one minted inside
 //! `Mono.defer(() -> ..)` or a `flatMap` lambda is new each time.
 
+use super::ast::Kind as _;
 use super::ast::{self, field, named_children, span};
 use super::{Ctx, Out, RetryScope, attempts_written};
 use crate::extract::Facts;
@@ -48,7 +49,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         return;
     }
     for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" {
+        if n.kind_str() != "method_invocation" {
             continue;
         }
         let name = field(n, "name").map_or("", |x| ctx.text(x));
@@ -130,7 +131,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         facts.policies.push(p);
         // Lambdas of the upstream run again on each resubscription.
         for d in ast::descendants(upstream) {
-            if d.kind() == "lambda_expression"
+            if d.kind_str() == "lambda_expression"
                 && let Some(body) = field(d, "body")
             {
                 out.scopes.push(RetryScope { body, policy: idx });
@@ -155,7 +156,7 @@ fn retries(ctx: &Ctx<'_>, n: Node<'_>) -> AttemptCount {
 /// The policy of a `Retry` spec expression.
 fn spec_policy(ctx: &Ctx<'_>, spec: Node<'_>, at: Span) -> Option<RetryPolicy> {
     let r = ctx.resolve(spec);
-    if r.kind() != "method_invocation" {
+    if r.kind_str() != "method_invocation" {
         return None;
     }
     let c = ast::chain(r, ctx.src);
@@ -286,19 +287,19 @@ fn filter_conditions(ctx: &Ctx<'_>, pred: Option<Node<'_>>, at: Span) -> Vec<Loc
         return vec![super::predicates::catch_all(at)];
     }
     let pred = ctx.resolve(pred);
-    let body = if pred.kind() == "lambda_expression" {
+    let body = if pred.kind_str() == "lambda_expression" {
         field(pred, "body")
     } else {
         None
     };
-    let Some(body) = body.filter(|b| b.kind() != "block") else {
+    let Some(body) = body.filter(|b| b.kind_str() != "block") else {
         return vec![Located::written(Condition::Predicate, at)];
     };
     let mut out = Vec::new();
     let mut other = false;
     let mut stack = vec![ast::unwrap_expr(body)];
     while let Some(e) = stack.pop() {
-        match e.kind() {
+        match e.kind_str() {
             "binary_expression" if field(e, "operator").is_some_and(|o| ctx.text(o) == "||") => {
                 stack.extend(field(e, "left").map(ast::unwrap_expr));
                 stack.extend(field(e, "right").map(ast::unwrap_expr));
@@ -348,7 +349,7 @@ fn http_methods(ctx: &Ctx<'_>, calls: &[ast::Call<'_>], at: Span) -> Located<Met
 /// Keys minted while the chain is assembled (outside any lambda): the same
 /// value goes out with every resubscription.
 fn keys_at_assembly(ctx: &Ctx<'_>, upstream: Node<'_>, p: &mut RetryPolicy) {
-    for d in ast::descendants_until(upstream, |x| x.kind() == "lambda_expression") {
+    for d in ast::descendants_until(upstream, |x| x.kind_str() == "lambda_expression") {
         if super::random_id(ctx, d) && super::used_as_key(ctx, d) {
             p.idempotency.push(IdempotencyKey {
                 span: span(d),

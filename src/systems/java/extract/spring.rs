@@ -31,6 +31,7 @@
 //! `setBackOffPolicy` (the same defaults: `SimpleRetryPolicy` 3 attempts,
 //! `NoBackOffPolicy`) is read from the setter calls on its variable.
 
+use super::ast::Kind as _;
 use super::ast::{self, field, named_children, span};
 use super::r4j::{annotation_args, method_annotations};
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
@@ -123,11 +124,11 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
 
 fn annotations<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     for &m in &ctx.nodes {
-        let is_method = m.kind() == "method_declaration";
-        let is_annotation_type = m.kind() == "annotation_type_declaration";
+        let is_method = m.kind_str() == "method_declaration";
+        let is_annotation_type = m.kind_str() == "annotation_type_declaration";
         if !is_method
             && !is_annotation_type
-            && !matches!(m.kind(), "class_declaration" | "interface_declaration")
+            && !matches!(m.kind_str(), "class_declaration" | "interface_declaration")
         {
             continue;
         }
@@ -258,7 +259,7 @@ fn spring_retry(
             Located::default_at(Jitter::Unknown, at),
             CapOrder::BeforeJitter,
         ),
-        Some((b, bs)) if matches!(b.kind(), "annotation" | "marker_annotation") => {
+        Some((b, bs)) if matches!(b.kind_str(), "annotation" | "marker_annotation") => {
             let bargs = annotation_args(ctx, b);
             let (d, j, o) = backoff(ctx, &bargs);
             let written = !bargs.is_empty();

@@ -24,6 +24,7 @@
 //! setting a timeout (or hands the client a configuration built elsewhere)
 //! is left alone, and a call through a helper method is not followed.
 
+use super::ast::Kind as _;
 use super::ast::{self, span};
 use super::ctx::Ctx;
 use super::{Out, RetryScope};
@@ -71,7 +72,7 @@ fn waits_for_ever(ctx: &Ctx<'_>, call: tree_sitter::Node<'_>) -> bool {
 /// (`prune::calls_timeout`).
 fn sets_timeout(ctx: &Ctx<'_>) -> bool {
     ctx.nodes.iter().any(|&n| {
-        n.kind() == "method_invocation"
+        n.kind_str() == "method_invocation"
             && ctx
                 .name_of(ast::field(n, "name"))
                 .to_ascii_lowercase()
@@ -86,7 +87,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
         return;
     }
     for &n in &ctx.nodes {
-        if n.kind() != "method_invocation" || !waits_for_ever(ctx, n) {
+        if n.kind_str() != "method_invocation" || !waits_for_ever(ctx, n) {
             continue;
         }
         for RetryScope { policy, .. } in out.scopes.iter().filter(|s| ast::within(n, s.body)) {

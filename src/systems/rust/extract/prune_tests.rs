@@ -226,3 +226,78 @@ fn prune_real() {
     let n = compare(&files, &root);
     println!("{} Rust files, {n} pruned, facts identical", files.len());
 }
+
+/// The one-pass word test answers what the three matchers it replaced
+/// (code words in the code; text words, or `continue` + `await` + a
+/// retry word, in the raw text) answered, on every function-sized piece
+/// of the Rust fixtures and corpus and on shapes at the edges (a word in
+/// a string or comment only, split by a literal, in another case).
+#[test]
+fn one_pass_word_test_is_the_three_matchers() {
+    let m = |w: &[&str]| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(w)
+            .unwrap()
+    };
+    let (code_w, text_w, again, awaits, says) = (
+        m(CODE_WORDS),
+        m(TEXT_WORDS),
+        m(LOOP_AGAIN),
+        m(LOOP_AWAIT),
+        m(LOOP_SAYS),
+    );
+    let reference = |code: &[u8], raw: &[u8]| {
+        code_w.is_match(code)
+            || text_w.is_match(raw)
+            || (again.is_match(raw) && awaits.is_match(raw) && says.is_match(raw))
+    };
+    let mut texts: Vec<String> = [
+        "fn a() { let s = \"retry\"; }",
+        "fn a() { // Retry later\n x }",
+        "fn a() { RETRY_LIMIT }",
+        "fn a() { re\"\"try }",
+        "fn a() { loop { continue; } x.await; /* attempt */ }",
+        "fn a() { loop { continue; } x.await; }",
+        "fn a() { let u = \"http://x\"; }",
+        "fn a() { Backoff::new() }",
+        "fn a() { tokio::time::sleep(d).await }",
+        "fn a() { \"aws_config\" }",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in [root.join("testdata"), root.join("../shared/corpus")] {
+        for e in ignore::WalkBuilder::new(dir).build().flatten() {
+            if e.path().extension().is_some_and(|x| x == "rs")
+                && let Ok(t) = std::fs::read_to_string(e.path())
+            {
+                texts.push(t);
+            }
+        }
+    }
+    let mut pieces = 0;
+    for src in &texts {
+        let Some((t, _)) = lex(src) else { continue };
+        let code = code_only(src, &t);
+        // Every span from one `fn` token to each later `}`: what the
+        // pruner asks about and much more.
+        for (i, x) in t.iter().enumerate() {
+            if &src[x.s..x.e] != "fn" {
+                continue;
+            }
+            for y in t[i..].iter().filter(|y| y.k == K::Punct(b'}')) {
+                let (a, b) = (x.s, y.e);
+                pieces += 1;
+                assert_eq!(
+                    wanted_text(&code[a..b], &src.as_bytes()[a..b]),
+                    reference(&code[a..b], &src.as_bytes()[a..b]),
+                    "{}",
+                    &src[a..b]
+                );
+            }
+        }
+    }
+    assert!(pieces > 100, "{pieces}");
+}

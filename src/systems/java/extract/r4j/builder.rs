@@ -63,7 +63,7 @@ pub fn config<'a>(
         return None;
     }
     let n = ast::unwrap_expr(n);
-    match n.kind() {
+    match n.kind_str() {
         "identifier" => {
             let name = ctx.text(n);
             let var = ctx.var(name, n);
@@ -114,7 +114,7 @@ pub fn config<'a>(
                 return Some(cfg);
             }
             let r = c.root?;
-            if r.kind() == "identifier" {
+            if r.kind_str() == "identifier" {
                 let mut cfg = config(ctx, r, diags, depth + 1)?;
                 apply(ctx, &mut cfg, &c.calls, diags);
                 cfg.span = cfg.span.cover(span(n));
@@ -125,7 +125,7 @@ pub fn config<'a>(
         "lambda_expression" => {
             // `Retry.of(name, () -> config)`.
             let body = field(n, "body")?;
-            if body.kind() == "block" {
+            if body.kind_str() == "block" {
                 return None;
             }
             config(ctx, body, diags, depth + 1)
@@ -275,7 +275,7 @@ pub(super) fn apply<'a>(
 
 fn is_negative(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     let r = ctx.resolve(n);
-    if r.kind() == "method_invocation" {
+    if r.kind_str() == "method_invocation" {
         let c = ast::chain(r, ctx.src);
         return c
             .first()
@@ -290,7 +290,7 @@ fn is_negative(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
 /// predicate retries, when it is that simple.
 pub fn status_predicate(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Condition> {
     let n = ctx.resolve(n);
-    let body = if n.kind() == "lambda_expression" {
+    let body = if n.kind_str() == "lambda_expression" {
         field(n, "body")?
     } else {
         return None;
@@ -300,7 +300,7 @@ pub fn status_predicate(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Condition> {
     if t.contains("is5xxServerError") {
         return Some(Condition::Status { from: 500, to: 599 });
     }
-    if e.kind() != "binary_expression" {
+    if e.kind_str() != "binary_expression" {
         return None;
     }
     let l = field(e, "left")?;
@@ -326,10 +326,10 @@ pub fn status_predicate(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Condition> {
 pub(super) fn interval(ctx: &Ctx<'_>, n: Node<'_>) -> (Delay, Jitter, CapOrder) {
     let unknown = (Delay::Unknown, Jitter::Unknown, CapOrder::BeforeJitter);
     let n = ctx.resolve(n);
-    if n.kind() == "lambda_expression" {
+    if n.kind_str() == "lambda_expression" {
         return (Delay::Custom, Jitter::Unknown, CapOrder::BeforeJitter);
     }
-    if n.kind() != "method_invocation" {
+    if n.kind_str() != "method_invocation" {
         return unknown;
     }
     let c: Chain<'_> = ast::chain(n, ctx.src);
@@ -358,7 +358,7 @@ pub(super) fn interval(ctx: &Ctx<'_>, n: Node<'_>) -> (Delay, Jitter, CapOrder) 
     };
     let is_float = |i: usize| {
         args.get(i)
-            .is_some_and(|a| ctx.resolve(*a).kind() == "decimal_floating_point_literal")
+            .is_some_and(|a| ctx.resolve(*a).kind_str() == "decimal_floating_point_literal")
     };
     match first.name.as_str() {
         "ofDefaults" => (
@@ -516,7 +516,7 @@ pub fn policy(cfg: Option<&Cfg>, name: Option<String>, at: Span) -> RetryPolicy 
 fn interval_bodies<'a>(ctx: &Ctx<'a>, arg: Node<'a>) -> Vec<Node<'a>> {
     let mut out = vec![arg];
     let r = ctx.resolve(arg);
-    match r.kind() {
+    match r.kind_str() {
         "method_reference" => {
             let text = ctx.text(r);
             if let Some((_, name)) = text.rsplit_once("::")
@@ -529,7 +529,7 @@ fn interval_bodies<'a>(ctx: &Ctx<'a>, arg: Node<'a>) -> Vec<Node<'a>> {
             let class = field(r, "type").map(|t| ctx.text(t)).unwrap_or("");
             let class = class.split('<').next().unwrap_or(class).trim();
             out.extend(ctx.nodes.iter().copied().filter(|n| {
-                n.kind() == "class_declaration"
+                n.kind_str() == "class_declaration"
                     && field(*n, "name").is_some_and(|x| ctx.text(x) == class)
             }));
         }

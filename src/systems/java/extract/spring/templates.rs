@@ -157,7 +157,7 @@ pub(in crate::systems::java::extract) fn callbacks<'a>(
     out: &mut Out<'a>,
 ) {
     for &n in &ctx.nodes {
-        if n.kind() != "method_invocation"
+        if n.kind_str() != "method_invocation"
             || !field(n, "name").is_some_and(|x| methods.contains(&ctx.text(x)))
         {
             continue;
@@ -186,7 +186,7 @@ pub(in crate::systems::java::extract) fn constructed<'a>(
     n: Node<'a>,
 ) -> Option<(&'a str, Vec<Node<'a>>, Vec<ast::Call<'a>>)> {
     let r = ctx.resolve(n);
-    if r.kind() != "object_creation_expression" {
+    if r.kind_str() != "object_creation_expression" {
         return None;
     }
     let ty = ast::simple_type(field(r, "type").map_or("", |t| ctx.text(t)));
@@ -195,7 +195,7 @@ pub(in crate::systems::java::extract) fn constructed<'a>(
         .unwrap_or_default();
     let mut setters = Vec::new();
     let n = ast::unwrap_expr(n);
-    if n.kind() == "identifier"
+    if n.kind_str() == "identifier"
         && let Some(v) = ctx.var(ctx.text(n), n)
     {
         for m in ctx.mutations_of(ctx.text(n), &v) {
@@ -212,7 +212,7 @@ pub(in crate::systems::java::extract) fn constructed<'a>(
 /// to 30 s; `UniformRandomBackOffPolicy` 500-1500 ms.
 fn classic_templates<'a>(ctx: &Ctx<'a>, facts: &mut Facts, created: &mut HashMap<usize, usize>) {
     for &d in &ctx.nodes {
-        if d.kind() != "variable_declarator" {
+        if d.kind_str() != "variable_declarator" {
             continue;
         }
         let (Some(name), Some(value)) = (field(d, "name"), field(d, "value")) else {
