@@ -288,6 +288,17 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     let Some(body) = field(catch, "body") else {
         return false;
     };
+    // The caught exception, or a variable the catch stores it in
+    // (`throwable = e; shouldRetry = shouldRetry(ref, throwable)`).
+    let mut names = vec![param];
+    for d in ast::descendants_until(body, nested) {
+        if d.kind() == "assignment_expression"
+            && field(d, "right").is_some_and(|r| ctx.text(ast::unwrap_expr(r)) == param)
+            && let Some(l) = field(d, "left").filter(|l| l.kind() == "identifier")
+        {
+            names.push(ctx.text(l));
+        }
+    }
     ast::descendants_until(body, nested).into_iter().any(|d| {
         d.kind() == "method_invocation"
             && (field(d, "name").is_some_and(|n| {
@@ -301,7 +312,7 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
             && field(d, "arguments").is_some_and(|a| {
                 named_children(a)
                     .into_iter()
-                    .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+                    .any(|x| x.kind() == "identifier" && names.contains(&ctx.text(x)))
             })
     })
 }
@@ -490,6 +501,65 @@ pub(super) fn race_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         && types
             .iter()
             .all(|(t, _)| RACES.contains(&ast::last_segment(t)))
+}
+
+/// A catch of only failures of this process's own work: the local file
+/// system (`NoSuchFileException` while a directory is deleted, a file that
+/// exists already) or its own thread pool (`RejectedExecutionException`:
+/// the queue is full). No remote call failed; a pass goes round for a local
+/// state.
+pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
+    const LOCAL: &[&str] = &[
+        "NoSuchFileException",
+        "FileAlreadyExistsException",
+        "DirectoryNotEmptyException",
+        "NotDirectoryException",
+        "RejectedExecutionException",
+    ];
+    let types = super::catch_types(ctx, catch);
+    !types.is_empty()
+        && types
+            .iter()
+            .all(|(t, _)| LOCAL.contains(&ast::last_segment(t)))
+}
+
+/// A call of a method of this class whose body is one `return` of a test
+/// of fields: a comparison, or `&&`/`||` with a comparison or a field among
+/// its operands (`return isRunning && now - lastRpc >= timeout;`, `return
+/// done.size() == numInputs;`). Leaving when it holds is a state reached
+/// (a poll, a timer), not an operation that worked.
+pub(super) fn tests_state(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    let Some(name) = own_call(ctx, call) else {
+        return false;
+    };
+    let defs = ctx.methods_named(name);
+    let comparison = |e: Node<'_>| {
+        e.kind() == "binary_expression"
+            && field(e, "operator")
+                .is_some_and(|o| matches!(ctx.text(o), "==" | "!=" | "<" | "<=" | ">" | ">="))
+    };
+    !defs.is_empty()
+        && defs.iter().take(3).all(|m| {
+            let Some(body) = field(*m, "body") else {
+                return false;
+            };
+            let stmts = named_children(body);
+            let [ret] = stmts.as_slice() else {
+                return false;
+            };
+            let Some(e) = named_children(*ret).first().map(|e| ast::unwrap_expr(*e)) else {
+                return false;
+            };
+            if ret.kind() != "return_statement" {
+                return false;
+            }
+            comparison(e)
+                || (e.kind() == "binary_expression"
+                    && field(e, "operator").is_some_and(|o| matches!(ctx.text(o), "&&" | "||"))
+                    && super::bounds::junctions(ctx, e, &["&&", "||"])
+                        .into_iter()
+                        .any(|p| comparison(p) || p.kind() == "identifier"))
+        })
 }
 
 /// An `if` of the catch that leaves and tests the caught exception with a

@@ -299,6 +299,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             why_not = "a race with another thread or writer: only a local state exception (`IndexOutOfBoundsException`, `IllegalAccessException`..) or a write conflict (a duplicate key) goes round, and the next pass reads anew";
             continue;
         }
+        if retrying.iter().all(|c| helpers::local_only(ctx, *c)) {
+            why_not = "local work: only a failure of the local file system (`NoSuchFileException`..) or of this process's thread pool (`RejectedExecutionException`) goes round, no remote call failed";
+            continue;
+        }
         // Waiting for a result (`future.get(100, MILLISECONDS)` with
         // `TimeoutException` going round) or for a lock (`lockFile.lock()`,
         // a locker's statement) is a wait for a state, not a retry.
@@ -321,6 +325,12 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // candidate, is not trying the same call again.
         if retrying.iter().any(|c| follows_next(ctx, *c, block)) {
             why_not = "each pass tries something else: a referral or redirect, failover to another node or port, a changed input, or a repair (a missing parent created)";
+            continue;
+        }
+        // A scan: the call is handed an offset or page the loop advances by
+        // what the last read returned (`offset += result.lastReadOffset`).
+        if moves::advances_input(ctx, &own, block) {
+            why_not = "a scan: the call is handed an offset or page the loop advances by what the last read returned, so each pass reads on";
             continue;
         }
         // A `synchronized` block's statements run in order with the
@@ -373,6 +383,8 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                                 !is_sleep_name(ctx.text(n)) && !result::reads_state(ctx.text(n))
                             })
                             && field(c, "object").is_none_or(|o| !locals.contains(&ctx.text(o)))
+                            // A method of this class testing fields: a state.
+                            && !helpers::tests_state(ctx, c)
                     })
                     && field(*s, "consequence").is_some_and(|b| {
                         statements(b)
@@ -470,6 +482,19 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     {
         return Err(Some(
             "a walk over items: the counter indexes an array or list",
+        ));
+    }
+    // An index the body steps and picks the target with
+    // (`handler = handlers.get(readHandlerIndex)` .. `readHandlerIndex++`):
+    // each pass asks the next replica or item.
+    if own.iter().any(|d| {
+        d.kind() == "update_expression"
+            && named_children(*d)
+                .first()
+                .is_some_and(|i| i.kind() == "identifier" && indexes_with(ctx, &own, ctx.text(*i)))
+    }) {
+        return Err(Some(
+            "failover or a walk: an index the loop steps picks the target (`list.get(i)`, `a[i]`)",
         ));
     }
     let trimmed = head(ctx, lp, body, cond);
@@ -581,6 +606,17 @@ fn indexes_with(ctx: &Ctx<'_>, own: &[Node<'_>], counter: &str) -> bool {
     own.iter().any(|&d| {
         if d.kind() != "identifier" || ctx.text(d) != counter {
             return false;
+        }
+        // A schedule of waits (`Thread.sleep(delays[attempt])`) is no walk.
+        let mut up = d;
+        for _ in 0..6 {
+            let Some(p) = ctx.parent(up) else { break };
+            if p.kind() == "method_invocation"
+                && field(p, "name").is_some_and(|n| is_sleep_name(ctx.text(n)))
+            {
+                return false;
+            }
+            up = p;
         }
         let mut cur = d;
         for _ in 0..4 {

@@ -303,3 +303,39 @@ fn round_robin(ctx: &Ctx<'_>, try_block: Node<'_>) -> bool {
             })
     })
 }
+
+/// The try block hands a call a variable the loop advances by a value it
+/// read (`offset += result.lastReadOffset`, `page = resp.nextPage`): each
+/// pass reads on from where the last one stopped, a scan (apache/inlong
+/// tubemq `BrokerAdminServlet.queryGroupStoredOffsets`). A counter stepped
+/// by a constant (`attempt++`, `i += 1`) is no such input.
+pub(super) fn advances_input(ctx: &Ctx<'_>, own: &[Node<'_>], try_block: Node<'_>) -> bool {
+    let advanced: Vec<&str> = own
+        .iter()
+        .filter(|d| d.kind() == "assignment_expression" && !ast::within(**d, try_block))
+        .filter(|d| {
+            field(**d, "operator").is_some_and(|o| matches!(ctx.text(o), "+=" | "-="))
+                && field(**d, "right").is_some_and(|r| {
+                    let r = ast::unwrap_expr(r);
+                    ctx.int(r).is_none()
+                        && matches!(r.kind(), "field_access" | "method_invocation")
+                })
+        })
+        .filter_map(|d| field(*d, "left").filter(|l| l.kind() == "identifier"))
+        .map(|l| ctx.text(l))
+        .collect();
+    if advanced.is_empty() {
+        return false;
+    }
+    ast::descendants_until(try_block, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
+                && field(d, "arguments").is_some_and(|a| {
+                    named_children(a).into_iter().any(|x| {
+                        x.kind() == "identifier" && advanced.contains(&ctx.text(x))
+                    })
+                })
+        })
+}
