@@ -317,6 +317,31 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     })
 }
 
+/// A statement of the catch telling a retry object of the failure, its
+/// answer unused (`retryer.continueOrPropagate(e)`, Feign's `Retryer`
+/// contract: it sleeps before the next attempt or throws once they are
+/// spent). A decision whose answer is tested (`if (policy.shouldRetry(e))`)
+/// is no wait.
+pub(super) fn tells_retryer<'a>(ctx: &Ctx<'_>, catch: Node<'a>) -> Option<Node<'a>> {
+    let param = named_children(catch)
+        .into_iter()
+        .find(|p| p.kind() == "catch_formal_parameter")
+        .and_then(|p| field(p, "name"))
+        .map(|n| ctx.text(n))?;
+    statements(field(catch, "body")?)
+        .into_iter()
+        .filter_map(call_of)
+        .find(|c| {
+            field(*c, "object").is_some_and(|o| {
+                o.kind() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
+            }) && field(*c, "arguments").is_some_and(|a| {
+                named_children(a)
+                    .into_iter()
+                    .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+            })
+        })
+}
+
 /// Whether a node records a failed target so the next pass avoids it: a
 /// call named like excluding a node or marking it dead, or adding to a
 /// collection of excluded, dead or failed nodes, locations or indexes

@@ -512,6 +512,14 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     let (delay, jitter) = wait(ctx, lp, &own, trimmed);
     p.delay = delay;
     p.jitter = jitter;
+    // A retry object told of each failure (`retryer.continueOrPropagate(e)`,
+    // Feign's `Retryer`): it waits before the next attempt or throws.
+    if matches!(p.delay.value, Delay::None)
+        && let Some(call) = tr.retrying.iter().find_map(|c| helpers::tells_retryer(ctx, *c))
+    {
+        p.delay = Located::written(Delay::Custom, span(call));
+        p.jitter = Located::written(Jitter::Unknown, span(call));
+    }
     // What is retried.
     let mut conditions = Vec::new();
     let mut all = false;

@@ -52,6 +52,18 @@ pub(super) fn wait(
             (_, "wait") if args.len() == 1 => (MS, args.first().copied()),
             // `Unsafe.park(false, nanos)`.
             (_, "park") if args.len() == 2 => (Duration::from_nanos(1), args.last().copied()),
+            // The unit first: `ThreadUtils.sleep(TimeUnit.SECONDS, 5)`.
+            (_, n)
+                if args.len() == 2
+                    && is_sleep_name(n)
+                    && n != "wait"
+                    && ast::time_unit(ctx.text(args[0])).is_some() =>
+            {
+                (
+                    ast::time_unit(ctx.text(args[0])).unwrap_or(MS),
+                    args.get(1).copied(),
+                )
+            }
             (_, n) if is_sleep_name(n) && n != "wait" => (MS, args.first().copied()),
             _ => continue,
         };
