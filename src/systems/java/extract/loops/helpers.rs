@@ -353,6 +353,7 @@ pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
     let name = field(d, "name").map_or("", |n| ctx.text(n));
     let lname = name.to_ascii_lowercase();
     if lname.contains("deadnode")
+        || lname.contains("unavailable")
         || lname.contains("exclude")
         || lname.contains("blacklist")
         || lname.contains("failover")
@@ -369,6 +370,7 @@ pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
     ];
     obj.contains("exclude")
         || obj.contains("dead")
+        || obj.contains("unavailable")
         || (obj.contains("failed") && TARGETS.iter().any(|t| obj.contains(t)))
 }
 
@@ -540,12 +542,23 @@ pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         "DirectoryNotEmptyException",
         "NotDirectoryException",
         "RejectedExecutionException",
+        // RocksDB runs inside this process (apache/fluss).
+        "RocksDBException",
     ];
     let types = super::catch_types(ctx, catch);
     !types.is_empty()
         && types
             .iter()
             .all(|(t, _)| LOCAL.contains(&ast::last_segment(t)))
+}
+
+/// The try loads a native library (`RocksDB.loadLibrary()`,
+/// `System.loadLibrary(..)`): work inside this process.
+pub(super) fn loads_native(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
+    ast::descendants_until(block, nested).into_iter().any(|d| {
+        d.kind() == "method_invocation"
+            && field(d, "name").is_some_and(|n| ctx.text(n) == "loadLibrary")
+    })
 }
 
 /// A call of a method of this class whose body is one `return` of a test

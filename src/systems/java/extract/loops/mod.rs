@@ -242,9 +242,12 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         .unwrap_or_default();
     // Scanning ports (`++candidatePort` before the try): each pass tries
     // another one.
+    // Or a loop over a port range (`i <= portRangeEnd`), each pass binding
+    // another port (apache/gravitino RESTUtils.findAvailablePort).
     if own.iter().any(|d| {
         d.kind() == "update_expression" && ctx.text(*d).to_ascii_lowercase().contains("port")
-    }) {
+    }) || cond_text.to_ascii_lowercase().contains("port")
+    {
         return Err(Some("a scan over ports: each pass tries the next one"));
     }
     let body_stmts = statements(body);
@@ -299,8 +302,9 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             why_not = "a race with another thread or writer: only a local state exception (`IndexOutOfBoundsException`, `IllegalAccessException`..) or a write conflict (a duplicate key) goes round, and the next pass reads anew";
             continue;
         }
-        if retrying.iter().all(|c| helpers::local_only(ctx, *c)) {
-            why_not = "local work: only a failure of the local file system (`NoSuchFileException`..) or of this process's thread pool (`RejectedExecutionException`) goes round, no remote call failed";
+        if retrying.iter().all(|c| helpers::local_only(ctx, *c)) || helpers::loads_native(ctx, block)
+        {
+            why_not = "local work: only a failure of the local file system (`NoSuchFileException`..), of an embedded store (`RocksDBException`) or of this process's thread pool (`RejectedExecutionException`) goes round, or the try loads a native library: no remote call failed";
             continue;
         }
         // Waiting for a result (`future.get(100, MILLISECONDS)` with

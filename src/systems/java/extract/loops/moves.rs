@@ -38,7 +38,11 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         || helpers::calls_marking_failed(ctx, try_block)
         || drops_picked_target(ctx, body, try_block)
         || round_robin(ctx, try_block);
-    if moves_on || changes_input(ctx, body, try_block) || once_after_fix(ctx, body) {
+    if moves_on
+        || changes_input(ctx, body, try_block)
+        || once_after_fix(ctx, body)
+        || drops_corrupt_item(ctx, &types, body, try_block)
+    {
         return true;
     }
     // Repairing the cause and trying again is not a retry of a transient
@@ -335,6 +339,42 @@ pub(super) fn advances_input(ctx: &Ctx<'_>, own: &[Node<'_>], try_block: Node<'_
                 && field(d, "arguments").is_some_and(|a| {
                     named_children(a).into_iter().any(|x| {
                         x.kind() == "identifier" && advanced.contains(&ctx.text(x))
+                    })
+                })
+        })
+}
+
+/// Only a corrupt or malformed item goes round and the catch removes what
+/// the try read (`removeAndDeleteSnapshot(snapshot.offset)`): the next pass
+/// reads another item (apache/fluss WriterStateManager.loadFromSnapshot).
+/// A corrupt item is not a transient failure, and it is not read again.
+fn drops_corrupt_item(
+    ctx: &Ctx<'_>,
+    types: &[(String, Span)],
+    catch_body: Node<'_>,
+    try_block: Node<'_>,
+) -> bool {
+    if types.is_empty()
+        || !types.iter().all(|(t, _)| {
+            let t = ast::last_segment(t);
+            t.contains("Corrupt") || t.contains("Malformed")
+        })
+    {
+        return false;
+    }
+    ast::descendants_until(catch_body, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| {
+                    let l = ctx.text(n).to_ascii_lowercase();
+                    ["remove", "delete", "drop", "discard", "quarantine"]
+                        .iter()
+                        .any(|w| l.starts_with(w))
+                })
+                && field(d, "arguments").is_some_and(|a| {
+                    ast::descendants(a).into_iter().any(|x| {
+                        x.kind() == "identifier" && mentions(ctx, try_block, ctx.text(x))
                     })
                 })
         })
