@@ -204,7 +204,9 @@ pub(super) fn start_of(ctx: &Ctx<'_>, name: &str, lp: Node<'_>) -> Option<i128> 
             )
         })
     {
-        let args = field(x, "arguments").map(named_children).unwrap_or_default();
+        let args = field(x, "arguments")
+            .map(named_children)
+            .unwrap_or_default();
         return match args.first() {
             None => Some(0),
             Some(a) if args.len() == 1 => ctx.int(*a),
@@ -237,8 +239,9 @@ pub(super) fn increments<'a>(
                 || steps_by_assignment(ctx, *d, name) == Some(false)
         }
         // `attempts.incrementAndGet()` on an AtomicInteger.
-        "method_invocation" => atomic_step(ctx, *d)
-            .is_some_and(|(n, s)| n == name && s.is_some_and(|(_, dec)| !dec)),
+        "method_invocation" => {
+            atomic_step(ctx, *d).is_some_and(|(n, s)| n == name && s.is_some_and(|(_, dec)| !dec))
+        }
         _ => false,
     })
 }

@@ -302,7 +302,8 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             why_not = "a race with another thread or writer: only a local state exception (`IndexOutOfBoundsException`, `IllegalAccessException`..) or a write conflict (a duplicate key) goes round, and the next pass reads anew";
             continue;
         }
-        if retrying.iter().all(|c| helpers::local_only(ctx, *c)) || helpers::loads_native(ctx, block)
+        if retrying.iter().all(|c| helpers::local_only(ctx, *c))
+            || helpers::loads_native(ctx, block)
         {
             why_not = "local work: only a failure of the local file system (`NoSuchFileException`..), of an embedded store (`RocksDBException`) or of this process's thread pool (`RejectedExecutionException`) goes round, or the try loads a native library: no remote call failed";
             continue;
@@ -519,7 +520,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     // A retry object told of each failure (`retryer.continueOrPropagate(e)`,
     // Feign's `Retryer`): it waits before the next attempt or throws.
     if matches!(p.delay.value, Delay::None)
-        && let Some(call) = tr.retrying.iter().find_map(|c| helpers::tells_retryer(ctx, *c))
+        && let Some(call) = tr
+            .retrying
+            .iter()
+            .find_map(|c| helpers::tells_retryer(ctx, *c))
     {
         p.delay = Located::written(Delay::Custom, span(call));
         p.jitter = Located::written(Jitter::Unknown, span(call));

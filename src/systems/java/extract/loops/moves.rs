@@ -321,8 +321,7 @@ pub(super) fn advances_input(ctx: &Ctx<'_>, own: &[Node<'_>], try_block: Node<'_
             field(**d, "operator").is_some_and(|o| matches!(ctx.text(o), "+=" | "-="))
                 && field(**d, "right").is_some_and(|r| {
                     let r = ast::unwrap_expr(r);
-                    ctx.int(r).is_none()
-                        && matches!(r.kind(), "field_access" | "method_invocation")
+                    ctx.int(r).is_none() && matches!(r.kind(), "field_access" | "method_invocation")
                 })
         })
         .filter_map(|d| field(*d, "left").filter(|l| l.kind() == "identifier"))
@@ -337,9 +336,9 @@ pub(super) fn advances_input(ctx: &Ctx<'_>, own: &[Node<'_>], try_block: Node<'_
             d.kind() == "method_invocation"
                 && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
                 && field(d, "arguments").is_some_and(|a| {
-                    named_children(a).into_iter().any(|x| {
-                        x.kind() == "identifier" && advanced.contains(&ctx.text(x))
-                    })
+                    named_children(a)
+                        .into_iter()
+                        .any(|x| x.kind() == "identifier" && advanced.contains(&ctx.text(x)))
                 })
         })
 }
@@ -373,9 +372,9 @@ fn drops_corrupt_item(
                         .any(|w| l.starts_with(w))
                 })
                 && field(d, "arguments").is_some_and(|a| {
-                    ast::descendants(a).into_iter().any(|x| {
-                        x.kind() == "identifier" && mentions(ctx, try_block, ctx.text(x))
-                    })
+                    ast::descendants(a)
+                        .into_iter()
+                        .any(|x| x.kind() == "identifier" && mentions(ctx, try_block, ctx.text(x)))
                 })
         })
 }

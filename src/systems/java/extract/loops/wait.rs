@@ -43,12 +43,14 @@ pub(super) fn wait(
                         || (is_sleep_name(n)
                             && n != "wait"
                             && ast::time_unit(ctx.text(args[1])).is_some())) =>
-            (
-                args.get(1)
-                    .and_then(|u| ast::time_unit(ctx.text(*u)))
-                    .unwrap_or(MS),
-                args.first().copied(),
-            ),
+            {
+                (
+                    args.get(1)
+                        .and_then(|u| ast::time_unit(ctx.text(*u)))
+                        .unwrap_or(MS),
+                    args.first().copied(),
+                )
+            }
             (_, "wait") if args.len() == 1 => (MS, args.first().copied()),
             // `Unsafe.park(false, nanos)`.
             (_, "park") if args.len() == 2 => (Duration::from_nanos(1), args.last().copied()),
