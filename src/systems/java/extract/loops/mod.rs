@@ -298,6 +298,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             why_not = "every catch leaves the loop (`throw`, `return`, `break`) or only catches `InterruptedException`: no failure goes round";
             continue;
         }
+        // A catch that logs in again before going round repairs; the
+        // loop is a retry only of what its other catches send round.
+        retrying.retain(|c| !moves::authenticates_again(ctx, *c));
+        if retrying.is_empty() {
+            why_not = "a repair: only an authentication failure goes round, after logging in or out again";
+            continue;
+        }
         if retrying.iter().all(|c| helpers::race_only(ctx, *c)) {
             why_not = "a race with another thread or writer: only a local state exception (`IndexOutOfBoundsException`, `IllegalAccessException`..) or a write conflict (a duplicate key) goes round, and the next pass reads anew";
             continue;

@@ -378,3 +378,35 @@ fn drops_corrupt_item(
                 })
         })
 }
+
+/// Only an authentication failure goes round and the catch logs in or out
+/// again or refreshes its credentials (`loginContext.logout()`,
+/// `relogin()`, `refreshToken()`): the next pass asks with a new identity,
+/// a repair (apache/amoro AmsThriftUrl, the Kerberos login of the thread).
+/// A loop whose other catches retry is still a retry of those failures.
+pub(super) fn authenticates_again(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
+    let types = catch_types(ctx, c);
+    let Some(catch_body) = field(c, "body") else {
+        return false;
+    };
+    if types.is_empty()
+        || !types
+            .iter()
+            .all(|(t, _)| ast::last_segment(t).contains("Auth"))
+    {
+        return false;
+    }
+    ast::descendants_until(catch_body, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| {
+                    let l = ctx.text(n).to_ascii_lowercase();
+                    ["login", "logout", "reauth", "authenticate"]
+                        .iter()
+                        .any(|w| l.contains(w))
+                        || (l.starts_with("refresh")
+                            && (l.contains("token") || l.contains("credential")))
+                })
+        })
+}
