@@ -544,6 +544,10 @@ pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         "RejectedExecutionException",
         // RocksDB runs inside this process (apache/fluss).
         "RocksDBException",
+        // java.nio.file's refusal on the local disk (a Windows delete held
+        // by another program), and the JVM's own memory.
+        "AccessDeniedException",
+        "OutOfMemoryError",
     ];
     let types = super::catch_types(ctx, catch);
     !types.is_empty()
@@ -556,9 +560,29 @@ pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
 /// `System.loadLibrary(..)`): work inside this process.
 pub(super) fn loads_native(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
     ast::descendants_until(block, nested).into_iter().any(|d| {
-        d.kind() == "method_invocation"
-            && field(d, "name").is_some_and(|n| ctx.text(n) == "loadLibrary")
+        (d.kind() == "method_invocation"
+            && field(d, "name").is_some_and(|n| ctx.text(n) == "loadLibrary"))
+            // Or binds a port of this host (`new ServerSocket(port)`).
+            || (d.kind() == "object_creation_expression"
+                && field(d, "type").is_some_and(|t| {
+                    matches!(
+                        ast::last_segment(ctx.text(t)),
+                        "ServerSocket" | "DatagramSocket"
+                    )
+                }))
     })
+}
+
+/// Only "does not exist" goes round (`TableNotExistException`): a wait for
+/// something another process or operator creates, a state, not a failed
+/// call.
+pub(super) fn waits_for_creation(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
+    let types = super::catch_types(ctx, catch);
+    !types.is_empty()
+        && types.iter().all(|(t, _)| {
+            let t = ast::last_segment(t);
+            t.contains("NotExist") || t.contains("DoesNotExist")
+        })
 }
 
 /// A call of a method of this class whose body is one `return` of a test

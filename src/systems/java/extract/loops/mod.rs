@@ -225,6 +225,12 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                     n,
                     "next" | "hasNext" | "nextElement" | "hasMoreElements" | "poll" | "take"
                 ) || n.starts_with("getNext")
+                    // The next host, node or server (`proxy.nextHost()`):
+                    // failover; a back-off's next delay is no such call.
+                    || (n.starts_with("next")
+                        && ["host", "node", "server", "address", "endpoint", "peer", "broker", "replica"]
+                            .iter()
+                            .any(|w| n.to_ascii_lowercase().contains(w)))
             })
     }) {
         return Err(Some(
@@ -328,7 +334,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                         && field(c, "name").is_some_and(|n| ctx.text(n).starts_with("await"))
                 })
         });
-        let local = wait::connects_locally(ctx, block);
+        let local = wait::connects_locally(ctx, block)
+            || retrying
+                .iter()
+                .all(|c| helpers::waits_for_creation(ctx, *c));
         if awaits || local || waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
             why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, or success is an `await..` answering true), takes a lock or connects to this host (`localhost`)";
             continue;
