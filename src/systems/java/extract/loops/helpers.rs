@@ -573,6 +573,40 @@ pub(super) fn loads_native(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
     })
 }
 
+/// The try only parses what an earlier read returned (`return
+/// Snapshot.fromJson(content);`, `content.map(Consumer::fromJson)`): a
+/// parse error going round is a torn read, a race with the writer of the
+/// file, not a failed call (apache/paimon SnapshotManager.tryFromPath).
+pub(super) fn only_parses(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
+    let parse = |n: &str| {
+        let l = n.to_ascii_lowercase();
+        ["parse", "fromjson", "readvalue", "decode", "deserialize"]
+            .iter()
+            .any(|w| l.starts_with(w))
+    };
+    let nodes = ast::descendants_until(block, nested);
+    let mut parses = false;
+    for d in &nodes {
+        match d.kind() {
+            "method_invocation" => {
+                let n = field(*d, "name").map_or("", |n| ctx.text(n));
+                if parse(n) {
+                    parses = true;
+                } else if !matches!(n, "map" | "orElse" | "trim") {
+                    return false;
+                }
+            }
+            "method_reference" => {
+                let t = ctx.text(*d);
+                parses |= t.rsplit("::").next().is_some_and(parse);
+            }
+            "object_creation_expression" => return false,
+            _ => {}
+        }
+    }
+    parses
+}
+
 /// Only "does not exist" goes round (`TableNotExistException`): a wait for
 /// something another process or operator creates, a state, not a failed
 /// call.

@@ -317,8 +317,9 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         }
         if retrying.iter().all(|c| helpers::local_only(ctx, *c))
             || helpers::loads_native(ctx, block)
+            || helpers::only_parses(ctx, block)
         {
-            why_not = "local work: only a failure of the local file system (`NoSuchFileException`..), of an embedded store (`RocksDBException`) or of this process's thread pool (`RejectedExecutionException`) goes round, or the try loads a native library: no remote call failed";
+            why_not = "local work: only a failure of the local file system (`NoSuchFileException`..), of an embedded store (`RocksDBException`) or of this process's thread pool (`RejectedExecutionException`) goes round, or the try loads a native library, binds a local port or only parses what was read: no remote call failed";
             continue;
         }
         // Waiting for a result (`future.get(100, MILLISECONDS)` with
