@@ -435,7 +435,7 @@ fn skippable_member(
     // `loops/helpers.rs`). Short bodies cost little to parse.
     static SHORT: std::sync::LazyLock<crate::extract::Needles> =
         std::sync::LazyLock::new(|| crate::extract::Needles::new(HELPER_WORDS.iter().copied()));
-    if body.len() <= HELPER_MAX && SHORT.any_in(body.as_bytes()) {
+    if body.len() <= HELPER_MAX && (SHORT.any_in(body.as_bytes()) || state_test(body)) {
         return false;
     }
     let (top, _) = top_level(header);
@@ -456,6 +456,18 @@ fn skippable_member(
     }
     // A method reference may hand it to a retry.
     !referenced.contains(name)
+}
+
+/// A body that is one `return` of a comparison (`return done == total;`):
+/// a loop that leaves when it holds waits for a state (`loops/helpers.rs`
+/// `tests_state`).
+fn state_test(body: &str) -> bool {
+    let t = body.trim();
+    t.starts_with("return ")
+        && t.find(';') == Some(t.len() - 1)
+        && ["==", "!=", ">=", "<=", " < ", " > "]
+            .iter()
+            .any(|op| t.contains(op))
 }
 
 fn is_word(c: u8) -> bool {

@@ -47,6 +47,12 @@ pub(super) fn comparison<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Option<Cmp<'a>> {
                 let dec = t.contains("--");
                 Some((id, Some(pre), dec))
             }
+            // An atomic counter (`attempts.incrementAndGet()`,
+            // `retryCount.intValue()`): the object is the counter.
+            "method_invocation" => atomic_step(ctx, x).map(|(id, step)| match step {
+                Some((pre, dec)) => (id.to_string(), Some(pre), dec),
+                None => (id.to_string(), None, false),
+            }),
             _ => None,
         }
     };
@@ -84,6 +90,55 @@ pub(super) fn comparison<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Option<Cmp<'a>> {
     })
 }
 
+/// A method of an atomic counter on a plain name: the name and, for a
+/// step, whether it is taken before the value is read and whether it
+/// counts down (`c.incrementAndGet()` is `(c, Some((true, false)))`,
+/// `c.getAndDecrement()` is `(c, Some((false, true)))`, a read such as
+/// `c.get()` or `c.intValue()` is `(c, None)`).
+pub(super) fn atomic_step<'a>(
+    ctx: &Ctx<'a>,
+    call: Node<'_>,
+) -> Option<(&'a str, Option<(bool, bool)>)> {
+    let obj = field(call, "object").filter(|o| o.kind() == "identifier")?;
+    if field(call, "arguments").is_some_and(|a| !named_children(a).is_empty()) {
+        return None;
+    }
+    let step = match ctx.text(field(call, "name")?) {
+        "incrementAndGet" => Some((true, false)),
+        "getAndIncrement" => Some((false, false)),
+        "decrementAndGet" => Some((true, true)),
+        "getAndDecrement" => Some((false, true)),
+        "get" | "intValue" | "longValue" | "getPlain" | "getAcquire" => None,
+        _ => return None,
+    };
+    Some((ctx.text(obj), step))
+}
+
+/// `name = name + k` (or `- k`): the counter stepped by an assignment;
+/// Some(true) when it counts down.
+fn steps_by_assignment(ctx: &Ctx<'_>, d: Node<'_>, name: &str) -> Option<bool> {
+    if d.kind() != "assignment_expression"
+        || field(d, "operator").is_none_or(|o| ctx.text(o) != "=")
+        || field(d, "left").is_none_or(|l| ctx.text(l) != name)
+    {
+        return None;
+    }
+    let r = ast::unwrap_expr(field(d, "right")?);
+    if r.kind() != "binary_expression" {
+        return None;
+    }
+    let op = ctx.text(field(r, "operator")?);
+    let l = ast::unwrap_expr(field(r, "left")?);
+    let k = ast::unwrap_expr(field(r, "right")?);
+    (ctx.text(l) == name && ctx.int(k).is_some_and(|k| k > 0))
+        .then_some(op)
+        .and_then(|op| match op {
+            "+" => Some(false),
+            "-" => Some(true),
+            _ => None,
+        })
+}
+
 /// Comparisons in a condition joined by `&&`.
 pub(super) fn conjuncts<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Vec<Node<'a>> {
     junctions(ctx, e, &["&&"])
@@ -101,6 +156,10 @@ pub(super) fn decrements(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
         "assignment_expression" => {
             field(*d, "left").is_some_and(|l| ctx.text(l) == name)
                 && field(*d, "operator").is_some_and(|o| ctx.text(o) == "-=")
+                || steps_by_assignment(ctx, *d, name) == Some(true)
+        }
+        "method_invocation" => {
+            atomic_step(ctx, *d).is_some_and(|(n, s)| n == name && s.is_some_and(|(_, dec)| dec))
         }
         _ => false,
     })
@@ -135,10 +194,26 @@ pub(super) fn start_of(ctx: &Ctx<'_>, name: &str, lp: Node<'_>) -> Option<i128> 
     // A field keeps its value across calls: its initializer is not where
     // this loop starts.
     v.scope?;
-    match v.value {
-        Some(x) => ctx.int(x),
-        None => None,
+    let x = v.value?;
+    // `new AtomicInteger(3)`, `new AtomicInteger()` (zero).
+    if x.kind() == "object_creation_expression"
+        && field(x, "type").is_some_and(|t| {
+            matches!(
+                ast::last_segment(ctx.text(t)),
+                "AtomicInteger" | "AtomicLong"
+            )
+        })
+    {
+        let args = field(x, "arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        return match args.first() {
+            None => Some(0),
+            Some(a) if args.len() == 1 => ctx.int(*a),
+            _ => None,
+        };
     }
+    ctx.int(x)
 }
 
 /// Whether the counter is incremented in the loop's own nodes (or header),
@@ -161,6 +236,11 @@ pub(super) fn increments<'a>(
             field(*d, "left")
                 .is_some_and(|l| ctx.text(l) == name || ctx.text(l) == format!("this.{name}"))
                 && field(*d, "operator").is_some_and(|o| ctx.text(o) == "+=")
+                || steps_by_assignment(ctx, *d, name) == Some(false)
+        }
+        // `attempts.incrementAndGet()` on an AtomicInteger.
+        "method_invocation" => {
+            atomic_step(ctx, *d).is_some_and(|(n, s)| n == name && s.is_some_and(|(_, dec)| !dec))
         }
         _ => false,
     })

@@ -2,7 +2,7 @@
 //! retries, and a success test after the `try` on what the catch stored.
 
 use super::ast::{self, field, named_children, span};
-use super::{Ctx, helpers, nested, statements};
+use super::{Ctx, bounds, helpers, nested, statements};
 use crate::source::Span;
 use tree_sitter::Node;
 
@@ -91,6 +91,29 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     let (Some(param), Some(body)) = (param, field(c, "body")) else {
         return caught;
     };
+    // The caught exception, or a local of the catch unwrapping it
+    // (`Throwable cause = stripExecutionException(e);`).
+    let mut subjects = vec![param];
+    for s in named_children(body) {
+        if s.kind() == "local_variable_declaration" {
+            for d in named_children(s) {
+                if d.kind() == "variable_declarator"
+                    && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
+                    && ast::descendants(v)
+                        .into_iter()
+                        .any(|i| i.kind() == "identifier" && ctx.text(i) == param)
+                {
+                    subjects.push(ctx.text(n));
+                }
+            }
+        }
+    }
+    let tests_subject = |x: Node<'_>| {
+        let t = ctx.text(ast::unwrap_expr(x));
+        subjects
+            .iter()
+            .any(|p| t == *p || t.starts_with(&format!("{p}.")))
+    };
     for s in named_children(body) {
         if s.kind() != "if_statement" {
             continue;
@@ -98,6 +121,12 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
         let Some(cond) = field(s, "condition").map(ast::unwrap_expr) else {
             continue;
         };
+        // `!(x instanceof A || x instanceof B) || n >= max`: the negated
+        // list is the test, a count beside it only caps.
+        let cond = bounds::junctions(ctx, cond, &["||"])
+            .into_iter()
+            .find(|p| p.kind() == "unary_expression" && ctx.text(*p).starts_with('!'))
+            .unwrap_or(cond);
         let (negated, test) =
             if cond.kind() == "unary_expression" && ctx.text(cond).starts_with('!') {
                 match named_children(cond).first() {
@@ -107,14 +136,44 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
             } else {
                 (false, cond)
             };
+        // `x instanceof A || x instanceof B`: each is a type that goes round.
+        let tests = bounds::junctions(ctx, test, &["||"]);
+        if tests.len() > 1
+            && tests.iter().all(|t| {
+                t.kind() == "instanceof_expression" && field(*t, "left").is_some_and(tests_subject)
+            })
+        {
+            let other = if negated {
+                field(s, "consequence")
+            } else {
+                field(s, "alternative").map(|a| {
+                    if a.kind() == "else" {
+                        named_children(a).first().copied().unwrap_or(a)
+                    } else {
+                        a
+                    }
+                })
+            };
+            if other.is_some_and(|b| {
+                statements(b)
+                    .last()
+                    .is_some_and(|l| helpers::leaves(ctx, *l))
+            }) {
+                return tests
+                    .iter()
+                    .filter_map(|t| field(*t, "right"))
+                    .map(|r| (ctx.text(r).to_string(), span(r)))
+                    .collect();
+            }
+            continue;
+        }
         if test.kind() != "instanceof_expression" {
             continue;
         }
         let (Some(left), Some(right)) = (field(test, "left"), field(test, "right")) else {
             continue;
         };
-        let subject = ctx.text(ast::unwrap_expr(left));
-        if subject != param && !subject.starts_with(&format!("{param}.")) {
+        if !tests_subject(left) {
             continue;
         }
         // The branch taken for every other exception leaves.

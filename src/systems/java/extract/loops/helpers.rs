@@ -288,6 +288,17 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     let Some(body) = field(catch, "body") else {
         return false;
     };
+    // The caught exception, or a variable the catch stores it in
+    // (`throwable = e; shouldRetry = shouldRetry(ref, throwable)`).
+    let mut names = vec![param];
+    for d in ast::descendants_until(body, nested) {
+        if d.kind() == "assignment_expression"
+            && field(d, "right").is_some_and(|r| ctx.text(ast::unwrap_expr(r)) == param)
+            && let Some(l) = field(d, "left").filter(|l| l.kind() == "identifier")
+        {
+            names.push(ctx.text(l));
+        }
+    }
     ast::descendants_until(body, nested).into_iter().any(|d| {
         d.kind() == "method_invocation"
             && (field(d, "name").is_some_and(|n| {
@@ -301,9 +312,34 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
             && field(d, "arguments").is_some_and(|a| {
                 named_children(a)
                     .into_iter()
-                    .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+                    .any(|x| x.kind() == "identifier" && names.contains(&ctx.text(x)))
             })
     })
+}
+
+/// A statement of the catch telling a retry object of the failure, its
+/// answer unused (`retryer.continueOrPropagate(e)`, Feign's `Retryer`
+/// contract: it sleeps before the next attempt or throws once they are
+/// spent). A decision whose answer is tested (`if (policy.shouldRetry(e))`)
+/// is no wait.
+pub(super) fn tells_retryer<'a>(ctx: &Ctx<'_>, catch: Node<'a>) -> Option<Node<'a>> {
+    let param = named_children(catch)
+        .into_iter()
+        .find(|p| p.kind() == "catch_formal_parameter")
+        .and_then(|p| field(p, "name"))
+        .map(|n| ctx.text(n))?;
+    statements(field(catch, "body")?)
+        .into_iter()
+        .filter_map(call_of)
+        .find(|c| {
+            field(*c, "object").is_some_and(|o| {
+                o.kind() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
+            }) && field(*c, "arguments").is_some_and(|a| {
+                named_children(a)
+                    .into_iter()
+                    .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+            })
+        })
 }
 
 /// Whether a node records a failed target so the next pass avoids it: a
@@ -317,6 +353,7 @@ pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
     let name = field(d, "name").map_or("", |n| ctx.text(n));
     let lname = name.to_ascii_lowercase();
     if lname.contains("deadnode")
+        || lname.contains("unavailable")
         || lname.contains("exclude")
         || lname.contains("blacklist")
         || lname.contains("failover")
@@ -333,6 +370,7 @@ pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
     ];
     obj.contains("exclude")
         || obj.contains("dead")
+        || obj.contains("unavailable")
         || (obj.contains("failed") && TARGETS.iter().any(|t| obj.contains(t)))
 }
 
@@ -490,6 +528,134 @@ pub(super) fn race_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         && types
             .iter()
             .all(|(t, _)| RACES.contains(&ast::last_segment(t)))
+}
+
+/// A catch of only failures of this process's own work: the local file
+/// system (`NoSuchFileException` while a directory is deleted, a file that
+/// exists already) or its own thread pool (`RejectedExecutionException`:
+/// the queue is full). No remote call failed; a pass goes round for a local
+/// state.
+pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
+    const LOCAL: &[&str] = &[
+        "NoSuchFileException",
+        "FileAlreadyExistsException",
+        "DirectoryNotEmptyException",
+        "NotDirectoryException",
+        "RejectedExecutionException",
+        // RocksDB runs inside this process (apache/fluss).
+        "RocksDBException",
+        // java.nio.file's refusal on the local disk (a Windows delete held
+        // by another program), and the JVM's own memory.
+        "AccessDeniedException",
+        "OutOfMemoryError",
+    ];
+    let types = super::catch_types(ctx, catch);
+    !types.is_empty()
+        && types
+            .iter()
+            .all(|(t, _)| LOCAL.contains(&ast::last_segment(t)))
+}
+
+/// The try loads a native library (`RocksDB.loadLibrary()`,
+/// `System.loadLibrary(..)`): work inside this process.
+pub(super) fn loads_native(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
+    ast::descendants_until(block, nested).into_iter().any(|d| {
+        (d.kind() == "method_invocation"
+            && field(d, "name").is_some_and(|n| ctx.text(n) == "loadLibrary"))
+            // Or binds a port of this host (`new ServerSocket(port)`).
+            || (d.kind() == "object_creation_expression"
+                && field(d, "type").is_some_and(|t| {
+                    matches!(
+                        ast::last_segment(ctx.text(t)),
+                        "ServerSocket" | "DatagramSocket"
+                    )
+                }))
+    })
+}
+
+/// The try only parses what an earlier read returned (`return
+/// Snapshot.fromJson(content);`, `content.map(Consumer::fromJson)`): a
+/// parse error going round is a torn read, a race with the writer of the
+/// file, not a failed call (apache/paimon SnapshotManager.tryFromPath).
+pub(super) fn only_parses(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
+    let parse = |n: &str| {
+        let l = n.to_ascii_lowercase();
+        ["parse", "fromjson", "readvalue", "decode", "deserialize"]
+            .iter()
+            .any(|w| l.starts_with(w))
+    };
+    let nodes = ast::descendants_until(block, nested);
+    let mut parses = false;
+    for d in &nodes {
+        match d.kind() {
+            "method_invocation" => {
+                let n = field(*d, "name").map_or("", |n| ctx.text(n));
+                if parse(n) {
+                    parses = true;
+                } else if !matches!(n, "map" | "orElse" | "trim") {
+                    return false;
+                }
+            }
+            "method_reference" => {
+                let t = ctx.text(*d);
+                parses |= t.rsplit("::").next().is_some_and(parse);
+            }
+            "object_creation_expression" => return false,
+            _ => {}
+        }
+    }
+    parses
+}
+
+/// Only "does not exist" goes round (`TableNotExistException`): a wait for
+/// something another process or operator creates, a state, not a failed
+/// call.
+pub(super) fn waits_for_creation(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
+    let types = super::catch_types(ctx, catch);
+    !types.is_empty()
+        && types.iter().all(|(t, _)| {
+            let t = ast::last_segment(t);
+            t.contains("NotExist") || t.contains("DoesNotExist")
+        })
+}
+
+/// A call of a method of this class whose body is one `return` of a test
+/// of fields: a comparison, or `&&`/`||` with a comparison or a field among
+/// its operands (`return isRunning && now - lastRpc >= timeout;`, `return
+/// done.size() == numInputs;`). Leaving when it holds is a state reached
+/// (a poll, a timer), not an operation that worked.
+pub(super) fn tests_state(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    let Some(name) = own_call(ctx, call) else {
+        return false;
+    };
+    let defs = ctx.methods_named(name);
+    let comparison = |e: Node<'_>| {
+        e.kind() == "binary_expression"
+            && field(e, "operator")
+                .is_some_and(|o| matches!(ctx.text(o), "==" | "!=" | "<" | "<=" | ">" | ">="))
+    };
+    !defs.is_empty()
+        && defs.iter().take(3).all(|m| {
+            let Some(body) = field(*m, "body") else {
+                return false;
+            };
+            let stmts = named_children(body);
+            let [ret] = stmts.as_slice() else {
+                return false;
+            };
+            let Some(e) = named_children(*ret).first().map(|e| ast::unwrap_expr(*e)) else {
+                return false;
+            };
+            if ret.kind() != "return_statement" {
+                return false;
+            }
+            comparison(e)
+                || (e.kind() == "binary_expression"
+                    && field(e, "operator").is_some_and(|o| matches!(ctx.text(o), "&&" | "||"))
+                    && super::bounds::junctions(ctx, e, &["&&", "||"])
+                        .into_iter()
+                        .any(|p| comparison(p) || p.kind() == "identifier"))
+        })
 }
 
 /// An `if` of the catch that leaves and tests the caught exception with a

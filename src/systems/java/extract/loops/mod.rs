@@ -225,6 +225,12 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                     n,
                     "next" | "hasNext" | "nextElement" | "hasMoreElements" | "poll" | "take"
                 ) || n.starts_with("getNext")
+                    // The next host, node or server (`proxy.nextHost()`):
+                    // failover; a back-off's next delay is no such call.
+                    || (n.starts_with("next")
+                        && ["host", "node", "server", "address", "endpoint", "peer", "broker", "replica"]
+                            .iter()
+                            .any(|w| n.to_ascii_lowercase().contains(w)))
             })
     }) {
         return Err(Some(
@@ -242,9 +248,12 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         .unwrap_or_default();
     // Scanning ports (`++candidatePort` before the try): each pass tries
     // another one.
+    // Or a loop over a port range (`i <= portRangeEnd`), each pass binding
+    // another port (apache/gravitino RESTUtils.findAvailablePort).
     if own.iter().any(|d| {
         d.kind() == "update_expression" && ctx.text(*d).to_ascii_lowercase().contains("port")
-    }) {
+    }) || cond_text.to_ascii_lowercase().contains("port")
+    {
         return Err(Some("a scan over ports: each pass tries the next one"));
     }
     let body_stmts = statements(body);
@@ -295,8 +304,22 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             why_not = "every catch leaves the loop (`throw`, `return`, `break`) or only catches `InterruptedException`: no failure goes round";
             continue;
         }
+        // A catch that logs in again before going round repairs; the
+        // loop is a retry only of what its other catches send round.
+        retrying.retain(|c| !moves::authenticates_again(ctx, *c));
+        if retrying.is_empty() {
+            why_not = "a repair: only an authentication failure goes round, after logging in or out again";
+            continue;
+        }
         if retrying.iter().all(|c| helpers::race_only(ctx, *c)) {
             why_not = "a race with another thread or writer: only a local state exception (`IndexOutOfBoundsException`, `IllegalAccessException`..) or a write conflict (a duplicate key) goes round, and the next pass reads anew";
+            continue;
+        }
+        if retrying.iter().all(|c| helpers::local_only(ctx, *c))
+            || helpers::loads_native(ctx, block)
+            || helpers::only_parses(ctx, block)
+        {
+            why_not = "local work: only a failure of the local file system (`NoSuchFileException`..), of an embedded store (`RocksDBException`) or of this process's thread pool (`RejectedExecutionException`) goes round, or the try loads a native library, binds a local port or only parses what was read: no remote call failed";
             continue;
         }
         // Waiting for a result (`future.get(100, MILLISECONDS)` with
@@ -312,7 +335,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                         && field(c, "name").is_some_and(|n| ctx.text(n).starts_with("await"))
                 })
         });
-        let local = wait::connects_locally(ctx, block);
+        let local = wait::connects_locally(ctx, block)
+            || retrying
+                .iter()
+                .all(|c| helpers::waits_for_creation(ctx, *c));
         if awaits || local || waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
             why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, or success is an `await..` answering true), takes a lock or connects to this host (`localhost`)";
             continue;
@@ -321,6 +347,12 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // candidate, is not trying the same call again.
         if retrying.iter().any(|c| follows_next(ctx, *c, block)) {
             why_not = "each pass tries something else: a referral or redirect, failover to another node or port, a changed input, or a repair (a missing parent created)";
+            continue;
+        }
+        // A scan: the call is handed an offset or page the loop advances by
+        // what the last read returned (`offset += result.lastReadOffset`).
+        if moves::advances_input(ctx, &own, block) {
+            why_not = "a scan: the call is handed an offset or page the loop advances by what the last read returned, so each pass reads on";
             continue;
         }
         // A `synchronized` block's statements run in order with the
@@ -373,6 +405,8 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                                 !is_sleep_name(ctx.text(n)) && !result::reads_state(ctx.text(n))
                             })
                             && field(c, "object").is_none_or(|o| !locals.contains(&ctx.text(o)))
+                            // A method of this class testing fields: a state.
+                            && !helpers::tests_state(ctx, c)
                     })
                     && field(*s, "consequence").is_some_and(|b| {
                         statements(b)
@@ -472,6 +506,19 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             "a walk over items: the counter indexes an array or list",
         ));
     }
+    // An index the body steps and picks the target with
+    // (`handler = handlers.get(readHandlerIndex)` .. `readHandlerIndex++`):
+    // each pass asks the next replica or item.
+    if own.iter().any(|d| {
+        d.kind() == "update_expression"
+            && named_children(*d)
+                .first()
+                .is_some_and(|i| i.kind() == "identifier" && indexes_with(ctx, &own, ctx.text(*i)))
+    }) {
+        return Err(Some(
+            "failover or a walk: an index the loop steps picks the target (`list.get(i)`, `a[i]`)",
+        ));
+    }
     let trimmed = head(ctx, lp, body, cond);
     let mut attempts = bound(ctx, lp, &own, trimmed);
     // A retry object handed each failure (`controller.sleep(e)`) decides
@@ -487,6 +534,17 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     let (delay, jitter) = wait(ctx, lp, &own, trimmed);
     p.delay = delay;
     p.jitter = jitter;
+    // A retry object told of each failure (`retryer.continueOrPropagate(e)`,
+    // Feign's `Retryer`): it waits before the next attempt or throws.
+    if matches!(p.delay.value, Delay::None)
+        && let Some(call) = tr
+            .retrying
+            .iter()
+            .find_map(|c| helpers::tells_retryer(ctx, *c))
+    {
+        p.delay = Located::written(Delay::Custom, span(call));
+        p.jitter = Located::written(Jitter::Unknown, span(call));
+    }
     // What is retried.
     let mut conditions = Vec::new();
     let mut all = false;
@@ -581,6 +639,17 @@ fn indexes_with(ctx: &Ctx<'_>, own: &[Node<'_>], counter: &str) -> bool {
     own.iter().any(|&d| {
         if d.kind() != "identifier" || ctx.text(d) != counter {
             return false;
+        }
+        // A schedule of waits (`Thread.sleep(delays[attempt])`) is no walk.
+        let mut up = d;
+        for _ in 0..6 {
+            let Some(p) = ctx.parent(up) else { break };
+            if p.kind() == "method_invocation"
+                && field(p, "name").is_some_and(|n| is_sleep_name(ctx.text(n)))
+            {
+                return false;
+            }
+            up = p;
         }
         let mut cur = d;
         for _ in 0..4 {

@@ -38,7 +38,11 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         || helpers::calls_marking_failed(ctx, try_block)
         || drops_picked_target(ctx, body, try_block)
         || round_robin(ctx, try_block);
-    if moves_on || changes_input(ctx, body, try_block) || once_after_fix(ctx, body) {
+    if moves_on
+        || changes_input(ctx, body, try_block)
+        || once_after_fix(ctx, body)
+        || drops_corrupt_item(ctx, &types, body, try_block)
+    {
         return true;
     }
     // Repairing the cause and trying again is not a retry of a transient
@@ -302,4 +306,107 @@ fn round_robin(ctx: &Ctx<'_>, try_block: Node<'_>) -> bool {
                     || t.contains("++")
             })
     })
+}
+
+/// The try block hands a call a variable the loop advances by a value it
+/// read (`offset += result.lastReadOffset`, `page = resp.nextPage`): each
+/// pass reads on from where the last one stopped, a scan (apache/inlong
+/// tubemq `BrokerAdminServlet.queryGroupStoredOffsets`). A counter stepped
+/// by a constant (`attempt++`, `i += 1`) is no such input.
+pub(super) fn advances_input(ctx: &Ctx<'_>, own: &[Node<'_>], try_block: Node<'_>) -> bool {
+    let advanced: Vec<&str> = own
+        .iter()
+        .filter(|d| d.kind() == "assignment_expression" && !ast::within(**d, try_block))
+        .filter(|d| {
+            field(**d, "operator").is_some_and(|o| matches!(ctx.text(o), "+=" | "-="))
+                && field(**d, "right").is_some_and(|r| {
+                    let r = ast::unwrap_expr(r);
+                    ctx.int(r).is_none() && matches!(r.kind(), "field_access" | "method_invocation")
+                })
+        })
+        .filter_map(|d| field(*d, "left").filter(|l| l.kind() == "identifier"))
+        .map(|l| ctx.text(l))
+        .collect();
+    if advanced.is_empty() {
+        return false;
+    }
+    ast::descendants_until(try_block, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
+                && field(d, "arguments").is_some_and(|a| {
+                    named_children(a)
+                        .into_iter()
+                        .any(|x| x.kind() == "identifier" && advanced.contains(&ctx.text(x)))
+                })
+        })
+}
+
+/// Only a corrupt or malformed item goes round and the catch removes what
+/// the try read (`removeAndDeleteSnapshot(snapshot.offset)`): the next pass
+/// reads another item (apache/fluss WriterStateManager.loadFromSnapshot).
+/// A corrupt item is not a transient failure, and it is not read again.
+fn drops_corrupt_item(
+    ctx: &Ctx<'_>,
+    types: &[(String, Span)],
+    catch_body: Node<'_>,
+    try_block: Node<'_>,
+) -> bool {
+    if types.is_empty()
+        || !types.iter().all(|(t, _)| {
+            let t = ast::last_segment(t);
+            t.contains("Corrupt") || t.contains("Malformed")
+        })
+    {
+        return false;
+    }
+    ast::descendants_until(catch_body, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| {
+                    let l = ctx.text(n).to_ascii_lowercase();
+                    ["remove", "delete", "drop", "discard", "quarantine"]
+                        .iter()
+                        .any(|w| l.starts_with(w))
+                })
+                && field(d, "arguments").is_some_and(|a| {
+                    ast::descendants(a)
+                        .into_iter()
+                        .any(|x| x.kind() == "identifier" && mentions(ctx, try_block, ctx.text(x)))
+                })
+        })
+}
+
+/// Only an authentication failure goes round and the catch logs in or out
+/// again or refreshes its credentials (`loginContext.logout()`,
+/// `relogin()`, `refreshToken()`): the next pass asks with a new identity,
+/// a repair (apache/amoro AmsThriftUrl, the Kerberos login of the thread).
+/// A loop whose other catches retry is still a retry of those failures.
+pub(super) fn authenticates_again(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
+    let types = catch_types(ctx, c);
+    let Some(catch_body) = field(c, "body") else {
+        return false;
+    };
+    if types.is_empty()
+        || !types
+            .iter()
+            .all(|(t, _)| ast::last_segment(t).contains("Auth"))
+    {
+        return false;
+    }
+    ast::descendants_until(catch_body, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| {
+                    let l = ctx.text(n).to_ascii_lowercase();
+                    ["login", "logout", "reauth", "authenticate"]
+                        .iter()
+                        .any(|w| l.contains(w))
+                        || (l.starts_with("refresh")
+                            && (l.contains("token") || l.contains("credential")))
+                })
+        })
 }

@@ -213,7 +213,7 @@ pub(super) fn retry(
         return None;
     }
     let name = field(call, "name").map_or("", |n| ctx.text(n));
-    if reads_state(name) && !sentinel {
+    if (reads_state(name) || helpers::tests_state(ctx, call)) && !sentinel {
         return None;
     }
     let handed_step = field(call, "arguments").is_some_and(|a| {
@@ -318,7 +318,9 @@ fn until_success(
         return None;
     }
     let name = field(call, "name").map_or("", |n| ctx.text(n));
-    if reads_state(name) || field(call, "arguments").is_some_and(|a| !named_children(a).is_empty())
+    if reads_state(name)
+        || helpers::tests_state(ctx, call)
+        || field(call, "arguments").is_some_and(|a| !named_children(a).is_empty())
     {
         return None;
     }

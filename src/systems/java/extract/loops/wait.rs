@@ -34,16 +34,38 @@ pub(super) fn wait(
                 (ast::time_unit(u).unwrap_or(MS), args.first().copied())
             }
             ("LockSupport", "parkNanos") => (Duration::from_nanos(1), args.last().copied()),
-            // Also imported statically: `sleepUninterruptibly(3, SECONDS)`.
-            (_, "sleepUninterruptibly") if args.len() == 2 => (
-                args.get(1)
-                    .and_then(|u| ast::time_unit(ctx.text(*u)))
-                    .unwrap_or(MS),
-                args.first().copied(),
-            ),
+            // Also imported statically: `sleepUninterruptibly(3, SECONDS)`,
+            // and a project's own helper handed a unit
+            // (`ThreadUtils.sleep(1, TimeUnit.SECONDS)`).
+            (_, n)
+                if args.len() == 2
+                    && (n == "sleepUninterruptibly"
+                        || (is_sleep_name(n)
+                            && n != "wait"
+                            && ast::time_unit(ctx.text(args[1])).is_some())) =>
+            {
+                (
+                    args.get(1)
+                        .and_then(|u| ast::time_unit(ctx.text(*u)))
+                        .unwrap_or(MS),
+                    args.first().copied(),
+                )
+            }
             (_, "wait") if args.len() == 1 => (MS, args.first().copied()),
             // `Unsafe.park(false, nanos)`.
             (_, "park") if args.len() == 2 => (Duration::from_nanos(1), args.last().copied()),
+            // The unit first: `ThreadUtils.sleep(TimeUnit.SECONDS, 5)`.
+            (_, n)
+                if args.len() == 2
+                    && is_sleep_name(n)
+                    && n != "wait"
+                    && ast::time_unit(ctx.text(args[0])).is_some() =>
+            {
+                (
+                    ast::time_unit(ctx.text(args[0])).unwrap_or(MS),
+                    args.get(1).copied(),
+                )
+            }
             (_, n) if is_sleep_name(n) && n != "wait" => (MS, args.first().copied()),
             _ => continue,
         };
@@ -321,11 +343,43 @@ pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<
     {
         return true;
     }
-    only("TimeoutException")
+    if only("TimeoutException")
         && ast::descendants_until(block, nested).into_iter().any(|d| {
             d.kind() == "method_invocation"
                 && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "get" | "await" | "poll"))
                 && field(d, "arguments").is_some_and(|a| named_children(a).len() == 2)
+        })
+    {
+        return true;
+    }
+    // Only a timeout goes round (`TimeoutIOException`, ..) and the try
+    // waits on a future it is handed or holds (`IOUtils.getFromFuture(future,
+    // name, timeout)`, apache/ratis): the same future waited on again,
+    // nothing sent again.
+    let timeouts = retrying.iter().all(|c| {
+        let types = catch_types(ctx, *c);
+        !types.is_empty()
+            && types.iter().all(|(t, _)| {
+                let t = ast::last_segment(t);
+                t.contains("Timeout") && t != "SocketTimeoutException"
+            })
+    });
+    timeouts
+        && ast::descendants_until(block, nested).into_iter().any(|d| {
+            d.kind() == "method_invocation"
+                && [field(d, "object"), field(d, "arguments")]
+                    .into_iter()
+                    .flatten()
+                    .flat_map(ast::descendants)
+                    .any(|i| {
+                        i.kind() == "identifier" && {
+                            let name = ctx.text(i);
+                            name.to_ascii_lowercase().contains("future")
+                                || ctx.var(name, i).is_some_and(|v| {
+                                    v.ty.contains("Future") || v.ty.contains("Promise")
+                                })
+                        }
+                    })
         })
 }
 
