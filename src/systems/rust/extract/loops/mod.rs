@@ -32,6 +32,7 @@ mod delay;
 mod macros;
 mod policy;
 mod shape;
+mod shape_exits;
 mod shape_words;
 mod statuses;
 use bounds::counters;
