@@ -397,6 +397,15 @@ impl LoopFinder<'_, '_, '_, '_> {
                 span: spans.node(s),
             };
         }
+        // A retry policy that runs out (`if let Some(d) = retry_iter.next()
+        // { .. } else { return Err(e) }`, `retries.has_next()`).
+        if found.is_none()
+            && let Some(e) = super::policy_ends::policy_ends(spans, body)
+        {
+            return AttemptsT::Unknown {
+                span: spans.node(e),
+            };
+        }
         if found.is_none() && delegates_bound(body_text) {
             return AttemptsT::Unknown { span: head };
         }

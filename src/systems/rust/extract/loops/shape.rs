@@ -12,8 +12,9 @@
 
 pub(super) use super::shape_exits::{block_leaves, exits_process, leaves, pat_variant};
 use super::shape_exits::{
-    bound_words, eintr, exits_anywhere, gives_up, is_bound_test, is_status, picks, rewaits,
-    runs_until_stopped, text_of, tries_again,
+    bound_words, eintr, ends_in_continue, exits_anywhere, final_state, gives_up, is_bound_test,
+    is_status, leaves_on_state_only, local_send, lookup_found, not_yet, picks, rewaits,
+    runs_until_stopped, tests_status, text_of, tries_again,
 };
 pub(super) use super::shape_words::is_poll_call;
 use super::shape_words::{in_progress, is_shutdown_test, ok_of_nothing};
@@ -40,6 +41,10 @@ pub(super) struct Shape {
     /// (`Arc::try_unwrap`, `try_lock`, `try_recv`, `try_increment_size`):
     /// the loop waits for a state, it does not retry an operation.
     pub polls: bool,
+    /// The failing call is a send on an in-process channel (`if let
+    /// Err(e) = tx.send(msg)`, not awaited): its receiver ended, nothing
+    /// remote failed.
+    pub local_send: bool,
     /// Only a failure status goes round (`if status == 429 { sleep }`):
     /// errors leave (`send(..).await?`), so what is retried is the listed
     /// statuses, not every error.
@@ -67,6 +72,7 @@ struct W<'s> {
     classified: bool,
     success_stays: bool,
     polls: bool,
+    local_send: bool,
     /// The names the failure arms bind (`Err(retry) =>`).
     err_names: Vec<String>,
     /// Inside the branch of a shutdown test (`if cancel.is_cancelled()`):
@@ -90,6 +96,29 @@ impl W<'_> {
         };
         f(self);
         self.ctx = saved;
+    }
+
+    /// Tests that make the loop a wait: a failure path testing "not
+    /// there yet" (`404`, `304`) that goes round, a leaving test of a
+    /// final state or of a lookup's success, and a failing send on an
+    /// in-process channel.
+    fn waits_by_test(&mut self, i: &syn::ExprIf, cond: &str) {
+        let then_leaves = block_leaves(&i.then_branch);
+        if !then_leaves
+            && not_yet(cond)
+            && (self.ctx == Ctx::Err || ends_in_continue(&i.then_branch))
+        {
+            self.polls = true;
+        }
+        if then_leaves && (final_state(cond) || lookup_found(cond)) {
+            self.polls = true;
+        }
+        if let Expr::Let(l) = &*i.cond
+            && pat_variant(&l.pat).is_some_and(|(n, _)| n == "Err")
+            && local_send(&l.expr)
+        {
+            self.local_send = true;
+        }
     }
 
     fn err_path(&mut self, goes_round: bool) {
@@ -300,9 +329,10 @@ impl<'a> Visit<'a> for W<'_> {
                 ) && !matches!(&*a.body, Expr::Tuple(t) if t.elems.is_empty());
                 if pat_variant(&a.pat).is_some_and(|(n, inner)| n == "Ok" && !ok_of_err(inner))
                     && !value
-                    && (!exits_anywhere(&a.body) || runs_until_stopped(self.spans, a))
-                    && !body.contains("status")
-                    && !body.contains("code")
+                    && (!exits_anywhere(&a.body)
+                        || runs_until_stopped(self.spans, a)
+                        || leaves_on_state_only(self.spans, &a.body))
+                    && !tests_status(&body)
                 {
                     self.success_stays = true;
                 }
@@ -381,6 +411,9 @@ impl<'a> Visit<'a> for W<'_> {
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
         self.visit_expr(&i.cond);
         let cond = text_of(self.spans, &i.cond);
+        if self.nested == 0 {
+            self.waits_by_test(i, &cond);
+        }
         let mut from_status = false;
         let (then_ctx, else_ctx) = if let Expr::Let(l) = &*i.cond {
             // `if let Ok(true) = fs::try_exists(..)`: waiting for a state.
@@ -429,6 +462,22 @@ impl<'a> Visit<'a> for W<'_> {
             (self.ctx, self.ctx)
         };
         let then_leaves = block_leaves(&i.then_branch);
+        // `if let Err(e) = fix().await { wait } else { continue }`: the
+        // call's success goes round to look at the state again (a
+        // reconciler), it does not leave.
+        if self.nested == 0 && self.ctx != Ctx::Err {
+            let else_round = i
+                .else_branch
+                .as_ref()
+                .is_some_and(|(_, e)| matches!(&**e, Expr::Block(b) if ends_in_continue(&b.block)));
+            // (only where this test sorts success from failure: an `if`
+            // inside an `Ok` arm inherits its context)
+            if (then_ctx == Ctx::Ok && else_ctx == Ctx::Err && ends_in_continue(&i.then_branch))
+                || (then_ctx == Ctx::Err && else_ctx == Ctx::Ok && else_round)
+            {
+                self.success_stays = true;
+            }
+        }
         if from_status {
             self.by_status += 1;
         }
@@ -484,6 +533,7 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         classified: false,
         success_stays: false,
         polls: false,
+        local_send: false,
         err_names: Vec::new(),
         shutdown: 0,
         by_status: 0,
@@ -546,6 +596,7 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         classified: w.classified,
         success_stays: w.success_stays && !top_exit,
         polls: w.polls,
+        local_send: w.local_send,
         only_statuses: (w.direct_err || w.nested_err)
             && !w.error_round
             && !let_else_goes_round

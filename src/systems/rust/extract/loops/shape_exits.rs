@@ -234,3 +234,175 @@ pub(super) fn runs_until_stopped(spans: &Spans<'_>, a: &syn::Arm) -> bool {
     }
     guarded
 }
+
+/// Whether an expression leaves the loop on every path: an exit, a block
+/// with one, an `if` whose both branches leave, a `match` whose every arm
+/// does.
+fn always_leaves(e: &Expr) -> bool {
+    match e {
+        Expr::Block(b) => b.block.stmts.iter().any(|s| match s {
+            Stmt::Expr(e, _) => always_leaves(e),
+            Stmt::Macro(m) => ["panic", "bail", "unreachable"]
+                .iter()
+                .any(|w| m.mac.path.is_ident(w)),
+            _ => false,
+        }),
+        Expr::If(i) => {
+            block_leaves(&i.then_branch)
+                && i.else_branch
+                    .as_ref()
+                    .is_some_and(|(_, e)| always_leaves(e))
+        }
+        Expr::Match(m) => !m.arms.is_empty() && m.arms.iter().all(|a| always_leaves(&a.body)),
+        e => leaves(e),
+    }
+}
+
+/// Words of a test about how the attempt went (its status, an error, a
+/// retry decision or a shutdown), not about the state it reached.
+fn about_outcome(t: &str) -> bool {
+    let t = t.to_ascii_lowercase();
+    // (a response's status or code, not any field named `.._status`; and
+    // `if let Some(addr) = found.next()`: an answer with nothing in it is
+    // the failure, `Ok(None)` unwrapped)
+    tests_status(&t)
+        || t.starts_with("letsome(")
+        || [
+            ".status=", ".status!", ".status>", ".status<", "is_ok", "is_err", "err", "ok(",
+            "fail", "valid", "retry", "attempt", "shutdown", "cancel",
+        ]
+        .iter()
+        .any(|w| t.contains(w))
+}
+
+/// An `Ok` arm that leaves only under tests of a state (`if now <
+/// genesis { wait } else { break }`, `if terminate { break }`, `if
+/// items.is_empty() && finalized() { break }`): when the test does not
+/// hold, the success goes round again, so the loop polls, serves or
+/// supervises; it does not retry the call.
+pub(super) fn leaves_on_state_only(spans: &Spans<'_>, body: &Expr) -> bool {
+    if !exits_anywhere(body) || always_leaves(body) {
+        return false;
+    }
+    struct C<'s, 'x> {
+        spans: &'s Spans<'x>,
+        conds: Vec<String>,
+    }
+    impl<'a> Visit<'a> for C<'_, '_> {
+        fn visit_item(&mut self, _: &'a Item) {}
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+        fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
+            let in_then = {
+                let b = Expr::Block(syn::ExprBlock {
+                    attrs: Vec::new(),
+                    label: None,
+                    block: i.then_branch.clone(),
+                });
+                exits_anywhere(&b)
+            };
+            let in_else = i
+                .else_branch
+                .as_ref()
+                .is_some_and(|(_, e)| exits_anywhere(e));
+            if in_then || in_else {
+                self.conds.push(text_of(self.spans, &i.cond));
+            }
+            syn::visit::visit_expr_if(self, i);
+        }
+        fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+            if m.arms.iter().any(|a| exits_anywhere(&a.body)) {
+                // (a match on another call's result is about its outcome)
+                let on_result = m
+                    .arms
+                    .iter()
+                    .any(|a| pat_variant(&a.pat).is_some_and(|(n, _)| n == "Ok" || n == "Err"));
+                // (the arms' patterns say what is tested too:
+                // `Disposition::Retry`)
+                let pats: String = m.arms.iter().map(|a| self.spans.text(&a.pat)).collect();
+                self.conds.push(if on_result {
+                    "err".into()
+                } else {
+                    format!("{} {pats}", text_of(self.spans, &m.expr))
+                });
+            }
+            syn::visit::visit_expr_match(self, m);
+        }
+    }
+    let mut c = C {
+        spans,
+        conds: Vec::new(),
+    };
+    c.visit_expr(body);
+    !c.conds.is_empty() && c.conds.iter().all(|t| !about_outcome(t))
+}
+
+/// An arm's body (lower case, no whitespace) that reads a response's
+/// status or code: its `Ok` is a reply still to be judged.
+pub(super) fn tests_status(body: &str) -> bool {
+    [
+        "status(",
+        ".status",
+        "status_code",
+        "statuscode",
+        ".code(",
+        "code()",
+        "is_success",
+    ]
+    .iter()
+    .any(|w| body.contains(w))
+}
+
+/// A block whose last statement is a plain `continue`: it goes round.
+pub(super) fn ends_in_continue(b: &Block) -> bool {
+    matches!(b.stmts.last(), Some(Stmt::Expr(Expr::Continue(c), _)) if c.label.is_none())
+}
+
+/// A test saying "not there yet": a `404`/`NotFound` or a `304 Not
+/// Modified` (lower case, no whitespace).
+pub(super) fn not_yet(cond: &str) -> bool {
+    let t = cond.to_ascii_lowercase();
+    [
+        "not_found",
+        "notfound",
+        "not_modified",
+        "notmodified",
+        "==404",
+        "==304",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
+}
+
+/// A test that the answer reached a final state, either way
+/// (`status.is_success() || status.is_failure()`, `task.is_finished()`):
+/// what goes round is "not finished yet".
+pub(super) fn final_state(cond: &str) -> bool {
+    let t = cond.to_ascii_lowercase();
+    let good = [".is_success()", ".is_succeeded()", ".is_completed()"]
+        .iter()
+        .any(|w| t.contains(w));
+    let bad = [".is_failure()", ".is_failed()", ".is_error()"]
+        .iter()
+        .any(|w| t.contains(w));
+    (good && bad && t.contains("||"))
+        || [".is_terminal()", ".is_finished()", ".is_final()"]
+            .iter()
+            .any(|w| t.contains(w))
+}
+
+/// A lookup tested for success (`page.find_element(..).await.is_ok()`):
+/// its failure is "not found yet".
+pub(super) fn lookup_found(cond: &str) -> bool {
+    let t = cond.to_ascii_lowercase();
+    t.ends_with(".is_ok()") && [".find", "lookup", "exists("].iter().any(|w| t.contains(w))
+}
+
+/// A send on an in-process channel: `tx.send(msg)` not awaited (a
+/// network send is).
+pub(super) fn local_send(e: &Expr) -> bool {
+    let mut e = e;
+    while let Expr::Paren(p) = e {
+        e = &p.expr;
+    }
+    matches!(e, Expr::MethodCall(m) if m.method == "send")
+}
