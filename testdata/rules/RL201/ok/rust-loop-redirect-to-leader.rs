@@ -22,3 +22,27 @@ impl MetadataClient {
         }
     }
 }
+
+// A stale cached node: the failure drops it from the cache and the next
+// pass connects to a freshly resolved one, once (neondatabase/neon's
+// proxy, `attempt < 2` in a let-chain).
+pub async fn connect_and_authenticate(ctx: &Ctx, info: &Info) -> Result<Node, Error> {
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let mut node = connect_to_compute(ctx, info).await?;
+        match info.authenticate(ctx, &mut node).await {
+            Ok(()) => return Ok(node),
+            Err(e) => {
+                if attempt < 2
+                    && let Backend::ControlPlane(cplane) = &info.backend
+                    && e.should_retry_wake_compute()
+                {
+                    cplane.caches.node_info.invalidate(&info.cache_key());
+                    continue;
+                }
+                return Err(e)?;
+            }
+        }
+    }
+}

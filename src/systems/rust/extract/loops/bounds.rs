@@ -309,7 +309,21 @@ impl LoopFinder<'_, '_, '_, '_> {
             } else if let Expr::Binary(b) = c
                 && matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_))
             {
-                conds = vec![&b.left, &b.right];
+                // (a chain `a && let P = x && b` nests to the left: every
+                // operand of the same operator)
+                conds = Vec::new();
+                let mut stack: Vec<&Expr> = vec![&b.right, &b.left];
+                while let Some(x) = stack.pop() {
+                    match x {
+                        Expr::Binary(i)
+                            if std::mem::discriminant(&i.op) == std::mem::discriminant(&b.op) =>
+                        {
+                            stack.push(&i.right);
+                            stack.push(&i.left);
+                        }
+                        x => conds.push(x),
+                    }
+                }
             }
             for c in conds {
                 // A test in a method of the file (`!self.need_retry()`,

@@ -94,9 +94,14 @@ impl LoopFinder<'_, '_, '_, '_> {
         // (`has_known_leader(&status) && attempt < MAX`) sends the request
         // there at once; the next pass goes to another node (restate's
         // metadata client).
-        if !sleeps && compact.to_ascii_lowercase().contains("leader") {
+        // So is one that drops the cached node it reached (`node_info
+        // .invalidate(&key); continue`): the next pass resolves a new one
+        // (neon's proxy after a stale-cache authentication failure).
+        if !sleeps
+            && (compact.to_ascii_lowercase().contains("leader") || compact.contains(".invalidate("))
+        {
             return Err(Some(
-                "each pass goes to the leader the failure named, at once: a redirect (failover), not the same call again".into(),
+                "each pass goes to another node at once: the leader the failure named, or a fresh one after the cached one was dropped (a redirect, failover), not the same call again".into(),
             ));
         }
         // A prompt: each pass asks the user again (a wrong password, an

@@ -10,12 +10,12 @@
 //! one. Error handling inside an inner loop (over items, a stream) belongs
 //! to that loop, unless the inner loop returns on success.
 
-pub(super) use super::shape_exits::{block_leaves, exits_process, leaves, pat_variant};
 use super::shape_exits::{
-    bound_words, eintr, ends_in_continue, exits_anywhere, final_state, gives_up, is_bound_test,
-    is_status, leaves_on_state_only, local_send, lookup_found, not_yet, picks, rewaits,
-    runs_until_stopped, tests_status, text_of, tries_again,
+    block_goes_round, bound_words, eintr, ends_in_continue, exits_anywhere, final_state, gives_up,
+    goes_round, is_bound_test, is_status, leaves_on_state_only, local_send, lookup_found, not_yet,
+    picks, rewaits, runs_until_stopped, sorts_errors, tests_status, text_of, tries_again,
 };
+pub(super) use super::shape_exits::{block_leaves, exits_process, leaves, pat_variant};
 pub(super) use super::shape_words::is_poll_call;
 use super::shape_words::{in_progress, is_shutdown_test, ok_of_nothing};
 use super::*;
@@ -369,7 +369,7 @@ impl<'a> Visit<'a> for W<'_> {
                     {
                         self.classified = true;
                     }
-                    self.err_path(!leaves(&arm.body));
+                    self.err_path(goes_round(&arm.body));
                     if let Some(Pat::Ident(i)) = inner {
                         self.err_names.push(i.ident.to_string());
                     }
@@ -482,7 +482,7 @@ impl<'a> Visit<'a> for W<'_> {
             self.by_status += 1;
         }
         if then_ctx == Ctx::Err && else_ctx == Ctx::Ok {
-            self.err_path(!then_leaves);
+            self.err_path(block_goes_round(&i.then_branch));
         }
         if then_ctx == Ctx::Ok && else_ctx == Ctx::Err {
             // The failure path is the else branch, or the fall-through.
@@ -499,6 +499,16 @@ impl<'a> Visit<'a> for W<'_> {
         // is the bound.)
         let else_leaves =
             i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e)) && !bound_words(&cond);
+        // (and one whose branch goes round, `if e.is_transient() { sleep;
+        // continue }`, before the path's exit)
+        let sends_round = self.ctx == Ctx::Err
+            && i.else_branch.is_none()
+            && ends_in_continue(&i.then_branch)
+            && !matches!(&*i.cond, Expr::Let(_))
+            && sorts_errors(self.spans, &i.cond);
+        if sends_round {
+            self.classified = true;
+        }
         if self.ctx == Ctx::Err && (then_leaves || else_leaves) && !is_bound_test(&i.cond) {
             let t = cond.to_ascii_lowercase();
             if !t.contains("elapsed") && !t.contains("now()") && !t.contains("deadline") {

@@ -406,3 +406,68 @@ pub(super) fn local_send(e: &Expr) -> bool {
     }
     matches!(e, Expr::MethodCall(m) if m.method == "send")
 }
+
+/// Whether a failure path goes round: it does not leave, or an `if`
+/// before its exit ends in `continue` (`if !enabled { return Err(e) } if
+/// transient && n < max { sleep; continue } return Err(e)`: the first
+/// exit is a switch, the `continue` the way round).
+pub(super) fn goes_round(e: &Expr) -> bool {
+    if !leaves(e) {
+        return true;
+    }
+    let Expr::Block(b) = e else { return false };
+    block_goes_round(&b.block)
+}
+
+/// [`goes_round`] for a block: an `if .. { continue }` before the
+/// statement that leaves.
+pub(super) fn block_goes_round(b: &Block) -> bool {
+    for s in &b.stmts {
+        match s {
+            Stmt::Expr(Expr::If(i), _)
+                if ends_in_continue(&i.then_branch)
+                    && !i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e)) =>
+            {
+                return true;
+            }
+            Stmt::Expr(x, _) if leaves(x) => return false,
+            Stmt::Macro(m)
+                if ["panic", "bail", "unreachable"]
+                    .iter()
+                    .any(|w| m.mac.path.is_ident(w)) =>
+            {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    !block_leaves(b)
+}
+
+/// A test that sorts errors when it sends some round: a conjunct that is
+/// neither a counter or clock bound nor a switch lifting the limit
+/// (`e.is_transient() && n < max`).
+pub(super) fn sorts_errors(spans: &Spans<'_>, cond: &Expr) -> bool {
+    match cond {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_)) => {
+            sorts_errors(spans, &b.left) || sorts_errors(spans, &b.right)
+        }
+        Expr::Paren(p) => sorts_errors(spans, &p.expr),
+        c => {
+            let t = text_of(spans, c).to_ascii_lowercase();
+            !is_bound_test(c)
+                && ![
+                    "elapsed",
+                    "now()",
+                    "deadline",
+                    "unlimited",
+                    "infinite",
+                    "forever",
+                    "retries",
+                    "attempt",
+                ]
+                .iter()
+                .any(|w| t.contains(w))
+        }
+    }
+}
