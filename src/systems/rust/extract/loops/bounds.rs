@@ -309,19 +309,21 @@ impl LoopFinder<'_, '_, '_, '_> {
             } else if let Expr::Binary(b) = c
                 && matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_))
             {
-                // (a chain `a && let P = x && b` nests to the left: every
-                // operand of the same operator)
-                conds = Vec::new();
-                let mut stack: Vec<&Expr> = vec![&b.right, &b.left];
-                while let Some(x) = stack.pop() {
-                    match x {
-                        Expr::Binary(i)
-                            if std::mem::discriminant(&i.op) == std::mem::discriminant(&b.op) =>
-                        {
-                            stack.push(&i.right);
-                            stack.push(&i.left);
+                // A chain `a && let P = x && b` that goes round when it
+                // holds nests to the left: each of its operands is a way
+                // out. (A leaving `a && b` is read as before: its two sides.)
+                conds = vec![&b.left, &b.right];
+                if flip && matches!(b.op, syn::BinOp::And(_)) {
+                    conds.clear();
+                    let mut stack: Vec<&Expr> = vec![&b.right, &b.left];
+                    while let Some(x) = stack.pop() {
+                        match x {
+                            Expr::Binary(i) if matches!(i.op, syn::BinOp::And(_)) => {
+                                stack.push(&i.right);
+                                stack.push(&i.left);
+                            }
+                            x => conds.push(x),
                         }
-                        x => conds.push(x),
                     }
                 }
             }
