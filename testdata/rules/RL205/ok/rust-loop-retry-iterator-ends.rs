@@ -90,3 +90,19 @@ pub async fn call(client: &Client, attempts: Option<u8>) -> Result<Reply, Error>
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
 }
+
+pub async fn discover(client: &Client, mut retry_iter: RetryIter<'_>) -> Result<Manifest, Error> {
+    loop {
+        let e = match client.discover().await {
+            Ok(manifest) => return Ok(manifest),
+            Err(e) => e,
+        };
+        if e.is_retryable()
+            && let Some(next) = retry_iter.next()
+        {
+            tokio::time::sleep(next).await;
+            continue;
+        }
+        return Err(e);
+    }
+}

@@ -55,6 +55,28 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
                             && asks_next(&squashed(self.spans, &l.expr))
                             && else_leaves
                     }
+                    // `if e.is_retryable() && let Some(d) = it.next() {
+                    // sleep(d); continue } return Err(e)`
+                    Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_)) => {
+                        let mut ops = vec![&*b.left, &*b.right];
+                        let mut asks = false;
+                        while let Some(x) = ops.pop() {
+                            match x {
+                                Expr::Binary(i) if matches!(i.op, syn::BinOp::And(_)) => {
+                                    ops.push(&i.left);
+                                    ops.push(&i.right);
+                                }
+                                Expr::Let(l) => {
+                                    asks |= matches!(&*l.pat, syn::Pat::TupleStruct(t)
+                                        if t.path.is_ident("Some"))
+                                        && asks_next(&squashed(self.spans, &l.expr));
+                                }
+                                _ => {}
+                            }
+                        }
+                        asks && (else_leaves
+                            || super::shape_exits::ends_in_continue(&i.then_branch))
+                    }
                     c => asks_left(&squashed(self.spans, c)) && (then_leaves || else_leaves),
                 };
                 if hit {
