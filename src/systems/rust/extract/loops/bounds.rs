@@ -309,7 +309,23 @@ impl LoopFinder<'_, '_, '_, '_> {
             } else if let Expr::Binary(b) = c
                 && matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_))
             {
+                // A chain `a && let P = x && b` that goes round when it
+                // holds nests to the left: each of its operands is a way
+                // out. (A leaving `a && b` is read as before: its two sides.)
                 conds = vec![&b.left, &b.right];
+                if flip && matches!(b.op, syn::BinOp::And(_)) {
+                    conds.clear();
+                    let mut stack: Vec<&Expr> = vec![&b.right, &b.left];
+                    while let Some(x) = stack.pop() {
+                        match x {
+                            Expr::Binary(i) if matches!(i.op, syn::BinOp::And(_)) => {
+                                stack.push(&i.right);
+                                stack.push(&i.left);
+                            }
+                            x => conds.push(x),
+                        }
+                    }
+                }
             }
             for c in conds {
                 // A test in a method of the file (`!self.need_retry()`,
@@ -395,6 +411,15 @@ impl LoopFinder<'_, '_, '_, '_> {
         {
             return AttemptsT::Unknown {
                 span: spans.node(s),
+            };
+        }
+        // A retry policy that runs out (`if let Some(d) = retry_iter.next()
+        // { .. } else { return Err(e) }`, `retries.has_next()`).
+        if found.is_none()
+            && let Some(e) = super::policy_ends::policy_ends(spans, body)
+        {
+            return AttemptsT::Unknown {
+                span: spans.node(e),
             };
         }
         if found.is_none() && delegates_bound(body_text) {

@@ -90,6 +90,20 @@ impl LoopFinder<'_, '_, '_, '_> {
                 "each pass goes to another node: a failure asks for the new leader or the next peer (failover)".into(),
             ));
         }
+        // A redirect: with no wait, a failure that names the current leader
+        // (`has_known_leader(&status) && attempt < MAX`) sends the request
+        // there at once; the next pass goes to another node (restate's
+        // metadata client).
+        // So is one that drops the cached node it reached (`node_info
+        // .invalidate(&key); continue`): the next pass resolves a new one
+        // (neon's proxy after a stale-cache authentication failure).
+        if !sleeps
+            && (compact.to_ascii_lowercase().contains("leader") || compact.contains(".invalidate("))
+        {
+            return Err(Some(
+                "each pass goes to another node at once: the leader the failure named, or a fresh one after the cached one was dropped (a redirect, failover), not the same call again".into(),
+            ));
+        }
         // A prompt: each pass asks the user again (a wrong password, an
         // invalid mnemonic), it calls no service (lighthouse's account
         // manager).
@@ -233,6 +247,10 @@ fn not_retry(shape: &shape::Shape) -> Option<&'static str> {
     if shape.polls {
         Some(
             "a wait for a state, not a retry of an operation: a non-blocking take (`try_lock`, `try_recv`, `try_unwrap`..) that fails, a check answering `Ok(false)`, or a status still `Pending` goes round",
+        )
+    } else if shape.local_send {
+        Some(
+            "a send on an in-process channel (`tx.send(..)`, not awaited) whose receiver ended: nothing remote failed, the next pass sends to a new receiver",
         )
     } else if shape.success_stays {
         Some(

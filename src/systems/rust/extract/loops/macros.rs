@@ -108,6 +108,7 @@ pub(super) fn arm(ev: &Eval<'_, '_>, params: Vec<String>, body: TokenStream) -> 
         calls: Vec::new(),
         inside: Vec::new(),
         not_taken: Vec::new(),
+        under_timeout: 0,
     };
     let mut found = None;
     for_each_loop(&block, &mut |lp, before| {

@@ -31,7 +31,9 @@ mod classify;
 mod delay;
 mod macros;
 mod policy;
+mod policy_ends;
 mod shape;
+mod shape_exits;
 mod shape_words;
 mod statuses;
 use bounds::counters;
@@ -106,6 +108,7 @@ pub fn read(
             calls: Vec::new(),
             inside: Vec::new(),
             not_taken: Vec::new(),
+            under_timeout: 0,
         };
         w.visit_block(block);
         for p in w.out {
@@ -152,19 +155,42 @@ struct LoopFinder<'e, 'a, 's, 'b> {
     inside: Vec<Span>,
     /// Loops that looked like retries and were not taken, with why.
     not_taken: Vec<LoopNote>,
+    /// Inside the future handed to a timeout (`timeout(d, async { loop
+    /// {..} })`, `async { .. }.timeout(d)`): the time bounds its loops.
+    under_timeout: u32,
+}
+
+/// `timeout(..)`, `tokio::time::timeout(..)`: a call that bounds the
+/// future it is handed by time.
+fn is_timeout_call(c: &syn::ExprCall) -> bool {
+    matches!(&*c.func, Expr::Path(p)
+        if p.path.segments.last().is_some_and(|s| s.ident == "timeout"))
+        && c.args.len() == 2
 }
 
 /// Code that serves tests or the build, not the service: a `test_util`
 /// (`test_utils`, `testing`, `testutil`) module folder or file, the
 /// `xtask` crate of the cargo-xtask convention (build and dev commands),
-/// and fuzz or test crates (`fuzz/`, `tests-fuzz/`, `integration-tests/`).
+/// and fuzz or test crates (`fuzz/`, `tests-fuzz/`, `integration-tests/`),
+/// a workspace's test-harness crate (`core/integration/`, `e2e/`) and its
+/// example programs (`examples/autojoin/src/main.rs`: crates of their own,
+/// so not under a crate's `examples/` target folder).
 pub fn test_support(path: &std::path::Path) -> bool {
     path.components().any(|c| {
         let c = c.as_os_str().to_string_lossy();
         let stem = c.strip_suffix(".rs").unwrap_or(&c);
         matches!(
             stem,
-            "test_util" | "test_utils" | "testing" | "testutil" | "testutils" | "xtask" | "fuzz"
+            "test_util"
+                | "test_utils"
+                | "testing"
+                | "testutil"
+                | "testutils"
+                | "xtask"
+                | "fuzz"
+                | "integration"
+                | "e2e"
+                | "examples"
         ) || stem.starts_with("tests-")
             || stem.ends_with("-tests")
     })
@@ -229,6 +255,20 @@ impl<'a> Visit<'a> for LoopFinder<'_, '_, '_, '_> {
         }
     }
 
+    fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
+        let t = is_timeout_call(c);
+        self.under_timeout += u32::from(t);
+        syn::visit::visit_expr_call(self, c);
+        self.under_timeout -= u32::from(t);
+    }
+
+    fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+        let t = m.method == "timeout" && m.args.len() == 1;
+        self.under_timeout += u32::from(t);
+        syn::visit::visit_expr_method_call(self, m);
+        self.under_timeout -= u32::from(t);
+    }
+
     fn visit_macro(&mut self, m: &'a syn::Macro) {
         let name = m
             .path
@@ -288,6 +328,14 @@ impl<'a> LoopFinder<'_, '_, '_, '_> {
                 continue;
             }
             let t = match self.analyze(e, before) {
+                // A loop in a future handed to a timeout stops when the
+                // time is up: bounded, by a count the clock decides.
+                Ok(mut t) if self.under_timeout > 0 => {
+                    if let AttemptsT::Unbounded { span } = t.attempts {
+                        t.attempts = AttemptsT::Unknown { span };
+                    }
+                    t
+                }
                 Ok(t) => t,
                 Err(why) => {
                     if let Some(why) = why {

@@ -10,6 +10,12 @@
 //! one. Error handling inside an inner loop (over items, a stream) belongs
 //! to that loop, unless the inner loop returns on success.
 
+use super::shape_exits::{
+    block_goes_round, bound_words, eintr, ends_in_continue, exits_anywhere, final_state, gives_up,
+    goes_round, is_bound_test, is_status, leaves_on_state_only, local_send, lookup_found, not_yet,
+    picks, rewaits, runs_until_stopped, sorts_errors, tests_status, text_of, tries_again,
+};
+pub(super) use super::shape_exits::{block_leaves, exits_process, leaves, pat_variant};
 pub(super) use super::shape_words::is_poll_call;
 use super::shape_words::{in_progress, is_shutdown_test, ok_of_nothing};
 use super::*;
@@ -35,6 +41,10 @@ pub(super) struct Shape {
     /// (`Arc::try_unwrap`, `try_lock`, `try_recv`, `try_increment_size`):
     /// the loop waits for a state, it does not retry an operation.
     pub polls: bool,
+    /// The failing call is a send on an in-process channel (`if let
+    /// Err(e) = tx.send(msg)`, not awaited): its receiver ended, nothing
+    /// remote failed.
+    pub local_send: bool,
     /// Only a failure status goes round (`if status == 429 { sleep }`):
     /// errors leave (`send(..).await?`), so what is retried is the listed
     /// statuses, not every error.
@@ -62,6 +72,7 @@ struct W<'s> {
     classified: bool,
     success_stays: bool,
     polls: bool,
+    local_send: bool,
     /// The names the failure arms bind (`Err(retry) =>`).
     err_names: Vec<String>,
     /// Inside the branch of a shutdown test (`if cancel.is_cancelled()`):
@@ -71,183 +82,6 @@ struct W<'s> {
     by_status: u32,
     /// A failure other than a status goes round.
     error_round: bool,
-}
-
-/// Words of a value that bounds the loop rather than sorting errors
-/// (`backoff.next().ok_or(e)?`, `deadline_as_timeout(deadline)?`).
-fn bound_words(t: &str) -> bool {
-    let t = t.to_ascii_lowercase();
-    [
-        "backoff", "next", "deadline", "timeout", "elapsed", "attempt",
-    ]
-    .iter()
-    .any(|w| t.contains(w))
-}
-
-/// A variant that gives up (`RetryAction::Fail`, `Permanent`, `GiveUp`)
-/// or one that tries again (`RetryWithBackoff`, `Transient`).
-fn gives_up(name: &str) -> bool {
-    let l = name.to_ascii_lowercase();
-    ["fail", "permanent", "fatal", "giveup", "abort"]
-        .iter()
-        .any(|w| l.contains(w))
-}
-fn tries_again(name: &str) -> bool {
-    let l = name.to_ascii_lowercase();
-    l.contains("retry") || l.contains("transient")
-}
-
-/// An interrupted or would-block read: the `EINTR` idiom, not a failure.
-fn eintr(spans: &Spans<'_>, p: &Pat) -> bool {
-    if let Pat::Guard(g) = p {
-        let t = text_of(spans, &g.guard);
-        return t.contains("Interrupted") || t.contains("WouldBlock");
-    }
-    false
-}
-
-/// `timeout(d, fut).await.is_err()` on a future made before: waiting
-/// again for the same future, not trying an operation again.
-fn rewaits(e: &Expr) -> bool {
-    let Expr::MethodCall(m) = e else { return false };
-    if m.method != "is_err" {
-        return false;
-    }
-    let Expr::Await(a) = &*m.receiver else {
-        return false;
-    };
-    let Expr::Call(c) = &*a.base else {
-        return false;
-    };
-    let named_timeout = matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "timeout"));
-    named_timeout
-        && c.args.len() == 2
-        && matches!(c.args.last(), Some(Expr::Path(p)) if p.path.get_ident().is_some())
-}
-
-/// Whether an expression holds a `return` or `break` anywhere (closures
-/// and items aside).
-fn exits_anywhere(e: &Expr) -> bool {
-    struct X(bool);
-    impl<'a> Visit<'a> for X {
-        fn visit_item(&mut self, _: &'a Item) {}
-        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
-        fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
-            self.0 = true;
-        }
-        fn visit_expr_break(&mut self, _: &'a syn::ExprBreak) {
-            self.0 = true;
-        }
-    }
-    let mut x = X(false);
-    x.visit_expr(e);
-    x.0
-}
-
-/// `std::process::exit(..)`: the process ends, so the loop does too.
-pub(super) fn exits_process(e: &Expr) -> bool {
-    matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
-        if p.path.segments.len() >= 2
-            && p.path.segments.iter().rev().nth(1).is_some_and(|s| s.ident == "process")
-            && p.path.segments.last().is_some_and(|s| s.ident == "exit")))
-}
-
-/// Whether a block leaves unconditionally (a direct `break`, `return` or
-/// `continue 'outer` at its end, a macro that panics, or the process's end).
-pub(super) fn leaves(e: &Expr) -> bool {
-    match e {
-        Expr::Return(_) | Expr::Break(_) => true,
-        Expr::Call(_) => exits_process(e),
-        Expr::Continue(c) => c.label.is_some(),
-        Expr::Block(b) => block_leaves(&b.block),
-        Expr::Macro(m) => ["panic", "bail", "unreachable"]
-            .iter()
-            .any(|w| m.mac.path.is_ident(w)),
-        _ => false,
-    }
-}
-
-pub(super) fn block_leaves(b: &Block) -> bool {
-    b.stmts.iter().any(|s| match s {
-        Stmt::Expr(e, _) => leaves(e),
-        Stmt::Macro(m) => ["panic", "bail", "unreachable"]
-            .iter()
-            .any(|w| m.mac.path.is_ident(w)),
-        _ => false,
-    })
-}
-
-pub(super) fn pat_variant(p: &Pat) -> Option<(String, Option<&Pat>)> {
-    match p {
-        Pat::TupleStruct(t) => {
-            let name = t.path.segments.last()?.ident.to_string();
-            Some((name, t.elems.first()))
-        }
-        Pat::Ident(i) if i.ident == "Ok" || i.ident == "Err" => None,
-        Pat::Reference(r) => pat_variant(&r.pat),
-        Pat::Guard(g) => pat_variant(&g.pat),
-        Pat::Or(o) => o.cases.first().and_then(pat_variant),
-        // `(Err(e), true)` of `match (result, retries < max)`: the
-        // result's variant (the other elements are the bound).
-        Pat::Tuple(t) => t.elems.first().and_then(pat_variant),
-        _ => None,
-    }
-}
-
-/// An inner pattern that picks some errors (`Err(Error::Unavailable(_))`),
-/// not all (`Err(e)`, `Err(_)`).
-fn picks(p: &Pat) -> bool {
-    matches!(
-        p,
-        Pat::TupleStruct(_)
-            | Pat::Path(_)
-            | Pat::Lit(_)
-            | Pat::Range(_)
-            | Pat::Or(_)
-            | Pat::Struct(_)
-    )
-}
-
-/// The comparison of a counter or a clock: a bound, not a classification.
-fn is_bound_test(e: &Expr) -> bool {
-    match e {
-        Expr::Binary(b) => {
-            matches!(
-                b.op,
-                syn::BinOp::Lt(_)
-                    | syn::BinOp::Le(_)
-                    | syn::BinOp::Gt(_)
-                    | syn::BinOp::Ge(_)
-                    | syn::BinOp::Eq(_)
-                    | syn::BinOp::Ne(_)
-            ) || (matches!(b.op, syn::BinOp::And(_))
-                && (is_bound_test(&b.left) || is_bound_test(&b.right)))
-                // `!e.is_object_error() || retries >= max`: leaving on
-                // either, the error test sorts failures; a bound only when
-                // both sides are.
-                || (matches!(b.op, syn::BinOp::Or(_))
-                    && is_bound_test(&b.left)
-                    && is_bound_test(&b.right))
-        }
-        Expr::Paren(p) => is_bound_test(&p.expr),
-        // `matches!(attempt, Position::Last(_))` over `(0..3).with_position()`:
-        // the last attempt, a bound.
-        Expr::Macro(m) if m.mac.path.is_ident("matches") => {
-            let t: String = m.mac.tokens.to_string().split_whitespace().collect();
-            t.contains("Position::Last") || t.contains("Position::Only")
-        }
-        _ => false,
-    }
-}
-
-fn text_of(spans: &Spans<'_>, e: &Expr) -> String {
-    spans.text(e).split_whitespace().collect()
-}
-
-/// A scrutinee that is a status, code or kind (`resp.status()`, `e.kind()`).
-fn is_status(spans: &Spans<'_>, e: &Expr) -> bool {
-    let t = text_of(spans, e).to_ascii_lowercase();
-    ["status", "code", "kind"].iter().any(|w| t.contains(w))
 }
 
 impl W<'_> {
@@ -262,6 +96,29 @@ impl W<'_> {
         };
         f(self);
         self.ctx = saved;
+    }
+
+    /// Tests that make the loop a wait: a failure path testing "not
+    /// there yet" (`404`, `304`) that goes round, a leaving test of a
+    /// final state or of a lookup's success, and a failing send on an
+    /// in-process channel.
+    fn waits_by_test(&mut self, i: &syn::ExprIf, cond: &str) {
+        let then_leaves = block_leaves(&i.then_branch);
+        if !then_leaves
+            && not_yet(cond)
+            && (self.ctx == Ctx::Err || ends_in_continue(&i.then_branch))
+        {
+            self.polls = true;
+        }
+        if then_leaves && (final_state(cond) || lookup_found(cond)) {
+            self.polls = true;
+        }
+        if let Expr::Let(l) = &*i.cond
+            && pat_variant(&l.pat).is_some_and(|(n, _)| n == "Err")
+            && local_send(&l.expr)
+        {
+            self.local_send = true;
+        }
     }
 
     fn err_path(&mut self, goes_round: bool) {
@@ -472,9 +329,10 @@ impl<'a> Visit<'a> for W<'_> {
                 ) && !matches!(&*a.body, Expr::Tuple(t) if t.elems.is_empty());
                 if pat_variant(&a.pat).is_some_and(|(n, inner)| n == "Ok" && !ok_of_err(inner))
                     && !value
-                    && (!exits_anywhere(&a.body) || runs_until_stopped(self.spans, a))
-                    && !body.contains("status")
-                    && !body.contains("code")
+                    && (!exits_anywhere(&a.body)
+                        || runs_until_stopped(self.spans, a)
+                        || leaves_on_state_only(self.spans, &a.body))
+                    && !tests_status(&body)
                 {
                     self.success_stays = true;
                 }
@@ -511,7 +369,7 @@ impl<'a> Visit<'a> for W<'_> {
                     {
                         self.classified = true;
                     }
-                    self.err_path(!leaves(&arm.body));
+                    self.err_path(goes_round(&arm.body));
                     if let Some(Pat::Ident(i)) = inner {
                         self.err_names.push(i.ident.to_string());
                     }
@@ -553,6 +411,9 @@ impl<'a> Visit<'a> for W<'_> {
     fn visit_expr_if(&mut self, i: &'a syn::ExprIf) {
         self.visit_expr(&i.cond);
         let cond = text_of(self.spans, &i.cond);
+        if self.nested == 0 {
+            self.waits_by_test(i, &cond);
+        }
         let mut from_status = false;
         let (then_ctx, else_ctx) = if let Expr::Let(l) = &*i.cond {
             // `if let Ok(true) = fs::try_exists(..)`: waiting for a state.
@@ -601,11 +462,27 @@ impl<'a> Visit<'a> for W<'_> {
             (self.ctx, self.ctx)
         };
         let then_leaves = block_leaves(&i.then_branch);
+        // `if let Err(e) = fix().await { wait } else { continue }`: the
+        // call's success goes round to look at the state again (a
+        // reconciler), it does not leave.
+        if self.nested == 0 && self.ctx != Ctx::Err {
+            let else_round = i
+                .else_branch
+                .as_ref()
+                .is_some_and(|(_, e)| matches!(&**e, Expr::Block(b) if ends_in_continue(&b.block)));
+            // (only where this test sorts success from failure: an `if`
+            // inside an `Ok` arm inherits its context)
+            if (then_ctx == Ctx::Ok && else_ctx == Ctx::Err && ends_in_continue(&i.then_branch))
+                || (then_ctx == Ctx::Err && else_ctx == Ctx::Ok && else_round)
+            {
+                self.success_stays = true;
+            }
+        }
         if from_status {
             self.by_status += 1;
         }
         if then_ctx == Ctx::Err && else_ctx == Ctx::Ok {
-            self.err_path(!then_leaves);
+            self.err_path(block_goes_round(&i.then_branch));
         }
         if then_ctx == Ctx::Ok && else_ctx == Ctx::Err {
             // The failure path is the else branch, or the fall-through.
@@ -622,6 +499,16 @@ impl<'a> Visit<'a> for W<'_> {
         // is the bound.)
         let else_leaves =
             i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e)) && !bound_words(&cond);
+        // (and one whose branch goes round, `if e.is_transient() { sleep;
+        // continue }`, before the path's exit)
+        let sends_round = self.ctx == Ctx::Err
+            && i.else_branch.is_none()
+            && ends_in_continue(&i.then_branch)
+            && !matches!(&*i.cond, Expr::Let(_))
+            && sorts_errors(self.spans, &i.cond);
+        if sends_round {
+            self.classified = true;
+        }
         if self.ctx == Ctx::Err && (then_leaves || else_leaves) && !is_bound_test(&i.cond) {
             let t = cond.to_ascii_lowercase();
             if !t.contains("elapsed") && !t.contains("now()") && !t.contains("deadline") {
@@ -642,57 +529,6 @@ impl<'a> Visit<'a> for W<'_> {
     }
 }
 
-/// Names a pattern binds (`Ok((stdout, stderr, running))` binds three).
-fn bindings(p: &Pat, out: &mut Vec<String>) {
-    match p {
-        Pat::Ident(i) => out.push(i.ident.to_string()),
-        Pat::Tuple(t) => t.elems.iter().for_each(|e| bindings(e, out)),
-        Pat::TupleStruct(t) => t.elems.iter().for_each(|e| bindings(e, out)),
-        Pat::Reference(r) => bindings(&r.pat, out),
-        Pat::Guard(g) => bindings(&g.pat, out),
-        _ => {}
-    }
-}
-
-/// An `Ok` arm that hands what succeeded to a call that runs it until it
-/// ends, and leaves only when that call says to stop (`Ok((stdout, ..))
-/// => { if !self.run_stream(stdout, ..).await { return; } }`): a supervisor
-/// whose success goes round again, not a success exit.
-fn runs_until_stopped(spans: &Spans<'_>, a: &syn::Arm) -> bool {
-    let Expr::Block(b) = &*a.body else {
-        return false;
-    };
-    let mut names = Vec::new();
-    if let Pat::TupleStruct(t) = &a.pat {
-        t.elems.iter().for_each(|e| bindings(e, &mut names));
-    }
-    if names.is_empty() || block_leaves(&b.block) {
-        return false;
-    }
-    let mut guarded = false;
-    for s in &b.block.stmts {
-        let e = match s {
-            Stmt::Expr(e, _) => e,
-            Stmt::Local(_) | Stmt::Item(_) | Stmt::Macro(_) => continue,
-        };
-        if let Expr::If(i) = e
-            && i.else_branch.is_none()
-            && block_leaves(&i.then_branch)
-            && let Expr::Unary(u) = &*i.cond
-            && matches!(u.op, syn::UnOp::Not(_))
-            && matches!(&*u.expr, Expr::Await(_))
-            && names
-                .iter()
-                .any(|n| contains_word(&text_of(spans, &u.expr), n))
-        {
-            guarded = true;
-        } else if exits_anywhere(e) {
-            return false;
-        }
-    }
-    guarded
-}
-
 /// Read the shape of a loop body.
 pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Shape {
     let mut w = W {
@@ -707,6 +543,7 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         classified: false,
         success_stays: false,
         polls: false,
+        local_send: false,
         err_names: Vec::new(),
         shutdown: 0,
         by_status: 0,
@@ -769,6 +606,7 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         classified: w.classified,
         success_stays: w.success_stays && !top_exit,
         polls: w.polls,
+        local_send: w.local_send,
         only_statuses: (w.direct_err || w.nested_err)
             && !w.error_round
             && !let_else_goes_round

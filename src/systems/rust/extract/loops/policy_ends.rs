@@ -1,0 +1,127 @@
+//! A retry policy object that bounds a loop by running out: its next
+//! delay asked for on the failure path, and the loop left when there is
+//! none (`if let Some(d) = retry_iter.next() { sleep(d) } else { return
+//! Err(e) }`, `(Err(e), None) => return Err(e)` of `match (op().await,
+//! retry_iter.next())`, `let Some(d) = it.next() else { return .. }`), or a
+//! counting object asked whether another attempt is left
+//! (`retries.has_next()`) with a branch that leaves. How many attempts the
+//! policy allows is the policy's to say: the loop is bounded, the count
+//! not shown. A delay unwrapped (`backoff.next().unwrap()`, `.expect(..)`)
+//! is not such a test: the loop assumes one is always there.
+
+use super::shape::{block_leaves, leaves};
+use super::*;
+
+/// The text of an expression with no whitespace.
+fn squashed(spans: &Spans<'_>, e: &Expr) -> String {
+    spans.text(e).split_whitespace().collect()
+}
+
+/// `it.next()`, `it.next_backoff()`, `p.as_mut().and_then(|p| p.next())`:
+/// the policy's next delay, not unwrapped.
+fn asks_next(t: &str) -> bool {
+    t.ends_with(".next()")
+        || t.ends_with(".next())")
+        || t.ends_with(".next_backoff()")
+        || t.ends_with(".next_delay()")
+}
+
+/// `retries.has_next()`, `!policy.has_next()`: is another attempt left.
+fn asks_left(t: &str) -> bool {
+    t.contains(".has_next()") || t.contains(".has_remaining()")
+}
+
+/// The test in `body` (not in an inner loop or closure) by which a retry
+/// policy ends the loop, if there is one.
+pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b Expr> {
+    struct P<'b, 's> {
+        spans: &'s Spans<'s>,
+        found: Option<&'b Expr>,
+    }
+    impl<'b> Visit<'b> for P<'b, '_> {
+        fn visit_item(&mut self, _: &'b Item) {}
+        fn visit_expr_closure(&mut self, _: &'b syn::ExprClosure) {}
+        fn visit_expr_loop(&mut self, _: &'b syn::ExprLoop) {}
+        fn visit_expr_while(&mut self, _: &'b syn::ExprWhile) {}
+        fn visit_expr_for_loop(&mut self, _: &'b syn::ExprForLoop) {}
+        fn visit_expr_if(&mut self, i: &'b syn::ExprIf) {
+            let else_leaves = i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e));
+            let then_leaves = block_leaves(&i.then_branch);
+            if self.found.is_none() {
+                let hit = match &*i.cond {
+                    Expr::Let(l) => {
+                        matches!(&*l.pat, syn::Pat::TupleStruct(t)
+                            if t.path.is_ident("Some"))
+                            && asks_next(&squashed(self.spans, &l.expr))
+                            && else_leaves
+                    }
+                    // `if e.is_retryable() && let Some(d) = it.next() {
+                    // sleep(d); continue } return Err(e)`
+                    Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_)) => {
+                        let mut ops = vec![&*b.left, &*b.right];
+                        let mut asks = false;
+                        while let Some(x) = ops.pop() {
+                            match x {
+                                Expr::Binary(i) if matches!(i.op, syn::BinOp::And(_)) => {
+                                    ops.push(&i.left);
+                                    ops.push(&i.right);
+                                }
+                                Expr::Let(l) => {
+                                    asks |= matches!(&*l.pat, syn::Pat::TupleStruct(t)
+                                        if t.path.is_ident("Some"))
+                                        && asks_next(&squashed(self.spans, &l.expr));
+                                }
+                                _ => {}
+                            }
+                        }
+                        asks && (else_leaves
+                            || super::shape_exits::ends_in_continue(&i.then_branch))
+                    }
+                    c => asks_left(&squashed(self.spans, c)) && (then_leaves || else_leaves),
+                };
+                if hit {
+                    self.found = Some(&i.cond);
+                }
+            }
+            syn::visit::visit_expr_if(self, i);
+        }
+        fn visit_local(&mut self, l: &'b syn::Local) {
+            if self.found.is_none()
+                && let Some(init) = &l.init
+                && init.diverge.is_some()
+                && matches!(&l.pat, syn::Pat::TupleStruct(t) if t.path.is_ident("Some"))
+                && asks_next(&squashed(self.spans, &init.expr))
+            {
+                self.found = Some(&init.expr);
+            }
+            syn::visit::visit_local(self, l);
+        }
+        fn visit_expr_match(&mut self, m: &'b syn::ExprMatch) {
+            if self.found.is_none()
+                && let Expr::Tuple(t) = &*m.expr
+            {
+                for (k, e) in t.elems.iter().enumerate() {
+                    if !asks_next(&squashed(self.spans, e)) {
+                        continue;
+                    }
+                    let none_leaves = m.arms.iter().any(|a| {
+                        matches!(&a.pat, syn::Pat::Tuple(p)
+                            if matches!(p.elems.iter().nth(k),
+                                Some(syn::Pat::Ident(i)) if i.ident == "None"))
+                            && leaves(&a.body)
+                    });
+                    if none_leaves {
+                        self.found = Some(e);
+                        break;
+                    }
+                }
+            }
+            syn::visit::visit_expr_match(self, m);
+        }
+    }
+    let mut p = P { spans, found: None };
+    for s in &body.stmts {
+        p.visit_stmt(s);
+    }
+    p.found
+}
