@@ -172,7 +172,8 @@ fn a_cut_or_damaged_shard_is_a_miss_never_a_wrong_answer() {
     let (clean, c_clean, j_clean) = scan(&root, None);
     let good = shards(&cache);
     assert!(!good.is_empty());
-    let damages: Vec<Box<dyn Fn(&[u8]) -> Vec<u8>>> = vec![
+    type Damage = Box<dyn Fn(&[u8]) -> Vec<u8>>;
+    let damages: Vec<Damage> = vec![
         Box::new(|b| b[..b.len() / 2].to_vec()),
         Box::new(|b| b[..b.len() - 1].to_vec()),
         Box::new(|b| b[..30].to_vec()),
