@@ -20,13 +20,20 @@
 //!   build's salt ([`salt`]: the version and the
 //!   executable's size and modification time, so a rebuilt binary never
 //!   reads facts another build wrote).
-//! - [`SHARDS`] JSON files (`facts-v2-00` ...), an entry in the one its
-//!   key's top bits name: they are read in parallel (while the tree is
-//!   walked), and a run that parsed one changed file rewrites one shard,
-//!   not the whole cache. Each is written to a temporary file and renamed,
-//!   so concurrent runs never see half a file (the last one wins). A shard
-//!   that cannot be read or parsed, or was written by another build, is
-//!   ignored: its files are then parsed again, never wrong, never aborted.
+//! - [`SHARDS`] files (`facts-v3-00` ...), an entry in the one its key's
+//!   top bits name: they are read in parallel (while the tree is walked),
+//!   and a run that parsed one changed file rewrites one shard, not the
+//!   whole cache. A shard is binary: a magic, the salt, the number of
+//!   entries, then each entry's key, length and bytes (the entry's facts
+//!   as JSON). Loading a shard only slices it: an entry is decoded when
+//!   a file takes it ([`Cache::take`]), so a run decodes only the facts
+//!   it uses, and an entry it does not use is written back as it was
+//!   read. Each is written to a temporary file and renamed, so
+//!   concurrent runs never see half a file (the last one wins). A shard
+//!   that cannot be read, is cut short or has bytes left over, or was
+//!   written by another build, is ignored, and an entry that does not
+//!   decode is a miss: its files are then parsed again, never wrong,
+//!   never aborted.
 //! - A shard is written only when a file of it was parsed this run, or when
 //!   most of its entries are stale; entries unused this run are kept while
 //!   they are not more than the used ones (a run over a subfolder does not
@@ -47,7 +54,10 @@ pub mod stat;
 pub const DIR_NAME: &str = ".retrylint-cache";
 /// How many files the cache is split into.
 pub const SHARDS: usize = 64;
-const FILE_PREFIX: &str = "facts-v2-";
+const FILE_PREFIX: &str = "facts-v3-";
+/// The shards of the JSON format before, removed when a shard is written.
+const OLD_PREFIX: &str = "facts-v2-";
+const MAGIC: &[u8; 8] = b"rlfacts3";
 
 fn shard_of(key: u128) -> usize {
     (key >> 122) as usize % SHARDS
@@ -71,16 +81,73 @@ struct EntryRef<'a> {
     diagnostics: &'a [Diagnostic],
 }
 
-#[derive(Deserialize)]
-struct Document {
-    salt: String,
-    entries: Vec<(String, Entry)>,
+/// An entry as read from its shard, not decoded yet: `len` bytes at `at`.
+struct Raw {
+    shard: std::sync::Arc<Vec<u8>>,
+    at: usize,
+    len: usize,
 }
 
-#[derive(Serialize)]
-struct DocumentRef<'a> {
-    salt: String,
-    entries: Vec<(String, EntryRef<'a>)>,
+impl Raw {
+    fn bytes(&self) -> &[u8] {
+        &self.shard[self.at..self.at + self.len]
+    }
+
+    fn decode(&self) -> Option<Facts> {
+        let e: Entry = serde_json::from_slice(self.bytes()).ok()?;
+        let mut facts = e.facts;
+        facts.diagnostics = e.diagnostics;
+        Some(facts)
+    }
+}
+
+/// The entries of a shard's bytes written by the build `salt`, in the
+/// order written; `None` when it is not one (another format or build,
+/// cut short, bytes left over).
+fn split_shard(bytes: std::sync::Arc<Vec<u8>>, salt: u64) -> Option<Vec<(u128, Raw)>> {
+    let rest = bytes.strip_prefix(MAGIC)?;
+    let (s, rest) = rest.split_at_checked(8)?;
+    if u64::from_le_bytes(s.try_into().ok()?) != salt {
+        return None;
+    }
+    let (n, mut rest) = rest.split_at_checked(8)?;
+    let n = u64::from_le_bytes(n.try_into().ok()?);
+    let mut at = bytes.len() - rest.len();
+    let mut out = Vec::with_capacity(n.min(1 << 16) as usize);
+    for _ in 0..n {
+        let (k, r) = rest.split_at_checked(16)?;
+        let (l, r) = r.split_at_checked(4)?;
+        let len = u32::from_le_bytes(l.try_into().ok()?) as usize;
+        let (_, r) = r.split_at_checked(len)?;
+        at += 20;
+        out.push((
+            u128::from_le_bytes(k.try_into().ok()?),
+            Raw {
+                shard: bytes.clone(),
+                at,
+                len,
+            },
+        ));
+        at += len;
+        rest = r;
+    }
+    rest.is_empty().then_some(out)
+}
+
+/// A shard's bytes: [`MAGIC`], `salt`, the number of entries, then each
+/// entry's key, length and bytes.
+fn join_shard(salt: u64, entries: &[(u128, std::borrow::Cow<'_, [u8]>)]) -> Vec<u8> {
+    let size: usize = entries.iter().map(|(_, b)| 20 + b.len()).sum();
+    let mut out = Vec::with_capacity(24 + size);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&salt.to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    for (k, b) in entries {
+        out.extend_from_slice(&k.to_le_bytes());
+        out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+        out.extend_from_slice(b);
+    }
+    out
 }
 
 /// Hits and misses of one run.
@@ -98,7 +165,7 @@ pub struct CacheStats {
 pub struct Cache {
     dir: Option<PathBuf>,
     salt: u64,
-    old: Mutex<HashMap<u128, Entry>>,
+    old: Mutex<HashMap<u128, Raw>>,
     loaded: usize,
     hits: AtomicUsize,
     misses: AtomicUsize,
@@ -139,10 +206,9 @@ impl Cache {
         }
         cache.dir = Some(dir.to_path_buf());
         cache.salt = salt;
-        let want = format!("{salt:016x}");
         let (index, old) = rayon::join(
             || stat::StatIndex::open(dir, salt),
-            || Self::load(dir, &want),
+            || Self::load(dir, salt),
         );
         cache.stat = index;
         cache.loaded = old.len();
@@ -150,24 +216,20 @@ impl Cache {
         cache
     }
 
-    /// Every entry of the shards in `dir` written by the build `want`.
-    fn load(dir: &Path, want: &str) -> HashMap<u128, Entry> {
+    /// Every entry of the shards in `dir` written by the build `salt`,
+    /// not decoded.
+    fn load(dir: &Path, salt: u64) -> HashMap<u128, Raw> {
         use rayon::prelude::*;
         (0..SHARDS)
             .into_par_iter()
             .flat_map_iter(|shard| {
                 std::fs::read(shard_file(dir, shard))
                     .ok()
-                    .and_then(|bytes| serde_json::from_slice::<Document>(&bytes).ok())
-                    .filter(|d| d.salt == want)
-                    .map(|d| d.entries)
+                    .and_then(|bytes| split_shard(std::sync::Arc::new(bytes), salt))
                     .unwrap_or_default()
                     .into_iter()
-                    .filter_map(move |(k, e)| {
-                        let k = u128::from_str_radix(&k, 16).ok()?;
-                        // An entry in the wrong shard is not this build's.
-                        (shard_of(k) == shard).then_some((k, e))
-                    })
+                    // An entry in the wrong shard is not this build's.
+                    .filter(move |(k, _)| shard_of(*k) == shard)
             })
             .collect()
     }
@@ -208,21 +270,19 @@ impl Cache {
     }
 
     /// The facts cached for `key`, diagnostics included, counting a hit or
-    /// a miss.
+    /// a miss (an entry that does not decode is a miss).
     pub fn take(&self, key: u128) -> Option<Facts> {
         if !self.enabled() {
             return None;
         }
-        let hit = self
+        let raw = self
             .old
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .remove(&key);
-        match hit {
-            Some(e) => {
+        match raw.and_then(|r| r.decode()) {
+            Some(facts) => {
                 self.hits.fetch_add(1, Ordering::Relaxed);
-                let mut facts = e.facts;
-                facts.diagnostics = e.diagnostics;
                 Some(facts)
             }
             None => {
@@ -235,19 +295,19 @@ impl Cache {
 
     /// The facts cached for `key` when there are some (a hit), for a file
     /// the stat index says is unchanged; no miss is counted, as the file
-    /// is then read and looked up again.
+    /// is then read and looked up again (an entry that does not decode is
+    /// gone by then, and misses).
     pub fn take_unchanged(&self, key: u128) -> Option<Facts> {
         if !self.enabled() {
             return None;
         }
-        let e = self
+        let facts = self
             .old
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .remove(&key)?;
+            .remove(&key)?
+            .decode()?;
         self.hits.fetch_add(1, Ordering::Relaxed);
-        let mut facts = e.facts;
-        facts.diagnostics = e.diagnostics;
         Some(facts)
     }
 
@@ -307,7 +367,7 @@ impl Cache {
         {
             used_by[shard_of(k)].push((k, f));
         }
-        let mut unused_by: Vec<Vec<(u128, &Entry)>> = vec![Vec::new(); SHARDS];
+        let mut unused_by: Vec<Vec<(u128, &Raw)>> = vec![Vec::new(); SHARDS];
         for (k, e) in old.iter() {
             unused_by[shard_of(*k)].push((*k, e));
         }
@@ -318,42 +378,26 @@ impl Cache {
             if !dirty {
                 continue;
             }
-            let mut entries: Vec<(String, EntryRef<'_>)> = used
-                .iter()
-                .map(|(k, f)| {
-                    (
-                        format!("{k:032x}"),
-                        EntryRef {
-                            facts: f,
-                            diagnostics: &f.diagnostics,
-                        },
-                    )
-                })
-                .collect();
-            if keep_unused {
-                entries.extend(unused.iter().map(|(k, e)| {
-                    (
-                        format!("{k:032x}"),
-                        EntryRef {
-                            facts: &e.facts,
-                            diagnostics: &e.diagnostics,
-                        },
-                    )
-                }));
+            let mut entries: Vec<(u128, std::borrow::Cow<'_, [u8]>)> = Vec::new();
+            for (k, f) in used {
+                let entry = EntryRef {
+                    facts: f,
+                    diagnostics: &f.diagnostics,
+                };
+                let bytes = serde_json::to_vec(&entry).map_err(std::io::Error::other)?;
+                entries.push((*k, bytes.into()));
             }
-            let doc = DocumentRef {
-                salt: format!("{:016x}", self.salt),
-                entries,
-            };
+            if keep_unused {
+                // Not decoded this run: written back as read.
+                entries.extend(unused.iter().map(|(k, e)| (*k, e.bytes().into())));
+            }
             if !prepared {
                 prepare(dir)?;
                 prepared = true;
             }
             wrote = true;
-            write_atomically(
-                &shard_file(dir, shard),
-                &serde_json::to_vec(&doc).map_err(std::io::Error::other)?,
-            )?;
+            let _ = std::fs::remove_file(dir.join(format!("{OLD_PREFIX}{shard:02}")));
+            write_atomically(&shard_file(dir, shard), &join_shard(self.salt, &entries))?;
         }
         Ok(wrote)
     }
@@ -528,5 +572,63 @@ impl TryFrom<DiagnosticRepr> for Diagnostic {
             severity: d.severity,
             fixes: d.fixes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    #[test]
+    fn a_shard_round_trips_and_a_cut_or_foreign_one_is_none() {
+        let entries: Vec<(u128, Cow<'_, [u8]>)> = vec![
+            (1, Cow::Borrowed(&b"{}"[..])),
+            (u128::MAX, Cow::Borrowed(&b""[..])),
+            (7 << 100, Cow::Owned(vec![b'x'; 300])),
+        ];
+        let bytes = join_shard(42, &entries);
+        let split = split_shard(std::sync::Arc::new(bytes.clone()), 42).unwrap();
+        let got: Vec<(u128, Vec<u8>)> = split
+            .iter()
+            .map(|(k, r)| (*k, r.bytes().to_vec()))
+            .collect();
+        let want: Vec<(u128, Vec<u8>)> = entries.iter().map(|(k, b)| (*k, b.to_vec())).collect();
+        assert_eq!(got, want);
+        assert!(split_shard(std::sync::Arc::new(bytes.clone()), 43).is_none());
+        // Every cut, and a byte left over, is no shard.
+        for cut in 0..bytes.len() {
+            assert!(
+                split_shard(std::sync::Arc::new(bytes[..cut].to_vec()), 42).is_none(),
+                "{cut}"
+            );
+        }
+        let mut more = bytes.clone();
+        more.push(0);
+        assert!(split_shard(std::sync::Arc::new(more), 42).is_none());
+        // A count far larger than the bytes: no shard, no huge allocation.
+        let mut lying = bytes;
+        lying[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(split_shard(std::sync::Arc::new(lying), 42).is_none());
+    }
+
+    #[test]
+    fn an_entry_that_does_not_decode_is_a_miss_and_its_shard_is_rewritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let key: u128 = 5;
+        let shard = shard_of(key);
+        let bytes = join_shard(9, &[(key, Cow::Borrowed(&b"{\"facts\":"[..]))]);
+        std::fs::write(shard_file(dir.path(), shard), bytes).unwrap();
+        let cache = Cache::open(dir.path(), 9);
+        assert_eq!(cache.loaded(), 1);
+        assert!(cache.take_unchanged(key).is_none());
+        assert!(cache.take(key).is_none());
+        assert_eq!(cache.stats().misses, 1);
+        assert_eq!(cache.stats().hits, 0);
+        let facts = Facts::default();
+        assert!(cache.save(std::iter::once((key, &facts))).unwrap());
+        let again = Cache::open(dir.path(), 9);
+        assert!(again.take(key).is_some());
+        assert_eq!(again.stats().hits, 1);
     }
 }

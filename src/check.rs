@@ -44,6 +44,20 @@ fn rule_notice(rule: &rules::Rule, path: Option<String>, stop: &guard::Stop) -> 
 /// the notices of the rules that stopped. The graph rules run when there
 /// is a `graph` (`None`: its stage stopped, and said so).
 pub fn run(scan: &Scan, settings: &Settings, graph: Option<&Graph>) -> Checked {
+    run_for(scan, settings, graph, None)
+}
+
+/// [`run`] for a run that reports only the files `reported` marks (by
+/// file id; `None`: all): every rule still runs over every file (the
+/// findings elsewhere are counted), but the fixes of findings that are
+/// not reported are not checked against the quoted strings of their
+/// files (each such file's YAML parsed again: a tenth of a one-file run).
+pub fn run_for(
+    scan: &Scan,
+    settings: &Settings,
+    graph: Option<&Graph>,
+    reported: Option<&[bool]>,
+) -> Checked {
     let enabled: Vec<&'static rules::Rule> = rules::RULES.iter().collect();
     // Files by the path findings show, to point at settings another file
     // hands a policy (nginx includes, ingress ConfigMaps, Resilience4j
@@ -160,7 +174,7 @@ pub fn run(scan: &Scan, settings: &Settings, graph: Option<&Graph>) -> Checked {
     }
     notices.sort();
     notices.dedup();
-    quoted_fixes(&mut findings, scan);
+    quoted_fixes(&mut findings, scan, reported);
     sort_and_dedup(&mut findings, scan);
     Checked { findings, notices }
 }
@@ -215,9 +229,13 @@ fn quoted_scalars(file: &SourceFile) -> Vec<Quoted> {
 /// cut across it, land where its escapes or folded lines leave no exact
 /// place, or be written outside the string that holds the setting is not
 /// offered, and the finding says why.
-fn quoted_fixes(findings: &mut [Finding], scan: &Scan) {
+fn quoted_fixes(findings: &mut [Finding], scan: &Scan, reported: Option<&[bool]>) {
     let mut strings: std::collections::HashMap<FileId, Vec<Quoted>> = Default::default();
-    for f in findings.iter_mut().filter(|f| !f.fixes.is_empty()) {
+    let reported = |f: &Finding| reported.is_none_or(|r| r.get(f.file).is_none_or(|&r| r));
+    for f in findings
+        .iter_mut()
+        .filter(|f| !f.fixes.is_empty() && reported(f))
+    {
         let mut files: Vec<FileId> = f
             .fixes
             .iter()

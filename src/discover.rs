@@ -160,12 +160,14 @@ fn error_path(err: &ignore::Error) -> Option<&Path> {
 /// `..` in it) is not covered and is looked up on disk.
 #[derive(Debug, Default)]
 pub struct Tree {
-    /// The roots walked as folders, absolute and without `.` components.
-    roots: Vec<PathBuf>,
-    files: std::collections::HashSet<PathBuf>,
+    /// The roots walked as folders, absolute and without `.` components
+    /// (their bytes, as every key here: a `Path` hashes and compares by
+    /// components, which cost a third of a one-file run's link stage).
+    roots: Vec<Vec<u8>>,
+    files: std::collections::HashSet<Vec<u8>>,
     /// Each folder holding a walked file (the roots included), with its
     /// entries' names, sorted, and whether each is a folder.
-    dirs: std::collections::HashMap<PathBuf, Vec<(String, bool)>>,
+    dirs: std::collections::HashMap<Vec<u8>, Vec<(String, bool)>>,
 }
 
 impl Tree {
@@ -181,6 +183,7 @@ impl Tree {
             let Some(r) = absolute(r, cwd) else { continue };
             // A root given as a file: its folder was not walked.
             if std::fs::symlink_metadata(&r).is_ok_and(|m| m.is_dir()) {
+                let r = r.into_os_string().into_encoded_bytes();
                 tree.dirs.entry(r.clone()).or_default();
                 tree.roots.push(r);
             }
@@ -190,31 +193,31 @@ impl Tree {
         // lies in another); a file once per time the walk lists it, the
         // lists deduplicated below (one allocation per folder, not per
         // file and level: a tenth of a warm run went here).
-        let mut met: std::collections::HashSet<PathBuf> = Default::default();
+        let mut met: std::collections::HashSet<Vec<u8>> = Default::default();
         for f in files {
-            let Some(f) = absolute(f, cwd) else { continue };
+            let Some(f) = absolute_key(f, cwd) else {
+                continue;
+            };
             if !tree.covers(&f) {
                 continue;
             }
-            if let Some(parent) = f.parent()
+            if let Some((parent, name)) = split_last(&f)
                 && tree.covers(parent)
-                && let Some(name) = f.file_name()
             {
                 tree.dirs
-                    .entry(parent.to_path_buf())
+                    .entry(parent.to_vec())
                     .or_default()
-                    .push((name.to_string_lossy().into_owned(), false));
+                    .push((String::from_utf8_lossy(name).into_owned(), false));
                 let mut child = parent;
                 while !met.contains(child)
-                    && let Some(up) = child.parent()
+                    && let Some((up, name)) = split_last(child)
                     && tree.covers(up)
-                    && let Some(name) = child.file_name()
                 {
-                    met.insert(child.to_path_buf());
+                    met.insert(child.to_vec());
                     tree.dirs
-                        .entry(up.to_path_buf())
+                        .entry(up.to_vec())
                         .or_default()
-                        .push((name.to_string_lossy().into_owned(), true));
+                        .push((String::from_utf8_lossy(name).into_owned(), true));
                     child = up;
                 }
             }
@@ -227,22 +230,22 @@ impl Tree {
         tree
     }
 
-    /// Whether `path` (absolute, no `.` or `..`) lies in a walked root.
-    fn covers(&self, path: &Path) -> bool {
-        self.roots.iter().any(|r| path.starts_with(r))
+    /// Whether the clean path `key` (see [`key`]) lies in a walked root.
+    fn covers(&self, key: &[u8]) -> bool {
+        self.roots.iter().any(|r| below(key, r))
     }
 
     /// What the walk says of `path`, when it covers it: `Some(None)` for
     /// absent, `Some(Some(true))` for a folder, `Some(Some(false))` for a
     /// file. `None`: not covered, ask the disk.
     pub fn kind(&self, path: &Path) -> Option<Option<bool>> {
-        let path = lexical(path)?;
-        if !self.covers(path) {
+        let key = key(path)?;
+        if !self.covers(&key) {
             return None;
         }
-        Some(if self.dirs.contains_key(path) {
+        Some(if self.dirs.contains_key(&*key) {
             Some(true)
-        } else if self.files.contains(path) {
+        } else if self.files.contains(&*key) {
             Some(false)
         } else {
             None
@@ -252,12 +255,77 @@ impl Tree {
     /// The entries of folder `dir` (name, is a folder), sorted, when the
     /// walk covers it; an empty list for a folder it did not see.
     pub fn entries(&self, dir: &Path) -> Option<&[(String, bool)]> {
-        let dir = lexical(dir)?;
-        if !self.covers(dir) {
+        let key = key(dir)?;
+        if !self.covers(&key) {
             return None;
         }
-        Some(self.dirs.get(dir).map_or(&[], Vec::as_slice))
+        Some(self.dirs.get(&*key).map_or(&[], Vec::as_slice))
     }
+}
+
+fn is_sep(b: u8) -> bool {
+    b < 128 && std::path::is_separator(b as char)
+}
+
+/// Whether the clean path `key` is `root` or below it (by components).
+fn below(key: &[u8], root: &[u8]) -> bool {
+    key.starts_with(root)
+        && (key.len() == root.len()
+            || root.last().is_some_and(|&b| is_sep(b))
+            || is_sep(key[root.len()]))
+}
+
+/// The clean path `key`'s parent and last component (`None` at the root).
+fn split_last(key: &[u8]) -> Option<(&[u8], &[u8])> {
+    let i = key.iter().rposition(|&b| is_sep(b))?;
+    let name = &key[i + 1..];
+    if name.is_empty() {
+        return None;
+    }
+    // The parent of `/a` is `/`.
+    let parent = if key[..i].iter().any(|&b| is_sep(b)) {
+        &key[..i]
+    } else {
+        &key[..=i]
+    };
+    Some((parent, name))
+}
+
+/// The bytes of `path` as [`clean`] would give them, without building a
+/// path when it is clean already (the link stage asks this for every
+/// build file of every folder); `None` when it is relative or holds a
+/// `..` (never covered).
+fn key(path: &Path) -> Option<std::borrow::Cow<'_, [u8]>> {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if cfg!(unix) && bytes.first() == Some(&b'/') && is_clean(bytes) {
+        return Some(std::borrow::Cow::Borrowed(bytes));
+    }
+    clean(path).map(|p| std::borrow::Cow::Owned(p.into_os_string().into_encoded_bytes()))
+}
+
+/// An absolute path with no empty, `.` or `..` component and no trailing
+/// separator (Unix).
+fn is_clean(bytes: &[u8]) -> bool {
+    if bytes.len() > 1 && bytes.ends_with(b"/") {
+        return false;
+    }
+    bytes[1..]
+        .split(|&b| b == b'/')
+        .all(|c| !c.is_empty() && c != b"." && c != b"..")
+        || bytes == b"/"
+}
+
+/// [`absolute`]'s bytes.
+fn absolute_key(path: &Path, cwd: Option<&Path>) -> Option<Vec<u8>> {
+    let joined;
+    let path = match cwd {
+        Some(c) if path.is_relative() => {
+            joined = c.join(path);
+            joined.as_path()
+        }
+        _ => path,
+    };
+    key(path).map(std::borrow::Cow::into_owned)
 }
 
 /// `path` joined to `cwd` when relative, without `.` components; `None`
@@ -272,18 +340,6 @@ fn absolute(path: &Path, cwd: Option<&Path>) -> Option<PathBuf> {
         _ => path,
     };
     clean(path)
-}
-
-/// `path` itself where [`clean`] would give an equal path (`Path`
-/// compares, hashes and `starts_with`s by components, which skip the `.`
-/// that [`clean`] drops), without building one: the link stage asks this
-/// for every build file of every folder.
-fn lexical(path: &Path) -> Option<&Path> {
-    (path.is_absolute()
-        && !path
-            .components()
-            .any(|c| matches!(c, std::path::Component::ParentDir)))
-    .then_some(path)
 }
 
 fn clean(path: &Path) -> Option<PathBuf> {

@@ -187,7 +187,8 @@ impl<'a> Pipeline<'a> {
         // so that RL904 can point into them.
         let configs = report::attach_configs(&mut scan, settings);
         let allowed: Vec<bool> = scan.files.iter().map(|f| keep(&f.source)).collect();
-        let mut checked = check::run(&scan, settings, graph.as_ref().ok());
+        let reported = (!allowed.iter().all(|&a| a)).then_some(&allowed[..]);
+        let mut checked = check::run_for(&scan, settings, graph.as_ref().ok(), reported);
         if let Err(notice) = &graph {
             checked.notices.push(notice.clone());
             checked.notices.sort();

@@ -79,13 +79,16 @@ pub fn select(
         .iter()
         .map(|f| settings.for_path(&f.source.path))
         .collect();
-    let relative: Vec<String> = scan
-        .files
-        .iter()
-        .zip(&scoped)
-        .map(|(f, s)| s.relative_path(&f.source.path))
-        .collect();
-    let enabled = |f: &Finding| scoped[f.file].is_enabled_at(f.rule, &relative[f.file]);
+    // Each file's path as its configuration names it, made for the files
+    // with a finding only (a one-file run has thousands without).
+    let relative: Vec<std::cell::OnceCell<String>> =
+        scan.files.iter().map(|_| Default::default()).collect();
+    let relative = |i: FileId| {
+        relative[i]
+            .get_or_init(|| scoped[i].relative_path(&scan.files[i].source.path))
+            .as_str()
+    };
+    let enabled = |f: &Finding| scoped[f.file].is_enabled_at(f.rule, relative(f.file));
     let check::Checked {
         mut findings,
         notices,
@@ -109,7 +112,7 @@ pub fn select(
     }
     let mut findings: Vec<Finding> = out.findings.into_iter().filter(|f| enabled(f)).collect();
     for f in &mut findings {
-        if let Some(s) = scoped[f.file].severity_at(f.rule, &relative[f.file]) {
+        if let Some(s) = scoped[f.file].severity_at(f.rule, relative(f.file)) {
             f.severity = s;
         }
     }

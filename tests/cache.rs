@@ -159,6 +159,52 @@ fn another_build_or_a_corrupt_file_reads_as_empty() {
     }
 }
 
+/// A binary shard cut short, with a byte flipped in an entry, or with an
+/// entry's length pointing past the end reads as no shard or as a miss:
+/// the run parses those files again and reports what an uncached run
+/// reports, and the next run is warm again.
+#[test]
+fn a_cut_or_damaged_shard_is_a_miss_never_a_wrong_answer() {
+    let t = tree();
+    let root = t.path().join("src");
+    let cache = t.path().join(DIR_NAME);
+    scan(&root, Some(&cache));
+    let (clean, c_clean, j_clean) = scan(&root, None);
+    let good = shards(&cache);
+    assert!(!good.is_empty());
+    type Damage = Box<dyn Fn(&[u8]) -> Vec<u8>>;
+    let damages: Vec<Damage> = vec![
+        Box::new(|b| b[..b.len() / 2].to_vec()),
+        Box::new(|b| b[..b.len() - 1].to_vec()),
+        Box::new(|b| b[..30].to_vec()),
+        // A byte of the first entry's JSON turned into one JSON refuses.
+        Box::new(|b| {
+            let mut b = b.to_vec();
+            b[24 + 20] = 0xff;
+            b
+        }),
+        // The first entry's length past the end of the file.
+        Box::new(|b| {
+            let mut b = b.to_vec();
+            b[24 + 16..24 + 20].copy_from_slice(&u32::MAX.to_le_bytes());
+            b
+        }),
+    ];
+    for damage in &damages {
+        for (path, bytes) in &good {
+            std::fs::write(path, damage(bytes)).unwrap();
+        }
+        let (s, c, j) = scan(&root, Some(&cache));
+        assert_eq!(s.stats.cache.hits, 0);
+        assert_eq!(s.stats.files_parsed, clean.stats.files_parsed);
+        assert_eq!(c, c_clean);
+        assert_eq!(j, j_clean);
+        let (s, c, _) = scan(&root, Some(&cache));
+        assert_eq!(s.stats.cache.misses, 0);
+        assert_eq!(c, c_clean);
+    }
+}
+
 /// Every fixture and the test trees give the same findings, byte for
 /// byte, cold, warm, and without a cache: every model value survives the
 /// round trip.

@@ -7,24 +7,25 @@ use std::collections::{HashMap, HashSet};
 
 /// The first version of [`Tree::new`], kept as the reference.
 fn reference(roots: &[PathBuf], files: &[PathBuf], cwd: Option<&Path>) -> Tree {
+    let bytes = |p: &Path| p.as_os_str().as_encoded_bytes().to_vec();
     let mut tree = Tree::default();
     for r in roots {
         let Some(r) = absolute(r, cwd) else { continue };
         if std::fs::symlink_metadata(&r).is_ok_and(|m| m.is_dir()) {
-            tree.dirs.entry(r.clone()).or_default();
-            tree.roots.push(r);
+            tree.dirs.entry(bytes(&r)).or_default();
+            tree.roots.push(bytes(&r));
         }
     }
     let mut entries: HashSet<(PathBuf, String, bool)> = HashSet::new();
     for f in files {
         let Some(f) = absolute(f, cwd) else { continue };
-        if !tree.covers(&f) {
+        if !tree.covers(&bytes(&f)) {
             continue;
         }
         let mut child = f.as_path();
         let mut is_dir = false;
         while let Some(parent) = child.parent()
-            && tree.covers(parent)
+            && tree.covers(&bytes(parent))
             && let Some(name) = child.file_name()
         {
             if !entries.insert((
@@ -37,10 +38,13 @@ fn reference(roots: &[PathBuf], files: &[PathBuf], cwd: Option<&Path>) -> Tree {
             child = parent;
             is_dir = true;
         }
-        tree.files.insert(f);
+        tree.files.insert(bytes(&f));
     }
     for (dir, name, is_dir) in entries {
-        tree.dirs.entry(dir).or_default().push((name, is_dir));
+        tree.dirs
+            .entry(bytes(&dir))
+            .or_default()
+            .push((name, is_dir));
     }
     for list in tree.dirs.values_mut() {
         list.sort();
@@ -55,7 +59,7 @@ fn same(a: &Tree, b: &Tree) {
     assert_eq!(keys(a), keys(b));
     let dirs: HashMap<_, _> = b.dirs.iter().collect();
     for (d, list) in &a.dirs {
-        assert_eq!(Some(&list), dirs.get(d), "{}", d.display());
+        assert_eq!(Some(&list), dirs.get(d), "{}", String::from_utf8_lossy(d));
     }
 }
 
@@ -117,4 +121,44 @@ fn dots_answer_as_before() {
     assert!(tree.entries(&file).is_some_and(|e| !e.is_empty()));
     assert_eq!(tree.kind(&root.join("rules/../rules/RL203/ok")), None);
     assert_eq!(tree.kind(Path::new("testdata/rules")), None);
+}
+
+/// The byte keys answer as `Path` compares: a trailing separator, a
+/// doubled one and `.` components are the clean path; a root's sibling
+/// whose name starts with the root's (`testdata2` beside `testdata`) is
+/// not covered; the filesystem root's children have it as parent.
+#[test]
+fn byte_keys_answer_as_paths_compare() {
+    let cwd = std::env::current_dir().unwrap();
+    let root = cwd.join("testdata");
+    let walked = walk(std::slice::from_ref(&root), &[], Some(&cwd)).unwrap();
+    let files: Vec<PathBuf> = walked.files.iter().map(|c| c.path.clone()).collect();
+    let tree = Tree::new(
+        std::slice::from_ref(&root),
+        files.iter().map(PathBuf::as_path),
+        None,
+    );
+    let dir = root.join("rules");
+    let plain = tree.kind(&dir);
+    assert_eq!(plain, Some(Some(true)));
+    let s = dir.to_str().unwrap();
+    for variant in [
+        format!("{s}/"),
+        s.replacen("/rules", "//rules", 1),
+        format!("{s}/."),
+    ] {
+        assert_eq!(tree.kind(Path::new(&variant)), plain, "{variant}");
+        assert_eq!(
+            tree.entries(Path::new(&variant)),
+            tree.entries(&dir),
+            "{variant}"
+        );
+    }
+    let sibling = PathBuf::from(format!("{}2/x.yaml", root.display()));
+    assert_eq!(tree.kind(&sibling), None);
+    assert_eq!(split_last(b"/a"), Some((&b"/"[..], &b"a"[..])));
+    assert_eq!(split_last(b"/a/b"), Some((&b"/a"[..], &b"b"[..])));
+    assert_eq!(split_last(b"/"), None);
+    assert!(below(b"/a/b", b"/a") && below(b"/a", b"/a") && below(b"/a", b"/"));
+    assert!(!below(b"/ab", b"/a"));
 }

@@ -131,6 +131,7 @@ pub fn unit_identities(
         .map(|n| crate::model::calls::short_host(&n))
         .collect();
     let mut units: HashMap<PathBuf, Unit> = HashMap::new();
+    let mut by_folder: HashMap<(PathBuf, Vec<String>), Option<ServiceDecl>> = HashMap::new();
     let roots: Vec<PathBuf> = roots
         .iter()
         .map(|r| match cwd {
@@ -151,7 +152,12 @@ pub fn unit_identities(
         let Some((root, rel)) = under_root(&path, &roots) else {
             continue;
         };
-        let Some(decl) = identity(&root, &rel, &declared, &mut units, disk) else {
+        // One answer per folder: it depends on the folder alone.
+        let decl = by_folder
+            .entry((root, rel))
+            .or_insert_with_key(|(root, rel)| identity(root, rel, &declared, &mut units, disk))
+            .clone();
+        let Some(decl) = decl else {
             continue;
         };
         f.facts.services.push(decl);
