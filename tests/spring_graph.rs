@@ -640,3 +640,49 @@ fn tracing_turned_off_in_the_application_file_sends_no_spans() {
         ["billing -> tempo HTTP x1", "catalog -> pricing HTTP x1"]
     );
 }
+
+/// HTTP interfaces built from the injected `RestClient.Builder` send to
+/// the base URL a `RestClientCustomizer` bean (same file) or the
+/// program's own `RestClient.Builder` bean (another file) sets, each
+/// method's path an edge; the properties member the customizer reads
+/// and the compose entry stand for the same calls.
+#[test]
+fn interfaces_built_from_a_customized_builder_send_their_paths() {
+    let (_, g) = build("testdata/graph/customizer-interfaces");
+    let mut sent: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| g.service_name(e.to) == "api-gateway")
+        .map(|e| {
+            format!(
+                "{} {}",
+                g.service_name(e.from),
+                e.path.as_deref().unwrap_or("(any)")
+            )
+        })
+        .collect();
+    sent.sort();
+    sent.dedup();
+    assert_eq!(
+        sent,
+        [
+            "bookstore-webapp /catalog/api/products",
+            "bookstore-webapp /catalog/api/products/{code}",
+            "bookstore-webapp /orders/api/orders",
+            "bookstore-webapp /orders/api/orders/{orderNumber}",
+            "storefront /catalog/api/products",
+        ]
+    );
+    // After a catalog path the gateway reaches catalog-service only.
+    for (i, e) in g.edges.iter().enumerate() {
+        if g.service_name(e.to) == "api-gateway" {
+            let next: Vec<&str> = g.next(i).map(|n| g.service_name(g.edges[n].to)).collect();
+            let want = if e.path.as_deref().is_some_and(|p| p.starts_with("/catalog")) {
+                "catalog-service"
+            } else {
+                "order-service"
+            };
+            assert_eq!(next, [want], "{:?}", e.path);
+        }
+    }
+}

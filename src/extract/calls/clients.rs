@@ -58,13 +58,63 @@ pub fn client_uses(text: &str, lits: &[Lit]) -> Vec<ClientUse> {
             targets.extend(argument(text, lits, &fields, base));
         }
         last_factory = at;
+        let builder = if targets.is_empty() && call == "createClient(" {
+            injected_builder(&code, at)
+        } else {
+            None
+        };
         out.push(ClientUse {
             interface,
             span: Span::new(at + usize::from(call.starts_with('.')), args - 1),
             targets,
+            builder,
         });
     }
     out
+}
+
+/// The builders Spring Boot auto-configures (and applies the program's
+/// customizers to), and the client each builds.
+const INJECTED_BUILDERS: &[(&str, &str)] = &[
+    ("RestClient.Builder", "RestClient"),
+    ("WebClient.Builder", "WebClient"),
+    ("RestTemplateBuilder", "RestTemplate"),
+];
+
+/// The client type whose injected builder the client built at `at` comes
+/// from: a parameter of that builder type declared after the last
+/// `@Bean` before `at` (the method's own) and used before `at`
+/// (`builder.build()`). `code` has comments and strings blanked.
+fn injected_builder(code: &str, at: usize) -> Option<String> {
+    let start = code[..at].rfind("@Bean")?;
+    let region = &code[start..at];
+    for (decl, client) in INJECTED_BUILDERS {
+        for (p, _) in region.match_indices(decl).take(8) {
+            let rest = &region[p + decl.len()..];
+            let after = rest.trim_start();
+            if after.len() == rest.len() {
+                continue;
+            }
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+                .collect();
+            if name.is_empty() {
+                continue;
+            }
+            let used = &after[name.len()..];
+            if used.match_indices(&name).any(|(i, _)| {
+                used[i + name.len()..].starts_with('.')
+                    && !used[..i]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            }) {
+                return Some((*client).to_string());
+            }
+        }
+    }
+    None
 }
 
 /// Whether `text` may build a client of an interface (cheap).
