@@ -686,3 +686,35 @@ fn interfaces_built_from_a_customized_builder_send_their_paths() {
         }
     }
 }
+
+/// A `@FeignClient`'s Spring MVC method mappings under its `path`
+/// (`@GetMapping`, `@PostMapping(value = ..)`, `@RequestMapping(method =
+/// .., path = ..)`) are what it sends: one edge per path, each taking the
+/// gateway's `/catalog/**` route only.
+#[test]
+fn a_feign_clients_method_mappings_pick_the_gateways_route() {
+    let (_, g) = build("testdata/graph/feign-mapping-paths");
+    assert!(g.cycles.is_empty(), "{:?}", g.cycles);
+    let mut sent: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| g.service_name(e.from) == "order-service")
+        .map(|e| e.path.as_deref().unwrap_or("(any)").to_string())
+        .collect();
+    sent.sort();
+    sent.dedup();
+    assert_eq!(
+        sent,
+        [
+            "/catalog/api/products",
+            "/catalog/api/products/{code}",
+            "/catalog/api/stock",
+        ]
+    );
+    for (i, e) in g.edges.iter().enumerate() {
+        if g.service_name(e.from) == "order-service" {
+            let next: Vec<&str> = g.next(i).map(|n| g.service_name(g.edges[n].to)).collect();
+            assert_eq!(next, ["catalog-service"], "{:?}", e.path);
+        }
+    }
+}
