@@ -478,6 +478,30 @@ pub fn push_edge(
     if !address_key(key) {
         return;
     }
+    // `http://payments-a:8080,http://payments-b:8080`: a client given a
+    // list calls each address (failover or spreading), one edge per host.
+    if value.contains(',') && !value.contains("${") {
+        // The value's bytes start one later in a quoted scalar.
+        let lead = usize::from(span.end - span.start == value.len() + 2);
+        let mut at = 0usize;
+        for item in value.split(',').take(16) {
+            let start = span.start + lead + at + (item.len() - item.trim_start().len());
+            at += item.len() + 1;
+            let t = item.trim();
+            if let Some(callee) = host_of(t).or_else(|| crate::model::calls::ip_literal(t)) {
+                facts.edges.push(CallEdge {
+                    client: None,
+                    caller: Some(caller.to_string()),
+                    callee,
+                    span: crate::source::Span::new(start, start + t.len()),
+                    policies: Vec::new(),
+                    via: format!("env `{key}`"),
+                    protocol: None,
+                });
+            }
+        }
+        return;
+    }
     let Some(host) = host_of(value) else {
         // `10.5.0.5:8080`: a service only where a manifest gives it that
         // address; the graph joins it or drops it.
