@@ -601,3 +601,25 @@ fn comma_separated_env_addresses_are_one_edge_per_host() {
         ]
     );
 }
+
+/// A span exporter's endpoint written only in `application*` is a call
+/// while tracing is on: turned off in the same file or by the workload's
+/// environment, none.
+#[test]
+fn a_tracing_endpoint_in_the_application_file_is_a_call() {
+    let (_, g) = build("testdata/graph/tracing-endpoint-app", &Settings::default());
+    let mut edges: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.protocol.label()
+            )
+        })
+        .collect();
+    edges.sort();
+    assert_eq!(edges, ["orders -> tempo HTTP", "shipping -> zipkin HTTP"]);
+}
