@@ -718,3 +718,14 @@ fn a_feign_clients_method_mappings_pick_the_gateways_route() {
         }
     }
 }
+
+/// `lb://ORDER-SERVICE` written in code is a registry id, looked up
+/// without regard to case: the program named `order-service`.
+#[test]
+fn an_lb_url_literal_in_capitals_reaches_the_program() {
+    let (_, g) = build("testdata/graph/lb-url-literal-case");
+    assert_eq!(edge_names(&g), ["gateway-service -> order-service x1 []"]);
+    let mut names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["gateway-service", "order-service"]);
+}
