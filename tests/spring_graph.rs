@@ -648,7 +648,18 @@ fn tracing_turned_off_in_the_application_file_sends_no_spans() {
 /// and the compose entry stand for the same calls.
 #[test]
 fn interfaces_built_from_a_customized_builder_send_their_paths() {
-    let (_, g) = build("testdata/graph/customizer-interfaces");
+    for (fixture, storefront) in [
+        ("testdata/graph/customizer-interfaces", true),
+        ("testdata/graph/import-http-services", false),
+    ] {
+        interfaces_send_their_paths(fixture, storefront);
+    }
+}
+
+/// HTTP service groups: `@ImportHttpServices` interfaces whose builder a
+/// `RestClientHttpServiceGroupConfigurer` gives the base URL.
+fn interfaces_send_their_paths(fixture: &str, storefront: bool) {
+    let (_, g) = build(fixture);
     let mut sent: Vec<String> = g
         .edges
         .iter()
@@ -671,7 +682,8 @@ fn interfaces_built_from_a_customized_builder_send_their_paths() {
             "bookstore-webapp /orders/api/orders",
             "bookstore-webapp /orders/api/orders/{orderNumber}",
             "storefront /catalog/api/products",
-        ]
+        ][..5 - usize::from(!storefront)],
+        "{fixture}"
     );
     // After a catalog path the gateway reaches catalog-service only.
     for (i, e) in g.edges.iter().enumerate() {

@@ -52,6 +52,11 @@ const CUSTOMIZERS: &[(&str, &str)] = &[
     ("RestClient.Builder", "RestClient"),
     ("WebClient.Builder", "WebClient"),
     ("RestTemplateBuilder", "RestTemplate"),
+    // Spring Framework 7's HTTP service registry: the configurer of the
+    // groups' builders (`forEachClient((group, builder) ->
+    // builder.baseUrl(..))`), `RestClient` the groups' default type.
+    ("RestClientHttpServiceGroupConfigurer", "RestClient"),
+    ("WebClientHttpServiceGroupConfigurer", "WebClient"),
 ];
 
 /// At most this many `@Bean` methods are read in one file.

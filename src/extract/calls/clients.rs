@@ -32,7 +32,7 @@ pub fn client_uses(text: &str, lits: &[Lit]) -> Vec<ClientUse> {
     let bases: Vec<usize> = find_all(&code, "baseUrl(")
         .map(|i| i + "baseUrl(".len())
         .collect();
-    let mut out: Vec<ClientUse> = Vec::new();
+    let mut out: Vec<ClientUse> = imported_services(&code);
     let mut last_factory = 0;
     for (at, call) in find_all(&code, "createClient(")
         .map(|i| (i, "createClient("))
@@ -119,7 +119,50 @@ fn injected_builder(code: &str, at: usize) -> Option<String> {
 
 /// Whether `text` may build a client of an interface (cheap).
 pub fn builds_clients(text: &str) -> bool {
-    text.contains("createClient(") || text.contains(".target(")
+    text.contains("createClient(")
+        || text.contains(".target(")
+        || text.contains("@ImportHttpServices")
+}
+
+/// The interfaces Spring Framework 7's HTTP service registry makes clients
+/// of (`@ImportHttpServices({A.class, B.class})`, `(group = "x", types =
+/// A.class)`): each built from its group's builder, `RestClient` unless
+/// `clientType = .. WEB_CLIENT` (spring-framework `ImportHttpServices`,
+/// `HttpServiceGroup.ClientType`), which the program's group configurer
+/// bean configures (`link::client_interfaces`).
+fn imported_services(code: &str) -> Vec<ClientUse> {
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("@ImportHttpServices").take(8) {
+        let rest = &code[at + "@ImportHttpServices".len()..];
+        let open = at + "@ImportHttpServices".len() + (rest.len() - rest.trim_start().len());
+        if code.as_bytes().get(open) != Some(&b'(') {
+            continue;
+        }
+        let Some(close) = super::beans::matching(code, open, b'(', b')') else {
+            continue;
+        };
+        let args = &code[open + 1..close];
+        let builder = if args.contains("WEB_CLIENT") {
+            "WebClient"
+        } else {
+            "RestClient"
+        };
+        for (i, _) in args.match_indices(".class").take(MAX_USES) {
+            let start = args[..i]
+                .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.')))
+                .map_or(0, |j| j + 1);
+            if let Some(interface) = class_literal(&args[start..]) {
+                let s = open + 1 + start;
+                out.push(ClientUse {
+                    interface,
+                    span: Span::new(s, open + 1 + i + ".class".len()),
+                    targets: Vec::new(),
+                    builder: Some(builder.to_string()),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// `X.class` (or `pkg.X.class`) at the start of `s`, after blanks: `X`.
