@@ -157,8 +157,9 @@ fn paths(ctx: &Ctx<'_>, n: tree_sitter::Node<'_>, feign: bool) -> Vec<String> {
             continue;
         }
         for (name, v) in annotations(m).into_iter().filter_map(url) {
-            if !EXCHANGES.contains(&name.as_str()) && !(feign && MAPPINGS.contains(&name.as_str()))
-            {
+            let sends =
+                EXCHANGES.contains(&name.as_str()) || (feign && MAPPINGS.contains(&name.as_str()));
+            if !sends {
                 continue;
             }
             let own = v.unwrap_or_default();
