@@ -576,3 +576,50 @@ fn go_config_struct_fields_of_another_package_are_env_targets() {
     );
     assert_eq!(unresolved, ["other.Addr"]);
 }
+
+/// A comma-separated list of addresses in an environment entry is one
+/// call per host (localhost left out), in compose and Kubernetes alike.
+#[test]
+fn comma_separated_env_addresses_are_one_edge_per_host() {
+    let (_, g) = build("testdata/graph/env-address-lists", &Settings::default());
+    let mut edges: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.service_name(e.from), g.service_name(e.to)))
+        .collect();
+    edges.sort();
+    assert_eq!(
+        edges,
+        [
+            "ledger -> audit-0",
+            "ledger -> audit-1",
+            "orders -> cache-0",
+            "orders -> kafka-0",
+            "orders -> kafka-1",
+            "orders -> payments-a",
+            "orders -> payments-b",
+        ]
+    );
+}
+
+/// A span exporter's endpoint written only in `application*` is a call
+/// while tracing is on: turned off in the same file or by the workload's
+/// environment, none.
+#[test]
+fn a_tracing_endpoint_in_the_application_file_is_a_call() {
+    let (_, g) = build("testdata/graph/tracing-endpoint-app", &Settings::default());
+    let mut edges: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.protocol.label()
+            )
+        })
+        .collect();
+    edges.sort();
+    assert_eq!(edges, ["orders -> tempo HTTP", "shipping -> zipkin HTTP"]);
+}

@@ -640,3 +640,104 @@ fn tracing_turned_off_in_the_application_file_sends_no_spans() {
         ["billing -> tempo HTTP x1", "catalog -> pricing HTTP x1"]
     );
 }
+
+/// HTTP interfaces built from the injected `RestClient.Builder` send to
+/// the base URL a `RestClientCustomizer` bean (same file) or the
+/// program's own `RestClient.Builder` bean (another file) sets, each
+/// method's path an edge; the properties member the customizer reads
+/// and the compose entry stand for the same calls.
+#[test]
+fn interfaces_built_from_a_customized_builder_send_their_paths() {
+    for (fixture, storefront) in [
+        ("testdata/graph/customizer-interfaces", true),
+        ("testdata/graph/import-http-services", false),
+    ] {
+        interfaces_send_their_paths(fixture, storefront);
+    }
+}
+
+/// HTTP service groups: `@ImportHttpServices` interfaces whose builder a
+/// `RestClientHttpServiceGroupConfigurer` gives the base URL.
+fn interfaces_send_their_paths(fixture: &str, storefront: bool) {
+    let (_, g) = build(fixture);
+    let mut sent: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| g.service_name(e.to) == "api-gateway")
+        .map(|e| {
+            format!(
+                "{} {}",
+                g.service_name(e.from),
+                e.path.as_deref().unwrap_or("(any)")
+            )
+        })
+        .collect();
+    sent.sort();
+    sent.dedup();
+    assert_eq!(
+        sent,
+        [
+            "bookstore-webapp /catalog/api/products",
+            "bookstore-webapp /catalog/api/products/{code}",
+            "bookstore-webapp /orders/api/orders",
+            "bookstore-webapp /orders/api/orders/{orderNumber}",
+            "storefront /catalog/api/products",
+        ][..5 - usize::from(!storefront)],
+        "{fixture}"
+    );
+    // After a catalog path the gateway reaches catalog-service only.
+    for (i, e) in g.edges.iter().enumerate() {
+        if g.service_name(e.to) == "api-gateway" {
+            let next: Vec<&str> = g.next(i).map(|n| g.service_name(g.edges[n].to)).collect();
+            let want = if e.path.as_deref().is_some_and(|p| p.starts_with("/catalog")) {
+                "catalog-service"
+            } else {
+                "order-service"
+            };
+            assert_eq!(next, [want], "{:?}", e.path);
+        }
+    }
+}
+
+/// A `@FeignClient`'s Spring MVC method mappings under its `path`
+/// (`@GetMapping`, `@PostMapping(value = ..)`, `@RequestMapping(method =
+/// .., path = ..)`) are what it sends: one edge per path, each taking the
+/// gateway's `/catalog/**` route only.
+#[test]
+fn a_feign_clients_method_mappings_pick_the_gateways_route() {
+    let (_, g) = build("testdata/graph/feign-mapping-paths");
+    assert!(g.cycles.is_empty(), "{:?}", g.cycles);
+    let mut sent: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| g.service_name(e.from) == "order-service")
+        .map(|e| e.path.as_deref().unwrap_or("(any)").to_string())
+        .collect();
+    sent.sort();
+    sent.dedup();
+    assert_eq!(
+        sent,
+        [
+            "/catalog/api/products",
+            "/catalog/api/products/{code}",
+            "/catalog/api/stock",
+        ]
+    );
+    for (i, e) in g.edges.iter().enumerate() {
+        if g.service_name(e.from) == "order-service" {
+            let next: Vec<&str> = g.next(i).map(|n| g.service_name(g.edges[n].to)).collect();
+            assert_eq!(next, ["catalog-service"], "{:?}", e.path);
+        }
+    }
+}
+
+/// `lb://ORDER-SERVICE` written in code is a registry id, looked up
+/// without regard to case: the program named `order-service`.
+#[test]
+fn an_lb_url_literal_in_capitals_reaches_the_program() {
+    let (_, g) = build("testdata/graph/lb-url-literal-case");
+    assert_eq!(edge_names(&g), ["gateway-service -> order-service x1 []"]);
+    let mut names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["gateway-service", "order-service"]);
+}

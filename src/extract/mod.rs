@@ -8,6 +8,7 @@ pub mod build;
 pub mod calls;
 pub mod compose_env;
 pub mod compose_file;
+pub mod compose_services;
 pub mod grpc_code_test;
 pub mod helm;
 pub mod http_method;

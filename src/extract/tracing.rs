@@ -67,6 +67,48 @@ pub fn built(exporter: &str, switches: &[Switch]) -> bool {
         .unwrap_or(true)
 }
 
+/// The span exporter endpoints one Spring configuration document writes
+/// (`management.zipkin.tracing.endpoint: http://tempo:9411/api/v2/spans`)
+/// as calls of `caller`, `via` the key: the switches that may leave the
+/// exporter unbuilt are weighed at link time (`link::tracing_off`: the
+/// program's default-profile files, under its workload's environment). A
+/// value still holding a placeholder is left to the environment entry
+/// that sets it (its own edge); `localhost` is this machine.
+pub fn from_props(props: &[crate::extract::prop::Prop], caller: Option<&str>, facts: &mut Facts) {
+    for p in props {
+        let key = p.key();
+        if exporter_of(&key).is_none() || p.value.contains("${") {
+            continue;
+        }
+        let Some(callee) = crate::extract::workload::host_of(&p.value) else {
+            continue;
+        };
+        let v = p.value.trim().to_ascii_lowercase();
+        let http = v.starts_with("http://") || v.starts_with("https://");
+        facts.edges.push(crate::model::CallEdge {
+            client: None,
+            caller: caller.map(str::to_string),
+            callee,
+            span: p.value_span,
+            policies: Vec::new(),
+            via: format!("`{key}`"),
+            protocol: http.then_some(crate::model::calls::Protocol::Http),
+        });
+    }
+}
+
+/// The exporter a call's `via` says it is the endpoint of: an environment
+/// entry (``env `MANAGEMENT_ZIPKIN_TRACING_ENDPOINT` ``) or the key of an
+/// `application*` file ([`from_props`]).
+pub fn exporter_of_via(via: &str) -> Option<&'static str> {
+    if let Some(x) = crate::extract::workload::env_name_of(via).and_then(exporter_of) {
+        return Some(x);
+    }
+    let key = via.strip_prefix('`')?.strip_suffix('`')?;
+    (!key.contains('`')).then_some(())?;
+    exporter_of(key)
+}
+
 /// Said of an exporter's edge whose environment turns tracing on: the
 /// program's `application*` files (below the environment) do not turn it
 /// off (`link::tracing_off`).

@@ -3,6 +3,8 @@
 //! service is a service; a `Service` is a host that reaches one; container
 //! env entries named `*_URL`, `*_HOST`, `*_ADDR`, `*_ADDRESS`, `*_URI` or
 //! `*_ENDPOINT` whose value names a host are calls from that service.
+//! Compose files are read in `compose_services`, with the env entry
+//! helpers here ([`push_edge`], [`host_of`]).
 
 use super::{DocCtx, Facts, short_host};
 use crate::model::calls::{IdentityKind, MeshHint, NamespaceDecl, Protocol};
@@ -53,6 +55,8 @@ pub fn is_compose(name: &str) -> bool {
 }
 
 pub use super::compose_file::is_compose_file;
+use super::compose_services::compose;
+pub use super::compose_services::{compose_edges, compose_env_files, env_file_paths};
 
 /// The workload reader (no retry system of its own): services, their
 /// calls and their environments.
@@ -228,7 +232,7 @@ fn string_map(m: Yaml<'_>) -> Vec<(String, String)> {
 
 /// An image's name without registry, path or tag:
 /// `gcr.io/x/cartservice:v1` is `cartservice`.
-fn image_name(image: &str) -> Option<String> {
+pub(super) fn image_name(image: &str) -> Option<String> {
     let last = image.rsplit('/').next()?;
     let name = last.split(['@', ':']).next()?;
     (!name.is_empty() && !name.contains('$') && !name.contains('{')).then(|| name.to_string())
@@ -398,192 +402,6 @@ fn ports_protocol(root: Yaml<'_>) -> Option<Protocol> {
     found.filter(|p| p.is_l7() || !silent)
 }
 
-fn compose(root: Yaml<'_>, facts: &mut Facts) -> bool {
-    compose_with(root, facts, None)
-}
-
-/// The `env_file` paths of a compose file's services, as written.
-pub fn compose_env_files(text: &str) -> Vec<String> {
-    let file = crate::yaml::parse(text);
-    let mut out = Vec::new();
-    for d in &file.documents {
-        let Some(services) = file.root(d).get("services") else {
-            continue;
-        };
-        for s in services.entries() {
-            out.extend(env_file_paths(s.value).into_iter().map(|(p, _)| p));
-        }
-    }
-    out
-}
-
-/// A service's `env_file` entries (a string, a list of strings, or of
-/// `{path: ..}` maps) with the span each is written at.
-pub fn env_file_paths(service: Yaml<'_>) -> Vec<(String, crate::source::Span)> {
-    let Some(e) = service.get("env_file") else {
-        return Vec::new();
-    };
-    let one = |y: Yaml<'_>| {
-        y.as_str()
-            .or_else(|| y.get("path").and_then(|p| p.as_str()))
-            .map(|p| (p.to_string(), y.span()))
-    };
-    match one(e) {
-        Some(p) => vec![p],
-        None => e.items().into_iter().filter_map(one).collect(),
-    }
-}
-
-/// A compose file's calls again, with the variables docker compose gives
-/// it (`.env`, `env_file`): the link step's second reading.
-pub fn compose_edges(text: &str, env: &super::compose_env::ComposeEnv, facts: &mut Facts) {
-    let file = crate::yaml::parse(text);
-    for d in &file.documents {
-        compose_with(file.root(d), facts, Some(env));
-    }
-}
-
-fn compose_with(
-    root: Yaml<'_>,
-    facts: &mut Facts,
-    env: Option<&super::compose_env::ComposeEnv>,
-) -> bool {
-    let Some(services) = root.get("services") else {
-        return false;
-    };
-    // A value as docker compose passes it: interpolated from `.env` where
-    // it is known.
-    let value = |v: &str| -> String {
-        match env {
-            Some(e) if v.contains('$') => {
-                super::compose_env::interpolate(v, &e.vars).unwrap_or_else(|| v.to_string())
-            }
-            _ => v.to_string(),
-        }
-    };
-    for s in services.entries() {
-        let mut decl = ServiceDecl::new(
-            s.key,
-            s.key_span,
-            IdentityKind::Compose,
-            "docker-compose service",
-            vec![s.key.to_string()],
-        );
-        if let Some(name) = s
-            .value
-            .get("image")
-            .and_then(|i| i.as_str())
-            .and_then(image_name)
-        {
-            decl.placement.images.push(name);
-        }
-        // `networks: {backend: {ipv4_address: 10.5.0.5}}`: the service's
-        // fixed address on that network.
-        if let Some(nets) = s.value.get("networks") {
-            for n in nets.entries().into_iter().take(16) {
-                for k in ["ipv4_address", "ipv6_address"] {
-                    if let Some(ip) = n
-                        .value
-                        .get(k)
-                        .and_then(|v| v.as_str())
-                        .and_then(crate::model::calls::ip_literal)
-                    {
-                        decl.hosts.push(ip);
-                    }
-                }
-            }
-        }
-        facts.services.push(decl);
-        let written = s.value.get("environment");
-        // `env_file` entries, unless `environment` sets the same variable.
-        if let Some(e) = env {
-            let set: Vec<String> = written.map_or_else(Vec::new, |w| {
-                if w.is_map() {
-                    w.entries().into_iter().map(|x| x.key.to_string()).collect()
-                } else {
-                    w.items()
-                        .into_iter()
-                        .filter_map(|i| i.as_str())
-                        .map(|t| t.split('=').next().unwrap_or("").trim().to_string())
-                        .collect()
-                }
-            });
-            for (path, span) in env_file_paths(s.value) {
-                for (k, v) in e.env_files.get(&path).into_iter().flatten() {
-                    if !set.contains(k) {
-                        let before = facts.edges.len();
-                        push_edge(s.key, k, v, span, facts);
-                        for edge in facts.edges.iter_mut().skip(before) {
-                            edge.via = format!(
-                                "env `{k}` from `{path}`{}",
-                                crate::model::calls::WHOLE_FILE_VIA
-                            );
-                        }
-                        mark_compose(facts);
-                    }
-                }
-            }
-        }
-        let Some(env_entries) = written else {
-            continue;
-        };
-        if env_entries.is_map() {
-            for e in env_entries.entries() {
-                if let Some(v) = e.value.as_str() {
-                    push_edge(s.key, e.key, &value(v), e.value.span(), facts);
-                    mark_compose(facts);
-                } else if let Some(v) = env.and_then(|x| x.vars.get(e.key))
-                    && e.value.is_null()
-                {
-                    // `CART_ADDR:` with no value: from `.env`.
-                    push_edge(s.key, e.key, v, e.key_span, facts);
-                    mark_compose(facts);
-                }
-            }
-        } else {
-            for item in env_entries.items() {
-                let Some(text) = item.as_str() else { continue };
-                let Some((k, v)) = text.split_once('=') else {
-                    // `- CART_ADDR`: the value comes from the shell or `.env`.
-                    let k = text.trim();
-                    if let Some(v) = env.and_then(|e| e.vars.get(k)) {
-                        push_edge(s.key, k, v, item.span(), facts);
-                        mark_compose(facts);
-                    } else if super::calls::url_key(k) {
-                        let mut u =
-                            crate::model::UnresolvedCall::new(item.span(), format!("env {k}"));
-                        u.caller = Some(s.key.to_string());
-                        facts.unresolved.push(u);
-                    }
-                    continue;
-                };
-                let offset = item.span().start + if item.is_quoted() { 1 } else { 0 } + k.len() + 1;
-                let span = crate::source::Span::new(offset, offset + v.len());
-                push_edge(s.key, k, &value(v), span, facts);
-                mark_compose(facts);
-            }
-        }
-    }
-    // Span exporters its tracing switches leave unbuilt make no call.
-    for s in services.entries() {
-        let switches = super::tracing::compose_switches(s.value, env, &value);
-        super::tracing::drop_off(s.key, &switches, facts);
-    }
-    true
-}
-
-/// docker-compose calls do not run in a mesh: say so in `via`.
-/// Every edge pushed since the last marked one (one entry may give several:
-/// a list of Kafka brokers).
-fn mark_compose(facts: &mut Facts) {
-    for e in facts.edges.iter_mut().rev() {
-        if e.via.starts_with(COMPOSE_VIA) {
-            break;
-        }
-        e.via = format!("{COMPOSE_VIA} {}", e.via);
-    }
-}
-
 pub use crate::model::calls::COMPOSE_VIA;
 
 fn env_edge(caller: &str, key: &str, value: Yaml<'_>, facts: &mut Facts) {
@@ -658,6 +476,30 @@ pub fn push_edge(
         return;
     }
     if !address_key(key) {
+        return;
+    }
+    // `http://payments-a:8080,http://payments-b:8080`: a client given a
+    // list calls each address (failover or spreading), one edge per host.
+    if value.contains(',') && !value.contains("${") {
+        // The value's bytes start one later in a quoted scalar.
+        let lead = usize::from(span.end - span.start == value.len() + 2);
+        let mut at = 0usize;
+        for item in value.split(',').take(16) {
+            let start = span.start + lead + at + (item.len() - item.trim_start().len());
+            at += item.len() + 1;
+            let t = item.trim();
+            if let Some(callee) = host_of(t).or_else(|| crate::model::calls::ip_literal(t)) {
+                facts.edges.push(CallEdge {
+                    client: None,
+                    caller: Some(caller.to_string()),
+                    callee,
+                    span: crate::source::Span::new(start, start + t.len()),
+                    policies: Vec::new(),
+                    via: format!("env `{key}`"),
+                    protocol: None,
+                });
+            }
+        }
         return;
     }
     let Some(host) = host_of(value) else {

@@ -49,7 +49,7 @@ fn java(f: &ScannedFile) -> bool {
 }
 
 /// The one build unit `f` belongs to.
-fn unit(f: &ScannedFile) -> Option<String> {
+pub(super) fn unit(f: &ScannedFile) -> Option<String> {
     let mut units = f
         .facts
         .services
@@ -69,46 +69,14 @@ fn unit(f: &ScannedFile) -> Option<String> {
 /// with that simple name in two files of the unit, or a member that is
 /// no address member of it, gives nothing.
 pub fn bean_properties(files: &mut [ScannedFile]) {
-    use crate::extract::calls::{lex, properties};
     if !files.iter().any(|f| !f.facts.java.client_beans.is_empty()) {
         return;
     }
-    // (unit, type) -> the placeholders of its address members, and the
-    // files declaring it.
-    let mut declared: HashMap<(String, String), (Vec<String>, Vec<usize>)> = HashMap::new();
-    for (id, f) in files.iter().enumerate() {
-        let text = &f.source.text;
-        if !java(f) || !text.contains("@ConfigurationProperties") {
-            continue;
-        }
-        let Some(u) = unit(f) else { continue };
-        let lexed = lex::lex(text, lex::Lang::Java);
-        for (_, placeholder, ty) in properties::typed(text, &lexed.lits) {
-            let e = declared.entry((u.clone(), ty)).or_default();
-            if !e.1.contains(&id) {
-                e.1.push(id);
-            }
-            if !e.0.contains(&placeholder) {
-                e.0.push(placeholder);
-            }
-        }
-    }
-    for f in files.iter_mut() {
-        if f.facts.java.client_beans.is_empty() {
-            continue;
-        }
-        let Some(u) = unit(f) else { continue };
+    let members = members_read(files);
+    for (id, f) in files.iter_mut().enumerate() {
         let mut add = Vec::new();
         for r in &f.facts.java.client_beans {
-            let Some((placeholders, in_files)) = declared.get(&(u.clone(), r.props_type.clone()))
-            else {
-                continue;
-            };
-            let suffix = format!(".{}}}", r.path);
-            let mut of_path = placeholders
-                .iter()
-                .filter(|p| p.starts_with("${") && p.ends_with(&suffix));
-            if let (1, Some(p), None) = (in_files.len(), of_path.next(), of_path.next()) {
+            if let Some((_, (_, _, p))) = members.iter().find(|(at, _)| *at == (id, r.span)) {
                 add.push(crate::model::UnresolvedCall::new(r.span, p.clone()));
             }
         }
@@ -118,6 +86,61 @@ pub fn bean_properties(files: &mut [ScannedFile]) {
             }
         }
     }
+}
+
+/// Each client bean's base URL read from a properties member, (file, span
+/// of the read) -> (file, span, placeholder) of the member, as its type's
+/// `@ConfigurationProperties` in a file of the same build unit binds it.
+/// A type declared with that simple name in two files of the unit, or a
+/// member that is no address member of it, gives nothing.
+pub(super) type MemberReads = Vec<((usize, Span), (usize, Span, String))>;
+
+pub(super) fn members_read(files: &[ScannedFile]) -> MemberReads {
+    use crate::extract::calls::{lex, properties};
+    let mut out = Vec::new();
+    if !files.iter().any(|f| !f.facts.java.client_beans.is_empty()) {
+        return out;
+    }
+    // (unit, type) -> its address members (file, span, placeholder), and
+    // the files declaring it.
+    type Members = (Vec<(usize, Span, String)>, Vec<usize>);
+    let mut declared: HashMap<(String, String), Members> = HashMap::new();
+    for (id, f) in files.iter().enumerate() {
+        let text = &f.source.text;
+        if !java(f) || !text.contains("@ConfigurationProperties") {
+            continue;
+        }
+        let Some(u) = unit(f) else { continue };
+        let lexed = lex::lex(text, lex::Lang::Java);
+        for (span, placeholder, ty) in properties::typed(text, &lexed.lits) {
+            let e = declared.entry((u.clone(), ty)).or_default();
+            if !e.1.contains(&id) {
+                e.1.push(id);
+            }
+            if !e.0.iter().any(|(_, _, p)| *p == placeholder) {
+                e.0.push((id, span, placeholder));
+            }
+        }
+    }
+    for (id, f) in files.iter().enumerate() {
+        if f.facts.java.client_beans.is_empty() {
+            continue;
+        }
+        let Some(u) = unit(f) else { continue };
+        for r in &f.facts.java.client_beans {
+            let Some((members, in_files)) = declared.get(&(u.clone(), r.props_type.clone())) else {
+                continue;
+            };
+            let suffix = format!(".{}}}", r.path);
+            let mut of_path = members
+                .iter()
+                .filter(|(_, _, p)| p.starts_with("${") && p.ends_with(&suffix));
+            if let (1, Some(m), None) = (in_files.len(), of_path.next(), of_path.next()) {
+                out.push(((id, r.span), m.clone()));
+            }
+        }
+    }
+    out
 }
 
 pub fn client_beans(files: &mut [ScannedFile]) {

@@ -15,7 +15,7 @@ use super::spring_calls::{Locals, caller, first_value, local, resources_of};
 use super::*;
 use crate::extract::tracing::{self, ENV_SWITCHED, EXPORTERS};
 use crate::extract::workload::env_name_of;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// The switches' keys, as an `application*` file writes them.
 const KEYS: &[&str] = &[
@@ -24,9 +24,45 @@ const KEYS: &[&str] = &[
     "management.otlp.tracing.export.enabled",
 ];
 
-/// The exporter an environment edge's variable is the endpoint of.
+/// The exporter an edge is the endpoint of: an environment entry's, or
+/// an `application*` key's (`extract::tracing::from_props`).
 fn exporter(e: &crate::model::CallEdge) -> Option<&'static str> {
-    env_name_of(&e.via).and_then(tracing::exporter_of)
+    tracing::exporter_of_via(&e.via)
+}
+
+/// The tracing switches each compose service's `environment` and
+/// `env_file` entries set (as written: a value `.env` would give is not
+/// looked up here), by service name: above every `application*` file of
+/// the program it runs.
+fn compose_switches(files: &[ScannedFile]) -> HashMap<String, Vec<tracing::Switch>> {
+    let mut out: HashMap<String, Vec<tracing::Switch>> = HashMap::new();
+    for f in files {
+        let name = f
+            .source
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let text = &f.source.text;
+        if !text.contains("TRACING")
+            || !crate::extract::workload::is_compose_file(&name, text.as_bytes())
+        {
+            continue;
+        }
+        let file = crate::yaml::parse(text);
+        for d in &file.documents {
+            let Some(services) = file.root(d).get("services") else {
+                continue;
+            };
+            for sv in services.entries() {
+                let sw = tracing::compose_switches(sv.value, None, &|v| v.to_string());
+                if !sw.is_empty() {
+                    out.entry(sv.key.to_string()).or_default().extend(sw);
+                }
+            }
+        }
+    }
+    out
 }
 
 pub(super) fn drop_exporters(
@@ -76,7 +112,8 @@ pub(super) fn drop_exporters(
             }
         }
     }
-    if off.is_empty() {
+    let env = compose_switches(files);
+    if off.is_empty() && env.is_empty() {
         return;
     }
     for f in files.iter_mut() {
@@ -84,6 +121,14 @@ pub(super) fn drop_exporters(
             let (Some(c), Some(x)) = (&e.caller, exporter(e)) else {
                 return true;
             };
+            // An `application*` key's endpoint under a workload whose
+            // environment switches tracing: the environment decides.
+            if env_name_of(&e.via).is_none()
+                && let Some(sw) = env.get(c)
+                && sw.iter().any(|s| s.0.is_none_or(|y| y == x))
+            {
+                return tracing::built(x, sw);
+            }
             e.via.ends_with(ENV_SWITCHED) || !off.contains(&(c.clone(), x))
         });
     }

@@ -131,6 +131,12 @@ pub struct ClientUse {
     /// The call targets it sends to: the literal given as its base URL,
     /// or the `@Value` literal of the field given.
     pub targets: Vec<Span>,
+    /// With no base URL of its own: the client type (`RestClient`) whose
+    /// injected builder (a `RestClient.Builder` parameter of the `@Bean`
+    /// method) builds it; its base URL is the one the program's
+    /// customizer or builder bean sets (`link::client_interfaces`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builder: Option<String>,
 }
 
 /// A retry annotation declared in a file.

@@ -42,11 +42,21 @@ pub const CLIENT_TYPES: &[&str] = &["WebClient", "RestClient", "RestTemplate"];
 /// (spring-boot `RestClientAutoConfiguration#restClientBuilder` applies
 /// every `RestClientCustomizer` bean; `WebClientAutoConfiguration`,
 /// `RestTemplateAutoConfiguration` likewise). Read as a bean of that
-/// client type.
+/// client type. The program's own builder bean (`@Bean RestClient.Builder`)
+/// is the builder injected instead (the auto-configured one is
+/// `@ConditionalOnMissingBean`), read the same way.
 const CUSTOMIZERS: &[(&str, &str)] = &[
     ("RestClientCustomizer", "RestClient"),
     ("WebClientCustomizer", "WebClient"),
     ("RestTemplateCustomizer", "RestTemplate"),
+    ("RestClient.Builder", "RestClient"),
+    ("WebClient.Builder", "WebClient"),
+    ("RestTemplateBuilder", "RestTemplate"),
+    // Spring Framework 7's HTTP service registry: the configurer of the
+    // groups' builders (`forEachClient((group, builder) ->
+    // builder.baseUrl(..))`), `RestClient` the groups' default type.
+    ("RestClientHttpServiceGroupConfigurer", "RestClient"),
+    ("WebClientHttpServiceGroupConfigurer", "WebClient"),
 ];
 
 /// At most this many `@Bean` methods are read in one file.
@@ -62,6 +72,10 @@ const BASE_URL_SETTERS: &[&str] = &["baseUrl(", "rootUri("];
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BeanMethod {
     pub ty: &'static str,
+    /// A customizer of the injected builder, or the builder bean itself
+    /// ([`CUSTOMIZERS`]): what it sets, every client built from the
+    /// injected builder has.
+    pub configures: bool,
     /// The parameter list, parentheses included.
     pub params: Span,
     /// The body, braces included.
@@ -281,17 +295,17 @@ pub fn bean_methods(text: &str) -> Vec<BeanMethod> {
             }
         }
         let [.., ty, _name] = words[..] else { continue };
+        let full = ty;
         let ty = ty.rsplit('.').next().unwrap_or(ty);
+        let configurer = CUSTOMIZERS
+            .iter()
+            .find(|(c, _)| *c == ty || *c == full)
+            .map(|(_, client)| *client);
         let Some(known) = CLIENT_TYPES
             .iter()
             .find(|t| **t == ty)
             .copied()
-            .or_else(|| {
-                CUSTOMIZERS
-                    .iter()
-                    .find(|(c, _)| *c == ty)
-                    .map(|(_, client)| *client)
-            })
+            .or(configurer)
         else {
             continue;
         };
@@ -309,6 +323,7 @@ pub fn bean_methods(text: &str) -> Vec<BeanMethod> {
         if let Some(end) = matching(text, brace, b'{', b'}') {
             out.push(BeanMethod {
                 ty: known,
+                configures: configurer.is_some() && !CLIENT_TYPES.contains(&ty),
                 params: Span::new(open, close + 1),
                 body: Span::new(brace, end + 1),
             });

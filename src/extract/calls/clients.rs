@@ -32,7 +32,7 @@ pub fn client_uses(text: &str, lits: &[Lit]) -> Vec<ClientUse> {
     let bases: Vec<usize> = find_all(&code, "baseUrl(")
         .map(|i| i + "baseUrl(".len())
         .collect();
-    let mut out: Vec<ClientUse> = Vec::new();
+    let mut out: Vec<ClientUse> = imported_services(&code);
     let mut last_factory = 0;
     for (at, call) in find_all(&code, "createClient(")
         .map(|i| (i, "createClient("))
@@ -58,18 +58,111 @@ pub fn client_uses(text: &str, lits: &[Lit]) -> Vec<ClientUse> {
             targets.extend(argument(text, lits, &fields, base));
         }
         last_factory = at;
+        let builder = if targets.is_empty() && call == "createClient(" {
+            injected_builder(&code, at)
+        } else {
+            None
+        };
         out.push(ClientUse {
             interface,
             span: Span::new(at + usize::from(call.starts_with('.')), args - 1),
             targets,
+            builder,
         });
     }
     out
 }
 
+/// The builders Spring Boot auto-configures (and applies the program's
+/// customizers to), and the client each builds.
+const INJECTED_BUILDERS: &[(&str, &str)] = &[
+    ("RestClient.Builder", "RestClient"),
+    ("WebClient.Builder", "WebClient"),
+    ("RestTemplateBuilder", "RestTemplate"),
+];
+
+/// The client type whose injected builder the client built at `at` comes
+/// from: a parameter of that builder type declared after the last
+/// `@Bean` before `at` (the method's own) and used before `at`
+/// (`builder.build()`). `code` has comments and strings blanked.
+fn injected_builder(code: &str, at: usize) -> Option<String> {
+    let start = code[..at].rfind("@Bean")?;
+    let region = &code[start..at];
+    for (decl, client) in INJECTED_BUILDERS {
+        for (p, _) in region.match_indices(decl).take(8) {
+            let rest = &region[p + decl.len()..];
+            let after = rest.trim_start();
+            if after.len() == rest.len() {
+                continue;
+            }
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+                .collect();
+            if name.is_empty() {
+                continue;
+            }
+            let used = &after[name.len()..];
+            if used.match_indices(&name).any(|(i, _)| {
+                used[i + name.len()..].starts_with('.')
+                    && !used[..i]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            }) {
+                return Some((*client).to_string());
+            }
+        }
+    }
+    None
+}
+
 /// Whether `text` may build a client of an interface (cheap).
 pub fn builds_clients(text: &str) -> bool {
-    text.contains("createClient(") || text.contains(".target(")
+    text.contains("createClient(")
+        || text.contains(".target(")
+        || text.contains("@ImportHttpServices")
+}
+
+/// The interfaces Spring Framework 7's HTTP service registry makes clients
+/// of (`@ImportHttpServices({A.class, B.class})`, `(group = "x", types =
+/// A.class)`): each built from its group's builder, `RestClient` unless
+/// `clientType = .. WEB_CLIENT` (spring-framework `ImportHttpServices`,
+/// `HttpServiceGroup.ClientType`), which the program's group configurer
+/// bean configures (`link::client_interfaces`).
+fn imported_services(code: &str) -> Vec<ClientUse> {
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("@ImportHttpServices").take(8) {
+        let rest = &code[at + "@ImportHttpServices".len()..];
+        let open = at + "@ImportHttpServices".len() + (rest.len() - rest.trim_start().len());
+        if code.as_bytes().get(open) != Some(&b'(') {
+            continue;
+        }
+        let Some(close) = super::beans::matching(code, open, b'(', b')') else {
+            continue;
+        };
+        let args = &code[open + 1..close];
+        let builder = if args.contains("WEB_CLIENT") {
+            "WebClient"
+        } else {
+            "RestClient"
+        };
+        for (i, _) in args.match_indices(".class").take(MAX_USES) {
+            let start = args[..i]
+                .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.')))
+                .map_or(0, |j| j + 1);
+            if let Some(interface) = class_literal(&args[start..]) {
+                let s = open + 1 + start;
+                out.push(ClientUse {
+                    interface,
+                    span: Span::new(s, open + 1 + i + ".class".len()),
+                    targets: Vec::new(),
+                    builder: Some(builder.to_string()),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// `X.class` (or `pkg.X.class`) at the start of `s`, after blanks: `X`.

@@ -223,7 +223,16 @@ pub fn url_target(s: &str) -> Target {
                     host
                 }
             });
-            host_target(name, host)
+            match host_target(name, host) {
+                // `lb://ORDER-SERVICE`: a registry service id, looked up
+                // without regard to case (Eureka keys its registry by the
+                // upper-cased name, as `spring::cloud_gateway` reads a
+                // route's `lb:` URI), so the program named `order-service`.
+                Target::Host(h) if s.trim_start_matches('"').starts_with("lb:") => {
+                    Target::Host(h.to_ascii_lowercase())
+                }
+                t => t,
+            }
         }
         Some(Err(())) => Target::Unresolved(s.to_string()),
         None => Target::None,

@@ -179,6 +179,7 @@ pub fn extract_props(props: &[Prop], facts: &mut Facts) -> bool {
         found = true;
     }
     crate::extract::stores::from_props(props, caller, facts);
+    crate::extract::tracing::from_props(props, caller, facts);
     if let Some((name, span)) = app {
         facts.services.push(ServiceDecl::new(
             name,

@@ -25,6 +25,18 @@ const EXCHANGES: &[&str] = &[
     "RequestLine",
 ];
 
+/// Spring MVC mappings, the methods' requests of a `@FeignClient`
+/// (spring-cloud-openfeign `SpringMvcContract#processAnnotationOnMethod`
+/// reads `@RequestMapping` and the annotations meta-annotated with it).
+const MAPPINGS: &[&str] = &[
+    "RequestMapping",
+    "GetMapping",
+    "PostMapping",
+    "PutMapping",
+    "PatchMapping",
+    "DeleteMapping",
+];
+
 /// Annotations that make an interface a client whatever its methods say.
 const CLIENT_TYPES: &[&str] = &["FeignClient", "HttpExchange"];
 
@@ -64,7 +76,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             .filter(|(_, p)| p.span.start >= at.start && p.span.end <= at.end)
             .map(|(i, _)| i)
             .collect();
-        let paths = paths(ctx, n);
+        let paths = paths(ctx, n, annotated(n, &["FeignClient"]));
         if policies.is_empty() && paths.is_empty() {
             continue;
         }
@@ -94,26 +106,44 @@ fn annotations<'t>(n: tree_sitter::Node<'t>) -> Vec<tree_sitter::Node<'t>> {
 /// The request paths an interface's methods send: the type's
 /// `@HttpExchange` URL, then the method's exchange URL (spring-framework
 /// `HttpServiceMethod` joins them so; an OpenFeign `@RequestLine("GET
-/// /x")` gives its path). Empty where a method names no path of its own
-/// under a type that names none, or one is a whole URL (the call's target
-/// then says where it goes).
-fn paths(ctx: &Ctx<'_>, n: tree_sitter::Node<'_>) -> Vec<String> {
+/// /x")` gives its path). A `@FeignClient`'s are its `path`, then each
+/// method's Spring MVC mapping (`@GetMapping("/x")`, `@RequestMapping(
+/// path = "/x")`); spring-cloud-openfeign `FeignClientFactoryBean`
+/// prefixes `path`, and a type-level `@RequestMapping` makes
+/// `SpringMvcContract#processAnnotationOnClass` refuse the interface
+/// (since 3.0), so it leaves the paths unknown. Empty where a method names
+/// no path of its own under a type that names none, or one is a whole
+/// URL or a placeholder (the call's target then says where it goes).
+fn paths(ctx: &Ctx<'_>, n: tree_sitter::Node<'_>, feign: bool) -> Vec<String> {
     let url = |a: tree_sitter::Node<'_>| -> Option<(String, Option<String>)> {
         let name = super::ast::last_segment(ctx.text(field(a, "name")?)).to_string();
+        let keys: &[&str] = match (feign, name.as_str()) {
+            (true, "FeignClient") => &["path"],
+            (true, m) if MAPPINGS.contains(&m) => &["value", "path"],
+            _ => &["value", "url"],
+        };
+        // A value that is no one string literal (`{"/a", "/b"}`, a
+        // constant) is a path not known: written as a placeholder, which
+        // leaves the interface's paths unknown below.
         let v = super::r4j::annotation_args(ctx, a)
             .into_iter()
-            .find(|(k, _, _)| matches!(*k, "value" | "url"))
-            .and_then(|(_, v, _)| super::ast::string_literal(v, ctx.src))
+            .find(|(k, _, _)| keys.contains(k))
+            .map(|(_, v, _)| super::ast::string_literal(v, ctx.src).unwrap_or("${?}"))
             .map(|v| match name.as_str() {
                 "RequestLine" => v.split_once(' ').map_or(v, |(_, p)| p).trim().to_string(),
                 _ => v.trim().to_string(),
             });
         Some((name, v))
     };
-    let base = annotations(n)
+    let type_level: Vec<(String, Option<String>)> =
+        annotations(n).into_iter().filter_map(url).collect();
+    if feign && type_level.iter().any(|(name, _)| name == "RequestMapping") {
+        return Vec::new();
+    }
+    let base_of = if feign { "FeignClient" } else { "HttpExchange" };
+    let base = type_level
         .into_iter()
-        .filter_map(url)
-        .find(|(name, _)| name == "HttpExchange")
+        .find(|(name, _)| name == base_of)
         .and_then(|(_, v)| v)
         .unwrap_or_default();
     if base.contains("://") || base.contains("${") {
@@ -128,7 +158,9 @@ fn paths(ctx: &Ctx<'_>, n: tree_sitter::Node<'_>) -> Vec<String> {
             continue;
         }
         for (name, v) in annotations(m).into_iter().filter_map(url) {
-            if !EXCHANGES.contains(&name.as_str()) {
+            let sends =
+                EXCHANGES.contains(&name.as_str()) || (feign && MAPPINGS.contains(&name.as_str()));
+            if !sends {
                 continue;
             }
             let own = v.unwrap_or_default();
