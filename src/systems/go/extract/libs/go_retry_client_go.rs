@@ -202,9 +202,11 @@ pub(super) fn wait_backoff(
                 s,
             );
             p.delay = Located::default_at(steady(d, factor, None), s);
+            // k8s.io/apimachinery `wait.Jitter(d, f)` returns `d +
+            // rand.Float64()*f*d`: a share added, never taken off.
             p.jitter = Located::default_at(
-                Jitter::Proportional {
-                    factor: jitter / 2.0,
+                Jitter::Added {
+                    factor: jitter,
                 },
                 s,
             );
@@ -257,8 +259,9 @@ pub(super) fn wait_backoff(
         p.delay = Located::written(steady(d, factor, cap), span(lit));
         p.jitter = Located::written(
             if jitter > 0.0 {
-                Jitter::Proportional {
-                    factor: jitter / 2.0,
+                // `wait.Jitter`: one-sided, as above.
+                Jitter::Added {
+                    factor: jitter,
                 }
             } else {
                 Jitter::None
