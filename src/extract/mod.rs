@@ -9,6 +9,7 @@ pub mod calls;
 pub mod compose_env;
 pub mod compose_file;
 pub mod grpc_code_test;
+pub mod hcl;
 pub mod helm;
 pub mod http_method;
 pub mod kustomize;
