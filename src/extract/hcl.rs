@@ -343,7 +343,16 @@ resource "x" "y" {
 
     #[test]
     fn never_panics_on_broken_text() {
-        for t in ["resource \"a\" {", "a = [", "x = \"${", "<<", "/*", "}}}", "a = <<-", "\"\\"] {
+        for t in [
+            "resource \"a\" {",
+            "a = [",
+            "x = \"${",
+            "<<",
+            "/*",
+            "}}}",
+            "a = <<-",
+            "\"\\",
+        ] {
             let _ = parse(t);
         }
     }

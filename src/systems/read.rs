@@ -91,7 +91,8 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         "vcl" => return super::varnish::extract::claims(&name).then_some(Syntax::Vcl),
         "xml" => return super::cloud_tasks::xml::claims(&name, bytes).then_some(Syntax::QueueXml),
         "tf" => {
-            return super::cloud_tasks::terraform::claims(&name, bytes).then_some(Syntax::Terraform);
+            return super::cloud_tasks::terraform::claims(&name, bytes)
+                .then_some(Syntax::Terraform);
         }
         _ => return None,
     };

@@ -48,7 +48,11 @@ pub fn clipped(p: &RetryPolicy) -> Option<Clipping> {
             if d >= c { 1.0 } else { 0.0 }
         } else {
             // The share of the band [lo, d x (1 + f)] at or above the cap.
-            let width = if one_sided { factor * d } else { 2.0 * factor * d };
+            let width = if one_sided {
+                factor * d
+            } else {
+                2.0 * factor * d
+            };
             ((d * (1.0 + factor) - c) / width).clamp(0.0, 1.0)
         };
         out.push((k, prob));

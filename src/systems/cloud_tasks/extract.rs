@@ -281,7 +281,12 @@ pub(super) fn policy(q: Queue, facts: &mut Facts) {
     let (min, min_at) = secs(&q.min, f.min, system::DEFAULT_MIN_BACKOFF, facts);
     let (max, max_at) = secs(&q.max, f.max, system::DEFAULT_MAX_BACKOFF, facts);
     let doublings = match &q.doublings {
-        Some(v) => match v.text.parse::<i64>().ok().filter(|n| (0..=1_000).contains(n)) {
+        Some(v) => match v
+            .text
+            .parse::<i64>()
+            .ok()
+            .filter(|n| (0..=1_000).contains(n))
+        {
             Some(n) => Some((n as u32, v.span)),
             None => {
                 bad(

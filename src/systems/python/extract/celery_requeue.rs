@@ -21,9 +21,7 @@
 //! `@app.task(acks_late=True, reject_on_worker_lost=True)`).
 
 use super::{Ctx, field, policy, span};
-use crate::model::{
-    AttemptCount, Attempts, Condition, Delay, Facts, Jitter, Located, RetryOn,
-};
+use crate::model::{AttemptCount, Attempts, Condition, Delay, Facts, Jitter, Located, RetryOn};
 use tree_sitter::Node;
 
 /// The setting a name stands for, if one of the two: `task_acks_late`,

@@ -204,12 +204,7 @@ pub(super) fn wait_backoff(
             p.delay = Located::default_at(steady(d, factor, None), s);
             // k8s.io/apimachinery `wait.Jitter(d, f)` returns `d +
             // rand.Float64()*f*d`: a share added, never taken off.
-            p.jitter = Located::default_at(
-                Jitter::Added {
-                    factor: jitter,
-                },
-                s,
-            );
+            p.jitter = Located::default_at(Jitter::Added { factor: jitter }, s);
             return p;
         }
         let Some(lit) = composite(n) else { break };
@@ -260,9 +255,7 @@ pub(super) fn wait_backoff(
         p.jitter = Located::written(
             if jitter > 0.0 {
                 // `wait.Jitter`: one-sided, as above.
-                Jitter::Added {
-                    factor: jitter,
-                }
+                Jitter::Added { factor: jitter }
             } else {
                 Jitter::None
             },
