@@ -29,11 +29,15 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     }
     let message = match same.as_slice() {
         [_, rest @ ..] if !rest.is_empty() => {
+            // At most this many named; the rest counted.
+            const NAMED: usize = 12;
             let names: Option<Vec<String>> = rest
                 .iter()
+                .take(NAMED)
                 .map(|q| q.name.as_ref().map(|n| format!("`{n}`")))
                 .collect();
-            let list = names.map_or(String::new(), |n| format!(" ({})", n.join(", ")));
+            let more = if rest.len() > NAMED { ", .." } else { "" };
+            let list = names.map_or(String::new(), |n| format!(" ({}{more})", n.join(", ")));
             format!(
                 "{} and {} more in this file{list} retry without a limit by the same default (`{}`) and nothing caps the time they keep trying",
                 p.describe(),
