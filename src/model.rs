@@ -310,7 +310,8 @@ pub struct Scope {
     /// No caller waits for the attempts: they run in the background after
     /// the call handed the work over (an asynchronous producer's queue), so
     /// no caller's time bounds them (RL304 does not apply; the load they
-    /// add still counts).
+    /// add still counts), and what still fails after the last try is
+    /// handed back where no caller waits (RL209 judges the window).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub detached: bool,
 }

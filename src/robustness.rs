@@ -261,6 +261,8 @@ fn pick_syntax(pick: u8) -> (&'static str, Syntax) {
         ("svc/src/lib.rs", Syntax::Rust),
         ("src/main/java/A.java", Syntax::Java),
         ("varnish/default.vcl", Syntax::Vcl),
+        ("WEB-INF/queue.xml", Syntax::QueueXml),
+        ("infra/tasks.tf", Syntax::Terraform),
     ];
     CHOICES[pick as usize % CHOICES.len()]
 }

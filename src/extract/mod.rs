@@ -10,6 +10,7 @@ pub mod compose_env;
 pub mod compose_file;
 pub mod compose_services;
 pub mod grpc_code_test;
+pub mod hcl;
 pub mod helm;
 pub mod http_method;
 pub mod kustomize;

@@ -156,6 +156,12 @@ pub enum Jitter {
     Decorrelated,
     /// Uniform in [d, 2d) (backon).
     Additive,
+    /// Uniform in [d, d x (1 + f)): a share of the delay added at random
+    /// and never taken off (one-sided: Kubernetes' `wait.Jitter`, a
+    /// loop's `d + rand(d/10)`). `Proportional` is the two-sided band.
+    Added {
+        factor: f64,
+    },
     Unknown,
 }
 

@@ -29,6 +29,10 @@ pub enum Syntax {
     Go,
     /// Varnish VCL (`crate::systems::varnish`).
     Vcl,
+    /// An App Engine `queue.xml` (`crate::systems::cloud_tasks`).
+    QueueXml,
+    /// Terraform holding Cloud Tasks queues (`crate::systems::cloud_tasks`).
+    Terraform,
     /// A build file read for library versions (`crate::versions`).
     Build(BuildKind),
 }
@@ -53,7 +57,8 @@ impl Syntax {
             Syntax::Jsonc | Syntax::Java | Syntax::Rust | Syntax::CSharp | Syntax::Go => {
                 &["//", "/*"]
             }
-            Syntax::Vcl => &["#", "//", "/*"],
+            Syntax::Vcl | Syntax::Terraform => &["#", "//", "/*"],
+            Syntax::QueueXml => &["<!--"],
             Syntax::Ini => &["#", ";"],
             Syntax::Properties => &["#", "!"],
             Syntax::Build(kind) => kind.comment_markers(),

@@ -212,6 +212,7 @@ fn wait(p: &RetryPolicy, k: u32, fallback: f64, prev_hi: f64) -> Wait {
             (d * (1.0 - f), d * (1.0 + f))
         }
         Jitter::Additive => (d, 2.0 * d),
+        Jitter::Added { factor } => (d, d * (1.0 + factor.clamp(0.0, 1.0))),
         // AWS's decorrelated jitter: min(cap, uniform(base, 3 x last)),
         // taken as the interval from the base to 3 x the last interval's
         // top (an approximation: the draw depends on the last draw).

@@ -91,6 +91,11 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         "cs" => return super::csharp::extract::wants(bytes).then_some(Syntax::CSharp),
         "go" => return super::go::extract::wants(bytes).then_some(Syntax::Go),
         "vcl" => return super::varnish::extract::claims(&name).then_some(Syntax::Vcl),
+        "xml" => return super::cloud_tasks::xml::claims(&name, bytes).then_some(Syntax::QueueXml),
+        "tf" => {
+            return super::cloud_tasks::terraform::claims(&name, bytes)
+                .then_some(Syntax::Terraform);
+        }
         _ => return None,
     };
     if syntax == Syntax::Yaml && workload::is_compose_file(&name, bytes) {
@@ -319,6 +324,8 @@ fn read_file(
         Syntax::CSharp => super::csharp::extract::extract(text, &mut facts),
         Syntax::Go => super::go::extract::extract(text, &mut facts),
         Syntax::Vcl => super::varnish::extract::extract(text, &mut facts),
+        Syntax::QueueXml => super::cloud_tasks::xml::extract(text, &mut facts),
+        Syntax::Terraform => super::cloud_tasks::terraform::extract(text, &mut facts),
         Syntax::Build(kind) => {
             if let Some(build) = build::extract(kind, text) {
                 facts.build = Some(build);
@@ -669,10 +676,13 @@ pub fn wanted_by_name(path: &Path) -> bool {
         ".conf",
         ".nginx",
         ".vcl",
+        ".tf",
     ]
     .iter()
     .any(|e| ends(e.as_bytes()))
         || ends(b".conf.template")
+        // App Engine's `queue.xml` (`cloud_tasks::xml::claims`).
+        || (ends(b".xml") && has(b"queue"))
         || name.eq_ignore_ascii_case(b"kustomization")
         // Templates, read as what they render to.
         || [".j2", ".jinja", ".jinja2", ".tmpl", ".gotmpl", ".tpl", ".template"]

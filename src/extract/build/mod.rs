@@ -1,7 +1,7 @@
 //! The per-file half: which files are build files, whether one names a
 //! modelled library (a cheap sniff), and what versions it writes.
 
-mod xml;
+pub(crate) mod xml;
 
 use crate::extract::Needles;
 use crate::model::versions::{

@@ -73,6 +73,7 @@ pub(super) fn jitter_text(j: &Jitter) -> String {
         Jitter::Proportional { factor } => format!("+/-{}%", (factor * 100.0).round()),
         Jitter::Decorrelated => "decorrelated".into(),
         Jitter::Additive => "additive".into(),
+        Jitter::Added { factor } => format!("+0..{}%", (factor * 100.0).round()),
         Jitter::Unknown => "unknown".into(),
     }
 }

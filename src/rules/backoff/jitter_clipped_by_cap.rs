@@ -14,6 +14,8 @@ const HORIZON: u64 = 20;
 pub struct Clipping {
     pub cap: std::time::Duration,
     pub factor: f64,
+    /// The jitter only adds (`+[0, f)`), never takes off (`±f`).
+    pub one_sided: bool,
     /// For each delay the policy can reach (1-based), the chance that the
     /// randomised delay is clipped to exactly the cap.
     pub delays: Vec<(u64, f64)>,
@@ -23,8 +25,10 @@ pub fn clipped(p: &RetryPolicy) -> Option<Clipping> {
     if p.cap_order != CapOrder::AfterJitter {
         return None;
     }
-    let Jitter::Proportional { factor } = p.jitter.value else {
-        return None;
+    let (factor, one_sided) = match p.jitter.value {
+        Jitter::Proportional { factor } => (factor, false),
+        Jitter::Added { factor } => (factor, true),
+        _ => return None,
     };
     let (Delay::Exponential { cap: Some(cap), .. } | Delay::Fibonacci { cap: Some(cap), .. }) =
         p.delay.value
@@ -43,15 +47,34 @@ pub fn clipped(p: &RetryPolicy) -> Option<Clipping> {
         let prob = if factor <= 0.0 {
             if d >= c { 1.0 } else { 0.0 }
         } else {
-            ((d * (1.0 + factor) - c) / (2.0 * factor * d)).clamp(0.0, 1.0)
+            // The share of the band [lo, d x (1 + f)] at or above the cap.
+            let width = if one_sided {
+                factor * d
+            } else {
+                2.0 * factor * d
+            };
+            ((d * (1.0 + factor) - c) / width).clamp(0.0, 1.0)
         };
         out.push((k, prob));
     }
     Some(Clipping {
         cap,
         factor,
+        one_sided,
         delays: out,
     })
+}
+
+/// The jitter as the code writes it: a share only added (`+[0, 10%)`,
+/// Kubernetes' `wait.Jitter`, `d + rand(d/10)`) or added or taken off
+/// (`±10%`).
+fn jitter_words(factor: f64, one_sided: bool) -> String {
+    let pc = factor * 100.0;
+    if one_sided {
+        format!("adds up to {pc:.0}% of each delay at random (`+[0, {pc:.0}%)`)")
+    } else {
+        format!("randomises each delay by ±{pc:.0}%")
+    }
 }
 
 fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
@@ -62,6 +85,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let Some(Clipping {
         cap,
         factor,
+        one_sided,
         delays: probs,
     }) = clipped(p)
     else {
@@ -80,9 +104,9 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let f = e.emit(
         p.jitter.span,
         format!(
-            "{} randomises each delay by ±{:.0}% before capping it at `{}`: {} of its {total} delays land exactly on the cap at least half the time ({}), on average {expected:.1} delays per retry sequence",
+            "{} {} before capping it at `{}`: {} of its {total} delays land exactly on the cap at least half the time ({}), on average {expected:.1} delays per retry sequence",
             p.describe(),
-            factor * 100.0,
+            jitter_words(factor, one_sided),
             human(cap),
             mostly.len(),
             detail.join(", "),

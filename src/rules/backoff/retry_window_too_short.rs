@@ -17,7 +17,13 @@ pub const CHECK: Check = Check::Policy(check);
 fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let p = ctx.policy;
     // No retries at all (`task_retry_limit: 0`) is a choice, not a window.
-    if !p.system.spec().background || !p.retries() || p.use_of.is_some() {
+    // Background work: the system's (a task queue deletes the task), or
+    // this policy's (its retries run after the caller handed the work
+    // over and returned, `scope.detached`: what fails at the end is handed
+    // back where no caller waits, an asynchronous producer's error
+    // channel).
+    let background = p.system.spec().background || p.scope.detached;
+    if !background || !p.retries() || p.use_of.is_some() {
         return;
     }
     let AttemptCount::Finite(n) = p.attempts.value.count else {

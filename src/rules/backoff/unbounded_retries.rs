@@ -18,15 +18,43 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if !unbounded(p) {
         return;
     }
-    let f = e.emit(
-        p.attempts.span,
-        format!(
+    // One unset default, one finding: the policies of this file that are
+    // unbounded because the same setting was left out (a default, the same
+    // system, the same reading) are reported once, at the first, listing
+    // the others (a queue file of ten default queues is one omission, not
+    // ten).
+    let same = same_default(ctx);
+    if same.first().is_some_and(|q| !std::ptr::eq(*q, p)) {
+        return;
+    }
+    let message = match same.as_slice() {
+        [_, rest @ ..] if !rest.is_empty() => {
+            // At most this many named; the rest counted.
+            const NAMED: usize = 12;
+            let names: Option<Vec<String>> = rest
+                .iter()
+                .take(NAMED)
+                .map(|q| q.name.as_ref().map(|n| format!("`{n}`")))
+                .collect();
+            let more = if rest.len() > NAMED { ", .." } else { "" };
+            let list = names.map_or(String::new(), |n| format!(" ({}{more})", n.join(", ")));
+            format!(
+                "{} and {} more in this file{list} retry without a limit by the same default (`{}`) and nothing caps the time they keep trying",
+                p.describe(),
+                rest.len(),
+                p.attempts.value.written_as
+            )
+        }
+        _ => format!(
             "{} retries without a limit (`{}`) and nothing caps the time it keeps trying",
             p.describe(),
             p.attempts.value.written_as
         ),
-        p.system.spec().fixes.bound,
-    );
+    };
+    let f = e.emit(p.attempts.span, message, p.system.spec().fixes.bound);
+    for q in same.iter().skip(1) {
+        Emitter::relate(f, q.attempts.span, "also without a limit by this default");
+    }
     // Unsafe: a limit where there was none. Only where the count is one
     // integer written in the setting: read as that number of attempts (or
     // of retries) it becomes RL206's threshold of attempts in total; a
@@ -51,6 +79,35 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             format!("lower `{written}` to `{to}` (at most {limit} attempts in total)"),
             vec![edit],
         ));
+    }
+}
+
+/// The policies of the file (in order) that are unbounded by the same
+/// left-out setting as this one: empty unless the policy's count is a
+/// default.
+fn same_default<'a>(ctx: &PolicyCtx<'a>) -> Vec<&'a RetryPolicy> {
+    let p = ctx.policy;
+    if p.attempts.provenance != Provenance::Default {
+        return Vec::new();
+    }
+    let same: Vec<&RetryPolicy> = ctx
+        .facts
+        .policies
+        .iter()
+        .filter(|q| {
+            q.system == p.system
+                && q.use_of.is_none()
+                && q.attempts.provenance == Provenance::Default
+                && q.attempts.value.written_as == p.attempts.value.written_as
+                && unbounded(q)
+        })
+        .collect();
+    // A policy not among the file's own (one handed in from elsewhere) is
+    // reported on its own.
+    if same.iter().any(|q| std::ptr::eq(*q, p)) {
+        same
+    } else {
+        Vec::new()
     }
 }
 

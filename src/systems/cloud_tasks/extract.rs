@@ -24,6 +24,7 @@ use super as system;
 use crate::diag::invalid_setting;
 use crate::extract::{DocCtx, Facts, check_yaml_keys};
 use crate::model::{AttemptCount, Attempts, Delay, Jitter, Located, RetryPolicy, System, Timeout};
+use crate::source::Span;
 use crate::yaml::Yaml;
 use std::time::Duration;
 
@@ -77,61 +78,165 @@ fn queue(ctx: &DocCtx<'_>, q: Yaml<'_>, facts: &mut Facts) {
     if let Some(rp) = rp {
         check_yaml_keys(rp, RETRY_KEYS, "a queue's `retry_parameters`", facts);
     }
-    let anchor = rp.unwrap_or(q).span();
-    let get = |k: &str| rp.and_then(|r| r.get(k));
-    let text = |v: Yaml<'_>| ctx.text.get(v.span().start..v.span().end).unwrap_or("");
-
-    // Attempts: `task_retry_limit` counts retries after the first run.
-    let limit = match get("task_retry_limit") {
-        Some(v) => match v.as_i64().filter(|n| *n >= 0) {
-            Some(n) => Some((n as u64, v)),
-            None => {
-                facts.diagnostics.push(invalid_setting::value(
-                    v.span(),
-                    "task_retry_limit",
-                    text(v),
-                    "it counts retries after the first run: a whole number, 0 or more",
-                ));
-                return;
+    let get = |k: &str| {
+        rp.and_then(|r| r.get(k)).map(|v| {
+            let t = ctx.text.get(v.span().start..v.span().end).unwrap_or("");
+            Raw {
+                text: t.trim().trim_matches(|c| c == '"' || c == '\'').to_string(),
+                span: v.span(),
             }
-        },
-        None => system::DEFAULT_RETRY_LIMIT.map(|n| (n, q)),
+        })
     };
-    let age = match get("task_age_limit") {
-        Some(v) => match v.as_str().and_then(age_limit) {
-            Some(d) => Some(Located::written(Timeout::Finite { after: d }, v.span())),
-            None => {
-                facts.diagnostics.push(invalid_setting::value(
-                    v.span(),
-                    "task_age_limit",
-                    text(v),
-                    "it is a number followed by a unit: `s`, `m`, `h` or `d` (`2d`)",
-                ));
+    policy(
+        Queue {
+            format: &YAML,
+            name: name.to_string(),
+            anchor: rp.unwrap_or(q).span(),
+            limit: get("task_retry_limit"),
+            age: get("task_age_limit"),
+            min: get("min_backoff_seconds"),
+            max: get("max_backoff_seconds"),
+            doublings: get("max_doublings"),
+        },
+        facts,
+    );
+}
+
+/// One written value: its text (quotes taken off) and where it is.
+pub(super) struct Raw {
+    pub text: String,
+    pub span: Span,
+}
+
+/// How a format names and writes the retry settings of a queue.
+pub(super) struct Format {
+    pub limit: &'static str,
+    /// The limit counts attempts including the first (Cloud Tasks'
+    /// `max_attempts`, `-1` no limit), not retries after it.
+    pub limit_counts_attempts: bool,
+    pub age: &'static str,
+    pub min: &'static str,
+    pub max: &'static str,
+    pub doublings: &'static str,
+    /// Backoffs written as durations with an `s` (`"2.5s"`), not numbers.
+    pub seconds_suffix: bool,
+    /// What a queue with no limit of either kind does.
+    pub unset: &'static str,
+    /// Between a key and its value as the format writes them.
+    pub sep: &'static str,
+}
+
+pub(super) const YAML: Format = Format {
+    limit: "task_retry_limit",
+    limit_counts_attempts: false,
+    age: "task_age_limit",
+    min: "min_backoff_seconds",
+    max: "max_backoff_seconds",
+    doublings: "max_doublings",
+    seconds_suffix: false,
+    unset: "no task_retry_limit or task_age_limit: retried until it succeeds",
+    sep: ": ",
+};
+
+/// One push queue, as any format writes it.
+pub(super) struct Queue {
+    pub format: &'static Format,
+    pub name: String,
+    /// Where the policy is reported when a setting is not written.
+    pub anchor: Span,
+    pub limit: Option<Raw>,
+    pub age: Option<Raw>,
+    pub min: Option<Raw>,
+    pub max: Option<Raw>,
+    pub doublings: Option<Raw>,
+}
+
+/// The retry policy of one push queue.
+pub(super) fn policy(q: Queue, facts: &mut Facts) {
+    let f = q.format;
+    let anchor = q.anchor;
+    let bad = |facts: &mut Facts, v: &Raw, key: &str, why: &str| {
+        facts
+            .diagnostics
+            .push(invalid_setting::value(v.span, key, &v.text, why));
+    };
+    // Attempts: retries after the first run (queue.yaml/xml), or attempts
+    // including it (Cloud Tasks' `max_attempts`, -1 for no limit).
+    let limit = match &q.limit {
+        Some(v) => match v.text.parse::<i64>().ok() {
+            Some(-1) if f.limit_counts_attempts => None,
+            Some(n) if n >= 0 && !(f.limit_counts_attempts && n == 0) => Some((n as u64, v)),
+            _ => {
+                let why = if f.limit_counts_attempts {
+                    "it counts attempts including the first: a whole number, 1 or more, or -1 for no limit"
+                } else {
+                    "it counts retries after the first run: a whole number, 0 or more"
+                };
+                bad(facts, v, f.limit, why);
                 return;
             }
         },
         None => None,
     };
-    let attempts = match limit {
-        Some((n, v)) => Located::written(
-            Attempts {
-                count: AttemptCount::Finite(n.saturating_add(1)),
-                written_as: format!("task_retry_limit: {n}"),
-            },
-            v.span(),
-        ),
-        None if age.is_some() => Located::written(
+    let age = match &q.age {
+        Some(v) => match age_limit(&v.text) {
+            // Cloud Tasks' `max_retry_duration` of zero: no age limit.
+            Some(d) if d.is_zero() && f.limit_counts_attempts => None,
+            Some(d) => Some(Located::written(Timeout::Finite { after: d }, v.span)),
+            None => {
+                let why = if f.seconds_suffix {
+                    "it is a number of seconds followed by `s` (`3600s`)"
+                } else {
+                    "it is a number followed by a unit: `s`, `m`, `h` or `d` (`2d`)"
+                };
+                bad(facts, v, f.age, why);
+                return;
+            }
+        },
+        None => None,
+    };
+    let attempts = match (limit, &q.limit) {
+        (Some((n, v)), _) => {
+            let count = if f.limit_counts_attempts {
+                n
+            } else {
+                n.saturating_add(1)
+            };
+            Located::written(
+                Attempts {
+                    count: AttemptCount::Finite(count),
+                    written_as: format!("{}{}{n}", f.limit, f.sep),
+                },
+                v.span,
+            )
+        }
+        // `max_attempts = -1`.
+        (None, Some(v)) => Located::written(
             Attempts {
                 count: AttemptCount::Unbounded,
-                written_as: "no task_retry_limit: retried until task_age_limit passes".to_string(),
+                written_as: format!("{}{}{}", f.limit, f.sep, v.text),
+            },
+            v.span,
+        ),
+        (None, None) if age.is_some() => Located::written(
+            Attempts {
+                count: AttemptCount::Unbounded,
+                written_as: format!("no {}: retried until {} passes", f.limit, f.age),
             },
             anchor,
         ),
-        None => Located::default_at(
+        (None, None) if f.limit_counts_attempts => Located::default_at(
             Attempts {
-                count: AttemptCount::Unbounded,
-                written_as: "no task_retry_limit or task_age_limit: retried until it succeeds"
-                    .to_string(),
+                count: AttemptCount::Unknown,
+                written_as: f.unset.to_string(),
+            },
+            anchor,
+        ),
+        (None, None) => Located::default_at(
+            Attempts {
+                count: system::DEFAULT_RETRY_LIMIT
+                    .map_or(AttemptCount::Unbounded, |n| AttemptCount::Finite(n + 1)),
+                written_as: f.unset.to_string(),
             },
             anchor,
         ),
@@ -142,49 +247,60 @@ fn queue(ctx: &DocCtx<'_>, q: Yaml<'_>, facts: &mut Facts) {
     // failed together do not come back together, so the backoff rules
     // (RL201-RL204, RL207) do not apply.
     p.platform_backoff = true;
-    p.name = Some(format!("queue {name}"));
+    p.name = Some(format!("queue {}", q.name));
     p.overall_timeout = age;
 
     // The delays.
-    let mut bad = false;
-    let mut secs = |k: &str, default: Duration| match get(k) {
-        Some(v) => match v
-            .as_f64()
-            .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
-        {
-            Some(s) => (Duration::from_secs_f64(s), Some(v)),
-            None => {
-                facts.diagnostics.push(invalid_setting::value(
-                    v.span(),
-                    k,
-                    text(v),
-                    "it is a number of seconds, 0 or more",
-                ));
-                bad = true;
-                (default, None)
+    let mut failed = false;
+    let mut secs = |v: &Option<Raw>, key: &str, default: Duration, facts: &mut Facts| match v {
+        Some(v) => {
+            let t = if f.seconds_suffix {
+                v.text.strip_suffix('s')
+            } else {
+                Some(v.text.as_str())
+            };
+            match t
+                .and_then(|t| t.trim().parse::<f64>().ok())
+                .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
+            {
+                Some(s) => (Duration::from_secs_f64(s), Some(v.span)),
+                None => {
+                    let why = if f.seconds_suffix {
+                        "it is a number of seconds followed by `s` (`0.1s`)"
+                    } else {
+                        "it is a number of seconds, 0 or more"
+                    };
+                    bad(facts, v, key, why);
+                    failed = true;
+                    (default, None)
+                }
             }
-        },
+        }
         None => (default, None),
     };
-    let (min, min_at) = secs("min_backoff_seconds", system::DEFAULT_MIN_BACKOFF);
-    let (max, max_at) = secs("max_backoff_seconds", system::DEFAULT_MAX_BACKOFF);
-    let doublings = match get("max_doublings") {
-        Some(v) => match v.as_i64().filter(|n| (0..=1_000).contains(n)) {
-            Some(n) => Some((n as u32, v)),
+    let (min, min_at) = secs(&q.min, f.min, system::DEFAULT_MIN_BACKOFF, facts);
+    let (max, max_at) = secs(&q.max, f.max, system::DEFAULT_MAX_BACKOFF, facts);
+    let doublings = match &q.doublings {
+        Some(v) => match v
+            .text
+            .parse::<i64>()
+            .ok()
+            .filter(|n| (0..=1_000).contains(n))
+        {
+            Some(n) => Some((n as u32, v.span)),
             None => {
-                facts.diagnostics.push(invalid_setting::value(
-                    v.span(),
-                    "max_doublings",
-                    text(v),
+                bad(
+                    facts,
+                    v,
+                    f.doublings,
                     "it counts doublings: a whole number, 0 or more",
-                ));
-                bad = true;
-                None
+                );
+                return;
             }
         },
         None => None,
     };
-    if bad {
+    if failed {
         return;
     }
     let max = max.max(min);
@@ -204,18 +320,18 @@ fn queue(ctx: &DocCtx<'_>, q: Yaml<'_>, facts: &mut Facts) {
     };
     let written_at = min_at.or(doublings.map(|(_, v)| v)).or(max_at);
     p.delay = match written_at {
-        Some(v) => Located::written(delay, v.span()),
+        Some(v) => Located::written(delay, v),
         None => Located::default_at(delay, anchor),
     };
     p.jitter = match written_at {
-        Some(v) => Located::written(Jitter::None, v.span()),
+        Some(v) => Located::written(Jitter::None, v),
         None => Located::default_at(Jitter::None, anchor),
     };
     facts.policies.push(p);
 }
 
 /// `task_age_limit`: a number followed by `s`, `m`, `h` or `d`.
-fn age_limit(s: &str) -> Option<Duration> {
+pub(super) fn age_limit(s: &str) -> Option<Duration> {
     let s = s.trim();
     let unit = s.chars().last()?;
     let n: f64 = s[..s.len() - unit.len_utf8()].trim().parse().ok()?;

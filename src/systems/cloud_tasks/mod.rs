@@ -1,12 +1,15 @@
 //! Google Cloud Tasks (and App Engine task queues): the retries a push
 //! queue makes of a task whose handler failed, as `queue.yaml` writes them
-//! (`queue:` entries with `retry_parameters`). Everything of the system is
-//! in this folder: what it is ([`SPEC`]), its defaults, each with the
-//! upstream source it comes from, and its reader ([`extract`]).
-//! `queue.xml` and Terraform's `google_cloud_tasks_queue` are not read
-//! (retrylint reads neither XML nor HCL).
+//! (`queue:` entries with `retry_parameters`), App Engine Java's
+//! `queue.xml` ([`xml`]) and Terraform's `google_cloud_tasks_queue`
+//! `retry_config` ([`terraform`]). Everything of the system is in this
+//! folder: what it is ([`SPEC`]), its defaults, each with the upstream
+//! source it comes from, and its readers. Queues made through the Cloud
+//! Tasks API in code are not read.
 
 pub mod extract;
+pub mod terraform;
+pub mod xml;
 
 use super::{Fixes, SystemSpec};
 use crate::extract::DocReader;

@@ -218,6 +218,12 @@ pub static CELERY: SystemSpec = SystemSpec {
         predicate: "list transient exceptions in `autoretry_for`, not `Exception`",
         ..Fixes::GENERIC
     },
+    // A task runs on a worker, after the caller handed it over; when its
+    // last retry fails it is dropped: celery `celery/app/task.py`
+    // `Task.retry`: `if max_retries is not None and retries > max_retries:
+    // if exc: raise_with_context(exc); raise self.MaxRetriesExceededError(..)`:
+    // the task fails (state FAILURE) and is not sent again.
+    background: true,
     ..SystemSpec::plain("Celery", Layer::Application)
 };
 

@@ -182,13 +182,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         );
         // `backoff = min(backoff*2 + jitter, maxBackoff)`: the jitter is
         // added before the cap, so waits at the cap are all the cap. Read
-        // as a proportional jitter of that share (one-sided, [d, d x (1 +
-        // share)], taken as the symmetric band: past the cap both clip).
+        // as the one-sided share it is: [d, d x (1 + share)).
         if randomised
             && matches!(p.delay.value, Delay::Exponential { cap: Some(_), .. })
             && let Some(share) = arg.and_then(|a| growth::jitter_before_cap(ctx, &own, a))
         {
-            p.jitter.value = Jitter::Proportional { factor: share };
+            p.jitter.value = Jitter::Added { factor: share };
             p.cap_order = CapOrder::AfterJitter;
         }
         p.retry_on =

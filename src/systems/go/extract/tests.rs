@@ -168,6 +168,9 @@ func b() error {
             delay: Duration::from_millis(10)
         }
     );
+    // `DefaultRetry`'s `Jitter: 0.1` goes through `wait.Jitter`: up to
+    // 10% added, never taken off.
+    assert_eq!(f.policies[0].jitter.value, Jitter::Added { factor: 0.1 });
     assert_eq!(f.policies[1].attempts.value.count, AttemptCount::Finite(10));
     assert_eq!(f.policies[1].jitter.value, Jitter::None);
 }

@@ -19,6 +19,7 @@
 //! `tests/`) are not the service's and are not read.
 
 mod calls;
+mod celery_requeue;
 mod eval;
 mod libs;
 mod loops;
@@ -73,6 +74,9 @@ const NEEDLES: &[&str] = &[
     "pymongo",
     "import redis",
     "from redis",
+    // Celery's redelivery of a task whose worker died (`celery_requeue`).
+    "reject_on_worker_lost",
+    "REJECT_ON_WORKER_LOST",
 ];
 
 /// Whether a Python file mentions anything this reader reads.
@@ -98,6 +102,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     let before = (facts.policies.len(), facts.edges.len());
     let mut scopes = Vec::new();
     libs::extract(&ctx, facts, &mut scopes);
+    celery_requeue::extract(&ctx, facts);
     calls::extract(&ctx, facts, &mut scopes);
     if (facts.policies.len(), facts.edges.len()) != before {
         facts.claimed_by(NAME);

@@ -11,7 +11,8 @@ use tree_sitter::Node;
 /// Whether every exit of the loop `lp` that is not in an `except` (its
 /// `return`s and `break`s, `exits`) sits under a test of an answer's
 /// content (`status_json.get("status") == expected_status`,
-/// `r.json()["state"] == "READY"`, `job.state != "RUNNING"`): the loop
+/// `r.json()["state"] == "READY"`, `job.state != "RUNNING"`; not an
+/// outcome word, `data["status"] == "success"`): the loop
 /// waits for a state and asks at its own pace whether the last request
 /// failed or not, so it is a poll (neon `wait_for_compute_status`). A test
 /// of the status (`r.status_code == 200`, `r.ok`) or of the answer itself
@@ -60,8 +61,34 @@ fn content_test(ctx: &Ctx<'_>, cond: Node<'_>) -> bool {
                     "integer" | "float" | "none" | "true" | "false"
                 )
             };
-            !literal(*a) && !literal(*b) && (reads_content(ctx, *a) || reads_content(ctx, *b))
+            !literal(*a)
+                && !literal(*b)
+                && !outcome(ctx, *a)
+                && !outcome(ctx, *b)
+                && (reads_content(ctx, *a) || reads_content(ctx, *b))
         })
+}
+
+/// Words an answer uses for the outcome of the one call that returned it
+/// (`{"status": "success"}`, `"ok"`, `"error"`): a test of them is a test
+/// of the call's success, as `status_code == 200` is, not of a state that
+/// changes over time (`"RUNNING"`, `"READY"`, a state the caller names).
+/// Decided on the incident write-ups (issue 28): a loop that leaves when
+/// the response says `success` retries the call.
+const OUTCOME_WORDS: &[&str] = &["success", "successful", "ok", "error", "fail", "failure"];
+
+/// A string literal that is one of [`OUTCOME_WORDS`] (any case).
+fn outcome(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+    let n = resolve(ctx, n);
+    if n.kind() != "string" {
+        return false;
+    }
+    // The literal's text without its prefix (`b`, `u`, `r`, `f`) and quotes.
+    let t = ctx
+        .text(n)
+        .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+        .trim_matches(|c| c == '"' || c == '\'');
+    OUTCOME_WORDS.iter().any(|w| t.eq_ignore_ascii_case(w))
 }
 
 fn reads_content(ctx: &Ctx<'_>, n: Node<'_>) -> bool {

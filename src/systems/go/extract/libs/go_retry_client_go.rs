@@ -202,12 +202,9 @@ pub(super) fn wait_backoff(
                 s,
             );
             p.delay = Located::default_at(steady(d, factor, None), s);
-            p.jitter = Located::default_at(
-                Jitter::Proportional {
-                    factor: jitter / 2.0,
-                },
-                s,
-            );
+            // k8s.io/apimachinery `wait.Jitter(d, f)` returns `d +
+            // rand.Float64()*f*d`: a share added, never taken off.
+            p.jitter = Located::default_at(Jitter::Added { factor: jitter }, s);
             return p;
         }
         let Some(lit) = composite(n) else { break };
@@ -257,9 +254,8 @@ pub(super) fn wait_backoff(
         p.delay = Located::written(steady(d, factor, cap), span(lit));
         p.jitter = Located::written(
             if jitter > 0.0 {
-                Jitter::Proportional {
-                    factor: jitter / 2.0,
-                }
+                // `wait.Jitter`: one-sided, as above.
+                Jitter::Added { factor: jitter }
             } else {
                 Jitter::None
             },
