@@ -680,7 +680,10 @@ fn the_link_step_reads_no_csharp_file() {
     let (before, _) = linked(referenced.path(), false);
     // The worker's sender runs in the API too: the API's file names it.
     assert_eq!(before.len(), 2, "{before:?}");
-    assert!(before[0].starts_with("Shop_Api -> work-items"), "{before:?}");
+    assert!(
+        before[0].starts_with("Shop_Api -> work-items"),
+        "{before:?}"
+    );
     assert_eq!(before[1], WORKER_ONLY);
     let (after, removed) = linked(referenced.path(), true);
     assert_eq!(after, before);
