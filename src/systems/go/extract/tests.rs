@@ -554,7 +554,7 @@ func Run(ctx context.Context, m kafka.Message) error {
     assert_eq!(kafka[1].attempts.value.count, AttemptCount::Finite(10));
     assert_eq!(kafka[1].attempts.provenance, Provenance::Default);
     assert_eq!(
-        kafka[1].per_try_timeout.as_ref().map(|t| t.value.clone()),
+        kafka[1].per_try_timeout.as_ref().map(|t| t.value),
         Some(Timeout::after(Duration::from_secs(20)))
     );
     let edges: Vec<(&str, usize)> = f
