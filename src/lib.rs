@@ -265,7 +265,7 @@ pub fn read_unlinked(
                 for e in &facts.extractors {
                     *scan.stats.per_extractor.entry(e).or_default() += 1;
                 }
-                model::csharp_source::keep(&mut csharp, &walked.path, &facts, cwd);
+                link::keep_csharp(&mut csharp, &walked.path, &facts, cwd);
                 keyed.push((k, Err(unkept.len())));
                 unkept.push(*facts);
             }
@@ -282,7 +282,7 @@ pub fn read_unlinked(
                     if kept {
                         keyed.push((k, Ok(scan.files.len())));
                     } else {
-                        model::csharp_source::keep(&mut csharp, &walked.path, &f.facts, cwd);
+                        link::keep_csharp(&mut csharp, &walked.path, &f.facts, cwd);
                         keyed.push((k, Err(unkept.len())));
                         unkept.push(f.facts);
                         continue;
@@ -291,7 +291,7 @@ pub fn read_unlinked(
                 if kept {
                     scan.files.push(*f);
                 } else {
-                    model::csharp_source::keep(&mut csharp, &walked.path, &f.facts, cwd);
+                    link::keep_csharp(&mut csharp, &walked.path, &f.facts, cwd);
                 }
             }
             Read::Failed(path, message) => scan.notices.push(Notice {

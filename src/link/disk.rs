@@ -144,3 +144,21 @@ impl crate::systems::csharp::link::Look for Disk<'_> {
         self.csharp.map(|c| c.get(&crate::config::normalise(path)))
     }
 }
+
+/// Keep the C# facts of a `.cs` file the scan does not keep (`path` as
+/// walked), by the path the link stage joins a kept file's shown path
+/// to (`cwd` joined to it, relative to `cwd`), without `.` or `..`.
+pub fn keep_csharp(
+    into: &mut crate::model::csharp_source::Sources,
+    path: &Path,
+    facts: &crate::model::Facts,
+    cwd: Option<&Path>,
+) {
+    if let Some(c) = &facts.csharp {
+        let path = match cwd {
+            Some(d) => d.join(path.strip_prefix(d).unwrap_or(path)),
+            None => path.to_path_buf(),
+        };
+        into.insert(crate::config::normalise(&path), c.clone());
+    }
+}

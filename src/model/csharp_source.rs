@@ -6,23 +6,9 @@
 //! queue-constant step of `systems::csharp::link`); now it asks the scan.
 
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// The facts of the C# files a scan read and did not keep, by path.
 pub type Sources = std::collections::BTreeMap<std::path::PathBuf, CsharpSource>;
-
-/// Keep the C# facts of a `.cs` file the scan does not keep (`path` as
-/// walked), by the path the link stage joins a kept file's shown path
-/// to (`cwd` joined to it, relative to `cwd`), without `.` or `..`.
-pub fn keep(into: &mut Sources, path: &Path, facts: &super::Facts, cwd: Option<&Path>) {
-    if let Some(c) = &facts.csharp {
-        let path = match cwd {
-            Some(d) => d.join(path.strip_prefix(d).unwrap_or(path)),
-            None => path.to_path_buf(),
-        };
-        into.insert(crate::config::normalise(&path), c.clone());
-    }
-}
 
 /// One C# file's names and string constants.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
