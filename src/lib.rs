@@ -85,6 +85,13 @@ pub struct Scan {
     /// ([`discover::Tree`]); `None` (a scan of texts in memory, the
     /// language server's copies): the disk.
     pub tree: Option<std::sync::Arc<discover::Tree>>,
+    /// The C# facts of the `.cs` files read and not kept (no call, no
+    /// retry), by path as the link stage joins it (the working directory
+    /// joined to a relative path): the link stage reads no C# file
+    /// ([`model::csharp_source`]). `None` (the language server's copies,
+    /// a scan of texts in memory): not collected, such files are read
+    /// from disk.
+    pub csharp: Option<std::sync::Arc<model::csharp_source::Sources>>,
 }
 
 impl Scan {
@@ -237,6 +244,7 @@ pub fn read_unlinked(
     // the extractors that claimed it).
     let mut keyed: Vec<(u128, Result<usize, usize>)> = Vec::new();
     let mut unkept: Vec<Facts> = Vec::new();
+    let mut csharp = model::csharp_source::Sources::new();
     for (r, walked) in results.into_iter().zip(&walk.files) {
         match r {
             Read::Skipped | Read::Text(_) => {}
@@ -257,6 +265,7 @@ pub fn read_unlinked(
                 for e in &facts.extractors {
                     *scan.stats.per_extractor.entry(e).or_default() += 1;
                 }
+                link::keep_csharp(&mut csharp, &walked.path, &facts, cwd);
                 keyed.push((k, Err(unkept.len())));
                 unkept.push(*facts);
             }
@@ -273,6 +282,7 @@ pub fn read_unlinked(
                     if kept {
                         keyed.push((k, Ok(scan.files.len())));
                     } else {
+                        link::keep_csharp(&mut csharp, &walked.path, &f.facts, cwd);
                         keyed.push((k, Err(unkept.len())));
                         unkept.push(f.facts);
                         continue;
@@ -280,6 +290,8 @@ pub fn read_unlinked(
                 }
                 if kept {
                     scan.files.push(*f);
+                } else {
+                    link::keep_csharp(&mut csharp, &walked.path, &f.facts, cwd);
                 }
             }
             Read::Failed(path, message) => scan.notices.push(Notice {
@@ -305,6 +317,7 @@ pub fn read_unlinked(
         (*k, facts)
     }));
     drop(unkept);
+    scan.csharp = Some(std::sync::Arc::new(csharp));
     // Rust test modules declared in another file (`#[cfg(test)] mod x;`).
     if !settings.read_test_code {
         let tests = rust_test_modules(&scan.files);
@@ -357,7 +370,7 @@ pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
     // findings stand, and the notice says what may be missing.
     let files = &mut scan.files;
     let cwd = settings.cwd.as_deref();
-    let disk = link::Disk::new(scan.tree.as_deref());
+    let disk = link::Disk::new(scan.tree.as_deref()).with_csharp(scan.csharp.as_deref());
     if let Err(stop) = guard::run(guard::budget(guard::STAGE_BUDGET), || {
         guard::inject("link");
         link::all_in(files, roots, cwd, disk)

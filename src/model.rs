@@ -11,6 +11,7 @@
 pub mod backoff;
 pub mod breaker;
 pub mod calls;
+pub mod csharp_source;
 pub mod delay;
 pub mod facts;
 pub mod java_annotations;

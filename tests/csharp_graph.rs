@@ -630,3 +630,91 @@ fn yarp_clusters_built_by_a_helper() {
         ]
     );
 }
+
+/// The link step reads no C# file (issue 19): what it needs of a file
+/// the scan did not keep (the types it names, the string constants it
+/// declares) is a fact of its reading. Each file not kept is removed
+/// between the reading and the link: the referenced program's class is
+/// still found used, and the queue still named by the library's
+/// constant.
+#[test]
+fn the_link_step_reads_no_csharp_file() {
+    let uses = "class Queue(Shop.Worker.WorkPublisher p) { }\n";
+    let api = "var app = WebApplication.CreateBuilder(args).Build();\napp.Run();\n";
+    let referenced = referenced_copy(api, &[("Shop.Api/Uses.cs", uses)]);
+    let bus = tempfile::tempdir().unwrap();
+    let from = PathBuf::from("testdata/graph/csharp-service-bus-constants");
+    for e in walkdir(&from) {
+        let to = bus.path().join(e.strip_prefix(&from).unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(&e, to).unwrap();
+    }
+    let settings = Settings::default();
+    // The edges, with the files the scan did not keep removed before the
+    // link step when `remove`: which ones.
+    let linked = |root: &std::path::Path, remove: bool| {
+        let roots = [root.to_path_buf()];
+        let pipeline = retrylint::pipeline::Pipeline::new(&settings);
+        let mut scan = pipeline.scan_unlinked(&roots).unwrap();
+        let mut removed = Vec::new();
+        if remove {
+            let kept: Vec<PathBuf> = scan
+                .files
+                .iter()
+                .map(|f| std::fs::canonicalize(root.join(&f.source.path)).unwrap_or_default())
+                .collect();
+            for e in walkdir(root) {
+                if e.extension().is_some_and(|x| x == "cs")
+                    && !kept.contains(&std::fs::canonicalize(&e).unwrap())
+                {
+                    std::fs::remove_file(&e).unwrap();
+                    removed.push(e.file_name().unwrap().to_string_lossy().to_string());
+                }
+            }
+            removed.sort();
+        }
+        retrylint::link_read(&mut scan, &roots, &settings);
+        let g = graph::build(&scan.files, &settings);
+        (edges(&g, "ServiceBusSender"), removed)
+    };
+    let (before, _) = linked(referenced.path(), false);
+    // The worker's sender runs in the API too: the API's file names it.
+    assert_eq!(before.len(), 2, "{before:?}");
+    assert!(
+        before[0].starts_with("Shop_Api -> work-items"),
+        "{before:?}"
+    );
+    assert_eq!(before[1], WORKER_ONLY);
+    let (after, removed) = linked(referenced.path(), true);
+    assert_eq!(after, before);
+    assert_eq!(removed, ["Program.cs", "Uses.cs"], "not kept");
+    let (before, _) = linked(bus.path(), false);
+    assert_eq!(
+        before,
+        [
+            "Shop_Billing -> invoices x4 ServiceBusSender in C#",
+            "Shop_Orders -> refunds x4 ServiceBusSender in C# (received by Shop_Billing)",
+        ]
+    );
+    let (after, removed) = linked(bus.path(), true);
+    assert_eq!(after, before);
+    assert_eq!(removed, ["Queues.cs"], "not kept");
+}
+
+/// Every file under `dir`, sorted.
+fn walkdir(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}

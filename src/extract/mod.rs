@@ -232,6 +232,8 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         top_level,
         rust,
         java,
+        // Names and constants, no places.
+        csharp: _,
         // Build files give dependency lines, and are never embedded.
         build: _,
         versioned,

@@ -14,6 +14,8 @@ use std::path::Path;
 #[derive(Clone, Copy, Default)]
 pub struct Disk<'a> {
     tree: Option<&'a Tree>,
+    /// The C# facts of the files the scan did not keep (`Scan::csharp`).
+    csharp: Option<&'a crate::model::csharp_source::Sources>,
 }
 
 impl<'a> Disk<'a> {
@@ -22,12 +24,22 @@ impl<'a> Disk<'a> {
         let off = std::env::var_os("RETRYLINT_LINK_DISK").is_some_and(|v| v == "1");
         Disk {
             tree: tree.filter(|_| !off),
+            csharp: None,
         }
+    }
+
+    /// Answer the C# steps' questions about files the scan did not keep
+    /// from `csharp` rather than by reading them.
+    pub fn with_csharp(self, csharp: Option<&'a crate::model::csharp_source::Sources>) -> Self {
+        Disk { csharp, ..self }
     }
 
     /// The disk only.
     pub fn direct() -> Self {
-        Disk { tree: None }
+        Disk {
+            tree: None,
+            csharp: None,
+        }
     }
 
     fn kind(&self, path: &Path) -> Option<Option<bool>> {
@@ -125,5 +137,28 @@ impl crate::systems::csharp::link::Look for Disk<'_> {
     }
     fn read(&self, path: &Path, max: u64) -> Option<String> {
         Disk::read(self, path, max)
+    }
+    fn csharp(&self, path: &Path) -> Option<Option<&crate::model::csharp_source::CsharpSource>> {
+        // Keyed without `.`/`..` (a referenced project's folder is
+        // `Shop.Orders/../Shop.Contracts`).
+        self.csharp.map(|c| c.get(&crate::config::normalise(path)))
+    }
+}
+
+/// Keep the C# facts of a `.cs` file the scan does not keep (`path` as
+/// walked), by the path the link stage joins a kept file's shown path
+/// to (`cwd` joined to it, relative to `cwd`), without `.` or `..`.
+pub fn keep_csharp(
+    into: &mut crate::model::csharp_source::Sources,
+    path: &Path,
+    facts: &crate::model::Facts,
+    cwd: Option<&Path>,
+) {
+    if let Some(c) = &facts.csharp {
+        let path = match cwd {
+            Some(d) => d.join(path.strip_prefix(d).unwrap_or(path)),
+            None => path.to_path_buf(),
+        };
+        into.insert(crate::config::normalise(&path), c.clone());
     }
 }

@@ -34,7 +34,7 @@ mod units;
 pub use client_interfaces::client_interfaces;
 pub use compose::compose_env;
 pub use configmap_env::configmap_env;
-pub use disk::Disk;
+pub use disk::{Disk, keep_csharp};
 pub use gateway_classes::gateway_classes;
 pub use ingress::ingress_configmaps;
 pub use java::{

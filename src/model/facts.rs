@@ -67,6 +67,13 @@ pub struct Facts {
     /// files by `link::java_retry_annotations`.
     #[serde(default)]
     pub java: JavaFacts,
+    /// What the link stage needs of a C# file (its types, the names it
+    /// uses, its string constants), for every `.cs` file read: not a
+    /// reason to keep the file (`is_empty` leaves it out); the scan hands
+    /// those of the files it does not keep to the link stage apart
+    /// (`Scan::csharp`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub csharp: Option<super::csharp_source::CsharpSource>,
     /// The library versions a build file names (`pom.xml`,
     /// `build.gradle`, ...), joined to other files by
     /// `versions::join`.

@@ -88,7 +88,10 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         }
         "rs" => return (rust::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Rust),
         "py" => return super::python::extract::wants(bytes).then_some(Syntax::Python),
-        "cs" => return super::csharp::extract::wants(bytes).then_some(Syntax::CSharp),
+        // Every C# file: the link stage needs each one's names and
+        // constants (`csharp::source`); only those that mention what the
+        // reader reads are parsed (`csharp::extract::wants`).
+        "cs" => return Some(Syntax::CSharp),
         "go" => return super::go::extract::wants(bytes).then_some(Syntax::Go),
         "vcl" => return super::varnish::extract::claims(&name).then_some(Syntax::Vcl),
         "xml" => return super::cloud_tasks::xml::claims(&name, bytes).then_some(Syntax::QueueXml),

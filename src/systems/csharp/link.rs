@@ -596,8 +596,9 @@ fn build_unit(facts: &Facts) -> Option<ServiceDecl> {
         .cloned()
 }
 
-/// `.cs` files read through `look` when looking for a class's constant
-/// beyond the scan's kept files, at most.
+/// `.cs` files looked at when looking for a class's constant beyond the
+/// scan's kept files, at most (their constants are the scan's facts: no
+/// file is read where the scan collected them).
 const MAX_CONSTANT_READS: usize = 64;
 
 /// The queue names the reader left as another class's constant
@@ -605,7 +606,8 @@ const MAX_CONSTANT_READS: usize = 64;
 /// kept C# files of the program declare it (else of any program, when
 /// one value), else as the walked file named for the class (`Queues.cs`,
 /// C#'s habit) declares it under the folder of the file's project or of
-/// a project it references (through `look`: what the walk saw). A name
+/// a project it references (through `look`: what the walk saw; the
+/// file's constants from its reading, [`super::source`]). A name
 /// not found becomes an unresolved call (a send) or is dropped (a
 /// receiver).
 fn queue_constants(files: &mut [ScannedFile], cwd: Option<&Path>, look: &dyn Look) {
@@ -627,17 +629,21 @@ fn queue_constants(files: &mut [ScannedFile], cwd: Option<&Path>, look: &dyn Loo
         return;
     }
     let mut reads = 0;
+    let kept = super::link_programs::kept_csharp(files, cwd);
     let mut found: BTreeMap<(usize, String), String> = BTreeMap::new();
     for (i, c) in wanted {
         let Some((class, name)) = c.split_once('.') else {
             continue;
         };
-        let value = |t: &str| super::link_programs::constant(t, class, name);
+        let value = |g: &ScannedFile| match &g.facts.csharp {
+            Some(c) => c.constant(class, name).map(str::to_string),
+            None => super::link_programs::constant(&g.source.text, class, name),
+        };
         let mine = units(&files[i]);
         let mut same: BTreeSet<String> = BTreeSet::new();
         let mut any: BTreeSet<String> = BTreeSet::new();
         for g in files.iter().filter(|g| is_csharp(g)) {
-            if let Some(v) = value(&g.source.text) {
+            if let Some(v) = value(g) {
                 if units(g).iter().any(|u| mine.contains(u)) {
                     same.insert(v.clone());
                 }
@@ -656,8 +662,9 @@ fn queue_constants(files: &mut [ScannedFile], cwd: Option<&Path>, look: &dyn Loo
                 for p in super::link_programs::sources(&dir, look) {
                     if p.file_name().is_some_and(|n| *n == *file) && reads < MAX_CONSTANT_READS {
                         reads += 1;
-                        if let Some(x) = look.read(&p, MAX_CSPROJ).and_then(|t| value(&t)) {
-                            v = Some(x);
+                        let source = super::link_programs::source_facts(&p, &kept, look);
+                        if let Some(x) = source.as_deref().and_then(|c| c.constant(class, name)) {
+                            v = Some(x.to_string());
                             break 'dirs;
                         }
                     }
@@ -715,7 +722,9 @@ fn project_and_references(file: &Path, look: &dyn Look) -> Vec<PathBuf> {
     };
     let mut out = vec![dir.clone()];
     for (_, path) in read_csproj_paths(&csproj, look).1 {
-        if let Some(parent) = dir.join(&path).parent() {
+        // Without `..` (`Shop.Orders/../Shop.Contracts`): the walk's
+        // view covers no such path.
+        if let Some(parent) = crate::config::normalise(&dir.join(&path)).parent() {
             out.push(parent.to_path_buf());
         }
     }

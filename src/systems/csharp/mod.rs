@@ -9,6 +9,7 @@ pub mod extract;
 pub mod link;
 mod link_programs;
 pub mod options;
+pub mod source;
 pub mod yarp;
 
 /// A C# project's service name: its file name as the .NET Aspire AppHost

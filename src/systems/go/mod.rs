@@ -143,6 +143,26 @@ pub const SARAMA_NET_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// `c.Net.WriteTimeout = 30 * time.Second`.
 pub const SARAMA_NET_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
+// segmentio/kafka-go (https://github.com/segmentio/kafka-go, commit
+// 3ce2979, `writer.go`): `Writer.maxAttempts()` is `MaxAttempts` when
+// above 0, else 10 (attempts: `writeBatch` loops `attempt <
+// maxAttempts`); before attempt n (from 1) it sleeps `backoff(n,
+// writeBackoffMin(), writeBackoffMax())` = n x n x min, at most max
+// (`dialer.go`), min 100 ms and max 1 s unless set, no jitter; it goes
+// round only on `isTemporary(err) || isTransientNetworkError(err)`
+// (`error.go`: the Kafka errors whose `Temporary()` is true,
+// RequestTimedOut among them, and unexpected EOF, ECONNREFUSED,
+// ECONNRESET, EPIPE). `readTimeout()` and `writeTimeout()` are 10 s
+// unless set. A `Writer{}`'s `RequiredAcks` is `RequireNone` (no answer
+// is waited for); `NewWriter(WriterConfig{..})` makes a 0 `RequireAll`.
+
+/// `Writer.maxAttempts()`'s default: 10 attempts.
+pub const KAFKA_GO_MAX_ATTEMPTS: u64 = 10;
+/// `Writer.readTimeout()`'s default.
+pub const KAFKA_GO_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// `Writer.writeTimeout()`'s default.
+pub const KAFKA_GO_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
 // ---------------------------------------------------------------------------
 // Descriptors.
 
@@ -209,6 +229,16 @@ pub static SARAMA: SystemSpec = SystemSpec {
     ..SystemSpec::plain("sarama", Layer::Application)
 };
 
+pub static KAFKA_GO: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: "keep `MaxAttempts` small (its default is 10 attempts)",
+        explicit: "set `MaxAttempts`, `WriteBackoffMin`, `WriteBackoffMax` and `ReadTimeout` on the `kafka.Writer` explicitly",
+        idempotent: "set `MaxAttempts: 1` and handle a failed write yourself (kafka-go has no idempotent producer: a retried batch the broker already appended is appended again), or deduplicate on the consumer's side by a key of the message",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("kafka-go Writer", Layer::Application)
+};
+
 pub static GO_LOOP: SystemSpec = SystemSpec {
     fixes: Fixes {
         bound: super::java::LOOP_BOUND,
@@ -232,6 +262,7 @@ pub fn lib_spec(name: &str) -> &'static SystemSpec {
         "go-retry" => &GO_RETRY,
         "client-go" => &CLIENT_GO,
         "sarama" => &SARAMA,
+        "kafka-go" => &KAFKA_GO,
         "loop" => &GO_LOOP,
         _ => &OTHER,
     }

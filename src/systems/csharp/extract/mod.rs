@@ -113,6 +113,11 @@ pub fn wants(bytes: &[u8]) -> bool {
 
 /// Read one C# file. Never panics; problems become findings.
 pub fn extract(text: &str, facts: &mut Facts) {
+    let source = super::source::read(text);
+    facts.csharp = (!source.is_empty()).then_some(source);
+    if !wants(text.as_bytes()) {
+        return;
+    }
     let Some(tree) = crate::extract::tree_sitter::parse_source(
         tree_sitter_c_sharp::LANGUAGE.into(),
         text,

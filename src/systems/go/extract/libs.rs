@@ -4,8 +4,10 @@
 
 mod aws;
 mod go_retry_client_go;
+mod kafka_go;
 mod sarama;
 
+pub(super) use kafka_go::extract as kafka_go;
 pub(super) use sarama::extract as sarama;
 
 use super::eval;

@@ -67,6 +67,11 @@ const NEEDLES: &[&str] = &[
     "== codes.",
     "aws-sdk-go-v2",
     "sarama",
+    // segmentio/kafka-go's writers and readers.
+    "segmentio/kafka-go",
+    "kafka.Writer{",
+    "kafka.NewWriter(",
+    "kafka.NewReader(",
 ];
 
 /// Whether a Go file mentions anything this reader reads.
@@ -183,6 +188,7 @@ fn read(text: &str, skip: &[std::ops::Range<usize>], facts: &mut Facts) -> Optio
     libs::extract(&ctx, facts, &mut scopes);
     loops::extract(&ctx, facts, &mut scopes);
     libs::sarama(&ctx, facts, &scopes);
+    libs::kafka_go(&ctx, facts, &scopes);
     calls::extract(&ctx, facts, &scopes);
     if (
         facts.policies.len(),
@@ -240,6 +246,8 @@ pub enum Pkg {
     Aws,
     /// IBM/sarama (formerly Shopify/sarama), the Kafka client.
     Sarama,
+    /// segmentio/kafka-go, the other Kafka client.
+    KafkaGo,
 }
 
 fn pkg_of_path(path: &str) -> Option<Pkg> {
@@ -270,6 +278,7 @@ fn pkg_of_path(path: &str) -> Option<Pkg> {
         "github.com/aws/aws-sdk-go-v2/aws" => Pkg::Aws,
         "math" => Pkg::Math,
         "github.com/IBM/sarama" | "github.com/Shopify/sarama" => Pkg::Sarama,
+        "github.com/segmentio/kafka-go" => Pkg::KafkaGo,
         _ => return None,
     })
 }

@@ -516,3 +516,66 @@ fn the_index_and_ids_agree_with_the_tree() {
     }
     assert!(checked > 5_000, "{checked}");
 }
+
+/// segmentio/kafka-go: a writer is a Kafka edge to each broker with its
+/// policy (10 attempts by default, `MaxAttempts` written; an `Async`
+/// writer detached; a `WriteMessages` inside `retry.Do` adds that retry),
+/// a reader an edge with none, brokers from the environment an `env X`
+/// call (kafka-go 3ce2979 `writer.go`).
+#[test]
+fn kafka_go_writers_and_readers_call_their_brokers() {
+    let f = read(
+        r#"package events
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/avast/retry-go"
+	kafka "github.com/segmentio/kafka-go"
+)
+
+func Run(ctx context.Context, m kafka.Message) error {
+	w := &kafka.Writer{Addr: kafka.TCP("kafka-0.kafka:9092"), MaxAttempts: 3, Async: true}
+	audit := kafka.NewWriter(kafka.WriterConfig{Brokers: strings.Split(os.Getenv("KAFKA_BROKERS"), ",")})
+	r := kafka.NewReader(kafka.ReaderConfig{Brokers: []string{"kafka-1.kafka:9092"}, Topic: "in"})
+	_ = r
+	_ = audit
+	return retry.Do(func() error { return w.WriteMessages(ctx, m) }, retry.Attempts(2))
+}
+"#,
+    );
+    let kafka: Vec<&crate::model::RetryPolicy> = f
+        .policies
+        .iter()
+        .filter(|p| p.system == System::GoLib("kafka-go".into()))
+        .collect();
+    assert_eq!(kafka.len(), 2, "{:#?}", f.policies);
+    assert_eq!(kafka[0].attempts.value.count, AttemptCount::Finite(3));
+    assert!(kafka[0].scope.detached);
+    assert_eq!(kafka[1].attempts.value.count, AttemptCount::Finite(10));
+    assert_eq!(kafka[1].attempts.provenance, Provenance::Default);
+    assert_eq!(
+        kafka[1].per_try_timeout.as_ref().map(|t| t.value),
+        Some(Timeout::after(Duration::from_secs(20)))
+    );
+    let edges: Vec<(&str, usize)> = f
+        .edges
+        .iter()
+        .map(|e| (e.callee.as_str(), e.policies.len()))
+        .collect();
+    // The writer's own policy and retry-go's around its write.
+    assert_eq!(edges, [("kafka-0", 2), ("kafka-1", 0)]);
+    assert!(
+        f.edges
+            .iter()
+            .all(|e| e.protocol == Some(crate::model::calls::Protocol::Kafka))
+    );
+    let envs: Vec<(&str, usize)> = f
+        .unresolved
+        .iter()
+        .map(|u| (u.written.as_str(), u.policies.len()))
+        .collect();
+    assert_eq!(envs, [("env KAFKA_BROKERS", 1)]);
+}

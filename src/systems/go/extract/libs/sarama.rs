@@ -101,6 +101,16 @@ pub(in super::super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[Retr
 /// The retry scopes holding a send on the producer `var`
 /// (`var.SendMessage(..)`, `var.SendMessages(..)`, `var.Input() <- m`).
 fn sends(ctx: &Ctx<'_>, var: &str, scopes: &[RetryScope]) -> Vec<usize> {
+    calls_on(ctx, var, &["SendMessage", "SendMessages", "Input"], scopes)
+}
+
+/// The retry scopes holding a call of one of `methods` on `var`.
+pub(super) fn calls_on(
+    ctx: &Ctx<'_>,
+    var: &str,
+    methods: &[&str],
+    scopes: &[RetryScope],
+) -> Vec<usize> {
     let mut out = Vec::new();
     for &n in &ctx.calls {
         let Some(f) = field(n, "function").filter(|f| f.kind() == "selector_expression") else {
@@ -109,8 +119,7 @@ fn sends(ctx: &Ctx<'_>, var: &str, scopes: &[RetryScope]) -> Vec<usize> {
         let (Some(recv), Some(m)) = (field(f, "operand"), field(f, "field")) else {
             continue;
         };
-        if ctx.text(recv) != var || !matches!(ctx.text(m), "SendMessage" | "SendMessages" | "Input")
-        {
+        if ctx.text(recv) != var || !methods.contains(&ctx.text(m)) {
             continue;
         }
         out.extend(
@@ -238,7 +247,7 @@ fn producer(
 /// retriable; with no response asked for, only a failed connection).
 /// `REQUEST_TIMED_OUT` is a timeout: the broker may have appended the
 /// batch.
-fn retried(at: crate::source::Span, answers: bool) -> RetryOn {
+pub(super) fn retried(at: crate::source::Span, answers: bool) -> RetryOn {
     let c = |c| Located::default_at(c, at);
     let mut conditions = vec![c(Condition::Transport("broker connection error".into()))];
     if !answers {
@@ -260,14 +269,14 @@ fn retried(at: crate::source::Span, answers: bool) -> RetryOn {
     RetryOn::Listed { conditions }
 }
 
-enum Target {
+pub(super) enum Target {
     Host(String, crate::source::Span),
     Env(String, crate::source::Span),
 }
 
 /// The brokers of `sarama.NewXxx(brokers, ..)`: a `[]string{..}` literal's
 /// elements, a name bound to one, `strings.Split(os.Getenv("X"), ",")`.
-fn targets(ctx: &Ctx<'_>, brokers: Node<'_>) -> Vec<Target> {
+pub(super) fn targets(ctx: &Ctx<'_>, brokers: Node<'_>) -> Vec<Target> {
     let mut out = Vec::new();
     let mut n = brokers;
     for _ in 0..super::super::MAX_DEPTH {
@@ -303,7 +312,7 @@ fn targets(ctx: &Ctx<'_>, brokers: Node<'_>) -> Vec<Target> {
 
 /// One broker address: `"kafka:9092"`, `os.Getenv("KAFKA_ADDR")`, a name
 /// bound to either.
-fn one(ctx: &Ctx<'_>, e: Node<'_>) -> Option<Target> {
+pub(super) fn one(ctx: &Ctx<'_>, e: Node<'_>) -> Option<Target> {
     if let Some(s) = eval::string(ctx, e)
         && let Some(host) = eval::host_of(s.split(',').next().unwrap_or(&s))
     {

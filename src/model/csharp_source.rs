@@ -1,0 +1,62 @@
+//! What the link stage needs of every C# file, taken when the file is
+//! read (issue 19): the types it declares, the type-like names its code
+//! uses, and the string constants its types declare. A file with no call
+//! and no retry is not kept by the scan, and the link stage used to read
+//! it again from disk for these (`systems::csharp::link_programs`, the
+//! queue-constant step of `systems::csharp::link`); now it asks the scan.
+
+use serde::{Deserialize, Serialize};
+
+/// The facts of the C# files a scan read and did not keep, by path.
+pub type Sources = std::collections::BTreeMap<std::path::PathBuf, CsharpSource>;
+
+/// One C# file's names and string constants.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CsharpSource {
+    /// The types the file declares (`class`, `record`, `struct`,
+    /// `interface`, `enum`), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<String>,
+    /// The identifiers its code names that begin with a capital letter
+    /// (comments and strings left out), sorted and unique: a use of a
+    /// type is one of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// The string constants (`const string`, `static readonly string`)
+    /// its types declare, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<CsharpConstant>,
+}
+
+/// `public const string Orders = "orders";` in `class Queues`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CsharpConstant {
+    /// The type declaring it (`Queues`).
+    pub class: String,
+    /// The constant (`Orders`).
+    pub name: String,
+    /// Its value (`orders`).
+    pub value: String,
+}
+
+impl CsharpSource {
+    /// Whether the file's code names `word` (a type's name).
+    pub fn names(&self, word: &str) -> bool {
+        self.names
+            .binary_search_by(|n| n.as_str().cmp(word))
+            .is_ok()
+    }
+
+    /// The value of the string constant `name` of type `class`, if the
+    /// file declares one.
+    pub fn constant(&self, class: &str, name: &str) -> Option<&str> {
+        self.constants
+            .iter()
+            .find(|c| c.class == class && c.name == name)
+            .map(|c| c.value.as_str())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty() && self.names.is_empty() && self.constants.is_empty()
+    }
+}

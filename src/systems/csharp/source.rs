@@ -1,0 +1,337 @@
+//! The names and string constants of a C# file, read from its text
+//! (comments and strings blanked, [`code_only`]) with no parse: the
+//! per-file fact the link stage joins programs and queue names with
+//! ([`read`], [`crate::model::csharp_source`]), for every `.cs` file the
+//! walk gives, read or not by the reader.
+
+use crate::model::csharp_source::{CsharpConstant, CsharpSource};
+
+/// Types a file may declare before the rest are ignored.
+const MAX_TYPES: usize = 64;
+/// Capitalised names kept of one file, at most.
+const MAX_NAMES: usize = 8_192;
+/// String constants kept of one file, at most.
+const MAX_CONSTANTS: usize = 256;
+
+/// What the link stage needs of C# `text`.
+pub fn read(text: &str) -> CsharpSource {
+    let code = code_only(text);
+    let mut names: Vec<String> = code
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with(|c: char| c.is_uppercase()))
+        .map(str::to_string)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names.truncate(MAX_NAMES);
+    CsharpSource {
+        types: declared_types(&code),
+        names,
+        constants: constants(&code, text),
+    }
+}
+
+/// The types a C# file declares: the name after `class`, `record`,
+/// `struct`, `interface` or `enum`.
+pub fn declared_types(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut words = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty());
+    while let Some(w) = words.next() {
+        if !matches!(w, "class" | "record" | "struct" | "interface" | "enum") {
+            continue;
+        }
+        // `record struct X`, `record class X`.
+        let mut name = words.next();
+        if w == "record" && matches!(name, Some("struct" | "class")) {
+            name = words.next();
+        }
+        if let Some(n) = name.filter(|n| n.starts_with(|c: char| c.is_ascii_uppercase()))
+            && n != "Program"
+            && !out.iter().any(|x| x == n)
+        {
+            out.push(n.to_string());
+            if out.len() >= MAX_TYPES {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Whether C# `text` declares a type named `name`.
+pub fn declares(text: &str, name: &str) -> bool {
+    names(text, name) && declared_types(&code_only(text)).iter().any(|t| t == name)
+}
+
+/// The value of the string constant `name` that C# `text` declares in
+/// type `class` (`const string Orders = "orders";`, or `static readonly
+/// string`), if one.
+pub fn constant(text: &str, class: &str, name: &str) -> Option<String> {
+    constants(&code_only(text), text)
+        .into_iter()
+        .find(|c| c.class == class && c.name == name)
+        .map(|c| c.value)
+}
+
+/// The string constants the types of C# `text` declare (`code` is
+/// [`code_only`] of it), in order: `const string X = ".."` or `static
+/// readonly string X = ".."` anywhere in the type's body, at most
+/// [`MAX_CONSTANTS`].
+fn constants(code: &str, text: &str) -> Vec<CsharpConstant> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out: Vec<CsharpConstant> = Vec::new();
+    for class in declared_types(code) {
+        let Some(body) = body_of(code, &class) else {
+            continue;
+        };
+        for (at, _) in code[body.clone()].match_indices("string") {
+            let abs = body.start + at;
+            if code[..abs].ends_with(ident) || code[abs + 6..].starts_with(ident) {
+                continue;
+            }
+            // `const string` / `static readonly string`, on the same
+            // declaration.
+            let head = &code[..abs];
+            let decl = &head[head.rfind([';', '{', '}']).map_or(0, |i| i + 1)..];
+            if !decl
+                .split_whitespace()
+                .any(|w| w == "const" || w == "readonly")
+            {
+                continue;
+            }
+            let after = code[abs + 6..].trim_start();
+            let name_len = after.find(|c: char| !ident(c)).unwrap_or(after.len());
+            let name = &after[..name_len];
+            if name.is_empty() {
+                continue;
+            }
+            let Some(rest) = after[name_len..].trim_start().strip_prefix('=') else {
+                continue;
+            };
+            // The literal itself is blanked in `code`: read it from `text`.
+            let from = code.len() - rest.len();
+            let Some(lit) = text
+                .get(from..)
+                .and_then(|t| t.trim_start().strip_prefix('"'))
+            else {
+                continue;
+            };
+            let Some(end) = lit.find(['"', '\\', '\n']) else {
+                continue;
+            };
+            if lit.as_bytes()[end] != b'"' {
+                continue;
+            }
+            if !out.iter().any(|c| c.class == class && c.name == name) {
+                out.push(CsharpConstant {
+                    class: class.clone(),
+                    name: name.to_string(),
+                    value: lit[..end].to_string(),
+                });
+            }
+            if out.len() >= MAX_CONSTANTS {
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// The body of type `class` in `code`: from the `{` after `class X`
+/// (`struct`, `record`, `interface`) to its match, the first such.
+fn body_of(code: &str, class: &str) -> Option<std::ops::Range<usize>> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(class).find_map(|(at, _)| {
+        let before = code[..at].trim_end();
+        let kw = before.rsplit(|c: char| !ident(c)).next()?;
+        if !matches!(kw, "class" | "struct" | "record" | "interface")
+            || code[at + class.len()..].starts_with(ident)
+        {
+            return None;
+        }
+        let open = at + code[at..].find('{')?;
+        let mut depth = 0usize;
+        for (i, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(open..open + i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    })
+}
+
+/// Whether `text` names `word` as a whole identifier.
+pub fn names(text: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(ident)
+            && !text[at + word.len()..].chars().next().is_some_and(ident)
+    })
+}
+
+/// C# text with its comments and its string and character literals
+/// blanked (each byte of them a space, newlines kept): a type named only
+/// in a comment or a string (`// see WorkPublisher`, `"WorkPublisher"`)
+/// is not a use of it, nor `class` in a comment a declaration. Regular
+/// (`".."`, escapes), verbatim (`@".."`, `""` inside), raw (`"""..."""`)
+/// and interpolated strings (`$".."`: the holes blanked too).
+pub fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut out[from..to.min(b.len())] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+    };
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c == b'/' && next == Some(b'/') {
+            let end = b[i..]
+                .iter()
+                .position(|&x| x == b'\n')
+                .map_or(b.len(), |n| i + n);
+            blank(&mut out, i, end);
+            i = end;
+        } else if c == b'/' && next == Some(b'*') {
+            let end = text[i + 2..].find("*/").map_or(b.len(), |n| i + 2 + n + 2);
+            blank(&mut out, i, end);
+            i = end;
+        } else if c == b'\'' {
+            // A character literal: '\'', 'x', '\u0041'.
+            let mut j = i + 1;
+            while j < b.len() && b[j] != b'\'' && b[j] != b'\n' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = (j + 1).min(b.len());
+            blank(&mut out, i, end);
+            i = end;
+        } else if c == b'"'
+            || (matches!(c, b'@' | b'$') && matches!(next, Some(b'"' | b'@' | b'$')))
+        {
+            let mut j = i;
+            let mut verbatim = false;
+            while j < b.len() && matches!(b[j], b'@' | b'$') {
+                verbatim |= b[j] == b'@';
+                j += 1;
+            }
+            if b.get(j) != Some(&b'"') {
+                i += 1;
+                continue;
+            }
+            let quotes = b[j..].iter().take_while(|&&x| x == b'"').count();
+            let end = if quotes >= 3 {
+                // Raw: ends at as many quotes as it opened with.
+                let close = "\"".repeat(quotes);
+                text[j + quotes..]
+                    .find(&close)
+                    .map_or(b.len(), |n| j + quotes + n + quotes)
+            } else if quotes == 2 {
+                // The empty string.
+                j + 2
+            } else {
+                let mut k = j + 1;
+                loop {
+                    match b.get(k) {
+                        None => break b.len(),
+                        Some(b'\\') if !verbatim => k += 2,
+                        Some(b'"') if verbatim && b.get(k + 1) == Some(&b'"') => k += 2,
+                        Some(b'"') => break k + 1,
+                        Some(b'\n') if !verbatim => break k,
+                        Some(_) => k += 1,
+                    }
+                }
+            };
+            blank(&mut out, i, end);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    // Every range blanked begins and ends at an ASCII byte: whole
+    // characters became spaces, still UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the link stage is given of a file: its types, its
+    /// capitalised names (not those of comments or strings), its string
+    /// constants.
+    #[test]
+    fn a_files_link_facts() {
+        let t = "namespace Shop;\n// uses Hidden\npublic static class Queues\n{\n\
+                 public const string Orders = \"orders\";\n    static string NotConst = \"x\";\n\
+                 var s = \"Quoted\"; WorkPublisher p; }";
+        let s = read(t);
+        assert_eq!(s.types, ["Queues"]);
+        assert!(s.names("WorkPublisher") && s.names("Queues") && s.names("Shop"));
+        assert!(!s.names("Hidden") && !s.names("Quoted") && !s.names("Work"));
+        assert_eq!(s.constant("Queues", "Orders"), Some("orders"));
+        assert_eq!(s.constant("Queues", "NotConst"), None);
+        assert_eq!(s.constants.len(), 1);
+    }
+
+    #[test]
+    fn declared_types_and_whole_names() {
+        let t = "public sealed class WorkPublisher(ServiceBusClient c) { }\n\
+                 internal record struct Item(string Id);\npartial class Program {}";
+        assert_eq!(declared_types(t), ["WorkPublisher", "Item"]);
+        assert!(names(
+            "app.MapPost(\"/w\", (WorkPublisher p) => 1)",
+            "WorkPublisher"
+        ));
+        assert!(!names("IWorkPublisher p", "WorkPublisher"));
+        assert!(!names("WorkPublishers", "WorkPublisher"));
+    }
+
+    #[test]
+    fn string_constants_of_a_type() {
+        let t = "namespace N;\n// class Queues { const string Orders = \"no\"; }\n\
+                 public static class Queues\n{\n    public const string Orders = \"orders\";\n\
+                 internal static readonly string Billing = \"billing\";\n    public string Other = \"x\";\n}\n\
+                 class Other { const string Orders = \"other-orders\"; }";
+        assert_eq!(constant(t, "Queues", "Orders").as_deref(), Some("orders"));
+        assert_eq!(constant(t, "Queues", "Billing").as_deref(), Some("billing"));
+        assert_eq!(
+            constant(t, "Other", "Orders").as_deref(),
+            Some("other-orders")
+        );
+        assert_eq!(constant(t, "Queues", "Other"), None, "not a constant");
+        assert_eq!(constant(t, "Missing", "Orders"), None);
+        assert!(declares(t, "Queues") && !declares(t, "Orders"));
+    }
+
+    /// A type named only in a comment or a string is not used, nor is
+    /// `class X` in a comment a declaration; the code around is kept.
+    #[test]
+    fn comments_and_strings_are_not_code() {
+        let t = "// uses WorkPublisher\n/* class Hidden { } */\nvar s = \"WorkPublisher\";\n\
+                 var v = @\"a \"\"WorkPublisher\"\" b\";\nvar r = \"\"\"\n WorkPublisher \"\n\"\"\";\n\
+                 var i = $\"{x} WorkPublisher\"; var c = '\\'';\nclass Shown { Used u; } // é";
+        let code = code_only(t);
+        assert_eq!(code.len(), t.len());
+        assert_eq!(code.lines().count(), t.lines().count());
+        assert!(!names(&code, "WorkPublisher"), "{code}");
+        assert_eq!(declared_types(&code), ["Shown"]);
+        assert!(names(&code, "Used"), "{code}");
+        // Strings that end where they should: the code after them stays.
+        let t = "var a = \"x\\\"y\"; Used b; var e = \"\"; Used2 c;";
+        let code = code_only(t);
+        assert!(names(&code, "Used") && names(&code, "Used2"), "{code}");
+    }
+}

@@ -1,0 +1,237 @@
+//! segmentio/kafka-go, the other Go Kafka client (issue 21): a
+//! `kafka.Writer{Addr: kafka.TCP(brokers..), ..}` (or the deprecated
+//! `kafka.NewWriter(kafka.WriterConfig{Brokers: ..})`) retries each batch
+//! up to `MaxAttempts` times, `n x n x WriteBackoffMin` apart at most
+//! `WriteBackoffMax` (a growth the model has no shape for: a custom
+//! delay, no jitter), each try up to `WriteTimeout` to send and
+//! `ReadTimeout` for the answer. kafka-go has no idempotent producer:
+//! a batch whose answer timed out may have been appended, and its retry
+//! appends it again (RL103), unless no answer is asked for
+//! (`RequiredAcks: kafka.RequireNone`, a `Writer{}`'s default). An
+//! `Async: true` writer retries after `WriteMessages` returned: nobody
+//! waits for it (`detached`). The writer is an edge to each broker with
+//! the Kafka protocol, carrying its policy and any retry around a
+//! `WriteMessages` on it.
+//!
+//! A reader (`kafka.NewReader(kafka.ReaderConfig{Brokers: ..})`) is an
+//! edge to its brokers with no policy: its fetch loop is a poll of a
+//! subscription, not a retried request. Defaults: [`crate::systems::go`]
+//! (`KAFKA_GO_*`, from kafka-go's `writer.go`).
+//!
+//! Not read yet: fields set on a writer after it is made (`w.MaxAttempts
+//! = 3`), `kafka.Dial*` connections, a `Transport` of the writer's own.
+
+use super::super::eval;
+use super::super::{
+    Ctx, Pkg, RetryScope, args, attempts, bound_name, composite, default_attempts, field, keyed,
+    named_children, policy, span,
+};
+use super::sarama::{Target, calls_on, one, retried, targets};
+use crate::model::calls::Protocol;
+use crate::model::{
+    AttemptCount, BudgetSite, CallEdge, Delay, Facts, Jitter, Located, Methods, RetryPolicy,
+    Timeout, UnresolvedCall,
+};
+use crate::systems::go as sys;
+use tree_sitter::Node;
+
+/// Brokers read from one writer or reader, at most.
+const MAX_BROKERS: usize = 16;
+
+/// Every writer and reader the file makes.
+pub(in super::super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
+    if !ctx.imports(Pkg::KafkaGo) {
+        return;
+    }
+    for &n in &ctx.nodes {
+        if n.kind() == "composite_literal"
+            && field(n, "type").is_some_and(|t| type_is(ctx, t, "Writer"))
+        {
+            let fields = keyed(ctx, n);
+            let brokers = fields
+                .iter()
+                .find(|(k, _)| *k == "Addr")
+                .map(|(_, v)| addr(ctx, *v))
+                .unwrap_or_default();
+            let p = writer(ctx, n, &fields, false);
+            push(ctx, facts, n, brokers, Some(p), "kafka.Writer", scopes);
+            continue;
+        }
+        let Some((Pkg::KafkaGo, name @ ("NewWriter" | "NewReader"))) = ctx.pkg_call(n) else {
+            continue;
+        };
+        let Some(config) = args(n).first().and_then(|&a| composite(a)) else {
+            continue;
+        };
+        let fields = keyed(ctx, config);
+        let brokers = fields
+            .iter()
+            .find(|(k, _)| *k == "Brokers")
+            .map(|(_, v)| targets(ctx, *v))
+            .unwrap_or_default();
+        let p = (name == "NewWriter").then(|| writer(ctx, n, &fields, true));
+        push(
+            ctx,
+            facts,
+            n,
+            brokers,
+            p,
+            &format!("kafka.{name}()"),
+            scopes,
+        );
+    }
+}
+
+/// The expression a literal is the value of: `&kafka.Writer{..}`.
+fn outer(n: Node<'_>) -> Node<'_> {
+    match n.parent() {
+        Some(p) if p.kind() == "unary_expression" => p,
+        _ => n,
+    }
+}
+
+/// Whether type node `t` is kafka-go's `name` (`kafka.Writer`).
+fn type_is(ctx: &Ctx<'_>, t: Node<'_>, name: &str) -> bool {
+    ctx.text(t)
+        .split_once('.')
+        .is_some_and(|(pkg, n)| n == name && ctx.pkg(pkg) == Some(Pkg::KafkaGo))
+}
+
+/// The brokers of `Addr: kafka.TCP("a:9092", "b:9092")` (or
+/// `kafka.TCP(brokers...)`).
+fn addr(ctx: &Ctx<'_>, v: Node<'_>) -> Vec<Target> {
+    let Some((Pkg::KafkaGo, "TCP")) = ctx.pkg_call(v) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for a in args(v).into_iter().take(MAX_BROKERS) {
+        if a.kind() == "variadic_argument" {
+            if let Some(&inner) = named_children(a).first() {
+                out.extend(targets(ctx, inner));
+            }
+        } else {
+            out.extend(one(ctx, a));
+        }
+    }
+    out
+}
+
+/// One edge per broker (an `env X` call for one from the environment),
+/// with the writer's policy and the retries around its writes.
+fn push(
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+    at: Node<'_>,
+    brokers: Vec<Target>,
+    writer: Option<RetryPolicy>,
+    via: &str,
+    scopes: &[RetryScope],
+) {
+    let mut policies = Vec::new();
+    if let Some(p) = writer {
+        policies.push(facts.policies.len());
+        facts.policies.push(p);
+        if let Some(var) = bound_name(ctx, outer(at)) {
+            policies.extend(calls_on(ctx, var, &["WriteMessages"], scopes));
+        }
+        policies.sort_unstable();
+        policies.dedup();
+    }
+    let via = format!("{via} in Go");
+    for target in brokers.into_iter().take(MAX_BROKERS) {
+        match target {
+            Target::Host(host, at) => facts.edges.push(CallEdge {
+                caller: None,
+                callee: crate::model::calls::short_host(&host),
+                span: at,
+                policies: policies.clone(),
+                via: via.clone(),
+                client: None,
+                protocol: Some(Protocol::Kafka),
+            }),
+            Target::Env(env, at) => {
+                let mut u = UnresolvedCall::new(at, format!("env {env}"));
+                u.policies.clone_from(&policies);
+                u.protocol = Some(Protocol::Kafka);
+                facts.unresolved.push(u);
+            }
+        }
+    }
+}
+
+/// The writer's policy: kafka-go's defaults, then the fields written in
+/// the literal (`config`: a `WriterConfig` given to `NewWriter`, whose
+/// `RequiredAcks` 0 is `RequireAll`).
+fn writer(ctx: &Ctx<'_>, at: Node<'_>, fields: &[(&str, Node<'_>)], config: bool) -> RetryPolicy {
+    let here = span(at);
+    let mut p = policy(
+        "kafka-go",
+        here,
+        default_attempts(
+            AttemptCount::Finite(sys::KAFKA_GO_MAX_ATTEMPTS),
+            "MaxAttempts 10 (the default)",
+            here,
+        ),
+    );
+    p.name = bound_name(ctx, outer(at)).map(str::to_string);
+    // n x n x WriteBackoffMin, at most WriteBackoffMax: no shape of the
+    // model's, and no jitter.
+    p.delay = Located::default_at(Delay::Custom, here);
+    p.jitter = Located::default_at(Jitter::None, here);
+    p.per_try_timeout = Some(Located::default_at(
+        Timeout::after(sys::KAFKA_GO_WRITE_TIMEOUT + sys::KAFKA_GO_READ_TIMEOUT),
+        here,
+    ));
+    // An answer is waited for (`RequireAll`) from a `WriterConfig`, none
+    // (`RequireNone`) from a `Writer{}`.
+    p.retry_on = Located::default_at(retried(here, config), here);
+    p.methods = Located::default_at(Methods::Set(vec!["Produce".into()]), here);
+    p.budget_site = BudgetSite::NotOffered;
+    let mut write = (Some(sys::KAFKA_GO_WRITE_TIMEOUT), None);
+    let mut read = (Some(sys::KAFKA_GO_READ_TIMEOUT), None);
+    for &(k, v) in fields {
+        match k {
+            // 0 or less is the default (`maxAttempts()`).
+            "MaxAttempts" => {
+                let count = match eval::count(ctx, v) {
+                    Some(0) => AttemptCount::Finite(sys::KAFKA_GO_MAX_ATTEMPTS),
+                    Some(n) => AttemptCount::Finite(n),
+                    None => AttemptCount::Unknown,
+                };
+                p.attempts = attempts(count, &format!("MaxAttempts: {}", ctx.text(v)), span(v));
+            }
+            "WriteBackoffMin" | "WriteBackoffMax" => {
+                p.delay = Located::written(Delay::Custom, span(v));
+                p.jitter = Located::written(Jitter::None, span(v));
+            }
+            "ReadTimeout" => read = (eval::duration(ctx, v), Some(span(v))),
+            "WriteTimeout" => write = (eval::duration(ctx, v), Some(span(v))),
+            "RequiredAcks" => {
+                let t = ctx.text(v);
+                let none = t.ends_with("RequireNone") || (t == "0" && !config);
+                p.retry_on = Located::written(retried(span(v), !none), span(v));
+            }
+            "Async" => p.scope.detached = ctx.text(v) == "true",
+            _ => {}
+        }
+    }
+    // A zero timeout is the default (`readTimeout()`, `writeTimeout()`).
+    if let Some(at) = read.1.or(write.1) {
+        let t = match (write.0, read.0) {
+            (Some(w), Some(r)) => Timeout::after(
+                if w.is_zero() {
+                    sys::KAFKA_GO_WRITE_TIMEOUT
+                } else {
+                    w
+                } + if r.is_zero() {
+                    sys::KAFKA_GO_READ_TIMEOUT
+                } else {
+                    r
+                },
+            ),
+            _ => Timeout::Unknown,
+        };
+        p.per_try_timeout = Some(Located::written(t, at));
+    }
+    p
+}
