@@ -27,6 +27,8 @@ const ENDINGS: &[&str] = &[
     ".go",
     ".conf",
     ".nginx",
+    // Terraform (Cloud Tasks queues, `cloud_tasks`).
+    ".tf",
     // Varnish VCL.
     ".vcl",
     // Templates, read as what they render to (`extract::template_text`).
@@ -70,6 +72,9 @@ fn pattern() -> String {
         format!("(^|/)({})[^/]*$", prefixes.join("|")),
         // An `aws` and a `config`/`credentials` in the name (aws_config).
         "(^|/)[^/]*(aws[^/]*(config|credentials)|(config|credentials)[^/]*aws)[^/]*$".into(),
+        // App Engine's queue.xml: an `.xml` with `queue` in its name
+        // (`cloud_tasks::xml::claims`).
+        "(^|/)[^/]*queue[^/]*\\.xml$".into(),
         // The AWS shared config and credentials files in `.aws/`.
         r"(^|/)\.aws/(config|credentials)$".into(),
         // nginx reads any file in these folders (`sites-available/default`,
