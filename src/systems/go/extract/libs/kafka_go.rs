@@ -26,11 +26,9 @@ use super::super::{
     Ctx, Pkg, RetryScope, args, attempts, bound_name, composite, default_attempts, field, keyed,
     named_children, policy, span,
 };
-use super::sarama::{Target, calls_on, one, retried, targets};
-use crate::model::calls::Protocol;
+use super::sarama::{Target, calls_on, one, push_kafka, retried, targets};
 use crate::model::{
-    AttemptCount, BudgetSite, CallEdge, Delay, Facts, Jitter, Located, Methods, RetryPolicy,
-    Timeout, UnresolvedCall,
+    AttemptCount, BudgetSite, Delay, Facts, Jitter, Located, Methods, RetryPolicy, Timeout,
 };
 use crate::systems::go as sys;
 use tree_sitter::Node;
@@ -138,25 +136,12 @@ fn push(
         policies.dedup();
     }
     let via = format!("{via} in Go");
-    for target in brokers.into_iter().take(MAX_BROKERS) {
-        match target {
-            Target::Host(host, at) => facts.edges.push(CallEdge {
-                caller: None,
-                callee: crate::model::calls::short_host(&host),
-                span: at,
-                policies: policies.clone(),
-                via: via.clone(),
-                client: None,
-                protocol: Some(Protocol::Kafka),
-            }),
-            Target::Env(env, at) => {
-                let mut u = UnresolvedCall::new(at, format!("env {env}"));
-                u.policies.clone_from(&policies);
-                u.protocol = Some(Protocol::Kafka);
-                facts.unresolved.push(u);
-            }
-        }
-    }
+    push_kafka(
+        facts,
+        brokers.into_iter().take(MAX_BROKERS),
+        &policies,
+        &via,
+    );
 }
 
 /// The writer's policy: kafka-go's defaults, then the fields written in

@@ -76,25 +76,7 @@ pub(in super::super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[Retr
             policies.dedup();
         }
         let via = format!("sarama.{name}() in Go");
-        for target in targets(ctx, brokers) {
-            match target {
-                Target::Host(host, at) => facts.edges.push(CallEdge {
-                    caller: None,
-                    callee: crate::model::calls::short_host(&host),
-                    span: at,
-                    policies: policies.clone(),
-                    via: via.clone(),
-                    client: None,
-                    protocol: Some(Protocol::Kafka),
-                }),
-                Target::Env(env, at) => {
-                    let mut u = UnresolvedCall::new(at, format!("env {env}"));
-                    u.policies.clone_from(&policies);
-                    u.protocol = Some(Protocol::Kafka);
-                    facts.unresolved.push(u);
-                }
-            }
-        }
+        push_kafka(facts, targets(ctx, brokers), &policies, &via);
     }
 }
 
@@ -267,6 +249,36 @@ pub(super) fn retried(at: crate::source::Span, answers: bool) -> RetryOn {
         .map(|t| c(Condition::Token(t.into()))),
     );
     RetryOn::Listed { conditions }
+}
+
+/// Kafka edges to each broker (an `env X` broker list an unresolved call),
+/// every one carrying the client's retry policies (indices into
+/// `facts.policies`): sarama's and kafka-go's clients alike.
+pub(super) fn push_kafka(
+    facts: &mut Facts,
+    targets: impl IntoIterator<Item = Target>,
+    policies: &[usize],
+    via: &str,
+) {
+    for target in targets {
+        match target {
+            Target::Host(host, at) => facts.edges.push(CallEdge {
+                caller: None,
+                callee: crate::model::calls::short_host(&host),
+                span: at,
+                policies: policies.to_vec(),
+                via: via.to_string(),
+                client: None,
+                protocol: Some(Protocol::Kafka),
+            }),
+            Target::Env(env, at) => {
+                let mut u = UnresolvedCall::new(at, format!("env {env}"));
+                u.policies = policies.to_vec();
+                u.protocol = Some(Protocol::Kafka);
+                facts.unresolved.push(u);
+            }
+        }
+    }
 }
 
 pub(super) enum Target {
