@@ -174,26 +174,48 @@ fn is_timeout_call(c: &syn::ExprCall) -> bool {
 /// and fuzz or test crates (`fuzz/`, `tests-fuzz/`, `integration-tests/`),
 /// a workspace's test-harness crate (`core/integration/`, `e2e/`) and its
 /// example programs (`examples/autojoin/src/main.rs`: crates of their own,
-/// so not under a crate's `examples/` target folder).
+/// so not under a crate's `examples/` target folder). `integration`, `e2e`
+/// and `examples` name a crate folder only (a `src/` below them): a
+/// service's own `src/integration.rs` or `src/integration/` module is read.
 pub fn test_support(path: &std::path::Path) -> bool {
-    path.components().any(|c| {
-        let c = c.as_os_str().to_string_lossy();
-        let stem = c.strip_suffix(".rs").unwrap_or(&c);
+    let parts: Vec<_> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    parts.iter().enumerate().any(|(i, c)| {
+        let stem = c.strip_suffix(".rs").unwrap_or(c);
         matches!(
             stem,
-            "test_util"
-                | "test_utils"
-                | "testing"
-                | "testutil"
-                | "testutils"
-                | "xtask"
-                | "fuzz"
-                | "integration"
-                | "e2e"
-                | "examples"
+            "test_util" | "test_utils" | "testing" | "testutil" | "testutils" | "xtask" | "fuzz"
         ) || stem.starts_with("tests-")
             || stem.ends_with("-tests")
+            || (matches!(&**c, "integration" | "e2e" | "examples")
+                && parts[i + 1..].iter().any(|p| p == "src"))
     })
+}
+
+#[cfg(test)]
+#[test]
+fn harness_and_example_crates_are_test_support_and_modules_of_that_name_are_not() {
+    use std::path::Path;
+    for yes in [
+        "core/integration/src/lib.rs",
+        "e2e/src/main.rs",
+        "examples/autojoin/src/main.rs",
+        "fuzz/src/lib.rs",
+        "src/test_utils.rs",
+    ] {
+        assert!(test_support(Path::new(yes)), "{yes}");
+    }
+    for no in [
+        "src/integration.rs",
+        "payments/src/integration/mod.rs",
+        "src/e2e.rs",
+        "src/examples/mod.rs",
+        "server/src/lib.rs",
+    ] {
+        assert!(!test_support(Path::new(no)), "{no}");
+    }
 }
 
 /// Words that make an error check a predicate rather than "any error".
