@@ -154,8 +154,19 @@ fn retries(ctx: &Ctx<'_>, n: Node<'_>) -> AttemptCount {
 }
 
 /// The policy of a `Retry` spec expression.
-fn spec_policy(ctx: &Ctx<'_>, spec: Node<'_>, at: Span) -> Option<RetryPolicy> {
-    let r = ctx.resolve(spec);
+fn spec_policy<'a>(ctx: &Ctx<'a>, spec: Node<'a>, at: Span) -> Option<RetryPolicy> {
+    let mut r = ctx.resolve(spec);
+    // A helper method of the class that returns the spec
+    // (`.retryWhen(retrySpec(url))`, `Retry retrySpec(String u) { return
+    // Retry.backoff(..); }`): Reactor retries what it returns, as if written
+    // here. Followed a few methods deep, each declared once in the file with
+    // one `return`.
+    for _ in 0..HELPER_DEPTH {
+        match returned_by_helper(ctx, r) {
+            Some(v) => r = ctx.resolve(v),
+            None => break,
+        }
+    }
     if r.kind_str() != "method_invocation" {
         return None;
     }
@@ -275,6 +286,40 @@ fn spec_policy(ctx: &Ctx<'_>, spec: Node<'_>, at: Span) -> Option<RetryPolicy> {
         Located::written(RetryOn::Listed { conditions }, s)
     };
     Some(p)
+}
+
+/// How many helper methods deep a spec is followed.
+const HELPER_DEPTH: usize = 3;
+
+/// The expression returned by the helper method `call` invokes, when it is
+/// a call without receiver (or on `this`) of the one method of that name
+/// declared in the file, whose body's one `return` (outside lambdas and
+/// nested classes) returns it.
+fn returned_by_helper<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Node<'a>> {
+    if call.kind_str() != "method_invocation" {
+        return None;
+    }
+    if field(call, "object").is_some_and(|o| ctx.text(o) != "this") {
+        return None;
+    }
+    let name = ctx.text(field(call, "name")?);
+    let [decl] = ctx.methods_named(name) else {
+        return None;
+    };
+    let body = field(*decl, "body")?;
+    let returns: Vec<Node<'a>> = ast::descendants_until(body, |x| {
+        matches!(
+            x.kind_str(),
+            "lambda_expression" | "class_body" | "method_declaration"
+        )
+    })
+    .into_iter()
+    .filter(|x| x.kind_str() == "return_statement")
+    .collect();
+    let [ret] = returns[..] else {
+        return None;
+    };
+    named_children(ret).into_iter().next()
 }
 
 /// `filter(e -> e instanceof IOException || e instanceof TimeoutException)`

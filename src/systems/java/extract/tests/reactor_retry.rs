@@ -84,3 +84,22 @@ fn reactor_keys_at_assembly_and_in_lambdas() {
     assert_eq!(p.idempotency.len(), 1);
     assert!(p.idempotency[0].inside_retry);
 }
+
+#[test]
+fn reactor_spec_built_by_a_helper_method() {
+    let p = one(&format!(
+        "{REACTOR}class C {{ static final int MAX = 3; Mono<String> f(String u) {{ return webClient.post().uri(u).retrieve().bodyToMono(String.class).retryWhen(spec(u)); }} private Retry spec(String u) {{ return Retry.backoff(MAX, Duration.ofMillis(500)).jitter(0.5).filter(e -> e.getMessage().equals(u)); }} }}"
+    ));
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(p.name.as_deref(), Some("f"));
+    // Two methods of that name, or two returns: not followed.
+    for helper in [
+        "private Retry spec(String u) { return Retry.max(1); } private Retry spec() { return Retry.max(2); }",
+        "private Retry spec(String u) { if (u.isEmpty()) { return Retry.max(1); } return Retry.max(2); }",
+    ] {
+        let f = facts(&format!(
+            "{REACTOR}class C {{ Mono<String> f(String u) {{ return webClient.get().retrieve().bodyToMono(String.class).retryWhen(spec(u)); }} {helper} }}"
+        ));
+        assert!(f.policies.iter().all(|p| p.system != System::Reactor));
+    }
+}
