@@ -42,3 +42,35 @@ fn a_reactor_retry_built_by_a_helper_method_counts_on_the_edge() {
         ["gateway-service -> order-service x3 [\"`send` (Reactor)\"]"]
     );
 }
+
+/// Protocol of each edge, `from -> to protocol xN`, sorted.
+fn protocol_edges(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {} x{}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.protocol.label(),
+                e.factor()
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_compose_service_built_from_a_units_folder_is_that_unit() {
+    let (_, g) = build("testdata/graph/compose-build-unit");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "catalog-service -> catalogdb SQL x1",
+            "catalog-service -> postgresql SQL x1",
+        ]
+    );
+    assert!(g.services.iter().all(|s| s.name != "catalogsvc"));
+}

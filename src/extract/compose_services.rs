@@ -90,6 +90,15 @@ fn compose_with(
         {
             decl.placement.images.push(name);
         }
+        // `build: ..` or `build: {context: ..}`: a local context (not a
+        // Git URL), joined to the program built there by the link step.
+        decl.placement.build = s
+            .value
+            .get("build")
+            .and_then(|b| b.as_str().or_else(|| b.get("context").and_then(|c| c.as_str())))
+            .map(str::trim)
+            .filter(|c| !c.is_empty() && c.len() <= 512 && !c.contains(['$', ':']))
+            .map(str::to_string);
         // `networks: {backend: {ipv4_address: 10.5.0.5}}`: the service's
         // fixed address on that network.
         if let Some(nets) = s.value.get("networks") {

@@ -17,6 +17,8 @@ use super::*;
 use crate::model::calls::IdentityKind;
 use std::collections::{BTreeSet, HashMap};
 
+/// How a unit named only by its folder's Dockerfile is known.
+const DOCKERFILE_FOLDER: &str = "folder with a Dockerfile";
 /// The largest build manifest read for a name.
 const MAX_MANIFEST: u64 = 1 << 20;
 /// At most this many entries of one folder are looked at for a `*.csproj`.
@@ -162,6 +164,97 @@ pub fn unit_identities(
         };
         f.facts.services.push(decl);
     }
+    compose_builds(files, &roots, cwd, &mut units, disk);
+}
+
+/// A compose service built from a local context (`build: ..`) is the
+/// program its build manifest names there (issue 17): `catalogservice`
+/// with `build: ..` beside `catalog-service/pom.xml` is `catalog-service`,
+/// its compose name an alias (the host other compose services call it by).
+/// Only a unit a build manifest names (a folder named only by its
+/// Dockerfile says nothing the compose name does not), and not where two
+/// services of one file build the same context (two roles of one image).
+fn compose_builds(
+    files: &mut [ScannedFile],
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    units: &mut HashMap<PathBuf, Unit>,
+    disk: super::Disk<'_>,
+) {
+    for f in files.iter_mut() {
+        let contexts: Vec<&str> = f
+            .facts
+            .services
+            .iter()
+            .filter(|s| s.kind == IdentityKind::Compose)
+            .filter_map(|s| s.placement.build.as_deref())
+            .collect();
+        if contexts.is_empty() {
+            continue;
+        }
+        let shared: BTreeSet<String> = contexts
+            .iter()
+            .filter(|c| contexts.iter().filter(|d| d == c).count() > 1)
+            .map(|c| c.to_string())
+            .collect();
+        let path = match cwd {
+            Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
+            _ => f.source.path.clone(),
+        };
+        let Some(dir) = path.parent() else { continue };
+        for s in f.facts.services.iter_mut() {
+            if s.kind != IdentityKind::Compose {
+                continue;
+            }
+            let Some(ctx) = s.placement.build.as_deref() else {
+                continue;
+            };
+            if shared.contains(ctx) {
+                continue;
+            }
+            let Some(at) = normalise(&dir.join(ctx)) else {
+                continue;
+            };
+            // Below a scan root only; the context's own folder.
+            let Some((root, rel)) = under_root(&at.join("Dockerfile"), roots) else {
+                continue;
+            };
+            let here: PathBuf = std::iter::once(root).chain(rel.iter().map(PathBuf::from)).collect();
+            let unit = units
+                .entry(here.clone())
+                .or_insert_with(|| read_unit(&here, rel.last().map(String::as_str), disk))
+                .clone();
+            let Unit::Program(name, how) = unit else {
+                continue;
+            };
+            if how == DOCKERFILE_FOLDER || name == s.name {
+                continue;
+            }
+            let alias = std::mem::replace(&mut s.name, name);
+            if !s.hosts.contains(&alias) {
+                s.hosts.push(alias);
+            }
+        }
+    }
+}
+
+/// A path with its `.` and `..` parts resolved lexically; `None` where
+/// `..` climbs above its start.
+fn normalise(p: &Path) -> Option<PathBuf> {
+    let mut out: Vec<std::path::Component<'_>> = Vec::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => match out.last() {
+                Some(std::path::Component::Normal(_)) => {
+                    out.pop();
+                }
+                _ => return None,
+            },
+            other => out.push(other),
+        }
+    }
+    Some(out.iter().collect())
 }
 
 /// The root a file is under and its folders below that root (the file's
@@ -375,7 +468,7 @@ fn read_unit(dir: &Path, folder: Option<&str>, disk: super::Disk<'_>) -> Unit {
         return named(folder.to_string(), "Gradle project folder");
     }
     if exists("Dockerfile") {
-        return named(folder.to_string(), "folder with a Dockerfile");
+        return named(folder.to_string(), DOCKERFILE_FOLDER);
     }
     Unit::Nothing
 }

@@ -337,6 +337,11 @@ pub struct Placement {
     /// `istio.io/use-waypoint-namespace` puts it in another namespace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waypoint: Option<(String, crate::source::Span)>,
+    /// A compose service's `build` context as written (`..`, `./orders`,
+    /// `build: {context: ..}`), relative to the compose file: the program
+    /// built there is this service (`link::units`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
 }
 
 /// A Gateway API `GatewayClass`: its name and `spec.controllerName`.
