@@ -74,3 +74,60 @@ fn a_compose_service_built_from_a_units_folder_is_that_unit() {
     );
     assert!(g.services.iter().all(|s| s.name != "catalogsvc"));
 }
+
+/// `graph --format json` gives each edge the HTTP path it sends and a
+/// route edge its patterns, and the document is what the schema
+/// (`#/definitions/graph` in docs/json-output.schema.json) says.
+#[test]
+fn graph_json_gives_each_edge_its_path_and_route() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_retrylint"))
+        .current_dir(root)
+        .args([
+            "graph",
+            "--no-cache",
+            "--no-config",
+            "--format",
+            "json",
+            "testdata/graph/http-interface-paths",
+        ])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut rows: Vec<String> = doc["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {} {}",
+                e["from"].as_str().unwrap(),
+                e["to"].as_str().unwrap(),
+                e["path"],
+                e["route"]
+            )
+        })
+        .collect();
+    rows.sort();
+    assert_eq!(
+        rows,
+        [
+            "api-gateway -> catalog-service null [\"/catalog/**\"]",
+            "api-gateway -> order-service null [\"/orders/**\"]",
+            "bookstore-webapp -> api-gateway null []",
+            "order-service -> api-gateway \"/catalog/api/products\" []",
+            "order-service -> api-gateway \"/catalog/api/products/{code}\" []",
+        ]
+    );
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("docs/json-output.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let mut graph_schema = schema["definitions"]["graph"].clone();
+    graph_schema["definitions"] = schema["definitions"].clone();
+    let validator = jsonschema::validator_for(&graph_schema).unwrap();
+    assert!(validator.is_valid(&doc));
+    let mut broken = doc.clone();
+    broken["edges"][0]["path"] = "catalog".into();
+    assert!(!validator.is_valid(&broken));
+}

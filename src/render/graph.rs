@@ -64,6 +64,8 @@ pub fn json(scan: &Scan, g: &Graph) -> String {
             "source": loc(scan, e.proof),
             "attempts": e.factor(),
             "on_worst_path": worst.contains(&i),
+            "path": e.path,
+            "route": e.route,
             "layers": e.layers.iter().map(|l| layer(scan, l)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "entry_points": g.entries.iter().map(|&s| g.service_name(s)).collect::<Vec<_>>(),
