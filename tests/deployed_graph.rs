@@ -131,3 +131,9 @@ fn graph_json_gives_each_edge_its_path_and_route() {
     broken["edges"][0]["path"] = "catalog".into();
     assert!(!validator.is_valid(&broken));
 }
+
+#[test]
+fn properties_a_bean_method_binds_onto_a_type_of_another_file_give_its_calls() {
+    let (_, g) = build("testdata/graph/bean-bound-properties");
+    assert_eq!(edge_names(&g), ["order-service -> inventory-service x1 []"]);
+}

@@ -6,6 +6,7 @@ use crate::model::ServiceDecl;
 use crate::source::Span;
 use std::path::{Path, PathBuf};
 
+mod bean_bound;
 mod client_beans;
 mod client_interfaces;
 mod compose;
@@ -108,6 +109,7 @@ pub fn all_in(
     crate::systems::csharp::link::shared_projects(files, cwd, &disk);
     // A client bean's base URL read from a properties type's member: the
     // member's placeholder (before the placeholders are resolved).
+    bean_bound::bound_beans(files, cwd, disk);
     client_beans::bean_properties(files);
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).

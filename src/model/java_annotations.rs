@@ -50,6 +50,22 @@ pub struct JavaFacts {
     /// (`extract::calls::doc_fields`, `link::spring_env::drop_documented`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub doc_keys: Vec<String>,
+    /// `@Bean` methods annotated `@ConfigurationProperties(prefix = ..)`:
+    /// the prefix is bound onto the type they return, declared in another
+    /// file (`extract::calls::properties::bean_bound`, `link::bean_bound`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bound_beans: Vec<BoundBean>,
+}
+
+/// A `@Bean` method that binds a prefix onto the type it returns.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BoundBean {
+    /// The prefix as written (`stock.lookup`).
+    pub prefix: String,
+    /// The returned type's simple name (`LookupSettings`).
+    pub ty: String,
+    /// Where the prefix is written.
+    pub span: Span,
 }
 
 /// A client bean's base URL read from a properties type's member
@@ -99,6 +115,7 @@ impl JavaFacts {
             && self.server_delay_classes.is_empty()
             && self.client_beans.is_empty()
             && self.doc_keys.is_empty()
+            && self.bound_beans.is_empty()
     }
 }
 

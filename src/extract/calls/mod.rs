@@ -125,6 +125,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
         facts.java.doc_keys = doc_fields::doc_keys(text, &lexed.lits, &documented);
         facts.java.client_uses = clients::client_uses(text, &lexed.lits);
         facts.java.client_beans = beans::property_refs(text, &lexed.lits);
+        facts.java.bound_beans = properties::bean_bound(text, &lexed.lits);
         for (span, written) in properties::configuration_properties(text, &lexed.lits) {
             facts.unresolved.push(UnresolvedCall::new(span, written));
         }
@@ -137,6 +138,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
         || !facts.java.client_uses.is_empty()
         || !facts.java.client_beans.is_empty()
         || !facts.java.doc_keys.is_empty()
+        || !facts.java.bound_beans.is_empty()
     {
         facts.claimed_by("calls");
     }

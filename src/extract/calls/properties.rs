@@ -28,8 +28,10 @@
 //!
 //! Not followed: static fields (never bound), a member whose type is
 //! declared in another file, collections and maps of nested types
-//! (`List<Service>`, `Map<String, Service>`). A `@ConfigurationProperties` on a `@Bean` method binds
-//! the returned type, usually declared elsewhere: not read.
+//! (`List<Service>`, `Map<String, Service>`). A `@ConfigurationProperties`
+//! on a `@Bean` method binds the returned type, usually declared
+//! elsewhere: recorded here ([`bean_bound`]), its members read from the
+//! type's file by the link step ([`bound_members`], `link::bean_bound`).
 //!
 //! Every quantity is bounded: [`MAX_DEPTH`] levels of nesting,
 //! [`MAX_TYPES`] declared types, [`MAX_TARGETS`] targets per file.
@@ -159,6 +161,129 @@ fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String, String)> {
         );
     }
     out
+}
+
+/// The `@Bean` methods of the file annotated `@ConfigurationProperties`
+/// with a literal prefix: the type each returns (a simple name, upper
+/// case) and the prefix's span. A type declared in this file with the
+/// annotation is read by [`configuration_properties`] instead.
+pub fn bean_bound(text: &str, lits: &[Lit]) -> Vec<crate::model::java_annotations::BoundBean> {
+    if !text.contains("@ConfigurationProperties") || !text.contains("@Bean") {
+        return Vec::new();
+    }
+    let code = super::clients::blank(text, lits);
+    let mut out = Vec::new();
+    for lit in lits
+        .iter()
+        .filter(|l| l.within.last().map(String::as_str) == Some("@ConfigurationProperties"))
+    {
+        if out.len() >= MAX_TYPES {
+            break;
+        }
+        let Some(prefix) = text
+            .get(lit.content.start..lit.content.end)
+            .map(str::trim)
+            .filter(|p| !p.is_empty() && !p.contains(['$', '{', ' ']))
+        else {
+            continue;
+        };
+        // The annotation's own `)`, then the declaration up to its `(`
+        // (a method) or `{` (a type).
+        let Some(close) = code[lit.span.end..].find(')').map(|i| i + lit.span.end + 1) else {
+            continue;
+        };
+        let Some(open) = code[close..].find(['(', '{', ';']).map(|i| i + close) else {
+            continue;
+        };
+        if code.as_bytes()[open] != b'(' {
+            continue;
+        }
+        let head = strip_annotations(&code[close..open]);
+        let words: Vec<&str> = head
+            .split_whitespace()
+            .filter(|w| {
+                !matches!(
+                    *w,
+                    "public" | "protected" | "private" | "static" | "final" | "synchronized"
+                )
+            })
+            .collect();
+        let [ty, _name] = words[..] else { continue };
+        let ty = ty.split('<').next().unwrap_or(ty);
+        let ty = ty.rsplit('.').next().unwrap_or(ty);
+        if ty.starts_with(|c: char| c.is_ascii_uppercase())
+            && ty
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        {
+            out.push(crate::model::java_annotations::BoundBean {
+                prefix: prefix.to_string(),
+                ty: ty.to_string(),
+                span: lit.content,
+            });
+        }
+    }
+    out
+}
+
+/// `s` without its annotations (`@Bean`, `@Primary`, `@Qualifier(..)`).
+fn strip_annotations(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find('@') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 1..];
+        let name_len = tail
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(tail.len());
+        let after = &tail[name_len..];
+        rest = match after.trim_start().strip_prefix('(') {
+            Some(args) => match matching(&format!("({args}"), 0, b'(', b')') {
+                Some(c) => &args[c..],
+                None => "",
+            },
+            None => after,
+        };
+        out.push(' ');
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The address members of the class or record `ty` declared in `text`
+/// (the file of a type a `@Bean` method binds), as placeholders under
+/// `prefix`, each with the member's span in `text`.
+pub fn bound_members(text: &str, ty: &str, prefix: &str) -> Vec<(Span, String)> {
+    let lexed = super::lex::lex(text, super::lex::Lang::Java);
+    let code = super::clients::blank(text, &lexed.lits);
+    let types = declared_types(&code);
+    let Some(root) = types.iter().find(|t| t.name == ty) else {
+        return Vec::new();
+    };
+    let default_of = |m: &Member| -> Option<String> {
+        let rest = text.get(m.init?..)?.trim_start();
+        let body = rest.strip_prefix('"')?;
+        body.find('"').map(|end| body[..end].to_string())
+    };
+    let uses = |name: &str| {
+        types
+            .iter()
+            .flat_map(|t| &t.members)
+            .filter(|m| !m.generic && m.ty == name)
+            .count()
+    };
+    let mut found = Vec::new();
+    walk(
+        &types,
+        root,
+        prefix,
+        None,
+        0,
+        &uses,
+        &default_of,
+        &mut found,
+    );
+    found
 }
 
 #[allow(clippy::too_many_arguments)]
