@@ -137,3 +137,12 @@ fn properties_a_bean_method_binds_onto_a_type_of_another_file_give_its_calls() {
     let (_, g) = build("testdata/graph/bean-bound-properties");
     assert_eq!(edge_names(&g), ["order-service -> inventory-service x1 []"]);
 }
+
+#[test]
+fn a_configmap_values_scheme_is_the_protocol_of_its_call() {
+    let (_, g) = build("testdata/graph/envfrom-value-protocol");
+    assert_eq!(
+        protocol_edges(&g),
+        ["contacts -> accounts-db SQL x1", "contacts -> cache TCP x1"]
+    );
+}

@@ -496,7 +496,7 @@ pub fn push_edge(
                     span: crate::source::Span::new(start, start + t.len()),
                     policies: Vec::new(),
                     via: format!("env `{key}`"),
-                    protocol: None,
+                    protocol: crate::model::calls::Protocol::of_target(t),
                 });
             }
         }
@@ -525,6 +525,9 @@ pub fn push_edge(
         }
         return;
     };
+    // The value says what the client speaks (`postgresql://`, a
+    // well-known port), wherever the edge is shown: an `envFrom` entry
+    // holds no value to read it from again.
     facts.edges.push(CallEdge {
         client: None,
         caller: Some(caller.to_string()),
@@ -532,7 +535,7 @@ pub fn push_edge(
         span,
         policies: Vec::new(),
         via: format!("env `{key}`"),
-        protocol: None,
+        protocol: crate::model::calls::Protocol::of_target(value),
     });
 }
 
