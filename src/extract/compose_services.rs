@@ -95,7 +95,10 @@ fn compose_with(
         decl.placement.build = s
             .value
             .get("build")
-            .and_then(|b| b.as_str().or_else(|| b.get("context").and_then(|c| c.as_str())))
+            .and_then(|b| {
+                b.as_str()
+                    .or_else(|| b.get("context").and_then(|c| c.as_str()))
+            })
             .map(str::trim)
             .filter(|c| !c.is_empty() && c.len() <= 512 && !c.contains(['$', ':']))
             .map(str::to_string);

@@ -219,7 +219,9 @@ fn compose_builds(
             let Some((root, rel)) = under_root(&at.join("Dockerfile"), roots) else {
                 continue;
             };
-            let here: PathBuf = std::iter::once(root).chain(rel.iter().map(PathBuf::from)).collect();
+            let here: PathBuf = std::iter::once(root)
+                .chain(rel.iter().map(PathBuf::from))
+                .collect();
             let unit = units
                 .entry(here.clone())
                 .or_insert_with(|| read_unit(&here, rel.last().map(String::as_str), disk))
