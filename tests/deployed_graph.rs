@@ -146,3 +146,15 @@ fn a_configmap_values_scheme_is_the_protocol_of_its_call() {
         ["contacts -> accounts-db SQL x1", "contacts -> cache TCP x1"]
     );
 }
+
+#[test]
+fn a_kubernetes_services_alias_does_not_hold_on_a_compose_network() {
+    let (_, g) = build("testdata/graph/compose-vs-kube-alias");
+    assert_eq!(
+        edge_names(&g),
+        ["shop -> lgtm x1 []", "shop -> otel-collector x1 []"]
+    );
+    let mut names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["lgtm", "otel-collector", "shop"]);
+}

@@ -384,13 +384,20 @@ fn file_edges(
         } else {
             Vec::new()
         };
+        // A compose file's calls are made on its network, where a name is
+        // its compose service's (`Builder::kube_only`).
+        let compose = f
+            .facts
+            .services
+            .iter()
+            .any(|s| s.kind == IdentityKind::Compose);
         for e in &f.facts.edges {
             let loc = Loc {
                 file: id,
                 span: e.span,
             };
             let callers = match &e.caller {
-                Some(c) => vec![b.canonical(c)],
+                Some(c) => vec![b.canonical_scoped(c, None, compose)],
                 None => owners.clone(),
             };
             if callers.is_empty() {
@@ -434,9 +441,13 @@ fn file_edges(
                 }
                 // A caller deployed to several namespaces calls from each.
                 for ns in b.caller_namespaces(id, &caller) {
-                    let from = b.service_in(&caller, ns.as_deref());
+                    let from = b.service_scoped(&caller, ns.as_deref(), compose);
                     let written = b.written_host(id, e.span, &e.callee);
-                    let to = b.service_in(written.as_deref().unwrap_or(&e.callee), ns.as_deref());
+                    let to = b.service_scoped(
+                        written.as_deref().unwrap_or(&e.callee),
+                        ns.as_deref(),
+                        compose,
+                    );
                     if from == to {
                         continue;
                     }

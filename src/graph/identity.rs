@@ -32,6 +32,10 @@ pub(super) struct Builder<'a> {
     /// name is split: a caller there reaches a split name's service in
     /// its own namespace.
     pub single: BTreeMap<String, String>,
+    /// Kubernetes Service names joined to a workload of another name that
+    /// a compose file also declares as a service of its own: on a compose
+    /// network the name is that compose service, not the workload.
+    pub kube_only: BTreeSet<String>,
 }
 
 impl<'a> Builder<'a> {
@@ -47,6 +51,7 @@ impl<'a> Builder<'a> {
             protocols: BTreeMap::new(),
             split: BTreeMap::new(),
             single: BTreeMap::new(),
+            kube_only: BTreeSet::new(),
         }
     }
 
@@ -58,7 +63,17 @@ impl<'a> Builder<'a> {
     /// declared in several namespaces is the one in the namespace the
     /// host names (`orders.shop`), else in the caller's.
     pub fn canonical_in(&self, name: &str, ns: Option<&str>) -> String {
+        self.canonical_scoped(name, ns, false)
+    }
+
+    /// [`Self::canonical_in`] as a caller on a compose network reaches
+    /// the name (`compose`): a Kubernetes Service's alias does not hold
+    /// there where a compose service has that name ([`Self::kube_only`]).
+    pub fn canonical_scoped(&self, name: &str, ns: Option<&str>, compose: bool) -> String {
         let short = short_host(name);
+        if compose && self.kube_only.contains(&short) {
+            return self.qualify(&short, ns);
+        }
         if let Some(e) = systems::ENDPOINTS
             .iter()
             .find(|e| short.ends_with(e.host_suffix) || short == e.service)
@@ -147,7 +162,12 @@ impl<'a> Builder<'a> {
     }
 
     pub fn service_in(&mut self, name: &str, ns: Option<&str>) -> ServiceId {
-        let name = self.canonical_in(name, ns);
+        self.service_scoped(name, ns, false)
+    }
+
+    /// [`Self::service_in`] as a caller on a compose network reaches it.
+    pub fn service_scoped(&mut self, name: &str, ns: Option<&str>, compose: bool) -> ServiceId {
+        let name = self.canonical_scoped(name, ns, compose);
         if let Some(&id) = self.ids.get(&name) {
             return id;
         }
@@ -176,6 +196,17 @@ impl<'a> Builder<'a> {
             }
         }
         (self.split, self.single) = split_names(files);
+        // Names that are a compose service and a Kubernetes Service.
+        let of_kind = |k: IdentityKind| -> BTreeSet<String> {
+            files
+                .iter()
+                .flat_map(|f| f.facts.services.iter())
+                .filter(|s| s.kind == k)
+                .map(|s| short_host(&s.name))
+                .collect()
+        };
+        let compose_names = of_kind(IdentityKind::Compose);
+        let kube_services = of_kind(IdentityKind::KubeService);
         let joined = joins(files)
             .into_iter()
             .map(|((h, hn), (t, tn))| {
@@ -186,6 +217,9 @@ impl<'a> Builder<'a> {
             })
             .collect::<Vec<_>>();
         for (host, target) in joined.into_iter().chain(unit_apps(files)) {
+            if host != target && kube_services.contains(&host) && compose_names.contains(&host) {
+                self.kube_only.insert(host.clone());
+            }
             if host != target {
                 self.aliases.entry(host).or_insert(target);
             }
@@ -218,7 +252,8 @@ impl<'a> Builder<'a> {
                 if matches!(s.kind, IdentityKind::BuildUnit | IdentityKind::ConfigClient) {
                     continue;
                 }
-                let sid = self.service_in(&s.name, s.placement.namespace.as_deref());
+                let compose = s.kind == IdentityKind::Compose;
+                let sid = self.service_scoped(&s.name, s.placement.namespace.as_deref(), compose);
                 let loc = Loc {
                     file: id,
                     span: s.span,
