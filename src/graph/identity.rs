@@ -242,6 +242,19 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        // A compose service built from a unit's folder is that unit's
+        // program (by the name the unit goes by: its application's, where
+        // its configuration names one), its compose name an alias.
+        for s in files.iter().flat_map(|f| f.facts.services.iter()) {
+            if let (IdentityKind::Compose, Some(unit)) = (s.kind, &s.placement.unit) {
+                let host = short_host(&s.name);
+                let unit = short_host(unit);
+                let to = self.aliases.get(&unit).cloned().unwrap_or(unit);
+                if to != host && !self.aliases.contains_key(&host) {
+                    self.aliases.insert(host, to);
+                }
+            }
+        }
         for s in &self.settings.graph.services {
             self.service(&s.name);
         }

@@ -170,7 +170,8 @@ pub fn unit_identities(
 /// A compose service built from a local context (`build: ..`) is the
 /// program its build manifest names there (issue 17): `catalogservice`
 /// with `build: ..` beside `catalog-service/pom.xml` is `catalog-service`,
-/// its compose name an alias (the host other compose services call it by).
+/// its compose name an alias (the host other compose services call it by;
+/// the graph joins them: `Placement::unit`).
 /// Only a unit a build manifest names (a folder named only by its
 /// Dockerfile says nothing the compose name does not), and not where two
 /// services of one file build the same context (two roles of one image).
@@ -232,10 +233,7 @@ fn compose_builds(
             if how == DOCKERFILE_FOLDER || name == s.name {
                 continue;
             }
-            let alias = std::mem::replace(&mut s.name, name);
-            if !s.hosts.contains(&alias) {
-                s.hosts.push(alias);
-            }
+            s.placement.unit = Some(name);
         }
     }
 }

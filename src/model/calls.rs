@@ -342,6 +342,11 @@ pub struct Placement {
     /// built there is this service (`link::units`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<String>,
+    /// The program a compose service's `build` context holds, as its
+    /// build manifest names it (set by `link::units`): the graph joins the
+    /// compose service to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
 }
 
 /// A Gateway API `GatewayClass`: its name and `spec.controllerName`.
