@@ -186,3 +186,65 @@ public class ChainKeys {
         ])
     );
 }
+
+#[test]
+fn bean_methods_bind_the_type_they_return() {
+    let src = r#"
+@Configuration
+class StockConfig {
+  @Bean
+  @ConfigurationProperties(prefix = "stock.lookup")
+  public LookupSettings lookupSettings() { return new LookupSettings(); }
+
+  @ConfigurationProperties("billing") @Bean @Primary
+  Holder<String> billing() { return new Holder<>(); }
+
+  @Bean
+  @ConfigurationProperties(prefix = "${dynamic}")
+  Other other() { return new Other(); }
+}"#;
+    let lexed = super::super::lex::lex(src, super::super::lex::Lang::Java);
+    let got: Vec<(String, String, String)> = bean_bound(src, &lexed.lits)
+        .into_iter()
+        .map(|b| (b.prefix, b.ty, src[b.span.start..b.span.end].to_string()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "stock.lookup".into(),
+                "LookupSettings".into(),
+                "stock.lookup".into()
+            ),
+            ("billing".into(), "Holder".into(), "billing".into()),
+        ]
+    );
+    // A type annotated in its own file is not a bean method's.
+    let own = "@ConfigurationProperties(prefix = \"x\")\n@Bean\npublic record Props(String url) {}";
+    let lexed = super::super::lex::lex(own, super::super::lex::Lang::Java);
+    assert!(bean_bound(own, &lexed.lits).is_empty());
+}
+
+#[test]
+fn members_of_a_type_bound_elsewhere() {
+    let src = r#"
+package shop.props;
+public class LookupSettings {
+  private String baseUrl;
+  private java.time.Duration timeout;
+  private Fallback fallback = new Fallback();
+  public static class Fallback { private URI endpoint; }
+}"#;
+    let got: Vec<String> = bound_members(src, "LookupSettings", "stock.lookup")
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "${stock.lookup.baseUrl}",
+            "${stock.lookup.fallback.endpoint}"
+        ]
+    );
+    assert!(bound_members(src, "Missing", "x").is_empty());
+}
