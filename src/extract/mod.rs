@@ -249,9 +249,13 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         route_paths,
         client_paths,
         broker_settings,
+        delayed_sends,
     } = facts;
     for b in broker_settings {
         b.span = f(b.span);
+    }
+    for d in delayed_sends {
+        d.span = f(d.span);
     }
     for r in route_paths.iter_mut().chain(client_paths.iter_mut()) {
         r.span = f(r.span);

@@ -49,3 +49,22 @@ pub enum BrokerSettingKind {
         written_as: String,
     },
 }
+
+/// Work sent to be run later (a Celery `apply_async(countdown=..)` or
+/// `eta=`): the worker that takes it holds it unacknowledged until it is
+/// due, as it holds a retry's countdown (RL305).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct DelayedSend {
+    /// The system (its label key: `celery`).
+    pub system: String,
+    /// The send, for messages (`stack_calibrations.apply_async`).
+    pub name: String,
+    pub span: Span,
+    #[serde(with = "crate::duration::serde_ms")]
+    pub delay: Duration,
+    /// The delay as written (`eta=eta`, `countdown=7200`).
+    pub written_as: String,
+    /// Set by the system's link step, as for a policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redelivery: Option<Redelivery>,
+}

@@ -1,5 +1,5 @@
-//! Celery's broker settings joined to the task retries of the same
-//! program (issue 28, mozmeao/basket #474): a settings module names the
+//! Celery's broker settings joined to the task retries (and the tasks
+//! sent to run later) of the same program (issue 28, mozmeao/basket #474): a settings module names the
 //! broker, the app's module may add transport options
 //! (`app.conf.update(..)`), the tasks are in a third file. Each Celery
 //! policy takes the nearest file's broker URL and the nearest file's
@@ -53,7 +53,9 @@ pub fn celery_brokers(files: &mut [ScannedFile]) {
         .collect();
     for f in files.iter_mut() {
         let celery = |s: &System| matches!(s, System::PythonLib(l) if l == "celery");
-        if !f.facts.policies.iter().any(|p| celery(&p.system)) {
+        if !f.facts.policies.iter().any(|p| celery(&p.system))
+            && !f.facts.delayed_sends.iter().any(|d| d.system == "celery")
+        {
             continue;
         }
         let transport = nearest(&f.source.path, &transports).map(|t| match &t.kind {
@@ -84,6 +86,14 @@ pub fn celery_brokers(files: &mut [ScannedFile]) {
         };
         for p in f.facts.policies.iter_mut().filter(|p| celery(&p.system)) {
             p.redelivery = Some(r.clone());
+        }
+        for d in f
+            .facts
+            .delayed_sends
+            .iter_mut()
+            .filter(|d| d.system == "celery")
+        {
+            d.redelivery = Some(r.clone());
         }
     }
 }

@@ -19,8 +19,10 @@
 //! ..})`). A URL that cannot be read (an environment variable without a
 //! default) names no transport.
 
-use super::{Ctx, eval, field, named_children, one_line, span};
+use super::{Args, Ctx, callee, eval, field, named_children, one_line, span};
 use crate::model::{BrokerSetting, BrokerSettingKind, Facts};
+use std::time::Duration;
+use tree_sitter::Node;
 
 /// Which of the two settings a name stands for: `Some(false)` the broker
 /// URL, `Some(true)` the transport options.
@@ -112,7 +114,84 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             None => {}
         }
     }
-    if facts.broker_settings.len() != before {
+    if ctx.imports("celery") {
+        delayed_sends(ctx, facts);
+    }
+    if facts.broker_settings.len() != before || !facts.delayed_sends.is_empty() {
         facts.claimed_by(super::NAME);
     }
+}
+
+/// A task sent to run later: `task.apply_async(.., countdown=N)` or
+/// `eta=<now> + timedelta(..)` (directly, or through a name bound to it).
+/// The worker that takes it holds it unacknowledged until it is due
+/// (Celery "Using Redis", Caveats: ETA and countdown tasks are held past
+/// the visibility timeout). An `eta` that is not a `timedelta` added to a
+/// time (a date from the database) is not read.
+fn delayed_sends(ctx: &Ctx<'_>, facts: &mut Facts) {
+    for n in ctx.nodes.iter().filter(|n| n.kind() == "call") {
+        let (full, last) = callee(ctx, *n);
+        if last != "apply_async" {
+            continue;
+        }
+        let args = Args::of(ctx, *n);
+        let (delay, written) = if let Some(c) = args.kw("countdown") {
+            (eval::seconds(ctx, c), c)
+        } else if let Some(e) = args.kw("eta") {
+            (timedelta_added(ctx, e), e)
+        } else {
+            continue;
+        };
+        let Some(delay) = delay else {
+            continue;
+        };
+        facts.delayed_sends.push(crate::model::DelayedSend {
+            system: "celery".into(),
+            name: full.to_string(),
+            span: span(written),
+            delay,
+            written_as: one_line(ctx.text(written.parent().unwrap_or(written))),
+            redelivery: None,
+        });
+    }
+}
+
+/// The `timedelta(..)` added in `<time> + timedelta(hours=3, minutes=30)`,
+/// following one name; `None` for anything else.
+fn timedelta_added(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Duration> {
+    let n = eval::resolve(ctx, n);
+    if n.kind() != "binary_operator" || field(n, "operator").map(|o| ctx.text(o)) != Some("+") {
+        return None;
+    }
+    [field(n, "left")?, field(n, "right")?]
+        .into_iter()
+        .find_map(|side| timedelta(ctx, eval::resolve(ctx, side)))
+}
+
+/// `timedelta(days=.., hours=.., minutes=.., seconds=..)` (or the first
+/// positional, days), in seconds.
+fn timedelta(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Duration> {
+    if call.kind() != "call" || callee(ctx, call).1 != "timedelta" {
+        return None;
+    }
+    let args = Args::of(ctx, call);
+    let mut secs = 0.0;
+    for (unit, scale) in [
+        ("weeks", 604_800.0),
+        ("days", 86_400.0),
+        ("hours", 3_600.0),
+        ("minutes", 60.0),
+        ("seconds", 1.0),
+    ] {
+        let v = match unit {
+            "days" => args.get(unit, 0),
+            _ => args.kw(unit),
+        };
+        if let Some(v) = v {
+            secs += eval::number(ctx, v)? * scale;
+        }
+    }
+    (0.0..1e12)
+        .contains(&secs)
+        .then(|| Duration::from_secs_f64(secs))
 }

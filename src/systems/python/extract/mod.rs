@@ -86,6 +86,7 @@ const NEEDLES: &[&str] = &[
     "broker=",
     "broker_transport_options",
     "BROKER_TRANSPORT_OPTIONS",
+    "apply_async(",
 ];
 
 /// Whether a Python file mentions anything this reader reads.
