@@ -396,7 +396,7 @@ resource "x" "y" {
         );
         assert_eq!(
             problem("a {\n}\n}\nb {\n}\n"),
-            Some((7, "a `}` closes no block".into()))
+            Some((6, "a `}` closes no block".into()))
         );
         assert_eq!(
             problem("a {\n  name = \"mail\n}\n"),
