@@ -15,6 +15,7 @@ pub mod csharp_source;
 pub mod delay;
 pub mod facts;
 pub mod java_annotations;
+pub mod redelivery;
 pub mod registry;
 pub mod rust_macros;
 pub mod syntax;
@@ -27,6 +28,7 @@ pub use facts::{
     AwsShared, AwsSharedKind, EmbeddedConfig, Facts, GoDialKind, GoDialThrough, GoField,
     GoFieldKind, LoopNote, NamedBreaker, NamedOptions, Protection, ScannedFile,
 };
+pub use redelivery::{BrokerSetting, BrokerSettingKind, DelayedSend, Redelivery};
 pub use syntax::Syntax;
 
 use crate::source::Span;
@@ -398,6 +400,11 @@ pub struct RetryPolicy {
     /// wait (RL208).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_delay: Option<Located<backoff::ServerDelay>>,
+    /// How long the broker that delivers this retried work waits for an
+    /// acknowledgement before it delivers it again (RL305); set by the
+    /// system's link step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redelivery: Option<Redelivery>,
 }
 
 /// Where a policy's retry budget is (or would be) configured.
@@ -449,6 +456,7 @@ impl RetryPolicy {
             config_section: None,
             why: Vec::new(),
             server_delay: None,
+            redelivery: None,
         }
     }
 
@@ -494,6 +502,7 @@ impl RetryPolicy {
             config_section: None,
             why: Vec::new(),
             server_delay: self.server_delay.as_ref().map(|d| at_(d, at)),
+            redelivery: self.redelivery.clone(),
         }
     }
 

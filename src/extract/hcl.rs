@@ -56,13 +56,30 @@ const MAX_ITEMS: usize = 20_000;
 
 /// The top-level blocks of `text`.
 pub fn parse(text: &str) -> Vec<Block> {
+    parse_checked(text).0
+}
+
+/// Where the text is not well-formed HCL, as far as this reader can tell,
+/// and why: the first of a block not closed at the end of the text, a `}`
+/// that closes nothing, a string not closed on its line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub at: usize,
+    pub reason: String,
+}
+
+/// [`parse`], with the first [`Problem`] met.
+pub fn parse_checked(text: &str) -> (Vec<Block>, Option<Problem>) {
     let mut p = Parser {
         b: text.as_bytes(),
         text,
         i: 0,
         items: 0,
+        closed: true,
+        problem: None,
     };
-    p.body(0).blocks
+    let blocks = p.body(0).blocks;
+    (blocks, p.problem)
 }
 
 struct Parser<'a> {
@@ -70,9 +87,18 @@ struct Parser<'a> {
     text: &'a str,
     i: usize,
     items: usize,
+    /// Whether the last body read ended at its `}`.
+    closed: bool,
+    problem: Option<Problem>,
 }
 
 impl Parser<'_> {
+    fn problem(&mut self, at: usize, reason: String) {
+        if self.problem.is_none() {
+            self.problem = Some(Problem { at, reason });
+        }
+    }
+
     /// Skips blanks, newlines and comments.
     fn skip_space(&mut self, newlines: bool) {
         while self.i < self.b.len() {
@@ -95,6 +121,7 @@ impl Parser<'_> {
 
     /// A quoted string from `self.i` (at its `"`), `${..}` inside skipped.
     fn skip_string(&mut self) {
+        let open = self.i;
         self.i += 1;
         let mut depth = 0usize;
         while self.i < self.b.len() {
@@ -112,10 +139,14 @@ impl Parser<'_> {
                     self.i += 1;
                     return;
                 }
-                b'\n' if depth == 0 => return,
+                b'\n' if depth == 0 => {
+                    self.problem(open, "a string is not closed on its line".into());
+                    return;
+                }
                 _ => self.i += 1,
             }
         }
+        self.problem(open, "a string is not closed".into());
         // An escape at the very end.
         self.i = self.i.min(self.b.len());
     }
@@ -198,10 +229,18 @@ impl Parser<'_> {
         loop {
             self.skip_space(true);
             if self.i >= self.b.len() {
+                self.closed = depth == 0;
                 return out;
             }
             if self.b[self.i] == b'}' {
+                if depth == 0 {
+                    // A `}` that closes nothing: read on after it.
+                    self.problem(self.i, "a `}` closes no block".into());
+                    self.i += 1;
+                    continue;
+                }
                 self.i += 1;
+                self.closed = true;
                 return out;
             }
             let Some(w) = self.word() else {
@@ -256,7 +295,12 @@ impl Parser<'_> {
             }
             self.i += 1;
             let mut b = if depth < MAX_DEPTH {
-                self.body(depth + 1)
+                let b = self.body(depth + 1);
+                if !self.closed {
+                    self.problem(w.start, format!("the block `{key}` is not closed"));
+                    self.closed = true;
+                }
+                b
             } else {
                 self.skip_block();
                 Block::default()
@@ -339,6 +383,27 @@ resource "x" "y" {
         assert!(q.attr("description").is_some());
         assert_eq!(q.blocks.len(), 2);
         assert_eq!(blocks[1].labels, vec!["x", "y"]);
+    }
+
+    #[test]
+    fn tells_where_the_text_is_not_well_formed() {
+        use super::parse_checked;
+        let problem = |t: &str| parse_checked(t).1.map(|p| (p.at, p.reason));
+        assert_eq!(problem("resource \"a\" \"b\" {\n  x = 1\n}\n"), None);
+        assert_eq!(
+            problem("resource \"a\" \"b\" {\n  retry_config {\n    x = 1\n}\n"),
+            Some((0, "the block `resource` is not closed".into()))
+        );
+        assert_eq!(
+            problem("a {\n}\n}\nb {\n}\n"),
+            Some((6, "a `}` closes no block".into()))
+        );
+        assert_eq!(
+            problem("a {\n  name = \"mail\n}\n"),
+            Some((13, "a string is not closed on its line".into()))
+        );
+        // What follows a stray `}` is still read.
+        assert_eq!(parse_checked("}\nb {\n}\n").0.len(), 1);
     }
 
     #[test]

@@ -248,7 +248,15 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         named_options,
         route_paths,
         client_paths,
+        broker_settings,
+        delayed_sends,
     } = facts;
+    for b in broker_settings {
+        b.span = f(b.span);
+    }
+    for d in delayed_sends {
+        d.span = f(d.span);
+    }
     for r in route_paths.iter_mut().chain(client_paths.iter_mut()) {
         r.span = f(r.span);
     }
@@ -416,6 +424,8 @@ pub fn remap_policy(p: &mut crate::model::RetryPolicy, f: &impl Fn(Span) -> Span
         use_of: _,
         config_section: _,
         server_delay,
+        // A place in another file, or none.
+        redelivery: _,
     } = p;
     if let Some(d) = server_delay {
         loc(d, f);

@@ -94,6 +94,9 @@ pub fn all_in(
     // workload's environment and shared config profiles set (needs the
     // units' identities).
     crate::systems::aws::link::shared_config(files);
+    // Celery tasks: the redelivery timeout of the broker another file of
+    // the program names.
+    crate::systems::python::link::celery_brokers(files);
     // gRPC dials made in another package of a Go module with the
     // caller's options (before the embedded configs, which the options
     // may name).

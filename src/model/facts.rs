@@ -141,6 +141,14 @@ pub struct Facts {
     /// through a gateway's routes (`graph::routes`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub client_paths: Vec<RoutePaths>,
+    /// Task-queue broker settings this file writes (Celery's broker URL,
+    /// `broker_transport_options` `visibility_timeout`); joined to the
+    /// retries of the same program by the system's link step.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub broker_settings: Vec<super::BrokerSetting>,
+    /// Work this file sends to run later on a task queue (RL305).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub delayed_sends: Vec<super::DelayedSend>,
 }
 
 /// A gateway route's `Path` patterns, at the span of the route's call
@@ -366,6 +374,8 @@ impl Facts {
             && self.go_fields.is_empty()
             && self.named_options.is_empty()
             && self.route_paths.is_empty()
+            && self.broker_settings.is_empty()
+            && self.delayed_sends.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

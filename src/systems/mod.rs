@@ -283,7 +283,9 @@ mod tests {
         ] {
             all.push(System::RustCrate(c.into()));
         }
-        for l in ["tenacity", "backoff", "urllib3", "celery", "loop"] {
+        for l in [
+            "tenacity", "backoff", "urllib3", "celery", "dramatiq", "loop",
+        ] {
             all.push(System::PythonLib(l.into()));
         }
         for l in [

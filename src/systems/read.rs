@@ -6,10 +6,17 @@
 //! ([`classify`]): a file no extractor wants costs one read and a few
 //! substring searches.
 
+mod by_name;
 pub mod embedded;
 mod gates;
 pub mod json_check;
+#[cfg(test)]
+mod test_support;
 mod unread_docs;
+
+pub use by_name::wanted_by_name;
+#[cfg(test)]
+pub(crate) use test_support::{files_under, real_checkout};
 
 pub use unread_docs::{BlankedText, blank_other_kinds, blank_unread_docs};
 
@@ -646,125 +653,8 @@ mod robustness_tests;
 #[cfg(test)]
 mod remap_tests;
 
-/// Whether [`classify`] could claim a file with this path, whatever its
-/// content: a superset of what it claims, decided from the name alone, so
-/// that a file no extractor can want (`.md`, `.png`, `.lock`, `.java`,
-/// `.py`, ...) is not even read.
-pub fn wanted_by_name(path: &Path) -> bool {
-    let Some(name) = path.file_name() else {
-        return false;
-    };
-    // No allocation: this runs for every file of the tree.
-    let name = name.as_encoded_bytes();
-    let ends = |suffix: &[u8]| {
-        name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
-    };
-    let has = |needle: &[u8]| {
-        name.windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle))
-    };
-    let starts = |prefix: &[u8]| {
-        name.len() >= prefix.len() && name[..prefix.len()].eq_ignore_ascii_case(prefix)
-    };
-    if [
-        ".yml",
-        ".yaml",
-        ".json",
-        ".properties",
-        ".rs",
-        ".py",
-        ".cs",
-        ".go",
-        ".java",
-        ".conf",
-        ".nginx",
-        ".vcl",
-        ".tf",
-    ]
-    .iter()
-    .any(|e| ends(e.as_bytes()))
-        || ends(b".conf.template")
-        // App Engine's `queue.xml` (`cloud_tasks::xml::claims`).
-        || (ends(b".xml") && has(b"queue"))
-        || name.eq_ignore_ascii_case(b"kustomization")
-        // Templates, read as what they render to.
-        || [".j2", ".jinja", ".jinja2", ".tmpl", ".gotmpl", ".tpl", ".template"]
-            .iter()
-            .any(|e| ends(e.as_bytes()))
-        // Build files, for library versions (`build::kind_of`).
-        || name.eq_ignore_ascii_case(b"pom.xml")
-        || name.eq_ignore_ascii_case(b"build.gradle")
-        || name.eq_ignore_ascii_case(b"build.gradle.kts")
-        || name.eq_ignore_ascii_case(b"cargo.lock")
-        || name.eq_ignore_ascii_case(b"directory.packages.props")
-        || ends(b".versions.toml")
-        || ends(b".csproj")
-        || ends(b".conf.tmpl")
-        // Dockerfiles and `.env` files setting the AWS SDK's variables.
-        || name.eq_ignore_ascii_case(b"dockerfile")
-        || starts(b"dockerfile.")
-        || ends(b".dockerfile")
-        || name == b".env"
-        || starts(b"shared_config")
-        || starts(b"shared_credentials")
-        || (has(b"aws") && (has(b"config") || has(b"credentials")))
-        || ((name.eq_ignore_ascii_case(b"config") || name.eq_ignore_ascii_case(b"credentials"))
-            && aws::is_aws_path(path))
-    {
-        return true;
-    }
-    // nginx reads any file it is told to: the files of `sites-available`,
-    // `sites-enabled` and `snippets` (Debian's layout) often have no
-    // extension (`sites-available/default`, `snippets/proxy_params`).
-    path.parent()
-        .is_some_and(|p| p.components().any(|c| nginx::any_name_dir(c.as_os_str())))
-}
-
 #[cfg(test)]
 mod wanted_by_name_tests;
 
 #[cfg(test)]
 mod owners_tests;
-
-/// Every file under `roots` that `keep` takes, sorted: the files the
-/// pruning and blanking equivalence tests compare on.
-#[cfg(test)]
-pub(crate) fn files_under(
-    roots: &[std::path::PathBuf],
-    keep: impl Fn(&std::path::Path) -> bool,
-) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    let mut todo = roots.to_vec();
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if keep(&p) {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
-/// The checkout an ignored `*_real` test compares on: `$var`. Such a test
-/// never passes without having run (tests/common/needs.rs): without the
-/// variable it fails with what to set, and `.ci/run` skips it by name and
-/// says so unless the variable is set there.
-#[cfg(test)]
-pub(crate) fn real_checkout(var: &str) -> std::path::PathBuf {
-    match std::env::var_os(var) {
-        Some(dir) if std::path::Path::new(&dir).is_dir() => std::path::PathBuf::from(dir),
-        Some(dir) => panic!(
-            "{var}={} is not a folder: set it to a checkout",
-            dir.to_string_lossy()
-        ),
-        None => panic!(
-            "this test compares on a real checkout and {var} is unset: set it to one \
-             (e.g. `git archive` of a public repository), or leave the test out \
-             (`--skip`); it did not run"
-        ),
-    }
-}

@@ -47,6 +47,20 @@ const MAX_DEPTH: usize = 64;
 
 /// Parse `text` into a root element holding the document's elements.
 pub fn parse(text: &str) -> Element {
+    parse_checked(text).0
+}
+
+/// [`parse`], with the first place where the text is not well-formed and
+/// why: an element not closed, a closing tag that matches no open element
+/// or closes others with it, a tag or comment not ended. For the formats
+/// retrylint checks (`queue.xml`), which report it; build files do not.
+pub fn parse_checked(text: &str) -> (Element, Option<(usize, String)>) {
+    let mut problem: Option<(usize, String)> = None;
+    let mut note = |at: usize, why: String| {
+        if problem.is_none() {
+            problem = Some((at, why));
+        }
+    };
     let mut stack: Vec<Element> = vec![Element::default()];
     let b = text.as_bytes();
     let mut i = 0;
@@ -67,6 +81,9 @@ pub fn parse(text: &str) -> Element {
         }
         let rest = &text[i..];
         if rest.starts_with("<!--") {
+            if !rest.contains("-->") {
+                note(i, "a comment is not ended".into());
+            }
             i = rest.find("-->").map_or(b.len(), |k| i + k + 3);
             continue;
         }
@@ -83,6 +100,7 @@ pub fn parse(text: &str) -> Element {
             continue;
         }
         let Some(close) = tag_end(rest) else {
+            note(i, "a tag is not ended with `>`".into());
             break;
         };
         let inner = &rest[1..close];
@@ -92,12 +110,17 @@ pub fn parse(text: &str) -> Element {
             let name = local(name.trim());
             // Close up to the matching element (unclosed ones inside it
             // are closed with it).
-            if let Some(pos) = stack.iter().rposition(|e| e.name == name)
-                && pos > 0
-            {
-                while stack.len() > pos {
-                    close_top(&mut stack);
+            match stack.iter().rposition(|e| e.name == name) {
+                Some(pos) if pos > 0 => {
+                    if pos + 1 < stack.len() {
+                        let open = &stack[stack.len() - 1];
+                        note(open.start, format!("`<{}>` is not closed", open.name));
+                    }
+                    while stack.len() > pos {
+                        close_top(&mut stack);
+                    }
                 }
+                _ => note(start, format!("`</{name}>` closes no open element")),
             }
             continue;
         }
@@ -121,10 +144,13 @@ pub fn parse(text: &str) -> Element {
             stack.push(el);
         }
     }
+    if let Some(open) = stack.get(1..).and_then(|s| s.last()) {
+        note(open.start, format!("`<{}>` is not closed", open.name));
+    }
     while stack.len() > 1 {
         close_top(&mut stack);
     }
-    stack.pop().unwrap_or_default()
+    (stack.pop().unwrap_or_default(), problem)
 }
 
 fn close_top(stack: &mut Vec<Element>) {
@@ -200,6 +226,32 @@ mod tests {
         assert_eq!(deps.len(), 2);
         assert_eq!(deps[0].attr("B"), Some("x>y"));
         assert_eq!(deps[1].text, "t2");
+    }
+
+    #[test]
+    fn tells_where_the_text_is_not_well_formed() {
+        let problem = |t: &str| parse_checked(t).1;
+        assert_eq!(problem("<?xml version=\"1.0\"?><a><b>1</b><c/></a>"), None);
+        assert_eq!(
+            problem("<a><b>1</a>"),
+            Some((3, "`<b>` is not closed".into()))
+        );
+        assert_eq!(
+            problem("<a><b>1</b>"),
+            Some((0, "`<a>` is not closed".into()))
+        );
+        assert_eq!(
+            problem("<a></b></a>"),
+            Some((3, "`</b>` closes no open element".into()))
+        );
+        assert_eq!(
+            problem("<a><b"),
+            Some((3, "a tag is not ended with `>`".into()))
+        );
+        assert_eq!(
+            problem("<a/><!-- x"),
+            Some((4, "a comment is not ended".into()))
+        );
     }
 
     #[test]

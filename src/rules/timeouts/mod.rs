@@ -4,6 +4,7 @@ pub mod missing_per_try_timeout;
 pub mod missing_timeout;
 pub mod nested_timeout_inversion;
 pub mod retries_exceed_timeout;
+pub mod retry_delay_past_redelivery;
 
 /// `d` rounded down to a value people write: whole seconds from 10 s,
 /// tenths of a second from 1 s, hundredths below.

@@ -61,3 +61,20 @@ pub const DOC_READERS: &[DocReader] = &[DocReader {
     read: extract::extract,
     order: 1000,
 }];
+
+/// RL903 for a `queue.xml` or Terraform file that is not well-formed:
+/// `why` at byte `at`, with the text of its line.
+pub(crate) fn not_read(text: &str, at: usize, why: &str) -> crate::diag::Diagnostic {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let start = text[..at].rfind('\n').map_or(0, |k| k + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |k| at + k);
+    crate::diag::unparsable_file::syntax(
+        crate::source::Span::new(at, end.max(at)),
+        why,
+        &text[start..end],
+        "fix the syntax so that the queues' retry settings in this file can be checked",
+    )
+}

@@ -12,7 +12,7 @@
 //! not known (no public source states the default). Pure and bounded.
 
 use super::extract::{Format, Queue, Raw, policy};
-use crate::extract::hcl::{Attr, Block, parse};
+use crate::extract::hcl::{Attr, Block, parse_checked};
 use crate::model::Facts;
 
 const TERRAFORM: Format = Format {
@@ -35,7 +35,16 @@ pub fn claims(name: &str, bytes: &[u8]) -> bool {
 }
 
 pub fn extract(text: &str, facts: &mut Facts) {
-    for r in parse(text)
+    let (blocks, problem) = parse_checked(text);
+    // Not well-formed HCL (`terraform validate` rejects it): not read, as
+    // a block's settings could be read from the wrong block.
+    if let Some(p) = problem {
+        facts
+            .diagnostics
+            .push(super::not_read(text, p.at, &p.reason));
+        return;
+    }
+    for r in blocks
         .iter()
         .filter(|b| b.kind == "resource" && b.labels.first().map(String::as_str) == Some(RESOURCE))
     {

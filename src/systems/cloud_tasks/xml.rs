@@ -6,7 +6,7 @@
 //! and bounded: one file in, facts out.
 
 use super::extract::{Format, Queue, Raw, policy};
-use crate::extract::build::xml::{Element, parse};
+use crate::extract::build::xml::{Element, parse_checked};
 use crate::model::Facts;
 use crate::source::Span;
 
@@ -35,7 +35,13 @@ pub fn claims(name: &str, bytes: &[u8]) -> bool {
 }
 
 pub fn extract(text: &str, facts: &mut Facts) {
-    let root = parse(text);
+    let (root, problem) = parse_checked(text);
+    // A file that is not well-formed XML is not read (App Engine rejects
+    // it too): what was read of it could be a wrong reading.
+    if let Some((at, why)) = problem {
+        facts.diagnostics.push(super::not_read(text, at, &why));
+        return;
+    }
     let Some(entries) = root.child("queue-entries") else {
         return;
     };

@@ -3,6 +3,7 @@
 //! upstream source it was checked against. The reader is [`extract`].
 
 pub mod extract;
+pub mod link;
 
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;
@@ -113,6 +114,32 @@ pub const CELERY_MAX_RETRIES: u64 = 3;
 pub const CELERY_RETRY_DELAY: Duration = Duration::from_secs(180);
 /// `retry_backoff_max = 600`.
 pub const CELERY_BACKOFF_MAX: Duration = Duration::from_secs(600);
+
+// Dramatiq (https://github.com/Bogdanp/dramatiq,
+// `dramatiq/middleware/retries.py` at
+// 9f138cc71d88538b4db1a44dc7716385cb966a8b: `Retries.__init__(*,
+// max_retries: int = 20, ..)`, `DEFAULT_MIN_BACKOFF = 15000`,
+// `DEFAULT_MAX_BACKOFF = 86400000 * 7`, an actor's `max_backoff` held at
+// it; `dramatiq/common.py` at 7d036f4afb5ef3d7cfe8f14e7e43dd4bd393399f
+// `compute_backoff(attempts, *, factor, jitter=True, max_backoff, ..)`:
+// `min(factor * 2 ** attempts, max_backoff)`, halved plus
+// `uniform(0, half)` with jitter, `attempts` from 0).
+
+/// `max_retries = 20`: retries, so 21 attempts.
+pub const DRAMATIQ_MAX_RETRIES: u64 = 20;
+/// `DEFAULT_MIN_BACKOFF = 15000` (ms).
+pub const DRAMATIQ_MIN_BACKOFF: Duration = Duration::from_secs(15);
+/// `DEFAULT_MAX_BACKOFF = 86400000 * 7` (ms): seven days.
+pub const DRAMATIQ_MAX_BACKOFF: Duration = Duration::from_secs(7 * 86_400);
+
+/// The Redis transport's visibility timeout when `broker_transport_options`
+/// sets none: kombu `kombu/transport/redis.py` `Channel.visibility_timeout
+/// = 3600   # 1 hour` (celery/kombu@5006e49c5361c5edaa9c02f49b3757553a0fd51f;
+/// read from `transport_options` through `from_transport_options`). The
+/// SQS transport's `default_visibility_timeout = 1800` applies only to
+/// queues kombu creates (an existing queue keeps its own), so no default is
+/// taken for SQS.
+pub const KOMBU_REDIS_VISIBILITY_TIMEOUT: Duration = Duration::from_secs(3600);
 
 // ---------------------------------------------------------------------------
 // google-api-core `Retry` (https://github.com/googleapis/python-api-core,
@@ -227,6 +254,16 @@ pub static CELERY: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Celery", Layer::Application)
 };
 
+pub static DRAMATIQ: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "keep Dramatiq's jitter (its backoff is jittered by default)",
+        bound: "set the actor's `max_retries` to a small number (not `None`)",
+        predicate: "pass `throws=` with the exceptions that must not be retried, or `retry_when=`",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Dramatiq", Layer::Application)
+};
+
 pub static PYTHON_LOOP: SystemSpec = SystemSpec {
     fixes: Fixes {
         bound: super::java::LOOP_BOUND,
@@ -267,6 +304,7 @@ pub fn lib_spec(name: &str) -> &'static SystemSpec {
         "backoff" => &BACKOFF,
         "urllib3" => &URLLIB3,
         "celery" => &CELERY,
+        "dramatiq" => &DRAMATIQ,
         "google-api-core" => &GOOGLE,
         "aiohttp_retry" => &AIOHTTP_RETRY,
         "loop" => &PYTHON_LOOP,
@@ -280,6 +318,7 @@ pub fn lib_label(name: &str) -> String {
         "loop" => PYTHON_LOOP.label.to_string(),
         "urllib3" => URLLIB3.label.to_string(),
         "celery" => CELERY.label.to_string(),
+        "dramatiq" => DRAMATIQ.label.to_string(),
         "google-api-core" => GOOGLE.label.to_string(),
         other => other.to_string(),
     }

@@ -6,6 +6,7 @@
 
 mod aiohttp;
 mod aws;
+mod dramatiq;
 mod google;
 mod sdk;
 
@@ -91,6 +92,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                         sdk::httpx_transport_policy(ctx, n)
                     }
                     "task" | "shared_task" if ctx.imports("celery") => sdk::celery_policy(ctx, n),
+                    "actor" if ctx.imports("dramatiq") => dramatiq::actor_policy(ctx, n),
                     w if ctx.imports("aiohttp_retry") && aiohttp::OPTIONS.contains(&w) => {
                         Some(aiohttp::options_policy(ctx, n, w, false))
                     }
@@ -171,7 +173,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                     {
                         p.name = Some(format!("{} on {f}", p.system.label()));
                     }
-                    let per_call = !matches!(&p.system, System::PythonLib(l) if l == "celery");
+                    let per_call = !matches!(&p.system, System::PythonLib(l) if l == "celery" || l == "dramatiq");
                     scopes.push(RetryScope {
                         policy: i,
                         start: body.start_byte(),

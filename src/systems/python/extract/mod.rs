@@ -19,6 +19,7 @@
 //! `tests/`) are not the service's and are not read.
 
 mod calls;
+mod celery_broker;
 mod celery_requeue;
 mod eval;
 mod libs;
@@ -77,6 +78,15 @@ const NEEDLES: &[&str] = &[
     // Celery's redelivery of a task whose worker died (`celery_requeue`).
     "reject_on_worker_lost",
     "REJECT_ON_WORKER_LOST",
+    // Dramatiq actors (`libs::dramatiq`).
+    "dramatiq",
+    // Celery's broker and its redelivery timeout (`celery_broker`).
+    "broker_url",
+    "BROKER_URL",
+    "broker=",
+    "broker_transport_options",
+    "BROKER_TRANSPORT_OPTIONS",
+    "apply_async(",
 ];
 
 /// Whether a Python file mentions anything this reader reads.
@@ -103,6 +113,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     let mut scopes = Vec::new();
     libs::extract(&ctx, facts, &mut scopes);
     celery_requeue::extract(&ctx, facts);
+    celery_broker::extract(&ctx, facts);
     calls::extract(&ctx, facts, &mut scopes);
     if (facts.policies.len(), facts.edges.len()) != before {
         facts.claimed_by(NAME);
@@ -194,6 +205,7 @@ impl<'a> Ctx<'a> {
                         "botocore",
                         "boto3",
                         "celery",
+                        "dramatiq",
                         "httpx",
                         "aiohttp",
                         "grpc",

@@ -565,6 +565,10 @@ pub(super) fn celery_self_retry<'a>(
                     } else {
                         1.0
                     };
+                    // An offset in the exponent (`2 ** (retries + 6)`)
+                    // scales the first delay: 2^6 s.
+                    let offset = exponent_offset(text.split_once("**").map_or("", |(_, e)| e));
+                    let scale = scale * multiplier.powi(offset);
                     Delay::Exponential {
                         base: secs(scale),
                         multiplier,
@@ -645,4 +649,21 @@ pub(super) fn celery_self_retry<'a>(
         },
     };
     Some((p, body))
+}
+
+/// The constant added to the retry count in an exponent written
+/// `(self.request.retries + 6)` (or `- 1`): 6 (or -1); 0 for none, and for
+/// an offset beyond +/-32 (not a delay anybody writes).
+fn exponent_offset(exp: &str) -> i32 {
+    let inner = exp.trim().trim_start_matches('(');
+    let inner = inner.split(')').next().unwrap_or(inner);
+    let (sign, k) = match (inner.rsplit_once('+'), inner.rsplit_once('-')) {
+        (Some((_, k)), _) => (1, k),
+        (None, Some((_, k))) => (-1, k),
+        _ => return 0,
+    };
+    match k.trim().parse::<i32>() {
+        Ok(v) if v <= 32 => sign * v,
+        _ => 0,
+    }
 }

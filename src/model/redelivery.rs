@@ -1,0 +1,70 @@
+//! A message broker's redelivery timeout (issue 28, mozmeao/basket #474):
+//! a message a consumer has taken and not yet acknowledged is handed to
+//! another consumer once this long has passed. A task queue that holds a
+//! retried task until its countdown is due keeps it unacknowledged all that
+//! time, so a retry delay longer than the timeout makes the broker deliver
+//! the task again while the first copy still waits (RL305).
+
+use super::SettingPlace;
+use crate::source::Span;
+use serde::Serialize;
+use std::time::Duration;
+
+/// The redelivery timeout in force for a policy's consumers.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct Redelivery {
+    #[serde(with = "crate::duration::serde_ms")]
+    pub after: Duration,
+    /// The setting, in the system's own words, for messages and the fix
+    /// (`broker_transport_options` `visibility_timeout`).
+    pub setting: String,
+    /// How the value was read: as written (`{"visibility_timeout": 3600}`)
+    /// or the default the broker's library applies.
+    pub written_as: String,
+    /// Where it is written; `None` for a library default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<SettingPlace>,
+}
+
+/// A broker setting one file writes, joined to the retries of the same
+/// program by its system's link step.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct BrokerSetting {
+    /// The system whose consumers it is for (its [`super::System`] label
+    /// key: `celery`).
+    pub system: String,
+    pub span: Span,
+    pub kind: BrokerSettingKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum BrokerSettingKind {
+    /// The transport the broker URL names (`redis`, `sqs`, `amqp`).
+    Transport { name: String },
+    /// A redelivery timeout as written, with its text.
+    Timeout {
+        #[serde(with = "crate::duration::serde_ms")]
+        after: Duration,
+        written_as: String,
+    },
+}
+
+/// Work sent to be run later (a Celery `apply_async(countdown=..)` or
+/// `eta=`): the worker that takes it holds it unacknowledged until it is
+/// due, as it holds a retry's countdown (RL305).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct DelayedSend {
+    /// The system (its label key: `celery`).
+    pub system: String,
+    /// The send, for messages (`stack_calibrations.apply_async`).
+    pub name: String,
+    pub span: Span,
+    #[serde(with = "crate::duration::serde_ms")]
+    pub delay: Duration,
+    /// The delay as written (`eta=eta`, `countdown=7200`).
+    pub written_as: String,
+    /// Set by the system's link step, as for a policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redelivery: Option<Redelivery>,
+}

@@ -1,0 +1,129 @@
+//! RL305 retry-delay-past-redelivery: work waits out a delay while the
+//! broker still counts it as taken (a task queue's worker holds a retried
+//! task, or one sent to run later, unacknowledged until it is due), and
+//! the delay is longer than the broker's redelivery timeout: the broker
+//! hands the same work to another consumer while the first still holds
+//! it, and each copy that fails retries in turn (issue 28,
+//! mozmeao/basket #474, LCOGT/banzai #239). The timeout is the policy's
+//! (or the send's) `redelivery`, set by its system's link step. A scan-wide
+//! check, as a send is no policy. Registered by
+//! rules/RL305-retry-delay-past-redelivery.md.
+
+use crate::duration::human;
+use crate::graph::GraphCtx;
+use crate::model::{AttemptCount, Delay, Redelivery};
+use crate::rules::{Check, Emitter};
+use std::time::Duration;
+
+pub const CHECK: Check = Check::Graph(check);
+
+fn check(ctx: &GraphCtx<'_>, e: &mut Emitter<'_>) {
+    for (id, f) in ctx.files.iter().enumerate() {
+        for p in &f.facts.policies {
+            let Some(r) = &p.redelivery else {
+                continue;
+            };
+            if !p.retries() || p.use_of.is_some() {
+                continue;
+            }
+            let Some(longest) = longest_delay(&p.delay.value, &p.attempts.value.count) else {
+                continue;
+            };
+            if longest > r.after {
+                e.emit_at(
+                    id,
+                    p.delay.span,
+                    message(&p.describe(), "before a retry", longest, r, RETRIED),
+                    help(longest, r),
+                );
+            }
+        }
+        for d in &f.facts.delayed_sends {
+            let Some(r) = &d.redelivery else {
+                continue;
+            };
+            if d.delay > r.after {
+                e.emit_at(
+                    id,
+                    d.span,
+                    message(
+                        &format!("`{}`", d.name),
+                        &format!("before it runs (`{}`)", d.written_as),
+                        d.delay,
+                        r,
+                        "so it runs more than once",
+                    ),
+                    help(d.delay, r),
+                );
+            }
+        }
+    }
+}
+
+const RETRIED: &str = "so it runs more than once and every copy that fails retries again";
+
+fn message(what: &str, when: &str, longest: Duration, r: &Redelivery, then: &str) -> String {
+    let setting_at = r
+        .place
+        .as_ref()
+        .map_or(String::new(), |pl| format!(" at {}:{}", pl.path, pl.line));
+    format!(
+        "{what} waits up to `{}` {when}, longer than the broker's redelivery timeout `{}` ({}{setting_at}): the broker hands the waiting work to another consumer, {then}",
+        human(longest),
+        human(r.after),
+        r.written_as,
+    )
+}
+
+fn help(longest: Duration, r: &Redelivery) -> String {
+    format!(
+        "keep every delay below the redelivery timeout, or raise {} above the longest delay (`{}`)",
+        r.setting,
+        human(longest),
+    )
+}
+
+/// The longest delay before any retry of the policy: before its last retry
+/// for a finite count, the cap (or the delay that never stops growing)
+/// for an unbounded one; `None` when the delay cannot be read.
+fn longest_delay(delay: &Delay, count: &AttemptCount) -> Option<Duration> {
+    let retries = match count {
+        AttemptCount::Finite(n) if *n >= 2 => (n - 1).min(u64::from(u32::MAX)) as u32,
+        AttemptCount::Finite(_) => return None,
+        AttemptCount::Unbounded => 64,
+        _ => return None,
+    };
+    // Delays never shrink with the retry number for the shapes read
+    // (exponential, linear, Fibonacci grow to their cap; the others are
+    // fixed), so the last is the longest.
+    delay.nominal(retries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_retry_waits_longest() {
+        let d = Delay::Exponential {
+            base: Duration::from_secs(64),
+            multiplier: 2.0,
+            cap: None,
+        };
+        // 13 attempts: 12 retries, the last after 64 s x 2^11.
+        assert_eq!(
+            longest_delay(&d, &AttemptCount::Finite(13)),
+            Some(Duration::from_secs(64 << 11))
+        );
+        assert_eq!(longest_delay(&d, &AttemptCount::Finite(1)), None);
+        let capped = Delay::Exponential {
+            base: Duration::from_secs(1),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(600)),
+        };
+        assert_eq!(
+            longest_delay(&capped, &AttemptCount::Unbounded),
+            Some(Duration::from_secs(600))
+        );
+    }
+}

@@ -1,0 +1,5 @@
+from celery import Celery
+
+app = Celery("shop")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.update(task_time_limit=300)

@@ -1,0 +1,1 @@
+CELERY_BROKER_URL = "amqp://rabbit.internal//"
