@@ -74,6 +74,9 @@ const NEEDLES: &[&str] = &[
     "pymongo",
     "import redis",
     "from redis",
+    // pika's broker parameters (`libs::pika`).
+    "ConnectionParameters(",
+    "URLParameters(",
     // Celery's redelivery of a task whose worker died (`celery_requeue`).
     "reject_on_worker_lost",
     "REJECT_ON_WORKER_LOST",
@@ -207,6 +210,7 @@ impl<'a> Ctx<'a> {
                         "asyncpg",
                         "pymongo",
                         "redis",
+                        "pika",
                     ] {
                         if t.split(|c: char| !c.is_alphanumeric() && c != '_')
                             .any(|w| w == m)
