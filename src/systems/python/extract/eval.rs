@@ -381,6 +381,20 @@ fn string_at(
             }
             string_at(ctx, v, depth + 1, budget, env)
         }
+        "boolean_operator" => {
+            // `os.environ.get('HOST') or 'localhost'`: read as
+            // `os.getenv('HOST', 'localhost')` is (the fallback, or the
+            // variable where the environment is asked for).
+            if field(n, "operator").is_none_or(|o| ctx.text(o) != "or") {
+                return None;
+            }
+            let a = string_at(ctx, field(n, "left")?, depth + 1, budget, env);
+            match a {
+                Some(a) if !a.is_empty() && a != UNKNOWN_STR => Some(a),
+                _ => string_at(ctx, field(n, "right")?, depth + 1, budget, env)
+                    .or_else(|| Some(UNKNOWN_STR.to_string())),
+            }
+        }
         "attribute" => {
             let v = class_constant(ctx, n)?;
             string_at(ctx, v, depth + 1, budget, env)

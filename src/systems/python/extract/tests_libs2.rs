@@ -175,6 +175,11 @@ def audit():
 
 def local():
     return pika.ConnectionParameters()
+
+hostname = os.environ.get('rabbit_host') or 'localhost'
+
+def errors():
+    return pika.ConnectionParameters(host=hostname, port=5672)
 "#,
     );
     let edges: Vec<(&str, Option<crate::model::calls::Protocol>, usize)> = f
@@ -190,7 +195,7 @@ def local():
         ]
     );
     let envs: Vec<&str> = f.unresolved.iter().map(|u| u.written.as_str()).collect();
-    assert_eq!(envs, ["env AUDIT_MQ_HOST"]);
+    assert_eq!(envs, ["env AUDIT_MQ_HOST", "env rabbit_host"]);
     assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
     let p = &f.policies[0];
     assert_eq!(p.kind, PolicyKind::Connect);
