@@ -649,3 +649,49 @@ func Writers() (*kafka.Writer, *kafka.Writer, *kafka.Writer) {
         }
     );
 }
+
+/// A viper key's value is the file's `SetDefault` of that key on the same
+/// receiver (the package or a `viper.New()` instance); a key with no
+/// default, or a default on another receiver, stays unknown.
+#[test]
+fn viper_keys_read_their_defaults() {
+    let f = read(
+        r#"package main
+
+import (
+	"time"
+
+	rh "github.com/hashicorp/go-retryablehttp"
+	"github.com/spf13/viper"
+)
+
+func clients() (*rh.Client, *rh.Client, *rh.Client) {
+	v := viper.New()
+	v.SetDefault("retry.max", 7)
+	viper.SetDefault("http.timeout", 3*time.Second)
+	viper.SetDefault("other.max", 9)
+	a := rh.NewClient()
+	a.RetryMax = v.GetInt("retry.max")
+	a.HTTPClient.Timeout = viper.GetDuration("http.timeout")
+	b := rh.NewClient()
+	b.RetryMax = viper.GetInt("retry.max")
+	c := rh.NewClient()
+	c.RetryMax = v.GetInt("other.max")
+	return a, b, c
+}
+"#,
+    );
+    let counts: Vec<AttemptCount> = f.policies.iter().map(|p| p.attempts.value.count).collect();
+    assert_eq!(
+        counts,
+        [
+            AttemptCount::Finite(8),
+            AttemptCount::Unknown,
+            AttemptCount::Unknown
+        ]
+    );
+    assert_eq!(
+        f.policies[0].per_try_timeout.as_ref().map(|t| t.value),
+        Some(Timeout::after(Duration::from_secs(3)))
+    );
+}
