@@ -623,3 +623,26 @@ fn a_tracing_endpoint_in_the_application_file_is_a_call() {
     edges.sort();
     assert_eq!(edges, ["orders -> tempo HTTP", "shipping -> zipkin HTTP"]);
 }
+
+/// A kafka-go writer's broker from a field another file fills from the
+/// environment (`env:"KAFKA_ADDR"`) is the compose service that
+/// variable names (testdata/graph/go-kafka-go-config-field/README.md;
+/// bangumi/submit-patch's notification writer).
+#[test]
+fn a_kafka_go_broker_from_a_config_field_is_an_edge() {
+    let (scan, g) = build(
+        "testdata/graph/go-kafka-go-config-field",
+        &Settings::default(),
+    );
+    let names = edge_names(&g);
+    assert!(
+        names.iter().any(|n| n == "notify -> events-kafka x10"),
+        "{names:#?}"
+    );
+    let unresolved: Vec<&str> = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.unresolved.iter().map(|u| u.written.as_str()))
+        .collect();
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}

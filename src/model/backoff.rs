@@ -145,7 +145,10 @@ impl Delay {
             Delay::Fixed { delay } => Some(mul(*delay, retries)),
             Delay::Decorrelated { base, .. } => Some(mul(*base, retries)),
             Delay::Custom | Delay::Unknown => None,
-            Delay::Linear { .. } | Delay::Exponential { .. } | Delay::Fibonacci { .. } => {
+            Delay::Linear { .. }
+            | Delay::Exponential { .. }
+            | Delay::Fibonacci { .. }
+            | Delay::Quadratic { .. } => {
                 let exact = retries.min(EXACT_TERMS);
                 let mut sum = Duration::ZERO;
                 let mut last = Duration::ZERO;
@@ -222,6 +225,34 @@ impl Delay {
                 }
                 let ceiling = cap.map_or(LONGEST, |c| c.min(LONGEST));
                 mul(ceiling, rest)
+            }
+            Delay::Quadratic { base, cap } => {
+                // Delay k is base x k² until it reaches the ceiling (at
+                // most 1e21 ns, so k stays under 3.2e10 for a non-zero
+                // base and the sums of k² under 1.1e31: no overflow).
+                let b = base.as_nanos();
+                if b == 0 {
+                    return Duration::ZERO;
+                }
+                let ceiling = cap.map_or(LONGEST, |c| c.min(LONGEST)).as_nanos();
+                // The first k with b x k² >= ceiling.
+                let mut reach = ((ceiling as f64 / b as f64).sqrt() as u128).max(1);
+                while reach > 1 && b * (reach - 1) * (reach - 1) >= ceiling {
+                    reach -= 1;
+                }
+                while b * reach * reach < ceiling {
+                    reach += 1;
+                }
+                let from = done as u128 + 1;
+                let to = done as u128 + rest as u128;
+                let grow_to = to.min(reach - 1);
+                let squares = |m: u128| m * (m + 1) * (2 * m + 1) / 6;
+                let mut sum = 0u128;
+                if grow_to >= from {
+                    sum = b.saturating_mul(squares(grow_to) - squares(from - 1));
+                }
+                let capped = to - grow_to.max(done as u128);
+                from_nanos(sum.saturating_add(ceiling.saturating_mul(capped)))
             }
             _ => Duration::ZERO,
         }
@@ -318,6 +349,10 @@ mod tests {
                 second: ms(1),
                 cap: Some(ms(60_000)),
             },
+            Delay::Quadratic {
+                base: ms(100),
+                cap: Some(ms(1000)),
+            },
         ];
         for d in &delays {
             for n in [0, 1, 2, 3, 10, 100, EXACT_TERMS] {
@@ -368,6 +403,14 @@ mod tests {
                 second: ms(1),
                 cap: None,
             },
+            Delay::Quadratic {
+                base: Duration::from_nanos(3),
+                cap: Some(ms(900)),
+            },
+            Delay::Quadratic {
+                base: Duration::from_nanos(1),
+                cap: None,
+            },
         ];
         for d in &delays {
             for n in [EXACT_TERMS + 1, 9_000, 20_000, 50_001] {
@@ -410,6 +453,27 @@ mod tests {
         assert_eq!(zero.total_backoff(u64::MAX), Some(Duration::ZERO));
         assert_eq!(retry.nominal(u32::MAX), Some(LONGEST));
         assert_eq!(retry.total_backoff(u64::MAX), Some(Duration::MAX));
+    }
+
+    #[test]
+    fn quadratic_is_the_square_of_the_retry_times_the_base() {
+        // kafka-go's writer: WriteBackoffMin 100 ms x n², at most
+        // WriteBackoffMax 1 s (dialer.go `backoff`, 3ce2979).
+        let kafka = Delay::Quadratic {
+            base: ms(100),
+            cap: Some(ms(1000)),
+        };
+        let firsts: Vec<_> = (1..=5).map(|n| kafka.nominal(n).unwrap()).collect();
+        assert_eq!(firsts, [100, 400, 900, 1000, 1000].map(ms));
+        // 10 attempts: 9 retries, 100 + 400 + 900 + 6 x 1000 ms.
+        assert_eq!(kafka.total_backoff(9), Some(ms(7400)));
+        assert!((kafka.uncapped(5).unwrap() - 2.5).abs() < 1e-12);
+        let open = Delay::Quadratic {
+            base: ms(1),
+            cap: None,
+        };
+        assert_eq!(open.nominal(u32::MAX), Some(LONGEST));
+        assert_eq!(open.total_backoff(u64::MAX), Some(Duration::MAX));
     }
 
     #[test]

@@ -47,6 +47,14 @@ pub enum Delay {
         #[serde(with = "crate::duration::serde_opt_ms")]
         cap: Option<Duration>,
     },
+    /// `base` x n x n before retry n, up to `cap` (segmentio/kafka-go's
+    /// `backoff(attempt, WriteBackoffMin, WriteBackoffMax)`, `dialer.go`).
+    Quadratic {
+        #[serde(with = "crate::duration::serde_ms")]
+        base: Duration,
+        #[serde(with = "crate::duration::serde_opt_ms")]
+        cap: Option<Duration>,
+    },
     /// A delay function the linter cannot read (a lambda, a custom class).
     Custom,
     /// Set by an expression or placeholder.
@@ -84,6 +92,12 @@ impl Delay {
                 let ceiling = cap.map_or(LONGEST, |c| c.min(LONGEST));
                 Some(fibonacci(*first, *second, n, ceiling))
             }
+            Delay::Quadratic { base, cap } => {
+                let ceiling = cap.map_or(LONGEST, |c| c.min(LONGEST));
+                let n = u64::from(n.max(1));
+                let d = crate::model::backoff::mul(*base, n.saturating_mul(n));
+                Some(d.min(ceiling))
+            }
             Delay::Custom | Delay::Unknown => None,
         }
     }
@@ -107,6 +121,10 @@ impl Delay {
                     (x, y) = (y, x + y);
                 }
                 Some(x)
+            }
+            Delay::Quadratic { base, .. } => {
+                let n = f64::from(n.max(1));
+                Some(base.as_secs_f64() * n * n)
             }
             other => other.nominal(n).map(|d| d.as_secs_f64()),
         }

@@ -200,7 +200,8 @@ fn wait(p: &RetryPolicy, k: u32, fallback: f64, prev_hi: f64) -> Wait {
         Delay::Exponential { cap, .. }
         | Delay::Decorrelated { cap, .. }
         | Delay::Linear { cap, .. }
-        | Delay::Fibonacci { cap, .. } => cap.map(secs),
+        | Delay::Fibonacci { cap, .. }
+        | Delay::Quadratic { cap, .. } => cap.map(secs),
         _ => None,
     };
     let (mut lo, mut hi) = match &p.jitter.value {

@@ -60,6 +60,13 @@ pub(super) fn delay_text(d: &Delay) -> String {
             }
             s
         }
+        Delay::Quadratic { base, cap } => {
+            let mut s = format!("{} x n²", human(*base));
+            if let Some(c) = cap {
+                s.push_str(&format!(", cap {}", human(*c)));
+            }
+            s
+        }
         Delay::Custom => "custom".into(),
         Delay::Unknown => "unknown".into(),
     }

@@ -78,7 +78,8 @@ fn growing_cap(d: &Delay) -> Option<Duration> {
         } if *multiplier > 1.0 => Some(*c),
         Delay::Linear { cap: Some(c), .. }
         | Delay::Decorrelated { cap: Some(c), .. }
-        | Delay::Fibonacci { cap: Some(c), .. } => Some(*c),
+        | Delay::Fibonacci { cap: Some(c), .. }
+        | Delay::Quadratic { cap: Some(c), .. } => Some(*c),
         _ => None,
     }
 }

@@ -30,8 +30,9 @@ pub fn clipped(p: &RetryPolicy) -> Option<Clipping> {
         Jitter::Added { factor } => (factor, true),
         _ => return None,
     };
-    let (Delay::Exponential { cap: Some(cap), .. } | Delay::Fibonacci { cap: Some(cap), .. }) =
-        p.delay.value
+    let (Delay::Exponential { cap: Some(cap), .. }
+    | Delay::Fibonacci { cap: Some(cap), .. }
+    | Delay::Quadratic { cap: Some(cap), .. }) = p.delay.value
     else {
         return None;
     };

@@ -13,7 +13,9 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let immediate = match &p.delay.value {
         Delay::None => true,
         Delay::Fixed { delay } => delay.is_zero(),
-        Delay::Exponential { base, .. } | Delay::Linear { base, .. } => base.is_zero(),
+        Delay::Exponential { base, .. }
+        | Delay::Linear { base, .. }
+        | Delay::Quadratic { base, .. } => base.is_zero(),
         Delay::Fibonacci { first, second, .. } => first.is_zero() && second.is_zero(),
         _ => false,
     };

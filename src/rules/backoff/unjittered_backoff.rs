@@ -32,6 +32,12 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         Delay::Linear { base, .. } if !base.is_zero() => {
             format!("a linear backoff growing by `{}`", human(*base))
         }
+        Delay::Quadratic { base, .. } if !base.is_zero() => {
+            format!(
+                "a backoff growing as the square of the retry from `{}`",
+                human(*base)
+            )
+        }
         _ => return,
     };
     let default = if p.delay.is_default() {
@@ -53,7 +59,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     };
     let exponential = matches!(
         p.delay.value,
-        Delay::Exponential { .. } | Delay::Fibonacci { .. }
+        Delay::Exponential { .. } | Delay::Fibonacci { .. } | Delay::Quadratic { .. }
     );
     let f = e.emit(
         span,

@@ -158,6 +158,11 @@ pub const SARAMA_NET_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// `Writer.maxAttempts()`'s default: 10 attempts.
 pub const KAFKA_GO_MAX_ATTEMPTS: u64 = 10;
+/// `Writer.writeBackoffMin()`'s default: the wait before retry n is n x
+/// n x this (`dialer.go` `backoff`).
+pub const KAFKA_GO_WRITE_BACKOFF_MIN: Duration = Duration::from_millis(100);
+/// `Writer.writeBackoffMax()`'s default: the longest wait.
+pub const KAFKA_GO_WRITE_BACKOFF_MAX: Duration = Duration::from_secs(1);
 /// `Writer.readTimeout()`'s default.
 pub const KAFKA_GO_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// `Writer.writeTimeout()`'s default.
@@ -234,6 +239,7 @@ pub static KAFKA_GO: SystemSpec = SystemSpec {
         bound: "keep `MaxAttempts` small (its default is 10 attempts)",
         explicit: "set `MaxAttempts`, `WriteBackoffMin`, `WriteBackoffMax` and `ReadTimeout` on the `kafka.Writer` explicitly",
         idempotent: "set `MaxAttempts: 1` and handle a failed write yourself (kafka-go has no idempotent producer: a retried batch the broker already appended is appended again), or deduplicate on the consumer's side by a key of the message",
+        jitter: "the `kafka.Writer` has no jitter setting: set `MaxAttempts: 1` and retry `WriteMessages` with a jittered backoff of your own (cenkalti/backoff's `NewExponentialBackOff()` randomises by default)",
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("kafka-go Writer", Layer::Application)

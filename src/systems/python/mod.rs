@@ -292,6 +292,14 @@ pub static AIOHTTP_RETRY: SystemSpec = SystemSpec {
     ..SystemSpec::plain("aiohttp_retry", Layer::Application)
 };
 
+pub static PIKA: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: "keep `connection_attempts` small and let the process's supervisor restart it: each attempt can take `stack_timeout` (15 s by default) plus `retry_delay`",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("pika ConnectionParameters", Layer::Sdk)
+};
+
 pub static OTHER: SystemSpec = SystemSpec::plain("Python library", Layer::Application);
 
 /// Python is source, read by file: no YAML/JSON document reader.
@@ -307,6 +315,7 @@ pub fn lib_spec(name: &str) -> &'static SystemSpec {
         "dramatiq" => &DRAMATIQ,
         "google-api-core" => &GOOGLE,
         "aiohttp_retry" => &AIOHTTP_RETRY,
+        "pika" => &PIKA,
         "loop" => &PYTHON_LOOP,
         _ => &OTHER,
     }
@@ -320,6 +329,7 @@ pub fn lib_label(name: &str) -> String {
         "celery" => CELERY.label.to_string(),
         "dramatiq" => DRAMATIQ.label.to_string(),
         "google-api-core" => GOOGLE.label.to_string(),
+        "pika" => PIKA.label.to_string(),
         other => other.to_string(),
     }
 }

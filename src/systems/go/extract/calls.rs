@@ -610,7 +610,7 @@ fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
 
 /// `x.Field` (or `x.y.Field`) whose field this file does not fill: the
 /// field's name.
-fn other_files_field<'a>(ctx: &Ctx<'a>, n: Node<'_>) -> Option<&'a str> {
+pub(super) fn other_files_field<'a>(ctx: &Ctx<'a>, n: Node<'_>) -> Option<&'a str> {
     if n.kind() != "selector_expression" {
         return None;
     }

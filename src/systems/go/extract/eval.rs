@@ -76,6 +76,14 @@ fn num_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Num> {
             })
         }
         "call_expression" => {
+            if let Some(v) = viper_default(ctx, n) {
+                let inner = num_at(ctx, v, depth + 1)?;
+                let getter = field(field(n, "function")?, "field").map(|f| ctx.text(f));
+                return Some(Num {
+                    value: inner.value,
+                    duration: inner.duration || getter == Some("GetDuration"),
+                });
+            }
             // Conversions: `time.Duration(n)`, `int(n)`, `uint64(n)`, `float64(n)`.
             let f = field(n, "function")?;
             let a = *super::args(n).first()?;
@@ -116,6 +124,55 @@ fn num_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Num> {
         }
         _ => None,
     }
+}
+
+/// The default a key read from viper has in this file:
+/// `viper.GetInt("retry.max")` (or `GetInt64`, `GetUint`, `GetFloat64`,
+/// `GetDuration`, on the package or on a `*viper.Viper` of the file) is
+/// the value of the file's `viper.SetDefault("retry.max", 3)` on the same
+/// receiver. A config file or the environment may set the key otherwise
+/// (spf13/viper, commit 528f7416c4b56a4948673984b190bf8713f0c3c4,
+/// `viper.go` `find`: an override, a flag, the environment, the config
+/// file, the key/value store, then the default); the default is read as
+/// the value, as `os.getenv`'s fallback is.
+fn viper_default<'a>(ctx: &Ctx<'a>, call: Node<'_>) -> Option<Node<'a>> {
+    let f = field(call, "function")?;
+    if f.kind() != "selector_expression" {
+        return None;
+    }
+    let getter = ctx.text(field(f, "field")?);
+    if !matches!(
+        getter,
+        "GetInt"
+            | "GetInt32"
+            | "GetInt64"
+            | "GetUint"
+            | "GetUint32"
+            | "GetUint64"
+            | "GetFloat64"
+            | "GetDuration"
+    ) {
+        return None;
+    }
+    let recv = field(f, "operand")?;
+    let on_pkg = ctx.pkg_ref(f).is_some_and(|(p, _)| p == Pkg::Viper);
+    if !on_pkg && !ctx.imports(Pkg::Viper) {
+        return None;
+    }
+    let key = string(ctx, *super::args(call).first()?)?;
+    let recv = ctx.text(recv);
+    ctx.calls.iter().find_map(|&c| {
+        let g = field(c, "function")?;
+        if g.kind() != "selector_expression"
+            || ctx.text(field(g, "field")?) != "SetDefault"
+            || ctx.text(field(g, "operand")?) != recv
+        {
+            return None;
+        }
+        let a = super::args(c);
+        let (&k, &v) = (a.first()?, a.get(1)?);
+        (string(ctx, k).as_deref() == Some(key.as_str())).then_some(v)
+    })
 }
 
 fn parse_int(t: &str) -> Option<i64> {

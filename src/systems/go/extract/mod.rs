@@ -248,6 +248,9 @@ pub enum Pkg {
     Sarama,
     /// segmentio/kafka-go, the other Kafka client.
     KafkaGo,
+    /// spf13/viper, a configuration store: `viper.GetInt("k")` is the
+    /// value `viper.SetDefault("k", v)` gives where nothing else does.
+    Viper,
 }
 
 fn pkg_of_path(path: &str) -> Option<Pkg> {
@@ -279,6 +282,7 @@ fn pkg_of_path(path: &str) -> Option<Pkg> {
         "math" => Pkg::Math,
         "github.com/IBM/sarama" | "github.com/Shopify/sarama" => Pkg::Sarama,
         "github.com/segmentio/kafka-go" => Pkg::KafkaGo,
+        "github.com/spf13/viper" => Pkg::Viper,
         _ => return None,
     })
 }

@@ -579,3 +579,119 @@ func Run(ctx context.Context, m kafka.Message) error {
         .collect();
     assert_eq!(envs, [("env KAFKA_BROKERS", 1)]);
 }
+
+/// kafka-go's wait before retry n is n x n x WriteBackoffMin, at most
+/// WriteBackoffMax (100 ms and 1 s unless set; `dialer.go` `backoff`,
+/// 3ce2979); fields set on the writer after it is made count (a zero
+/// `RequiredAcks` set on a `NewWriter` writer asks no answer), and a
+/// constant's value is read, not its name.
+#[test]
+fn kafka_go_writer_backoff_and_fields_set_later() {
+    let f = read(
+        r#"package events
+
+import (
+	"time"
+
+	kafka "github.com/segmentio/kafka-go"
+)
+
+const noAcks = 0
+
+func Writers() (*kafka.Writer, *kafka.Writer, *kafka.Writer) {
+	a := &kafka.Writer{Addr: kafka.TCP("kafka-0.kafka:9092")}
+	b := kafka.NewWriter(kafka.WriterConfig{Brokers: []string{"kafka-1.kafka:9092"}})
+	b.MaxAttempts = 4
+	b.WriteBackoffMin = 50 * time.Millisecond
+	b.RequiredAcks = noAcks
+	c := &kafka.Writer{Addr: kafka.TCP("kafka-2.kafka:9092"), RequiredAcks: kafka.RequireAll}
+	c.WriteBackoffMax = 0
+	return a, b, c
+}
+"#,
+    );
+    let kafka: Vec<&crate::model::RetryPolicy> = f
+        .policies
+        .iter()
+        .filter(|p| p.system == System::GoLib("kafka-go".into()))
+        .collect();
+    assert_eq!(kafka.len(), 3, "{:#?}", f.policies);
+    let ms = Duration::from_millis;
+    assert_eq!(
+        kafka[0].delay.value,
+        Delay::Quadratic {
+            base: ms(100),
+            cap: Some(ms(1000))
+        }
+    );
+    assert_eq!(kafka[0].delay.provenance, Provenance::Default);
+    assert_eq!(kafka[1].attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(
+        kafka[1].delay.value,
+        Delay::Quadratic {
+            base: ms(50),
+            cap: Some(ms(1000))
+        }
+    );
+    assert_eq!(kafka[1].delay.provenance, Provenance::Written);
+    let answers = |p: &crate::model::RetryPolicy| {
+        format!("{:?}", p.retry_on.value).contains("REQUEST_TIMED_OUT")
+    };
+    assert!(!answers(kafka[0]));
+    assert!(!answers(kafka[1]), "{:?}", kafka[1].retry_on);
+    assert!(answers(kafka[2]));
+    // A zero WriteBackoffMax is the default 1 s.
+    assert_eq!(
+        kafka[2].delay.value,
+        Delay::Quadratic {
+            base: ms(100),
+            cap: Some(ms(1000))
+        }
+    );
+}
+
+/// A viper key's value is the file's `SetDefault` of that key on the same
+/// receiver (the package or a `viper.New()` instance); a key with no
+/// default, or a default on another receiver, stays unknown.
+#[test]
+fn viper_keys_read_their_defaults() {
+    let f = read(
+        r#"package main
+
+import (
+	"time"
+
+	rh "github.com/hashicorp/go-retryablehttp"
+	"github.com/spf13/viper"
+)
+
+func clients() (*rh.Client, *rh.Client, *rh.Client) {
+	v := viper.New()
+	v.SetDefault("retry.max", 7)
+	viper.SetDefault("http.timeout", 3*time.Second)
+	viper.SetDefault("other.max", 9)
+	a := rh.NewClient()
+	a.RetryMax = v.GetInt("retry.max")
+	a.HTTPClient.Timeout = viper.GetDuration("http.timeout")
+	b := rh.NewClient()
+	b.RetryMax = viper.GetInt("retry.max")
+	c := rh.NewClient()
+	c.RetryMax = v.GetInt("other.max")
+	return a, b, c
+}
+"#,
+    );
+    let counts: Vec<AttemptCount> = f.policies.iter().map(|p| p.attempts.value.count).collect();
+    assert_eq!(
+        counts,
+        [
+            AttemptCount::Finite(8),
+            AttemptCount::Unknown,
+            AttemptCount::Unknown
+        ]
+    );
+    assert_eq!(
+        f.policies[0].per_try_timeout.as_ref().map(|t| t.value),
+        Some(Timeout::after(Duration::from_secs(3)))
+    );
+}

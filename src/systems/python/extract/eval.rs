@@ -312,6 +312,29 @@ pub fn env_helpers<'a>(ctx: &Ctx<'a>) -> Vec<&'a str> {
     out
 }
 
+/// The value of `self.X` / `cls.X` where `X = value` is written in the
+/// body of the class the attribute is read in (a class constant:
+/// `HOST = os.getenv('AMQP_HOST', 'rabbitmq')`). An `X` assigned
+/// anywhere else (`self.X = ..` in a method) is not followed.
+fn class_constant<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
+    let object = field(n, "object")?;
+    if !matches!(ctx.text(object), "self" | "cls") {
+        return None;
+    }
+    let name = ctx.text(field(n, "attribute")?);
+    let class = std::iter::successors(n.parent(), |p| p.parent())
+        .take(64)
+        .find(|p| p.kind() == "class_definition")?;
+    let body = field(class, "body")?;
+    ctx.bindings.get(name)?.iter().copied().find(|v| {
+        // value <- assignment <- expression_statement <- the class's block
+        v.parent()
+            .and_then(|a| a.parent())
+            .and_then(|e| e.parent())
+            .is_some_and(|b| b.id() == body.id())
+    })
+}
+
 /// The calls that read an environment variable.
 const ENV_GETS: &[&str] = &["os.environ.get", "os.getenv", "environ.get", "getenv"];
 /// The environment as a mapping (`os.environ["X"]`).
@@ -356,6 +379,24 @@ fn string_at(
             if v.id() == n.id() {
                 return None;
             }
+            string_at(ctx, v, depth + 1, budget, env)
+        }
+        "boolean_operator" => {
+            // `os.environ.get('HOST') or 'localhost'`: read as
+            // `os.getenv('HOST', 'localhost')` is (the fallback, or the
+            // variable where the environment is asked for).
+            if field(n, "operator").is_none_or(|o| ctx.text(o) != "or") {
+                return None;
+            }
+            let a = string_at(ctx, field(n, "left")?, depth + 1, budget, env);
+            match a {
+                Some(a) if !a.is_empty() && a != UNKNOWN_STR => Some(a),
+                _ => string_at(ctx, field(n, "right")?, depth + 1, budget, env)
+                    .or_else(|| Some(UNKNOWN_STR.to_string())),
+            }
+        }
+        "attribute" => {
+            let v = class_constant(ctx, n)?;
             string_at(ctx, v, depth + 1, budget, env)
         }
         "conditional_expression" => {

@@ -8,6 +8,7 @@ mod aiohttp;
 mod aws;
 mod dramatiq;
 mod google;
+mod pika;
 mod sdk;
 
 use super::eval::{self, resolve};
@@ -85,6 +86,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                         sdk::urllib3_policy(ctx, n, &mut facts.diagnostics)
                     }
                     "HTTPAdapter" if urllib3 => sdk::adapter_policy(ctx, n),
+                    "ConnectionParameters" | "URLParameters" if pika::is_parameters(ctx, n) => {
+                        pika::parameters(ctx, n, facts);
+                        None
+                    }
                     "Config" if botocore => {
                         aws::botocore_policy(ctx, n, false, &mut facts.diagnostics)
                     }

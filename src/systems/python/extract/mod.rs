@@ -75,6 +75,9 @@ const NEEDLES: &[&str] = &[
     "pymongo",
     "import redis",
     "from redis",
+    // pika's broker parameters (`libs::pika`).
+    "ConnectionParameters(",
+    "URLParameters(",
     // Celery's redelivery of a task whose worker died (`celery_requeue`).
     "reject_on_worker_lost",
     "REJECT_ON_WORKER_LOST",
@@ -219,6 +222,7 @@ impl<'a> Ctx<'a> {
                         "asyncpg",
                         "pymongo",
                         "redis",
+                        "pika",
                     ] {
                         if t.split(|c: char| !c.is_alphanumeric() && c != '_')
                             .any(|w| w == m)

@@ -292,3 +292,27 @@ fn a_wait_in_the_loop_variable_is_read_at_the_variables_first_values() {
         }
     );
 }
+
+/// `os.environ.get("X") or "default"` reads as `os.getenv("X",
+/// "default")` does: the fallback's host is the call's target (and the
+/// variable where the environment is asked for).
+#[test]
+fn an_or_fallback_is_the_default_of_an_environment_read() {
+    let f = read(
+        r#"import os
+import requests
+
+BASE = os.environ.get("ORDERS_URL") or "http://orders:8080"
+
+def order(i):
+    return requests.get(BASE + "/orders/" + str(i), timeout=2)
+
+def stock(i):
+    return requests.get((os.getenv("STOCK_URL") or "") + "/stock", timeout=2)
+"#,
+    );
+    let edges: Vec<&str> = f.edges.iter().map(|e| e.callee.as_str()).collect();
+    assert_eq!(edges, ["orders"], "{:#?}", f.edges);
+    let envs: Vec<&str> = f.unresolved.iter().map(|u| u.written.as_str()).collect();
+    assert_eq!(envs, ["env STOCK_URL"]);
+}

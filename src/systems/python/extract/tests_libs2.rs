@@ -149,3 +149,65 @@ fn celery_task_classes_are_retry_policies() {
     assert_eq!(p.delay.value, Delay::Custom);
     assert_eq!(p.name.as_deref(), Some("Celery task class BackoffTask"));
 }
+
+/// pika: `ConnectionParameters(host=..)` and `URLParameters(url)` are
+/// AMQP edges to the broker (a class constant read through `self.`, an
+/// `env X` call for a host from the environment alone, none for pika's
+/// default `localhost`); `connection_attempts` above 1 is a connect
+/// retry, on no edge (pika 2126d43 `pika/connection.py`).
+#[test]
+fn pika_parameters_name_the_broker() {
+    let f = read(
+        r#"import os
+import pika
+
+class Publisher:
+    HOST = os.getenv('AMQP_HOST', 'rabbitmq')
+
+    def __init__(self):
+        self._params = pika.connection.ConnectionParameters(host=self.HOST, connection_attempts=8, retry_delay=5)
+
+def events():
+    return pika.BlockingConnection(pika.URLParameters("amqp://guest:guest@events-mq:5672/%2F"))
+
+def audit():
+    return pika.ConnectionParameters(host=os.environ["AUDIT_MQ_HOST"])
+
+def local():
+    return pika.ConnectionParameters()
+
+hostname = os.environ.get('rabbit_host') or 'localhost'
+
+def errors():
+    return pika.ConnectionParameters(host=hostname, port=5672)
+"#,
+    );
+    let edges: Vec<(&str, Option<crate::model::calls::Protocol>, usize)> = f
+        .edges
+        .iter()
+        .map(|e| (e.callee.as_str(), e.protocol, e.policies.len()))
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            ("rabbitmq", Some(crate::model::calls::Protocol::Amqp), 0),
+            ("events-mq", Some(crate::model::calls::Protocol::Amqp), 0)
+        ]
+    );
+    let envs: Vec<&str> = f.unresolved.iter().map(|u| u.written.as_str()).collect();
+    assert_eq!(envs, ["env AUDIT_MQ_HOST", "env rabbit_host"]);
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    let p = &f.policies[0];
+    assert_eq!(p.kind, PolicyKind::Connect);
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(8));
+    assert_eq!(
+        p.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_secs(5)
+        }
+    );
+    assert_eq!(
+        p.per_try_timeout.as_ref().map(|t| t.value),
+        Some(Timeout::after(Duration::from_secs(15)))
+    );
+}

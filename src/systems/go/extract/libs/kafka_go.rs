@@ -2,8 +2,7 @@
 //! `kafka.Writer{Addr: kafka.TCP(brokers..), ..}` (or the deprecated
 //! `kafka.NewWriter(kafka.WriterConfig{Brokers: ..})`) retries each batch
 //! up to `MaxAttempts` times, `n x n x WriteBackoffMin` apart at most
-//! `WriteBackoffMax` (a growth the model has no shape for: a custom
-//! delay, no jitter), each try up to `WriteTimeout` to send and
+//! `WriteBackoffMax` (a quadratic delay, no jitter), each try up to `WriteTimeout` to send and
 //! `ReadTimeout` for the answer. kafka-go has no idempotent producer:
 //! a batch whose answer timed out may have been appended, and its retry
 //! appends it again (RL103), unless no answer is asked for
@@ -18,13 +17,15 @@
 //! subscription, not a retried request. Defaults: [`crate::systems::go`]
 //! (`KAFKA_GO_*`, from kafka-go's `writer.go`).
 //!
-//! Not read yet: fields set on a writer after it is made (`w.MaxAttempts
-//! = 3`), `kafka.Dial*` connections, a `Transport` of the writer's own.
+//! Fields set on the writer after it is made, in the same function
+//! (`w.MaxAttempts = 3`), are read as its own. Not read yet: a
+//! `RequiredAcks` constant of another file, `kafka.Dial*` connections, a
+//! `Transport` of the writer's own.
 
 use super::super::eval;
 use super::super::{
-    Ctx, Pkg, RetryScope, args, attempts, bound_name, composite, default_attempts, field, keyed,
-    named_children, policy, span,
+    Ctx, Pkg, RetryScope, args, attempts, bound_name, composite, default_attempts,
+    enclosing_function, field, keyed, named_children, policy, span,
 };
 use super::sarama::{Target, calls_on, one, push_kafka, retried, targets};
 use crate::model::{
@@ -146,7 +147,9 @@ fn push(
 
 /// The writer's policy: kafka-go's defaults, then the fields written in
 /// the literal (`config`: a `WriterConfig` given to `NewWriter`, whose
-/// `RequiredAcks` 0 is `RequireAll`).
+/// `RequiredAcks` 0 is `RequireAll`), then those set on the writer after
+/// it is made in the same function (`w.MaxAttempts = 5`: a field of the
+/// `Writer`, where 0 acks is `RequireNone` whatever made it).
 fn writer(ctx: &Ctx<'_>, at: Node<'_>, fields: &[(&str, Node<'_>)], config: bool) -> RetryPolicy {
     let here = span(at);
     let mut p = policy(
@@ -159,9 +162,12 @@ fn writer(ctx: &Ctx<'_>, at: Node<'_>, fields: &[(&str, Node<'_>)], config: bool
         ),
     );
     p.name = bound_name(ctx, outer(at)).map(str::to_string);
-    // n x n x WriteBackoffMin, at most WriteBackoffMax: no shape of the
-    // model's, and no jitter.
-    p.delay = Located::default_at(Delay::Custom, here);
+    // n x n x WriteBackoffMin, at most WriteBackoffMax, no jitter.
+    let mut backoff = Backoff {
+        min: Some(sys::KAFKA_GO_WRITE_BACKOFF_MIN),
+        max: Some(sys::KAFKA_GO_WRITE_BACKOFF_MAX),
+        at: None,
+    };
     p.jitter = Located::default_at(Jitter::None, here);
     p.per_try_timeout = Some(Located::default_at(
         Timeout::after(sys::KAFKA_GO_WRITE_TIMEOUT + sys::KAFKA_GO_READ_TIMEOUT),
@@ -174,7 +180,17 @@ fn writer(ctx: &Ctx<'_>, at: Node<'_>, fields: &[(&str, Node<'_>)], config: bool
     p.budget_site = BudgetSite::NotOffered;
     let mut write = (Some(sys::KAFKA_GO_WRITE_TIMEOUT), None);
     let mut read = (Some(sys::KAFKA_GO_READ_TIMEOUT), None);
-    for &(k, v) in fields {
+    let later: Vec<(&str, Node<'_>)> = match p.name.as_deref() {
+        Some(var) => ctx
+            .fields_of(var, enclosing_function(at))
+            .into_iter()
+            .filter(|f| f.value.start_byte() >= at.end_byte())
+            .map(|f| (f.field, f.value))
+            .collect(),
+        None => Vec::new(),
+    };
+    let written = fields.iter().map(|&f| (f, config));
+    for ((k, v), config) in written.chain(later.into_iter().map(|f| (f, false))) {
         match k {
             // 0 or less is the default (`maxAttempts()`).
             "MaxAttempts" => {
@@ -185,38 +201,66 @@ fn writer(ctx: &Ctx<'_>, at: Node<'_>, fields: &[(&str, Node<'_>)], config: bool
                 };
                 p.attempts = attempts(count, &format!("MaxAttempts: {}", ctx.text(v)), span(v));
             }
-            "WriteBackoffMin" | "WriteBackoffMax" => {
-                p.delay = Located::written(Delay::Custom, span(v));
+            // 0 or less is the default (`writeBackoffMin()`, `..Max()`).
+            "WriteBackoffMin" => {
+                backoff.min =
+                    eval::duration(ctx, v).map(|d| positive_or(d, sys::KAFKA_GO_WRITE_BACKOFF_MIN));
+                backoff.at = Some(span(v));
+                p.jitter = Located::written(Jitter::None, span(v));
+            }
+            "WriteBackoffMax" => {
+                backoff.max =
+                    eval::duration(ctx, v).map(|d| positive_or(d, sys::KAFKA_GO_WRITE_BACKOFF_MAX));
+                backoff.at = Some(span(v));
                 p.jitter = Located::written(Jitter::None, span(v));
             }
             "ReadTimeout" => read = (eval::duration(ctx, v), Some(span(v))),
             "WriteTimeout" => write = (eval::duration(ctx, v), Some(span(v))),
             "RequiredAcks" => {
-                let t = ctx.text(v);
-                let none = t.ends_with("RequireNone") || (t == "0" && !config);
+                let none = match ctx.pkg_ref(v) {
+                    Some((Pkg::KafkaGo, name)) => name == "RequireNone",
+                    _ => eval::num(ctx, v).is_some_and(|n| n.value == 0.0) && !config,
+                };
                 p.retry_on = Located::written(retried(span(v), !none), span(v));
             }
             "Async" => p.scope.detached = ctx.text(v) == "true",
             _ => {}
         }
     }
+    let delay = match (backoff.min, backoff.max) {
+        (Some(base), Some(cap)) => Delay::Quadratic {
+            base,
+            cap: Some(cap),
+        },
+        _ => Delay::Unknown,
+    };
+    p.delay = match backoff.at {
+        Some(at) => Located::written(delay, at),
+        None => Located::default_at(delay, here),
+    };
     // A zero timeout is the default (`readTimeout()`, `writeTimeout()`).
     if let Some(at) = read.1.or(write.1) {
         let t = match (write.0, read.0) {
             (Some(w), Some(r)) => Timeout::after(
-                if w.is_zero() {
-                    sys::KAFKA_GO_WRITE_TIMEOUT
-                } else {
-                    w
-                } + if r.is_zero() {
-                    sys::KAFKA_GO_READ_TIMEOUT
-                } else {
-                    r
-                },
+                positive_or(w, sys::KAFKA_GO_WRITE_TIMEOUT)
+                    + positive_or(r, sys::KAFKA_GO_READ_TIMEOUT),
             ),
             _ => Timeout::Unknown,
         };
         p.per_try_timeout = Some(Located::written(t, at));
     }
     p
+}
+
+/// The writer's backoff bounds as read (`None`: not known) and where one
+/// was written.
+struct Backoff {
+    min: Option<std::time::Duration>,
+    max: Option<std::time::Duration>,
+    at: Option<crate::source::Span>,
+}
+
+/// `d`, or kafka-go's `default` for a zero one.
+fn positive_or(d: std::time::Duration, default: std::time::Duration) -> std::time::Duration {
+    if d.is_zero() { default } else { d }
 }

@@ -277,6 +277,18 @@ pub(super) fn push_kafka(
                 u.protocol = Some(Protocol::Kafka);
                 facts.unresolved.push(u);
             }
+            Target::Field(name, written, at) => {
+                facts.go_fields.push(crate::model::GoField {
+                    field: name,
+                    kind: crate::model::GoFieldKind::Target {
+                        unresolved: facts.unresolved.len(),
+                    },
+                });
+                let mut u = UnresolvedCall::new(at, written);
+                u.policies = policies.to_vec();
+                u.protocol = Some(Protocol::Kafka);
+                facts.unresolved.push(u);
+            }
         }
     }
 }
@@ -284,6 +296,10 @@ pub(super) fn push_kafka(
 pub(super) enum Target {
     Host(String, crate::source::Span),
     Env(String, crate::source::Span),
+    /// `cfg.Brokers` of a struct another file of the module fills: the
+    /// field's name and the text as written (`link::go_fields` gives it
+    /// the variable that fills it).
+    Field(String, String, crate::source::Span),
 }
 
 /// The brokers of `sarama.NewXxx(brokers, ..)`: a `[]string{..}` literal's
@@ -316,6 +332,10 @@ pub(super) fn targets(ctx: &Ctx<'_>, brokers: Node<'_>) -> Vec<Target> {
                 }
                 return out;
             }
+            "selector_expression" => {
+                out.extend(one(ctx, n));
+                return out;
+            }
             _ => return out,
         }
     }
@@ -330,5 +350,9 @@ pub(super) fn one(ctx: &Ctx<'_>, e: Node<'_>) -> Option<Target> {
     {
         return Some(Target::Host(host, span(e)));
     }
-    super::super::envs::getenv(ctx, e).map(|env| Target::Env(env, span(e)))
+    if let Some(env) = super::super::envs::getenv(ctx, e) {
+        return Some(Target::Env(env, span(e)));
+    }
+    super::super::calls::other_files_field(ctx, e)
+        .map(|name| Target::Field(name.to_string(), ctx.text(e).to_string(), span(e)))
 }
