@@ -213,12 +213,19 @@ const NETWORK_PROGRAMS: &[&str] = &[
 /// Why the call `op` is local work (its text), or `None`.
 fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
     let compact: String = spans.text(op).split_whitespace().collect();
+    // Something awaited inside the call (`from_slice(&client.get(u).send()
+    // .await?..)`) is attempted with it: not known local.
+    if compact.contains(".await") {
+        return None;
+    }
     let short = |s: &str| {
         let s = s.split('(').next().unwrap_or(s);
         format!("{s}(..)")
     };
     // A Unix-domain socket: the peer is a process on this host.
-    let unix = compact.to_ascii_lowercase().contains("unix");
+    let unix = without_strings(&compact)
+        .to_ascii_lowercase()
+        .contains("unix");
     // A local process, unless its program is a network client.
     if compact.contains("Command::new(") {
         let lower = compact.to_ascii_lowercase();
@@ -276,4 +283,29 @@ fn chain_root(e: &Expr) -> &Expr {
         }
     }
     cur
+}
+
+/// The text with what string literals hold left out (`"/unix_time"` names
+/// no socket).
+fn without_strings(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    let mut in_str = false;
+    let mut escaped = false;
+    for c in t.chars() {
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        if c == '"' {
+            in_str = true;
+        }
+        out.push(c);
+    }
+    out
 }
