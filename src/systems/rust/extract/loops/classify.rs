@@ -168,6 +168,14 @@ impl LoopFinder<'_, '_, '_, '_> {
         if let Some(why) = not_retry(&shape) {
             return Err(Some(why.into()));
         }
+        // What each pass attempts is local work (the file system, a local
+        // process, a local or Unix-domain socket): it cannot leave the
+        // process, so it is no retry of a remote operation (`reach.rs`).
+        if let Some(op) = super::reach::local_attempt(spans, body, cond) {
+            return Err(Some(format!(
+                "local work: what each pass attempts ({op}) does not leave the process (the file system, a local process, a local or Unix-domain socket), so no server is retried"
+            )));
+        }
         // `for x in items` is iteration over work, not a retry; unless the
         // items are the attempts: a schedule of delays or timeouts each
         // pass waits (`for d in [Some(1s), Some(3s), None]`, `for (attempt,

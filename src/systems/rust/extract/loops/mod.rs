@@ -32,6 +32,7 @@ mod delay;
 mod macros;
 mod policy;
 mod policy_ends;
+mod reach;
 mod shape;
 mod shape_exits;
 mod shape_words;

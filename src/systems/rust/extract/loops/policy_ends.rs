@@ -4,7 +4,8 @@
 //! Err(e) }`, `(Err(e), None) => return Err(e)` of `match (op().await,
 //! retry_iter.next())`, `let Some(d) = it.next() else { return .. }`), or a
 //! counting object asked whether another attempt is left
-//! (`retries.has_next()`) with a branch that leaves. How many attempts the
+//! (`retries.has_next()`) with a branch that leaves, or a counting object
+//! whose failure leaves (`retry_counter.increment_from_error(e)?`). How many attempts the
 //! policy allows is the policy's to say: the loop is bounded, the count
 //! not shown. A delay unwrapped (`backoff.next().unwrap()`, `.expect(..)`)
 //! is not such a test: the loop assumes one is always there.
@@ -29,6 +30,29 @@ fn asks_next(t: &str) -> bool {
 /// `retries.has_next()`, `!policy.has_next()`: is another attempt left.
 fn asks_left(t: &str) -> bool {
     t.contains(".has_next()") || t.contains(".has_remaining()")
+}
+
+/// A call, not awaited, on a retry policy or counter held in a local or a
+/// field (`retry_counter.increment_from_error(e)`, `self.retries.
+/// record_failure()`): under `?` it leaves the loop when the policy has no
+/// attempt left. An awaited call (`retry_client.send(r).await?`) is the
+/// operation, not its policy.
+fn counts_out(e: &Expr) -> bool {
+    let Expr::MethodCall(m) = e else { return false };
+    let name = match &*m.receiver {
+        Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        Expr::Field(f) => match &f.member {
+            syn::Member::Named(n) => Some(n.to_string()),
+            syn::Member::Unnamed(_) => None,
+        },
+        _ => None,
+    };
+    name.is_some_and(|n| {
+        let n = n.to_ascii_lowercase();
+        ["retry", "retries", "attempt", "backoff", "budget"]
+            .iter()
+            .any(|w| n.contains(w))
+    })
 }
 
 /// The test in `body` (not in an inner loop or closure) by which a retry
@@ -84,6 +108,14 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
                 }
             }
             syn::visit::visit_expr_if(self, i);
+        }
+        // `retry_counter.increment_failures(e)?`: the counting object
+        // says it ran out by failing, and the `?` leaves the loop.
+        fn visit_expr_try(&mut self, t: &'b syn::ExprTry) {
+            if self.found.is_none() && counts_out(&t.expr) {
+                self.found = Some(&t.expr);
+            }
+            syn::visit::visit_expr_try(self, t);
         }
         fn visit_local(&mut self, l: &'b syn::Local) {
             if self.found.is_none()

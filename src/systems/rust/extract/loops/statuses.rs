@@ -26,6 +26,11 @@ struct V<'s> {
     statement: usize,
     /// Nodes visited, bounded.
     budget: u32,
+    /// `if`s with no `else` (their addresses) after which the block leaves
+    /// (`if r.status().is_success() { break } return Err(..)`): a status
+    /// the test does not hold for falls through to the exit, it does not
+    /// go round.
+    falls_out: Vec<usize>,
 }
 
 /// The statuses the loop's body retries, each with its test.
@@ -38,6 +43,7 @@ pub(super) fn retried<'s>(ev: &'s Eval<'s, 's>, body: &Block) -> Vec<(Statuses, 
         value: 0,
         statement: 0,
         budget: 20_000,
+        falls_out: Vec::new(),
     };
     v.visit_block(body);
     let compact: String = spans
@@ -159,6 +165,34 @@ fn block_round(spans: &Spans<'_>, b: &Block) -> bool {
     })
 }
 
+/// Whether the statements after an `if` leave before anything can go
+/// round: one of them is a `return`/`break` (or `bail!`/`panic!`), and no
+/// `continue` comes before it.
+fn falls_out(spans: &Spans<'_>, rest: &[syn::Stmt]) -> bool {
+    for st in rest {
+        let leaves_here = match st {
+            syn::Stmt::Expr(e, _) => leaves(e),
+            syn::Stmt::Macro(m) => ["panic", "bail", "unreachable"]
+                .iter()
+                .any(|w| m.mac.path.is_ident(w)),
+            _ => false,
+        };
+        if leaves_here {
+            return true;
+        }
+        let text = match st {
+            syn::Stmt::Expr(e, _) => spans.text(e),
+            syn::Stmt::Local(l) => spans.text(l),
+            syn::Stmt::Macro(m) => spans.text(m),
+            syn::Stmt::Item(_) => "",
+        };
+        if text.contains("continue") {
+            return false;
+        }
+    }
+    false
+}
+
 /// `Ok(r)` (with or without a guard): the arm of a success.
 fn is_ok_arm(p: &Pat) -> bool {
     let p = match p {
@@ -208,6 +242,18 @@ impl<'a> Visit<'a> for V<'_> {
         }
     }
 
+    fn visit_block(&mut self, b: &'a Block) {
+        for (k, st) in b.stmts.iter().enumerate() {
+            if let syn::Stmt::Expr(Expr::If(i), _) = st
+                && i.else_branch.is_none()
+                && falls_out(self.spans, &b.stmts[k + 1..])
+            {
+                self.falls_out.push(i as *const syn::ExprIf as usize);
+            }
+        }
+        syn::visit::visit_block(self, b);
+    }
+
     fn visit_stmt(&mut self, st: &'a syn::Stmt) {
         if let syn::Stmt::Expr(e, _) = st {
             match e {
@@ -239,6 +285,7 @@ impl<'a> Visit<'a> for V<'_> {
         {
             let else_round = match i.else_branch.as_ref().map(|(_, e)| &**e) {
                 Some(Expr::Block(b)) => self.round_block(&b.block, value),
+                None if self.falls_out.contains(&(i as *const syn::ExprIf as usize)) => Some(false),
                 _ => None,
             };
             if let Some(then_round) = self.round_block(&i.then_branch, value) {
