@@ -295,7 +295,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             // round, the rest leave (issue 28).
             if !only_interrupt && statuses::gated_catch(ctx, c) {
                 retrying.push(c);
-            } else if last.is_some_and(|l| helpers::leaves(ctx, l)) || only_interrupt {
+            } else if last.is_some_and(|l| helpers::leaves(ctx, l))
+                || only_interrupt
+                || catches::ends_by_flag(ctx, c, cond_text)
+            {
                 exiting.push(c);
             } else {
                 retrying.push(c);
@@ -441,7 +444,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                                 || (ast::unwrap_expr(r).kind() == "method_invocation"
                                     && field(*e, "operator").is_some_and(|o| ctx.text(o) == "=")
                                     && field(*e, "left").is_some_and(|l| {
-                                        cond_text.contains(&format!("!{}", ctx.text(l)))
+                                        catches::negated_flag(cond_text, ctx.text(l))
                                     }))
                         })
                 })
