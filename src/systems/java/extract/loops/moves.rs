@@ -118,6 +118,16 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         if computed && mentions(ctx, try_block, name) {
             return true;
         }
+        // A setting the try hands the call switched off or changed
+        // (`scalarReplace = false;` before `merge(.., scalarReplace)`):
+        // the next pass is a fallback, not the same call.
+        if matches!(
+            r.kind(),
+            "true" | "false" | "decimal_integer_literal" | "string_literal"
+        ) && handed_to_call(ctx, try_block, name)
+        {
+            return true;
+        }
     }
     false
 }
@@ -462,4 +472,18 @@ pub(super) fn walks_items(ctx: &Ctx<'_>, block: Node<'_>, counter: Option<&str>)
             })
     });
     handed || next_record
+}
+
+/// `name` is an argument of a call in the try block (`merge(a, name)`).
+fn handed_to_call(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
+    ast::descendants_until(try_block, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "arguments").is_some_and(|a| {
+                    named_children(a)
+                        .into_iter()
+                        .any(|x| x.kind() == "identifier" && ctx.text(x) == name)
+                })
+        })
 }
