@@ -59,6 +59,9 @@ const KEEP: &[&str] = &[
     "Limiter",
     "Decorators",
     "Duration",
+    // A local process (`loops::reach`): a loop running one is local work.
+    "ProcessBuilder",
+    ".waitFor(",
 ];
 
 /// Words of a helper a retry loop's catch may call (it throws, sleeps,

@@ -215,3 +215,38 @@ pub(super) fn catch_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     }
     out
 }
+
+/// The condition tests the flag itself negated (`while (!done)`), not
+/// something read through it (`while (!result.getStatus().isFinished())`
+/// polls a state the call returned).
+pub(super) fn negated_flag(cond_text: &str, name: &str) -> bool {
+    let pat = format!("!{name}");
+    cond_text.match_indices(&pat).any(|(i, _)| {
+        let before_ok = cond_text[..i]
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'));
+        let after_ok = cond_text[i + pat.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '('));
+        before_ok && after_ok
+    })
+}
+
+/// A catch that sets the flag the loop condition tests so that the loop
+/// ends (`stopRetry = true;` under `while (.. && !stopRetry)`): it leaves,
+/// like a `break`.
+pub(super) fn ends_by_flag(ctx: &Ctx<'_>, c: Node<'_>, cond_text: &str) -> bool {
+    let Some(body) = field(c, "body") else {
+        return false;
+    };
+    statements(body).into_iter().any(|s| {
+        s.kind() == "expression_statement"
+            && named_children(s).first().is_some_and(|e| {
+                e.kind() == "assignment_expression"
+                    && field(*e, "right").is_some_and(|r| ctx.text(r) == "true")
+                    && field(*e, "left").is_some_and(|l| negated_flag(cond_text, ctx.text(l)))
+            })
+    })
+}

@@ -548,6 +548,13 @@ pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         // by another program), and the JVM's own memory.
         "AccessDeniedException",
         "OutOfMemoryError",
+        // Reflection and in-memory buffers.
+        "NoSuchMethodException",
+        "NoSuchFieldException",
+        "ClassNotFoundException",
+        "InstantiationException",
+        "BufferOverflowException",
+        "BufferUnderflowException",
     ];
     let types = super::catch_types(ctx, catch);
     !types.is_empty()
@@ -615,7 +622,10 @@ pub(super) fn waits_for_creation(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     !types.is_empty()
         && types.iter().all(|(t, _)| {
             let t = ast::last_segment(t);
-            t.contains("NotExist") || t.contains("DoesNotExist")
+            // A file not there yet (a log another thread is creating).
+            t.contains("NotExist")
+                || t.contains("DoesNotExist")
+                || matches!(t, "FileNotFoundException" | "NoSuchFileException")
         })
 }
 
@@ -673,12 +683,29 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
         if s.kind() != "if_statement" {
             return None;
         }
-        let then = field(s, "consequence")?;
-        if !statements(then).last().is_some_and(|l| leaves(ctx, *l)) {
+        // The chain `if .. else if .. else { throw e; }`: some branch
+        // leaves, and the tests read the caught exception.
+        let mut branches = Vec::new();
+        let mut conds = Vec::new();
+        let mut cur = Some(s);
+        for _ in 0..8 {
+            let Some(x) = cur.take() else { break };
+            if x.kind() != "if_statement" {
+                branches.push(x);
+                break;
+            }
+            conds.extend(field(x, "condition"));
+            branches.extend(field(x, "consequence"));
+            cur = field(x, "alternative");
+        }
+        if !branches
+            .iter()
+            .any(|b| statements(*b).last().is_some_and(|l| leaves(ctx, *l)))
+        {
             return None;
         }
         let cond = field(s, "condition")?;
-        let tests = ast::descendants(cond).into_iter().any(|d| {
+        let tests = conds.iter().flat_map(|c| ast::descendants(*c)).any(|d| {
             d.kind() == "method_invocation"
                 && field(d, "name")
                     .is_some_and(|n| !ctx.text(n).to_ascii_lowercase().contains("log"))

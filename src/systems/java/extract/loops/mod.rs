@@ -39,6 +39,7 @@ mod bounds;
 mod catches;
 mod helpers;
 mod moves;
+mod reach;
 mod result;
 mod statuses;
 mod wait;
@@ -294,7 +295,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             // round, the rest leave (issue 28).
             if !only_interrupt && statuses::gated_catch(ctx, c) {
                 retrying.push(c);
-            } else if last.is_some_and(|l| helpers::leaves(ctx, l)) || only_interrupt {
+            } else if last.is_some_and(|l| helpers::leaves(ctx, l))
+                || only_interrupt
+                || catches::ends_by_flag(ctx, c, cond_text)
+            {
                 exiting.push(c);
             } else {
                 retrying.push(c);
@@ -319,7 +323,11 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             || helpers::loads_native(ctx, block)
             || helpers::only_parses(ctx, block)
         {
-            why_not = "local work: only a failure of the local file system (`NoSuchFileException`..), of an embedded store (`RocksDBException`) or of this process's thread pool (`RejectedExecutionException`) goes round, or the try loads a native library, binds a local port or only parses what was read: no remote call failed";
+            why_not = "local work: only a failure of the local file system (`NoSuchFileException`..), of an embedded store (`RocksDBException`), of reflection, of a buffer or of this process's thread pool (`RejectedExecutionException`) goes round, or the try loads a native library, binds a local port or only parses what was read: no remote call failed";
+            continue;
+        }
+        if reach::stays_local(ctx, block) {
+            why_not = "local work: every call the try makes stays in the process (the local disk through `java.io.File` or `java.nio.file`, a local process, reflection, parsing, in-memory values); a call that can leave (a remote client, or a type the file does not show) is what a retry loop retries";
             continue;
         }
         // Waiting for a result (`future.get(100, MILLISECONDS)` with
@@ -339,14 +347,23 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             || retrying
                 .iter()
                 .all(|c| helpers::waits_for_creation(ctx, *c));
-        if awaits || local || waits_for_result(ctx, block, &retrying) || takes_lock(ctx, block) {
-            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, or success is an `await..` answering true), takes a lock or connects to this host (`localhost`)";
+        if awaits
+            || local
+            || waits_for_result(ctx, block, &retrying)
+            || takes_lock(ctx, block)
+            || wait::waits_on_same(ctx, lp, block)
+        {
+            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, success is an `await..` answering true, or the future or object waited on was made before the loop), takes a lock or connects to this host (`localhost`)";
             continue;
         }
         // Following a referral or redirect, or failing over to the next
         // candidate, is not trying the same call again.
         if retrying.iter().any(|c| follows_next(ctx, *c, block)) {
             why_not = "each pass tries something else: a referral or redirect, failover to another node or port, a changed input, or a repair (a missing parent created)";
+            continue;
+        }
+        if moves::walks_items(ctx, block, header_counter(ctx, lp).0.as_deref()) {
+            why_not = "a walk over items: the `for` counter is handed to the call, or the try returns the next record, so each pass asks for another one";
             continue;
         }
         // A scan: the call is handed an offset or page the loop advances by
@@ -427,7 +444,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                                 || (ast::unwrap_expr(r).kind() == "method_invocation"
                                     && field(*e, "operator").is_some_and(|o| ctx.text(o) == "=")
                                     && field(*e, "left").is_some_and(|l| {
-                                        cond_text.contains(&format!("!{}", ctx.text(l)))
+                                        catches::negated_flag(cond_text, ctx.text(l))
                                     }))
                         })
                 })

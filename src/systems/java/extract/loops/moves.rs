@@ -118,6 +118,16 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         if computed && mentions(ctx, try_block, name) {
             return true;
         }
+        // A setting the try hands the call switched off or changed
+        // (`scalarReplace = false;` before `merge(.., scalarReplace)`):
+        // the next pass is a fallback, not the same call.
+        if matches!(
+            r.kind(),
+            "true" | "false" | "decimal_integer_literal" | "string_literal"
+        ) && handed_to_call(ctx, try_block, name)
+        {
+            return true;
+        }
     }
     false
 }
@@ -407,6 +417,73 @@ pub(super) fn authenticates_again(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
                         .any(|w| l.contains(w))
                         || (l.starts_with("refresh")
                             && (l.contains("token") || l.contains("credential")))
+                })
+        })
+}
+
+/// Each pass asks for another item: the `for` counter handed to the tried
+/// call (`tryGetSnapshot(snapshotId)` under `snapshotId--`), unless it
+/// counts attempts; or the try returns the next record (`return
+/// nextRecord(in)`) and a failure skips to the one after.
+pub(super) fn walks_items(ctx: &Ctx<'_>, block: Node<'_>, counter: Option<&str>) -> bool {
+    let attempts = |n: &str| {
+        let l = n.to_ascii_lowercase();
+        ["retr", "attempt", "tries", "try", "times", "count", "round"]
+            .iter()
+            .any(|w| l.contains(w))
+    };
+    let calls: Vec<Node<'_>> = ast::descendants_until(block, nested)
+        .into_iter()
+        .filter(|d| {
+            d.kind() == "method_invocation"
+                && field(*d, "name").is_some_and(|n| {
+                    let n = ctx.text(n);
+                    !super::is_sleep_name(n) && !n.to_ascii_lowercase().contains("log")
+                })
+                && field(*d, "object")
+                    .is_none_or(|o| !ctx.text(o).to_ascii_lowercase().contains("log"))
+        })
+        .collect();
+    let handed = counter.filter(|c| !attempts(c)).is_some_and(|c| {
+        calls.iter().any(|d| {
+            field(*d, "arguments").is_some_and(|a| {
+                named_children(a)
+                    .into_iter()
+                    .any(|x| x.kind() == "identifier" && ctx.text(x) == c)
+            })
+        })
+    });
+    let next_record = named_children(block).into_iter().any(|s| {
+        s.kind() == "return_statement"
+            && named_children(s).first().is_some_and(|e| {
+                let e = ast::unwrap_expr(*e);
+                e.kind() == "method_invocation"
+                    && field(e, "name").is_some_and(|n| {
+                        let n = ctx.text(n);
+                        let l = n.to_ascii_lowercase();
+                        l.starts_with("next")
+                            && ![
+                                "delay", "backoff", "interval", "wait", "sleep", "retry",
+                                "attempt", "time",
+                            ]
+                            .iter()
+                            .any(|w| l.contains(w))
+                    })
+            })
+    });
+    handed || next_record
+}
+
+/// `name` is an argument of a call in the try block (`merge(a, name)`).
+fn handed_to_call(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
+    ast::descendants_until(try_block, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "arguments").is_some_and(|a| {
+                    named_children(a)
+                        .into_iter()
+                        .any(|x| x.kind() == "identifier" && ctx.text(x) == name)
                 })
         })
 }

@@ -209,6 +209,16 @@ pub(super) fn retry(
     // size;`): the call failed, whatever its name says, and the loop
     // retries it with or without a count.
     let sentinel = fails_unless(ctx, test);
+    // A result compared with a final state (`status == TableStatus.ACTIVE`):
+    // a wait for the state, not a failed call tried again.
+    if final_state(ctx, test) {
+        return None;
+    }
+    // The tested call stays in the process (`oldDir.renameTo(newDir)` on a
+    // `java.io.File`): local work, not a remote call.
+    if super::reach::call_stays_local(ctx, call) {
+        return None;
+    }
     if !counts && !sentinel {
         return None;
     }
@@ -493,4 +503,44 @@ fn status_condition(
         );
     }
     Some(p)
+}
+
+/// A test against a constant naming a state the waiter wants (`status ==
+/// TableStatus.ACTIVE`, `state != State.READY`).
+fn final_state(ctx: &Ctx<'_>, test: Node<'_>) -> bool {
+    const STATES: &[&str] = &[
+        "ACTIVE",
+        "READY",
+        "RUNNING",
+        "AVAILABLE",
+        "COMPLETED",
+        "COMPLETE",
+        "FINISHED",
+        "DONE",
+        "HEALTHY",
+        "ONLINE",
+        "STARTED",
+        "STOPPED",
+        "TERMINATED",
+        "DELETED",
+        "CREATED",
+        "ENABLED",
+        "DISABLED",
+        "IN_SERVICE",
+    ];
+    let test = ast::unwrap_expr(test);
+    test.kind() == "binary_expression"
+        && field(test, "operator").is_some_and(|o| matches!(ctx.text(o), "==" | "!="))
+        && [field(test, "left"), field(test, "right")]
+            .into_iter()
+            .flatten()
+            .any(|x| {
+                let x = ast::unwrap_expr(x);
+                let name = match x.kind() {
+                    "field_access" => field(x, "field").map_or("", |f| ctx.text(f)),
+                    "identifier" => ctx.text(x),
+                    _ => "",
+                };
+                STATES.contains(&name)
+            })
 }

@@ -428,3 +428,34 @@ pub(super) fn connects_locally(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
         }
     })
 }
+
+/// The try waits, with a timeout, on something the loop did not make:
+/// `future.get(1, SECONDS)` or `node.awaitDisabled(1, SECONDS)` on a
+/// variable declared before the loop and not assigned in it. Each pass
+/// waits on the same result or state again; nothing is sent again,
+/// whatever goes round.
+pub(super) fn waits_on_same(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>) -> bool {
+    let assigned_in_loop = |name: &str| {
+        ast::descendants(lp).into_iter().any(|d| {
+            (d.kind() == "assignment_expression"
+                && field(d, "left").is_some_and(|l| ctx.text(l) == name))
+                || (d.kind() == "variable_declarator"
+                    && field(d, "name").is_some_and(|l| ctx.text(l) == name))
+        })
+    };
+    ast::descendants_until(block, nested).into_iter().any(|d| {
+        if d.kind() != "method_invocation" {
+            return false;
+        }
+        let name = field(d, "name").map_or("", |n| ctx.text(n));
+        let args = field(d, "arguments").map_or(0, |a| named_children(a).len());
+        let waits = (name == "get" && args == 2)
+            || ((name.starts_with("await") || name.starts_with("waitFor")) && args >= 1);
+        waits
+            && field(d, "object").is_some_and(|o| {
+                // Declared before the loop (a field, a parameter, a
+                // local, an enhanced `for`'s element): not made anew.
+                o.kind() == "identifier" && !assigned_in_loop(ctx.text(o))
+            })
+    })
+}

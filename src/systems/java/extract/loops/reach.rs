@@ -1,0 +1,400 @@
+//! Which calls can leave the process. A loop retries a remote operation
+//! only when what it attempts can leave: a call on a variable whose
+//! declared type names a remote client, or one whose type the file does
+//! not show (unknown counts as remote: most retried clients are a
+//! project's own types). A try block whose every call is known to stay in
+//! the process (the local disk through `java.io.File` or `java.nio.file`,
+//! a local process, reflection, parsing, in-memory values, locks) is local
+//! work, not a retry of a remote call.
+//!
+//! Same-class methods are read one or two calls deep; a body the pruner
+//! skipped is unknown.
+
+use super::*;
+use std::cell::Cell;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Stays in the process, and is work (a file, a process, reflection).
+    Local,
+    /// Stays in the process and says nothing (logging, value methods).
+    Neutral,
+    /// A remote client, or a type or method the file does not show.
+    Other,
+}
+
+/// Types whose calls stay in the process.
+const LOCAL_TYPES: &[&str] = &[
+    "File",
+    "RandomAccessFile",
+    "FileInputStream",
+    "FileOutputStream",
+    "FileReader",
+    "FileWriter",
+    "FileChannel",
+    "FileLock",
+    "Files",
+    "Paths",
+    "PrintWriter",
+    "StringWriter",
+    "StringBuilder",
+    "ByteBuffer",
+    "ByteArrayOutputStream",
+    "ByteArrayInputStream",
+    "Process",
+    "ProcessBuilder",
+    "Runtime",
+    "Class",
+    "Method",
+    "Constructor",
+    "Field",
+    "ClassLoader",
+    "URLClassLoader",
+    "RocksDB",
+    "WriteBatch",
+    "ServerSocket",
+    "ExecutorService",
+    "ScheduledExecutorService",
+    "ThreadPoolExecutor",
+    "ForkJoinPool",
+    "Thread",
+    "Lock",
+    "ReentrantLock",
+    "ReadWriteLock",
+    "ReentrantReadWriteLock",
+    "CountDownLatch",
+    "Semaphore",
+    "CyclicBarrier",
+    "List",
+    "ArrayList",
+    "LinkedList",
+    "Map",
+    "HashMap",
+    "LinkedHashMap",
+    "TreeMap",
+    "ConcurrentHashMap",
+    "Set",
+    "HashSet",
+    "TreeSet",
+    "Deque",
+    "ArrayDeque",
+    "Pattern",
+    "Matcher",
+    "MessageDigest",
+    "Cipher",
+    "Random",
+    "SecureRandom",
+    "ObjectMapper",
+    "Gson",
+    "AtomicInteger",
+    "AtomicLong",
+    "AtomicBoolean",
+    "AtomicReference",
+    "Properties",
+];
+
+/// Classes whose static methods only compute.
+const NEUTRAL_STATICS: &[&str] = &[
+    "String",
+    "Objects",
+    "Math",
+    "Arrays",
+    "Collections",
+    "Integer",
+    "Long",
+    "Boolean",
+    "Double",
+    "Optional",
+    "Preconditions",
+    "TimeUnit",
+    "Duration",
+    "Instant",
+    "System",
+    "Thread",
+    "StandardCharsets",
+    "Lists",
+    "Maps",
+    "Sets",
+];
+
+/// Method names that compute on a value, whatever it is.
+const NEUTRAL_NAMES: &[&str] = &[
+    "toString",
+    "equals",
+    "hashCode",
+    "getMessage",
+    "getClass",
+    "getName",
+    "getSimpleName",
+    "toMillis",
+    "toNanos",
+    "toSeconds",
+    "getSeconds",
+    "format",
+    "formatted",
+    "valueOf",
+    "length",
+    "trim",
+    "isEmpty",
+    "interrupt",
+    "currentThread",
+];
+
+/// Whether `name` is one of the types of `list`, as the file imports it:
+/// `Path` and `Files` are the local disk's only from `java.nio.file` (a
+/// Hadoop or a project's `Path` may name a remote file), `File` unless the
+/// file imports another `File`.
+fn typed(ctx: &Ctx<'_>, ty: &str, list: &[&str]) -> bool {
+    let base = ty
+        .split('<')
+        .next()
+        .unwrap_or(ty)
+        .trim_end_matches("[]")
+        .trim();
+    let last = ast::last_segment(base);
+    if matches!(last, "Path" | "Files") {
+        return ctx
+            .imports
+            .iter()
+            .any(|i| *i == format!("java.nio.file.{last}") || *i == "java.nio.file.*")
+            || (last == "Files" && ctx.imports.contains(&"com.google.common.io.Files"));
+    }
+    if !list.contains(&last) {
+        return false;
+    }
+    // Another `File`/`Consumer`.. imported under the same name.
+    !ctx.imports.iter().any(|i| {
+        ast::last_segment(i) == last && !i.starts_with("java.") && !i.starts_with("javax.")
+    })
+}
+
+/// Method names that are local work by themselves: parsing, reflection.
+fn local_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    ["parse", "fromjson", "readvalue", "decode", "deserialize"]
+        .iter()
+        .any(|w| l.starts_with(w))
+        || matches!(
+            name,
+            "getConstructor"
+                | "getDeclaredConstructor"
+                | "getMethod"
+                | "getDeclaredMethod"
+                | "getField"
+                | "getDeclaredField"
+                | "newInstance"
+                | "forName"
+                | "setAccessible"
+                | "loadClass"
+                | "loadLibrary"
+        )
+}
+
+/// An expression that names a file of the local disk or a local process:
+/// `new File(..)`, `Paths.get(..)`, `Path.of(..)`, a variable of such a
+/// type, or what one hands out (`process.getInputStream()`).
+fn local_file(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
+    const HANDLES: &[&str] = &["File", "Path", "Process", "RandomAccessFile"];
+    let e = ast::unwrap_expr(e);
+    match e.kind() {
+        "object_creation_expression" => field(e, "type").is_some_and(|t| {
+            typed(
+                ctx,
+                ctx.text(t),
+                &["File", "FileInputStream", "RandomAccessFile"],
+            )
+        }),
+        "method_invocation" => field(e, "object").is_some_and(|o| {
+            o.kind() == "identifier"
+                && match ctx.var(ctx.text(o), o) {
+                    None => typed(ctx, ctx.text(o), &["Paths", "Path"]),
+                    Some(v) => typed(ctx, v.ty, HANDLES),
+                }
+        }),
+        "identifier" => ctx
+            .var(ctx.text(e), e)
+            .is_some_and(|v| typed(ctx, v.ty, HANDLES)),
+        _ => false,
+    }
+}
+
+/// The type a receiver names: a variable's declared type, or a class
+/// (`Files.readString(..)`) when no variable has the name.
+fn receiver<'a>(ctx: &Ctx<'a>, o: Node<'_>) -> Option<(&'a str, bool)> {
+    let o = ast::unwrap_expr(o);
+    match o.kind() {
+        "identifier" => {
+            let name = ctx.text(o);
+            match ctx.var(name, o) {
+                Some(v) => Some((v.ty, false)),
+                None if name.starts_with(|c: char| c.is_ascii_uppercase()) => Some((name, true)),
+                None => None,
+            }
+        }
+        "field_access" => {
+            let f = field(o, "field")?;
+            let obj = field(o, "object")?;
+            if ctx.text(obj) != "this" {
+                return None;
+            }
+            ctx.var(ctx.text(f), f).map(|v| (v.ty, false))
+        }
+        "cast_expression" | "object_creation_expression" => {
+            field(o, "type").map(|t| (ctx.text(t), false))
+        }
+        _ => None,
+    }
+}
+
+fn call_reach(ctx: &Ctx<'_>, d: Node<'_>, depth: u32, budget: &Cell<u32>) -> Reach {
+    let name = field(d, "name").map_or("", |n| ctx.text(n));
+    if is_sleep_name(name) || NEUTRAL_NAMES.contains(&name) {
+        return Reach::Neutral;
+    }
+    let obj = field(d, "object");
+    if obj.is_some_and(|o| ctx.text(o).to_ascii_lowercase().contains("log")) {
+        return Reach::Neutral;
+    }
+    // A call handed a file of the local disk works on it.
+    if field(d, "arguments")
+        .is_some_and(|a| named_children(a).into_iter().any(|x| local_file(ctx, x)))
+    {
+        return Reach::Local;
+    }
+    let Some(o) = obj.filter(|o| ctx.text(*o) != "this") else {
+        let args = field(d, "arguments").map_or(0, |a| named_children(a).len());
+        return own_method(ctx, name, args, depth, budget);
+    };
+    // A chain (`Files.newBufferedReader(p).readLine()`) is its root's.
+    let mut root = o;
+    for _ in 0..8 {
+        match root.kind() {
+            "method_invocation" => match field(root, "object") {
+                Some(x) => root = x,
+                None => break,
+            },
+            "parenthesized_expression" => root = ast::unwrap_expr(root),
+            _ => break,
+        }
+    }
+    if root.kind() == "string_literal" {
+        return Reach::Neutral;
+    }
+    match receiver(ctx, root) {
+        Some((ty, _)) if typed(ctx, ty, LOCAL_TYPES) => Reach::Local,
+        Some((ty, true)) if NEUTRAL_STATICS.contains(&ast::last_segment(ty)) => Reach::Neutral,
+        Some((_, true)) if local_name(name) => Reach::Local,
+        _ if local_name(name) && root.kind() != "identifier" => Reach::Local,
+        _ => Reach::Other,
+    }
+}
+
+/// A method of this class: local when its body is, unknown when it is
+/// not in the file, skipped by the pruner, or too deep.
+fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Cell<u32>) -> Reach {
+    // The overloads taking as many arguments, else the varargs ones.
+    fn params(m: &Node<'_>) -> Vec<&'static str> {
+        field(*m, "parameters")
+            .map(named_children)
+            .unwrap_or_default()
+            .iter()
+            .map(|x| {
+                if x.kind() == "spread_parameter" {
+                    "..."
+                } else {
+                    ""
+                }
+            })
+            .collect()
+    }
+    let all_defs = ctx.methods_named(name);
+    let mut defs: Vec<Node<'_>> = all_defs
+        .iter()
+        .copied()
+        .filter(|m| {
+            let p = params(m);
+            p.len() == args && !p.contains(&"...")
+        })
+        .collect();
+    if defs.is_empty() {
+        defs = all_defs
+            .iter()
+            .copied()
+            .filter(|m| params(m).contains(&"..."))
+            .collect();
+    }
+    if defs.is_empty() || depth >= 2 || budget.get() == 0 {
+        return Reach::Other;
+    }
+    budget.set(budget.get() - 1);
+    let mut all = Reach::Neutral;
+    for m in defs.iter().take(3) {
+        let Some(body) = field(*m, "body") else {
+            return Reach::Other;
+        };
+        // A body the pruner skipped parses empty: nothing is known.
+        if named_children(body).is_empty() && ctx.text(body).trim().len() > 2 {
+            return Reach::Other;
+        }
+        match nodes_reach(ctx, body, depth + 1, budget) {
+            Reach::Other => return Reach::Other,
+            Reach::Local => all = Reach::Local,
+            Reach::Neutral => {}
+        }
+    }
+    all
+}
+
+fn nodes_reach(ctx: &Ctx<'_>, within: Node<'_>, depth: u32, budget: &Cell<u32>) -> Reach {
+    let mut all = Reach::Neutral;
+    for d in ast::descendants_until(within, nested) {
+        let r = match d.kind() {
+            "method_invocation" => call_reach(ctx, d, depth, budget),
+            "object_creation_expression" => {
+                let ty = field(d, "type").map_or("", |t| ctx.text(t));
+                let last = ast::last_segment(ty.split('<').next().unwrap_or(ty));
+                if typed(ctx, ty, LOCAL_TYPES) {
+                    Reach::Local
+                } else if NEUTRAL_STATICS.contains(&last)
+                    || last.ends_with("Exception")
+                    || last.ends_with("Error")
+                    || own_class(ctx, last)
+                {
+                    // An exception, or a class of this file.
+                    Reach::Neutral
+                } else {
+                    Reach::Other
+                }
+            }
+            _ => Reach::Neutral,
+        };
+        match r {
+            Reach::Other => return Reach::Other,
+            Reach::Local => all = Reach::Local,
+            Reach::Neutral => {}
+        }
+    }
+    all
+}
+
+/// A class declared in this file.
+fn own_class(ctx: &Ctx<'_>, name: &str) -> bool {
+    ctx.nodes.iter().any(|n| {
+        matches!(n.kind(), "class_declaration" | "record_declaration")
+            && field(*n, "name").is_some_and(|x| ctx.text(x) == name)
+    })
+}
+
+/// The try block stays in the process: every call it makes is known local
+/// work or computes (and one is work).
+pub(super) fn stays_local(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
+    let budget = Cell::new(16);
+    nodes_reach(ctx, block, 0, &budget) == Reach::Local
+}
+
+/// One call stays in the process and is work (`file.renameTo(..)` on a
+/// `java.io.File`).
+pub(super) fn call_stays_local(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    let budget = Cell::new(16);
+    call_reach(ctx, call, 0, &budget) == Reach::Local
+}
