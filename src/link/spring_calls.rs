@@ -59,11 +59,39 @@ pub(super) const MAX_ENTRIES: usize = 512;
 
 /// One document of a unit's configuration: the profile it is active in
 /// (`None`: the default), where it was read, and its properties.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub(super) struct Doc {
     pub(super) profile: Option<String>,
     pub(super) file: String,
     pub(super) props: Vec<Prop>,
+    /// Its keys, indexed the first time one is looked up ([`Doc::expand`]).
+    keys: std::cell::OnceCell<placeholders::Keys>,
+}
+
+impl PartialEq for Doc {
+    fn eq(&self, other: &Self) -> bool {
+        self.profile == other.profile && self.file == other.file && self.props == other.props
+    }
+}
+
+impl Doc {
+    pub(super) fn new(profile: Option<String>, file: String, props: Vec<Prop>) -> Self {
+        Doc {
+            profile,
+            file,
+            props,
+            keys: Default::default(),
+        }
+    }
+
+    /// `text` with its placeholders expanded from this document alone
+    /// ([`placeholders::expand_in`] with its properties, indexed once).
+    pub(super) fn expand(&self, text: &str) -> Option<String> {
+        let keys = self
+            .keys
+            .get_or_init(|| placeholders::Keys::new(&self.props));
+        placeholders::expand_indexed(text, &self.props, keys)
+    }
 }
 
 /// Resolve placeholder call targets into edges and name the caller of every
@@ -541,14 +569,7 @@ fn read_docs(
             let profile = file_profile
                 .clone()
                 .or_else(|| placeholders::profile(&props));
-            found.push((
-                (rank, ext, n - i),
-                Doc {
-                    profile,
-                    file: shown.clone(),
-                    props,
-                },
-            ));
+            found.push(((rank, ext, n - i), Doc::new(profile, shown.clone(), props)));
         }
     }
 }
@@ -576,7 +597,7 @@ fn named_profile(name: &str, stem: &str) -> Option<Option<String>> {
 pub(super) fn first_value(docs: &[Doc], key: &str, default_only: bool) -> Option<String> {
     docs.iter()
         .filter(|d| !default_only || d.profile.is_none())
-        .find_map(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]))
+        .find_map(|d| d.expand(&format!("${{{key}}}")))
         .filter(|v| !v.trim().is_empty())
 }
 
