@@ -50,8 +50,9 @@ pub fn run(scan: &Scan, settings: &Settings, graph: Option<&Graph>) -> Checked {
 /// [`run`] for a run that reports only the files `reported` marks (by
 /// file id; `None`: all): every rule still runs over every file (the
 /// findings elsewhere are counted), but the fixes of findings that are
-/// not reported are not checked against the quoted strings of their
-/// files (each such file's YAML parsed again: a tenth of a one-file run).
+/// not reported are neither made ([`PolicyCtx::reported`]) nor checked
+/// against the quoted strings of their files (each such file's YAML
+/// parsed again: a tenth of a one-file run).
 pub fn run_for(
     scan: &Scan,
     settings: &Settings,
@@ -108,6 +109,7 @@ pub fn run_for(
                     file: &f.source,
                     facts: &f.facts,
                     settings,
+                    reported: reported.is_none_or(|r| r.get(id).is_none_or(|&r| r)),
                 };
                 let before = out.len();
                 for rule in &enabled {

@@ -91,7 +91,7 @@ fn locations_of(
         let docs = local(res, cwd, disk, locals);
         let get = |key: &str| -> Vec<String> {
             docs.iter()
-                .filter_map(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]))
+                .filter_map(|d| d.expand(&format!("${{{key}}}")))
                 .collect()
         };
         let module = res.ancestors().nth(3).map(Path::to_path_buf);

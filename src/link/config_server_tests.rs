@@ -2,6 +2,7 @@
 //! files cannot name one ([`may_serve`]) are parsed.
 
 use super::*;
+use crate::link::spring_calls::may_be_client;
 
 fn resources_dirs(root: &Path, out: &mut BTreeSet<PathBuf>, depth: usize) {
     let Ok(entries) = std::fs::read_dir(root) else {
@@ -81,5 +82,49 @@ fn a_unit_naming_no_server_word_is_skipped() {
         "spring.cloud.config.server.git.uri: file:../repo\n",
     );
     assert!(may_serve(&res, disk));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_unit_its_files_cannot_make_a_client_is_none() {
+    let cwd = std::env::current_dir().unwrap();
+    let mut roots = vec![cwd.join("testdata")];
+    let shared = std::env::var_os("RETRYLINT_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| cwd.join("../shared"));
+    if shared.join("corpus").is_dir() {
+        roots.push(shared.join("corpus"));
+    }
+    let mut all = BTreeSet::new();
+    for r in &roots {
+        resources_dirs(r, &mut all, 0);
+    }
+    let disk = super::super::Disk::direct();
+    let (mut clients, mut skipped) = (0, 0);
+    for r in &all {
+        let client = config_client(&local(r, None, disk, &mut Locals::new()));
+        clients += usize::from(client.is_some());
+        if !may_be_client(r, disk) {
+            assert_eq!(client, None, "{r:?}");
+            skipped += 1;
+        }
+    }
+    // Not vacuous: clients are found, and most units are skipped.
+    assert!(clients >= 2, "{clients}");
+    assert!(skipped * 2 > all.len(), "{skipped} of {}", all.len());
+    // Relaxed spellings and escapes are not skipped.
+    let dir = std::env::temp_dir().join(format!("retrylint-may-client-{}", std::process::id()));
+    let res = dir.join("src/main/resources");
+    std::fs::create_dir_all(&res).unwrap();
+    let write = |text: &str| std::fs::write(res.join("application.properties"), text).unwrap();
+    for (text, may) in [
+        ("spring.application.name=orders\n", false),
+        ("spring.cloud.Con-Fi_g.uri=http://c:8888\n", true),
+        ("spring.\\u0063onfig.import=configserver:\n", true),
+        ("spring.cloud.config.uri=http://c:8888\n", true),
+    ] {
+        write(text);
+        assert_eq!(may_be_client(&res, disk), may, "{text}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -101,6 +101,13 @@ impl<'a> Disk<'a> {
         std::fs::read_to_string(path).ok()
     }
 
+    /// The walk's entries of folder `dir` (name, is a folder), sorted,
+    /// where it covers `dir` (a name not among them is absent there);
+    /// `None` where the disk is asked.
+    pub fn walked(&self, dir: &Path) -> Option<&'a [(String, bool)]> {
+        self.tree.and_then(|t| t.entries(dir))
+    }
+
     /// The names of at most `max` entries of folder `dir` (sorted where
     /// the walk covers it, in the disk's order elsewhere); `None` when it
     /// cannot be listed.

@@ -59,11 +59,39 @@ pub(super) const MAX_ENTRIES: usize = 512;
 
 /// One document of a unit's configuration: the profile it is active in
 /// (`None`: the default), where it was read, and its properties.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub(super) struct Doc {
     pub(super) profile: Option<String>,
     pub(super) file: String,
     pub(super) props: Vec<Prop>,
+    /// Its keys, indexed the first time one is looked up ([`Doc::expand`]).
+    keys: std::cell::OnceCell<placeholders::Keys>,
+}
+
+impl PartialEq for Doc {
+    fn eq(&self, other: &Self) -> bool {
+        self.profile == other.profile && self.file == other.file && self.props == other.props
+    }
+}
+
+impl Doc {
+    pub(super) fn new(profile: Option<String>, file: String, props: Vec<Prop>) -> Self {
+        Doc {
+            profile,
+            file,
+            props,
+            keys: Default::default(),
+        }
+    }
+
+    /// `text` with its placeholders expanded from this document alone
+    /// ([`placeholders::expand_in`] with its properties, indexed once).
+    pub(super) fn expand(&self, text: &str) -> Option<String> {
+        let keys = self
+            .keys
+            .get_or_init(|| placeholders::Keys::new(&self.props));
+        placeholders::expand_indexed(text, &self.props, keys)
+    }
 }
 
 /// Resolve placeholder call targets into edges and name the caller of every
@@ -346,12 +374,15 @@ pub fn spring_call_targets(
         .iter()
         .any(|f| f.facts.edges.iter().any(|e| e.protocol.is_some()))
     {
-        let clients: Vec<(String, PathBuf)> = res_dirs
-            .iter()
-            .filter_map(|r| {
-                config_client(&load(r, cwd, &[], disk, &mut locals)).map(|n| (n, r.clone()))
-            })
-            .collect();
+        // A unit whose files cannot make it a client is none, unparsed.
+        let mut clients: Vec<(String, PathBuf)> = Vec::new();
+        for r in &res_dirs {
+            if (locals.contains_key(r) || may_be_client(r, disk))
+                && let Some(n) = config_client(&load(r, cwd, &[], disk, &mut locals))
+            {
+                clients.push((n, r.clone()));
+            }
+        }
         super::store_clients::store_clients(files, &clients, roots, cwd, disk);
         // A store key the program's environment sets: the file's value
         // is overridden.
@@ -451,15 +482,46 @@ pub(super) fn local(
 /// none; its documents are not parsed for it (issue 27: every unit's were,
 /// on every run).
 pub(super) fn may_serve(res: &Path, disk: super::Disk<'_>) -> bool {
+    any_text(res, disk, |t| {
+        let lower = t.to_ascii_lowercase();
+        lower.contains("native") || lower.contains("git") || t.contains('\\')
+    })
+}
+
+/// Whether a unit's own files could make it a Spring Cloud Config client
+/// ([`config_client`]): both keys that do (`spring.cloud.config.uri`,
+/// `spring.config.import`) have a `config` segment, which relaxed binding
+/// reads in any case and with `-` or `_` anywhere in it. A unit none of
+/// whose `application*` or `bootstrap*` files holds that word so spelled,
+/// an escape (`\u0063onfig`, a line continuation) or a character that is
+/// not ASCII (whose lower case could be), is none; its documents are not
+/// parsed for it (issue 27: every unit's were, on every run, to look for
+/// the data stores' clients).
+pub(super) fn may_be_client(res: &Path, disk: super::Disk<'_>) -> bool {
+    any_text(res, disk, |t| {
+        if !t.is_ascii() || t.contains('\\') {
+            return true;
+        }
+        let squeezed: Vec<u8> = t
+            .bytes()
+            .filter(|&b| b != b'-' && b != b'_')
+            .map(|b| b.to_ascii_lowercase())
+            .collect();
+        squeezed.windows(6).any(|w| w == b"config")
+    })
+}
+
+/// Whether the text of one of the unit's own `application*` or
+/// `bootstrap*` files (those [`read_local`] reads) satisfies `pred`.
+fn any_text(res: &Path, disk: super::Disk<'_>, pred: impl Fn(&str) -> bool) -> bool {
     [res.join("config"), res.to_path_buf()].iter().any(|dir| {
         disk.list(dir, MAX_ENTRIES).is_some_and(|entries| {
             entries.iter().any(|name| {
                 (named_profile(name, "application").is_some()
                     || named_profile(name, "bootstrap").is_some())
-                    && disk.read(&dir.join(name), MAX_CONFIG).is_some_and(|t| {
-                        let lower = t.to_ascii_lowercase();
-                        lower.contains("native") || lower.contains("git") || t.contains('\\')
-                    })
+                    && disk
+                        .read(&dir.join(name), MAX_CONFIG)
+                        .is_some_and(|t| pred(&t))
             })
         })
     })
@@ -541,14 +603,7 @@ fn read_docs(
             let profile = file_profile
                 .clone()
                 .or_else(|| placeholders::profile(&props));
-            found.push((
-                (rank, ext, n - i),
-                Doc {
-                    profile,
-                    file: shown.clone(),
-                    props,
-                },
-            ));
+            found.push(((rank, ext, n - i), Doc::new(profile, shown.clone(), props)));
         }
     }
 }
@@ -576,7 +631,7 @@ fn named_profile(name: &str, stem: &str) -> Option<Option<String>> {
 pub(super) fn first_value(docs: &[Doc], key: &str, default_only: bool) -> Option<String> {
     docs.iter()
         .filter(|d| !default_only || d.profile.is_none())
-        .find_map(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]))
+        .find_map(|d| d.expand(&format!("${{{key}}}")))
         .filter(|v| !v.trim().is_empty())
 }
 

@@ -114,7 +114,7 @@ pub(super) fn edges(docs: &[Doc], template: &str, u: &UnresolvedCall) -> Outcome
             .unwrap_or("");
         let from = sources
             .iter()
-            .find(|d| placeholders::expand_in(&format!("${{{key}}}"), &[&d.props]).is_some())
+            .find(|d| d.expand(&format!("${{{key}}}")).is_some())
             .map_or("the placeholder's default", |d| d.file.as_str());
         let shown: String = value.chars().take(80).collect();
         out.push(CallEdge {

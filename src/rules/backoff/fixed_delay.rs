@@ -30,7 +30,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     );
     // Unsafe: the waits get longer, so a retry comes later.
     if let Some(make) = p.system.spec().fixes.edits.exponential
-        && let Some(edits) = make(&ctx.site(f.file))
+        && let Some(site) = ctx.site(f.file)
+        && let Some(edits) = make(&site)
     {
         f.fix(Fix::unsafe_("grow the delay exponentially", edits));
     }

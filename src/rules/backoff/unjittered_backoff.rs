@@ -73,7 +73,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     // on a fixed delay the waits stay constant (RL202), so it is offered
     // as unsafe.
     if let Some(make) = p.system.spec().fixes.edits.jitter
-        && let Some(edits) = make(&ctx.site(f.file))
+        && let Some(site) = ctx.site(f.file)
+        && let Some(edits) = make(&site)
     {
         let title = "turn on randomised waits (jitter)";
         f.fix(if exponential {

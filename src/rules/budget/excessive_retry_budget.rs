@@ -44,7 +44,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     // Unsafe: fewer retries get through in an outage (what the rule asks
     // for, but it changes how often calls are retried).
     if let Some(make) = p.system.spec().fixes.edits.budget_share
-        && let Some(edits) = make(&ctx.site(f.file), FIX_RATIO)
+        && let Some(site) = ctx.site(f.file)
+        && let Some(edits) = make(&site, FIX_RATIO)
     {
         f.fix(Fix::unsafe_(
             format!(

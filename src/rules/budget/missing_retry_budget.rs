@@ -27,7 +27,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             // Unsafe: a budget limits the retries in an outage (it takes
             // precedence over a retry circuit breaker).
             if let Some(make) = p.system.spec().fixes.edits.budget
-                && let Some(edits) = make(&ctx.site(f.file))
+                && let Some(site) = ctx.site(f.file)
+                && let Some(edits) = make(&site)
             {
                 let title = p.system.spec().fixes.edits.budget_title;
                 f.fix(Fix::unsafe_(title.unwrap_or("add a retry budget"), edits));
@@ -61,7 +62,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             // Unsafe, as above; made where the system can write a budget
             // into the block (gRPC's `retryThrottling`).
             if let Some(make) = p.system.spec().fixes.edits.budget
-                && let Some(edits) = make(&ctx.site(f.file))
+                && let Some(site) = ctx.site(f.file)
+                && let Some(edits) = make(&site)
             {
                 let title = p.system.spec().fixes.edits.budget_title;
                 f.fix(Fix::unsafe_(title.unwrap_or(fix), edits));

@@ -105,7 +105,7 @@ fn drop_fix(ctx: &PolicyCtx<'_>, file: crate::source::FileId) -> Option<Fix> {
             written.push(w);
         }
     }
-    let edits = make(&ctx.site(file), &spans)?;
+    let edits = make(&ctx.site(file)?, &spans)?;
     let covers = |c: &Condition, code: u16| matches!(c, Condition::Status { from, to } if (*from..=*to).contains(&code));
     let also_transient = bad
         .iter()

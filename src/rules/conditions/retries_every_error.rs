@@ -69,7 +69,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     // Unsafe: it changes what is retried. Only where nothing is listed.
     if p.retry_on.value == RetryOn::AllErrors
         && let Some(make) = p.system.spec().fixes.edits.predicate
-        && let Some(edits) = make(&ctx.site(f.file))
+        && let Some(site) = ctx.site(f.file)
+        && let Some(edits) = make(&site)
     {
         f.fix(Fix::unsafe_(
             "retry only transient failures (connection errors and timeouts)",

@@ -141,7 +141,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     }
     // Safe: the methods the doc says may be retried stay retried.
     if let Some(make) = p.system.spec().fixes.edits.idempotent_only
-        && let Some(edits) = make(&ctx.site(f.file))
+        && let Some(site) = ctx.site(f.file)
+        && let Some(edits) = make(&site)
     {
         f.fix(Fix::safe("retry only idempotent requests", edits));
     }

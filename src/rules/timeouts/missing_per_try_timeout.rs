@@ -65,7 +65,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
         let waits = p.total_backoff().unwrap_or_default();
         if let Some(each) = o.checked_sub(waits).map(|left| super::round_down(left / n))
             && !each.is_zero()
-            && let Some(edits) = make(&ctx.site(f.file), each)
+            && let Some(site) = ctx.site(f.file)
+            && let Some(edits) = make(&site, each)
         {
             let title = format!(
                 "set a per-try timeout of `{}` ({n} attempts and their waits fit the `{}` overall timeout)",

@@ -72,7 +72,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             .map(|left| super::round_down(left / n32))
         && !each.is_zero()
         && each < t
-        && let Some(edits) = make(&ctx.site(f.file), each)
+        && let Some(site) = ctx.site(f.file)
+        && let Some(edits) = make(&site, each)
     {
         f.fix(Fix::unsafe_(
             format!(

@@ -125,6 +125,45 @@ pub fn expand_in(text: &str, sources: &[&[Prop]]) -> Option<String> {
     expand_text(text, &|key: &str| index.get(key), 0)
 }
 
+/// One source's keys (relaxed, later duplicates winning), indexed once for
+/// many lookups ([`expand_indexed`]): [`expand_in`] indexes its sources
+/// on every call, which the link stage's lookups of a few keys in each
+/// unit's documents paid per key (issue 27).
+#[derive(Clone, Debug, Default)]
+pub struct Keys(std::collections::HashMap<String, usize>);
+
+impl Keys {
+    pub fn new(props: &[Prop]) -> Self {
+        Keys(
+            props
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (prop_name(p), i))
+                .collect(),
+        )
+    }
+}
+
+/// [`expand_in`] with the one source `props`, whose keys are `keys`
+/// ([`Keys::new`] of the same `props`): the same lookups, bounds and
+/// budget.
+pub fn expand_indexed(text: &str, props: &[Prop], keys: &Keys) -> Option<String> {
+    let spent = std::cell::Cell::new(0usize);
+    let lookup = |key: &str| -> Option<&str> {
+        if spent.get() > BUDGET {
+            return None;
+        }
+        let found = keys
+            .0
+            .get(&normalised_name(key))
+            .and_then(|&i| props.get(i))
+            .map(|p| p.value.as_str());
+        spent.set(spent.get() + key.len() + found.map_or(0, str::len) + 1);
+        found
+    };
+    expand_text(text, &lookup, 0)
+}
+
 /// Each source's keys, indexed once (later duplicates win), looked up
 /// first source first. Every lookup is paid for by the text it reads, so
 /// that placeholders that refer to each other many times over cannot
