@@ -557,6 +557,8 @@ fn a_config_servers_shared_files_resolve_its_clients_placeholders() {
             "AuditClient.java: audit:9000",
             "ExchangeRatesClient.java: api.exchangeratesapi.io",
             "ExchangeRatesClient.java: rates-mock:8080",
+            // account-service's `spring.config.import` (no retry: one call).
+            "application.yml: config",
             "application.yml: rabbitmq",
             "bootstrap.yml: config",
         ]

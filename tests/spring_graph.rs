@@ -153,9 +153,13 @@ fn config_servers_serve_from_their_default_locations_and_a_git_folder_of_the_sca
     assert_eq!(
         edge_names(&g),
         [
+            // Each client's `spring.config.import`, without retry.
+            "billing -> config x1 []",
             "billing -> ledger x1 []",
             "edge -> billing x1 []",
-            "shipping -> carrier-gateway x1 []"
+            "edge -> config x1 []",
+            "shipping -> carrier-gateway x1 []",
+            "shipping -> config x1 []",
         ]
     );
     let carrier = g
@@ -288,6 +292,8 @@ fn a_config_servers_shared_file_is_each_clients() {
         got,
         [
             "account-service -> audit HTTP x5",
+            // Its `spring.config.import`, without retry.
+            "account-service -> config HTTP x1",
             "statistics-service -> api.exchangeratesapi.io HTTP x5",
             "statistics-service -> audit HTTP x5",
             // The config client's own retry (6 attempts by default).
@@ -740,4 +746,19 @@ fn an_lb_url_literal_in_capitals_reaches_the_program() {
     let mut names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
     names.sort();
     assert_eq!(names, ["gateway-service", "order-service"]);
+}
+
+/// A config client without retry settings still calls its server once
+/// at startup (petclinic's services, `spring.config.import` of
+/// `configserver:`); a developer's `localhost` gives no edge.
+#[test]
+fn a_config_client_without_retry_calls_its_server_once() {
+    let (_, g) = build("testdata/graph/config-import-no-retry");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "owners -> config-server HTTP x1",
+            "visits -> config-server HTTP x1",
+        ]
+    );
 }

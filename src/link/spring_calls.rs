@@ -384,10 +384,10 @@ pub fn spring_call_targets(
             }
         }
         super::store_clients::store_clients(files, &clients, roots, cwd, disk);
-        // A store key the program's environment sets: the file's value
-        // is overridden.
-        super::store_clients::env_overrides(files);
     }
+    // A store key (or the config client's server) the program's
+    // environment sets: the file's value is overridden.
+    super::store_clients::env_overrides(files);
 }
 
 /// The file's service, where its identity declarations name one.

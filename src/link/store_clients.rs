@@ -171,8 +171,16 @@ pub(super) fn store_clients(
     }
 }
 
-/// Drop the store calls of `application*` keys that a workload's or
-/// compose service's environment sets for the same program
+/// The via of a config client's call read from its `application*` or
+/// `bootstrap*` file (`spring.cloud.config.uri`, `spring.config.import`).
+const CONFIG_VIA: &str = crate::systems::spring::boot_retry::CONFIG_CLIENT_VIA;
+/// The keys, relaxed, whose environment variables set the config
+/// client's server (`SPRING_CLOUD_CONFIG_URI`, `SPRING_CONFIG_IMPORT`).
+const CONFIG_KEYS: &[&str] = &["springcloudconfiguri", "springconfigimport"];
+
+/// Drop the store calls (and config client calls without retry) of
+/// `application*` keys that a workload's or compose service's
+/// environment sets for the same program
 /// (`SPRING_DATA_MONGODB_HOST` over `spring.data.mongodb.host`): the OS
 /// environment is above every `application*` file in Spring Boot's
 /// order ("Externalized Configuration", spring-boot 3.x reference;
@@ -190,8 +198,12 @@ pub(super) fn env_overrides(files: &mut [ScannedFile]) {
             else {
                 continue;
             };
+            let name = crate::keys::relaxed_name(env);
             if stores::of_key(env).is_some() {
-                set.insert((caller.clone(), crate::keys::relaxed_name(env)));
+                set.insert((caller.clone(), name));
+            } else if CONFIG_KEYS.contains(&name.as_str()) {
+                // Any of them sets where the config client goes.
+                set.insert((caller.clone(), CONFIG_VIA.to_string()));
             }
         }
     }
@@ -199,15 +211,24 @@ pub(super) fn env_overrides(files: &mut [ScannedFile]) {
         return;
     }
     for f in files.iter_mut() {
-        if !f.facts.edges.iter().any(|e| store_of(e).is_some()) {
+        // A config client's call with its retry stays (the entry's own
+        // call has no policy to carry it): left as before.
+        let from_file = |e: &crate::model::CallEdge| {
+            store_of(e).is_some() || (e.via == CONFIG_VIA && e.policies.is_empty())
+        };
+        if !f.facts.edges.iter().any(from_file) {
             continue;
         }
         let names: Vec<String> = f.facts.services.iter().map(|s| s.name.clone()).collect();
         f.facts.edges.retain(|e| {
-            if store_of(e).is_none() {
+            if !from_file(e) {
                 return true;
             }
-            let key = crate::keys::relaxed_name(e.via.trim_matches('`'));
+            let key = if e.via == CONFIG_VIA {
+                CONFIG_VIA.to_string()
+            } else {
+                crate::keys::relaxed_name(e.via.trim_matches('`'))
+            };
             !e.caller
                 .iter()
                 .chain(names.iter())

@@ -308,7 +308,26 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
     let retry = block(props, &["spring", "cloud", "config", "retry"], 1);
     let cfg = block(props, &["spring", "cloud", "config"], 1);
     let fail_fast = cfg.get("failFast");
+    // The config server it calls.
+    let uri = cfg
+        .get("uri")
+        .map(|p| {
+            (
+                p.value.split(',').next().unwrap_or("").trim().to_string(),
+                p.value_span,
+            )
+        })
+        .or_else(|| config_import(props));
+    let off = cfg
+        .get("enabled")
+        .is_some_and(|p| p.value.trim() == "false");
     if retry.is_empty() && fail_fast.is_none() {
+        // No retry (it needs `fail-fast`, above): the client still fetches
+        // its configuration from the server at startup, an edge of one
+        // attempt.
+        if !off {
+            config_edge(uri, caller, None, facts);
+        }
         return false;
     }
     check_keys(
@@ -332,9 +351,11 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
                     "set `spring.cloud.config.fail-fast=true` (and have spring-retry on the classpath), or remove these settings",
                 ));
             }
-            return true;
         }
-        return false;
+        if !off {
+            config_edge(uri, caller, None, facts);
+        }
+        return !retry.is_empty();
     }
     let root = fail_fast.map_or(retry.span.unwrap_or_default(), |p| p.span());
     let attempts_p = retry.get("maxAttempts");
@@ -394,39 +415,46 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
             None => Located::default_at(Timeout::after(boot::CONFIG_READ_TIMEOUT), root),
         },
     );
-    // The config server it calls.
-    let uri = cfg
-        .get("uri")
-        .map(|p| {
-            (
-                p.value.split(',').next().unwrap_or("").trim().to_string(),
-                p.value_span,
-            )
-        })
-        .or_else(|| config_import(props));
     facts.policies.push(policy);
     let idx = facts.policies.len() - 1;
-    if let Some((u, span)) = uri
-        && u.contains("://")
-    {
-        let callee = crate::extract::short_host(&u);
-        facts.policies[idx].scope.callee = Some(Located::written(callee.clone(), span));
-        // `http://localhost:8888`: no service node (`extract::calls`); an IP
-        // is kept for the graph to join to the service a manifest gives it.
-        if !crate::extract::calls::names_service(&u) {
-            return true;
-        }
-        facts.edges.push(CallEdge {
-            client: None,
-            caller: caller.map(str::to_string),
-            callee,
-            span,
-            policies: vec![idx],
-            via: "Spring Cloud Config client".into(),
-            protocol: None,
-        });
-    }
+    config_edge(uri, caller, Some(idx), facts);
     true
+}
+
+/// The via of a config client's call to its server.
+pub const CONFIG_CLIENT_VIA: &str = "Spring Cloud Config client";
+
+/// The call of a config client to its server at `uri` (with the retry
+/// policy `policy`, if one applies): the policy's callee, and an edge
+/// where the URL names a service.
+fn config_edge(
+    uri: Option<(String, Span)>,
+    caller: Option<&str>,
+    policy: Option<usize>,
+    facts: &mut Facts,
+) {
+    let Some((u, span)) = uri.filter(|(u, _)| u.contains("://")) else {
+        return;
+    };
+    let callee = crate::extract::short_host(&u);
+    if let Some(idx) = policy {
+        facts.policies[idx].scope.callee = Some(Located::written(callee.clone(), span));
+    }
+    // `http://localhost:8888`: no service node (`extract::calls`); an IP
+    // is kept for the graph to join to the service a manifest gives it.
+    if !crate::extract::calls::names_service(&u) {
+        return;
+    }
+    facts.edges.push(CallEdge {
+        client: None,
+        caller: caller.map(str::to_string),
+        callee,
+        span,
+        policies: policy.into_iter().collect(),
+        via: CONFIG_CLIENT_VIA.into(),
+        // The client's requests to its server's URL (`http(s)://`).
+        protocol: Some(crate::model::calls::Protocol::Http),
+    });
 }
 
 /// `spring.config.import=optional:configserver:http://host:8888`.
@@ -439,10 +467,14 @@ fn config_import(props: &[Prop]) -> Option<(String, Span)> {
                 && p.normalised(2) == "import"
         }))
         .find_map(|p| {
-            let v = p.value.trim();
-            let v = v.strip_prefix("optional:").unwrap_or(v);
-            v.strip_prefix("configserver:")
-                .map(|u| (u.to_string(), p.value_span))
+            // A list of locations (`optional:configserver:http://c:8888,
+            // optional:file:./x.yml`): the config server's.
+            p.value.split(',').find_map(|v| {
+                let v = v.trim();
+                let v = v.strip_prefix("optional:").unwrap_or(v);
+                v.strip_prefix("configserver:")
+                    .map(|u| (u.to_string(), p.value_span))
+            })
         })
 }
 

@@ -164,3 +164,25 @@ fn stream_consumers_defaults_and_overrides() {
         Condition::Exception("java.io.IOException".into())
     );
 }
+
+#[test]
+fn a_config_client_without_retry_has_an_edge_of_one_attempt() {
+    let facts = run("spring.config.import=optional:configserver:http://config:8888\n");
+    assert!(facts.policies.is_empty());
+    assert_eq!(facts.edges.len(), 1);
+    assert_eq!(facts.edges[0].callee, "config");
+    assert!(facts.edges[0].policies.is_empty());
+    // Retry settings ignored without fail-fast: still the one call.
+    let facts = run(
+        "spring.cloud.config.uri=http://config:8888\nspring.cloud.config.retry.max-attempts=10\n",
+    );
+    assert!(facts.policies.is_empty());
+    assert_eq!(facts.edges.len(), 1);
+    // A client turned off calls nothing; this machine is no service.
+    let facts = run(
+        "spring.cloud.config.enabled=false\nspring.config.import=optional:configserver:http://config:8888\n",
+    );
+    assert!(facts.edges.is_empty());
+    let facts = run("spring.config.import=configserver:http://localhost:8888\n");
+    assert!(facts.edges.is_empty());
+}
