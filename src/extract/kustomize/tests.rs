@@ -330,3 +330,60 @@ fn a_kept_build_gives_what_building_again_gives() {
     // The cycle c1 -> c2 -> c1 is cut: neither is kept from inside it.
     assert!(!keeping.kept.contains_key(&6));
 }
+
+/// `Reach::may_change` is `false` only where the build has no writer and
+/// no kustomization that moves identities: every overlay of three
+/// kustomizations that include each other in every way (resources,
+/// bases, components, cycles) with each changing key or none.
+#[test]
+fn an_overlay_said_to_change_nothing_builds_to_no_writer_and_moves_nothing() {
+    let dirs = ["a", "b", "c"];
+    let refs = |me: usize, r: usize| -> String {
+        let (x, y) = (dirs[(me + 1) % 3], dirs[(me + 2) % 3]);
+        match r {
+            0 => String::new(),
+            1 => format!("resources:\n- ../{x}\n- vs.yaml\n"),
+            2 => format!("bases:\n- ../{y}\n"),
+            3 => format!("components:\n- ../{x}\n"),
+            _ => format!("resources:\n- ../{x}\n- ../{y}\n"),
+        }
+    };
+    let extras = [
+        "",
+        "patches:\n- path: p.yaml\n",
+        "namespace: n\n",
+        "labels:\n- pairs:\n    a: b\n",
+        "nameSuffix: -x\n",
+        "patchesStrategicMerge:\n- p.yaml\n",
+    ];
+    let (mut said, mut changed) = (0, 0);
+    for code in 0..(5 * extras.len()).pow(3) {
+        let mut files: Vec<(String, String)> = Vec::new();
+        let mut c = code;
+        for (me, d) in dirs.iter().enumerate() {
+            let (r, e) = (c % 5, (c / 5) % extras.len());
+            c /= 5 * extras.len();
+            files.push((
+                format!("{d}/kustomization.yaml"),
+                format!("{}{}", refs(me, r), extras[e]),
+            ));
+        }
+        for d in dirs {
+            files.push((format!("{d}/vs.yaml"), VS.into()));
+            files.push((format!("{d}/p.yaml"), VS.into()));
+        }
+        let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (&p[..], &t[..])).collect();
+        let mut l = mem(&files);
+        let may = Reach::default().may_change(Path::new("a"), 0, &mut l);
+        let b = build(Path::new("a"), 0, &mut l);
+        let moves = b
+            .kustomizations
+            .iter()
+            .any(|&k| moves_identities(l.text(k)));
+        let changes = !b.writers.is_empty() || moves;
+        assert!(may || !changes, "{files:?}");
+        said += usize::from(!may);
+        changed += usize::from(changes);
+    }
+    assert!(said > 100 && changed > 100, "{said} {changed}");
+}
