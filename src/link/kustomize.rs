@@ -183,15 +183,9 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             parsed: HashMap::new(),
             built: HashMap::new(),
         };
-        let mut reach = kustomize::Reach::default();
         for &root in &roots {
             let p = full(&files[root]);
             let dir = p.parent().unwrap_or(Path::new(".")).to_path_buf();
-            // An overlay with no patch that moves nothing is not built:
-            // its build would be dropped below.
-            if !reach.may_change(&dir, root, &mut l) {
-                continue;
-            }
             let b = kustomize::build(&dir, root, &mut l);
             let moves = b
                 .kustomizations

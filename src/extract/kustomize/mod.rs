@@ -19,11 +19,9 @@
 //! does for a custom resource it has no schema for.
 
 mod labels;
-mod reach;
 mod reuse;
 pub mod tree;
 
-pub use reach::Reach;
 pub use reuse::Built;
 use reuse::build_included;
 
