@@ -739,5 +739,3 @@ mod tests;
 pub mod quoted;
 mod skip;
 pub use skip::parse_skipping;
-#[cfg(test)]
-pub(crate) use skip::parse_skipping_from;

@@ -24,23 +24,11 @@
 use super::{Builder, YamlFile, parse};
 use std::ops::Range;
 
-/// A blanked document shorter than this is parsed in its stream: each
-/// part is a parser of its own, which costs more than walking a few
-/// kilobytes of blanks (istio/istio's blanked documents are small).
-const FLOOR: usize = 4 << 10;
-
 /// [`parse`] of `text`, whose documents at `nulls` (sorted, disjoint;
 /// each a whole document: from its `---` line, or the stream's start, to
 /// the next `---` line or the end) are blanked: a `~` and nothing but
 /// blanks and line breaks besides the opening `---` line.
 pub fn parse_skipping(text: &str, nulls: &[Range<usize>]) -> YamlFile {
-    parse_skipping_from(text, nulls, FLOOR)
-}
-
-/// [`parse_skipping`], skipping only blanked documents of `floor` bytes or
-/// more.
-pub(crate) fn parse_skipping_from(text: &str, nulls: &[Range<usize>], floor: usize) -> YamlFile {
-    let nulls: Vec<&Range<usize>> = nulls.iter().filter(|r| r.len() >= floor).collect();
     if nulls.is_empty() {
         return parse(text);
     }
