@@ -52,12 +52,8 @@ static GATES_OFF: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
 });
 
 /// `text` with the documents no reader reads blanked, every byte offset
-/// kept (`unread_docs`), or `None` when it has none: for a link step that
-/// parses a file's documents again (Kustomize resources). A templated
-/// file is blanked too (the scan parses one whole, as it counts its
-/// errors; a build reads only the documents that parse): kubeflow's
-/// `kserve.yaml` (3.5 MB of definitions) has `{{ .Name }}` in a
-/// ConfigMap's text, and was parsed whole for its build.
+/// kept (`unread_docs`), or `None` when it has none or is templated: for a
+/// link step that parses a file's documents again (Kustomize resources).
 /// A document is blanked when no reader could read it wherever it is
 /// rendered: every reader with a root-key gate is asked (an overlay may
 /// add another reader's sniff words to the stream it renders, never
@@ -70,6 +66,9 @@ static GATES_OFF: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
 /// every reader's words over each resource file was most of the loader's
 /// cost (`wanted_readers`: 308 M of kubeflow's 646 M instructions there).
 pub fn blank_unread_docs(text: &str) -> Option<BlankedText> {
+    if !crate::extract::template_regions(text).is_empty() {
+        return None;
+    }
     blank_unread(text, Some(&build_readers(text)))
 }
 

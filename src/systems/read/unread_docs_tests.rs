@@ -371,7 +371,6 @@ fn blanking_real() {
             continue;
         }
         blanked += usize::from(same_facts(f, &text));
-        build_blanking_keeps_the_rest(f, &text);
         skipped += skipping_parses_as_before(f, &text);
         configmaps += usize::from(configmaps_kept(f, &text));
     }
@@ -381,76 +380,4 @@ fn blanking_real() {
          {configmaps} files with other kinds than ConfigMaps blanked, ConfigMaps identical",
         files.len()
     );
-}
-
-/// Every document with a root `kind` (as a Kustomize build takes its
-/// resources) but those `skip` says, each with its index and tree.
-fn resources(f: &crate::yaml::YamlFile, skip: impl Fn(usize) -> bool) -> Vec<String> {
-    let mut kinds: Vec<&str> = f
-        .documents
-        .iter()
-        .filter_map(|d| f.root(d).get("kind").and_then(|k| k.as_str()))
-        .collect();
-    kinds.sort_unstable();
-    kinds.dedup();
-    let mut out: Vec<String> = kinds.iter().flat_map(|k| of_kind(f, k)).collect();
-    out.retain(|d| {
-        let i: usize = d
-            .split(' ')
-            .next()
-            .and_then(|i| i.parse().ok())
-            .unwrap_or(0);
-        !skip(i)
-    });
-    out.sort();
-    out
-}
-
-/// Whether `text` is blanked for a build; if so, asserts that it keeps
-/// every other document as its whole parse reads it.
-fn build_blanking_keeps_the_rest(f: &Path, text: &str) -> bool {
-    let Some(b) = super::blank_unread_docs(text) else {
-        return false;
-    };
-    let whole = crate::yaml::parse(text);
-    let null = |i: usize| {
-        whole
-            .documents
-            .iter()
-            .any(|d| d.index == i && b.nulls.iter().any(|r| r.contains(&d.span.start)))
-    };
-    assert_eq!(
-        resources(&b.parse(), |_| false),
-        resources(&whole, null),
-        "{}",
-        f.display()
-    );
-    true
-}
-
-/// A Kustomize resource file blanked for the build (`blank_unread_docs`),
-/// templated or not, gives the documents its whole parse gives, less
-/// those blanked: every YAML file of the fixtures (Helm templates among
-/// them) and the corpus, alone and between a definition and a templated
-/// ConfigMap.
-#[test]
-fn a_resource_file_blanked_for_a_build_keeps_its_other_documents() {
-    let files = yaml_files(&super::super::gates::tests::fixture_roots());
-    let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  t: \"{{ .Name }}-{{ .Namespace }}\"\n";
-    let (mut templated, mut blanked) = (0, 0);
-    for f in &files {
-        let Ok(text) = std::fs::read_to_string(f) else {
-            continue;
-        };
-        for text in [
-            text.clone(),
-            format!("{CRD}---\n{cm}---\n{text}\n---\n{CRD}"),
-        ] {
-            if build_blanking_keeps_the_rest(f, &text) {
-                templated += usize::from(!template_regions(&text).is_empty());
-                blanked += 1;
-            }
-        }
-    }
-    assert!(templated > 20 && blanked > 100, "{templated} {blanked}");
 }
