@@ -10,6 +10,7 @@ mod by_name;
 pub mod embedded;
 mod gates;
 pub mod json_check;
+mod owners;
 #[cfg(test)]
 mod test_support;
 mod unread_docs;
@@ -36,6 +37,7 @@ use crate::extract::{
 };
 use crate::source::Span;
 use crate::yaml::{self, YamlFile};
+use owners::DOC_OWNERS;
 use std::path::Path;
 
 /// The YAML/JSON document extractors, in the order they are offered a
@@ -165,55 +167,6 @@ static DOC_FINDERS: std::sync::LazyLock<Needles> = std::sync::LazyLock::new(|| {
             .iter()
             .flat_map(|(_, needles, _)| needles.iter().copied()),
     )
-});
-
-/// Which document extractors' needles a text holds, in one pass over it
-/// (each extractor's words searched one by one were 40 passes over every
-/// YAML file, 43% of a cold scan of envoyproxy/gateway's 2,500 of them).
-struct Owners {
-    /// Every needle, overlapping matches reported (so that no needle hides
-    /// another that shares its bytes).
-    words: aho_corasick::AhoCorasick,
-    /// The extractor (index into [`DOC_EXTRACTORS`]) of each needle.
-    owner: Vec<usize>,
-}
-
-impl Owners {
-    /// One flag per document extractor: whether `bytes` holds one of its
-    /// needles.
-    fn found_in(&self, bytes: &[u8]) -> Vec<bool> {
-        let mut found = vec![false; DOC_EXTRACTORS.len()];
-        let mut left = found.len();
-        for m in self.words.find_overlapping_iter(bytes) {
-            let f = &mut found[self.owner[m.pattern().as_usize()]];
-            if !*f {
-                *f = true;
-                left -= 1;
-                if left == 0 {
-                    break;
-                }
-            }
-        }
-        found
-    }
-}
-
-static DOC_OWNERS: std::sync::LazyLock<Owners> = std::sync::LazyLock::new(|| {
-    let pairs: Vec<(&str, usize)> = DOC_EXTRACTORS
-        .iter()
-        .enumerate()
-        .flat_map(|(i, (_, needles, _))| needles.iter().map(move |n| (*n, i)))
-        .collect();
-    Owners {
-        // A DFA: the overlapping search walks every byte of every YAML
-        // file (7% of a cold scan of envoyproxy/gateway with the default
-        // automaton); the same matches, fewer instructions per byte.
-        words: aho_corasick::AhoCorasick::builder()
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-            .build(pairs.iter().map(|(n, _)| n))
-            .expect("a few short literal needles always build"),
-        owner: pairs.iter().map(|(_, i)| *i).collect(),
-    }
 });
 
 static SPRING_FINDERS: std::sync::LazyLock<Needles> =

@@ -316,4 +316,4 @@ fn one_line_scalar(v: &str) -> Option<&str> {
 
 #[cfg(test)]
 #[path = "gates_tests.rs"]
-mod tests;
+pub(super) mod tests;

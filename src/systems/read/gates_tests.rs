@@ -174,7 +174,7 @@ fn a_document_no_wanted_reader_accepts_is_blanked() {
     assert!(same_facts(p, listed));
 }
 
-fn fixture_roots() -> Vec<PathBuf> {
+pub(in crate::systems::read) fn fixture_roots() -> Vec<PathBuf> {
     let mut roots = vec![PathBuf::from("testdata")];
     let shared = std::env::var_os("RETRYLINT_SHARED")
         .map(PathBuf::from)
@@ -293,6 +293,7 @@ fn gates_real() {
         if crate::systems::classify(f, text.as_bytes()).is_none() {
             continue;
         }
+        super::super::owners_tests::keys_find_what_overlapping_finds(text.as_bytes());
         gated += usize::from(same_facts(f, &text));
     }
     println!(

@@ -52,3 +52,51 @@ fn a_needle_inside_another_is_found() {
         );
     }
 }
+
+/// The search by keys gives the overlapping search's flags, on `text` and
+/// on each of its last bytes (the packed search takes another path on a
+/// haystack shorter than its keys).
+pub(in crate::systems::read) fn keys_find_what_overlapping_finds(text: &[u8]) {
+    let (keys, all) = DOC_OWNERS.both(text);
+    if let Some(keys) = keys {
+        assert_eq!(keys, all, "{}", String::from_utf8_lossy(text));
+    }
+    for n in 0..text.len().min(8) {
+        let tail = &text[text.len() - n..];
+        let (keys, all) = DOC_OWNERS.both(tail);
+        if let Some(keys) = keys {
+            assert_eq!(keys, all, "{}", String::from_utf8_lossy(tail));
+        }
+    }
+}
+
+#[test]
+fn the_search_by_keys_finds_what_the_overlapping_search_finds() {
+    let all: Vec<&str> = DOC_EXTRACTORS
+        .iter()
+        .flat_map(|(_, needles, _)| needles.iter().copied())
+        .collect();
+    for a in &all {
+        for b in &all {
+            keys_find_what_overlapping_finds(format!("{a}{b}").as_bytes());
+            // A key of one word that is not the word, before another.
+            let cut = &a[..a.len() - 1];
+            keys_find_what_overlapping_finds(format!("{cut}{b} {cut}").as_bytes());
+        }
+    }
+    let files = super::unread_docs::tests::yaml_files(&super::gates::tests::fixture_roots());
+    assert!(files.len() > 100, "{}", files.len());
+    for f in &files {
+        if let Ok(text) = std::fs::read(f) {
+            keys_find_what_overlapping_finds(&text);
+        }
+    }
+}
+
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn the_search_by_keys_is_used_where_the_cpu_has_it() {
+    if std::arch::is_x86_feature_detected!("ssse3") {
+        assert!(DOC_OWNERS.both(b"").0.is_some());
+    }
+}
