@@ -32,21 +32,16 @@
 
 use memchr::memmem;
 
-/// Words that keep a body: a reader may look inside.
+/// Words that keep a body: a reader may look inside. Matched in the code
+/// only (comments and the insides of literals blanked); a string literal
+/// keeps a body when the URL-literal reader takes it as a call target
+/// (`extract::calls::target`: URLs, placeholders, setting and registry
+/// lookups, gRPC channels), and the sniff's `methodConfig` (a gRPC
+/// service config written as a string) is matched in the raw text.
 const KEEP: &[&str] = &[
-    "://",
     // AWS SDK for Java 2.x clients built in a method (`aws_sdk`).
     "Client.builder(",
     "Client.create(",
-    // Call targets the URL-literal reader asks `extract::calls` about:
-    // placeholders, setting lookups, registry lookups, gRPC channels.
-    "\"${",
-    "getenv(",
-    "getProperty(",
-    "getInstances(",
-    "choose(",
-    "forAddress(",
-    "forTarget(",
     "Ulid",
     "ULID",
     "Random",
@@ -103,42 +98,171 @@ struct Open {
     parens: usize,
 }
 
+/// A member body the lexer found: its header (from after the previous
+/// `;`, `{` or `}` to its `{`), its inside (braces excluded) and the name
+/// of the type it is declared in.
+pub(super) struct Member {
+    pub header: std::ops::Range<usize>,
+    pub body: std::ops::Range<usize>,
+    /// Index into [`Lexed::types`].
+    owner: usize,
+}
+
+/// What one pass of the lexer finds in a file.
+pub(super) struct Lexed<'a> {
+    /// Member bodies in the order they close (an inner one before the
+    /// member holding it).
+    pub members: Vec<Member>,
+    /// The type names members are declared in.
+    types: Vec<String>,
+    /// The field names the file's type bodies declare.
+    fields: Vec<&'a str>,
+    /// The file with its comments and the insides of its string, text
+    /// block and character literals turned to spaces (same offsets).
+    code: String,
+    /// The string literals and text blocks, from their opening quote to
+    /// after their closing one, in order.
+    strings: Vec<std::ops::Range<usize>>,
+}
+
+/// What the URL-literal reader takes from a file's string literals
+/// (`extract::calls`, the same lexing [`super::extract_with`] hands it).
+pub(super) struct Targets {
+    /// Where each literal the call lexer found starts, in order.
+    lits: Vec<usize>,
+    /// Where each one that is a call target starts, in order.
+    targets: Vec<usize>,
+}
+
+impl Targets {
+    pub fn new(src: &str, lits: &[crate::extract::calls::lex::Lit]) -> Targets {
+        use crate::extract::calls::{Target, target};
+        Targets {
+            lits: lits.iter().map(|l| l.span.start).collect(),
+            targets: lits
+                .iter()
+                .filter(|l| target(src, l) != Target::None)
+                .map(|l| l.span.start)
+                .collect(),
+        }
+    }
+
+    /// Whether a string literal in `body` is read as a call target: one
+    /// the call lexer takes as a target, or one holding `://` it did not
+    /// see (the reader then reads the URL itself).
+    fn in_body(&self, body: &std::ops::Range<usize>, lexed: &Lexed<'_>, src: &str) -> bool {
+        let first = self.targets.partition_point(|&t| t < body.start);
+        if self.targets.get(first).is_some_and(|&t| t < body.end) {
+            return true;
+        }
+        let from = lexed.strings.partition_point(|s| s.start < body.start);
+        lexed.strings[from..]
+            .iter()
+            .take_while(|s| s.end <= body.end)
+            .any(|s| {
+                memmem::find(&src.as_bytes()[s.clone()], b"://").is_some()
+                    && self.lits.binary_search(&s.start).is_err()
+            })
+    }
+}
+
 /// Byte ranges (insides of member bodies, braces excluded) to leave out of
 /// the parse, in order and not nested.
 pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
-    let b = src.as_bytes();
+    let lits = crate::extract::calls::lex::lex(src, crate::extract::calls::lex::Lang::Java).lits;
+    skippable_with(src, &Targets::new(src, &lits))
+}
+
+/// [`skippable`] with the call lexer's literals at hand.
+pub(super) fn skippable_with(src: &str, targets: &Targets) -> Vec<std::ops::Range<usize>> {
+    let Some(lexed) = lex(src) else {
+        return Vec::new();
+    };
     let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut referenced: Option<std::collections::HashSet<&str>> = None;
+    for m in &lexed.members {
+        if keep(src, m, &lexed, targets, &mut referenced).is_none() {
+            // Inner ranges (a local class's methods) are inside it.
+            while out.last().is_some_and(|r| r.start >= m.body.start) {
+                out.pop();
+            }
+            out.push(m.body.clone());
+        }
+    }
+    // A body that assigns a field keeps it: readers follow a field's value
+    // only while nothing but its initializer sets it, and a helper a kept
+    // loop calls may be what writes it.
+    let fields = Names::new(lexed.fields.iter().copied());
+    out.retain(|r| !assigns_any(&lexed.code[r.clone()], &fields));
+    out
+}
+
+/// Why member `m` is kept (`None`: it may be skipped, unless it assigns a
+/// field: [`skippable`]'s last step). `referenced` is the file's method
+/// references, found on first need.
+pub(super) fn keep<'a>(
+    src: &'a str,
+    m: &Member,
+    lexed: &Lexed<'_>,
+    targets: &Targets,
+    referenced: &mut Option<std::collections::HashSet<&'a str>>,
+) -> Option<Keep> {
+    if m.body.is_empty() {
+        return Some(Keep::Empty);
+    }
+    if targets.in_body(&m.body, lexed, src) {
+        return Some(Keep::CallTarget);
+    }
+    keep_member(
+        &src[m.header.start..m.body.start - 1],
+        &src[m.body.clone()],
+        &lexed.code[m.body.clone()],
+        &lexed.types[m.owner],
+        || referenced.get_or_insert_with(|| method_references(src)),
+    )
+}
+
+/// The lexer: member bodies, type names and field names, or `None` on any
+/// doubt (an unbalanced brace, an unterminated string or comment).
+pub(super) fn lex(src: &str) -> Option<Lexed<'_>> {
+    let b = src.as_bytes();
+    let mut members: Vec<Member> = Vec::new();
+    let mut types: Vec<String> = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
     // Where the current member's header starts: after the last `;`, `{` or
     // `}` at this depth.
     let mut header_start = 0usize;
     let mut parens = 0usize;
     let mut fields: Vec<&str> = Vec::new();
-    let mut referenced: Option<std::collections::HashSet<&str>> = None;
+    let mut code = b.to_vec();
+    let mut strings: Vec<std::ops::Range<usize>> = Vec::new();
     let mut i = 0usize;
     while i < b.len() {
         match b[i] {
             b'/' if b.get(i + 1) == Some(&b'/') => {
-                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
+                let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
+                code[i..end].fill(b' ');
+                i = end;
                 continue;
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                match memmem::find(&b[i + 2..], b"*/") {
-                    Some(j) => i += 2 + j + 2,
-                    None => return Vec::new(),
-                }
+                let end = i + 2 + memmem::find(&b[i + 2..], b"*/")? + 2;
+                code[i..end].fill(b' ');
+                i = end;
                 continue;
             }
             b'"' if b[i..].starts_with(b"\"\"\"") => {
                 let mut j = i + 3;
                 loop {
                     match b.get(j) {
-                        None => return Vec::new(),
+                        None => return None,
                         Some(b'\\') => j += 2,
                         Some(b'"') if b[j..].starts_with(b"\"\"\"") => break,
                         Some(_) => j += 1,
                     }
                 }
+                code[i + 3..j].fill(b' ');
+                strings.push(i..j + 3);
                 i = j + 3;
                 continue;
             }
@@ -147,11 +271,15 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
                 let mut j = i + 1;
                 loop {
                     match b.get(j) {
-                        None | Some(b'\n') => return Vec::new(),
+                        None | Some(b'\n') => return None,
                         Some(b'\\') => j += 2,
                         Some(c) if *c == q => break,
                         Some(_) => j += 1,
                     }
+                }
+                code[i + 1..j].fill(b' ');
+                if q == b'"' {
+                    strings.push(i..j + 1);
                 }
                 i = j + 1;
                 continue;
@@ -180,24 +308,19 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
                 }
             }
             b'}' => {
-                let Some(open) = stack.pop() else {
-                    return Vec::new();
-                };
+                let open = stack.pop()?;
                 parens = open.parens;
-                if open.kind == Brace::Member
-                    && open.body < i
-                    && skippable_member(
-                        &src[open.header..open.body - 1],
-                        &src[open.body..i],
-                        &stack,
-                        referenced.get_or_insert_with(|| method_references(src)),
-                    )
-                {
-                    // Inner ranges (a local class's methods) are inside it.
-                    while out.last().is_some_and(|r| r.start >= open.body) {
-                        out.pop();
+                if open.kind == Brace::Member {
+                    // A member's parent is a type body (`classify`).
+                    let owner = stack.last().map_or("", |t| t.name.as_str());
+                    if types.last().is_none_or(|t| t != owner) {
+                        types.push(owner.to_string());
                     }
-                    out.push(open.body..i);
+                    members.push(Member {
+                        header: open.header..open.body,
+                        body: open.body..i,
+                        owner: types.len() - 1,
+                    });
                 }
                 if !open.in_parens {
                     header_start = i + 1;
@@ -216,13 +339,16 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
         i += 1;
     }
     if !stack.is_empty() {
-        return Vec::new();
+        return None;
     }
-    // A body that assigns a field keeps it: readers follow a field's value
-    // only while nothing but its initializer sets it.
-    let fields: std::collections::HashSet<&str> = fields.into_iter().collect();
-    out.retain(|r| !assigns_any(&src[r.clone()], &fields));
-    out
+    Some(Lexed {
+        members,
+        types,
+        fields,
+        // Only ASCII-delimited runs were blanked whole.
+        code: String::from_utf8(code).ok()?,
+        strings,
+    })
 }
 
 /// The names a field declaration header declares (`int a = 1, b;`).
@@ -275,54 +401,83 @@ fn field_names<'a>(header: &'a str, out: &mut Vec<&'a str>) {
     }
 }
 
+/// A set of names, with their first bytes and lengths: most words of a
+/// body are no field, told without hashing them.
+struct Names<'a> {
+    set: std::collections::HashSet<&'a str>,
+    first: [bool; 256],
+    lens: u64,
+    long: bool,
+}
+
+impl<'a> Names<'a> {
+    fn new(names: impl IntoIterator<Item = &'a str>) -> Names<'a> {
+        let mut n = Names {
+            set: std::collections::HashSet::new(),
+            first: [false; 256],
+            lens: 0,
+            long: false,
+        };
+        for name in names {
+            n.insert(name);
+        }
+        n
+    }
+
+    fn insert(&mut self, name: &'a str) {
+        if let Some(&c) = name.as_bytes().first() {
+            self.first[usize::from(c)] = true;
+        }
+        match name.len() {
+            l @ 0..64 => self.lens |= 1 << l,
+            _ => self.long = true,
+        }
+        self.set.insert(name);
+    }
+
+    /// Where the words of `text` that are among the names stand.
+    fn in_text<'t>(&'t self, text: &'t str) -> impl Iterator<Item = std::ops::Range<usize>> + 't {
+        let b = text.as_bytes();
+        let mut k = 0;
+        std::iter::from_fn(move || {
+            if self.set.is_empty() {
+                return None;
+            }
+            while k < b.len() {
+                if !is_word(b[k]) || (k > 0 && is_word(b[k - 1])) {
+                    k += 1;
+                    continue;
+                }
+                let start = k;
+                while k < b.len() && is_word(b[k]) {
+                    k += 1;
+                }
+                let len = k - start;
+                let may = self.first[usize::from(b[start])]
+                    && (if len < 64 {
+                        self.lens & (1 << len) != 0
+                    } else {
+                        self.long
+                    });
+                if may && self.set.contains(&text[start..k]) {
+                    return Some(start..k);
+                }
+            }
+            None
+        })
+    }
+}
+
 /// Whether `body` assigns, increments or decrements one of `names`: one
 /// pass over its words.
-fn assigns_any(body: &str, names: &std::collections::HashSet<&str>) -> bool {
-    if names.is_empty() {
-        return false;
-    }
-    let b = body.as_bytes();
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
-    // The first bytes and lengths of the names: most words of a body
-    // are no field, told without hashing them.
-    let mut first = [false; 256];
-    let mut lens = 0u64;
-    let mut long = false;
-    for n in names {
-        if let Some(&c) = n.as_bytes().first() {
-            first[usize::from(c)] = true;
-        }
-        match n.len() {
-            l @ 0..64 => lens |= 1 << l,
-            _ => long = true,
-        }
-    }
-    let mut k = 0;
-    while k < b.len() {
-        if !word(b[k]) || (k > 0 && word(b[k - 1])) {
-            k += 1;
-            continue;
-        }
-        let start = k;
-        while k < b.len() && word(b[k]) {
-            k += 1;
-        }
-        let len = k - start;
-        let may = first[usize::from(b[start])]
-            && (if len < 64 {
-                lens & (1 << len) != 0
-            } else {
-                long
-            });
-        if !may || !names.contains(&body[start..k]) {
-            continue;
-        }
-        let before = body[..start].trim_end();
+fn assigns_any(body: &str, names: &Names<'_>) -> bool {
+    names.in_text(body).any(|w| {
+        let before = body[..w.start].trim_end();
         if before.ends_with("++") || before.ends_with("--") {
             return true;
         }
-        let after = body[k..].trim_start().as_bytes();
-        let assigned = match after {
+        let after = body[w.end..].trim_start().as_bytes();
+        match after {
             [b'=', b'=', ..] => false,
             [b'=', ..] => true,
             [b'+', b'+', ..] | [b'-', b'-', ..] => true,
@@ -333,12 +488,8 @@ fn assigns_any(body: &str, names: &std::collections::HashSet<&str>) -> bool {
             ] => true,
             [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] => true,
             _ => false,
-        };
-        if assigned {
-            return true;
         }
-    }
-    false
+    })
 }
 
 /// Words of a header outside parentheses and angle brackets, comments
@@ -414,21 +565,63 @@ fn classify(header: &str, parent: Option<Brace>) -> (Brace, String) {
     }
 }
 
-fn skippable_member(
+/// Why a member body is kept.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Keep {
+    /// `{}`: nothing to leave out.
+    Empty,
+    /// A string literal the URL-literal reader takes as a call target.
+    CallTarget,
+    /// A keep word (the first found) in the body's code.
+    Word(&'static str),
+    /// A `try` beside a loop keyword.
+    TryInLoop,
+    /// A call through a timeout name.
+    CallsTimeout,
+    /// A write through `this.`.
+    WritesThis,
+    /// A short helper a retry loop's catch may call.
+    Helper,
+    /// An annotation other than `@Override`.
+    Annotated,
+    /// A header the name cannot be read from, or a constructor.
+    Constructor,
+    /// A `::name` method reference names it.
+    Referenced,
+}
+
+/// `body` is the raw text, `code` the same with comments and the insides
+/// of literals blanked.
+fn keep_member<'r>(
     header: &str,
     body: &str,
-    stack: &[Open],
-    referenced: &std::collections::HashSet<&str>,
-) -> bool {
-    static KEPT: std::sync::LazyLock<crate::extract::Needles> = std::sync::LazyLock::new(|| {
-        crate::extract::Needles::new(super::SNIFF.iter().chain(KEEP).copied())
-    });
-    if KEPT.any_in(body.as_bytes())
-        || (has_word(body, "try") && LOOP_WORDS.iter().any(|w| has_word(body, w)))
-        || calls_timeout(body)
-        || writes_through_this(body)
-    {
-        return false;
+    code: &str,
+    owner: &str,
+    referenced: impl FnOnce() -> &'r std::collections::HashSet<&'r str>,
+) -> Option<Keep> {
+    static KEPT: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<&'static str>)> =
+        std::sync::LazyLock::new(|| {
+            let words: Vec<&'static str> = super::SNIFF.iter().chain(KEEP).copied().collect();
+            let ac = aho_corasick::AhoCorasick::builder()
+                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                .build(&words)
+                .expect("a few short literal needles always build");
+            (ac, words)
+        });
+    if let Some(m) = KEPT.0.find(code.as_bytes()) {
+        return Some(Keep::Word(KEPT.1[m.pattern().as_usize()]));
+    }
+    if memmem::find(body.as_bytes(), b"methodConfig").is_some() {
+        return Some(Keep::Word("methodConfig"));
+    }
+    if try_in_loop(code.as_bytes()) {
+        return Some(Keep::TryInLoop);
+    }
+    if calls_timeout(code) {
+        return Some(Keep::CallsTimeout);
+    }
+    if writes_through_this(code) {
+        return Some(Keep::WritesThis);
     }
     // A short helper that throws, sleeps or ends the process: a retry
     // loop of the class may call it from a catch (its wait or its exit,
@@ -436,26 +629,23 @@ fn skippable_member(
     static SHORT: std::sync::LazyLock<crate::extract::Needles> =
         std::sync::LazyLock::new(|| crate::extract::Needles::new(HELPER_WORDS.iter().copied()));
     if body.len() <= HELPER_MAX && (SHORT.any_in(body.as_bytes()) || state_test(body)) {
-        return false;
+        return Some(Keep::Helper);
     }
     let (top, _) = top_level(header);
     // Annotations other than @Override keep the method.
     if words(&top).any(|w| w.starts_with('@') && w != "@Override") {
-        return false;
+        return Some(Keep::Annotated);
     }
     // The name: the word before the parameter list.
-    let Some(paren) = top.rfind('(') else {
-        return false;
-    };
-    let Some(name) = words(&top[..paren]).last() else {
-        return false;
+    let Some(name) = top.rfind('(').and_then(|paren| words(&top[..paren]).last()) else {
+        return Some(Keep::Constructor);
     };
     // A constructor is named after its type.
-    if stack.last().is_some_and(|t| t.name == name) {
-        return false;
+    if owner == name {
+        return Some(Keep::Constructor);
     }
     // A method reference may hand it to a retry.
-    !referenced.contains(name)
+    referenced().contains(name).then_some(Keep::Referenced)
 }
 
 /// A body that is one `return` of a comparison (`return done == total;`):
@@ -474,20 +664,74 @@ fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
 }
 
-/// The keywords of a loop. A `try` keeps a body only beside one of them:
-/// the try statements a reader looks at are those of a hand-written
-/// retry loop (`loops`: a `try` in the loop's own body); a try elsewhere
-/// starts no reader.
+/// The keywords of a loop. A `try` keeps a body only inside the body of
+/// one of them: the try statements a reader looks at are those of a
+/// hand-written retry loop (`loops`: a `try` in the loop's own body, and
+/// a loop with one is a policy or a note); a try elsewhere starts no
+/// reader.
 const LOOP_WORDS: &[&str] = &["for", "while", "do"];
 
-/// Whether `body` holds `word` as a whole word (the keyword `try`, not
-/// `try` inside `entry`, `registry` or `tryLock`; `retry` is a sniff
-/// word and keeps a body by itself).
-fn has_word(body: &str, word: &str) -> bool {
-    let b = body.as_bytes();
-    memmem::find_iter(b, word.as_bytes()).any(|at| {
+/// Where `word` stands as a whole word in `b`.
+fn word_at<'b>(b: &'b [u8], word: &'b str) -> impl Iterator<Item = usize> + 'b {
+    memmem::find_iter(b, word.as_bytes()).filter(move |&at| {
         (at == 0 || !is_word(b[at - 1])) && b.get(at + word.len()).is_none_or(|c| !is_word(*c))
     })
+}
+
+/// Whether a `try` stands inside a loop's body in `code` (comments and
+/// literals blanked, so brackets match as written). Any doubt (a loop
+/// keyword not followed by its parts, unbalanced brackets) keeps it; a
+/// body without braces is taken to run to the end.
+fn try_in_loop(code: &[u8]) -> bool {
+    let tries: Vec<usize> = word_at(code, "try").collect();
+    if tries.is_empty() {
+        return false;
+    }
+    LOOP_WORDS.iter().any(|w| {
+        word_at(code, w).any(|at| {
+            loop_body(code, at + w.len(), *w == "do")
+                .is_none_or(|r| tries.iter().any(|t| r.contains(t)))
+        })
+    })
+}
+
+/// The body of the loop whose keyword ends at `k`: a block, or to the end
+/// of `code` for a single statement; empty for `while (..);` (a `do`'s
+/// tail). `None` when the brackets do not match.
+fn loop_body(code: &[u8], k: usize, is_do: bool) -> Option<std::ops::Range<usize>> {
+    let skip_ws = |k: usize| k + code[k..].iter().take_while(|c| c.is_ascii_whitespace()).count();
+    let mut k = skip_ws(k);
+    if !is_do {
+        if code.get(k) != Some(&b'(') {
+            return None;
+        }
+        k = skip_ws(closing(code, k)? + 1);
+        if code.get(k) == Some(&b';') {
+            return Some(k..k);
+        }
+    }
+    if code.get(k) == Some(&b'{') {
+        return Some(k..closing(code, k)?);
+    }
+    Some(k..code.len())
+}
+
+/// Where the bracket opened at `open` closes (same kind, nested ones
+/// counted).
+fn closing(code: &[u8], open: usize) -> Option<usize> {
+    let (o, c) = (code[open], if code[open] == b'(' { b')' } else { b'}' });
+    let mut depth = 0usize;
+    for (j, &x) in code.iter().enumerate().skip(open) {
+        if x == o {
+            depth += 1;
+        } else if x == c {
+            depth -= 1;
+            if depth == 0 {
+                return Some(j);
+            }
+        }
+    }
+    None
 }
 
 /// Whether `body` calls something named with `timeout`/`Timeout`
