@@ -227,7 +227,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     // pruner and the readers below.
     let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
     if prune {
-        let skip = prune::skippable_with(text, &prune::Targets::new(text, &lexed.lits));
+        let skip = prune::left_out(text, &prune::Targets::new(text, &lexed.lits));
         if !skip.is_empty()
             && parser
                 .set_included_ranges(&prune::included(text, &skip))

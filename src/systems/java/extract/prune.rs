@@ -123,6 +123,9 @@ pub(super) struct Lexed<'a> {
     /// The string literals and text blocks, from their opening quote to
     /// after their closing one, in order.
     strings: Vec<std::ops::Range<usize>>,
+    /// The comments outside member bodies (a licence, javadoc, between
+    /// members) with whitespace on both sides, in order.
+    comments: Vec<std::ops::Range<usize>>,
 }
 
 /// What the URL-literal reader takes from a file's string literals
@@ -173,15 +176,39 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
     skippable_with(src, &Targets::new(src, &lits))
 }
 
-/// [`skippable`] with the call lexer's literals at hand.
-pub(super) fn skippable_with(src: &str, targets: &Targets) -> Vec<std::ops::Range<usize>> {
+/// What the parse leaves out: the bodies [`skippable`] finds and the
+/// comments outside member bodies (no reader reads a comment node: `Ctx`
+/// and `ast::descendants` pass over them), in order and not nested.
+pub(super) fn left_out(src: &str, targets: &Targets) -> Vec<std::ops::Range<usize>> {
     let Some(lexed) = lex(src) else {
         return Vec::new();
     };
+    let bodies = skip_bodies(src, &lexed, targets);
+    let mut out = Vec::with_capacity(bodies.len() + lexed.comments.len());
+    let mut comments = lexed.comments.into_iter().peekable();
+    for r in bodies {
+        while let Some(c) = comments.next_if(|c| c.start < r.start) {
+            out.push(c);
+        }
+        out.push(r);
+    }
+    out.extend(comments);
+    out
+}
+
+/// [`skippable`] with the call lexer's literals at hand.
+pub(super) fn skippable_with(src: &str, targets: &Targets) -> Vec<std::ops::Range<usize>> {
+    match lex(src) {
+        Some(lexed) => skip_bodies(src, &lexed, targets),
+        None => Vec::new(),
+    }
+}
+
+fn skip_bodies(src: &str, lexed: &Lexed<'_>, targets: &Targets) -> Vec<std::ops::Range<usize>> {
     let mut out: Vec<std::ops::Range<usize>> = Vec::new();
     let mut referenced: Option<std::collections::HashSet<&str>> = None;
     for m in &lexed.members {
-        if keep(src, m, &lexed, targets, &mut referenced).is_none() {
+        if keep(src, m, lexed, targets, &mut referenced).is_none() {
             // Inner ranges (a local class's methods) are inside it.
             while out.last().is_some_and(|r| r.start >= m.body.start) {
                 out.pop();
@@ -236,18 +263,25 @@ pub(super) fn lex(src: &str) -> Option<Lexed<'_>> {
     let mut fields: Vec<&str> = Vec::new();
     let mut code = b.to_vec();
     let mut strings: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut comments: Vec<std::ops::Range<usize>> = Vec::new();
     let mut i = 0usize;
     while i < b.len() {
         match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
+            b'/' if b.get(i + 1) == Some(&b'/') || b.get(i + 1) == Some(&b'*') => {
+                let end = if b[i + 1] == b'/' {
+                    memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j)
+                } else {
+                    i + 2 + memmem::find(&b[i + 2..], b"*/")? + 2
+                };
                 code[i..end].fill(b' ');
-                i = end;
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let end = i + 2 + memmem::find(&b[i + 2..], b"*/")? + 2;
-                code[i..end].fill(b' ');
+                // Left out of the parse where no token can join across
+                // it and no member body holds it.
+                if stack.last().is_none_or(|o| o.kind == Brace::Type)
+                    && (i == 0 || b[i - 1].is_ascii_whitespace())
+                    && b.get(end).is_none_or(u8::is_ascii_whitespace)
+                {
+                    comments.push(i..end);
+                }
                 i = end;
                 continue;
             }
@@ -348,6 +382,7 @@ pub(super) fn lex(src: &str) -> Option<Lexed<'_>> {
         // Only ASCII-delimited runs were blanked whole.
         code: String::from_utf8(code).ok()?,
         strings,
+        comments,
     })
 }
 
@@ -699,7 +734,12 @@ fn try_in_loop(code: &[u8]) -> bool {
 /// of `code` for a single statement; empty for `while (..);` (a `do`'s
 /// tail). `None` when the brackets do not match.
 fn loop_body(code: &[u8], k: usize, is_do: bool) -> Option<std::ops::Range<usize>> {
-    let skip_ws = |k: usize| k + code[k..].iter().take_while(|c| c.is_ascii_whitespace()).count();
+    let skip_ws = |k: usize| {
+        k + code[k..]
+            .iter()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count()
+    };
     let mut k = skip_ws(k);
     if !is_do {
         if code.get(k) != Some(&b'(') {
