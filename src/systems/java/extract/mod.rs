@@ -223,8 +223,11 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     {
         return;
     }
+    // The literals as the call-site pre-pass lexes them, once for the
+    // pruner and the readers below.
+    let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
     if prune {
-        let skip = prune::skippable(text);
+        let skip = prune::left_out(text, &prune::Targets::new(text, &lexed.lits));
         if !skip.is_empty()
             && parser
                 .set_included_ranges(&prune::included(text, &skip))
@@ -253,9 +256,6 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     unbounded_clients::extract(&ctx, facts, &out);
     idempotency_keys(&ctx, facts, &out);
     annotation_uses(&ctx, facts);
-    // The literals as the call-site pre-pass lexes them, once for the
-    // readers below.
-    let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
     url_edges(&ctx, facts, &out, &lexed);
     clients::extract(&ctx, facts);
     intervals::extract(&ctx, facts);

@@ -32,21 +32,20 @@
 
 use memchr::memmem;
 
-/// Words that keep a body: a reader may look inside.
+#[path = "prune_words.rs"]
+mod body_words;
+use body_words::*;
+
+/// Words that keep a body: a reader may look inside. Matched in the code
+/// only (comments and the insides of literals blanked); a string literal
+/// keeps a body when the URL-literal reader takes it as a call target
+/// (`extract::calls::target`: URLs, placeholders, setting and registry
+/// lookups, gRPC channels), and the sniff's `methodConfig` (a gRPC
+/// service config written as a string) is matched in the raw text.
 const KEEP: &[&str] = &[
-    "://",
     // AWS SDK for Java 2.x clients built in a method (`aws_sdk`).
     "Client.builder(",
     "Client.create(",
-    // Call targets the URL-literal reader asks `extract::calls` about:
-    // placeholders, setting lookups, registry lookups, gRPC channels.
-    "\"${",
-    "getenv(",
-    "getProperty(",
-    "getInstances(",
-    "choose(",
-    "forAddress(",
-    "forTarget(",
     "Ulid",
     "ULID",
     "Random",
@@ -106,42 +105,205 @@ struct Open {
     parens: usize,
 }
 
+/// A member body the lexer found: its header (from after the previous
+/// `;`, `{` or `}` to its `{`), its inside (braces excluded) and the name
+/// of the type it is declared in.
+pub(super) struct Member {
+    pub header: std::ops::Range<usize>,
+    pub body: std::ops::Range<usize>,
+    /// Index into [`Lexed::types`].
+    owner: usize,
+}
+
+/// What one pass of the lexer finds in a file.
+pub(super) struct Lexed<'a> {
+    /// Member bodies in the order they close (an inner one before the
+    /// member holding it).
+    pub members: Vec<Member>,
+    /// The type names members are declared in.
+    types: Vec<String>,
+    /// The field names the file's type bodies declare.
+    fields: Vec<&'a str>,
+    /// The file with its comments and the insides of its string, text
+    /// block and character literals turned to spaces (same offsets).
+    code: String,
+    /// The string literals and text blocks, from their opening quote to
+    /// after their closing one, in order.
+    strings: Vec<std::ops::Range<usize>>,
+    /// The comments outside member bodies (a licence, javadoc, between
+    /// members) with whitespace on both sides, in order.
+    comments: Vec<std::ops::Range<usize>>,
+}
+
+/// What the URL-literal reader takes from a file's string literals
+/// (`extract::calls`, the same lexing [`super::extract_with`] hands it).
+pub(super) struct Targets {
+    /// Where each literal the call lexer found starts, in order.
+    lits: Vec<usize>,
+    /// Where each one that is a call target starts, in order.
+    targets: Vec<usize>,
+}
+
+impl Targets {
+    pub fn new(src: &str, lits: &[crate::extract::calls::lex::Lit]) -> Targets {
+        use crate::extract::calls::{Target, target};
+        Targets {
+            lits: lits.iter().map(|l| l.span.start).collect(),
+            targets: lits
+                .iter()
+                .filter(|l| target(src, l) != Target::None)
+                .map(|l| l.span.start)
+                .collect(),
+        }
+    }
+
+    /// Whether a string literal in `body` is read as a call target: one
+    /// the call lexer takes as a target, or one holding `://` it did not
+    /// see (the reader then reads the URL itself).
+    fn in_body(&self, body: &std::ops::Range<usize>, lexed: &Lexed<'_>, src: &str) -> bool {
+        let first = self.targets.partition_point(|&t| t < body.start);
+        if self.targets.get(first).is_some_and(|&t| t < body.end) {
+            return true;
+        }
+        let from = lexed.strings.partition_point(|s| s.start < body.start);
+        lexed.strings[from..]
+            .iter()
+            .take_while(|s| s.end <= body.end)
+            .any(|s| {
+                memmem::find(&src.as_bytes()[s.clone()], b"://").is_some()
+                    && self.lits.binary_search(&s.start).is_err()
+            })
+    }
+}
+
 /// Byte ranges (insides of member bodies, braces excluded) to leave out of
 /// the parse, in order and not nested.
 pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
-    let b = src.as_bytes();
+    let lits = crate::extract::calls::lex::lex(src, crate::extract::calls::lex::Lang::Java).lits;
+    skippable_with(src, &Targets::new(src, &lits))
+}
+
+/// What the parse leaves out: the bodies [`skippable`] finds and the
+/// comments outside member bodies (no reader reads a comment node: `Ctx`
+/// and `ast::descendants` pass over them), in order and not nested.
+pub(super) fn left_out(src: &str, targets: &Targets) -> Vec<std::ops::Range<usize>> {
+    let Some(lexed) = lex(src) else {
+        return Vec::new();
+    };
+    let bodies = skip_bodies(src, &lexed, targets);
+    let mut out = Vec::with_capacity(bodies.len() + lexed.comments.len());
+    let mut comments = lexed.comments.into_iter().peekable();
+    for r in bodies {
+        while let Some(c) = comments.next_if(|c| c.start < r.start) {
+            out.push(c);
+        }
+        out.push(r);
+    }
+    out.extend(comments);
+    out
+}
+
+/// [`skippable`] with the call lexer's literals at hand.
+pub(super) fn skippable_with(src: &str, targets: &Targets) -> Vec<std::ops::Range<usize>> {
+    match lex(src) {
+        Some(lexed) => skip_bodies(src, &lexed, targets),
+        None => Vec::new(),
+    }
+}
+
+fn skip_bodies(src: &str, lexed: &Lexed<'_>, targets: &Targets) -> Vec<std::ops::Range<usize>> {
     let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut referenced: Option<std::collections::HashSet<&str>> = None;
+    for m in &lexed.members {
+        if keep(src, m, lexed, targets, &mut referenced).is_none() {
+            // Inner ranges (a local class's methods) are inside it.
+            while out.last().is_some_and(|r| r.start >= m.body.start) {
+                out.pop();
+            }
+            out.push(m.body.clone());
+        }
+    }
+    // A body that assigns a field keeps it: readers follow a field's value
+    // only while nothing but its initializer sets it, and a helper a kept
+    // loop calls may be what writes it.
+    let fields = Names::new(lexed.fields.iter().copied());
+    out.retain(|r| !assigns_any(&lexed.code[r.clone()], &fields));
+    out
+}
+
+/// Why member `m` is kept (`None`: it may be skipped, unless it assigns a
+/// field: [`skippable`]'s last step). `referenced` is the file's method
+/// references, found on first need.
+pub(super) fn keep<'a>(
+    src: &'a str,
+    m: &Member,
+    lexed: &Lexed<'_>,
+    targets: &Targets,
+    referenced: &mut Option<std::collections::HashSet<&'a str>>,
+) -> Option<Keep> {
+    if m.body.is_empty() {
+        return Some(Keep::Empty);
+    }
+    if targets.in_body(&m.body, lexed, src) {
+        return Some(Keep::CallTarget);
+    }
+    keep_member(
+        &src[m.header.start..m.body.start - 1],
+        &src[m.body.clone()],
+        &lexed.code[m.body.clone()],
+        &lexed.types[m.owner],
+        || referenced.get_or_insert_with(|| method_references(src)),
+    )
+}
+
+/// The lexer: member bodies, type names and field names, or `None` on any
+/// doubt (an unbalanced brace, an unterminated string or comment).
+pub(super) fn lex(src: &str) -> Option<Lexed<'_>> {
+    let b = src.as_bytes();
+    let mut members: Vec<Member> = Vec::new();
+    let mut types: Vec<String> = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
     // Where the current member's header starts: after the last `;`, `{` or
     // `}` at this depth.
     let mut header_start = 0usize;
     let mut parens = 0usize;
     let mut fields: Vec<&str> = Vec::new();
-    let mut referenced: Option<std::collections::HashSet<&str>> = None;
+    let mut code = b.to_vec();
+    let mut strings: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut comments: Vec<std::ops::Range<usize>> = Vec::new();
     let mut i = 0usize;
     while i < b.len() {
         match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                match memmem::find(&b[i + 2..], b"*/") {
-                    Some(j) => i += 2 + j + 2,
-                    None => return Vec::new(),
+            b'/' if b.get(i + 1) == Some(&b'/') || b.get(i + 1) == Some(&b'*') => {
+                let end = if b[i + 1] == b'/' {
+                    memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j)
+                } else {
+                    i + 2 + memmem::find(&b[i + 2..], b"*/")? + 2
+                };
+                code[i..end].fill(b' ');
+                // Left out of the parse where no token can join across
+                // it and no member body holds it.
+                if stack.last().is_none_or(|o| o.kind == Brace::Type)
+                    && (i == 0 || b[i - 1].is_ascii_whitespace())
+                    && b.get(end).is_none_or(u8::is_ascii_whitespace)
+                {
+                    comments.push(i..end);
                 }
+                i = end;
                 continue;
             }
             b'"' if b[i..].starts_with(b"\"\"\"") => {
                 let mut j = i + 3;
                 loop {
                     match b.get(j) {
-                        None => return Vec::new(),
+                        None => return None,
                         Some(b'\\') => j += 2,
                         Some(b'"') if b[j..].starts_with(b"\"\"\"") => break,
                         Some(_) => j += 1,
                     }
                 }
+                code[i + 3..j].fill(b' ');
+                strings.push(i..j + 3);
                 i = j + 3;
                 continue;
             }
@@ -150,11 +312,15 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
                 let mut j = i + 1;
                 loop {
                     match b.get(j) {
-                        None | Some(b'\n') => return Vec::new(),
+                        None | Some(b'\n') => return None,
                         Some(b'\\') => j += 2,
                         Some(c) if *c == q => break,
                         Some(_) => j += 1,
                     }
+                }
+                code[i + 1..j].fill(b' ');
+                if q == b'"' {
+                    strings.push(i..j + 1);
                 }
                 i = j + 1;
                 continue;
@@ -183,24 +349,19 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
                 }
             }
             b'}' => {
-                let Some(open) = stack.pop() else {
-                    return Vec::new();
-                };
+                let open = stack.pop()?;
                 parens = open.parens;
-                if open.kind == Brace::Member
-                    && open.body < i
-                    && skippable_member(
-                        &src[open.header..open.body - 1],
-                        &src[open.body..i],
-                        &stack,
-                        referenced.get_or_insert_with(|| method_references(src)),
-                    )
-                {
-                    // Inner ranges (a local class's methods) are inside it.
-                    while out.last().is_some_and(|r| r.start >= open.body) {
-                        out.pop();
+                if open.kind == Brace::Member {
+                    // A member's parent is a type body (`classify`).
+                    let owner = stack.last().map_or("", |t| t.name.as_str());
+                    if types.last().is_none_or(|t| t != owner) {
+                        types.push(owner.to_string());
                     }
-                    out.push(open.body..i);
+                    members.push(Member {
+                        header: open.header..open.body,
+                        body: open.body..i,
+                        owner: types.len() - 1,
+                    });
                 }
                 if !open.in_parens {
                     header_start = i + 1;
@@ -219,13 +380,17 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
         i += 1;
     }
     if !stack.is_empty() {
-        return Vec::new();
+        return None;
     }
-    // A body that assigns a field keeps it: readers follow a field's value
-    // only while nothing but its initializer sets it.
-    let fields: std::collections::HashSet<&str> = fields.into_iter().collect();
-    out.retain(|r| !assigns_any(&src[r.clone()], &fields));
-    out
+    Some(Lexed {
+        members,
+        types,
+        fields,
+        // Only ASCII-delimited runs were blanked whole.
+        code: String::from_utf8(code).ok()?,
+        strings,
+        comments,
+    })
 }
 
 /// The names a field declaration header declares (`int a = 1, b;`).
@@ -278,54 +443,83 @@ fn field_names<'a>(header: &'a str, out: &mut Vec<&'a str>) {
     }
 }
 
+/// A set of names, with their first bytes and lengths: most words of a
+/// body are no field, told without hashing them.
+struct Names<'a> {
+    set: std::collections::HashSet<&'a str>,
+    first: [bool; 256],
+    lens: u64,
+    long: bool,
+}
+
+impl<'a> Names<'a> {
+    fn new(names: impl IntoIterator<Item = &'a str>) -> Names<'a> {
+        let mut n = Names {
+            set: std::collections::HashSet::new(),
+            first: [false; 256],
+            lens: 0,
+            long: false,
+        };
+        for name in names {
+            n.insert(name);
+        }
+        n
+    }
+
+    fn insert(&mut self, name: &'a str) {
+        if let Some(&c) = name.as_bytes().first() {
+            self.first[usize::from(c)] = true;
+        }
+        match name.len() {
+            l @ 0..64 => self.lens |= 1 << l,
+            _ => self.long = true,
+        }
+        self.set.insert(name);
+    }
+
+    /// Where the words of `text` that are among the names stand.
+    fn in_text<'t>(&'t self, text: &'t str) -> impl Iterator<Item = std::ops::Range<usize>> + 't {
+        let b = text.as_bytes();
+        let mut k = 0;
+        std::iter::from_fn(move || {
+            if self.set.is_empty() {
+                return None;
+            }
+            while k < b.len() {
+                if !is_word(b[k]) || (k > 0 && is_word(b[k - 1])) {
+                    k += 1;
+                    continue;
+                }
+                let start = k;
+                while k < b.len() && is_word(b[k]) {
+                    k += 1;
+                }
+                let len = k - start;
+                let may = self.first[usize::from(b[start])]
+                    && (if len < 64 {
+                        self.lens & (1 << len) != 0
+                    } else {
+                        self.long
+                    });
+                if may && self.set.contains(&text[start..k]) {
+                    return Some(start..k);
+                }
+            }
+            None
+        })
+    }
+}
+
 /// Whether `body` assigns, increments or decrements one of `names`: one
 /// pass over its words.
-fn assigns_any(body: &str, names: &std::collections::HashSet<&str>) -> bool {
-    if names.is_empty() {
-        return false;
-    }
-    let b = body.as_bytes();
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
-    // The first bytes and lengths of the names: most words of a body
-    // are no field, told without hashing them.
-    let mut first = [false; 256];
-    let mut lens = 0u64;
-    let mut long = false;
-    for n in names {
-        if let Some(&c) = n.as_bytes().first() {
-            first[usize::from(c)] = true;
-        }
-        match n.len() {
-            l @ 0..64 => lens |= 1 << l,
-            _ => long = true,
-        }
-    }
-    let mut k = 0;
-    while k < b.len() {
-        if !word(b[k]) || (k > 0 && word(b[k - 1])) {
-            k += 1;
-            continue;
-        }
-        let start = k;
-        while k < b.len() && word(b[k]) {
-            k += 1;
-        }
-        let len = k - start;
-        let may = first[usize::from(b[start])]
-            && (if len < 64 {
-                lens & (1 << len) != 0
-            } else {
-                long
-            });
-        if !may || !names.contains(&body[start..k]) {
-            continue;
-        }
-        let before = body[..start].trim_end();
+fn assigns_any(body: &str, names: &Names<'_>) -> bool {
+    names.in_text(body).any(|w| {
+        let before = body[..w.start].trim_end();
         if before.ends_with("++") || before.ends_with("--") {
             return true;
         }
-        let after = body[k..].trim_start().as_bytes();
-        let assigned = match after {
+        let after = body[w.end..].trim_start().as_bytes();
+        match after {
             [b'=', b'=', ..] => false,
             [b'=', ..] => true,
             [b'+', b'+', ..] | [b'-', b'-', ..] => true,
@@ -336,12 +530,8 @@ fn assigns_any(body: &str, names: &std::collections::HashSet<&str>) -> bool {
             ] => true,
             [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] => true,
             _ => false,
-        };
-        if assigned {
-            return true;
         }
-    }
-    false
+    })
 }
 
 /// Words of a header outside parentheses and angle brackets, comments
@@ -417,21 +607,63 @@ fn classify(header: &str, parent: Option<Brace>) -> (Brace, String) {
     }
 }
 
-fn skippable_member(
+/// Why a member body is kept.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Keep {
+    /// `{}`: nothing to leave out.
+    Empty,
+    /// A string literal the URL-literal reader takes as a call target.
+    CallTarget,
+    /// A keep word (the first found) in the body's code.
+    Word(&'static str),
+    /// A `try` beside a loop keyword.
+    TryInLoop,
+    /// A call through a timeout name.
+    CallsTimeout,
+    /// A write through `this.`.
+    WritesThis,
+    /// A short helper a retry loop's catch may call.
+    Helper,
+    /// An annotation other than `@Override`.
+    Annotated,
+    /// A header the name cannot be read from, or a constructor.
+    Constructor,
+    /// A `::name` method reference names it.
+    Referenced,
+}
+
+/// `body` is the raw text, `code` the same with comments and the insides
+/// of literals blanked.
+fn keep_member<'r>(
     header: &str,
     body: &str,
-    stack: &[Open],
-    referenced: &std::collections::HashSet<&str>,
-) -> bool {
-    static KEPT: std::sync::LazyLock<crate::extract::Needles> = std::sync::LazyLock::new(|| {
-        crate::extract::Needles::new(super::SNIFF.iter().chain(KEEP).copied())
-    });
-    if KEPT.any_in(body.as_bytes())
-        || (has_word(body, "try") && LOOP_WORDS.iter().any(|w| has_word(body, w)))
-        || calls_timeout(body)
-        || writes_through_this(body)
-    {
-        return false;
+    code: &str,
+    owner: &str,
+    referenced: impl FnOnce() -> &'r std::collections::HashSet<&'r str>,
+) -> Option<Keep> {
+    static KEPT: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<&'static str>)> =
+        std::sync::LazyLock::new(|| {
+            let words: Vec<&'static str> = super::SNIFF.iter().chain(KEEP).copied().collect();
+            let ac = aho_corasick::AhoCorasick::builder()
+                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                .build(&words)
+                .expect("a few short literal needles always build");
+            (ac, words)
+        });
+    if let Some(m) = KEPT.0.find(code.as_bytes()) {
+        return Some(Keep::Word(KEPT.1[m.pattern().as_usize()]));
+    }
+    if memmem::find(body.as_bytes(), b"methodConfig").is_some() {
+        return Some(Keep::Word("methodConfig"));
+    }
+    if try_in_loop(code.as_bytes()) {
+        return Some(Keep::TryInLoop);
+    }
+    if calls_timeout(code) {
+        return Some(Keep::CallsTimeout);
+    }
+    if writes_through_this(code) {
+        return Some(Keep::WritesThis);
     }
     // A short helper that throws, sleeps or ends the process: a retry
     // loop of the class may call it from a catch (its wait or its exit,
@@ -439,144 +671,23 @@ fn skippable_member(
     static SHORT: std::sync::LazyLock<crate::extract::Needles> =
         std::sync::LazyLock::new(|| crate::extract::Needles::new(HELPER_WORDS.iter().copied()));
     if body.len() <= HELPER_MAX && (SHORT.any_in(body.as_bytes()) || state_test(body)) {
-        return false;
+        return Some(Keep::Helper);
     }
     let (top, _) = top_level(header);
     // Annotations other than @Override keep the method.
     if words(&top).any(|w| w.starts_with('@') && w != "@Override") {
-        return false;
+        return Some(Keep::Annotated);
     }
     // The name: the word before the parameter list.
-    let Some(paren) = top.rfind('(') else {
-        return false;
-    };
-    let Some(name) = words(&top[..paren]).last() else {
-        return false;
+    let Some(name) = top.rfind('(').and_then(|paren| words(&top[..paren]).last()) else {
+        return Some(Keep::Constructor);
     };
     // A constructor is named after its type.
-    if stack.last().is_some_and(|t| t.name == name) {
-        return false;
+    if owner == name {
+        return Some(Keep::Constructor);
     }
     // A method reference may hand it to a retry.
-    !referenced.contains(name)
-}
-
-/// A body that is one `return` of a comparison (`return done == total;`):
-/// a loop that leaves when it holds waits for a state (`loops/helpers.rs`
-/// `tests_state`).
-fn state_test(body: &str) -> bool {
-    let t = body.trim();
-    t.starts_with("return ")
-        && t.find(';') == Some(t.len() - 1)
-        && ["==", "!=", ">=", "<=", " < ", " > "]
-            .iter()
-            .any(|op| t.contains(op))
-}
-
-fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
-}
-
-/// The keywords of a loop. A `try` keeps a body only beside one of them:
-/// the try statements a reader looks at are those of a hand-written
-/// retry loop (`loops`: a `try` in the loop's own body); a try elsewhere
-/// starts no reader.
-const LOOP_WORDS: &[&str] = &["for", "while", "do"];
-
-/// Whether `body` holds `word` as a whole word (the keyword `try`, not
-/// `try` inside `entry`, `registry` or `tryLock`; `retry` is a sniff
-/// word and keeps a body by itself).
-fn has_word(body: &str, word: &str) -> bool {
-    let b = body.as_bytes();
-    memmem::find_iter(b, word.as_bytes()).any(|at| {
-        (at == 0 || !is_word(b[at - 1])) && b.get(at + word.len()).is_none_or(|c| !is_word(*c))
-    })
-}
-
-/// Whether `body` calls something named with `timeout`/`Timeout`
-/// (`.timeout(..)`, `setConnectTimeout(..)`, `timeoutDuration(..)`) or
-/// reaches through such a name (`Timeout.of(..)`, `Timeout.ofSeconds`):
-/// what the readers take a timeout from (`unbounded_clients`' method
-/// calls, the builders' chains). A variable or field that only holds a
-/// timeout (`sessionTimeout`, `return timeout;`) starts no reader; a body
-/// writing a field is kept by the field test.
-fn calls_timeout(body: &str) -> bool {
-    let b = body.as_bytes();
-    // `sets_timeout` reads names case-insensitively.
-    ["timeout", "Timeout", "TIMEOUT", "TimeOut", "timeOut"]
-        .iter()
-        .any(|w| {
-            memmem::find_iter(b, w.as_bytes()).any(|at| {
-                let end = at
-                    + w.len()
-                    + b[at + w.len()..]
-                        .iter()
-                        .take_while(|c| is_word(**c))
-                        .count();
-                matches!(
-                    body[end..].trim_start().as_bytes().first(),
-                    Some(b'(' | b'.' | b'<')
-                )
-            })
-        })
-}
-
-/// Whether `body` writes a name through `this.` (`this.x = ..`,
-/// `this.x += ..`, `this.x++`, `--this.x`): what `Ctx` records as a
-/// field's value or write, also for a field the file does not declare
-/// (inherited), which [`assigns_any`] cannot know. A read of `this.x`
-/// starts no reader.
-fn writes_through_this(body: &str) -> bool {
-    let b = body.as_bytes();
-    memmem::find_iter(b, b"this.").any(|at| {
-        if at > 0 && is_word(b[at - 1]) {
-            return false;
-        }
-        // `this.a` or `this.a.b`: the last name is what is written.
-        let mut end = at + 4;
-        while b.get(end) == Some(&b'.') {
-            let len = b[end + 1..].iter().take_while(|c| is_word(**c)).count();
-            if len == 0 {
-                break;
-            }
-            end += 1 + len;
-        }
-        if end == at + 4 {
-            return false;
-        }
-        let before = body[..at].trim_end();
-        if before.ends_with("++") || before.ends_with("--") {
-            return true;
-        }
-        let after = body[end..].trim_start().as_bytes();
-        match after {
-            [b'=', b'=', ..] => false,
-            [b'=', ..] => true,
-            [b'+', b'+', ..] | [b'-', b'-', ..] => true,
-            [
-                b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^',
-                b'=',
-                ..,
-            ] => true,
-            [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] | [b'>', b'>', b'>', b'=', ..] => true,
-            _ => false,
-        }
-    })
-}
-
-/// The names after `::` anywhere in the file (method references).
-fn method_references(src: &str) -> std::collections::HashSet<&str> {
-    let b = src.as_bytes();
-    memmem::find_iter(b, b"::")
-        .filter_map(|at| {
-            let start = at + 2;
-            let len = b[start..]
-                .iter()
-                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'$')
-                .count();
-            (len > 0).then(|| &src[start..start + len])
-        })
-        .collect()
+    referenced().contains(name).then_some(Keep::Referenced)
 }
 
 /// The parser's included ranges: everything but `skip` (shared with the
@@ -584,169 +695,5 @@ fn method_references(src: &str) -> std::collections::HashSet<&str> {
 pub use crate::extract::tree_sitter::included;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// [`top_level`] as it was, a character at a time: the byte-wise one
-    /// must give the same on every header.
-    fn top_level_chars(header: &str) -> (String, bool) {
-        let mut out = String::new();
-        let mut depth = 0i32;
-        let mut eq = false;
-        let mut chars = header.char_indices().peekable();
-        while let Some((k, c)) = chars.next() {
-            match c {
-                '/' if header[k..].starts_with("//") => {
-                    while chars.peek().is_some_and(|(_, c)| *c != '\n') {
-                        chars.next();
-                    }
-                }
-                '/' if header[k..].starts_with("/*") => {
-                    let end = header[k + 2..]
-                        .find("*/")
-                        .map_or(header.len(), |e| k + 2 + e + 2);
-                    while chars.peek().is_some_and(|(j, _)| *j < end) {
-                        chars.next();
-                    }
-                }
-                '(' | '<' => {
-                    depth += 1;
-                    if depth == 1 {
-                        out.push(c);
-                    }
-                }
-                ')' | '>' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        out.push(c);
-                    }
-                }
-                '=' if depth == 0 => {
-                    eq = true;
-                    out.push(c);
-                }
-                c if depth == 0 => out.push(c),
-                _ => {}
-            }
-        }
-        (out, eq)
-    }
-
-    #[test]
-    fn byte_wise_top_level_is_the_character_one() {
-        let mut headers: Vec<String> = [
-            "/** Docs { é } */ public <T> Map<K, V> f(int a) throws E",
-            "// only a comment\n  int x = 1, y",
-            "@A(\"é\") /* open",
-            "f(a)) = (b",
-            "ünïcode<ä> = ö // tail",
-            "/",
-            "a /* b */ c // d",
-            "",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        // Every header of the Java fixtures and corpus files: the text
-        // between two of `;`, `{` and `}`.
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        for dir in [root.join("testdata"), root.join("../shared/corpus")] {
-            for e in ignore::WalkBuilder::new(dir).build().flatten() {
-                if e.path().extension().is_some_and(|x| x == "java")
-                    && let Ok(t) = std::fs::read_to_string(e.path())
-                {
-                    headers.extend(t.split([';', '{', '}']).map(str::to_string));
-                }
-            }
-        }
-        assert!(headers.len() > 100, "{}", headers.len());
-        for h in &headers {
-            assert_eq!(top_level(h), top_level_chars(h), "{h:?}");
-        }
-    }
-
-    fn skipped(src: &str) -> Vec<&str> {
-        skippable(src).into_iter().map(|r| src[r].trim()).collect()
-    }
-
-    #[test]
-    fn plain_method_bodies_are_skipped_and_the_rest_kept() {
-        let src = r#"class A {
-  A(Repo r) { repo = r; }
-  int plain(int x) { return x + 1; }
-  String s() throws IOException { return "{"; }
-  void loop() { for (int i = 0; i < 3; i++) { call(); } }
-  void guarded() { try { call(); } catch (Exception e) {} }
-  @Retryable void annotated() { call(); }
-  @Target({ElementType.METHOD}) void arrayed() { call(); }
-  @SuppressWarnings({"x"}) int after() { return 9; }
-  @Override public int hashCode() { return 1; }
-  void referenced() { call(); }
-  Runnable r = () -> { call(); };
-  Object o = new Object() { int inner() { return 2; } };
-  void retrying() { retry.run(this::referenced); }
-  static { init(); }
-  record R(int a) { int twice() { return a * 2; } }
-  enum E { X; int e() { return 3; } }
-}"#;
-        assert_eq!(
-            skipped(src),
-            [
-                "return x + 1;",
-                "return \"{\";",
-                "for (int i = 0; i < 3; i++) { call(); }",
-                // A `try` outside a loop starts no reader.
-                "try { call(); } catch (Exception e) {}",
-                "return 1;",
-                "return a * 2;",
-                "return 3;"
-            ]
-        );
-    }
-
-    #[test]
-    fn a_body_that_sets_a_field_is_kept() {
-        let src = "class A {\n  void set() { waitMs = 500; }\n  void inc() { ++count; }\n  void add() { spare *= 2; }\n  void test() { if (waitMs == 1) { call(); } }\n  void local() { int other = 1; }\n  private long waitMs = 100, spare;\n  int count;\n  abstract void f(int x);\n}";
-        assert_eq!(
-            skipped(src),
-            ["if (waitMs == 1) { call(); }", "int other = 1;"]
-        );
-    }
-
-    /// Work grows with the file, not with methods x fields or methods x
-    /// method references (a generated class of 20,000 of each would take
-    /// minutes otherwise).
-    #[test]
-    fn a_huge_class_is_lexed_in_one_pass() {
-        let mut src = String::from("class Big {\n");
-        for i in 0..20_000 {
-            src.push_str(&format!(
-                "  int f{i};\n  int m{i}(int x) {{ return x + f{}; }}\n  Runnable r{i} = this::m{};\n",
-                i / 2,
-                i * 2 % 20_000
-            ));
-        }
-        src.push_str("}\n");
-        let skipped = skippable(&src);
-        // A method some `::m..` names is kept; the others are skipped.
-        assert!(
-            !skipped.is_empty() && skipped.len() < 20_000,
-            "{}",
-            skipped.len()
-        );
-    }
-
-    #[test]
-    fn doubt_prunes_nothing() {
-        assert!(skippable("class A { int f() { return 1; }").is_empty());
-        assert!(skippable("class A { int f() { return \"x; } }").is_empty());
-        assert!(skippable("class A { int f() { /* x } }").is_empty());
-        assert!(skippable("}").is_empty());
-    }
-
-    #[test]
-    fn comments_and_text_blocks_hide_braces() {
-        let src = "class A {\n  // {\n  /* } */\n  String t() { return \"\"\"\n  }\n  \"\"\"; }\n  char c() { return '}'; }\n}";
-        assert_eq!(skipped(src).len(), 2);
-    }
-}
+#[path = "prune_tests.rs"]
+mod tests;

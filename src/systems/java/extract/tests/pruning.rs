@@ -10,15 +10,17 @@ fn java_files(roots: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
 }
 
 /// Facts pruned and whole, compared on each file; returns the files
-/// something was pruned in, and the bytes left out and read of the files
-/// the sniff takes.
+/// something was left out of the parse in, and the bytes left out (bodies
+/// and comments) and read of the files the sniff takes.
 fn compare(files: &[std::path::PathBuf]) -> (usize, usize, usize) {
     let (mut pruned_some, mut left_out, mut wanted) = (0, 0, 0);
     for f in files {
         let Ok(text) = std::fs::read_to_string(f) else {
             continue;
         };
-        let skip = prune::skippable(&text);
+        let lits =
+            crate::extract::calls::lex::lex(&text, crate::extract::calls::lex::Lang::Java).lits;
+        let skip = prune::left_out(&text, &prune::Targets::new(&text, &lits));
         if !skip.is_empty() {
             pruned_some += 1;
         }
@@ -122,4 +124,65 @@ fn java_prune_real() {
          the sniff takes, {left_out} left out of the parse",
         files.len()
     );
+}
+
+/// Where a real checkout's wanted Java goes, per reason a body is kept:
+/// the bytes outside member bodies (always parsed), each kept body under
+/// the reason that kept it (the first keep word, or the test), and the
+/// bodies left out; test sources are left aside as the scan leaves them:
+/// `RETRYLINT_PRUNE_DIR=/path cargo test --lib java_keep_words_real --
+/// --ignored --nocapture` (PERFORMANCE.md). It asserts that the bodies it
+/// counts as left out are the ones [`prune::skippable`] gives.
+#[test]
+#[ignore = "needs RETRYLINT_PRUNE_DIR=<a checkout>"]
+fn java_keep_words_real() {
+    let dir = crate::systems::read::real_checkout("RETRYLINT_PRUNE_DIR");
+    let mut per: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    let (mut wanted, mut outside, mut left_out, mut files) = (0usize, 0usize, 0usize, 0usize);
+    for f in java_files(std::slice::from_ref(&dir)) {
+        let relative = f.strip_prefix(&dir).unwrap_or(&f).to_string_lossy();
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        if crate::extract::test_code::is_test_source(&relative) || !wants(text.as_bytes()) {
+            continue;
+        }
+        files += 1;
+        wanted += text.len();
+        let lits =
+            crate::extract::calls::lex::lex(&text, crate::extract::calls::lex::Lang::Java).lits;
+        let targets = prune::Targets::new(&text, &lits);
+        let skip = prune::skippable_with(&text, &targets);
+        left_out += skip.iter().map(|r| r.len()).sum::<usize>();
+        let Some(lexed) = prune::lex(&text) else {
+            outside += text.len();
+            continue;
+        };
+        // Outermost members only: an inner one is inside its holder.
+        let mut outer: Vec<&prune::Member> = Vec::new();
+        for m in lexed.members.iter().rev() {
+            if outer.last().is_none_or(|o| m.body.end <= o.body.start) {
+                outer.push(m);
+            }
+        }
+        outside += text.len() - outer.iter().map(|m| m.body.len()).sum::<usize>();
+        let mut referenced = None;
+        for m in outer {
+            let key = match prune::keep(&text, m, &lexed, &targets, &mut referenced) {
+                Some(prune::Keep::Word(w)) => format!("word {w:?}"),
+                Some(k) => format!("{k:?}"),
+                None if skip.contains(&m.body) => continue,
+                None => "(assigns a field, or an inner body kept)".to_string(),
+            };
+            let e = per.entry(key).or_default();
+            e.0 += 1;
+            e.1 += m.body.len();
+        }
+    }
+    println!("{files} files wanted, {wanted} B: outside bodies {outside} B, left out {left_out} B");
+    let mut v: Vec<_> = per.into_iter().collect();
+    v.sort_by_key(|(_, (_, b))| std::cmp::Reverse(*b));
+    for (w, (n, b)) in v.iter().take(30) {
+        println!("{b:>10} B {n:>5} bodies  {w}");
+    }
 }

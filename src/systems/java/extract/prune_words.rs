@@ -1,0 +1,182 @@
+//! The body tests of the Java pruner ([`super`]) that read a body's
+//! text: a `try` inside a loop, a call through a timeout name, a write
+//! through `this.`, a state test, the file's method references.
+
+use memchr::memmem;
+
+/// A body that is one `return` of a comparison (`return done == total;`):
+/// a loop that leaves when it holds waits for a state (`loops/helpers.rs`
+/// `tests_state`).
+pub(super) fn state_test(body: &str) -> bool {
+    let t = body.trim();
+    t.starts_with("return ")
+        && t.find(';') == Some(t.len() - 1)
+        && ["==", "!=", ">=", "<=", " < ", " > "]
+            .iter()
+            .any(|op| t.contains(op))
+}
+
+pub(super) fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+/// The keywords of a loop. A `try` keeps a body only inside the body of
+/// one of them: the try statements a reader looks at are those of a
+/// hand-written retry loop (`loops`: a `try` in the loop's own body, and
+/// a loop with one is a policy or a note); a try elsewhere starts no
+/// reader.
+pub(super) const LOOP_WORDS: &[&str] = &["for", "while", "do"];
+
+/// Where `word` stands as a whole word in `b`.
+pub(super) fn word_at<'b>(b: &'b [u8], word: &'b str) -> impl Iterator<Item = usize> + 'b {
+    memmem::find_iter(b, word.as_bytes()).filter(move |&at| {
+        (at == 0 || !is_word(b[at - 1])) && b.get(at + word.len()).is_none_or(|c| !is_word(*c))
+    })
+}
+
+/// Whether a `try` stands inside a loop's body in `code` (comments and
+/// literals blanked, so brackets match as written). Any doubt (a loop
+/// keyword not followed by its parts, unbalanced brackets) keeps it; a
+/// body without braces is taken to run to the end.
+pub(super) fn try_in_loop(code: &[u8]) -> bool {
+    let tries: Vec<usize> = word_at(code, "try").collect();
+    if tries.is_empty() {
+        return false;
+    }
+    LOOP_WORDS.iter().any(|w| {
+        word_at(code, w).any(|at| {
+            loop_body(code, at + w.len(), *w == "do")
+                .is_none_or(|r| tries.iter().any(|t| r.contains(t)))
+        })
+    })
+}
+
+/// The body of the loop whose keyword ends at `k`: a block, or to the end
+/// of `code` for a single statement; empty for `while (..);` (a `do`'s
+/// tail). `None` when the brackets do not match.
+pub(super) fn loop_body(code: &[u8], k: usize, is_do: bool) -> Option<std::ops::Range<usize>> {
+    let skip_ws = |k: usize| {
+        k + code[k..]
+            .iter()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count()
+    };
+    let mut k = skip_ws(k);
+    if !is_do {
+        if code.get(k) != Some(&b'(') {
+            return None;
+        }
+        k = skip_ws(closing(code, k)? + 1);
+        if code.get(k) == Some(&b';') {
+            return Some(k..k);
+        }
+    }
+    if code.get(k) == Some(&b'{') {
+        return Some(k..closing(code, k)?);
+    }
+    Some(k..code.len())
+}
+
+/// Where the bracket opened at `open` closes (same kind, nested ones
+/// counted).
+pub(super) fn closing(code: &[u8], open: usize) -> Option<usize> {
+    let (o, c) = (code[open], if code[open] == b'(' { b')' } else { b'}' });
+    let mut depth = 0usize;
+    for (j, &x) in code.iter().enumerate().skip(open) {
+        if x == o {
+            depth += 1;
+        } else if x == c {
+            depth -= 1;
+            if depth == 0 {
+                return Some(j);
+            }
+        }
+    }
+    None
+}
+
+/// Whether `body` calls something named with `timeout`/`Timeout`
+/// (`.timeout(..)`, `setConnectTimeout(..)`, `timeoutDuration(..)`) or
+/// reaches through such a name (`Timeout.of(..)`, `Timeout.ofSeconds`):
+/// what the readers take a timeout from (`unbounded_clients`' method
+/// calls, the builders' chains). A variable or field that only holds a
+/// timeout (`sessionTimeout`, `return timeout;`) starts no reader; a body
+/// writing a field is kept by the field test.
+pub(super) fn calls_timeout(body: &str) -> bool {
+    let b = body.as_bytes();
+    // `sets_timeout` reads names case-insensitively.
+    ["timeout", "Timeout", "TIMEOUT", "TimeOut", "timeOut"]
+        .iter()
+        .any(|w| {
+            memmem::find_iter(b, w.as_bytes()).any(|at| {
+                let end = at
+                    + w.len()
+                    + b[at + w.len()..]
+                        .iter()
+                        .take_while(|c| is_word(**c))
+                        .count();
+                matches!(
+                    body[end..].trim_start().as_bytes().first(),
+                    Some(b'(' | b'.' | b'<')
+                )
+            })
+        })
+}
+
+/// Whether `body` writes a name through `this.` (`this.x = ..`,
+/// `this.x += ..`, `this.x++`, `--this.x`): what `Ctx` records as a
+/// field's value or write, also for a field the file does not declare
+/// (inherited), which [`super::assigns_any`] cannot know. A read of `this.x`
+/// starts no reader.
+pub(super) fn writes_through_this(body: &str) -> bool {
+    let b = body.as_bytes();
+    memmem::find_iter(b, b"this.").any(|at| {
+        if at > 0 && is_word(b[at - 1]) {
+            return false;
+        }
+        // `this.a` or `this.a.b`: the last name is what is written.
+        let mut end = at + 4;
+        while b.get(end) == Some(&b'.') {
+            let len = b[end + 1..].iter().take_while(|c| is_word(**c)).count();
+            if len == 0 {
+                break;
+            }
+            end += 1 + len;
+        }
+        if end == at + 4 {
+            return false;
+        }
+        let before = body[..at].trim_end();
+        if before.ends_with("++") || before.ends_with("--") {
+            return true;
+        }
+        let after = body[end..].trim_start().as_bytes();
+        match after {
+            [b'=', b'=', ..] => false,
+            [b'=', ..] => true,
+            [b'+', b'+', ..] | [b'-', b'-', ..] => true,
+            [
+                b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^',
+                b'=',
+                ..,
+            ] => true,
+            [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] | [b'>', b'>', b'>', b'=', ..] => true,
+            _ => false,
+        }
+    })
+}
+
+/// The names after `::` anywhere in the file (method references).
+pub(super) fn method_references(src: &str) -> std::collections::HashSet<&str> {
+    let b = src.as_bytes();
+    memmem::find_iter(b, b"::")
+        .filter_map(|at| {
+            let start = at + 2;
+            let len = b[start..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'$')
+                .count();
+            (len > 0).then(|| &src[start..start + len])
+        })
+        .collect()
+}
