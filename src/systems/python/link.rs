@@ -3,8 +3,9 @@
 //! broker, the app's module may add transport options
 //! (`app.conf.update(..)`), the tasks are in a third file. Each Celery
 //! policy takes the nearest file's broker URL and the nearest file's
-//! `visibility_timeout` (the longest common folder; two equally near files
-//! that disagree set nothing), and from them the redelivery timeout its
+//! `visibility_timeout` (its own file, then the longest common folder; two
+//! equally near files that disagree set nothing; a timeout farther away
+//! than the URL is another app's and is not taken), and from them the redelivery timeout its
 //! countdowns are held under (`RetryPolicy::redelivery`, RL305):
 //! the written `visibility_timeout` on the Redis or SQS transport (or with
 //! no URL read), kombu's one hour on Redis with none written; nothing on
@@ -58,11 +59,19 @@ pub fn celery_brokers(files: &mut [ScannedFile]) {
         {
             continue;
         }
-        let transport = nearest(&f.source.path, &transports).map(|t| match &t.kind {
+        let here = &f.source.path;
+        let transport = nearest(here, &transports);
+        // A timeout farther away than the broker's own URL is another
+        // app's (a sibling folder, or another file beside the one naming
+        // its own broker): the URL and its transport options are one
+        // app's settings, so the timeout is never taken from farther out.
+        let timeout = nearest(here, &timeouts).filter(|o| {
+            transport.is_none_or(|t| nearness(here, &o.path) >= nearness(here, &t.path))
+        });
+        let transport = transport.map(|t| match &t.kind {
             BrokerSettingKind::Transport { name } => name.as_str(),
             BrokerSettingKind::Timeout { .. } => "",
         });
-        let timeout = nearest(&f.source.path, &timeouts);
         let redelivery = match (transport, timeout) {
             (Some("redis" | "sqs") | None, Some(t)) => match &t.kind {
                 BrokerSettingKind::Timeout { after, written_as } => Some(Redelivery {
@@ -98,20 +107,28 @@ pub fn celery_brokers(files: &mut [ScannedFile]) {
     }
 }
 
-/// Of `candidates`, the one in the folder nearest to `here` (the longest
-/// common folder); several equally near are taken only when they say the
-/// same.
+/// How near `b` is to `here`: the folders they share, counted twice, and
+/// one more for the file itself (a setting in the policy's own file is
+/// nearer than one beside it).
+fn nearness(here: &Path, b: &Path) -> usize {
+    let shared = here
+        .parent()
+        .unwrap_or(here)
+        .components()
+        .zip(b.parent().unwrap_or(b).components())
+        .take_while(|(x, y)| x == y)
+        .count();
+    shared * 2 + usize::from(here == b)
+}
+
+/// Of `candidates`, the one nearest to `here` (its own file, then the
+/// longest common folder); several equally near are taken only when they
+/// say the same.
 fn nearest<'a>(here: &Path, candidates: &[&'a Found]) -> Option<&'a Found> {
-    let common = |b: &Path| {
-        here.parent()
-            .unwrap_or(here)
-            .components()
-            .zip(b.parent().unwrap_or(b).components())
-            .take_while(|(x, y)| x == y)
-            .count()
-    };
-    let best = candidates.iter().map(|c| common(&c.path)).max()?;
-    let mut near = candidates.iter().filter(|c| common(&c.path) == best);
+    let best = candidates.iter().map(|c| nearness(here, &c.path)).max()?;
+    let mut near = candidates
+        .iter()
+        .filter(|c| nearness(here, &c.path) == best);
     let first = near.next()?;
     near.all(|c| same(&c.kind, &first.kind)).then_some(*first)
 }

@@ -122,8 +122,9 @@ pub const CELERY_BACKOFF_MAX: Duration = Duration::from_secs(600);
 // `DEFAULT_MAX_BACKOFF = 86400000 * 7`, an actor's `max_backoff` held at
 // it; `dramatiq/common.py` at 7d036f4afb5ef3d7cfe8f14e7e43dd4bd393399f
 // `compute_backoff(attempts, *, factor, jitter=True, max_backoff, ..)`:
-// `min(factor * 2 ** attempts, max_backoff)`, halved plus
-// `uniform(0, half)` with jitter, `attempts` from 0).
+// `factor * 2 ** attempts`, `attempts` from 0; its jitter, as of
+// 848b35f2f960457ff54a72f9edb3af0de754f72f (2.0.0 on), multiplies by
+// `uniform(1, 2)`: see `extract/libs/dramatiq.rs`).
 
 /// `max_retries = 20`: retries, so 21 attempts.
 pub const DRAMATIQ_MAX_RETRIES: u64 = 20;
@@ -261,6 +262,12 @@ pub static DRAMATIQ: SystemSpec = SystemSpec {
         predicate: "pass `throws=` with the exceptions that must not be retried, or `retry_when=`",
         ..Fixes::GENERIC
     },
+    // An actor runs on a worker after the sender handed the message to
+    // the broker; when its retries run out the message is failed
+    // (`message.fail()`, dead-lettered) and not sent again: dramatiq
+    // `dramatiq/middleware/retries.py` at
+    // 848b35f2f960457ff54a72f9edb3af0de754f72f `after_process_message`.
+    background: true,
     ..SystemSpec::plain("Dramatiq", Layer::Application)
 };
 

@@ -57,8 +57,12 @@ pub(in super::super) fn actor_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Re
         };
         p.attempts = attempts(c, format!("max_retries={} (retries)", ctx.text(m)), m);
     }
-    // `retry_when` takes precedence over `max_retries`.
-    if let Some(w) = args.kw("retry_when") {
+    // `retry_when` takes precedence over `max_retries`, and it decides
+    // which failures go round: `Retries.after_process_message` fails the
+    // message when `not retry_when(retries, exception)` (dramatiq
+    // `dramatiq/middleware/retries.py` at 848b35f2f960457ff54a72f9edb3af0de754f72f).
+    let retry_when = args.kw("retry_when");
+    if let Some(w) = retry_when {
         p.attempts = attempts(
             AttemptCount::Unknown,
             format!("retry_when={}", ctx.text(w)),
@@ -81,10 +85,20 @@ pub(in super::super) fn actor_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Re
         Some(b) => Located::written(millis(ctx, b).map_or(Delay::Unknown, delay), span(b)),
         None => Located::default_at(delay(sys::DRAMATIQ_MIN_BACKOFF), at),
     };
-    // `compute_backoff(.., jitter=True)`: half the delay, plus a uniform
-    // draw of up to the other half.
-    p.jitter = Located::default_at(Jitter::Equal, at);
-    p.retry_on = Located::default_at(RetryOn::AllErrors, at);
+    // `compute_backoff(.., jitter=True)`: `int(backoff * uniform(1, 2))`,
+    // the delay up to twice its base, brought back to 50-100% of
+    // `max_backoff` past it (dramatiq `dramatiq/common.py` at
+    // 848b35f2f960457ff54a72f9edb3af0de754f72f, since 2.0.0).
+    p.jitter = Located::default_at(Jitter::Additive, at);
+    p.retry_on = match retry_when {
+        Some(w) => Located::written(
+            RetryOn::Listed {
+                conditions: vec![Located::written(Condition::Predicate, span(w))],
+            },
+            span(w),
+        ),
+        None => Located::default_at(RetryOn::AllErrors, at),
+    };
     if let Some(t) = args.kw("throws") {
         p.ignores = exception_names(ctx, t).unwrap_or_default();
     }
