@@ -361,6 +361,9 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     for b in &mut java.client_beans {
         b.span = f(b.span);
     }
+    for b in &mut java.bound_beans {
+        b.span = f(b.span);
+    }
     for c in &mut java.server_delay_classes {
         c.span = f(c.span);
     }

@@ -33,6 +33,20 @@ pub(super) fn attempts(count: AttemptCount, written_as: String, at: Node<'_>) ->
     )
 }
 
+/// A task queue's `max_retries=` (Celery, Dramatiq): `None` retries for
+/// ever (both test the count only when it is not `None`), a number `n`
+/// is `n + 1` attempts.
+pub(super) fn max_retries(ctx: &Ctx<'_>, m: Node<'_>) -> Located<Attempts> {
+    let c = match eval::resolve(ctx, m).kind() {
+        "none" => AttemptCount::Unbounded,
+        _ => match eval::number(ctx, m) {
+            Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
+            _ => AttemptCount::Unknown,
+        },
+    };
+    attempts(c, format!("max_retries={} (retries)", ctx.text(m)), m)
+}
+
 pub(super) fn default_attempts(
     count: AttemptCount,
     written_as: &str,

@@ -6,7 +6,7 @@
 //! left alone like a Celery task without `autoretry_for`. Defaults:
 //! [`crate::systems::python`] (`DRAMATIQ_*`).
 
-use super::super::eval::{self, resolve};
+use super::super::eval;
 use super::super::{Args, Ctx, policy, span};
 use super::{attempts, default_attempts, exception_names};
 use crate::model::*;
@@ -47,15 +47,7 @@ pub(in super::super) fn actor_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Re
         ),
     );
     if let Some(m) = args.kw("max_retries") {
-        let c = match resolve(ctx, m).kind() {
-            // `retries >= max_retries` is tested only when it is not None.
-            "none" => AttemptCount::Unbounded,
-            _ => match eval::number(ctx, m) {
-                Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
-                _ => AttemptCount::Unknown,
-            },
-        };
-        p.attempts = attempts(c, format!("max_retries={} (retries)", ctx.text(m)), m);
+        p.attempts = super::max_retries(ctx, m);
     }
     // `retry_when` takes precedence over `max_retries`, and it decides
     // which failures go round: `Retries.after_process_message` fails the

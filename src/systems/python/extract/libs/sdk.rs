@@ -418,14 +418,7 @@ fn celery_options(ctx: &Ctx<'_>, call: Node<'_>, args: &Args<'_>) -> Option<Retr
         ),
     );
     if let Some(m) = args.kw("max_retries") {
-        let c = match resolve(ctx, m).kind() {
-            "none" => AttemptCount::Unbounded,
-            _ => match eval::number(ctx, m) {
-                Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
-                _ => AttemptCount::Unknown,
-            },
-        };
-        p.attempts = attempts(c, format!("max_retries={} (retries)", ctx.text(m)), m);
+        p.attempts = super::max_retries(ctx, m);
     }
     let backoff = args.kw("retry_backoff");
     let backoff_on = backoff.map(|b| match resolve(ctx, b).kind() {
