@@ -472,4 +472,52 @@ fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             }
         }
     }
+    sent_keys(ctx, facts, scopes, MINTS);
+}
+
+/// A key the retried calls send that no attempt mints: an
+/// `Idempotency-Key` header (`{"Idempotency-Key": order_id}`) or an
+/// `idempotency_key=` argument whose value is the caller's (an argument,
+/// an id), so every attempt sends the same key. A value minted in place
+/// is a new key per attempt, and a policy already holding a key minted
+/// inside the retry keeps RL501's reading.
+fn sent_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope], mints: &[&str]) {
+    const HEADERS: &[&str] = &["idempotency-key", "x-idempotency-key"];
+    for &n in &ctx.nodes {
+        let value = match n.kind() {
+            "pair" => field(n, "key")
+                .filter(|k| k.kind() == "string")
+                .filter(|k| {
+                    let name = ctx
+                        .text(*k)
+                        .trim_matches(|c| matches!(c, '"' | '\'' | 'b' | 'r' | 'f'));
+                    HEADERS.iter().any(|h| name.eq_ignore_ascii_case(h))
+                })
+                .and_then(|_| field(n, "value")),
+            "keyword_argument" => field(n, "name")
+                .filter(|k| ctx.text(*k) == "idempotency_key")
+                .and_then(|_| field(n, "value")),
+            _ => None,
+        };
+        let Some(value) = value else {
+            continue;
+        };
+        let text = ctx.text(value);
+        if text == "None" || mints.iter().any(|m| text.contains(m)) {
+            continue;
+        }
+        for s in scopes {
+            if s.start <= n.start_byte()
+                && n.end_byte() <= s.end
+                && let Some(p) = facts.policies.get_mut(s.policy)
+                && !p.idempotency.iter().any(|k| k.inside_retry)
+            {
+                p.idempotency.push(IdempotencyKey {
+                    span: span(value),
+                    created_by: super::one_line(text),
+                    inside_retry: false,
+                });
+            }
+        }
+    }
 }
