@@ -224,8 +224,16 @@ impl<'a> Ctx<'a> {
                         "redis",
                         "pika",
                     ] {
+                        // A project's own module named for its Celery app
+                        // (`from proj.celery_init import app`, `celery_app`,
+                        // `proj_celery`: the layout Celery's "First steps
+                        // with Django" names) imports the app, and with it
+                        // the tasks it decorates.
+                        let named_for = |w: &str| {
+                            m == "celery" && (w.starts_with("celery_") || w.ends_with("_celery"))
+                        };
                         if t.split(|c: char| !c.is_alphanumeric() && c != '_')
-                            .any(|w| w == m)
+                            .any(|w| w == m || named_for(w))
                             && !imports.contains(&m)
                         {
                             imports.push(m);

@@ -1,0 +1,1 @@
+CELERY_BROKER_URL = "redis://redis:6379/0"
