@@ -488,9 +488,11 @@ fn sent_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope], mints: &[&
             "pair" => field(n, "key")
                 .filter(|k| k.kind() == "string")
                 .filter(|k| {
+                    // The literal's prefix (`b`, `r`, `f`), then its quotes.
                     let name = ctx
                         .text(*k)
-                        .trim_matches(|c| matches!(c, '"' | '\'' | 'b' | 'r' | 'f'));
+                        .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                        .trim_matches(|c| matches!(c, '"' | '\''));
                     HEADERS.iter().any(|h| name.eq_ignore_ascii_case(h))
                 })
                 .and_then(|_| field(n, "value")),
