@@ -4,35 +4,10 @@
 //! variant, each edge's HTTP paths. Each fixture's README works its edges
 //! out by hand.
 
-use retrylint::config::Settings;
-use retrylint::graph::{self, Graph};
-use std::path::PathBuf;
+mod common;
 
-fn build(path: &str) -> (retrylint::Scan, Graph) {
-    let settings = Settings::default();
-    let scan = retrylint::scan(&[PathBuf::from(path)], &settings).unwrap();
-    let g = graph::build(&scan.files, &settings);
-    (scan, g)
-}
-
-/// Each edge as `from -> to xN [layers]`, sorted.
-fn edge_names(g: &Graph) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .edges
-        .iter()
-        .map(|e| {
-            let layers: Vec<&str> = e.layers.iter().map(|l| l.label.as_str()).collect();
-            format!(
-                "{} -> {} x{} {layers:?}",
-                g.service_name(e.from),
-                g.service_name(e.to),
-                e.factor()
-            )
-        })
-        .collect();
-    v.sort();
-    v
-}
+use common::graph::{build, edge_names};
+use retrylint::graph::Graph;
 
 #[test]
 fn a_reactor_retry_built_by_a_helper_method_counts_on_the_edge() {

@@ -3,34 +3,10 @@
 //! from them, placeholders set by the workload's environment. Each
 //! fixture's README works its edges out by hand.
 
-use retrylint::config::Settings;
-use retrylint::graph::{self, Graph};
-use std::path::PathBuf;
+mod common;
 
-fn build(path: &str) -> (retrylint::Scan, Graph) {
-    let settings = Settings::default();
-    let scan = retrylint::scan(&[PathBuf::from(path)], &settings).unwrap();
-    let g = graph::build(&scan.files, &settings);
-    (scan, g)
-}
-
-fn edge_names(g: &Graph) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .edges
-        .iter()
-        .map(|e| {
-            let layers: Vec<&str> = e.layers.iter().map(|l| l.label.as_str()).collect();
-            format!(
-                "{} -> {} x{} {layers:?}",
-                g.service_name(e.from),
-                g.service_name(e.to),
-                e.factor()
-            )
-        })
-        .collect();
-    v.sort();
-    v
-}
+use common::graph::{build, edge_names};
+use retrylint::graph::Graph;
 
 /// Each edge as `from -> to protocol xN`, sorted.
 fn protocol_edges(g: &Graph) -> Vec<String> {

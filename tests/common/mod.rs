@@ -6,6 +6,7 @@ use retrylint::rules::Finding;
 use retrylint::{Scan, render};
 use std::path::{Path, PathBuf};
 
+pub mod graph;
 pub mod needs;
 
 pub fn root() -> PathBuf {

@@ -1,0 +1,34 @@
+//! The call graph of a fixture, and its edges as text, for the graph
+//! tests that compare edges with a fixture's hand count.
+
+use retrylint::config::Settings;
+use retrylint::graph::{self, Graph};
+use std::path::PathBuf;
+
+/// Scan `path` (relative to the crate root) with the default settings and
+/// build its graph.
+pub fn build(path: &str) -> (retrylint::Scan, Graph) {
+    let settings = Settings::default();
+    let scan = retrylint::scan(&[PathBuf::from(path)], &settings).unwrap();
+    let g = graph::build(&scan.files, &settings);
+    (scan, g)
+}
+
+/// Each edge as `from -> to xN [layers]`, sorted.
+pub fn edge_names(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            let layers: Vec<&str> = e.layers.iter().map(|l| l.label.as_str()).collect();
+            format!(
+                "{} -> {} x{} {layers:?}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor()
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
