@@ -103,20 +103,6 @@ fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String, String)> {
         return Vec::new();
     }
     let types = declared_types(code);
-    let default_of = |m: &Member| -> Option<String> {
-        let rest = text.get(m.init?..)?.trim_start();
-        let body = rest.strip_prefix('"')?;
-        body.find('"').map(|end| body[..end].to_string())
-    };
-    // How many members of the file's types name each type: a type reached
-    // by several is shown at the member that reaches it.
-    let uses = |name: &str| {
-        types
-            .iter()
-            .flat_map(|t| &t.members)
-            .filter(|m| !m.generic && m.ty == name)
-            .count()
-    };
     let mut out: Vec<(Span, String, String)> = Vec::new();
     for lit in annotations {
         let Some(prefix) = text
@@ -142,16 +128,7 @@ fn read(text: &str, code: &str, lits: &[Lit]) -> Vec<(Span, String, String)> {
             continue;
         };
         let mut found = Vec::new();
-        walk(
-            &types,
-            root,
-            prefix,
-            None,
-            0,
-            &uses,
-            &default_of,
-            &mut found,
-        );
+        walk(text, &types, root, prefix, None, 0, &mut found);
         let room = MAX_TARGETS.saturating_sub(out.len());
         out.extend(
             found
@@ -260,41 +237,36 @@ pub fn bound_members(text: &str, ty: &str, prefix: &str) -> Vec<(Span, String)> 
     let Some(root) = types.iter().find(|t| t.name == ty) else {
         return Vec::new();
     };
-    let default_of = |m: &Member| -> Option<String> {
-        let rest = text.get(m.init?..)?.trim_start();
-        let body = rest.strip_prefix('"')?;
-        body.find('"').map(|end| body[..end].to_string())
-    };
-    let uses = |name: &str| {
-        types
-            .iter()
-            .flat_map(|t| &t.members)
-            .filter(|m| !m.generic && m.ty == name)
-            .count()
-    };
     let mut found = Vec::new();
-    walk(
-        &types,
-        root,
-        prefix,
-        None,
-        0,
-        &uses,
-        &default_of,
-        &mut found,
-    );
+    walk(text, &types, root, prefix, None, 0, &mut found);
     found
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A member's string default as written in `text` (`String url =
+/// "http://.."`).
+fn default_of(text: &str, m: &Member) -> Option<String> {
+    let rest = text.get(m.init?..)?.trim_start();
+    let body = rest.strip_prefix('"')?;
+    body.find('"').map(|end| body[..end].to_string())
+}
+
+/// How many members of the file's types name the type `name`: a type
+/// reached by several is shown at the member that reaches it.
+fn uses(types: &[TypeDecl], name: &str) -> usize {
+    types
+        .iter()
+        .flat_map(|t| &t.members)
+        .filter(|m| !m.generic && m.ty == name)
+        .count()
+}
+
 fn walk(
+    text: &str,
     types: &[TypeDecl],
     t: &TypeDecl,
     path: &str,
     shown_at: Option<Span>,
     depth: usize,
-    uses: &dyn Fn(&str) -> usize,
-    default_of: &dyn Fn(&Member) -> Option<String>,
     out: &mut Vec<(Span, String)>,
 ) {
     for m in &t.members {
@@ -303,7 +275,8 @@ fn walk(
         }
         let key = format!("{path}.{}", m.name);
         if !m.generic && matches!(m.ty.as_str(), "String" | "URI" | "URL") {
-            if super::url_key(&m.name) && default_of(m).is_none_or(|d| address_default(&m.name, &d))
+            if super::url_key(&m.name)
+                && default_of(text, m).is_none_or(|d| address_default(&m.name, &d))
             {
                 out.push((shown_at.unwrap_or(m.span), format!("${{{key}}}")));
             }
@@ -319,8 +292,8 @@ fn walk(
             continue;
         }
         if let Some(inner) = types.iter().find(|x| x.name == m.ty) {
-            let at = shown_at.or_else(|| (uses(&inner.name) > 1).then_some(m.span));
-            walk(types, inner, &key, at, depth + 1, uses, default_of, out);
+            let at = shown_at.or_else(|| (uses(types, &inner.name) > 1).then_some(m.span));
+            walk(text, types, inner, &key, at, depth + 1, out);
         }
     }
 }
