@@ -224,6 +224,8 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         gateway_classes,
         diagnostics,
         extractors: _,
+        // The text's own parse, kept as read.
+        parse: _,
         mesh_defaults,
         mesh: _,
         includes,

@@ -16,10 +16,11 @@
 
 use crate::extract::kustomize::{self, Loader, normal, tree::Written};
 use crate::model::calls::IdentityKind;
-use crate::model::{Facts, ScannedFile, ServiceDecl, SettingPlace, Syntax};
+use crate::model::{Facts, ScannedFile, ServiceDecl, SettingPlace};
 use crate::source::Span;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The largest file read from disk for a build.
 const MAX_FILE: u64 = 1 << 20;
@@ -96,10 +97,15 @@ impl Loader for Files<'_> {
         }
     }
 
-    fn resource_parse(&self, file: usize) -> crate::yaml::YamlFile {
+    fn resource_parse(&self, file: usize) -> Arc<crate::yaml::YamlFile> {
         match self.blanked.get(&file) {
-            Some(Some(b)) => b.parse(),
-            _ => crate::yaml::parse(self.text(file)),
+            Some(Some(b)) => Arc::new(b.parse()),
+            // Nothing blanked: the whole text, as the scan parsed a
+            // templated one (its `KeptParse`).
+            _ => match self.files.get(file).and_then(|f| f.facts.parse.0.clone()) {
+                Some(kept) => kept,
+                None => Arc::new(crate::yaml::parse(self.text(file))),
+            },
         }
     }
 
@@ -209,8 +215,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             if !ok {
                 continue;
             }
-            let mut facts =
-                crate::systems::extract(&files[root].source.path, &w.text, Syntax::Yaml);
+            let mut facts = crate::systems::extract_overlay(&files[root].source.path, &w.text);
             if moves {
                 let docs = Rendered {
                     starts: &starts,

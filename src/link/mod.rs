@@ -75,6 +75,10 @@ pub fn all_in(
     // Kustomize overlays: what their patches make of the resources they
     // patch (also before the steps that read the facts).
     kustomize::kustomize_overlays(files, cwd, disk);
+    // The scan's parses kept for those builds serve nothing else.
+    for f in files.iter_mut() {
+        f.facts.parse = Default::default();
+    }
     // Spring placeholders that refer to another `application*` file: the
     // file is read again (first, as later steps build on its facts).
     crate::systems::spring::placeholders::link(files);

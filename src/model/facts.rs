@@ -149,6 +149,26 @@ pub struct Facts {
     /// Work this file sends to run later on a task queue (RL305).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub delayed_sends: Vec<super::DelayedSend>,
+    /// The scan's parse of a templated YAML file, kept for the link step
+    /// that parses the same text again (a Kustomize resource file).
+    #[serde(skip)]
+    pub parse: KeptParse,
+}
+
+/// A templated YAML file's parse as the scan made it: its whole text
+/// (a templated file is parsed as written, its errors counted), which is
+/// also what a Kustomize build parses of it (`link::kustomize`: such a
+/// file has no documents blanked), so the build need not parse it again
+/// (kubeflow/manifests' `kserve_kubeflow.yaml`, 3.7 MB of definitions
+/// with `{{ .Name }}` in a ConfigMap). Never cached; a fact of no finding,
+/// so it prints as nothing.
+#[derive(Clone, Default)]
+pub struct KeptParse(pub Option<std::sync::Arc<crate::yaml::YamlFile>>);
+
+impl std::fmt::Debug for KeptParse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeptParse")
+    }
 }
 
 /// A gateway route's `Path` patterns, at the span of the route's call

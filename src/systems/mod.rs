@@ -42,7 +42,7 @@ pub mod varnish;
 
 pub use read::{
     BlankedText, DOC_EXTRACTORS, blank_other_kinds, blank_unread_docs, classify, extract,
-    extract_rendered, extract_with_outer, supported_by_name, wanted_by_name,
+    extract_overlay, extract_rendered, extract_with_outer, supported_by_name, wanted_by_name,
 };
 pub use spring::SPRING_NEEDLES;
 

@@ -223,7 +223,7 @@ pub fn extract_with_outer(
     syntax: Syntax,
     outer: &[spring::Prop],
 ) -> Facts {
-    read_file(path, text, syntax, outer, true)
+    read_file(path, text, syntax, outer, Gates::On)
 }
 
 /// [`extract`] of a template's text as Helm renders it (`link::helm`):
@@ -233,18 +233,39 @@ pub fn extract_with_outer(
 /// what the readers take: a gate decides what a reader reads, never
 /// whether a template renders to YAML. Definitions are still blanked.
 pub fn extract_rendered(path: &Path, text: &str) -> Facts {
-    read_file(path, text, Syntax::Yaml, &[], false)
+    read_file(path, text, Syntax::Yaml, &[], Gates::Off)
 }
 
-/// [`extract_with_outer`]; `gated`: YAML documents no wanted reader's
-/// root-key gate accepts are blanked before the parse (`gates`), else
-/// only definitions are (a template's text, whose errors all count).
+/// [`extract`] of a Kustomize overlay's output (`link::kustomize`), of
+/// which only the retry policies, timeouts and workload identities are
+/// used, never the diagnostics: the documents no wanted reader's gate
+/// accepts are blanked also when the text is templated (a scalar holding
+/// `{{ .Name }}`, as kubeflow/manifests' Istio and Knative resources do),
+/// where [`extract`] parses it whole to count its errors. A reader reads
+/// the same documents either way (`gates`), parsed alike (`unread_docs`).
+pub fn extract_overlay(path: &Path, text: &str) -> Facts {
+    read_file(path, text, Syntax::Yaml, &[], Gates::Always)
+}
+
+/// Which YAML documents are blanked before the parse (`unread_docs`).
+#[derive(Clone, Copy, PartialEq)]
+enum Gates {
+    /// Definitions only (a template's text, whose errors all count).
+    Off,
+    /// Those no wanted reader's root-key gate accepts (`gates`), in a
+    /// text that is not templated (a templated one's errors are counted).
+    On,
+    /// As `On`, templated or not (the errors are not used).
+    Always,
+}
+
+/// [`extract_with_outer`], its YAML documents blanked as `gates` says.
 fn read_file(
     path: &Path,
     text: &str,
     syntax: Syntax,
     outer: &[spring::Prop],
-    gated: bool,
+    gated: Gates,
 ) -> Facts {
     let lower = path
         .file_name()
@@ -255,9 +276,14 @@ fn read_file(
     }
     let mut facts = Facts::default();
     match syntax {
-        Syntax::Yaml => extract_yaml_stream(path, text, outer, gated, &mut facts),
+        Syntax::Yaml => {
+            let kept = extract_yaml_stream(path, text, outer, gated, &mut facts);
+            facts.parse = crate::model::facts::KeptParse(kept.map(std::sync::Arc::new));
+        }
         Syntax::Json => match json_check::check(text) {
-            None => extract_yaml_stream(path, text, outer, gated, &mut facts),
+            None => {
+                extract_yaml_stream(path, text, outer, gated, &mut facts);
+            }
             Some(stop) => {
                 let mut read = Facts::default();
                 extract_yaml_stream(path, text, outer, gated, &mut read);
@@ -278,7 +304,7 @@ fn read_file(
         }
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
         Syntax::Jsonc => {
-            extract_yaml_stream(path, &yaml::strip_jsonc(text), outer, gated, &mut facts)
+            extract_yaml_stream(path, &yaml::strip_jsonc(text), outer, gated, &mut facts);
         }
         Syntax::Properties => properties::extract(path, text, outer, &mut facts),
         Syntax::Nginx => nginx::extract(text, &mut facts),
@@ -307,7 +333,7 @@ fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Pr
     let (masked, parts) = crate::extract::template_text::mask(text, syntax != Syntax::Nginx);
     // Every document parsed, so that each part that does not parse is
     // counted (`extract_rendered`).
-    let mut facts = read_file(path, &masked, syntax, outer, false);
+    let mut facts = read_file(path, &masked, syntax, outer, Gates::Off);
     if parts.is_empty() {
         return facts;
     }
@@ -380,19 +406,21 @@ fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Pr
     facts
 }
 
+/// Read a YAML stream's documents into `facts`; the parse of a templated
+/// text the scan read whole (`Gates::On`) is handed back.
 fn extract_yaml_stream(
     path: &Path,
     text: &str,
     outer: &[spring::Prop],
-    gated: bool,
+    gated: Gates,
     facts: &mut Facts,
-) {
+) -> Option<YamlFile> {
     let templates = template_regions(text);
     let wanted = wanted_readers(path, text);
     // A templated file's parse errors are counted (`report_templates`):
     // it is parsed as written.
-    let blanked = if templates.is_empty() {
-        let readers = gated_readers(path, text, &wanted).filter(|_| gated);
+    let blanked = if templates.is_empty() || gated == Gates::Always {
+        let readers = gated_readers(path, text, &wanted).filter(|_| gated != Gates::Off);
         unread_docs::blank_unread_stream(text, readers.as_deref())
     } else {
         unread_docs::Blanked::Nothing
@@ -405,7 +433,11 @@ fn extract_yaml_stream(
         // text on every fixture and real checkout): nothing to parse.
         unread_docs::Blanked::All => YamlFile::default(),
     };
-    extract_parsed_stream(path, text, &file, templates, &wanted, outer, facts)
+    // A templated text read by the scan is parsed whole: the parse is
+    // handed back, for a Kustomize build of it (`KeptParse`).
+    let whole = !templates.is_empty() && gated == Gates::On;
+    extract_parsed_stream(path, text, &file, templates, &wanted, outer, facts);
+    whole.then_some(file)
 }
 
 /// Which document readers the file's text is worth offering documents to,
@@ -611,3 +643,6 @@ mod wanted_by_name_tests;
 
 #[cfg(test)]
 mod owners_tests;
+
+#[cfg(test)]
+mod overlay_tests;

@@ -131,17 +131,18 @@ pub(super) fn labels(k: &Node, res: &mut [Resource]) {
             .unwrap_or("")
             .to_string();
         let (template, selector) = places(&kind);
+        let node = std::sync::Arc::make_mut(&mut r.node);
         for s in &sets {
-            add(map_at(&mut r.node, &["metadata", "labels"], true), &s.pairs);
+            add(map_at(node, &["metadata", "labels"], true), &s.pairs);
             if s.templates
                 && let Some(p) = template
             {
-                add(map_at(&mut r.node, p, true), &s.pairs);
+                add(map_at(node, p, true), &s.pairs);
             }
             if s.selectors
                 && let Some((p, create)) = selector
             {
-                add(map_at(&mut r.node, p, create), &s.pairs);
+                add(map_at(node, p, create), &s.pairs);
             }
         }
     }

@@ -28,6 +28,7 @@ use reuse::build_included;
 use crate::source::Span;
 use crate::yaml;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use tree::{Node, T};
 
 /// How deep kustomizations may include each other.
@@ -94,9 +95,10 @@ pub trait Loader {
         self.text(file)
     }
     /// The parse of [`Loader::resource_text`] (a loader that blanked
-    /// documents may parse without walking their blanks).
-    fn resource_parse(&self, file: usize) -> yaml::YamlFile {
-        yaml::parse(self.resource_text(file))
+    /// documents may parse without walking their blanks, or give the
+    /// scan's own parse of the same text).
+    fn resource_parse(&self, file: usize) -> Arc<yaml::YamlFile> {
+        Arc::new(yaml::parse(self.resource_text(file)))
     }
     /// The resources a loaded file's documents declare (a loader may keep
     /// them: overlays of one base read its files again and again).
@@ -113,10 +115,13 @@ pub trait Loader {
     fn keep(&mut self, _file: usize, _built: Built) {}
 }
 
-/// One resource of the build.
+/// One resource of the build. Its tree is shared with the loader's
+/// copy and every build that includes it, and copied only where a build
+/// changes it (`Arc::make_mut`): kubeflow/manifests' 65 overlays include
+/// the same bases again and again.
 #[derive(Clone, Debug)]
 pub struct Resource {
-    pub node: Node,
+    pub node: Arc<Node>,
     /// The file that declared it (a kustomization for a generated one).
     pub file: usize,
     /// Its name before any prefix or suffix (patches name that one too).
@@ -268,7 +273,7 @@ pub fn documents<L: Loader + ?Sized>(f: usize, l: &L) -> Vec<Resource> {
         .filter(|n| n.get("kind").is_some())
         .map(|node| Resource {
             first_name: name_of(&node).to_string(),
-            node,
+            node: Arc::new(node),
             file: f,
         })
         .collect()
@@ -374,7 +379,7 @@ fn generated(dir: &Path, g: &Node, k: usize, kind: &str, l: &mut dyn Loader) -> 
     };
     node.set(field, Node::new(T::Map(data), at));
     Some(Resource {
-        node,
+        node: Arc::new(node),
         file: k,
         first_name: name.to_string(),
     })
@@ -576,7 +581,8 @@ fn apply(
                         let (Some(o), Some(path)) = (s("op"), s("path")) else {
                             continue;
                         };
-                        tree::json6902(&mut r.node, o, path, s("from"), op.get("value"));
+                        let node = Arc::make_mut(&mut r.node);
+                        tree::json6902(node, o, path, s("from"), op.get("value"));
                     }
                 }
             }
@@ -600,7 +606,7 @@ fn apply(
                         {
                             m.retain(|(k, _)| k.name != "name" && k.name != "namespace");
                         }
-                        tree::strategic_merge(&mut r.node, &patch, b, 0);
+                        tree::strategic_merge(Arc::make_mut(&mut r.node), &patch, b, 0);
                     }
                 }
             }
@@ -640,17 +646,23 @@ fn rename(k: &Node, res: &mut [Resource]) {
     let prefix = k.get("namePrefix").and_then(Node::str).unwrap_or("");
     let suffix = k.get("nameSuffix").and_then(Node::str).unwrap_or("");
     let ns = k.get("namespace");
+    let renames = !prefix.is_empty() || !suffix.is_empty() || ns.is_some_and(|n| n.str().is_some());
     for r in res.iter_mut() {
         let kind = r.node.get("kind").and_then(Node::str).unwrap_or("");
         if kind == "Namespace" || kind.starts_with("Cluster") || kind == "CustomResourceDefinition"
         {
             continue;
         }
-        let at = k.get("namePrefix").and_then(|n| n.at);
-        if r.node.get("metadata").is_none() {
-            r.node.set("metadata", Node::new(T::Map(Vec::new()), at));
+        // Nothing to write (a shared tree is not copied).
+        if !renames && r.node.get("metadata").is_some() {
+            continue;
         }
-        let Some(meta) = r.node.get_mut("metadata") else {
+        let node = Arc::make_mut(&mut r.node);
+        let at = k.get("namePrefix").and_then(|n| n.at);
+        if node.get("metadata").is_none() {
+            node.set("metadata", Node::new(T::Map(Vec::new()), at));
+        }
+        let Some(meta) = node.get_mut("metadata") else {
             continue;
         };
         if !prefix.is_empty() || !suffix.is_empty() {
@@ -675,7 +687,30 @@ fn images(k: &Node, res: &mut [Resource]) {
         return;
     }
     for r in res.iter_mut() {
-        retag(&mut r.node, rules, 0);
+        // A shared tree is copied only when an image of it is renamed.
+        if retagged(&r.node, rules, 0) {
+            retag(Arc::make_mut(&mut r.node), rules, 0);
+        }
+    }
+}
+
+/// Whether [`retag`] changes some `image` of `n`.
+fn retagged(n: &Node, rules: &[Node], depth: usize) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    match &n.t {
+        T::Map(m) => m.iter().any(|(k, v)| match v.str() {
+            Some(img) if k.name == "image" => {
+                let (repo, _) = split_image(img);
+                rules
+                    .iter()
+                    .any(|r| r.get("name").and_then(Node::str) == Some(repo))
+            }
+            _ => retagged(v, rules, depth + 1),
+        }),
+        T::List(l) => l.iter().any(|v| retagged(v, rules, depth + 1)),
+        _ => false,
     }
 }
 

@@ -137,3 +137,83 @@ fn definitions_are_blanked_before_a_build_parses_its_resources() {
     assert_ne!(l.resource_text(1), text);
     assert_eq!(l.resource_text(1).len(), text.len());
 }
+
+fn loader(files: &[ScannedFile]) -> Files<'_> {
+    Files {
+        files,
+        by_path: (0..files.len())
+            .map(|i| (normal(&files[i].source.path), i))
+            .collect(),
+        extra: Vec::new(),
+        missing: Default::default(),
+        blanked: HashMap::new(),
+        parsed: HashMap::new(),
+        built: HashMap::new(),
+        disk: super::super::Disk::direct(),
+    }
+}
+
+/// A templated resource file (kubeflow's `kserve_kubeflow.yaml`: 3.7 MB
+/// of definitions and `{{ .Name }}` in a ConfigMap) is parsed whole for
+/// a build, as the scan parsed it: the build takes the scan's parse,
+/// and builds what its own parse builds.
+#[test]
+fn a_templated_resource_file_is_built_from_the_scans_parse() {
+    let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  t: \"{{ .Name }}\"\n";
+    let text = format!("{cm}---\n{VS}");
+    let mut files = vec![
+        file("k/base/kustomization.yaml", "resources:\n- all.yaml\n"),
+        file("k/base/all.yaml", &text),
+    ];
+    let kept = files[1].facts.parse.0.clone().expect("kept");
+    let l = loader(&files);
+    assert!(Arc::ptr_eq(&l.resource_parse(1), &kept));
+    let mut l = loader(&files);
+    let with = kustomize::build(Path::new("k/base"), 0, &mut l);
+    drop(l);
+    files[1].facts.parse = Default::default();
+    let mut l = loader(&files);
+    let without = kustomize::build(Path::new("k/base"), 0, &mut l);
+    assert_eq!(with.resources.len(), 2);
+    for (a, b) in with.resources.iter().zip(&without.resources) {
+        assert_eq!(a.node, b.node);
+    }
+}
+
+/// Overlays share the trees of the base they include: one overlay's
+/// patch, prefix and namespace change its own copy, never the base the
+/// next overlay builds on.
+#[test]
+fn an_overlay_changes_its_copy_of_a_shared_base_only() {
+    let files = vec![
+        file("k/base/kustomization.yaml", "resources:\n- vs.yaml\n"),
+        file("k/base/vs.yaml", VS),
+        file(
+            "k/prod/kustomization.yaml",
+            "namePrefix: prod-\nnamespace: prod\nresources:\n- ../base\npatches:\n- path: patch.yaml\n",
+        ),
+        file("k/prod/patch.yaml", PATCH),
+        file("k/dev/kustomization.yaml", "resources:\n- ../base\n"),
+    ];
+    let mut l = loader(&files);
+    let prod = kustomize::build(Path::new("k/prod"), 2, &mut l);
+    let dev = kustomize::build(Path::new("k/dev"), 4, &mut l);
+    let attempts = |b: &kustomize::Build| {
+        let n = &b.resources[0].node;
+        let http = n.path(&["spec", "http"]).map(|h| format!("{h:?}"));
+        (
+            n.path(&["metadata", "name"])
+                .and_then(|x| x.str())
+                .map(String::from),
+            http.is_some_and(|h| h.contains("\"6\"")),
+        )
+    };
+    assert_eq!(attempts(&prod), (Some("prod-orders".into()), true));
+    assert_eq!(attempts(&dev), (Some("orders".into()), false));
+    assert!(
+        dev.resources[0]
+            .node
+            .path(&["metadata", "namespace"])
+            .is_none()
+    );
+}

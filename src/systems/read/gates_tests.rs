@@ -11,7 +11,7 @@ fn facts(path: &Path, text: &str, gates: bool) -> Facts {
         // As a scan reads it (a stream whose documents are all blanked is
         // not parsed at all).
         let mut facts = Facts::default();
-        super::super::extract_yaml_stream(path, text, &[], true, &mut facts);
+        super::super::extract_yaml_stream(path, text, &[], super::super::Gates::On, &mut facts);
         return facts;
     }
     let templates = template_regions(text);
