@@ -320,10 +320,21 @@ fn quoted_fixes(findings: &mut [Finding], scan: &Scan, reported: Option<&[bool]>
 /// Sort by path, position and code; drop findings of one rule at one span
 /// (one inherited value reported for each instance that inherits it).
 pub fn sort_and_dedup(findings: &mut Vec<Finding>, scan: &Scan) {
+    // Each file's place among the paths of the files with findings (equal
+    // paths, equal places), so that comparing two findings' paths is
+    // comparing two numbers, not two paths component by component.
+    let mut files: Vec<FileId> = findings.iter().map(|f| f.file).collect();
+    files.sort_unstable();
+    files.dedup();
+    files.sort_by_cached_key(|&f| crate::discover::path_key(&scan.file(f).path));
+    let mut place = vec![0usize; scan.files.len()];
+    for (i, f) in files.iter().enumerate() {
+        let same = i > 0 && scan.file(files[i - 1]).path == scan.file(*f).path;
+        place[*f] = if same { place[files[i - 1]] } else { i };
+    }
     findings.sort_by(|a, b| {
-        let pa = &scan.file(a.file).path;
-        let pb = &scan.file(b.file).path;
-        pa.cmp(pb)
+        place[a.file]
+            .cmp(&place[b.file])
             .then(a.span.start.cmp(&b.span.start))
             .then(a.rule.code.cmp(b.rule.code))
             .then(a.span.end.cmp(&b.span.end))

@@ -123,7 +123,10 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
     out.files = w.files;
     out.notices.extend(w.notices);
     out.symlinks += w.symlinks;
-    out.files.sort();
+    // By a key made once per path: `Path`'s own order compares the paths
+    // component by component at every comparison (93 M instructions of
+    // a one-file run on the generated 10,000-file tree).
+    out.files.sort_by_cached_key(|c| path_key(&c.path));
     out.files.dedup_by(|a, b| a.path == b.path);
     out.notices.sort();
     Ok(out)
@@ -328,6 +331,34 @@ fn absolute_key(path: &Path, cwd: Option<&Path>) -> Option<Vec<u8>> {
     key(path).map(std::borrow::Cow::into_owned)
 }
 
+/// A key whose byte order is `Path`'s order, and which is equal for two
+/// paths exactly when they are: each component as a tag in the order of
+/// [`std::path::Component`]'s variants, a normal component's (or a
+/// prefix's) bytes, and a 0 that ends it (no component holds a 0 byte, so
+/// a component sorts before every longer one it starts). A Windows prefix
+/// compares by its text, not by its parsed kind as `Path` does.
+pub fn path_key(path: &Path) -> Vec<u8> {
+    use std::path::Component;
+    let mut key = Vec::with_capacity(path.as_os_str().len() + 8);
+    for c in path.components() {
+        match c {
+            Component::Prefix(p) => {
+                key.push(1);
+                key.extend_from_slice(p.as_os_str().as_encoded_bytes());
+            }
+            Component::RootDir => key.push(2),
+            Component::CurDir => key.push(3),
+            Component::ParentDir => key.push(4),
+            Component::Normal(n) => {
+                key.push(5);
+                key.extend_from_slice(n.as_encoded_bytes());
+            }
+        }
+        key.push(0);
+    }
+    key
+}
+
 /// `path` joined to `cwd` when relative, without `.` components; `None`
 /// when it is still relative or holds a `..` (never covered).
 fn absolute(path: &Path, cwd: Option<&Path>) -> Option<PathBuf> {
@@ -374,3 +405,7 @@ pub fn chart_of(file: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 #[path = "discover/tree_tests.rs"]
 mod tree_tests;
+
+#[cfg(test)]
+#[path = "discover/key_tests.rs"]
+mod key_tests;

@@ -177,9 +177,9 @@ fn a_cut_or_damaged_shard_is_a_miss_never_a_wrong_answer() {
         Box::new(|b| b[..b.len() / 2].to_vec()),
         Box::new(|b| b[..b.len() - 1].to_vec()),
         Box::new(|b| b[..30].to_vec()),
-        // A byte of each entry's JSON turned into one JSON refuses (every
-        // entry's: two files may share a shard, as the keys are seeded
-        // with the build's salt, and the second then hit).
+        // A byte of each entry changed (every entry's: two files may
+        // share a shard, as the keys are seeded with the build's salt, and
+        // the second then hit).
         Box::new(|b| {
             let mut b = b.to_vec();
             let mut at = 24;
@@ -194,6 +194,18 @@ fn a_cut_or_damaged_shard_is_a_miss_never_a_wrong_answer() {
         Box::new(|b| {
             let mut b = b.to_vec();
             b[24 + 16..24 + 20].copy_from_slice(&u32::MAX.to_le_bytes());
+            b
+        }),
+        // The last byte of each entry changed: a value of the facts, which
+        // would still decode (the entry's hash refuses it).
+        Box::new(|b| {
+            let mut b = b.to_vec();
+            let mut at = 24;
+            while at + 20 < b.len() {
+                let len = u32::from_le_bytes(b[at + 16..at + 20].try_into().unwrap()) as usize;
+                b[at + 20 + len - 1] ^= 1;
+                at += 20 + len;
+            }
             b
         }),
     ];
@@ -249,9 +261,16 @@ fn same_with_and_without_the_cache(roots: &[PathBuf]) {
                 .collect();
             assert!(d.is_empty() && j0.len() == j.len(), "{d:?}");
         }
-        // The facts themselves, links included.
+        // The facts themselves, links included: every field the model
+        // writes (its JSON), and the diagnostics it leaves out.
         for (a, b) in plain.files.iter().zip(&warm.files) {
             assert_eq!(a.source.path, b.source.path);
+            assert!(
+                serde_json::to_string(&a.facts).unwrap()
+                    == serde_json::to_string(&b.facts).unwrap(),
+                "{}",
+                a.source.display_path()
+            );
             assert_eq!(
                 a.facts.policies,
                 b.facts.policies,
