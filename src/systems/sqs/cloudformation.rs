@@ -7,10 +7,12 @@
 //! of the template, or a SAM function's `Events` entry of `Type: SQS`.
 //! A function's `Timeout` is its own, or SAM's `Globals.Function.Timeout`.
 //! A value that is a reference (`!Ref VisibilityParam`) is not read. A
-//! queue that is another's dead-letter target, that has a
-//! `RedriveAllowPolicy`, or whose name says it is one (`dlq`,
-//! `deadletter`) is the end of a redrive, not retried work, and is not a
-//! policy. Pure and bounded: reads only the document it is given.
+//! queue that is a dead-letter or failure target of another resource of
+//! the template (a queue's `deadLetterTargetArn`, a function's
+//! `DeadLetterQueue` or `DestinationConfig.OnFailure`, a target's
+//! `DeadLetterConfig`), that has a `RedriveAllowPolicy`, or whose name
+//! says it is one (`dlq`, `deadletter`) is where failed work ends, not
+//! retried work, and is not a policy. Pure and bounded: reads only the document it is given.
 
 use super::queue::{self, CLOUDFORMATION, Queue, Raw, Redrive};
 use crate::extract::{DocCtx, Facts};
@@ -42,12 +44,15 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     {
         return false;
     }
-    // The queues another queue's redrive policy sends its messages to.
-    let targets: Vec<String> = entries
-        .iter()
-        .filter_map(|e| props_of(e.value)?.path(&["RedrivePolicy", "deadLetterTargetArn"]))
-        .filter_map(logical_id)
-        .collect();
+    // The queues something sends what failed to: another queue's redrive
+    // policy (`deadLetterTargetArn`), a function's `DeadLetterQueue` or
+    // `DestinationConfig.OnFailure`, a rule target's `DeadLetterConfig`.
+    let mut targets: Vec<String> = Vec::new();
+    for e in &entries {
+        if let Some(p) = props_of(e.value) {
+            failure_targets(p, false, 0, &mut targets);
+        }
+    }
     let mut queues: Vec<(String, Redelivery)> = Vec::new();
     for e in entries
         .iter()
@@ -160,6 +165,27 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         }
     }
     true
+}
+
+/// The resources named under a key that says it is where failed work
+/// goes (`deadLetterTargetArn`, `DeadLetterQueue`, `DeadLetterConfig`,
+/// `OnFailure`), at any depth up to 16 and 1,000 names.
+fn failure_targets(v: Yaml<'_>, inside: bool, depth: usize, out: &mut Vec<String>) {
+    if depth > 16 || out.len() >= 1_000 {
+        return;
+    }
+    if inside && let Some(id) = logical_id(v) {
+        out.push(id);
+        return;
+    }
+    for e in v.entries() {
+        let k = e.key.to_ascii_lowercase();
+        let failed = inside || k.contains("deadletter") || k.contains("onfailure");
+        failure_targets(e.value, failed, depth + 1, out);
+    }
+    for i in v.items() {
+        failure_targets(i, inside, depth + 1, out);
+    }
 }
 
 /// A scalar's text, or the empty text for anything else (a reference

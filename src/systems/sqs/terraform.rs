@@ -8,7 +8,9 @@
 //! aws_lambda_function.worker.arn`) with their `timeout`. The file is
 //! parsed once for every Terraform reader ([`crate::systems::read`]); a
 //! value that is an expression (`var.visibility`) is not read. Dead-letter
-//! queues are left out as in [`super::cloudformation`]. Pure and bounded.
+//! and failure queues (named in a redrive policy, a `dead_letter_config`
+//! or `on_failure` block, or by their name) are left out as in
+//! [`super::cloudformation`]. Pure and bounded.
 
 use super::queue::{self, Queue, Raw, Redrive, TERRAFORM};
 use crate::extract::hcl::{Attr, Block};
@@ -55,10 +57,17 @@ pub fn extract(blocks: &[Block], facts: &mut Facts) {
             redrives.push((q, p));
         }
     }
-    let targets: Vec<String> = redrives
+    // The queues something sends what failed to: a redrive policy's
+    // `deadLetterTargetArn`, a `dead_letter_config` or `on_failure` block
+    // (a function, a scheduler or rule target), an SNS subscription's
+    // `redrive_policy`.
+    let mut targets: Vec<String> = redrives
         .iter()
         .filter_map(|(_, p)| referenced(&p.value, QUEUE))
         .collect();
+    for b in blocks.iter().filter(|b| b.kind == "resource") {
+        failure_targets(b, false, 0, &mut targets);
+    }
     let mut queues: Vec<(String, Redelivery)> = Vec::new();
     for q in resources(blocks, QUEUE) {
         let id = label(q);
@@ -118,6 +127,27 @@ pub fn extract(blocks: &[Block], facts: &mut Facts) {
         );
         let timeout = f.attr("timeout").map(raw);
         queue::consumer(&TERRAFORM, label(f), timeout.as_ref(), anchor, r, facts);
+    }
+}
+
+/// The queues named in the attributes and blocks of `b` whose name says
+/// failed work goes there (`dead_letter_config`, `on_failure`,
+/// `redrive_policy`), at any depth up to 16 and 1,000 names.
+fn failure_targets(b: &Block, inside: bool, depth: usize, out: &mut Vec<String>) {
+    if depth > 16 || out.len() >= 1_000 {
+        return;
+    }
+    let failed =
+        |k: &str| k.contains("dead_letter") || k.contains("on_failure") || k == "redrive_policy";
+    for a in &b.attrs {
+        if (inside || failed(&a.key))
+            && let Some(q) = referenced(&a.value, QUEUE)
+        {
+            out.push(q);
+        }
+    }
+    for c in &b.blocks {
+        failure_targets(c, inside || failed(&c.kind), depth + 1, out);
     }
 }
 
