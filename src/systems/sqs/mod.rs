@@ -44,9 +44,11 @@ pub static SPEC: SystemSpec = SystemSpec {
     },
     // No caller waits on a queued message: a message whose last receive
     // fails is moved to the dead-letter queue (or deleted when it
-    // expires), and nothing retries it unless someone redrives it. RL209
-    // judges how long the receives keep trying; a caller's deadline
-    // (RL304) does not apply, the retention period bounds the receives.
+    // expires), and nothing retries it unless someone redrives it. A
+    // caller's deadline (RL304) does not apply. RL209 takes the retention
+    // period (the policy's overall timeout) as the window, so it does not
+    // report a queue: a message past its last receive is parked, not
+    // dropped.
     background: true,
     ..SystemSpec::plain("Amazon SQS", Layer::Application)
 };
