@@ -38,11 +38,12 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         .take(MAX_RESOURCES)
         .collect();
     let kind = |v: Yaml<'_>| v.get("Type").and_then(|t| t.as_str()).map(str::to_string);
+    let streams = stream_mappings(ctx, &entries, facts);
     if !entries
         .iter()
         .any(|e| kind(e.value).as_deref() == Some(QUEUE))
     {
-        return false;
+        return streams > 0;
     }
     // The queues something sends what failed to: another queue's redrive
     // policy (`deadLetterTargetArn`), a function's `DeadLetterQueue` or
@@ -165,6 +166,61 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         }
     }
     true
+}
+
+/// The stream event source mappings of the template (a mapping with a
+/// `StartingPosition`, a SAM function's `Kinesis` or `DynamoDB` event),
+/// each a policy ([`super::streams`]); how many were read.
+fn stream_mappings(
+    ctx: &DocCtx<'_>,
+    entries: &[crate::yaml::Entry<'_>],
+    facts: &mut Facts,
+) -> usize {
+    let mut n = 0;
+    let get = |p: Yaml<'_>, k: &str| p.get(k).map(|v| raw(ctx, v));
+    for e in entries {
+        let Some(k) = e.value.get("Type").and_then(|t| t.as_str()) else {
+            continue;
+        };
+        let Some(p) = props_of(e.value) else {
+            continue;
+        };
+        if k == MAPPING && p.get("StartingPosition").is_some() {
+            super::streams::mapping(
+                &super::streams::CLOUDFORMATION,
+                e.key,
+                e.key_span,
+                get(p, "MaximumRetryAttempts").as_ref(),
+                get(p, "MaximumRecordAgeInSeconds").as_ref(),
+                facts,
+            );
+            n += 1;
+        } else if FUNCTIONS.contains(&k)
+            && let Some(events) = p.get("Events")
+        {
+            for ev in events.entries() {
+                if !matches!(
+                    ev.value.get("Type").and_then(|t| t.as_str()),
+                    Some("Kinesis" | "DynamoDB")
+                ) {
+                    continue;
+                }
+                let Some(ep) = props_of(ev.value) else {
+                    continue;
+                };
+                super::streams::mapping(
+                    &super::streams::CLOUDFORMATION,
+                    &format!("{} {}", e.key, ev.key),
+                    ev.key_span,
+                    get(ep, "MaximumRetryAttempts").as_ref(),
+                    get(ep, "MaximumRecordAgeInSeconds").as_ref(),
+                    facts,
+                );
+                n += 1;
+            }
+        }
+    }
+    n
 }
 
 /// The resources named under a key that says it is where failed work

@@ -11,6 +11,12 @@
 //! AWS's documentation that states it, and its readers. Queues made in
 //! code (`create_queue`) and consumers outside the template are not read.
 //!
+//! A Lambda stream event source mapping (Kinesis, DynamoDB Streams,
+//! Kafka: [`streams`]) is read here too, as its own system
+//! ([`STREAM_SPEC`]): a failing batch is retried, holding its shard, until
+//! `MaximumRetryAttempts` or the records expire (RL205 when neither is
+//! set).
+//!
 //! Which rules judge a queue (issue 28):
 //! - attempts: `maxReceiveCount` receives, the first included; no
 //!   `RedrivePolicy` is no limit but the message's expiry, 4 days by
@@ -28,6 +34,7 @@
 
 pub mod cloudformation;
 mod queue;
+mod streams;
 pub mod terraform;
 
 use super::{Fixes, SystemSpec};
@@ -52,6 +59,37 @@ pub static SPEC: SystemSpec = SystemSpec {
     background: true,
     ..SystemSpec::plain("Amazon SQS", Layer::Application)
 };
+
+// system: LambdaStream - AWS Lambda stream event source mappings (Kinesis, DynamoDB Streams, Kafka).
+pub static STREAM_SPEC: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: "set `MaximumRetryAttempts` (Terraform `maximum_retry_attempts`) to a few retries, with `BisectBatchOnFunctionError` and an on-failure destination, so that a record the function always fails on does not hold its shard until it expires",
+        explicit: "write the mapping's `MaximumRetryAttempts` and `MaximumRecordAgeInSeconds` explicitly, so that they are visible and counted",
+        ..Fixes::GENERIC
+    },
+    // No caller waits on a stream record; a failing batch holds its shard.
+    background: true,
+    ..SystemSpec::plain("AWS Lambda stream mapping", Layer::Application)
+};
+
+/// A stream mapping's retries when `MaximumRetryAttempts` is not set:
+/// none but the records' expiry. The Lambda API model (botocore
+/// `botocore/data/lambda/2015-03-31/service-2.json`, as vendored in
+/// aws-samples/serverless-patterns@fb7b5d0), `CreateEventSourceMapping`'s
+/// `MaximumRetryAttempts`: "(Kinesis and DynamoDB Streams only) Discard
+/// records after the specified number of retries. The default value is
+/// -1, which sets the maximum number of retries to infinite. When
+/// MaximumRetryAttempts is infinite, Lambda retries failed records until
+/// the record expires in the event source"; `MaximumRecordAgeInSeconds`
+/// likewise defaults to -1, infinite.
+pub const DEFAULT_STREAM_RETRIES: Option<u64> = None;
+
+/// The largest `MaximumRetryAttempts` of a stream mapping: 10,000 (same
+/// page, "Maximum value of 10000").
+pub const MAX_STREAM_RETRIES: i64 = 10_000;
+
+/// The largest `MaximumRecordAgeInSeconds`: 604,800 s (same page).
+pub const MAX_RECORD_AGE_SECONDS: i64 = 604_800;
 
 /// The visibility timeout of a queue that does not set one: 30 s. AWS SQS
 /// API Reference, `CreateQueue`, attribute `VisibilityTimeout`: "Valid
@@ -89,10 +127,11 @@ pub const DEFAULT_LAMBDA_TIMEOUT: Duration = Duration::from_secs(3);
 /// to retry a batch whose invocation was throttled.
 pub const LAMBDA_VISIBILITY_FACTOR: u32 = 6;
 
-/// The CloudFormation reader: templates that declare an `AWS::SQS::Queue`.
+/// The CloudFormation reader: templates that declare an `AWS::SQS::Queue`
+/// or a stream event source (`StartingPosition`).
 pub const DOC_READERS: &[DocReader] = &[DocReader {
     name: "sqs",
-    needles: &["AWS::SQS::Queue"],
+    needles: &["AWS::SQS::Queue", "StartingPosition"],
     read: cloudformation::extract,
     order: 120,
 }];

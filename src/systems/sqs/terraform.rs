@@ -24,7 +24,9 @@ const FUNCTION: &str = "aws_lambda_function";
 
 /// Whether a file is read as Terraform with SQS queues.
 pub fn claims(name: &str, bytes: &[u8]) -> bool {
-    name.ends_with(".tf") && memchr::memmem::find(bytes, QUEUE.as_bytes()).is_some()
+    name.ends_with(".tf")
+        && (memchr::memmem::find(bytes, QUEUE.as_bytes()).is_some()
+            || memchr::memmem::find(bytes, b"starting_position").is_some())
 }
 
 fn resources<'b>(blocks: &'b [Block], kind: &'b str) -> impl Iterator<Item = &'b Block> + 'b {
@@ -39,6 +41,23 @@ fn label(b: &Block) -> &str {
 
 /// The queues and consumers of a parsed Terraform file.
 pub fn extract(blocks: &[Block], facts: &mut Facts) {
+    // Stream event source mappings (`starting_position`): their own
+    // policies ([`super::streams`]).
+    for m in resources(blocks, MAPPING).filter(|m| m.attr("starting_position").is_some()) {
+        facts.claimed_by("sqs");
+        let anchor = Span::new(
+            m.span.start,
+            (m.span.start + "resource".len()).min(m.span.end),
+        );
+        super::streams::mapping(
+            &super::streams::TERRAFORM,
+            label(m),
+            anchor,
+            m.attr("maximum_retry_attempts").map(raw).as_ref(),
+            m.attr("maximum_record_age_in_seconds").map(raw).as_ref(),
+            facts,
+        );
+    }
     if resources(blocks, QUEUE).next().is_none() {
         return;
     }
