@@ -28,7 +28,7 @@ pub use facts::{
     AwsShared, AwsSharedKind, EmbeddedConfig, Facts, GoDialKind, GoDialThrough, GoField,
     GoFieldKind, LoopNote, NamedBreaker, NamedOptions, Protection, ScannedFile,
 };
-pub use redelivery::{BrokerSetting, BrokerSettingKind, DelayedSend, Redelivery};
+pub use redelivery::{AdvisedMargin, BrokerSetting, BrokerSettingKind, DelayedSend, Redelivery};
 pub use syntax::Syntax;
 
 use crate::source::Span;

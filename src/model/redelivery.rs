@@ -52,7 +52,9 @@ pub enum BrokerSettingKind {
 
 /// Work sent to be run later (a Celery `apply_async(countdown=..)` or
 /// `eta=`): the worker that takes it holds it unacknowledged until it is
-/// due, as it holds a retry's countdown (RL305).
+/// due, as it holds a retry's countdown (RL305). Also a consumer that
+/// holds a message while it runs, for as long as its own time limit
+/// ([`DelayedSend::while_running`]: an SQS queue's Lambda function).
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct DelayedSend {
     /// The system (its label key: `celery`).
@@ -67,4 +69,25 @@ pub struct DelayedSend {
     /// Set by the system's link step, as for a policy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redelivery: Option<Redelivery>,
+    /// The delay is the time the consumer may run while it holds the
+    /// message (an SQS queue's Lambda function and its `Timeout`), not a
+    /// wait before it runs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub while_running: bool,
+    /// For a consumer run: the redelivery timeout its platform advises, as
+    /// a multiple of its time limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub advised: Option<AdvisedMargin>,
+}
+
+/// A redelivery timeout a consumer's platform advises, as a multiple of
+/// the consumer's time limit (AWS Lambda on SQS: six), in the system's
+/// words for messages.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct AdvisedMargin {
+    pub factor: u32,
+    /// Who advises it, for messages (`AWS advises for a Lambda function`).
+    pub by: String,
+    /// What happens below it.
+    pub why: String,
 }

@@ -31,7 +31,8 @@ pub enum Syntax {
     Vcl,
     /// An App Engine `queue.xml` (`crate::systems::cloud_tasks`).
     QueueXml,
-    /// Terraform holding Cloud Tasks queues (`crate::systems::cloud_tasks`).
+    /// Terraform holding Cloud Tasks or SQS queues (`crate::systems::cloud_tasks`,
+    /// `crate::systems::sqs`).
     Terraform,
     /// A build file read for library versions (`crate::versions`).
     Build(BuildKind),

@@ -38,6 +38,7 @@ pub mod read;
 pub mod resilience4j;
 pub mod rust;
 pub mod spring;
+pub mod sqs;
 pub mod varnish;
 
 pub use read::{

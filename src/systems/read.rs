@@ -104,9 +104,12 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
         "go" => return super::go::extract::wants(bytes).then_some(Syntax::Go),
         "vcl" => return super::varnish::extract::claims(&name).then_some(Syntax::Vcl),
         "xml" => return super::cloud_tasks::xml::claims(&name, bytes).then_some(Syntax::QueueXml),
+        // One claim for every Terraform reader: Cloud Tasks queues and
+        // SQS queues (`extract_terraform`).
         "tf" => {
-            return super::cloud_tasks::terraform::claims(&name, bytes)
-                .then_some(Syntax::Terraform);
+            return (super::cloud_tasks::terraform::claims(&name, bytes)
+                || super::sqs::terraform::claims(&name, bytes))
+            .then_some(Syntax::Terraform);
         }
         _ => return None,
     };
@@ -140,6 +143,22 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
 /// made every JSON file that says "retry" (an OpenAPI description: qdrant's
 /// `docs/redoc/*/openapi.json`, 0.5 MB each) be parsed whole for nothing.
 const NOT_FOR_JSON: &[&str] = &["spring"];
+
+/// A Terraform file, parsed once for each of its readers (Cloud Tasks'
+/// `google_cloud_tasks_queue`, SQS's `aws_sqs_queue`). Not well-formed
+/// HCL (`terraform validate` rejects it) is RL903 and not read, as a
+/// block's settings could be read from the wrong block.
+fn extract_terraform(text: &str, facts: &mut Facts) {
+    let (blocks, problem) = crate::extract::hcl::parse_checked(text);
+    if let Some(p) = problem {
+        facts
+            .diagnostics
+            .push(super::cloud_tasks::not_read(text, p.at, &p.reason));
+        return;
+    }
+    super::cloud_tasks::terraform::extract(&blocks, facts);
+    super::sqs::terraform::extract(&blocks, facts);
+}
 
 /// Whether the document reader `name` reads files of this path: not a
 /// `.json` file when it is one of [`NOT_FOR_JSON`].
@@ -314,7 +333,7 @@ fn read_file(
         Syntax::Go => super::go::extract::extract(text, &mut facts),
         Syntax::Vcl => super::varnish::extract::extract(text, &mut facts),
         Syntax::QueueXml => super::cloud_tasks::xml::extract(text, &mut facts),
-        Syntax::Terraform => super::cloud_tasks::terraform::extract(text, &mut facts),
+        Syntax::Terraform => extract_terraform(text, &mut facts),
         Syntax::Build(kind) => {
             if let Some(build) = build::extract(kind, text) {
                 facts.build = Some(build);

@@ -5,7 +5,11 @@
 //! hands the same work to another consumer while the first still holds
 //! it, and each copy that fails retries in turn (issue 28,
 //! mozmeao/basket #474, LCOGT/banzai #239). The timeout is the policy's
-//! (or the send's) `redelivery`, set by its system's link step. A scan-wide
+//! (or the send's) `redelivery`, set by its system's link step. Also a
+//! consumer that holds a message longer than the queue's visibility
+//! timeout while it runs (an SQS queue's Lambda function whose `Timeout`
+//! is longer, or longer than the share of it its platform advises:
+//! issue 28). A scan-wide
 //! check, as a send is no policy. Registered by
 //! rules/RL305-retry-delay-past-redelivery.md.
 
@@ -42,7 +46,51 @@ fn check(ctx: &GraphCtx<'_>, e: &mut Emitter<'_>) {
             let Some(r) = &d.redelivery else {
                 continue;
             };
-            if d.delay > r.after {
+            if d.delay > r.after && d.while_running {
+                e.emit_at(
+                    id,
+                    d.span,
+                    format!(
+                        "`{}` can run for up to `{}` (`{}`) on a message it holds, longer than the redelivery timeout `{}` ({}): the broker hands the message to another consumer while the first still works on it, so it runs more than once",
+                        d.name,
+                        human(d.delay),
+                        d.written_as,
+                        human(r.after),
+                        r.written_as,
+                    ),
+                    format!(
+                        "raise {} above the consumer's time limit (`{}`), or lower that limit",
+                        r.setting,
+                        human(d.delay),
+                    ),
+                );
+            } else if let Some(a) = d.advised.as_ref().filter(|_| d.while_running)
+                && d.delay.saturating_mul(a.factor) > r.after
+            {
+                let advised = d.delay.saturating_mul(a.factor);
+                e.emit_at(
+                    id,
+                    d.span,
+                    format!(
+                        "`{}` can run for up to `{}` (`{}`), and the redelivery timeout `{}` ({}) is less than the {} times that (`{}`) {}: {}",
+                        d.name,
+                        human(d.delay),
+                        d.written_as,
+                        human(r.after),
+                        r.written_as,
+                        a.factor,
+                        human(advised),
+                        a.by,
+                        a.why,
+                    ),
+                    format!(
+                        "raise {} to at least `{}` ({} times the consumer's time limit)",
+                        r.setting,
+                        human(advised),
+                        a.factor,
+                    ),
+                );
+            } else if d.delay > r.after {
                 e.emit_at(
                     id,
                     d.span,

@@ -12,7 +12,7 @@
 //! not known (no public source states the default). Pure and bounded.
 
 use super::extract::{Format, Queue, Raw, policy};
-use crate::extract::hcl::{Attr, Block, parse_checked};
+use crate::extract::hcl::{Attr, Block};
 use crate::model::Facts;
 
 const TERRAFORM: Format = Format {
@@ -34,16 +34,9 @@ pub fn claims(name: &str, bytes: &[u8]) -> bool {
     name.ends_with(".tf") && memchr::memmem::find(bytes, RESOURCE.as_bytes()).is_some()
 }
 
-pub fn extract(text: &str, facts: &mut Facts) {
-    let (blocks, problem) = parse_checked(text);
-    // Not well-formed HCL (`terraform validate` rejects it): not read, as
-    // a block's settings could be read from the wrong block.
-    if let Some(p) = problem {
-        facts
-            .diagnostics
-            .push(super::not_read(text, p.at, &p.reason));
-        return;
-    }
+/// The Cloud Tasks queues of a parsed Terraform file (parsed and checked
+/// once for every Terraform reader: `systems::read`).
+pub fn extract(blocks: &[Block], facts: &mut Facts) {
     for r in blocks
         .iter()
         .filter(|b| b.kind == "resource" && b.labels.first().map(String::as_str) == Some(RESOURCE))

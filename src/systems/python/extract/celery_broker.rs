@@ -152,6 +152,8 @@ fn delayed_sends(ctx: &Ctx<'_>, facts: &mut Facts) {
             delay,
             written_as: one_line(ctx.text(written.parent().unwrap_or(written))),
             redelivery: None,
+            while_running: false,
+            advised: None,
         });
     }
 }
