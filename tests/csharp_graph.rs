@@ -718,3 +718,34 @@ fn walkdir(dir: &std::path::Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// A connection string read by name in C# is an edge to the server the
+/// program's appsettings give it (the base file first, else an
+/// environment's; this machine is none), with the provider call's EF
+/// Core retry; SQLite and a name no settings file sets are no edge, and
+/// are not listed as unresolved.
+#[test]
+fn connection_strings_read_by_name_are_edges_to_their_servers() {
+    let (scan, g) = build("testdata/graph/csharp-connection-strings");
+    assert_eq!(
+        edges(&g, "connection string"),
+        [
+            "Shop_Audit -> audit-db x1 connection string `AuditDb` read in C#",
+            "Shop_Orders -> orders-sql x4 connection string `OrdersDb` read in C#",
+            "Shop_Stock -> stock-pg x1 connection string `Stock` read in C#",
+        ]
+    );
+    let sql = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with("connection string"))
+        .all(|e| e.protocol == Protocol::Sql);
+    assert!(sql);
+    let unresolved: Vec<&str> = scan
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.unresolved)
+        .map(|u| u.written.as_str())
+        .collect();
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}
