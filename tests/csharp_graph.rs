@@ -749,3 +749,21 @@ fn connection_strings_read_by_name_are_edges_to_their_servers() {
         .collect();
     assert!(unresolved.is_empty(), "{unresolved:?}");
 }
+
+/// An Aspire EF Core integration's retry turned off in the service's
+/// appsettings (`DisableRetry: true`, Aspire 8's `Retry: false`; the
+/// integration's section or its DbContext type's) makes one attempt; a
+/// developer's file or another type's section leaves EF Core's 7.
+#[test]
+fn aspire_db_context_retries_turned_off_in_appsettings() {
+    let (_, g) = build("testdata/graph/csharp-aspire-settings");
+    assert_eq!(
+        edges(&g, "WithReference"),
+        [
+            "audit -> auditdb x7 WithReference in an Aspire AppHost",
+            "billing -> billingdb x7 WithReference in an Aspire AppHost",
+            "orders -> ordersdb x1 WithReference in an Aspire AppHost",
+            "stock -> stockdb x1 WithReference in an Aspire AppHost",
+        ]
+    );
+}

@@ -16,6 +16,15 @@
 //! stand-ins and the reads no settings file resolves (a connection the
 //! code builds itself, or one an orchestrator supplies, is not guessed).
 //!
+//! The same settings files may turn off the retry of an Aspire EF Core
+//! integration (`"Aspire": { "Microsoft": { "EntityFrameworkCore": {
+//! "SqlServer": { "DisableRetry": true } } } }`, or under the section of
+//! one `DbContext` type; `"Retry": false` in Aspire 8): each such key is a
+//! stand-in too ([`ASPIRE_SETTING`]), given by [`join`] to the program's
+//! policies bound to that section (`RetryPolicy::config_section`, set by
+//! the C# reader on an `Add*DbContext<T>(..)` whose code does not write
+//! the setting).
+//!
 //! The server is the connection string's `Server` / `Data Source` /
 //! `Host` / `Address` key (SqlClient, Npgsql and MySqlConnector's
 //! keywords, compared ignoring case and spaces), without SqlClient's
@@ -24,7 +33,7 @@
 //! file (SQLite's `Data Source=app.db`) or a socket path is no service.
 
 use crate::model::calls::{IdentityKind, Protocol};
-use crate::model::{CallEdge, ScannedFile};
+use crate::model::{AttemptCount, Attempts, CallEdge, Located, ScannedFile, SettingPlace, System};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How the via of a connection string's stand-in edge begins.
@@ -38,6 +47,9 @@ pub const UNRESOLVED: &str = " (C#, server in the program's appsettings Connecti
 pub fn client(name: &str) -> String {
     format!("ConnectionStrings:{}", name.to_ascii_lowercase())
 }
+
+/// How the via and client of an Aspire retry setting's stand-in begin.
+pub const ASPIRE_SETTING: &str = "Aspire retry setting ";
 
 /// The keywords that name the server, without spaces, lower case.
 const SERVER_KEYS: &[&str] = &[
@@ -96,7 +108,7 @@ pub mod config {
     use crate::systems::dotnet::extract::find;
 
     /// Words that make a JSON file worth parsing for it.
-    pub const NEEDLES: &[&str] = &["\"ConnectionStrings\""];
+    pub const NEEDLES: &[&str] = &["\"ConnectionStrings\"", "\"DisableRetry\"", "\"Retry\""];
 
     /// Connection strings a file may declare before the reader stops.
     const MAX_STRINGS: usize = 1_000;
@@ -115,11 +127,11 @@ pub mod config {
         if !root.is_map() {
             return false;
         }
+        let mut found = aspire(root, facts);
         let Some(section) = find(&root.entries(), "ConnectionStrings").filter(|s| s.value.is_map())
         else {
-            return false;
+            return found;
         };
-        let mut found = false;
         for e in section.value.entries().into_iter().take(MAX_STRINGS) {
             let Some(server) = e.value.as_str().and_then(server) else {
                 continue;
@@ -137,6 +149,49 @@ pub mod config {
         }
         found
     }
+
+    /// How deep the `Aspire` section is searched.
+    const MAX_DEPTH: usize = 8;
+
+    /// `DisableRetry` / `Retry` booleans under the `Aspire` section, each
+    /// a stand-in edge: its section's path (lower case) in the client,
+    /// whether the retry stays on in the callee.
+    fn aspire(root: crate::yaml::Yaml<'_>, facts: &mut Facts) -> bool {
+        let Some(top) = find(&root.entries(), "Aspire").filter(|s| s.value.is_map()) else {
+            return false;
+        };
+        let mut found = 0;
+        let mut stack = vec![(top.value, "aspire".to_string(), 0)];
+        while let Some((node, path, depth)) = stack.pop() {
+            if depth > MAX_DEPTH || found >= MAX_STRINGS {
+                continue;
+            }
+            for e in node.entries() {
+                if e.value.is_map() {
+                    let key = e.key.to_ascii_lowercase();
+                    stack.push((e.value, format!("{path}:{key}"), depth + 1));
+                    continue;
+                }
+                let value = e.value.as_str().map(|v| v.trim().to_ascii_lowercase());
+                let on = match (e.key.to_ascii_lowercase().as_str(), value.as_deref()) {
+                    ("disableretry", Some("true")) | ("retry", Some("false")) => false,
+                    ("disableretry", Some("false")) | ("retry", Some("true")) => true,
+                    _ => continue,
+                };
+                facts.edges.push(CallEdge {
+                    caller: None,
+                    callee: if on { "on" } else { "off" }.into(),
+                    span: e.value.span(),
+                    policies: Vec::new(),
+                    via: format!("{ASPIRE_SETTING}`{}: {}`", e.key, value.unwrap_or_default()),
+                    client: Some(format!("{ASPIRE_SETTING}{path}")),
+                    protocol: None,
+                });
+                found += 1;
+            }
+        }
+        found > 0
+    }
 }
 
 /// Whether a file is an `appsettings*.json` one.
@@ -148,7 +203,15 @@ fn is_settings(f: &ScannedFile) -> bool {
         .is_some_and(|n| crate::systems::dotnet::extract::is_appsettings(&n))
 }
 
-fn is_stand_in(e: &CallEdge) -> bool {
+fn is_aspire(e: &CallEdge) -> bool {
+    e.caller.is_none()
+        && e.via.starts_with(ASPIRE_SETTING)
+        && e.client
+            .as_deref()
+            .is_some_and(|c| c.starts_with(ASPIRE_SETTING))
+}
+
+fn is_server(e: &CallEdge) -> bool {
     e.via.starts_with(VIA)
         && e.caller.is_none()
         && e.protocol == Some(Protocol::Sql)
@@ -167,13 +230,22 @@ fn units(f: &ScannedFile) -> Vec<String> {
         .collect()
 }
 
+/// An Aspire retry setting: whether the retry stays on, the key as
+/// written, where.
+type Setting = (bool, String, SettingPlace);
+
+/// (unit, section path) -> the base file's setting and the environments'.
+type Settings = BTreeMap<(String, String), (Option<Setting>, Vec<Setting>)>;
+
 /// Each read of a connection string by name becomes an edge to the
 /// servers its program's settings give that name; the settings' stand-in
-/// edges and the reads left unresolved go.
+/// edges and the reads left unresolved go. The Aspire retry settings are
+/// given to the policies bound to their sections ([`aspire_retries`]).
 pub fn join(files: &mut [ScannedFile]) {
     // (unit, client) -> servers, from `appsettings.json` (true) or an
     // environment's file (false).
     let mut servers: BTreeMap<(String, String), BTreeSet<(bool, String)>> = BTreeMap::new();
+    let mut aspire: Settings = BTreeMap::new();
     let mut any = false;
     for f in files.iter_mut().filter(|f| is_settings(f)) {
         let base = f
@@ -182,7 +254,33 @@ pub fn join(files: &mut [ScannedFile]) {
             .file_name()
             .is_some_and(|n| n.eq_ignore_ascii_case("appsettings.json"));
         let us = units(f);
-        for e in f.facts.edges.iter().filter(|e| is_stand_in(e)) {
+        for e in f.facts.edges.iter().filter(|e| is_aspire(e)) {
+            let place = SettingPlace {
+                path: f.source.display_path(),
+                line: f.source.line_col(e.span.start).line,
+            };
+            let path = e.client.as_deref().unwrap_or_default()[ASPIRE_SETTING.len()..].to_string();
+            let v: Setting = (
+                e.callee == "on",
+                e.via[ASPIRE_SETTING.len()..].to_string(),
+                place,
+            );
+            // A developer's file says nothing of where the program runs.
+            let development = f.source.path.file_name().is_some_and(|n| {
+                n.to_string_lossy()
+                    .to_ascii_lowercase()
+                    .contains(".development.")
+            });
+            for u in &us {
+                let slot = aspire.entry((u.clone(), path.clone())).or_default();
+                if base {
+                    slot.0 = Some(v.clone());
+                } else if !development {
+                    slot.1.push(v.clone());
+                }
+            }
+        }
+        for e in f.facts.edges.iter().filter(|e| is_server(e)) {
             any = true;
             for u in &us {
                 let key = (u.clone(), e.client.clone().unwrap_or_default());
@@ -192,7 +290,12 @@ pub fn join(files: &mut [ScannedFile]) {
                     .insert((base, e.callee.clone()));
             }
         }
-        f.facts.edges.retain(|e| !is_stand_in(e));
+        f.facts.edges.retain(|e| !is_server(e) && !is_aspire(e));
+    }
+    if !aspire.is_empty() {
+        for f in files.iter_mut() {
+            aspire_retries(f, &aspire);
+        }
     }
     for f in files.iter_mut() {
         if !f
@@ -236,6 +339,54 @@ pub fn join(files: &mut [ScannedFile]) {
             }
         }
         f.facts.unresolved = kept;
+    }
+}
+
+/// An Aspire EF Core integration's retry turned off in its program's
+/// settings: the section of its `DbContext` type, else the integration's
+/// own (Aspire binds the type's section when it exists); the base
+/// `appsettings.json`, else the environments' files (not
+/// `appsettings.Development.json`) when every one that sets it agrees. The policy then makes one attempt, as the setting says.
+fn aspire_retries(f: &mut ScannedFile, settings: &Settings) {
+    let us = units(f);
+    for p in f.facts.policies.iter_mut() {
+        if p.system != System::EfCore || p.attempts.is_written() {
+            continue;
+        }
+        let Some(typed) = p
+            .config_section
+            .as_deref()
+            .map(str::to_ascii_lowercase)
+            .filter(|c| c.starts_with("aspire:"))
+        else {
+            continue;
+        };
+        let general = typed
+            .rsplit_once(':')
+            .map_or(typed.clone(), |(g, _)| g.to_string());
+        let found: Vec<&Setting> = us
+            .iter()
+            .filter_map(|u| {
+                [&typed, &general].into_iter().find_map(|path| {
+                    let (base, envs) = settings.get(&(u.clone(), path.clone()))?;
+                    base.as_ref().or_else(|| {
+                        let first = envs.first()?;
+                        envs.iter().all(|e| e.0 == first.0).then_some(first)
+                    })
+                })
+            })
+            .collect();
+        let [(false, written, place)] = found[..] else {
+            continue;
+        };
+        p.attempts = Located::written(
+            Attempts {
+                count: AttemptCount::Finite(1),
+                written_as: format!("{written} in appsettings"),
+            },
+            p.span,
+        );
+        p.settings_from.push(place.clone());
     }
 }
 

@@ -33,7 +33,8 @@ pub fn project_name(stem: &str) -> String {
 
 /// C# is source, read by file; the documents it reads are YARP's proxy
 /// configuration in `appsettings*.json` ([`yarp::config`]) and the
-/// connection strings there ([`connections::config`]).
+/// connection strings and Aspire retry settings there
+/// ([`connections::config`]).
 pub const DOC_READERS: &[crate::extract::DocReader] = &[
     crate::extract::DocReader {
         name: "yarp",
@@ -42,7 +43,7 @@ pub const DOC_READERS: &[crate::extract::DocReader] = &[
         order: 91,
     },
     crate::extract::DocReader {
-        name: "connection-strings",
+        name: "csharp-settings",
         needles: connections::config::NEEDLES,
         read: connections::config::extract_doc,
         order: 92,

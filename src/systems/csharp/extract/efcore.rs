@@ -76,11 +76,40 @@ pub fn enable_retry_on_failure(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts)
 /// A `sqlServerOptionsAction` that calls `EnableRetryOnFailure(..)` itself
 /// runs after Aspire's and wins: that call is the policy
 /// ([`enable_retry_on_failure`]).
-pub const ASPIRE_DB_CONTEXTS: &[(&str, Option<u64>)] = &[
-    ("AddSqlServerDbContext", Some(EF_CORE_MAX_RETRY_COUNT)),
-    ("AddNpgsqlDbContext", Some(EF_CORE_MAX_RETRY_COUNT)),
-    ("AddMySqlDbContext", Some(EF_CORE_MAX_RETRY_COUNT)),
-    ("AddOracleDatabaseDbContext", None),
+///
+/// The third of each is the configuration section the settings are bound
+/// from before the settings action runs: `{section}:{typeof(TContext).Name}`,
+/// else `{section}` (each integration's `DefaultConfigSectionName`, e.g.
+/// `"Aspire:Microsoft:EntityFrameworkCore:SqlServer"` in
+/// `AspireSqlServerEFCoreSqlClientExtensions.cs`, dotnet/aspire commit
+/// 023c409, bound by `builder.GetDbContextSettings<TContext, ..>(
+/// DefaultConfigSectionName, (settings, section) => section.Bind(settings))`;
+/// `"Aspire:Npgsql:EntityFrameworkCore:PostgreSQL"`,
+/// `"Aspire:Pomelo:EntityFrameworkCore:MySql"`,
+/// `"Aspire:Oracle:EntityFrameworkCore"` in the other three): an
+/// appsettings `DisableRetry: true` (`Retry: false` in Aspire 8) there
+/// turns the retry off (`systems::csharp::connections::join`).
+pub const ASPIRE_DB_CONTEXTS: &[(&str, Option<u64>, &str)] = &[
+    (
+        "AddSqlServerDbContext",
+        Some(EF_CORE_MAX_RETRY_COUNT),
+        "Aspire:Microsoft:EntityFrameworkCore:SqlServer",
+    ),
+    (
+        "AddNpgsqlDbContext",
+        Some(EF_CORE_MAX_RETRY_COUNT),
+        "Aspire:Npgsql:EntityFrameworkCore:PostgreSQL",
+    ),
+    (
+        "AddMySqlDbContext",
+        Some(EF_CORE_MAX_RETRY_COUNT),
+        "Aspire:Pomelo:EntityFrameworkCore:MySql",
+    ),
+    (
+        "AddOracleDatabaseDbContext",
+        None,
+        "Aspire:Oracle:EntityFrameworkCore",
+    ),
 ];
 
 /// The client name joining an Aspire `DbContext`'s retry to the AppHost's
@@ -98,7 +127,7 @@ fn aspire_call<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(Node<'a>, String)> {
     for _ in 0..super::MAX_DEPTH {
         let (_, outer) = super::enclosing_lambda_call(cur)?;
         if let Some((m, _)) = super::method(ctx, outer)
-            && ASPIRE_DB_CONTEXTS.iter().any(|(a, _)| *a == m)
+            && ASPIRE_DB_CONTEXTS.iter().any(|(a, _, _)| *a == m)
         {
             return Some((outer, connection_name(ctx, outer)?));
         }
@@ -122,7 +151,7 @@ fn connection_name(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
 /// ..)`: EF Core's retrying strategy at its defaults, on the calls to the
 /// database the connection names ([`db_client`]).
 pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Facts) {
-    let Some(&(_, retries)) = ASPIRE_DB_CONTEXTS.iter().find(|(a, _)| *a == m) else {
+    let Some(&(_, retries, section)) = ASPIRE_DB_CONTEXTS.iter().find(|(a, _, _)| *a == m) else {
         return;
     };
     // Aspire's extends `IHostApplicationBuilder`: one called on the
@@ -214,6 +243,12 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     p.delay = Located::default_at(Delay::Custom, anchor);
     transient_errors(&mut p, anchor);
     p.scope.client = Some(ClientScope::Named(db_client(&name)));
+    // Settings the code does not write may come from the section.
+    if disable.is_none()
+        && let Some(t) = super::type_args(ctx, call).first()
+    {
+        p.config_section = Some(format!("{section}:{t}"));
+    }
     facts.policies.push(p);
 }
 
