@@ -53,7 +53,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             continue;
         }
         seen.push(c.clone());
-        let policies: Vec<usize> = providers
+        let mut policies: Vec<usize> = providers
             .iter()
             .flat_map(|p| ctx.subtree(*p).iter())
             .filter(|x| {
@@ -68,6 +68,21 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                     .position(|p| p.system == System::EfCore && p.span == at)
             })
             .collect();
+        // An Aspire `Enrich*DbContext<T>()` of the context registered here.
+        if policies.is_empty() {
+            let contexts: Vec<&str> = providers
+                .iter()
+                .filter_map(|p| registered_context(ctx, *p))
+                .collect();
+            policies.extend(facts.policies.iter().enumerate().filter_map(|(i, p)| {
+                let enriched = p.system == System::EfCore
+                    && p.name.as_deref().is_some_and(|n| n.starts_with("Enrich"))
+                    && p.config_section
+                        .as_deref()
+                        .is_some_and(|c| contexts.iter().any(|t| c.rsplit(':').next() == Some(*t)));
+                enriched.then_some(i)
+            }));
+        }
         let mut call = UnresolvedCall::new(
             span(n),
             format!("connection string `{name}` read in C#{UNRESOLVED}"),
@@ -77,6 +92,33 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         call.protocol = Some(crate::model::calls::Protocol::Sql);
         facts.unresolved.push(call);
     }
+}
+
+/// The `DbContext` type a provider call configures: `T` of the
+/// `AddDbContext<T>(..)` (or its pool and factory forms) it is written in.
+fn registered_context<'a>(ctx: &Ctx<'a>, provider: Node<'a>) -> Option<&'a str> {
+    let mut cur = provider.parent();
+    for _ in 0..MAX_CLIMB {
+        let c = cur?;
+        if c.kind() == "invocation_expression"
+            && method(ctx, c).is_some_and(|(m, _)| {
+                matches!(
+                    m,
+                    "AddDbContext"
+                        | "AddDbContextPool"
+                        | "AddDbContextFactory"
+                        | "AddPooledDbContextFactory"
+                )
+            })
+        {
+            return super::type_args(ctx, c).first().copied();
+        }
+        if c.kind().ends_with("_declaration") {
+            return None;
+        }
+        cur = c.parent();
+    }
+    None
 }
 
 /// The connection name `n` reads, if it reads one.

@@ -150,8 +150,22 @@ fn connection_name(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
 /// `builder.AddSqlServerDbContext<T>("orders", s => s.DisableRetry =
 /// ..)`: EF Core's retrying strategy at its defaults, on the calls to the
 /// database the connection names ([`db_client`]).
+///
+/// `builder.EnrichSqlServerDbContext<T>(s => ..)` does the same for a
+/// `DbContext` the program registers itself (`AddDbContext<T>(o =>
+/// o.UseSqlServer(..))`): under the same setting it patches the context's
+/// options with `UseSqlServer(options => options.EnableRetryOnFailure())`
+/// (dotnet/aspire commit 023c409, `EnrichSqlServerDbContext` in
+/// `AspireSqlServerEFCoreSqlClientExtensions.cs`, `EnrichNpgsqlDbContext`
+/// in `AspireEFPostgreSqlExtensions.cs`: `PatchServiceDescriptor<TContext>(
+/// optionsBuilder => optionsBuilder.UseNpgsql(options =>
+/// options.EnableRetryOnFailure()))`). It names no connection: the
+/// program's own read of the connection string carries it
+/// (`extract::connections`).
 pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Facts) {
-    let Some(&(_, retries, section)) = ASPIRE_DB_CONTEXTS.iter().find(|(a, _, _)| *a == m) else {
+    let enrich = m.strip_prefix("Enrich").map(|r| format!("Add{r}"));
+    let key = enrich.as_deref().unwrap_or(m);
+    let Some(&(_, retries, section)) = ASPIRE_DB_CONTEXTS.iter().find(|(a, _, _)| *a == key) else {
         return;
     };
     // Aspire's extends `IHostApplicationBuilder`: one called on the
@@ -170,9 +184,10 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     if on_services || declared {
         return;
     }
-    let Some(name) = connection_name(ctx, call) else {
+    let name = connection_name(ctx, call);
+    if name.is_none() && enrich.is_none() {
         return;
-    };
+    }
     let anchor = super::resilience::call_span(call);
     // The options action's own `EnableRetryOnFailure(..)` is the policy.
     let mut disable: Option<(Node<'_>, bool)> = None;
@@ -242,7 +257,9 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     p.name = Some(m.to_string());
     p.delay = Located::default_at(Delay::Custom, anchor);
     transient_errors(&mut p, anchor);
-    p.scope.client = Some(ClientScope::Named(db_client(&name)));
+    if let Some(name) = &name {
+        p.scope.client = Some(ClientScope::Named(db_client(name)));
+    }
     // Settings the code does not write may come from the section.
     if disable.is_none()
         && let Some(t) = super::type_args(ctx, call).first()
