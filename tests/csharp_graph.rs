@@ -768,3 +768,18 @@ fn aspire_db_context_retries_turned_off_in_appsettings() {
         ]
     );
 }
+
+/// YARP's clusters in a JSON file the program adds to its configuration
+/// itself (`AddJsonFile("proxy.json")`), known by the section's shape as
+/// in appsettings; this machine is no destination.
+#[test]
+fn yarp_clusters_in_a_json_file_of_their_own() {
+    let (_, g) = build("testdata/graph/csharp-yarp-json-file");
+    assert_eq!(
+        edges(&g, "YARP"),
+        [
+            "Shop_Gateway -> orders-api x1 YARP cluster `orders` in `proxy.json`",
+            "Shop_Gateway -> stock-api x1 YARP cluster `stock` in `proxy.json`",
+        ]
+    );
+}
