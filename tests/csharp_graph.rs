@@ -771,7 +771,8 @@ fn aspire_db_context_retries_turned_off_in_appsettings() {
 
 /// YARP's clusters in a JSON file the program adds to its configuration
 /// itself (`AddJsonFile("proxy.json")`), known by the section's shape as
-/// in appsettings; this machine is no destination.
+/// in appsettings and read as .NET reads it (comments, trailing commas);
+/// this machine is no destination.
 #[test]
 fn yarp_clusters_in_a_json_file_of_their_own() {
     let (_, g) = build("testdata/graph/csharp-yarp-json-file");

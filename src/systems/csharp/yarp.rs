@@ -155,6 +155,21 @@ pub mod config {
     /// Clusters a file may declare before the reader stops.
     const MAX_CLUSTERS: usize = 1_000;
 
+    /// Whether a `.json` file other than `appsettings*.json` holds YARP's
+    /// proxy section (`"Clusters"` with `"Destinations"`): a file the
+    /// program adds to its configuration (`AddJsonFile("yarp.json")`),
+    /// which .NET's JSON configuration provider reads with comments and
+    /// trailing commas allowed (https://github.com/dotnet/runtime
+    /// `src/libraries/Microsoft.Extensions.Configuration.Json/src/JsonConfigurationFileParser.cs`,
+    /// commit 03312e5: `CommentHandling = JsonCommentHandling.Skip,
+    /// AllowTrailingCommas = true`), so it is read as `appsettings*.json`
+    /// are, not as strict JSON.
+    pub fn is_proxy_json(name: &str, bytes: &[u8]) -> bool {
+        name.ends_with(".json")
+            && memchr::memmem::find(bytes, b"\"Clusters\"").is_some()
+            && memchr::memmem::find(bytes, b"\"Destinations\"").is_some()
+    }
+
     /// Read one JSON configuration document.
     pub fn extract_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         let name = ctx
