@@ -754,7 +754,9 @@ fn connection_strings_read_by_name_are_edges_to_their_servers() {
 /// An Aspire EF Core integration's retry turned off in the service's
 /// appsettings (`DisableRetry: true`, Aspire 8's `Retry: false`; the
 /// integration's section or its DbContext type's) makes one attempt; a
-/// developer's file or another type's section leaves EF Core's 7.
+/// developer's file or another type's section leaves EF Core's 7, as does
+/// `Enrich*DbContext<T>()` of a context registered on the reference's
+/// connection.
 #[test]
 fn aspire_db_context_retries_turned_off_in_appsettings() {
     let (_, g) = build("testdata/graph/csharp-aspire-settings");
@@ -763,6 +765,7 @@ fn aspire_db_context_retries_turned_off_in_appsettings() {
         [
             "audit -> auditdb x7 WithReference in an Aspire AppHost",
             "billing -> billingdb x7 WithReference in an Aspire AppHost",
+            "ledger -> ledgerdb x7 WithReference in an Aspire AppHost",
             "orders -> ordersdb x1 WithReference in an Aspire AppHost",
             "stock -> stockdb x1 WithReference in an Aspire AppHost",
         ]

@@ -82,6 +82,14 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                         .is_some_and(|c| contexts.iter().any(|t| c.rsplit(':').next() == Some(*t)));
                 enriched.then_some(i)
             }));
+            // The connection is also the resource an Aspire AppHost's
+            // `WithReference` names: the retry is on that edge too.
+            for &i in &policies {
+                let p = &mut facts.policies[i];
+                if p.scope.client.is_none() {
+                    p.scope.client = Some(ClientScope::Named(super::efcore::db_client(&name)));
+                }
+            }
         }
         let mut call = UnresolvedCall::new(
             span(n),

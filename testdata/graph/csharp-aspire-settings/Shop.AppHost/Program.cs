@@ -1,4 +1,4 @@
-// Four services, each with its own database; whether each retries is
+// Five services, each with its own database; whether each retries is
 // said by the service's own appsettings, not its code.
 var builder = DistributedApplication.CreateBuilder(args);
 
@@ -13,5 +13,7 @@ builder.AddProject<Projects.Shop_Billing>("billing")
     .WithReference(sql.AddDatabase("billingdb"));
 builder.AddProject<Projects.Shop_Audit>("audit")
     .WithReference(sql.AddDatabase("auditdb"));
+builder.AddProject<Projects.Shop_Ledger>("ledger")
+    .WithReference(pg.AddDatabase("ledgerdb"));
 
 builder.Build().Run();
