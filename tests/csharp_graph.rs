@@ -722,7 +722,8 @@ fn walkdir(dir: &std::path::Path) -> Vec<PathBuf> {
 /// A connection string read by name in C# is an edge to the server the
 /// program's appsettings give it (the base file first, else an
 /// environment's; this machine is none), with the provider call's EF
-/// Core retry or Aspire's `Enrich*DbContext<T>()` of its context; SQLite and a name no settings file sets are no edge, and
+/// Core retry or Aspire's `Enrich*DbContext<T>()` of its context (an
+/// Aspire `Add*DbContext<T>("name")` reads the name itself); SQLite and a name no settings file sets are no edge, and
 /// are not listed as unresolved.
 #[test]
 fn connection_strings_read_by_name_are_edges_to_their_servers() {
@@ -733,6 +734,7 @@ fn connection_strings_read_by_name_are_edges_to_their_servers() {
             "Shop_Audit -> audit-db x1 connection string `AuditDb` read in C#",
             "Shop_Billing -> billing-pg x7 connection string `BillingDb` read in C#",
             "Shop_Orders -> orders-sql x4 connection string `OrdersDb` read in C#",
+            "Shop_Payments -> payments-sql x7 connection string `PaymentsDb` read in C#",
             "Shop_Stock -> stock-pg x1 connection string `Stock` read in C#",
         ]
     );

@@ -35,6 +35,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         if seen.len() >= MAX_READS {
             break;
         }
+        if n.kind() == "invocation_expression"
+            && let Some(name) = super::efcore::aspire_connection(ctx, n)
+        {
+            aspire(n, &name, &mut seen, facts);
+            continue;
+        }
         let Some(name) = read_name(ctx, n) else {
             continue;
         };
@@ -100,6 +106,34 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         call.protocol = Some(crate::model::calls::Protocol::Sql);
         facts.unresolved.push(call);
     }
+}
+
+/// An Aspire `Add*DbContext<T>("name")`: Aspire reads the connection
+/// string by that name itself; the integration's retry (or the options
+/// action's own `EnableRetryOnFailure`), scoped to the connection
+/// ([`super::efcore::db_client`]), is the call's.
+fn aspire(n: Node<'_>, name: &str, seen: &mut Vec<String>, facts: &mut Facts) {
+    let c = client(name);
+    if seen.contains(&c) {
+        return;
+    }
+    seen.push(c.clone());
+    let scope = Some(ClientScope::Named(super::efcore::db_client(name)));
+    let policies = facts
+        .policies
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.system == System::EfCore && p.scope.client == scope)
+        .map(|(i, _)| i)
+        .collect();
+    let mut call = UnresolvedCall::new(
+        super::resilience::call_span(n),
+        format!("connection string `{name}` read in C#{UNRESOLVED}"),
+    );
+    call.client = Some(c);
+    call.policies = policies;
+    call.protocol = Some(crate::model::calls::Protocol::Sql);
+    facts.unresolved.push(call);
 }
 
 /// The `DbContext` type a provider call configures: `T` of the

@@ -168,20 +168,7 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     let Some(&(_, retries, section)) = ASPIRE_DB_CONTEXTS.iter().find(|(a, _, _)| *a == key) else {
         return;
     };
-    // Aspire's extends `IHostApplicationBuilder`: one called on the
-    // services (`builder.Services.AddMySqlDbContext<T>(..)`) or declared
-    // in this file is the program's own (ElectNewt/Distribt 7b384eb).
-    let on_services = super::field(call, "function")
-        .and_then(|f| super::field(f, "expression"))
-        .is_some_and(|r| {
-            let last = ctx.text(r).rsplit('.').next().unwrap_or("").trim();
-            last.eq_ignore_ascii_case("services") || last.eq_ignore_ascii_case("serviceCollection")
-        });
-    let declared = ctx.nodes.iter().any(|n| {
-        n.kind() == "method_declaration"
-            && super::field(*n, "name").is_some_and(|x| ctx.text(x) == m)
-    });
-    if on_services || declared {
+    if !aspire_own(ctx, call, m) {
         return;
     }
     let name = connection_name(ctx, call);
@@ -267,6 +254,35 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
         p.config_section = Some(format!("{section}:{t}"));
     }
     facts.policies.push(p);
+}
+
+/// Whether `call` (named `m`) is Aspire's integration and not a method of
+/// the program's own of the same name: Aspire's extends
+/// `IHostApplicationBuilder`; one called on the services
+/// (`builder.Services.AddMySqlDbContext<T>(..)`) or declared in this file
+/// is the program's own (ElectNewt/Distribt 7b384eb).
+fn aspire_own(ctx: &Ctx<'_>, call: Node<'_>, m: &str) -> bool {
+    let on_services = super::field(call, "function")
+        .and_then(|f| super::field(f, "expression"))
+        .is_some_and(|r| {
+            let last = ctx.text(r).rsplit('.').next().unwrap_or("").trim();
+            last.eq_ignore_ascii_case("services") || last.eq_ignore_ascii_case("serviceCollection")
+        });
+    let declared = ctx.nodes.iter().any(|n| {
+        n.kind() == "method_declaration"
+            && super::field(*n, "name").is_some_and(|x| ctx.text(x) == m)
+    });
+    !on_services && !declared
+}
+
+/// The connection an Aspire `Add*DbContext<T>("name")` call opens, when
+/// `call` is one: Aspire reads `ConnectionStrings:name` itself (from the
+/// AppHost's reference, or from the program's settings where no AppHost
+/// runs it).
+pub fn aspire_connection(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
+    let (m, _) = super::method(ctx, call)?;
+    ASPIRE_DB_CONTEXTS.iter().find(|(a, _, _)| *a == m)?;
+    aspire_own(ctx, call, m).then(|| connection_name(ctx, call))?
 }
 
 /// What an execution strategy retries, as EF Core's providers decide it:
