@@ -718,3 +718,74 @@ fn walkdir(dir: &std::path::Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// A connection string read by name in C# is an edge to the server the
+/// program's appsettings give it (the base file first, else an
+/// environment's; this machine is none), with the provider call's EF
+/// Core retry or Aspire's `Enrich*DbContext<T>()` of its context (an
+/// Aspire `Add*DbContext<T>("name")` reads the name itself); SQLite and a name no settings file sets are no edge, and
+/// are not listed as unresolved.
+#[test]
+fn connection_strings_read_by_name_are_edges_to_their_servers() {
+    let (scan, g) = build("testdata/graph/csharp-connection-strings");
+    assert_eq!(
+        edges(&g, "connection string"),
+        [
+            "Shop_Audit -> audit-db x1 connection string `AuditDb` read in C#",
+            "Shop_Billing -> billing-pg x7 connection string `BillingDb` read in C#",
+            "Shop_Orders -> orders-sql x4 connection string `OrdersDb` read in C#",
+            "Shop_Payments -> payments-sql x7 connection string `PaymentsDb` read in C#",
+            "Shop_Stock -> stock-pg x1 connection string `Stock` read in C#",
+        ]
+    );
+    let sql = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with("connection string"))
+        .all(|e| e.protocol == Protocol::Sql);
+    assert!(sql);
+    let unresolved: Vec<&str> = scan
+        .files
+        .iter()
+        .flat_map(|f| &f.facts.unresolved)
+        .map(|u| u.written.as_str())
+        .collect();
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}
+
+/// An Aspire EF Core integration's retry turned off in the service's
+/// appsettings (`DisableRetry: true`, Aspire 8's `Retry: false`; the
+/// integration's section or its DbContext type's) makes one attempt; a
+/// developer's file or another type's section leaves EF Core's 7, as does
+/// `Enrich*DbContext<T>()` of a context registered on the reference's
+/// connection.
+#[test]
+fn aspire_db_context_retries_turned_off_in_appsettings() {
+    let (_, g) = build("testdata/graph/csharp-aspire-settings");
+    assert_eq!(
+        edges(&g, "WithReference"),
+        [
+            "audit -> auditdb x7 WithReference in an Aspire AppHost",
+            "billing -> billingdb x7 WithReference in an Aspire AppHost",
+            "ledger -> ledgerdb x7 WithReference in an Aspire AppHost",
+            "orders -> ordersdb x1 WithReference in an Aspire AppHost",
+            "stock -> stockdb x1 WithReference in an Aspire AppHost",
+        ]
+    );
+}
+
+/// YARP's clusters in a JSON file the program adds to its configuration
+/// itself (`AddJsonFile("proxy.json")`), known by the section's shape as
+/// in appsettings and read as .NET reads it (comments, trailing commas);
+/// this machine is no destination.
+#[test]
+fn yarp_clusters_in_a_json_file_of_their_own() {
+    let (_, g) = build("testdata/graph/csharp-yarp-json-file");
+    assert_eq!(
+        edges(&g, "YARP"),
+        [
+            "Shop_Gateway -> orders-api x1 YARP cluster `orders` in `proxy.json`",
+            "Shop_Gateway -> stock-api x1 YARP cluster `stock` in `proxy.json`",
+        ]
+    );
+}

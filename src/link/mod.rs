@@ -124,6 +124,9 @@ pub fn all_in(
     // C# typed clients: calls in one file, base addresses in another of
     // the same project (or of one that references it).
     crate::systems::csharp::link::typed_clients(files);
+    // Connection strings read by name in C#: the servers the program's
+    // appsettings give them.
+    crate::systems::csharp::connections::join(files);
     // Azure Service Bus sends joined to the one program receiving.
     crate::systems::csharp::link::service_bus(files, cwd, &disk);
     // .NET handlers bound to an appsettings section in code.

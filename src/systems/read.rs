@@ -192,13 +192,14 @@ static SPRING_FINDERS: std::sync::LazyLock<Needles> =
     std::sync::LazyLock::new(|| Needles::new(SPRING_NEEDLES.iter().copied()));
 
 /// Files the SDK extractors want by name: AWS shared config and
-/// credentials files (INI), .NET `appsettings*.json` (JSON with comments),
+/// credentials files (INI), .NET `appsettings*.json` and YARP's proxy
+/// configuration in a JSON file of its own (JSON with comments),
 /// gRPC `*service_config*.json`.
 fn sdk_syntax(path: &Path, name: &str, bytes: &[u8]) -> Option<Syntax> {
     if aws::is_aws_file(path, bytes) {
         return Some(Syntax::Ini);
     }
-    if dotnet::is_appsettings(name) {
+    if dotnet::is_appsettings(name) || super::csharp::yarp::config::is_proxy_json(name, bytes) {
         return Some(Syntax::Jsonc);
     }
     if name.ends_with(".json") && name.contains("service_config") {

@@ -5,6 +5,7 @@
 //! (shared with the `appsettings*.json` reader); this folder holds the
 //! reader, [`extract`].
 
+pub mod connections;
 pub mod extract;
 pub mod link;
 mod link_programs;
@@ -30,14 +31,24 @@ pub fn project_name(stem: &str) -> String {
         .collect()
 }
 
-/// C# is source, read by file; the one document it reads is YARP's
-/// proxy configuration in `appsettings*.json` ([`yarp::config`]).
-pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
-    name: "yarp",
-    needles: yarp::config::NEEDLES,
-    read: yarp::config::extract_doc,
-    order: 91,
-}];
+/// C# is source, read by file; the documents it reads are YARP's proxy
+/// configuration in `appsettings*.json` ([`yarp::config`]) and the
+/// connection strings and Aspire retry settings there
+/// ([`connections::config`]).
+pub const DOC_READERS: &[crate::extract::DocReader] = &[
+    crate::extract::DocReader {
+        name: "yarp",
+        needles: yarp::config::NEEDLES,
+        read: yarp::config::extract_doc,
+        order: 91,
+    },
+    crate::extract::DocReader {
+        name: "csharp-settings",
+        needles: connections::config::NEEDLES,
+        read: connections::config::extract_doc,
+        order: 92,
+    },
+];
 
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;

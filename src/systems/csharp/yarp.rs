@@ -155,16 +155,40 @@ pub mod config {
     /// Clusters a file may declare before the reader stops.
     const MAX_CLUSTERS: usize = 1_000;
 
-    /// Read one `appsettings*.json` document.
+    /// Whether a `.json` file other than `appsettings*.json` holds YARP's
+    /// proxy section (`"Clusters"` with `"Destinations"`): a file the
+    /// program adds to its configuration (`AddJsonFile("yarp.json")`),
+    /// which .NET's JSON configuration provider reads with comments and
+    /// trailing commas allowed (https://github.com/dotnet/runtime
+    /// `src/libraries/Microsoft.Extensions.Configuration.Json/src/JsonConfigurationFileParser.cs`,
+    /// commit 03312e5: `CommentHandling = JsonCommentHandling.Skip,
+    /// AllowTrailingCommas = true`), so it is read as `appsettings*.json`
+    /// are, not as strict JSON.
+    pub fn is_proxy_json(name: &str, bytes: &[u8]) -> bool {
+        name.ends_with(".json")
+            && memchr::memmem::find(bytes, b"\"Clusters\"").is_some()
+            && memchr::memmem::find(bytes, b"\"Destinations\"").is_some()
+    }
+
+    /// Read one JSON configuration document.
     pub fn extract_doc(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         let name = ctx
             .path
             .file_name()
             .map(|n| n.to_string_lossy().to_ascii_lowercase())
             .unwrap_or_default();
-        if !crate::systems::dotnet::extract::is_appsettings(&name) {
+        // Any JSON file the configuration may load: `appsettings*.json`,
+        // or one a program adds itself (`AddJsonFile("yarp.json")`,
+        // abpframework/eShopOnAbp e075e82); the proxy's section is known
+        // by its shape, not the file's name.
+        if !name.ends_with(".json") {
             return false;
         }
+        let from = if crate::systems::dotnet::extract::is_appsettings(&name) {
+            "in appsettings".to_string()
+        } else {
+            format!("in `{name}`")
+        };
         let mut found = false;
         let mut stack: Vec<(Yaml<'_>, String, usize)> = vec![(ctx.root(), String::new(), 0)];
         while let Some((node, path, depth)) = stack.pop() {
@@ -174,7 +198,7 @@ pub mod config {
             let entries = node.entries();
             if let Some(c) = find(&entries, "Clusters").filter(|c| is_clusters(c.value)) {
                 let routes = find(&entries, "Routes").map(|r| r.value);
-                found |= clusters(c.value, routes, &path, facts);
+                found |= clusters(c.value, routes, &path, &from, facts);
                 continue;
             }
             for e in entries.iter().rev() {
@@ -237,7 +261,13 @@ pub mod config {
             .map(|(d, s)| (Timeout::after(d), s))
     }
 
-    fn clusters(v: Yaml<'_>, routes: Option<Yaml<'_>>, section: &str, facts: &mut Facts) -> bool {
+    fn clusters(
+        v: Yaml<'_>,
+        routes: Option<Yaml<'_>>,
+        section: &str,
+        from: &str,
+        facts: &mut Facts,
+    ) -> bool {
         let mut any = false;
         for c in v.entries().into_iter().take(MAX_CLUSTERS) {
             if !c.value.is_map() {
@@ -283,7 +313,7 @@ pub mod config {
                 c.key,
                 dests,
                 forwarding(name, c.key_span, written),
-                "in appsettings",
+                from,
             );
         }
         any

@@ -391,9 +391,19 @@ pub const REGISTRATION: &str = "BaseAddress in C#";
 
 /// The service a URL names: the host of `http://catalog-api/x` and of
 /// Aspire service discovery's `https+http://catalog-api`; none for a
-/// relative path or a host built at run time.
+/// relative path or a host built at run time. Service discovery's
+/// `http://_grpc.catalog-api` names the endpoint `grpc` of the service
+/// `catalog-api` (Microsoft.Extensions.ServiceDiscovery's
+/// `ServiceEndpointQuery.TryParse`: a host that starts with `_` and has a
+/// `.` is `_{endpointName}.{serviceName}`; https://github.com/dotnet/aspire
+/// `src/Microsoft.Extensions.ServiceDiscovery.Abstractions/ServiceEndpointQuery.cs`,
+/// commit a19e8a2): the service, not `_grpc`.
 fn host_of(target: &str) -> Option<String> {
     let (_, rest) = target.split_once("://")?;
+    let rest = match rest.strip_prefix('_') {
+        Some(named) => named.split_once('.')?.1,
+        None => rest,
+    };
     let host = crate::model::calls::short_host(rest);
     (!host.is_empty() && !host.contains('{')).then_some(host)
 }

@@ -170,3 +170,19 @@ fn a_grpc_client_is_an_edge_to_its_address() {
         Some(crate::model::calls::Protocol::Grpc)
     );
 }
+
+/// Service discovery's `_endpoint.service` host names the service
+/// (abpframework/eShopOnAbp e075e82: `new Uri("http://_grpc.catalogService")`
+/// was an edge to `_grpc`).
+#[test]
+fn a_named_endpoint_of_service_discovery_is_its_service() {
+    let f = read(
+        r#"services.AddGrpcClient<Catalog.CatalogClient>(o => o.Address = new Uri("http://_grpc.catalog-api"));"#,
+    );
+    assert_eq!(
+        edges(&f),
+        [
+            "catalog-api AddGrpcClient<Catalog.CatalogClient> Address (gRPC) in C# Some(\"AddGrpcClient<Catalog.CatalogClient>\")"
+        ]
+    );
+}

@@ -76,11 +76,40 @@ pub fn enable_retry_on_failure(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts)
 /// A `sqlServerOptionsAction` that calls `EnableRetryOnFailure(..)` itself
 /// runs after Aspire's and wins: that call is the policy
 /// ([`enable_retry_on_failure`]).
-pub const ASPIRE_DB_CONTEXTS: &[(&str, Option<u64>)] = &[
-    ("AddSqlServerDbContext", Some(EF_CORE_MAX_RETRY_COUNT)),
-    ("AddNpgsqlDbContext", Some(EF_CORE_MAX_RETRY_COUNT)),
-    ("AddMySqlDbContext", Some(EF_CORE_MAX_RETRY_COUNT)),
-    ("AddOracleDatabaseDbContext", None),
+///
+/// The third of each is the configuration section the settings are bound
+/// from before the settings action runs: `{section}:{typeof(TContext).Name}`,
+/// else `{section}` (each integration's `DefaultConfigSectionName`, e.g.
+/// `"Aspire:Microsoft:EntityFrameworkCore:SqlServer"` in
+/// `AspireSqlServerEFCoreSqlClientExtensions.cs`, dotnet/aspire commit
+/// 023c409, bound by `builder.GetDbContextSettings<TContext, ..>(
+/// DefaultConfigSectionName, (settings, section) => section.Bind(settings))`;
+/// `"Aspire:Npgsql:EntityFrameworkCore:PostgreSQL"`,
+/// `"Aspire:Pomelo:EntityFrameworkCore:MySql"`,
+/// `"Aspire:Oracle:EntityFrameworkCore"` in the other three): an
+/// appsettings `DisableRetry: true` (`Retry: false` in Aspire 8) there
+/// turns the retry off (`systems::csharp::connections::join`).
+pub const ASPIRE_DB_CONTEXTS: &[(&str, Option<u64>, &str)] = &[
+    (
+        "AddSqlServerDbContext",
+        Some(EF_CORE_MAX_RETRY_COUNT),
+        "Aspire:Microsoft:EntityFrameworkCore:SqlServer",
+    ),
+    (
+        "AddNpgsqlDbContext",
+        Some(EF_CORE_MAX_RETRY_COUNT),
+        "Aspire:Npgsql:EntityFrameworkCore:PostgreSQL",
+    ),
+    (
+        "AddMySqlDbContext",
+        Some(EF_CORE_MAX_RETRY_COUNT),
+        "Aspire:Pomelo:EntityFrameworkCore:MySql",
+    ),
+    (
+        "AddOracleDatabaseDbContext",
+        None,
+        "Aspire:Oracle:EntityFrameworkCore",
+    ),
 ];
 
 /// The client name joining an Aspire `DbContext`'s retry to the AppHost's
@@ -98,7 +127,7 @@ fn aspire_call<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(Node<'a>, String)> {
     for _ in 0..super::MAX_DEPTH {
         let (_, outer) = super::enclosing_lambda_call(cur)?;
         if let Some((m, _)) = super::method(ctx, outer)
-            && ASPIRE_DB_CONTEXTS.iter().any(|(a, _)| *a == m)
+            && ASPIRE_DB_CONTEXTS.iter().any(|(a, _, _)| *a == m)
         {
             return Some((outer, connection_name(ctx, outer)?));
         }
@@ -121,29 +150,31 @@ fn connection_name(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
 /// `builder.AddSqlServerDbContext<T>("orders", s => s.DisableRetry =
 /// ..)`: EF Core's retrying strategy at its defaults, on the calls to the
 /// database the connection names ([`db_client`]).
+///
+/// `builder.EnrichSqlServerDbContext<T>(s => ..)` does the same for a
+/// `DbContext` the program registers itself (`AddDbContext<T>(o =>
+/// o.UseSqlServer(..))`): under the same setting it patches the context's
+/// options with `UseSqlServer(options => options.EnableRetryOnFailure())`
+/// (dotnet/aspire commit 023c409, `EnrichSqlServerDbContext` in
+/// `AspireSqlServerEFCoreSqlClientExtensions.cs`, `EnrichNpgsqlDbContext`
+/// in `AspireEFPostgreSqlExtensions.cs`: `PatchServiceDescriptor<TContext>(
+/// optionsBuilder => optionsBuilder.UseNpgsql(options =>
+/// options.EnableRetryOnFailure()))`). It names no connection: the
+/// program's own read of the connection string carries it
+/// (`extract::connections`).
 pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Facts) {
-    let Some(&(_, retries)) = ASPIRE_DB_CONTEXTS.iter().find(|(a, _)| *a == m) else {
+    let enrich = m.strip_prefix("Enrich").map(|r| format!("Add{r}"));
+    let key = enrich.as_deref().unwrap_or(m);
+    let Some(&(_, retries, section)) = ASPIRE_DB_CONTEXTS.iter().find(|(a, _, _)| *a == key) else {
         return;
     };
-    // Aspire's extends `IHostApplicationBuilder`: one called on the
-    // services (`builder.Services.AddMySqlDbContext<T>(..)`) or declared
-    // in this file is the program's own (ElectNewt/Distribt 7b384eb).
-    let on_services = super::field(call, "function")
-        .and_then(|f| super::field(f, "expression"))
-        .is_some_and(|r| {
-            let last = ctx.text(r).rsplit('.').next().unwrap_or("").trim();
-            last.eq_ignore_ascii_case("services") || last.eq_ignore_ascii_case("serviceCollection")
-        });
-    let declared = ctx.nodes.iter().any(|n| {
-        n.kind() == "method_declaration"
-            && super::field(*n, "name").is_some_and(|x| ctx.text(x) == m)
-    });
-    if on_services || declared {
+    if !aspire_own(ctx, call, m) {
         return;
     }
-    let Some(name) = connection_name(ctx, call) else {
+    let name = connection_name(ctx, call);
+    if name.is_none() && enrich.is_none() {
         return;
-    };
+    }
     let anchor = super::resilience::call_span(call);
     // The options action's own `EnableRetryOnFailure(..)` is the policy.
     let mut disable: Option<(Node<'_>, bool)> = None;
@@ -213,8 +244,45 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     p.name = Some(m.to_string());
     p.delay = Located::default_at(Delay::Custom, anchor);
     transient_errors(&mut p, anchor);
-    p.scope.client = Some(ClientScope::Named(db_client(&name)));
+    if let Some(name) = &name {
+        p.scope.client = Some(ClientScope::Named(db_client(name)));
+    }
+    // Settings the code does not write may come from the section.
+    if disable.is_none()
+        && let Some(t) = super::type_args(ctx, call).first()
+    {
+        p.config_section = Some(format!("{section}:{t}"));
+    }
     facts.policies.push(p);
+}
+
+/// Whether `call` (named `m`) is Aspire's integration and not a method of
+/// the program's own of the same name: Aspire's extends
+/// `IHostApplicationBuilder`; one called on the services
+/// (`builder.Services.AddMySqlDbContext<T>(..)`) or declared in this file
+/// is the program's own (ElectNewt/Distribt 7b384eb).
+fn aspire_own(ctx: &Ctx<'_>, call: Node<'_>, m: &str) -> bool {
+    let on_services = super::field(call, "function")
+        .and_then(|f| super::field(f, "expression"))
+        .is_some_and(|r| {
+            let last = ctx.text(r).rsplit('.').next().unwrap_or("").trim();
+            last.eq_ignore_ascii_case("services") || last.eq_ignore_ascii_case("serviceCollection")
+        });
+    let declared = ctx.nodes.iter().any(|n| {
+        n.kind() == "method_declaration"
+            && super::field(*n, "name").is_some_and(|x| ctx.text(x) == m)
+    });
+    !on_services && !declared
+}
+
+/// The connection an Aspire `Add*DbContext<T>("name")` call opens, when
+/// `call` is one: Aspire reads `ConnectionStrings:name` itself (from the
+/// AppHost's reference, or from the program's settings where no AppHost
+/// runs it).
+pub fn aspire_connection(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
+    let (m, _) = super::method(ctx, call)?;
+    ASPIRE_DB_CONTEXTS.iter().find(|(a, _, _)| *a == m)?;
+    aspire_own(ctx, call, m).then(|| connection_name(ctx, call))?
 }
 
 /// What an execution strategy retries, as EF Core's providers decide it:

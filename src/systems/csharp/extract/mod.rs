@@ -22,6 +22,7 @@ mod breaker;
 pub mod calls;
 #[cfg(test)]
 mod calls_tests;
+mod connections;
 mod efcore;
 mod eval;
 mod hedging;
@@ -102,6 +103,9 @@ const NEEDLES: &[&str] = &[
     "DestinationConfig",
     "MapForwarder",
     "IHttpForwarder",
+    // Connection strings read by name (`connections`).
+    "GetConnectionString",
+    "ConnectionStrings:",
 ];
 
 /// Whether a C# file mentions anything this reader reads.
@@ -147,6 +151,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     loops::idempotency_keys(&ctx, facts, &scopes);
     loops::publishers(&ctx, facts, &scopes);
     calls::extract(&ctx, facts);
+    connections::extract(&ctx, facts);
     yarp::extract(&ctx, facts);
     apphost::extract(&ctx, facts);
     let after = (

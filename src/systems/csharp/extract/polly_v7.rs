@@ -112,8 +112,13 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
         };
         let at = call_span(*c);
         match m {
-            // `Handle<SqlException>(e => e.Number == 1205)`: a filter.
-            "Handle" | "Or" if !args(ctx, *c).is_empty() => {
+            // `Handle<SqlException>(e => e.Number == 1205)`: a filter; one
+            // that answers `true` whatever it is given filters nothing.
+            "Handle" | "Or"
+                if args(ctx, *c)
+                    .first()
+                    .is_some_and(|(_, f)| !always_true(ctx, *f)) =>
+            {
                 conditions.push(Located::written(Condition::Predicate, at))
             }
             "Handle" | "Or" => {
@@ -230,4 +235,39 @@ fn added_as_http_handler(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
         cur = c.parent();
     }
     false
+}
+
+/// Whether a filter lambda answers `true` whatever it is given: its body
+/// is `true`, or every `return` of its block returns `true` (EdwinVW/pitstop
+/// c1991d98: `Handle<Exception>(ex => { log(ex); return true; })`).
+fn always_true(ctx: &Ctx<'_>, f: Node<'_>) -> bool {
+    if f.kind() != "lambda_expression" {
+        return false;
+    }
+    let Some(body) = field(f, "body") else {
+        return false;
+    };
+    if body.kind() != "block" {
+        return ctx.text(body).trim() == "true";
+    }
+    let inner = ctx.subtree(body);
+    // A nested function's returns are its own: not judged here.
+    if inner.iter().skip(1).any(|n| {
+        matches!(
+            n.kind(),
+            "lambda_expression" | "local_function_statement" | "anonymous_method_expression"
+        )
+    }) {
+        return false;
+    }
+    let returns: Vec<_> = inner
+        .iter()
+        .filter(|n| n.kind() == "return_statement")
+        .collect();
+    !returns.is_empty()
+        && returns.iter().all(|r| {
+            named_children(**r)
+                .first()
+                .is_some_and(|v| ctx.text(*v).trim() == "true")
+        })
 }

@@ -23,7 +23,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             "AddStandardResilienceHandler" => standard(ctx, n, facts),
             "AddStandardHedgingHandler" => super::hedging::standard_hedging(ctx, n, facts),
             "EnableRetryOnFailure" => super::efcore::enable_retry_on_failure(ctx, n, facts),
-            m if m.ends_with("DbContext") && m.starts_with("Add") => {
+            m if m.ends_with("DbContext") && (m.starts_with("Add") || m.starts_with("Enrich")) => {
                 super::efcore::aspire_db_context(ctx, n, m, facts)
             }
             "AddRetry" => v8_retry(ctx, n, facts),
