@@ -285,21 +285,41 @@ fn ingress(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
     let backends = backends(root);
     policy.scope.callee = backends
         .first()
-        .map(|(s, span)| Located::written(s.clone(), *span));
+        .map(|b| Located::written(b.service.clone(), b.span));
     let idx = facts.policies.len();
     facts.policies.push(policy);
     let mut seen: Vec<String> = Vec::new();
-    for (service, span) in backends {
-        if seen.contains(&service) {
+    for b in &backends {
+        if seen.contains(&b.service) {
             continue;
         }
-        seen.push(service.clone());
+        seen.push(b.service.clone());
+        // Every rule to this Service: the hosts and paths that reach it,
+        // any where one rule leaves either open.
+        let rules: Vec<&Backend> = backends.iter().filter(|x| x.service == b.service).collect();
+        let all = |f: fn(&Backend) -> Option<&String>| -> Vec<String> {
+            if rules.iter().any(|r| f(r).is_none()) {
+                return Vec::new();
+            }
+            let mut v: Vec<String> = rules.iter().filter_map(|r| f(r).cloned()).collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let (hosts, paths) = (all(|r| r.host.as_ref()), all(|r| r.path.as_ref()));
+        if !hosts.is_empty() || !paths.is_empty() {
+            facts.route_paths.push(crate::model::facts::RoutePaths {
+                span: b.span,
+                paths,
+                hosts,
+            });
+        }
         // The controller is the caller of every backend it proxies to.
         facts.edges.push(CallEdge {
             client: None,
             caller: Some(CONTROLLER.to_string()),
-            callee: service,
-            span,
+            callee: b.service.clone(),
+            span: b.span,
             policies: vec![idx],
             via: format!("ingress-nginx Ingress `{name}`"),
             protocol: None,
@@ -324,10 +344,19 @@ fn same_file_configmap(ctx: &DocCtx<'_>) -> Settings {
     Settings::default()
 }
 
+/// A backend of an Ingress: the Service's name and its span, the rule's
+/// host (`None`: any) and the path pattern it takes (`None`: any).
+struct Backend {
+    service: String,
+    span: Span,
+    host: Option<String>,
+    path: Option<String>,
+}
+
 /// The Services an Ingress sends traffic to, with the span of each name.
-fn backends(root: Yaml<'_>) -> Vec<(String, Span)> {
+fn backends(root: Yaml<'_>) -> Vec<Backend> {
     let mut out = Vec::new();
-    let mut push = |b: Option<Yaml<'_>>| {
+    let mut push = |b: Option<Yaml<'_>>, host: Option<String>, path: Option<String>| {
         let Some(b) = b else { return };
         let name = b
             .path(&["service", "name"])
@@ -335,23 +364,56 @@ fn backends(root: Yaml<'_>) -> Vec<(String, Span)> {
         if let Some(n) = name
             && let Some(s) = n.as_str()
         {
-            out.push((s.to_string(), n.span()));
+            out.push(Backend {
+                service: s.to_string(),
+                span: n.span(),
+                host,
+                path,
+            });
         }
     };
     let Some(spec) = root.get("spec") else {
         return out;
     };
-    push(spec.get("defaultBackend").or_else(|| spec.get("backend")));
+    push(
+        spec.get("defaultBackend").or_else(|| spec.get("backend")),
+        None,
+        None,
+    );
     for rule in spec.get("rules").map(|r| r.items()).unwrap_or_default() {
+        // `*.example.com` matches many names: taken as any host.
+        let host = rule
+            .get("host")
+            .and_then(|h| h.as_str())
+            .map(|h| h.trim().to_ascii_lowercase())
+            .filter(|h| !h.is_empty() && !h.contains('*'));
         for path in rule
             .path(&["http", "paths"])
             .map(|p| p.items())
             .unwrap_or_default()
         {
-            push(path.get("backend"));
+            let pattern = path_pattern(
+                path.get("path").and_then(|p| p.as_str()),
+                path.get("pathType").and_then(|p| p.as_str()),
+            );
+            push(path.get("backend"), host.clone(), pattern);
         }
     }
     out
+}
+
+/// A rule path as a route pattern: `Exact` the path itself, a prefix
+/// (`Prefix`, `ImplementationSpecific`) `path/**`; `/`, none, or a regular
+/// expression (`/api(/|$)(.*)`, with `use-regex`) takes any path.
+fn path_pattern(path: Option<&str>, kind: Option<&str>) -> Option<String> {
+    let p = path?.trim().trim_end_matches('/');
+    if p.is_empty() || !p.starts_with('/') || p.contains(['(', '[', '$', '^', '*', '?', '|', '+']) {
+        return None;
+    }
+    Some(match kind {
+        Some("Exact") => p.to_string(),
+        _ => format!("{p}/**"),
+    })
 }
 
 /// Whether a plain YAML scalar is not a string to Kubernetes' YAML reader
