@@ -133,3 +133,73 @@ fn a_kubernetes_services_alias_does_not_hold_on_a_compose_network() {
     names.sort();
     assert_eq!(names, ["lgtm", "otel-collector", "shop"]);
 }
+
+#[test]
+fn an_ingress_host_used_as_a_url_reaches_the_rules_backend_through_the_controller() {
+    let (_, g) = build("testdata/graph/ingress-host-url");
+    let mut edges: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} x{} host {:?} path {:?} hosts {:?}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor(),
+                e.host,
+                e.path,
+                e.route_hosts
+            )
+        })
+        .collect();
+    edges.sort();
+    assert_eq!(
+        edges,
+        [
+            "ingress-nginx -> catalog x3 host None path None hosts [\"api.shop.local\"]",
+            "ingress-nginx -> keycloak x3 host None path None hosts [\"auth.example.internal\"]",
+            "ingress-nginx -> orders x3 host None path None hosts [\"api.shop.local\"]",
+            "ingress-nginx -> web x3 host None path None hosts [\"shop.local\"]",
+            "web -> ingress-nginx x1 host Some(\"api.shop.local\") path Some(\"/orders\") hosts []",
+            "web -> ingress-nginx x1 host Some(\"auth.example.internal\") path None hosts []",
+        ]
+    );
+    let route = |to: &str| {
+        g.edges
+            .iter()
+            .find(|e| g.service_name(e.to) == to)
+            .map(|e| e.route.clone())
+            .unwrap()
+    };
+    assert_eq!(route("orders"), ["/orders/**"]);
+    assert!(route("keycloak").is_empty());
+    assert!(g.cycles.is_empty(), "{:?}", g.cycles);
+    let entries: Vec<&str> = g.entries.iter().map(|&s| g.service_name(s)).collect();
+    assert_eq!(entries, ["ingress-nginx"]);
+    let worst: Vec<(u64, Vec<&str>)> = g
+        .worst_paths()
+        .iter()
+        .map(|p| {
+            (
+                p.attempts,
+                p.edges
+                    .iter()
+                    .map(|&e| g.service_name(g.edges[e].to))
+                    .collect(),
+            )
+        })
+        .collect();
+    assert_eq!(worst.len(), 1);
+    assert_eq!(worst[0].0, 9, "{worst:?}");
+    // The web's call by host goes on only to that host's rules.
+    let web_orders = g
+        .edges
+        .iter()
+        .position(|e| e.host.as_deref() == Some("api.shop.local"))
+        .unwrap();
+    let next: Vec<&str> = g
+        .next(web_orders)
+        .map(|n| g.service_name(g.edges[n].to))
+        .collect();
+    assert_eq!(next, ["orders"]);
+}

@@ -738,3 +738,16 @@ fn a_config_client_without_retry_calls_its_server_once() {
         ]
     );
 }
+
+#[test]
+fn a_spring_ai_model_client_calls_its_provider_with_spring_ai_retries() {
+    let (_, g) = build("testdata/graph/spring-ai-model");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "advisor -> api.openai.com HTTP x10",
+            "gateway -> advisor HTTP x2",
+            "summarizer -> llm-proxy HTTP x3",
+        ]
+    );
+}

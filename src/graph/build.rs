@@ -375,6 +375,7 @@ fn file_edges(
     // The paths environment entries name, for the edges joined to them.
     let entry_paths = super::routes::entry_paths(files);
     let entry_protocols = entry_protocols(files);
+    let ingress_hosts = super::routes::ingress_hosts(files);
     for (id, f) in files.iter().enumerate() {
         // Resolved once per file, and only for files with a call whose
         // caller the extractor did not name.
@@ -443,14 +444,23 @@ fn file_edges(
                 for ns in b.caller_namespaces(id, &caller) {
                     let from = b.service_scoped(&caller, ns.as_deref(), compose);
                     let written = b.written_host(id, e.span, &e.callee);
+                    let target = written.as_deref().unwrap_or(&e.callee);
+                    // An Ingress host is served by its controller, whose
+                    // rules for that host go on (`routes.rs`).
+                    let host = ingress_hosts.get(&short_host(target));
                     let to = b.service_scoped(
-                        written.as_deref().unwrap_or(&e.callee),
+                        host.map_or(target, |(_, controller)| controller.as_str()),
                         ns.as_deref(),
                         compose,
                     );
                     if from == to {
                         continue;
                     }
+                    let via = match host {
+                        Some((h, _)) => format!("{via} (Ingress host `{h}`)"),
+                        None => via.clone(),
+                    };
+                    let host = host.map(|(h, _)| h.clone());
                     // `@Retry(name = "payments")` takes its values from
                     // `resilience4j.retry.instances.payments` in the service's
                     // configuration.
@@ -538,6 +548,8 @@ fn file_edges(
                                 mesh: mesh.clone(),
                                 path,
                                 route: super::routes::route_of(f, e.span),
+                                host: host.clone(),
+                                route_hosts: super::routes::hosts_of(f, e.span),
                             });
                         }
                     }
@@ -607,6 +619,8 @@ fn provider_edges(b: &mut Builder<'_>) {
                 mesh: None,
                 path: None,
                 route: Vec::new(),
+                host: None,
+                route_hosts: Vec::new(),
             });
         }
     }
@@ -654,6 +668,8 @@ fn configured_edges(b: &mut Builder<'_>, cx: &EdgeCx<'_>) {
             mesh,
             path: None,
             route: Vec::new(),
+            host: None,
+            route_hosts: Vec::new(),
         });
     }
 }
@@ -668,7 +684,9 @@ fn finish(mut g: Graph, settings: &Settings) -> Graph {
     }
     find_cycles(&mut g);
     let mut called = vec![false; g.services.len()];
-    for e in &g.edges {
+    // A call by an Ingress host goes through the edge proxy outside
+    // clients reach too: the controller stays an entry.
+    for e in g.edges.iter().filter(|e| e.host.is_none()) {
         called[e.to] = true;
     }
     let mut entries: Vec<ServiceId> = (0..g.services.len())

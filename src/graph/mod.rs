@@ -136,6 +136,12 @@ pub struct Edge {
     /// The `Path` patterns of the gateway route this edge forwards
     /// (`/catalog/**`); empty: every request the caller gets may take it.
     pub route: Vec<String>,
+    /// The Ingress host the call names (`http://keycloak.local`), drawn to
+    /// the ingress controller: it selects the controller's rules for that
+    /// host (`routes.rs`).
+    pub host: Option<String>,
+    /// The hosts of the Ingress rule this edge forwards; empty: any host.
+    pub route_hosts: Vec<String>,
 }
 
 impl Edge {

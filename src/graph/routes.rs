@@ -218,6 +218,62 @@ pub(super) fn route_of(f: &ScannedFile, span: Span) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// A route's hosts at a call's span (an Ingress rule's `host`), in one
+/// file's facts, as service names ([`short_host`]).
+pub(super) fn hosts_of(f: &ScannedFile, span: Span) -> Vec<String> {
+    f.facts
+        .route_paths
+        .iter()
+        .find(|r| r.span == span)
+        .map(|r| r.hosts.iter().map(|h| short_host(h)).collect())
+        .unwrap_or_default()
+}
+
+/// Each Ingress host (as a service name) with its controller: a call to
+/// `http://keycloak.local` reaches the controller that serves that host,
+/// and through it the rule's backend. A host two controllers serve is
+/// left alone (which one answers is not known).
+pub(super) fn ingress_hosts(files: &[ScannedFile]) -> HashMap<String, (String, String)> {
+    let mut out: HashMap<String, (String, String)> = HashMap::new();
+    let mut twice: Vec<String> = Vec::new();
+    for f in files {
+        for r in f.facts.route_paths.iter().filter(|r| !r.hosts.is_empty()) {
+            let Some(controller) = f
+                .facts
+                .edges
+                .iter()
+                .find(|e| e.span == r.span)
+                .and_then(|e| e.caller.clone())
+            else {
+                continue;
+            };
+            for h in &r.hosts {
+                let name = short_host(h);
+                match out.get(&name) {
+                    Some((_, c)) if *c != controller => twice.push(name),
+                    Some(_) => {}
+                    None => {
+                        out.insert(name.clone(), (name, controller.clone()));
+                    }
+                }
+            }
+        }
+    }
+    for t in twice {
+        out.remove(&t);
+    }
+    out
+}
+
+/// Whether a call naming `host` (`None`: the controller's own address)
+/// may take a rule of `hosts` (empty: any host).
+pub(super) fn allows_host(host: Option<&str>, hosts: &[String]) -> bool {
+    match host {
+        None => true,
+        Some(h) => hosts.is_empty() || hosts.iter().any(|x| x == h),
+    }
+}
+
 impl Graph {
     /// The edges a path may take after edge `e`: the callee's, those its
     /// route patterns let `e`'s path through, less the step that closes a
@@ -226,7 +282,9 @@ impl Graph {
         let edge = &self.edges[e];
         let out = self.out.get(edge.to).map_or(&[][..], Vec::as_slice);
         out.iter().copied().filter(move |&n| {
-            !self.back_moves.contains(&(e, n)) && allows(edge.path.as_deref(), &self.edges[n].route)
+            !self.back_moves.contains(&(e, n))
+                && allows(edge.path.as_deref(), &self.edges[n].route)
+                && allows_host(edge.host.as_deref(), &self.edges[n].route_hosts)
         })
     }
 
@@ -234,9 +292,10 @@ impl Graph {
     pub(super) fn all_next(&self, e: usize) -> impl Iterator<Item = usize> + '_ {
         let edge = &self.edges[e];
         let out = self.out.get(edge.to).map_or(&[][..], Vec::as_slice);
-        out.iter()
-            .copied()
-            .filter(move |&n| allows(edge.path.as_deref(), &self.edges[n].route))
+        out.iter().copied().filter(move |&n| {
+            allows(edge.path.as_deref(), &self.edges[n].route)
+                && allows_host(edge.host.as_deref(), &self.edges[n].route_hosts)
+        })
     }
 }
 

@@ -24,9 +24,9 @@ pub(super) fn merge_parallel(g: &mut Graph) {
         } else {
             None
         };
-        (e.from, e.to, path)
+        (e.from, e.to, path, e.host.clone())
     };
-    type Key = (ServiceId, ServiceId, Option<String>);
+    type Key = (ServiceId, ServiceId, Option<String>, Option<String>);
     let mut best: BTreeMap<Key, usize> = BTreeMap::new();
     for (i, e) in g.edges.iter().enumerate() {
         let key = key_of(e);
@@ -91,13 +91,21 @@ pub(super) fn find_cycles(g: &mut Graph) {
         .collect();
     // Where an edge arrives: its callee, and the path a routing callee
     // is called with.
-    let arrival = |e: &Edge| (e.to, e.path.clone().filter(|_| routing.contains(&e.to)));
+    // A service, the path a routing one is called with, the Ingress host.
+    type Arrival = (ServiceId, Option<String>, Option<String>);
+    let arrival = |e: &Edge| -> Arrival {
+        (
+            e.to,
+            e.path.clone().filter(|_| routing.contains(&e.to)),
+            e.host.clone(),
+        )
+    };
     // How many times each arrival is on the stack's path.
-    let mut on_path: HashMap<(ServiceId, Option<String>), u32> = HashMap::new();
+    let mut on_path: HashMap<Arrival, u32> = HashMap::new();
     // Start from services nobody calls, so that a cycle's back edge is the
     // one that returns towards the entry, then from the rest.
     let mut called = vec![false; n];
-    for e in &g.edges {
+    for e in g.edges.iter().filter(|e| e.host.is_none()) {
         called[e.to] = true;
     }
     let mut order: Vec<ServiceId> = (0..n).collect();
@@ -112,7 +120,7 @@ pub(super) fn find_cycles(g: &mut Graph) {
             if state[root] != 0 {
                 continue;
             }
-            *on_path.entry((start, None)).or_default() += 1;
+            *on_path.entry((start, None, None)).or_default() += 1;
             *on_path.entry(arrival(&g.edges[root])).or_default() += 1;
             let mut stack: Vec<(usize, Vec<usize>, usize)> =
                 vec![(root, g.all_next(root).collect(), 0)];
@@ -128,11 +136,11 @@ pub(super) fn find_cycles(g: &mut Graph) {
                         g.back_edges.insert(next);
                         // The cycle: the services from `to` on along the
                         // stack's path, once per set of services.
-                        let path: Vec<(ServiceId, Option<String>)> = std::iter::once((start, None))
+                        let path: Vec<Arrival> = std::iter::once((start, None, None))
                             .chain(stack.iter().map(|(s, ..)| arrival(&g.edges[*s])))
                             .collect();
                         let pos = path.iter().position(|s| *s == at).unwrap_or(0);
-                        let cycle: Vec<ServiceId> = path[pos..].iter().map(|(s, _)| *s).collect();
+                        let cycle: Vec<ServiceId> = path[pos..].iter().map(|(s, ..)| *s).collect();
                         let mut key = cycle.clone();
                         key.sort_unstable();
                         if seen.insert(key) {
@@ -152,7 +160,7 @@ pub(super) fn find_cycles(g: &mut Graph) {
                     stack.pop();
                 }
             }
-            if let Some(c) = on_path.get_mut(&(start, None)) {
+            if let Some(c) = on_path.get_mut(&(start, None, None)) {
                 *c -= 1;
             }
         }

@@ -31,6 +31,8 @@ fn one_edge(l: RetryLayer) -> Graph {
             mesh: None,
             path: None,
             route: Vec::new(),
+            host: None,
+            route_hosts: Vec::new(),
         }],
         ..Graph::default()
     }

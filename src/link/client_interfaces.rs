@@ -253,6 +253,7 @@ fn use_at(
 fn sends(to: &mut Vec<crate::model::facts::RoutePaths>, span: Span, paths: &[String]) {
     if !paths.is_empty() && !to.iter().any(|r| r.span == span) {
         to.push(crate::model::facts::RoutePaths {
+            hosts: Vec::new(),
             span,
             paths: paths.to_vec(),
         });

@@ -177,6 +177,10 @@ impl std::fmt::Debug for KeptParse {
 pub struct RoutePaths {
     pub span: crate::source::Span,
     pub paths: Vec<String>,
+    /// The host names the route serves (an Ingress rule's `host`); empty:
+    /// every host.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<String>,
 }
 
 /// A Go struct field, by its name (issue 21).

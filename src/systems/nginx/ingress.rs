@@ -35,6 +35,11 @@ use crate::source::Span;
 use crate::yaml::Yaml;
 use std::time::Duration;
 
+mod policy;
+
+use policy::build;
+pub use policy::{apply_configmap, is_configmap_policy};
+
 /// Substrings that make a YAML file worth parsing for this extractor.
 pub const NEEDLES: &[&str] = &[
     "nginx.ingress.kubernetes.io",
@@ -280,21 +285,41 @@ fn ingress(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
     let backends = backends(root);
     policy.scope.callee = backends
         .first()
-        .map(|(s, span)| Located::written(s.clone(), *span));
+        .map(|b| Located::written(b.service.clone(), b.span));
     let idx = facts.policies.len();
     facts.policies.push(policy);
     let mut seen: Vec<String> = Vec::new();
-    for (service, span) in backends {
-        if seen.contains(&service) {
+    for b in &backends {
+        if seen.contains(&b.service) {
             continue;
         }
-        seen.push(service.clone());
+        seen.push(b.service.clone());
+        // Every rule to this Service: the hosts and paths that reach it,
+        // any where one rule leaves either open.
+        let rules: Vec<&Backend> = backends.iter().filter(|x| x.service == b.service).collect();
+        let all = |f: fn(&Backend) -> Option<&String>| -> Vec<String> {
+            if rules.iter().any(|r| f(r).is_none()) {
+                return Vec::new();
+            }
+            let mut v: Vec<String> = rules.iter().filter_map(|r| f(r).cloned()).collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let (hosts, paths) = (all(|r| r.host.as_ref()), all(|r| r.path.as_ref()));
+        if !hosts.is_empty() || !paths.is_empty() {
+            facts.route_paths.push(crate::model::facts::RoutePaths {
+                span: b.span,
+                paths,
+                hosts,
+            });
+        }
         // The controller is the caller of every backend it proxies to.
         facts.edges.push(CallEdge {
             client: None,
             caller: Some(CONTROLLER.to_string()),
-            callee: service,
-            span,
+            callee: b.service.clone(),
+            span: b.span,
             policies: vec![idx],
             via: format!("ingress-nginx Ingress `{name}`"),
             protocol: None,
@@ -319,10 +344,19 @@ fn same_file_configmap(ctx: &DocCtx<'_>) -> Settings {
     Settings::default()
 }
 
+/// A backend of an Ingress: the Service's name and its span, the rule's
+/// host (`None`: any) and the path pattern it takes (`None`: any).
+struct Backend {
+    service: String,
+    span: Span,
+    host: Option<String>,
+    path: Option<String>,
+}
+
 /// The Services an Ingress sends traffic to, with the span of each name.
-fn backends(root: Yaml<'_>) -> Vec<(String, Span)> {
+fn backends(root: Yaml<'_>) -> Vec<Backend> {
     let mut out = Vec::new();
-    let mut push = |b: Option<Yaml<'_>>| {
+    let mut push = |b: Option<Yaml<'_>>, host: Option<String>, path: Option<String>| {
         let Some(b) = b else { return };
         let name = b
             .path(&["service", "name"])
@@ -330,23 +364,56 @@ fn backends(root: Yaml<'_>) -> Vec<(String, Span)> {
         if let Some(n) = name
             && let Some(s) = n.as_str()
         {
-            out.push((s.to_string(), n.span()));
+            out.push(Backend {
+                service: s.to_string(),
+                span: n.span(),
+                host,
+                path,
+            });
         }
     };
     let Some(spec) = root.get("spec") else {
         return out;
     };
-    push(spec.get("defaultBackend").or_else(|| spec.get("backend")));
+    push(
+        spec.get("defaultBackend").or_else(|| spec.get("backend")),
+        None,
+        None,
+    );
     for rule in spec.get("rules").map(|r| r.items()).unwrap_or_default() {
+        // `*.example.com` matches many names: taken as any host.
+        let host = rule
+            .get("host")
+            .and_then(|h| h.as_str())
+            .map(|h| h.trim().to_ascii_lowercase())
+            .filter(|h| !h.is_empty() && !h.contains('*'));
         for path in rule
             .path(&["http", "paths"])
             .map(|p| p.items())
             .unwrap_or_default()
         {
-            push(path.get("backend"));
+            let pattern = path_pattern(
+                path.get("path").and_then(|p| p.as_str()),
+                path.get("pathType").and_then(|p| p.as_str()),
+            );
+            push(path.get("backend"), host.clone(), pattern);
         }
     }
     out
+}
+
+/// A rule path as a route pattern: `Exact` the path itself, a prefix
+/// (`Prefix`, `ImplementationSpecific`) `path/**`; `/`, none, or a regular
+/// expression (`/api(/|$)(.*)`, with `use-regex`) takes any path.
+fn path_pattern(path: Option<&str>, kind: Option<&str>) -> Option<String> {
+    let p = path?.trim().trim_end_matches('/');
+    if p.is_empty() || !p.starts_with('/') || p.contains(['(', '[', '$', '^', '*', '?', '|', '+']) {
+        return None;
+    }
+    Some(match kind {
+        Some("Exact") => p.to_string(),
+        _ => format!("{p}/**"),
+    })
 }
 
 /// Whether a plain YAML scalar is not a string to Kubernetes' YAML reader
@@ -600,198 +667,6 @@ fn tokens(v: Yaml<'_>, key: &str, facts: &mut Facts) -> Option<Vec<(String, Span
         out.push((token.to_string(), span));
     }
     (ok && !out.is_empty()).then_some(out)
-}
-
-/// The policy from settings written here over `inherited` (a ConfigMap in
-/// the same file) over the controller defaults. `anchor` is where findings
-/// about defaults point.
-fn build(own: &Settings, inherited: &Settings, name: String, anchor: Span) -> RetryPolicy {
-    fn pick<'s, T>(
-        own: &'s Option<Set<T>>,
-        inherited: &'s Option<Set<T>>,
-    ) -> Option<(&'s Set<T>, Provenance)> {
-        own.as_ref()
-            .map(|s| (s, Provenance::Written))
-            .or_else(|| inherited.as_ref().map(|s| (s, Provenance::Inherited)))
-    }
-    fn located<T>(value: T, span: Span, provenance: Provenance) -> Located<T> {
-        Located {
-            value,
-            span,
-            provenance,
-        }
-    }
-
-    let attempts = match pick(&own.tries, &inherited.tries) {
-        Some((s, prov)) => located(
-            Attempts {
-                count: if s.value == 0 {
-                    AttemptCount::Unbounded
-                } else {
-                    AttemptCount::Finite(s.value as u64)
-                },
-                written_as: format!("{TRIES}: {}", s.value),
-            },
-            s.span,
-            prov,
-        ),
-        None => Located::default_at(
-            Attempts {
-                count: AttemptCount::Finite(DEFAULT_TRIES as u64),
-                written_as: format!(
-                    "no {TRIES}: the controller's default of {DEFAULT_TRIES} tries"
-                ),
-            },
-            anchor,
-        ),
-    };
-    let mut policy = RetryPolicy::new(System::IngressNginx, anchor, attempts);
-    policy.name = Some(name);
-
-    let (tokens, on_prov, on_span) = match pick(&own.next_upstream, &inherited.next_upstream) {
-        Some((s, prov)) => (s.value.clone(), prov, s.span),
-        None => (
-            DEFAULT_NEXT_UPSTREAM
-                .split(' ')
-                .map(|t| (t.to_string(), anchor))
-                .collect(),
-            Provenance::Default,
-            anchor,
-        ),
-    };
-    // A snippet's `proxy_next_upstream` adds to the controller's.
-    let mut tokens: Vec<(String, Span, Provenance)> =
-        tokens.into_iter().map(|(t, s)| (t, s, on_prov)).collect();
-    let (on_prov, on_span) = match &own.snippet {
-        Some(sn) => {
-            // A value in both lists counts once, as the snippet writes it.
-            tokens.retain(|(t, _, _)| !sn.value.iter().any(|(x, _)| x == t));
-            tokens.extend(
-                sn.value
-                    .iter()
-                    .map(|(t, s)| (t.clone(), *s, Provenance::Written)),
-            );
-            (Provenance::Written, sn.span)
-        }
-        None => (on_prov, on_span),
-    };
-    let off = tokens.iter().any(|(t, _, _)| t == "off");
-    let conditions: Vec<Located<Condition>> = tokens
-        .iter()
-        .filter(|(t, _, _)| t != "non_idempotent" && t != "off")
-        .map(|(t, s, prov)| located(nginx::condition(t), *s, *prov))
-        .collect();
-    let on = if off || conditions.is_empty() {
-        RetryOn::Nothing
-    } else {
-        RetryOn::Listed { conditions }
-    };
-    policy.retry_on = located(on, on_span, on_prov);
-
-    let listed = tokens.iter().find(|(t, _, _)| t == "non_idempotent");
-    policy.methods = match (listed, pick(&own.non_idempotent, &inherited.non_idempotent)) {
-        (Some((_, s, prov)), _) => located(nginx::non_idempotent_methods(), *s, *prov),
-        (None, Some((s, prov))) if s.value => {
-            located(nginx::non_idempotent_methods(), s.span, prov)
-        }
-        (None, Some((s, prov))) => located(Methods::IdempotentOnly, s.span, prov),
-        (None, None) => Located::default_at(Methods::IdempotentOnly, anchor),
-    };
-
-    let secs = |s: &Set<u64>| Duration::from_secs(s.value);
-    let connect = pick(&own.connect, &inherited.connect);
-    let read = pick(&own.read, &inherited.read);
-    // Saturating: each is a number of seconds as large as a u64 holds.
-    let per_try = connect
-        .map_or(Duration::from_secs(DEFAULT_CONNECT), |(s, _)| secs(s))
-        .saturating_add(read.map_or(Duration::from_secs(DEFAULT_READ), |(s, _)| secs(s)));
-    policy.per_try_timeout = Some(match read.or(connect) {
-        Some((s, prov)) => located(Timeout::after(per_try), s.span, prov),
-        None => Located::default_at(Timeout::after(per_try), anchor),
-    });
-    policy.overall_timeout = match pick(&own.window, &inherited.window) {
-        Some((s, prov)) if s.value == 0 => Some(located(Timeout::Disabled, s.span, prov)),
-        Some((s, prov)) => Some(located(Timeout::after(secs(s)), s.span, prov)),
-        None if policy.attempts.value.count == AttemptCount::Unbounded => {
-            Some(Located::default_at(Timeout::Disabled, anchor))
-        }
-        None => None,
-    };
-    policy.delay = Located::default_at(Delay::None, anchor);
-    policy.jitter = Located::default_at(Jitter::None, anchor);
-    policy.platform_backoff = true;
-    policy
-}
-
-/// Whether a policy is a controller ConfigMap's own (not an Ingress's).
-pub fn is_configmap_policy(p: &RetryPolicy) -> bool {
-    p.system == System::IngressNginx
-        && p.name
-            .as_deref()
-            .is_some_and(|n| n.starts_with("ConfigMap "))
-}
-
-/// Link time: apply the controller ConfigMap's policy (read from another
-/// file, `from` = `path:line`) to an Ingress policy, as the controller
-/// does. Every setting the Ingress leaves at the controller default takes
-/// the ConfigMap's written value, marked inherited (the ConfigMap's own
-/// findings are about the value) and placed at the Ingress's anchor, since
-/// a span of another file means nothing here; settings the Ingress writes
-/// stay. The policy then names the ConfigMap ([`RetryPolicy::settings_from`]).
-pub fn apply_configmap(ingress: &mut RetryPolicy, configmap: &RetryPolicy, from: &SettingPlace) {
-    let anchor = ingress.span;
-    let mut used = false;
-    fn moved<T: Clone>(theirs: &Located<T>, anchor: Span) -> Located<T> {
-        Located::inherited(theirs.value.clone(), anchor)
-    }
-    if ingress.system != System::IngressNginx || configmap.system != System::IngressNginx {
-        return;
-    }
-    if ingress.attempts.is_default() && !configmap.attempts.is_default() {
-        ingress.attempts = moved(&configmap.attempts, anchor);
-        used = true;
-    }
-    if ingress.retry_on.is_default() && !configmap.retry_on.is_default() {
-        let mut on = moved(&configmap.retry_on, anchor);
-        if let RetryOn::Listed { conditions } = &mut on.value {
-            for c in conditions {
-                *c = moved(c, anchor);
-            }
-        }
-        ingress.retry_on = on;
-        used = true;
-    }
-    if ingress.methods.is_default() && !configmap.methods.is_default() {
-        ingress.methods = moved(&configmap.methods, anchor);
-        used = true;
-    }
-    if let (Some(mine), Some(theirs)) = (&mut ingress.per_try_timeout, &configmap.per_try_timeout)
-        && mine.is_default()
-        && !theirs.is_default()
-    {
-        *mine = moved(theirs, anchor);
-        used = true;
-    }
-    let mine_default = ingress
-        .overall_timeout
-        .as_ref()
-        .is_none_or(|t| t.is_default());
-    if mine_default
-        && let Some(theirs) = configmap
-            .overall_timeout
-            .as_ref()
-            .filter(|t| !t.is_default())
-    {
-        ingress.overall_timeout = Some(moved(theirs, anchor));
-        used = true;
-    }
-    if ingress.overall_timeout.is_none() && ingress.attempts.value.count == AttemptCount::Unbounded
-    {
-        ingress.overall_timeout = Some(Located::default_at(Timeout::Disabled, ingress.span));
-    }
-    if used && !ingress.settings_from.contains(from) {
-        ingress.settings_from.push(from.clone());
-    }
 }
 
 #[cfg(test)]

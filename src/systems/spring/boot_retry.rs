@@ -48,6 +48,7 @@ use crate::systems::spring::extract::Prop;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod ai;
 mod boot4;
 mod stream;
 
@@ -95,6 +96,7 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
     found |= kafka(props, caller, facts);
     found |= stream(props, caller, facts);
     found |= openfeign(props, caller, facts);
+    found |= ai::model_clients(props, caller, facts);
     found
 }
 

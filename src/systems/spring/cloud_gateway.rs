@@ -291,6 +291,7 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
         // (`graph::routes`), however its target resolves.
         if !route.paths.is_empty() {
             facts.route_paths.push(crate::model::facts::RoutePaths {
+                hosts: Vec::new(),
                 span: *span,
                 paths: route.paths.clone(),
             });

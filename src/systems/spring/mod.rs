@@ -84,6 +84,18 @@ pub static SPRING_CLOUD_CONFIG: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Spring Cloud Config client", Layer::Application)
 };
 
+// system: SpringAi - Spring AI's model-client retry (`spring.ai.retry`).
+pub static SPRING_AI: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        jitter: "Spring AI has no jitter property: declare a `RetryTemplate` bean of your own with an `ExponentialRandomBackOffPolicy` (it replaces Spring AI's)",
+        bound: "set `spring.ai.retry.max-attempts` to 3-5",
+        predicate: "list the statuses worth retrying in `spring.ai.retry.on-http-codes`, and the others in `spring.ai.retry.exclude-on-http-codes`",
+        explicit: "write `spring.ai.retry.max-attempts` and `spring.ai.retry.backoff.*` explicitly, so that the retry is visible and counted",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Spring AI", Layer::Application)
+};
+
 // system: SpringKafka - Spring Kafka non-blocking retry topics (`spring.kafka.retry.topic`).
 pub static SPRING_KAFKA: SystemSpec = SystemSpec {
     fixes: Fixes {
@@ -188,6 +200,13 @@ pub const SPRING_NEEDLES: &[&str] = &[
     "rabbitmq",
     "kafka",
     "r2dbc",
+    // Spring AI model providers (`boot_retry::ai`).
+    "spring.ai",
+    "openai",
+    "anthropic",
+    "mistralai",
+    "ollama",
+    "deepseek",
 ];
 
 /// Spring Boot's YAML configuration (Resilience4j's properties included).
