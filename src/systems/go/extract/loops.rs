@@ -139,12 +139,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         };
         // A retry leaves on success: a `return` or `break` that is not
         // the error path (`if err != nil { return err }` is a poll that
-        // gives up on the first error, not a retry) and does not return a
-        // new error (`return fmt.Errorf("timeout ..")`: a poll's deadline).
+        // gives up on the first error, not a retry), does not return a
+        // new error (`return fmt.Errorf("timeout ..")`: a poll's deadline)
+        // and is not a `select` case (`case <-ctx.Done(): return`: a
+        // shutdown, whatever the last try did).
         let exits = own.iter().any(|c| {
             matches!(c.kind(), "return_statement" | "break_statement")
                 && !on_error_path(ctx, *c)
                 && !walk::gives_up(ctx, *c)
+                && !walk::on_cancel(*c, n)
         });
         let body_text = ctx.text(body);
         // A try: an error checked in the loop.

@@ -211,3 +211,13 @@ fn last_statement(block: Node<'_>) -> Option<Node<'_>> {
         Some(last)
     }
 }
+
+/// `n` lies in a `select` case of the loop `lp` (`case <-ctx.Done():
+/// return nil`): the loop ends because it was told to stop, not because
+/// a try succeeded.
+pub fn on_cancel(n: Node<'_>, lp: Node<'_>) -> bool {
+    std::iter::successors(n.parent(), |p| p.parent())
+        .take(64)
+        .take_while(|p| p.id() != lp.id())
+        .any(|p| p.kind() == "communication_case")
+}
