@@ -10,6 +10,8 @@
 use super::eval;
 #[path = "loops_growth.rs"]
 mod growth;
+#[path = "loops_walk.rs"]
+mod walk;
 use super::{
     Ctx, Pkg, RetryScope, attempts, default_attempts, field, named_children, policy, span,
 };
@@ -74,6 +76,14 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                     requeues(ctx, n, h).map_or(String::new(), |s| super::one_line(ctx.text(s)))
                 ),
             ),
+            // `for i := range 3` (Go 1.22): a counted loop.
+            Some(h) if h.kind() == "range_clause" && range_count(ctx, h).is_some() => (
+                AttemptCount::Finite(range_count(ctx, h).unwrap_or(0)),
+                format!(
+                    "for .. range {}",
+                    field(h, "right").map_or("", |r| ctx.text(r))
+                ),
+            ),
             // `for range xs` walks data; `for cond` has a bound not known here.
             Some(h) if h.kind() == "range_clause" => continue,
             Some(h) => (
@@ -91,8 +101,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .filter(|(c, owner)| c.end_byte() <= body.end_byte() && **owner as usize == i)
             .map(|(c, _)| c)
             .collect();
-        let requeue = head.is_some_and(|h| h.kind() == "range_clause") && sends(ctx, &own);
-        if head.is_some_and(|h| h.kind() == "range_clause") && !requeue {
+        let counted_range =
+            head.is_some_and(|h| h.kind() == "range_clause" && range_count(ctx, h).is_some());
+        let requeue =
+            !counted_range && head.is_some_and(|h| h.kind() == "range_clause") && sends(ctx, &own);
+        if head.is_some_and(|h| h.kind() == "range_clause") && !requeue && !counted_range {
+            continue;
+        }
+        // Each pass hands the call another item: a walk, not a retry.
+        if !requeue && walk::walks_items(ctx, n, &own) {
             continue;
         }
         let waits: Vec<Node<'_>> = own
@@ -109,8 +126,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             // Only `for { }` and counted loops: `for backoff.Ongoing()`
             // and `for running()` wait or stop elsewhere.
             None if requeue => None,
-            None if head.is_none_or(|h| h.kind() == "for_clause")
-                && goes_round_on_error(ctx, &own)
+            None if (head.is_none_or(|h| h.kind() == "for_clause") || counted_range)
+                && (goes_round_on_error(ctx, &own)
+                    || (matches!(count, AttemptCount::Finite(_))
+                        && walk::leaves_on_success(ctx, &own)))
                 && sends(ctx, &own)
                 && !waits_elsewhere(ctx, &own) =>
             {
@@ -120,9 +139,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         };
         // A retry leaves on success: a `return` or `break` that is not
         // the error path (`if err != nil { return err }` is a poll that
-        // gives up on the first error, not a retry).
+        // gives up on the first error, not a retry), does not return a
+        // new error (`return fmt.Errorf("timeout ..")`: a poll's deadline)
+        // and is not a `select` case (`case <-ctx.Done(): return`: a
+        // shutdown, whatever the last try did).
         let exits = own.iter().any(|c| {
-            matches!(c.kind(), "return_statement" | "break_statement") && !on_error_path(ctx, *c)
+            matches!(c.kind(), "return_statement" | "break_statement")
+                && !on_error_path(ctx, *c)
+                && !walk::gives_up(ctx, *c)
+                && !walk::on_cancel(*c, n)
         });
         let body_text = ctx.text(body);
         // A try: an error checked in the loop.
@@ -131,6 +156,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         }
         // `case <-timeout: return` / `case <-ctx.Done(): return`: a
         // deadline ends the loop, its length not known here.
+        // Every error tested leaves the loop: a wait for a state, not a
+        // retry of a call (unless it goes round on a response status).
+        let statuses_tested = statuses(ctx, &own);
+        if !requeue && statuses_tested.is_none() && walk::errors_all_leave(ctx, body) {
+            continue;
+        }
         let count = if count == AttemptCount::Unbounded && has_deadline_case(ctx, &own) {
             AttemptCount::Unknown
         } else {
@@ -190,8 +221,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             p.jitter.value = Jitter::Added { factor: share };
             p.cap_order = CapOrder::AfterJitter;
         }
-        p.retry_on =
-            statuses(ctx, &own).unwrap_or_else(|| Located::default_at(RetryOn::Unknown, at));
+        p.retry_on = statuses_tested.unwrap_or_else(|| Located::default_at(RetryOn::Unknown, at));
         // Errors sorted on the error path (`if ne.Timeout() { continue }`):
         // only those go round (issue 28, GitHub 2023).
         if p.retry_on.value == RetryOn::Unknown
@@ -359,6 +389,12 @@ fn has_deadline_case(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
                 .flat_map(|s| named_children(*s))
                 .any(|s| s.kind() == "return_statement")
     })
+}
+
+/// The count of `for i := range 3` / `for range maxTries` (Go 1.22's
+/// range over an integer): `None` when the range is not a number.
+fn range_count(ctx: &Ctx<'_>, h: Node<'_>) -> Option<u64> {
+    eval::count(ctx, field(h, "right")?)
 }
 
 /// `i < 5`, `i <= n`, `attempt < maxRetries`: the loop's bound.

@@ -106,8 +106,11 @@ fn blank(
 fn retries_at_once(body: &[u8]) -> bool {
     let has = |w: &[u8]| memchr::memmem::find(body, w).is_some();
     has_word(body, b"for")
-        && (has(b"err != nil") || has(b"codes."))
-        && (has_word(body, b"continue") || (has(b"<-") && has_word(body, b"range")))
+        && (((has(b"err != nil") || has(b"codes."))
+            && (has_word(body, b"continue") || (has(b"<-") && has_word(body, b"range"))))
+            // `for i := range 3 { if err == nil { break } }`: an error
+            // falls through to the next pass.
+            || (has(b"err == nil") && has_word(body, b"break")))
 }
 
 /// Whether `word` occurs in `b` as a whole word (no letter, digit or `_`

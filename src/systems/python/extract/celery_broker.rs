@@ -114,9 +114,10 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             None => {}
         }
     }
-    if ctx.imports("celery") {
-        delayed_sends(ctx, facts);
-    }
+    // `countdown=` and `eta=` are Celery's: a module that imports only
+    // the task (`from shop.tasks import remind; remind.apply_async(..)`)
+    // sends it as well as one importing Celery.
+    delayed_sends(ctx, facts);
     if facts.broker_settings.len() != before || !facts.delayed_sends.is_empty() {
         facts.claimed_by(super::NAME);
     }

@@ -110,7 +110,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                     "HTTPTransport" | "AsyncHTTPTransport" if ctx.imports("httpx") => {
                         sdk::httpx_transport_policy(ctx, n)
                     }
-                    "task" | "shared_task" if ctx.imports("celery") => sdk::celery_policy(ctx, n),
+                    // A project's own wrapper of Celery's decorator
+                    // (`from proj import tasks` .. `@tasks.task(autoretry_for=..)`):
+                    // `autoretry_for` is Celery's option alone.
+                    "task" | "shared_task"
+                        if ctx.imports("celery")
+                            || Args::of(ctx, n).kw("autoretry_for").is_some() =>
+                    {
+                        sdk::celery_policy(ctx, n)
+                    }
                     "actor" if ctx.imports("dramatiq") => dramatiq::actor_policy(ctx, n),
                     w if ctx.imports("aiohttp_retry") && aiohttp::OPTIONS.contains(&w) => {
                         Some(aiohttp::options_policy(ctx, n, w, false))

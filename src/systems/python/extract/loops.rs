@@ -10,6 +10,8 @@ use crate::model::*;
 use std::time::Duration;
 use tree_sitter::Node;
 
+#[path = "again.rs"]
+mod again;
 #[path = "shapes.rs"]
 mod shapes;
 #[path = "statuses.rs"]
@@ -18,6 +20,7 @@ mod statuses;
 /// `for _ in range(n):` / `while ...:` around a `try`/`except` that leaves
 /// the loop on success (`return` or `break`): a retry loop.
 pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
+    again::extract(ctx, facts, scopes);
     for &n in &ctx.nodes {
         let (count, written) = match n.kind() {
             "for_statement" => {

@@ -1,0 +1,6 @@
+from shop.celery import app
+
+
+@app.task
+def remind_unpaid(order_id):
+    print("reminding", order_id)
