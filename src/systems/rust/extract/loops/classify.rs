@@ -176,6 +176,38 @@ impl LoopFinder<'_, '_, '_, '_> {
                 "local work: what each pass attempts ({op}) does not leave the process (the file system, a local process, a local or Unix-domain socket), so no server is retried"
             )));
         }
+        // A wait, read from the loop's function (`waits.rs`): a function
+        // named for waiting, or one that reaches a loopback host, waits for
+        // a state or for a process on this machine.
+        // (Not when a pass connects: a connection that failed, made again,
+        // is a retry whatever the function is called: `wait_for_db`.)
+        if let Some(w) = super::waits::named_for_waiting(self.fname)
+            && !super::waits::connects(&compact)
+        {
+            return Err(Some(format!(
+                "a wait: the function is named for waiting (`{}`, the word `{w}`), each pass asks whether a state was reached (a node up, a transaction confirmed), it does not retry a failed operation",
+                self.fname
+            )));
+        }
+        if let Some(host) = spans
+            .source()
+            .get(self.fn_start.min(span.end)..span.end)
+            .and_then(super::waits::loopback)
+        {
+            return Err(Some(format!(
+                "a wait for a local process: the function reaches a loopback host (`{host}`), a process on this machine (a dev server, a local node), so no remote service is retried"
+            )));
+        }
+        // Fallback over a shrinking list of candidates, at once: each pass
+        // tries another one (`while !candidates.is_empty()` taking from it).
+        if !sleeps
+            && let Some(c) = cond
+            && let Some(list) = super::waits::candidate_list(c, &compact)
+        {
+            return Err(Some(format!(
+                "fallback: each pass tries another candidate from `{list}` (taken from the list, with no wait), not the same call again"
+            )));
+        }
         // `for x in items` is iteration over work, not a retry; unless the
         // items are the attempts: a schedule of delays or timeouts each
         // pass waits (`for d in [Some(1s), Some(3s), None]`, `for (attempt,

@@ -104,6 +104,7 @@ pub(super) fn arm(ev: &Eval<'_, '_>, params: Vec<String>, body: TokenStream) -> 
     let w = LoopFinder {
         ev,
         fname: "",
+        fn_start: usize::MAX,
         out: Vec::new(),
         calls: Vec::new(),
         inside: Vec::new(),

@@ -37,6 +37,7 @@ mod shape;
 mod shape_exits;
 mod shape_words;
 mod statuses;
+mod waits;
 use bounds::counters;
 use delay::delegates_bound;
 pub use macros::instantiate;
@@ -105,6 +106,7 @@ pub fn read(
         let mut w = LoopFinder {
             ev,
             fname,
+            fn_start: spans.block(block).start,
             out: Vec::new(),
             calls: Vec::new(),
             inside: Vec::new(),
@@ -149,6 +151,9 @@ pub fn read(
 struct LoopFinder<'e, 'a, 's, 'b> {
     ev: &'e Eval<'a, 's>,
     fname: &'b str,
+    /// Where the function's body starts (the text a loop's function names
+    /// before the loop: a loopback host).
+    fn_start: usize,
     out: Vec<RetryPolicy>,
     calls: Vec<MacroCall>,
     /// Spans of retry loops already read (inner loops are not retries of

@@ -2,7 +2,8 @@
 //! delay asked for on the failure path, and the loop left when there is
 //! none (`if let Some(d) = retry_iter.next() { sleep(d) } else { return
 //! Err(e) }`, `(Err(e), None) => return Err(e)` of `match (op().await,
-//! retry_iter.next())`, `let Some(d) = it.next() else { return .. }`), or a
+//! retry_iter.next())`, `let Some(d) = it.next() else { return .. }`, `let
+//! next = it.next().copied(); .. if next.is_none() { return e; }`), or a
 //! counting object asked whether another attempt is left
 //! (`retries.has_next()`) with a branch that leaves, or a counting object
 //! whose failure leaves (`retry_counter.increment_from_error(e)?`). How many attempts the
@@ -61,6 +62,8 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
     struct P<'b, 's> {
         spans: &'s Spans<'s>,
         found: Option<&'b Expr>,
+        /// Locals holding the next delay (`let next = it.next().copied();`).
+        nexts: Vec<String>,
     }
     impl<'b> Visit<'b> for P<'b, '_> {
         fn visit_item(&mut self, _: &'b Item) {}
@@ -101,6 +104,16 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
                         asks && (else_leaves
                             || super::shape_exits::ends_in_continue(&i.then_branch))
                     }
+                    // `if next.is_none() { return e; }` of `let next =
+                    // it.next().copied();`
+                    c if then_leaves
+                        && self
+                            .nexts
+                            .iter()
+                            .any(|n| squashed(self.spans, c) == format!("{n}.is_none()")) =>
+                    {
+                        true
+                    }
                     c => asks_left(&squashed(self.spans, c)) && (then_leaves || else_leaves),
                 };
                 if hit {
@@ -118,6 +131,19 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
             syn::visit::visit_expr_try(self, t);
         }
         fn visit_local(&mut self, l: &'b syn::Local) {
+            if let Some(init) = &l.init
+                && init.diverge.is_none()
+                && let syn::Pat::Ident(id) = &l.pat
+            {
+                let t = squashed(self.spans, &init.expr);
+                let t = t
+                    .strip_suffix(".copied()")
+                    .or_else(|| t.strip_suffix(".cloned()"))
+                    .unwrap_or(&t);
+                if asks_next(t) {
+                    self.nexts.push(id.ident.to_string());
+                }
+            }
             if self.found.is_none()
                 && let Some(init) = &l.init
                 && init.diverge.is_some()
@@ -151,7 +177,11 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
             syn::visit::visit_expr_match(self, m);
         }
     }
-    let mut p = P { spans, found: None };
+    let mut p = P {
+        spans,
+        found: None,
+        nexts: Vec::new(),
+    };
     for s in &body.stmts {
         p.visit_stmt(s);
     }

@@ -14,7 +14,9 @@
 //!   `kill`, `send_signal`), binding or accepting on a local socket
 //!   (`bind`, `accept`: they wait for a port to free or a peer to come),
 //!   a Unix-domain socket (an address or stream named `unix`: the same
-//!   host), parsing (`parse`, `from_str`);
+//!   host), parsing (`parse`, `from_str`), a call named for the file
+//!   system (`fs_rename`, `sys.fs_file_try_lock`: a project's file-system
+//!   trait);
 //! - anything else (an awaited call on a client, a connection, a stub, a
 //!   request builder, a network crate, or a helper whose body is not read)
 //!   can leave the process.
@@ -186,7 +188,7 @@ const LOCAL_FNS: &[&str] = &[
 ];
 
 /// Methods that are local work whatever they are called on.
-const LOCAL_METHODS: &[&str] = &["bind", "accept", "kill", "parse"];
+const LOCAL_METHODS: &[&str] = &["bind", "accept", "kill", "parse", "duration_since"];
 
 /// Programs that reach the network: a process running one is no local work.
 const NETWORK_PROGRAMS: &[&str] = &[
@@ -251,6 +253,7 @@ fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
                     && matches!(segs[segs.len() - 2].as_str(), "File" | "OpenOptions"));
             let known = fs
                 || LOCAL_FNS.contains(&last)
+                || last.starts_with("fs_")
                 || last.contains("signal")
                 || segs.iter().any(|s| s.starts_with("Unix"))
                 || unix;
@@ -258,8 +261,15 @@ fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
         }
         Expr::MethodCall(m) => {
             let method = m.method.to_string();
-            if LOCAL_METHODS.contains(&method.as_str()) || unix {
+            // A method named for the file system (`sys.fs_rename(..)`,
+            // `fs_file_try_lock(..)`): a project's file-system trait.
+            if LOCAL_METHODS.contains(&method.as_str()) || method.starts_with("fs_") || unix {
                 return Some(format!("`.{method}(..)`"));
+            }
+            // A chain through a call named for the file system
+            // (`sys.fs_metadata(p).and_then(|m| m.modified())`).
+            if fs_named_in_chain(&m.receiver) {
+                return Some(short(&compact));
             }
             // A chain rooted in a local call (`fs::File::open(p)?.read_to_end(..)`,
             // `tokio::fs::metadata(p).await`).
@@ -271,6 +281,23 @@ fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// A method named for the file system (`fs_*`) in the chain below `e`.
+fn fs_named_in_chain(e: &Expr) -> bool {
+    let mut cur = peel(e);
+    for _ in 0..16 {
+        match cur {
+            Expr::MethodCall(m) => {
+                if m.method.to_string().starts_with("fs_") {
+                    return true;
+                }
+                cur = peel(&m.receiver);
+            }
+            _ => break,
+        }
+    }
+    false
 }
 
 /// The first call of a method chain (`a::b(x).c().d()` -> `a::b(x)`).

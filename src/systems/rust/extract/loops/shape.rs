@@ -351,12 +351,40 @@ impl<'a> Visit<'a> for W<'_> {
             {
                 self.polls = true;
             }
+            // `Ok(tree) if tree.count() == 0 => sleep`: the call worked and
+            // the state is not reached yet; the arm goes round, a wait
+            // (the guard reads the answer; one on a status, an error or
+            // the attempts is no state).
+            if self.nested == 0
+                && let Pat::Guard(g) = &arm.pat
+                && let Some(("Ok", Some(Pat::Ident(answer)))) = pat_variant(&g.pat)
+                    .as_ref()
+                    .map(|(n, inner)| (n.as_str(), *inner))
+                && !leaves(&arm.body)
+                && !super::shape_exits::about_outcome(&text_of(self.spans, &g.guard))
+                && contains_word(&text_of(self.spans, &g.guard), &answer.ident.to_string())
+            {
+                self.polls = true;
+            }
             let ctx = match &v {
                 Some((n, inner)) if n == "Ok" && ok_of_nothing(*inner) => self.ctx,
                 Some((n, _)) if n == "Ok" => Ctx::Ok,
                 Some((n, inner)) if n == "Err" => {
                     if inner.is_some_and(picks) && some_leave {
                         self.classified = true;
+                    }
+                    // `Err(Outcome::Pending)`, `Err(RetryError::Continue(e))`
+                    // going round: the callee says "not yet", a wait.
+                    if self.nested == 0
+                        && inner
+                            .and_then(|p| match p {
+                                Pat::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                                _ => pat_variant(p).map(|(n, _)| n),
+                            })
+                            .is_some_and(|n| in_progress(&n) || n == "Continue")
+                        && !leaves(&arm.body)
+                    {
+                        self.polls = true;
                     }
                     if eintr(self.spans, &arm.pat) {
                         // Read again at once after `EINTR`: not a failure.
@@ -389,6 +417,23 @@ impl<'a> Visit<'a> for W<'_> {
                     if success_status {
                         Ctx::Ok
                     } else {
+                        // `StatusCode::NOT_FOUND => sleep` going round:
+                        // not there yet, a wait (an arm that waits or
+                        // continues, not one computing a value).
+                        let arm_body = text_of(self.spans, &arm.body);
+                        if self.nested == 0
+                            && not_yet(
+                                &self
+                                    .spans
+                                    .text(&arm.pat)
+                                    .split_whitespace()
+                                    .collect::<String>(),
+                            )
+                            && !leaves(&arm.body)
+                            && (arm_body.contains("sleep(") || arm_body.contains("continue"))
+                        {
+                            self.polls = true;
+                        }
                         if !matches!(arm.pat, Pat::Wild(_)) {
                             self.by_status += 1;
                             self.err_path(!leaves(&arm.body));

@@ -260,7 +260,7 @@ fn always_leaves(e: &Expr) -> bool {
 
 /// Words of a test about how the attempt went (its status, an error, a
 /// retry decision or a shutdown), not about the state it reached.
-fn about_outcome(t: &str) -> bool {
+pub(super) fn about_outcome(t: &str) -> bool {
     let t = t.to_ascii_lowercase();
     // (a response's status or code, not any field named `.._status`; and
     // `if let Some(addr) = found.next()`: an answer with nothing in it is
@@ -357,8 +357,11 @@ pub(super) fn ends_in_continue(b: &Block) -> bool {
     matches!(b.stmts.last(), Some(Stmt::Expr(Expr::Continue(c), _)) if c.label.is_none())
 }
 
-/// A test saying "not there yet": a `404`/`NotFound` or a `304 Not
-/// Modified` (lower case, no whitespace).
+/// A test saying "not there yet": a `404`/`NotFound`, a `304 Not
+/// Modified`, or a failure named pending (`err.code ==
+/// "authorizationPending"`, `Code::Pending`, `is_pending()`; not an
+/// identifier such as `pending_swap`) or not yet (`NotYet`) (lower case, no
+/// whitespace).
 pub(super) fn not_yet(cond: &str) -> bool {
     let t = cond.to_ascii_lowercase();
     [
@@ -368,6 +371,11 @@ pub(super) fn not_yet(cond: &str) -> bool {
         "notmodified",
         "==404",
         "==304",
+        "pending\"",
+        "::pending",
+        "is_pending()",
+        "not_yet",
+        "notyet",
     ]
     .iter()
     .any(|w| t.contains(w))
