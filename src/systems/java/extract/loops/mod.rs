@@ -359,7 +359,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // Following a referral or redirect, or failing over to the next
         // candidate, is not trying the same call again.
         if retrying.iter().any(|c| follows_next(ctx, *c, block)) {
-            why_not = "each pass tries something else: a referral or redirect, failover to another node or port, a changed input, or a repair (a missing parent created)";
+            why_not = "each pass tries something else: a referral or redirect, failover to another node or port, a changed input, a fallback (a setting switched off or a scope dropped: `tenantId = null` before the call is handed it) or a repair (a missing parent created)";
             continue;
         }
         if moves::walks_items(ctx, block, header_counter(ctx, lp).0.as_deref()) {
