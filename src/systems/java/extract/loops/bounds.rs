@@ -330,7 +330,12 @@ pub(super) fn bound(
         let Some(cons) = field(d, "consequence") else {
             continue;
         };
-        let leaves = statements(cons).iter().any(|s| helpers::leaves(ctx, *s));
+        // (or sets the flag the condition negates: `if (count > MAX_RETRY)
+        // { end = true; }` under `while (!end)`)
+        let cond_text = cond.map_or("", |c| ctx.text(c));
+        let ends =
+            |s: Node<'_>| helpers::leaves(ctx, s) || catches::stops_by_flag(ctx, s, cond_text);
+        let leaves = statements(cons).iter().any(|s| ends(*s));
         // `if (retries > 0) { retries--; } else { throw e; }`: the else
         // branch leaves when the comparison fails.
         let else_leaves = !leaves
@@ -340,7 +345,7 @@ pub(super) fn bound(
                 } else {
                     a
                 };
-                statements(a).iter().any(|s| helpers::leaves(ctx, *s))
+                statements(a).iter().any(|s| ends(*s))
             });
         if !leaves && !else_leaves {
             continue;
