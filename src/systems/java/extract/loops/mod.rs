@@ -188,7 +188,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         .iter()
         .any(|t| matches!(t.kind(), "try_statement" | "try_with_resources_statement"))
     {
-        return result::retry(ctx, lp, body, &own).ok_or(None);
+        return result::retry(ctx, lp, body, &own).ok_or_else(|| result::why_not(ctx, lp, body));
     }
     let cond = field(lp, "condition");
     let cond_text = cond.map_or("", |c| ctx.text(c));
