@@ -441,7 +441,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                             // result (`success = file.moveAndClose(..)`
                             // under `!success`).
                             matches!(ctx.text(r), "true" | "false")
-                                || (ast::unwrap_expr(r).kind() == "method_invocation"
+                                || (result::attempts_operation(ctx, ast::unwrap_expr(r))
                                     && field(*e, "operator").is_some_and(|o| ctx.text(o) == "=")
                                     && field(*e, "left").is_some_and(|l| {
                                         catches::negated_flag(cond_text, ctx.text(l))
@@ -506,7 +506,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             });
             break;
         }
-        why_not = "success does not leave the loop (no `return`, `break` or flag set in the try block): a worker or polling loop";
+        why_not = "success does not leave the loop (no `return`, `break` or flag set in the try block; a flag taken from a state check, `done = job.isFinished()`, is no success): a worker or polling loop";
     }
     // The only `try`s wrap a sleep: the attempt, if any, is outside them
     // and its result says whether it worked.

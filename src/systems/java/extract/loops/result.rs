@@ -141,6 +141,24 @@ fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<N
     })
 }
 
+/// A call that attempts an operation, not one that reads a state: a flag
+/// taken from it under `while (!success)` is success (`success =
+/// file.moveAndClose(..)`), but `success = op.checkForCompletion()` or
+/// `done = job.isFinished()` polls.
+pub(super) fn attempts_operation(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    call.kind() == "method_invocation"
+        && field(call, "name").is_none_or(|n| {
+            let name = ctx.text(n);
+            !["check", "is", "has", "await", "wait", "poll"]
+                .iter()
+                .any(|p| {
+                    name.strip_prefix(p).is_some_and(|r| {
+                        r.is_empty() || r.starts_with(|c: char| c.is_ascii_uppercase())
+                    })
+                })
+        })
+}
+
 /// Why a loop with no `try` that counts retries is not one, when that is
 /// worth a note: the call its exit tests is a method of this class reading
 /// a state (a comparison of fields, a flag, a getter of one).
