@@ -22,6 +22,9 @@ pub(super) fn state_test(body: &str) -> bool {
 /// or a getter of one with no arguments, the state a wait reads
 /// (`loops::helpers::tests_state`).
 fn field_read(expr: &str) -> bool {
+    // As the parser reads it: `this . logData\n .isLogFin ( )`.
+    let expr: String = expr.chars().filter(|c| !c.is_whitespace()).collect();
+    let expr = expr.as_str();
     let ident = |s: &str| !s.is_empty() && s.bytes().all(is_word);
     let e = expr.strip_prefix("this.").unwrap_or(expr);
     match e.split_once('.') {
