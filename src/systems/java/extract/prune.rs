@@ -670,7 +670,9 @@ fn keep_member<'r>(
     // `loops/helpers.rs`). Short bodies cost little to parse.
     static SHORT: std::sync::LazyLock<crate::extract::Needles> =
         std::sync::LazyLock::new(|| crate::extract::Needles::new(HELPER_WORDS.iter().copied()));
-    if body.len() <= HELPER_MAX && (SHORT.any_in(body.as_bytes()) || state_test(body)) {
+    if body.len() <= HELPER_MAX
+        && (SHORT.any_in(body.as_bytes()) || state_test(body) || state_test(code))
+    {
         return Some(Keep::Helper);
     }
     let (top, _) = top_level(header);

@@ -4,16 +4,42 @@
 
 use memchr::memmem;
 
-/// A body that is one `return` of a comparison (`return done == total;`):
+/// A body that is one `return` of a comparison (`return done == total;`)
+/// or of a field read (`return this.logData.isLogFin();`):
 /// a loop that leaves when it holds waits for a state (`loops/helpers.rs`
 /// `tests_state`).
 pub(super) fn state_test(body: &str) -> bool {
     let t = body.trim();
     t.starts_with("return ")
         && t.find(';') == Some(t.len() - 1)
-        && ["==", "!=", ">=", "<=", " < ", " > "]
+        && (["==", "!=", ">=", "<=", " < ", " > "]
             .iter()
             .any(|op| t.contains(op))
+            || field_read(t["return ".len()..t.len() - 1].trim()))
+}
+
+/// `this.done`, `this.logData.isLogFin()`, `buffer.isComplete()`: a field
+/// or a getter of one with no arguments, the state a wait reads
+/// (`loops::helpers::tests_state`).
+fn field_read(expr: &str) -> bool {
+    // As the parser reads it: `this . logData\n .isLogFin ( )`.
+    let expr: String = expr.chars().filter(|c| !c.is_whitespace()).collect();
+    let expr = expr.as_str();
+    let ident = |s: &str| !s.is_empty() && s.bytes().all(is_word);
+    let e = expr.strip_prefix("this.").unwrap_or(expr);
+    match e.split_once('.') {
+        None => expr.starts_with("this.") && ident(e),
+        Some((holder, rest)) => {
+            ident(holder)
+                && rest.strip_suffix("()").is_some_and(|m| {
+                    ident(m)
+                        && ["is", "has", "get"].iter().any(|p| {
+                            m.strip_prefix(p)
+                                .is_some_and(|x| x.starts_with(|c: char| c.is_ascii_uppercase()))
+                        })
+                })
+        }
+    }
 }
 
 pub(super) fn is_word(c: u8) -> bool {

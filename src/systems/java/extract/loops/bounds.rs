@@ -330,7 +330,12 @@ pub(super) fn bound(
         let Some(cons) = field(d, "consequence") else {
             continue;
         };
-        let leaves = statements(cons).iter().any(|s| helpers::leaves(ctx, *s));
+        // (or sets the flag the condition negates: `if (count > MAX_RETRY)
+        // { end = true; }` under `while (!end)`)
+        let cond_text = cond.map_or("", |c| ctx.text(c));
+        let ends =
+            |s: Node<'_>| helpers::leaves(ctx, s) || catches::stops_by_flag(ctx, s, cond_text);
+        let leaves = statements(cons).iter().any(|s| ends(*s));
         // `if (retries > 0) { retries--; } else { throw e; }`: the else
         // branch leaves when the comparison fails.
         let else_leaves = !leaves
@@ -340,7 +345,7 @@ pub(super) fn bound(
                 } else {
                     a
                 };
-                statements(a).iter().any(|s| helpers::leaves(ctx, *s))
+                statements(a).iter().any(|s| ends(*s))
             });
         if !leaves && !else_leaves {
             continue;
@@ -369,6 +374,16 @@ pub(super) fn bound(
                     _ => "==",
                 }
                 .to_string();
+            }
+            // A value growing by a factor (`wait = Math.max(1, wait * 2)`)
+            // that leaves once it reaches a limit: a few passes, bounded.
+            if matches!(cmp.op.as_str(), ">" | ">=") && grows_geometrically(ctx, own, &cmp.counter)
+            {
+                return written(
+                    AttemptCount::Unknown,
+                    ctx.text(cmp.node).to_string(),
+                    span(cmp.node),
+                );
             }
             // Counting down to an exit: `if (--attemptsLeft <= 0) throw e;`.
             if cmp.dec || decrements(ctx, own, &cmp.counter) {
@@ -656,4 +671,37 @@ fn liveness(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
                 helpers::time_words(&t) || t.contains("attempt") || t.contains("retr")
             })
         }))
+}
+
+/// `d = Math.max(1, d * 2)`, `d = d * 2`, `d *= 2`: the variable grows by
+/// a factor each pass.
+fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
+    own.iter().any(|d| {
+        if d.kind() != "assignment_expression"
+            || field(*d, "left").is_none_or(|l| ctx.text(l) != name)
+        {
+            return false;
+        }
+        let Some(r) = field(*d, "right").map(ast::unwrap_expr) else {
+            return false;
+        };
+        match field(*d, "operator").map_or("", |o| ctx.text(o)) {
+            "*=" => ctx.float(r).is_some_and(|k| k > 1.0),
+            "=" => {
+                let bounded = r.kind() == "method_invocation"
+                    && field(r, "name").is_some_and(|n| matches!(ctx.text(n), "max" | "min"));
+                let parts = if bounded {
+                    field(r, "arguments")
+                        .map(named_children)
+                        .unwrap_or_default()
+                } else {
+                    vec![r]
+                };
+                parts
+                    .iter()
+                    .any(|a| super::wait::growth(ctx, *a, name).is_some_and(|(k, _)| k > 1.0))
+            }
+            _ => false,
+        }
+    })
 }

@@ -241,12 +241,18 @@ pub(super) fn ends_by_flag(ctx: &Ctx<'_>, c: Node<'_>, cond_text: &str) -> bool 
     let Some(body) = field(c, "body") else {
         return false;
     };
-    statements(body).into_iter().any(|s| {
-        s.kind() == "expression_statement"
-            && named_children(s).first().is_some_and(|e| {
-                e.kind() == "assignment_expression"
-                    && field(*e, "right").is_some_and(|r| ctx.text(r) == "true")
-                    && field(*e, "left").is_some_and(|l| negated_flag(cond_text, ctx.text(l)))
-            })
-    })
+    statements(body)
+        .into_iter()
+        .any(|s| stops_by_flag(ctx, s, cond_text))
+}
+
+/// The statement sets the flag the loop condition negates (`end = true;`
+/// under `while (!end)`): the loop ends after this pass.
+pub(super) fn stops_by_flag(ctx: &Ctx<'_>, s: Node<'_>, cond_text: &str) -> bool {
+    s.kind() == "expression_statement"
+        && named_children(s).first().is_some_and(|e| {
+            e.kind() == "assignment_expression"
+                && field(*e, "right").is_some_and(|r| ctx.text(r) == "true")
+                && field(*e, "left").is_some_and(|l| negated_flag(cond_text, ctx.text(l)))
+        })
 }

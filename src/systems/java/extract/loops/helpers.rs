@@ -660,12 +660,38 @@ pub(super) fn tests_state(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
                 return false;
             }
             comparison(e)
+                || reads_field(ctx, e)
                 || (e.kind() == "binary_expression"
                     && field(e, "operator").is_some_and(|o| matches!(ctx.text(o), "&&" | "||"))
                     && super::bounds::junctions(ctx, e, &["&&", "||"])
                         .into_iter()
                         .any(|p| comparison(p) || p.kind() == "identifier"))
         })
+}
+
+/// A field, or a getter of one with no arguments (`return this.done;`, `return
+/// this.logData.isLogFin();`): the method reads a state another thread or
+/// callback sets, it attempts nothing.
+fn reads_field(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
+    let holder = |o: Node<'_>| {
+        o.kind() == "identifier"
+            || (o.kind() == "field_access"
+                && field(o, "object").is_some_and(|x| x.kind() == "this"))
+    };
+    match e.kind() {
+        "field_access" => holder(e),
+        "method_invocation" => {
+            let name = field(e, "name").map_or("", |n| ctx.text(n));
+            let getter = ["is", "has", "get"].iter().any(|p| {
+                name.strip_prefix(p)
+                    .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+            });
+            getter
+                && field(e, "arguments").is_some_and(|a| named_children(a).is_empty())
+                && field(e, "object").is_some_and(holder)
+        }
+        _ => false,
+    }
 }
 
 /// An `if` of the catch that leaves and tests the caught exception with a

@@ -188,7 +188,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         .iter()
         .any(|t| matches!(t.kind(), "try_statement" | "try_with_resources_statement"))
     {
-        return result::retry(ctx, lp, body, &own).ok_or(None);
+        return result::retry(ctx, lp, body, &own).ok_or_else(|| result::why_not(ctx, lp, body));
     }
     let cond = field(lp, "condition");
     let cond_text = cond.map_or("", |c| ctx.text(c));
@@ -359,7 +359,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // Following a referral or redirect, or failing over to the next
         // candidate, is not trying the same call again.
         if retrying.iter().any(|c| follows_next(ctx, *c, block)) {
-            why_not = "each pass tries something else: a referral or redirect, failover to another node or port, a changed input, or a repair (a missing parent created)";
+            why_not = "each pass tries something else: a referral or redirect, failover to another node or port, a changed input, a fallback (a setting switched off or a scope dropped: `tenantId = null` before the call is handed it) or a repair (a missing parent created)";
             continue;
         }
         if moves::walks_items(ctx, block, header_counter(ctx, lp).0.as_deref()) {
@@ -441,7 +441,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                             // result (`success = file.moveAndClose(..)`
                             // under `!success`).
                             matches!(ctx.text(r), "true" | "false")
-                                || (ast::unwrap_expr(r).kind() == "method_invocation"
+                                || (result::attempts_operation(ctx, ast::unwrap_expr(r))
                                     && field(*e, "operator").is_some_and(|o| ctx.text(o) == "=")
                                     && field(*e, "left").is_some_and(|l| {
                                         catches::negated_flag(cond_text, ctx.text(l))
@@ -506,7 +506,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             });
             break;
         }
-        why_not = "success does not leave the loop (no `return`, `break` or flag set in the try block): a worker or polling loop";
+        why_not = "success does not leave the loop (no `return`, `break` or flag set in the try block; a flag taken from a state check, `done = job.isFinished()`, is no success): a worker or polling loop";
     }
     // The only `try`s wrap a sleep: the attempt, if any, is outside them
     // and its result says whether it worked.

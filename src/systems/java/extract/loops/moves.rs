@@ -119,12 +119,17 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
             return true;
         }
         // A setting the try hands the call switched off or changed
-        // (`scalarReplace = false;` before `merge(.., scalarReplace)`):
-        // the next pass is a fallback, not the same call.
+        // (`scalarReplace = false;` before `merge(.., scalarReplace)`), or
+        // a scope dropped (`tenantId = null;` before
+        // `getTable(new Key(tenantId, name))`): the next pass is a
+        // fallback, not the same call.
         if matches!(
             r.kind(),
-            "true" | "false" | "decimal_integer_literal" | "string_literal"
+            "true" | "false" | "decimal_integer_literal" | "string_literal" | "null_literal"
         ) && handed_to_call(ctx, try_block, name)
+            // `conn = null;` that the try fills again (`if (conn == null)
+            // conn = connect();`) is a reconnect: the same call again.
+            && !(r.kind() == "null_literal" && assigned_in(ctx, try_block, name))
         {
             return true;
         }
@@ -474,6 +479,16 @@ pub(super) fn walks_items(ctx: &Ctx<'_>, block: Node<'_>, counter: Option<&str>)
     handed || next_record
 }
 
+/// The try block assigns `name` (`conn = connect();`).
+fn assigned_in(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
+    ast::descendants_until(try_block, nested)
+        .into_iter()
+        .any(|d| {
+            d.kind() == "assignment_expression"
+                && field(d, "left").is_some_and(|l| ctx.text(l) == name)
+        })
+}
+
 /// `name` is an argument of a call in the try block (`merge(a, name)`).
 fn handed_to_call(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
     ast::descendants_until(try_block, nested)
@@ -481,7 +496,9 @@ fn handed_to_call(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
         .any(|d| {
             d.kind() == "method_invocation"
                 && field(d, "arguments").is_some_and(|a| {
-                    named_children(a)
+                    // Itself, or inside what the call is handed
+                    // (`new Key(tenantId, name)`).
+                    ast::descendants_until(a, nested)
                         .into_iter()
                         .any(|x| x.kind() == "identifier" && ctx.text(x) == name)
                 })

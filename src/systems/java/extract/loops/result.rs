@@ -141,6 +141,45 @@ fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<N
     })
 }
 
+/// A call that attempts an operation, not one that reads a state: a flag
+/// taken from it under `while (!success)` is success (`success =
+/// file.moveAndClose(..)`), but `success = op.checkForCompletion()` or
+/// `done = job.isFinished()` polls.
+pub(super) fn attempts_operation(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    call.kind() == "method_invocation"
+        && field(call, "name").is_none_or(|n| {
+            let name = ctx.text(n);
+            !["check", "is", "has", "await", "wait", "poll"]
+                .iter()
+                .any(|p| {
+                    name.strip_prefix(p).is_some_and(|r| {
+                        r.is_empty() || r.starts_with(|c: char| c.is_ascii_uppercase())
+                    })
+                })
+        })
+}
+
+/// Why a loop with no `try` that counts retries is not one, when that is
+/// worth a note: the call its exit tests is a method of this class reading
+/// a state (a comparison of fields, a flag, a getter of one).
+pub(super) fn why_not(ctx: &Ctx<'_>, lp: Node<'_>, body: Node<'_>) -> Option<&'static str> {
+    let cond = field(lp, "condition")?;
+    let counted = ast::descendants(cond)
+        .into_iter()
+        .any(|d| d.kind() == "identifier" && counts_retries(ctx.text(d)));
+    if !counted {
+        return None;
+    }
+    let stmts = statements(body);
+    stmts.iter().enumerate().find_map(|(i, s)| {
+        let c = field(*s, "condition").filter(|_| s.kind() == "if_statement")?;
+        let call = tested_call(ctx, c, &stmts[..i])?;
+        helpers::tests_state(ctx, call).then_some(
+            "a wait for a state: the loop counts its passes, but leaves when a method of this class that reads a state (a comparison of fields, a flag or its getter: `return this.log.isComplete();`) says it is reached; no operation is tried again",
+        )
+    })
+}
+
 pub(super) fn retry(
     ctx: &Ctx<'_>,
     lp: Node<'_>,
