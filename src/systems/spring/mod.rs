@@ -87,7 +87,7 @@ pub static SPRING_CLOUD_CONFIG: SystemSpec = SystemSpec {
 // system: SpringAi - Spring AI's model-client retry (`spring.ai.retry`).
 pub static SPRING_AI: SystemSpec = SystemSpec {
     fixes: Fixes {
-        jitter: "Spring AI has no jitter property: declare a `RetryTemplate` bean of your own with an `ExponentialRandomBackOffPolicy` (it replaces Spring AI's)",
+        jitter: "declare a `RetryTemplate` bean of your own with an `ExponentialRandomBackOffPolicy` (Spring AI has no jitter property; the bean replaces Spring AI's)",
         bound: "set `spring.ai.retry.max-attempts` to 3-5",
         predicate: "list the statuses worth retrying in `spring.ai.retry.on-http-codes`, and the others in `spring.ai.retry.exclude-on-http-codes`",
         explicit: "write `spring.ai.retry.max-attempts` and `spring.ai.retry.backoff.*` explicitly, so that the retry is visible and counted",
