@@ -360,27 +360,13 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
         return !retry.is_empty();
     }
     let root = fail_fast.map_or(retry.span.unwrap_or_default(), |p| p.span());
-    let attempts_p = retry.get("maxAttempts");
-    let attempts = match attempts_p.and_then(|p| whole(p, "max-attempts", 1, facts).map(|n| (p, n)))
-    {
-        Some((p, n)) => Located::written(
-            Attempts {
-                count: AttemptCount::Finite(n as u64),
-                written_as: format!("{}: {n}", p.key()),
-            },
-            p.span(),
-        ),
-        None => Located::default_at(
-            Attempts {
-                count: AttemptCount::Finite(boot::CONFIG_MAX_ATTEMPTS),
-                written_as: format!(
-                    "spring.cloud.config.retry.max-attempts: {} (default)",
-                    boot::CONFIG_MAX_ATTEMPTS
-                ),
-            },
-            root,
-        ),
-    };
+    let attempts = attempts_setting(
+        &retry,
+        ["maxAttempts", "max-attempts", "spring.cloud.config.retry"],
+        boot::CONFIG_MAX_ATTEMPTS,
+        root,
+        facts,
+    );
     let mut policy = RetryPolicy::new(System::SpringCloudConfig, root, attempts);
     policy.name = Some("spring.cloud.config.retry".into());
     policy.scope.caller = caller.map(str::to_string);
@@ -421,6 +407,35 @@ fn config_client(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> boo
     let idx = facts.policies.len() - 1;
     config_edge(uri, caller, Some(idx), facts);
     true
+}
+
+/// A Spring Retry block's attempts setting (`key`, spelled `label` in
+/// messages; attempts with the first one counted), or `default` where none
+/// is written (said as `prefix.label`).
+fn attempts_setting(
+    b: &Block<'_>,
+    [key, label, prefix]: [&str; 3],
+    default: u64,
+    root: Span,
+    facts: &mut Facts,
+) -> Located<Attempts> {
+    let written = b.get(key);
+    match written.and_then(|p| whole(p, label, 1, facts).map(|n| (p, n))) {
+        Some((p, n)) => Located::written(
+            Attempts {
+                count: AttemptCount::Finite(n as u64),
+                written_as: format!("{}: {n}", p.key()),
+            },
+            p.span(),
+        ),
+        None => Located::default_at(
+            Attempts {
+                count: AttemptCount::Finite(default),
+                written_as: format!("{prefix}.{label}: {default} (default)"),
+            },
+            root,
+        ),
+    }
 }
 
 /// The via of a config client's call to its server.
@@ -648,23 +663,13 @@ fn kafka(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
         return true;
     }
     let root = enabled.map_or(b.span.unwrap_or_default(), |p| p.span());
-    let at = b.get("attempts");
-    let attempts = match at.and_then(|p| whole(p, "attempts", 1, facts).map(|n| (p, n))) {
-        Some((p, n)) => Located::written(
-            Attempts {
-                count: AttemptCount::Finite(n as u64),
-                written_as: format!("{}: {n}", p.key()),
-            },
-            p.span(),
-        ),
-        None => Located::default_at(
-            Attempts {
-                count: AttemptCount::Finite(boot::KAFKA_ATTEMPTS),
-                written_as: format!("{name}.attempts: {} (default)", boot::KAFKA_ATTEMPTS),
-            },
-            root,
-        ),
-    };
+    let attempts = attempts_setting(
+        &b,
+        ["attempts", "attempts", &name],
+        boot::KAFKA_ATTEMPTS,
+        root,
+        facts,
+    );
     let mut policy = RetryPolicy::new(System::SpringKafka, root, attempts);
     policy.name = Some(name.clone());
     policy.scope.caller = caller.map(str::to_string);

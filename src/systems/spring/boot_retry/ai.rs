@@ -13,7 +13,7 @@
 //! throws for every error status but 4xx (4xx too with `on-client-errors`),
 //! and no random back-off. The model calls are POSTs, retried as such.
 
-use super::{Block, block, boolean, check_keys, duration, exponential, whole};
+use super::{Block, attempts_setting, block, boolean, check_keys, duration, exponential};
 use crate::extract::Facts;
 use crate::model::calls::Protocol;
 use crate::model::*;
@@ -164,24 +164,13 @@ pub(super) fn model_clients(props: &[Prop], caller: Option<&str>, facts: &mut Fa
 }
 
 fn policy(retry: &Block<'_>, root: Span, facts: &mut Facts) -> RetryPolicy {
-    let attempts_p = retry.get("maxAttempts");
-    let attempts = match attempts_p.and_then(|p| whole(p, "max-attempts", 1, facts).map(|n| (p, n)))
-    {
-        Some((p, n)) => Located::written(
-            Attempts {
-                count: AttemptCount::Finite(n as u64),
-                written_as: format!("{}: {n}", p.key()),
-            },
-            p.span(),
-        ),
-        None => Located::default_at(
-            Attempts {
-                count: AttemptCount::Finite(MAX_ATTEMPTS),
-                written_as: format!("spring.ai.retry.max-attempts: {MAX_ATTEMPTS} (default)"),
-            },
-            root,
-        ),
-    };
+    let attempts = attempts_setting(
+        retry,
+        ["maxAttempts", "max-attempts", "spring.ai.retry"],
+        MAX_ATTEMPTS,
+        root,
+        facts,
+    );
     let mut policy = RetryPolicy::new(System::SpringAi, root, attempts);
     policy.name = Some("spring.ai.retry".into());
     policy.delay = exponential(
