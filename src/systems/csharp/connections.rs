@@ -32,7 +32,8 @@
 //! This machine (`localhost`, `.`, `(localdb)\..`, a loopback address), a
 //! file (SQLite's `Data Source=app.db`) or a socket path is no service.
 
-use crate::model::calls::{IdentityKind, Protocol};
+use super::link::units;
+use crate::model::calls::Protocol;
 use crate::model::{AttemptCount, Attempts, CallEdge, Located, ScannedFile, SettingPlace, System};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -218,16 +219,6 @@ fn is_server(e: &CallEdge) -> bool {
         && e.client
             .as_deref()
             .is_some_and(|c| c.starts_with("ConnectionStrings:"))
-}
-
-/// The build units a file belongs to.
-fn units(f: &ScannedFile) -> Vec<String> {
-    f.facts
-        .services
-        .iter()
-        .filter(|s| s.kind == IdentityKind::BuildUnit)
-        .map(|s| s.name.clone())
-        .collect()
 }
 
 /// An Aspire retry setting: whether the retry stays on, the key as

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 /// The build units a file belongs to: its project's, and those of the
 /// projects that reference it ([`shared_projects`]).
-fn units(f: &ScannedFile) -> BTreeSet<String> {
+pub(super) fn units(f: &ScannedFile) -> BTreeSet<String> {
     f.facts
         .services
         .iter()

@@ -37,19 +37,10 @@
 //! the handlers read; one not ending in `-standard` is RL902 also when
 //! no handler is seen.
 
+use super::link::units;
 use crate::diag::invalid_setting;
-use crate::model::calls::IdentityKind;
 use crate::model::{ClientScope, ScannedFile, SettingPlace, System};
 use std::collections::BTreeSet;
-
-fn units(f: &ScannedFile) -> BTreeSet<String> {
-    f.facts
-        .services
-        .iter()
-        .filter(|s| s.kind == IdentityKind::BuildUnit)
-        .map(|s| s.name.clone())
-        .collect()
-}
 
 fn place(f: &ScannedFile, span: crate::source::Span) -> SettingPlace {
     SettingPlace {
