@@ -108,9 +108,11 @@ fn retries_at_once(body: &[u8]) -> bool {
     has_word(body, b"for")
         && (((has(b"err != nil") || has(b"codes."))
             && (has_word(body, b"continue") || (has(b"<-") && has_word(body, b"range"))))
-            // `for i := range 3 { if err == nil { break } }`: an error
-            // falls through to the next pass.
-            || (has(b"err == nil") && has_word(body, b"break")))
+            // `for i := range 3 { if err == nil { break } }` or a counted
+            // loop returning under `if err == nil || ..`: an error falls
+            // through to the next pass (the loop reader's
+            // `leaves_on_success`).
+            || (has(b"err == nil") && (has_word(body, b"break") || has_word(body, b"return"))))
 }
 
 /// Whether `word` occurs in `b` as a whole word (no letter, digit or `_`

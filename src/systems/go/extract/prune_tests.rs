@@ -217,6 +217,9 @@ fn keeps_every_loop_that_goes_round_on_a_call_error() {
         "for u := range q {\n\t\tif _, err := c.Post(u, \"\", nil); err != nil {\n\t\t\tq <- u\n\t\t}\n\t}\n\treturn nil, nil",
         // The error sorted by its gRPC code after the success return.
         "for {\n\t\tr, err := c.Get(u)\n\t\tif err == nil {\n\t\t\treturn r, nil\n\t\t}\n\t\tif status.Code(err) == codes.Unavailable {\n\t\t\tcontinue\n\t\t}\n\t\treturn nil, err\n\t}",
+        // A counted loop that returns on success; every other pass goes
+        // round (no `continue`, no `err != nil`).
+        "for i := 0; i < 3; i++ {\n\t\tr, err := c.Get(u)\n\t\tif err == nil || !errors.Is(err, io.EOF) {\n\t\t\treturn r, err\n\t\t}\n\t}\n\treturn nil, nil",
     ];
     for (i, l) in loops.iter().enumerate() {
         let text = format!(
