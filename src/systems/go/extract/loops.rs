@@ -358,22 +358,26 @@ fn sends(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
 /// written after `if err == nil { return }`, that test is the error path
 /// too (issue 28).
 fn on_error_path(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
-    let mut cur = n.parent();
+    let (mut from, mut cur) = (n, n.parent());
     for _ in 0..64 {
         let Some(c) = cur else { return false };
         match c.kind() {
             "for_statement" | "func_literal" => return false,
+            // The `else` of `if err != nil` is the path with no error
+            // (`if err != nil {..} else if bad(resp) {..} else { break }`).
             "if_statement"
-                if field(c, "condition").is_some_and(|k| {
-                    let t = ctx.text(k);
-                    t.contains("err != nil") || crate::extract::grpc_code_test::codes(t).is_some()
-                }) =>
+                if field(c, "alternative").is_none_or(|a| a.id() != from.id())
+                    && field(c, "condition").is_some_and(|k| {
+                        let t = ctx.text(k);
+                        t.contains("err != nil")
+                            || crate::extract::grpc_code_test::codes(t).is_some()
+                    }) =>
             {
                 return true;
             }
             _ => {}
         }
-        cur = c.parent();
+        (from, cur) = (c, c.parent());
     }
     false
 }
