@@ -26,6 +26,14 @@ fn stmt_call(s: Node<'_>) -> Option<Node<'_>> {
     (e.kind() == "call").then_some(e)
 }
 
+/// A wait for a local process or thread (`proc.wait(timeout=10)`,
+/// `proc.communicate()`, `worker.join()`): made again after a kill or a
+/// timeout it waits once more for the same local end, nothing remote is
+/// tried again.
+fn waits_locally(method: &str) -> bool {
+    matches!(method, "wait" | "communicate" | "join")
+}
+
 /// A call's text without blanks, to compare two writings of one call.
 fn norm(ctx: &Ctx<'_>, n: Node<'_>) -> String {
     ctx.text(n).split_whitespace().collect()
@@ -45,7 +53,10 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
             .filter(|c| {
                 let (full, last) = callee(ctx, *c);
                 let l = last.to_ascii_lowercase();
-                full.contains('.') && !l.contains("log") && !l.contains("print")
+                full.contains('.')
+                    && !l.contains("log")
+                    && !l.contains("print")
+                    && !waits_locally(&l)
             })
             .map(|c| (norm(ctx, c), c))
             .collect();
