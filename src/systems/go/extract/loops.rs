@@ -154,15 +154,20 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         if !requeue && (!exits || !body_text.contains("err")) {
             continue;
         }
-        // `case <-timeout: return` / `case <-ctx.Done(): return`: a
-        // deadline ends the loop, its length not known here.
         // Every error tested leaves the loop: a wait for a state, not a
         // retry of a call (unless it goes round on a response status).
         let statuses_tested = statuses(ctx, &own);
         if !requeue && statuses_tested.is_none() && walk::errors_all_leave(ctx, body) {
             continue;
         }
-        let count = if count == AttemptCount::Unbounded && has_deadline_case(ctx, &own) {
+        // `case <-timeout: return` / `case <-ctx.Done(): return`, or a
+        // clock test that leaves (`if time.Since(start) > limit { return
+        // .. }`): a deadline ends the loop, its length not known here.
+        // A clock test is written in the loop: the attempts stay written
+        // (the rules that judge what a loop retries still see it), their
+        // number unknown.
+        let clock = count == AttemptCount::Unbounded && walk::has_elapsed_cap(ctx, &own);
+        let count = if count == AttemptCount::Unbounded && (clock || has_deadline_case(ctx, &own)) {
             AttemptCount::Unknown
         } else {
             count
@@ -171,7 +176,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         let mut p = policy(
             "loop",
             at,
-            if count == AttemptCount::Unknown {
+            if count == AttemptCount::Unknown && !clock {
                 default_attempts(count, &written, at)
             } else {
                 attempts(count, &written, at)

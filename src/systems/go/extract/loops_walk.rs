@@ -221,3 +221,24 @@ pub fn on_cancel(n: Node<'_>, lp: Node<'_>) -> bool {
         .take_while(|p| p.id() != lp.id())
         .any(|p| p.kind() == "communication_case")
 }
+
+/// A clock test of the loop's own that leaves it (`if time.Since(start) >
+/// limit { return .. }`, `if begun.Add(d).Before(time.Now()) { break }`,
+/// `time.Now().After(deadline)`, `time.Until(deadline) <= 0`): the time it
+/// keeps trying is capped, by a length not known here.
+pub fn has_elapsed_cap(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
+    own.iter().any(|&c| {
+        c.kind() == "if_statement"
+            && field(c, "condition").is_some_and(|k| {
+                let t: String = ctx.text(k).split_whitespace().collect();
+                t.contains("time.Since(")
+                    || t.contains("time.Until(")
+                    || t.contains("time.Now().After(")
+                    || t.contains("time.Now().Sub(")
+                    || t.contains(".Before(time.Now())")
+            })
+            && field(c, "consequence")
+                .and_then(last_statement)
+                .is_some_and(|s| matches!(s.kind(), "return_statement" | "break_statement"))
+    })
+}
