@@ -113,18 +113,7 @@ fn definitions_are_blanked_before_a_build_parses_its_resources() {
         file("k/base/kustomization.yaml", "resources:\n- all.yaml\n"),
         file("k/base/all.yaml", &text),
     ];
-    let mut l = Files {
-        files: &files,
-        by_path: (0..files.len())
-            .map(|i| (normal(&files[i].source.path), i))
-            .collect(),
-        extra: Vec::new(),
-        missing: Default::default(),
-        blanked: HashMap::new(),
-        parsed: HashMap::new(),
-        built: HashMap::new(),
-        disk: super::super::Disk::direct(),
-    };
+    let mut l = loader(&files);
     let b = kustomize::build(Path::new("k/base"), 0, &mut l);
     let kinds: Vec<&str> = b
         .resources
