@@ -405,6 +405,13 @@ pub struct RetryPolicy {
     /// system's link step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redelivery: Option<Redelivery>,
+    /// Where the policy is given an operation whose failure it never sees
+    /// (a synchronous retry running a delegate that returns a task or a
+    /// future: the failure comes back inside the task, after the policy
+    /// has returned), with that operation as written, on one line. Such a
+    /// policy never retries (RL105); the other rules leave it alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind: Option<Located<String>>,
 }
 
 /// Where a policy's retry budget is (or would be) configured.
@@ -457,6 +464,7 @@ impl RetryPolicy {
             why: Vec::new(),
             server_delay: None,
             redelivery: None,
+            blind: None,
         }
     }
 
@@ -503,6 +511,7 @@ impl RetryPolicy {
             why: Vec::new(),
             server_delay: self.server_delay.as_ref().map(|d| at_(d, at)),
             redelivery: self.redelivery.clone(),
+            blind: self.blind.as_ref().map(|b| at_(b, at)),
         }
     }
 
@@ -542,7 +551,9 @@ impl RetryPolicy {
 
     /// Whether this policy retries at all.
     pub fn retries(&self) -> bool {
-        self.attempts.value.count.retries() && !matches!(self.retry_on.value, RetryOn::Nothing)
+        self.attempts.value.count.retries()
+            && !matches!(self.retry_on.value, RetryOn::Nothing)
+            && self.blind.is_none()
     }
 }
 

@@ -431,9 +431,13 @@ pub fn remap_policy(p: &mut crate::model::RetryPolicy, f: &impl Fn(Span) -> Span
         server_delay,
         // A place in another file, or none.
         redelivery: _,
+        blind,
     } = p;
     if let Some(d) = server_delay {
         loc(d, f);
+    }
+    if let Some(b) = blind {
+        loc(b, f);
     }
     *span = f(*span);
     loc(attempts, f);

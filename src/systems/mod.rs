@@ -179,6 +179,9 @@ pub struct Fixes {
     /// How to make a retried request safe to repeat (RL103
     /// retries-non-idempotent).
     pub idempotent: &'static str,
+    /// How to let the retry see the operation's failure (RL105
+    /// sync-retry-over-async).
+    pub blind: &'static str,
     /// The edits that make some of these fixes in the system's files.
     pub edits: edit::FixEdits,
 }
@@ -194,6 +197,7 @@ impl Fixes {
         explicit: "write the retry policy you want explicitly (`attempts: 0` to turn retries off at this hop), so that it is visible and counted",
         overload: "limit the retries as a whole (a retry budget or token bucket, or a circuit breaker inside the retry), or stop retrying the service's overload answers (`503`, `429`, `RESOURCE_EXHAUSTED`, timeouts) and retry only failures to connect",
         idempotent: "retry ambiguous failures only for idempotent methods (GET, PUT, DELETE), or send an idempotency key created once, before the retry, and deduplicate on the server",
+        blind: "retry with an asynchronous policy that awaits the operation, so that its failure reaches the retry",
         edits: edit::FixEdits::NONE,
     };
 }

@@ -4,6 +4,7 @@ pub mod retries_client_errors;
 pub mod retries_every_error;
 pub mod retries_non_idempotent;
 pub mod retries_open_circuit;
+pub mod sync_retry_over_async;
 
 use crate::model::{Condition, Located, RetryOn};
 

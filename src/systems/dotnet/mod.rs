@@ -7,9 +7,16 @@ pub mod model;
 use super::{Fixes, OpenCircuit, SystemSpec};
 use crate::model::Layer;
 
+/// RL105: Polly's asynchronous policies and pipelines await the delegate
+/// (v7 `AsyncRetryPolicy.ExecuteAsync(Func<Task>)`, v8
+/// `ResiliencePipeline.ExecuteAsync`); the synchronous ones return what
+/// it returns, a task, without looking into it.
+const BLIND: &str = "build the policy with `WaitAndRetryAsync` (or `RetryAsync`) and run the operation with `await policy.ExecuteAsync(..)` (Polly v8: `await pipeline.ExecuteAsync(..)`)";
+
 const FIXES: Fixes = Fixes {
     jitter: "set `UseJitter: true` and `BackoffType: Exponential`",
     bound: "set `MaxRetryAttempts` to 3-5",
+    blind: BLIND,
     edits: super::edit::FixEdits {
         jitter: Some(use_jitter),
         exponential: Some(exponential_backoff),
@@ -212,6 +219,7 @@ pub static POLLY_DELAY_FUNCTION: SystemSpec = SystemSpec {
     fixes: Fixes {
         jitter: "compute a randomised, growing wait in the delay function (v7 `WaitAndRetry(n, attempt => ..)`, v8 `DelayGenerator`): Polly.Contrib.WaitAndRetry's `Backoff.DecorrelatedJitterBackoffV2`, or a random share of the backoff; or drop the function and use Polly v8's `BackoffType = DelayBackoffType.Exponential` with `UseJitter = true`",
         bound: "pass a small retry count (3-5): `MaxRetryAttempts` in Polly v8, the count of `WaitAndRetry(..)`/`Retry(..)` in v7",
+        blind: BLIND,
         ..Fixes::GENERIC
     },
     open_circuit: POLLY_OPEN_CIRCUIT,

@@ -18,6 +18,7 @@
 //! bounded climb; value evaluation stops at [`MAX_DEPTH`].
 
 mod apphost;
+mod blind;
 mod breaker;
 pub mod calls;
 #[cfg(test)]

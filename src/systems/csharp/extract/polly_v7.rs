@@ -169,6 +169,7 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
     } else {
         Located::default_at(Methods::Unknown, anchor)
     };
+    p.blind = super::blind::blind(ctx, call, name);
     facts.policies.push(p);
 }
 

@@ -476,6 +476,7 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     )
     .filter(|d| d.value.ignored.is_none() || !p.retry_on.is_written());
     delay_over_cap(&read, facts);
+    p.blind = super::blind::blind(ctx, call, "AddRetry");
     facts.policies.push(p);
 }
 
