@@ -7,7 +7,11 @@ use super::*;
 pub(super) fn layer_of(file: FileId, index: usize, p: &RetryPolicy) -> RetryLayer {
     let per_try = p.per_try_timeout.as_ref().and_then(|t| t.value.finite());
     let overall = p.overall_timeout.as_ref().and_then(|t| t.value.finite());
-    let n = p.attempts.value.count.finite().unwrap_or(1);
+    let n = if p.retries() {
+        p.attempts.value.count.finite().unwrap_or(1)
+    } else {
+        1
+    };
     let backoff = p
         .delay
         .value
