@@ -59,6 +59,24 @@ fn owner_loop(n: Node<'_>) -> Option<usize> {
     None
 }
 
+/// The statement a `break` leaves: the innermost loop (a `foreach`
+/// included) or `switch` around it.
+fn breaks_out_of(n: Node<'_>) -> Option<usize> {
+    let mut cur = n.parent();
+    for _ in 0..super::MAX_CLIMB {
+        let c = cur?;
+        if LOOPS.contains(&c.kind()) || matches!(c.kind(), "foreach_statement" | "switch_statement")
+        {
+            return Some(c.id());
+        }
+        if BOUNDARIES.contains(&c.kind()) {
+            return None;
+        }
+        cur = c.parent();
+    }
+    None
+}
+
 /// Whether `n` is inside a `catch` clause (before reaching `stop`).
 fn in_catch(n: Node<'_>, stop: Node<'_>) -> bool {
     let mut cur = n.parent();
@@ -132,9 +150,16 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         if catches.is_empty() && statuses.is_empty() {
             continue;
         }
-        // Leaves on success: a `return` or `break` outside the `catch`.
+        // Leaves on success: a `return` or `break` outside the `catch`;
+        // a `break` only when it leaves this loop (not a `foreach` or a
+        // `switch` inside it).
         let exits = own.iter().any(|c| {
-            matches!(c.kind(), "return_statement" | "break_statement") && !in_catch(*c, body)
+            let leaves = match c.kind() {
+                "return_statement" => true,
+                "break_statement" => breaks_out_of(*c) == Some(n.id()),
+                _ => false,
+            };
+            leaves && !in_catch(*c, body)
         });
         // A `for`/`while` whose condition fails ends the loop too.
         let condition = match n.kind() {
