@@ -24,6 +24,7 @@ pub mod calls;
 #[cfg(test)]
 mod calls_tests;
 mod connections;
+mod contrib;
 mod efcore;
 mod eval;
 mod hedging;

@@ -34,7 +34,18 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
         .iter()
         .find(|(k, v)| k.is_none_or(|k| k == "sleepDurations") && is_array(*v))
         .map(|(_, v)| array_items(*v));
-    let (count, written) = if forever {
+    // Polly.Contrib.WaitAndRetry: `WaitAndRetryAsync(Backoff.X(..))`.
+    let generated = a
+        .iter()
+        .find(|(k, v)| k.is_none_or(|k| k == "sleepDurations") && v.kind() != "lambda_expression")
+        .and_then(|(_, v)| super::contrib::read(ctx, *v).map(|g| (g, span(*v))));
+    let (count, written) = if let (false, Some((g, _))) = (forever, &generated) {
+        (
+            g.retries
+                .map_or(AttemptCount::Unknown, |r| AttemptCount::Finite(r + 1)),
+            format!("{name}({})", g.written),
+        )
+    } else if forever {
         (AttemptCount::Unbounded, format!("{name} (retry for ever)"))
     } else if let Some(items) = &sleeps {
         (
@@ -80,7 +91,7 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
         .map(|(_, n)| *n)
         .find(|n| n.kind() == "lambda_expression");
     let waits = name.starts_with("WaitAndRetry");
-    let (delay, jitter, dspan) = match sleep {
+    let (delay, jitter, dspan) = match sleep.filter(|_| generated.is_none()) {
         Some(l) => {
             let read = (|| {
                 let params = field(l, "parameters")?;
@@ -96,6 +107,10 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
             let (d, j) = read.unwrap_or((Delay::Custom, Jitter::Unknown));
             (d, j, span(l))
         }
+        None if waits && generated.is_some() => match &generated {
+            Some((g, at)) => (g.delay.clone(), g.jitter.clone(), *at),
+            None => (Delay::Custom, Jitter::Unknown, anchor),
+        },
         None if waits => match &sleeps {
             // `WaitAndRetry(new[] { TimeSpan.FromSeconds(1), .. })`.
             Some(items) => (listed_delays(ctx, items), Jitter::None, anchor),
