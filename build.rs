@@ -46,7 +46,11 @@ impl Doc {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not when it was compiled: a target
+    // folder shared by two checkouts (a worktree) must not read the other
+    // one's rules.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest);
     println!("cargo:rerun-if-changed=rules");
     println!("cargo:rerun-if-changed=src/rules");
     let mut paths: Vec<_> = std::fs::read_dir(root.join("rules"))
