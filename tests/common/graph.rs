@@ -32,3 +32,24 @@ pub fn edge_names(g: &Graph) -> Vec<String> {
     v.sort();
     v
 }
+
+/// `from -> to xN via` of every edge whose via starts with `prefix`,
+/// sorted.
+pub fn edges_via(g: &Graph, prefix: &str) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with(prefix))
+        .map(|e| {
+            format!(
+                "{} -> {} x{} {}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.factor(),
+                e.via
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
