@@ -4,6 +4,7 @@
 
 mod aws;
 mod go_retry_client_go;
+pub(super) mod jpillora;
 mod kafka_go;
 mod sarama;
 
