@@ -30,9 +30,11 @@ fn stmt_call(s: Node<'_>) -> Option<Node<'_>> {
 /// `proc.communicate()`, `worker.join()`): made again after a kill or a
 /// timeout it waits once more for the same local end, nothing remote is
 /// tried again.
-fn waits_locally(method: &str) -> bool {
-    matches!(method, "wait" | "communicate" | "join")
+/// A lock's `acquire(timeout=..)` waits for a local holder too.
+pub(super) fn waits_locally(method: &str) -> bool {
+    matches!(method, "wait" | "communicate" | "join" | "acquire")
 }
+
 
 /// A call's text without blanks, to compare two writings of one call.
 fn norm(ctx: &Ctx<'_>, n: Node<'_>) -> String {
