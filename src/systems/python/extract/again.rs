@@ -35,6 +35,31 @@ pub(super) fn waits_locally(method: &str) -> bool {
     matches!(method, "wait" | "communicate" | "join" | "acquire")
 }
 
+/// Whether a name the call passes is bound again by the statements before
+/// it (`file_id = doc.other_id` then `update(file_id, ..)`): the same call
+/// text made with another input, a fallback rather than a retry.
+fn argument_rebound(ctx: &Ctx<'_>, call: Node<'_>, before: &[Node<'_>]) -> bool {
+    let Some(args) = field(call, "arguments") else {
+        return false;
+    };
+    let passed: Vec<&str> = ctx
+        .subtree(args)
+        .iter()
+        .filter(|c| c.kind() == "identifier")
+        .map(|c| ctx.text(*c))
+        .collect();
+    before.iter().any(|s| {
+        named_children(*s)
+            .first()
+            .filter(|a| matches!(a.kind(), "assignment" | "augmented_assignment"))
+            .and_then(|a| field(*a, "left"))
+            .is_some_and(|l| {
+                ctx.subtree(l)
+                    .iter()
+                    .any(|c| c.kind() == "identifier" && passed.contains(&ctx.text(*c)))
+            })
+    })
+}
 
 /// A call's text without blanks, to compare two writings of one call.
 fn norm(ctx: &Ctx<'_>, n: Node<'_>) -> String {
@@ -83,6 +108,9 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
             }) else {
                 continue;
             };
+            if argument_rebound(ctx, again, &stmts[..i]) {
+                continue;
+            }
             let sleep = stmts[..i]
                 .iter()
                 .filter_map(|s| stmt_call(*s))
