@@ -35,6 +35,17 @@ pub(super) fn waits_locally(method: &str) -> bool {
     matches!(method, "wait" | "communicate" | "join" | "acquire")
 }
 
+/// A message published again (pika's `channel.basic_publish(..)`, AMQP
+/// `Basic.Publish`; a client's `.publish(..)`): a `Publish`, which a
+/// broker appends once more when the first went through before the
+/// connection was lost.
+pub(super) fn publish_method(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Methods> {
+    let (full, last) = callee(ctx, call);
+    // A class's own `_publish` wrapper too (robot-shop's payment).
+    (full.contains('.') && matches!(last.trim_start_matches('_'), "basic_publish" | "publish"))
+        .then(|| Methods::Set(vec!["Publish".to_string()]))
+}
+
 /// Whether a name the call passes is bound again by the statements before
 /// it (`file_id = doc.other_id` then `update(file_id, ..)`): the same call
 /// text made with another input, a fallback rather than a retry.
@@ -140,6 +151,9 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
             p.delay = Located::written(delay, dspan);
             p.jitter = Located::written(jitter, dspan);
             p.retry_on = except_conditions(ctx, &[clause]);
+            if let Some(m) = publish_method(ctx, again) {
+                p.methods = Located::written(m, at);
+            }
             facts.policies.push(p);
             scopes.push(RetryScope {
                 policy: facts.policies.len() - 1,

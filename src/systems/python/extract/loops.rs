@@ -201,6 +201,15 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
         p.delay = Located::written(delay, dspan);
         p.jitter = Located::written(jitter, dspan);
         p.retry_on = except_conditions(ctx, &retried);
+        // A message published again in the `try` (RL103 judges a publish).
+        if let Some(m) = try_body.and_then(|b| {
+            ctx.subtree(b)
+                .iter()
+                .filter(|c| c.kind() == "call")
+                .find_map(|c| again::publish_method(ctx, *c))
+        }) {
+            p.methods = Located::written(m, at);
+        }
         if !statuses.is_empty() {
             p.retry_on =
                 crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
