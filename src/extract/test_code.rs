@@ -8,7 +8,7 @@
 //! `src/integration_tests/**`), `tests/**`, `__tests__/**`, fixture folders
 //! (`fixtures`, `testdata`, `test-data`, `test_data`, `__fixtures__`,
 //! `__mocks__`), and files named as tests: `*_test.go`, `test_*.py`,
-//! `*_test.py` and Python files under `test/`, `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
+//! `*_test.py` and Python and Go files under `test/`, `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
 //! `*Tests.cs`, `*Test.cs` (and every C# file of a .NET test project's
 //! folder, `Orders.Tests/`, `Api.UnitTests/`), `*.test.ts`, `*.spec.ts` (and `.js`). Gradle
 //! build logic (`buildSrc/`, `build-logic/`) is not the service either
@@ -114,7 +114,13 @@ pub fn is_test_source(relative: &str) -> bool {
         return true;
     }
     match ext.as_str() {
-        "go" => stem.ends_with("_test"),
+        // A Go `test/` folder holds the end-to-end suites, their fixtures
+        // and the servers and tools they run (Go's project layout:
+        // "additional external test apps and test data"): every file
+        // under one was test code on argo-cd (55 files), envoyproxy/gateway
+        // (167), istio's `pkg/test/` (228), thanos (2), temporal (4) and
+        // nats-server (its `test/test.go` helper was a finding).
+        "go" => stem.ends_with("_test") || dirs.contains(&"test"),
         // A Python `test/` folder is a test suite (metaflow's
         // `test/core/run_tests.py`, CPython's `Lib/test`).
         "py" => {
@@ -182,6 +188,8 @@ mod tests {
             "pkg/client_test.go",
             "app/test_client.py",
             "test/core/run_tests.py",
+            "test/e2e/client.go",
+            "pkg/test/echo/server/instance.go",
             "Orders.Tests/OrderServiceTests.cs",
             "src/Microsoft.DotNet.Arcade.Validation.Tests/TestRepoBuilder.cs",
             "test/Api.IntegrationTests/Helpers/Retry.cs",
@@ -206,7 +214,8 @@ mod tests {
             "src/test/resources/application.yml",
             "overlays/test/kustomization.yaml",
             "src/contest/Main.java",
-            "test/e2e/client.go",
+            "pkg/testing/client.go",
+            "cmd/attest/main.go",
             "app/testing/client.py",
             "web/src/latest/java/Main.java",
             "web/src/attest/java/Main.java",

@@ -35,6 +35,13 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     if cap >= threshold || cap.is_zero() {
         return;
     }
+    // A deadline ends the retries: when it leaves room for fewer waits of
+    // the full cap than a long-lived policy makes, the pace is not kept up.
+    if let Some(t) = p.overall_timeout.as_ref().and_then(|t| t.value.finite())
+        && ((t.as_secs_f64() / cap.as_secs_f64()) as u64) < LONG_LIVED_AT_CAP
+    {
+        return;
+    }
     let how = match p.attempts.value.count {
         AttemptCount::Unbounded => "retries with no attempt limit".to_string(),
         AttemptCount::Finite(n) if n > EFFECTIVELY_INFINITE => {

@@ -3,7 +3,7 @@
 
 use crate::duration::human;
 use crate::fix::Fix;
-use crate::model::{Delay, Jitter, Provenance};
+use crate::model::{Condition, Delay, Jitter, Provenance, RetryOn};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
 pub const CHECK: Check = Check::Policy(check);
@@ -16,7 +16,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let Delay::Fixed { delay } = p.delay.value else {
         return;
     };
-    if delay.is_zero() || matches!(p.jitter.value, Jitter::None | Jitter::Unknown) {
+    if delay.is_zero()
+        || matches!(p.jitter.value, Jitter::None | Jitter::Unknown)
+        || conflicts_only(&p.retry_on.value)
+    {
         return;
     }
     let f = e.emit(
@@ -35,4 +38,20 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     {
         f.fix(Fix::unsafe_("grow the delay exponentially", edits));
     }
+}
+
+/// Whether a policy retries write conflicts alone (a `409`, a `Conflict`
+/// or optimistic-lock error): a loop that reads the object again and
+/// writes once more. The conflict ends when the other writer is done, not
+/// when an outage does, so a delay that stays short is right there.
+fn conflicts_only(on: &RetryOn) -> bool {
+    let RetryOn::Listed { conditions } = on else {
+        return false;
+    };
+    !conditions.is_empty()
+        && conditions.iter().all(|c| match &c.value {
+            Condition::Status { from: 409, to: 409 } => true,
+            Condition::Exception(e) => e.contains("Conflict") || e.contains("OptimisticLock"),
+            _ => false,
+        })
 }

@@ -165,6 +165,10 @@ pub fn ambiguity(c: &Condition) -> Option<&'static str> {
             (s.contains("Timeout")
                 || s == "IOException"
                 || s.contains("SocketException")
+                // A connection lost or reset while the request was out
+                // (pika's `StreamLostError`, Python's `ConnectionResetError`).
+                || s.contains("StreamLost")
+                || s.contains("ConnectionReset")
                 || s.contains("ResourceAccess")
                 || s.contains("Interrupted")
                 || CATCH_ALL_EXCEPTIONS.contains(&s))

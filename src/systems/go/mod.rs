@@ -168,6 +168,20 @@ pub const KAFKA_GO_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// `Writer.writeTimeout()`'s default.
 pub const KAFKA_GO_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
+// jpillora/backoff (https://github.com/jpillora/backoff, commit fab01a9,
+// `backoff.go`): `Backoff.Duration()` returns `ForAttempt(n)` for n = 0,
+// 1, ..: `Min x Factor^n`, a zero `Min` being 100 ms, a zero `Max` 10 s
+// and a zero `Factor` 2; with `Jitter` (false unless set) the value is
+// drawn uniformly in `[Min, Min x Factor^n]` and only then held within
+// `[Min, Max]`, so the cap is applied after the randomisation.
+
+/// `Backoff.Min`'s default (a zero `Min`).
+pub const JPILLORA_MIN: Duration = Duration::from_millis(100);
+/// `Backoff.Max`'s default (a zero `Max`).
+pub const JPILLORA_MAX: Duration = Duration::from_secs(10);
+/// `Backoff.Factor`'s default (a zero `Factor`).
+pub const JPILLORA_FACTOR: f64 = 2.0;
+
 // ---------------------------------------------------------------------------
 // Descriptors.
 

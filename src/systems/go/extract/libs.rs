@@ -4,6 +4,7 @@
 
 mod aws;
 mod go_retry_client_go;
+pub(super) mod jpillora;
 mod kafka_go;
 mod sarama;
 
@@ -90,6 +91,21 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
 pub fn operation_range(ctx: &Ctx<'_>, op: Node<'_>) -> Option<(usize, usize)> {
     if op.kind() == "func_literal" {
         return Some((op.start_byte(), op.end_byte()));
+    }
+    // `operation := func() (T, error) { .. }` passed by its name: the
+    // last such literal before it in the same function (`binding` sees a
+    // function literal as a scope of its own).
+    if op.kind() == "identifier" {
+        let home = enclosing_function(op).map(|f| f.id());
+        if let Some(f) = ctx.bindings.get(ctx.text(op)).and_then(|vs| {
+            vs.iter().rev().find(|v| {
+                v.kind() == "func_literal"
+                    && v.end_byte() <= op.start_byte()
+                    && enclosing_function(**v).map(|f| f.id()) == home
+            })
+        }) {
+            return Some((f.start_byte(), f.end_byte()));
+        }
     }
     let name = ctx.text(op);
     let name = name.rsplit('.').next().unwrap_or(name);

@@ -226,6 +226,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             p.jitter.value = Jitter::Added { factor: share };
             p.cap_order = CapOrder::AfterJitter;
         }
+        // `time.Sleep(b.Duration())` with `b` a jpillora/backoff counter.
+        if let Some(w) = arg.and_then(|a| super::libs::jpillora::wait(ctx, a)) {
+            p.delay = Located::written(w.delay, w.at);
+            p.jitter = Located::written(w.jitter, w.at);
+            p.cap_order = w.cap_order;
+        }
         p.retry_on = statuses_tested.unwrap_or_else(|| Located::default_at(RetryOn::Unknown, at));
         // Errors sorted on the error path (`if ne.Timeout() { continue }`):
         // only those go round (issue 28, GitHub 2023).

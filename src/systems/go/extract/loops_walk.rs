@@ -177,9 +177,14 @@ pub fn errors_all_leave(ctx: &Ctx<'_>, body: Node<'_>) -> bool {
             "func_literal" => continue,
             "if_statement" => {
                 if let Some(k) = field(n, "condition").map(|k| ctx.text(k))
-                    && k.contains("err")
+                    && (k.contains("err") || k.contains(".Err()"))
                 {
-                    let bare = k.trim() == "err != nil";
+                    // `err != nil`, or the context's error (`ctx.Err() !=
+                    // nil`: cancelled, the loop stops).
+                    let bare = matches!(
+                        k.trim().strip_suffix("!= nil").map(str::trim),
+                        Some(x) if x == "err" || x.ends_with(".Err()")
+                    );
                     let ends_in_return = field(n, "consequence")
                         .and_then(|b| last_statement(b))
                         .is_some_and(|s| s.kind() == "return_statement");

@@ -251,6 +251,8 @@ pub enum Pkg {
     /// spf13/viper, a configuration store: `viper.GetInt("k")` is the
     /// value `viper.SetDefault("k", v)` gives where nothing else does.
     Viper,
+    /// jpillora/backoff, a delay counter a hand-written loop waits.
+    Jpillora,
 }
 
 fn pkg_of_path(path: &str) -> Option<Pkg> {
@@ -283,6 +285,7 @@ fn pkg_of_path(path: &str) -> Option<Pkg> {
         "github.com/IBM/sarama" | "github.com/Shopify/sarama" => Pkg::Sarama,
         "github.com/segmentio/kafka-go" => Pkg::KafkaGo,
         "github.com/spf13/viper" => Pkg::Viper,
+        "github.com/jpillora/backoff" => Pkg::Jpillora,
         _ => return None,
     })
 }

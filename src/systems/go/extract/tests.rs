@@ -695,3 +695,42 @@ func clients() (*rh.Client, *rh.Client, *rh.Client) {
         Some(Timeout::after(Duration::from_secs(3)))
     );
 }
+
+/// A jpillora/backoff counter: its fields, its zero-value defaults (100
+/// ms, 10 s, x2, no jitter) and the cap applied after the jitter.
+#[test]
+fn jpillora_backoff_counters_are_read() {
+    let loop_with = |lit: &str| {
+        read(&format!(
+            "package p\nimport (\n\t\"time\"\n\t\"github.com/jpillora/backoff\"\n)\nfunc f(c *C) error {{\n\tb := &backoff.Backoff{{{lit}}}\n\tvar err error\n\tfor i := 0; i < 4; i++ {{\n\t\tif err = c.Send(); err == nil {{\n\t\t\treturn nil\n\t\t}}\n\t\twait := b.Duration()\n\t\ttime.Sleep(wait)\n\t}}\n\treturn err\n}}\n"
+        ))
+    };
+    let f = loop_with("Min: 200 * time.Millisecond, Max: 2 * time.Second, Jitter: true");
+    assert_eq!(f.policies.len(), 1, "{:?}", f.policies);
+    let p = &f.policies[0];
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: Duration::from_millis(200),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(2))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::Full);
+    assert_eq!(p.cap_order, crate::model::CapOrder::AfterJitter);
+    let f = loop_with("Factor: 3");
+    let p = &f.policies[0];
+    assert_eq!(
+        p.delay.value,
+        Delay::Exponential {
+            base: Duration::from_millis(100),
+            multiplier: 3.0,
+            cap: Some(Duration::from_secs(10))
+        }
+    );
+    assert_eq!(p.jitter.value, Jitter::None);
+    // A `Max` not known here: the shape is not.
+    let f = loop_with("Max: cfg.MaxBackoff, Jitter: true");
+    assert_eq!(f.policies[0].delay.value, Delay::Custom);
+    assert_eq!(f.policies[0].jitter.value, Jitter::Full);
+}

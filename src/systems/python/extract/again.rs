@@ -30,8 +30,46 @@ fn stmt_call(s: Node<'_>) -> Option<Node<'_>> {
 /// `proc.communicate()`, `worker.join()`): made again after a kill or a
 /// timeout it waits once more for the same local end, nothing remote is
 /// tried again.
-fn waits_locally(method: &str) -> bool {
-    matches!(method, "wait" | "communicate" | "join")
+/// A lock's `acquire(timeout=..)` waits for a local holder too.
+pub(super) fn waits_locally(method: &str) -> bool {
+    matches!(method, "wait" | "communicate" | "join" | "acquire")
+}
+
+/// A message published again (pika's `channel.basic_publish(..)`, AMQP
+/// `Basic.Publish`; a client's `.publish(..)`): a `Publish`, which a
+/// broker appends once more when the first went through before the
+/// connection was lost.
+pub(super) fn publish_method(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Methods> {
+    let (full, last) = callee(ctx, call);
+    // A class's own `_publish` wrapper too (robot-shop's payment).
+    (full.contains('.') && matches!(last.trim_start_matches('_'), "basic_publish" | "publish"))
+        .then(|| Methods::Set(vec!["Publish".to_string()]))
+}
+
+/// Whether a name the call passes is bound again by the statements before
+/// it (`file_id = doc.other_id` then `update(file_id, ..)`): the same call
+/// text made with another input, a fallback rather than a retry.
+fn argument_rebound(ctx: &Ctx<'_>, call: Node<'_>, before: &[Node<'_>]) -> bool {
+    let Some(args) = field(call, "arguments") else {
+        return false;
+    };
+    let passed: Vec<&str> = ctx
+        .subtree(args)
+        .iter()
+        .filter(|c| c.kind() == "identifier")
+        .map(|c| ctx.text(*c))
+        .collect();
+    before.iter().any(|s| {
+        named_children(*s)
+            .first()
+            .filter(|a| matches!(a.kind(), "assignment" | "augmented_assignment"))
+            .and_then(|a| field(*a, "left"))
+            .is_some_and(|l| {
+                ctx.subtree(l)
+                    .iter()
+                    .any(|c| c.kind() == "identifier" && passed.contains(&ctx.text(*c)))
+            })
+    })
 }
 
 /// A call's text without blanks, to compare two writings of one call.
@@ -81,6 +119,9 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
             }) else {
                 continue;
             };
+            if argument_rebound(ctx, again, &stmts[..i]) {
+                continue;
+            }
             let sleep = stmts[..i]
                 .iter()
                 .filter_map(|s| stmt_call(*s))
@@ -110,6 +151,9 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
             p.delay = Located::written(delay, dspan);
             p.jitter = Located::written(jitter, dspan);
             p.retry_on = except_conditions(ctx, &[clause]);
+            if let Some(m) = publish_method(ctx, again) {
+                p.methods = Located::written(m, at);
+            }
             facts.policies.push(p);
             scopes.push(RetryScope {
                 policy: facts.policies.len() - 1,

@@ -90,6 +90,12 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
         // Response statuses that go round (issue 28): a loop with no `try`
         // is a retry when a status test sends it round.
         let try_body = try_stmt.and_then(|t| field(t, "body"));
+        // A `try` that only waits for a local lock, process or thread
+        // (`lock.acquire(timeout=..)`, `proc.wait(..)`) tries nothing
+        // remote again: its `Timeout` is the lock's, not a service's.
+        if try_body.is_some_and(|b| only_local_waits(ctx, b)) {
+            continue;
+        }
         let statuses = statuses::retried(ctx, n, &own, &excepts, &retried, try_body);
         if retried.is_empty() && statuses.is_empty() {
             continue;
@@ -195,6 +201,15 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
         p.delay = Located::written(delay, dspan);
         p.jitter = Located::written(jitter, dspan);
         p.retry_on = except_conditions(ctx, &retried);
+        // A message published again in the `try` (RL103 judges a publish).
+        if let Some(m) = try_body.and_then(|b| {
+            ctx.subtree(b)
+                .iter()
+                .filter(|c| c.kind() == "call")
+                .find_map(|c| again::publish_method(ctx, *c))
+        }) {
+            p.methods = Located::written(m, at);
+        }
         if !statuses.is_empty() {
             p.retry_on =
                 crate::extract::status_test::listed_with(p.retry_on, &statuses, "Exception");
@@ -214,6 +229,22 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
             per_call: true,
         });
     }
+}
+
+/// Whether every call of a block is a wait on something local (and there
+/// is one).
+fn only_local_waits(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
+    let calls: Vec<Node<'_>> = ctx
+        .subtree(block)
+        .iter()
+        .copied()
+        .filter(|c| c.kind() == "call")
+        .collect();
+    !calls.is_empty()
+        && calls.iter().all(|c| {
+            let (full, last) = callee(ctx, *c);
+            full.contains('.') && again::waits_locally(&last.to_ascii_lowercase())
+        })
 }
 
 /// Whether an except clause always leaves the loop: its block's own
