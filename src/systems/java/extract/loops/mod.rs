@@ -168,6 +168,10 @@ pub(super) fn is_sleep_name(name: &str) -> bool {
         || l.starts_with("waitfornext")
         || l == "parknanos"
         || l == "wait"
+        // A wait under another name (`timedWait(interval, unit)`, a
+        // pauser's `idle()`).
+        || l.starts_with("timedwait")
+        || l == "idle"
 }
 
 /// Identifiers mentioned in a node.
