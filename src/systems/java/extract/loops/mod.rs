@@ -37,6 +37,7 @@ use tree_sitter::Node;
 
 mod bounds;
 mod catches;
+pub mod classes;
 mod helpers;
 mod moves;
 mod reach;
