@@ -18,7 +18,9 @@ const MAX_AROUND: usize = 16;
 
 /// The calls of the loop `lp` (taken as the retry policy `policy`) on
 /// project types declared elsewhere, or `None` when it makes none (the
-/// loop is then read as it is: a call that can leave, or local work).
+/// loop is then read as it is: a call that can leave, or local work). A
+/// method of this class the try calls counts as unknown here (its body
+/// may be one the pruner skipped).
 pub(super) fn open_loop(ctx: &Ctx<'_>, lp: Node<'_>, policy: usize) -> Option<OpenLoop> {
     let body = field(lp, "body")?;
     let own = own_nodes(body);

@@ -424,6 +424,12 @@ fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Walk)
             })
             .collect()
     }
+    // Setting calls aside for the link step reads the try block alone: a
+    // method of this class may be a body the pruner skipped, and the
+    // facts must not depend on pruning.
+    if budget.open.is_some() {
+        return Reach::Other;
+    }
     let all_defs = ctx.methods_named(name);
     let mut defs: Vec<Node<'_>> = all_defs
         .iter()
