@@ -69,8 +69,8 @@ pub struct JavaFacts {
 pub struct OpenLoop {
     /// The loop's policy (index in this file's policies).
     pub policy: usize,
-    /// The calls the try block makes (or the methods of this class it
-    /// calls make) on project types, each read where the type is declared.
+    /// The calls the try block makes on project types, each read where
+    /// the type is declared (a method of this class counts as unknown).
     pub calls: Vec<OpenCall>,
     /// Calls elsewhere in the loop's body on project types (`String address
     /// = addresses.address();` before the `try`): a round-robin pick among
