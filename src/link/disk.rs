@@ -108,6 +108,12 @@ impl<'a> Disk<'a> {
         self.tree.and_then(|t| t.entries(dir))
     }
 
+    /// The walked files whose path ends with `suffix` (after a `/`), at
+    /// most `max`; `None` without a walk (the disk is not searched).
+    pub fn files_ending(&self, suffix: &str, max: usize) -> Option<Vec<std::path::PathBuf>> {
+        self.tree.map(|t| t.files_ending(suffix, max))
+    }
+
     /// The names of at most `max` entries of folder `dir` (sorted where
     /// the walk covers it, in the disk's order elsewhere); `None` when it
     /// cannot be listed.

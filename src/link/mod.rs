@@ -21,6 +21,7 @@ mod go_programs;
 mod helm;
 mod ingress;
 mod java;
+mod java_classes;
 mod kustomize;
 mod nginx;
 mod retry_limits;
@@ -79,6 +80,9 @@ pub fn all_in(
     for f in files.iter_mut() {
         f.facts.parse = Default::default();
     }
+    // Java retry loops held open on project types of other files: the
+    // types read where they are declared (local work, a round-robin pick).
+    java_classes::java_classes(files, roots, disk);
     // Spring placeholders that refer to another `application*` file: the
     // file is read again (first, as later steps build on its facts).
     crate::systems::spring::placeholders::link(files);

@@ -55,6 +55,45 @@ pub struct JavaFacts {
     /// file (`extract::calls::properties::bean_bound`, `link::bean_bound`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bound_beans: Vec<BoundBean>,
+    /// Hand-written retry loops whose try block calls methods of project
+    /// types this file does not show: the link step reads those types'
+    /// files (`link::java_classes`) and moves a loop whose attempts all
+    /// stay in the process, or that picks its target round-robin, to
+    /// `loops_not_taken`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub open_loops: Vec<OpenLoop>,
+}
+
+/// A retry loop held open on calls of project types declared elsewhere.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OpenLoop {
+    /// The loop's policy (index in this file's policies).
+    pub policy: usize,
+    /// The calls the try block makes on project types, each read where
+    /// the type is declared (a method of this class counts as unknown).
+    pub calls: Vec<OpenCall>,
+    /// Calls elsewhere in the loop's body on project types (`String address
+    /// = addresses.address();` before the `try`): a round-robin pick among
+    /// them makes the loop failover.
+    pub around: Vec<OpenCall>,
+    /// The try block makes a call that can leave (a remote client, a
+    /// receiver of unknown type): only a round-robin pick settles the loop.
+    #[serde(default)]
+    pub remote: bool,
+    /// The rest of the try block is local work (a file, a process), not
+    /// only values and logging.
+    pub local: bool,
+}
+
+/// A call of a method of a project type, as the calling file names it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct OpenCall {
+    /// The type's package: from its import, else the caller's own.
+    pub package: String,
+    /// The type's simple name.
+    pub class: String,
+    pub method: String,
+    pub arity: usize,
 }
 
 /// A `@Bean` method that binds a prefix onto the type it returns.

@@ -256,3 +256,26 @@ pub(super) fn stops_by_flag(ctx: &Ctx<'_>, s: Node<'_>, cond_text: &str) -> bool
                 && field(*e, "left").is_some_and(|l| negated_flag(cond_text, ctx.text(l)))
         })
 }
+
+/// `continue OUTER;` naming a loop around this one (`APPS: for (..) { for
+/// (;;) { try { .. break; } catch (CancellationException e) { continue APPS;
+/// } } }`): the catch leaves this loop for the next pass of the outer one.
+/// A `continue` naming this loop's own label goes round, as a bare one does.
+pub(super) fn continues_outer(ctx: &Ctx<'_>, stmt: Node<'_>, lp: Node<'_>) -> bool {
+    if stmt.kind() != "continue_statement" {
+        return false;
+    }
+    let Some(label) = named_children(stmt)
+        .into_iter()
+        .find(|c| c.kind() == "identifier")
+    else {
+        return false;
+    };
+    let own = ctx.parent(lp).filter(|p| p.kind() == "labeled_statement");
+    !own.is_some_and(|p| {
+        named_children(p)
+            .into_iter()
+            .find(|c| c.kind() == "identifier")
+            .is_some_and(|l| ctx.text(l) == ctx.text(label))
+    })
+}

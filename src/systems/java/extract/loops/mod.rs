@@ -37,15 +37,18 @@ use tree_sitter::Node;
 
 mod bounds;
 mod catches;
+pub mod classes;
 mod helpers;
 mod moves;
 mod reach;
 mod result;
+mod shape;
 mod statuses;
 mod wait;
 use bounds::{bound, conjuncts};
 use catches::{catch_types, compares_with_null, outcome_test_leaves, retried_types};
 use moves::follows_next;
+use shape::{bound_why, head, header_counter, indexes_with};
 use wait::{takes_lock, wait, waits_for_result};
 
 const LOOPS: &[&str] = &[
@@ -91,6 +94,10 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
                 }
                 let idx = facts.policies.len();
                 facts.policies.push(p);
+                facts
+                    .java
+                    .open_loops
+                    .extend(classes::open_loop(ctx, n, idx));
                 if let Some(body) = field(n, "body") {
                     out.scopes.push(RetryScope { body, policy: idx });
                 }
@@ -162,6 +169,10 @@ pub(super) fn is_sleep_name(name: &str) -> bool {
         || l.starts_with("waitfornext")
         || l == "parknanos"
         || l == "wait"
+        // A wait under another name (`timedWait(interval, unit)`, a
+        // pauser's `idle()`).
+        || l.starts_with("timedwait")
+        || l == "idle"
 }
 
 /// Identifiers mentioned in a node.
@@ -295,7 +306,8 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             // round, the rest leave (issue 28).
             if !only_interrupt && statuses::gated_catch(ctx, c) {
                 retrying.push(c);
-            } else if last.is_some_and(|l| helpers::leaves(ctx, l))
+            } else if last
+                .is_some_and(|l| helpers::leaves(ctx, l) || catches::continues_outer(ctx, l, lp))
                 || only_interrupt
                 || catches::ends_by_flag(ctx, c, cond_text)
             {
@@ -625,114 +637,4 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         bound_why(&p),
     ];
     Ok(p)
-}
-
-/// The loop's head: `while (..)`, `for (..)`, or `do`.
-fn head(ctx: &Ctx<'_>, lp: Node<'_>, body: Node<'_>, cond: Option<Node<'_>>) -> Span {
-    let header_end = match lp.kind() {
-        "do_statement" => cond.map_or(lp.end_byte(), |c| c.end_byte()),
-        _ => body.start_byte(),
-    };
-    let header = if lp.kind() == "do_statement" {
-        Span::new(lp.start_byte(), lp.start_byte() + 2)
-    } else {
-        Span::new(lp.start_byte(), header_end.max(lp.start_byte()))
-    };
-    Span::new(
-        header.start,
-        header.start
-            + ctx
-                .src
-                .get(header.start..header.end)
-                .unwrap_or("")
-                .trim_end()
-                .len(),
-    )
-}
-
-/// Whether the counter selects an element: `a[i]`, `list.get(i)`,
-/// `params.get("" + i)`.
-fn indexes_with(ctx: &Ctx<'_>, own: &[Node<'_>], counter: &str) -> bool {
-    own.iter().any(|&d| {
-        if d.kind() != "identifier" || ctx.text(d) != counter {
-            return false;
-        }
-        // A schedule of waits (`Thread.sleep(delays[attempt])`) is no walk.
-        let mut up = d;
-        for _ in 0..6 {
-            let Some(p) = ctx.parent(up) else { break };
-            if p.kind() == "method_invocation"
-                && field(p, "name").is_some_and(|n| is_sleep_name(ctx.text(n)))
-            {
-                return false;
-            }
-            up = p;
-        }
-        let mut cur = d;
-        for _ in 0..4 {
-            let Some(p) = ctx.parent(cur) else {
-                return false;
-            };
-            match p.kind() {
-                "array_access" => return field(p, "index").is_some_and(|i| ast::within(d, i)),
-                "argument_list" => {
-                    return ctx
-                        .parent(p)
-                        .and_then(|call| field(call, "name"))
-                        .is_some_and(|n| {
-                            matches!(
-                                ctx.text(n),
-                                "get"
-                                    | "charAt"
-                                    | "elementAt"
-                                    | "getOrDefault"
-                                    | "getProperty"
-                                    | "getParameter"
-                                    | "subList"
-                                    | "item"
-                            )
-                        });
-                }
-                "binary_expression" | "parenthesized_expression" | "cast_expression" => cur = p,
-                _ => return false,
-            }
-        }
-        false
-    })
-}
-
-/// The counter declared and updated in a `for` header.
-fn header_counter(ctx: &Ctx<'_>, lp: Node<'_>) -> (Option<String>, Option<i128>) {
-    if lp.kind() != "for_statement" {
-        return (None, None);
-    }
-    let Some(init) = field(lp, "init") else {
-        return (None, None);
-    };
-    for d in ast::descendants(init) {
-        if d.kind() == "variable_declarator" {
-            let name = field(d, "name").map(|x| ctx.text(x).to_string());
-            let v = field(d, "value").and_then(|v| ctx.int(v));
-            return (name, v);
-        }
-        if d.kind() == "assignment_expression" {
-            let name = field(d, "left").map(|x| ctx.text(x).to_string());
-            let v = field(d, "right").and_then(|v| ctx.int(v));
-            return (name, v);
-        }
-    }
-    (None, None)
-}
-
-/// The "why" line of a loop taken as a retry that says what bounds it.
-fn bound_why(p: &RetryPolicy) -> String {
-    format!(
-        "bound: `{}` ({})",
-        p.attempts.value.written_as,
-        match p.attempts.value.count {
-            AttemptCount::Finite(n) => format!("{n} attempts"),
-            AttemptCount::Unbounded => "no limit".to_string(),
-            AttemptCount::Unknown => "a count the file does not show".to_string(),
-        }
-    )
 }

@@ -11,10 +11,11 @@
 //! skipped is unknown.
 
 use super::*;
-use std::cell::Cell;
+use crate::model::java_annotations::OpenCall;
+use std::cell::{Cell, RefCell};
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Reach {
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Reach {
     /// Stays in the process, and is work (a file, a process, reflection).
     Local,
     /// Stays in the process and says nothing (logging, value methods).
@@ -22,6 +23,31 @@ enum Reach {
     /// A remote client, or a type or method the file does not show.
     Other,
 }
+
+/// One reading's budget of same-class methods, and, when asked, the calls
+/// on project types declared elsewhere it set aside for the link step
+/// (each counted as saying nothing here).
+pub(super) struct Walk {
+    budget: Cell<u32>,
+    open: Option<RefCell<Vec<OpenCall>>>,
+}
+
+impl Walk {
+    pub(super) fn new(collect: bool) -> Walk {
+        Walk {
+            budget: Cell::new(16),
+            open: collect.then(|| RefCell::new(Vec::new())),
+        }
+    }
+
+    pub(super) fn take_open(self) -> Vec<OpenCall> {
+        self.open.map(RefCell::into_inner).unwrap_or_default()
+    }
+}
+
+/// At most this many calls set aside per loop: past it the loop is left
+/// as it is read (unknown counts as remote).
+const MAX_OPEN: usize = 16;
 
 /// Types whose calls stay in the process.
 const LOCAL_TYPES: &[&str] = &[
@@ -220,7 +246,7 @@ fn local_file(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
 
 /// The type a receiver names: a variable's declared type, or a class
 /// (`Files.readString(..)`) when no variable has the name.
-fn receiver<'a>(ctx: &Ctx<'a>, o: Node<'_>) -> Option<(&'a str, bool)> {
+pub(super) fn receiver<'a>(ctx: &Ctx<'a>, o: Node<'_>) -> Option<(&'a str, bool)> {
     let o = ast::unwrap_expr(o);
     match o.kind() {
         "identifier" => {
@@ -246,7 +272,7 @@ fn receiver<'a>(ctx: &Ctx<'a>, o: Node<'_>) -> Option<(&'a str, bool)> {
     }
 }
 
-fn call_reach(ctx: &Ctx<'_>, d: Node<'_>, depth: u32, budget: &Cell<u32>) -> Reach {
+fn call_reach(ctx: &Ctx<'_>, d: Node<'_>, depth: u32, budget: &Walk) -> Reach {
     let name = field(d, "name").map_or("", |n| ctx.text(n));
     if is_sleep_name(name) || NEUTRAL_NAMES.contains(&name) {
         return Reach::Neutral;
@@ -285,13 +311,104 @@ fn call_reach(ctx: &Ctx<'_>, d: Node<'_>, depth: u32, budget: &Cell<u32>) -> Rea
         Some((ty, true)) if NEUTRAL_STATICS.contains(&ast::last_segment(ty)) => Reach::Neutral,
         Some((_, true)) if local_name(name) => Reach::Local,
         _ if local_name(name) && root.kind() != "identifier" => Reach::Local,
+        // A method of a project type declared elsewhere, called on the
+        // receiver itself (not a chain): set aside for the link step.
+        Some((ty, _)) if root.id() == o.id() => match (&budget.open, project_type(ctx, ty)) {
+            (Some(open), Some((package, class))) if open.borrow().len() < MAX_OPEN => {
+                let arity = field(d, "arguments").map_or(0, |a| named_children(a).len());
+                open.borrow_mut().push(OpenCall {
+                    package,
+                    class,
+                    method: name.to_string(),
+                    arity,
+                });
+                Reach::Neutral
+            }
+            _ => Reach::Other,
+        },
         _ => Reach::Other,
     }
 }
 
+/// The package and simple name of a type this file names but does not
+/// declare, when it can be the project's own: imported from outside the
+/// JDK, or not imported (then in this file's package). `None` for a
+/// generic parameter, a nested type (`Outer.Inner`) and the JDK's types.
+pub(super) fn project_type(ctx: &Ctx<'_>, ty: &str) -> Option<(String, String)> {
+    let base = ty
+        .split('<')
+        .next()
+        .unwrap_or(ty)
+        .trim_end_matches("[]")
+        .trim();
+    let (written_pkg, simple) = match base.rsplit_once('.') {
+        Some((p, s)) if p.starts_with(|c: char| c.is_ascii_lowercase()) => (Some(p), s),
+        Some(_) => return None,
+        None => (None, base),
+    };
+    if simple.len() < 2
+        || !simple.starts_with(|c: char| c.is_ascii_uppercase())
+        || simple.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+        || own_class(ctx, simple)
+        || JDK_LANG.contains(&simple)
+    {
+        return None;
+    }
+    let package = match written_pkg {
+        Some(p) => p.to_string(),
+        None => match ctx.imports.iter().find(|i| ast::last_segment(i) == simple) {
+            Some(i) => i.rsplit_once('.').map(|(p, _)| p)?.to_string(),
+            None => package_of(ctx.src).to_string(),
+        },
+    };
+    if package.starts_with("java.") || package.starts_with("javax.") || package.is_empty() {
+        return None;
+    }
+    Some((package, simple.to_string()))
+}
+
+/// `java.lang` types a file names without importing them.
+const JDK_LANG: &[&str] = &[
+    "Object",
+    "String",
+    "System",
+    "Thread",
+    "Runtime",
+    "Math",
+    "StringBuilder",
+    "Class",
+    "Integer",
+    "Long",
+    "Boolean",
+    "Double",
+    "Float",
+    "Short",
+    "Byte",
+    "Character",
+    "Number",
+    "Enum",
+    "Iterable",
+    "Runnable",
+    "ThreadLocal",
+    "Process",
+    "ProcessBuilder",
+    "ClassLoader",
+    "StackTraceElement",
+];
+
+/// The file's `package` (empty in the default package).
+pub(super) fn package_of(src: &str) -> &str {
+    src.lines()
+        .map(str::trim_start)
+        .find_map(|l| l.strip_prefix("package "))
+        .unwrap_or("")
+        .trim_end_matches(|c: char| c == ';' || c.is_whitespace())
+        .trim()
+}
+
 /// A method of this class: local when its body is, unknown when it is
 /// not in the file, skipped by the pruner, or too deep.
-fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Cell<u32>) -> Reach {
+fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Walk) -> Reach {
     // The overloads taking as many arguments, else the varargs ones.
     fn params(m: &Node<'_>) -> Vec<&'static str> {
         field(*m, "parameters")
@@ -306,6 +423,12 @@ fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Cell<
                 }
             })
             .collect()
+    }
+    // Setting calls aside for the link step reads the try block alone: a
+    // method of this class may be a body the pruner skipped, and the
+    // facts must not depend on pruning.
+    if budget.open.is_some() {
+        return Reach::Other;
     }
     let all_defs = ctx.methods_named(name);
     let mut defs: Vec<Node<'_>> = all_defs
@@ -323,10 +446,10 @@ fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Cell<
             .filter(|m| params(m).contains(&"..."))
             .collect();
     }
-    if defs.is_empty() || depth >= 2 || budget.get() == 0 {
+    if defs.is_empty() || depth >= 2 || budget.budget.get() == 0 {
         return Reach::Other;
     }
-    budget.set(budget.get() - 1);
+    budget.budget.set(budget.budget.get() - 1);
     let mut all = Reach::Neutral;
     for m in defs.iter().take(3) {
         let Some(body) = field(*m, "body") else {
@@ -345,7 +468,7 @@ fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Cell<
     all
 }
 
-fn nodes_reach(ctx: &Ctx<'_>, within: Node<'_>, depth: u32, budget: &Cell<u32>) -> Reach {
+pub(super) fn nodes_reach(ctx: &Ctx<'_>, within: Node<'_>, depth: u32, budget: &Walk) -> Reach {
     let mut all = Reach::Neutral;
     for d in ast::descendants_until(within, nested) {
         let r = match d.kind() {
@@ -378,7 +501,7 @@ fn nodes_reach(ctx: &Ctx<'_>, within: Node<'_>, depth: u32, budget: &Cell<u32>) 
 }
 
 /// A class declared in this file.
-fn own_class(ctx: &Ctx<'_>, name: &str) -> bool {
+pub(super) fn own_class(ctx: &Ctx<'_>, name: &str) -> bool {
     ctx.nodes.iter().any(|n| {
         matches!(n.kind(), "class_declaration" | "record_declaration")
             && field(*n, "name").is_some_and(|x| ctx.text(x) == name)
@@ -388,13 +511,11 @@ fn own_class(ctx: &Ctx<'_>, name: &str) -> bool {
 /// The try block stays in the process: every call it makes is known local
 /// work or computes (and one is work).
 pub(super) fn stays_local(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
-    let budget = Cell::new(16);
-    nodes_reach(ctx, block, 0, &budget) == Reach::Local
+    nodes_reach(ctx, block, 0, &Walk::new(false)) == Reach::Local
 }
 
 /// One call stays in the process and is work (`file.renameTo(..)` on a
 /// `java.io.File`).
 pub(super) fn call_stays_local(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
-    let budget = Cell::new(16);
-    call_reach(ctx, call, 0, &budget) == Reach::Local
+    call_reach(ctx, call, 0, &Walk::new(false)) == Reach::Local
 }

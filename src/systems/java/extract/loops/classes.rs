@@ -1,0 +1,248 @@
+//! Project types across files (issue 18): a retry loop whose try block
+//! calls methods of types this file does not show is held open on those
+//! calls ([`open_loop`], `JavaFacts::open_loops`), and the link step reads
+//! each type where it is declared ([`read_class`]): what its methods reach
+//! (`reach.rs`, read in that file only: one level, a call on a further
+//! project type there is unknown) and whether one picks its target
+//! round-robin (steps an index field and returns the element of a field
+//! at it). The link step then moves a loop whose attempts all stay in the
+//! process, or that picks another target each pass, to `loops_not_taken`.
+
+use super::reach::{self, Reach, Walk};
+use super::*;
+use crate::model::java_annotations::{OpenCall, OpenLoop};
+
+/// At most this many methods read per class, and calls set aside per loop.
+const MAX_METHODS: usize = 64;
+const MAX_AROUND: usize = 16;
+
+/// The calls of the loop `lp` (taken as the retry policy `policy`) on
+/// project types declared elsewhere, or `None` when it makes none (the
+/// loop is then read as it is: a call that can leave, or local work). A
+/// method of this class the try calls counts as unknown here (its body
+/// may be one the pruner skipped).
+pub(super) fn open_loop(ctx: &Ctx<'_>, lp: Node<'_>, policy: usize) -> Option<OpenLoop> {
+    let body = field(lp, "body")?;
+    let own = own_nodes(body);
+    let blocks: Vec<Node<'_>> = own
+        .iter()
+        .filter(|t| matches!(t.kind(), "try_statement" | "try_with_resources_statement"))
+        .filter_map(|t| field(*t, "body"))
+        .collect();
+    if blocks.is_empty() {
+        return None;
+    }
+    let walk = Walk::new(true);
+    let mut all = Reach::Neutral;
+    for b in &blocks {
+        match reach::nodes_reach(ctx, *b, 0, &walk) {
+            Reach::Other => all = Reach::Other,
+            Reach::Local if all != Reach::Other => all = Reach::Local,
+            _ => {}
+        }
+    }
+    // A class built by reflection (`cls.getConstructor(..).newInstance(..)`)
+    // runs a constructor no file shows: it may connect.
+    if blocks.iter().any(|b| {
+        ast::descendants_until(*b, nested).iter().any(|d| {
+            d.kind() == "method_invocation"
+                && field(*d, "name").is_some_and(|n| ctx.text(n) == "newInstance")
+        })
+    }) {
+        all = Reach::Other;
+    }
+    let calls = if all == Reach::Other {
+        Vec::new()
+    } else {
+        walk.take_open()
+    };
+    // Calls outside the try blocks (the target picked before the attempt).
+    let mut around = Vec::new();
+    for d in &own {
+        if around.len() >= MAX_AROUND {
+            break;
+        }
+        if d.kind() != "method_invocation" || blocks.iter().any(|b| ast::within(*d, *b)) {
+            continue;
+        }
+        let Some(o) = field(*d, "object") else {
+            continue;
+        };
+        let Some((ty, _)) = reach::receiver(ctx, o) else {
+            continue;
+        };
+        if let Some((package, class)) = reach::project_type(ctx, ty) {
+            around.push(OpenCall {
+                package,
+                class,
+                method: field(*d, "name").map_or("", |n| ctx.text(n)).to_string(),
+                arity: field(*d, "arguments").map_or(0, |a| named_children(a).len()),
+            });
+        }
+    }
+    if calls.is_empty() && around.is_empty() {
+        return None;
+    }
+    Some(OpenLoop {
+        policy,
+        remote: all == Reach::Other,
+        calls,
+        around,
+        local: all == Reach::Local,
+    })
+}
+
+/// What a method of a class declared in another file reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodReach {
+    /// Local work (a file, a process, reflection).
+    Local,
+    /// Values and logging only.
+    Neutral,
+    /// A call that can leave, a type or method that file does not show,
+    /// or no body (abstract, an interface).
+    Other,
+}
+
+#[derive(Clone, Debug)]
+pub struct MethodReading {
+    pub name: String,
+    pub arity: usize,
+    pub reach: MethodReach,
+    /// Steps an index field and returns the element of a field at it.
+    pub picks: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClassReading {
+    /// The superclass, by package and simple name, when it can be the
+    /// project's own.
+    pub superclass: Option<(String, String)>,
+    pub methods: Vec<MethodReading>,
+}
+
+/// The top-level type `class` of the Java file `text`, read for the link
+/// step; `None` when the file does not declare it or does not parse.
+pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
+    let mut scratch = crate::extract::Facts::default();
+    let tree = crate::extract::tree_sitter::parse_source(
+        tree_sitter_java::LANGUAGE.into(),
+        text,
+        "Java",
+        "compile",
+        "java",
+        &mut scratch,
+    )?;
+    let ctx = Ctx::new(text, tree.root_node());
+    let decl = named_children(ctx.root).into_iter().find(|n| {
+        matches!(
+            n.kind(),
+            "class_declaration" | "interface_declaration" | "enum_declaration"
+        ) && field(*n, "name").is_some_and(|x| ctx.text(x) == class)
+    })?;
+    let body = field(decl, "body")?;
+    let superclass = field(decl, "superclass")
+        .and_then(|s| named_children(s).into_iter().next())
+        .and_then(|t| reach::project_type(&ctx, ctx.text(t)));
+    let fields: Vec<&str> = named_children(body)
+        .into_iter()
+        .filter(|n| n.kind() == "field_declaration")
+        .flat_map(named_children)
+        .filter(|d| d.kind() == "variable_declarator")
+        .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
+        .collect();
+    let methods = named_children(body)
+        .into_iter()
+        .filter(|n| n.kind() == "method_declaration")
+        .take(MAX_METHODS)
+        .filter_map(|m| {
+            let name = ctx.text(field(m, "name")?).to_string();
+            let arity = field(m, "parameters").map_or(0, |p| named_children(p).len());
+            let (reach, picks) = match field(m, "body") {
+                None => (MethodReach::Other, false),
+                Some(b) => {
+                    let r = match reach::nodes_reach(&ctx, b, 1, &Walk::new(false)) {
+                        Reach::Local => MethodReach::Local,
+                        Reach::Neutral => MethodReach::Neutral,
+                        Reach::Other => MethodReach::Other,
+                    };
+                    (r, picks_round_robin(&ctx, b, &fields, 1))
+                }
+            };
+            Some(MethodReading {
+                name,
+                arity,
+                reach,
+                picks,
+            })
+        })
+        .collect();
+    Some(ClassReading {
+        superclass,
+        methods,
+    })
+}
+
+/// A body (or a method of its class it calls, `depth` deep) that steps a
+/// field (`index++`, `this.index = (index + 1) % n`) and returns the
+/// element at it (`return addresses.get(index);`): a round-robin pick.
+fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32) -> bool {
+    let name_of = |n: Node<'_>| -> Option<&str> {
+        let n = ast::unwrap_expr(n);
+        match n.kind() {
+            "identifier" => Some(ctx.text(n)),
+            "field_access" if field(n, "object").is_some_and(|o| ctx.text(o) == "this") => {
+                field(n, "field").map(|f| ctx.text(f))
+            }
+            _ => None,
+        }
+    };
+    let nodes = ast::descendants(body);
+    let stepped: Vec<&str> = nodes
+        .iter()
+        .filter_map(|d| match d.kind() {
+            "update_expression" => named_children(*d).first().and_then(|x| name_of(*x)),
+            "assignment_expression" => {
+                let left = field(*d, "left").and_then(name_of)?;
+                let right = ctx.text(field(*d, "right")?);
+                (right.contains(left) && (right.contains('+') || right.contains('%')))
+                    .then_some(left)
+            }
+            _ => None,
+        })
+        .filter(|n| fields.contains(n))
+        .collect();
+    let returns_at = |idx: &str| {
+        nodes.iter().any(|r| {
+            r.kind() == "return_statement"
+                && ast::descendants(*r).into_iter().any(|e| match e.kind() {
+                    "method_invocation" => {
+                        field(e, "name").is_some_and(|n| ctx.text(n) == "get")
+                            && field(e, "arguments").is_some_and(|a| {
+                                named_children(a).first().and_then(|x| name_of(*x)) == Some(idx)
+                            })
+                    }
+                    "array_access" => field(e, "index").and_then(name_of) == Some(idx),
+                    _ => false,
+                })
+        })
+    };
+    if stepped.iter().any(|i| returns_at(i)) {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    // `return getCurrentAddress(addresses);`: the pick in a method it calls.
+    nodes.iter().any(|d| {
+        d.kind() == "method_invocation"
+            && field(*d, "object").is_none()
+            && field(*d, "name").is_some_and(|n| {
+                ctx.methods_named(ctx.text(n))
+                    .iter()
+                    .take(3)
+                    .filter_map(|m| field(*m, "body"))
+                    .any(|b| picks_round_robin(ctx, b, fields, depth - 1))
+            })
+    })
+}
