@@ -9,6 +9,7 @@ mod aws;
 mod backoff;
 mod dramatiq;
 mod google;
+pub(super) mod llm;
 mod pika;
 mod sdk;
 mod tenacity;
@@ -62,7 +63,14 @@ pub(super) fn default_attempts(
     )
 }
 
-pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
+/// Reads the file's retry libraries; returns the SDK clients it builds
+/// (boto3, OpenAI, Anthropic), whose calls the calls step ties to them.
+pub fn extract<'a>(
+    ctx: &Ctx<'a>,
+    facts: &mut Facts,
+    scopes: &mut Vec<RetryScope>,
+) -> Vec<super::sdk_calls::SdkClient<'a>> {
+    let mut clients = Vec::new();
     // Policies by the node that builds them (a call, or a bare decorator).
     let mut built: HashMap<usize, usize> = HashMap::new();
     let tenacity = ctx.imports("tenacity");
@@ -123,6 +131,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                         sdk::celery_policy(ctx, n)
                     }
                     "actor" if ctx.imports("dramatiq") => dramatiq::actor_policy(ctx, n),
+                    w if llm::client_lib(ctx, full, w).is_some() => {
+                        llm::client_lib(ctx, full, w).map(|lib| llm::client_policy(ctx, n, lib))
+                    }
                     w if ctx.imports("aiohttp_retry") && aiohttp::OPTIONS.contains(&w) => {
                         Some(aiohttp::options_policy(ctx, n, w, false))
                     }
@@ -148,6 +159,13 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 if let Some(p) = p {
                     facts.policies.push(p);
                     built.insert(n.id(), facts.policies.len() - 1);
+                    if let Some(lib) = llm::client_lib(ctx, full, last) {
+                        clients.push(super::sdk_calls::SdkClient {
+                            node: n,
+                            policy: facts.policies.len() - 1,
+                            host: llm::client_host(ctx, n, lib),
+                        });
+                    }
                 }
             }
             "class_definition" if ctx.imports("celery") => {
@@ -170,7 +188,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         }
     }
     if botocore {
-        aws::tie_clients(ctx, facts, &built);
+        aws::tie_clients(ctx, facts, &built, &mut clients);
     }
     // Decorated functions: their bodies are retried.
     for &n in &ctx.nodes {
@@ -266,6 +284,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             _ => {}
         }
     }
+    clients
 }
 
 /// The function a decorator decorates.
