@@ -48,7 +48,11 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     }
     // Layers stacked on one call that no entry's worst path covers.
     for (i, e) in g.edges.iter().enumerate() {
-        if covered.contains(&i) || e.layers.iter().filter(|l| l.retries()).count() < 2 {
+        // Above the threshold it is RL401's (its stacked-call check).
+        if covered.contains(&i)
+            || e.layers.iter().filter(|l| l.retries()).count() < 2
+            || e.factor() > limit
+        {
             continue;
         }
         let path = WorstPath {

@@ -15,6 +15,39 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
         .into_iter()
         .filter(|p| p.attempts > limit)
         .collect();
+    // Calls on no entry's worst path (a second call of the same service,
+    // to another host) whose own layers pass the threshold.
+    let on_worst: std::collections::BTreeSet<usize> =
+        g.worst_paths().into_iter().flat_map(|p| p.edges).collect();
+    for (i, e) in g.edges.iter().enumerate() {
+        if on_worst.contains(&i) || e.factor() <= limit {
+            continue;
+        }
+        let path = crate::graph::WorstPath {
+            entry: e.from,
+            edges: vec![i],
+            attempts: e.factor(),
+        };
+        let Some(at) = first_layer(g, &path) else {
+            continue;
+        };
+        path_finding(
+            out,
+            g,
+            &path,
+            at,
+            format!(
+                "one call from `{}` to `{}` can become `{}` attempts: {}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                path.attempts,
+                g.arithmetic(&path)
+            ),
+            format!(
+                "retry at one layer only and make the others fail fast, so that the product stays at or below {limit}"
+            ),
+        );
+    }
     for (path, also) in distinct_chains(g, over) {
         let Some(at) = first_layer(g, &path) else {
             continue;

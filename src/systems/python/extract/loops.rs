@@ -12,6 +12,8 @@ use tree_sitter::Node;
 
 #[path = "again.rs"]
 mod again;
+#[path = "delays.rs"]
+mod delays;
 #[path = "shapes.rs"]
 mod shapes;
 #[path = "statuses.rs"]
@@ -22,33 +24,43 @@ mod statuses;
 pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
     again::extract(ctx, facts, scopes);
     for &n in &ctx.nodes {
+        // `for delay in (1, 2, 4):` (issue 28): attempts and waits from the list.
+        let listed = (n.kind() == "for_statement")
+            .then(|| delays::waits(ctx, n))
+            .flatten();
         let (count, written) = match n.kind() {
             "for_statement" => {
                 let Some(right) = field(n, "right") else {
                     continue;
                 };
-                if right.kind() != "call" || callee(ctx, right).0 != "range" {
+                if listed.is_some() {
+                    (
+                        AttemptCount::Unknown,
+                        format!("for .. in {}", super::one_line(ctx.text(right))),
+                    )
+                } else if right.kind() != "call" || callee(ctx, right).0 != "range" {
                     continue;
-                }
-                let rt = ctx.text(right);
-                if rt.contains("len(") {
-                    continue;
-                }
-                let args = Args::of(ctx, right);
-                let count = match args.positional.as_slice() {
-                    [n] => eval::number(ctx, *n).map(|v| v.max(0.0) as u64),
-                    [a, b] | [a, b, _] if args.positional.len() == 2 => {
-                        match (eval::number(ctx, *a), eval::number(ctx, *b)) {
-                            (Some(a), Some(b)) => Some((b - a).max(0.0) as u64),
-                            _ => None,
-                        }
+                } else {
+                    let rt = ctx.text(right);
+                    if rt.contains("len(") {
+                        continue;
                     }
-                    _ => None,
-                };
-                (
-                    count.map_or(AttemptCount::Unknown, AttemptCount::Finite),
-                    format!("for .. in {}", super::one_line(rt)),
-                )
+                    let args = Args::of(ctx, right);
+                    let count = match args.positional.as_slice() {
+                        [n] => eval::number(ctx, *n).map(|v| v.max(0.0) as u64),
+                        [a, b] | [a, b, _] if args.positional.len() == 2 => {
+                            match (eval::number(ctx, *a), eval::number(ctx, *b)) {
+                                (Some(a), Some(b)) => Some((b - a).max(0.0) as u64),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    (
+                        count.map_or(AttemptCount::Unknown, AttemptCount::Finite),
+                        format!("for .. in {}", super::one_line(rt)),
+                    )
+                }
             }
             "while_statement" => {
                 let Some(cond) = field(n, "condition") else {
@@ -173,6 +185,14 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
         } else {
             count
         };
+        let (count, written) = match (&listed, requeue) {
+            (Some(w), None) => {
+                let last = try_body.is_some_and(|b| delays::last_try_after(ctx, n, b));
+                let more = if last { " and one try after it" } else { "" };
+                (delays::attempts(w, last), format!("{written}{more}"))
+            }
+            _ => (count, written),
+        };
         let header = Node::start_byte(&n)..body.start_byte();
         let at =
             crate::source::Span::new(header.start, header.end.saturating_sub(1).max(header.start));
@@ -196,6 +216,12 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
                 field(n, "left").map(|l| ctx.text(l)),
                 range_start(ctx, n),
             ),
+        };
+        let (delay, jitter) = match (&listed, sleeps.first()) {
+            (Some(w), Some(s)) if delays::sleeps_element(ctx, *s, w) => {
+                (delays::delay(w), Jitter::None)
+            }
+            _ => (delay, jitter),
         };
         let dspan = sleeps.first().map_or(at, |s| span(*s));
         p.delay = Located::written(delay, dspan);

@@ -24,6 +24,7 @@ mod celery_requeue;
 mod eval;
 mod libs;
 mod loops;
+mod sdk_calls;
 mod sessions;
 #[cfg(test)]
 mod tests;
@@ -90,6 +91,9 @@ const NEEDLES: &[&str] = &[
     "broker_transport_options",
     "BROKER_TRANSPORT_OPTIONS",
     "apply_async(",
+    // The OpenAI and Anthropic SDKs' clients (`libs::llm`).
+    "openai",
+    "anthropic",
 ];
 
 /// Whether a Python file mentions anything this reader reads.
@@ -114,10 +118,11 @@ pub fn extract(text: &str, facts: &mut Facts) {
     let ctx = Ctx::new(text, tree.root_node());
     let before = (facts.policies.len(), facts.edges.len());
     let mut scopes = Vec::new();
-    libs::extract(&ctx, facts, &mut scopes);
+    let clients = libs::extract(&ctx, facts, &mut scopes);
     celery_requeue::extract(&ctx, facts);
     celery_broker::extract(&ctx, facts);
     calls::extract(&ctx, facts, &mut scopes);
+    sdk_calls::edges(&ctx, facts, &scopes, &clients);
     if (facts.policies.len(), facts.edges.len()) != before {
         facts.claimed_by(NAME);
     }
@@ -223,6 +228,8 @@ impl<'a> Ctx<'a> {
                         "pymongo",
                         "redis",
                         "pika",
+                        "openai",
+                        "anthropic",
                     ] {
                         // A project's own module named for its Celery app
                         // (`from proj.celery_init import app`, `celery_app`,

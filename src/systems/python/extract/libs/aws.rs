@@ -47,7 +47,19 @@ pub(super) fn client_service(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
 /// attempts, and the profile its session names, for the link step that
 /// fills the rest from the workload's environment and the profiles
 /// (`systems::aws::link`).
-pub(super) fn tie_clients(ctx: &Ctx<'_>, facts: &mut Facts, built: &HashMap<usize, usize>) {
+/// Each client tied to a policy is added to `clients` (its calls are
+/// calls to AWS, [`crate::systems::aws::ENDPOINT`]).
+pub(super) fn tie_clients<'a>(
+    ctx: &Ctx<'a>,
+    facts: &mut Facts,
+    built: &HashMap<usize, usize>,
+    clients: &mut Vec<super::super::sdk_calls::SdkClient<'a>>,
+) {
+    let client = |node, policy| super::super::sdk_calls::SdkClient {
+        node,
+        policy,
+        host: crate::systems::aws::ENDPOINT.service.into(),
+    };
     let mut named: Vec<usize> = Vec::new();
     let mut profiles: HashMap<usize, Located<String>> = HashMap::new();
     for &n in &ctx.nodes {
@@ -76,6 +88,7 @@ pub(super) fn tie_clients(ctx: &Ctx<'_>, facts: &mut Facts, built: &HashMap<usiz
                 if let Some(mut p) = botocore_policy(ctx, n, true, &mut Vec::new()) {
                     p.name = Some(format!("{what} with botocore's defaults"));
                     facts.policies.push(p);
+                    clients.push(client(n, facts.policies.len() - 1));
                     if let Some(pr) = profile {
                         profiles.insert(facts.policies.len() - 1, pr);
                     }
@@ -87,6 +100,7 @@ pub(super) fn tie_clients(ctx: &Ctx<'_>, facts: &mut Facts, built: &HashMap<usiz
                 let Some(&i) = built.get(&c.id()) else {
                     continue;
                 };
+                clients.push(client(n, i));
                 let p = &mut facts.policies[i];
                 if !named.contains(&i) {
                     named.push(i);
