@@ -203,3 +203,48 @@ fn an_ingress_host_used_as_a_url_reaches_the_rules_backend_through_the_controlle
         .collect();
     assert_eq!(next, ["orders"]);
 }
+
+/// `from -> to` of each edge, sorted, without repeats.
+fn pairs(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.service_name(e.from), g.service_name(e.to)))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Stop 43 (testdata/graph/env-defaults/README.md): a target read from
+/// the environment with a default in code calls the workload's value, else
+/// the default, in Java, Go and Python.
+#[test]
+fn an_environment_default_in_code_gives_way_to_the_workloads_entry() {
+    let (scan, g) = build("testdata/graph/env-defaults");
+    assert_eq!(
+        pairs(&g),
+        [
+            "dispatch -> fulfilment",
+            "dispatch -> stock",
+            "ledger -> audit",
+            "ledger -> rates",
+            "payment -> accounts",
+            "payment -> cart",
+            "shipping -> cart",
+            "shipping -> mysql",
+        ]
+    );
+    let sql = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "mysql")
+        .unwrap();
+    assert_eq!(sql.protocol.label(), "SQL");
+    let unresolved: Vec<&str> = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.unresolved.iter().map(|u| u.written.as_str()))
+        .collect();
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}

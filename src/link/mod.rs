@@ -14,6 +14,7 @@ mod config_server;
 mod configmap_env;
 mod disk;
 mod dotnet_sections;
+mod env_defaults;
 mod gateway_classes;
 mod go_dials;
 mod go_fields;

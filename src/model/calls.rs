@@ -504,6 +504,12 @@ pub struct UnresolvedCall {
     /// resolves to keeps it (as [`CallEdge::protocol`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<Protocol>,
+    /// The callee of an `env X` target when no workload of the caller
+    /// sets `X`: the default the code falls back to
+    /// (`os.getenv("X", "cart")`, `System.getenv("X") == null ? "mysql" : ..`,
+    /// Go's `if !ok { host = "rabbitmq" }`). An entry that sets `X` wins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub if_unset: Option<String>,
 }
 
 impl UnresolvedCall {
@@ -517,6 +523,7 @@ impl UnresolvedCall {
             client: None,
             policies: Vec::new(),
             protocol: None,
+            if_unset: None,
         }
     }
 }
