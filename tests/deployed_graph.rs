@@ -248,3 +248,14 @@ fn an_environment_default_in_code_gives_way_to_the_workloads_entry() {
         .collect();
     assert!(unresolved.is_empty(), "{unresolved:?}");
 }
+
+/// Stop 43 (testdata/graph/nginx-template/README.md): an nginx template
+/// `envsubst` fills calls what the workload sets, else the image's `ENV`.
+#[test]
+fn an_nginx_template_calls_what_its_variables_hold() {
+    let (_, g) = build("testdata/graph/nginx-template");
+    assert_eq!(
+        pairs(&g),
+        ["web -> cart-v2", "web -> catalogue", "web -> ratings"]
+    );
+}
