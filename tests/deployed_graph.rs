@@ -259,3 +259,12 @@ fn an_nginx_template_calls_what_its_variables_hold() {
         ["web -> cart-v2", "web -> catalogue", "web -> ratings"]
     );
 }
+
+/// Stop 43 (testdata/graph/canary-workload/README.md): a second Deployment
+/// the Service selects joins the node of the one named as the Service.
+#[test]
+fn a_second_deployment_behind_a_service_is_that_service() {
+    let (_, g) = build("testdata/graph/canary-workload");
+    assert_eq!(pairs(&g), ["payment -> user"]);
+    assert!(g.services.iter().all(|s| s.name != "payment-fix"));
+}

@@ -197,6 +197,7 @@ pub struct WorstPath {
 }
 
 mod build;
+mod canary;
 mod env_reads;
 mod identity;
 mod layers;
