@@ -268,3 +268,17 @@ fn a_second_deployment_behind_a_service_is_that_service() {
     assert_eq!(pairs(&g), ["payment -> user"]);
     assert!(g.services.iter().all(|s| s.name != "payment-fix"));
 }
+
+/// Stop 43 (testdata/graph/loop-elsewhere/README.md): a hand-written loop
+/// retries its own body, not a call elsewhere in the file.
+#[test]
+fn a_retry_loop_elsewhere_in_the_file_is_not_the_calls() {
+    let (_, g) = build("testdata/graph/loop-elsewhere");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "checkout -> shipping x1 []",
+            "notify -> rabbitmq x2 [\"`retry in except in publish` (Python retry loop)\"]",
+        ]
+    );
+}
