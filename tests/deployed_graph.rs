@@ -282,3 +282,11 @@ fn a_retry_loop_elsewhere_in_the_file_is_not_the_calls() {
         ]
     );
 }
+
+/// Stop 43 (testdata/graph/this-machine/README.md): `[::]` and loopback
+/// addresses are this machine, no node.
+#[test]
+fn a_call_to_this_machine_is_no_edge() {
+    let (_, g) = build("testdata/graph/this-machine");
+    assert_eq!(pairs(&g), ["email -> orders"]);
+}
