@@ -290,3 +290,26 @@ fn a_call_to_this_machine_is_no_edge() {
     let (_, g) = build("testdata/graph/this-machine");
     assert_eq!(pairs(&g), ["email -> orders"]);
 }
+
+/// Stop 43 (testdata/graph/httproute-hostnames/README.md): a Gateway API
+/// route's `hostnames` route a call by host through the gateway.
+#[test]
+fn a_call_by_an_httproute_host_goes_through_the_gateway() {
+    let (_, g) = build("testdata/graph/httproute-hostnames");
+    assert_eq!(
+        pairs(&g),
+        [
+            "public-gateway -> admin",
+            "public-gateway -> catalog",
+            "web -> public-gateway",
+        ]
+    );
+    let web = g
+        .edges
+        .iter()
+        .position(|e| g.service_name(e.from) == "web")
+        .unwrap();
+    assert_eq!(g.edges[web].host.as_deref(), Some("api.shop.local"));
+    let next: Vec<&str> = g.next(web).map(|n| g.service_name(g.edges[n].to)).collect();
+    assert_eq!(next, ["catalog"]);
+}
