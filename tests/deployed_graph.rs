@@ -203,3 +203,113 @@ fn an_ingress_host_used_as_a_url_reaches_the_rules_backend_through_the_controlle
         .collect();
     assert_eq!(next, ["orders"]);
 }
+
+/// `from -> to` of each edge, sorted, without repeats.
+fn pairs(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| format!("{} -> {}", g.service_name(e.from), g.service_name(e.to)))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Stop 43 (testdata/graph/env-defaults/README.md): a target read from
+/// the environment with a default in code calls the workload's value, else
+/// the default, in Java, Go and Python.
+#[test]
+fn an_environment_default_in_code_gives_way_to_the_workloads_entry() {
+    let (scan, g) = build("testdata/graph/env-defaults");
+    assert_eq!(
+        pairs(&g),
+        [
+            "dispatch -> fulfilment",
+            "dispatch -> stock",
+            "ledger -> audit",
+            "ledger -> rates",
+            "payment -> accounts",
+            "payment -> cart",
+            "shipping -> cart",
+            "shipping -> mysql",
+        ]
+    );
+    let sql = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.to) == "mysql")
+        .unwrap();
+    assert_eq!(sql.protocol.label(), "SQL");
+    let unresolved: Vec<&str> = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.unresolved.iter().map(|u| u.written.as_str()))
+        .collect();
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}
+
+/// Stop 43 (testdata/graph/nginx-template/README.md): an nginx template
+/// `envsubst` fills calls what the workload sets, else the image's `ENV`.
+#[test]
+fn an_nginx_template_calls_what_its_variables_hold() {
+    let (_, g) = build("testdata/graph/nginx-template");
+    assert_eq!(
+        pairs(&g),
+        ["web -> cart-v2", "web -> catalogue", "web -> ratings"]
+    );
+}
+
+/// Stop 43 (testdata/graph/canary-workload/README.md): a second Deployment
+/// the Service selects joins the node of the one named as the Service.
+#[test]
+fn a_second_deployment_behind_a_service_is_that_service() {
+    let (_, g) = build("testdata/graph/canary-workload");
+    assert_eq!(pairs(&g), ["payment -> user"]);
+    assert!(g.services.iter().all(|s| s.name != "payment-fix"));
+}
+
+/// Stop 43 (testdata/graph/loop-elsewhere/README.md): a hand-written loop
+/// retries its own body, not a call elsewhere in the file.
+#[test]
+fn a_retry_loop_elsewhere_in_the_file_is_not_the_calls() {
+    let (_, g) = build("testdata/graph/loop-elsewhere");
+    assert_eq!(
+        edge_names(&g),
+        [
+            "checkout -> shipping x1 []",
+            "notify -> rabbitmq x2 [\"`retry in except in publish` (Python retry loop)\"]",
+        ]
+    );
+}
+
+/// Stop 43 (testdata/graph/this-machine/README.md): `[::]` and loopback
+/// addresses are this machine, no node.
+#[test]
+fn a_call_to_this_machine_is_no_edge() {
+    let (_, g) = build("testdata/graph/this-machine");
+    assert_eq!(pairs(&g), ["email -> orders"]);
+}
+
+/// Stop 43 (testdata/graph/httproute-hostnames/README.md): a Gateway API
+/// route's `hostnames` route a call by host through the gateway.
+#[test]
+fn a_call_by_an_httproute_host_goes_through_the_gateway() {
+    let (_, g) = build("testdata/graph/httproute-hostnames");
+    assert_eq!(
+        pairs(&g),
+        [
+            "public-gateway -> admin",
+            "public-gateway -> catalog",
+            "web -> public-gateway",
+        ]
+    );
+    let web = g
+        .edges
+        .iter()
+        .position(|e| g.service_name(e.from) == "web")
+        .unwrap();
+    assert_eq!(g.edges[web].host.as_deref(), Some("api.shop.local"));
+    let next: Vec<&str> = g.next(web).map(|n| g.service_name(g.edges[n].to)).collect();
+    assert_eq!(next, ["catalog"]);
+}

@@ -414,8 +414,9 @@ fn file_edges(
             for caller in callers {
                 // An IP address names a service only where a manifest gives
                 // it to one.
-                if crate::model::calls::ip_literal(&e.callee).is_some()
-                    && !b.aliases.contains_key(&short_host(&e.callee))
+                if (crate::model::calls::ip_literal(&e.callee).is_some()
+                    && !b.aliases.contains_key(&short_host(&e.callee)))
+                    || crate::model::calls::this_machine(&e.callee)
                 {
                     continue;
                 }

@@ -359,7 +359,8 @@ impl<'a> Builder<'a> {
 /// namespace where both write one), and images joined to the workloads
 /// that run them: (alias, workload name), each with the namespace it is
 /// declared in. A Service that selects pods of two differently named
-/// workloads joins neither.
+/// workloads joins neither, unless one of them has its name: the others
+/// join that one (`graph::canary`).
 type Named = (String, Option<String>);
 fn joins(files: &[ScannedFile]) -> Vec<(Named, Named)> {
     let decls = || files.iter().flat_map(|f| f.facts.services.iter());
@@ -367,6 +368,10 @@ fn joins(files: &[ScannedFile]) -> Vec<(Named, Named)> {
         .filter(|s| s.kind == IdentityKind::Workload && !s.placement.labels.is_empty())
         .collect();
     let mut out = Vec::new();
+    let services: BTreeSet<String> = decls()
+        .filter(|s| s.kind == IdentityKind::KubeService)
+        .map(|s| short_host(&s.name))
+        .collect();
     for svc in decls().filter(|s| s.kind == IdentityKind::KubeService) {
         let sel = &svc.placement.labels;
         if sel.is_empty() {
@@ -397,6 +402,8 @@ fn joins(files: &[ScannedFile]) -> Vec<(Named, Named)> {
             if host != target || ns != wns {
                 out.push(((host, ns), (target, wns)));
             }
+        } else {
+            out.extend(super::canary::joins(svc, &picked, &services));
         }
     }
     // An image run by one workload only (not `redis` run by two).

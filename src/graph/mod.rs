@@ -197,9 +197,11 @@ pub struct WorstPath {
 }
 
 mod build;
+mod canary;
 mod env_reads;
 mod identity;
 mod layers;
+mod loop_calls;
 mod mesh;
 mod routes;
 mod shape;

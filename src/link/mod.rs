@@ -14,11 +14,13 @@ mod config_server;
 mod configmap_env;
 mod disk;
 mod dotnet_sections;
+mod env_defaults;
 mod gateway_classes;
 mod go_dials;
 mod go_fields;
 mod go_programs;
 mod helm;
+mod image_env;
 mod ingress;
 mod java;
 mod java_classes;
@@ -124,6 +126,8 @@ pub fn all_in(
     client_beans::bean_properties(files);
     // Call targets written as Spring placeholders, from the build unit's
     // configuration (needs the units' identities for the callers).
+    // nginx templates' `${NAME}` targets: the image's `ENV` as default.
+    image_env::image_env(files, roots, cwd, disk);
     spring_call_targets(files, roots, cwd, disk);
     // C# typed clients: calls in one file, base addresses in another of
     // the same project (or of one that references it).

@@ -295,6 +295,11 @@ pub fn spring_call_targets(
                 }));
                 continue;
             }
+            // Set by no workload of the caller: the code's own default.
+            if let (Some(var), Some(d)) = (var, &u.if_unset) {
+                f.facts.edges.push(super::env_defaults::edge(var, d, &u));
+                continue;
+            }
             let t = if spring_config {
                 // The placeholder as written (the reader saw its value).
                 let raw = text

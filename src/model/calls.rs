@@ -78,6 +78,20 @@ pub fn host_namespace(host: &str) -> Option<String> {
 /// Service's `clusterIP`, a compose service's `ipv4_address`); the graph
 /// drops the others.
 pub fn ip_literal(target: &str) -> Option<String> {
+    let ip = ip_of(target)?;
+    (!ip.is_loopback() && !ip.is_unspecified()).then(|| ip.to_string())
+}
+
+/// Whether a target is this machine's address (`127.0.0.1`, `[::]`,
+/// `0.0.0.0`): a call to the program itself or to a local helper, no
+/// service of the graph.
+pub fn this_machine(target: &str) -> bool {
+    ip_of(target).is_some_and(|ip| ip.is_loopback() || ip.is_unspecified())
+}
+
+/// The IP address a target names, with or without scheme, port and
+/// brackets.
+fn ip_of(target: &str) -> Option<std::net::IpAddr> {
     let h = target.trim();
     let h = h.split_once("://").map_or(h, |(_, rest)| rest);
     let h = h.split(['/', '?']).next().unwrap_or(h);
@@ -93,8 +107,7 @@ pub fn ip_literal(target: &str) -> Option<String> {
             _ => h,
         },
     };
-    let ip: std::net::IpAddr = h.parse().ok()?;
-    (!ip.is_loopback() && !ip.is_unspecified()).then(|| ip.to_string())
+    h.parse().ok()
 }
 
 /// What declares a service identity ([`super::ServiceDecl::kind`]): the
@@ -504,6 +517,12 @@ pub struct UnresolvedCall {
     /// resolves to keeps it (as [`CallEdge::protocol`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<Protocol>,
+    /// The callee of an `env X` target when no workload of the caller
+    /// sets `X`: the default the code falls back to
+    /// (`os.getenv("X", "cart")`, `System.getenv("X") == null ? "mysql" : ..`,
+    /// Go's `if !ok { host = "rabbitmq" }`). An entry that sets `X` wins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub if_unset: Option<String>,
 }
 
 impl UnresolvedCall {
@@ -517,6 +536,7 @@ impl UnresolvedCall {
             client: None,
             policies: Vec::new(),
             protocol: None,
+            if_unset: None,
         }
     }
 }

@@ -124,6 +124,10 @@ pub struct SystemSpec {
     /// queue deletes the task): RL209 judges how long such a retry keeps
     /// trying, and RL304 (a caller's deadline) does not apply.
     pub background: bool,
+    /// Whether the system is a hand-written retry loop: it retries the
+    /// calls in its body only, never a client the file builds for calls
+    /// elsewhere (the graph's one-policy-per-file fallback).
+    pub loop_body: bool,
 }
 
 /// A retry quota: a retry takes `cost` tokens (`timeout_cost` after a
@@ -154,6 +158,7 @@ impl SystemSpec {
             retries_limited_by_default: false,
             retry_quota: None,
             background: false,
+            loop_body: false,
         }
     }
 }

@@ -292,7 +292,12 @@ fn read_file(
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     if let Some(inner) = crate::extract::template_text::rendered_name(&lower) {
-        return extract_template(&path.with_file_name(inner), text, syntax, outer);
+        let mut facts = extract_template(&path.with_file_name(inner), text, syntax, outer);
+        // A template `envsubst` fills: passes to `${NAME}`.
+        if syntax == Syntax::Nginx && nginx::envsubst::is_template(&lower) {
+            nginx::envsubst::targets(text, &mut facts);
+        }
+        return facts;
     }
     let mut facts = Facts::default();
     match syntax {

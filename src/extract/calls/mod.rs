@@ -22,6 +22,7 @@
 pub mod beans;
 pub mod clients;
 pub mod doc_fields;
+mod env_default;
 pub mod lex;
 pub mod properties;
 
@@ -63,6 +64,8 @@ pub const NEEDLES: &[&str] = &[
     // Rust test modules declared in their own file.
     "#[cfg(test)]",
 ];
+
+pub use env_default::apply as env_defaults;
 
 /// Whether a source file may hold a call site.
 pub fn wants(bytes: &[u8]) -> bool {
@@ -122,6 +125,7 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
         }
     }
     if lang == Lang::Java {
+        env_default::apply(text, &lexed.lits, &mut facts.unresolved, &mut facts.edges);
         facts.java.doc_keys = doc_fields::doc_keys(text, &lexed.lits, &documented);
         facts.java.client_uses = clients::client_uses(text, &lexed.lits);
         facts.java.client_beans = beans::property_refs(text, &lexed.lits);

@@ -692,6 +692,7 @@ fn queue_constants(files: &mut [ScannedFile], cwd: Option<&Path>, look: &dyn Loo
                     client: e.client,
                     policies: e.policies,
                     protocol: e.protocol,
+                    if_unset: None,
                 }),
             }
         }

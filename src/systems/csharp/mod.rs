@@ -149,6 +149,7 @@ pub static CSHARP_LOOP: SystemSpec = SystemSpec {
         bound: "count the tries and stop after 3-5 (`for (var attempt = 1; attempt <= 3; attempt++)`), or use Polly's `AddRetry` with `MaxRetryAttempts`",
         ..Fixes::GENERIC
     },
+    loop_body: true,
     ..SystemSpec::plain("C# retry loop", Layer::Application)
 };
 

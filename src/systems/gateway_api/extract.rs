@@ -199,9 +199,29 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     if caller.is_none() {
         return true;
     }
+    // `hostnames`: a call by one of these names reaches the gateway, and
+    // through it this route's backends only (as an Ingress rule's host).
+    // A wildcard (`*.example.com`) names no one host.
+    let hostnames: Vec<String> = spec
+        .get("hostnames")
+        .map(|h| h.items())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|h| h.as_str())
+        .filter(|h| !h.contains('*'))
+        .map(str::to_string)
+        .take(64)
+        .collect();
     for (rule, l) in per_rule.iter().zip(linkerd) {
         let policies: Vec<usize> = rule.gateway_policy.into_iter().chain(l).collect();
         for (b, span) in &rule.targets {
+            if !hostnames.is_empty() {
+                facts.route_paths.push(crate::model::facts::RoutePaths {
+                    span: *span,
+                    paths: Vec::new(),
+                    hosts: hostnames.clone(),
+                });
+            }
             facts.edges.push(CallEdge {
                 client: None,
                 caller: caller.clone(),

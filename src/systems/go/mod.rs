@@ -265,6 +265,7 @@ pub static GO_LOOP: SystemSpec = SystemSpec {
         predicate: "retry only transient errors (a timeout, a refused connection, a 503); return the others at once",
         ..Fixes::GENERIC
     },
+    loop_body: true,
     ..SystemSpec::plain("Go retry loop", Layer::Application)
 };
 

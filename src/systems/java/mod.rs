@@ -105,6 +105,7 @@ pub static JAVA_LOOP: SystemSpec = SystemSpec {
         predicate: "catch only the transient exceptions (timeouts, connection errors) and rethrow the rest",
         ..Fixes::GENERIC
     },
+    loop_body: true,
     ..SystemSpec::plain("Java retry loop", Layer::Application)
 };
 

@@ -310,6 +310,7 @@ pub static PYTHON_LOOP: SystemSpec = SystemSpec {
         predicate: "catch only transient errors (`requests.ConnectionError`, `requests.Timeout`) in the retried `except`; let the rest propagate",
         ..Fixes::GENERIC
     },
+    loop_body: true,
     ..SystemSpec::plain("Python retry loop", Layer::Application)
 };
 

@@ -13,6 +13,7 @@ pub static RUST_LOOP: SystemSpec = SystemSpec {
         predicate: "match the error and retry only transient ones (timeouts, connection errors); return the rest at once",
         ..Fixes::GENERIC
     },
+    loop_body: true,
     ..SystemSpec::plain("Rust retry loop", Layer::Application)
 };
 

@@ -343,6 +343,16 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             }
             continue;
         };
+        // `host := os.Getenv("X"); if host == "" { host = "d" }`: the
+        // variable, with the literal as its default.
+        if let Some(env) = getenv(ctx, url) {
+            unresolved(facts, format!("env {env}"), span(url));
+            if let Some(u) = facts.unresolved.last_mut() {
+                u.if_unset = Some(crate::model::calls::short_host(&host));
+                u.protocol = crate::model::calls::Protocol::of_target(&s);
+            }
+            continue;
+        }
         targets[ci].0 = Some(facts.edges.len());
         for &k in emb {
             embeds[k].1.edges.push(facts.edges.len());

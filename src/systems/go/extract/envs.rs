@@ -181,9 +181,11 @@ fn getenv_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
     let mut before = String::new();
     for _ in 0..super::MAX_DEPTH {
         if cur.kind() == "identifier" {
-            cur = ctx
+            let v = ctx
                 .binding(ctx.text(cur), cur.start_byte())
                 .filter(|v| v.id() != cur.id())?;
+            // A default set where the variable is unset: the lookup.
+            cur = super::env_fallback::lookup_before(ctx, ctx.text(cur), v).unwrap_or(v);
             continue;
         }
         if let Some((Pkg::Os, "Getenv" | "LookupEnv")) = ctx.pkg_call(cur) {

@@ -14,6 +14,7 @@
 //! are not the service's and are skipped by the scan.
 
 mod calls;
+mod env_fallback;
 mod env_fields;
 mod envs;
 pub mod eval;
@@ -435,6 +436,18 @@ impl<'a> Ctx<'a> {
                 (l, r)
             }
         };
+        // `host, ok := os.LookupEnv("X")`: `host` is the lookup's value.
+        if lefts.len() == 2
+            && rights.len() == 1
+            && lefts[0].kind() == "identifier"
+            && text(rights[0], self.src).starts_with("os.LookupEnv(")
+        {
+            self.bindings
+                .entry(text(lefts[0], self.src))
+                .or_default()
+                .push(rights[0]);
+            return;
+        }
         if lefts.len() != rights.len() {
             return;
         }

@@ -593,6 +593,12 @@ fn url_edges(
             protocol: None,
         });
     }
+    crate::extract::calls::env_defaults(
+        ctx.src,
+        &lexed.lits,
+        &mut facts.unresolved,
+        &mut facts.edges,
+    );
 }
 
 #[cfg(test)]

@@ -66,6 +66,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
+pub mod envsubst;
 mod include;
 mod pass;
 mod settings;

@@ -354,14 +354,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             }
         });
         // The target's host from an environment variable (`env X`): the
-        // link step joins it to the workload that sets it.
-        let env = match host {
-            Some(_) => None,
-            None => match eval::env_host(ctx, url, &helpers) {
-                Some(var) => Some(var),
-                None => continue,
-            },
-        };
+        // link step joins it to the workload that sets it; a default
+        // (`os.getenv('USER_HOST', 'user')`) is called where none does.
+        let env = eval::env_host(ctx, url, &helpers);
+        if env.is_none() && host.is_none() {
+            continue;
+        }
         let mut policies: Vec<usize> = scopes
             .iter()
             .filter(|s| s.start <= c.node.start_byte() && c.node.end_byte() <= s.end)
@@ -383,6 +381,14 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         if let Some(var) = env {
             let mut u = crate::model::calls::UnresolvedCall::new(span(url), format!("env {var}"));
             u.policies = policies;
+            u.if_unset = host.as_deref().map(crate::model::calls::short_host);
+            // The default's scheme is what the client speaks
+            // (`os.getenv('PAYMENT_GATEWAY', 'https://paypal.com/')`).
+            if host.is_some() {
+                u.protocol = s
+                    .as_deref()
+                    .and_then(crate::model::calls::Protocol::of_target);
+            }
             facts.unresolved.push(u);
             continue;
         }

@@ -152,8 +152,8 @@ fn celery_task_classes_are_retry_policies() {
 
 /// pika: `ConnectionParameters(host=..)` and `URLParameters(url)` are
 /// AMQP edges to the broker (a class constant read through `self.`, an
-/// `env X` call for a host from the environment alone, none for pika's
-/// default `localhost`); `connection_attempts` above 1 is a connect
+/// `env X` call for a host from the environment, with the code's default
+/// beside it, none for pika's default `localhost`); `connection_attempts` above 1 is a connect
 /// retry, on no edge (pika 2126d43 `pika/connection.py`).
 #[test]
 fn pika_parameters_name_the_broker() {
@@ -189,13 +189,23 @@ def errors():
         .collect();
     assert_eq!(
         edges,
+        [("events-mq", Some(crate::model::calls::Protocol::Amqp), 0)]
+    );
+    // `os.getenv('AMQP_HOST', 'rabbitmq')`: the variable, its default
+    // beside it (the workload's entry wins).
+    let envs: Vec<(&str, Option<&str>)> = f
+        .unresolved
+        .iter()
+        .map(|u| (u.written.as_str(), u.if_unset.as_deref()))
+        .collect();
+    assert_eq!(
+        envs,
         [
-            ("rabbitmq", Some(crate::model::calls::Protocol::Amqp), 0),
-            ("events-mq", Some(crate::model::calls::Protocol::Amqp), 0)
+            ("env AMQP_HOST", Some("rabbitmq")),
+            ("env AUDIT_MQ_HOST", None),
+            ("env rabbit_host", None)
         ]
     );
-    let envs: Vec<&str> = f.unresolved.iter().map(|u| u.written.as_str()).collect();
-    assert_eq!(envs, ["env AUDIT_MQ_HOST", "env rabbit_host"]);
     assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
     let p = &f.policies[0];
     assert_eq!(p.kind, PolicyKind::Connect);

@@ -63,8 +63,11 @@ pub(super) fn parameters(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
             };
             eval::host_of(rest).map(|h| short_host(&h))
         });
+        // `os.getenv('AMQP_HOST', 'rabbitmq')`: the workload's entry, else
+        // the default.
+        let env = eval::env_host(ctx, t, &[]);
         match host {
-            Some(h) => facts.edges.push(CallEdge {
+            Some(h) if env.is_none() => facts.edges.push(CallEdge {
                 caller: None,
                 callee: h,
                 span: span(call),
@@ -73,10 +76,11 @@ pub(super) fn parameters(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
                 client: None,
                 protocol: Some(Protocol::Amqp),
             }),
-            None => {
-                if let Some(var) = eval::env_host(ctx, t, &[]) {
+            h => {
+                if let Some(var) = env {
                     let mut u = UnresolvedCall::new(span(t), format!("env {var}"));
                     u.protocol = Some(Protocol::Amqp);
+                    u.if_unset = h;
                     facts.unresolved.push(u);
                 }
             }

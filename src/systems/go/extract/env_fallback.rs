@@ -1,0 +1,68 @@
+//! A default a program gives a variable it reads from the environment:
+//! `host := os.Getenv("X"); if host == "" { host = "d" }` and
+//! `host, ok := os.LookupEnv("X"); if !ok { host = "d" }`. The target is
+//! the variable (`env X`), its default the literal
+//! (`UnresolvedCall::if_unset`): the workload's entry wins over it.
+
+use super::{Ctx, field};
+use tree_sitter::Node;
+
+/// The lookup `name` holds before the `if` that gives it the default
+/// `value` (a string literal assigned in that `if`'s block, whose
+/// condition asks whether the lookup found nothing), if it is one.
+pub(super) fn lookup_before<'a>(ctx: &Ctx<'a>, name: &str, value: Node<'a>) -> Option<Node<'a>> {
+    if !matches!(
+        value.kind(),
+        "interpreted_string_literal" | "raw_string_literal"
+    ) {
+        return None;
+    }
+    // value <- expression_list <- assignment <- block (<- statement_list)
+    // <- if_statement.
+    let assign = value.parent()?.parent()?;
+    if assign.kind() != "assignment_statement" {
+        return None;
+    }
+    let stmt = std::iter::successors(assign.parent(), |p| p.parent())
+        .take(3)
+        .find(|p| p.kind() == "if_statement")?;
+    let consequence = field(stmt, "consequence")?;
+    if !(consequence.start_byte() <= assign.start_byte()
+        && assign.end_byte() <= consequence.end_byte())
+    {
+        return None;
+    }
+    let before = ctx.binding(name, stmt.start_byte())?;
+    if before.end_byte() > stmt.start_byte() {
+        return None;
+    }
+    let call = ctx.text(before);
+    let lookup = call.starts_with("os.LookupEnv(");
+    if !(lookup || call.starts_with("os.Getenv(")) {
+        return None;
+    }
+    let cond: String = ctx
+        .text(field(stmt, "condition")?)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let empty = [
+        format!("{name}==\"\""),
+        format!("\"\"=={name}"),
+        format!("len({name})==0"),
+    ];
+    // `!ok`: the second name of the lookup's statement.
+    let not_found = lookup
+        && cond.strip_prefix('!').is_some_and(|ok| {
+            before
+                .parent()
+                .and_then(|r| r.parent())
+                .and_then(|d| field(d, "left"))
+                .is_some_and(|l| {
+                    super::named_children(l)
+                        .get(1)
+                        .is_some_and(|x| ctx.text(*x) == ok)
+                })
+        });
+    (empty.contains(&cond) || not_found).then_some(before)
+}
