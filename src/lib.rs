@@ -411,14 +411,8 @@ pub fn read_text(
     let Some(syntax) = systems::classify(path, text.as_bytes()) else {
         return Ok(None);
     };
-    match extract_text(
-        path,
-        &relative,
-        &shown,
-        text,
-        syntax,
-        &cache::Cache::disabled(),
-    ) {
+    let cache = cache::Cache::disabled();
+    match extract_text(path, &relative, &shown, text, syntax, &cache) {
         Read::Parsed(f, _) => Ok(Some(*f)),
         Read::Internal(_, message) => Err(message),
         _ => Ok(None),
@@ -473,8 +467,7 @@ enum Read {
     /// A file not opened: unchanged since a run that found its facts
     /// empty ([`unchanged`]), with them and their cache key.
     Unchanged(Box<Facts>, u128),
-    /// A file's text some reader wants, to be extracted (after every file
-    /// is read, largest first).
+    /// A text some reader wants, extracted after every file is read.
     Text(String, extract::Syntax),
     Failed(String, String),
     Internal(String, String),
