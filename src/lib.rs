@@ -247,7 +247,7 @@ pub fn read_unlinked(
     let mut csharp = model::csharp_source::Sources::new();
     for (r, walked) in results.into_iter().zip(&walk.files) {
         match r {
-            Read::Skipped | Read::Text(_) => {}
+            Read::Skipped | Read::Text(..) => {}
             Read::TestCode => scan.stats.test_files += 1,
             Read::Unread(language, path) => scan.stats.unread.add(language, path),
             Read::Binary => scan.stats.binary += 1,
@@ -408,7 +408,11 @@ pub fn read_text(
         return Ok(systems::supported_by_name(path)
             .then(|| too_large(&shown, text.len() as u64, file_settings.max_file_size)));
     }
-    match extract_text(path, &relative, &shown, text, &cache::Cache::disabled()) {
+    let Some(syntax) = systems::classify(path, text.as_bytes()) else {
+        return Ok(None);
+    };
+    let cache = cache::Cache::disabled();
+    match extract_text(path, &relative, &shown, text, syntax, &cache) {
         Read::Parsed(f, _) => Ok(Some(*f)),
         Read::Internal(_, message) => Err(message),
         _ => Ok(None),
@@ -463,8 +467,8 @@ enum Read {
     /// A file not opened: unchanged since a run that found its facts
     /// empty ([`unchanged`]), with them and their cache key.
     Unchanged(Box<Facts>, u128),
-    /// A file's text, to be extracted (after every file is read, largest first).
-    Text(String),
+    /// A text some reader wants, extracted after every file is read.
+    Text(String, extract::Syntax),
     Failed(String, String),
     Internal(String, String),
 }
@@ -555,21 +559,24 @@ fn read_one(path: &Path, relative: &str, shown: &str, settings: &Settings) -> Re
             return Read::Skipped;
         }
     };
-    Read::Text(text)
+    // Sniffed now, so that a text no reader wants is dropped while its
+    // thread reads the next file, not held until every file is read.
+    match systems::classify(path, text.as_bytes()) {
+        Some(syntax) => Read::Text(text, syntax),
+        None => Read::Skipped,
+    }
 }
 
-/// The second half of [`read_one`]: classify a file's text, then extract
-/// its facts (from the cache when it has them).
+/// The second half of [`read_one`]: extract the facts of a file's text
+/// that `classify` gave `syntax` (from the cache when it has them).
 fn extract_text(
     path: &Path,
     relative: &str,
     shown: &str,
     text: String,
+    syntax: extract::Syntax,
     cache: &cache::Cache,
 ) -> Read {
-    let Some(syntax) = systems::classify(path, text.as_bytes()) else {
-        return Read::Skipped;
-    };
     // AWS config and credentials files hold secrets: blank them before
     // anything (a rendered snippet) can show them.
     let text = match syntax {

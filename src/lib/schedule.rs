@@ -37,27 +37,27 @@ pub(super) fn extract(
     cwd: Option<&Path>,
     cache: &cache::Cache,
 ) -> Vec<Read> {
-    let texts: Vec<(usize, String)> = reads
+    let texts: Vec<(usize, String, crate::extract::Syntax)> = reads
         .iter_mut()
         .enumerate()
         .filter_map(|(i, r)| match std::mem::replace(r, Read::Skipped) {
-            Read::Text(t) => Some((i, t)),
+            Read::Text(t, syntax) => Some((i, t, syntax)),
             other => {
                 *r = other;
                 None
             }
         })
         .collect();
-    let at: Vec<usize> = texts.iter().map(|(i, _)| *i).collect();
+    let at: Vec<usize> = texts.iter().map(|(i, ..)| *i).collect();
     let done = largest_first(
         texts,
-        |(_, t)| t.len(),
-        |(i, text)| {
+        |(_, t, _)| t.len(),
+        |(i, text, syntax)| {
             let path = &files[i].path;
             let shown = display(path, cwd);
             let relative = relative_to_root(path, roots);
             guarded(&shown, || {
-                extract_text(path, &relative, &shown, text, cache)
+                extract_text(path, &relative, &shown, text, syntax, cache)
             })
         },
     );

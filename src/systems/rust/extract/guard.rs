@@ -80,6 +80,15 @@ pub fn check_with(text: &str, max_depth: usize, max_nesting: usize) -> Result<()
                     };
                 }
             }
+            // Blank space changes no depth (and every change was checked
+            // where it happened): skipped a run at a time.
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                i += 1;
+                while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+                    i += 1;
+                }
+                continue;
+            }
             b';' | b',' => cur = 0,
             b'.' | b'+' | b'-' | b'*' | b'%' | b'^' | b'!' | b'&' | b'|' | b'<' | b'>' | b'='
             | b'?' | b'/' => cur += 1,
