@@ -748,6 +748,11 @@ fn bytes(n: u64) -> String {
 /// `path` relative to the (longest) scan root it lies under, `/`-separated;
 /// the whole path when it lies under none.
 fn relative_to_root(path: &Path, roots: &[PathBuf]) -> String {
+    if let [root] = roots
+        && let Some(tail) = source::plain_tail(path, root)
+    {
+        return tail.to_string();
+    }
     roots
         .iter()
         .filter_map(|r| path.strip_prefix(r).ok())
@@ -768,6 +773,9 @@ fn relative_to_root(path: &Path, roots: &[PathBuf]) -> String {
 /// A path as shown to users: relative to the working directory when below
 /// it, as given otherwise.
 fn display(path: &Path, cwd: Option<&Path>) -> String {
+    if let Some(tail) = cwd.and_then(|cwd| source::plain_tail(path, cwd)) {
+        return tail.to_string();
+    }
     if let Some(cwd) = cwd
         && let Ok(rel) = path.strip_prefix(cwd)
     {
