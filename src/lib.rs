@@ -752,36 +752,9 @@ fn bytes(n: u64) -> String {
     }
 }
 
-/// `path` relative to the (longest) scan root it lies under, `/`-separated;
-/// the whole path when it lies under none.
-fn relative_to_root(path: &Path, roots: &[PathBuf]) -> String {
-    roots
-        .iter()
-        .filter_map(|r| path.strip_prefix(r).ok())
-        .min_by_key(|rel| rel.components().count())
-        // A root that is the file itself: its name.
-        .filter(|rel| !rel.as_os_str().is_empty())
-        .map_or_else(
-            || match path.file_name() {
-                Some(name) if roots.iter().any(|r| r == path) => {
-                    source::display_path(Path::new(name))
-                }
-                _ => source::display_path(path),
-            },
-            source::display_path,
-        )
-}
-
-/// A path as shown to users: relative to the working directory when below
-/// it, as given otherwise.
-fn display(path: &Path, cwd: Option<&Path>) -> String {
-    if let Some(cwd) = cwd
-        && let Ok(rel) = path.strip_prefix(cwd)
-    {
-        return source::display_path(rel);
-    }
-    source::display_path(path)
-}
+#[path = "lib/paths.rs"]
+mod paths;
+use paths::{display, relative_to_root};
 
 #[path = "lib/schedule.rs"]
 mod schedule;

@@ -270,15 +270,21 @@ pub fn apply(
         })
         .collect();
     let mut out = Outcome::default();
-    // Each file's configuration, and its path as that one's globs see it.
-    let (scope, relative): (Vec<usize>, Vec<String>) = scan
+    // Each file's configuration, and its path as that one's globs see it
+    // (made for the files with a finding only: a one-file run has
+    // thousands without).
+    let scope: Vec<usize> = scan
         .files
         .iter()
-        .map(|f| {
-            let k = settings.scope_of(&f.source.path);
-            (k, scopes[k].relative_path(&f.source.path))
-        })
-        .unzip();
+        .map(|f| settings.scope_of(&f.source.path))
+        .collect();
+    let relative: Vec<std::cell::OnceCell<String>> =
+        scan.files.iter().map(|_| Default::default()).collect();
+    let relative = |i: FileId| {
+        relative[i]
+            .get_or_init(|| scopes[scope[i]].relative_path(&scan.files[i].source.path))
+            .as_str()
+    };
     for f in findings {
         let file = scan.file(f.file);
         let line = file.lines().line_of(f.span.start.min(file.text.len()));
@@ -305,7 +311,7 @@ pub fn apply(
         }
         let k = scope[f.file];
         for (ei, e) in scopes[k].per_file_ignores.iter().enumerate() {
-            if !e.paths.is_match(&relative[f.file]) {
+            if !e.paths.is_match(relative(f.file)) {
                 continue;
             }
             for (ci, code) in e.codes.iter().enumerate() {

@@ -192,6 +192,11 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
         for &root in &roots {
             let p = full(&files[root]);
             let dir = p.parent().unwrap_or(Path::new(".")).to_path_buf();
+            // Nothing to write into and no identity moved: the build's
+            // output would be dropped below, unread.
+            if quiet::quiet(&dir, root, &mut l) {
+                continue;
+            }
             let b = kustomize::build(&dir, root, &mut l);
             let moves = b
                 .kustomizations
@@ -530,6 +535,8 @@ fn variants(
         }
     }
 }
+
+mod quiet;
 
 #[cfg(test)]
 mod tests;

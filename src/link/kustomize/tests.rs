@@ -206,3 +206,138 @@ fn an_overlay_changes_its_copy_of_a_shared_base_only() {
             .is_none()
     );
 }
+
+/// The paths a loader read from disk and found missing, sorted.
+fn loaded(l: &Files<'_>) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut read: Vec<PathBuf> = l.extra.iter().map(|(p, _)| p.clone()).collect();
+    let mut missing: Vec<PathBuf> = l.missing.iter().cloned().collect();
+    read.sort();
+    missing.sort();
+    (read, missing)
+}
+
+/// Whether a build gives the overlay step nothing to read: no writer, no
+/// kustomization that moves identities.
+fn dropped(b: &kustomize::Build, l: &Files<'_>) -> bool {
+    b.writers.is_empty()
+        && !b
+            .kustomizations
+            .iter()
+            .any(|&k| kustomize::moves_identities(l.text(k)))
+}
+
+/// An overlay that only lists resources (the generated tree's 200
+/// kustomizations) is told quiet without a build, having read what the
+/// build reads; a patch, a generator or a moved identity anywhere in the
+/// kustomizations it includes makes it built (a generator's build is
+/// dropped too, but reads files of its own: built, to read them).
+#[test]
+fn an_overlay_that_only_lists_resources_is_quiet_without_a_build() {
+    let base = || {
+        file(
+            "k/base/kustomization.yaml",
+            "resources:\n- vs.yaml\n- deployment.yaml\n",
+        )
+    };
+    let cases = [
+        ("resources:\n- ../base\n- extra.yaml\n", true, true),
+        ("bases:\n- ../base\ncomponents:\n- ../none\n", true, true),
+        ("resources:\n- ../dev\n", true, true),
+        (
+            "resources:\n- ../base\npatches:\n- path: patch.yaml\n",
+            false,
+            false,
+        ),
+        ("namePrefix: a-\nresources:\n- ../base\n", false, false),
+        (
+            "resources:\n- ../base\nconfigMapGenerator:\n- name: c\n",
+            false,
+            true,
+        ),
+        (
+            "resources:\n- ../base\ncomponents:\n- ../patching\n",
+            false,
+            false,
+        ),
+        ("resources:\n- ../labelled\n", false, false),
+    ];
+    for (text, want, drop) in cases {
+        let files = vec![
+            base(),
+            file("k/base/vs.yaml", VS),
+            file("k/dev/kustomization.yaml", text),
+            file("k/dev/patch.yaml", PATCH),
+            file(
+                "k/patching/kustomization.yaml",
+                "kind: Component\npatches:\n- path: ../dev/patch.yaml\n",
+            ),
+            file(
+                "k/labelled/kustomization.yaml",
+                "commonLabels:\n  a: b\nresources:\n- ../base\n",
+            ),
+        ];
+        let mut l = loader(&files);
+        let quiet = quiet::quiet(Path::new("k/dev"), 2, &mut l);
+        assert_eq!(quiet, want, "{text}");
+        let mut built = loader(&files);
+        let b = kustomize::build(Path::new("k/dev"), 2, &mut built);
+        assert_eq!(dropped(&b, &built), drop, "{text}");
+        if quiet {
+            assert_eq!(loaded(&l), loaded(&built), "{text}");
+        }
+    }
+}
+
+/// Every kustomization of the fixtures: quiet only where its build would
+/// be dropped, having read the files its build reads.
+#[test]
+fn quiet_overlays_of_the_fixtures_are_the_dropped_builds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut seen = (0, 0);
+    for group in ["testdata/graph", "testdata/templates"] {
+        for fixture in std::fs::read_dir(root.join(group)).unwrap() {
+            let fixture = fixture.unwrap().path();
+            let mut paths = Vec::new();
+            let mut dirs = vec![fixture.clone()];
+            while let Some(d) = dirs.pop() {
+                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        dirs.push(p);
+                    } else {
+                        paths.push(p);
+                    }
+                }
+            }
+            paths.sort();
+            let files: Vec<ScannedFile> = paths
+                .iter()
+                .filter_map(|p| {
+                    let text = std::fs::read_to_string(p).ok()?;
+                    Some(file(p.to_str()?, &text))
+                })
+                .collect();
+            for (i, f) in files.iter().enumerate() {
+                let name = f.source.path.file_name().unwrap().to_string_lossy();
+                if !kustomize::is_kustomization(&name.to_lowercase()) {
+                    continue;
+                }
+                let dir = f.source.path.parent().unwrap();
+                let mut l = loader(&files);
+                let quiet = quiet::quiet(dir, i, &mut l);
+                let mut built = loader(&files);
+                let b = kustomize::build(dir, i, &mut built);
+                let what = f.source.path.display();
+                if quiet {
+                    assert!(dropped(&b, &built), "{what}");
+                    assert_eq!(loaded(&l), loaded(&built), "{what}");
+                    seen.0 += 1;
+                } else {
+                    seen.1 += 1;
+                }
+            }
+        }
+    }
+    // Both answers occur (bases list resources only; overlays patch).
+    assert!(seen.0 > 0 && seen.1 > 0, "{seen:?}");
+}
