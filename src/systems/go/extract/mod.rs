@@ -74,9 +74,15 @@ const NEEDLES: &[&str] = &[
     "kafka.NewReader(",
 ];
 
-/// Whether a Go file mentions anything this reader reads.
+/// Whether a Go file mentions anything this reader reads: one search for
+/// the words of both sets ([`parses`] or [`env_fields::wants`]), most Go
+/// files holding neither (istio 86c9f01: 176 of 1,273 files wanted, and
+/// two passes over the others were 2.5% of a cold scan).
 pub fn wants(bytes: &[u8]) -> bool {
-    parses(bytes) || env_fields::wants(bytes)
+    static FINDER: std::sync::LazyLock<crate::extract::Needles> = std::sync::LazyLock::new(|| {
+        crate::extract::Needles::new(NEEDLES.iter().chain(env_fields::NEEDLES).copied())
+    });
+    FINDER.any_in(bytes)
 }
 
 /// Whether a Go file is worth parsing (not only a configuration loader
