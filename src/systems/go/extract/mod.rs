@@ -138,15 +138,15 @@ static NO_PRUNE: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
 /// Read one Go file, blanking the function bodies no reader needs when
 /// `prune` (see [`prune`]; tests compare both ways).
 pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
-    if prune && let Some((blank, bodies)) = prune::blanked(text) {
+    if prune && let Some(p) = prune::pruned(text) {
         let before = facts.clone();
         // The blanked bodies are left out of the parse too: the parser
-        // jumps over them instead of lexing their spaces.
-        let skip: Vec<std::ops::Range<usize>> = bodies.iter().map(|b| b.start..b.end).collect();
-        match read(&blank, &skip, facts) {
+        // jumps over them instead of lexing their spaces (and over type
+        // declarations and comments, which no reader reads).
+        match read(p.text.as_deref().unwrap_or(text), &p.skip, facts) {
             // What a reader reads across functions was blanked: read the
             // file whole.
-            Some(needs) if needs.reaches(text, &bodies) => *facts = before,
+            Some(needs) if needs.reaches(text, &p.bodies) => *facts = before,
             _ => return,
         }
     }
