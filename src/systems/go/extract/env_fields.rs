@@ -14,11 +14,13 @@ use crate::model::{Facts, GoField, GoFieldKind};
 /// Fields read from one file, at most.
 const MAX_FIELDS: usize = 256;
 
+/// Words of a text that may fill a field from the environment.
+pub(super) const NEEDLES: &[&str] = &["os.Getenv(\"", "env:\""];
+
 /// Whether the text may fill a field from the environment.
 pub(super) fn wants(bytes: &[u8]) -> bool {
-    static FINDER: std::sync::LazyLock<crate::extract::Needles> = std::sync::LazyLock::new(|| {
-        crate::extract::Needles::new(["os.Getenv(\"", "env:\""].iter().copied())
-    });
+    static FINDER: std::sync::LazyLock<crate::extract::Needles> =
+        std::sync::LazyLock::new(|| crate::extract::Needles::new(NEEDLES.iter().copied()));
     FINDER.any_in(bytes)
 }
 

@@ -30,15 +30,14 @@ pub const SERVER_DELAY_HEADERS: &[&str] = &[
 /// crossing a function literal), as an index into `ctx.nodes`; `u32::MAX`
 /// for none. One pass: a parent comes before its children.
 fn owner_loops(ctx: &Ctx<'_>) -> Vec<u32> {
+    let k = &*super::KINDS;
     let mut owners: Vec<u32> = Vec::with_capacity(ctx.nodes.len());
     for &p in &ctx.parents {
-        let owner = match ctx.nodes.get(p as usize) {
+        let owner = match ctx.nodes.get(p as usize).map(|n| n.kind_id()) {
             None => u32::MAX,
-            Some(parent) => match parent.kind() {
-                "for_statement" => p,
-                "func_literal" | "function_declaration" | "method_declaration" => u32::MAX,
-                _ => owners[p as usize],
-            },
+            Some(id) if id == k.for_statement => p,
+            Some(id) if k.functions.contains(&id) => u32::MAX,
+            Some(_) => owners[p as usize],
         };
         owners.push(owner);
     }
@@ -47,8 +46,9 @@ fn owner_loops(ctx: &Ctx<'_>) -> Vec<u32> {
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
     let mut owners: Option<Vec<u32>> = None;
+    let for_statement = super::KINDS.for_statement;
     for (i, &n) in ctx.nodes.iter().enumerate() {
-        if n.kind() != "for_statement" {
+        if n.kind_id() != for_statement {
             continue;
         }
         let owners = owners.get_or_insert_with(|| owner_loops(ctx));

@@ -312,3 +312,88 @@ fn go_keep_words_real() {
         println!("{b:>10} B {n:>5} bodies  {w}");
     }
 }
+
+/// Top-level type declarations and runs of comments of [`MIN_COMMENTS`]
+/// bytes or more are left out of the parse, merged where only blanks part
+/// them; a type sharing its line with another declaration, or ended by a
+/// comment holding a newline (which Go reads as the end of the line),
+/// is left out only up to there.
+#[test]
+fn leaves_out_type_declarations_and_long_comment_runs() {
+    let src = "package p\n\n// A is a thing, said at length: padding padding padding padding padding\n// padding padding padding padding.\ntype A struct {\n\tX int `json:\"x\"`\n\tF func() error\n}\n\ntype (\n\tB int\n\tC[K any] interface{ M(K) }\n)\n\ntype D int; var d = 1\n\ntype E int /* one\nmore */ var e = 2\n\nfunc f() {\n\t// short\n\t_ = d\n}\n";
+    let lexed = lex(src.as_bytes()).expect("lexed");
+    let types: Vec<&str> = lexed.types.iter().map(|r| &src[r.clone()]).collect();
+    assert_eq!(
+        types,
+        [
+            "type A struct {\n\tX int `json:\"x\"`\n\tF func() error\n}",
+            "type (\n\tB int\n\tC[K any] interface{ M(K) }\n)",
+            "type E int ",
+        ]
+    );
+    let skip: Vec<&str> = left_out(src.as_bytes(), &[], &lexed)
+        .into_iter()
+        .map(|r| &src[r])
+        .collect();
+    // The doc comment, its type and the group after it as one range; the
+    // short comment in `f` stays.
+    assert_eq!(skip.len(), 2, "{skip:?}");
+    assert!(skip[0].starts_with("// A is") && skip[0].ends_with("M(K) }\n)"));
+    assert_eq!(skip[1], "type E int ");
+    let (mut a, mut b) = (Facts::default(), Facts::default());
+    extract_with(src, &mut a, true);
+    extract_with(src, &mut b, false);
+    assert_eq!(format!("{a:?}"), format!("{b:?}"));
+}
+
+/// On every Go file of the fixtures and the shared corpus, what a pruned
+/// parse leaves out is sorted and apart, each range that is not a blanked
+/// body ends before a newline (or at the end), and the pruned parse has a
+/// syntax error only where the whole parse has one.
+#[test]
+fn what_is_left_out_parses_without_new_errors() {
+    let mut roots = vec![std::path::PathBuf::from("testdata")];
+    let shared = std::path::PathBuf::from("../shared/corpus");
+    if shared.is_dir() {
+        roots.push(shared);
+    }
+    let (mut files, mut types) = (0, 0);
+    for f in go_files(&roots) {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        let Some(p) = pruned(&text) else { continue };
+        files += 1;
+        types += lex(text.as_bytes()).map_or(0, |l| l.types.len());
+        for w in p.skip.windows(2) {
+            assert!(w[0].end < w[1].start, "{}: {:?}", f.display(), p.skip);
+        }
+        for r in &p.skip {
+            let body = p.bodies.iter().any(|b| b.end == r.end);
+            assert!(
+                body || r.end == text.len() || text.as_bytes()[r.end] == b'\n',
+                "{}: {:?}",
+                f.display(),
+                &text[r.clone()]
+            );
+        }
+        let parse = |src: &str, skip: &[std::ops::Range<usize>]| {
+            crate::extract::tree_sitter::parse_source_skipping(
+                tree_sitter_go::LANGUAGE.into(),
+                src,
+                skip,
+                "Go",
+                "build",
+                "go",
+                &mut Facts::default(),
+            )
+            .map(|t| t.root_node().has_error())
+        };
+        let whole = parse(&text, &[]);
+        let part = parse(p.text.as_deref().unwrap_or(&text), &p.skip);
+        assert!(
+            whole == Some(true) || part == Some(false),
+            "{}",
+            f.display()
+        );
+    }
+    assert!(files >= 10 && types >= 10, "{files} files, {types} types");
+}

@@ -473,6 +473,18 @@ fn the_index_and_ids_agree_with_the_tree() {
         };
         let ctx = Ctx::new(&text, tree.root_node());
         assert_eq!(ctx.parents.len(), ctx.nodes.len());
+        // The cursor walk finds the nodes asking each node for its named
+        // children would, in the same order.
+        let mut by_children = Vec::new();
+        let mut stack = vec![tree.root_node()];
+        while let Some(n) = stack.pop() {
+            by_children.push(n);
+            let mut c = n.walk();
+            let from = stack.len();
+            stack.extend(n.named_children(&mut c));
+            stack[from..].reverse();
+        }
+        assert_eq!(ctx.nodes, by_children, "{}", f.display());
         for (i, &n) in ctx.nodes.iter().enumerate() {
             let parent = ctx.nodes.get(ctx.parents[i] as usize).copied();
             assert_eq!(
@@ -485,6 +497,15 @@ fn the_index_and_ids_agree_with_the_tree() {
                 (KINDS.call_expression, "call_expression"),
                 (KINDS.selector_expression, "selector_expression"),
                 (KINDS.identifier, "identifier"),
+                (KINDS.import_spec, "import_spec"),
+                (KINDS.for_statement, "for_statement"),
+                (KINDS.binds[0], "short_var_declaration"),
+                (KINDS.binds[1], "assignment_statement"),
+                (KINDS.binds[2], "var_spec"),
+                (KINDS.binds[3], "const_spec"),
+                (KINDS.functions[0], "function_declaration"),
+                (KINDS.functions[1], "method_declaration"),
+                (KINDS.functions[2], "func_literal"),
             ] {
                 assert_eq!(
                     n.kind_id() == id,
