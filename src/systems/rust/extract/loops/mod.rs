@@ -27,6 +27,7 @@ use syn::visit::Visit;
 use syn::{Block, Expr, Item, Stmt};
 
 mod bounds;
+mod bounds_guard;
 mod classify;
 mod delay;
 mod macros;
