@@ -340,9 +340,12 @@ impl LoopFinder<'_, '_, '_, '_> {
                 };
                 let cmp_span = at;
                 let op = if flip {
+                    // (`budget > 0 && .. { budget -= 1; continue }`: stops
+                    // when `budget <= 0`)
                     match op {
                         Cmp::Lt => Cmp::Ge,
                         Cmp::Le => Cmp::Gt,
+                        Cmp::Gt => Cmp::Le,
                         _ => continue,
                     }
                 } else {
@@ -391,7 +394,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         // its limit: `Err(e) if retryable(&e) && attempt < max => { attempt
         // += 1; sleep(..) }`.
         if found.is_none() {
-            found = self.staying_guard(body, &init_of, &incremented);
+            found = self.staying_guard(body, before, &init_of, &incremented, &decremented, &dec_at);
         }
         // An elapsed-time cap (`if start.elapsed() > timeout { break }`),
         // or a clock in the guard of the arm that goes round (`Err(e) if

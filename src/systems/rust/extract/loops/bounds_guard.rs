@@ -9,8 +9,11 @@ impl LoopFinder<'_, '_, '_, '_> {
     pub(super) fn staying_guard(
         &self,
         body: &Block,
+        before: &[&Stmt],
         init_of: &dyn Fn(&str) -> i128,
         incremented: &dyn Fn(&str) -> bool,
+        decremented: &dyn Fn(&str) -> bool,
+        dec_at: &dyn Fn(&str) -> Option<usize>,
     ) -> Option<AttemptsT> {
         struct Arms<'x> {
             out: Vec<(&'x Expr, &'x Expr)>,
@@ -49,7 +52,15 @@ impl LoopFinder<'_, '_, '_, '_> {
                 let Some((name, op, limit, cmp)) = compare(c) else {
                     continue;
                 };
+                // `Err(e) if retries > 0 => { retries -= 1; .. }`: a
+                // counter counted down to zero.
                 if !incremented(&name) {
+                    if decremented(&name)
+                        && matches!(op, Cmp::Gt)
+                        && matches!(self.num(limit), Num::Const(0))
+                    {
+                        return Some(self.countdown(before, &name, cmp, dec_at));
+                    }
                     continue;
                 }
                 let c0 = init_of(&name);
@@ -100,4 +111,3 @@ impl LoopFinder<'_, '_, '_, '_> {
         }
     }
 }
-
