@@ -39,6 +39,7 @@ mod shape_exits;
 mod shape_words;
 mod statuses;
 mod waits;
+mod walks;
 use bounds::counters;
 use delay::delegates_bound;
 pub use macros::instantiate;
