@@ -65,14 +65,15 @@ fn moved_before_continue(body: &Block) -> Vec<String> {
     m.0
 }
 
-/// Whether `name` is compared in `compact` (no whitespace): `name < max`,
-/// `n >= name`, `name == 0`.
-fn compared(compact: &str, name: &str) -> bool {
-    compact.match_indices(name).any(|(i, _)| {
-        let before = &compact[..i];
-        let after = &compact[i + name.len()..];
+/// Whether `name` is compared in `text` (as written: squashing would glue
+/// `if` to the name): `name < max`, `n >= name`, `name == 0`.
+fn compared(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(i, _)| {
+        let before = &text[..i];
+        let after = &text[i + name.len()..];
         let word = !before.ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')
             && !after.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        let (before, after) = (before.trim_end(), after.trim_start());
         word && (["<", ">", "==", "!="]
             .iter()
             .any(|o| after.starts_with(o) && !after.starts_with("<<") && !after.starts_with(">>"))
@@ -92,9 +93,10 @@ pub(super) fn walk_var(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> 
     if moved.is_empty() {
         return None;
     }
-    let mut all: String = spans.block_text(body).split_whitespace().collect();
+    let mut all = spans.block_text(body).to_string();
     if let Some(c) = cond {
-        all.push_str(&spans.text(c).split_whitespace().collect::<String>());
+        all.push(' ');
+        all.push_str(spans.text(c));
     }
     // What each top-level statement attempts.
     let attempts: Vec<String> = body
@@ -244,11 +246,12 @@ mod tests {
 
     #[test]
     fn comparisons_are_found_by_word() {
-        assert!(compared("ifattempt>=max{", "attempt"));
-        assert!(compared("while0<n{", "n"));
+        assert!(compared("if attempt >= max {", "attempt"));
+        assert!(compared("while 0 < n {", "n"));
+        assert!(compared("if offset>end {", "offset"));
         assert!(!compared("get(next_number).await", "next_number"));
-        assert!(!compared("x=1<<shift;", "shift"));
-        assert!(!compared("letnumbers=a<b;", "number"));
+        assert!(!compared("x = 1 << shift;", "shift"));
+        assert!(!compared("let numbers = a < b;", "number"));
     }
 
     #[test]
