@@ -77,9 +77,9 @@ fn compared(text: &str, name: &str) -> bool {
         word && (["<", ">", "==", "!="]
             .iter()
             .any(|o| after.starts_with(o) && !after.starts_with("<<") && !after.starts_with(">>"))
-            || ["<", ">", "==", "!=", "<=", ">="]
-                .iter()
-                .any(|o| before.ends_with(o) && !before.ends_with("->") && !before.ends_with("=>")))
+            || ["<", ">", "==", "!=", "<=", ">="].iter().any(|o| {
+                before.ends_with(o) && !["->", "=>", "<<", ">>"].iter().any(|x| before.ends_with(x))
+            }))
     })
 }
 
