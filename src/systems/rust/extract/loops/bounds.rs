@@ -340,9 +340,12 @@ impl LoopFinder<'_, '_, '_, '_> {
                 };
                 let cmp_span = at;
                 let op = if flip {
+                    // (`budget > 0 && .. { budget -= 1; continue }`: stops
+                    // when `budget <= 0`)
                     match op {
                         Cmp::Lt => Cmp::Ge,
                         Cmp::Le => Cmp::Gt,
+                        Cmp::Gt => Cmp::Le,
                         _ => continue,
                     }
                 } else {
@@ -391,7 +394,7 @@ impl LoopFinder<'_, '_, '_, '_> {
         // its limit: `Err(e) if retryable(&e) && attempt < max => { attempt
         // += 1; sleep(..) }`.
         if found.is_none() {
-            found = self.staying_guard(body, &init_of, &incremented);
+            found = self.staying_guard(body, before, &init_of, &incremented, &decremented, &dec_at);
         }
         // An elapsed-time cap (`if start.elapsed() > timeout { break }`),
         // or a clock in the guard of the arm that goes round (`Err(e) if
@@ -519,107 +522,11 @@ impl LoopFinder<'_, '_, '_, '_> {
     }
 }
 
-impl LoopFinder<'_, '_, '_, '_> {
-    fn staying_guard(
-        &self,
-        body: &Block,
-        init_of: &dyn Fn(&str) -> i128,
-        incremented: &dyn Fn(&str) -> bool,
-    ) -> Option<AttemptsT> {
-        struct Arms<'x> {
-            out: Vec<(&'x Expr, &'x Expr)>,
-        }
-        impl<'x> Visit<'x> for Arms<'x> {
-            fn visit_item(&mut self, _: &'x Item) {}
-            fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
-            fn visit_arm(&mut self, a: &'x syn::Arm) {
-                if let syn::Pat::Guard(g) = &a.pat {
-                    self.out.push((&g.guard, &a.body));
-                }
-                syn::visit::visit_arm(self, a);
-            }
-        }
-        let mut arms = Arms { out: Vec::new() };
-        arms.visit_block(body);
-        for (guard, arm_body) in arms.out {
-            if super::shape::leaves(arm_body) {
-                continue;
-            }
-            let mut parts = vec![guard];
-            let mut i = 0;
-            while i < parts.len() {
-                if let Expr::Binary(b) = parts[i]
-                    && matches!(b.op, syn::BinOp::And(_))
-                {
-                    let (l, r) = (&*b.left, &*b.right);
-                    parts.remove(i);
-                    parts.push(l);
-                    parts.push(r);
-                    continue;
-                }
-                i += 1;
-            }
-            for c in parts {
-                let Some((name, op, limit, cmp)) = compare(c) else {
-                    continue;
-                };
-                if !incremented(&name) {
-                    continue;
-                }
-                let c0 = init_of(&name);
-                let offset = match op {
-                    Cmp::Lt => 1 - c0,
-                    Cmp::Le => 2 - c0,
-                    _ => continue,
-                };
-                return Some(AttemptsT::Count {
-                    value: self.num(limit),
-                    offset,
-                    span: self.ev.spans.node(cmp),
-                });
-            }
-        }
-        None
-    }
-}
-
 /// A test of the clock: `start.elapsed() > timeout`, `Instant::now() >=
 /// deadline`.
 fn is_time_test(text: &str) -> bool {
     let t = crate::systems::rust::extract::squash(text).to_ascii_lowercase();
     t.contains("elapsed()") || t.contains("now()") || t.contains("deadline")
-}
-
-impl LoopFinder<'_, '_, '_, '_> {
-    /// Attempts of a loop that counts `name` down from its first value and
-    /// stops when it reaches zero.
-    fn countdown(
-        &self,
-        before: &[&Stmt],
-        name: &str,
-        cmp: &Expr,
-        dec_at: &dyn Fn(&str) -> Option<usize>,
-    ) -> AttemptsT {
-        let spans = self.ev.spans;
-        let init = before.iter().rev().find_map(|s| match s {
-            Stmt::Local(l) if pat_ident(&l.pat).as_deref() == Some(name) => {
-                l.init.as_ref().map(|i| self.num(&i.expr))
-            }
-            _ => None,
-        });
-        let check_at = spans.node(cmp).start;
-        let dec_before = dec_at(name).is_some_and(|i| i < check_at);
-        match init {
-            Some(Num::Const(n)) => AttemptsT::Count {
-                value: Num::Const(n),
-                offset: i128::from(!dec_before),
-                span: spans.node(cmp),
-            },
-            _ => AttemptsT::Unknown {
-                span: spans.node(cmp),
-            },
-        }
-    }
 }
 
 /// Counters incremented by one in a loop body (`name += 1`), with where.

@@ -165,8 +165,35 @@ impl LoopFinder<'_, '_, '_, '_> {
             shape.success_exit = true;
             shape.classified = true;
         }
+        // A walk: the path that goes round moves on to the next number or
+        // offset it hands the call (`next_number += 1; continue`).
+        if let Some(var) = super::walks::walk_var(spans, body, cond) {
+            return Err(Some(format!(
+                "a walk, not a retry: the pass that goes round moves `{var}` on and the next pass asks for that one (iteration over numbers or offsets)"
+            )));
+        }
+        // Failover over a list of candidates: each pass takes others from
+        // it and the loop ends when none is left.
+        if let Some(list) = super::walks::candidates_used_up(spans, body) {
+            return Err(Some(format!(
+                "failover: each pass takes other candidates from `{list}` and the loop ends when none is left, it does not repeat the same call"
+            )));
+        }
+        if !sleeps && let Some(w) = super::walks::fresh_connection(spans, body) {
+            return Err(Some(format!(
+                "a stale pooled connection replaced: the pass goes round at once only when the connection was `{w}` (closed by the peer), and the next pass takes a fresh one"
+            )));
+        }
         if let Some(why) = not_retry(&shape) {
             return Err(Some(why.into()));
+        }
+        // A wait for a value to appear: the pass that goes round found
+        // nothing yet (`Ok(None)`, `Err(NotFound)`), and the loop's own
+        // words are not a retry's.
+        if shape.awaits_value && !super::walks::retry_vocabulary(self.fname, spans.slice(span)) {
+            return Err(Some(
+                "a wait for a value to appear: the pass that goes round is the one where the call found nothing yet (`Ok(None)`, an error named not found), and the loop's own names are a wait's, not a retry's".into(),
+            ));
         }
         // What each pass attempts is local work (the file system, a local
         // process, a local or Unix-domain socket): it cannot leave the
@@ -196,6 +223,15 @@ impl LoopFinder<'_, '_, '_, '_> {
         {
             return Err(Some(format!(
                 "a wait for a local process: the function reaches a loopback host (`{host}`), a process on this machine (a dev server, a local node), so no remote service is retried"
+            )));
+        }
+        if let Some(spawn) = spans
+            .source()
+            .get(self.fn_start.min(span.start)..span.start)
+            .and_then(super::waits::spawns_process)
+        {
+            return Err(Some(format!(
+                "a wait for a local process: the function starts one before the loop (`{spawn}`) and each pass asks whether it answers yet, so no remote service is retried"
             )));
         }
         // Fallback over a shrinking list of candidates, at once: each pass
@@ -287,6 +323,10 @@ fn not_retry(shape: &shape::Shape) -> Option<&'static str> {
     if shape.polls {
         Some(
             "a wait for a state, not a retry of an operation: a non-blocking take (`try_lock`, `try_recv`, `try_unwrap`..) that fails, a check answering `Ok(false)`, or a status still `Pending` goes round",
+        )
+    } else if shape.capacity_wait {
+        Some(
+            "a wait for local capacity: the only failure that goes round is a full local queue or too few free slots (`QueueFull`, `NotEnoughSlots`, `Full`, `WouldBlock`), and nothing remote is asked on that path",
         )
     } else if shape.local_send {
         Some(

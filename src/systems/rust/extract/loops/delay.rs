@@ -10,6 +10,18 @@ impl LoopFinder<'_, '_, '_, '_> {
         }
         impl<'x> Visit<'x> for Sleeps<'x> {
             fn visit_item(&mut self, _: &'x Item) {}
+            // A closure's or a spawned task's sleep is that code's own
+            // (`tokio::spawn(async move { loop { .. sleep(1s) } })`), not
+            // the retry's; an async block awaited in place is the loop's.
+            fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
+            fn visit_expr_async(&mut self, _: &'x syn::ExprAsync) {}
+            fn visit_expr_await(&mut self, a: &'x syn::ExprAwait) {
+                if let Expr::Async(b) = &*a.base {
+                    self.visit_block(&b.block);
+                } else {
+                    syn::visit::visit_expr_await(self, a);
+                }
+            }
             fn visit_expr_call(&mut self, c: &'x syn::ExprCall) {
                 if let Expr::Path(p) = &*c.func
                     && p.path.segments.last().is_some_and(|s| s.ident == "sleep")

@@ -27,6 +27,7 @@ use syn::visit::Visit;
 use syn::{Block, Expr, Item, Stmt};
 
 mod bounds;
+mod bounds_guard;
 mod classify;
 mod delay;
 mod macros;
@@ -38,6 +39,7 @@ mod shape_exits;
 mod shape_words;
 mod statuses;
 mod waits;
+mod walks;
 use bounds::counters;
 use delay::delegates_bound;
 pub use macros::instantiate;

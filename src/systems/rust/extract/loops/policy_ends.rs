@@ -22,10 +22,19 @@ fn squashed(spans: &Spans<'_>, e: &Expr) -> String {
 /// `it.next()`, `it.next_backoff()`, `p.as_mut().and_then(|p| p.next())`:
 /// the policy's next delay, not unwrapped.
 fn asks_next(t: &str) -> bool {
-    t.ends_with(".next()")
-        || t.ends_with(".next())")
-        || t.ends_with(".next_backoff()")
-        || t.ends_with(".next_delay()")
+    if t.ends_with(".next()") || t.ends_with(".next())") {
+        return true;
+    }
+    // `.next_backoff()`, `.next_delay()`, `.next_delay_duration()`,
+    // `.next_retry_interval()`: a `next_` method named for the wait.
+    t.strip_suffix("()")
+        .and_then(|r| r.rsplit_once(".next_"))
+        .is_some_and(|(_, m)| {
+            !m.contains(['(', ')', '.'])
+                && ["delay", "backoff", "retry", "interval", "wait", "sleep"]
+                    .iter()
+                    .any(|w| m.contains(w))
+        })
 }
 
 /// `retries.has_next()`, `!policy.has_next()`: is another attempt left.
@@ -67,6 +76,26 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
     }
     impl<'b> Visit<'b> for P<'b, '_> {
         fn visit_item(&mut self, _: &'b Item) {}
+        // `if let Some(d) = backoff.next_delay() { sleep(d); continue; }
+        // return Err(e);`: no delay left, the statement after leaves.
+        fn visit_block(&mut self, b: &'b Block) {
+            for (k, st) in b.stmts.iter().enumerate() {
+                if self.found.is_none()
+                    && let Stmt::Expr(Expr::If(i), _) = st
+                    && i.else_branch.is_none()
+                    && let Expr::Let(l) = &*i.cond
+                    && matches!(&*l.pat, syn::Pat::TupleStruct(t) if t.path.is_ident("Some"))
+                    && asks_next(&squashed(self.spans, &l.expr))
+                    && super::shape_exits::ends_in_continue(&i.then_branch)
+                    && b.stmts[k + 1..]
+                        .iter()
+                        .any(|s| matches!(s, Stmt::Expr(e, _) if leaves(e)))
+                {
+                    self.found = Some(&l.expr);
+                }
+            }
+            syn::visit::visit_block(self, b);
+        }
         fn visit_expr_closure(&mut self, _: &'b syn::ExprClosure) {}
         fn visit_expr_loop(&mut self, _: &'b syn::ExprLoop) {}
         fn visit_expr_while(&mut self, _: &'b syn::ExprWhile) {}
@@ -155,6 +184,16 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
             syn::visit::visit_local(self, l);
         }
         fn visit_expr_match(&mut self, m: &'b syn::ExprMatch) {
+            // `match backoff.next_delay() { Some(d) => { sleep(d); continue }
+            // None => return Err(e) }`
+            if self.found.is_none()
+                && asks_next(&squashed(self.spans, &m.expr))
+                && m.arms.iter().any(|a| {
+                    matches!(&a.pat, syn::Pat::Ident(i) if i.ident == "None") && leaves(&a.body)
+                })
+            {
+                self.found = Some(&m.expr);
+            }
             if self.found.is_none()
                 && let Expr::Tuple(t) = &*m.expr
             {
@@ -182,8 +221,6 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
         found: None,
         nexts: Vec::new(),
     };
-    for s in &body.stmts {
-        p.visit_stmt(s);
-    }
+    p.visit_block(body);
     p.found
 }

@@ -191,7 +191,7 @@ const LOCAL_FNS: &[&str] = &[
 const LOCAL_METHODS: &[&str] = &["bind", "accept", "kill", "parse", "duration_since"];
 
 /// Programs that reach the network: a process running one is no local work.
-const NETWORK_PROGRAMS: &[&str] = &[
+pub(super) const NETWORK_PROGRAMS: &[&str] = &[
     "curl",
     "wget",
     "kubectl",
@@ -256,6 +256,8 @@ fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
                 || last.starts_with("fs_")
                 || last.contains("signal")
                 || segs.iter().any(|s| s.starts_with("Unix"))
+                // (`ipc::connect(..)`: inter-process, the same host)
+                || segs.iter().any(|s| s == "ipc")
                 || unix;
             known.then(|| format!("`{name}(..)`"))
         }
@@ -314,7 +316,7 @@ fn chain_root(e: &Expr) -> &Expr {
 
 /// The text with what string literals hold left out (`"/unix_time"` names
 /// no socket).
-fn without_strings(t: &str) -> String {
+pub(super) fn without_strings(t: &str) -> String {
     let mut out = String::with_capacity(t.len());
     let mut in_str = false;
     let mut escaped = false;

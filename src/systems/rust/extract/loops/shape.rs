@@ -49,6 +49,14 @@ pub(super) struct Shape {
     /// errors leave (`send(..).await?`), so what is retried is the listed
     /// statuses, not every error.
     pub only_statuses: bool,
+    /// Every failure that goes round is a local capacity condition (a
+    /// full queue, too few slots: `QueueFull`, `NotEnoughSlots`), with no
+    /// remote call on its path: the loop waits for room.
+    pub capacity_wait: bool,
+    /// A pass that goes round because the call found nothing yet (an
+    /// `Ok(None)` arm, an error named not found): a wait for a value to
+    /// appear, unless the loop's own words are a retry's (`classify.rs`).
+    pub awaits_value: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -82,6 +90,15 @@ struct W<'s> {
     by_status: u32,
     /// A failure other than a status goes round.
     error_round: bool,
+    /// Inside the operand of a `return` (`return match r { .., Err(e) =>
+    /// Err(e) }`): every arm leaves with it.
+    in_return: u32,
+    /// Inside a failure arm that names a local capacity condition.
+    capacity: u32,
+    /// A capacity failure goes round; another failure goes round.
+    capacity_round: bool,
+    other_round: bool,
+    awaits_value: bool,
 }
 
 impl W<'_> {
@@ -119,9 +136,25 @@ impl W<'_> {
         {
             self.local_send = true;
         }
+        // `if sender.send(v).is_err() { continue }`: the same, tested.
+        if let Expr::MethodCall(m) = &*i.cond
+            && m.method == "is_err"
+            && local_send(&m.receiver)
+            && ends_in_continue(&i.then_branch)
+        {
+            self.local_send = true;
+        }
     }
 
     fn err_path(&mut self, goes_round: bool) {
+        let goes_round = goes_round && self.in_return == 0;
+        if goes_round {
+            if self.capacity > 0 {
+                self.capacity_round = true;
+            } else {
+                self.other_round = true;
+            }
+        }
         if goes_round && self.by_status == 0 {
             self.error_round = true;
         }
@@ -205,7 +238,9 @@ impl<'a> Visit<'a> for W<'_> {
                 self.nested_ok_return = true;
             }
         }
+        self.in_return += 1;
         syn::visit::visit_expr_return(self, r);
+        self.in_return -= 1;
     }
 
     fn visit_expr_break(&mut self, b: &'a syn::ExprBreak) {
@@ -309,6 +344,12 @@ impl<'a> Visit<'a> for W<'_> {
         {
             self.classified = true;
         }
+        // A categorizing answer (`match categorize(resp) { Done(v) =>
+        // return Ok(v), Again(e) => errors.push(e), Drop(e) => return
+        // Err(e) }`): success leaves, one failure leaves, another stays.
+        if super::shape_words::sorts_outcome(self.spans, m) {
+            self.classified = true;
+        }
         // Success that goes round: an unguarded `Ok` arm that stays, with
         // no guarded `Ok` arm beside it (`Ok(r) if r.status().is_success()`
         // would make the other `Ok` arm a failure status).
@@ -366,6 +407,15 @@ impl<'a> Visit<'a> for W<'_> {
             {
                 self.polls = true;
             }
+            // `Ok(None) => { .. }` going round: the call worked and found
+            // nothing yet.
+            if self.nested == 0
+                && self.ctx != Ctx::Err
+                && matches!(&v, Some((n, Some(p))) if n == "Ok" && super::shape_words::none_pat(p))
+                && !leaves(&arm.body)
+            {
+                self.awaits_value = true;
+            }
             let ctx = match &v {
                 Some((n, inner)) if n == "Ok" && ok_of_nothing(*inner) => self.ctx,
                 Some((n, _)) if n == "Ok" => Ctx::Ok,
@@ -381,7 +431,11 @@ impl<'a> Visit<'a> for W<'_> {
                                 Pat::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
                                 _ => pat_variant(p).map(|(n, _)| n),
                             })
-                            .is_some_and(|n| in_progress(&n) || n == "Continue")
+                            .is_some_and(|n| {
+                                in_progress(&n)
+                                    || n == "Continue"
+                                    || super::shape_words::not_yet_variant(&n)
+                            })
                         && !leaves(&arm.body)
                     {
                         self.polls = true;
@@ -397,7 +451,17 @@ impl<'a> Visit<'a> for W<'_> {
                     {
                         self.classified = true;
                     }
+                    // `Err(KeyNotFound(_)) => sleep`: not there yet.
+                    if self.nested == 0
+                        && inner.is_some_and(|p| super::shape_words::names_missing(self.spans, p))
+                        && !leaves(&arm.body)
+                    {
+                        self.awaits_value = true;
+                    }
+                    let cap = super::shape_words::capacity_arm(self.spans, &arm.pat, &arm.body);
+                    self.capacity += u32::from(cap);
                     self.err_path(goes_round(&arm.body));
+                    self.capacity -= u32::from(cap);
                     if let Some(Pat::Ident(i)) = inner {
                         self.err_names.push(i.ident.to_string());
                     }
@@ -527,7 +591,21 @@ impl<'a> Visit<'a> for W<'_> {
             self.by_status += 1;
         }
         if then_ctx == Ctx::Err && else_ctx == Ctx::Ok {
+            // `if let Err(Full(back)) = tx.try_send(job)`: a capacity wait.
+            let cap = match &*i.cond {
+                Expr::Let(l) => {
+                    let body = Expr::Block(syn::ExprBlock {
+                        attrs: Vec::new(),
+                        label: None,
+                        block: i.then_branch.clone(),
+                    });
+                    super::shape_words::capacity_arm(self.spans, &l.pat, &body)
+                }
+                _ => false,
+            };
+            self.capacity += u32::from(cap);
             self.err_path(block_goes_round(&i.then_branch));
+            self.capacity -= u32::from(cap);
         }
         if then_ctx == Ctx::Ok && else_ctx == Ctx::Err {
             // The failure path is the else branch, or the fall-through.
@@ -593,6 +671,11 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         shutdown: 0,
         by_status: 0,
         error_round: false,
+        in_return: 0,
+        capacity: 0,
+        capacity_round: false,
+        other_round: false,
+        awaits_value: false,
     };
     // `while let Err(e) = op().await { .. }`: the body is the failure path
     // and the call's success ends the loop.
@@ -656,5 +739,7 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
             && !w.error_round
             && !let_else_goes_round
             && !err_cond,
+        capacity_wait: w.capacity_round && !w.other_round,
+        awaits_value: w.awaits_value,
     }
 }

@@ -145,6 +145,8 @@ pub(super) fn picks(p: &Pat) -> bool {
 /// The comparison of a counter or a clock: a bound, not a classification.
 pub(super) fn is_bound_test(e: &Expr) -> bool {
     match e {
+        // `err.code() != Code::Unknown`: the error's code, not a count.
+        Expr::Binary(b) if error_code(&b.left) || error_code(&b.right) => false,
         Expr::Binary(b) => {
             matches!(
                 b.op,
@@ -172,6 +174,12 @@ pub(super) fn is_bound_test(e: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// `err.code()`, `e.kind()`, `status.code()`: what sort of failure it is.
+fn error_code(e: &Expr) -> bool {
+    matches!(e, Expr::MethodCall(m) if m.args.is_empty()
+        && matches!(m.method.to_string().as_str(), "code" | "kind" | "error_code" | "status_code"))
 }
 
 pub(super) fn text_of(spans: &Spans<'_>, e: &Expr) -> String {

@@ -63,3 +63,125 @@ pub(super) fn is_poll_call(name: &str) -> bool {
         // on a PID file): its `Err` means "someone else has it".
         || name.starts_with("claim")
 }
+
+/// `None` as a pattern.
+pub(super) fn none_pat(p: &Pat) -> bool {
+    match p {
+        Pat::Ident(i) => i.ident == "None" && i.subpat.is_none(),
+        Pat::Path(p) => p.path.is_ident("None"),
+        _ => false,
+    }
+}
+
+/// The words of a `CamelCase` identifier (`UnprocessedBlock` -> `Unprocessed`,
+/// `Block`).
+fn camel_words(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in name.chars() {
+        if c == '_' {
+            out.push(String::new());
+            continue;
+        }
+        if c.is_ascii_uppercase() || out.is_empty() {
+            out.push(String::new());
+        }
+        if let Some(w) = out.last_mut() {
+            w.push(c.to_ascii_lowercase());
+        }
+    }
+    out.retain(|w| !w.is_empty());
+    out
+}
+
+/// An error variant saying the value is not there yet
+/// (`UnprocessedBlock`, `NotYetAvailable`, `BlockPending`,
+/// `Unconfirmed`): a wait, whatever else the loop does.
+pub(super) fn not_yet_variant(name: &str) -> bool {
+    let w = camel_words(name);
+    w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "pending" | "unprocessed" | "unconfirmed" | "unfinalized" | "unsynced"
+        )
+    }) || w
+        .windows(2)
+        .any(|p| p[0] == "not" && matches!(p[1].as_str(), "yet" | "ready"))
+}
+
+/// An error pattern naming a value that is missing (`KeyNotFound(_)`,
+/// `Error::NotFound`, `NoSuchKey`): a pass that goes round on it waits for
+/// the value to appear.
+pub(super) fn names_missing(spans: &super::Spans<'_>, p: &Pat) -> bool {
+    let t = spans.text(p);
+    t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|id| {
+            let w = camel_words(id);
+            w.windows(2).any(|p| p[0] == "not" && p[1] == "found")
+                || w.windows(3).any(|p| p[0] == "no" && p[1] == "such")
+        })
+}
+
+/// A failure arm whose pattern names a local capacity condition (a full
+/// queue, too few slots: `QueueFull`, `TrySendError::Full`,
+/// `NotEnoughSlots`, `WouldBlock`, `NoCapacity`) and whose body asks
+/// nothing remote (no call awaited but a sleep).
+pub(super) fn capacity_arm(spans: &super::Spans<'_>, pat: &Pat, body: &syn::Expr) -> bool {
+    let t = spans.text(pat);
+    let names = t
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|id| {
+            let w = camel_words(id);
+            w.last().is_some_and(|l| l == "full")
+                || w.first().is_some_and(|f| f == "not") && w.get(1).is_some_and(|x| x == "enough")
+                || id == "WouldBlock"
+                || w.windows(2).any(|p| p[0] == "no" && p[1] == "capacity")
+        });
+    if !names {
+        return false;
+    }
+    let b: String = spans.text(body).split_whitespace().collect();
+    b.split(';')
+        .all(|stmt| !stmt.contains(".await") || stmt.contains("sleep("))
+}
+
+/// A match that sorts an attempt's outcome three ways by the variants of
+/// a categorizing answer (not `Ok`/`Err`/`Some`/`None`: those are the
+/// result and the policy): one arm leaves with success (`return Ok(..)`),
+/// one leaves with a failure (`return Err(..)`, `bail!`), one goes round
+/// (`Retryable(e) => errors.push(e)`, `NonRetryable(e) => return Err(..)`).
+pub(super) fn sorts_outcome(spans: &super::Spans<'_>, m: &syn::ExprMatch) -> bool {
+    if matches!(&*m.expr, syn::Expr::Tuple(_)) {
+        return false;
+    }
+    // (a bare `Ok`/`Err`/`Some`/`None` is the result or the policy;
+    // `Outcome::Ok(v)` is the categorizing answer's own)
+    let own_path = |p: &syn::Path| {
+        p.segments.len() > 1
+            || p.segments.last().is_some_and(|s| {
+                !matches!(s.ident.to_string().as_str(), "Ok" | "Err" | "Some" | "None")
+            })
+    };
+    let own = |a: &syn::Arm| match &a.pat {
+        Pat::TupleStruct(t) => own_path(&t.path),
+        Pat::Path(p) => own_path(&p.path),
+        Pat::Struct(s) => own_path(&s.path),
+        Pat::Or(o) => match o.cases.first() {
+            Some(Pat::TupleStruct(t)) => own_path(&t.path),
+            Some(Pat::Path(p)) => own_path(&p.path),
+            _ => false,
+        },
+        _ => false,
+    };
+    let body = |a: &syn::Arm| -> String { spans.text(&a.body).split_whitespace().collect() };
+    let arms: Vec<&syn::Arm> = m.arms.iter().filter(|a| own(a)).collect();
+    let leaves_with =
+        |a: &syn::Arm, w: &str| super::shape_exits::leaves(&a.body) && body(a).contains(w);
+    let ok = arms
+        .iter()
+        .any(|a| leaves_with(a, "returnOk(") && !leaves_with(a, "returnErr("));
+    let err = arms
+        .iter()
+        .any(|a| leaves_with(a, "returnErr(") || leaves_with(a, "bail!"));
+    let stays = arms.iter().any(|a| !super::shape_exits::leaves(&a.body));
+    ok && err && stays
+}

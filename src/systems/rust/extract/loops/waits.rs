@@ -69,12 +69,66 @@ pub(super) fn loopback(text: &str) -> Option<&'static str> {
         .split_whitespace()
         .collect::<String>()
         .to_ascii_lowercase();
-    LOOPBACK.iter().find(|h| compact.contains(*h)).map(|h| {
-        h.trim_start_matches(['"', '/', '@'])
-            .trim_end_matches('"')
-            .trim_start_matches("ipv4addr::")
-            .trim_start_matches("ipv6addr::")
-    })
+    LOOPBACK
+        .iter()
+        .find(|h| compact.contains(*h))
+        .map(|h| {
+            h.trim_start_matches(['"', '/', '@'])
+                .trim_end_matches('"')
+                .trim_start_matches("ipv4addr::")
+                .trim_start_matches("ipv6addr::")
+        })
+        .or_else(|| in_literal(text))
+}
+
+/// `127.0.0.1` inside a string literal, wherever in it (a format string
+/// `"{protocol}:127.0.0.1:{port}"`), as a whole address.
+fn in_literal(text: &str) -> Option<&'static str> {
+    const ADDR: &str = "127.0.0.1";
+    let mut in_str = false;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            } else if text[i..].starts_with(ADDR) {
+                let before = text[..i].chars().next_back();
+                let after = text[i + ADDR.len()..].chars().next();
+                let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit() || c == '.');
+                if !digit(before) && !digit(after) {
+                    return Some(ADDR);
+                }
+            }
+            continue;
+        }
+        in_str = c == '"';
+    }
+    None
+}
+
+/// A local process the function starts before the loop
+/// (`command.spawn()`, `Command::new(..).spawn()`, `spawn_into()`), whose
+/// program is no network client: what the loop asks next is that process.
+/// `text` is the function's source up to the loop.
+pub(super) fn spawns_process(text: &str) -> Option<&'static str> {
+    let compact: String = text.split_whitespace().collect();
+    let lower = compact.to_ascii_lowercase();
+    if !lower.contains("command") {
+        return None;
+    }
+    let net = super::reach::NETWORK_PROGRAMS
+        .iter()
+        .any(|p| lower.contains(&format!("(\"{p}\"")));
+    if net {
+        return None;
+    }
+    [".spawn()", ".spawn_into()"]
+        .into_iter()
+        .find(|w| compact.contains(w))
 }
 
 /// `while !list.is_empty()` whose body takes from `list` (`pop`,
@@ -147,6 +201,11 @@ mod tests {
             Some("localhost")
         );
         assert_eq!(loopback("let localhost_port = cfg.port;"), None);
+        assert_eq!(
+            loopback("format!(\"{protocol}:127.0.0.1:{port}\")"),
+            Some("127.0.0.1")
+        );
+        assert_eq!(loopback("\"10.127.0.0.12\""), None);
         assert_eq!(loopback("client.get(\"https://api.example.com\")"), None);
     }
 

@@ -1,0 +1,113 @@
+//! A retry loop's bound read from the guard of the arm that goes round
+//! (`Err(e) if retryable(&e) && attempt < max => ..`) and from a counter
+//! counted down to zero (split from `bounds.rs`).
+
+use super::bounds::{Cmp, compare};
+use super::*;
+
+impl LoopFinder<'_, '_, '_, '_> {
+    pub(super) fn staying_guard(
+        &self,
+        body: &Block,
+        before: &[&Stmt],
+        init_of: &dyn Fn(&str) -> i128,
+        incremented: &dyn Fn(&str) -> bool,
+        decremented: &dyn Fn(&str) -> bool,
+        dec_at: &dyn Fn(&str) -> Option<usize>,
+    ) -> Option<AttemptsT> {
+        struct Arms<'x> {
+            out: Vec<(&'x Expr, &'x Expr)>,
+        }
+        impl<'x> Visit<'x> for Arms<'x> {
+            fn visit_item(&mut self, _: &'x Item) {}
+            fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
+            fn visit_arm(&mut self, a: &'x syn::Arm) {
+                if let syn::Pat::Guard(g) = &a.pat {
+                    self.out.push((&g.guard, &a.body));
+                }
+                syn::visit::visit_arm(self, a);
+            }
+        }
+        let mut arms = Arms { out: Vec::new() };
+        arms.visit_block(body);
+        for (guard, arm_body) in arms.out {
+            if super::shape::leaves(arm_body) {
+                continue;
+            }
+            let mut parts = vec![guard];
+            let mut i = 0;
+            while i < parts.len() {
+                if let Expr::Binary(b) = parts[i]
+                    && matches!(b.op, syn::BinOp::And(_))
+                {
+                    let (l, r) = (&*b.left, &*b.right);
+                    parts.remove(i);
+                    parts.push(l);
+                    parts.push(r);
+                    continue;
+                }
+                i += 1;
+            }
+            for c in parts {
+                let Some((name, op, limit, cmp)) = compare(c) else {
+                    continue;
+                };
+                // `Err(e) if retries > 0 => { retries -= 1; .. }`: a
+                // counter counted down to zero.
+                if !incremented(&name) {
+                    if decremented(&name)
+                        && matches!(op, Cmp::Gt)
+                        && matches!(self.num(limit), Num::Const(0))
+                    {
+                        return Some(self.countdown(before, &name, cmp, dec_at));
+                    }
+                    continue;
+                }
+                let c0 = init_of(&name);
+                let offset = match op {
+                    Cmp::Lt => 1 - c0,
+                    Cmp::Le => 2 - c0,
+                    _ => continue,
+                };
+                return Some(AttemptsT::Count {
+                    value: self.num(limit),
+                    offset,
+                    span: self.ev.spans.node(cmp),
+                });
+            }
+        }
+        None
+    }
+}
+
+impl LoopFinder<'_, '_, '_, '_> {
+    /// Attempts of a loop that counts `name` down from its first value and
+    /// stops when it reaches zero.
+    pub(super) fn countdown(
+        &self,
+        before: &[&Stmt],
+        name: &str,
+        cmp: &Expr,
+        dec_at: &dyn Fn(&str) -> Option<usize>,
+    ) -> AttemptsT {
+        let spans = self.ev.spans;
+        let init = before.iter().rev().find_map(|s| match s {
+            Stmt::Local(l) if pat_ident(&l.pat).as_deref() == Some(name) => {
+                l.init.as_ref().map(|i| self.num(&i.expr))
+            }
+            _ => None,
+        });
+        let check_at = spans.node(cmp).start;
+        let dec_before = dec_at(name).is_some_and(|i| i < check_at);
+        match init {
+            Some(Num::Const(n)) => AttemptsT::Count {
+                value: Num::Const(n),
+                offset: i128::from(!dec_before),
+                span: spans.node(cmp),
+            },
+            _ => AttemptsT::Unknown {
+                span: spans.node(cmp),
+            },
+        }
+    }
+}
