@@ -40,7 +40,7 @@ pub const KEYS: &[KeyDoc] = &[
         key: "test-code",
         kind: "`\"skip\"` or `\"read\"`",
         default: "`\"skip\"`",
-        doc: "source code in test folders (`src/test/`, `tests/`, fixtures) or named as tests (`*Test.java`, `*_test.go`) is not the service: skipped and counted, or read",
+        doc: "source code in test folders (`src/test/`, `tests/`, Python and Go `test/`, fixtures) or named as tests (`*Test.java`, `*_test.go`) is not the service: skipped and counted, or read",
     },
     KeyDoc {
         key: "cache-dir",
