@@ -75,23 +75,10 @@ fn unbounded_call(text: &str, region: Span) -> Option<Span> {
 /// `text` with the contents of its string literals blanked, byte for byte.
 fn masked(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let (mut in_str, mut escaped) = (false, false);
-    for c in text.chars() {
-        if in_str {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_str = false;
-                out.push(c);
-                continue;
-            }
-            for _ in 0..c.len_utf8() {
-                out.push(' ');
-            }
+    for (_, c, inside) in super::literals::in_strings(text) {
+        if inside {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
         } else {
-            in_str = c == '"';
             out.push(c);
         }
     }

@@ -44,6 +44,7 @@ mod clients;
 pub mod eval;
 mod fast_span;
 pub mod guard;
+mod literals;
 pub mod loops;
 pub mod prune;
 

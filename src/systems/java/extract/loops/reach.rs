@@ -171,12 +171,7 @@ const NEUTRAL_NAMES: &[&str] = &[
 /// Hadoop or a project's `Path` may name a remote file), `File` unless the
 /// file imports another `File`.
 fn typed(ctx: &Ctx<'_>, ty: &str, list: &[&str]) -> bool {
-    let base = ty
-        .split('<')
-        .next()
-        .unwrap_or(ty)
-        .trim_end_matches("[]")
-        .trim();
+    let base = base_type(ty);
     let last = ast::last_segment(base);
     if matches!(last, "Path" | "Files") {
         return ctx
@@ -330,17 +325,22 @@ fn call_reach(ctx: &Ctx<'_>, d: Node<'_>, depth: u32, budget: &Walk) -> Reach {
     }
 }
 
+/// A type as written without its type arguments and array brackets
+/// (`List` of `List<String>`, `Node` of `Node[]`).
+fn base_type(ty: &str) -> &str {
+    ty.split('<')
+        .next()
+        .unwrap_or(ty)
+        .trim_end_matches("[]")
+        .trim()
+}
+
 /// The package and simple name of a type this file names but does not
 /// declare, when it can be the project's own: imported from outside the
 /// JDK, or not imported (then in this file's package). `None` for a
 /// generic parameter, a nested type (`Outer.Inner`) and the JDK's types.
 pub(super) fn project_type(ctx: &Ctx<'_>, ty: &str) -> Option<(String, String)> {
-    let base = ty
-        .split('<')
-        .next()
-        .unwrap_or(ty)
-        .trim_end_matches("[]")
-        .trim();
+    let base = base_type(ty);
     let (written_pkg, simple) = match base.rsplit_once('.') {
         Some((p, s)) if p.starts_with(|c: char| c.is_ascii_lowercase()) => (Some(p), s),
         Some(_) => return None,

@@ -317,24 +317,8 @@ fn chain_root(e: &Expr) -> &Expr {
 /// The text with what string literals hold left out (`"/unix_time"` names
 /// no socket).
 pub(super) fn without_strings(t: &str) -> String {
-    let mut out = String::with_capacity(t.len());
-    let mut in_str = false;
-    let mut escaped = false;
-    for c in t.chars() {
-        if in_str {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_str = false;
-            }
-            continue;
-        }
-        if c == '"' {
-            in_str = true;
-        }
-        out.push(c);
-    }
-    out
+    crate::systems::rust::extract::literals::in_strings(t)
+        .filter(|(_, _, inside)| !inside)
+        .map(|(_, c, _)| c)
+        .collect()
 }

@@ -85,29 +85,15 @@ pub(super) fn loopback(text: &str) -> Option<&'static str> {
 /// `"{protocol}:127.0.0.1:{port}"`), as a whole address.
 fn in_literal(text: &str) -> Option<&'static str> {
     const ADDR: &str = "127.0.0.1";
-    let mut in_str = false;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        if in_str {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_str = false;
-            } else if text[i..].starts_with(ADDR) {
-                let before = text[..i].chars().next_back();
-                let after = text[i + ADDR.len()..].chars().next();
-                let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit() || c == '.');
-                if !digit(before) && !digit(after) {
-                    return Some(ADDR);
-                }
-            }
-            continue;
-        }
-        in_str = c == '"';
-    }
-    None
+    let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit() || c == '.');
+    crate::systems::rust::extract::literals::in_strings(text)
+        .any(|(i, _, inside)| {
+            inside
+                && text[i..].starts_with(ADDR)
+                && !digit(text[..i].chars().next_back())
+                && !digit(text[i + ADDR.len()..].chars().next())
+        })
+        .then_some(ADDR)
 }
 
 /// A local process the function starts before the loop
