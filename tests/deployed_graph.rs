@@ -241,11 +241,7 @@ fn an_environment_default_in_code_gives_way_to_the_workloads_entry() {
         .find(|e| g.service_name(e.to) == "mysql")
         .unwrap();
     assert_eq!(sql.protocol.label(), "SQL");
-    let unresolved: Vec<&str> = scan
-        .files
-        .iter()
-        .flat_map(|f| f.facts.unresolved.iter().map(|u| u.written.as_str()))
-        .collect();
+    let unresolved = common::graph::unresolved(&scan);
     assert!(unresolved.is_empty(), "{unresolved:?}");
 }
 

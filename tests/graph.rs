@@ -387,11 +387,7 @@ fn env_targets_join_the_callers_environment() {
             "{callee}: {from_code:#?}"
         );
     }
-    let unresolved: Vec<&str> = scan
-        .files
-        .iter()
-        .flat_map(|f| f.facts.unresolved.iter().map(|u| u.written.as_str()))
-        .collect();
+    let unresolved = common::graph::unresolved(&scan);
     assert_eq!(unresolved, ["env ASSISTANT_HOST"], "{names:#?}");
 }
 
@@ -509,11 +505,7 @@ fn go_struct_fields_from_the_environment_are_env_targets() {
         from_code.iter().any(|e| e.starts_with("kafka Some(Kafka)")),
         "{from_code:#?}"
     );
-    let unresolved: Vec<&str> = scan
-        .files
-        .iter()
-        .flat_map(|f| f.facts.unresolved.iter().map(|u| u.written.as_str()))
-        .collect();
+    let unresolved = common::graph::unresolved(&scan);
     assert!(unresolved.is_empty(), "{unresolved:?}");
 }
 
@@ -639,10 +631,6 @@ fn a_kafka_go_broker_from_a_config_field_is_an_edge() {
         names.iter().any(|n| n == "notify -> events-kafka x10"),
         "{names:#?}"
     );
-    let unresolved: Vec<&str> = scan
-        .files
-        .iter()
-        .flat_map(|f| f.facts.unresolved.iter().map(|u| u.written.as_str()))
-        .collect();
+    let unresolved = common::graph::unresolved(&scan);
     assert!(unresolved.is_empty(), "{unresolved:?}");
 }

@@ -53,3 +53,11 @@ pub fn edges_via(g: &Graph, prefix: &str) -> Vec<String> {
     v.sort();
     v
 }
+
+/// What the scan's calls left unresolved, as written, file by file.
+pub fn unresolved(scan: &retrylint::Scan) -> Vec<&str> {
+    scan.files
+        .iter()
+        .flat_map(|f| f.facts.unresolved.iter().map(|u| u.written.as_str()))
+        .collect()
+}
