@@ -43,62 +43,66 @@ pub(super) fn read(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Generated> {
             .map(|(_, v)| *v)
     };
     let dur = |key: &str, place: usize| arg(key, place).and_then(|v| eval::duration(ctx, v));
+    // A delay the file does not state (a parameter, `x.Value`) leaves the
+    // delay unknown; the count and the jitter still read.
+    let known = |d: Option<std::time::Duration>, make: &dyn Fn(std::time::Duration) -> Delay| {
+        d.map_or(Delay::Unknown, make)
+    };
     let (count_place, delay, jitter) = match name {
-        "ConstantBackoff" => {
-            let d = dur("delay", 0)?;
-            let delay = if d.is_zero() {
-                Delay::None
-            } else {
-                Delay::Fixed { delay: d }
-            };
-            (1, delay, Jitter::None)
-        }
+        "ConstantBackoff" => (
+            1,
+            known(dur("delay", 0), &|d| {
+                if d.is_zero() {
+                    Delay::None
+                } else {
+                    Delay::Fixed { delay: d }
+                }
+            }),
+            Jitter::None,
+        ),
         "LinearBackoff" => {
-            let base = dur("initialDelay", 0)?;
-            let factor = factor(ctx, arg("factor", 2), 1.0)?;
             // `initial x (1 + i x factor)`: the model's linear steps when
             // the factor is 1, another growth otherwise.
-            let delay = if factor == 1.0 {
-                Delay::Linear { base, cap: None }
-            } else {
-                Delay::Custom
-            };
+            let linear = factor(ctx, arg("factor", 2), 1.0) == Some(1.0);
+            let delay = known(dur("initialDelay", 0), &|base| {
+                if linear {
+                    Delay::Linear { base, cap: None }
+                } else {
+                    Delay::Custom
+                }
+            });
             (1, delay, Jitter::None)
         }
         "ExponentialBackoff" => {
-            let base = dur("initialDelay", 0)?;
-            let multiplier = factor(ctx, arg("factor", 2), 2.0)?;
-            (
-                1,
-                Delay::Exponential {
+            let delay = match factor(ctx, arg("factor", 2), 2.0) {
+                Some(multiplier) => known(dur("initialDelay", 0), &|base| Delay::Exponential {
                     base,
                     multiplier,
                     cap: None,
-                },
-                Jitter::None,
-            )
+                }),
+                None => Delay::Unknown,
+            };
+            (1, delay, Jitter::None)
         }
-        "DecorrelatedJitterBackoffV2" => {
-            let base = dur("medianFirstRetryDelay", 0)?;
-            (
-                1,
+        "DecorrelatedJitterBackoffV2" => (
+            1,
+            known(dur("medianFirstRetryDelay", 0), &|base| {
                 Delay::Exponential {
                     base,
                     multiplier: 2.0,
                     cap: None,
-                },
-                Jitter::Decorrelated,
-            )
-        }
+                }
+            }),
+            Jitter::Decorrelated,
+        ),
         "AwsDecorrelatedJitterBackoff" => {
-            let base = dur("minDelay", 0)?;
-            let cap = dur("maxDelay", 1)?;
+            let cap = dur("maxDelay", 1);
             (
                 2,
-                Delay::Decorrelated {
+                known(dur("minDelay", 0), &|base| Delay::Decorrelated {
                     base,
-                    cap: Some(cap),
-                },
+                    cap,
+                }),
                 Jitter::Decorrelated,
             )
         }

@@ -490,3 +490,26 @@ fn should_handle_predicates_read_as_conditions() {
     );
     assert_eq!(retry_on("_ => PredicateResult.True()"), RetryOn::AllErrors);
 }
+
+/// Polly.Contrib.WaitAndRetry: the generator's count reads when its delay
+/// is a value the file does not state (`baseDelay.Value` of a nullable
+/// parameter): the attempts and the (absent) jitter are known, the delay
+/// is not.
+#[test]
+fn polly_contrib_generator_with_an_unstated_delay() {
+    let f = read(
+        "using Polly.Contrib.WaitAndRetry;
+        public static class Policies {
+            public static IAsyncPolicy Create(TimeSpan? baseDelay = null, int retries = 3) {
+                baseDelay ??= TimeSpan.FromMilliseconds(200);
+                var delays = Backoff.ExponentialBackoff(baseDelay.Value, retries);
+                return Policy.Handle<TimeoutException>().WaitAndRetryAsync(delays);
+            }
+        }",
+    );
+    assert_eq!(f.policies.len(), 1, "{:?}", f.diagnostics);
+    let p = &f.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    assert_eq!(p.delay.value, Delay::Unknown);
+    assert_eq!(p.jitter.value, Jitter::None);
+}
