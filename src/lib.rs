@@ -318,9 +318,10 @@ pub fn read_unlinked(
     }));
     drop(unkept);
     scan.csharp = Some(std::sync::Arc::new(csharp));
-    // Rust test modules declared in another file (`#[cfg(test)] mod x;`).
+    // Rust test modules declared in another file (`#[cfg(test)] mod x;`)
+    // and the sources of .NET test projects.
     if !settings.read_test_code {
-        let tests = rust_test_modules(&scan.files);
+        let tests = declared_test_files(&scan.files);
         if !tests.is_empty() {
             scan.files
                 .retain(|f| !tests.contains(&f.source.display_path()));
@@ -339,28 +340,12 @@ pub fn read_unlinked(
     scan
 }
 
-/// The shown paths of the Rust files that another file declares as its
-/// test module (`#[cfg(test)] mod x;`).
-fn rust_test_modules(files: &[ScannedFile]) -> std::collections::HashSet<String> {
-    let declared: Vec<(String, &[String])> = files
-        .iter()
-        .filter(|f| !f.facts.rust.test_modules.is_empty())
-        .map(|f| {
-            (
-                f.source.display_path(),
-                f.facts.rust.test_modules.as_slice(),
-            )
-        })
-        .collect();
-    extract::test_code::rust_test_module_files(declared.iter().map(|(p, m)| (p.as_str(), *m)))
-}
-
 /// Join the files of a scan read by [`read_unlinked`] (the link stage),
 /// and list what was not read. A Rust test module is dropped again (the
 /// language server may have read one, or its declaration, anew).
 pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
     if !settings.read_test_code {
-        let tests = rust_test_modules(&scan.files);
+        let tests = declared_test_files(&scan.files);
         if !tests.is_empty() {
             scan.files
                 .retain(|f| !tests.contains(&f.source.display_path()));
@@ -754,7 +739,10 @@ fn bytes(n: u64) -> String {
 
 #[path = "lib/paths.rs"]
 mod paths;
+#[path = "lib/test_files.rs"]
+mod test_files;
 use paths::{display, relative_to_root};
+use test_files::declared_test_files;
 
 #[path = "lib/schedule.rs"]
 mod schedule;

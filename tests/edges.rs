@@ -105,6 +105,35 @@ fn a_rust_test_module_in_its_own_file_is_dropped_and_counted() {
     );
 }
 
+/// A project file that references a test framework (or is a NUKE build)
+/// makes its folder's C# files test code, whatever the folder is called.
+#[test]
+fn a_dotnet_test_project_is_test_code_by_its_project_file() {
+    let s = scan("testdata/graph/dotnet-test-project", &Settings::default());
+    let kept: Vec<String> = s.files.iter().map(|f| f.source.display_path()).collect();
+    assert!(
+        kept.iter()
+            .all(|p| !p.ends_with("ClientWrapper.cs") && !p.ends_with("DatabaseReady.cs")),
+        "the test tool's or the build's file was kept: {kept:?}"
+    );
+    assert!(
+        kept.iter().any(|p| p.ends_with("src/Api/Program.cs")),
+        "the program was dropped: {kept:?}"
+    );
+    assert_eq!(s.stats.test_files, 2);
+    let read = Settings {
+        read_test_code: true,
+        ..Settings::default()
+    };
+    let s = scan("testdata/graph/dotnet-test-project", &read);
+    assert!(
+        s.files
+            .iter()
+            .any(|f| f.source.display_path().ends_with("ClientWrapper.cs")),
+        "test code asked for was not read"
+    );
+}
+
 #[test]
 fn compose_values_resolve_from_dot_env_and_env_file_never_become_services() {
     let s = scan("testdata/graph/compose-env", &Settings::default());

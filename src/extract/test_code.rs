@@ -10,7 +10,9 @@
 //! `__mocks__`), and files named as tests: `*_test.go`, `test_*.py`,
 //! `*_test.py` and Python and Go files under `test/`, `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
 //! `*Tests.cs`, `*Test.cs` (and every C# file of a .NET test project's
-//! folder, `Orders.Tests/`, `Api.UnitTests/`), `*.test.ts`, `*.spec.ts` (and `.js`). Gradle
+//! folder, `Orders.Tests/`, `Api.UnitTests/`, or of a project whose
+//! `*.csproj` references a test framework, whatever its folder is called:
+//! dropped after the scan, as Rust test modules are), `*.test.ts`, `*.spec.ts` (and `.js`). Gradle
 //! build logic (`buildSrc/`, `build-logic/`) is not the service either
 //! and is skipped and counted with it (ftgo-application's `buildSrc` was
 //! a caller), and so is the Maven Wrapper's `.mvn/` (its downloader's URL
@@ -174,6 +176,48 @@ pub fn rust_test_module_files<'a>(
     out
 }
 
+/// The C# and F# files of `sources` (shown paths) that belong to a .NET
+/// test project: the nearest folder above the file that holds a project
+/// file (`*.csproj`, `*.fsproj`; an SDK-style project compiles every
+/// source file below its folder) is one of `projects` marked as a test
+/// project (a test SDK or framework, `<IsTestProject>`). A test tool's
+/// folder need not be named as tests: Squidex's `tools/TestSuite/
+/// TestSuite.Shared/` references xunit and waits for the server in a loop.
+pub fn dotnet_test_project_files<'a>(
+    projects: impl Iterator<Item = (&'a str, bool)>,
+    sources: impl Iterator<Item = &'a str>,
+) -> std::collections::HashSet<String> {
+    // Only project files: a `Directory.Packages.props` that pins xunit's
+    // version for the whole tree is no test project.
+    let folders: std::collections::HashMap<&str, bool> = projects
+        .filter(|(path, _)| path.ends_with(".csproj") || path.ends_with(".fsproj"))
+        .map(|(path, test)| (path.rsplit_once('/').map_or("", |(d, _)| d), test))
+        .collect();
+    let mut out = std::collections::HashSet::new();
+    if !folders.values().any(|t| *t) {
+        return out;
+    }
+    for path in sources {
+        if !(path.ends_with(".cs") || path.ends_with(".fs")) {
+            continue;
+        }
+        let mut dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+        let nearest = loop {
+            if let Some(test) = folders.get(dir) {
+                break *test;
+            }
+            if dir.is_empty() {
+                break false;
+            }
+            dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+        };
+        if nearest {
+            out.insert(path.to_string());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,5 +288,41 @@ mod tests {
         assert!(got.contains("c/src/tests/mod.rs"));
         assert!(got.contains("c/src/net/fixtures.rs"));
         assert!(!got.contains("c/src/fixtures.rs"));
+    }
+
+    #[test]
+    fn dotnet_files_belong_to_the_nearest_project() {
+        let projects = [
+            (
+                "tools/TestSuite/TestSuite.Shared/TestSuite.Shared.csproj",
+                true,
+            ),
+            ("tools/TestSuite/TestSuite.Shared/Inner/Inner.csproj", false),
+            ("src/Api/Api.csproj", false),
+            ("Root.fsproj", false),
+            // Central package management names xunit for the tests below.
+            ("src/Directory.Packages.props", true),
+        ];
+        let sources = [
+            "tools/TestSuite/TestSuite.Shared/ClientWrapper.cs",
+            "tools/TestSuite/TestSuite.Shared/Utils/Wait.cs",
+            "tools/TestSuite/TestSuite.Shared/Inner/Client.cs",
+            "tools/TestSuite/TestSuite.Shared/Build.java",
+            "src/Api/Program.cs",
+            "Script.fs",
+            "loose/Other.cs",
+        ];
+        let found = dotnet_test_project_files(projects.into_iter(), sources.into_iter());
+        let mut found: Vec<&str> = found.iter().map(String::as_str).collect();
+        found.sort_unstable();
+        assert_eq!(
+            found,
+            [
+                "tools/TestSuite/TestSuite.Shared/ClientWrapper.cs",
+                "tools/TestSuite/TestSuite.Shared/Utils/Wait.cs"
+            ]
+        );
+        let none = dotnet_test_project_files(projects[1..].iter().copied(), sources.into_iter());
+        assert!(none.is_empty());
     }
 }

@@ -47,8 +47,14 @@ pub fn wanted(kind: BuildKind, bytes: &[u8]) -> bool {
     });
     // A project that references others: the libraries it runs
     // (`link`: a shared event bus's pipeline is each program's).
-    static NUGET: LazyLock<Needles> =
-        LazyLock::new(|| Needles::new(["\"Polly", "'Polly", "<ProjectReference"]));
+    // A test project (or a build): its folder's sources are test code.
+    static NUGET: LazyLock<Needles> = LazyLock::new(|| {
+        Needles::new(
+            ["\"Polly", "'Polly", "<ProjectReference"]
+                .into_iter()
+                .chain(MSBUILD_TEST_MARKERS.iter().copied()),
+        )
+    });
     match kind {
         BuildKind::Maven | BuildKind::Gradle | BuildKind::GradleCatalog => JVM.any_in(bytes),
         BuildKind::CargoLock => CARGO.any_in(bytes),
@@ -431,21 +437,41 @@ pub fn msbuild_is_apphost(text: &str) -> bool {
     text.contains("Aspire.AppHost.Sdk") || text.contains("<IsAspireHost>true</IsAspireHost>")
 }
 
-/// Whether a `*.csproj` is a test project: it says so, or builds with a
-/// test SDK or framework (dotnet/eShop's `tests/Basket.UnitTests` is an
-/// `Exe` of `MSTest.Sdk`).
+/// Whether a `*.csproj` is a test project or build logic, not a service:
+/// it says so, or builds with a test SDK or framework (dotnet/eShop's
+/// `tests/Basket.UnitTests` is an `Exe` of `MSTest.Sdk`; TUnit's packages
+/// are `TUnit*`), hosts the program under test in memory
+/// (`Microsoft.AspNetCore.Mvc.Testing`'s `WebApplicationFactory`,
+/// `Microsoft.AspNetCore.TestHost`: bitwarden's `test/IntegrationTestCommon`),
+/// references a mocking or assertion library only tests use (Moq,
+/// NSubstitute, FakeItEasy, FluentAssertions, Shouldly: Ocelot's published
+/// `Ocelot.Testing`), or is a NUKE or Cake build (`Nuke.Common`,
+/// `Cake.Frosting`: kgrzybek/modular-monolith-with-ddd's `build/_build.csproj`
+/// waits for SQL Server in a loop while it builds; build logic is not the
+/// service, as Gradle's `buildSrc` is not).
 pub fn msbuild_is_test(text: &str) -> bool {
-    [
-        "<IsTestProject>true</IsTestProject>",
-        "Microsoft.NET.Test.Sdk",
-        "MSTest.Sdk",
-        "\"xunit",
-        "\"NUnit",
-        "\"MSTest.TestFramework",
-    ]
-    .iter()
-    .any(|m| text.contains(m))
+    MSBUILD_TEST_MARKERS.iter().any(|m| text.contains(m))
 }
+
+/// What a test project's (or a build's) `*.csproj` says ([`msbuild_is_test`]).
+const MSBUILD_TEST_MARKERS: &[&str] = &[
+    "<IsTestProject>true</IsTestProject>",
+    "Microsoft.NET.Test.Sdk",
+    "MSTest.Sdk",
+    "\"xunit",
+    "\"NUnit",
+    "\"MSTest.TestFramework",
+    "\"TUnit",
+    "\"Microsoft.AspNetCore.Mvc.Testing\"",
+    "\"Microsoft.AspNetCore.TestHost\"",
+    "\"Moq\"",
+    "\"NSubstitute\"",
+    "\"FakeItEasy\"",
+    "\"FluentAssertions\"",
+    "\"Shouldly\"",
+    "\"Nuke.Common\"",
+    "\"Cake.Frosting\"",
+];
 
 /// `*.csproj` `<PackageReference Include="Polly" Version="8.4.1" />` and
 /// central package management's `<PackageVersion>`; the projects it
@@ -493,6 +519,16 @@ fn msbuild(text: &str, facts: &mut BuildFacts) {
         }
     }
     walk(&xml::parse(text), text, facts, 0);
+    // A test project is kept even with no reference: its folder's sources
+    // are test code (`extract::test_code::dotnet_test_project_files`).
+    if facts.project.is_none() && msbuild_is_test(text) {
+        facts.project = Some(MsBuildProject {
+            program: msbuild_is_program(text),
+            apphost: false,
+            test: true,
+            references: Vec::new(),
+        });
+    }
 }
 
 /// At most this many project references of one `*.csproj` are kept.
@@ -638,6 +674,27 @@ mod tests {
                 .expect("project")
                 .test
         );
+        // A shared integration-test library that hosts the program in memory.
+        let host = "<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup><PackageReference Include=\"Microsoft.AspNetCore.Mvc.Testing\" Version=\"9.0.0\" /><ProjectReference Include=\"../../src/Api/Api.csproj\" /></ItemGroup></Project>";
+        assert!(msbuild_is_test(host));
+        // A published testing library (mocks and assertions) and a NUKE build.
+        assert!(msbuild_is_test(
+            "<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup><PackageReference Include=\"Moq\" Version=\"4.20.72\" /></ItemGroup></Project>"
+        ));
+        assert!(msbuild_is_test(
+            "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><OutputType>Exe</OutputType></PropertyGroup><ItemGroup><PackageReference Include=\"Nuke.Common\" Version=\"7.0.6\" /></ItemGroup></Project>"
+        ));
+        // A test project with no project reference is still kept.
+        let alone = "<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup><PackageReference Include=\"xunit.v3.extensibility.core\" Version=\"3.0.0\" /></ItemGroup></Project>";
+        assert!(
+            read(BuildKind::MsBuild, alone)
+                .project
+                .expect("project")
+                .test
+        );
+        assert!(!msbuild_is_test(
+            "<Project Sdk=\"Microsoft.NET.Sdk.Web\"><ItemGroup><PackageReference Include=\"Microsoft.AspNetCore.Mvc.Testing.Extra\" /></ItemGroup></Project>"
+        ));
         let lib = "<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup><ProjectReference Include=\"../EventBus/EventBus.csproj\" /></ItemGroup></Project>";
         let p = read(BuildKind::MsBuild, lib).project.expect("project");
         assert!(!p.program && !p.test);
