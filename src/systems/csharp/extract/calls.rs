@@ -20,7 +20,9 @@
 //! (as the Python reader does for the calls in a retried scope), so that a
 //! POST under the standard handler is RL103 and a GET is not.
 
-use super::{Ctx, MAX_CLIMB, MAX_DEPTH, args, field, method, named_children, span, type_args};
+use super::{
+    Ctx, MAX_CLIMB, MAX_DEPTH, args, chain, field, method, named_children, span, type_args,
+};
 use crate::model::*;
 use std::collections::BTreeMap;
 use tree_sitter::Node;
@@ -70,14 +72,46 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         let Some((name, Some(recv))) = method(ctx, n) else {
             continue;
         };
-        let Some(&(_, verb)) = VERBS.iter().find(|(m, _)| *m == name) else {
-            continue;
+        // Refit's `RestService.For<T>(httpClient, ..)`: the interface's
+        // calls go through that client (their methods are the interface's
+        // attributes, not read).
+        let refit = name == "For" && is_rest_service(ctx, recv);
+        let (name, verb, recv) = if refit {
+            let Some(&(_, client)) = args(ctx, n).first() else {
+                continue;
+            };
+            ("RestService.For", None, client)
+        } else {
+            let Some(&(_, verb)) = VERBS.iter().find(|(m, _)| *m == name) else {
+                continue;
+            };
+            (name, Some(verb), recv)
         };
         let recv_name = ctx.text(recv).trim_start_matches("this.");
         let Some(made) = clients.get(recv_name) else {
             continue;
         };
-        let a = args(ctx, n);
+        let a = if refit { Vec::new() } else { args(ctx, n) };
+        let Some(verb) = verb else {
+            let class = enclosing_class(ctx, n);
+            let client = match made {
+                Made::Injected => class.map(|c| format!("AddHttpClient<{c}>")),
+                Made::Factory(name) => Some(format!("AddHttpClient({name})")),
+                Made::New => None,
+            };
+            let base_key = match made {
+                Made::New => class.map(|c| format!("AddHttpClient<{c}>")),
+                _ => client.clone(),
+            };
+            calls.push(Call {
+                node: n,
+                what: name,
+                method: None,
+                target: base_key.and_then(|c| bases.get(&c).map(|(t, _)| t.clone())),
+                client,
+            });
+            continue;
+        };
         let method = if verb.is_empty() {
             a.first().and_then(|(_, r)| request_method(ctx, *r))
         } else {
@@ -134,6 +168,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         });
     }
     grpc_clients(ctx, facts);
+    refit_rest_services(ctx, facts);
     // The layers of this file that apply to each call, and the methods
     // each layer is used for.
     let mut used: BTreeMap<usize, Vec<Option<String>>> = BTreeMap::new();
@@ -143,7 +178,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             used.entry(i).or_default().push(c.method.clone());
         }
         let via = format!(
-            "HttpClient.{}{} in C#",
+            "{}{}{} in C#",
+            if c.what.contains('.') {
+                ""
+            } else {
+                "HttpClient."
+            },
             c.what,
             c.method
                 .as_deref()
@@ -226,22 +266,28 @@ fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<String, (String, Option<Node<'a
         let Some(v) = field(n, "right").and_then(|r| string(ctx, r, 0)) else {
             continue;
         };
-        // Written in an `AddHttpClient<T>(..)` lambda?
+        // Written in an `AddHttpClient<T>(..)` lambda, or in a
+        // `.ConfigureHttpClient(..)` after a registration (`AddHttpClient`,
+        // Refit's `AddRefitClient<T>()`)?
         let mut cur = n.parent();
         let mut typed = None;
         for _ in 0..MAX_CLIMB {
             let Some(c) = cur else { break };
-            if c.kind() == "invocation_expression"
-                && method(ctx, c).is_some_and(|(m, _)| m == "AddHttpClient")
-            {
-                typed = match type_args(ctx, c).last() {
-                    Some(t) => Some(format!("AddHttpClient<{t}>")),
-                    None => args(ctx, c)
-                        .first()
-                        .filter(|(_, a)| a.kind() == "string_literal")
-                        .map(|(_, a)| format!("AddHttpClient({})", ctx.text(*a))),
-                };
-                break;
+            if c.kind() == "invocation_expression" {
+                match method(ctx, c).map(|(m, _)| m) {
+                    Some("AddHttpClient") => {
+                        typed = client_key(ctx, c);
+                        break;
+                    }
+                    Some("ConfigureHttpClient") => {
+                        typed = chain(c)
+                            .into_iter()
+                            .filter(|r| r.id() != c.id())
+                            .find_map(|r| client_key(ctx, r));
+                        break;
+                    }
+                    _ => {}
+                }
             }
             cur = c.parent();
         }
@@ -259,6 +305,64 @@ fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<String, (String, Option<Node<'a
         }
     }
     out
+}
+
+/// The key a registration's base address is kept under, as
+/// [`name_clients`] names the clients of handlers: the implementation (the
+/// last type argument) of `AddHttpClient<I, T>`, the name of
+/// `AddHttpClient("name")`, Refit's `AddRefitClient<T>`.
+fn client_key(ctx: &Ctx<'_>, c: Node<'_>) -> Option<String> {
+    match method(ctx, c)?.0 {
+        "AddHttpClient" => match type_args(ctx, c).last() {
+            Some(t) => Some(format!("AddHttpClient<{t}>")),
+            None => args(ctx, c)
+                .first()
+                .filter(|(_, a)| a.kind() == "string_literal")
+                .map(|(_, a)| format!("AddHttpClient({})", ctx.text(*a))),
+        },
+        _ => super::resilience::registration(ctx, c).filter(|r| r.starts_with("AddRefitClient<")),
+    }
+}
+
+/// Refit's `RestService.For<T>("http://orders-api")`: a client Refit
+/// builds itself, with its own `HttpClient` (no handler of the factory
+/// applies), calling that address (github.com/reactiveui/refit
+/// `Refit/RestService.cs`, `For<T>(string hostUrl)`). `For<T>(httpClient)`
+/// takes a client made elsewhere: not read.
+fn refit_rest_services(ctx: &Ctx<'_>, facts: &mut Facts) {
+    for &n in &ctx.nodes {
+        if n.kind() != "invocation_expression" {
+            continue;
+        }
+        let Some(("For", Some(recv))) = method(ctx, n) else {
+            continue;
+        };
+        if !is_rest_service(ctx, recv) {
+            continue;
+        }
+        let Some(host) = args(ctx, n)
+            .first()
+            .and_then(|(_, a)| string(ctx, *a, 0))
+            .as_deref()
+            .and_then(host_of)
+        else {
+            continue;
+        };
+        let t = type_args(ctx, n).first().copied().unwrap_or("");
+        facts.edges.push(CallEdge {
+            caller: None,
+            callee: host,
+            span: span(n),
+            policies: Vec::new(),
+            via: format!("RestService.For<{t}> in C#"),
+            client: None,
+            protocol: None,
+        });
+    }
+}
+
+fn is_rest_service(ctx: &Ctx<'_>, recv: Node<'_>) -> bool {
+    matches!(ctx.text(recv), "RestService" | "Refit.RestService")
 }
 
 /// `AddGrpcClient<T>(o => o.Address = new Uri(".."))`: the client's calls
@@ -424,6 +528,10 @@ fn name_clients(facts: &mut Facts) {
         {
             let last = types.rsplit(',').next().unwrap_or(types).trim();
             format!("AddHttpClient<{last}>")
+        } else if let Some(rest) = name.strip_prefix("AddRefitClient<")
+            && let Some((t, _)) = rest.split_once('>')
+        {
+            format!("AddRefitClient<{t}>")
         } else if let Some(rest) = name.strip_prefix("AddHttpClient(\"")
             && let Some((named, _)) = rest.split_once("\")")
         {

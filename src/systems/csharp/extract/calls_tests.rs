@@ -186,3 +186,91 @@ fn a_named_endpoint_of_service_discovery_is_its_service() {
         ]
     );
 }
+
+#[test]
+fn a_refit_client_registered_with_its_base_address_is_the_edge() {
+    // Refit.HttpClientFactory: `AddRefitClient<T>()` returns the client's
+    // `IHttpClientBuilder`; its base address is set in `ConfigureHttpClient`.
+    let f = read(
+        r#"builder.Services.AddRefitClient<ICatalogApi>()
+            .ConfigureHttpClient(c => c.BaseAddress = new Uri("http://catalog-api"))
+            .AddStandardResilienceHandler();"#,
+    );
+    assert_eq!(
+        edges(&f),
+        [
+            "catalog-api AddRefitClient<ICatalogApi> BaseAddress in C# Some(\"AddRefitClient<ICatalogApi>\")"
+        ]
+    );
+    assert_eq!(f.edges[0].policies, [0]);
+    assert_eq!(
+        f.policies[0].scope.client,
+        Some(ClientScope::Named("AddRefitClient<ICatalogApi>".into()))
+    );
+}
+
+#[test]
+fn a_typed_client_configured_after_its_registration_has_its_base_address() {
+    let f = read(
+        r#"services.AddHttpClient<IBasketClient, BasketClient>()
+            .ConfigureHttpClient(c => { c.BaseAddress = new Uri("http://basket-api"); c.Timeout = TimeSpan.FromSeconds(5); })
+            .AddStandardResilienceHandler();"#,
+    );
+    assert_eq!(
+        edges(&f),
+        [
+            "basket-api AddHttpClient<BasketClient> BaseAddress in C# Some(\"AddHttpClient<BasketClient>\")"
+        ]
+    );
+    assert_eq!(f.edges[0].policies, [0]);
+}
+
+#[test]
+fn a_refit_rest_service_for_an_address_calls_it_with_no_factory_handler() {
+    let f = read(
+        r#"builder.Services.ConfigureHttpClientDefaults(http => http.AddStandardResilienceHandler());
+        var orders = RestService.For<IOrdersApi>("http://orders-api:8080");
+        var other = RestService.For<IOrdersApi>(http);"#,
+    );
+    assert_eq!(
+        edges(&f),
+        ["orders-api RestService.For<IOrdersApi> in C# None"]
+    );
+    // Refit makes its own `HttpClient`: no handler of the factory applies.
+    assert!(f.edges[0].policies.is_empty());
+}
+
+#[test]
+fn a_refit_client_over_an_injected_http_client_is_a_call_of_the_typed_client() {
+    // A typed client that wraps a Refit interface around the client the
+    // factory gives it; the base address is set in its constructor.
+    let f = read(
+        r#"public class CustomerApi : ICustomerApi
+        {
+            private readonly ICustomerApi _rest;
+            public CustomerApi(HttpClient httpClient)
+            {
+                httpClient.BaseAddress = new Uri("http://customers-api/api");
+                _rest = RestService.For<ICustomerApi>(httpClient, new RefitSettings());
+            }
+            public Task<List<Customer>> GetCustomers() => _rest.GetCustomers();
+        }"#,
+    );
+    assert_eq!(
+        edges(&f),
+        ["customers-api RestService.For in C# Some(\"AddHttpClient<CustomerApi>\")"]
+    );
+    // Its base address set elsewhere: left with its client for the link.
+    let f = read(
+        r#"public class CustomerApi(HttpClient http)
+        {
+            private readonly ICustomerApi _rest = RestService.For<ICustomerApi>(http);
+        }"#,
+    );
+    assert!(f.edges.is_empty());
+    assert_eq!(f.unresolved.len(), 1);
+    assert_eq!(
+        f.unresolved[0].client.as_deref(),
+        Some("AddHttpClient<CustomerApi>")
+    );
+}

@@ -83,6 +83,9 @@ const NEEDLES: &[&str] = &[
     "MySqlDbContext<",
     "OracleDatabaseDbContext<",
     "HttpClient",
+    // Refit clients (`AddRefitClient<T>()`, `RestService.For<T>(..)`).
+    "AddRefitClient",
+    "RestService.For",
     "AddGrpcClient",
     "DistributedApplication",
     "MaxRetries",

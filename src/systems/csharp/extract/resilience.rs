@@ -44,19 +44,8 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
 /// named or typed client of an `AddHttpClient` earlier in its chain, or
 /// every client when it is written in `ConfigureHttpClientDefaults`.
 pub(super) fn client_scope(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
-    for c in chain(call) {
-        if method(ctx, c).is_some_and(|(m, _)| m == "AddHttpClient") {
-            let ts = type_args(ctx, c);
-            if !ts.is_empty() {
-                return Some(format!("AddHttpClient<{}>", ts.join(", ")));
-            }
-            if let Some((_, a)) = args(ctx, c).first()
-                && a.kind() == "string_literal"
-            {
-                return Some(format!("AddHttpClient({})", ctx.text(*a)));
-            }
-            return Some("AddHttpClient".into());
-        }
+    if let Some(scope) = chain(call).into_iter().find_map(|c| registration(ctx, c)) {
+        return Some(scope);
     }
     let mut cur = call;
     for _ in 0..64 {
@@ -69,6 +58,33 @@ pub(super) fn client_scope(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
         cur = outer;
     }
     None
+}
+
+/// The client an invocation registers with the HTTP client factory, as
+/// written: `AddHttpClient<T>(..)`, `AddHttpClient("name")`, or Refit's
+/// `AddRefitClient<T>()` (Refit.HttpClientFactory: it returns the
+/// client's `IHttpClientBuilder`, so the handlers after it are the Refit
+/// client's; github.com/reactiveui/refit `Refit.HttpClientFactory/
+/// HttpClientFactoryExtensions.cs`).
+pub(super) fn registration(ctx: &Ctx<'_>, c: Node<'_>) -> Option<String> {
+    match method(ctx, c)?.0 {
+        "AddHttpClient" => {
+            let ts = type_args(ctx, c);
+            if !ts.is_empty() {
+                return Some(format!("AddHttpClient<{}>", ts.join(", ")));
+            }
+            if let Some((_, a)) = args(ctx, c).first()
+                && a.kind() == "string_literal"
+            {
+                return Some(format!("AddHttpClient({})", ctx.text(*a)));
+            }
+            Some("AddHttpClient".into())
+        }
+        "AddRefitClient" => type_args(ctx, c)
+            .first()
+            .map(|t| format!("AddRefitClient<{t}>")),
+        _ => None,
+    }
 }
 
 /// `AddStandardResilienceHandler()`, with `o => { o.Retry.MaxRetryAttempts
