@@ -129,6 +129,9 @@ pub fn all_in(
     // nginx templates' `${NAME}` targets: the image's `ENV` as default.
     image_env::image_env(files, roots, cwd, disk);
     spring_call_targets(files, roots, cwd, disk);
+    // C# addresses read from configuration: the program's appsettings
+    // values (before the typed clients, whose registrations they may be).
+    crate::systems::csharp::config_addresses::join(files);
     // C# typed clients: calls in one file, base addresses in another of
     // the same project (or of one that references it).
     crate::systems::csharp::link::typed_clients(files);

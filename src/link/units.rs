@@ -1,9 +1,10 @@
 //! Which program a file belongs to, from what builds it (issue 17, item 2):
 //! the nearest build unit above the file, inside the scan root: a Maven
 //! module (`pom.xml` artifactId), a Cargo package that builds a binary, a
-//! Go module, a `package.json`, a Python project that is a program
+//! Go module, a `*.csproj` (before a `package.json` beside it), a
+//! `package.json`, a Python project that is a program
 //! (`pyproject.toml`, `setup.cfg`, `setup.py` with a Dockerfile or a
-//! command), a `*.csproj`, a Gradle project or a folder with a Dockerfile
+//! command), a Gradle project or a folder with a Dockerfile
 //! (by the folder's name). A library crate is no
 //! service; a generic folder name (`src`, `impl`, `service`, `api` ...)
 //! and the scan root's own folder name never name one.
@@ -448,6 +449,16 @@ fn read_unit(dir: &Path, folder: Option<&str>, disk: super::Disk<'_>) -> Unit {
     {
         return named(folder.to_string(), "Go main package under cmd/");
     }
+    // A `*.csproj` before a `package.json` beside it: in a .NET web
+    // project the `package.json` is the tooling that builds its front-end
+    // assets (EdwinVW/pitstop's WebApp: `"name": "asp.net"`, vite).
+    if let Some(entries) = disk.list(dir, MAX_DIR_ENTRIES) {
+        for n in entries {
+            if let Some(stem) = n.strip_suffix(".csproj") {
+                return named(crate::systems::csharp::project_name(stem), "*.csproj");
+            }
+        }
+    }
     if let Some(text) = read("package.json")
         && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
         && let Some(name) = v.get("name").and_then(|n| n.as_str())
@@ -463,13 +474,6 @@ fn read_unit(dir: &Path, folder: Option<&str>, disk: super::Disk<'_>) -> Unit {
         && (program || exists("Dockerfile"))
     {
         return named(name, "Python project name");
-    }
-    if let Some(entries) = disk.list(dir, MAX_DIR_ENTRIES) {
-        for n in entries {
-            if let Some(stem) = n.strip_suffix(".csproj") {
-                return named(crate::systems::csharp::project_name(stem), "*.csproj");
-            }
-        }
     }
     let Some(folder) = folder else {
         return Unit::Nothing;

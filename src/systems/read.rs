@@ -475,6 +475,11 @@ fn wanted_readers(path: &Path, text: &str) -> Vec<bool> {
         .file_name()
         .is_some_and(|n| workload::is_compose_file(&n.to_string_lossy(), text.as_bytes()));
     let spring_named = spring_config_name(path);
+    // Every .NET `appsettings*.json`: the addresses a program's code reads
+    // from its configuration are any of its values (`csharp::connections`).
+    let appsettings = path
+        .file_name()
+        .is_some_and(|n| dotnet::is_appsettings(&n.to_string_lossy().to_ascii_lowercase()));
     let found = DOC_OWNERS.found_in(text.as_bytes());
     DOC_EXTRACTORS
         .iter()
@@ -483,6 +488,7 @@ fn wanted_readers(path: &Path, text: &str) -> Vec<bool> {
             reads_path(name, path) && found
                 || (compose && *name == "workload")
                 || (spring_named && *name == "spring")
+                || (appsettings && *name == "csharp-settings")
         })
         .collect()
 }

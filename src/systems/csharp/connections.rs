@@ -129,6 +129,7 @@ pub mod config {
             return false;
         }
         let mut found = aspire(root, facts);
+        found |= crate::systems::csharp::config_addresses::stand_ins(root, facts);
         let Some(section) = find(&root.entries(), "ConnectionStrings").filter(|s| s.value.is_map())
         else {
             return found;

@@ -5,6 +5,7 @@
 //! (shared with the `appsettings*.json` reader); this folder holds the
 //! reader, [`extract`].
 
+pub mod config_addresses;
 pub mod connections;
 pub mod extract;
 pub mod link;

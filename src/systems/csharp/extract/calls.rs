@@ -20,10 +20,12 @@
 //! (as the Python reader does for the calls in a retried scope), so that a
 //! POST under the standard handler is RL103 and a GET is not.
 
+use super::address::{MARK, address};
 use super::{
     Ctx, MAX_CLIMB, MAX_DEPTH, args, chain, field, method, named_children, span, type_args,
 };
 use crate::model::*;
+use crate::systems::csharp::config_addresses::THROUGH;
 use std::collections::BTreeMap;
 use tree_sitter::Node;
 
@@ -121,9 +123,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         let written = if verb.is_empty() {
             a.first().and_then(|(_, r)| request_uri(ctx, *r))
         } else {
-            a.first().and_then(|(_, u)| string(ctx, *u, 0))
+            a.first().and_then(|(_, u)| address(ctx, *u, 0))
         };
-        let absolute = written.filter(|u| u.contains("://"));
+        let absolute = written.filter(|u| u.contains("://") || u.starts_with(MARK));
         let client = match made {
             Made::Injected => class.map(|c| format!("AddHttpClient<{c}>")),
             Made::Factory(name) => Some(format!("AddHttpClient({name})")),
@@ -154,7 +156,16 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         if calls.iter().any(|c| c.client.as_ref() == Some(client)) {
             continue;
         }
+        let via = format!("{client} {REGISTRATION}");
         let Some(host) = host_of(target) else {
+            // Read from configuration: the link step puts the program's
+            // value in its place (`config_addresses`).
+            if target.contains(MARK) {
+                let mut u = UnresolvedCall::new(span(at), format!("{target}{THROUGH}{via}"));
+                u.client = Some(client.clone());
+                u.policies = layers_for(facts, Some(client));
+                facts.unresolved.push(u);
+            }
             continue;
         };
         facts.edges.push(CallEdge {
@@ -162,7 +173,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             callee: host,
             span: span(at),
             policies: layers_for(facts, Some(client)),
-            via: format!("{client} {REGISTRATION}"),
+            via,
             client: Some(client.clone()),
             protocol: None,
         });
@@ -196,11 +207,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             let mut u = UnresolvedCall::new(
                 span(c.node),
                 match &c.target {
+                    Some(t) if t.contains(MARK) => format!("{t}{THROUGH}{via}"),
                     Some(t) => t.clone(),
                     None => format!("{via}{NO_BASE}"),
                 },
             );
             u.client.clone_from(&c.client);
+            if c.target.as_deref().is_some_and(|t| t.contains(MARK)) {
+                u.policies.clone_from(&layers);
+            }
             facts.unresolved.push(u);
             continue;
         };
@@ -263,7 +278,7 @@ fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<String, (String, Option<Node<'a
         if l != "BaseAddress" && !l.ends_with(".BaseAddress") {
             continue;
         }
-        let Some(v) = field(n, "right").and_then(|r| string(ctx, r, 0)) else {
+        let Some(v) = field(n, "right").and_then(|r| address(ctx, r, 0)) else {
             continue;
         };
         // Written in an `AddHttpClient<T>(..)` lambda, or in a
@@ -340,21 +355,24 @@ fn refit_rest_services(ctx: &Ctx<'_>, facts: &mut Facts) {
         if !is_rest_service(ctx, recv) {
             continue;
         }
-        let Some(host) = args(ctx, n)
-            .first()
-            .and_then(|(_, a)| string(ctx, *a, 0))
-            .as_deref()
-            .and_then(host_of)
-        else {
+        let Some(target) = args(ctx, n).first().and_then(|(_, a)| address(ctx, *a, 0)) else {
             continue;
         };
         let t = type_args(ctx, n).first().copied().unwrap_or("");
+        let via = format!("RestService.For<{t}> in C#");
+        let Some(host) = host_of(&target) else {
+            if target.contains(MARK) {
+                let u = UnresolvedCall::new(span(n), format!("{target}{THROUGH}{via}"));
+                facts.unresolved.push(u);
+            }
+            continue;
+        };
         facts.edges.push(CallEdge {
             caller: None,
             callee: host,
             span: span(n),
             policies: Vec::new(),
-            via: format!("RestService.For<{t}> in C#"),
+            via,
             client: None,
             protocol: None,
         });
@@ -502,7 +520,7 @@ pub const REGISTRATION: &str = "BaseAddress in C#";
 /// `.` is `_{endpointName}.{serviceName}`; https://github.com/dotnet/aspire
 /// `src/Microsoft.Extensions.ServiceDiscovery.Abstractions/ServiceEndpointQuery.cs`,
 /// commit a19e8a2): the service, not `_grpc`.
-fn host_of(target: &str) -> Option<String> {
+pub(crate) fn host_of(target: &str) -> Option<String> {
     let (_, rest) = target.split_once("://")?;
     let rest = match rest.strip_prefix('_') {
         Some(named) => named.split_once('.')?.1,

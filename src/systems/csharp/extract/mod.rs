@@ -17,6 +17,7 @@
 //! the budget is an RL903 finding. Every walk uses an explicit stack or a
 //! bounded climb; value evaluation stops at [`MAX_DEPTH`].
 
+pub mod address;
 mod apphost;
 mod blind;
 mod breaker;

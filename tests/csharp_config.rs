@@ -1,0 +1,34 @@
+//! .NET client addresses read from the program's configuration (issue 19,
+//! item 5): `config.GetSection("A").GetValue<string>("B")`,
+//! `builder.Configuration["A:B"]`, through a local and an interpolated
+//! string, joined with the caller's `appsettings*.json`.
+
+mod common;
+
+use common::graph::{build, edge_names, unresolved};
+
+/// The fixture's README works the edges out by hand.
+#[test]
+fn client_addresses_come_from_the_callers_appsettings() {
+    let (scan, g) = build("testdata/graph/csharp-config-address");
+    let edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        edges,
+        ["WebApp -> customer-api x4", "WebApp -> orders-api x4"]
+    );
+    assert_eq!(
+        unresolved(&scan),
+        ["{config:services:billing} through AddHttpClient<BillingClient> BaseAddress in C#"]
+    );
+    // The settings' values are stand-ins for the join: none is left over.
+    assert!(
+        scan.files
+            .iter()
+            .flat_map(|f| &f.facts.edges)
+            .all(|e| !e.via.starts_with("configuration value")),
+        "a stand-in was left on the graph"
+    );
+}
