@@ -38,6 +38,9 @@ const MAX_ENTRIES: usize = 400;
 /// Folders walked up from a file.
 const MAX_UP: usize = 8;
 
+/// The values given to one file's names, and where each is written.
+type GivenHere = HashMap<String, (Given, SettingPlace)>;
+
 /// Texts of the files looked at, and what was read of them.
 struct Looked<'f> {
     /// Scanned files: their text and shown path.
@@ -115,7 +118,7 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
             _ => p.to_path_buf(),
         })
     };
-    let mut todo: Vec<(usize, HashMap<String, (Given, SettingPlace)>)> = Vec::new();
+    let mut todo: Vec<(usize, GivenHere)> = Vec::new();
     {
         let mut looked = Looked {
             scanned: files
@@ -137,7 +140,7 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
             }
             let here = abs(&f.source.path);
             let Some(dir) = here.parent() else { continue };
-            let mut given: HashMap<String, (Given, SettingPlace)> = HashMap::new();
+            let mut given: GivenHere = HashMap::new();
             let package: Vec<&str> = f
                 .facts
                 .value_wants
@@ -205,7 +208,7 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
 /// The places of the values a policy's written settings read, for its
 /// messages (`RetryPolicy::settings_from`): a name given a value that the
 /// text of its attempts, delay or timeouts holds as a word.
-fn name_places(p: &mut RetryPolicy, text: &str, given: &HashMap<String, (Given, SettingPlace)>) {
+fn name_places(p: &mut RetryPolicy, text: &str, given: &GivenHere) {
     let mut spans = vec![(p.attempts.span, p.attempts.is_written())];
     spans.push((p.delay.span, p.delay.is_written()));
     spans.extend(p.per_try_timeout.iter().map(|t| (t.span, t.is_written())));
