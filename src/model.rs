@@ -19,6 +19,7 @@ pub mod redelivery;
 pub mod registry;
 pub mod rust_macros;
 pub mod syntax;
+pub mod values;
 pub mod versions;
 
 pub use breaker::{BreakerSettings, BreakerWindow, WrappedBreaker};

@@ -23,6 +23,7 @@ pub mod tracing;
 pub mod tree_sitter;
 pub mod unread;
 pub mod url_host;
+pub mod values;
 pub mod workload;
 
 use crate::source::Span;
@@ -247,6 +248,8 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         go_dials_through,
         // Field names and indices, no places.
         go_fields: _,
+        // Names, no places.
+        value_wants: _,
         named_options,
         route_paths,
         client_paths,

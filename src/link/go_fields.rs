@@ -70,7 +70,7 @@ pub fn go_fields(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) 
             .iter()
             .filter_map(|g| match g.kind {
                 GoFieldKind::Target { unresolved } => Some((g.field.clone(), unresolved)),
-                GoFieldKind::FromEnv { .. } => None,
+                GoFieldKind::FromEnv { .. } | GoFieldKind::Default { .. } => None,
             })
             .collect();
         if targets.is_empty() {

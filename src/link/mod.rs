@@ -34,6 +34,7 @@ mod store_clients;
 mod test_resources;
 mod tracing_off;
 mod units;
+mod values;
 
 pub use client_interfaces::client_interfaces;
 pub use compose::compose_env;
@@ -78,6 +79,10 @@ pub fn all_in(
     // Kustomize overlays: what their patches make of the resources they
     // patch (also before the steps that read the facts).
     kustomize::kustomize_overlays(files, cwd, disk);
+    // Numbers a Python or Go file reads from a name another file gives:
+    // the file read again with them (before every step that reads its
+    // facts).
+    values::values(files, cwd, disk);
     // The scan's parses kept for those builds serve nothing else.
     for f in files.iter_mut() {
         f.facts.parse = Default::default();

@@ -123,6 +123,12 @@ pub struct Facts {
     /// `link::go_fields`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub go_fields: Vec<GoField>,
+    /// Names this file reads a number from that no binding of the file
+    /// gives (an imported constant, a Django setting, a Go package-level
+    /// name or a field's tag default): filled by `link::values`, which
+    /// reads the file again with the values other files give them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub value_wants: Vec<super::values::ValueWant>,
     /// Options configured by name apart from the code that reads them
     /// (.NET `services.ConfigureAll<HttpStandardResilienceOptions>(..)`,
     /// `Configure<..>("catalog-standard", ..)`); joined to the handlers
@@ -197,6 +203,10 @@ pub enum GoFieldKind {
     /// Filled from the variable `env` (`Config{F: os.Getenv("X")}`,
     /// `c.F = os.Getenv("X")`, a struct tag `env:"X"`).
     FromEnv { env: String },
+    /// The default its struct tag gives (`default:"3"`, kelseyhightower/
+    /// envconfig; `envDefault:"3"`, caarlos0/env), as written, and the
+    /// tag's line (from 1).
+    Default { value: String, line: usize },
     /// The target of this file's unresolved call (index) is the field's
     /// value (`grpc.NewClient(cfg.F, ..)`).
     Target { unresolved: usize },

@@ -334,9 +334,20 @@ fn read_file(
         Syntax::Properties => properties::extract(path, text, outer, &mut facts),
         Syntax::Nginx => nginx::extract(text, &mut facts),
         Syntax::Rust => rust::extract(path, text, &mut facts),
-        Syntax::Python => super::python::extract::extract(text, &mut facts),
+        // Names read as numbers that another file may give
+        // (`link::values`).
+        Syntax::Python => {
+            let ((), wants) = crate::extract::values::collect(|| {
+                super::python::extract::extract(text, &mut facts)
+            });
+            facts.value_wants = wants;
+        }
         Syntax::CSharp => super::csharp::extract::extract(text, &mut facts),
-        Syntax::Go => super::go::extract::extract(text, &mut facts),
+        Syntax::Go => {
+            let ((), wants) =
+                crate::extract::values::collect(|| super::go::extract::extract(text, &mut facts));
+            facts.value_wants = wants;
+        }
         Syntax::Vcl => super::varnish::extract::extract(text, &mut facts),
         Syntax::QueueXml => super::cloud_tasks::xml::extract(text, &mut facts),
         Syntax::Terraform => extract_terraform(text, &mut facts),

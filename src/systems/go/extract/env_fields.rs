@@ -15,7 +15,8 @@ use crate::model::{Facts, GoField, GoFieldKind};
 const MAX_FIELDS: usize = 256;
 
 /// Words of a text that may fill a field from the environment.
-pub(super) const NEEDLES: &[&str] = &["os.Getenv(\"", "env:\""];
+/// (The tag defaults: `default:"3"`, `envDefault:"3"`, [`tag_defaults`].)
+pub(super) const NEEDLES: &[&str] = &["os.Getenv(\"", "env:\"", "default:\"", "envDefault:\""];
 
 /// Whether the text may fill a field from the environment.
 pub(super) fn wants(bytes: &[u8]) -> bool {
@@ -24,7 +25,8 @@ pub(super) fn wants(bytes: &[u8]) -> bool {
     FINDER.any_in(bytes)
 }
 
-/// Record every field of the text filled from the environment.
+/// Record every field of the text filled from the environment, and the
+/// defaults their tags give.
 pub(super) fn extract(text: &str, facts: &mut Facts) {
     for (field, env) in fields(text) {
         facts.go_fields.push(GoField {
@@ -32,6 +34,61 @@ pub(super) fn extract(text: &str, facts: &mut Facts) {
             kind: GoFieldKind::FromEnv { env },
         });
     }
+    for (field, value, line) in tag_defaults(text) {
+        facts.go_fields.push(GoField {
+            field,
+            kind: GoFieldKind::Default { value, line },
+        });
+    }
+}
+
+/// (field, default) pairs of struct tags, in text order: the value a
+/// field takes when its variable is unset. kelseyhightower/envconfig
+/// (`envconfig.go` `Process`, commit 13674b2d056fb658a00ba3f36e78043ced07c924:
+/// `def := ftype.Tag.Get("default")` taken when the variable is not set,
+/// a `time.Duration` field parsed with `time.ParseDuration`) and
+/// caarlos0/env (`env.go` `get`/`getOr`, commit
+/// 47c223de4f6349b37dc06c0509f4d22ceeb42d91: `Tag.Lookup("envDefault")`
+/// taken when the variable is not set); `link::values` gives it to a
+/// read of the field in another file of the module (`cfg.RetryMax`).
+pub(super) fn tag_defaults(text: &str) -> Vec<(String, String, usize)> {
+    let mut out: Vec<(String, String, usize)> = Vec::new();
+    for tag in ["default:\"", "envDefault:\""] {
+        // Lines counted up to `upto`, once over the text per tag.
+        let (mut upto, mut lines) = (0, 1);
+        for (at, _) in text.match_indices(tag) {
+            // The tag's key is `default`, not `mydefault`.
+            if !text[..at].ends_with(['`', ' ']) || out.len() >= MAX_FIELDS {
+                continue;
+            }
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line = &text[line_start..at];
+            // A field's tag: `Name Type `..``, not a raw string.
+            let Some(head) = line.find('`').map(|b| &line[..b]) else {
+                continue;
+            };
+            if head.contains(['=', '(', '"']) || head.split_whitespace().count() < 2 {
+                continue;
+            }
+            let rest = &text[at + tag.len()..];
+            let Some(end) = rest.find(['"', '\n']) else {
+                continue;
+            };
+            let Some(f) = env_name(line.trim_start()) else {
+                continue;
+            };
+            if f.starts_with(|c: char| c.is_ascii_digit()) {
+                continue;
+            }
+            let value = rest[..end].to_string();
+            lines += text[upto..at].matches('\n').count();
+            upto = at;
+            if !out.iter().any(|(g, v, _)| *g == f && *v == value) {
+                out.push((f, value, lines));
+            }
+        }
+    }
+    out
 }
 
 fn ident_char(c: char) -> bool {
@@ -114,7 +171,19 @@ pub(super) fn fields(text: &str) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::fields;
+    use super::{fields, tag_defaults};
+
+    #[test]
+    fn struct_tag_defaults() {
+        let text = "package config\ntype Config struct {\n\tRetryMax int `envconfig:\"RETRY_MAX\" default:\"4\"`\n\tWait time.Duration `env:\"WAIT\" envDefault:\"1500ms\"`\n\tOther int `json:\"other\" mydefault:\"9\"`\n}\nvar s = `default:\"8\"`\n";
+        let got = tag_defaults(text);
+        let want = [("RetryMax", "4", 3), ("Wait", "1500ms", 4)];
+        assert_eq!(
+            got,
+            want.map(|(f, v, l)| (f.to_string(), v.to_string(), l))
+                .to_vec()
+        );
+    }
 
     #[test]
     fn fields_filled_from_the_environment() {

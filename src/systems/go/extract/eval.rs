@@ -7,6 +7,9 @@
 use super::{Ctx, MAX_DEPTH, Pkg, field, named_children};
 use std::time::Duration;
 use tree_sitter::Node;
+pub use values::package_numbers;
+
+mod values;
 
 /// A part of a string that the file does not show (an argument of
 /// `fmt.Sprintf`, a variable): hosts containing it are not named.
@@ -50,14 +53,22 @@ fn num_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Num> {
             }
         }
         "identifier" => {
-            let v = ctx.binding(ctx.text(n), n.start_byte())?;
+            // A name no declaration of the file binds: another file's
+            // (`link::values`).
+            let Some(v) = ctx.binding(ctx.text(n), n.start_byte()) else {
+                return values::external(ctx, n);
+            };
             if v.id() == n.id() {
                 return None;
             }
             num_at(ctx, v, depth + 1)
         }
         "selector_expression" => {
-            let (pkg, name) = ctx.pkg_ref(n)?;
+            let Some((pkg, name)) = ctx.pkg_ref(n) else {
+                // A field the file reads (`cfg.RetryMax`): its tag's
+                // default (`link::values`).
+                return values::external(ctx, n);
+            };
             if pkg != Pkg::Time {
                 return None;
             }

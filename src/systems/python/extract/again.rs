@@ -47,9 +47,32 @@ pub(super) fn publish_method(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Methods> {
 }
 
 /// Whether a name the call passes is bound again by the statements before
-/// it (`file_id = doc.other_id` then `update(file_id, ..)`): the same call
-/// text made with another input, a fallback rather than a retry.
+/// it (`file_id = doc.other_id` then `update(file_id, ..)`), or a field of
+/// the object whose method it is set (`cl.engagement = eng` then
+/// `cl.save()`: DefectDojo's checklist saved as a new row when none is
+/// stored): the same call text made with another input, a fallback
+/// rather than a retry. The object itself made again (`self.db =
+/// connect(..)` then `self.db.insert(..)`) is a reconnection, and the
+/// call a retry.
 fn argument_rebound(ctx: &Ctx<'_>, call: Node<'_>, before: &[Node<'_>]) -> bool {
+    let receiver = field(call, "function")
+        .filter(|f| f.kind() == "attribute")
+        .and_then(|f| field(f, "object"))
+        .map(|o| norm(ctx, o));
+    let field_set = |l: Node<'_>| {
+        l.kind() == "attribute"
+            && receiver.is_some()
+            && field(l, "object").map(|o| norm(ctx, o)) == receiver
+    };
+    if before.iter().any(|s| {
+        named_children(*s)
+            .first()
+            .filter(|a| matches!(a.kind(), "assignment" | "augmented_assignment"))
+            .and_then(|a| field(*a, "left"))
+            .is_some_and(field_set)
+    }) {
+        return true;
+    }
     let Some(args) = field(call, "arguments") else {
         return false;
     };

@@ -109,15 +109,22 @@ impl Eval<'_, '_, '_> {
                     .flatten();
                 let v = match param {
                     Some(v) => v,
-                    None => ctx.binding(ctx.text(n), n.start_byte())?,
+                    None => match ctx.binding(ctx.text(n), n.start_byte()) {
+                        Some(v) => v,
+                        // A constant another module gives (`link::values`).
+                        None => return super::values::external(ctx, n),
+                    },
                 };
                 if v.id() == n.id() {
                     return None;
                 }
                 self.num(v, depth + 1)
             }
+            // `config.MAX_RETRIES`, `settings.RETRY_ATTEMPTS`: another
+            // module's (`link::values`).
+            "attribute" => super::values::external(ctx, n),
             "call" => {
-                let (_, last) = callee(ctx, n);
+                let (full, last) = callee(ctx, n);
                 let args = Args::of(ctx, n);
                 match last {
                     "int" | "float" if args.positional.len() == 1 => {
@@ -138,6 +145,23 @@ impl Eval<'_, '_, '_> {
                         let vs = vs?;
                         let f = if last == "min" { f64::min } else { f64::max };
                         vs.into_iter().reduce(f)
+                    }
+                    // A value read from the environment with a fallback
+                    // written in code (`os.getenv("RETRIES", "3")`,
+                    // `os.environ.get("RETRIES", 3)`): its fallback, as a
+                    // call target's is read (`os.getenv("HOST", "cart")`)
+                    // and the Go reader reads viper's `SetDefault`; a
+                    // string fallback is read as a number.
+                    "getenv" | "get"
+                        if (last == "getenv" || full.contains("environ"))
+                            && args.positional.len() + args.keywords.len() == 2 =>
+                    {
+                        let d = args.get("default", 1)?;
+                        if d.kind() == "string" {
+                            let t = ctx.text(d).trim_matches(['"', '\'']).trim();
+                            return t.parse::<f64>().ok().filter(|v| v.is_finite());
+                        }
+                        self.num(d, depth + 1)
                     }
                     // `timedelta(seconds=..)` as seconds.
                     "timedelta" => {

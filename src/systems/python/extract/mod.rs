@@ -26,6 +26,8 @@ mod libs;
 mod loops;
 mod sdk_calls;
 mod sessions;
+mod values;
+pub use values::module_numbers;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -176,6 +178,9 @@ pub struct Ctx<'a> {
     /// Parameters' defaults (`def f(base_ms=100)`): name, value, and the
     /// byte range of the function they belong to.
     pub defaults: Vec<(&'a str, Node<'a>, usize, usize)>,
+    /// The `import` and `from .. import` statements, in order
+    /// (`values`: names another module gives).
+    pub import_nodes: Vec<Node<'a>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -194,6 +199,7 @@ impl<'a> Ctx<'a> {
         let mut bindings: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut imports = Vec::new();
         let mut defaults = Vec::new();
+        let mut import_nodes = Vec::new();
         for &n in &nodes {
             match n.kind() {
                 "assignment" => {
@@ -204,6 +210,7 @@ impl<'a> Ctx<'a> {
                     }
                 }
                 "import_statement" | "import_from_statement" => {
+                    import_nodes.push(n);
                     let t = text(n, src);
                     for m in [
                         "tenacity",
@@ -267,6 +274,7 @@ impl<'a> Ctx<'a> {
             nodes,
             bindings,
             imports,
+            import_nodes,
         }
     }
 

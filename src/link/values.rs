@@ -1,0 +1,442 @@
+//! Numbers a file reads from a name another file gives (issues 20 and
+//! 21): the reader records each name it could not read
+//! ([`crate::model::values::ValueWant`]); this step finds the value
+//! where the language puts it and reads the file again with the values
+//! given (`crate::extract::values::with_given`), so every reading of the
+//! file (attempts, waits, timeouts) takes them as if written there.
+//!
+//! - Python `from .config import MAX_RETRIES` / `from app import config`
+//!   then `config.MAX_RETRIES`: the module's top-level binding (the
+//!   module's file found from the importing file's folder, a relative
+//!   import from its package, an absolute one from the nearest folder
+//!   above that holds it).
+//! - Django `settings.RETRY_ATTEMPTS`: the settings modules of the
+//!   project (`settings.py`, or the modules of a `settings/` package, in
+//!   the nearest folder above the file or a folder beside it); modules
+//!   that bind the name to different values (`dev.py`, `prod.py`) leave
+//!   it unknown.
+//! - Go: a package-level constant or variable of another file of the
+//!   file's folder (the package), and a field's struct tag default
+//!   (`default:"3"`, `envDefault:"3"`) in the module (the files under the
+//!   nearest `go.mod`), by the field's name.
+//!
+//! A name given two different values stays unknown. Each file is read
+//! again at most once; the files looked at are bounded per name.
+
+use super::Disk;
+use super::go_dials::module_of;
+use crate::extract::values::{Given, with_given};
+use crate::model::values::ValueWant;
+use crate::model::{GoFieldKind, RetryPolicy, ScannedFile, SettingPlace};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The largest module or package file read for a value.
+const MAX_READ: u64 = 512 * 1024;
+/// Entries of one folder looked at.
+const MAX_ENTRIES: usize = 400;
+/// Folders walked up from a file.
+const MAX_UP: usize = 8;
+
+/// The values given to one file's names, and where each is written.
+type GivenHere = HashMap<String, (Given, SettingPlace)>;
+
+/// Texts of the files looked at, and what was read of them.
+struct Looked<'f> {
+    /// Scanned files: their text and shown path.
+    scanned: HashMap<PathBuf, (&'f str, String)>,
+    disk: Disk<'f>,
+    python: HashMap<PathBuf, Vec<(String, f64, usize)>>,
+    cwd: Option<&'f Path>,
+}
+
+impl Looked<'_> {
+    fn text(&self, path: &Path) -> Option<String> {
+        match self.scanned.get(path) {
+            Some((t, _)) => Some((*t).to_string()),
+            None => self.disk.read(path, MAX_READ),
+        }
+    }
+
+    /// A file's path as messages show it (from the working folder).
+    fn place(&self, path: &Path, line: usize) -> SettingPlace {
+        if let Some((_, shown)) = self.scanned.get(path) {
+            return SettingPlace {
+                path: shown.clone(),
+                line,
+            };
+        }
+        let shown = self
+            .cwd
+            .and_then(|c| path.strip_prefix(c).ok())
+            .unwrap_or(path);
+        SettingPlace {
+            path: shown.to_string_lossy().replace('\\', "/"),
+            line,
+        }
+    }
+
+    /// The top-level numbers of a Python module file.
+    fn python(&mut self, path: &Path) -> &[(String, f64, usize)] {
+        if !self.python.contains_key(path) {
+            let defs = self
+                .text(path)
+                .map(|t| crate::systems::python::extract::module_numbers(&t))
+                .unwrap_or_default();
+            self.python.insert(path.to_path_buf(), defs);
+        }
+        &self.python[path]
+    }
+
+    /// The one value files `paths` bind `name` to (none when two
+    /// differ), and where the first says it.
+    fn python_name(&mut self, paths: &[PathBuf], name: &str) -> Option<(Given, SettingPlace)> {
+        let mut found: Option<(f64, &Path, usize)> = None;
+        for p in paths {
+            let defs = self.python(p).to_vec();
+            for (n, v, line) in defs {
+                if n == name {
+                    match found {
+                        Some((f, ..)) if f != v => return None,
+                        Some(_) => {}
+                        None => found = Some((v, p, line)),
+                    }
+                }
+            }
+        }
+        found.map(|(v, p, line)| ((v, false), self.place(p, line)))
+    }
+}
+
+pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
+    if files.iter().all(|f| f.facts.value_wants.is_empty()) {
+        return;
+    }
+    let abs = |p: &Path| -> PathBuf {
+        crate::source::fold_dots(&match cwd {
+            Some(c) if p.is_relative() => c.join(p),
+            _ => p.to_path_buf(),
+        })
+    };
+    let mut todo: Vec<(usize, GivenHere)> = Vec::new();
+    {
+        let mut looked = Looked {
+            scanned: files
+                .iter()
+                .map(|f| {
+                    let shown = f.source.display_path();
+                    (abs(&f.source.path), (f.source.text.as_str(), shown))
+                })
+                .collect(),
+            disk,
+            python: HashMap::new(),
+            cwd,
+        };
+        let mut modules: HashMap<PathBuf, Option<(PathBuf, String)>> = HashMap::new();
+        let mut defaults: Option<HashMap<(PathBuf, String), TagDefaults>> = None;
+        for (i, f) in files.iter().enumerate() {
+            if f.facts.value_wants.is_empty() {
+                continue;
+            }
+            let here = abs(&f.source.path);
+            let Some(dir) = here.parent() else { continue };
+            let mut given: GivenHere = HashMap::new();
+            let package: Vec<&str> = f
+                .facts
+                .value_wants
+                .iter()
+                .filter_map(|w| match w {
+                    ValueWant::GoPackage { name, .. } => Some(name.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if !package.is_empty() {
+                for (name, v) in go_package(dir, &here, &package, &looked) {
+                    given.insert(name, v);
+                }
+            }
+            for w in &f.facts.value_wants {
+                let v = match w {
+                    ValueWant::PyModule { module, name, .. } => {
+                        let paths = python_module(dir, module, disk);
+                        looked.python_name(&paths, name)
+                    }
+                    ValueWant::Django { name, .. } => {
+                        let paths = django_settings(dir, disk);
+                        looked.python_name(&paths, name)
+                    }
+                    ValueWant::GoPackage { .. } => continue,
+                    ValueWant::GoField { field, .. } => {
+                        let Some((root, _)) = module_of(dir, &mut modules, disk) else {
+                            continue;
+                        };
+                        let all = defaults
+                            .get_or_insert_with(|| tag_defaults(files, &abs, &mut modules, disk));
+                        match all.get(&(root, field.clone())).map(Vec::as_slice) {
+                            Some([(value, path, line)]) => {
+                                go_default(value).map(|v| (v, looked.place(path, *line)))
+                            }
+                            _ => None,
+                        }
+                    }
+                };
+                if let Some(v) = v {
+                    given.insert(w.key().to_string(), v);
+                }
+            }
+            if !given.is_empty() {
+                todo.push((i, given));
+            }
+        }
+    }
+    for (i, given) in todo {
+        let Some(syntax) = files[i].syntax else {
+            continue;
+        };
+        let f = &files[i];
+        let values = given.iter().map(|(k, (v, _))| (k.clone(), *v)).collect();
+        let mut facts = with_given(values, || {
+            crate::systems::extract(&f.source.path, &f.source.text, syntax)
+        });
+        for p in &mut facts.policies {
+            name_places(p, &f.source.text, &given);
+        }
+        files[i].facts = facts;
+    }
+}
+
+/// The places of the values a policy's written settings read, for its
+/// messages (`RetryPolicy::settings_from`): a name given a value that the
+/// text of its attempts, delay or timeouts holds as a word.
+fn name_places(p: &mut RetryPolicy, text: &str, given: &GivenHere) {
+    let mut spans = vec![(p.attempts.span, p.attempts.is_written())];
+    spans.push((p.delay.span, p.delay.is_written()));
+    spans.extend(p.per_try_timeout.iter().map(|t| (t.span, t.is_written())));
+    spans.extend(p.overall_timeout.iter().map(|t| (t.span, t.is_written())));
+    let said: Vec<&str> = spans
+        .into_iter()
+        .filter(|(_, written)| *written)
+        .filter_map(|(s, _)| text.get(s.start..s.end))
+        .collect();
+    let mut keys: Vec<&String> = given.keys().collect();
+    keys.sort();
+    for k in keys {
+        let place = &given[k].1;
+        if said.iter().any(|t| holds_word(t, k)) && !p.settings_from.contains(place) {
+            p.settings_from.push(place.clone());
+        }
+    }
+}
+
+/// Whether `text` holds `word` not inside a longer name.
+fn holds_word(text: &str, word: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word)
+        .any(|(at, _)| !text[..at].ends_with(part) && !text[at + word.len()..].starts_with(part))
+}
+
+/// The files a Python import's module may be (`.config` from the
+/// importing file's package, `app.config` from a folder above it).
+fn python_module(dir: &Path, module: &str, disk: Disk<'_>) -> Vec<PathBuf> {
+    let dots = module.chars().take_while(|c| *c == '.').count();
+    let rest: Vec<&str> = module[dots..]
+        .split('.')
+        .filter(|p| !p.is_empty())
+        .collect();
+    let files_at = |base: &Path| -> Option<PathBuf> {
+        let mut p = base.to_path_buf();
+        for part in &rest {
+            p.push(part);
+        }
+        let file = p.with_extension("py");
+        if !rest.is_empty() && disk.is_file(&file) {
+            return Some(file);
+        }
+        let init = p.join("__init__.py");
+        disk.is_file(&init).then_some(init)
+    };
+    if dots > 0 {
+        let mut base = Some(dir);
+        for _ in 1..dots {
+            base = base.and_then(Path::parent);
+        }
+        return base.and_then(files_at).into_iter().collect();
+    }
+    if rest.is_empty() {
+        return Vec::new();
+    }
+    std::iter::successors(Some(dir), |d| d.parent())
+        .take(MAX_UP)
+        .find_map(files_at)
+        .into_iter()
+        .collect()
+}
+
+/// The Django settings modules nearest to `dir`: in the nearest folder
+/// above it (itself first) that holds `settings.py` or a `settings/`
+/// package, or has a folder that does.
+fn django_settings(dir: &Path, disk: Disk<'_>) -> Vec<PathBuf> {
+    let in_folder = |d: &Path| -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let file = d.join("settings.py");
+        if disk.is_file(&file) {
+            out.push(file);
+        }
+        let pkg = d.join("settings");
+        if disk.is_dir(&pkg) {
+            for n in disk.list(&pkg, MAX_ENTRIES).unwrap_or_default() {
+                if n.ends_with(".py") && !n.starts_with("test") {
+                    out.push(pkg.join(n));
+                }
+            }
+        }
+        out
+    };
+    for d in std::iter::successors(Some(dir), |d| d.parent()).take(MAX_UP) {
+        let mut found = in_folder(d);
+        if found.is_empty() {
+            for n in disk.list(d, MAX_ENTRIES).unwrap_or_default() {
+                let sub = d.join(&n);
+                if !n.starts_with('.') && disk.is_dir(&sub) {
+                    found.extend(in_folder(&sub));
+                }
+            }
+        }
+        if !found.is_empty() {
+            found.sort();
+            return found;
+        }
+    }
+    Vec::new()
+}
+
+/// The values other files of the package (the folder's `.go` files but
+/// tests) declare at their top level for `names`: a name two files
+/// give different values is left out.
+fn go_package(
+    dir: &Path,
+    here: &Path,
+    names: &[&str],
+    looked: &Looked<'_>,
+) -> Vec<(String, (Given, SettingPlace))> {
+    let mut found: HashMap<String, Option<(Given, SettingPlace)>> = HashMap::new();
+    for n in looked.disk.list(dir, MAX_ENTRIES).unwrap_or_default() {
+        if !n.ends_with(".go") || n.ends_with("_test.go") {
+            continue;
+        }
+        let path = dir.join(&n);
+        if path == here {
+            continue;
+        }
+        let Some(text) = looked.text(&path) else {
+            continue;
+        };
+        let wanted: Vec<&str> = names.iter().copied().filter(|w| text.contains(w)).collect();
+        if wanted.is_empty() {
+            continue;
+        }
+        for (name, v, line) in crate::systems::go::extract::eval::package_numbers(&text, &wanted) {
+            let e = found
+                .entry(name)
+                .or_insert_with(|| Some((v, looked.place(&path, line))));
+            if e.as_ref().is_some_and(|(w, _)| *w != v) {
+                *e = None;
+            }
+        }
+    }
+    found
+        .into_iter()
+        .filter_map(|(n, v)| v.map(|v| (n, v)))
+        .collect()
+}
+
+/// The defaults a module's struct tags give a field: (value, file, line).
+type TagDefaults = Vec<(String, PathBuf, usize)>;
+
+/// (module root, field) -> the defaults the module's struct tags give it.
+fn tag_defaults(
+    files: &[ScannedFile],
+    abs: &dyn Fn(&Path) -> PathBuf,
+    modules: &mut HashMap<PathBuf, Option<(PathBuf, String)>>,
+    disk: Disk<'_>,
+) -> HashMap<(PathBuf, String), TagDefaults> {
+    let mut out: HashMap<(PathBuf, String), TagDefaults> = HashMap::new();
+    for f in files {
+        if !f
+            .facts
+            .go_fields
+            .iter()
+            .any(|g| matches!(g.kind, GoFieldKind::Default { .. }))
+        {
+            continue;
+        }
+        let path = abs(&f.source.path);
+        let Some((root, _)) = path.parent().and_then(|d| module_of(d, modules, disk)) else {
+            continue;
+        };
+        for g in &f.facts.go_fields {
+            if let GoFieldKind::Default { value, line } = &g.kind {
+                let v = out.entry((root.clone(), g.field.clone())).or_default();
+                if !v.iter().any(|(w, ..)| w == value) {
+                    v.push((value.clone(), path.clone(), *line));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A tag's default as a number: an integer or float, or a Go duration
+/// (`"1m30s"`, `"500ms"`, as `time.ParseDuration` reads it, which both
+/// envconfig and caarlos0/env use for a `time.Duration` field).
+fn go_default(v: &str) -> Option<Given> {
+    let v = v.trim();
+    if let Ok(n) = v.parse::<f64>() {
+        return n.is_finite().then_some((n, false));
+    }
+    let mut rest = v;
+    let mut total = 0.0;
+    while !rest.is_empty() {
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter(|e| *e > 0)?;
+        let n: f64 = rest[..end].parse().ok()?;
+        rest = &rest[end..];
+        let unit_end = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let ns = match &rest[..unit_end] {
+            "ns" => 1.0,
+            "us" | "µs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            _ => return None,
+        };
+        total += n * ns;
+        rest = &rest[unit_end..];
+    }
+    Some((total, true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{go_default, holds_word};
+
+    #[test]
+    fn tag_defaults_as_numbers() {
+        assert_eq!(go_default("4"), Some((4.0, false)));
+        assert_eq!(go_default("1m30s"), Some((90e9, true)));
+        assert_eq!(go_default("1.5s"), Some((1.5e9, true)));
+        assert_eq!(go_default("http://x"), None);
+        assert_eq!(go_default("5 s"), None);
+    }
+
+    #[test]
+    fn a_name_is_found_as_a_word() {
+        assert!(holds_word("stop_after_attempt(ATTEMPTS)", "ATTEMPTS"));
+        assert!(!holds_word("stop_after_attempt(MAX_ATTEMPTS)", "ATTEMPTS"));
+        assert!(holds_word("RetryMax = cfg.RetryMax", "cfg.RetryMax"));
+    }
+}

@@ -1,0 +1,46 @@
+//! Names a reader could not give a number for in its file, and where
+//! another file may give it (issues 20 and 21): a Python constant
+//! imported from another module, a Django setting, a Go package-level
+//! constant of another file of the package, a Go struct field whose tag
+//! gives its default. The link step `link::values` finds the value in
+//! those files and reads the file again with it
+//! (`crate::extract::values::with_given`).
+
+use serde::{Deserialize, Serialize};
+
+/// One name read as a number and not known in its file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum ValueWant {
+    /// Python: `key` (the name as the file reads it: `MAX_RETRIES`, or
+    /// `config.MAX_RETRIES`) is the module-level name `name` of module
+    /// `module`, as the import writes it (leading dots: relative to the
+    /// file's package).
+    PyModule {
+        key: String,
+        module: String,
+        name: String,
+    },
+    /// Python: `settings.NAME` of `from django.conf import settings`, a
+    /// name of the project's settings module.
+    Django { key: String, name: String },
+    /// Go: a name no declaration of the file binds, a package-level
+    /// constant or variable of another file of the package.
+    GoPackage { key: String, name: String },
+    /// Go: a struct field (`cfg.RetryMax`) the file does not set, whose
+    /// struct tag in the module gives its default (`default:"3"`,
+    /// `envDefault:"3"`).
+    GoField { key: String, field: String },
+}
+
+impl ValueWant {
+    /// The name as the reader looks it up when the value is given.
+    pub fn key(&self) -> &str {
+        match self {
+            ValueWant::PyModule { key, .. }
+            | ValueWant::Django { key, .. }
+            | ValueWant::GoPackage { key, .. }
+            | ValueWant::GoField { key, .. } => key,
+        }
+    }
+}

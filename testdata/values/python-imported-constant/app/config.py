@@ -1,0 +1,4 @@
+"""Limits of the inventory client (synthetic)."""
+
+MAX_RETRIES = 8
+BACKOFF_SECONDS = 2

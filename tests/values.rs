@@ -1,0 +1,87 @@
+//! Numbers read from a name another file gives (issues 20 and 21,
+//! `link::values`): each case under `testdata/values/` is scanned whole,
+//! and the policy's attempts and wait are those the other file gives
+//! (unknown on main: the name is not bound in the file that reads it).
+
+mod common;
+
+use retrylint::model::{AttemptCount, Delay, RetryPolicy};
+use std::path::Path;
+use std::time::Duration;
+
+/// The one policy of the scan of `case`, and the codes of its findings.
+fn policy(case: &str) -> (RetryPolicy, Vec<&'static str>) {
+    let (scan, findings) = common::run(&Path::new("testdata/values").join(case), &[]);
+    let mut policies: Vec<RetryPolicy> = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.policies.iter().cloned())
+        .collect();
+    assert_eq!(policies.len(), 1, "{policies:#?}");
+    let mut codes: Vec<&'static str> = findings.iter().map(|f| f.rule.code).collect();
+    codes.sort();
+    (policies.remove(0), codes)
+}
+
+#[test]
+fn a_python_constant_imported_from_a_module_of_the_project() {
+    let (p, codes) = policy("python-imported-constant");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(8));
+    assert_eq!(
+        p.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_secs(2)
+        }
+    );
+    assert!(codes.contains(&"RL206"), "{codes:?}");
+    // The findings name the lines the values come from.
+    assert_eq!(
+        p.settings_from,
+        [
+            "testdata/values/python-imported-constant/app/config.py:3",
+            "testdata/values/python-imported-constant/app/config.py:4"
+        ]
+    );
+}
+
+#[test]
+fn a_django_setting_from_the_settings_module() {
+    // `int(os.environ.get("ORDER_SYNC_RETRIES", 6))`: the fallback, as
+    // `os.getenv`'s is read elsewhere; `max_retries` counts retries.
+    let (p, codes) = policy("python-django-settings");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
+    assert!(codes.contains(&"RL206"), "{codes:?}");
+}
+
+#[test]
+fn a_django_setting_two_settings_modules_disagree_on_stays_unknown() {
+    let (p, codes) = policy("python-django-settings-ambiguous");
+    assert_eq!(p.attempts.value.count, AttemptCount::Unknown);
+    assert!(!codes.contains(&"RL206"), "{codes:?}");
+}
+
+#[test]
+fn a_go_constant_of_another_file_of_the_package() {
+    let (p, codes) = policy("go-package-const");
+    // go-retryablehttp: `RetryMax` retries after the first attempt.
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(8));
+    match p.delay.value {
+        Delay::Exponential { base, cap, .. } => {
+            assert_eq!(base, Duration::from_millis(200));
+            assert_eq!(cap, Some(Duration::from_secs(5)));
+        }
+        d => panic!("{d:?}"),
+    }
+    assert!(codes.contains(&"RL206"), "{codes:?}");
+}
+
+#[test]
+fn a_go_field_given_its_default_by_a_struct_tag() {
+    let (p, codes) = policy("go-tag-default");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
+    match p.delay.value {
+        Delay::Exponential { base, .. } => assert_eq!(base, Duration::from_millis(1500)),
+        d => panic!("{d:?}"),
+    }
+    assert!(codes.contains(&"RL206"), "{codes:?}");
+}
