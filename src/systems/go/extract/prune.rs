@@ -68,10 +68,17 @@ pub struct Pruned {
 /// [`Pruned`] for `text`; `None` when nothing is left out (or any doubt,
 /// as for [`blanked`]).
 pub fn pruned(text: &str) -> Option<Pruned> {
+    pruned_keeping(text, &[])
+}
+
+/// [`pruned`] with the bodies `kept` (some of the bodies [`pruned`] gave)
+/// not blanked either: what a reader read across functions reached them.
+pub fn pruned_keeping(text: &str, kept: &[Body]) -> Option<Pruned> {
     let lexed = lex(text.as_bytes())?;
     let words = words(text, &lexed.imports)?;
     let finder = Finder::new(&words);
-    let (blank, bodies) = match blank(text, lexed.bodies.clone(), |b| {
+    let bodies = lexed.bodies.iter().filter(|b| !kept.contains(b)).copied();
+    let (blank, bodies) = match blank(text, bodies.collect(), |b| {
         finder.any_in(b) || sets_timeout(b) || retries_at_once(b)
     }) {
         Some((t, b)) => (Some(t), b),

@@ -17,36 +17,13 @@ pub fn text<'t>(n: Node<'_>, src: &'t str) -> &'t str {
     src.get(n.start_byte()..n.end_byte()).unwrap_or("")
 }
 
-/// The Java grammar's node kind names by kind id, and its field names
-/// with their ids: read once, so that a node's kind is a table lookup
-/// (`Node::kind` measures the grammar's C string and checks it for UTF-8
-/// on every call: 7% of a scan of apache/zookeeper) and a field is found
-/// by id (`child_by_field_name` compares the name with every field name
-/// of the grammar first).
-struct Grammar {
-    kinds: Vec<&'static str>,
-    fields: Vec<(&'static str, std::num::NonZeroU16)>,
-}
-
-fn grammar() -> &'static Grammar {
-    static GRAMMAR: std::sync::LazyLock<Grammar> = std::sync::LazyLock::new(|| {
-        let lang: tree_sitter::Language = tree_sitter_java::LANGUAGE.into();
-        let kinds = (0..lang.node_kind_count())
-            .map(|id| {
-                u16::try_from(id)
-                    .ok()
-                    .and_then(|id| lang.node_kind_for_id(id))
-                    .unwrap_or("")
-            })
-            .collect();
-        let fields = (1..=lang.field_count())
-            .filter_map(|id| {
-                let id = u16::try_from(id).ok()?;
-                Some((lang.field_name_for_id(id)?, std::num::NonZeroU16::new(id)?))
-            })
-            .collect();
-        Grammar { kinds, fields }
-    });
+/// The Java grammar's kind and field tables
+/// ([`crate::extract::tree_sitter::Grammar`]), read once.
+fn grammar() -> &'static crate::extract::tree_sitter::Grammar {
+    static GRAMMAR: std::sync::LazyLock<crate::extract::tree_sitter::Grammar> =
+        std::sync::LazyLock::new(|| {
+            crate::extract::tree_sitter::Grammar::new(&tree_sitter_java::LANGUAGE.into())
+        });
     &GRAMMAR
 }
 
@@ -57,18 +34,12 @@ pub trait Kind {
 
 impl Kind for Node<'_> {
     fn kind_str(&self) -> &'static str {
-        match grammar().kinds.get(usize::from(self.kind_id())) {
-            Some(k) if !k.is_empty() => k,
-            _ => self.kind(),
-        }
+        grammar().kind(*self)
     }
 }
 
 pub fn field<'a>(n: Node<'a>, name: &str) -> Option<Node<'a>> {
-    match grammar().fields.iter().find(|(f, _)| *f == name) {
-        Some(&(_, id)) => n.child_by_field_id(id.get()),
-        None => n.child_by_field_name(name),
-    }
+    grammar().field(n, name)
 }
 
 pub fn named_children(n: Node<'_>) -> Vec<Node<'_>> {

@@ -4,6 +4,7 @@
 //! minted inside a retry. Calls inside a [`RetryScope`] carry its policy,
 //! and set its per-try timeout.
 
+use super::Kind as _;
 use super::eval::{self, resolve};
 use super::{Args, Ctx, RetryScope, callee, field, named_children, span};
 use crate::model::*;
@@ -221,7 +222,7 @@ pub(super) fn http_call<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Call<'a>> {
 fn wrappers<'a>(ctx: &Ctx<'a>) -> Vec<(&'a str, Call<'a>)> {
     let mut out = Vec::new();
     for &n in &ctx.nodes {
-        if n.kind() != "function_definition" || out.len() >= 64 {
+        if n.kind_str() != "function_definition" || out.len() >= 64 {
             continue;
         }
         let (Some(name), Some(params), Some(body)) =
@@ -267,7 +268,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
     let wrapped = wrappers(ctx);
     let mut calls: Vec<Call<'_>> = Vec::new();
     for &n in &ctx.nodes {
-        if n.kind() != "call" {
+        if n.kind_str() != "call" {
             continue;
         }
         if let Some(c) = http_call(ctx, n) {
@@ -450,7 +451,7 @@ fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
     const MINTS: &[&str] = &["uuid4", "uuid1", "token_hex", "token_urlsafe"];
     const KEYISH: &[&str] = &["idempot", "key", "request_id", "requestid", "request-id"];
     for &n in &ctx.nodes {
-        if n.kind() != "call" {
+        if n.kind_str() != "call" {
             continue;
         }
         let (full, last) = callee(ctx, n);
@@ -490,7 +491,7 @@ fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
 fn sent_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope], mints: &[&str]) {
     const HEADERS: &[&str] = &["idempotency-key", "x-idempotency-key"];
     for &n in &ctx.nodes {
-        let value = match n.kind() {
+        let value = match n.kind_str() {
             "pair" => field(n, "key")
                 .filter(|k| k.kind() == "string")
                 .filter(|k| {

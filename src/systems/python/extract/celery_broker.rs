@@ -19,6 +19,7 @@
 //! ..})`). A URL that cannot be read (an environment variable without a
 //! default) names no transport.
 
+use super::Kind as _;
 use super::{Args, Ctx, callee, eval, field, named_children, one_line, span};
 use crate::model::{BrokerSetting, BrokerSettingKind, Facts};
 use std::time::Duration;
@@ -54,7 +55,7 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     let before = facts.broker_settings.len();
     // Bounded by the file's nodes (`Ctx::nodes`).
     for n in &ctx.nodes {
-        let (name, value) = match n.kind() {
+        let (name, value) = match n.kind_str() {
             "assignment" => (field(*n, "left"), field(*n, "right")),
             "keyword_argument" => (field(*n, "name"), field(*n, "value")),
             "pair" => (field(*n, "key"), field(*n, "value")),
@@ -63,7 +64,7 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         let (Some(name), Some(value)) = (name, value) else {
             continue;
         };
-        let name = match n.kind() {
+        let name = match n.kind_str() {
             "pair" => match eval::string(ctx, name) {
                 Some(s) => s,
                 None => continue,
@@ -130,7 +131,7 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
 /// the visibility timeout). An `eta` that is not a `timedelta` added to a
 /// time (a date from the database) is not read.
 fn delayed_sends(ctx: &Ctx<'_>, facts: &mut Facts) {
-    for n in ctx.nodes.iter().filter(|n| n.kind() == "call") {
+    for n in ctx.nodes.iter().filter(|n| n.kind_str() == "call") {
         let (full, last) = callee(ctx, *n);
         if last != "apply_async" {
             continue;

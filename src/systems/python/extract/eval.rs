@@ -3,6 +3,7 @@
 //! [`MAX_DEPTH`]. A part that cannot be read is [`UNKNOWN`] in a string
 //! and `None` for a number.
 
+use super::Kind as _;
 use super::{Args, Ctx, MAX_DEPTH, callee, field, named_children};
 use std::time::Duration;
 use tree_sitter::Node;
@@ -295,7 +296,7 @@ pub fn env_host(ctx: &Ctx<'_>, n: Node<'_>, helpers: &[&str]) -> Option<String> 
 pub fn env_helpers<'a>(ctx: &Ctx<'a>) -> Vec<&'a str> {
     let mut out = Vec::new();
     for &n in &ctx.nodes {
-        if n.kind() != "function_definition" || out.len() >= 16 {
+        if n.kind_str() != "function_definition" || out.len() >= 16 {
             continue;
         }
         let (Some(name), Some(params), Some(body)) =

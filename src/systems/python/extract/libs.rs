@@ -14,6 +14,7 @@ mod pika;
 mod sdk;
 mod tenacity;
 
+use super::Kind as _;
 use super::eval::{self, resolve};
 use super::{Args, Ctx, RetryScope, callee, field, named_children, span};
 use crate::model::*;
@@ -78,7 +79,7 @@ pub fn extract<'a>(
     let urllib3 = ctx.imports("urllib3") || ctx.imports("requests");
     let botocore = ctx.imports("botocore") || ctx.imports("boto3");
     for &n in &ctx.nodes {
-        match n.kind() {
+        match n.kind_str() {
             "call" => {
                 let (full, last) = callee(ctx, n);
                 let p = match last {
@@ -192,7 +193,7 @@ pub fn extract<'a>(
     }
     // Decorated functions: their bodies are retried.
     for &n in &ctx.nodes {
-        match n.kind() {
+        match n.kind_str() {
             "decorated_definition" => {
                 let Some(body) = field(n, "definition").and_then(|d| field(d, "body")) else {
                     continue;

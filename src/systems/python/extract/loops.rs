@@ -3,6 +3,7 @@
 //! the wait of its `sleep` read as a delay (growth with the loop
 //! variable, random jitter), and what its `except` clauses catch.
 
+use super::Kind as _;
 use super::calls::{db_call, http_call, within};
 use super::eval::{self, resolve};
 use super::{Args, Ctx, RetryScope, callee, field, named_children, policy, span};
@@ -25,10 +26,10 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
     again::extract(ctx, facts, scopes);
     for &n in &ctx.nodes {
         // `for delay in (1, 2, 4):` (issue 28): attempts and waits from the list.
-        let listed = (n.kind() == "for_statement")
+        let listed = (n.kind_str() == "for_statement")
             .then(|| delays::waits(ctx, n))
             .flatten();
-        let (count, written) = match n.kind() {
+        let (count, written) = match n.kind_str() {
             "for_statement" => {
                 let Some(right) = field(n, "right") else {
                     continue;

@@ -322,3 +322,44 @@ def stock(i):
         [("env ORDERS_URL", Some("orders")), ("env STOCK_URL", None)]
     );
 }
+
+/// The one-cursor walk gives the nodes the stack of `named_children`
+/// gave, in the same order, comments and error nodes included, and
+/// stops at the same node when over its bound; the kind and field
+/// tables give what `Node::kind` and `child_by_field_name` give.
+#[test]
+fn the_node_index_and_kind_table_match_the_tree() {
+    let src = "import requests  # c\n\nclass A:\n    def f(self, x=1):\n        for i in range(3):\n            try:\n                return requests.get(f\"http://a/{x}\", timeout=2)\n            except Exception:\n                time.sleep(1) ; (\n\nprint(1)\n";
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_python::LANGUAGE.into())
+        .unwrap();
+    let tree = parser.parse(src, None).unwrap();
+    let root = tree.root_node();
+    let mut old = Vec::new();
+    let mut stack = vec![root];
+    let mut cursor = root.walk();
+    while let Some(n) = stack.pop() {
+        old.push(n);
+        let kids: Vec<Node<'_>> = n.named_children(&mut cursor).collect();
+        stack.extend(kids.into_iter().rev());
+    }
+    assert!(old.iter().any(|n| n.kind() == "comment") && old.iter().any(|n| n.is_error()));
+    let ids = |v: &[Node<'_>]| v.iter().map(|n| n.id()).collect::<Vec<_>>();
+    assert_eq!(ids(&preorder(root, usize::MAX)), ids(&old));
+    assert_eq!(ids(&preorder(root, 7)), ids(&old[..7]));
+    for n in &old {
+        assert_eq!(n.kind_str(), n.kind());
+        for f in [
+            "name",
+            "left",
+            "right",
+            "body",
+            "function",
+            "arguments",
+            "value",
+        ] {
+            assert_eq!(field(*n, f), n.child_by_field_name(f));
+        }
+    }
+}
