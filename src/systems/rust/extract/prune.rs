@@ -63,7 +63,7 @@ const MAX_ROUNDS: usize = 32;
 
 #[path = "prune_lex.rs"]
 mod lex;
-use lex::{K, Tok, lex};
+use lex::{K, Lexed, Tok, lex};
 #[path = "prune_items.rs"]
 mod scan;
 use scan::items;
@@ -149,12 +149,18 @@ fn finders() -> &'static Finders {
     &F
 }
 
-/// The source with comments and literals blanked (same length).
-fn code_only(src: &str, t: &[Tok]) -> Vec<u8> {
-    let mut out = vec![b' '; src.len()];
+/// The source with comments and literals blanked (same length). Only
+/// words are looked for in it (none holds blank space or `#`), so blank
+/// space and a raw identifier's `r#` between the tokens stay as written:
+/// one copy and a fill per comment and literal, not a copy per token.
+fn code_only(src: &str, t: &[Tok], comments: &[std::ops::Range<usize>]) -> Vec<u8> {
+    let mut out = src.as_bytes().to_vec();
+    for r in comments {
+        out[r.clone()].fill(b' ');
+    }
     for x in t {
-        if x.k != K::Lit {
-            out[x.s..x.e].copy_from_slice(&src.as_bytes()[x.s..x.e]);
+        if x.k == K::Lit {
+            out[x.s..x.e].fill(b' ');
         }
     }
     out
@@ -250,10 +256,16 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
 /// [`skippable`], and whether nothing is left for the tree's readers
 /// (see [`pruned`]; `false` on any doubt).
 fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
-    let Some((t, docs)) = lex(src) else {
+    let Some(Lexed {
+        toks: t,
+        comments,
+        docs,
+    }) = lex(src)
+    else {
         return (Vec::new(), false);
     };
-    let code = code_only(src, &t);
+    let code = code_only(src, &t, &comments);
+    drop(comments);
     let Some((fns, mut out)) = items(src, &t, &code) else {
         return (Vec::new(), false);
     };

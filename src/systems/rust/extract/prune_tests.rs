@@ -279,8 +279,9 @@ fn one_pass_word_test_is_the_three_matchers() {
     }
     let mut pieces = 0;
     for src in &texts {
-        let Some((t, _)) = lex(src) else { continue };
-        let code = code_only(src, &t);
+        let Some(lexed) = lex(src) else { continue };
+        let t = lexed.toks;
+        let code = code_only(src, &t, &lexed.comments);
         // Every span from one `fn` token to each later `}`: what the
         // pruner asks about and much more.
         for (i, x) in t.iter().enumerate() {
@@ -300,4 +301,41 @@ fn one_pass_word_test_is_the_three_matchers() {
         }
     }
     assert!(pieces > 100, "{pieces}");
+}
+
+/// The code-only text differs from the one built a token at a time (every
+/// byte outside a token other than a literal a space) only where that one
+/// has a space and the source blank space or a raw identifier's `r#`:
+/// bytes no keep word holds.
+#[test]
+fn code_only_keeps_every_token_outside_literals() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut texts = vec!["fn r#type() { /* c */ let r = r#\"x\"#; // d\n\tx }".to_string()];
+    for dir in [root.join("testdata"), root.join("../shared/corpus")] {
+        for e in ignore::WalkBuilder::new(dir).build().flatten() {
+            if e.path().extension().is_some_and(|x| x == "rs")
+                && let Ok(t) = std::fs::read_to_string(e.path())
+            {
+                texts.push(t);
+            }
+        }
+    }
+    let mut compared = 0;
+    for src in &texts {
+        let Some(lexed) = lex(src) else { continue };
+        let mut by_token = vec![b' '; src.len()];
+        for x in lexed.toks.iter().filter(|x| x.k != K::Lit) {
+            by_token[x.s..x.e].copy_from_slice(&src.as_bytes()[x.s..x.e]);
+        }
+        let code = code_only(src, &lexed.toks, &lexed.comments);
+        assert_eq!(code.len(), src.len());
+        for (i, (&a, &b)) in code.iter().zip(&by_token).enumerate() {
+            assert!(
+                a == b || (b == b' ' && (a.is_ascii_whitespace() || a == b'r' || a == b'#')),
+                "byte {i} of {src}"
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared > 10, "{compared}");
 }
