@@ -60,7 +60,7 @@ use syn::spanned::Spanned;
 pub const NAME: &str = "rust";
 
 /// Words that make a `.rs` file worth parsing.
-const NEEDLES: &[&str] = &[
+pub const NEEDLES: &[&str] = &[
     "retry",
     "Retry",
     "backoff",
