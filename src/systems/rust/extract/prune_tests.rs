@@ -191,11 +191,59 @@ fn compare(files: &[std::path::PathBuf], root: &std::path::Path) -> usize {
             );
         }
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", f.display());
+        compact_lines_match(&text);
         // The spans the readers take without printing nodes are syn's.
         let (_, diff) = crate::systems::rust::extract::fast_span::tests::differences(&text);
         assert!(diff.is_empty(), "{}: {diff:?}", f.display());
     }
     pruned_some
+}
+
+/// Each line of the compact text is the blanked text's line
+/// [`Compact::line`] names, and no other line of the blanked text holds
+/// anything but blank space.
+fn compact_lines_match(src: &str) {
+    let (Some(c), Some(full)) = (pruned_compact(src).0, blanked(src)) else {
+        return;
+    };
+    let full: Vec<&str> = full.split('\n').collect();
+    let mut seen = vec![false; full.len()];
+    for (k, line) in c.text.split('\n').enumerate() {
+        let at = Compact::line(&c.shifts, k + 1) - 1;
+        assert_eq!(Some(&line), full.get(at), "line {}", k + 1);
+        seen[at] = true;
+    }
+    for (l, s) in full.iter().zip(&seen) {
+        assert!(*s || l.trim().is_empty(), "{l}");
+    }
+}
+
+#[test]
+fn blank_lines_of_blanked_bodies_are_left_out_and_columns_kept() {
+    let src = "const U: &str = \"a\n\n\nb\";\nfn a() {\n    let x = 1;\n\n    x\n}\nfn b() -> B {\n    ExponentialBuilder::default()\n}\n/// doc\n/// more\nfn c() { 2 }\n";
+    let c = pruned_compact(src).0.expect("bodies blanked");
+    // The literal's blank lines stay; the body's three inner lines go.
+    assert!(
+        c.text
+            .starts_with("const U: &str = \"a\n\n\nb\";\nfn a() {\n}\n"),
+        "{}",
+        c.text
+    );
+    assert_eq!(
+        c.text.lines().count(),
+        src.lines().count() - 3,
+        "{}",
+        c.text
+    );
+    compact_lines_match(src);
+    // Every span of the compact parse, mapped back, is the whole parse's.
+    let whole = syn::parse_file(&blanked(src).unwrap()).unwrap();
+    let spans = super::super::Spans::new(src);
+    let w: Vec<_> = whole.items.iter().map(|i| spans.node(i)).collect();
+    let part = syn::parse_file(&c.text).unwrap();
+    let spans = super::super::Spans::shifted(src, c.shifts);
+    let p: Vec<_> = part.items.iter().map(|i| spans.node(i)).collect();
+    assert_eq!(w, p);
 }
 
 /// Every Rust file of the fixtures and the shared corpus: the facts are
