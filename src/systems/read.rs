@@ -95,7 +95,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
             let wanted = properties::is_spring_config_name(&name) || SPRING_FINDERS.any_in(bytes);
             return wanted.then_some(Syntax::Properties);
         }
-        "rs" => return (rust::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Rust),
+        "rs" => return RUST_FINDERS.any_in(bytes).then_some(Syntax::Rust),
         "py" => return super::python::extract::wants(bytes).then_some(Syntax::Python),
         // Every C# file: the link stage needs each one's names and
         // constants (`csharp::source`); only those that mention what the
@@ -132,6 +132,12 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     };
     finders.any_in(bytes).then_some(syntax)
 }
+
+/// What makes a `.rs` file worth reading: a word of the Rust reader
+/// ([`rust::wants`]) or of the call lexer ([`calls::wants`]), in one
+/// automaton (one pass over a file with neither, not two).
+static RUST_FINDERS: std::sync::LazyLock<Needles> =
+    std::sync::LazyLock::new(|| Needles::new(rust::NEEDLES.iter().chain(calls::NEEDLES).copied()));
 
 /// Document readers that never read a `.json` file: Spring Boot loads
 /// `application.properties` and `application.yml`/`.yaml` (its

@@ -43,6 +43,20 @@ const MAX_FRAMES: usize = 64;
 /// The frame of a Rust attribute's `#[` (named `#[`), not a position.
 const ATTR: usize = usize::MAX;
 
+/// The bytes an arm of [`Lexer::run`] acts on, each `true` (every other
+/// byte only moves the lexer on).
+const fn acts(bytes: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut k = 0;
+    while k < bytes.len() {
+        t[bytes[k] as usize] = true;
+        k += 1;
+    }
+    t
+}
+const ACTS_JAVA: [bool; 256] = acts(b"/\"'()[];");
+const ACTS_RUST: [bool; 256] = acts(b"/\"'()[];rb#");
+
 /// The string literals of `text` outside comments (and, for Rust,
 /// outside test-only items).
 pub fn lex(text: &str, lang: Lang) -> Lexed {
@@ -72,6 +86,10 @@ struct Lexer<'a> {
 
 impl Lexer<'_> {
     fn run(&mut self) {
+        let acts = match self.lang {
+            Lang::Rust => &ACTS_RUST,
+            Lang::Java => &ACTS_JAVA,
+        };
         while self.i < self.b.len() {
             let c = self.b[self.i];
             match c {
@@ -120,7 +138,14 @@ impl Lexer<'_> {
                     }
                     self.i += 1;
                 }
-                _ => self.i += 1,
+                // A byte no arm reads, and the run of them after it
+                // (looked up in a table, not matched arm by arm).
+                _ => {
+                    self.i += 1;
+                    while self.i < self.b.len() && !acts[usize::from(self.b[self.i])] {
+                        self.i += 1;
+                    }
+                }
             }
         }
     }

@@ -85,3 +85,23 @@ fn code_in_snippets_folders_is_not_nginx() {
         Some(Syntax::Nginx)
     );
 }
+
+/// The one automaton for `.rs` files claims what the Rust reader's and
+/// the call lexer's sniffs claimed, one or the other.
+#[test]
+fn a_rust_file_is_claimed_for_either_readers_words() {
+    let p = Path::new("svc/src/lib.rs");
+    for text in [
+        "fn f() { std::thread::sleep(d) }",
+        "fn f() { let u = \"http://orders:8080\"; }",
+        "fn f() { reqwest::get(u) }",
+        "fn f() {}\n#[cfg(test)]\nmod tests;\n",
+        "fn f() { println!(\"hi\") }",
+        "",
+    ] {
+        let b = text.as_bytes();
+        let before = (rust::wants(b) || calls::wants(b)).then_some(Syntax::Rust);
+        assert_eq!(classify(p, b), before, "{text}");
+    }
+    assert_eq!(classify(p, b"fn f() {}"), None);
+}

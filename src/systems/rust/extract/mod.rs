@@ -60,7 +60,7 @@ use syn::spanned::Spanned;
 pub const NAME: &str = "rust";
 
 /// Words that make a `.rs` file worth parsing.
-const NEEDLES: &[&str] = &[
+pub const NEEDLES: &[&str] = &[
     "retry",
     "Retry",
     "backoff",
@@ -117,24 +117,33 @@ pub fn cargo_target_outside_src(path: &Path) -> bool {
 pub struct Spans<'a> {
     text: &'a str,
     lines: LineIndex,
+    /// The lines left out of the text syn parsed ([`prune::Compact`]).
+    shifts: Vec<(usize, usize)>,
 }
 
 impl<'a> Spans<'a> {
     pub fn new(text: &'a str) -> Self {
+        Self::shifted(text, Vec::new())
+    }
+
+    /// Spans of a parse of `text` with lines left out ([`prune::Compact`]).
+    pub fn shifted(text: &'a str, shifts: Vec<(usize, usize)>) -> Self {
         Spans {
             text,
             lines: LineIndex::lf_only(text),
+            shifts,
         }
     }
 
     pub fn of(&self, s: proc_macro2::Span) -> Span {
         let (a, b) = (s.start(), s.end());
+        let line = |l: usize| prune::Compact::line(&self.shifts, l);
         let start = self
             .lines
-            .offset_of_char_column(self.text, a.line, a.column);
+            .offset_of_char_column(self.text, line(a.line), a.column);
         let end = self
             .lines
-            .offset_of_char_column(self.text, b.line, b.column);
+            .offset_of_char_column(self.text, line(b.line), b.column);
         Span::new(start, end.max(start))
     }
 
@@ -193,8 +202,8 @@ pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
     }
     // The pruner's lexer and item scan loop over tokens (no recursion),
     // so any nesting is safe for them.
-    let (blanked, nothing_to_read) = if prune {
-        prune::pruned(text)
+    let (compact, nothing_to_read) = if prune {
+        prune::pruned_compact(text)
     } else {
         (None, false)
     };
@@ -221,10 +230,25 @@ pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
     // Spans of a previous file on this thread are not needed any more, and
     // proc-macro2 keeps every parsed text until told so.
     proc_macro2::extra::invalidate_current_thread_spans();
-    // The blanked text has the same lines and character columns, so syn's
-    // spans are read against the original text.
-    let parsed = syn::parse_file(blanked.as_deref().unwrap_or(text));
-    let spans = Spans::new(text);
+    // The blanked text has the same character columns, and its lines are
+    // the source's less those left out (`Compact`), so syn's spans are
+    // read against the original text. A syntax error is reported from a
+    // parse of the blanked text with every line, as before it was
+    // compacted (the error's span may be past the last line).
+    let (parsed, spans) = match compact {
+        None => (syn::parse_file(text), Spans::new(text)),
+        Some(c) => match syn::parse_file(&c.text) {
+            Ok(file) => (Ok(file), Spans::shifted(text, c.shifts)),
+            Err(_) => {
+                proc_macro2::extra::invalidate_current_thread_spans();
+                let blanked = prune::blanked(text);
+                (
+                    syn::parse_file(blanked.as_deref().unwrap_or(text)),
+                    Spans::new(text),
+                )
+            }
+        },
+    };
     match parsed {
         Err(e) => {
             let at = spans.of(e.span());

@@ -63,7 +63,7 @@ const MAX_ROUNDS: usize = 32;
 
 #[path = "prune_lex.rs"]
 mod lex;
-use lex::{K, Tok, lex};
+use lex::{K, Lexed, Tok, lex};
 #[path = "prune_items.rs"]
 mod scan;
 use scan::items;
@@ -149,12 +149,18 @@ fn finders() -> &'static Finders {
     &F
 }
 
-/// The source with comments and literals blanked (same length).
-fn code_only(src: &str, t: &[Tok]) -> Vec<u8> {
-    let mut out = vec![b' '; src.len()];
+/// The source with comments and literals blanked (same length). Only
+/// words are looked for in it (none holds blank space or `#`), so blank
+/// space and a raw identifier's `r#` between the tokens stay as written:
+/// one copy and a fill per comment and literal, not a copy per token.
+fn code_only(src: &str, t: &[Tok], comments: &[std::ops::Range<usize>]) -> Vec<u8> {
+    let mut out = src.as_bytes().to_vec();
+    for r in comments {
+        out[r.clone()].fill(b' ');
+    }
     for x in t {
-        if x.k != K::Lit {
-            out[x.s..x.e].copy_from_slice(&src.as_bytes()[x.s..x.e]);
+        if x.k == K::Lit {
+            out[x.s..x.e].fill(b' ');
         }
     }
     out
@@ -212,6 +218,70 @@ pub fn pruned(src: &str) -> (Option<String>, bool) {
     (Some(out), nothing_to_read)
 }
 
+/// The text syn parses when bodies are blanked: [`pruned`]'s text with
+/// every line that lies wholly inside a blanked range left out (blank
+/// space to syn, yet each was lexed and copied: most of a pruned file).
+/// The lines kept keep their character columns; [`Compact::line`] gives
+/// a kept line's number in the source. A blanked range starts and ends
+/// at a token's edge, so no string literal loses a line.
+pub struct Compact {
+    pub text: String,
+    /// `(line, left out)`: from this line of `text` on (1-based), this
+    /// many of the source's lines were left out before it; ascending.
+    pub shifts: Vec<(usize, usize)>,
+}
+
+impl Compact {
+    /// The source's line (1-based) of `text`'s line `line`.
+    pub fn line(shifts: &[(usize, usize)], line: usize) -> usize {
+        match shifts.partition_point(|&(from, _)| from <= line) {
+            0 => line,
+            i => line + shifts[i - 1].1,
+        }
+    }
+}
+
+/// [`pruned`] as a [`Compact`] text.
+pub fn pruned_compact(src: &str) -> (Option<Compact>, bool) {
+    let (ranges, nothing_to_read) = skippable_and_kept(src);
+    if ranges.is_empty() {
+        return (None, nothing_to_read);
+    }
+    let lines_in = |s: &str| memchr::memchr_iter(b'\n', s.as_bytes()).count();
+    let mut out = String::with_capacity(src.len() / 2);
+    let mut shifts = Vec::new();
+    // The line of `out` being written, and the lines left out so far.
+    let mut line = 1usize;
+    let mut gone = 0usize;
+    let mut at = 0;
+    for r in ranges {
+        let kept = &src[at..r.start];
+        line += lines_in(kept);
+        out.push_str(kept);
+        let inner = &src[r.clone()];
+        let b = inner.as_bytes();
+        match (memchr::memchr(b'\n', b), memchr::memrchr(b'\n', b)) {
+            (Some(first), Some(last)) => {
+                // The first line's blanked tail (its break kept), the
+                // lines wholly inside left out, the last line's blanked
+                // head (the columns of what follows on it).
+                blank_into(&inner[..=first], &mut out);
+                line += 1;
+                let n = lines_in(&inner[first + 1..=last]);
+                if n > 0 {
+                    gone += n;
+                    shifts.push((line, gone));
+                }
+                blank_into(&inner[last + 1..], &mut out);
+            }
+            _ => blank_into(inner, &mut out),
+        }
+        at = r.end;
+    }
+    out.push_str(&src[at..]);
+    (Some(Compact { text: out, shifts }), nothing_to_read)
+}
+
 /// `text` with each character but line breaks a space, pushed onto
 /// `out` (so columns, counted in characters, stay): ASCII text a run of
 /// spaces at a time between the line breaks memchr finds.
@@ -250,10 +320,16 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
 /// [`skippable`], and whether nothing is left for the tree's readers
 /// (see [`pruned`]; `false` on any doubt).
 fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
-    let Some((t, docs)) = lex(src) else {
+    let Some(Lexed {
+        toks: t,
+        comments,
+        docs,
+    }) = lex(src)
+    else {
         return (Vec::new(), false);
     };
-    let code = code_only(src, &t);
+    let code = code_only(src, &t, &comments);
+    drop(comments);
     let Some((fns, mut out)) = items(src, &t, &code) else {
         return (Vec::new(), false);
     };

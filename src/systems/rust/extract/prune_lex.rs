@@ -70,21 +70,39 @@ fn char_end(src: &str, i: usize) -> Option<usize> {
     (b.get(after) == Some(&b'\'')).then_some(after + 1)
 }
 
-/// The tokens, and the doc comments (which syn would parse as `#[doc]`
-/// attributes no reader looks at).
-pub(super) fn lex(src: &str) -> Option<(Vec<Tok>, Vec<std::ops::Range<usize>>)> {
+/// What [`lex`] finds: the tokens, every comment, and the doc comments
+/// (which syn would parse as `#[doc]` attributes no reader looks at).
+/// Between the tokens there is only blank space, comments and a raw
+/// identifier's `r#`.
+pub(super) struct Lexed {
+    pub(super) toks: Vec<Tok>,
+    pub(super) comments: Vec<std::ops::Range<usize>>,
+    pub(super) docs: Vec<std::ops::Range<usize>>,
+}
+
+/// The tokens and comments of `src`, `None` when a literal or comment
+/// does not end.
+pub(super) fn lex(src: &str) -> Option<Lexed> {
     let b = src.as_bytes();
     let mut out = Vec::with_capacity(b.len() / 4);
     let mut docs = Vec::new();
+    let mut comments = Vec::new();
     let doc = |i: usize| matches!(b.get(i + 2), Some(b'/' | b'!' | b'*'));
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
         match c {
-            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            // Blank space a run at a time.
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                i += 1;
+                while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+                    i += 1;
+                }
+            }
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 let s = i;
                 i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
+                comments.push(s..i);
                 if doc(s) {
                     docs.push(s..i);
                 }
@@ -106,6 +124,7 @@ pub(super) fn lex(src: &str) -> Option<(Vec<Tok>, Vec<std::ops::Range<usize>>)> 
                         _ => i += 1,
                     }
                 }
+                comments.push(s..i);
                 if doc(s) {
                     docs.push(s..i);
                 }
@@ -209,5 +228,9 @@ pub(super) fn lex(src: &str) -> Option<(Vec<Tok>, Vec<std::ops::Range<usize>>)> 
             }
         }
     }
-    Some((out, docs))
+    Some(Lexed {
+        toks: out,
+        comments,
+        docs,
+    })
 }

@@ -191,11 +191,59 @@ fn compare(files: &[std::path::PathBuf], root: &std::path::Path) -> usize {
             );
         }
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", f.display());
+        compact_lines_match(&text);
         // The spans the readers take without printing nodes are syn's.
         let (_, diff) = crate::systems::rust::extract::fast_span::tests::differences(&text);
         assert!(diff.is_empty(), "{}: {diff:?}", f.display());
     }
     pruned_some
+}
+
+/// Each line of the compact text is the blanked text's line
+/// [`Compact::line`] names, and no other line of the blanked text holds
+/// anything but blank space.
+fn compact_lines_match(src: &str) {
+    let (Some(c), Some(full)) = (pruned_compact(src).0, blanked(src)) else {
+        return;
+    };
+    let full: Vec<&str> = full.split('\n').collect();
+    let mut seen = vec![false; full.len()];
+    for (k, line) in c.text.split('\n').enumerate() {
+        let at = Compact::line(&c.shifts, k + 1) - 1;
+        assert_eq!(Some(&line), full.get(at), "line {}", k + 1);
+        seen[at] = true;
+    }
+    for (l, s) in full.iter().zip(&seen) {
+        assert!(*s || l.trim().is_empty(), "{l}");
+    }
+}
+
+#[test]
+fn blank_lines_of_blanked_bodies_are_left_out_and_columns_kept() {
+    let src = "const U: &str = \"a\n\n\nb\";\nfn a() {\n    let x = 1;\n\n    x\n}\nfn b() -> B {\n    ExponentialBuilder::default()\n}\n/// doc\n/// more\nfn c() { 2 }\n";
+    let c = pruned_compact(src).0.expect("bodies blanked");
+    // The literal's blank lines stay; the body's three inner lines go.
+    assert!(
+        c.text
+            .starts_with("const U: &str = \"a\n\n\nb\";\nfn a() {\n}\n"),
+        "{}",
+        c.text
+    );
+    assert_eq!(
+        c.text.lines().count(),
+        src.lines().count() - 3,
+        "{}",
+        c.text
+    );
+    compact_lines_match(src);
+    // Every span of the compact parse, mapped back, is the whole parse's.
+    let whole = syn::parse_file(&blanked(src).unwrap()).unwrap();
+    let spans = super::super::Spans::new(src);
+    let w: Vec<_> = whole.items.iter().map(|i| spans.node(i)).collect();
+    let part = syn::parse_file(&c.text).unwrap();
+    let spans = super::super::Spans::shifted(src, c.shifts);
+    let p: Vec<_> = part.items.iter().map(|i| spans.node(i)).collect();
+    assert_eq!(w, p);
 }
 
 /// Every Rust file of the fixtures and the shared corpus: the facts are
@@ -279,8 +327,9 @@ fn one_pass_word_test_is_the_three_matchers() {
     }
     let mut pieces = 0;
     for src in &texts {
-        let Some((t, _)) = lex(src) else { continue };
-        let code = code_only(src, &t);
+        let Some(lexed) = lex(src) else { continue };
+        let t = lexed.toks;
+        let code = code_only(src, &t, &lexed.comments);
         // Every span from one `fn` token to each later `}`: what the
         // pruner asks about and much more.
         for (i, x) in t.iter().enumerate() {
@@ -300,4 +349,41 @@ fn one_pass_word_test_is_the_three_matchers() {
         }
     }
     assert!(pieces > 100, "{pieces}");
+}
+
+/// The code-only text differs from the one built a token at a time (every
+/// byte outside a token other than a literal a space) only where that one
+/// has a space and the source blank space or a raw identifier's `r#`:
+/// bytes no keep word holds.
+#[test]
+fn code_only_keeps_every_token_outside_literals() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut texts = vec!["fn r#type() { /* c */ let r = r#\"x\"#; // d\n\tx }".to_string()];
+    for dir in [root.join("testdata"), root.join("../shared/corpus")] {
+        for e in ignore::WalkBuilder::new(dir).build().flatten() {
+            if e.path().extension().is_some_and(|x| x == "rs")
+                && let Ok(t) = std::fs::read_to_string(e.path())
+            {
+                texts.push(t);
+            }
+        }
+    }
+    let mut compared = 0;
+    for src in &texts {
+        let Some(lexed) = lex(src) else { continue };
+        let mut by_token = vec![b' '; src.len()];
+        for x in lexed.toks.iter().filter(|x| x.k != K::Lit) {
+            by_token[x.s..x.e].copy_from_slice(&src.as_bytes()[x.s..x.e]);
+        }
+        let code = code_only(src, &lexed.toks, &lexed.comments);
+        assert_eq!(code.len(), src.len());
+        for (i, (&a, &b)) in code.iter().zip(&by_token).enumerate() {
+            assert!(
+                a == b || (b == b' ' && (a.is_ascii_whitespace() || a == b'r' || a == b'#')),
+                "byte {i} of {src}"
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared > 10, "{compared}");
 }
