@@ -309,3 +309,17 @@ fn a_call_by_an_httproute_host_goes_through_the_gateway() {
     let next: Vec<&str> = g.next(web).map(|n| g.service_name(g.edges[n].to)).collect();
     assert_eq!(next, ["catalog"]);
 }
+
+/// Stop 44 (testdata/graph/go-field-concat/README.md): `"http://" +
+/// fe.addr` and `fmt.Sprintf("http://%s", fe.addr)` with the field filled
+/// from the environment in another file of the module.
+#[test]
+fn a_go_url_built_on_a_field_another_file_fills_is_that_variable() {
+    let (scan, g) = build("testdata/graph/go-field-concat");
+    assert_eq!(
+        protocol_edges(&g),
+        ["frontend -> assistant HTTP x1", "frontend -> quote HTTP x1"]
+    );
+    let unresolved = common::graph::unresolved(&scan);
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}
