@@ -323,3 +323,20 @@ fn a_go_url_built_on_a_field_another_file_fills_is_that_variable() {
     let unresolved = common::graph::unresolved(&scan);
     assert!(unresolved.is_empty(), "{unresolved:?}");
 }
+
+/// Stop 44 (testdata/graph/ingress-classes/README.md): an Ingress of a
+/// known controller other than ingress-nginx is a hop through that
+/// controller, with its retries; an unknown class draws none.
+#[test]
+fn an_ingress_of_another_controller_is_a_hop_through_it() {
+    let (_, g) = build("testdata/graph/ingress-classes");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "istio-ingressgateway -> shop HTTP x3",
+            "kong -> api HTTP x6",
+            "traefik -> docs HTTP x1",
+            "traefik -> web HTTP x1",
+        ]
+    );
+}
