@@ -340,3 +340,17 @@ fn an_ingress_of_another_controller_is_a_hop_through_it() {
         ]
     );
 }
+
+/// Stop 44 (testdata/graph/go-broker-dial/README.md): Go AMQP and NATS
+/// dials are non-HTTP edges, their address followed through parameters
+/// to the environment; a loop dialing again is not a call retry.
+#[test]
+fn go_amqp_and_nats_dials_are_broker_edges() {
+    let (scan, g) = build("testdata/graph/go-broker-dial");
+    assert_eq!(
+        protocol_edges(&g),
+        ["dispatch -> rabbitmq AMQP x1", "events -> nats TCP x1"]
+    );
+    let unresolved = common::graph::unresolved(&scan);
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}
