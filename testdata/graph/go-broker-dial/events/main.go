@@ -9,7 +9,7 @@ import (
 )
 
 func main() {
-	nc, err := nats.Connect(os.Getenv("NATS_SERVER"))
+	nc, err := nats.Connect(os.Getenv("NATS_URL"))
 	if err != nil {
 		log.Fatal(err)
 	}
