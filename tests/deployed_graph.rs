@@ -349,7 +349,11 @@ fn go_amqp_and_nats_dials_are_broker_edges() {
     let (scan, g) = build("testdata/graph/go-broker-dial");
     assert_eq!(
         protocol_edges(&g),
-        ["dispatch -> rabbitmq AMQP x1", "events -> nats TCP x1"]
+        [
+            "audit -> events-bus TCP x1",
+            "dispatch -> rabbitmq AMQP x1",
+            "events -> nats TCP x1",
+        ]
     );
     let unresolved = common::graph::unresolved(&scan);
     assert!(unresolved.is_empty(), "{unresolved:?}");
