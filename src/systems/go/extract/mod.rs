@@ -76,6 +76,10 @@ const NEEDLES: &[&str] = &[
     "kafka.Writer{",
     "kafka.NewWriter(",
     "kafka.NewReader(",
+    // AMQP and NATS clients (`libs::brokers`).
+    "streadway/amqp",
+    "rabbitmq/amqp091-go",
+    "nats-io/nats.go",
 ];
 
 /// Whether a Go file mentions anything this reader reads: one search for
@@ -199,6 +203,7 @@ fn read(text: &str, skip: &[std::ops::Range<usize>], facts: &mut Facts) -> Optio
     loops::extract(&ctx, facts, &mut scopes);
     libs::sarama(&ctx, facts, &scopes);
     libs::kafka_go(&ctx, facts, &scopes);
+    libs::brokers(&ctx, facts, &scopes);
     calls::extract(&ctx, facts, &scopes);
     if (
         facts.policies.len(),

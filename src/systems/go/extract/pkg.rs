@@ -36,6 +36,11 @@ pub enum Pkg {
     Viper,
     /// jpillora/backoff, a delay counter a hand-written loop waits.
     Jpillora,
+    /// An AMQP 0-9-1 client: streadway/amqp, or its successor
+    /// rabbitmq/amqp091-go.
+    Amqp,
+    /// nats-io/nats.go, the NATS client.
+    Nats,
 }
 
 pub(super) fn pkg_of_path(path: &str) -> Option<Pkg> {
@@ -69,6 +74,8 @@ pub(super) fn pkg_of_path(path: &str) -> Option<Pkg> {
         "github.com/segmentio/kafka-go" => Pkg::KafkaGo,
         "github.com/spf13/viper" => Pkg::Viper,
         "github.com/jpillora/backoff" => Pkg::Jpillora,
+        "github.com/streadway/amqp" | "github.com/rabbitmq/amqp091-go" => Pkg::Amqp,
+        "github.com/nats-io/nats.go" => Pkg::Nats,
         _ => return None,
     })
 }
@@ -76,8 +83,13 @@ pub(super) fn pkg_of_path(path: &str) -> Option<Pkg> {
 /// The name a file uses for a package imported without one: its last
 /// path segment (not a major version `v2`), without a `go-` prefix or a
 /// `-go` suffix (`go-retryablehttp` is `retryablehttp`, `retry-go` is
-/// `retry`).
+/// `retry`) or a `.go` one (`nats.go` is `nats`).
 pub(super) fn default_name(path: &str) -> &str {
+    // A package whose clause names it otherwise than its path: rabbitmq/
+    // amqp091-go's files say `package amqp`.
+    if path == "github.com/rabbitmq/amqp091-go" {
+        return "amqp";
+    }
     let mut segs = path.rsplit('/');
     let mut last = segs.next().unwrap_or(path);
     if last.len() > 1 && last.starts_with('v') && last[1..].chars().all(|c| c.is_ascii_digit()) {
@@ -85,5 +97,6 @@ pub(super) fn default_name(path: &str) -> &str {
     }
     let last = last.strip_prefix("go-").unwrap_or(last);
     let last = last.strip_suffix("-go").unwrap_or(last);
+    let last = last.strip_suffix(".go").unwrap_or(last);
     last.strip_prefix("go.").unwrap_or(last)
 }
