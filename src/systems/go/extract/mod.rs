@@ -201,6 +201,13 @@ fn read(text: &str, skip: &[std::ops::Range<usize>], facts: &mut Facts) -> Optio
     let mut scopes = Vec::new();
     libs::extract(&ctx, facts, &mut scopes);
     loops::extract(&ctx, facts, &mut scopes);
+    crate::extract::loop_calls::record(
+        tree.root_node(),
+        text,
+        &crate::extract::loop_calls::GO,
+        before.0,
+        facts,
+    );
     libs::sarama(&ctx, facts, &scopes);
     libs::kafka_go(&ctx, facts, &scopes);
     libs::brokers(&ctx, facts, &scopes);
