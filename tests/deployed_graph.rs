@@ -358,3 +358,12 @@ fn go_amqp_and_nats_dials_are_broker_edges() {
     let unresolved = common::graph::unresolved(&scan);
     assert!(unresolved.is_empty(), "{unresolved:?}");
 }
+
+/// Stop 44 (testdata/graph/configmap-elsewhere/README.md): the ConfigMap
+/// an `envFrom` names, not in the workload's folder, is found in the scan
+/// where its declarations agree on an address.
+#[test]
+fn an_envfrom_configmap_of_another_manifest_set_gives_its_addresses() {
+    let (_, g) = build("testdata/graph/configmap-elsewhere");
+    assert_eq!(pairs(&g), ["frontend -> contacts"]);
+}
