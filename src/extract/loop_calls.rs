@@ -89,12 +89,11 @@ pub fn record(root: Node<'_>, text: &str, shape: &Shape, from: usize, facts: &mu
     }
 }
 
+/// Names with where each is (a declaration's or a call's start).
+type Names<'t> = Vec<(usize, &'t str)>;
+
 /// The names declared (with where) and called (with where) in the tree.
-fn walk<'t>(
-    root: Node<'_>,
-    text: &'t str,
-    shape: &Shape,
-) -> (Vec<(usize, &'t str)>, Vec<(usize, &'t str)>) {
+fn walk<'t>(root: Node<'_>, text: &'t str, shape: &Shape) -> (Names<'t>, Names<'t>) {
     let mut declared = Vec::new();
     let mut calls = Vec::new();
     let mut cursor = root.walk();
