@@ -222,6 +222,13 @@ func Load() Config {
 	x := map[string]string{"k": os.Getenv("NOT_A_FIELD")}
 	return c
 }
+func mustMapEnv(target *string, envKey string) {
+	v := os.Getenv(envKey)
+	if v == "" {
+		panic("unset")
+	}
+	*target = v
+}
 "#;
         let got = fields(text);
         let want = [
