@@ -309,3 +309,61 @@ fn a_call_by_an_httproute_host_goes_through_the_gateway() {
     let next: Vec<&str> = g.next(web).map(|n| g.service_name(g.edges[n].to)).collect();
     assert_eq!(next, ["catalog"]);
 }
+
+/// Stop 44 (testdata/graph/go-field-concat/README.md): `"http://" +
+/// fe.addr` and `fmt.Sprintf("http://%s", fe.addr)` with the field filled
+/// from the environment in another file of the module.
+#[test]
+fn a_go_url_built_on_a_field_another_file_fills_is_that_variable() {
+    let (scan, g) = build("testdata/graph/go-field-concat");
+    assert_eq!(pairs(&g), ["frontend -> assistant", "frontend -> quote"]);
+    // The code's call is the compose entry's own edge: one edge, both
+    // places shown.
+    assert!(g.edges.iter().all(|e| e.also.len() == 1), "{:?}", g.edges);
+    let unresolved = common::graph::unresolved(&scan);
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}
+
+/// Stop 44 (testdata/graph/ingress-classes/README.md): an Ingress of a
+/// known controller other than ingress-nginx is a hop through that
+/// controller, with its retries; an unknown class draws none.
+#[test]
+fn an_ingress_of_another_controller_is_a_hop_through_it() {
+    let (_, g) = build("testdata/graph/ingress-classes");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "istio-ingressgateway -> shop HTTP x3",
+            "kong -> api HTTP x6",
+            "traefik -> docs HTTP x1",
+            "traefik -> web HTTP x1",
+        ]
+    );
+}
+
+/// Stop 44 (testdata/graph/go-broker-dial/README.md): Go AMQP and NATS
+/// dials are non-HTTP edges, their address followed through parameters
+/// to the environment; a loop dialing again is not a call retry.
+#[test]
+fn go_amqp_and_nats_dials_are_broker_edges() {
+    let (scan, g) = build("testdata/graph/go-broker-dial");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "audit -> events-bus TCP x1",
+            "dispatch -> rabbitmq AMQP x1",
+            "events -> nats TCP x1",
+        ]
+    );
+    let unresolved = common::graph::unresolved(&scan);
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}
+
+/// Stop 44 (testdata/graph/configmap-elsewhere/README.md): the ConfigMap
+/// an `envFrom` names, not in the workload's folder, is found in the scan
+/// where its declarations agree on an address.
+#[test]
+fn an_envfrom_configmap_of_another_manifest_set_gives_its_addresses() {
+    let (_, g) = build("testdata/graph/configmap-elsewhere");
+    assert_eq!(pairs(&g), ["frontend -> contacts"]);
+}

@@ -14,6 +14,7 @@ pub mod hcl;
 pub mod helm;
 pub mod http_method;
 pub mod kustomize;
+pub mod loop_calls;
 pub mod prop;
 pub mod status_test;
 pub mod stores;
@@ -243,6 +244,7 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         protections,
         breakers,
         loops_not_taken,
+        loops_into_file,
         aws_shared,
         embedded_configs,
         go_dials_through,
@@ -295,6 +297,9 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     }
     for l in loops_not_taken {
         l.span = f(l.span);
+    }
+    for s in loops_into_file {
+        *s = f(*s);
     }
     for p in policies.iter_mut().chain(mesh_defaults.iter_mut()) {
         remap_policy(p, f);

@@ -91,8 +91,9 @@ pub(super) fn sole_client_policy(f: &ScannedFile) -> Option<usize> {
             && matches!(p.system.layer(), LayerKind::Application | LayerKind::Sdk)
             && p.kind != crate::model::PolicyKind::Connect
             // A hand-written loop retries what its body calls: a call of
-            // the file only if the body calls into the file at all.
-            && (!p.system.spec().loop_body || super::loop_calls::calls_into_file(f, p.span))
+            // the file only if the body calls into the file at all (its
+            // reader says, `extract::loop_calls`).
+            && (!p.system.spec().loop_body || f.facts.loops_into_file.contains(&p.span))
             // A named client's policy is that client's calls' only (C#
             // `AddHttpClient<T>`, a Service Bus client's `RetryOptions`):
             // not a `new HttpClient()` call beside it.

@@ -201,7 +201,6 @@ mod canary;
 mod env_reads;
 mod identity;
 mod layers;
-mod loop_calls;
 mod mesh;
 mod routes;
 mod shape;

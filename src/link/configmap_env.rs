@@ -8,7 +8,16 @@
 //! name says it holds an address is an edge marked [`WHOLE_MAP_VIA`],
 //! which the graph keeps only where the workload's code or configuration
 //! reads the variable (a ConfigMap handed whole to several workloads holds
-//! addresses most of them never use); a ConfigMap not found there is
+//! addresses most of them never use).
+//!
+//! A ConfigMap of that name not in the workload's folder is looked for in
+//! the whole scan (a service's own manifests naming the configuration of
+//! the manifest sets beside them, GoogleCloudPlatform/bank-of-anthos'
+//! `src/frontend/k8s/base/` and `iac/acm-multienv-cicd-anthos-autopilot/
+//! base/config.yaml`): a key is taken where every declaration of that name
+//! whose value is an address gives the same address (a placeholder such
+//! as `host.c.[PROJECT_ID].internal` is no address; `127.0.0.1`, a proxy
+//! beside the container, is one that differs). One found nowhere is
 //! dropped, since which keys it holds is unknown.
 
 use super::*;
@@ -20,11 +29,18 @@ use std::collections::HashMap;
 const MAX_ENTRIES: usize = 256;
 /// The largest manifest read.
 const MAX_MANIFEST: u64 = 1 << 20;
+/// YAML files of the scan read for a ConfigMap not in a workload's
+/// folder, at most.
+const MAX_SCAN_FILES: usize = 4096;
 
-pub fn configmap_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
+/// ConfigMap name -> each declaration's `data`.
+type Maps = HashMap<String, Vec<HashMap<String, String>>>;
+
+pub fn configmap_env(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&Path>) {
     // Folder -> (ConfigMap name -> its data), read once per folder.
-    let mut folders: HashMap<PathBuf, HashMap<String, Vec<HashMap<String, String>>>> =
-        HashMap::new();
+    let mut folders: HashMap<PathBuf, Maps> = HashMap::new();
+    // The scan's ConfigMaps, read once when a folder lacks one.
+    let mut scan: Option<Maps> = None;
     for f in files.iter_mut() {
         if !f
             .facts
@@ -44,9 +60,23 @@ pub fn configmap_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
             .or_insert_with(|| read_maps(&dir));
         let mut kept = Vec::new();
         for u in std::mem::take(&mut f.facts.unresolved) {
+            let named = configmap_all_ref(&u.written)
+                .map(|(m, _)| m)
+                .or_else(|| configmap_ref(&u.written).map(|(_, m, _)| m));
+            // Not in the folder: the scan's declarations that give an
+            // address.
+            let elsewhere = named.filter(|m| !maps.contains_key(*m)).map(|m| {
+                scan.get_or_insert_with(|| scan_maps(roots, cwd))
+                    .get(m)
+                    .map(|ds| addresses(ds))
+            });
+            let decls = match &elsewhere {
+                Some(found) => found.as_ref(),
+                None => named.and_then(|m| maps.get(m)),
+            };
             if let (Some(caller), Some((map, prefix))) = (&u.caller, configmap_all_ref(&u.written))
             {
-                all_keys(caller, maps.get(map), map, prefix, u.span, &mut f.facts);
+                all_keys(caller, decls, map, prefix, u.span, &mut f.facts);
                 continue;
             }
             let (Some(caller), Some((env, map, key))) = (&u.caller, configmap_ref(&u.written))
@@ -54,8 +84,7 @@ pub fn configmap_env(files: &mut [ScannedFile], cwd: Option<&Path>) {
                 kept.push(u);
                 continue;
             };
-            let mut values: Vec<&String> = maps
-                .get(map)
+            let mut values: Vec<&String> = decls
                 .map(|ds| ds.iter().filter_map(|d| d.get(key)).collect())
                 .unwrap_or_default();
             values.sort();
@@ -104,10 +133,65 @@ fn all_keys(
     }
 }
 
+/// Each declaration's keys whose value is an address, or this machine
+/// (`127.0.0.1`: a proxy beside the container, which another address
+/// of the same key contradicts); a placeholder is neither.
+fn addresses(decls: &[HashMap<String, String>]) -> Vec<HashMap<String, String>> {
+    let here = |v: &str| {
+        let h = crate::model::calls::short_host(v);
+        h == "localhost" || h == "::1" || h == "[::1]" || h == "0.0.0.0" || h.starts_with("127.")
+    };
+    decls
+        .iter()
+        .map(|d| {
+            d.iter()
+                .filter(|(_, v)| host_of(v).is_some() || here(v))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The ConfigMaps the YAML files of the scan declare (at most
+/// [`MAX_SCAN_FILES`] files read).
+fn scan_maps(roots: &[PathBuf], cwd: Option<&Path>) -> Maps {
+    let mut out = Maps::new();
+    let roots: Vec<PathBuf> = roots
+        .iter()
+        .map(|r| match cwd {
+            Some(c) if r.is_relative() => c.join(r),
+            _ => r.clone(),
+        })
+        .collect();
+    let Ok(walk) = crate::discover::walk(&roots, &[], cwd) else {
+        return out;
+    };
+    let yaml = walk
+        .files
+        .iter()
+        .map(|c| &c.path)
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"));
+    for p in yaml.take(MAX_SCAN_FILES) {
+        if let Some(text) = small_text(p) {
+            file_maps(&text, &mut out);
+        }
+    }
+    out
+}
+
+/// A regular file's text, when it is no larger than [`MAX_MANIFEST`].
+fn small_text(p: &Path) -> Option<String> {
+    let meta = std::fs::symlink_metadata(p).ok()?;
+    if !meta.is_file() || meta.len() > MAX_MANIFEST {
+        return None;
+    }
+    std::fs::read_to_string(p).ok()
+}
+
 /// The ConfigMaps the YAML files of `dir` declare: name -> each
 /// declaration's `data`.
-fn read_maps(dir: &Path) -> HashMap<String, Vec<HashMap<String, String>>> {
-    let mut out: HashMap<String, Vec<HashMap<String, String>>> = HashMap::new();
+fn read_maps(dir: &Path) -> Maps {
+    let mut out = Maps::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return out;
     };
@@ -116,13 +200,7 @@ fn read_maps(dir: &Path) -> HashMap<String, Vec<HashMap<String, String>>> {
         if !p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
             continue;
         }
-        let Ok(meta) = std::fs::symlink_metadata(&p) else {
-            continue;
-        };
-        if !meta.is_file() || meta.len() > MAX_MANIFEST {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&p) else {
+        let Some(text) = small_text(&p) else {
             continue;
         };
         let name = p
@@ -133,44 +211,47 @@ fn read_maps(dir: &Path) -> HashMap<String, Vec<HashMap<String, String>>> {
             generated(dir, &text, &mut out);
             continue;
         }
-        if !text.contains("ConfigMap") {
-            continue;
-        }
-        // Only ConfigMaps are read: the other documents are not parsed.
-        let file = match crate::systems::blank_other_kinds(&text, &["ConfigMap"]) {
-            Some(b) => b.parse(),
-            None => crate::yaml::parse(&text),
-        };
-        for d in &file.documents {
-            let root = file.root(d);
-            if root.get("kind").and_then(|k| k.as_str()) != Some("ConfigMap") {
-                continue;
-            }
-            let Some(name) = root.path(&["metadata", "name"]).and_then(|n| n.as_str()) else {
-                continue;
-            };
-            let data: HashMap<String, String> = root
-                .get("data")
-                .map(|m| {
-                    m.entries()
-                        .into_iter()
-                        .filter_map(|x| {
-                            x.value.as_str().map(|v| (x.key.to_string(), v.to_string()))
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            out.entry(name.to_string()).or_default().push(data);
-        }
+        file_maps(&text, &mut out);
     }
     out
+}
+
+/// The ConfigMaps one YAML text declares.
+fn file_maps(text: &str, out: &mut Maps) {
+    if !text.contains("ConfigMap") {
+        return;
+    }
+    // Only ConfigMaps are read: the other documents are not parsed.
+    let file = match crate::systems::blank_other_kinds(text, &["ConfigMap"]) {
+        Some(b) => b.parse(),
+        None => crate::yaml::parse(text),
+    };
+    for d in &file.documents {
+        let root = file.root(d);
+        if root.get("kind").and_then(|k| k.as_str()) != Some("ConfigMap") {
+            continue;
+        }
+        let Some(name) = root.path(&["metadata", "name"]).and_then(|n| n.as_str()) else {
+            continue;
+        };
+        let data: HashMap<String, String> = root
+            .get("data")
+            .map(|m| {
+                m.entries()
+                    .into_iter()
+                    .filter_map(|x| x.value.as_str().map(|v| (x.key.to_string(), v.to_string())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.entry(name.to_string()).or_default().push(data);
+    }
 }
 
 /// The ConfigMaps a kustomization of the folder generates
 /// (`configMapGenerator`): `literals` (`KEY=value`) and `envs`/`env`
 /// files of `KEY=value` lines beside it (its name is the generator's
 /// `name`; kustomize's hash suffix is rewritten into every reference).
-fn generated(dir: &Path, text: &str, out: &mut HashMap<String, Vec<HashMap<String, String>>>) {
+fn generated(dir: &Path, text: &str, out: &mut Maps) {
     let file = crate::yaml::parse(text);
     let Some(d) = file.documents.first() else {
         return;

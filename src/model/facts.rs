@@ -100,6 +100,11 @@ pub struct Facts {
     /// (`--format json`: a wrong call is told apart from a wrong rule).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loops_not_taken: Vec<LoopNote>,
+    /// The spans of this file's hand-written retry loops whose body calls
+    /// a function or method the file declares (`extract::loop_calls`):
+    /// only such a loop may retry a call of the file made elsewhere in it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loops_into_file: Vec<crate::source::Span>,
     /// What this file says of the AWS shared configuration (a profile's or
     /// a workload environment's `retry_mode`/`max_attempts`/`AWS_PROFILE`),
     /// or an SDK client built in code that leaves its retries to it;

@@ -28,6 +28,7 @@ pub mod envoy_gateway;
 pub mod gateway_api;
 pub mod go;
 pub mod grpc;
+pub mod ingress_classes;
 pub mod istio;
 pub mod java;
 pub mod knative;

@@ -54,7 +54,7 @@ pub const PREFIX: &str = "nginx.ingress.kubernetes.io/";
 /// The service name the controller has on the call-path graph.
 pub const CONTROLLER: &str = "ingress-nginx";
 
-const INGRESS_APIS: &[&str] = &[
+pub const INGRESS_APIS: &[&str] = &[
     "networking.k8s.io/v1",
     "networking.k8s.io/v1beta1",
     "extensions/v1beta1",
@@ -346,15 +346,15 @@ fn same_file_configmap(ctx: &DocCtx<'_>) -> Settings {
 
 /// A backend of an Ingress: the Service's name and its span, the rule's
 /// host (`None`: any) and the path pattern it takes (`None`: any).
-struct Backend {
-    service: String,
-    span: Span,
-    host: Option<String>,
-    path: Option<String>,
+pub struct Backend {
+    pub service: String,
+    pub span: Span,
+    pub host: Option<String>,
+    pub path: Option<String>,
 }
 
 /// The Services an Ingress sends traffic to, with the span of each name.
-fn backends(root: Yaml<'_>) -> Vec<Backend> {
+pub fn backends(root: Yaml<'_>) -> Vec<Backend> {
     let mut out = Vec::new();
     let mut push = |b: Option<Yaml<'_>>, host: Option<String>, path: Option<String>| {
         let Some(b) = b else { return };

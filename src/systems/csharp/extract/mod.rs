@@ -156,6 +156,13 @@ pub fn extract(text: &str, facts: &mut Facts) {
     loops::executions(&ctx, facts, &mut scopes);
     loops::idempotency_keys(&ctx, facts, &scopes);
     loops::publishers(&ctx, facts, &scopes);
+    crate::extract::loop_calls::record(
+        tree.root_node(),
+        text,
+        &crate::extract::loop_calls::CSHARP,
+        before.0,
+        facts,
+    );
     calls::extract(&ctx, facts);
     connections::extract(&ctx, facts);
     yarp::extract(&ctx, facts);

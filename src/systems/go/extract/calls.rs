@@ -339,7 +339,25 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             if let Some(env) = getenv(ctx, url) {
                 unresolved(facts, format!("env {env}"), span(url));
             } else if s.contains(UNKNOWN) && (s.starts_with("http") || c.grpc) {
+                // `"http://" + fe.addr`, `fmt.Sprintf("http://%s/x",
+                // fe.addr)`: a field another file of the module may fill
+                // from the environment (`link::go_fields`).
+                let field = super::envs::host_node(ctx, url)
+                    .and_then(|h| other_files_field(ctx, h))
+                    .map(str::to_string);
+                let joins = field.is_some();
+                if let Some(name) = field {
+                    facts.go_fields.push(crate::model::GoField {
+                        field: name,
+                        kind: crate::model::GoFieldKind::Target {
+                            unresolved: facts.unresolved.len(),
+                        },
+                    });
+                }
                 unresolved(facts, s.replace(UNKNOWN, "%s"), span(url));
+                if joins && let Some(u) = facts.unresolved.last_mut() {
+                    u.protocol = crate::model::calls::Protocol::of_target(&s);
+                }
             }
             continue;
         };

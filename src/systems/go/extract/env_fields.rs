@@ -3,7 +3,10 @@
 //! `Config{Addr: os.Getenv("ADDR")}`, `c.Addr = os.Getenv("ADDR")`, and
 //! a struct tag `env:"ADDR"` (caarlos0/env, `env.go` `parseField` reads
 //! the tag's first comma-separated item as the variable's name;
-//! ilyakaznacheev/cleanenv reads the same tag). The link step
+//! ilyakaznacheev/cleanenv reads the same tag), and `helper(&x.Addr,
+//! "ADDR")` where `helper` is a function of the file storing
+//! `os.Getenv` of its key through its pointer parameter
+//! (GoogleCloudPlatform/microservices-demo's `mustMapEnv`). The link step
 //! (`link::go_fields`) gives a call whose target is such a field in
 //! another file of the module the variable (Gergenus/Commerce: the
 //! cart service dials `cfg.GRPCProductServiceAddress`, which
@@ -16,7 +19,7 @@ const MAX_FIELDS: usize = 256;
 
 /// Words of a text that may fill a field from the environment.
 /// (The tag defaults: `default:"3"`, `envDefault:"3"`, [`tag_defaults`].)
-pub(super) const NEEDLES: &[&str] = &["os.Getenv(\"", "env:\"", "default:\"", "envDefault:\""];
+pub(super) const NEEDLES: &[&str] = &["os.Getenv(", "env:\"", "default:\"", "envDefault:\""];
 
 /// Whether the text may fill a field from the environment.
 pub(super) fn wants(bytes: &[u8]) -> bool {
@@ -144,6 +147,7 @@ pub(super) fn fields(text: &str) -> Vec<(String, String)> {
             }
         }
     }
+    helper_fields(text, &mut |f, e| push(f, e, &mut out));
     const TAG: &str = "env:\"";
     for (at, _) in text.match_indices(TAG) {
         // The tag's key is `env`, not `myenv` (`envDefault` ends apart).
@@ -167,6 +171,89 @@ pub(super) fn fields(text: &str) -> Vec<(String, String)> {
         push(&f, env, &mut out);
     }
     out
+}
+
+/// `helper(&x.Field, "X")` with `helper` a function of the text that
+/// stores `os.Getenv(key)` through its pointer parameter: (`Field`, `X`).
+fn helper_fields(text: &str, push: &mut dyn FnMut(&str, String)) {
+    let mut helpers: Vec<(&str, bool)> = Vec::new();
+    for (at, _) in text.match_indices("(&") {
+        // A function of the package, not a method or another package's.
+        let Some((rest, fname)) = last_ident(&text[..at]) else {
+            continue;
+        };
+        if rest.ends_with('.') {
+            continue;
+        }
+        let args = &text[at + 1..];
+        let Some(inner) = args.find(')').map(|k| &args[..k]) else {
+            continue;
+        };
+        let Some((target, key)) = inner.split_once(',') else {
+            continue;
+        };
+        let Some(field) = target
+            .trim()
+            .strip_prefix('&')
+            .and_then(|p| p.rsplit_once('.'))
+            .map(|(_, f)| f)
+            .filter(|f| !f.is_empty() && f.chars().all(ident_char))
+        else {
+            continue;
+        };
+        let Some(env) = key
+            .trim()
+            .strip_prefix('"')
+            .and_then(|k| k.strip_suffix('"'))
+            .and_then(env_name)
+        else {
+            continue;
+        };
+        let stores = match helpers.iter().find(|(n, _)| *n == fname) {
+            Some((_, s)) => *s,
+            None => {
+                if helpers.len() >= MAX_FIELDS {
+                    continue;
+                }
+                let s = stores_env(text, fname);
+                helpers.push((fname, s));
+                s
+            }
+        };
+        if stores {
+            push(field, env);
+        }
+    }
+}
+
+/// Whether `func name(target *string, key string)` in the text does
+/// `*target = ..` and `os.Getenv(key)` (or `os.LookupEnv(key)`).
+fn stores_env(text: &str, name: &str) -> bool {
+    let head = format!("func {name}(");
+    let Some(at) = text.find(&head) else {
+        return false;
+    };
+    let rest = &text[at + head.len()..];
+    let Some(close) = rest.find(')') else {
+        return false;
+    };
+    let params: Vec<(&str, &str)> = rest[..close]
+        .split(',')
+        .filter_map(|p| p.trim().split_once(' '))
+        .map(|(n, t)| (n.trim(), t.trim()))
+        .collect();
+    let [(target, "*string"), (key, "string")] = params.as_slice() else {
+        return false;
+    };
+    // The body, up to the function's closing brace (bounded).
+    let body = &rest[close..];
+    let mut end = body.find("\n}").unwrap_or(body.len()).min(4096);
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    let body = &body[..end];
+    (body.contains(&format!("os.Getenv({key})")) || body.contains(&format!("os.LookupEnv({key})")))
+        && (body.contains(&format!("*{target} =")) || body.contains(&format!("*{target}=")))
 }
 
 #[cfg(test)]
@@ -198,15 +285,25 @@ func Load() Config {
 		GRPCProductServiceAddress: os.Getenv("GRPC_PRODUCT_SERVICE_ADDRESS"),
 	}
 	c.CartAddr = os.Getenv("CART_ADDR")
+	mustMapEnv(&c.QuoteAddr, "QUOTE_ADDR")
+	json.Unmarshal(b, &c.Other)
 	if os.Getenv("DEBUG") == "1" {}
 	x := map[string]string{"k": os.Getenv("NOT_A_FIELD")}
 	return c
+}
+func mustMapEnv(target *string, envKey string) {
+	v := os.Getenv(envKey)
+	if v == "" {
+		panic("unset")
+	}
+	*target = v
 }
 "#;
         let got = fields(text);
         let want = [
             ("GRPCProductServiceAddress", "GRPC_PRODUCT_SERVICE_ADDRESS"),
             ("CartAddr", "CART_ADDR"),
+            ("QuoteAddr", "QUOTE_ADDR"),
             ("ProductAddr", "PRODUCT_ADDR"),
         ];
         assert_eq!(

@@ -60,7 +60,7 @@ pub(super) fn getenvs(ctx: &Ctx<'_>, n: Node<'_>) -> Vec<(String, Span)> {
 }
 
 /// The position of parameter `name` in function `f`'s list.
-fn param_index(ctx: &Ctx<'_>, f: Node<'_>, name: &str) -> Option<usize> {
+pub(super) fn param_index(ctx: &Ctx<'_>, f: Node<'_>, name: &str) -> Option<usize> {
     let mut names = Vec::new();
     for pd in named_children(field(f, "parameters")?) {
         let mut c = pd.walk();
@@ -176,6 +176,28 @@ fn getenv_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
     if depth > 2 {
         return None;
     }
+    let cur = host_node(ctx, n)?;
+    if let Some((Pkg::Os, "Getenv" | "LookupEnv")) = ctx.pkg_call(cur) {
+        return eval::string(ctx, *args(cur).first()?);
+    }
+    // `cs.shippingAddr`: a struct field the file fills from the
+    // environment.
+    if cur.kind() == "selector_expression" {
+        let name = ctx.text(field(cur, "field")?);
+        let env = field_env(ctx, name, depth);
+        if env.is_none() {
+            ctx.need_words.borrow_mut().push(format!(".{name}"));
+        }
+        return env;
+    }
+    None
+}
+
+/// The expression that gives a target's host: followed through the
+/// names bound to it, the first verb of `fmt.Sprintf("http://%s..", ..)`
+/// when only a scheme is before it, and the operand at the start of a
+/// `+` chain or right after its scheme (`"http://" + fe.addr`).
+pub(super) fn host_node<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
     let mut cur = n;
     // The text before the host already read (`"http://"`).
     let mut before = String::new();
@@ -188,26 +210,19 @@ fn getenv_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
             cur = super::env_fallback::lookup_before(ctx, ctx.text(cur), v).unwrap_or(v);
             continue;
         }
-        if let Some((Pkg::Os, "Getenv" | "LookupEnv")) = ctx.pkg_call(cur) {
-            return eval::string(ctx, *args(cur).first()?);
-        }
-        // `cs.shippingAddr`: a struct field the file fills from the
-        // environment.
-        if cur.kind() == "selector_expression" {
-            let name = ctx.text(field(cur, "field")?);
-            let env = field_env(ctx, name, depth);
-            if env.is_none() {
-                ctx.need_words.borrow_mut().push(format!(".{name}"));
-            }
-            return env;
-        }
         // `fmt.Sprintf("http://%s:%s/x", os.Getenv("HOST"), port)`: the
         // first verb gives the host when only a scheme is before it.
         if ctx.pkg_call(cur) == Some((Pkg::Fmt, "Sprintf")) {
             let a = args(cur);
             let format = eval::string(ctx, *a.first()?)?;
             let head = format.split('%').next()?;
-            if !(head.is_empty() || head.ends_with("://")) || !before.is_empty() {
+            // Only a scheme, with the user's name and password if any
+            // (`amqp://guest:guest@%s:5672/`), is before the host.
+            let scheme = head.ends_with("://")
+                || head
+                    .split_once("://")
+                    .is_some_and(|(_, user)| user.ends_with('@') && !user.contains('/'));
+            if !(head.is_empty() || scheme) || !before.is_empty() {
                 return None;
             }
             before = head.to_string();
@@ -234,7 +249,7 @@ fn getenv_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
             }
             continue;
         }
-        return None;
+        return Some(cur);
     }
     None
 }

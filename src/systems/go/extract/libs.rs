@@ -3,11 +3,13 @@
 //! `wait.Backoff`. Defaults: [`crate::systems::go`].
 
 mod aws;
+mod brokers;
 mod go_retry_client_go;
 pub(super) mod jpillora;
 mod kafka_go;
 mod sarama;
 
+pub(super) use brokers::extract as brokers;
 pub(super) use kafka_go::extract as kafka_go;
 pub(super) use sarama::extract as sarama;
 

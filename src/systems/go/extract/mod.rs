@@ -20,6 +20,7 @@ mod envs;
 pub mod eval;
 mod libs;
 mod loops;
+mod pkg;
 pub mod prune;
 mod pruned_read;
 #[cfg(test)]
@@ -30,6 +31,8 @@ use crate::model::{Facts, Located, RetryPolicy};
 use crate::source::Span;
 pub use pruned_read::extract_with;
 use pruned_read::{CrossRefs, NO_PRUNE};
+pub use pkg::Pkg;
+use pkg::{default_name, pkg_of_path};
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -76,6 +79,10 @@ const NEEDLES: &[&str] = &[
     "kafka.Writer{",
     "kafka.NewWriter(",
     "kafka.NewReader(",
+    // AMQP and NATS clients (`libs::brokers`).
+    "streadway/amqp",
+    "rabbitmq/amqp091-go",
+    "nats-io/nats.go",
 ];
 
 /// Whether a Go file mentions anything this reader reads: one search for
@@ -151,8 +158,16 @@ fn read(text: &str, skip: &[std::ops::Range<usize>], facts: &mut Facts) -> Optio
     let mut scopes = Vec::new();
     libs::extract(&ctx, facts, &mut scopes);
     loops::extract(&ctx, facts, &mut scopes);
+    crate::extract::loop_calls::record(
+        tree.root_node(),
+        text,
+        &crate::extract::loop_calls::GO,
+        before.0,
+        facts,
+    );
     libs::sarama(&ctx, facts, &scopes);
     libs::kafka_go(&ctx, facts, &scopes);
+    libs::brokers(&ctx, facts, &scopes);
     calls::extract(&ctx, facts, &scopes);
     if (
         facts.policies.len(),
@@ -180,93 +195,6 @@ pub struct RetryScope {
     pub policy: usize,
     pub start: usize,
     pub end: usize,
-}
-
-/// A package this reader knows, by import path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pkg {
-    RetryableHttp,
-    /// cenkalti/backoff; `true` for v5.
-    Backoff(bool),
-    /// avast/retry-go; `true` for v5.
-    RetryGo(bool),
-    GoRetry,
-    ClientGoRetry,
-    Wait,
-    Grpc,
-    Http,
-    Time,
-    Fmt,
-    Os,
-    Rand,
-    Uuid,
-    Strconv,
-    Math,
-    /// aws-sdk-go-v2 `aws/retry`.
-    AwsRetry,
-    /// aws-sdk-go-v2 `config`.
-    AwsConfig,
-    /// aws-sdk-go-v2 `aws` (the retry mode constants).
-    Aws,
-    /// IBM/sarama (formerly Shopify/sarama), the Kafka client.
-    Sarama,
-    /// segmentio/kafka-go, the other Kafka client.
-    KafkaGo,
-    /// spf13/viper, a configuration store: `viper.GetInt("k")` is the
-    /// value `viper.SetDefault("k", v)` gives where nothing else does.
-    Viper,
-    /// jpillora/backoff, a delay counter a hand-written loop waits.
-    Jpillora,
-}
-
-fn pkg_of_path(path: &str) -> Option<Pkg> {
-    let major = |p: &str, base: &str| p.strip_prefix(base).map(|rest| rest == "/v5");
-    Some(match path {
-        p if p.starts_with("github.com/hashicorp/go-retryablehttp") => Pkg::RetryableHttp,
-        p if p.starts_with("github.com/cenkalti/backoff") => {
-            Pkg::Backoff(major(p, "github.com/cenkalti/backoff").unwrap_or(false))
-        }
-        p if p.starts_with("github.com/avast/retry-go") => {
-            Pkg::RetryGo(major(p, "github.com/avast/retry-go").unwrap_or(false))
-        }
-        p if p.starts_with("github.com/sethvargo/go-retry") => Pkg::GoRetry,
-        "k8s.io/client-go/util/retry" => Pkg::ClientGoRetry,
-        "k8s.io/apimachinery/pkg/util/wait" => Pkg::Wait,
-        "google.golang.org/grpc" => Pkg::Grpc,
-        "net/http" => Pkg::Http,
-        "time" => Pkg::Time,
-        "fmt" => Pkg::Fmt,
-        "os" => Pkg::Os,
-        "math/rand" | "math/rand/v2" | "crypto/rand" => Pkg::Rand,
-        "github.com/google/uuid" | "github.com/gofrs/uuid" | "github.com/satori/go.uuid" => {
-            Pkg::Uuid
-        }
-        "strconv" => Pkg::Strconv,
-        "github.com/aws/aws-sdk-go-v2/aws/retry" => Pkg::AwsRetry,
-        "github.com/aws/aws-sdk-go-v2/config" => Pkg::AwsConfig,
-        "github.com/aws/aws-sdk-go-v2/aws" => Pkg::Aws,
-        "math" => Pkg::Math,
-        "github.com/IBM/sarama" | "github.com/Shopify/sarama" => Pkg::Sarama,
-        "github.com/segmentio/kafka-go" => Pkg::KafkaGo,
-        "github.com/spf13/viper" => Pkg::Viper,
-        "github.com/jpillora/backoff" => Pkg::Jpillora,
-        _ => return None,
-    })
-}
-
-/// The name a file uses for a package imported without one: its last
-/// path segment (not a major version `v2`), without a `go-` prefix or a
-/// `-go` suffix (`go-retryablehttp` is `retryablehttp`, `retry-go` is
-/// `retry`).
-fn default_name(path: &str) -> &str {
-    let mut segs = path.rsplit('/');
-    let mut last = segs.next().unwrap_or(path);
-    if last.len() > 1 && last.starts_with('v') && last[1..].chars().all(|c| c.is_ascii_digit()) {
-        last = segs.next().unwrap_or(last);
-    }
-    let last = last.strip_prefix("go-").unwrap_or(last);
-    let last = last.strip_suffix("-go").unwrap_or(last);
-    last.strip_prefix("go.").unwrap_or(last)
 }
 
 /// A field assignment `recv.Field = value` (or `recv.A.B = value`).

@@ -253,6 +253,13 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     reactor::extract(&ctx, facts, &mut out);
     apache_retry::extract(&ctx, facts, &mut out);
     loops::extract(&ctx, facts, &mut out);
+    crate::extract::loop_calls::record(
+        tree.root_node(),
+        text,
+        &crate::extract::loop_calls::JAVA,
+        before,
+        facts,
+    );
     unbounded_clients::extract(&ctx, facts, &out);
     idempotency_keys(&ctx, facts, &out);
     annotation_uses(&ctx, facts);

@@ -125,6 +125,13 @@ pub fn extract(text: &str, facts: &mut Facts) {
     celery_broker::extract(&ctx, facts);
     calls::extract(&ctx, facts, &mut scopes);
     sdk_calls::edges(&ctx, facts, &scopes, &clients);
+    crate::extract::loop_calls::record(
+        tree.root_node(),
+        text,
+        &crate::extract::loop_calls::PYTHON,
+        before.0,
+        facts,
+    );
     if (facts.policies.len(), facts.edges.len()) != before {
         facts.claimed_by(NAME);
     }

@@ -28,6 +28,7 @@ use syn::{Block, Expr, Item, Stmt};
 
 mod bounds;
 mod bounds_guard;
+mod calls_into;
 mod classify;
 mod delay;
 mod macros;
@@ -148,6 +149,7 @@ pub fn read(
     for d in defs {
         eval::macro_fact(d, facts);
     }
+    calls_into::record(spans, bodies, facts);
 }
 
 struct LoopFinder<'e, 'a, 's, 'b> {

@@ -1,0 +1,52 @@
+//! Kubernetes `Ingress` resources served by a controller other than
+//! ingress-nginx (issue 17, stop 44): the controller is a hop between the
+//! client and the backends, with its own retries where it has any by
+//! default. The class is read from `spec.ingressClassName` or the
+//! `kubernetes.io/ingress.class` annotation, by the names the controllers
+//! install, or from an `IngressClass` of the same file by its
+//! `spec.controller`. An Ingress of a class not known here draws nothing
+//! (which controller runs it, and how it retries, is not known).
+//!
+//! Defaults, each from the controller's own source or documentation:
+//! - Kong: a Kong Service (one per Kubernetes Service the Ingress names)
+//!   has `retries` 5 unless `konghq.com/retries` sets it (Kong/kong
+//!   `kong/db/schema/entities/services.lua`, `retries = { type =
+//!   "integer", default = 5 }`, at 0af69f96): up to 6 tries, the next
+//!   one at once, on a connection error or timeout.
+//! - Istio (class `istio`): the ingress gateway serves the Ingress as a
+//!   route of its own, which takes Istio's default retry policy as every
+//!   route that writes none does; the hop is a workload in the Istio mesh
+//!   ([`crate::systems::istio`] gives the default).
+//! - Traefik, HAProxy, AWS Load Balancer Controller (`alb`), GCE (`gce`,
+//!   `gce-internal`), Contour: no retry policy is read for them; the hop
+//!   is drawn with one try (Traefik retries only through a `Retry`
+//!   middleware; Contour only with `projectcontour.io/num-retries` or an
+//!   HTTPProxy `retryPolicy`; the others' retries are not read).
+
+pub mod extract;
+
+use super::{Fixes, SystemSpec};
+use crate::model::Layer;
+
+// system: Kong - Kong Gateway proxying an Ingress (Kong Ingress Controller)
+pub static KONG: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: "set the `konghq.com/retries` annotation on the Kubernetes Service to 1-2",
+        explicit: "write the retries you want on the Kubernetes Service (`konghq.com/retries`, `\"0\"` to turn retries off at this hop), so that they are visible and counted",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Kong", Layer::Proxy)
+};
+
+/// Tries of a Kong Service whose `retries` is not written: 5 retries
+/// (Kong/kong `kong/db/schema/entities/services.lua` at 0af69f96).
+pub const KONG_DEFAULT_RETRIES: u64 = 5;
+
+/// The Ingress reader for classes other than ingress-nginx, offered after
+/// the ingress-nginx reader.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
+    name: "ingress-classes",
+    needles: &["Ingress"],
+    read: extract::extract,
+    order: 75,
+}];

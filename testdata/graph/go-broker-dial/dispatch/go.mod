@@ -1,0 +1,3 @@
+module example.com/dispatch
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/events
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/frontend
+
+go 1.22
