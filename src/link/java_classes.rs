@@ -23,6 +23,7 @@
 use super::Disk;
 use crate::model::ScannedFile;
 use crate::model::java_annotations::OpenCall;
+use crate::systems::java::extract::loops::NO_REMOTE;
 use crate::systems::java::extract::loops::classes::{ClassReading, MethodReach, read_class};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -54,7 +55,33 @@ pub fn java_classes(files: &mut [ScannedFile], roots: &[PathBuf], disk: Disk<'_>
         }
         let loops = std::mem::take(&mut files[i].facts.java.open_loops);
         let mut drop: Vec<(usize, String)> = Vec::new();
+        let mut proven: Vec<(usize, String)> = Vec::new();
         for ol in &loops {
+            // Nothing in the loop's file shows a remote attempt: one of
+            // the project types it calls must, in its own file.
+            if ol.unproven {
+                let proof = ol.calls.iter().find_map(|c| {
+                    let q = format!("{}.{}", c.package, c.class);
+                    proves_remote(files, &disk, roots, &mut listed, c, &mut read).map(|e| {
+                        format!(
+                            "what goes round reaches something remote: `{}.{}` (`{q}`, read in its own file): {e}",
+                            c.class, c.method
+                        )
+                    })
+                });
+                match proof {
+                    Some(why) => proven.push((ol.policy, why)),
+                    None => {
+                        drop.push((
+                            ol.policy,
+                            format!(
+                                "{NO_REMOTE} (the project's types it calls, read in their own files, show none either)"
+                            ),
+                        ));
+                        continue;
+                    }
+                }
+            }
             let mut find = |c: &OpenCall| -> (Found, String) {
                 let qualified = format!("{}.{}", c.package, c.class);
                 let found = resolve(files, &disk, roots, &mut listed, c, &mut read);
@@ -71,7 +98,7 @@ pub fn java_classes(files: &mut [ScannedFile], roots: &[PathBuf], disk: Disk<'_>
                     break;
                 }
             }
-            if reason.is_none() && !ol.remote && !ol.calls.is_empty() {
+            if reason.is_none() && !ol.unproven && !ol.remote && !ol.calls.is_empty() {
                 let mut local = ol.local;
                 let mut all = true;
                 let mut names = Vec::new();
@@ -102,6 +129,11 @@ pub fn java_classes(files: &mut [ScannedFile], roots: &[PathBuf], disk: Disk<'_>
             }
         }
         files[i].facts.java.open_loops = loops;
+        for (p, why) in proven {
+            if let Some(p) = files[i].facts.policies.get_mut(p) {
+                p.why.push(why);
+            }
+        }
         if !drop.is_empty() && renumbers_safely(&files[i].facts) {
             settle(&mut files[i].facts, drop);
         }
@@ -165,6 +197,33 @@ fn settle(f: &mut crate::model::Facts, drop: Vec<(usize, String)>) {
 
 /// Resolve one call: the type's file, then the method (by name and
 /// arity; the superclass's, one step up, when the type has none).
+/// The method `c` calls (or, past it, its superclass's), read in its own
+/// file, shows a remote call: what shows it.
+fn proves_remote(
+    files: &[ScannedFile],
+    disk: &Disk<'_>,
+    roots: &[PathBuf],
+    listed: &mut Option<Vec<PathBuf>>,
+    c: &OpenCall,
+    read: &mut HashMap<(String, String), Option<ClassReading>>,
+) -> Option<String> {
+    let mut class = (c.package.clone(), c.class.clone());
+    for _ in 0..2 {
+        let reading = reading(files, disk, roots, listed, &class, read)?;
+        let defs: Vec<_> = reading
+            .methods
+            .iter()
+            .filter(|m| m.name == c.method)
+            .collect();
+        if defs.is_empty() {
+            class = reading.superclass.clone()?;
+            continue;
+        }
+        return defs.iter().find_map(|m| m.remote.clone());
+    }
+    None
+}
+
 fn resolve(
     files: &[ScannedFile],
     disk: &Disk<'_>,

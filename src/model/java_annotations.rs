@@ -83,6 +83,11 @@ pub struct OpenLoop {
     /// The rest of the try block is local work (a file, a process), not
     /// only values and logging.
     pub local: bool,
+    /// Nothing in the loop's own file shows a remote attempt: the loop
+    /// stays only when a project type it calls (`calls`, every call of the
+    /// loop's body on one), read in its own file, does.
+    #[serde(default)]
+    pub unproven: bool,
 }
 
 /// A call of a method of a project type, as the calling file names it.

@@ -7,7 +7,7 @@ public class JournalWriter {
 
     // The caught exception is kept and tested after the try: `null` means
     // the write went through. The write is tried again at once.
-    public void append(Journal journal, byte[] entry) throws IOException {
+    public void append(RemoteJournal journal, byte[] entry) throws IOException {
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
             IOException err = null;
@@ -25,7 +25,7 @@ public class JournalWriter {
     }
 
     // A flag set at the end of the try block, tested after it.
-    public void sync(Journal journal) throws IOException {
+    public void sync(RemoteJournal journal) throws IOException {
         int attempts = 0;
         while (true) {
             boolean synced = false;

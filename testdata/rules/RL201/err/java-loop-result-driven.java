@@ -6,7 +6,7 @@ public class Flusher {
 
     private final int retryTimes = 3;
 
-    public FlushResult flush(Region region) {
+    public FlushResult flush(RegionClient region) {
         FlushResult result = null;
         for (int i = 0; i < retryTimes; i++) {
             result = region.flush();

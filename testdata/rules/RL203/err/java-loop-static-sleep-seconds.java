@@ -8,7 +8,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 // docs/loop-review.md fourth pass).
 public class SplitLister {
 
-    public List<Text> listSplits(Context context, String table) throws TableNotFoundException {
+    public List<Text> listSplits(ClientContext context, String table) throws TableNotFoundException {
         for (int attempt = 1; attempt <= 3; attempt++) {
             try {
                 return context.readSplits(table);

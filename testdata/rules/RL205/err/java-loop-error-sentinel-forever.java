@@ -6,7 +6,7 @@
 class SegmentSizes {
     static final long GET_FILE_SIZE_ERROR = -1L;
 
-    long correctSize(FileSegment segment) {
+    long correctSize(RemoteFileSegment segment) {
         while (true) {
             long fileSize = segment.getSize();
             if (fileSize != GET_FILE_SIZE_ERROR) {

@@ -9,7 +9,7 @@ public class QueueWriter {
     private final int maxRetries = 30;
 
     // The result kept in a flag, an `else` that waits.
-    public void put(Queue queue, Request request) {
+    public void put(RemoteQueue queue, Request request) {
         for (int i = 0; i < maxRetries; i++) {
             boolean result = queue.putPosition(request.offset(), request.size());
             if (result) {
@@ -26,7 +26,7 @@ public class QueueWriter {
     }
 
     // The attempt is the loop's condition and the body counts retries.
-    public void start(Service service) {
+    public void start(BrokerService service) {
         int retryTimes = 0;
         do {
             try {

@@ -305,6 +305,20 @@ pub(super) fn bound(
                         && ctx.text(*d).contains("--")
                         && mentions(ctx, *d, &cmp.counter)
                 });
+            // Stepped by a factor (`for (sleep = 10; sleep <= 10000; sleep
+            // *= 10)`): one attempt per step.
+            if let (Some(s0), Some(k)) = (start, factor(ctx, lp, &cmp.counter))
+                && s0 > 0
+                && !down
+            {
+                let mut n = 0;
+                let mut v = s0;
+                while n < 64 && (v < limit || (cmp.op == "<=" && v == limit)) {
+                    n += 1;
+                    v = v.saturating_mul(k);
+                }
+                return written(count(n), what, s);
+            }
             let n = match (start, down, cmp.op.as_str()) {
                 (Some(s), false, "<") => limit - s - i128::from(cmp.inc == Some(true)),
                 (Some(s), false, "<=") => limit - s + 1 - i128::from(cmp.inc == Some(true)),
@@ -447,7 +461,7 @@ pub(super) fn bound(
     // clock passes a deadline (`deadlineMs = maybeUpdateDeadlineOrThrow(..)`).
     for &d in own {
         if d.kind() == "if_statement"
-            && field(d, "condition").is_some_and(|c| helpers::time_words(ctx.text(c)))
+            && field(d, "condition").is_some_and(|c| clock_test(ctx, c))
             && ["consequence", "alternative"].iter().any(|f| {
                 field(d, f).is_some_and(|b| {
                     let b = if b.kind() == "else" {
@@ -704,4 +718,49 @@ fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
             _ => false,
         }
     })
+}
+
+/// A test of the clock: written in the condition, or through a local the
+/// clock gave its value (`long time = System.currentTimeMillis() - start;
+/// if (time > MAX_RETRY_TIME) throw ..`).
+fn clock_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
+    helpers::time_words(ctx.text(c))
+        || ast::descendants(c).into_iter().any(|d| {
+            d.kind() == "identifier"
+                && ctx
+                    .var(ctx.text(d), d)
+                    .and_then(|v| v.value)
+                    .is_some_and(|v| helpers::time_words(ctx.text(v)))
+        })
+}
+
+/// The factor a `for` header's update multiplies the counter by
+/// (`i *= 10`, `i = i * 2`), when it is a whole number above one.
+fn factor(ctx: &Ctx<'_>, lp: Node<'_>, counter: &str) -> Option<i128> {
+    if lp.kind() != "for_statement" {
+        return None;
+    }
+    let u = ast::unwrap_expr(field(lp, "update")?);
+    if u.kind() != "assignment_expression" || field(u, "left").map(|l| ctx.text(l)) != Some(counter)
+    {
+        return None;
+    }
+    let r = ast::unwrap_expr(field(u, "right")?);
+    let k = match field(u, "operator").map(|o| ctx.text(o))? {
+        "*=" => ctx.int(r)?,
+        "=" if r.kind() == "binary_expression"
+            && field(r, "operator").is_some_and(|o| ctx.text(o) == "*") =>
+        {
+            let (a, b) = (field(r, "left")?, field(r, "right")?);
+            if ctx.text(a) == counter {
+                ctx.int(b)?
+            } else if ctx.text(b) == counter {
+                ctx.int(a)?
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    };
+    (k > 1).then_some(k)
 }

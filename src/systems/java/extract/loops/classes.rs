@@ -21,7 +21,12 @@ const MAX_AROUND: usize = 16;
 /// loop is then read as it is: a call that can leave, or local work). A
 /// method of this class the try calls counts as unknown here (its body
 /// may be one the pruner skipped).
-pub(super) fn open_loop(ctx: &Ctx<'_>, lp: Node<'_>, policy: usize) -> Option<OpenLoop> {
+pub(super) fn open_loop(
+    ctx: &Ctx<'_>,
+    lp: Node<'_>,
+    policy: usize,
+    unproven: bool,
+) -> Option<OpenLoop> {
     let body = field(lp, "body")?;
     let own = own_nodes(body);
     let blocks: Vec<Node<'_>> = own
@@ -29,6 +34,16 @@ pub(super) fn open_loop(ctx: &Ctx<'_>, lp: Node<'_>, policy: usize) -> Option<Op
         .filter(|t| matches!(t.kind(), "try_statement" | "try_with_resources_statement"))
         .filter_map(|t| field(*t, "body"))
         .collect();
+    if unproven {
+        return Some(OpenLoop {
+            policy,
+            remote: false,
+            calls: project_calls(ctx, lp),
+            around: Vec::new(),
+            local: false,
+            unproven: true,
+        });
+    }
     if blocks.is_empty() {
         return None;
     }
@@ -89,7 +104,64 @@ pub(super) fn open_loop(ctx: &Ctx<'_>, lp: Node<'_>, policy: usize) -> Option<Op
         calls,
         around,
         local: all == Reach::Local,
+        unproven: false,
     })
+}
+
+/// Every call of the loop (its condition and body, lambdas included, not a
+/// class declared in it) on a project type declared elsewhere or on this
+/// class, at most [`MAX_AROUND`].
+fn project_calls(ctx: &Ctx<'_>, lp: Node<'_>) -> Vec<OpenCall> {
+    let mut out: Vec<OpenCall> = Vec::new();
+    for d in ast::descendants_until(lp, |n| n.kind() == "class_body") {
+        if out.len() >= MAX_AROUND {
+            break;
+        }
+        if d.kind() != "method_invocation" {
+            continue;
+        }
+        // A method of this class: read at link time in the whole file
+        // (here its body may be one the pruner skipped).
+        let Some(o) = field(d, "object").filter(|o| o.kind() != "this") else {
+            let class = ctx
+                .ancestor(d, &["class_declaration"])
+                .and_then(|c| field(c, "name"))
+                .map(|n| ctx.text(n).to_string());
+            let package = reach::package_of(ctx.src);
+            if let Some(class) = class.filter(|_| !package.is_empty()) {
+                let c = OpenCall {
+                    package: package.to_string(),
+                    class,
+                    method: field(d, "name").map_or("", |n| ctx.text(n)).to_string(),
+                    arity: field(d, "arguments").map_or(0, |a| named_children(a).len()),
+                };
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+            continue;
+        };
+        let Some((ty, _)) = reach::receiver(ctx, o) else {
+            continue;
+        };
+        if let Some((package, class)) = reach::project_type(ctx, ty) {
+            let c = OpenCall {
+                package,
+                class,
+                method: field(d, "name").map_or("", |n| ctx.text(n)).to_string(),
+                arity: field(d, "arguments").map_or(0, |a| named_children(a).len()),
+            };
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The loop calls a method of a project type (this class included).
+pub(super) fn calls_project_types(ctx: &Ctx<'_>, lp: Node<'_>) -> bool {
+    !project_calls(ctx, lp).is_empty()
 }
 
 /// What a method of a class declared in another file reaches.
@@ -111,6 +183,9 @@ pub struct MethodReading {
     pub reach: MethodReach,
     /// Steps an index field and returns the element of a field at it.
     pub picks: bool,
+    /// What in it (or in a method of its class it calls) shows a remote
+    /// call (`remote.rs`), `None` when nothing does.
+    pub remote: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -151,11 +226,38 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
         .filter(|d| d.kind() == "variable_declarator")
         .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
         .collect();
-    let methods = named_children(body)
+    let decls: Vec<Node<'_>> = named_children(body)
         .into_iter()
         .filter(|n| n.kind() == "method_declaration")
         .take(MAX_METHODS)
-        .filter_map(|m| {
+        .collect();
+    let own_evidence: Vec<Option<String>> = decls
+        .iter()
+        .map(|m| super::remote::method_evidence(&ctx, *m))
+        .collect();
+    // A method calling another of the class that shows one (one level).
+    let evidence_of = |m: Node<'_>, i: usize| -> Option<String> {
+        own_evidence[i].clone().or_else(|| {
+            ast::descendants(m).into_iter().find_map(|d| {
+                if d.kind() != "method_invocation"
+                    || field(d, "object").is_some_and(|o| ctx.text(o) != "this")
+                {
+                    return None;
+                }
+                let name = ctx.text(field(d, "name")?);
+                decls.iter().zip(&own_evidence).find_map(|(o, e)| {
+                    (o.id() != m.id() && field(*o, "name").is_some_and(|n| ctx.text(n) == name))
+                        .then(|| e.clone())
+                        .flatten()
+                })
+            })
+        })
+    };
+    let methods = decls
+        .iter()
+        .copied()
+        .enumerate()
+        .filter_map(|(i, m)| {
             let name = ctx.text(field(m, "name")?).to_string();
             let arity = field(m, "parameters").map_or(0, |p| named_children(p).len());
             let (reach, picks) = match field(m, "body") {
@@ -174,6 +276,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
                 arity,
                 reach,
                 picks,
+                remote: evidence_of(m, i),
             })
         })
         .collect();

@@ -713,6 +713,7 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
         // leaves, and the tests read the caught exception.
         let mut branches = Vec::new();
         let mut conds = Vec::new();
+        let mut sorted_by_type = None;
         let mut cur = Some(s);
         for _ in 0..8 {
             let Some(x) = cur.take() else { break };
@@ -720,9 +721,23 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
                 branches.push(x);
                 break;
             }
+            // `else if (!(e instanceof IOException || ..)) throw ..`: a
+            // branch on the caught type that leaves.
+            if let (Some(c), Some(b)) = (field(x, "condition"), field(x, "consequence"))
+                && ast::descendants(c).into_iter().any(|d| {
+                    d.kind() == "instanceof_expression"
+                        && field(d, "left").is_some_and(|l| ctx.text(l) == param)
+                })
+                && statements(b).last().is_some_and(|l| leaves(ctx, *l))
+            {
+                sorted_by_type.get_or_insert(span(c));
+            }
             conds.extend(field(x, "condition"));
             branches.extend(field(x, "consequence"));
             cur = field(x, "alternative");
+        }
+        if sorted_by_type.is_some() {
+            return sorted_by_type;
         }
         if !branches
             .iter()

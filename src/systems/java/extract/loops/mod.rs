@@ -41,6 +41,7 @@ pub mod classes;
 mod helpers;
 mod moves;
 mod reach;
+mod remote;
 mod result;
 mod shape;
 mod statuses;
@@ -82,7 +83,23 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         ) {
             continue;
         }
-        match retry_loop(ctx, n) {
+        // Unknown is not remote: the attempt must show that it leaves the
+        // process (`remote.rs`), here or, for the project's own types it
+        // calls, in their files (the link step, `unproven`).
+        let mut unproven = false;
+        let read = retry_loop(ctx, n).and_then(|mut p| match remote::evidence(ctx, n) {
+            Some(ev) => {
+                p.why
+                    .push(format!("what goes round reaches something remote: {ev}"));
+                Ok(p)
+            }
+            None if classes::calls_project_types(ctx, n) => {
+                unproven = true;
+                Ok(p)
+            }
+            None => Err(Some(NO_REMOTE)),
+        });
+        match read {
             Ok(mut p) => {
                 // A wait read from `Retry-After` in the loop (RL208).
                 if let Some(body) = field(n, "body")
@@ -97,7 +114,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
                 facts
                     .java
                     .open_loops
-                    .extend(classes::open_loop(ctx, n, idx));
+                    .extend(classes::open_loop(ctx, n, idx, unproven));
                 if let Some(body) = field(n, "body") {
                     out.scopes.push(RetryScope { body, policy: idx });
                 }
@@ -119,6 +136,10 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         }
     }
 }
+
+/// The reason a loop read as a retry is not taken when nothing in it
+/// shows a remote attempt.
+pub const NO_REMOTE: &str = "no remote attempt: nothing the loop attempts shows that it leaves the process (no client, connection, session, stub, channel or socket, no type of a network, RPC, storage or messaging package, no remote operation such as `connect` or `send`, no URL or host, no remote failure caught); a call on the project's own types is not enough";
 
 /// Test code: a file importing a test framework, or in a test package
 /// (`org.apache.zookeeper.test.system`, `...common.test`). Its waits serve

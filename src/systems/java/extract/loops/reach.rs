@@ -189,6 +189,12 @@ fn typed(ctx: &Ctx<'_>, ty: &str, list: &[&str]) -> bool {
     })
 }
 
+/// A declared type whose calls stay in the process (`File`, a
+/// collection, a lock, ..).
+pub(super) fn local_type(ctx: &Ctx<'_>, ty: &str) -> bool {
+    !ty.is_empty() && typed(ctx, ty, LOCAL_TYPES)
+}
+
 /// Method names that are local work by themselves: parsing, reflection.
 fn local_name(name: &str) -> bool {
     let l = name.to_ascii_lowercase();

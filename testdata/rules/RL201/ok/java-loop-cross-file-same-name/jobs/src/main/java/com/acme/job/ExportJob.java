@@ -2,8 +2,8 @@ package com.acme.job;
 
 import com.acme.util.Exporter;
 
-// Two modules declare `com.acme.util.Exporter`: which one runs is not
-// known, so the call may leave and the retry stays.
+// Two modules declare `com.acme.util.Exporter`, both writing a local
+// file, and nothing in this file shows a remote attempt: not taken.
 public class ExportJob {
     private final Exporter exporter = new Exporter();
 
