@@ -20,7 +20,7 @@
 //!   build's salt ([`salt`]: the version and the
 //!   executable's size and modification time, so a rebuilt binary never
 //!   reads facts another build wrote).
-//! - [`SHARDS`] files (`facts-v4-00` ...), an entry in the one its key's
+//! - [`SHARDS`] files (`facts-v5-00` ...), an entry in the one its key's
 //!   top bits name: they are read in parallel (while the tree is walked),
 //!   and a run that parsed one changed file rewrites one shard, not the
 //!   whole cache. A shard is binary: a magic, the salt, the number of
@@ -54,13 +54,14 @@ pub mod stat;
 pub const DIR_NAME: &str = ".retrylint-cache";
 /// How many files the cache is split into.
 pub const SHARDS: usize = 64;
-const FILE_PREFIX: &str = "facts-v4-";
-/// The shards of the formats before (JSON shards, then binary shards of
-/// JSON entries), removed when a shard is written.
-const OLD_PREFIXES: [&str; 2] = ["facts-v2-", "facts-v3-"];
+const FILE_PREFIX: &str = "facts-v5-";
+/// The shards of the formats before (JSON shards, binary shards of JSON
+/// entries, then entries whose `kind`-tagged enums were internally
+/// tagged), removed when a shard is written.
+const OLD_PREFIXES: [&str; 3] = ["facts-v2-", "facts-v3-", "facts-v4-"];
 /// The format's version is the magic's last byte: a shard of another
 /// format is no shard, and its files are parsed again.
-const MAGIC: &[u8; 8] = b"rlfacts4";
+const MAGIC: &[u8; 8] = b"rlfacts5";
 
 fn shard_of(key: u128) -> usize {
     (key >> 122) as usize % SHARDS
@@ -104,10 +105,10 @@ impl Raw {
 /// An entry's bytes: the xxh3-64 of the rest, then the facts and their
 /// diagnostics as MessagePack, a struct as a map of its field names
 /// (fields the model skips when empty are left out, as in its JSON). A
-/// self-describing format, as the model's internally tagged enums need; a
-/// binary one, as decoding the JSON entries was a sixth of a one-file run
-/// (field names and strings scanned for escapes, numbers parsed from
-/// text). The hash makes any damage a miss, not other facts: a changed
+/// binary format, as decoding the JSON entries was a sixth of a one-file
+/// run (field names and strings scanned for escapes, numbers parsed from
+/// text); the model's enums tagged by `kind` are externally tagged in it
+/// ([`crate::model`]'s `kind_tagged`), read without serde's buffering. The hash makes any damage a miss, not other facts: a changed
 /// byte of MessagePack often still decodes.
 fn encode(facts: &Facts) -> Result<Vec<u8>, rmp_serde::encode::Error> {
     let mut out = vec![0; 8];

@@ -8,6 +8,8 @@
 //! - Every value is [`Located`]: its span, and whether the file wrote it,
 //!   inherited it from another block, or it is the system's default.
 
+#[macro_use]
+mod kind_tagged;
 pub mod backoff;
 pub mod breaker;
 pub mod calls;
@@ -204,19 +206,21 @@ impl Condition {
     }
 }
 
-/// What a policy retries.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum RetryOn {
-    /// Every failure: no predicate was given.
-    AllErrors,
-    /// Only the listed conditions.
-    Listed {
-        conditions: Vec<Located<Condition>>,
-    },
-    /// Nothing: retries are configured but no condition enables them.
-    Nothing,
-    Unknown,
+kind_tagged! {
+    "RetryOn";
+    /// What a policy retries.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum RetryOn {
+        /// Every failure: no predicate was given.
+        AllErrors,
+        /// Only the listed conditions.
+        Listed {
+            conditions: Vec<Located<Condition>>,
+        },
+        /// Nothing: retries are configured but no condition enables them.
+        Nothing,
+        Unknown,
+    }
 }
 
 /// Which requests a policy retries.
@@ -232,24 +236,26 @@ pub enum Methods {
     Unknown,
 }
 
-/// A retry budget, token bucket or concurrency limit.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum Budget {
-    /// Retries may be at most this fraction of requests.
-    Ratio {
-        ratio: f64,
-        min_per_second: Option<f64>,
-    },
-    TokenBucket {
-        max_tokens: f64,
-        token_ratio: f64,
-    },
-    Concurrency {
-        max: u64,
-    },
-    /// A retry quota whose size the linter does not model.
-    Quota,
+kind_tagged! {
+    "Budget";
+    /// A retry budget, token bucket or concurrency limit.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Budget {
+        /// Retries may be at most this fraction of requests.
+        Ratio {
+            ratio: f64,
+            min_per_second: Option<f64>,
+        },
+        TokenBucket {
+            max_tokens: f64,
+            token_ratio: f64,
+        },
+        Concurrency {
+            max: u64,
+        },
+        /// A retry quota whose size the linter does not model.
+        Quota,
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -265,16 +271,18 @@ pub enum PolicyKind {
     Connect,
 }
 
-/// A timeout: off, or a finite duration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum Timeout {
-    Disabled,
-    Finite {
-        #[serde(with = "crate::duration::serde_ms")]
-        after: Duration,
-    },
-    Unknown,
+kind_tagged! {
+    "Timeout";
+    /// A timeout: off, or a finite duration.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Timeout {
+        Disabled,
+        Finite {
+            #[serde(with = "crate::duration::serde_ms")]
+            after: Duration,
+        },
+        Unknown,
+    }
 }
 
 impl Timeout {
@@ -415,23 +423,25 @@ pub struct RetryPolicy {
     pub blind: Option<Located<String>>,
 }
 
-/// Where a policy's retry budget is (or would be) configured.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum BudgetSite {
-    /// In the policy itself (a gRPC service config's `retryThrottling`, a
-    /// Linkerd ServiceProfile's `retryBudget`).
-    Policy,
-    /// In another block of the same file: an Envoy route's retries are
-    /// budgeted by its cluster's `circuit_breakers`. `what` names the block
-    /// for messages, e.g. ``cluster `payments` ``.
-    Block { span: Span, what: String },
-    /// In a block this file does not show (an Envoy route whose cluster is
-    /// defined in another file): whether there is a budget is unknown.
-    Unseen,
-    /// The mechanism has no budget to set (Linkerd's annotation retries,
-    /// limited per request instead).
-    NotOffered,
+kind_tagged! {
+    "BudgetSite";
+    /// Where a policy's retry budget is (or would be) configured.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum BudgetSite {
+        /// In the policy itself (a gRPC service config's `retryThrottling`, a
+        /// Linkerd ServiceProfile's `retryBudget`).
+        Policy,
+        /// In another block of the same file: an Envoy route's retries are
+        /// budgeted by its cluster's `circuit_breakers`. `what` names the block
+        /// for messages, e.g. ``cluster `payments` ``.
+        Block { span: Span, what: String },
+        /// In a block this file does not show (an Envoy route whose cluster is
+        /// defined in another file): whether there is a budget is unknown.
+        Unseen,
+        /// The mechanism has no budget to set (Linkerd's annotation retries,
+        /// limited per request instead).
+        NotOffered,
+    }
 }
 
 impl RetryPolicy {

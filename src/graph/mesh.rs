@@ -16,6 +16,8 @@ use super::identity::{Builder, WorkloadDecl};
 use super::*;
 use crate::model::calls::{NamespaceDecl, SYSTEM_NAMESPACES};
 
+mod nearest;
+
 /// What the mesh step needs from every file, gathered once.
 pub(super) struct MeshFacts<'a> {
     /// Namespaces with their injection settings: (file, declaration).
@@ -33,11 +35,13 @@ pub(super) struct MeshFacts<'a> {
     /// [`of_workload`]'s answers by caller and the declaration's index
     /// among the caller's: each looks through every mesh file.
     workloads: std::cell::RefCell<HashMap<(ServiceId, usize), Option<Membership>>>,
+    /// The mesh files by their folders, for the one nearest a workload.
+    nearest: nearest::Nearest,
 }
 
 impl<'a> MeshFacts<'a> {
     pub fn gather(files: &'a [ScannedFile]) -> Self {
-        MeshFacts {
+        let mut m = MeshFacts {
             namespaces: files
                 .iter()
                 .enumerate()
@@ -58,7 +62,10 @@ impl<'a> MeshFacts<'a> {
                 .collect(),
             answers: Default::default(),
             workloads: Default::default(),
-        }
+            nearest: Default::default(),
+        };
+        m.nearest = nearest::Nearest::new(m.mesh_files.iter().map(|(f, _)| (*f, m.folder(*f))));
+        m
     }
 
     /// Whether any mesh is in view (configured, or its resources or an
@@ -237,11 +244,17 @@ fn of_workload(m: &MeshFacts<'_>, w: &WorkloadDecl, all: &[WorkloadDecl]) -> Opt
         && variants
             .iter()
             .any(|v| m.mesh_files.iter().any(|(f, _)| within(*f, v)));
-    let (file, mesh) = m
-        .mesh_files
-        .iter()
-        .filter(|(f, _)| !scoped || within(*f, here))
-        .max_by_key(|(f, _)| (common_prefix(m.folder(*f), here), std::cmp::Reverse(*f)))?;
+    // The mesh file sharing the most folders with the declaration, the
+    // first of equally near ones (under it when scoped: rare, so looked
+    // through).
+    let (file, mesh) = if scoped {
+        m.mesh_files
+            .iter()
+            .filter(|(f, _)| within(*f, here))
+            .max_by_key(|(f, _)| (common_prefix(m.folder(*f), here), std::cmp::Reverse(*f)))?
+    } else {
+        &m.mesh_files[m.nearest.nearest(here)?]
+    };
     Some(Membership {
         mesh: mesh.clone(),
         how: MeshEvidence::Assumed,

@@ -19,13 +19,15 @@ pub struct BreakerSettings {
     pub half_open_calls: u64,
 }
 
-/// What a circuit breaker judges: its last calls, or the last stretch of
-/// time.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum BreakerWindow {
-    Calls { count: u64 },
-    Time { length: Duration },
+kind_tagged! {
+    "BreakerWindow";
+    /// What a circuit breaker judges: its last calls, or the last stretch of
+    /// time.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub enum BreakerWindow {
+        Calls { count: u64 },
+        Time { length: Duration },
+    }
 }
 
 /// The circuit breaker a retry is composed around (the retry outside).

@@ -5,60 +5,62 @@
 use serde::Serialize;
 use std::time::Duration;
 
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum Delay {
-    /// Attempts follow each other at once.
-    None,
-    Fixed {
-        #[serde(with = "crate::duration::serde_ms")]
-        delay: Duration,
-    },
-    Exponential {
-        #[serde(with = "crate::duration::serde_ms")]
-        base: Duration,
-        multiplier: f64,
-        #[serde(with = "crate::duration::serde_opt_ms")]
-        cap: Option<Duration>,
-    },
-    Decorrelated {
-        #[serde(with = "crate::duration::serde_ms")]
-        base: Duration,
-        #[serde(with = "crate::duration::serde_opt_ms")]
-        cap: Option<Duration>,
-    },
-    /// `base` x n before retry n, up to `cap` (Polly's `Linear`).
-    Linear {
-        #[serde(with = "crate::duration::serde_ms")]
-        base: Duration,
-        #[serde(with = "crate::duration::serde_opt_ms")]
-        cap: Option<Duration>,
-    },
-    /// Each delay the sum of the two before it, `first`, `second`,
-    /// `first + second`, ..., each held at `cap`. The readers give the
-    /// libraries' own starts: backon, tokio-retry and the `retry` crate
-    /// `base, base` (1, 1, 2, 3, 5); sethvargo/go-retry `base, 2 x base`;
-    /// aiohttp_retry `2m, 3m` (each reader cites its source).
-    Fibonacci {
-        #[serde(with = "crate::duration::serde_ms")]
-        first: Duration,
-        #[serde(with = "crate::duration::serde_ms")]
-        second: Duration,
-        #[serde(with = "crate::duration::serde_opt_ms")]
-        cap: Option<Duration>,
-    },
-    /// `base` x n x n before retry n, up to `cap` (segmentio/kafka-go's
-    /// `backoff(attempt, WriteBackoffMin, WriteBackoffMax)`, `dialer.go`).
-    Quadratic {
-        #[serde(with = "crate::duration::serde_ms")]
-        base: Duration,
-        #[serde(with = "crate::duration::serde_opt_ms")]
-        cap: Option<Duration>,
-    },
-    /// A delay function the linter cannot read (a lambda, a custom class).
-    Custom,
-    /// Set by an expression or placeholder.
-    Unknown,
+kind_tagged! {
+    "Delay";
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Delay {
+        /// Attempts follow each other at once.
+        None,
+        Fixed {
+            #[serde(with = "crate::duration::serde_ms")]
+            delay: Duration,
+        },
+        Exponential {
+            #[serde(with = "crate::duration::serde_ms")]
+            base: Duration,
+            multiplier: f64,
+            #[serde(with = "crate::duration::serde_opt_ms")]
+            cap: Option<Duration>,
+        },
+        Decorrelated {
+            #[serde(with = "crate::duration::serde_ms")]
+            base: Duration,
+            #[serde(with = "crate::duration::serde_opt_ms")]
+            cap: Option<Duration>,
+        },
+        /// `base` x n before retry n, up to `cap` (Polly's `Linear`).
+        Linear {
+            #[serde(with = "crate::duration::serde_ms")]
+            base: Duration,
+            #[serde(with = "crate::duration::serde_opt_ms")]
+            cap: Option<Duration>,
+        },
+        /// Each delay the sum of the two before it, `first`, `second`,
+        /// `first + second`, ..., each held at `cap`. The readers give the
+        /// libraries' own starts: backon, tokio-retry and the `retry` crate
+        /// `base, base` (1, 1, 2, 3, 5); sethvargo/go-retry `base, 2 x base`;
+        /// aiohttp_retry `2m, 3m` (each reader cites its source).
+        Fibonacci {
+            #[serde(with = "crate::duration::serde_ms")]
+            first: Duration,
+            #[serde(with = "crate::duration::serde_ms")]
+            second: Duration,
+            #[serde(with = "crate::duration::serde_opt_ms")]
+            cap: Option<Duration>,
+        },
+        /// `base` x n x n before retry n, up to `cap` (segmentio/kafka-go's
+        /// `backoff(attempt, WriteBackoffMin, WriteBackoffMax)`, `dialer.go`).
+        Quadratic {
+            #[serde(with = "crate::duration::serde_ms")]
+            base: Duration,
+            #[serde(with = "crate::duration::serde_opt_ms")]
+            cap: Option<Duration>,
+        },
+        /// A delay function the linter cannot read (a lambda, a custom class).
+        Custom,
+        /// Set by an expression or placeholder.
+        Unknown,
+    }
 }
 
 impl Delay {
@@ -159,28 +161,30 @@ fn exponent(n: u32) -> i32 {
     n.saturating_sub(1).min(i32::MAX as u32) as i32
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum Jitter {
-    None,
-    /// Uniform in [0, d].
-    Full,
-    /// Uniform in [d/2, d].
-    Equal,
-    /// Uniform in [d x (1 - f), d x (1 + f)].
-    Proportional {
-        factor: f64,
-    },
-    Decorrelated,
-    /// Uniform in [d, 2d) (backon).
-    Additive,
-    /// Uniform in [d, d x (1 + f)): a share of the delay added at random
-    /// and never taken off (one-sided: Kubernetes' `wait.Jitter`, a
-    /// loop's `d + rand(d/10)`). `Proportional` is the two-sided band.
-    Added {
-        factor: f64,
-    },
-    Unknown,
+kind_tagged! {
+    "Jitter";
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Jitter {
+        None,
+        /// Uniform in [0, d].
+        Full,
+        /// Uniform in [d/2, d].
+        Equal,
+        /// Uniform in [d x (1 - f), d x (1 + f)].
+        Proportional {
+            factor: f64,
+        },
+        Decorrelated,
+        /// Uniform in [d, 2d) (backon).
+        Additive,
+        /// Uniform in [d, d x (1 + f)): a share of the delay added at random
+        /// and never taken off (one-sided: Kubernetes' `wait.Jitter`, a
+        /// loop's `d + rand(d/10)`). `Proportional` is the two-sided band.
+        Added {
+            factor: f64,
+        },
+        Unknown,
+    }
 }
 
 impl Jitter {

@@ -202,19 +202,21 @@ pub struct GoField {
     pub kind: GoFieldKind,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum GoFieldKind {
-    /// Filled from the variable `env` (`Config{F: os.Getenv("X")}`,
-    /// `c.F = os.Getenv("X")`, a struct tag `env:"X"`).
-    FromEnv { env: String },
-    /// The default its struct tag gives (`default:"3"`, kelseyhightower/
-    /// envconfig; `envDefault:"3"`, caarlos0/env), as written, and the
-    /// tag's line (from 1).
-    Default { value: String, line: usize },
-    /// The target of this file's unresolved call (index) is the field's
-    /// value (`grpc.NewClient(cfg.F, ..)`).
-    Target { unresolved: usize },
+kind_tagged! {
+    "GoFieldKind";
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum GoFieldKind {
+        /// Filled from the variable `env` (`Config{F: os.Getenv("X")}`,
+        /// `c.F = os.Getenv("X")`, a struct tag `env:"X"`).
+        FromEnv { env: String },
+        /// The default its struct tag gives (`default:"3"`, kelseyhightower/
+        /// envconfig; `envDefault:"3"`, caarlos0/env), as written, and the
+        /// tag's line (from 1).
+        Default { value: String, line: usize },
+        /// The target of this file's unresolved call (index) is the field's
+        /// value (`grpc.NewClient(cfg.F, ..)`).
+        Target { unresolved: usize },
+    }
 }
 
 /// One half of a gRPC dial made in another Go package with the caller's
@@ -228,30 +230,32 @@ pub struct GoDialThrough {
     pub kind: GoDialKind,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum GoDialKind {
-    /// This file's `func` dials with the options of its variadic
-    /// parameter: the dial's edge or unresolved call (indices), the
-    /// policies of its own options, and whether its own options turn
-    /// retries off (`grpc.WithDisableRetry()`).
-    Dials {
-        edge: Option<usize>,
-        unresolved: Option<usize>,
-        policies: Vec<usize>,
-        retries_disabled: bool,
-    },
-    /// This file calls `func` of the package `import` with dial options:
-    /// the policies retrying around the call, those its options give,
-    /// the embedded configs (indices of `embedded_configs`) they use, and
-    /// whether they turn retries off.
-    Passes {
-        import: String,
-        around: Vec<usize>,
-        options: Vec<usize>,
-        embeds: Vec<usize>,
-        retries_disabled: bool,
-    },
+kind_tagged! {
+    "GoDialKind";
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum GoDialKind {
+        /// This file's `func` dials with the options of its variadic
+        /// parameter: the dial's edge or unresolved call (indices), the
+        /// policies of its own options, and whether its own options turn
+        /// retries off (`grpc.WithDisableRetry()`).
+        Dials {
+            edge: Option<usize>,
+            unresolved: Option<usize>,
+            policies: Vec<usize>,
+            retries_disabled: bool,
+        },
+        /// This file calls `func` of the package `import` with dial options:
+        /// the policies retrying around the call, those its options give,
+        /// the embedded configs (indices of `embedded_configs`) they use, and
+        /// whether they turn retries off.
+        Passes {
+            import: String,
+            around: Vec<usize>,
+            options: Vec<usize>,
+            embeds: Vec<usize>,
+            retries_disabled: bool,
+        },
+    }
 }
 
 /// Options configured by name where no handler is (issue 19).

@@ -37,17 +37,19 @@ pub struct BrokerSetting {
     pub kind: BrokerSettingKind,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum BrokerSettingKind {
-    /// The transport the broker URL names (`redis`, `sqs`, `amqp`).
-    Transport { name: String },
-    /// A redelivery timeout as written, with its text.
-    Timeout {
-        #[serde(with = "crate::duration::serde_ms")]
-        after: Duration,
-        written_as: String,
-    },
+kind_tagged! {
+    "BrokerSettingKind";
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum BrokerSettingKind {
+        /// The transport the broker URL names (`redis`, `sqs`, `amqp`).
+        Transport { name: String },
+        /// A redelivery timeout as written, with its text.
+        Timeout {
+            #[serde(with = "crate::duration::serde_ms")]
+            after: Duration,
+            written_as: String,
+        },
+    }
 }
 
 /// Work sent to be run later (a Celery `apply_async(countdown=..)` or

@@ -6,31 +6,32 @@
 //! those files and reads the file again with it
 //! (`crate::extract::values::with_given`).
 
-use serde::{Deserialize, Serialize};
 
-/// One name read as a number and not known in its file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum ValueWant {
-    /// Python: `key` (the name as the file reads it: `MAX_RETRIES`, or
-    /// `config.MAX_RETRIES`) is the module-level name `name` of module
-    /// `module`, as the import writes it (leading dots: relative to the
-    /// file's package).
-    PyModule {
-        key: String,
-        module: String,
-        name: String,
-    },
-    /// Python: `settings.NAME` of `from django.conf import settings`, a
-    /// name of the project's settings module.
-    Django { key: String, name: String },
-    /// Go: a name no declaration of the file binds, a package-level
-    /// constant or variable of another file of the package.
-    GoPackage { key: String, name: String },
-    /// Go: a struct field (`cfg.RetryMax`) the file does not set, whose
-    /// struct tag in the module gives its default (`default:"3"`,
-    /// `envDefault:"3"`).
-    GoField { key: String, field: String },
+kind_tagged! {
+    "ValueWant";
+    /// One name read as a number and not known in its file.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum ValueWant {
+        /// Python: `key` (the name as the file reads it: `MAX_RETRIES`, or
+        /// `config.MAX_RETRIES`) is the module-level name `name` of module
+        /// `module`, as the import writes it (leading dots: relative to the
+        /// file's package).
+        PyModule {
+            key: String,
+            module: String,
+            name: String,
+        },
+        /// Python: `settings.NAME` of `from django.conf import settings`, a
+        /// name of the project's settings module.
+        Django { key: String, name: String },
+        /// Go: a name no declaration of the file binds, a package-level
+        /// constant or variable of another file of the package.
+        GoPackage { key: String, name: String },
+        /// Go: a struct field (`cfg.RetryMax`) the file does not set, whose
+        /// struct tag in the module gives its default (`default:"3"`,
+        /// `envDefault:"3"`).
+        GoField { key: String, field: String },
+    }
 }
 
 impl ValueWant {

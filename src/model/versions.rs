@@ -396,27 +396,29 @@ pub struct Versioned {
     pub newer: Vec<Change>,
 }
 
-/// One change of a file's facts for a known version.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum Change {
-    /// The policy at this index (and span) makes these attempts.
-    Attempts {
-        policy: usize,
-        span: Span,
-        attempts: Located<Attempts>,
-    },
-    /// The policy at this index (and span) waits this delay.
-    Delay {
-        policy: usize,
-        span: Span,
-        delay: Located<super::Delay>,
-    },
-    /// The finding of rule `code` at `span` is not made.
-    Drop { code: String, span: Span },
-    /// This finding is made. `{version}` in its message or help is
-    /// replaced by the version and the build file that tells it.
-    Add { diagnostic: Diagnostic },
+kind_tagged! {
+    "Change";
+    /// One change of a file's facts for a known version.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Change {
+        /// The policy at this index (and span) makes these attempts.
+        Attempts {
+            policy: usize,
+            span: Span,
+            attempts: Located<Attempts>,
+        },
+        /// The policy at this index (and span) waits this delay.
+        Delay {
+            policy: usize,
+            span: Span,
+            delay: Located<super::Delay>,
+        },
+        /// The finding of rule `code` at `span` is not made.
+        Drop { code: String, span: Span },
+        /// This finding is made. `{version}` in its message or help is
+        /// replaced by the version and the build file that tells it.
+        Add { diagnostic: Diagnostic },
+    }
 }
 
 /// The version of a library a file's build unit uses, and where that is
