@@ -1,9 +1,9 @@
 // Each loop's attempt reaches another machine by evidence the reader
 // finds: a name imported from a network crate, a call on a client handed
-// in as a parameter, a remote method on a queue, a URL handed to the
-// call, a rate-limit failure tested, a function of this file that sends a
+// in as a parameter (`svc: &InventoryClient`), a URL handed to the call,
+// a rate-limit failure tested, a function of this file that sends a
 // request, and a retry helper calling the operation its caller hands it.
-// Every error goes round in each.
+// RL102 fires where every error goes round (the first, second and fourth).
 use sqlx::PgPool;
 use std::time::Duration;
 
