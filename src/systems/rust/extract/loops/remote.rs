@@ -448,7 +448,7 @@ impl<'x, 'c, 'b> Finder<'x, 'c, 'b> {
         if let Some(s) = segs.iter().find(|s| {
             network::REMOTE_ERRORS.contains(&s.as_str()) || network::remote_failure_name(s)
         }) {
-            return self.set(format!("a remote failure (`{joined}`, `{s}`)"));
+            self.set(format!("a remote failure (`{joined}`, `{s}`)"));
         }
     }
 
