@@ -6,7 +6,6 @@
 //! those files and reads the file again with it
 //! (`crate::extract::values::with_given`).
 
-
 kind_tagged! {
     "ValueWant";
     /// One name read as a number and not known in its file.

@@ -567,7 +567,7 @@ mod read_tests {
 
     #[test]
     fn loop_bounds_count_attempts_with_their_off_by_ones() {
-        let body = "match call() { Ok(v) => return Ok(v), Err(_) => std::thread::sleep(Duration::from_millis(10)) }";
+        let body = "match client.call() { Ok(v) => return Ok(v), Err(_) => std::thread::sleep(Duration::from_millis(10)) }";
         let cases = [
             (
                 format!("let mut n = 0; while n < 3 {{ n += 1; {body} }}"),
@@ -577,12 +577,12 @@ mod read_tests {
             (format!("for _ in 0..4 {{ {body} }}"), 4),
             // Checked before the increment: `n > 2` stops on the 4th try.
             (
-                "let mut n = 0; loop { match call() { Ok(v) => return Ok(v), Err(e) => { if n > 2 { return Err(e); } n += 1; sleep(Duration::from_secs(1)); } } }".to_string(),
+                "let mut n = 0; loop { match client.call() { Ok(v) => return Ok(v), Err(e) => { if n > 2 { return Err(e); } n += 1; sleep(Duration::from_secs(1)); } } }".to_string(),
                 4,
             ),
             // Incremented first: `n >= 3` stops on the 3rd.
             (
-                "let mut n = 0; loop { match call() { Ok(v) => return Ok(v), Err(e) => { n += 1; if n >= 3 { return Err(e); } sleep(Duration::from_secs(1)); } } }".to_string(),
+                "let mut n = 0; loop { match client.call() { Ok(v) => return Ok(v), Err(e) => { n += 1; if n >= 3 { return Err(e); } sleep(Duration::from_secs(1)); } } }".to_string(),
                 3,
             ),
         ];
@@ -593,7 +593,7 @@ mod read_tests {
             assert_eq!(p.attempts.value.count, AttemptCount::Finite(want), "{b}");
         }
         let p = only(
-            "fn f() { loop { if let Ok(v) = call() { break v; } std::thread::sleep(Duration::from_secs(1)); } }",
+            "fn f() { loop { if let Ok(v) = client.call() { break v; } std::thread::sleep(Duration::from_secs(1)); } }",
         );
         assert_eq!(p.attempts.value.count, AttemptCount::Unbounded);
         assert_eq!(
@@ -616,7 +616,7 @@ mod read_tests {
     #[test]
     fn a_growing_randomised_delay_in_a_loop_is_jittered_backoff() {
         let p = only(
-            "async fn f() { let mut delay = Duration::from_millis(100); for _ in 0..5 { match call().await { Ok(v) => return v, Err(_) => { tokio::time::sleep(delay + jitter()).await; delay *= 2; } } } }",
+            "async fn f() { let mut delay = Duration::from_millis(100); for _ in 0..5 { match client.call().await { Ok(v) => return v, Err(_) => { tokio::time::sleep(delay + jitter()).await; delay *= 2; } } } }",
         );
         assert!(matches!(
             p.delay.value,
@@ -660,18 +660,18 @@ mod read_tests {
     #[test]
     fn idempotency_keys_minted_inside_a_retry_are_marked() {
         let inside = only(
-            "async fn f() { for _ in 0..3 { let key = Uuid::new_v4(); match c.post(u).header(\"Idempotency-Key\", key.to_string()).send().await { Ok(r) => return r, Err(_) => sleep(Duration::from_secs(1)).await } } }",
+            "async fn f() { for _ in 0..3 { let key = Uuid::new_v4(); match client.post(u).header(\"Idempotency-Key\", key.to_string()).send().await { Ok(r) => return r, Err(_) => sleep(Duration::from_secs(1)).await } } }",
         );
         assert_eq!(inside.idempotency.len(), 1);
         assert!(inside.idempotency[0].inside_retry);
         let outside = only(
-            "async fn f() { let key = Uuid::new_v4(); for _ in 0..3 { match c.post(u).header(\"Idempotency-Key\", key.to_string()).send().await { Ok(r) => return r, Err(_) => sleep(Duration::from_secs(1)).await } } }",
+            "async fn f() { let key = Uuid::new_v4(); for _ in 0..3 { match client.post(u).header(\"Idempotency-Key\", key.to_string()).send().await { Ok(r) => return r, Err(_) => sleep(Duration::from_secs(1)).await } } }",
         );
         assert_eq!(outside.idempotency.len(), 1);
         assert!(!outside.idempotency[0].inside_retry);
         // A random value that is not a key is not one.
         let other = only(
-            "async fn f() { for _ in 0..3 { let n = rand::random::<u8>(); match c.get(n).await { Ok(r) => return r, Err(_) => sleep(Duration::from_secs(1)).await } } }",
+            "async fn f() { for _ in 0..3 { let n = rand::random::<u8>(); match client.get(n).await { Ok(r) => return r, Err(_) => sleep(Duration::from_secs(1)).await } } }",
         );
         assert!(other.idempotency.is_empty());
         // Inside a backon closure.

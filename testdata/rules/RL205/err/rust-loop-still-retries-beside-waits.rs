@@ -13,7 +13,7 @@ async fn publish(producer: &Producer, msg: Msg) {
     }
 }
 
-async fn read_from(log: &Log, start: u64) -> Result<Record, Error> {
+async fn read_from(log: &LogClient, start: u64) -> Result<Record, Error> {
     let mut attempt = 0;
     loop {
         match log.read_record(start).await {

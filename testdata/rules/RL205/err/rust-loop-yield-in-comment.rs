@@ -1,5 +1,5 @@
-// A word in a comment is not code (neon tokio_epoll_uring_ext.rs
-// `thread_local_system`): "doesn't yield to executor" does not make this a
+// A word in a comment is not code (the shape of neon's `thread_local_system`,
+// here launching a job on a cluster): "doesn't yield" does not make this a
 // stream's read loop; the launch is retried for ever while it fails.
 pub async fn launch_system() -> System {
     let mut attempt_no = 0;
@@ -7,10 +7,10 @@ pub async fn launch_system() -> System {
         // Rate-limit retries. NB: doesn't yield to executor at attempt_no=0.
         utils::backoff::exponential_backoff(attempt_no, 0.1, 10.0, &cancel).await;
         attempt_no += 1;
-        match System::launch().await {
+        match cluster_client::launch().await {
             Ok(system) => return system,
             Err(e) => {
-                tracing::warn!("not enough locked memory, will retry: {e}");
+                tracing::warn!("launch failed, will retry: {e}");
                 continue;
             }
         }

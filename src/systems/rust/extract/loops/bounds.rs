@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl LoopFinder<'_, '_, '_, '_> {
+impl LoopFinder<'_, '_, '_, '_, '_> {
     pub(super) fn num(&self, e: &Expr) -> Num {
         if let Expr::Path(p) = e
             && let Some(id) = p.path.get_ident()

@@ -5,7 +5,7 @@
 use super::bounds::{Cmp, compare};
 use super::*;
 
-impl LoopFinder<'_, '_, '_, '_> {
+impl LoopFinder<'_, '_, '_, '_, '_> {
     pub(super) fn staying_guard(
         &self,
         body: &Block,
@@ -80,7 +80,7 @@ impl LoopFinder<'_, '_, '_, '_> {
     }
 }
 
-impl LoopFinder<'_, '_, '_, '_> {
+impl LoopFinder<'_, '_, '_, '_, '_> {
     /// Attempts of a loop that counts `name` down from its first value and
     /// stops when it reaches zero.
     pub(super) fn countdown(

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl LoopFinder<'_, '_, '_, '_> {
+impl LoopFinder<'_, '_, '_, '_, '_> {
     /// Read one loop. Not a retry loop: `Err(None)` when it neither waits
     /// nor says it retries (not worth a note), `Err(Some(why))` when it
     /// looked like one.
@@ -290,6 +290,26 @@ impl LoopFinder<'_, '_, '_, '_> {
         } else {
             "every failure goes round again: no error or status test leaves".to_string()
         });
+        // Positive evidence that the attempt leaves the process
+        // (`remote.rs`): an attempt nothing classifies is not remote. (A
+        // retry macro's arm, read with no function around it, runs the
+        // expression each call site hands it: a retry helper.)
+        let cx = super::remote::Cx {
+            spans,
+            bodies: self.bodies,
+            imports: self.imports,
+            fname: self.fname,
+            fn_span: self.fn_span,
+            fn_start: self.fn_start,
+        };
+        why.push(if self.fname.is_empty() {
+            "a retry macro: each pass runs the expression its call site hands it".to_string()
+        } else {
+            format!(
+                "the attempt reaches another machine: {}",
+                super::remote::evidence(&cx, e, body, cond, before).map_err(Some)?
+            )
+        });
         let statuses = statuses::retried(self.ev, body);
         Ok(LoopT {
             statuses: statuses
@@ -316,6 +336,8 @@ const PROMPT_WORDS: &[&str] = &[
     "stdin.read_line(",
     "dialoguer::",
     "inquire::",
+    // (a prompt builder: `Password::new().with_prompt(..).interact()`)
+    ".with_prompt(",
 ];
 
 /// Why a loop of this shape is not a retry loop, if it is not one.

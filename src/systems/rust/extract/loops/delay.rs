@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl LoopFinder<'_, '_, '_, '_> {
+impl LoopFinder<'_, '_, '_, '_, '_> {
     pub(super) fn delay(&self, body: &Block, before: &[&Stmt]) -> (DelayT, bool) {
         let spans = self.ev.spans;
         struct Sleeps<'x> {
@@ -314,7 +314,7 @@ fn growth(compact: &str, name: &str) -> Option<(f64, Option<String>)> {
     None
 }
 
-impl LoopFinder<'_, '_, '_, '_> {
+impl LoopFinder<'_, '_, '_, '_, '_> {
     /// A duration written as text: a local bound before the loop, a
     /// constant, or a `Duration::from_*` call.
     fn duration_of(&self, text: &str, before: &[&Stmt]) -> Option<Duration> {

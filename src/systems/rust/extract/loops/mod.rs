@@ -32,9 +32,11 @@ mod calls_into;
 mod classify;
 mod delay;
 mod macros;
+mod network;
 mod policy;
 mod policy_ends;
 mod reach;
+mod remote;
 mod shape;
 mod shape_exits;
 mod shape_words;
@@ -61,9 +63,9 @@ impl MacroArm {
 }
 
 /// Loops, macros, keys and URLs of every production function.
-pub fn read(
+pub fn read<'b>(
     ev: &Eval<'_, '_>,
-    bodies: &[(String, Option<&str>, &Block, Span)],
+    bodies: &[(String, Option<&'b str>, &'b Block, Span)],
     macros: &[&syn::ItemMacro],
     facts: &mut Facts,
 ) {
@@ -105,11 +107,16 @@ pub fn read(
             }
         }
     }
-    for (fname, _, block, _) in bodies {
+    // Names the file imports from network crates (`remote.rs`).
+    let imports = remote::imports(spans.source());
+    for (fname, _, block, fn_span) in bodies {
         let mut w = LoopFinder {
             ev,
             fname,
             fn_start: spans.block(block).start,
+            fn_span: *fn_span,
+            bodies,
+            imports: &imports,
             out: Vec::new(),
             calls: Vec::new(),
             inside: Vec::new(),
@@ -152,12 +159,18 @@ pub fn read(
     calls_into::record(spans, bodies, facts);
 }
 
-struct LoopFinder<'e, 'a, 's, 'b> {
+struct LoopFinder<'e, 'a, 's, 'b, 'c> {
     ev: &'e Eval<'a, 's>,
     fname: &'b str,
     /// Where the function's body starts (the text a loop's function names
     /// before the loop: a loopback host).
     fn_start: usize,
+    /// The whole function, signature included.
+    fn_span: Span,
+    /// The file's functions, for what an attempt calls (`remote.rs`).
+    bodies: &'b [(String, Option<&'c str>, &'c Block, Span)],
+    /// Names the file imports from network crates.
+    imports: &'b [(String, String)],
     out: Vec<RetryPolicy>,
     calls: Vec<MacroCall>,
     /// Spans of retry loops already read (inner loops are not retries of
@@ -275,7 +288,7 @@ pub(crate) const STD_MACROS: &[&str] = &[
     "ensure",
 ];
 
-impl<'a> Visit<'a> for LoopFinder<'_, '_, '_, '_> {
+impl<'a> Visit<'a> for LoopFinder<'_, '_, '_, '_, '_> {
     fn visit_item(&mut self, _: &'a Item) {}
 
     fn visit_block(&mut self, b: &'a Block) {
@@ -330,7 +343,7 @@ impl<'a> Visit<'a> for LoopFinder<'_, '_, '_, '_> {
     }
 }
 
-impl<'a> LoopFinder<'_, '_, '_, '_> {
+impl<'a> LoopFinder<'_, '_, '_, '_, '_> {
     fn visit_stmt_with(&mut self, s: &'a Stmt, before: &[&'a Stmt]) {
         struct Top<'x> {
             loops: Vec<&'x Expr>,

@@ -60,6 +60,25 @@ pub(super) fn local_attempt(
     first
 }
 
+/// The calls the body tests for failure (each peeled to its call and a
+/// tested local followed to its `let`), at most 64; empty when none is
+/// found ([`super::remote`] reads what they reach).
+pub(super) fn attempt_ops<'a>(body: &'a Block, cond: Option<&'a Expr>) -> Vec<&'a Expr> {
+    let mut f = Attempts {
+        found: Vec::new(),
+        lets: Vec::new(),
+    };
+    if let Some(c) = cond {
+        f.visit_expr(c);
+    }
+    f.visit_block(body);
+    f.found
+        .iter()
+        .take(64)
+        .map(|a| operation(resolve(a, &f.lets)))
+        .collect()
+}
+
 struct Attempts<'a> {
     found: Vec<&'a Expr>,
     /// `let name = init;` in the body, to follow a tested local to its call.
@@ -213,7 +232,7 @@ pub(super) const NETWORK_PROGRAMS: &[&str] = &[
 ];
 
 /// Why the call `op` is local work (its text), or `None`.
-fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
+pub(super) fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
     let compact: String = spans.text(op).split_whitespace().collect();
     // Something awaited inside the call (`from_slice(&client.get(u).send()
     // .await?..)`) is attempted with it: not known local.
@@ -257,7 +276,9 @@ fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
                 || last.contains("signal")
                 || segs.iter().any(|s| s.starts_with("Unix"))
                 // (`ipc::connect(..)`: inter-process, the same host)
-                || segs.iter().any(|s| s == "ipc")
+                || segs
+                    .iter()
+                    .any(|s| super::network::words(s).iter().any(|w| w == "ipc"))
                 || unix;
             known.then(|| format!("`{name}(..)`"))
         }
@@ -265,7 +286,11 @@ fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
             let method = m.method.to_string();
             // A method named for the file system (`sys.fs_rename(..)`,
             // `fs_file_try_lock(..)`): a project's file-system trait.
-            if LOCAL_METHODS.contains(&method.as_str()) || method.starts_with("fs_") || unix {
+            if LOCAL_METHODS.contains(&method.as_str())
+                || method.starts_with("fs_")
+                || unix
+                || super::network::words(&method).iter().any(|w| w == "ipc")
+            {
                 return Some(format!("`.{method}(..)`"));
             }
             // A chain through a call named for the file system
