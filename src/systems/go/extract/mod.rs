@@ -29,10 +29,10 @@ mod through;
 
 use crate::model::{Facts, Located, RetryPolicy};
 use crate::source::Span;
-pub use pruned_read::extract_with;
-use pruned_read::{CrossRefs, NO_PRUNE};
 pub use pkg::Pkg;
 use pkg::{default_name, pkg_of_path};
+pub use pruned_read::extract_with;
+use pruned_read::{CrossRefs, NO_PRUNE};
 use std::collections::HashMap;
 use tree_sitter::Node;
 
