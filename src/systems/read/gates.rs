@@ -143,6 +143,9 @@ pub(super) fn accepts(name: &str, r: &Root<'_>) -> bool {
         // nginx::ingress::extract: an Ingress or a controller ConfigMap
         // (also read for an Ingress of the same file).
         "ingress-nginx" => r.kind_is(&["Ingress", "ConfigMap"]),
+        // ingress_classes::extract: an Ingress (its class may be named by
+        // an IngressClass of the same file).
+        "ingress-classes" => r.kind_is(&["Ingress", "IngressClass"]),
         // knative::read::extract.
         "knative" => r.api().starts_with(knative::read::API_GROUP),
         // read::embedded::read: the values of a ConfigMap's `data` or a
@@ -165,6 +168,7 @@ pub(super) fn has_gate(name: &str) -> bool {
             | "linkerd"
             | "workload"
             | "ingress-nginx"
+            | "ingress-classes"
             | "knative"
             | "embedded"
     )
