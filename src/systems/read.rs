@@ -441,11 +441,14 @@ fn extract_yaml_stream(
     facts: &mut Facts,
 ) -> Option<YamlFile> {
     let templates = template_regions(text);
-    let wanted = wanted_readers(path, text);
+    // Once per file: it walks the text's lines (a 4 MB stream of
+    // definitions in envoyproxy/gateway's `test/helm` says `services:`).
+    let compose = compose_file(path, text);
+    let wanted = readers_wanted(path, text, compose);
     // A templated file's parse errors are counted (`report_templates`):
     // it is parsed as written.
     let blanked = if templates.is_empty() || gated == Gates::Always {
-        let readers = gated_readers(path, text, &wanted).filter(|_| gated != Gates::Off);
+        let readers = readers_gated(compose, &wanted).filter(|_| gated != Gates::Off);
         unread_docs::blank_unread_stream(text, readers.as_deref())
     } else {
         unread_docs::Blanked::Nothing
@@ -470,10 +473,19 @@ fn extract_yaml_stream(
 /// needles is in the text (and the reader reads files of this path), or
 /// the file is a Compose file (the workload reader) or named as Spring
 /// Boot's configuration (the Spring reader).
+#[cfg(test)]
 fn wanted_readers(path: &Path, text: &str) -> Vec<bool> {
-    let compose = path
-        .file_name()
-        .is_some_and(|n| workload::is_compose_file(&n.to_string_lossy(), text.as_bytes()));
+    readers_wanted(path, text, compose_file(path, text))
+}
+
+/// Whether the file is a Compose file (`workload::is_compose_file`).
+fn compose_file(path: &Path, text: &str) -> bool {
+    path.file_name()
+        .is_some_and(|n| workload::is_compose_file(&n.to_string_lossy(), text.as_bytes()))
+}
+
+/// [`wanted_readers`], knowing whether the file is a Compose file.
+fn readers_wanted(path: &Path, text: &str, compose: bool) -> Vec<bool> {
     let spring_named = spring_config_name(path);
     let found = DOC_OWNERS.found_in(text.as_bytes());
     DOC_EXTRACTORS
@@ -490,10 +502,13 @@ fn wanted_readers(path: &Path, text: &str) -> Vec<bool> {
 /// The names of the wanted readers whose root-key gates decide which
 /// documents are parsed (`gates`), or `None` when every document may be
 /// read: in a Compose file the workload reader reads every document.
+#[cfg(test)]
 fn gated_readers(path: &Path, text: &str, wanted: &[bool]) -> Option<Vec<&'static str>> {
-    let compose = path
-        .file_name()
-        .is_some_and(|n| workload::is_compose_file(&n.to_string_lossy(), text.as_bytes()));
+    readers_gated(compose_file(path, text), wanted)
+}
+
+/// [`gated_readers`], knowing whether the file is a Compose file.
+fn readers_gated(compose: bool, wanted: &[bool]) -> Option<Vec<&'static str>> {
     (!compose).then(|| {
         DOC_EXTRACTORS
             .iter()
