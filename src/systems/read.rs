@@ -270,10 +270,13 @@ pub fn extract_overlay(path: &Path, text: &str) -> Facts {
 /// Which YAML documents are blanked before the parse (`unread_docs`).
 #[derive(Clone, Copy, PartialEq)]
 enum Gates {
-    /// Definitions only (a template's text, whose errors all count).
+    /// Definitions only (a template's text, whose errors all count; in a
+    /// templated text, those that hold no template part).
     Off,
     /// Those no wanted reader's root-key gate accepts (`gates`), in a
-    /// text that is not templated (a templated one's errors are counted).
+    /// text that is not templated (in a templated one, whose errors are
+    /// counted, those that hold no template part and that no reader of a
+    /// Kustomize resource file accepts).
     On,
     /// As `On`, templated or not (the errors are not used).
     Always,
@@ -446,12 +449,16 @@ fn extract_yaml_stream(
     let compose = compose_file(path, text);
     let wanted = readers_wanted(path, text, compose);
     // A templated file's parse errors are counted (`report_templates`):
-    // it is parsed as written.
+    // it is parsed as written, but for its documents with no template
+    // part that no reader reads (`blank_templated_stream`).
     let blanked = if templates.is_empty() || gated == Gates::Always {
         let readers = readers_gated(compose, &wanted).filter(|_| gated != Gates::Off);
         unread_docs::blank_unread_stream(text, readers.as_deref())
     } else {
-        unread_docs::Blanked::Nothing
+        // Blanked for a Kustomize build of its parse (`KeptParse`): by
+        // every reader a resource file is read for.
+        let gates = gated == Gates::On && !compose;
+        unread_docs::blank_templated_stream(text, &templates, gates)
     };
     let file = match &blanked {
         unread_docs::Blanked::Nothing => yaml::parse(text),
@@ -461,8 +468,9 @@ fn extract_yaml_stream(
         // text on every fixture and real checkout): nothing to parse.
         unread_docs::Blanked::All => YamlFile::default(),
     };
-    // A templated text read by the scan is parsed whole: the parse is
-    // handed back, for a Kustomize build of it (`KeptParse`).
+    // A templated text read by the scan is parsed whole but for those
+    // documents: the parse is handed back, for a Kustomize build of it
+    // (`KeptParse`).
     let whole = !templates.is_empty() && gated == Gates::On;
     extract_parsed_stream(path, text, &file, templates, &wanted, outer, facts);
     whole.then_some(file)
