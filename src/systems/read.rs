@@ -468,10 +468,15 @@ fn extract_yaml_stream(
         // text on every fixture and real checkout): nothing to parse.
         unread_docs::Blanked::All => YamlFile::default(),
     };
-    // A templated text read by the scan is parsed whole but for those
-    // documents: the parse is handed back, for a Kustomize build of it
-    // (`KeptParse`).
-    let whole = !templates.is_empty() && gated == Gates::On;
+    // A templated text read by the scan and parsed whole is handed back,
+    // for a Kustomize build of it (`KeptParse`); one with documents
+    // blanked is not (the loader parses it whole): blanked, its overlays
+    // drop under the bound on their output (`tree::MAX_OUTPUT`) that
+    // they passed before, and are built (kubeflow/manifests' top
+    // overlay holds KServe's 3.4 MB of definitions).
+    let whole = !templates.is_empty()
+        && gated == Gates::On
+        && matches!(blanked, unread_docs::Blanked::Nothing);
     extract_parsed_stream(path, text, &file, templates, &wanted, outer, facts);
     whole.then_some(file)
 }
