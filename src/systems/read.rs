@@ -276,10 +276,13 @@ pub fn extract_overlay(path: &Path, text: &str) -> Facts {
 /// Which YAML documents are blanked before the parse (`unread_docs`).
 #[derive(Clone, Copy, PartialEq)]
 enum Gates {
-    /// Definitions only (a template's text, whose errors all count).
+    /// Definitions only (a template's text, whose errors all count; in a
+    /// templated text, those that hold no template part).
     Off,
     /// Those no wanted reader's root-key gate accepts (`gates`), in a
-    /// text that is not templated (a templated one's errors are counted).
+    /// text that is not templated (in a templated one, whose errors are
+    /// counted, those that hold no template part and that no reader of a
+    /// Kustomize resource file accepts).
     On,
     /// As `On`, templated or not (the errors are not used).
     Always,
@@ -458,14 +461,21 @@ fn extract_yaml_stream(
     facts: &mut Facts,
 ) -> Option<YamlFile> {
     let templates = template_regions(text);
-    let wanted = wanted_readers(path, text);
+    // Once per file: it walks the text's lines (a 4 MB stream of
+    // definitions in envoyproxy/gateway's `test/helm` says `services:`).
+    let compose = compose_file(path, text);
+    let wanted = readers_wanted(path, text, compose);
     // A templated file's parse errors are counted (`report_templates`):
-    // it is parsed as written.
+    // it is parsed as written, but for its documents with no template
+    // part that no reader reads (`blank_templated_stream`).
     let blanked = if templates.is_empty() || gated == Gates::Always {
-        let readers = gated_readers(path, text, &wanted).filter(|_| gated != Gates::Off);
+        let readers = readers_gated(compose, &wanted).filter(|_| gated != Gates::Off);
         unread_docs::blank_unread_stream(text, readers.as_deref())
     } else {
-        unread_docs::Blanked::Nothing
+        // Blanked for a Kustomize build of its parse (`KeptParse`): by
+        // every reader a resource file is read for.
+        let gates = gated == Gates::On && !compose;
+        unread_docs::blank_templated_stream(text, &templates, gates)
     };
     let file = match &blanked {
         unread_docs::Blanked::Nothing => yaml::parse(text),
@@ -475,9 +485,15 @@ fn extract_yaml_stream(
         // text on every fixture and real checkout): nothing to parse.
         unread_docs::Blanked::All => YamlFile::default(),
     };
-    // A templated text read by the scan is parsed whole: the parse is
-    // handed back, for a Kustomize build of it (`KeptParse`).
-    let whole = !templates.is_empty() && gated == Gates::On;
+    // A templated text read by the scan and parsed whole is handed back,
+    // for a Kustomize build of it (`KeptParse`); one with documents
+    // blanked is not (the loader parses it whole): blanked, its overlays
+    // drop under the bound on their output (`tree::MAX_OUTPUT`) that
+    // they passed before, and are built (kubeflow/manifests' top
+    // overlay holds KServe's 3.4 MB of definitions).
+    let whole = !templates.is_empty()
+        && gated == Gates::On
+        && matches!(blanked, unread_docs::Blanked::Nothing);
     extract_parsed_stream(path, text, &file, templates, &wanted, outer, facts);
     whole.then_some(file)
 }
@@ -487,10 +503,19 @@ fn extract_yaml_stream(
 /// needles is in the text (and the reader reads files of this path), or
 /// the file is a Compose file (the workload reader) or named as Spring
 /// Boot's configuration (the Spring reader).
+#[cfg(test)]
 fn wanted_readers(path: &Path, text: &str) -> Vec<bool> {
-    let compose = path
-        .file_name()
-        .is_some_and(|n| workload::is_compose_file(&n.to_string_lossy(), text.as_bytes()));
+    readers_wanted(path, text, compose_file(path, text))
+}
+
+/// Whether the file is a Compose file (`workload::is_compose_file`).
+fn compose_file(path: &Path, text: &str) -> bool {
+    path.file_name()
+        .is_some_and(|n| workload::is_compose_file(&n.to_string_lossy(), text.as_bytes()))
+}
+
+/// [`wanted_readers`], knowing whether the file is a Compose file.
+fn readers_wanted(path: &Path, text: &str, compose: bool) -> Vec<bool> {
     let spring_named = spring_config_name(path);
     // Every .NET `appsettings*.json`: the addresses a program's code reads
     // from its configuration are any of its values (`csharp::connections`).
@@ -513,10 +538,13 @@ fn wanted_readers(path: &Path, text: &str) -> Vec<bool> {
 /// The names of the wanted readers whose root-key gates decide which
 /// documents are parsed (`gates`), or `None` when every document may be
 /// read: in a Compose file the workload reader reads every document.
+#[cfg(test)]
 fn gated_readers(path: &Path, text: &str, wanted: &[bool]) -> Option<Vec<&'static str>> {
-    let compose = path
-        .file_name()
-        .is_some_and(|n| workload::is_compose_file(&n.to_string_lossy(), text.as_bytes()));
+    readers_gated(compose_file(path, text), wanted)
+}
+
+/// [`gated_readers`], knowing whether the file is a Compose file.
+fn readers_gated(compose: bool, wanted: &[bool]) -> Option<Vec<&'static str>> {
     (!compose).then(|| {
         DOC_EXTRACTORS
             .iter()

@@ -55,14 +55,17 @@ fn an_overlay_reading_takes_what_the_whole_parse_gives() {
     assert!(templated > 100 && blanked > 100, "{templated} {blanked}");
 }
 
-/// The scan keeps its parse of a templated YAML text, which is that
-/// text's whole parse; of any other, none.
+/// The scan keeps its parse of a templated YAML text it parsed whole;
+/// of one with documents blanked (the loader parses it whole), or of any
+/// other text, none.
 #[test]
 fn the_scan_keeps_the_whole_parse_of_a_templated_text_only() {
     let p = Path::new("k/all.yaml");
-    let text = format!("{CRD}---\n{TEMPLATED}---\n{UNREAD}");
-    let kept = super::extract(p, &text, Syntax::Yaml).parse.0;
-    assert_eq!(kept.as_deref(), Some(&crate::yaml::parse(&text)));
+    let text = format!("{TEMPLATED}---\n{UNREAD}");
+    let kept = super::extract(p, TEMPLATED, Syntax::Yaml).parse.0;
+    assert_eq!(kept.as_deref(), Some(&crate::yaml::parse(TEMPLATED)));
+    let blanked = format!("{CRD}---\n{text}");
+    assert!(super::extract(p, &blanked, Syntax::Yaml).parse.0.is_none());
     assert!(super::extract(p, UNREAD, Syntax::Yaml).parse.0.is_none());
     // Not by the other readings: a template rendered, an overlay.
     assert!(super::extract_overlay(p, &text).parse.0.is_none());

@@ -34,6 +34,8 @@
 //! file (`{{` at column 0) is parsed as before. The one difference: a
 //! syntax error inside a definition is no longer reported (RL903).
 
+use crate::source::Span;
+
 /// The root kinds no document reader reads.
 const UNREAD_KINDS: &[&str] = &["CustomResourceDefinition"];
 /// The API group of [`UNREAD_KINDS`] (Kubernetes'
@@ -165,6 +167,20 @@ pub(super) fn blank_docs(text: &str, readers: Option<&[&str]>) -> Option<String>
     }
 }
 
+/// [`blank_templated_stream`] of a templated text as the scan blanks it
+/// (gated unless it is a Compose file, whose documents the workload
+/// reader all reads), as a text.
+#[cfg(test)]
+pub(super) fn blank_templated(path: &std::path::Path, text: &str) -> Option<String> {
+    let templates = crate::extract::template_regions(text);
+    let gates = !super::compose_file(path, text);
+    match blank_templated_stream(text, &templates, gates) {
+        Blanked::Nothing => None,
+        Blanked::All => Some(blanked_text(text, &documents(text)?, None).text),
+        Blanked::Some(t) => Some(t.text),
+    }
+}
+
 /// A text with documents blanked, and where those documents are: each
 /// from its `---` line (or the stream's start) to the next `---` line
 /// (or the end), so that the parse need not walk their blanks
@@ -200,10 +216,76 @@ pub(super) fn blank_unread_stream(text: &str, readers: Option<&[&str]>) -> Blank
     stream(text, readers.filter(|_| !*GATES_OFF))
 }
 
-fn stream(text: &str, readers: Option<&[&str]>) -> Blanked {
-    let definitions = UNREAD_KINDS
+/// A templated `text` with its documents that hold none of its template
+/// parts (`templates`, in text order) blanked when no reader reads them:
+/// definitions, and with `gates` those no reader a Kustomize resource
+/// file's documents are kept for accepts ([`blank_unread_docs`]'s
+/// readers, a superset of those the scan offers the file to). A
+/// templated text is parsed as written so that the documents that do not
+/// parse are counted (`report_templates`), but a document with no
+/// template part parses as it would in a text with none, where it is
+/// blanked: the same one difference, its own syntax error is not
+/// counted. KServe's `kserve.yaml` in kubeflow/manifests is 3.4 MB of
+/// definitions beside a ConfigMap whose strings hold `{{ .Name }}`: ~600 M
+/// instructions a parse, twice (`kserve_kubeflow.yaml`). The parse the
+/// scan keeps for a Kustomize build (`KeptParse`) is this one, blanked
+/// as the loader blanks the resource files it parses itself.
+pub(super) fn blank_templated_stream(text: &str, templates: &[Span], gates: bool) -> Blanked {
+    if *OFF {
+        return Blanked::Nothing;
+    }
+    let definitions = has_definitions(text);
+    let readers = (gates && !*GATES_OFF).then(|| build_readers(text));
+    if !definitions && readers.is_none() {
+        return Blanked::Nothing;
+    }
+    let Some(docs) = documents(text) else {
+        return Blanked::Nothing;
+    };
+    let templated: Vec<bool> = docs
         .iter()
-        .any(|k| memchr::memmem::find(text.as_bytes(), k.as_bytes()).is_some());
+        .map(|(r, _)| {
+            // The first part that ends after the document starts.
+            let next = templates.partition_point(|t| t.end <= r.start);
+            templates.get(next).is_some_and(|t| t.start < r.end)
+        })
+        .collect();
+    let mut unread_docs: Vec<bool> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, (r, bare))| {
+            definitions && *bare && !templated[i] && unread(&text[r.clone()], i == 0)
+        })
+        .collect();
+    if let Some(readers) = readers {
+        let gated = super::gates::unread(text, &docs, &unread_docs, &readers);
+        for ((u, g), t) in unread_docs.iter_mut().zip(gated).zip(&templated) {
+            *u |= g && !t;
+        }
+    }
+    outcome(text, &docs, &unread_docs)
+}
+
+/// Whether `text` names a kind of [`UNREAD_KINDS`] anywhere.
+fn has_definitions(text: &str) -> bool {
+    UNREAD_KINDS
+        .iter()
+        .any(|k| memchr::memmem::find(text.as_bytes(), k.as_bytes()).is_some())
+}
+
+/// What is left of `text` with the documents `unread_docs` marks blanked.
+fn outcome(text: &str, docs: &[(std::ops::Range<usize>, bool)], unread_docs: &[bool]) -> Blanked {
+    if !unread_docs.iter().any(|u| *u) {
+        return Blanked::Nothing;
+    }
+    if unread_docs.iter().all(|u| *u) {
+        return Blanked::All;
+    }
+    Blanked::Some(blanked_text(text, docs, Some(unread_docs)))
+}
+
+fn stream(text: &str, readers: Option<&[&str]>) -> Blanked {
+    let definitions = has_definitions(text);
     if !definitions && readers.is_none() {
         return Blanked::Nothing;
     }
@@ -221,13 +303,7 @@ fn stream(text: &str, readers: Option<&[&str]>) -> Blanked {
             *u |= g;
         }
     }
-    if !unread_docs.iter().any(|u| *u) {
-        return Blanked::Nothing;
-    }
-    if unread_docs.iter().all(|u| *u) {
-        return Blanked::All;
-    }
-    Blanked::Some(blanked_text(text, &docs, Some(&unread_docs)))
+    outcome(text, &docs, &unread_docs)
 }
 
 /// `text` with the documents `unread` marks (all when `None`) blanked

@@ -3,12 +3,15 @@ use crate::extract::{Facts, template_regions};
 use std::path::{Path, PathBuf};
 
 /// A file's facts as `extract_yaml_stream` reads them, with or without
-/// the unread documents blanked.
+/// the unread documents blanked (in a templated text, as
+/// `blank_templated` blanks it).
 fn facts(path: &Path, text: &str, blanking: bool) -> Facts {
     let templates = template_regions(text);
-    let blanked = (blanking && templates.is_empty())
-        .then(|| blank(text))
-        .flatten();
+    let blanked = match (blanking, templates.is_empty()) {
+        (false, _) => None,
+        (true, true) => blank(text),
+        (true, false) => super::blank_templated(path, text),
+    };
     let file = crate::yaml::parse(blanked.as_deref().unwrap_or(text));
     let mut facts = Facts::default();
     let wanted = super::super::wanted_readers(path, text);
@@ -20,7 +23,7 @@ fn facts(path: &Path, text: &str, blanking: bool) -> Facts {
 fn same_facts(path: &Path, text: &str) -> bool {
     let (a, b) = (facts(path, text, true), facts(path, text, false));
     assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", path.display());
-    blank(text).is_some()
+    blank(text).is_some() || super::blank_templated(path, text).is_some()
 }
 
 const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
@@ -121,6 +124,70 @@ fn only_a_definition_at_column_0_in_plain_keys_is_blanked() {
     assert_eq!(out.matches("CustomResourceDefinition").count(), 1);
 }
 
+/// A templated ConfigMap, as KServe's `inferenceservice-config` (its
+/// strings hold `{{ .Name }}`).
+const TEMPLATED: &str = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: c
+data:
+  t: \"{{ .Name }}-{{ .Namespace }}\"
+";
+
+/// A ServiceAccount: no reader reads one.
+const UNREAD: &str = "apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: s
+";
+
+/// In a templated text the documents that hold no template part and that
+/// no reader reads are blanked, and no fact changes: the count of the
+/// documents that did not parse (`report_templates`) included, as a
+/// document that holds one is parsed as written.
+#[test]
+fn a_templated_text_keeps_its_templated_and_read_documents_only() {
+    // A definition whose template part does not parse.
+    let broken = CRD.replace(
+        "  group: networking.istio.io\n",
+        "  group: \"{{ .Values.group }}\" trailing\n",
+    );
+    let templated_unread = format!("{UNREAD}  namespace: \"{{{{ .Release.Namespace }}}}\"\n");
+    let p = Path::new("deploy/all.yaml");
+    let text = format!(
+        "{CRD}---\n{TEMPLATED}---\n{broken}---\n{VIRTUAL_SERVICE}---\n{UNREAD}---\n{templated_unread}---\n{CRD}"
+    );
+    assert_eq!(crate::yaml::parse(&text).errors.len(), 1);
+    let out = super::blank_templated(p, &text).expect("blanked");
+    assert_eq!(out.len(), text.len());
+    assert_eq!(out.matches("CustomResourceDefinition").count(), 1, "{out}");
+    assert_eq!(out.matches("ServiceAccount").count(), 1, "{out}");
+    assert!(out.contains("{{ .Values.group }}") && out.contains("{{ .Name }}"));
+    assert!(out.contains("kind: VirtualService"));
+    assert!(same_facts(p, &text));
+    let mut read = Facts::default();
+    super::super::extract_yaml_stream(p, &text, &[], super::super::Gates::On, &mut read);
+    assert_eq!(read.policies.len(), 1, "{read:?}");
+    assert!(
+        read.diagnostics
+            .iter()
+            .any(|d| d.message.contains("1 of 7 documents did not parse")),
+        "{:?}",
+        read.diagnostics
+    );
+    // A template part in a comment keeps its definition too.
+    let commented = format!("{CRD}---\n{CRD}# {{{{ a comment }}}}\n");
+    let out = super::blank_templated(p, &commented).expect("blanked");
+    assert_eq!(out.matches("CustomResourceDefinition").count(), 1, "{out}");
+    assert_eq!(super::blank_templated(p, VIRTUAL_SERVICE), None);
+    // In a Compose file the workload reader reads every document: only
+    // definitions are blanked.
+    let compose = Path::new("docker-compose.yml");
+    let out = super::blank_templated(compose, &text).expect("blanked");
+    assert_eq!(out.matches("ServiceAccount").count(), 2, "{out}");
+    assert_eq!(out.matches("CustomResourceDefinition").count(), 1, "{out}");
+}
+
 /// Every YAML/JSON file under `roots` (the gates' tests use it too).
 pub(in crate::systems::read) fn yaml_files(roots: &[PathBuf]) -> Vec<PathBuf> {
     crate::systems::read::files_under(roots, |p| {
@@ -130,8 +197,9 @@ pub(in crate::systems::read) fn yaml_files(roots: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// The ways a stream is blanked: definitions only, with the gates of the
-/// readers the scan offers it to, for a Kustomize build, and every
-/// document; each must parse as the blanked text parses whole.
+/// readers the scan offers it to, for a Kustomize build, a templated
+/// text's (`blank_templated_stream`) and every document; each must parse
+/// as the blanked text parses whole.
 fn skipping_parses_as_before(path: &Path, text: &str) -> usize {
     let wanted = super::super::wanted_readers(path, text);
     let readers = super::super::gated_readers(path, text, &wanted);
@@ -141,6 +209,10 @@ fn skipping_parses_as_before(path: &Path, text: &str) -> usize {
         blanked(text, None),
         readers.and_then(|r| blanked(text, Some(&r))),
         super::blank_unread_docs(text),
+        match super::blank_templated_stream(text, &template_regions(text), true) {
+            super::Blanked::Some(b) => Some(b),
+            _ => None,
+        },
         every.map(|u| super::blanked_text(text, &super::documents(text).unwrap(), Some(&u))),
     ];
     let mut skipped = 0;
@@ -349,6 +421,9 @@ fn blanking_changes_no_fact() {
         blanked += usize::from(same_facts(f, &text));
         let joined = format!("{CRD}---\n{text}");
         same_facts(f, &joined);
+        // In a templated stream.
+        let templated = format!("{TEMPLATED}---\n{CRD}---\n{UNREAD}---\n{text}\n---\n{CRD}");
+        same_facts(f, &templated);
     }
     println!("{} files, {blanked} with a definition blanked", files.len());
 }
