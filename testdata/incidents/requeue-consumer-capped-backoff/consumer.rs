@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-pub async fn forward(ledger: &Ledger, event: &Event) {
+pub async fn forward(ledger: &LedgerClient, event: &Event) {
     let mut wait = Duration::from_millis(100);
     loop {
         match ledger.append(event).await {

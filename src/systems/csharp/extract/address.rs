@@ -53,13 +53,7 @@ pub fn address(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
             address(ctx, args(ctx, n).into_iter().next()?.1, depth + 1)
         }
         "implicit_object_creation_expression" => {
-            let list = named_children(n)
-                .into_iter()
-                .find(|c| c.kind() == "argument_list")?;
-            let first = named_children(list)
-                .into_iter()
-                .find(|a| a.kind() == "argument")?;
-            address(ctx, *named_children(first).last()?, depth + 1)
+            address(ctx, super::calls::implicit_first_arg(n)?, depth + 1)
         }
         "parenthesized_expression" => address(ctx, *named_children(n).first()?, depth + 1),
         // `config["Services:Orders"]!`: the null-forgiving operator.

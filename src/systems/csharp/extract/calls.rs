@@ -94,17 +94,9 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             continue;
         };
         let a = if refit { Vec::new() } else { args(ctx, n) };
+        let class = enclosing_class(ctx, n);
+        let (client, base_key) = made.client(class);
         let Some(verb) = verb else {
-            let class = enclosing_class(ctx, n);
-            let client = match made {
-                Made::Injected => class.map(|c| format!("AddHttpClient<{c}>")),
-                Made::Factory(name) => Some(format!("AddHttpClient({name})")),
-                Made::New => None,
-            };
-            let base_key = match made {
-                Made::New => class.map(|c| format!("AddHttpClient<{c}>")),
-                _ => client.clone(),
-            };
             calls.push(Call {
                 node: n,
                 what: name,
@@ -119,24 +111,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         } else {
             Some(verb.to_string())
         };
-        let class = enclosing_class(ctx, n);
         let written = if verb.is_empty() {
             a.first().and_then(|(_, r)| request_uri(ctx, *r))
         } else {
             a.first().and_then(|(_, u)| address(ctx, *u, 0))
         };
         let absolute = written.filter(|u| u.contains("://") || u.starts_with(MARK));
-        let client = match made {
-            Made::Injected => class.map(|c| format!("AddHttpClient<{c}>")),
-            Made::Factory(name) => Some(format!("AddHttpClient({name})")),
-            Made::New => None,
-        };
-        // A client made here takes the base address its class gives it
-        // (`new() { BaseAddress = .. }`).
-        let base_key = match made {
-            Made::New => class.map(|c| format!("AddHttpClient<{c}>")),
-            _ => client.clone(),
-        };
         let base = base_key
             .as_ref()
             .and_then(|c| bases.get(c).map(|(t, _)| t.clone()));
@@ -442,6 +422,25 @@ enum Made {
     New,
 }
 
+impl Made {
+    /// The client a call through such a name is made with (as the
+    /// handlers name it), and the key of the base address it takes: a
+    /// client made here takes the base address its class gives it
+    /// (`new() { BaseAddress = .. }`).
+    fn client(&self, class: Option<&str>) -> (Option<String>, Option<String>) {
+        let client = match self {
+            Made::Injected => class.map(|c| format!("AddHttpClient<{c}>")),
+            Made::Factory(name) => Some(format!("AddHttpClient({name})")),
+            Made::New => None,
+        };
+        let base_key = match self {
+            Made::New => class.map(|c| format!("AddHttpClient<{c}>")),
+            _ => client.clone(),
+        };
+        (client, base_key)
+    }
+}
+
 /// Names the file declares as an `HttpClient`: fields, properties,
 /// parameters (primary constructors included) and locals of that type, and
 /// locals of `new HttpClient(..)` or `.CreateClient(..)`.
@@ -638,15 +637,7 @@ pub(super) fn string(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String>
             })
         }
         // `new Uri("..")`, and `new("..")` assigned to `BaseAddress`.
-        "implicit_object_creation_expression" => {
-            let list = named_children(n)
-                .into_iter()
-                .find(|c| c.kind() == "argument_list")?;
-            let first = named_children(list)
-                .into_iter()
-                .find(|a| a.kind() == "argument")?;
-            string(ctx, *named_children(first).last()?, depth + 1)
-        }
+        "implicit_object_creation_expression" => string(ctx, implicit_first_arg(n)?, depth + 1),
         "object_creation_expression"
             if field(n, "type").is_some_and(|t| ctx.text(t).ends_with("Uri")) =>
         {
@@ -656,4 +647,15 @@ pub(super) fn string(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String>
         "identifier" => string(ctx, ctx.binding(ctx.text(n), n.start_byte())?, depth + 1),
         _ => None,
     }
+}
+
+/// The first argument of `new(..)` (an implicit object creation).
+pub(super) fn implicit_first_arg(n: Node<'_>) -> Option<Node<'_>> {
+    let list = named_children(n)
+        .into_iter()
+        .find(|c| c.kind() == "argument_list")?;
+    let first = named_children(list)
+        .into_iter()
+        .find(|a| a.kind() == "argument")?;
+    named_children(first).last().copied()
 }
