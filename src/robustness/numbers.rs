@@ -363,7 +363,7 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "rust loop",
         path: "svc/src/lib.rs",
-        template: "async fn f(c: &C) -> R { let mut d = Duration::from_millis(1); for _ in 0..{v} { match c.get().await { Ok(o) => return Ok(o), Err(_) => { tokio::time::sleep(d).await; d *= 2; } } } Err(E) }\n",
+        template: "async fn f(client: &reqwest::Client) -> R { let mut d = Duration::from_millis(1); for _ in 0..{v} { match client.get(URL).send().await { Ok(o) => return Ok(o), Err(_) => { tokio::time::sleep(d).await; d *= 2; } } } Err(E) }\n",
         normal: "3",
     },
     Setting {

@@ -343,5 +343,5 @@ fn has_gate_names_the_gated_readers() {
         assert_eq!(has_gate(name), !accepts(name, &role), "{name}");
         gated += usize::from(has_gate(name));
     }
-    assert_eq!(gated, 10);
+    assert_eq!(gated, 11);
 }
