@@ -24,7 +24,9 @@ use super::Disk;
 use crate::model::ScannedFile;
 use crate::model::java_annotations::OpenCall;
 use crate::systems::java::extract::loops::NO_REMOTE;
-use crate::systems::java::extract::loops::classes::{ClassReading, MethodReach, read_class};
+use crate::systems::java::extract::loops::classes::{
+    ClassReading, MethodReach, MethodReading, read_class,
+};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -195,10 +197,9 @@ fn settle(f: &mut crate::model::Facts, drop: Vec<(usize, String)>) {
         });
 }
 
-/// Resolve one call: the type's file, then the method (by name and
-/// arity; the superclass's, one step up, when the type has none).
 /// The method `c` calls (or, past it, its superclass's), read in its own
-/// file, shows a remote call: what shows it.
+/// file, shows a remote call: what shows it. Matched by name (an
+/// overload with another arity may be the one that reaches out).
 fn proves_remote(
     files: &[ScannedFile],
     disk: &Disk<'_>,
@@ -207,23 +208,18 @@ fn proves_remote(
     c: &OpenCall,
     read: &mut HashMap<(String, String), Option<ClassReading>>,
 ) -> Option<String> {
-    let mut class = (c.package.clone(), c.class.clone());
-    for _ in 0..2 {
-        let reading = reading(files, disk, roots, listed, &class, read)?;
-        let defs: Vec<_> = reading
-            .methods
-            .iter()
-            .filter(|m| m.name == c.method)
-            .collect();
-        if defs.is_empty() {
-            class = reading.superclass.clone()?;
-            continue;
-        }
-        return defs.iter().find_map(|m| m.remote.clone());
-    }
-    None
+    let by_name = |m: &MethodReading| m.name == c.method;
+    let class = defining_class(files, disk, roots, listed, c, read, &by_name)?;
+    read.get(&class)?
+        .as_ref()?
+        .methods
+        .iter()
+        .filter(|m| by_name(m))
+        .find_map(|m| m.remote.clone())
 }
 
+/// Resolve one call: the type's file, then the method (by name and
+/// arity; the superclass's, one step up, when the type has none).
 fn resolve(
     files: &[ScannedFile],
     disk: &Disk<'_>,
@@ -232,37 +228,45 @@ fn resolve(
     c: &OpenCall,
     read: &mut HashMap<(String, String), Option<ClassReading>>,
 ) -> Found {
+    let called = |m: &MethodReading| m.name == c.method && m.arity == c.arity;
+    let Some(defs) = defining_class(files, disk, roots, listed, c, read, &called)
+        .and_then(|class| read.get(&class)?.as_ref())
+        .map(|r| r.methods.iter().filter(|m| called(m)).collect::<Vec<_>>())
+    else {
+        return Found::Unknown;
+    };
+    if defs.iter().any(|m| m.picks) {
+        Found::Picks
+    } else if defs.iter().any(|m| m.reach == MethodReach::Other) {
+        Found::Unknown
+    } else if defs.iter().any(|m| m.reach == MethodReach::Local) {
+        Found::Local
+    } else {
+        Found::Neutral
+    }
+}
+
+/// The type that defines the method `c` calls (`matches` tells its
+/// definitions): `c`'s type, else its superclass, one step up; `None`
+/// when neither is read or defines it.
+fn defining_class(
+    files: &[ScannedFile],
+    disk: &Disk<'_>,
+    roots: &[PathBuf],
+    listed: &mut Option<Vec<PathBuf>>,
+    c: &OpenCall,
+    read: &mut HashMap<(String, String), Option<ClassReading>>,
+    matches: &dyn Fn(&MethodReading) -> bool,
+) -> Option<(String, String)> {
     let mut class = (c.package.clone(), c.class.clone());
     for _ in 0..2 {
-        let Some(reading) = reading(files, disk, roots, listed, &class, read) else {
-            return Found::Unknown;
-        };
-        let defs: Vec<_> = reading
-            .methods
-            .iter()
-            .filter(|m| m.name == c.method && m.arity == c.arity)
-            .collect();
-        if defs.is_empty() {
-            match &reading.superclass {
-                Some(s) => {
-                    class = s.clone();
-                    continue;
-                }
-                None => return Found::Unknown,
-            }
+        let reading = reading(files, disk, roots, listed, &class, read)?;
+        if reading.methods.iter().any(matches) {
+            return Some(class);
         }
-        if defs.iter().any(|m| m.picks) {
-            return Found::Picks;
-        }
-        return if defs.iter().any(|m| m.reach == MethodReach::Other) {
-            Found::Unknown
-        } else if defs.iter().any(|m| m.reach == MethodReach::Local) {
-            Found::Local
-        } else {
-            Found::Neutral
-        };
+        class = reading.superclass.clone()?;
     }
-    Found::Unknown
+    None
 }
 
 /// The reading of the type (package, simple name), read once per run.
