@@ -105,6 +105,37 @@ pub fn included(src: &str, skip: &[std::ops::Range<usize>]) -> Vec<tree_sitter::
         .collect()
 }
 
+/// A reader's [`Grammar`], read once, and its `Kind` trait (a node's kind
+/// name, what `Node::kind` gives, from the grammar's table):
+/// `grammar_tables!(tree_sitter_java::LANGUAGE)` declares `fn grammar()`
+/// and `pub trait Kind` for `tree_sitter::Node` in the calling module.
+macro_rules! grammar_tables {
+    ($lang:expr) => {
+        /// The grammar's kind and field tables
+        /// ([`crate::extract::tree_sitter::Grammar`]), read once.
+        fn grammar() -> &'static $crate::extract::tree_sitter::Grammar {
+            static GRAMMAR: std::sync::LazyLock<$crate::extract::tree_sitter::Grammar> =
+                std::sync::LazyLock::new(|| {
+                    $crate::extract::tree_sitter::Grammar::new(&$lang.into())
+                });
+            &GRAMMAR
+        }
+
+        /// A node's kind name, what `Node::kind` gives, from the grammar's
+        /// table: for the scans over every node of a file.
+        pub trait Kind {
+            fn kind_str(&self) -> &'static str;
+        }
+
+        impl Kind for tree_sitter::Node<'_> {
+            fn kind_str(&self) -> &'static str {
+                grammar().kind(*self)
+            }
+        }
+    };
+}
+pub(crate) use grammar_tables;
+
 /// A grammar's node kind names by kind id and its field names with their
 /// ids, read once per grammar: a node's kind is then a table lookup
 /// (`Node::kind` measures the grammar's C string and checks it for UTF-8

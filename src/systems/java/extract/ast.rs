@@ -17,26 +17,7 @@ pub fn text<'t>(n: Node<'_>, src: &'t str) -> &'t str {
     src.get(n.start_byte()..n.end_byte()).unwrap_or("")
 }
 
-/// The Java grammar's kind and field tables
-/// ([`crate::extract::tree_sitter::Grammar`]), read once.
-fn grammar() -> &'static crate::extract::tree_sitter::Grammar {
-    static GRAMMAR: std::sync::LazyLock<crate::extract::tree_sitter::Grammar> =
-        std::sync::LazyLock::new(|| {
-            crate::extract::tree_sitter::Grammar::new(&tree_sitter_java::LANGUAGE.into())
-        });
-    &GRAMMAR
-}
-
-/// A node's kind name, what `Node::kind` gives, from the grammar's table.
-pub trait Kind {
-    fn kind_str(&self) -> &'static str;
-}
-
-impl Kind for Node<'_> {
-    fn kind_str(&self) -> &'static str {
-        grammar().kind(*self)
-    }
-}
+crate::extract::tree_sitter::grammar_tables!(tree_sitter_java::LANGUAGE);
 
 pub fn field<'a>(n: Node<'a>, name: &str) -> Option<Node<'a>> {
     grammar().field(n, name)

@@ -376,27 +376,7 @@ pub fn field<'a>(n: Node<'a>, name: &str) -> Option<Node<'a>> {
     grammar().field(n, name)
 }
 
-/// The Python grammar's kind and field tables
-/// ([`crate::extract::tree_sitter::Grammar`]), read once.
-fn grammar() -> &'static crate::extract::tree_sitter::Grammar {
-    static GRAMMAR: std::sync::LazyLock<crate::extract::tree_sitter::Grammar> =
-        std::sync::LazyLock::new(|| {
-            crate::extract::tree_sitter::Grammar::new(&tree_sitter_python::LANGUAGE.into())
-        });
-    &GRAMMAR
-}
-
-/// A node's kind name, what `Node::kind` gives, from the grammar's table:
-/// for the scans over every node of a file ([`Ctx::nodes`]).
-pub trait Kind {
-    fn kind_str(&self) -> &'static str;
-}
-
-impl Kind for Node<'_> {
-    fn kind_str(&self) -> &'static str {
-        grammar().kind(*self)
-    }
-}
+crate::extract::tree_sitter::grammar_tables!(tree_sitter_python::LANGUAGE);
 
 pub fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
     let mut cursor = n.walk();
