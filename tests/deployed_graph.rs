@@ -367,3 +367,32 @@ fn an_envfrom_configmap_of_another_manifest_set_gives_its_addresses() {
     let (_, g) = build("testdata/graph/configmap-elsewhere");
     assert_eq!(pairs(&g), ["frontend -> contacts"]);
 }
+
+/// Stop 45 (testdata/graph/compose-env-known-protocol/README.md): a
+/// compose entry without a scheme and the code's `http://` URL are one
+/// connection; the merged edge takes the protocol the code states.
+#[test]
+fn a_merged_edge_takes_the_protocol_one_of_its_calls_states() {
+    let (_, g) = build("testdata/graph/compose-env-known-protocol");
+    assert_eq!(protocol_edges(&g), ["orders -> payments HTTP x1"]);
+}
+
+/// Stop 45 (testdata/graph/ingress-class-annotations/README.md): Contour's
+/// `projectcontour.io/` retry annotations on an Ingress and Kong's
+/// `konghq.com/retries` on the Service a backend names are the
+/// controller hop's retries.
+#[test]
+fn ingress_controller_retry_annotations_are_read() {
+    let (_, g) = build("testdata/graph/ingress-class-annotations");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "contour -> catalog unknown x1",
+            "contour -> orders unknown x4",
+            "contour -> reports unknown x1",
+            "contour -> search unknown x2",
+            "kong -> ledger unknown x6",
+            "kong -> payments HTTP x2",
+        ]
+    );
+}

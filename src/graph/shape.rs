@@ -5,7 +5,11 @@ use super::*;
 
 /// One edge per caller and callee: the call site with the most attempts
 /// (then the most layers, then the first) stands for the others, which are
-/// kept as `also`.
+/// kept as `also`. Where the one that stands says nothing of its protocol
+/// and the others all state one HTTP or gRPC protocol (a compose entry
+/// without a scheme beside the code's `http://` URL), the edge takes it:
+/// an unknown protocol is treated as HTTP when layers are found, so the
+/// layers stay right.
 ///
 /// Calls into a service whose routes select by path stay apart where
 /// their paths differ (`routes.rs`): each is a path of its own. A
@@ -56,10 +60,28 @@ pub(super) fn merge_parallel(g: &mut Graph) {
             also.entry(key_of(e)).or_default().push(e.proof);
         }
     }
+    // The protocols the group's calls state: `None` once two differ.
+    let mut stated: BTreeMap<Key, Option<Protocol>> = BTreeMap::new();
+    for e in g.edges.iter().filter(|e| e.protocol != Protocol::Unknown) {
+        stated
+            .entry(key_of(e))
+            .and_modify(|p| {
+                if *p != Some(e.protocol) {
+                    *p = None;
+                }
+            })
+            .or_insert(Some(e.protocol));
+    }
     let edges = std::mem::take(&mut g.edges);
     for (i, mut e) in edges.into_iter().enumerate() {
         if keep.contains(&i) {
             let key = key_of(&e);
+            if e.protocol == Protocol::Unknown
+                && let Some(&Some(p)) = stated.get(&key)
+                && p.is_l7()
+            {
+                e.protocol = p;
+            }
             e.also = also.remove(&key).unwrap_or_default();
             let mut r = routes.remove(&key).flatten().unwrap_or_default();
             r.sort();
