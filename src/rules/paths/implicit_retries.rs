@@ -302,18 +302,20 @@ fn written_conditions(p: &crate::model::RetryPolicy, file: &SourceFile) -> Optio
         return None;
     }
     // Each condition as written where it is written here, else as
-    // people write it.
-    let text = conditions
-        .iter()
-        .map(|c| {
-            let written = file.slice(c.span).trim().trim_matches(['"', '\'', ',']);
-            if c.is_written() && !written.is_empty() {
-                written.to_string()
-            } else {
-                condition_text(&c.value)
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
+    // people write it; a token that stands for several conditions
+    // (Envoy's `gateway-error`: 502-504, resets, connect failures) once.
+    let mut texts: Vec<String> = Vec::new();
+    for c in conditions {
+        let written = file.slice(c.span).trim().trim_matches(['"', '\'', ',']);
+        let t = if c.is_written() && !written.is_empty() {
+            written.to_string()
+        } else {
+            condition_text(&c.value)
+        };
+        if !texts.contains(&t) {
+            texts.push(t);
+        }
+    }
+    let text = texts.join(" ");
     Some(format!("`{text}`"))
 }

@@ -31,6 +31,8 @@ enum Retries {
     Kong,
     /// The Istio mesh's default, through the hop's sidecar.
     IstioMesh,
+    /// Contour's Ingress annotations (`contour.rs`).
+    Contour,
 }
 
 /// The controllers' class names (their charts' and docs' defaults) and
@@ -82,7 +84,7 @@ const CONTROLLERS: &[Controller] = &[
         ],
         node: "contour",
         label: "Contour",
-        retries: Retries::None,
+        retries: Retries::Contour,
     },
     Controller {
         classes: &["istio"],
@@ -144,11 +146,12 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let mut policies = Vec::new();
     match c.retries {
         Retries::None => {}
-        Retries::Kong => {
-            policies.push(facts.policies.len());
-            facts
-                .policies
-                .push(kong_policy(name, name_span, &backends[0]));
+        Retries::Kong => {}
+        Retries::Contour => {
+            if let Some(p) = super::contour::policy(&entries, name, name_span) {
+                policies.push(facts.policies.len());
+                facts.policies.push(p);
+            }
         }
         Retries::IstioMesh => {
             let mut decl = ServiceDecl::new(
@@ -172,6 +175,13 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             continue;
         }
         seen.push(&b.service);
+        // Kong: one Kong Service, and so one retry policy, per Kubernetes
+        // Service the Ingress names.
+        let mut policies = policies.clone();
+        if let Retries::Kong = c.retries {
+            policies.push(facts.policies.len());
+            facts.policies.push(kong_policy(ctx, name, name_span, b));
+        }
         let rules: Vec<_> = backends.iter().filter(|x| x.service == b.service).collect();
         let all = |hosts: bool| -> Vec<String> {
             let f = |r: &&crate::systems::nginx::ingress::Backend| {
@@ -202,7 +212,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             caller: Some(c.node.to_string()),
             callee: b.service.clone(),
             span: b.span,
-            policies: policies.clone(),
+            policies,
             via: format!("{} Ingress `{name}` (class `{class}`)", c.label),
             protocol: None,
         });
@@ -228,24 +238,58 @@ fn controller_of(ctx: &DocCtx<'_>, class: &str) -> Option<&'static Controller> {
         .find(|c| c.controllers.iter().any(|k| controller.starts_with(k)))
 }
 
-/// Kong's retries for the Services of one Ingress: its default (a
-/// `konghq.com/retries` annotation on the Service is not read yet).
+/// Kong's retries for one Kubernetes Service an Ingress names: the
+/// Service's `konghq.com/retries` annotation where a Service of that name in
+/// the same file writes one (Kong/kubernetes-ingress-controller
+/// `internal/dataplane/kongstate/service.go`, `overrideRetries`, at 783d8df3:
+/// read from the Kubernetes Service's annotations, an unparsable value
+/// ignored), else Kong's default.
 fn kong_policy(
+    ctx: &DocCtx<'_>,
     name: &str,
     at: Span,
-    first: &crate::systems::nginx::ingress::Backend,
+    backend: &crate::systems::nginx::ingress::Backend,
 ) -> RetryPolicy {
-    let retries = super::KONG_DEFAULT_RETRIES;
-    let attempts = Located::default_at(
-        Attempts {
-            count: AttemptCount::Finite(retries + 1),
-            written_as: format!("no `konghq.com/retries`: Kong's default of {retries} retries"),
-        },
-        at,
-    );
+    let written = ctx.file.documents.iter().find_map(|doc| {
+        let root: Yaml<'_> = ctx.file.root(doc);
+        if root.get("kind").and_then(|v| v.as_str()) != Some("Service")
+            || root.path(&["metadata", "name"]).and_then(|v| v.as_str())
+                != Some(backend.service.as_str())
+        {
+            return None;
+        }
+        let v = root.path(&["metadata", "annotations", "konghq.com/retries"])?;
+        let n = v.as_str()?.trim().parse::<u64>().ok()?;
+        Some((
+            n,
+            v.span(),
+            v.as_str().unwrap_or_default().trim().to_string(),
+        ))
+    });
+    let attempts = match written {
+        Some((retries, span, text)) => Located::written(
+            Attempts {
+                count: AttemptCount::Finite(retries + 1),
+                written_as: format!("konghq.com/retries: {text}"),
+            },
+            span,
+        ),
+        None => {
+            let retries = super::KONG_DEFAULT_RETRIES;
+            Located::default_at(
+                Attempts {
+                    count: AttemptCount::Finite(retries + 1),
+                    written_as: format!(
+                        "konghq.com/retries unset: Kong's default of {retries} retries"
+                    ),
+                },
+                at,
+            )
+        }
+    };
     let mut p = RetryPolicy::new(System::Kong, at, attempts);
     p.name = Some(name.to_string());
-    p.scope.callee = Some(Located::written(first.service.clone(), first.span));
+    p.scope.callee = Some(Located::written(backend.service.clone(), backend.span));
     p.platform_backoff = true;
     p.budget_site = BudgetSite::NotOffered;
     p

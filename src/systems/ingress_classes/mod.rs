@@ -12,17 +12,21 @@
 //!   has `retries` 5 unless `konghq.com/retries` sets it (Kong/kong
 //!   `kong/db/schema/entities/services.lua`, `retries = { type =
 //!   "integer", default = 5 }`, at 0af69f96): up to 6 tries, the next
-//!   one at once, on a connection error or timeout.
+//!   one at once, on a connection error or timeout. The annotation is read
+//!   from a Kubernetes Service of the same file (`extract::kong_policy`).
+//! - Contour: retries only where `projectcontour.io/retry-on` is set, with
+//!   `num-retries`, `per-try-timeout` and `response-timeout` read as
+//!   Contour parses them (`contour.rs`).
 //! - Istio (class `istio`): the ingress gateway serves the Ingress as a
 //!   route of its own, which takes Istio's default retry policy as every
 //!   route that writes none does; the hop is a workload in the Istio mesh
 //!   ([`crate::systems::istio`] gives the default).
 //! - Traefik, HAProxy, AWS Load Balancer Controller (`alb`), GCE (`gce`,
-//!   `gce-internal`), Contour: no retry policy is read for them; the hop
-//!   is drawn with one try (Traefik retries only through a `Retry`
-//!   middleware; Contour only with `projectcontour.io/num-retries` or an
-//!   HTTPProxy `retryPolicy`; the others' retries are not read).
+//!   `gce-internal`): no retry policy is read for them; the hop is drawn
+//!   with one try (Traefik retries only through a `Retry` middleware, not
+//!   read; the others' retries are not read).
 
+mod contour;
 pub mod extract;
 
 use super::{Fixes, SystemSpec};
@@ -36,6 +40,17 @@ pub static KONG: SystemSpec = SystemSpec {
         ..Fixes::GENERIC
     },
     ..SystemSpec::plain("Kong", Layer::Proxy)
+};
+
+// system: Contour - Contour (Envoy) serving an Ingress with `projectcontour.io/` annotations
+pub static CONTOUR: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: "set `projectcontour.io/num-retries` on the Ingress to 1-2",
+        predicate: "set `projectcontour.io/retry-on` to the transient failures only (`connect-failure,refused-stream`, or `gateway-error`)",
+        explicit: "write `projectcontour.io/num-retries` beside `projectcontour.io/retry-on` (`\"-1\"` turns retries off), so that the retries are visible and counted",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Contour", Layer::Proxy)
 };
 
 /// Tries of a Kong Service whose `retries` is not written: 5 retries
