@@ -228,6 +228,24 @@ fn proves_remote(
     implementation_evidence(files, disk, roots, listed, &class, &c.method, read)
 }
 
+/// Evidence in an implementation that rests on a type, not on a name: a
+/// type of a network package, a client made, a remote failure caught, a
+/// URL, or a class named for a remote store (`MongoDocumentStore`). A
+/// receiver named like a handle (`session.checkLive()` in oak's
+/// `MutableRoot implements Root`, a content session) is not enough to
+/// prove an interface remote: its many implementations are often local.
+fn by_type(e: &str) -> bool {
+    [
+        "of a network package",
+        "a remote client or request is made",
+        "a remote failure is caught",
+        "a URL is named",
+        "a remote endpoint or store",
+    ]
+    .iter()
+    .any(|w| e.contains(w))
+}
+
 /// At most this many implementations of an interface read for one call.
 const MAX_IMPLEMENTATIONS: usize = 8;
 
@@ -297,7 +315,8 @@ fn implementation_evidence(
             .methods
             .iter()
             .filter(|m| m.name == method)
-            .find_map(|m| m.remote.clone())
+            .filter_map(|m| m.remote.clone())
+            .find(|e| by_type(e))
         {
             return Some(format!("its implementation `{stem}` ({e})"));
         }

@@ -305,10 +305,8 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
                     '<' => depth += 1,
                     '>' => depth -= 1,
                     c if depth == 0 && (c.is_alphanumeric() || c == '_' || c == '.') => cur.push(c),
-                    _ if depth == 0 => {
-                        if !cur.is_empty() {
-                            names.push(std::mem::take(&mut cur));
-                        }
+                    _ if depth == 0 && !cur.is_empty() => {
+                        names.push(std::mem::take(&mut cur));
                     }
                     _ => {}
                 }
