@@ -270,6 +270,20 @@ impl Tree {
         out
     }
 
+    /// The walked files whose name ends with `suffix` (`DocumentStore.java`
+    /// finds `mongo/MongoDocumentStore.java` too), sorted, at most `max`.
+    pub fn files_named_ending(&self, suffix: &str, max: usize) -> Vec<std::path::PathBuf> {
+        let mut out: Vec<std::path::PathBuf> = self
+            .files
+            .iter()
+            .filter(|f| f.ends_with(suffix.as_bytes()))
+            .filter_map(|f| std::str::from_utf8(f).ok().map(std::path::PathBuf::from))
+            .take(max)
+            .collect();
+        out.sort();
+        out
+    }
+
     /// The entries of folder `dir` (name, is a folder), sorted, when the
     /// walk covers it; an empty list for a folder it did not see.
     pub fn entries(&self, dir: &Path) -> Option<&[(String, bool)]> {

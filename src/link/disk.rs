@@ -114,6 +114,12 @@ impl<'a> Disk<'a> {
         self.tree.map(|t| t.files_ending(suffix, max))
     }
 
+    /// The walked files whose name ends with `suffix` (no `/` needed
+    /// before it), at most `max`; `None` without a walk.
+    pub fn files_named_ending(&self, suffix: &str, max: usize) -> Option<Vec<std::path::PathBuf>> {
+        self.tree.map(|t| t.files_named_ending(suffix, max))
+    }
+
     /// The names of at most `max` entries of folder `dir` (sorted where
     /// the walk covers it, in the disk's order elsewhere); `None` when it
     /// cannot be listed.

@@ -210,12 +210,118 @@ fn proves_remote(
 ) -> Option<String> {
     let by_name = |m: &MethodReading| m.name == c.method;
     let class = defining_class(files, disk, roots, listed, c, read, &by_name)?;
-    read.get(&class)?
-        .as_ref()?
+    let reading = read.get(&class)?.as_ref()?;
+    if let Some(e) = reading
         .methods
         .iter()
         .filter(|m| by_name(m))
         .find_map(|m| m.remote.clone())
+    {
+        return Some(e);
+    }
+    // A project interface (`DocumentStore store; store.find(..)`): what
+    // its implementations in the scan do (`MongoDocumentStore`), one of
+    // which reaching out is enough (oak, sixteenth pass).
+    if !reading.interface {
+        return None;
+    }
+    implementation_evidence(files, disk, roots, listed, &class, &c.method, read)
+}
+
+/// Evidence in an implementation that rests on a type, not on a name: a
+/// type of a network package, a client made, a remote failure caught, a
+/// URL, or a class named for a remote store (`MongoDocumentStore`). A
+/// receiver named like a handle (`session.checkLive()` in oak's
+/// `MutableRoot implements Root`, a content session) is not enough to
+/// prove an interface remote: its many implementations are often local.
+fn by_type(e: &str) -> bool {
+    [
+        "of a network package",
+        "a remote client or request is made",
+        "a remote failure is caught",
+        "a URL is named",
+        "a remote endpoint or store",
+    ]
+    .iter()
+    .any(|w| e.contains(w))
+}
+
+/// At most this many implementations of an interface read for one call.
+const MAX_IMPLEMENTATIONS: usize = 8;
+
+/// Evidence in an implementation of the interface `iface` (package,
+/// simple name) among the scanned files: a class named for it
+/// (`MongoDocumentStore.java`, `RDBDocumentStore.java` for
+/// `DocumentStore`) that declares `implements DocumentStore` and whose
+/// method `method` shows a remote call. Named, `implementation of ..`.
+fn implementation_evidence(
+    files: &[ScannedFile],
+    disk: &Disk<'_>,
+    roots: &[PathBuf],
+    listed: &mut Option<Vec<PathBuf>>,
+    iface: &(String, String),
+    method: &str,
+    read: &mut HashMap<(String, String), Option<ClassReading>>,
+) -> Option<String> {
+    let name = &iface.1;
+    let suffix = format!("{name}.java");
+    let named = |p: &PathBuf| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.len() > suffix.len() && n.ends_with(&suffix))
+    };
+    let found: Vec<PathBuf> = match disk.files_named_ending(&suffix, 4 * MAX_IMPLEMENTATIONS) {
+        Some(v) if !v.is_empty() => v,
+        _ => listed
+            .get_or_insert_with(|| java_files_below(roots))
+            .iter()
+            .filter(|p| named(p))
+            .take(4 * MAX_IMPLEMENTATIONS)
+            .cloned()
+            .collect(),
+    };
+    let candidates: Vec<(PathBuf, String)> = found
+        .into_iter()
+        .filter(named)
+        .filter_map(|p| {
+            let stem = p.file_stem()?.to_str()?.to_string();
+            Some((p, stem))
+        })
+        .take(MAX_IMPLEMENTATIONS)
+        .collect();
+    for (path, stem) in candidates {
+        let key = (format!("{}#{}", path.display(), stem), stem.clone());
+        if !read.contains_key(&key) {
+            let r = if read.len() >= MAX_READS {
+                None
+            } else {
+                // A scanned file's text is in memory.
+                files
+                    .iter()
+                    .find(|f| f.source.path == path || path.ends_with(&f.source.path))
+                    .map(|f| f.source.text.to_string())
+                    .or_else(|| disk.read(&path, MAX_BYTES))
+                    .and_then(|text| read_class(&text, &stem))
+            };
+            read.insert(key.clone(), r);
+        }
+        let Some(Some(r)) = read.get(&key) else {
+            continue;
+        };
+        if !r.implements.iter().any(|i| i == name) {
+            continue;
+        }
+        if let Some(e) = r
+            .methods
+            .iter()
+            .filter(|m| m.name == method)
+            .filter_map(|m| m.remote.clone())
+            .find(|e| by_type(e))
+        {
+            return Some(format!("its implementation `{stem}` ({e})"));
+        }
+    }
+    None
 }
 
 /// Resolve one call: the type's file, then the method (by name and

@@ -95,6 +95,28 @@ pub fn crate_dir(path: &Path) -> Option<String> {
     Some(parts[..i].join("/"))
 }
 
+/// Whether the file's module is named for inter-process communication: a
+/// folder below the crate's `src/` or the file's own name has the word
+/// `ipc` (`src/ipc.rs`, `src/ipc/windows.rs`, `src/ipc_server.rs`; without
+/// a `src/`, the file and its folder). Found on firezone's GUI client and
+/// rustdesk: `connect_to_socket(id)`, `conn.send(..)` there reach the
+/// program's own service process (`docs/loop-review.md`, sixteenth pass).
+pub fn ipc_module(path: &Path) -> bool {
+    let parts: Vec<String> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().to_string())
+        .collect();
+    let from = parts
+        .iter()
+        .rposition(|p| p == "src")
+        .map_or(parts.len().saturating_sub(2), |i| i + 1);
+    parts.iter().skip(from).take(16).any(|p| {
+        let stem = p.strip_suffix(".rs").unwrap_or(p);
+        stem.split(['_', '-', '.'])
+            .any(|w| w.eq_ignore_ascii_case("ipc"))
+    })
+}
+
 /// Whether `path` is in a crate's `tests/`, `benches/` or `examples/`
 /// folder: the last of `src`, `tests`, `benches`, `examples` in the path
 /// is one of the three, with no `src` above it (`src/tests/` is a module
@@ -262,7 +284,7 @@ pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
         Ok(file) => {
             let before = facts.policies.len() + facts.edges.len();
             let before_edges = facts.edges.len();
-            eval::read_file(&file, &spans, facts);
+            eval::read_file(&file, &spans, facts, ipc_module(path));
             // Layers stacked in one file need a caller even where the path
             // names no crate: the file itself.
             if facts.rust.crate_dir.is_none()

@@ -194,6 +194,12 @@ pub struct ClassReading {
     /// project's own.
     pub superclass: Option<(String, String)>,
     pub methods: Vec<MethodReading>,
+    /// Declared `interface`: its methods have no body, its
+    /// implementations do the work.
+    pub interface: bool,
+    /// The simple names of the interfaces it implements (`implements
+    /// DocumentStore, Closeable`).
+    pub implements: Vec<String>,
 }
 
 /// The top-level type `class` of the Java file `text`, read for the link
@@ -280,9 +286,45 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
             })
         })
         .collect();
+    // The header's `implements` list, as simple names.
+    let header = ctx
+        .src
+        .get(decl.start_byte()..body.start_byte())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let implements = header
+        .split_once(" implements ")
+        .map(|(_, list)| {
+            let mut depth = 0i32;
+            let mut names = Vec::new();
+            let mut cur = String::new();
+            for ch in list.chars() {
+                match ch {
+                    '<' => depth += 1,
+                    '>' => depth -= 1,
+                    c if depth == 0 && (c.is_alphanumeric() || c == '_' || c == '.') => cur.push(c),
+                    _ if depth == 0 && !cur.is_empty() => {
+                        names.push(std::mem::take(&mut cur));
+                    }
+                    _ => {}
+                }
+            }
+            names.push(cur);
+            names
+                .into_iter()
+                .filter(|n| !n.is_empty())
+                .map(|n| ast::last_segment(&n).to_string())
+                .take(16)
+                .collect()
+        })
+        .unwrap_or_default();
     Some(ClassReading {
         superclass,
         methods,
+        interface: decl.kind() == "interface_declaration",
+        implements,
     })
 }
 

@@ -89,11 +89,31 @@ fn own_call<'a>(ctx: &Ctx<'a>, call: Node<'_>) -> Option<&'a str> {
 /// process exit, or a call of a method of this class that always throws
 /// or exits.
 pub(super) fn leaves(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
+    leaves_within(ctx, n, 8)
+}
+
+/// [`leaves`], through at most `depth` nested `if`/`else` statements:
+/// one whose every branch leaves (`if (..) { return r; } else { throw e;
+/// }`) leaves too (oak `PipelinedMongoDownloadTask`, sixteenth pass).
+fn leaves_within(ctx: &Ctx<'_>, n: Node<'_>, depth: u32) -> bool {
     if matches!(
         n.kind(),
         "return_statement" | "break_statement" | "throw_statement"
     ) {
         return true;
+    }
+    if n.kind() == "if_statement" {
+        if depth == 0 {
+            return false;
+        }
+        let branch = |b: Node<'_>| match b.kind() {
+            "block" => named_children(b)
+                .last()
+                .is_some_and(|l| leaves_within(ctx, *l, depth - 1)),
+            _ => leaves_within(ctx, b, depth - 1),
+        };
+        return field(n, "consequence").is_some_and(branch)
+            && field(n, "alternative").is_some_and(branch);
     }
     let Some(call) = call_of(n) else {
         return false;
@@ -297,6 +317,18 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
             && let Some(l) = field(d, "left").filter(|l| l.kind() == "identifier")
         {
             names.push(ctx.text(l));
+        }
+        // Or a local made from it (`Exception cause = unwrap(e);`, x-pipe's
+        // `RetryNTimes`, sixteenth pass).
+        if d.kind() == "variable_declarator"
+            && field(d, "value").is_some_and(|v| {
+                ast::descendants(v)
+                    .into_iter()
+                    .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+            })
+            && let Some(n) = field(d, "name")
+        {
+            names.push(ctx.text(n));
         }
     }
     ast::descendants_until(body, nested).into_iter().any(|d| {

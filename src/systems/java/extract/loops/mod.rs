@@ -283,8 +283,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     // another one.
     // Or a loop over a port range (`i <= portRangeEnd`), each pass binding
     // another port (apache/gravitino RESTUtils.findAvailablePort).
+    // (Also stepped by a compound assignment: `listener.setPort(oriPort +=
+    // 1)`, apache/tajo HttpServer, sixteenth pass.)
     if own.iter().any(|d| {
-        d.kind() == "update_expression" && ctx.text(*d).to_ascii_lowercase().contains("port")
+        let stepped = d.kind() == "update_expression"
+            || (d.kind() == "assignment_expression"
+                && field(*d, "operator").is_some_and(|o| matches!(ctx.text(o), "+=" | "-=")));
+        stepped && ctx.text(*d).to_ascii_lowercase().contains("port")
     }) || cond_text.to_ascii_lowercase().contains("port")
     {
         return Err(Some("a scan over ports: each pass tries the next one"));
@@ -377,6 +382,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                 })
         });
         let local = wait::connects_locally(ctx, block)
+            || wait::polls_started_server(ctx, lp, block)
             || retrying
                 .iter()
                 .all(|c| helpers::waits_for_creation(ctx, *c));
@@ -386,7 +392,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             || takes_lock(ctx, block)
             || wait::waits_on_same(ctx, lp, block)
         {
-            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, success is an `await..` answering true, or the future or object waited on was made before the loop), takes a lock or connects to this host (`localhost`)";
+            why_not = "a wait for a state: the try waits on a result with a timeout (only `TimeoutException` goes round, success is an `await..` answering true, or the future or object waited on was made before the loop), takes a lock, connects to this host (`localhost`) or to a server the method started before the loop";
             continue;
         }
         // Following a referral or redirect, or failing over to the next

@@ -28,6 +28,15 @@ pub(super) fn wait(
         let args = field(d, "arguments")
             .map(named_children)
             .unwrap_or_default();
+        // A retry object's own wait (`retryPolicy.retryWaitMilli(true)`,
+        // x-pipe's `RetryNTimes`): it sleeps for as long as it decides.
+        if is_retry_object_wait(name) {
+            let s = span(d);
+            return (
+                Located::written(Delay::Custom, s),
+                Located::written(Jitter::Unknown, s),
+            );
+        }
         let (unit, arg) = match (ast::last_segment(obj), name) {
             ("Thread", "sleep") => (MS, args.first().copied()),
             (u, "sleep") if ast::time_unit(u).is_some() => {
@@ -121,6 +130,14 @@ pub(super) fn wait(
         Located::default_at(Delay::None, header),
         Located::default_at(Jitter::None, header),
     )
+}
+
+/// A method named for waiting before a retry (`retryWaitMilli`,
+/// `waitForRetry`, `retryWait`); not a getter of the delay
+/// (`getRetryWaitMillis()`, which a sleep is handed).
+fn is_retry_object_wait(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    l.contains("retr") && l.contains("wait") && !l.starts_with("get") && !l.starts_with("set")
 }
 
 pub(super) fn delay_of(
@@ -427,6 +444,36 @@ pub(super) fn connects_locally(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
             t.starts_with("localhost") || t.starts_with("127.0.0.1")
         }
     })
+}
+
+/// The try connects (`sock.connect(addr, 5000)`) to a server this method
+/// started before the loop (`zkRunner.start(dir, config)`, a `Process`
+/// built and started): a readiness poll of its own daemon, not a retry
+/// against a shared service (apache/giraph `ZooKeeperManager`, sixteenth
+/// pass).
+pub(super) fn polls_started_server(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>) -> bool {
+    let connects = ast::descendants_until(block, nested).into_iter().any(|d| {
+        d.kind() == "method_invocation"
+            && field(d, "name").is_some_and(|n| ctx.text(n) == "connect")
+    });
+    let Some((m, _)) = connects.then(|| ctx.enclosing_method(lp)).flatten() else {
+        return false;
+    };
+    ast::descendants_until(m, nested)
+        .into_iter()
+        .filter(|d| d.end_byte() <= lp.start_byte())
+        .any(|d| {
+            d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "start" | "exec"))
+                && field(d, "object").is_some_and(|o| {
+                    let t = ctx.text(o);
+                    ["server", "runner", "process", "daemon"]
+                        .iter()
+                        .any(|w| has_word(t, w))
+                        || t.contains("ProcessBuilder")
+                        || t.contains("getRuntime")
+                })
+        })
 }
 
 /// The try waits, with a timeout, on something the loop did not make:

@@ -521,6 +521,10 @@ pub struct Eval<'a, 's> {
     /// The file names the `retry` crate (`use retry::..`, `retry::retry(..)`):
     /// `Fixed`, `Exponential`, `NoDelay` are its delay iterators.
     pub uses_retry_crate: bool,
+    /// The file's module is named for inter-process communication
+    /// (`ipc.rs`, `ipc/windows.rs`): its connections, sessions and
+    /// channels are to processes on this host.
+    pub ipc_module: bool,
 }
 
 fn path_segs(p: &syn::Path) -> Vec<String> {
@@ -608,8 +612,15 @@ pub fn pat_ident(p: &Pat) -> Option<String> {
     }
 }
 
-/// Read a parsed file into `facts`.
-pub fn read_file<'a>(file: &'a syn::File, spans: &'a Spans<'a>, facts: &mut Facts) {
+/// Read a parsed file into `facts`. `ipc_module`: the file's module is
+/// named for inter-process communication (`src/ipc.rs`, `src/ipc/pipe.rs`,
+/// [`super::ipc_module`]).
+pub fn read_file<'a>(
+    file: &'a syn::File,
+    spans: &'a Spans<'a>,
+    facts: &mut Facts,
+    ipc_module: bool,
+) {
     // A test module in a file of its own (`#[cfg(test)] mod tests;` in the
     // parent): its `#[test]` functions sit at the top of the file.
     if is_test_only(&file.attrs) || file.items.iter().any(is_test_fn) {
@@ -665,6 +676,7 @@ pub fn read_file<'a>(file: &'a syn::File, spans: &'a Spans<'a>, facts: &mut Fact
         resolving: Default::default(),
         uses_backoff_crate: names_crate(text, "backoff"),
         uses_retry_crate: names_crate(text, "retry"),
+        ipc_module,
     };
     super::eval::sites(&ev, facts);
     loops::read(&ev, &ix.bodies, &ix.macro_rules, facts);

@@ -599,7 +599,9 @@ pub(super) fn compare(e: &Expr) -> Option<(String, Cmp, &Expr, &Expr)> {
 
 /// A `?` at the top of the body on a call that reads a deadline.
 /// The guard of a `match` arm that goes round (does not leave) when it
-/// reads the clock: `Err(..) if Instant::now() < deadline => { .. }`.
+/// reads the clock: `Err(..) if Instant::now() < deadline => { .. }`; or
+/// of a failure arm that leaves by it (`Err(e) if start.elapsed() > max
+/// => return Err(e)`, symbolicator, sixteenth pass).
 fn time_guard<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b Expr> {
     struct G<'b, 's> {
         spans: &'s Spans<'s>,
@@ -612,9 +614,12 @@ fn time_guard<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b Expr> {
         fn visit_expr_while(&mut self, _: &'b syn::ExprWhile) {}
         fn visit_expr_for_loop(&mut self, _: &'b syn::ExprForLoop) {}
         fn visit_arm(&mut self, a: &'b syn::Arm) {
+            // (Or the failure arm that leaves once the clock runs out:
+            // `Err(e) if start.elapsed() > MAX_DELAY => return Err(e)`.)
             if self.found.is_none()
                 && let syn::Pat::Guard(g) = &a.pat
-                && !super::shape::leaves(&a.body)
+                && (!super::shape::leaves(&a.body)
+                    || super::shape::pat_variant(&g.pat).is_some_and(|(v, _)| v == "Err"))
                 && is_time_test(self.spans.text(&*g.guard))
             {
                 self.found = Some(&*g.guard);

@@ -301,6 +301,7 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             fname: self.fname,
             fn_span: self.fn_span,
             fn_start: self.fn_start,
+            ipc_module: self.ev.ipc_module,
         };
         why.push(if self.fname.is_empty() {
             "a retry macro: each pass runs the expression its call site hands it".to_string()

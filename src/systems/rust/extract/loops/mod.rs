@@ -37,6 +37,7 @@ mod policy;
 mod policy_ends;
 mod reach;
 mod remote;
+mod remote_text;
 mod shape;
 mod shape_exits;
 mod shape_words;
@@ -108,7 +109,7 @@ pub fn read<'b>(
         }
     }
     // Names the file imports from network crates (`remote.rs`).
-    let imports = remote::imports(spans.source());
+    let imports = remote_text::imports(spans.source());
     for (fname, _, block, fn_span) in bodies {
         let mut w = LoopFinder {
             ev,

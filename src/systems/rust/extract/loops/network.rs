@@ -257,6 +257,26 @@ pub(super) const REMOTE_ERRORS: &[&str] = &[
 
 /// Words of a value's name that hold where a remote end is: a URL, an
 /// endpoint, a host (handed to what a pass attempts).
+/// Words of a value handed to a call that name a connection to another
+/// machine (`Semaphore::acquire(client, ..)`, `run(&mut conn)`): narrower
+/// than [`CLIENT_WORDS`], whose `store`, `pool` or `db` also name local
+/// things an argument often is.
+pub(super) const HANDLE_WORDS: &[&str] = &[
+    "client",
+    "clients",
+    "conn",
+    "connection",
+    "connections",
+    "session",
+    "stub",
+];
+
+/// Words that make a name a property of a connection, not one (`session_id`,
+/// `client_name`, `conn_timeout`).
+pub(super) const PROPERTY_WORDS: &[&str] = &[
+    "id", "ids", "name", "names", "key", "count", "timeout", "config", "opts", "options", "kind",
+];
+
 pub(super) const ADDRESS_WORDS: &[&str] = &["url", "urls", "uri", "endpoint", "endpoints", "host"];
 
 /// URL schemes of remote ends in a string literal (`"https://.."`,

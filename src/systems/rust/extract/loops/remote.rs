@@ -29,6 +29,7 @@
 //! and "nothing says it leaves the process").
 
 use super::network::{self, word_in};
+use super::remote_text::{flatten, host_port};
 use super::*;
 
 /// Functions of this file followed from an attempt, at most.
@@ -45,6 +46,9 @@ pub(super) struct Cx<'c, 'b> {
     pub fn_span: Span,
     /// Where the function's body starts.
     pub fn_start: usize,
+    /// The file's module is named for inter-process communication
+    /// (`ipc.rs`): only a network crate or a URL counts.
+    pub ipc_module: bool,
 }
 
 /// Why the loop's attempt reaches another machine, or (`Err`) why nothing
@@ -57,6 +61,18 @@ pub(super) fn evidence(
     before: &[&Stmt],
 ) -> Result<String, String> {
     let spans = cx.spans;
+    // In a module named for inter-process communication (`ipc.rs`,
+    // `ipc/windows.rs`), a `connect`, a `conn` or a `session` is the
+    // program's own other process: only a network crate's path or name or
+    // a URL says the attempt leaves the host.
+    if cx.ipc_module {
+        let mut f = Finder::new(cx, false);
+        f.names = false;
+        f.visit_expr(the_loop);
+        return f.found.ok_or_else(|| {
+            "local work: the file's module is named for inter-process communication (the word `ipc`), so its connections, sessions and sockets reach processes on this host, and nothing in the loop names a network crate or a URL".to_string()
+        });
+    }
     // The loop itself: crate paths, clients, failures, URLs.
     let mut f = Finder::new(cx, false);
     f.visit_expr(the_loop);
@@ -77,7 +93,7 @@ pub(super) fn evidence(
         }
         for c in calls_in_expr(op) {
             if let Some(n) = call_name(c)
-                && let Some(w) = callee_evidence(cx, &n, 2, &mut budget)
+                && let Some(w) = callee_evidence(cx, &n, call_owner(c).as_deref(), 2, &mut budget)
             {
                 return Ok(format!("the attempt calls `{n}` of this file, which {w}"));
             }
@@ -204,12 +220,26 @@ fn type_words(ty: &str) -> Option<String> {
 }
 
 /// The evidence in a function of this file named `name` (its body, and
-/// the functions of this file it calls, `depth` calls deep).
-fn callee_evidence(cx: &Cx<'_, '_>, name: &str, depth: u32, budget: &mut usize) -> Option<String> {
+/// the functions of this file it calls, `depth` calls deep). A call
+/// through a type (`ServerOptions::new()`) is that type's function: only
+/// a body of its `impl` here, not another type's `fn new`.
+fn callee_evidence(
+    cx: &Cx<'_, '_>,
+    name: &str,
+    owner: Option<&str>,
+    depth: u32,
+    budget: &mut usize,
+) -> Option<String> {
     if depth == 0 || (name == cx.fname && depth == 2) {
         return None;
     }
-    for (n, _, block, _) in cx.bodies.iter().filter(|(n, ..)| n == name).take(4) {
+    let of_owner = |ty: &Option<&str>| owner.is_none_or(|o| *ty == Some(o));
+    for (n, _, block, _) in cx
+        .bodies
+        .iter()
+        .filter(|(n, ty, ..)| n == name && of_owner(ty))
+        .take(4)
+    {
         if *budget == 0 {
             return None;
         }
@@ -236,7 +266,8 @@ fn callee_evidence(cx: &Cx<'_, '_>, name: &str, depth: u32, budget: &mut usize) 
         for c in calls_in(block) {
             if let Some(m) = call_name(c)
                 && m != *n
-                && let Some(w) = callee_evidence(cx, &m, depth - 1, budget)
+                && let Some(w) =
+                    callee_evidence(cx, &m, call_owner(c).as_deref(), depth - 1, budget)
             {
                 return Some(format!("calls `{m}`, which {w}"));
             }
@@ -255,6 +286,22 @@ fn call_name(e: &Expr) -> Option<String> {
         },
         _ => None,
     }
+}
+
+/// The type a path call goes through (`named_pipe::ServerOptions::new()`
+/// -> `ServerOptions`); none for `Self::..`, a method or a free function.
+fn call_owner(e: &Expr) -> Option<String> {
+    let Expr::Call(c) = e else { return None };
+    let Expr::Path(p) = &*c.func else { return None };
+    let n = p.path.segments.len();
+    let owner = p
+        .path
+        .segments
+        .iter()
+        .nth(n.checked_sub(2)?)?
+        .ident
+        .to_string();
+    (owner != "Self" && owner.starts_with(|c: char| c.is_ascii_uppercase())).then_some(owner)
 }
 
 /// Every call in a block (not in closures or items), at most 64.
@@ -286,7 +333,7 @@ impl<'a> Visit<'a> for Calls<'a> {
 
 /// The parameters of the function (`name: type`), read from its
 /// signature's text.
-fn params(src: &str, fn_span: Span, fn_start: usize) -> Vec<(String, String)> {
+pub(super) fn params(src: &str, fn_span: Span, fn_start: usize) -> Vec<(String, String)> {
     let Some(sig) = src.get(fn_span.start..fn_start.max(fn_span.start)) else {
         return Vec::new();
     };
@@ -360,57 +407,17 @@ fn type_evidence(cx: &Cx<'_, '_>, ty: &str) -> Option<String> {
     })
 }
 
-/// Names a file imports from a listed crate or network module
-/// (`use reqwest::{Client, header};` -> `Client`, `header`), with the
-/// crate, read from its `use` declarations' text.
-pub(super) fn imports(src: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(i) = src[from..].find("use ") {
-        let at = from + i;
-        from = at + 4;
-        // At the start of a line, after `pub`/`pub(crate)` at most.
-        let line_start = src[..at].rfind('\n').map_or(0, |k| k + 1);
-        let head = src[line_start..at].trim();
-        if !(head.is_empty() || head.starts_with("pub")) {
-            continue;
-        }
-        let Some(end) = src[at..].find(';') else {
-            break;
-        };
-        let tree = src[at + 4..at + end].trim().trim_start_matches("::");
-        let first: String = tree
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let module = network::NET_MODULES
-            .iter()
-            .find(|(m, _)| tree.starts_with(&format!("{m}::")));
-        if !network::is_crate(&first) && module.is_none() {
-            continue;
-        }
-        for id in tree
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-        {
-            let keep = match module {
-                Some((_, names)) => names.contains(&id),
-                None => !matches!(id, "self" | "super" | "crate" | "as") && id != first,
-            };
-            if keep && out.len() < 256 && !out.iter().any(|(n, _)| n == id) {
-                out.push((id.to_string(), first.clone()));
-            }
-        }
-    }
-    out
-}
-
 /// Looks for evidence in what it visits; with `call_words`, a call
 /// anywhere named for a remote operation counts too (the body of a
 /// function the attempt calls, what made a value the loop uses).
 struct Finder<'x, 'c, 'b> {
     cx: &'x Cx<'c, 'b>,
     call_words: bool,
+    /// Names count (a client's receiver or argument, a value named for an
+    /// address, a call through a client's module, a failure named for a
+    /// remote refusal: a local socket is refused too); off, only crate
+    /// paths, imported names, URLs and network programs do.
+    names: bool,
     found: Option<String>,
 }
 
@@ -419,6 +426,7 @@ impl<'x, 'c, 'b> Finder<'x, 'c, 'b> {
         Finder {
             cx,
             call_words,
+            names: true,
             found: None,
         }
     }
@@ -447,7 +455,8 @@ impl<'x, 'c, 'b> Finder<'x, 'c, 'b> {
         }
         if let Some(s) = segs.iter().find(|s| {
             network::REMOTE_ERRORS.contains(&s.as_str()) || network::remote_failure_name(s)
-        }) {
+        }) && self.names
+        {
             self.set(format!("a remote failure (`{joined}`, `{s}`)"));
         }
     }
@@ -477,32 +486,6 @@ impl<'x, 'c, 'b> Finder<'x, 'c, 'b> {
             }
         }
     }
-}
-
-/// A host and port in a literal: `"db.internal:5432"`, or a template
-/// whose host part is named for one (`"{host}:{port}"`, `"{}:{}"` is not
-/// enough). Loopback hosts are waits, read before.
-fn host_port(lower: &str) -> Option<String> {
-    let t = lower.trim_matches('"');
-    let (h, p) = t.rsplit_once(':')?;
-    let port_ok = (!p.is_empty() && p.len() <= 5 && p.chars().all(|c| c.is_ascii_digit()))
-        || (p.starts_with('{') && p.ends_with('}'));
-    let host_ok = if let Some(name) = h.strip_prefix('{').and_then(|x| x.strip_suffix('}')) {
-        word_in(
-            name,
-            &["host", "hostname", "addr", "address", "ip", "server"],
-        )
-        .is_some()
-    } else {
-        !h.is_empty()
-            && h.len() <= 253
-            && h.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && h.chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
-            && !matches!(h, "localhost")
-            && p.chars().all(|c| c.is_ascii_digit())
-    };
-    (port_ok && host_ok).then(|| t.chars().take(48).collect())
 }
 
 /// The names along a receiver chain (`self.inner.pd_client` -> inner,
@@ -592,13 +575,17 @@ impl<'a> Visit<'a> for Finder<'_, '_, '_> {
     fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
         if self.found.is_none() {
             let method = m.method.to_string();
-            if network::REMOTE_ERRORS.contains(&method.as_str())
-                || network::remote_failure_name(&method)
+            if self.names
+                && (network::REMOTE_ERRORS.contains(&method.as_str())
+                    || network::remote_failure_name(&method))
             {
                 self.set(format!("a remote failure (`.{method}()`)"));
             }
             let mut names = Vec::new();
             chain_names(&m.receiver, &mut names);
+            if !self.names {
+                names.clear();
+            }
             if let Some((n, w)) = names
                 .iter()
                 .find_map(|n| word_in(n, network::CLIENT_WORDS).map(|w| (n, w)))
@@ -608,6 +595,7 @@ impl<'a> Visit<'a> for Finder<'_, '_, '_> {
                 ));
             }
             if self.call_words
+                && self.names
                 && let Some(w) = word_in(&method, network::REMOTE_CALL_WORDS)
             {
                 self.set(format!(
@@ -624,6 +612,7 @@ impl<'a> Visit<'a> for Finder<'_, '_, '_> {
     fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
         if self.found.is_none() {
             if self.call_words
+                && self.names
                 && let Expr::Path(p) = &*c.func
                 && let Some(n) = p.path.segments.last().map(|s| s.ident.to_string())
                 && let Some(w) = word_in(&n, network::REMOTE_CALL_WORDS)
@@ -637,6 +626,7 @@ impl<'a> Visit<'a> for Finder<'_, '_, '_> {
             // (`cluster_client::launch()`, `RpcClient::new(..)`; not this
             // crate's `crate::service::client::..`, often a local helper's).
             if let Expr::Path(p) = &*c.func
+                && self.names
                 && !p.path.segments.first().is_some_and(|s| {
                     matches!(s.ident.to_string().as_str(), "crate" | "super" | "self")
                 })
@@ -680,53 +670,35 @@ impl Finder<'_, '_, '_> {
     /// A value named for a remote end handed to a call (`connect(&url)`,
     /// `get(self.endpoint.clone())`).
     fn address_arg(&mut self, a: &Expr) {
+        if !self.names {
+            return;
+        }
         let mut names = Vec::new();
         chain_names(a, &mut names);
         if let Some((n, w)) = names
             .iter()
             .find_map(|n| word_in(n, network::ADDRESS_WORDS).map(|w| (n, w)))
         {
-            self.set(format!("`{n}` handed to a call (the word `{w}`)"));
+            return self.set(format!("`{n}` handed to a call (the word `{w}`)"));
         }
-    }
-}
-
-/// A token stream's tokens, groups opened (at most 4096).
-fn flatten(ts: TokenStream) -> Vec<TokenTree> {
-    let mut out = Vec::new();
-    let mut stack = vec![ts.into_iter()];
-    while let Some(it) = stack.last_mut() {
-        match it.next() {
-            Some(TokenTree::Group(g)) if out.len() < 4096 && stack.len() < 32 => {
-                stack.push(g.stream().into_iter());
-            }
-            Some(t) if out.len() < 4096 => out.push(t),
-            Some(_) => {}
-            None => {
-                stack.pop();
-            }
+        // A connection handed to a call (`new_acquired(client.clone(),
+        // ..)`, `run(&mut conn)`): the callee talks through it. The value
+        // itself, not a property of it (`session_id`).
+        // (`client`, `&client`, `client.clone()`; not `session.handle()`.)
+        let bare = match names.as_slice() {
+            [_] => true,
+            [m, _] => m == "clone",
+            _ => false,
+        };
+        if bare
+            && let Some(root) = names.last()
+            && !network::in_process_sender(root)
+            && let Some(w) = word_in(root, network::HANDLE_WORDS)
+            && word_in(root, network::PROPERTY_WORDS).is_none()
+        {
+            self.set(format!(
+                "`{root}`, a connection, handed to a call (the word `{w}`)"
+            ));
         }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn imports_from_network_crates_params_and_host_ports_are_read() {
-        let src = "use sqlx::{PgPool, postgres::PgRow as Row};\nuse std::net::{SocketAddr, TcpStream};\nuse std::fs;\n";
-        let names: Vec<String> = imports(src).into_iter().map(|(n, _)| n).collect();
-        assert_eq!(names, ["PgPool", "postgres", "PgRow", "Row", "TcpStream"]);
-        let f = "fn retry<F: FnMut() -> u8>(mut f: F, n: u32) {}";
-        let p = params(f, Span::new(0, f.len()), f.len() - 2);
-        assert_eq!(p[0], ("f".to_string(), "F".to_string()));
-        assert_eq!(p[1].0, "n");
-        assert!(host_port("\"db.internal:5432\"").is_some());
-        assert!(host_port("{host}:{port}").is_some());
-        assert!(host_port("{}:{}").is_none());
-        assert!(host_port("localhost:8080").is_none());
-        assert!(host_port("error: 404").is_none());
     }
 }
