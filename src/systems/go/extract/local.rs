@@ -86,5 +86,8 @@ fn bookkeeping(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
         .next()
         .unwrap_or(operand)
         .to_ascii_lowercase();
-    last.starts_with("log") || last.ends_with("log") || last.ends_with("logger")
+    matches!(
+        last.as_str(),
+        "log" | "klog" | "glog" | "slog" | "zap" | "logrus" | "logctx" | "logentry"
+    ) || last.ends_with("logger")
 }
