@@ -200,8 +200,7 @@ pub(super) fn wait_backoff(
                     .fields_of(name, super::super::enclosing_function(n))
                     .into_iter()
                     .filter(|f| f.field == "Steps" && f.value.end_byte() <= n.start_byte())
-                    .filter(|f| cur.is_none_or(|v| v.start_byte() < f.value.start_byte()))
-                    .last()
+                    .rfind(|f| cur.is_none_or(|v| v.start_byte() < f.value.start_byte()))
                     .map(|f| f.value);
             }
             continue;
