@@ -54,6 +54,38 @@ fn a_django_setting_from_the_settings_module() {
 }
 
 #[test]
+fn a_class_attribute_names_the_line_of_the_constant_it_reads() {
+    // `retry_kwargs = {"max_retries": max_retries}` reads the class
+    // attribute `max_retries = int(getenv(.., DEFAULT_RETRY_LIMIT))`: the
+    // findings name both constants' lines (packit-service named only the
+    // backoff's).
+    let (p, _) = policy("python-class-attribute-constant");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
+    let mut from = p.settings_from.clone();
+    from.sort_by_key(|s| s.line);
+    assert_eq!(
+        from,
+        [
+            "testdata/values/python-class-attribute-constant/app/constants.py:1",
+            "testdata/values/python-class-attribute-constant/app/constants.py:2"
+        ]
+    );
+}
+
+#[test]
+fn a_django_setting_from_the_module_the_entry_point_names() {
+    // `manage.py` sets `DJANGO_SETTINGS_MODULE` to `shop.settings.prod`:
+    // its 6 retries, not `dev.py`'s 1.
+    let (p, codes) = policy("python-django-settings-module");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(7));
+    assert!(codes.contains(&"RL206"), "{codes:?}");
+    assert_eq!(
+        p.settings_from,
+        ["testdata/values/python-django-settings-module/shop/shop/settings/prod.py:1"]
+    );
+}
+
+#[test]
 fn a_django_setting_two_settings_modules_disagree_on_stays_unknown() {
     let (p, codes) = policy("python-django-settings-ambiguous");
     assert_eq!(p.attempts.value.count, AttemptCount::Unknown);

@@ -7,7 +7,7 @@
 //! `src/integrationTest/**`, `src/component-test/**`,
 //! `src/integration_tests/**`), `tests/**`, `__tests__/**`, fixture folders
 //! (`fixtures`, `testdata`, `test-data`, `test_data`, `__fixtures__`,
-//! `__mocks__`), and files named as tests: `*_test.go`, `test_*.py`,
+//! `__mocks__`), `unittests/**`, a top-level `e2e/**`, and files named as tests: `*_test.go`, `test_*.py`,
 //! `*_test.py` and Python and Go files under `test/`, `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
 //! `*Tests.cs`, `*Test.cs` (and every C# file of a .NET test project's
 //! folder, `Orders.Tests/`, `Api.UnitTests/`, or of a project whose
@@ -42,6 +42,12 @@ const TEST_DIRS: &[&str] = &[
     "test_data",
     "testfixtures",
     "test-fixtures",
+    // Python projects' unit suites and their helpers (DefectDojo's
+    // `unittests/dojo_test_case.py`, aliyun-oss-python-sdk's
+    // `unittests/common.py`, SpiNNMan's `unittests/virtual_spinnaker.py`,
+    // datatrails-python's `unittests/mock_response.py`, glideinwms's
+    // `unittests/fixtures/`): decided on those five, all test code.
+    "unittests",
 ];
 
 /// Whether a folder holds Gradle build logic rather than a program:
@@ -104,6 +110,11 @@ pub fn is_test_source(relative: &str) -> bool {
             // `src/testFixtures/`, `src/integrationTest/`,
             // `src/component-test/`, `src/e2e/`.
             || (i > 0 && dirs[i - 1] == "src" && test_source_set(d))
+            // A repository's top-level `e2e/`: its end-to-end suites and the
+            // harness they run (external-secrets `e2e/framework`, woodpecker
+            // `e2e/setup`). Only at the top: a package named `e2e` deeper
+            // down may be product code (end-to-end encryption).
+            || (i == 0 && *d == "e2e")
     });
     // A .NET test project's folder, as `dotnet new` names it:
     // `Orders.Tests/`, `Arcade.Validation.Tests/`, `Api.UnitTests/`.
@@ -249,6 +260,11 @@ mod tests {
             "buildSrc/src/main/groovy/WaitForMySql.java",
             "build-logic/src/main/kotlin/Conventions.kt",
             "microservice-istio-bonus/.mvn/wrapper/MavenWrapperDownloader.java",
+            // DefectDojo's test base class, named as no test is.
+            "unittests/dojo_test_case.py",
+            "unittests/tools/test_zap_parser.py",
+            "e2e/setup/agent.go",
+            "e2e/framework/addon/vault.go",
         ] {
             assert!(is_test_source(p), "{p}");
         }
@@ -268,6 +284,9 @@ mod tests {
             "Latest.java",
             "src/Microsoft.DotNet.Helix/JobSender/StorageHelpers/ContainerBase.cs",
             "src/Catalog.Tests.Shared/appsettings.json",
+            "unittests/scans/cfn_lint/templates.yaml",
+            "dojo/unittest_helpers.py",
+            "pkg/crypto/e2e/session.go",
         ] {
             assert!(!is_test_source(p), "{p}");
         }

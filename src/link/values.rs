@@ -213,11 +213,22 @@ fn name_places(p: &mut RetryPolicy, text: &str, given: &GivenHere) {
     spans.push((p.delay.span, p.delay.is_written()));
     spans.extend(p.per_try_timeout.iter().map(|t| (t.span, t.is_written())));
     spans.extend(p.overall_timeout.iter().map(|t| (t.span, t.is_written())));
-    let said: Vec<&str> = spans
+    let mut said: Vec<&str> = spans
         .into_iter()
         .filter(|(_, written)| *written)
         .filter_map(|(s, _)| text.get(s.start..s.end))
         .collect();
+    // A setting that names a binding of the file (`retry_kwargs =
+    // {"max_retries": max_retries}` under the class attribute
+    // `max_retries = int(getenv("LIMIT", DEFAULT_RETRY_LIMIT))`): the
+    // binding's line says what it reads too.
+    let bound: Vec<&str> = said
+        .iter()
+        .flat_map(|t| words(t))
+        .filter_map(|w| binding_line(text, w))
+        .take(64)
+        .collect();
+    said.extend(bound);
     let mut keys: Vec<&String> = given.keys().collect();
     keys.sort();
     for k in keys {
@@ -226,6 +237,29 @@ fn name_places(p: &mut RetryPolicy, text: &str, given: &GivenHere) {
             p.settings_from.push(place.clone());
         }
     }
+}
+
+/// The names of `text` (runs of letters, digits and `_` not starting
+/// with a digit).
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+        })
+}
+
+/// The line of `text` that binds `name` (`name = ..` or `name: T = ..`
+/// at the start of a line, after its indentation), the first one.
+fn binding_line<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    text.lines().take(100_000).find(|l| {
+        l.trim_start().strip_prefix(name).is_some_and(|rest| {
+            let rest = rest.trim_start();
+            (rest.starts_with('=') && !rest.starts_with("=="))
+                || (rest.starts_with(':') && rest.contains('='))
+        })
+    })
 }
 
 /// Whether `text` holds `word` not inside a longer name.
@@ -304,10 +338,93 @@ fn django_settings(dir: &Path, disk: Disk<'_>) -> Vec<PathBuf> {
         }
         if !found.is_empty() {
             found.sort();
-            return found;
+            return chosen_settings(d, found, disk);
         }
     }
     Vec::new()
+}
+
+/// Of several settings modules, the one the project runs with: the
+/// `DJANGO_SETTINGS_MODULE` its entry points set
+/// (`os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings.prod")`
+/// in `manage.py`, `wsgi.py`, `asgi.py` or `celery.py`, in the folder
+/// the settings were found in, a folder of it, or the one above). All of
+/// them when the entry points name none, name different ones, or name a
+/// module that is not among them (a package's `__init__.py` that
+/// imports the others).
+fn chosen_settings(d: &Path, found: Vec<PathBuf>, disk: Disk<'_>) -> Vec<PathBuf> {
+    if found.len() < 2 {
+        return found;
+    }
+    let mut folders: Vec<PathBuf> = vec![d.to_path_buf()];
+    folders.extend(d.parent().map(Path::to_path_buf));
+    for n in disk.list(d, MAX_ENTRIES).unwrap_or_default() {
+        let sub = d.join(&n);
+        if !n.starts_with('.') && disk.is_dir(&sub) {
+            folders.push(sub);
+        }
+    }
+    let mut named: Vec<String> = Vec::new();
+    for f in folders.iter().take(MAX_ENTRIES) {
+        for entry in ["manage.py", "wsgi.py", "asgi.py", "celery.py"] {
+            let Some(text) = disk.read(&f.join(entry), MAX_READ) else {
+                continue;
+            };
+            for m in settings_modules_named(&text) {
+                if !named.contains(&m) {
+                    named.push(m);
+                }
+            }
+        }
+    }
+    let [module] = named.as_slice() else {
+        return found;
+    };
+    let parts: Vec<&str> = module.split('.').collect();
+    let as_file = format!("{}.py", parts.join("/"));
+    let chosen: Vec<PathBuf> = found
+        .iter()
+        .filter(|p| {
+            let shown = p.to_string_lossy().replace('\\', "/");
+            shown.ends_with(&format!("/{as_file}"))
+        })
+        .cloned()
+        .collect();
+    if chosen.len() == 1 { chosen } else { found }
+}
+
+/// The modules a Python entry point sets `DJANGO_SETTINGS_MODULE` to
+/// (`setdefault("DJANGO_SETTINGS_MODULE", "a.b")`, `environ["..."] =
+/// "a.b"`), in order.
+fn settings_modules_named(text: &str) -> Vec<String> {
+    let key = "DJANGO_SETTINGS_MODULE";
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices(key).take(16) {
+        let rest = &text[at + key.len()..];
+        // The key's closing quote, then `,` or `] =`, then the value.
+        let rest = rest.trim_start_matches(['"', '\'']).trim_start();
+        let rest = rest
+            .strip_prefix(',')
+            .or_else(|| {
+                rest.strip_prefix(']')
+                    .map(|r| r.trim_start().trim_start_matches('='))
+            })
+            .map(str::trim_start);
+        let Some(rest) = rest else { continue };
+        let Some(q) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let value: String = rest[1..].chars().take_while(|c| *c != q).collect();
+        if !value.is_empty()
+            && value.len() < 200
+            && value
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        {
+            out.push(value);
+        }
+    }
+    out
 }
 
 /// The values other files of the package (the folder's `.go` files but

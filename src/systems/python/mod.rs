@@ -341,6 +341,14 @@ pub static PIKA: SystemSpec = SystemSpec {
     ..SystemSpec::plain("pika ConnectionParameters", Layer::Sdk)
 };
 
+pub static JIRA: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        explicit: "pass `max_retries=` and `timeout=` to `JIRA(..)`: `timeout=(connect, read)` bounds each try, `max_retries=0` where the code around the calls retries",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("jira client", Layer::Sdk)
+};
+
 pub static OPENAI: SystemSpec = SystemSpec {
     fixes: Fixes {
         explicit: "pass `max_retries=` and `timeout=` to `OpenAI(..)`: `max_retries=0` where the code around the call retries",
@@ -373,6 +381,7 @@ pub fn lib_spec(name: &str) -> &'static SystemSpec {
         "google-api-core" => &GOOGLE,
         "aiohttp_retry" => &AIOHTTP_RETRY,
         "pika" => &PIKA,
+        "jira" => &JIRA,
         "openai" => &OPENAI,
         "anthropic" => &ANTHROPIC,
         "loop" => &PYTHON_LOOP,
@@ -389,6 +398,7 @@ pub fn lib_label(name: &str) -> String {
         "dramatiq" => DRAMATIQ.label.to_string(),
         "google-api-core" => GOOGLE.label.to_string(),
         "pika" => PIKA.label.to_string(),
+        "jira" => JIRA.label.to_string(),
         "openai" => OPENAI.label.to_string(),
         "anthropic" => ANTHROPIC.label.to_string(),
         other => other.to_string(),

@@ -65,8 +65,12 @@ fn num_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Num> {
         }
         "selector_expression" => {
             let Some((pkg, name)) = ctx.pkg_ref(n) else {
-                // A field the file reads (`cfg.RetryMax`): its tag's
-                // default (`link::values`).
+                // A field the file reads (`cfg.RetryMax`): the default the
+                // file gives it when unset, else its tag's default
+                // (`link::values`).
+                if let Some(v) = zero_default(ctx, n) {
+                    return num_at(ctx, v, depth + 1);
+                }
                 return values::external(ctx, n);
             };
             if pkg != Pkg::Time {
@@ -183,6 +187,50 @@ fn viper_default<'a>(ctx: &Ctx<'a>, call: Node<'_>) -> Option<Node<'a>> {
         let a = super::args(c);
         let (&k, &v) = (a.first()?, a.get(1)?);
         (string(ctx, k).as_deref() == Some(key.as_str())).then_some(v)
+    })
+}
+
+/// The default a field takes in this file when left unset: `if
+/// c.MaxRetries == 0 { c.MaxRetries = DefaultMaxRetries }` (or `<= 0`)
+/// gives `c.config.MaxRetries` the value `DefaultMaxRetries` (the field
+/// matched by its name: the config is often reached through another
+/// receiver where it is read). A caller may set the field otherwise; the
+/// default is read as the value, as viper's and a tag's are.
+fn zero_default<'a>(ctx: &Ctx<'a>, sel: Node<'_>) -> Option<Node<'a>> {
+    let name = ctx.text(field(sel, "field")?);
+    ctx.nodes.iter().take(super::MAX_NODES).find_map(|&i| {
+        if i.kind() != "if_statement" {
+            return None;
+        }
+        let k = field(i, "condition").filter(|k| k.kind() == "binary_expression")?;
+        let (l, r) = (field(k, "left")?, field(k, "right")?);
+        if !matches!(ctx.text(field(k, "operator")?), "==" | "<=")
+            || ctx.text(r) != "0"
+            || l.kind() != "selector_expression"
+            || field(l, "field").map(|f| ctx.text(f)) != Some(name)
+        {
+            return None;
+        }
+        let block = field(i, "consequence")?;
+        let stmts: Vec<Node<'a>> = named_children(block)
+            .into_iter()
+            .flat_map(|c| {
+                if c.kind() == "statement_list" {
+                    named_children(c)
+                } else {
+                    vec![c]
+                }
+            })
+            .collect();
+        stmts.into_iter().find_map(|a| {
+            if a.kind() != "assignment_statement"
+                || field(a, "operator").map(|o| ctx.text(o)) != Some("=")
+                || field(a, "left").map(|x| ctx.text(x)) != Some(ctx.text(l))
+            {
+                return None;
+            }
+            named_children(field(a, "right")?).first().copied()
+        })
     })
 }
 

@@ -8,6 +8,7 @@ mod go_retry_client_go;
 pub(super) mod jpillora;
 mod kafka_go;
 mod sarama;
+mod ticker;
 
 pub(super) use brokers::extract as brokers;
 pub(super) use kafka_go::extract as kafka_go;
@@ -42,6 +43,18 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 | "RetryNotifyWithData"
                 | "RetryNotifyWithTimer",
             ) => cenkalti(ctx, n, name, v5),
+            (Pkg::Backoff(v5), "NewTicker" | "NewTickerWithTimer") => {
+                if let Some((p, (start, end))) = ticker::ticker(ctx, n, v5) {
+                    let i = facts.policies.len();
+                    facts.policies.push(p);
+                    scopes.push(RetryScope {
+                        policy: i,
+                        start,
+                        end,
+                    });
+                }
+                continue;
+            }
             (Pkg::RetryGo(_), "Do" | "DoWithData") => retry_go(ctx, n, true),
             (Pkg::RetryGo(_), "New" | "NewWithData") => retry_go(ctx, n, false),
             (Pkg::GoRetry, _) => match go_retry(ctx, n, name) {
@@ -71,6 +84,20 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             }
             _ => continue,
         };
+        // The operation only binds a local port or reads an informer
+        // cache: nothing remote is asked again.
+        let range = op.and_then(|o| operation_range(ctx, o));
+        if let Some((start, end)) = range
+            && super::local::only_local(
+                ctx,
+                ctx.calls
+                    .iter()
+                    .copied()
+                    .filter(|c| start <= c.start_byte() && c.end_byte() <= end),
+            )
+        {
+            continue;
+        }
         let i = facts.policies.len();
         if name == "LoadDefaultConfig"
             && let Some(e) = aws::shared(ctx, n, &p, i)
@@ -78,7 +105,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             facts.aws_shared.push(e);
         }
         facts.policies.push(p);
-        if let Some((start, end)) = op.and_then(|o| operation_range(ctx, o)) {
+        if let Some((start, end)) = range {
             scopes.push(RetryScope {
                 policy: i,
                 start,
@@ -599,8 +626,14 @@ fn cenkalti<'a>(
     let permanent = op
         .and_then(|o| operation_range(ctx, o))
         .is_some_and(|(s, e)| ctx.src.get(s..e).is_some_and(|t| t.contains(".Permanent(")));
+    // `backoff.Retry(ctx, op, ..)` with `op` a parameter (woodpecker's
+    // `retryRPC(ctx, c, name, op)`): each caller's operation decides what
+    // is permanent, not known here.
+    let given = op.is_some_and(|o| o.kind() == "identifier" && operation_range(ctx, o).is_none());
     p.retry_on = if permanent {
         Located::written(predicate(at), at)
+    } else if given {
+        Located::default_at(RetryOn::Unknown, at)
     } else {
         Located::default_at(RetryOn::AllErrors, at)
     };

@@ -112,6 +112,14 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         if !requeue && walk::walks_items(ctx, n, &own) {
             continue;
         }
+        // Each pass takes another item off a queue: a consume loop.
+        if !requeue && walk::takes_items(ctx, &own) {
+            continue;
+        }
+        // Only a local port or the process's own cache is asked again.
+        if super::local::only_local(ctx, own.iter().copied()) {
+            continue;
+        }
         let waits: Vec<Node<'_>> = own
             .iter()
             .copied()
@@ -157,7 +165,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         // Every error tested leaves the loop: a wait for a state, not a
         // retry of a call (unless it goes round on a response status).
         let statuses_tested = statuses(ctx, &own);
-        if !requeue && statuses_tested.is_none() && walk::errors_all_leave(ctx, body) {
+        if !requeue
+            && statuses_tested.is_none()
+            && (walk::errors_all_leave(ctx, body) || walk::tests_no_error(ctx, body))
+        {
             continue;
         }
         // `case <-timeout: return` / `case <-ctx.Done(): return`, or a
@@ -166,8 +177,11 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         // A clock test is written in the loop: the attempts stay written
         // (the rules that judge what a loop retries still see it), their
         // number unknown.
-        let clock = count == AttemptCount::Unbounded && walk::has_elapsed_cap(ctx, &own);
-        let count = if count == AttemptCount::Unbounded && (clock || has_deadline_case(ctx, &own)) {
+        let clock = count == AttemptCount::Unbounded
+            && (walk::has_elapsed_cap(ctx, &own) || walk::context_deadline_leaves(ctx, n, &own));
+        let count = if count == AttemptCount::Unbounded
+            && (clock || has_deadline_case(ctx, &own) || walk::called_stops_on_cancel(ctx, &own))
+        {
             AttemptCount::Unknown
         } else {
             count

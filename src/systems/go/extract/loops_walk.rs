@@ -72,16 +72,77 @@ fn reports(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
 /// or the call only logs. The next pass calls with another argument: a
 /// scan, a search or a failover, not the same call tried again.
 pub fn walks_items(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>]) -> bool {
-    let vars = stepped(ctx, lp, own);
+    let mut vars = stepped(ctx, lp, own);
     if vars.is_empty() {
         return false;
     }
+    derived(ctx, own, &mut vars);
     own.iter().any(|&c| {
         c.kind() == "call_expression"
             && !reports(ctx, c)
             && !inside_report(ctx, c, lp)
             && field(c, "arguments").is_some_and(|a| names_any(ctx, a, &vars))
     })
+}
+
+/// Names the loop binds from a stepped one, as an index or a position
+/// (`idx := (s.cur + i) % n`, `url := hosts[idx]`): the host or item the
+/// pass is at. A binding through a call (`d := delayFor(i)`) is not one:
+/// what the call makes of the counter is not known. Bounded by a few
+/// rounds (a chain of bindings in one pass).
+fn derived<'a>(ctx: &Ctx<'a>, own: &[Node<'_>], vars: &mut Vec<&'a str>) {
+    for _ in 0..4 {
+        let before = vars.len();
+        for &c in own {
+            if !matches!(c.kind(), "short_var_declaration" | "assignment_statement") {
+                continue;
+            }
+            let (Some(l), Some(r)) = (field(c, "left"), field(c, "right")) else {
+                continue;
+            };
+            let (lefts, rights) = (named_children(l), named_children(r));
+            if lefts.len() != 1 || rights.len() != 1 || lefts[0].kind() != "identifier" {
+                continue;
+            }
+            let name = ctx.text(lefts[0]);
+            if vars.contains(&name) || counts_attempts(name) || !positional(ctx, rights[0]) {
+                continue;
+            }
+            if names_any(ctx, rights[0], vars) {
+                vars.push(name);
+            }
+        }
+        if vars.len() == before {
+            break;
+        }
+    }
+}
+
+/// An index or arithmetic of names and numbers (`xs[(k+i)%n]`, `(k + i)
+/// % len(xs)`): the only call it may hold is `len(..)`.
+fn positional(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
+    let mut stack = vec![e];
+    let mut seen = 0usize;
+    while let Some(x) = stack.pop() {
+        seen += 1;
+        if seen > 256 {
+            return false;
+        }
+        match x.kind() {
+            "index_expression"
+            | "binary_expression"
+            | "parenthesized_expression"
+            | "identifier"
+            | "int_literal"
+            | "selector_expression"
+            | "field_identifier"
+            | "argument_list" => {}
+            "call_expression" if field(x, "function").is_some_and(|f| ctx.text(f) == "len") => {}
+            _ => return false,
+        }
+        stack.extend(named_children(x));
+    }
+    true
 }
 
 /// `call` is an argument of a logging call of the loop (`zap.Int("n", i)`
@@ -245,5 +306,180 @@ pub fn has_elapsed_cap(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
             && field(c, "consequence")
                 .and_then(last_statement)
                 .is_some_and(|s| matches!(s.kind(), "return_statement" | "break_statement"))
+    })
+}
+
+/// Names of a method that takes the next item off a queue or stream
+/// (`e.pollTask(..)`, `sub.NextMsg(..)`, `q.Dequeue()`, `r.FetchMessage(..)`).
+fn takes_next(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    [
+        "poll", "take", "next", "receive", "recv", "dequeue", "pop", "consume",
+    ]
+    .iter()
+    .any(|w| l.starts_with(w))
+        || ["fetchmessage", "readmessage"]
+            .iter()
+            .any(|w| l.starts_with(w))
+}
+
+/// A consume loop: each pass takes another item (`task, err :=
+/// e.pollTask(..)`) and hands it to a later call of the pass
+/// (`e.recordStarted(ctx, task)`); a failed item is dropped or finished
+/// and the next one taken, so what goes round is the queue, not the same
+/// call tried again. A request built anew each pass (`http.NewRequest`)
+/// is not taken from anywhere and does not count.
+pub fn takes_items(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
+    let mut items: Vec<(&str, usize)> = Vec::new();
+    for &c in own {
+        if c.kind() != "short_var_declaration" && c.kind() != "assignment_statement" {
+            continue;
+        }
+        let (Some(l), Some(r)) = (field(c, "left"), field(c, "right")) else {
+            continue;
+        };
+        let Some(call) = named_children(r)
+            .first()
+            .copied()
+            .filter(|x| x.kind() == "call_expression")
+        else {
+            continue;
+        };
+        let method = field(call, "function")
+            .filter(|f| f.kind() == "selector_expression")
+            .and_then(|f| field(f, "field"))
+            .map(|f| ctx.text(f));
+        if !method.is_some_and(takes_next) {
+            continue;
+        }
+        if let Some(first) = named_children(l)
+            .first()
+            .filter(|v| v.kind() == "identifier" && ctx.text(**v) != "_")
+        {
+            items.push((ctx.text(*first), c.end_byte()));
+        }
+    }
+    items.iter().any(|&(name, after)| {
+        own.iter().any(|&c| {
+            c.kind() == "call_expression"
+                && c.start_byte() >= after
+                && !reports(ctx, c)
+                && field(c, "arguments").is_some_and(|a| names_any(ctx, a, &[name]))
+        })
+    })
+}
+
+/// A function of the file the loop calls (`again, err := execute()`)
+/// returns `false` when its context is done (`case <-ctx.Done(): return
+/// false, nil`), and the loop leaves on that `false` (`if !again {
+/// return }`): the context ends the loop, as a `case <-ctx.Done()` of its
+/// own would.
+pub fn called_stops_on_cancel(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
+    let leaves_on_false = own.iter().any(|&c| {
+        c.kind() == "if_statement"
+            && field(c, "condition").is_some_and(|k| ctx.text(k).trim_start().starts_with('!'))
+            && field(c, "consequence")
+                .and_then(last_statement)
+                .is_some_and(|s| matches!(s.kind(), "return_statement" | "break_statement"))
+    });
+    if !leaves_on_false {
+        return false;
+    }
+    own.iter().any(|&c| {
+        c.kind() == "call_expression"
+            && field(c, "function").is_some_and(|f| f.kind() == "identifier")
+            && field(c, "function")
+                .and_then(|f| super::super::libs::operation_range(ctx, f))
+                .is_some_and(|(start, end)| cancel_returns_false(ctx, start, end))
+    })
+}
+
+/// A `case <-x.Done():` between `start` and `end` whose body returns
+/// `false` first (bounded by the file's nodes in that range).
+fn cancel_returns_false(ctx: &Ctx<'_>, start: usize, end: usize) -> bool {
+    let from = ctx.nodes.partition_point(|n| n.start_byte() < start);
+    ctx.nodes[from..]
+        .iter()
+        .take_while(|n| n.start_byte() < end)
+        .take(20_000)
+        .filter(|n| n.kind() == "communication_case")
+        .any(|cc| {
+            let t = ctx.text(*cc);
+            t.trim_start().starts_with("case <-")
+                && t.split(':').next().is_some_and(|h| h.contains(".Done()"))
+                && named_children(*cc)
+                    .iter()
+                    .filter(|s| s.kind() == "statement_list")
+                    .flat_map(|s| named_children(*s))
+                    .any(|s| {
+                        s.kind() == "return_statement"
+                            && ctx
+                                .text(s)
+                                .strip_prefix("return")
+                                .is_some_and(|r| r.trim_start().starts_with("false"))
+                    })
+        })
+}
+
+/// No test in the loop (nested ones included) looks at an error or a nil
+/// result: no `if` or `switch` whose condition names `err`, `.Err()` or
+/// `nil`. What the loop waits for is a state (`phase.Completed()`), not a
+/// call that failed.
+pub fn tests_no_error(ctx: &Ctx<'_>, body: Node<'_>) -> bool {
+    let mut stack = vec![body];
+    let mut seen = 0usize;
+    while let Some(n) = stack.pop() {
+        seen += 1;
+        if seen > 20_000 {
+            return false;
+        }
+        let tested = match n.kind() {
+            "func_literal" => continue,
+            "if_statement" => field(n, "condition").map(|k| ctx.text(k)),
+            "expression_switch_statement" | "type_switch_statement" => Some(ctx.text(n)),
+            _ => None,
+        };
+        if tested.is_some_and(|k| k.contains("err") || k.contains("Err()") || k.contains("nil")) {
+            return false;
+        }
+        stack.extend(named_children(n));
+    }
+    true
+}
+
+/// `if ctx.Err() != nil { return .. }` in the loop, with `ctx` made by
+/// `context.WithTimeout` or `context.WithDeadline` in the function around
+/// it (external-secrets `waitForCerts`): the deadline ends the loop, its
+/// length not known here.
+pub fn context_deadline_leaves(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>]) -> bool {
+    let Some(func) = super::super::enclosing_function(lp) else {
+        return false;
+    };
+    let body = ctx.text(func);
+    own.iter().any(|&c| {
+        if c.kind() != "if_statement" {
+            return false;
+        }
+        let Some(k) = field(c, "condition").map(|k| ctx.text(k)) else {
+            return false;
+        };
+        let Some(name) = k
+            .trim()
+            .strip_suffix("!= nil")
+            .map(str::trim)
+            .and_then(|x| x.strip_suffix(".Err()"))
+            .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        else {
+            return false;
+        };
+        let leaves = field(c, "consequence")
+            .and_then(last_statement)
+            .is_some_and(|s| matches!(s.kind(), "return_statement" | "break_statement"));
+        leaves
+            && body.lines().take(20_000).any(|l| {
+                let l = l.trim_start();
+                l.starts_with(&format!("{name},"))
+                    && (l.contains("context.WithTimeout(") || l.contains("context.WithDeadline("))
+            })
     })
 }

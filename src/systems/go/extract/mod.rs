@@ -19,6 +19,7 @@ mod env_fields;
 mod envs;
 pub mod eval;
 mod libs;
+mod local;
 mod loops;
 mod pkg;
 pub mod prune;

@@ -47,9 +47,15 @@ pub(super) fn pkg_of_path(path: &str) -> Option<Pkg> {
     let major = |p: &str, base: &str| p.strip_prefix(base).map(|rest| rest == "/v5");
     Some(match path {
         p if p.starts_with("github.com/hashicorp/go-retryablehttp") => Pkg::RetryableHttp,
-        p if p.starts_with("github.com/cenkalti/backoff") => {
-            Pkg::Backoff(major(p, "github.com/cenkalti/backoff").unwrap_or(false))
-        }
+        // v6 and v7 keep v5's `Retry(ctx, op, opts...)` (cenkalti/backoff
+        // `CHANGELOG.md` and `retry.go` as vendored by grafana/beyla,
+        // commit 6d5950eb4e6e6a27645e93e4156d236c11ed7da7: 6.0.0 adds
+        // `RetryError`, 7.0.0 changes `RetryAfter`); woodpecker imports v7.
+        p if p.starts_with("github.com/cenkalti/backoff") => Pkg::Backoff(
+            p.strip_prefix("github.com/cenkalti/backoff/v")
+                .and_then(|v| v.parse::<u32>().ok())
+                .is_some_and(|v| v >= 5),
+        ),
         p if p.starts_with("github.com/avast/retry-go") => {
             Pkg::RetryGo(major(p, "github.com/avast/retry-go").unwrap_or(false))
         }

@@ -176,6 +176,9 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
             p.retry_on = except_conditions(ctx, &[clause]);
             if let Some(m) = publish_method(ctx, again) {
                 p.methods = Located::written(m, at);
+                // A publish on a blocked connection waits as long as pika's
+                // `blocked_connection_timeout` lets it.
+                p.per_try_timeout = super::super::libs::pika::blocked_publish_timeout(ctx);
             }
             facts.policies.push(p);
             scopes.push(RetryScope {

@@ -9,8 +9,9 @@ mod aws;
 mod backoff;
 mod dramatiq;
 mod google;
+mod jira;
 pub(super) mod llm;
-mod pika;
+pub(super) mod pika;
 mod sdk;
 mod tenacity;
 
@@ -132,6 +133,7 @@ pub fn extract<'a>(
                         sdk::celery_policy(ctx, n)
                     }
                     "actor" if ctx.imports("dramatiq") => dramatiq::actor_policy(ctx, n),
+                    "JIRA" if jira::is_client(ctx, n) => Some(jira::client_policy(ctx, n)),
                     w if llm::client_lib(ctx, full, w).is_some() => {
                         llm::client_lib(ctx, full, w).map(|lib| llm::client_policy(ctx, n, lib))
                     }

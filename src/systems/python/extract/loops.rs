@@ -176,11 +176,14 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
             ),
             None => (count, written),
         };
-        // Every failure ends the loop: the except clauses re-raise at once.
+        // Every failure ends the loop: the except clauses re-raise at once;
+        // or a clock test leaves it (`if time.monotonic() - start >
+        // wait_for: exit(..)`): capped by a length not known here.
         let count = if count == AttemptCount::Unbounded
-            && own
+            && (own
                 .iter()
                 .any(|c| c.kind() == "raise_statement" && in_except(*c))
+                || own.iter().any(|c| clock_leaves(ctx, *c)))
         {
             AttemptCount::Unknown
         } else {
@@ -236,6 +239,7 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
                 .find_map(|c| again::publish_method(ctx, *c))
         }) {
             p.methods = Located::written(m, at);
+            p.per_try_timeout = super::libs::pika::blocked_publish_timeout(ctx);
         }
         if !statuses.is_empty() {
             p.retry_on =
@@ -425,6 +429,9 @@ fn sleep_delay(
     } else {
         Jitter::None
     };
+    if let Some(d) = self_grown(ctx, arg, arg_r) {
+        return (d, jitter);
+    }
     if let (Some(v), Some(start)) = (var, start)
         && let Some(d) = growth_in(ctx, arg_r, v, start)
     {
@@ -479,6 +486,9 @@ fn except_conditions(ctx: &Ctx<'_>, excepts: &[Node<'_>]) -> Located<RetryOn> {
         let Some(caught) = caught else {
             return Located::written(RetryOn::AllErrors, span(*e));
         };
+        let alias = (caught.kind() == "as_pattern")
+            .then(|| named_children(caught).last().map(|a| ctx.text(*a)))
+            .flatten();
         let caught = if caught.kind() == "as_pattern" {
             named_children(caught).first().copied().unwrap_or(caught)
         } else {
@@ -493,10 +503,128 @@ fn except_conditions(ctx: &Ctx<'_>, excepts: &[Node<'_>]) -> Located<RetryOn> {
             let name = ctx.text(i);
             let simple = name.rsplit('.').next().unwrap_or(name);
             if matches!(simple, "Exception" | "BaseException") {
+                // `except Exception as e: if e.code == 517: sleep(1) else:
+                // raise` (snuba's `RetryOnSyncError`): the test sorts the
+                // exception, the others are raised.
+                if let Some(test) = alias.and_then(|a| sorting_test(ctx, *e, a)) {
+                    return Located::written(
+                        RetryOn::Listed {
+                            conditions: vec![Located::written(Condition::Predicate, span(test))],
+                        },
+                        span(test),
+                    );
+                }
                 return Located::written(RetryOn::AllErrors, span(i));
             }
             conditions.push(Located::written(Condition::Exception(name.into()), span(i)));
         }
     }
     Located::written(RetryOn::Listed { conditions }, first)
+}
+
+/// The `if` of an `except .. as e:` block that tests `e` and raises on one
+/// side (`if e.code == 517: .. else: raise`, `if not retryable(e):
+/// raise`): its condition, the predicate of what goes round.
+fn sorting_test<'a>(ctx: &Ctx<'a>, clause: Node<'a>, alias: &str) -> Option<Node<'a>> {
+    let block = named_children(clause)
+        .into_iter()
+        .find(|c| c.kind() == "block")?;
+    named_children(block).into_iter().find_map(|st| {
+        if st.kind() != "if_statement" {
+            return None;
+        }
+        let cond = field(st, "condition")?;
+        let names_alias = ctx
+            .text(cond)
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == alias);
+        let raises = ctx
+            .subtree(st)
+            .iter()
+            .take(4_096)
+            .any(|n| n.kind() == "raise_statement");
+        (names_alias && raises).then_some(cond)
+    })
+}
+
+/// An `if` that reads the clock and leaves the loop (`if time.monotonic()
+/// - start > wait_for: raise ..`, `if time.time() > deadline: break`,
+/// `sys.exit(..)`).
+fn clock_leaves(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
+    if c.kind() != "if_statement" {
+        return false;
+    }
+    let Some(cond) = field(c, "condition").map(|k| ctx.text(k)) else {
+        return false;
+    };
+    let clock = [
+        "monotonic()",
+        "time.time()",
+        "perf_counter()",
+        "datetime.now(",
+        "utcnow(",
+        "timezone.now(",
+    ]
+    .iter()
+    .any(|w| cond.contains(w));
+    clock
+        && field(c, "consequence").is_some_and(|b| {
+            ctx.subtree(b).iter().take(1_024).any(|n| {
+                matches!(
+                    n.kind(),
+                    "raise_statement" | "return_statement" | "break_statement"
+                ) || (n.kind() == "call" && matches!(callee(ctx, *n).1, "exit" | "_exit"))
+            })
+        })
+}
+
+/// `time.sleep(w)` after `w = min(w * 2, cap)` (or `w = w * 2`, `w *=
+/// 2` read as its binding) in the loop, `w` first bound to a number
+/// before it (snuba's `poll_system_query`): the wait doubles from the
+/// first value times the factor, up to the cap.
+fn self_grown(ctx: &Ctx<'_>, arg: Node<'_>, bound: Node<'_>) -> Option<Delay> {
+    if arg.kind() != "identifier" || bound.id() == arg.id() {
+        return None;
+    }
+    let name = ctx.text(arg);
+    let (product, cap) = if bound.kind() == "call" && callee(ctx, bound).1 == "min" {
+        let a = Args::of(ctx, bound).positional;
+        let i = a.iter().position(|x| x.kind() == "binary_operator")?;
+        let cap = a
+            .iter()
+            .enumerate()
+            .find(|(j, _)| *j != i)
+            .and_then(|(_, c)| eval::wait_seconds(ctx, *c));
+        (a[i], cap)
+    } else {
+        (bound, None)
+    };
+    if product.kind() != "binary_operator"
+        || field(product, "operator").map(|o| ctx.text(o)) != Some("*")
+    {
+        return None;
+    }
+    let (l, r) = (field(product, "left")?, field(product, "right")?);
+    let k = if ctx.text(l) == name {
+        eval::number(ctx, r)?
+    } else if ctx.text(r) == name {
+        eval::number(ctx, l)?
+    } else {
+        return None;
+    };
+    let first = ctx
+        .bindings
+        .get(name)?
+        .iter()
+        .find(|v| v.end_byte() <= bound.start_byte() && v.id() != bound.id())
+        .and_then(|v| eval::number(ctx, *v))?;
+    if !(k > 1.0 && k < 100.0 && first > 0.0 && first < 1e9) {
+        return None;
+    }
+    let base = (first * k).min(cap.map_or(f64::MAX, |c| c.as_secs_f64()));
+    Some(Delay::Exponential {
+        base: Duration::from_secs_f64(base),
+        multiplier: k,
+        cap,
+    })
 }

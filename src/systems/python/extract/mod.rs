@@ -84,6 +84,8 @@ const NEEDLES: &[&str] = &[
     // Celery's redelivery of a task whose worker died (`celery_requeue`).
     "reject_on_worker_lost",
     "REJECT_ON_WORKER_LOST",
+    // The jira client's own retrying session (`libs::jira`).
+    "JIRA(",
     // Dramatiq actors (`libs::dramatiq`).
     "dramatiq",
     // Celery's broker and its redelivery timeout (`celery_broker`).
@@ -234,6 +236,7 @@ impl<'a> Ctx<'a> {
                         "pika",
                         "openai",
                         "anthropic",
+                        "jira",
                     ] {
                         // A project's own module named for its Celery app
                         // (`from proj.celery_init import app`, `celery_app`,

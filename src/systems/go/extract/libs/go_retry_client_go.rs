@@ -179,12 +179,30 @@ pub(super) fn wait_backoff(
         default_attempts(AttemptCount::Unknown, "a backoff not known here", at),
     );
     let mut cur = b;
+    // `listRetry.Steps = int(c.limit)` after the binding: the count the
+    // call is given.
+    let mut steps_set: Option<Node<'_>> = None;
     for _ in 0..super::super::MAX_DEPTH {
         let Some(n) = cur else { break };
         if n.kind() == "identifier" {
+            let name = ctx.text(n);
             cur = ctx
-                .binding(ctx.text(n), n.start_byte())
+                .binding(name, n.start_byte())
                 .filter(|v| v.id() != n.id());
+            // `if useBackoff { b = retry.DefaultBackoff } else { b =
+            // retry.DefaultRetry }`: which one the call gets is decided
+            // when it runs, so the backoff is not known here.
+            if cur.is_some_and(|v| branch_bound(ctx, name, v)) {
+                return p;
+            }
+            if steps_set.is_none() {
+                steps_set = ctx
+                    .fields_of(name, super::super::enclosing_function(n))
+                    .into_iter()
+                    .filter(|f| f.field == "Steps" && f.value.end_byte() <= n.start_byte())
+                    .rfind(|f| cur.is_none_or(|v| v.start_byte() < f.value.start_byte()))
+                    .map(|f| f.value);
+            }
             continue;
         }
         let known = match ctx.pkg_ref(n) {
@@ -201,6 +219,15 @@ pub(super) fn wait_backoff(
                 },
                 s,
             );
+            if let Some(v) = steps_set {
+                p.attempts = attempts(
+                    eval::count(ctx, v)
+                        .filter(|c| *c > 0)
+                        .map_or(AttemptCount::Unknown, AttemptCount::Finite),
+                    &format!("Steps = {}", ctx.text(v)),
+                    span(v),
+                );
+            }
             p.delay = Located::default_at(steady(d, factor, None), s);
             // k8s.io/apimachinery `wait.Jitter(d, f)` returns `d +
             // rand.Float64()*f*d`: a share added, never taken off.
@@ -264,6 +291,30 @@ pub(super) fn wait_backoff(
         return p;
     }
     p
+}
+
+/// `value`, bound to `name`, lies in one branch of an `if`/`else` (or a
+/// `switch`) whose other branch binds `name` too.
+fn branch_bound(ctx: &Ctx<'_>, name: &str, value: Node<'_>) -> bool {
+    let Some(branch) = std::iter::successors(value.parent(), |p| p.parent())
+        .take(8)
+        .take_while(|p| !matches!(p.kind(), "func_literal" | "function_declaration"))
+        .find(|p| {
+            matches!(
+                p.kind(),
+                "if_statement" | "expression_switch_statement" | "type_switch_statement"
+            )
+        })
+    else {
+        return false;
+    };
+    ctx.bindings.get(name).is_some_and(|vs| {
+        vs.iter().any(|v| {
+            v.id() != value.id()
+                && branch.start_byte() <= v.start_byte()
+                && v.end_byte() <= branch.end_byte()
+        })
+    })
 }
 
 /// `Duration x Factor^n` (a factor of 1 or less is a fixed delay).

@@ -14,6 +14,7 @@
 //! together: the bound of one attempt), `DEFAULT_BLOCKED_CONNECTION_TIMEOUT
 //! = None` (a publish on a connection the broker blocked waits for ever).
 
+use super::super::Kind as _;
 use super::super::eval;
 use super::super::{Args, Ctx, callee, policy, span};
 use crate::model::calls::{CallEdge, Protocol, UnresolvedCall, short_host};
@@ -35,6 +36,45 @@ pub(super) fn is_parameters(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
     let (full, last) = callee(ctx, call);
     matches!(last, "ConnectionParameters" | "URLParameters")
         && (full == last || full.starts_with("pika."))
+}
+
+/// How long a publish of this file may wait on a connection the broker
+/// blocked (a resource alarm: memory or disk): the file's pika parameters'
+/// `blocked_connection_timeout`, pika's `None` (for ever) when none of
+/// them sets it. Only a `BlockingConnection` waits (its `basic_publish`
+/// returns when the broker unblocks it); `None` when the file opens none
+/// or builds no parameters (the connection is made elsewhere).
+pub(in super::super) fn blocked_publish_timeout(ctx: &Ctx<'_>) -> Option<Located<Timeout>> {
+    if !ctx.imports("pika") || !ctx.src.contains("BlockingConnection") {
+        return None;
+    }
+    let mut found: Option<Located<Timeout>> = None;
+    for &c in ctx
+        .nodes
+        .iter()
+        .filter(|c| c.kind_str() == "call" && is_parameters(ctx, **c))
+    {
+        let args = Args::of(ctx, c);
+        let t = match args.kw("blocked_connection_timeout") {
+            Some(v) if ctx.text(v) == "None" => Located::written(Timeout::Disabled, span(v)),
+            Some(v) => Located::written(
+                eval::seconds(ctx, v).map_or(Timeout::Unknown, Timeout::after),
+                span(v),
+            ),
+            // `URLParameters("amqp://..?blocked_connection_timeout=30")`.
+            None if callee(ctx, c).1 == "URLParameters" => {
+                Located::default_at(Timeout::Unknown, span(c))
+            }
+            None => Located::default_at(Timeout::Disabled, span(c)),
+        };
+        // Parameters that disagree: not known which one the publish uses.
+        found = match found {
+            None => Some(t),
+            Some(f) if f.value == t.value => Some(f),
+            Some(f) => Some(Located::default_at(Timeout::Unknown, f.span)),
+        };
+    }
+    found
 }
 
 /// The broker edge of the parameters, and their connect retry when
