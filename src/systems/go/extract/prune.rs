@@ -84,7 +84,8 @@ pub fn pruned_keeping(text: &str, kept: &[Body]) -> Option<Pruned> {
         Some((t, b)) => (Some(t), b),
         None => (None, Vec::new()),
     };
-    let skip = left_out(text.as_bytes(), &bodies, &lexed);
+    let whole = unused(text.as_bytes(), &lexed, &bodies);
+    let skip = left_out(text.as_bytes(), &bodies, &whole, &lexed);
     if skip.is_empty() {
         return None;
     }
@@ -95,18 +96,84 @@ pub fn pruned_keeping(text: &str, kept: &[Body]) -> Option<Pruned> {
     })
 }
 
-/// The ranges a pruned parse leaves out: the blanked `bodies`, and outside
-/// them the top-level type declarations and the runs of comments of at
-/// least [`MIN_COMMENTS`] bytes, merged where only blanks part them. A
-/// type declaration or a run of comments ends before a newline (or at the
-/// end), so a merged range still leaves the newline that ends its last
-/// line, which Go's grammar may need as a terminator.
-fn left_out(b: &[u8], bodies: &[Body], lexed: &Lexed) -> Vec<std::ops::Range<usize>> {
+/// The declarations of blanked `bodies` whose name no other word of the
+/// code is (the file never calls them, takes them as a value or declares
+/// another function or method of that name): the whole declaration, from
+/// its `func` keyword to its closing brace, when a newline (or the end)
+/// follows the brace. No reader reads such a declaration's nodes: a
+/// blanked body has none, and what the readers look up across functions
+/// (a retried operation, a helper storing `os.Getenv`, the functions a
+/// retry loop calls) is a function named in the code they read, so its
+/// name is used there and its declaration is parsed (the words of every
+/// body count, blanked or not, so a body kept on a later round never
+/// names a function left out).
+fn unused(b: &[u8], lexed: &Lexed, bodies: &[Body]) -> Vec<std::ops::Range<usize>> {
+    // Each candidate: its name, and its declaration's range.
+    let mut cands: Vec<(&[u8], std::ops::Range<usize>)> = Vec::new();
+    // The lengths of the names (below 64 bytes), to pass over most
+    // words without a lookup.
+    let mut lens = 0u64;
+    for body in bodies {
+        let Ok(i) = lexed.bodies.binary_search_by_key(&body.start, |x| x.start) else {
+            continue;
+        };
+        let Some(&(start, (ns, ne))) = lexed.decls.get(i) else {
+            continue;
+        };
+        let end = body.end + 1;
+        if ne <= ns || ne - ns >= 64 || b.get(end).is_some_and(|&c| c != b'\n') {
+            continue;
+        }
+        lens |= 1 << (ne - ns);
+        cands.push((&b[ns..ne], start..end));
+    }
+    if cands.is_empty() {
+        return Vec::new();
+    }
+    let mut uses: std::collections::HashMap<&[u8], usize> =
+        cands.iter().map(|(n, _)| (*n, 0)).collect();
+    for &(s, e) in &lexed.idents {
+        if e - s < 64
+            && lens & (1 << (e - s)) != 0
+            && let Some(n) = uses.get_mut(&b[s..e])
+        {
+            *n += 1;
+        }
+    }
+    cands
+        .into_iter()
+        .filter(|(n, _)| uses.get(n) == Some(&1))
+        .map(|(_, r)| r)
+        .collect()
+}
+
+/// The ranges a pruned parse leaves out: the blanked `bodies`, the
+/// declarations `whole` ([`unused`]), and outside them the top-level
+/// type declarations and the runs of comments of at least
+/// [`MIN_COMMENTS`] bytes (or of any length before a declaration left
+/// out: they merge with it into one range), merged where only blanks
+/// part them. A type declaration, a whole declaration or a run of
+/// comments ends before a newline (or at the end), so a merged range
+/// still leaves the newline that ends its last line, which Go's grammar
+/// may need as a terminator.
+fn left_out(
+    b: &[u8],
+    bodies: &[Body],
+    whole: &[std::ops::Range<usize>],
+    lexed: &Lexed,
+) -> Vec<std::ops::Range<usize>> {
     let inside = |at: usize| {
         let i = bodies.partition_point(|x| x.end <= at);
         bodies.get(i).is_some_and(|x| x.start <= at)
     };
+    // Whether only blanks part `at` from a declaration left out whole.
+    let before_whole = |at: usize| {
+        let i = whole.partition_point(|x| x.start < at);
+        whole.get(i).is_some_and(|x| is_blank(&b[at..x.start]))
+    };
+    let long = |r: &std::ops::Range<usize>| r.end - r.start >= MIN_COMMENTS || before_whole(r.end);
     let mut extra: Vec<std::ops::Range<usize>> = lexed.types.clone();
+    extra.extend(whole.iter().cloned());
     // Runs of comments parted by blanks only (a comment run crossing a
     // type declaration is inside it and dropped with it below).
     let mut run: Option<std::ops::Range<usize>> = None;
@@ -118,7 +185,7 @@ fn left_out(b: &[u8], bodies: &[Body], lexed: &Lexed) -> Vec<std::ops::Range<usi
             Some(r) if is_blank(&b[r.end..s]) => r.end = e,
             _ => {
                 if let Some(r) = run.take()
-                    && r.end - r.start >= MIN_COMMENTS
+                    && long(&r)
                 {
                     extra.push(r);
                 }
@@ -127,7 +194,7 @@ fn left_out(b: &[u8], bodies: &[Body], lexed: &Lexed) -> Vec<std::ops::Range<usi
         }
     }
     if let Some(r) = run
-        && r.end - r.start >= MIN_COMMENTS
+        && long(&r)
     {
         extra.push(r);
     }
@@ -345,6 +412,13 @@ fn words(text: &str, imports: &[Import]) -> Option<Vec<String>> {
 
 struct Lexed {
     bodies: Vec<Body>,
+    /// Each body's declaration, in the same order: where its `func`
+    /// keyword is and the function's or method's name (a range of the
+    /// text).
+    decls: Vec<(usize, (usize, usize))>,
+    /// Every word of the code (not of comments or strings): a name's
+    /// uses, [`unused`].
+    idents: Vec<(usize, usize)>,
     /// Top-level `type` declarations, from the keyword to the end of the
     /// line that ends them (before its newline).
     types: Vec<std::ops::Range<usize>>,
@@ -371,6 +445,8 @@ enum State {
 fn lex(b: &[u8]) -> Option<Lexed> {
     let mut out = Lexed {
         bodies: Vec::new(),
+        decls: Vec::new(),
+        idents: Vec::new(),
         types: Vec::new(),
         comments: Vec::new(),
         imports: Vec::new(),
@@ -387,6 +463,8 @@ fn lex(b: &[u8]) -> Option<Lexed> {
     let mut line_start = true;
     let mut alias: Option<(usize, usize)> = None;
     let mut last_word: (usize, usize) = (0, 0);
+    // The declaration being read: its `func` keyword and name.
+    let mut decl: (usize, Option<(usize, usize)>) = (0, None);
     // A top-level type declaration being read: where it starts, and its
     // open parens and brackets (`type ( .. )`, type parameters).
     let mut ty: Option<(usize, usize)> = None;
@@ -459,11 +537,17 @@ fn lex(b: &[u8]) -> Option<Lexed> {
                 i += 1;
             }
             let word = &b[start..i];
+            out.idents.push((start, i));
             match state {
                 State::Top if depth == 0 && first_on_line && word == b"func" => {
                     state = State::Signature;
                     parens = 0;
                     type_braces = 0;
+                    decl = (start, None);
+                }
+                // The first word outside the receiver's parentheses.
+                State::Signature if parens == 0 && type_braces == 0 && decl.1.is_none() => {
+                    decl.1 = Some((start, i));
                 }
                 State::Top if depth == 0 && first_on_line && word == b"import" => {
                     state = State::Import(false);
@@ -524,6 +608,7 @@ fn lex(b: &[u8]) -> Option<Lexed> {
                     && let Some(start) = body_open.take()
                 {
                     out.bodies.push(Body { start, end: i });
+                    out.decls.push((decl.0, decl.1.unwrap_or((decl.0, decl.0))));
                 }
             }
             _ => {}
