@@ -23,7 +23,7 @@
 use super::*;
 use crate::extract::workload::{configmap_all_ref, configmap_ref, host_of, push_edge};
 use crate::model::calls::WHOLE_MAP_VIA;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// At most this many entries of a folder are looked at.
 const MAX_ENTRIES: usize = 256;
@@ -36,28 +36,59 @@ const MAX_SCAN_FILES: usize = 4096;
 /// ConfigMap name -> each declaration's `data`.
 type Maps = HashMap<String, Vec<HashMap<String, String>>>;
 
-pub fn configmap_env(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&Path>) {
-    // Folder -> (ConfigMap name -> its data), read once per folder.
-    let mut folders: HashMap<PathBuf, Maps> = HashMap::new();
-    // The scan's ConfigMaps, read once when a folder lacks one.
-    let mut scan: Option<Maps> = None;
-    for f in files.iter_mut() {
-        if !f
-            .facts
+pub fn configmap_env(
+    files: &mut [ScannedFile],
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    disk: Disk<'_>,
+) {
+    let refs = |f: &ScannedFile| {
+        f.facts
             .unresolved
             .iter()
             .any(|u| configmap_ref(&u.written).is_some() || configmap_all_ref(&u.written).is_some())
-        {
-            continue;
-        }
+    };
+    let dir_of = |f: &ScannedFile| {
         let path = match cwd {
             Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
             _ => f.source.path.clone(),
         };
-        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        path.parent().unwrap_or(Path::new(".")).to_path_buf()
+    };
+    let named = |u: &crate::model::UnresolvedCall| {
+        configmap_all_ref(&u.written)
+            .map(|(m, _)| m.to_string())
+            .or_else(|| configmap_ref(&u.written).map(|(_, m, _)| m.to_string()))
+    };
+    // Folder -> (ConfigMap name -> its data), read once per folder; the
+    // names no workload's folder declares, looked for in the scan once.
+    let mut folders: HashMap<PathBuf, Maps> = HashMap::new();
+    let mut wanted: BTreeSet<String> = BTreeSet::new();
+    for f in files.iter().filter(|f| refs(f)) {
+        let dir = dir_of(f);
         let maps = folders
             .entry(dir.clone())
             .or_insert_with(|| read_maps(&dir));
+        wanted.extend(
+            f.facts
+                .unresolved
+                .iter()
+                .filter_map(named)
+                .filter(|m| !maps.contains_key(m)),
+        );
+    }
+    let scan = if wanted.is_empty() {
+        Maps::new()
+    } else {
+        scan_maps(roots, cwd, disk, &wanted)
+    };
+    for f in files.iter_mut() {
+        if !refs(f) {
+            continue;
+        }
+        let Some(maps) = folders.get(&dir_of(f)) else {
+            continue;
+        };
         let mut kept = Vec::new();
         for u in std::mem::take(&mut f.facts.unresolved) {
             let named = configmap_all_ref(&u.written)
@@ -65,11 +96,9 @@ pub fn configmap_env(files: &mut [ScannedFile], roots: &[PathBuf], cwd: Option<&
                 .or_else(|| configmap_ref(&u.written).map(|(_, m, _)| m));
             // Not in the folder: the scan's declarations that give an
             // address.
-            let elsewhere = named.filter(|m| !maps.contains_key(*m)).map(|m| {
-                scan.get_or_insert_with(|| scan_maps(roots, cwd))
-                    .get(m)
-                    .map(|ds| addresses(ds))
-            });
+            let elsewhere = named
+                .filter(|m| !maps.contains_key(*m))
+                .map(|m| scan.get(m).map(|ds| addresses(ds)));
             let decls = match &elsewhere {
                 Some(found) => found.as_ref(),
                 None => named.and_then(|m| maps.get(m)),
@@ -152,29 +181,61 @@ fn addresses(decls: &[HashMap<String, String>]) -> Vec<HashMap<String, String>> 
         .collect()
 }
 
-/// The ConfigMaps the YAML files of the scan declare (at most
-/// [`MAX_SCAN_FILES`] files read).
-fn scan_maps(roots: &[PathBuf], cwd: Option<&Path>) -> Maps {
+/// The ConfigMaps named in `wanted` that the YAML files of the scan
+/// declare (at most [`MAX_SCAN_FILES`] files read): the files the walk
+/// listed, or a walk of `roots` without one; only a file that says
+/// `ConfigMap` and one of the names is parsed (on istio/istio every YAML
+/// file was parsed again: an eighth of a cold scan's instructions).
+fn scan_maps(
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    disk: Disk<'_>,
+    wanted: &BTreeSet<String>,
+) -> Maps {
     let mut out = Maps::new();
-    let roots: Vec<PathBuf> = roots
-        .iter()
-        .map(|r| match cwd {
-            Some(c) if r.is_relative() => c.join(r),
-            _ => r.clone(),
-        })
-        .collect();
-    let Ok(walk) = crate::discover::walk(&roots, &[], cwd) else {
-        return out;
-    };
-    let yaml = walk
-        .files
-        .iter()
-        .map(|c| &c.path)
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"));
-    for p in yaml.take(MAX_SCAN_FILES) {
-        if let Some(text) = small_text(p) {
-            file_maps(&text, &mut out);
+    let listed = disk
+        .files_named_ending(".yaml", MAX_SCAN_FILES)
+        .map(|mut v| {
+            v.extend(
+                disk.files_named_ending(".yml", MAX_SCAN_FILES)
+                    .unwrap_or_default(),
+            );
+            v
+        });
+    // A walk whose roots it could not make absolute (no working folder
+    // given) lists nothing: the scan is walked again then.
+    let paths: Vec<PathBuf> = match listed.filter(|v| !v.is_empty()) {
+        Some(v) => v,
+        None => {
+            let roots: Vec<PathBuf> = roots
+                .iter()
+                .map(|r| match cwd {
+                    Some(c) if r.is_relative() => c.join(r),
+                    _ => r.clone(),
+                })
+                .collect();
+            let Ok(walk) = crate::discover::walk(&roots, &[], cwd) else {
+                return out;
+            };
+            walk.files
+                .iter()
+                .map(|c| c.path.clone())
+                .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+                .collect()
         }
+    };
+    let finders: Vec<memchr::memmem::Finder<'_>> = wanted
+        .iter()
+        .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
+        .collect();
+    let kind = memchr::memmem::Finder::new(b"ConfigMap");
+    for p in paths.iter().take(MAX_SCAN_FILES) {
+        let Some(text) = small_text(p) else { continue };
+        let bytes = text.as_bytes();
+        if kind.find(bytes).is_none() || !finders.iter().any(|f| f.find(bytes).is_some()) {
+            continue;
+        }
+        file_maps(&text, &mut out);
     }
     out
 }

@@ -101,7 +101,7 @@ pub fn all_in(
     // docker compose files with their `.env` and `env_file` variables.
     compose_env(files, cwd);
     // Kubernetes env values held by a ConfigMap of the same folder.
-    configmap_env(files, roots, cwd);
+    configmap_env(files, roots, cwd, disk);
     unit_identities(files, roots, cwd, disk);
     // The calls of a unit's test configuration are its tests'.
     test_resources::test_resources(files);
