@@ -376,7 +376,8 @@ fn unread(doc: &str, first: bool) -> bool {
     let mut kinds = Vec::new();
     let mut apis = Vec::new();
     let mut content = false;
-    for line in doc.lines() {
+    // `lines` as `split('\n')`: a last empty line is skipped below.
+    for line in super::lines::lines(doc) {
         // Past the first key only column-0 lines count: an indented one
         // is skipped before its blanks are walked (a definition's schema
         // is deeply indented, megabytes of it in kubeflow/manifests).
