@@ -122,22 +122,29 @@ static UNGATED_ANY: std::sync::LazyLock<crate::extract::Needles> = std::sync::La
 });
 
 /// `text` with every document whose root is not of one of `kinds`
-/// blanked (`None` when none is, when blanking is off or the text is
-/// templated): for a link step that reads only resources of those kinds
-/// from files no reader kept for it (the ConfigMaps of a workload's
-/// folder, `link::configmap_env`: istio's 1 MB golden manifests are
-/// mostly definitions). A document is blanked only when its root is read
-/// from the text ([`super::gates::head`]) with no `kind` or another one.
+/// blanked (`None` when none is, or when blanking is off): for a link
+/// step that reads only resources of those kinds from files no reader
+/// kept for it (the ConfigMaps of a workload's folder,
+/// `link::configmap_env`: istio's 1 MB golden manifests are mostly
+/// definitions). A document is blanked only when its root is read from
+/// the text ([`super::gates::head`]) with no `kind` or another one, and,
+/// in a templated text, when it holds no template part (it then parses as
+/// it would in a text with none, as [`blank_templated_stream`] has it):
+/// istio's golden manifests hold `{{` in their injector ConfigMaps, and
+/// were parsed whole, definitions and all (334 M instructions of its
+/// cold scan).
 pub fn blank_other_kinds(text: &str, kinds: &[&str]) -> Option<BlankedText> {
-    if *OFF || !crate::extract::template_regions(text).is_empty() {
+    if *OFF {
         return None;
     }
     let docs = documents(text)?;
+    let templated = templated_docs(&docs, &crate::extract::template_regions(text));
     let unread: Vec<bool> = docs
         .iter()
         .enumerate()
         .map(|(i, (r, bare))| {
             *bare
+                && !templated[i]
                 && match super::gates::head(&text[r.clone()], i == 0) {
                     super::gates::Head::Map(root) => !root.kind.is_some_and(|k| kinds.contains(&k)),
                     _ => false,
@@ -148,6 +155,17 @@ pub fn blank_other_kinds(text: &str, kinds: &[&str]) -> Option<BlankedText> {
         .iter()
         .any(|u| *u)
         .then(|| blanked_text(text, &docs, Some(&unread)))
+}
+
+/// Which of `docs` hold a part of `templates` (in text order).
+fn templated_docs(docs: &[(std::ops::Range<usize>, bool)], templates: &[Span]) -> Vec<bool> {
+    docs.iter()
+        .map(|(r, _)| {
+            // The first part that ends after the document starts.
+            let next = templates.partition_point(|t| t.end <= r.start);
+            templates.get(next).is_some_and(|t| t.start < r.end)
+        })
+        .collect()
 }
 
 /// `text` with every document no reader reads blanked, or `None` when
@@ -257,14 +275,7 @@ pub(super) fn blank_templated_stream(text: &str, templates: &[Span], gates: bool
     let Some(docs) = documents(text) else {
         return Blanked::Nothing;
     };
-    let templated: Vec<bool> = docs
-        .iter()
-        .map(|(r, _)| {
-            // The first part that ends after the document starts.
-            let next = templates.partition_point(|t| t.end <= r.start);
-            templates.get(next).is_some_and(|t| t.start < r.end)
-        })
-        .collect();
+    let templated = templated_docs(&docs, templates);
     let mut unread_docs: Vec<bool> = docs
         .iter()
         .enumerate()

@@ -358,6 +358,10 @@ fn blanking_other_kinds_keeps_every_configmap() {
         blanked += usize::from(configmaps_kept(f, &text));
         blanked += usize::from(configmaps_kept(f, &format!("{CRD}---\n{text}\n---\n{cm}")));
         blanked += usize::from(configmaps_kept(f, &format!("{cm}---\n{text}")));
+        // In a templated stream: the documents with a template part are
+        // parsed as written.
+        let templated = format!("{TEMPLATED}---\n{CRD}---\n{UNREAD}---\n{text}\n---\n{cm}");
+        blanked += usize::from(configmaps_kept(f, &templated));
     }
     assert!(blanked > 500, "{blanked}");
 }
