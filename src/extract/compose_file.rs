@@ -15,12 +15,16 @@ pub fn is_compose_file(name: &str, text: &[u8]) -> bool {
     if !(n.ends_with(".yml") || n.ends_with(".yaml")) {
         return false;
     }
+    // The word first, by a vector search over the bytes: most YAML files
+    // lack it, and `str::contains` after a UTF-8 check of the whole text
+    // was 80 M instructions of envoyproxy/gateway's cold scan (two
+    // calls per YAML file: the sniff and the read).
+    if memchr::memmem::find(text, b"services:").is_none() {
+        return false;
+    }
     let Ok(text) = std::str::from_utf8(text) else {
         return false;
     };
-    if !text.contains("services:") {
-        return false;
-    }
     let mut services = false;
     let mut in_services = false;
     let mut mapping = false;

@@ -10,6 +10,7 @@ mod by_name;
 pub mod embedded;
 mod gates;
 pub mod json_check;
+mod lines;
 mod owners;
 #[cfg(test)]
 mod test_support;

@@ -221,7 +221,7 @@ pub(super) fn head(doc: &str, first: bool) -> Head<'_> {
     // not continue on an indented line).
     let mut scalar_key = false;
     let (mut apis, mut kinds) = (0, 0);
-    for line in doc.split('\n') {
+    for line in super::lines::lines(doc) {
         // An indented line under a key that may have one is skipped
         // before its blanks are walked (as the branch below would).
         if content && !scalar_key && line.starts_with([' ', '\t']) {

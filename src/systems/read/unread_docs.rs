@@ -77,9 +77,13 @@ pub fn blank_unread_docs(text: &str) -> Option<BlankedText> {
 /// The readers a Kustomize resource file's documents are kept for: every
 /// gated one, and each ungated one whose words the text has.
 fn build_readers(text: &str) -> Vec<&'static str> {
+    // Most resource files hold no ungated reader's word: one pass over
+    // the text says so, instead of one pass per ungated reader (95 M
+    // instructions of kubeflow/manifests' Kustomize step).
+    let any = UNGATED_ANY.any_in(text.as_bytes());
     UNGATED
         .iter()
-        .filter(|(_, words)| words.any_in(text.as_bytes()))
+        .filter(|(_, words)| any && words.any_in(text.as_bytes()))
         .map(|(name, _)| *name)
         .chain(
             super::DOC_EXTRACTORS
@@ -106,23 +110,41 @@ static UNGATED: std::sync::LazyLock<Vec<(&'static str, crate::extract::Needles)>
             .collect()
     });
 
+/// Every word of [`UNGATED`]: a text holds one of them when some
+/// ungated reader's words are in it.
+static UNGATED_ANY: std::sync::LazyLock<crate::extract::Needles> = std::sync::LazyLock::new(|| {
+    crate::extract::Needles::new(
+        super::DOC_EXTRACTORS
+            .iter()
+            .filter(|(name, _, _)| !super::gates::has_gate(name))
+            .flat_map(|(_, needles, _)| needles.iter().copied()),
+    )
+});
+
 /// `text` with every document whose root is not of one of `kinds`
-/// blanked (`None` when none is, when blanking is off or the text is
-/// templated): for a link step that reads only resources of those kinds
-/// from files no reader kept for it (the ConfigMaps of a workload's
-/// folder, `link::configmap_env`: istio's 1 MB golden manifests are
-/// mostly definitions). A document is blanked only when its root is read
-/// from the text ([`super::gates::head`]) with no `kind` or another one.
+/// blanked (`None` when none is, or when blanking is off): for a link
+/// step that reads only resources of those kinds from files no reader
+/// kept for it (the ConfigMaps of a workload's folder,
+/// `link::configmap_env`: istio's 1 MB golden manifests are mostly
+/// definitions). A document is blanked only when its root is read from
+/// the text ([`super::gates::head`]) with no `kind` or another one, and,
+/// in a templated text, when it holds no template part (it then parses as
+/// it would in a text with none, as [`blank_templated_stream`] has it):
+/// istio's golden manifests hold `{{` in their injector ConfigMaps, and
+/// were parsed whole, definitions and all (334 M instructions of its
+/// cold scan).
 pub fn blank_other_kinds(text: &str, kinds: &[&str]) -> Option<BlankedText> {
-    if *OFF || !crate::extract::template_regions(text).is_empty() {
+    if *OFF {
         return None;
     }
     let docs = documents(text)?;
+    let templated = templated_docs(&docs, &crate::extract::template_regions(text));
     let unread: Vec<bool> = docs
         .iter()
         .enumerate()
         .map(|(i, (r, bare))| {
             *bare
+                && !templated[i]
                 && match super::gates::head(&text[r.clone()], i == 0) {
                     super::gates::Head::Map(root) => !root.kind.is_some_and(|k| kinds.contains(&k)),
                     _ => false,
@@ -133,6 +155,17 @@ pub fn blank_other_kinds(text: &str, kinds: &[&str]) -> Option<BlankedText> {
         .iter()
         .any(|u| *u)
         .then(|| blanked_text(text, &docs, Some(&unread)))
+}
+
+/// Which of `docs` hold a part of `templates` (in text order).
+fn templated_docs(docs: &[(std::ops::Range<usize>, bool)], templates: &[Span]) -> Vec<bool> {
+    docs.iter()
+        .map(|(r, _)| {
+            // The first part that ends after the document starts.
+            let next = templates.partition_point(|t| t.end <= r.start);
+            templates.get(next).is_some_and(|t| t.start < r.end)
+        })
+        .collect()
 }
 
 /// `text` with every document no reader reads blanked, or `None` when
@@ -242,14 +275,7 @@ pub(super) fn blank_templated_stream(text: &str, templates: &[Span], gates: bool
     let Some(docs) = documents(text) else {
         return Blanked::Nothing;
     };
-    let templated: Vec<bool> = docs
-        .iter()
-        .map(|(r, _)| {
-            // The first part that ends after the document starts.
-            let next = templates.partition_point(|t| t.end <= r.start);
-            templates.get(next).is_some_and(|t| t.start < r.end)
-        })
-        .collect();
+    let templated = templated_docs(&docs, templates);
     let mut unread_docs: Vec<bool> = docs
         .iter()
         .enumerate()
@@ -307,37 +333,100 @@ fn stream(text: &str, readers: Option<&[&str]>) -> Blanked {
 }
 
 /// `text` with the documents `unread` marks (all when `None`) blanked
-/// ([`blank_range`]), built from slices of `text` and ASCII (no byte is
-/// checked again: a document's range starts and ends at a line's start).
+/// ([`blank_range`]), built from slices of `text` and ASCII: every byte
+/// of a blanked document is mapped alone (no line walked), and the
+/// result is UTF-8 as `text` is (a document's range starts and ends at a
+/// line's start, and a blanked one is ASCII).
 fn blanked_text(
     text: &str,
     docs: &[(std::ops::Range<usize>, bool)],
     unread: Option<&[bool]>,
 ) -> BlankedText {
-    let mut out = String::with_capacity(text.len());
+    let mut out: Vec<u8> = Vec::with_capacity(text.len());
     let mut nulls = Vec::new();
     let mut at = 0;
     for (i, (r, _)) in docs.iter().enumerate() {
         if unread.is_some_and(|u| !u[i]) {
             continue;
         }
-        out.push_str(&text[at..r.start]);
-        blank_range(&text[r.clone()], &mut out);
+        out.extend_from_slice(&text.as_bytes()[at..r.start]);
+        blank_range(&text.as_bytes()[r.clone()], &mut out);
         at = r.end;
         // From its `---` line: the previous document ends where that
         // line starts.
         let from = i.checked_sub(1).map_or(0, |p| docs[p].0.end);
         nulls.push(from..r.end);
     }
-    out.push_str(&text[at..]);
-    BlankedText { text: out, nulls }
+    out.extend_from_slice(&text.as_bytes()[at..]);
+    let text = String::from_utf8(out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    BlankedText { text, nulls }
 }
 
 /// Each document's text, from the line after a bare `---` (or the
 /// stream's start) to the next `---` line, with whether it was opened by
 /// a bare `---` (or the stream's start); `None` for a stream with
-/// directives or `...` markers (left to the parser).
+/// directives (a `%` line before the first `---` line, or before the last
+/// line of a stream with none) or `...` markers (left to the parser).
+/// Only the lines that start with `---`, `...` or `%` are looked at, each
+/// found by a vector search (`memmem`) instead of walking every line:
+/// [`documents_by_lines`] is the walk, which the tests compare it with.
 pub(super) fn documents(text: &str) -> Option<Vec<(std::ops::Range<usize>, bool)>> {
+    use memchr::memmem;
+    let bytes = text.as_bytes();
+    let line_at = |s: usize| -> &str {
+        let end = memchr::memchr(b'\n', &bytes[s..]).map_or(text.len(), |i| s + i);
+        &text[s..end]
+    };
+    // A `...` marker anywhere: the stream is the parser's.
+    let dots = text.starts_with("...").then_some(0);
+    if dots
+        .into_iter()
+        .chain(memmem::find_iter(bytes, b"\n...").map(|p| p + 1))
+        .any(|s| is_marker(line_at(s), "..."))
+    {
+        return None;
+    }
+    // A `%` line before line `s` (a directive of the first document).
+    let directive_before =
+        |s: usize| (s > 0 && bytes[0] == b'%') || memmem::find(&bytes[..s], b"\n%").is_some();
+    let mut docs = Vec::new();
+    let mut start = 0;
+    let mut opened_bare = true;
+    let dashes = text.starts_with("---").then_some(0);
+    for s in dashes
+        .into_iter()
+        .chain(memmem::find_iter(bytes, b"\n---").map(|p| p + 1))
+    {
+        let line = line_at(s);
+        if !is_marker(line, "---") {
+            continue;
+        }
+        if docs.is_empty() && directive_before(s) {
+            return None;
+        }
+        docs.push((start..s, opened_bare));
+        opened_bare = line.trim_end_matches(['\r', ' ', '\t']) == "---";
+        let end = s + line.len();
+        if end == text.len() {
+            // The marker was the last line: no document after it.
+            return Some(docs);
+        }
+        start = end + 1;
+    }
+    // The last line ends the last document (the first, when there is no
+    // marker: a `%` line before the last line is a directive).
+    let last = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+    if docs.is_empty() && directive_before(last) {
+        return None;
+    }
+    docs.push((start..text.len(), opened_bare));
+    Some(docs)
+}
+
+/// [`documents`] by walking every line: what it gives, for the tests.
+#[cfg(test)]
+pub(super) fn documents_by_lines(text: &str) -> Option<Vec<(std::ops::Range<usize>, bool)>> {
     let mut docs = Vec::new();
     let mut start = 0;
     let mut first = true;
@@ -376,7 +465,8 @@ fn unread(doc: &str, first: bool) -> bool {
     let mut kinds = Vec::new();
     let mut apis = Vec::new();
     let mut content = false;
-    for line in doc.lines() {
+    // `lines` as `split('\n')`: a last empty line is skipped below.
+    for line in super::lines::lines(doc) {
         // Past the first key only column-0 lines count: an indented one
         // is skipped before its blanks are walked (a definition's schema
         // is deeply indented, megabytes of it in kubeflow/manifests).
@@ -435,39 +525,13 @@ fn scalar(value: &str) -> &str {
 
 /// `doc` blanked onto `out`: newlines stay, the first other character
 /// becomes `~` (a null document), every other character as many spaces
-/// as its bytes (every byte offset kept).
-fn blank_range(doc: &str, out: &mut String) {
-    let mut null = false;
-    let mut rest = doc;
-    loop {
-        let (line, nl) = match memchr::memchr(b'\n', rest.as_bytes()) {
-            Some(i) => (&rest[..i], true),
-            None => (rest, false),
-        };
-        let mut n = line.len();
-        if !null && let Some(p) = line.bytes().position(|b| !b.is_ascii_whitespace()) {
-            // Blanks before it stay blanks (as spaces).
-            push_spaces(out, p);
-            out.push('~');
-            null = true;
-            n -= p + 1;
-        }
-        push_spaces(out, n);
-        if !nl {
-            break;
-        }
-        out.push('\n');
-        rest = &rest[line.len() + 1..];
-    }
-}
-
-fn push_spaces(out: &mut String, n: usize) {
-    const SPACES: &str = "                                                                ";
-    let mut n = n;
-    while n > 0 {
-        let k = n.min(SPACES.len());
-        out.push_str(&SPACES[..k]);
-        n -= k;
+/// as its bytes (every byte offset kept). Blanks before the `~` stay
+/// blanks (as spaces).
+fn blank_range(doc: &[u8], out: &mut Vec<u8>) {
+    let from = out.len();
+    out.extend(doc.iter().map(|&b| if b == b'\n' { b'\n' } else { b' ' }));
+    if let Some(p) = doc.iter().position(|b| !b.is_ascii_whitespace()) {
+        out[from + p] = b'~';
     }
 }
 

@@ -358,6 +358,10 @@ fn blanking_other_kinds_keeps_every_configmap() {
         blanked += usize::from(configmaps_kept(f, &text));
         blanked += usize::from(configmaps_kept(f, &format!("{CRD}---\n{text}\n---\n{cm}")));
         blanked += usize::from(configmaps_kept(f, &format!("{cm}---\n{text}")));
+        // In a templated stream: the documents with a template part are
+        // parsed as written.
+        let templated = format!("{TEMPLATED}---\n{CRD}---\n{UNREAD}---\n{text}\n---\n{cm}");
+        blanked += usize::from(configmaps_kept(f, &templated));
     }
     assert!(blanked > 500, "{blanked}");
 }
@@ -455,4 +459,102 @@ fn blanking_real() {
          {configmaps} files with other kinds than ConfigMaps blanked, ConfigMaps identical",
         files.len()
     );
+}
+
+/// The documents found by the vector search of marker lines are those
+/// found by walking every line: on every fixture and corpus file, and on
+/// every stream of up to four lines drawn from markers, directives, near
+/// misses and content (with and without a last line break).
+#[test]
+fn documents_are_found_as_by_walking_every_line() {
+    let files = yaml_files(&super::super::gates::tests::fixture_roots());
+    assert!(files.len() > 100, "{}", files.len());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        assert_eq!(
+            super::documents(&text),
+            super::documents_by_lines(&text),
+            "{}",
+            f.display()
+        );
+    }
+    const LINES: &[&str] = &[
+        "---",
+        "--- x",
+        "---x",
+        "---\r",
+        "--- #c",
+        "...",
+        "... ",
+        "....",
+        "%YAML 1.2",
+        " %x",
+        "a: 1",
+        "",
+        "\r",
+        "- a",
+        "-- -",
+    ];
+    let (mut some, mut none) = (0, 0);
+    let mut streams = vec![String::new()];
+    for _ in 0..4 {
+        let mut next = Vec::new();
+        for s in &streams {
+            for l in LINES {
+                next.push(if s.is_empty() {
+                    (*l).to_string()
+                } else {
+                    format!("{s}\n{l}")
+                });
+            }
+        }
+        for s in &next {
+            for t in [s.clone(), format!("{s}\n")] {
+                let ours = super::documents(&t);
+                assert_eq!(ours, super::documents_by_lines(&t), "{t:?}");
+                if ours.is_some() {
+                    some += 1;
+                } else {
+                    none += 1;
+                }
+            }
+        }
+        streams = next;
+    }
+    // Both outcomes were compared, many times over.
+    assert!(some > 10_000 && none > 10_000, "{some} {none}");
+}
+
+/// A blanked document keeps every byte offset and line break, its first
+/// character not an ASCII blank becomes `~`, every other byte a space:
+/// on every fixture and corpus file blanked whole (multi-byte characters
+/// included).
+#[test]
+fn a_blanked_document_keeps_every_offset_and_line_break() {
+    let files = yaml_files(&super::super::gates::tests::fixture_roots());
+    let mut extra = vec!["".to_string(), " \t\r\n\n  é: ü\n---\n\n".to_string()];
+    extra.extend(
+        files
+            .iter()
+            .map(|f| std::fs::read_to_string(f).unwrap_or_default()),
+    );
+    for text in &extra {
+        let Some(docs) = super::documents(text) else {
+            continue;
+        };
+        let out = super::blanked_text(text, &docs, None).text;
+        assert_eq!(out.len(), text.len());
+        for (r, _) in &docs {
+            let (doc, blanked) = (&text.as_bytes()[r.clone()], &out.as_bytes()[r.clone()]);
+            let first = doc.iter().position(|b| !b.is_ascii_whitespace());
+            for (i, (a, b)) in doc.iter().zip(blanked).enumerate() {
+                let want = match a {
+                    b'\n' => b'\n',
+                    _ if Some(i) == first => b'~',
+                    _ => b' ',
+                };
+                assert_eq!(*b, want, "{i} in {text:?}");
+            }
+        }
+    }
 }
