@@ -25,6 +25,14 @@
 //!   nor a name of a `Policy` impl's header (tower policies are found by
 //!   their constructor calls). Both are taken to a fixed point.
 //!
+//! A function blanked so keeps little of its head either
+//! ([`scan::head_blanks`]): syn still parsed every blanked function's
+//! signature (a sixth of its work on qdrant), yet the readers take only
+//! its name, span and body span from it. Its first token (`pub` written
+//! over an attribute's `#[x`), `fn`, the name and the brackets stay in
+//! their columns; the return type, generics, parameters and attributes
+//! go, unless an attribute may make it test-only.
+//!
 //! Any doubt (an unbalanced brace, an unterminated string or comment, a
 //! fixed point that takes too long) blanks nothing. A test checks that the
 //! facts of every Rust fixture and corpus file are the same either way.
@@ -203,7 +211,11 @@ pub fn blanked(src: &str) -> Option<String> {
 /// constant (see `super::extract_with`). A URL in a comment (a licence
 /// header) is not one.
 pub fn pruned(src: &str) -> (Option<String>, bool) {
-    let (ranges, nothing_to_read) = skippable_and_kept(src);
+    let Blanks {
+        ranges,
+        pubs,
+        nothing_to_read,
+    } = skippable_and_kept(src);
     if ranges.is_empty() {
         return (None, nothing_to_read);
     }
@@ -211,7 +223,11 @@ pub fn pruned(src: &str) -> (Option<String>, bool) {
     let mut at = 0;
     for r in ranges {
         out.push_str(&src[at..r.start]);
-        blank_into(&src[r.clone()], &mut out);
+        blank_range(
+            &src[r.clone()],
+            pubs.binary_search(&r.start).is_ok(),
+            &mut out,
+        );
         at = r.end;
     }
     out.push_str(&src[at..]);
@@ -243,7 +259,11 @@ impl Compact {
 
 /// [`pruned`] as a [`Compact`] text.
 pub fn pruned_compact(src: &str) -> (Option<Compact>, bool) {
-    let (ranges, nothing_to_read) = skippable_and_kept(src);
+    let Blanks {
+        ranges,
+        pubs,
+        nothing_to_read,
+    } = skippable_and_kept(src);
     if ranges.is_empty() {
         return (None, nothing_to_read);
     }
@@ -260,12 +280,13 @@ pub fn pruned_compact(src: &str) -> (Option<Compact>, bool) {
         out.push_str(kept);
         let inner = &src[r.clone()];
         let b = inner.as_bytes();
+        let patch = pubs.binary_search(&r.start).is_ok();
         match (memchr::memchr(b'\n', b), memchr::memrchr(b'\n', b)) {
             (Some(first), Some(last)) => {
                 // The first line's blanked tail (its break kept), the
                 // lines wholly inside left out, the last line's blanked
                 // head (the columns of what follows on it).
-                blank_into(&inner[..=first], &mut out);
+                blank_range(&inner[..=first], patch, &mut out);
                 line += 1;
                 let n = lines_in(&inner[first + 1..=last]);
                 if n > 0 {
@@ -274,12 +295,25 @@ pub fn pruned_compact(src: &str) -> (Option<Compact>, bool) {
                 }
                 blank_into(&inner[last + 1..], &mut out);
             }
-            _ => blank_into(inner, &mut out),
+            _ => blank_range(inner, patch, &mut out),
         }
         at = r.end;
     }
     out.push_str(&src[at..]);
     (Some(Compact { text: out, shifts }), nothing_to_read)
+}
+
+/// [`blank_into`], with `pub` in place of the first three bytes when
+/// `patch` (a function's head: [`scan::head_blanks`] checked that they are
+/// ASCII on one line).
+fn blank_range(text: &str, patch: bool, out: &mut String) {
+    match text.get(3..) {
+        Some(rest) if patch => {
+            out.push_str("pub");
+            blank_into(rest, out);
+        }
+        _ => blank_into(text, out),
+    }
 }
 
 /// `text` with each character but line breaks a space, pushed onto
@@ -314,24 +348,43 @@ fn blank_into(text: &str, out: &mut String) {
 /// Byte ranges (insides of function bodies, braces excluded, or of test
 /// modules) to blank, in order and not nested.
 pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
-    skippable_and_kept(src).0
+    skippable_and_kept(src).ranges
+}
+
+/// What [`skippable_and_kept`] found.
+struct Blanks {
+    ranges: Vec<std::ops::Range<usize>>,
+    /// Starts of the ranges whose first three bytes become `pub`
+    /// ([`scan::head_blanks`]), ascending.
+    pubs: Vec<usize>,
+    nothing_to_read: bool,
+}
+
+impl Blanks {
+    fn none() -> Blanks {
+        Blanks {
+            ranges: Vec::new(),
+            pubs: Vec::new(),
+            nothing_to_read: false,
+        }
+    }
 }
 
 /// [`skippable`], and whether nothing is left for the tree's readers
 /// (see [`pruned`]; `false` on any doubt).
-fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
+fn skippable_and_kept(src: &str) -> Blanks {
     let Some(Lexed {
         toks: t,
         comments,
         docs,
     }) = lex(src)
     else {
-        return (Vec::new(), false);
+        return Blanks::none();
     };
     let code = code_only(src, &t, &comments);
     drop(comments);
     let Some((fns, mut out)) = items(src, &t, &code) else {
-        return (Vec::new(), false);
+        return Blanks::none();
     };
     let name = |i: usize| &src[t[i].s..t[i].e];
     let mut kept: Vec<bool> = fns
@@ -381,7 +434,7 @@ fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
     loop {
         round += 1;
         if round > MAX_ROUNDS {
-            return (Vec::new(), false);
+            return Blanks::none();
         }
         for (i, f) in fns.iter().enumerate() {
             if !kept[i] || seen[i] {
@@ -441,11 +494,26 @@ fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
         }
     }
     let none_kept = !kept.iter().any(|k| *k);
+    let mut pubs = Vec::new();
     for (f, k) in fns.iter().zip(&kept) {
-        if !k && t[f.close].s > t[f.open].e {
+        if *k {
+            continue;
+        }
+        // Test-only functions keep their heads: a top-level `#[test]`
+        // function makes the evaluator skip the file.
+        if !f.test_only
+            && let Some((heads, patch)) = scan::head_blanks(src, &t, f)
+        {
+            if patch && let Some(r) = heads.first() {
+                pubs.push(r.start);
+            }
+            out.extend(heads);
+        }
+        if t[f.close].s > t[f.open].e {
             out.push(t[f.open].e..t[f.close].s);
         }
     }
+    pubs.sort_unstable();
     out.extend(docs);
     out.sort_by_key(|r| r.start);
     // Doc comments inside blanked bodies are blanked with them.
@@ -474,7 +542,11 @@ fn skippable_and_kept(src: &str) -> (Vec<std::ops::Range<usize>>, bool) {
             K::Punct(_) => false,
         }
     });
-    (merged, none_kept && !item_facts)
+    Blanks {
+        ranges: merged,
+        pubs,
+        nothing_to_read: none_kept && !item_facts,
+    }
 }
 
 /// The owner of a call at `j` the evaluator may follow to the file's own

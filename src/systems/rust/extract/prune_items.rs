@@ -146,6 +146,114 @@ fn item_head(src: &str, h: &[Tok]) -> Option<(usize, usize)> {
     }
 }
 
+/// What of a function no reader needs can go besides its body, when no
+/// reader needs the function (see [`super::CODE_WORDS`]): its head, less
+/// what keeps the item and its spans what they were. Left are the item's
+/// first token (`pub` written over an attribute's `#[x`, so the item
+/// still starts there: its span is read from it), `fn`, the name, the
+/// parameter list's parentheses and the body's braces: `pub fn name( )
+/// { }` in the same columns. The readers take only the name, the
+/// parameters (bound to nothing in a blanked body), the span and the
+/// body's span of such a function, and whether its attributes make it
+/// test-only, so an attribute that may (any `test` in its text) keeps the
+/// head whole. The ranges to blank and whether `pub` is written at the
+/// first one's start; `None` on any doubt (the head as before).
+pub(super) fn head_blanks(
+    src: &str,
+    t: &[Tok],
+    f: &Fn,
+) -> Option<(Vec<std::ops::Range<usize>>, bool)> {
+    let fn_kw = f.name.checked_sub(1)?;
+    let (first, _) = item_head(src, t.get(f.start..=fn_kw)?)?;
+    let first = f.start + first;
+    if src[t[first].s..t[fn_kw].s].contains("test") {
+        return None;
+    }
+    let b = src.as_bytes();
+    let patch = match t[first].k {
+        K::Punct(b'#') => {
+            // `pub` over `#[x`: three bytes on one line.
+            let head = b.get(t[first].s..t[first].s + 3)?;
+            if !head
+                .iter()
+                .all(|c| c.is_ascii() && *c != b'\n' && *c != b'\r')
+            {
+                return None;
+            }
+            true
+        }
+        K::Ident
+            if matches!(
+                &src[t[first].s..t[first].e],
+                "pub" | "async" | "const" | "unsafe" | "extern" | "default" | "fn"
+            ) =>
+        {
+            false
+        }
+        _ => return None,
+    };
+    // The name as syn spells it (`r#type`), whole.
+    let name = t[f.name];
+    let name_start = if name.s >= 2 && &b[name.s - 2..name.s] == b"r#" {
+        name.s - 2
+    } else {
+        name.s
+    };
+    if !b
+        .get(name_start.checked_sub(1)?)
+        .is_some_and(u8::is_ascii_whitespace)
+    {
+        return None;
+    }
+    // Past the generic parameters to the parameter list.
+    let mut j = f.name + 1;
+    if t.get(j)?.k == K::Punct(b'<') {
+        let mut depth = 0usize;
+        loop {
+            let x = t.get(j)?;
+            match x.k {
+                K::Punct(b'<') => depth += 1,
+                K::Punct(b'>') if j > 0 && t[j - 1].k == K::Punct(b'-') && t[j - 1].e == x.s => {}
+                K::Punct(b'>') => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        j += 1;
+                        break;
+                    }
+                }
+                K::Punct(b'(' | b'[') => {
+                    j = close_of(t, j)?;
+                }
+                K::Punct(b'{' | b'}' | b';' | b')' | b']') => return None,
+                _ => {}
+            }
+            j += 1;
+        }
+    }
+    if t.get(j)?.k != K::Punct(b'(') {
+        return None;
+    }
+    let params_close = close_of(t, j)?;
+    if params_close >= f.open {
+        return None;
+    }
+    let mut out = Vec::with_capacity(4);
+    let mut blank = |a: usize, z: usize| {
+        if z > a {
+            out.push(a..z);
+        }
+    };
+    if patch {
+        blank(t[first].s, t[fn_kw].s);
+    } else {
+        blank(t[first].e, t[fn_kw].s);
+    }
+    blank(name.e, t[j].s);
+    blank(t[j].e, t[params_close].s);
+    blank(t[params_close].e, t[f.open].s);
+    Some((out, patch))
+}
+
 /// Every function with a body outside function bodies and macro
 /// invocations, the insides of test modules, and the items no reader
 /// reads (type definitions, traits, `use`, `type`, extern blocks and

@@ -12,8 +12,84 @@ fn plain_bodies_are_blanked_and_retry_bodies_kept() {
     let src = "use backon::ExponentialBuilder;\nfn a() -> u8 { let x = 1; x + 1 }\nfn b() { op.retry(ExponentialBuilder::default()) }\n";
     let out = kept_text(src);
     assert_eq!(out.len(), src.len());
-    assert!(out.contains("fn a() -> u8 {                  }"), "{out}");
+    assert!(out.contains("fn a()       {                  }"), "{out}");
     assert!(out.contains("op.retry"));
+}
+
+#[test]
+fn heads_of_blanked_functions_keep_their_first_token_name_and_brackets() {
+    let src = "impl S {\n    #[inline]\n    /// doc\n    pub(crate) async fn a<F: Fn(u8) -> u8, 'x>(\n        &self,\n        f: F,\n    ) -> Result<u8, E>\n    where\n        F: Send,\n    {\n        f(1)\n    }\n    const fn r#type(x: u8) -> u8 { x }\n    extern \"C\" fn c() {}\n}\nfn b() -> B { ExponentialBuilder::default() }\n";
+    let out = kept_text(src);
+    assert_eq!(out.len(), src.len());
+    let lines: Vec<&str> = out.lines().collect();
+    let sp = |n: usize| " ".repeat(n);
+    // `pub` over `#[inline]`, the doc comment blank, then `fn a`, the
+    // parameter list's brackets and the body's braces where they were.
+    assert_eq!(lines[1], format!("    pub{}", sp(6)), "{out}");
+    assert_eq!(lines[2], sp(11), "{out}");
+    assert_eq!(lines[3], format!("{}fn a{}(", sp(21), sp(21)), "{out}");
+    assert_eq!(lines[6], format!("    ){}", sp(17)), "{out}");
+    assert_eq!(lines[9], "    {", "{out}");
+    assert!(
+        out.contains("    const fn r#type(     )       {   }"),
+        "{out}"
+    );
+    assert!(out.contains("    extern     fn c() {}"), "{out}");
+    assert!(out.contains("fn b() -> B { ExponentialBuilder::default() }"));
+    let file = syn::parse_file(&out).expect("the thinned heads parse");
+    // Every item and function keeps the span the whole text gives it.
+    let spans = super::super::Spans::new(src);
+    let whole = syn::parse_file(src).unwrap();
+    let fns = |f: &syn::File| -> Vec<(String, crate::source::Span, crate::source::Span)> {
+        let mut v = Vec::new();
+        for item in &f.items {
+            match item {
+                syn::Item::Impl(i) => {
+                    for it in &i.items {
+                        if let syn::ImplItem::Fn(f) = it {
+                            v.push((
+                                f.sig.ident.to_string(),
+                                spans.node(f),
+                                spans.block(&f.block),
+                            ));
+                        }
+                    }
+                }
+                syn::Item::Fn(f) => v.push((
+                    f.sig.ident.to_string(),
+                    spans.node(f),
+                    spans.block(&f.block),
+                )),
+                _ => {}
+            }
+        }
+        v
+    };
+    assert_eq!(fns(&file), fns(&whole));
+    assert_eq!(fns(&file).len(), 4);
+}
+
+#[test]
+fn heads_that_may_be_test_only_are_kept() {
+    for src in [
+        "#[rstest]\nfn a(x: u8) { x; }\n",
+        "#[cfg(feature = \"test-utils\")]\nfn a(x: u8) { x; }\n",
+        "#[cfg(test)]\nfn a(x: u8) { x; }\n",
+        "#[tokio::test]\nasync fn a(x: u8) { x; }\n",
+    ] {
+        let out = kept_text(src);
+        assert!(out.contains("fn a(x: u8) {"), "{out}");
+        let attr = src.lines().next().unwrap();
+        assert!(out.starts_with(attr), "{out}");
+    }
+    // Anything odd keeps the head too: a comment before the name, an
+    // attribute split after its `#`.
+    for src in [
+        "fn/**/a(x: u8) { x; }\n",
+        "#\n[inline]\nfn a(x: u8) { x; }\n",
+    ] {
+        assert!(kept_text(src).contains("a(x: u8) {"), "{src}");
+    }
 }
 
 #[test]
