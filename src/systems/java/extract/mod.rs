@@ -146,6 +146,7 @@ const JAVA_LANG_ANNOTATIONS: &[&str] = &[
 /// retry annotation: one not of a well-known package (by its import or
 /// qualified name) nor of `java.lang`.
 fn annotation_uses(ctx: &Ctx<'_>, facts: &mut Facts) {
+    let mints = may_mint(ctx.src);
     for &m in &ctx.nodes {
         if !matches!(m.kind_str(), "method_declaration" | "class_declaration") {
             continue;
@@ -174,6 +175,7 @@ fn annotation_uses(ctx: &Ctx<'_>, facts: &mut Facts) {
                 continue;
             };
             let keys = field(m, "body")
+                .filter(|_| mints)
                 .map(|b| keys_in(ctx, b))
                 .unwrap_or_default();
             let qualified = if written.contains('.') {
@@ -406,10 +408,32 @@ pub(crate) fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     false
 }
 
+/// The words every call [`random_id`] takes has in its text (a class or
+/// a method name): a file with none of them mints no key, and
+/// [`keys_in`] need not walk a body of it.
+const MINTING_WORDS: &[&str] = &[
+    "randomUUID",
+    "UlidCreator",
+    "RandomStringUtils",
+    "NanoIdUtils",
+    "ObjectId",
+    "Ksuid",
+];
+
+/// Whether `src` may mint a random id ([`MINTING_WORDS`]).
+fn may_mint(src: &str) -> bool {
+    static FINDER: std::sync::LazyLock<crate::extract::Needles> =
+        std::sync::LazyLock::new(|| crate::extract::Needles::new(MINTING_WORDS.iter().copied()));
+    FINDER.any_in(src.as_bytes())
+}
+
 /// Attach idempotency keys to the policy whose scope uses them: minted
 /// inside the scope (`inside_retry`), or minted once before it and used as
 /// a key inside.
 fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
+    if !may_mint(ctx.src) {
+        return;
+    }
     let mut seen = std::collections::HashSet::new();
     for s in &out.scopes {
         let Some(p) = facts.policies.get_mut(s.policy) else {
