@@ -58,13 +58,7 @@ fn locations_of(
     locals: &mut Locals,
     words: bool,
 ) -> Vec<Served> {
-    let roots: Vec<PathBuf> = roots
-        .iter()
-        .map(|r| match cwd {
-            Some(c) if r.is_relative() => c.join(r),
-            _ => r.clone(),
-        })
-        .collect();
+    let roots: Vec<PathBuf> = super::joined_roots(roots, cwd);
     let mut out: Vec<Served> = Vec::new();
     let mut push = |dir: PathBuf, shared: bool| {
         // `config-git/../config-repo` as `config-repo`, lexically.

@@ -207,13 +207,7 @@ fn scan_maps(
     let paths: Vec<PathBuf> = match listed.filter(|v| !v.is_empty()) {
         Some(v) => v,
         None => {
-            let roots: Vec<PathBuf> = roots
-                .iter()
-                .map(|r| match cwd {
-                    Some(c) if r.is_relative() => c.join(r),
-                    _ => r.clone(),
-                })
-                .collect();
+            let roots: Vec<PathBuf> = super::joined_roots(roots, cwd);
             let Ok(walk) = crate::discover::walk(&roots, &[], cwd) else {
                 return out;
             };

@@ -57,6 +57,18 @@ pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
     all_from(files, roots, None);
 }
 
+/// The scan's roots, each relative one joined to `cwd` (the command
+/// line's working folder) where one is given.
+fn joined_roots(roots: &[PathBuf], cwd: Option<&std::path::Path>) -> Vec<PathBuf> {
+    roots
+        .iter()
+        .map(|r| match cwd {
+            Some(c) if r.is_relative() => c.join(r),
+            _ => r.clone(),
+        })
+        .collect()
+}
+
 /// [`all`] for files whose paths are shown relative to `cwd` (the command
 /// line's working directory) while `roots` may be absolute: the build-unit
 /// walk joins a shown path to `cwd` before it compares it with the roots

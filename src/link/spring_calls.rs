@@ -431,13 +431,7 @@ fn resources(
     cwd: Option<&Path>,
     disk: super::Disk<'_>,
 ) -> Option<PathBuf> {
-    let roots: Vec<PathBuf> = roots
-        .iter()
-        .map(|r| match cwd {
-            Some(c) if r.is_relative() => c.join(r),
-            _ => r.clone(),
-        })
-        .collect();
+    let roots: Vec<PathBuf> = super::joined_roots(roots, cwd);
     let mut dir = path.parent();
     for _ in 0..MAX_UP {
         let d = dir?;

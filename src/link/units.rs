@@ -135,13 +135,7 @@ pub fn unit_identities(
         .collect();
     let mut units: HashMap<PathBuf, Unit> = HashMap::new();
     let mut by_folder: HashMap<(PathBuf, Vec<String>), Option<ServiceDecl>> = HashMap::new();
-    let roots: Vec<PathBuf> = roots
-        .iter()
-        .map(|r| match cwd {
-            Some(c) if r.is_relative() => c.join(r),
-            _ => r.clone(),
-        })
-        .collect();
+    let roots: Vec<PathBuf> = super::joined_roots(roots, cwd);
     for f in files.iter_mut() {
         if f.facts.is_empty() {
             continue;
