@@ -396,3 +396,19 @@ fn ingress_controller_retry_annotations_are_read() {
         ]
     );
 }
+
+/// Stop 45 (testdata/graph/quickstart-beside-overlays/README.md): a
+/// quickstart's manifests applied as they are call from the caller of no
+/// namespace, beside the overlays' namespaced callers.
+#[test]
+fn a_quickstart_beside_overlays_calls_from_no_namespace() {
+    let (_, g) = build("testdata/graph/quickstart-beside-overlays");
+    assert_eq!(
+        pairs(&g),
+        [
+            "web -> orders",
+            "web.production -> orders.production",
+            "web.staging -> orders.staging",
+        ]
+    );
+}

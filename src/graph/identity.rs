@@ -118,7 +118,12 @@ impl<'a> Builder<'a> {
 
     /// The namespaces a call of `caller` from `file` is made in: one
     /// (`None`) unless the caller is declared in several namespaces; then
-    /// those the file declares it in, else all of them.
+    /// those the file declares it in, else all of them. A file that
+    /// declares the caller in no namespace only (a quickstart's manifests
+    /// applied as they are, beside overlays that deploy the same program
+    /// to `staging` and `production`: bank-of-anthos' `kubernetes-manifests/`)
+    /// calls from the caller of no namespace: a base an overlay deploys had
+    /// its declarations replaced by the overlay's (`link::kustomize`).
     pub fn caller_namespaces(&self, file: FileId, caller: &str) -> Vec<Option<String>> {
         let base = self.base_name(caller);
         let Some(all) = self.split.get(base) else {
@@ -127,11 +132,20 @@ impl<'a> Builder<'a> {
         if base != caller {
             return vec![caller.rsplit_once('.').map(|(_, n)| n.to_string())];
         }
-        let here: BTreeSet<String> = self.files[file]
-            .facts
-            .services
+        let named =
+            |s: &&ServiceDecl| self.canonical(&s.name) == base || short_host(&s.name) == base;
+        let services = &self.files[file].facts.services;
+        let mut workloads = services
             .iter()
-            .filter(|s| self.canonical(&s.name) == base || short_host(&s.name) == base)
+            .filter(|s| s.kind == IdentityKind::Workload)
+            .filter(named)
+            .peekable();
+        if workloads.peek().is_some() && workloads.all(|s| s.placement.namespace.is_none()) {
+            return vec![None];
+        }
+        let here: BTreeSet<String> = services
+            .iter()
+            .filter(named)
             .filter_map(|s| s.placement.namespace.clone())
             .filter(|n| all.contains(n))
             .collect();
