@@ -9,7 +9,7 @@ use crate::extract::{DocCtx, Facts};
 use crate::model::calls::{IdentityKind, MeshHint};
 use crate::model::*;
 use crate::source::Span;
-use crate::systems::nginx::ingress::{INGRESS_APIS, PREFIX, backends};
+use crate::systems::nginx::ingress::{INGRESS_APIS, PREFIX, backends, services};
 use crate::yaml::Yaml;
 
 /// A controller this reader knows: the names its `IngressClass` is
@@ -169,12 +169,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             facts.services.push(decl);
         }
     }
-    let mut seen: Vec<&str> = Vec::new();
-    for b in &backends {
-        if seen.contains(&b.service.as_str()) {
-            continue;
-        }
-        seen.push(&b.service);
+    for (b, routes) in services(&backends) {
         // Kong: one Kong Service, and so one retry policy, per Kubernetes
         // Service the Ingress names.
         let mut policies = policies.clone();
@@ -182,31 +177,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             policies.push(facts.policies.len());
             facts.policies.push(kong_policy(ctx, name, name_span, b));
         }
-        let rules: Vec<_> = backends.iter().filter(|x| x.service == b.service).collect();
-        let all = |hosts: bool| -> Vec<String> {
-            let f = |r: &&crate::systems::nginx::ingress::Backend| {
-                if hosts {
-                    r.host.clone()
-                } else {
-                    r.path.clone()
-                }
-            };
-            if rules.iter().any(|r| f(r).is_none()) {
-                return Vec::new();
-            }
-            let mut v: Vec<String> = rules.iter().filter_map(f).collect();
-            v.sort();
-            v.dedup();
-            v
-        };
-        let (hosts, paths) = (all(true), all(false));
-        if !hosts.is_empty() || !paths.is_empty() {
-            facts.route_paths.push(crate::model::facts::RoutePaths {
-                span: b.span,
-                paths,
-                hosts,
-            });
-        }
+        facts.route_paths.extend(routes);
         facts.edges.push(CallEdge {
             client: None,
             caller: Some(c.node.to_string()),

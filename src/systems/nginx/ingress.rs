@@ -288,32 +288,8 @@ fn ingress(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
         .map(|b| Located::written(b.service.clone(), b.span));
     let idx = facts.policies.len();
     facts.policies.push(policy);
-    let mut seen: Vec<String> = Vec::new();
-    for b in &backends {
-        if seen.contains(&b.service) {
-            continue;
-        }
-        seen.push(b.service.clone());
-        // Every rule to this Service: the hosts and paths that reach it,
-        // any where one rule leaves either open.
-        let rules: Vec<&Backend> = backends.iter().filter(|x| x.service == b.service).collect();
-        let all = |f: fn(&Backend) -> Option<&String>| -> Vec<String> {
-            if rules.iter().any(|r| f(r).is_none()) {
-                return Vec::new();
-            }
-            let mut v: Vec<String> = rules.iter().filter_map(|r| f(r).cloned()).collect();
-            v.sort();
-            v.dedup();
-            v
-        };
-        let (hosts, paths) = (all(|r| r.host.as_ref()), all(|r| r.path.as_ref()));
-        if !hosts.is_empty() || !paths.is_empty() {
-            facts.route_paths.push(crate::model::facts::RoutePaths {
-                span: b.span,
-                paths,
-                hosts,
-            });
-        }
+    for (b, routes) in services(&backends) {
+        facts.route_paths.extend(routes);
         // The controller is the caller of every backend it proxies to.
         facts.edges.push(CallEdge {
             client: None,
@@ -326,6 +302,38 @@ fn ingress(ctx: &DocCtx<'_>, root: Yaml<'_>, facts: &mut Facts) -> bool {
         });
     }
     true
+}
+
+/// The first backend of each Service an Ingress names, with the hosts
+/// and paths of every rule to that Service (none where one rule leaves
+/// either open): what a controller's edge to it carries. Shared with the
+/// other controllers' reader (`systems::ingress_classes`).
+pub fn services(backends: &[Backend]) -> Vec<(&Backend, Option<crate::model::facts::RoutePaths>)> {
+    let mut out: Vec<(&Backend, Option<crate::model::facts::RoutePaths>)> = Vec::new();
+    for b in backends {
+        if out.iter().any(|(x, _)| x.service == b.service) {
+            continue;
+        }
+        let rules: Vec<&Backend> = backends.iter().filter(|x| x.service == b.service).collect();
+        let all = |f: fn(&Backend) -> Option<&String>| -> Vec<String> {
+            if rules.iter().any(|r| f(r).is_none()) {
+                return Vec::new();
+            }
+            let mut v: Vec<String> = rules.iter().filter_map(|r| f(r).cloned()).collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let (hosts, paths) = (all(|r| r.host.as_ref()), all(|r| r.path.as_ref()));
+        let routes =
+            (!hosts.is_empty() || !paths.is_empty()).then_some(crate::model::facts::RoutePaths {
+                span: b.span,
+                paths,
+                hosts,
+            });
+        out.push((b, routes));
+    }
+    out
 }
 
 /// Settings of a controller ConfigMap in the same file, read quietly (its
