@@ -269,8 +269,9 @@ pub fn read_unlinked(
                 keyed.push((k, Err(unkept.len())));
                 unkept.push(*facts);
             }
-            Read::Parsed(f, key) => {
+            Read::Parsed(mut f, key) => {
                 scan.stats.files_parsed += 1;
+                test_inputs_at_info(&mut f.facts, &walked.path, roots);
                 if f.facts.extractors.is_empty() {
                     scan.stats.nothing_found_in(&walked.path);
                 }
@@ -398,7 +399,10 @@ pub fn read_text(
     };
     let cache = cache::Cache::disabled();
     match extract_text(path, &relative, &shown, text, syntax, &cache) {
-        Read::Parsed(f, _) => Ok(Some(*f)),
+        Read::Parsed(mut f, _) => {
+            test_inputs_at_info(&mut f.facts, path, roots);
+            Ok(Some(*f))
+        }
         Read::Internal(_, message) => Err(message),
         _ => Ok(None),
     }
@@ -435,6 +439,22 @@ pub fn stage_notice(stage: &str, stop: &guard::Stop) -> Notice {
             stop.describe()
         ),
         internal: true,
+    }
+}
+
+/// A file that did not parse in a folder of test inputs is reported at
+/// `info` ([`diag::unparsable_file::in_test_inputs`]); decided on the
+/// path relative to the scan root, so that a repository's own `testdata/`
+/// above the scan does not count.
+fn test_inputs_at_info(facts: &mut Facts, path: &Path, roots: &[PathBuf]) {
+    if facts.diagnostics.is_empty() {
+        return;
+    }
+    let relative = relative_to_root(path, roots);
+    if let Some(folder) = extract::test_code::test_inputs_folder(&relative) {
+        for d in &mut facts.diagnostics {
+            diag::unparsable_file::in_test_inputs(d, folder);
+        }
     }
 }
 

@@ -145,3 +145,67 @@ fn variants_at_one_template_line_are_one_finding_with_the_others_related() {
         rl301[0]["message"]
     );
 }
+
+/// A configuration file that does not parse in a folder of test inputs
+/// (`testdata/`, `test/`) is most often a test's input: RL903 at `info`,
+/// its help naming the folder; the same file elsewhere stays a warning.
+/// Decided on the path relative to the scan root (this repository's own
+/// `testdata/` above a scanned fixture does not count). Linkerd2
+/// b24cd40's `cli/cmd/testdata/*.bad.input.yml` and ingress-nginx
+/// dbb11b9's `test/data/cleanConf.src.conf` were warnings.
+#[test]
+fn a_broken_file_in_a_test_inputs_folder_is_info() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = std::fs::read_to_string(
+        common::root().join("testdata/rules/RL903/err/yaml-broken-document.yaml"),
+    )
+    .unwrap();
+    let conf = std::fs::read_to_string(
+        common::root().join("testdata/rules/RL903/err/nginx-missing-semicolon.conf"),
+    )
+    .unwrap();
+    for (path, text) in [
+        ("cli/testdata/vs.bad.input.yml", &yaml),
+        ("test/data/nginx.conf", &conf),
+        ("k8s/vs.yaml", &yaml),
+    ] {
+        let p = tmp.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let out = assert_cmd::Command::cargo_bin("retrylint")
+        .unwrap()
+        .current_dir(tmp.path())
+        .args(["check", "--no-cache", "--format", "json", "."])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rl903: Vec<(String, String, String)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "RL903")
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap().to_string(),
+                f["severity"].as_str().unwrap().to_string(),
+                f["help"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let severity = |file: &str| {
+        rl903
+            .iter()
+            .find(|(f, ..)| f == file)
+            .map(|(_, s, h)| (s.as_str(), h.as_str()))
+    };
+    let (s, h) = severity("cli/testdata/vs.bad.input.yml").expect("testdata RL903");
+    assert_eq!(s, "info");
+    assert!(h.contains("the test folder `testdata/`"), "{h}");
+    let (s, h) = severity("test/data/nginx.conf").expect("test/data RL903");
+    assert_eq!(s, "info");
+    assert!(h.contains("the test folder `test/`"), "{h}");
+    let (s, h) = severity("k8s/vs.yaml").expect("k8s RL903");
+    assert_eq!(s, "warning");
+    assert!(!h.contains("test folder"), "{h}");
+}

@@ -130,6 +130,22 @@ pub fn unrecognised(span: Span, format: &str, reason: &str) -> Diagnostic {
     )
 }
 
+/// A file that did not parse in a folder of test inputs (`folder`,
+/// [`crate::extract::test_code::test_inputs_folder`]): most often a test's
+/// input, broken on purpose or filled in by the test, so reported at
+/// `info` (it never fails CI by default) with a help that says how to
+/// leave the folder out. A severity already set is kept.
+pub fn in_test_inputs(d: &mut Diagnostic, folder: &str) {
+    if d.code.as_str() != CODE || d.severity.is_some() {
+        return;
+    }
+    d.severity = Some(super::Severity::Info);
+    d.help = format!(
+        "{}; the file is in the test folder `{folder}/`: if it is a test's input, leave the folder out (`exclude`)",
+        d.help
+    );
+}
+
 /// The start of [`templated`]'s message.
 const TEMPLATED: &str = "templated file: ";
 

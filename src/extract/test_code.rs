@@ -50,6 +50,22 @@ const TEST_DIRS: &[&str] = &[
     "unittests",
 ];
 
+/// The folder of `relative` (to the scan root, `/`-separated) that holds
+/// test inputs, when there is one: a fixture folder ([`TEST_DIRS`]), or a
+/// `test/` or `e2e/` folder. A configuration file there is still read
+/// (see above), but one that does not parse is most often a test's input
+/// (linkerd2's `cli/cmd/testdata/*.bad.input.yml`, broken on purpose, and
+/// its `testdata/ipfamilies-policy.yml` with `{IPv6}` for a test to fill
+/// in; ingress-nginx's `test/data/cleanConf.src.conf`), not a setting
+/// that went unchecked.
+pub fn test_inputs_folder(relative: &str) -> Option<&str> {
+    let (dirs, _) = relative.rsplit_once('/')?;
+    dirs.split('/').find(|d| {
+        let l = d.to_ascii_lowercase();
+        TEST_DIRS.contains(&l.as_str()) || l == "test" || l == "e2e"
+    })
+}
+
 /// Whether a folder holds Gradle build logic rather than a program:
 /// `buildSrc` (Gradle's fixed name) or `build-logic` (the included build
 /// Gradle's guide names; docs.gradle.org/current/userguide/sharing_build_logic_between_subprojects.html).
@@ -232,6 +248,20 @@ pub fn dotnet_test_project_files<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_inputs_folders_are_fixture_test_and_e2e_folders() {
+        assert_eq!(
+            test_inputs_folder("cli/cmd/testdata/inject.bad.input.yml"),
+            Some("testdata")
+        );
+        assert_eq!(test_inputs_folder("test/data/clean.conf"), Some("test"));
+        assert_eq!(test_inputs_folder("a/Fixtures/x.yaml"), Some("Fixtures"));
+        assert_eq!(test_inputs_folder("e2e/vs.yaml"), Some("e2e"));
+        assert_eq!(test_inputs_folder("k8s/vs.yaml"), None);
+        assert_eq!(test_inputs_folder("testdata.yaml"), None);
+        assert_eq!(test_inputs_folder("deploy/latest/vs.yaml"), None);
+    }
 
     #[test]
     fn test_sources_are_known_by_folder_and_name() {
