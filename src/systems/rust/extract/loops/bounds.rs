@@ -182,8 +182,8 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         fn stmt_leaves(s: &Stmt) -> bool {
             matches!(s, Stmt::Expr(Expr::Break(_) | Expr::Return(_), _))
                 || matches!(s, Stmt::Expr(e, _) if super::shape::exits_process(e))
-                || matches!(s, Stmt::Expr(Expr::Macro(m), _) if m.mac.path.is_ident("bail") || m.mac.path.is_ident("panic"))
-                || matches!(s, Stmt::Macro(m) if m.mac.path.is_ident("bail") || m.mac.path.is_ident("panic"))
+                || matches!(s, Stmt::Expr(Expr::Macro(m), _) if super::shape_exits::leaving_macro(&m.mac.path))
+                || matches!(s, Stmt::Macro(m) if super::shape_exits::leaving_macro(&m.mac.path))
         }
         fn block_leaves(b: &Block) -> bool {
             b.stmts.iter().any(stmt_leaves)

@@ -94,19 +94,27 @@ pub(super) fn leaves(e: &Expr) -> bool {
         Expr::Call(_) => exits_process(e),
         Expr::Continue(c) => c.label.is_some(),
         Expr::Block(b) => block_leaves(&b.block),
-        Expr::Macro(m) => ["panic", "bail", "unreachable"]
-            .iter()
-            .any(|w| m.mac.path.is_ident(w)),
+        Expr::Macro(m) => leaving_macro(&m.mac.path),
         _ => false,
     }
+}
+
+/// Whether a macro leaves the function or the thread: `panic!`, `bail!`,
+/// `unreachable!`, by their last path segment (`anyhow::bail!`,
+/// `eyre::bail!`, `std::panic!`: linkerd2's policy-controller writes
+/// `anyhow::bail!(error)` as the way out of a counted retry loop).
+pub(super) fn leaving_macro(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|s| {
+        ["panic", "bail", "unreachable"]
+            .iter()
+            .any(|w| s.ident == w)
+    })
 }
 
 pub(super) fn block_leaves(b: &Block) -> bool {
     b.stmts.iter().any(|s| match s {
         Stmt::Expr(e, _) => leaves(e),
-        Stmt::Macro(m) => ["panic", "bail", "unreachable"]
-            .iter()
-            .any(|w| m.mac.path.is_ident(w)),
+        Stmt::Macro(m) => leaving_macro(&m.mac.path),
         _ => false,
     })
 }
@@ -250,9 +258,7 @@ fn always_leaves(e: &Expr) -> bool {
     match e {
         Expr::Block(b) => b.block.stmts.iter().any(|s| match s {
             Stmt::Expr(e, _) => always_leaves(e),
-            Stmt::Macro(m) => ["panic", "bail", "unreachable"]
-                .iter()
-                .any(|w| m.mac.path.is_ident(w)),
+            Stmt::Macro(m) => leaving_macro(&m.mac.path),
             _ => false,
         }),
         Expr::If(i) => {
@@ -447,11 +453,7 @@ pub(super) fn block_goes_round(b: &Block) -> bool {
                 return true;
             }
             Stmt::Expr(x, _) if leaves(x) => return false,
-            Stmt::Macro(m)
-                if ["panic", "bail", "unreachable"]
-                    .iter()
-                    .any(|w| m.mac.path.is_ident(w)) =>
-            {
+            Stmt::Macro(m) if leaving_macro(&m.mac.path) => {
                 return false;
             }
             _ => {}

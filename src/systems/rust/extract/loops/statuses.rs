@@ -7,6 +7,7 @@
 //! an `Err` that goes round. Read with [`crate::extract::status_test`].
 
 use super::shape::leaves;
+use super::shape_exits::leaving_macro;
 use super::{Eval, Spans};
 use crate::extract::status_test::{self, Statuses, Test};
 use crate::source::Span;
@@ -158,9 +159,7 @@ fn block_round(spans: &Spans<'_>, b: &Block) -> bool {
     }
     !b.stmts.iter().any(|s| match s {
         syn::Stmt::Expr(e, _) => leaves(e),
-        syn::Stmt::Macro(m) => ["panic", "bail", "unreachable"]
-            .iter()
-            .any(|w| m.mac.path.is_ident(w)),
+        syn::Stmt::Macro(m) => leaving_macro(&m.mac.path),
         _ => false,
     })
 }
@@ -172,9 +171,7 @@ fn falls_out(spans: &Spans<'_>, rest: &[syn::Stmt]) -> bool {
     for st in rest {
         let leaves_here = match st {
             syn::Stmt::Expr(e, _) => leaves(e),
-            syn::Stmt::Macro(m) => ["panic", "bail", "unreachable"]
-                .iter()
-                .any(|w| m.mac.path.is_ident(w)),
+            syn::Stmt::Macro(m) => leaving_macro(&m.mac.path),
             _ => false,
         };
         if leaves_here {
