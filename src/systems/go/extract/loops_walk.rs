@@ -292,6 +292,11 @@ pub fn on_cancel(n: Node<'_>, lp: Node<'_>) -> bool {
 /// limit { return .. }`, `if begun.Add(d).Before(time.Now()) { break }`,
 /// `time.Now().After(deadline)`, `time.Until(deadline) <= 0`): the time it
 /// keeps trying is capped, by a length not known here.
+///
+/// Or the other way round: the `if` that goes round only while the clock
+/// allows (`if err != nil && time.Now().Before(deadline) { sleep;
+/// continue }`) followed by a way out (linkerd2 b24cd40
+/// `pkg/healthcheck/healthcheck.go` `runCheck`).
 pub fn has_elapsed_cap(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
     own.iter().any(|&c| {
         c.kind() == "if_statement"
@@ -300,13 +305,27 @@ pub fn has_elapsed_cap(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
                 t.contains("time.Since(")
                     || t.contains("time.Until(")
                     || t.contains("time.Now().After(")
+                    || t.contains("time.Now().Before(")
                     || t.contains("time.Now().Sub(")
                     || t.contains(".Before(time.Now())")
+                    || t.contains(".After(time.Now())")
             })
             && field(c, "consequence")
                 .and_then(last_statement)
-                .is_some_and(|s| matches!(s.kind(), "return_statement" | "break_statement"))
+                .is_some_and(|s| match s.kind() {
+                    "return_statement" | "break_statement" => true,
+                    "continue_statement" => leaves_after(c),
+                    _ => false,
+                })
     })
+}
+
+/// A statement after `n` in its block leaves the loop (`return`,
+/// `break`), at most 64 looked at.
+fn leaves_after(n: Node<'_>) -> bool {
+    std::iter::successors(n.next_named_sibling(), |s| s.next_named_sibling())
+        .take(64)
+        .any(|s| matches!(s.kind(), "return_statement" | "break_statement"))
 }
 
 /// Names of a method that takes the next item off a queue or stream
