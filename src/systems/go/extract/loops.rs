@@ -8,6 +8,8 @@
 //! a maximum), jittered when it adds a random wait.
 
 use super::eval;
+#[path = "loops_counter.rs"]
+mod counter;
 #[path = "loops_growth.rs"]
 mod growth;
 #[path = "loops_walk.rs"]
@@ -101,6 +103,13 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .filter(|(c, owner)| c.end_byte() <= body.end_byte() && **owner as usize == i)
             .map(|(c, _)| c)
             .collect();
+        // `for { .. if attempt >= max { break } }`: a counter bounds it.
+        let (count, written) = match count {
+            AttemptCount::Unbounded => {
+                counter::counted(ctx, n, head, &own).unwrap_or((count, written))
+            }
+            _ => (count, written),
+        };
         let counted_range =
             head.is_some_and(|h| h.kind() == "range_clause" && range_count(ctx, h).is_some());
         let requeue =
