@@ -7,6 +7,7 @@
 
 use super::super::eval;
 use super::super::{Ctx, field, named_children, one_line};
+use super::walk::last_statement;
 use crate::model::AttemptCount;
 use tree_sitter::Node;
 
@@ -186,14 +187,4 @@ fn first_value(ctx: &Ctx<'_>, var: &str, lp: Node<'_>, head: Option<Node<'_>>) -
     std::iter::successors(lp.prev_named_sibling(), |s| s.prev_named_sibling())
         .take(32)
         .find_map(init)
-}
-
-/// The last statement of a block (through its `statement_list`).
-fn last_statement(block: Node<'_>) -> Option<Node<'_>> {
-    let last = named_children(block).last().copied()?;
-    if last.kind() == "statement_list" {
-        named_children(last).last().copied()
-    } else {
-        Some(last)
-    }
 }

@@ -269,7 +269,7 @@ pub fn errors_all_leave(ctx: &Ctx<'_>, body: Node<'_>) -> bool {
 }
 
 /// The last statement of a block (through its `statement_list`).
-fn last_statement(block: Node<'_>) -> Option<Node<'_>> {
+pub(super) fn last_statement(block: Node<'_>) -> Option<Node<'_>> {
     let last = named_children(block).last().copied()?;
     if last.kind() == "statement_list" {
         named_children(last).last().copied()
