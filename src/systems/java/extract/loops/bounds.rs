@@ -375,6 +375,10 @@ pub(super) fn bound(
             junctions(ctx, c, &["&&", "||"])
         };
         for part in parts {
+            if catches::retry_object_count(ctx, part) {
+                let what = format!("a limit kept by the retry object: {}", ctx.text(part));
+                return written(AttemptCount::Unknown, what, span(part));
+            }
             let Some(mut cmp) = comparison(ctx, part) else {
                 continue;
             };

@@ -350,3 +350,34 @@ pub(super) fn flag_bound<'a>(
                 })
     })
 }
+
+/// `_retryTimer.getRemainingRetriesNum() <= 0`, `retries.remaining() == 0`:
+/// a comparison of the count a retry object keeps (a receiver named for a
+/// retry, a method named for what is left) under an `if` that leaves: the
+/// object bounds the loop (linkedin/databus `BootstrapApplierThread.reset`,
+/// seventeenth pass, read after the changes).
+pub(super) fn retry_object_count(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
+    let e = ast::unwrap_expr(e);
+    if e.kind() != "binary_expression"
+        || !field(e, "operator")
+            .is_some_and(|o| matches!(ctx.text(o), "<" | "<=" | "==" | ">" | ">="))
+    {
+        return false;
+    }
+    [field(e, "left"), field(e, "right")]
+        .into_iter()
+        .flatten()
+        .map(ast::unwrap_expr)
+        .any(|x| {
+            x.kind() == "method_invocation"
+                && field(x, "object").is_some_and(|o| {
+                    let o = ctx.text(o).to_ascii_lowercase();
+                    o.contains("retr") || o.contains("attempt") || o.contains("backoff")
+                })
+                && field(x, "name").is_some_and(|n| {
+                    let n = ctx.text(n).to_ascii_lowercase();
+                    n.contains("remaining") || n.contains("left")
+                })
+                && field(x, "arguments").is_some_and(|a| named_children(a).is_empty())
+        })
+}
