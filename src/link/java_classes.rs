@@ -264,31 +264,40 @@ fn implementation_evidence(
     read: &mut HashMap<(String, String), Option<ClassReading>>,
 ) -> Option<String> {
     let name = &iface.1;
-    let suffix = format!("{name}.java");
-    let named = |p: &PathBuf| {
-        p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.len() > suffix.len() && n.ends_with(&suffix))
-    };
-    let found: Vec<PathBuf> = match disk.files_named_ending(&suffix, 4 * MAX_IMPLEMENTATIONS) {
-        Some(v) if !v.is_empty() => v,
-        _ => listed
-            .get_or_insert_with(|| java_files_below(roots))
-            .iter()
-            .filter(|p| named(p))
-            .take(4 * MAX_IMPLEMENTATIONS)
-            .cloned()
-            .collect(),
-    };
-    let candidates: Vec<(PathBuf, String)> = found
-        .into_iter()
-        .filter(named)
-        .filter_map(|p| {
-            let stem = p.file_stem()?.to_str()?.to_string();
-            Some((p, stem))
-        })
-        .take(MAX_IMPLEMENTATIONS)
-        .collect();
+    // Named with a prefix (`MongoDocumentStore.java`), or with `Impl` after
+    // the interface's name (`DocumentStoreImpl.java`, `FooDocumentStoreImpl.java`).
+    let mut candidates: Vec<(PathBuf, String)> = Vec::new();
+    for (suffix, prefixed) in [
+        (format!("{name}.java"), true),
+        (format!("{name}Impl.java"), false),
+    ] {
+        let named = |p: &PathBuf| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| (n.len() > suffix.len() || !prefixed) && n.ends_with(&suffix))
+        };
+        let found: Vec<PathBuf> = match disk.files_named_ending(&suffix, 4 * MAX_IMPLEMENTATIONS) {
+            Some(v) if !v.is_empty() => v,
+            _ => listed
+                .get_or_insert_with(|| java_files_below(roots))
+                .iter()
+                .filter(|p| named(p))
+                .take(4 * MAX_IMPLEMENTATIONS)
+                .cloned()
+                .collect(),
+        };
+        let room = MAX_IMPLEMENTATIONS.saturating_sub(candidates.len());
+        candidates.extend(
+            found
+                .into_iter()
+                .filter(named)
+                .filter_map(|p| {
+                    let stem = p.file_stem()?.to_str()?.to_string();
+                    Some((p, stem))
+                })
+                .take(room),
+        );
+    }
     for (path, stem) in candidates {
         let key = (format!("{}#{}", path.display(), stem), stem.clone());
         if !read.contains_key(&key) {

@@ -61,6 +61,10 @@ const KEEP: &[&str] = &[
     // A local process (`loops::reach`): a loop running one is local work.
     "ProcessBuilder",
     ".waitFor(",
+    // A wait on a condition another thread signals (`loops/helpers.rs`
+    // `summary`: a catch's `waitUntilConnected()` waits through it).
+    "awaitUntil(",
+    "awaitNanos(",
 ];
 
 /// Words of a helper a retry loop's catch may call (it throws, sleeps,
@@ -80,6 +84,10 @@ const HELPER_WORDS: &[&str] = &[
     "xclude",
     "Dead",
     "dead",
+    // A helper that waits for a state through another
+    // (`waitUntilConnected()` calling `waitForKeeperState(..)`).
+    "waitUntil",
+    "waitFor",
 ];
 const HELPER_MAX: usize = 600;
 

@@ -375,6 +375,10 @@ pub(super) fn bound(
             junctions(ctx, c, &["&&", "||"])
         };
         for part in parts {
+            if catches::retry_object_count(ctx, part) {
+                let what = format!("a limit kept by the retry object: {}", ctx.text(part));
+                return written(AttemptCount::Unknown, what, span(part));
+            }
             let Some(mut cmp) = comparison(ctx, part) else {
                 continue;
             };
@@ -531,6 +535,10 @@ pub(super) fn bound(
             format!("a limit kept in a field, read by `{}`", ctx.text(call)),
             span(call),
         );
+    }
+    if let Some(a) = catches::flag_bound(ctx, lp, own, cond.map_or("", |c| ctx.text(c))) {
+        let what = format!("a limit through the flag: {}", ctx.text(a));
+        return written(AttemptCount::Unknown, what, span(a));
     }
     if infinite {
         let t = cond.map_or("for (;;)".to_string(), |c| format!("while {}", ctx.text(c)));
@@ -723,7 +731,7 @@ fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
 /// A test of the clock: written in the condition, or through a local the
 /// clock gave its value (`long time = System.currentTimeMillis() - start;
 /// if (time > MAX_RETRY_TIME) throw ..`).
-fn clock_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
+pub(super) fn clock_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     helpers::time_words(ctx.text(c))
         || ast::descendants(c).into_iter().any(|d| {
             d.kind() == "identifier"

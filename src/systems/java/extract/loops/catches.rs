@@ -279,3 +279,105 @@ pub(super) fn continues_outer(ctx: &Ctx<'_>, stmt: Node<'_>, lp: Node<'_>) -> bo
             .is_some_and(|l| ctx.text(l) == ctx.text(label))
     })
 }
+
+/// A catch of only exceptions that say another thread or writer got there
+/// first: a local state that changed under the call
+/// (`IndexOutOfBoundsException` after a concurrent removal,
+/// `IllegalAccessException` after another thread's `setAccessible(false)`,
+/// `ConcurrentModificationException`) or a write conflict (a duplicate
+/// key, or a stale version in a compare-and-set: ZooKeeper's
+/// `BadVersionException`, zkclient's `ZkBadVersionException`, Spring's
+/// `OptimisticLockingFailureException`, JPA's `OptimisticLockException`,
+/// Hibernate's `StaleObjectStateException`, Elasticsearch's
+/// `VersionConflictEngineException`): no remote call failed, another writer
+/// got there first and the next pass reads what it wrote (alibaba/otter
+/// `SystemArbitrateEvent`, seventeenth pass).
+pub(super) fn race_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
+    const RACES: &[&str] = &[
+        "IndexOutOfBoundsException",
+        "ArrayIndexOutOfBoundsException",
+        "ConcurrentModificationException",
+        "IllegalAccessException",
+        "NoSuchElementException",
+        "SQLIntegrityConstraintViolationException",
+        "DuplicateKeyException",
+        "BadVersionException",
+        "ZkBadVersionException",
+        "OptimisticLockingFailureException",
+        "ObjectOptimisticLockingFailureException",
+        "OptimisticLockException",
+        "StaleObjectStateException",
+        "VersionConflictEngineException",
+    ];
+    let types = super::catch_types(ctx, catch);
+    !types.is_empty()
+        && types
+            .iter()
+            .all(|(t, _)| RACES.contains(&ast::last_segment(t)))
+}
+
+/// `doRetry = (retryCount >= 0);` under `while (doRetry)` (or `done =
+/// attempts >= max;` under `while (!done)`): the flag the condition tests
+/// is set from a comparison of a counter the loop counts up or down, so the
+/// loop stops once the count runs out, as a `break` under that test would
+/// (apache/sqoop `SQLServerAsyncDBExecThread.write`, sixteenth pass).
+pub(super) fn flag_bound<'a>(
+    ctx: &Ctx<'a>,
+    lp: Node<'a>,
+    own: &[Node<'a>],
+    cond_text: &str,
+) -> Option<Node<'a>> {
+    let flag = cond_text
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    let flag = flag.strip_prefix('!').unwrap_or(flag).trim();
+    if flag.is_empty() || !flag.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        return None;
+    }
+    own.iter().copied().find(|e| {
+        e.kind() == "assignment_expression"
+            && field(*e, "operator").is_some_and(|o| ctx.text(o) == "=")
+            && field(*e, "left").is_some_and(|l| ctx.text(l) == flag)
+            && field(*e, "right")
+                .and_then(|r| bounds::comparison(ctx, r))
+                .is_some_and(|c| {
+                    c.inc.is_some()
+                        || c.dec
+                        || bounds::decrements(ctx, own, &c.counter)
+                        || bounds::increments(ctx, lp, own, &c.counter).is_some()
+                })
+    })
+}
+
+/// `_retryTimer.getRemainingRetriesNum() <= 0`, `retries.remaining() == 0`:
+/// a comparison of the count a retry object keeps (a receiver named for a
+/// retry, a method named for what is left) under an `if` that leaves: the
+/// object bounds the loop (linkedin/databus `BootstrapApplierThread.reset`,
+/// seventeenth pass, read after the changes).
+pub(super) fn retry_object_count(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
+    let e = ast::unwrap_expr(e);
+    if e.kind() != "binary_expression"
+        || !field(e, "operator")
+            .is_some_and(|o| matches!(ctx.text(o), "<" | "<=" | "==" | ">" | ">="))
+    {
+        return false;
+    }
+    [field(e, "left"), field(e, "right")]
+        .into_iter()
+        .flatten()
+        .map(ast::unwrap_expr)
+        .any(|x| {
+            x.kind() == "method_invocation"
+                && field(x, "object").is_some_and(|o| {
+                    let o = ctx.text(o).to_ascii_lowercase();
+                    o.contains("retr") || o.contains("attempt") || o.contains("backoff")
+                })
+                && field(x, "name").is_some_and(|n| {
+                    let n = ctx.text(n).to_ascii_lowercase();
+                    n.contains("remaining") || n.contains("left")
+                })
+                && field(x, "arguments").is_some_and(|a| named_children(a).is_empty())
+        })
+}

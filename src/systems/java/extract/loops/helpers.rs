@@ -155,6 +155,16 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             if marks_failed(ctx, d) {
                 out.marks_failed = true;
             }
+            // A wait, for at most a time, on a condition another thread
+            // signals (`while (state != want) { changed.awaitUntil(deadline);
+            // }`; alibaba/otter `ZkClientx.waitUntilConnected`).
+            if d.kind() == "method_invocation"
+                && field(d, "name")
+                    .is_some_and(|n| matches!(ctx.text(n), "await" | "awaitUntil" | "awaitNanos"))
+                && field(d, "arguments").is_some_and(|a| !named_children(a).is_empty())
+            {
+                out.sleeps = true;
+            }
             if LOOPS.contains(&d.kind())
                 && field(d, "body").is_some_and(|b| {
                     ast::descendants_until(b, not_own)
@@ -473,6 +483,14 @@ pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) 
                 r.kind() == "method_invocation"
                     && field(r, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
                     && !handed_new_input(ctx, r, stmts)
+                    // An existence check (`zk.exists(path).get(5, SECONDS)`)
+                    // answers null while the node is absent: a poll for its
+                    // creation (apache/twill `YarnTwillController`).
+                    && !ast::descendants(r).into_iter().any(|d| {
+                        d.kind() == "method_invocation"
+                            && field(d, "name")
+                                .is_some_and(|n| matches!(ctx.text(n), "exists" | "checkExists"))
+                    })
             })
     })
 }
@@ -537,29 +555,6 @@ pub(super) fn leaves_on_success(ctx: &Ctx<'_>, s: Node<'_>) -> bool {
                     && !ctx.text(c).to_ascii_lowercase().contains("log")
             })
         })
-}
-
-/// A catch of only exceptions that say another thread or writer got there
-/// first: a local state that changed under the call
-/// (`IndexOutOfBoundsException` after a concurrent removal,
-/// `IllegalAccessException` after another thread's `setAccessible(false)`,
-/// `ConcurrentModificationException`) or a write conflict (a duplicate
-/// key): no remote call failed.
-pub(super) fn race_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
-    const RACES: &[&str] = &[
-        "IndexOutOfBoundsException",
-        "ArrayIndexOutOfBoundsException",
-        "ConcurrentModificationException",
-        "IllegalAccessException",
-        "NoSuchElementException",
-        "SQLIntegrityConstraintViolationException",
-        "DuplicateKeyException",
-    ];
-    let types = super::catch_types(ctx, catch);
-    !types.is_empty()
-        && types
-            .iter()
-            .all(|(t, _)| RACES.contains(&ast::last_segment(t)))
 }
 
 /// A catch of only failures of this process's own work: the local file

@@ -196,6 +196,17 @@ pub(super) fn is_sleep_name(name: &str) -> bool {
         || l == "idle"
 }
 
+/// A method named for waiting until a state: `waitUntilTableReady`,
+/// `waitForServiceReady`; not a retry's wait (`waitForNextAttempt`,
+/// `waitForRetry`, `waitForBackoff`).
+fn waits_for_state(method: &str) -> bool {
+    let l = method.to_ascii_lowercase();
+    (l.starts_with("waituntil") || l.starts_with("waitfor") || l.starts_with("awaituntil"))
+        && !["retr", "next", "backoff", "attempt"]
+            .iter()
+            .any(|w| l.contains(w))
+}
+
 /// Identifiers mentioned in a node.
 fn mentions(ctx: &Ctx<'_>, n: Node<'_>, name: &str) -> bool {
     ast::descendants(n)
@@ -294,6 +305,23 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     {
         return Err(Some("a scan over ports: each pass tries the next one"));
     }
+    // A method named for waiting until a state (`waitUntilTableReady`,
+    // `waitForReady`) that asks again under a time cap: a poll for a
+    // remote state, its wait the poll's period (alibaba/DataX `OTSHelper`,
+    // sixteenth pass). Unbounded, it is read as a retry loop.
+    if ctx
+        .enclosing_method(lp)
+        .is_some_and(|(_, m)| waits_for_state(&m))
+        && (cond.is_some_and(|c| bounds::clock_test(ctx, c))
+            || own.iter().any(|d| {
+                d.kind() == "if_statement"
+                    && field(*d, "condition").is_some_and(|c| bounds::clock_test(ctx, c))
+            }))
+    {
+        return Err(Some(
+            "a poll for a state: the method is named for waiting until one (`waitUntil..`, `waitFor..`) and asks again under a time cap",
+        ));
+    }
     let body_stmts = statements(body);
     let mut found: Option<Try<'_>> = None;
     let mut calling_try = false;
@@ -353,8 +381,8 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             why_not = "a repair: only an authentication failure goes round, after logging in or out again";
             continue;
         }
-        if retrying.iter().all(|c| helpers::race_only(ctx, *c)) {
-            why_not = "a race with another thread or writer: only a local state exception (`IndexOutOfBoundsException`, `IllegalAccessException`..) or a write conflict (a duplicate key) goes round, and the next pass reads anew";
+        if retrying.iter().all(|c| catches::race_only(ctx, *c)) {
+            why_not = "a race with another thread or writer: only a local state exception (`IndexOutOfBoundsException`, `IllegalAccessException`..) or a write conflict (a duplicate key, a stale version) goes round, and the next pass reads anew";
             continue;
         }
         if retrying.iter().all(|c| helpers::local_only(ctx, *c))

@@ -184,6 +184,8 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 || matches!(s, Stmt::Expr(e, _) if super::shape::exits_process(e))
                 || matches!(s, Stmt::Expr(Expr::Macro(m), _) if super::shape_exits::leaving_macro(&m.mac.path))
                 || matches!(s, Stmt::Macro(m) if super::shape_exits::leaving_macro(&m.mac.path))
+                || matches!(s, Stmt::Macro(m) if super::shape_exits::cfg_if_returns(&m.mac))
+                || matches!(s, Stmt::Expr(Expr::Macro(m), _) if super::shape_exits::cfg_if_returns(&m.mac))
         }
         fn block_leaves(b: &Block) -> bool {
             b.stmts.iter().any(stmt_leaves)

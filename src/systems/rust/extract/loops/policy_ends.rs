@@ -42,6 +42,28 @@ fn asks_left(t: &str) -> bool {
     t.contains(".has_next()") || t.contains(".has_remaining()")
 }
 
+/// `retry.max_retries_reached()`, `state.retries_exhausted()`,
+/// `policy.is_exhausted()`: a retry object asked whether its attempts are
+/// spent (mongodb/mongo-rust-driver `execute_operation_with_retry`,
+/// seventeenth pass). A leaving branch under it ends the loop.
+fn asks_spent(t: &str) -> bool {
+    let t = t.trim_start_matches('!');
+    let Some(call) = t.strip_suffix("()") else {
+        return false;
+    };
+    let Some((_, m)) = call.rsplit_once('.') else {
+        return false;
+    };
+    let m = m.to_ascii_lowercase();
+    !m.contains(['(', ')'])
+        && (m == "exhausted"
+            || m == "is_exhausted"
+            || ((m.contains("retr") || m.contains("attempt"))
+                && ["reached", "exhausted", "exceeded", "spent"]
+                    .iter()
+                    .any(|w| m.contains(w))))
+}
+
 /// A call, not awaited, on a retry policy or counter held in a local or a
 /// field (`retry_counter.increment_from_error(e)`, `self.retries.
 /// record_failure()`): under `?` it leaves the loop when the policy has no
@@ -143,6 +165,7 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
                     {
                         true
                     }
+                    c if then_leaves && asks_spent(&squashed(self.spans, c)) => true,
                     c => asks_left(&squashed(self.spans, c)) && (then_leaves || else_leaves),
                 };
                 if hit {
@@ -182,6 +205,17 @@ pub(super) fn policy_ends<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b 
                 self.found = Some(&init.expr);
             }
             syn::visit::visit_local(self, l);
+        }
+        // `Some(retry) if retry.max_retries_reached() => return Err(..)`
+        fn visit_arm(&mut self, a: &'b syn::Arm) {
+            if self.found.is_none()
+                && let syn::Pat::Guard(g) = &a.pat
+                && asks_spent(&squashed(self.spans, &g.guard))
+                && leaves(&a.body)
+            {
+                self.found = Some(&g.guard);
+            }
+            syn::visit::visit_arm(self, a);
         }
         fn visit_expr_match(&mut self, m: &'b syn::ExprMatch) {
             // `match backoff.next_delay() { Some(d) => { sleep(d); continue }

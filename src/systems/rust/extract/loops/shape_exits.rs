@@ -94,7 +94,7 @@ pub(super) fn leaves(e: &Expr) -> bool {
         Expr::Call(_) => exits_process(e),
         Expr::Continue(c) => c.label.is_some(),
         Expr::Block(b) => block_leaves(&b.block),
-        Expr::Macro(m) => leaving_macro(&m.mac.path),
+        Expr::Macro(m) => leaving_macro(&m.mac.path) || cfg_if_returns(&m.mac),
         _ => false,
     }
 }
@@ -114,9 +114,37 @@ pub(super) fn leaving_macro(path: &syn::Path) -> bool {
 pub(super) fn block_leaves(b: &Block) -> bool {
     b.stmts.iter().any(|s| match s {
         Stmt::Expr(e, _) => leaves(e),
-        Stmt::Macro(m) => leaving_macro(&m.mac.path),
+        Stmt::Macro(m) => leaving_macro(&m.mac.path) || cfg_if_returns(&m.mac),
         _ => false,
     })
+}
+
+/// `cfg_if::cfg_if! { if #[cfg(a)] { return Err(e); } else { return
+/// Err(wrap(e)); } }`: every branch the build may keep returns, so the
+/// statement leaves whichever is compiled (nymtech/nym `http-api-client`
+/// `send`, sixteenth pass). Only the words are read: a branch holding
+/// `return` is taken to end in it.
+pub(super) fn cfg_if_returns(m: &syn::Macro) -> bool {
+    use proc_macro2::{Delimiter, TokenTree};
+    if m.path.segments.last().is_none_or(|s| s.ident != "cfg_if") {
+        return false;
+    }
+    let branches: Vec<_> = m
+        .tokens
+        .clone()
+        .into_iter()
+        .filter_map(|t| match t {
+            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => Some(g.stream()),
+            _ => None,
+        })
+        .take(16)
+        .collect();
+    !branches.is_empty()
+        && branches.iter().all(|b| {
+            b.clone()
+                .into_iter()
+                .any(|t| matches!(&t, TokenTree::Ident(i) if i == "return"))
+        })
 }
 
 pub(super) fn pat_variant(p: &Pat) -> Option<(String, Option<&Pat>)> {
@@ -258,7 +286,7 @@ fn always_leaves(e: &Expr) -> bool {
     match e {
         Expr::Block(b) => b.block.stmts.iter().any(|s| match s {
             Stmt::Expr(e, _) => always_leaves(e),
-            Stmt::Macro(m) => leaving_macro(&m.mac.path),
+            Stmt::Macro(m) => leaving_macro(&m.mac.path) || cfg_if_returns(&m.mac),
             _ => false,
         }),
         Expr::If(i) => {

@@ -1,0 +1,5 @@
+package com.acme.docs;
+
+public interface DocumentStore {
+    Document find(String id);
+}

@@ -1,0 +1,46 @@
+package com.example.leader;
+
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+
+// A compare-and-set on a versioned node: each pass reads the node anew and
+// writes it back with the version read; only a version conflict (another
+// writer got there first, `BadVersionException`) goes round. The next pass
+// works on what that writer wrote: a race with another writer, not a
+// failed call tried again (alibaba/otter `SystemArbitrateEvent`, seventeenth
+// pass).
+public class ActiveFlag {
+
+    private final ZooKeeper zk;
+
+    ActiveFlag(ZooKeeper zk) {
+        this.zk = zk;
+    }
+
+    public void release(String path) throws KeeperException, InterruptedException {
+        while (true) {
+            Stat stat = new Stat();
+            byte[] data = zk.getData(path, false, stat);
+            byte[] updated = Flags.withActive(data, false);
+            try {
+                zk.setData(path, updated, stat.getVersion());
+                break;
+            } catch (KeeperException.BadVersionException e) {
+                // another writer changed it: read again
+            }
+        }
+    }
+
+    public void bump(VersionedStore store, String key) {
+        for (;;) {
+            Versioned v = store.read(key);
+            try {
+                store.writeIfVersion(key, v.value() + 1, v.version());
+                return;
+            } catch (OptimisticLockingFailureException e) {
+                // lost the race: read again
+            }
+        }
+    }
+}
