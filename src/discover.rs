@@ -256,32 +256,35 @@ impl Tree {
     }
 
     /// The walked files whose path ends with `/` and `suffix`
-    /// (`org/acme/Pool.java`), sorted, at most `max`.
+    /// (`org/acme/Pool.java`), sorted, the first `max`.
     pub fn files_ending(&self, suffix: &str, max: usize) -> Vec<std::path::PathBuf> {
         let tail = format!("/{suffix}");
-        let mut out: Vec<std::path::PathBuf> = self
-            .files
-            .iter()
-            .filter(|f| f.ends_with(tail.as_bytes()))
-            .filter_map(|f| std::str::from_utf8(f).ok().map(std::path::PathBuf::from))
-            .take(max)
-            .collect();
-        out.sort();
-        out
+        self.first_sorted(|f| f.ends_with(tail.as_bytes()), max)
     }
 
     /// The walked files whose name ends with `suffix` (`DocumentStore.java`
-    /// finds `mongo/MongoDocumentStore.java` too), sorted, at most `max`.
+    /// finds `mongo/MongoDocumentStore.java` too), sorted, the first `max`.
     pub fn files_named_ending(&self, suffix: &str, max: usize) -> Vec<std::path::PathBuf> {
-        let mut out: Vec<std::path::PathBuf> = self
+        self.first_sorted(|f| f.ends_with(suffix.as_bytes()), max)
+    }
+
+    /// The first `max` walked files in path order that `keep` takes. All
+    /// of them are sorted before the cut: `files` is a hash set, whose
+    /// order changes from process to process, so taking `max` as met
+    /// would make a run's answer (which ConfigMap files are read, which
+    /// implementations of an interface) differ from the next run's.
+    fn first_sorted(&self, keep: impl Fn(&[u8]) -> bool, max: usize) -> Vec<std::path::PathBuf> {
+        let mut out: Vec<&[u8]> = self
             .files
             .iter()
-            .filter(|f| f.ends_with(suffix.as_bytes()))
+            .map(Vec::as_slice)
+            .filter(|f| keep(f))
+            .collect();
+        out.sort_unstable();
+        out.into_iter()
             .filter_map(|f| std::str::from_utf8(f).ok().map(std::path::PathBuf::from))
             .take(max)
-            .collect();
-        out.sort();
-        out
+            .collect()
     }
 
     /// The entries of folder `dir` (name, is a folder), sorted, when the

@@ -10,6 +10,19 @@
 //! its own (a parser's progress callback called from C). The deadline is a
 //! backstop: every quantity derived from an attempt count is closed-form or
 //! capped (`model::backoff`), so no ordinary input comes near it.
+//!
+//! A budget is spent in the stage's own work: the CPU time of the thread
+//! running it (on Linux and macOS; the wall clock elsewhere), not the time
+//! the thread waited while other processes had the processor. On a busy
+//! machine (two cores shared by several jobs, or a scan under valgrind
+//! beside them) a wall-clock budget cut kubeflow/manifests' link stage
+//! after 120 s in some runs and not in others, so that the same scan did
+//! different work (49 or 47 Kustomize overlays built, the ConfigMap step
+//! run or not). The CPU clock is a system call: a stage reads it the
+//! first time it looks at its deadline (a stage too short to look costs
+//! nothing), then only once the cheap wall clock says the budget could
+//! have been spent, as a thread's CPU time grows no faster than it
+//! ([`expired`]).
 
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -29,8 +42,104 @@ pub const STAGE_BUDGET: Duration = Duration::from_secs(120);
 pub const TICK: u32 = 256;
 
 thread_local! {
-    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    static DEADLINE: Cell<Option<Deadline>> = const { Cell::new(None) };
     static TICKS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Where a stage's budget ends on its thread.
+#[derive(Clone, Copy, Debug)]
+struct Deadline {
+    /// No sooner than this instant (the budget from the stage's start, or
+    /// later where the thread is known to have waited): before it, the
+    /// budget cannot have been spent, and the CPU clock is not read.
+    wall: Instant,
+    /// What the thread's CPU clock says of the budget.
+    cpu: Cpu,
+}
+
+/// A stage's budget on its thread's CPU clock. The clock is a system call
+/// (a policy rule's stage is one of hundreds of thousands in a large
+/// scan), so it is read the first time the stage looks at its deadline,
+/// not when it starts: a stage too short to look costs nothing.
+#[derive(Clone, Copy, Debug)]
+enum Cpu {
+    /// Not read yet: the stage started at this instant with this budget.
+    Unread(Instant, Duration),
+    /// The thread's CPU time at which the budget is spent.
+    Ends(Duration),
+    /// No CPU clock here: the wall clock decides.
+    Wall,
+}
+
+impl Deadline {
+    /// `budget` from `start` (`None`: too far to be represented, no
+    /// deadline).
+    fn after(start: Instant, budget: Duration) -> Option<Deadline> {
+        Some(Deadline {
+            wall: start.checked_add(budget)?,
+            cpu: Cpu::Unread(start, budget),
+        })
+    }
+
+    /// The deadline with its CPU clock read (at `now`). Time before the
+    /// first read counts as spent, waited or not: the first look comes
+    /// early in any stage long enough to matter (a few hundred
+    /// checkpoints in).
+    fn read(self, now: Instant) -> Deadline {
+        let Cpu::Unread(start, budget) = self.cpu else {
+            return self;
+        };
+        let left = budget.saturating_sub(now.saturating_duration_since(start));
+        let cpu = match thread_cpu().and_then(|used| used.checked_add(left)) {
+            Some(end) => Cpu::Ends(end),
+            None => Cpu::Wall,
+        };
+        Deadline { cpu, ..self }
+    }
+
+    /// Whether the budget is spent at `now` (the CPU clock read if the
+    /// wall clock says it may be), with the deadline as it now stands.
+    fn spent(self, now: Instant) -> (bool, Deadline) {
+        let d = self.read(now);
+        if now < d.wall {
+            return (false, d);
+        }
+        let Cpu::Ends(end) = d.cpu else {
+            return (true, d);
+        };
+        let Some(used) = thread_cpu() else {
+            return (true, d);
+        };
+        if used >= end {
+            return (true, d);
+        }
+        // The thread waited while others ran: the budget is not spent,
+        // and cannot be before what is left of it has passed on the wall
+        // clock.
+        (
+            false,
+            Deadline {
+                wall: now + (end - used),
+                ..d
+            },
+        )
+    }
+}
+
+/// The CPU time the calling thread has used, where the system tells it.
+#[cfg(any(target_os = "linux", target_os = "macos"))]
+fn thread_cpu() -> Option<Duration> {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Some(Duration::new(
+        u64::try_from(t.tv_sec).ok()?,
+        u32::try_from(t.tv_nsec).ok()?,
+    ))
+}
+
+/// The CPU time the calling thread has used, where the system tells it.
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+fn thread_cpu() -> Option<Duration> {
+    None
 }
 
 /// The unwind payload of a stage stopped at its deadline.
@@ -77,18 +186,32 @@ pub fn budget(budget: Duration) -> Duration {
 /// sooner), catching a panic.
 pub fn run<T>(budget: Duration, f: impl FnOnce() -> T) -> Result<T, Stop> {
     let start = Instant::now();
-    let outer = DEADLINE.get();
-    let mine = start.checked_add(budget);
-    let deadline = match (outer, mine) {
-        (Some(o), Some(m)) => Some(o.min(m)),
-        (o, m) => o.or(m),
+    // The outer stage's clock read now, so that its budget is not charged
+    // for the time this one waits (its copy is put back after).
+    let outer = DEADLINE.get().map(|d| d.read(start));
+    let mine = Deadline::after(start, budget);
+    // The sooner of the two on the wall clock is in force (an outer one
+    // goes on with its own measure).
+    let outer_rules = match (outer, mine) {
+        (Some(o), Some(m)) => o.wall <= m.wall,
+        (o, _) => o.is_some(),
     };
-    DEADLINE.set(deadline);
+    DEADLINE.set(if outer_rules { outer } else { mine });
     let result = catch_unwind(AssertUnwindSafe(f));
-    DEADLINE.set(outer);
+    let in_force = DEADLINE.get();
+    DEADLINE.set(if outer_rules { in_force } else { outer });
     result.map_err(|payload| {
         if payload.is::<Overrun>() {
-            Stop::Overrun(start.elapsed())
+            // What the stage spent by the budget's own measure: the
+            // thread's CPU time since its clock was first read, plus the
+            // time before (as the budget counted it).
+            let spent = match in_force.map(|d| d.cpu) {
+                Some(Cpu::Ends(end)) if !outer_rules => {
+                    thread_cpu().map(|used| budget.saturating_add(used).saturating_sub(end))
+                }
+                _ => None,
+            };
+            Stop::Overrun(spent.unwrap_or_else(|| start.elapsed()))
         } else {
             Stop::Panic(panic_message(payload.as_ref()))
         }
@@ -122,9 +245,15 @@ pub fn stop_if_expired() {
     }
 }
 
-/// Whether the current stage's deadline has passed.
+/// Whether the current stage's deadline has passed: its thread has used
+/// its budget of CPU time (the wall clock where there is no CPU clock).
 pub fn expired() -> bool {
-    DEADLINE.get().is_some_and(|d| Instant::now() >= d)
+    let Some(d) = DEADLINE.get() else {
+        return false;
+    };
+    let (spent, d) = d.spent(Instant::now());
+    DEADLINE.set(Some(d));
+    spent
 }
 
 /// A test seam (debug builds only): `RETRYLINT_TEST_FAULT=panic:<stage>`
@@ -196,6 +325,63 @@ mod tests {
         let r: Result<(), Stop> = run(Duration::from_secs(5), || panic!("boom"));
         assert_eq!(r, Err(Stop::Panic("boom".into())));
         assert_eq!(run(Duration::from_secs(5), || 7), Ok(7));
+    }
+
+    /// Time the thread spends waiting (as under load, when other processes
+    /// have the processor) is not the stage's: a stage that slept past its
+    /// budget and then worked a little is not cut, so that a scan does the
+    /// same work on a busy machine as on an idle one. (With a wall-clock
+    /// budget the first checkpoint after the sleep unwound the stage.)
+    #[test]
+    #[cfg(any(target_os = "linux", target_os = "macos"))]
+    fn time_the_thread_waited_is_not_spent_from_its_budget() {
+        let r = run(Duration::from_millis(100), || {
+            assert!(!expired());
+            std::thread::sleep(Duration::from_millis(250));
+            let mut sum = 0u64;
+            for i in 0..10 * u64::from(TICK) {
+                checkpoint();
+                sum = sum.wrapping_add(std::hint::black_box(i));
+            }
+            assert!(!expired());
+            sum
+        });
+        assert!(r.is_ok(), "{r:?}");
+        // Work itself is still cut at its budget, after a wait too, and
+        // the stop says what it spent.
+        let start = Instant::now();
+        let r: Result<(), Stop> = run(Duration::from_millis(50), || {
+            assert!(!expired());
+            std::thread::sleep(Duration::from_millis(100));
+            loop {
+                checkpoint();
+            }
+        });
+        match r {
+            Err(Stop::Overrun(spent)) => assert!(
+                spent >= Duration::from_millis(50) && spent < Duration::from_secs(5),
+                "{spent:?}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert!(start.elapsed() >= Duration::from_millis(150));
+        assert!(!expired());
+    }
+
+    /// An inner stage's own, sooner deadline ends it alone: the outer
+    /// stage's deadline is in force again after it.
+    #[test]
+    fn an_inner_stage_with_the_sooner_deadline_ends_alone() {
+        let r = run(Duration::from_secs(3600), || {
+            let inner: Result<(), Stop> = run(Duration::from_millis(30), || {
+                loop {
+                    checkpoint();
+                }
+            });
+            assert!(!expired());
+            inner
+        });
+        assert!(matches!(r, Ok(Err(Stop::Overrun(_)))), "{r:?}");
     }
 
     #[test]

@@ -162,3 +162,41 @@ fn byte_keys_answer_as_paths_compare() {
     assert!(below(b"/a/b", b"/a") && below(b"/a", b"/a") && below(b"/a", b"/"));
     assert!(!below(b"/ab", b"/a"));
 }
+
+/// Where more files match than are asked for, the answer is the first
+/// ones in path order, the same in every run: the tree's files are a hash
+/// set, and taking the first met gave a different set from process to
+/// process (and from tree to tree in one process).
+#[test]
+fn the_first_files_matching_are_the_first_in_path_order() {
+    let cwd = std::env::current_dir().unwrap();
+    let root = cwd.join("testdata");
+    let mut files: Vec<PathBuf> = (0..300)
+        .map(|i| root.join(format!("many/d{:03}/Store{i}.yaml", (i * 7919) % 300)))
+        .collect();
+    files.extend((0..300).map(|i| root.join(format!("many/d{i:03}/pom.xml"))));
+    let mut sorted = files.clone();
+    sorted.sort();
+    let yaml: Vec<PathBuf> = sorted
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .cloned()
+        .collect();
+    let poms: Vec<PathBuf> = sorted
+        .iter()
+        .filter(|p| p.ends_with("pom.xml"))
+        .cloned()
+        .collect();
+    for _ in 0..4 {
+        let tree = Tree::new(
+            std::slice::from_ref(&root),
+            files.iter().map(PathBuf::as_path),
+            None,
+        );
+        assert_eq!(tree.files_named_ending(".yaml", 10), yaml[..10]);
+        assert_eq!(tree.files_named_ending(".yaml", 1000), yaml);
+        assert_eq!(tree.files_named_ending("Store7.yaml", 10).len(), 1);
+        assert_eq!(tree.files_ending("pom.xml", 5), poms[..5]);
+        assert_eq!(tree.files_ending("d123/pom.xml", 2), poms[123..124]);
+    }
+}
