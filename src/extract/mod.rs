@@ -7,6 +7,7 @@
 pub mod build;
 pub mod calls;
 pub mod compose_env;
+pub mod config_env;
 pub mod compose_file;
 pub mod compose_services;
 pub mod grpc_code_test;

@@ -468,6 +468,8 @@ pub fn push_edge(
     span: crate::source::Span,
     facts: &mut Facts,
 ) {
+    // `ApiSettings__GatewayAddress`: a key a .NET program may read.
+    super::config_env::record(caller, key, value, span, facts);
     // `SPRING_DATA_MONGODB_HOST`, `SPRING_KAFKA_BOOTSTRAP_SERVERS`: a
     // Spring Boot data-store setting, a call with the store's protocol.
     if let Some(store) = super::stores::of_key(key) {
