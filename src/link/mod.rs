@@ -158,6 +158,8 @@ pub fn all_in(
     // Connection strings read by name in C#: the servers the program's
     // appsettings give them.
     crate::systems::csharp::connections::join(files, &dotnet_env);
+    // YARP routes naming a request timeout policy of the program's code.
+    crate::systems::csharp::yarp::timeout_policies(files);
     // Azure Service Bus sends joined to the one program receiving.
     crate::systems::csharp::link::service_bus(files, cwd, &disk);
     // .NET handlers bound to an appsettings section in code.
