@@ -73,3 +73,25 @@ fn the_workloads_environment_overrides_the_settings_files() {
         "a stand-in was left on the graph"
     );
 }
+
+/// Dapr service invocation by app id, and the app id as the workload's
+/// name (the fixture's README works it out).
+#[test]
+fn dapr_invocations_reach_the_app_ids_workload() {
+    let (_, g) = build("testdata/graph/csharp-dapr-invoke");
+    let edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            "Web_Shopping_HttpAggregator -> basket-api x1",
+            "Web_Shopping_HttpAggregator -> catalog-api x1",
+        ]
+    );
+    let names: std::collections::BTreeSet<&str> =
+        g.services.iter().map(|s| s.name.as_str()).collect();
+    assert!(!names.contains("eshop"), "{names:?}");
+    assert!(names.contains("webshoppingagg"), "{names:?}");
+}

@@ -26,6 +26,7 @@ pub mod calls;
 mod calls_tests;
 mod connections;
 mod contrib;
+mod dapr;
 mod efcore;
 mod eval;
 mod hedging;
@@ -109,6 +110,9 @@ const NEEDLES: &[&str] = &[
     "DestinationConfig",
     "MapForwarder",
     "IHttpForwarder",
+    // Dapr service invocation (`dapr`).
+    "InvokeMethod",
+    "CreateInvokeHttpClient",
     // ASP.NET Core's named request timeouts, which YARP routes name.
     "AddRequestTimeouts",
     // Connection strings read by name (`connections`).
@@ -170,6 +174,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     connections::extract(&ctx, facts);
     yarp::extract(&ctx, facts);
     yarp::request_timeouts(&ctx, facts);
+    dapr::extract(&ctx, facts);
     apphost::extract(&ctx, facts);
     let after = (
         facts.policies.len(),
