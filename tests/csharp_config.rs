@@ -66,10 +66,10 @@ fn the_workloads_environment_overrides_the_settings_files() {
     }
     // The entries are stand-ins for the join: none is left over.
     assert!(
-        scan.files
-            .iter()
-            .flat_map(|f| &f.facts.edges)
-            .all(|e| !e.client.as_deref().is_some_and(|c| c.starts_with("configuration env:"))),
+        scan.files.iter().flat_map(|f| &f.facts.edges).all(|e| !e
+            .client
+            .as_deref()
+            .is_some_and(|c| c.starts_with("configuration env:"))),
         "a stand-in was left on the graph"
     );
 }

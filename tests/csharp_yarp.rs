@@ -179,10 +179,14 @@ fn yarp_route_timeout_policies_come_from_the_programs_code() {
             format!("{} {t:?}", g.service_name(e.to))
         })
         .collect();
-    let want: std::collections::BTreeSet<String> =
-        [("admin", 100), ("basket", 100), ("catalog", 3), ("reports", 100)]
-            .iter()
-            .map(|(s, n)| format!("{s} [Some({n}s)]"))
-            .collect();
+    let want: std::collections::BTreeSet<String> = [
+        ("admin", 100),
+        ("basket", 100),
+        ("catalog", 3),
+        ("reports", 100),
+    ]
+    .iter()
+    .map(|(s, n)| format!("{s} [Some({n}s)]"))
+    .collect();
     assert_eq!(got, want);
 }

@@ -46,13 +46,7 @@ pub fn parts(client: &str) -> Option<(&str, &str)> {
 
 /// Keep `key = value` of workload `caller` as a stand-in, when it may be
 /// a .NET configuration key.
-pub fn record(
-    caller: &str,
-    key: &str,
-    value: &str,
-    span: crate::source::Span,
-    facts: &mut Facts,
-) {
+pub fn record(caller: &str, key: &str, value: &str, span: crate::source::Span, facts: &mut Facts) {
     let value = value.trim();
     if !is_config_name(key)
         || key.len() > 256
@@ -82,7 +76,11 @@ mod tests {
 
     #[test]
     fn only_names_written_as_configuration() {
-        for k in ["ApiSettings__GatewayAddress", "IdentityUrl", "SERVICES__ORDERS"] {
+        for k in [
+            "ApiSettings__GatewayAddress",
+            "IdentityUrl",
+            "SERVICES__ORDERS",
+        ] {
             assert!(is_config_name(k), "{k}");
         }
         for k in ["ORDERS_URL", "ASPNETCORE_URLS", "PORT"] {
@@ -90,7 +88,13 @@ mod tests {
         }
         let mut facts = Facts::default();
         let span = crate::source::Span::new(0, 1);
-        record("web", "ApiSettings__GatewayAddress", "http://gw:8080", span, &mut facts);
+        record(
+            "web",
+            "ApiSettings__GatewayAddress",
+            "http://gw:8080",
+            span,
+            &mut facts,
+        );
         record("web", "ORDERS_URL", "http://orders", span, &mut facts);
         record("web", "Orders__Url", "${ORDERS}", span, &mut facts);
         assert_eq!(facts.edges.len(), 1);

@@ -174,7 +174,10 @@ mod tests {
 
     #[test]
     fn keys_and_names() {
-        assert_eq!(key_of("ApiSettings__GatewayAddress"), "apisettings:gatewayaddress");
+        assert_eq!(
+            key_of("ApiSettings__GatewayAddress"),
+            "apisettings:gatewayaddress"
+        );
         assert_eq!(key_of("IdentityUrl"), "identityurl");
         assert_eq!(norm("Shopping_Web"), norm("shopping.web"));
         assert_eq!(norm("Basket_API"), norm("basket-api"));

@@ -112,9 +112,11 @@ pub fn timeout_policies(files: &mut [ScannedFile]) {
             if found.iter().any(|(e, _)| *e != d) {
                 continue;
             }
-            for p in f.facts.policies.iter_mut().filter(|p| {
-                p.system == System::Yarp && p.name.as_deref() == Some(cluster.as_str())
-            }) {
+            for p in
+                f.facts.policies.iter_mut().filter(|p| {
+                    p.system == System::Yarp && p.name.as_deref() == Some(cluster.as_str())
+                })
+            {
                 let longer = p
                     .overall_timeout
                     .as_ref()
@@ -364,7 +366,9 @@ pub mod config {
             if name.is_empty()
                 || name.eq_ignore_ascii_case("disable")
                 || name.eq_ignore_ascii_case("default")
-                || found.as_ref().is_some_and(|(f, _)| !f.eq_ignore_ascii_case(name))
+                || found
+                    .as_ref()
+                    .is_some_and(|(f, _)| !f.eq_ignore_ascii_case(name))
             {
                 return None;
             }
