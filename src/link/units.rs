@@ -203,6 +203,17 @@ fn compose_builds(
             .filter(|c| contexts.iter().filter(|d| d == c).count() > 1)
             .cloned()
             .collect();
+        // A context several services build (each with its own Dockerfile)
+        // is no one service's program: only their Dockerfiles' folders say.
+        let ctxs: Vec<&str> = contexts
+            .iter()
+            .map(|c| c.split('\t').next().unwrap_or(c))
+            .collect();
+        let shared_ctx: BTreeSet<String> = ctxs
+            .iter()
+            .filter(|c| ctxs.iter().filter(|d| d == c).count() > 1)
+            .map(|c| c.to_string())
+            .collect();
         let path = match cwd {
             Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
             _ => f.source.path.clone(),
@@ -230,7 +241,7 @@ fn compose_builds(
                 .as_deref()
                 .and_then(|d| normalise(&at.join(d)))
                 .into_iter()
-                .chain(std::iter::once(at));
+                .chain((!shared_ctx.contains(ctx)).then_some(at));
             for at in folders {
                 // Below a scan root only.
                 let Some((root, rel)) = under_root(&at.join("Dockerfile"), roots) else {
