@@ -32,3 +32,66 @@ fn client_addresses_come_from_the_callers_appsettings() {
         "a stand-in was left on the graph"
     );
 }
+
+/// The fixture's README works the edges out by hand: the workload's
+/// environment (`ApiSettings__GatewayAddress`) wins over the settings
+/// files' `localhost`.
+#[test]
+fn the_workloads_environment_overrides_the_settings_files() {
+    let (scan, g) = build("testdata/graph/csharp-config-env");
+    let edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            "Basket_API -> discount-grpc x1",
+            "Ordering_API -> orderdb x7",
+            "Shopping_Web -> yarpapigateway x4",
+            "basket-api -> discount-grpc x1",
+        ]
+    );
+    assert!(unresolved(&scan).is_empty(), "{:?}", unresolved(&scan));
+    // Each edge the environment set says where.
+    let vias: Vec<&str> = g
+        .edges
+        .iter()
+        .filter(|e| g.service_name(e.from) != "basket-api")
+        .map(|e| e.via.as_str())
+        .collect();
+    assert_eq!(vias.len(), 3);
+    for v in vias {
+        assert!(v.contains("set by the environment of `"), "{v}");
+    }
+    // The entries are stand-ins for the join: none is left over.
+    assert!(
+        scan.files.iter().flat_map(|f| &f.facts.edges).all(|e| !e
+            .client
+            .as_deref()
+            .is_some_and(|c| c.starts_with("configuration env:"))),
+        "a stand-in was left on the graph"
+    );
+}
+
+/// Dapr service invocation by app id, and the app id as the workload's
+/// name (the fixture's README works it out).
+#[test]
+fn dapr_invocations_reach_the_app_ids_workload() {
+    let (_, g) = build("testdata/graph/csharp-dapr-invoke");
+    let edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            "Web_Shopping_HttpAggregator -> basket-api x1",
+            "Web_Shopping_HttpAggregator -> catalog-api x1",
+        ]
+    );
+    let names: std::collections::BTreeSet<&str> =
+        g.services.iter().map(|s| s.name.as_str()).collect();
+    assert!(!names.contains("eshop"), "{names:?}");
+    assert!(names.contains("webshoppingagg"), "{names:?}");
+}

@@ -163,3 +163,30 @@ fn yarp_clusters_in_a_json_file_of_their_own() {
         ]
     );
 }
+
+/// A route's `TimeoutPolicy` takes the named request timeout policy the
+/// program's code adds, where it is shorter than the activity timeout
+/// (the fixture's README works it out).
+#[test]
+fn yarp_route_timeout_policies_come_from_the_programs_code() {
+    let (_, g) = build("testdata/graph/csharp-yarp-timeout-policy");
+    let got: std::collections::BTreeSet<String> = g
+        .edges
+        .iter()
+        .filter(|e| e.via.starts_with("YARP"))
+        .map(|e| {
+            let t = e.layers.iter().map(|l| l.overall).collect::<Vec<_>>();
+            format!("{} {t:?}", g.service_name(e.to))
+        })
+        .collect();
+    let want: std::collections::BTreeSet<String> = [
+        ("admin", 100),
+        ("basket", 100),
+        ("catalog", 3),
+        ("reports", 100),
+    ]
+    .iter()
+    .map(|(s, n)| format!("{s} [Some({n}s)]"))
+    .collect();
+    assert_eq!(got, want);
+}

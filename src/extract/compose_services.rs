@@ -102,6 +102,25 @@ fn compose_with(
             .map(str::trim)
             .filter(|c| !c.is_empty() && c.len() <= 512 && !c.contains(['$', ':']))
             .map(str::to_string);
+        // `build: {context: ., dockerfile: Services/Orders/Dockerfile}`:
+        // the Dockerfile's folder, where a .NET solution keeps each
+        // project's.
+        decl.placement.dockerfile_dir = s
+            .value
+            .path(&["build", "dockerfile"])
+            .and_then(|d| d.as_str())
+            .map(str::trim)
+            .and_then(|d| d.rsplit_once('/'))
+            .map(|(dir, _)| dir.trim_start_matches("./"))
+            .filter(|d| {
+                !d.is_empty()
+                    && d.len() <= 512
+                    && !d.starts_with('/')
+                    && !d.contains(['$', ':', '\\'])
+                    && !d.split('/').any(|p| p == "..")
+            })
+            .filter(|_| decl.placement.build.is_some())
+            .map(str::to_string);
         // `networks: {backend: {ipv4_address: 10.5.0.5}}`: the service's
         // fixed address on that network.
         if let Some(nets) = s.value.get("networks") {
@@ -139,6 +158,9 @@ fn compose_with(
                         let before = facts.edges.len();
                         push_edge(s.key, k, v, span, facts);
                         for edge in facts.edges.iter_mut().skip(before) {
+                            if super::config_env::is_stand_in(edge) {
+                                continue;
+                            }
                             edge.via = format!(
                                 "env `{k}` from `{path}`{}",
                                 crate::model::calls::WHOLE_FILE_VIA

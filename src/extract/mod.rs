@@ -9,6 +9,7 @@ pub mod calls;
 pub mod compose_env;
 pub mod compose_file;
 pub mod compose_services;
+pub mod config_env;
 pub mod grpc_code_test;
 pub mod hcl;
 pub mod helm;

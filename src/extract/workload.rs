@@ -99,7 +99,10 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let Some(meta_name) = root.path(&["metadata", "name"]) else {
         return false;
     };
-    let Some(id) = app_name(root).or(meta_name.as_str().map(str::to_string)) else {
+    let Some(id) = dapr_app_id(root)
+        .or_else(|| app_name(root))
+        .or(meta_name.as_str().map(str::to_string))
+    else {
         return false;
     };
     let template = match kind {
@@ -199,6 +202,22 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
 }
 
 /// `app.kubernetes.io/name` or `app` label of the pod template or object.
+/// A Dapr app's id (the pod template's `dapr.io/app-id` annotation, with
+/// `dapr.io/enabled: "true"`): the name other apps invoke it by through
+/// their sidecars (dapr/dapr d8450742ce `pkg/injector/annotations/annotations.go`
+/// `KeyAppID`; `pkg/injector/patcher/sidecar_container.go` `GetAppID`
+/// falls back to the pod's name), so the workload's, before a label
+/// several workloads share (eShopOnDapr's `app: eshop`).
+fn dapr_app_id(root: Yaml<'_>) -> Option<String> {
+    let a = root.path(&["spec", "template", "metadata", "annotations"])?;
+    let on = a
+        .get("dapr.io/enabled")
+        .and_then(|v| v.as_str())
+        .is_some_and(|v| v.trim() == "true");
+    let id = a.get("dapr.io/app-id")?.as_str()?.trim();
+    (on && !id.is_empty() && !id.contains(['{', '$', ' '])).then(|| id.to_string())
+}
+
 fn app_name(root: Yaml<'_>) -> Option<String> {
     for labels in [
         root.path(&["spec", "template", "metadata", "labels"]),
@@ -468,6 +487,8 @@ pub fn push_edge(
     span: crate::source::Span,
     facts: &mut Facts,
 ) {
+    // `ApiSettings__GatewayAddress`: a key a .NET program may read.
+    super::config_env::record(caller, key, value, span, facts);
     // `SPRING_DATA_MONGODB_HOST`, `SPRING_KAFKA_BOOTSTRAP_SERVERS`: a
     // Spring Boot data-store setting, a call with the store's protocol.
     if let Some(store) = super::stores::of_key(key) {

@@ -148,13 +148,18 @@ pub fn all_in(
     spring_call_targets(files, roots, cwd, disk);
     // C# addresses read from configuration: the program's appsettings
     // values (before the typed clients, whose registrations they may be).
-    crate::systems::csharp::config_addresses::join(files);
+    // (The workloads' environment entries a .NET program reads as
+    // configuration are taken out first: they win over its settings.)
+    let dotnet_env = crate::systems::csharp::env::Env::take(files);
+    crate::systems::csharp::config_addresses::join(files, &dotnet_env);
     // C# typed clients: calls in one file, base addresses in another of
     // the same project (or of one that references it).
     crate::systems::csharp::link::typed_clients(files);
     // Connection strings read by name in C#: the servers the program's
     // appsettings give them.
-    crate::systems::csharp::connections::join(files);
+    crate::systems::csharp::connections::join(files, &dotnet_env);
+    // YARP routes naming a request timeout policy of the program's code.
+    crate::systems::csharp::yarp::timeout_policies(files);
     // Azure Service Bus sends joined to the one program receiving.
     crate::systems::csharp::link::service_bus(files, cwd, &disk);
     // .NET handlers bound to an appsettings section in code.

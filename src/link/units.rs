@@ -178,12 +178,22 @@ fn compose_builds(
     disk: super::Disk<'_>,
 ) {
     for f in files.iter_mut() {
-        let contexts: Vec<&str> = f
+        // A context with the Dockerfile's folder: one context builds
+        // several programs when each has its own Dockerfile.
+        let build_of = |s: &crate::model::ServiceDecl| {
+            s.placement.build.as_deref().map(|c| {
+                format!(
+                    "{c}\t{}",
+                    s.placement.dockerfile_dir.as_deref().unwrap_or_default()
+                )
+            })
+        };
+        let contexts: Vec<String> = f
             .facts
             .services
             .iter()
             .filter(|s| s.kind == IdentityKind::Compose)
-            .filter_map(|s| s.placement.build.as_deref())
+            .filter_map(build_of)
             .collect();
         if contexts.is_empty() {
             continue;
@@ -191,6 +201,17 @@ fn compose_builds(
         let shared: BTreeSet<String> = contexts
             .iter()
             .filter(|c| contexts.iter().filter(|d| d == c).count() > 1)
+            .cloned()
+            .collect();
+        // A context several services build (each with its own Dockerfile)
+        // is no one service's program: only their Dockerfiles' folders say.
+        let ctxs: Vec<&str> = contexts
+            .iter()
+            .map(|c| c.split('\t').next().unwrap_or(c))
+            .collect();
+        let shared_ctx: BTreeSet<String> = ctxs
+            .iter()
+            .filter(|c| ctxs.iter().filter(|d| d == c).count() > 1)
             .map(|c| c.to_string())
             .collect();
         let path = match cwd {
@@ -205,30 +226,44 @@ fn compose_builds(
             let Some(ctx) = s.placement.build.as_deref() else {
                 continue;
             };
-            if shared.contains(ctx) {
+            if build_of(s).is_some_and(|b| shared.contains(&b)) {
                 continue;
             }
             let Some(at) = normalise(&dir.join(ctx)) else {
                 continue;
             };
-            // Below a scan root only; the context's own folder.
-            let Some((root, rel)) = under_root(&at.join("Dockerfile"), roots) else {
-                continue;
-            };
-            let here: PathBuf = std::iter::once(root)
-                .chain(rel.iter().map(PathBuf::from))
-                .collect();
-            let unit = units
-                .entry(here.clone())
-                .or_insert_with(|| read_unit(&here, rel.last().map(String::as_str), disk))
-                .clone();
-            let Unit::Program(name, how) = unit else {
-                continue;
-            };
-            if how == DOCKERFILE_FOLDER || name == s.name {
-                continue;
+            // The Dockerfile's folder first (a .NET solution built from
+            // its root, each project's Dockerfile beside its `*.csproj`),
+            // then the context's own.
+            let folders = s
+                .placement
+                .dockerfile_dir
+                .as_deref()
+                .and_then(|d| normalise(&at.join(d)))
+                .into_iter()
+                .chain((!shared_ctx.contains(ctx)).then_some(at));
+            for at in folders {
+                // Below a scan root only.
+                let Some((root, rel)) = under_root(&at.join("Dockerfile"), roots) else {
+                    continue;
+                };
+                let here: PathBuf = std::iter::once(root)
+                    .chain(rel.iter().map(PathBuf::from))
+                    .collect();
+                let unit = units
+                    .entry(here.clone())
+                    .or_insert_with(|| read_unit(&here, rel.last().map(String::as_str), disk))
+                    .clone();
+                match unit {
+                    Unit::Program(name, how) if how != DOCKERFILE_FOLDER => {
+                        if name != s.name {
+                            s.placement.unit = Some(name);
+                        }
+                        break;
+                    }
+                    _ => continue,
+                }
             }
-            s.placement.unit = Some(name);
         }
     }
 }

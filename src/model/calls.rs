@@ -355,6 +355,12 @@ pub struct Placement {
     /// built there is this service (`link::units`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<String>,
+    /// The folder of a compose service's `build.dockerfile`, relative to
+    /// the context (`Services/Orders/Orders.Api` for `context: .` and
+    /// `dockerfile: Services/Orders/Orders.Api/Dockerfile`): the program
+    /// there is the service before the context's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dockerfile_dir: Option<String>,
     /// The program a compose service's `build` context holds, as its
     /// build manifest names it (set by `link::units`): the graph joins the
     /// compose service to it.

@@ -10,10 +10,13 @@
 //! `appsettings.Development.json` last) and draws the edge, and drops the
 //! stand-ins. A key no settings file of the program gives stays
 //! unresolved; a value that is this machine (`localhost`, a loopback
-//! address) is resolved and no service. Not read yet: a value the
-//! workload's environment overrides (`Services__Orders` in a compose file
-//! or a Deployment), which wins over the settings files in .NET.
+//! address) is resolved and no service. A key the environment of a
+//! workload running the program sets (`ApiSettings__GatewayAddress` in
+//! its compose service or Kubernetes container) takes that value
+//! instead, as .NET reads the environment after the settings files
+//! ([`super::env`]).
 
+use super::env::{Entry, Env};
 use super::extract::address::MARK;
 use super::link::units;
 use crate::model::{CallEdge, Facts, ScannedFile};
@@ -138,7 +141,7 @@ fn keys(address: &str) -> Vec<&str> {
 }
 
 /// See the module's comment.
-pub fn join(files: &mut [ScannedFile]) {
+pub fn join(files: &mut [ScannedFile], env: &Env) {
     // (unit, key) -> the values of the best-ranked files that give one.
     let mut values: BTreeMap<(String, String), (u8, BTreeSet<String>)> = BTreeMap::new();
     let mut any = false;
@@ -165,7 +168,7 @@ pub fn join(files: &mut [ScannedFile]) {
         }
         f.facts.edges.retain(|e| !is_stand_in(e));
     }
-    if !any {
+    if !any && env.is_empty() {
         return;
     }
     for f in files.iter_mut() {
@@ -185,7 +188,7 @@ pub fn join(files: &mut [ScannedFile]) {
             };
             let mut drawn = false;
             for u in &us {
-                for rendered in render(address, u, &values) {
+                for (rendered, from) in render(address, u, &values, env) {
                     let Some(host) = super::extract::calls::host_of(&rendered) else {
                         continue;
                     };
@@ -202,9 +205,11 @@ pub fn join(files: &mut [ScannedFile]) {
                         callee: host,
                         span: call.span,
                         policies: call.policies.clone(),
-                        via: via.to_string(),
+                        via: from
+                            .iter()
+                            .fold(via.to_string(), |v, (w, e)| super::env::via(&v, w, e)),
                         client: call.client.clone(),
-                        protocol: None,
+                        protocol: call.protocol,
                     });
                     drawn = true;
                 }
@@ -218,21 +223,41 @@ pub fn join(files: &mut [ScannedFile]) {
 }
 
 /// `address` with each key replaced by the unit's values (every
-/// combination, at most a few).
-fn render(
+/// combination, at most a few), each with the environment entries it
+/// took: a key a workload running the program sets is its value there,
+/// the settings files' where a workload running it does not.
+fn render<'e>(
     address: &str,
     unit: &str,
     values: &BTreeMap<(String, String), (u8, BTreeSet<String>)>,
-) -> Vec<String> {
-    let mut out = vec![address.to_string()];
+    env: &'e Env,
+) -> Vec<(String, Vec<(&'e str, &'e Entry)>)> {
+    let mut out = vec![(address.to_string(), Vec::new())];
     for key in keys(address) {
-        let Some((_, vs)) = values.get(&(unit.to_string(), key.to_string())) else {
+        let found = env.lookup(unit, key);
+        let mut vs: Vec<(&str, Option<(&'e str, &'e Entry)>)> = found
+            .set
+            .iter()
+            .map(|(w, e)| (e.value.as_str(), Some((*w, *e))))
+            .collect();
+        if found.files_hold
+            && let Some((_, file)) = values.get(&(unit.to_string(), key.to_string()))
+        {
+            vs.extend(file.iter().map(|v| (v.as_str(), None)));
+        }
+        if vs.is_empty() {
             return Vec::new();
-        };
+        }
         let mark = format!("{MARK}{key}}}");
         out = out
             .iter()
-            .flat_map(|a| vs.iter().map(|v| a.replacen(&mark, v, 1)))
+            .flat_map(|(a, from)| {
+                vs.iter().map(|(v, e)| {
+                    let mut from = from.clone();
+                    from.extend(*e);
+                    (a.replacen(&mark, v, 1), from)
+                })
+            })
             .take(8)
             .collect();
     }

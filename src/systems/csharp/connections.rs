@@ -109,7 +109,12 @@ pub mod config {
     use crate::systems::dotnet::extract::find;
 
     /// Words that make a JSON file worth parsing for it.
-    pub const NEEDLES: &[&str] = &["\"ConnectionStrings\"", "\"DisableRetry\"", "\"Retry\""];
+    pub const NEEDLES: &[&str] = &[
+        "\"ConnectionStrings\"",
+        "\"DisableRetry\"",
+        "\"Retry\"",
+        "\"MaxRetryCount\"",
+    ];
 
     /// Connection strings a file may declare before the reader stops.
     const MAX_STRINGS: usize = 1_000;
@@ -175,14 +180,18 @@ pub mod config {
                     continue;
                 }
                 let value = e.value.as_str().map(|v| v.trim().to_ascii_lowercase());
-                let on = match (e.key.to_ascii_lowercase().as_str(), value.as_deref()) {
-                    ("disableretry", Some("true")) | ("retry", Some("false")) => false,
-                    ("disableretry", Some("false")) | ("retry", Some("true")) => true,
+                let callee = match (e.key.to_ascii_lowercase().as_str(), value.as_deref()) {
+                    ("disableretry", Some("true")) | ("retry", Some("false")) => "off".into(),
+                    ("disableretry", Some("false")) | ("retry", Some("true")) => "on".into(),
+                    // The 8.0 previews' count (0: off).
+                    ("maxretrycount", Some(n)) if n.parse::<u64>().is_ok() => {
+                        format!("retries {n}")
+                    }
                     _ => continue,
                 };
                 facts.edges.push(CallEdge {
                     caller: None,
-                    callee: if on { "on" } else { "off" }.into(),
+                    callee,
                     span: e.value.span(),
                     policies: Vec::new(),
                     via: format!("{ASPIRE_SETTING}`{}: {}`", e.key, value.unwrap_or_default()),
@@ -222,9 +231,18 @@ fn is_server(e: &CallEdge) -> bool {
             .is_some_and(|c| c.starts_with("ConnectionStrings:"))
 }
 
-/// An Aspire retry setting: whether the retry stays on, the key as
-/// written, where.
-type Setting = (bool, String, SettingPlace);
+/// An Aspire retry setting: the retries it sets (`None`: the
+/// integration's default, `Some(0)`: off), the key as written, where.
+type Setting = (Option<u64>, String, SettingPlace);
+
+/// The retries an Aspire setting's stand-in says (its callee: `on`,
+/// `off`, or the previews' `MaxRetryCount` as `retries N`).
+fn retries_of(callee: &str) -> Option<u64> {
+    match callee {
+        "off" => Some(0),
+        c => c.strip_prefix("retries ").and_then(|n| n.parse().ok()),
+    }
+}
 
 /// (unit, section path) -> the base file's setting and the environments'.
 type Settings = BTreeMap<(String, String), (Option<Setting>, Vec<Setting>)>;
@@ -233,7 +251,7 @@ type Settings = BTreeMap<(String, String), (Option<Setting>, Vec<Setting>)>;
 /// servers its program's settings give that name; the settings' stand-in
 /// edges and the reads left unresolved go. The Aspire retry settings are
 /// given to the policies bound to their sections ([`aspire_retries`]).
-pub fn join(files: &mut [ScannedFile]) {
+pub fn join(files: &mut [ScannedFile], env: &super::env::Env) {
     // (unit, client) -> servers, from `appsettings.json` (true) or an
     // environment's file (false).
     let mut servers: BTreeMap<(String, String), BTreeSet<(bool, String)>> = BTreeMap::new();
@@ -253,7 +271,7 @@ pub fn join(files: &mut [ScannedFile]) {
             };
             let path = e.client.as_deref().unwrap_or_default()[ASPIRE_SETTING.len()..].to_string();
             let v: Setting = (
-                e.callee == "on",
+                retries_of(&e.callee),
                 e.via[ASPIRE_SETTING.len()..].to_string(),
                 place,
             );
@@ -284,9 +302,9 @@ pub fn join(files: &mut [ScannedFile]) {
         }
         f.facts.edges.retain(|e| !is_server(e) && !is_aspire(e));
     }
-    if !aspire.is_empty() {
+    if !aspire.is_empty() || !env.is_empty() {
         for f in files.iter_mut() {
-            aspire_retries(f, &aspire);
+            aspire_retries(f, &aspire, env);
         }
     }
     for f in files.iter_mut() {
@@ -309,21 +327,36 @@ pub fn join(files: &mut [ScannedFile]) {
                 kept.push(call);
                 continue;
             };
-            if !any {
+            if !any && env.is_empty() {
                 continue;
             }
+            let via = call.written.trim_end_matches(UNRESOLVED);
             for u in &us {
-                let Some(all) = servers.get(&(u.clone(), c.clone())) else {
-                    continue;
-                };
-                let base = all.iter().any(|(b, _)| *b);
-                for (_, server) in all.iter().filter(|(b, _)| *b == base) {
+                // The workloads' environment first (`ConnectionStrings__Orders`),
+                // the settings files where a workload does not set it.
+                let found = env.lookup(u, &c);
+                let mut to: Vec<(String, String)> = found
+                    .set
+                    .iter()
+                    .filter_map(|(w, e)| Some((server(&e.value)?, super::env::via(via, w, e))))
+                    .collect();
+                if found.files_hold
+                    && let Some(all) = servers.get(&(u.clone(), c.clone()))
+                {
+                    let base = all.iter().any(|(b, _)| *b);
+                    to.extend(
+                        all.iter()
+                            .filter(|(b, _)| *b == base)
+                            .map(|(_, s)| (s.clone(), via.to_string())),
+                    );
+                }
+                for (server, via) in to {
                     f.facts.edges.push(CallEdge {
                         caller: Some(u.clone()),
-                        callee: server.clone(),
+                        callee: server,
                         span: call.span,
                         policies: call.policies.clone(),
-                        via: call.written.trim_end_matches(UNRESOLVED).to_string(),
+                        via,
                         client: None,
                         protocol: Some(Protocol::Sql),
                     });
@@ -339,8 +372,35 @@ pub fn join(files: &mut [ScannedFile]) {
 /// own (Aspire binds the type's section when it exists); the base
 /// `appsettings.json`, else the environments' files (not
 /// `appsettings.Development.json`) when every one that sets it agrees. The policy then makes one attempt, as the setting says.
-fn aspire_retries(f: &mut ScannedFile, settings: &Settings) {
+fn aspire_retries(f: &mut ScannedFile, settings: &Settings, env: &super::env::Env) {
     let us = units(f);
+    // The workloads' environment (`Aspire__Npgsql__..__DisableRetry`)
+    // wins over the files, where every workload running the program sets
+    // it alike.
+    let from_env = |u: &String, path: &str| -> Option<Setting> {
+        let mut found: Vec<Setting> = Vec::new();
+        for leaf in ["disableretry", "retry", "maxretrycount"] {
+            let l = env.lookup(u, &format!("{path}:{leaf}"));
+            if l.set.is_empty() {
+                continue;
+            }
+            if l.files_hold {
+                return None;
+            }
+            for (_, e) in l.set {
+                let v = e.value.trim().to_ascii_lowercase();
+                let retries = match (leaf, v.as_str()) {
+                    ("disableretry", "true") | ("retry", "false") => Some(0),
+                    ("disableretry", "false") | ("retry", "true") => None,
+                    ("maxretrycount", n) => Some(n.parse::<u64>().ok()?),
+                    _ => return None,
+                };
+                found.push((retries, format!("{}={}", e.var, e.value), e.place.clone()));
+            }
+        }
+        let first = found.first()?.clone();
+        found.iter().all(|s| s.0 == first.0).then_some(first)
+    };
     for p in f.facts.policies.iter_mut() {
         if p.system != System::EfCore || p.attempts.is_written() {
             continue;
@@ -356,25 +416,30 @@ fn aspire_retries(f: &mut ScannedFile, settings: &Settings) {
         let general = typed
             .rsplit_once(':')
             .map_or(typed.clone(), |(g, _)| g.to_string());
-        let found: Vec<&Setting> = us
+        let found: Vec<(Setting, &str)> = us
             .iter()
             .filter_map(|u| {
                 [&typed, &general].into_iter().find_map(|path| {
+                    if let Some(s) = from_env(u, path) {
+                        return Some((s, "in the environment"));
+                    }
                     let (base, envs) = settings.get(&(u.clone(), path.clone()))?;
-                    base.as_ref().or_else(|| {
-                        let first = envs.first()?;
-                        envs.iter().all(|e| e.0 == first.0).then_some(first)
-                    })
+                    base.as_ref()
+                        .or_else(|| {
+                            let first = envs.first()?;
+                            envs.iter().all(|e| e.0 == first.0).then_some(first)
+                        })
+                        .map(|s| (s.clone(), "in appsettings"))
                 })
             })
             .collect();
-        let [(false, written, place)] = found[..] else {
+        let [((Some(retries), written, place), whence)] = &found[..] else {
             continue;
         };
         p.attempts = Located::written(
             Attempts {
-                count: AttemptCount::Finite(1),
-                written_as: format!("{written} in appsettings"),
+                count: AttemptCount::Finite(retries.saturating_add(1)),
+                written_as: format!("{written} {whence}"),
             },
             p.span,
         );

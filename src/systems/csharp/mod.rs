@@ -7,6 +7,7 @@
 
 pub mod config_addresses;
 pub mod connections;
+pub mod env;
 pub mod extract;
 pub mod link;
 mod link_programs;

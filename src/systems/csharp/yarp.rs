@@ -36,12 +36,100 @@
 
 use crate::model::*;
 use crate::source::Span;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// `HttpForwarder.DefaultTimeout`, the activity timeout of a request whose
 /// `ForwarderRequestConfig` sets none (dotnet/yarp
 /// `src/ReverseProxy/Forwarder/HttpForwarder.cs`, commit bd11867).
 pub const DEFAULT_ACTIVITY_TIMEOUT: Duration = Duration::from_secs(100);
+
+/// What a named request timeout policy of the program's code is
+/// (`AddRequestTimeouts(o => o.AddPolicy("name", ..))`).
+pub const POLICY_WHAT: &str = "request timeout policy";
+
+/// How the timeout a cluster's routes name by `TimeoutPolicy` is written
+/// until the link step finds the policy (the name follows).
+pub const ROUTE_WHAT: &str = "route TimeoutPolicy ";
+
+/// A cluster whose routes name a request timeout policy
+/// (`"TimeoutPolicy": "slow"`, dotnet/yarp bd11867 `RouteConfig.cs`: a
+/// policy of ASP.NET Core's request timeouts, applied as a route's
+/// `Timeout` is) takes that policy's timeout, where the program's code
+/// adds it and it is shorter than the activity timeout: the request is
+/// cancelled then, and the forward with it. A name no code of the
+/// program adds is left alone (the activity timeout stands).
+pub fn timeout_policies(files: &mut [ScannedFile]) {
+    let mut named: BTreeMap<(String, String), Vec<(Duration, SettingPlace)>> = BTreeMap::new();
+    for f in files.iter() {
+        for t in &f.facts.timeouts {
+            if t.system != System::Yarp || t.what != POLICY_WHAT {
+                continue;
+            }
+            let (Some(name), Some(d)) = (&t.name, t.timeout.value.finite()) else {
+                continue;
+            };
+            let place = SettingPlace {
+                path: f.source.display_path(),
+                line: f.source.line_col(t.timeout.span.start).line,
+            };
+            for u in super::link::units(f) {
+                named
+                    .entry((u, name.to_ascii_lowercase()))
+                    .or_default()
+                    .push((d, place.clone()));
+            }
+        }
+    }
+    if named.is_empty() {
+        return;
+    }
+    for f in files.iter_mut() {
+        let wants: Vec<(String, String, Span)> = f
+            .facts
+            .timeouts
+            .iter()
+            .filter(|t| t.system == System::Yarp)
+            .filter_map(|t| {
+                let policy = t.what.strip_prefix(ROUTE_WHAT)?;
+                Some((t.name.clone()?, policy.to_ascii_lowercase(), t.timeout.span))
+            })
+            .collect();
+        if wants.is_empty() {
+            continue;
+        }
+        let units = super::link::units(f);
+        for (cluster, policy, at) in wants {
+            let found: Vec<&(Duration, SettingPlace)> = units
+                .iter()
+                .filter_map(|u| named.get(&(u.clone(), policy.clone())))
+                .flatten()
+                .collect();
+            // One value (a name added twice alike, or in one program).
+            let Some(&(d, ref place)) = found.first().copied() else {
+                continue;
+            };
+            if found.iter().any(|(e, _)| *e != d) {
+                continue;
+            }
+            for p in
+                f.facts.policies.iter_mut().filter(|p| {
+                    p.system == System::Yarp && p.name.as_deref() == Some(cluster.as_str())
+                })
+            {
+                let longer = p
+                    .overall_timeout
+                    .as_ref()
+                    .and_then(|t| t.value.finite())
+                    .is_none_or(|a| d < a);
+                if longer && !d.is_zero() {
+                    p.overall_timeout = Some(Located::written(Timeout::after(d), at));
+                    p.settings_from.push(place.clone());
+                }
+            }
+        }
+    }
+}
 
 /// How the via of a YARP edge begins.
 pub const VIA: &str = "YARP";
@@ -261,6 +349,34 @@ pub mod config {
             .map(|(d, s)| (Timeout::after(d), s))
     }
 
+    /// The one `TimeoutPolicy` every route to `cluster` names, with the
+    /// span of one; not `Disable` (no request timeout) nor `Default` (the
+    /// middleware's default policy: none unless the code sets one).
+    fn route_policy(routes: Option<Yaml<'_>>, cluster: &str) -> Option<(String, Span)> {
+        let routes = routes.filter(|r| r.is_map())?;
+        let mut found: Option<(String, Span)> = None;
+        for r in routes.entries().into_iter().take(MAX_CLUSTERS) {
+            let entries = r.value.entries();
+            let to = find(&entries, "ClusterId").and_then(|c| c.value.as_str());
+            if !to.is_some_and(|t| t.trim().eq_ignore_ascii_case(cluster)) {
+                continue;
+            }
+            let p = find(&entries, "TimeoutPolicy")?;
+            let name = p.value.as_str()?.trim();
+            if name.is_empty()
+                || name.eq_ignore_ascii_case("disable")
+                || name.eq_ignore_ascii_case("default")
+                || found
+                    .as_ref()
+                    .is_some_and(|(f, _)| !f.eq_ignore_ascii_case(name))
+            {
+                return None;
+            }
+            found.get_or_insert((name.to_string(), p.value.span()));
+        }
+        found
+    }
+
     fn clusters(
         v: Yaml<'_>,
         routes: Option<Yaml<'_>>,
@@ -307,6 +423,16 @@ pub mod config {
             } else {
                 format!("`{section}` cluster `{}`", c.key)
             };
+            // A `TimeoutPolicy` the routes name: a policy of the program's
+            // code, given to the cluster by the link step.
+            if let Some((policy, at)) = route_policy(routes, c.key) {
+                facts.timeouts.push(TimeoutSetting {
+                    system: System::Yarp,
+                    name: Some(name.clone()),
+                    what: format!("{ROUTE_WHAT}{policy}"),
+                    timeout: Located::written(Timeout::Unknown, at),
+                });
+            }
             any = true;
             push(
                 facts,

@@ -382,9 +382,15 @@ fn grpc_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
         let Some(value) = field(n, "right") else {
             continue;
         };
-        let Some(host) = string(ctx, value, 0).as_deref().and_then(host_of) else {
+        // `new Uri(config["GrpcSettings:DiscountUrl"]!)`: the key kept
+        // for the link step (`{config:..}`).
+        let Some(target) = address(ctx, value, 0) else {
             continue;
         };
+        let host = host_of(&target);
+        if host.is_none() && !target.contains(MARK) {
+            continue;
+        }
         let mut cur = n.parent();
         for _ in 0..MAX_CLIMB {
             let Some(c) = cur else { break };
@@ -393,6 +399,15 @@ fn grpc_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
             {
                 let t = type_args(ctx, c).last().copied().unwrap_or("");
                 let client = format!("AddGrpcClient<{t}>");
+                let Some(host) = host else {
+                    let via = format!("{client} Address (gRPC) in C#");
+                    let mut u = UnresolvedCall::new(span(value), format!("{target}{THROUGH}{via}"));
+                    u.policies = layers_for(facts, Some(&client));
+                    u.client = Some(client);
+                    u.protocol = Some(crate::model::calls::Protocol::Grpc);
+                    facts.unresolved.push(u);
+                    break;
+                };
                 facts.edges.push(CallEdge {
                     caller: None,
                     callee: host,

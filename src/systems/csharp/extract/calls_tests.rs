@@ -274,3 +274,33 @@ fn a_refit_client_over_an_injected_http_client_is_a_call_of_the_typed_client() {
         Some("AddHttpClient<CustomerApi>")
     );
 }
+
+#[test]
+fn dapr_invocations_call_the_app_id() {
+    // dotnet-architecture/eShopOnDapr's aggregator, and the DaprClient
+    // methods that name an app id (after an optional `HttpMethod`).
+    let f = read(
+        r#"builder.Services.AddSingleton<IBasketService, BasketService>(
+            _ => new BasketService(DaprClient.CreateInvokeHttpClient("basket-api")));
+        public class OrderingService(DaprClient daprClient)
+        {
+            public Task<Order> Get(int id) =>
+                daprClient.InvokeMethodAsync<Order>(HttpMethod.Get, "ordering-api", $"api/orders/{id}");
+            public Task Cancel(int id) =>
+                _daprClient.InvokeMethodAsync("ordering-api", "cancel", id);
+            public Task<Stock> Stock() => daprClient.InvokeMethodGrpcAsync<Req, Stock>(appId: "inventory", methodName: "stock", data: new Req());
+            public Task Other() => client.InvokeMethodAsync("not-dapr", "x");
+            public Task Late(string app) => daprClient.InvokeMethodAsync(app, "x");
+        }"#,
+    );
+    assert_eq!(
+        edges(&f),
+        [
+            "basket-api Dapr service invocation `CreateInvokeHttpClient` in C# None",
+            "ordering-api Dapr service invocation `InvokeMethodAsync` in C# None",
+            "ordering-api Dapr service invocation `InvokeMethodAsync` in C# None",
+            "inventory Dapr service invocation `InvokeMethodGrpcAsync` in C# None",
+        ]
+    );
+    assert!(f.edges.iter().all(|e| e.policies.is_empty()));
+}

@@ -61,7 +61,7 @@ pub fn enable_retry_on_failure(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts)
 ///   8's settings named it `Retry`, `true` by default, and the same code
 ///   read `if (settings.Retry)`: `OracleEntityFrameworkCoreSettings.cs` in
 ///   8.x, "Gets or sets whether retries should be enabled", `= true`;
-///   preview versions' `MaxRetryCount` is not read). With no
+///   the 8.0 previews' `MaxRetryCount` instead: [`PREVIEW_MAX_RETRY_COUNT`]). With no
 ///   argument each provider's strategy takes EF Core's
 ///   `DefaultMaxRetryCount` 6 and `DefaultMaxDelay` 30 s
 ///   ([`EF_CORE_MAX_RETRY_COUNT`]; Pomelo's `MySqlRetryingExecutionStrategy(
@@ -111,6 +111,18 @@ pub const ASPIRE_DB_CONTEXTS: &[(&str, Option<u64>, &str)] = &[
         "Aspire:Oracle:EntityFrameworkCore",
     ),
 ];
+
+/// The 8.0 previews' setting (until February 2024), `int MaxRetryCount
+/// { get; set; } = 6`, "set it to 0 to disable the retry mechanism", read
+/// as `if (settings.MaxRetryCount > 0) builder.EnableRetryOnFailure(
+/// settings.MaxRetryCount)` (dotnet/aspire commit 327993961,
+/// `src/Components/Aspire.Microsoft.EntityFrameworkCore.SqlServer/MicrosoftEntityFrameworkCoreSqlServerSettings.cs`
+/// and `AspireSqlServerEFCoreSqlClientExtensions.cs`; commit 063f11b76,
+/// `Aspire.Npgsql.EntityFrameworkCore.PostgreSQL/NpgsqlEntityFrameworkCorePostgreSQLSettings.cs`
+/// and `AspireEFPostgreSqlExtensions.cs`). Its default is EF Core's own
+/// count, so only a written value changes the policy: `n` retries, `0`
+/// none.
+const PREVIEW_MAX_RETRY_COUNT: &str = "MaxRetryCount";
 
 /// The client name joining an Aspire `DbContext`'s retry to the AppHost's
 /// `WithReference` of the database it connects to: the connection name is
@@ -178,6 +190,8 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     let anchor = super::resilience::call_span(call);
     // The options action's own `EnableRetryOnFailure(..)` is the policy.
     let mut disable: Option<(Node<'_>, bool)> = None;
+    // `MaxRetryCount = n` (the 8.0 previews' setting, [`PREVIEW_MAX_RETRY_COUNT`]).
+    let mut max: Option<Node<'_>> = None;
     let mut own = false;
     let mut todo = vec![call];
     let mut seen = 0;
@@ -199,6 +213,10 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
                 let inverted = match key.flatten().map(str::trim) {
                     Some("DisableRetry") => false,
                     Some("Retry") => true,
+                    Some(PREVIEW_MAX_RETRY_COUNT) => {
+                        max = super::field(n, "right");
+                        continue;
+                    }
                     _ => {
                         todo.extend(super::named_children(n));
                         continue;
@@ -214,23 +232,40 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
         return;
     }
     let disable = disable.map(|(d, inverted)| (d, eval::boolean(ctx, d).map(|b| b != inverted)));
-    let attempts = match (disable, retries) {
-        (Some((_, Some(true))), _) => return,
-        (Some((d, None)), _) => Located::written(
+    let max = max.map(|m| (m, eval::int(ctx, m)));
+    let attempts = match (disable, max, retries) {
+        (Some((_, Some(true))), _, _) => return,
+        // `MaxRetryCount = 0` turns the retry off.
+        (_, Some((_, Some(n))), _) if n <= 0 => return,
+        (_, Some((m, Some(n))), _) => Located::written(
+            Attempts {
+                count: AttemptCount::Finite(u64::try_from(n).unwrap_or(u64::MAX).saturating_add(1)),
+                written_as: format!("MaxRetryCount = {}", super::one_line(ctx.text(m))),
+            },
+            span(m),
+        ),
+        (_, Some((m, None)), _) => Located::written(
+            Attempts {
+                count: AttemptCount::Unknown,
+                written_as: super::one_line(ctx.text(m)),
+            },
+            span(m),
+        ),
+        (Some((d, None)), _, _) => Located::written(
             Attempts {
                 count: AttemptCount::Unknown,
                 written_as: super::one_line(ctx.text(d)),
             },
             span(d),
         ),
-        (_, Some(n)) => Located::default_at(
+        (_, _, Some(n)) => Located::default_at(
             Attempts {
                 count: AttemptCount::Finite(n + 1),
                 written_as: format!("{m}: EnableRetryOnFailure() (the default, {n} retries)"),
             },
             anchor,
         ),
-        (_, None) => Located::default_at(
+        (_, _, None) => Located::default_at(
             Attempts {
                 count: AttemptCount::Unknown,
                 written_as: format!(
@@ -249,6 +284,7 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
     }
     // Settings the code does not write may come from the section.
     if disable.is_none()
+        && max.is_none()
         && let Some(t) = super::type_args(ctx, call).first()
     {
         p.config_section = Some(format!("{section}:{t}"));

@@ -26,6 +26,7 @@ pub mod calls;
 mod calls_tests;
 mod connections;
 mod contrib;
+mod dapr;
 mod efcore;
 mod eval;
 mod hedging;
@@ -109,6 +110,11 @@ const NEEDLES: &[&str] = &[
     "DestinationConfig",
     "MapForwarder",
     "IHttpForwarder",
+    // Dapr service invocation (`dapr`).
+    "InvokeMethod",
+    "CreateInvokeHttpClient",
+    // ASP.NET Core's named request timeouts, which YARP routes name.
+    "AddRequestTimeouts",
     // Connection strings read by name (`connections`).
     "GetConnectionString",
     "ConnectionStrings:",
@@ -144,6 +150,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
         facts.edges.len(),
         facts.unresolved.len(),
         facts.services.len(),
+        facts.timeouts.len(),
     );
     resilience::extract(&ctx, facts);
     sdk::extract(&ctx, facts);
@@ -166,12 +173,15 @@ pub fn extract(text: &str, facts: &mut Facts) {
     calls::extract(&ctx, facts);
     connections::extract(&ctx, facts);
     yarp::extract(&ctx, facts);
+    yarp::request_timeouts(&ctx, facts);
+    dapr::extract(&ctx, facts);
     apphost::extract(&ctx, facts);
     let after = (
         facts.policies.len(),
         facts.edges.len(),
         facts.unresolved.len(),
         facts.services.len(),
+        facts.timeouts.len(),
     );
     if after != before || !facts.diagnostics.is_empty() {
         facts.claimed_by(NAME);

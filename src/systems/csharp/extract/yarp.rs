@@ -309,3 +309,66 @@ fn forwarder_names<'a>(ctx: &Ctx<'a>) -> Vec<&'a str> {
     }
     out
 }
+
+/// ASP.NET Core's named request timeout policies, which a YARP route's
+/// `TimeoutPolicy` names: `services.AddRequestTimeouts(o =>
+/// o.AddPolicy("name", TimeSpan.FromSeconds(20)))`, or a `new
+/// RequestTimeoutPolicy { Timeout = .. }` (dotnet/aspnetcore
+/// `src/Http/Routing/src/RequestTimeouts/RequestTimeoutOptions.cs`:
+/// `AddPolicy(string policyName, TimeSpan timeout)` and
+/// `AddPolicy(string policyName, RequestTimeoutPolicy policy)`). Each is a
+/// timeout of the program ([`crate::systems::csharp::yarp::POLICY_WHAT`]),
+/// given by the link step to the routes that name it
+/// ([`crate::systems::csharp::yarp::timeout_policies`]).
+pub fn request_timeouts(ctx: &Ctx<'_>, facts: &mut Facts) {
+    for &n in &ctx.nodes {
+        if n.kind() != "invocation_expression" {
+            continue;
+        }
+        let Some(("AddPolicy", _)) = method(ctx, n) else {
+            continue;
+        };
+        // Inside an `AddRequestTimeouts(..)` call's options lambda.
+        let mut cur = n.parent();
+        let mut inside = false;
+        for _ in 0..MAX_CLIMB {
+            let Some(c) = cur else { break };
+            if c.kind() == "invocation_expression"
+                && method(ctx, c).is_some_and(|(m, _)| m == "AddRequestTimeouts")
+            {
+                inside = true;
+                break;
+            }
+            cur = c.parent();
+        }
+        if !inside {
+            continue;
+        }
+        let a = args(ctx, n);
+        let (Some((_, name)), Some((_, value))) = (a.first(), a.get(1)) else {
+            continue;
+        };
+        let Some(name) = string(ctx, *name, 0).filter(|s| !s.is_empty()) else {
+            continue;
+        };
+        // The `TimeSpan`, or the policy's `Timeout` member.
+        let value = if created(ctx, *value, "RequestTimeoutPolicy") {
+            member(ctx, *value, "Timeout")
+        } else {
+            Some(*value)
+        };
+        let timeout = match value {
+            Some(v) => Located::written(
+                super::eval::duration(ctx, v).map_or(Timeout::Unknown, Timeout::after),
+                span(v),
+            ),
+            None => continue,
+        };
+        facts.timeouts.push(TimeoutSetting {
+            system: System::Yarp,
+            name: Some(name),
+            what: crate::systems::csharp::yarp::POLICY_WHAT.into(),
+            timeout,
+        });
+    }
+}
