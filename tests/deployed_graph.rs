@@ -471,3 +471,29 @@ fn ingress_classes_and_kong_services_of_other_files_are_joined() {
         ]
     );
 }
+
+/// Stop 46 (testdata/graph/go-cmd-folders/README.md): in a Go module of
+/// several programs, a `main` package in a `cmd/` folder is the program
+/// of the folder above it, and its calls take its workload's env.
+#[test]
+fn a_go_main_package_in_cmd_is_its_folders_program() {
+    let (scan, g) = build("testdata/graph/go-cmd-folders");
+    assert_eq!(
+        protocol_edges(&g),
+        ["vote-bot -> web HTTP x1", "web -> emoji gRPC x1"]
+    );
+    let unresolved = common::graph::unresolved(&scan);
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+    let server = scan
+        .files
+        .iter()
+        .find(|f| f.source.path.ends_with("web-app/cmd/server.go"))
+        .unwrap();
+    let units: Vec<&str> = server
+        .facts
+        .services
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(units, ["web-app"]);
+}
