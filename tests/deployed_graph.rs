@@ -497,3 +497,18 @@ fn a_go_main_package_in_cmd_is_its_folders_program() {
         .collect();
     assert_eq!(units, ["web-app"]);
 }
+
+/// Stop 46 (testdata/graph/smi-traffic-split/README.md): an SMI
+/// TrafficSplit's backends are hops from its root Service.
+#[test]
+fn an_smi_traffic_split_continues_the_path_to_its_backends() {
+    let (_, g) = build("testdata/graph/smi-traffic-split");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "vote-bot -> web-apex HTTP x1",
+            "web-apex -> web HTTP x1",
+            "web-apex -> web-2 HTTP x1",
+        ]
+    );
+}

@@ -129,7 +129,11 @@ pub(super) fn accepts(name: &str, r: &Root<'_>) -> bool {
         }
         // linkerd::extract::extract: a ServiceProfile of its group, or an
         // annotated `v1` Service.
-        "linkerd" => r.api().starts_with(linkerd::extract::API_GROUP) || r.kind_is(&["Service"]),
+        "linkerd" => {
+            r.api().starts_with(linkerd::extract::API_GROUP)
+                || r.api().starts_with("split.smi-spec.io/")
+                || r.kind_is(&["Service"])
+        }
         // extract::workload::extract outside a Compose file (whose
         // documents are all offered: see `read::extract_yaml_stream`):
         // `apiVersion` and a `kind` it reads (a workload of its list, a
