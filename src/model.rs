@@ -16,6 +16,7 @@ pub mod calls;
 pub mod csharp_source;
 pub mod delay;
 pub mod facts;
+pub mod ingress_links;
 pub mod java_annotations;
 pub mod redelivery;
 pub mod registry;

@@ -412,3 +412,103 @@ fn a_quickstart_beside_overlays_calls_from_no_namespace() {
         ]
     );
 }
+
+/// Stop 46 (testdata/graph/traefik-retry/README.md): Traefik's `Retry`
+/// middleware, declared in another file, is a layer of the edges of the
+/// `IngressRoute` routes and Ingresses that name it.
+#[test]
+fn traefik_retry_middlewares_of_another_file_are_the_routers_retries() {
+    let (scan, g) = build("testdata/graph/traefik-retry");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "traefik -> billing HTTP x2",
+            "traefik -> catalog unknown x1",
+            "traefik -> orders unknown x3",
+            "traefik -> payments unknown x4",
+        ]
+    );
+    // The Ingress's edge runs a use of `legacy-retry`, judged where it is
+    // written.
+    let ingress = scan
+        .files
+        .iter()
+        .find(|f| f.source.path.ends_with("ingress.yaml"))
+        .unwrap();
+    let uses: Vec<_> = ingress
+        .facts
+        .policies
+        .iter()
+        .map(|p| p.use_of.as_deref())
+        .collect();
+    assert_eq!(uses, [Some("Middleware shop-legacy-retry")]);
+}
+
+/// Stop 46 (testdata/graph/ingress-elsewhere/README.md): the IngressClass
+/// and the Kong Services of other files decide an Ingress's controller
+/// and its retries; `konghq.com/retries` on the Ingress itself is RL901.
+#[test]
+fn ingress_classes_and_kong_services_of_other_files_are_joined() {
+    let (scan, g) = build("testdata/graph/ingress-elsewhere");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "kong -> api unknown x3",
+            "kong -> billing unknown x6",
+            "kong -> ledger unknown x1",
+        ]
+    );
+    let diags: Vec<String> = scan
+        .files
+        .iter()
+        .flat_map(|f| f.facts.diagnostics.iter())
+        .map(|d| format!("{} {}", d.code.as_str(), d.message))
+        .collect();
+    assert_eq!(
+        diags,
+        [
+            "RL901 `konghq.com/retries` is not read on an Ingress: it is read from the Kubernetes Service each backend names (the Kong Service's `retries`), so it is ignored here"
+        ]
+    );
+}
+
+/// Stop 46 (testdata/graph/go-cmd-folders/README.md): in a Go module of
+/// several programs, a `main` package in a `cmd/` folder is the program
+/// of the folder above it, and its calls take its workload's env.
+#[test]
+fn a_go_main_package_in_cmd_is_its_folders_program() {
+    let (scan, g) = build("testdata/graph/go-cmd-folders");
+    assert_eq!(
+        protocol_edges(&g),
+        ["vote-bot -> web HTTP x1", "web -> emoji gRPC x1"]
+    );
+    let unresolved = common::graph::unresolved(&scan);
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+    let server = scan
+        .files
+        .iter()
+        .find(|f| f.source.path.ends_with("web-app/cmd/server.go"))
+        .unwrap();
+    let units: Vec<&str> = server
+        .facts
+        .services
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(units, ["web-app"]);
+}
+
+/// Stop 46 (testdata/graph/smi-traffic-split/README.md): an SMI
+/// TrafficSplit's backends are hops from its root Service.
+#[test]
+fn an_smi_traffic_split_continues_the_path_to_its_backends() {
+    let (_, g) = build("testdata/graph/smi-traffic-split");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "vote-bot -> web-apex HTTP x1",
+            "web-apex -> web HTTP x1",
+            "web-apex -> web-2 HTTP x1",
+        ]
+    );
+}

@@ -258,7 +258,16 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         client_paths,
         broker_settings,
         delayed_sends,
+        ingress,
     } = facts;
+    for s in ingress.spans_mut() {
+        *s = f(*s);
+    }
+    for p in &mut ingress.pending {
+        if let Some(c) = &mut p.contour {
+            remap_policy(c, f);
+        }
+    }
     for b in broker_settings {
         b.span = f(b.span);
     }

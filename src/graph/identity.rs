@@ -447,7 +447,23 @@ fn joins(files: &[ScannedFile]) -> Vec<(Named, Named)> {
             out.push(((short_host(&c.name), None), (target.clone(), None)));
         }
     }
+    // A workload named like another program of the scan runs that
+    // program, whatever image it shares with others (emojivoto's
+    // `vote-bot` runs the `emojivoto-web` image with the command of its
+    // own `cmd/vote-bot`): it does not make the image's program ambiguous.
+    let units: BTreeSet<String> = decls()
+        .filter(|s| s.kind == IdentityKind::BuildUnit)
+        .map(|s| short_host(&s.name))
+        .collect();
     for (image, targets) in images {
+        let targets: BTreeSet<String> = if targets.len() > 1 {
+            targets
+                .into_iter()
+                .filter(|t| *t == image || !units.contains(t))
+                .collect()
+        } else {
+            targets
+        };
         if targets.len() == 1
             && let Some(target) = targets.into_iter().next()
             && image != target

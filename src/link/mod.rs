@@ -22,6 +22,7 @@ mod go_programs;
 mod helm;
 mod image_env;
 mod ingress;
+mod ingress_links;
 mod java;
 mod java_classes;
 mod kustomize;
@@ -173,6 +174,9 @@ pub fn all_in(
     crate::systems::csharp::link::narrow(files);
     // Gateways of a class another file declares.
     gateway_classes(files);
+    // Ingress classes, Kong Services and Traefik middlewares another file
+    // declares than the Ingress or route that names them.
+    ingress_links::ingress_links(files);
     nginx_includes(files, roots);
     ingress_configmaps(files);
     resilience4j_instances(files);

@@ -132,6 +132,8 @@ pub fn spring_call_targets(
     if let Some(p) = &go_programs {
         super::go_programs::drop_unread(files, p, disk);
     }
+    // The workloads running each program's image, by program.
+    let runners = super::units::image_runners(files);
     let mut units: HashMap<PathBuf, std::rc::Rc<Vec<Doc>>> = HashMap::new();
     // Each unit's own `application*`/`bootstrap*` documents, parsed once
     // for the config servers' locations and the call targets both.
@@ -228,6 +230,13 @@ pub fn spring_call_targets(
             .iter()
             .cloned()
             .chain(f.facts.services.iter().map(|s| s.name.clone()))
+            .chain(
+                caller
+                    .iter()
+                    .filter_map(|c| runners.get(&crate::model::calls::short_host(c)))
+                    .flatten()
+                    .cloned(),
+            )
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();

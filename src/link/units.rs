@@ -478,6 +478,16 @@ fn read_unit(dir: &Path, folder: Option<&str>, disk: super::Disk<'_>) -> Unit {
     {
         return named(folder.to_string(), "Go main package under cmd/");
     }
+    // A folder whose `cmd/` is itself a Go `main` package
+    // (`emojivoto-web/cmd/server.go`, one `go.mod` for the repository's
+    // programs at its root: BuoyantIO/emojivoto): that program's folder,
+    // named by it, with the packages beside `cmd/` (`emojivoto-web/web`).
+    if let Some(folder) = folder
+        && exists("cmd")
+        && go_main_package(&dir.join("cmd"), disk)
+    {
+        return named(folder.to_string(), "folder of a Go main package cmd/");
+    }
     // A `*.csproj` before a `package.json` beside it: in a .NET web
     // project the `package.json` is the tooling that builds its front-end
     // assets (EdwinVW/pitstop's WebApp: `"name": "asp.net"`, vite).
@@ -514,6 +524,36 @@ fn read_unit(dir: &Path, folder: Option<&str>, disk: super::Disk<'_>) -> Unit {
         return named(folder.to_string(), DOCKERFILE_FOLDER);
     }
     Unit::Nothing
+}
+
+/// The workloads and compose services that run the image named like each
+/// program of the scan (`example/web-app:v1` runs `web-app`), by program,
+/// so that the program's code reads their environment: a runner is the
+/// program its image names unless it is itself named like another program
+/// (emojivoto's `vote-bot` runs the `emojivoto-web` image with the command
+/// of its own `cmd/vote-bot`). The graph joins them the same way
+/// (`graph::identity`).
+pub(super) fn image_runners(files: &[ScannedFile]) -> HashMap<String, Vec<String>> {
+    let short = crate::model::calls::short_host;
+    let decls = || files.iter().flat_map(|f| f.facts.services.iter());
+    let units: BTreeSet<String> = decls()
+        .filter(|s| s.kind == IdentityKind::BuildUnit)
+        .map(|s| short(&s.name))
+        .collect();
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    for s in decls().filter(|s| matches!(s.kind, IdentityKind::Workload | IdentityKind::Compose)) {
+        let runner = short(&s.name);
+        for image in &s.placement.images {
+            let image = short(image);
+            if units.contains(&image) && (runner == image || !units.contains(&runner)) {
+                let v = out.entry(image).or_default();
+                if !v.contains(&runner) {
+                    v.push(runner.clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Bytes of a `.go` file read for its package clause.

@@ -160,6 +160,13 @@ pub struct Facts {
     /// Work this file sends to run later on a task queue (RL305).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub delayed_sends: Vec<super::DelayedSend>,
+    /// Ingress classes, Kong Service retries and Traefik middlewares that
+    /// other files' Ingresses and routers name (`link::ingress_links`).
+    #[serde(
+        default,
+        skip_serializing_if = "super::ingress_links::IngressLinks::is_empty"
+    )]
+    pub ingress: super::ingress_links::IngressLinks,
     /// The scan's parse of a templated YAML file, kept for the link step
     /// that parses the same text again (a Kustomize resource file).
     #[serde(skip)]
@@ -419,6 +426,7 @@ impl Facts {
             && self.route_paths.is_empty()
             && self.broker_settings.is_empty()
             && self.delayed_sends.is_empty()
+            && self.ingress.is_empty()
     }
 
     pub fn claimed_by(&mut self, extractor: &'static str) {

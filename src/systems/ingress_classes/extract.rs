@@ -5,8 +5,10 @@
 //! Pure and bounded: reads the document and, for its class, the
 //! `IngressClass`es of the same file.
 
+use crate::diag::unknown_setting;
 use crate::extract::{DocCtx, Facts};
 use crate::model::calls::{IdentityKind, MeshHint};
+use crate::model::ingress_links::{IngressClassDecl, KongRetries, PendingIngress};
 use crate::model::*;
 use crate::source::Span;
 use crate::systems::nginx::ingress::{INGRESS_APIS, PREFIX, backends, services};
@@ -41,7 +43,7 @@ const CONTROLLERS: &[Controller] = &[
     Controller {
         classes: &["traefik"],
         controllers: &["traefik.io/ingress-controller"],
-        node: "traefik",
+        node: TRAEFIK_NODE,
         label: "Traefik",
         retries: Retries::None,
     },
@@ -95,15 +97,32 @@ const CONTROLLERS: &[Controller] = &[
     },
 ];
 
-/// Read one document; `false` when it is not an Ingress of a known
-/// controller other than ingress-nginx.
+/// Traefik's node on the graph.
+pub(super) const TRAEFIK_NODE: &str = "traefik";
+
+/// Read one document; `false` when it is none of: an Ingress of a class
+/// other than ingress-nginx's, an `IngressClass`, a Kubernetes Service
+/// writing `konghq.com/retries`, a Traefik `Middleware` with a `retry`
+/// or an `IngressRoute`.
 pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let root = ctx.root();
-    if root.get("kind").and_then(|v| v.as_str()) != Some("Ingress")
-        || !root
-            .get("apiVersion")
-            .and_then(|v| v.as_str())
-            .is_some_and(|a| INGRESS_APIS.contains(&a))
+    match root.get("kind").and_then(|v| v.as_str()) {
+        Some("IngressClass") => return ingress_class(root, facts),
+        Some("Service") => return kong_service(root, facts),
+        Some("Middleware") if super::traefik::is_crd(root, "Middleware") => {
+            return super::traefik::middleware(ctx, facts);
+        }
+        Some("IngressRoute") if super::traefik::is_crd(root, "IngressRoute") => {
+            return super::traefik::ingress_route(ctx, facts);
+        }
+        Some("Ingress") => {}
+        None => return super::traefik::dynamic_config(ctx, facts),
+        _ => return false,
+    }
+    if !root
+        .get("apiVersion")
+        .and_then(|v| v.as_str())
+        .is_some_and(|a| INGRESS_APIS.contains(&a))
     {
         return false;
     }
@@ -128,9 +147,6 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     if class.contains("nginx") {
         return false;
     }
-    let Some(c) = controller_of(ctx, class) else {
-        return false;
-    };
     let name = root
         .path(&["metadata", "name"])
         .and_then(|v| v.as_str())
@@ -140,17 +156,145 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         .map(|v| v.span())
         .unwrap_or(root.span());
     let backends = backends(root);
-    if backends.is_empty() {
-        return true;
+    let mut edges = Vec::new();
+    let mut routes = Vec::new();
+    for (b, r) in services(&backends) {
+        routes.extend(r);
+        edges.push(CallEdge {
+            client: None,
+            caller: None,
+            callee: b.service.clone(),
+            span: b.span,
+            policies: Vec::new(),
+            via: String::new(),
+            protocol: None,
+        });
     }
+    let ingress = PendingIngress {
+        class: class.to_string(),
+        class_span,
+        name: name.to_string(),
+        name_span,
+        namespace: root
+            .path(&["metadata", "namespace"])
+            .and_then(|v| v.as_str())
+            .map(|s| s.trim().to_string()),
+        edges,
+        routes,
+        middlewares: super::traefik::annotation_refs(&entries),
+        contour: super::contour::policy(&entries, name, name_span).map(Box::new),
+    };
+    match controller_of(ctx, class) {
+        Some(_) if ingress.edges.is_empty() => {}
+        Some(c) => {
+            if matches!(c.retries, Retries::Kong)
+                && let Some(e) = entries.iter().find(|e| e.key == KONG_RETRIES)
+            {
+                facts.diagnostics.push(unknown_setting::wrong_place(
+                    e.value.span(),
+                    KONG_RETRIES,
+                    "read on an Ingress",
+                    "read from the Kubernetes Service each backend names (the Kong Service's `retries`)",
+                    "move `konghq.com/retries` to the annotations of the Kubernetes Services this Ingress sends to",
+                ));
+            }
+            draw(c, ingress, Some(ctx), facts);
+        }
+        // Another file's `IngressClass` may name the controller.
+        None if !ingress.edges.is_empty() => facts.ingress.pending.push(ingress),
+        None => {}
+    }
+    true
+}
+
+/// The Kong annotation that sets a Kong Service's `retries`.
+const KONG_RETRIES: &str = "konghq.com/retries";
+
+/// An `IngressClass`: its name and controller, for the Ingresses of
+/// other files.
+fn ingress_class(root: Yaml<'_>, facts: &mut Facts) -> bool {
+    let (Some(name), Some(controller)) = (
+        root.path(&["metadata", "name"]),
+        root.path(&["spec", "controller"]).and_then(|v| v.as_str()),
+    ) else {
+        return false;
+    };
+    let Some(n) = name.as_str() else { return false };
+    facts.ingress.classes.push(IngressClassDecl {
+        name: n.trim().to_string(),
+        controller: controller.trim().to_string(),
+        span: name.span(),
+    });
+    true
+}
+
+/// A Kubernetes Service writing `konghq.com/retries`, for the Kong
+/// Ingresses of other files (an unparsable value is ignored, as the
+/// controller ignores it).
+fn kong_service(root: Yaml<'_>, facts: &mut Facts) -> bool {
+    if root.get("apiVersion").and_then(|v| v.as_str()) != Some("v1") {
+        return false;
+    }
+    let Some(v) = root.path(&["metadata", "annotations", KONG_RETRIES]) else {
+        return false;
+    };
+    let (Some(text), Some(service)) = (
+        v.as_str().map(str::trim),
+        root.path(&["metadata", "name"]).and_then(|n| n.as_str()),
+    ) else {
+        return false;
+    };
+    let Ok(retries) = text.parse::<u64>() else {
+        return false;
+    };
+    facts.ingress.kong_retries.push(KongRetries {
+        namespace: root
+            .path(&["metadata", "namespace"])
+            .and_then(|n| n.as_str())
+            .map(|s| s.trim().to_string()),
+        service: service.trim().to_string(),
+        retries,
+        written: text.to_string(),
+        span: v.span(),
+    });
+    true
+}
+
+/// Draw an Ingress of a class whose controller another file's
+/// `IngressClass` names (`link::ingress_links`); `false` when no
+/// controller known here has that `spec.controller`.
+pub fn draw_pending(controller: &str, ingress: PendingIngress, facts: &mut Facts) -> bool {
+    match by_controller(controller) {
+        Some(c) => {
+            draw(c, ingress, None, facts);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The controller's hop to each backend of the Ingress, with its retries.
+/// `ctx` is the Ingress's own document where it is read (its file's
+/// Services give Kong's `retries`); the link step draws without it.
+fn draw(c: &Controller, ingress: PendingIngress, ctx: Option<&DocCtx<'_>>, facts: &mut Facts) {
+    let PendingIngress {
+        class,
+        class_span,
+        name,
+        name_span,
+        edges,
+        routes,
+        middlewares,
+        contour,
+        ..
+    } = ingress;
     let mut policies = Vec::new();
     match c.retries {
-        Retries::None => {}
-        Retries::Kong => {}
+        Retries::None | Retries::Kong => {}
         Retries::Contour => {
-            if let Some(p) = super::contour::policy(&entries, name, name_span) {
+            if let Some(p) = contour {
                 policies.push(facts.policies.len());
-                facts.policies.push(p);
+                facts.policies.push(*p);
             }
         }
         Retries::IstioMesh => {
@@ -169,26 +313,25 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             facts.services.push(decl);
         }
     }
-    for (b, routes) in services(&backends) {
+    facts.route_paths.extend(routes);
+    for mut e in edges {
         // Kong: one Kong Service, and so one retry policy, per Kubernetes
         // Service the Ingress names.
         let mut policies = policies.clone();
         if let Retries::Kong = c.retries {
             policies.push(facts.policies.len());
-            facts.policies.push(kong_policy(ctx, name, name_span, b));
+            facts
+                .policies
+                .push(kong_policy(ctx, &name, name_span, &e.callee, e.span));
         }
-        facts.route_paths.extend(routes);
-        facts.edges.push(CallEdge {
-            client: None,
-            caller: Some(c.node.to_string()),
-            callee: b.service.clone(),
-            span: b.span,
-            policies,
-            via: format!("{} Ingress `{name}` (class `{class}`)", c.label),
-            protocol: None,
-        });
+        if c.node == TRAEFIK_NODE {
+            super::traefik::refs_for_edge(facts, facts.edges.len(), &middlewares);
+        }
+        e.caller = Some(c.node.to_string());
+        e.policies = policies;
+        e.via = format!("{} Ingress `{name}` (class `{class}`)", c.label);
+        facts.edges.push(e);
     }
-    true
 }
 
 /// The controller of a class: by the name its controller installs, or
@@ -204,6 +347,11 @@ fn controller_of(ctx: &DocCtx<'_>, class: &str) -> Option<&'static Controller> {
         .then(|| root.path(&["spec", "controller"]).and_then(|v| v.as_str()))
         .flatten()
     })?;
+    by_controller(controller)
+}
+
+/// The controller whose `IngressClass` `spec.controller` this is.
+fn by_controller(controller: &str) -> Option<&'static Controller> {
     CONTROLLERS
         .iter()
         .find(|c| c.controllers.iter().any(|k| controller.starts_with(k)))
@@ -216,16 +364,18 @@ fn controller_of(ctx: &DocCtx<'_>, class: &str) -> Option<&'static Controller> {
 /// read from the Kubernetes Service's annotations, an unparsable value
 /// ignored), else Kong's default.
 fn kong_policy(
-    ctx: &DocCtx<'_>,
+    ctx: Option<&DocCtx<'_>>,
     name: &str,
     at: Span,
-    backend: &crate::systems::nginx::ingress::Backend,
+    service: &str,
+    service_span: Span,
 ) -> RetryPolicy {
-    let written = ctx.file.documents.iter().find_map(|doc| {
+    let docs = ctx.map(|c| c.file.documents.as_slice()).unwrap_or_default();
+    let written = docs.iter().find_map(|doc| {
+        let ctx = ctx?;
         let root: Yaml<'_> = ctx.file.root(doc);
         if root.get("kind").and_then(|v| v.as_str()) != Some("Service")
-            || root.path(&["metadata", "name"]).and_then(|v| v.as_str())
-                != Some(backend.service.as_str())
+            || root.path(&["metadata", "name"]).and_then(|v| v.as_str()) != Some(service)
         {
             return None;
         }
@@ -260,7 +410,7 @@ fn kong_policy(
     };
     let mut p = RetryPolicy::new(System::Kong, at, attempts);
     p.name = Some(name.to_string());
-    p.scope.callee = Some(Located::written(backend.service.clone(), backend.span));
+    p.scope.callee = Some(Located::written(service.to_string(), service_span));
     p.platform_backoff = true;
     p.budget_site = BudgetSite::NotOffered;
     p

@@ -21,13 +21,21 @@
 //!   route of its own, which takes Istio's default retry policy as every
 //!   route that writes none does; the hop is a workload in the Istio mesh
 //!   ([`crate::systems::istio`] gives the default).
-//! - Traefik, HAProxy, AWS Load Balancer Controller (`alb`), GCE (`gce`,
+//! - Traefik: retries only through a `Retry` middleware its routers name
+//!   (`traefik.rs`: a `Middleware` of any file, joined by
+//!   `link::ingress_links`); an `IngressRoute` is a hop through Traefik
+//!   too.
+//! - HAProxy, AWS Load Balancer Controller (`alb`), GCE (`gce`,
 //!   `gce-internal`): no retry policy is read for them; the hop is drawn
-//!   with one try (Traefik retries only through a `Retry` middleware, not
-//!   read; the others' retries are not read).
+//!   with one try (their retries are not read).
+//!
+//! An `IngressClass`, a Kubernetes Service's `konghq.com/retries` and a
+//! Traefik `Middleware` of another file than the Ingress are joined to it
+//! by `link::ingress_links` (stop 46).
 
 mod contour;
 pub mod extract;
+mod traefik;
 
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;
@@ -53,6 +61,17 @@ pub static CONTOUR: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Contour", Layer::Proxy)
 };
 
+// system: Traefik - Traefik's `Retry` middleware on the routers that name it
+pub static TRAEFIK: SystemSpec = SystemSpec {
+    fixes: Fixes {
+        bound: "set the Retry middleware's `attempts` to 2-3 (the first try included)",
+        predicate: "leave `status` out of the Retry middleware, so that only requests that never reached the server are retried",
+        jitter: "set the Retry middleware's `initialInterval`: Traefik then waits a randomized, growing interval between tries",
+        ..Fixes::GENERIC
+    },
+    ..SystemSpec::plain("Traefik", Layer::Proxy)
+};
+
 /// Tries of a Kong Service whose `retries` is not written: 5 retries
 /// (Kong/kong `kong/db/schema/entities/services.lua` at 0af69f96).
 pub const KONG_DEFAULT_RETRIES: u64 = 5;
@@ -61,7 +80,13 @@ pub const KONG_DEFAULT_RETRIES: u64 = 5;
 /// the ingress-nginx reader.
 pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
     name: "ingress-classes",
-    needles: &["Ingress"],
+    needles: &[
+        "Ingress",
+        "Middleware",
+        "konghq.com/retries",
+        // Traefik's dynamic configuration (`http.services.<s>.loadBalancer`).
+        "loadBalancer:",
+    ],
     read: extract::extract,
     order: 75,
 }];

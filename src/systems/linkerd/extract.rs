@@ -78,6 +78,9 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         .and_then(|v| v.as_str())
         .unwrap_or("");
     let kind = root.get("kind").and_then(|v| v.as_str()).unwrap_or("");
+    if api.starts_with(split::API_GROUP) {
+        return split::traffic_split(ctx, facts);
+    }
     if api.starts_with(API_GROUP) && kind == "ServiceProfile" {
         service_profile(root, facts);
         // A ServiceProfile is read by Linkerd's proxies only.
@@ -695,6 +698,8 @@ pub fn apply_service_profiles(facts: &mut Facts) {
         p.retry_on = Located::written(RetryOn::Nothing, p.span);
     }
 }
+
+mod split;
 
 #[cfg(test)]
 mod tests;

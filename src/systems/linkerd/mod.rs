@@ -54,7 +54,7 @@ fn per_try_timeout(
 /// Linkerd ServiceProfiles and annotations.
 pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
     name: "linkerd",
-    needles: &["linkerd.io"],
+    needles: &["linkerd.io", "split.smi-spec.io"],
     read: extract::extract,
     order: 50,
 }];

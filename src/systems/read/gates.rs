@@ -129,7 +129,11 @@ pub(super) fn accepts(name: &str, r: &Root<'_>) -> bool {
         }
         // linkerd::extract::extract: a ServiceProfile of its group, or an
         // annotated `v1` Service.
-        "linkerd" => r.api().starts_with(linkerd::extract::API_GROUP) || r.kind_is(&["Service"]),
+        "linkerd" => {
+            r.api().starts_with(linkerd::extract::API_GROUP)
+                || r.api().starts_with("split.smi-spec.io/")
+                || r.kind_is(&["Service"])
+        }
         // extract::workload::extract outside a Compose file (whose
         // documents are all offered: see `read::extract_yaml_stream`):
         // `apiVersion` and a `kind` it reads (a workload of its list, a
@@ -143,9 +147,19 @@ pub(super) fn accepts(name: &str, r: &Root<'_>) -> bool {
         // nginx::ingress::extract: an Ingress or a controller ConfigMap
         // (also read for an Ingress of the same file).
         "ingress-nginx" => r.kind_is(&["Ingress", "ConfigMap"]),
-        // ingress_classes::extract: an Ingress (its class may be named by
-        // an IngressClass of the same file).
-        "ingress-classes" => r.kind_is(&["Ingress", "IngressClass"]),
+        // ingress_classes::extract: an Ingress, an IngressClass, a Service
+        // (Kong's `konghq.com/retries`), a Traefik Middleware or
+        // IngressRoute, or Traefik's dynamic configuration (no `kind`, a
+        // root `http`).
+        "ingress-classes" => {
+            r.kind_is(&[
+                "Ingress",
+                "IngressClass",
+                "Service",
+                "Middleware",
+                "IngressRoute",
+            ]) || (!r.has("kind") && r.has("http"))
+        }
         // knative::read::extract.
         "knative" => r.api().starts_with(knative::read::API_GROUP),
         // read::embedded::read: the values of a ConfigMap's `data` or a

@@ -1,0 +1,3 @@
+module example.com/emojis
+
+go 1.21
