@@ -34,9 +34,9 @@ pub fn only_local<'a>(ctx: &Ctx<'_>, calls: impl IntoIterator<Item = Node<'a>>) 
     }
     let mut known = true;
     for w in of_module {
-        match values::given(w.key()) {
-            Some((v, _)) if v == 1.0 => local = true,
-            Some(_) => return false,
+        match values::given(w.key()).map(|(v, _)| v == 1.0) {
+            Some(true) => local = true,
+            Some(false) => return false,
             None => {
                 values::want(w);
                 known = false;
