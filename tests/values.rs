@@ -5,7 +5,7 @@
 
 mod common;
 
-use retrylint::model::{AttemptCount, Delay, RetryPolicy};
+use retrylint::model::{AttemptCount, Delay, RetryPolicy, Timeout};
 use std::path::Path;
 use std::time::Duration;
 
@@ -116,4 +116,38 @@ fn a_go_field_given_its_default_by_a_struct_tag() {
         d => panic!("{d:?}"),
     }
     assert!(codes.contains(&"RL206"), "{codes:?}");
+}
+
+/// cenkalti/backoff v5's `Retry` gives up after `DefaultMaxElapsedTime`,
+/// 15 minutes in v5.0.3 (60 s was read on main, for every v5).
+#[test]
+fn a_go_module_version_gives_the_backoff_v5_elapsed_default() {
+    let (p, _) = policy("go-backoff-v5-version");
+    let t = p.overall_timeout.expect("the elapsed-time limit").value;
+    assert_eq!(t, Timeout::after(Duration::from_secs(15 * 60)));
+}
+
+/// A v5 release whose source was not read (v5.0.0) leaves the default
+/// unknown: not guessed.
+#[test]
+fn a_go_module_version_not_read_leaves_the_backoff_v5_elapsed_default_unknown() {
+    let (p, _) = policy("go-backoff-v5-old-version");
+    let t = p.overall_timeout.expect("the elapsed-time limit").value;
+    assert_eq!(t, Timeout::Unknown);
+}
+
+/// Dramatiq: an actor that does not set `max_retries` or `min_backoff`
+/// takes the broker's `Retries(max_retries=3, min_backoff=1000)` of
+/// another module (main used Dramatiq's defaults, 20 retries from 15 s).
+#[test]
+fn a_dramatiq_actor_takes_the_broker_retries_options() {
+    let (p, _) = policy("python-dramatiq-broker-retries");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+    match p.delay.value {
+        Delay::Exponential { base, cap, .. } => {
+            assert_eq!(base, Duration::from_secs(1));
+            assert_eq!(cap, Some(Duration::from_secs(60)));
+        }
+        d => panic!("{d:?}"),
+    }
 }

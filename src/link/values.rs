@@ -18,16 +18,21 @@
 //! - Go: a package-level constant or variable of another file of the
 //!   file's folder (the package), and a field's struct tag default
 //!   (`default:"3"`, `envDefault:"3"`) in the module (the files under the
-//!   nearest `go.mod`), by the field's name.
+//!   nearest `go.mod`), by the field's name; the version of a module
+//!   that `go.mod` requires (`v5.0.3` as `5_000_003`); whether a
+//!   function of a package of the module does only local work (1 when
+//!   it does), found in the package's folder.
+//! - Dramatiq: the options of the `Retries(..)` middleware a module of the
+//!   project gives the broker, for an actor that does not set them.
 //!
 //! A name given two different values stays unknown. Each file is read
 //! again at most once; the files looked at are bounded per name.
 
 use super::Disk;
-use super::go_dials::module_of;
+use super::go_dials::{module_of, package_dir};
 use crate::extract::values::{Given, with_given};
 use crate::model::values::ValueWant;
-use crate::model::{GoFieldKind, RetryPolicy, ScannedFile, SettingPlace};
+use crate::model::{BrokerSettingKind, GoFieldKind, RetryPolicy, ScannedFile, SettingPlace};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -134,6 +139,7 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
         };
         let mut modules: HashMap<PathBuf, Option<(PathBuf, String)>> = HashMap::new();
         let mut defaults: Option<HashMap<(PathBuf, String), TagDefaults>> = None;
+        let mut dramatiq: Option<HashMap<String, Vec<(f64, SettingPlace)>>> = None;
         for (i, f) in files.iter().enumerate() {
             if f.facts.value_wants.is_empty() {
                 continue;
@@ -166,6 +172,33 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
                         looked.python_name(&paths, name)
                     }
                     ValueWant::GoPackage { .. } => continue,
+                    ValueWant::DramatiqBroker { option, .. } => {
+                        let all = dramatiq.get_or_insert_with(|| dramatiq_options(files));
+                        match all.get(option).map(Vec::as_slice) {
+                            Some([(v, place), rest @ ..]) if rest.iter().all(|(w, _)| w == v) => {
+                                Some(((*v, false), place.clone()))
+                            }
+                            _ => None,
+                        }
+                    }
+                    ValueWant::GoLocalFunc { import, name, .. } => {
+                        let Some((root, module)) = module_of(dir, &mut modules, disk) else {
+                            continue;
+                        };
+                        package_dir(&root, &module, import)
+                            .and_then(|d| local_func(&d, name, &looked))
+                            .map(|place| ((1.0, false), place))
+                    }
+                    ValueWant::GoModule { module, .. } => {
+                        let Some((root, _)) = module_of(dir, &mut modules, disk) else {
+                            continue;
+                        };
+                        let go_mod = root.join("go.mod");
+                        looked
+                            .text(&go_mod)
+                            .and_then(|t| required_version(&t, module))
+                            .map(|(v, line)| ((v, false), looked.place(&go_mod, line)))
+                    }
                     ValueWant::GoField { field, .. } => {
                         let Some((root, _)) = module_of(dir, &mut modules, disk) else {
                             continue;
@@ -555,5 +588,121 @@ mod tests {
         assert!(holds_word("stop_after_attempt(ATTEMPTS)", "ATTEMPTS"));
         assert!(!holds_word("stop_after_attempt(MAX_ATTEMPTS)", "ATTEMPTS"));
         assert!(holds_word("RetryMax = cfg.RetryMax", "cfg.RetryMax"));
+    }
+}
+
+/// The options the scanned Python modules give Dramatiq's `Retries`
+/// middleware (their `broker_settings`), each with its value and place,
+/// by option.
+fn dramatiq_options(files: &[ScannedFile]) -> HashMap<String, Vec<(f64, SettingPlace)>> {
+    let mut out: HashMap<String, Vec<(f64, SettingPlace)>> = HashMap::new();
+    for f in files {
+        for b in &f.facts.broker_settings {
+            if let (true, BrokerSettingKind::RetryOption { option, value }) =
+                (b.system == "dramatiq", &b.kind)
+            {
+                let place = SettingPlace {
+                    path: f.source.display_path(),
+                    line: f.source.line_col(b.span.start).line,
+                };
+                out.entry(option.clone()).or_default().push((*value, place));
+            }
+        }
+    }
+    out
+}
+
+/// Where function `name` of the package in folder `dir` is declared, when
+/// it does only local work (`crate::systems::go::extract::local_function`).
+fn local_func(dir: &Path, name: &str, looked: &Looked<'_>) -> Option<SettingPlace> {
+    let head = format!("func {name}(");
+    let mut names = looked.disk.list(dir, MAX_ENTRIES)?;
+    names.sort();
+    for n in names {
+        if !n.ends_with(".go") || n.ends_with("_test.go") {
+            continue;
+        }
+        let path = dir.join(&n);
+        let Some(text) = looked.text(&path) else {
+            continue;
+        };
+        let Some(at) = text
+            .match_indices(&head)
+            .find(|(i, _)| *i == 0 || text.as_bytes()[i - 1] == b'\n')
+            .map(|(i, _)| i)
+        else {
+            continue;
+        };
+        let line = text[..at].lines().count() + 1;
+        return crate::systems::go::extract::local_function(&text, name)
+            .then(|| looked.place(&path, line));
+    }
+    None
+}
+
+/// The release `module` is required at in a `go.mod` (`require m v1.2.3`
+/// or a line of a `require ( .. )` block), as `major x 1e6 + minor x 1e3
+/// + patch`, and its line; none for a pre-release or pseudo-version, or
+/// when a `replace` names the module (another version or a fork).
+fn required_version(go_mod: &str, module: &str) -> Option<(f64, usize)> {
+    let mut found = None;
+    let mut in_require = false;
+    for (i, line) in go_mod.lines().take(20_000).enumerate() {
+        let l = line.split("//").next().unwrap_or("").trim();
+        if l.starts_with("replace") && l.contains(module) {
+            return None;
+        }
+        let rest = if let Some(r) = l.strip_prefix("require") {
+            let r = r.trim();
+            if r.starts_with('(') {
+                in_require = true;
+                continue;
+            }
+            r
+        } else if in_require {
+            if l.starts_with(')') {
+                in_require = false;
+                continue;
+            }
+            l
+        } else {
+            continue;
+        };
+        let mut words = rest.split_whitespace();
+        if words.next() == Some(module) {
+            found = words.next().and_then(release).map(|v| (v, i + 1));
+        }
+    }
+    found
+}
+
+/// `v5.0.3` as `5_000_003.0`; none for anything else (`v5.0.3-rc.1`, a
+/// pseudo-version, `+incompatible`).
+fn release(v: &str) -> Option<f64> {
+    let mut parts = v.strip_prefix('v')?.split('.');
+    let mut n = 0.0;
+    for _ in 0..3 {
+        let p: u32 = parts.next()?.parse().ok().filter(|x| *x < 1000)?;
+        n = n * 1000.0 + f64::from(p);
+    }
+    parts.next().is_none().then_some(n)
+}
+
+#[cfg(test)]
+mod module_version_tests {
+    use super::required_version;
+
+    #[test]
+    fn required_versions() {
+        let m = "github.com/cenkalti/backoff/v5";
+        let block = "module x\n\nrequire (\n\tgithub.com/a/b v1.0.0\n\tgithub.com/cenkalti/backoff/v5 v5.0.3 // indirect\n)\n";
+        assert_eq!(required_version(block, m), Some((5_000_003.0, 5)));
+        let one = "module x\nrequire github.com/cenkalti/backoff/v5 v5.0.0\n";
+        assert_eq!(required_version(one, m), Some((5_000_000.0, 2)));
+        let pseudo = "module x\nrequire github.com/cenkalti/backoff/v5 v5.0.3-0.20250101-abcdef\n";
+        assert_eq!(required_version(pseudo, m), None);
+        let replaced = format!("{one}replace github.com/cenkalti/backoff/v5 => ../backoff\n");
+        assert_eq!(required_version(&replaced, m), None);
+        assert_eq!(required_version("module x\n", m), None);
     }
 }

@@ -144,7 +144,7 @@ impl Delay {
             Delay::None => Some(Duration::ZERO),
             Delay::Fixed { delay } => Some(mul(*delay, retries)),
             Delay::Decorrelated { base, .. } => Some(mul(*base, retries)),
-            Delay::Custom | Delay::Unknown => None,
+            Delay::Growing { .. } | Delay::Custom | Delay::Unknown => None,
             Delay::Linear { .. }
             | Delay::Exponential { .. }
             | Delay::Fibonacci { .. }

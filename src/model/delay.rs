@@ -56,6 +56,15 @@ kind_tagged! {
             #[serde(with = "crate::duration::serde_opt_ms")]
             cap: Option<Duration>,
         },
+        /// A delay that grows by `multiplier` each attempt from a first
+        /// value not known here (`backoff := t.backoff` then `backoff *=
+        /// 2`, argo-cd's `retryTransport`), up to `cap` when one is known:
+        /// neither fixed nor none, its waits not known.
+        Growing {
+            multiplier: f64,
+            #[serde(with = "crate::duration::serde_opt_ms")]
+            cap: Option<Duration>,
+        },
         /// A delay function the linter cannot read (a lambda, a custom class).
         Custom,
         /// Set by an expression or placeholder.
@@ -100,7 +109,7 @@ impl Delay {
                 let d = crate::model::backoff::mul(*base, n.saturating_mul(n));
                 Some(d.min(ceiling))
             }
-            Delay::Custom | Delay::Unknown => None,
+            Delay::Growing { .. } | Delay::Custom | Delay::Unknown => None,
         }
     }
 

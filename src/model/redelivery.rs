@@ -49,6 +49,9 @@ kind_tagged! {
             after: Duration,
             written_as: String,
         },
+        /// An option of the broker's retry middleware, for every actor
+        /// that does not set it (Dramatiq's `Retries(max_retries=3)`).
+        RetryOption { option: String, value: f64 },
     }
 }
 

@@ -2,7 +2,8 @@
 //! another file may give it (issues 20 and 21): a Python constant
 //! imported from another module, a Django setting, a Go package-level
 //! constant of another file of the package, a Go struct field whose tag
-//! gives its default. The link step `link::values` finds the value in
+//! gives its default, the version of a module the `go.mod` requires.
+//! The link step `link::values` finds the value in
 //! those files and reads the file again with it
 //! (`crate::extract::values::with_given`).
 
@@ -30,6 +31,25 @@ kind_tagged! {
         /// struct tag in the module gives its default (`default:"3"`,
         /// `envDefault:"3"`).
         GoField { key: String, field: String },
+        /// Go: the version of module `module` the nearest `go.mod` above
+        /// the file requires (`require github.com/cenkalti/backoff/v5
+        /// v5.0.3`), given as `major x 1e6 + minor x 1e3 + patch`; a
+        /// library whose default changed between versions reads it.
+        GoModule { key: String, module: String },
+        /// Python: option `option` (`max_retries`, `min_backoff`,
+        /// `max_backoff`) of Dramatiq's `Retries` middleware as the
+        /// project's broker sets it in some module
+        /// (`broker.add_middleware(Retries(max_retries=3))`): what an
+        /// actor that does not set the option gets.
+        DramatiqBroker { key: String, option: String },
+        /// Go: whether function `name` of the package `import` (a package
+        /// of the file's own module) does only local work (reads files,
+        /// parses certificates): given as 1 when it does.
+        GoLocalFunc {
+            key: String,
+            import: String,
+            name: String,
+        },
     }
 }
 
@@ -40,7 +60,10 @@ impl ValueWant {
             ValueWant::PyModule { key, .. }
             | ValueWant::Django { key, .. }
             | ValueWant::GoPackage { key, .. }
-            | ValueWant::GoField { key, .. } => key,
+            | ValueWant::GoField { key, .. }
+            | ValueWant::DramatiqBroker { key, .. }
+            | ValueWant::GoModule { key, .. }
+            | ValueWant::GoLocalFunc { key, .. } => key,
         }
     }
 }

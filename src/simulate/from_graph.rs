@@ -201,7 +201,8 @@ fn wait(p: &RetryPolicy, k: u32, fallback: f64, prev_hi: f64) -> Wait {
         | Delay::Decorrelated { cap, .. }
         | Delay::Linear { cap, .. }
         | Delay::Fibonacci { cap, .. }
-        | Delay::Quadratic { cap, .. } => cap.map(secs),
+        | Delay::Quadratic { cap, .. }
+        | Delay::Growing { cap, .. } => cap.map(secs),
         _ => None,
     };
     let (mut lo, mut hi) = match &p.jitter.value {

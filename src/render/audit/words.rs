@@ -67,6 +67,13 @@ pub(super) fn delay_text(d: &Delay) -> String {
             }
             s
         }
+        Delay::Growing { multiplier, cap } => {
+            let mut s = format!("growing x{multiplier} from an unknown start");
+            if let Some(c) = cap {
+                s.push_str(&format!(", cap {}", human(*c)));
+            }
+            s
+        }
         Delay::Custom => "custom".into(),
         Delay::Unknown => "unknown".into(),
     }

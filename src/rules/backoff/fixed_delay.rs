@@ -1,9 +1,10 @@
 //! RL202 fixed-delay: a constant delay with jitter. (A constant delay
 //! without jitter is RL203.)
 
+use super::conflicts_only;
 use crate::duration::human;
 use crate::fix::Fix;
-use crate::model::{Condition, Delay, Jitter, Provenance, RetryOn};
+use crate::model::{Delay, Jitter, Provenance};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
 pub const CHECK: Check = Check::Policy(check);
@@ -38,20 +39,4 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     {
         f.fix(Fix::unsafe_("grow the delay exponentially", edits));
     }
-}
-
-/// Whether a policy retries write conflicts alone (a `409`, a `Conflict`
-/// or optimistic-lock error): a loop that reads the object again and
-/// writes once more. The conflict ends when the other writer is done, not
-/// when an outage does, so a delay that stays short is right there.
-fn conflicts_only(on: &RetryOn) -> bool {
-    let RetryOn::Listed { conditions } = on else {
-        return false;
-    };
-    !conditions.is_empty()
-        && conditions.iter().all(|c| match &c.value {
-            Condition::Status { from: 409, to: 409 } => true,
-            Condition::Exception(e) => e.contains("Conflict") || e.contains("OptimisticLock"),
-            _ => false,
-        })
 }

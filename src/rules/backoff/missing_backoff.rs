@@ -1,13 +1,28 @@
 //! RL201 missing-backoff: attempts follow each other with no delay.
 
-use crate::model::{Delay, Provenance};
+use crate::model::{AttemptCount, Delay, Provenance};
 use crate::rules::{Check, Emitter, PolicyCtx};
 
 pub const CHECK: Check = Check::Policy(check);
 
+/// The most attempts of a conflict retry that goes round at once without
+/// a finding (client-go's `retry.DefaultRetry` for `RetryOnConflict`
+/// tries 5 times, 10 ms apart).
+const CONFLICT_ATTEMPTS: u64 = 10;
+
 fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let p = ctx.policy;
-    if !p.retries() || p.platform_backoff || p.delay.provenance == Provenance::Inherited {
+    // A write retried a few times on a conflict alone (read again, write
+    // again) needs no delay: it waits for the other writer, not for a
+    // service to come back. Hundreds of passes (Square's 2017 Multipass
+    // transaction retried 500 times) hammer the store still.
+    let few_conflicts = super::conflicts_only(&p.retry_on.value)
+        && matches!(p.attempts.value.count, AttemptCount::Finite(n) if n <= CONFLICT_ATTEMPTS);
+    if !p.retries()
+        || p.platform_backoff
+        || p.delay.provenance == Provenance::Inherited
+        || few_conflicts
+    {
         return;
     }
     let immediate = match &p.delay.value {

@@ -10,3 +10,28 @@ pub mod retry_after_unbounded;
 pub mod retry_window_too_short;
 pub mod unbounded_retries;
 pub mod unjittered_backoff;
+
+use crate::model::{Condition, RetryOn};
+
+/// Whether a policy retries write conflicts alone (a `409` or `412`, a
+/// `Conflict`, optimistic-lock or failed-condition error: DynamoDB's
+/// `ConditionalCheckFailedException`): a loop that reads the object again
+/// and writes once more. The conflict ends when the other writer is done,
+/// not when an outage does, so a delay that stays short, or none, is right
+/// there (stop 43 for RL202, stop 46 for RL201).
+pub(crate) fn conflicts_only(on: &RetryOn) -> bool {
+    let RetryOn::Listed { conditions } = on else {
+        return false;
+    };
+    !conditions.is_empty()
+        && conditions.iter().all(|c| match &c.value {
+            Condition::Status { from, to } => from == to && matches!(from, 409 | 412),
+            Condition::Exception(e) => {
+                e.contains("Conflict")
+                    || e.contains("OptimisticLock")
+                    || e.contains("ConditionalCheckFailed")
+                    || e.contains("PreconditionFailed")
+            }
+            _ => false,
+        })
+}

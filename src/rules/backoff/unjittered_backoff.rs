@@ -38,6 +38,15 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
                 human(*base)
             )
         }
+        // `backoff := t.backoff` then `backoff *= 2`: the growth is
+        // written, its first wait is not.
+        Delay::Growing { multiplier, cap } => match cap {
+            Some(c) => format!(
+                "a backoff growing x{multiplier} from a first wait not known here, up to `{}`",
+                human(*c)
+            ),
+            None => format!("a backoff growing x{multiplier} from a first wait not known here"),
+        },
         _ => return,
     };
     let default = if p.delay.is_default() {
@@ -59,7 +68,10 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     };
     let exponential = matches!(
         p.delay.value,
-        Delay::Exponential { .. } | Delay::Fibonacci { .. } | Delay::Quadratic { .. }
+        Delay::Exponential { .. }
+            | Delay::Fibonacci { .. }
+            | Delay::Quadratic { .. }
+            | Delay::Growing { .. }
     );
     let f = e.emit(
         span,

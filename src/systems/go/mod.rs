@@ -44,9 +44,19 @@ pub const RETRYABLEHTTP_WAIT_MAX: Duration = Duration::from_secs(30);
 // `NewConstantBackOff(d)` never stops. v5 (`/v5`, `retry.go` as read in a code search; the stored
 // mirror has no v5 branch):
 // `Retry(ctx, op, opts...)` with `WithBackOff`, `WithMaxTries` (attempts,
-// 0 = none) and `WithMaxElapsedTime` (default `DefaultMaxElapsedTime = 1 *
-// time.Minute`); `exponential.go` keeps the same interval defaults but no
-// elapsed time.
+// 0 = none) and `WithMaxElapsedTime` (default `DefaultMaxElapsedTime`);
+// `exponential.go` keeps the same interval defaults but no elapsed time.
+// `DefaultMaxElapsedTime` by version, each read in its own `retry.go`:
+// v5.0.3 `15 * time.Minute` (vendored by kubernetes/kubernetes at
+// fde22c3f9aacfd260225a9741de123a41157b7c0,
+// `vendor/github.com/cenkalti/backoff/v5/retry.go`, its
+// `vendor/modules.txt` naming v5.0.3); v6 and v7 `15 * time.Minute`
+// (vendored by grafana/beyla at 0491edcc42c8473c901b2828ad6676af7bebc1a4
+// and 6d5950eb4e6e6a27645e93e4156d236c11ed7da7). v5.0.0 to v5.0.2: no
+// tagged source was found (a stored `retry.go` with `1 * time.Minute`
+// names no repository or version; cenkalti/backoff issue #159, 2025-02,
+// quotes 15 minutes at b7359dcd), so their default is left unknown, not
+// guessed; so is a v5 whose version no `go.mod` gives.
 
 /// `DefaultInitialInterval = 500 * time.Millisecond`.
 pub const BACKOFF_INITIAL: Duration = Duration::from_millis(500);
@@ -59,8 +69,14 @@ pub const BACKOFF_MULTIPLIER: f64 = 1.5;
 pub const BACKOFF_MAX_INTERVAL: Duration = Duration::from_secs(60);
 /// v4 `DefaultMaxElapsedTime = 15 * time.Minute`.
 pub const BACKOFF_V4_MAX_ELAPSED: Duration = Duration::from_secs(15 * 60);
-/// v5 `retry.go` `DefaultMaxElapsedTime = 1 * time.Minute`.
-pub const BACKOFF_V5_MAX_ELAPSED: Duration = Duration::from_secs(60);
+/// v5.0.3 `retry.go` `DefaultMaxElapsedTime = 15 * time.Minute`.
+pub const BACKOFF_V5_MAX_ELAPSED: Duration = Duration::from_secs(15 * 60);
+/// The first v5 release whose `retry.go` was read (v5.0.3, as `major x
+/// 1e6 + minor x 1e3 + patch`): later ones are taken to keep its default,
+/// as v6 and v7 do.
+pub const BACKOFF_V5_MAX_ELAPSED_FROM: f64 = 5_000_003.0;
+/// v6 and v7 `retry.go` `DefaultMaxElapsedTime = 15 * time.Minute`.
+pub const BACKOFF_V6_MAX_ELAPSED: Duration = Duration::from_secs(15 * 60);
 
 // ---------------------------------------------------------------------------
 // avast/retry-go (https://github.com/avast/retry-go, `options.go`, v4.6 and

@@ -70,7 +70,7 @@ pub fn celery_brokers(files: &mut [ScannedFile]) {
         });
         let transport = transport.map(|t| match &t.kind {
             BrokerSettingKind::Transport { name } => name.as_str(),
-            BrokerSettingKind::Timeout { .. } => "",
+            BrokerSettingKind::Timeout { .. } | BrokerSettingKind::RetryOption { .. } => "",
         });
         let redelivery = match (transport, timeout) {
             (Some("redis" | "sqs") | None, Some(t)) => match &t.kind {
@@ -80,7 +80,7 @@ pub fn celery_brokers(files: &mut [ScannedFile]) {
                     written_as: written_as.clone(),
                     place: Some(t.place.clone()),
                 }),
-                BrokerSettingKind::Transport { .. } => None,
+                BrokerSettingKind::Transport { .. } | BrokerSettingKind::RetryOption { .. } => None,
             },
             (Some("redis"), None) => Some(Redelivery {
                 after: KOMBU_REDIS_VISIBILITY_TIMEOUT,

@@ -3,6 +3,7 @@
 //! `wait.Backoff`. Defaults: [`crate::systems::go`].
 
 mod aws;
+mod backoff_elapsed;
 mod brokers;
 mod go_retry_client_go;
 pub(super) mod jpillora;
@@ -558,7 +559,10 @@ fn cenkalti<'a>(
         // `Retry(ctx, op, opts...)`.
         let mut shape = None;
         let mut tries = None;
-        let mut elapsed = Some(Located::default_at(Some(sys::BACKOFF_V5_MAX_ELAPSED), at));
+        let mut elapsed = Some(Located::default_at(
+            Some(backoff_elapsed::retry_default(ctx)),
+            at,
+        ));
         for o in a.iter().skip(2) {
             let Some((Pkg::Backoff(_), opt)) = ctx.pkg_call(*o) else {
                 continue;
@@ -623,19 +627,22 @@ fn cenkalti<'a>(
         }));
     }
     // Every error but `backoff.Permanent(err)` is retried.
-    let permanent = op
-        .and_then(|o| operation_range(ctx, o))
-        .is_some_and(|(s, e)| ctx.src.get(s..e).is_some_and(|t| t.contains(".Permanent(")));
+    let range = op.and_then(|o| operation_range(ctx, o));
+    let permanent =
+        range.is_some_and(|(s, e)| ctx.src.get(s..e).is_some_and(|t| t.contains(".Permanent(")));
     // `backoff.Retry(ctx, op, ..)` with `op` a parameter (woodpecker's
     // `retryRPC(ctx, c, name, op)`): each caller's operation decides what
     // is permanent, not known here.
-    let given = op.is_some_and(|o| o.kind() == "identifier" && operation_range(ctx, o).is_none());
-    p.retry_on = if permanent {
-        Located::written(predicate(at), at)
-    } else if given {
-        Located::default_at(RetryOn::Unknown, at)
-    } else {
-        Located::default_at(RetryOn::AllErrors, at)
+    let given = op.is_some_and(|o| o.kind() == "identifier" && range.is_none());
+    // The operation returns success for the errors it does not retry, or
+    // fails only with errors of its own making (`op_sorts`).
+    let sorted = range.and_then(|(s, e)| super::op_sorts::sorting(ctx, s, e));
+    p.retry_on = match sorted {
+        _ if permanent => Located::written(predicate(at), at),
+        Some(super::op_sorts::Sorting::Predicate(s)) => Located::written(predicate(s), s),
+        Some(super::op_sorts::Sorting::Own(s)) => Located::written(RetryOn::Unknown, s),
+        None if given => Located::default_at(RetryOn::Unknown, at),
+        None => Located::default_at(RetryOn::AllErrors, at),
     };
     (p, op)
 }

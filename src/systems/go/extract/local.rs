@@ -7,23 +7,72 @@
 //! cache to catch up, and no backoff spares a service.
 
 use super::{Ctx, Pkg, field};
+use crate::extract::values;
+use crate::model::values::ValueWant;
 use tree_sitter::Node;
 
 /// Every call among `calls` is local work or bookkeeping, and one at least
-/// is local work (a loop of only `time.Sleep` is not judged here).
+/// is local work (a loop of only `time.Sleep` is not judged here). A
+/// function of another package of the module (`crds.CheckCerts(..)`) is
+/// local work when the link step found it so (`local_fn`); until then
+/// the read records the question and says no.
 pub fn only_local<'a>(ctx: &Ctx<'_>, calls: impl IntoIterator<Item = Node<'a>>) -> bool {
     let mut local = false;
+    let mut of_module = Vec::new();
     for c in calls {
         if c.kind() != "call_expression" {
             continue;
         }
         if works_locally(ctx, c) {
             local = true;
-        } else if !bookkeeping(ctx, c) {
+        } else if bookkeeping(ctx, c) {
+        } else if let Some(w) = module_function(ctx, c) {
+            of_module.push(w);
+        } else {
             return false;
         }
     }
-    local
+    let mut known = true;
+    for w in of_module {
+        match values::given(w.key()).map(|(v, _)| v == 1.0) {
+            Some(true) => local = true,
+            Some(false) => return false,
+            None => {
+                values::want(w);
+                known = false;
+            }
+        }
+    }
+    known && local
+}
+
+/// `pkg.F(..)` of an imported package this reader does not know, outside
+/// the standard library (its path's first element has a dot): maybe a
+/// package of the file's own module, which the link step reads.
+fn module_function(ctx: &Ctx<'_>, call: Node<'_>) -> Option<ValueWant> {
+    let f = field(call, "function").filter(|f| f.kind() == "selector_expression")?;
+    let operand = field(f, "operand").filter(|o| o.kind() == "identifier")?;
+    let alias = ctx.text(operand);
+    if ctx.pkg(alias).is_some() {
+        return None;
+    }
+    let import = ctx.import_specs.iter().find_map(|s| {
+        let path = ctx.text(field(*s, "path")?).trim_matches(['"', '`']);
+        let name = match field(*s, "name") {
+            Some(a) => ctx.text(a),
+            None => super::default_name(path),
+        };
+        (name == alias).then_some(path)
+    })?;
+    if !import.split('/').next().is_some_and(|h| h.contains('.')) {
+        return None;
+    }
+    let name = ctx.text(field(f, "field")?);
+    Some(ValueWant::GoLocalFunc {
+        key: format!("local {alias}.{name}"),
+        import: import.to_string(),
+        name: name.to_string(),
+    })
 }
 
 /// `lc.Listen(..)`, `net.ListenTCP(..)`, `s.appLister.Apps(ns).Get(n)`,
@@ -79,15 +128,21 @@ fn bookkeeping(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
     {
         return true;
     }
-    // A logger: `log.Printf`, `klog.Infof`, `logCtx.Warnf`, `s.logger.Info`.
+    // A logger: `log.Printf`, `klog.Infof`, `logCtx.Warnf`, `s.logger.Info`,
+    // `setupLog.Error`.
     let operand = field(f, "operand").map_or("", |o| ctx.text(o));
-    let last = operand
-        .rsplit('.')
-        .next()
-        .unwrap_or(operand)
-        .to_ascii_lowercase();
+    let segment = operand.rsplit('.').next().unwrap_or(operand);
+    let last = segment.to_ascii_lowercase();
+    // The context's own state: `ctx.Err()`, `req.Context().Done()`.
+    let method = field(f, "field").map_or("", |n| ctx.text(n));
+    if matches!(method, "Err" | "Done" | "Deadline")
+        && (last.contains("ctx") || last.starts_with("context"))
+    {
+        return true;
+    }
     matches!(
         last.as_str(),
         "log" | "klog" | "glog" | "slog" | "zap" | "logrus" | "logctx" | "logentry"
     ) || last.ends_with("logger")
+        || segment.ends_with("Log")
 }

@@ -217,7 +217,7 @@ fn updated(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait: Node<'_>) -> Opt
                     mult = Some(m);
                     cap = cap.or(c);
                     grown_first |= before_wait;
-                } else if !ctx.text(r).contains(name) {
+                } else if !mentions(ctx, r, &[name]) {
                     // `if delay > maxDelay { delay = maxDelay }`.
                     cap = eval::duration(ctx, r).or(cap);
                 } else {
@@ -229,9 +229,15 @@ fn updated(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait: Node<'_>) -> Opt
         }
     }
     let mult = mult?;
-    let mut first = ctx
-        .binding(name, lp.start_byte())
-        .and_then(|v| eval::num(ctx, v))?;
+    let before = ctx.binding(name, lp.start_byte())?;
+    let Some(mut first) = eval::num(ctx, before) else {
+        // `backoff := t.backoff` (a field, a parameter): the growth is
+        // written, the first wait is not (argo-cd's `retryTransport`).
+        return (mult > 1.0 && mult.is_finite()).then_some(Delay::Growing {
+            multiplier: mult,
+            cap,
+        });
+    };
     if grown_first {
         first.value *= mult;
         if let Some(c) = cap {

@@ -20,16 +20,21 @@ mod envs;
 pub mod eval;
 mod libs;
 mod local;
+mod local_fn;
 mod loops;
+mod op_sorts;
 mod pkg;
 pub mod prune;
 mod pruned_read;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_shapes;
 mod through;
 
 use crate::model::{Facts, Located, RetryPolicy};
 use crate::source::Span;
+pub use local_fn::local_function;
 pub use pkg::Pkg;
 use pkg::{default_name, pkg_of_path};
 pub use pruned_read::extract_with;

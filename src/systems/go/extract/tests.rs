@@ -115,9 +115,11 @@ func run(ctx context.Context) error {
 "#,
     );
     assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(4));
+    // v5's elapsed-time default depends on the module version, which no
+    // `go.mod` gives a file read alone (`tests_shapes` gives one).
     assert_eq!(
         f.policies[0].overall_timeout.as_ref().unwrap().value,
-        Timeout::after(Duration::from_secs(60))
+        Timeout::Unknown
     );
 }
 

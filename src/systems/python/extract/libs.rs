@@ -8,6 +8,7 @@ mod aiohttp;
 mod aws;
 mod backoff;
 mod dramatiq;
+pub(super) use dramatiq::broker_settings as dramatiq_broker;
 mod google;
 mod jira;
 pub(super) mod llm;

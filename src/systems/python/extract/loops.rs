@@ -499,6 +499,13 @@ fn except_conditions(ctx: &Ctx<'_>, excepts: &[Node<'_>]) -> Located<RetryOn> {
         } else {
             vec![caught]
         };
+        // `except ClientError as e: if e.response["Error"]["Code"] !=
+        // "ConditionalCheckFailedException": raise` (Flagsmith's
+        // conditional write): only the named code goes round.
+        if let Some((named, at)) = alias.and_then(|a| named_codes(ctx, *e, a)) {
+            conditions.extend(named.into_iter().map(|c| Located::written(c, at)));
+            continue;
+        }
         for i in items {
             let name = ctx.text(i);
             let simple = name.rsplit('.').next().unwrap_or(name);
@@ -545,6 +552,80 @@ fn sorting_test<'a>(ctx: &Ctx<'a>, clause: Node<'a>, alias: &str) -> Option<Node
             .any(|n| n.kind() == "raise_statement");
         (names_alias && raises).then_some(cond)
     })
+}
+
+/// The codes an `except .. as e:` block lets go round: its first `if`
+/// compares a part of `e` with literals and raises on the others (`if
+/// e.code != "Throttled": raise`, `if e.status not in (409, 412):
+/// raise`). A string is an error code (an exception name), a number from
+/// 100 to 599 a status.
+fn named_codes(
+    ctx: &Ctx<'_>,
+    clause: Node<'_>,
+    alias: &str,
+) -> Option<(Vec<Condition>, crate::source::Span)> {
+    let block = named_children(clause)
+        .into_iter()
+        .find(|c| c.kind() == "block")?;
+    let st = named_children(block)
+        .into_iter()
+        .find(|st| st.kind() == "if_statement")?;
+    let cond = field(st, "condition")?;
+    if cond.kind() != "comparison_operator" {
+        return None;
+    }
+    let raises = field(st, "consequence").is_some_and(|b| {
+        named_children(b)
+            .iter()
+            .any(|n| n.kind() == "raise_statement")
+    });
+    let parts = named_children(cond);
+    let [left, right] = parts.as_slice() else {
+        return None;
+    };
+    let op = ctx
+        .src
+        .get(left.end_byte()..right.start_byte())?
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let names_alias = ctx
+        .text(*left)
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == alias);
+    if !raises || !names_alias {
+        return None;
+    }
+    let literals = match op.as_str() {
+        "!=" => vec![*right],
+        "not in" if matches!(right.kind(), "tuple" | "list" | "set") => named_children(*right),
+        _ => return None,
+    };
+    let mut out = Vec::new();
+    for l in literals.into_iter().take(32) {
+        out.push(match l.kind() {
+            "string" => {
+                let t = ctx
+                    .text(l)
+                    .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                    .trim_matches(['"', '\'']);
+                if t.is_empty()
+                    || !t
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                {
+                    return None;
+                }
+                Condition::Exception(t.to_string())
+            }
+            "integer" => match ctx.text(l).parse::<u16>() {
+                Ok(n) if (100..=599).contains(&n) => Condition::status(n),
+                _ => return None,
+            },
+            _ => return None,
+        });
+    }
+    (!out.is_empty()).then(|| (out, span(cond)))
 }
 
 /// An `if` that reads the clock and leaves the loop (`if time.monotonic()

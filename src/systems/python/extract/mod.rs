@@ -125,6 +125,7 @@ pub fn extract(text: &str, facts: &mut Facts) {
     let clients = libs::extract(&ctx, facts, &mut scopes);
     celery_requeue::extract(&ctx, facts);
     celery_broker::extract(&ctx, facts);
+    libs::dramatiq_broker(&ctx, facts);
     calls::extract(&ctx, facts, &mut scopes);
     sdk_calls::edges(&ctx, facts, &scopes, &clients);
     crate::extract::loop_calls::record(

@@ -221,3 +221,38 @@ def errors():
         Some(Timeout::after(Duration::from_secs(15)))
     );
 }
+
+/// The options a broker module gives Dramatiq's `Retries` middleware are
+/// broker settings of the file.
+#[test]
+fn dramatiq_broker_retries_options() {
+    let mut f = Facts::default();
+    super::extract(
+        "import dramatiq\nfrom dramatiq.middleware import Retries\nbroker.add_middleware(Retries(max_retries=3, min_backoff=1000))\n",
+        &mut f,
+    );
+    let got: Vec<_> = f
+        .broker_settings
+        .iter()
+        .map(|b| (b.system.as_str(), b.kind.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                "dramatiq",
+                crate::model::BrokerSettingKind::RetryOption {
+                    option: "max_retries".into(),
+                    value: 3.0
+                }
+            ),
+            (
+                "dramatiq",
+                crate::model::BrokerSettingKind::RetryOption {
+                    option: "min_backoff".into(),
+                    value: 1000.0
+                }
+            )
+        ]
+    );
+}

@@ -3,11 +3,14 @@
 //! options. Read where the actor's decorator writes one of them
 //! (`@dramatiq.actor(max_retries=.., min_backoff=.., max_backoff=..,
 //! retry_when=.., throws=..)`): a bare `@dramatiq.actor` is every default,
-//! left alone like a Celery task without `autoretry_for`. Defaults:
+//! left alone like a Celery task without `autoretry_for`. An option the
+//! actor does not set is the broker's `Retries(..)` middleware's when the
+//! project's broker module sets it (`link::values`), else the default.
+//! Defaults:
 //! [`crate::systems::python`] (`DRAMATIQ_*`).
 
 use super::super::eval;
-use super::super::{Args, Ctx, policy, span};
+use super::super::{Args, Ctx, callee, policy, span};
 use super::{attempts, default_attempts, exception_names};
 use crate::model::*;
 use crate::systems::python as sys;
@@ -22,6 +25,57 @@ const OPTIONS: &[&str] = &[
     "retry_when",
     "throws",
 ];
+
+/// The options of the `Retries` middleware a broker may set for every
+/// actor (`Retries(max_retries=.., min_backoff=.., max_backoff=..)`,
+/// `dramatiq/middleware/retries.py` `__init__` at 848b35f2: an actor's own
+/// option wins, else the middleware's, else the default).
+const BROKER_OPTIONS: &[&str] = &["max_retries", "min_backoff", "max_backoff"];
+
+/// The value the project's broker gives `Retries` option `option`, when
+/// the link step found one (`link::values`); else `None`, the option
+/// recorded for it.
+fn broker(option: &str) -> Option<f64> {
+    let key = format!("dramatiq Retries {option}");
+    if let Some((v, _)) = crate::extract::values::given(&key) {
+        return Some(v);
+    }
+    crate::extract::values::want(crate::model::values::ValueWant::DramatiqBroker {
+        key,
+        option: option.into(),
+    });
+    None
+}
+
+/// The options a module gives the `Retries` middleware of its broker
+/// (`broker.add_middleware(Retries(max_retries=3, min_backoff=1000))`,
+/// `middleware=[Retries(..)]`), as broker settings the link step gives
+/// the actors of the project (`link::values`).
+pub(in super::super) fn broker_settings(ctx: &Ctx<'_>, facts: &mut Facts) {
+    if !ctx.src.contains("Retries(") || !ctx.src.contains("dramatiq") {
+        return;
+    }
+    for n in &ctx.nodes {
+        if n.kind() != "call" || callee(ctx, *n).1 != "Retries" {
+            continue;
+        }
+        let args = Args::of(ctx, *n);
+        for opt in BROKER_OPTIONS {
+            if let Some(v) = args.kw(opt).and_then(|x| eval::number(ctx, x))
+                && facts.broker_settings.len() < 64
+            {
+                facts.broker_settings.push(BrokerSetting {
+                    system: "dramatiq".into(),
+                    span: span(*n),
+                    kind: BrokerSettingKind::RetryOption {
+                        option: (*opt).into(),
+                        value: v,
+                    },
+                });
+            }
+        }
+    }
+}
 
 /// A millisecond option as a duration (Dramatiq's backoffs are in ms).
 fn millis(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Duration> {
@@ -48,6 +102,12 @@ pub(in super::super) fn actor_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Re
     );
     if let Some(m) = args.kw("max_retries") {
         p.attempts = super::max_retries(ctx, m);
+    } else if let Some(n) = broker("max_retries").filter(|n| (0.0..1e9).contains(n)) {
+        p.attempts = attempts(
+            AttemptCount::Finite(n as u64 + 1),
+            format!("max_retries={n} (retries) on the broker's Retries middleware"),
+            call,
+        );
     }
     // `retry_when` takes precedence over `max_retries`, and it decides
     // which failures go round: `Retries.after_process_message` fails the
@@ -62,20 +122,27 @@ pub(in super::super) fn actor_policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Re
         );
     }
     let base = args.kw("min_backoff");
-    let cap = args
-        .kw("max_backoff")
-        .and_then(|m| millis(ctx, m))
-        .map_or(sys::DRAMATIQ_MAX_BACKOFF, |c| {
-            c.min(sys::DRAMATIQ_MAX_BACKOFF)
-        });
+    let broker_ms = |o: &str| {
+        broker(o)
+            .filter(|v| (0.0..1e15).contains(v))
+            .map(|v| Duration::from_secs_f64(v / 1000.0))
+    };
+    let cap = match args.kw("max_backoff") {
+        Some(m) => millis(ctx, m),
+        None => broker_ms("max_backoff"),
+    }
+    .map_or(sys::DRAMATIQ_MAX_BACKOFF, |c| {
+        c.min(sys::DRAMATIQ_MAX_BACKOFF)
+    });
     let delay = |base: Duration| Delay::Exponential {
         base,
         multiplier: 2.0,
         cap: Some(cap),
     };
-    p.delay = match base {
-        Some(b) => Located::written(millis(ctx, b).map_or(Delay::Unknown, delay), span(b)),
-        None => Located::default_at(delay(sys::DRAMATIQ_MIN_BACKOFF), at),
+    p.delay = match (base, broker_ms("min_backoff")) {
+        (Some(b), _) => Located::written(millis(ctx, b).map_or(Delay::Unknown, delay), span(b)),
+        (None, Some(b)) => Located::written(delay(b), at),
+        (None, None) => Located::default_at(delay(sys::DRAMATIQ_MIN_BACKOFF), at),
     };
     // `compute_backoff(.., jitter=True)`: `int(backoff * uniform(1, 2))`,
     // the delay up to twice its base, brought back to 50-100% of

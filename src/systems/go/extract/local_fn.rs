@@ -1,0 +1,362 @@
+//! Whether a function of another package of the module does only local
+//! work (external-secrets' `crds.CheckCerts`: stat and read certificate
+//! files, parse and verify them), for a loop that calls it
+//! ([`super::local`]): read from the function's text by the link step
+//! (`link::values`), which gives the loop's file the answer.
+//!
+//! Local: the body names no imported package but the standard library's
+//! local ones (files, paths, text, encodings, certificates parsed in
+//! memory), and each function it calls is a builtin, a method of a value
+//! it made itself, or a function of the same file that is local in turn
+//! (a few levels deep). Anything else (a client, a field's method, a
+//! function of another file) is not known to be local.
+
+/// Standard packages whose functions never leave the host. `crypto/tls`
+/// only for its key-pair parsing ([`TLS_LOCAL`]).
+const LOCAL_STD: &[&str] = &[
+    "os",
+    "io",
+    "io/fs",
+    "io/ioutil",
+    "path",
+    "path/filepath",
+    "strings",
+    "bytes",
+    "errors",
+    "fmt",
+    "strconv",
+    "sort",
+    "slices",
+    "maps",
+    "unicode",
+    "unicode/utf8",
+    "time",
+    "math",
+    "regexp",
+    "bufio",
+    "crypto/x509",
+    "crypto/x509/pkix",
+    "crypto/sha1",
+    "crypto/sha256",
+    "crypto/sha512",
+    "crypto/rsa",
+    "crypto/ecdsa",
+    "crypto/ed25519",
+    "encoding/pem",
+    "encoding/json",
+    "encoding/base64",
+    "encoding/hex",
+    "crypto/tls",
+];
+
+/// `crypto/tls` functions that parse in memory (`tls.Dial` does not).
+const TLS_LOCAL: &[&str] = &["X509KeyPair", "LoadX509KeyPair"];
+
+/// Builtins and conversions.
+const BUILTINS: &[&str] = &[
+    "len", "cap", "append", "make", "new", "min", "max", "copy", "delete", "panic", "string",
+    "int", "int64", "uint", "uint64", "float64", "byte", "rune", "bool", "error",
+];
+
+/// Functions of the file followed from the first, at most.
+const MAX_DEPTH: usize = 3;
+/// The longest file read.
+const MAX_TEXT: usize = 512 * 1024;
+
+/// Whether function `name` of the Go file `text` does only local work.
+pub fn local_function(text: &str, name: &str) -> bool {
+    if text.len() > MAX_TEXT {
+        return false;
+    }
+    let imports = imports(text);
+    local_at(text, &imports, name, 0)
+}
+
+fn local_at(text: &str, imports: &[(String, String)], name: &str, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let Some(body) = body(text, name) else {
+        return false;
+    };
+    let code = strip(body);
+    // Every imported package the body names is a local standard one.
+    for (alias, path) in imports {
+        let named = words(&code).any(|(w, next)| w == alias && next == Some('.'));
+        if named && !LOCAL_STD.contains(&path.as_str()) {
+            return false;
+        }
+    }
+    let declared = |v: &str| {
+        code.lines().any(|l| {
+            let l = l.trim();
+            l.strip_prefix("var ")
+                .is_some_and(|r| r.split_whitespace().next() == Some(v))
+                || l.split_once(":=")
+                    .is_some_and(|(lhs, _)| lhs.split(',').any(|x| x.trim() == v))
+        })
+    };
+    for call in calls(&code) {
+        match call {
+            Call::Qualified(x, f) => {
+                if let Some((_, path)) = imports.iter().find(|(a, _)| *a == x) {
+                    if path == "crypto/tls" && !TLS_LOCAL.contains(&f.as_str()) {
+                        return false;
+                    }
+                } else if !declared(&x) {
+                    // A parameter's or a field's method: a client, maybe.
+                    return false;
+                }
+            }
+            Call::Plain(f) => {
+                if BUILTINS.contains(&f.as_str()) || f == name {
+                    continue;
+                }
+                if !local_at(text, imports, &f, depth + 1) {
+                    return false;
+                }
+            }
+            Call::Other => return false,
+        }
+    }
+    true
+}
+
+enum Call {
+    /// `x.f(..)`.
+    Qualified(String, String),
+    /// `f(..)`.
+    Plain(String),
+    /// A call of something else (`a.b.c(..)`, `fns[i](..)`).
+    Other,
+}
+
+/// The calls of `code`: each `(` after a name or a selector.
+fn calls(code: &str) -> Vec<Call> {
+    let b = code.as_bytes();
+    let mut out = Vec::new();
+    for (i, c) in b.iter().enumerate() {
+        if *c != b'(' || i == 0 {
+            continue;
+        }
+        let mut j = i;
+        while j > 0 && (b[j - 1].is_ascii_alphanumeric() || b[j - 1] == b'_' || b[j - 1] == b'.') {
+            j -= 1;
+        }
+        let callee = &code[j..i];
+        if callee.is_empty() {
+            // `(x)(..)`, `f()(..)`, a type assertion `.(T)`, grouping.
+            continue;
+        }
+        // `func(..)` of a literal, keywords before a parenthesis.
+        if matches!(
+            callee,
+            "func" | "if" | "for" | "switch" | "return" | "range" | "go" | "defer"
+        ) {
+            continue;
+        }
+        if callee.ends_with('.') {
+            // A type assertion `x.(T)`.
+            continue;
+        }
+        let parts: Vec<&str> = callee.split('.').collect();
+        out.push(match parts.as_slice() {
+            [f] if !f.is_empty() && !f.as_bytes()[0].is_ascii_digit() => Call::Plain(f.to_string()),
+            [x, f] if !x.is_empty() => Call::Qualified(x.to_string(), f.to_string()),
+            _ => Call::Other,
+        });
+        if out.len() > 4_096 {
+            out.push(Call::Other);
+            break;
+        }
+    }
+    out
+}
+
+/// The names of `code` with the character after each.
+fn words(code: &str) -> impl Iterator<Item = (&str, Option<char>)> {
+    let mut rest = code;
+    std::iter::from_fn(move || {
+        loop {
+            let start = rest.find(|c: char| c.is_alphanumeric() || c == '_')?;
+            let after = &rest[start..];
+            let len = after
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            let w = &after[..len];
+            // A name starts after a character that is not `.` (`a.os` is
+            // no package).
+            let prev = rest[..start].chars().last();
+            rest = &after[len..];
+            if prev != Some('.') {
+                return Some((w, rest.chars().next()));
+            }
+        }
+    })
+}
+
+/// The body of `func name(..)` (not a method), braces included.
+fn body<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    let head = format!("func {name}(");
+    let at = text
+        .match_indices(&head)
+        .find(|(i, _)| *i == 0 || text.as_bytes()[i - 1] == b'\n')?
+        .0;
+    let open = at + text[at..].find("{\n").or_else(|| text[at..].find('{'))?;
+    let mut depth = 0usize;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return text.get(open..open + i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `code` without comments and string literals (their text could hold
+/// parentheses or names).
+fn strip(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '"' | '`' | '\'' => {
+                let mut escaped = false;
+                for d in chars.by_ref() {
+                    if c != '`' && d == '\\' && !escaped {
+                        escaped = true;
+                        continue;
+                    }
+                    if d == c && !escaped {
+                        break;
+                    }
+                    escaped = false;
+                }
+                out.push_str("\"\"");
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The file's imports: (the name it uses, the path).
+fn imports(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut block = false;
+    for line in text.lines().take(2_000) {
+        let l = line.split("//").next().unwrap_or("").trim();
+        let spec = if let Some(r) = l.strip_prefix("import") {
+            let r = r.trim();
+            if r.starts_with('(') {
+                block = true;
+                continue;
+            }
+            r
+        } else if block {
+            if l.starts_with(')') {
+                block = false;
+                continue;
+            }
+            l
+        } else {
+            continue;
+        };
+        let (alias, path) = match spec.split_once(char::is_whitespace) {
+            Some((a, p)) if !a.starts_with('"') => (Some(a), p.trim()),
+            _ => (None, spec),
+        };
+        let path = path.trim_matches('"');
+        if path.is_empty() {
+            continue;
+        }
+        let alias = alias.map_or_else(
+            || super::pkg::default_name(path).to_string(),
+            str::to_string,
+        );
+        out.push((alias, path.to_string()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_function;
+
+    const FILE: &str = r#"package crds
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+)
+
+func CheckCerts(dir string) error {
+	// Read the files another controller writes (http.Get is not called).
+	ca, err := os.ReadFile(filepath.Join(dir, "ca.crt"))
+	if err != nil {
+		return err
+	}
+	ok, err := validCert(ca)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errors.New("certificate is not valid")
+	}
+	return nil
+}
+
+func validCert(ca []byte) (bool, error) {
+	pool := x509.NewCertPool()
+	b, _ := pem.Decode(ca)
+	crt, err := x509.ParseCertificate(b.Bytes)
+	if err != nil {
+		return false, err
+	}
+	pool.AddCert(crt)
+	_, err = tls.X509KeyPair(ca, ca)
+	return err == nil, err
+}
+
+func Fetch(url string) error {
+	_, err := http.Get(url)
+	return err
+}
+
+func Verify(c *Client, dir string) error {
+	if err := CheckCerts(dir); err != nil {
+		return err
+	}
+	return c.Ping()
+}
+"#;
+
+    #[test]
+    fn local_work_is_told_from_calls() {
+        assert!(local_function(FILE, "CheckCerts"));
+        assert!(local_function(FILE, "validCert"));
+        assert!(!local_function(FILE, "Fetch"));
+        // A parameter's method: a client, maybe.
+        assert!(!local_function(FILE, "Verify"));
+        assert!(!local_function(FILE, "Missing"));
+    }
+}

@@ -1,0 +1,123 @@
+//! Shapes of stop 46: a wait that doubles from a first value not known in
+//! the file, what a cenkalti/backoff operation decides itself, and
+//! cenkalti/backoff v5's elapsed-time default by the module's version.
+
+use super::*;
+use crate::model::{Delay, RetryOn, Timeout};
+use std::time::Duration;
+
+fn read(src: &str) -> Facts {
+    let mut f = Facts::default();
+    extract(src, &mut f);
+    f
+}
+
+/// argo-cd's `retryTransport`: `backoff := t.backoff` then `backoff *= 2`
+/// under a cap is a growing delay of unknown start, not the fixed cap.
+#[test]
+fn doubling_wait_from_a_field_grows() {
+    let f = read(
+        r#"package t
+import "time"
+const waitMax = 10 * time.Second
+func (t *tr) Do(c *Client) error {
+	var err error
+	wait := t.wait
+	for i := 0; i < 5; i++ {
+		if err = c.Send(); err == nil {
+			return nil
+		}
+		if wait > waitMax {
+			wait = waitMax
+		}
+		time.Sleep(wait)
+		wait *= 2
+	}
+	return err
+}
+"#,
+    );
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    assert_eq!(
+        f.policies[0].delay.value,
+        Delay::Growing {
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(10))
+        }
+    );
+}
+
+const VOLUME: &str = r#"package docker
+import (
+	"context"
+	"github.com/cenkalti/backoff/v5"
+)
+func (e *engine) drop(ctx context.Context) {
+	_, _ = backoff.Retry(ctx, func() (any, error) {
+		err := e.client.VolumeRemove(ctx, "v")
+		if err == nil || !isInUse(err) {
+			return nil, nil
+		}
+		return nil, err
+	}, backoff.WithMaxTries(5))
+}
+"#;
+
+/// woodpecker's volume removal: success for every error but "in use".
+#[test]
+fn an_operation_that_returns_success_for_other_errors_is_a_predicate() {
+    let f = read(VOLUME);
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    match &f.policies[0].retry_on.value {
+        RetryOn::Listed { conditions } => {
+            assert_eq!(conditions.len(), 1);
+            assert_eq!(conditions[0].value, crate::model::Condition::Predicate);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// traefik's middleware: every failure is an error the operation makes.
+#[test]
+fn an_operation_failing_with_its_own_errors_only_is_not_known() {
+    let f = read(
+        r#"package retry
+import (
+	"fmt"
+	"github.com/cenkalti/backoff/v4"
+)
+func (r *retry) serve(w *writer) {
+	op := func() error {
+		r.next.Serve(w)
+		if w.written {
+			return nil
+		}
+		return fmt.Errorf("attempt failed")
+	}
+	_ = backoff.Retry(op, backoff.NewExponentialBackOff())
+}
+"#,
+    );
+    assert_eq!(f.policies.len(), 1, "{:#?}", f.policies);
+    assert_eq!(f.policies[0].retry_on.value, RetryOn::Unknown);
+}
+
+/// v5's `Retry` elapsed-time default: 15 minutes from v5.0.3 (the module
+/// version given as the link step gives it), unknown before and when no
+/// version is given, the module then recorded as wanted.
+#[test]
+fn backoff_v5_elapsed_default_follows_the_module_version() {
+    let elapsed = |f: &Facts| f.policies[0].overall_timeout.as_ref().map(|t| t.value);
+    let key = "go.mod github.com/cenkalti/backoff/v5".to_string();
+    let given = |v: f64| {
+        crate::extract::values::with_given([(key.clone(), (v, false))].into(), || read(VOLUME))
+    };
+    assert_eq!(
+        elapsed(&given(5_000_003.0)),
+        Some(Timeout::after(Duration::from_secs(15 * 60)))
+    );
+    assert_eq!(elapsed(&given(5_000_000.0)), Some(Timeout::Unknown));
+    let (f, wants) = crate::extract::values::collect(|| read(VOLUME));
+    assert_eq!(elapsed(&f), Some(Timeout::Unknown));
+    assert!(wants.iter().any(|w| w.key() == key), "{wants:?}");
+}

@@ -1,0 +1,3 @@
+module example.com/secrets
+
+go 1.23
