@@ -41,6 +41,9 @@ pub fn growing(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait_arg: Node<'_>
     if let Some((mult, base)) = in_place(ctx, expr, &changing, 0) {
         return Some(exponential(base, mult, None));
     }
+    if let Some(d) = linear(ctx, expr, &changing, 0) {
+        return Some(d);
+    }
     if wait_arg.kind() != "identifier" {
         return None;
     }
@@ -124,6 +127,73 @@ fn in_place(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Opti
             }
         }
         _ => None,
+    }
+}
+
+/// A product with the loop's counter as one factor (`d := time.Second *
+/// 10 * time.Duration(i)` under `for i := 1; ..; i++`,
+/// GoogleCloudPlatform/microservices-demo 34ffea9's profiler start):
+/// the wait grows by the rest of the product each pass: a linear backoff
+/// (from a counter starting at 0 the first retry waits nothing and each
+/// later one a step more; the growth, and what jitter it lacks, are the
+/// same).
+fn linear(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Option<Delay> {
+    let mut factors = Vec::new();
+    product(n, &mut factors, depth);
+    let counter = |f: Node<'_>| -> Option<()> {
+        let f = match f.kind() {
+            "call_expression"
+                if ctx.pkg_ref(field(f, "function")?) == Some((Pkg::Time, "Duration"))
+                    || matches!(ctx.text(field(f, "function")?), "int" | "int64" | "float64") =>
+            {
+                *args(f).first()?
+            }
+            _ => f,
+        };
+        (f.kind() == "identifier" && changing.contains(&ctx.text(f))).then_some(())
+    };
+    let i = factors.iter().position(|f| counter(*f).is_some())?;
+    let mut base = Num {
+        value: 1.0,
+        duration: false,
+    };
+    for (j, f) in factors.iter().enumerate() {
+        if j == i {
+            continue;
+        }
+        let v = eval::num(ctx, *f)?;
+        base = Num {
+            value: base.value * v.value,
+            duration: base.duration || v.duration,
+        };
+    }
+    if !base.duration || base.value <= 0.0 || !base.value.is_finite() {
+        return None;
+    }
+    Some(Delay::Linear {
+        base: Duration::from_nanos(base.value.min(u64::MAX as f64) as u64),
+        cap: None,
+    })
+}
+
+/// The factors of a product (`a * b * (c)`), at most [`MAX_DEPTH`] deep.
+fn product<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
+    if depth > MAX_DEPTH || out.len() > 16 {
+        return;
+    }
+    match n.kind() {
+        "parenthesized_expression" => match named_children(n).first() {
+            Some(inner) => product(*inner, out, depth + 1),
+            None => out.push(n),
+        },
+        "binary_expression" if field(n, "operator").is_some_and(|o| o.kind() == "*") => {
+            for side in ["left", "right"] {
+                if let Some(s) = field(n, side) {
+                    product(s, out, depth + 1);
+                }
+            }
+        }
+        _ => out.push(n),
     }
 }
 
