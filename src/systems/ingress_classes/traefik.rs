@@ -358,21 +358,7 @@ pub(super) fn dynamic_config(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             retry_middleware(retry, e.key, None, false, e.key_span, facts);
             read = true;
         } else if let Some(chain) = e.value.path(&["chain", "middlewares"]) {
-            let members = chain
-                .items()
-                .into_iter()
-                .take(MAX_REFS)
-                .filter_map(|m| {
-                    let (name, crd) = provider_name(m.as_str()?.trim())?;
-                    Some(MiddlewareName {
-                        namespace: None,
-                        name: name.to_string(),
-                        qualified: crd,
-                        crd,
-                        span: m.span(),
-                    })
-                })
-                .collect();
+            let members = provider_refs(Some(chain));
             facts.ingress.middlewares.push(MiddlewareDecl {
                 namespace: None,
                 name: e.key.to_string(),
@@ -404,24 +390,7 @@ pub(super) fn dynamic_config(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         let Some(svc) = services.iter().find(|s| s.key == service) else {
             continue;
         };
-        let refs: Vec<MiddlewareName> = r
-            .value
-            .get("middlewares")
-            .map(|m| m.items())
-            .unwrap_or_default()
-            .into_iter()
-            .take(MAX_REFS)
-            .filter_map(|m| {
-                let (name, crd) = provider_name(m.as_str()?.trim())?;
-                Some(MiddlewareName {
-                    namespace: None,
-                    name: name.to_string(),
-                    qualified: crd,
-                    crd,
-                    span: m.span(),
-                })
-            })
-            .collect();
+        let refs = provider_refs(r.value.get("middlewares"));
         for server in svc
             .value
             .path(&["loadBalancer", "servers"])
@@ -458,6 +427,26 @@ pub(super) fn dynamic_config(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
 /// its own (`name`, `name@file`) or a Kubernetes one
 /// (`<namespace>-<name>@kubernetescrd`), with whether it is the latter;
 /// another provider's is none.
+/// The middlewares a file-provider list names (a router's
+/// `middlewares`, a chain's), at most [`MAX_REFS`].
+fn provider_refs(list: Option<Yaml<'_>>) -> Vec<MiddlewareName> {
+    list.map(|m| m.items())
+        .unwrap_or_default()
+        .into_iter()
+        .take(MAX_REFS)
+        .filter_map(|m| {
+            let (name, crd) = provider_name(m.as_str()?.trim())?;
+            Some(MiddlewareName {
+                namespace: None,
+                name: name.to_string(),
+                qualified: crd,
+                crd,
+                span: m.span(),
+            })
+        })
+        .collect()
+}
+
 fn provider_name(text: &str) -> Option<(&str, bool)> {
     match text.split_once('@') {
         Some((n, "file")) => Some((n, false)),

@@ -212,16 +212,7 @@ fn zero_default<'a>(ctx: &Ctx<'a>, sel: Node<'_>) -> Option<Node<'a>> {
             return None;
         }
         let block = field(i, "consequence")?;
-        let stmts: Vec<Node<'a>> = named_children(block)
-            .into_iter()
-            .flat_map(|c| {
-                if c.kind() == "statement_list" {
-                    named_children(c)
-                } else {
-                    vec![c]
-                }
-            })
-            .collect();
+        let stmts: Vec<Node<'a>> = super::op_sorts::statements(block);
         stmts.into_iter().find_map(|a| {
             if a.kind() != "assignment_statement"
                 || field(a, "operator").map(|o| ctx.text(o)) != Some("=")

@@ -97,7 +97,7 @@ pub fn sorting(ctx: &Ctx<'_>, start: usize, end: usize) -> Option<Sorting> {
 
 /// The statements of a block (tree-sitter-go wraps them in a
 /// `statement_list`).
-fn statements(block: Node<'_>) -> Vec<Node<'_>> {
+pub(super) fn statements(block: Node<'_>) -> Vec<Node<'_>> {
     named_children(block)
         .into_iter()
         .flat_map(|c| {
