@@ -108,6 +108,12 @@ fn bookkeeping(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
             Pkg::Time | Pkg::Fmt | Pkg::Strconv | Pkg::Math | Pkg::Rand | Pkg::Uuid,
             _
         ))
+        // A retry library's marks on an error (sethvargo/go-retry
+        // `RetryableError`, cenkalti/backoff `Permanent`, avast/retry-go
+        // `Unrecoverable`): they wrap the error, nothing is asked.
+        | Some((Pkg::GoRetry, "RetryableError"))
+        | Some((Pkg::Backoff(_), "Permanent" | "RetryAfter"))
+        | Some((Pkg::RetryGo(_), "Unrecoverable"))
     ) {
         return true;
     }

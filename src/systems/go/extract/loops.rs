@@ -133,6 +133,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .iter()
             .copied()
             .filter(|c| matches!(ctx.pkg_call(*c), Some((Pkg::Time, "Sleep" | "After"))))
+            .filter(|c| !walk::on_shutdown_branch(ctx, *c, n))
             .collect();
         // No wait: a retry at once only when the error path says so
         // (`if err != nil { continue }`) around something sent out (a

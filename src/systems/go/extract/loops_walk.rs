@@ -288,6 +288,38 @@ pub fn on_cancel(n: Node<'_>, lp: Node<'_>) -> bool {
         .any(|p| p.kind() == "communication_case")
 }
 
+/// Whether `n` lies on a shutdown branch of the loop: in the body of a
+/// `select` case that receives from a context's `Done()` or from a stop
+/// channel (`case <-stop:`, `case <-quit:`), not in the receive itself. A
+/// wait there (a drain's grace period before leaving) is not a wait before
+/// trying again (kumahq/kuma 348b652 `app/kuma-dp/cmd/run.go`).
+pub fn on_shutdown_branch(ctx: &Ctx<'_>, n: Node<'_>, lp: Node<'_>) -> bool {
+    std::iter::successors(n.parent(), |p| p.parent())
+        .take(64)
+        .take_while(|p| p.id() != lp.id())
+        .any(|p| {
+            if p.kind() != "communication_case" {
+                return false;
+            }
+            let Some(comm) = field(p, "communication") else {
+                return false;
+            };
+            if comm.start_byte() <= n.start_byte() && n.end_byte() <= comm.end_byte() {
+                return false;
+            }
+            let t = ctx.text(comm);
+            let Some(from) = t.rsplit("<-").next() else {
+                return false;
+            };
+            let from = from.trim();
+            let last = from.rsplit('.').next().unwrap_or(from).to_ascii_lowercase();
+            from.ends_with(".Done()")
+                || ["stop", "quit", "shutdown", "exit", "term", "done"]
+                    .iter()
+                    .any(|w| last.starts_with(w))
+        })
+}
+
 /// A clock test of the loop's own that leaves it (`if time.Since(start) >
 /// limit { return .. }`, `if begun.Add(d).Before(time.Now()) { break }`,
 /// `time.Now().After(deadline)`, `time.Until(deadline) <= 0`): the time it
