@@ -133,9 +133,13 @@ pub fn unbounded(p: &RetryPolicy) -> bool {
     ) {
         return false;
     }
-    // A finite overall deadline still ends the retries.
-    !matches!(
-        p.overall_timeout.as_ref().map(|t| &t.value),
-        Some(Timeout::Finite { after }) if after.as_secs() <= 86_400
-    )
+    // A finite overall deadline still ends the retries, and so does one
+    // written with a length not known here (`WithMaxDuration(cfg.Max,
+    // ..)`, read from the configuration: kumahq/kuma 348b652
+    // `remote_bootstrap.go`): "nothing caps the time" would be false.
+    !p.overall_timeout.as_ref().is_some_and(|t| match t.value {
+        Timeout::Finite { after } => after.as_secs() <= 86_400,
+        Timeout::Unknown => t.provenance == Provenance::Written,
+        Timeout::Disabled => false,
+    })
 }
