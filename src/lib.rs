@@ -363,6 +363,18 @@ pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
     }) {
         scan.notices.push(stage_notice("linking the files", &stop));
     }
+    // Fixtures and golden files are tests' inputs: off the graph.
+    if !settings.read_test_code {
+        // Paths and roots may be given relative to the working folder.
+        let joined = |p: &Path| match cwd {
+            Some(c) if p.is_relative() => c.join(p),
+            _ => p.to_path_buf(),
+        };
+        let roots: Vec<PathBuf> = roots.iter().map(|r| joined(r)).collect();
+        scan.stats.test_inputs = link::test_inputs::not_deployed(&mut scan.files, |f| {
+            relative_to_root(&joined(&f.source.path), &roots)
+        });
+    }
     say_what_was_not_read(scan);
 }
 

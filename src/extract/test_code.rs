@@ -20,7 +20,9 @@
 //!
 //! Only source code is concerned: configuration files in test folders are
 //! still read (real settings are often kept there as examples, and the
-//! scan of a test environment's manifests is wanted). Rust test modules
+//! scan of a test environment's manifests is wanted), but what a fixture
+//! folder's files configure is kept off the call graph
+//! ([`fixture_folder`], `link::test_inputs`). Rust test modules
 //! declared in another file (`#[cfg(test)] mod x;`) are found by the
 //! call-site pass (`calls`) and dropped after the scan (`lib.rs`).
 
@@ -30,18 +32,11 @@ const CODE: &[&str] = &[
     "mjs", "cjs", "rb", "php", "swift", "ex", "exs",
 ];
 
-/// Folders whose files are test code.
-const TEST_DIRS: &[&str] = &[
+/// Folders of test suites whose files are test code; with
+/// [`FIXTURE_DIRS`], every folder whose files are.
+const SUITE_DIRS: &[&str] = &[
     "tests",
     "__tests__",
-    "fixtures",
-    "__fixtures__",
-    "__mocks__",
-    "testdata",
-    "test-data",
-    "test_data",
-    "testfixtures",
-    "test-fixtures",
     // Python projects' unit suites and their helpers (DefectDojo's
     // `unittests/dojo_test_case.py`, aliyun-oss-python-sdk's
     // `unittests/common.py`, SpiNNMan's `unittests/virtual_spinnaker.py`,
@@ -50,8 +45,13 @@ const TEST_DIRS: &[&str] = &[
     "unittests",
 ];
 
+/// Whether a folder's name (lowercased) says its files are test code.
+fn test_dir(lower: &str) -> bool {
+    SUITE_DIRS.contains(&lower) || FIXTURE_DIRS.contains(&lower)
+}
+
 /// The folder of `relative` (to the scan root, `/`-separated) that holds
-/// test inputs, when there is one: a fixture folder ([`TEST_DIRS`]), or a
+/// test inputs, when there is one: a folder of tests or fixtures ([`SUITE_DIRS`], [`FIXTURE_DIRS`]), or a
 /// `test/` or `e2e/` folder. A configuration file there is still read
 /// (see above), but one that does not parse is most often a test's input
 /// (linkerd2's `cli/cmd/testdata/*.bad.input.yml`, broken on purpose, and
@@ -62,8 +62,34 @@ pub fn test_inputs_folder(relative: &str) -> Option<&str> {
     let (dirs, _) = relative.rsplit_once('/')?;
     dirs.split('/').find(|d| {
         let l = d.to_ascii_lowercase();
-        TEST_DIRS.contains(&l.as_str()) || l == "test" || l == "e2e"
+        test_dir(&l) || l == "test" || l == "e2e"
     })
+}
+
+/// Folders of test inputs and expected outputs (fixtures, golden files):
+/// not the folders of test suites ([`SUITE_DIRS`]), whose manifests may
+/// deploy a test environment.
+const FIXTURE_DIRS: &[&str] = &[
+    "fixtures",
+    "__fixtures__",
+    "__mocks__",
+    "testdata",
+    "test-data",
+    "test_data",
+    "testfixtures",
+    "test-fixtures",
+];
+
+/// The fixture folder of `relative` (to the scan root, `/`-separated),
+/// when there is one: what a file there configures is a test's input or
+/// its expected output (kumahq/kuma's `testdata/*.golden.yaml`, the Envoy
+/// configuration its policy plugins are expected to write; traefik's
+/// provider `fixtures/`), not a deployment, so it is kept off the call
+/// graph (`link::test_inputs`). Its settings are still checked.
+pub fn fixture_folder(relative: &str) -> Option<&str> {
+    let (dirs, _) = relative.rsplit_once('/')?;
+    dirs.split('/')
+        .find(|d| FIXTURE_DIRS.contains(&d.to_ascii_lowercase().as_str()))
 }
 
 /// Whether a folder holds Gradle build logic rather than a program:
@@ -114,7 +140,7 @@ pub fn is_test_source(relative: &str) -> bool {
     let dirs: Vec<&str> = relative.split('/').collect();
     let dirs = &dirs[..dirs.len() - 1];
     let in_test_dir = dirs.iter().enumerate().any(|(i, d)| {
-        TEST_DIRS.contains(&d.to_ascii_lowercase().as_str())
+        test_dir(&d.to_ascii_lowercase())
             // Gradle build logic runs in the build, not in a service.
             || is_build_logic(d)
             // The Maven Wrapper's downloader (`.mvn/wrapper/
@@ -261,6 +287,19 @@ mod tests {
         assert_eq!(test_inputs_folder("k8s/vs.yaml"), None);
         assert_eq!(test_inputs_folder("testdata.yaml"), None);
         assert_eq!(test_inputs_folder("deploy/latest/vs.yaml"), None);
+    }
+
+    #[test]
+    fn fixture_folders_are_the_data_folders_of_tests() {
+        assert_eq!(
+            fixture_folder("pkg/plugins/meshretry/testdata/http.golden.yaml"),
+            Some("testdata")
+        );
+        assert_eq!(fixture_folder("provider/Fixtures/a.yml"), Some("Fixtures"));
+        assert_eq!(fixture_folder("tests/e2e/app.yaml"), None);
+        assert_eq!(fixture_folder("test/data/clean.conf"), None);
+        assert_eq!(fixture_folder("testdata.yaml"), None);
+        assert_eq!(fixture_folder("deploy/vs.yaml"), None);
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct Stats {
     /// Source files not read because they are test code
     /// ([`extract::test_code`]; `test-code = "read"` reads them).
     pub test_files: usize,
+    /// Files of fixture folders read for their settings but kept off the
+    /// call graph ([`crate::link::test_inputs`]).
+    pub test_inputs: usize,
     /// Files in languages not read yet that mention retries, timeouts or calls
     /// ([`extract::unread`]).
     pub unread: crate::extract::unread::Unread,

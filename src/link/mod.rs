@@ -32,6 +32,7 @@ mod spring_calls;
 mod spring_env;
 mod spring_profiles;
 mod store_clients;
+pub mod test_inputs;
 mod test_resources;
 mod tracing_off;
 mod units;

@@ -181,6 +181,12 @@ pub fn summary(scan: &Scan, findings: &[Finding]) -> String {
     if scan.stats.test_files > 0 {
         skipped.push(format!("{} test code", scan.stats.test_files));
     }
+    if scan.stats.test_inputs > 0 {
+        skipped.push(format!(
+            "{} test inputs from the call graph",
+            scan.stats.test_inputs
+        ));
+    }
     if !scan.stats.unread.is_empty() {
         skipped.push(format!(
             "{} in languages not read yet that mention retries, timeouts or calls ({})",
