@@ -419,6 +419,14 @@ fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Pr
         skipped += usize::from(on);
         !on
     });
+    // A helpers file (Helm renders no manifest from `templates/_*`, nor
+    // from a `.tpl`: its `define`s are text for other templates) that
+    // names no retry or timeout setting hides none in a part that does
+    // not parse (kube-prometheus-stack's `_helpers.tpl`, prometheus-community
+    // helm-charts cf408a2).
+    if unparsed > 0 && helpers_file(path) && !names_settings(text) {
+        unparsed = 0;
+    }
     if skipped == 0 && unparsed == 0 {
         return facts;
     }
@@ -450,6 +458,31 @@ fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Pr
         ),
     ));
     facts
+}
+
+/// A template file of helpers: a `.tpl`, or a name beginning with `_`
+/// (helm.sh/docs/chart_template_guide/named_templates: "files whose name
+/// begins with an underscore are assumed to not have a manifest inside").
+fn helpers_file(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with('_') || n.to_ascii_lowercase().ends_with(".tpl"))
+}
+
+/// Whether a text names a retry or timeout setting by a word every
+/// reader's keys share.
+fn names_settings(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    [
+        "retr",
+        "timeout",
+        "backoff",
+        "attempt",
+        "next-upstream",
+        "next_upstream",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
 }
 
 /// Read a YAML stream's documents into `facts`; the parse of a templated
