@@ -459,6 +459,16 @@ fn extract_root(root: Yaml<'_>, facts: &mut Facts) -> bool {
     }
     let mut found = Found::default();
     walk(root, &mut found);
+    // A `virtualHosts` mapping by name in a document that does not
+    // otherwise look like Envoy is another format's (Gloo's `Proxy`
+    // resource, solo-io/gloo 8d57572 `translator/testutils/outputs/`), not
+    // a broken Envoy route configuration.
+    if !looks {
+        found.route_configs.retain(|rc| {
+            rc.get_any(&["virtual_hosts", "virtualHosts"])
+                .is_some_and(|v| v.is_seq())
+        });
+    }
     if found.route_configs.is_empty() && found.clusters.is_empty() && found.fetches.is_empty() {
         return looks;
     }
