@@ -15,6 +15,7 @@
 use super::identity::{Builder, WorkloadDecl};
 use super::*;
 use crate::model::calls::{NamespaceDecl, SYSTEM_NAMESPACES};
+use std::collections::HashSet;
 
 mod nearest;
 
@@ -37,10 +38,19 @@ pub(super) struct MeshFacts<'a> {
     workloads: std::cell::RefCell<HashMap<(ServiceId, usize), Option<Membership>>>,
     /// The mesh files by their folders, for the one nearest a workload.
     nearest: nearest::Nearest,
+    /// Per mesh file (as `mesh_files`), the folder whose workloads it can
+    /// be evidence for: the deepest folder above it (or its own) that
+    /// holds a workload declaration. A repository of independent samples
+    /// (apache/dubbo-samples fcda525: one sample's VirtualService in
+    /// `3-extensions/registry/dubbo-samples-mesh-k8s/deploy/traffic/`)
+    /// does not put every other sample's workloads in the mesh; Istio's
+    /// `istio-manifests/` beside `kubernetes-manifests/` still covers the
+    /// repository's workloads.
+    scopes: Vec<String>,
 }
 
 impl<'a> MeshFacts<'a> {
-    pub fn gather(files: &'a [ScannedFile]) -> Self {
+    pub fn gather(files: &'a [ScannedFile], workloads: impl Iterator<Item = FileId>) -> Self {
         let mut m = MeshFacts {
             namespaces: files
                 .iter()
@@ -63,8 +73,34 @@ impl<'a> MeshFacts<'a> {
             answers: Default::default(),
             workloads: Default::default(),
             nearest: Default::default(),
+            scopes: Vec::new(),
         };
         m.nearest = nearest::Nearest::new(m.mesh_files.iter().map(|(f, _)| (*f, m.folder(*f))));
+        // Every folder that holds a workload declaration, at any depth.
+        let mut holding: HashSet<&str> = HashSet::new();
+        for w in workloads {
+            let dir = m.folder(w);
+            holding.insert("");
+            for (i, _) in dir.match_indices('/') {
+                holding.insert(&dir[..=i]);
+            }
+        }
+        let scopes = m
+            .mesh_files
+            .iter()
+            .map(|(f, _)| {
+                let dir = m.folder(*f);
+                let mut ends: Vec<usize> = dir.match_indices('/').map(|(i, _)| i + 1).collect();
+                ends.insert(0, 0);
+                ends.iter()
+                    .rev()
+                    .map(|&e| &dir[..e])
+                    .find(|d| holding.contains(d))
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
+        m.scopes = scopes;
         m
     }
 
@@ -253,7 +289,19 @@ fn of_workload(m: &MeshFacts<'_>, w: &WorkloadDecl, all: &[WorkloadDecl]) -> Opt
             .filter(|(f, _)| within(*f, here))
             .max_by_key(|(f, _)| (common_prefix(m.folder(*f), here), std::cmp::Reverse(*f)))?
     } else {
-        &m.mesh_files[m.nearest.nearest(here)?]
+        let near = m.nearest.nearest(here)?;
+        if here.starts_with(m.scopes[near].as_str()) {
+            &m.mesh_files[near]
+        } else {
+            // The nearest mesh file belongs to another project of the
+            // repository: the nearest one whose project holds this folder.
+            m.mesh_files
+                .iter()
+                .zip(&m.scopes)
+                .filter(|(_, scope)| here.starts_with(scope.as_str()))
+                .map(|(x, _)| x)
+                .max_by_key(|(f, _)| (common_prefix(m.folder(*f), here), std::cmp::Reverse(*f)))?
+        }
     };
     Some(Membership {
         mesh: mesh.clone(),
