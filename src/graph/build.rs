@@ -25,7 +25,12 @@ type Named = BTreeMap<(String, String), (FileId, usize)>;
 pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     let mut b = Builder::new(files, settings);
     b.identities();
-    let meshes = MeshFacts::gather(files, b.workloads.values().flatten().map(|w| w.loc.file));
+    let meshes = MeshFacts::gather(
+        files,
+        b.workloads
+            .values()
+            .map(|ws| ws.iter().map(|w| w.loc.file).collect()),
+    );
     b.graph.mesh = meshes.any(&b);
     let mesh_default = mesh_default(files);
     let routes = mesh_routes(&b);

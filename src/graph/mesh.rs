@@ -50,7 +50,8 @@ pub(super) struct MeshFacts<'a> {
 }
 
 impl<'a> MeshFacts<'a> {
-    pub fn gather(files: &'a [ScannedFile], workloads: impl Iterator<Item = FileId>) -> Self {
+    /// `workloads`: the files declaring each service's workloads.
+    pub fn gather(files: &'a [ScannedFile], workloads: impl Iterator<Item = Vec<FileId>>) -> Self {
         let mut m = MeshFacts {
             namespaces: files
                 .iter()
@@ -76,13 +77,38 @@ impl<'a> MeshFacts<'a> {
             scopes: Vec::new(),
         };
         m.nearest = nearest::Nearest::new(m.mesh_files.iter().map(|(f, _)| (*f, m.folder(*f))));
-        // Every folder that holds a workload declaration, at any depth.
+        // The folders that hold every workload declaration of some service
+        // (the deepest folder holding all of a service's, and the folders
+        // above it), not counting the mesh files' own (an Istio Gateway is
+        // a workload). A folder whose workloads are all declared elsewhere
+        // too is a variant or a patch of a larger project (robot-shop's
+        // `K8s/Istio/` patches `payment`, deployed by the chart and the
+        // compose file as well), not a project of its own.
+        let meshed: HashSet<FileId> = m.mesh_files.iter().map(|(f, _)| *f).collect();
         let mut holding: HashSet<&str> = HashSet::new();
-        for w in workloads {
-            let dir = m.folder(w);
-            holding.insert("");
-            for (i, _) in dir.match_indices('/') {
-                holding.insert(&dir[..=i]);
+        holding.insert("");
+        for decls in workloads {
+            let mut dirs = decls
+                .into_iter()
+                .filter(|w| !meshed.contains(w))
+                .map(|w| m.folder(w));
+            let Some(first) = dirs.next() else {
+                continue;
+            };
+            // The folder holding all of them: their common leading parts
+            // (`a/b/` of `a/b/c/` and `a/b/d/`).
+            let mut common = first;
+            for d in dirs {
+                let end = common
+                    .split_inclusive('/')
+                    .zip(d.split_inclusive('/'))
+                    .take_while(|(x, y)| x == y)
+                    .map(|(x, _)| x.len())
+                    .sum::<usize>();
+                common = &common[..end];
+            }
+            for (i, _) in common.match_indices('/') {
+                holding.insert(&common[..=i]);
             }
         }
         let scopes = m

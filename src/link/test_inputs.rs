@@ -1,13 +1,16 @@
 //! Configuration in a fixture folder (`testdata/`, `fixtures/`, ..:
 //! [`crate::extract::test_code::fixture_folder`]) is a test's input or its
 //! expected output, not a deployment: its settings are checked like any
-//! file's, but its calls, services, mesh installs and mesh defaults are
-//! kept off the call graph (issue 17, "test code is not the service").
+//! file's, but its calls, services and mesh installs are kept off the
+//! call graph (issue 17, "test code is not the service").
 //! kumahq/kuma 348b652's `testdata/*.golden.yaml` (the Envoy configuration
 //! its MeshRetry plugin tests expect) made a chain of 12 attempts at a
 //! `backend` nothing deploys. Decided on the path relative to the scan
 //! root, so a fixture scanned as the root itself is read as deployed; not
-//! done when test code is read (`test-code = "read"`).
+//! done when test code is read (`test-code = "read"`). A mesh-wide default (`defaultHttpRetryPolicy`)
+//! stays: the graph takes the first one of the scan for the whole of it,
+//! and without a fixture's the first may be a test environment's (istio's
+//! `tests/integration/base.yaml`, retries off), which is worse.
 
 use crate::model::ScannedFile;
 
@@ -21,7 +24,6 @@ pub fn not_deployed(files: &mut [ScannedFile], relative: impl Fn(&ScannedFile) -
             && g.unresolved.is_empty()
             && g.services.is_empty()
             && g.mesh.is_none()
-            && g.mesh_defaults.is_empty()
             && g.namespaces.is_empty()
             && g.gateway_classes.is_empty()
         {
@@ -35,7 +37,6 @@ pub fn not_deployed(files: &mut [ScannedFile], relative: impl Fn(&ScannedFile) -
         g.unresolved.clear();
         g.services.clear();
         g.mesh = None;
-        g.mesh_defaults.clear();
         g.namespaces.clear();
         g.gateway_classes.clear();
         n += 1;
