@@ -99,8 +99,10 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let Some(meta_name) = root.path(&["metadata", "name"]) else {
         return false;
     };
-    let Some(id) = dapr_app_id(root)
-        .or_else(|| app_name(root))
+    let dapr = dapr_app_id(root);
+    let label = dapr.is_none().then(|| app_name(root)).flatten();
+    let Some(id) = dapr
+        .or_else(|| label.clone())
         .or(meta_name.as_str().map(str::to_string))
     else {
         return false;
@@ -124,6 +126,13 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         Vec::new(),
     );
     decl.placement.namespace = namespace_of(root);
+    // Named by a label: the object's own name, for when other workloads
+    // share the label (`link::workload_names`).
+    if label.is_some()
+        && let Some(object) = meta_name.as_str()
+    {
+        decl.placement.object = Some(object.to_string());
+    }
     if let Some(labels) = template.and_then(|t| t.path(&["metadata", "labels"])) {
         decl.placement.labels = string_map(labels);
     }
@@ -142,6 +151,8 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                     && let Some(name) = image_name(image)
                 {
                     decl.placement.images.push(name);
+                    // Its own `command`: not the image's program.
+                    decl.placement.own_command |= c.get("command").is_some();
                 }
             }
         }
