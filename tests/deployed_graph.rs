@@ -555,3 +555,38 @@ fn programs_join_the_workloads_that_run_them() {
     assert!(!names.contains(&"ledger_svc"), "{names:?}");
 }
 
+/// Stop 47 (testdata/graph/traefik-retry/README.md): the Retry
+/// middleware's `timeout` (no try started after it) is the layer's
+/// overall timeout.
+#[test]
+fn a_traefik_retry_timeout_is_the_layers_overall_timeout() {
+    let (_, g) = build("testdata/graph/traefik-retry");
+    let overall: Vec<(String, Option<std::time::Duration>)> = g
+        .edges
+        .iter()
+        .flat_map(|e| e.layers.iter().map(move |l| (e, l)))
+        .map(|(e, l)| (g.service_name(e.to).to_string(), l.overall))
+        .collect();
+    let mut overall = overall;
+    overall.sort();
+    assert_eq!(
+        overall,
+        [
+            ("billing".to_string(), None),
+            (
+                "orders".to_string(),
+                Some(std::time::Duration::from_secs(2))
+            ),
+            ("payments".to_string(), None),
+        ]
+    );
+}
+
+/// Stop 47 (testdata/graph/kong-namespaces/README.md): Kong takes the
+/// retries of the Service in the Ingress's namespace, not of the nearest
+/// file's.
+#[test]
+fn kong_retries_come_from_the_service_in_the_ingress_namespace() {
+    let (_, g) = build("testdata/graph/kong-namespaces");
+    assert_eq!(protocol_edges(&g), ["kong -> api unknown x3"]);
+}
