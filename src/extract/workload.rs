@@ -593,6 +593,15 @@ pub fn host_of(value: &str) -> Option<String> {
     if host.contains('_') && !host.chars().any(|c| c.is_ascii_lowercase()) {
         return None;
     }
+    // Digits alone name no service: a Kubernetes Service's name is a
+    // DNS-1035 label, which starts with a letter (kubernetes/kubernetes
+    // `pkg/apis/core/validation/validation.go`: `ValidateServiceName =
+    // NameIsDNS1035Label`): a number in such an entry is a count, as
+    // `MAX_IDLE_CONNS_PER_HOST: "1000"` (knative eventing's
+    // `imc-dispatcher`, in kubeflow/manifests 009c8808).
+    if host.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
     // A bare word is a host only in a `*_HOST`/`*_ADDR` style entry, which
     // the caller checked; a value with a scheme or port is clearly one.
     if !has_scheme
@@ -611,6 +620,8 @@ mod tests {
 
     #[test]
     fn hosts_from_env_values() {
+        // A number in a `*_HOST` entry (`MAX_IDLE_CONNS_PER_HOST: "1000"`).
+        assert_eq!(host_of("1000"), None);
         assert_eq!(
             host_of("http://payments:8080/api").as_deref(),
             Some("payments")
