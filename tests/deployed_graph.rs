@@ -512,3 +512,81 @@ fn an_smi_traffic_split_continues_the_path_to_its_backends() {
         ]
     );
 }
+
+/// Stop 47 (testdata/graph/shared-app-label/README.md): Deployments that
+/// share `app: eshop` and are told apart by the Services selecting them
+/// are each their own service; versions a Service selects together stay
+/// one.
+#[test]
+fn workloads_sharing_a_label_no_service_selects_together_are_each_a_service() {
+    let (_, g) = build("testdata/graph/shared-app-label");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "basket -> identity HTTP x1",
+            "basket -> seq HTTP x1",
+            "identity -> seq HTTP x1",
+            "productpage -> reviews HTTP x1",
+            "reviews -> ratings HTTP x1",
+            "webstatus -> basket HTTP x1",
+            "webstatus -> identity HTTP x1",
+        ]
+    );
+    let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    assert!(!names.contains(&"eshop"), "{names:?}");
+    assert!(!names.contains(&"reviews-v1"), "{names:?}");
+}
+
+/// Stop 47 (testdata/graph/program-workloads/README.md): a program is
+/// joined to the workload with its letters and digits, and a program
+/// whose image two workloads run makes its calls from each.
+#[test]
+fn programs_join_the_workloads_that_run_them() {
+    let (_, g) = build("testdata/graph/program-workloads");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "ledger-svc -> audit unknown x1",
+            "orders -> payments unknown x1",
+            "orders-v2 -> payments unknown x1",
+        ]
+    );
+    let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    assert!(!names.contains(&"ledger_svc"), "{names:?}");
+}
+
+/// Stop 47 (testdata/graph/traefik-retry/README.md): the Retry
+/// middleware's `timeout` (no try started after it) is the layer's
+/// overall timeout.
+#[test]
+fn a_traefik_retry_timeout_is_the_layers_overall_timeout() {
+    let (_, g) = build("testdata/graph/traefik-retry");
+    let overall: Vec<(String, Option<std::time::Duration>)> = g
+        .edges
+        .iter()
+        .flat_map(|e| e.layers.iter().map(move |l| (e, l)))
+        .map(|(e, l)| (g.service_name(e.to).to_string(), l.overall))
+        .collect();
+    let mut overall = overall;
+    overall.sort();
+    assert_eq!(
+        overall,
+        [
+            ("billing".to_string(), None),
+            (
+                "orders".to_string(),
+                Some(std::time::Duration::from_secs(2))
+            ),
+            ("payments".to_string(), None),
+        ]
+    );
+}
+
+/// Stop 47 (testdata/graph/kong-namespaces/README.md): Kong takes the
+/// retries of the Service in the Ingress's namespace, not of the nearest
+/// file's.
+#[test]
+fn kong_retries_come_from_the_service_in_the_ingress_namespace() {
+    let (_, g) = build("testdata/graph/kong-namespaces");
+    assert_eq!(protocol_edges(&g), ["kong -> api unknown x3"]);
+}

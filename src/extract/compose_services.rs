@@ -90,6 +90,8 @@ fn compose_with(
         {
             decl.placement.images.push(name);
         }
+        // Its own `entrypoint`: not the image's program.
+        decl.placement.own_command = s.value.get("entrypoint").is_some();
         // `build: ..` or `build: {context: ..}`: a local context (not a
         // Git URL), joined to the program built there by the link step.
         decl.placement.build = s

@@ -99,8 +99,10 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
     let Some(meta_name) = root.path(&["metadata", "name"]) else {
         return false;
     };
-    let Some(id) = dapr_app_id(root)
-        .or_else(|| app_name(root))
+    let dapr = dapr_app_id(root);
+    let label = dapr.is_none().then(|| app_name(root)).flatten();
+    let Some(id) = dapr
+        .or_else(|| label.clone())
         .or(meta_name.as_str().map(str::to_string))
     else {
         return false;
@@ -124,6 +126,13 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
         Vec::new(),
     );
     decl.placement.namespace = namespace_of(root);
+    // Named by a label: the object's own name, for when other workloads
+    // share the label (`link::workload_names`).
+    if label.is_some()
+        && let Some(object) = meta_name.as_str()
+    {
+        decl.placement.object = Some(object.to_string());
+    }
     if let Some(labels) = template.and_then(|t| t.path(&["metadata", "labels"])) {
         decl.placement.labels = string_map(labels);
     }
@@ -142,6 +151,8 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                     && let Some(name) = image_name(image)
                 {
                     decl.placement.images.push(name);
+                    // Its own `command`: not the image's program.
+                    decl.placement.own_command |= c.get("command").is_some();
                 }
             }
         }
@@ -582,6 +593,15 @@ pub fn host_of(value: &str) -> Option<String> {
     if host.contains('_') && !host.chars().any(|c| c.is_ascii_lowercase()) {
         return None;
     }
+    // Digits alone name no service: a Kubernetes Service's name is a
+    // DNS-1035 label, which starts with a letter (kubernetes/kubernetes
+    // `pkg/apis/core/validation/validation.go`: `ValidateServiceName =
+    // NameIsDNS1035Label`): a number in such an entry is a count, as
+    // `MAX_IDLE_CONNS_PER_HOST: "1000"` (knative eventing's
+    // `imc-dispatcher`, in kubeflow/manifests 009c8808).
+    if host.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
     // A bare word is a host only in a `*_HOST`/`*_ADDR` style entry, which
     // the caller checked; a value with a scheme or port is clearly one.
     if !has_scheme
@@ -600,6 +620,8 @@ mod tests {
 
     #[test]
     fn hosts_from_env_values() {
+        // A number in a `*_HOST` entry (`MAX_IDLE_CONNS_PER_HOST: "1000"`).
+        assert_eq!(host_of("1000"), None);
         assert_eq!(
             host_of("http://payments:8080/api").as_deref(),
             Some("payments")

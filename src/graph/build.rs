@@ -447,8 +447,9 @@ fn file_edges(
                     }
                 }
                 // A caller deployed to several namespaces calls from each.
-                for ns in b.caller_namespaces(id, &caller) {
-                    let from = b.service_scoped(&caller, ns.as_deref(), compose);
+                // A program several workloads run calls from each.
+                for (ns, runner) in b.runners(id, &caller) {
+                    let from = b.service_scoped(&runner, ns.as_deref(), compose);
                     let written = b.written_host(id, e.span, &e.callee);
                     let target = written.as_deref().unwrap_or(&e.callee);
                     // An Ingress host is served by its controller, whose

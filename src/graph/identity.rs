@@ -36,6 +36,10 @@ pub(super) struct Builder<'a> {
     /// a compose file also declares as a service of its own: on a compose
     /// network the name is that compose service, not the workload.
     pub kube_only: BTreeSet<String>,
+    /// Programs several workloads run (one image, two Deployments), with
+    /// those workloads' names: each makes the program's calls
+    /// ([`Self::runners`]).
+    pub runs: BTreeMap<String, Vec<String>>,
 }
 
 impl<'a> Builder<'a> {
@@ -52,6 +56,7 @@ impl<'a> Builder<'a> {
             split: BTreeMap::new(),
             single: BTreeMap::new(),
             kube_only: BTreeSet::new(),
+            runs: BTreeMap::new(),
         }
     }
 
@@ -269,6 +274,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        self.program_workloads();
         for s in &self.settings.graph.services {
             self.service(&s.name);
         }
@@ -309,6 +315,81 @@ impl<'a> Builder<'a> {
                     _ => {}
                 }
             }
+        }
+    }
+
+    /// Build units joined to the workloads that run them, Kubernetes or
+    /// compose: a workload whose own name or image has the unit's letters
+    /// and digits, ignoring case (`Basket_API` for `Basket.API.csproj`,
+    /// the Deployment `basket-api`, the image `shop/basket.api`), but not
+    /// one that runs the image under another name with a command of its
+    /// own or named like another unit of the scan (emojivoto's `vote-bot`
+    /// runs `emojivoto-vote-bot` from the `emojivoto-web` image). One workload: the unit
+    /// is an alias of it (one node); several (emojivoto's `web-svc` and
+    /// `web-svc-2` running `emojivoto-web`): each makes the unit's calls
+    /// ([`Self::runs`]). A unit joined already (its image's name, a
+    /// compose service built from it, its application's name) keeps that
+    /// join, and a name deployed to several namespaces is left as it is.
+    fn program_workloads(&mut self) {
+        let decls = || self.files.iter().flat_map(|f| f.facts.services.iter());
+        let units: BTreeSet<String> = decls()
+            .filter(|s| s.kind == IdentityKind::BuildUnit)
+            .map(|s| short_host(&s.name))
+            .filter(|u| !crate::link::is_generic(u))
+            .collect();
+        let unit_norms: BTreeSet<String> = units.iter().map(|u| letters(u)).collect();
+        let workloads: Vec<&ServiceDecl> = decls()
+            .filter(|s| matches!(s.kind, IdentityKind::Workload | IdentityKind::Compose))
+            .collect();
+        for unit in &units {
+            let n = letters(unit);
+            if n.is_empty() || self.aliases.contains_key(unit) {
+                continue;
+            }
+            let mut names = BTreeSet::new();
+            let mut split = false;
+            for w in &workloads {
+                // (Not `short_host`: `basket.api` is no host.)
+                let own = letters(&w.name);
+                let runs = own == n || w.placement.images.iter().any(|i| letters(i) == n);
+                // By its image only, with a command of its own: maybe
+                // another program of the image.
+                if !runs || (own != n && (unit_norms.contains(&own) || w.placement.own_command)) {
+                    continue;
+                }
+                split |= self.split.contains_key(&short_host(&w.name));
+                let compose = w.kind == IdentityKind::Compose;
+                names.insert(self.canonical_scoped(
+                    &w.name,
+                    w.placement.namespace.as_deref(),
+                    compose,
+                ));
+            }
+            if split || names.is_empty() || names.iter().all(|w| w == unit) {
+                continue;
+            }
+            if names.len() == 1 {
+                let w = names.into_iter().next().unwrap_or_default();
+                if self.aliases.get(&w) != Some(unit) {
+                    self.aliases.insert(unit.clone(), w);
+                }
+            } else {
+                self.runs.insert(unit.clone(), names.into_iter().collect());
+            }
+        }
+    }
+
+    /// Who makes a call of `caller` from `file`, in which namespace: the
+    /// workloads that run it where several do ([`Self::runs`]), else the
+    /// caller in each of its namespaces ([`Self::caller_namespaces`]).
+    pub fn runners(&self, file: FileId, caller: &str) -> Vec<(Option<String>, String)> {
+        match self.runs.get(caller) {
+            Some(ws) => ws.iter().map(|w| (None, w.clone())).collect(),
+            None => self
+                .caller_namespaces(file, caller)
+                .into_iter()
+                .map(|ns| (ns, caller.to_string()))
+                .collect(),
         }
     }
 
@@ -366,6 +447,15 @@ impl<'a> Builder<'a> {
             clients.into_iter().collect()
         }
     }
+}
+
+/// A name as programs and workloads are compared: its letters and
+/// digits, lower case.
+fn letters(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
 
 /// Kubernetes Services joined to the workloads their selector picks
@@ -431,8 +521,18 @@ fn joins(files: &[ScannedFile]) -> Vec<(Named, Named)> {
         }
     }
     // A compose service running the image of one workload is that
-    // workload (`web` in docker-compose.yml, `web-svc` in Kubernetes).
+    // workload (`web` in docker-compose.yml, `web-svc` in Kubernetes),
+    // unless Kubernetes declares its name too (a Service or workload of
+    // its own: traefik's compose `whoami2`, an instance of the `whoami`
+    // image, beside the Kubernetes Service `whoami2`).
+    let kube_names: BTreeSet<String> = decls()
+        .filter(|s| matches!(s.kind, IdentityKind::KubeService | IdentityKind::Workload))
+        .map(|s| short_host(&s.name))
+        .collect();
     for c in decls().filter(|s| s.kind == IdentityKind::Compose) {
+        if kube_names.contains(&short_host(&c.name)) {
+            continue;
+        }
         let targets: BTreeSet<&String> = c
             .placement
             .images

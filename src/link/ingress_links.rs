@@ -7,7 +7,7 @@
 //!   that Service's `konghq.com/retries` (Kong/kubernetes-ingress-controller
 //!   `internal/dataplane/kongstate/service.go`, `override` and
 //!   `overrideRetries`, at 073bba42: read from the Kubernetes Service's
-//!   annotations only);
+//!   annotations only), in the Ingress's namespace where both write one;
 //! - a Traefik router's `Retry` middleware, declared in any file, is a
 //!   layer of the edges the router draws: its own policy where it is in
 //!   the same file, else a use of it ([`RetryPolicy::use_of`]: its
@@ -78,8 +78,35 @@ fn kong_services(files: &mut [ScannedFile]) {
             else {
                 continue;
             };
+            // Only a Service of the Ingress's namespace, where both write
+            // one (a manifest with none is applied to any).
+            let ns = files[id]
+                .facts
+                .ingress
+                .kong_namespaces
+                .iter()
+                .find(|(k, _)| *k == j)
+                .map(|(_, n)| n.as_str());
+            let candidates: Vec<(usize, usize)> = candidates
+                .iter()
+                .copied()
+                .filter(|&(kf, ki)| {
+                    match (
+                        ns,
+                        files[kf].facts.ingress.kong_retries[ki]
+                            .namespace
+                            .as_deref(),
+                    ) {
+                        (Some(a), Some(b)) => a == b.trim(),
+                        _ => true,
+                    }
+                })
+                .collect();
+            if candidates.is_empty() {
+                continue;
+            }
             let here = files[id].source.path.clone();
-            let Some((kf, ki)) = nearest(&here, candidates, files) else {
+            let Some((kf, ki)) = nearest(&here, &candidates, files) else {
                 continue;
             };
             let k = files[kf].facts.ingress.kong_retries[ki].clone();

@@ -37,6 +37,7 @@ mod test_resources;
 mod tracing_off;
 mod units;
 mod values;
+mod workload_names;
 
 pub use client_interfaces::client_interfaces;
 pub use compose::compose_env;
@@ -112,6 +113,10 @@ pub fn all_in(
     crate::versions::apply(files);
     // Rust retry macros are defined in one file and called in others.
     crate::systems::rust::extract::link_macros(files);
+    // Workloads named by a label other workloads share, that Services
+    // tell apart: each by its own name (before the steps that read the
+    // workloads' calls and environment).
+    workload_names::workload_names(files);
     // docker compose files with their `.env` and `env_file` variables.
     compose_env(files, cwd);
     // Kubernetes env values held by a ConfigMap of the same folder.

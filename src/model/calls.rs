@@ -366,6 +366,17 @@ pub struct Placement {
     /// compose service to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<String>,
+    /// A workload named by a label (`app: eshop`): its object's own name
+    /// (`metadata.name`), for when other workloads share the label
+    /// (`link::workload_names`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    /// A workload that runs an image with a command of its own (a
+    /// container's `command`, a compose `entrypoint`): maybe another
+    /// program than the image's (emojivoto's `vote-bot` runs
+    /// `emojivoto-vote-bot` from the `emojivoto-web` image).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub own_command: bool,
 }
 
 /// A Gateway API `GatewayClass`: its name and `spec.controllerName`.

@@ -31,6 +31,11 @@ pub struct IngressLinks {
     /// index into the file's edges).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub middleware_refs: Vec<MiddlewareRefs>,
+    /// Kong hops of an Ingress that writes its namespace: (the hop's
+    /// policy, an index into the file's policies; the namespace). Kong
+    /// reads `konghq.com/retries` from the Service of that namespace.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kong_namespaces: Vec<(usize, String)>,
 }
 
 impl IngressLinks {
@@ -46,6 +51,7 @@ impl IngressLinks {
             kong_retries,
             middlewares,
             middleware_refs,
+            kong_namespaces: _,
         } = self;
         let mut out: Vec<&mut Span> = Vec::new();
         out.extend(classes.iter_mut().map(|c| &mut c.span));

@@ -286,6 +286,7 @@ fn draw(c: &Controller, ingress: PendingIngress, ctx: Option<&DocCtx<'_>>, facts
         routes,
         middlewares,
         contour,
+        namespace,
         ..
     } = ingress;
     let mut policies = Vec::new();
@@ -319,10 +320,15 @@ fn draw(c: &Controller, ingress: PendingIngress, ctx: Option<&DocCtx<'_>>, facts
         // Service the Ingress names.
         let mut policies = policies.clone();
         if let Retries::Kong = c.retries {
-            policies.push(facts.policies.len());
+            let k = facts.policies.len();
+            policies.push(k);
+            let ns = namespace.as_deref();
             facts
                 .policies
-                .push(kong_policy(ctx, &name, name_span, &e.callee, e.span));
+                .push(kong_policy(ctx, &name, ns, name_span, &e.callee, e.span));
+            if let Some(ns) = ns {
+                facts.ingress.kong_namespaces.push((k, ns.to_string()));
+            }
         }
         if c.node == TRAEFIK_NODE {
             super::traefik::refs_for_edge(facts, facts.edges.len(), &middlewares);
@@ -359,13 +365,15 @@ fn by_controller(controller: &str) -> Option<&'static Controller> {
 
 /// Kong's retries for one Kubernetes Service an Ingress names: the
 /// Service's `konghq.com/retries` annotation where a Service of that name in
-/// the same file writes one (Kong/kubernetes-ingress-controller
+/// the same file (and the Ingress's namespace, where both write one)
+/// writes one (Kong/kubernetes-ingress-controller
 /// `internal/dataplane/kongstate/service.go`, `overrideRetries`, at 783d8df3:
 /// read from the Kubernetes Service's annotations, an unparsable value
 /// ignored), else Kong's default.
 fn kong_policy(
     ctx: Option<&DocCtx<'_>>,
     name: &str,
+    namespace: Option<&str>,
     at: Span,
     service: &str,
     service_span: Span,
@@ -374,8 +382,12 @@ fn kong_policy(
     let written = docs.iter().find_map(|doc| {
         let ctx = ctx?;
         let root: Yaml<'_> = ctx.file.root(doc);
+        let ns = root
+            .path(&["metadata", "namespace"])
+            .and_then(|v| v.as_str());
         if root.get("kind").and_then(|v| v.as_str()) != Some("Service")
             || root.path(&["metadata", "name"]).and_then(|v| v.as_str()) != Some(service)
+            || matches!((ns, namespace), (Some(a), Some(b)) if a.trim() != b)
         {
             return None;
         }

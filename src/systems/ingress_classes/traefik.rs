@@ -26,7 +26,11 @@
 //!   requires, `exponential.go`: `DefaultRandomizationFactor = 0.5`,
 //!   `DefaultMaxInterval = 60 * time.Second`);
 //! - `timeout` stops further tries once that long has passed since the
-//!   first (it does not cut a try short): not read.
+//!   first (it does not cut a try short: `responseWriter.WriteHeader`
+//!   passes the answer on once `time.Since(r.start) >= r.timeout`), as a
+//!   back-off's elapsed-time limit does: the policy's overall timeout
+//!   (`0` or absent: none; `Retry.Timeout` in `pkg/config/dynamic/middlewares.go`
+//!   at fd5a576d).
 //!
 //! Durations are a number of seconds or a Go duration (`ptypes.Duration`,
 //! `createRetryMiddleware` in the CRD provider at fd5a576d).
@@ -193,6 +197,20 @@ fn retry_middleware(
             }
         },
         None => p.delay = Located::default_at(Delay::None, retry.span()),
+    }
+    if let Some(v) = retry.get("timeout") {
+        match v.as_str().and_then(duration) {
+            Some(d) if d > Duration::ZERO => {
+                p.overall_timeout = Some(Located::written(Timeout::after(d), v.span()));
+            }
+            Some(_) => p.overall_timeout = Some(Located::written(Timeout::Disabled, v.span())),
+            None => facts.diagnostics.push(invalid_setting::value(
+                v.span(),
+                "retry.timeout",
+                v.as_str().unwrap_or(""),
+                "Traefik reads a number of seconds or a Go duration (`2s`)",
+            )),
+        }
     }
     let network = !retry
         .get("disableRetryOnNetworkError")
