@@ -316,7 +316,6 @@ fn counter_of<'a>(ctx: &Ctx<'a>, cond: Node<'_>) -> Option<&'a str> {
         return None;
     };
     let op = ctx.text(cond)[ctx.text(*l).len()..]
-        .trim_start()
         .split_whitespace()
         .next()?;
     match (l.kind(), r.kind(), op, ctx.text(*l), ctx.text(*r)) {
@@ -340,7 +339,7 @@ fn first_count(ctx: &Ctx<'_>, func: Node<'_>, try_at: Node<'_>, counter: &str) -
         .filter(|c| c.end_byte() <= try_at.start_byte() && c.kind() == "assignment")
         .filter(|a| field(*a, "left").is_some_and(|l| ctx.text(l) == counter))
         .filter_map(|a| field(a, "right"))
-        .last()
+        .next_back()
         .map(|r| {
             if r.kind() == "call"
                 && matches!(callee(ctx, r).1, "pop" | "get")
