@@ -72,7 +72,7 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
         .require_git(false)
         .ignore(true)
         .parents(true)
-        .filter_entry(|e| e.file_name() != ".git");
+        .filter_entry(|e| e.file_name() != ".git" && !vendored(e));
     if !exclude.is_empty() {
         let mut ob = OverrideBuilder::new(base.unwrap_or(Path::new(".")));
         for g in exclude {
@@ -130,6 +130,28 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
     out.files.dedup_by(|a, b| a.path == b.path);
     out.notices.sort();
     Ok(out)
+}
+
+/// A folder of third-party code installed by a tool, below a root: Go's
+/// module vendor folder (`vendor/` holding the `modules.txt` that `go mod
+/// vendor` writes) and Python's installed packages (`site-packages`, a
+/// `.venv`/`venv` holding `pyvenv.cfg`). Their code is not the project's:
+/// its retries are the libraries' own (a packet reader's receive loop,
+/// cloudflare/cloudflared d1df7985's vendored gopacket and quic-go), and
+/// the project cannot fix it there. `go vet ./...` and golangci-lint
+/// (`exclude-dirs-use-default`) skip `vendor/` the same way, ruff skips
+/// `site-packages` and `.venv`. Given as a root, such a folder is read.
+/// One `stat` only for a folder with one of these names.
+fn vendored(e: &ignore::DirEntry) -> bool {
+    if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
+        return false;
+    }
+    match e.file_name().to_str() {
+        Some("vendor") => e.path().join("modules.txt").is_file(),
+        Some("site-packages") => true,
+        Some(".venv" | "venv") => e.path().join("pyvenv.cfg").is_file(),
+        _ => false,
+    }
 }
 
 fn walk_notice(err: &ignore::Error) -> WalkNotice {

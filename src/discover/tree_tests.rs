@@ -200,3 +200,47 @@ fn the_first_files_matching_are_the_first_in_path_order() {
         assert_eq!(tree.files_ending("d123/pom.xml", 2), poms[123..124]);
     }
 }
+
+/// Go's `vendor/` (with `modules.txt`), `site-packages` and a virtualenv
+/// (with `pyvenv.cfg`) below a root are not walked; a `vendor` folder
+/// without `modules.txt` is, and so is a vendor folder given as the root
+/// (cloudflare/cloudflared d1df7985's vendored packet readers).
+#[test]
+fn vendored_folders_below_a_root_are_not_walked() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (f, text) in [
+        ("main.go", "package main\n"),
+        ("vendor/modules.txt", "# github.com/x/y v1.0.0\n"),
+        ("vendor/github.com/x/y/y.go", "package y\n"),
+        ("pkg/vendor/own.go", "package vendor\n"),
+        (".venv/pyvenv.cfg", "home = /usr/bin\n"),
+        (".venv/lib/site-packages/requests/api.py", "x = 1\n"),
+        ("lib/site-packages/a.py", "x = 1\n"),
+        ("venv/notes.py", "x = 1\n"),
+    ] {
+        let p = root.join(f);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let names = |w: Walk, base: &Path| -> Vec<String> {
+        w.files
+            .iter()
+            .map(|c| {
+                c.path
+                    .strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/")
+            })
+            .collect()
+    };
+    let w = walk(&[root.to_path_buf()], &[], None).unwrap();
+    assert_eq!(
+        names(w, root),
+        ["main.go", "pkg/vendor/own.go", "venv/notes.py"]
+    );
+    let vendor = root.join("vendor");
+    let w = walk(std::slice::from_ref(&vendor), &[], None).unwrap();
+    assert_eq!(names(w, &vendor), ["github.com/x/y/y.go", "modules.txt"]);
+}

@@ -7,8 +7,13 @@
 //! length (a block tag alone on its line to blanks, anything else to an
 //! opaque word), so every byte offset stays, the rest of the file is read
 //! and checked, and a setting on a line that holds a masked part is not
-//! checked (its value is the template's). Approximations: both branches
-//! of an `if` are read; a loop's body is read once.
+//! checked (its value is the template's). A Jinja `{% if %}` is read as
+//! one rendering, its first branch: the `{% elif %}`/`{% else %}`
+//! branches are blanked (goharbor/harbor c50c7ddd6e's nginx upstreams
+//! hold one `server` per rendering, `{% if internal_tls.enabled %}
+//! server core:8443; {% else %} server core:8080; {% endif %}`; read
+//! together they were two servers, so two tries). A loop's body is read
+//! once.
 
 use crate::source::Span;
 
@@ -137,11 +142,72 @@ pub fn mask(text: &str, dollar_words: bool) -> (String, Vec<Span>) {
         spans.push(Span::new(i, end));
         i = end;
     }
+    for (from, to) in other_branches(text, &spans) {
+        for (k, c) in out[from..to].iter_mut().enumerate() {
+            if b[from + k] != b'\n' {
+                *c = b' ';
+            }
+        }
+    }
     // Only ASCII bytes were written over whole characters.
     (
         String::from_utf8(out).unwrap_or_else(|_| text.to_string()),
         spans,
     )
+}
+
+/// The byte ranges of the branches after the first of each Jinja `{% if
+/// %}` (from its first `{% elif %}`/`{% else %}` to its `{% endif %}`),
+/// given the spans of the template's parts. Blocks are matched by their
+/// `end..` tags; a `for`'s `{% else %}` is its own; tags that do not
+/// match leave every branch read (nothing returned).
+fn other_branches(text: &str, parts: &[Span]) -> Vec<(usize, usize)> {
+    // (keyword, whether an `if`'s other branch started, where).
+    let mut stack: Vec<(&str, Option<usize>)> = Vec::new();
+    let mut out = Vec::new();
+    for p in parts {
+        let Some(tag) = text.get(p.start..p.end) else {
+            continue;
+        };
+        let Some(inner) = tag.strip_prefix("{%").and_then(|t| t.strip_suffix("%}")) else {
+            continue;
+        };
+        let inner = inner.trim_matches(|c: char| c == '-' || c == '+' || c.is_whitespace());
+        let word = inner.split_whitespace().next().unwrap_or("");
+        match word {
+            "if" | "for" | "macro" | "block" | "with" | "filter" | "call" | "raw"
+            | "autoescape" | "trans" => stack.push((word, None)),
+            // `{% set x %}..{% endset %}`; `{% set x = 1 %}` has no end.
+            "set" if !inner.contains('=') => stack.push((word, None)),
+            "elif" | "else" => match stack.last_mut() {
+                Some(("if", other)) => {
+                    if other.is_none() {
+                        *other = Some(p.start);
+                    }
+                }
+                Some(("for", _)) => {}
+                _ => return Vec::new(),
+            },
+            w if w.starts_with("end") => match stack.pop() {
+                Some((k, other)) if w[3..] == *k => {
+                    if let Some(from) = other {
+                        out.push((from, p.start));
+                    }
+                }
+                _ => return Vec::new(),
+            },
+            _ => {}
+        }
+        if stack.len() > 64 {
+            return Vec::new();
+        }
+    }
+    if !stack.is_empty() {
+        return Vec::new();
+    }
+    // Nested ranges inside an outer one are covered by it.
+    out.sort_unstable();
+    out
 }
 
 #[cfg(test)]
@@ -187,6 +253,18 @@ mod tests {
         let (m, parts) = mask(t, true);
         let name = &m[6..m.len() - 1];
         assert_eq!(restore(name, t, &parts), "{{ .n }}-v2");
+        // One rendering of an `if`: its first branch.
+        let t = "upstream core {\n{% if tls %}\n  server core:8443;\n{% elif x %}\n  server b;\n{%- else %}\n  server core:8080;\n{% endif %}\n}\n";
+        let (m, _) = mask(t, false);
+        assert_eq!(m.len(), t.len());
+        assert!(m.contains("server core:8443;"), "{m}");
+        assert!(!m.contains("server b;") && !m.contains("8080"), "{m}");
+        assert_eq!(m.lines().count(), t.lines().count());
+        // A `for`'s `else` and an unmatched tag leave every branch.
+        let t = "{% for s in xs %}\nserver {{ s }};\n{% else %}\nserver a;\n{% endfor %}\n";
+        assert!(mask(t, false).0.contains("server a;"));
+        let t = "{% if a %}\nserver a;\n{% else %}\nserver b;\n";
+        assert!(mask(t, false).0.contains("server b;"));
         // Unclosed: left alone; multi-byte text kept.
         let (m, s) = mask("a: {{ é\nb: ü\n", true);
         assert_eq!((m.as_str(), s.len()), ("a: {{ é\nb: ü\n", 0));

@@ -20,6 +20,7 @@ use tree_sitter::Node;
 pub fn only_local<'a>(ctx: &Ctx<'_>, calls: impl IntoIterator<Item = Node<'a>>) -> bool {
     let mut local = false;
     let mut of_module = Vec::new();
+    let mut of_file = Vec::new();
     for c in calls {
         if c.kind() != "call_expression" {
             continue;
@@ -29,9 +30,29 @@ pub fn only_local<'a>(ctx: &Ctx<'_>, calls: impl IntoIterator<Item = Node<'a>>) 
         } else if bookkeeping(ctx, c) {
         } else if let Some(w) = module_function(ctx, c) {
             of_module.push(w);
+        } else if let Some(f) = field(c, "function").filter(|f| f.kind() == "identifier") {
+            of_file.push(ctx.text(f));
         } else {
             return false;
         }
+    }
+    // A function of this file (`tryCreateLockFile(lockPath)`, cloudflare/
+    // cloudflared d1df7985's wait for another process's lock file) is
+    // local work when its body is (`local_fn`), read once the loop's
+    // other calls are known to be local.
+    of_file.sort_unstable();
+    of_file.dedup();
+    if !of_file.is_empty() {
+        // The functions and those they call may be blanked by a pruned
+        // parse (`prune`): the file is then read whole. Rare: a loop whose
+        // other calls are all local.
+        ctx.needs.borrow_mut().push((0, ctx.src.len()));
+    }
+    for f in of_file {
+        if !super::local_fn::local_function(ctx.src, f) {
+            return false;
+        }
+        local = true;
     }
     let mut known = true;
     for w in of_module {
@@ -83,7 +104,10 @@ fn works_locally(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
     // waiting for its certificate files to be written).
     if matches!(
         ctx.pkg_call(call),
-        Some((Pkg::Os, "Stat" | "Lstat" | "ReadFile" | "ReadDir" | "Open"))
+        Some((
+            Pkg::Os,
+            "Stat" | "Lstat" | "ReadFile" | "ReadDir" | "Open" | "OpenFile" | "Remove"
+        ))
     ) {
         return true;
     }
@@ -137,15 +161,30 @@ fn bookkeeping(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
                 | "float64"
         );
     }
-    if ["time.", "context.", "errors.", "fmt.", "strings."]
-        .iter()
-        .any(|p| t.starts_with(p))
+    if [
+        "time.",
+        "context.",
+        "errors.",
+        "fmt.",
+        "strings.",
+        "filepath.",
+        "path.",
+        "os.IsExist(",
+        "os.IsNotExist(",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p) || ctx.text(call).starts_with(p))
     {
         return true;
     }
     // A logger: `log.Printf`, `klog.Infof`, `logCtx.Warnf`, `s.logger.Info`,
-    // `setupLog.Error`.
+    // `setupLog.Error`, and a chain on one (zerolog's `log.Debug().Str(..)
+    // .Msg(..)`: the operand's first name).
     let operand = field(f, "operand").map_or("", |o| ctx.text(o));
+    let operand = match operand.find('(') {
+        Some(i) => operand[..i].split('.').next().unwrap_or(operand),
+        None => operand,
+    };
     let segment = operand.rsplit('.').next().unwrap_or(operand);
     let last = segment.to_ascii_lowercase();
     // The context's own state: `ctx.Err()`, `req.Context().Done()`.

@@ -145,7 +145,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             // and `for running()` wait or stop elsewhere.
             None if requeue => None,
             None if (head.is_none_or(|h| h.kind() == "for_clause") || counted_range)
-                && (goes_round_on_error(ctx, &own)
+                && (goes_round_on_error(ctx, n, &own)
                     || (matches!(count, AttemptCount::Finite(_))
                         && walk::leaves_on_success(ctx, &own)))
                 && sends(ctx, &own)
@@ -190,7 +190,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         let clock = count == AttemptCount::Unbounded
             && (walk::has_elapsed_cap(ctx, &own) || walk::context_deadline_leaves(ctx, n, &own));
         let count = if count == AttemptCount::Unbounded
-            && (clock || has_deadline_case(ctx, &own) || walk::called_stops_on_cancel(ctx, &own))
+            && (clock || has_deadline_case(ctx, n, &own) || walk::called_stops_on_cancel(ctx, &own))
         {
             AttemptCount::Unknown
         } else {
@@ -270,6 +270,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             p.methods = m;
         }
         p.server_delay = server_delay(ctx, body, &own);
+        p.scope.detached = in_unwaited_goroutine(ctx, n);
         let i = facts.policies.len();
         facts.policies.push(p);
         scopes.push(RetryScope {
@@ -337,9 +338,24 @@ fn sorted_errors(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
 }
 
 /// A `continue` inside an `if err != nil` block of the loop's own.
-fn goes_round_on_error(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
-    own.iter()
-        .any(|c| c.kind() == "continue_statement" && on_error_path(ctx, *c))
+fn goes_round_on_error(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>]) -> bool {
+    own.iter().any(|c| {
+        c.kind() == "continue_statement" && continues(ctx, *c, lp) && on_error_path(ctx, *c)
+    })
+}
+
+/// Whether `continue` goes round the loop `lp`: it has no label, or
+/// `lp`'s. `continue kindsLoop` of an outer loop leaves this one
+/// (open-policy-agent/gatekeeper dd8507eb97 `pkg/audit/manager.go`: a
+/// failed page of a listing goes on to the next kind).
+fn continues(ctx: &Ctx<'_>, c: Node<'_>, lp: Node<'_>) -> bool {
+    let Some(label) = named_children(c).into_iter().next() else {
+        return true;
+    };
+    lp.parent()
+        .filter(|p| p.kind() == "labeled_statement")
+        .and_then(|p| field(p, "label"))
+        .is_some_and(|l| ctx.text(l) == ctx.text(label))
 }
 
 /// A loop that waits without `time.Sleep`: a `select` or a channel
@@ -417,8 +433,24 @@ fn on_error_path(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     false
 }
 
-/// A `select` case receiving from a channel whose body returns.
-fn has_deadline_case(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
+/// A `select` case receiving from a channel whose body returns or
+/// breaks out of the loop `lp` by its label (`case <-cancel: break
+/// loop`, goharbor/harbor c50c7ddd6e's `TestTCPConn`, whose caller sends
+/// on `cancel` when its `time.After(timeout)` fires; a plain `break`
+/// leaves only the `select`).
+fn has_deadline_case(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>]) -> bool {
+    let label = lp
+        .parent()
+        .filter(|p| p.kind() == "labeled_statement")
+        .and_then(|p| field(p, "label"))
+        .map(|l| ctx.text(l));
+    let leaves = |s: Node<'_>| match s.kind() {
+        "return_statement" => true,
+        "break_statement" => {
+            label.is_some_and(|l| named_children(s).first().is_some_and(|b| ctx.text(*b) == l))
+        }
+        _ => false,
+    };
     own.iter().any(|c| {
         c.kind() == "communication_case"
             && ctx.text(*c).trim_start().starts_with("case <-")
@@ -426,8 +458,55 @@ fn has_deadline_case(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
                 .iter()
                 .filter(|s| s.kind() == "statement_list")
                 .flat_map(|s| named_children(*s))
-                .any(|s| s.kind() == "return_statement")
+                .any(leaves)
     })
+}
+
+/// A loop run by a goroutine nobody waits on (`go func(..) { for .. }
+/// (..)` whose body sends on no channel and signals no `WaitGroup`):
+/// the caller has returned, so no caller's time bounds the attempts
+/// (goharbor/harbor c50c7ddd6e's background tag of a pulled artifact,
+/// `repoproxy/proxy.go`).
+fn in_unwaited_goroutine(ctx: &Ctx<'_>, lp: Node<'_>) -> bool {
+    let mut cur = lp.parent();
+    for _ in 0..64 {
+        let Some(c) = cur else { return false };
+        if c.kind() == "func_literal" {
+            let go = c
+                .parent()
+                .filter(|p| p.kind() == "call_expression")
+                .and_then(|p| p.parent())
+                .is_some_and(|g| g.kind() == "go_statement");
+            return go && !signals(ctx, c, 0);
+        }
+        if matches!(c.kind(), "function_declaration" | "method_declaration") {
+            return false;
+        }
+        cur = c.parent();
+    }
+    false
+}
+
+/// Whether a goroutine's body hands anything back: a channel send or a
+/// `.Done()` call (a `WaitGroup`); deeper than the bound, it may.
+fn signals(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> bool {
+    if depth > super::MAX_DEPTH * 4 {
+        return true;
+    }
+    match n.kind() {
+        "send_statement" => true,
+        "call_expression"
+            if field(n, "function").is_some_and(|f| {
+                f.kind() == "selector_expression"
+                    && field(f, "field").is_some_and(|x| ctx.text(x) == "Done")
+            }) =>
+        {
+            true
+        }
+        _ => named_children(n)
+            .into_iter()
+            .any(|k| signals(ctx, k, depth + 1)),
+    }
 }
 
 /// The count of `for i := range 3` / `for range maxTries` (Go 1.22's

@@ -38,7 +38,18 @@ pub fn counted(
             let Some((var, limit, op)) = comparison(ctx, t) else {
                 continue;
             };
-            let Some(stepped_before) = stepped(ctx, var, head, own, c) else {
+            // Counting up (`attempt >= max`) or down (`retry--; if retry
+            // == 0 { break }`, vmware-tanzu/velero d30d389b5's manager
+            // start, 10 attempts).
+            let (stepped_before, down) = match op {
+                ">=" | ">" => (stepped(ctx, var, head, own, c, false), false),
+                "<=" | "<" => (stepped(ctx, var, head, own, c, true), true),
+                _ => match stepped(ctx, var, head, own, c, false) {
+                    Some(b) => (Some(b), false),
+                    None => (stepped(ctx, var, head, own, c, true), true),
+                },
+            };
+            let Some(stepped_before) = stepped_before else {
                 continue;
             };
             let written = format!("if {} {{ .. }}", one_line(ctx.text(cond)));
@@ -51,12 +62,19 @@ pub fn counted(
             // body). The loop stops at the first k that passes.
             let reach = match op {
                 ">" => limit.saturating_add(1),
+                "<" => limit.saturating_sub(1),
                 _ => limit,
             };
-            let mut k = if stepped_before {
-                reach.saturating_sub(first)
+            // How far the counter goes before the test passes.
+            let span = if down {
+                first.saturating_sub(reach)
             } else {
-                reach.saturating_sub(first).saturating_add(1)
+                reach.saturating_sub(first)
+            };
+            let mut k = if stepped_before {
+                span
+            } else {
+                span.saturating_add(1)
             };
             // A test before any call of the pass stops the loop before
             // that pass's try.
@@ -105,7 +123,7 @@ fn terms<'t>(cond: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
 /// the operator.
 fn comparison<'a>(ctx: &Ctx<'a>, t: Node<'_>) -> Option<(&'a str, u64, &'a str)> {
     let op = ctx.text(field(t, "operator")?);
-    if !matches!(op, ">=" | ">" | "==") {
+    if !matches!(op, ">=" | ">" | "==" | "<=" | "<") {
         return None;
     }
     let l =
@@ -115,21 +133,28 @@ fn comparison<'a>(ctx: &Ctx<'a>, t: Node<'_>) -> Option<(&'a str, u64, &'a str)>
 }
 
 /// Whether the loop steps `var` (`var++`, `var += 1` in its own code or
-/// its `for` clause's update): `Some(true)` when a step in the body comes
-/// before the test `test`, `Some(false)` when the step comes after it.
+/// its `for` clause's update; `var--`, `var -= 1` when `down`):
+/// `Some(true)` when a step in the body comes before the test `test`,
+/// `Some(false)` when the step comes after it.
 fn stepped(
     ctx: &Ctx<'_>,
     var: &str,
     head: Option<Node<'_>>,
     own: &[Node<'_>],
     test: Node<'_>,
+    down: bool,
 ) -> Option<bool> {
+    let (step, by) = if down {
+        ("dec_statement", "-=")
+    } else {
+        ("inc_statement", "+=")
+    };
     let steps = |n: Node<'_>| match n.kind() {
-        "inc_statement" => named_children(n)
+        k if k == step => named_children(n)
             .first()
             .is_some_and(|v| ctx.text(*v) == var),
         "assignment_statement" => {
-            field(n, "operator").is_some_and(|o| ctx.text(o) == "+=")
+            field(n, "operator").is_some_and(|o| ctx.text(o) == by)
                 && field(n, "left").is_some_and(|l| ctx.text(l) == var)
         }
         _ => false,

@@ -150,6 +150,33 @@ fn linear(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Option
             }
             _ => f,
         };
+        // `count+4` (goharbor/harbor c50c7ddd6e's Redis ping, `time.
+        // Duration(count+4) * time.Second`): still a step per pass; the
+        // first waits are longer than the model's `step x n` by the
+        // constant's share, so the total is a lower bound.
+        let f = match f.kind() {
+            "parenthesized_expression" => *named_children(f).first()?,
+            _ => f,
+        };
+        let f = match f.kind() {
+            "binary_expression"
+                if field(f, "operator").is_some_and(|o| matches!(ctx.text(o), "+" | "-")) =>
+            {
+                let (l, r) = (field(f, "left")?, field(f, "right")?);
+                let constant = |n: Node<'_>| eval::count(ctx, n).is_some();
+                if changing.contains(&ctx.text(l)) && constant(r) {
+                    l
+                } else if ctx.text(field(f, "operator")?) == "+"
+                    && changing.contains(&ctx.text(r))
+                    && constant(l)
+                {
+                    r
+                } else {
+                    return None;
+                }
+            }
+            _ => f,
+        };
         (f.kind() == "identifier" && changing.contains(&ctx.text(f))).then_some(())
     };
     let i = factors.iter().position(|f| counter(*f).is_some())?;
@@ -206,13 +233,69 @@ fn changing<'a>(ctx: &Ctx<'a>, lp: Node<'_>, own: &[Node<'_>]) -> Vec<&'a str> {
         .find(|c| c.kind() == "for_clause")
         .and_then(|c| field(c, "update"));
     for s in update.into_iter().chain(own.iter().copied()) {
-        let target = match s.kind() {
-            "inc_statement" | "dec_statement" => named_children(s).into_iter().next(),
-            "assignment_statement" => field(s, "left"),
-            _ => None,
+        match s.kind() {
+            "inc_statement" | "dec_statement" => {
+                out.extend(named_children(s).into_iter().next().map(|t| ctx.text(t)));
+            }
+            // `i, backoff = i+1, backoff*2`: each name of the list.
+            "assignment_statement" => {
+                if let Some(l) = field(s, "left") {
+                    out.extend(named_children(l).into_iter().map(|t| ctx.text(t)));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The assignments of `own` and of the `for` clause's update, one
+/// (target, operator, value, whether it runs before the wait at
+/// `wait_at`) per name (`i, backoff = i+1, backoff*2` gives two). The
+/// clause's update runs after the body, so after the wait.
+fn assignments<'t>(
+    ctx: &Ctx<'_>,
+    lp: Node<'t>,
+    own: &[Node<'t>],
+    wait_at: usize,
+) -> Vec<(Node<'t>, &'static str, Node<'t>, bool)> {
+    let update = named_children(lp)
+        .into_iter()
+        .find(|c| c.kind() == "for_clause")
+        .and_then(|c| field(c, "update"))
+        .filter(|u| u.kind() == "assignment_statement");
+    let mut out = Vec::new();
+    for (u, in_clause) in own
+        .iter()
+        .map(|o| (*o, false))
+        .chain(update.map(|u| (u, true)))
+    {
+        if u.kind() != "assignment_statement" {
+            continue;
+        }
+        let (Some(l), Some(r), Some(op)) =
+            (field(u, "left"), field(u, "right"), field(u, "operator"))
+        else {
+            continue;
         };
-        if let Some(t) = target {
-            out.push(ctx.text(t));
+        let op = match ctx.text(op) {
+            "*=" => "*=",
+            "<<=" => "<<=",
+            "=" => "=",
+            "+=" => "+=",
+            _ => continue,
+        };
+        let before_wait = !in_clause && u.end_byte() <= wait_at;
+        let (ls, rs) = (named_children(l), named_children(r));
+        if ls.len() == rs.len() {
+            for (a, b) in ls.into_iter().zip(rs) {
+                out.push((a, op, b, before_wait));
+            }
+        } else if let Some(b) = rs.into_iter().next() {
+            out.push((l, op, b, before_wait));
+        }
+        if out.len() > 64 {
+            break;
         }
     }
     out
@@ -257,21 +340,11 @@ fn updated(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait: Node<'_>) -> Opt
     // `wait *= 2` before `time.Sleep(wait)`: the first wait is already
     // multiplied once.
     let mut grown_first = false;
-    for u in own {
-        if u.kind() != "assignment_statement" {
-            continue;
-        }
-        let (Some(l), Some(r), Some(op)) =
-            (field(*u, "left"), field(*u, "right"), field(*u, "operator"))
-        else {
-            continue;
-        };
+    for (l, op, r, before_wait) in assignments(ctx, lp, own, wait.start_byte()) {
         if ctx.text(l) != name {
             continue;
         }
-        let before_wait = u.end_byte() <= wait.start_byte();
-        let r = named_children(r).into_iter().next().unwrap_or(r);
-        match ctx.text(op) {
+        match op {
             "*=" => {
                 mult = eval::float(ctx, r);
                 grown_first |= before_wait;
@@ -299,7 +372,10 @@ fn updated(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait: Node<'_>) -> Opt
         }
     }
     let mult = mult?;
-    let before = ctx.binding(name, lp.start_byte())?;
+    // `for i, backoff := 1, 2*time.Second; ..; i, backoff = i+1,
+    // backoff*2` (goharbor/harbor c50c7ddd6e's blob copy): the first
+    // value is the clause's initializer's.
+    let before = init_value(ctx, lp, name).or_else(|| ctx.binding(name, lp.start_byte()))?;
     let Some(mut first) = eval::num(ctx, before) else {
         // `backoff := t.backoff` (a field, a parameter): the growth is
         // written, the first wait is not (argo-cd's `retryTransport`).
@@ -315,6 +391,24 @@ fn updated(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait: Node<'_>) -> Opt
         }
     }
     Some(exponential(first, mult, cap))
+}
+
+/// The value the `for` clause's initializer gives `name`.
+fn init_value<'t>(ctx: &Ctx<'_>, lp: Node<'t>, name: &str) -> Option<Node<'t>> {
+    let init = named_children(lp)
+        .into_iter()
+        .find(|c| c.kind() == "for_clause")
+        .and_then(|c| field(c, "initializer"))
+        .filter(|i| i.kind() == "short_var_declaration")?;
+    let (l, r) = (
+        named_children(field(init, "left")?),
+        named_children(field(init, "right")?),
+    );
+    if l.len() != r.len() {
+        return None;
+    }
+    let k = l.iter().position(|n| ctx.text(*n) == name)?;
+    Some(r[k])
 }
 
 /// `name * k`, `k * name`, `min(name*k, cap)`: the factor and the cap.

@@ -121,3 +121,81 @@ fn backoff_v5_elapsed_default_follows_the_module_version() {
     assert_eq!(elapsed(&f), Some(Timeout::Unknown));
     assert!(wants.iter().any(|w| w.key() == key), "{wants:?}");
 }
+
+/// goharbor/harbor c50c7ddd6e: a backoff doubled in the `for` clause's
+/// update grows from the initializer's value; a wait of the counter plus
+/// a constant grows by a step each pass.
+#[test]
+fn waits_growing_in_the_for_clause_and_with_the_counter() {
+    let f = read(
+        r#"package t
+import "time"
+func (t *tr) copy() error {
+	var err error
+	for i, backoff := 1, 2*time.Second; i <= 5; i, backoff = i+1, backoff*2 {
+		if err = t.send(); err == nil {
+			return nil
+		}
+		time.Sleep(backoff)
+	}
+	return err
+}
+func (w *wk) ping() error {
+	var err error
+	for count := 1; count <= 10; count++ {
+		if _, err = w.conn.Do("ping"); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(count+4) * time.Second)
+	}
+	return err
+}
+"#,
+    );
+    assert_eq!(f.policies.len(), 2, "{:?}", f.policies);
+    assert_eq!(
+        f.policies[0].delay.value,
+        Delay::Exponential {
+            base: Duration::from_secs(2),
+            multiplier: 2.0,
+            cap: None
+        }
+    );
+    assert_eq!(
+        f.policies[1].delay.value,
+        Delay::Linear {
+            base: Duration::from_secs(1),
+            cap: None
+        }
+    );
+}
+
+/// A loop in `go func() { .. }()` that hands nothing back is detached; one
+/// that signals a `WaitGroup` is not.
+#[test]
+fn loops_in_goroutines_nobody_waits_on_are_detached() {
+    let src = |done: &str| {
+        format!(
+            r#"package t
+import "time"
+func f(c *Client) {{
+	go func() {{
+		{done}
+		for i := 0; i < 60; i++ {{
+			if err := c.Send(); err == nil {{
+				return
+			}}
+			time.Sleep(10 * time.Second)
+		}}
+	}}()
+}}
+"#
+        )
+    };
+    let f = read(&src(""));
+    assert_eq!(f.policies.len(), 1);
+    assert!(f.policies[0].scope.detached);
+    let f = read(&src("defer wg.Done()"));
+    assert_eq!(f.policies.len(), 1);
+    assert!(!f.policies[0].scope.detached);
+}

@@ -3,6 +3,11 @@
 //! self.channel.basic_publish(..)`), two attempts in all, with the wait of
 //! a `sleep` before the second, if any. A `try` inside a loop is the loop
 //! reader's.
+//!
+//! Or a retry by recursion: a function whose `except` calls the function
+//! itself again while a counter it decrements lasts (`if count > 0:
+//! count -= 1; .. return wrapper(*args, **kwargs)`, freqtrade c9ae5e1e9's
+//! `@retrier` and `@retrier_async` in `freqtrade/exchange/common.py`).
 
 use super::super::{Ctx, RetryScope, callee, field, named_children, policy, span};
 use super::{except_conditions, owner_loop, sleep_delay};
@@ -105,6 +110,9 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
         if n.kind() != "try_statement" || owner_loop(n).is_some() {
             continue;
         }
+        if recursive(ctx, n, facts, scopes) {
+            continue;
+        }
         let Some(body) = field(n, "body") else {
             continue;
         };
@@ -190,4 +198,167 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
             break;
         }
     }
+}
+
+/// The call of `name` (the function around) a statement makes, `await`
+/// or not: `return wrapper(*a, **kw)`, `return await self.f(..)`.
+fn calls_itself(ctx: &Ctx<'_>, s: Node<'_>, name: &str) -> bool {
+    stmt_call(s).is_some_and(|c| {
+        let (full, last) = callee(ctx, c);
+        last == name && (full == name || full == format!("self.{name}"))
+    })
+}
+
+/// A `try` whose `except` calls the function around it again under a
+/// counter test (`if count > 0:` with `count -= 1`): a retry by
+/// recursion, `count`'s first value plus one attempts (the value
+/// `kwargs.pop("count", N)` or the name's binding gives, parameters at
+/// their defaults). A wait is the `sleep` the branch always makes; one
+/// under a further test (freqtrade's only for `DDosProtection`) leaves
+/// the other errors retried at once, as read.
+fn recursive(ctx: &Ctx<'_>, n: Node<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) -> bool {
+    let Some((name, func)) = super::super::enclosing_function(ctx, n) else {
+        return false;
+    };
+    if name.is_empty() {
+        return false;
+    }
+    for clause in named_children(n)
+        .into_iter()
+        .filter(|c| c.kind() == "except_clause")
+    {
+        let Some(block) = named_children(clause)
+            .into_iter()
+            .find(|c| c.kind() == "block")
+        else {
+            continue;
+        };
+        // `if count > 0:` (or `count >= 1`, `0 < count`) among the
+        // clause's statements, its branch decrementing `count` and
+        // calling the function again.
+        for test in named_children(block)
+            .into_iter()
+            .filter(|s| s.kind() == "if_statement")
+        {
+            let (Some(cond), Some(branch)) = (field(test, "condition"), field(test, "consequence"))
+            else {
+                continue;
+            };
+            let Some(counter) = counter_of(ctx, cond) else {
+                continue;
+            };
+            let stmts = named_children(branch);
+            let decrements = stmts.iter().any(|s| {
+                named_children(*s).first().is_some_and(|a| {
+                    a.kind() == "augmented_assignment"
+                        && field(*a, "left").is_some_and(|l| ctx.text(l) == counter)
+                        && ctx.text(*a).contains("-=")
+                })
+            });
+            let Some(again) = stmts.iter().find(|s| calls_itself(ctx, **s, name)) else {
+                continue;
+            };
+            if !decrements {
+                continue;
+            }
+            let first = first_count(ctx, func, n, counter);
+            let at = span(*again);
+            let mut p = policy(
+                "loop",
+                at,
+                Located::written(
+                    Attempts {
+                        count: first.map_or(AttemptCount::Unknown, |k| {
+                            AttemptCount::Finite(k.saturating_add(1))
+                        }),
+                        written_as: format!(
+                            "`{}` again in `except` while `{}`",
+                            super::super::one_line(ctx.text(*again)),
+                            super::super::one_line(ctx.text(cond))
+                        ),
+                    },
+                    at,
+                ),
+            );
+            p.name = Some(format!("retry by recursion in {name}"));
+            let sleep = stmts
+                .iter()
+                .filter_map(|s| stmt_call(*s))
+                .find(|c| callee(ctx, *c).1 == "sleep");
+            let (delay, jitter) = match sleep {
+                None => (Delay::None, Jitter::None),
+                Some(s) => sleep_delay(ctx, s, None, None),
+            };
+            let dspan = sleep.map_or(at, span);
+            p.delay = Located::written(delay, dspan);
+            p.jitter = Located::written(jitter, dspan);
+            p.retry_on = except_conditions(ctx, &[clause]);
+            facts.policies.push(p);
+            scopes.push(RetryScope {
+                policy: facts.policies.len() - 1,
+                start: n.start_byte(),
+                end: n.end_byte(),
+                per_call: true,
+            });
+            return true;
+        }
+    }
+    false
+}
+
+/// `count > 0`, `count >= 1`, `0 < count`: the counter's name.
+fn counter_of<'a>(ctx: &Ctx<'a>, cond: Node<'_>) -> Option<&'a str> {
+    if cond.kind() != "comparison_operator" {
+        return None;
+    }
+    let parts = named_children(cond);
+    let [l, r] = parts.as_slice() else {
+        return None;
+    };
+    let op = ctx.text(cond)[ctx.text(*l).len()..]
+        .split_whitespace()
+        .next()?;
+    match (l.kind(), r.kind(), op, ctx.text(*l), ctx.text(*r)) {
+        ("identifier", "integer", ">", _, "0") | ("identifier", "integer", ">=", _, "1") => {
+            Some(ctx.text(*l))
+        }
+        ("integer", "identifier", "<", "0", _) => Some(ctx.text(*r)),
+        _ => None,
+    }
+}
+
+/// The counter's first value: `count = kwargs.pop("count", N)` (or
+/// `.get`), `count = N` in the function before the `try`, or a parameter
+/// `count=N`; `N` read with parameters at their defaults (`retries` of
+/// the decorator's factory).
+fn first_count(ctx: &Ctx<'_>, func: Node<'_>, try_at: Node<'_>, counter: &str) -> Option<u64> {
+    let value = ctx
+        .subtree(func)
+        .iter()
+        .copied()
+        .filter(|c| c.end_byte() <= try_at.start_byte() && c.kind() == "assignment")
+        .filter(|a| field(*a, "left").is_some_and(|l| ctx.text(l) == counter))
+        .filter_map(|a| field(a, "right"))
+        .next_back()
+        .map(|r| {
+            if r.kind() == "call"
+                && matches!(callee(ctx, r).1, "pop" | "get")
+                && let Some(args) = field(r, "arguments")
+                && let [_, d] = named_children(args).as_slice()
+            {
+                *d
+            } else {
+                r
+            }
+        })
+        .or_else(|| {
+            let params = field(func, "parameters")?;
+            named_children(params)
+                .into_iter()
+                .filter(|p| p.kind() == "default_parameter")
+                .find(|p| field(*p, "name").is_some_and(|x| ctx.text(x) == counter))
+                .and_then(|p| field(p, "value"))
+        })?;
+    let v = super::super::eval::number_at(ctx, value, "", 0.0)?;
+    (v >= 0.0 && v.is_finite() && v < 1e9).then_some(v as u64)
 }
