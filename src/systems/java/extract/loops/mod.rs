@@ -322,6 +322,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             "a poll for a state: the method is named for waiting until one (`waitUntil..`, `waitFor..`) and asks again under a time cap",
         ));
     }
+    // A prompt: each pass asks the user for new input (credentials), the
+    // next call is handed what the user answers (apache/lens).
+    if own.iter().any(|d| moves::prompts_user(ctx, *d)) {
+        return Err(Some(
+            "a prompt: each pass asks the user for new input (credentials, a line from the console), it repeats no failed call",
+        ));
+    }
     let body_stmts = statements(body);
     let mut found: Option<Try<'_>> = None;
     let mut calling_try = false;
