@@ -14,7 +14,8 @@ pub mod unjittered_backoff;
 use crate::model::{Condition, RetryOn};
 
 /// Whether a policy retries write conflicts alone (a `409` or `412`, a
-/// `Conflict`, optimistic-lock or failed-condition error: DynamoDB's
+/// `Conflict`, optimistic-lock, stale-version or failed-condition error:
+/// ZooKeeper's `BadVersionException`, DynamoDB's
 /// `ConditionalCheckFailedException`): a loop that reads the object again
 /// and writes once more. The conflict ends when the other writer is done,
 /// not when an outage does, so a delay that stays short, or none, is right
@@ -29,6 +30,8 @@ pub(crate) fn conflicts_only(on: &RetryOn) -> bool {
             Condition::Exception(e) => {
                 e.contains("Conflict")
                     || e.contains("OptimisticLock")
+                    || e.contains("BadVersion")
+                    || e.contains("StaleObjectState")
                     || e.contains("ConditionalCheckFailed")
                     || e.contains("PreconditionFailed")
             }

@@ -7,9 +7,10 @@ import org.apache.zookeeper.data.Stat;
 // A compare-and-set on a versioned node: each pass reads the node anew and
 // writes it back with the version read; only a version conflict (another
 // writer got there first, `BadVersionException`) goes round. The next pass
-// works on what that writer wrote: a race with another writer, not a
-// failed call tried again (alibaba/otter `SystemArbitrateEvent`, seventeenth
-// pass).
+// works on what that writer wrote, and the loop ends when this writer
+// wins: not unbounded (alibaba/otter `SystemArbitrateEvent`, seventeenth
+// pass). Going round at once is RL201's, since the eighteenth pass
+// (`RL201/err/java-loop-version-conflict-at-once.java`).
 public class ActiveFlag {
 
     private final ZooKeeper zk;

@@ -284,15 +284,20 @@ pub(super) fn continues_outer(ctx: &Ctx<'_>, stmt: Node<'_>, lp: Node<'_>) -> bo
 /// first: a local state that changed under the call
 /// (`IndexOutOfBoundsException` after a concurrent removal,
 /// `IllegalAccessException` after another thread's `setAccessible(false)`,
-/// `ConcurrentModificationException`) or a write conflict (a duplicate
-/// key, or a stale version in a compare-and-set: ZooKeeper's
-/// `BadVersionException`, zkclient's `ZkBadVersionException`, Spring's
-/// `OptimisticLockingFailureException`, JPA's `OptimisticLockException`,
-/// Hibernate's `StaleObjectStateException`, Elasticsearch's
-/// `VersionConflictEngineException`): no remote call failed, another writer
-/// got there first and the next pass reads what it wrote (alibaba/otter
-/// `SystemArbitrateEvent`, seventeenth pass).
+/// `ConcurrentModificationException`) or a duplicate key: no remote call
+/// failed, and the next pass reads anew. A stale version in a
+/// compare-and-set is a conflict ([`conflict_only`]): reported when it goes
+/// round at once (eighteenth pass).
 pub(super) fn race_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
+    let types = super::catch_types(ctx, catch);
+    !types.is_empty()
+        && types
+            .iter()
+            .all(|(t, _)| race_only_type(ast::last_segment(t)))
+}
+
+/// An exception type [`race_only`] takes (its last segment).
+fn race_only_type(t: &str) -> bool {
     const RACES: &[&str] = &[
         "IndexOutOfBoundsException",
         "ArrayIndexOutOfBoundsException",
@@ -301,19 +306,38 @@ pub(super) fn race_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         "NoSuchElementException",
         "SQLIntegrityConstraintViolationException",
         "DuplicateKeyException",
-        "BadVersionException",
-        "ZkBadVersionException",
-        "OptimisticLockingFailureException",
-        "ObjectOptimisticLockingFailureException",
-        "OptimisticLockException",
-        "StaleObjectStateException",
-        "VersionConflictEngineException",
     ];
+    RACES.contains(&t)
+}
+
+/// Stale-version conflicts of a compare-and-set.
+const CONFLICTS: &[&str] = &[
+    "BadVersionException",
+    "ZkBadVersionException",
+    "OptimisticLockingFailureException",
+    "ObjectOptimisticLockingFailureException",
+    "OptimisticLockException",
+    "StaleObjectStateException",
+    "VersionConflictEngineException",
+];
+
+/// A catch of only races ([`race_only`]) and stale-version conflicts, at
+/// least one a conflict: another writer won, and the next pass reads what
+/// it wrote. Such a loop ends when this writer wins, so it is not
+/// unbounded and it retries one kind of failure; but it is a retry under
+/// contention, and one at once is reported (RL201, eighteenth pass: the
+/// losers all go round together and the work grows with the square of the
+/// writers, Brooker's "Exponential Backoff And Jitter", AWS 2015, and
+/// Square's Multipass outage of March 2017).
+pub(super) fn conflict_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     let types = super::catch_types(ctx, catch);
-    !types.is_empty()
-        && types
-            .iter()
-            .all(|(t, _)| RACES.contains(&ast::last_segment(t)))
+    types
+        .iter()
+        .any(|(t, _)| CONFLICTS.contains(&ast::last_segment(t)))
+        && types.iter().all(|(t, _)| {
+            let t = ast::last_segment(t);
+            CONFLICTS.contains(&t) || race_only_type(t)
+        })
 }
 
 /// `doRetry = (retryCount >= 0);` under `while (doRetry)` (or `done =

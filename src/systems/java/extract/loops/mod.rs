@@ -322,6 +322,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             "a poll for a state: the method is named for waiting until one (`waitUntil..`, `waitFor..`) and asks again under a time cap",
         ));
     }
+    // A prompt: each pass asks the user for new input (credentials), the
+    // next call is handed what the user answers (apache/lens).
+    if own.iter().any(|d| moves::prompts_user(ctx, *d)) {
+        return Err(Some(
+            "a prompt: each pass asks the user for new input (credentials, a line from the console), it repeats no failed call",
+        ));
+    }
     let body_stmts = statements(body);
     let mut found: Option<Try<'_>> = None;
     let mut calling_try = false;
@@ -382,7 +389,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             continue;
         }
         if retrying.iter().all(|c| catches::race_only(ctx, *c)) {
-            why_not = "a race with another thread or writer: only a local state exception (`IndexOutOfBoundsException`, `IllegalAccessException`..) or a write conflict (a duplicate key, a stale version) goes round, and the next pass reads anew";
+            why_not = "a race with another thread or writer: only a local state exception (`IndexOutOfBoundsException`, `IllegalAccessException`..) or a duplicate key goes round, and the next pass reads anew";
             continue;
         }
         if retrying.iter().all(|c| helpers::local_only(ctx, *c))
@@ -612,6 +619,14 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     {
         attempts.value.count = AttemptCount::Unknown;
         attempts.value.written_as = "a retry object handed each failure decides".into();
+    }
+    // Only a stale-version conflict goes round: the loop ends when this
+    // writer wins (not unbounded), and it retries that one kind.
+    let conflict = tr.retrying.iter().all(|c| catches::conflict_only(ctx, *c));
+    if conflict && matches!(attempts.value.count, AttemptCount::Unbounded) {
+        attempts.value.count = AttemptCount::Unknown;
+        attempts.value.written_as =
+            "a version conflict: the loop ends when this writer wins".into();
     }
     let mut p = RetryPolicy::new(System::JavaLoop, trimmed, attempts);
     p.name = ctx.enclosing_method(lp).map(|(_, m)| m);

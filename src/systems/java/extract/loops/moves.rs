@@ -504,3 +504,28 @@ fn handed_to_call(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
                 })
         })
 }
+
+/// A call that asks the user for input: a method named for a prompt
+/// (`Credentials.prompt()`, `promptForPassword()`), `readPassword`, a
+/// dialog's `showInputDialog`, or a line read from the console or standard
+/// input (`console.readLine(..)`, `scanner.nextLine()` on `System.in`).
+/// A loop whose pass prompts repairs its input by the user's next answer;
+/// it repeats no failed call (apache/lens `LensClientSingletonWrapper`,
+/// seventeenth pass).
+pub(super) fn prompts_user(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
+    if d.kind() != "method_invocation" {
+        return false;
+    }
+    let Some(name) = field(d, "name").map(|n| ctx.text(n)) else {
+        return false;
+    };
+    let lname = name.to_ascii_lowercase();
+    if lname.starts_with("prompt") || lname == "readpassword" || lname == "showinputdialog" {
+        return true;
+    }
+    let object = field(d, "object").map_or(String::new(), |o| ctx.text(o).to_ascii_lowercase());
+    matches!(lname.as_str(), "readline" | "nextline")
+        && ["console", "system.in", "stdin", "scanner"]
+            .iter()
+            .any(|w| object.contains(w))
+}

@@ -427,6 +427,15 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 span: spans.node(e),
             };
         }
+        // A method of this file that fails once the attempts are spent,
+        // under `?` (`self.get_servers()?`).
+        if found.is_none()
+            && let Some(e) = self.own_method_runs_out(body)
+        {
+            return AttemptsT::Unknown {
+                span: spans.node(e),
+            };
+        }
         if found.is_none() && delegates_bound(body_text) {
             return AttemptsT::Unknown { span: head };
         }

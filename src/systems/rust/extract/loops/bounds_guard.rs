@@ -111,3 +111,52 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         }
     }
 }
+
+impl LoopFinder<'_, '_, '_, '_, '_> {
+    /// `let servers = self.get_servers()?;` at the top of the loop's body,
+    /// where the method, of this file, compares a count to a limit
+    /// (`reconnects < max`, `self.max_reconnects`) and answers an `Err`:
+    /// it fails once the attempts are spent and the `?` carries that out
+    /// of the loop (nats-io/nats.rs `Connector::connect`, eighteenth pass).
+    /// The bound is the method's; the loop is not unbounded.
+    pub(super) fn own_method_runs_out<'x>(&self, body: &'x Block) -> Option<&'x Expr> {
+        let tried = |e: &'x Expr| -> Option<&'x Expr> {
+            let Expr::Try(t) = e else { return None };
+            let mut inner = &*t.expr;
+            if let Expr::Await(a) = inner {
+                inner = &a.base;
+            }
+            let Expr::MethodCall(m) = inner else {
+                return None;
+            };
+            matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self")).then_some(inner)
+        };
+        body.stmts.iter().take(64).find_map(|s| {
+            let e = match s {
+                Stmt::Local(l) => l.init.as_ref().map(|i| &*i.expr)?,
+                Stmt::Expr(e, _) => e,
+                _ => return None,
+            };
+            let call = tried(e)?;
+            let Expr::MethodCall(m) = call else {
+                return None;
+            };
+            let name = m.method.to_string();
+            let runs_out =
+                self.bodies
+                    .iter()
+                    .filter(|(n, ..)| *n == name)
+                    .take(4)
+                    .any(|(_, _, b, _)| {
+                        let t = self.ev.spans.block_text(b).to_ascii_lowercase();
+                        let limit = ["max", "limit"].iter().any(|w| t.contains(w));
+                        let count = ["attempt", "retr", "reconnect", "tries", "count"]
+                            .iter()
+                            .any(|w| t.contains(w));
+                        let compares = [" < ", " <= ", " >= ", " > "].iter().any(|c| t.contains(c));
+                        limit && count && compares && t.contains("err(")
+                    });
+            runs_out.then_some(call)
+        })
+    }
+}

@@ -203,6 +203,45 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 "local work: what each pass attempts ({op}) does not leave the process (the file system, a local process, a local or Unix-domain socket), so no server is retried"
             )));
         }
+        // A socket of this host reached another way than by the attempt's
+        // own name (a helper, a closure, an address made before the loop,
+        // the file's Unix connector), or only a not-ready error going
+        // round: a readiness wait (`readiness.rs`).
+        let cx = super::remote::Cx {
+            spans,
+            bodies: self.bodies,
+            imports: self.imports,
+            fname: self.fname,
+            fn_span: self.fn_span,
+            fn_start: self.fn_start,
+            ipc_module: self.ev.ipc_module,
+        };
+        if !self.fname.is_empty()
+            && let Some(w) = super::readiness::local_socket(&cx, e, before)
+        {
+            return Err(Some(format!(
+                "a readiness wait on this host: the attempt reaches a Unix-domain or vsock socket ({w}), whose peer is a process on this machine not listening yet, so no server is retried"
+            )));
+        }
+        if !self.fname.is_empty()
+            && let Some(peer) = super::readiness::names_local_peer(spans, e)
+        {
+            return Err(Some(format!(
+                "a readiness wait on this host: the loop's own message names its peer local (`{peer}`), a process on this machine, so no server is retried"
+            )));
+        }
+        if let Some(guard) = super::readiness::polls_state(spans, body) {
+            return Err(Some(format!(
+                "a poll for a state: only a success in one state leaves (`{guard}`) and every other answer, a success in another state included, goes round"
+            )));
+        }
+        if shape.classified
+            && let Some(id) = super::readiness::only_not_ready(spans, e)
+        {
+            return Err(Some(format!(
+                "a readiness wait: the failures are sorted and only a not-ready error (`{id}`) goes round, so each pass asks whether a service has come up, it does not repeat a failed operation"
+            )));
+        }
         // A wait, read from the loop's function (`waits.rs`): a function
         // named for waiting, or one that reaches a loopback host, waits for
         // a state or for a process on this machine.
@@ -294,15 +333,6 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         // (`remote.rs`): an attempt nothing classifies is not remote. (A
         // retry macro's arm, read with no function around it, runs the
         // expression each call site hands it: a retry helper.)
-        let cx = super::remote::Cx {
-            spans,
-            bodies: self.bodies,
-            imports: self.imports,
-            fname: self.fname,
-            fn_span: self.fn_span,
-            fn_start: self.fn_start,
-            ipc_module: self.ev.ipc_module,
-        };
         why.push(if self.fname.is_empty() {
             "a retry macro: each pass runs the expression its call site hands it".to_string()
         } else {

@@ -36,6 +36,7 @@ mod network;
 mod policy;
 mod policy_ends;
 mod reach;
+mod readiness;
 mod remote;
 mod remote_text;
 mod shape;
