@@ -105,3 +105,23 @@ fn dapr_invocations_reach_the_app_ids_workload() {
     assert!(!names.contains("eshop"), "{names:?}");
     assert!(names.contains("webshoppingagg"), "{names:?}");
 }
+
+/// A Dapr `Resiliency` puts its target's retry on the invocations of that
+/// app id, its `DefaultAppRetryPolicy` on the others, and a resource
+/// scoped to another app id on none of the caller's (the fixture's
+/// README works it out).
+#[test]
+fn dapr_resiliency_retries_the_invocations_of_its_targets() {
+    let (_, g) = build("testdata/graph/csharp-dapr-resiliency");
+    let edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            "Web_Shopping_HttpAggregator -> basket-api x6",
+            "Web_Shopping_HttpAggregator -> catalog-api x3",
+        ]
+    );
+}

@@ -20,6 +20,10 @@ type Routes = BTreeMap<(System, String), (FileId, usize)>;
 /// Policies configured per (service, name): Resilience4j instances,
 /// named HTTP clients.
 type Named = BTreeMap<(String, String), (FileId, usize)>;
+/// Policies of runtimes that carry calls by name (`SystemSpec::invoked_via`,
+/// Dapr's `Resiliency`) by system and callee (empty: every callee no
+/// policy names).
+type Invocations = BTreeMap<(System, String), Vec<(FileId, usize)>>;
 
 /// Build the graph from every file's facts and the configuration.
 pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
@@ -34,6 +38,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     b.graph.mesh = meshes.any(&b);
     let mesh_default = mesh_default(files);
     let routes = mesh_routes(&b);
+    let invocations = invocations(&b);
     let configured = instances(&mut b);
     let (clients, client_beans) = named_clients(&b);
     let waypoints = waypoints(&b, &meshes);
@@ -43,6 +48,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
         routes: &routes,
         mesh_default,
         waypoints: &waypoints,
+        invocations: &invocations,
     };
     let narrowed = file_edges(&mut b, &cx, &configured, &clients, &client_beans);
     super::routes::share_paths(&mut b.graph.edges, &narrowed);
@@ -60,6 +66,7 @@ struct EdgeCx<'a> {
     mesh_default: Option<(FileId, usize)>,
     /// Istio ambient waypoints by the service they front (`mesh.rs`).
     waypoints: &'a BTreeMap<String, Waypoint>,
+    invocations: &'a Invocations,
 }
 
 /// Mesh route policies (an Istio VirtualService, a Linkerd
@@ -69,7 +76,7 @@ fn mesh_routes(b: &Builder<'_>) -> Routes {
     let mut routes: Routes = BTreeMap::new();
     for (id, f) in files.iter().enumerate() {
         for (i, p) in f.facts.policies.iter().enumerate() {
-            if p.system.layer() != LayerKind::Mesh {
+            if p.system.layer() != LayerKind::Mesh || p.system.spec().invoked_via.is_some() {
                 continue;
             }
             let Some(callee) = &p.scope.callee else {
@@ -277,6 +284,69 @@ fn entry_protocols(files: &[ScannedFile]) -> HashMap<(String, String), Protocol>
         }
     }
     out
+}
+
+/// The policies of runtimes that carry calls by name, by system and callee.
+fn invocations(b: &Builder<'_>) -> Invocations {
+    let mut out = Invocations::new();
+    for (id, f) in b.files.iter().enumerate() {
+        for (i, p) in f.facts.policies.iter().enumerate() {
+            if p.system.spec().invoked_via.is_none() {
+                continue;
+            }
+            let callee = p.scope.callee.as_ref().map_or(String::new(), |c| {
+                let written = b.written_host(id, c.span, &c.value);
+                b.canonical(written.as_deref().unwrap_or(&c.value))
+            });
+            out.entry((p.system.clone(), callee))
+                .or_default()
+                .push((id, i));
+        }
+    }
+    out
+}
+
+/// The layer of a runtime carrying a call by name (a Dapr invocation of
+/// an app id): its policy for the callee where one names it, else its
+/// policy for every other callee, among those whose `scope.caller` is
+/// none or the caller.
+fn invocation_layer(
+    b: &Builder<'_>,
+    cx: &EdgeCx<'_>,
+    via: &str,
+    caller: &str,
+    to: ServiceId,
+) -> Option<RetryLayer> {
+    if cx.invocations.is_empty() {
+        return None;
+    }
+    let name = &b.graph.services[to].name;
+    let base = b.base_name(name).to_string();
+    let mine = |&&(f, i): &&(FileId, usize)| {
+        let p: &RetryPolicy = &b.files[f].facts.policies[i];
+        p.scope
+            .caller
+            .as_ref()
+            .is_none_or(|c| b.canonical(c) == caller)
+    };
+    cx.invocations
+        .iter()
+        .filter(|((s, _), _)| s.spec().invoked_via.is_some_and(|v| via.starts_with(v)))
+        .map(|((s, _), _)| s.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .find_map(|s| {
+            [name.clone(), base.clone(), String::new()]
+                .into_iter()
+                .find_map(|h| {
+                    cx.invocations
+                        .get(&(s.clone(), h))?
+                        .iter()
+                        .find(mine)
+                        .copied()
+                })
+        })
+        .map(|(f, i)| layer_of(f, i, &b.files[f].facts.policies[i]))
 }
 
 /// The caller's sidecar layer on a call, where the caller runs in a mesh,
@@ -521,6 +591,7 @@ fn file_edges(
                     {
                         layers.push(l);
                     }
+                    layers.extend(invocation_layer(b, cx, &e.via, &caller, to));
                     layers.sort_by_key(|l| l.kind);
                     let base = super::routes::path_of_edge(files, &entry_paths, id, e.span, &e.via);
                     // A client sending several paths (an HTTP interface's

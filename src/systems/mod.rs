@@ -21,6 +21,7 @@
 pub mod aws;
 pub mod cloud_tasks;
 pub mod csharp;
+pub mod dapr;
 pub mod dotnet;
 pub mod edit;
 pub mod envoy;
@@ -129,6 +130,12 @@ pub struct SystemSpec {
     /// calls in its body only, never a client the file builds for calls
     /// elsewhere (the graph's one-policy-per-file fallback).
     pub loop_body: bool,
+    /// For a runtime whose sidecar carries the calls its SDK makes by
+    /// name (Dapr service invocation by app id): how the `via` of such a
+    /// call begins. The graph puts the system's policy for the callee
+    /// (`scope.callee`; none: every callee without one) on those calls
+    /// only, where the policy's `scope.caller` is none or the caller.
+    pub invoked_via: Option<&'static str>,
 }
 
 /// A retry quota: a retry takes `cost` tokens (`timeout_cost` after a
@@ -160,6 +167,7 @@ impl SystemSpec {
             retry_quota: None,
             background: false,
             loop_body: false,
+            invoked_via: None,
         }
     }
 }

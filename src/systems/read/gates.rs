@@ -162,6 +162,8 @@ pub(super) fn accepts(name: &str, r: &Root<'_>) -> bool {
         }
         // knative::read::extract.
         "knative" => r.api().starts_with(knative::read::API_GROUP),
+        // dapr::read::extract: a `Resiliency` of its group.
+        "dapr" => r.api().starts_with("dapr.io/") && r.kind_is(&["Resiliency"]),
         // read::embedded::read: the values of a ConfigMap's `data` or a
         // Secret's `stringData`.
         "embedded" => r.kind_is(&["ConfigMap", "Secret"]),
@@ -184,6 +186,7 @@ pub(super) fn has_gate(name: &str) -> bool {
             | "ingress-nginx"
             | "ingress-classes"
             | "knative"
+            | "dapr"
             | "embedded"
     )
 }

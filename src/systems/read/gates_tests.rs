@@ -136,6 +136,10 @@ fn each_gate_mirrors_its_reader() {
         "envoygateway",
         &object("gateway.envoyproxy.io/v1alpha1", "BackendTrafficPolicy")
     ));
+    assert!(
+        accepts("dapr", &object("dapr.io/v1alpha1", "Resiliency"))
+            && !accepts("dapr", &object("dapr.io/v1alpha1", "Component"))
+    );
     // A reader with no gate reads every document.
     assert!(accepts("grpc", &listed) && accepts("aws", &listed) && accepts("dotnet", &listed));
 }
@@ -343,5 +347,5 @@ fn has_gate_names_the_gated_readers() {
         assert_eq!(has_gate(name), !accepts(name, &role), "{name}");
         gated += usize::from(has_gate(name));
     }
-    assert_eq!(gated, 11);
+    assert_eq!(gated, 12);
 }

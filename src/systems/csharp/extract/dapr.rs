@@ -10,8 +10,9 @@
 //!   `CreateInvokeMethodRequest(..)`: the app id is the first string
 //!   argument (after an optional `HttpMethod`), or the `appId:` one.
 //!
-//! Dapr's own retry of an invocation is no layer here: without a
-//! `Resiliency` policy for the target, the sidecar repeats a call only
+//! Dapr's own retry of an invocation is no layer here (a `Resiliency`
+//! policy for the target is, `systems/dapr/`, put on the call by the
+//! graph): without one, the sidecar repeats a call only
 //! when the remote sidecar could not be reached (gRPC `Unavailable` or
 //! `Unauthenticated`, 3 times 1 s apart); any other failure, the app's
 //! included, is final (`backoff.Permanent`): dapr/dapr d8450742ce
@@ -35,8 +36,9 @@ const INVOKE: &[&str] = &[
     "CreateInvokeMethodRequest",
 ];
 
-/// How the via of a Dapr invocation begins.
-pub const VIA: &str = "Dapr service invocation";
+/// How the via of a Dapr invocation begins (the Dapr folder's: its
+/// `Resiliency` policies go on these calls).
+pub const VIA: &str = crate::systems::dapr::INVOKE_VIA;
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     for &n in &ctx.nodes {
