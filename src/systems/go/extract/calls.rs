@@ -13,6 +13,7 @@ use super::libs::{client_timeout, timeout_at};
 use super::{Ctx, Pkg, RetryScope, args, field, named_children, span};
 use crate::model::calls::{CallEdge, UnresolvedCall};
 use crate::model::{EmbeddedConfig, Facts, IdempotencyKey, Located, Methods, System, Timeout};
+use crate::systems::go::extract::KindName;
 use std::time::Duration;
 use tree_sitter::Node;
 
@@ -161,7 +162,8 @@ fn collect<'a>(ctx: &Ctx<'a>, facts: &Facts) -> Vec<Call<'a>> {
             continue;
         }
         // `client.Get(url)` / `http.DefaultClient.Do(req)` / `c.Do(req)`.
-        let Some(f) = field(n, "function").filter(|f| f.kind() == "selector_expression") else {
+        let Some(f) = field(n, "function").filter(|f| f.kind_name() == "selector_expression")
+        else {
             continue;
         };
         let (Some(recv), Some(m)) = (field(f, "operand"), field(f, "field")) else {
@@ -430,14 +432,14 @@ fn embedded_service_configs(ctx: &Ctx<'_>) -> Vec<(usize, EmbeddedConfig)> {
             continue;
         };
         // `string(policyJSON)` for a `[]byte` variable.
-        let id = if arg.kind() == "call_expression"
+        let id = if arg.kind_name() == "call_expression"
             && field(arg, "function").is_some_and(|f| ctx.text(f) == "string")
         {
             args(arg).first().copied()
         } else {
             Some(arg)
         };
-        let Some(id) = id.filter(|i| i.kind() == "identifier") else {
+        let Some(id) = id.filter(|i| i.kind_name() == "identifier") else {
             continue;
         };
         if let Some(path) = embed_directive(ctx, ctx.text(id)) {
@@ -459,7 +461,7 @@ fn embedded_service_configs(ctx: &Ctx<'_>) -> Vec<(usize, EmbeddedConfig)> {
 /// package-level variable `name` names (no pattern, no second file).
 fn embed_directive(ctx: &Ctx<'_>, name: &str) -> Option<String> {
     let spec = ctx.nodes.iter().copied().find(|v| {
-        v.kind() == "var_spec" && field(*v, "name").is_some_and(|x| ctx.text(x) == name)
+        v.kind_name() == "var_spec" && field(*v, "name").is_some_and(|x| ctx.text(x) == name)
     })?;
     // The line above the spec's line (or above `var` of a one-line
     // declaration, which is the same line).
@@ -483,7 +485,7 @@ pub(super) fn option_nodes<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'a>> {
     let mut opts: Vec<Node<'a>> = args(call);
     let mut more = Vec::new();
     for o in &opts {
-        if o.kind() != "variadic_argument" {
+        if o.kind_name() != "variadic_argument" {
             continue;
         }
         let Some(inner) = named_children(*o).first().copied() else {
@@ -491,13 +493,13 @@ pub(super) fn option_nodes<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'a>> {
         };
         // `append(opts, grpc.WithDisableRetry())...`: its options and
         // slices.
-        let parts = if inner.kind() == "call_expression"
+        let parts = if inner.kind_name() == "call_expression"
             && field(inner, "function").is_some_and(|f| ctx.text(f) == "append")
         {
             args(inner)
                 .into_iter()
                 .map(|a| {
-                    if a.kind() == "variadic_argument" {
+                    if a.kind_name() == "variadic_argument" {
                         named_children(a).first().copied().unwrap_or(a)
                     } else {
                         a
@@ -508,7 +510,7 @@ pub(super) fn option_nodes<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'a>> {
             vec![inner]
         };
         for p in parts {
-            let lit = if p.kind() == "identifier" {
+            let lit = if p.kind_name() == "identifier" {
                 ctx.binding(ctx.text(p), p.start_byte())
                     .and_then(super::composite)
             } else {
@@ -520,7 +522,7 @@ pub(super) fn option_nodes<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'a>> {
                         more.extend(named_children(e));
                     }
                 }
-                None if p.kind() == "call_expression" => more.push(p),
+                None if p.kind_name() == "call_expression" => more.push(p),
                 None => {}
             }
         }
@@ -573,7 +575,7 @@ pub(super) fn grpc_options(
             crate::source::Span::new(lit.start_byte() + 1, lit.end_byte().saturating_sub(1));
         // Only grpc-go reads this config, with its own JSON rules.
         let read = crate::systems::grpc::extract::as_grpc_go(|| {
-            if lit.kind() == "raw_string_literal" {
+            if lit.kind_name() == "raw_string_literal" {
                 crate::systems::grpc::extract::extract_raw_json_literal(ctx.src, inner, facts)
             } else {
                 crate::systems::grpc::extract::extract_json_literal(ctx.src, inner, facts)
@@ -598,7 +600,7 @@ pub(super) fn grpc_options(
 fn resolve_literal<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
     let mut cur = n;
     for _ in 0..super::MAX_DEPTH {
-        match cur.kind() {
+        match cur.kind_name() {
             "interpreted_string_literal" | "raw_string_literal" => return Some(cur),
             "identifier" => {
                 cur = ctx
@@ -639,15 +641,15 @@ fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
 /// `x.Field` (or `x.y.Field`) whose field this file does not fill: the
 /// field's name.
 pub(super) fn other_files_field<'a>(ctx: &Ctx<'a>, n: Node<'_>) -> Option<&'a str> {
-    if n.kind() != "selector_expression" {
+    if n.kind_name() != "selector_expression" {
         return None;
     }
     let operand = field(n, "operand")?;
-    if !matches!(operand.kind(), "identifier" | "selector_expression") {
+    if !matches!(operand.kind_name(), "identifier" | "selector_expression") {
         return None;
     }
     // A package's name (`config.Addr`) is a variable, not a field.
-    if operand.kind() == "identifier" && ctx.pkg(ctx.text(operand)).is_some() {
+    if operand.kind_name() == "identifier" && ctx.pkg(ctx.text(operand)).is_some() {
         return None;
     }
     Some(ctx.text(field(n, "field")?))

@@ -5,6 +5,7 @@
 //! (`UnresolvedCall::if_unset`): the workload's entry wins over it.
 
 use super::{Ctx, field};
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// The lookup `name` holds before the `if` that gives it the default
@@ -12,7 +13,7 @@ use tree_sitter::Node;
 /// condition asks whether the lookup found nothing), if it is one.
 pub(super) fn lookup_before<'a>(ctx: &Ctx<'a>, name: &str, value: Node<'a>) -> Option<Node<'a>> {
     if !matches!(
-        value.kind(),
+        value.kind_name(),
         "interpreted_string_literal" | "raw_string_literal"
     ) {
         return None;
@@ -20,12 +21,12 @@ pub(super) fn lookup_before<'a>(ctx: &Ctx<'a>, name: &str, value: Node<'a>) -> O
     // value <- expression_list <- assignment <- block (<- statement_list)
     // <- if_statement.
     let assign = value.parent()?.parent()?;
-    if assign.kind() != "assignment_statement" {
+    if assign.kind_name() != "assignment_statement" {
         return None;
     }
     let stmt = std::iter::successors(assign.parent(), |p| p.parent())
         .take(3)
-        .find(|p| p.kind() == "if_statement")?;
+        .find(|p| p.kind_name() == "if_statement")?;
     let consequence = field(stmt, "consequence")?;
     if !(consequence.start_byte() <= assign.start_byte()
         && assign.end_byte() <= consequence.end_byte())

@@ -9,6 +9,7 @@
 use super::eval;
 use super::{Ctx, Pkg, args, field, named_children, span};
 use crate::source::Span;
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// Call sites of a function read for its parameter, at most.
@@ -22,7 +23,7 @@ pub(super) fn getenvs(ctx: &Ctx<'_>, n: Node<'_>) -> Vec<(String, Span)> {
         return vec![(env, span(n))];
     }
     let mut out = Vec::new();
-    if n.kind() != "identifier" {
+    if n.kind_name() != "identifier" {
         return out;
     }
     let name = ctx.text(n);
@@ -31,7 +32,7 @@ pub(super) fn getenvs(ctx: &Ctx<'_>, n: Node<'_>) -> Vec<(String, Span)> {
     if ctx.binding(name, n.start_byte()).is_some() {
         return out;
     }
-    let Some(f) = super::enclosing_function(n).filter(|f| f.kind() == "function_declaration")
+    let Some(f) = super::enclosing_function(n).filter(|f| f.kind_name() == "function_declaration")
     else {
         return out;
     };
@@ -47,7 +48,9 @@ pub(super) fn getenvs(ctx: &Ctx<'_>, n: Node<'_>) -> Vec<(String, Span)> {
         if out.len() >= MAX_CALLERS {
             break;
         }
-        if !field(c, "function").is_some_and(|x| x.kind() == "identifier" && ctx.text(x) == fname) {
+        if !field(c, "function")
+            .is_some_and(|x| x.kind_name() == "identifier" && ctx.text(x) == fname)
+        {
             continue;
         }
         if let Some(&a) = args(c).get(index)
@@ -85,7 +88,7 @@ fn field_env(ctx: &Ctx<'_>, name: &str, depth: usize) -> Option<String> {
         }
     }
     for &n in &ctx.nodes {
-        match n.kind() {
+        match n.kind_name() {
             "keyed_element" => {
                 let (Some(k), Some(v)) = (field(n, "key"), field(n, "value")) else {
                     continue;
@@ -115,16 +118,16 @@ fn field_env(ctx: &Ctx<'_>, name: &str, depth: usize) -> Option<String> {
 fn stored_through(ctx: &Ctx<'_>, call: Node<'_>, name: &str) -> Option<String> {
     let a = args(call);
     let pi = a.iter().position(|x| {
-        x.kind() == "unary_expression"
+        x.kind_name() == "unary_expression"
             && ctx.text(*x).starts_with('&')
             && named_children(*x).last().is_some_and(|s| {
-                s.kind() == "selector_expression"
+                s.kind_name() == "selector_expression"
                     && field(*s, "field").is_some_and(|f| ctx.text(f) == name)
             })
     })?;
-    let fname = ctx.text(field(call, "function").filter(|f| f.kind() == "identifier")?);
+    let fname = ctx.text(field(call, "function").filter(|f| f.kind_name() == "identifier")?);
     let decl = ctx.nodes.iter().copied().find(|d| {
-        d.kind() == "function_declaration"
+        d.kind_name() == "function_declaration"
             && field(*d, "name").is_some_and(|x| ctx.text(x) == fname)
     })?;
     let target = param_name(ctx, decl, pi)?;
@@ -141,7 +144,7 @@ fn stored_through(ctx: &Ctx<'_>, call: Node<'_>, name: &str) -> Option<String> {
         .find_map(|n| match ctx.pkg_call(*n) {
             Some((Pkg::Os, "Getenv" | "LookupEnv")) => args(*n)
                 .first()
-                .filter(|k| k.kind() == "identifier")
+                .filter(|k| k.kind_name() == "identifier")
                 .map(|k| ctx.text(*k)),
             _ => None,
         })?;
@@ -182,7 +185,7 @@ fn getenv_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
     }
     // `cs.shippingAddr`: a struct field the file fills from the
     // environment.
-    if cur.kind() == "selector_expression" {
+    if cur.kind_name() == "selector_expression" {
         let name = ctx.text(field(cur, "field")?);
         let env = field_env(ctx, name, depth);
         if env.is_none() {
@@ -202,7 +205,7 @@ pub(super) fn host_node<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
     // The text before the host already read (`"http://"`).
     let mut before = String::new();
     for _ in 0..super::MAX_DEPTH {
-        if cur.kind() == "identifier" {
+        if cur.kind_name() == "identifier" {
             let v = ctx
                 .binding(ctx.text(cur), cur.start_byte())
                 .filter(|v| v.id() != cur.id())?;
@@ -232,7 +235,7 @@ pub(super) fn host_node<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
         // `os.Getenv("HOST") + ":" + port`, `"http://" + os.Getenv("HOST")
         // + ..`: the operand at the start, or right after the scheme, gives
         // the host.
-        if cur.kind() == "binary_expression"
+        if cur.kind_name() == "binary_expression"
             && field(cur, "operator").is_some_and(|o| ctx.text(o) == "+")
         {
             let mut ops = Vec::new();
@@ -259,7 +262,7 @@ fn flatten_plus<'a>(ctx: &Ctx<'a>, n: Node<'a>, out: &mut Vec<Node<'a>>) {
     if out.len() >= 16 {
         return;
     }
-    if n.kind() == "binary_expression"
+    if n.kind_name() == "binary_expression"
         && field(n, "operator").is_some_and(|o| ctx.text(o) == "+")
         && let (Some(l), Some(r)) = (field(n, "left"), field(n, "right"))
     {

@@ -5,6 +5,7 @@
 //! at most [`MAX_DEPTH`] deep.
 
 use super::{Ctx, MAX_DEPTH, Pkg, field, named_children};
+use crate::systems::go::extract::KindName;
 use std::time::Duration;
 use tree_sitter::Node;
 pub use values::package_numbers;
@@ -37,7 +38,7 @@ fn num_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Num> {
             duration: false,
         })
     };
-    match n.kind() {
+    match n.kind_name() {
         "int_literal" => plain(parse_int(ctx.text(n))? as f64),
         "float_literal" => plain(ctx.text(n).replace('_', "").parse().ok()?),
         "parenthesized_expression" => num_at(ctx, *named_children(n).first()?, depth + 1),
@@ -152,7 +153,7 @@ fn num_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Num> {
 /// the value, as `os.getenv`'s fallback is.
 fn viper_default<'a>(ctx: &Ctx<'a>, call: Node<'_>) -> Option<Node<'a>> {
     let f = field(call, "function")?;
-    if f.kind() != "selector_expression" {
+    if f.kind_name() != "selector_expression" {
         return None;
     }
     let getter = ctx.text(field(f, "field")?);
@@ -178,7 +179,7 @@ fn viper_default<'a>(ctx: &Ctx<'a>, call: Node<'_>) -> Option<Node<'a>> {
     let recv = ctx.text(recv);
     ctx.calls.iter().find_map(|&c| {
         let g = field(c, "function")?;
-        if g.kind() != "selector_expression"
+        if g.kind_name() != "selector_expression"
             || ctx.text(field(g, "field")?) != "SetDefault"
             || ctx.text(field(g, "operand")?) != recv
         {
@@ -199,14 +200,14 @@ fn viper_default<'a>(ctx: &Ctx<'a>, call: Node<'_>) -> Option<Node<'a>> {
 fn zero_default<'a>(ctx: &Ctx<'a>, sel: Node<'_>) -> Option<Node<'a>> {
     let name = ctx.text(field(sel, "field")?);
     ctx.nodes.iter().take(super::MAX_NODES).find_map(|&i| {
-        if i.kind() != "if_statement" {
+        if i.kind_name() != "if_statement" {
             return None;
         }
-        let k = field(i, "condition").filter(|k| k.kind() == "binary_expression")?;
+        let k = field(i, "condition").filter(|k| k.kind_name() == "binary_expression")?;
         let (l, r) = (field(k, "left")?, field(k, "right")?);
         if !matches!(ctx.text(field(k, "operator")?), "==" | "<=")
             || ctx.text(r) != "0"
-            || l.kind() != "selector_expression"
+            || l.kind_name() != "selector_expression"
             || field(l, "field").map(|f| ctx.text(f)) != Some(name)
         {
             return None;
@@ -214,7 +215,7 @@ fn zero_default<'a>(ctx: &Ctx<'a>, sel: Node<'_>) -> Option<Node<'a>> {
         let block = field(i, "consequence")?;
         let stmts: Vec<Node<'a>> = super::op_sorts::statements(block);
         stmts.into_iter().find_map(|a| {
-            if a.kind() != "assignment_statement"
+            if a.kind_name() != "assignment_statement"
                 || field(a, "operator").map(|o| ctx.text(o)) != Some("=")
                 || field(a, "left").map(|x| ctx.text(x)) != Some(ctx.text(l))
             {
@@ -264,7 +265,7 @@ fn string_at(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }
-    match n.kind() {
+    match n.kind_name() {
         "interpreted_string_literal" => Some(unquote(ctx.text(n))),
         "raw_string_literal" => Some(ctx.text(n).trim_matches('`').to_string()),
         "parenthesized_expression" => string_at(ctx, *named_children(n).first()?, depth + 1),

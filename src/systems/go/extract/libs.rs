@@ -25,6 +25,7 @@ use crate::model::{
     AttemptCount, Condition, Delay, Facts, Jitter, Located, Methods, RetryOn, RetryPolicy, Timeout,
 };
 use crate::systems::go as sys;
+use crate::systems::go::extract::KindName;
 use go_retry_client_go::{client_go, go_retry, wait_backoff};
 use std::time::Duration;
 use tree_sitter::Node;
@@ -119,17 +120,17 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
 /// The code a retried operation runs: a function literal, or a function
 /// of this file named by the argument.
 pub fn operation_range(ctx: &Ctx<'_>, op: Node<'_>) -> Option<(usize, usize)> {
-    if op.kind() == "func_literal" {
+    if op.kind_name() == "func_literal" {
         return Some((op.start_byte(), op.end_byte()));
     }
     // `operation := func() (T, error) { .. }` passed by its name: the
     // last such literal before it in the same function (`binding` sees a
     // function literal as a scope of its own).
-    if op.kind() == "identifier" {
+    if op.kind_name() == "identifier" {
         let home = enclosing_function(op).map(|f| f.id());
         if let Some(f) = ctx.bindings.get(ctx.text(op)).and_then(|vs| {
             vs.iter().rev().find(|v| {
-                v.kind() == "func_literal"
+                v.kind_name() == "func_literal"
                     && v.end_byte() <= op.start_byte()
                     && enclosing_function(**v).map(|f| f.id()) == home
             })
@@ -142,7 +143,7 @@ pub fn operation_range(ctx: &Ctx<'_>, op: Node<'_>) -> Option<(usize, usize)> {
     ctx.nodes
         .iter()
         .find(|d| {
-            matches!(d.kind(), "function_declaration" | "method_declaration")
+            matches!(d.kind_name(), "function_declaration" | "method_declaration")
                 && field(**d, "name").is_some_and(|f| ctx.text(f) == name)
         })
         .map(|d| (d.start_byte(), d.end_byte()))
@@ -374,7 +375,7 @@ fn backoff_shape(ctx: &Ctx<'_>, b: Node<'_>, v5: bool, depth: usize) -> Shape {
     if depth > super::MAX_DEPTH {
         return unknown;
     }
-    match b.kind() {
+    match b.kind_name() {
         "identifier" => {
             let Some(v) = ctx.binding(ctx.text(b), b.start_byte()) else {
                 return unknown;
@@ -633,7 +634,7 @@ fn cenkalti<'a>(
     // `backoff.Retry(ctx, op, ..)` with `op` a parameter (woodpecker's
     // `retryRPC(ctx, c, name, op)`): each caller's operation decides what
     // is permanent, not known here.
-    let given = op.is_some_and(|o| o.kind() == "identifier" && range.is_none());
+    let given = op.is_some_and(|o| o.kind_name() == "identifier" && range.is_none());
     // The operation returns success for the errors it does not retry, or
     // fails only with errors of its own making (`op_sorts`).
     let sorted = range.and_then(|(s, e)| super::op_sorts::sorting(ctx, s, e));

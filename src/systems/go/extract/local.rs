@@ -10,6 +10,7 @@
 use super::{Ctx, Pkg, field};
 use crate::extract::values;
 use crate::model::values::ValueWant;
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// Every call among `calls` is local work or bookkeeping, and one at least
@@ -22,7 +23,7 @@ pub fn only_local<'a>(ctx: &Ctx<'_>, calls: impl IntoIterator<Item = Node<'a>>) 
     let mut of_module = Vec::new();
     let mut of_file = Vec::new();
     for c in calls {
-        if c.kind() != "call_expression" {
+        if c.kind_name() != "call_expression" {
             continue;
         }
         if works_locally(ctx, c) {
@@ -72,8 +73,8 @@ pub fn only_local<'a>(ctx: &Ctx<'_>, calls: impl IntoIterator<Item = Node<'a>>) 
 /// the standard library (its path's first element has a dot): maybe a
 /// package of the file's own module, which the link step reads.
 fn module_function(ctx: &Ctx<'_>, call: Node<'_>) -> Option<ValueWant> {
-    let f = field(call, "function").filter(|f| f.kind() == "selector_expression")?;
-    let operand = field(f, "operand").filter(|o| o.kind() == "identifier")?;
+    let f = field(call, "function").filter(|f| f.kind_name() == "selector_expression")?;
+    let operand = field(f, "operand").filter(|o| o.kind_name() == "identifier")?;
     let alias = ctx.text(operand);
     if ctx.pkg(alias).is_some() {
         return None;
@@ -111,7 +112,7 @@ fn works_locally(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
     ) {
         return true;
     }
-    let Some(f) = field(call, "function").filter(|f| f.kind() == "selector_expression") else {
+    let Some(f) = field(call, "function").filter(|f| f.kind_name() == "selector_expression") else {
         return false;
     };
     if field(f, "field").is_some_and(|n| ctx.text(n).starts_with("Listen")) {
@@ -145,7 +146,7 @@ fn bookkeeping(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
         return false;
     };
     let t = ctx.text(f);
-    if f.kind() == "identifier" {
+    if f.kind_name() == "identifier" {
         return matches!(
             t,
             "len"

@@ -8,6 +8,7 @@
 //! a maximum), jittered when it adds a random wait.
 
 use super::eval;
+use crate::systems::go::extract::KindName;
 #[path = "loops_counter.rs"]
 mod counter;
 #[path = "loops_growth.rs"]
@@ -60,7 +61,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         let head = named_children(n).into_iter().find(|c| c.id() != body.id());
         let (count, written) = match head {
             None => (AttemptCount::Unbounded, "for { .. }".to_string()),
-            Some(h) if h.kind() == "for_clause" => match field(h, "condition") {
+            Some(h) if h.kind_name() == "for_clause" => match field(h, "condition") {
                 Some(c) => (
                     bound(ctx, c, start(ctx, h, c)),
                     format!("for .. ; {} ; ..", super::one_line(ctx.text(c))),
@@ -70,7 +71,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             // `for x := range queue { .. queue <- x }`: a failed item put back
             // on the channel the loop reads comes round again (issue 28, EC2
             // DWFM 2025).
-            Some(h) if h.kind() == "range_clause" && requeues(ctx, n, h).is_some() => (
+            Some(h) if h.kind_name() == "range_clause" && requeues(ctx, n, h).is_some() => (
                 AttemptCount::Unbounded,
                 format!(
                     "for .. range {} {{ .. {} }}",
@@ -79,7 +80,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 ),
             ),
             // `for i := range 3` (Go 1.22): a counted loop.
-            Some(h) if h.kind() == "range_clause" && range_count(ctx, h).is_some() => (
+            Some(h) if h.kind_name() == "range_clause" && range_count(ctx, h).is_some() => (
                 AttemptCount::Finite(range_count(ctx, h).unwrap_or(0)),
                 format!(
                     "for .. range {}",
@@ -87,7 +88,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 ),
             ),
             // `for range xs` walks data; `for cond` has a bound not known here.
-            Some(h) if h.kind() == "range_clause" => continue,
+            Some(h) if h.kind_name() == "range_clause" => continue,
             Some(h) => (
                 AttemptCount::Unknown,
                 format!("for {}", super::one_line(ctx.text(h))),
@@ -111,10 +112,11 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             _ => (count, written),
         };
         let counted_range =
-            head.is_some_and(|h| h.kind() == "range_clause" && range_count(ctx, h).is_some());
-        let requeue =
-            !counted_range && head.is_some_and(|h| h.kind() == "range_clause") && sends(ctx, &own);
-        if head.is_some_and(|h| h.kind() == "range_clause") && !requeue && !counted_range {
+            head.is_some_and(|h| h.kind_name() == "range_clause" && range_count(ctx, h).is_some());
+        let requeue = !counted_range
+            && head.is_some_and(|h| h.kind_name() == "range_clause")
+            && sends(ctx, &own);
+        if head.is_some_and(|h| h.kind_name() == "range_clause") && !requeue && !counted_range {
             continue;
         }
         // Each pass hands the call another item: a walk, not a retry.
@@ -144,7 +146,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             // Only `for { }` and counted loops: `for backoff.Ongoing()`
             // and `for running()` wait or stop elsewhere.
             None if requeue => None,
-            None if (head.is_none_or(|h| h.kind() == "for_clause") || counted_range)
+            None if (head.is_none_or(|h| h.kind_name() == "for_clause") || counted_range)
                 && (goes_round_on_error(ctx, n, &own)
                     || (matches!(count, AttemptCount::Finite(_))
                         && walk::leaves_on_success(ctx, &own)))
@@ -162,7 +164,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         // and is not a `select` case (`case <-ctx.Done(): return`: a
         // shutdown, whatever the last try did).
         let exits = own.iter().any(|c| {
-            matches!(c.kind(), "return_statement" | "break_statement")
+            matches!(c.kind_name(), "return_statement" | "break_statement")
                 && !on_error_path(ctx, *c)
                 && !walk::gives_up(ctx, *c)
                 && !walk::on_cancel(*c, n)
@@ -293,7 +295,7 @@ fn sorted_errors(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
     let rounds: Vec<Node<'_>> = own
         .iter()
         .copied()
-        .filter(|c| c.kind() == "continue_statement" && on_error_path(ctx, *c))
+        .filter(|c| c.kind_name() == "continue_statement" && on_error_path(ctx, *c))
         .collect();
     if rounds.is_empty() {
         return None;
@@ -304,10 +306,10 @@ fn sorted_errors(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
         let mut test = None;
         for _ in 0..64 {
             let Some(c) = cur else { break };
-            if c.kind() == "for_statement" || c.kind() == "func_literal" {
+            if c.kind_name() == "for_statement" || c.kind_name() == "func_literal" {
                 break;
             }
-            if c.kind() == "if_statement" {
+            if c.kind_name() == "if_statement" {
                 test = field(c, "condition");
                 break;
             }
@@ -340,7 +342,7 @@ fn sorted_errors(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
 /// A `continue` inside an `if err != nil` block of the loop's own.
 fn goes_round_on_error(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>]) -> bool {
     own.iter().any(|c| {
-        c.kind() == "continue_statement" && continues(ctx, *c, lp) && on_error_path(ctx, *c)
+        c.kind_name() == "continue_statement" && continues(ctx, *c, lp) && on_error_path(ctx, *c)
     })
 }
 
@@ -353,7 +355,7 @@ fn continues(ctx: &Ctx<'_>, c: Node<'_>, lp: Node<'_>) -> bool {
         return true;
     };
     lp.parent()
-        .filter(|p| p.kind() == "labeled_statement")
+        .filter(|p| p.kind_name() == "labeled_statement")
         .and_then(|p| field(p, "label"))
         .is_some_and(|l| ctx.text(l) == ctx.text(label))
 }
@@ -363,11 +365,11 @@ fn continues(ctx: &Ctx<'_>, c: Node<'_>, lp: Node<'_>) -> bool {
 /// or a call named like a wait (`backoff.Wait()`, `b.NextBackOff()`,
 /// `pause(..)`).
 fn waits_elsewhere(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
-    own.iter().any(|c| match c.kind() {
+    own.iter().any(|c| match c.kind_name() {
         "select_statement" | "receive_statement" => true,
         "unary_expression" => field(*c, "operator").is_some_and(|o| ctx.text(o) == "<-"),
         "call_expression" => field(*c, "function").is_some_and(|f| {
-            let name = match f.kind() {
+            let name = match f.kind_name() {
                 "selector_expression" => field(f, "field").map_or("", |x| ctx.text(x)),
                 _ => ctx.text(f),
             }
@@ -385,8 +387,8 @@ fn waits_elsewhere(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
 /// library's local ones (time, fmt, os, strconv, math, rand, uuid).
 fn sends(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
     own.iter().any(|c| {
-        c.kind() == "call_expression"
-            && field(*c, "function").is_some_and(|f| f.kind() == "selector_expression")
+        c.kind_name() == "call_expression"
+            && field(*c, "function").is_some_and(|f| f.kind_name() == "selector_expression")
             && !matches!(
                 ctx.pkg_call(*c),
                 Some((
@@ -412,7 +414,7 @@ fn on_error_path(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     let (mut from, mut cur) = (n, n.parent());
     for _ in 0..64 {
         let Some(c) = cur else { return false };
-        match c.kind() {
+        match c.kind_name() {
             "for_statement" | "func_literal" => return false,
             // The `else` of `if err != nil` is the path with no error
             // (`if err != nil {..} else if bad(resp) {..} else { break }`).
@@ -452,11 +454,11 @@ fn has_deadline_case(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>]) -> bool {
         _ => false,
     };
     own.iter().any(|c| {
-        c.kind() == "communication_case"
+        c.kind_name() == "communication_case"
             && ctx.text(*c).trim_start().starts_with("case <-")
             && named_children(*c)
                 .iter()
-                .filter(|s| s.kind() == "statement_list")
+                .filter(|s| s.kind_name() == "statement_list")
                 .flat_map(|s| named_children(*s))
                 .any(leaves)
     })
@@ -517,7 +519,7 @@ fn range_count(ctx: &Ctx<'_>, h: Node<'_>) -> Option<u64> {
 
 /// `i < 5`, `i <= n`, `attempt < maxRetries`: the loop's bound.
 fn bound(ctx: &Ctx<'_>, c: Node<'_>, start: u64) -> AttemptCount {
-    if c.kind() != "binary_expression" {
+    if c.kind_name() != "binary_expression" {
         return AttemptCount::Unknown;
     }
     let (Some(op), Some(r)) = (field(c, "operator"), field(c, "right")) else {
@@ -534,10 +536,11 @@ fn bound(ctx: &Ctx<'_>, c: Node<'_>, start: u64) -> AttemptCount {
 /// number its initializer gives it (`attempt := 1; attempt <= 4` makes 4
 /// attempts, issue 28, fleetd #14757), else 0.
 fn start(ctx: &Ctx<'_>, clause: Node<'_>, cond: Node<'_>) -> u64 {
-    let Some(var) = field(cond, "left").filter(|l| l.kind() == "identifier") else {
+    let Some(var) = field(cond, "left").filter(|l| l.kind_name() == "identifier") else {
         return 0;
     };
-    let Some(init) = field(clause, "initializer").filter(|i| i.kind() == "short_var_declaration")
+    let Some(init) =
+        field(clause, "initializer").filter(|i| i.kind_name() == "short_var_declaration")
     else {
         return 0;
     };
@@ -557,7 +560,7 @@ fn server_delay(ctx: &Ctx<'_>, body: Node<'_>, own: &[Node<'_>]) -> Option<Locat
         .iter()
         .find(|h| lower.contains(&format!("\"{h}\"")))?;
     let lit = own.iter().copied().find(|c| {
-        c.kind() == "interpreted_string_literal"
+        c.kind_name() == "interpreted_string_literal"
             && ctx.text(*c).to_ascii_lowercase() == format!("\"{header}\"")
     })?;
     let after = &lower[lit.end_byte().saturating_sub(body.start_byte())..];
@@ -595,7 +598,7 @@ fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
     // no `continue` does.
     let has = |b: Node<'_>, kinds: &[&str]| {
         own.iter().any(|c| {
-            kinds.contains(&c.kind())
+            kinds.contains(&c.kind_name())
                 && b.start_byte() <= c.start_byte()
                 && c.end_byte() <= b.end_byte()
         })
@@ -605,7 +608,7 @@ fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
     };
     let mut tests = Vec::new();
     for &c in own {
-        match c.kind() {
+        match c.kind_name() {
             "if_statement" => {
                 let Some(cond) = field(c, "condition") else {
                     continue;
@@ -617,7 +620,7 @@ fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
                     continue;
                 };
                 let else_round = field(c, "alternative")
-                    .filter(|a| a.kind() == "block")
+                    .filter(|a| a.kind_name() == "block")
                     .map(|a| !leaves(a));
                 tests.push(Test {
                     holds,
@@ -636,7 +639,7 @@ fn statuses(ctx: &Ctx<'_>, own: &[Node<'_>]) -> Option<Located<RetryOn>> {
                 let mut listed = Statuses::none();
                 let mut default = None;
                 for case in named_children(c) {
-                    match case.kind() {
+                    match case.kind_name() {
                         "expression_case" => {
                             let Some(vals) = field(case, "value") else {
                                 continue;
@@ -698,10 +701,12 @@ fn requeues<'a>(ctx: &Ctx<'a>, lp: Node<'a>, h: Node<'a>) -> Option<Node<'a>> {
         if seen > 20_000 {
             return None;
         }
-        if n.kind() == "func_literal" || (n.kind() == "for_statement" && n.id() != lp.id()) {
+        if n.kind_name() == "func_literal"
+            || (n.kind_name() == "for_statement" && n.id() != lp.id())
+        {
             continue;
         }
-        if n.kind() == "send_statement"
+        if n.kind_name() == "send_statement"
             && field(n, "channel").is_some_and(|c| ctx.text(c) == ctx.text(ch))
             && field(n, "value").is_some_and(|v| vars.contains(&ctx.text(v)))
             && on_error_path(ctx, n)

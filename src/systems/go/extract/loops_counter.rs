@@ -9,6 +9,7 @@ use super::super::eval;
 use super::super::{Ctx, field, named_children, one_line};
 use super::walk::last_statement;
 use crate::model::AttemptCount;
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// The attempts a counter test of the loop `lp` (head `head`, own nodes
@@ -23,12 +24,12 @@ pub fn counted(
     own: &[Node<'_>],
 ) -> Option<(AttemptCount, String)> {
     for (i, &c) in own.iter().enumerate() {
-        if c.kind() != "if_statement" {
+        if c.kind_name() != "if_statement" {
             continue;
         }
         let leaves = field(c, "consequence")
             .and_then(last_statement)
-            .is_some_and(|s| matches!(s.kind(), "return_statement" | "break_statement"));
+            .is_some_and(|s| matches!(s.kind_name(), "return_statement" | "break_statement"));
         let Some(cond) = field(c, "condition").filter(|_| leaves) else {
             continue;
         };
@@ -78,7 +79,7 @@ pub fn counted(
             };
             // A test before any call of the pass stops the loop before
             // that pass's try.
-            let call_before = own[..i].iter().any(|n| n.kind() == "call_expression");
+            let call_before = own[..i].iter().any(|n| n.kind_name() == "call_expression");
             if !call_before {
                 k = k.saturating_sub(1);
             }
@@ -94,7 +95,7 @@ fn terms<'t>(cond: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
     if depth > 16 {
         return;
     }
-    match cond.kind() {
+    match cond.kind_name() {
         "parenthesized_expression" => {
             if let Some(inner) = named_children(cond).first() {
                 terms(*inner, out, depth + 1);
@@ -103,7 +104,7 @@ fn terms<'t>(cond: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
         "binary_expression" => {
             let op = cond
                 .child_by_field_name("operator")
-                .map(|o| o.kind())
+                .map(|o| o.kind_name())
                 .unwrap_or("");
             if op == "||" || op == "&&" {
                 for side in ["left", "right"] {
@@ -126,8 +127,8 @@ fn comparison<'a>(ctx: &Ctx<'a>, t: Node<'_>) -> Option<(&'a str, u64, &'a str)>
     if !matches!(op, ">=" | ">" | "==" | "<=" | "<") {
         return None;
     }
-    let l =
-        field(t, "left").filter(|l| matches!(l.kind(), "identifier" | "selector_expression"))?;
+    let l = field(t, "left")
+        .filter(|l| matches!(l.kind_name(), "identifier" | "selector_expression"))?;
     let limit = eval::count(ctx, field(t, "right")?)?;
     Some((ctx.text(l), limit, op))
 }
@@ -149,7 +150,7 @@ fn stepped(
     } else {
         ("inc_statement", "+=")
     };
-    let steps = |n: Node<'_>| match n.kind() {
+    let steps = |n: Node<'_>| match n.kind_name() {
         k if k == step => named_children(n)
             .first()
             .is_some_and(|v| ctx.text(*v) == var),
@@ -163,7 +164,7 @@ fn stepped(
         return Some(s.start_byte() < test.start_byte());
     }
     let update = head
-        .filter(|h| h.kind() == "for_clause")
+        .filter(|h| h.kind_name() == "for_clause")
         .and_then(|h| field(h, "update"))?;
     steps(update).then_some(false)
 }
@@ -173,9 +174,9 @@ fn stepped(
 /// before the loop in its block.
 fn first_value(ctx: &Ctx<'_>, var: &str, lp: Node<'_>, head: Option<Node<'_>>) -> Option<u64> {
     let init = |n: Node<'_>| -> Option<u64> {
-        match n.kind() {
+        match n.kind_name() {
             "short_var_declaration" | "assignment_statement" => {
-                if n.kind() == "assignment_statement"
+                if n.kind_name() == "assignment_statement"
                     && field(n, "operator").is_none_or(|o| ctx.text(o) != "=")
                 {
                     return None;
@@ -189,7 +190,7 @@ fn first_value(ctx: &Ctx<'_>, var: &str, lp: Node<'_>, head: Option<Node<'_>>) -
             "var_declaration" => {
                 let spec = named_children(n)
                     .into_iter()
-                    .find(|s| s.kind() == "var_spec")?;
+                    .find(|s| s.kind_name() == "var_spec")?;
                 let name = field(spec, "name")?;
                 if ctx.text(name) != var {
                     return None;
@@ -204,7 +205,7 @@ fn first_value(ctx: &Ctx<'_>, var: &str, lp: Node<'_>, head: Option<Node<'_>>) -
         }
     };
     if let Some(i) = head
-        .filter(|h| h.kind() == "for_clause")
+        .filter(|h| h.kind_name() == "for_clause")
         .and_then(|h| field(h, "initializer"))
     {
         return init(i);

@@ -8,6 +8,7 @@
 use super::super::eval::{self, Num};
 use super::super::{Ctx, MAX_DEPTH, Pkg, args, field, named_children};
 use crate::model::Delay;
+use crate::systems::go::extract::KindName;
 use std::time::Duration;
 use tree_sitter::Node;
 
@@ -15,7 +16,7 @@ use tree_sitter::Node;
 /// `time.Sleep`/`time.After`), `None` when it does not grow.
 pub fn growing(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait_arg: Node<'_>) -> Option<Delay> {
     // `delay + jitter` where the jitter is random: the delay's growth.
-    let wait_arg = if wait_arg.kind() == "binary_expression"
+    let wait_arg = if wait_arg.kind_name() == "binary_expression"
         && field(wait_arg, "operator").is_some_and(|o| ctx.text(o) == "+")
         && let (Some(l), Some(r)) = (field(wait_arg, "left"), field(wait_arg, "right"))
     {
@@ -30,7 +31,7 @@ pub fn growing(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait_arg: Node<'_>
     let mut expr = wait_arg;
     // `backoff := time.Duration(1<<i) * time.Second` in the loop, then
     // `time.Sleep(backoff)`.
-    if expr.kind() == "identifier"
+    if expr.kind_name() == "identifier"
         && let Some(v) = ctx.binding(ctx.text(expr), expr.start_byte())
         && v.id() != expr.id()
         && own.iter().any(|o| o.id() == v.id())
@@ -44,7 +45,7 @@ pub fn growing(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait_arg: Node<'_>
     if let Some(d) = linear(ctx, expr, &changing, 0) {
         return Some(d);
     }
-    if wait_arg.kind() != "identifier" {
+    if wait_arg.kind_name() != "identifier" {
         return None;
     }
     updated(ctx, lp, own, wait_arg)
@@ -67,7 +68,7 @@ fn in_place(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Opti
     if depth > MAX_DEPTH {
         return None;
     }
-    match n.kind() {
+    match n.kind_name() {
         "parenthesized_expression" => {
             in_place(ctx, *named_children(n).first()?, changing, depth + 1)
         }
@@ -141,7 +142,7 @@ fn linear(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Option
     let mut factors = Vec::new();
     product(n, &mut factors, depth);
     let counter = |f: Node<'_>| -> Option<()> {
-        let f = match f.kind() {
+        let f = match f.kind_name() {
             "call_expression"
                 if ctx.pkg_ref(field(f, "function")?) == Some((Pkg::Time, "Duration"))
                     || matches!(ctx.text(field(f, "function")?), "int" | "int64" | "float64") =>
@@ -154,11 +155,11 @@ fn linear(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Option
         // Duration(count+4) * time.Second`): still a step per pass; the
         // first waits are longer than the model's `step x n` by the
         // constant's share, so the total is a lower bound.
-        let f = match f.kind() {
+        let f = match f.kind_name() {
             "parenthesized_expression" => *named_children(f).first()?,
             _ => f,
         };
-        let f = match f.kind() {
+        let f = match f.kind_name() {
             "binary_expression"
                 if field(f, "operator").is_some_and(|o| matches!(ctx.text(o), "+" | "-")) =>
             {
@@ -177,7 +178,7 @@ fn linear(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Option
             }
             _ => f,
         };
-        (f.kind() == "identifier" && changing.contains(&ctx.text(f))).then_some(())
+        (f.kind_name() == "identifier" && changing.contains(&ctx.text(f))).then_some(())
     };
     let i = factors.iter().position(|f| counter(*f).is_some())?;
     let mut base = Num {
@@ -208,12 +209,12 @@ fn product<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
     if depth > MAX_DEPTH || out.len() > 16 {
         return;
     }
-    match n.kind() {
+    match n.kind_name() {
         "parenthesized_expression" => match named_children(n).first() {
             Some(inner) => product(*inner, out, depth + 1),
             None => out.push(n),
         },
-        "binary_expression" if field(n, "operator").is_some_and(|o| o.kind() == "*") => {
+        "binary_expression" if field(n, "operator").is_some_and(|o| o.kind_name() == "*") => {
             for side in ["left", "right"] {
                 if let Some(s) = field(n, side) {
                     product(s, out, depth + 1);
@@ -230,10 +231,10 @@ fn changing<'a>(ctx: &Ctx<'a>, lp: Node<'_>, own: &[Node<'_>]) -> Vec<&'a str> {
     let mut out = Vec::new();
     let update = named_children(lp)
         .into_iter()
-        .find(|c| c.kind() == "for_clause")
+        .find(|c| c.kind_name() == "for_clause")
         .and_then(|c| field(c, "update"));
     for s in update.into_iter().chain(own.iter().copied()) {
-        match s.kind() {
+        match s.kind_name() {
             "inc_statement" | "dec_statement" => {
                 out.extend(named_children(s).into_iter().next().map(|t| ctx.text(t)));
             }
@@ -261,16 +262,16 @@ fn assignments<'t>(
 ) -> Vec<(Node<'t>, &'static str, Node<'t>, bool)> {
     let update = named_children(lp)
         .into_iter()
-        .find(|c| c.kind() == "for_clause")
+        .find(|c| c.kind_name() == "for_clause")
         .and_then(|c| field(c, "update"))
-        .filter(|u| u.kind() == "assignment_statement");
+        .filter(|u| u.kind_name() == "assignment_statement");
     let mut out = Vec::new();
     for (u, in_clause) in own
         .iter()
         .map(|o| (*o, false))
         .chain(update.map(|u| (u, true)))
     {
-        if u.kind() != "assignment_statement" {
+        if u.kind_name() != "assignment_statement" {
             continue;
         }
         let (Some(l), Some(r), Some(op)) =
@@ -321,8 +322,10 @@ fn updated(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>], wait: Node<'_>) -> Opt
         let mut cur = v.parent();
         for _ in 0..3 {
             match cur {
-                Some(c) if matches!(c.kind(), "short_var_declaration" | "var_spec") => return true,
-                Some(c) if c.kind() == "assignment_statement" => return false,
+                Some(c) if matches!(c.kind_name(), "short_var_declaration" | "var_spec") => {
+                    return true;
+                }
+                Some(c) if c.kind_name() == "assignment_statement" => return false,
                 Some(c) => cur = c.parent(),
                 None => return false,
             }
@@ -416,7 +419,7 @@ fn times(ctx: &Ctx<'_>, r: Node<'_>, name: &str, depth: usize) -> Option<(f64, O
     if depth > MAX_DEPTH {
         return None;
     }
-    match r.kind() {
+    match r.kind_name() {
         "parenthesized_expression" => times(ctx, *named_children(r).first()?, name, depth + 1),
         "binary_expression" if field(r, "operator").is_some_and(|o| ctx.text(o) == "*") => {
             let (l, rr) = (field(r, "left")?, field(r, "right")?);
@@ -462,7 +465,7 @@ fn random(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     if t.contains("rand.") {
         return true;
     }
-    n.kind() == "identifier"
+    n.kind_name() == "identifier"
         && ctx
             .binding(t, n.start_byte())
             .is_some_and(|v| v.id() != n.id() && ctx.text(v).contains("rand."))
@@ -475,12 +478,12 @@ fn random(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
 /// `rand.Int63n(int64(backoff) / 10)` is 0.1, a random value of the whole
 /// delay 1. `None` for any other shape.
 pub fn jitter_before_cap(ctx: &Ctx<'_>, own: &[Node<'_>], wait_arg: Node<'_>) -> Option<f64> {
-    if wait_arg.kind() != "identifier" {
+    if wait_arg.kind_name() != "identifier" {
         return None;
     }
     let name = ctx.text(wait_arg);
     own.iter().find_map(|u| {
-        if u.kind() != "assignment_statement" {
+        if u.kind_name() != "assignment_statement" {
             return None;
         }
         let (l, r) = (field(*u, "left")?, field(*u, "right")?);
@@ -488,18 +491,19 @@ pub fn jitter_before_cap(ctx: &Ctx<'_>, own: &[Node<'_>], wait_arg: Node<'_>) ->
             return None;
         }
         let r = named_children(r).into_iter().next().unwrap_or(r);
-        if r.kind() != "call_expression" || field(r, "function").map(|f| ctx.text(f)) != Some("min")
+        if r.kind_name() != "call_expression"
+            || field(r, "function").map(|f| ctx.text(f)) != Some("min")
         {
             return None;
         }
         let sum = args(r).into_iter().find(|a| {
-            a.kind() == "binary_expression"
+            a.kind_name() == "binary_expression"
                 && field(*a, "operator").is_some_and(|o| ctx.text(o) == "+")
         })?;
         let j = [field(sum, "left")?, field(sum, "right")?]
             .into_iter()
             .find(|x| random(ctx, *x))?;
-        let j = if j.kind() == "identifier" {
+        let j = if j.kind_name() == "identifier" {
             ctx.binding(ctx.text(j), j.start_byte()).unwrap_or(j)
         } else {
             j

@@ -3,6 +3,7 @@
 //! succeed, as the Java loop reader sorts them (`walks_items`).
 
 use super::super::{Ctx, Pkg, field, named_children};
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// Names of a counter that counts attempts, not items.
@@ -21,7 +22,7 @@ fn counts_attempts(name: &str) -> bool {
 fn stepped<'a>(ctx: &Ctx<'a>, lp: Node<'_>, own: &[Node<'_>]) -> Vec<&'a str> {
     let mut out = Vec::new();
     let mut take = |s: Node<'_>| {
-        let var = match s.kind() {
+        let var = match s.kind_name() {
             "inc_statement" | "dec_statement" => named_children(s).first().copied(),
             "assignment_statement"
                 if field(s, "operator").is_some_and(|o| matches!(ctx.text(o), "+=" | "-=")) =>
@@ -30,7 +31,7 @@ fn stepped<'a>(ctx: &Ctx<'a>, lp: Node<'_>, own: &[Node<'_>]) -> Vec<&'a str> {
             }
             _ => None,
         };
-        if let Some(v) = var.filter(|v| v.kind() == "identifier") {
+        if let Some(v) = var.filter(|v| v.kind_name() == "identifier") {
             let name = ctx.text(v);
             if !counts_attempts(name) && !out.contains(&name) {
                 out.push(name);
@@ -39,7 +40,7 @@ fn stepped<'a>(ctx: &Ctx<'a>, lp: Node<'_>, own: &[Node<'_>]) -> Vec<&'a str> {
     };
     if let Some(update) = named_children(lp)
         .into_iter()
-        .find(|c| c.kind() == "for_clause")
+        .find(|c| c.kind_name() == "for_clause")
         .and_then(|c| field(c, "update"))
     {
         take(update);
@@ -78,7 +79,7 @@ pub fn walks_items(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>]) -> bool {
     }
     derived(ctx, own, &mut vars);
     own.iter().any(|&c| {
-        c.kind() == "call_expression"
+        c.kind_name() == "call_expression"
             && !reports(ctx, c)
             && !inside_report(ctx, c, lp)
             && field(c, "arguments").is_some_and(|a| names_any(ctx, a, &vars))
@@ -94,14 +95,17 @@ fn derived<'a>(ctx: &Ctx<'a>, own: &[Node<'_>], vars: &mut Vec<&'a str>) {
     for _ in 0..4 {
         let before = vars.len();
         for &c in own {
-            if !matches!(c.kind(), "short_var_declaration" | "assignment_statement") {
+            if !matches!(
+                c.kind_name(),
+                "short_var_declaration" | "assignment_statement"
+            ) {
                 continue;
             }
             let (Some(l), Some(r)) = (field(c, "left"), field(c, "right")) else {
                 continue;
             };
             let (lefts, rights) = (named_children(l), named_children(r));
-            if lefts.len() != 1 || rights.len() != 1 || lefts[0].kind() != "identifier" {
+            if lefts.len() != 1 || rights.len() != 1 || lefts[0].kind_name() != "identifier" {
                 continue;
             }
             let name = ctx.text(lefts[0]);
@@ -128,7 +132,7 @@ fn positional(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
         if seen > 256 {
             return false;
         }
-        match x.kind() {
+        match x.kind_name() {
             "index_expression"
             | "binary_expression"
             | "parenthesized_expression"
@@ -154,7 +158,7 @@ fn inside_report(ctx: &Ctx<'_>, call: Node<'_>, lp: Node<'_>) -> bool {
         if c.id() == lp.id() {
             return false;
         }
-        if c.kind() == "call_expression" && reports(ctx, c) {
+        if c.kind_name() == "call_expression" && reports(ctx, c) {
             return true;
         }
         cur = c.parent();
@@ -171,10 +175,10 @@ fn names_any(ctx: &Ctx<'_>, n: Node<'_>, vars: &[&str]) -> bool {
         if seen > 4_096 {
             return false;
         }
-        if x.kind() == "identifier" && vars.contains(&ctx.text(x)) {
+        if x.kind_name() == "identifier" && vars.contains(&ctx.text(x)) {
             return true;
         }
-        if x.kind() != "func_literal" {
+        if x.kind_name() != "func_literal" {
             stack.extend(named_children(x));
         }
     }
@@ -185,18 +189,18 @@ fn names_any(ctx: &Ctx<'_>, n: Node<'_>, vars: &[&str]) -> bool {
 /// fmt.Errorf("timeout waiting ..")`, `errors.New(..)`), the way a poll
 /// ends at its deadline. Not a success leaving the loop.
 pub fn gives_up(ctx: &Ctx<'_>, ret: Node<'_>) -> bool {
-    if ret.kind() != "return_statement" {
+    if ret.kind_name() != "return_statement" {
         return false;
     }
     let Some(list) = named_children(ret).first().copied() else {
         return false;
     };
-    let last = if list.kind() == "expression_list" {
+    let last = if list.kind_name() == "expression_list" {
         named_children(list).last().copied()
     } else {
         Some(list)
     };
-    last.filter(|e| e.kind() == "call_expression")
+    last.filter(|e| e.kind_name() == "call_expression")
         .and_then(|e| field(e, "function"))
         .is_some_and(|f| {
             matches!(
@@ -210,11 +214,16 @@ pub fn gives_up(ctx: &Ctx<'_>, ret: Node<'_>) -> bool {
 /// leaves, and an error goes round by falling through to the next pass.
 pub fn leaves_on_success(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
     own.iter().any(|&c| {
-        matches!(c.kind(), "break_statement" | "return_statement")
+        matches!(c.kind_name(), "break_statement" | "return_statement")
             && std::iter::successors(c.parent(), |p| p.parent())
                 .take(8)
-                .find(|p| matches!(p.kind(), "if_statement" | "for_statement" | "func_literal"))
-                .filter(|p| p.kind() == "if_statement")
+                .find(|p| {
+                    matches!(
+                        p.kind_name(),
+                        "if_statement" | "for_statement" | "func_literal"
+                    )
+                })
+                .filter(|p| p.kind_name() == "if_statement")
                 .and_then(|p| field(p, "condition"))
                 .is_some_and(|k| ctx.text(k).contains("err == nil"))
     })
@@ -234,7 +243,7 @@ pub fn errors_all_leave(ctx: &Ctx<'_>, body: Node<'_>) -> bool {
         if seen > 20_000 {
             return false;
         }
-        match n.kind() {
+        match n.kind_name() {
             "func_literal" => continue,
             "if_statement" => {
                 if let Some(k) = field(n, "condition").map(|k| ctx.text(k))
@@ -248,7 +257,7 @@ pub fn errors_all_leave(ctx: &Ctx<'_>, body: Node<'_>) -> bool {
                     );
                     let ends_in_return = field(n, "consequence")
                         .and_then(|b| last_statement(b))
-                        .is_some_and(|s| s.kind() == "return_statement");
+                        .is_some_and(|s| s.kind_name() == "return_statement");
                     if bare && ends_in_return {
                         leave += 1;
                     } else {
@@ -271,7 +280,7 @@ pub fn errors_all_leave(ctx: &Ctx<'_>, body: Node<'_>) -> bool {
 /// The last statement of a block (through its `statement_list`).
 pub(super) fn last_statement(block: Node<'_>) -> Option<Node<'_>> {
     let last = named_children(block).last().copied()?;
-    if last.kind() == "statement_list" {
+    if last.kind_name() == "statement_list" {
         named_children(last).last().copied()
     } else {
         Some(last)
@@ -285,7 +294,7 @@ pub fn on_cancel(n: Node<'_>, lp: Node<'_>) -> bool {
     std::iter::successors(n.parent(), |p| p.parent())
         .take(64)
         .take_while(|p| p.id() != lp.id())
-        .any(|p| p.kind() == "communication_case")
+        .any(|p| p.kind_name() == "communication_case")
 }
 
 /// Whether `n` lies on a shutdown branch of the loop: in the body of a
@@ -331,7 +340,7 @@ pub fn on_shutdown_branch(ctx: &Ctx<'_>, n: Node<'_>, lp: Node<'_>) -> bool {
 /// `pkg/healthcheck/healthcheck.go` `runCheck`).
 pub fn has_elapsed_cap(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
     own.iter().any(|&c| {
-        c.kind() == "if_statement"
+        c.kind_name() == "if_statement"
             && field(c, "condition").is_some_and(|k| {
                 let t: String = ctx.text(k).split_whitespace().collect();
                 t.contains("time.Since(")
@@ -344,7 +353,7 @@ pub fn has_elapsed_cap(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
             })
             && field(c, "consequence")
                 .and_then(last_statement)
-                .is_some_and(|s| match s.kind() {
+                .is_some_and(|s| match s.kind_name() {
                     "return_statement" | "break_statement" => true,
                     "continue_statement" => leaves_after(c),
                     _ => false,
@@ -357,7 +366,7 @@ pub fn has_elapsed_cap(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
 fn leaves_after(n: Node<'_>) -> bool {
     std::iter::successors(n.next_named_sibling(), |s| s.next_named_sibling())
         .take(64)
-        .any(|s| matches!(s.kind(), "return_statement" | "break_statement"))
+        .any(|s| matches!(s.kind_name(), "return_statement" | "break_statement"))
 }
 
 /// Names of a method that takes the next item off a queue or stream
@@ -383,7 +392,7 @@ fn takes_next(name: &str) -> bool {
 pub fn takes_items(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
     let mut items: Vec<(&str, usize)> = Vec::new();
     for &c in own {
-        if c.kind() != "short_var_declaration" && c.kind() != "assignment_statement" {
+        if c.kind_name() != "short_var_declaration" && c.kind_name() != "assignment_statement" {
             continue;
         }
         let (Some(l), Some(r)) = (field(c, "left"), field(c, "right")) else {
@@ -392,12 +401,12 @@ pub fn takes_items(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
         let Some(call) = named_children(r)
             .first()
             .copied()
-            .filter(|x| x.kind() == "call_expression")
+            .filter(|x| x.kind_name() == "call_expression")
         else {
             continue;
         };
         let method = field(call, "function")
-            .filter(|f| f.kind() == "selector_expression")
+            .filter(|f| f.kind_name() == "selector_expression")
             .and_then(|f| field(f, "field"))
             .map(|f| ctx.text(f));
         if !method.is_some_and(takes_next) {
@@ -405,14 +414,14 @@ pub fn takes_items(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
         }
         if let Some(first) = named_children(l)
             .first()
-            .filter(|v| v.kind() == "identifier" && ctx.text(**v) != "_")
+            .filter(|v| v.kind_name() == "identifier" && ctx.text(**v) != "_")
         {
             items.push((ctx.text(*first), c.end_byte()));
         }
     }
     items.iter().any(|&(name, after)| {
         own.iter().any(|&c| {
-            c.kind() == "call_expression"
+            c.kind_name() == "call_expression"
                 && c.start_byte() >= after
                 && !reports(ctx, c)
                 && field(c, "arguments").is_some_and(|a| names_any(ctx, a, &[name]))
@@ -427,18 +436,18 @@ pub fn takes_items(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
 /// own would.
 pub fn called_stops_on_cancel(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
     let leaves_on_false = own.iter().any(|&c| {
-        c.kind() == "if_statement"
+        c.kind_name() == "if_statement"
             && field(c, "condition").is_some_and(|k| ctx.text(k).trim_start().starts_with('!'))
             && field(c, "consequence")
                 .and_then(last_statement)
-                .is_some_and(|s| matches!(s.kind(), "return_statement" | "break_statement"))
+                .is_some_and(|s| matches!(s.kind_name(), "return_statement" | "break_statement"))
     });
     if !leaves_on_false {
         return false;
     }
     own.iter().any(|&c| {
-        c.kind() == "call_expression"
-            && field(c, "function").is_some_and(|f| f.kind() == "identifier")
+        c.kind_name() == "call_expression"
+            && field(c, "function").is_some_and(|f| f.kind_name() == "identifier")
             && field(c, "function")
                 .and_then(|f| super::super::libs::operation_range(ctx, f))
                 .is_some_and(|(start, end)| cancel_returns_false(ctx, start, end))
@@ -453,17 +462,17 @@ fn cancel_returns_false(ctx: &Ctx<'_>, start: usize, end: usize) -> bool {
         .iter()
         .take_while(|n| n.start_byte() < end)
         .take(20_000)
-        .filter(|n| n.kind() == "communication_case")
+        .filter(|n| n.kind_name() == "communication_case")
         .any(|cc| {
             let t = ctx.text(*cc);
             t.trim_start().starts_with("case <-")
                 && t.split(':').next().is_some_and(|h| h.contains(".Done()"))
                 && named_children(*cc)
                     .iter()
-                    .filter(|s| s.kind() == "statement_list")
+                    .filter(|s| s.kind_name() == "statement_list")
                     .flat_map(|s| named_children(*s))
                     .any(|s| {
-                        s.kind() == "return_statement"
+                        s.kind_name() == "return_statement"
                             && ctx
                                 .text(s)
                                 .strip_prefix("return")
@@ -484,7 +493,7 @@ pub fn tests_no_error(ctx: &Ctx<'_>, body: Node<'_>) -> bool {
         if seen > 20_000 {
             return false;
         }
-        let tested = match n.kind() {
+        let tested = match n.kind_name() {
             "func_literal" => continue,
             "if_statement" => field(n, "condition").map(|k| ctx.text(k)),
             "expression_switch_statement" | "type_switch_statement" => Some(ctx.text(n)),
@@ -508,7 +517,7 @@ pub fn context_deadline_leaves(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>]) ->
     };
     let body = ctx.text(func);
     own.iter().any(|&c| {
-        if c.kind() != "if_statement" {
+        if c.kind_name() != "if_statement" {
             return false;
         }
         let Some(k) = field(c, "condition").map(|k| ctx.text(k)) else {
@@ -525,7 +534,7 @@ pub fn context_deadline_leaves(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>]) ->
         };
         let leaves = field(c, "consequence")
             .and_then(last_statement)
-            .is_some_and(|s| matches!(s.kind(), "return_statement" | "break_statement"));
+            .is_some_and(|s| matches!(s.kind_name(), "return_statement" | "break_statement"));
         leaves
             && body.lines().take(20_000).any(|l| {
                 let l = l.trim_start();

@@ -10,6 +10,7 @@
 
 use super::{Ctx, field, named_children, span};
 use crate::source::Span;
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// Nodes of an operation looked at, at most.
@@ -33,7 +34,7 @@ pub fn sorting(ctx: &Ctx<'_>, start: usize, end: usize) -> Option<Sorting> {
         n.start_byte() == start
             && n.end_byte() == end
             && matches!(
-                n.kind(),
+                n.kind_name(),
                 "func_literal" | "function_declaration" | "method_declaration"
             )
     })?;
@@ -47,7 +48,7 @@ pub fn sorting(ctx: &Ctx<'_>, start: usize, end: usize) -> Option<Sorting> {
         if seen > MAX_NODES {
             return None;
         }
-        match n.kind() {
+        match n.kind_name() {
             // A function of its own: its returns are not the operation's.
             "func_literal" => continue,
             "if_statement" => ifs.push(n),
@@ -64,7 +65,7 @@ pub fn sorting(ctx: &Ctx<'_>, start: usize, end: usize) -> Option<Sorting> {
             field(*i, "consequence").is_some_and(|b| {
                 statements(b)
                     .into_iter()
-                    .any(|s| s.kind() == "return_statement" && last_is_nil(ctx, s))
+                    .any(|s| s.kind_name() == "return_statement" && last_is_nil(ctx, s))
             })
         })
         .collect();
@@ -101,7 +102,7 @@ pub(super) fn statements(block: Node<'_>) -> Vec<Node<'_>> {
     named_children(block)
         .into_iter()
         .flat_map(|c| {
-            if c.kind() == "statement_list" {
+            if c.kind_name() == "statement_list" {
                 named_children(c)
             } else {
                 vec![c]
@@ -115,11 +116,12 @@ pub(super) fn statements(block: Node<'_>) -> Vec<Node<'_>> {
 /// call of anything else returns what it was given (`return
 /// c.Send(evt)`: the client's error, passed on).
 fn made_here(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
-    match e.kind() {
+    match e.kind_name() {
         "identifier" | "selector_expression" => !error_name(ctx.text(e)),
         "call_expression" => field(e, "function").is_some_and(|f| {
             let t = ctx.text(f);
-            f.kind() == "selector_expression" && (t.ends_with(".Errorf") || t.ends_with(".New"))
+            f.kind_name() == "selector_expression"
+                && (t.ends_with(".Errorf") || t.ends_with(".New"))
         }),
         _ => false,
     }
@@ -128,7 +130,7 @@ fn made_here(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
 /// The last value a `return` gives (the error of `return v, err`).
 fn last<'a>(r: &Node<'a>) -> Option<Node<'a>> {
     let list = named_children(*r).into_iter().next()?;
-    if list.kind() == "expression_list" {
+    if list.kind_name() == "expression_list" {
         named_children(list).into_iter().last()
     } else {
         Some(list)
@@ -153,7 +155,7 @@ fn mentions_error(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
         if seen > MAX_NODES {
             return true;
         }
-        if x.kind() == "identifier" && error_name(ctx.text(x)) {
+        if x.kind_name() == "identifier" && error_name(ctx.text(x)) {
             return true;
         }
         stack.extend(named_children(x));
@@ -171,14 +173,14 @@ fn negated_error_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
         if seen > MAX_NODES {
             return false;
         }
-        match x.kind() {
+        match x.kind_name() {
             "unary_expression" if field(x, "operator").is_some_and(|o| ctx.text(o) == "!") => {
                 if let Some(op) = field(x, "operand").map(strip_parens)
-                    && op.kind() == "call_expression"
+                    && op.kind_name() == "call_expression"
                     && field(op, "arguments").is_some_and(|a| {
                         named_children(a)
                             .into_iter()
-                            .any(|a| a.kind() == "identifier" && error_name(ctx.text(a)))
+                            .any(|a| a.kind_name() == "identifier" && error_name(ctx.text(a)))
                     })
                 {
                     return true;
@@ -186,7 +188,8 @@ fn negated_error_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
             }
             "binary_expression" if field(x, "operator").is_some_and(|o| ctx.text(o) == "!=") => {
                 if let (Some(l), Some(r)) = (field(x, "left"), field(x, "right")) {
-                    let err = |n: Node<'_>| n.kind() == "identifier" && error_name(ctx.text(n));
+                    let err =
+                        |n: Node<'_>| n.kind_name() == "identifier" && error_name(ctx.text(n));
                     let nil = |n: Node<'_>| ctx.text(n) == "nil";
                     if (err(l) && !nil(r)) || (err(r) && !nil(l)) {
                         return true;
@@ -202,7 +205,7 @@ fn negated_error_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
 
 fn strip_parens(mut n: Node<'_>) -> Node<'_> {
     for _ in 0..8 {
-        if n.kind() != "parenthesized_expression" {
+        if n.kind_name() != "parenthesized_expression" {
             break;
         }
         match named_children(n).into_iter().next() {

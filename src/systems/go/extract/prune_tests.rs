@@ -452,3 +452,65 @@ fn leaves_out_whole_declarations_no_code_names() {
     extract_with(&src, &mut b, false);
     assert_eq!(format!("{a:?}"), format!("{b:?}"));
 }
+
+/// Each `for` statement is found from its keyword to its block's closing
+/// brace, past composite literals, function literals and braces in
+/// strings, runes and comments of its header; a keyword whose block is
+/// not found is doubt.
+#[test]
+fn finds_each_for_statement_of_a_body() {
+    fn found(b: &str) -> Option<Vec<&str>> {
+        for_statements(b.as_bytes()).map(|v| v.into_iter().map(|r| &b[r]).collect())
+    }
+    let b = "\n\tfor _, s := range []string{\"{\", `}`} { // }\n\t\tif s == \"x\" {\n\t\t\tcontinue\n\t\t}\n\t}\n\tx := T{a: 1}\n\tfor i := range f(func() { for {} }) { g('}') }\n";
+    assert_eq!(
+        found(b),
+        Some(vec![
+            "for _, s := range []string{\"{\", `}`} { // }\n\t\tif s == \"x\" {\n\t\t\tcontinue\n\t\t}\n\t}",
+            "for {}",
+            "for i := range f(func() { for {} }) { g('}') }",
+        ])
+    );
+    // Nested loops, a block closed before a `;` or a comment.
+    assert_eq!(
+        found("for { for x := range xs { f(x) }; g() } /* c */\n"),
+        Some(vec![
+            "for x := range xs { f(x) }",
+            "for { for x := range xs { f(x) }; g() }"
+        ])
+    );
+    assert_eq!(found("for x := range xs"), None);
+    assert_eq!(found("{ for x := range xs }"), None);
+    assert_eq!(found("for { \"open }"), None);
+}
+
+/// Only a loop that holds its own error path keeps a body: an `if err !=
+/// nil` before a loop whose `continue` skips an item, or an `err == nil`
+/// outside the loop, keeps nothing; inside it, it keeps the body. The
+/// facts are the same either way.
+#[test]
+fn keeps_a_body_for_a_loop_only_by_what_the_loop_holds() {
+    let wrap = |body: &str| {
+        format!(
+            "package p\n\nimport \"net/http\"\n\nvar Default = &http.Client{{}}\n\nfunc f(c *C, xs []string) error {{\n{body}\n}}\n"
+        )
+    };
+    let spread = [
+        "\terr := c.Open()\n\tif err != nil {\n\t\treturn err\n\t}\n\tfor _, x := range xs {\n\t\tif x == \"\" {\n\t\t\tcontinue\n\t\t}\n\t\tc.Add(x)\n\t}\n\treturn nil",
+        "\tfor _, x := range xs {\n\t\tc.Add(x)\n\t}\n\tif err := c.Close(); err == nil {\n\t\treturn nil\n\t}\n\treturn c.Err()",
+    ];
+    for body in spread {
+        let text = wrap(body);
+        assert!(
+            blanked(&text).is_some_and(|(_, s)| s.len() == 1),
+            "kept: {text}"
+        );
+        let (mut a, mut b) = (Facts::default(), Facts::default());
+        extract_with(&text, &mut a, true);
+        extract_with(&text, &mut b, false);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+    let held =
+        "\tfor {\n\t\tif err := c.Open(); err != nil {\n\t\t\tcontinue\n\t\t}\n\t\treturn nil\n\t}";
+    assert!(blanked(&wrap(held)).is_none(), "blanked: {held}");
+}

@@ -757,3 +757,30 @@ fn jpillora_backoff_counters_are_read() {
     assert_eq!(f.policies[0].delay.value, Delay::Custom);
     assert_eq!(f.policies[0].jitter.value, Jitter::Full);
 }
+
+/// The kind names read from the table are `Node::kind`'s, for every node
+/// of every Go file of the fixtures (named, anonymous and error nodes).
+#[test]
+fn kind_names_are_what_the_parser_names() {
+    let files = crate::systems::read::files_under(&[std::path::PathBuf::from("testdata")], |p| {
+        p.extension().is_some_and(|x| x == "go")
+    });
+    assert!(files.len() >= 15, "{}", files.len());
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_go::LANGUAGE.into())
+        .expect("go");
+    let mut seen = 0usize;
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read");
+        let tree = parser.parse(&text, None).expect("parsed");
+        let mut stack = vec![tree.root_node()];
+        while let Some(n) = stack.pop() {
+            assert_eq!(n.kind_name(), n.kind(), "{}", f.display());
+            seen += 1;
+            let mut c = n.walk();
+            stack.extend(n.children(&mut c));
+        }
+    }
+    assert!(seen > 1000, "{seen}");
+}

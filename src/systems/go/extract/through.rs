@@ -11,6 +11,7 @@
 use super::calls::option_nodes;
 use super::{Ctx, Pkg, RetryScope, args, enclosing_function, field, named_children, span};
 use crate::model::{Facts, GoDialKind, GoDialThrough};
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// How many of each half one file may record.
@@ -37,18 +38,18 @@ fn forwarded<'a>(ctx: &Ctx<'a>, arg: Node<'a>) -> Vec<&'a str> {
     let Some(inner) = named_children(arg).first().copied() else {
         return Vec::new();
     };
-    match inner.kind() {
+    match inner.kind_name() {
         "identifier" => vec![ctx.text(inner)],
         "call_expression" if field(inner, "function").is_some_and(|f| ctx.text(f) == "append") => {
             args(inner)
                 .into_iter()
                 .filter_map(|a| {
-                    let a = if a.kind() == "variadic_argument" {
+                    let a = if a.kind_name() == "variadic_argument" {
                         named_children(a).first().copied()?
                     } else {
                         a
                     };
-                    (a.kind() == "identifier").then(|| ctx.text(a))
+                    (a.kind_name() == "identifier").then(|| ctx.text(a))
                 })
                 .collect()
         }
@@ -65,10 +66,11 @@ pub fn dials(ctx: &Ctx<'_>, facts: &mut Facts, dials: &[Dial<'_>]) {
         }
         let names: Vec<&str> = args(d.node)
             .into_iter()
-            .filter(|a| a.kind() == "variadic_argument")
+            .filter(|a| a.kind_name() == "variadic_argument")
             .flat_map(|a| forwarded(ctx, a))
             .collect();
-        let Some(f) = enclosing_function(d.node).filter(|f| f.kind() == "function_declaration")
+        let Some(f) =
+            enclosing_function(d.node).filter(|f| f.kind_name() == "function_declaration")
         else {
             continue;
         };
@@ -80,7 +82,7 @@ pub fn dials(ctx: &Ctx<'_>, facts: &mut Facts, dials: &[Dial<'_>]) {
         }
         let takes = field(f, "parameters").is_some_and(|ps| {
             named_children(ps).into_iter().any(|p| {
-                p.kind() == "variadic_parameter_declaration"
+                p.kind_name() == "variadic_parameter_declaration"
                     && field(p, "name").is_some_and(|n| names.contains(&ctx.text(n)))
             })
         });
@@ -139,7 +141,8 @@ pub fn passes<'a>(
         if facts.go_dials_through.len() >= MAX_HALVES {
             return;
         }
-        let Some(f) = field(n, "function").filter(|f| f.kind() == "selector_expression") else {
+        let Some(f) = field(n, "function").filter(|f| f.kind_name() == "selector_expression")
+        else {
             continue;
         };
         let (Some(op), Some(func)) = (field(f, "operand"), field(f, "field")) else {

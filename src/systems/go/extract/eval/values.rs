@@ -12,6 +12,7 @@ use super::super::{Ctx, field};
 use super::Num;
 use crate::extract::values;
 use crate::model::values::ValueWant;
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// Names Go predeclares: never another file's.
@@ -20,7 +21,7 @@ const PREDECLARED: &[&str] = &["true", "false", "nil", "iota", "_"];
 /// The number a name the file does not bind has in another file, when
 /// the link step gave it; else `None`, the name recorded for it.
 pub(super) fn external(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Num> {
-    let want = match n.kind() {
+    let want = match n.kind_name() {
         "identifier" => {
             let name = ctx.text(n);
             let at = n.start_byte();
@@ -45,7 +46,7 @@ pub(super) fn external(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Num> {
             // the file sets somewhere (`cfg.RetryMax = n`) is not the tag's
             // default.
             let key: String = ctx.text(n).split_whitespace().collect();
-            if operand.kind() == "identifier" && imported(ctx, ctx.text(operand))
+            if operand.kind_name() == "identifier" && imported(ctx, ctx.text(operand))
                 || ctx.fields.iter().any(|f| {
                     key.strip_prefix(f.recv).and_then(|r| r.strip_prefix('.')) == Some(f.field)
                 })

@@ -10,6 +10,7 @@
 use super::super::eval;
 use super::super::{Ctx, Pkg, args, bound_name, enclosing_function, field, named_children, span};
 use crate::model::{AttemptCount, Attempts, Delay, Located, RetryPolicy};
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// The policy a call writes, or `None` when it writes no retry setting or
@@ -32,7 +33,7 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
     let mut up = call.parent();
     for _ in 0..4 {
         let Some(u) = up else { break };
-        if u.kind() == "call_expression" && wraps(u) {
+        if u.kind_name() == "call_expression" && wraps(u) {
             return None;
         }
         up = u.parent();
@@ -101,7 +102,8 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
                         if c.start_byte() >= x.start_byte()
                             && c.end_byte() <= x.end_byte()
                             && matches!(ctx.pkg_call(c), Some((Pkg::AwsRetry, _)))
-                            && c.parent().is_some_and(|p| p.kind() == "expression_list")
+                            && c.parent()
+                                .is_some_and(|p| p.kind_name() == "expression_list")
                         {
                             work.push(c);
                         }
@@ -121,7 +123,7 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
             (Pkg::AwsRetry, "NewStandard" | "NewAdaptiveMode") => {
                 // The options function: `o.MaxAttempts = n`.
                 for opt in &a {
-                    if opt.kind() != "func_literal" {
+                    if opt.kind_name() != "func_literal" {
                         continue;
                     }
                     let param = field(*opt, "parameters")
@@ -308,13 +310,13 @@ fn load_options<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> (Vec<Node<'a>>, Vec<Node<'
     let mut direct = Vec::new();
     let mut spread = Vec::new();
     for a in args(call).into_iter().skip(1) {
-        if a.kind() != "variadic_argument" {
+        if a.kind_name() != "variadic_argument" {
             direct.push(a);
             continue;
         }
         let Some(name) = a
             .named_child(0)
-            .filter(|x| x.kind() == "identifier")
+            .filter(|x| x.kind_name() == "identifier")
             .map(|x| ctx.text(x))
         else {
             continue;
@@ -327,13 +329,13 @@ fn load_options<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> (Vec<Node<'a>>, Vec<Node<'
             if n.start_byte() < lo || n.end_byte() > hi {
                 continue;
             }
-            match n.kind() {
+            match n.kind_name() {
                 "composite_literal" if bound_name(ctx, n) == Some(name) => {
                     let Some(body) = field(n, "body") else {
                         continue;
                     };
                     for e in named_children(body) {
-                        let e = if e.kind() == "literal_element" {
+                        let e = if e.kind_name() == "literal_element" {
                             e.named_child(0).unwrap_or(e)
                         } else {
                             e
@@ -350,7 +352,7 @@ fn load_options<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> (Vec<Node<'a>>, Vec<Node<'
                         spread.extend(
                             xs.into_iter()
                                 .skip(1)
-                                .filter(|x| x.kind() != "variadic_argument"),
+                                .filter(|x| x.kind_name() != "variadic_argument"),
                         );
                     }
                 }

@@ -20,6 +20,7 @@ use super::super::{Ctx, Pkg, RetryScope, args, enclosing_function, eval, field, 
 use super::sarama::Target;
 use crate::model::calls::{CallEdge, Protocol, UnresolvedCall, short_host};
 use crate::model::{Facts, GoField, GoFieldKind};
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// Functions a parameter is followed through, at most.
@@ -61,8 +62,8 @@ fn sources_of<'a>(ctx: &Ctx<'a>, n: Node<'a>, hops: usize, out: &mut Vec<Node<'a
     if out.len() >= MAX_SOURCES {
         return;
     }
-    let param = n.kind() == "identifier" && ctx.binding(ctx.text(n), n.start_byte()).is_none();
-    let f = enclosing_function(n).filter(|f| f.kind() == "function_declaration");
+    let param = n.kind_name() == "identifier" && ctx.binding(ctx.text(n), n.start_byte()).is_none();
+    let f = enclosing_function(n).filter(|f| f.kind_name() == "function_declaration");
     let (Some(f), true) = (f, param && hops < MAX_HOPS) else {
         out.push(n);
         return;
@@ -80,7 +81,8 @@ fn sources_of<'a>(ctx: &Ctx<'a>, n: Node<'a>, hops: usize, out: &mut Vec<Node<'a
         if out.len() >= MAX_SOURCES {
             break;
         }
-        if field(c, "function").is_some_and(|x| x.kind() == "identifier" && ctx.text(x) == fname)
+        if field(c, "function")
+            .is_some_and(|x| x.kind_name() == "identifier" && ctx.text(x) == fname)
             && let Some(&a) = args(c).get(index)
         {
             sources_of(ctx, a, hops + 1, out);

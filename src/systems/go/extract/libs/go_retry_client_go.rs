@@ -6,6 +6,7 @@ use super::super::{Ctx, Pkg, args, attempts, composite, default_attempts, keyed,
 use super::{predicate, timeout_at};
 use crate::model::{AttemptCount, Condition, Delay, Facts, Jitter, Located, RetryOn, RetryPolicy};
 use crate::systems::go as sys;
+use crate::systems::go::extract::KindName;
 use std::time::Duration;
 use tree_sitter::Node;
 
@@ -35,7 +36,7 @@ pub(super) fn go_retry<'a>(
     let mut cur = b;
     for _ in 0..super::super::MAX_DEPTH {
         let Some(n) = cur else { break };
-        if n.kind() == "identifier" {
+        if n.kind_name() == "identifier" {
             cur = ctx
                 .binding(ctx.text(n), n.start_byte())
                 .filter(|v| v.id() != n.id());
@@ -184,7 +185,7 @@ pub(super) fn wait_backoff(
     let mut steps_set: Option<Node<'_>> = None;
     for _ in 0..super::super::MAX_DEPTH {
         let Some(n) = cur else { break };
-        if n.kind() == "identifier" {
+        if n.kind_name() == "identifier" {
             let name = ctx.text(n);
             cur = ctx
                 .binding(name, n.start_byte())
@@ -298,10 +299,10 @@ pub(super) fn wait_backoff(
 fn branch_bound(ctx: &Ctx<'_>, name: &str, value: Node<'_>) -> bool {
     let Some(branch) = std::iter::successors(value.parent(), |p| p.parent())
         .take(8)
-        .take_while(|p| !matches!(p.kind(), "func_literal" | "function_declaration"))
+        .take_while(|p| !matches!(p.kind_name(), "func_literal" | "function_declaration"))
         .find(|p| {
             matches!(
-                p.kind(),
+                p.kind_name(),
                 "if_statement" | "expression_switch_statement" | "type_switch_statement"
             )
         })

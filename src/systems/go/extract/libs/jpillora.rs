@@ -9,6 +9,7 @@ use super::super::{Ctx, MAX_DEPTH, Pkg, composite, field, keyed, span};
 use crate::model::{CapOrder, Delay, Jitter};
 use crate::source::Span;
 use crate::systems::go as sys;
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// What a jpillora/backoff counter makes a loop wait.
@@ -28,11 +29,11 @@ pub fn wait(ctx: &Ctx<'_>, arg: Node<'_>) -> Option<Wait> {
         return None;
     }
     let call = resolve(ctx, arg)?;
-    if call.kind() != "call_expression" {
+    if call.kind_name() != "call_expression" {
         return None;
     }
     let f = field(call, "function")?;
-    if f.kind() != "selector_expression" || ctx.text(field(f, "field")?) != "Duration" {
+    if f.kind_name() != "selector_expression" || ctx.text(field(f, "field")?) != "Duration" {
         return None;
     }
     let counter = field(f, "operand")?;
@@ -101,7 +102,7 @@ fn non_zero(d: std::time::Duration, default: std::time::Duration) -> std::time::
 fn resolve<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
     let mut cur = n;
     for _ in 0..MAX_DEPTH {
-        if cur.kind() != "identifier" {
+        if cur.kind_name() != "identifier" {
             return Some(cur);
         }
         cur = ctx.binding(ctx.text(cur), cur.start_byte())?;

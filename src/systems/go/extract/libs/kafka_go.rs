@@ -32,6 +32,7 @@ use crate::model::{
     AttemptCount, BudgetSite, Delay, Facts, Jitter, Located, Methods, RetryPolicy, Timeout,
 };
 use crate::systems::go as sys;
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// Brokers read from one writer or reader, at most.
@@ -43,7 +44,7 @@ pub(in super::super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[Retr
         return;
     }
     for &n in &ctx.nodes {
-        if n.kind() == "composite_literal"
+        if n.kind_name() == "composite_literal"
             && field(n, "type").is_some_and(|t| type_is(ctx, t, "Writer"))
         {
             let fields = keyed(ctx, n);
@@ -84,7 +85,7 @@ pub(in super::super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[Retr
 /// The expression a literal is the value of: `&kafka.Writer{..}`.
 fn outer(n: Node<'_>) -> Node<'_> {
     match n.parent() {
-        Some(p) if p.kind() == "unary_expression" => p,
+        Some(p) if p.kind_name() == "unary_expression" => p,
         _ => n,
     }
 }
@@ -104,7 +105,7 @@ fn addr(ctx: &Ctx<'_>, v: Node<'_>) -> Vec<Target> {
     };
     let mut out = Vec::new();
     for a in args(v).into_iter().take(MAX_BROKERS) {
-        if a.kind() == "variadic_argument" {
+        if a.kind_name() == "variadic_argument" {
             if let Some(&inner) = named_children(a).first() {
                 out.extend(targets(ctx, inner));
             }

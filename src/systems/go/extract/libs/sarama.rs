@@ -34,6 +34,7 @@ use crate::model::{
     Timeout, UnresolvedCall,
 };
 use crate::systems::go as sys;
+use crate::systems::go::extract::KindName;
 use tree_sitter::Node;
 
 /// Brokers read from one expression, at most.
@@ -95,7 +96,8 @@ pub(super) fn calls_on(
 ) -> Vec<usize> {
     let mut out = Vec::new();
     for &n in &ctx.calls {
-        let Some(f) = field(n, "function").filter(|f| f.kind() == "selector_expression") else {
+        let Some(f) = field(n, "function").filter(|f| f.kind_name() == "selector_expression")
+        else {
             continue;
         };
         let (Some(recv), Some(m)) = (field(f, "operand"), field(f, "field")) else {
@@ -152,7 +154,7 @@ fn producer(
     p.scope.detached = detached;
     // Sarama has no retry budget to set.
     p.budget_site = BudgetSite::NotOffered;
-    let var = (cfg.kind() == "identifier").then(|| ctx.text(cfg));
+    let var = (cfg.kind_name() == "identifier").then(|| ctx.text(cfg));
     let Some(var) = var else { return p };
     // The config's fields, where the variable is made.
     let within = ctx
@@ -308,7 +310,7 @@ pub(super) fn targets(ctx: &Ctx<'_>, brokers: Node<'_>) -> Vec<Target> {
     let mut out = Vec::new();
     let mut n = brokers;
     for _ in 0..super::super::MAX_DEPTH {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => match ctx.binding(ctx.text(n), n.start_byte()) {
                 Some(v) if v.id() != n.id() => n = v,
                 _ => return out,

@@ -14,6 +14,7 @@ use super::super::{
 };
 use super::{Shape, backoff_shape};
 use crate::model::{AttemptCount, Located, RetryOn, RetryPolicy, Timeout};
+use crate::systems::go::extract::KindName;
 use std::time::Duration;
 use tree_sitter::Node;
 
@@ -33,7 +34,7 @@ pub fn ticker(ctx: &Ctx<'_>, call: Node<'_>, v5: bool) -> Option<(RetryPolicy, (
     let lp = ctx.nodes[from..]
         .iter()
         .take_while(|n| n.start_byte() < func.end_byte())
-        .filter(|n| n.kind() == "for_statement")
+        .filter(|n| n.kind_name() == "for_statement")
         .filter(|n| {
             let t = ctx.text(**n);
             t.contains(&receive) || t.contains(&ranged)
