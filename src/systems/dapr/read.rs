@@ -309,27 +309,6 @@ fn policy(
     p
 }
 
-/// gRPC status codes by number, upper snake case.
-const GRPC_CODES: [&str; 17] = [
-    "OK",
-    "CANCELLED",
-    "UNKNOWN",
-    "INVALID_ARGUMENT",
-    "DEADLINE_EXCEEDED",
-    "NOT_FOUND",
-    "ALREADY_EXISTS",
-    "PERMISSION_DENIED",
-    "RESOURCE_EXHAUSTED",
-    "FAILED_PRECONDITION",
-    "ABORTED",
-    "OUT_OF_RANGE",
-    "UNIMPLEMENTED",
-    "INTERNAL",
-    "UNAVAILABLE",
-    "DATA_LOSS",
-    "UNAUTHENTICATED",
-];
-
 /// `matching.httpStatusCodes` and `gRPCStatusCodes`: comma-separated codes
 /// and ranges (`500,502-504`). A list that is not read is unknown.
 fn matching(m: Yaml<'_>) -> RetryOn {
@@ -359,7 +338,7 @@ fn matching(m: Yaml<'_>) -> RetryOn {
             };
             if grpc {
                 for c in from..=to.min(16) {
-                    if let Some(n) = GRPC_CODES.get(c as usize) {
+                    if let Some(n) = crate::extract::grpc_code_test::CODES.get(c as usize) {
                         conditions.push(Located::written(Condition::Grpc(n.to_string()), v.span()));
                     }
                 }

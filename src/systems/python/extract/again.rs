@@ -132,16 +132,7 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
         if tried.is_empty() {
             continue;
         }
-        for clause in named_children(n)
-            .into_iter()
-            .filter(|c| c.kind() == "except_clause")
-        {
-            let Some(block) = named_children(clause)
-                .into_iter()
-                .find(|c| c.kind() == "block")
-            else {
-                continue;
-            };
+        for (clause, block) in except_blocks(n) {
             let stmts = named_children(block);
             let Some((i, again)) = stmts.iter().enumerate().find_map(|(i, s)| {
                 let c = stmt_call(*s)?;
@@ -200,6 +191,19 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
     }
 }
 
+/// The `except` clauses of a `try` statement with their blocks.
+fn except_blocks(n: Node<'_>) -> impl Iterator<Item = (Node<'_>, Node<'_>)> {
+    named_children(n)
+        .into_iter()
+        .filter(|c| c.kind() == "except_clause")
+        .filter_map(|clause| {
+            let block = named_children(clause)
+                .into_iter()
+                .find(|c| c.kind() == "block")?;
+            Some((clause, block))
+        })
+}
+
 /// The call of `name` (the function around) a statement makes, `await`
 /// or not: `return wrapper(*a, **kw)`, `return await self.f(..)`.
 fn calls_itself(ctx: &Ctx<'_>, s: Node<'_>, name: &str) -> bool {
@@ -223,16 +227,7 @@ fn recursive(ctx: &Ctx<'_>, n: Node<'_>, facts: &mut Facts, scopes: &mut Vec<Ret
     if name.is_empty() {
         return false;
     }
-    for clause in named_children(n)
-        .into_iter()
-        .filter(|c| c.kind() == "except_clause")
-    {
-        let Some(block) = named_children(clause)
-            .into_iter()
-            .find(|c| c.kind() == "block")
-        else {
-            continue;
-        };
+    for (clause, block) in except_blocks(n) {
         // `if count > 0:` (or `count >= 1`, `0 < count`) among the
         // clause's statements, its branch decrementing `count` and
         // calling the function again.
