@@ -20,6 +20,7 @@ pub mod ingress_links;
 pub mod java_annotations;
 pub mod redelivery;
 pub mod registry;
+pub mod skip;
 pub mod rust_macros;
 pub mod syntax;
 pub mod values;
@@ -325,7 +326,7 @@ pub struct Scope {
     /// no caller's time bounds them (RL304 does not apply; the load they
     /// add still counts), and what still fails after the last try is
     /// handed back where no caller waits (RL209 judges the window).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub detached: bool,
 }
 
@@ -378,7 +379,7 @@ pub struct RetryPolicy {
     /// known.
     pub wraps_breaker: Vec<Span>,
     /// What is known of the breaker it wraps: its name, its settings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub breaker: Option<WrappedBreaker>,
     /// Where the block that would hold this policy's retry budget is, for
     /// RL601 (missing-retry-budget): the policy itself by default.
@@ -387,40 +388,40 @@ pub struct RetryPolicy {
     /// an nginx directive inherited through an `include`): its spans then
     /// point at where they apply in this file, and messages name these
     /// files.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub settings_from: Vec<SettingPlace>,
     /// Set on a use of a retry declared elsewhere: a method or class
     /// annotated with a custom annotation (`@RetryOnIo`) whose declaration
     /// carries `@Retryable`. Its settings are judged once, where they are
     /// written; only what the use adds (an idempotency key minted in the
     /// method) is judged here.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub use_of: Option<String>,
     /// The configuration section the options are bound to in code, its
     /// keys joined with `:` (.NET `GetSection("HttpClients:Catalog")`):
     /// the link step takes the settings the section writes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub config_section: Option<String>,
     /// Why a hand-written loop was taken as a retry and how its bound was
     /// read, for `--format json` (`reasons` of its findings).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub why: Vec<String>,
     /// Where the policy waits what the server says (`Retry-After`,
     /// `grpc-retry-pushback-ms`), and whether it caps and jitters that
     /// wait (RL208).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub server_delay: Option<Located<backoff::ServerDelay>>,
     /// How long the broker that delivers this retried work waits for an
     /// acknowledgement before it delivers it again (RL305); set by the
     /// system's link step.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub redelivery: Option<Redelivery>,
     /// Where the policy is given an operation whose failure it never sees
     /// (a synchronous retry running a delegate that returns a task or a
     /// future: the failure comes back inside the task, after the policy
     /// has returned), with that operation as written, on one line. Such a
     /// policy never retries (RL105); the other rules leave it alone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub blind: Option<Located<String>>,
 }
 
