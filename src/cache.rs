@@ -695,7 +695,13 @@ mod tests {
         let facts = some_facts();
         let bytes = encode(&facts).unwrap();
         let has = |b: &[u8], word: &str| b.windows(word.len()).any(|w| w == word.as_bytes());
-        for name in ["policies", "extractors", "written_as", "diagnostics", "unresolved"] {
+        for name in [
+            "policies",
+            "extractors",
+            "written_as",
+            "diagnostics",
+            "unresolved",
+        ] {
             assert!(!has(&bytes, name), "{name}");
         }
         let json = serde_json::to_string(&facts).unwrap();

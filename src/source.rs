@@ -236,7 +236,10 @@ pub fn display_path(path: &std::path::Path) -> String {
 pub fn plain_tail<'a>(path: &'a std::path::Path, base: &std::path::Path) -> Option<&'a str> {
     // The bytes are checked before the text: a tail that is not plain (or
     // not under `base`) costs no UTF-8 check of the whole path.
-    let (p, b) = (path.as_os_str().as_encoded_bytes(), base.as_os_str().as_encoded_bytes());
+    let (p, b) = (
+        path.as_os_str().as_encoded_bytes(),
+        base.as_os_str().as_encoded_bytes(),
+    );
     let rest = p.strip_prefix(b)?.strip_prefix(b"/")?;
     if !plain_bytes(b) || !plain_bytes(rest) || rest.first() == Some(&b'/') {
         return None;

@@ -33,7 +33,11 @@ fn lines(root: &Path, cache: Option<&Path>, only: Option<&Path>) -> (Vec<PathBuf
         .nearest_configs(Some(&nearest))
         .run_for(&[root.to_path_buf()], keep)
         .unwrap();
-    let files = scan.files.iter().map(|f| root.join(&f.source.path)).collect();
+    let files = scan
+        .files
+        .iter()
+        .map(|f| root.join(&f.source.path))
+        .collect();
     let text = common::concise(&scan, &report.findings);
     (files, text.lines().map(str::to_string).collect())
 }
@@ -48,7 +52,10 @@ fn same_for_each_file(root: &Path, cache: Option<&Path>) -> usize {
         let shown = f.strip_prefix(root).unwrap().to_string_lossy().into_owned();
         let want: Vec<&String> = all
             .iter()
-            .filter(|l| l.strip_prefix(shown.as_str()).is_some_and(|r| r.starts_with(':')))
+            .filter(|l| {
+                l.strip_prefix(shown.as_str())
+                    .is_some_and(|r| r.starts_with(':'))
+            })
             .collect();
         let (_, got) = lines(root, cache, Some(f));
         let got: Vec<&String> = got.iter().collect();

@@ -162,10 +162,7 @@ pub struct Facts {
     pub delayed_sends: Vec<super::DelayedSend>,
     /// Ingress classes, Kong Service retries and Traefik middlewares that
     /// other files' Ingresses and routers name (`link::ingress_links`).
-    #[serde(
-        default,
-        skip_serializing_if = "crate::model::skip::empty"
-    )]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub ingress: super::ingress_links::IngressLinks,
     /// The scan's parse of a templated YAML file, kept for the link step
     /// that parses the same text again (a Kustomize resource file).
