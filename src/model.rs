@@ -149,14 +149,16 @@ pub enum Layer {
     Mesh,
 }
 
-/// Total attempts, the first call included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "n")]
-pub enum AttemptCount {
-    Finite(u64),
-    Unbounded,
-    /// Set by an expression or placeholder that cannot be read statically.
-    Unknown,
+kind_tagged! {
+    "AttemptCount", content = "n";
+    /// Total attempts, the first call included.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum AttemptCount {
+        Finite(u64),
+        Unbounded,
+        /// Set by an expression or placeholder that cannot be read statically.
+        Unknown,
+    }
 }
 
 impl AttemptCount {
@@ -181,22 +183,24 @@ pub struct Attempts {
     pub written_as: String,
 }
 
-/// One thing a policy retries on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "value")]
-pub enum Condition {
-    /// An HTTP status or inclusive range.
-    Status { from: u16, to: u16 },
-    /// A gRPC status code name, upper snake case.
-    Grpc(String),
-    /// An exception or error type name as written.
-    Exception(String),
-    /// A transport failure: connect, reset, timeout, refused ...
-    Transport(String),
-    /// A system-specific token that is none of the above (kept as written).
-    Token(String),
-    /// A result predicate or custom function the linter cannot read.
-    Predicate,
+kind_tagged! {
+    "Condition", content = "value";
+    /// One thing a policy retries on.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Condition {
+        /// An HTTP status or inclusive range.
+        Status { from: u16, to: u16 },
+        /// A gRPC status code name, upper snake case.
+        Grpc(String),
+        /// An exception or error type name as written.
+        Exception(String),
+        /// A transport failure: connect, reset, timeout, refused ...
+        Transport(String),
+        /// A system-specific token that is none of the above (kept as written).
+        Token(String),
+        /// A result predicate or custom function the linter cannot read.
+        Predicate,
+    }
 }
 
 impl Condition {
@@ -225,17 +229,19 @@ kind_tagged! {
     }
 }
 
-/// Which requests a policy retries.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "methods")]
-pub enum Methods {
-    /// Every method, POST included.
-    All,
-    /// The system itself retries only idempotent requests.
-    IdempotentOnly,
-    /// The listed methods or RPC names, upper case for HTTP methods.
-    Set(Vec<String>),
-    Unknown,
+kind_tagged! {
+    "Methods", content = "methods";
+    /// Which requests a policy retries.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Methods {
+        /// Every method, POST included.
+        All,
+        /// The system itself retries only idempotent requests.
+        IdempotentOnly,
+        /// The listed methods or RPC names, upper case for HTTP methods.
+        Set(Vec<String>),
+        Unknown,
+    }
 }
 
 kind_tagged! {
