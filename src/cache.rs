@@ -20,7 +20,7 @@
 //!   build's salt ([`salt`]: the version and the
 //!   executable's size and modification time, so a rebuilt binary never
 //!   reads facts another build wrote).
-//! - [`SHARDS`] files (`facts-v5-00` ...), an entry in the one its key's
+//! - [`SHARDS`] files (`facts-v6-00` ...), an entry in the one its key's
 //!   top bits name: they are read in parallel (while the tree is walked),
 //!   and a run that parsed one changed file rewrites one shard, not the
 //!   whole cache. A shard is binary: a magic, the salt, the number of
@@ -54,14 +54,15 @@ pub mod stat;
 pub const DIR_NAME: &str = ".retrylint-cache";
 /// How many files the cache is split into.
 pub const SHARDS: usize = 64;
-const FILE_PREFIX: &str = "facts-v5-";
+const FILE_PREFIX: &str = "facts-v6-";
 /// The shards of the formats before (JSON shards, binary shards of JSON
-/// entries, then entries whose `kind`-tagged enums were internally
-/// tagged), removed when a shard is written.
-const OLD_PREFIXES: [&str; 3] = ["facts-v2-", "facts-v3-", "facts-v4-"];
+/// entries, entries whose `kind`-tagged enums were internally tagged,
+/// then entries whose structs were maps of their field names), removed
+/// when a shard is written.
+const OLD_PREFIXES: [&str; 4] = ["facts-v2-", "facts-v3-", "facts-v4-", "facts-v5-"];
 /// The format's version is the magic's last byte: a shard of another
 /// format is no shard, and its files are parsed again.
-const MAGIC: &[u8; 8] = b"rlfacts5";
+const MAGIC: &[u8; 8] = b"rlfacts6";
 
 fn shard_of(key: u128) -> usize {
     (key >> 122) as usize % SHARDS
@@ -103,22 +104,27 @@ impl Raw {
 }
 
 /// An entry's bytes: the xxh3-64 of the rest, then the facts and their
-/// diagnostics as MessagePack, a struct as a map of its field names
-/// (fields the model skips when empty are left out, as in its JSON). A
-/// binary format, as decoding the JSON entries was a sixth of a one-file
-/// run (field names and strings scanned for escapes, numbers parsed from
-/// text); the model's enums tagged by `kind` are externally tagged in it
-/// ([`crate::model`]'s `kind_tagged`), read without serde's buffering. The hash makes any damage a miss, not other facts: a changed
-/// byte of MessagePack often still decodes.
+/// diagnostics as MessagePack, a struct as an array of its fields in
+/// order, without their names (every field written, empty ones too:
+/// [`crate::model::skip`]). A binary format, as decoding the JSON entries
+/// was a sixth of a one-file run (field names and strings scanned for
+/// escapes, numbers parsed from text), and positional, as reading each
+/// struct's field names back was most of the rest; the model's enums
+/// tagged by `kind` are externally tagged in it ([`crate::model`]'s
+/// `kind_tagged`), read without serde's buffering. The hash makes any
+/// damage a miss, not other facts: a changed byte of MessagePack often
+/// still decodes.
 fn encode(facts: &Facts) -> Result<Vec<u8>, rmp_serde::encode::Error> {
     let mut out = vec![0; 8];
-    rmp_serde::encode::write_named(
-        &mut out,
-        &EntryRef {
-            facts,
-            diagnostics: &facts.diagnostics,
-        },
-    )?;
+    crate::model::skip::every_field(|| {
+        rmp_serde::encode::write(
+            &mut out,
+            &EntryRef {
+                facts,
+                diagnostics: &facts.diagnostics,
+            },
+        )
+    })?;
     let hash = xxhash_rust::xxh3::xxh3_64(&out[8..]);
     out[..8].copy_from_slice(&hash.to_le_bytes());
     Ok(out)
@@ -680,6 +686,29 @@ mod tests {
                 assert!(decode(&b).is_none(), "{at} {bit}");
             }
         }
+    }
+
+    /// Entries name no field (structs are arrays), and the JSON output,
+    /// written after an entry, still leaves empty fields out.
+    #[test]
+    fn entries_are_positional_and_the_json_still_skips_empty_fields() {
+        let facts = some_facts();
+        let bytes = encode(&facts).unwrap();
+        let has = |b: &[u8], word: &str| b.windows(word.len()).any(|w| w == word.as_bytes());
+        for name in [
+            "policies",
+            "extractors",
+            "written_as",
+            "diagnostics",
+            "unresolved",
+        ] {
+            assert!(!has(&bytes, name), "{name}");
+        }
+        let json = serde_json::to_string(&facts).unwrap();
+        assert!(has(json.as_bytes(), "\"policies\""));
+        // `unresolved`: left out of the JSON when empty, as before.
+        assert!(facts.unresolved.is_empty());
+        assert!(!has(json.as_bytes(), "\"unresolved\""), "{json}");
     }
 
     #[test]

@@ -219,6 +219,9 @@ impl Tree {
         // lists deduplicated below (one allocation per folder, not per
         // file and level: a tenth of a warm run went here).
         let mut met: std::collections::HashSet<Vec<u8>> = Default::default();
+        // Sized once (not grown by doubling, each step hashing every key
+        // again), and a folder's key copied only when it is new.
+        tree.files.reserve(files.size_hint().0);
         for f in files {
             let Some(f) = absolute_key(f, cwd) else {
                 continue;
@@ -229,10 +232,13 @@ impl Tree {
             if let Some((parent, name)) = split_last(&f)
                 && tree.covers(parent)
             {
-                tree.dirs
-                    .entry(parent.to_vec())
-                    .or_default()
-                    .push((String::from_utf8_lossy(name).into_owned(), false));
+                let entry = (String::from_utf8_lossy(name).into_owned(), false);
+                match tree.dirs.get_mut(parent) {
+                    Some(list) => list.push(entry),
+                    None => {
+                        tree.dirs.insert(parent.to_vec(), vec![entry]);
+                    }
+                }
                 let mut child = parent;
                 while !met.contains(child)
                     && let Some((up, name)) = split_last(child)

@@ -21,6 +21,7 @@ pub mod java_annotations;
 pub mod redelivery;
 pub mod registry;
 pub mod rust_macros;
+pub mod skip;
 pub mod syntax;
 pub mod values;
 pub mod versions;
@@ -148,14 +149,16 @@ pub enum Layer {
     Mesh,
 }
 
-/// Total attempts, the first call included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "n")]
-pub enum AttemptCount {
-    Finite(u64),
-    Unbounded,
-    /// Set by an expression or placeholder that cannot be read statically.
-    Unknown,
+kind_tagged! {
+    "AttemptCount", content = "n";
+    /// Total attempts, the first call included.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum AttemptCount {
+        Finite(u64),
+        Unbounded,
+        /// Set by an expression or placeholder that cannot be read statically.
+        Unknown,
+    }
 }
 
 impl AttemptCount {
@@ -180,22 +183,24 @@ pub struct Attempts {
     pub written_as: String,
 }
 
-/// One thing a policy retries on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "value")]
-pub enum Condition {
-    /// An HTTP status or inclusive range.
-    Status { from: u16, to: u16 },
-    /// A gRPC status code name, upper snake case.
-    Grpc(String),
-    /// An exception or error type name as written.
-    Exception(String),
-    /// A transport failure: connect, reset, timeout, refused ...
-    Transport(String),
-    /// A system-specific token that is none of the above (kept as written).
-    Token(String),
-    /// A result predicate or custom function the linter cannot read.
-    Predicate,
+kind_tagged! {
+    "Condition", content = "value";
+    /// One thing a policy retries on.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Condition {
+        /// An HTTP status or inclusive range.
+        Status { from: u16, to: u16 },
+        /// A gRPC status code name, upper snake case.
+        Grpc(String),
+        /// An exception or error type name as written.
+        Exception(String),
+        /// A transport failure: connect, reset, timeout, refused ...
+        Transport(String),
+        /// A system-specific token that is none of the above (kept as written).
+        Token(String),
+        /// A result predicate or custom function the linter cannot read.
+        Predicate,
+    }
 }
 
 impl Condition {
@@ -224,17 +229,19 @@ kind_tagged! {
     }
 }
 
-/// Which requests a policy retries.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "methods")]
-pub enum Methods {
-    /// Every method, POST included.
-    All,
-    /// The system itself retries only idempotent requests.
-    IdempotentOnly,
-    /// The listed methods or RPC names, upper case for HTTP methods.
-    Set(Vec<String>),
-    Unknown,
+kind_tagged! {
+    "Methods", content = "methods";
+    /// Which requests a policy retries.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Methods {
+        /// Every method, POST included.
+        All,
+        /// The system itself retries only idempotent requests.
+        IdempotentOnly,
+        /// The listed methods or RPC names, upper case for HTTP methods.
+        Set(Vec<String>),
+        Unknown,
+    }
 }
 
 kind_tagged! {
@@ -325,7 +332,7 @@ pub struct Scope {
     /// no caller's time bounds them (RL304 does not apply; the load they
     /// add still counts), and what still fails after the last try is
     /// handed back where no caller waits (RL209 judges the window).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub detached: bool,
 }
 
@@ -378,7 +385,7 @@ pub struct RetryPolicy {
     /// known.
     pub wraps_breaker: Vec<Span>,
     /// What is known of the breaker it wraps: its name, its settings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub breaker: Option<WrappedBreaker>,
     /// Where the block that would hold this policy's retry budget is, for
     /// RL601 (missing-retry-budget): the policy itself by default.
@@ -387,40 +394,40 @@ pub struct RetryPolicy {
     /// an nginx directive inherited through an `include`): its spans then
     /// point at where they apply in this file, and messages name these
     /// files.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub settings_from: Vec<SettingPlace>,
     /// Set on a use of a retry declared elsewhere: a method or class
     /// annotated with a custom annotation (`@RetryOnIo`) whose declaration
     /// carries `@Retryable`. Its settings are judged once, where they are
     /// written; only what the use adds (an idempotency key minted in the
     /// method) is judged here.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub use_of: Option<String>,
     /// The configuration section the options are bound to in code, its
     /// keys joined with `:` (.NET `GetSection("HttpClients:Catalog")`):
     /// the link step takes the settings the section writes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub config_section: Option<String>,
     /// Why a hand-written loop was taken as a retry and how its bound was
     /// read, for `--format json` (`reasons` of its findings).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub why: Vec<String>,
     /// Where the policy waits what the server says (`Retry-After`,
     /// `grpc-retry-pushback-ms`), and whether it caps and jitters that
     /// wait (RL208).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub server_delay: Option<Located<backoff::ServerDelay>>,
     /// How long the broker that delivers this retried work waits for an
     /// acknowledgement before it delivers it again (RL305); set by the
     /// system's link step.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub redelivery: Option<Redelivery>,
     /// Where the policy is given an operation whose failure it never sees
     /// (a synchronous retry running a delegate that returns a task or a
     /// future: the failure comes back inside the task, after the policy
     /// has returned), with that operation as written, on one line. Such a
     /// policy never retries (RL105); the other rules leave it alone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub blind: Option<Located<String>>,
 }
 

@@ -234,13 +234,40 @@ pub fn display_path(path: &std::path::Path) -> String {
 /// not written so, not under `base`, or `base` itself.
 #[cfg(unix)]
 pub fn plain_tail<'a>(path: &'a std::path::Path, base: &std::path::Path) -> Option<&'a str> {
-    let plain = |s: &str| {
-        let s = s.strip_prefix('/').unwrap_or(s);
-        !s.is_empty() && s.split('/').all(|c| !c.is_empty() && c != ".")
-    };
-    let b = base.to_str()?;
-    let rest = path.to_str()?.strip_prefix(b)?.strip_prefix('/')?;
-    (!rest.starts_with('/') && plain(b) && plain(rest)).then_some(rest)
+    // The bytes are checked before the text: a tail that is not plain (or
+    // not under `base`) costs no UTF-8 check of the whole path.
+    let (p, b) = (
+        path.as_os_str().as_encoded_bytes(),
+        base.as_os_str().as_encoded_bytes(),
+    );
+    let rest = p.strip_prefix(b)?.strip_prefix(b"/")?;
+    if !plain_bytes(b) || !plain_bytes(rest) || rest.first() == Some(&b'/') {
+        return None;
+    }
+    // `base` is a prefix of `path` ending before a `/`, so the tail is UTF-8
+    // when the path is.
+    path.to_str().map(|p| &p[p.len() - rest.len()..])
+}
+
+/// One pass over `s` (a leading `/` allowed): not empty, and no component
+/// empty or `.`, as `s.split('/')` would find, without its searcher.
+#[cfg(unix)]
+fn plain_bytes(s: &[u8]) -> bool {
+    let s = s.strip_prefix(b"/").unwrap_or(s);
+    let mut component = 0usize;
+    let mut dot = false;
+    for &c in s {
+        if c == b'/' {
+            if component == 0 || (component == 1 && dot) {
+                return false;
+            }
+            component = 0;
+        } else {
+            dot = component == 0 && c == b'.';
+            component += 1;
+        }
+    }
+    component > 1 || (component == 1 && !dot)
 }
 
 /// [`plain_tail`] elsewhere: always the general way.
@@ -288,6 +315,33 @@ mod tests {
             }
         }
         assert!(hits >= 6, "{hits}");
+    }
+
+    /// The one-pass check is the split's answer on every text of up to
+    /// seven bytes of `a`, `.` and `/`.
+    #[cfg(unix)]
+    #[test]
+    fn plain_bytes_is_the_split_definition() {
+        let split = |s: &str| {
+            let s = s.strip_prefix('/').unwrap_or(s);
+            !s.is_empty() && s.split('/').all(|c| !c.is_empty() && c != ".")
+        };
+        let mut texts = vec![String::new()];
+        let mut checked = 0;
+        for _ in 0..7 {
+            let mut next = Vec::new();
+            for t in &texts {
+                for c in ['a', '.', '/'] {
+                    let t = format!("{t}{c}");
+                    assert_eq!(plain_bytes(t.as_bytes()), split(&t), "{t:?}");
+                    checked += 1;
+                    next.push(t);
+                }
+            }
+            texts = next;
+        }
+        assert_eq!(checked, 3279);
+        assert!(!plain_bytes(b""));
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub struct ServerDelay {
     /// The retry does not wait the header at all though its library can
     /// (RL208's other half): how to make it wait it, in the library's
     /// words. `capped` and `jittered` then say nothing.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub ignored: Option<String>,
 }
 

@@ -322,49 +322,49 @@ impl Protocol {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Placement {
     /// A workload's pod labels; a Kubernetes Service's selector.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub labels: Vec<(String, String)>,
     /// The namespace written in its metadata.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub namespace: Option<String>,
     /// A workload's own mesh injection setting (pod template annotation or
     /// label).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub mesh: Vec<MeshHint>,
     /// A Kubernetes Service's protocol, where its ports say one (all of
     /// them the same).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub protocol: Option<Protocol>,
     /// The images a workload runs (their names without registry or tag):
     /// a build unit of that name is this workload.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub images: Vec<String>,
     /// A Gateway API `Gateway`'s `gatewayClassName`, where it is written:
     /// the class's controller (a `GatewayClass` in another file) tells who
     /// runs it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub gateway_class: Option<(String, crate::source::Span)>,
     /// A Kubernetes Service's `istio.io/use-waypoint` label: the Istio
     /// ambient waypoint its callers' traffic goes through (`none`: not the
     /// namespace's either), `<namespace>/<name>` where
     /// `istio.io/use-waypoint-namespace` puts it in another namespace.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub waypoint: Option<(String, crate::source::Span)>,
     /// A compose service's `build` context as written (`..`, `./orders`,
     /// `build: {context: ..}`), relative to the compose file: the program
     /// built there is this service (`link::units`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub build: Option<String>,
     /// The folder of a compose service's `build.dockerfile`, relative to
     /// the context (`Services/Orders/Orders.Api` for `context: .` and
     /// `dockerfile: Services/Orders/Orders.Api/Dockerfile`): the program
     /// there is the service before the context's own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub dockerfile_dir: Option<String>,
     /// The program a compose service's `build` context holds, as its
     /// build manifest names it (set by `link::units`): the graph joins the
     /// compose service to it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub unit: Option<String>,
     /// A workload named by a label (`app: eshop`): its object's own name
     /// (`metadata.name`), for when other workloads share the label
@@ -412,12 +412,12 @@ pub struct NamespaceDecl {
     pub mesh: Vec<MeshHint>,
     /// `istio.io/dataplane-mode: ambient`: its pods run in Istio's ambient
     /// mode (no sidecar; ztunnel carries L4 only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub ambient: Option<crate::source::Span>,
     /// `istio.io/use-waypoint`: the waypoint proxy the calls to its
     /// services go through (L7 policy, retries among it);
     /// `<namespace>/<name>` as on a Service's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub waypoint: Option<(String, crate::source::Span)>,
 }
 
@@ -498,7 +498,7 @@ pub struct CallEdge {
     /// not: a gRPC client registered with an `http://` address
     /// (`AddGrpcClient<T>(o => o.Address = new("http://basket-api"))`).
     /// The graph takes it before the target's scheme.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub protocol: Option<Protocol>,
 }
 
@@ -527,18 +527,18 @@ pub struct UnresolvedCall {
     /// The retry policies of the file that apply to the call once it is
     /// resolved (as [`CallEdge::policies`]): a Spring Cloud Gateway route's
     /// Retry filters.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub policies: Vec<usize>,
     /// What the call speaks where the setting says so and its value will
     /// not (`spring.data.mongodb.host: ${MONGO_HOST}`): the edge it
     /// resolves to keeps it (as [`CallEdge::protocol`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub protocol: Option<Protocol>,
     /// The callee of an `env X` target when no workload of the caller
     /// sets `X`: the default the code falls back to
     /// (`os.getenv("X", "cart")`, `System.getenv("X") == null ? "mysql" : ..`,
     /// Go's `if !ok { host = "rabbitmq" }`). An entry that sets `X` wins.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub if_unset: Option<String>,
 }
 
@@ -574,12 +574,12 @@ pub struct ServiceDecl {
     /// Where the declaration runs: a workload's pod labels, a Kubernetes
     /// Service's selector, the namespace, mesh injection, the protocol of a
     /// Service's ports (`Placement`).
-    #[serde(default, skip_serializing_if = "Placement::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub placement: Placement,
     /// How long the platform that runs it lets it work on one request
     /// (Knative's revision `timeoutSeconds`): a caller that gives up sooner
     /// and retries leaves work running behind it (RL303).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub request_timeout: Option<super::Located<super::Timeout>>,
 }
 

@@ -15,16 +15,16 @@ pub type Sources = std::collections::BTreeMap<std::path::PathBuf, CsharpSource>;
 pub struct CsharpSource {
     /// The types the file declares (`class`, `record`, `struct`,
     /// `interface`, `enum`), in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub types: Vec<String>,
     /// The identifiers its code names that begin with a capital letter
     /// (comments and strings left out), sorted and unique: a use of a
     /// type is one of them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub names: Vec<String>,
     /// The string constants (`const string`, `static readonly string`)
     /// its types declare, in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub constants: Vec<CsharpConstant>,
 }
 

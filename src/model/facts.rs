@@ -20,7 +20,7 @@ pub struct Facts {
     pub timeouts: Vec<TimeoutSetting>,
     pub edges: Vec<CallEdge>,
     /// Call sites whose target this file does not write (`extract::calls`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub unresolved: Vec<UnresolvedCall>,
     pub services: Vec<ServiceDecl>,
     #[serde(skip)]
@@ -43,11 +43,11 @@ pub struct Facts {
     pub mesh: Option<System>,
     /// Kubernetes Namespaces this file declares, with their mesh injection
     /// labels.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub namespaces: Vec<super::calls::NamespaceDecl>,
     /// Gateway API `GatewayClass`es this file declares (their controllers
     /// decide who runs the Gateways of that class).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub gateway_classes: Vec<super::calls::GatewayClassDecl>,
     /// Other files this one pulls in (nginx `include`), resolved at link time.
     pub includes: Vec<IncludeRef>,
@@ -72,100 +72,97 @@ pub struct Facts {
     /// reason to keep the file (`is_empty` leaves it out); the scan hands
     /// those of the files it does not keep to the link stage apart
     /// (`Scan::csharp`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub csharp: Option<super::csharp_source::CsharpSource>,
     /// The library versions a build file names (`pom.xml`,
     /// `build.gradle`, ...), joined to other files by
     /// `versions::join`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub build: Option<super::versions::BuildFacts>,
     /// Readings of this file that depend on the version of a library its
     /// build uses, applied by `versions::join` once the version is known.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub versioned: Vec<super::versions::Versioned>,
     /// Limits on a host's retries written apart from the retry policy (an
     /// Istio DestinationRule's `connectionPool.http.maxRetries` or
     /// `outlierDetection`, an Envoy cluster's `max_retries` circuit
     /// breaker, keyed by the cluster's name): the policies of the same
     /// system that call the host, in any file, are limited by them (RL603).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub protections: Vec<Protection>,
     /// Circuit breakers configured by name (Resilience4j
     /// `resilience4j.circuitbreaker.instances.<name>`), joined to the
     /// retries composed around them by `link::java`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub breakers: Vec<NamedBreaker>,
     /// Hand-written loops that looked like retries (they wait, or catch
     /// and go round) but were not taken as retry loops, each with why
     /// (`--format json`: a wrong call is told apart from a wrong rule).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub loops_not_taken: Vec<LoopNote>,
     /// The spans of this file's hand-written retry loops whose body calls
     /// a function or method the file declares (`extract::loop_calls`):
     /// only such a loop may retry a call of the file made elsewhere in it.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub loops_into_file: Vec<crate::source::Span>,
     /// What this file says of the AWS shared configuration (a profile's or
     /// a workload environment's `retry_mode`/`max_attempts`/`AWS_PROFILE`),
     /// or an SDK client built in code that leaves its retries to it;
     /// joined by `systems::aws::link`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub aws_shared: Vec<AwsShared>,
     /// Files the program embeds at build time and hands to a library as
     /// its configuration (Go's `//go:embed retry_policy.json` given to
     /// `grpc.WithDefaultServiceConfig`); joined by `systems::grpc::link`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub embedded_configs: Vec<EmbeddedConfig>,
     /// gRPC dials reached through an exported function of another Go
     /// package of the module (`users.NewClient(ctx, opts...)` in one file,
     /// `grpc.NewClient(target, opts...)` in the other); joined by
     /// `systems::go::link`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub go_dials_through: Vec<GoDialThrough>,
     /// Go struct fields this file fills from the environment, and call
     /// targets it takes from a field it does not fill (a config struct
     /// loaded in another package of the module); joined by
     /// `link::go_fields`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub go_fields: Vec<GoField>,
     /// Names this file reads a number from that no binding of the file
     /// gives (an imported constant, a Django setting, a Go package-level
     /// name or a field's tag default): filled by `link::values`, which
     /// reads the file again with the values other files give them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub value_wants: Vec<super::values::ValueWant>,
     /// Options configured by name apart from the code that reads them
     /// (.NET `services.ConfigureAll<HttpStandardResilienceOptions>(..)`,
     /// `Configure<..>("catalog-standard", ..)`); joined to the handlers
     /// that read them by `systems::csharp::options`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub named_options: Vec<NamedOptions>,
     /// The request paths a gateway route forwards (Spring Cloud Gateway's
     /// `Path=/catalog/**` predicate), by the span of the route's call: only
     /// a request whose path one of them matches goes that way
     /// (`graph::routes`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub route_paths: Vec<RoutePaths>,
     /// The request paths a client sends, by the span of its call target
     /// (the base URL an HTTP interface's client is built on, and the
     /// paths of the interface's methods): each is a call of its own
     /// through a gateway's routes (`graph::routes`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub client_paths: Vec<RoutePaths>,
     /// Task-queue broker settings this file writes (Celery's broker URL,
     /// `broker_transport_options` `visibility_timeout`); joined to the
     /// retries of the same program by the system's link step.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub broker_settings: Vec<super::BrokerSetting>,
     /// Work this file sends to run later on a task queue (RL305).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub delayed_sends: Vec<super::DelayedSend>,
     /// Ingress classes, Kong Service retries and Traefik middlewares that
     /// other files' Ingresses and routers name (`link::ingress_links`).
-    #[serde(
-        default,
-        skip_serializing_if = "super::ingress_links::IngressLinks::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub ingress: super::ingress_links::IngressLinks,
     /// The scan's parse of a templated YAML file, kept for the link step
     /// that parses the same text again (a Kustomize resource file).
@@ -197,7 +194,7 @@ pub struct RoutePaths {
     pub paths: Vec<String>,
     /// The host names the route serves (an Ingress rule's `host`); empty:
     /// every host.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub hosts: Vec<String>,
 }
 
@@ -289,11 +286,11 @@ pub struct EmbeddedConfig {
     /// Where it is used (the option's argument).
     pub span: crate::source::Span,
     /// This file's call edges it configures (a dial's).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub edges: Vec<usize>,
     /// This file's unresolved calls it configures (a dial whose target is
     /// `env X`): the edge the link step makes of one keeps the policies.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub unresolved: Vec<usize>,
 }
 
@@ -308,15 +305,15 @@ pub struct AwsShared {
     /// program is deployed (compose `- AWS_RETRY_MODE`, a Kubernetes
     /// `valueFrom`, `${VAR}` unset): set, its value unknown; likewise
     /// `attempts` 0 and an empty `profile`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub mode: Option<super::Located<String>>,
     /// `max_attempts` / `AWS_MAX_ATTEMPTS` (attempts, the first included),
     /// or the attempts the code writes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub attempts: Option<super::Located<u64>>,
     /// The profile chosen: `AWS_PROFILE` in an environment, the profile a
     /// client names (`WithSharedConfigProfile`, `Session(profile_name=)`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub profile: Option<super::Located<String>>,
 }
 
@@ -329,7 +326,7 @@ pub enum AwsSharedKind {
     /// compose file's folder): the programs under it run with it.
     Env {
         caller: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
         context: Option<String>,
     },
     /// The `ENV` instructions of a Dockerfile's final stage: the
@@ -350,7 +347,7 @@ pub enum AwsSharedKind {
     /// default fixes in every mode (DynamoDB's 9), if it has one.
     JavaClient {
         policy: usize,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
         service_attempts: Option<u64>,
     },
     /// A client built in code: the index of its policy in this file, and
@@ -393,7 +390,7 @@ pub struct Protection {
     /// The retry circuit breaker's limit (concurrent retries to the host)
     /// when that is what limits them; `link::retry_limits` gives it to the
     /// policies that call the host as their `Budget::Concurrency`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub max_retries: Option<u64>,
 }
 

@@ -12,24 +12,24 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct IngressLinks {
     /// `IngressClass` objects: their name and `spec.controller`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub classes: Vec<IngressClassDecl>,
     /// Ingresses whose class is neither a controller's own name nor an
     /// `IngressClass` of their file: drawn where another file's
     /// `IngressClass` names the controller, else nothing.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub pending: Vec<PendingIngress>,
     /// Kubernetes Services that write `konghq.com/retries`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub kong_retries: Vec<KongRetries>,
     /// Traefik `Middleware`s with a `retry`, each with its policy (an
     /// index into the file's policies), and `chain` middlewares, each with
     /// the middlewares it runs.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub middlewares: Vec<MiddlewareDecl>,
     /// The middlewares a Traefik router runs, by the edge it draws (an
     /// index into the file's edges).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub middleware_refs: Vec<MiddlewareRefs>,
     /// Kong hops of an Ingress that writes its namespace: (the hop's
     /// policy, an index into the file's policies; the namespace). Kong
@@ -97,7 +97,7 @@ pub struct PendingIngress {
     pub middlewares: Vec<MiddlewareName>,
     /// The Ingress's `projectcontour.io/` retries, read as Contour reads
     /// them, for a class that turns out to be Contour's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub contour: Option<Box<super::RetryPolicy>>,
 }
 
@@ -122,7 +122,7 @@ pub struct MiddlewareDecl {
     /// one of the file provider's `http.middlewares`.
     pub crd: bool,
     pub policy: Option<usize>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub chain: Vec<MiddlewareName>,
     pub span: Span,
 }

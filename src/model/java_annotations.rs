@@ -11,56 +11,56 @@ use crate::source::Span;
 pub struct JavaFacts {
     /// Annotation types declared here with `@Retryable` on them
     /// (`@Retryable(..) @interface RetryOnIo {}`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub retry_annotations: Vec<RetryAnnotation>,
     /// Methods and classes annotated with an annotation this file cannot
     /// place: each is a retry when a scanned file declares that
     /// annotation with `@Retryable`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub annotation_uses: Vec<AnnotationUse>,
     /// Client interfaces declared here (an HTTP interface of
     /// `@HttpExchange`/`@GetExchange` methods, a `@FeignClient`) whose
     /// methods or type carry retry annotations: a call through the
     /// interface runs inside them (`link::client_interfaces`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub client_interfaces: Vec<ClientInterface>,
     /// Clients of an interface built here (`createClient(X.class)`,
     /// Feign's `.target(X.class, url)`), with the call targets sent
     /// through them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub client_uses: Vec<ClientUse>,
     /// Resilience4j `intervalBiFunction`s given a class or method this
     /// file does not declare (`new RetryAfterInterval()`,
     /// `Waits::fromHeader`): what it waits is read where it is declared
     /// (`link::interval_functions`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub interval_refs: Vec<IntervalRef>,
     /// Classes declared here whose code waits what the server says
     /// (`Retry-After`), with the methods that read it.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub server_delay_classes: Vec<ServerDelayClass>,
     /// `@Bean` client methods whose base URL is a member of a properties
     /// type declared elsewhere (`extract::calls::beans`), joined to the
     /// type's `@ConfigurationProperties` by `link::client_beans`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub client_beans: Vec<ClientBeanRef>,
     /// Spring keys whose `@Value` fields here only document the API
     /// (`swagger.api-gateway-url` in an OpenAPI server): the workload's
     /// environment entry that sets one is no call either
     /// (`extract::calls::doc_fields`, `link::spring_env::drop_documented`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub doc_keys: Vec<String>,
     /// `@Bean` methods annotated `@ConfigurationProperties(prefix = ..)`:
     /// the prefix is bound onto the type they return, declared in another
     /// file (`extract::calls::properties::bean_bound`, `link::bean_bound`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub bound_beans: Vec<BoundBean>,
     /// Hand-written retry loops whose try block calls methods of project
     /// types this file does not show: the link step reads those types'
     /// files (`link::java_classes`) and moves a loop whose attempts all
     /// stay in the process, or that picks its target round-robin, to
     /// `loops_not_taken`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub open_loops: Vec<OpenLoop>,
 }
 
@@ -133,7 +133,7 @@ pub struct IntervalRef {
     /// The class's simple name.
     pub class: String,
     /// The method a reference names (`Waits::fromHeader`), if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub method: Option<String>,
     pub span: Span,
 }
@@ -178,7 +178,7 @@ pub struct ClientInterface {
     /// The request paths its methods send (`/catalog/api/products/{code}`
     /// of `@HttpExchange("/catalog")` and `@GetExchange("/api/products/{code}")`);
     /// empty: not known, or some method names none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub paths: Vec<String>,
 }
 
@@ -196,7 +196,7 @@ pub struct ClientUse {
     /// injected builder (a `RestClient.Builder` parameter of the `@Bean`
     /// method) builds it; its base URL is the one the program's
     /// customizer or builder bean sets (`link::client_interfaces`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub builder: Option<String>,
 }
 

@@ -9,8 +9,9 @@
 //! the format; a policy holds six such values. An externally tagged value
 //! names its variant first and is read in place: decoding a one-file
 //! run's cached facts on the generated 10,000-file tree went 173 M ->
-//! 147 M instructions (the rest is MessagePack's own reading of each
-//! struct as a map of field names). The encoding is chosen by the
+//! 147 M instructions (most of the rest was MessagePack's reading of each
+//! struct as a map of field names, now an array: [`super::skip`]). The
+//! encoding is chosen by the
 //! format's `is_human_readable`, so the JSON output is byte for byte what
 //! the plain derive writes.
 
@@ -19,7 +20,24 @@
 /// Name { .. } }` (the string is the enum's name, as serde's `remote`
 /// takes it). The enum's own attributes (docs, other derives) are kept;
 /// it must not derive `Serialize` or `Deserialize` itself.
+///
+/// `kind_tagged! { "Name", content = "n"; enum Name { .. } }`: adjacently
+/// tagged in human-readable formats (`{"kind": "finite", "n": 3}`). Its
+/// binary encoding must not be the derive's either: as an array of
+/// fields (the cache's structs) a unit variant is `["unbounded"]`, which
+/// serde reads back expecting a second element (its content).
 macro_rules! kind_tagged {
+    (
+        $remote:tt, content = $content:literal;
+        $(#[$attr:meta])*
+        $vis:vis enum $name:ident { $($body:tt)* }
+    ) => {
+        $(#[$attr])*
+        #[derive(serde::Serialize, serde::Deserialize)]
+        #[serde(remote = "Self", rename_all = "kebab-case", tag = "kind", content = $content)]
+        $vis enum $name { $($body)* }
+        kind_tagged!(@binary $remote; $name { $($body)* });
+    };
     (
         $remote:tt;
         $(#[$attr:meta])*
@@ -29,7 +47,9 @@ macro_rules! kind_tagged {
         #[derive(serde::Serialize, serde::Deserialize)]
         #[serde(remote = "Self", rename_all = "kebab-case", tag = "kind")]
         $vis enum $name { $($body)* }
-
+        kind_tagged!(@binary $remote; $name { $($body)* });
+    };
+    (@binary $remote:tt; $name:ident { $($body:tt)* }) => {
         const _: () = {
             /// The same variants and fields, externally tagged: serde's
             /// `remote` derive reads and writes the enum above through it.
@@ -122,5 +142,46 @@ mod tests {
             what: "cluster `a`".into(),
         };
         assert_eq!(binary_round_trip(&site), site);
+    }
+
+    /// The adjacently tagged enums: JSON as the derive writes it, and a
+    /// unit variant read back from the cache's positional encoding.
+    #[test]
+    fn adjacently_tagged_json_is_unchanged_and_units_round_trip_positionally() {
+        use crate::model::{AttemptCount, Condition, Methods};
+        fn positional<T: serde::Serialize + serde::de::DeserializeOwned>(v: &T) -> T {
+            let bytes = crate::model::skip::every_field(|| rmp_serde::to_vec(v).unwrap());
+            rmp_serde::from_slice(&bytes).unwrap()
+        }
+        assert_eq!(json(&AttemptCount::Finite(3)), r#"{"kind":"finite","n":3}"#);
+        assert_eq!(json(&AttemptCount::Unbounded), r#"{"kind":"unbounded"}"#);
+        assert_eq!(
+            json(&Condition::Grpc("UNAVAILABLE".into())),
+            r#"{"kind":"grpc","value":"UNAVAILABLE"}"#
+        );
+        assert_eq!(json(&Methods::All), r#"{"kind":"all"}"#);
+        let back: AttemptCount = serde_json::from_str(r#"{"kind":"finite","n":3}"#).unwrap();
+        assert_eq!(back, AttemptCount::Finite(3));
+        for a in [
+            AttemptCount::Finite(3),
+            AttemptCount::Unbounded,
+            AttemptCount::Unknown,
+        ] {
+            assert_eq!(positional(&a), a);
+        }
+        for c in [
+            Condition::status(503),
+            Condition::Predicate,
+            Condition::Token("x".into()),
+        ] {
+            assert_eq!(positional(&c), c);
+        }
+        for m in [
+            Methods::All,
+            Methods::Set(vec!["GET".into()]),
+            Methods::Unknown,
+        ] {
+            assert_eq!(positional(&m), m);
+        }
     }
 }

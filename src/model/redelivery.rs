@@ -22,7 +22,7 @@ pub struct Redelivery {
     /// or the default the broker's library applies.
     pub written_as: String,
     /// Where it is written; `None` for a library default.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub place: Option<SettingPlace>,
 }
 
@@ -72,16 +72,16 @@ pub struct DelayedSend {
     /// The delay as written (`eta=eta`, `countdown=7200`).
     pub written_as: String,
     /// Set by the system's link step, as for a policy.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub redelivery: Option<Redelivery>,
     /// The delay is the time the consumer may run while it holds the
     /// message (an SQS queue's Lambda function and its `Timeout`), not a
     /// wait before it runs.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub while_running: bool,
     /// For a consumer run: the redelivery timeout its platform advises, as
     /// a multiple of its time limit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub advised: Option<AdvisedMargin>,
 }
 

@@ -36,7 +36,7 @@ pub struct RustFacts {
     pub macro_calls: Vec<MacroCall>,
     /// Modules this file declares test-only in their own file
     /// (`#[cfg(test)] mod x;`): `x.rs` or `x/mod.rs` is test code.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub test_modules: Vec<String>,
 }
 

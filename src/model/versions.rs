@@ -358,16 +358,16 @@ pub struct MavenFacts {
 pub struct BuildFacts {
     pub kind: BuildKind,
     pub deps: Vec<Dep>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub maven: Option<MavenFacts>,
     /// Gradle version variables the file defines (`val x = "1.0"`,
     /// `ext { x = '1.0' }`, `extra["x"] = "1.0"`), for its dependencies
     /// and those of the projects below it.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub variables: Vec<(String, String)>,
     /// A `*.csproj`'s own project: what it builds and the projects it
     /// references (a library runs in the programs that reference it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub project: Option<MsBuildProject>,
 }
 
