@@ -183,8 +183,9 @@ pub fn summary(scan: &Scan, findings: &[Finding]) -> String {
     }
     if scan.stats.test_inputs > 0 {
         skipped.push(format!(
-            "{} test inputs from the call graph",
-            scan.stats.test_inputs
+            "{} test input{} from the call graph",
+            scan.stats.test_inputs,
+            if scan.stats.test_inputs == 1 { "" } else { "s" }
         ));
     }
     if !scan.stats.unread.is_empty() {
