@@ -366,13 +366,13 @@ pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
     // Fixtures and golden files are tests' inputs: off the graph.
     if !settings.read_test_code {
         // Paths and roots may be given relative to the working folder.
-        let joined = |p: &Path| match cwd {
-            Some(c) if p.is_relative() => c.join(p),
-            _ => p.to_path_buf(),
-        };
-        let roots: Vec<PathBuf> = roots.iter().map(|r| joined(r)).collect();
+        let roots = link::joined_roots(roots, cwd);
         scan.stats.test_inputs = link::test_inputs::not_deployed(&mut scan.files, |f| {
-            relative_to_root(&joined(&f.source.path), &roots)
+            let path = &f.source.path;
+            match cwd {
+                Some(c) if path.is_relative() => relative_to_root(&c.join(path), &roots),
+                _ => relative_to_root(path, &roots),
+            }
         });
     }
     say_what_was_not_read(scan);

@@ -62,7 +62,7 @@ pub fn all(files: &mut [ScannedFile], roots: &[PathBuf]) {
 
 /// The scan's roots, each relative one joined to `cwd` (the command
 /// line's working folder) where one is given.
-fn joined_roots(roots: &[PathBuf], cwd: Option<&std::path::Path>) -> Vec<PathBuf> {
+pub(crate) fn joined_roots(roots: &[PathBuf], cwd: Option<&std::path::Path>) -> Vec<PathBuf> {
     roots
         .iter()
         .map(|r| match cwd {

@@ -7,10 +7,11 @@
 //! its MeshRetry plugin tests expect) made a chain of 12 attempts at a
 //! `backend` nothing deploys. Decided on the path relative to the scan
 //! root, so a fixture scanned as the root itself is read as deployed; not
-//! done when test code is read (`test-code = "read"`). A mesh-wide default (`defaultHttpRetryPolicy`)
-//! stays: the graph takes the first one of the scan for the whole of it,
-//! and without a fixture's the first may be a test environment's (istio's
-//! `tests/integration/base.yaml`, retries off), which is worse.
+//! done when test code is read (`test-code = "read"`). A mesh-wide
+//! default (`defaultHttpRetryPolicy`) stays: the graph takes the first one
+//! of the scan for the whole of it, and without a fixture's the first may
+//! be a test environment's (istio's `tests/integration/base.yaml`, retries
+//! off), which is worse.
 
 use crate::model::ScannedFile;
 

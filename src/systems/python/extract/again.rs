@@ -165,14 +165,7 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
             );
             p.name = super::super::enclosing_function(ctx, n)
                 .map(|(f, _)| format!("retry in except in {f}"));
-            let (delay, jitter) = match sleep {
-                None => (Delay::None, Jitter::None),
-                Some(s) => sleep_delay(ctx, s, None, None),
-            };
-            let dspan = sleep.map_or(at, span);
-            p.delay = Located::written(delay, dspan);
-            p.jitter = Located::written(jitter, dspan);
-            p.retry_on = except_conditions(ctx, &[clause]);
+            wait_and_errors(ctx, &mut p, sleep, clause, at);
             if let Some(m) = publish_method(ctx, again) {
                 p.methods = Located::written(m, at);
                 // A publish on a blocked connection waits as long as pika's
@@ -189,6 +182,25 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
             break;
         }
     }
+}
+
+/// What an `except` clause that tries again waits (its `sleep(..)`, none
+/// when it has none) and which errors it catches.
+fn wait_and_errors(
+    ctx: &Ctx<'_>,
+    p: &mut RetryPolicy,
+    sleep: Option<Node<'_>>,
+    clause: Node<'_>,
+    at: crate::source::Span,
+) {
+    let (delay, jitter) = match sleep {
+        None => (Delay::None, Jitter::None),
+        Some(s) => sleep_delay(ctx, s, None, None),
+    };
+    let dspan = sleep.map_or(at, span);
+    p.delay = Located::written(delay, dspan);
+    p.jitter = Located::written(jitter, dspan);
+    p.retry_on = except_conditions(ctx, &[clause]);
 }
 
 /// The `except` clauses of a `try` statement with their blocks.
@@ -280,14 +292,7 @@ fn recursive(ctx: &Ctx<'_>, n: Node<'_>, facts: &mut Facts, scopes: &mut Vec<Ret
                 .iter()
                 .filter_map(|s| stmt_call(*s))
                 .find(|c| callee(ctx, *c).1 == "sleep");
-            let (delay, jitter) = match sleep {
-                None => (Delay::None, Jitter::None),
-                Some(s) => sleep_delay(ctx, s, None, None),
-            };
-            let dspan = sleep.map_or(at, span);
-            p.delay = Located::written(delay, dspan);
-            p.jitter = Located::written(jitter, dspan);
-            p.retry_on = except_conditions(ctx, &[clause]);
+            wait_and_errors(ctx, &mut p, sleep, clause, at);
             facts.policies.push(p);
             scopes.push(RetryScope {
                 policy: facts.policies.len() - 1,
