@@ -590,3 +590,23 @@ fn kong_retries_come_from_the_service_in_the_ingress_namespace() {
     let (_, g) = build("testdata/graph/kong-namespaces");
     assert_eq!(protocol_edges(&g), ["kong -> api unknown x3"]);
 }
+
+/// Stop 48 (testdata/graph/env-url-values/README.md): a URL in a
+/// variable of any name is a call toward a service the scan declares,
+/// and no call toward a host it does not.
+#[test]
+fn a_url_in_a_variable_of_any_name_is_a_call_to_a_declared_service() {
+    let (_, g) = build("testdata/graph/env-url-values");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "authors -> books HTTP x1",
+            "books -> authors HTTP x1",
+            "webapp -> authors HTTP x1",
+            "webapp -> books HTTP x1",
+        ]
+    );
+    let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    assert!(!names.contains(&"books.example.com"), "{names:?}");
+    assert!(!names.contains(&"accounts.google.com"), "{names:?}");
+}

@@ -163,8 +163,13 @@ fn compose_with(
                             if super::config_env::is_stand_in(edge) {
                                 continue;
                             }
+                            let mark = if crate::model::calls::url_value_only(&edge.via) {
+                                crate::model::calls::URL_VALUE_VIA
+                            } else {
+                                ""
+                            };
                             edge.via = format!(
-                                "env `{k}` from `{path}`{}",
+                                "env `{k}` from `{path}`{mark}{}",
                                 crate::model::calls::WHOLE_FILE_VIA
                             );
                         }

@@ -508,6 +508,20 @@ pub fn push_edge(
         return;
     }
     if !address_key(key) {
+        // `AUTHORS_SITE: http://authors:7001`: a URL in a variable of any
+        // other name, a call only toward a service the scan declares,
+        // which the graph alone knows (`URL_VALUE_VIA`).
+        if let Some(host) = url_value(key, value) {
+            facts.edges.push(CallEdge {
+                client: None,
+                caller: Some(caller.to_string()),
+                callee: host,
+                span,
+                policies: Vec::new(),
+                via: format!("env `{key}`{}", crate::model::calls::URL_VALUE_VIA),
+                protocol: crate::model::calls::Protocol::of_target(value),
+            });
+        }
         return;
     }
     // `http://payments-a:8080,http://payments-b:8080`: a client given a
@@ -569,6 +583,21 @@ pub fn push_edge(
         via: format!("env `{key}`"),
         protocol: crate::model::calls::Protocol::of_target(value),
     });
+}
+
+/// The host of a variable's value that is one URL with a scheme
+/// (`http://authors:7001`), for a variable whose name is no address's.
+fn url_value(key: &str, value: &str) -> Option<String> {
+    let v = value.trim();
+    let (scheme, _) = v.split_once("://")?;
+    let scheme_ok = !scheme.is_empty()
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.' | ':'));
+    if !scheme_ok || v.contains(',') || key.to_ascii_uppercase().starts_with("AWS_") {
+        return None;
+    }
+    host_of(v)
 }
 
 /// The service a URL or `host:port` names, if it names one.

@@ -522,6 +522,11 @@ fn file_edges(
                     let from = b.service_scoped(&runner, ns.as_deref(), compose);
                     let written = b.written_host(id, e.span, &e.callee);
                     let target = written.as_deref().unwrap_or(&e.callee);
+                    if crate::model::calls::url_value_only(&e.via)
+                        && !b.declares(target, ns.as_deref(), compose)
+                    {
+                        continue;
+                    }
                     // An Ingress host is served by its controller, whose
                     // rules for that host go on (`routes.rs`).
                     let host = ingress_hosts.get(&short_host(target));

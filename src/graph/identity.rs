@@ -185,6 +185,16 @@ impl<'a> Builder<'a> {
     }
 
     /// [`Self::service_in`] as a caller on a compose network reaches it.
+    /// Whether a host names a service some file of the scan declares (a
+    /// workload, a Kubernetes or compose Service, a mesh route), without
+    /// adding it.
+    pub fn declares(&self, name: &str, ns: Option<&str>, compose: bool) -> bool {
+        let name = self.canonical_scoped(name, ns, compose);
+        self.ids
+            .get(&name)
+            .is_some_and(|&id| !self.graph.services[id].kinds.is_empty())
+    }
+
     pub fn service_scoped(&mut self, name: &str, ns: Option<&str>, compose: bool) -> ServiceId {
         let name = self.canonical_scoped(name, ns, compose);
         if let Some(&id) = self.ids.get(&name) {

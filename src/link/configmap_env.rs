@@ -157,7 +157,12 @@ fn all_keys(
         let before = facts.edges.len();
         push_edge(caller, &env, v, span, facts);
         if let Some(e) = facts.edges.get_mut(before) {
-            e.via = format!("env `{env}` from ConfigMap `{map}`{WHOLE_MAP_VIA}");
+            let mark = if crate::model::calls::url_value_only(&e.via) {
+                crate::model::calls::URL_VALUE_VIA
+            } else {
+                ""
+            };
+            e.via = format!("env `{env}` from ConfigMap `{map}`{mark}{WHOLE_MAP_VIA}");
         }
     }
 }

@@ -446,6 +446,20 @@ pub fn outside_mesh(via: &str) -> bool {
     via.starts_with(COMPOSE_VIA)
 }
 
+/// Marks [`super::CallEdge::via`] of a call read from a variable whose
+/// name says nothing of an address (`AUTHORS_SITE: http://authors:7001`,
+/// BuoyantIO/booksapp `booksapp.yml`) but whose value is a URL: the graph
+/// keeps it only where the scan declares the URL's host as a service
+/// ([`url_value_only`]); an identity provider's or the site's own public
+/// URL in such a variable is a setting, not a call.
+pub const URL_VALUE_VIA: &str = " (a URL)";
+
+/// Whether a call shown `via` this is kept only toward a declared
+/// service ([`URL_VALUE_VIA`]).
+pub fn url_value_only(via: &str) -> bool {
+    via.contains(URL_VALUE_VIA)
+}
+
 /// The end of [`super::CallEdge::via`] for a call whose target is a
 /// variable the workload takes with every other key of a ConfigMap
 /// (`envFrom`): handed to it whether or not its program reads it, so the
