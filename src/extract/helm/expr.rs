@@ -156,6 +156,18 @@ pub fn pipeline(toks: &[Tok], sc: &Scope<'_>) -> Option<Val> {
     prev
 }
 
+/// The indent of the block a pipeline's output starts on a line of its
+/// own with: `N` when its last command is `nindent N`
+/// (`labels: {{- include "common.labels.standard" . | nindent 4 }}`).
+pub fn block_indent(toks: &[Tok]) -> Option<usize> {
+    match split_top(toks, &Tok::Pipe).last()? {
+        [Tok::Ident(f), Tok::Num(n)] if f == "nindent" => {
+            n.parse::<usize>().ok().map(|n| n.min(256))
+        }
+        _ => None,
+    }
+}
+
 /// `toks` split at every top-level `sep` (not inside parentheses).
 fn split_top<'t>(toks: &'t [Tok], sep: &Tok) -> Vec<&'t [Tok]> {
     let mut out = Vec::new();

@@ -445,7 +445,16 @@ impl Out<'_> {
             Some(s) => self.push(&s, span, false, v.at),
             None => {
                 self.r.unknown.push(span);
-                let opaque = self.opaque(span);
+                let opaque = match expr::block_indent(toks) {
+                    // `labels: {{- include "common.labels.standard" . |
+                    // nindent 4 }}` followed by more labels at indent 4
+                    // (bitnami/charts): Helm's output is a block on lines
+                    // of its own, and so is the stand-in, a comment at
+                    // the block's indent that leaves `labels:` a mapping
+                    // (or a list) for the lines after it.
+                    Some(n) => format!("\n{}# {OPAQUE}", " ".repeat(n)),
+                    None => self.opaque(span),
+                };
                 self.push(&opaque, span, false, None)
             }
         }

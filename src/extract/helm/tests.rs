@@ -46,6 +46,28 @@ fn if_with_range_take_what_the_values_enable() {
     assert_eq!(out(t, y), "none");
 }
 
+/// bitnami/charts (5165628ae0) writes a helper's block of labels after
+/// the key on the key's line, then more labels under it: the stand-in
+/// is a comment on a line of its own at the block's indent, so the
+/// document still parses as `labels:` holding the labels after it.
+#[test]
+fn a_helper_block_after_its_key_leaves_the_mapping_whole() {
+    let t = "metadata:\n  labels: {{- include \"common.labels.standard\" ( dict \"context\" $ ) | nindent 4 }}\n    app.kubernetes.io/component: worker\n";
+    let r = render(t, &vals("a: 1")).unwrap();
+    assert_eq!(
+        r.text,
+        "metadata:\n  labels:\n    # helm-unknown\n    app.kubernetes.io/component: worker\n"
+    );
+    let file = crate::yaml::parse(&r.text);
+    assert!(file.errors.is_empty(), "{:?}", file.errors);
+    let root = file.root(&file.documents[0]);
+    assert_eq!(
+        root.path(&["metadata", "labels", "app.kubernetes.io/component"])
+            .and_then(|v| v.as_str()),
+        Some("worker")
+    );
+}
+
 #[test]
 fn helpers_are_opaque_and_defines_are_left_out() {
     let t = "{{- define \"x.labels\" }}app: x{{ end }}\nmetadata:\n  name: {{ include \"x.name\" . }}\n  labels:\n    {{- include \"x.labels\" . | nindent 4 }}\n";
