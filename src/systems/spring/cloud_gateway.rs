@@ -36,6 +36,7 @@ use std::time::Duration;
 mod retry_filter;
 
 use retry_filter::*;
+pub(crate) use retry_filter::{Site, policy_of_args};
 
 const ARG_KEYS: &[&str] = &[
     "retries",
@@ -138,7 +139,7 @@ const STATUSES: &[(&str, u16)] = &[
 
 /// One argument value with the span of each comma-separated item.
 #[derive(Clone, Debug)]
-struct Arg {
+pub(crate) struct Arg {
     key: String,
     key_span: Span,
     /// The span of the first segment (`backoff` of `backoff.factor`).
@@ -150,6 +151,18 @@ struct Arg {
 impl Arg {
     fn one(&self) -> Option<&(String, Span)> {
         self.items.first()
+    }
+
+    /// An argument written at `span` with these values (the Java DSL's
+    /// setter call and its arguments).
+    pub(crate) fn written(key: &str, span: Span, items: Vec<(String, Span)>) -> Arg {
+        Arg {
+            key: key.to_string(),
+            key_span: span,
+            head_span: span,
+            items,
+            span,
+        }
     }
 }
 
@@ -171,7 +184,7 @@ struct Filter<'p> {
 
 /// A route's id, uri and `Method` predicate.
 #[derive(Default)]
-struct Route {
+pub(crate) struct Route {
     id: Option<String>,
     uri: Option<(String, Span)>,
     methods: Option<Vec<String>>,

@@ -12,6 +12,8 @@
 //! - OpenFeign `Retryer.Default` and `Feign.builder()` ([`feign`]).
 //! - Reactor `retryWhen(..)` / `.retry(n)` on `Mono`/`Flux` chains
 //!   ([`reactor`]).
+//! - Spring Cloud Gateway routes built with `RouteLocatorBuilder` and
+//!   their `retry` filters ([`gateway_routes`]).
 //! - Hand-written retry loops ([`loops`]).
 //! - Idempotency keys minted inside a retry scope, and URL literals as call
 //!   edges (here).
@@ -29,6 +31,7 @@ pub mod concat;
 pub mod core_retry;
 pub mod failsafe;
 pub mod feign;
+pub mod gateway_routes;
 pub mod guava_retrying;
 pub mod intervals;
 pub mod loops;
@@ -253,6 +256,7 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     aws_sdk::extract(&ctx, facts);
     feign::extract(&ctx, facts, &mut out);
     reactor::extract(&ctx, facts, &mut out);
+    gateway_routes::extract(&ctx, facts, &mut out);
     apache_retry::extract(&ctx, facts, &mut out);
     loops::extract(&ctx, facts, &mut out);
     crate::extract::loop_calls::record(

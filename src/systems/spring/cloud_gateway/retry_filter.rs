@@ -13,7 +13,43 @@ pub(super) fn retry_policy(
 ) -> Option<RetryPolicy> {
     let args = collect_args(f);
     let root = f.shortcut.or(f.name).map_or(f.span, |p| p.span());
-    let (arg_keys, backoff_keys, filter) = if f.mvc {
+    let route_label = match (&f.route, route.and_then(|r| r.id.clone())) {
+        (Some(_), Some(id)) => format!("route {id}"),
+        (Some(r), None) => format!("routes{r}"),
+        (None, _) => "default-filters".into(),
+    };
+    let site = Site {
+        root,
+        mvc: f.mvc,
+        label: route_label,
+        route,
+        global_timeout,
+    };
+    policy_of_args(&args, &site, caller, facts)
+}
+
+/// Where a `Retry` filter stands: its span, whether it is Server MVC's,
+/// its route's label and route (methods, response timeout), and the
+/// global response timeout.
+pub(crate) struct Site<'r> {
+    pub root: Span,
+    pub mvc: bool,
+    pub label: String,
+    pub route: Option<&'r Route>,
+    pub global_timeout: Option<(Timeout, Span)>,
+}
+
+/// A `Retry` filter's policy from its arguments by normalised name,
+/// however they were written: configuration's `args` or shortcut, or the
+/// Java DSL's `RetryConfig` setters (`systems::java::extract::gateway_routes`).
+pub(crate) fn policy_of_args(
+    args: &BTreeMap<String, Arg>,
+    site: &Site<'_>,
+    caller: Option<&str>,
+    facts: &mut Facts,
+) -> Option<RetryPolicy> {
+    let (root, route) = (site.root, site.route);
+    let (arg_keys, backoff_keys, filter) = if site.mvc {
         (
             mvc::ARG_KEYS,
             mvc::BACKOFF_KEYS,
@@ -27,7 +63,7 @@ pub(super) fn retry_policy(
         )
     };
     // Unknown argument names.
-    for (k, a) in &args {
+    for (k, a) in args {
         let (head, leaf) = match k.split_once('.') {
             Some((h, l)) => (h, Some(l)),
             None => (k.as_str(), None),
@@ -113,11 +149,7 @@ pub(super) fn retry_policy(
         ),
     };
     let mut policy = RetryPolicy::new(System::SpringCloudGateway, root, attempts);
-    let route_label = match (&f.route, route.and_then(|r| r.id.clone())) {
-        (Some(_), Some(id)) => format!("route {id}"),
-        (Some(r), None) => format!("routes{r}"),
-        (None, _) => "default-filters".into(),
-    };
+    let route_label = site.label.clone();
     policy.name = Some(route_label.clone());
     policy.scope.route = Some(route_label);
     policy.scope.caller = caller.map(str::to_string);
@@ -174,7 +206,7 @@ pub(super) fn retry_policy(
             }
         }
         None => {
-            let defaults: &[&str] = if f.mvc {
+            let defaults: &[&str] = if site.mvc {
                 mvc::DEFAULT_EXCEPTIONS
             } else {
                 &[
@@ -268,7 +300,7 @@ pub(super) fn retry_policy(
             },
             None => 2,
         };
-        if f.mvc {
+        if site.mvc {
             if let Some((key, why)) = mvc::rejected(first, max, factor) {
                 let at = arg(&format!("backoff.{key}")).map_or(span, |a| a.span);
                 let v = arg(&format!("backoff.{key}"))
@@ -321,7 +353,10 @@ pub(super) fn retry_policy(
 
     // Timeouts: the route's or the global response timeout bounds each try.
     policy.per_try_timeout = Some(
-        match route.and_then(|r| r.response_timeout).or(global_timeout) {
+        match route
+            .and_then(|r| r.response_timeout)
+            .or(site.global_timeout)
+        {
             Some((t, span)) => Located::written(t, span),
             None => Located::default_at(Timeout::Disabled, root),
         },

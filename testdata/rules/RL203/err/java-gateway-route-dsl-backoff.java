@@ -1,0 +1,28 @@
+package com.example.gateway;
+
+import java.time.Duration;
+
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpMethod;
+
+// A Spring Cloud Gateway route built in Java, as eazybytes/microservices
+// (7fa7d89, gatewayserver) writes it: the Retry filter's backoff doubles
+// from 100 ms to 1 s with no jitter, so every request that failed together
+// comes back together. Stop 47 read no Retry filter from the Java DSL.
+public class GatewayRoutes {
+
+    @Bean
+    public RouteLocator routes(RouteLocatorBuilder builder) {
+        return builder.routes()
+                .route(p -> p
+                        .path("/bank/loans/**")
+                        .filters(f -> f.rewritePath("/bank/loans/(?<segment>.*)", "/${segment}")
+                                .retry(retryConfig -> retryConfig.setRetries(3)
+                                        .setMethods(HttpMethod.GET)
+                                        .setBackoff(Duration.ofMillis(100), Duration.ofMillis(1000), 2, true)))
+                        .uri("lb://LOANS"))
+                .build();
+    }
+}
