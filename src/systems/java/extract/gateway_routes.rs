@@ -143,12 +143,19 @@ fn retry_args<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<BTreeMap<String, Arg>
         return Some(out);
     }
     let body = field(*arg, "body")?;
-    let body = match body.kind_str() {
-        // `c -> { c.setRetries(3); }` is rare; one expression is read.
-        "block" => return None,
-        _ => body,
+    // `c -> c.setRetries(3)...`, or a block of such statements
+    // (`c -> { c.setBackoff(..); c.setRetries(3).setMethods(..); }`).
+    let exprs: Vec<Node<'a>> = if body.kind_str() == "block" {
+        ast::named_children(body)
+            .into_iter()
+            .filter(|s| s.kind_str() == "expression_statement")
+            .filter_map(|s| s.named_child(0))
+            .collect()
+    } else {
+        vec![body]
     };
-    for c in ast::chain(body, ctx.src).calls {
+    let calls = exprs.into_iter().flat_map(|e| ast::chain(e, ctx.src).calls);
+    for c in calls {
         let at = c.span;
         let each = |f: &dyn Fn(Node<'a>) -> Option<String>| -> Vec<(String, Span)> {
             c.args

@@ -1,6 +1,7 @@
 use super::*;
 use std::time::Duration;
 
+mod gateway_routes;
 mod pruning;
 mod reactor_retry;
 mod resilience4j;
