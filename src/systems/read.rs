@@ -352,7 +352,12 @@ fn read_file(
             });
             facts.value_wants = wants;
         }
-        Syntax::CSharp => super::csharp::extract::extract(text, &mut facts),
+        Syntax::CSharp => {
+            let ((), wants) = crate::extract::values::collect(|| {
+                super::csharp::extract::extract(text, &mut facts)
+            });
+            facts.value_wants = wants;
+        }
         Syntax::Go => {
             let ((), wants) =
                 crate::extract::values::collect(|| super::go::extract::extract(text, &mut facts));
