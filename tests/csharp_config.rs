@@ -125,3 +125,27 @@ fn dapr_resiliency_retries_the_invocations_of_its_targets() {
         ]
     );
 }
+
+/// The fixture's README works the edges out by hand: Dapr invocations
+/// written in Go (the `dapr-app-id` header), Python (the header, the
+/// invocation URL, the SDK's `invoke_method`) and Java take the
+/// `Resiliency` target's policy as C#'s do.
+#[test]
+fn dapr_resiliency_retries_invocations_from_other_languages() {
+    let (_, g) = build("testdata/graph/dapr-invoke-languages");
+    let mut edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    edges.sort();
+    assert_eq!(
+        edges,
+        [
+            "gocheckout -> orders x4",
+            "java-checkout -> orders x4",
+            "py-checkout -> inventory x1",
+            "py-checkout -> orders x4",
+            "py-shipping -> orders x4",
+        ]
+    );
+}

@@ -15,6 +15,7 @@
 //! from: `decodePolicies` calls `retry.DefaultConfig()` then decodes the
 //! written keys over it).
 
+pub mod invoke;
 pub mod read;
 
 use super::{Fixes, SystemSpec};
