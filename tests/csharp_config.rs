@@ -149,3 +149,29 @@ fn dapr_resiliency_retries_invocations_from_other_languages() {
         ]
     );
 }
+
+/// The fixture's README works the edges out by hand: a multi-app run
+/// file names each folder's program by its app id, which a `Resiliency`'s
+/// `scopes` list.
+#[test]
+fn dapr_run_file_names_the_apps_a_resiliency_is_scoped_to() {
+    let (_, g) = build("testdata/graph/dapr-run-app-ids");
+    let mut edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    edges.sort();
+    assert_eq!(edges, ["checkoutsvc -> orders x3", "notify -> orders x1"]);
+}
+
+/// The fixture's README works the edges out by hand: an app id that two
+/// run files give to two programs names neither.
+#[test]
+fn dapr_app_id_of_two_programs_names_neither() {
+    let (_, g) = build("testdata/graph/dapr-run-variants");
+    let edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(edges, ["checkoutgo -> orders x1"]);
+}

@@ -17,6 +17,7 @@
 
 pub mod invoke;
 pub mod read;
+pub mod run;
 
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;
@@ -38,13 +39,22 @@ pub static SPEC: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Dapr resiliency", Layer::Mesh)
 };
 
-/// The Dapr reader's documents: `Resiliency` resources.
-pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
-    name: "dapr",
-    needles: read::NEEDLES,
-    read: |ctx, facts| read::extract(ctx.root(), facts),
-    order: 120,
-}];
+/// The Dapr readers' documents: `Resiliency` resources, and the
+/// multi-app run file that names each program's app id.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[
+    crate::extract::DocReader {
+        name: "dapr",
+        needles: read::NEEDLES,
+        read: |ctx, facts| read::extract(ctx.root(), facts),
+        order: 120,
+    },
+    crate::extract::DocReader {
+        name: "dapr-run",
+        needles: run::NEEDLES,
+        read: |ctx, facts| run::extract(ctx.root(), facts),
+        order: 121,
+    },
+];
 
 /// `maxRetries` when a retry policy does not write it: -1, no limit.
 /// dapr/kit 867d7d9f `retry/retry.go` `DefaultConfig`: `MaxRetries: -1`;
