@@ -3,7 +3,8 @@
 //! invocations its app makes, per target app id (`targets.apps.<id>`).
 //! Everything of the system is here: what it is ([`SPEC`]), its defaults
 //! with their sources, and its reader ([`read`]). The calls themselves are
-//! read by the language readers (C#: `systems/csharp/extract/dapr.rs`),
+//! read by the language readers (C#: `systems/csharp/extract/dapr.rs`;
+//! Go, Python and Java: [`invoke`], from the text),
 //! whose edges begin with [`INVOKE_VIA`]: the graph puts a policy of this
 //! system on such a call to the app it names (`SystemSpec::invoked_via`).
 //!
