@@ -429,6 +429,11 @@ pub struct RetryPolicy {
     /// policy never retries (RL105); the other rules leave it alone.
     #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub blind: Option<Located<String>>,
+    /// The first retry goes at once and `delay` gives the waits before
+    /// the later ones: retry k (k >= 2) waits `delay.nominal(k - 1)`
+    /// (Polly.Contrib.WaitAndRetry's `fastFirst: true`).
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+    pub first_at_once: bool,
 }
 
 kind_tagged! {
@@ -484,6 +489,7 @@ impl RetryPolicy {
             server_delay: None,
             redelivery: None,
             blind: None,
+            first_at_once: false,
         }
     }
 
@@ -531,6 +537,7 @@ impl RetryPolicy {
             server_delay: self.server_delay.as_ref().map(|d| at_(d, at)),
             redelivery: self.redelivery.clone(),
             blind: self.blind.as_ref().map(|b| at_(b, at)),
+            first_at_once: self.first_at_once,
         }
     }
 

@@ -125,3 +125,53 @@ fn dapr_resiliency_retries_the_invocations_of_its_targets() {
         ]
     );
 }
+
+/// The fixture's README works the edges out by hand: Dapr invocations
+/// written in Go (the `dapr-app-id` header), Python (the header, the
+/// invocation URL, the SDK's `invoke_method`) and Java take the
+/// `Resiliency` target's policy as C#'s do.
+#[test]
+fn dapr_resiliency_retries_invocations_from_other_languages() {
+    let (_, g) = build("testdata/graph/dapr-invoke-languages");
+    let mut edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    edges.sort();
+    assert_eq!(
+        edges,
+        [
+            "gocheckout -> orders x4",
+            "java-checkout -> orders x4",
+            "py-checkout -> inventory x1",
+            "py-checkout -> orders x4",
+            "py-shipping -> orders x4",
+        ]
+    );
+}
+
+/// The fixture's README works the edges out by hand: a multi-app run
+/// file names each folder's program by its app id, which a `Resiliency`'s
+/// `scopes` list.
+#[test]
+fn dapr_run_file_names_the_apps_a_resiliency_is_scoped_to() {
+    let (_, g) = build("testdata/graph/dapr-run-app-ids");
+    let mut edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    edges.sort();
+    assert_eq!(edges, ["checkoutsvc -> orders x3", "notify -> orders x1"]);
+}
+
+/// The fixture's README works the edges out by hand: an app id that two
+/// run files give to two programs names neither.
+#[test]
+fn dapr_app_id_of_two_programs_names_neither() {
+    let (_, g) = build("testdata/graph/dapr-run-variants");
+    let edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(edges, ["checkoutgo -> orders x1"]);
+}

@@ -450,6 +450,7 @@ pub fn remap_policy(p: &mut crate::model::RetryPolicy, f: &impl Fn(Span) -> Span
         // A place in another file, or none.
         redelivery: _,
         blind,
+        first_at_once: _,
     } = p;
     if let Some(d) = server_delay {
         loc(d, f);

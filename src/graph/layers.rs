@@ -12,11 +12,7 @@ pub(super) fn layer_of(file: FileId, index: usize, p: &RetryPolicy) -> RetryLaye
     } else {
         1
     };
-    let backoff = p
-        .delay
-        .value
-        .total_backoff(n.saturating_sub(1))
-        .unwrap_or_default();
+    let backoff = p.delay.value.total_backoff(p.waits(n)).unwrap_or_default();
     RetryLayer {
         policy: Some((file, index)),
         system: p.system.clone(),

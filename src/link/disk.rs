@@ -34,6 +34,15 @@ impl<'a> Disk<'a> {
         Disk { csharp, ..self }
     }
 
+    /// The C# facts of every file the scan did not keep, with its path.
+    pub fn csharp_sources(
+        &self,
+    ) -> impl Iterator<Item = (&'a Path, &'a crate::model::csharp_source::CsharpSource)> {
+        self.csharp
+            .into_iter()
+            .flat_map(|c| c.iter().map(|(p, s)| (p.as_path(), s)))
+    }
+
     /// The disk only.
     pub fn direct() -> Self {
         Disk {

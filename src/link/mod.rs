@@ -121,6 +121,9 @@ pub fn all_in(
     compose_env(files, cwd);
     // Kubernetes env values held by a ConfigMap of the same folder.
     configmap_env(files, roots, cwd, disk);
+    // Dapr app ids that run files give to programs of several folders
+    // name none of them (before the units are joined to them).
+    crate::systems::dapr::run::link(files, cwd);
     unit_identities(files, roots, cwd, disk);
     // The calls of a unit's test configuration are its tests'.
     test_resources::test_resources(files);

@@ -24,6 +24,11 @@
 //!   it does), found in the package's folder.
 //! - Dramatiq: the options of the `Retries(..)` middleware a module of the
 //!   project gives the broker, for an actor that does not set them.
+//! - C#: `Constants.MaxRetries`, a number constant (`const int`, `static
+//!   readonly double`) of a type of another `.cs` file of the scan, kept
+//!   or not (each file's `CsharpSource` records them when it is read: no
+//!   file is read again for them); types of one name that give it two
+//!   values leave it unknown.
 //!
 //! A name given two different values stays unknown. Each file is read
 //! again at most once; the files looked at are bounded per name.
@@ -140,6 +145,7 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
         let mut modules: HashMap<PathBuf, Option<(PathBuf, String)>> = HashMap::new();
         let mut defaults: Option<HashMap<(PathBuf, String), TagDefaults>> = None;
         let mut dramatiq: Option<HashMap<String, Vec<(f64, SettingPlace)>>> = None;
+        let mut csharp: Option<CsharpNumbers> = None;
         for (i, f) in files.iter().enumerate() {
             if f.facts.value_wants.is_empty() {
                 continue;
@@ -175,6 +181,16 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
                     ValueWant::DramatiqBroker { option, .. } => {
                         let all = dramatiq.get_or_insert_with(|| dramatiq_options(files));
                         match all.get(option).map(Vec::as_slice) {
+                            Some([(v, place), rest @ ..]) if rest.iter().all(|(w, _)| w == v) => {
+                                Some(((*v, false), place.clone()))
+                            }
+                            _ => None,
+                        }
+                    }
+                    ValueWant::CsharpConstant { class, name, .. } => {
+                        let all =
+                            csharp.get_or_insert_with(|| csharp_numbers(files, &abs, &looked));
+                        match all.get(&(class.clone(), name.clone())).map(Vec::as_slice) {
                             Some([(v, place), rest @ ..]) if rest.iter().all(|(w, _)| w == v) => {
                                 Some(((*v, false), place.clone()))
                             }
@@ -236,6 +252,38 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
         }
         files[i].facts = facts;
     }
+}
+
+/// The number constants of the scan's C# types, by type and name: each
+/// value a declaration gives, with its place (two types of one name in
+/// two namespaces may both declare it: then they must agree).
+type CsharpNumbers = HashMap<(String, String), Vec<(f64, SettingPlace)>>;
+
+/// [`CsharpNumbers`] of the kept C# files' facts and of the C# facts the
+/// scan keeps of every other `.cs` file (no file read).
+fn csharp_numbers(
+    files: &[ScannedFile],
+    abs: &dyn Fn(&Path) -> PathBuf,
+    looked: &Looked<'_>,
+) -> CsharpNumbers {
+    let mut out: CsharpNumbers = HashMap::new();
+    let kept = files
+        .iter()
+        .filter_map(|f| Some((abs(&f.source.path), f.facts.csharp.as_ref()?)));
+    let unkept = looked
+        .disk
+        .csharp_sources()
+        .map(|(p, s)| (p.to_path_buf(), s));
+    for (path, source) in kept.chain(unkept) {
+        for n in &source.numbers {
+            let place = looked.place(&path, n.line);
+            let at = out.entry((n.class.clone(), n.name.clone())).or_default();
+            if at.len() < MAX_ENTRIES {
+                at.push((n.value, place));
+            }
+        }
+    }
+    out
 }
 
 /// The places of the values a policy's written settings read, for its

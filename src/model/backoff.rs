@@ -121,7 +121,23 @@ impl RetryPolicy {
     /// known. See the module.
     pub fn total_backoff(&self) -> Option<Duration> {
         let n = self.attempts.value.count.finite()?;
-        self.delay.value.total_backoff(n.saturating_sub(1))
+        self.delay.value.total_backoff(self.waits(n))
+    }
+
+    /// How many terms of `delay` a policy of `attempts` attempts waits:
+    /// one per retry, one fewer when the first retry goes at once.
+    pub fn waits(&self, attempts: u64) -> u64 {
+        attempts.saturating_sub(if self.first_at_once { 2 } else { 1 })
+    }
+
+    /// The nominal wait before retry `k` (1-based), the first at once
+    /// where the policy says so.
+    pub fn wait_before(&self, k: u32) -> Option<Duration> {
+        match (self.first_at_once, k) {
+            (true, 0 | 1) => Some(Duration::ZERO),
+            (true, k) => self.delay.value.nominal(k - 1),
+            (false, k) => self.delay.value.nominal(k),
+        }
     }
 
     /// The longest the policy's attempts can take: attempts x per-try

@@ -26,6 +26,21 @@ pub struct CsharpSource {
     /// its types declare, in order.
     #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub constants: Vec<CsharpConstant>,
+    /// The number constants (`const int`, `static readonly double`, ..)
+    /// its types declare, in order: a retry count or a delay another
+    /// file reads as `Constants.MaxRetries` (`link::values`).
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+    pub numbers: Vec<CsharpNumber>,
+}
+
+/// `public const int MaxRetries = 3;` in `class Constants`, on line 7.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CsharpNumber {
+    pub class: String,
+    pub name: String,
+    pub value: f64,
+    /// The declaration's line (1-based).
+    pub line: usize,
 }
 
 /// `public const string Orders = "orders";` in `class Queues`.
@@ -57,6 +72,9 @@ impl CsharpSource {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.types.is_empty() && self.names.is_empty() && self.constants.is_empty()
+        self.types.is_empty()
+            && self.names.is_empty()
+            && self.constants.is_empty()
+            && self.numbers.is_empty()
     }
 }

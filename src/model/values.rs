@@ -50,6 +50,14 @@ kind_tagged! {
             import: String,
             name: String,
         },
+        /// C#: `Class.Name` (`Constants.MaxRetries`), a number constant
+        /// of a type the file does not declare, declared in another `.cs`
+        /// file of the scan (`const int`, `static readonly double`).
+        CsharpConstant {
+            key: String,
+            class: String,
+            name: String,
+        },
     }
 }
 
@@ -63,7 +71,8 @@ impl ValueWant {
             | ValueWant::GoField { key, .. }
             | ValueWant::DramatiqBroker { key, .. }
             | ValueWant::GoModule { key, .. }
-            | ValueWant::GoLocalFunc { key, .. } => key,
+            | ValueWant::GoLocalFunc { key, .. }
+            | ValueWant::CsharpConstant { key, .. } => key,
         }
     }
 }

@@ -195,7 +195,7 @@ fn secs(d: std::time::Duration) -> f64 {
 
 /// The wait before retry `k` (1-based) as a uniform interval.
 fn wait(p: &RetryPolicy, k: u32, fallback: f64, prev_hi: f64) -> Wait {
-    let d = p.delay.value.nominal(k).map_or(fallback, secs);
+    let d = p.wait_before(k).map_or(fallback, secs);
     let cap = match &p.delay.value {
         Delay::Exponential { cap, .. }
         | Delay::Decorrelated { cap, .. }

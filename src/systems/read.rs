@@ -85,7 +85,8 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
     }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     if ext == "java" {
-        return (java::wants(bytes) || calls::wants(bytes)).then_some(Syntax::Java);
+        return (java::wants(bytes) || calls::wants(bytes) || super::dapr::invoke::wants(bytes))
+            .then_some(Syntax::Java);
     }
     let syntax = match ext {
         "yml" | "yaml" => Syntax::Yaml,
@@ -97,12 +98,19 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
             return wanted.then_some(Syntax::Properties);
         }
         "rs" => return RUST_FINDERS.any_in(bytes).then_some(Syntax::Rust),
-        "py" => return super::python::extract::wants(bytes).then_some(Syntax::Python),
+        // A Dapr invocation (`dapr::invoke`) is read in any of them.
+        "py" => {
+            return (super::python::extract::wants(bytes) || super::dapr::invoke::wants(bytes))
+                .then_some(Syntax::Python);
+        }
         // Every C# file: the link stage needs each one's names and
         // constants (`csharp::source`); only those that mention what the
         // reader reads are parsed (`csharp::extract::wants`).
         "cs" => return Some(Syntax::CSharp),
-        "go" => return super::go::extract::wants(bytes).then_some(Syntax::Go),
+        "go" => {
+            return (super::go::extract::wants(bytes) || super::dapr::invoke::wants(bytes))
+                .then_some(Syntax::Go);
+        }
         "vcl" => return super::varnish::extract::claims(&name).then_some(Syntax::Vcl),
         "xml" => return super::cloud_tasks::xml::claims(&name, bytes).then_some(Syntax::QueueXml),
         // One claim for every Terraform reader: Cloud Tasks queues and
@@ -352,7 +360,12 @@ fn read_file(
             });
             facts.value_wants = wants;
         }
-        Syntax::CSharp => super::csharp::extract::extract(text, &mut facts),
+        Syntax::CSharp => {
+            let ((), wants) = crate::extract::values::collect(|| {
+                super::csharp::extract::extract(text, &mut facts)
+            });
+            facts.value_wants = wants;
+        }
         Syntax::Go => {
             let ((), wants) =
                 crate::extract::values::collect(|| super::go::extract::extract(text, &mut facts));
@@ -367,6 +380,17 @@ fn read_file(
                 facts.claimed_by("build");
             }
         }
+    }
+    // Dapr service invocations by app id, in the languages whose readers
+    // make no such edge themselves (C#'s does, `csharp::extract::dapr`).
+    let lang = match syntax {
+        Syntax::Go => Some("Go"),
+        Syntax::Python => Some("Python"),
+        Syntax::Java => Some("Java"),
+        _ => None,
+    };
+    if let Some(lang) = lang {
+        super::dapr::invoke::extract(text, lang, &mut facts);
     }
     facts
 }

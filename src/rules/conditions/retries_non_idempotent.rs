@@ -95,10 +95,15 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
                 if !c.is_written() {
                     return format!("`{}`", super::condition_text(&c.value));
                 }
-                format!(
-                    "`{}`",
-                    ctx.file.slice(c.span).trim().trim_matches(['"', '\'', ','])
-                )
+                let written = ctx.file.slice(c.span).trim().trim_matches(['"', '\'', ',']);
+                // A gRPC code written as its number (Dapr's
+                // `gRPCStatusCodes: "2"`) is named: `UNKNOWN`.
+                if let crate::model::Condition::Grpc(name) = &c.value
+                    && !names_code(written, name)
+                {
+                    return format!("`{name}`");
+                }
+                format!("`{written}`")
             })
             .collect();
         let mut texts = texts;
@@ -154,4 +159,17 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     {
         Emitter::relate(f, c.span, "an ambiguous failure that is retried");
     }
+}
+
+/// Whether `written` names gRPC code `name` (`UNAVAILABLE`,
+/// `Unavailable`, `codes.Unavailable`, `StatusCode.UNAVAILABLE`), not
+/// only its number.
+fn names_code(written: &str, name: &str) -> bool {
+    let flat = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_ascii_alphabetic())
+            .map(|c| c.to_ascii_uppercase())
+            .collect::<String>()
+    };
+    flat(written).contains(&flat(name))
 }

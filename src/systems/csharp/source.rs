@@ -4,7 +4,7 @@
 //! ([`read`], [`crate::model::csharp_source`]), for every `.cs` file the
 //! walk gives, read or not by the reader.
 
-use crate::model::csharp_source::{CsharpConstant, CsharpSource};
+use crate::model::csharp_source::{CsharpConstant, CsharpNumber, CsharpSource};
 
 /// Types a file may declare before the rest are ignored.
 const MAX_TYPES: usize = 64;
@@ -28,7 +28,93 @@ pub fn read(text: &str) -> CsharpSource {
         types: declared_types(&code),
         names,
         constants: constants(&code, text),
+        numbers: numbers(&code),
     }
+}
+
+/// The number types a constant may have.
+const NUMBER_TYPES: &[&str] = &[
+    "int", "long", "short", "ushort", "uint", "ulong", "byte", "sbyte", "double", "float",
+    "decimal", "Int32", "Int64", "Int16", "UInt16", "UInt32", "UInt64", "Double", "Single",
+];
+
+/// The number constants the types of `code` ([`code_only`]) declare:
+/// `const int X = 3;` or `static readonly double X = 1.5;`, the value a
+/// literal (a sign and a suffix allowed), at most [`MAX_CONSTANTS`].
+fn numbers(code: &str) -> Vec<CsharpNumber> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out: Vec<CsharpNumber> = Vec::new();
+    for class in declared_types(code) {
+        let Some(body) = body_of(code, &class) else {
+            continue;
+        };
+        for kw in ["const", "readonly"] {
+            for (at, _) in code[body.clone()].match_indices(kw) {
+                let abs = body.start + at;
+                if code[..abs].ends_with(ident) || code[abs + kw.len()..].starts_with(ident) {
+                    continue;
+                }
+                // A `readonly` field read as `Class.X` is a static one.
+                if kw == "readonly" {
+                    let head = &code[..abs];
+                    let decl = &head[head.rfind([';', '{', '}']).map_or(0, |i| i + 1)..];
+                    if !decl.split_whitespace().any(|w| w == "static") {
+                        continue;
+                    }
+                }
+                let mut words = code[abs + kw.len()..]
+                    .trim_start()
+                    .splitn(2, char::is_whitespace);
+                let (Some(ty), Some(rest)) = (words.next(), words.next()) else {
+                    continue;
+                };
+                let ty = ty.strip_prefix("System.").unwrap_or(ty);
+                if !NUMBER_TYPES.contains(&ty) {
+                    continue;
+                }
+                let rest = rest.trim_start();
+                let name_len = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
+                let name = &rest[..name_len];
+                let Some(value) = rest[name_len..].trim_start().strip_prefix('=') else {
+                    continue;
+                };
+                let Some(end) = value.find([';', ',', '\n']) else {
+                    continue;
+                };
+                let Some(v) = number(value[..end].trim()) else {
+                    continue;
+                };
+                if name.is_empty() || out.iter().any(|n| n.class == class && n.name == name) {
+                    continue;
+                }
+                out.push(CsharpNumber {
+                    class: class.clone(),
+                    name: name.to_string(),
+                    value: v,
+                    line: code[..abs].matches('\n').count() + 1,
+                });
+                if out.len() >= MAX_CONSTANTS {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A C# number literal (`3`, `-1`, `2.5d`, `1_000`, `30L`).
+fn number(t: &str) -> Option<f64> {
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(r) => (true, r.trim_start()),
+        None => (false, t),
+    };
+    let t: String = t.chars().filter(|c| *c != '_').collect();
+    let t = t.trim_end_matches(['u', 'U', 'l', 'L', 'd', 'D', 'f', 'F', 'm', 'M']);
+    if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    let v = t.parse::<f64>().ok().filter(|v| v.is_finite())?;
+    Some(if neg { -v } else { v })
 }
 
 /// The types a C# file declares: the name after `class`, `record`,
@@ -284,6 +370,34 @@ mod tests {
         assert_eq!(s.constant("Queues", "Orders"), Some("orders"));
         assert_eq!(s.constant("Queues", "NotConst"), None);
         assert_eq!(s.constants.len(), 1);
+    }
+
+    /// Number constants a retry of another file reads
+    /// (`Constants.MaxRetries`): `const` and `static readonly` of number
+    /// types with a literal value, by their type and line.
+    #[test]
+    fn number_constants_of_a_type() {
+        let t = "namespace N;\n// class C { const int Hidden = 1; }\npublic static class Constants\n{\n\
+                 public const int RetryCount = 3;\n    public const ushort TimeoutSeconds = 30;\n\
+                 internal static readonly double Factor = 1.5d;\n    public readonly int Instance = 4;\n\
+                 public const int Computed = Other * 2;\n    public const string Name = \"5\";\n\
+                 private const long Minus = -1_000L;\n}";
+        let got: Vec<(String, String, f64, usize)> = read(t)
+            .numbers
+            .into_iter()
+            .map(|n| (n.class, n.name, n.value, n.line))
+            .collect();
+        let want = [
+            ("Constants", "RetryCount", 3.0, 5),
+            ("Constants", "TimeoutSeconds", 30.0, 6),
+            ("Constants", "Minus", -1000.0, 11),
+            ("Constants", "Factor", 1.5, 7),
+        ];
+        let want: Vec<(String, String, f64, usize)> = want
+            .iter()
+            .map(|(c, n, v, l)| (c.to_string(), n.to_string(), *v, *l))
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]

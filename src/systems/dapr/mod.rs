@@ -3,7 +3,8 @@
 //! invocations its app makes, per target app id (`targets.apps.<id>`).
 //! Everything of the system is here: what it is ([`SPEC`]), its defaults
 //! with their sources, and its reader ([`read`]). The calls themselves are
-//! read by the language readers (C#: `systems/csharp/extract/dapr.rs`),
+//! read by the language readers (C#: `systems/csharp/extract/dapr.rs`;
+//! Go, Python and Java: [`invoke`], from the text),
 //! whose edges begin with [`INVOKE_VIA`]: the graph puts a policy of this
 //! system on such a call to the app it names (`SystemSpec::invoked_via`).
 //!
@@ -15,7 +16,9 @@
 //! from: `decodePolicies` calls `retry.DefaultConfig()` then decodes the
 //! written keys over it).
 
+pub mod invoke;
 pub mod read;
+pub mod run;
 
 use super::{Fixes, SystemSpec};
 use crate::model::Layer;
@@ -37,13 +40,22 @@ pub static SPEC: SystemSpec = SystemSpec {
     ..SystemSpec::plain("Dapr resiliency", Layer::Mesh)
 };
 
-/// The Dapr reader's documents: `Resiliency` resources.
-pub const DOC_READERS: &[crate::extract::DocReader] = &[crate::extract::DocReader {
-    name: "dapr",
-    needles: read::NEEDLES,
-    read: |ctx, facts| read::extract(ctx.root(), facts),
-    order: 120,
-}];
+/// The Dapr readers' documents: `Resiliency` resources, and the
+/// multi-app run file that names each program's app id.
+pub const DOC_READERS: &[crate::extract::DocReader] = &[
+    crate::extract::DocReader {
+        name: "dapr",
+        needles: read::NEEDLES,
+        read: |ctx, facts| read::extract(ctx.root(), facts),
+        order: 120,
+    },
+    crate::extract::DocReader {
+        name: "dapr-run",
+        needles: run::NEEDLES,
+        read: |ctx, facts| run::extract(ctx.root(), facts),
+        order: 121,
+    },
+];
 
 /// `maxRetries` when a retry policy does not write it: -1, no limit.
 /// dapr/kit 867d7d9f `retry/retry.go` `DefaultConfig`: `MaxRetries: -1`;

@@ -164,6 +164,8 @@ pub(super) fn accepts(name: &str, r: &Root<'_>) -> bool {
         "knative" => r.api().starts_with(knative::read::API_GROUP),
         // dapr::read::extract: a `Resiliency` of its group.
         "dapr" => r.api().starts_with("dapr.io/") && r.kind_is(&["Resiliency"]),
+        // dapr::run::extract: a multi-app run file (`version`, `apps`).
+        "dapr-run" => !r.has("kind") && r.has("apps") && r.has("version"),
         // read::embedded::read: the values of a ConfigMap's `data` or a
         // Secret's `stringData`.
         "embedded" => r.kind_is(&["ConfigMap", "Secret"]),
@@ -187,6 +189,7 @@ pub(super) fn has_gate(name: &str) -> bool {
             | "ingress-classes"
             | "knative"
             | "dapr"
+            | "dapr-run"
             | "embedded"
     )
 }

@@ -140,6 +140,9 @@ fn each_gate_mirrors_its_reader() {
         accepts("dapr", &object("dapr.io/v1alpha1", "Resiliency"))
             && !accepts("dapr", &object("dapr.io/v1alpha1", "Component"))
     );
+    // A multi-app run file (`version`, `apps`), not an object.
+    let run = r(&["version", "apps"], None, None);
+    assert!(accepts("dapr-run", &run) && !accepts("dapr-run", &object("v1", "List")));
     // A reader with no gate reads every document.
     assert!(accepts("grpc", &listed) && accepts("aws", &listed) && accepts("dotnet", &listed));
 }
@@ -347,5 +350,5 @@ fn has_gate_names_the_gated_readers() {
         assert_eq!(has_gate(name), !accepts(name, &role), "{name}");
         gated += usize::from(has_gate(name));
     }
-    assert_eq!(gated, 12);
+    assert_eq!(gated, 13);
 }

@@ -15,6 +15,18 @@
 //! randomised delays whose medians are about `median x 2^i`, uncapped;
 //! `AwsDecorrelatedJitterBackoff(minDelay, maxDelay, retryCount)`
 //! `min(max, uniform(min, previous x 3))`.
+//!
+//! `fastFirst: true` (the last parameter of each: `ConstantBackoff(delay,
+//! retryCount, fastFirst)`, `LinearBackoff(.., factor, fastFirst)`,
+//! `ExponentialBackoff(.., factor, fastFirst)`,
+//! `DecorrelatedJitterBackoffV2(.., seed, fastFirst)`,
+//! `AwsDecorrelatedJitterBackoff(min, max, retryCount, seed, fastFirst)`)
+//! yields `TimeSpan.Zero` first and one delay fewer of the series (each
+//! `Enumerate` starts its loop at `i = 1`): the first retry goes at once
+//! (`RetryPolicy::first_at_once`). The constant, linear, exponential and
+//! AWS series then start from their first term; V2's formula goes on
+//! from `t = 1`, medians `median x 2^1, 2^2, ..`
+//! (`Backoff.DecorrelatedJitterV2.cs` c398dc9).
 
 use super::eval;
 use super::{Ctx, args, field, method, named_children};
@@ -28,6 +40,8 @@ pub(super) struct Generated {
     pub written: String,
     pub delay: Delay,
     pub jitter: Jitter,
+    /// `fastFirst: true`: the first retry at once.
+    pub first_at_once: bool,
 }
 
 /// The generator `n` is, or the one the name `n` is bound to.
@@ -48,6 +62,14 @@ pub(super) fn read(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Generated> {
     let known = |d: Option<std::time::Duration>, make: &dyn Fn(std::time::Duration) -> Delay| {
         d.map_or(Delay::Unknown, make)
     };
+    // `fastFirst`, by its name or as the last parameter.
+    let fast_place = match name {
+        "ConstantBackoff" => 2,
+        "AwsDecorrelatedJitterBackoff" => 4,
+        _ => 3,
+    };
+    let first_at_once =
+        arg("fastFirst", fast_place).and_then(|v| eval::boolean(ctx, v)) == Some(true);
     let (count_place, delay, jitter) = match name {
         "ConstantBackoff" => (
             1,
@@ -86,7 +108,10 @@ pub(super) fn read(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Generated> {
         }
         "DecorrelatedJitterBackoffV2" => (
             1,
-            known(dur("medianFirstRetryDelay", 0), &|base| {
+            known(dur("medianFirstRetryDelay", 0), &|median| {
+                // After a fast first retry the series goes on from its
+                // second term.
+                let base = if first_at_once { median * 2 } else { median };
                 Delay::Exponential {
                     base,
                     multiplier: 2.0,
@@ -113,16 +138,20 @@ pub(super) fn read(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Generated> {
         .and_then(|c| eval::int(ctx, c))
         .and_then(|x| u64::try_from(x).ok());
     let count_text = count.map_or_else(String::new, |c| super::one_line(ctx.text(c)));
-    let written = match retries {
+    let mut written = match retries {
         Some(r) if count_text == r.to_string() => format!("Backoff.{name}(.., {r}): {r} retries"),
         Some(r) => format!("Backoff.{name}(.., {count_text}), {count_text} = {r}: {r} retries"),
         None => format!("Backoff.{name}(.., {count_text})"),
     };
+    if first_at_once {
+        written.push_str(", the first at once (fastFirst)");
+    }
     Some(Generated {
         retries,
         written,
         delay,
         jitter,
+        first_at_once,
     })
 }
 

@@ -125,8 +125,10 @@ pub fn value(ctx: &Ctx<'_>, n: Node<'_>, env: &mut Env<'_>, depth: usize) -> Opt
             {
                 return Some(Val::Num(x));
             }
-            let b = ctx.binding(ctx.text(name), n.start_byte())?;
-            value(ctx, b, env, d)
+            match ctx.binding(ctx.text(name), n.start_byte()) {
+                Some(b) => value(ctx, b, env, d),
+                None => other_type(ctx, n, name),
+            }
         }
         "binary_expression" => {
             let l = value(ctx, field(n, "left")?, env, d)?;
@@ -157,6 +159,53 @@ pub fn value(ctx: &Ctx<'_>, n: Node<'_>, env: &mut Env<'_>, depth: usize) -> Opt
         }
         _ => None,
     }
+}
+
+/// `Class.Name` where the file binds no `Name`: a number constant of a
+/// type of another file (`Constants.MaxRetries`), given by the link step
+/// (`link::values`) on a second read, else wanted from it. The type is a
+/// capitalised name (`Shop.Constants` as `Constants`), never an instance
+/// (`_options.Count`).
+fn other_type(ctx: &Ctx<'_>, n: Node<'_>, name: Node<'_>) -> Option<Val> {
+    use crate::extract::values::{given, want};
+    let class = last_name(ctx, field(n, "expression")?);
+    let name = ctx.text(name);
+    // The framework's own types hold no constant of the project.
+    const FRAMEWORK: &[&str] = &[
+        "TimeSpan",
+        "Math",
+        "MathF",
+        "HttpStatusCode",
+        "StatusCode",
+        "Int32",
+        "Int64",
+        "Double",
+        "DateTime",
+        "Environment",
+        "Convert",
+        "Random",
+        "DelayBackoffType",
+        "Timeout",
+    ];
+    if FRAMEWORK.contains(&class)
+        || !class.starts_with(|c: char| c.is_ascii_uppercase())
+        || !name.starts_with(|c: char| c.is_ascii_uppercase())
+        || ctx
+            .text(field(n, "expression")?)
+            .contains(['(', ')', '[', '<'])
+    {
+        return None;
+    }
+    let key = format!("{class}.{name}");
+    if let Some((v, _)) = given(&key) {
+        return Some(Val::Num(v));
+    }
+    want(crate::model::values::ValueWant::CsharpConstant {
+        key,
+        class: class.to_string(),
+        name: name.to_string(),
+    });
+    None
 }
 
 fn binary(op: &str, l: Val, r: Val) -> Option<Val> {

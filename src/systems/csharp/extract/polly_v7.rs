@@ -120,6 +120,9 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
     };
     p.delay = Located::written(delay, dspan);
     p.jitter = Located::written(jitter, dspan);
+    if let (false, Some((g, _))) = (forever, &generated) {
+        p.first_at_once = g.first_at_once;
+    }
     let mut conditions = Vec::new();
     for c in &links {
         let Some((m, _)) = method(ctx, *c) else {

@@ -513,3 +513,41 @@ fn polly_contrib_generator_with_an_unstated_delay() {
     assert_eq!(p.delay.value, Delay::Unknown);
     assert_eq!(p.jitter.value, Jitter::None);
 }
+
+/// Polly.Contrib.WaitAndRetry's `fastFirst: true`: the first retry goes at
+/// once, one delay fewer of the series follows (Polly-Contrib/
+/// Polly.Contrib.WaitAndRetry `Backoff.*.cs`: `Enumerate` yields
+/// `TimeSpan.Zero` and starts its loop at 1). 4 retries of
+/// `ExponentialBackoff(1 s)` wait 0 + 1 + 2 + 4 s, not 1 + 2 + 4 + 8;
+/// V2's medians go on from `median x 2`: 0 + 2 + 4 s for 3 retries.
+#[test]
+fn polly_contrib_fast_first_retries_at_once() {
+    let f = read(
+        "using Polly.Contrib.WaitAndRetry;
+        public static class Policies {
+            public static IAsyncPolicy Exp() => Policy.Handle<TimeoutException>()
+                .WaitAndRetryAsync(Backoff.ExponentialBackoff(TimeSpan.FromSeconds(1), 4, fastFirst: true));
+            public static IAsyncPolicy V2() => Policy.Handle<TimeoutException>()
+                .WaitAndRetryAsync(Backoff.DecorrelatedJitterBackoffV2(TimeSpan.FromSeconds(1), 3, null, true));
+            public static IAsyncPolicy Slow() => Policy.Handle<TimeoutException>()
+                .WaitAndRetryAsync(Backoff.ConstantBackoff(TimeSpan.FromSeconds(2), 3, fastFirst: false));
+        }",
+    );
+    assert_eq!(f.policies.len(), 3, "{:?}", f.diagnostics);
+    let waits: Vec<(bool, Option<Duration>, Option<Duration>)> = f
+        .policies
+        .iter()
+        .map(|p| (p.first_at_once, p.wait_before(1), p.total_backoff()))
+        .collect();
+    let s = Duration::from_secs;
+    assert_eq!(
+        waits,
+        [
+            (true, Some(s(0)), Some(s(7))),
+            (true, Some(s(0)), Some(s(6))),
+            (false, Some(s(2)), Some(s(6))),
+        ]
+    );
+    assert_eq!(f.policies[1].wait_before(2), Some(s(2)));
+    assert_eq!(f.policies[0].attempts.value.count, AttemptCount::Finite(5));
+}

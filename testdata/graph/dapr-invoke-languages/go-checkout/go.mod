@@ -1,0 +1,3 @@
+module example.com/gocheckout
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/shop/checkoutsvc
+
+go 1.22

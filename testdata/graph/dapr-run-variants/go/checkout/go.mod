@@ -1,0 +1,3 @@
+module example.com/checkoutgo
+
+go 1.22

@@ -1,0 +1,6 @@
+namespace Shop.Billing;
+
+public static class Limits
+{
+    public const int MaxRetries = 2;
+}
