@@ -356,6 +356,21 @@ pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
     // findings stand, and the notice says what may be missing.
     let files = &mut scan.files;
     let cwd = settings.cwd.as_deref();
+    // Fixtures and golden files are tests' inputs: marked before the link
+    // steps (which join none of them to another file), off the graph after.
+    let marks = if settings.read_test_code {
+        Vec::new()
+    } else {
+        // Paths and roots may be given relative to the working folder.
+        let roots = link::joined_roots(roots, cwd);
+        link::test_inputs::mark(files, |f| {
+            let path = &f.source.path;
+            match cwd {
+                Some(c) if path.is_relative() => relative_to_root(&c.join(path), &roots),
+                _ => relative_to_root(path, &roots),
+            }
+        })
+    };
     let disk = link::Disk::new(scan.tree.as_deref()).with_csharp(scan.csharp.as_deref());
     if let Err(stop) = guard::run(guard::budget(guard::STAGE_BUDGET), || {
         guard::inject("link");
@@ -363,17 +378,8 @@ pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
     }) {
         scan.notices.push(stage_notice("linking the files", &stop));
     }
-    // Fixtures and golden files are tests' inputs: off the graph.
     if !settings.read_test_code {
-        // Paths and roots may be given relative to the working folder.
-        let roots = link::joined_roots(roots, cwd);
-        scan.stats.test_inputs = link::test_inputs::not_deployed(&mut scan.files, |f| {
-            let path = &f.source.path;
-            match cwd {
-                Some(c) if path.is_relative() => relative_to_root(&c.join(path), &roots),
-                _ => relative_to_root(path, &roots),
-            }
-        });
+        scan.stats.test_inputs = link::test_inputs::not_deployed(&mut scan.files, &marks);
     }
     say_what_was_not_read(scan);
 }

@@ -365,3 +365,85 @@ fn an_overlays_labels_keep_the_selector_join_and_inject_the_sidecar() {
     assert!(f.source.display_path().ends_with("base/app.yaml"));
     assert_eq!(f.source.line_col(m.loc.span.start).line, 4);
 }
+
+/// Stop 48 (testdata/graph/mesh-default-scope/README.md): a mesh-wide
+/// default applies to its own project's calls; a fixture folder's to none.
+#[test]
+fn a_mesh_wide_default_applies_to_its_own_project_only() {
+    let (_, g) = build("testdata/graph/mesh-default-scope", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "echo-a -> echo-b x1 HTTP",
+            "frontend -> orders x5 HTTP",
+            "orders -> payments x5 HTTP",
+            "productpage -> reviews x3 HTTP",
+        ]
+    );
+    let files: Vec<String> = g
+        .edges
+        .iter()
+        .flat_map(|e| e.layers.iter())
+        .filter(|l| l.label.contains("mesh default"))
+        .map(|l| l.label.clone() + " " + &l.setting)
+        .collect();
+    assert!(
+        files.iter().all(|s| !s.contains("before 1.24")),
+        "{files:?}"
+    );
+    // The chain's finding is at its first call, the default related.
+    let run = retrylint::pipeline::Pipeline::new(&Settings::default())
+        .run(&[PathBuf::from("testdata/graph/mesh-default-scope")])
+        .unwrap();
+    let rl401: Vec<_> = run
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.rule.code == "RL401")
+        .collect();
+    assert_eq!(rl401.len(), 1, "{:?}", run.report.findings);
+    let at = run.scan.files[rl401[0].file].source.display_path();
+    assert!(at.ends_with("shop/k8s/app.yaml"), "{at}");
+    assert!(
+        rl401[0].message.contains("`25` attempts"),
+        "{}",
+        rl401[0].message
+    );
+    assert!(
+        rl401[0].related.iter().any(|r| run.scan.files[r.file]
+            .source
+            .display_path()
+            .ends_with("shop/istio/mesh.yaml")),
+        "{:?}",
+        rl401[0].related
+    );
+}
+
+/// Stop 48 (testdata/graph/fixture-routes/README.md): a route, a
+/// DestinationRule, an IngressClass or a Kong Service in a fixture folder
+/// attaches to no deployed call.
+#[test]
+fn fixture_folder_routes_and_limits_attach_to_no_deployed_call() {
+    let (_, g) = build("testdata/graph/fixture-routes", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "frontend -> orders x3 HTTP",
+            "frontend -> payments x2 HTTP",
+            "kong -> orders x6 HTTP",
+            "kong -> payments x2 HTTP",
+        ]
+    );
+    let f = findings("testdata/graph/fixture-routes", &Settings::default());
+    assert!(
+        f.iter()
+            .any(|f| f.starts_with("RL603") && f.contains("payments")),
+        "{f:?}"
+    );
+    // The fixtures' own settings are still checked.
+    assert!(
+        f.iter()
+            .any(|f| f.starts_with("RL206") && f.contains("orders")),
+        "{f:?}"
+    );
+}

@@ -259,6 +259,8 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         broker_settings,
         delayed_sends,
         ingress,
+        // Set by the link stage, no places.
+        test_input: _,
     } = facts;
     for s in ingress.spans_mut() {
         *s = f(*s);

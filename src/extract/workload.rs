@@ -548,6 +548,18 @@ pub fn push_edge(
         }
         return;
     }
+    // A URL names its scheme (RFC 3986): a bare word in a `*_URL` entry is
+    // a mode the program reads, not a host (`CLOUDANT_URL: 'local'`,
+    // IBM/cloud-native-starter 62f55c4 `authors-nodejs/deployment/`).
+    let upper = key.to_ascii_uppercase();
+    let v = value.trim();
+    if (upper.ends_with("URL") || upper.ends_with("URI"))
+        && !v.is_empty()
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return;
+    }
     let Some(host) = host_of(value) else {
         // `10.5.0.5:8080`: a service only where a manifest gives it that
         // address; the graph joins it or drops it.
@@ -646,6 +658,31 @@ pub fn host_of(value: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_word_in_a_url_entry_is_no_call() {
+        let edges = |key: &str, value: &str| {
+            let mut facts = Facts::default();
+            push_edge(
+                "authors",
+                key,
+                value,
+                crate::source::Span::new(0, 1),
+                &mut facts,
+            );
+            facts
+                .edges
+                .iter()
+                .map(|e| e.callee.clone())
+                .collect::<Vec<_>>()
+        };
+        assert!(edges("CLOUDANT_URL", "local").is_empty());
+        assert!(edges("PAYMENTS_URI", "none").is_empty());
+        assert_eq!(edges("CLOUDANT_URL", "http://cloudant:5984"), ["cloudant"]);
+        assert_eq!(edges("ORDERS_URL", "orders:8080"), ["orders"]);
+        // A bare word is a host in a `*_HOST` entry.
+        assert_eq!(edges("REDIS_HOST", "redis"), ["redis"]);
+    }
 
     #[test]
     fn hosts_from_env_values() {

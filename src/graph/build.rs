@@ -9,7 +9,8 @@
 use super::identity::Builder;
 use super::layers::*;
 use super::mesh::{
-    MeshFacts, Waypoint, WaypointRun, evidence_note, membership, waypoint_notes, waypoints,
+    MeshFacts, Waypoint, WaypointRun, evidence_note, membership, mesh_default, waypoint_notes,
+    waypoints,
 };
 use super::shape::{find_cycles, merge_parallel};
 use super::*;
@@ -36,7 +37,7 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
             .map(|ws| ws.iter().map(|w| w.loc.file).collect()),
     );
     b.graph.mesh = meshes.any(&b);
-    let mesh_default = mesh_default(files);
+    b.graph.mesh_defaults = meshes.defaults.clone();
     let routes = mesh_routes(&b);
     let invocations = invocations(&b);
     let configured = instances(&mut b);
@@ -46,7 +47,6 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     let cx = EdgeCx {
         meshes: &meshes,
         routes: &routes,
-        mesh_default,
         waypoints: &waypoints,
         invocations: &invocations,
     };
@@ -63,7 +63,6 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
 struct EdgeCx<'a> {
     meshes: &'a MeshFacts<'a>,
     routes: &'a Routes,
-    mesh_default: Option<(FileId, usize)>,
     /// Istio ambient waypoints by the service they front (`mesh.rs`).
     waypoints: &'a BTreeMap<String, Waypoint>,
     invocations: &'a Invocations,
@@ -74,7 +73,13 @@ struct EdgeCx<'a> {
 fn mesh_routes(b: &Builder<'_>) -> Routes {
     let files = b.files;
     let mut routes: Routes = BTreeMap::new();
-    for (id, f) in files.iter().enumerate() {
+    // A fixture folder's routes are a test's (`Facts::test_input`): their
+    // own findings stand, but they route no deployed call of their host.
+    for (id, f) in files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.facts.test_input)
+    {
         for (i, p) in f.facts.policies.iter().enumerate() {
             if p.system.layer() != LayerKind::Mesh || p.system.spec().invoked_via.is_some() {
                 continue;
@@ -289,7 +294,12 @@ fn entry_protocols(files: &[ScannedFile]) -> HashMap<(String, String), Protocol>
 /// The policies of runtimes that carry calls by name, by system and callee.
 fn invocations(b: &Builder<'_>) -> Invocations {
     let mut out = Invocations::new();
-    for (id, f) in b.files.iter().enumerate() {
+    for (id, f) in b
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.facts.test_input)
+    {
         for (i, p) in f.facts.policies.iter().enumerate() {
             if p.system.spec().invoked_via.is_none() {
                 continue;
@@ -403,7 +413,7 @@ fn mesh_layer(
             b.files,
             own,
             &(m.mesh.clone(), d),
-            cx.mesh_default,
+            mesh_default(b, cx.meshes, &m.mesh, from, proof),
             proof,
             &host,
         )),

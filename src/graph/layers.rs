@@ -101,19 +101,6 @@ pub(super) fn sole_client_policy(f: &ScannedFile) -> Option<usize> {
     }
 }
 
-/// The mesh-wide Istio retry default (`defaultHttpRetryPolicy` in
-/// meshConfig), where a scanned file sets one: (file, index into that
-/// file's `mesh_defaults`).
-pub fn mesh_default(files: &[ScannedFile]) -> Option<(FileId, usize)> {
-    files.iter().enumerate().find_map(|(id, f)| {
-        f.facts
-            .mesh_defaults
-            .iter()
-            .position(|p| p.system.spec().sidecar_default.is_some())
-            .map(|i| (id, i))
-    })
-}
-
 /// The caller's sidecar layer for a call to `host`: the VirtualService's
 /// route policy, unless it only has Istio's built-in default, in which case
 /// (as when there is no VirtualService) the mesh-wide default applies, or

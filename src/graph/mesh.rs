@@ -47,6 +47,13 @@ pub(super) struct MeshFacts<'a> {
     /// `istio-manifests/` beside `kubernetes-manifests/` still covers the
     /// repository's workloads.
     scopes: Vec<String>,
+    /// The mesh-wide retry defaults (a `defaultHttpRetryPolicy`, an
+    /// install's old default): (file, index into its `mesh_defaults`), each
+    /// with its project's folder, found as for `scopes`. A default applies
+    /// to the workloads of its project only: istio/istio 86c9f01's test
+    /// install `tests/integration/base.yaml` (retries off) is not the
+    /// samples' mesh. Handed to [`Graph::mesh_defaults`].
+    pub defaults: Vec<((FileId, usize), String)>,
 }
 
 impl<'a> MeshFacts<'a> {
@@ -75,6 +82,7 @@ impl<'a> MeshFacts<'a> {
             workloads: Default::default(),
             nearest: Default::default(),
             scopes: Vec::new(),
+            defaults: Vec::new(),
         };
         m.nearest = nearest::Nearest::new(m.mesh_files.iter().map(|(f, _)| (*f, m.folder(*f))));
         // The folders that hold every workload declaration of some service
@@ -111,22 +119,36 @@ impl<'a> MeshFacts<'a> {
                 holding.insert(&common[..=i]);
             }
         }
-        let scopes = m
-            .mesh_files
+        // The deepest of those folders above `file` (or its own).
+        let scope = |file: FileId| {
+            let dir = m.folder(file);
+            let mut ends: Vec<usize> = dir.match_indices('/').map(|(i, _)| i + 1).collect();
+            ends.insert(0, 0);
+            ends.iter()
+                .rev()
+                .map(|&e| &dir[..e])
+                .find(|d| holding.contains(d))
+                .unwrap_or("")
+                .to_string()
+        };
+        let scopes = m.mesh_files.iter().map(|(f, _)| scope(*f)).collect();
+        // A fixture folder's default is off the graph already (its
+        // `mesh_defaults` emptied by `link::test_inputs`).
+        let defaults = files
             .iter()
-            .map(|(f, _)| {
-                let dir = m.folder(*f);
-                let mut ends: Vec<usize> = dir.match_indices('/').map(|(i, _)| i + 1).collect();
-                ends.insert(0, 0);
-                ends.iter()
-                    .rev()
-                    .map(|&e| &dir[..e])
-                    .find(|d| holding.contains(d))
-                    .unwrap_or("")
-                    .to_string()
+            .enumerate()
+            .flat_map(|(id, f)| {
+                f.facts
+                    .mesh_defaults
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.system.spec().sidecar_default.is_some())
+                    .map(move |(i, _)| (id, i))
             })
+            .map(|(id, i)| ((id, i), scope(id)))
             .collect();
         m.scopes = scopes;
+        m.defaults = defaults;
         m
     }
 
@@ -158,6 +180,34 @@ fn common_prefix(a: &str, b: &str) -> usize {
         .zip(b.split('/'))
         .take_while(|(x, y)| x == y)
         .count()
+}
+
+/// The mesh-wide default of `mesh` for a call of `caller` shown at
+/// `proof` ([`Graph::mesh_default_in`]): by the call's file and the
+/// caller's workload declarations nearest it.
+pub(super) fn mesh_default(
+    b: &Builder<'_>,
+    m: &MeshFacts<'_>,
+    mesh: &System,
+    caller: ServiceId,
+    proof: Loc,
+) -> Option<(FileId, usize)> {
+    if b.graph.mesh_defaults.is_empty() {
+        return None;
+    }
+    let here = m.folder(proof.file);
+    let mut folders = vec![here];
+    if let Some(decls) = b.workloads.get(&caller) {
+        let near = |w: &WorkloadDecl| common_prefix(m.folder(w.loc.file), here);
+        let best = decls.iter().map(near).max().unwrap_or(0);
+        folders.extend(
+            decls
+                .iter()
+                .filter(|w| near(w) == best)
+                .map(|w| m.folder(w.loc.file)),
+        );
+    }
+    b.graph.mesh_default_in(b.files, mesh, &folders)
 }
 
 /// The caller's mesh for a call shown at `proof`, if it runs in one.

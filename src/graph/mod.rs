@@ -186,6 +186,10 @@ pub struct Graph {
     /// payments` of the same service): the use, by (file, policy), to the
     /// configured policy. One policy, however many sites use it.
     pub instance_uses: BTreeMap<(FileId, usize), (FileId, usize)>,
+    /// The mesh-wide retry defaults of the scan (file, index into its
+    /// `mesh_defaults`), each with the folder of the project it covers
+    /// (`mesh.rs`): see [`Graph::mesh_default_in`].
+    pub mesh_defaults: Vec<((FileId, usize), String)>,
 }
 
 /// The worst path from one entry point.
@@ -206,9 +210,51 @@ mod routes;
 mod shape;
 
 pub use build::build;
-pub use layers::mesh_default;
 
 impl Graph {
+    /// The mesh-wide default of `system` (file, index into its
+    /// `mesh_defaults`) for what `folders` hold (`a/b/`: a call's file,
+    /// its caller's workload declarations, a route's file). Of the
+    /// defaults whose project holds one of the folders: the one of the
+    /// deepest project, then the nearest to the folder, then the first.
+    /// None where no default's project holds them: the mesh's built-in
+    /// default applies.
+    pub fn mesh_default_in(
+        &self,
+        files: &[ScannedFile],
+        system: &System,
+        folders: &[&str],
+    ) -> Option<(FileId, usize)> {
+        let shared = |a: &str, b: &str| {
+            a.split_inclusive('/')
+                .zip(b.split_inclusive('/'))
+                .take_while(|(x, y)| x == y)
+                .count()
+        };
+        self.mesh_defaults
+            .iter()
+            .filter(|((f, i), _)| {
+                files
+                    .get(*f)
+                    .and_then(|x| x.facts.mesh_defaults.get(*i))
+                    .is_some_and(|p| p.system == *system)
+            })
+            .filter_map(|(d, scope)| {
+                let path = files[d.0].source.display_path();
+                let own = path
+                    .rsplit_once('/')
+                    .map_or(String::new(), |(dir, _)| format!("{dir}/"));
+                let nearest = folders
+                    .iter()
+                    .filter(|dir| dir.starts_with(scope.as_str()))
+                    .map(|dir| shared(&own, dir))
+                    .max()?;
+                Some((scope.len(), nearest, std::cmp::Reverse(d.0), *d))
+            })
+            .max()
+            .map(|(.., d)| d)
+    }
+
     pub fn service_name(&self, id: ServiceId) -> &str {
         &self.services[id].name
     }

@@ -14,7 +14,9 @@
 //!   settings are judged where they are written).
 //!
 //! Where two files declare what a name refers to, the nearest one (the
-//! longest common folder) is taken; two equally near: none.
+//! longest common folder) is taken; two equally near: none. A declaration
+//! in a fixture folder (`Facts::test_input`, a test's input) is seen by
+//! fixture files only, never by a deployed Ingress or route.
 
 use super::{nearest, place};
 use crate::model::ScannedFile;
@@ -34,12 +36,18 @@ pub fn ingress_links(files: &mut [ScannedFile]) {
 /// Pending Ingresses drawn through the controller another file's
 /// `IngressClass` names.
 fn classes(files: &mut [ScannedFile]) {
-    let mut classes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // Every file's classes, and the deployed files' only.
+    let mut classes: [BTreeMap<String, Vec<String>>; 2] = Default::default();
     for f in files.iter() {
         for c in &f.facts.ingress.classes {
-            let v = classes.entry(c.name.clone()).or_default();
-            if !v.contains(&c.controller) {
-                v.push(c.controller.clone());
+            for (k, map) in classes.iter_mut().enumerate() {
+                if k == 1 && f.facts.test_input {
+                    continue;
+                }
+                let v = map.entry(c.name.clone()).or_default();
+                if !v.contains(&c.controller) {
+                    v.push(c.controller.clone());
+                }
             }
         }
     }
@@ -47,8 +55,9 @@ fn classes(files: &mut [ScannedFile]) {
         if f.facts.ingress.pending.is_empty() {
             continue;
         }
+        let seen = &classes[usize::from(!f.facts.test_input)];
         for p in std::mem::take(&mut f.facts.ingress.pending) {
-            if let Some([controller]) = classes.get(&p.class).map(Vec::as_slice) {
+            if let Some([controller]) = seen.get(&p.class).map(Vec::as_slice) {
                 crate::systems::ingress_classes::extract::draw_pending(controller, p, &mut f.facts);
             }
         }
@@ -90,6 +99,7 @@ fn kong_services(files: &mut [ScannedFile]) {
             let candidates: Vec<(usize, usize)> = candidates
                 .iter()
                 .copied()
+                .filter(|&(kf, _)| !files[kf].facts.test_input || files[id].facts.test_input)
                 .filter(|&(kf, ki)| {
                     match (
                         ns,
@@ -139,6 +149,12 @@ fn middlewares(files: &mut [ScannedFile]) {
     if decls.is_empty() {
         return;
     }
+    // A deployed router sees deployed middlewares only.
+    let deployed: Vec<(usize, MiddlewareDecl)> = decls
+        .iter()
+        .filter(|(f, _)| !files[*f].facts.test_input)
+        .cloned()
+        .collect();
     for id in 0..files.len() {
         let refs = files[id].facts.ingress.middleware_refs.clone();
         for r in refs {
@@ -147,8 +163,13 @@ fn middlewares(files: &mut [ScannedFile]) {
             }
             let here = files[id].source.path.clone();
             let mut found: Vec<(usize, usize, &MiddlewareName)> = Vec::new();
+            let decls = if files[id].facts.test_input {
+                &decls
+            } else {
+                &deployed
+            };
             for name in &r.refs {
-                retries_of(name, &here, &decls, files, 0, &mut found);
+                retries_of(name, &here, decls, files, 0, &mut found);
             }
             for (mf, mi, name) in found {
                 let index = if mf == id {

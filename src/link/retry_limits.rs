@@ -16,6 +16,16 @@ struct Limit {
     max: u64,
     file: usize,
     span: Span,
+    /// Written in a fixture folder (`Facts::test_input`): that file's
+    /// folder, the only one whose policies it limits.
+    fixture: Option<String>,
+}
+
+/// The folder of a file (`a/b/` of `a/b/c.yaml`).
+fn folder(f: &ScannedFile) -> String {
+    let p = f.source.display_path();
+    p.rsplit_once('/')
+        .map_or(String::new(), |(d, _)| format!("{d}/"))
 }
 
 pub fn retry_limits(files: &mut [ScannedFile]) {
@@ -29,6 +39,7 @@ pub fn retry_limits(files: &mut [ScannedFile]) {
                     max,
                     file: id,
                     span: p.span,
+                    fixture: f.facts.test_input.then(|| folder(f)),
                 });
             }
         }
@@ -39,6 +50,16 @@ pub fn retry_limits(files: &mut [ScannedFile]) {
     for id in 0..files.len() {
         let mut found: Vec<(usize, &Limit)> = Vec::new();
         let f = &files[id];
+        // A fixture's limit is a test's: it limits the policies of its own
+        // folder only (a test's inputs), never a deployed route's.
+        let here = limits
+            .iter()
+            .any(|l| l.fixture.is_some())
+            .then(|| folder(f));
+        let visible = |l: &&Limit| match &l.fixture {
+            None => true,
+            Some(dir) => f.facts.test_input && here.as_ref() == Some(dir),
+        };
         for (k, p) in f.facts.policies.iter().enumerate() {
             if p.budget.is_some() || !p.retries() {
                 continue;
@@ -65,7 +86,8 @@ pub fn retry_limits(files: &mut [ScannedFile]) {
             for t in &targets {
                 let mut of_host = limits
                     .iter()
-                    .filter(|l| l.system == p.system && l.host == *t);
+                    .filter(|l| l.system == p.system && l.host == *t)
+                    .filter(visible);
                 match (of_host.next(), of_host.next()) {
                     (Some(l), None) => {
                         if chosen.is_none_or(|c| l.max > c.max) {

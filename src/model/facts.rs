@@ -168,6 +168,13 @@ pub struct Facts {
     /// that parses the same text again (a Kustomize resource file).
     #[serde(skip)]
     pub parse: KeptParse,
+    /// The file is a test's input or expected output (a fixture folder
+    /// below the scan root, `link::test_inputs`): its settings are checked
+    /// like any file's, but nothing of it joins another file or reaches
+    /// the call graph (a VirtualService's route, a mesh-wide default, a
+    /// DestinationRule's limit). Set by the link stage, never cached.
+    #[serde(skip)]
+    pub test_input: bool,
 }
 
 /// A templated YAML file's parse as the scan made it: its whole text

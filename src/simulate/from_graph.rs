@@ -176,11 +176,14 @@ fn policy_of(files: &[ScannedFile], l: &RetryLayer) -> Option<RetryPolicy> {
     if let Some((f, i)) = l.policy {
         return files.get(f)?.facts.policies.get(i).cloned();
     }
-    if let Some((f, i)) = crate::graph::mesh_default(files) {
-        let d = &files[f].facts.mesh_defaults[i];
-        if d.system == l.system {
-            return Some(d.clone());
-        }
+    // A mesh-wide default's layer is placed at its attempts.
+    if let Some(d) = files.get(l.loc.file).and_then(|f| {
+        f.facts
+            .mesh_defaults
+            .iter()
+            .find(|d| d.system == l.system && d.attempts.span == l.loc.span)
+    }) {
+        return Some(d.clone());
     }
     l.system
         .spec()

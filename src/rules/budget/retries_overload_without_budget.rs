@@ -24,12 +24,27 @@ pub const CHECK: Check = Check::Graph(check);
 pub const LIMITS_NOTHING_AT: u64 = 1024;
 
 fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
+    // A fixture folder's limits (`Facts::test_input`) are a test's: they
+    // protect the policies of their own folder only.
+    let folder = |f: &crate::model::ScannedFile| {
+        let p = f.source.display_path();
+        p.rsplit_once('/')
+            .map_or(String::new(), |(d, _)| d.to_string())
+    };
     let protections: Vec<_> = ctx
         .files
         .iter()
-        .flat_map(|f| &f.facts.protections)
+        .flat_map(|f| {
+            let fixture = f.facts.test_input.then(|| folder(f));
+            f.facts
+                .protections
+                .iter()
+                .map(move |p| (p, fixture.clone()))
+        })
         .collect();
     for (id, f) in ctx.files.iter().enumerate() {
+        let here =
+            (f.facts.test_input && protections.iter().any(|(_, d)| d.is_some())).then(|| folder(f));
         for (index, p) in f.facts.policies.iter().enumerate() {
             // Retries nobody wrote are RL403's; a use of a retry declared
             // elsewhere is judged where it is declared.
@@ -84,8 +99,9 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             }
             // Outlier ejection, or a retry circuit breaker that limits.
             let protected = |host: &String| {
-                protections.iter().any(|pr| {
-                    pr.system == p.system
+                protections.iter().any(|(pr, fixture)| {
+                    (fixture.is_none() || *fixture == here)
+                        && pr.system == p.system
                         && (pr.host == *host || pr.host == "*")
                         && pr.max_retries.is_none_or(|n| n < LIMITS_NOTHING_AT)
                 })

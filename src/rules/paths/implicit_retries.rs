@@ -12,25 +12,36 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const CHECK: Check = Check::Graph(check);
 
 /// Routes of one file with the same implicit default: (file, system,
-/// what, attempts, whether the mesh-wide default applies) -> (span, route).
-type Quiet = BTreeMap<(usize, String, String, u64, bool), Vec<(Span, String)>>;
+/// what, attempts, the mesh-wide default that applies) -> (span, route).
+type Quiet = BTreeMap<(usize, String, String, u64, Option<(usize, usize)>), Vec<(Span, String)>>;
 
 fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
     let mut seen = BTreeSet::new();
     let mut quiet: Quiet = BTreeMap::new();
-    // A mesh-wide default replaces Istio's built-in one wherever a route
-    // writes no `retries`.
-    let mesh = crate::graph::mesh_default(ctx.files)
-        .map(|(mf, mi)| (mf, &ctx.files[mf].facts.mesh_defaults[mi]));
     for (id, f) in ctx.files.iter().enumerate() {
+        // The route's folder, for the mesh-wide default of its project
+        // (where the scan has one).
+        let folder = if ctx.graph.mesh_defaults.is_empty() {
+            String::new()
+        } else {
+            let path = f.source.display_path();
+            path.rsplit_once('/')
+                .map_or(String::new(), |(d, _)| format!("{d}/"))
+        };
         for p in &f.facts.policies {
             if p.attempts.provenance != Provenance::Default
                 || p.system.layer() == Layer::Application
             {
                 continue;
             }
-            // The mesh default replaces only its own system's default.
-            let mesh_applies = mesh.is_some_and(|(_, md)| md.system == p.system);
+            // A mesh-wide default (of the route's system, in the route's
+            // project) replaces the built-in one wherever a route writes
+            // no `retries`.
+            let at = ctx
+                .graph
+                .mesh_default_in(ctx.files, &p.system, &[folder.as_str()]);
+            let mesh = at.map(|(mf, mi)| (mf, &ctx.files[mf].facts.mesh_defaults[mi]));
+            let mesh_applies = mesh.is_some();
             let (retries, n, what) = match mesh {
                 Some((_, md)) if mesh_applies => (
                     md.retries(),
@@ -65,7 +76,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
                     // The same default on several routes of one file is
                     // one finding.
                     quiet
-                        .entry((id, p.system.label(), what, n, mesh_applies))
+                        .entry((id, p.system.label(), what, n, at))
                         .or_default()
                         .push((p.attempts.span, p.describe()));
                     continue;
@@ -88,7 +99,8 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
             }
         }
     }
-    for ((id, _, what, n, mesh_applies), routes) in quiet {
+    for ((id, _, what, n, at), routes) in quiet {
+        let mesh = at.map(|(mf, mi)| (mf, &ctx.files[mf].facts.mesh_defaults[mi]));
         let Some(&(span, ref first)) = routes.first() else {
             continue;
         };
@@ -124,7 +136,7 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
                 message: format!("{d}, the same default"),
             });
         }
-        if let Some((mf, md)) = mesh.filter(|_| mesh_applies) {
+        if let Some((mf, md)) = mesh {
             finding.related.push(Related {
                 file: mf,
                 span: md.attempts.span,

@@ -34,12 +34,20 @@ pub fn path_finding(
 }
 
 /// The first retrying layer on a path: where a finding about it points.
+/// A layer no file of the path writes (a mesh-wide default, applied to
+/// every route that writes none) is placed at its call: the finding is
+/// about this path, the default is among its related places.
 pub fn first_layer(graph: &Graph, path: &WorstPath) -> Option<Loc> {
-    path.edges
-        .iter()
-        .flat_map(|&e| graph.edges[e].layers.iter())
-        .find(|l| l.retries())
-        .map(|l| l.loc)
+    path.edges.iter().find_map(|&e| {
+        let edge = &graph.edges[e];
+        let l = edge.layers.iter().find(|l| l.retries())?;
+        let of_path = l.policy.is_some()
+            || path
+                .edges
+                .iter()
+                .any(|&o| graph.edges[o].proof.file == l.loc.file);
+        Some(if of_path { l.loc } else { edge.proof })
+    })
 }
 
 /// How many retrying layers a path has.
