@@ -61,6 +61,15 @@ impl Stamp {
         if !meta.is_file() {
             return None;
         }
+        Stamp::of_entry(meta)
+    }
+
+    /// The stamp of a file's or a folder's metadata (`None`: a platform
+    /// without inode numbers). An entry added to a folder, removed or
+    /// renamed changes the folder's modification and change times: the
+    /// walk's listing watches folders by their stamps
+    /// ([`super::listing`]).
+    pub fn of_entry(meta: &std::fs::Metadata) -> Option<Stamp> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
@@ -83,9 +92,38 @@ impl Stamp {
         self.size
     }
 
+    /// Whether both stamps are of one file or folder (its inode).
+    pub(super) fn same_entry(&self, other: &Stamp) -> bool {
+        self.ino == other.ino && self.dev == other.dev
+    }
+
+    /// The stamp's bytes, [`Stamp::BYTES`] of them.
+    pub(super) fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.size.to_le_bytes());
+        out.extend_from_slice(&self.mtime.to_le_bytes());
+        out.extend_from_slice(&self.ctime.to_le_bytes());
+        out.extend_from_slice(&self.ino.to_le_bytes());
+        out.extend_from_slice(&self.dev.to_le_bytes());
+    }
+
+    pub(super) const BYTES: usize = 8 + 16 + 16 + 8 + 8;
+
+    /// The stamp [`Stamp::write`] wrote at the start of `b`.
+    pub(super) fn read(b: &[u8]) -> Option<Stamp> {
+        let u64_at = |i: usize| Some(u64::from_le_bytes(b.get(i..i + 8)?.try_into().ok()?));
+        let i128_at = |i: usize| Some(i128::from_le_bytes(b.get(i..i + 16)?.try_into().ok()?));
+        Some(Stamp {
+            size: u64_at(0)?,
+            mtime: i128_at(8)?,
+            ctime: i128_at(24)?,
+            ino: u64_at(40)?,
+            dev: u64_at(48)?,
+        })
+    }
+
     /// Whether the file was modified or changed within [`RACY`] of
     /// `start` (or after it): its stat may not show a change made now.
-    fn racy(&self, start: SystemTime) -> bool {
+    pub(super) fn racy(&self, start: SystemTime) -> bool {
         let Ok(start) = start.duration_since(SystemTime::UNIX_EPOCH) else {
             return true;
         };
