@@ -48,6 +48,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use xxhash_rust::xxh3::Xxh3;
 
+pub mod listing;
 pub mod stat;
 
 /// The cache folder's default name.
@@ -200,6 +201,9 @@ pub struct CacheStats {
     /// Files not opened: their stat was the one the stat index recorded
     /// ([`stat`]).
     pub unopened: usize,
+    /// The walk's files were taken from its listing: no folder had
+    /// changed ([`listing`]).
+    pub listed: bool,
 }
 
 /// The cache of one run: the entries read at the start, taken as files
@@ -374,6 +378,7 @@ impl Cache {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
             unopened: self.unopened.load(Ordering::Relaxed),
+            listed: false,
         }
     }
 

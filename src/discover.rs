@@ -32,6 +32,12 @@ pub struct Walk {
     pub notices: Vec<WalkNotice>,
     /// Symbolic links seen and not followed.
     pub symlinks: usize,
+    /// Every folder entered or left out as vendored, sorted: what the
+    /// walk's listing in the cache watches besides the ignore files
+    /// (`cache::listing`).
+    pub folders: Vec<PathBuf>,
+    /// Taken from the cache's listing, not walked (`cache::listing`).
+    pub listed: bool,
 }
 
 /// Walk `roots`. Paths are returned sorted, so that every later step is
@@ -63,6 +69,10 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
     for r in rest {
         builder.add(r);
     }
+    // Vendored folders left out: the listing in the cache watches them
+    // too (their `modules.txt` or `pyvenv.cfg` may go).
+    let skipped: std::sync::Arc<Mutex<Vec<PathBuf>>> = Default::default();
+    let seen = skipped.clone();
     builder
         .hidden(false)
         .follow_links(false)
@@ -72,7 +82,17 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
         .require_git(false)
         .ignore(true)
         .parents(true)
-        .filter_entry(|e| e.file_name() != ".git" && !vendored(e));
+        .filter_entry(move |e| {
+            if e.file_name() == ".git" {
+                return false;
+            }
+            if vendored(e) {
+                let mut seen = seen.lock().unwrap_or_else(|p| p.into_inner());
+                seen.push(e.path().to_path_buf());
+                return false;
+            }
+            true
+        });
     if !exclude.is_empty() {
         let mut ob = OverrideBuilder::new(base.unwrap_or(Path::new(".")));
         for g in exclude {
@@ -91,6 +111,7 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
         let shared = &shared;
         Box::new(move |entry| {
             let mut local = Vec::new();
+            let mut folder = None;
             let mut notice = None;
             let mut symlink = false;
             match entry {
@@ -98,6 +119,8 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
                     let ft = e.file_type();
                     if ft.is_some_and(|t| t.is_symlink()) {
                         symlink = e.depth() > 0;
+                    } else if ft.is_some_and(|t| t.is_dir()) {
+                        folder = Some(e.into_path());
                     } else if ft.is_some_and(|t| t.is_file()) {
                         // No stat here: most files are never opened, and
                         // the size of one that is comes with its open.
@@ -110,6 +133,7 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
             }
             let mut w = shared.lock().unwrap_or_else(|p| p.into_inner());
             w.files.extend(local);
+            w.folders.extend(folder);
             if let Some(n) = notice {
                 w.notices.push(n);
             }
@@ -123,6 +147,13 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
     out.files = w.files;
     out.notices.extend(w.notices);
     out.symlinks += w.symlinks;
+    out.folders = w.folders;
+    out.folders
+        .append(&mut skipped.lock().unwrap_or_else(|p| p.into_inner()));
+    // By their bytes: the order only needs to be fixed.
+    out.folders
+        .sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+    out.folders.dedup();
     // By a key made once per path: `Path`'s own order compares the paths
     // component by component at every comparison (93 M instructions of
     // a one-file run on the generated 10,000-file tree).

@@ -137,12 +137,12 @@ pub fn walk_and_open(
     roots: &[PathBuf],
     settings: &Settings,
 ) -> Result<(discover::Walk, cache::Cache), String> {
+    let dir = settings.cache_dir.as_deref();
+    let salt = dir.map_or(0, |_| cache::salt());
     let (walk, cache) = rayon::join(
-        || discover::walk(roots, &settings.exclude, settings.cwd.as_deref()),
-        || match &settings.cache_dir {
-            Some(dir) => cache::Cache::open(dir, cache::salt()),
-            None => cache::Cache::disabled(),
-        },
+        // The walk's files from the cache's listing when no folder changed.
+        || cache::listing::walk(dir, salt, roots, &settings.exclude, settings.cwd.as_deref()),
+        || dir.map_or_else(cache::Cache::disabled, |d| cache::Cache::open(d, salt)),
     );
     Ok((walk?, cache))
 }
@@ -204,6 +204,7 @@ pub fn read_unlinked(
         .map(|c| c.path.clone())
         .collect();
     scan.stats.symlinks = walk.symlinks;
+    let listed = walk.listed;
     for n in walk.notices {
         scan.notices.push(Notice {
             path: n.path.map(|p| display(&p, cwd)),
@@ -309,7 +310,10 @@ pub fn read_unlinked(
     }
     // Saved before linking: an entry holds one file's own facts. A cache
     // that cannot be written only makes the next run cold.
-    scan.stats.cache = cache.stats();
+    scan.stats.cache = cache::CacheStats {
+        listed,
+        ..cache.stats()
+    };
     let _ = cache.save(keyed.iter().map(|(k, i)| {
         let facts = match i {
             Ok(i) => &scan.files[*i].facts,

@@ -16,6 +16,16 @@ use std::path::{Path, PathBuf};
 /// it: the whole tree, or (`only`) the tree read around one named file
 /// and that file reported.
 fn lines(root: &Path, cache: Option<&Path>, only: Option<&Path>) -> (Vec<PathBuf>, Vec<String>) {
+    let (files, lines, _) = run(root, cache, only);
+    (files, lines)
+}
+
+/// [`lines`], and whether the walk's files came from the cache's listing.
+fn run(
+    root: &Path,
+    cache: Option<&Path>,
+    only: Option<&Path>,
+) -> (Vec<PathBuf>, Vec<String>, bool) {
     let named: Vec<PathBuf> = only.map(|f| vec![f.to_path_buf()]).unwrap_or_default();
     let s = Settings {
         cwd: Some(root.to_path_buf()),
@@ -39,7 +49,11 @@ fn lines(root: &Path, cache: Option<&Path>, only: Option<&Path>) -> (Vec<PathBuf
         .map(|f| root.join(&f.source.path))
         .collect();
     let text = common::concise(&scan, &report.findings);
-    (files, text.lines().map(str::to_string).collect())
+    (
+        files,
+        text.lines().map(str::to_string).collect(),
+        scan.stats.cache.listed,
+    )
 }
 
 /// For every file the whole run read: its lines of the whole run are the
@@ -103,4 +117,121 @@ fn a_warm_one_file_run_reports_what_the_whole_run_reports_for_that_file() {
     let warm = same_for_each_file(&root, Some(&cache));
     assert_eq!(cold, warm);
     assert!(warm >= 4, "{warm}");
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// Wait until what was written now is older than the caches' racy
+/// window, so that the next run records it.
+fn settle() {
+    std::thread::sleep(retrylint::cache::stat::RACY + std::time::Duration::from_millis(200));
+}
+
+/// Between two warm runs a file is changed, one added, one deleted: each
+/// one-file run reports what a whole run without a cache reports for
+/// that file. The walk's files come from the cache's listing until a
+/// folder changes (a file added or deleted), not when a file's text does.
+#[test]
+fn a_warm_one_file_run_sees_files_changed_added_and_deleted_between_runs() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("repo");
+    let cache = t.path().join("cache");
+    copy_tree(&common::root().join("testdata/monorepo"), &root);
+    let nginx = root.join("gateway/nginx.conf");
+    let added = root.join("services/billing/src/main/resources/application.yml");
+    let expect = |file: &Path| -> Vec<String> {
+        let shown = file
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let (_, all) = lines(&root, None, None);
+        all.into_iter()
+            .filter(|l| {
+                l.strip_prefix(shown.as_str())
+                    .is_some_and(|r| r.starts_with(':'))
+            })
+            .collect()
+    };
+    // Recorded, then taken from the listing.
+    settle();
+    let (_, first, listed) = run(&root, Some(&cache), Some(&nginx));
+    assert!(!listed);
+    let (_, again, listed) = run(&root, Some(&cache), Some(&nginx));
+    assert!(listed, "nothing changed: the walk's files from the listing");
+    assert_eq!(first, again);
+    assert_eq!(again, expect(&nginx));
+    assert!(
+        again
+            .iter()
+            .any(|l| l.contains("RL401") && l.contains("`2187`")),
+        "{again:?}"
+    );
+    type Edit<'a> = (&'a str, Box<dyn Fn()>, &'a Path, bool);
+    let (r, a, d) = (root.clone(), added.clone(), root.clone());
+    let edits: Vec<Edit> = vec![
+        (
+            "changed: the mesh's retries",
+            Box::new(move || {
+                let p = r.join("deploy/istio/virtual-services.yaml");
+                let text = std::fs::read_to_string(&p).unwrap();
+                assert!(text.contains("attempts: 2"), "{text}");
+                std::fs::write(&p, text.replacen("attempts: 2", "attempts: 4", 1)).unwrap();
+            }),
+            &nginx,
+            true,
+        ),
+        (
+            "added: a service's configuration",
+            Box::new(move || {
+                std::fs::create_dir_all(a.parent().unwrap()).unwrap();
+                std::fs::copy(
+                    common::root().join("testdata/rules/RL203/err/resilience4j-exponential.yml"),
+                    &a,
+                )
+                .unwrap();
+            }),
+            &added,
+            false,
+        ),
+        (
+            "deleted: a layer of the chain",
+            Box::new(move || {
+                std::fs::remove_file(d.join("services/payments/src/ledger.rs")).unwrap();
+            }),
+            &nginx,
+            false,
+        ),
+    ];
+    for (what, edit, file, kept) in edits {
+        // The run after a folder changed walks and records; the next one
+        // takes the listing.
+        settle();
+        let (_, before, _) = run(&root, Some(&cache), Some(&nginx));
+        let (_, same, listed) = run(&root, Some(&cache), Some(&nginx));
+        assert!(listed, "{what}: before the edit, from the listing");
+        assert_eq!(before, same, "{what}");
+        edit();
+        let (_, after, listed) = run(&root, Some(&cache), Some(file));
+        assert_eq!(listed, kept, "{what}");
+        assert_eq!(after, expect(file), "{what}");
+        assert!(!after.is_empty(), "{what}");
+        if file == nginx.as_path() {
+            assert_ne!(
+                after, before,
+                "{what}: the edit changes the file's findings"
+            );
+        }
+    }
 }

@@ -42,6 +42,10 @@ pub enum Outcome {
     /// A file in a language not read yet ([`crate::extract::unread`]):
     /// whether it mentions retries (then it is listed as not read).
     Unread(bool),
+    /// Read, and kept for what it says: read again on every run (its
+    /// text goes on to the link stage), so its stamp is not taken first
+    /// ([`Stamp::NONE`]; the open's own `fstat` still checks the file).
+    Kept,
 }
 
 /// A file's identity on disk.
@@ -55,12 +59,31 @@ pub struct Stamp {
 }
 
 impl Stamp {
+    /// No file's stamp: recorded with [`Outcome::Kept`], never equal to
+    /// a real file's.
+    pub const NONE: Stamp = Stamp {
+        size: 0,
+        mtime: i128::MIN,
+        ctime: i128::MIN,
+        ino: 0,
+        dev: 0,
+    };
+
     /// The stamp of a regular file's metadata (`None`: not a regular file,
     /// or a platform without inode numbers).
     pub fn of(meta: &std::fs::Metadata) -> Option<Stamp> {
         if !meta.is_file() {
             return None;
         }
+        Stamp::of_entry(meta)
+    }
+
+    /// The stamp of a file's or a folder's metadata (`None`: a platform
+    /// without inode numbers). An entry added to a folder, removed or
+    /// renamed changes the folder's modification and change times: the
+    /// walk's listing watches folders by their stamps
+    /// ([`super::listing`]).
+    pub fn of_entry(meta: &std::fs::Metadata) -> Option<Stamp> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
@@ -83,9 +106,38 @@ impl Stamp {
         self.size
     }
 
+    /// Whether both stamps are of one file or folder (its inode).
+    pub(super) fn same_entry(&self, other: &Stamp) -> bool {
+        self.ino == other.ino && self.dev == other.dev
+    }
+
+    /// The stamp's bytes, [`Stamp::BYTES`] of them.
+    pub(super) fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.size.to_le_bytes());
+        out.extend_from_slice(&self.mtime.to_le_bytes());
+        out.extend_from_slice(&self.ctime.to_le_bytes());
+        out.extend_from_slice(&self.ino.to_le_bytes());
+        out.extend_from_slice(&self.dev.to_le_bytes());
+    }
+
+    pub(super) const BYTES: usize = 8 + 16 + 16 + 8 + 8;
+
+    /// The stamp [`Stamp::write`] wrote at the start of `b`.
+    pub(super) fn read(b: &[u8]) -> Option<Stamp> {
+        let u64_at = |i: usize| Some(u64::from_le_bytes(b.get(i..i + 8)?.try_into().ok()?));
+        let i128_at = |i: usize| Some(i128::from_le_bytes(b.get(i..i + 16)?.try_into().ok()?));
+        Some(Stamp {
+            size: u64_at(0)?,
+            mtime: i128_at(8)?,
+            ctime: i128_at(24)?,
+            ino: u64_at(40)?,
+            dev: u64_at(48)?,
+        })
+    }
+
     /// Whether the file was modified or changed within [`RACY`] of
     /// `start` (or after it): its stat may not show a change made now.
-    fn racy(&self, start: SystemTime) -> bool {
+    pub(super) fn racy(&self, start: SystemTime) -> bool {
         let Ok(start) = start.duration_since(SystemTime::UNIX_EPOCH) else {
             return true;
         };
@@ -137,6 +189,12 @@ impl StatIndex {
         self.old.get(&id).filter(|(s, _)| s == now).map(|(_, o)| *o)
     }
 
+    /// Whether the file `id` was kept for what it said last time: it is
+    /// read whatever its stat, so none is taken before.
+    pub fn kept_before(&self, id: u128) -> bool {
+        matches!(self.old.get(&id), Some((_, Outcome::Kept)))
+    }
+
     /// Record what reading the file `id` with `stamp` (taken before it was
     /// read) gave, unless the stamp is too recent to trust.
     pub fn record(&self, id: u128, stamp: Stamp, outcome: Outcome, start: SystemTime) {
@@ -181,6 +239,7 @@ fn encode(entries: &HashMap<u128, (Stamp, Outcome)>, salt: u64) -> Vec<u8> {
             Outcome::Binary => (1, 0),
             Outcome::Empty(k) => (2, *k),
             Outcome::Unread(mentions) => (3, u128::from(*mentions)),
+            Outcome::Kept => (4, 0),
         };
         out.push(tag);
         out.extend_from_slice(&key.to_le_bytes());
@@ -216,6 +275,7 @@ fn decode(bytes: &[u8], salt: u64) -> Option<HashMap<u128, (Stamp, Outcome)>> {
             1 => Outcome::Binary,
             2 => Outcome::Empty(u128_at(73)),
             3 => Outcome::Unread(u128_at(73) != 0),
+            4 => Outcome::Kept,
             _ => return None,
         };
         out.insert(u128_at(0), (stamp, outcome));
@@ -245,6 +305,7 @@ mod tests {
         m.insert(u128::MAX, (stamp(-1), Outcome::Empty(u128::MAX - 3)));
         m.insert(3, (stamp(7), Outcome::Unread(true)));
         m.insert(4, (stamp(8), Outcome::Unread(false)));
+        m.insert(5, (Stamp::NONE, Outcome::Kept));
         let bytes = encode(&m, 42);
         assert_eq!(decode(&bytes, 42), Some(m));
         assert_eq!(decode(&bytes, 43), None);

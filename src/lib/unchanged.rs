@@ -42,6 +42,13 @@ pub(super) fn read(
     if !cache.enabled() || unread.is_some_and(|l| l.is_none()) {
         return (read_one(path, relative, shown, settings), None);
     }
+    let id = cache::stat::id(cwd, path, relative);
+    // A file kept for what it said is read again whatever its stat: no
+    // `stat` first (one system call of six per such file).
+    if unread.is_none() && cache.stat().kept_before(id) {
+        let seen = Some((id, Stamp::NONE, false));
+        return (read_one(path, relative, shown, settings), seen);
+    }
     let Some(stamp) = std::fs::symlink_metadata(path)
         .ok()
         .and_then(|m| Stamp::of(&m))
@@ -53,7 +60,6 @@ pub(super) fn read(
     if unread.is_some() && stamp.size() > settings.max_file_size {
         return (read_one(path, relative, shown, settings), None);
     }
-    let id = cache::stat::id(cwd, path, relative);
     let seen = Some((id, stamp, unread.is_some()));
     // A file over the limit is refused by size, whatever it held.
     let known = (stamp.size() <= settings.max_file_size)
@@ -71,7 +77,7 @@ pub(super) fn read(
             Some(facts) => Read::Unchanged(Box::new(facts), key),
             None => return (read_one(path, relative, shown, settings), seen),
         },
-        None => return (read_one(path, relative, shown, settings), seen),
+        Some(Outcome::Kept) | None => return (read_one(path, relative, shown, settings), seen),
     };
     cache.note_unopened();
     (read, seen)
@@ -92,8 +98,14 @@ pub(super) fn record(reads: &[Read], seen: &[Seen], cache: &cache::Cache) {
             Read::Binary => Outcome::Binary,
             Read::Unchanged(_, key) => Outcome::Empty(*key),
             Read::Parsed(f, Some(key)) if !kept(&f.facts) => Outcome::Empty(*key),
+            Read::Parsed(..) => Outcome::Kept,
             _ => continue,
         };
+        // Without its stamp, only `Kept` is worth keeping: the file is
+        // stat-ed again next time.
+        if *stamp == Stamp::NONE && !matches!(outcome, Outcome::Kept) {
+            continue;
+        }
         cache.stat().record(*id, *stamp, outcome, cache.start());
     }
 }
