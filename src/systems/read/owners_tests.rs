@@ -100,3 +100,59 @@ fn the_search_by_keys_is_used_where_the_cpu_has_it() {
         assert!(DOC_OWNERS.both(b"").0.is_some());
     }
 }
+
+/// After a reader is found the search goes on with the keys of the
+/// readers left: a word of another reader later in the text (its key
+/// shared with a found reader's word or not) is still found, past more of
+/// the found reader's words.
+#[test]
+fn words_after_a_found_reader_are_still_found() {
+    let all: Vec<&str> = DOC_EXTRACTORS
+        .iter()
+        .flat_map(|(_, needles, _)| needles.iter().copied())
+        .collect();
+    for a in &all {
+        for b in &all {
+            let text = format!("{a}\n{}{a} {b}\n", "x: y\n".repeat(20));
+            keys_find_what_overlapping_finds(text.as_bytes());
+            assert_eq!(
+                DOC_OWNERS.found_in(text.as_bytes()),
+                one_by_one(&text),
+                "{a} {b}"
+            );
+        }
+    }
+}
+
+/// The narrowed search has no key of a found reader that no reader left
+/// shares: with every reader but the workload reader found, a text of
+/// Istio words has no place to stop at (the workload reader's keys are
+/// `kind`, which none of them starts with).
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn a_narrowed_search_drops_the_keys_of_the_readers_found() {
+    if !std::arch::is_x86_feature_detected!("ssse3") {
+        return;
+    }
+    let workload = DOC_EXTRACTORS
+        .iter()
+        .position(|(name, _, _)| *name == "workload")
+        .expect("the workload reader");
+    let others = (0..DOC_EXTRACTORS.len().min(64))
+        .filter(|&i| i != workload)
+        .fold(0u64, |m, i| m | 1 << i);
+    let narrowed = DOC_OWNERS.narrowed(others).expect("a packed search");
+    let text = b"apiVersion: networking.istio.io/v1\nspec:\n  static_resources: {}\n";
+    assert!(
+        narrowed
+            .find_in(text, aho_corasick::Span::from(0..text.len()))
+            .is_none()
+    );
+    let text = b"x: 1\nkind: Deployment\n";
+    assert_eq!(
+        narrowed
+            .find_in(text, aho_corasick::Span::from(0..text.len()))
+            .map(|m| m.start()),
+        Some(5)
+    );
+}
