@@ -50,6 +50,11 @@ kind_tagged! {
             import: String,
             name: String,
         },
+        /// Go: the fields function `name` of another file of the package
+        /// sets on the sarama config it builds and returns (`cfg :=
+        /// newConfig()`), each given under `name().Field`
+        /// (`newConfig().Producer.Retry.Max`).
+        GoConfigFunc { key: String, name: String },
     }
 }
 
@@ -63,7 +68,8 @@ impl ValueWant {
             | ValueWant::GoField { key, .. }
             | ValueWant::DramatiqBroker { key, .. }
             | ValueWant::GoModule { key, .. }
-            | ValueWant::GoLocalFunc { key, .. } => key,
+            | ValueWant::GoLocalFunc { key, .. }
+            | ValueWant::GoConfigFunc { key, .. } => key,
         }
     }
 }

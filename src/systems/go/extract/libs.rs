@@ -9,6 +9,7 @@ mod go_retry_client_go;
 pub(super) mod jpillora;
 mod kafka_go;
 mod sarama;
+pub use sarama::config_function_fields;
 mod ticker;
 
 pub(super) use brokers::extract as brokers;
