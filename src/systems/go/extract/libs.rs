@@ -32,12 +32,32 @@ use std::time::Duration;
 use tree_sitter::Node;
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
+    // `&retryablehttp.Client{..}` literals: the client's fields as written.
+    if ctx.imports(Pkg::RetryableHttp) {
+        for &n in &ctx.nodes {
+            if n.kind_name() != "composite_literal" {
+                continue;
+            }
+            let is_client = field(n, "type")
+                .and_then(|t| ctx.text(t).split_once('.'))
+                .is_some_and(|(alias, name)| {
+                    name == "Client" && ctx.pkg(alias) == Some(Pkg::RetryableHttp)
+                });
+            if is_client {
+                let value = n
+                    .parent()
+                    .filter(|u| u.kind_name() == "unary_expression")
+                    .unwrap_or(n);
+                facts.policies.push(retryablehttp(ctx, value, Some(n)));
+            }
+        }
+    }
     for &n in &ctx.calls {
         let Some((pkg, name)) = ctx.pkg_call(n) else {
             continue;
         };
         let (p, op) = match (pkg, name) {
-            (Pkg::RetryableHttp, "NewClient") => (retryablehttp(ctx, n), None),
+            (Pkg::RetryableHttp, "NewClient") => (retryablehttp(ctx, n, None), None),
             (
                 Pkg::Backoff(v5),
                 "Retry"
@@ -153,31 +173,60 @@ pub fn operation_range(ctx: &Ctx<'_>, op: Node<'_>) -> Option<(usize, usize)> {
 // ---------------------------------------------------------------------------
 // go-retryablehttp
 
-fn retryablehttp(ctx: &Ctx<'_>, call: Node<'_>) -> RetryPolicy {
+/// `retryablehttp.NewClient()` (the library's defaults), or a literal
+/// `&retryablehttp.Client{..}` (`lit`): Go's zero values for the fields
+/// it leaves out (go-retryablehttp `client.go` `Do`, v0.7.8-17-gfd00458:
+/// `remain := c.RetryMax - i`, `c.Backoff(c.RetryWaitMin,
+/// c.RetryWaitMax, ..)`, `c.CheckRetry(..)`; only a nil `HTTPClient`
+/// is filled in, with `cleanhttp.DefaultPooledClient()`), so no
+/// `RetryMax` is one attempt and a nil `Backoff` or `CheckRetry` is not
+/// read as the defaults (hashicorp/go-tfe 0fa6b099 `v1.go`: `RetryMax:
+/// 30`, its own `Backoff` and `CheckRetry`).
+fn retryablehttp(ctx: &Ctx<'_>, call: Node<'_>, lit: Option<Node<'_>>) -> RetryPolicy {
     let at = span(call);
     let mut p = policy(
         "go-retryablehttp",
         at,
-        default_attempts(
-            AttemptCount::Finite(sys::RETRYABLEHTTP_RETRY_MAX + 1),
-            "RetryMax 4 (the default): 5 attempts",
-            at,
-        ),
+        match lit {
+            None => default_attempts(
+                AttemptCount::Finite(sys::RETRYABLEHTTP_RETRY_MAX + 1),
+                "RetryMax 4 (the default): 5 attempts",
+                at,
+            ),
+            Some(_) => default_attempts(
+                AttemptCount::Finite(1),
+                "no RetryMax in the literal: 1 attempt",
+                at,
+            ),
+        },
     );
     p.name = bound_name(ctx, call).map(str::to_string);
-    let mut wait_min = sys::RETRYABLEHTTP_WAIT_MIN;
-    let mut wait_max = sys::RETRYABLEHTTP_WAIT_MAX;
-    let mut backoff = "DefaultBackoff";
+    let (mut wait_min, mut wait_max) = match lit {
+        None => (sys::RETRYABLEHTTP_WAIT_MIN, sys::RETRYABLEHTTP_WAIT_MAX),
+        Some(_) => (Duration::ZERO, Duration::ZERO),
+    };
+    let mut backoff = if lit.is_none() {
+        "DefaultBackoff"
+    } else {
+        "nil"
+    };
     let mut backoff_at = at;
     let mut wait_at = at;
     let mut check_retry: Option<Node<'_>> = None;
     p.per_try_timeout = Some(Located::default_at(Timeout::Disabled, at));
     p.methods = Located::default_at(Methods::All, at);
     let within = enclosing_function(call);
+    let mut fields: Vec<(&str, Node<'_>)> = lit.map(|l| keyed(ctx, l)).unwrap_or_default();
     if let Some(var) = p.name.clone() {
-        for f in ctx.fields_of(&var, within) {
-            let v = f.value;
-            match f.field {
+        fields.extend(
+            ctx.fields_of(&var, within)
+                .into_iter()
+                .map(|f| (f.field, f.value)),
+        );
+    }
+    {
+        for (field_name, v) in fields {
+            match field_name {
                 "RetryMax" => {
                     let count = match eval::count(ctx, v) {
                         Some(n) => AttemptCount::Finite(n.saturating_add(1)),
@@ -230,6 +279,7 @@ fn retryablehttp(ctx: &Ctx<'_>, call: Node<'_>) -> RetryPolicy {
             Jitter::None,
         ),
         "LinearJitterBackoff" | "RateLimitLinearJitterBackoff" => linear_jitter(wait_min, wait_max),
+        "nil" => (Delay::Unknown, Jitter::Unknown),
         _ => (Delay::Custom, Jitter::Unknown),
     };
     let delay_at = if backoff == "DefaultBackoff" {
@@ -277,6 +327,7 @@ fn retryablehttp(ctx: &Ctx<'_>, call: Node<'_>) -> RetryPolicy {
         });
     }
     p.retry_on = match check_retry {
+        None if lit.is_some() => Located::default_at(RetryOn::Unknown, at),
         None => Located::default_at(retryablehttp_conditions(at), at),
         Some(v) => match ctx.pkg_ref(v) {
             Some((Pkg::RetryableHttp, "DefaultRetryPolicy" | "ErrorPropagatedRetryPolicy")) => {
