@@ -176,14 +176,15 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
             ),
             None => (count, written),
         };
-        // Every failure ends the loop: the except clauses re-raise at once;
-        // or a clock test leaves it (`if time.monotonic() - start >
-        // wait_for: exit(..)`): capped by a length not known here.
+        // Every failure ends the loop: the except clauses re-raise at once,
+        // or give up with a `return` (astronomer-providers 5b869ef3 Livy:
+        // `if .. or attempt_num == self.retry_limit: return {..}`); or a
+        // clock test leaves it (`if time.monotonic() - start > wait_for:
+        // exit(..)`): capped by a length not known here.
         let count = if count == AttemptCount::Unbounded
-            && (own
-                .iter()
-                .any(|c| c.kind() == "raise_statement" && in_except(*c))
-                || own.iter().any(|c| clock_leaves(ctx, *c)))
+            && (own.iter().any(|c| {
+                matches!(c.kind(), "raise_statement" | "return_statement") && in_except(*c)
+            }) || own.iter().any(|c| clock_leaves(ctx, *c)))
         {
             AttemptCount::Unknown
         } else {
