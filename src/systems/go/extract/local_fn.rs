@@ -121,7 +121,7 @@ fn local_at(text: &str, imports: &[(String, String)], name: &str, depth: usize) 
         if named
             && !LOCAL_STD.contains(&path.as_str())
             && !LOCAL_MODULES.contains(&path.as_str())
-            && !(path == "net" && loopback)
+            && (path != "net" || !loopback)
         {
             return false;
         }
