@@ -151,3 +151,31 @@ fn a_dramatiq_actor_takes_the_broker_retries_options() {
         d => panic!("{d:?}"),
     }
 }
+
+/// A sarama config built by a function of another file of the package
+/// (`cfg := newConfig()`, `newConfig` in config.go): its
+/// `Producer.Retry.Max` and `Backoff` are the producer's (main read
+/// sarama's defaults, 4 attempts 100 ms apart), and the findings name
+/// config.go's lines.
+#[test]
+fn a_sarama_config_built_in_another_file_of_the_package() {
+    let (p, codes) = policy("go-sarama-config-function");
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(11));
+    assert!(p.attempts.is_written());
+    assert_eq!(
+        p.delay.value,
+        Delay::Fixed {
+            delay: Duration::from_millis(500)
+        }
+    );
+    assert!(codes.contains(&"RL206"), "{codes:?}");
+    let mut from = p.settings_from.clone();
+    from.sort_by_key(|s| s.line);
+    assert_eq!(
+        from,
+        [
+            "testdata/values/go-sarama-config-function/config.go:13",
+            "testdata/values/go-sarama-config-function/config.go:14"
+        ]
+    );
+}

@@ -8,7 +8,7 @@
 //! `src/integration_tests/**`), `tests/**`, `__tests__/**`, fixture folders
 //! (`fixtures`, `testdata`, `test-data`, `test_data`, `__fixtures__`,
 //! `__mocks__`), `unittests/**`, a top-level `e2e/**`, and files named as tests: `*_test.go`, `test_*.py`,
-//! `*_test.py` and Python and Go files under `test/`, `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
+//! `*_test.py` and Python and Go files under `test/`, Go mocks (`*_mock.go`, `mock_*.go`), `*Test.java`, `*Tests.java`, `*IT.java`, `*Test.kt`,
 //! `*Tests.cs`, `*Test.cs` (and every C# file of a .NET test project's
 //! folder, `Orders.Tests/`, `Api.UnitTests/`, or of a project whose
 //! `*.csproj` references a test framework, whatever its folder is called:
@@ -175,7 +175,16 @@ pub fn is_test_source(relative: &str) -> bool {
         // under one was test code on argo-cd (55 files), envoyproxy/gateway
         // (167), istio's `pkg/test/` (228), thanos (2), temporal (4) and
         // nats-server (its `test/test.go` helper was a finding).
-        "go" => stem.ends_with("_test") || dirs.contains(&"test"),
+        // A Go test double named as one (`tfe_client_mock.go`,
+        // `mock_provider.go`: hashicorp/terraform 883c7221ee holds 11
+        // such files of mocks beside the code; gomock's `-destination`
+        // convention): only tests use it.
+        "go" => {
+            stem.ends_with("_test")
+                || stem.ends_with("_mock")
+                || stem.starts_with("mock_")
+                || dirs.contains(&"test")
+        }
         // A Python `test/` folder is a test suite (metaflow's
         // `test/core/run_tests.py`, CPython's `Lib/test`).
         "py" => {
@@ -334,6 +343,8 @@ mod tests {
             "unittests/tools/test_zap_parser.py",
             "e2e/setup/agent.go",
             "e2e/framework/addon/vault.go",
+            "internal/cloud/tfe_client_mock.go",
+            "internal/refactoring/mock_provider.go",
         ] {
             assert!(is_test_source(p), "{p}");
         }
@@ -356,6 +367,8 @@ mod tests {
             "unittests/scans/cfn_lint/templates.yaml",
             "dojo/unittest_helpers.py",
             "pkg/crypto/e2e/session.go",
+            "pkg/mockery/client.go",
+            "internal/mocking.go",
         ] {
             assert!(!is_test_source(p), "{p}");
         }

@@ -168,6 +168,11 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
                 }
             }
             for w in &f.facts.value_wants {
+                if let ValueWant::GoConfigFunc { name, .. } = w {
+                    given.extend(go_config_func(dir, &here, name, &looked));
+                }
+            }
+            for w in &f.facts.value_wants {
                 let v = match w {
                     ValueWant::PyModule { module, name, .. } => {
                         let paths = python_module(dir, module, disk);
@@ -177,7 +182,7 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
                         let paths = django_settings(dir, disk);
                         looked.python_name(&paths, name)
                     }
-                    ValueWant::GoPackage { .. } => continue,
+                    ValueWant::GoPackage { .. } | ValueWant::GoConfigFunc { .. } => continue,
                     ValueWant::DramatiqBroker { option, .. } => {
                         let all = dramatiq.get_or_insert_with(|| dramatiq_options(files));
                         match all.get(option).map(Vec::as_slice) {
@@ -314,7 +319,10 @@ fn name_places(p: &mut RetryPolicy, text: &str, given: &GivenHere) {
     keys.sort();
     for k in keys {
         let place = &given[k].1;
-        if said.iter().any(|t| holds_word(t, k)) && !p.settings_from.contains(place) {
+        // A field a function builds (`newConfig().Producer.Retry.Max`):
+        // said where the function is called.
+        let word = k.split_once("().").map_or(k.as_str(), |(f, _)| f);
+        if said.iter().any(|t| holds_word(t, word)) && !p.settings_from.contains(place) {
             p.settings_from.push(place.clone());
         }
     }
@@ -546,6 +554,40 @@ fn go_package(
         .into_iter()
         .filter_map(|(n, v)| v.map(|v| (n, v)))
         .collect()
+}
+
+/// The sarama config fields function `name` of another file of the
+/// package (`dir`) sets, each under `name().Field`: the first file that
+/// declares the function.
+fn go_config_func(
+    dir: &Path,
+    here: &Path,
+    name: &str,
+    looked: &Looked<'_>,
+) -> Vec<(String, (Given, SettingPlace))> {
+    let head = format!("func {name}(");
+    let mut names = looked.disk.list(dir, MAX_ENTRIES).unwrap_or_default();
+    names.sort();
+    for n in names {
+        if !n.ends_with(".go") || n.ends_with("_test.go") {
+            continue;
+        }
+        let path = dir.join(&n);
+        if path == here {
+            continue;
+        }
+        let Some(text) = looked.text(&path) else {
+            continue;
+        };
+        if !text.contains(&head) {
+            continue;
+        }
+        return crate::systems::go::extract::config_function_fields(&text, name)
+            .into_iter()
+            .map(|(field, v, line)| (format!("{name}().{field}"), (v, looked.place(&path, line))))
+            .collect();
+    }
+    Vec::new()
 }
 
 /// The defaults a module's struct tags give a field: (value, file, line).

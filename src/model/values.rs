@@ -58,6 +58,11 @@ kind_tagged! {
             class: String,
             name: String,
         },
+        /// Go: the fields function `name` of another file of the package
+        /// sets on the sarama config it builds and returns (`cfg :=
+        /// newConfig()`), each given under `name().Field`
+        /// (`newConfig().Producer.Retry.Max`).
+        GoConfigFunc { key: String, name: String },
     }
 }
 
@@ -72,7 +77,8 @@ impl ValueWant {
             | ValueWant::DramatiqBroker { key, .. }
             | ValueWant::GoModule { key, .. }
             | ValueWant::GoLocalFunc { key, .. }
-            | ValueWant::CsharpConstant { key, .. } => key,
+            | ValueWant::CsharpConstant { key, .. }
+            | ValueWant::GoConfigFunc { key, .. } => key,
         }
     }
 }

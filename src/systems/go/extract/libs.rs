@@ -8,7 +8,9 @@ mod brokers;
 mod go_retry_client_go;
 pub(super) mod jpillora;
 mod kafka_go;
+mod retryablehttp;
 mod sarama;
+pub use sarama::config_function_fields;
 mod ticker;
 
 pub(super) use brokers::extract as brokers;
@@ -20,9 +22,8 @@ use super::{
     Ctx, Pkg, RetryScope, args, attempts, bound_name, composite, default_attempts,
     enclosing_function, field, keyed, policy, span,
 };
-use crate::model::backoff::ServerDelay;
 use crate::model::{
-    AttemptCount, Condition, Delay, Facts, Jitter, Located, Methods, RetryOn, RetryPolicy, Timeout,
+    AttemptCount, Condition, Delay, Facts, Jitter, Located, RetryOn, RetryPolicy, Timeout,
 };
 use crate::systems::go as sys;
 use crate::systems::go::extract::KindName;
@@ -31,12 +32,14 @@ use std::time::Duration;
 use tree_sitter::Node;
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
+    // `&retryablehttp.Client{..}` literals: the client's fields as written.
+    retryablehttp::literals(ctx, facts);
     for &n in &ctx.calls {
         let Some((pkg, name)) = ctx.pkg_call(n) else {
             continue;
         };
         let (p, op) = match (pkg, name) {
-            (Pkg::RetryableHttp, "NewClient") => (retryablehttp(ctx, n), None),
+            (Pkg::RetryableHttp, "NewClient") => (retryablehttp::client(ctx, n, None), None),
             (
                 Pkg::Backoff(v5),
                 "Retry"
@@ -147,157 +150,6 @@ pub fn operation_range(ctx: &Ctx<'_>, op: Node<'_>) -> Option<(usize, usize)> {
                 && field(**d, "name").is_some_and(|f| ctx.text(f) == name)
         })
         .map(|d| (d.start_byte(), d.end_byte()))
-}
-
-// ---------------------------------------------------------------------------
-// go-retryablehttp
-
-fn retryablehttp(ctx: &Ctx<'_>, call: Node<'_>) -> RetryPolicy {
-    let at = span(call);
-    let mut p = policy(
-        "go-retryablehttp",
-        at,
-        default_attempts(
-            AttemptCount::Finite(sys::RETRYABLEHTTP_RETRY_MAX + 1),
-            "RetryMax 4 (the default): 5 attempts",
-            at,
-        ),
-    );
-    p.name = bound_name(ctx, call).map(str::to_string);
-    let mut wait_min = sys::RETRYABLEHTTP_WAIT_MIN;
-    let mut wait_max = sys::RETRYABLEHTTP_WAIT_MAX;
-    let mut backoff = "DefaultBackoff";
-    let mut backoff_at = at;
-    let mut wait_at = at;
-    let mut check_retry: Option<Node<'_>> = None;
-    p.per_try_timeout = Some(Located::default_at(Timeout::Disabled, at));
-    p.methods = Located::default_at(Methods::All, at);
-    let within = enclosing_function(call);
-    if let Some(var) = p.name.clone() {
-        for f in ctx.fields_of(&var, within) {
-            let v = f.value;
-            match f.field {
-                "RetryMax" => {
-                    let count = match eval::count(ctx, v) {
-                        Some(n) => AttemptCount::Finite(n.saturating_add(1)),
-                        None => AttemptCount::Unknown,
-                    };
-                    p.attempts = attempts(count, &format!("RetryMax = {}", ctx.text(v)), span(v));
-                }
-                "RetryWaitMin" => {
-                    if let Some(d) = eval::duration(ctx, v) {
-                        wait_min = d;
-                        wait_at = span(v);
-                    }
-                }
-                "RetryWaitMax" => {
-                    if let Some(d) = eval::duration(ctx, v) {
-                        wait_max = d;
-                        wait_at = span(v);
-                    }
-                }
-                "Backoff" => {
-                    backoff = match ctx.pkg_ref(v) {
-                        Some((Pkg::RetryableHttp, name)) => match name {
-                            "DefaultBackoff" => "DefaultBackoff",
-                            "LinearJitterBackoff" => "LinearJitterBackoff",
-                            "RateLimitLinearJitterBackoff" => "RateLimitLinearJitterBackoff",
-                            _ => "custom",
-                        },
-                        _ => "custom",
-                    };
-                    backoff_at = span(v);
-                }
-                "CheckRetry" => check_retry = Some(v),
-                "HTTPClient.Timeout" => {
-                    p.per_try_timeout = Some(timeout_at(ctx, v));
-                }
-                "HTTPClient" => {
-                    p.per_try_timeout = Some(client_timeout(ctx, v));
-                }
-                _ => {}
-            }
-        }
-    }
-    let (delay, jitter) = match backoff {
-        "DefaultBackoff" => (
-            Delay::Exponential {
-                base: wait_min,
-                multiplier: 2.0,
-                cap: Some(wait_max),
-            },
-            Jitter::None,
-        ),
-        "LinearJitterBackoff" | "RateLimitLinearJitterBackoff" => linear_jitter(wait_min, wait_max),
-        _ => (Delay::Custom, Jitter::Unknown),
-    };
-    let delay_at = if backoff == "DefaultBackoff" {
-        wait_at
-    } else {
-        backoff_at
-    };
-    p.delay = if backoff_at == at && wait_at == at {
-        Located::default_at(delay, at)
-    } else {
-        Located::written(delay, delay_at)
-    };
-    p.jitter = if backoff_at == at {
-        Located::default_at(jitter, at)
-    } else {
-        Located::written(jitter, backoff_at)
-    };
-    // `LinearJitterBackoff` never reads `Retry-After`, where
-    // `RateLimitLinearJitterBackoff` (the same with the header first)
-    // would; with the default `CheckRetry`, 429 and 503 are retried.
-    let ignores = backoff == "LinearJitterBackoff"
-        && check_retry.is_none_or(|v| {
-            matches!(
-                ctx.pkg_ref(v),
-                Some((
-                    Pkg::RetryableHttp,
-                    "DefaultRetryPolicy" | "ErrorPropagatedRetryPolicy"
-                ))
-            )
-        });
-    if matches!(backoff, "DefaultBackoff" | "RateLimitLinearJitterBackoff") || ignores {
-        let d = ServerDelay {
-            header: "Retry-After".into(),
-            capped: false,
-            jittered: false,
-            by: format!("retryablehttp.{backoff}"),
-            ignored: ignores.then(|| {
-                "set `Backoff` to `retryablehttp.RateLimitLinearJitterBackoff`, which waits the header first, or to a custom `Backoff` that reads it".to_string()
-            }),
-        };
-        p.server_delay = Some(if backoff_at == at {
-            Located::default_at(d, at)
-        } else {
-            Located::written(d, backoff_at)
-        });
-    }
-    p.retry_on = match check_retry {
-        None => Located::default_at(retryablehttp_conditions(at), at),
-        Some(v) => match ctx.pkg_ref(v) {
-            Some((Pkg::RetryableHttp, "DefaultRetryPolicy" | "ErrorPropagatedRetryPolicy")) => {
-                Located::written(retryablehttp_conditions(span(v)), span(v))
-            }
-            _ => Located::written(predicate(span(v)), span(v)),
-        },
-    };
-    p
-}
-
-/// `baseRetryPolicy`: connection errors, 429, 500..=599 but 501.
-fn retryablehttp_conditions(at: crate::source::Span) -> RetryOn {
-    let c = |c| Located::default_at(c, at);
-    RetryOn::Listed {
-        conditions: vec![
-            c(Condition::Transport("connection error".into())),
-            c(Condition::status(429)),
-            c(Condition::status(500)),
-            c(Condition::Status { from: 502, to: 599 }),
-        ],
-    }
 }
 
 /// `LinearJitterBackoff`: `n x uniform(min, max)` before retry n.

@@ -50,6 +50,19 @@ const LOCAL_STD: &[&str] = &[
     "encoding/base64",
     "encoding/hex",
     "crypto/tls",
+    "math/big",
+    "net/netip",
+];
+
+/// `net` functions that reach no one: address parsing and joining. A body
+/// naming `net` is local only with these and a dialer bound to a
+/// loopback address ([`loopback_dialer`]).
+const NET_LOCAL: &[&str] = &[
+    "ResolveTCPAddr",
+    "ResolveUDPAddr",
+    "JoinHostPort",
+    "SplitHostPort",
+    "ParseIP",
 ];
 
 /// Modules outside the standard library whose functions never leave the
@@ -96,27 +109,43 @@ fn local_at(text: &str, imports: &[(String, String)], name: &str, depth: usize) 
         return false;
     };
     let code = strip(body);
+    // A dialer whose local address is a loopback one (`net.Dialer{LocalAddr:
+    // laddr}`, `laddr` resolved from `"127.0.0.1:0"`) reaches only this
+    // host: a kernel does not route a loopback source off it (kumahq/kuma
+    // 348b6528bc `validator.go` `runLocalClient`, a check of the host's
+    // own iptables redirect).
+    let loopback = loopback_dialer(body);
     // Every imported package the body names is a local standard one.
     for (alias, path) in imports {
         let named = words(&code).any(|(w, next)| w == alias && next == Some('.'));
-        if named && !LOCAL_STD.contains(&path.as_str()) && !LOCAL_MODULES.contains(&path.as_str()) {
+        if named
+            && !LOCAL_STD.contains(&path.as_str())
+            && !LOCAL_MODULES.contains(&path.as_str())
+            && (path != "net" || !loopback)
+        {
             return false;
         }
     }
+    // Parameters of the standard library's local value types
+    // (`serverIP netip.Addr`, `d time.Duration`): their methods are local.
+    let values = value_parameters(text, name, imports);
     let declared = |v: &str| {
-        code.lines().any(|l| {
-            let l = l.trim();
-            l.strip_prefix("var ")
-                .is_some_and(|r| r.split_whitespace().next() == Some(v))
-                || l.split_once(":=")
-                    .is_some_and(|(lhs, _)| lhs.split(',').any(|x| x.trim() == v))
-        })
+        values.iter().any(|p| p == v)
+            || code.lines().any(|l| {
+                let l = l.trim();
+                l.strip_prefix("var ")
+                    .is_some_and(|r| r.split_whitespace().next() == Some(v))
+                    || l.split_once(":=")
+                        .is_some_and(|(lhs, _)| lhs.split(',').any(|x| x.trim() == v))
+            })
     };
     for call in calls(&code) {
         match call {
             Call::Qualified(x, f) => {
                 if let Some((_, path)) = imports.iter().find(|(a, _)| *a == x) {
-                    if path == "crypto/tls" && !TLS_LOCAL.contains(&f.as_str()) {
+                    if path == "crypto/tls" && !TLS_LOCAL.contains(&f.as_str())
+                        || path == "net" && !NET_LOCAL.contains(&f.as_str())
+                    {
                         return false;
                     }
                 } else if !declared(&x) {
@@ -212,6 +241,79 @@ fn words(code: &str) -> impl Iterator<Item = (&str, Option<char>)> {
             }
         }
     })
+}
+
+/// Whether a body's every address is a loopback one and a dialer is
+/// bound to it: `LocalAddr:` set, and each `net.ResolveTCPAddr(..)`,
+/// `ResolveUDPAddr(..)` and `ParseIP(..)` given a literal `127.x`,
+/// `::1` or `localhost` address (one at least).
+fn loopback_dialer(body: &str) -> bool {
+    if !body.contains("LocalAddr:") {
+        return false;
+    }
+    let mut seen = false;
+    for head in ["net.ResolveTCPAddr(", "net.ResolveUDPAddr(", "net.ParseIP("] {
+        for (i, _) in body.match_indices(head) {
+            let args = &body[i + head.len()..];
+            let args = &args[..args.find(')').unwrap_or(args.len())];
+            let Some(addr) = args.rsplit(',').next().map(str::trim) else {
+                return false;
+            };
+            let Some(addr) = addr.strip_prefix('"').and_then(|a| a.strip_suffix('"')) else {
+                return false;
+            };
+            let host = addr.trim_start_matches('[');
+            if !(host.starts_with("127.")
+                || host.starts_with("::1")
+                || host.starts_with("localhost"))
+            {
+                return false;
+            }
+            seen = true;
+        }
+    }
+    seen
+}
+
+/// The parameters of `func name(..)` whose type is a builtin or a type of
+/// a local standard package (`netip.Addr`, `*x509.Certificate`).
+fn value_parameters(text: &str, name: &str, imports: &[(String, String)]) -> Vec<String> {
+    let head = format!("func {name}(");
+    let Some(at) = text
+        .match_indices(&head)
+        .find(|(i, _)| *i == 0 || text.as_bytes()[i - 1] == b'\n')
+        .map(|(i, _)| i + head.len())
+    else {
+        return Vec::new();
+    };
+    let list = &text[at..];
+    let Some(list) = list.find(')').map(|e| &list[..e]) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    // `a, b T`: names without a type take the next one's.
+    let mut pending: Vec<&str> = Vec::new();
+    for part in list.split(',').take(32) {
+        let mut words = part.split_whitespace();
+        let Some(n) = words.next() else { continue };
+        let Some(ty) = words.next() else {
+            pending.push(n);
+            continue;
+        };
+        pending.push(n);
+        let ty = ty.trim_start_matches(['*', '[', ']']);
+        let local = match ty.split_once('.') {
+            Some((pkg, _)) => imports
+                .iter()
+                .any(|(a, p)| a == pkg && LOCAL_STD.contains(&p.as_str())),
+            None => BUILTINS.contains(&ty),
+        };
+        if local {
+            out.extend(pending.iter().map(|p| p.to_string()));
+        }
+        pending.clear();
+    }
+    out
 }
 
 /// The body of `func name(..)` (not a method), braces included.
@@ -381,5 +483,16 @@ func Verify(c *Client, dir string) error {
         let lock = "package t\nimport (\n\t\"encoding/json\"\n\t\"os\"\n\t\"github.com/shirou/gopsutil/v4/process\"\n)\n\nfunc write(path string) error {\n\tf, err := os.Create(path)\n\tif err != nil {\n\t\treturn err\n\t}\n\tp, _ := process.NewProcess(int32(os.Getpid()))\n\t_, _ = p.CreateTime()\n\treturn json.NewEncoder(f).Encode(1)\n}\n\nfunc send(c *Client) error {\n\treturn c.Conn().Write(nil)\n}\n";
         assert!(local_function(lock, "write"));
         assert!(!local_function(lock, "send"));
+    }
+
+    #[test]
+    fn a_dial_from_a_loopback_address_stays_on_the_host() {
+        let text = "package v\nimport (\n\t\"net\"\n\t\"net/netip\"\n)\n\nfunc local(ip netip.Addr, port string) error {\n\tladdr, err := net.ResolveTCPAddr(\"tcp\", \"127.0.0.1:0\")\n\tif err != nil {\n\t\treturn err\n\t}\n\td := net.Dialer{LocalAddr: laddr}\n\tc, err := d.Dial(\"tcp\", net.JoinHostPort(ip.String(), port))\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn c.Close()\n}\n\nfunc peer(addr string) error {\n\tladdr, _ := net.ResolveTCPAddr(\"tcp\", \"10.0.0.5:0\")\n\td := net.Dialer{LocalAddr: laddr}\n\t_, err := d.Dial(\"tcp\", addr)\n\treturn err\n}\n\nfunc plain(addr string) error {\n\t_, err := net.Dial(\"tcp\", \"127.0.0.1:80\")\n\treturn err\n}\n\nfunc other(c *Client, ip netip.Addr) error {\n\treturn c.Ping(ip.String())\n}\n";
+        assert!(local_function(text, "local"));
+        // A source address off the host, a dial with no local address, a
+        // parameter of another type: not known to be local.
+        assert!(!local_function(text, "peer"));
+        assert!(!local_function(text, "plain"));
+        assert!(!local_function(text, "other"));
     }
 }

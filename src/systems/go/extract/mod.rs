@@ -34,6 +34,7 @@ mod through;
 
 use crate::model::{Facts, Located, RetryPolicy};
 use crate::source::Span;
+pub use libs::config_function_fields;
 pub use local_fn::local_function;
 pub use pkg::Pkg;
 use pkg::{default_name, pkg_of_path};

@@ -7,10 +7,16 @@
 //! Or a retry by recursion: a function whose `except` calls the function
 //! itself again while a counter it decrements lasts (`if count > 0:
 //! count -= 1; .. return wrapper(*args, **kwargs)`, freqtrade c9ae5e1e9's
-//! `@retrier` and `@retrier_async` in `freqtrade/exchange/common.py`).
+//! `@retrier` and `@retrier_async` in `freqtrade/exchange/common.py`),
+//! or with no counter at all: the function called again with its own
+//! arguments, under a test of the error or none (grafana/oncall
+//! 3666186a9 `tools/migrators/lib/network.py`: `if status_code == 429:
+//! sleep(Retry-After); return api_call(method, base_url, path,
+//! **kwargs)`), which nothing but Python's recursion limit stops.
 
 use super::super::{Ctx, RetryScope, callee, field, named_children, policy, span};
 use super::{except_conditions, owner_loop, sleep_delay};
+use crate::model::backoff::ServerDelay;
 use crate::model::*;
 use tree_sitter::Node;
 
@@ -303,7 +309,172 @@ fn recursive(ctx: &Ctx<'_>, n: Node<'_>, facts: &mut Facts, scopes: &mut Vec<Ret
             return true;
         }
     }
+    uncounted(ctx, n, name, func, facts, scopes)
+}
+
+/// A call of the function itself with its own arguments in an `except`
+/// (in the clause's block, or a branch of an `if` there), with no
+/// counter: a retry without a limit (RL205), the branch's `sleep` its
+/// wait, the `if`'s status test (`status_code == 429`) what it retries.
+fn uncounted(
+    ctx: &Ctx<'_>,
+    n: Node<'_>,
+    name: &str,
+    func: Node<'_>,
+    facts: &mut Facts,
+    scopes: &mut Vec<RetryScope>,
+) -> bool {
+    let params = own_parameters(ctx, func);
+    for (clause, block) in except_blocks(n) {
+        // The clause's block and the branches of its `if` statements,
+        // each with the test that leads there.
+        let mut branches: Vec<(Node<'_>, Option<Node<'_>>)> = vec![(block, None)];
+        for test in named_children(block)
+            .into_iter()
+            .filter(|s| s.kind() == "if_statement")
+        {
+            if let Some(b) = field(test, "consequence") {
+                branches.push((b, field(test, "condition")));
+            }
+            for c in named_children(test) {
+                if c.kind() == "elif_clause"
+                    && let Some(b) = field(c, "consequence")
+                {
+                    branches.push((b, field(c, "condition")));
+                }
+            }
+        }
+        for (branch, cond) in branches {
+            let stmts = named_children(branch);
+            let Some((i, again)) = stmts.iter().enumerate().find_map(|(i, s)| {
+                stmt_call(*s)
+                    .filter(|_| calls_itself(ctx, *s, name))
+                    .map(|c| (i, c))
+            }) else {
+                continue;
+            };
+            if !passes_own(ctx, again, &params) || argument_rebound(ctx, again, &stmts[..i]) {
+                continue;
+            }
+            let at = span(again);
+            let when = cond.map_or(String::new(), |c| {
+                format!(" when `{}`", super::super::one_line(ctx.text(c)))
+            });
+            let mut p = policy(
+                "loop",
+                at,
+                Located::written(
+                    Attempts {
+                        count: AttemptCount::Unbounded,
+                        written_as: format!(
+                            "`{}` again in `except`{when}, with no count",
+                            super::super::one_line(ctx.text(again))
+                        ),
+                    },
+                    at,
+                ),
+            );
+            p.name = Some(format!("retry by recursion in {name}"));
+            let sleep = stmts[..i]
+                .iter()
+                .filter_map(|s| stmt_call(*s))
+                .find(|c| callee(ctx, *c).1 == "sleep");
+            wait_and_errors(ctx, &mut p, sleep, clause, at);
+            if let Some(c) = cond
+                && let Some(holds) = crate::extract::status_test::holds_for(ctx.text(c))
+            {
+                p.retry_on = crate::extract::status_test::listed_with(
+                    p.retry_on,
+                    &[(holds, span(c))],
+                    "Exception",
+                );
+            }
+            // A wait read from `Retry-After` in the branch (RL208).
+            if let Some((s, e, d)) =
+                ServerDelay::in_source(ctx.text(branch), "a retry by recursion")
+            {
+                let b = branch.start_byte();
+                p.server_delay = Some(Located::written(d, crate::source::Span::new(b + s, b + e)));
+            }
+            facts.policies.push(p);
+            scopes.push(RetryScope {
+                policy: facts.policies.len() - 1,
+                start: n.start_byte(),
+                end: n.end_byte(),
+                per_call: true,
+            });
+            return true;
+        }
+    }
     false
+}
+
+/// The parameters of a function as a call passes them on (`a`, `*args`,
+/// `**kwargs`), without `self` and `cls`.
+fn own_parameters(ctx: &Ctx<'_>, func: Node<'_>) -> Vec<String> {
+    let Some(ps) = field(func, "parameters") else {
+        return Vec::new();
+    };
+    named_children(ps)
+        .into_iter()
+        .filter_map(|p| {
+            let (prefix, id) = match p.kind() {
+                "identifier" => ("", Some(p)),
+                "typed_parameter" => match named_children(p).first().copied() {
+                    Some(c) if c.kind() == "list_splat_pattern" => {
+                        ("*", named_children(c).first().copied())
+                    }
+                    Some(c) if c.kind() == "dictionary_splat_pattern" => {
+                        ("**", named_children(c).first().copied())
+                    }
+                    c => ("", c),
+                },
+                "default_parameter" | "typed_default_parameter" => ("", field(p, "name")),
+                "list_splat_pattern" => ("*", named_children(p).first().copied()),
+                "dictionary_splat_pattern" => ("**", named_children(p).first().copied()),
+                _ => return None,
+            };
+            Some(format!("{prefix}{}", ctx.text(id?)))
+        })
+        .filter(|p| p != "self" && p != "cls")
+        .collect()
+}
+
+/// Whether a call passes exactly the function's own parameters, each as
+/// itself (`f(a, b, **kwargs)`, `f(a, b=b)`): the same request again.
+fn passes_own(ctx: &Ctx<'_>, call: Node<'_>, params: &[String]) -> bool {
+    let Some(args) = field(call, "arguments") else {
+        return false;
+    };
+    let mut passed: Vec<String> = Vec::new();
+    for a in named_children(args) {
+        let name = match a.kind() {
+            "identifier" => ctx.text(a).to_string(),
+            "list_splat" | "dictionary_splat" => {
+                let prefix = if a.kind() == "list_splat" { "*" } else { "**" };
+                match named_children(a).first() {
+                    Some(i) if i.kind() == "identifier" => format!("{prefix}{}", ctx.text(*i)),
+                    _ => return false,
+                }
+            }
+            "keyword_argument" => {
+                let (Some(k), Some(v)) = (field(a, "name"), field(a, "value")) else {
+                    return false;
+                };
+                if ctx.text(k) != ctx.text(v) {
+                    return false;
+                }
+                ctx.text(v).to_string()
+            }
+            "comment" => continue,
+            _ => return false,
+        };
+        passed.push(name);
+    }
+    let mut want = params.to_vec();
+    want.sort();
+    passed.sort();
+    !passed.is_empty() && passed == want
 }
 
 /// `count > 0`, `count >= 1`, `0 < count`: the counter's name.

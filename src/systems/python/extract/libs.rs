@@ -41,15 +41,57 @@ pub(super) fn attempts(count: AttemptCount, written_as: String, at: Node<'_>) ->
 /// A task queue's `max_retries=` (Celery, Dramatiq): `None` retries for
 /// ever (both test the count only when it is not `None`), a number `n`
 /// is `n + 1` attempts.
+///
+/// A conditional value (`1 if settings.DEBUG else None`, grafana/oncall
+/// 3666186a9 `engine/apps/integrations/tasks.py`) is read as its larger
+/// branch, said with its condition: the task runs so wherever that
+/// branch is taken (here every deployment but a debug one).
 pub(super) fn max_retries(ctx: &Ctx<'_>, m: Node<'_>) -> Located<Attempts> {
-    let c = match eval::resolve(ctx, m).kind() {
+    let r = eval::resolve(ctx, m);
+    if r.kind() == "conditional_expression"
+        && let [a, cond, b] = named_children(r).as_slice()
+    {
+        let (ca, cb) = (retries_count(ctx, *a), retries_count(ctx, *b));
+        let (chosen, when) = if larger(ca, cb) {
+            (*a, ctx.text(*cond).to_string())
+        } else {
+            (*b, format!("not {}", ctx.text(*cond)))
+        };
+        // Said without backticks: the message quotes `written_as` whole.
+        return attempts(
+            if larger(ca, cb) { ca } else { cb },
+            format!("max_retries={} when {when} (retries)", ctx.text(chosen)),
+            chosen,
+        );
+    }
+    attempts(
+        retries_count(ctx, m),
+        format!("max_retries={} (retries)", ctx.text(m)),
+        m,
+    )
+}
+
+/// `max_retries`' attempts: `None` for ever, `n` retries `n + 1`.
+fn retries_count(ctx: &Ctx<'_>, m: Node<'_>) -> AttemptCount {
+    match eval::resolve(ctx, m).kind() {
         "none" => AttemptCount::Unbounded,
         _ => match eval::number(ctx, m) {
             Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
             _ => AttemptCount::Unknown,
         },
-    };
-    attempts(c, format!("max_retries={} (retries)", ctx.text(m)), m)
+    }
+}
+
+/// Whether `a` is at least as many attempts as `b` (no limit the most; a
+/// count not known beats a known one, which it may exceed).
+fn larger(a: AttemptCount, b: AttemptCount) -> bool {
+    match (a, b) {
+        (AttemptCount::Unbounded, _) => true,
+        (_, AttemptCount::Unbounded) => false,
+        (AttemptCount::Unknown, _) => true,
+        (_, AttemptCount::Unknown) => false,
+        (AttemptCount::Finite(x), AttemptCount::Finite(y)) => x >= y,
+    }
 }
 
 pub(super) fn default_attempts(

@@ -176,14 +176,15 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
             ),
             None => (count, written),
         };
-        // Every failure ends the loop: the except clauses re-raise at once;
-        // or a clock test leaves it (`if time.monotonic() - start >
-        // wait_for: exit(..)`): capped by a length not known here.
+        // Every failure ends the loop: the except clauses re-raise at once,
+        // or give up with a `return` (astronomer-providers 5b869ef3 Livy:
+        // `if .. or attempt_num == self.retry_limit: return {..}`); or a
+        // clock test leaves it (`if time.monotonic() - start > wait_for:
+        // exit(..)`): capped by a length not known here.
         let count = if count == AttemptCount::Unbounded
-            && (own
-                .iter()
-                .any(|c| c.kind() == "raise_statement" && in_except(*c))
-                || own.iter().any(|c| clock_leaves(ctx, *c)))
+            && (own.iter().any(|c| {
+                matches!(c.kind(), "raise_statement" | "return_statement") && in_except(*c)
+            }) || own.iter().any(|c| clock_leaves(ctx, *c)))
         {
             AttemptCount::Unknown
         } else {
@@ -506,6 +507,21 @@ fn except_conditions(ctx: &Ctx<'_>, excepts: &[Node<'_>]) -> Located<RetryOn> {
             conditions.extend(named.into_iter().map(|c| Located::written(c, at)));
             continue;
         }
+        // `except ClientResponseError as e: if not self._retryable(e):
+        // raise` (astronomer-providers 5b869ef3's Databricks, Livy and
+        // HTTP hooks): a predicate sorts what goes round.
+        if let Some(test) = alias.and_then(|a| predicate_test(ctx, *e, a))
+            && !items.iter().any(|i| {
+                let t = ctx.text(*i);
+                matches!(
+                    t.rsplit('.').next().unwrap_or(t),
+                    "Exception" | "BaseException"
+                )
+            })
+        {
+            conditions.push(Located::written(Condition::Predicate, span(test)));
+            continue;
+        }
         for i in items {
             let name = ctx.text(i);
             let simple = name.rsplit('.').next().unwrap_or(name);
@@ -529,9 +545,10 @@ fn except_conditions(ctx: &Ctx<'_>, excepts: &[Node<'_>]) -> Located<RetryOn> {
     Located::written(RetryOn::Listed { conditions }, first)
 }
 
-/// The `if` of an `except .. as e:` block that tests `e` and raises on one
-/// side (`if e.code == 517: .. else: raise`, `if not retryable(e):
-/// raise`): its condition, the predicate of what goes round.
+/// The `if` of an `except .. as e:` block that tests `e` and raises (or
+/// returns) on one side (`if e.code == 517: .. else: raise`, `if not
+/// retryable(e): raise`): its condition, the predicate of what goes
+/// round.
 fn sorting_test<'a>(ctx: &Ctx<'a>, clause: Node<'a>, alias: &str) -> Option<Node<'a>> {
     let block = named_children(clause)
         .into_iter()
@@ -549,9 +566,27 @@ fn sorting_test<'a>(ctx: &Ctx<'a>, clause: Node<'a>, alias: &str) -> Option<Node
             .subtree(st)
             .iter()
             .take(4_096)
-            .any(|n| n.kind() == "raise_statement");
+            .any(|n| matches!(n.kind(), "raise_statement" | "return_statement"));
         (names_alias && raises).then_some(cond)
     })
+}
+
+/// A [`sorting_test`] that is no status comparison (`if not
+/// self._retryable_error_async(e):`, not `if e.status >= 500:`, which
+/// the status reading takes).
+fn predicate_test<'a>(ctx: &Ctx<'a>, clause: Node<'a>, alias: &str) -> Option<Node<'a>> {
+    sorting_test(ctx, clause, alias)
+        .filter(|t| crate::extract::status_test::holds_for(ctx.text(*t)).is_none())
+}
+
+/// Whether an `except .. as e:` clause lets a predicate of `e` sort what
+/// goes round ([`predicate_test`]).
+fn sorted_by_predicate(ctx: &Ctx<'_>, clause: Node<'_>) -> bool {
+    named_children(clause)
+        .into_iter()
+        .find(|c| c.kind() == "as_pattern")
+        .and_then(|c| named_children(c).last().copied())
+        .is_some_and(|a| predicate_test(ctx, clause, ctx.text(a)).is_some())
 }
 
 /// The codes an `except .. as e:` block lets go round: its first `if`

@@ -111,13 +111,17 @@ pub(super) fn retried(
     };
     // The error `raise_for_status()` raises goes to the first `except`
     // that takes it: round when that one goes round.
+    // Not when that `except` sorts the error by a predicate (`if not
+    // self._retryable_error_async(e): raise`): the statuses are its.
     let status_error_round = excepts
         .iter()
         .find(|e| {
             let names = caught(ctx, **e);
             names.is_empty() || names.iter().any(|c| STATUS_ERRORS.contains(&c.as_str()))
         })
-        .is_some_and(|e| retried.iter().any(|r| r.id() == e.id()));
+        .is_some_and(|e| {
+            retried.iter().any(|r| r.id() == e.id()) && !super::sorted_by_predicate(ctx, *e)
+        });
     let mut tests = Vec::new();
     for &n in own {
         match n.kind() {

@@ -28,6 +28,7 @@ use super::super::{
     Ctx, Pkg, RetryScope, args, attempts, bound_name, default_attempts, enclosing_function, field,
     named_children, policy, span,
 };
+use crate::extract::values::Given;
 use crate::model::calls::Protocol;
 use crate::model::{
     AttemptCount, BudgetSite, CallEdge, Condition, Delay, Facts, Jitter, Located, Methods, RetryOn,
@@ -35,6 +36,10 @@ use crate::model::{
 };
 use crate::systems::go as sys;
 use crate::systems::go::extract::KindName;
+
+#[path = "sarama_config.rs"]
+mod config;
+pub use config::function_fields as config_function_fields;
 use tree_sitter::Node;
 
 /// Brokers read from one expression, at most.
@@ -155,65 +160,29 @@ fn producer(
     // Sarama has no retry budget to set.
     p.budget_site = BudgetSite::NotOffered;
     let var = (cfg.kind_name() == "identifier").then(|| ctx.text(cfg));
-    let Some(var) = var else { return p };
-    // The config's fields, where the variable is made.
-    let within = ctx
-        .binding(var, cfg.start_byte())
-        .and_then(enclosing_function)
-        .or_else(|| enclosing_function(call));
-    let mut backoff_func = false;
-    // The write and read deadlines as written (`None`: unknown).
-    let mut write = (Some(sys::SARAMA_NET_WRITE_TIMEOUT), None);
-    let mut read = (Some(sys::SARAMA_NET_READ_TIMEOUT), None);
-    for f in ctx.fields_of(var, within) {
-        let v = f.value;
-        match f.field {
-            "Producer.Retry.Max" => {
-                let count = match eval::count(ctx, v) {
-                    Some(n) => AttemptCount::Finite(n.saturating_add(1)),
-                    None => AttemptCount::Unknown,
-                };
-                p.attempts = attempts(
-                    count,
-                    &format!("Producer.Retry.Max = {}", ctx.text(v)),
-                    span(v),
-                );
-            }
-            "Producer.Retry.Backoff" if !backoff_func => {
-                let d = match eval::duration(ctx, v) {
-                    Some(d) if d.is_zero() => Delay::None,
-                    Some(d) => Delay::Fixed { delay: d },
-                    None => Delay::Unknown,
-                };
-                p.delay = Located::written(d, span(v));
-                p.jitter = Located::written(Jitter::None, span(v));
-            }
-            // `BackoffFunc` takes precedence over `Backoff` (sarama
-            // `async_producer.go` `backoff`).
-            "Producer.Retry.BackoffFunc" => {
-                backoff_func = true;
-                p.delay = Located::written(Delay::Custom, span(v));
-                p.jitter = Located::written(Jitter::Unknown, span(v));
-            }
-            "Net.ReadTimeout" => read = (eval::duration(ctx, v), Some(span(v))),
-            "Net.WriteTimeout" => write = (eval::duration(ctx, v), Some(span(v))),
-            "Producer.Idempotent" => {
-                let m = match ctx.text(v) {
-                    "true" => Methods::IdempotentOnly,
-                    "false" => Methods::Set(vec!["Produce".into()]),
-                    _ => Methods::Unknown,
-                };
-                p.methods = Located::written(m, span(v));
-            }
-            // No response: nothing times out waiting for the broker.
-            "Producer.RequiredAcks"
-                if ctx.text(v).ends_with("NoResponse") || ctx.text(v) == "0" =>
-            {
-                p.retry_on = Located::written(retried(span(v), false), span(v));
-            }
-            _ => {}
+    let mut set = Settings {
+        backoff_func: false,
+        write: (Some(sys::SARAMA_NET_WRITE_TIMEOUT), None),
+        read: (Some(sys::SARAMA_NET_READ_TIMEOUT), None),
+    };
+    // A config a function of the package builds (`cfg := newConfig()`):
+    // the fields it sets, then those set here.
+    config::from_function(ctx, cfg, &mut |field, value, written, at| {
+        set.apply(&mut p, field, value, written, at);
+    });
+    if let Some(var) = var {
+        // The config's fields, where the variable is made.
+        let within = ctx
+            .binding(var, cfg.start_byte())
+            .and_then(enclosing_function)
+            .or_else(|| enclosing_function(call));
+        for f in ctx.fields_of(var, within) {
+            let written = format!("{} = {}", f.field, ctx.text(f.value));
+            let value = config::value_of(ctx, f.field, f.value);
+            set.apply(&mut p, f.field, value, &written, span(f.value));
         }
     }
+    let (write, read) = (set.write, set.read);
     // The per-try time, where either deadline is written (a zero one is
     // invalid: `Validate` rejects it).
     if let Some(at) = read.1.or(write.1) {
@@ -224,6 +193,72 @@ fn producer(
         p.per_try_timeout = Some(Located::written(t, at));
     }
     p
+}
+
+/// The deadlines and backoff read so far, as fields are applied in order.
+struct Settings {
+    backoff_func: bool,
+    /// The write and read deadlines as written (`None`: unknown).
+    write: (Option<std::time::Duration>, Option<crate::source::Span>),
+    read: (Option<std::time::Duration>, Option<crate::source::Span>),
+}
+
+impl Settings {
+    /// One field of the config set to `value` ([`config::value_of`]: NaN
+    /// when not known), written as `written` at `at`.
+    fn apply(
+        &mut self,
+        p: &mut crate::model::RetryPolicy,
+        field: &str,
+        value: Given,
+        written: &str,
+        at: crate::source::Span,
+    ) {
+        let (v, _) = value;
+        let known = v.is_finite();
+        let dur = || (known && v >= 0.0).then(|| std::time::Duration::from_nanos(v as u64));
+        match field {
+            "Producer.Retry.Max" => {
+                let count = if known && v >= 0.0 {
+                    AttemptCount::Finite((v as u64).saturating_add(1))
+                } else {
+                    AttemptCount::Unknown
+                };
+                p.attempts = attempts(count, written, at);
+            }
+            "Producer.Retry.Backoff" if !self.backoff_func => {
+                let d = match dur() {
+                    Some(d) if d.is_zero() => Delay::None,
+                    Some(d) => Delay::Fixed { delay: d },
+                    None => Delay::Unknown,
+                };
+                p.delay = Located::written(d, at);
+                p.jitter = Located::written(Jitter::None, at);
+            }
+            // `BackoffFunc` takes precedence over `Backoff` (sarama
+            // `async_producer.go` `backoff`).
+            "Producer.Retry.BackoffFunc" => {
+                self.backoff_func = true;
+                p.delay = Located::written(Delay::Custom, at);
+                p.jitter = Located::written(Jitter::Unknown, at);
+            }
+            "Net.ReadTimeout" => self.read = (dur(), Some(at)),
+            "Net.WriteTimeout" => self.write = (dur(), Some(at)),
+            "Producer.Idempotent" => {
+                let m = match (known, v) {
+                    (true, 1.0) => Methods::IdempotentOnly,
+                    (true, _) => Methods::Set(vec!["Produce".into()]),
+                    _ => Methods::Unknown,
+                };
+                p.methods = Located::written(m, at);
+            }
+            // No response: nothing times out waiting for the broker.
+            "Producer.RequiredAcks" if known && v == 0.0 => {
+                p.retry_on = Located::written(retried(at, false), at);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// What the producer retries (sarama `async_producer.go`: a failed
