@@ -42,6 +42,7 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 || t.contains(".delay(")
                 || t.contains("Delay::new(")
                 || delegates(t)
+                || self.own_fn_sleeps(t)
                 || awaits_backoff(&crate::systems::rust::extract::squash(t))
                 || awaits_progress(&crate::systems::rust::extract::squash(t))
             {
@@ -228,6 +229,36 @@ pub(super) fn awaits_progress(compact: &str) -> bool {
 
 /// Whether a loop leaves its delay to a retry object
 /// (`state.should_retry(..)`, `backoff.next()`).
+impl LoopFinder<'_, '_, '_, '_, '_> {
+    /// The loop calls a short function of this file whose body sleeps
+    /// (`self.retry_delay().await` with `async fn retry_delay(&self) {
+    /// sleep(self.options().l1_retry_delay).await }`: EspressoSystems
+    /// espresso-sequencer `L1Client`, nineteenth pass, unseen): the wait is
+    /// that function's. One level, at most 16 functions read.
+    pub(super) fn own_fn_sleeps(&self, loop_text: &str) -> bool {
+        let code = super::reach::without_strings(loop_text);
+        let mut budget = 16usize;
+        super::readiness::called_names(&code)
+            .into_iter()
+            .any(|name| {
+                name != self.fname
+                    && self.bodies.iter().filter(|(n, ..)| n == name).take(4).any(
+                        |(_, _, block, _)| {
+                            if budget == 0 {
+                                return false;
+                            }
+                            budget -= 1;
+                            block.stmts.len() <= 8
+                                && crate::systems::rust::extract::squash(
+                                    self.ev.spans.block_text(block),
+                                )
+                                .contains("sleep(")
+                        },
+                    )
+            })
+    }
+}
+
 fn delegates(body: &str) -> bool {
     let t = crate::systems::rust::extract::squash(body);
     DELEGATES.iter().any(|w| t.contains(w))
