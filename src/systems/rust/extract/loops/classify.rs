@@ -231,6 +231,13 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 "a readiness wait on this host: the loop's own message names its peer local (`{peer}`), a process on this machine, so no server is retried"
             )));
         }
+        if !self.fname.is_empty()
+            && let Some(phrase) = super::local_waits::says_not_ready(spans, e)
+        {
+            return Err(Some(format!(
+                "a readiness wait: the loop's own message says its peer is `{phrase}`, each pass asks whether it has come up, it does not repeat a failed operation"
+            )));
+        }
         if let Some(guard) = super::readiness::polls_state(spans, body) {
             return Err(Some(format!(
                 "a poll for a state: only a success in one state leaves (`{guard}`) and every other answer, a success in another state included, goes round"

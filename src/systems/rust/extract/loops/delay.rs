@@ -227,14 +227,14 @@ pub(super) fn awaits_progress(compact: &str) -> bool {
     })
 }
 
-/// Whether a loop leaves its delay to a retry object
-/// (`state.should_retry(..)`, `backoff.next()`).
 impl LoopFinder<'_, '_, '_, '_, '_> {
-    /// The loop calls a short function of this file whose body sleeps
-    /// (`self.retry_delay().await` with `async fn retry_delay(&self) {
-    /// sleep(self.options().l1_retry_delay).await }`: EspressoSystems
-    /// espresso-sequencer `L1Client`, nineteenth pass, unseen): the wait is
-    /// that function's. One level, at most 16 functions read.
+    /// The loop calls a short function of this file whose body sleeps at
+    /// its top level (`self.retry_delay().await` with `async fn
+    /// retry_delay(&self) { sleep(self.options().l1_retry_delay).await }`:
+    /// EspressoSystems espresso-sequencer `L1Client`, nineteenth pass,
+    /// unseen); a sleep nested in the work a function does is not a wait
+    /// between attempts (shadowsocks-rust's hedged `lookup_remote_inner`).
+    /// One level, at most 16 functions read.
     pub(super) fn own_fn_sleeps(&self, loop_text: &str) -> bool {
         let code = super::reach::without_strings(loop_text);
         let mut budget = 16usize;
@@ -248,17 +248,26 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                                 return false;
                             }
                             budget -= 1;
-                            block.stmts.len() <= 8
-                                && crate::systems::rust::extract::squash(
-                                    self.ev.spans.block_text(block),
-                                )
-                                .contains("sleep(")
+                            block.stmts.len() <= 4 && block.stmts.iter().any(sleep_stmt)
                         },
                     )
             })
     }
 }
 
+/// A statement that is a sleep: `sleep(d).await;`, `thread::sleep(d);`.
+fn sleep_stmt(s: &Stmt) -> bool {
+    let Stmt::Expr(e, _) = s else { return false };
+    let e = match e {
+        Expr::Await(a) => &*a.base,
+        e => e,
+    };
+    matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
+        if p.path.segments.last().is_some_and(|x| x.ident == "sleep")))
+}
+
+/// Whether a loop leaves its delay to a retry object
+/// (`state.should_retry(..)`, `backoff.next()`).
 fn delegates(body: &str) -> bool {
     let t = crate::systems::rust::extract::squash(body);
     DELEGATES.iter().any(|w| t.contains(w))

@@ -13,6 +13,11 @@
 //!   success answers `true`. No operation's result or error is handed on:
 //!   it is a reachability check, every failure of which means "not yet"
 //!   (ockam `is_endpoint_accessible`, `is_node_accessible`).
+//! - **A readiness the loop's message names.** A string of the loop says
+//!   the peer is not ready ("RPC is not ready", "not ready yet"), with no
+//!   remote failure named beside it: each pass asks whether the peer has
+//!   come up (espresso-sequencer's local Anvil node; the log-text form of
+//!   `readiness::only_not_ready`).
 //! - **A deletion waited for.** The function deletes a resource before the
 //!   loop and the only failure that goes round is a conflict (`409`,
 //!   `CONFLICT`, `AlreadyExists`): the create waits for the name to be
@@ -135,4 +140,28 @@ pub(super) fn waits_for_deletion(
         let guard: String = spans.text(&*g.guard).split_whitespace().collect();
         (errs.len() > 1 && conflict(&guard)).then_some(guard)
     })
+}
+
+/// Phrases of a message saying the peer is not ready yet.
+const NOT_READY: &[&str] = &["not ready", "isn't ready", "not yet ready", "not up yet"];
+
+/// A string of the loop that says its peer is not ready, when no remote
+/// failure is named in the loop's code.
+pub(super) fn says_not_ready(spans: &Spans<'_>, the_loop: &Expr) -> Option<&'static str> {
+    let text = spans.text(the_loop);
+    let lower = text.to_ascii_lowercase();
+    let phrase = NOT_READY.iter().find(|p| {
+        lower
+            .match_indices(*p)
+            .take(16)
+            .any(|(i, _)| lower[..i].matches('"').count() % 2 == 1)
+    })?;
+    let code = without_strings(text);
+    let remote = code
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .take(4096)
+        .any(|id| {
+            super::network::REMOTE_ERRORS.contains(&id) || super::network::remote_failure_name(id)
+        });
+    (!remote).then_some(*phrase)
 }
