@@ -486,7 +486,7 @@ mod tests {
             .facts
             .policies
             .iter()
-            .map(|p| p.attempts.value.count.clone())
+            .map(|p| p.attempts.value.count)
             .collect();
         assert_eq!(counts, [AttemptCount::Finite(3), AttemptCount::Finite(6)]);
     }
