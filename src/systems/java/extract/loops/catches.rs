@@ -196,6 +196,45 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
             return vec![(ctx.text(right).to_string(), span(right))];
         }
     }
+    // The cause chain walked in a loop of the catch (`do { if (cause
+    // instanceof OptimisticLockException) { ..; break; } cause =
+    // cause.getCause(); } while (cause != null ..)`) and every other
+    // exception thrown after it (`if (cause == null || ..) throw t;`): the
+    // type the walk looks for goes round (apache/ambari `Users`, nineteenth
+    // pass).
+    let stmts = named_children(body);
+    for (k, s) in stmts.iter().enumerate() {
+        if !matches!(
+            s.kind(),
+            "do_statement" | "while_statement" | "for_statement"
+        ) {
+            continue;
+        }
+        let inner = ast::descendants(*s);
+        let walks = inner.iter().take(512).any(|d| {
+            d.kind() == "assignment_expression"
+                && field(*d, "right").is_some_and(|r| ctx.text(r).contains(".getCause()"))
+                && field(*d, "left").is_some_and(|l| subjects.contains(&ctx.text(l)))
+        });
+        let Some(ty) = inner.iter().take(512).find_map(|d| {
+            (d.kind() == "instanceof_expression" && field(*d, "left").is_some_and(tests_subject))
+                .then(|| field(*d, "right"))
+                .flatten()
+        }) else {
+            continue;
+        };
+        let rest_throws = stmts[k + 1..].iter().any(|x| {
+            x.kind() == "if_statement"
+                && field(*x, "consequence").is_some_and(|b| {
+                    statements(b)
+                        .last()
+                        .is_some_and(|l| helpers::leaves(ctx, *l))
+                })
+        });
+        if walks && rest_throws {
+            return vec![(ctx.text(ty).to_string(), span(ty))];
+        }
+    }
     caught
 }
 

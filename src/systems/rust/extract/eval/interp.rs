@@ -21,6 +21,54 @@ impl<'a, 's> Eval<'a, 's> {
         self.steps.set(0);
     }
 
+    /// `self.<field>` of `ty` as an integer: every struct literal of `ty`
+    /// in the file sets it to the same integer (a literal or an integer
+    /// constant of the file) and no code of the file assigns it (`.field =`,
+    /// `.field += ..`, `&mut ..field`). A literal setting it from anything
+    /// else (a parameter, a call) or two that disagree leave it unknown
+    /// (shadowsocks-rust `DnsClientCache { retry_count: 1, .. }` in its only
+    /// constructor, nineteenth pass).
+    pub fn field_int(&self, ty: &str, field: &str) -> Option<i128> {
+        let inits = self.ix.inits.get(&(ty.to_string(), field.to_string()))?;
+        let int = |e: &Expr| match e {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_digits().parse::<i128>().ok(),
+            _ => None,
+        };
+        let mut found = None;
+        for init in inits.iter().take(16) {
+            let v = match init.expr {
+                Expr::Path(p) => p
+                    .path
+                    .get_ident()
+                    .and_then(|id| self.ix_const(&id.to_string()))
+                    .and_then(int),
+                e => int(e),
+            }?;
+            if found.is_some_and(|f| f != v) {
+                return None;
+            }
+            found = Some(v);
+        }
+        let text = self.spans.source();
+        let pat = format!(".{field}");
+        let assigned = text.match_indices(&pat).take(256).any(|(i, _)| {
+            let rest = &text[i + pat.len()..];
+            if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+                return false;
+            }
+            let rest = rest.trim_start();
+            let op = ["=", "+=", "-=", "*=", "/="]
+                .iter()
+                .any(|o| rest.starts_with(o) && !rest.starts_with("=="));
+            let before = text[..i].trim_end();
+            op || before.ends_with("&mut self") || before.ends_with("&mut")
+        });
+        if assigned { None } else { found }
+    }
+
     /// A constant item of the file.
     pub fn ix_const(&self, name: &str) -> Option<&'a Expr> {
         self.ix.consts.get(name).copied()

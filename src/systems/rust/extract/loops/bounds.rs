@@ -21,6 +21,16 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         {
             return i.base10_digits().parse().map_or(Num::Unknown, Num::Const);
         }
+        // A field of `self` every literal of the impl's type sets to the
+        // same integer and nothing assigns.
+        if let Expr::Field(f) = e
+            && let (Expr::Path(b), syn::Member::Named(n)) = (&*f.base, &f.member)
+            && b.path.is_ident("self")
+            && let Some(ty) = self.impl_ty
+            && let Some(v) = self.ev.field_int(ty, &n.to_string())
+        {
+            return Num::Const(v);
+        }
         // A constant of the file.
         if let Expr::Path(p) = e
             && let Some(id) = p.path.segments.last()

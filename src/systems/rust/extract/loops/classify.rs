@@ -43,7 +43,8 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         let sleeps = compact.contains("sleep(")
             || compact.contains(".delay(")
             || compact.contains("Delay::new(")
-            || super::delay::awaits_backoff(&compact);
+            || super::delay::awaits_backoff(&compact)
+            || self.own_fn_sleeps(spans.block_text(body));
         let again = compact.contains("continue");
         // Without a sleep, only an async loop that says it retries is a
         // retry loop: compare-and-swap loops, parsers and `EINTR` loops go
@@ -230,6 +231,13 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 "a readiness wait on this host: the loop's own message names its peer local (`{peer}`), a process on this machine, so no server is retried"
             )));
         }
+        if !self.fname.is_empty()
+            && let Some(phrase) = super::local_waits::says_not_ready(spans, e)
+        {
+            return Err(Some(format!(
+                "a readiness wait: the loop's own message says its peer is `{phrase}`, each pass asks whether it has come up, it does not repeat a failed operation"
+            )));
+        }
         if let Some(guard) = super::readiness::polls_state(spans, body) {
             return Err(Some(format!(
                 "a poll for a state: only a success in one state leaves (`{guard}`) and every other answer, a success in another state included, goes round"
@@ -240,6 +248,33 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         {
             return Err(Some(format!(
                 "a readiness wait: the failures are sorted and only a not-ready error (`{id}`) goes round, so each pass asks whether a service has come up, it does not repeat a failed operation"
+            )));
+        }
+        // A lock of this host, a yes-or-no probe, a deletion waited for
+        // (`local_waits.rs`).
+        if shape.classified
+            && let Some(w) = super::local_waits::only_sqlite_busy(spans, e)
+        {
+            return Err(Some(format!(
+                "a wait for a lock on this host: the failures are sorted and only SQLite's busy lock (`{w}`) goes round, another connection of this machine holds the database file, nothing remote failed"
+            )));
+        }
+        let signature = spans
+            .source()
+            .get(self.fn_span.start.min(self.fn_start)..self.fn_start)
+            .unwrap_or("");
+        if let Some(call) = super::local_waits::probe(spans, signature, body) {
+            return Err(Some(format!(
+                "a probe: the function answers yes or no and each pass only asks whether the peer answers (`{call}` tested with `.is_ok()`, success answers `true`), no operation's result or error is handed on"
+            )));
+        }
+        if let Some(guard) = spans
+            .source()
+            .get(self.fn_start.min(span.start)..span.start)
+            .and_then(|before| super::local_waits::waits_for_deletion(spans, before, body))
+        {
+            return Err(Some(format!(
+                "a wait for a deletion: the function deletes the resource before the loop and only a conflict (`{guard}`) goes round while its name is still taken, every other failure leaves"
             )));
         }
         // A wait, read from the loop's function (`waits.rs`): a function

@@ -42,6 +42,7 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 || t.contains(".delay(")
                 || t.contains("Delay::new(")
                 || delegates(t)
+                || self.own_fn_sleeps(t)
                 || awaits_backoff(&crate::systems::rust::extract::squash(t))
                 || awaits_progress(&crate::systems::rust::extract::squash(t))
             {
@@ -224,6 +225,45 @@ pub(super) fn awaits_progress(compact: &str) -> bool {
                         .is_some_and(|j| rest[name_end + j + 1..].starts_with(".await"))
         })
     })
+}
+
+impl LoopFinder<'_, '_, '_, '_, '_> {
+    /// The loop calls a short function of this file whose body sleeps at
+    /// its top level (`self.retry_delay().await` with `async fn
+    /// retry_delay(&self) { sleep(self.options().l1_retry_delay).await }`:
+    /// EspressoSystems espresso-sequencer `L1Client`, nineteenth pass,
+    /// unseen); a sleep nested in the work a function does is not a wait
+    /// between attempts (shadowsocks-rust's hedged `lookup_remote_inner`).
+    /// One level, at most 16 functions read.
+    pub(super) fn own_fn_sleeps(&self, loop_text: &str) -> bool {
+        let code = super::reach::without_strings(loop_text);
+        let mut budget = 16usize;
+        super::readiness::called_names(&code)
+            .into_iter()
+            .any(|name| {
+                name != self.fname
+                    && self.bodies.iter().filter(|(n, ..)| n == name).take(4).any(
+                        |(_, _, block, _)| {
+                            if budget == 0 {
+                                return false;
+                            }
+                            budget -= 1;
+                            block.stmts.len() <= 4 && block.stmts.iter().any(sleep_stmt)
+                        },
+                    )
+            })
+    }
+}
+
+/// A statement that is a sleep: `sleep(d).await;`, `thread::sleep(d);`.
+fn sleep_stmt(s: &Stmt) -> bool {
+    let Stmt::Expr(e, _) = s else { return false };
+    let e = match e {
+        Expr::Await(a) => &*a.base,
+        e => e,
+    };
+    matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
+        if p.path.segments.last().is_some_and(|x| x.ident == "sleep")))
 }
 
 /// Whether a loop leaves its delay to a retry object

@@ -104,6 +104,7 @@ pub(super) fn arm(ev: &Eval<'_, '_>, params: Vec<String>, body: TokenStream) -> 
     let w = LoopFinder {
         ev,
         fname: "",
+        impl_ty: None,
         fn_start: usize::MAX,
         fn_span: Span::new(0, 0),
         bodies: &[],
@@ -176,9 +177,59 @@ pub(super) fn split_args(spans: &Spans<'_>, ts: &TokenStream) -> Vec<MacroArg> {
     out
 }
 
-/// The policy a retry macro makes at one call site.
+/// The macro parameters an arm's loop takes its attempts or its delay
+/// from (`$n`, `$ms`): what a call site decides.
+fn call_params(t: &LoopT) -> Vec<&str> {
+    let mut out = Vec::new();
+    if let AttemptsT::Count {
+        value: Num::Param(p),
+        ..
+    } = &t.attempts
+    {
+        out.push(p.as_str());
+    }
+    if let DelayT::Fixed {
+        value: Num::Param(p),
+        ..
+    } = &t.delay
+    {
+        out.push(p.as_str());
+    }
+    out
+}
+
+/// The policies of a retry macro's arms whose loop takes nothing from its
+/// call sites (no attempts or delay from a parameter: ockam's `retry!`):
+/// every expansion retries the same way, so the retry is reported once, at
+/// the loop in the definition, as a compiler reports a macro's code once.
+/// An arm whose attempts or delay are parameters is reported at each call
+/// site with the call's values ([`instantiate`]).
+pub(super) fn at_definition(def: &MacroDef) -> Vec<RetryPolicy> {
+    def.arms
+        .iter()
+        .filter_map(|a| match a {
+            MacroArm::Loop { params, body } if call_params(body).is_empty() => {
+                let here = MacroCall {
+                    name: def.name.clone(),
+                    span: body.span,
+                    args: Vec::new(),
+                    within: None,
+                };
+                Some(loop_policy(body, params, &here, &def.name))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The policy a retry macro makes at one call site, when the call decides
+/// some of it: an arm whose loop takes its attempts or its delay from a
+/// parameter the call hands it (else the definition's own report,
+/// [`at_definition`] or a literal forwarding arm, stands for every call).
 pub fn instantiate(def: &MacroDef, call: &MacroCall) -> Option<RetryPolicy> {
     let mut call = call.clone();
+    // Which arguments are the call's own (not a forwarding arm's literals).
+    let mut own = vec![true; call.args.len()];
     let mut depth = 0;
     loop {
         let arm = def
@@ -187,7 +238,13 @@ pub fn instantiate(def: &MacroDef, call: &MacroCall) -> Option<RetryPolicy> {
             .find(|a| a.params().len() == call.args.len())?;
         match arm {
             MacroArm::Loop { params, body } => {
-                return Some(loop_policy(body, params, &call, &def.name));
+                let decided = call_params(body).iter().any(|p| {
+                    params
+                        .iter()
+                        .position(|x| x == p)
+                        .is_some_and(|i| own.get(i).copied().unwrap_or(false))
+                });
+                return decided.then(|| loop_policy(body, params, &call, &def.name));
             }
             MacroArm::Forward {
                 params,
@@ -195,18 +252,22 @@ pub fn instantiate(def: &MacroDef, call: &MacroCall) -> Option<RetryPolicy> {
                 args,
             } if *target == def.name && depth < 4 => {
                 // Substitute this call's arguments for the arm's params.
+                let at = |a: &MacroArg| {
+                    a.param
+                        .as_ref()
+                        .and_then(|p| params.iter().position(|x| x == p))
+                        .filter(|i| *i < call.args.len())
+                };
+                let next_own = args
+                    .iter()
+                    .map(|a| at(a).is_some_and(|i| own.get(i).copied().unwrap_or(false)))
+                    .collect();
                 let args = args
                     .iter()
-                    .map(|a| match &a.param {
-                        Some(p) => params
-                            .iter()
-                            .position(|x| x == p)
-                            .and_then(|i| call.args.get(i).cloned())
-                            .unwrap_or(a.clone()),
-                        None => a.clone(),
-                    })
+                    .map(|a| at(a).map_or(a.clone(), |i| call.args[i].clone()))
                     .collect();
                 call.args = args;
+                own = next_own;
                 depth += 1;
             }
             _ => return None,
@@ -373,4 +434,60 @@ pub(super) fn for_each_loop<'a>(block: &'a Block, f: &mut dyn FnMut(&'a Expr, &[
         before: Vec::new(),
     }
     .visit_block(block);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::Facts;
+    use crate::model::*;
+    use crate::systems::rust::extract::{extract, link_macros};
+    use std::path::Path;
+
+    fn scan(files: &[(&str, &str)]) -> Vec<ScannedFile> {
+        let mut out: Vec<ScannedFile> = files
+            .iter()
+            .map(|(path, text)| {
+                let mut facts = Facts::default();
+                extract(Path::new(path), text, &mut facts);
+                ScannedFile {
+                    source: crate::source::SourceFile::new(*path, text.to_string()),
+                    facts,
+                    syntax: Some(Syntax::Rust),
+                }
+            })
+            .collect();
+        link_macros(&mut out);
+        out
+    }
+
+    /// A retry macro whose loop takes nothing from its calls is one policy,
+    /// at its loop, in the file that defines it: its calls, in that file or
+    /// in another, add none. One whose attempts a call hands in is read at
+    /// each call with the call's value.
+    #[test]
+    fn a_macro_that_takes_nothing_from_its_calls_is_one_policy_at_its_definition() {
+        let def = "#[macro_export]\nmacro_rules! again {\n ($f:expr) => {{ let mut i = 0; loop { let r = $f; if r.is_ok() { break r; } else if i >= 3 { break r; } else { i += 1; std::thread::sleep(std::time::Duration::from_millis(100)); } } }};\n}\nfn h() -> R { again!(connect()) }\n";
+        let call =
+            "fn g() -> R { crate::again!(connect()) }\nfn k() -> R { crate::again!(other()) }\n";
+        let files = scan(&[("a/src/m.rs", def), ("a/src/g.rs", call)]);
+        assert_eq!(files[0].facts.policies.len(), 1);
+        let p = &files[0].facts.policies[0];
+        assert!(def[p.span.start..p.span.end].starts_with("loop {"));
+        assert_eq!(p.attempts.value.count, AttemptCount::Finite(4));
+        assert!(files[1].facts.policies.is_empty());
+        // The count handed in: at each call, none at the definition.
+        let def = def
+            .replace("($f:expr)", "($f:expr, $n:expr)")
+            .replace("i >= 3", "i >= $n");
+        let call = "fn g() -> R { crate::again!(connect(), 2) }\nfn k() -> R { crate::again!(other(), 5) }\n";
+        let files = scan(&[("a/src/m.rs", &def), ("a/src/g.rs", call)]);
+        assert!(files[0].facts.policies.is_empty());
+        let counts: Vec<_> = files[1]
+            .facts
+            .policies
+            .iter()
+            .map(|p| p.attempts.value.count)
+            .collect();
+        assert_eq!(counts, [AttemptCount::Finite(3), AttemptCount::Finite(6)]);
+    }
 }

@@ -86,7 +86,7 @@ fn names_socket(text: &str) -> Option<String> {
 }
 
 /// The names called in `text` (`name(`), outside strings, at most 64.
-fn called_names(text: &str) -> Vec<&str> {
+pub(super) fn called_names(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let b = text.as_bytes();
     let mut start = None;

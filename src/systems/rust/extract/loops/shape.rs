@@ -638,6 +638,16 @@ impl<'a> Visit<'a> for W<'_> {
                 self.classified = true;
             }
         }
+        // `if err.to_string().contains("database is locked") && n < 100
+        // { sleep } else { break Err(err) }`: the count beside it caps, the
+        // test of the error (its kind, its message) sorts.
+        let raw_else_leaves = i.else_branch.as_ref().is_some_and(|(_, e)| leaves(e));
+        if self.ctx == Ctx::Err
+            && (then_leaves || raw_else_leaves)
+            && super::shape_exits::tests_error(self.spans, &i.cond, &self.err_names)
+        {
+            self.classified = true;
+        }
         let shutdown = is_shutdown_test(&cond);
         if shutdown {
             self.shutdown += 1;

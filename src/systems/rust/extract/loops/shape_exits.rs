@@ -517,3 +517,24 @@ pub(super) fn sorts_errors(spans: &Spans<'_>, cond: &Expr) -> bool {
         }
     }
 }
+
+/// A conjunct of `cond` that reads the failure bound by the arm (`err`),
+/// not a count or a clock: `err.to_string().contains("database is
+/// locked")` beside `retries < 100` (ockam's `retry!`, nineteenth pass).
+pub(super) fn tests_error(spans: &Spans<'_>, cond: &Expr, err_names: &[String]) -> bool {
+    match cond {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_)) => {
+            tests_error(spans, &b.left, err_names) || tests_error(spans, &b.right, err_names)
+        }
+        Expr::Paren(p) => tests_error(spans, &p.expr, err_names),
+        c => {
+            let t = text_of(spans, c);
+            let lower = t.to_ascii_lowercase();
+            !is_bound_test(c)
+                && !["elapsed", "now()", "deadline", "retries", "attempt"]
+                    .iter()
+                    .any(|w| lower.contains(w))
+                && err_names.iter().any(|n| contains_word(&t, n))
+        }
+    }
+}
