@@ -507,20 +507,26 @@ pub fn push_edge(
         super::stores::push(Some(caller), store, value, span, &|_| span, &via, facts);
         return;
     }
+    // One call of the variable: (callee, where, what the value says it
+    // speaks, how it was read).
+    let edge = |callee: String, at: crate::source::Span, protocol, via: String| CallEdge {
+        client: None,
+        caller: Some(caller.to_string()),
+        callee,
+        span: at,
+        policies: Vec::new(),
+        via,
+        protocol,
+    };
+    let via = format!("env `{key}`");
     if !address_key(key) {
         // `AUTHORS_SITE: http://authors:7001`: a URL in a variable of any
         // other name, a call only toward a service the scan declares,
         // which the graph alone knows (`URL_VALUE_VIA`).
         if let Some(host) = url_value(key, value) {
-            facts.edges.push(CallEdge {
-                client: None,
-                caller: Some(caller.to_string()),
-                callee: host,
-                span,
-                policies: Vec::new(),
-                via: format!("env `{key}`{}", crate::model::calls::URL_VALUE_VIA),
-                protocol: crate::model::calls::Protocol::of_target(value),
-            });
+            let via = format!("{via}{}", crate::model::calls::URL_VALUE_VIA);
+            let protocol = crate::model::calls::Protocol::of_target(value);
+            facts.edges.push(edge(host, span, protocol, via));
         }
         return;
     }
@@ -535,15 +541,9 @@ pub fn push_edge(
             at += item.len() + 1;
             let t = item.trim();
             if let Some(callee) = host_of(t).or_else(|| crate::model::calls::ip_literal(t)) {
-                facts.edges.push(CallEdge {
-                    client: None,
-                    caller: Some(caller.to_string()),
-                    callee,
-                    span: crate::source::Span::new(start, start + t.len()),
-                    policies: Vec::new(),
-                    via: format!("env `{key}`"),
-                    protocol: crate::model::calls::Protocol::of_target(t),
-                });
+                let at = crate::source::Span::new(start, start + t.len());
+                let protocol = crate::model::calls::Protocol::of_target(t);
+                facts.edges.push(edge(callee, at, protocol, via.clone()));
             }
         }
         return;
@@ -564,15 +564,7 @@ pub fn push_edge(
         // `10.5.0.5:8080`: a service only where a manifest gives it that
         // address; the graph joins it or drops it.
         if let Some(ip) = crate::model::calls::ip_literal(value) {
-            facts.edges.push(CallEdge {
-                client: None,
-                caller: Some(caller.to_string()),
-                callee: ip,
-                span,
-                policies: Vec::new(),
-                via: format!("env `{key}`"),
-                protocol: None,
-            });
+            facts.edges.push(edge(ip, span, None, via));
             return;
         }
         // `${CART_ADDR}`: set where the file is used (`.env`, the shell).
@@ -586,15 +578,8 @@ pub fn push_edge(
     // The value says what the client speaks (`postgresql://`, a
     // well-known port), wherever the edge is shown: an `envFrom` entry
     // holds no value to read it from again.
-    facts.edges.push(CallEdge {
-        client: None,
-        caller: Some(caller.to_string()),
-        callee: host,
-        span,
-        policies: Vec::new(),
-        via: format!("env `{key}`"),
-        protocol: crate::model::calls::Protocol::of_target(value),
-    });
+    let protocol = crate::model::calls::Protocol::of_target(value);
+    facts.edges.push(edge(host, span, protocol, via));
 }
 
 /// The host of a variable's value that is one URL with a scheme

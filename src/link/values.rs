@@ -516,6 +516,28 @@ fn settings_modules_named(text: &str) -> Vec<String> {
     out
 }
 
+/// The other files of a Go package (the folder's `.go` files but tests
+/// and `here`), in name order, with their text.
+fn package_files<'l>(
+    dir: &'l Path,
+    here: &'l Path,
+    looked: &'l Looked<'_>,
+) -> impl Iterator<Item = (PathBuf, String)> + 'l {
+    let mut names = looked.disk.list(dir, MAX_ENTRIES).unwrap_or_default();
+    names.sort();
+    names.into_iter().filter_map(move |n| {
+        if !n.ends_with(".go") || n.ends_with("_test.go") {
+            return None;
+        }
+        let path = dir.join(&n);
+        if path == here {
+            return None;
+        }
+        let text = looked.text(&path)?;
+        Some((path, text))
+    })
+}
+
 /// The values other files of the package (the folder's `.go` files but
 /// tests) declare at their top level for `names`: a name two files
 /// give different values is left out.
@@ -526,17 +548,7 @@ fn go_package(
     looked: &Looked<'_>,
 ) -> Vec<(String, (Given, SettingPlace))> {
     let mut found: HashMap<String, Option<(Given, SettingPlace)>> = HashMap::new();
-    for n in looked.disk.list(dir, MAX_ENTRIES).unwrap_or_default() {
-        if !n.ends_with(".go") || n.ends_with("_test.go") {
-            continue;
-        }
-        let path = dir.join(&n);
-        if path == here {
-            continue;
-        }
-        let Some(text) = looked.text(&path) else {
-            continue;
-        };
+    for (path, text) in package_files(dir, here, looked) {
         let wanted: Vec<&str> = names.iter().copied().filter(|w| text.contains(w)).collect();
         if wanted.is_empty() {
             continue;
@@ -566,19 +578,7 @@ fn go_config_func(
     looked: &Looked<'_>,
 ) -> Vec<(String, (Given, SettingPlace))> {
     let head = format!("func {name}(");
-    let mut names = looked.disk.list(dir, MAX_ENTRIES).unwrap_or_default();
-    names.sort();
-    for n in names {
-        if !n.ends_with(".go") || n.ends_with("_test.go") {
-            continue;
-        }
-        let path = dir.join(&n);
-        if path == here {
-            continue;
-        }
-        let Some(text) = looked.text(&path) else {
-            continue;
-        };
+    for (path, text) in package_files(dir, here, looked) {
         if !text.contains(&head) {
             continue;
         }

@@ -299,13 +299,7 @@ fn recursive(ctx: &Ctx<'_>, n: Node<'_>, facts: &mut Facts, scopes: &mut Vec<Ret
                 .filter_map(|s| stmt_call(*s))
                 .find(|c| callee(ctx, *c).1 == "sleep");
             wait_and_errors(ctx, &mut p, sleep, clause, at);
-            facts.policies.push(p);
-            scopes.push(RetryScope {
-                policy: facts.policies.len() - 1,
-                start: n.start_byte(),
-                end: n.end_byte(),
-                per_call: true,
-            });
+            push_per_call(p, n, facts, scopes);
             return true;
         }
     }
@@ -396,13 +390,7 @@ fn uncounted(
                 let b = branch.start_byte();
                 p.server_delay = Some(Located::written(d, crate::source::Span::new(b + s, b + e)));
             }
-            facts.policies.push(p);
-            scopes.push(RetryScope {
-                policy: facts.policies.len() - 1,
-                start: n.start_byte(),
-                end: n.end_byte(),
-                per_call: true,
-            });
+            push_per_call(p, n, facts, scopes);
             return true;
         }
     }
@@ -532,4 +520,16 @@ fn first_count(ctx: &Ctx<'_>, func: Node<'_>, try_at: Node<'_>, counter: &str) -
         })?;
     let v = super::super::eval::number_at(ctx, value, "", 0.0)?;
     (v >= 0.0 && v.is_finite() && v < 1e9).then_some(v as u64)
+}
+
+/// A retry by recursion's policy, and the function `n` as the scope each
+/// call of it repeats.
+fn push_per_call(p: RetryPolicy, n: Node<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
+    facts.policies.push(p);
+    scopes.push(RetryScope {
+        policy: facts.policies.len() - 1,
+        start: n.start_byte(),
+        end: n.end_byte(),
+        per_call: true,
+    });
 }

@@ -42,13 +42,7 @@ const SQLITE_BUSY: &[&str] = &[
 pub(super) fn only_sqlite_busy(spans: &Spans<'_>, the_loop: &Expr) -> Option<&'static str> {
     let text = spans.text(the_loop);
     let found = SQLITE_BUSY.iter().find(|w| text.contains(*w))?;
-    let code = without_strings(text);
-    let remote = code
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .take(4096)
-        .any(|id| {
-            super::network::REMOTE_ERRORS.contains(&id) || super::network::remote_failure_name(id)
-        });
+    let remote = names_remote(text);
     (!remote).then_some(*found)
 }
 
@@ -156,12 +150,18 @@ pub(super) fn says_not_ready(spans: &Spans<'_>, the_loop: &Expr) -> Option<&'sta
             .take(16)
             .any(|(i, _)| lower[..i].matches('"').count() % 2 == 1)
     })?;
-    let code = without_strings(text);
-    let remote = code
+    let remote = names_remote(text);
+    (!remote).then_some(*phrase)
+}
+
+/// Whether the code of `text` (its strings left out) names a remote
+/// failure (`ConnectionRefused`, `Timeout`...): then a wait named beside
+/// it is no local wait.
+fn names_remote(text: &str) -> bool {
+    without_strings(text)
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .take(4096)
         .any(|id| {
             super::network::REMOTE_ERRORS.contains(&id) || super::network::remote_failure_name(id)
-        });
-    (!remote).then_some(*phrase)
+        })
 }
