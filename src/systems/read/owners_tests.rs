@@ -12,10 +12,7 @@ fn one_by_one(text: &str) -> Vec<bool> {
 
 #[test]
 fn every_needle_alone_and_in_pairs_is_found_as_before() {
-    let all: Vec<&str> = DOC_EXTRACTORS
-        .iter()
-        .flat_map(|(_, needles, _)| needles.iter().copied())
-        .collect();
+    let all = all_words();
     assert_eq!(DOC_OWNERS.found_in(b""), one_by_one(""));
     for a in &all {
         let text = format!("x: {a}\n");
@@ -72,10 +69,7 @@ pub(in crate::systems::read) fn keys_find_what_overlapping_finds(text: &[u8]) {
 
 #[test]
 fn the_search_by_keys_finds_what_the_overlapping_search_finds() {
-    let all: Vec<&str> = DOC_EXTRACTORS
-        .iter()
-        .flat_map(|(_, needles, _)| needles.iter().copied())
-        .collect();
+    let all = all_words();
     for a in &all {
         for b in &all {
             keys_find_what_overlapping_finds(format!("{a}{b}").as_bytes());
@@ -107,10 +101,7 @@ fn the_search_by_keys_is_used_where_the_cpu_has_it() {
 /// the found reader's words.
 #[test]
 fn words_after_a_found_reader_are_still_found() {
-    let all: Vec<&str> = DOC_EXTRACTORS
-        .iter()
-        .flat_map(|(_, needles, _)| needles.iter().copied())
-        .collect();
+    let all = all_words();
     for a in &all {
         for b in &all {
             let text = format!("{a}\n{}{a} {b}\n", "x: y\n".repeat(20));
@@ -155,4 +146,12 @@ fn a_narrowed_search_drops_the_keys_of_the_readers_found() {
             .map(|m| m.start()),
         Some(5)
     );
+}
+
+/// Every word of every YAML reader.
+fn all_words() -> Vec<&'static str> {
+    DOC_EXTRACTORS
+        .iter()
+        .flat_map(|(_, needles, _)| needles.iter().copied())
+        .collect()
 }

@@ -178,13 +178,7 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetrySc
                 // `blocked_connection_timeout` lets it.
                 p.per_try_timeout = super::super::libs::pika::blocked_publish_timeout(ctx);
             }
-            facts.policies.push(p);
-            scopes.push(RetryScope {
-                policy: facts.policies.len() - 1,
-                start: n.start_byte(),
-                end: n.end_byte(),
-                per_call: true,
-            });
+            push_per_call(p, n, facts, scopes);
             break;
         }
     }
@@ -522,8 +516,8 @@ fn first_count(ctx: &Ctx<'_>, func: Node<'_>, try_at: Node<'_>, counter: &str) -
     (v >= 0.0 && v.is_finite() && v < 1e9).then_some(v as u64)
 }
 
-/// A retry by recursion's policy, and the function `n` as the scope each
-/// call of it repeats.
+/// A retry's policy, and the function `n` as the scope each call of it
+/// repeats (a retry by recursion, a publish sent again).
 fn push_per_call(p: RetryPolicy, n: Node<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
     facts.policies.push(p);
     scopes.push(RetryScope {
