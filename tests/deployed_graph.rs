@@ -610,3 +610,21 @@ fn a_url_in_a_variable_of_any_name_is_a_call_to_a_declared_service() {
     assert!(!names.contains(&"books.example.com"), "{names:?}");
     assert!(!names.contains(&"accounts.google.com"), "{names:?}");
 }
+
+/// Stop 49 (testdata/graph/nginx-mounted-config/README.md): an nginx
+/// configuration is run by the compose service that mounts it (the file,
+/// or its folder), not by the Go module whose source tree holds it.
+#[test]
+fn an_nginx_configuration_is_run_by_the_service_that_mounts_it() {
+    let (_, g) = build("testdata/graph/nginx-mounted-config");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "edge -> store HTTP x2",
+            "gateway -> store-1 HTTP x3",
+            "gateway -> store-2 HTTP x3",
+            "gateway -> store-3 HTTP x3",
+        ]
+    );
+    assert!(g.cycles.is_empty(), "{:?}", g.cycles);
+}

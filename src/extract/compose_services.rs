@@ -123,6 +123,7 @@ fn compose_with(
             })
             .filter(|_| decl.placement.build.is_some())
             .map(str::to_string);
+        decl.placement.mounts = bind_mounts(s.value, &value);
         // `networks: {backend: {ipv4_address: 10.5.0.5}}`: the service's
         // fixed address on that network.
         if let Some(nets) = s.value.get("networks") {
@@ -224,6 +225,42 @@ fn compose_with(
         super::tracing::drop_off(s.key, &switches, facts);
     }
     true
+}
+
+/// At most this many `volumes` entries of one service are read.
+const MAX_MOUNTS: usize = 64;
+
+/// A service's bind mounts: the host path of each `volumes` entry that
+/// names one, in the short syntax (`./config/nginx.conf:/etc/nginx/nginx.conf:ro`)
+/// or the long one (`{type: bind, source: ./config, target: /etc/app}`).
+/// A named volume (`data:/var/lib/x`, no `/` or `.` at its start) is no
+/// path; a path left with a `$` after `.env` is not known.
+fn bind_mounts(service: Yaml<'_>, value: &dyn Fn(&str) -> String) -> Vec<String> {
+    let Some(volumes) = service.get("volumes") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for v in volumes.items().into_iter().take(MAX_MOUNTS) {
+        let source = match v.as_str() {
+            Some(t) => value(t).split(':').next().unwrap_or_default().to_string(),
+            None => {
+                let bind = v
+                    .get("type")
+                    .and_then(|t| t.as_str())
+                    .is_none_or(|t| t == "bind");
+                match v.get("source").and_then(|s| s.as_str()) {
+                    Some(s) if bind => value(s),
+                    _ => continue,
+                }
+            }
+        };
+        let source = source.trim();
+        let path = source.starts_with(['.', '/']);
+        if path && source.len() <= 512 && !source.contains('$') {
+            out.push(source.to_string());
+        }
+    }
+    out
 }
 
 /// docker-compose calls do not run in a mesh: say so in `via`.

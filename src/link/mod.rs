@@ -26,6 +26,7 @@ mod ingress_links;
 mod java;
 mod java_classes;
 mod kustomize;
+mod mounts;
 mod nginx;
 mod retry_limits;
 mod spring_calls;

@@ -157,9 +157,15 @@ pub fn unit_identities(
         let Some(decl) = decl else {
             continue;
         };
+        // A server's own configuration file is not the program's whose
+        // source tree holds it (`link::mounts`).
+        if super::mounts::source_unit(&decl) && super::mounts::own_process_file(f) {
+            continue;
+        }
         f.facts.services.push(decl);
     }
     compose_builds(files, &roots, cwd, &mut units, disk);
+    super::mounts::compose_mounts(files, cwd);
 }
 
 /// A compose service built from a local context (`build: ..`) is the
@@ -270,7 +276,7 @@ fn compose_builds(
 
 /// A path with its `.` and `..` parts resolved lexically; `None` where
 /// `..` climbs above its start.
-fn normalise(p: &Path) -> Option<PathBuf> {
+pub(super) fn normalise(p: &Path) -> Option<PathBuf> {
     let mut out: Vec<std::path::Component<'_>> = Vec::new();
     for c in p.components() {
         match c {

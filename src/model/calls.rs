@@ -377,6 +377,13 @@ pub struct Placement {
     /// `emojivoto-vote-bot` from the `emojivoto-web` image).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub own_command: bool,
+    /// A compose service's bind mounts: the host paths of its `volumes`
+    /// as written (`./config/nginx.conf` of
+    /// `./config/nginx.conf:/etc/nginx/nginx.conf:ro`), relative to the
+    /// compose file: a configuration file mounted there is this service's
+    /// (`link::units`), not the program whose source folder holds it.
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+    pub mounts: Vec<String>,
 }
 
 /// A Gateway API `GatewayClass`: its name and `spec.controllerName`.

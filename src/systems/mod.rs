@@ -136,6 +136,13 @@ pub struct SystemSpec {
     /// (`scope.callee`; none: every callee without one) on those calls
     /// only, where the policy's `scope.caller` is none or the caller.
     pub invoked_via: Option<&'static str>,
+    /// Whether the system is a program of its own that reads its
+    /// configuration files (nginx, Envoy, Varnish), unlike a proxy built
+    /// into an application (YARP, Spring Cloud Gateway): such a file's
+    /// calls are made by whoever runs it (the compose service that mounts
+    /// it, a folder's image), never by the Go, Java, Rust, .NET or Python
+    /// program whose source tree holds it (`link::units`).
+    pub own_process: bool,
 }
 
 /// A retry quota: a retry takes `cost` tokens (`timeout_cost` after a
@@ -168,6 +175,7 @@ impl SystemSpec {
             background: false,
             loop_body: false,
             invoked_via: None,
+            own_process: false,
         }
     }
 }

@@ -28,6 +28,8 @@ pub static SPEC: SystemSpec = SystemSpec {
     // envoyproxy/envoy `api/envoy/config/cluster/v3/circuit_breaker.proto`,
     // `Thresholds.max_retries`: "If not specified, the default is 3".
     retries_limited_by_default: true,
+    // A server of its own that reads this file.
+    own_process: true,
     ..SystemSpec::plain("Envoy", Layer::Proxy)
 };
 

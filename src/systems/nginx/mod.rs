@@ -25,6 +25,8 @@ pub static NGINX: SystemSpec = SystemSpec {
     // `proxy_next_upstream` defines failure) is taken out for 10 s: passive
     // outlier ejection.
     retries_limited_by_default: true,
+    // A server of its own that reads this file.
+    own_process: true,
     ..SystemSpec::plain("nginx", Layer::Proxy)
 };
 

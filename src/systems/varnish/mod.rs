@@ -19,6 +19,8 @@ pub static SPEC: SystemSpec = SystemSpec {
         overload: "stop retrying the backend's `503`/`429` in `vcl_backend_response` (or retry at most once, `if (bereq.retries < 1)`), and let a health probe take a failing backend out",
         ..Fixes::GENERIC
     },
+    // A server of its own that reads this file.
+    own_process: true,
     ..SystemSpec::plain("Varnish", Layer::Proxy)
 };
 

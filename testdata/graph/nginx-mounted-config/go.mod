@@ -1,0 +1,3 @@
+module example.com/logstore
+
+go 1.22
