@@ -27,6 +27,9 @@ pub enum Pkg {
     AwsConfig,
     /// aws-sdk-go-v2 `aws` (the retry mode constants).
     Aws,
+    /// An aws-sdk-go-v2 service client package (`service/s3`): its
+    /// `Options` hold the client's own retry settings.
+    AwsService,
     /// IBM/sarama (formerly Shopify/sarama), the Kafka client.
     Sarama,
     /// segmentio/kafka-go, the other Kafka client.
@@ -75,6 +78,7 @@ pub(super) fn pkg_of_path(path: &str) -> Option<Pkg> {
         "github.com/aws/aws-sdk-go-v2/aws/retry" => Pkg::AwsRetry,
         "github.com/aws/aws-sdk-go-v2/config" => Pkg::AwsConfig,
         "github.com/aws/aws-sdk-go-v2/aws" => Pkg::Aws,
+        p if p.starts_with("github.com/aws/aws-sdk-go-v2/service/") => Pkg::AwsService,
         "math" => Pkg::Math,
         "github.com/IBM/sarama" | "github.com/Shopify/sarama" => Pkg::Sarama,
         "github.com/segmentio/kafka-go" => Pkg::KafkaGo,

@@ -3,7 +3,7 @@
 //! cenkalti/backoff v5's elapsed-time default by the module's version.
 
 use super::*;
-use crate::model::{Delay, RetryOn, Timeout};
+use crate::model::{AttemptCount, Delay, Provenance, RetryOn, Timeout};
 use std::time::Duration;
 
 fn read(src: &str) -> Facts {
@@ -198,4 +198,67 @@ func f(c *Client) {{
     let f = read(&src("defer wg.Done()"));
     assert_eq!(f.policies.len(), 1);
     assert!(!f.policies[0].scope.detached);
+}
+
+/// grafana/loki 65e30f8488 `pkg/storage/chunk/client/aws/s3_storage_client.go`:
+/// `opts.RetryMaxAttempts = 0 // We do our own retries` on an S3 client's
+/// options leaves the SDK's default (aws-sdk-go-v2 ignores 0); a count
+/// other than zero is the client's, and a `Retryer` of its own is read
+/// where it is built, not as the loaded configuration's default.
+#[test]
+fn aws_service_client_options() {
+    let file = |body: &str| {
+        read(&format!(
+            r#"package aws
+import (
+    "context"
+    "github.com/aws/aws-sdk-go-v2/aws"
+    v2config "github.com/aws/aws-sdk-go-v2/config"
+    "github.com/aws/aws-sdk-go-v2/service/s3"
+)
+func build(ctx context.Context) (*s3.Client, error) {{
+    cfg, err := v2config.LoadDefaultConfig(ctx)
+    if err != nil {{
+        return nil, err
+    }}
+    return s3.NewFromConfig(cfg, options()), nil
+}}
+func options() func(*s3.Options) {{
+    return func(opts *s3.Options) {{
+        {body}
+        opts.UsePathStyle = true
+    }}
+}}
+"#
+        ))
+    };
+    let zero = file("opts.RetryMaxAttempts = 0 // We do our own retries");
+    assert_eq!(zero.policies.len(), 1);
+    let p = &zero.policies[0];
+    assert_eq!(p.attempts.value.count, AttemptCount::Finite(3));
+    assert_eq!(p.attempts.provenance, Provenance::Default);
+    assert!(
+        p.attempts
+            .value
+            .written_as
+            .contains("`RetryMaxAttempts = 0`"),
+        "{}",
+        p.attempts.value.written_as
+    );
+    let five = file("opts.RetryMaxAttempts = 5");
+    assert_eq!(
+        five.policies[0].attempts.value.count,
+        AttemptCount::Finite(5)
+    );
+    assert_eq!(five.policies[0].attempts.provenance, Provenance::Written);
+    let nop = file("opts.Retryer = aws.NopRetryer{}");
+    assert!(nop.policies.is_empty(), "{:?}", nop.policies.len());
+    let plain = file("");
+    assert!(
+        !plain.policies[0]
+            .attempts
+            .value
+            .written_as
+            .contains("RetryMaxAttempts")
+    );
 }

@@ -177,7 +177,94 @@ pub(super) fn policy(ctx: &Ctx<'_>, call: Node<'_>) -> Option<RetryPolicy> {
             );
         }
     }
+    if call_is_load(ctx, call) && p.attempts.provenance == crate::model::Provenance::Default {
+        match client_options(ctx) {
+            ClientRetry::Own => return None,
+            ClientRetry::Attempts(v) => attempts(ctx, &mut p, "RetryMaxAttempts", v),
+            ClientRetry::Zero(v) => {
+                p.attempts = Located::default_at(
+                    Attempts {
+                        count: p.attempts.value.count,
+                        written_as: "`RetryMaxAttempts = 0` on the client's options, which aws-sdk-go-v2 reads as unset: its default, 3 attempts".into(),
+                    },
+                    span(v),
+                );
+            }
+            ClientRetry::None => {}
+        }
+    }
     written.then_some(p)
+}
+
+fn call_is_load(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    matches!(
+        ctx.pkg_call(call),
+        Some((Pkg::AwsConfig, "LoadDefaultConfig"))
+    )
+}
+
+/// What a service client's options in the file say of its retries
+/// (`func(o *s3.Options) { o.RetryMaxAttempts = 5 }`): they override the
+/// loaded configuration's for that client (aws-sdk-go-v2 generated
+/// `api_client.go` `resolveRetryer`, from `codegen/smithy-aws-go-codegen/
+/// src/main/java/software/amazon/smithy/aws/go/codegen/AddAwsConfigFields.java`
+/// at eb2d43917f5c: `if v := o.RetryMaxAttempts; v != 0 { so.MaxAttempts
+/// = v }`, and a `Retryer` set wins over both `RetryMaxAttempts` and
+/// `RetryMode`; "A value of 0 is ignored").
+enum ClientRetry<'a> {
+    /// Nothing about retries.
+    None,
+    /// `RetryMaxAttempts` set to a count other than zero (or unknown).
+    Attempts(Node<'a>),
+    /// `RetryMaxAttempts = 0`: ignored, the default stays.
+    Zero(Node<'a>),
+    /// A `Retryer` of the client's own (`aws.NopRetryer{}`, a retryer
+    /// built in code and read where it is built).
+    Own,
+}
+
+fn client_options<'a>(ctx: &Ctx<'a>) -> ClientRetry<'a> {
+    if !ctx.imports(Pkg::AwsService) {
+        return ClientRetry::None;
+    }
+    let mut out = ClientRetry::None;
+    for fs in &ctx.fields {
+        if !matches!(fs.field, "RetryMaxAttempts" | "Retryer") || !service_options(ctx, fs) {
+            continue;
+        }
+        if fs.field == "Retryer" {
+            return ClientRetry::Own;
+        }
+        out = match eval::count(ctx, fs.value) {
+            Some(0) => ClientRetry::Zero(fs.value),
+            _ => ClientRetry::Attempts(fs.value),
+        };
+    }
+    out
+}
+
+/// Whether a field set's receiver is the parameter of a function literal
+/// typed as a service client's options (`func(o *s3.Options)`).
+fn service_options(ctx: &Ctx<'_>, fs: &super::super::FieldSet<'_>) -> bool {
+    let mut up = fs.value.parent();
+    for _ in 0..32 {
+        let Some(u) = up else { return false };
+        if u.kind_name() == "func_literal" {
+            let Some(params) = field(u, "parameters") else {
+                return false;
+            };
+            return named_children(params).into_iter().any(|pd| {
+                let name = field(pd, "name").map(|n| ctx.text(n));
+                let ty = field(pd, "type").map(|t| ctx.text(t).trim_start_matches('*'));
+                name == Some(fs.recv)
+                    && ty.and_then(|t| t.split_once('.')).is_some_and(|(pk, t)| {
+                        t == "Options" && ctx.pkg(pk) == Some(Pkg::AwsService)
+                    })
+            });
+        }
+        up = u.parent();
+    }
+    false
 }
 
 /// What `config.LoadDefaultConfig(..)` at `call` (policy `p`, index
