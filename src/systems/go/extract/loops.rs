@@ -168,6 +168,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 && !on_error_path(ctx, *c)
                 && !walk::gives_up(ctx, *c)
                 && !walk::on_cancel(*c, n)
+                && !walk::on_stop_flag(ctx, *c, n)
         });
         let body_text = ctx.text(body);
         // A try: an error checked in the loop.

@@ -297,6 +297,42 @@ pub fn on_cancel(n: Node<'_>, lp: Node<'_>) -> bool {
         .any(|p| p.kind_name() == "communication_case")
 }
 
+/// Words that begin a flag saying the loop was told to stop
+/// (`shuttingDown`, `stopped`, `closing`, `quit`): a way out on such a
+/// flag is no success. `done` is left out: `if done { return }` often
+/// follows a try that finished.
+const STOP_FLAGS: &[&str] = &["shut", "stop", "clos", "quit", "exit", "terminat", "cancel"];
+
+/// Whether `n` lies in the consequence of an `if` of the loop `lp` whose
+/// condition is a stop flag (`if r.shuttingDown { .. return }`, `if
+/// s.isClosed() { break }`; grafana/loki 65e30f8488
+/// `pkg/canary/reader/reader.go` `run`): the loop ends because it was told
+/// to, whatever the last try did.
+pub fn on_stop_flag(ctx: &Ctx<'_>, n: Node<'_>, lp: Node<'_>) -> bool {
+    std::iter::successors(n.parent(), |p| p.parent())
+        .take(64)
+        .take_while(|p| p.id() != lp.id())
+        .any(|p| {
+            if p.kind_name() != "if_statement" {
+                return false;
+            }
+            let inside = field(p, "consequence")
+                .is_some_and(|c| c.start_byte() <= n.start_byte() && n.end_byte() <= c.end_byte());
+            let Some(cond) = field(p, "condition").filter(|_| inside) else {
+                return false;
+            };
+            let t = ctx.text(cond).trim();
+            // One flag or flag call, not a comparison or a negation.
+            if t.contains(['=', '<', '>', '!', '&', '|', ' ']) {
+                return false;
+            }
+            let last = t.trim_end_matches("()");
+            let last = last.rsplit('.').next().unwrap_or(last).to_ascii_lowercase();
+            let last = last.strip_prefix("is").unwrap_or(&last);
+            STOP_FLAGS.iter().any(|w| last.starts_with(w))
+        })
+}
+
 /// Whether `n` lies on a shutdown branch of the loop: in the body of a
 /// `select` case that receives from a context's `Done()` or from a stop
 /// channel (`case <-stop:`, `case <-quit:`), not in the receive itself. A
