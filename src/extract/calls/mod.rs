@@ -164,7 +164,7 @@ pub fn target(text: &str, lit: &Lit) -> Target {
     let Some(s) = text.get(lit.content.start..lit.content.end) else {
         return Target::None;
     };
-    if lit.within.iter().any(|w| message_sink(w)) {
+    if lit.within.iter().any(|w| message_sink(w)) || documentation_field(text, lit.span.start) {
         return Target::None;
     }
     // A URL compared with or cut from another string
@@ -444,6 +444,63 @@ fn string_test(method: &str) -> bool {
 
 fn last_segment(call: &str) -> &str {
     call.rsplit(['.', ':', ' ']).next().unwrap_or(call)
+}
+
+/// Words of a field name that say its URL is for people to read: a link
+/// in an error or a description, never called by the program.
+const DOC_FIELD_WORDS: &[&str] = &[
+    "link",
+    "href",
+    "doc",
+    "docs",
+    "documentation",
+    "help",
+    "homepage",
+    "website",
+    "issue",
+    "issues",
+    "discussion",
+    "discussions",
+    "license",
+    "changelog",
+];
+
+/// Whether the literal at `start` is the value of a field or named
+/// argument whose name says documentation (`issue_link: "https://.."` in
+/// an error struct: meilisearch/meilisearch 5cb2f2e94
+/// `crates/meilisearch/src/personalization/mod.rs`; `helpUrl = "..."`),
+/// split at `_` and at capitals.
+pub fn documentation_field(text: &str, start: usize) -> bool {
+    let before = text.get(..start).unwrap_or_default().trim_end();
+    let Some(before) = before.strip_suffix([':', '=']) else {
+        return false;
+    };
+    // `a::b` paths and `==`, `<=`, `!=`, `=>` are no field.
+    if before.ends_with([':', '=', '!', '<', '>']) {
+        return false;
+    }
+    let before = before.trim_end();
+    let name_len = before
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .count();
+    let name = &before[before.len() - name_len..];
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for c in name.chars() {
+        if c == '_' || (c.is_ascii_uppercase() && !word.is_empty()) {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            if c == '_' {
+                continue;
+            }
+        }
+        word.push(c.to_ascii_lowercase());
+    }
+    words.push(word);
+    words.iter().any(|w| DOC_FIELD_WORDS.contains(&w.as_str()))
 }
 
 /// Whether a string passed to `call` is a message (a log line, an

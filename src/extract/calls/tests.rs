@@ -229,3 +229,34 @@ class C {
     assert_eq!(e, ["customers-service", "stores"]);
     assert!(u.is_empty(), "{u:?}");
 }
+
+/// meilisearch/meilisearch 5cb2f2e94 `crates/meilisearch/src/personalization/mod.rs`:
+/// a link in an error struct (`issue_link: "https://github.com/.."`) is
+/// for people to follow, not a call; a base URL in a field is one.
+#[test]
+fn urls_in_documentation_fields_are_no_calls() {
+    let rust = r#"
+fn err() -> Error {
+    Error::FeatureNotEnabled(FeatureNotEnabledError {
+        feature: "personalization",
+        issue_link: "https://github.com/orgs/acme/discussions/866",
+    })
+}
+fn client() -> Client {
+    Client { base_url: "http://orders:8080", help_url: "https://docs.acme.io/orders" }
+}
+const ORDERS_B: &str = "http://orders-b:8080/x";
+fn same(a: &str) -> bool { a == "http://compared:1/" }
+"#;
+    let (e, _) = edges(rust, Lang::Rust);
+    assert_eq!(e, ["orders", "orders-b", "compared"]);
+    let java = r#"
+class Links {
+    static final String HELP_LINK = "https://github.com/acme/issues";
+    void call() { restTemplate.getForObject("http://orders:8080/x", String.class); }
+    Info info() { return new Info().licenseUrl("https://license.acme.io"); }
+}
+"#;
+    let (e, _) = edges(java, Lang::Java);
+    assert_eq!(e, ["orders:8080"]);
+}

@@ -561,11 +561,17 @@ fn url_edge(spans: &Spans<'_>, l: &syn::LitStr, facts: &mut Facts) {
     {
         return;
     }
+    let span = spans.node(l);
+    // A link for people (`issue_link: "https://.."`), as the call pre-pass
+    // decides it.
+    if crate::extract::calls::documentation_field(spans.source(), span.start) {
+        return;
+    }
     facts.edges.push(CallEdge {
         client: None,
         caller: None,
         callee: crate::extract::short_host(host),
-        span: spans.node(l),
+        span,
         policies: Vec::new(),
         via: "URL literal".into(),
         protocol: None,
