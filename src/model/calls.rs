@@ -369,13 +369,13 @@ pub struct Placement {
     /// A workload named by a label (`app: eshop`): its object's own name
     /// (`metadata.name`), for when other workloads share the label
     /// (`link::workload_names`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub object: Option<String>,
     /// A workload that runs an image with a command of its own (a
     /// container's `command`, a compose `entrypoint`): maybe another
     /// program than the image's (emojivoto's `vote-bot` runs
     /// `emojivoto-vote-bot` from the `emojivoto-web` image).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub own_command: bool,
     /// A compose service's bind mounts: the host paths of its `volumes`
     /// as written (`./config/nginx.conf` of

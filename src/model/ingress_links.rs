@@ -34,7 +34,7 @@ pub struct IngressLinks {
     /// Kong hops of an Ingress that writes its namespace: (the hop's
     /// policy, an index into the file's policies; the namespace). Kong
     /// reads `konghq.com/retries` from the Service of that namespace.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub kong_namespaces: Vec<(usize, String)>,
 }
 

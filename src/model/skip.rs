@@ -88,4 +88,53 @@ mod tests {
         let _ = std::panic::catch_unwind(|| every_field(|| panic!("inside")));
         assert!(empty(&None::<u8>));
     }
+
+    /// A model field skipped by anything else (`Option::is_none`,
+    /// `std::ops::Not::not`) is left out of the cache's positional
+    /// MessagePack too, and shifts every field after it: the entry no
+    /// longer decodes and each warm run parses the file again (a
+    /// `Placement` with `own_command` but no `object` did).
+    #[test]
+    fn every_skipped_model_field_is_skipped_by_empty() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/model");
+        let mut wrong = Vec::new();
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            for (i, line) in text.lines().enumerate() {
+                if let Some(at) = line.find("skip_serializing_if = \"") {
+                    seen += 1;
+                    let f = &line[at + "skip_serializing_if = \"".len()..];
+                    if !f.starts_with("crate::model::skip::empty\"") {
+                        wrong.push(format!("{}:{}: {}", path.display(), i + 1, line.trim()));
+                    }
+                }
+            }
+        }
+        assert!(
+            seen > 20,
+            "the model's skipped fields were not found in {}",
+            dir.display()
+        );
+        assert!(
+            wrong.is_empty(),
+            "use crate::model::skip::empty:\n{}",
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn a_placement_with_a_late_field_set_survives_the_cache_encoding() {
+        let p = crate::model::calls::Placement {
+            own_command: true,
+            mounts: vec!["./nginx.conf".into()],
+            ..Default::default()
+        };
+        let bytes = every_field(|| rmp_serde::to_vec(&p).unwrap());
+        let back: crate::model::calls::Placement = rmp_serde::from_slice(&bytes).unwrap();
+        assert_eq!(back, p);
+    }
 }
