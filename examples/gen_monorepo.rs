@@ -1,5 +1,5 @@
 //! Synthetic monorepo generator for the benchmark (`scripts/bench.sh`) and
-//! the CI smoke test (`tests/monorepo_smoke.rs`).
+//! the CI smoke test (`tests/suite/monorepo_smoke.rs`).
 //!
 //! ```text
 //! cargo run --release --example gen_monorepo -- --files 10000 --seed 1 target/bench/tree-10000

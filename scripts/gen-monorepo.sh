@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generate a monorepo of 60 services as Kubernetes manifests, for the audit
-# layout tests (tests/audit_summary.rs, tests/screenshot.rs) and to look at
+# layout tests (tests/suite/audit_summary.rs, tests/screenshot.rs) and to look at
 # the report of a graph of that size:
 #
 #   scripts/gen-monorepo.sh OUT_DIR

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerate the rules table in README.md from the registry
-# (`retrylint rules --format markdown`); tests/registry.rs checks it.
+# (`retrylint rules --format markdown`); tests/suite/registry.rs checks it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 table=$(cargo run -q -- rules --format markdown)

@@ -10,7 +10,7 @@
 //! the process's.
 //!
 //! Imports point one way, each module naming only its own layer or those
-//! below (`tests/layering.rs` holds the table and checks it): [`source`];
+//! below (`tests/suite/layering.rs` holds the table and checks it): [`source`];
 //! the syntax ([`yaml`], [`duration`], [`keys`]); what extractors report
 //! ([`diag`]); the [`model`] and the settings ([`config`]); the systems
 //! ([`extract`]); [`link`] and the facts [`cache`]; the scan (this root);

@@ -1,7 +1,7 @@
 //! Fuzz targets: one function per parser and extractor entry point, each
 //! taking arbitrary bytes. They are shared by the cargo-fuzz crate in
 //! `fuzz/` (libFuzzer, see docs/FUZZING.md) and by the stable harness in
-//! `tests/robustness.rs` (proptest and the seed corpus), so that what CI
+//! `tests/suite/robustness.rs` (proptest and the seed corpus), so that what CI
 //! runs and what the fuzzers run is the same code.
 //!
 //! Each target checks more than "no panic": every span a parser or

@@ -8,7 +8,7 @@
 //! runs RL203's fixtures and `cargo test nginx` the fixtures whose name says
 //! nginx. A new fixture's snapshot is written by
 //! `INSTA_UPDATE=always cargo test --test rules RLnnn`. The full pretty
-//! rendering is snapshotted for a handful of fixtures in `tests/pretty.rs`.
+//! rendering is snapshotted for a handful of fixtures in `tests/suite/pretty.rs`.
 
 mod common;
 

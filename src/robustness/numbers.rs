@@ -1,6 +1,6 @@
 //! Every numeric setting of every format retrylint reads, as a valid file
 //! with a hole for the value, and the extreme values of the types behind
-//! them (issue 16). The property test (`tests/robustness.rs`) writes each
+//! them (issue 16). The property test (`tests/suite/robustness.rs`) writes each
 //! extreme into each setting; the `numbers` fuzz target writes arbitrary
 //! text into one. Both scan the file through the whole pipeline (extract,
 //! link, every rule, the graph) and fail on time as well as on a panic:

@@ -1,5 +1,5 @@
 //! Code actions from the fix model, on a real finding of a real workspace
-//! (`tests/server.rs` drives the binary end to end).
+//! (`tests/suite/server.rs` drives the binary end to end).
 
 use super::actions::code_actions;
 use super::convert::Encoding;
@@ -55,7 +55,7 @@ fn fixes_become_code_actions_safe_preferred_unsafe_marked() {
     let four = R4J.find("maxAttempts: 4").unwrap() + 13;
     let finding = &mut a.run.report.findings[i];
     // Only the two fixes made here (the rule's own RL203 fix is the
-    // session test's, tests/server.rs).
+    // session test's, tests/suite/server.rs).
     finding.fixes.clear();
     finding.fix(Fix::safe(
         "set `enable-randomized-wait: true`",
