@@ -539,22 +539,41 @@ fn joins(files: &[ScannedFile]) -> Vec<(Named, Named)> {
         .filter(|s| matches!(s.kind, IdentityKind::KubeService | IdentityKind::Workload))
         .map(|s| short_host(&s.name))
         .collect();
-    for c in decls().filter(|s| s.kind == IdentityKind::Compose) {
-        if kube_names.contains(&short_host(&c.name)) {
-            continue;
+    // A compose service is named on its own project's network (the
+    // folder of its compose files): the name is joined only where every
+    // project declaring it runs that one workload's image (loki's
+    // `clients/cmd/docker-driver` service `nginx` runs `grafana/grafana`;
+    // `examples/ha-monolithic`'s `nginx` runs nginx).
+    let mut by_project: BTreeMap<String, BTreeMap<&std::path::Path, BTreeSet<&String>>> =
+        BTreeMap::new();
+    for f in files {
+        let project = f.source.path.parent().unwrap_or(std::path::Path::new(""));
+        for c in f.facts.services.iter() {
+            if c.kind != IdentityKind::Compose || kube_names.contains(&short_host(&c.name)) {
+                continue;
+            }
+            let targets = c
+                .placement
+                .images
+                .iter()
+                .filter_map(|i| images.get(&short_host(i)))
+                .flatten();
+            by_project
+                .entry(short_host(&c.name))
+                .or_default()
+                .entry(project)
+                .or_default()
+                .extend(targets);
         }
-        let targets: BTreeSet<&String> = c
-            .placement
-            .images
-            .iter()
-            .filter_map(|i| images.get(&short_host(i)))
-            .flatten()
-            .collect();
-        if targets.len() == 1
+    }
+    for (name, projects) in by_project {
+        let targets: BTreeSet<&String> = projects.values().flatten().copied().collect();
+        if projects.values().all(|t| t.len() == 1)
+            && targets.len() == 1
             && let Some(target) = targets.into_iter().next()
-            && short_host(&c.name) != *target
+            && name != *target
         {
-            out.push(((short_host(&c.name), None), (target.clone(), None)));
+            out.push(((name, None), (target.clone(), None)));
         }
     }
     // A workload named like another program of the scan runs that

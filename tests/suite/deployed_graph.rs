@@ -628,3 +628,15 @@ fn an_nginx_configuration_is_run_by_the_service_that_mounts_it() {
     );
     assert!(g.cycles.is_empty(), "{:?}", g.cycles);
 }
+
+/// Stop 50 (testdata/graph/compose-projects-apart/README.md): a compose
+/// service joined to a Kubernetes workload by its image renames no
+/// service of the same name in another compose project.
+#[test]
+fn a_compose_name_is_joined_by_image_only_where_every_project_agrees() {
+    let (_, g) = build("testdata/graph/compose-projects-apart");
+    assert_eq!(
+        protocol_edges(&g),
+        ["gateway -> store-1 HTTP x2", "gateway -> store-2 HTTP x2"]
+    );
+}

@@ -706,3 +706,11 @@ fn ip_addresses_join_the_service_a_manifest_gives_them_to() {
         ]
     );
 }
+
+/// Stop 50 (testdata/graph/data-urls/README.md): a public site's URL in
+/// a profile's field, a map entry or beside prose is data, not a call.
+#[test]
+fn a_public_url_written_as_data_is_no_edge() {
+    let s = scan("testdata/graph/data-urls", &Settings::default());
+    assert_eq!(edges(&s), ["AuthorResource.java: books:8080"]);
+}

@@ -21,6 +21,7 @@
 
 pub mod beans;
 pub mod clients;
+pub mod data_urls;
 pub mod doc_fields;
 mod env_default;
 pub mod lex;
@@ -98,8 +99,10 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
     } else {
         Default::default()
     };
+    // Public sites' URLs written as data (a profile's links, sample rows).
+    let data = data_urls::data_urls(text, &lexed.lits);
     for lit in &lexed.lits {
-        if documented.contains(&lit.span.start) {
+        if documented.contains(&lit.span.start) || data.contains(&lit.span.start) {
             continue;
         }
         match target(text, lit) {

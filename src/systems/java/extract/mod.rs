@@ -575,8 +575,13 @@ fn url_edges(
     let documented = crate::extract::calls::doc_fields::documentation_only(ctx.src, &lexed.lits);
     facts.java.doc_keys =
         crate::extract::calls::doc_fields::doc_keys(ctx.src, &lexed.lits, &documented);
+    // Public sites' URLs written as data (a profile's links, sample rows).
+    let data = crate::extract::calls::data_urls::data_urls(ctx.src, &lexed.lits);
     for &n in &ctx.nodes {
-        if n.kind_str() != "string_literal" || documented.contains(&span(n).start) {
+        if n.kind_str() != "string_literal"
+            || documented.contains(&span(n).start)
+            || data.contains(&span(n).start)
+        {
             continue;
         }
         let Some(s) = ast::string_literal(n, ctx.src) else {
