@@ -7,7 +7,7 @@ import (
 )
 
 type Publisher struct {
-	brokers []string
+	topic string
 }
 
 // The config is built by a method of the publisher and passed as its
@@ -20,6 +20,6 @@ func (p *Publisher) config() *sarama.Config {
 	return cfg
 }
 
-func (p *Publisher) Start() (sarama.SyncProducer, error) {
-	return sarama.NewSyncProducer(p.brokers, p.config())
+func (p *Publisher) Start(brokers []string) (sarama.SyncProducer, error) {
+	return sarama.NewSyncProducer(brokers, p.config())
 }

@@ -7,8 +7,7 @@ import (
 )
 
 type Writer struct {
-	brokers []string
-	retries int
+	topic string
 }
 
 // The producer's config, built by a method: 9 retries, 10 attempts.
