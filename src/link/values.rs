@@ -578,7 +578,6 @@ fn go_config_func(
     name: &str,
     looked: &Looked<'_>,
 ) -> Vec<(String, (Given, SettingPlace))> {
-    // A function, or a method (`func (w *Writer) name(`).
     let head = format!("func {name}(");
     let method = format!(") {name}(");
     for (path, text) in package_files(dir, here, looked) {
