@@ -17,7 +17,8 @@ thread_local! {
 }
 
 /// A value given to a name: a number, and whether it is a Go
-/// `time.Duration` (then in nanoseconds).
+/// `time.Duration` (then in nanoseconds) or a C# `TimeSpan` (then in
+/// seconds).
 pub type Given = (f64, bool);
 
 /// The value given to `key` around this read, if any.

@@ -197,7 +197,7 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
                             csharp.get_or_insert_with(|| csharp_numbers(files, &abs, &looked));
                         match all.get(&(class.clone(), name.clone())).map(Vec::as_slice) {
                             Some([(v, place), rest @ ..]) if rest.iter().all(|(w, _)| w == v) => {
-                                Some(((*v, false), place.clone()))
+                                Some((*v, place.clone()))
                             }
                             _ => None,
                         }
@@ -262,7 +262,8 @@ pub fn values(files: &mut [ScannedFile], cwd: Option<&Path>, disk: Disk<'_>) {
 /// The number constants of the scan's C# types, by type and name: each
 /// value a declaration gives, with its place (two types of one name in
 /// two namespaces may both declare it: then they must agree).
-type CsharpNumbers = HashMap<(String, String), Vec<(f64, SettingPlace)>>;
+/// Each constant's values: a number, or a `TimeSpan` in seconds (`true`).
+type CsharpNumbers = HashMap<(String, String), Vec<(Given, SettingPlace)>>;
 
 /// [`CsharpNumbers`] of the kept C# files' facts and of the C# facts the
 /// scan keeps of every other `.cs` file (no file read).
@@ -284,7 +285,7 @@ fn csharp_numbers(
             let place = looked.place(&path, n.line);
             let at = out.entry((n.class.clone(), n.name.clone())).or_default();
             if at.len() < MAX_ENTRIES {
-                at.push((n.value, place));
+                at.push(((n.value, n.secs), place));
             }
         }
     }
@@ -568,7 +569,7 @@ fn go_package(
         .collect()
 }
 
-/// The sarama config fields function `name` of another file of the
+/// The sarama config fields function (or method) `name` of another file of the
 /// package (`dir`) sets, each under `name().Field`: the first file that
 /// declares the function.
 fn go_config_func(
@@ -578,8 +579,9 @@ fn go_config_func(
     looked: &Looked<'_>,
 ) -> Vec<(String, (Given, SettingPlace))> {
     let head = format!("func {name}(");
+    let method = format!(") {name}(");
     for (path, text) in package_files(dir, here, looked) {
-        if !text.contains(&head) {
+        if !text.contains(&head) && !text.contains(&method) {
             continue;
         }
         return crate::systems::go::extract::config_function_fields(&text, name)

@@ -38,7 +38,12 @@ pub struct CsharpSource {
 pub struct CsharpNumber {
     pub class: String,
     pub name: String,
+    /// A number, or a `TimeSpan` in seconds.
     pub value: f64,
+    /// Whether it is a `TimeSpan` (`static readonly TimeSpan X =
+    /// TimeSpan.FromSeconds(2)`).
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+    pub secs: bool,
     /// The declaration's line (1-based).
     pub line: usize,
 }

@@ -15,7 +15,7 @@
 
 use crate::duration::human;
 use crate::graph::GraphCtx;
-use crate::model::{AttemptCount, Delay, Redelivery};
+use crate::model::{AttemptCount, Redelivery, RetryPolicy};
 use crate::rules::{Check, Emitter};
 use std::time::Duration;
 
@@ -30,7 +30,7 @@ fn check(ctx: &GraphCtx<'_>, e: &mut Emitter<'_>) {
             if !p.retries() || p.use_of.is_some() {
                 continue;
             }
-            let Some(longest) = longest_delay(&p.delay.value, &p.attempts.value.count) else {
+            let Some(longest) = longest_delay(p) else {
                 continue;
             };
             if longest > r.after {
@@ -133,10 +133,12 @@ fn help(longest: Duration, r: &Redelivery) -> String {
 
 /// The longest delay before any retry of the policy: before its last retry
 /// for a finite count, the cap (or the delay that never stops growing)
-/// for an unbounded one; `None` when the delay cannot be read.
-fn longest_delay(delay: &Delay, count: &AttemptCount) -> Option<Duration> {
-    let retries = match count {
-        AttemptCount::Finite(n) if *n >= 2 => (n - 1).min(u64::from(u32::MAX)) as u32,
+/// for an unbounded one; `None` when the delay cannot be read. A policy
+/// whose first retry goes at once (`first_at_once`) waits one term fewer:
+/// its last retry waits the term before the last.
+fn longest_delay(p: &RetryPolicy) -> Option<Duration> {
+    let retries = match p.attempts.value.count {
+        AttemptCount::Finite(n) if n >= 2 => (n - 1).min(u64::from(u32::MAX)) as u32,
         AttemptCount::Finite(_) => return None,
         AttemptCount::Unbounded => 64,
         _ => return None,
@@ -144,12 +146,27 @@ fn longest_delay(delay: &Delay, count: &AttemptCount) -> Option<Duration> {
     // Delays never shrink with the retry number for the shapes read
     // (exponential, linear, Fibonacci grow to their cap; the others are
     // fixed), so the last is the longest.
-    delay.nominal(retries)
+    p.wait_before(retries)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Delay;
+
+    fn policy(delay: Delay, count: AttemptCount) -> RetryPolicy {
+        let at = crate::source::Span::new(0, 0);
+        let attempts = crate::model::Located::written(
+            crate::model::Attempts {
+                count,
+                written_as: String::new(),
+            },
+            at,
+        );
+        let mut p = RetryPolicy::new(crate::model::System::CSharpLoop, at, attempts);
+        p.delay = crate::model::Located::written(delay, at);
+        p
+    }
 
     #[test]
     fn the_last_retry_waits_longest() {
@@ -160,18 +177,35 @@ mod tests {
         };
         // 13 attempts: 12 retries, the last after 64 s x 2^11.
         assert_eq!(
-            longest_delay(&d, &AttemptCount::Finite(13)),
+            longest_delay(&policy(d.clone(), AttemptCount::Finite(13))),
             Some(Duration::from_secs(64 << 11))
         );
-        assert_eq!(longest_delay(&d, &AttemptCount::Finite(1)), None);
+        assert_eq!(longest_delay(&policy(d, AttemptCount::Finite(1))), None);
         let capped = Delay::Exponential {
             base: Duration::from_secs(1),
             multiplier: 2.0,
             cap: Some(Duration::from_secs(600)),
         };
         assert_eq!(
-            longest_delay(&capped, &AttemptCount::Unbounded),
+            longest_delay(&policy(capped, AttemptCount::Unbounded)),
             Some(Duration::from_secs(600))
         );
+    }
+
+    /// Polly.Contrib.WaitAndRetry's `fastFirst: true`: the first retry goes
+    /// at once and the others wait the series' terms from the first, so
+    /// 5 retries of 10 s doubling wait 0, 10, 20, 40 and 80 s, not 160 s
+    /// last (main read the last term of five).
+    #[test]
+    fn a_first_retry_at_once_shortens_the_longest_wait() {
+        let d = Delay::Exponential {
+            base: Duration::from_secs(10),
+            multiplier: 2.0,
+            cap: None,
+        };
+        let mut p = policy(d, AttemptCount::Finite(6));
+        assert_eq!(longest_delay(&p), Some(Duration::from_secs(160)));
+        p.first_at_once = true;
+        assert_eq!(longest_delay(&p), Some(Duration::from_secs(80)));
     }
 }

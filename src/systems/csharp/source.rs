@@ -6,6 +6,10 @@
 
 use crate::model::csharp_source::{CsharpConstant, CsharpNumber, CsharpSource};
 
+#[path = "source_expr.rs"]
+mod expr;
+use expr::expression;
+
 /// Types a file may declare before the rest are ignored.
 const MAX_TYPES: usize = 64;
 /// Capitalised names kept of one file, at most.
@@ -40,7 +44,9 @@ const NUMBER_TYPES: &[&str] = &[
 
 /// The number constants the types of `code` ([`code_only`]) declare:
 /// `const int X = 3;` or `static readonly double X = 1.5;`, the value a
-/// literal (a sign and a suffix allowed), at most [`MAX_CONSTANTS`].
+/// literal (a sign and a suffix allowed) or an [`expression`] of literals
+/// and the type's constants above it; also `static readonly TimeSpan X =
+/// TimeSpan.FromSeconds(..)` (in seconds); at most [`MAX_CONSTANTS`].
 fn numbers(code: &str) -> Vec<CsharpNumber> {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out: Vec<CsharpNumber> = Vec::new();
@@ -69,7 +75,8 @@ fn numbers(code: &str) -> Vec<CsharpNumber> {
                     continue;
                 };
                 let ty = ty.strip_prefix("System.").unwrap_or(ty);
-                if !NUMBER_TYPES.contains(&ty) {
+                let secs = ty == "TimeSpan";
+                if !NUMBER_TYPES.contains(&ty) && !secs {
                     continue;
                 }
                 let rest = rest.trim_start();
@@ -78,12 +85,23 @@ fn numbers(code: &str) -> Vec<CsharpNumber> {
                 let Some(value) = rest[name_len..].trim_start().strip_prefix('=') else {
                     continue;
                 };
-                let Some(end) = value.find([';', ',', '\n']) else {
+                let Some(end) = value.find([';', '\n']) else {
                     continue;
                 };
-                let Some(v) = number(value[..end].trim()) else {
+                // A literal, or an expression of literals and the
+                // constants declared above it in the type (`Rounds * 2`,
+                // `TimeSpan.FromSeconds(DelaySeconds)`).
+                let known = |n: &str| {
+                    out.iter()
+                        .find(|c| c.class == class && c.name == n)
+                        .map(|c| (c.value, c.secs))
+                };
+                let Some((v, is_secs)) = expression(value[..end].trim(), &known) else {
                     continue;
                 };
+                if is_secs != secs {
+                    continue;
+                }
                 if name.is_empty() || out.iter().any(|n| n.class == class && n.name == name) {
                     continue;
                 }
@@ -91,6 +109,7 @@ fn numbers(code: &str) -> Vec<CsharpNumber> {
                     class: class.clone(),
                     name: name.to_string(),
                     value: v,
+                    secs,
                     line: code[..abs].matches('\n').count() + 1,
                 });
                 if out.len() >= MAX_CONSTANTS {

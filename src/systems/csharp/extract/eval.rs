@@ -161,8 +161,8 @@ pub fn value(ctx: &Ctx<'_>, n: Node<'_>, env: &mut Env<'_>, depth: usize) -> Opt
     }
 }
 
-/// `Class.Name` where the file binds no `Name`: a number constant of a
-/// type of another file (`Constants.MaxRetries`), given by the link step
+/// `Class.Name` where the file binds no `Name`: a number or `TimeSpan`
+/// constant of a type of another file (`Constants.MaxRetries`), given by the link step
 /// (`link::values`) on a second read, else wanted from it. The type is a
 /// capitalised name (`Shop.Constants` as `Constants`), never an instance
 /// (`_options.Count`).
@@ -197,8 +197,8 @@ fn other_type(ctx: &Ctx<'_>, n: Node<'_>, name: Node<'_>) -> Option<Val> {
         return None;
     }
     let key = format!("{class}.{name}");
-    if let Some((v, _)) = given(&key) {
-        return Some(Val::Num(v));
+    if let Some((v, secs)) = given(&key) {
+        return Some(if secs { Val::Secs(v) } else { Val::Num(v) });
     }
     want(crate::model::values::ValueWant::CsharpConstant {
         key,

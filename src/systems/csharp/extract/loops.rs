@@ -25,6 +25,10 @@ use tree_sitter::Node;
 #[path = "statuses.rs"]
 mod statuses;
 
+#[path = "loop_items.rs"]
+mod items;
+use items::{condition_takes_item, per_item};
+
 /// A retried stretch of source: a policy and the byte range whose code
 /// runs again on every attempt.
 pub struct RetryScope {
@@ -123,10 +127,16 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         if wait.is_none() && cond_statuses.is_empty() {
             continue;
         }
+        // A loop whose condition takes a new item each round
+        // (`while (queue.TryDequeue(out var m))`) drains a queue: a
+        // failed item is not sent again.
+        if condition_takes_item(ctx, n) {
+            continue;
+        }
         let catches: Vec<Node<'_>> = own
             .iter()
             .copied()
-            .filter(|c| c.kind() == "catch_clause")
+            .filter(|c| c.kind() == "catch_clause" && !per_item(ctx, *c, n))
             .collect();
         // The catches of the tries: not one around the wait itself
         // (`try { Task.Delay(..).Wait(); } catch (AggregateException)`).

@@ -281,7 +281,10 @@ fn only_local_waits(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
 
 /// Whether an except clause always leaves the loop: its block's own
 /// statements (not those under an `if`) include a `break`, `return` or
-/// `raise`.
+/// `raise`, or a `yield` that hands the error out of a generator (an
+/// Airflow trigger's `yield TriggerEvent({"status": "error", ..})`: its
+/// consumer decides what comes next, and the loop tries nothing again
+/// on its own).
 fn leaves_loop(clause: Node<'_>) -> bool {
     named_children(clause)
         .into_iter()
@@ -291,7 +294,8 @@ fn leaves_loop(clause: Node<'_>) -> bool {
             matches!(
                 s.kind(),
                 "break_statement" | "return_statement" | "raise_statement"
-            )
+            ) || (s.kind() == "expression_statement"
+                && named_children(s).iter().any(|e| e.kind() == "yield"))
         })
 }
 

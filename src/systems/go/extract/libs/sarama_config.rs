@@ -1,6 +1,6 @@
-//! A sarama config built by a function of the package and handed to the
-//! producer: `cfg := newConfig()` (or `sarama.NewSyncProducer(brokers,
-//! newConfig())`), where `newConfig` makes `sarama.NewConfig()`, sets
+//! A sarama config built by a function or method of the package and
+//! handed to the producer: `cfg := newConfig()` (or
+//! `sarama.NewSyncProducer(brokers, newConfig())`, `p.config()`), where `newConfig` makes `sarama.NewConfig()`, sets
 //! `Producer.Retry.Max` and the rest, and returns it. The fields it sets
 //! apply before those the caller sets on the result.
 //!
@@ -72,8 +72,24 @@ fn builder<'a>(ctx: &Ctx<'a>, cfg: Node<'a>) -> Option<(&'a str, Node<'a>)> {
             .filter(|v| v.id() != cfg.id() && v.kind_name() == "call_expression")?,
         _ => return None,
     };
-    let f = field(call, "function").filter(|f| f.kind_name() == "identifier")?;
-    Some((ctx.text(f), call))
+    let f = field(call, "function")?;
+    match f.kind_name() {
+        "identifier" => Some((ctx.text(f), call)),
+        // `p.config()`: a method of the receiver's type (`func (p
+        // *Publisher) config() *sarama.Config`), on a plain name.
+        "selector_expression"
+            if field(f, "operand").is_some_and(|o| o.kind_name() == "identifier") =>
+        {
+            Some((ctx.text(field(f, "field")?), call))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `d` declares function or method `name`.
+fn declares(ctx: &Ctx<'_>, d: Node<'_>, name: &str) -> bool {
+    matches!(d.kind_name(), "function_declaration" | "method_declaration")
+        && field(d, "name").is_some_and(|x| ctx.text(x) == name)
 }
 
 /// Calls `apply(field, value, written, at)` for each field the function
@@ -87,10 +103,7 @@ pub(super) fn from_function(
     let Some((name, call)) = builder(ctx, cfg) else {
         return;
     };
-    let decl = ctx.nodes.iter().copied().find(|d| {
-        d.kind_name() == "function_declaration"
-            && field(*d, "name").is_some_and(|x| ctx.text(x) == name)
-    });
+    let decl = ctx.nodes.iter().copied().find(|d| declares(ctx, *d, name));
     if let Some(decl) = decl {
         // Its body may be blanked by a pruned parse: read whole then.
         ctx.needs
@@ -161,10 +174,7 @@ pub fn function_fields(text: &str, name: &str) -> Vec<(String, Given, usize)> {
         return Vec::new();
     };
     let ctx = Ctx::new(text, tree.root_node());
-    let Some(decl) = ctx.nodes.iter().copied().find(|d| {
-        d.kind_name() == "function_declaration"
-            && field(*d, "name").is_some_and(|x| ctx.text(x) == name)
-    }) else {
+    let Some(decl) = ctx.nodes.iter().copied().find(|d| declares(&ctx, *d, name)) else {
         return Vec::new();
     };
     built_fields(&ctx, decl)
