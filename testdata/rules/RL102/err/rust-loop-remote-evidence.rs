@@ -3,7 +3,9 @@
 // in as a parameter (`svc: &InventoryClient`), a URL handed to the call,
 // a rate-limit failure tested, a function of this file that sends a
 // request, and a retry helper calling the operation its caller hands it.
-// RL102 fires where every error goes round (the first, second and fourth).
+// RL102 fires where every error goes round (the first, second, fourth and
+// the helper, whose `Err(e) if attempt >= max` arm is its bound, not a
+// sorting).
 use sqlx::PgPool;
 use std::time::Duration;
 

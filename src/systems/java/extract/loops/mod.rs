@@ -359,9 +359,14 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             let last = cb.and_then(|b| named_children(b).last().copied());
             let types = catch_types(ctx, c);
             let only_interrupt = !types.is_empty()
-                && types
-                    .iter()
-                    .all(|(t, _)| ast::last_segment(t) == "InterruptedException");
+                && types.iter().all(|(t, _)| {
+                    // (`ClosedByInterruptException`: a channel closed
+                    // because this thread was interrupted, not a failure)
+                    matches!(
+                        ast::last_segment(t),
+                        "InterruptedException" | "ClosedByInterruptException"
+                    )
+                });
             // `catch (HttpClientErrorException e) { if (status == 429)
             // continue; throw e; }`: the failures of the tested statuses go
             // round, the rest leave (issue 28).

@@ -386,10 +386,14 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                     Cmp::Ge | Cmp::Eq => -c0 - shift,
                     _ => continue,
                 };
-                // Attempts = first k that stops + 1.
+                // Attempts = first k that stops + 1; when the test comes
+                // before anything is called in the pass (`if tries >= 6 {
+                // return }` at the top), pass k stops before its attempt,
+                // so k attempts were made.
+                let before_attempt = checks_before_attempt(spans, body, check_at);
                 found = Some(AttemptsT::Count {
                     value: self.num(limit),
-                    offset: first + 1,
+                    offset: first + i128::from(!before_attempt),
                     span: spans.node(cmp_span),
                 });
                 break;
@@ -623,6 +627,29 @@ pub(super) fn compare(e: &Expr) -> Option<(String, Cmp, &Expr, &Expr)> {
 /// reads the clock: `Err(..) if Instant::now() < deadline => { .. }`; or
 /// of a failure arm that leaves by it (`Err(e) if start.elapsed() > max
 /// => return Err(e)`, symbolicator, sixteenth pass).
+/// Whether nothing is called in the loop's body before `at` (only
+/// bookkeeping and macros such as `warn!(..)`): a test there runs before
+/// the pass's attempt.
+fn checks_before_attempt(spans: &Spans<'_>, body: &Block, at: usize) -> bool {
+    let start = spans.block(body).start + 1;
+    let Some(text) = spans.source().get(start..at) else {
+        return false;
+    };
+    if text.contains(".await") || text.contains('?') {
+        return false;
+    }
+    let mut prev = ' ';
+    for ch in text.chars() {
+        if ch == '(' && (prev.is_alphanumeric() || prev == '_' || prev == '>') {
+            return false;
+        }
+        if !ch.is_whitespace() {
+            prev = ch;
+        }
+    }
+    true
+}
+
 fn time_guard<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b Expr> {
     struct G<'b, 's> {
         spans: &'s Spans<'s>,

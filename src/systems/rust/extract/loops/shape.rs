@@ -321,7 +321,19 @@ impl<'a> Visit<'a> for W<'_> {
         // until the count runs out.
         let bound_guard =
             |a: &&syn::Arm| matches!(&a.pat, Pat::Guard(g) if is_bound_test(&g.guard));
-        if err_arms.iter().any(|a| leaves(&a.body))
+        // And the other way round: an `Err(e) if attempt >= 3 => return`
+        // arm that leaves beside a plain `Err(e)` arm that goes round: the
+        // guard is the count running out, it does not read the error.
+        let leaving_bound = |a: &&syn::Arm| {
+            matches!(&a.pat, Pat::Guard(g) if is_bound_test(&g.guard)
+            && !pat_variant(&a.pat).and_then(|(_, p)| p).is_some_and(|p| {
+                matches!(p, Pat::Ident(i)
+                    if contains_word(&text_of(self.spans, &g.guard), &i.ident.to_string()))
+            }))
+        };
+        if err_arms
+            .iter()
+            .any(|a| leaves(&a.body) && !leaving_bound(a))
             && err_arms
                 .iter()
                 .any(|a| !leaves(&a.body) && !eintr(self.spans, &a.pat) && !bound_guard(a))
