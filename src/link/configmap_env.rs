@@ -60,6 +60,15 @@ pub fn configmap_env(
             .map(|(m, _)| m.to_string())
             .or_else(|| configmap_ref(&u.written).map(|(_, m, _)| m.to_string()))
     };
+    // Only the ConfigMaps some workload names are read: a folder's file
+    // that names none of them is not parsed (envoyproxy/gateway's test
+    // folders hold hundreds of ConfigMaps no workload of theirs asks for).
+    let asked: BTreeSet<String> = files
+        .iter()
+        .filter(|f| refs(f))
+        .flat_map(|f| f.facts.unresolved.iter().filter_map(named))
+        .collect();
+    let asked = Names::new(&asked);
     // Folder -> (ConfigMap name -> its data), read once per folder; the
     // names no workload's folder declares, looked for in the scan once.
     let mut folders: HashMap<PathBuf, Maps> = HashMap::new();
@@ -68,7 +77,7 @@ pub fn configmap_env(
         let dir = dir_of(f);
         let maps = folders
             .entry(dir.clone())
-            .or_insert_with(|| read_maps(&dir));
+            .or_insert_with(|| read_maps(&dir, &asked));
         wanted.extend(
             f.facts
                 .unresolved
@@ -223,20 +232,37 @@ fn scan_maps(
                 .collect()
         }
     };
-    let finders: Vec<memchr::memmem::Finder<'_>> = wanted
-        .iter()
-        .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
-        .collect();
-    let kind = memchr::memmem::Finder::new(b"ConfigMap");
+    let names = Names::new(wanted);
     for p in paths.iter().take(MAX_SCAN_FILES) {
         let Some(text) = small_text(p) else { continue };
-        let bytes = text.as_bytes();
-        if kind.find(bytes).is_none() || !finders.iter().any(|f| f.find(bytes).is_some()) {
-            continue;
-        }
-        file_maps(&text, &mut out);
+        file_maps(&text, &names, &mut out);
     }
     out
+}
+
+/// The ConfigMap names looked for, with a search for each.
+struct Names<'a> {
+    names: &'a BTreeSet<String>,
+    finders: Vec<memchr::memmem::Finder<'a>>,
+}
+
+impl<'a> Names<'a> {
+    fn new(names: &'a BTreeSet<String>) -> Self {
+        let finders = names
+            .iter()
+            .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
+            .collect();
+        Names { names, finders }
+    }
+
+    /// Whether `text` may declare one of the names: a ConfigMap's
+    /// `metadata.name` is written as it reads (a name is a DNS label:
+    /// no escape or folding writes it otherwise), so a text holding none
+    /// of them declares none.
+    fn in_text(&self, text: &str) -> bool {
+        let bytes = text.as_bytes();
+        self.finders.iter().any(|f| f.find(bytes).is_some())
+    }
 }
 
 /// A regular file's text, when it is no larger than [`MAX_MANIFEST`].
@@ -250,7 +276,7 @@ fn small_text(p: &Path) -> Option<String> {
 
 /// The ConfigMaps the YAML files of `dir` declare: name -> each
 /// declaration's `data`.
-fn read_maps(dir: &Path) -> Maps {
+fn read_maps(dir: &Path, names: &Names<'_>) -> Maps {
     let mut out = Maps::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return out;
@@ -271,14 +297,14 @@ fn read_maps(dir: &Path) -> Maps {
             generated(dir, &text, &mut out);
             continue;
         }
-        file_maps(&text, &mut out);
+        file_maps(&text, names, &mut out);
     }
     out
 }
 
-/// The ConfigMaps one YAML text declares.
-fn file_maps(text: &str, out: &mut Maps) {
-    if !text.contains("ConfigMap") {
+/// The ConfigMaps of `names` one YAML text declares.
+fn file_maps(text: &str, names: &Names<'_>, out: &mut Maps) {
+    if !text.contains("ConfigMap") || !names.in_text(text) {
         return;
     }
     // Only ConfigMaps are read: the other documents are not parsed.
@@ -294,6 +320,9 @@ fn file_maps(text: &str, out: &mut Maps) {
         let Some(name) = root.path(&["metadata", "name"]).and_then(|n| n.as_str()) else {
             continue;
         };
+        if !names.names.contains(name) {
+            continue;
+        }
         let data: HashMap<String, String> = root
             .get("data")
             .map(|m| {
@@ -356,5 +385,26 @@ fn generated(dir: &Path, text: &str, out: &mut Maps) {
             }
         }
         out.entry(name.to_string()).or_default().push(data);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_MAPS: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: orders\ndata:\n  URL: http://orders:8080\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: billing\ndata:\n  URL: http://billing:8080\n";
+
+    #[test]
+    fn only_the_configmaps_a_workload_names_are_read() {
+        let asked: BTreeSet<String> = ["orders".to_string()].into();
+        let mut out = Maps::new();
+        file_maps(TWO_MAPS, &Names::new(&asked), &mut out);
+        assert_eq!(out.keys().collect::<Vec<_>>(), ["orders"]);
+        assert_eq!(out["orders"][0]["URL"], "http://orders:8080");
+        // A text naming none of them is not parsed.
+        let asked: BTreeSet<String> = ["shipping".to_string()].into();
+        let mut out = Maps::new();
+        file_maps(TWO_MAPS, &Names::new(&asked), &mut out);
+        assert!(out.is_empty());
     }
 }

@@ -7,6 +7,7 @@
 //! substring searches.
 
 mod by_name;
+mod closed_defs;
 pub mod embedded;
 mod gates;
 pub mod json_check;

@@ -154,7 +154,7 @@ pub fn blank_other_kinds(text: &str, kinds: &[&str]) -> Option<BlankedText> {
     unread
         .iter()
         .any(|u| *u)
-        .then(|| blanked_text(text, &docs, Some(&unread)))
+        .then(|| blanked_text(text, &docs, Some(&unread), &[]))
 }
 
 /// Which of `docs` hold a part of `templates` (in text order).
@@ -178,7 +178,7 @@ pub(super) fn blank_unread(text: &str, readers: Option<&[&str]>) -> Option<Blank
     }
     match stream(text, readers.filter(|_| !*GATES_OFF)) {
         Blanked::Nothing => None,
-        Blanked::All => Some(blanked_text(text, &documents(text)?, None)),
+        Blanked::All => Some(blanked_text(text, &documents(text)?, None, &[])),
         Blanked::Some(t) => Some(t),
     }
 }
@@ -195,7 +195,7 @@ pub(super) fn blank(text: &str) -> Option<String> {
 pub(super) fn blank_docs(text: &str, readers: Option<&[&str]>) -> Option<String> {
     match stream(text, readers) {
         Blanked::Nothing => None,
-        Blanked::All => Some(blanked_text(text, &documents(text)?, None).text),
+        Blanked::All => Some(blanked_text(text, &documents(text)?, None, &[]).text),
         Blanked::Some(t) => Some(t.text),
     }
 }
@@ -209,7 +209,7 @@ pub(super) fn blank_templated(path: &std::path::Path, text: &str) -> Option<Stri
     let gates = !super::compose_file(path, text);
     match blank_templated_stream(text, &templates, gates) {
         Blanked::Nothing => None,
-        Blanked::All => Some(blanked_text(text, &documents(text)?, None).text),
+        Blanked::All => Some(blanked_text(text, &documents(text)?, None, &[]).text),
         Blanked::Some(t) => Some(t.text),
     }
 }
@@ -289,7 +289,18 @@ pub(super) fn blank_templated_stream(text: &str, templates: &[Span], gates: bool
             *u |= g && !t;
         }
     }
-    outcome(text, &docs, &unread_docs)
+    // A definition closed by a template line (`{{- end }}`): all but
+    // the lines that make it fail (`closed_defs`).
+    let heads: Vec<Option<super::closed_defs::Head>> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, (r, bare))| {
+            (definitions && *bare && templated[i] && !unread_docs[i])
+                .then(|| super::closed_defs::closed_definition(text, r.clone(), templates, i == 0))
+                .flatten()
+        })
+        .collect();
+    outcome(text, &docs, &unread_docs, &heads)
 }
 
 /// Whether `text` names a kind of [`UNREAD_KINDS`] anywhere.
@@ -300,14 +311,19 @@ fn has_definitions(text: &str) -> bool {
 }
 
 /// What is left of `text` with the documents `unread_docs` marks blanked.
-fn outcome(text: &str, docs: &[(std::ops::Range<usize>, bool)], unread_docs: &[bool]) -> Blanked {
-    if !unread_docs.iter().any(|u| *u) {
+fn outcome(
+    text: &str,
+    docs: &[(std::ops::Range<usize>, bool)],
+    unread_docs: &[bool],
+    heads: &[Option<super::closed_defs::Head>],
+) -> Blanked {
+    if !unread_docs.iter().any(|u| *u) && heads.iter().all(Option::is_none) {
         return Blanked::Nothing;
     }
     if unread_docs.iter().all(|u| *u) {
         return Blanked::All;
     }
-    Blanked::Some(blanked_text(text, docs, Some(unread_docs)))
+    Blanked::Some(blanked_text(text, docs, Some(unread_docs), heads))
 }
 
 fn stream(text: &str, readers: Option<&[&str]>) -> Blanked {
@@ -329,7 +345,7 @@ fn stream(text: &str, readers: Option<&[&str]>) -> Blanked {
             *u |= g;
         }
     }
-    outcome(text, &docs, &unread_docs)
+    outcome(text, &docs, &unread_docs, &[])
 }
 
 /// `text` with the documents `unread` marks (all when `None`) blanked
@@ -341,11 +357,19 @@ fn blanked_text(
     text: &str,
     docs: &[(std::ops::Range<usize>, bool)],
     unread: Option<&[bool]>,
+    heads: &[Option<super::closed_defs::Head>],
 ) -> BlankedText {
     let mut out: Vec<u8> = Vec::with_capacity(text.len());
     let mut nulls = Vec::new();
     let mut at = 0;
     for (i, (r, _)) in docs.iter().enumerate() {
+        // Its kept lines are parsed: no null document.
+        if let Some(head) = heads.get(i).and_then(Option::as_ref) {
+            out.extend_from_slice(&text.as_bytes()[at..r.start]);
+            head.write(text.as_bytes(), r.clone(), &mut out);
+            at = r.end;
+            continue;
+        }
         if unread.is_some_and(|u| !u[i]) {
             continue;
         }
@@ -461,7 +485,7 @@ fn is_marker(line: &str, m: &str) -> bool {
 
 /// Whether the document `doc` is one no reader reads (see the module's
 /// comment for what is required).
-fn unread(doc: &str, first: bool) -> bool {
+pub(super) fn unread(doc: &str, first: bool) -> bool {
     let mut kinds = Vec::new();
     let mut apis = Vec::new();
     let mut content = false;

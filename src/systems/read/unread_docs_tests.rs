@@ -213,7 +213,7 @@ fn skipping_parses_as_before(path: &Path, text: &str) -> usize {
             super::Blanked::Some(b) => Some(b),
             _ => None,
         },
-        every.map(|u| super::blanked_text(text, &super::documents(text).unwrap(), Some(&u))),
+        every.map(|u| super::blanked_text(text, &super::documents(text).unwrap(), Some(&u), &[])),
     ];
     let mut skipped = 0;
     for b in ways.into_iter().flatten() {
@@ -226,7 +226,12 @@ fn skipping_parses_as_before(path: &Path, text: &str) -> usize {
 fn blanked(text: &str, readers: Option<&[&str]>) -> Option<super::BlankedText> {
     match super::stream(text, readers) {
         super::Blanked::Some(b) => Some(b),
-        super::Blanked::All => Some(super::blanked_text(text, &super::documents(text)?, None)),
+        super::Blanked::All => Some(super::blanked_text(
+            text,
+            &super::documents(text)?,
+            None,
+            &[],
+        )),
         super::Blanked::Nothing => None,
     }
 }
@@ -542,7 +547,7 @@ fn a_blanked_document_keeps_every_offset_and_line_break() {
         let Some(docs) = super::documents(text) else {
             continue;
         };
-        let out = super::blanked_text(text, &docs, None).text;
+        let out = super::blanked_text(text, &docs, None, &[]).text;
         assert_eq!(out.len(), text.len());
         for (r, _) in &docs {
             let (doc, blanked) = (&text.as_bytes()[r.clone()], &out.as_bytes()[r.clone()]);
