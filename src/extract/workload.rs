@@ -500,6 +500,12 @@ pub fn push_edge(
 ) {
     // `ApiSettings__GatewayAddress`: a key a .NET program may read.
     super::config_env::record(caller, key, value, span, facts);
+    // `REACT_APP_API_URL`, `ROOT_URL`, `Cors__AllowedOrigins__0`: the
+    // app's own public address or a browser's target, no call of the
+    // workload's.
+    if super::own_url::own_public_url(key, value) {
+        return;
+    }
     // `SPRING_DATA_MONGODB_HOST`, `SPRING_KAFKA_BOOTSTRAP_SERVERS`: a
     // Spring Boot data-store setting, a call with the store's protocol.
     if let Some(store) = super::stores::of_key(key) {

@@ -260,9 +260,18 @@ fn compose_builds(
                     .entry(here.clone())
                     .or_insert_with(|| read_unit(&here, rel.last().map(String::as_str), disk))
                     .clone();
+                // A Dapr run file's `appDirPath` is the program's folder
+                // whatever names it there, a Dockerfile alone included; its
+                // app id is the name the sidecar, the callers
+                // (`dapr-app-id`) and a `Resiliency`'s `scopes` know it by,
+                // so the program's own name is the app's alias, not the
+                // other way round.
+                let dapr = crate::systems::dapr::run::is_run_app(s);
                 match unit {
-                    Unit::Program(name, how) if how != DOCKERFILE_FOLDER => {
-                        if name != s.name {
+                    Unit::Program(name, how) if how != DOCKERFILE_FOLDER || dapr => {
+                        if name != s.name && dapr {
+                            s.hosts.push(crate::model::calls::short_host(&name));
+                        } else if name != s.name {
                             s.placement.unit = Some(name);
                         }
                         break;

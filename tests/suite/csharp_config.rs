@@ -161,7 +161,20 @@ fn dapr_run_file_names_the_apps_a_resiliency_is_scoped_to() {
         .map(|e| e.split(" [").next().unwrap_or("").to_string())
         .collect();
     edges.sort();
-    assert_eq!(edges, ["checkoutsvc -> orders x3", "notify -> orders x1"]);
+    assert_eq!(edges, ["checkout -> orders x3", "notify -> orders x1"]);
+}
+
+/// Stop 51 (testdata/graph/dapr-run-app-names/README.md): a run file's app
+/// id names the node of the program in its `appDirPath`, one named by its
+/// `package.json` or by its Dockerfile's folder alike.
+#[test]
+fn dapr_run_file_app_ids_name_the_programs() {
+    let (_, g) = build("testdata/graph/dapr-run-app-names");
+    let edges: Vec<String> = edge_names(&g)
+        .into_iter()
+        .map(|e| e.split(" [").next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(edges, ["pythonapp -> nodeapp x1"]);
 }
 
 /// The fixture's README works the edges out by hand: an app id that two

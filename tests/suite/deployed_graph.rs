@@ -640,3 +640,22 @@ fn a_compose_name_is_joined_by_image_only_where_every_project_agrees() {
         ["gateway -> store-1 HTTP x2", "gateway -> store-2 HTTP x2"]
     );
 }
+
+/// Stop 51 (testdata/graph/own-public-urls/README.md): a browser's build
+/// variable, the app's own root, base, public, redirect or callback URL
+/// and its CORS origins are no calls of the workload; a server-rendering
+/// framework's variable naming a cluster host and another service's base
+/// or root URL stay calls.
+#[test]
+fn an_apps_own_public_url_is_no_call() {
+    let (_, g) = build("testdata/graph/own-public-urls");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "identity -> gateway HTTP x1",
+            "identity -> orders HTTP x1",
+            "web -> gateway HTTP x1",
+            "web -> orders HTTP x1"
+        ]
+    );
+}

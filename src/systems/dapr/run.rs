@@ -103,7 +103,8 @@ pub fn link(files: &mut [ScannedFile], cwd: Option<&Path>) {
     }
 }
 
-fn is_run_app(s: &ServiceDecl) -> bool {
+/// Whether `s` is an app of a multi-app run file.
+pub fn is_run_app(s: &ServiceDecl) -> bool {
     s.kind == IdentityKind::Compose && s.source == SOURCE
 }
 
