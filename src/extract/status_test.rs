@@ -396,7 +396,6 @@ fn atom(t: &str) -> Option<Statuses> {
     comparison(t)
 }
 
-/// A dotted path of names (`resp`, `self.resp`), no call.
 /// Whether a receiver is an HTTP response or its status: `resp.status()`,
 /// `status`, `response`, `res`, `self.last_response`, `call.execute()`
 /// (lowercase, no spaces).
@@ -413,6 +412,7 @@ fn is_response_operand(recv: &str) -> bool {
         || matches!(last, "res" | "rsp" | "execute" | "send")
 }
 
+/// A dotted path of names (`resp`, `self.resp`), no call.
 fn is_plain_path(t: &str) -> bool {
     !t.is_empty()
         && t.chars()
