@@ -323,12 +323,19 @@ fn is_status_operand(t: &str) -> bool {
 fn atom(t: &str) -> Option<Statuses> {
     let l = t.to_ascii_lowercase();
     let compact: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+    // A generic success predicate (`is_success()`, `isSuccessful()`) is a
+    // status test only on a response or its status: `outcome.is_success()`
+    // of a crate's own trait (`Result`, `Option`, `bool`) reads no status.
+    for word in ["is_success()", "issuccessful()"] {
+        if let Some(recv) = compact.strip_suffix(word) {
+            return is_response_operand(recv.trim_end_matches('.'))
+                .then(|| Statuses::range(200, 299));
+        }
+    }
     // Predicates on the status.
     for (word, from, to) in [
-        ("is_success()", 200, 299),
         ("issuccessstatuscode", 200, 299),
         ("is2xxsuccessful()", 200, 299),
-        ("issuccessful()", 200, 299),
         ("is_server_error()", 500, 599),
         ("is5xxservererror()", 500, 599),
         ("is_client_error()", 400, 499),
@@ -387,6 +394,22 @@ fn atom(t: &str) -> Option<Statuses> {
         return list(&t[..i]);
     }
     comparison(t)
+}
+
+/// Whether a receiver is an HTTP response or its status: `resp.status()`,
+/// `status`, `response`, `res`, `self.last_response`, `call.execute()`
+/// (lowercase, no spaces).
+fn is_response_operand(recv: &str) -> bool {
+    let last = recv
+        .trim_end_matches('?')
+        .trim_end_matches(".await")
+        .rsplit('.')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches("()");
+    is_status_operand(recv)
+        || last.contains("resp")
+        || matches!(last, "res" | "rsp" | "execute" | "send")
 }
 
 /// A dotted path of names (`resp`, `self.resp`), no call.

@@ -444,3 +444,46 @@ pub(super) fn retry_object_count(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
                 && field(x, "arguments").is_some_and(|a| named_children(a).is_empty())
         })
 }
+
+/// A catch that goes round only when what it caught is an interruption of
+/// this thread and throws everything else: `catch (Throwable e) { if
+/// (causedByInterrupt(e) || Thread.interrupted()) { .. } else { throw e; }
+/// }`, or `if (!(e instanceof InterruptedException) &&
+/// !Thread.currentThread().isInterrupted()) throw e;` before going round.
+/// Like a catch of `InterruptedException` alone, no failed call goes round
+/// (apache/asterixdb `CloudRetryableRequestUtil.run`, twenty-first pass).
+/// Every `||` part of the test (every `&&` part of the negated one) must
+/// name an interruption: `isRetryable(e) || interrupted` still retries.
+pub(super) fn round_only_on_interrupt(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
+    let Some(body) = field(c, "body") else {
+        return false;
+    };
+    let names_interrupt = |p: &str| p.to_ascii_lowercase().contains("interrupt");
+    let block_leaves = |b: Node<'_>| match b.kind() {
+        "block" => named_children(b)
+            .last()
+            .is_some_and(|l| helpers::leaves(ctx, *l)),
+        _ => helpers::leaves(ctx, b),
+    };
+    named_children(body).into_iter().any(|s| {
+        if s.kind() != "if_statement" {
+            return false;
+        }
+        let (Some(cond), Some(then)) = (field(s, "condition"), field(s, "consequence")) else {
+            return false;
+        };
+        let text = ctx.text(ast::unwrap_expr(cond)).trim();
+        match field(s, "alternative") {
+            Some(other) => {
+                !block_leaves(then) && block_leaves(other) && text.split("||").all(names_interrupt)
+            }
+            None => {
+                block_leaves(then)
+                    && text.split("&&").all(|p| {
+                        let p = p.trim();
+                        p.starts_with('!') && names_interrupt(p)
+                    })
+            }
+        }
+    })
+}

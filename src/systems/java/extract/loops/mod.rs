@@ -375,6 +375,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             } else if last
                 .is_some_and(|l| helpers::leaves(ctx, l) || catches::continues_outer(ctx, l, lp))
                 || only_interrupt
+                || catches::round_only_on_interrupt(ctx, c)
                 || catches::ends_by_flag(ctx, c, cond_text)
             {
                 exiting.push(c);
@@ -383,7 +384,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             }
         }
         if retrying.is_empty() {
-            why_not = "every catch leaves the loop (`throw`, `return`, `break`) or only catches `InterruptedException`: no failure goes round";
+            why_not = "every catch leaves the loop (`throw`, `return`, `break`) or only an interruption of this thread goes round (`InterruptedException`): no failure goes round";
             continue;
         }
         // A catch that logs in again before going round repairs; the

@@ -37,6 +37,22 @@ pub(super) fn wait(
                 Located::written(Jitter::Unknown, s),
             );
         }
+        // A retry object's decision that waits before it answers:
+        // `retryPolicy.retry(e)` inside a `try` that catches
+        // `InterruptedException` (hyracks-util's `IRetryPolicy.retry`
+        // "throws InterruptedException"; its `ExponentialRetryPolicy` sleeps
+        // a random time up to a growing delay before answering true).
+        if is_retry_object_name(obj)
+            && !name.starts_with("get")
+            && !name.starts_with("set")
+            && interrupt_caught_around(ctx, d, lp)
+        {
+            let s = span(d);
+            return (
+                Located::written(Delay::Custom, s),
+                Located::written(Jitter::Unknown, s),
+            );
+        }
         let (unit, arg) = match (ast::last_segment(obj), name) {
             ("Thread", "sleep") => (MS, args.first().copied()),
             (u, "sleep") if ast::time_unit(u).is_some() => {
@@ -138,6 +154,42 @@ pub(super) fn wait(
 fn is_retry_object_wait(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
     l.contains("retr") && l.contains("wait") && !l.starts_with("get") && !l.starts_with("set")
+}
+
+/// A receiver named for a retry or backoff object (`retryPolicy`,
+/// `retryer`, `backoff`), its last segment.
+fn is_retry_object_name(obj: &str) -> bool {
+    let l = ast::last_segment(obj).to_ascii_lowercase();
+    l.contains("retr") || l.contains("backoff")
+}
+
+/// Whether `call` sits in the body of a `try` (inside the loop `lp`) that
+/// catches `InterruptedException`: the call blocks, a wait.
+fn interrupt_caught_around(ctx: &Ctx<'_>, call: Node<'_>, lp: Node<'_>) -> bool {
+    let mut cur = call;
+    for _ in 0..16 {
+        let Some(par) = ctx.parent(cur) else {
+            return false;
+        };
+        if par.id() == lp.id() {
+            return false;
+        }
+        if par.kind() == "try_statement"
+            && field(par, "body").is_some_and(|b| ast::within(call, b))
+            && named_children(par)
+                .into_iter()
+                .filter(|c| c.kind() == "catch_clause")
+                .any(|c| {
+                    catch_types(ctx, c)
+                        .iter()
+                        .any(|(t, _)| ast::last_segment(t) == "InterruptedException")
+                })
+        {
+            return true;
+        }
+        cur = par;
+    }
+    false
 }
 
 pub(super) fn delay_of(

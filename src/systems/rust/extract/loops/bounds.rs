@@ -61,7 +61,33 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         0
     }
 
+    /// The loop's bound; a count tested in the body that another failure
+    /// arm escapes (it goes round without touching the counter) is none.
     pub(super) fn bound(
+        &self,
+        body: &Block,
+        before: &[&Stmt],
+        head: Span,
+        range: Option<&Expr>,
+        cond: Option<&Expr>,
+        range_var: Option<String>,
+    ) -> AttemptsT {
+        let read = self.bound_read(body, before, head, range, cond, range_var);
+        let inner = self.ev.spans.block(body);
+        match &read {
+            AttemptsT::Count { span, .. }
+                if inner.start <= span.start
+                    && span.end <= inner.end
+                    && let Some(arm) =
+                        super::bounds_arms::escaping_arm(self.ev.spans, body, *span) =>
+            {
+                AttemptsT::Unbounded { span: arm }
+            }
+            _ => read,
+        }
+    }
+
+    fn bound_read(
         &self,
         body: &Block,
         before: &[&Stmt],

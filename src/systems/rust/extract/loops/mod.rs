@@ -30,6 +30,7 @@ use syn::visit::Visit;
 use syn::{Block, Expr, Item, Stmt};
 
 mod bounds;
+mod bounds_arms;
 mod bounds_guard;
 mod calls_into;
 mod classify;

@@ -465,7 +465,9 @@ impl<'a> Visit<'a> for W<'_> {
                     }
                     // `Err(KeyNotFound(_)) => sleep`: not there yet.
                     if self.nested == 0
-                        && inner.is_some_and(|p| super::shape_words::names_missing(self.spans, p))
+                        && (inner.is_some_and(|p| super::shape_words::names_missing(self.spans, p))
+                            || matches!(&arm.pat, Pat::Guard(g)
+                                if super::shape_words::guard_names_missing(self.spans.text(&*g.guard))))
                         && !leaves(&arm.body)
                     {
                         self.awaits_value = true;

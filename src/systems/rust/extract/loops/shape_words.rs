@@ -121,6 +121,28 @@ pub(super) fn names_missing(spans: &super::Spans<'_>, p: &Pat) -> bool {
         })
 }
 
+/// An arm's guard asking whether the error says the value is missing
+/// (`err.is_blob_not_available_to_read_error()`, `e.is_not_found()`,
+/// `e.is_not_yet_written()`): what goes round waits for it to appear. A
+/// service, server, host or node "not available" is an outage, not this.
+pub(super) fn guard_names_missing(guard: &str) -> bool {
+    guard
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|id| {
+            let w = camel_words(id);
+            let outage = w.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "service" | "server" | "host" | "node" | "peer" | "endpoint" | "backend"
+                )
+            });
+            w.windows(2).any(|p| {
+                p[0] == "not"
+                    && (p[1] == "found" || p[1] == "yet" || (p[1] == "available" && !outage))
+            })
+        })
+}
+
 /// A failure arm whose pattern names a local capacity condition (a full
 /// queue, too few slots: `QueueFull`, `TrySendError::Full`,
 /// `NotEnoughSlots`, `WouldBlock`, `NoCapacity`) and whose body asks

@@ -313,7 +313,10 @@ impl<'a> Visit<'a> for V<'_> {
                         rest.push((round, self.spans.node(&a.pat)));
                         continue;
                     }
-                    Pat::Guard(g) => status_test::holds_for(self.spans.text(&*g.guard)),
+                    // `s if s.is_success()`: `s` is the status matched on.
+                    Pat::Guard(g) => {
+                        status_test::holds_for(&as_status(self.spans.text(&*g.guard), &g.pat))
+                    }
                     p => status_test::pattern(self.spans.text(p)),
                 }
             } else if on_result && is_ok_arm(&a.pat) {
@@ -354,4 +357,29 @@ impl<'a> Visit<'a> for V<'_> {
         }
         syn::visit::visit_expr_match(self, m);
     }
+}
+
+/// A guard's text with the arm's binding (`s` of `s if s.is_success()` on
+/// a match over a status) named `status`, so the test reads as one on it.
+fn as_status(guard: &str, pat: &Pat) -> String {
+    let Pat::Ident(p) = pat else {
+        return guard.to_string();
+    };
+    let name = p.ident.to_string();
+    let mut out = String::with_capacity(guard.len());
+    let mut rest = guard;
+    while let Some(i) = rest.find(name.as_str()) {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + name.len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        if word(before) || word(after) || before == Some('.') {
+            out.push_str(&name);
+        } else {
+            out.push_str("status");
+        }
+        rest = &rest[i + name.len()..];
+    }
+    out.push_str(rest);
+    out
 }
