@@ -483,8 +483,8 @@ mod tests {
     #[test]
     fn a_test_marked_library_a_program_references_ships() {
         let none: Vec<String> = Vec::new();
-        let flights = vec!["../Blocks/Blocks.csproj".to_string()];
-        let tests = vec!["../../src/Blocks/Blocks.csproj".to_string()];
+        let flights = ["../Blocks/Blocks.csproj".to_string()];
+        let tests = ["../../src/Blocks/Blocks.csproj".to_string()];
         let projects = [
             ("/r/src/Blocks/Blocks.csproj", true, &none[..]),
             ("/r/src/Flights/Flights.csproj", false, &flights[..]),
@@ -499,8 +499,8 @@ mod tests {
         let only_tests = dotnet_shipped_projects([projects[0], projects[2]].into_iter());
         assert!(only_tests.is_empty());
         // Through a marked helper a program references, in another case.
-        let helpers = vec!["../blocks/blocks.csproj".to_string()];
-        let api = vec!["../Helpers/Helpers.csproj".to_string()];
+        let helpers = ["../blocks/blocks.csproj".to_string()];
+        let api = ["../Helpers/Helpers.csproj".to_string()];
         let chain = [
             projects[0],
             ("/r/src/Helpers/Helpers.csproj", true, &helpers[..]),
