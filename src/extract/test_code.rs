@@ -280,6 +280,59 @@ pub fn dotnet_test_project_files<'a>(
     out
 }
 
+/// The .NET projects of `projects` (shown path, marked as a test project,
+/// `<ProjectReference>` paths as written, `/`-separated) marked as tests
+/// that a shipped project references: one neither marked nor named as
+/// tests (`*.Tests`), or a marked one found shipped this way (a chain of
+/// helper libraries). A shared library that also holds its services'
+/// test helpers (it references xunit's extensibility packages,
+/// Testcontainers, `Mvc.Testing`) ships in the programs that reference it
+/// and is no test project (meysamhadeli/booking-microservices'
+/// `BuildingBlocks`: its Polly retry was dropped as test code). A library
+/// only tests reference stays test code (Squidex's `TestSuite.Shared`).
+/// Paths are compared without case: MSBuild on Windows finds
+/// `..\blocks\Blocks.csproj` whatever its case.
+pub fn dotnet_shipped_projects<'a>(
+    projects: impl Iterator<Item = (&'a str, bool, &'a [String])>,
+) -> std::collections::HashSet<String> {
+    let projects: Vec<(&str, bool, &[String])> = projects.collect();
+    let mut out = std::collections::HashSet::new();
+    if !projects.iter().any(|(_, test, _)| *test) {
+        return out;
+    }
+    // Each test-marked project by its lowercased path.
+    let marked: std::collections::HashMap<String, &str> = projects
+        .iter()
+        .filter(|(_, test, _)| *test)
+        .map(|(path, _, _)| (path.to_lowercase(), *path))
+        .collect();
+    let mut shipping: Vec<&(&str, bool, &[String])> = projects
+        .iter()
+        .filter(|(path, test, _)| {
+            let stem = path.rsplit('/').next().unwrap_or(path);
+            let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+            let last = stem.rsplit('.').next().unwrap_or(stem);
+            !*test && !last.ends_with("Tests") && last != "Test"
+        })
+        .collect();
+    while let Some((path, _, references)) = shipping.pop() {
+        let folder = path.rsplit_once('/').map_or("", |(d, _)| d);
+        for reference in references.iter() {
+            let joined = std::path::Path::new(folder).join(reference);
+            let shown = crate::source::display_path(&crate::source::fold_dots(&joined));
+            let Some(found) = marked.get(&shown.to_lowercase()) else {
+                continue;
+            };
+            if out.insert(found.to_string())
+                && let Some(next) = projects.iter().find(|(p, _, _)| p == found)
+            {
+                shipping.push(next);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -425,5 +478,44 @@ mod tests {
         );
         let none = dotnet_test_project_files(projects[1..].iter().copied(), sources.into_iter());
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn a_test_marked_library_a_program_references_ships() {
+        let none: Vec<String> = Vec::new();
+        let flights = ["../Blocks/Blocks.csproj".to_string()];
+        let tests = ["../../src/Blocks/Blocks.csproj".to_string()];
+        let projects = [
+            ("/r/src/Blocks/Blocks.csproj", true, &none[..]),
+            ("/r/src/Flights/Flights.csproj", false, &flights[..]),
+            ("/r/tests/A.Tests/A.Tests.csproj", false, &tests[..]),
+        ];
+        let shipped = dotnet_shipped_projects(projects.iter().copied());
+        assert_eq!(
+            shipped.into_iter().collect::<Vec<_>>(),
+            ["/r/src/Blocks/Blocks.csproj"]
+        );
+        // Referenced by a project named as tests only: still test code.
+        let only_tests = dotnet_shipped_projects([projects[0], projects[2]].into_iter());
+        assert!(only_tests.is_empty());
+        // Through a marked helper a program references, in another case.
+        let helpers = ["../blocks/blocks.csproj".to_string()];
+        let api = ["../Helpers/Helpers.csproj".to_string()];
+        let chain = [
+            projects[0],
+            ("/r/src/Helpers/Helpers.csproj", true, &helpers[..]),
+            ("/r/src/Api/Api.csproj", false, &api[..]),
+        ];
+        let mut shipped: Vec<String> = dotnet_shipped_projects(chain.iter().copied())
+            .into_iter()
+            .collect();
+        shipped.sort();
+        assert_eq!(
+            shipped,
+            [
+                "/r/src/Blocks/Blocks.csproj",
+                "/r/src/Helpers/Helpers.csproj"
+            ]
+        );
     }
 }

@@ -8,11 +8,22 @@ use crate::{ScannedFile, extract};
 /// test modules (`#[cfg(test)] mod x;`) and the C# and F# files of a .NET
 /// test project (its `*.csproj` says so).
 pub(super) fn declared_test_files(files: &[ScannedFile]) -> std::collections::HashSet<String> {
-    let projects: Vec<(String, bool)> = files
+    let read: Vec<(String, bool, &[String])> = files
         .iter()
         .filter_map(|f| {
             let p = f.facts.build.as_ref()?.project.as_ref()?;
-            Some((f.source.display_path(), p.test))
+            Some((f.source.display_path(), p.test, p.references.as_slice()))
+        })
+        .collect();
+    // A test-marked library that a program references ships in it.
+    let shipped = extract::test_code::dotnet_shipped_projects(
+        read.iter().map(|(p, t, r)| (p.as_str(), *t, *r)),
+    );
+    let projects: Vec<(String, bool)> = read
+        .into_iter()
+        .map(|(p, t, _)| {
+            let test = t && !shipped.contains(&p);
+            (p, test)
         })
         .collect();
     let shown: Vec<String> = if projects.iter().any(|(_, t)| *t) {

@@ -608,3 +608,29 @@ fn aspire_db_context_retries_turned_off_in_appsettings() {
         ]
     );
 }
+
+/// A shared library that also holds its services' test helpers
+/// (references xunit's extensibility packages, Testcontainers,
+/// `Mvc.Testing`) is no test project when a program references it: its
+/// Polly retry is read and judged (booking-microservices' BuildingBlocks
+/// gave RL102 checked alone and nothing in the whole checkout).
+#[test]
+fn a_library_with_test_helpers_that_a_program_references_is_read() {
+    let path = common::root().join("testdata/graph/csharp-shared-test-helpers");
+    let (scan, findings) = common::run(&path, &["RL102"]);
+    let text = common::concise(&scan, &findings);
+    assert!(text.contains("Polly/Retries.cs"), "{text}");
+    // Without the program, only a test project references it: test code.
+    let t = tempfile::tempdir().unwrap();
+    for p in [
+        "src/Blocks/Blocks.csproj",
+        "src/Blocks/Polly/Retries.cs",
+        "tests/Flights.Tests/Flights.Tests.csproj",
+    ] {
+        let to = t.path().join(p);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(path.join(p), to).unwrap();
+    }
+    let (scan, findings) = common::run(t.path(), &["RL102"]);
+    assert_eq!(common::concise(&scan, &findings), "", "only tests use it");
+}

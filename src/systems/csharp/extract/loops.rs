@@ -425,14 +425,20 @@ struct Counter<'a> {
     down: bool,
 }
 
-/// A random draw: `Random.Shared.Next(..)`, `random.Next(..)`,
-/// `new Random().Next(..)`.
+/// A random draw: `Random.Shared.Next(..)`, a seeded `new Random(seed).Next(..)`.
 fn is_random(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     let t = ctx.text(c);
+    let on_random = |r: Node<'_>| ctx.text(r).contains("Random") || ctx.text(r).contains("random");
+    let drawn = || {
+        super::method(ctx, c).is_some_and(|(name, recv)| {
+            matches!(name, "Next" | "NextDouble" | "NextInt64") && recv.is_some_and(on_random)
+        })
+    };
     c.kind() == "invocation_expression"
         && (t.starts_with("Random.Shared.")
             || t.contains("random.Next")
-            || t.contains("Random().Next"))
+            || t.contains("Random().Next")
+            || drawn())
 }
 
 /// The wait: `Task.Delay(1000)` (milliseconds), `Task.Delay(TimeSpan..)`,

@@ -86,11 +86,14 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
     let mut p = RetryPolicy::new(System::PollyDelayFunction, anchor, attempts);
     p.name = Some(enclosing_name(ctx, call).unwrap_or_else(|| "Polly v7 policy".into()));
     // The sleep-duration lambda: the first one taking the attempt number.
+    // `Retry`'s lambdas are its `onRetry` callback, never a wait
+    // (`Retry(3, (exception, retryCount, context) => log(..))` retries at once).
+    let waits = name.starts_with("WaitAndRetry");
     let sleep = a
         .iter()
+        .filter(|(k, _)| k.is_none_or(|k| !k.starts_with("onRetry")))
         .map(|(_, n)| *n)
-        .find(|n| n.kind() == "lambda_expression");
-    let waits = name.starts_with("WaitAndRetry");
+        .find(|n| waits && n.kind() == "lambda_expression");
     let (delay, jitter, dspan) = match sleep.filter(|_| generated.is_none()) {
         Some(l) => {
             let read = (|| {

@@ -1,0 +1,5 @@
+namespace Blocks.TestBase;
+
+public class Fixture<TProgram> : WebApplicationFactory<TProgram> where TProgram : class
+{
+}
