@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prove the pre-commit hook works with the real pre-commit (from PyPI, in a
-# virtualenv under <target dir>/ci-tools): `pre-commit try-repo` of this repository
+# virtualenv under <target dir>/ci-tools): the hooks of this repository, installed
+# by pre-commit from its HEAD (uncommitted changes included), run
 # against a temporary git repository must fail on a bad file, pass on a
 # good one, and report only the files it is given. Also validates the
 # README's example .pre-commit-config.yaml. Fails loudly.
@@ -48,9 +49,34 @@ cp "$GOOD" "$WORK/payments/application.yml"
 printf 'select = ["RL203"]\n' > "$WORK/.retrylint.toml"
 git -C "$WORK" add .
 
-try() {
-  (cd "$WORK" && "$PC" try-repo "$ROOT" retrylint --verbose "$@")
+# `pre-commit try-repo` starts from an empty store each time, so each of
+# its runs cloned this repository to a new path and `cargo install`ed the
+# crate again (four release builds of it). Instead the hooks come from one
+# config at a fixed commit, installed once into PRE_COMMIT_HOME: this
+# repository's HEAD, or, with uncommitted changes, a commit of them in a
+# shadow clone (what try-repo does).
+REPO="$ROOT"
+if [ -n "$(git -C "$ROOT" status --porcelain)" ]; then
+  REPO="$WORK.shadow"
+  trap 'rm -rf "$WORK" "$WORK.shadow"' EXIT
+  git clone --quiet "$ROOT" "$REPO"
+  git -C "$ROOT" diff HEAD --binary | git -C "$REPO" apply --binary --allow-empty
+  (cd "$ROOT" && git ls-files --others --exclude-standard -z) \
+    | (cd "$ROOT" && xargs -0 -r cp --parents -t "$REPO")
+  git -C "$REPO" add -A
+  git -C "$REPO" commit --quiet -m "uncommitted changes"
+fi
+CONFIG="$(mktemp)"
+trap 'rm -rf "$WORK" "$WORK.shadow" "$CONFIG"' EXIT
+printf 'repos:\n-   repo: %s\n    rev: %s\n    hooks:\n    -   id: retrylint\n    -   id: retrylint-fix\n' \
+  "$REPO" "$(git -C "$REPO" rev-parse HEAD)" > "$CONFIG"
+
+hook() {
+  local id="$1"
+  shift
+  (cd "$WORK" && "$PC" run --config "$CONFIG" --verbose "$id" "$@")
 }
+try() { hook retrylint "$@"; }
 
 echo "-- a bad file must fail the hook"
 set +e
@@ -94,7 +120,7 @@ mkdir -p "$WORK/inventory"
 cp "$ROOT/testdata/fixes/RL203/resilience4j-yaml-kebab/before/application.yml" "$WORK/inventory/application.yml"
 git -C "$WORK" add inventory/application.yml
 set +e
-out="$(cd "$WORK" && "$PC" try-repo "$ROOT" retrylint-fix --verbose --files inventory/application.yml 2>&1)"
+out="$(hook retrylint-fix --files inventory/application.yml 2>&1)"
 code=$?
 set -e
 echo "$out"
