@@ -16,6 +16,7 @@ pub mod helm;
 pub mod http_method;
 pub mod kustomize;
 pub mod loop_calls;
+pub mod name_words;
 pub mod own_url;
 pub mod prop;
 pub mod status_test;

@@ -57,7 +57,7 @@ pub fn own_public_url(key: &str, value: &str) -> bool {
     if SHARED_PREFIXES.iter().any(|p| upper.starts_with(p)) {
         return !cluster_only(value);
     }
-    let words = words(key);
+    let words = super::name_words::name_words(key);
     let has = |w: &str| words.iter().any(|x| x == w);
     // `Cors__AllowedOrigins`, `HostSettings__SpaAllowedCorsOrigin`,
     // `CORS_ORIGINS`, `ALLOWED_ORIGINS`: who may call the app.
@@ -120,33 +120,6 @@ fn cluster_only(value: &str) -> bool {
             || host.ends_with(".svc")
             || host.ends_with(".svc.cluster.local")
             || host.ends_with(".cluster.local"))
-}
-
-/// The lower-case words of a name, split at `_`, `.`, `-`, `:` and
-/// capitals (`HostSettings__SwaggerRedirectUri` is `host settings
-/// swagger redirect uri`).
-fn words(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_ascii_alphanumeric() {
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_ascii_uppercase() && prev_lower && !word.is_empty() {
-            out.push(std::mem::take(&mut word));
-        }
-        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        word.push(c.to_ascii_lowercase());
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
 }
 
 #[cfg(test)]

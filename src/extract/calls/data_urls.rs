@@ -128,36 +128,15 @@ fn public_url(s: &str) -> bool {
         && !PRIVATE_SUFFIXES.contains(&last)
 }
 
-/// A name's words: split at `_`, `-`, `.` and before capitals, lower case.
-fn words(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    for c in name.chars() {
-        if matches!(c, '_' | '-' | '.') || (c.is_ascii_uppercase() && !word.is_empty()) {
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-            if matches!(c, '_' | '-' | '.') {
-                continue;
-            }
-        }
-        word.push(c.to_ascii_lowercase());
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
-}
-
 /// Whether a field or key name says data: it has words, none of them an
 /// address's.
 fn data_name(name: &str) -> bool {
-    let w = words(name);
+    let w = crate::extract::name_words::name_words(name);
     !w.is_empty() && !w.iter().any(|w| ADDRESS_WORDS.contains(&w.as_str()))
 }
 
 /// The identifier ending `before` (trimmed), and the text before it.
-fn trailing_ident(before: &str) -> (&str, &str) {
+pub(super) fn trailing_ident(before: &str) -> (&str, &str) {
     let before = before.trim_end();
     let len = before
         .chars()

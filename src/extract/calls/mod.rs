@@ -482,27 +482,8 @@ pub fn documentation_field(text: &str, start: usize) -> bool {
     if before.ends_with([':', '=', '!', '<', '>']) {
         return false;
     }
-    let before = before.trim_end();
-    let name_len = before
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .count();
-    let name = &before[before.len() - name_len..];
-    let mut words: Vec<String> = Vec::new();
-    let mut word = String::new();
-    for c in name.chars() {
-        if c == '_' || (c.is_ascii_uppercase() && !word.is_empty()) {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
-            if c == '_' {
-                continue;
-            }
-        }
-        word.push(c.to_ascii_lowercase());
-    }
-    words.push(word);
+    let (name, _) = data_urls::trailing_ident(before);
+    let words = crate::extract::name_words::name_words(name);
     words.iter().any(|w| DOC_FIELD_WORDS.contains(&w.as_str()))
 }
 
