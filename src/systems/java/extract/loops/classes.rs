@@ -117,16 +117,20 @@ fn project_calls(ctx: &Ctx<'_>, lp: Node<'_>) -> Vec<OpenCall> {
         if out.len() >= MAX_AROUND {
             break;
         }
-        if d.kind() != "method_invocation" {
+        // A call in a handler whose failure gives up is not what goes
+        // round (`remote.rs`).
+        if d.kind() != "method_invocation" || super::remote::given_up_in_handler(ctx, d, lp) {
             continue;
         }
         // A method of this class: read at link time in the whole file
-        // (here its body may be one the pruner skipped).
+        // (here its body may be one the pruner skipped); a server class's
+        // own methods are this process's server, not another's.
         let Some(o) = field(d, "object").filter(|o| o.kind() != "this") else {
             let class = ctx
                 .ancestor(d, &["class_declaration"])
                 .and_then(|c| field(c, "name"))
-                .map(|n| ctx.text(n).to_string());
+                .map(|n| ctx.text(n).to_string())
+                .filter(|c| !super::remote::server_class(c));
             let package = reach::package_of(ctx.src);
             if let Some(class) = class.filter(|_| !package.is_empty()) {
                 let c = OpenCall {

@@ -375,6 +375,9 @@ pub(super) fn method_evidence(ctx: &Ctx<'_>, m: Node<'_>) -> Option<String> {
 
 fn evidence_in(ctx: &Ctx<'_>, lp: Node<'_>, helper: bool) -> Option<String> {
     for d in ast::descendants(lp) {
+        if given_up_in_handler(ctx, d, lp) {
+            continue;
+        }
         let found = match d.kind() {
             "catch_clause" => catches::catch_types(ctx, d)
                 .into_iter()
@@ -427,6 +430,50 @@ fn evidence_in(ctx: &Ctx<'_>, lp: Node<'_>, helper: bool) -> Option<String> {
     None
 }
 
+/// A class named a server (`HttpServer`, `RpcServer`): this process's own,
+/// so its own methods (`bind()`, `closeChannels()`) reach no other one
+/// (asterixdb `HttpServer.recover`, stop 52).
+pub(super) fn server_class(name: &str) -> bool {
+    words(name).last().is_some_and(|w| w == "server")
+}
+
+/// A node in a catch handler of the loop, inside a try of its own whose
+/// every catch leaves (`catch (BlockExhausted e) { try { fresh =
+/// Supplier.send(..); } catch (IOException x) { throw new X(x); } }`): a
+/// step taken after the failure whose own failure gives up, so it is not
+/// what goes round (asterixdb `CachingTxnIdFactory.create`, stop 52). A
+/// bare `reconnect()` in a handler is not this: it is kept as evidence.
+pub(super) fn given_up_in_handler(ctx: &Ctx<'_>, d: Node<'_>, lp: Node<'_>) -> bool {
+    let mut n = d;
+    let mut own_try = false;
+    while let Some(p) = n.parent() {
+        if p.id() == lp.id() {
+            return false;
+        }
+        match p.kind() {
+            "try_statement" if !own_try && field(p, "body").is_some_and(|b| b.id() == n.id()) => {
+                let catches: Vec<Node<'_>> = ast::named_children(p)
+                    .into_iter()
+                    .filter(|c| c.kind() == "catch_clause")
+                    .collect();
+                own_try = !catches.is_empty()
+                    && catches.iter().all(|c| {
+                        field(*c, "body")
+                            .and_then(|b| ast::named_children(b).last().copied())
+                            .is_some_and(|l| super::helpers::leaves(ctx, l))
+                    });
+                if !own_try {
+                    return false;
+                }
+            }
+            "catch_clause" if own_try => return true,
+            _ => {}
+        }
+        n = p;
+    }
+    false
+}
+
 /// A variable named for a URL or a host.
 fn url_name(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
@@ -451,8 +498,8 @@ fn call_evidence(ctx: &Ctx<'_>, d: Node<'_>, lp: Node<'_>, helper: bool) -> Opti
         .filter(|o| o.kind() != "this")
     else {
         // A method of this class: its name, or the class's (a file
-        // system abstraction's own retry).
-        if remote_noun(own_class()) {
+        // system abstraction's own retry), unless it is a server.
+        if remote_noun(own_class()) && !server_class(own_class()) {
             return Some(format!(
                 "`{name}(..)` is a method of `{}`, a remote endpoint or store",
                 own_class()

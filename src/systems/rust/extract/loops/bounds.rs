@@ -157,7 +157,10 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 return true;
             }
             let t = crate::systems::rust::extract::squash(body_text);
-            t.contains(&format!("{name}+=1")) || t.contains(&format!("{name}={name}+1"))
+            t.contains(&format!("{name}+=1"))
+                || t.contains(&format!("{name}={name}+1"))
+                || t.contains(&format!("{name}.inc()"))
+                || t.contains(&format!("{name}.fetch_add(1,"))
         };
         let inc_at = |name: &str| -> Option<usize> {
             let b = spans.block(body);
@@ -573,6 +576,28 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
     }
 }
 
+/// A metrics or atomic counter read as a count (`retries.get()`,
+/// `n.load(Ordering::Relaxed)`), less its value at the start of the call
+/// (`retries.get() - first`): the counter's name. It is a count only where
+/// the loop bumps it (`retries.inc()`, `n.fetch_add(1, ..)`), which the
+/// caller's `incremented` checks (walrus `backup/service.rs`, stop 52).
+fn counter_read(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Sub(_)) => counter_read(&b.left),
+        Expr::Paren(p) => counter_read(&p.expr),
+        Expr::MethodCall(m)
+            if (m.method == "get" && m.args.is_empty())
+                || (m.method == "load" && m.args.len() == 1) =>
+        {
+            match &*m.receiver {
+                Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// A test of the clock: `start.elapsed() > timeout`, `Instant::now() >=
 /// deadline`.
 fn is_time_test(text: &str) -> bool {
@@ -624,7 +649,7 @@ pub(super) fn compare(e: &Expr) -> Option<(String, Cmp, &Expr, &Expr)> {
             }
             _ => None,
         },
-        _ => None,
+        _ => counter_read(e),
     };
     if let Some(n) = ident(&b.left)
         && !n.starts_with(PARAM)

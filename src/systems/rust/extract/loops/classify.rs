@@ -190,8 +190,12 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         }
         // A wait for a value to appear: the pass that goes round found
         // nothing yet (`Ok(None)`, `Err(NotFound)`), and the loop's own
-        // words are not a retry's.
-        if shape.awaits_value && !super::walks::retry_vocabulary(self.fname, spans.slice(span)) {
+        // words are not a retry's, or nothing else goes round (every other
+        // failure leaves: a `..._RETRY_INTERVAL` does not make it a retry).
+        if shape.awaits_value
+            && (shape.only_missing_round
+                || !super::walks::retry_vocabulary(self.fname, spans.slice(span)))
+        {
             return Err(Some(
                 "a wait for a value to appear: the pass that goes round is the one where the call found nothing yet (`Ok(None)`, an error named not found), and the loop's own names are a wait's, not a retry's".into(),
             ));

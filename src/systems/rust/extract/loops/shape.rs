@@ -57,6 +57,9 @@ pub(super) struct Shape {
     /// `Ok(None)` arm, an error named not found): a wait for a value to
     /// appear, unless the loop's own words are a retry's (`classify.rs`).
     pub awaits_value: bool,
+    /// Every failure that goes round is such a "not there yet" error: all
+    /// others leave, so the loop's words cannot make it a retry.
+    pub only_missing_round: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -99,6 +102,9 @@ struct W<'s> {
     capacity_round: bool,
     other_round: bool,
     awaits_value: bool,
+    /// Inside a failure arm naming a missing value; one went round.
+    missing: u32,
+    missing_round: bool,
 }
 
 impl W<'_> {
@@ -149,7 +155,9 @@ impl W<'_> {
     fn err_path(&mut self, goes_round: bool) {
         let goes_round = goes_round && self.in_return == 0;
         if goes_round {
-            if self.capacity > 0 {
+            if self.missing > 0 {
+                self.missing_round = true;
+            } else if self.capacity > 0 {
                 self.capacity_round = true;
             } else {
                 self.other_round = true;
@@ -452,7 +460,9 @@ impl<'a> Visit<'a> for W<'_> {
                     {
                         self.polls = true;
                     }
-                    if eintr(self.spans, &arm.pat) {
+                    if eintr(self.spans, &arm.pat)
+                        || inner.is_some_and(super::shape_words::cancelled_variant)
+                    {
                         // Read again at once after `EINTR`: not a failure.
                         let c = self.ctx;
                         self.with(c, |w| w.visit_expr(&arm.body));
@@ -464,18 +474,19 @@ impl<'a> Visit<'a> for W<'_> {
                         self.classified = true;
                     }
                     // `Err(KeyNotFound(_)) => sleep`: not there yet.
-                    if self.nested == 0
-                        && (inner.is_some_and(|p| super::shape_words::names_missing(self.spans, p))
+                    let missing = self.nested == 0
+                        && (inner
+                            .is_some_and(|p| super::shape_words::names_missing(self.spans, p))
                             || matches!(&arm.pat, Pat::Guard(g)
                                 if super::shape_words::guard_names_missing(self.spans.text(&*g.guard))))
-                        && !leaves(&arm.body)
-                    {
-                        self.awaits_value = true;
-                    }
+                        && !leaves(&arm.body);
+                    self.awaits_value |= missing;
                     let cap = super::shape_words::capacity_arm(self.spans, &arm.pat, &arm.body);
                     self.capacity += u32::from(cap);
+                    self.missing += u32::from(missing);
                     self.err_path(goes_round(&arm.body));
                     self.capacity -= u32::from(cap);
+                    self.missing -= u32::from(missing);
                     if let Some(Pat::Ident(i)) = inner {
                         self.err_names.push(i.ident.to_string());
                     }
@@ -700,6 +711,8 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
         capacity_round: false,
         other_round: false,
         awaits_value: false,
+        missing: 0,
+        missing_round: false,
     };
     // `while let Err(e) = op().await { .. }`: the body is the failure path
     // and the call's success ends the loop.
@@ -765,5 +778,6 @@ pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Sha
             && !err_cond,
         capacity_wait: w.capacity_round && !w.other_round,
         awaits_value: w.awaits_value,
+        only_missing_round: w.missing_round && !w.other_round,
     }
 }

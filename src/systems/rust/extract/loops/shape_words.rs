@@ -108,6 +108,24 @@ pub(super) fn not_yet_variant(name: &str) -> bool {
         .any(|p| p[0] == "not" && matches!(p[1].as_str(), "yet" | "ready"))
 }
 
+/// A failure variant saying the attempt was called off, not that it failed
+/// (`DialCancelled`, `Canceled`, `Interrupted`: another dial won a
+/// tie-break, the caller dropped it): going round on it alone is no retry
+/// of a failure, like `EINTR` (tari `outbound.rs`, stop 52).
+pub(super) fn cancelled_variant(p: &Pat) -> bool {
+    let path = match p {
+        Pat::Path(p) => &p.path,
+        Pat::TupleStruct(t) => &t.path,
+        Pat::Struct(s) => &s.path,
+        _ => return false,
+    };
+    path.segments.last().is_some_and(|s| {
+        camel_words(&s.ident.to_string())
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "cancelled" | "canceled" | "interrupted"))
+    })
+}
+
 /// An error pattern naming a value that is missing (`KeyNotFound(_)`,
 /// `Error::NotFound`, `NoSuchKey`): a pass that goes round on it waits for
 /// the value to appear.
