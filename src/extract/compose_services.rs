@@ -142,6 +142,10 @@ fn compose_with(
         }
         facts.services.push(decl);
         let written = s.value.get("environment");
+        // The service's entries, for a host's port beside it
+        // (`env_protocol::from_ports`).
+        let before = facts.edges.len();
+        let mut pairs: Vec<(String, String)> = Vec::new();
         // `env_file` entries, unless `environment` sets the same variable.
         if let Some(e) = env {
             let set: Vec<String> = written.map_or_else(Vec::new, |w| {
@@ -158,6 +162,7 @@ fn compose_with(
             for (path, span) in env_file_paths(s.value) {
                 for (k, v) in e.env_files.get(&path).into_iter().flatten() {
                     if !set.contains(k) {
+                        pairs.push((k.clone(), v.clone()));
                         let before = facts.edges.len();
                         push_edge(s.key, k, v, span, facts);
                         for edge in facts.edges.iter_mut().skip(before) {
@@ -180,17 +185,20 @@ fn compose_with(
             }
         }
         let Some(env_entries) = written else {
+            super::env_protocol::from_ports(facts, before, &pairs);
             continue;
         };
         if env_entries.is_map() {
             for e in env_entries.entries() {
                 if let Some(v) = e.value.as_str() {
+                    pairs.push((e.key.to_string(), value(v).to_string()));
                     push_edge(s.key, e.key, &value(v), e.value.span(), facts);
                     mark_compose(facts);
                 } else if let Some(v) = env.and_then(|x| x.vars.get(e.key))
                     && e.value.is_null()
                 {
                     // `CART_ADDR:` with no value: from `.env`.
+                    pairs.push((e.key.to_string(), v.to_string()));
                     push_edge(s.key, e.key, v, e.key_span, facts);
                     mark_compose(facts);
                 }
@@ -202,6 +210,7 @@ fn compose_with(
                     // `- CART_ADDR`: the value comes from the shell or `.env`.
                     let k = text.trim();
                     if let Some(v) = env.and_then(|e| e.vars.get(k)) {
+                        pairs.push((k.to_string(), v.to_string()));
                         push_edge(s.key, k, v, item.span(), facts);
                         mark_compose(facts);
                     } else if super::calls::url_key(k) {
@@ -214,10 +223,12 @@ fn compose_with(
                 };
                 let offset = item.span().start + if item.is_quoted() { 1 } else { 0 } + k.len() + 1;
                 let span = crate::source::Span::new(offset, offset + v.len());
+                pairs.push((k.trim().to_string(), value(v).to_string()));
                 push_edge(s.key, k, &value(v), span, facts);
                 mark_compose(facts);
             }
         }
+        super::env_protocol::from_ports(facts, before, &pairs);
     }
     // Span exporters its tracing switches leave unbuilt make no call.
     for s in services.entries() {

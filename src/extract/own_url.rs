@@ -46,6 +46,12 @@ const BACK_WORDS: &[&str] = &["redirect", "callback", "return"];
 /// service called (`ORDERS_BASE_URL`, `API_ROOT_URL`, `CYPRESS_BASE_URL`).
 const OWN_BASE_WORDS: &[&str] = &["app", "application", "site", "my"];
 
+/// Prefixes of a server's own options whose `hostname` is the address the
+/// server is exposed at: Keycloak's `KC_` (its `hostname` option, env
+/// `KC_HOSTNAME`: "Address at which is the server exposed",
+/// keycloak.org/server/hostname, "Relevant options").
+const OWN_HOSTNAME_PREFIXES: &[&str] = &["kc"];
+
 /// Whether the variable or configuration key `key`, holding `value`, holds
 /// the app's own public address, a browser's target or the origins
 /// allowed to call it.
@@ -63,6 +69,19 @@ pub fn own_public_url(key: &str, value: &str) -> bool {
     // `CORS_ORIGINS`, `ALLOWED_ORIGINS`: who may call the app.
     if has("cors") || ((has("origin") || has("origins")) && (has("allowed") || has("allow"))) {
         return true;
+    }
+    // `HOSTNAME`, `PUBLIC_HOSTNAME`, `APP_HOSTNAME`, `KC_HOSTNAME`: the
+    // name the app itself is reached by, not a host it calls
+    // (`ORDER_QUEUE_HOSTNAME` is one).
+    if let Some(before) = words
+        .strip_suffix(&["hostname".to_string()])
+        .or_else(|| words.strip_suffix(&["host".to_string(), "name".to_string()]))
+    {
+        return before.iter().all(|w| {
+            OWN_WORDS.contains(&w.as_str())
+                || OWN_BASE_WORDS.contains(&w.as_str())
+                || OWN_HOSTNAME_PREFIXES.contains(&w.as_str())
+        });
     }
     // The address words end the name (`..._URL`, `...Uri`, `..._URLS`).
     let Some(at) = words
@@ -154,6 +173,11 @@ mod tests {
             "CORS_ORIGINS",
             "ALLOWED_ORIGINS",
             "app.cors.allowed-origins",
+            "HOSTNAME",
+            "PUBLIC_HOSTNAME",
+            "APP_HOSTNAME",
+            "KC_HOSTNAME",
+            "publicHostName",
         ] {
             assert!(own_public_url(k, PUBLIC), "{k}");
         }
@@ -177,6 +201,9 @@ mod tests {
             "REDIS_ADDR",
             "ORIGIN_URL",
             "ROOT_PASSWORD",
+            "ORDER_QUEUE_HOSTNAME",
+            "DB_HOSTNAME",
+            "KC_DB_URL_HOST",
         ] {
             assert!(!own_public_url(k, PUBLIC), "{k}");
         }

@@ -25,6 +25,10 @@ pub(crate) const WORKLOADS: &[&str] = &[
 const ENV_SUFFIXES: &[&str] = &[
     "_URL",
     "_HOST",
+    // `ORDER_QUEUE_HOSTNAME: rabbitmq` (Azure-Samples/aks-store-demo
+    // 7ce10c51 `aks-store-all-in-one.yaml`); the app's own name
+    // (`KC_HOSTNAME`, `PUBLIC_HOSTNAME`) is left out by `own_url`.
+    "_HOSTNAME",
     "_ADDR",
     "_ADDRESS",
     "_URI",
@@ -165,11 +169,17 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                 if let Some(env) = c.get("env") {
                     super::tracing::env_list_switches(env, &mut switches);
                 }
+                // The list's entries, for a host's port beside it.
+                let before = facts.edges.len();
+                let mut pairs: Vec<(String, String)> = Vec::new();
                 for env in c.get("env").map(|e| e.items()).unwrap_or_default() {
                     let Some(k) = env.get("name").and_then(|n| n.as_str()) else {
                         continue;
                     };
                     if let Some(v) = env.get("value") {
+                        if let Some(text) = v.as_str() {
+                            pairs.push((k.to_string(), text.to_string()));
+                        }
                         env_edge(&id, k, v, facts);
                     } else if let Some(r) = env.path(&["valueFrom", "configMapKeyRef"])
                         && let (Some(map), Some(key)) = (
@@ -188,6 +198,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                         facts.unresolved.push(u);
                     }
                 }
+                super::env_protocol::from_ports(facts, before, &pairs);
                 // `envFrom: - configMapRef:` takes every key of the
                 // ConfigMap; which are addresses is known only from it.
                 for from in c.get("envFrom").map(|e| e.items()).unwrap_or_default() {
@@ -584,7 +595,10 @@ pub fn push_edge(
     // The value says what the client speaks (`postgresql://`, a
     // well-known port), wherever the edge is shown: an `envFrom` entry
     // holds no value to read it from again.
-    let protocol = crate::model::calls::Protocol::of_target(value);
+    // The entry's name may say it where the value does not
+    // (`GRPC_PRODUCT_HOST: product`).
+    let protocol = crate::model::calls::Protocol::of_target(value)
+        .or_else(|| super::env_protocol::of_key(key));
     facts.edges.push(edge(host, span, protocol, via));
 }
 

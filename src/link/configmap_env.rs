@@ -157,12 +157,17 @@ fn all_keys(
     let mut keys: Vec<&String> = decls.iter().flat_map(|d| d.keys()).collect();
     keys.sort();
     keys.dedup();
+    // The map's entries, for a host's port beside it
+    // (`ORDER_QUEUE_PORT: "5672"` beside `ORDER_QUEUE_HOSTNAME`).
+    let before = facts.edges.len();
+    let mut pairs: Vec<(String, String)> = Vec::new();
     for key in keys {
         let mut values: Vec<&String> = decls.iter().filter_map(|d| d.get(key)).collect();
         values.sort();
         values.dedup();
         let [v] = values.as_slice() else { continue };
         let env = format!("{prefix}{key}");
+        pairs.push((env.clone(), (*v).clone()));
         let before = facts.edges.len();
         push_edge(caller, &env, v, span, facts);
         if let Some(e) = facts.edges.get_mut(before) {
@@ -174,6 +179,7 @@ fn all_keys(
             e.via = format!("env `{env}` from ConfigMap `{map}`{mark}{WHOLE_MAP_VIA}");
         }
     }
+    crate::extract::env_protocol::from_ports(facts, before, &pairs);
 }
 
 /// Each declaration's keys whose value is an address, or this machine

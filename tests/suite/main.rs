@@ -18,6 +18,7 @@ mod csharp_graph;
 mod csharp_yarp;
 mod deployed_graph;
 mod edges;
+mod env_protocols;
 mod fixes;
 mod fixes_prop;
 mod format_suites;

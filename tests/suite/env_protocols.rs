@@ -1,0 +1,46 @@
+//! What an environment entry's call speaks when its value names a host
+//! and nothing else (issue 17, stop 52): a `*_HOSTNAME` entry is an
+//! address, the port entry beside a host (`<stem>_PORT`) and a protocol
+//! word in the entry's name say the protocol, and the app's own hostname
+//! (`KC_HOSTNAME`, `PUBLIC_HOSTNAME`) is no call. The fixture's README
+//! works the edges out by hand.
+
+use crate::common;
+
+use common::graph::build;
+use retrylint::graph::Graph;
+
+/// `from -> to protocol xN`, sorted.
+fn protocol_edges(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {} x{}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.protocol.label(),
+                e.factor()
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_hosts_port_entry_and_name_say_its_protocol() {
+    let (_, g) = build("testdata/graph/env-host-port-protocol");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "cart -> pricing unknown x1",
+            "cart -> sessions Redis x1",
+            "counter -> db SQL x1",
+            "orders -> queue AMQP x1",
+            "proxy -> counter gRPC x1",
+            "proxy -> product gRPC x1",
+        ]
+    );
+}
