@@ -299,6 +299,12 @@ impl Cache {
         self.dir.is_some()
     }
 
+    /// Its folder and build salt, for a link step that keeps its own
+    /// result beside the facts (`link::kustomize`'s memo).
+    pub fn place(&self) -> Option<(PathBuf, u64)> {
+        self.dir.clone().map(|d| (d, self.salt))
+    }
+
     /// The key of a file: what the extractor is given, with the path
     /// relative to the scanned root the file was found under (`relative`,
     /// `/`-separated), so that a cache restored into another checkout path
@@ -518,7 +524,7 @@ fn scanned_folder(roots: &[PathBuf]) -> Option<PathBuf> {
 }
 
 /// Make the folder, keeping it out of git and out of retrylint's own walk.
-fn prepare(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn prepare(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     if std::fs::symlink_metadata(dir)?.file_type().is_symlink() {
         return Err(std::io::Error::other("the cache folder is a symbolic link"));
@@ -547,7 +553,7 @@ fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Write `bytes` to a temporary file beside `path` and rename it over
 /// `path`: a reader sees the old file or the new one, never half of one.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     // Unique per process and per write, so that concurrent writers never
     // share a temporary file.
     static WRITES: AtomicUsize = AtomicUsize::new(0);

@@ -81,17 +81,16 @@ pub struct Scan {
     /// The working directory the files' paths are shown relative to
     /// ([`Settings::cwd`]); `None`: as given.
     pub cwd: Option<PathBuf>,
-    /// What the walk saw, which the link stage asks instead of the disk
-    /// ([`discover::Tree`]); `None` (a scan of texts in memory, the
-    /// language server's copies): the disk.
+    /// What the walk saw, which the link stage asks instead of the disk ([`discover::Tree`]);
+    /// `None` (a scan of texts in memory, the language server's copies): the disk.
     pub tree: Option<std::sync::Arc<discover::Tree>>,
-    /// The C# facts of the `.cs` files read and not kept (no call, no
-    /// retry), by path as the link stage joins it (the working directory
-    /// joined to a relative path): the link stage reads no C# file
-    /// ([`model::csharp_source`]). `None` (the language server's copies,
-    /// a scan of texts in memory): not collected, such files are read
-    /// from disk.
+    /// The C# facts of the `.cs` files read and not kept (no call, no retry), by path as the
+    /// link stage joins it (the working directory joined to a relative path): the link stage
+    /// reads no C# file ([`model::csharp_source`]). `None` (the language server's copies, a
+    /// scan of texts in memory): not collected, such files are read from disk.
     pub csharp: Option<std::sync::Arc<model::csharp_source::Sources>>,
+    /// Where link steps keep results between runs ([`cache::Cache::place`]); `None`: no cache.
+    pub cache_place: Option<(PathBuf, u64)>,
 }
 
 impl Scan {
@@ -189,6 +188,7 @@ pub fn read_unlinked(
     let cwd = settings.cwd.as_deref();
     let mut scan = Scan {
         cwd: settings.cwd.clone(),
+        cache_place: cache.place(),
         tree: Some(std::sync::Arc::new(discover::Tree::new(
             roots,
             walk.files.iter().map(|c| c.path.as_path()),
@@ -375,7 +375,8 @@ pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
             }
         })
     };
-    let disk = link::Disk::new(scan.tree.as_deref()).with_csharp(scan.csharp.as_deref());
+    let (tree, csharp) = (scan.tree.as_deref(), scan.csharp.as_deref());
+    let disk = link::Disk::of(tree, csharp, scan.cache_place.as_ref());
     if let Err(stop) = guard::run(guard::budget(guard::STAGE_BUDGET), || {
         guard::inject("link");
         link::all_in(files, roots, cwd, disk)

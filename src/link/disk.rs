@@ -16,6 +16,9 @@ pub struct Disk<'a> {
     tree: Option<&'a Tree>,
     /// The C# facts of the files the scan did not keep (`Scan::csharp`).
     csharp: Option<&'a crate::model::csharp_source::Sources>,
+    /// The facts cache's folder and build salt (`Scan::cache_place`),
+    /// where a link step may keep its result between runs.
+    memo: Option<&'a (std::path::PathBuf, u64)>,
 }
 
 impl<'a> Disk<'a> {
@@ -25,6 +28,7 @@ impl<'a> Disk<'a> {
         Disk {
             tree: tree.filter(|_| !off),
             csharp: None,
+            memo: None,
         }
     }
 
@@ -32,6 +36,25 @@ impl<'a> Disk<'a> {
     /// from `csharp` rather than by reading them.
     pub fn with_csharp(self, csharp: Option<&'a crate::model::csharp_source::Sources>) -> Self {
         Disk { csharp, ..self }
+    }
+
+    /// [`Disk::new`] with the C# facts of [`Disk::with_csharp`], letting
+    /// link steps keep their results in the facts cache's folder (with
+    /// its build salt: `Scan::cache_place`).
+    pub fn of(
+        tree: Option<&'a Tree>,
+        csharp: Option<&'a crate::model::csharp_source::Sources>,
+        memo: Option<&'a (std::path::PathBuf, u64)>,
+    ) -> Self {
+        Disk {
+            memo,
+            ..Disk::new(tree).with_csharp(csharp)
+        }
+    }
+
+    /// The facts cache's folder and build salt, if the run has a cache.
+    pub fn memo(&self) -> Option<&'a (std::path::PathBuf, u64)> {
+        self.memo
     }
 
     /// The C# facts of every file the scan did not keep, with its path.
@@ -48,6 +71,7 @@ impl<'a> Disk<'a> {
         Disk {
             tree: None,
             csharp: None,
+            memo: None,
         }
     }
 

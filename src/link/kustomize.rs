@@ -40,6 +40,9 @@ struct Files<'a> {
     parsed: HashMap<usize, Vec<kustomize::Resource>>,
     /// Each kustomization another one includes, built once per scan.
     built: HashMap<usize, kustomize::Built>,
+    /// Each file read from disk (or not found there), with the hash of
+    /// its text, for the kept result (`memo`).
+    reads: Vec<(PathBuf, Option<u64>)>,
 }
 
 impl Files<'_> {
@@ -60,7 +63,13 @@ impl Loader for Files<'_> {
         if self.missing.contains(&path) || self.extra.len() >= MAX_READ {
             return None;
         }
-        let Some(text) = self.disk.read(&path, MAX_FILE) else {
+        let read = self.disk.read(&path, MAX_FILE);
+        self.reads.push((
+            path.clone(),
+            read.as_ref()
+                .map(|t| xxhash_rust::xxh3::xxh3_64(t.as_bytes())),
+        ));
+        let Some(text) = read else {
             self.missing.insert(path);
             return None;
         };
@@ -140,7 +149,41 @@ impl Files<'_> {
     }
 }
 
+/// Build the overlays, or take what a previous run with the same inputs
+/// kept of their result (`memo`), when the run has a cache.
 pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: super::Disk<'_>) {
+    if !files
+        .iter()
+        .any(|f| f.facts.extractors.contains(&kustomize::CLAIM))
+    {
+        return;
+    }
+    let Some((dir, salt)) = disk.memo() else {
+        overlays(files, cwd, disk);
+        return;
+    };
+    let Some(before) = memo::before(files, cwd, *salt) else {
+        overlays(files, cwd, disk);
+        return;
+    };
+    if let Some(changed) = memo::load(dir, &before, files, disk) {
+        memo::apply(files, changed);
+        return;
+    }
+    let reads = overlays(files, cwd, disk);
+    // A step the clock cut short is not kept.
+    if !crate::guard::expired() {
+        memo::save(dir, &before, files, reads);
+    }
+}
+
+/// Build the overlays; the files read from disk for them, with the hash
+/// of each one's text.
+fn overlays(
+    files: &mut [ScannedFile],
+    cwd: Option<&Path>,
+    disk: super::Disk<'_>,
+) -> Vec<(PathBuf, Option<u64>)> {
     let full = |f: &ScannedFile| -> PathBuf {
         normal(&match cwd {
             Some(c) if f.source.path.is_relative() => c.join(&f.source.path),
@@ -151,7 +194,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
         .filter(|&i| files[i].facts.extractors.contains(&kustomize::CLAIM))
         .collect();
     if kfiles.is_empty() {
-        return;
+        return Vec::new();
     }
     // The overlays: kustomizations no other one names. A `Component` is
     // no overlay: it is built only inside the kustomization that names
@@ -178,6 +221,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
     // The scanned files whose resources an overlay that moves them
     // deploys (each is read through the overlays, not alone).
     let mut deployed: std::collections::HashSet<usize> = Default::default();
+    let reads;
     {
         let mut l = Files {
             files,
@@ -188,6 +232,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             blanked: HashMap::new(),
             parsed: HashMap::new(),
             built: HashMap::new(),
+            reads: Vec::new(),
         };
         for &root in &roots {
             let p = full(&files[root]);
@@ -252,6 +297,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             }
             variants(&l, &b, &w, facts, &overlay, cwd, &mut added);
         }
+        reads = std::mem::take(&mut l.reads);
     }
     deploy(files, decls, &deployed);
     for &f in &replaced {
@@ -285,6 +331,7 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
             }
         }
     }
+    reads
 }
 
 /// The workloads and Services the overlays render from each scanned
@@ -536,6 +583,7 @@ fn variants(
     }
 }
 
+mod memo;
 mod quiet;
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ mod graph;
 mod graph_mesh;
 mod guards;
 mod incidents;
+mod kustomize_memo;
 mod layering;
 mod link_tree;
 mod monorepo;

@@ -138,6 +138,7 @@ fn loader(files: &[ScannedFile]) -> Files<'_> {
         blanked: HashMap::new(),
         parsed: HashMap::new(),
         built: HashMap::new(),
+        reads: Vec::new(),
         disk: super::super::Disk::direct(),
     }
 }
