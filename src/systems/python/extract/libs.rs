@@ -267,6 +267,16 @@ pub fn extract<'a>(
                     {
                         p.name = Some(format!("{} on {f}", p.system.label()));
                     }
+                    // `raise_for_status()` in the body: its 4xx and 5xx
+                    // go round when the library retries its error.
+                    let statuses = super::loops::raised_in_body(ctx, body, &p.retry_on.value);
+                    if !statuses.is_empty() {
+                        p.retry_on = crate::extract::status_test::listed_with(
+                            p.retry_on.clone(),
+                            &statuses,
+                            "Exception",
+                        );
+                    }
                     let per_call = !matches!(&p.system, System::PythonLib(l) if l == "celery" || l == "dramatiq");
                     scopes.push(RetryScope {
                         policy: i,

@@ -19,6 +19,7 @@ mod delays;
 mod shapes;
 #[path = "statuses.rs"]
 mod statuses;
+pub(super) use statuses::raised_in_body;
 
 /// `for _ in range(n):` / `while ...:` around a `try`/`except` that leaves
 /// the loop on success (`return` or `break`): a retry loop.
@@ -215,12 +216,15 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
         p.name = super::enclosing_function(ctx, n).map(|(f, _)| format!("retry loop in {f}"));
         let (delay, jitter) = match sleeps.first() {
             None => (Delay::None, Jitter::None),
-            Some(s) => sleep_delay(
-                ctx,
-                *s,
-                field(n, "left").map(|l| ctx.text(l)),
-                range_start(ctx, n),
-            ),
+            Some(s) => match while_counter(ctx, n, &own, *s) {
+                Some((v, start)) => sleep_delay(ctx, *s, Some(v), Some(start)),
+                None => sleep_delay(
+                    ctx,
+                    *s,
+                    field(n, "left").map(|l| ctx.text(l)),
+                    range_start(ctx, n),
+                ),
+            },
         };
         let (delay, jitter) = match (&listed, sleeps.first()) {
             (Some(w), Some(s)) if delays::sleeps_element(ctx, *s, w) => {
@@ -371,6 +375,51 @@ fn range_start(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
         [a, ..] => eval::number(ctx, *a),
         _ => None,
     }
+}
+
+/// A `while` loop's counter and its value at the wait `sleep`: a name the
+/// condition compares (`while attempt <= self.retry_attempts`), bound to a
+/// number before the loop (`attempt = 0`) and raised by one in the loop
+/// (`attempt += 1`); one more than that number when the loop counts before
+/// it waits. haystack `link_content.py` (c7cb46c0) waits
+/// `min(2 * 2 ** (attempt - 1), 10)` after `attempt += 1`: 2, 4, 8, 10 s.
+fn while_counter<'a>(
+    ctx: &Ctx<'a>,
+    n: Node<'_>,
+    own: &[Node<'_>],
+    sleep: Node<'_>,
+) -> Option<(&'a str, f64)> {
+    if n.kind() != "while_statement" {
+        return None;
+    }
+    let cond = field(n, "condition").filter(|c| c.kind() == "comparison_operator")?;
+    let names: Vec<Node<'_>> = named_children(cond)
+        .into_iter()
+        .filter(|c| c.kind() == "identifier")
+        .collect();
+    names.iter().find_map(|&v| {
+        let name = ctx.text(v);
+        let steps: Vec<Node<'_>> = own
+            .iter()
+            .copied()
+            .filter(|a| {
+                a.kind() == "augmented_assignment"
+                    && field(*a, "left").is_some_and(|l| ctx.text(l) == name)
+            })
+            .collect();
+        // One step of one: `+= 1` once in the loop's own statements.
+        let [step] = steps.as_slice() else {
+            return None;
+        };
+        let by_one = field(*step, "operator").is_some_and(|o| ctx.text(o) == "+=")
+            && field(*step, "right").and_then(|r| eval::number(ctx, r)) == Some(1.0);
+        if !by_one {
+            return None;
+        }
+        let first = eval::number(ctx, v)?;
+        let counted = step.start_byte() < sleep.start_byte();
+        Some((name, if counted { first + 1.0 } else { first }))
+    })
 }
 
 /// A wait written in the loop variable (`2 ** (i - 1)`, `0.5 * 2 ** i`,

@@ -172,3 +172,91 @@ pub(super) fn retried(
     }
     status_test::retried(&tests)
 }
+
+/// The statuses a retry library retries through `raise_for_status()` in
+/// the function it wraps (`@retry(retry=retry_if_exception_type(
+/// httpx.HTTPStatusError))`): the call raises for every 4xx and 5xx, and
+/// the library goes round when what it retries (`on`) takes that error.
+/// Not a call inside a `try` of the body, whose `except` handles it, nor
+/// one of a nested function. Empty when there is none.
+pub(in super::super) fn raised_in_body(
+    ctx: &Ctx<'_>,
+    body: Node<'_>,
+    on: &crate::model::RetryOn,
+) -> Vec<(Statuses, Span)> {
+    use crate::model::{Condition, RetryOn};
+    let takes = match on {
+        RetryOn::AllErrors => true,
+        RetryOn::Listed { conditions } => conditions.iter().any(|c| {
+            matches!(&c.value, Condition::Exception(e)
+                if STATUS_ERRORS.contains(&e.rsplit('.').next().unwrap_or(e)))
+        }),
+        RetryOn::Nothing | RetryOn::Unknown => false,
+    };
+    if !takes {
+        return Vec::new();
+    }
+    let handled = |c: Node<'_>| {
+        let mut cur = c.parent();
+        while let Some(p) = cur {
+            if p.id() == body.id() {
+                return false;
+            }
+            if matches!(
+                p.kind(),
+                "try_statement" | "function_definition" | "lambda" | "class_definition"
+            ) {
+                return true;
+            }
+            cur = p.parent();
+        }
+        true
+    };
+    // Each call under a status test (haystack's `if res.status_code in
+    // status_codes_to_retry: res.raise_for_status()`) raises for the
+    // statuses that test lets through; under any other condition, not
+    // known here.
+    let holds_at = |call: Node<'_>| {
+        let mut holds = Statuses::range(400, 599);
+        let mut cur = call.parent();
+        while let Some(p) = cur.filter(|p| p.id() != body.id()) {
+            match p.kind() {
+                "if_statement" | "elif_clause" => {
+                    let in_then = field(p, "consequence").is_some_and(|t| {
+                        t.start_byte() <= call.start_byte() && call.end_byte() <= t.end_byte()
+                    });
+                    let test =
+                        field(p, "condition").and_then(|c| status_test::holds_for(ctx.text(c)));
+                    match test {
+                        Some(t) if in_then => holds = holds.intersect(&t),
+                        _ => return None,
+                    }
+                }
+                "else_clause"
+                | "while_statement"
+                | "conditional_expression"
+                | "match_statement" => return None,
+                _ => {}
+            }
+            cur = p.parent();
+        }
+        Some(holds)
+    };
+    let tests: Vec<Test> = ctx
+        .subtree(body)
+        .iter()
+        .copied()
+        .filter(|c| {
+            c.kind() == "call" && ctx.text(*c).ends_with("raise_for_status()") && !handled(*c)
+        })
+        .filter_map(|call| {
+            Some(Test {
+                holds: holds_at(call)?,
+                then_round: true,
+                else_round: None,
+                at: span(call),
+            })
+        })
+        .collect();
+    status_test::retried(&tests)
+}

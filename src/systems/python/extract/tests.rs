@@ -293,6 +293,43 @@ fn a_wait_in_the_loop_variable_is_read_at_the_variables_first_values() {
     );
 }
 
+/// A `while` loop's counter (`attempt += 1` in the loop, `attempt = 0`
+/// before it) is its variable: haystack's `link_content.py` waits
+/// `min(2 * 2 ** (attempt - 1), 10)` after counting the failure, 2, 4,
+/// 8, then 10 s, not the fixed second its value before the loop gives.
+#[test]
+fn a_while_loops_counter_is_its_variable_in_the_wait() {
+    let wait = |pre: &str, post: &str, wait: &str| {
+        only(&format!(
+            "import time, requests\n\ndef f(url, n=3):\n    attempt = 0\n    while attempt <= n:\n        try:\n            return requests.get(url, timeout=2)\n        except requests.ConnectionError:\n            {pre}\n            time.sleep({wait})\n            {post}\n"
+        ))
+        .delay
+        .value
+    };
+    let exp = |base_ms: u64, cap: Option<u64>| Delay::Exponential {
+        base: Duration::from_millis(base_ms),
+        multiplier: 2.0,
+        cap: cap.map(Duration::from_secs),
+    };
+    // Counted before the wait: the first wait is at `attempt == 1`.
+    assert_eq!(
+        wait("attempt += 1", "pass", "min(2 * 2 ** (attempt - 1), 10)"),
+        exp(2000, Some(10))
+    );
+    // Counted after it: at `attempt == 0`.
+    assert_eq!(
+        wait("pass", "attempt += 1", "2 ** attempt"),
+        exp(1000, None)
+    );
+    // A counter that is not the one the condition tests is no variable.
+    assert_eq!(
+        wait("pass", "other = 1", "2 ** attempt"),
+        Delay::Fixed {
+            delay: Duration::from_secs(1)
+        }
+    );
+}
+
 /// `os.environ.get("X") or "default"` reads as `os.getenv("X",
 /// "default")` does: the variable is the call's target, the fallback's
 /// host its default where no workload sets it.
