@@ -144,7 +144,7 @@ fn compose_with(
         let written = s.value.get("environment");
         // The service's entries, for a host's port beside it
         // (`env_protocol::from_ports`).
-        let before = facts.edges.len();
+        let first = facts.edges.len();
         let mut pairs: Vec<(String, String)> = Vec::new();
         // `env_file` entries, unless `environment` sets the same variable.
         if let Some(e) = env {
@@ -185,7 +185,7 @@ fn compose_with(
             }
         }
         let Some(env_entries) = written else {
-            super::env_protocol::from_ports(facts, before, &pairs);
+            super::env_protocol::from_ports(facts, first, &pairs);
             continue;
         };
         if env_entries.is_map() {
@@ -228,7 +228,7 @@ fn compose_with(
                 mark_compose(facts);
             }
         }
-        super::env_protocol::from_ports(facts, before, &pairs);
+        super::env_protocol::from_ports(facts, first, &pairs);
     }
     // Span exporters its tracing switches leave unbuilt make no call.
     for s in services.entries() {

@@ -159,7 +159,7 @@ fn all_keys(
     keys.dedup();
     // The map's entries, for a host's port beside it
     // (`ORDER_QUEUE_PORT: "5672"` beside `ORDER_QUEUE_HOSTNAME`).
-    let before = facts.edges.len();
+    let first = facts.edges.len();
     let mut pairs: Vec<(String, String)> = Vec::new();
     for key in keys {
         let mut values: Vec<&String> = decls.iter().filter_map(|d| d.get(key)).collect();
@@ -179,7 +179,7 @@ fn all_keys(
             e.via = format!("env `{env}` from ConfigMap `{map}`{mark}{WHOLE_MAP_VIA}");
         }
     }
-    crate::extract::env_protocol::from_ports(facts, before, &pairs);
+    crate::extract::env_protocol::from_ports(facts, first, &pairs);
 }
 
 /// Each declaration's keys whose value is an address, or this machine

@@ -33,6 +33,25 @@ pub fn edge_names(g: &Graph) -> Vec<String> {
     v
 }
 
+/// Each edge as `from -> to protocol xN`, sorted.
+pub fn protocol_edges(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {} x{}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.protocol.label(),
+                e.factor()
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 /// `from -> to xN via` of every edge whose via starts with `prefix`,
 /// sorted.
 pub fn edges_via(g: &Graph, prefix: &str) -> Vec<String> {

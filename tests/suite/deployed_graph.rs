@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::graph::{build, edge_names};
+use common::graph::{build, edge_names, protocol_edges};
 use retrylint::graph::Graph;
 
 #[test]
@@ -16,25 +16,6 @@ fn a_reactor_retry_built_by_a_helper_method_counts_on_the_edge() {
         edge_names(&g),
         ["gateway-service -> order-service x3 [\"`send` (Reactor)\"]"]
     );
-}
-
-/// Protocol of each edge, `from -> to protocol xN`, sorted.
-fn protocol_edges(g: &Graph) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .edges
-        .iter()
-        .map(|e| {
-            format!(
-                "{} -> {} {} x{}",
-                g.service_name(e.from),
-                g.service_name(e.to),
-                e.protocol.label(),
-                e.factor()
-            )
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]

@@ -7,27 +7,7 @@
 
 use crate::common;
 
-use common::graph::build;
-use retrylint::graph::Graph;
-
-/// `from -> to protocol xN`, sorted.
-fn protocol_edges(g: &Graph) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .edges
-        .iter()
-        .map(|e| {
-            format!(
-                "{} -> {} {} x{}",
-                g.service_name(e.from),
-                g.service_name(e.to),
-                e.protocol.label(),
-                e.factor()
-            )
-        })
-        .collect();
-    v.sort();
-    v
-}
+use common::graph::{build, protocol_edges};
 
 #[test]
 fn a_hosts_port_entry_and_name_say_its_protocol() {

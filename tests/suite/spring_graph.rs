@@ -5,27 +5,7 @@
 
 use crate::common;
 
-use common::graph::{build, edge_names};
-use retrylint::graph::Graph;
-
-/// Each edge as `from -> to protocol xN`, sorted.
-fn protocol_edges(g: &Graph) -> Vec<String> {
-    let mut v: Vec<String> = g
-        .edges
-        .iter()
-        .map(|e| {
-            format!(
-                "{} -> {} {} x{}",
-                g.service_name(e.from),
-                g.service_name(e.to),
-                e.protocol.label(),
-                e.factor()
-            )
-        })
-        .collect();
-    v.sort();
-    v
-}
+use common::graph::{build, edge_names, protocol_edges};
 
 fn unresolved(s: &retrylint::Scan) -> Vec<(String, Option<String>)> {
     s.stats

@@ -2,8 +2,9 @@
 //! every overlay is most of a warm run where kustomizations are many
 //! (kubeflow/manifests: 1,582 M of a warm run's 1,951 M instructions,
 //! its 49 overlays built and their resources parsed again though no
-//! file changed; 32 M with the result kept, PERFORMANCE.md stop 52). The step is a function of what it reads: the scanned
-//! files' paths and texts, the facts it reads and writes of each
+//! file changed; 32 M with the result kept, PERFORMANCE.md stop 52).
+//! The step is a function of what it reads: the scanned files' paths
+//! and texts, the facts it reads and writes of each
 //! (policies, timeouts, protections, workloads and Services, call
 //! edges: those of the files' own reading, which the facts cache keys by
 //! path and bytes, and what the Helm step before it made of them), the
