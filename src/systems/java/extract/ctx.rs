@@ -147,7 +147,9 @@ impl<'a> Ctx<'a> {
                         scope,
                     });
                 }
-                "formal_parameter" | "catch_formal_parameter" => {
+                // A try's resource (`try (ServerSocket s = new
+                // ServerSocket(0))`) is a variable of its block too.
+                "formal_parameter" | "catch_formal_parameter" | "resource" => {
                     let Some(name) = field(n, "name").map(|x| text(x, src)) else {
                         continue;
                     };
@@ -155,7 +157,7 @@ impl<'a> Ctx<'a> {
                     let scope = pctx.enclosing_method(n).map(|m| m.id());
                     vars.entry(name).or_default().push(Var {
                         ty,
-                        value: None,
+                        value: field(n, "value"),
                         node: n,
                         scope,
                     });

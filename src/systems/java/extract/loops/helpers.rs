@@ -591,17 +591,30 @@ pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
 }
 
 /// The try loads a native library (`RocksDB.loadLibrary()`,
-/// `System.loadLibrary(..)`): work inside this process.
+/// `System.loadLibrary(..)`): work inside this process. `block` is the
+/// try's body or its resources (`try (ServerSocket s = new
+/// ServerSocket(0))`).
 pub(super) fn loads_native(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
     ast::descendants_until(block, nested).into_iter().any(|d| {
         (d.kind() == "method_invocation"
             && field(d, "name").is_some_and(|n| ctx.text(n) == "loadLibrary"))
-            // Or binds a port of this host (`new ServerSocket(port)`).
+            // Or binds a port of this host (`new ServerSocket(port)`): a
+            // listening socket reaches no other host.
             || (d.kind() == "object_creation_expression"
                 && field(d, "type").is_some_and(|t| {
                     matches!(
                         ast::last_segment(ctx.text(t)),
                         "ServerSocket" | "DatagramSocket"
+                    )
+                }))
+            // Or opens a listening channel to bind (`ServerSocketChannel
+            // .open()`, the NIO form of the same).
+            || (d.kind() == "method_invocation"
+                && field(d, "name").is_some_and(|n| ctx.text(n) == "open")
+                && field(d, "object").is_some_and(|o| {
+                    matches!(
+                        ast::last_segment(ctx.text(o)),
+                        "ServerSocketChannel" | "AsynchronousServerSocketChannel"
                     )
                 }))
     })

@@ -400,6 +400,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         }
         if retrying.iter().all(|c| helpers::local_only(ctx, *c))
             || helpers::loads_native(ctx, block)
+            || field(t, "resources").is_some_and(|r| helpers::loads_native(ctx, r))
             || helpers::only_parses(ctx, block)
         {
             why_not = "local work: only a failure of the local file system (`NoSuchFileException`..), of an embedded store (`RocksDBException`), of reflection, of a buffer or of this process's thread pool (`RejectedExecutionException`) goes round, or the try loads a native library, binds a local port or only parses what was read: no remote call failed";
