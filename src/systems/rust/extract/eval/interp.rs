@@ -70,6 +70,16 @@ impl<'a, 's> Eval<'a, 's> {
     }
 
     /// A constant item of the file.
+    /// The values the struct literals of the file give `ty.field`
+    /// (`Server { client_config: { .. }, .. }`), at most 16.
+    pub fn field_inits(&self, ty: &str, field: &str) -> Vec<&'a Expr> {
+        self.ix
+            .inits
+            .get(&(ty.to_string(), field.to_string()))
+            .map(|v| v.iter().take(16).map(|i| i.expr).collect())
+            .unwrap_or_default()
+    }
+
     pub fn ix_const(&self, name: &str) -> Option<&'a Expr> {
         self.ix.consts.get(name).copied()
     }

@@ -222,7 +222,8 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             ipc_module: self.ev.ipc_module,
         };
         if !self.fname.is_empty()
-            && let Some(w) = super::readiness::local_socket(&cx, e, before)
+            && let Some(w) =
+                super::readiness::local_socket(&cx, e, before).or_else(|| self.field_socket(e))
         {
             return Err(Some(format!(
                 "a readiness wait on this host: the attempt reaches a Unix-domain or vsock socket ({w}), whose peer is a process on this machine not listening yet, so no server is retried"
@@ -262,6 +263,11 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             return Err(Some(format!(
                 "a wait for a lock on this host: the failures are sorted and only SQLite's busy lock (`{w}`) goes round, another connection of this machine holds the database file, nothing remote failed"
             )));
+        }
+        if super::local_waits::only_out_of_memory(spans, e) {
+            return Err(Some(
+                "a wait for memory on this host: the loop names only `ErrorKind::OutOfMemory` as a failure, a local resource, so launching again retries no remote service".into(),
+            ));
         }
         let signature = spans
             .source()

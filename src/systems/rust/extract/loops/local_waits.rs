@@ -18,6 +18,8 @@
 //!   remote failure named beside it: each pass asks whether the peer has
 //!   come up (espresso-sequencer's local Anvil node; the log-text form of
 //!   `readiness::only_not_ready`).
+//! - **This host's memory.** `io::ErrorKind::OutOfMemory` named in the
+//!   loop and no remote failure: a local resource waited for.
 //! - **A deletion waited for.** The function deletes a resource before the
 //!   loop and the only failure that goes round is a conflict (`409`,
 //!   `CONFLICT`, `AlreadyExists`): the create waits for the name to be
@@ -137,7 +139,16 @@ pub(super) fn waits_for_deletion(
 }
 
 /// Phrases of a message saying the peer is not ready yet.
-const NOT_READY: &[&str] = &["not ready", "isn't ready", "not yet ready", "not up yet"];
+/// ("not yet available, waiting": a start-up wait for a database that
+/// may be restarting with the service, neon's storage controller.)
+const NOT_READY: &[&str] = &[
+    "not ready",
+    "isn't ready",
+    "not yet ready",
+    "not up yet",
+    "not yet available",
+    "not available yet",
+];
 
 /// A string of the loop that says its peer is not ready, when no remote
 /// failure is named in the loop's code.
@@ -152,6 +163,17 @@ pub(super) fn says_not_ready(spans: &Spans<'_>, the_loop: &Expr) -> Option<&'sta
     })?;
     let remote = names_remote(text);
     (!remote).then_some(*phrase)
+}
+
+/// A shortage of this host's memory named in the loop
+/// (`io::ErrorKind::OutOfMemory`), when nothing remote is named beside it:
+/// the failure that goes round is a local resource (memory to lock for an
+/// io_uring instance), waited for; launching again reaches no other
+/// machine (neon's `thread_local_system`, twenty-fourth pass).
+pub(super) fn only_out_of_memory(spans: &Spans<'_>, the_loop: &Expr) -> bool {
+    let text = spans.text(the_loop);
+    let compact: String = without_strings(text).split_whitespace().collect();
+    compact.contains("ErrorKind::OutOfMemory") && !names_remote(text)
 }
 
 /// Whether the code of `text` (its strings left out) names a remote

@@ -12,6 +12,8 @@
 //!   format!("unix://{path}")`, `let try_once = || UnixStream::connect(p)`),
 //!   or in a function of this file the loop calls, two calls deep
 //!   (`connect_helper(&self.uds, ..)` whose body is `UnixStream::connect`),
+//!   or in every value the file's struct literals give a field of `self`
+//!   the loop uses (`self.client_config`, built with `Config::host_path`),
 //!   or when the file's HTTP client is one over a Unix connector (it
 //!   imports `hyperlocal` and no TCP or TLS connector). A text that names
 //!   TCP too (`TcpStream`, `"tcp://"`, an `http(s)://` URL) may go either
@@ -78,6 +80,12 @@ fn names_socket(text: &str) -> Option<String> {
     }
     if let Some(n) = SOCKET_NAMES.iter().find(|n| code.contains(*n)) {
         return Some(format!("`{}`", n.trim_end_matches("::")));
+    }
+    // A Postgres client configuration whose host is a socket directory
+    // (rust-postgres `Config::host_path`: "Adds a Unix socket host to the
+    // configuration").
+    if code.contains("Config") && code.contains(".host_path(") {
+        return Some("a Unix-socket host (`Config::host_path`)".into());
     }
     SOCKET_SCHEMES
         .iter()
@@ -172,6 +180,41 @@ pub(super) fn local_socket(cx: &Cx<'_, '_>, the_loop: &Expr, before: &[&Stmt]) -
         );
     }
     None
+}
+
+impl LoopFinder<'_, '_, '_, '_, '_> {
+    /// A field of `self` the loop uses (`self.client_config.connect(..)`)
+    /// whose every value in the file's struct literals names a local
+    /// socket: the server type holds a client of a process on this host.
+    pub(super) fn field_socket(&self, the_loop: &Expr) -> Option<String> {
+        let ty = self.impl_ty?;
+        let code = without_strings(self.ev.spans.text(the_loop));
+        let mut seen: Vec<&str> = Vec::new();
+        for (i, _) in code.match_indices("self.").take(64) {
+            let field: &str = code[i + 5..]
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or("");
+            if field.is_empty() || seen.contains(&field) {
+                continue;
+            }
+            seen.push(field);
+            let inits = self.ev.field_inits(ty, field);
+            if inits.is_empty() {
+                continue;
+            }
+            let words: Option<Vec<String>> = inits
+                .iter()
+                .map(|e| names_socket(self.ev.spans.text(*e)))
+                .collect();
+            if let Some(w) = words.and_then(|w| w.into_iter().next()) {
+                return Some(format!(
+                    "the loop uses `self.{field}`, which this file builds with {w}"
+                ));
+            }
+        }
+        None
+    }
 }
 
 /// The not-ready error that alone goes round, when the failures are

@@ -13,7 +13,8 @@
 //!   (`wait_for_node`, `submit_tx_and_wait`, `send_and_confirm`), and no
 //!   pass opens a connection (`wait_for_db` connecting again is a retry);
 //! - the function names a loopback host (`"127.0.0.1"`, `"localhost"`,
-//!   `"[::1]"`, `Ipv4Addr::LOCALHOST`) before the loop ends: what it
+//!   `"[::1]"`, `Ipv4Addr::LOCALHOST`, a libpq `host=localhost` or
+//!   `host=/socket/dir`) before the loop ends: what it
 //!   reaches runs on this machine, a process the program started (a dev
 //!   server, a local node, a debugger's mux).
 //!
@@ -60,6 +61,14 @@ const LOOPBACK: &[&str] = &[
     "\"::1\"",
     "ipv4addr::localhost",
     "ipv6addr::localhost",
+    // A libpq key/value connection string (`"host=localhost port=6432
+    // .."`); a host that starts with `/` is the directory of a Unix-domain
+    // socket ("If a host name looks like an absolute path name, it
+    // specifies Unix-domain communication", libpq's `host` parameter;
+    // tokio-postgres's `Config` reads it the same way, `Host::Unix`).
+    "host=localhost",
+    "host=127.0.0.1",
+    "host=/",
 ];
 
 /// The loopback host the text names, if any (`text` is the function's
@@ -73,7 +82,8 @@ pub(super) fn loopback(text: &str) -> Option<&'static str> {
         .iter()
         .find(|h| compact.contains(*h))
         .map(|h| {
-            h.trim_start_matches(['"', '/', '@'])
+            h.trim_start_matches(['"', '@'])
+                .trim_start_matches("//")
                 .trim_end_matches('"')
                 .trim_start_matches("ipv4addr::")
                 .trim_start_matches("ipv6addr::")
