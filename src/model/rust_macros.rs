@@ -117,6 +117,10 @@ pub struct LoopT {
     /// the test it comes from (issue 28).
     #[serde(default)]
     pub statuses: Vec<(u16, u16, Span)>,
+    /// The write conflict that alone goes round (`SerializationFailure`),
+    /// when the loop sorts its failures so.
+    #[serde(default)]
+    pub conflict: Option<String>,
 }
 
 /// One arm of a retry macro.

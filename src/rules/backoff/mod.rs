@@ -34,6 +34,13 @@ pub(crate) fn conflicts_only(on: &RetryOn) -> bool {
                     || e.contains("StaleObjectState")
                     || e.contains("ConditionalCheckFailed")
                     || e.contains("PreconditionFailed")
+                    // Postgres's `serialization_failure` (SQLSTATE 40001,
+                    // "could not serialize access due to concurrent
+                    // update": another transaction won), as diesel and
+                    // sqlx name it; a write conflict of the same kind.
+                    || e.contains("SerializationFailure")
+                    || e.contains("WriteConflict")
+                    || e.contains("StaleVersion")
             }
             _ => false,
         })

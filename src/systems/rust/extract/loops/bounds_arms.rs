@@ -11,8 +11,11 @@ use syn::Pat;
 /// alone ends when this writer wins, not when an outage does, so such an
 /// arm without a count leaves the other arms' count standing (RL205's and
 /// RL206's conflict-only reading).
-const CONFLICT_WORDS: [&str; 6] = [
+pub(super) const CONFLICT_WORDS: [&str; 7] = [
     "Conflict",
+    // A conditional write whose ETag or version no longer matches (HTTP
+    // 412): another writer saved first.
+    "PreconditionFailed",
     "SerializationFailure",
     "BadVersion",
     "OptimisticLock",
@@ -127,4 +130,62 @@ fn assigns(text: &str, c: &str) -> bool {
         }
     }
     false
+}
+
+/// The write conflict that alone goes round: a match of the loop whose
+/// failure arms that stay all name a conflict (`Err(e @
+/// SerializationFailure ..) => { n += 1; if n > MAX { break Err(e) }
+/// continue }`) beside one that leaves (`Err(e) => break Err(e)`). The
+/// policy retries that conflict only (RL201's few-conflicts exemption,
+/// `rules::backoff::conflicts_only`).
+pub(super) fn conflict_only(spans: &Spans<'_>, body: &Block) -> Option<String> {
+    struct Matches<'x> {
+        out: Vec<&'x syn::ExprMatch>,
+    }
+    impl<'x> Visit<'x> for Matches<'x> {
+        fn visit_item(&mut self, _: &'x Item) {}
+        fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
+        fn visit_expr_loop(&mut self, _: &'x syn::ExprLoop) {}
+        fn visit_expr_while(&mut self, _: &'x syn::ExprWhile) {}
+        fn visit_expr_for_loop(&mut self, _: &'x syn::ExprForLoop) {}
+        fn visit_expr_match(&mut self, m: &'x syn::ExprMatch) {
+            self.out.push(m);
+            syn::visit::visit_expr_match(self, m);
+        }
+    }
+    let mut ms = Matches { out: Vec::new() };
+    ms.visit_block(body);
+    let mut found = None;
+    for m in ms.out {
+        let errs: Vec<&syn::Arm> = m
+            .arms
+            .iter()
+            .filter(|a| super::shape::pat_variant(&a.pat).is_some_and(|(n, _)| n == "Err"))
+            .collect();
+        // An arm that yields a value (`Err(NotFound) => (Vec::new(), None)`)
+        // goes on with the pass; one that goes round says `continue`.
+        let (leaving, rest): (Vec<&syn::Arm>, Vec<&syn::Arm>) = errs
+            .into_iter()
+            .partition(|a| super::shape::leaves(&a.body));
+        let staying: Vec<&syn::Arm> = rest
+            .into_iter()
+            .filter(|a| contains_word(spans.text(&*a.body), "continue"))
+            .collect();
+        if staying.is_empty() {
+            continue;
+        }
+        let words: Option<Vec<&str>> = staying
+            .iter()
+            .map(|a| {
+                let pat = spans.text(&a.pat);
+                CONFLICT_WORDS.iter().copied().find(|w| pat.contains(w))
+            })
+            .collect();
+        match words {
+            Some(w) if !leaving.is_empty() && found.is_none() => found = Some(w[0].to_string()),
+            // A match where another failure goes round: not conflicts only.
+            _ => return None,
+        }
+    }
+    found
 }

@@ -399,6 +399,11 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             predicate,
             span,
             has_timeout: compact.contains("timeout("),
+            conflict: if predicate {
+                super::bounds_arms::conflict_only(spans, body)
+            } else {
+                None
+            },
         })
     }
 }

@@ -72,7 +72,18 @@ pub(super) fn loop_policy_local(t: &LoopT) -> RetryPolicy {
         },
         dspan,
     );
-    p.retry_on = if t.predicate {
+    p.retry_on = if let Some(conflict) = &t.conflict {
+        // Only a write conflict goes round (`SerializationFailure`).
+        Located::written(
+            RetryOn::Listed {
+                conditions: vec![Located::written(
+                    Condition::Exception(conflict.clone()),
+                    t.span,
+                )],
+            },
+            t.span,
+        )
+    } else if t.predicate {
         Located::written(
             RetryOn::Listed {
                 conditions: vec![Located::written(Condition::Predicate, t.span)],
