@@ -62,10 +62,10 @@ const LOOPBACK: &[&str] = &[
     "ipv4addr::localhost",
     "ipv6addr::localhost",
     // A libpq key/value connection string (`"host=localhost port=6432
-    // .."`); a host that starts with `/` is the directory of a Unix-domain
-    // socket ("If a host name looks like an absolute path name, it
-    // specifies Unix-domain communication", libpq's `host` parameter;
-    // tokio-postgres's `Config` reads it the same way, `Host::Unix`).
+    // .."`); a host that starts with `/` is a Unix-domain socket's
+    // directory (tokio-postgres `Config`, key `host`: "if the host starts
+    // with a `/` character it is treated as the path to the directory
+    // containing Unix domain sockets", as libpq reads it).
     "host=localhost",
     "host=127.0.0.1",
     "host=/",
