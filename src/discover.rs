@@ -1,6 +1,7 @@
 //! Discovery: walk the given paths in parallel with the `ignore` crate
-//! (`.gitignore` honoured, hidden files included, `.git` skipped, symlinks
-//! never followed, `--exclude` globs), and list the files to read.
+//! (`.gitignore` honoured except for the files git tracks (`tracked`),
+//! hidden files included, `.git` skipped, symlinks never followed,
+//! `--exclude` globs), and list the files to read.
 //!
 //! Symbolic links are never followed, not even when given as a root: a
 //! link is counted and, when given by name, announced once. Reading opens
@@ -73,6 +74,10 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
     // too (their `modules.txt` or `pyvenv.cfg` may go).
     let skipped: std::sync::Arc<Mutex<Vec<PathBuf>>> = Default::default();
     let seen = skipped.clone();
+    // The folders holding a `.git`: work trees whose tracked files are
+    // read even when ignored (`tracked`).
+    let gits: std::sync::Arc<Mutex<Vec<PathBuf>>> = Default::default();
+    let git_seen = gits.clone();
     builder
         .hidden(false)
         .follow_links(false)
@@ -84,6 +89,10 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
         .parents(true)
         .filter_entry(move |e| {
             if e.file_name() == ".git" {
+                if let Some(p) = e.path().parent() {
+                    let mut g = git_seen.lock().unwrap_or_else(|p| p.into_inner());
+                    g.push(p.to_path_buf());
+                }
                 return false;
             }
             if vendored(e) {
@@ -93,6 +102,7 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
             }
             true
         });
+    let mut overrides = None;
     if !exclude.is_empty() {
         let mut ob = OverrideBuilder::new(base.unwrap_or(Path::new(".")));
         for g in exclude {
@@ -104,7 +114,9 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
                     .map_err(|e| format!("bad --exclude glob `{g}`: {e}"))?;
             }
         }
-        builder.overrides(ob.build().map_err(|e| e.to_string())?);
+        let o = ob.build().map_err(|e| e.to_string())?;
+        builder.overrides(o.clone());
+        overrides = Some(o);
     }
     let shared = Mutex::new(Walk::default());
     builder.build_parallel().run(|| {
@@ -148,6 +160,17 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
     out.notices.extend(w.notices);
     out.symlinks += w.symlinks;
     out.folders = w.folders;
+    let nested = std::mem::take(&mut *gits.lock().unwrap_or_else(|p| p.into_inner()));
+    let (tracked, mut entered) = tracked::ignored_tracked(
+        &walked,
+        nested,
+        &out.files,
+        &out.folders,
+        overrides.as_ref(),
+    );
+    out.files
+        .extend(tracked.into_iter().map(|path| Candidate { path }));
+    out.folders.append(&mut entered);
     out.folders
         .append(&mut skipped.lock().unwrap_or_else(|p| p.into_inner()));
     // By their bytes: the order only needs to be fixed.
@@ -492,6 +515,15 @@ pub fn chart_of(file: &Path) -> Option<PathBuf> {
         .find(|chart| chart.join("Chart.yaml").is_file())
         .map(Path::to_path_buf)
 }
+
+#[path = "discover/tracked.rs"]
+mod tracked;
+#[cfg(test)]
+pub(crate) use tracked::index_bytes;
+
+#[cfg(test)]
+#[path = "discover/tracked_tests.rs"]
+mod tracked_tests;
 
 #[cfg(test)]
 #[path = "discover/tree_tests.rs"]

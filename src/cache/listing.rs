@@ -15,11 +15,13 @@
 //! - every folder the walk entered, and each vendored folder it left out
 //!   (`discover::walk`: a `modules.txt` or `pyvenv.cfg` may go);
 //! - each `.gitignore` and `.ignore` found in those folders, and the
-//!   `.git/info/exclude` of each `.git` folder (a change inside `.git`
-//!   does not move the folder holding it);
+//!   `.git/info/exclude` and `.git/index` of each `.git` folder (a change
+//!   inside `.git` does not move the folder holding it; the index decides
+//!   which ignored files git tracks, `discover::tracked`: a warm run walks
+//!   again after a commit or `git add`);
 //! - above each root, where the walk reads ignore files too (`parents`):
-//!   each folder's `.gitignore`, `.ignore`, `.git` and
-//!   `.git/info/exclude`, present or absent (those folders themselves
+//!   each folder's `.gitignore`, `.ignore`, `.git`,
+//!   `.git/info/exclude` and `.git/index`, present or absent (those folders themselves
 //!   change for other reasons: `/tmp`);
 //! - the cache folder itself is not watched (this run writes it); its
 //!   `.gitignore` (which leaves its files out) is.
@@ -253,9 +255,9 @@ fn record(
     Some(listing)
 }
 
-/// The probe of `folder/.git/info/exclude` when `folder` holds a `.git`
-/// folder; `None` (nothing to record) when its `.git` is a file or
-/// something else, or the exclude file was changed just now.
+/// The probes of `folder/.git/info/exclude` and `folder/.git/index` when
+/// `folder` holds a `.git` folder; `None` (nothing to record) when its
+/// `.git` is a file or something else, or either was changed just now.
 fn git_probes(
     folder: &Path,
     probes: &mut Vec<(PathBuf, Was)>,
@@ -264,14 +266,16 @@ fn git_probes(
     match std::fs::symlink_metadata(folder.join(".git")) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(()),
         Ok(m) if m.is_dir() => {
-            let p = folder.join(".git/info/exclude");
-            match probe(&p)? {
-                Was::Stamped(s) if !fresh(&s) => None,
-                was => {
-                    probes.push((p, was));
-                    Some(())
+            // The index decides which ignored files are read anyway
+            // (`discover::tracked`): `git add -f` moves no folder's stamp.
+            for name in [".git/info/exclude", ".git/index"] {
+                let p = folder.join(name);
+                match probe(&p)? {
+                    Was::Stamped(s) if !fresh(&s) => return None,
+                    was => probes.push((p, was)),
                 }
             }
+            Some(())
         }
         _ => None,
     }

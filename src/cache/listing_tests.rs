@@ -76,7 +76,7 @@ fn files(w: &Walk) -> Vec<PathBuf> {
 fn the_listing_is_used_until_a_folder_or_an_ignore_file_changes() {
     let t = tempfile::tempdir().unwrap();
     type Edit = fn(&Path);
-    let edits: [(&str, Edit, bool); 9] = [
+    let edits: [(&str, Edit, bool); 10] = [
         (
             "a file's text",
             |r| fs::write(r.join("a/b/y.yaml"), "retries: 4\n").unwrap(),
@@ -138,6 +138,14 @@ fn the_listing_is_used_until_a_folder_or_an_ignore_file_changes() {
                     .open(r.join(".git/info/exclude"))
                     .unwrap();
                 f.write_all(b"d/\n").unwrap();
+            },
+            false,
+        ),
+        (
+            "an ignored file tracked (the index written)",
+            |r| {
+                let index = crate::discover::index_bytes(2, &[("ignored/u.yaml", 0o100644)]);
+                fs::write(r.join(".git/index"), index).unwrap();
             },
             false,
         ),

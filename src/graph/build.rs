@@ -14,6 +14,7 @@ use super::mesh::{
 };
 use super::shape::{find_cycles, merge_parallel};
 use super::*;
+use edge_protocol::{entry_protocols, protocol};
 
 /// Route policies of each mesh by callee host: (mesh, host) -> the worst
 /// route's policy.
@@ -239,56 +240,6 @@ fn named_clients(b: &Builder<'_>) -> (Named, BTreeMap<String, (FileId, usize)>) 
         }
     }
     (clients, beans)
-}
-
-/// What a call speaks: its target as written (a scheme, a well-known
-/// port), else the value its placeholder resolved to, else what the
-/// callee's Kubernetes Services say.
-fn protocol(
-    b: &Builder<'_>,
-    entries: &HashMap<(String, String), Protocol>,
-    (file, span, via): (FileId, Span, &str),
-    to: ServiceId,
-) -> Protocol {
-    let text = b.files[file]
-        .source
-        .text
-        .get(span.start..span.end)
-        .unwrap_or("");
-    Protocol::of_target(text)
-        .or_else(|| value_protocol(entries, via))
-        .or_else(|| b.protocols.get(&to).copied().flatten())
-        .unwrap_or_default()
-}
-
-/// What a placeholder target's value speaks (`${CATALOG_SERVICE_URL:..}`
-/// is not the call): the environment entry it is joined to (``= env `X`
-/// of `svc` ``, that entry's own call), else the value a configuration
-/// file gives it (`` = `http://payment-service:8080` ``).
-fn value_protocol(entries: &HashMap<(String, String), Protocol>, via: &str) -> Option<Protocol> {
-    if let Some((name, var)) = super::routes::joined_entry(via) {
-        return entries.get(&(name.to_string(), var.to_string())).copied();
-    }
-    let (_, rest) = via.split_once("` = `")?;
-    Protocol::of_target(rest.split('`').next()?)
-}
-
-/// The protocol of each environment entry's own call, by (service,
-/// variable): the one its reader gave it, else its value's.
-fn entry_protocols(files: &[ScannedFile]) -> HashMap<(String, String), Protocol> {
-    let mut out = HashMap::new();
-    for f in files {
-        for e in &f.facts.edges {
-            let (Some(caller), Some(var)) = (&e.caller, super::routes::env_var(&e.via)) else {
-                continue;
-            };
-            let value = f.source.text.get(e.span.start..e.span.end).unwrap_or("");
-            if let Some(p) = e.protocol.or_else(|| Protocol::of_target(value)) {
-                out.insert((caller.clone(), var.to_string()), p);
-            }
-        }
-    }
-    out
 }
 
 /// The policies of runtimes that carry calls by name, by system and callee.
@@ -573,9 +524,8 @@ fn file_edges(
                         .iter()
                         .filter_map(|&i| f.facts.policies.get(i).map(|p| resolve(i, p)))
                         .collect();
-                    let protocol = e
-                        .protocol
-                        .unwrap_or_else(|| protocol(b, &entry_protocols, (id, e.span, &e.via), to));
+                    let protocol =
+                        protocol(b, &entry_protocols, (id, e.span, &e.via), to, e.protocol);
                     // A call through a named client takes that client's
                     // configuration in the caller's files, else their
                     // `default` (an HTTP client's: not an AMQP or SQL call's).
@@ -796,3 +746,6 @@ fn finish(mut g: Graph, settings: &Settings) -> Graph {
     g.entries = entries;
     g
 }
+
+#[path = "edge_protocol.rs"]
+mod edge_protocol;

@@ -218,8 +218,18 @@ kind_tagged! {
     #[derive(Clone, Debug, PartialEq)]
     pub enum GoFieldKind {
         /// Filled from the variable `env` (`Config{F: os.Getenv("X")}`,
-        /// `c.F = os.Getenv("X")`, a struct tag `env:"X"`).
-        FromEnv { env: String },
+        /// `c.F = os.Getenv("X")`, a struct tag `env:"X"`); `owner`: the
+        /// struct type the field belongs to, where the text says
+        /// (`Config` of the literal, the struct the tag is declared in).
+        FromEnv {
+            env: String,
+            #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+            owner: Option<String>,
+        },
+        /// A field of a struct declared with the named type `ty` (its last
+        /// name: `Product *config.ProductClient` gives `ProductClient`),
+        /// for a read through it (`cfg.Product.URL`) to know the struct.
+        Typed { ty: String },
         /// The default its struct tag gives (`default:"3"`, kelseyhightower/
         /// envconfig; `envDefault:"3"`, caarlos0/env), as written, and the
         /// tag's line (from 1).

@@ -24,3 +24,19 @@ fn a_hosts_port_entry_and_name_say_its_protocol() {
         ]
     );
 }
+
+/// An Istio `http` route's call is HTTP (it is counted with Istio's HTTP
+/// default), or gRPC where the callee's Service port says so
+/// (testdata/graph/istio-route-protocol/README.md; aks-store-demo's
+/// gateway route was `unknown`).
+#[test]
+fn an_istio_http_routes_call_is_http() {
+    let (_, g) = build("testdata/graph/istio-route-protocol");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "store-front-gateway-external -> catalog gRPC x3",
+            "store-front-gateway-external -> store-front HTTP x3",
+        ]
+    );
+}

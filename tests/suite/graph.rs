@@ -569,6 +569,47 @@ fn go_config_struct_fields_of_another_package_are_env_targets() {
     assert_eq!(unresolved, ["other.Addr"]);
 }
 
+/// Fields of the same name in two config structs (`RabbitMQ.URL`,
+/// `ProductClient.URL`) are told apart by the struct the dial reads
+/// through: `cfg.ProductClient.URL` is `env PRODUCT_CLIENT_URL`, a gRPC
+/// call (testdata/graph/go-config-same-field/README.md; thangchung/
+/// go-coffeeshop 22d33190's counter left it unresolved, `unknown`).
+#[test]
+fn go_config_fields_of_one_name_are_told_apart_by_their_struct() {
+    let (scan, g) = build("testdata/graph/go-config-same-field", &Settings::default());
+    let mut edges: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.protocol.label()
+            )
+        })
+        .collect();
+    edges.sort();
+    assert_eq!(
+        edges,
+        [
+            "counter -> orders gRPC",
+            "counter -> product gRPC",
+            "counter -> rabbitmq AMQP"
+        ]
+    );
+    let main = scan
+        .files
+        .iter()
+        .find(|f| f.source.path.ends_with("counter/cmd/main.go"))
+        .expect("main.go");
+    assert!(
+        main.facts.unresolved.is_empty(),
+        "{:#?}",
+        main.facts.unresolved
+    );
+}
+
 /// A comma-separated list of addresses in an environment entry is one
 /// call per host (localhost left out), in compose and Kubernetes alike.
 #[test]

@@ -163,7 +163,11 @@ fn read_document(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                     span: h.span(),
                     policies: index.into_iter().collect(),
                     via: format!("Istio VirtualService route `{label}`"),
-                    protocol: None,
+                    // An `http` route carries HTTP/1.1, HTTP/2 and gRPC
+                    // (Istio's `HTTPRoute`: "HTTP/1.1, HTTP2, and gRPC
+                    // traffic"); the graph takes gRPC where the callee's
+                    // Service says so (`graph::build`).
+                    protocol: Some(crate::model::calls::Protocol::Http),
                 });
             }
         }

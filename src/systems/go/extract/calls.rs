@@ -304,6 +304,11 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             targets[ci].1 = Some(facts.unresolved.len());
             let mut u = UnresolvedCall::new(at, written);
             u.policies.clone_from(&policies);
+            // A gRPC dial's target speaks gRPC, whatever the variable's
+            // value says (`product:5001`): the edge it resolves to keeps it.
+            if c.grpc {
+                u.protocol = Some(crate::model::calls::Protocol::Grpc);
+            }
             for &k in emb {
                 embeds[k].1.unresolved.push(facts.unresolved.len());
             }

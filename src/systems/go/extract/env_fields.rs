@@ -31,10 +31,16 @@ pub(super) fn wants(bytes: &[u8]) -> bool {
 /// Record every field of the text filled from the environment, and the
 /// defaults their tags give.
 pub(super) fn extract(text: &str, facts: &mut Facts) {
-    for (field, env) in fields(text) {
+    for (field, env, owner) in fields(text) {
         facts.go_fields.push(GoField {
             field,
-            kind: GoFieldKind::FromEnv { env },
+            kind: GoFieldKind::FromEnv { env, owner },
+        });
+    }
+    for (field, ty) in typed_fields(text) {
+        facts.go_fields.push(GoField {
+            field,
+            kind: GoFieldKind::Typed { ty },
         });
     }
     for (field, value, line) in tag_defaults(text) {
@@ -117,12 +123,43 @@ fn env_name(s: &str) -> Option<String> {
     (end > 0).then(|| s[..end].to_string())
 }
 
-/// (field, variable) pairs, in text order.
-pub(super) fn fields(text: &str) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    let push = |f: &str, e: String, out: &mut Vec<(String, String)>| {
-        if out.len() < MAX_FIELDS && !out.iter().any(|(g, v)| g == f && *v == e) {
-            out.push((f.to_string(), e));
+/// The position of the `{` that `at` lies in (the braces between
+/// balanced), looking back at most 16 KB.
+fn open_brace(text: &str, at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let floor = at.saturating_sub(16 * 1024);
+    for (i, b) in text.as_bytes()[floor..at].iter().enumerate().rev() {
+        match b {
+            b'}' => depth += 1,
+            b'{' if depth == 0 => return Some(floor + i),
+            b'{' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The struct type a field at `at` belongs to: the type of the composite
+/// literal it is in (`Config{F: ..}`, `&config.Config{..}` give
+/// `Config`), or the struct it is declared in (`ProductClient struct {`,
+/// `type ProductClient struct {`).
+fn owner(text: &str, at: usize) -> Option<String> {
+    let before = text[..open_brace(text, at)?].trim_end();
+    let before = before.strip_suffix("struct").unwrap_or(before);
+    let (_, id) = last_ident(before)?;
+    (!matches!(id, "return" | "type" | "var")).then(|| id.to_string())
+}
+
+/// (field, variable, owner) of the text, in text order.
+pub(super) type Filled = (String, String, Option<String>);
+
+/// (field, variable, the struct type it belongs to when the text says),
+/// in text order.
+pub(super) fn fields(text: &str) -> Vec<Filled> {
+    let mut out: Vec<Filled> = Vec::new();
+    let push = |f: &str, e: String, o: Option<String>, out: &mut Vec<Filled>| {
+        if out.len() < MAX_FIELDS && !out.iter().any(|(g, v, w)| g == f && *v == e && *w == o) {
+            out.push((f.to_string(), e, o));
         }
     };
     const CALL: &str = "os.Getenv(\"";
@@ -134,7 +171,7 @@ pub(super) fn fields(text: &str) -> Vec<(String, String)> {
         if let Some(b) = before.strip_suffix(':') {
             // `Field: os.Getenv("X")` in a composite literal (not `:=`).
             if let Some((_, f)) = last_ident(b) {
-                push(f, env, &mut out);
+                push(f, env, owner(text, at), &mut out);
             }
         } else if let Some(b) = before.strip_suffix('=')
             && !b.ends_with([':', '!', '=', '<', '>'])
@@ -143,11 +180,11 @@ pub(super) fn fields(text: &str) -> Vec<(String, String)> {
             if let Some((rest, f)) = last_ident(b)
                 && rest.ends_with('.')
             {
-                push(f, env, &mut out);
+                push(f, env, None, &mut out);
             }
         }
     }
-    helper_fields(text, &mut |f, e| push(f, e, &mut out));
+    helper_fields(text, &mut |f, e| push(f, e, None, &mut out));
     const TAG: &str = "env:\"";
     for (at, _) in text.match_indices(TAG) {
         // The tag's key is `env`, not `myenv` (`envDefault` ends apart).
@@ -168,7 +205,42 @@ pub(super) fn fields(text: &str) -> Vec<(String, String)> {
         if f.starts_with(|c: char| c.is_ascii_digit()) {
             continue;
         }
-        push(&f, env, &mut out);
+        push(&f, env, owner(text, at), &mut out);
+    }
+    out
+}
+
+/// (field, type) of the struct fields declared with a named type other
+/// than their name (`Product *config.ProductClient `yaml:".."``; an
+/// embedded field's name is its type's already), in text order.
+pub(super) fn typed_fields(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (at, _) in text.match_indices("struct {") {
+        let body = &text[at + "struct {".len()..];
+        let end = body.find('}').unwrap_or(body.len());
+        for line in body[..end].lines() {
+            let mut words = line.split_whitespace();
+            let (Some(name), Some(ty)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let ty = ty.trim_start_matches('*');
+            let ty = ty.rsplit_once('.').map_or(ty, |(_, t)| t);
+            let ident = |s: &str| {
+                !s.is_empty()
+                    && s.chars().all(ident_char)
+                    && !s.starts_with(|c: char| c.is_ascii_digit())
+            };
+            // A named type: exported (`string`, `int` are not structs).
+            if ident(name)
+                && ident(ty)
+                && name != ty
+                && ty.starts_with(|c: char| c.is_ascii_uppercase())
+                && out.len() < MAX_FIELDS
+                && !out.iter().any(|(n, t)| n == name && t == ty)
+            {
+                out.push((name.to_string(), ty.to_string()));
+            }
+        }
     }
     out
 }
@@ -301,14 +373,40 @@ func mustMapEnv(target *string, envKey string) {
 "#;
         let got = fields(text);
         let want = [
-            ("GRPCProductServiceAddress", "GRPC_PRODUCT_SERVICE_ADDRESS"),
-            ("CartAddr", "CART_ADDR"),
-            ("QuoteAddr", "QUOTE_ADDR"),
-            ("ProductAddr", "PRODUCT_ADDR"),
+            (
+                "GRPCProductServiceAddress",
+                "GRPC_PRODUCT_SERVICE_ADDRESS",
+                Some("Config"),
+            ),
+            ("CartAddr", "CART_ADDR", None),
+            ("QuoteAddr", "QUOTE_ADDR", None),
+            ("ProductAddr", "PRODUCT_ADDR", Some("Config")),
         ];
         assert_eq!(
             got,
-            want.map(|(f, e)| (f.to_string(), e.to_string())).to_vec()
+            want.map(|(f, e, o)| (f.to_string(), e.to_string(), o.map(str::to_string)))
+                .to_vec()
+        );
+    }
+
+    /// thangchung/go-coffeeshop 22d33190 `cmd/counter/config/config.go`:
+    /// two structs with a field `URL`, told apart by their types.
+    #[test]
+    fn the_struct_a_field_belongs_to() {
+        let text = "package config\ntype (\n\tConfig struct {\n\t\tconfigs.App `yaml:\"app\"`\n\t\tRabbitMQ `yaml:\"rabbitmq\"`\n\t\tProductClient `yaml:\"product_client\"`\n\t\tOther *pkg.OtherClient `yaml:\"other\"`\n\t\tPort int\n\t}\n\tRabbitMQ struct {\n\t\tURL string `env-required:\"true\" yaml:\"url\" env:\"RABBITMQ_URL\"`\n\t}\n\tProductClient struct {\n\t\tURL string `yaml:\"url\" env:\"PRODUCT_CLIENT_URL\"`\n\t}\n)\n";
+        let got = fields(text);
+        let want = [
+            ("URL", "RABBITMQ_URL", "RabbitMQ"),
+            ("URL", "PRODUCT_CLIENT_URL", "ProductClient"),
+        ];
+        assert_eq!(
+            got,
+            want.map(|(f, e, o)| (f.to_string(), e.to_string(), Some(o.to_string())))
+                .to_vec()
+        );
+        assert_eq!(
+            super::typed_fields(text),
+            [("Other".to_string(), "OtherClient".to_string())]
         );
     }
 }
