@@ -66,9 +66,14 @@ fn copy_tree(dir: &Path) {
     // And another binary name: the binary is copied to the target
     // directory's `debug/<name>` whatever the version, where it would
     // replace the one this crate's other tests run (with the copy's new
-    // rule in it).
+    // rule in it). tests/rules.rs runs the library, not the binary: a
+    // feature nobody turns on keeps cargo from building (and linking) it.
+    assert!(
+        !text.contains("\n[features]"),
+        "Cargo.toml has a [features] table: add `scaffold-bin = []` to it here"
+    );
     let text = format!(
-        "{}\n[lib]\nname = \"retrylint\"\npath = \"src/lib.rs\"\n\n[[bin]]\nname = \"retrylint-scaffold\"\npath = \"src/main.rs\"\n",
+        "{}\n[lib]\nname = \"retrylint\"\npath = \"src/lib.rs\"\n\n[[bin]]\nname = \"retrylint-scaffold\"\npath = \"src/main.rs\"\nrequired-features = [\"scaffold-bin\"]\n\n[features]\nscaffold-bin = []\n",
         text.replacen(version, &scaffold, 1)
     );
     std::fs::write(&manifest, text).unwrap();
