@@ -24,6 +24,17 @@ while IFS= read -r -d '' f; do
     *.rs) seed rust "$f"; seed extract "$f" 9; seed pipeline "$f" 9 ;;
     *.java) seed java "$f"; seed extract "$f" 10; seed pipeline "$f" 10 ;;
     *.ini|*.config|*.credentials|*/config|*/credentials) seed ini "$f"; seed extract "$f" 6; seed pipeline "$f" 6 ;;
+    */pom.xml) seed extract "$f" 17; seed pipeline "$f" 17 ;;
+    */libs.versions.toml) seed config "$f"; seed extract "$f" 19; seed pipeline "$f" 19 ;;
+    */Cargo.lock) seed extract "$f" 20; seed pipeline "$f" 20 ;;
+    */queue.xml) seed extract "$f" 12; seed pipeline "$f" 12 ;;
+    *.vcl) seed extract "$f" 11; seed pipeline "$f" 11 ;;
+    *.tf) seed extract "$f" 13; seed pipeline "$f" 13 ;;
+    *.py) seed extract "$f" 14; seed pipeline "$f" 14 ;;
+    *.cs) seed extract "$f" 15; seed pipeline "$f" 15 ;;
+    *.go) seed extract "$f" 16; seed pipeline "$f" 16 ;;
+    *.gradle|*.gradle.kts) seed extract "$f" 18; seed pipeline "$f" 18 ;;
+    *.csproj|*.props) seed extract "$f" 21; seed pipeline "$f" 21 ;;
     *.toml) seed config "$f" ;;
   esac
 done < <(find testdata -type f -print0)
