@@ -210,7 +210,7 @@ fn continue_timeout(facts: &Facts, through: Option<usize>) -> Located<Timeout> {
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
     let calls = collect(ctx, facts);
     let inside = |s: &RetryScope, n: Node<'_>| s.start <= n.start_byte() && n.end_byte() <= s.end;
-    for s in scopes {
+    for s in scopes.iter().filter(|s| !s.via_call) {
         let here: Vec<&Call<'_>> = calls
             .iter()
             .filter(|c| inside(s, c.node) && !c.grpc)

@@ -196,8 +196,11 @@ fn viper_default<'a>(ctx: &Ctx<'a>, call: Node<'_>) -> Option<Node<'a>> {
 /// gives `c.config.MaxRetries` the value `DefaultMaxRetries` (the field
 /// matched by its name: the config is often reached through another
 /// receiver where it is read). A caller may set the field otherwise; the
-/// default is read as the value, as viper's and a tag's are.
-fn zero_default<'a>(ctx: &Ctx<'a>, sel: Node<'_>) -> Option<Node<'a>> {
+/// default is read as the value, as viper's and a tag's are. A pointer
+/// field defaulted when nil (`if c.Cfg == nil { c.Cfg = Default() }`,
+/// ThreeDotsLabs/watermill-kafka 8bccba2f `PublisherConfig.setDefaults`)
+/// gives its default the same way.
+pub(super) fn zero_default<'a>(ctx: &Ctx<'a>, sel: Node<'_>) -> Option<Node<'a>> {
     let name = ctx.text(field(sel, "field")?);
     ctx.nodes.iter().take(super::MAX_NODES).find_map(|&i| {
         if i.kind_name() != "if_statement" {
@@ -206,7 +209,7 @@ fn zero_default<'a>(ctx: &Ctx<'a>, sel: Node<'_>) -> Option<Node<'a>> {
         let k = field(i, "condition").filter(|k| k.kind_name() == "binary_expression")?;
         let (l, r) = (field(k, "left")?, field(k, "right")?);
         if !matches!(ctx.text(field(k, "operator")?), "==" | "<=")
-            || ctx.text(r) != "0"
+            || !matches!(ctx.text(r), "0" | "nil")
             || l.kind_name() != "selector_expression"
             || field(l, "field").map(|f| ctx.text(f)) != Some(name)
         {

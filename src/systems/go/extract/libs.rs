@@ -56,6 +56,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                         policy: i,
                         start,
                         end,
+                        via_call: false,
                     });
                 }
                 continue;
@@ -115,6 +116,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
                 policy: i,
                 start,
                 end,
+                via_call: false,
             });
         }
     }
@@ -209,8 +211,9 @@ pub fn client_timeout(ctx: &Ctx<'_>, v: Node<'_>) -> Located<Timeout> {
 struct Shape {
     delay: Located<Delay>,
     jitter: Located<Jitter>,
-    /// Retries allowed (`WithMaxRetries`), where written.
-    retries: Option<(u64, crate::source::Span)>,
+    /// Retries allowed (`WithMaxRetries`), where written: `None` for a
+    /// count not known here (a parameter: `WithMaxRetries(b, max)`).
+    retries: Option<(Option<u64>, crate::source::Span)>,
     /// `MaxElapsedTime` (`None` = never stops).
     elapsed: Option<Located<Option<Duration>>>,
     known: bool,
@@ -300,8 +303,11 @@ fn backoff_shape(ctx: &Ctx<'_>, b: Node<'_>, v5: bool, depth: usize) -> Shape {
                 return unknown;
             };
             let mut s = backoff_shape(ctx, *inner, v5, depth + 1);
+            // A count not known here still bounds the retries
+            // (hashicorp/vault-secrets-operator 9b840a5a `getWithRetry`'s
+            // `max` parameter was read as no limit).
             if let Some(n) = a.get(1) {
-                s.retries = eval::count(ctx, *n).map(|c| (c, span(*n)));
+                s.retries = Some((eval::count(ctx, *n), span(*n)));
             }
             s
         }
@@ -450,7 +456,7 @@ fn cenkalti<'a>(
         (a.first().copied(), shape, None, elapsed)
     };
     if let Some((n, s)) = shape.retries {
-        max_tries = Some((Some(n.saturating_add(1)), s));
+        max_tries = Some((n.map(|n| n.saturating_add(1)), s));
     }
     if !v5 && shape.elapsed.is_some() {
         elapsed = shape.elapsed.clone();

@@ -127,6 +127,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         if !requeue && walk::takes_items(ctx, &own) {
             continue;
         }
+        // Each pass asks where the last answer said: a redirect followed.
+        if !requeue && walk::follows_answer(ctx, &own) {
+            continue;
+        }
         // Only a local port or the process's own cache is asked again.
         if super::local::only_local(ctx, own.iter().copied()) {
             continue;
@@ -280,6 +284,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             policy: i,
             start: body.start_byte(),
             end: body.end_byte(),
+            via_call: false,
         });
     }
 }

@@ -579,3 +579,60 @@ pub fn context_deadline_leaves(ctx: &Ctx<'_>, lp: Node<'_>, own: &[Node<'_>]) ->
             })
     })
 }
+
+/// Each pass asks where the last answer said: the loop sets an argument
+/// of its call from what that call returned (`w.URL =
+/// resp.Header.Get("Location")` before `continue`, the call being
+/// `websocket.Dial(ctx, w.URL, ..)`). Following a redirect (or a cursor
+/// the server hands back) asks another address or item each pass, not the
+/// same call again (hashicorp/vault-secrets-operator 9b840a5a
+/// `vault/websocket.go` follows 307s to the leader, 10 hops at most).
+pub fn follows_answer(ctx: &Ctx<'_>, own: &[Node<'_>]) -> bool {
+    own.iter().any(|&c| {
+        if c.kind_name() != "call_expression" || reports(ctx, c) {
+            return false;
+        }
+        let Some(stmt) = c
+            .parent()
+            .filter(|p| p.kind_name() == "expression_list")
+            .and_then(|p| p.parent())
+        else {
+            return false;
+        };
+        if !matches!(
+            stmt.kind_name(),
+            "assignment_statement" | "short_var_declaration"
+        ) {
+            return false;
+        }
+        let bound: Vec<&str> = field(stmt, "left")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|l| l.kind_name() == "identifier" && ctx.text(*l) != "_")
+            .map(|l| ctx.text(l))
+            .collect();
+        let args: Vec<&str> = field(c, "arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|a| ctx.text(a))
+            .collect();
+        if bound.is_empty() || args.is_empty() {
+            return false;
+        }
+        own.iter().any(|&a| {
+            a.kind_name() == "assignment_statement"
+                && a.start_byte() > c.end_byte()
+                && field(a, "operator").is_some_and(|o| ctx.text(o) == "=")
+                && field(a, "left").is_some_and(|l| {
+                    let ls = named_children(l);
+                    ls.len() == 1
+                        && matches!(ls[0].kind_name(), "identifier" | "selector_expression")
+                        && args.contains(&ctx.text(ls[0]))
+                        && !bound.contains(&ctx.text(ls[0]))
+                })
+                && field(a, "right").is_some_and(|r| names_any(ctx, r, &bound))
+        })
+    })
+}

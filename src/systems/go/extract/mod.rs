@@ -26,6 +26,7 @@ mod op_sorts;
 mod pkg;
 pub mod prune;
 mod pruned_read;
+mod scope_calls;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -165,6 +166,7 @@ fn read(text: &str, skip: &[std::ops::Range<usize>], facts: &mut Facts) -> Optio
     let mut scopes = Vec::new();
     libs::extract(&ctx, facts, &mut scopes);
     loops::extract(&ctx, facts, &mut scopes);
+    scope_calls::extend(&ctx, &mut scopes);
     crate::extract::loop_calls::record(
         tree.root_node(),
         text,
@@ -202,6 +204,10 @@ pub struct RetryScope {
     pub policy: usize,
     pub start: usize,
     pub end: usize,
+    /// The body of a function of the file the retried code calls
+    /// ([`scope_calls`]): its calls are repeated, but one try of the policy
+    /// is the whole call, not each call in it.
+    pub via_call: bool,
 }
 
 /// A field assignment `recv.Field = value` (or `recv.A.B = value`).

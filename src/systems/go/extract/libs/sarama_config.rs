@@ -70,6 +70,19 @@ fn builder<'a>(ctx: &Ctx<'a>, cfg: Node<'a>) -> Option<(&'a str, Node<'a>)> {
         "identifier" => ctx
             .binding(ctx.text(cfg), cfg.start_byte())
             .filter(|v| v.id() != cfg.id() && v.kind_name() == "call_expression")?,
+        // `config.SaramaConfig`, a field the caller may fill and the file
+        // defaults when nil (`if c.SaramaConfig == nil { c.SaramaConfig =
+        // DefaultConfig() }`): the default's fields apply when it is left.
+        "selector_expression" => {
+            // The method that defaults it may be blanked by a pruned parse:
+            // the file is read whole when a blanked body names the field.
+            if let Some(f) = field(cfg, "field") {
+                ctx.need_words
+                    .borrow_mut()
+                    .push(format!(".{}", ctx.text(f)));
+            }
+            eval::zero_default(ctx, cfg).filter(|v| v.kind_name() == "call_expression")?
+        }
         _ => return None,
     };
     let f = field(call, "function")?;

@@ -47,11 +47,12 @@ pub fn ticker(ctx: &Ctx<'_>, call: Node<'_>, v5: bool) -> Option<(RetryPolicy, (
     // `case <-ctx.Done(): return ..`: the context ends the loop.
     let cancelled = loop_text.contains(".Done():");
     let count = match shape.retries {
-        Some((n, s)) => attempts(
+        Some((Some(n), s)) => attempts(
             AttemptCount::Finite(n.saturating_add(1)),
             &format!("{} retries", n),
             s,
         ),
+        Some((None, s)) => attempts(AttemptCount::Unknown, "a limit not known here", s),
         None if cancelled => attempts(
             AttemptCount::Unknown,
             "until the loop leaves (`<-ctx.Done()`)",
