@@ -33,6 +33,24 @@ pub fn edge_names(g: &Graph) -> Vec<String> {
     v
 }
 
+/// Each edge as `from -> to protocol`, sorted.
+pub fn labelled_edges(g: &Graph) -> Vec<String> {
+    let mut v: Vec<String> = g
+        .edges
+        .iter()
+        .map(|e| {
+            format!(
+                "{} -> {} {}",
+                g.service_name(e.from),
+                g.service_name(e.to),
+                e.protocol.label()
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 /// Each edge as `from -> to protocol xN`, sorted.
 pub fn protocol_edges(g: &Graph) -> Vec<String> {
     let mut v: Vec<String> = g

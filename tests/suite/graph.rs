@@ -577,19 +577,7 @@ fn go_config_struct_fields_of_another_package_are_env_targets() {
 #[test]
 fn go_config_fields_of_one_name_are_told_apart_by_their_struct() {
     let (scan, g) = build("testdata/graph/go-config-same-field", &Settings::default());
-    let mut edges: Vec<String> = g
-        .edges
-        .iter()
-        .map(|e| {
-            format!(
-                "{} -> {} {}",
-                g.service_name(e.from),
-                g.service_name(e.to),
-                e.protocol.label()
-            )
-        })
-        .collect();
-    edges.sort();
+    let edges = common::graph::labelled_edges(&g);
     assert_eq!(
         edges,
         [
@@ -641,19 +629,7 @@ fn comma_separated_env_addresses_are_one_edge_per_host() {
 #[test]
 fn a_tracing_endpoint_in_the_application_file_is_a_call() {
     let (_, g) = build("testdata/graph/tracing-endpoint-app", &Settings::default());
-    let mut edges: Vec<String> = g
-        .edges
-        .iter()
-        .map(|e| {
-            format!(
-                "{} -> {} {}",
-                g.service_name(e.from),
-                g.service_name(e.to),
-                e.protocol.label()
-            )
-        })
-        .collect();
-    edges.sort();
+    let edges = common::graph::labelled_edges(&g);
     assert_eq!(edges, ["orders -> tempo HTTP", "shipping -> zipkin HTTP"]);
 }
 

@@ -23,11 +23,9 @@ pub(super) const CONFLICT_WORDS: [&str; 7] = [
     "WriteConflict",
 ];
 
-/// The pattern of a failure arm of the match holding the count's test
-/// (at `count`) that goes round without naming any counter of that test:
-/// the way round the count does not bound. `None` when every arm that goes
-/// round is counted (or guarded, or a conflict).
-pub(super) fn escaping_arm(spans: &Spans<'_>, body: &Block, count: Span) -> Option<Span> {
+/// The `match` expressions of a loop's body, not those of a nested loop,
+/// closure or item (which go round, or run, on their own).
+fn own_matches(body: &Block) -> Vec<&syn::ExprMatch> {
     struct Matches<'x> {
         out: Vec<&'x syn::ExprMatch>,
     }
@@ -44,6 +42,15 @@ pub(super) fn escaping_arm(spans: &Spans<'_>, body: &Block, count: Span) -> Opti
     }
     let mut ms = Matches { out: Vec::new() };
     ms.visit_block(body);
+    ms.out
+}
+
+/// The pattern of a failure arm of the match holding the count's test
+/// (at `count`) that goes round without naming any counter of that test:
+/// the way round the count does not bound. `None` when every arm that goes
+/// round is counted (or guarded, or a conflict).
+pub(super) fn escaping_arm(spans: &Spans<'_>, body: &Block, count: Span) -> Option<Span> {
+    let ms = own_matches(body);
     // The counters of the test: its lowercase names (`slow_rounds`, not
     // `MAX_SLOW_ROUNDS`).
     let counters: Vec<&str> = spans
@@ -55,7 +62,7 @@ pub(super) fn escaping_arm(spans: &Spans<'_>, body: &Block, count: Span) -> Opti
     if counters.is_empty() {
         return None;
     }
-    for m in ms.out {
+    for m in ms {
         let inside = |s: Span| s.start <= count.start && count.end <= s.end;
         // The count must be a failure arm's: `blocks_found >= max` in the
         // `Ok` arm counts work done (a mining or work loop), not attempts
@@ -139,24 +146,9 @@ fn assigns(text: &str, c: &str) -> bool {
 /// policy retries that conflict only (RL201's few-conflicts exemption,
 /// `rules::backoff::conflicts_only`).
 pub(super) fn conflict_only(spans: &Spans<'_>, body: &Block) -> Option<String> {
-    struct Matches<'x> {
-        out: Vec<&'x syn::ExprMatch>,
-    }
-    impl<'x> Visit<'x> for Matches<'x> {
-        fn visit_item(&mut self, _: &'x Item) {}
-        fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
-        fn visit_expr_loop(&mut self, _: &'x syn::ExprLoop) {}
-        fn visit_expr_while(&mut self, _: &'x syn::ExprWhile) {}
-        fn visit_expr_for_loop(&mut self, _: &'x syn::ExprForLoop) {}
-        fn visit_expr_match(&mut self, m: &'x syn::ExprMatch) {
-            self.out.push(m);
-            syn::visit::visit_expr_match(self, m);
-        }
-    }
-    let mut ms = Matches { out: Vec::new() };
-    ms.visit_block(body);
+    let ms = own_matches(body);
     let mut found = None;
-    for m in ms.out {
+    for m in ms {
         let errs: Vec<&syn::Arm> = m
             .arms
             .iter()
