@@ -66,7 +66,7 @@ fn process_exit(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
 }
 
 /// The method invocation a statement is, if it is one.
-fn call_of(n: Node<'_>) -> Option<Node<'_>> {
+pub(super) fn call_of(n: Node<'_>) -> Option<Node<'_>> {
     if n.kind() != "expression_statement" {
         return None;
     }
@@ -301,87 +301,6 @@ pub(super) fn limit_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>) -> Option<Node<'a>> {
         d.kind() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).limit)
     })
-}
-
-/// Whether a catch clause hands what it caught to a retry decision
-/// (`retryPolicy.shouldRetry(e, ++attempts, 0, true)`): the policy sorts
-/// the failures, the catch does not retry every one.
-pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
-    let Some(param) = named_children(catch)
-        .into_iter()
-        .find(|p| p.kind() == "catch_formal_parameter")
-        .and_then(|p| field(p, "name"))
-        .map(|n| ctx.text(n))
-    else {
-        return false;
-    };
-    let Some(body) = field(catch, "body") else {
-        return false;
-    };
-    // The caught exception, or a variable the catch stores it in
-    // (`throwable = e; shouldRetry = shouldRetry(ref, throwable)`).
-    let mut names = vec![param];
-    for d in ast::descendants_until(body, nested) {
-        if d.kind() == "assignment_expression"
-            && field(d, "right").is_some_and(|r| ctx.text(ast::unwrap_expr(r)) == param)
-            && let Some(l) = field(d, "left").filter(|l| l.kind() == "identifier")
-        {
-            names.push(ctx.text(l));
-        }
-        // Or a local made from it (`Exception cause = unwrap(e);`, x-pipe's
-        // `RetryNTimes`, sixteenth pass).
-        if d.kind() == "variable_declarator"
-            && field(d, "value").is_some_and(|v| {
-                ast::descendants(v)
-                    .into_iter()
-                    .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
-            })
-            && let Some(n) = field(d, "name")
-        {
-            names.push(ctx.text(n));
-        }
-    }
-    ast::descendants_until(body, nested).into_iter().any(|d| {
-        d.kind() == "method_invocation"
-            && (field(d, "name").is_some_and(|n| {
-                let l = ctx.text(n).to_ascii_lowercase();
-                l.contains("retr") && !l.contains("log")
-            })
-            // Or a method of a retry object (`lockRetryController.sleep(e)`).
-            || field(d, "object").is_some_and(|o| {
-                o.kind() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
-            }))
-            && field(d, "arguments").is_some_and(|a| {
-                named_children(a)
-                    .into_iter()
-                    .any(|x| x.kind() == "identifier" && names.contains(&ctx.text(x)))
-            })
-    })
-}
-
-/// A statement of the catch telling a retry object of the failure, its
-/// answer unused (`retryer.continueOrPropagate(e)`, Feign's `Retryer`
-/// contract: it sleeps before the next attempt or throws once they are
-/// spent). A decision whose answer is tested (`if (policy.shouldRetry(e))`)
-/// is no wait.
-pub(super) fn tells_retryer<'a>(ctx: &Ctx<'_>, catch: Node<'a>) -> Option<Node<'a>> {
-    let param = named_children(catch)
-        .into_iter()
-        .find(|p| p.kind() == "catch_formal_parameter")
-        .and_then(|p| field(p, "name"))
-        .map(|n| ctx.text(n))?;
-    statements(field(catch, "body")?)
-        .into_iter()
-        .filter_map(call_of)
-        .find(|c| {
-            field(*c, "object").is_some_and(|o| {
-                o.kind() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
-            }) && field(*c, "arguments").is_some_and(|a| {
-                named_children(a)
-                    .into_iter()
-                    .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
-            })
-        })
 }
 
 /// Whether a node records a failed target so the next pass avoids it: a

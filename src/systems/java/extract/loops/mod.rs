@@ -38,6 +38,7 @@ use tree_sitter::Node;
 mod bounds;
 mod catches;
 pub mod classes;
+mod decisions;
 mod helpers;
 mod moves;
 mod reach;
@@ -622,7 +623,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     // A retry object handed each failure (`controller.sleep(e)`) decides
     // when to stop, by throwing.
     if matches!(attempts.value.count, AttemptCount::Unbounded)
-        && tr.retrying.iter().any(|c| helpers::asks_policy(ctx, *c))
+        && tr.retrying.iter().any(|c| decisions::asks_policy(ctx, *c))
     {
         attempts.value.count = AttemptCount::Unknown;
         attempts.value.written_as = "a retry object handed each failure decides".into();
@@ -646,7 +647,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         && let Some(call) = tr
             .retrying
             .iter()
-            .find_map(|c| helpers::tells_retryer(ctx, *c))
+            .find_map(|c| decisions::tells_retryer(ctx, *c))
     {
         p.delay = Located::written(Delay::Custom, span(call));
         p.jitter = Located::written(Jitter::Unknown, span(call));
@@ -688,7 +689,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     let statuses = statuses::retried(ctx, &own, tr.node, &tr.retrying);
     conditions.extend(crate::extract::status_test::conditions_at(&statuses));
     conditions.extend(statuses::grpc_retried(ctx, &tr.retrying));
-    p.retry_on = if tr.retrying.iter().any(|c| helpers::asks_policy(ctx, *c)) {
+    p.retry_on = if tr.retrying.iter().any(|c| decisions::asks_policy(ctx, *c)) {
         Located::written(RetryOn::Unknown, cs)
     } else if all && statuses.is_empty() && p.ignores.iter().all(|i| matches!(&i.value, Condition::Exception(t) if ast::last_segment(t) == "InterruptedException")) {
         Located::written(RetryOn::AllErrors, cs)
