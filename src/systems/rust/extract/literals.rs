@@ -23,9 +23,53 @@ pub(super) fn in_strings(text: &str) -> impl Iterator<Item = (usize, char, bool)
     })
 }
 
+/// The text with its comments left out (`// ..` to the end of the line,
+/// `/* .. */`), string literals kept: code commented out (`//continue;`)
+/// is not code.
+pub(crate) fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = in_strings(text).peekable();
+    while let Some((_, c, inside)) = chars.next() {
+        if !inside && c == '/' {
+            match chars.peek().map(|(_, n, _)| *n) {
+                Some('/') => {
+                    for (_, n, _) in chars.by_ref() {
+                        if n == '\n' {
+                            out.push('\n');
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                Some('*') => {
+                    chars.next();
+                    let mut prev = ' ';
+                    for (_, n, _) in chars.by_ref() {
+                        if prev == '*' && n == '/' {
+                            break;
+                        }
+                        prev = n;
+                    }
+                    out.push(' ');
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::in_strings;
+    use super::{in_strings, without_comments};
+
+    #[test]
+    fn comments_are_left_out_and_strings_kept() {
+        let text = "a(\"//x\"); // continue;\nb /* c */ d";
+        assert_eq!(without_comments(text), "a(\"//x\"); \nb   d");
+    }
 
     #[test]
     fn quotes_are_outside_and_escapes_stay_inside() {

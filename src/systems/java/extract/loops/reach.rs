@@ -192,7 +192,15 @@ fn typed(ctx: &Ctx<'_>, ty: &str, list: &[&str]) -> bool {
 /// A declared type whose calls stay in the process (`File`, a
 /// collection, a lock, ..).
 pub(super) fn local_type(ctx: &Ctx<'_>, ty: &str) -> bool {
-    !ty.is_empty() && typed(ctx, ty, LOCAL_TYPES)
+    !ty.is_empty() && (typed(ctx, ty, LOCAL_TYPES) || file_io(ty))
+}
+
+/// A project's wrapper of a local file's channel, named for it (`FileIo`,
+/// `AsyncFileIO`, `RandomAccessFileIo`: apache/ignite-3's page store reads
+/// through one, twenty-fifth pass).
+fn file_io(ty: &str) -> bool {
+    let last = ast::last_segment(base_type(ty));
+    last.ends_with("FileIo") || last.ends_with("FileIO")
 }
 
 /// Method names that are local work by themselves: parsing, reflection.

@@ -1,6 +1,9 @@
 //! A retry loop's bound: a range, a counter compared to a limit, a match
 //! guard on the counter.
 
+use super::bounds_reads::{
+    checks_before_attempt, counter_read, deadline_try, stepped_through, time_guard,
+};
 use super::*;
 
 impl LoopFinder<'_, '_, '_, '_, '_> {
@@ -161,12 +164,26 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 || t.contains(&format!("{name}={name}+1"))
                 || t.contains(&format!("{name}.inc()"))
                 || t.contains(&format!("{name}.fetch_add(1,"))
+                || t.contains(&format!("{name}={name}.saturating_add(1)"))
+                || stepped_through(&t, name)
         };
         let inc_at = |name: &str| -> Option<usize> {
             let b = spans.block(body);
             let t = spans.slice(b);
             t.find(&format!("{name} += 1"))
                 .or_else(|| t.find(&format!("{name}+=1")))
+                .or_else(|| {
+                    // (`name = next;`, stepped through a local)
+                    let squashed = crate::systems::rust::extract::squash(t);
+                    stepped_through(&squashed, name)
+                        .then(|| {
+                            let w = format!("{name} = ");
+                            t.match_indices(&w).map(|(i, _)| i).find(|&i| {
+                                !t[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                            })
+                        })
+                        .flatten()
+                })
                 .map(|i| b.start + i)
         };
         // `while counter < limit`
@@ -227,7 +244,19 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 || matches!(s, Stmt::Expr(Expr::Macro(m), _) if super::shape_exits::cfg_if_returns(&m.mac))
         }
         fn block_leaves(b: &Block) -> bool {
-            b.stmts.iter().any(stmt_leaves)
+            b.stmts
+                .iter()
+                .any(|s| stmt_leaves(s) || matches!(s, Stmt::Expr(Expr::If(i), _) if if_leaves(i)))
+        }
+        // `if let Some(e) = last { return Err(..) } else { return Err(..) }`:
+        // every branch leaves.
+        fn if_leaves(i: &syn::ExprIf) -> bool {
+            block_leaves(&i.then_branch)
+                && match i.else_branch.as_ref().map(|(_, e)| &**e) {
+                    Some(Expr::Block(b)) => block_leaves(&b.block),
+                    Some(Expr::If(j)) => if_leaves(j),
+                    _ => false,
+                }
         }
         impl<'x> Visit<'x> for Ifs<'x> {
             fn visit_item(&mut self, _: &'x Item) {}
@@ -317,11 +346,26 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 .or_else(|| t.find(&format!("{name} = {name}.saturating_sub(1)")))
                 .map(|i| b.start + i)
         };
-        let time_test = ifs
-            .out
+        // (or of a local that holds a clock reading: `let elapsed =
+        // Instant::now().duration_since(start); if elapsed >= timeout {
+        // return Err(..) }`)
+        let clock_locals: Vec<String> = body
+            .stmts
             .iter()
-            .copied()
-            .find(|c| is_time_test(spans.text(*c)));
+            .take(64)
+            .filter_map(|s| match s {
+                Stmt::Local(l) => l
+                    .init
+                    .as_ref()
+                    .filter(|i| is_time_test(spans.text(&*i.expr)))
+                    .and_then(|_| pat_ident(&l.pat)),
+                _ => None,
+            })
+            .collect();
+        let time_test = ifs.out.iter().copied().find(|c| {
+            is_time_test(spans.text(*c))
+                || compare(c).is_some_and(|(n, ..)| clock_locals.contains(&n))
+        });
         let tests: Vec<(&Expr, bool)> =
             ifs.out.iter().map(|c| (*c, false)).chain(negated).collect();
         for (c, flip) in tests {
@@ -372,12 +416,17 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 // A test in a method of the file (`!self.need_retry()`,
                 // whose body is `self.n < self.max`): its comparison,
                 // placed at the call.
-                let (c, at, flip) = match self.own_test(c) {
-                    Some((inner, negated)) => (inner, c, flip ^ negated),
-                    None => (c, c, flip),
+                let (c, at, flip, renamed) = match self.own_test(c) {
+                    Some((inner, negated, renamed)) => (inner, c, flip ^ negated, renamed),
+                    None => (c, c, flip, None),
                 };
                 let Some((name, op, limit, _)) = compare(c) else {
                     continue;
+                };
+                // (the callee's parameter is the caller's counter)
+                let name = match renamed {
+                    Some((param, arg)) if param == name => arg,
+                    _ => name,
                 };
                 let cmp_span = at;
                 let op = if flip {
@@ -470,6 +519,16 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
                 span: spans.node(e),
             };
         }
+        // A method of this file asked for the next delay that answers
+        // `None` once the clock has run out (`let Some(d) =
+        // deadline.bounded_delay(d) else { return Err(e) }`).
+        if found.is_none()
+            && let Some(e) = self.own_clock_runs_out(body)
+        {
+            return AttemptsT::Unknown {
+                span: spans.node(e),
+            };
+        }
         // A method of this file that fails once the attempts are spent,
         // under `?` (`self.get_servers()?`).
         if found.is_none()
@@ -503,12 +562,26 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
     }
 
     /// `self.method()` or `!self.method()` where the method's body is one
-    /// comparison: that comparison, and whether it is negated.
-    fn own_test<'x>(&'x self, c: &'x Expr) -> Option<(&'x Expr, bool)> {
+    /// comparison: that comparison, and whether it is negated. Or a free
+    /// function of the file handed the counter (`if
+    /// retry_exhausted(retry_count) { return Err(e) }`, whose body is
+    /// `retry_count > MAX_RETRIES`, rustfs, twenty-fifth pass): its
+    /// comparison, with the parameter and the argument it stands for.
+    #[allow(clippy::type_complexity)]
+    fn own_test<'x>(&'x self, c: &'x Expr) -> Option<(&'x Expr, bool, Option<(String, String)>)> {
         let (inner, negated) = match c {
             Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => (&*u.expr, true),
             e => (e, false),
         };
+        if let Expr::Call(call) = inner
+            && let Expr::Path(f) = &*call.func
+            && let Some(fname) = f.path.get_ident()
+            && let (Some(Expr::Path(a)), None) = (call.args.first(), call.args.iter().nth(1))
+            && let Some(arg) = a.path.get_ident()
+        {
+            let (param, v) = self.ev.own_fn_of_one(&fname.to_string())?;
+            return compare(v).map(|_| (v, negated, Some((param, arg.to_string()))));
+        }
         let Expr::MethodCall(m) = inner else {
             return None;
         };
@@ -516,7 +589,7 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             return None;
         }
         let v = self.ev.own_fn_value(&m.method.to_string())?;
-        compare(v).map(|_| (v, negated))
+        compare(v).map(|_| (v, negated, None))
     }
 
     pub(super) fn guard_bound(&self, body: &Block, before: &[&Stmt]) -> Option<AttemptsT> {
@@ -576,31 +649,9 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
     }
 }
 
-/// A metrics or atomic counter read as a count (`retries.get()`,
-/// `n.load(Ordering::Relaxed)`), less its value at the start of the call
-/// (`retries.get() - first`): the counter's name. It is a count only where
-/// the loop bumps it (`retries.inc()`, `n.fetch_add(1, ..)`), which the
-/// caller's `incremented` checks (walrus `backup/service.rs`, stop 52).
-fn counter_read(e: &Expr) -> Option<String> {
-    match e {
-        Expr::Binary(b) if matches!(b.op, syn::BinOp::Sub(_)) => counter_read(&b.left),
-        Expr::Paren(p) => counter_read(&p.expr),
-        Expr::MethodCall(m)
-            if (m.method == "get" && m.args.is_empty())
-                || (m.method == "load" && m.args.len() == 1) =>
-        {
-            match &*m.receiver {
-                Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
 /// A test of the clock: `start.elapsed() > timeout`, `Instant::now() >=
 /// deadline`.
-fn is_time_test(text: &str) -> bool {
+pub(super) fn is_time_test(text: &str) -> bool {
     let t = crate::systems::rust::extract::squash(text).to_ascii_lowercase();
     t.contains("elapsed()") || t.contains("now()") || t.contains("deadline")
 }
@@ -671,80 +722,4 @@ pub(super) fn compare(e: &Expr) -> Option<(String, Cmp, &Expr, &Expr)> {
         return Some((n, flipped, &b.left, e));
     }
     None
-}
-
-/// A `?` at the top of the body on a call that reads a deadline.
-/// The guard of a `match` arm that goes round (does not leave) when it
-/// reads the clock: `Err(..) if Instant::now() < deadline => { .. }`; or
-/// of a failure arm that leaves by it (`Err(e) if start.elapsed() > max
-/// => return Err(e)`, symbolicator, sixteenth pass).
-/// Whether nothing is called in the loop's body before `at` (only
-/// bookkeeping and macros such as `warn!(..)`): a test there runs before
-/// the pass's attempt.
-fn checks_before_attempt(spans: &Spans<'_>, body: &Block, at: usize) -> bool {
-    let start = spans.block(body).start + 1;
-    let Some(text) = spans.source().get(start..at) else {
-        return false;
-    };
-    if text.contains(".await") || text.contains('?') {
-        return false;
-    }
-    let mut prev = ' ';
-    for ch in text.chars() {
-        if ch == '(' && (prev.is_alphanumeric() || prev == '_' || prev == '>') {
-            return false;
-        }
-        if !ch.is_whitespace() {
-            prev = ch;
-        }
-    }
-    true
-}
-
-fn time_guard<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b Expr> {
-    struct G<'b, 's> {
-        spans: &'s Spans<'s>,
-        found: Option<&'b Expr>,
-    }
-    impl<'b> Visit<'b> for G<'b, '_> {
-        fn visit_item(&mut self, _: &'b Item) {}
-        fn visit_expr_closure(&mut self, _: &'b syn::ExprClosure) {}
-        fn visit_expr_loop(&mut self, _: &'b syn::ExprLoop) {}
-        fn visit_expr_while(&mut self, _: &'b syn::ExprWhile) {}
-        fn visit_expr_for_loop(&mut self, _: &'b syn::ExprForLoop) {}
-        fn visit_arm(&mut self, a: &'b syn::Arm) {
-            // (Or the failure arm that leaves once the clock runs out:
-            // `Err(e) if start.elapsed() > MAX_DELAY => return Err(e)`.)
-            if self.found.is_none()
-                && let syn::Pat::Guard(g) = &a.pat
-                && (!super::shape::leaves(&a.body)
-                    || super::shape::pat_variant(&g.pat).is_some_and(|(v, _)| v == "Err"))
-                && is_time_test(self.spans.text(&*g.guard))
-            {
-                self.found = Some(&*g.guard);
-            }
-            syn::visit::visit_arm(self, a);
-        }
-    }
-    let mut g = G { spans, found: None };
-    for s in &body.stmts {
-        g.visit_stmt(s);
-    }
-    g.found
-}
-
-fn deadline_try<'b>(spans: &Spans<'_>, body: &'b Block) -> Option<&'b Expr> {
-    body.stmts.iter().find_map(|s| {
-        let e = match s {
-            Stmt::Local(l) => l.init.as_ref().map(|i| &*i.expr)?,
-            Stmt::Expr(e, _) => e,
-            _ => return None,
-        };
-        let Expr::Try(t) = e else { return None };
-        spans
-            .text(&*t.expr)
-            .to_ascii_lowercase()
-            .contains("deadline")
-            .then_some(e)
-    })
 }

@@ -160,3 +160,59 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         })
     }
 }
+
+impl LoopFinder<'_, '_, '_, '_, '_> {
+    /// `let Some(delay) = deadline.bounded_delay(d) else { return Err(e) };`
+    /// where the method, of this file, reads the clock and answers `None`
+    /// (`if self.timeout.saturating_sub(self.started.elapsed()).is_zero() {
+    /// return None }`, rustfs `DnsRetryDeadline`, twenty-fifth pass): the
+    /// loop leaves once the time is spent, a cap the clock decides.
+    pub(super) fn own_clock_runs_out<'x>(&self, body: &'x Block) -> Option<&'x Expr> {
+        struct Lets<'x> {
+            out: Vec<&'x syn::Local>,
+        }
+        impl<'x> Visit<'x> for Lets<'x> {
+            fn visit_item(&mut self, _: &'x Item) {}
+            fn visit_expr_closure(&mut self, _: &'x syn::ExprClosure) {}
+            fn visit_local(&mut self, l: &'x syn::Local) {
+                if l.init.as_ref().is_some_and(|i| i.diverge.is_some()) && self.out.len() < 64 {
+                    self.out.push(l);
+                }
+                syn::visit::visit_local(self, l);
+            }
+        }
+        let mut lets = Lets { out: Vec::new() };
+        lets.visit_block(body);
+        let mut budget = 8usize;
+        lets.out.into_iter().find_map(|l| {
+            let init = l.init.as_ref()?;
+            let (_, els) = init.diverge.as_ref()?;
+            if !super::shape::leaves(els) {
+                return None;
+            }
+            let mut call = &*init.expr;
+            if let Expr::Await(a) = call {
+                call = &a.base;
+            }
+            let Expr::MethodCall(m) = call else {
+                return None;
+            };
+            let name = m.method.to_string();
+            let reads_clock =
+                self.bodies
+                    .iter()
+                    .filter(|(n, ..)| *n == name)
+                    .take(4)
+                    .any(|(_, _, b, _)| {
+                        if budget == 0 {
+                            return false;
+                        }
+                        budget -= 1;
+                        let t = crate::systems::rust::extract::squash(self.ev.spans.block_text(b));
+                        (t.contains("elapsed()") || t.contains("Instant::now()"))
+                            && (t.contains("returnNone") || t.contains("None}"))
+                    });
+            reads_clock.then_some(&*init.expr)
+        })
+    }
+}

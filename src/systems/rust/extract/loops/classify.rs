@@ -34,8 +34,8 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         // From the head (and a loop's label) to the closing brace, without
         // turning the loop into tokens again.
         let span = head_span.cover(spans.block(body));
-        let t: String = spans
-            .text(body)
+        // (Comments left out: code commented out, `//continue;`, is none.)
+        let t: String = crate::systems::rust::extract::literals::without_comments(spans.text(body))
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
@@ -203,7 +203,9 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         // What each pass attempts is local work (the file system, a local
         // process, a local or Unix-domain socket): it cannot leave the
         // process, so it is no retry of a remote operation (`reach.rs`).
-        if let Some(op) = super::reach::local_attempt(spans, body, cond) {
+        if let Some(op) =
+            super::reach::local_attempt(spans, body, cond).or_else(|| self.local_callee(body, cond))
+        {
             return Err(Some(format!(
                 "local work: what each pass attempts ({op}) does not leave the process (the file system, a local process, a local or Unix-domain socket), so no server is retried"
             )));
@@ -365,7 +367,15 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             _ => None,
         };
         let attempts = self.bound(body, before, head_span, range, cond, range_var);
-        let (delay, randomised) = self.delay(body, before);
+        let (delay, randomised) = match (self.delay(body, before), cond) {
+            ((DelayT::None, _), Some(c)) if super::delay::cond_waits(spans, cond, before) => (
+                DelayT::Custom {
+                    span: spans.node(c),
+                },
+                false,
+            ),
+            (d, _) => d,
+        };
         let mut why = vec![
             "a failure goes round again (an `Err` arm, `if let Err` or a failure status that does not leave) and success leaves the loop".to_string(),
         ];

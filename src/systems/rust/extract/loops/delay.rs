@@ -165,6 +165,40 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
     }
 }
 
+/// A loop condition that awaits the next tick of a retry timer
+/// (`while retry_timer.next().await.is_some()`, `while let Some(_) =
+/// backoff.next().await`): the stream sleeps before it yields, so each pass
+/// waits there (rustfs `RetryTimer`, a `Stream` whose `poll_next` ticks an
+/// interval of doubling, jittered length, twenty-fifth pass). The
+/// receiver, or the type of the `let` that built it, is named for a timer,
+/// a back-off or an interval.
+pub(super) fn cond_waits(spans: &Spans<'_>, cond: Option<&Expr>, before: &[&Stmt]) -> bool {
+    let Some(c) = cond else { return false };
+    let t = crate::systems::rust::extract::squash(spans.text(c));
+    let waits = |w: &str| {
+        let w = w.to_ascii_lowercase();
+        ["timer", "backoff", "interval", "ticker"]
+            .iter()
+            .any(|x| w.contains(x))
+    };
+    [".next().await", ".tick().await"].iter().any(|call| {
+        t.match_indices(call).take(4).any(|(i, _)| {
+            let recv =
+                crate::extract::calls::lex::trailing(&t[..i], |c| c.is_alphanumeric() || c == '_');
+            !recv.is_empty()
+                && (waits(recv) || before.iter().rev().take(64).any(|s| {
+                    matches!(s, Stmt::Local(l)
+                    if pat_ident(&l.pat).as_deref() == Some(recv)
+                        && l.init.as_ref().is_some_and(|i| {
+                            matches!(&*i.expr, Expr::Call(c)
+                                if matches!(&*c.func, Expr::Path(p)
+                                    if p.path.segments.iter().any(|s| waits(&s.ident.to_string()))))
+                        }))
+                }))
+        })
+    })
+}
+
 /// What a loop hands its bound and delay to: a retry object's method.
 const DELEGATES: &[&str] = &[
     "should_retry(",

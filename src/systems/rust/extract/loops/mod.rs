@@ -32,9 +32,11 @@ use syn::{Block, Expr, Item, Stmt};
 mod bounds;
 mod bounds_arms;
 mod bounds_guard;
+mod bounds_reads;
 mod calls_into;
 mod classify;
 mod delay;
+mod local_callee;
 mod local_waits;
 mod macros;
 mod network;
@@ -212,7 +214,8 @@ fn is_timeout_call(c: &syn::ExprCall) -> bool {
 /// (`test_utils`, `testing`, `testutil`) module folder or file, the
 /// `xtask` crate of the cargo-xtask convention (build and dev commands),
 /// and fuzz or test crates (`fuzz/`, `tests-fuzz/`, `integration-tests/`),
-/// a workspace's test-harness crate (`core/integration/`, `e2e/`) and its
+/// a workspace's test-harness crate (`core/integration/`, `e2e/`, a
+/// `*-logictest/` runner, `benchmarks/`) and its
 /// example programs (`examples/autojoin/src/main.rs`: crates of their own,
 /// so not under a crate's `examples/` target folder). `integration`, `e2e`
 /// and `examples` name a crate folder only (a `src/` below them): a
@@ -229,7 +232,10 @@ pub fn test_support(path: &std::path::Path) -> bool {
             "test_util" | "test_utils" | "testing" | "testutil" | "testutils" | "xtask" | "fuzz"
         ) || stem.starts_with("tests-")
             || stem.ends_with("-tests")
-            || (matches!(&**c, "integration" | "e2e" | "examples")
+            || ((matches!(&**c, "integration" | "e2e" | "examples" | "benchmarks")
+                // (a logic-test runner: readyset's `readyset-logictest/`;
+                // a stress tool is a client of a real deployment and read)
+                || c.ends_with("-logictest"))
                 && parts[i + 1..].iter().any(|p| p == "src"))
     })
 }
@@ -242,6 +248,8 @@ fn harness_and_example_crates_are_test_support_and_modules_of_that_name_are_not(
         "core/integration/src/lib.rs",
         "e2e/src/main.rs",
         "examples/autojoin/src/main.rs",
+        "benchmarks/src/utils/mod.rs",
+        "readyset-logictest/src/in_process_readyset.rs",
         "fuzz/src/lib.rs",
         "src/test_utils.rs",
     ] {
@@ -252,6 +260,7 @@ fn harness_and_example_crates_are_test_support_and_modules_of_that_name_are_not(
         "payments/src/integration/mod.rs",
         "src/e2e.rs",
         "src/examples/mod.rs",
+        "walrus-stress/src/generator.rs",
         "server/src/lib.rs",
     ] {
         assert!(!test_support(Path::new(no)), "{no}");

@@ -270,7 +270,16 @@ pub(super) fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
             let fs = segs.iter().any(|s| s == "fs")
                 || (segs.len() >= 2
                     && matches!(segs[segs.len() - 2].as_str(), "File" | "OpenOptions"));
+            // An embedded database opened from its directory
+            // (`DB::open_cf_descriptors(&opts, &path, cfs)`,
+            // `rocksdb::TransactionDB::open(..)`): a store of this host; the
+            // open fails while another instance still holds its lock.
+            let embedded = segs.iter().any(|s| s == "rocksdb")
+                || (segs.len() >= 2
+                    && segs[segs.len() - 2].ends_with("DB")
+                    && last.starts_with("open"));
             let known = fs
+                || embedded
                 || LOCAL_FNS.contains(&last)
                 || last.starts_with("fs_")
                 || last.contains("signal")
