@@ -549,6 +549,9 @@ impl RetryPolicy {
             places => format!(", with settings from {}", group_lines(places)),
         };
         let system = match &self.use_of {
+            // A use that quotes its own value (`configuration section
+            // `Http:Orders``) is not quoted again.
+            Some(a) if a.contains('`') => format!("{} through {a}", self.system.label()),
             Some(a) => format!("{} through `{a}`", self.system.label()),
             None => self.system.label(),
         };

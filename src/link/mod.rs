@@ -179,6 +179,10 @@ pub fn all_in(
     // (`ConfigureAll`, `Configure("{client}-standard", ..)`), after their
     // own sections are joined.
     crate::systems::csharp::options::join(files);
+    // Polly pipelines taken by key where they are run, from the
+    // registration of the key in the program (before the narrowing, which
+    // reads the methods of the calls they carry).
+    crate::systems::csharp::pipelines::join(files);
     // Handlers that retry every method narrowed to their clients' calls'
     // methods (after the options, which may give a program its own).
     crate::systems::csharp::link::narrow(files);

@@ -31,6 +31,42 @@ pub struct CsharpSource {
     /// file reads as `Constants.MaxRetries` (`link::values`).
     #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub numbers: Vec<CsharpNumber>,
+    /// The resilience pipelines the file registers by key
+    /// (`services.AddResiliencePipeline("orders", b => b.AddRetry(..))`).
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+    pub pipelines: Vec<PipelineKey>,
+    /// The pipelines its code takes by key and runs around code
+    /// (`provider.GetPipeline("orders").ExecuteAsync(ct => ..)`), joined
+    /// to their registrations by `systems::csharp::pipelines`.
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+    pub pipeline_uses: Vec<PipelineUse>,
+}
+
+/// A pipeline registered by key, and the retry it holds (an index into
+/// the file's policies; none for a pipeline without a retry strategy).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PipelineKey {
+    /// The key as the code gives it: a string literal's value in quotes
+    /// (`"orders"`), else the expression (`PipelineKeys.Orders`).
+    pub key: String,
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+    pub policy: Option<usize>,
+}
+
+/// A pipeline taken by key and run around the code from `start` to `end`
+/// (the delegate given to `ExecuteAsync`), at `at` (the execution).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PipelineUse {
+    pub key: String,
+    /// Where the pipeline is taken, as written
+    /// (`pipelines.GetPipeline("orders")`, `[FromKeyedServices("orders")]`).
+    pub taken: String,
+    pub at: crate::source::Span,
+    pub start: usize,
+    pub end: usize,
+    /// Request keys minted inside the delegate: a new one per attempt.
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+    pub keys: Vec<crate::model::IdempotencyKey>,
 }
 
 /// `public const int MaxRetries = 3;` in `class Constants`, on line 7.
@@ -81,5 +117,7 @@ impl CsharpSource {
             && self.names.is_empty()
             && self.constants.is_empty()
             && self.numbers.is_empty()
+            && self.pipelines.is_empty()
+            && self.pipeline_uses.is_empty()
     }
 }

@@ -634,3 +634,69 @@ fn a_library_with_test_helpers_that_a_program_references_is_read() {
     let (scan, findings) = common::run(t.path(), &["RL102"]);
     assert_eq!(common::concise(&scan, &findings), "", "only tests use it");
 }
+
+/// Polly pipelines registered by key in Program.cs and run in the typed
+/// clients' files (`GetPipeline("stock-retry")` stored in a field, a
+/// `[FromKeyedServices("stock-retry")]` parameter), and two pipelines built
+/// in one file: each call inside an `ExecuteAsync` delegate carries the
+/// pipeline that runs it, and no other call does. The pipeline holding
+/// only a timeout adds no retry.
+#[test]
+fn pipelines_taken_by_key_reach_the_calls_they_run() {
+    let (scan, g) = build("testdata/graph/csharp-pipeline-by-key");
+    assert_eq!(
+        edges(&g, "HttpClient."),
+        [
+            "Orders_Api -> audit-api x7 HttpClient.GetStringAsync (GET) in C#",
+            "Orders_Api -> prices-api x5 HttpClient.GetFromJsonAsync (GET) in C#",
+            "Orders_Api -> stock-api x5 HttpClient.GetFromJsonAsync (GET) in C#",
+        ]
+    );
+    // Each call, with the policies it carries, in its file.
+    let mut calls: Vec<String> = Vec::new();
+    for f in &scan.files {
+        let file = f.source.path.file_name().unwrap().to_string_lossy();
+        for e in &f.facts.edges {
+            let layers: Vec<String> = e
+                .policies
+                .iter()
+                .map(|&i| {
+                    let p = &f.facts.policies[i];
+                    format!(
+                        "{}{}",
+                        p.name.clone().unwrap_or_default(),
+                        p.use_of
+                            .as_ref()
+                            .map(|u| format!(" through {u}"))
+                            .unwrap_or_default()
+                    )
+                })
+                .collect();
+            calls.push(format!("{file}: {} {:?}", e.via, layers));
+        }
+    }
+    calls.sort();
+    assert_eq!(
+        calls,
+        [
+            "AuditClient.cs: HttpClient.GetStringAsync (GET) in C# [\"Reads\"]",
+            "AuditClient.cs: HttpClient.PutAsync (PUT) in C# [\"Writes\"]",
+            "PricesClient.cs: HttpClient.GetFromJsonAsync (GET) in C# [\"AddResiliencePipeline(\\\"stock-retry\\\") through [FromKeyedServices(\\\"stock-retry\\\")]\"]",
+            "PricesClient.cs: HttpClient.GetStringAsync (GET) in C# []",
+            "StockClient.cs: HttpClient.GetFromJsonAsync (GET) in C# [\"AddResiliencePipeline(\\\"stock-retry\\\") through pipelines.GetPipeline(\\\"stock-retry\\\")\"]",
+            "StockClient.cs: HttpClient.PostAsync (POST) in C# []",
+        ],
+        "{calls:#?}"
+    );
+    // The uses' settings are judged once, where the pipeline is registered.
+    let (scan, findings) = common::run(
+        std::path::Path::new("testdata/graph/csharp-pipeline-by-key"),
+        &["RL102"],
+    );
+    let text = common::concise(&scan, &findings);
+    assert_eq!(text.matches("RL102").count(), 3, "{text}");
+    assert!(
+        !text.contains("StockClient.cs") && !text.contains("PricesClient.cs"),
+        "{text}"
+    );
+}

@@ -45,7 +45,7 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
     let first_line = |span| {
         let t = ctx.file.slice(span).trim();
         let line = t.lines().next().unwrap_or("").trim();
-        line.trim_end_matches(['{', ':']).trim_end().to_string()
+        closed(line.trim_end_matches(['{', ':']).trim_end())
     };
     let retry = [p.span, p.attempts.span]
         .into_iter()
@@ -69,4 +69,78 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
             p.system.spec().fixes.jitter
         ),
     );
+}
+
+/// A first line that leaves a call open (`Retry(retryCount, (exception,
+/// retryAttempt, context) =>`, its lambda on the lines below) cut to its
+/// first argument and closed: `Retry(retryCount, ..)`. A line whose
+/// brackets all close is kept as it is.
+fn closed(line: &str) -> String {
+    let mut open: Vec<(usize, char)> = Vec::new();
+    let mut quoted = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            _ if quoted => {}
+            '(' => open.push((i, ')')),
+            '[' => open.push((i, ']')),
+            ')' | ']' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let Some(&(at, close)) = open.first() else {
+        return line.to_string();
+    };
+    // The first argument: up to the first comma at the open bracket's own
+    // depth.
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut end = None;
+    for (i, c) in line[at + 1..].char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            _ if quoted => {}
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                end = Some(at + 1 + i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    match end {
+        Some(e) => format!("{}, ..{close}", line[..e].trim_end()),
+        None => format!("{}..{close}", &line[..=at]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::closed;
+
+    #[test]
+    fn an_open_call_is_cut_to_its_first_argument() {
+        assert_eq!(
+            closed("Retry(retryCount, (exception, retryAttempt, context) =>"),
+            "Retry(retryCount, ..)"
+        );
+        assert_eq!(closed("WaitAndRetryAsync((n) =>"), "WaitAndRetryAsync(..)");
+        assert_eq!(closed("call(f(a, b), [1, 2],"), "call(f(a, b), ..)");
+        assert_eq!(closed("x = retry(\"a(,\", y,"), "x = retry(\"a(,\", ..)");
+    }
+
+    #[test]
+    fn a_closed_line_is_kept() {
+        for l in [
+            "for attempt := 0; attempt < 3; attempt++",
+            "Retry(status=0)",
+            "while (true)",
+            "loop",
+        ] {
+            assert_eq!(closed(l), l);
+        }
+    }
 }

@@ -12,6 +12,7 @@ pub mod extract;
 pub mod link;
 mod link_programs;
 pub mod options;
+pub mod pipelines;
 pub mod source;
 pub mod yarp;
 

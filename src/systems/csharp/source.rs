@@ -33,6 +33,7 @@ pub fn read(text: &str) -> CsharpSource {
         names,
         constants: constants(&code, text),
         numbers: numbers(&code),
+        ..CsharpSource::default()
     }
 }
 

@@ -29,6 +29,7 @@ mod contrib;
 mod dapr;
 mod efcore;
 mod eval;
+mod executions;
 mod hedging;
 mod loops;
 mod options;
@@ -160,9 +161,12 @@ pub fn extract(text: &str, facts: &mut Facts) {
     servicebus::extract(&ctx, facts);
     let mut scopes = Vec::new();
     loops::extract(&ctx, facts, &mut scopes);
-    loops::executions(&ctx, facts, &mut scopes);
-    loops::idempotency_keys(&ctx, facts, &scopes);
-    loops::publishers(&ctx, facts, &scopes);
+    let loop_scopes = scopes.len();
+    let mut pipeline_uses = Vec::new();
+    executions::executions(&ctx, facts, &mut scopes, &mut pipeline_uses);
+    executions::idempotency_keys(&ctx, facts, &scopes);
+    executions::publishers(&ctx, facts, &scopes);
+    let pipelines = executions::pipeline_keys(&ctx, facts);
     crate::extract::loop_calls::record(
         tree.root_node(),
         text,
@@ -176,6 +180,14 @@ pub fn extract(text: &str, facts: &mut Facts) {
     yarp::request_timeouts(&ctx, facts);
     dapr::extract(&ctx, facts);
     apphost::extract(&ctx, facts);
+    // Every call of the file is read: those a pipeline of the file runs
+    // carry it.
+    executions::attach(facts, &scopes[loop_scopes..]);
+    if !pipelines.is_empty() || !pipeline_uses.is_empty() {
+        let c = facts.csharp.get_or_insert_with(Default::default);
+        c.pipelines = pipelines;
+        c.pipeline_uses = pipeline_uses;
+    }
     let after = (
         facts.policies.len(),
         facts.edges.len(),
