@@ -36,6 +36,9 @@ use crate::yaml::{self, Document, YamlFile};
 use memchr::memmem;
 use std::path::Path;
 
+mod needles;
+pub use needles::Needles;
+
 pub use crate::model::Facts;
 
 pub use crate::model::Syntax;
@@ -73,28 +76,6 @@ pub struct DocCtx<'a> {
 impl<'a> DocCtx<'a> {
     pub fn root(&self) -> yaml::Yaml<'a> {
         self.file.root(self.doc)
-    }
-}
-
-/// A set of words a file is sniffed for, searched in one pass over its
-/// bytes (Aho-Corasick; SIMD for short sets), built once per set: most
-/// files a walk finds are sniffed and rejected, so this runs on every one
-/// of them, warm cache or not.
-pub struct Needles(aho_corasick::AhoCorasick);
-
-impl Needles {
-    pub fn new<'a>(words: impl IntoIterator<Item = &'a str>) -> Needles {
-        Needles(
-            aho_corasick::AhoCorasick::builder()
-                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-                .build(words)
-                .expect("a few short literal needles always build"),
-        )
-    }
-
-    /// Whether `bytes` holds any of the words.
-    pub fn any_in(&self, bytes: &[u8]) -> bool {
-        self.0.is_match(bytes)
     }
 }
 
