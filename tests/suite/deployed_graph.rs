@@ -592,6 +592,31 @@ fn a_url_in_a_variable_of_any_name_is_a_call_to_a_declared_service() {
     assert!(!names.contains(&"accounts.google.com"), "{names:?}");
 }
 
+/// Stop 54 (testdata/graph/env-host-port-lists/README.md): a
+/// `host:port`, and each URL of a list, in a variable of any name is a
+/// call toward a declared service, with the port's protocol.
+#[test]
+fn a_host_port_or_a_url_list_in_a_variable_of_any_name_is_a_call() {
+    let (_, g) = build("testdata/graph/env-host-port-lists");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "booking -> ordersdb SQL x1",
+            "console -> shop-east HTTP x1",
+            "console -> shop-west HTTP x1",
+        ]
+    );
+    let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    for host in [
+        "api.partner.example.com",
+        "docs.example.org",
+        "09",
+        "0.0.0.0",
+    ] {
+        assert!(!names.contains(&host), "{host}: {names:?}");
+    }
+}
+
 /// Stop 49 (testdata/graph/nginx-mounted-config/README.md): an nginx
 /// configuration is run by the compose service that mounts it (the file,
 /// or its folder), not by the Go module whose source tree holds it.
