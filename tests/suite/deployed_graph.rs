@@ -226,6 +226,18 @@ fn an_environment_default_in_code_gives_way_to_the_workloads_entry() {
     assert!(unresolved.is_empty(), "{unresolved:?}");
 }
 
+/// Stop 54 (testdata/graph/go-env-package-default/README.md): a Go package
+/// variable's `localhost` default replaced from the environment in
+/// `setup()` calls what the workload's entry holds, and nothing is
+/// left unresolved.
+#[test]
+fn a_go_package_default_replaced_from_the_environment_is_the_entry() {
+    let (scan, g) = build("testdata/graph/go-env-package-default");
+    assert_eq!(protocol_edges(&g), ["agency -> rates HTTP x1"]);
+    let unresolved = common::graph::unresolved(&scan);
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}
+
 /// Stop 43 (testdata/graph/nginx-template/README.md): an nginx template
 /// `envsubst` fills calls what the workload sets, else the image's `ENV`.
 #[test]
