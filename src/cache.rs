@@ -50,6 +50,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 pub mod listing;
 pub mod stat;
+mod tracked;
 
 /// The cache folder's default name.
 pub const DIR_NAME: &str = ".retrylint-cache";

@@ -37,14 +37,128 @@ pub struct Walk {
     /// walk's listing in the cache watches besides the ignore files
     /// (`cache::listing`).
     pub folders: Vec<PathBuf>,
+    /// The folders holding a `.git` the walk met below its roots, sorted:
+    /// work trees whose tracked files are read even when ignored
+    /// (`tracked`).
+    pub gits: Vec<PathBuf>,
+    /// The vendored folders left out (`vendored`; in `folders` too),
+    /// sorted.
+    pub vendored: Vec<PathBuf>,
     /// Taken from the cache's listing, not walked (`cache::listing`).
     pub listed: bool,
 }
 
-/// Walk `roots`. Paths are returned sorted, so that every later step is
-/// deterministic. `exclude` globs are relative to `base` (the working
-/// directory) when given.
+/// The files git tracks that the ignore rules left out of a walk, and
+/// the folders entered to find them (`tracked`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tracked {
+    pub files: Vec<PathBuf>,
+    pub folders: Vec<PathBuf>,
+}
+
+/// Walk `roots`: [`walk_by_rules`], with the files git tracks that an
+/// ignore rule matches added ([`tracked`]). Paths are returned sorted,
+/// so that every later step is deterministic. `exclude` globs are
+/// relative to `base` (the working directory) when given.
 pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Result<Walk, String> {
+    let mut out = walk_by_rules(roots, exclude, base)?;
+    let t = tracked(
+        roots,
+        &out.gits,
+        &out.files,
+        &out.folders,
+        &out.vendored,
+        exclude,
+        base,
+    )?;
+    add_tracked(&mut out, t);
+    Ok(out)
+}
+
+/// The `--exclude` globs as the walker's overrides.
+fn overrides(
+    exclude: &[String],
+    base: Option<&Path>,
+) -> Result<Option<ignore::overrides::Override>, String> {
+    if exclude.is_empty() {
+        return Ok(None);
+    }
+    let mut ob = OverrideBuilder::new(base.unwrap_or(Path::new(".")));
+    for g in exclude {
+        ob.add(&format!("!{g}"))
+            .map_err(|e| format!("bad --exclude glob `{g}`: {e}"))?;
+        // Also match below any directory, as users expect `vendor/**`.
+        if !g.starts_with('/') && !g.starts_with("**/") {
+            ob.add(&format!("!**/{g}"))
+                .map_err(|e| format!("bad --exclude glob `{g}`: {e}"))?;
+        }
+    }
+    ob.build().map(Some).map_err(|e| e.to_string())
+}
+
+/// The roots a walk enters: a symbolic link given as a root is not.
+fn walked_roots(roots: &[PathBuf]) -> Vec<&PathBuf> {
+    roots
+        .iter()
+        .filter(|r| std::fs::symlink_metadata(r).is_ok_and(|m| !m.file_type().is_symlink()))
+        .collect()
+}
+
+/// The files git tracks below `roots` that a walk by the ignore rules
+/// (its `files`, `folders`, `gits` and `vendored`) left out
+/// (`tracked`), read from the index alone and the walk's listing: only
+/// the folders leading to them are entered.
+pub fn tracked(
+    roots: &[PathBuf],
+    gits: &[PathBuf],
+    files: &[Candidate],
+    folders: &[PathBuf],
+    vendored: &[PathBuf],
+    exclude: &[String],
+    base: Option<&Path>,
+) -> Result<Tracked, String> {
+    let o = overrides(exclude, base)?;
+    let (files, folders) = tracked::ignored_tracked(
+        &walked_roots(roots),
+        gits.to_vec(),
+        files,
+        folders,
+        vendored,
+        o.as_ref(),
+    );
+    Ok(Tracked { files, folders })
+}
+
+/// The index files [`tracked`]'s answer depends on, for the roots and
+/// the `.git` folders a walk met.
+pub fn index_files(roots: &[PathBuf], gits: &[PathBuf]) -> Vec<PathBuf> {
+    tracked::index_files(&walked_roots(roots), gits.to_vec())
+}
+
+/// `walk` with the tracked files `t` added, in order.
+pub fn add_tracked(walk: &mut Walk, t: Tracked) {
+    if t.files.is_empty() && t.folders.is_empty() {
+        return;
+    }
+    for f in t.files {
+        let key = path_key(&f);
+        if let Err(at) = walk.files.binary_search_by(|c| path_key(&c.path).cmp(&key)) {
+            walk.files.insert(at, Candidate { path: f });
+        }
+    }
+    walk.folders.extend(t.folders);
+    walk.folders
+        .sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+    walk.folders.dedup();
+}
+
+/// Walk `roots` by the ignore rules alone (see the module's text); the
+/// files git tracks that they leave out are [`tracked`]'s.
+pub fn walk_by_rules(
+    roots: &[PathBuf],
+    exclude: &[String],
+    base: Option<&Path>,
+) -> Result<Walk, String> {
     let mut out = Walk::default();
     // A root that is a symbolic link is announced and left alone: the
     // walker would follow it (it resolves its roots), and its target may
@@ -102,21 +216,8 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
             }
             true
         });
-    let mut overrides = None;
-    if !exclude.is_empty() {
-        let mut ob = OverrideBuilder::new(base.unwrap_or(Path::new(".")));
-        for g in exclude {
-            ob.add(&format!("!{g}"))
-                .map_err(|e| format!("bad --exclude glob `{g}`: {e}"))?;
-            // Also match below any directory, as users expect `vendor/**`.
-            if !g.starts_with('/') && !g.starts_with("**/") {
-                ob.add(&format!("!**/{g}"))
-                    .map_err(|e| format!("bad --exclude glob `{g}`: {e}"))?;
-            }
-        }
-        let o = ob.build().map_err(|e| e.to_string())?;
-        builder.overrides(o.clone());
-        overrides = Some(o);
+    if let Some(o) = overrides(exclude, base)? {
+        builder.overrides(o);
     }
     let shared = Mutex::new(Walk::default());
     builder.build_parallel().run(|| {
@@ -160,19 +261,13 @@ pub fn walk(roots: &[PathBuf], exclude: &[String], base: Option<&Path>) -> Resul
     out.notices.extend(w.notices);
     out.symlinks += w.symlinks;
     out.folders = w.folders;
-    let nested = std::mem::take(&mut *gits.lock().unwrap_or_else(|p| p.into_inner()));
-    let (tracked, mut entered) = tracked::ignored_tracked(
-        &walked,
-        nested,
-        &out.files,
-        &out.folders,
-        overrides.as_ref(),
-    );
-    out.files
-        .extend(tracked.into_iter().map(|path| Candidate { path }));
-    out.folders.append(&mut entered);
-    out.folders
-        .append(&mut skipped.lock().unwrap_or_else(|p| p.into_inner()));
+    let mut gits = std::mem::take(&mut *gits.lock().unwrap_or_else(|p| p.into_inner()));
+    gits.sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+    out.gits = gits;
+    let mut vendored = std::mem::take(&mut *skipped.lock().unwrap_or_else(|p| p.into_inner()));
+    vendored.sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+    out.folders.extend(vendored.iter().cloned());
+    out.vendored = vendored;
     // By their bytes: the order only needs to be fixed.
     out.folders
         .sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));

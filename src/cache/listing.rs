@@ -15,16 +15,21 @@
 //! - every folder the walk entered, and each vendored folder it left out
 //!   (`discover::walk`: a `modules.txt` or `pyvenv.cfg` may go);
 //! - each `.gitignore` and `.ignore` found in those folders, and the
-//!   `.git/info/exclude` and `.git/index` of each `.git` folder (a change
-//!   inside `.git` does not move the folder holding it; the index decides
-//!   which ignored files git tracks, `discover::tracked`: a warm run walks
-//!   again after a commit or `git add`);
+//!   `.git/info/exclude` of each `.git` folder (a change inside `.git`
+//!   does not move the folder holding it);
 //! - above each root, where the walk reads ignore files too (`parents`):
-//!   each folder's `.gitignore`, `.ignore`, `.git`,
-//!   `.git/info/exclude` and `.git/index`, present or absent (those folders themselves
+//!   each folder's `.gitignore`, `.ignore`, `.git` and
+//!   `.git/info/exclude`, present or absent (those folders themselves
 //!   change for other reasons: `/tmp`);
 //! - the cache folder itself is not watched (this run writes it); its
 //!   `.gitignore` (which leaves its files out) is.
+//!
+//! Not the index: the files git tracks that an ignore rule matches
+//! (`discover::tracked`) are kept apart, in a record of their own that
+//! watches each `.git/index` (`cache::tracked`). A `git add` or a commit
+//! (a pre-commit hook's every run) once threw the whole listing away and
+//! walked the tree again; now the listing holds, and only those files
+//! are found again, from the index and the listing.
 //!
 //! Nothing is recorded when a stamp is within [`RACY`] of the run's start
 //! (a change made now may not move it), when the walk had something to
@@ -40,12 +45,12 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-const FILE_NAME: &str = "walk-v1";
-const MAGIC: &[u8; 8] = b"rlwalk1\0";
+const FILE_NAME: &str = "walk-v2";
+const MAGIC: &[u8; 8] = b"rlwalk2\0";
 
 /// What a watched path was when the listing was made.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Was {
+pub(super) enum Was {
     Absent,
     Stamped(Stamp),
     /// A folder, whatever its stamp (a `.git` above a root: git writes
@@ -59,6 +64,10 @@ pub struct Listing {
     key: u128,
     symlinks: usize,
     files: Vec<PathBuf>,
+    /// The walk's `gits` and `vendored` (`discover::Walk`), for the
+    /// tracked files' record.
+    gits: Vec<PathBuf>,
+    vendored: Vec<PathBuf>,
     folders: Vec<(PathBuf, Stamp)>,
     probes: Vec<(PathBuf, Was)>,
 }
@@ -94,43 +103,61 @@ pub fn walk(
     exclude: &[String],
     base: Option<&Path>,
 ) -> Result<Walk, String> {
-    let walk = || discover::walk(roots, exclude, base);
     let Some(dir) = dir else {
-        return walk();
+        return discover::walk(roots, exclude, base);
     };
-    let key = key(salt, roots, exclude, base);
-    let start = SystemTime::now();
-    let path = dir.join(FILE_NAME);
     // A cache folder that is a symbolic link is neither read nor written
     // through (SECURITY.md), as `Cache::open` does.
     if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
-        return walk();
+        return discover::walk(roots, exclude, base);
     }
-    let old = std::fs::read(&path)
-        .ok()
-        .and_then(|b| decode(&b))
-        .filter(|l| l.key == key);
+    let key = key(salt, roots, exclude, base);
+    let start = SystemTime::now();
+    let path = dir.join(FILE_NAME);
+    let bytes = std::fs::read(&path).ok();
+    let old = bytes.as_deref().and_then(decode).filter(|l| l.key == key);
     let stale = old.is_some();
     if let Some(old) = old
         && old.holds()
     {
-        return Ok(Walk {
+        let mut w = Walk {
             files: old
                 .files
                 .into_iter()
                 .map(|path| Candidate { path })
                 .collect(),
             symlinks: old.symlinks,
+            gits: old.gits,
+            vendored: old.vendored,
             listed: true,
             ..Walk::default()
-        });
+        };
+        let id = identity(bytes.as_deref().unwrap_or_default());
+        let folders = || old.folders.into_iter().map(|(p, _)| p).collect();
+        let t = super::tracked::tracked(dir, id, &w, folders, roots, exclude, base, start)?;
+        discover::add_tracked(&mut w, t);
+        return Ok(w);
     }
-    let walked = walk()?;
+    let mut walked = discover::walk_by_rules(roots, exclude, base)?;
+    let t = discover::tracked(
+        roots,
+        &walked.gits,
+        &walked.files,
+        &walked.folders,
+        &walked.vendored,
+        exclude,
+        base,
+    )?;
     // A listing that cannot be written only makes the next run walk.
     match record(&walked, roots, dir, key, start) {
         Some(listing) => {
-            let _ = super::prepare(dir)
-                .and_then(|()| super::write_atomically(&path, &encode(&listing)));
+            let bytes = encode(&listing);
+            if super::prepare(dir)
+                .and_then(|()| super::write_atomically(&path, &bytes))
+                .is_ok()
+            {
+                super::tracked::record(dir, identity(&bytes), roots, &walked.gits, &t, start);
+            }
         }
         // Another run's listing (other roots) is left for it.
         None if stale => {
@@ -138,7 +165,13 @@ pub fn walk(
         }
         None => {}
     }
+    discover::add_tracked(&mut walked, t);
     Ok(walked)
+}
+
+/// What ties the tracked files' record to the listing it was made from.
+fn identity(listing: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(listing)
 }
 
 impl Listing {
@@ -155,7 +188,7 @@ impl Listing {
 }
 
 /// The stamp of a folder or file at `p`, not following a link.
-fn stamp(p: &Path) -> Option<Stamp> {
+pub(super) fn stamp(p: &Path) -> Option<Stamp> {
     std::fs::symlink_metadata(p)
         .ok()
         .filter(|m| !m.file_type().is_symlink())
@@ -164,7 +197,7 @@ fn stamp(p: &Path) -> Option<Stamp> {
 
 /// What `p` is now: absent, or its stamp (`None`: neither a file nor a
 /// folder, or unreadable).
-fn probe(p: &Path) -> Option<Was> {
+pub(super) fn probe(p: &Path) -> Option<Was> {
     match std::fs::symlink_metadata(p) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Was::Absent),
         Err(_) => None,
@@ -224,6 +257,8 @@ fn record(
         key,
         symlinks: walk.symlinks,
         files: walk.files.iter().map(|c| c.path.clone()).collect(),
+        gits: walk.gits.clone(),
+        vendored: walk.vendored.clone(),
         ..Listing::default()
     };
     for w in watched {
@@ -255,9 +290,9 @@ fn record(
     Some(listing)
 }
 
-/// The probes of `folder/.git/info/exclude` and `folder/.git/index` when
-/// `folder` holds a `.git` folder; `None` (nothing to record) when its
-/// `.git` is a file or something else, or either was changed just now.
+/// The probe of `folder/.git/info/exclude` when `folder` holds a `.git`
+/// folder; `None` (nothing to record) when its `.git` is a file or
+/// something else, or the file was changed just now.
 fn git_probes(
     folder: &Path,
     probes: &mut Vec<(PathBuf, Was)>,
@@ -266,14 +301,10 @@ fn git_probes(
     match std::fs::symlink_metadata(folder.join(".git")) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(()),
         Ok(m) if m.is_dir() => {
-            // The index decides which ignored files are read anyway
-            // (`discover::tracked`): `git add -f` moves no folder's stamp.
-            for name in [".git/info/exclude", ".git/index"] {
-                let p = folder.join(name);
-                match probe(&p)? {
-                    Was::Stamped(s) if !fresh(&s) => return None,
-                    was => probes.push((p, was)),
-                }
+            let p = folder.join(".git/info/exclude");
+            match probe(&p)? {
+                Was::Stamped(s) if !fresh(&s) => return None,
+                was => probes.push((p, was)),
             }
             Some(())
         }
@@ -288,7 +319,7 @@ fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
 
 /// Each path as the length it shares with the one before and the rest
 /// (sorted paths share most of their bytes).
-fn put_paths<'a>(
+pub(super) fn put_paths<'a>(
     out: &mut Vec<u8>,
     paths: impl ExactSizeIterator<Item = &'a Path>,
     mut after: impl FnMut(&mut Vec<u8>, usize),
@@ -311,6 +342,8 @@ fn encode(l: &Listing) -> Vec<u8> {
     out.extend_from_slice(&l.key.to_le_bytes());
     out.extend_from_slice(&(l.symlinks as u64).to_le_bytes());
     put_paths(&mut out, l.files.iter().map(PathBuf::as_path), |_, _| {});
+    put_paths(&mut out, l.gits.iter().map(PathBuf::as_path), |_, _| {});
+    put_paths(&mut out, l.vendored.iter().map(PathBuf::as_path), |_, _| {});
     put_paths(
         &mut out,
         l.folders.iter().map(|(p, _)| p.as_path()),
@@ -319,42 +352,65 @@ fn encode(l: &Listing) -> Vec<u8> {
     put_paths(
         &mut out,
         l.probes.iter().map(|(p, _)| p.as_path()),
-        |out, i| match &l.probes[i].1 {
-            Was::Absent => out.push(0),
-            Was::Stamped(s) => {
-                out.push(1);
-                s.write(out);
-            }
-            Was::Folder => out.push(2),
-        },
+        |out, i| put_was(out, &l.probes[i].1),
     );
     out
 }
 
+pub(super) fn put_was(out: &mut Vec<u8>, was: &Was) {
+    match was {
+        Was::Absent => out.push(0),
+        Was::Stamped(s) => {
+            out.push(1);
+            s.write(out);
+        }
+        Was::Folder => out.push(2),
+    }
+}
+
+/// A list of paths, without anything after each.
+pub(super) fn path_list(b: &mut Bytes) -> Option<Vec<PathBuf>> {
+    Some(
+        b.paths(|_| Some(()))?
+            .into_iter()
+            .map(|(p, ())| p)
+            .collect(),
+    )
+}
+
 /// A reader over the listing's bytes; every read is bounded.
-struct Bytes<'a>(&'a [u8]);
+pub(super) struct Bytes<'a>(pub(super) &'a [u8]);
 
 impl<'a> Bytes<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+    pub(super) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let (head, rest) = self.0.split_at_checked(n)?;
         self.0 = rest;
         Some(head)
     }
 
-    fn u32(&mut self) -> Option<usize> {
+    pub(super) fn was(&mut self) -> Option<Was> {
+        match self.take(1)?[0] {
+            0 => Some(Was::Absent),
+            1 => self.stamp().map(Was::Stamped),
+            2 => Some(Was::Folder),
+            _ => None,
+        }
+    }
+
+    pub(super) fn u32(&mut self) -> Option<usize> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?) as usize)
     }
 
-    fn u64(&mut self) -> Option<u64> {
+    pub(super) fn u64(&mut self) -> Option<u64> {
         Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
     }
 
-    fn stamp(&mut self) -> Option<Stamp> {
+    pub(super) fn stamp(&mut self) -> Option<Stamp> {
         Stamp::read(self.take(Stamp::BYTES)?)
     }
 
     /// `n` front-coded paths, each followed by what `after` reads.
-    fn paths<T>(
+    pub(super) fn paths<T>(
         &mut self,
         mut after: impl FnMut(&mut Self) -> Option<T>,
     ) -> Option<Vec<(PathBuf, T)>> {
@@ -394,22 +450,17 @@ fn decode(bytes: &[u8]) -> Option<Listing> {
     let mut b = Bytes(bytes.strip_prefix(MAGIC)?);
     let key = u128::from_le_bytes(b.take(16)?.try_into().ok()?);
     let symlinks = usize::try_from(b.u64()?).ok()?;
-    let files = b
-        .paths(|_| Some(()))?
-        .into_iter()
-        .map(|(p, ())| p)
-        .collect();
+    let files = path_list(&mut b)?;
+    let gits = path_list(&mut b)?;
+    let vendored = path_list(&mut b)?;
     let folders = b.paths(Bytes::stamp)?;
-    let probes = b.paths(|b| match b.take(1)?[0] {
-        0 => Some(Was::Absent),
-        1 => b.stamp().map(Was::Stamped),
-        2 => Some(Was::Folder),
-        _ => None,
-    })?;
+    let probes = b.paths(Bytes::was)?;
     b.0.is_empty().then_some(Listing {
         key,
         symlinks,
         files,
+        gits,
+        vendored,
         folders,
         probes,
     })

@@ -21,10 +21,14 @@
 //! that the other rules apply as in the first walk. On istio/istio
 //! (6,611 tracked files, a 790 KB index) this reads one file and hashes
 //! the walk's paths once; nothing is walked again when nothing tracked is
-//! ignored. The walk's listing in the cache watches each `.git/index`
-//! (`cache::listing`).
+//! ignored. A split index's removals apply: a file `git rm --cached`
+//! and still on disk under an ignore line is not read.
+//!
+//! The walk's listing in the cache does not depend on the index: the
+//! files found here are kept apart from it, in a small record of their
+//! own that watches each `.git/index` (`cache::tracked`), so that a
+//! `git add` or a commit recomputes only them, from the cached listing.
 
-use super::vendored;
 use ignore::WalkBuilder;
 use ignore::overrides::Override;
 use std::collections::HashSet;
@@ -116,10 +120,25 @@ fn hash_len(git_dir: &Path) -> usize {
     if sha256 { 32 } else { 20 }
 }
 
-/// The paths of the regular files an index holds (any stage), and the
-/// name of its shared index when it is split (`link` extension). `None`:
-/// not an index this reads.
-pub(super) fn parse_index(bytes: &[u8], hash: usize) -> Option<(Vec<Vec<u8>>, Option<String>)> {
+/// An index's entries in order (every stage, every kind: a split
+/// index's bitmaps count them all), each its path and mode, and its
+/// `link` extension when it is split.
+pub(super) struct Index {
+    pub(super) entries: Vec<(Vec<u8>, u32)>,
+    pub(super) link: Option<Link>,
+}
+
+/// A split index's `link` extension: the name of its shared index, and
+/// the bytes of its two EWAH bitmaps over the shared index's entries
+/// (the removed ones, then the ones this index replaces), undecoded.
+pub(super) struct Link {
+    pub(super) shared: String,
+    bitmaps: Vec<u8>,
+}
+
+/// The entries of an index (see [`Index`]). `None`: not an index this
+/// reads.
+pub(super) fn parse_index(bytes: &[u8], hash: usize) -> Option<Index> {
     let be32 = |at: usize| -> Option<u32> {
         Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
     };
@@ -132,7 +151,7 @@ pub(super) fn parse_index(bytes: &[u8], hash: usize) -> Option<(Vec<Vec<u8>>, Op
     }
     let count = be32(8)? as usize;
     let mut at = 12;
-    let mut paths: Vec<Vec<u8>> = Vec::with_capacity(count.min(bytes.len() / 62));
+    let mut entries: Vec<(Vec<u8>, u32)> = Vec::with_capacity(count.min(bytes.len() / 62));
     let mut last: Vec<u8> = Vec::new();
     for _ in 0..count {
         let mode = be32(at + 24)?;
@@ -168,15 +187,11 @@ pub(super) fn parse_index(bytes: &[u8], hash: usize) -> Option<(Vec<Vec<u8>>, Op
             at += (end - at + 8) & !7;
             path
         };
-        // A regular file (`100644`, `100755`); not a link, a submodule or
-        // a sparse index's folder.
-        if mode >> 12 == 0o10 && paths.last() != Some(&path) {
-            paths.push(path);
-        }
+        entries.push((path, mode));
     }
     // Extensions: a four-byte signature and a length each, up to the
     // trailing checksum.
-    let mut shared = None;
+    let mut link = None;
     while at + 8 + hash <= bytes.len() {
         let sig = &bytes[at..at + 4];
         let len = be32(at + 4)? as usize;
@@ -184,48 +199,172 @@ pub(super) fn parse_index(bytes: &[u8], hash: usize) -> Option<(Vec<Vec<u8>>, Op
         if sig == b"link" {
             let name = data.get(..hash)?;
             if name.iter().any(|&b| b != 0) {
-                shared = Some(name.iter().map(|b| format!("{b:02x}")).collect());
+                link = Some(Link {
+                    shared: name.iter().map(|b| format!("{b:02x}")).collect(),
+                    bitmaps: data[hash..].to_vec(),
+                });
             }
         }
         at += 8 + len;
     }
-    Some((paths, shared))
+    Some(Index { entries, link })
 }
 
-/// The regular files `top`'s index holds, or none when it has no index
-/// this reads. A split index's entries are its shared index's and its
-/// own (the removals it records are not applied: a file removed from the
-/// index and still on disk may be read).
+/// The set positions below `limit` of the EWAH bitmap at the start of
+/// `data` (git's `ewah/ewah_io.c`: a bit count, a word count, the words,
+/// the last marker's position; big-endian), and the bytes it took.
+/// Each marker word holds its run's bit (bit 0), the run's length in
+/// words (the next 32 bits) and the number of literal words after it
+/// (the top 31); a literal word's bit `i` is position `64 * word + i`.
+/// The work is bounded by `data`'s length and `limit`.
+pub(super) fn ewah(data: &[u8], limit: usize) -> Option<(Vec<usize>, usize)> {
+    let be32 = |at: usize| -> Option<usize> {
+        Some(u32::from_be_bytes(data.get(at..at + 4)?.try_into().ok()?) as usize)
+    };
+    let words = be32(4)?;
+    let end = words.checked_mul(8)?.checked_add(12)?;
+    if data.len() < end {
+        return None;
+    }
+    let word = |i: usize| -> u64 {
+        let at = 8 + i * 8;
+        u64::from_be_bytes(data[at..at + 8].try_into().unwrap_or_default())
+    };
+    let mut out = Vec::new();
+    let (mut pos, mut i) = (0usize, 0usize);
+    while i < words && pos < limit {
+        let marker = word(i);
+        i += 1;
+        let run = usize::try_from((marker >> 1) & 0xffff_ffff).ok()?;
+        let run_bits = run.checked_mul(64)?;
+        if marker & 1 == 1 {
+            out.extend(pos..pos.saturating_add(run_bits).min(limit));
+        }
+        pos = pos.saturating_add(run_bits);
+        let literals = usize::try_from(marker >> 33).ok()?;
+        for _ in 0..literals {
+            if i >= words {
+                return None;
+            }
+            let w = word(i);
+            i += 1;
+            out.extend(
+                (0..64)
+                    .filter(|b| w & (1u64 << b) != 0)
+                    .map(|b| pos + b)
+                    .filter(|&p| p < limit),
+            );
+            pos = pos.saturating_add(64);
+        }
+    }
+    Some((out, end))
+}
+
+/// The paths of the regular files `index` holds: with its shared index
+/// `shared` when it is split, the shared entries the link's first bitmap
+/// removes dropped (`git rm --cached`: the file may still be on disk,
+/// under an ignore line), the ones its second bitmap marks replaced by
+/// this index's first entries (nameless: the path is the shared
+/// entry's, the mode this one's), and this index's other entries added.
+/// A split index whose shared index is missing gives its added entries.
+pub(super) fn regular_files(index: Index, shared: Option<Index>) -> Vec<Vec<u8>> {
+    let entries = match (index.link, shared) {
+        (Some(link), Some(shared)) => {
+            let mut base = shared.entries;
+            let n = base.len();
+            let (removed, took) = ewah(&link.bitmaps, n).unwrap_or_default();
+            let replaced = link
+                .bitmaps
+                .get(took..)
+                .and_then(|b| ewah(b, n))
+                .map(|(r, _)| r)
+                .unwrap_or_default();
+            let mut own = index.entries.into_iter().peekable();
+            for p in replaced {
+                match own.next_if(|(path, _)| path.is_empty()) {
+                    Some((_, mode)) => base[p].1 = mode,
+                    None => break,
+                }
+            }
+            let mut gone = vec![false; n];
+            for p in removed {
+                gone[p] = true;
+            }
+            let mut kept: Vec<(Vec<u8>, u32)> = base
+                .into_iter()
+                .zip(gone)
+                .filter(|(_, g)| !g)
+                .map(|(e, _)| e)
+                .collect();
+            kept.extend(own);
+            kept
+        }
+        _ => index.entries,
+    };
+    let mut paths: Vec<Vec<u8>> = Vec::with_capacity(entries.len());
+    for (path, mode) in entries {
+        // A regular file (`100644`, `100755`); not a link, a submodule or
+        // a sparse index's folder; a nameless entry is a replacement
+        // whose shared index was not read.
+        if mode >> 12 == 0o10 && !path.is_empty() && paths.last() != Some(&path) {
+            paths.push(path);
+        }
+    }
+    paths
+}
+
+/// The index file of the work tree `top`.
+fn index_file(top: &Path) -> Option<PathBuf> {
+    git_dir(top).map(|d| d.join("index"))
+}
+
+/// The regular files `top`'s index holds ([`regular_files`]), or none
+/// when it has no index this reads.
 fn tracked(top: &Path) -> Vec<Vec<u8>> {
     let Some(dir) = git_dir(top) else {
         return Vec::new();
     };
     let hash = hash_len(&dir);
-    let Some((mut paths, shared)) = std::fs::read(dir.join("index"))
+    let Some(index) = std::fs::read(dir.join("index"))
         .ok()
         .and_then(|b| parse_index(&b, hash))
     else {
         return Vec::new();
     };
-    if let Some(name) = shared
-        && let Some((mut more, _)) = std::fs::read(dir.join(format!("sharedindex.{name}")))
+    let shared = index.link.as_ref().and_then(|l| {
+        std::fs::read(dir.join(format!("sharedindex.{}", l.shared)))
             .ok()
             .and_then(|b| parse_index(&b, hash))
-    {
-        paths.append(&mut more);
-    }
-    paths
+    });
+    regular_files(index, shared)
+}
+
+/// The index files that decide which ignored files below `roots` are
+/// read (the roots' work trees' and those of `nested`): what a record of
+/// [`ignored_tracked`]'s answer watches. A split index's shared part is
+/// not among them: a new one is written under a new name, with the
+/// index that names it.
+pub(super) fn index_files(roots: &[&PathBuf], nested: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = repos(roots, nested)
+        .iter()
+        .filter_map(|r| index_file(&r.top))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The files git tracks below the folder roots `roots` that the walk
-/// (`files`, `folders`: the folders it entered) left out, walked again
-/// without the git ignore rules; `nested`: the folders holding a `.git`
-/// the walk met. Returns the files found and the folders entered.
+/// (`files`, `folders`: the folders it entered or left out as vendored,
+/// `vendored` those) left out, walked again without the git ignore
+/// rules; `nested`: the folders holding a `.git` the walk met. Returns
+/// the files found and the folders entered.
 pub(super) fn ignored_tracked(
     roots: &[&PathBuf],
     nested: Vec<PathBuf>,
     files: &[super::Candidate],
     folders: &[PathBuf],
+    vendored: &[PathBuf],
     overrides: Option<&Override>,
 ) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let repos = repos(roots, nested);
@@ -260,15 +399,22 @@ pub(super) fn ignored_tracked(
     let entered: HashSet<&Path> = folders.iter().map(PathBuf::as_path).collect();
     let mut starts: Vec<PathBuf> = Vec::new();
     let mut between: HashSet<PathBuf> = HashSet::new();
+    let skipped: HashSet<&Path> = vendored.iter().map(PathBuf::as_path).collect();
+    let mut chain: Vec<&Path> = Vec::new();
     for m in &missing {
+        chain.clear();
         let mut up = m.parent();
         while let Some(d) = up
             && !entered.contains(d)
         {
-            between.insert(d.to_path_buf());
+            chain.push(d);
             up = d.parent();
         }
-        if let Some(d) = up {
+        // Below a vendored folder the walk left out: not read either.
+        if let Some(d) = up
+            && !skipped.contains(d)
+        {
+            between.extend(chain.iter().map(|c| c.to_path_buf()));
             starts.push(d.to_path_buf());
         }
     }
@@ -291,7 +437,7 @@ pub(super) fn ignored_tracked(
         .ignore(true)
         .parents(true)
         .filter_entry(move |e| {
-            if e.file_name() == ".git" || vendored(e) {
+            if e.file_name() == ".git" || super::vendored(e) {
                 return false;
             }
             match e.file_type() {
@@ -321,6 +467,49 @@ pub(super) fn ignored_tracked(
 /// with SHA-1 names, for tests.
 #[cfg(test)]
 pub(crate) fn index_bytes(version: u32, entries: &[(&str, u32)]) -> Vec<u8> {
+    index_with(version, entries, None)
+}
+
+/// The EWAH bitmap (see [`ewah`]) with the bits `set` of `bits`, for
+/// tests: one marker word, then literal words.
+#[cfg(test)]
+pub(crate) fn ewah_bytes(bits: usize, set: &[usize]) -> Vec<u8> {
+    let words = bits.div_ceil(64);
+    let mut lit = vec![0u64; words];
+    for &p in set {
+        lit[p / 64] |= 1 << (p % 64);
+    }
+    let mut out = (bits as u32).to_be_bytes().to_vec();
+    out.extend_from_slice(&(words as u32 + 1).to_be_bytes());
+    out.extend_from_slice(&((words as u64) << 33).to_be_bytes());
+    for w in lit {
+        out.extend_from_slice(&w.to_be_bytes());
+    }
+    out.extend_from_slice(&0u32.to_be_bytes());
+    out
+}
+
+/// A split index for tests: `entries` (the replacements first, nameless
+/// as git writes them, then the added ones), linked to the shared index
+/// named `shared` with the bitmaps of its `removed` and `replaced`
+/// entries, over `bits` entries.
+#[cfg(test)]
+pub(crate) fn split_index_bytes(
+    version: u32,
+    entries: &[(&str, u32)],
+    shared: [u8; 20],
+    bits: usize,
+    removed: &[usize],
+    replaced: &[usize],
+) -> Vec<u8> {
+    let mut link = shared.to_vec();
+    link.extend(ewah_bytes(bits, removed));
+    link.extend(ewah_bytes(bits, replaced));
+    index_with(version, entries, Some(link))
+}
+
+#[cfg(test)]
+fn index_with(version: u32, entries: &[(&str, u32)], link: Option<Vec<u8>>) -> Vec<u8> {
     let mut out = b"DIRC".to_vec();
     out.extend_from_slice(&version.to_be_bytes());
     out.extend_from_slice(&(entries.len() as u32).to_be_bytes());
@@ -359,6 +548,11 @@ pub(crate) fn index_bytes(version: u32, entries: &[(&str, u32)]) -> Vec<u8> {
     out.extend_from_slice(b"TREE");
     out.extend_from_slice(&3u32.to_be_bytes());
     out.extend_from_slice(b"abc");
+    if let Some(link) = link {
+        out.extend_from_slice(b"link");
+        out.extend_from_slice(&(link.len() as u32).to_be_bytes());
+        out.extend_from_slice(&link);
+    }
     out.extend_from_slice(&[0u8; 20]);
     out
 }

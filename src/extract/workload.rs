@@ -544,6 +544,23 @@ pub fn push_edge(
             let via = format!("{via}{}", crate::model::calls::URL_VALUE_VIA);
             let protocol = crate::model::calls::Protocol::of_target(value);
             facts.edges.push(edge(host, span, protocol, via));
+            return;
+        }
+        // `MYSQL_SERVICE: mysqldb.travel-agency:3306`, `PORTAL_SERVICES:
+        // "voyages.fr;http://voyages.travel-portal:8000,.."`: a
+        // `host:port`, or a list of URLs among other words (kiali/demos
+        // 7ee39129 `travels/`), each a call toward a declared service the
+        // same way; the protocol from the scheme, the port or the name.
+        if key.to_ascii_uppercase().starts_with("AWS_") {
+            return;
+        }
+        let via = format!("{via}{}", crate::model::calls::URL_VALUE_VIA);
+        for (t, at) in items(value, span).into_iter().take(16) {
+            if let Some(host) = url_value(key, t).or_else(|| host_port(t)) {
+                let protocol = crate::model::calls::Protocol::of_target(t)
+                    .or_else(|| super::env_protocol::of_key(key));
+                facts.edges.push(edge(host, at, protocol, via.clone()));
+            }
         }
         return;
     }
@@ -600,6 +617,37 @@ pub fn push_edge(
     let protocol = crate::model::calls::Protocol::of_target(value)
         .or_else(|| super::env_protocol::of_key(key));
     facts.edges.push(edge(host, span, protocol, via));
+}
+
+/// The items of a list value (split at `,` and `;`), each with its span
+/// in `span`, the value's (one later in a quoted scalar).
+fn items(value: &str, span: crate::source::Span) -> Vec<(&str, crate::source::Span)> {
+    let lead = usize::from(span.end - span.start == value.len() + 2);
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    for item in value.split([',', ';']) {
+        let start = span.start + lead + at + (item.len() - item.trim_start().len());
+        at += item.len() + 1;
+        let t = item.trim();
+        if !t.is_empty() {
+            out.push((t, crate::source::Span::new(start, start + t.len())));
+        }
+    }
+    out
+}
+
+/// The host of a `host:port` without a scheme (`mysqldb.shop:3306`),
+/// the port a number: not a listen address (`:8000`, `0.0.0.0:8000`),
+/// nor a time or a ratio of other words.
+fn host_port(t: &str) -> Option<String> {
+    let (host, port) = t.rsplit_once(':')?;
+    let named = host.chars().any(|c| c.is_ascii_alphabetic())
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+    (named && port.parse::<u16>().is_ok_and(|p| p > 0))
+        .then(|| host_of(t))
+        .flatten()
 }
 
 /// The host of a variable's value that is one URL with a scheme

@@ -226,6 +226,18 @@ fn an_environment_default_in_code_gives_way_to_the_workloads_entry() {
     assert!(unresolved.is_empty(), "{unresolved:?}");
 }
 
+/// Stop 54 (testdata/graph/go-env-package-default/README.md): a Go package
+/// variable's `localhost` default replaced from the environment in
+/// `setup()` calls what the workload's entry holds, and nothing is
+/// left unresolved.
+#[test]
+fn a_go_package_default_replaced_from_the_environment_is_the_entry() {
+    let (scan, g) = build("testdata/graph/go-env-package-default");
+    assert_eq!(protocol_edges(&g), ["agency -> rates HTTP x1"]);
+    let unresolved = common::graph::unresolved(&scan);
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+}
+
 /// Stop 43 (testdata/graph/nginx-template/README.md): an nginx template
 /// `envsubst` fills calls what the workload sets, else the image's `ENV`.
 #[test]
@@ -590,6 +602,31 @@ fn a_url_in_a_variable_of_any_name_is_a_call_to_a_declared_service() {
     let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
     assert!(!names.contains(&"books.example.com"), "{names:?}");
     assert!(!names.contains(&"accounts.google.com"), "{names:?}");
+}
+
+/// Stop 54 (testdata/graph/env-host-port-lists/README.md): a
+/// `host:port`, and each URL of a list, in a variable of any name is a
+/// call toward a declared service, with the port's protocol.
+#[test]
+fn a_host_port_or_a_url_list_in_a_variable_of_any_name_is_a_call() {
+    let (_, g) = build("testdata/graph/env-host-port-lists");
+    assert_eq!(
+        protocol_edges(&g),
+        [
+            "booking -> ordersdb SQL x1",
+            "console -> shop-east HTTP x1",
+            "console -> shop-west HTTP x1",
+        ]
+    );
+    let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    for host in [
+        "api.partner.example.com",
+        "docs.example.org",
+        "09",
+        "0.0.0.0",
+    ] {
+        assert!(!names.contains(&host), "{host}: {names:?}");
+    }
 }
 
 /// Stop 49 (testdata/graph/nginx-mounted-config/README.md): an nginx

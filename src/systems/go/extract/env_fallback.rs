@@ -67,3 +67,48 @@ pub(super) fn lookup_before<'a>(ctx: &Ctx<'a>, name: &str, value: Node<'a>) -> O
         });
     (empty.contains(&cond) || not_found).then_some(before)
 }
+
+/// A package variable's literal default replaced from the environment
+/// in a function of the file: `var discountsService =
+/// "http://localhost:8092"` and, in `setup()` or `init()`, `ds :=
+/// os.Getenv("DISCOUNTS_SERVICE"); if ds != "" { discountsService = ds }`
+/// (kiali/demos 7ee39129 `travels/travel_agency/cars/cars.go:39,81`).
+/// The program sets it up before it calls, so the target is the lookup:
+/// the value assigned when it reads the environment, for `value`, the
+/// package-level binding of `name`.
+pub(super) fn set_from_env<'a>(ctx: &Ctx<'a>, name: &str, value: Node<'a>) -> Option<Node<'a>> {
+    let in_function = |n: Node<'a>| {
+        std::iter::successors(n.parent(), |p| p.parent()).any(|p| {
+            matches!(
+                p.kind_name(),
+                "function_declaration" | "method_declaration" | "func_literal"
+            )
+        })
+    };
+    if in_function(value) {
+        return None;
+    }
+    ctx.bindings.get(name)?.iter().copied().find(|v| {
+        in_function(*v)
+            && v.parent().and_then(|l| l.parent()).is_some_and(|a| {
+                a.kind_name() == "assignment_statement"
+                    && field(a, "operator").is_none_or(|o| ctx.text(o) == "=")
+            })
+            && reads_env(ctx, *v)
+    })
+}
+
+/// Whether `v` is an environment lookup, or a name bound to one just
+/// before (`ds := os.Getenv(..)`); no further, so that two variables set
+/// from each other lead nowhere.
+fn reads_env(ctx: &Ctx<'_>, v: Node<'_>) -> bool {
+    let lookup = |n: Node<'_>| {
+        let t = ctx.text(n);
+        t.starts_with("os.Getenv(") || t.starts_with("os.LookupEnv(")
+    };
+    lookup(v)
+        || (v.kind_name() == "identifier"
+            && ctx
+                .binding(ctx.text(v), v.start_byte())
+                .is_some_and(|b| b.id() != v.id() && lookup(b)))
+}

@@ -209,6 +209,9 @@ pub(super) fn host_node<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
             let v = ctx
                 .binding(ctx.text(cur), cur.start_byte())
                 .filter(|v| v.id() != cur.id())?;
+            // A package variable's default replaced from the
+            // environment in a function: the lookup.
+            let v = super::env_fallback::set_from_env(ctx, ctx.text(cur), v).unwrap_or(v);
             // A default set where the variable is unset: the lookup.
             cur = super::env_fallback::lookup_before(ctx, ctx.text(cur), v).unwrap_or(v);
             continue;

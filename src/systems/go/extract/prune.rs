@@ -77,7 +77,9 @@ pub fn pruned_keeping(text: &str, kept: &[Body]) -> Option<Pruned> {
     let lexed = lex(text.as_bytes())?;
     let words = words(text, &lexed.imports)?;
     let finder = Finder::new(&words);
-    let bodies = lexed.bodies.iter().filter(|b| !kept.contains(b)).copied();
+    let bodies = blankable(text, &lexed)
+        .into_iter()
+        .filter(|b| !kept.contains(b));
     let (blank, bodies) = match blank(text, bodies.collect(), |b| {
         finder.any_in(b) || sets_timeout(b) || retries_at_once(b)
     }) {
@@ -234,9 +236,25 @@ pub fn blanked(text: &str) -> Option<(String, Vec<Body>)> {
     let lexed = lex(text.as_bytes())?;
     let words = words(text, &lexed.imports)?;
     let finder = Finder::new(&words);
-    blank(text, lexed.bodies, |b| {
+    blank(text, blankable(text, &lexed), |b| {
         finder.any_in(b) || sets_timeout(b) || retries_at_once(b)
     })
+}
+
+/// The bodies that may be blanked: not one that reads the environment,
+/// where a package variable every other function reads may be set
+/// (`discountsService = ds` after `ds := os.Getenv(..)`,
+/// `env_fallback::set_from_env`; 28 of istio's 2,015 Go files read it).
+fn blankable(text: &str, lexed: &Lexed) -> Vec<Body> {
+    lexed
+        .bodies
+        .iter()
+        .filter(|b| {
+            let body = text.get(b.start..b.end).unwrap_or_default();
+            !body.contains("os.Getenv(") && !body.contains("os.LookupEnv(")
+        })
+        .copied()
+        .collect()
 }
 
 /// [`blanked`] as it was, one automaton over all the words built per
@@ -246,7 +264,7 @@ pub(super) fn blanked_one_automaton(text: &str) -> Option<(String, Vec<Body>)> {
     let lexed = lex(text.as_bytes())?;
     let words = words(text, &lexed.imports)?;
     let finder = crate::extract::Needles::new(words.iter().map(String::as_str));
-    blank(text, lexed.bodies, |b| {
+    blank(text, blankable(text, &lexed), |b| {
         finder.any_in(b) || sets_timeout(b) || retries_at_once(b)
     })
 }

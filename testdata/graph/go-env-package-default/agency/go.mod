@@ -1,0 +1,3 @@
+module example.com/agency
+
+go 1.22
