@@ -120,12 +120,7 @@ fn own_callee(op: &Expr) -> Option<String> {
     match op {
         Expr::Call(c) => {
             let Expr::Path(p) = &*c.func else { return None };
-            let segs: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
+            let segs = super::segments(&p.path);
             match segs.as_slice() {
                 [f] => Some(f.clone()),
                 [s, f] if s == "Self" => Some(f.clone()),

@@ -202,6 +202,12 @@ struct LoopFinder<'e, 'a, 's, 'b, 'c> {
     under_timeout: u32,
 }
 
+/// A path's segments as written (`fs::read_to_string` gives `fs`,
+/// `read_to_string`).
+fn segments(p: &syn::Path) -> Vec<String> {
+    p.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
 /// `timeout(..)`, `tokio::time::timeout(..)`: a call that bounds the
 /// future it is handed by time.
 fn is_timeout_call(c: &syn::ExprCall) -> bool {

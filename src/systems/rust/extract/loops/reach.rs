@@ -259,12 +259,7 @@ pub(super) fn local(spans: &Spans<'_>, op: &Expr) -> Option<String> {
     match op {
         Expr::Call(c) => {
             let Expr::Path(p) = &*c.func else { return None };
-            let segs: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
+            let segs = super::segments(&p.path);
             let last = segs.last()?.as_str();
             let name = segs.join("::");
             let fs = segs.iter().any(|s| s == "fs")

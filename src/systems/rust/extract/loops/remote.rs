@@ -532,7 +532,7 @@ impl<'a> Visit<'a> for Finder<'_, '_, '_> {
 
     fn visit_path(&mut self, p: &'a syn::Path) {
         if self.found.is_none() {
-            let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+            let segs = super::segments(p);
             self.path_segments(&segs);
         }
         syn::visit::visit_path(self, p);
