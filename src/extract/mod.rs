@@ -221,8 +221,8 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         top_level,
         rust,
         java,
-        // Names and constants, no places.
-        csharp: _,
+        // Names and constants, and the pipelines taken by key (places).
+        csharp,
         // Build files give dependency lines, and are never embedded.
         build: _,
         versioned,
@@ -248,6 +248,14 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
     } = facts;
     for s in ingress.spans_mut() {
         *s = f(*s);
+    }
+    for u in csharp.iter_mut().flat_map(|c| c.pipeline_uses.iter_mut()) {
+        u.at = f(u.at);
+        let run = f(Span::new(u.start, u.end));
+        (u.start, u.end) = (run.start, run.end);
+        for k in &mut u.keys {
+            k.span = f(k.span);
+        }
     }
     for p in &mut ingress.pending {
         if let Some(c) = &mut p.contour {
