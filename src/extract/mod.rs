@@ -253,6 +253,10 @@ pub fn remap_facts(facts: &mut Facts, f: &impl Fn(Span) -> Span) {
         u.at = f(u.at);
         let run = f(Span::new(u.start, u.end));
         (u.start, u.end) = (run.start, run.end);
+        for r in &mut u.also {
+            let run = f(Span::new(r.0, r.1));
+            *r = (run.start, run.end);
+        }
         for k in &mut u.keys {
             k.span = f(k.span);
         }

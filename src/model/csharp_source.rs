@@ -62,8 +62,13 @@ pub struct PipelineUse {
     /// (`pipelines.GetPipeline("orders")`, `[FromKeyedServices("orders")]`).
     pub taken: String,
     pub at: crate::source::Span,
+    /// The delegate's own text (empty for a method group).
     pub start: usize,
     pub end: usize,
+    /// The bodies of the methods of the class the delegate runs
+    /// (`ct => SendAsync(order, ct)`), which run again on every attempt.
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+    pub also: Vec<(usize, usize)>,
     /// Request keys minted inside the delegate: a new one per attempt.
     #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub keys: Vec<crate::model::IdempotencyKey>,

@@ -648,6 +648,7 @@ fn pipelines_taken_by_key_reach_the_calls_they_run() {
         edges(&g, "HttpClient."),
         [
             "Orders_Api -> audit-api x7 HttpClient.GetStringAsync (GET) in C#",
+            "Orders_Api -> inventory-api x5 HttpClient.GetFromJsonAsync (GET) in C#",
             "Orders_Api -> prices-api x5 HttpClient.GetFromJsonAsync (GET) in C#",
             "Orders_Api -> stock-api x5 HttpClient.GetFromJsonAsync (GET) in C#",
         ]
@@ -679,8 +680,12 @@ fn pipelines_taken_by_key_reach_the_calls_they_run() {
     assert_eq!(
         calls,
         [
+            "AuditClient.cs: HttpClient.DeleteAsync (DELETE) in C# [\"Writes\"]",
             "AuditClient.cs: HttpClient.GetStringAsync (GET) in C# [\"Reads\"]",
             "AuditClient.cs: HttpClient.PutAsync (PUT) in C# [\"Writes\"]",
+            "InventoryClient.cs: HttpClient.GetFromJsonAsync (GET) in C# [\"AddResiliencePipeline(\\\"stock-retry\\\") through pipelines.GetPipeline(\\\"stock-retry\\\")\"]",
+            "InventoryClient.cs: HttpClient.GetStringAsync (GET) in C# []",
+            "InventoryClient.cs: HttpClient.PostAsync (POST) in C# [\"AddResiliencePipeline(\\\"stock-retry\\\") through pipelines.GetPipeline(\\\"stock-retry\\\")\"]",
             "PricesClient.cs: HttpClient.GetFromJsonAsync (GET) in C# [\"AddResiliencePipeline(\\\"stock-retry\\\") through [FromKeyedServices(\\\"stock-retry\\\")]\"]",
             "PricesClient.cs: HttpClient.GetStringAsync (GET) in C# []",
             "StockClient.cs: HttpClient.GetFromJsonAsync (GET) in C# [\"AddResiliencePipeline(\\\"stock-retry\\\") through pipelines.GetPipeline(\\\"stock-retry\\\")\"]",

@@ -13,7 +13,8 @@
 //! Each use becomes a policy of its own file, placed at the execution,
 //! with the registration's settings and the request keys its delegate
 //! mints; its settings are judged once, where they are written
-//! (`RetryPolicy::use_of`). The calls inside the delegate carry it.
+//! (`RetryPolicy::use_of`). The calls inside the delegate, and in the
+//! methods of its class it runs (`PipelineUse::also`), carry it.
 
 use super::link::units;
 use crate::model::csharp_source::PipelineUse;
@@ -59,7 +60,11 @@ pub fn join(files: &mut [ScannedFile]) {
             let f = &mut files[id].facts;
             let n = f.policies.len();
             f.policies.push(p);
-            let inside = |at: crate::source::Span| u.start <= at.start && at.end <= u.end;
+            let inside = |at: crate::source::Span| {
+                std::iter::once((u.start, u.end))
+                    .chain(u.also.iter().copied())
+                    .any(|(a, b)| a <= at.start && at.end <= b)
+            };
             for e in f.edges.iter_mut().filter(|e| inside(e.span)) {
                 e.policies.push(n);
             }

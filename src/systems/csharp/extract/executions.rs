@@ -9,7 +9,7 @@
 //! by `systems::csharp::pipelines`.
 
 use super::loops::RetryScope;
-use super::{Ctx, args, field, method, named_children, span};
+use super::{Ctx, args, delegate_callees, field, method, named_children, span};
 use crate::model::csharp_source::{PipelineKey, PipelineUse};
 use crate::model::*;
 use tree_sitter::Node;
@@ -38,32 +38,53 @@ pub fn executions(
         ) {
             continue;
         }
-        let Some((_, body)) = args(ctx, n).into_iter().find(|(_, a)| {
+        let list = args(ctx, n);
+        let lambda = list.iter().map(|(_, a)| *a).find(|a| {
             matches!(
                 a.kind(),
                 "lambda_expression" | "anonymous_method_expression"
             )
-        }) else {
-            continue;
+        });
+        // The delegate's own text (none for a method group), and the
+        // bodies of the methods of the class it runs.
+        let (own, also) = match lambda {
+            Some(body) => (
+                Some((body.start_byte(), body.end_byte())),
+                delegate_callees::bodies(ctx, n, body),
+            ),
+            None => match list
+                .iter()
+                .map(|(_, a)| *a)
+                .filter(|a| a.kind() == "identifier")
+                .map(|a| delegate_callees::bodies(ctx, n, a))
+                .find(|b| !b.is_empty())
+            {
+                Some(b) => (None, b),
+                None => continue,
+            },
         };
         let Some(policy) = policy_of(ctx, facts, recv) else {
             if let Some((key, taken)) = pipeline_key_of(ctx, recv) {
+                let (start, end) = own.unwrap_or((n.start_byte(), n.start_byte()));
+                let keys = std::iter::once((start, end))
+                    .chain(also.iter().copied())
+                    .flat_map(|(a, b)| keys_in(ctx, a, b))
+                    .collect();
                 uses.push(PipelineUse {
                     key,
                     taken,
                     at: span(n),
-                    start: body.start_byte(),
-                    end: body.end_byte(),
-                    keys: keys_in(ctx, body.start_byte(), body.end_byte()),
+                    start,
+                    end,
+                    also,
+                    keys,
                 });
             }
             continue;
         };
-        scopes.push(RetryScope {
-            policy,
-            start: body.start_byte(),
-            end: body.end_byte(),
-        });
+        for (start, end) in own.into_iter().chain(also) {
+            scopes.push(RetryScope { policy, start, end });
+        }
     }
 }
 
@@ -127,7 +148,12 @@ pub fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope])
     for s in scopes {
         let keys = keys_in(ctx, s.start, s.end);
         if let Some(p) = facts.policies.get_mut(s.policy) {
-            p.idempotency.extend(keys);
+            for k in keys {
+                // A method two executions run is one scope of each.
+                if !p.idempotency.contains(&k) {
+                    p.idempotency.push(k);
+                }
+            }
         }
     }
 }

@@ -27,6 +27,7 @@ mod calls_tests;
 mod connections;
 mod contrib;
 mod dapr;
+mod delegate_callees;
 mod efcore;
 mod eval;
 mod executions;

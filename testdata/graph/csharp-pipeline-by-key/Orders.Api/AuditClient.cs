@@ -18,4 +18,14 @@ public sealed class AuditClient(HttpClient http)
 
     public async Task<string> ReadAsync(CancellationToken ct) =>
         await Reads.ExecuteAsync(async t => await http.GetStringAsync("http://audit-api/api/entries", t), ct);
+
+    // The delegate runs a method of the class: the call there carries
+    // "Writes" too.
+    public async Task ArchiveAsync(CancellationToken ct) =>
+        await Writes.ExecuteAsync(async t => await SendArchiveAsync(t), ct);
+
+    private async Task SendArchiveAsync(CancellationToken t)
+    {
+        await http.DeleteAsync("http://audit-api/api/entries/old", t);
+    }
 }

@@ -4,6 +4,7 @@ using Polly.Retry;
 var builder = WebApplication.CreateBuilder(args);
 builder.Services.AddHttpClient<StockClient>(c => c.BaseAddress = new Uri("http://stock-api"));
 builder.Services.AddHttpClient<PricesClient>(c => c.BaseAddress = new Uri("http://prices-api"));
+builder.Services.AddHttpClient<InventoryClient>(c => c.BaseAddress = new Uri("http://inventory-api"));
 
 // Registered by key; the clients take them from the provider where they
 // run them.
