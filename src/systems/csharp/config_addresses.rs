@@ -10,7 +10,9 @@
 //! `appsettings.Development.json` last) and draws the edge, and drops the
 //! stand-ins. A key no settings file of the program gives stays
 //! unresolved; a value that is this machine (`localhost`, a loopback
-//! address) is resolved and no service. A key the environment of a
+//! address) is resolved and no service, and so are the calls made
+//! through a typed or named client whose registration sets it. A key the
+//! environment of a
 //! workload running the program sets (`ApiSettings__GatewayAddress` in
 //! its compose service or Kubernetes container) takes that value
 //! instead, as .NET reads the environment after the settings files
@@ -18,6 +20,7 @@
 
 use super::env::{Entry, Env};
 use super::extract::address::MARK;
+use super::extract::calls::{NO_BASE, REGISTRATION};
 use super::link::units;
 use crate::model::{CallEdge, Facts, ScannedFile};
 use crate::yaml::Yaml;
@@ -171,6 +174,9 @@ pub fn join(files: &mut [ScannedFile], env: &Env) {
     if !any && env.is_empty() {
         return;
     }
+    // (unit, client) of the typed and named clients whose registered base
+    // address is this machine.
+    let mut local: BTreeSet<(String, String)> = BTreeSet::new();
     for f in files.iter_mut() {
         if !f.facts.unresolved.iter().any(|c| c.written.contains(MARK)) {
             continue;
@@ -197,6 +203,11 @@ pub fn join(files: &mut [ScannedFile], env: &Env) {
                     if host.eq_ignore_ascii_case("localhost")
                         || crate::model::calls::this_machine(&rendered)
                     {
+                        if let Some(c) =
+                            call.client.as_ref().filter(|_| via.ends_with(REGISTRATION))
+                        {
+                            local.insert((u.clone(), c.clone()));
+                        }
                         drawn = true;
                         continue;
                     }
@@ -219,6 +230,20 @@ pub fn join(files: &mut [ScannedFile], env: &Env) {
             }
         }
         f.facts.unresolved = kept;
+    }
+    // The calls made through such a client in its own files (whose base
+    // address the registration sets) are to this machine as well.
+    if local.is_empty() {
+        return;
+    }
+    for f in files.iter_mut() {
+        let us = units(f);
+        f.facts.unresolved.retain(|c| {
+            !(c.written.ends_with(NO_BASE)
+                && c.client
+                    .as_ref()
+                    .is_some_and(|k| us.iter().any(|u| local.contains(&(u.clone(), k.clone())))))
+        });
     }
 }
 
