@@ -528,8 +528,21 @@ fn file_edges(
                         protocol(b, &entry_protocols, (id, e.span, &e.via), to, e.protocol);
                     // A call through a named client takes that client's
                     // configuration in the caller's files, else their
-                    // `default` (an HTTP client's: not an AMQP or SQL call's).
-                    if layers.is_empty()
+                    // `default` (an HTTP client's: not an AMQP or SQL call's),
+                    // also inside a retry written around the call (a
+                    // pipeline or `@Retry` runs the client, whose handler
+                    // retries each of its attempts), unless the call
+                    // already carries a client's policy.
+                    let client_layer = layers.iter().all(|l| {
+                        l.policy.is_none_or(|(lf, li)| {
+                            files[lf]
+                                .facts
+                                .policies
+                                .get(li)
+                                .is_none_or(|p| p.scope.client.is_none())
+                        })
+                    });
+                    if client_layer
                         && let Some(client) = &e.client
                         && let Some(&(cf, ci)) = clients
                             .get(&(caller.clone(), client.clone()))
@@ -540,6 +553,7 @@ fn file_edges(
                                     .flatten()
                             })
                             .or_else(|| client_beans.get(&caller))
+                        && !layers.iter().any(|l| l.policy == Some((cf, ci)))
                     {
                         layers.push(layer_of(cf, ci, &files[cf].facts.policies[ci]));
                     }

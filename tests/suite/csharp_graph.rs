@@ -648,7 +648,7 @@ fn pipelines_taken_by_key_reach_the_calls_they_run() {
         edges(&g, "HttpClient."),
         [
             "Orders_Api -> audit-api x7 HttpClient.GetStringAsync (GET) in C#",
-            "Orders_Api -> inventory-api x5 HttpClient.GetFromJsonAsync (GET) in C#",
+            "Orders_Api -> inventory-api x20 HttpClient.GetFromJsonAsync (GET) in C#",
             "Orders_Api -> prices-api x5 HttpClient.GetFromJsonAsync (GET) in C#",
             "Orders_Api -> stock-api x5 HttpClient.GetFromJsonAsync (GET) in C#",
         ]
