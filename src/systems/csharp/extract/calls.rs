@@ -189,6 +189,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                 match &c.target {
                     Some(t) if t.contains(MARK) => format!("{t}{THROUGH}{via}"),
                     Some(t) => t.clone(),
+                    // A client of no registration: its address is an
+                    // expression (`$"{endpoint.Url}/api/tags"`), not a
+                    // base address set elsewhere.
+                    None if c.client.is_none() => match args(ctx, c.node).first() {
+                        Some((_, a)) if !a.kind().ends_with("string_literal") => {
+                            format!("{via}, address `{}` not known here", written(ctx.text(*a)))
+                        }
+                        _ => format!("{via}{NO_BASE}"),
+                    },
                     None => format!("{via}{NO_BASE}"),
                 },
             );
@@ -519,6 +528,16 @@ fn http_client_names<'a>(ctx: &Ctx<'a>) -> BTreeMap<&'a str, Made> {
 
 /// How the written target of a call ends whose client's base address is
 /// set in another file.
+/// An expression as a message quotes it: on one line, at most 80
+/// characters.
+fn written(text: &str) -> String {
+    let one = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one.char_indices().nth(80) {
+        Some((i, _)) => format!("{}..", &one[..i]),
+        None => one,
+    }
+}
+
 pub const NO_BASE: &str = ", base address not set in this file";
 
 /// How a registration edge's via ends; `link::csharp_clients` replaces

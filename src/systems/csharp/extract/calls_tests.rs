@@ -304,3 +304,30 @@ fn dapr_invocations_call_the_app_id() {
     );
     assert!(f.edges.iter().all(|e| e.policies.is_empty()));
 }
+
+/// A client of no registration whose address is an expression is not
+/// waiting for a base address set elsewhere: the message says what is
+/// not known (dotnet/eShopSupport's AppHost,
+/// `client.GetFromJsonAsync<..>($"{httpEndpoint.Url}/api/tags")`).
+#[test]
+fn an_address_from_an_expression_is_named_as_not_known() {
+    let f = read(
+        r#"public static class Models
+        {
+            public static async Task Pull(EndpointReference httpEndpoint)
+            {
+                var client = new HttpClient();
+                var tags = await client.GetFromJsonAsync<Tags>($"{httpEndpoint.Url}/api/tags");
+                var version = await client.GetStringAsync("/api/version");
+            }
+        }"#,
+    );
+    let written: Vec<&str> = f.unresolved.iter().map(|u| u.written.as_str()).collect();
+    assert_eq!(
+        written,
+        [
+            "HttpClient.GetFromJsonAsync (GET) in C#, address `$\"{httpEndpoint.Url}/api/tags\"` not known here",
+            "HttpClient.GetStringAsync (GET) in C#, base address not set in this file",
+        ]
+    );
+}
