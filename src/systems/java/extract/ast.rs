@@ -37,33 +37,43 @@ pub fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
 
 /// Every node below `root` (itself included), in source order.
 pub fn descendants(root: Node<'_>) -> Vec<Node<'_>> {
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        out.push(n);
-        let kids = named_children(n);
-        for k in kids.into_iter().rev() {
-            stack.push(k);
-        }
-    }
-    out
+    descendants_until(root, |_| false)
 }
 
 /// Descendants of `root`, not entering nodes for which `stop` says so
-/// (the stopped node itself is not included either).
+/// (the stopped node itself is not included either). The named nodes but
+/// comments, in source order (what a stack of [`named_children`] gives),
+/// walked with one cursor: a vector of children per node was half the
+/// cost of the loop readers' walks on apache/zookeeper 53a78e36.
 pub fn descendants_until<'a>(root: Node<'a>, stop: impl Fn(Node<'a>) -> bool) -> Vec<Node<'a>> {
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if n.id() != root.id() && stop(n) {
-            continue;
+    let mut out = vec![root];
+    let mut cursor = root.walk();
+    if !cursor.goto_first_child() {
+        return out;
+    }
+    // How deep the cursor is below the root.
+    let mut depth = 1usize;
+    loop {
+        let n = cursor.node();
+        if n.is_named() && !is_comment(n) && !stop(n) {
+            out.push(n);
+            if cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
         }
-        out.push(n);
-        for k in named_children(n).into_iter().rev() {
-            stack.push(k);
+        // The next sibling, else up until one has a next sibling.
+        while !cursor.goto_next_sibling() {
+            if depth == 1 || !cursor.goto_parent() {
+                return out;
+            }
+            depth -= 1;
         }
     }
-    out
+}
+
+fn is_comment(n: Node<'_>) -> bool {
+    matches!(n.kind_str(), "comment" | "line_comment" | "block_comment")
 }
 
 /// Strip parentheses and casts around an expression.

@@ -18,23 +18,24 @@ use super::super::{Ctx, RetryScope, callee, field, named_children, policy, span}
 use super::{except_conditions, owner_loop, sleep_delay};
 use crate::model::backoff::ServerDelay;
 use crate::model::*;
+use crate::systems::python::extract::Kind as _;
 use tree_sitter::Node;
 
 /// The call a statement makes at its top: `f(..)`, `x = f(..)`, `return
 /// f(..)`, `await f(..)`.
 fn stmt_call(s: Node<'_>) -> Option<Node<'_>> {
     let first = named_children(s).first().copied()?;
-    let e = match (s.kind(), first.kind()) {
+    let e = match (s.kind_str(), first.kind_str()) {
         ("expression_statement", "assignment") => field(first, "right")?,
         ("expression_statement" | "return_statement", _) => first,
         _ => return None,
     };
-    let e = if e.kind() == "await" {
+    let e = if e.kind_str() == "await" {
         named_children(e).first().copied()?
     } else {
         e
     };
-    (e.kind() == "call").then_some(e)
+    (e.kind_str() == "call").then_some(e)
 }
 
 /// A wait for a local process or thread (`proc.wait(timeout=10)`,
@@ -67,18 +68,18 @@ pub(super) fn publish_method(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Methods> {
 /// call a retry.
 fn argument_rebound(ctx: &Ctx<'_>, call: Node<'_>, before: &[Node<'_>]) -> bool {
     let receiver = field(call, "function")
-        .filter(|f| f.kind() == "attribute")
+        .filter(|f| f.kind_str() == "attribute")
         .and_then(|f| field(f, "object"))
         .map(|o| norm(ctx, o));
     let field_set = |l: Node<'_>| {
-        l.kind() == "attribute"
+        l.kind_str() == "attribute"
             && receiver.is_some()
             && field(l, "object").map(|o| norm(ctx, o)) == receiver
     };
     if before.iter().any(|s| {
         named_children(*s)
             .first()
-            .filter(|a| matches!(a.kind(), "assignment" | "augmented_assignment"))
+            .filter(|a| matches!(a.kind_str(), "assignment" | "augmented_assignment"))
             .and_then(|a| field(*a, "left"))
             .is_some_and(field_set)
     }) {
@@ -90,18 +91,18 @@ fn argument_rebound(ctx: &Ctx<'_>, call: Node<'_>, before: &[Node<'_>]) -> bool 
     let passed: Vec<&str> = ctx
         .subtree(args)
         .iter()
-        .filter(|c| c.kind() == "identifier")
+        .filter(|c| c.kind_str() == "identifier")
         .map(|c| ctx.text(*c))
         .collect();
     before.iter().any(|s| {
         named_children(*s)
             .first()
-            .filter(|a| matches!(a.kind(), "assignment" | "augmented_assignment"))
+            .filter(|a| matches!(a.kind_str(), "assignment" | "augmented_assignment"))
             .and_then(|a| field(*a, "left"))
             .is_some_and(|l| {
                 ctx.subtree(l)
                     .iter()
-                    .any(|c| c.kind() == "identifier" && passed.contains(&ctx.text(*c)))
+                    .any(|c| c.kind_str() == "identifier" && passed.contains(&ctx.text(*c)))
             })
     })
 }
@@ -113,7 +114,7 @@ fn norm(ctx: &Ctx<'_>, n: Node<'_>) -> String {
 
 pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
     for &n in &ctx.nodes {
-        if n.kind() != "try_statement" || owner_loop(n).is_some() {
+        if n.kind_str() != "try_statement" || owner_loop(n).is_some() {
             continue;
         }
         if recursive(ctx, n, facts, scopes) {
@@ -207,11 +208,11 @@ fn wait_and_errors(
 fn except_blocks(n: Node<'_>) -> impl Iterator<Item = (Node<'_>, Node<'_>)> {
     named_children(n)
         .into_iter()
-        .filter(|c| c.kind() == "except_clause")
+        .filter(|c| c.kind_str() == "except_clause")
         .filter_map(|clause| {
             let block = named_children(clause)
                 .into_iter()
-                .find(|c| c.kind() == "block")?;
+                .find(|c| c.kind_str() == "block")?;
             Some((clause, block))
         })
 }
@@ -245,7 +246,7 @@ fn recursive(ctx: &Ctx<'_>, n: Node<'_>, facts: &mut Facts, scopes: &mut Vec<Ret
         // calling the function again.
         for test in named_children(block)
             .into_iter()
-            .filter(|s| s.kind() == "if_statement")
+            .filter(|s| s.kind_str() == "if_statement")
         {
             let (Some(cond), Some(branch)) = (field(test, "condition"), field(test, "consequence"))
             else {
@@ -257,7 +258,7 @@ fn recursive(ctx: &Ctx<'_>, n: Node<'_>, facts: &mut Facts, scopes: &mut Vec<Ret
             let stmts = named_children(branch);
             let decrements = stmts.iter().any(|s| {
                 named_children(*s).first().is_some_and(|a| {
-                    a.kind() == "augmented_assignment"
+                    a.kind_str() == "augmented_assignment"
                         && field(*a, "left").is_some_and(|l| ctx.text(l) == counter)
                         && ctx.text(*a).contains("-=")
                 })
@@ -319,13 +320,13 @@ fn uncounted(
         let mut branches: Vec<(Node<'_>, Option<Node<'_>>)> = vec![(block, None)];
         for test in named_children(block)
             .into_iter()
-            .filter(|s| s.kind() == "if_statement")
+            .filter(|s| s.kind_str() == "if_statement")
         {
             if let Some(b) = field(test, "consequence") {
                 branches.push((b, field(test, "condition")));
             }
             for c in named_children(test) {
-                if c.kind() == "elif_clause"
+                if c.kind_str() == "elif_clause"
                     && let Some(b) = field(c, "consequence")
                 {
                     branches.push((b, field(c, "condition")));
@@ -400,13 +401,13 @@ fn own_parameters(ctx: &Ctx<'_>, func: Node<'_>) -> Vec<String> {
     named_children(ps)
         .into_iter()
         .filter_map(|p| {
-            let (prefix, id) = match p.kind() {
+            let (prefix, id) = match p.kind_str() {
                 "identifier" => ("", Some(p)),
                 "typed_parameter" => match named_children(p).first().copied() {
-                    Some(c) if c.kind() == "list_splat_pattern" => {
+                    Some(c) if c.kind_str() == "list_splat_pattern" => {
                         ("*", named_children(c).first().copied())
                     }
-                    Some(c) if c.kind() == "dictionary_splat_pattern" => {
+                    Some(c) if c.kind_str() == "dictionary_splat_pattern" => {
                         ("**", named_children(c).first().copied())
                     }
                     c => ("", c),
@@ -430,12 +431,16 @@ fn passes_own(ctx: &Ctx<'_>, call: Node<'_>, params: &[String]) -> bool {
     };
     let mut passed: Vec<String> = Vec::new();
     for a in named_children(args) {
-        let name = match a.kind() {
+        let name = match a.kind_str() {
             "identifier" => ctx.text(a).to_string(),
             "list_splat" | "dictionary_splat" => {
-                let prefix = if a.kind() == "list_splat" { "*" } else { "**" };
+                let prefix = if a.kind_str() == "list_splat" {
+                    "*"
+                } else {
+                    "**"
+                };
                 match named_children(a).first() {
-                    Some(i) if i.kind() == "identifier" => format!("{prefix}{}", ctx.text(*i)),
+                    Some(i) if i.kind_str() == "identifier" => format!("{prefix}{}", ctx.text(*i)),
                     _ => return false,
                 }
             }
@@ -461,7 +466,7 @@ fn passes_own(ctx: &Ctx<'_>, call: Node<'_>, params: &[String]) -> bool {
 
 /// `count > 0`, `count >= 1`, `0 < count`: the counter's name.
 fn counter_of<'a>(ctx: &Ctx<'a>, cond: Node<'_>) -> Option<&'a str> {
-    if cond.kind() != "comparison_operator" {
+    if cond.kind_str() != "comparison_operator" {
         return None;
     }
     let parts = named_children(cond);
@@ -471,7 +476,7 @@ fn counter_of<'a>(ctx: &Ctx<'a>, cond: Node<'_>) -> Option<&'a str> {
     let op = ctx.text(cond)[ctx.text(*l).len()..]
         .split_whitespace()
         .next()?;
-    match (l.kind(), r.kind(), op, ctx.text(*l), ctx.text(*r)) {
+    match (l.kind_str(), r.kind_str(), op, ctx.text(*l), ctx.text(*r)) {
         ("identifier", "integer", ">", _, "0") | ("identifier", "integer", ">=", _, "1") => {
             Some(ctx.text(*l))
         }
@@ -489,12 +494,12 @@ fn first_count(ctx: &Ctx<'_>, func: Node<'_>, try_at: Node<'_>, counter: &str) -
         .subtree(func)
         .iter()
         .copied()
-        .filter(|c| c.end_byte() <= try_at.start_byte() && c.kind() == "assignment")
+        .filter(|c| c.end_byte() <= try_at.start_byte() && c.kind_str() == "assignment")
         .filter(|a| field(*a, "left").is_some_and(|l| ctx.text(l) == counter))
         .filter_map(|a| field(a, "right"))
         .next_back()
         .map(|r| {
-            if r.kind() == "call"
+            if r.kind_str() == "call"
                 && matches!(callee(ctx, r).1, "pop" | "get")
                 && let Some(args) = field(r, "arguments")
                 && let [_, d] = named_children(args).as_slice()
@@ -508,7 +513,7 @@ fn first_count(ctx: &Ctx<'_>, func: Node<'_>, try_at: Node<'_>, counter: &str) -
             let params = field(func, "parameters")?;
             named_children(params)
                 .into_iter()
-                .filter(|p| p.kind() == "default_parameter")
+                .filter(|p| p.kind_str() == "default_parameter")
                 .find(|p| field(*p, "name").is_some_and(|x| ctx.text(x) == counter))
                 .and_then(|p| field(p, "value"))
         })?;

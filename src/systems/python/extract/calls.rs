@@ -53,7 +53,7 @@ fn client_lib(ctx: &Ctx<'_>, recv: Node<'_>) -> Option<&'static str> {
         _ => {}
     }
     let r = resolve(ctx, recv);
-    if r.kind() == "call" {
+    if r.kind_str() == "call" {
         let (full, _) = callee(ctx, r);
         if full.contains("requests.Session")
             || full.contains("requests.session")
@@ -108,7 +108,7 @@ fn has_splat(call: Node<'_>) -> bool {
     field(call, "arguments").is_some_and(|a| {
         named_children(a)
             .iter()
-            .any(|c| c.kind() == "dictionary_splat")
+            .any(|c| c.kind_str() == "dictionary_splat")
     })
 }
 
@@ -140,7 +140,7 @@ const DB_ROUND_TRIPS: &[&str] = &[
 /// any method of a name bound to a redis-py client (`r = redis.Redis(..)`;
 /// `r.get(k)`).
 pub(super) fn db_call(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
-    if call.kind() != "call" {
+    if call.kind_str() != "call" {
         return false;
     }
     if !DB_DRIVERS.iter().any(|d| ctx.imports(d)) {
@@ -156,20 +156,20 @@ pub(super) fn db_call(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
     }
     // A method of a client the file made from the driver.
     let Some(recv) = field(call, "function")
-        .filter(|f| f.kind() == "attribute")
+        .filter(|f| f.kind_str() == "attribute")
         .and_then(|f| field(f, "object"))
     else {
         return false;
     };
     let made = resolve(ctx, recv);
-    ctx.imports("redis") && made.kind() == "call" && root(callee(ctx, made).0)
+    ctx.imports("redis") && made.kind_str() == "call" && root(callee(ctx, made).0)
 }
 
 /// The direct HTTP call `call` is, if any.
 pub(super) fn http_call<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Call<'a>> {
     let f = field(call, "function")?;
     let (full, last) = callee(ctx, call);
-    if f.kind() == "attribute"
+    if f.kind_str() == "attribute"
         && let Some(recv) = field(f, "object")
     {
         if matches!(last, "insecure_channel" | "secure_channel") {
@@ -249,7 +249,7 @@ fn wrappers<'a>(ctx: &Ctx<'a>) -> Vec<(&'a str, Call<'a>)> {
         let inner = ctx
             .subtree(body)
             .iter()
-            .filter(|c| c.kind() == "call")
+            .filter(|c| c.kind_str() == "call")
             .filter_map(|c| http_call(ctx, *c))
             .find(|c| !c.grpc && c.url.is_some_and(|u| ctx.text(u) == param));
         if let Some(c) = inner {
@@ -493,7 +493,7 @@ fn sent_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope], mints: &[&
     for &n in &ctx.nodes {
         let value = match n.kind_str() {
             "pair" => field(n, "key")
-                .filter(|k| k.kind() == "string")
+                .filter(|k| k.kind_str() == "string")
                 .filter(|k| {
                     // The literal's prefix (`b`, `r`, `f`), then its quotes.
                     let name = ctx

@@ -74,7 +74,7 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         match setting(&name) {
             Some(false) => {
                 // `Celery("x", broker=..)` only as a keyword of a call.
-                if name == "broker" && n.kind() != "keyword_argument" {
+                if name == "broker" && n.kind_str() != "keyword_argument" {
                     continue;
                 }
                 let Some(url) = eval::string(ctx, value) else {
@@ -90,7 +90,7 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             }
             Some(true) => {
                 let dict = eval::resolve(ctx, value);
-                if dict.kind() != "dictionary" {
+                if dict.kind_str() != "dictionary" {
                     continue;
                 }
                 for pair in named_children(dict) {
@@ -164,7 +164,7 @@ fn delayed_sends(ctx: &Ctx<'_>, facts: &mut Facts) {
 /// following one name; `None` for anything else.
 fn timedelta_added(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Duration> {
     let n = eval::resolve(ctx, n);
-    if n.kind() != "binary_operator" || field(n, "operator").map(|o| ctx.text(o)) != Some("+") {
+    if n.kind_str() != "binary_operator" || field(n, "operator").map(|o| ctx.text(o)) != Some("+") {
         return None;
     }
     [field(n, "left")?, field(n, "right")?]
@@ -175,7 +175,7 @@ fn timedelta_added(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Duration> {
 /// `timedelta(days=.., hours=.., minutes=.., seconds=..)` (or the first
 /// positional, days), in seconds.
 fn timedelta(ctx: &Ctx<'_>, call: Node<'_>) -> Option<Duration> {
-    if call.kind() != "call" || callee(ctx, call).1 != "timedelta" {
+    if call.kind_str() != "call" || callee(ctx, call).1 != "timedelta" {
         return None;
     }
     let args = Args::of(ctx, call);

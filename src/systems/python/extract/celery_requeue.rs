@@ -22,6 +22,7 @@
 
 use super::{Ctx, field, policy, span};
 use crate::model::{AttemptCount, Attempts, Condition, Delay, Facts, Jitter, Located, RetryOn};
+use crate::systems::python::extract::Kind as _;
 use tree_sitter::Node;
 
 /// The setting a name stands for, if one of the two: `task_acks_late`,
@@ -42,7 +43,7 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     let mut acks_late = false;
     let mut reject: Option<Node<'_>> = None;
     for n in &ctx.nodes {
-        let (name, value) = match n.kind() {
+        let (name, value) = match n.kind_str() {
             "assignment" => (field(*n, "left"), field(*n, "right")),
             "keyword_argument" => (field(*n, "name"), field(*n, "value")),
             _ => continue,
@@ -50,7 +51,7 @@ pub(super) fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         let (Some(name), Some(value)) = (name, value) else {
             continue;
         };
-        if value.kind() != "true" {
+        if value.kind_str() != "true" {
             continue;
         }
         match setting(ctx.text(name)) {

@@ -9,6 +9,7 @@
 use super::eval::{self, resolve};
 use super::{Args, Ctx, callee, field, named_children};
 use crate::model::*;
+use crate::systems::python::extract::Kind as _;
 use std::time::Duration;
 use tree_sitter::Node;
 
@@ -26,7 +27,7 @@ pub(super) struct Waits<'a> {
 pub(super) fn waits<'a>(ctx: &Ctx<'a>, for_stmt: Node<'a>) -> Option<Waits<'a>> {
     let right = field(for_stmt, "right")?;
     let left = field(for_stmt, "left")?;
-    let (list, var) = if right.kind() == "call" && callee(ctx, right).0 == "enumerate" {
+    let (list, var) = if right.kind_str() == "call" && callee(ctx, right).0 == "enumerate" {
         // `for i, delay in enumerate(DELAYS)`: the second name.
         let names = named_children(left);
         let [_, v] = names.as_slice() else {
@@ -36,11 +37,11 @@ pub(super) fn waits<'a>(ctx: &Ctx<'a>, for_stmt: Node<'a>) -> Option<Waits<'a>> 
     } else {
         (right, left)
     };
-    if var.kind() != "identifier" {
+    if var.kind_str() != "identifier" {
         return None;
     }
     let list = resolve(ctx, list);
-    if !matches!(list.kind(), "tuple" | "list") {
+    if !matches!(list.kind_str(), "tuple" | "list") {
         return None;
     }
     let items = named_children(list);
@@ -97,12 +98,12 @@ pub(super) fn last_try_after(ctx: &Ctx<'_>, for_stmt: Node<'_>, try_body: Node<'
     let tried: Vec<&str> = ctx
         .subtree(try_body)
         .iter()
-        .filter(|c| c.kind() == "call")
+        .filter(|c| c.kind_str() == "call")
         .map(|c| callee(ctx, *c).0)
         .collect();
     ctx.subtree(next)
         .iter()
-        .filter(|c| c.kind() == "call")
+        .filter(|c| c.kind_str() == "call")
         .any(|c| tried.contains(&callee(ctx, *c).0))
 }
 

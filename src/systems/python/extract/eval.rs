@@ -63,7 +63,7 @@ impl Eval<'_, '_, '_> {
         if depth > MAX_DEPTH {
             return None;
         }
-        match n.kind() {
+        match n.kind_str() {
             "integer" => {
                 let t = ctx.text(n).replace('_', "");
                 let t = t.trim_end_matches(['l', 'L']);
@@ -158,7 +158,7 @@ impl Eval<'_, '_, '_> {
                             && args.positional.len() + args.keywords.len() == 2 =>
                     {
                         let d = args.get("default", 1)?;
-                        if d.kind() == "string" {
+                        if d.kind_str() == "string" {
                             let t = ctx.text(d).trim_matches(['"', '\'']).trim();
                             return t.parse::<f64>().ok().filter(|v| v.is_finite());
                         }
@@ -206,7 +206,7 @@ pub enum Secs {
 /// take).
 pub fn seconds_or_none(ctx: &Ctx<'_>, n: Node<'_>) -> Secs {
     let n = resolve(ctx, n);
-    match n.kind() {
+    match n.kind_str() {
         "none" => Secs::None,
         "tuple" => {
             let parts = named_children(n);
@@ -230,13 +230,13 @@ pub fn seconds_or_none(ctx: &Ctx<'_>, n: Node<'_>) -> Secs {
 /// [`MAX_DEPTH`] names).
 pub fn resolve<'a>(ctx: &Ctx<'a>, mut n: Node<'a>) -> Node<'a> {
     for _ in 0..MAX_DEPTH {
-        if n.kind() == "parenthesized_expression"
+        if n.kind_str() == "parenthesized_expression"
             && let Some(c) = named_children(n).first()
         {
             n = *c;
             continue;
         }
-        if n.kind() != "identifier" {
+        if n.kind_str() != "identifier" {
             return n;
         }
         match ctx.binding(ctx.text(n), n.start_byte()) {
@@ -249,7 +249,7 @@ pub fn resolve<'a>(ctx: &Ctx<'a>, mut n: Node<'a>) -> Node<'a> {
 
 /// A boolean literal (`True`/`False`), following names.
 pub fn boolean(ctx: &Ctx<'_>, n: Node<'_>) -> Option<bool> {
-    match resolve(ctx, n).kind() {
+    match resolve(ctx, n).kind_str() {
         "true" => Some(true),
         "false" => Some(false),
         _ => None,
@@ -315,8 +315,8 @@ pub fn env_helpers<'a>(ctx: &Ctx<'a>) -> Vec<&'a str> {
             continue;
         };
         let sub = ctx.subtree(body);
-        let returns = sub.iter().any(|c| c.kind() == "return_statement");
-        let looks_up = sub.iter().any(|c| match c.kind() {
+        let returns = sub.iter().any(|c| c.kind_str() == "return_statement");
+        let looks_up = sub.iter().any(|c| match c.kind_str() {
             "call" => {
                 ENV_GETS.contains(&callee(ctx, *c).0)
                     && Args::of(ctx, *c)
@@ -349,7 +349,7 @@ fn class_constant<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
     let name = ctx.text(field(n, "attribute")?);
     let class = std::iter::successors(n.parent(), |p| p.parent())
         .take(64)
-        .find(|p| p.kind() == "class_definition")?;
+        .find(|p| p.kind_str() == "class_definition")?;
     let body = field(class, "body")?;
     ctx.bindings.get(name)?.iter().copied().find(|v| {
         // value <- assignment <- expression_statement <- the class's block
@@ -376,7 +376,7 @@ fn string_at(
         return None;
     }
     *budget -= 1;
-    match n.kind() {
+    match n.kind_str() {
         "string" => Some(literal(ctx, n, depth, budget, env)),
         "concatenated_string" => {
             let mut out = String::new();
@@ -439,11 +439,11 @@ fn string_at(
             }
             let value = resolve(ctx, field(n, "value")?);
             let key = string_at(ctx, field(n, "subscript")?, depth + 1, budget, env)?;
-            if value.kind() != "dictionary" {
+            if value.kind_str() != "dictionary" {
                 return None;
             }
             for pair in named_children(value) {
-                if pair.kind() != "pair" {
+                if pair.kind_str() != "pair" {
                     continue;
                 }
                 let (Some(k), Some(v)) = (field(pair, "key"), field(pair, "value")) else {
@@ -501,7 +501,7 @@ fn literal(
 ) -> String {
     let mut out = String::new();
     for c in named_children(n) {
-        match c.kind() {
+        match c.kind_str() {
             "string_content" => out.push_str(ctx.text(c)),
             "escape_sequence" => out.push_str(match ctx.text(c) {
                 "\\n" => "\n",

@@ -48,7 +48,7 @@ pub(super) fn attempts(count: AttemptCount, written_as: String, at: Node<'_>) ->
 /// branch is taken (here every deployment but a debug one).
 pub(super) fn max_retries(ctx: &Ctx<'_>, m: Node<'_>) -> Located<Attempts> {
     let r = eval::resolve(ctx, m);
-    if r.kind() == "conditional_expression"
+    if r.kind_str() == "conditional_expression"
         && let [a, cond, b] = named_children(r).as_slice()
     {
         let (ca, cb) = (retries_count(ctx, *a), retries_count(ctx, *b));
@@ -73,7 +73,7 @@ pub(super) fn max_retries(ctx: &Ctx<'_>, m: Node<'_>) -> Located<Attempts> {
 
 /// `max_retries`' attempts: `None` for ever, `n` retries `n + 1`.
 fn retries_count(ctx: &Ctx<'_>, m: Node<'_>) -> AttemptCount {
-    match eval::resolve(ctx, m).kind() {
+    match eval::resolve(ctx, m).kind_str() {
         "none" => AttemptCount::Unbounded,
         _ => match eval::number(ctx, m) {
             Some(v) if v >= 0.0 => AttemptCount::Finite(v as u64 + 1),
@@ -248,12 +248,12 @@ pub fn extract<'a>(
                     .map(|x| ctx.text(x));
                 for d in named_children(n)
                     .into_iter()
-                    .filter(|d| d.kind() == "decorator")
+                    .filter(|d| d.kind_str() == "decorator")
                 {
                     let Some(e) = named_children(d).first().copied() else {
                         continue;
                     };
-                    let target = if e.kind() == "identifier" {
+                    let target = if e.kind_str() == "identifier" {
                         resolve(ctx, e)
                     } else {
                         e
@@ -292,7 +292,7 @@ pub fn extract<'a>(
                 let Some(f) = field(n, "function") else {
                     continue;
                 };
-                let target = if f.kind() == "identifier" {
+                let target = if f.kind_str() == "identifier" {
                     resolve(ctx, f)
                 } else {
                     f
@@ -306,7 +306,7 @@ pub fn extract<'a>(
                 let name = ctx.text(arg);
                 let name = name.rsplit('.').next().unwrap_or(name);
                 for &d in &ctx.nodes {
-                    if d.kind() == "function_definition"
+                    if d.kind_str() == "function_definition"
                         && field(d, "name").is_some_and(|x| ctx.text(x) == name)
                         && let Some(body) = field(d, "body")
                     {
@@ -353,7 +353,7 @@ fn decorated_name<'a>(ctx: &Ctx<'a>, decorator: Node<'a>) -> Option<&'a str> {
 /// exception (`Exception`, `BaseException`).
 pub(super) fn exception_names(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Vec<Located<Condition>>> {
     let n = resolve(ctx, n);
-    let items = if matches!(n.kind(), "tuple" | "list" | "set") {
+    let items = if matches!(n.kind_str(), "tuple" | "list" | "set") {
         named_children(n)
     } else {
         vec![n]

@@ -15,10 +15,13 @@ use tree_sitter::Node;
 mod again;
 #[path = "delays.rs"]
 mod delays;
+#[path = "own.rs"]
+mod own;
 #[path = "shapes.rs"]
 mod shapes;
 #[path = "statuses.rs"]
 mod statuses;
+use own::{own_nodes, owner_loop};
 pub(super) use statuses::raised_in_body;
 
 /// `for _ in range(n):` / `while ...:` around a `try`/`except` that leaves
@@ -40,7 +43,7 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
                         AttemptCount::Unknown,
                         format!("for .. in {}", super::one_line(ctx.text(right))),
                     )
-                } else if right.kind() != "call" || callee(ctx, right).0 != "range" {
+                } else if right.kind_str() != "call" || callee(ctx, right).0 != "range" {
                     continue;
                 } else {
                     let rt = ctx.text(right);
@@ -84,15 +87,13 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
             continue;
         };
         // The loop's own statements, not those of nested functions or loops.
-        let own: Vec<Node<'_>> = ctx
-            .subtree(body)
+        let own = own_nodes(ctx, n, body);
+        let try_stmt = own
             .iter()
-            .copied()
-            .filter(|c| owner_loop(*c) == Some(n.id()))
-            .collect();
-        let try_stmt = own.iter().find(|c| c.kind() == "try_statement").copied();
+            .find(|c| c.kind_str() == "try_statement")
+            .copied();
         let excepts: Vec<Node<'_>> = (try_stmt.map(named_children).unwrap_or_default().into_iter())
-            .filter(|c| c.kind() == "except_clause")
+            .filter(|c| c.kind_str() == "except_clause")
             .collect();
         // Clauses that leave the loop (`except Exception: log(..); break`)
         // do not retry what they catch.
@@ -116,7 +117,7 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
         }
         // A loop over data (`for channel in range(1, 12)` passing `channel`
         // on) is not a retry: the variable is used by the tried code.
-        if let Some(var) = field(n, "left").filter(|l| l.kind() == "identifier")
+        if let Some(var) = field(n, "left").filter(|l| l.kind_str() == "identifier")
             && uses_as_data(ctx, body, ctx.text(var))
         {
             continue;
@@ -132,7 +133,7 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
             .iter()
             .copied()
             .filter(|c| {
-                matches!(c.kind(), "return_statement" | "break_statement") && !in_except(*c)
+                matches!(c.kind_str(), "return_statement" | "break_statement") && !in_except(*c)
             })
             .collect();
         if requeue.is_none() && exits.is_empty() {
@@ -147,7 +148,7 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
         let sleeps: Vec<Node<'_>> = own
             .iter()
             .copied()
-            .filter(|c| c.kind() == "call" && callee(ctx, *c).1 == "sleep")
+            .filter(|c| c.kind_str() == "call" && callee(ctx, *c).1 == "sleep")
             .collect();
         // `while` loops retry with a wait (else event or read loops), or at
         // once when an `except` sends round an HTTP or gRPC call of the
@@ -158,7 +159,7 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
                 .any(|c| http_call(ctx, *c).is_some() || db_call(ctx, *c))
         };
         if requeue.is_none()
-            && (n.kind() == "while_statement" || retried.is_empty())
+            && (n.kind_str() == "while_statement" || retried.is_empty())
             && sleeps.is_empty()
             && (retried.is_empty() || !try_body.is_some_and(sub))
         {
@@ -184,7 +185,7 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
         // exit(..)`): capped by a length not known here.
         let count = if count == AttemptCount::Unbounded
             && (own.iter().any(|c| {
-                matches!(c.kind(), "raise_statement" | "return_statement") && in_except(*c)
+                matches!(c.kind_str(), "raise_statement" | "return_statement") && in_except(*c)
             }) || own.iter().any(|c| clock_leaves(ctx, *c)))
         {
             AttemptCount::Unknown
@@ -240,7 +241,7 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
         if let Some(m) = try_body.and_then(|b| {
             ctx.subtree(b)
                 .iter()
-                .filter(|c| c.kind() == "call")
+                .filter(|c| c.kind_str() == "call")
                 .find_map(|c| again::publish_method(ctx, *c))
         }) {
             p.methods = Located::written(m, at);
@@ -274,7 +275,7 @@ fn only_local_waits(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
         .subtree(block)
         .iter()
         .copied()
-        .filter(|c| c.kind() == "call")
+        .filter(|c| c.kind_str() == "call")
         .collect();
     !calls.is_empty()
         && calls.iter().all(|c| {
@@ -292,14 +293,14 @@ fn only_local_waits(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
 fn leaves_loop(clause: Node<'_>) -> bool {
     named_children(clause)
         .into_iter()
-        .filter(|c| c.kind() == "block")
+        .filter(|c| c.kind_str() == "block")
         .flat_map(named_children)
         .any(|s| {
             matches!(
-                s.kind(),
+                s.kind_str(),
                 "break_statement" | "return_statement" | "raise_statement"
-            ) || (s.kind() == "expression_statement"
-                && named_children(s).iter().any(|e| e.kind() == "yield"))
+            ) || (s.kind_str() == "expression_statement"
+                && named_children(s).iter().any(|e| e.kind_str() == "yield"))
         })
 }
 
@@ -327,14 +328,14 @@ fn uses_as_data(ctx: &Ctx<'_>, body: Node<'_>, var: &str) -> bool {
     }
     ctx.subtree(body)
         .iter()
-        .filter(|i| i.kind() == "identifier" && ctx.text(**i) == var)
+        .filter(|i| i.kind_str() == "identifier" && ctx.text(**i) == var)
         .any(|i| {
             let mut cur = i.parent();
             while let Some(c) = cur {
                 if c.id() == body.id() {
                     return false;
                 }
-                match c.kind() {
+                match c.kind_str() {
                     // A value computed from the variable (`min(30, 2 ** i)`,
                     // `pow(2, i)`, `random.uniform(0, 2 ** i)`) goes to
                     // the call that takes it.
@@ -349,24 +350,10 @@ fn uses_as_data(ctx: &Ctx<'_>, body: Node<'_>, var: &str) -> bool {
         })
 }
 
-/// The innermost loop or function a node belongs to.
-fn owner_loop(n: Node<'_>) -> Option<usize> {
-    let mut cur = n.parent();
-    for _ in 0..10_000 {
-        let c = cur?;
-        match c.kind() {
-            "for_statement" | "while_statement" => return Some(c.id()),
-            "function_definition" | "lambda" | "class_definition" => return None,
-            _ => cur = c.parent(),
-        }
-    }
-    None
-}
-
 /// The first value of a `for` loop's variable over `range(..)`: 0, or the
 /// range's start where it is a number.
 fn range_start(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
-    let right = field(n, "right").filter(|r| r.kind() == "call")?;
+    let right = field(n, "right").filter(|r| r.kind_str() == "call")?;
     if callee(ctx, right).1 != "range" {
         return None;
     }
@@ -389,13 +376,13 @@ fn while_counter<'a>(
     own: &[Node<'_>],
     sleep: Node<'_>,
 ) -> Option<(&'a str, f64)> {
-    if n.kind() != "while_statement" {
+    if n.kind_str() != "while_statement" {
         return None;
     }
-    let cond = field(n, "condition").filter(|c| c.kind() == "comparison_operator")?;
+    let cond = field(n, "condition").filter(|c| c.kind_str() == "comparison_operator")?;
     let names: Vec<Node<'_>> = named_children(cond)
         .into_iter()
-        .filter(|c| c.kind() == "identifier")
+        .filter(|c| c.kind_str() == "identifier")
         .collect();
     names.iter().find_map(|&v| {
         let name = ctx.text(v);
@@ -403,7 +390,7 @@ fn while_counter<'a>(
             .iter()
             .copied()
             .filter(|a| {
-                a.kind() == "augmented_assignment"
+                a.kind_str() == "augmented_assignment"
                     && field(*a, "left").is_some_and(|l| ctx.text(l) == name)
             })
             .collect();
@@ -536,19 +523,21 @@ fn except_conditions(ctx: &Ctx<'_>, excepts: &[Node<'_>]) -> Located<RetryOn> {
     for e in excepts {
         // The caught types: the clause's first named child that is not its
         // block.
-        let caught = named_children(*e).into_iter().find(|c| c.kind() != "block");
+        let caught = named_children(*e)
+            .into_iter()
+            .find(|c| c.kind_str() != "block");
         let Some(caught) = caught else {
             return Located::written(RetryOn::AllErrors, span(*e));
         };
-        let alias = (caught.kind() == "as_pattern")
+        let alias = (caught.kind_str() == "as_pattern")
             .then(|| named_children(caught).last().map(|a| ctx.text(*a)))
             .flatten();
-        let caught = if caught.kind() == "as_pattern" {
+        let caught = if caught.kind_str() == "as_pattern" {
             named_children(caught).first().copied().unwrap_or(caught)
         } else {
             caught
         };
-        let items = if matches!(caught.kind(), "tuple" | "parenthesized_expression") {
+        let items = if matches!(caught.kind_str(), "tuple" | "parenthesized_expression") {
             named_children(caught)
         } else {
             vec![caught]
@@ -605,9 +594,9 @@ fn except_conditions(ctx: &Ctx<'_>, excepts: &[Node<'_>]) -> Located<RetryOn> {
 fn sorting_test<'a>(ctx: &Ctx<'a>, clause: Node<'a>, alias: &str) -> Option<Node<'a>> {
     let block = named_children(clause)
         .into_iter()
-        .find(|c| c.kind() == "block")?;
+        .find(|c| c.kind_str() == "block")?;
     named_children(block).into_iter().find_map(|st| {
-        if st.kind() != "if_statement" {
+        if st.kind_str() != "if_statement" {
             return None;
         }
         let cond = field(st, "condition")?;
@@ -619,7 +608,7 @@ fn sorting_test<'a>(ctx: &Ctx<'a>, clause: Node<'a>, alias: &str) -> Option<Node
             .subtree(st)
             .iter()
             .take(4_096)
-            .any(|n| matches!(n.kind(), "raise_statement" | "return_statement"));
+            .any(|n| matches!(n.kind_str(), "raise_statement" | "return_statement"));
         (names_alias && raises).then_some(cond)
     })
 }
@@ -637,7 +626,7 @@ fn predicate_test<'a>(ctx: &Ctx<'a>, clause: Node<'a>, alias: &str) -> Option<No
 fn sorted_by_predicate(ctx: &Ctx<'_>, clause: Node<'_>) -> bool {
     named_children(clause)
         .into_iter()
-        .find(|c| c.kind() == "as_pattern")
+        .find(|c| c.kind_str() == "as_pattern")
         .and_then(|c| named_children(c).last().copied())
         .is_some_and(|a| predicate_test(ctx, clause, ctx.text(a)).is_some())
 }
@@ -654,18 +643,18 @@ fn named_codes(
 ) -> Option<(Vec<Condition>, crate::source::Span)> {
     let block = named_children(clause)
         .into_iter()
-        .find(|c| c.kind() == "block")?;
+        .find(|c| c.kind_str() == "block")?;
     let st = named_children(block)
         .into_iter()
-        .find(|st| st.kind() == "if_statement")?;
+        .find(|st| st.kind_str() == "if_statement")?;
     let cond = field(st, "condition")?;
-    if cond.kind() != "comparison_operator" {
+    if cond.kind_str() != "comparison_operator" {
         return None;
     }
     let raises = field(st, "consequence").is_some_and(|b| {
         named_children(b)
             .iter()
-            .any(|n| n.kind() == "raise_statement")
+            .any(|n| n.kind_str() == "raise_statement")
     });
     let parts = named_children(cond);
     let [left, right] = parts.as_slice() else {
@@ -686,12 +675,12 @@ fn named_codes(
     }
     let literals = match op.as_str() {
         "!=" => vec![*right],
-        "not in" if matches!(right.kind(), "tuple" | "list" | "set") => named_children(*right),
+        "not in" if matches!(right.kind_str(), "tuple" | "list" | "set") => named_children(*right),
         _ => return None,
     };
     let mut out = Vec::new();
     for l in literals.into_iter().take(32) {
-        out.push(match l.kind() {
+        out.push(match l.kind_str() {
             "string" => {
                 let t = ctx
                     .text(l)
@@ -720,7 +709,7 @@ fn named_codes(
 /// - start > wait_for: raise ..`, `if time.time() > deadline: break`,
 /// `sys.exit(..)`).
 fn clock_leaves(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
-    if c.kind() != "if_statement" {
+    if c.kind_str() != "if_statement" {
         return false;
     }
     let Some(cond) = field(c, "condition").map(|k| ctx.text(k)) else {
@@ -740,9 +729,9 @@ fn clock_leaves(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
         && field(c, "consequence").is_some_and(|b| {
             ctx.subtree(b).iter().take(1_024).any(|n| {
                 matches!(
-                    n.kind(),
+                    n.kind_str(),
                     "raise_statement" | "return_statement" | "break_statement"
-                ) || (n.kind() == "call" && matches!(callee(ctx, *n).1, "exit" | "_exit"))
+                ) || (n.kind_str() == "call" && matches!(callee(ctx, *n).1, "exit" | "_exit"))
             })
         })
 }
@@ -752,13 +741,13 @@ fn clock_leaves(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
 /// before it (snuba's `poll_system_query`): the wait doubles from the
 /// first value times the factor, up to the cap.
 fn self_grown(ctx: &Ctx<'_>, arg: Node<'_>, bound: Node<'_>) -> Option<Delay> {
-    if arg.kind() != "identifier" || bound.id() == arg.id() {
+    if arg.kind_str() != "identifier" || bound.id() == arg.id() {
         return None;
     }
     let name = ctx.text(arg);
-    let (product, cap) = if bound.kind() == "call" && callee(ctx, bound).1 == "min" {
+    let (product, cap) = if bound.kind_str() == "call" && callee(ctx, bound).1 == "min" {
         let a = Args::of(ctx, bound).positional;
-        let i = a.iter().position(|x| x.kind() == "binary_operator")?;
+        let i = a.iter().position(|x| x.kind_str() == "binary_operator")?;
         let cap = a
             .iter()
             .enumerate()
@@ -768,7 +757,7 @@ fn self_grown(ctx: &Ctx<'_>, arg: Node<'_>, bound: Node<'_>) -> Option<Delay> {
     } else {
         (bound, None)
     };
-    if product.kind() != "binary_operator"
+    if product.kind_str() != "binary_operator"
         || field(product, "operator").map(|o| ctx.text(o)) != Some("*")
     {
         return None;

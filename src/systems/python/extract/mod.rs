@@ -258,10 +258,10 @@ impl<'a> Ctx<'a> {
                 "default_parameter" | "typed_default_parameter" => {
                     let func = std::iter::successors(n.parent(), |p| p.parent())
                         .take(4)
-                        .find(|p| matches!(p.kind(), "function_definition" | "lambda"));
+                        .find(|p| matches!(p.kind_str(), "function_definition" | "lambda"));
                     if let (Some(name), Some(v), Some(f)) =
                         (field(n, "name"), field(n, "value"), func)
-                        && name.kind() == "identifier"
+                        && name.kind_str() == "identifier"
                     {
                         defaults.push((text(name, src), v, f.start_byte(), f.end_byte()));
                     }
@@ -412,11 +412,11 @@ impl<'a> Args<'a> {
         let mut keywords = Vec::new();
         if let Some(list) = field(call, "arguments") {
             for a in named_children(list) {
-                if a.kind() == "keyword_argument" {
+                if a.kind_str() == "keyword_argument" {
                     if let (Some(k), Some(v)) = (field(a, "name"), field(a, "value")) {
                         keywords.push((ctx.text(k), v));
                     }
-                } else if !matches!(a.kind(), "list_splat" | "dictionary_splat") {
+                } else if !matches!(a.kind_str(), "list_splat" | "dictionary_splat") {
                     positional.push(a);
                 }
             }
@@ -462,7 +462,7 @@ pub fn enclosing_function<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(&'a str, No
     let mut cur = n.parent();
     for _ in 0..10_000 {
         let c = cur?;
-        if c.kind() == "function_definition" {
+        if c.kind_str() == "function_definition" {
             return Some((field(c, "name").map_or("", |x| ctx.text(x)), c));
         }
         cur = c.parent();

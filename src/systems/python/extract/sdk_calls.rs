@@ -14,6 +14,7 @@
 
 use super::{Ctx, RetryScope, callee, enclosing_function, field, span};
 use crate::model::*;
+use crate::systems::python::extract::Kind as _;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -44,14 +45,14 @@ pub(super) fn edges(
     // class that binds it: another class's `self._client` is its own).
     let mut holders: Vec<Holder<'_>> = Vec::new();
     for &n in &ctx.nodes {
-        if n.kind() != "assignment" {
+        if n.kind_str() != "assignment" {
             continue;
         }
         let (Some(l), Some(r)) = (field(n, "left"), field(n, "right")) else {
             continue;
         };
         if let Some(i) = clients.iter().position(|c| c.node.id() == r.id())
-            && matches!(l.kind(), "identifier" | "attribute")
+            && matches!(l.kind_str(), "identifier" | "attribute")
         {
             holders.push(Holder {
                 text: ctx.text(l),
@@ -63,7 +64,7 @@ pub(super) fn edges(
     let mut copies: HashMap<usize, usize> = HashMap::new();
     let mut added = 0usize;
     for &k in &ctx.nodes {
-        if k.kind() != "call" || added >= MAX_EDGES {
+        if k.kind_str() != "call" || added >= MAX_EDGES {
             continue;
         }
         let (full, last) = callee(ctx, k);
@@ -117,10 +118,10 @@ fn receiver<'a>(
     holders: &[Holder<'_>],
 ) -> Option<(usize, Option<Node<'a>>)> {
     let mut obj = field(call, "function")
-        .filter(|f| f.kind() == "attribute")
+        .filter(|f| f.kind_str() == "attribute")
         .and_then(|f| field(f, "object"))?;
     for _ in 0..MAX_CHAIN {
-        match obj.kind() {
+        match obj.kind_str() {
             "call" => {
                 if let Some(i) = clients.iter().position(|c| c.node.id() == obj.id()) {
                     return Some((i, None));
@@ -182,7 +183,7 @@ fn own_class(ctx: &Ctx<'_>, n: Node<'_>) -> Option<usize> {
     let mut cur = n.parent();
     for _ in 0..10_000 {
         let c = cur?;
-        if c.kind() == "class_definition" {
+        if c.kind_str() == "class_definition" {
             return Some(c.id());
         }
         cur = c.parent();
@@ -213,7 +214,7 @@ fn retried_by(ctx: &Ctx<'_>, call: Node<'_>, scopes: &[RetryScope]) -> Vec<usize
     }
     let mut out = Vec::new();
     for &c in &ctx.nodes {
-        if c.kind() != "call" || super::calls::within(c, def) {
+        if c.kind_str() != "call" || super::calls::within(c, def) {
             continue;
         }
         let (full, last) = callee(ctx, c);

@@ -19,6 +19,7 @@
 use super::eval::{self, resolve};
 use super::{Args, Ctx, callee, enclosing_function, field, span};
 use crate::model::{Facts, System};
+use crate::systems::python::extract::Kind as _;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -42,7 +43,7 @@ fn policies_of(ctx: &Ctx<'_>, facts: &Facts, adapter: Node<'_>) -> Vec<usize> {
     while i < nodes.len() && nodes.len() < 8 {
         let a = nodes[i];
         i += 1;
-        if a.kind() != "call" {
+        if a.kind_str() != "call" {
             continue;
         }
         let args = Args::of(ctx, a);
@@ -75,12 +76,12 @@ fn policies_of(ctx: &Ctx<'_>, facts: &Facts, adapter: Node<'_>) -> Vec<usize> {
 fn mounts<'a>(ctx: &Ctx<'a>, facts: &Facts) -> Vec<Mount<'a>> {
     let mut out = Vec::new();
     for &n in &ctx.nodes {
-        if n.kind() != "call" || out.len() >= 256 {
+        if n.kind_str() != "call" || out.len() >= 256 {
             continue;
         }
         let (_, last) = callee(ctx, n);
         let Some(recv) = field(n, "function")
-            .filter(|f| f.kind() == "attribute" && last == "mount")
+            .filter(|f| f.kind_str() == "attribute" && last == "mount")
             .and_then(|f| field(f, "object"))
         else {
             continue;
@@ -108,7 +109,7 @@ fn mounts<'a>(ctx: &Ctx<'a>, facts: &Facts) -> Vec<Mount<'a>> {
 fn assignments<'a>(ctx: &Ctx<'a>) -> HashMap<&'a str, Vec<(usize, Node<'a>)>> {
     let mut out: HashMap<&'a str, Vec<(usize, Node<'a>)>> = HashMap::new();
     for &n in &ctx.nodes {
-        match n.kind() {
+        match n.kind_str() {
             "assignment" => {
                 if let (Some(l), Some(r)) = (field(n, "left"), field(n, "right")) {
                     out.entry(ctx.text(l))
@@ -147,7 +148,7 @@ impl<'a> Sessions<'a> {
             defs: ctx
                 .nodes
                 .iter()
-                .filter(|d| d.kind() == "function_definition")
+                .filter(|d| d.kind_str() == "function_definition")
                 .filter_map(|d| field(*d, "name").map(|x| (ctx.text(x), *d)))
                 .collect(),
         }
@@ -189,7 +190,7 @@ pub fn policies_for(
     let mut out = Vec::new();
     if let Some(v) = sessions.construction(name, call.start_byte()) {
         let v = resolve(ctx, v);
-        if v.kind() == "call" {
+        if v.kind_str() == "call" {
             out.extend(policies_of(ctx, facts, v));
             // A local function that builds the session: what it mounts.
             let (_, fname) = callee(ctx, v);
@@ -202,7 +203,7 @@ pub fn policies_for(
                     }
                 }
                 for c in ctx.subtree(*def) {
-                    if c.kind() == "call"
+                    if c.kind_str() == "call"
                         && matches!(callee(ctx, *c).1, "Client" | "AsyncClient" | "RetryClient")
                     {
                         out.extend(policies_of(ctx, facts, *c));

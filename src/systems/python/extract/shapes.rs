@@ -6,6 +6,7 @@
 //! q.append(item)`), which is a retry of that item.
 
 use super::{Args, Ctx, callee, db_call, field, http_call, named_children, resolve, within};
+use crate::systems::python::extract::Kind as _;
 use tree_sitter::Node;
 
 /// Whether every exit of the loop `lp` that is not in an `except` (its
@@ -26,7 +27,7 @@ pub(super) fn polls_state(ctx: &Ctx<'_>, lp: Node<'_>, exits: &[Node<'_>]) -> bo
                 if c.id() == lp.id() {
                     return false;
                 }
-                if matches!(c.kind(), "if_statement" | "elif_clause")
+                if matches!(c.kind_str(), "if_statement" | "elif_clause")
                     && field(c, "condition").is_some_and(|k| content_test(ctx, k))
                     // The exit is in the branch the test holds for.
                     && field(c, "consequence").is_some_and(|b| within(*x, b))
@@ -49,7 +50,7 @@ fn content_test(ctx: &Ctx<'_>, cond: Node<'_>) -> bool {
     }
     ctx.subtree(cond)
         .iter()
-        .filter(|c| c.kind() == "comparison_operator")
+        .filter(|c| c.kind_str() == "comparison_operator")
         .any(|c| {
             let ops = named_children(*c);
             let [a, b] = ops.as_slice() else {
@@ -57,7 +58,7 @@ fn content_test(ctx: &Ctx<'_>, cond: Node<'_>) -> bool {
             };
             let literal = |n: Node<'_>| {
                 matches!(
-                    resolve(ctx, n).kind(),
+                    resolve(ctx, n).kind_str(),
                     "integer" | "float" | "none" | "true" | "false"
                 )
             };
@@ -80,7 +81,7 @@ const OUTCOME_WORDS: &[&str] = &["success", "successful", "ok", "error", "fail",
 /// A string literal that is one of [`OUTCOME_WORDS`] (any case).
 fn outcome(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     let n = resolve(ctx, n);
-    if n.kind() != "string" {
+    if n.kind_str() != "string" {
         return false;
     }
     // The literal's text without its prefix (`b`, `u`, `r`, `f`) and quotes.
@@ -93,7 +94,7 @@ fn outcome(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
 
 fn reads_content(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     let n = resolve(ctx, n);
-    match n.kind() {
+    match n.kind_str() {
         "subscript" => true,
         "call" => matches!(callee(ctx, n).1, "get" | "json"),
         "attribute" => field(n, "attribute").is_some_and(|a| {
@@ -130,10 +131,10 @@ pub(super) fn requeue<'a>(
     // `v = q.take()` among the loop's own statements: (q, v).
     let taken: Vec<(&str, &str)> = own
         .iter()
-        .filter(|s| s.kind() == "assignment")
+        .filter(|s| s.kind_str() == "assignment")
         .filter_map(|s| {
             let (l, r) = (field(*s, "left")?, field(*s, "right")?);
-            if l.kind() != "identifier" || r.kind() != "call" {
+            if l.kind_str() != "identifier" || r.kind_str() != "call" {
                 return None;
             }
             let (full, last) = callee(ctx, r);
@@ -145,7 +146,7 @@ pub(super) fn requeue<'a>(
         return None;
     }
     for e in retried {
-        for c in ctx.subtree(*e).iter().filter(|c| c.kind() == "call") {
+        for c in ctx.subtree(*e).iter().filter(|c| c.kind_str() == "call") {
             if !own.iter().any(|o| o.id() == c.id()) {
                 continue;
             }
@@ -162,7 +163,7 @@ pub(super) fn requeue<'a>(
                 let always = !ctx
                     .subtree(*e)
                     .iter()
-                    .any(|i| matches!(i.kind(), "if_statement") && within(*c, *i));
+                    .any(|i| matches!(i.kind_str(), "if_statement") && within(*c, *i));
                 return Some((*c, always));
             }
         }
@@ -180,7 +181,7 @@ pub(super) fn delivers(ctx: &Ctx<'_>, try_body: Node<'_>) -> bool {
         "deliver", "send", "post", "publish", "request", "fetch", "upload", "notify", "push",
     ];
     ctx.subtree(try_body).iter().any(|c| {
-        c.kind() == "call"
+        c.kind_str() == "call"
             && (http_call(ctx, *c).is_some() || db_call(ctx, *c) || {
                 let l = callee(ctx, *c).1.to_ascii_lowercase();
                 WORDS.iter().any(|w| l.contains(w))

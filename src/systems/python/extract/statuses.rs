@@ -8,6 +8,7 @@
 use super::{Ctx, field, named_children, span};
 use crate::extract::status_test::{self, Statuses, Test};
 use crate::source::Span;
+use crate::systems::python::extract::Kind as _;
 use tree_sitter::Node;
 
 /// Exception names that take the error `raise_for_status()` raises.
@@ -25,15 +26,18 @@ const STATUS_ERRORS: &[&str] = &[
 
 /// The names an `except` clause catches; empty for a bare `except:`.
 fn caught(ctx: &Ctx<'_>, e: Node<'_>) -> Vec<String> {
-    let Some(c) = named_children(e).into_iter().find(|c| c.kind() != "block") else {
+    let Some(c) = named_children(e)
+        .into_iter()
+        .find(|c| c.kind_str() != "block")
+    else {
         return Vec::new();
     };
-    let c = if c.kind() == "as_pattern" {
+    let c = if c.kind_str() == "as_pattern" {
         named_children(c).first().copied().unwrap_or(c)
     } else {
         c
     };
-    let items = if matches!(c.kind(), "tuple" | "parenthesized_expression") {
+    let items = if matches!(c.kind_str(), "tuple" | "parenthesized_expression") {
         named_children(c)
     } else {
         vec![c]
@@ -91,7 +95,7 @@ pub(super) fn retried(
     let leaves = |b: Node<'_>| {
         let mut leave = false;
         for c in own.iter().filter(|c| inside(**c, b)) {
-            match c.kind() {
+            match c.kind_str() {
                 "continue_statement" => return false,
                 "return_statement" | "break_statement" => leave = true,
                 "raise_statement" => {
@@ -124,7 +128,7 @@ pub(super) fn retried(
         });
     let mut tests = Vec::new();
     for &n in own {
-        match n.kind() {
+        match n.kind_str() {
             "if_statement" | "elif_clause" => {
                 let (Some(cond), Some(then)) = (field(n, "condition"), field(n, "consequence"))
                 else {
@@ -135,7 +139,7 @@ pub(super) fn retried(
                 };
                 let else_round = named_children(n)
                     .into_iter()
-                    .find(|c| c.kind() == "else_clause")
+                    .find(|c| c.kind_str() == "else_clause")
                     .and_then(|e| field(e, "body"))
                     .map(|b| !leaves(b));
                 tests.push(Test {
@@ -203,7 +207,7 @@ pub(in super::super) fn raised_in_body(
                 return false;
             }
             if matches!(
-                p.kind(),
+                p.kind_str(),
                 "try_statement" | "function_definition" | "lambda" | "class_definition"
             ) {
                 return true;
@@ -220,7 +224,7 @@ pub(in super::super) fn raised_in_body(
         let mut holds = Statuses::range(400, 599);
         let mut cur = call.parent();
         while let Some(p) = cur.filter(|p| p.id() != body.id()) {
-            match p.kind() {
+            match p.kind_str() {
                 "if_statement" | "elif_clause" => {
                     let in_then = field(p, "consequence").is_some_and(|t| {
                         t.start_byte() <= call.start_byte() && call.end_byte() <= t.end_byte()
@@ -247,7 +251,7 @@ pub(in super::super) fn raised_in_body(
         .iter()
         .copied()
         .filter(|c| {
-            c.kind() == "call" && ctx.text(*c).ends_with("raise_for_status()") && !handled(*c)
+            c.kind_str() == "call" && ctx.text(*c).ends_with("raise_for_status()") && !handled(*c)
         })
         .filter_map(|call| {
             Some(Test {

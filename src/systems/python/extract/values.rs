@@ -10,6 +10,7 @@ use super::{Args, Ctx, callee, eval, field};
 use crate::extract::values;
 use crate::model::Facts;
 use crate::model::values::ValueWant;
+use crate::systems::python::extract::Kind as _;
 use tree_sitter::Node;
 
 /// Top-level names read from one module, at most.
@@ -19,7 +20,7 @@ const MAX_NAMES: usize = 512;
 /// module it comes from, when the link step gave it; else `None`, the
 /// name recorded for it.
 pub(super) fn external(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
-    let want = match n.kind() {
+    let want = match n.kind_str() {
         "identifier" => {
             let key = ctx.text(n);
             let (module, name) = from_import(ctx, key)?;
@@ -31,7 +32,7 @@ pub(super) fn external(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
         }
         "attribute" => {
             let (obj, attr) = (field(n, "object")?, field(n, "attribute")?);
-            if obj.kind() != "identifier" {
+            if obj.kind_str() != "identifier" {
                 return None;
             }
             let (o, a) = (ctx.text(obj), ctx.text(attr));
@@ -94,7 +95,7 @@ fn from_parts(t: &str) -> Option<(String, Vec<(String, String)>)> {
 fn from_import(ctx: &Ctx<'_>, local: &str) -> Option<(String, String)> {
     ctx.import_nodes
         .iter()
-        .filter(|n| n.kind() == "import_from_statement")
+        .filter(|n| n.kind_str() == "import_from_statement")
         .filter_map(|n| from_parts(ctx.text(*n)))
         .find_map(|(m, pairs)| {
             pairs
@@ -109,7 +110,7 @@ fn from_import(ctx: &Ctx<'_>, local: &str) -> Option<(String, String)> {
 fn module_alias(ctx: &Ctx<'_>, local: &str) -> Option<String> {
     for n in &ctx.import_nodes {
         let t = clean(ctx.text(*n));
-        if n.kind() == "import_from_statement" {
+        if n.kind_str() == "import_from_statement" {
             if let Some((m, pairs)) = from_parts(&t)
                 && let Some((name, _)) = pairs.iter().find(|(_, l)| l == local)
             {
@@ -160,16 +161,16 @@ pub fn module_numbers(text: &str) -> Vec<(String, f64, usize)> {
         if out.len() >= MAX_NAMES {
             break;
         }
-        if stmt.kind() != "expression_statement" {
+        if stmt.kind_str() != "expression_statement" {
             continue;
         }
-        let Some(a) = stmt.named_child(0).filter(|a| a.kind() == "assignment") else {
+        let Some(a) = stmt.named_child(0).filter(|a| a.kind_str() == "assignment") else {
             continue;
         };
         let (Some(l), Some(r)) = (field(a, "left"), field(a, "right")) else {
             continue;
         };
-        if l.kind() != "identifier" {
+        if l.kind_str() != "identifier" {
             continue;
         }
         if let Some(v) = eval::number(&ctx, r).or_else(|| env_int(&ctx, r)) {
@@ -182,7 +183,7 @@ pub fn module_numbers(text: &str) -> Vec<(String, f64, usize)> {
 /// django-environ's `env.int("X", default=3)` (and `float`): its
 /// default.
 fn env_int(ctx: &Ctx<'_>, n: Node<'_>) -> Option<f64> {
-    if n.kind() != "call" {
+    if n.kind_str() != "call" {
         return None;
     }
     let (full, last) = callee(ctx, n);

@@ -25,7 +25,7 @@ pub(super) struct Cmp<'a> {
 
 pub(super) fn comparison<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Option<Cmp<'a>> {
     let e = ast::unwrap_expr(e);
-    if e.kind() != "binary_expression" {
+    if e.kind_str() != "binary_expression" {
         return None;
     }
     let op = ctx.text(field(e, "operator")?).to_string();
@@ -35,7 +35,7 @@ pub(super) fn comparison<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Option<Cmp<'a>> {
     let l = ast::unwrap_expr(field(e, "left")?);
     let r = ast::unwrap_expr(field(e, "right")?);
     let side = |x: Node<'a>| -> Option<(String, Option<bool>, bool)> {
-        match x.kind() {
+        match x.kind_str() {
             "identifier" => Some((ctx.text(x).to_string(), None, false)),
             "field_access" => field(x, "field").map(|f| (ctx.text(f).to_string(), None, false)),
             "update_expression" => {
@@ -67,8 +67,8 @@ pub(super) fn comparison<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Option<Cmp<'a>> {
         .to_string()
     };
     if let Some((c, inc, dec)) = side(l)
-        && (ctx.int(r).is_some() || r.kind() != "update_expression")
-        && !(r.kind() == "identifier" && ctx.int(r).is_none() && ctx.int(l).is_some())
+        && (ctx.int(r).is_some() || r.kind_str() != "update_expression")
+        && !(r.kind_str() == "identifier" && ctx.int(r).is_none() && ctx.int(l).is_some())
     {
         return Some(Cmp {
             counter: c,
@@ -99,7 +99,7 @@ pub(super) fn atomic_step<'a>(
     ctx: &Ctx<'a>,
     call: Node<'_>,
 ) -> Option<(&'a str, Option<(bool, bool)>)> {
-    let obj = field(call, "object").filter(|o| o.kind() == "identifier")?;
+    let obj = field(call, "object").filter(|o| o.kind_str() == "identifier")?;
     if field(call, "arguments").is_some_and(|a| !named_children(a).is_empty()) {
         return None;
     }
@@ -117,14 +117,14 @@ pub(super) fn atomic_step<'a>(
 /// `name = name + k` (or `- k`): the counter stepped by an assignment;
 /// Some(true) when it counts down.
 fn steps_by_assignment(ctx: &Ctx<'_>, d: Node<'_>, name: &str) -> Option<bool> {
-    if d.kind() != "assignment_expression"
+    if d.kind_str() != "assignment_expression"
         || field(d, "operator").is_none_or(|o| ctx.text(o) != "=")
         || field(d, "left").is_none_or(|l| ctx.text(l) != name)
     {
         return None;
     }
     let r = ast::unwrap_expr(field(d, "right")?);
-    if r.kind() != "binary_expression" {
+    if r.kind_str() != "binary_expression" {
         return None;
     }
     let op = ctx.text(field(r, "operator")?);
@@ -146,7 +146,7 @@ pub(super) fn conjuncts<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Vec<Node<'a>> {
 
 /// Whether the counter is decremented in the loop's own nodes.
 pub(super) fn decrements(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
-    own.iter().any(|d| match d.kind() {
+    own.iter().any(|d| match d.kind_str() {
         "update_expression" => {
             ctx.text(*d).contains("--")
                 && named_children(*d)
@@ -171,7 +171,7 @@ pub(super) fn junctions<'a>(ctx: &Ctx<'a>, e: Node<'a>, ops: &[&str]) -> Vec<Nod
     let mut stack = vec![e];
     while let Some(x) = stack.pop() {
         let x = ast::unwrap_expr(x);
-        if x.kind() == "binary_expression"
+        if x.kind_str() == "binary_expression"
             && field(x, "operator").is_some_and(|o| ops.contains(&ctx.text(o)))
         {
             if let (Some(l), Some(r)) = (field(x, "left"), field(x, "right")) {
@@ -196,7 +196,7 @@ pub(super) fn start_of(ctx: &Ctx<'_>, name: &str, lp: Node<'_>) -> Option<i128> 
     v.scope?;
     let x = v.value?;
     // `new AtomicInteger(3)`, `new AtomicInteger()` (zero).
-    if x.kind() == "object_creation_expression"
+    if x.kind_str() == "object_creation_expression"
         && field(x, "type").is_some_and(|t| {
             matches!(
                 ast::last_segment(ctx.text(t)),
@@ -225,7 +225,7 @@ pub(super) fn increments<'a>(
     name: &str,
 ) -> Option<Node<'a>> {
     let upd = field(lp, "update").into_iter().flat_map(ast::descendants);
-    own.iter().copied().chain(upd).find(|d| match d.kind() {
+    own.iter().copied().chain(upd).find(|d| match d.kind_str() {
         "update_expression" => {
             ctx.text(*d).contains("++")
                 && named_children(*d)
@@ -290,7 +290,7 @@ pub(super) fn bound(
             if limit >= i32::MAX as i128 {
                 return written(AttemptCount::Unbounded, what, s);
             }
-            let start = if lp.kind() == "for_statement" {
+            let start = if lp.kind_str() == "for_statement" {
                 header_counter(ctx, lp)
                     .1
                     .or_else(|| start_of(ctx, &cmp.counter, lp))
@@ -301,7 +301,7 @@ pub(super) fn bound(
             let down = cmp.dec
                 || field(lp, "update").is_some_and(|u| ctx.text(u).contains("--"))
                 || own.iter().any(|d| {
-                    d.kind() == "update_expression"
+                    d.kind_str() == "update_expression"
                         && ctx.text(*d).contains("--")
                         && mentions(ctx, *d, &cmp.counter)
                 });
@@ -328,7 +328,7 @@ pub(super) fn bound(
                 _ => return written(AttemptCount::Unknown, what, s),
             };
             // A do-while runs its body once before the first test.
-            let n = if lp.kind() == "do_statement" && cmp.inc.is_none() && !down {
+            let n = if lp.kind_str() == "do_statement" && cmp.inc.is_none() && !down {
                 n.max(1)
             } else {
                 n
@@ -338,7 +338,7 @@ pub(super) fn bound(
     }
     // 2. An `if` that leaves the loop once a counter reaches a limit.
     for &d in own {
-        if d.kind() != "if_statement" {
+        if d.kind_str() != "if_statement" {
             continue;
         }
         let Some(cons) = field(d, "consequence") else {
@@ -354,7 +354,7 @@ pub(super) fn bound(
         // branch leaves when the comparison fails.
         let else_leaves = !leaves
             && field(d, "alternative").is_some_and(|a| {
-                let a = if a.kind() == "else" {
+                let a = if a.kind_str() == "else" {
                     named_children(a).first().copied().unwrap_or(a)
                 } else {
                     a
@@ -418,10 +418,10 @@ pub(super) fn bound(
                     && own
                         .iter()
                         .filter(|x| {
-                            x.kind() == "update_expression"
+                            x.kind_str() == "update_expression"
                                 && ctx.text(**x).contains("--")
                                 && mentions(ctx, **x, &cmp.counter)
-                                || x.kind() == "assignment_expression"
+                                || x.kind_str() == "assignment_expression"
                                     && field(**x, "left")
                                         .is_some_and(|l| ctx.text(l) == cmp.counter)
                                     && field(**x, "operator").is_some_and(|o| ctx.text(o) == "-=")
@@ -464,11 +464,11 @@ pub(super) fn bound(
     // a method of this class, called in the loop, that throws once the
     // clock passes a deadline (`deadlineMs = maybeUpdateDeadlineOrThrow(..)`).
     for &d in own {
-        if d.kind() == "if_statement"
+        if d.kind_str() == "if_statement"
             && field(d, "condition").is_some_and(|c| clock_test(ctx, c))
             && ["consequence", "alternative"].iter().any(|f| {
                 field(d, f).is_some_and(|b| {
-                    let b = if b.kind() == "else" {
+                    let b = if b.kind_str() == "else" {
                         named_children(b).first().copied().unwrap_or(b)
                     } else {
                         b
@@ -525,7 +525,7 @@ pub(super) fn bound(
     // the count is configured, not absent.
     if let Some(call) = helpers::limit_call(ctx, lp)
         && own.iter().any(|d| {
-            d.kind() == "if_statement"
+            d.kind_str() == "if_statement"
                 && field(*d, "consequence")
                     .is_some_and(|b| statements(b).iter().any(|s| helpers::leaves(ctx, *s)))
         })
@@ -550,14 +550,14 @@ pub(super) fn bound(
     let t = cond.map_or(String::new(), |c| ctx.text(c).to_string());
     let flag = cond.is_some_and(|c| {
         let inner = ast::unwrap_expr(c);
-        let inner = if inner.kind() == "unary_expression" {
+        let inner = if inner.kind_str() == "unary_expression" {
             named_children(inner)
                 .first()
                 .map_or(inner, |x| ast::unwrap_expr(*x))
         } else {
             inner
         };
-        matches!(inner.kind(), "identifier" | "field_access")
+        matches!(inner.kind_str(), "identifier" | "field_access")
     });
     // A liveness condition (`while (keepLooping())`, `while
     // (this.isSourceActive())`, `while (running && !isStopped())`) asks
@@ -567,14 +567,14 @@ pub(super) fn bound(
         parts.iter().any(|p| liveness(ctx, *p))
             && parts.iter().all(|p| {
                 let inner = ast::unwrap_expr(*p);
-                let inner = if inner.kind() == "unary_expression" {
+                let inner = if inner.kind_str() == "unary_expression" {
                     named_children(inner)
                         .first()
                         .map_or(inner, |x| ast::unwrap_expr(*x))
                 } else {
                     inner
                 };
-                matches!(inner.kind(), "identifier" | "field_access") || liveness(ctx, *p)
+                matches!(inner.kind_str(), "identifier" | "field_access") || liveness(ctx, *p)
             })
     });
     if flag || alive {
@@ -592,14 +592,14 @@ pub(super) fn bound(
 /// `canRetry`) handed a counter the loop increments.
 fn policy_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
     own.iter().copied().find(|d| {
-        d.kind() == "method_invocation"
+        d.kind_str() == "method_invocation"
             && field(*d, "name").is_some_and(|n| {
                 let l = ctx.text(n).to_ascii_lowercase();
                 l.contains("retry") && !l.contains("retryable")
             })
             && field(*d, "arguments").is_some_and(|a| {
                 ast::descendants(a).into_iter().any(|i| {
-                    i.kind() == "identifier" && increments(ctx, lp, own, ctx.text(i)).is_some()
+                    i.kind_str() == "identifier" && increments(ctx, lp, own, ctx.text(i)).is_some()
                 })
             })
     })
@@ -609,23 +609,23 @@ fn policy_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>, own: &[Node<'a>]) -> Option<Node
 /// `!canRetry()`), when one of its branches leaves the loop.
 fn decision_call<'a>(ctx: &Ctx<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
     own.iter().copied().find_map(|d| {
-        if d.kind() != "if_statement" {
+        if d.kind_str() != "if_statement" {
             return None;
         }
         let c = ast::unwrap_expr(field(d, "condition")?);
-        let c = if c.kind() == "unary_expression" && ctx.text(c).starts_with('!') {
+        let c = if c.kind_str() == "unary_expression" && ctx.text(c).starts_with('!') {
             ast::unwrap_expr(*named_children(c).first()?)
         } else {
             c
         };
         let name = field(c, "name").map(|n| ctx.text(n).to_ascii_lowercase())?;
-        let asks = c.kind() == "method_invocation"
+        let asks = c.kind_str() == "method_invocation"
             && name.contains("retr")
             && !name.contains("retryable")
             && !name.contains("retriable");
         let leaves = ["consequence", "alternative"].iter().any(|f| {
             field(d, f).is_some_and(|b| {
-                let b = if b.kind() == "else" {
+                let b = if b.kind_str() == "else" {
                     named_children(b).first().copied().unwrap_or(b)
                 } else {
                     b
@@ -643,7 +643,7 @@ fn decision_call<'a>(ctx: &Ctx<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
 /// of this class whose body reads a count or a clock is no such call.
 fn liveness(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
     let e = ast::unwrap_expr(e);
-    let (negated, call) = if e.kind() == "unary_expression" && ctx.text(e).starts_with('!') {
+    let (negated, call) = if e.kind_str() == "unary_expression" && ctx.text(e).starts_with('!') {
         (
             true,
             named_children(e)
@@ -653,7 +653,7 @@ fn liveness(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
     } else {
         (false, e)
     };
-    if call.kind() != "method_invocation"
+    if call.kind_str() != "method_invocation"
         || field(call, "arguments").is_some_and(|a| !named_children(a).is_empty())
     {
         return false;
@@ -685,7 +685,7 @@ fn liveness(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
     }
     // A method of this class that reads a count or a clock decides more
     // than liveness.
-    let own = field(call, "object").is_none_or(|o| o.kind() == "this");
+    let own = field(call, "object").is_none_or(|o| o.kind_str() == "this");
     !(own
         && ctx.methods_named(name).iter().any(|m| {
             field(*m, "body").is_some_and(|b| {
@@ -699,7 +699,7 @@ fn liveness(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
 /// a factor each pass.
 fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
     own.iter().any(|d| {
-        if d.kind() != "assignment_expression"
+        if d.kind_str() != "assignment_expression"
             || field(*d, "left").is_none_or(|l| ctx.text(l) != name)
         {
             return false;
@@ -710,7 +710,7 @@ fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
         match field(*d, "operator").map_or("", |o| ctx.text(o)) {
             "*=" => ctx.float(r).is_some_and(|k| k > 1.0),
             "=" => {
-                let bounded = r.kind() == "method_invocation"
+                let bounded = r.kind_str() == "method_invocation"
                     && field(r, "name").is_some_and(|n| matches!(ctx.text(n), "max" | "min"));
                 let parts = if bounded {
                     field(r, "arguments")
@@ -734,7 +734,7 @@ fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
 pub(super) fn clock_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     helpers::time_words(ctx.text(c))
         || ast::descendants(c).into_iter().any(|d| {
-            d.kind() == "identifier"
+            d.kind_str() == "identifier"
                 && ctx
                     .var(ctx.text(d), d)
                     .and_then(|v| v.value)
@@ -745,18 +745,19 @@ pub(super) fn clock_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
 /// The factor a `for` header's update multiplies the counter by
 /// (`i *= 10`, `i = i * 2`), when it is a whole number above one.
 fn factor(ctx: &Ctx<'_>, lp: Node<'_>, counter: &str) -> Option<i128> {
-    if lp.kind() != "for_statement" {
+    if lp.kind_str() != "for_statement" {
         return None;
     }
     let u = ast::unwrap_expr(field(lp, "update")?);
-    if u.kind() != "assignment_expression" || field(u, "left").map(|l| ctx.text(l)) != Some(counter)
+    if u.kind_str() != "assignment_expression"
+        || field(u, "left").map(|l| ctx.text(l)) != Some(counter)
     {
         return None;
     }
     let r = ast::unwrap_expr(field(u, "right")?);
     let k = match field(u, "operator").map(|o| ctx.text(o))? {
         "*=" => ctx.int(r)?,
-        "=" if r.kind() == "binary_expression"
+        "=" if r.kind_str() == "binary_expression"
             && field(r, "operator").is_some_and(|o| ctx.text(o) == "*") =>
         {
             let (a, b) = (field(r, "left")?, field(r, "right")?);

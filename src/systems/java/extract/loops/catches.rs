@@ -4,16 +4,17 @@
 use super::ast::{self, field, named_children, span};
 use super::{Ctx, bounds, helpers, nested, statements};
 use crate::source::Span;
+use crate::systems::java::extract::ast::Kind as _;
 use tree_sitter::Node;
 
 pub(super) fn compares_with_null(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
     let e = ast::unwrap_expr(e);
-    e.kind() == "binary_expression"
+    e.kind_str() == "binary_expression"
         && field(e, "operator").is_some_and(|o| matches!(ctx.text(o), "!=" | "=="))
         && [field(e, "left"), field(e, "right")]
             .into_iter()
             .flatten()
-            .any(|x| x.kind() == "null_literal")
+            .any(|x| x.kind_str() == "null_literal")
 }
 
 /// `if (err == null) return;` where a catch that goes round stores what it
@@ -25,13 +26,13 @@ pub(super) fn outcome_test_leaves(
     block: Node<'_>,
     retrying: &[Node<'_>],
 ) -> bool {
-    if s.kind() != "if_statement" || field(s, "alternative").is_some() {
+    if s.kind_str() != "if_statement" || field(s, "alternative").is_some() {
         return false;
     }
     let leaves = field(s, "consequence").is_some_and(|b| {
         statements(b)
             .iter()
-            .any(|x| matches!(x.kind(), "return_statement" | "break_statement"))
+            .any(|x| matches!(x.kind_str(), "return_statement" | "break_statement"))
     });
     let Some(cond) = field(s, "condition").map(ast::unwrap_expr) else {
         return false;
@@ -41,15 +42,16 @@ pub(super) fn outcome_test_leaves(
     }
     let assigned = |within: Node<'_>, name: &str, value: &dyn Fn(Node<'_>) -> bool| {
         ast::descendants_until(within, nested).into_iter().any(|d| {
-            d.kind() == "assignment_expression"
+            d.kind_str() == "assignment_expression"
                 && field(d, "left").is_some_and(|l| ctx.text(l) == name)
                 && field(d, "right").is_some_and(|r| value(ast::unwrap_expr(r)))
         })
     };
-    if cond.kind() == "identifier" {
+    if cond.kind_str() == "identifier" {
         let name = ctx.text(cond);
         return statements(block).iter().any(|st| {
-            st.kind() == "expression_statement" && assigned(*st, name, &|r| ctx.text(r) == "true")
+            st.kind_str() == "expression_statement"
+                && assigned(*st, name, &|r| ctx.text(r) == "true")
         });
     }
     if !(compares_with_null(ctx, cond)
@@ -60,7 +62,7 @@ pub(super) fn outcome_test_leaves(
     let Some(var) = [field(cond, "left"), field(cond, "right")]
         .into_iter()
         .flatten()
-        .find(|x| x.kind() == "identifier")
+        .find(|x| x.kind_str() == "identifier")
     else {
         return false;
     };
@@ -68,7 +70,7 @@ pub(super) fn outcome_test_leaves(
     retrying.iter().any(|c| {
         let param = named_children(*c)
             .into_iter()
-            .find(|p| p.kind() == "catch_formal_parameter")
+            .find(|p| p.kind_str() == "catch_formal_parameter")
             .and_then(|p| field(p, "name"))
             .map(|n| ctx.text(n));
         param.is_some_and(|p| {
@@ -85,7 +87,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     let caught = catch_types(ctx, c);
     let param = named_children(c)
         .into_iter()
-        .find(|p| p.kind() == "catch_formal_parameter")
+        .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
         .map(|n| ctx.text(n));
     let (Some(param), Some(body)) = (param, field(c, "body")) else {
@@ -95,13 +97,13 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     // (`Throwable cause = stripExecutionException(e);`).
     let mut subjects = vec![param];
     for s in named_children(body) {
-        if s.kind() == "local_variable_declaration" {
+        if s.kind_str() == "local_variable_declaration" {
             for d in named_children(s) {
-                if d.kind() == "variable_declarator"
+                if d.kind_str() == "variable_declarator"
                     && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
                     && ast::descendants(v)
                         .into_iter()
-                        .any(|i| i.kind() == "identifier" && ctx.text(i) == param)
+                        .any(|i| i.kind_str() == "identifier" && ctx.text(i) == param)
                 {
                     subjects.push(ctx.text(n));
                 }
@@ -115,7 +117,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
             .any(|p| t == *p || t.starts_with(&format!("{p}.")))
     };
     for s in named_children(body) {
-        if s.kind() != "if_statement" {
+        if s.kind_str() != "if_statement" {
             continue;
         }
         let Some(cond) = field(s, "condition").map(ast::unwrap_expr) else {
@@ -125,10 +127,10 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
         // list is the test, a count beside it only caps.
         let cond = bounds::junctions(ctx, cond, &["||"])
             .into_iter()
-            .find(|p| p.kind() == "unary_expression" && ctx.text(*p).starts_with('!'))
+            .find(|p| p.kind_str() == "unary_expression" && ctx.text(*p).starts_with('!'))
             .unwrap_or(cond);
         let (negated, test) =
-            if cond.kind() == "unary_expression" && ctx.text(cond).starts_with('!') {
+            if cond.kind_str() == "unary_expression" && ctx.text(cond).starts_with('!') {
                 match named_children(cond).first() {
                     Some(x) => (true, ast::unwrap_expr(*x)),
                     None => continue,
@@ -140,14 +142,15 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
         let tests = bounds::junctions(ctx, test, &["||"]);
         if tests.len() > 1
             && tests.iter().all(|t| {
-                t.kind() == "instanceof_expression" && field(*t, "left").is_some_and(tests_subject)
+                t.kind_str() == "instanceof_expression"
+                    && field(*t, "left").is_some_and(tests_subject)
             })
         {
             let other = if negated {
                 field(s, "consequence")
             } else {
                 field(s, "alternative").map(|a| {
-                    if a.kind() == "else" {
+                    if a.kind_str() == "else" {
                         named_children(a).first().copied().unwrap_or(a)
                     } else {
                         a
@@ -167,7 +170,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
             }
             continue;
         }
-        if test.kind() != "instanceof_expression" {
+        if test.kind_str() != "instanceof_expression" {
             continue;
         }
         let (Some(left), Some(right)) = (field(test, "left"), field(test, "right")) else {
@@ -181,7 +184,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
             field(s, "consequence")
         } else {
             field(s, "alternative").map(|a| {
-                if a.kind() == "else" {
+                if a.kind_str() == "else" {
                     named_children(a).first().copied().unwrap_or(a)
                 } else {
                     a
@@ -205,26 +208,27 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     let stmts = named_children(body);
     for (k, s) in stmts.iter().enumerate() {
         if !matches!(
-            s.kind(),
+            s.kind_str(),
             "do_statement" | "while_statement" | "for_statement"
         ) {
             continue;
         }
         let inner = ast::descendants(*s);
         let walks = inner.iter().take(512).any(|d| {
-            d.kind() == "assignment_expression"
+            d.kind_str() == "assignment_expression"
                 && field(*d, "right").is_some_and(|r| ctx.text(r).contains(".getCause()"))
                 && field(*d, "left").is_some_and(|l| subjects.contains(&ctx.text(l)))
         });
         let Some(ty) = inner.iter().take(512).find_map(|d| {
-            (d.kind() == "instanceof_expression" && field(*d, "left").is_some_and(tests_subject))
-                .then(|| field(*d, "right"))
-                .flatten()
+            (d.kind_str() == "instanceof_expression"
+                && field(*d, "left").is_some_and(tests_subject))
+            .then(|| field(*d, "right"))
+            .flatten()
         }) else {
             continue;
         };
         let rest_throws = stmts[k + 1..].iter().any(|x| {
-            x.kind() == "if_statement"
+            x.kind_str() == "if_statement"
                 && field(*x, "consequence").is_some_and(|b| {
                     statements(b)
                         .last()
@@ -241,11 +245,11 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
 pub(super) fn catch_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     let mut out = Vec::new();
     for p in named_children(c) {
-        if p.kind() != "catch_formal_parameter" {
+        if p.kind_str() != "catch_formal_parameter" {
             continue;
         }
         for t in named_children(p) {
-            if t.kind() == "catch_type" {
+            if t.kind_str() == "catch_type" {
                 for ty in named_children(t) {
                     out.push((ctx.text(ty).to_string(), span(ty)));
                 }
@@ -288,9 +292,9 @@ pub(super) fn ends_by_flag(ctx: &Ctx<'_>, c: Node<'_>, cond_text: &str) -> bool 
 /// The statement sets the flag the loop condition negates (`end = true;`
 /// under `while (!end)`): the loop ends after this pass.
 pub(super) fn stops_by_flag(ctx: &Ctx<'_>, s: Node<'_>, cond_text: &str) -> bool {
-    s.kind() == "expression_statement"
+    s.kind_str() == "expression_statement"
         && named_children(s).first().is_some_and(|e| {
-            e.kind() == "assignment_expression"
+            e.kind_str() == "assignment_expression"
                 && field(*e, "right").is_some_and(|r| ctx.text(r) == "true")
                 && field(*e, "left").is_some_and(|l| negated_flag(cond_text, ctx.text(l)))
         })
@@ -301,20 +305,22 @@ pub(super) fn stops_by_flag(ctx: &Ctx<'_>, s: Node<'_>, cond_text: &str) -> bool
 /// } } }`): the catch leaves this loop for the next pass of the outer one.
 /// A `continue` naming this loop's own label goes round, as a bare one does.
 pub(super) fn continues_outer(ctx: &Ctx<'_>, stmt: Node<'_>, lp: Node<'_>) -> bool {
-    if stmt.kind() != "continue_statement" {
+    if stmt.kind_str() != "continue_statement" {
         return false;
     }
     let Some(label) = named_children(stmt)
         .into_iter()
-        .find(|c| c.kind() == "identifier")
+        .find(|c| c.kind_str() == "identifier")
     else {
         return false;
     };
-    let own = ctx.parent(lp).filter(|p| p.kind() == "labeled_statement");
+    let own = ctx
+        .parent(lp)
+        .filter(|p| p.kind_str() == "labeled_statement");
     !own.is_some_and(|p| {
         named_children(p)
             .into_iter()
-            .find(|c| c.kind() == "identifier")
+            .find(|c| c.kind_str() == "identifier")
             .is_some_and(|l| ctx.text(l) == ctx.text(label))
     })
 }
@@ -400,7 +406,7 @@ pub(super) fn flag_bound<'a>(
         return None;
     }
     own.iter().copied().find(|e| {
-        e.kind() == "assignment_expression"
+        e.kind_str() == "assignment_expression"
             && field(*e, "operator").is_some_and(|o| ctx.text(o) == "=")
             && field(*e, "left").is_some_and(|l| ctx.text(l) == flag)
             && field(*e, "right")
@@ -421,7 +427,7 @@ pub(super) fn flag_bound<'a>(
 /// seventeenth pass, read after the changes).
 pub(super) fn retry_object_count(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
     let e = ast::unwrap_expr(e);
-    if e.kind() != "binary_expression"
+    if e.kind_str() != "binary_expression"
         || !field(e, "operator")
             .is_some_and(|o| matches!(ctx.text(o), "<" | "<=" | "==" | ">" | ">="))
     {
@@ -432,7 +438,7 @@ pub(super) fn retry_object_count(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
         .flatten()
         .map(ast::unwrap_expr)
         .any(|x| {
-            x.kind() == "method_invocation"
+            x.kind_str() == "method_invocation"
                 && field(x, "object").is_some_and(|o| {
                     let o = ctx.text(o).to_ascii_lowercase();
                     o.contains("retr") || o.contains("attempt") || o.contains("backoff")
@@ -459,14 +465,14 @@ pub(super) fn round_only_on_interrupt(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
         return false;
     };
     let names_interrupt = |p: &str| p.to_ascii_lowercase().contains("interrupt");
-    let block_leaves = |b: Node<'_>| match b.kind() {
+    let block_leaves = |b: Node<'_>| match b.kind_str() {
         "block" => named_children(b)
             .last()
             .is_some_and(|l| helpers::leaves(ctx, *l)),
         _ => helpers::leaves(ctx, b),
     };
     named_children(body).into_iter().any(|s| {
-        if s.kind() != "if_statement" {
+        if s.kind_str() != "if_statement" {
             return false;
         }
         let (Some(cond), Some(then)) = (field(s, "condition"), field(s, "consequence")) else {

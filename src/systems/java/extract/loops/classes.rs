@@ -31,7 +31,12 @@ pub(super) fn open_loop(
     let own = own_nodes(body);
     let blocks: Vec<Node<'_>> = own
         .iter()
-        .filter(|t| matches!(t.kind(), "try_statement" | "try_with_resources_statement"))
+        .filter(|t| {
+            matches!(
+                t.kind_str(),
+                "try_statement" | "try_with_resources_statement"
+            )
+        })
         .filter_map(|t| field(*t, "body"))
         .collect();
     if unproven {
@@ -60,7 +65,7 @@ pub(super) fn open_loop(
     // runs a constructor no file shows: it may connect.
     if blocks.iter().any(|b| {
         ast::descendants_until(*b, nested).iter().any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && field(*d, "name").is_some_and(|n| ctx.text(n) == "newInstance")
         })
     }) {
@@ -77,7 +82,7 @@ pub(super) fn open_loop(
         if around.len() >= MAX_AROUND {
             break;
         }
-        if d.kind() != "method_invocation" || blocks.iter().any(|b| ast::within(*d, *b)) {
+        if d.kind_str() != "method_invocation" || blocks.iter().any(|b| ast::within(*d, *b)) {
             continue;
         }
         let Some(o) = field(*d, "object") else {
@@ -113,19 +118,19 @@ pub(super) fn open_loop(
 /// class, at most [`MAX_AROUND`].
 fn project_calls(ctx: &Ctx<'_>, lp: Node<'_>) -> Vec<OpenCall> {
     let mut out: Vec<OpenCall> = Vec::new();
-    for d in ast::descendants_until(lp, |n| n.kind() == "class_body") {
+    for d in ast::descendants_until(lp, |n| n.kind_str() == "class_body") {
         if out.len() >= MAX_AROUND {
             break;
         }
         // A call in a handler whose failure gives up is not what goes
         // round (`remote.rs`).
-        if d.kind() != "method_invocation" || super::remote::given_up_in_handler(ctx, d, lp) {
+        if d.kind_str() != "method_invocation" || super::remote::given_up_in_handler(ctx, d, lp) {
             continue;
         }
         // A method of this class: read at link time in the whole file
         // (here its body may be one the pruner skipped); a server class's
         // own methods are this process's server, not another's.
-        let Some(o) = field(d, "object").filter(|o| o.kind() != "this") else {
+        let Some(o) = field(d, "object").filter(|o| o.kind_str() != "this") else {
             let class = ctx
                 .ancestor(d, &["class_declaration"])
                 .and_then(|c| field(c, "name"))
@@ -221,7 +226,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
     let ctx = Ctx::new(text, tree.root_node());
     let decl = named_children(ctx.root).into_iter().find(|n| {
         matches!(
-            n.kind(),
+            n.kind_str(),
             "class_declaration" | "interface_declaration" | "enum_declaration"
         ) && field(*n, "name").is_some_and(|x| ctx.text(x) == class)
     })?;
@@ -231,14 +236,14 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
         .and_then(|t| reach::project_type(&ctx, ctx.text(t)));
     let fields: Vec<&str> = named_children(body)
         .into_iter()
-        .filter(|n| n.kind() == "field_declaration")
+        .filter(|n| n.kind_str() == "field_declaration")
         .flat_map(named_children)
-        .filter(|d| d.kind() == "variable_declarator")
+        .filter(|d| d.kind_str() == "variable_declarator")
         .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
         .collect();
     let decls: Vec<Node<'_>> = named_children(body)
         .into_iter()
-        .filter(|n| n.kind() == "method_declaration")
+        .filter(|n| n.kind_str() == "method_declaration")
         .take(MAX_METHODS)
         .collect();
     let own_evidence: Vec<Option<String>> = decls
@@ -249,7 +254,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
     let evidence_of = |m: Node<'_>, i: usize| -> Option<String> {
         own_evidence[i].clone().or_else(|| {
             ast::descendants(m).into_iter().find_map(|d| {
-                if d.kind() != "method_invocation"
+                if d.kind_str() != "method_invocation"
                     || field(d, "object").is_some_and(|o| ctx.text(o) != "this")
                 {
                     return None;
@@ -327,7 +332,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
     Some(ClassReading {
         superclass,
         methods,
-        interface: decl.kind() == "interface_declaration",
+        interface: decl.kind_str() == "interface_declaration",
         implements,
     })
 }
@@ -338,7 +343,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
 fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32) -> bool {
     let name_of = |n: Node<'_>| -> Option<&str> {
         let n = ast::unwrap_expr(n);
-        match n.kind() {
+        match n.kind_str() {
             "identifier" => Some(ctx.text(n)),
             "field_access" if field(n, "object").is_some_and(|o| ctx.text(o) == "this") => {
                 field(n, "field").map(|f| ctx.text(f))
@@ -349,7 +354,7 @@ fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32)
     let nodes = ast::descendants(body);
     let stepped: Vec<&str> = nodes
         .iter()
-        .filter_map(|d| match d.kind() {
+        .filter_map(|d| match d.kind_str() {
             "update_expression" => named_children(*d).first().and_then(|x| name_of(*x)),
             "assignment_expression" => {
                 let left = field(*d, "left").and_then(name_of)?;
@@ -363,17 +368,19 @@ fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32)
         .collect();
     let returns_at = |idx: &str| {
         nodes.iter().any(|r| {
-            r.kind() == "return_statement"
-                && ast::descendants(*r).into_iter().any(|e| match e.kind() {
-                    "method_invocation" => {
-                        field(e, "name").is_some_and(|n| ctx.text(n) == "get")
-                            && field(e, "arguments").is_some_and(|a| {
-                                named_children(a).first().and_then(|x| name_of(*x)) == Some(idx)
-                            })
-                    }
-                    "array_access" => field(e, "index").and_then(name_of) == Some(idx),
-                    _ => false,
-                })
+            r.kind_str() == "return_statement"
+                && ast::descendants(*r)
+                    .into_iter()
+                    .any(|e| match e.kind_str() {
+                        "method_invocation" => {
+                            field(e, "name").is_some_and(|n| ctx.text(n) == "get")
+                                && field(e, "arguments").is_some_and(|a| {
+                                    named_children(a).first().and_then(|x| name_of(*x)) == Some(idx)
+                                })
+                        }
+                        "array_access" => field(e, "index").and_then(name_of) == Some(idx),
+                        _ => false,
+                    })
         })
     };
     if stepped.iter().any(|i| returns_at(i)) {
@@ -384,7 +391,7 @@ fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32)
     }
     // `return getCurrentAddress(addresses);`: the pick in a method it calls.
     nodes.iter().any(|d| {
-        d.kind() == "method_invocation"
+        d.kind_str() == "method_invocation"
             && field(*d, "object").is_none()
             && field(*d, "name").is_some_and(|n| {
                 ctx.methods_named(ctx.text(n))

@@ -11,7 +11,7 @@ use super::*;
 pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     let Some(param) = named_children(catch)
         .into_iter()
-        .find(|p| p.kind() == "catch_formal_parameter")
+        .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
         .map(|n| ctx.text(n))
     else {
@@ -24,19 +24,19 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     // (`throwable = e; shouldRetry = shouldRetry(ref, throwable)`).
     let mut names = vec![param];
     for d in ast::descendants_until(body, nested) {
-        if d.kind() == "assignment_expression"
+        if d.kind_str() == "assignment_expression"
             && field(d, "right").is_some_and(|r| ctx.text(ast::unwrap_expr(r)) == param)
-            && let Some(l) = field(d, "left").filter(|l| l.kind() == "identifier")
+            && let Some(l) = field(d, "left").filter(|l| l.kind_str() == "identifier")
         {
             names.push(ctx.text(l));
         }
         // Or a local made from it (`Exception cause = unwrap(e);`, x-pipe's
         // `RetryNTimes`, sixteenth pass).
-        if d.kind() == "variable_declarator"
+        if d.kind_str() == "variable_declarator"
             && field(d, "value").is_some_and(|v| {
                 ast::descendants(v)
                     .into_iter()
-                    .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+                    .any(|x| x.kind_str() == "identifier" && ctx.text(x) == param)
             })
             && let Some(n) = field(d, "name")
         {
@@ -44,19 +44,19 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         }
     }
     ast::descendants_until(body, nested).into_iter().any(|d| {
-        d.kind() == "method_invocation"
+        d.kind_str() == "method_invocation"
             && (field(d, "name").is_some_and(|n| {
                 let l = ctx.text(n).to_ascii_lowercase();
                 l.contains("retr") && !l.contains("log")
             })
             // Or a method of a retry object (`lockRetryController.sleep(e)`).
             || field(d, "object").is_some_and(|o| {
-                o.kind() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
+                o.kind_str() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
             }))
             && field(d, "arguments").is_some_and(|a| {
                 named_children(a)
                     .into_iter()
-                    .any(|x| x.kind() == "identifier" && names.contains(&ctx.text(x)))
+                    .any(|x| x.kind_str() == "identifier" && names.contains(&ctx.text(x)))
             })
     })
 }
@@ -69,7 +69,7 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
 pub(super) fn tells_retryer<'a>(ctx: &Ctx<'_>, catch: Node<'a>) -> Option<Node<'a>> {
     let param = named_children(catch)
         .into_iter()
-        .find(|p| p.kind() == "catch_formal_parameter")
+        .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
         .map(|n| ctx.text(n))?;
     statements(field(catch, "body")?)
@@ -77,11 +77,11 @@ pub(super) fn tells_retryer<'a>(ctx: &Ctx<'_>, catch: Node<'a>) -> Option<Node<'
         .filter_map(call_of)
         .find(|c| {
             field(*c, "object").is_some_and(|o| {
-                o.kind() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
+                o.kind_str() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
             }) && field(*c, "arguments").is_some_and(|a| {
                 named_children(a)
                     .into_iter()
-                    .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+                    .any(|x| x.kind_str() == "identifier" && ctx.text(x) == param)
             })
         })
 }

@@ -67,13 +67,13 @@ fn process_exit(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
 
 /// The method invocation a statement is, if it is one.
 pub(super) fn call_of(n: Node<'_>) -> Option<Node<'_>> {
-    if n.kind() != "expression_statement" {
+    if n.kind_str() != "expression_statement" {
         return None;
     }
     named_children(n)
         .first()
         .copied()
-        .filter(|e| e.kind() == "method_invocation")
+        .filter(|e| e.kind_str() == "method_invocation")
 }
 
 /// A call of a method of this class: no object, or `this`.
@@ -97,16 +97,16 @@ pub(super) fn leaves(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
 /// }`) leaves too (oak `PipelinedMongoDownloadTask`, sixteenth pass).
 fn leaves_within(ctx: &Ctx<'_>, n: Node<'_>, depth: u32) -> bool {
     if matches!(
-        n.kind(),
+        n.kind_str(),
         "return_statement" | "break_statement" | "throw_statement"
     ) {
         return true;
     }
-    if n.kind() == "if_statement" {
+    if n.kind_str() == "if_statement" {
         if depth == 0 {
             return false;
         }
-        let branch = |b: Node<'_>| match b.kind() {
+        let branch = |b: Node<'_>| match b.kind_str() {
             "block" => named_children(b)
                 .last()
                 .is_some_and(|l| leaves_within(ctx, *l, depth - 1)),
@@ -158,44 +158,44 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             // A wait, for at most a time, on a condition another thread
             // signals (`while (state != want) { changed.awaitUntil(deadline);
             // }`; alibaba/otter `ZkClientx.waitUntilConnected`).
-            if d.kind() == "method_invocation"
+            if d.kind_str() == "method_invocation"
                 && field(d, "name")
                     .is_some_and(|n| matches!(ctx.text(n), "await" | "awaitUntil" | "awaitNanos"))
                 && field(d, "arguments").is_some_and(|a| !named_children(a).is_empty())
             {
                 out.sleeps = true;
             }
-            if LOOPS.contains(&d.kind())
+            if LOOPS.contains(&d.kind_str())
                 && field(d, "body").is_some_and(|b| {
                     ast::descendants_until(b, not_own)
                         .iter()
-                        .any(|x| x.kind() == "return_statement")
+                        .any(|x| x.kind_str() == "return_statement")
                 })
             {
                 out.picks = true;
             }
         }
         let mut exits = last.is_some_and(|l| {
-            l.kind() == "throw_statement" || call_of(l).is_some_and(|c| process_exit(ctx, c))
+            l.kind_str() == "throw_statement" || call_of(l).is_some_and(|c| process_exit(ctx, c))
         });
         for d in ast::descendants_until(body, nested) {
             if limit_field(ctx, d) {
                 out.limit = true;
             }
 
-            if d.kind() == "if_statement"
+            if d.kind_str() == "if_statement"
                 && field(d, "condition").is_some_and(|c| time_words(ctx.text(c)))
                 && field(d, "consequence").is_some_and(|b| {
                     ast::descendants_until(b, nested)
                         .iter()
-                        .any(|x| x.kind() == "throw_statement")
+                        .any(|x| x.kind_str() == "throw_statement")
                 })
             {
                 out.deadline = true;
             }
             // Either branch: `if (shouldRetryRead(e, policy, retries++)) {
             // .. } else { throw e; }` throws once the count runs out.
-            if d.kind() == "if_statement"
+            if d.kind_str() == "if_statement"
                 && field(d, "condition").is_some_and(|c| {
                     let l = ctx.text(c).to_ascii_lowercase();
                     l.contains("retr") || l.contains("attempt")
@@ -204,13 +204,13 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
                     field(d, f).is_some_and(|b| {
                         ast::descendants_until(b, nested)
                             .iter()
-                            .any(|x| x.kind() == "throw_statement")
+                            .any(|x| x.kind_str() == "throw_statement")
                     })
                 })
             {
                 out.capped = true;
             }
-            if d.kind() != "method_invocation" {
+            if d.kind_str() != "method_invocation" {
                 continue;
             }
             let callee = field(d, "name").map_or("", |n| ctx.text(n));
@@ -244,7 +244,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
 pub(super) fn sleeping_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<'a>> {
     let budget = Cell::new(BUDGET);
     own.iter().copied().find(|d| {
-        d.kind() == "method_invocation"
+        d.kind_str() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).sleeps)
     })
 }
@@ -254,7 +254,7 @@ pub(super) fn sleeping_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<
 pub(super) fn deadline_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<'a>> {
     let budget = Cell::new(BUDGET);
     own.iter().copied().find(|d| {
-        d.kind() == "method_invocation"
+        d.kind_str() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).deadline)
     })
 }
@@ -264,7 +264,7 @@ pub(super) fn deadline_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<
 pub(super) fn capped_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<'a>> {
     let budget = Cell::new(BUDGET);
     own.iter().copied().find(|d| {
-        d.kind() == "method_invocation"
+        d.kind_str() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).capped)
     })
 }
@@ -272,9 +272,9 @@ pub(super) fn capped_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<'a
 /// A field of this class named like an attempt limit
 /// (`maxReconnectAttempts`, `this.maxRetries`, `retryLimit`), read here.
 fn limit_field(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
-    let name = match d.kind() {
-        "identifier" if ctx.parent(d).is_none_or(|p| p.kind() != "field_access") => ctx.text(d),
-        "field_access" if field(d, "object").is_some_and(|o| o.kind() == "this") => {
+    let name = match d.kind_str() {
+        "identifier" if ctx.parent(d).is_none_or(|p| p.kind_str() != "field_access") => ctx.text(d),
+        "field_access" if field(d, "object").is_some_and(|o| o.kind_str() == "this") => {
             field(d, "field").map_or("", |f| ctx.text(f))
         }
         _ => return false,
@@ -287,7 +287,7 @@ fn limit_field(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
 /// Code that runs elsewhere: lambdas, inner classes, other methods.
 fn not_own(n: Node<'_>) -> bool {
     matches!(
-        n.kind(),
+        n.kind_str(),
         "lambda_expression" | "class_body" | "method_declaration" | "constructor_declaration"
     )
 }
@@ -298,7 +298,7 @@ fn not_own(n: Node<'_>) -> bool {
 pub(super) fn limit_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>) -> Option<Node<'a>> {
     let budget = Cell::new(BUDGET);
     ast::descendants_until(lp, not_own).into_iter().find(|d| {
-        d.kind() == "method_invocation"
+        d.kind_str() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).limit)
     })
 }
@@ -308,7 +308,7 @@ pub(super) fn limit_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>) -> Option<Node<'a>> {
 /// collection of excluded, dead or failed nodes, locations or indexes
 /// (`excluded.add(node)`, `failedLocations.add(..)`, `failedDataIndexes.add(i)`).
 pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
-    if d.kind() != "method_invocation" {
+    if d.kind_str() != "method_invocation" {
         return false;
     }
     let name = field(d, "name").map_or("", |n| ctx.text(n));
@@ -341,7 +341,7 @@ pub(super) fn calls_marking_failed(ctx: &Ctx<'_>, within: Node<'_>) -> bool {
     let budget = Cell::new(BUDGET);
     ast::descendants_until(within, nested).into_iter().any(|d| {
         marks_failed(ctx, d)
-            || (d.kind() == "method_invocation"
+            || (d.kind_str() == "method_invocation"
                 && own_call(ctx, d).is_some_and(|m| summary(ctx, m, 1, &budget).marks_failed))
     })
 }
@@ -358,20 +358,20 @@ pub(super) fn picks_next(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
 /// like a failure. A method of the answer (`status.isDone()`) is a state
 /// read, a poll: not this.
 pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) -> bool {
-    let var = match cond.kind() {
+    let var = match cond.kind_str() {
         "identifier" => cond,
         "binary_expression"
             if field(cond, "operator").is_some_and(|o| ctx.text(o) == "!=")
                 && [field(cond, "left"), field(cond, "right")]
                     .into_iter()
                     .flatten()
-                    .any(|x| x.kind() == "null_literal") =>
+                    .any(|x| x.kind_str() == "null_literal") =>
         {
             match [field(cond, "left"), field(cond, "right")]
                 .into_iter()
                 .flatten()
                 .map(ast::unwrap_expr)
-                .find(|x| x.kind() == "identifier")
+                .find(|x| x.kind_str() == "identifier")
             {
                 Some(v) => v,
                 None => return false,
@@ -381,16 +381,16 @@ pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) 
     };
     let name = ctx.text(var);
     stmts.iter().any(|s| {
-        let (l, r) = match s.kind() {
+        let (l, r) = match s.kind_str() {
             "local_variable_declaration" => match named_children(*s)
                 .into_iter()
-                .find(|d| d.kind() == "variable_declarator")
+                .find(|d| d.kind_str() == "variable_declarator")
             {
                 Some(d) => (field(d, "name"), field(d, "value")),
                 None => return false,
             },
             "expression_statement" => match named_children(*s).first() {
-                Some(e) if e.kind() == "assignment_expression" => {
+                Some(e) if e.kind_str() == "assignment_expression" => {
                     (field(*e, "left"), field(*e, "right"))
                 }
                 _ => return false,
@@ -399,14 +399,14 @@ pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) 
         };
         l.is_some_and(|l| ctx.text(l) == name)
             && r.map(ast::unwrap_expr).is_some_and(|r| {
-                r.kind() == "method_invocation"
+                r.kind_str() == "method_invocation"
                     && field(r, "name").is_some_and(|n| !is_sleep_name(ctx.text(n)))
                     && !handed_new_input(ctx, r, stmts)
                     // An existence check (`zk.exists(path).get(5, SECONDS)`)
                     // answers null while the node is absent: a poll for its
                     // creation (apache/twill `YarnTwillController`).
                     && !ast::descendants(r).into_iter().any(|d| {
-                        d.kind() == "method_invocation"
+                        d.kind_str() == "method_invocation"
                             && field(d, "name")
                                 .is_some_and(|n| matches!(ctx.text(n), "exists" | "checkExists"))
                     })
@@ -425,7 +425,7 @@ fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
         .iter()
         .filter(|s| s.start_byte() < call.start_byte())
         .flat_map(|s| ast::descendants_until(*s, nested))
-        .filter_map(|d| match d.kind() {
+        .filter_map(|d| match d.kind_str() {
             "variable_declarator" => field(d, "name"),
             "assignment_expression" => field(d, "left"),
             _ => None,
@@ -434,7 +434,7 @@ fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
         .collect();
     ast::descendants(args)
         .into_iter()
-        .any(|d| d.kind() == "identifier" && assigned.contains(&ctx.text(d)))
+        .any(|d| d.kind_str() == "identifier" && assigned.contains(&ctx.text(d)))
 }
 
 /// A statement of the try block that leaves the loop when the attempt
@@ -443,7 +443,7 @@ fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
 /// the attempt itself under a test that it is not done yet, followed by
 /// the exit (`if (!transport.isOpen()) { transport.open(); break; }`).
 pub(super) fn leaves_on_success(ctx: &Ctx<'_>, s: Node<'_>) -> bool {
-    if s.kind() != "if_statement" {
+    if s.kind_str() != "if_statement" {
         return false;
     }
     let Some(then) = field(s, "consequence") else {
@@ -452,10 +452,10 @@ pub(super) fn leaves_on_success(ctx: &Ctx<'_>, s: Node<'_>) -> bool {
     let exits = |b: Node<'_>| {
         statements(b)
             .last()
-            .is_some_and(|l| matches!(l.kind(), "return_statement" | "break_statement"))
+            .is_some_and(|l| matches!(l.kind_str(), "return_statement" | "break_statement"))
     };
     if let Some(other) = field(s, "alternative") {
-        let other = if other.kind() == "else" {
+        let other = if other.kind_str() == "else" {
             named_children(other).first().copied().unwrap_or(other)
         } else {
             other
@@ -464,7 +464,7 @@ pub(super) fn leaves_on_success(ctx: &Ctx<'_>, s: Node<'_>) -> bool {
     }
     let negated = field(s, "condition")
         .map(ast::unwrap_expr)
-        .is_some_and(|c| c.kind() == "unary_expression" && ctx.text(c).starts_with('!'));
+        .is_some_and(|c| c.kind_str() == "unary_expression" && ctx.text(c).starts_with('!'));
     let stmts = statements(then);
     negated
         && exits(then)
@@ -515,11 +515,11 @@ pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
 /// ServerSocket(0))`).
 pub(super) fn loads_native(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
     ast::descendants_until(block, nested).into_iter().any(|d| {
-        (d.kind() == "method_invocation"
+        (d.kind_str() == "method_invocation"
             && field(d, "name").is_some_and(|n| ctx.text(n) == "loadLibrary"))
             // Or binds a port of this host (`new ServerSocket(port)`): a
             // listening socket reaches no other host.
-            || (d.kind() == "object_creation_expression"
+            || (d.kind_str() == "object_creation_expression"
                 && field(d, "type").is_some_and(|t| {
                     matches!(
                         ast::last_segment(ctx.text(t)),
@@ -528,7 +528,7 @@ pub(super) fn loads_native(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
                 }))
             // Or opens a listening channel to bind (`ServerSocketChannel
             // .open()`, the NIO form of the same).
-            || (d.kind() == "method_invocation"
+            || (d.kind_str() == "method_invocation"
                 && field(d, "name").is_some_and(|n| ctx.text(n) == "open")
                 && field(d, "object").is_some_and(|o| {
                     matches!(
@@ -553,7 +553,7 @@ pub(super) fn only_parses(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
     let nodes = ast::descendants_until(block, nested);
     let mut parses = false;
     for d in &nodes {
-        match d.kind() {
+        match d.kind_str() {
             "method_invocation" => {
                 let n = field(*d, "name").map_or("", |n| ctx.text(n));
                 if parse(n) {
@@ -599,7 +599,7 @@ pub(super) fn tests_state(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
     };
     let defs = ctx.methods_named(name);
     let comparison = |e: Node<'_>| {
-        e.kind() == "binary_expression"
+        e.kind_str() == "binary_expression"
             && field(e, "operator")
                 .is_some_and(|o| matches!(ctx.text(o), "==" | "!=" | "<" | "<=" | ">" | ">="))
     };
@@ -615,16 +615,16 @@ pub(super) fn tests_state(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
             let Some(e) = named_children(*ret).first().map(|e| ast::unwrap_expr(*e)) else {
                 return false;
             };
-            if ret.kind() != "return_statement" {
+            if ret.kind_str() != "return_statement" {
                 return false;
             }
             comparison(e)
                 || reads_field(ctx, e)
-                || (e.kind() == "binary_expression"
+                || (e.kind_str() == "binary_expression"
                     && field(e, "operator").is_some_and(|o| matches!(ctx.text(o), "&&" | "||"))
                     && super::bounds::junctions(ctx, e, &["&&", "||"])
                         .into_iter()
-                        .any(|p| comparison(p) || p.kind() == "identifier"))
+                        .any(|p| comparison(p) || p.kind_str() == "identifier"))
         })
 }
 
@@ -633,11 +633,11 @@ pub(super) fn tests_state(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
 /// callback sets, it attempts nothing.
 fn reads_field(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
     let holder = |o: Node<'_>| {
-        o.kind() == "identifier"
-            || (o.kind() == "field_access"
-                && field(o, "object").is_some_and(|x| x.kind() == "this"))
+        o.kind_str() == "identifier"
+            || (o.kind_str() == "field_access"
+                && field(o, "object").is_some_and(|x| x.kind_str() == "this"))
     };
-    match e.kind() {
+    match e.kind_str() {
         "field_access" => holder(e),
         "method_invocation" => {
             let name = field(e, "name").map_or("", |n| ctx.text(n));
@@ -660,12 +660,12 @@ fn reads_field(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
 pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
     let param = named_children(catch)
         .into_iter()
-        .find(|p| p.kind() == "catch_formal_parameter")
+        .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
         .map(|n| ctx.text(n))?;
     let body = field(catch, "body")?;
     statements(body).into_iter().find_map(|s| {
-        if s.kind() != "if_statement" {
+        if s.kind_str() != "if_statement" {
             return None;
         }
         // The chain `if .. else if .. else { throw e; }`: some branch
@@ -676,7 +676,7 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
         let mut cur = Some(s);
         for _ in 0..8 {
             let Some(x) = cur.take() else { break };
-            if x.kind() != "if_statement" {
+            if x.kind_str() != "if_statement" {
                 branches.push(x);
                 break;
             }
@@ -684,7 +684,7 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
             // branch on the caught type that leaves.
             if let (Some(c), Some(b)) = (field(x, "condition"), field(x, "consequence"))
                 && ast::descendants(c).into_iter().any(|d| {
-                    d.kind() == "instanceof_expression"
+                    d.kind_str() == "instanceof_expression"
                         && field(d, "left").is_some_and(|l| ctx.text(l) == param)
                 })
                 && statements(b).last().is_some_and(|l| leaves(ctx, *l))
@@ -706,14 +706,14 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
         }
         let cond = field(s, "condition")?;
         let tests = conds.iter().flat_map(|c| ast::descendants(*c)).any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && field(d, "name")
                     .is_some_and(|n| !ctx.text(n).to_ascii_lowercase().contains("log"))
                 && (field(d, "object").is_some_and(|o| ctx.text(o) == param)
                     || field(d, "arguments").is_some_and(|a| {
                         named_children(a)
                             .into_iter()
-                            .any(|x| x.kind() == "identifier" && ctx.text(x) == param)
+                            .any(|x| x.kind_str() == "identifier" && ctx.text(x) == param)
                     }))
         });
         tests.then(|| span(cond))

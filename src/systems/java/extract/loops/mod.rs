@@ -32,6 +32,7 @@ use crate::extract::Facts;
 use crate::model::backoff::ServerDelay;
 use crate::model::*;
 use crate::source::Span;
+use crate::systems::java::extract::ast::Kind as _;
 use std::time::Duration;
 use tree_sitter::Node;
 
@@ -62,9 +63,9 @@ const LOOPS: &[&str] = &[
 
 /// Nodes whose insides belong to someone else.
 pub(super) fn nested(n: Node<'_>) -> bool {
-    LOOPS.contains(&n.kind())
+    LOOPS.contains(&n.kind_str())
         || matches!(
-            n.kind(),
+            n.kind_str(),
             "lambda_expression" | "class_body" | "method_declaration" | "constructor_declaration"
         )
 }
@@ -79,7 +80,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     }
     for &n in &ctx.nodes {
         if !matches!(
-            n.kind(),
+            n.kind_str(),
             "for_statement" | "while_statement" | "do_statement"
         ) {
             continue;
@@ -121,7 +122,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
                 }
             }
             Err(Some(why)) => {
-                let head = match (n.kind(), field(n, "body")) {
+                let head = match (n.kind_str(), field(n, "body")) {
                     ("do_statement", _) | (_, None) => {
                         Span::new(n.start_byte(), n.start_byte() + 2)
                     }
@@ -175,7 +176,7 @@ fn test_source(ctx: &Ctx<'_>) -> bool {
 
 /// The statements of a block (or the statement itself).
 fn statements(n: Node<'_>) -> Vec<Node<'_>> {
-    if n.kind() == "block" {
+    if n.kind_str() == "block" {
         named_children(n)
     } else {
         vec![n]
@@ -212,7 +213,7 @@ fn waits_for_state(method: &str) -> bool {
 fn mentions(ctx: &Ctx<'_>, n: Node<'_>, name: &str) -> bool {
     ast::descendants(n)
         .into_iter()
-        .any(|d| d.kind() == "identifier" && ctx.text(d) == name)
+        .any(|d| d.kind_str() == "identifier" && ctx.text(d) == name)
 }
 
 struct Try<'a> {
@@ -228,10 +229,12 @@ struct Try<'a> {
 fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'static str>> {
     let body = field(lp, "body").ok_or(None)?;
     let own = own_nodes(body);
-    if !own
-        .iter()
-        .any(|t| matches!(t.kind(), "try_statement" | "try_with_resources_statement"))
-    {
+    if !own.iter().any(|t| {
+        matches!(
+            t.kind_str(),
+            "try_statement" | "try_with_resources_statement"
+        )
+    }) {
         return result::retry(ctx, lp, body, &own).ok_or_else(|| result::why_not(ctx, lp, body));
     }
     let cond = field(lp, "condition");
@@ -263,7 +266,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     }
     // Iterating: the body takes the next element itself.
     if own.iter().any(|d| {
-        d.kind() == "method_invocation"
+        d.kind_str() == "method_invocation"
             && field(*d, "name").is_some_and(|n| {
                 let n = ctx.text(n);
                 matches!(
@@ -286,7 +289,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         .map(|c| {
             ast::descendants(c)
                 .into_iter()
-                .filter(|d| d.kind() == "identifier")
+                .filter(|d| d.kind_str() == "identifier")
                 .map(|d| ctx.text(d))
                 .collect()
         })
@@ -298,8 +301,8 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     // (Also stepped by a compound assignment: `listener.setPort(oriPort +=
     // 1)`, apache/tajo HttpServer, sixteenth pass.)
     if own.iter().any(|d| {
-        let stepped = d.kind() == "update_expression"
-            || (d.kind() == "assignment_expression"
+        let stepped = d.kind_str() == "update_expression"
+            || (d.kind_str() == "assignment_expression"
                 && field(*d, "operator").is_some_and(|o| matches!(ctx.text(o), "+=" | "-=")));
         stepped && ctx.text(*d).to_ascii_lowercase().contains("port")
     }) || cond_text.to_ascii_lowercase().contains("port")
@@ -315,7 +318,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         .is_some_and(|(_, m)| waits_for_state(&m))
         && (cond.is_some_and(|c| bounds::clock_test(ctx, c))
             || own.iter().any(|d| {
-                d.kind() == "if_statement"
+                d.kind_str() == "if_statement"
                     && field(*d, "condition").is_some_and(|c| bounds::clock_test(ctx, c))
             }))
     {
@@ -335,7 +338,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     let mut calling_try = false;
     let mut why_not = "no `try` in the body calls something other than a sleep";
     for &t in &own {
-        if !matches!(t.kind(), "try_statement" | "try_with_resources_statement") {
+        if !matches!(
+            t.kind_str(),
+            "try_statement" | "try_with_resources_statement"
+        ) {
             continue;
         }
         let Some(block) = field(t, "body") else {
@@ -344,7 +350,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // Something other than a sleep is called.
         let calls = ast::descendants_until(block, nested)
             .into_iter()
-            .filter(|d| d.kind() == "method_invocation")
+            .filter(|d| d.kind_str() == "method_invocation")
             .any(|d| field(d, "name").is_some_and(|x| !is_sleep_name(ctx.text(x))));
         if !calls {
             continue;
@@ -354,7 +360,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         let mut exiting = Vec::new();
         for c in named_children(t)
             .into_iter()
-            .filter(|c| c.kind() == "catch_clause")
+            .filter(|c| c.kind_str() == "catch_clause")
         {
             let cb = field(c, "body");
             let last = cb.and_then(|b| named_children(b).last().copied());
@@ -417,10 +423,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // Success decided by an `await..` with a timeout (`if
         // (executor.awaitTermination(100, ms)) return;`): waiting for a state.
         let awaits = statements(block).iter().any(|s| {
-            s.kind() == "if_statement"
+            s.kind_str() == "if_statement"
                 && field(*s, "condition").is_some_and(|c| {
                     let c = ast::unwrap_expr(c);
-                    c.kind() == "method_invocation"
+                    c.kind_str() == "method_invocation"
                         && field(c, "name").is_some_and(|n| ctx.text(n).starts_with("await"))
                 })
         });
@@ -458,7 +464,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // try block's own (a `break` at its end leaves on success).
         let block_stmts: Vec<Node<'_>> = statements(block)
             .into_iter()
-            .flat_map(|s| match (s.kind(), field(s, "body")) {
+            .flat_map(|s| match (s.kind_str(), field(s, "body")) {
                 ("synchronized_statement", Some(b)) => statements(b),
                 _ => vec![s],
             })
@@ -467,18 +473,18 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         // test of one (`if (s.done())`) polls a state the call returned.
         let locals: Vec<&str> = block_stmts
             .iter()
-            .filter(|s| s.kind() == "local_variable_declaration")
+            .filter(|s| s.kind_str() == "local_variable_declaration")
             .flat_map(|s| named_children(*s))
-            .filter(|d| d.kind() == "variable_declarator")
+            .filter(|d| d.kind_str() == "variable_declarator")
             .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
             .collect();
         // A `return`/`break` among the try block's statements, or under an
         // `if` on the call itself (`if (namenode.complete(..)) return;`):
         // a false result goes round like a failure.
         let direct_exit = block_stmts.iter().any(|s| {
-            matches!(s.kind(), "return_statement" | "break_statement")
+            matches!(s.kind_str(), "return_statement" | "break_statement")
                 || helpers::leaves_on_success(ctx, *s)
-                || (s.kind() == "if_statement"
+                || (s.kind_str() == "if_statement"
                     && field(*s, "alternative").is_none()
                     && field(*s, "condition").is_some_and(|c| {
                         // A test of the response's status
@@ -499,7 +505,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                         if helpers::answer_present(ctx, c, &block_stmts) {
                             return true;
                         }
-                        c.kind() == "method_invocation"
+                        c.kind_str() == "method_invocation"
                             && field(c, "name").is_some_and(|n| {
                                 !is_sleep_name(ctx.text(n)) && !result::reads_state(ctx.text(n))
                             })
@@ -510,13 +516,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                     && field(*s, "consequence").is_some_and(|b| {
                         statements(b)
                             .iter()
-                            .any(|x| matches!(x.kind(), "return_statement" | "break_statement"))
+                            .any(|x| matches!(x.kind_str(), "return_statement" | "break_statement"))
                     }))
         });
         let flag_exit = block_stmts.iter().any(|s| {
-            s.kind() == "expression_statement"
+            s.kind_str() == "expression_statement"
                 && named_children(*s).first().is_some_and(|e| {
-                    e.kind() == "assignment_expression"
+                    e.kind_str() == "assignment_expression"
                         && field(*e, "left").is_some_and(|l| cond_idents.contains(&ctx.text(l)))
                         && field(*e, "right").is_some_and(|r| {
                             // `done = true`, or a flag from the call's
@@ -534,7 +540,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         let after_exit = retrying.iter().any(|c| {
             field(*c, "body")
                 .and_then(|b| named_children(b).last().copied())
-                .is_some_and(|l| l.kind() == "continue_statement")
+                .is_some_and(|l| l.kind_str() == "continue_statement")
         }) && body_stmts
             .iter()
             .position(|s| s.id() == t.id())
@@ -551,11 +557,11 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                     .filter(|s| !nested(**s))
                     .any(|s| {
                         if !counted {
-                            return matches!(s.kind(), "return_statement" | "break_statement");
+                            return matches!(s.kind_str(), "return_statement" | "break_statement");
                         }
                         ast::descendants_until(*s, nested)
                             .iter()
-                            .any(|d| matches!(d.kind(), "return_statement" | "break_statement"))
+                            .any(|d| matches!(d.kind_str(), "return_statement" | "break_statement"))
                     })
             });
         // The outcome kept in a variable and tested after the `try`: the
@@ -609,10 +615,10 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     // (`handler = handlers.get(readHandlerIndex)` .. `readHandlerIndex++`):
     // each pass asks the next replica or item.
     if own.iter().any(|d| {
-        d.kind() == "update_expression"
-            && named_children(*d)
-                .first()
-                .is_some_and(|i| i.kind() == "identifier" && indexes_with(ctx, &own, ctx.text(*i)))
+        d.kind_str() == "update_expression"
+            && named_children(*d).first().is_some_and(|i| {
+                i.kind_str() == "identifier" && indexes_with(ctx, &own, ctx.text(*i))
+            })
     }) {
         return Err(Some(
             "failover or a walk: an index the loop steps picks the target (`list.get(i)`, `a[i]`)",

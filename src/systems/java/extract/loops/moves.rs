@@ -21,7 +21,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
     }
     let param = named_children(c)
         .into_iter()
-        .find(|p| p.kind() == "catch_formal_parameter")
+        .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
         .map(|n| ctx.text(n));
     let Some(body) = field(c, "body") else {
@@ -33,7 +33,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
     // asks a method that searches candidates for the next one. A loop that
     // calls the same target again is a retry; one that moves on is not.
     let moves_on = ast::descendants_until(body, nested).into_iter().any(|d| {
-        d.kind() == "update_expression" && ctx.text(d).to_ascii_lowercase().contains("port")
+        d.kind_str() == "update_expression" && ctx.text(d).to_ascii_lowercase().contains("port")
     }) || helpers::calls_marking_failed(ctx, body)
         || helpers::calls_marking_failed(ctx, try_block)
         || drops_picked_target(ctx, body, try_block)
@@ -53,7 +53,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         t.contains("NoNode") || t.contains("NotFound") || t.contains("NoSuch")
     });
     let repairs = ast::descendants_until(body, nested).into_iter().any(|d| {
-        if d.kind() != "method_invocation" {
+        if d.kind_str() != "method_invocation" {
             return false;
         }
         let name = field(d, "name").map_or("", |n| ctx.text(n));
@@ -62,7 +62,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         let uses_failure = param.is_some_and(|p| {
             field(d, "arguments").is_some_and(|a| {
                 named_children(a).into_iter().any(|x| {
-                    x.kind() == "field_access"
+                    x.kind_str() == "field_access"
                         && field(x, "object").is_some_and(|o| ctx.text(o) == p)
                 })
             })
@@ -73,7 +73,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         return true;
     }
     for d in ast::descendants_until(body, nested) {
-        if d.kind() != "assignment_expression"
+        if d.kind_str() != "assignment_expression"
             || field(d, "operator").is_none_or(|o| ctx.text(o) != "=")
         {
             continue;
@@ -82,7 +82,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
             continue;
         };
         let r = ast::unwrap_expr(r);
-        if l.kind() != "identifier" {
+        if l.kind_str() != "identifier" {
             continue;
         }
         let name = ctx.text(l);
@@ -91,16 +91,16 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
             // reads it outside this catch.
             let loop_reads = ctx.ancestor(c, LOOPS).is_some_and(|lp| {
                 ast::descendants(lp).into_iter().any(|x| {
-                    x.kind() == "identifier"
+                    x.kind_str() == "identifier"
                         && ctx.text(x) == name
                         && !ast::within(x, c)
                         && ctx.parent(x).is_some_and(|p| {
                             // Storing it, testing it for `null` (did the
                             // call fail?) or throwing it does not steer.
                             let passive = matches!(
-                                p.kind(),
+                                p.kind_str(),
                                 "assignment_expression" | "throw_statement" | "variable_declarator"
-                            ) || (p.kind() == "binary_expression"
+                            ) || (p.kind_str() == "binary_expression"
                                 && compares_with_null(ctx, p));
                             !passive
                         })
@@ -112,7 +112,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
             continue;
         }
         let computed = matches!(
-            r.kind(),
+            r.kind_str(),
             "method_invocation" | "field_access" | "identifier" | "array_access"
         );
         if computed && mentions(ctx, try_block, name) {
@@ -124,12 +124,12 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         // `getTable(new Key(tenantId, name))`): the next pass is a
         // fallback, not the same call.
         if matches!(
-            r.kind(),
+            r.kind_str(),
             "true" | "false" | "decimal_integer_literal" | "string_literal" | "null_literal"
         ) && handed_to_call(ctx, try_block, name)
             // `conn = null;` that the try fills again (`if (conn == null)
             // conn = connect();`) is a reconnect: the same call again.
-            && !(r.kind() == "null_literal" && assigned_in(ctx, try_block, name))
+            && !(r.kind_str() == "null_literal" && assigned_in(ctx, try_block, name))
         {
             return true;
         }
@@ -164,17 +164,17 @@ fn reports(name: &str) -> bool {
 fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bool {
     let stepped: Vec<&str> = ast::descendants_until(catch_body, nested)
         .into_iter()
-        .filter_map(|d| match d.kind() {
+        .filter_map(|d| match d.kind_str() {
             "update_expression" => named_children(d)
                 .first()
-                .filter(|i| i.kind() == "identifier")
+                .filter(|i| i.kind_str() == "identifier")
                 .map(|i| ctx.text(*i)),
             "assignment_expression"
                 if field(d, "operator")
                     .is_some_and(|o| matches!(ctx.text(o), "-=" | "+=" | "*=" | "/=")) =>
             {
                 field(d, "left")
-                    .filter(|l| l.kind() == "identifier")
+                    .filter(|l| l.kind_str() == "identifier")
                     .map(|l| ctx.text(l))
             }
             _ => None,
@@ -189,11 +189,11 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
         && let Some(body) = field(lp, "body")
     {
         for d in own_nodes(body) {
-            if d.kind() == "variable_declarator"
+            if d.kind_str() == "variable_declarator"
                 && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
                 && ast::descendants(v)
                     .into_iter()
-                    .any(|i| i.kind() == "identifier" && stepped.contains(&ctx.text(i)))
+                    .any(|i| i.kind_str() == "identifier" && stepped.contains(&ctx.text(i)))
             {
                 stepped.push(ctx.text(n));
             }
@@ -202,13 +202,13 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
     ast::descendants_until(try_block, nested)
         .into_iter()
         .any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
                 && field(d, "arguments").is_some_and(|a| {
                     named_children(a).into_iter().any(|x| {
                         ast::descendants(x)
                             .into_iter()
-                            .any(|i| i.kind() == "identifier" && stepped.contains(&ctx.text(i)))
+                            .any(|i| i.kind_str() == "identifier" && stepped.contains(&ctx.text(i)))
                     })
                 })
         })
@@ -221,21 +221,21 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
 fn drops_picked_target(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bool {
     let dropped: Vec<&str> = ast::descendants_until(catch_body, nested)
         .into_iter()
-        .filter_map(|d| match d.kind() {
+        .filter_map(|d| match d.kind_str() {
             "method_invocation"
                 if field(d, "name").is_some_and(|n| {
                     matches!(ctx.text(n), "close" | "shutdown" | "disconnect" | "release")
                 }) =>
             {
                 field(d, "object")
-                    .filter(|o| o.kind() == "identifier")
+                    .filter(|o| o.kind_str() == "identifier")
                     .map(|o| ctx.text(o))
             }
             "assignment_expression"
-                if field(d, "right").is_some_and(|r| r.kind() == "null_literal") =>
+                if field(d, "right").is_some_and(|r| r.kind_str() == "null_literal") =>
             {
                 field(d, "left")
-                    .filter(|l| l.kind() == "identifier")
+                    .filter(|l| l.kind_str() == "identifier")
                     .map(|l| ctx.text(l))
             }
             _ => None,
@@ -247,15 +247,15 @@ fn drops_picked_target(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>)
     ast::descendants_until(try_block, nested)
         .into_iter()
         .any(|d| {
-            let (name, value) = match d.kind() {
+            let (name, value) = match d.kind_str() {
                 "assignment_expression" => (field(d, "left"), field(d, "right")),
                 "variable_declarator" => (field(d, "name"), field(d, "value")),
                 _ => return false,
             };
             name.is_some_and(|n| dropped.contains(&ctx.text(n)))
-                && value
-                    .map(ast::unwrap_expr)
-                    .is_some_and(|v| v.kind() == "method_invocation" && helpers::picks_next(ctx, v))
+                && value.map(ast::unwrap_expr).is_some_and(|v| {
+                    v.kind_str() == "method_invocation" && helpers::picks_next(ctx, v)
+                })
         })
 }
 
@@ -265,13 +265,13 @@ fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
     ast::descendants_until(catch_body, nested)
         .into_iter()
         .any(|d| {
-            if d.kind() != "if_statement" {
+            if d.kind_str() != "if_statement" {
                 return false;
             }
             let Some(c) = field(d, "condition").map(ast::unwrap_expr) else {
                 return false;
             };
-            let flag = if c.kind() == "unary_expression" && ctx.text(c).starts_with('!') {
+            let flag = if c.kind_str() == "unary_expression" && ctx.text(c).starts_with('!') {
                 named_children(c)
                     .first()
                     .map(|x| ctx.text(ast::unwrap_expr(*x)))
@@ -281,13 +281,13 @@ fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
             let Some(flag) = flag else { return false };
             let sets = field(d, "consequence").is_some_and(|b| {
                 ast::descendants(b).into_iter().any(|x| {
-                    x.kind() == "assignment_expression"
+                    x.kind_str() == "assignment_expression"
                         && field(x, "left").is_some_and(|l| ctx.text(l) == flag)
                         && field(x, "right").is_some_and(|r| ctx.text(r) == "true")
                 })
             });
             let else_leaves = field(d, "alternative").is_some_and(|a| {
-                let a = if a.kind() == "else" {
+                let a = if a.kind_str() == "else" {
                     named_children(a).first().copied().unwrap_or(a)
                 } else {
                     a
@@ -306,12 +306,12 @@ fn round_robin(ctx: &Ctx<'_>, try_block: Node<'_>) -> bool {
     let Some(body) = ctx
         .parent(try_block)
         .and_then(|t| ctx.parent(t))
-        .filter(|b| b.kind() == "block")
+        .filter(|b| b.kind_str() == "block")
     else {
         return false;
     };
     ast::descendants_until(body, nested).into_iter().any(|d| {
-        d.kind() == "binary_expression"
+        d.kind_str() == "binary_expression"
             && d.start_byte() < try_block.start_byte()
             && field(d, "operator").is_some_and(|o| ctx.text(o) == "%")
             && field(d, "left").is_some_and(|l| {
@@ -331,15 +331,16 @@ fn round_robin(ctx: &Ctx<'_>, try_block: Node<'_>) -> bool {
 pub(super) fn advances_input(ctx: &Ctx<'_>, own: &[Node<'_>], try_block: Node<'_>) -> bool {
     let advanced: Vec<&str> = own
         .iter()
-        .filter(|d| d.kind() == "assignment_expression" && !ast::within(**d, try_block))
+        .filter(|d| d.kind_str() == "assignment_expression" && !ast::within(**d, try_block))
         .filter(|d| {
             field(**d, "operator").is_some_and(|o| matches!(ctx.text(o), "+=" | "-="))
                 && field(**d, "right").is_some_and(|r| {
                     let r = ast::unwrap_expr(r);
-                    ctx.int(r).is_none() && matches!(r.kind(), "field_access" | "method_invocation")
+                    ctx.int(r).is_none()
+                        && matches!(r.kind_str(), "field_access" | "method_invocation")
                 })
         })
-        .filter_map(|d| field(*d, "left").filter(|l| l.kind() == "identifier"))
+        .filter_map(|d| field(*d, "left").filter(|l| l.kind_str() == "identifier"))
         .map(|l| ctx.text(l))
         .collect();
     if advanced.is_empty() {
@@ -348,12 +349,12 @@ pub(super) fn advances_input(ctx: &Ctx<'_>, own: &[Node<'_>], try_block: Node<'_
     ast::descendants_until(try_block, nested)
         .into_iter()
         .any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
                 && field(d, "arguments").is_some_and(|a| {
                     named_children(a)
                         .into_iter()
-                        .any(|x| x.kind() == "identifier" && advanced.contains(&ctx.text(x)))
+                        .any(|x| x.kind_str() == "identifier" && advanced.contains(&ctx.text(x)))
                 })
         })
 }
@@ -379,7 +380,7 @@ fn drops_corrupt_item(
     ast::descendants_until(catch_body, nested)
         .into_iter()
         .any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && field(d, "name").is_some_and(|n| {
                     let l = ctx.text(n).to_ascii_lowercase();
                     ["remove", "delete", "drop", "discard", "quarantine"]
@@ -387,9 +388,9 @@ fn drops_corrupt_item(
                         .any(|w| l.starts_with(w))
                 })
                 && field(d, "arguments").is_some_and(|a| {
-                    ast::descendants(a)
-                        .into_iter()
-                        .any(|x| x.kind() == "identifier" && mentions(ctx, try_block, ctx.text(x)))
+                    ast::descendants(a).into_iter().any(|x| {
+                        x.kind_str() == "identifier" && mentions(ctx, try_block, ctx.text(x))
+                    })
                 })
         })
 }
@@ -414,7 +415,7 @@ pub(super) fn authenticates_again(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     ast::descendants_until(catch_body, nested)
         .into_iter()
         .any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && field(d, "name").is_some_and(|n| {
                     let l = ctx.text(n).to_ascii_lowercase();
                     ["login", "logout", "reauth", "authenticate"]
@@ -440,7 +441,7 @@ pub(super) fn walks_items(ctx: &Ctx<'_>, block: Node<'_>, counter: Option<&str>)
     let calls: Vec<Node<'_>> = ast::descendants_until(block, nested)
         .into_iter()
         .filter(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && field(*d, "name").is_some_and(|n| {
                     let n = ctx.text(n);
                     !super::is_sleep_name(n) && !n.to_ascii_lowercase().contains("log")
@@ -454,15 +455,15 @@ pub(super) fn walks_items(ctx: &Ctx<'_>, block: Node<'_>, counter: Option<&str>)
             field(*d, "arguments").is_some_and(|a| {
                 named_children(a)
                     .into_iter()
-                    .any(|x| x.kind() == "identifier" && ctx.text(x) == c)
+                    .any(|x| x.kind_str() == "identifier" && ctx.text(x) == c)
             })
         })
     });
     let next_record = named_children(block).into_iter().any(|s| {
-        s.kind() == "return_statement"
+        s.kind_str() == "return_statement"
             && named_children(s).first().is_some_and(|e| {
                 let e = ast::unwrap_expr(*e);
-                e.kind() == "method_invocation"
+                e.kind_str() == "method_invocation"
                     && field(e, "name").is_some_and(|n| {
                         let n = ctx.text(n);
                         let l = n.to_ascii_lowercase();
@@ -484,7 +485,7 @@ fn assigned_in(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
     ast::descendants_until(try_block, nested)
         .into_iter()
         .any(|d| {
-            d.kind() == "assignment_expression"
+            d.kind_str() == "assignment_expression"
                 && field(d, "left").is_some_and(|l| ctx.text(l) == name)
         })
 }
@@ -494,13 +495,13 @@ fn handed_to_call(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
     ast::descendants_until(try_block, nested)
         .into_iter()
         .any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && field(d, "arguments").is_some_and(|a| {
                     // Itself, or inside what the call is handed
                     // (`new Key(tenantId, name)`).
                     ast::descendants_until(a, nested)
                         .into_iter()
-                        .any(|x| x.kind() == "identifier" && ctx.text(x) == name)
+                        .any(|x| x.kind_str() == "identifier" && ctx.text(x) == name)
                 })
         })
 }
@@ -513,7 +514,7 @@ fn handed_to_call(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
 /// it repeats no failed call (apache/lens `LensClientSingletonWrapper`,
 /// seventeenth pass).
 pub(super) fn prompts_user(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
-    if d.kind() != "method_invocation" {
+    if d.kind_str() != "method_invocation" {
         return false;
     }
     let Some(name) = field(d, "name").map(|n| ctx.text(n)) else {

@@ -231,7 +231,7 @@ fn local_name(name: &str) -> bool {
 fn local_file(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
     const HANDLES: &[&str] = &["File", "Path", "Process", "RandomAccessFile"];
     let e = ast::unwrap_expr(e);
-    match e.kind() {
+    match e.kind_str() {
         "object_creation_expression" => field(e, "type").is_some_and(|t| {
             typed(
                 ctx,
@@ -240,7 +240,7 @@ fn local_file(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
             )
         }),
         "method_invocation" => field(e, "object").is_some_and(|o| {
-            o.kind() == "identifier"
+            o.kind_str() == "identifier"
                 && match ctx.var(ctx.text(o), o) {
                     None => typed(ctx, ctx.text(o), &["Paths", "Path"]),
                     Some(v) => typed(ctx, v.ty, HANDLES),
@@ -257,7 +257,7 @@ fn local_file(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
 /// (`Files.readString(..)`) when no variable has the name.
 pub(super) fn receiver<'a>(ctx: &Ctx<'a>, o: Node<'_>) -> Option<(&'a str, bool)> {
     let o = ast::unwrap_expr(o);
-    match o.kind() {
+    match o.kind_str() {
         "identifier" => {
             let name = ctx.text(o);
             match ctx.var(name, o) {
@@ -303,7 +303,7 @@ fn call_reach(ctx: &Ctx<'_>, d: Node<'_>, depth: u32, budget: &Walk) -> Reach {
     // A chain (`Files.newBufferedReader(p).readLine()`) is its root's.
     let mut root = o;
     for _ in 0..8 {
-        match root.kind() {
+        match root.kind_str() {
             "method_invocation" => match field(root, "object") {
                 Some(x) => root = x,
                 None => break,
@@ -312,14 +312,14 @@ fn call_reach(ctx: &Ctx<'_>, d: Node<'_>, depth: u32, budget: &Walk) -> Reach {
             _ => break,
         }
     }
-    if root.kind() == "string_literal" {
+    if root.kind_str() == "string_literal" {
         return Reach::Neutral;
     }
     match receiver(ctx, root) {
         Some((ty, _)) if typed(ctx, ty, LOCAL_TYPES) => Reach::Local,
         Some((ty, true)) if NEUTRAL_STATICS.contains(&ast::last_segment(ty)) => Reach::Neutral,
         Some((_, true)) if local_name(name) => Reach::Local,
-        _ if local_name(name) && root.kind() != "identifier" => Reach::Local,
+        _ if local_name(name) && root.kind_str() != "identifier" => Reach::Local,
         // A method of a project type declared elsewhere, called on the
         // receiver itself (not a chain): set aside for the link step.
         Some((ty, _)) if root.id() == o.id() => match (&budget.open, project_type(ctx, ty)) {
@@ -430,7 +430,7 @@ fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Walk)
             .unwrap_or_default()
             .iter()
             .map(|x| {
-                if x.kind() == "spread_parameter" {
+                if x.kind_str() == "spread_parameter" {
                     "..."
                 } else {
                     ""
@@ -485,7 +485,7 @@ fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Walk)
 pub(super) fn nodes_reach(ctx: &Ctx<'_>, within: Node<'_>, depth: u32, budget: &Walk) -> Reach {
     let mut all = Reach::Neutral;
     for d in ast::descendants_until(within, nested) {
-        let r = match d.kind() {
+        let r = match d.kind_str() {
             "method_invocation" => call_reach(ctx, d, depth, budget),
             "object_creation_expression" => {
                 let ty = field(d, "type").map_or("", |t| ctx.text(t));
@@ -517,7 +517,7 @@ pub(super) fn nodes_reach(ctx: &Ctx<'_>, within: Node<'_>, depth: u32, budget: &
 /// A class declared in this file.
 pub(super) fn own_class(ctx: &Ctx<'_>, name: &str) -> bool {
     ctx.nodes.iter().any(|n| {
-        matches!(n.kind(), "class_declaration" | "record_declaration")
+        matches!(n.kind_str(), "class_declaration" | "record_declaration")
             && field(*n, "name").is_some_and(|x| ctx.text(x) == name)
     })
 }

@@ -29,6 +29,7 @@
 
 use super::ast::{self, field};
 use super::{Ctx, catches};
+use crate::systems::java::extract::ast::Kind as _;
 use tree_sitter::Node;
 
 /// Package prefixes whose types reach another process: networking, HTTP,
@@ -378,7 +379,7 @@ fn evidence_in(ctx: &Ctx<'_>, lp: Node<'_>, helper: bool) -> Option<String> {
         if given_up_in_handler(ctx, d, lp) {
             continue;
         }
-        let found = match d.kind() {
+        let found = match d.kind_str() {
             "catch_clause" => catches::catch_types(ctx, d)
                 .into_iter()
                 .find(|(t, _)| remote_exception(ctx, t))
@@ -405,7 +406,12 @@ fn evidence_in(ctx: &Ctx<'_>, lp: Node<'_>, helper: bool) -> Option<String> {
                 (s.contains("://") && !s.contains("file:") && !s.contains("classpath:"))
                     .then(|| format!("a URL is named ({s})"))
             }
-            "identifier" if d.parent().is_some_and(|a| a.kind() == "argument_list") => {
+            "identifier"
+                if ctx
+                    .parent(d)
+                    .or_else(|| d.parent())
+                    .is_some_and(|a| a.kind_str() == "argument_list") =>
+            {
                 // A remote endpoint handed to the call (`trigger(broker)`,
                 // `addPeer(group, conf, self)` with a `PeerId self`).
                 let name = ctx.text(d);
@@ -446,15 +452,17 @@ pub(super) fn server_class(name: &str) -> bool {
 pub(super) fn given_up_in_handler(ctx: &Ctx<'_>, d: Node<'_>, lp: Node<'_>) -> bool {
     let mut n = d;
     let mut own_try = false;
-    while let Some(p) = n.parent() {
+    // The parent from `Ctx`'s map (tree-sitter's `parent` walks down from
+    // the root each time: 28 M instructions of apache/zookeeper 53a78e36).
+    while let Some(p) = ctx.parent(n).or_else(|| n.parent()) {
         if p.id() == lp.id() {
             return false;
         }
-        match p.kind() {
+        match p.kind_str() {
             "try_statement" if !own_try && field(p, "body").is_some_and(|b| b.id() == n.id()) => {
                 let catches: Vec<Node<'_>> = ast::named_children(p)
                     .into_iter()
-                    .filter(|c| c.kind() == "catch_clause")
+                    .filter(|c| c.kind_str() == "catch_clause")
                     .collect();
                 own_try = !catches.is_empty()
                     && catches.iter().all(|c| {
@@ -495,7 +503,7 @@ fn call_evidence(ctx: &Ctx<'_>, d: Node<'_>, lp: Node<'_>, helper: bool) -> Opti
     };
     let Some(o) = field(d, "object")
         .map(ast::unwrap_expr)
-        .filter(|o| o.kind() != "this")
+        .filter(|o| o.kind_str() != "this")
     else {
         // A method of this class: its name, or the class's (a file
         // system abstraction's own retry), unless it is a server.
@@ -507,7 +515,7 @@ fn call_evidence(ctx: &Ctx<'_>, d: Node<'_>, lp: Node<'_>, helper: bool) -> Opti
         }
         return verb.then(|| format!("a remote operation is called (`{name}(..)`)"));
     };
-    let (var_name, var) = match o.kind() {
+    let (var_name, var) = match o.kind_str() {
         "identifier" => (ctx.text(o), ctx.var(ctx.text(o), o)),
         "field_access" if field(o, "object").is_some_and(|x| ctx.text(x) == "this") => {
             let f = field(o, "field")?;
@@ -517,7 +525,7 @@ fn call_evidence(ctx: &Ctx<'_>, d: Node<'_>, lp: Node<'_>, helper: bool) -> Opti
             // A chain: its root's.
             let c = ast::chain(d, ctx.src);
             let root = c.root?;
-            if root.kind() != "identifier" {
+            if root.kind_str() != "identifier" {
                 return None;
             }
             (ctx.text(root), ctx.var(ctx.text(root), root))
@@ -535,7 +543,7 @@ fn call_evidence(ctx: &Ctx<'_>, d: Node<'_>, lp: Node<'_>, helper: bool) -> Opti
         if helper
             && operation_type(ty)
             && (v.scope.is_none()
-                || (v.node.kind() == "formal_parameter"
+                || (v.node.kind_str() == "formal_parameter"
                     && ctx
                         .enclosing_method(lp)
                         .is_some_and(|(m, _)| ast::within(v.node, m))))

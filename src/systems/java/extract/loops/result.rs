@@ -62,14 +62,14 @@ fn counts_retries(name: &str) -> bool {
 /// (`r = store.flush(); if (r != CANNOT_FLUSH)`).
 fn tested_call<'a>(ctx: &Ctx<'a>, cond: Node<'a>, before: &[Node<'a>]) -> Option<Node<'a>> {
     let cond = ast::unwrap_expr(cond);
-    if cond.kind() == "method_invocation" {
+    if cond.kind_str() == "method_invocation" {
         return Some(cond);
     }
     // A flag holding the call's result (`boolean ok = queue.put(..); if (ok)`).
-    if cond.kind() == "identifier" {
+    if cond.kind_str() == "identifier" {
         return assigned_call(ctx, ctx.text(cond), before);
     }
-    if cond.kind() != "binary_expression"
+    if cond.kind_str() != "binary_expression"
         || field(cond, "operator").is_none_or(|o| !matches!(ctx.text(o), "==" | "!="))
     {
         return None;
@@ -78,7 +78,7 @@ fn tested_call<'a>(ctx: &Ctx<'a>, cond: Node<'a>, before: &[Node<'a>]) -> Option
         .into_iter()
         .flatten()
         .map(ast::unwrap_expr)
-        .find(|x| x.kind() == "identifier")?;
+        .find(|x| x.kind_str() == "identifier")?;
     assigned_call(ctx, ctx.text(var), before)
 }
 
@@ -90,7 +90,7 @@ fn tested_call<'a>(ctx: &Ctx<'a>, cond: Node<'a>, before: &[Node<'a>]) -> Option
 /// that made the future).
 pub(super) fn operation_outcome<'a>(ctx: &Ctx<'a>, cond: Node<'a>, stmts: &[Node<'a>]) -> bool {
     let cond = ast::unwrap_expr(cond);
-    let local = match cond.kind() {
+    let local = match cond.kind_str() {
         "identifier" => cond,
         "method_invocation" => {
             let succeeds = field(cond, "name").is_some_and(|n| {
@@ -98,7 +98,7 @@ pub(super) fn operation_outcome<'a>(ctx: &Ctx<'a>, cond: Node<'a>, stmts: &[Node
                 matches!(l.as_str(), "ok" | "isok") || l.contains("succe")
             });
             match field(cond, "object") {
-                Some(o) if succeeds && o.kind() == "identifier" => o,
+                Some(o) if succeeds && o.kind_str() == "identifier" => o,
                 _ => return false,
             }
         }
@@ -110,7 +110,7 @@ pub(super) fn operation_outcome<'a>(ctx: &Ctx<'a>, cond: Node<'a>, stmts: &[Node
     for _ in 0..4 {
         let name = field(call, "name").map_or("", |n| ctx.text(n));
         match field(call, "object").map(ast::unwrap_expr) {
-            Some(o) if matches!(name, "get" | "join") && o.kind() == "method_invocation" => {
+            Some(o) if matches!(name, "get" | "join") && o.kind_str() == "method_invocation" => {
                 call = o
             }
             _ => return !reads_state(name),
@@ -122,14 +122,14 @@ pub(super) fn operation_outcome<'a>(ctx: &Ctx<'a>, cond: Node<'a>, stmts: &[Node
 /// The call whose result the local `name` last took among `before`.
 fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<Node<'a>> {
     before.iter().rev().find_map(|s| {
-        let (l, r) = match s.kind() {
+        let (l, r) = match s.kind_str() {
             "local_variable_declaration" => named_children(*s)
                 .into_iter()
-                .find(|d| d.kind() == "variable_declarator")
+                .find(|d| d.kind_str() == "variable_declarator")
                 .map(|d| (field(d, "name"), field(d, "value")))?,
             "expression_statement" => {
                 let e = named_children(*s).first().copied()?;
-                if e.kind() != "assignment_expression" {
+                if e.kind_str() != "assignment_expression" {
                     return None;
                 }
                 (field(e, "left"), field(e, "right"))
@@ -137,7 +137,7 @@ fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<N
             _ => return None,
         };
         let r = ast::unwrap_expr(r?);
-        (l.is_some_and(|l| ctx.text(l) == name) && r.kind() == "method_invocation").then_some(r)
+        (l.is_some_and(|l| ctx.text(l) == name) && r.kind_str() == "method_invocation").then_some(r)
     })
 }
 
@@ -146,7 +146,7 @@ fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<N
 /// file.moveAndClose(..)`), but `success = op.checkForCompletion()` or
 /// `done = job.isFinished()` polls.
 pub(super) fn attempts_operation(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
-    call.kind() == "method_invocation"
+    call.kind_str() == "method_invocation"
         && field(call, "name").is_none_or(|n| {
             let name = ctx.text(n);
             !["check", "is", "has", "await", "wait", "poll"]
@@ -166,13 +166,13 @@ pub(super) fn why_not(ctx: &Ctx<'_>, lp: Node<'_>, body: Node<'_>) -> Option<&'s
     let cond = field(lp, "condition")?;
     let counted = ast::descendants(cond)
         .into_iter()
-        .any(|d| d.kind() == "identifier" && counts_retries(ctx.text(d)));
+        .any(|d| d.kind_str() == "identifier" && counts_retries(ctx.text(d)));
     if !counted {
         return None;
     }
     let stmts = statements(body);
     stmts.iter().enumerate().find_map(|(i, s)| {
-        let c = field(*s, "condition").filter(|_| s.kind() == "if_statement")?;
+        let c = field(*s, "condition").filter(|_| s.kind_str() == "if_statement")?;
         let call = tested_call(ctx, c, &stmts[..i])?;
         helpers::tests_state(ctx, call).then_some(
             "a wait for a state: the loop counts its passes, but leaves when a method of this class that reads a state (a comparison of fields, a flag or its getter: `return this.log.isComplete();`) says it is reached; no operation is tried again",
@@ -189,20 +189,20 @@ pub(super) fn retry(
     let cond = field(lp, "condition")?;
     let idents: Vec<&str> = ast::descendants(cond)
         .into_iter()
-        .filter(|d| d.kind() == "identifier")
+        .filter(|d| d.kind_str() == "identifier")
         .map(|d| ctx.text(d))
         .collect();
     // `do { sleep; retryTimes++; } while (!start());`: the attempt is the
     // condition, and the body counts retries (or waits and says it
     // retries: `while (!client.connect()) { log("retrying"); sleep(..); }`).
-    if matches!(lp.kind(), "do_statement" | "while_statement")
+    if matches!(lp.kind_str(), "do_statement" | "while_statement")
         && let Some(p) = until_success(ctx, lp, body, own, cond)
     {
         return Some(p);
     }
     // `do { resp = client.send(..); } while (resp.statusCode() >= 500 &&
     // attempt++ < 3);`: the condition tests the response's status.
-    if matches!(lp.kind(), "do_statement" | "while_statement")
+    if matches!(lp.kind_str(), "do_statement" | "while_statement")
         && let Some(p) = status_condition(ctx, lp, body, own, cond)
     {
         return Some(p);
@@ -211,19 +211,19 @@ pub(super) fn retry(
     // Variables the loop steps: a call handed one asks for something else.
     let stepped: Vec<&str> = ast::descendants(lp)
         .into_iter()
-        .filter(|d| d.kind() == "update_expression")
+        .filter(|d| d.kind_str() == "update_expression")
         .filter_map(|d| named_children(d).first().map(|i| ctx.text(*i)))
         .collect();
     let stmts = statements(body);
     let (at, test, call) = stmts.iter().enumerate().find_map(|(i, s)| {
-        if s.kind() != "if_statement" {
+        if s.kind_str() != "if_statement" {
             return None;
         }
         // An `else` is the failure path: it must go round.
         let other_leaves = field(*s, "alternative").is_some_and(|a| {
             ast::descendants_until(a, nested).into_iter().any(|x| {
                 matches!(
-                    x.kind(),
+                    x.kind_str(),
                     "return_statement" | "break_statement" | "throw_statement"
                 )
             })
@@ -234,7 +234,7 @@ pub(super) fn retry(
         let leaves = field(*s, "consequence").is_some_and(|b| {
             statements(b)
                 .iter()
-                .any(|x| matches!(x.kind(), "return_statement" | "break_statement"))
+                .any(|x| matches!(x.kind_str(), "return_statement" | "break_statement"))
         });
         if !leaves {
             return None;
@@ -268,7 +268,7 @@ pub(super) fn retry(
     let handed_step = field(call, "arguments").is_some_and(|a| {
         ast::descendants(a)
             .into_iter()
-            .any(|x| x.kind() == "identifier" && stepped.contains(&ctx.text(x)))
+            .any(|x| x.kind_str() == "identifier" && stepped.contains(&ctx.text(x)))
     });
     if handed_step {
         return None;
@@ -281,7 +281,7 @@ pub(super) fn retry(
     // Square 2017).
     let assigned_in_loop = |name: &str| {
         own.iter()
-            .filter(|d| match d.kind() {
+            .filter(|d| match d.kind_str() {
                 "variable_declarator" => field(**d, "name").is_some_and(|n| ctx.text(n) == name),
                 "assignment_expression" => field(**d, "left").is_some_and(|l| ctx.text(l) == name),
                 _ => false,
@@ -289,7 +289,7 @@ pub(super) fn retry(
             .count()
     };
     if field(call, "object").is_some_and(|o| {
-        o.kind() == "identifier" && {
+        o.kind_str() == "identifier" && {
             let n = assigned_in_loop(ctx.text(o));
             n > 1 || (n == 1 && !made_each_pass(ctx, &stmts, ctx.text(o)))
         }
@@ -302,15 +302,15 @@ pub(super) fn retry(
     let reassigned: Vec<&str> = stmts[at + 1..]
         .iter()
         .flat_map(|s| ast::descendants_until(*s, nested))
-        .filter(|d| d.kind() == "assignment_expression")
+        .filter(|d| d.kind_str() == "assignment_expression")
         .filter_map(|d| field(d, "left"))
-        .filter(|l| l.kind() == "identifier")
+        .filter(|l| l.kind_str() == "identifier")
         .map(|l| ctx.text(l))
         .collect();
     let reads_reassigned = stmts[..=at].iter().any(|s| {
         ast::descendants_until(*s, nested)
             .into_iter()
-            .any(|d| d.kind() == "identifier" && reassigned.contains(&ctx.text(d)))
+            .any(|d| d.kind_str() == "identifier" && reassigned.contains(&ctx.text(d)))
     });
     if reads_reassigned {
         return None;
@@ -331,7 +331,7 @@ pub(super) fn retry(
 /// value the call returns on failure.
 fn fails_unless(ctx: &Ctx<'_>, test: Node<'_>) -> bool {
     let t = ast::unwrap_expr(test);
-    t.kind() == "binary_expression"
+    t.kind_str() == "binary_expression"
         && field(t, "operator").is_some_and(|o| ctx.text(o) == "!=")
         && [field(t, "left"), field(t, "right")]
             .into_iter()
@@ -359,11 +359,11 @@ fn until_success(
     cond: Node<'_>,
 ) -> Option<RetryPolicy> {
     let c = ast::unwrap_expr(cond);
-    if c.kind() != "unary_expression" || !ctx.text(c).starts_with('!') {
+    if c.kind_str() != "unary_expression" || !ctx.text(c).starts_with('!') {
         return None;
     }
     let call = named_children(c).first().map(|x| ast::unwrap_expr(*x))?;
-    if call.kind() != "method_invocation" {
+    if call.kind_str() != "method_invocation" {
         return None;
     }
     let name = field(call, "name").map_or("", |n| ctx.text(n));
@@ -375,7 +375,7 @@ fn until_success(
     }
     let counts = own
         .iter()
-        .any(|d| d.kind() == "identifier" && counts_retries(ctx.text(*d)));
+        .any(|d| d.kind_str() == "identifier" && counts_retries(ctx.text(*d)));
     let says_retry = {
         let t = ctx.text(lp).to_ascii_lowercase();
         ["retr", "attempt", "again", "tries"]
@@ -393,7 +393,7 @@ fn until_success(
     // Nothing in the body leaves: only success ends the loop.
     let leaves = own.iter().any(|d| {
         matches!(
-            d.kind(),
+            d.kind_str(),
             "return_statement" | "break_statement" | "throw_statement"
         )
     });
@@ -451,21 +451,21 @@ fn policy(
 /// `queue.peek()`) is a target chosen anew: not this.
 fn made_each_pass(ctx: &Ctx<'_>, stmts: &[Node<'_>], name: &str) -> bool {
     stmts.iter().any(|s| {
-        let value = match s.kind() {
+        let value = match s.kind_str() {
             "local_variable_declaration" => named_children(*s)
                 .into_iter()
-                .find(|d| d.kind() == "variable_declarator")
+                .find(|d| d.kind_str() == "variable_declarator")
                 .filter(|d| field(*d, "name").is_some_and(|n| ctx.text(n) == name))
                 .and_then(|d| field(d, "value")),
             "expression_statement" => named_children(*s)
                 .first()
-                .filter(|e| e.kind() == "assignment_expression")
+                .filter(|e| e.kind_str() == "assignment_expression")
                 .filter(|e| field(**e, "left").is_some_and(|l| ctx.text(l) == name))
                 .and_then(|e| field(*e, "right")),
             _ => None,
         };
         value.map(ast::unwrap_expr).is_some_and(|v| {
-            v.kind() == "method_invocation"
+            v.kind_str() == "method_invocation"
                 && field(v, "arguments").is_some_and(|a| named_children(a).is_empty())
                 && field(v, "name").is_some_and(|n| {
                     let n = ctx.text(n).to_ascii_lowercase();
@@ -506,7 +506,7 @@ fn status_condition(
     let stmts = statements(body);
     let call = ast::descendants(cond)
         .into_iter()
-        .filter(|d| d.kind() == "identifier")
+        .filter(|d| d.kind_str() == "identifier")
         .find_map(|d| assigned_call(ctx, ctx.text(d), &stmts))?;
     let mut p = policy(ctx, lp, body, own, cond, call, cond);
     p.retry_on = Located::written(
@@ -524,7 +524,7 @@ fn status_condition(
     // ends the loop.
     let leaves = own.iter().any(|d| {
         matches!(
-            d.kind(),
+            d.kind_str(),
             "return_statement" | "break_statement" | "throw_statement"
         )
     });
@@ -568,14 +568,14 @@ fn final_state(ctx: &Ctx<'_>, test: Node<'_>) -> bool {
         "IN_SERVICE",
     ];
     let test = ast::unwrap_expr(test);
-    test.kind() == "binary_expression"
+    test.kind_str() == "binary_expression"
         && field(test, "operator").is_some_and(|o| matches!(ctx.text(o), "==" | "!="))
         && [field(test, "left"), field(test, "right")]
             .into_iter()
             .flatten()
             .any(|x| {
                 let x = ast::unwrap_expr(x);
-                let name = match x.kind() {
+                let name = match x.kind_str() {
                     "field_access" => field(x, "field").map_or("", |f| ctx.text(f)),
                     "identifier" => ctx.text(x),
                     _ => "",

@@ -6,11 +6,11 @@ use super::*;
 
 /// The loop's head: `while (..)`, `for (..)`, or `do`.
 pub(super) fn head(ctx: &Ctx<'_>, lp: Node<'_>, body: Node<'_>, cond: Option<Node<'_>>) -> Span {
-    let header_end = match lp.kind() {
+    let header_end = match lp.kind_str() {
         "do_statement" => cond.map_or(lp.end_byte(), |c| c.end_byte()),
         _ => body.start_byte(),
     };
-    let header = if lp.kind() == "do_statement" {
+    let header = if lp.kind_str() == "do_statement" {
         Span::new(lp.start_byte(), lp.start_byte() + 2)
     } else {
         Span::new(lp.start_byte(), header_end.max(lp.start_byte()))
@@ -31,14 +31,14 @@ pub(super) fn head(ctx: &Ctx<'_>, lp: Node<'_>, body: Node<'_>, cond: Option<Nod
 /// `params.get("" + i)`.
 pub(super) fn indexes_with(ctx: &Ctx<'_>, own: &[Node<'_>], counter: &str) -> bool {
     own.iter().any(|&d| {
-        if d.kind() != "identifier" || ctx.text(d) != counter {
+        if d.kind_str() != "identifier" || ctx.text(d) != counter {
             return false;
         }
         // A schedule of waits (`Thread.sleep(delays[attempt])`) is no walk.
         let mut up = d;
         for _ in 0..6 {
             let Some(p) = ctx.parent(up) else { break };
-            if p.kind() == "method_invocation"
+            if p.kind_str() == "method_invocation"
                 && field(p, "name").is_some_and(|n| is_sleep_name(ctx.text(n)))
             {
                 return false;
@@ -50,7 +50,7 @@ pub(super) fn indexes_with(ctx: &Ctx<'_>, own: &[Node<'_>], counter: &str) -> bo
             let Some(p) = ctx.parent(cur) else {
                 return false;
             };
-            match p.kind() {
+            match p.kind_str() {
                 "array_access" => return field(p, "index").is_some_and(|i| ast::within(d, i)),
                 "argument_list" => {
                     return ctx
@@ -80,19 +80,19 @@ pub(super) fn indexes_with(ctx: &Ctx<'_>, own: &[Node<'_>], counter: &str) -> bo
 
 /// The counter declared and updated in a `for` header.
 pub(super) fn header_counter(ctx: &Ctx<'_>, lp: Node<'_>) -> (Option<String>, Option<i128>) {
-    if lp.kind() != "for_statement" {
+    if lp.kind_str() != "for_statement" {
         return (None, None);
     }
     let Some(init) = field(lp, "init") else {
         return (None, None);
     };
     for d in ast::descendants(init) {
-        if d.kind() == "variable_declarator" {
+        if d.kind_str() == "variable_declarator" {
             let name = field(d, "name").map(|x| ctx.text(x).to_string());
             let v = field(d, "value").and_then(|v| ctx.int(v));
             return (name, v);
         }
-        if d.kind() == "assignment_expression" {
+        if d.kind_str() == "assignment_expression" {
             let name = field(d, "left").map(|x| ctx.text(x).to_string());
             let v = field(d, "right").and_then(|v| ctx.int(v));
             return (name, v);

@@ -11,6 +11,7 @@ use crate::extract::grpc_code_test::codes as grpc_codes;
 use crate::extract::status_test::{self, Statuses, Test};
 use crate::model::{Condition, Located};
 use crate::source::Span;
+use crate::systems::java::extract::ast::Kind as _;
 use tree_sitter::Node;
 
 /// The statuses the loop retries and where the first test is written.
@@ -34,7 +35,7 @@ pub(super) fn retried(
             && retrying
                 .iter()
                 .any(|c| ast::within(n, *c) && gated_catch(ctx, *c));
-        if n.kind() != "if_statement" || (in_catch(n) && !gated) {
+        if n.kind_str() != "if_statement" || (in_catch(n) && !gated) {
             continue;
         }
         let Some(cond) = field(n, "condition") else {
@@ -71,12 +72,12 @@ pub(super) fn retried(
 
 /// An `if` whose branch goes round (a `continue` of its own).
 fn goes_round(n: Node<'_>) -> bool {
-    n.kind() == "if_statement"
+    n.kind_str() == "if_statement"
         && field(n, "consequence").is_some_and(|b| {
-            b.kind() == "continue_statement"
+            b.kind_str() == "continue_statement"
                 || ast::descendants_until(b, nested)
                     .iter()
-                    .any(|s| s.kind() == "continue_statement")
+                    .any(|s| s.kind_str() == "continue_statement")
         })
 }
 
@@ -128,7 +129,7 @@ fn in_catch(n: Node<'_>) -> bool {
     let mut cur = n.parent();
     for _ in 0..ast::MAX_DEPTH {
         let Some(c) = cur else { return false };
-        if c.kind() == "catch_clause" {
+        if c.kind_str() == "catch_clause" {
             return true;
         }
         if nested(c) {
@@ -147,10 +148,10 @@ fn in_catch(n: Node<'_>) -> bool {
 fn leaves(ctx: &Ctx<'_>, b: Node<'_>, in_try: bool, caught: &[String]) -> bool {
     let mut nodes = vec![b];
     nodes.extend(ast::descendants_until(b, nested));
-    if nodes.iter().any(|s| s.kind() == "continue_statement") {
+    if nodes.iter().any(|s| s.kind_str() == "continue_statement") {
         return false;
     }
-    nodes.iter().any(|s| match s.kind() {
+    nodes.iter().any(|s| match s.kind_str() {
         "return_statement" | "break_statement" => true,
         "throw_statement" => {
             if !in_try {
@@ -158,7 +159,7 @@ fn leaves(ctx: &Ctx<'_>, b: Node<'_>, in_try: bool, caught: &[String]) -> bool {
             }
             let thrown = named_children(*s)
                 .first()
-                .filter(|e| e.kind() == "object_creation_expression")
+                .filter(|e| e.kind_str() == "object_creation_expression")
                 .and_then(|e| field(*e, "type"))
                 .map(|t| ast::last_segment(ctx.text(t)).to_string());
             !caught.iter().any(|c| {

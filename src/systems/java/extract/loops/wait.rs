@@ -20,7 +20,7 @@ pub(super) fn wait(
 ) -> (Located<Delay>, Located<Jitter>) {
     const MS: Duration = Duration::from_millis(1);
     for &d in own {
-        if d.kind() != "method_invocation" {
+        if d.kind_str() != "method_invocation" {
             continue;
         }
         let name = field(d, "name").map_or("", |x| ctx.text(x));
@@ -118,17 +118,17 @@ pub(super) fn wait(
         .map(|b| {
             ast::descendants_until(b, |n| {
                 matches!(
-                    n.kind(),
+                    n.kind_str(),
                     "lambda_expression" | "class_body" | "method_declaration"
-                ) || (n.kind() != "while_statement" && LOOPS.contains(&n.kind()))
+                ) || (n.kind_str() != "while_statement" && LOOPS.contains(&n.kind_str()))
             })
         })
         .unwrap_or_default()
         .into_iter()
-        .filter(|d| d.kind() == "while_statement")
+        .filter(|d| d.kind_str() == "while_statement")
         .flat_map(|w| field(w, "body").map(own_nodes).unwrap_or_default())
         .find(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && field(*d, "name").is_some_and(|n| {
                     let n = ctx.text(n);
                     n == "sleep" || n == "wait" || n == "await" || n == "parkNanos"
@@ -174,11 +174,11 @@ fn interrupt_caught_around(ctx: &Ctx<'_>, call: Node<'_>, lp: Node<'_>) -> bool 
         if par.id() == lp.id() {
             return false;
         }
-        if par.kind() == "try_statement"
+        if par.kind_str() == "try_statement"
             && field(par, "body").is_some_and(|b| ast::within(call, b))
             && named_children(par)
                 .into_iter()
-                .filter(|c| c.kind() == "catch_clause")
+                .filter(|c| c.kind_str() == "catch_clause")
                 .any(|c| {
                     catch_types(ctx, c)
                         .iter()
@@ -203,13 +203,13 @@ pub(super) fn delay_of(
     let arg = ast::unwrap_expr(arg);
     let t = ctx.text(arg);
     // A variable: look at what the loop does to it.
-    let (var, var_updates): (Option<&str>, Vec<Node<'_>>) = if arg.kind() == "identifier" {
+    let (var, var_updates): (Option<&str>, Vec<Node<'_>>) = if arg.kind_str() == "identifier" {
         let name = ctx.text(arg);
         let ups = own
             .iter()
             .copied()
             .filter(|d| {
-                d.kind() == "assignment_expression"
+                d.kind_str() == "assignment_expression"
                     && field(*d, "left").is_some_and(|l| ctx.text(l) == name)
             })
             .collect();
@@ -230,7 +230,7 @@ pub(super) fn delay_of(
         is_random(t) || is_random(&upd_text) || (var_updates.is_empty() && is_random(init_text));
     let jitter = if !random {
         Jitter::None
-    } else if arg.kind() == "method_invocation" && is_random(t) {
+    } else if arg.kind_str() == "method_invocation" && is_random(t) {
         Jitter::Full
     } else if t.contains('+') {
         Jitter::Additive
@@ -305,13 +305,13 @@ pub(super) fn delay_of(
             .map_or(Delay::Unknown, |delay| Delay::Fixed { delay });
         return (Located::written(d, s), jitter);
     }
-    if arg.kind() == "method_invocation"
+    if arg.kind_str() == "method_invocation"
         && let Some(d) = ctx.duration(arg, unit)
     {
         return (Located::written(Delay::Fixed { delay: d }, s), jitter);
     }
     // Grows with the attempt (`attempt * 1000`) or is computed elsewhere.
-    let d = if arg.kind() == "binary_expression" || arg.kind() == "method_invocation" {
+    let d = if arg.kind_str() == "binary_expression" || arg.kind_str() == "method_invocation" {
         Delay::Custom
     } else {
         Delay::Unknown
@@ -322,7 +322,8 @@ pub(super) fn delay_of(
 /// `Math.min(v * k, cap)` or `v * k`: (k, cap).
 pub(super) fn growth(ctx: &Ctx<'_>, r: Node<'_>, v: &str) -> Option<(f64, Option<i128>)> {
     let r = ast::unwrap_expr(r);
-    if r.kind() == "method_invocation" && field(r, "name").is_some_and(|n| ctx.text(n) == "min") {
+    if r.kind_str() == "method_invocation" && field(r, "name").is_some_and(|n| ctx.text(n) == "min")
+    {
         let args = field(r, "arguments")
             .map(named_children)
             .unwrap_or_default();
@@ -334,7 +335,7 @@ pub(super) fn growth(ctx: &Ctx<'_>, r: Node<'_>, v: &str) -> Option<(f64, Option
         }
         return None;
     }
-    if r.kind() == "binary_expression" {
+    if r.kind_str() == "binary_expression" {
         let op = field(r, "operator").map_or("", |o| ctx.text(o));
         let l = ast::unwrap_expr(field(r, "left")?);
         let rr = ast::unwrap_expr(field(r, "right")?);
@@ -360,7 +361,7 @@ pub(super) fn growth(ctx: &Ctx<'_>, r: Node<'_>, v: &str) -> Option<(f64, Option
 /// The constant factor in `base * Math.pow(..)` / `base << n`.
 pub(super) fn exp_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<i128> {
     let e = ast::unwrap_expr(e);
-    if e.kind() != "binary_expression" {
+    if e.kind_str() != "binary_expression" {
         return None;
     }
     let op = field(e, "operator").map_or("", |o| ctx.text(o));
@@ -376,7 +377,8 @@ pub(super) fn exp_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<i128> {
 /// The `2` of `Math.pow(2, n)`.
 pub(super) fn pow_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<f64> {
     for d in ast::descendants(e) {
-        if d.kind() == "method_invocation" && field(d, "name").is_some_and(|n| ctx.text(n) == "pow")
+        if d.kind_str() == "method_invocation"
+            && field(d, "name").is_some_and(|n| ctx.text(n) == "pow")
         {
             let args = field(d, "arguments")
                 .map(named_children)
@@ -401,7 +403,7 @@ pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<
     // `SocketTimeoutException`): waiting again for data.
     if only("SocketTimeoutException")
         && ast::descendants_until(block, nested).into_iter().any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && field(d, "name").is_some_and(|n| {
                     matches!(
                         ctx.text(n),
@@ -414,7 +416,7 @@ pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<
     }
     if only("TimeoutException")
         && ast::descendants_until(block, nested).into_iter().any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "get" | "await" | "poll"))
                 && field(d, "arguments").is_some_and(|a| named_children(a).len() == 2)
         })
@@ -435,13 +437,13 @@ pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<
     });
     timeouts
         && ast::descendants_until(block, nested).into_iter().any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && [field(d, "object"), field(d, "arguments")]
                     .into_iter()
                     .flatten()
                     .flat_map(ast::descendants)
                     .any(|i| {
-                        i.kind() == "identifier" && {
+                        i.kind_str() == "identifier" && {
                             let name = ctx.text(i);
                             name.to_ascii_lowercase().contains("future")
                                 || ctx.var(name, i).is_some_and(|v| {
@@ -474,11 +476,11 @@ fn has_word(name: &str, word: &str) -> bool {
 /// `lockCreateStatement.execute()`): going round waits for the holder.
 pub(super) fn takes_lock(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
     ast::descendants_until(block, nested).into_iter().any(|d| {
-        d.kind() == "method_invocation"
+        d.kind_str() == "method_invocation"
             && (field(d, "name")
                 .is_some_and(|n| matches!(ctx.text(n), "lock" | "tryLock" | "lockInterruptibly"))
                 || field(d, "object")
-                    .filter(|o| o.kind() == "identifier" || o.kind() == "field_access")
+                    .filter(|o| o.kind_str() == "identifier" || o.kind_str() == "field_access")
                     .is_some_and(|o| {
                         let t = ctx.text(o);
                         has_word(t, "lock") || has_word(t, "locker")
@@ -491,7 +493,7 @@ pub(super) fn takes_lock(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
 /// service (pinot `ZkStarter`).
 pub(super) fn connects_locally(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
     ast::descendants_until(block, nested).into_iter().any(|d| {
-        d.kind() == "string_literal" && {
+        d.kind_str() == "string_literal" && {
             let t = ctx.text(d).trim_matches('"');
             t.starts_with("localhost") || t.starts_with("127.0.0.1")
         }
@@ -505,7 +507,7 @@ pub(super) fn connects_locally(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
 /// pass).
 pub(super) fn polls_started_server(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>) -> bool {
     let connects = ast::descendants_until(block, nested).into_iter().any(|d| {
-        d.kind() == "method_invocation"
+        d.kind_str() == "method_invocation"
             && field(d, "name").is_some_and(|n| ctx.text(n) == "connect")
     });
     let Some((m, _)) = connects.then(|| ctx.enclosing_method(lp)).flatten() else {
@@ -515,7 +517,7 @@ pub(super) fn polls_started_server(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>)
         .into_iter()
         .filter(|d| d.end_byte() <= lp.start_byte())
         .any(|d| {
-            d.kind() == "method_invocation"
+            d.kind_str() == "method_invocation"
                 && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "start" | "exec"))
                 && field(d, "object").is_some_and(|o| {
                     let t = ctx.text(o);
@@ -536,14 +538,14 @@ pub(super) fn polls_started_server(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>)
 pub(super) fn waits_on_same(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>) -> bool {
     let assigned_in_loop = |name: &str| {
         ast::descendants(lp).into_iter().any(|d| {
-            (d.kind() == "assignment_expression"
+            (d.kind_str() == "assignment_expression"
                 && field(d, "left").is_some_and(|l| ctx.text(l) == name))
-                || (d.kind() == "variable_declarator"
+                || (d.kind_str() == "variable_declarator"
                     && field(d, "name").is_some_and(|l| ctx.text(l) == name))
         })
     };
     ast::descendants_until(block, nested).into_iter().any(|d| {
-        if d.kind() != "method_invocation" {
+        if d.kind_str() != "method_invocation" {
             return false;
         }
         let name = field(d, "name").map_or("", |n| ctx.text(n));
@@ -554,7 +556,7 @@ pub(super) fn waits_on_same(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>) -> boo
             && field(d, "object").is_some_and(|o| {
                 // Declared before the loop (a field, a parameter, a
                 // local, an enhanced `for`'s element): not made anew.
-                o.kind() == "identifier" && !assigned_in_loop(ctx.text(o))
+                o.kind_str() == "identifier" && !assigned_in_loop(ctx.text(o))
             })
     })
 }
