@@ -239,6 +239,24 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
     out
 }
 
+/// A call of a method of this class that answers a value read from the
+/// clock (`calcRemainingTime(timeout, start)` returning `timeout - (now -
+/// start)` with `now = System.currentTimeMillis()`): a test of what it
+/// answers is a test of the clock (apache/ignite-3's transaction rollback,
+/// twenty-sixth pass). One level: its own body, not what it calls.
+pub(super) fn own_clock_call(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    if call.kind() != "method_invocation" {
+        return false;
+    }
+    let Some(name) = own_call(ctx, call) else {
+        return false;
+    };
+    ctx.methods_named(name).iter().take(3).any(|m| {
+        field(*m, "type").is_some_and(|t| ctx.text(t) != "void")
+            && field(*m, "body").is_some_and(|b| time_words(ctx.text(b)))
+    })
+}
+
 /// The first call in the loop's own nodes of a method of this class that
 /// sleeps.
 pub(super) fn sleeping_call<'a>(ctx: &Ctx<'_>, own: &[Node<'a>]) -> Option<Node<'a>> {
