@@ -156,7 +156,8 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             ));
         }
         // A failure that goes round again, and a way out on success.
-        let mut shape = shape::shape(spans, body, cond);
+        let guard_text = |g: &Expr| super::shape_words::guard_with_callees(spans, self.bodies, g);
+        let mut shape = shape::shape(spans, body, cond, &guard_text);
         // A `bool` result that is tested and leaves on `true` in a loop that
         // says it retries: `false` is the failure, and it goes round. What
         // makes it `false` is the callee's to say (a predicate).
@@ -410,7 +411,7 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             span,
             has_timeout: compact.contains("timeout("),
             conflict: if predicate {
-                super::bounds_arms::conflict_only(spans, body)
+                super::bounds_arms::conflict_only(spans, body, &guard_text)
             } else {
                 None
             },
