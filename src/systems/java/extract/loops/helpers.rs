@@ -519,6 +519,11 @@ pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         "InstantiationException",
         "BufferOverflowException",
         "BufferUnderflowException",
+        // A local child process still running: `Process.exitValue()`
+        // throws it "if the subprocess represented by this Process object
+        // has not yet terminated" (JDK); asked again, it waits for the
+        // process to end (apache/tomcat `CGIServlet`, twenty-sixth pass).
+        "IllegalThreadStateException",
     ];
     let types = super::catch_types(ctx, catch);
     !types.is_empty()
