@@ -57,6 +57,18 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         if !(sleeps || retries_io) {
             return Err(None);
         }
+        // A method of a type named for tests (`impl TestTemplate`, the
+        // template of the test databases, `TestContext`): test support in a
+        // library file, not the service's code (zksync-era's connection
+        // pool, twenty-sixth pass).
+        if let Some(ty) = self.impl_ty.filter(|t| {
+            t.strip_prefix("Test")
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+        }) {
+            return Err(Some(format!(
+                "test support: a function of `{ty}`, a type named for tests, not the service's code"
+            )));
+        }
         if compact.contains("compare_exchange") {
             return Err(Some(
                 "a compare-and-swap loop (`compare_exchange`): it goes round when another writer won, not after a failure".into(),
