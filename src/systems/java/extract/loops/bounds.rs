@@ -730,15 +730,18 @@ fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
 
 /// A test of the clock: written in the condition, or through a local the
 /// clock gave its value (`long time = System.currentTimeMillis() - start;
-/// if (time > MAX_RETRY_TIME) throw ..`).
+/// if (time > MAX_RETRY_TIME) throw ..`), or through a method of this class
+/// that answers a value read from the clock (`if (remaining(timeout, start)
+/// <= 0) ..`).
 pub(super) fn clock_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     helpers::time_words(ctx.text(c))
         || ast::descendants(c).into_iter().any(|d| {
-            d.kind_str() == "identifier"
+            (d.kind_str() == "identifier"
                 && ctx
                     .var(ctx.text(d), d)
                     .and_then(|v| v.value)
-                    .is_some_and(|v| helpers::time_words(ctx.text(v)))
+                    .is_some_and(|v| helpers::time_words(ctx.text(v))))
+                || helpers::own_clock_call(ctx, d)
         })
 }
 

@@ -4,6 +4,7 @@
 
 use super::helpers::call_of;
 use super::*;
+use crate::systems::java::extract::ast::Kind as _;
 
 /// Whether a catch clause hands what it caught to a retry decision
 /// (`retryPolicy.shouldRetry(e, ++attempts, 0, true)`): the policy sorts
@@ -49,9 +50,15 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
                 let l = ctx.text(n).to_ascii_lowercase();
                 l.contains("retr") && !l.contains("log")
             })
-            // Or a method of a retry object (`lockRetryController.sleep(e)`).
+            // Or a method of a retry object (`lockRetryController.sleep(e)`),
+            // or of a pluggable handler: a variable of an interface this file
+            // declares, supplied by its creator (`errorHandler.onError(desc,
+            // t)`; debezium's `MongoDbConnection.ErrorHandler`, whose
+            // implementations throw, twenty-sixth pass).
             || field(d, "object").is_some_and(|o| {
-                o.kind_str() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
+                o.kind_str() == "identifier"
+                    && (ctx.text(o).to_ascii_lowercase().contains("retr")
+                        || pluggable(ctx, o))
             }))
             && field(d, "arguments").is_some_and(|a| {
                 named_children(a)
@@ -59,6 +66,20 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
                     .any(|x| x.kind_str() == "identifier" && names.contains(&ctx.text(x)))
             })
     })
+}
+
+/// A variable whose type is an interface declared in this file (a
+/// strategy its creator hands in).
+fn pluggable(ctx: &Ctx<'_>, o: Node<'_>) -> bool {
+    let Some(v) = ctx.var(ctx.text(o), o) else {
+        return false;
+    };
+    let ty = ast::last_segment(v.ty.split('<').next().unwrap_or(v.ty).trim());
+    !ty.is_empty()
+        && ctx.nodes.iter().any(|n| {
+            n.kind_str() == "interface_declaration"
+                && field(*n, "name").is_some_and(|x| ctx.text(x) == ty)
+        })
 }
 
 /// A statement of the catch telling a retry object of the failure, its

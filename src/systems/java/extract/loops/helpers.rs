@@ -9,6 +9,7 @@
 //! `try`, is left out and summarised as doing nothing).
 
 use super::*;
+use crate::systems::java::extract::ast::Kind as _;
 use std::cell::Cell;
 
 /// How deep calls are followed from the loop.
@@ -237,6 +238,24 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
         out.exits &= exits;
     }
     out
+}
+
+/// A call of a method of this class that answers a value read from the
+/// clock (`calcRemainingTime(timeout, start)` returning `timeout - (now -
+/// start)` with `now = System.currentTimeMillis()`): a test of what it
+/// answers is a test of the clock (apache/ignite-3's transaction rollback,
+/// twenty-sixth pass). One level: its own body, not what it calls.
+pub(super) fn own_clock_call(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    if call.kind_str() != "method_invocation" {
+        return false;
+    }
+    let Some(name) = own_call(ctx, call) else {
+        return false;
+    };
+    ctx.methods_named(name).iter().take(3).any(|m| {
+        field(*m, "type").is_some_and(|t| ctx.text(t) != "void")
+            && field(*m, "body").is_some_and(|b| time_words(ctx.text(b)))
+    })
 }
 
 /// The first call in the loop's own nodes of a method of this class that
@@ -501,6 +520,11 @@ pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         "InstantiationException",
         "BufferOverflowException",
         "BufferUnderflowException",
+        // A local child process still running: `Process.exitValue()`
+        // throws it "if the subprocess represented by this Process object
+        // has not yet terminated" (JDK); asked again, it waits for the
+        // process to end (apache/tomcat `CGIServlet`, twenty-sixth pass).
+        "IllegalThreadStateException",
     ];
     let types = super::catch_types(ctx, catch);
     !types.is_empty()

@@ -197,9 +197,12 @@ pub(super) fn local_type(ctx: &Ctx<'_>, ty: &str) -> bool {
 
 /// A project's wrapper of a local file's channel, named for it (`FileIo`,
 /// `AsyncFileIO`, `RandomAccessFileIo`: apache/ignite-3's page store reads
-/// through one, twenty-fifth pass).
+/// through one, twenty-fifth pass), or the factory that opens one
+/// (`FileIoFactory`, `RandomAccessFileIoFactory`: the page store reopens
+/// its file through it, twenty-sixth pass).
 fn file_io(ty: &str) -> bool {
     let last = ast::last_segment(base_type(ty));
+    let last = last.strip_suffix("Factory").unwrap_or(last);
     last.ends_with("FileIo") || last.ends_with("FileIO")
 }
 

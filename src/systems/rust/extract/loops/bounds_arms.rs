@@ -142,10 +142,17 @@ fn assigns(text: &str, c: &str) -> bool {
 /// The write conflict that alone goes round: a match of the loop whose
 /// failure arms that stay all name a conflict (`Err(e @
 /// SerializationFailure ..) => { n += 1; if n > MAX { break Err(e) }
-/// continue }`) beside one that leaves (`Err(e) => break Err(e)`). The
-/// policy retries that conflict only (RL201's few-conflicts exemption,
+/// continue }`), in the pattern or in a function of the file its guard
+/// calls (`Err(e) if is_retryable(&e) && attempt < MAX`, whose body
+/// matches `PreconditionFailed`), beside one that leaves (`Err(e) =>
+/// break Err(e)`, or a catch-all `result => return result`). The policy
+/// retries that conflict only (RL201's few-conflicts exemption,
 /// `rules::backoff::conflicts_only`).
-pub(super) fn conflict_only(spans: &Spans<'_>, body: &Block) -> Option<String> {
+pub(super) fn conflict_only(
+    spans: &Spans<'_>,
+    body: &Block,
+    guard_text: &dyn Fn(&Expr) -> String,
+) -> Option<String> {
     let ms = own_matches(body);
     let mut found = None;
     for m in ms {
@@ -156,9 +163,13 @@ pub(super) fn conflict_only(spans: &Spans<'_>, body: &Block) -> Option<String> {
             .collect();
         // An arm that yields a value (`Err(NotFound) => (Vec::new(), None)`)
         // goes on with the pass; one that goes round says `continue`.
-        let (leaving, rest): (Vec<&syn::Arm>, Vec<&syn::Arm>) = errs
+        let (mut leaving, rest): (Vec<&syn::Arm>, Vec<&syn::Arm>) = errs
             .into_iter()
             .partition(|a| super::shape::leaves(&a.body));
+        leaving.extend(m.arms.iter().filter(|a| {
+            matches!(&a.pat, syn::Pat::Ident(_) | syn::Pat::Wild(_))
+                && super::shape::leaves(&a.body)
+        }));
         let staying: Vec<&syn::Arm> = rest
             .into_iter()
             .filter(|a| contains_word(spans.text(&*a.body), "continue"))
@@ -169,7 +180,12 @@ pub(super) fn conflict_only(spans: &Spans<'_>, body: &Block) -> Option<String> {
         let words: Option<Vec<&str>> = staying
             .iter()
             .map(|a| {
-                let pat = spans.text(&a.pat);
+                let pat = match &a.pat {
+                    syn::Pat::Guard(g) => {
+                        format!("{} {}", spans.text(&*g.pat), guard_text(&g.guard))
+                    }
+                    p => spans.text(p).to_string(),
+                };
                 CONFLICT_WORDS.iter().copied().find(|w| pat.contains(w))
             })
             .collect();

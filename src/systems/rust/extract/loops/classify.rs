@@ -57,6 +57,18 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
         if !(sleeps || retries_io) {
             return Err(None);
         }
+        // A method of a type named for tests (`impl TestTemplate`, the
+        // template of the test databases, `TestContext`): test support in a
+        // library file, not the service's code (zksync-era's connection
+        // pool, twenty-sixth pass).
+        if let Some(ty) = self.impl_ty.filter(|t| {
+            t.strip_prefix("Test")
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+        }) {
+            return Err(Some(format!(
+                "test support: a function of `{ty}`, a type named for tests, not the service's code"
+            )));
+        }
         if compact.contains("compare_exchange") {
             return Err(Some(
                 "a compare-and-swap loop (`compare_exchange`): it goes round when another writer won, not after a failure".into(),
@@ -156,7 +168,8 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             ));
         }
         // A failure that goes round again, and a way out on success.
-        let mut shape = shape::shape(spans, body, cond);
+        let guard_text = |g: &Expr| super::shape_words::guard_with_callees(spans, self.bodies, g);
+        let mut shape = shape::shape(spans, body, cond, &guard_text);
         // A `bool` result that is tested and leaves on `true` in a loop that
         // says it retries: `false` is the failure, and it goes round. What
         // makes it `false` is the callee's to say (a predicate).
@@ -410,7 +423,7 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             span,
             has_timeout: compact.contains("timeout("),
             conflict: if predicate {
-                super::bounds_arms::conflict_only(spans, body)
+                super::bounds_arms::conflict_only(spans, body, &guard_text)
             } else {
                 None
             },

@@ -71,6 +71,8 @@ enum Ctx {
 
 struct W<'s> {
     spans: &'s Spans<'s>,
+    /// An arm guard's text with its file callees' (`guard_with_callees`).
+    guard_text: &'s dyn Fn(&Expr) -> String,
     nested: u32,
     ctx: Ctx,
     /// A `while` loop's condition: an assignment on success to what it
@@ -478,7 +480,7 @@ impl<'a> Visit<'a> for W<'_> {
                         && (inner
                             .is_some_and(|p| super::shape_words::names_missing(self.spans, p))
                             || matches!(&arm.pat, Pat::Guard(g)
-                                if super::shape_words::guard_names_missing(self.spans.text(&*g.guard))))
+                                if super::shape_words::guard_names_missing(&(self.guard_text)(&g.guard))))
                         && !leaves(&arm.body);
                     self.awaits_value |= missing;
                     let cap = super::shape_words::capacity_arm(self.spans, &arm.pat, &arm.body);
@@ -533,11 +535,17 @@ impl<'a> Visit<'a> for W<'_> {
                 }
                 _ => self.ctx,
             };
+            // A failure arm that leaves after logging another call's
+            // failure (`if let Err(e) = spawn().await { error!(..) }
+            // return;`): that failure does not go round either.
+            let ends = ctx == Ctx::Err && leaves(&arm.body) && !goes_round(&arm.body);
             self.with(ctx, |w| {
                 if let Pat::Guard(g) = &arm.pat {
                     w.visit_expr(&g.guard);
                 }
+                w.in_return += u32::from(ends);
                 w.visit_expr(&arm.body);
+                w.in_return -= u32::from(ends);
             });
         }
     }
@@ -688,9 +696,15 @@ impl<'a> Visit<'a> for W<'_> {
 }
 
 /// Read the shape of a loop body.
-pub(super) fn shape(spans: &Spans<'_>, body: &Block, cond: Option<&Expr>) -> Shape {
+pub(super) fn shape(
+    spans: &Spans<'_>,
+    body: &Block,
+    cond: Option<&Expr>,
+    guard_text: &dyn Fn(&Expr) -> String,
+) -> Shape {
     let mut w = W {
         spans,
+        guard_text,
         nested: 0,
         ctx: Ctx::Plain,
         while_cond: cond.map(|c| text_of(spans, c)),

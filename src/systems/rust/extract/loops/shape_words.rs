@@ -16,6 +16,12 @@ pub(super) fn is_shutdown_test(cond: &str) -> bool {
     ]
     .iter()
     .any(|w| t.contains(w))
+        // A stop signal's receiver read or awaited (`*stop_receiver.borrow()`,
+        // `timeout(d, stop_rx.changed())`, `should_stop`): the word `stop`
+        // in a name (zksync-era's proof senders, twenty-sixth pass).
+        || cond
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|id| camel_words(id).iter().any(|w| w == "stop"))
 }
 
 /// A state that is still on its way (`CopyStatus::Pending`,
@@ -224,4 +230,50 @@ pub(super) fn sorts_outcome(spans: &super::Spans<'_>, m: &syn::ExprMatch) -> boo
         .any(|a| leaves_with(a, "returnErr(") || leaves_with(a, "bail!"));
     let stays = arms.iter().any(|a| !super::shape_exits::leaves(&a.body));
     ok && err && stays
+}
+
+/// An arm guard's text followed by the bodies of the file's functions it
+/// calls (`Err(e) if should_retry(&e, attempt)`, whose body is
+/// `matches!(e, Error::ConfigNotFound) && attempt < MAX`): what the guard
+/// asks is in its callee, one level, the function found by a name the file
+/// declares once (rustfs's decommission resume and force-delete journal,
+/// twenty-sixth pass).
+pub(super) fn guard_with_callees(
+    spans: &super::Spans<'_>,
+    bodies: &[(String, Option<&str>, &syn::Block, super::Span)],
+    guard: &syn::Expr,
+) -> String {
+    struct Calls(Vec<String>);
+    impl<'a> syn::visit::Visit<'a> for Calls {
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+        fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
+            if let syn::Expr::Path(p) = &*c.func {
+                match super::segments(&p.path).as_slice() {
+                    [f] => self.0.push(f.clone()),
+                    [s, f] if s == "Self" => self.0.push(f.clone()),
+                    _ => {}
+                }
+            }
+            syn::visit::visit_expr_call(self, c);
+        }
+        fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+            if matches!(&*m.receiver, syn::Expr::Path(p) if p.path.is_ident("self")) {
+                self.0.push(m.method.to_string());
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    let mut calls = Calls(Vec::new());
+    syn::visit::Visit::visit_expr(&mut calls, guard);
+    let mut out = spans.text(guard).to_string();
+    for name in calls.0.iter().take(4) {
+        let mut defs = bodies.iter().filter(|(n, ..)| n == name).take(2);
+        if let (Some((_, _, block, _)), None) = (defs.next(), defs.next()) {
+            out.push(' ');
+            out.push_str(&crate::systems::rust::extract::literals::without_comments(
+                spans.block_text(block),
+            ));
+        }
+    }
+    out
 }
