@@ -4,7 +4,6 @@
 
 use super::helpers::call_of;
 use super::*;
-use crate::systems::java::extract::ast::Kind as _;
 
 /// Whether a catch clause hands what it caught to a retry decision
 /// (`retryPolicy.shouldRetry(e, ++attempts, 0, true)`): the policy sorts

@@ -9,7 +9,6 @@
 //! `try`, is left out and summarised as doing nothing).
 
 use super::*;
-use crate::systems::java::extract::ast::Kind as _;
 use std::cell::Cell;
 
 /// How deep calls are followed from the loop.
