@@ -461,6 +461,18 @@ fn cenkalti<'a>(
     if !v5 && shape.elapsed.is_some() {
         elapsed = shape.elapsed.clone();
     }
+    // A backoff that never stops of itself (`NewConstantBackOff`) under a
+    // count (`WithMaxRetries(b, 5)`) is bounded by its count as a counted
+    // loop is: how long it takes is what its waits add up to, not "no
+    // overall timeout" (dapr/dapr d8450742ce `direct_messaging.go`'s 6
+    // tries 100 ms apart were reported as retries with no timeout).
+    if matches!(max_tries, Some((Some(n), _)) if n > 0)
+        && elapsed
+            .as_ref()
+            .is_some_and(|e| e.value.is_none() && e.is_default())
+    {
+        elapsed = None;
+    }
     let attempts_v = match max_tries {
         Some((Some(n), s)) if n > 0 => {
             attempts(AttemptCount::Finite(n), &format!("{} attempts", n), s)

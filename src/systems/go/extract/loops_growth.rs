@@ -140,7 +140,7 @@ fn in_place(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Opti
 /// same).
 fn linear(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Option<Delay> {
     let mut factors = Vec::new();
-    product(n, &mut factors, depth);
+    product(ctx, n, &mut factors, depth);
     let counter = |f: Node<'_>| -> Option<()> {
         let f = match f.kind_name() {
             "call_expression"
@@ -205,23 +205,46 @@ fn linear(ctx: &Ctx<'_>, n: Node<'_>, changing: &[&str], depth: usize) -> Option
 }
 
 /// The factors of a product (`a * b * (c)`), at most [`MAX_DEPTH`] deep.
-fn product<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
+/// A conversion of a product is its factors (`time.Duration(attempt*2) *
+/// time.Second`, dapr/dapr d8450742ce `.build-tools/cmd/zz-e2e-perf.go`'s
+/// copy retry, was read as a fixed `2s`): the units come from the other
+/// factors.
+fn product<'t>(ctx: &Ctx<'_>, n: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
     if depth > MAX_DEPTH || out.len() > 16 {
         return;
     }
     match n.kind_name() {
         "parenthesized_expression" => match named_children(n).first() {
-            Some(inner) => product(*inner, out, depth + 1),
+            Some(inner) => product(ctx, *inner, out, depth + 1),
             None => out.push(n),
         },
         "binary_expression" if field(n, "operator").is_some_and(|o| o.kind_name() == "*") => {
             for side in ["left", "right"] {
                 if let Some(s) = field(n, side) {
-                    product(s, out, depth + 1);
+                    product(ctx, s, out, depth + 1);
                 }
             }
         }
+        "call_expression" => match (field(n, "function"), args(n).as_slice()) {
+            (Some(f), [a])
+                if (ctx.pkg_ref(f) == Some((Pkg::Time, "Duration"))
+                    || matches!(ctx.text(f), "int" | "int64" | "float64"))
+                    && is_product(*a) =>
+            {
+                product(ctx, *a, out, depth + 1)
+            }
+            _ => out.push(n),
+        },
         _ => out.push(n),
+    }
+}
+
+/// A product, maybe in parentheses.
+fn is_product(n: Node<'_>) -> bool {
+    match n.kind_name() {
+        "parenthesized_expression" => named_children(n).first().is_some_and(|i| is_product(*i)),
+        "binary_expression" => field(n, "operator").is_some_and(|o| o.kind_name() == "*"),
+        _ => false,
     }
 }
 
