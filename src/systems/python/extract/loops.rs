@@ -13,8 +13,12 @@ use tree_sitter::Node;
 
 #[path = "again.rs"]
 mod again;
+#[path = "deadlines.rs"]
+mod deadlines;
 #[path = "delays.rs"]
 mod delays;
+#[path = "local_hosts.rs"]
+mod local_hosts;
 #[path = "shapes.rs"]
 mod shapes;
 #[path = "statuses.rs"]
@@ -185,7 +189,8 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
         let count = if count == AttemptCount::Unbounded
             && (own.iter().any(|c| {
                 matches!(c.kind(), "raise_statement" | "return_statement") && in_except(*c)
-            }) || own.iter().any(|c| clock_leaves(ctx, *c)))
+            }) || own.iter().any(|c| deadlines::clock_leaves(ctx, *c))
+                || deadlines::cancel_scope(ctx, n))
         {
             AttemptCount::Unknown
         } else {
@@ -257,6 +262,7 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
             let b = body.start_byte();
             p.server_delay = Some(Located::written(d, crate::source::Span::new(b + s, b + e)));
         }
+        p.scope.this_machine = local_hosts::only_this_machine(ctx, body);
         facts.policies.push(p);
         scopes.push(RetryScope {
             policy: facts.policies.len() - 1,
@@ -714,37 +720,6 @@ fn named_codes(
         });
     }
     (!out.is_empty()).then(|| (out, span(cond)))
-}
-
-/// An `if` that reads the clock and leaves the loop (`if time.monotonic()
-/// - start > wait_for: raise ..`, `if time.time() > deadline: break`,
-/// `sys.exit(..)`).
-fn clock_leaves(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
-    if c.kind() != "if_statement" {
-        return false;
-    }
-    let Some(cond) = field(c, "condition").map(|k| ctx.text(k)) else {
-        return false;
-    };
-    let clock = [
-        "monotonic()",
-        "time.time()",
-        "perf_counter()",
-        "datetime.now(",
-        "utcnow(",
-        "timezone.now(",
-    ]
-    .iter()
-    .any(|w| cond.contains(w));
-    clock
-        && field(c, "consequence").is_some_and(|b| {
-            ctx.subtree(b).iter().take(1_024).any(|n| {
-                matches!(
-                    n.kind(),
-                    "raise_statement" | "return_statement" | "break_statement"
-                ) || (n.kind() == "call" && matches!(callee(ctx, *n).1, "exit" | "_exit"))
-            })
-        })
 }
 
 /// `time.sleep(w)` after `w = min(w * 2, cap)` (or `w = w * 2`, `w *=
