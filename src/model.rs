@@ -334,6 +334,12 @@ pub struct Scope {
     /// handed back where no caller waits (RL209 judges the window).
     #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
     pub detached: bool,
+    /// Every call it retries goes to this machine (`http://127.0.0.1:{port}`,
+    /// `localhost`): a process the program runs beside itself (a child
+    /// server it started, a test server), not a service others share, so
+    /// its retries overload nobody else (RL603 does not apply).
+    #[serde(default, skip_serializing_if = "crate::model::skip::empty")]
+    pub this_machine: bool,
 }
 
 /// Which named HTTP clients a policy is the retryer of (Spring Cloud

@@ -53,6 +53,9 @@ fn check(ctx: &GraphCtx<'_>, out: &mut Emitter<'_>) {
                 || p.use_of.is_some()
                 || crate::rules::budget::proportional(&p.budget)
                 || !p.wraps_breaker.is_empty()
+                // A retry of a process on this machine (a child server it
+                // polls until it listens) loads no shared service.
+                || p.scope.this_machine
             {
                 continue;
             }

@@ -78,6 +78,16 @@ pub fn condition_text(c: &Condition) -> String {
     }
 }
 
+/// The 4xx statuses that say "not now" rather than "not this request":
+/// the same request may succeed later, so retrying them is meant.
+/// - 408 Request Timeout: the server gave up waiting for the request (RFC
+///   9110 §15.5.9: the client "MAY repeat that request");
+/// - 423 Locked: the resource is locked (RFC 4918 §11.3); a lock is held
+///   for a while and then let go (often sent with `Retry-After`, as a
+///   concurrency slot that frees), so the same request then succeeds;
+/// - 429 Too Many Requests: rate limited (RFC 6585 §4), with `Retry-After`.
+pub const TRANSIENT_CLIENT_STATUSES: &[u16] = &[408, 423, 429];
+
 /// What about `c` makes it a client error, for the message; `None` when it
 /// is not one.
 pub fn client_error(c: &Condition) -> Option<String> {
@@ -87,8 +97,9 @@ pub fn client_error(c: &Condition) -> Option<String> {
             if lo > hi {
                 return None;
             }
-            // 408 (timeout) and 429 (rate limited) are meant to be retried.
-            let bad: Vec<u16> = (lo..=hi).filter(|c| *c != 408 && *c != 429).collect();
+            let bad: Vec<u16> = (lo..=hi)
+                .filter(|c| !TRANSIENT_CLIENT_STATUSES.contains(c))
+                .collect();
             if bad.is_empty() {
                 None
             } else if lo == 400 && hi == 499 {

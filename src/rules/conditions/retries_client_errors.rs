@@ -1,5 +1,5 @@
 //! RL101 retries-client-errors: a policy retries 4xx responses (other than
-//! 408/429), non-transient gRPC codes or client-error exception types.
+//! 408/423/429), non-transient gRPC codes or client-error exception types.
 
 use super::{client_error, listed};
 use crate::fix::Fix;
@@ -72,8 +72,8 @@ fn check(ctx: &PolicyCtx<'_>, e: &mut Emitter<'_>) {
 }
 
 /// The client errors taken out of the lists they are written in, by the
-/// system's edit: safe when each retries client errors alone (408 and 429
-/// not among them), unsafe when one also covers 408 or 429 (a series such
+/// system's edit: safe when each retries client errors alone (408, 423 and
+/// 429 not among them), unsafe when one also covers one of them (a series such
 /// as `CLIENT_ERROR`). None when one is written elsewhere or in code, when
 /// a written place also names a condition that is no client error, or when
 /// no condition would be left.
@@ -107,9 +107,11 @@ fn drop_fix(ctx: &PolicyCtx<'_>, file: crate::source::FileId) -> Option<Fix> {
     }
     let edits = make(&ctx.site(file)?, &spans)?;
     let covers = |c: &Condition, code: u16| matches!(c, Condition::Status { from, to } if (*from..=*to).contains(&code));
-    let also_transient = bad
-        .iter()
-        .any(|c| covers(&c.value, 408) || covers(&c.value, 429));
+    let also_transient = bad.iter().any(|c| {
+        super::TRANSIENT_CLIENT_STATUSES
+            .iter()
+            .any(|s| covers(&c.value, *s))
+    });
     Some(if also_transient {
         Fix::unsafe_(
             format!(

@@ -313,6 +313,11 @@ fn uncounted(
     facts: &mut Facts,
     scopes: &mut Vec<RetryScope>,
 ) -> bool {
+    // Each round first waits for a lock's holder to let go: the call
+    // again is a turn in a lock race, bounded by that wait.
+    if waits_for_lock_first(ctx, func, n) {
+        return false;
+    }
     let params = own_parameters(ctx, func);
     for (clause, block) in except_blocks(n) {
         // The clause's block and the branches of its `if` statements,
@@ -390,6 +395,27 @@ fn uncounted(
         }
     }
     false
+}
+
+/// Whether the function, before the `try` `n`, calls a wait for a lock
+/// (`self.wait_for_lock(key, timeout)`, `lock.acquire(..)`,
+/// `wait_until_unlocked(..)`): a call of the function again waits for the
+/// holder before it tries (prefect's file lock: `FileExistsError` from
+/// another holder, then `acquire_lock(..)` again, which first waits).
+fn waits_for_lock_first(ctx: &Ctx<'_>, func: Node<'_>, n: Node<'_>) -> bool {
+    let Some(body) = field(func, "body") else {
+        return false;
+    };
+    ctx.subtree(body)
+        .iter()
+        .take(1_024)
+        .filter(|c| c.kind() == "call" && c.end_byte() <= n.start_byte())
+        .any(|c| {
+            let (full, last) = callee(ctx, *c);
+            let (full, last) = (full.to_ascii_lowercase(), last.to_ascii_lowercase());
+            (last.contains("lock") && last.contains("wait"))
+                || (last == "acquire" && full.contains("lock"))
+        })
 }
 
 /// The parameters of a function as a call passes them on (`a`, `*args`,

@@ -35,7 +35,7 @@ pub(super) struct Call<'a> {
     what: String,
     /// Upper-case HTTP method, when known.
     method: Option<String>,
-    url: Option<Node<'a>>,
+    pub(super) url: Option<Node<'a>>,
     timeout: Located<Timeout>,
     /// Made through a session or client object (adapters mounted on it
     /// apply): the receiver, and the call it is the receiver of (a

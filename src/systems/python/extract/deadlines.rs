@@ -1,34 +1,40 @@
-//! What caps a loop with no count by time: a clock test that leaves it
-//! (`if time.monotonic() - start > wait_for: raise ..`), or a cancel
-//! scope around it (`with anyio.move_on_after(20):`, `async with
-//! asyncio.timeout(10):`) that ends whatever runs inside when its time
-//! is up. Either is a deadline, of a length known here or not.
+//! What ends a retry loop by the clock: an `if` that reads the clock (in
+//! its condition, or through names bound to a clock test before it:
+//! `elapsed = monotonic() - start`, `expired = elapsed >= timeout`, `if
+//! expired and ..: raise`) and leaves; or a cancel scope around the loop
+//! (`with anyio.move_on_after(20):`, `anyio.fail_after(..)`, `async with
+//! asyncio.timeout(..)`, `async with timeout(..)`), which ends it from
+//! outside when the time is up.
 
 use super::super::Kind as _;
 use super::super::{Ctx, callee, field, named_children};
 use tree_sitter::Node;
 
+/// Calls that read the clock, as their text reads.
+const CLOCK: &[&str] = &[
+    "monotonic()",
+    "time.time()",
+    "perf_counter()",
+    "datetime.now(",
+    "utcnow(",
+    "timezone.now(",
+    "loop.time()",
+];
+
+/// How many names deep a clock test is followed.
+const MAX_NAMES: usize = 3;
+
 /// An `if` that reads the clock and leaves the loop (`if time.monotonic()
 /// - start > wait_for: raise ..`, `if time.time() > deadline: break`,
-/// `sys.exit(..)`).
+/// `sys.exit(..)`, `if expired: ..` with `expired` bound to a clock test).
 pub(super) fn clock_leaves(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     if c.kind_str() != "if_statement" {
         return false;
     }
-    let Some(cond) = field(c, "condition").map(|k| ctx.text(k)) else {
+    let Some(cond) = field(c, "condition") else {
         return false;
     };
-    let clock = [
-        "monotonic()",
-        "time.time()",
-        "perf_counter()",
-        "datetime.now(",
-        "utcnow(",
-        "timezone.now(",
-    ]
-    .iter()
-    .any(|w| cond.contains(w));
-    clock
+    reads_clock(ctx, cond, 0)
         && field(c, "consequence").is_some_and(|b| {
             ctx.subtree(b).iter().take(1_024).any(|n| {
                 matches!(
@@ -36,6 +42,27 @@ pub(super) fn clock_leaves(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
                     "raise_statement" | "return_statement" | "break_statement"
                 ) || (n.kind_str() == "call" && matches!(callee(ctx, *n).1, "exit" | "_exit"))
             })
+        })
+}
+
+/// Whether an expression reads the clock, itself or through the names it
+/// uses (each followed to the value bound to it before, [`MAX_NAMES`]
+/// deep).
+fn reads_clock(ctx: &Ctx<'_>, e: Node<'_>, depth: usize) -> bool {
+    let text = ctx.text(e);
+    if CLOCK.iter().any(|w| text.contains(w)) {
+        return true;
+    }
+    if depth >= MAX_NAMES {
+        return false;
+    }
+    ctx.subtree(e)
+        .iter()
+        .filter(|n| n.kind_str() == "identifier")
+        .take(16)
+        .any(|n| {
+            ctx.binding(ctx.text(*n), n.start_byte())
+                .is_some_and(|v| v.id() != n.id() && reads_clock(ctx, v, depth + 1))
         })
 }
 

@@ -360,6 +360,42 @@ fn class_constant<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
     })
 }
 
+/// The value `self.X` reads where `X` is a `@property` of the class the
+/// attribute is read in whose body is one `return value` (`def address(
+/// self): return f"http://127.0.0.1:{self.port}"`).
+fn class_property<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
+    let object = field(n, "object")?;
+    if ctx.text(object) != "self" {
+        return None;
+    }
+    let name = ctx.text(field(n, "attribute")?);
+    let class = std::iter::successors(n.parent(), |p| p.parent())
+        .take(64)
+        .find(|p| p.kind() == "class_definition")?;
+    let body = field(class, "body")?;
+    named_children(body)
+        .into_iter()
+        .take(512)
+        .filter(|d| d.kind() == "decorated_definition")
+        .find_map(|d| {
+            let property = named_children(d)
+                .iter()
+                .any(|c| c.kind() == "decorator" && ctx.text(*c).trim() == "@property");
+            let def = field(d, "definition")?;
+            if !property || field(def, "name").map(|x| ctx.text(x)) != Some(name) {
+                return None;
+            }
+            let stmts = named_children(field(def, "body")?);
+            let [only] = stmts.as_slice() else {
+                return None;
+            };
+            if only.kind() != "return_statement" {
+                return None;
+            }
+            named_children(*only).first().copied()
+        })
+}
+
 /// The calls that read an environment variable.
 const ENV_GETS: &[&str] = &["os.environ.get", "os.getenv", "environ.get", "getenv"];
 /// The environment as a mapping (`os.environ["X"]`).
@@ -421,7 +457,7 @@ fn string_at(
             }
         }
         "attribute" => {
-            let v = class_constant(ctx, n)?;
+            let v = class_constant(ctx, n).or_else(|| class_property(ctx, n))?;
             string_at(ctx, v, depth + 1, budget, env)
         }
         "conditional_expression" => {

@@ -17,6 +17,8 @@ mod again;
 mod deadlines;
 #[path = "delays.rs"]
 mod delays;
+#[path = "local_hosts.rs"]
+mod local_hosts;
 #[path = "own.rs"]
 mod own;
 #[path = "shapes.rs"]
@@ -261,6 +263,7 @@ pub(super) fn loops(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScop
             let b = body.start_byte();
             p.server_delay = Some(Located::written(d, crate::source::Span::new(b + s, b + e)));
         }
+        p.scope.this_machine = local_hosts::only_this_machine(ctx, body);
         facts.policies.push(p);
         scopes.push(RetryScope {
             policy: facts.policies.len() - 1,

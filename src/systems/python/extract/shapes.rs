@@ -56,6 +56,9 @@ fn content_test(ctx: &Ctx<'_>, cond: Node<'_>) -> bool {
             let [a, b] = ops.as_slice() else {
                 return false;
             };
+            if states_listed(ctx, *c, *b) {
+                return true;
+            }
             let literal = |n: Node<'_>| {
                 matches!(
                     resolve(ctx, n).kind_str(),
@@ -68,6 +71,25 @@ fn content_test(ctx: &Ctx<'_>, cond: Node<'_>) -> bool {
                 && !outcome(ctx, *b)
                 && (reads_content(ctx, *a) || reads_content(ctx, *b))
         })
+}
+
+/// A membership test in a list of states written out (`status in
+/// ("DONE", "FAILED")`, `not in [..]`): string literals, one at least
+/// that is no outcome word (a state, not the call's success). What is
+/// tested is a state the answer reports, whatever it is bound to.
+fn states_listed(ctx: &Ctx<'_>, cmp: Node<'_>, list: Node<'_>) -> bool {
+    let membership = (0..cmp.child_count() as u32)
+        .filter_map(|i| cmp.child(i))
+        .any(|o| !o.is_named() && matches!(o.kind(), "in" | "not in"));
+    let list = resolve(ctx, list);
+    if !membership || !matches!(list.kind(), "tuple" | "list" | "set") {
+        return false;
+    }
+    let items = named_children(list);
+    !items.is_empty()
+        && items.len() <= 64
+        && items.iter().all(|i| i.kind() == "string")
+        && items.iter().any(|i| !outcome(ctx, *i))
 }
 
 /// Words an answer uses for the outcome of the one call that returned it

@@ -69,6 +69,10 @@ pub(super) fn tie_clients<'a>(
         let Some(svc) = client_service(ctx, n) else {
             continue;
         };
+        // A client used only to sign locally sends nothing to retry.
+        if presigns_only(ctx, n) {
+            continue;
+        }
         let what = format!("{}(\"{svc}\")", callee(ctx, n).0);
         let splat = field(n, "arguments").is_some_and(|a| {
             named_children(a)
@@ -147,6 +151,86 @@ pub(super) fn tie_clients<'a>(
             profile: profiles.remove(&i),
         });
     }
+}
+
+/// Client methods that sign a request or token locally and send nothing
+/// (botocore `signers.py`: `generate_presigned_url`, S3's
+/// `generate_presigned_post`, RDS's `generate_db_auth_token`, Aurora
+/// DSQL's `generate_db_connect_auth_token` and
+/// `generate_db_connect_admin_auth_token`, added to the clients by
+/// `add_generate_*` handlers; they compute a signature with the client's
+/// credentials and return it, no request made).
+const PRESIGNS: &[&str] = &[
+    "generate_presigned_url",
+    "generate_presigned_post",
+    "generate_db_auth_token",
+    "generate_db_connect_auth_token",
+    "generate_db_connect_admin_auth_token",
+];
+
+/// Whether the client built at `call` is used only for local signing:
+/// called on at once (`session.client("s3").generate_presigned_url(..)`),
+/// or bound to a name whose every use in the function (the file, for
+/// an attribute) is a call of one of [`PRESIGNS`], with at least one.
+fn presigns_only(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
+    let signs = |recv: Node<'_>| {
+        recv.parent()
+            .filter(|a| a.kind() == "attribute")
+            .filter(|a| field(*a, "object").is_some_and(|o| o.id() == recv.id()))
+            .and_then(|a| field(a, "attribute"))
+            .is_some_and(|m| PRESIGNS.contains(&ctx.text(m)))
+    };
+    if signs(call) {
+        return true;
+    }
+    let Some(assign) = call
+        .parent()
+        .filter(|a| a.kind() == "assignment")
+        .filter(|a| field(*a, "right").is_some_and(|r| r.id() == call.id()))
+    else {
+        return false;
+    };
+    let Some(left) =
+        field(assign, "left").filter(|l| matches!(l.kind(), "identifier" | "attribute"))
+    else {
+        return false;
+    };
+    let name = ctx.text(left);
+    // Where the name is used: its function, or the file for an attribute.
+    let within = if left.kind() == "identifier" {
+        std::iter::successors(assign.parent(), |p| p.parent())
+            .take(64)
+            .find(|p| p.kind() == "function_definition")
+    } else {
+        None
+    };
+    let pool: &[Node<'_>] = match within {
+        Some(f) => ctx.subtree(f),
+        None => &ctx.nodes,
+    };
+    let uses: Vec<Node<'_>> = pool
+        .iter()
+        .copied()
+        .filter(|u| u.kind() == left.kind() && ctx.text(*u) == name && u.id() != left.id())
+        // Not the name of a member or keyword (`session.client(..)`,
+        // `f(client=..)`): another thing of the same name.
+        .filter(|u| {
+            u.parent().is_none_or(|p| {
+                !matches!(p.kind(), "attribute" | "keyword_argument")
+                    || field(
+                        p,
+                        if p.kind() == "attribute" {
+                            "object"
+                        } else {
+                            "value"
+                        },
+                    )
+                    .is_some_and(|o| o.id() == u.id())
+            })
+        })
+        .take(256)
+        .collect();
+    !uses.is_empty() && uses.iter().all(|u| signs(*u))
 }
 
 /// Whether a client built at `call` without `config=` runs with
