@@ -9,8 +9,8 @@
 use super::identity::Builder;
 use super::layers::*;
 use super::mesh::{
-    MeshFacts, Waypoint, WaypointRun, evidence_note, membership, mesh_default, waypoint_notes,
-    waypoints,
+    Decl, MeshFacts, Waypoint, WaypointRun, evidence_note, membership, mesh_default,
+    waypoint_notes, waypoints,
 };
 use super::shape::{find_cycles, merge_parallel};
 use super::*;
@@ -35,7 +35,15 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
         files,
         b.workloads
             .values()
-            .map(|ws| ws.iter().map(|w| w.loc.file).collect()),
+            .map(|ws| {
+                ws.iter()
+                    .map(|w| Decl {
+                        file: w.loc.file,
+                        gateway: w.placement.gateway_class.is_some(),
+                    })
+                    .collect()
+            })
+            .collect(),
     );
     b.graph.mesh = meshes.any(&b);
     b.graph.mesh_defaults = meshes.defaults.clone();
