@@ -341,7 +341,9 @@ fn mesh_layer(
     // An assumed sidecar is put only on calls to a host the cluster
     // shows; a sidecar that is written (or configured) handles every
     // call its workload makes.
-    let callee_in_cluster = b.graph.services[to].kinds.iter().any(|k| k.in_cluster());
+    // A host an Istio ServiceEntry registers by a glob is known to it too.
+    let callee_in_cluster = b.graph.services[to].kinds.iter().any(|k| k.in_cluster())
+        || b.registered(&b.graph.services[to].name);
     if !protocol.is_l7() || (m.how == MeshEvidence::Assumed && !callee_in_cluster) {
         return (Some(m), None);
     }

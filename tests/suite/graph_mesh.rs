@@ -194,6 +194,30 @@ fn an_assumed_mesh_stays_in_its_project_and_off_a_plain_variant() {
 }
 
 #[test]
+fn hosts_a_service_entry_registers_for_http_get_the_assumed_sidecars_layer() {
+    let (scan, g) = build("testdata/graph/istio-service-entry", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "games -> api.scores.example x5 HTTP",
+            "games -> api.weather.example x3 HTTP",
+            "games -> news.unlisted.example x1 HTTP",
+            "games -> zone.msn.com x3 HTTP",
+        ]
+    );
+    assert!(g.services.iter().all(|s| !s.name.contains('*')));
+    for to in ["zone.msn.com", "api.weather.example"] {
+        assert_eq!(
+            assumed_from(&scan, &g, "games", to).as_deref(),
+            Some("istio-service-entry/egress.yaml")
+        );
+    }
+    let worst = g.worst_paths();
+    assert_eq!(worst.len(), 1);
+    assert_eq!(worst[0].attempts, 5);
+}
+
+#[test]
 fn a_linkerd_pair_takes_the_callees_service_profile_and_joins_the_service_by_selector() {
     let (_, g) = build("testdata/graph/linkerd-pair", &Settings::default());
     let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
