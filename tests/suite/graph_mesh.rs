@@ -218,6 +218,37 @@ fn hosts_a_service_entry_registers_for_http_get_the_assumed_sidecars_layer() {
 }
 
 #[test]
+fn a_data_stores_url_in_java_code_is_a_call_with_the_stores_protocol() {
+    let (_, g) = build("testdata/graph/java-store-url", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "recommendation -> cache x1 Redis",
+            "recommendation -> postgres x1 SQL",
+        ]
+    );
+    assert!(g.edges.iter().all(|e| {
+        e.mesh
+            .as_ref()
+            .is_some_and(|m| m.how == MeshEvidence::Workload && e.layers.is_empty())
+    }));
+}
+
+#[test]
+fn urls_on_a_containers_command_line_are_calls_toward_declared_services() {
+    let (_, g) = build("testdata/graph/container-args", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "comparer -> orders-v1 x1 HTTP",
+            "comparer -> orders-v2 x1 HTTP",
+        ]
+    );
+    let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["comparer", "orders-v1", "orders-v2"]);
+}
+
+#[test]
 fn a_linkerd_pair_takes_the_callees_service_profile_and_joins_the_service_by_selector() {
     let (_, g) = build("testdata/graph/linkerd-pair", &Settings::default());
     let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
