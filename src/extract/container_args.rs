@@ -62,13 +62,15 @@ pub fn edges(caller: &str, c: Yaml<'_>, facts: &mut Facts) {
 
 #[cfg(test)]
 mod tests {
-    use crate::extract::Syntax;
-    use std::path::Path;
+    use super::*;
 
     #[test]
     fn urls_given_as_arguments_are_calls_toward_declared_services() {
-        let doc = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: comparer}\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        image: x/c:1\n        args: [start, \"-c=http://orders-candidate:8080\", \"--listen=http://0.0.0.0:8080\", \"sh -c 'curl http://a:1'\"]\n        command: [\"http://orders-primary:8080/x\"]\n";
-        let facts = crate::systems::extract(Path::new("d.yaml"), doc, Syntax::Yaml);
+        let doc = "name: c\nimage: x/c:1\nargs: [start, \"-c=http://orders-candidate:8080\", \"--listen=http://0.0.0.0:8080\", \"sh -c 'curl http://a:1'\"]\ncommand: [\"http://orders-primary:8080/x\"]\n";
+        let f = crate::yaml::parse(doc);
+        let c = f.root(&f.documents[0]);
+        let mut facts = Facts::default();
+        edges("comparer", c, &mut facts);
         let calls: Vec<(&str, &str)> = facts
             .edges
             .iter()

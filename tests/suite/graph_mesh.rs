@@ -249,6 +249,15 @@ fn urls_on_a_containers_command_line_are_calls_toward_declared_services() {
 }
 
 #[test]
+fn a_route_applies_to_the_host_it_names_not_to_another_service_of_the_same_pods() {
+    let (_, g) = build("testdata/graph/service-alias-route", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        ["comparer -> orders x3 HTTP", "web -> orders x5 HTTP"]
+    );
+}
+
+#[test]
 fn a_linkerd_pair_takes_the_callees_service_profile_and_joins_the_service_by_selector() {
     let (_, g) = build("testdata/graph/linkerd-pair", &Settings::default());
     let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
