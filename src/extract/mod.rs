@@ -10,6 +10,7 @@ pub mod compose_env;
 pub mod compose_file;
 pub mod compose_services;
 pub mod config_env;
+mod container_args;
 pub mod env_protocol;
 pub mod grpc_code_test;
 pub mod hcl;

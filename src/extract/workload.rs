@@ -199,6 +199,7 @@ pub fn extract(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
                     }
                 }
                 super::env_protocol::from_ports(facts, before, &pairs);
+                super::container_args::edges(&id, c, facts);
                 // `envFrom: - configMapRef:` takes every key of the
                 // ConfigMap; which are addresses is known only from it.
                 for from in c.get("envFrom").map(|e| e.items()).unwrap_or_default() {

@@ -9,8 +9,8 @@
 use super::identity::Builder;
 use super::layers::*;
 use super::mesh::{
-    MeshFacts, Waypoint, WaypointRun, evidence_note, membership, mesh_default, waypoint_notes,
-    waypoints,
+    Decl, MeshFacts, Waypoint, WaypointRun, evidence_note, membership, mesh_default,
+    waypoint_notes, waypoints,
 };
 use super::shape::{find_cycles, merge_parallel};
 use super::*;
@@ -35,11 +35,26 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
         files,
         b.workloads
             .values()
-            .map(|ws| ws.iter().map(|w| w.loc.file).collect()),
+            .map(|ws| {
+                ws.iter()
+                    .map(|w| Decl {
+                        file: w.loc.file,
+                        gateway: w.placement.gateway_class.is_some(),
+                    })
+                    .collect()
+            })
+            .collect(),
     );
     b.graph.mesh = meshes.any(&b);
     b.graph.mesh_defaults = meshes.defaults.clone();
     let routes = mesh_routes(&b);
+    let written = written_routes(&b);
+    let kube_services: BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| f.facts.services.iter())
+        .filter(|s| s.kind == IdentityKind::KubeService)
+        .map(|s| s.name.clone())
+        .collect();
     let invocations = invocations(&b);
     let configured = instances(&mut b);
     let (clients, client_beans) = named_clients(&b);
@@ -48,6 +63,8 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
     let cx = EdgeCx {
         meshes: &meshes,
         routes: &routes,
+        written: &written,
+        kube_services: &kube_services,
         waypoints: &waypoints,
         invocations: &invocations,
     };
@@ -64,6 +81,10 @@ pub fn build(files: &[ScannedFile], settings: &Settings) -> Graph {
 struct EdgeCx<'a> {
     meshes: &'a MeshFacts<'a>,
     routes: &'a Routes,
+    /// The same by the host as written ([`written_routes`]).
+    written: &'a Routes,
+    /// The names of the scan's Kubernetes Services.
+    kube_services: &'a BTreeSet<String>,
     /// Istio ambient waypoints by the service they front (`mesh.rs`).
     waypoints: &'a BTreeMap<String, Waypoint>,
     invocations: &'a Invocations,
@@ -72,6 +93,22 @@ struct EdgeCx<'a> {
 /// Mesh route policies (an Istio VirtualService, a Linkerd
 /// ServiceProfile) by mesh and callee host: the worst route's policy.
 fn mesh_routes(b: &Builder<'_>) -> Routes {
+    routes_by(b, |b, id, span, host| {
+        let written = b.written_host(id, span, host);
+        b.canonical(written.as_deref().unwrap_or(host))
+    })
+}
+
+/// The mesh route policies by mesh and the host as the route writes it
+/// (short, not joined to a workload): a call to a Service by a name of
+/// its own (`recommendation-candidate`, selecting `recommendation`'s v2
+/// pods) is routed by the routes for that host only.
+fn written_routes(b: &Builder<'_>) -> Routes {
+    routes_by(b, |_, _, _, host| crate::extract::short_host(host))
+}
+
+/// The worst route policy per mesh and the host `key` gives.
+fn routes_by(b: &Builder<'_>, key: impl Fn(&Builder<'_>, FileId, Span, &str) -> String) -> Routes {
     let files = b.files;
     let mut routes: Routes = BTreeMap::new();
     // A fixture folder's routes are a test's (`Facts::test_input`): their
@@ -88,11 +125,7 @@ fn mesh_routes(b: &Builder<'_>) -> Routes {
             let Some(callee) = &p.scope.callee else {
                 continue;
             };
-            let written = b.written_host(id, callee.span, &callee.value);
-            let key = (
-                p.system.clone(),
-                b.canonical(written.as_deref().unwrap_or(&callee.value)),
-            );
+            let key = (p.system.clone(), key(b, id, callee.span, &callee.value));
             let n = |q: &RetryPolicy| {
                 if q.retries() {
                     q.attempts.value.count.finite().unwrap_or(1)
@@ -320,7 +353,7 @@ fn mesh_layer(
     cx: &EdgeCx<'_>,
     from: ServiceId,
     to: ServiceId,
-    via: &str,
+    (via, written): (&str, Option<&str>),
     protocol: Protocol,
     proof: Loc,
 ) -> (Option<Membership>, Option<RetryLayer>) {
@@ -333,7 +366,9 @@ fn mesh_layer(
     // An assumed sidecar is put only on calls to a host the cluster
     // shows; a sidecar that is written (or configured) handles every
     // call its workload makes.
-    let callee_in_cluster = b.graph.services[to].kinds.iter().any(|k| k.in_cluster());
+    // A host an Istio ServiceEntry registers by a glob is known to it too.
+    let callee_in_cluster = b.graph.services[to].kinds.iter().any(|k| k.in_cluster())
+        || b.registered(&b.graph.services[to].name);
     if !protocol.is_l7() || (m.how == MeshEvidence::Assumed && !callee_in_cluster) {
         return (Some(m), None);
     }
@@ -358,7 +393,20 @@ fn mesh_layer(
     };
     // The mesh's route to the host (looked up, not a map of the mesh's
     // routes built per call).
-    let own = cx.routes.get(&(m.mesh.clone(), host.clone())).copied();
+    let own = match written.map(crate::extract::short_host) {
+        // Called by a Kubernetes Service of a name of its own, joined to
+        // the callee: only the routes for that host apply (a route's
+        // `hosts` match the request's host).
+        Some(w)
+            if w != host
+                && w != b.graph.services[to].name
+                && !b.split.contains_key(&w)
+                && cx.kube_services.contains(&w) =>
+        {
+            cx.written.get(&(m.mesh.clone(), w)).copied()
+        }
+        _ => cx.routes.get(&(m.mesh.clone(), host.clone())).copied(),
+    };
     let layer = match &m.mesh.spec().sidecar_default {
         Some(d) => Some(sidecar_layer(
             b.files,
@@ -564,7 +612,8 @@ fn file_edges(
                     {
                         layers.push(resolve(i, &f.facts.policies[i]));
                     }
-                    let (mesh, sidecar) = mesh_layer(b, cx, from, to, &e.via, protocol, loc);
+                    let (mesh, sidecar) =
+                        mesh_layer(b, cx, from, to, (&e.via, Some(&e.callee)), protocol, loc);
                     if !layers.iter().any(|l| l.kind == LayerKind::Mesh)
                         && let Some(l) = sidecar
                     {
@@ -713,7 +762,7 @@ fn configured_edges(b: &mut Builder<'_>, cx: &EdgeCx<'_>) {
         };
         let via = e.via.clone().unwrap_or_else(|| "configured edge".into());
         let protocol = b.protocols.get(&to).copied().flatten().unwrap_or_default();
-        let (mesh, sidecar) = mesh_layer(b, cx, from, to, &via, protocol, loc);
+        let (mesh, sidecar) = mesh_layer(b, cx, from, to, (&via, None), protocol, loc);
         b.graph.edges.push(Edge {
             from,
             to,

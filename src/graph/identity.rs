@@ -40,6 +40,10 @@ pub(super) struct Builder<'a> {
     /// those workloads' names: each makes the program's calls
     /// ([`Self::runners`]).
     pub runs: BTreeMap<String, Vec<String>>,
+    /// The domains a mesh registers by a glob host (an Istio ServiceEntry's
+    /// `*.msn.com`, kept as `.msn.com`): a call to a host under one is to
+    /// a host the mesh knows. A glob names no service.
+    pub registered: Vec<String>,
 }
 
 impl<'a> Builder<'a> {
@@ -57,6 +61,7 @@ impl<'a> Builder<'a> {
             single: BTreeMap::new(),
             kube_only: BTreeSet::new(),
             runs: BTreeMap::new(),
+            registered: Vec::new(),
         }
     }
 
@@ -210,6 +215,11 @@ impl<'a> Builder<'a> {
         id
     }
 
+    /// Whether a mesh registers `host` by a glob ([`Self::registered`]).
+    pub fn registered(&self, host: &str) -> bool {
+        self.registered.iter().any(|d| host.ends_with(d.as_str()))
+    }
+
     /// Aliases (configuration first, then hosts files declare, Services
     /// joined to workloads, images), then one service per declaration.
     pub fn identities(&mut self) {
@@ -293,6 +303,11 @@ impl<'a> Builder<'a> {
                 // A build unit (a config client) names who owns a file;
                 // it becomes a node when a call names it.
                 if matches!(s.kind, IdentityKind::BuildUnit | IdentityKind::ConfigClient) {
+                    continue;
+                }
+                if let (IdentityKind::MeshRoute, Some(domain)) = (s.kind, s.name.strip_prefix('*'))
+                {
+                    self.registered.push(domain.to_string());
                     continue;
                 }
                 let compose = s.kind == IdentityKind::Compose;

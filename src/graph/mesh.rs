@@ -18,6 +18,9 @@ use crate::model::calls::{NamespaceDecl, SYSTEM_NAMESPACES};
 use std::collections::HashSet;
 
 mod nearest;
+mod projects;
+
+pub(super) use projects::Decl;
 
 /// What the mesh step needs from every file, gathered once.
 pub(super) struct MeshFacts<'a> {
@@ -54,11 +57,14 @@ pub(super) struct MeshFacts<'a> {
     /// install `tests/integration/base.yaml` (retries off) is not the
     /// samples' mesh. Handed to [`Graph::mesh_defaults`].
     pub defaults: Vec<((FileId, usize), String)>,
+    /// The deployments each mesh file can be evidence for, and the plain
+    /// variants of meshed ones ([`projects::Projects`]).
+    projects: projects::Projects,
 }
 
 impl<'a> MeshFacts<'a> {
     /// `workloads`: the files declaring each service's workloads.
-    pub fn gather(files: &'a [ScannedFile], workloads: impl Iterator<Item = Vec<FileId>>) -> Self {
+    pub fn gather(files: &'a [ScannedFile], workloads: Vec<Vec<Decl>>) -> Self {
         let mut m = MeshFacts {
             namespaces: files
                 .iter()
@@ -83,6 +89,7 @@ impl<'a> MeshFacts<'a> {
             nearest: Default::default(),
             scopes: Vec::new(),
             defaults: Vec::new(),
+            projects: Default::default(),
         };
         m.nearest = nearest::Nearest::new(m.mesh_files.iter().map(|(f, _)| (*f, m.folder(*f))));
         // The folders that hold every workload declaration of some service
@@ -95,9 +102,10 @@ impl<'a> MeshFacts<'a> {
         let meshed: HashSet<FileId> = m.mesh_files.iter().map(|(f, _)| *f).collect();
         let mut holding: HashSet<&str> = HashSet::new();
         holding.insert("");
-        for decls in workloads {
+        for decls in &workloads {
             let mut dirs = decls
-                .into_iter()
+                .iter()
+                .map(|d| d.file)
                 .filter(|w| !meshed.contains(w))
                 .map(|w| m.folder(w));
             let Some(first) = dirs.next() else {
@@ -149,6 +157,14 @@ impl<'a> MeshFacts<'a> {
             .collect();
         m.scopes = scopes;
         m.defaults = defaults;
+        let mesh: Vec<(&str, &str)> = m
+            .mesh_files
+            .iter()
+            .zip(&m.scopes)
+            .map(|((f, _), s)| (m.folder(*f), s.as_str()))
+            .collect();
+        let projects = projects::Projects::new(&workloads, &mesh, &|f| m.folder(f));
+        m.projects = projects;
         m
     }
 
@@ -356,9 +372,15 @@ fn of_workload(m: &MeshFacts<'_>, w: &WorkloadDecl, all: &[WorkloadDecl]) -> Opt
         && variants
             .iter()
             .any(|v| m.mesh_files.iter().any(|(f, _)| within(*f, v)));
+    // A plain variant of a meshed deployment (`travels/` beside
+    // `federated-travels/east/`) is not assumed in the mesh.
+    if !scoped && m.projects.plain(here) {
+        return None;
+    }
     // The mesh file sharing the most folders with the declaration, the
     // first of equally near ones (under it when scoped: rare, so looked
-    // through).
+    // through). One in a deployment folder of its own is evidence for the
+    // deployments connected to it only.
     let (file, mesh) = if scoped {
         m.mesh_files
             .iter()
@@ -366,7 +388,7 @@ fn of_workload(m: &MeshFacts<'_>, w: &WorkloadDecl, all: &[WorkloadDecl]) -> Opt
             .max_by_key(|(f, _)| (common_prefix(m.folder(*f), here), std::cmp::Reverse(*f)))?
     } else {
         let near = m.nearest.nearest(here)?;
-        if here.starts_with(m.scopes[near].as_str()) {
+        if here.starts_with(m.scopes[near].as_str()) && m.projects.reaches(near, here) {
             &m.mesh_files[near]
         } else {
             // The nearest mesh file belongs to another project of the
@@ -374,8 +396,11 @@ fn of_workload(m: &MeshFacts<'_>, w: &WorkloadDecl, all: &[WorkloadDecl]) -> Opt
             m.mesh_files
                 .iter()
                 .zip(&m.scopes)
-                .filter(|(_, scope)| here.starts_with(scope.as_str()))
-                .map(|(x, _)| x)
+                .enumerate()
+                .filter(|(k, (_, scope))| {
+                    here.starts_with(scope.as_str()) && m.projects.reaches(*k, here)
+                })
+                .map(|(_, (x, _))| x)
                 .max_by_key(|(f, _)| (common_prefix(m.folder(*f), here), std::cmp::Reverse(*f)))?
         }
     };

@@ -132,6 +132,131 @@ fn a_plain_variant_has_no_sidecar_and_the_assumption_is_named() {
     assert_eq!(edges(&g), ["orders -> payments x1 HTTP"]);
 }
 
+/// The edge `from -> to` and the file its mesh membership rests on, if any
+/// (the path's last two parts).
+fn assumed_from(scan: &retrylint::Scan, g: &Graph, from: &str, to: &str) -> Option<String> {
+    let e = g
+        .edges
+        .iter()
+        .find(|e| g.service_name(e.from) == from && g.service_name(e.to) == to)
+        .unwrap_or_else(|| panic!("no edge {from} -> {to}"));
+    e.mesh.as_ref().map(|m| {
+        assert_eq!(m.how, MeshEvidence::Assumed, "{from} -> {to}");
+        let p = scan.files[m.loc.file].source.display_path();
+        let parts: Vec<&str> = p.rsplit('/').take(2).collect();
+        format!("{}/{}", parts[1], parts[0])
+    })
+}
+
+#[test]
+fn an_assumed_mesh_stays_in_its_project_and_off_a_plain_variant() {
+    let (scan, g) = build("testdata/graph/mesh-projects", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "client -> server x1 HTTP",
+            "load -> web x3 HTTP",
+            "loadgen -> orders x1 HTTP",
+            "orders -> payments x3 HTTP",
+            "web -> cart x3 HTTP",
+        ]
+    );
+    // Another project's Istio file is no evidence for `error-rates/`.
+    assert_eq!(assumed_from(&scan, &g, "client", "server"), None);
+    // `travels/` is a plain variant of `travels-istio/`: its load generator,
+    // declared there only, has no sidecar either.
+    assert_eq!(assumed_from(&scan, &g, "loadgen", "orders"), None);
+    let dr = |p: &str| Some(format!("{p}/destination-rules.yaml"));
+    assert_eq!(
+        assumed_from(&scan, &g, "orders", "payments"),
+        dr("travels-istio")
+    );
+    // A canary in `shop/istio/` does not make `shop/helm/` a plain variant,
+    // and `shop/` holds the meshed folder.
+    assert_eq!(assumed_from(&scan, &g, "web", "cart"), dr("istio"));
+    assert_eq!(assumed_from(&scan, &g, "load", "web"), dr("istio"));
+    let mut worst: Vec<(String, u64)> = g
+        .worst_paths()
+        .iter()
+        .map(|p| (g.service_name(p.entry).to_string(), p.attempts))
+        .collect();
+    worst.sort();
+    // load: 3 x 3; loadgen: 1 x 3 (the pair's edges are one, the meshed
+    // variant's standing); client: 1.
+    assert_eq!(
+        worst,
+        [
+            ("client".to_string(), 1),
+            ("load".to_string(), 9),
+            ("loadgen".to_string(), 3)
+        ]
+    );
+}
+
+#[test]
+fn hosts_a_service_entry_registers_for_http_get_the_assumed_sidecars_layer() {
+    let (scan, g) = build("testdata/graph/istio-service-entry", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "games -> api.scores.example x5 HTTP",
+            "games -> api.weather.example x3 HTTP",
+            "games -> news.unlisted.example x1 HTTP",
+            "games -> zone.msn.com x3 HTTP",
+        ]
+    );
+    assert!(g.services.iter().all(|s| !s.name.contains('*')));
+    for to in ["zone.msn.com", "api.weather.example"] {
+        assert_eq!(
+            assumed_from(&scan, &g, "games", to).as_deref(),
+            Some("istio-service-entry/egress.yaml")
+        );
+    }
+    let worst = g.worst_paths();
+    assert_eq!(worst.len(), 1);
+    assert_eq!(worst[0].attempts, 5);
+}
+
+#[test]
+fn a_data_stores_url_in_java_code_is_a_call_with_the_stores_protocol() {
+    let (_, g) = build("testdata/graph/java-store-url", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "recommendation -> cache x1 Redis",
+            "recommendation -> postgres x1 SQL",
+        ]
+    );
+    assert!(g.edges.iter().all(|e| {
+        e.mesh
+            .as_ref()
+            .is_some_and(|m| m.how == MeshEvidence::Workload && e.layers.is_empty())
+    }));
+}
+
+#[test]
+fn urls_on_a_containers_command_line_are_calls_toward_declared_services() {
+    let (_, g) = build("testdata/graph/container-args", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "comparer -> orders-v1 x1 HTTP",
+            "comparer -> orders-v2 x1 HTTP",
+        ]
+    );
+    let names: Vec<&str> = g.services.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["comparer", "orders-v1", "orders-v2"]);
+}
+
+#[test]
+fn a_route_applies_to_the_host_it_names_not_to_another_service_of_the_same_pods() {
+    let (_, g) = build("testdata/graph/service-alias-route", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        ["comparer -> orders x3 HTTP", "web -> orders x5 HTTP"]
+    );
+}
+
 #[test]
 fn a_linkerd_pair_takes_the_callees_service_profile_and_joins_the_service_by_selector() {
     let (_, g) = build("testdata/graph/linkerd-pair", &Settings::default());

@@ -58,6 +58,13 @@ pub const NEEDLES: &[&str] = &[
     "LoadBalancerClient",
     // A Spring HTTP interface client (its base URL may be a field).
     "HttpServiceProxyFactory",
+    // A data store's URL (`store_url`).
+    "\"jdbc:",
+    "\"mongodb",
+    "\"redis",
+    "\"amqp",
+    "\"postgres",
+    "\"mysql://",
     // Base URLs bound to a properties class's fields.
     "@ConfigurationProperties",
     "@Value(",
@@ -119,7 +126,10 @@ pub fn extract(text: &str, lang: Lang, facts: &mut Facts) {
                         span: lit.span,
                         policies: Vec::new(),
                         via: via(lang).into(),
-                        protocol: None,
+                        protocol: text
+                            .get(lit.content.start..lit.content.end)
+                            .and_then(|w| store_url(w.trim_start()))
+                            .map(|(_, p)| p),
                     });
                 }
             }
@@ -213,7 +223,41 @@ pub fn target(text: &str, lit: &Lit) -> Target {
     if s.starts_with("${") {
         return placeholder(s);
     }
+    if let Some((host, _)) = store_url(s) {
+        let name = host.split(':').next().unwrap_or(&host);
+        return host_target(name, &host);
+    }
     url_target(s)
+}
+
+/// A data store's URL (`jdbc:postgresql://postgres:5432/db`,
+/// `mongodb://orders-db:27017`, `redis://cache:6379`, `amqp://rabbitmq`):
+/// its first host, with the store's protocol from the scheme
+/// ([`Protocol::of_target`]); an embedded database (`jdbc:h2:mem:`), an
+/// HTTP or gRPC URL, or a scheme of no store gives none.
+///
+/// [`Protocol::of_target`]: crate::model::calls::Protocol::of_target
+pub fn store_url(s: &str) -> Option<(String, crate::model::calls::Protocol)> {
+    use crate::model::calls::Protocol;
+    let scheme = match s.strip_prefix("jdbc:") {
+        Some(rest) => rest.split(':').next().unwrap_or(""),
+        None => s.split_once("://")?.0,
+    };
+    if scheme.is_empty()
+        || !scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '+')
+    {
+        return None;
+    }
+    let p = Protocol::of_target(s)?;
+    if matches!(p, Protocol::Http | Protocol::Grpc) {
+        return None;
+    }
+    let (host, _) = super::stores::targets(super::stores::Shape::List, s)
+        .into_iter()
+        .next()?;
+    Some((host, p))
 }
 
 /// What a text is as a call target when it is a URL (`http://orders:8080/x`,

@@ -260,3 +260,30 @@ class Links {
     let (e, _) = edges(java, Lang::Java);
     assert_eq!(e, ["orders:8080"]);
 }
+
+/// redhat-scholars/istio-tutorial aea73b3 `RecommendationPersistenceVerticle.java`:
+/// a JDBC URL in a constant is a call to its host, with the store's
+/// protocol; an embedded database and a file URL are none.
+#[test]
+fn data_store_urls_are_calls_with_their_protocol() {
+    use crate::model::calls::Protocol;
+    assert_eq!(
+        store_url("jdbc:postgresql://postgres:5432/recommendation"),
+        Some(("postgres:5432".to_string(), Protocol::Sql))
+    );
+    assert_eq!(
+        store_url("mongodb://orders-db:27017/orders").map(|(_, p)| p),
+        Some(Protocol::Mongo)
+    );
+    assert_eq!(store_url("jdbc:h2:mem:test"), None);
+    assert_eq!(store_url("http://orders:8080"), None);
+    assert_eq!(store_url("file:///tmp/x"), None);
+    let java = r#"
+class Db {
+    private static final String URL = "jdbc:postgresql://postgres:5432/recommendation";
+    private static final String LOCAL = "redis://localhost:6379";
+}
+"#;
+    let (e, _) = edges(java, Lang::Java);
+    assert_eq!(e, ["postgres:5432"]);
+}

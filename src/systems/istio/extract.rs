@@ -81,8 +81,8 @@ fn read_document(ctx: &DocCtx<'_>, facts: &mut Facts) -> bool {
             destination_rule(root, facts);
             return true;
         }
-        // Other Istio kinds (Sidecar, Gateway ...) are recognised but carry
-        // no retry settings.
+        Some("ServiceEntry") => return super::service_entry::read(root, facts),
+        // Other kinds (Sidecar, Gateway ...): recognised, no retry settings.
         _ => return true,
     }
     let name = root

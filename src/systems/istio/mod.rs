@@ -3,6 +3,7 @@
 
 pub mod compat;
 pub mod extract;
+mod service_entry;
 
 use super::{Fixes, SidecarDefault, SystemSpec};
 use crate::model::{AttemptCount, Attempts, Layer, Located, RetryPolicy, System};
