@@ -12,6 +12,7 @@ use super::mesh::{
     Decl, MeshFacts, Waypoint, WaypointRun, evidence_note, membership, mesh_default,
     waypoint_notes, waypoints,
 };
+use super::named_clients::{Named, named_clients};
 use super::shape::{find_cycles, merge_parallel};
 use super::*;
 use edge_protocol::{entry_protocols, protocol};
@@ -19,9 +20,6 @@ use edge_protocol::{entry_protocols, protocol};
 /// Route policies of each mesh by callee host: (mesh, host) -> the worst
 /// route's policy.
 type Routes = BTreeMap<(System, String), (FileId, usize)>;
-/// Policies configured per (service, name): Resilience4j instances,
-/// named HTTP clients.
-type Named = BTreeMap<(String, String), (FileId, usize)>;
 /// Policies of runtimes that carry calls by name (`SystemSpec::invoked_via`,
 /// Dapr's `Resiliency`) by system and callee (empty: every callee no
 /// policy names).
@@ -192,87 +190,6 @@ fn instances(b: &mut Builder<'_>) -> Named {
         }
     }
     configured
-}
-
-/// Named HTTP clients configured per service (Spring Cloud OpenFeign
-/// `client.config.<client>.retryer`): (service, client) -> the policy;
-/// the client `default` applies to every client without its own. And a
-/// `Retryer` bean in a service's code (built in a `@Bean` method, used by
-/// no call of its own file), which is every named client's retryer there
-/// unless the client's or the `default` configuration sets one (Spring
-/// Cloud OpenFeign applies properties over configuration beans).
-fn named_clients(b: &Builder<'_>) -> (Named, BTreeMap<String, (FileId, usize)>) {
-    let mut clients: Named = BTreeMap::new();
-    let mut beans: BTreeMap<String, (FileId, usize)> = BTreeMap::new();
-    for (id, f) in b.files.iter().enumerate() {
-        if !f.facts.policies.iter().any(|p| p.scope.client.is_some()) {
-            continue;
-        }
-        if is_source(f) {
-            let used = used_by_calls(f);
-            if let Some(owner) = b.file_owner(id)
-                && let Some(i) = f.facts.policies.iter().enumerate().position(|(i, p)| {
-                    p.scope.client == Some(ClientScope::Bean) && !used.contains(&i)
-                })
-            {
-                beans.entry(owner).or_insert((id, i));
-            }
-            // Source that names the client it configures (a .NET handler
-            // on `AddHttpClient<T>` or on every client) is read below as
-            // properties are.
-            if !f
-                .facts
-                .policies
-                .iter()
-                .any(|p| matches!(p.scope.client, Some(ClientScope::Named(_))))
-            {
-                continue;
-            }
-        }
-        // A file of a shared build unit (a C# project others reference)
-        // configures the clients of each program that builds it.
-        let owners: Vec<String> = match b.file_owners(id) {
-            o if !o.is_empty() => o,
-            _ => f
-                .facts
-                .services
-                .iter()
-                .filter(|s| s.kind == crate::model::calls::IdentityKind::BuildUnit)
-                .map(|s| b.canonical(&s.name))
-                .collect(),
-        };
-        // A copy of a policy made for one program (its `scope.caller`:
-        // a shared handler that program's options configure, at the
-        // policy's own place) is that program's, before the policy the
-        // others run.
-        let copy = |p: &crate::model::RetryPolicy| {
-            p.scope.caller.is_some()
-                && f.facts
-                    .policies
-                    .iter()
-                    .any(|q| q.scope.caller.is_none() && q.span == p.span && q.name == p.name)
-        };
-        for owner in owners {
-            for own in [true, false] {
-                for (i, p) in f.facts.policies.iter().enumerate() {
-                    let mine = copy(p);
-                    if mine != own
-                        || (mine
-                            && p.scope.caller.as_ref().map(|c| b.canonical(c))
-                                != Some(owner.clone()))
-                    {
-                        continue;
-                    }
-                    if let Some(ClientScope::Named(client)) = &p.scope.client {
-                        clients
-                            .entry((owner.clone(), client.clone()))
-                            .or_insert((id, i));
-                    }
-                }
-            }
-        }
-    }
-    (clients, beans)
 }
 
 /// The policies of runtimes that carry calls by name, by system and callee.

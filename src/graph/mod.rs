@@ -206,6 +206,7 @@ mod env_reads;
 mod identity;
 mod layers;
 mod mesh;
+mod named_clients;
 mod routes;
 mod shape;
 
