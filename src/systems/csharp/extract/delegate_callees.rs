@@ -85,12 +85,8 @@ pub fn bodies(ctx: &Ctx<'_>, at: Node<'_>, delegate: Node<'_>) -> Vec<(usize, us
 /// The names of the methods called from `start` to `end` by a bare name
 /// (`SendAsync(..)`) or through `this.` (`this.SendAsync(..)`).
 fn called<'a>(ctx: &Ctx<'a>, start: usize, end: usize) -> Vec<&'a str> {
-    let from = ctx.nodes.partition_point(|x| x.start_byte() < start);
-    ctx.nodes[from..]
-        .iter()
-        .take_while(|n| n.start_byte() < end)
-        .filter(|n| n.kind() == "invocation_expression" && n.end_byte() <= end)
-        .filter_map(|&n| {
+    invocations_in(ctx, start, end)
+        .filter_map(|n| {
             let (m, recv) = method(ctx, n)?;
             match recv {
                 None => Some(m),
@@ -99,6 +95,21 @@ fn called<'a>(ctx: &Ctx<'a>, start: usize, end: usize) -> Vec<&'a str> {
             }
         })
         .collect()
+}
+
+/// The invocations written from `start` to `end` (the file's nodes are in
+/// source order).
+pub(super) fn invocations_in<'a, 'c>(
+    ctx: &'c Ctx<'a>,
+    start: usize,
+    end: usize,
+) -> impl Iterator<Item = Node<'a>> + 'c {
+    let from = ctx.nodes.partition_point(|x| x.start_byte() < start);
+    ctx.nodes[from..]
+        .iter()
+        .take_while(move |n| n.start_byte() < end)
+        .filter(move |n| n.kind() == "invocation_expression" && n.end_byte() <= end)
+        .copied()
 }
 
 /// The nearest ancestor of `n` of one of `kinds`.

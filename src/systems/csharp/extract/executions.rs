@@ -162,12 +162,8 @@ pub fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope])
 /// ULID) that ends up as the key the server deduplicates on (an entity
 /// id; a temporary file name per attempt is fine).
 fn keys_in(ctx: &Ctx<'_>, start: usize, end: usize) -> Vec<IdempotencyKey> {
-    let from = ctx.nodes.partition_point(|x| x.start_byte() < start);
-    ctx.nodes[from..]
-        .iter()
-        .take_while(|n| n.start_byte() < end)
-        .filter(|n| n.kind() == "invocation_expression" && n.end_byte() <= end)
-        .filter_map(|&n| {
+    delegate_callees::invocations_in(ctx, start, end)
+        .filter_map(|n| {
             let f = field(n, "function").map_or("", |f| ctx.text(f));
             let minted = matches!(f, "Guid.NewGuid" | "System.Guid.NewGuid" | "Ulid.NewUlid");
             (minted && used_as_key(ctx, n)).then(|| IdempotencyKey {
