@@ -10,11 +10,20 @@ pub fn url_host(url: &str, unknown: &str) -> Option<String> {
     host_of(rest, unknown)
 }
 
-/// The host of `host[:port][/...]` (a gRPC target, `dns:///` removed),
-/// when it is known and not local; a port that is not known is still the
-/// same host.
+/// The host of `host[:port][/...]` (a gRPC target, its `dns:///`,
+/// `passthrough:///` or `xds:///` scheme removed), when it is known and
+/// not local; a port that is not known is still the same host. A Unix
+/// domain socket (`unix:/run/app.sock`, `unix:///run/app.sock`,
+/// `unix-abstract:name`, gRPC's name-resolution doc) or a VM socket
+/// (`vsock:cid:port`) is this machine: no host.
 pub fn host_of(rest: &str, unknown: &str) -> Option<String> {
-    let rest = rest.strip_prefix("dns:///").unwrap_or(rest);
+    if local_socket(rest) {
+        return None;
+    }
+    let rest = ["dns:///", "passthrough:///", "xds:///"]
+        .iter()
+        .find_map(|s| rest.strip_prefix(s))
+        .unwrap_or(rest);
     let host = rest.split(['/', '?', '#']).next().unwrap_or("");
     let bare = host.rsplit_once(':').map_or(host, |(h, _)| h);
     if bare.is_empty()
@@ -37,6 +46,14 @@ pub fn host_of(rest: &str, unknown: &str) -> Option<String> {
     Some(host.to_string())
 }
 
+/// Whether a gRPC target is a socket of this machine (`unix:`,
+/// `unix-abstract:`, `vsock:`): no call to another service.
+pub fn local_socket(target: &str) -> bool {
+    ["unix:", "unix-abstract:", "vsock:"]
+        .iter()
+        .any(|s| target.starts_with(s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,6 +72,17 @@ mod tests {
             Some("inventory:50051")
         );
         assert_eq!(host_of("ledger:\u{1}/x", u).as_deref(), Some("ledger"));
+        // Unix and VM sockets are this machine (dapr's pluggable
+        // components dial `"unix://" + socket`: it was a host `unix`).
+        assert_eq!(host_of("unix:///var/run/dapr.sock", u), None);
+        assert_eq!(host_of("unix:\u{1}", u), None);
+        assert_eq!(host_of("unix-abstract:dapr", u), None);
+        assert_eq!(host_of("vsock:3:8080", u), None);
+        assert_eq!(
+            host_of("passthrough:///orders:9090", u).as_deref(),
+            Some("orders:9090")
+        );
+        assert_eq!(host_of("xds:///orders", u).as_deref(), Some("orders"));
         assert_eq!(host_of("\u{1}:8080", u), None);
         assert_eq!(host_of("localhost:8080", u), None);
         assert_eq!(host_of("api.example.com", u), None);

@@ -335,6 +335,10 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
             }
             continue;
         };
+        // A Unix or VM socket (`"unix://" + socket`): this machine.
+        if c.grpc && crate::extract::url_host::local_socket(&s) {
+            continue;
+        }
         let host = if c.grpc {
             eval::host_of(&s)
         } else {

@@ -230,6 +230,33 @@ func dial() {
     assert_eq!(dial.policies, vec![0]);
 }
 
+/// A dial of a Unix socket is this machine: no edge, nothing unresolved
+/// (dapr's pluggable components, `grpc.DialContext(ctx, "unix://" +
+/// socket)`, were an edge to a service `unix`).
+#[test]
+fn unix_socket_dials_call_no_service() {
+    let f = read(
+        r#"package pluggable
+import "google.golang.org/grpc"
+func SocketDial(ctx context.Context, socket string) (*grpc.ClientConn, error) {
+    udsSocket := "unix://" + socket
+    return grpc.DialContext(ctx, udsSocket)
+}
+func Abstract() {
+    conn, _ := grpc.NewClient("unix-abstract:components")
+    _ = conn
+}
+func Orders() {
+    conn, _ := grpc.NewClient("passthrough:///orders:50051")
+    _ = conn
+}
+"#,
+    );
+    let callees: Vec<&str> = f.edges.iter().map(|e| e.callee.as_str()).collect();
+    assert_eq!(callees, ["orders"]);
+    assert!(f.unresolved.is_empty(), "{:?}", f.unresolved);
+}
+
 #[test]
 fn default_names_of_packages() {
     assert_eq!(
