@@ -31,6 +31,8 @@ mod scope_calls;
 mod tests;
 #[cfg(test)]
 mod tests_shapes;
+#[cfg(test)]
+mod tests_targets;
 mod through;
 
 use crate::model::{Facts, Located, RetryPolicy};
