@@ -23,30 +23,51 @@ const TYPES: &[&str] = &[
     "interface_declaration",
 ];
 
+/// The file's methods and local functions by name, found once per file
+/// (only for a file that runs a delegate).
+pub struct Methods<'a>(Vec<(&'a str, Node<'a>)>);
+
+impl<'a> Methods<'a> {
+    pub fn new(ctx: &Ctx<'a>) -> Self {
+        Methods(
+            ctx.nodes
+                .iter()
+                .filter(|n| matches!(n.kind(), "method_declaration" | "local_function_statement"))
+                .filter_map(|&n| Some((ctx.text(field(n, "name")?), n)))
+                .collect(),
+        )
+    }
+
+    /// Whether the file declares a method of this name.
+    pub fn has(&self, name: &str) -> bool {
+        self.0.iter().any(|(m, _)| *m == name)
+    }
+}
+
 /// The byte ranges of the bodies of the methods `delegate` (a lambda, an
 /// anonymous method, or a method group's name) runs, beyond its own text:
 /// methods of the class holding `at` (the execution), called by their bare
 /// name or through `this.`, and what those call in turn. The method
 /// holding the execution itself is never one.
-pub fn bodies(ctx: &Ctx<'_>, at: Node<'_>, delegate: Node<'_>) -> Vec<(usize, usize)> {
+pub fn bodies(
+    ctx: &Ctx<'_>,
+    methods: &Methods<'_>,
+    at: Node<'_>,
+    delegate: Node<'_>,
+) -> Vec<(usize, usize)> {
     let class = enclosing(at, TYPES).map_or((0, ctx.src.len()), |c| (c.start_byte(), c.end_byte()));
     let own = enclosing(at, &["method_declaration", "local_function_statement"])
         .map(|m| (m.start_byte(), m.end_byte()));
-    let methods: Vec<(&str, Node<'_>)> = ctx
-        .nodes
-        .iter()
-        .filter(|n| matches!(n.kind(), "method_declaration" | "local_function_statement"))
-        .filter(|n| class.0 <= n.start_byte() && n.end_byte() <= class.1)
-        .filter(|n| Some((n.start_byte(), n.end_byte())) != own)
-        .filter_map(|&n| Some((ctx.text(field(n, "name")?), n)))
-        .collect();
-    if methods.is_empty() {
-        return Vec::new();
-    }
     let named = |name: &str| -> Vec<(usize, usize)> {
         methods
+            .0
             .iter()
-            .filter(|(m, _)| *m == name)
+            .filter(|(m, n)| {
+                *m == name
+                    && class.0 <= n.start_byte()
+                    && n.end_byte() <= class.1
+                    && Some((n.start_byte(), n.end_byte())) != own
+            })
             .map(|(_, n)| {
                 let b = field(*n, "body").unwrap_or(*n);
                 (b.start_byte(), b.end_byte())

@@ -25,6 +25,8 @@ pub fn executions(
     scopes: &mut Vec<RetryScope>,
     uses: &mut Vec<PipelineUse>,
 ) {
+    // The file's methods, found at the first execution.
+    let mut methods: Option<delegate_callees::Methods<'_>> = None;
     for &n in &ctx.nodes {
         if n.kind() != "invocation_expression" {
             continue;
@@ -38,6 +40,7 @@ pub fn executions(
         ) {
             continue;
         }
+        let methods = methods.get_or_insert_with(|| delegate_callees::Methods::new(ctx));
         let list = args(ctx, n);
         let lambda = list.iter().map(|(_, a)| *a).find(|a| {
             matches!(
@@ -50,13 +53,15 @@ pub fn executions(
         let (own, also) = match lambda {
             Some(body) => (
                 Some((body.start_byte(), body.end_byte())),
-                delegate_callees::bodies(ctx, n, body),
+                delegate_callees::bodies(ctx, methods, n, body),
             ),
+            // A method group: an argument naming a method of the file (not
+            // `sql` given to Dapper's `connection.ExecuteAsync(sql, ..)`).
             None => match list
                 .iter()
                 .map(|(_, a)| *a)
-                .filter(|a| a.kind() == "identifier")
-                .map(|a| delegate_callees::bodies(ctx, n, a))
+                .filter(|a| a.kind() == "identifier" && methods.has(ctx.text(*a)))
+                .map(|a| delegate_callees::bodies(ctx, methods, n, a))
                 .find(|b| !b.is_empty())
             {
                 Some(b) => (None, b),

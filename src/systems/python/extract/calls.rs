@@ -349,7 +349,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         let s = eval::string(ctx, url);
         let host = s.as_deref().and_then(|s| {
             if c.grpc {
-                eval::host_of(s.trim_start_matches("dns:///"))
+                eval::host_of(s)
             } else {
                 eval::url_host(s)
             }
