@@ -143,6 +143,7 @@ pub fn walk_and_open(
         || cache::listing::walk(dir, salt, roots, &settings.exclude, settings.cwd.as_deref()),
         || dir.map_or_else(cache::Cache::disabled, |d| cache::Cache::open(d, salt)),
     );
+    timings::mark("walk");
     Ok((walk?, cache))
 }
 
@@ -238,7 +239,9 @@ pub fn read_unlinked(
             (read, seen)
         })
         .unzip();
+    timings::mark("read");
     let results = schedule::extract(results, &walk.files, roots, cwd, &cache);
+    timings::mark("extract");
     unchanged::record(&results, &seen, &cache);
     // The cache entry of each file read: an index into `scan.files`, or
     // into `unkept` for a file whose facts are empty (they may still name
@@ -387,6 +390,7 @@ pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
         scan.stats.test_inputs = link::test_inputs::not_deployed(&mut scan.files, &marks);
     }
     say_what_was_not_read(scan);
+    timings::mark("link");
 }
 
 /// One file of the scan of `roots` read from `text` (an editor's buffer)
@@ -620,7 +624,9 @@ fn extract_text(
             let budget = guard::budget(guard::file_budget(text.len()));
             match guard::run(budget, || {
                 guard::inject(&format!("file:{name}"));
-                systems::extract(path, &text, syntax)
+                timings::extracting(shown, syntax, &text, || {
+                    systems::extract(path, &text, syntax)
+                })
             }) {
                 Ok(facts) => facts,
                 Err(guard::Stop::Panic(msg)) => return Read::Internal(shown.to_string(), msg),
@@ -707,69 +713,6 @@ fn inject_panic(path: &Path) {
     }
 }
 
-enum Decoded {
-    Text(String),
-    Utf16(String),
-    Binary,
-    /// Not UTF-8: where the first bad byte is, and the bytes.
-    Invalid(usize, Vec<u8>),
-}
-
-/// Decode a file's bytes; UTF-8 text is taken without a copy.
-fn decode(mut data: Vec<u8>) -> Decoded {
-    if data.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        // A UTF-8 byte-order mark: blank it to keep offsets.
-        data[..3].copy_from_slice(b"   ");
-        return match String::from_utf8(data) {
-            Ok(s) => Decoded::Text(s),
-            Err(e) => {
-                // (The offset as reported before: past the mark.)
-                let at = e.utf8_error().valid_up_to() + 3;
-                let mut data = e.into_bytes();
-                data[..3].copy_from_slice(&[0xEF, 0xBB, 0xBF]);
-                Decoded::Invalid(at, data)
-            }
-        };
-    }
-    let le = data.starts_with(&[0xFF, 0xFE]);
-    let be = data.starts_with(&[0xFE, 0xFF]);
-    if le || be {
-        let units: Vec<u16> = data[2..]
-            .chunks_exact(2)
-            .map(|c| {
-                if le {
-                    u16::from_le_bytes([c[0], c[1]])
-                } else {
-                    u16::from_be_bytes([c[0], c[1]])
-                }
-            })
-            .collect();
-        return match String::from_utf16(&units) {
-            Ok(s) => Decoded::Utf16(s),
-            Err(_) => Decoded::Binary,
-        };
-    }
-    let head = &data[..data.len().min(8192)];
-    if memchr::memchr(0, head).is_some() {
-        return Decoded::Binary;
-    }
-    match String::from_utf8(data) {
-        Ok(s) => Decoded::Text(s),
-        Err(e) => Decoded::Invalid(e.utf8_error().valid_up_to(), e.into_bytes()),
-    }
-}
-
-/// The text of `data` with each byte that is not part of valid UTF-8
-/// replaced by one `?`: as long as `data`, byte for byte.
-fn placeholders(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len());
-    for chunk in data.utf8_chunks() {
-        out.push_str(chunk.valid());
-        out.extend(std::iter::repeat_n('?', chunk.invalid().len()));
-    }
-    out
-}
-
 fn bytes(n: u64) -> String {
     if n >= 1 << 20 {
         format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
@@ -787,10 +730,15 @@ mod test_files;
 use paths::{display, relative_to_root};
 use test_files::declared_test_files;
 
+#[path = "lib/decode.rs"]
+mod decode;
 #[path = "lib/schedule.rs"]
 mod schedule;
+use decode::{Decoded, decode, placeholders};
 #[path = "lib/stats.rs"]
 mod stats;
+#[path = "lib/timings.rs"]
+pub mod timings;
 #[path = "lib/unchanged.rs"]
 mod unchanged;
 

@@ -8,6 +8,7 @@ use clap::Parser;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    retrylint::timings::start();
     let cli = retrylint::cli::Cli::parse_from(retrylint::cli::normalise_args(std::env::args_os()));
     // A panic while reading one file is caught per file (`scan`); one
     // anywhere else (linking, rules, rendering) still must not look like
@@ -18,5 +19,6 @@ fn main() {
         );
         2
     });
+    retrylint::timings::mark("end");
     std::process::exit(code);
 }

@@ -183,12 +183,14 @@ impl<'a> Pipeline<'a> {
     pub fn after_scan(&self, mut scan: Scan, keep: impl Fn(&SourceFile) -> bool) -> Run {
         let settings = self.settings();
         let graph = self.graph(&scan);
+        crate::timings::mark("graph");
         // The configuration files join the scan after the graph is built,
         // so that RL904 can point into them.
         let configs = report::attach_configs(&mut scan, settings);
         let allowed: Vec<bool> = scan.files.iter().map(|f| keep(&f.source)).collect();
         let reported = (!allowed.iter().all(|&a| a)).then_some(&allowed[..]);
         let mut checked = check::run_for(&scan, settings, graph.as_ref().ok(), reported);
+        crate::timings::mark("rules");
         if let Err(notice) = &graph {
             checked.notices.push(notice.clone());
             checked.notices.sort();
