@@ -232,25 +232,26 @@ fn quoted_scalars(file: &SourceFile) -> Vec<Quoted> {
 /// place, or be written outside the string that holds the setting is not
 /// offered, and the finding says why.
 fn quoted_fixes(findings: &mut [Finding], scan: &Scan, reported: Option<&[bool]>) {
-    let mut strings: std::collections::HashMap<FileId, Vec<Quoted>> = Default::default();
     let reported = |f: &Finding| reported.is_none_or(|r| r.get(f.file).is_none_or(|&r| r));
+    // The files a fix touches, each parsed once, on every core (a YAML
+    // parse each: most of this step on a tree of many fixable files).
+    let ids: std::collections::BTreeSet<FileId> = findings
+        .iter()
+        .filter(|f| !f.fixes.is_empty() && reported(f))
+        .flat_map(|f| {
+            let edits = f.fixes.iter().flat_map(|x| x.edits.iter().map(|e| e.file));
+            edits.chain(std::iter::once(f.file))
+        })
+        .filter(|&id| id < scan.files.len())
+        .collect();
+    let strings: std::collections::HashMap<FileId, Vec<Quoted>> = ids
+        .into_par_iter()
+        .map(|id| (id, quoted_scalars(scan.file(id))))
+        .collect();
     for f in findings
         .iter_mut()
         .filter(|f| !f.fixes.is_empty() && reported(f))
     {
-        let mut files: Vec<FileId> = f
-            .fixes
-            .iter()
-            .flat_map(|x| x.edits.iter().map(|e| e.file))
-            .collect();
-        files.push(f.file);
-        for id in files {
-            if id < scan.files.len() {
-                strings
-                    .entry(id)
-                    .or_insert_with(|| quoted_scalars(scan.file(id)));
-            }
-        }
         // The string the finding's setting is read from, where it is
         // inside one (not a whole quoted key or value).
         let holder = strings.get(&f.file).and_then(|qs| {
@@ -379,17 +380,25 @@ pub fn fingerprints(findings: &[Finding], scan: &Scan) -> Vec<String> {
     let cwd = scan.cwd.clone();
     let root = cwd.as_deref().and_then(crate::config_file::repo_root);
     let mut names: std::collections::HashMap<usize, String> = Default::default();
-    findings
-        .iter()
+    for f in findings {
+        names.entry(f.file).or_insert_with(|| {
+            repo_relative(&scan.file(f.file).path, cwd.as_deref(), root.as_deref())
+        });
+    }
+    // Each finding's hash on every core; the count of equal ones after, in
+    // order.
+    let bases: Vec<u64> = findings
+        .par_iter()
         .map(|f| {
-            let file = scan.file(f.file);
-            let name = names
-                .entry(f.file)
-                .or_insert_with(|| repo_relative(&file.path, cwd.as_deref(), root.as_deref()))
-                .clone();
-            let base = xxhash_rust::xxh3::xxh3_64(
+            let (file, name) = (scan.file(f.file), &names[&f.file]);
+            xxhash_rust::xxh3::xxh3_64(
                 format!("{}\0{}\0{}", f.rule.code, name, context(file, f.span)).as_bytes(),
-            );
+            )
+        })
+        .collect();
+    bases
+        .into_iter()
+        .map(|base| {
             let n = seen.entry(base).or_insert(0);
             *n += 1;
             let full = xxhash_rust::xxh3::xxh3_64(format!("{base:016x}:{n}").as_bytes());

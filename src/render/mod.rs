@@ -81,6 +81,11 @@ pub fn range(file: &SourceFile, span: Span) -> (LineCol, LineCol) {
 /// index reads it (a terminal would move the cursor back over the line).
 pub fn sanitize(text: &str) -> Cow<'_, str> {
     let b = text.as_bytes();
+    // Printable ASCII, tabs and newlines (nearly every text shown): safe,
+    // told without decoding a character.
+    if b.iter().all(|&c| matches!(c, b' '..=b'~' | b'\n' | b'\t')) {
+        return Cow::Borrowed(text);
+    }
     let lone_cr = |i: usize| b[i] == b'\r' && b.get(i + 1) != Some(&b'\n');
     if !text.chars().any(is_unsafe) && !(0..b.len()).any(lone_cr) {
         return Cow::Borrowed(text);
@@ -221,21 +226,25 @@ pub fn summary(scan: &Scan, findings: &[Finding]) -> String {
 
 /// One line per finding.
 pub fn concise(scan: &Scan, findings: &[Finding]) -> String {
-    let mut out = String::new();
-    for f in findings {
-        let file = scan.file(f.file);
-        let (s, _) = range(file, f.span);
-        out.push_str(&format!(
-            "{}:{}:{}: {} [{}] {}\n",
-            one_line(&file.display_path()),
-            s.line,
-            s.column,
-            f.rule.code,
-            f.severity,
-            one_line(&f.message)
-        ));
-    }
-    out
+    use rayon::prelude::*;
+    // A line per finding on every core, joined in order.
+    let lines: Vec<String> = findings
+        .par_iter()
+        .map(|f| {
+            let file = scan.file(f.file);
+            let (s, _) = range(file, f.span);
+            format!(
+                "{}:{}:{}: {} [{}] {}\n",
+                one_line(&file.display_path()),
+                s.line,
+                s.column,
+                f.rule.code,
+                f.severity,
+                one_line(&f.message)
+            )
+        })
+        .collect();
+    lines.concat()
 }
 
 #[cfg(test)]
