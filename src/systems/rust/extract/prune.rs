@@ -14,7 +14,8 @@
 //!   `#[cfg(test)] mod`: the evaluator never walks it; or
 //! - its text (attributes, signature and body) holds none of the words any
 //!   reader looks for ([`CODE_WORDS`], [`TEXT_WORDS`]: the builder,
-//!   delay, loop and URL words), invokes no macro whose call the loop
+//!   delay, loop and URL words; `retr` not as the start of `retrieve`,
+//!   `://` not in a comment), invokes no macro whose call the loop
 //!   reader keeps for a retry macro of another file (outside the standard
 //!   and logging ones: one named for a retry, or given a number among two
 //!   arguments or more), and is not in an `impl` or `mod` whose header
@@ -106,9 +107,24 @@ impl Words {
         )
     }
 
-    fn any_in(&self, bytes: &[u8]) -> bool {
-        self.0.is_match(bytes)
+    /// Whether `code` holds a code word ([`retrieve_at`] is none).
+    fn any_code_word_in(&self, code: &[u8]) -> bool {
+        self.0
+            .find_overlapping_iter(code)
+            .any(|m| !retrieve_at(code, m.range()))
     }
+}
+
+/// Whether the word found at `r` is `retr` beginning `retrieve` (any
+/// case: `retrieve`, `Retriever`, `RETRIEVAL`): a word of databases and
+/// caches (qdrant's `retrieve` API, 528 times), not of retrying, and no
+/// reader's name (the evaluator's and the loop reader's are `retry`,
+/// `retries`, `Retry*`, `RETRY`), so it keeps no body.
+fn retrieve_at(text: &[u8], r: std::ops::Range<usize>) -> bool {
+    text[r.clone()].eq_ignore_ascii_case(b"retr")
+        && text
+            .get(r.end..r.end + 3)
+            .is_some_and(|x| x.eq_ignore_ascii_case(b"iev"))
 }
 
 struct Finders {
@@ -157,37 +173,45 @@ fn finders() -> &'static Finders {
     &F
 }
 
-/// The source with comments and literals blanked (same length). Only
-/// words are looked for in it (none holds blank space or `#`), so blank
-/// space and a raw identifier's `r#` between the tokens stay as written:
-/// one copy and a fill per comment and literal, not a copy per token.
-fn code_only(src: &str, t: &[Tok], comments: &[std::ops::Range<usize>]) -> Vec<u8> {
-    let mut out = src.as_bytes().to_vec();
+/// The source with comments and literals blanked (same length), and the
+/// source with its comments blanked (literals kept). Only words are
+/// looked for in them (none holds blank space or `#`), so blank space and
+/// a raw identifier's `r#` between the tokens stay as written: a copy and
+/// a fill per comment and literal, not a copy per token.
+fn code_only(src: &str, t: &[Tok], comments: &[std::ops::Range<usize>]) -> (Vec<u8>, Vec<u8>) {
+    let mut bare = src.as_bytes().to_vec();
     for r in comments {
-        out[r.clone()].fill(b' ');
+        bare[r.clone()].fill(b' ');
     }
+    let mut out = bare.clone();
     for x in t {
         if x.k == K::Lit {
             out[x.s..x.e].fill(b' ');
         }
     }
-    out
+    (out, bare)
 }
 
-/// Whether a function (`code` and `raw` from its first attribute to its
-/// closing brace) holds anything a reader looks at: a code word in its
-/// code, a text word in its text, or a loop's `continue` with `await` and
-/// a retry word. One overlapping pass over the raw text finds every
-/// occurrence of every word; a code word counts where the code has the
-/// same bytes (`code` is `raw` with comments and literals turned to
-/// spaces, and no word holds a space, so an occurrence in the code is
-/// one in the raw text that nothing blanked).
-fn wanted_text(code: &[u8], raw: &[u8]) -> bool {
+/// Whether a function (`code`, `bare` and `raw` from its first attribute
+/// to its closing brace) holds anything a reader looks at: a code word in
+/// its code (not `retr` of `retrieve`: [`retrieve_at`]), a text word in
+/// its text (a URL's `://` outside comments: the readers take URLs from
+/// string literals, and a link in a comment, `// see https://github.com/..`,
+/// is none), or a loop's `continue` with `await` and a retry word. One
+/// overlapping pass over the raw text finds every occurrence of every
+/// word; a code word counts where the code has the same bytes (`code` is
+/// `raw` with comments and literals turned to spaces, `bare` with
+/// comments only, and no word holds a space, so an occurrence in the code
+/// is one in the raw text that nothing blanked).
+fn wanted_text(code: &[u8], bare: &[u8], raw: &[u8]) -> bool {
     let f = finders();
     let mut seen = 0u8;
     for m in f.body.find_overlapping_iter(raw) {
         let class = f.classes[m.pattern().as_usize()];
-        if class & TEXT != 0 || (class & CODE != 0 && code[m.range()] == raw[m.range()]) {
+        let r = m.range();
+        let word = &raw[r.clone()];
+        let text = class & TEXT != 0 && (word != b"://" || bare[r.clone()] == *word);
+        if text || (class & CODE != 0 && code[r.clone()] == *word && !retrieve_at(raw, r)) {
             return true;
         }
         seen |= class & (AGAIN | AWAITS | SAYS);
@@ -381,7 +405,7 @@ fn skippable_and_kept(src: &str) -> Blanks {
     else {
         return Blanks::none();
     };
-    let code = code_only(src, &t, &comments);
+    let (code, bare) = code_only(src, &t, &comments);
     drop(comments);
     let Some((fns, mut out)) = items(src, &t, &code) else {
         return Blanks::none();
@@ -394,6 +418,7 @@ fn skippable_and_kept(src: &str) -> Blanks {
                 && (f.in_kept_scope
                     || wanted_text(
                         &code[t[f.start].s..t[f.close].e],
+                        &bare[t[f.start].s..t[f.close].e],
                         &src.as_bytes()[t[f.start].s..t[f.close].e],
                     )
                     || invokes_macro(src, &t[f.open..f.close]))

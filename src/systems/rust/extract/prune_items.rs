@@ -417,7 +417,7 @@ pub(super) fn items(
                 }
                 let keep = start < i
                     && (is_mod || is_impl || has("trait"))
-                    && header_words.any_in(&code[t[start].s..t[i].e]);
+                    && header_words.any_code_word_in(&code[t[start].s..t[i].e]);
                 let walked = (is_mod || is_impl) && stack.iter().all(|s| s.walked);
                 stack.push(Scope {
                     keep,

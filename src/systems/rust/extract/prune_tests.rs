@@ -210,6 +210,35 @@ fn a_url_in_a_comment_leaves_nothing_to_read() {
     assert!(pruned(&blanked).1, "{blanked}");
 }
 
+/// `retr` opening `retrieve` is no retry word, and a URL in a comment no
+/// URL literal: neither keeps a body (nor an `impl` named `Retriever`);
+/// `retry`, a URL in a string and `Retry` in a header still do.
+#[test]
+fn retrieve_and_a_url_in_a_comment_keep_no_body() {
+    let src = "fn a(p: &P) -> R { p.retrieve(ids) }\n\
+        impl Retriever for S {\n    fn get(&self) -> u8 { self.n }\n}\n\
+        fn b() { // see https://github.com/x/y\n    x(RETRIEVAL)\n}\n\
+        fn c() -> &'static str { \"http://svc\" }\n\
+        fn d() { p.retry(ExponentialBuilder::default()) }\n\
+        impl RetryCounter for S {\n    fn bump(&self) -> u8 { self.m }\n}\n";
+    let out = kept_text(src);
+    assert_eq!(out.len(), src.len());
+    for gone in ["p.retrieve(ids)", "self.n", "x(RETRIEVAL)"] {
+        assert!(!out.contains(gone), "{gone} in {out}");
+    }
+    for kept in ["\"http://svc\"", "p.retry(", "self.m"] {
+        assert!(out.contains(kept), "{kept} not in {out}");
+    }
+    // `retries`, `Retried`, and `retr` at the end of the text still keep.
+    for src in [
+        "fn a() { x.retries }",
+        "fn a() { Retried }",
+        "fn a() { retr }",
+    ] {
+        assert_eq!(kept_text(src), src);
+    }
+}
+
 #[test]
 fn doubt_blanks_nothing() {
     for src in ["fn a() { \"x }", "fn a() { 1 ", "fn a() { 1 }}", "/* x"] {
@@ -371,9 +400,18 @@ fn one_pass_word_test_is_the_three_matchers() {
         m(LOOP_AWAIT),
         m(LOOP_SAYS),
     );
-    let reference = |code: &[u8], raw: &[u8]| {
-        code_w.is_match(code)
-            || text_w.is_match(raw)
+    // A code word but `retr` opening `retrieve`; a text word, `://` only
+    // outside comments.
+    let reference = |code: &[u8], bare: &[u8], raw: &[u8]| {
+        code_w.find_overlapping_iter(code).any(|m| {
+            !(code[m.range()].eq_ignore_ascii_case(b"retr")
+                && raw
+                    .get(m.end()..m.end() + 3)
+                    .is_some_and(|x| x.eq_ignore_ascii_case(b"iev")))
+        }) || text_w
+            .find_overlapping_iter(raw)
+            .any(|m| &raw[m.range()] != b"://")
+            || memchr::memmem::find(bare, b"://").is_some()
             || (again.is_match(raw) && awaits.is_match(raw) && says.is_match(raw))
     };
     let mut texts: Vec<String> = [
@@ -387,6 +425,10 @@ fn one_pass_word_test_is_the_three_matchers() {
         "fn a() { Backoff::new() }",
         "fn a() { tokio::time::sleep(d).await }",
         "fn a() { \"aws_config\" }",
+        "fn a() { p.retrieve(x) }",
+        "fn a() { p.Retrieve(x); retry() }",
+        "fn a() { // https://x.io\n }",
+        "fn a() { /* https://x.io */ \"http://y\" }",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -405,7 +447,7 @@ fn one_pass_word_test_is_the_three_matchers() {
     for src in &texts {
         let Some(lexed) = lex(src) else { continue };
         let t = lexed.toks;
-        let code = code_only(src, &t, &lexed.comments);
+        let (code, bare) = code_only(src, &t, &lexed.comments);
         // Every span from one `fn` token to each later `}`: what the
         // pruner asks about and much more.
         for (i, x) in t.iter().enumerate() {
@@ -416,8 +458,8 @@ fn one_pass_word_test_is_the_three_matchers() {
                 let (a, b) = (x.s, y.e);
                 pieces += 1;
                 assert_eq!(
-                    wanted_text(&code[a..b], &src.as_bytes()[a..b]),
-                    reference(&code[a..b], &src.as_bytes()[a..b]),
+                    wanted_text(&code[a..b], &bare[a..b], &src.as_bytes()[a..b]),
+                    reference(&code[a..b], &bare[a..b], &src.as_bytes()[a..b]),
                     "{}",
                     &src[a..b]
                 );
@@ -451,8 +493,9 @@ fn code_only_keeps_every_token_outside_literals() {
         for x in lexed.toks.iter().filter(|x| x.k != K::Lit) {
             by_token[x.s..x.e].copy_from_slice(&src.as_bytes()[x.s..x.e]);
         }
-        let code = code_only(src, &lexed.toks, &lexed.comments);
+        let (code, bare) = code_only(src, &lexed.toks, &lexed.comments);
         assert_eq!(code.len(), src.len());
+        assert_eq!(bare.len(), src.len());
         for (i, (&a, &b)) in code.iter().zip(&by_token).enumerate() {
             assert!(
                 a == b || (b == b' ' && (a.is_ascii_whitespace() || a == b'r' || a == b'#')),

@@ -202,7 +202,7 @@ impl<'a, 's> Eval<'a, 's> {
                     && let Some(id) = p.path.get_ident()
                 {
                     let v = self.eval(&a.right, f);
-                    f.locals.insert(id.to_string(), v);
+                    f.set_local(id.to_string(), v);
                 }
                 L::unknown(span)
             }
@@ -221,7 +221,7 @@ impl<'a, 's> Eval<'a, 's> {
                     if let Some(init) = &l.init {
                         let v = self.eval(&init.expr, f);
                         if let Some(name) = pat_ident(&l.pat) {
-                            f.locals.insert(name, v);
+                            f.set_local(name, v);
                         }
                     }
                 }

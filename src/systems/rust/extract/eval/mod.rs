@@ -507,6 +507,39 @@ struct Frame {
     /// Params without a binding (evaluate to Unknown, not to constants).
     params: Vec<String>,
     fn_name: Option<String>,
+    /// While an evaluation must leave the frame as it found it
+    /// ([`Frame::set_local`]): each local it set, with the value replaced.
+    undo: Option<Vec<(String, Option<L>)>>,
+}
+
+impl Frame {
+    /// Binds a local, logged for undoing when an undo log is open.
+    fn set_local(&mut self, name: String, v: L) {
+        match &mut self.undo {
+            Some(log) => {
+                let old = self.locals.insert(name.clone(), v);
+                log.push((name, old));
+            }
+            None => {
+                self.locals.insert(name, v);
+            }
+        }
+    }
+
+    /// Undoes every local set since the undo log was opened, last first,
+    /// and closes it.
+    fn roll_back(&mut self) {
+        for (name, old) in self.undo.take().unwrap_or_default().into_iter().rev() {
+            match old {
+                Some(v) => {
+                    self.locals.insert(name, v);
+                }
+                None => {
+                    self.locals.remove(&name);
+                }
+            }
+        }
+    }
 }
 
 pub struct Eval<'a, 's> {

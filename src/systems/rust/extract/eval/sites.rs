@@ -369,12 +369,22 @@ pub(super) struct SiteFinder<'e, 'a, 's> {
 
 impl<'a> SiteFinder<'_, 'a, '_> {
     fn eval_b(&mut self, e: &'a Expr) -> Option<Box<Build>> {
-        self.ev.reset();
-        let mut f = self.frame.clone();
-        match self.ev.eval(e, &mut f).v {
+        match self.eval_here(e).v {
             V::B(b) => Some(b),
             _ => None,
         }
+    }
+
+    /// `e` evaluated in the function's frame, which is left as it was:
+    /// the locals the evaluation binds (a block's `let`s) are undone after
+    /// it, not bound in a copy of the frame (a copy of every local per
+    /// call in the function was most of the evaluator's allocations).
+    fn eval_here(&mut self, e: &'a Expr) -> L {
+        self.ev.reset();
+        self.frame.undo = Some(Vec::new());
+        let v = self.ev.eval(e, &mut self.frame);
+        self.frame.roll_back();
+        v
     }
 
     /// Method names of a chain from the outside in, with the receiver at
@@ -421,9 +431,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
         if let Some(init) = &l.init
             && let Some(name) = pat_ident(&l.pat)
         {
-            self.ev.reset();
-            let mut f = self.frame.clone();
-            let v = self.ev.eval(&init.expr, &mut f);
+            let v = self.eval_here(&init.expr);
             self.frame.locals.insert(name, v);
         }
     }
@@ -457,9 +465,7 @@ impl<'a> Visit<'a> for SiteFinder<'_, 'a, '_> {
             if let Expr::Path(p) = &*a.left
                 && let Some(id) = p.path.get_ident()
             {
-                self.ev.reset();
-                let mut f = self.frame.clone();
-                let v = self.ev.eval(&a.right, &mut f);
+                let v = self.eval_here(&a.right);
                 self.frame.locals.insert(id.to_string(), v);
             }
             return;
