@@ -738,4 +738,4 @@ mod tests;
 
 pub mod quoted;
 mod skip;
-pub use skip::parse_skipping;
+pub use skip::{parse_counting, parse_skipping};

@@ -31,6 +31,14 @@ impl Prop {
             .unwrap_or_default()
     }
 
+    /// Whether segment `i` normalised is `want` (`self.normalised(i) ==
+    /// want`), without building it.
+    pub fn normalised_is(&self, i: usize, want: &str) -> bool {
+        self.segments
+            .get(i)
+            .map_or(want.is_empty(), |s| crate::keys::normalises_to(s, want))
+    }
+
     /// The key as written, dotted.
     pub fn key(&self) -> String {
         let mut out = String::new();

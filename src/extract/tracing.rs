@@ -28,10 +28,12 @@ pub const EXPORTERS: &[&str] = &["zipkin", "otlp"];
 /// The exporter whose endpoint `key` sets.
 pub fn exporter_of(key: &str) -> Option<&'static str> {
     let k = crate::keys::relaxed_name(key);
-    EXPORTERS
-        .iter()
-        .copied()
-        .find(|x| k == format!("management{x}tracingendpoint"))
+    // `management{x}tracingendpoint`, without formatting it for every
+    // key of every Spring document.
+    let x = k
+        .strip_prefix("management")
+        .and_then(|r| r.strip_suffix("tracingendpoint"))?;
+    EXPORTERS.iter().copied().find(|e| *e == x)
 }
 
 /// The switch `key` = `value` is, if it is one with a boolean value

@@ -29,32 +29,84 @@ use std::ops::Range;
 /// the next `---` line or the end) are blanked: a `~` and nothing but
 /// blanks and line breaks besides the opening `---` line.
 pub fn parse_skipping(text: &str, nulls: &[Range<usize>]) -> YamlFile {
-    if nulls.is_empty() {
-        return parse(text);
+    parse_parts(text, nulls, &[], false).unwrap_or_else(|| parse(text))
+}
+
+/// [`parse_skipping`] of a stream whose errors are only counted (a
+/// templated text's: `report_templates` says how many documents did not
+/// parse, never where or why). A document that fails here fails in the
+/// whole parse too, and the parser then goes on from the next `---` line
+/// at column 0 (granit-parser's `Scanner::proceed_next_document` seeks
+/// the next document marker at column 0), which is where the next part
+/// starts: so the parts give the same documents, nodes and spans and as
+/// many errors, in the same documents, as the whole parse, and a failed
+/// part is kept instead of parsing the whole text again (errors' spans
+/// and messages may differ; they are not used). Each of `kept` (a
+/// document's range from its `---` line, with the text it fails as: its
+/// `---` line and the lines `closed_defs` keeps, without the blanks
+/// between) is parsed from that text; one that does not fail there is
+/// parsed as written, the whole text again.
+pub fn parse_counting(
+    text: &str,
+    nulls: &[Range<usize>],
+    kept: &[(Range<usize>, String)],
+) -> YamlFile {
+    parse_parts(text, nulls, kept, true).unwrap_or_else(|| parse(text))
+}
+
+/// The parts of `text` parsed one by one (see [`parse_skipping`] and
+/// [`parse_counting`], `counting`): `None` when the whole text must be
+/// parsed (a part failed and its errors are not only counted, or a kept
+/// document parsed).
+fn parse_parts(
+    text: &str,
+    nulls: &[Range<usize>],
+    kept: &[(Range<usize>, String)],
+    counting: bool,
+) -> Option<YamlFile> {
+    if nulls.is_empty() && kept.is_empty() {
+        return Some(parse(text));
     }
+    let mut parts: Vec<(Range<usize>, Option<&str>)> = nulls
+        .iter()
+        .map(|r| (r.clone(), None))
+        .chain(kept.iter().map(|(r, t)| (r.clone(), Some(t.as_str()))))
+        .collect();
+    parts.sort_by_key(|(r, _)| r.start);
     let mut b = Builder::new(text);
     let mut at = 0;
     let mut clean = true;
-    for r in nulls {
+    for (r, failing) in &parts {
         let (start, end) = (r.start.min(text.len()), r.end.min(text.len()));
         if at < start {
             clean &= b.stream(&text[at..start], at);
         }
-        // The blanked document up to its `~` (its `---` line has none:
-        // it is bare); what follows it is blanks.
-        let upto =
-            memchr::memchr(b'~', &text.as_bytes()[start..end]).map_or(end, |i| start + i + 1);
-        clean &= b.stream(&text[start..upto], start);
+        match failing {
+            // Fails by construction: one that parses is not what was
+            // promised, so the whole text is parsed.
+            Some(t) => {
+                if b.stream(t, start) {
+                    return None;
+                }
+            }
+            None => {
+                // The blanked document up to its `~` (its `---` line has
+                // none: it is bare); what follows it is blanks.
+                let upto = memchr::memchr(b'~', &text.as_bytes()[start..end])
+                    .map_or(end, |i| start + i + 1);
+                clean &= b.stream(&text[start..upto], start);
+            }
+        }
         at = end.max(at);
-        if !clean {
-            return parse(text);
+        if !clean && !counting {
+            return None;
         }
     }
     if at < text.len() {
         clean &= b.stream(&text[at..], at);
     }
-    if !clean {
-        return parse(text);
+    if !clean && !counting {
+        return None;
     }
-    b.file
+    Some(b.file)
 }

@@ -97,7 +97,7 @@ fn build_readers(text: &str) -> Vec<&'static str> {
 /// The document readers with no root-key gate (`super::gates::has_gate`), each
 /// with its sniff words: such a reader may read any document, so a file
 /// is offered to it when its text has one of them. No path makes a
-/// difference for these: `reads_path` and the Compose and Spring names
+/// difference for these: `reads_json` and the Compose and Spring names
 /// concern gated readers only (`blank_unread_docs_asks_the_readers_the_scan_would`).
 static UNGATED: std::sync::LazyLock<Vec<(&'static str, crate::extract::Needles)>> =
     std::sync::LazyLock::new(|| {
@@ -221,12 +221,24 @@ pub(super) fn blank_templated(path: &std::path::Path, text: &str) -> Option<Stri
 pub struct BlankedText {
     pub text: String,
     nulls: Vec<std::ops::Range<usize>>,
+    /// Each definition a template closes (`closed_defs`): its range from
+    /// its `---` line, and the text it fails as (that line and its kept
+    /// lines), parsed instead of its blanks.
+    kept: Vec<(std::ops::Range<usize>, String)>,
+    /// Whether the parse's errors are only counted (a templated text's,
+    /// `blank_templated_stream`): a part that fails is kept
+    /// (`yaml::parse_counting`) instead of parsing the whole text again.
+    counting: bool,
 }
 
 impl BlankedText {
     /// The parse of [`BlankedText::text`], as `yaml::parse` gives it.
     pub fn parse(&self) -> crate::yaml::YamlFile {
-        crate::yaml::parse_skipping(&self.text, &self.nulls)
+        if self.counting {
+            crate::yaml::parse_counting(&self.text, &self.nulls, &self.kept)
+        } else {
+            crate::yaml::parse_skipping(&self.text, &self.nulls)
+        }
     }
 }
 
@@ -300,7 +312,14 @@ pub(super) fn blank_templated_stream(text: &str, templates: &[Span], gates: bool
                 .flatten()
         })
         .collect();
-    outcome(text, &docs, &unread_docs, &heads)
+    match outcome(text, &docs, &unread_docs, &heads) {
+        // Its errors are counted, never shown (`report_templates`).
+        Blanked::Some(mut t) => {
+            t.counting = true;
+            Blanked::Some(t)
+        }
+        other => other,
+    }
 }
 
 /// Whether `text` names a kind of [`UNREAD_KINDS`] anywhere.
@@ -361,6 +380,7 @@ fn blanked_text(
 ) -> BlankedText {
     let mut out: Vec<u8> = Vec::with_capacity(text.len());
     let mut nulls = Vec::new();
+    let mut kept = Vec::new();
     let mut at = 0;
     for (i, (r, _)) in docs.iter().enumerate() {
         // Its kept lines are parsed: no null document.
@@ -368,6 +388,8 @@ fn blanked_text(
             out.extend_from_slice(&text.as_bytes()[at..r.start]);
             head.write(text.as_bytes(), r.clone(), &mut out);
             at = r.end;
+            let from = i.checked_sub(1).map_or(0, |p| docs[p].0.end);
+            kept.push((from..r.end, head.kept(text, from..r.start, r.end)));
             continue;
         }
         if unread.is_some_and(|u| !u[i]) {
@@ -384,7 +406,12 @@ fn blanked_text(
     out.extend_from_slice(&text.as_bytes()[at..]);
     let text = String::from_utf8(out)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-    BlankedText { text, nulls }
+    BlankedText {
+        text,
+        nulls,
+        kept,
+        counting: false,
+    }
 }
 
 /// Each document's text, from the line after a bare `---` (or the

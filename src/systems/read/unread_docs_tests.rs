@@ -217,10 +217,29 @@ fn skipping_parses_as_before(path: &Path, text: &str) -> usize {
     ];
     let mut skipped = 0;
     for b in ways.into_iter().flatten() {
-        assert_eq!(b.parse(), crate::yaml::parse(&b.text), "{}", path.display());
+        assert_eq!(
+            counted(&b, b.parse()),
+            counted(&b, crate::yaml::parse(&b.text)),
+            "{}",
+            path.display()
+        );
         skipped += b.nulls.len();
     }
     skipped
+}
+
+/// A parse as its stream's reading uses it: whole, or with each error's
+/// span and message left out where the errors are only counted (a
+/// templated text's, `BlankedText::counting`): then the documents, nodes
+/// and spans, and the number of errors and their documents, must agree.
+fn counted(b: &super::BlankedText, mut f: crate::yaml::YamlFile) -> crate::yaml::YamlFile {
+    if b.counting {
+        for e in &mut f.errors {
+            e.span = crate::source::Span::default();
+            e.message.clear();
+        }
+    }
+    f
 }
 
 fn blanked(text: &str, readers: Option<&[&str]>) -> Option<super::BlankedText> {
@@ -562,4 +581,51 @@ fn a_blanked_document_keeps_every_offset_and_line_break() {
             }
         }
     }
+}
+
+/// A definition a template closes (`closed_defs`) is parsed from its kept
+/// lines, not its blanks, and a templated text's failed parts are kept
+/// (`BlankedText::counting`): as many documents and errors as the whole
+/// parse of the text and of its blanked text, in the same documents,
+/// whatever comes before and after it.
+#[test]
+fn a_closed_definition_counts_as_the_whole_parse_without_its_blanks() {
+    let closed =
+        format!("{{{{- if .Values.crds.enabled }}}}\n---\n# generated\n{CRD}{{{{- end }}}}\n");
+    let counts = |f: &crate::yaml::YamlFile| {
+        (
+            f.documents.len(),
+            f.documents.iter().map(|d| d.index).collect::<Vec<_>>(),
+            f.errors.iter().map(|e| e.document).collect::<Vec<_>>(),
+        )
+    };
+    let mut kept = 0;
+    for text in [
+        closed.clone(),
+        format!("{closed}---\na: {{{{ .Values.a }}}}\n"),
+        format!("a: 1\n---\n{closed}---\n{CRD}---\nb: [1\n---\nc: 2\n"),
+        format!("{closed}{closed}"),
+        closed.replace('\n', "\r\n"),
+    ] {
+        let super::Blanked::Some(b) =
+            super::blank_templated_stream(&text, &template_regions(&text), true)
+        else {
+            panic!("nothing blanked: {text}");
+        };
+        assert!(b.counting);
+        kept += b.kept.len();
+        let parsed = b.parse();
+        assert_eq!(
+            counts(&parsed),
+            counts(&crate::yaml::parse(&b.text)),
+            "{text}"
+        );
+        assert_eq!(
+            counts(&parsed),
+            counts(&crate::yaml::parse(&text)),
+            "{text}"
+        );
+        assert!(!parsed.errors.is_empty(), "{text}");
+    }
+    assert!(kept >= 5, "{kept}");
 }

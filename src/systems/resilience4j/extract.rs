@@ -127,7 +127,7 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
 fn check_sections(props: &[Prop], facts: &mut Facts) {
     let mut seen: Vec<(String, String)> = Vec::new();
     for p in props {
-        if p.segments.len() < 3 || p.normalised(0) != "resilience4j" {
+        if p.segments.len() < 3 || !p.normalised_is(0, "resilience4j") {
             continue;
         }
         let (known, what) = match p.normalised(1).as_str() {

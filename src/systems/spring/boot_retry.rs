@@ -118,7 +118,7 @@ fn openfeign(props: &[Prop], caller: Option<&str>, facts: &mut Facts) -> bool {
     for base in bases {
         let n = base.len();
         for p in crate::systems::spring::extract::under(props, base) {
-            if p.segments.len() != n + 2 || p.normalised(n + 1) != "retryer" {
+            if p.segments.len() != n + 2 || !p.normalised_is(n + 1, "retryer") {
                 continue;
             }
             let class = p.value.trim();
@@ -479,9 +479,9 @@ fn config_import(props: &[Prop]) -> Option<(String, Span)> {
     crate::systems::spring::extract::under(props, &["spring", "config", "import"])
         .chain(props.iter().filter(|p| {
             p.segments.len() == 3
-                && p.normalised(0) == "spring"
-                && p.normalised(1) == "config"
-                && p.normalised(2) == "import"
+                && p.normalised_is(0, "spring")
+                && p.normalised_is(1, "config")
+                && p.normalised_is(2, "import")
         }))
         .find_map(|p| {
             // A list of locations (`optional:configserver:http://c:8888,

@@ -200,9 +200,9 @@ pub(crate) struct Route {
 /// `spring.cloud.gateway[.server.webflux|.mvc|.server.webmvc]`, mvc).
 fn gateway_base(p: &Prop) -> Option<(usize, bool)> {
     if p.segments.len() < 4
-        || p.normalised(0) != "spring"
-        || p.normalised(1) != "cloud"
-        || p.normalised(2) != "gateway"
+        || !p.normalised_is(0, "spring")
+        || !p.normalised_is(1, "cloud")
+        || !p.normalised_is(2, "gateway")
     {
         return None;
     }
@@ -226,7 +226,7 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
         // spring.cloud.gateway.httpclient.response-timeout
         if head == "httpclient"
             && p.segments.len() == base + 2
-            && p.normalised(base + 1) == "responsetimeout"
+            && p.normalised_is(base + 1, "responsetimeout")
         {
             global_timeout = spring_duration(p, "response-timeout", facts).map(|t| (t, p.span()));
             continue;
@@ -242,7 +242,7 @@ pub fn extract_props(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
             read_route_field(p, at, entry, facts);
         }
         let (fi, idx) = if route.is_some() {
-            if p.normalised(at) != "filters" || !p.is_index(at + 1) {
+            if !p.normalised_is(at, "filters") || !p.is_index(at + 1) {
                 continue;
             }
             (at + 1, at + 2)
@@ -415,7 +415,7 @@ fn read_route_field(p: &Prop, at: usize, route: &mut Route, facts: &mut Facts) {
             let v = p.value.trim();
             let list = if p.segments.len() == at + 2 {
                 v.strip_prefix("Method=").map(str::to_string)
-            } else if p.normalised(at + 2) == "args" && p.segments.len() > at + 3 {
+            } else if p.normalised_is(at + 2, "args") && p.segments.len() > at + 3 {
                 let arg = p.normalised(at + 3);
                 (arg == "methods" || arg == "method").then(|| v.to_string())
             } else {
@@ -427,7 +427,7 @@ fn read_route_field(p: &Prop, at: usize, route: &mut Route, facts: &mut Facts) {
             // `patterns` list).
             let paths = if p.segments.len() == at + 2 {
                 v.strip_prefix("Path=").map(str::to_string)
-            } else if p.normalised(at + 2) == "args" && p.segments.len() > at + 3 {
+            } else if p.normalised_is(at + 2, "args") && p.segments.len() > at + 3 {
                 let arg = p.normalised(at + 3);
                 (arg == "patterns" || arg == "pattern" || arg.starts_with("genkey"))
                     .then(|| v.to_string())
@@ -451,7 +451,7 @@ fn read_route_field(p: &Prop, at: usize, route: &mut Route, facts: &mut Facts) {
                 );
             }
         }
-        "metadata" if p.segments.len() == at + 2 && p.normalised(at + 1) == "responsetimeout" => {
+        "metadata" if p.segments.len() == at + 2 && p.normalised_is(at + 1, "responsetimeout") => {
             // Milliseconds; a negative value turns the global one off.
             route.response_timeout = match p.value.trim().parse::<i64>() {
                 Ok(n) if n < 0 => Some((Timeout::Disabled, p.span())),

@@ -199,7 +199,7 @@ pub fn under<'p>(props: &'p [Prop], prefix: &[&str]) -> impl Iterator<Item = &'p
         .map(|s| crate::keys::normalise_key(s))
         .collect();
     props.iter().filter(move |p| {
-        p.segments.len() > want.len() && want.iter().enumerate().all(|(i, w)| p.normalised(i) == *w)
+        p.segments.len() > want.len() && want.iter().enumerate().all(|(i, w)| p.normalised_is(i, w))
     })
 }
 
@@ -209,9 +209,9 @@ pub fn application_name(props: &[Prop]) -> Option<(String, Span)> {
         .iter()
         .find(|p| {
             p.segments.len() == 3
-                && p.normalised(0) == "spring"
-                && p.normalised(1) == "application"
-                && p.normalised(2) == "name"
+                && p.normalised_is(0, "spring")
+                && p.normalised_is(1, "application")
+                && p.normalised_is(2, "name")
         })
         .filter(|p| !p.value.is_empty())
         .map(|p| (p.value.clone(), p.value_span))

@@ -34,7 +34,8 @@ pub(super) fn group<'p>(props: &'p [Prop], module: &str) -> Vec<Block<'p>> {
     let mut blocks: Vec<Block<'p>> = Vec::new();
     let mut index: std::collections::HashMap<(String, bool), usize> = Default::default();
     for p in props {
-        if p.segments.len() < 5 || p.normalised(0) != "resilience4j" || p.normalised(1) != module {
+        if p.segments.len() < 5 || !p.normalised_is(0, "resilience4j") || p.normalised(1) != module
+        {
             continue;
         }
         let is_config = match p.normalised(2).as_str() {

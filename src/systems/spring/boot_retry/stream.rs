@@ -22,8 +22,8 @@ pub(super) fn stream(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
     for p in crate::systems::spring::extract::under(props, &base) {
         let n = base.len();
         match p.normalised(n).as_str() {
-            "default" if p.normalised(n + 1) == "consumer" && p.segments.len() > n + 2 => {
-                if p.normalised(n + 2) == "retryableexceptions" {
+            "default" if p.normalised_is(n + 1, "consumer") && p.segments.len() > n + 2 => {
+                if p.normalised_is(n + 2, "retryableexceptions") {
                     default_exceptions.push(p);
                 } else {
                     defaults.add(&p.segments[n + 2], p);
@@ -40,7 +40,7 @@ pub(super) fn stream(props: &[Prop], caller: Option<&str>, facts: &mut Facts) ->
                     exceptions: Vec::new(),
                 });
                 if field == "consumer" && p.segments.len() > n + 3 {
-                    if p.normalised(n + 3) == "retryableexceptions" {
+                    if p.normalised_is(n + 3, "retryableexceptions") {
                         entry.exceptions.push(p);
                     } else {
                         entry.own.add(&p.segments[n + 3], p);
