@@ -251,6 +251,13 @@ pub struct Ctx<'a> {
     /// setting was not found, the callers of a helper whose parameter is
     /// dialed (`mustCreateClient(`).
     pub need_words: std::cell::RefCell<Vec<String>>,
+    /// The `if_statement` nodes, in order: where [`eval::zero_default`]
+    /// looks for a field's default.
+    pub ifs: Vec<Node<'a>>,
+    /// Each field name a default is given in this file, and the `if` of
+    /// `ifs` (its index) that gives it ([`eval::zero_default`]): found
+    /// once on first asking (owned names, which keep `Ctx` covariant).
+    pub zero_defaults: std::cell::OnceCell<HashMap<Box<str>, usize>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -268,6 +275,8 @@ impl<'a> Ctx<'a> {
             functions: Vec::new(),
             needs: std::cell::RefCell::new(Vec::new()),
             need_words: std::cell::RefCell::new(Vec::new()),
+            ifs: Vec::new(),
+            zero_defaults: std::cell::OnceCell::new(),
         };
         let k = &*KINDS;
         for &n in &nodes {
@@ -288,6 +297,8 @@ impl<'a> Ctx<'a> {
                 ctx.bind(n);
             } else if id == k.call_expression {
                 ctx.calls.push(n);
+            } else if id == k.if_statement {
+                ctx.ifs.push(n);
             } else if k.functions.contains(&id) {
                 let mut params = Vec::new();
                 if let Some(ps) = field(n, "parameters") {
@@ -565,6 +576,7 @@ struct Kinds {
     identifier: u16,
     import_spec: u16,
     for_statement: u16,
+    if_statement: u16,
     /// `short_var_declaration`, `assignment_statement`, `var_spec`,
     /// `const_spec`: what [`Ctx::bind`] reads.
     binds: [u16; 4],
@@ -598,6 +610,7 @@ static KINDS: std::sync::LazyLock<Kinds> = std::sync::LazyLock::new(|| {
         identifier: go.id_for_node_kind("identifier", true),
         import_spec: go.id_for_node_kind("import_spec", true),
         for_statement: go.id_for_node_kind("for_statement", true),
+        if_statement: go.id_for_node_kind("if_statement", true),
         binds: [
             "short_var_declaration",
             "assignment_statement",

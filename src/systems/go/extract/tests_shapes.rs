@@ -262,3 +262,62 @@ func options() func(*s3.Options) {{
             .contains("RetryMaxAttempts")
     );
 }
+
+/// A `range` naming a key and a value walks a slice, a map or a string:
+/// never a count, even where the file gives the ranged field a number as
+/// its default (Go ranges over an integer with one name at most), and the
+/// pruner blanks such a loop's function whatever its error path does; a
+/// `for range n` over the same field stays a counted retry, read the same
+/// pruned or not.
+#[test]
+fn a_range_with_two_names_is_no_count() {
+    let src = |head: &str| {
+        format!(
+            r#"package t
+func (s *S) setDefaults() {{
+	if s.cfg.Items == 0 {{
+		s.cfg.Items = 3
+	}}
+}}
+func (s *S) send() error {{
+	var err error
+	{head} {{
+		if err = s.c.Send(); err != nil {{
+			continue
+		}}
+		return nil
+	}}
+	return err
+}}
+"#
+        )
+    };
+    let pairs = src("for _, x := range s.cfg.Items");
+    let count = src("for range s.cfg.Items");
+    assert!(
+        read(&pairs).policies.is_empty(),
+        "{:#?}",
+        read(&pairs).policies
+    );
+    assert_eq!(
+        read(&count).policies.len(),
+        1,
+        "{:#?}",
+        read(&count).policies
+    );
+    let send = |t: &str| {
+        t.find("func (s *S) send")
+            .map(|i| t[i..].find('{').unwrap_or(0) + i + 1)
+    };
+    let blanked_send = |t: &str| {
+        prune::blanked(t).is_some_and(|(_, bodies)| bodies.iter().any(|b| Some(b.start) == send(t)))
+    };
+    assert!(blanked_send(&pairs));
+    assert!(!blanked_send(&count));
+    for t in [&pairs, &count] {
+        let (mut a, mut b) = (Facts::default(), Facts::default());
+        extract_with(t, &mut a, true);
+        extract_with(t, &mut b, false);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+}
