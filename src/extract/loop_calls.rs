@@ -9,9 +9,10 @@
 //! (`self._publish(..)` in `except`, instana/robot-shop's payment) may
 //! retry the call that function makes.
 //!
-//! One walk of the tree: the names the file declares (outside the loop),
-//! and the names the loop's calls call (the last segment of the callee:
-//! `s.publish` is `publish`).
+//! A walk of the loops for the names their calls call (the last segment
+//! of the callee: `s.publish` is `publish`), and, when one of those names
+//! is written outside its loop, a walk of the tree for the names the file
+//! declares (outside the loop).
 
 use crate::model::{Facts, System};
 use crate::source::Span;
@@ -67,7 +68,14 @@ pub fn record(root: Node<'_>, text: &str, shape: &Shape, from: usize, facts: &mu
     if loops.is_empty() {
         return;
     }
-    let (declared, calls) = walk(root, text, shape);
+    let kinds = Kinds::of(root, shape);
+    let calls = walk(root, text, &kinds, Some(&loops)).1;
+    // The file's declarations, walked for only when a name a loop calls
+    // is written somewhere outside that loop: a declaration outside the
+    // body starts outside it and names itself before its own body, so its
+    // name is text outside the body (a loop calling only `post` and
+    // `sleep` in a file that writes them nowhere else needs no walk).
+    let mut declared: Option<Names<'_>> = None;
     for body in loops {
         let mut names: Vec<&str> = Vec::new();
         for (at, name) in &calls {
@@ -78,6 +86,16 @@ pub fn record(root: Node<'_>, text: &str, shape: &Shape, from: usize, facts: &mu
                 }
             }
         }
+        let before = text.get(..body.start).unwrap_or(text).as_bytes();
+        let after = text.get(body.end..).unwrap_or("").as_bytes();
+        let written_outside = |n: &str| {
+            memchr::memmem::find(before, n.as_bytes()).is_some()
+                || memchr::memmem::find(after, n.as_bytes()).is_some()
+        };
+        if !names.iter().any(|n| written_outside(n)) {
+            continue;
+        }
+        let declared = declared.get_or_insert_with(|| walk(root, text, &kinds, None).0);
         let into = names.iter().any(|n| {
             declared
                 .iter()
@@ -92,8 +110,47 @@ pub fn record(root: Node<'_>, text: &str, shape: &Shape, from: usize, facts: &mu
 /// Names with where each is (a declaration's or a call's start).
 type Names<'t> = Vec<(usize, &'t str)>;
 
+/// A [`Shape`]'s node kinds and fields as the grammar numbers them, looked
+/// up once a file rather than compared as strings at every node.
+struct Kinds {
+    /// Declaration kinds, with the `name` field's id.
+    decls: Vec<u16>,
+    name: Option<std::num::NonZeroU16>,
+    /// Call kinds, each with the id of the field naming the callee.
+    calls: Vec<(u16, Option<std::num::NonZeroU16>)>,
+}
+
+impl Kinds {
+    fn of(root: Node<'_>, shape: &Shape) -> Kinds {
+        let lang = root.language();
+        Kinds {
+            decls: shape
+                .decls
+                .iter()
+                .map(|k| lang.id_for_node_kind(k, true))
+                .filter(|&id| id != 0)
+                .collect(),
+            name: lang.field_id_for_name("name"),
+            calls: shape
+                .calls
+                .iter()
+                .map(|(k, f)| (lang.id_for_node_kind(k, true), lang.field_id_for_name(f)))
+                .filter(|&(id, _)| id != 0)
+                .collect(),
+        }
+    }
+}
+
 /// The names declared (with where) and called (with where) in the tree.
-fn walk<'t>(root: Node<'_>, text: &'t str, shape: &Shape) -> (Names<'t>, Names<'t>) {
+/// With `within`, only calls that start inside one of those spans are
+/// looked for (and no declaration), and only the nodes that overlap one
+/// of them are entered.
+fn walk<'t>(
+    root: Node<'_>,
+    text: &'t str,
+    kinds: &Kinds,
+    within: Option<&[Span]>,
+) -> (Names<'t>, Names<'t>) {
     let mut declared = Vec::new();
     let mut calls = Vec::new();
     let mut cursor = root.walk();
@@ -101,22 +158,27 @@ fn walk<'t>(root: Node<'_>, text: &'t str, shape: &Shape) -> (Names<'t>, Names<'
     loop {
         let n = cursor.node();
         seen += 1;
-        let kind = n.kind();
-        if shape.decls.contains(&kind)
-            && let Some(name) = n.child_by_field_name("name")
+        let kind = n.kind_id();
+        let (start, end) = (n.start_byte(), n.end_byte());
+        let enter = within.is_none_or(|spans| spans.iter().any(|s| start < s.end && s.start < end));
+        if within.is_none()
+            && kinds.decls.contains(&kind)
+            && let Some(name) = kinds.name.and_then(|f| n.child_by_field_id(f.get()))
         {
-            declared.push((n.start_byte(), text_of(name, text)));
+            declared.push((start, text_of(name, text)));
         }
-        if let Some((_, field)) = shape.calls.iter().find(|(k, _)| *k == kind)
-            && let Some(callee) = n.child_by_field_name(field)
+        if let Some(spans) = within
+            && spans.iter().any(|s| s.start <= start && start < s.end)
+            && let Some((_, field)) = kinds.calls.iter().find(|(k, _)| *k == kind)
+            && let Some(callee) = field.and_then(|f| n.child_by_field_id(f.get()))
             && let Some(name) = last_segment(text_of(callee, text))
         {
-            calls.push((n.start_byte(), name));
+            calls.push((start, name));
         }
         if seen >= MAX_NODES {
             break;
         }
-        if cursor.goto_first_child() {
+        if enter && cursor.goto_first_child() {
             continue;
         }
         loop {
@@ -165,8 +227,10 @@ mod tests {
     fn a_loop_calling_a_method_of_the_file_calls_into_it() {
         let text = "class P:\n    def publish(self, m):\n        for _ in range(3):\n            try:\n                self._publish(m)\n                return\n            except Exception:\n                pass\n\n    def _publish(self, m):\n        self.ch.basic_publish(m)\n";
         let tree = parse(tree_sitter_python::LANGUAGE.into(), text);
-        let (declared, calls) = walk(tree.root_node(), text, &PYTHON);
         let body = span_of(text, "for _", "pass");
+        let kinds = Kinds::of(tree.root_node(), &PYTHON);
+        let declared = walk(tree.root_node(), text, &kinds, None).0;
+        let calls = walk(tree.root_node(), text, &kinds, Some(&[body])).1;
         assert!(declared.iter().any(|(_, n)| *n == "_publish"));
         assert!(
             calls
@@ -175,12 +239,49 @@ mod tests {
         );
     }
 
+    /// What `record` keeps, whether the declarations walk is needed or
+    /// not: a loop calling names written nowhere else in the file calls
+    /// nothing of it; one calling its own enclosing function (declared
+    /// before the loop) or a helper after it does; a name written only in
+    /// a comment elsewhere is looked up and not found.
+    #[test]
+    fn record_finds_calls_into_the_file_with_or_without_the_declarations_walk() {
+        let loop_in = |text: &str, from: &str, to: &str| {
+            let tree = parse(tree_sitter_python::LANGUAGE.into(), text);
+            let body = span_of(text, from, to);
+            let mut facts = Facts::default();
+            facts.policies.push(crate::model::RetryPolicy::new(
+                System::PythonLib("loop".into()),
+                body,
+                crate::model::Located::written(
+                    crate::model::Attempts {
+                        count: crate::model::AttemptCount::Finite(3),
+                        written_as: "3".into(),
+                    },
+                    body,
+                ),
+            ));
+            record(tree.root_node(), text, &PYTHON, 0, &mut facts);
+            facts.loops_into_file == [body]
+        };
+        let only_here = "def run(c):\n    for _ in range(3):\n        try:\n            return c.post()\n        except E:\n            time.sleep(1)\n";
+        assert!(!loop_in(only_here, "for _", "sleep(1)"));
+        let recursive = "def post(c):\n    for _ in range(3):\n        try:\n            return c.post()\n        except E:\n            pass\n";
+        assert!(loop_in(recursive, "for _", "pass"));
+        let helper_after = "def run(c):\n    for _ in range(3):\n        try:\n            return send(c)\n        except E:\n            pass\n\ndef send(c):\n    return c.post()\n";
+        assert!(loop_in(helper_after, "for _", "pass"));
+        let in_comment = "# send is not declared here\ndef run(c):\n    for _ in range(3):\n        try:\n            return send(c)\n        except E:\n            pass\n";
+        assert!(!loop_in(in_comment, "for _", "pass"));
+    }
+
     #[test]
     fn a_go_loop_calling_other_packages_only_calls_nothing_of_the_file() {
         let text = "package main\n\nfunc main() { dial() }\n\nfunc dial() {}\n\nfunc start() {\n\tfor i := 0; i < 3; i++ {\n\t\tif err := profiler.Start(cfg); err == nil {\n\t\t\treturn\n\t\t}\n\t\ttime.Sleep(time.Second)\n\t}\n}\n";
         let tree = parse(tree_sitter_go::LANGUAGE.into(), text);
-        let (declared, calls) = walk(tree.root_node(), text, &GO);
         let body = span_of(text, "for i", "\t}\n}");
+        let kinds = Kinds::of(tree.root_node(), &GO);
+        let declared = walk(tree.root_node(), text, &kinds, None).0;
+        let calls = walk(tree.root_node(), text, &kinds, Some(&[body])).1;
         let names: Vec<&str> = declared.iter().map(|(_, n)| *n).collect();
         assert_eq!(names, ["main", "dial", "start"]);
         let inside: Vec<&str> = calls
