@@ -43,6 +43,9 @@ struct Files<'a> {
     /// Each file read from disk (or not found there), with the hash of
     /// its text, for the kept result (`memo`).
     reads: Vec<(PathBuf, Option<u64>)>,
+    /// The scanned files the build loaded (the kept result's inputs
+    /// besides the kustomizations: `memo`).
+    loaded: std::collections::BTreeSet<usize>,
 }
 
 impl Files<'_> {
@@ -58,6 +61,9 @@ impl Loader for Files<'_> {
     fn load(&mut self, path: &Path) -> Option<usize> {
         let path = normal(path);
         if let Some(&i) = self.by_path.get(&path) {
+            if i < self.files.len() {
+                self.loaded.insert(i);
+            }
             return Some(i);
         }
         if self.missing.contains(&path) || self.extra.len() >= MAX_READ {
@@ -159,30 +165,32 @@ pub fn kustomize_overlays(files: &mut [ScannedFile], cwd: Option<&Path>, disk: s
         return;
     }
     let Some((dir, salt)) = disk.memo() else {
-        overlays(files, cwd, disk);
+        overlays(files, cwd, disk, None);
         return;
     };
-    let Some(before) = memo::before(files, cwd, *salt) else {
-        overlays(files, cwd, disk);
-        return;
-    };
-    if let Some(changed) = memo::load(dir, &before, files, disk) {
+    if let Some(changed) = memo::load(dir, *salt, files, cwd, disk) {
         memo::apply(files, changed);
         return;
     }
-    let reads = overlays(files, cwd, disk);
+    let mut inputs = None;
+    let reads = overlays(files, cwd, disk, Some((*salt, &mut inputs)));
     // A step the clock cut short is not kept.
-    if !crate::guard::expired() {
-        memo::save(dir, &before, files, reads);
+    if !crate::guard::expired()
+        && let Some(inputs) = inputs
+    {
+        memo::save(dir, inputs, files, reads);
     }
 }
 
 /// Build the overlays; the files read from disk for them, with the hash
-/// of each one's text.
+/// of each one's text. With `memo` (the cache's salt and a place for
+/// them), the build's inputs as `memo` keeps them, taken before the
+/// build changes any file's facts.
 fn overlays(
     files: &mut [ScannedFile],
     cwd: Option<&Path>,
     disk: super::Disk<'_>,
+    memo: Option<(u64, &mut Option<memo::Inputs>)>,
 ) -> Vec<(PathBuf, Option<u64>)> {
     let full = |f: &ScannedFile| -> PathBuf {
         normal(&match cwd {
@@ -222,6 +230,7 @@ fn overlays(
     // deploys (each is read through the overlays, not alone).
     let mut deployed: std::collections::HashSet<usize> = Default::default();
     let reads;
+    let mut read: Vec<usize>;
     {
         let mut l = Files {
             files,
@@ -233,6 +242,7 @@ fn overlays(
             parsed: HashMap::new(),
             built: HashMap::new(),
             reads: Vec::new(),
+            loaded: Default::default(),
         };
         for &root in &roots {
             let p = full(&files[root]);
@@ -298,7 +308,26 @@ fn overlays(
             variants(&l, &b, &w, facts, &overlay, cwd, &mut added);
         }
         reads = std::mem::take(&mut l.reads);
+        // What the build read of the scanned files: every kustomization
+        // and every file it loaded. Nothing else is read, or changed
+        // below (`memo::save` checks the second in debug builds).
+        read = kfiles.clone();
+        read.extend(std::mem::take(&mut l.loaded));
+        if let Some((salt, inputs)) = memo {
+            *inputs = memo::Inputs::take(files, cwd, salt, read.clone());
+        }
     }
+    // Every file changed below is one the build read.
+    debug_assert!(
+        decls
+            .keys()
+            .map(|(f, _)| f)
+            .chain(&deployed)
+            .chain(&replaced)
+            .chain(added.iter().map(|(t, _)| t))
+            .all(|f| read.contains(f)),
+        "the Kustomize step changes a file it did not read"
+    );
     deploy(files, decls, &deployed);
     for &f in &replaced {
         let facts = &mut files[f].facts;

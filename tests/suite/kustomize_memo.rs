@@ -1,8 +1,9 @@
 //! The Kustomize step's result kept in the facts cache folder between
 //! runs (issue 27, `link/kustomize/memo.rs`): taken when nothing it read
-//! changed, never when something did (a scanned file, a file it read
-//! from disk), and a damaged one is built again; the output is the same
-//! as a run without a cache every time.
+//! changed (also when a file it does not read did), never when something
+//! it read did (a scanned file, a file it read from disk) or a
+//! kustomization was added, and a damaged one is built again; the output
+//! is the same as a run without a cache every time.
 
 use crate::common;
 
@@ -10,7 +11,7 @@ use retrylint::config::Settings;
 use retrylint::render;
 use std::path::Path;
 
-const MEMO: &str = "kustomize-v1";
+const MEMO: &str = "kustomize-v2";
 
 fn json(root: &Path, cache: Option<&Path>) -> String {
     let s = Settings {
@@ -64,6 +65,31 @@ fn kept_overlays_are_taken_until_an_input_changes() {
     let kept = inode(&memo);
     assert_eq!(json(&root, Some(&cache)), plain);
     assert_eq!(inode(&memo), kept, "the second run built again");
+
+    // A scanned file no build reads, added and then changed (a one-file
+    // run's edit of a service's configuration): still taken.
+    let other = root.join("service/src/main/resources/application.yml");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    std::fs::write(&other, "resilience4j.retry.instances.a.max-attempts: 4\n").unwrap();
+    let with_other = json(&root, None);
+    assert_ne!(with_other, plain);
+    assert_eq!(json(&root, Some(&cache)), with_other);
+    assert_eq!(
+        inode(&memo),
+        kept,
+        "a file no build reads was taken as input"
+    );
+    std::fs::write(&other, "resilience4j.retry.instances.a.max-attempts: 5\n").unwrap();
+    let with_other = json(&root, None);
+    assert_ne!(with_other, plain);
+    assert_eq!(json(&root, Some(&cache)), with_other);
+    assert_eq!(
+        inode(&memo),
+        kept,
+        "a file no build reads was taken as input"
+    );
+    std::fs::remove_dir_all(root.join("service")).unwrap();
+    assert_eq!(json(&root, Some(&cache)), plain);
 
     // A file the build read from disk (a JSON 6902 op list the scan did
     // not keep) changed: built again, as a run without a cache.

@@ -139,6 +139,7 @@ fn loader(files: &[ScannedFile]) -> Files<'_> {
         parsed: HashMap::new(),
         built: HashMap::new(),
         reads: Vec::new(),
+        loaded: Default::default(),
         disk: super::super::Disk::direct(),
     }
 }
