@@ -301,7 +301,7 @@ impl Protocol {
             let scheme = scheme.to_ascii_lowercase();
             let scheme = scheme.split('+').next().unwrap_or(&scheme).to_string();
             return match scheme.as_str() {
-                "http" | "https" | "ws" | "wss" | "lb" => Some(Protocol::Http),
+                "http" | "https" | "http4" | "https4" | "ws" | "wss" | "lb" => Some(Protocol::Http),
                 "grpc" | "grpcs" | "dns" | "xds" => Some(Protocol::Grpc),
                 "rediss" => Some(Protocol::Redis),
                 "postgresql" | "sql" | "mariadb" | "sqlserver" | "cockroachdb" => {
@@ -310,6 +310,14 @@ impl Protocol {
                 "nats" | "tcp" | "memcached" | "zk" => Some(Protocol::Tcp),
                 other => Protocol::of_name(other),
             };
+        }
+        // An Apache Camel HTTP endpoint (`http4:preference:8080/x`,
+        // `https:orders`): its component is the scheme.
+        if ["http4:", "https4:", "http:", "https:"]
+            .iter()
+            .any(|c| t.starts_with(c))
+        {
+            return Some(Protocol::Http);
         }
         let host_port = t.split(['/', '?']).next().unwrap_or(t);
         let port = host_port.rsplit_once(':')?.1;

@@ -572,3 +572,16 @@ fn fixture_folder_routes_and_limits_attach_to_no_deployed_call() {
         "{f:?}"
     );
 }
+
+#[test]
+fn a_camel_routes_http_endpoints_are_calls_and_its_other_endpoints_are_not() {
+    let (_, g) = build("testdata/graph/camel-http", &Settings::default());
+    assert_eq!(
+        edges(&g),
+        [
+            "customer -> audit x3 HTTP",
+            "customer -> preference x3 HTTP",
+        ]
+    );
+    assert_eq!(g.worst_paths()[0].attempts, 3);
+}

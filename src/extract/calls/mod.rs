@@ -27,6 +27,7 @@ mod env_default;
 pub mod lex;
 pub mod properties;
 
+mod camel;
 #[cfg(test)]
 mod tests;
 
@@ -42,6 +43,13 @@ pub const NEEDLES: &[&str] = &[
     "\"grpc://",
     "\"h2c://",
     "\"lb://",
+    // Apache Camel's HTTP producer endpoints (`camel::http_endpoint`).
+    "\"http4:",
+    "\"https4:",
+    "to(\"http:",
+    "to(\"https:",
+    "toD(\"http:",
+    "toD(\"https:",
     "\"dns:///",
     "\"${",
     "RestTemplate",
@@ -226,6 +234,14 @@ pub fn target(text: &str, lit: &Lit) -> Target {
     if let Some((host, _)) = store_url(s) {
         let name = host.split(':').next().unwrap_or(&host);
         return host_target(name, &host);
+    }
+    // An Apache Camel route sending to an HTTP endpoint:
+    // `.to("http4:preference:8080/?bridgeEndpoint=true")`.
+    if let Some(call) = lit.within.last()
+        && let Some(host) = camel::http_endpoint(last_segment(call), s)
+    {
+        let name = host.split(':').next().unwrap_or(host);
+        return host_target(name, host);
     }
     url_target(s)
 }
