@@ -342,7 +342,7 @@ fn read_file(
         Syntax::Java if !java::wants(text.as_bytes()) => {
             calls::extract(text, calls::lex::Lang::Java, &mut facts)
         }
-        Syntax::Java => java::extract(text, &mut facts),
+        Syntax::Java => java::extract_at(path, text, &mut facts),
         Syntax::Rust if !rust::wants(text.as_bytes()) => {
             facts.rust.crate_dir = rust::crate_dir(path);
             if !rust::cargo_target_outside_src(path) {

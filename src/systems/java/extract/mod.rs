@@ -221,6 +221,17 @@ pub fn extract(text: &str, facts: &mut Facts) {
 /// Read one Java file, skipping the method bodies no reader needs when
 /// `prune` (see [`prune`]; tests compare both ways).
 pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
+    read(text, facts, prune, false)
+}
+
+/// [`extract`] of the file at `path`: a module folder named for tests
+/// (`temporal-testing/`, see [`loops::test_module`]) holds test support,
+/// whose hand-written loops are not read.
+pub fn extract_at(path: &std::path::Path, text: &str, facts: &mut Facts) {
+    read(text, facts, true, loops::test_module(path))
+}
+
+fn read(text: &str, facts: &mut Facts, prune: bool, test_module: bool) {
     let mut parser = Parser::new();
     if parser
         .set_language(&tree_sitter_java::LANGUAGE.into())
@@ -258,7 +269,9 @@ pub fn extract_with(text: &str, facts: &mut Facts, prune: bool) {
     reactor::extract(&ctx, facts, &mut out);
     gateway_routes::extract(&ctx, facts, &mut out);
     apache_retry::extract(&ctx, facts, &mut out);
-    loops::extract(&ctx, facts, &mut out);
+    if !test_module {
+        loops::extract(&ctx, facts, &mut out);
+    }
     crate::extract::loop_calls::record(
         tree.root_node(),
         text,

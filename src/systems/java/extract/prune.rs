@@ -84,6 +84,8 @@ const HELPER_WORDS: &[&str] = &[
     "xclude",
     "Dead",
     "dead",
+    // Or a sealed target (`sealedSegments.add(segment)`).
+    "ealed",
     // A helper that waits for a state through another
     // (`waitUntilConnected()` calling `waitForKeeperState(..)`).
     "waitUntil",

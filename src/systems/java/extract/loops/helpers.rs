@@ -324,7 +324,9 @@ pub(super) fn limit_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>) -> Option<Node<'a>> {
 /// Whether a node records a failed target so the next pass avoids it: a
 /// call named like excluding a node or marking it dead, or adding to a
 /// collection of excluded, dead or failed nodes, locations or indexes
-/// (`excluded.add(node)`, `failedLocations.add(..)`, `failedDataIndexes.add(i)`).
+/// (`excluded.add(node)`, `failedLocations.add(..)`, `failedDataIndexes.add(i)`),
+/// or of sealed ones, closed for writes (`sealedSegments.add(segment)`,
+/// `handleLogSealed(segment)`).
 pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
     if d.kind_str() != "method_invocation" {
         return false;
@@ -339,6 +341,16 @@ pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
     {
         return true;
     }
+    // A sealed target handed on (`handleLogSealed(segment)`,
+    // `markSealed(ledger)`); a question (`isStreamSealed()`) records nothing.
+    if lname.contains("sealed")
+        && !["is", "has", "get", "check"]
+            .iter()
+            .any(|p| lname.starts_with(p))
+        && field(d, "arguments").is_some_and(|a| !named_children(a).is_empty())
+    {
+        return true;
+    }
     if !matches!(name, "add" | "put" | "addAll") {
         return false;
     }
@@ -347,9 +359,13 @@ pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
         "node", "location", "host", "index", "replica", "server", "peer", "broker", "address",
         "endpoint", "target",
     ];
+    // A sealed target (a log segment or ledger closed for appends) is
+    // recorded so the writer moves to its successor (pravega's
+    // `sealedSegmentQueue.add(segment)`, twenty-seventh pass).
     obj.contains("exclude")
         || obj.contains("dead")
         || obj.contains("unavailable")
+        || obj.contains("sealed")
         || (obj.contains("failed") && TARGETS.iter().any(|t| obj.contains(t)))
 }
 

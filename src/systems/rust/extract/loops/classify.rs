@@ -290,7 +290,7 @@ impl LoopFinder<'_, '_, '_, '_, '_> {
             .unwrap_or("");
         if let Some(call) = super::local_waits::probe(spans, signature, body) {
             return Err(Some(format!(
-                "a probe: the function answers yes or no and each pass only asks whether the peer answers (`{call}` tested with `.is_ok()`, success answers `true`), no operation's result or error is handed on"
+                "a probe: each pass only asks whether the peer answers (`{call}` tested with `.is_ok()`, success answers `true` or is recorded in a flag), no operation's result or error is handed on"
             )));
         }
         if let Some(guard) = spans

@@ -12,7 +12,11 @@
 //!   question (`node.is_accessible(..)`), reduced to `.is_ok()`, whose
 //!   success answers `true`. No operation's result or error is handed on:
 //!   it is a reachability check, every failure of which means "not yet"
-//!   (ockam `is_endpoint_accessible`, `is_node_accessible`).
+//!   (ockam `is_endpoint_accessible`, `is_node_accessible`). Or a monitor
+//!   task that records the answer in a flag and leaves, whatever its
+//!   function answers (rustfs's peer recovery monitor: `if
+//!   perform_connectivity_check(..).await.is_ok() { offline.store(false,
+//!   ..); return; }`).
 //! - **A readiness the loop's message names.** A string of the loop says
 //!   the peer is not ready ("RPC is not ready", "not ready yet"), with no
 //!   remote failure named beside it: each pass asks whether the peer has
@@ -64,15 +68,31 @@ fn asks_only(name: &str) -> bool {
         || ["is_", "check_", "probe", "health"]
             .iter()
             .any(|p| name.starts_with(p))
+        // A check named by what it checks (`perform_connectivity_check`,
+        // `liveness_probe`).
+        || ["_check", "_probe"].iter().any(|s| name.ends_with(s))
+}
+
+/// The branch records the answer in a flag and leaves: `offline.store(false,
+/// ..); return;` or `reachable = true; break;` (the function answers no
+/// `bool`: a monitor task reports through the flag).
+fn records_answer(compact: &str) -> bool {
+    let flag = [".store(true,", ".store(false,", "=true;", "=false;"]
+        .iter()
+        .any(|f| compact.contains(f));
+    let leaves =
+        compact.contains("return;") || compact.contains("return}") || compact.contains("break");
+    flag && leaves
 }
 
 /// The probe of a function that answers yes or no: `if <call>.is_ok() {
 /// return true }` (or `Ok(true)`) in the loop's body, the call one that
-/// only asks. Returns the call as written.
+/// only asks; or, in any function, the answer recorded in a flag before
+/// leaving (`if check(..).await.is_ok() { offline.store(false, ..);
+/// return; }`, rustfs's peer recovery monitor, twenty-seventh pass).
+/// Returns the call as written.
 pub(super) fn probe(spans: &Spans<'_>, signature: &str, body: &Block) -> Option<String> {
-    if !answers_bool(signature) {
-        return None;
-    }
+    let answers = answers_bool(signature);
     body.stmts.iter().take(64).find_map(|s| {
         let Stmt::Expr(Expr::If(i), _) = s else {
             return None;
@@ -96,7 +116,8 @@ pub(super) fn probe(spans: &Spans<'_>, signature: &str, body: &Block) -> Option<
             _ => None,
         }?;
         let then: String = spans.text(&i.then_branch).split_whitespace().collect();
-        let yes = then.contains("returntrue") || then.contains("returnOk(true)");
+        let yes = (answers && (then.contains("returntrue") || then.contains("returnOk(true)")))
+            || records_answer(&then);
         (asks_only(&name) && yes).then(|| spans.text(recv).split_whitespace().collect())
     })
 }
