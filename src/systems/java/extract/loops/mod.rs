@@ -47,11 +47,13 @@ mod remote;
 mod result;
 mod shape;
 mod statuses;
+mod test_module;
 mod wait;
 use bounds::{bound, conjuncts};
 use catches::{catch_types, compares_with_null, outcome_test_leaves, retried_types};
 use moves::follows_next;
 use shape::{bound_why, head, header_counter, indexes_with};
+pub use test_module::test_module;
 use wait::{takes_lock, wait, waits_for_result};
 
 const LOOPS: &[&str] = &[
@@ -172,62 +174,6 @@ fn test_source(ctx: &Ctx<'_>) -> bool {
         .trim_end_matches(|c: char| c == ';' || c.is_whitespace())
         .split('.')
         .any(|seg| matches!(seg, "test" | "tests" | "testing" | "testutil" | "testutils"))
-}
-
-/// A folder of the path is a module named for tests: its name's last word
-/// (split at `-`, `_`, `.`) says so after another word (`temporal-testing`,
-/// `acme-test-utils`, `client-tests`, `kafka-testkit`). Build tools publish
-/// such modules as libraries for test suites (a namespace registered in the
-/// suite's container, a fake server), so their loops are test support, as
-/// a Rust crate's `testing` or `*-tests` folder is (`rust::loops::test_support`).
-/// A word alone (`testdata`, `test`) is left to the scan's test folders.
-pub fn test_module(path: &std::path::Path) -> bool {
-    const LAST: &[&str] = &[
-        "test",
-        "tests",
-        "testing",
-        "testkit",
-        "testutil",
-        "testutils",
-    ];
-    path.parent().is_some_and(|dir| {
-        dir.components().any(|c| {
-            let name = c.as_os_str().to_string_lossy().to_ascii_lowercase();
-            let words: Vec<&str> = name
-                .split(['-', '_', '.'])
-                .filter(|w| !w.is_empty())
-                .collect();
-            let [.., before, last] = words.as_slice() else {
-                return false;
-            };
-            // `acme-test-utils`: the test word before a last `utils`.
-            LAST.contains(last) || (*last == "utils" && matches!(*before, "test" | "testing"))
-        })
-    })
-}
-
-#[cfg(test)]
-#[test]
-fn modules_named_for_tests_are_test_support_and_others_are_not() {
-    use std::path::Path;
-    for yes in [
-        "temporal-testing/src/main/java/io/x/Register.java",
-        "acme-test-utils/src/main/java/A.java",
-        "client-tests/src/main/java/A.java",
-        "kafka_testkit/src/A.java",
-    ] {
-        assert!(test_module(Path::new(yes)), "{yes}");
-    }
-    for no in [
-        "testdata/rules/RL205/ok/A.java",
-        "server/src/main/java/org/acme/utils/A.java",
-        "test/A.java",
-        "contest-service/src/A.java",
-        "acme-testing-service/src/A.java",
-        "Testing.java",
-    ] {
-        assert!(!test_module(Path::new(no)), "{no}");
-    }
 }
 
 /// The statements of a block (or the statement itself).
