@@ -146,7 +146,9 @@ pub(crate) use grammar_tables;
 /// readers (the Go reader keeps the few ids it tests).
 pub struct Grammar {
     kinds: Vec<&'static str>,
-    fields: Vec<(&'static str, std::num::NonZeroU16)>,
+    /// The field names with their ids, by the name's length (a lookup
+    /// compares the bytes of the few names of that length only).
+    fields: Vec<Vec<(&'static str, std::num::NonZeroU16)>>,
 }
 
 impl Grammar {
@@ -159,12 +161,21 @@ impl Grammar {
                     .unwrap_or("")
             })
             .collect();
-        let fields = (1..=lang.field_count())
-            .filter_map(|id| {
-                let id = u16::try_from(id).ok()?;
-                Some((lang.field_name_for_id(id)?, std::num::NonZeroU16::new(id)?))
-            })
-            .collect();
+        let mut fields: Vec<Vec<(&'static str, std::num::NonZeroU16)>> = Vec::new();
+        for id in 1..=lang.field_count() {
+            let Some(id) = u16::try_from(id).ok() else {
+                continue;
+            };
+            let (Some(name), Some(nz)) =
+                (lang.field_name_for_id(id), std::num::NonZeroU16::new(id))
+            else {
+                continue;
+            };
+            if fields.len() <= name.len() {
+                fields.resize_with(name.len() + 1, Vec::new);
+            }
+            fields[name.len()].push((name, nz));
+        }
         Grammar { kinds, fields }
     }
 
@@ -178,7 +189,8 @@ impl Grammar {
 
     /// `n`'s child in field `name`, what `child_by_field_name` gives.
     pub fn field<'a>(&self, n: tree_sitter::Node<'a>, name: &str) -> Option<tree_sitter::Node<'a>> {
-        match self.fields.iter().find(|(f, _)| *f == name) {
+        let same_length = self.fields.get(name.len()).map_or(&[][..], Vec::as_slice);
+        match same_length.iter().find(|(f, _)| *f == name) {
             Some(&(_, id)) => n.child_by_field_id(id.get()),
             None => n.child_by_field_name(name),
         }

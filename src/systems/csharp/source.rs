@@ -28,11 +28,13 @@ pub fn read(text: &str) -> CsharpSource {
     names.sort_unstable();
     names.dedup();
     names.truncate(MAX_NAMES);
+    // The types, found once for the constants and numbers of each.
+    let types = declared_types(&code);
     CsharpSource {
-        types: declared_types(&code),
+        constants: constants(&code, text, &types),
+        numbers: numbers(&code, &types),
+        types,
         names,
-        constants: constants(&code, text),
-        numbers: numbers(&code),
         ..CsharpSource::default()
     }
 }
@@ -48,10 +50,10 @@ const NUMBER_TYPES: &[&str] = &[
 /// literal (a sign and a suffix allowed) or an [`expression`] of literals
 /// and the type's constants above it; also `static readonly TimeSpan X =
 /// TimeSpan.FromSeconds(..)` (in seconds); at most [`MAX_CONSTANTS`].
-fn numbers(code: &str) -> Vec<CsharpNumber> {
+fn numbers(code: &str, types: &[String]) -> Vec<CsharpNumber> {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out: Vec<CsharpNumber> = Vec::new();
-    for class in declared_types(code) {
+    for class in types.iter().cloned() {
         let Some(body) = body_of(code, &class) else {
             continue;
         };
@@ -175,20 +177,21 @@ pub fn declares(text: &str, name: &str) -> bool {
 /// type `class` (`const string Orders = "orders";`, or `static readonly
 /// string`), if one.
 pub fn constant(text: &str, class: &str, name: &str) -> Option<String> {
-    constants(&code_only(text), text)
+    let code = code_only(text);
+    constants(&code, text, &declared_types(&code))
         .into_iter()
         .find(|c| c.class == class && c.name == name)
         .map(|c| c.value)
 }
 
 /// The string constants the types of C# `text` declare (`code` is
-/// [`code_only`] of it), in order: `const string X = ".."` or `static
-/// readonly string X = ".."` anywhere in the type's body, at most
-/// [`MAX_CONSTANTS`].
-fn constants(code: &str, text: &str) -> Vec<CsharpConstant> {
+/// [`code_only`] of it, `types` its [`declared_types`]), in order: `const
+/// string X = ".."` or `static readonly string X = ".."` anywhere in the
+/// type's body, at most [`MAX_CONSTANTS`].
+fn constants(code: &str, text: &str, types: &[String]) -> Vec<CsharpConstant> {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out: Vec<CsharpConstant> = Vec::new();
-    for class in declared_types(code) {
+    for class in types.iter().cloned() {
         let Some(body) = body_of(code, &class) else {
             continue;
         };

@@ -12,6 +12,7 @@
 //! unresolved, never guessed.
 
 use super::{Ctx, MAX_DEPTH, args, field, method, named_children, type_args};
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 /// How a configuration read is written inside an address.
@@ -26,20 +27,20 @@ pub fn address(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
     if let Some(key) = config_key(ctx, n, depth) {
         return Some(format!("{MARK}{key}}}"));
     }
-    match n.kind() {
+    match n.kind_str() {
         "interpolated_string_expression" => {
             let plain = super::calls::string(ctx, n, depth);
             let mut out = String::new();
             let mut known = false;
             for c in named_children(n) {
-                if c.kind() == "interpolation" {
+                if c.kind_str() == "interpolation" {
                     let value = named_children(c)
                         .into_iter()
-                        .find(|e| !e.kind().starts_with("interpolation_"))
+                        .find(|e| !e.kind_str().starts_with("interpolation_"))
                         .and_then(|e| address(ctx, e, depth + 1));
                     known |= value.is_some();
                     out.push_str(value.as_deref().unwrap_or("{}"));
-                } else if !c.kind().starts_with("interpolation_") {
+                } else if !c.kind_str().starts_with("interpolation_") {
                     out.push_str(ctx.text(c));
                 }
             }
@@ -70,7 +71,7 @@ pub fn config_key(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }
-    match n.kind() {
+    match n.kind_str() {
         // `config["A:B"]`, `config.GetSection("A")["B"]`.
         "element_access_expression" => {
             let key = subscript_key(ctx, n, depth)?;
@@ -94,7 +95,7 @@ pub fn config_key(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
                 return None;
             }
             let on = field(n, "expression")?;
-            if on.kind() != "invocation_expression" {
+            if on.kind_str() != "invocation_expression" {
                 return None;
             }
             let s = section(ctx, on, depth)?;
@@ -112,7 +113,7 @@ fn section(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }
-    match n.kind() {
+    match n.kind_str() {
         "invocation_expression" => {
             let (m, recv) = method(ctx, n)?;
             if m != "GetSection" && m != "GetRequiredSection" {
@@ -136,7 +137,7 @@ fn subscript_key(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String> {
     let sub = field(n, "subscript")?;
     let arg = named_children(sub)
         .into_iter()
-        .find(|a| a.kind() == "argument")?;
+        .find(|a| a.kind_str() == "argument")?;
     super::calls::string(ctx, *named_children(arg).last()?, depth + 1)
 }
 

@@ -8,6 +8,7 @@
 use super::{Ctx, MAX_DEPTH, args, chain, field, method, span, type_args};
 use crate::model::calls::{IdentityKind, Placement, Protocol};
 use crate::model::*;
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 /// Aspire hosting integrations that start a resource, and what it speaks
@@ -63,7 +64,7 @@ fn resource(ctx: &Ctx<'_>, call: Node<'_>, depth: usize) -> Option<Res> {
         let Some((_, a)) = args(ctx, c).into_iter().next() else {
             continue;
         };
-        if a.kind() != "string_literal" {
+        if a.kind_str() != "string_literal" {
             continue;
         }
         found = Some(Res {
@@ -78,7 +79,7 @@ fn resource(ctx: &Ctx<'_>, call: Node<'_>, depth: usize) -> Option<Res> {
 fn resource_of(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Res> {
     let mut n = n;
     for _ in 0..MAX_DEPTH {
-        match n.kind() {
+        match n.kind_str() {
             "identifier" => n = ctx.binding(ctx.text(n), n.start_byte())?,
             "invocation_expression" => return resource(ctx, n, depth + 1),
             _ => return None,
@@ -92,7 +93,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         return;
     }
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression" {
+        if n.kind_str() != "invocation_expression" {
             continue;
         }
         let Some((m, _)) = method(ctx, n) else {
@@ -173,7 +174,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
 /// resource, with YARP's layer at its defaults (one attempt, the 100 s
 /// activity timeout: `crate::systems::csharp::yarp`).
 fn yarp_route(ctx: &Ctx<'_>, n: Node<'_>, facts: &mut Facts) {
-    let Some((_, outer)) = super::enclosing_lambda_call(n) else {
+    let Some((_, outer)) = super::enclosing_lambda_call(ctx, n) else {
         return;
     };
     if method(ctx, outer).is_none_or(|(m, _)| m != "WithConfiguration") {
@@ -220,10 +221,10 @@ fn route_target(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<Res> {
     if depth > MAX_DEPTH {
         return None;
     }
-    match n.kind() {
+    match n.kind_str() {
         "identifier" => {
             let b = ctx.binding(ctx.text(n), n.start_byte())?;
-            if b.kind() == "invocation_expression"
+            if b.kind_str() == "invocation_expression"
                 && method(ctx, b).is_some_and(|(m, _)| m == "AddCluster" || m == "GetEndpoint")
             {
                 return route_target(ctx, b, depth + 1);

@@ -11,6 +11,7 @@
 
 use super::{Ctx, args, field, method, named_children, one_line, span};
 use crate::model::Located;
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 /// How many runs of one stored policy are looked at.
@@ -57,7 +58,7 @@ fn runs<'a>(ctx: &Ctx<'a>, policy: Node<'a>) -> Vec<Node<'a>> {
     };
     ctx.nodes
         .iter()
-        .filter(|n| n.kind() == "invocation_expression")
+        .filter(|n| n.kind_str() == "invocation_expression")
         .filter(|n| {
             method(ctx, **n).is_some_and(|(m, recv)| {
                 is_run(m)
@@ -77,12 +78,12 @@ fn runs<'a>(ctx: &Ctx<'a>, policy: Node<'a>) -> Vec<Node<'a>> {
 fn chain_end<'a>(ctx: &Ctx<'a>, policy: Node<'a>) -> Node<'a> {
     let mut cur = policy;
     for _ in 0..16 {
-        let Some(call) = cur
-            .parent()
-            .filter(|p| p.kind() == "member_access_expression")
+        let Some(call) = ctx
+            .parent(cur)
+            .filter(|p| p.kind_str() == "member_access_expression")
             .filter(|p| field(*p, "expression").map(|e| e.id()) == Some(cur.id()))
-            .and_then(|p| p.parent())
-            .filter(|c| c.kind() == "invocation_expression")
+            .and_then(|p| ctx.parent(p))
+            .filter(|c| c.kind_str() == "invocation_expression")
         else {
             break;
         };
@@ -100,12 +101,12 @@ fn is_run(m: &str) -> bool {
 
 /// `policy.Execute(..)` written on the invocation itself.
 fn run_on<'a>(ctx: &Ctx<'a>, policy: Node<'a>) -> Option<Node<'a>> {
-    let access = policy
-        .parent()
-        .filter(|p| p.kind() == "member_access_expression")?;
-    let call = access
-        .parent()
-        .filter(|c| c.kind() == "invocation_expression")?;
+    let access = ctx
+        .parent(policy)
+        .filter(|p| p.kind_str() == "member_access_expression")?;
+    let call = ctx
+        .parent(access)
+        .filter(|c| c.kind_str() == "invocation_expression")?;
     let (m, recv) = method(ctx, call)?;
     (is_run(m) && recv.is_some_and(|r| r.id() == policy.id())).then_some(call)
 }
@@ -113,14 +114,14 @@ fn run_on<'a>(ctx: &Ctx<'a>, policy: Node<'a>) -> Option<Node<'a>> {
 /// The name a policy is stored in: `var retry = Policy..;`, `_retry =
 /// Policy..;`, `RetryPolicy Retry { get; } = Policy..;`.
 fn stored_in<'a>(ctx: &Ctx<'a>, policy: Node<'a>) -> Option<&'a str> {
-    let parent = policy.parent()?;
-    let name = match parent.kind() {
+    let parent = ctx.parent(policy)?;
+    let name = match parent.kind_str() {
         "variable_declarator" | "property_declaration" => field(parent, "name")?,
         "assignment_expression" if field(parent, "right").map(|r| r.id()) == Some(policy.id()) => {
             field(parent, "left")?
         }
         "equals_value_clause" => {
-            let decl = parent.parent()?;
+            let decl = ctx.parent(parent)?;
             field(decl, "name").or_else(|| named_children(decl).into_iter().next())?
         }
         _ => return None,
@@ -133,15 +134,15 @@ fn stored_in<'a>(ctx: &Ctx<'a>, policy: Node<'a>) -> Option<&'a str> {
 /// method, a lambda whose body is a call of a `..Async` method (not
 /// awaited), or a `..Async` method group.
 fn returns_task(ctx: &Ctx<'_>, op: Node<'_>) -> bool {
-    match op.kind() {
+    match op.kind_str() {
         "lambda_expression" | "anonymous_method_expression" => {
             let mut cursor = op.walk();
-            let is_async = op
-                .children(&mut cursor)
-                .any(|c| c.kind() == "async" || (c.kind() == "modifier" && ctx.text(c) == "async"));
+            let is_async = op.children(&mut cursor).any(|c| {
+                c.kind_str() == "async" || (c.kind_str() == "modifier" && ctx.text(c) == "async")
+            });
             is_async
                 || field(op, "body")
-                    .filter(|b| b.kind() == "invocation_expression")
+                    .filter(|b| b.kind_str() == "invocation_expression")
                     .and_then(|b| method(ctx, b))
                     .is_some_and(|(m, _)| m.ends_with("Async"))
         }

@@ -5,6 +5,7 @@
 use super::eval;
 use crate::model::{BreakerSettings, BreakerWindow, Located};
 use crate::source::Span;
+use crate::systems::csharp::extract::Kind as _;
 use std::time::Duration;
 use tree_sitter::Node;
 
@@ -37,7 +38,7 @@ pub(super) fn settings<'a>(
     let mut written = false;
     let init = options.and_then(|o| super::field(o, "initializer"));
     for e in init.map(super::named_children).unwrap_or_default() {
-        if e.kind() != "assignment_expression" {
+        if e.kind_str() != "assignment_expression" {
             continue;
         }
         let (Some(l), Some(r)) = (super::field(e, "left"), super::field(e, "right")) else {

@@ -26,6 +26,7 @@ use super::{
 };
 use crate::model::*;
 use crate::systems::csharp::config_addresses::THROUGH;
+use crate::systems::csharp::extract::Kind as _;
 use std::collections::BTreeMap;
 use tree_sitter::Node;
 
@@ -68,7 +69,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     let clients = http_client_names(ctx);
     let mut calls: Vec<Call<'_>> = Vec::new();
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression" {
+        if n.kind_str() != "invocation_expression" {
             continue;
         }
         let Some((name, Some(recv))) = method(ctx, n) else {
@@ -193,7 +194,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                     // expression (`$"{endpoint.Url}/api/tags"`), not a
                     // base address set elsewhere.
                     None if c.client.is_none() => match args(ctx, c.node).first() {
-                        Some((_, a)) if !a.kind().ends_with("string_literal") => {
+                        Some((_, a)) if !a.kind_str().ends_with("string_literal") => {
                             format!("{via}, address `{}` not known here", written(ctx.text(*a)))
                         }
                         _ => format!("{via}{NO_BASE}"),
@@ -257,7 +258,7 @@ fn layers_for(facts: &Facts, scope: Option<&str>) -> Vec<usize> {
 fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<String, (String, Option<Node<'a>>)> {
     let mut out = BTreeMap::new();
     for &n in &ctx.nodes {
-        if n.kind() != "assignment_expression" {
+        if n.kind_str() != "assignment_expression" {
             continue;
         }
         let Some(left) = field(n, "left") else {
@@ -273,11 +274,11 @@ fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<String, (String, Option<Node<'a
         // Written in an `AddHttpClient<T>(..)` lambda, or in a
         // `.ConfigureHttpClient(..)` after a registration (`AddHttpClient`,
         // Refit's `AddRefitClient<T>()`)?
-        let mut cur = n.parent();
+        let mut cur = ctx.parent(n);
         let mut typed = None;
         for _ in 0..MAX_CLIMB {
             let Some(c) = cur else { break };
-            if c.kind() == "invocation_expression" {
+            if c.kind_str() == "invocation_expression" {
                 match method(ctx, c).map(|(m, _)| m) {
                     Some("AddHttpClient") => {
                         typed = client_key(ctx, c);
@@ -293,7 +294,7 @@ fn base_addresses<'a>(ctx: &Ctx<'a>) -> BTreeMap<String, (String, Option<Node<'a
                     _ => {}
                 }
             }
-            cur = c.parent();
+            cur = ctx.parent(c);
         }
         let value = field(n, "right");
         match typed {
@@ -321,7 +322,7 @@ fn client_key(ctx: &Ctx<'_>, c: Node<'_>) -> Option<String> {
             Some(t) => Some(format!("AddHttpClient<{t}>")),
             None => args(ctx, c)
                 .first()
-                .filter(|(_, a)| a.kind() == "string_literal")
+                .filter(|(_, a)| a.kind_str() == "string_literal")
                 .map(|(_, a)| format!("AddHttpClient({})", ctx.text(*a))),
         },
         _ => super::resilience::registration(ctx, c).filter(|r| r.starts_with("AddRefitClient<")),
@@ -335,7 +336,7 @@ fn client_key(ctx: &Ctx<'_>, c: Node<'_>) -> Option<String> {
 /// takes a client made elsewhere: not read.
 fn refit_rest_services(ctx: &Ctx<'_>, facts: &mut Facts) {
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression" {
+        if n.kind_str() != "invocation_expression" {
             continue;
         }
         let Some(("For", Some(recv))) = method(ctx, n) else {
@@ -378,7 +379,7 @@ fn is_rest_service(ctx: &Ctx<'_>, recv: Node<'_>) -> bool {
 /// generated client's methods).
 fn grpc_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
     for &n in &ctx.nodes {
-        if n.kind() != "assignment_expression" {
+        if n.kind_str() != "assignment_expression" {
             continue;
         }
         let Some(left) = field(n, "left") else {
@@ -400,10 +401,10 @@ fn grpc_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
         if host.is_none() && !target.contains(MARK) {
             continue;
         }
-        let mut cur = n.parent();
+        let mut cur = ctx.parent(n);
         for _ in 0..MAX_CLIMB {
             let Some(c) = cur else { break };
-            if c.kind() == "invocation_expression"
+            if c.kind_str() == "invocation_expression"
                 && method(ctx, c).is_some_and(|(m, _)| m == "AddGrpcClient")
             {
                 let t = type_args(ctx, c).last().copied().unwrap_or("");
@@ -429,7 +430,7 @@ fn grpc_clients(ctx: &Ctx<'_>, facts: &mut Facts) {
                 });
                 break;
             }
-            cur = c.parent();
+            cur = ctx.parent(c);
         }
     }
 }
@@ -475,7 +476,7 @@ fn http_client_names<'a>(ctx: &Ctx<'a>) -> BTreeMap<&'a str, Made> {
         t == "HttpClient" || t == "System.Net.Http.HttpClient"
     };
     for &n in &ctx.nodes {
-        match n.kind() {
+        match n.kind_str() {
             "parameter" | "property_declaration" => {
                 if field(n, "type").is_some_and(|t| is_client(ctx.text(t)))
                     && let Some(name) = field(n, "name")
@@ -487,7 +488,7 @@ fn http_client_names<'a>(ctx: &Ctx<'a>) -> BTreeMap<&'a str, Made> {
                 let typed = field(n, "type").is_some_and(|t| is_client(ctx.text(t)));
                 for d in named_children(n)
                     .into_iter()
-                    .filter(|d| d.kind() == "variable_declarator")
+                    .filter(|d| d.kind_str() == "variable_declarator")
                 {
                     let Some(name) = field(d, "name") else {
                         continue;
@@ -497,18 +498,19 @@ fn http_client_names<'a>(ctx: &Ctx<'a>) -> BTreeMap<&'a str, Made> {
                     let made = match value {
                         Some(v)
                             if ctx.text(*v).starts_with("new HttpClient(")
-                                || (typed && v.kind() == "implicit_object_creation_expression") =>
+                                || (typed
+                                    && v.kind_str() == "implicit_object_creation_expression") =>
                         {
                             Made::New
                         }
                         Some(v) if ctx.text(*v).contains(".CreateClient(") => {
                             let lit = ctx.subtree(*v).iter().find_map(|x| {
-                                (x.kind() == "invocation_expression"
+                                (x.kind_str() == "invocation_expression"
                                     && method(ctx, *x).is_some_and(|(m, _)| m == "CreateClient"))
                                 .then(|| {
                                     args(ctx, *x)
                                         .first()
-                                        .filter(|(_, a)| a.kind() == "string_literal")
+                                        .filter(|(_, a)| a.kind_str() == "string_literal")
                                         .map_or("\"\"", |(_, a)| ctx.text(*a))
                                 })
                             });
@@ -596,16 +598,16 @@ fn name_clients(facts: &mut Facts) {
 
 /// The class (or record, struct) `n` is written in.
 fn enclosing_class<'a>(ctx: &Ctx<'a>, n: Node<'_>) -> Option<&'a str> {
-    let mut cur = n.parent();
+    let mut cur = ctx.parent(n);
     for _ in 0..MAX_CLIMB {
         let c = cur?;
         if matches!(
-            c.kind(),
+            c.kind_str(),
             "class_declaration" | "record_declaration" | "struct_declaration"
         ) {
             return field(c, "name").map(|x| ctx.text(x));
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     None
 }
@@ -628,12 +630,12 @@ fn request_uri(ctx: &Ctx<'_>, r: Node<'_>) -> Option<String> {
 fn request_args<'a>(ctx: &Ctx<'a>, r: Node<'a>) -> Option<Vec<Node<'a>>> {
     let mut r = r;
     for _ in 0..MAX_DEPTH {
-        if r.kind() != "identifier" {
+        if r.kind_str() != "identifier" {
             break;
         }
         r = ctx.binding(ctx.text(r), r.start_byte())?;
     }
-    if r.kind() != "object_creation_expression"
+    if r.kind_str() != "object_creation_expression"
         || !field(r, "type").is_some_and(|t| ctx.text(t).ends_with("HttpRequestMessage"))
     {
         return None;
@@ -642,7 +644,7 @@ fn request_args<'a>(ctx: &Ctx<'a>, r: Node<'a>) -> Option<Vec<Node<'a>>> {
     Some(
         named_children(list)
             .into_iter()
-            .filter(|a| a.kind() == "argument")
+            .filter(|a| a.kind_str() == "argument")
             .filter_map(|a| named_children(a).into_iter().last())
             .collect(),
     )
@@ -654,7 +656,7 @@ pub(super) fn string(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String>
     if depth > MAX_DEPTH {
         return None;
     }
-    match n.kind() {
+    match n.kind_str() {
         "string_literal" | "verbatim_string_literal" | "raw_string_literal" => {
             let t = ctx.text(n);
             Some(t.trim_start_matches('@').trim_matches('"').to_string())
@@ -687,9 +689,9 @@ pub(super) fn string(ctx: &Ctx<'_>, n: Node<'_>, depth: usize) -> Option<String>
 pub(super) fn implicit_first_arg(n: Node<'_>) -> Option<Node<'_>> {
     let list = named_children(n)
         .into_iter()
-        .find(|c| c.kind() == "argument_list")?;
+        .find(|c| c.kind_str() == "argument_list")?;
     let first = named_children(list)
         .into_iter()
-        .find(|a| a.kind() == "argument")?;
+        .find(|a| a.kind_str() == "argument")?;
     named_children(first).last().copied()
 }

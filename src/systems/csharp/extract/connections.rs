@@ -11,6 +11,7 @@ use super::resilience::call_span;
 use super::{Ctx, MAX_CLIMB, args, field, method, span};
 use crate::model::*;
 use crate::systems::csharp::connections::{UNRESOLVED, client};
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 /// EF Core providers of a database server.
@@ -35,7 +36,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         if seen.len() >= MAX_READS {
             break;
         }
-        if n.kind() == "invocation_expression"
+        if n.kind_str() == "invocation_expression"
             && let Some(name) = super::efcore::aspire_connection(ctx, n)
         {
             aspire(n, &name, &mut seen, facts);
@@ -63,7 +64,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             .iter()
             .flat_map(|p| ctx.subtree(*p).iter())
             .filter(|x| {
-                x.kind() == "invocation_expression"
+                x.kind_str() == "invocation_expression"
                     && method(ctx, **x).is_some_and(|(m, _)| m == "EnableRetryOnFailure")
             })
             .filter_map(|x| {
@@ -139,10 +140,10 @@ fn aspire(n: Node<'_>, name: &str, seen: &mut Vec<String>, facts: &mut Facts) {
 /// The `DbContext` type a provider call configures: `T` of the
 /// `AddDbContext<T>(..)` (or its pool and factory forms) it is written in.
 fn registered_context<'a>(ctx: &Ctx<'a>, provider: Node<'a>) -> Option<&'a str> {
-    let mut cur = provider.parent();
+    let mut cur = ctx.parent(provider);
     for _ in 0..MAX_CLIMB {
         let c = cur?;
-        if c.kind() == "invocation_expression"
+        if c.kind_str() == "invocation_expression"
             && method(ctx, c).is_some_and(|(m, _)| {
                 matches!(
                     m,
@@ -155,17 +156,17 @@ fn registered_context<'a>(ctx: &Ctx<'a>, provider: Node<'a>) -> Option<&'a str> 
         {
             return super::type_args(ctx, c).first().copied();
         }
-        if c.kind().ends_with("_declaration") {
+        if c.kind_str().ends_with("_declaration") {
             return None;
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     None
 }
 
 /// The connection name `n` reads, if it reads one.
 fn read_name(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
-    match n.kind() {
+    match n.kind_str() {
         "invocation_expression" => {
             let (m, _) = method(ctx, n)?;
             if m != "GetConnectionString" {
@@ -179,7 +180,7 @@ fn read_name(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
             let sub = field(n, "subscript")?;
             let arg = super::named_children(sub)
                 .into_iter()
-                .find(|a| a.kind() == "argument")?;
+                .find(|a| a.kind_str() == "argument")?;
             let key = super::calls::string(ctx, *super::named_children(arg).last()?, 0)?;
             let (section, name) = key.split_once(':')?;
             section
@@ -194,16 +195,16 @@ fn read_name(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
 /// an argument of, else those given the local it initialises.
 fn providers<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Vec<Node<'a>> {
     let is_provider = |x: Node<'_>| {
-        x.kind() == "invocation_expression"
+        x.kind_str() == "invocation_expression"
             && method(ctx, x).is_some_and(|(m, _)| SERVERS.contains(&m) || IN_PROCESS.contains(&m))
     };
-    let mut cur = n.parent();
+    let mut cur = ctx.parent(n);
     for _ in 0..MAX_CLIMB {
         let Some(c) = cur else { break };
         if is_provider(c) {
             return vec![c];
         }
-        match c.kind() {
+        match c.kind_str() {
             "variable_declarator" => {
                 let Some(var) = field(c, "name").map(|v| ctx.text(v)) else {
                     break;
@@ -223,7 +224,7 @@ fn providers<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Vec<Node<'a>> {
             k if k.ends_with("_statement") || k.ends_with("_declaration") => break,
             _ => {}
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     Vec::new()
 }

@@ -31,6 +31,7 @@
 use super::eval;
 use super::{Ctx, args, field, method, named_children};
 use crate::model::{Delay, Jitter};
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 /// What a generator says: its retries (when the count reads), how it
@@ -164,7 +165,7 @@ fn generator_call<'a>(ctx: &Ctx<'a>, n: Node<'a>, depth: usize) -> Option<Node<'
     if depth > 4 {
         return None;
     }
-    match n.kind() {
+    match n.kind_str() {
         "invocation_expression" => {
             let (name, recv) = method(ctx, n)?;
             match recv {
@@ -179,17 +180,17 @@ fn generator_call<'a>(ctx: &Ctx<'a>, n: Node<'a>, depth: usize) -> Option<Node<'
                 // expression body) gives.
                 None => {
                     let body = ctx.nodes.iter().find_map(|m| {
-                        (m.kind() == "method_declaration"
+                        (m.kind_str() == "method_declaration"
                             && field(*m, "name").is_some_and(|x| ctx.text(x) == name))
                         .then(|| field(*m, "body"))
                         .flatten()
                     })?;
-                    let returned = match body.kind() {
+                    let returned = match body.kind_str() {
                         "arrow_expression_clause" => named_children(body).into_iter().next(),
                         _ => {
                             let returns: Vec<Node<'_>> = named_children(body)
                                 .into_iter()
-                                .filter(|c| c.kind() == "return_statement")
+                                .filter(|c| c.kind_str() == "return_statement")
                                 .collect();
                             match returns.as_slice() {
                                 [r] => named_children(*r).into_iter().next(),

@@ -26,6 +26,7 @@ use super::calls::string;
 use super::{Ctx, args, method, span};
 use crate::model::calls::Protocol;
 use crate::model::{CallEdge, Facts};
+use crate::systems::csharp::extract::Kind as _;
 
 /// The methods that name an app id to invoke.
 const INVOKE: &[&str] = &[
@@ -42,7 +43,7 @@ pub const VIA: &str = crate::systems::dapr::INVOKE_VIA;
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression" {
+        if n.kind_str() != "invocation_expression" {
             continue;
         }
         let Some((m, Some(recv))) = method(ctx, n) else {

@@ -7,6 +7,7 @@
 //! bodies.
 
 use super::{Ctx, field, method};
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 /// How many calls deep a delegate's same-class callees are followed.
@@ -32,7 +33,12 @@ impl<'a> Methods<'a> {
         Methods(
             ctx.nodes
                 .iter()
-                .filter(|n| matches!(n.kind(), "method_declaration" | "local_function_statement"))
+                .filter(|n| {
+                    matches!(
+                        n.kind_str(),
+                        "method_declaration" | "local_function_statement"
+                    )
+                })
                 .filter_map(|&n| Some((ctx.text(field(n, "name")?), n)))
                 .collect(),
         )
@@ -75,12 +81,12 @@ pub fn bodies(
             .collect()
     };
     let mut out: Vec<(usize, usize)> = Vec::new();
-    let mut level: Vec<(usize, usize)> = if delegate.kind() == "identifier" {
+    let mut level: Vec<(usize, usize)> = if delegate.kind_str() == "identifier" {
         named(ctx.text(delegate))
     } else {
         vec![(delegate.start_byte(), delegate.end_byte())]
     };
-    if delegate.kind() == "identifier" {
+    if delegate.kind_str() == "identifier" {
         out.extend(level.iter().copied());
     }
     for _ in 0..MAX_DEPTH {
@@ -111,7 +117,7 @@ fn called<'a>(ctx: &Ctx<'a>, start: usize, end: usize) -> Vec<&'a str> {
             let (m, recv) = method(ctx, n)?;
             match recv {
                 None => Some(m),
-                Some(r) if r.kind() == "this_expression" || ctx.text(r) == "this" => Some(m),
+                Some(r) if r.kind_str() == "this_expression" || ctx.text(r) == "this" => Some(m),
                 Some(_) => None,
             }
         })
@@ -129,7 +135,7 @@ pub(super) fn invocations_in<'a, 'c>(
     ctx.nodes[from..]
         .iter()
         .take_while(move |n| n.start_byte() < end)
-        .filter(move |n| n.kind() == "invocation_expression" && n.end_byte() <= end)
+        .filter(move |n| n.kind_str() == "invocation_expression" && n.end_byte() <= end)
         .copied()
 }
 
@@ -137,7 +143,7 @@ pub(super) fn invocations_in<'a, 'c>(
 fn enclosing<'a>(n: Node<'a>, kinds: &[&str]) -> Option<Node<'a>> {
     let mut cur = n.parent();
     while let Some(p) = cur {
-        if kinds.contains(&p.kind()) {
+        if kinds.contains(&p.kind_str()) {
             return Some(p);
         }
         cur = p.parent();

@@ -7,6 +7,7 @@ use super::eval;
 use super::{Ctx, args, span};
 use crate::model::*;
 use crate::systems::csharp::EF_CORE_MAX_RETRY_COUNT;
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 pub fn enable_retry_on_failure(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
@@ -137,7 +138,7 @@ pub fn db_client(resource: &str) -> String {
 fn aspire_call<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(Node<'a>, String)> {
     let mut cur = n;
     for _ in 0..super::MAX_DEPTH {
-        let (_, outer) = super::enclosing_lambda_call(cur)?;
+        let (_, outer) = super::enclosing_lambda_call(ctx, cur)?;
         if let Some((m, _)) = super::method(ctx, outer)
             && ASPIRE_DB_CONTEXTS.iter().any(|(a, _, _)| *a == m)
         {
@@ -200,7 +201,7 @@ pub fn aspire_db_context(ctx: &Ctx<'_>, call: Node<'_>, m: &str, facts: &mut Fac
         if seen > 10_000 {
             break;
         }
-        match n.kind() {
+        match n.kind_str() {
             "invocation_expression"
                 if n != call
                     && super::method(ctx, n).is_some_and(|(x, _)| x == "EnableRetryOnFailure") =>
@@ -305,7 +306,7 @@ fn aspire_own(ctx: &Ctx<'_>, call: Node<'_>, m: &str) -> bool {
             last.eq_ignore_ascii_case("services") || last.eq_ignore_ascii_case("serviceCollection")
         });
     let declared = ctx.nodes.iter().any(|n| {
-        n.kind() == "method_declaration"
+        n.kind_str() == "method_declaration"
             && super::field(*n, "name").is_some_and(|x| ctx.text(x) == m)
     });
     !on_services && !declared

@@ -6,6 +6,7 @@
 
 use super::{Ctx, MAX_DEPTH, field, named_children};
 use crate::model::{Delay, Jitter};
+use crate::systems::csharp::extract::Kind as _;
 use std::time::Duration;
 use tree_sitter::Node;
 
@@ -72,7 +73,7 @@ pub fn value(ctx: &Ctx<'_>, n: Node<'_>, env: &mut Env<'_>, depth: usize) -> Opt
         return None;
     }
     let d = depth + 1;
-    match n.kind() {
+    match n.kind_str() {
         "integer_literal" | "real_literal" => {
             let t: String = ctx
                 .text(n)
@@ -295,18 +296,18 @@ fn invocation(ctx: &Ctx<'_>, n: Node<'_>, env: &mut Env<'_>, d: usize) -> Option
 /// (`CreateResiliencePipeline(options.RetryCount)` for `int retryCount`).
 fn passed_argument(ctx: &Ctx<'_>, n: Node<'_>, d: usize) -> Option<Val> {
     let name = ctx.text(n);
-    let mut cur = n.parent();
+    let mut cur = ctx.parent(n);
     let mut method = None;
     for _ in 0..super::MAX_CLIMB {
         let c = cur?;
         if matches!(
-            c.kind(),
+            c.kind_str(),
             "method_declaration" | "local_function_statement" | "constructor_declaration"
         ) {
             method = Some(c);
             break;
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     let method = method?;
     let mname = ctx.text(field(method, "name")?);
@@ -316,7 +317,7 @@ fn passed_argument(ctx: &Ctx<'_>, n: Node<'_>, d: usize) -> Option<Val> {
         .position(|p| field(*p, "name").is_some_and(|x| ctx.text(x) == name))?;
     let mut found: Option<Val> = None;
     for &c in &ctx.nodes {
-        if c.kind() != "invocation_expression"
+        if c.kind_str() != "invocation_expression"
             || super::method(ctx, c).is_none_or(|(m, _)| m != mname)
         {
             continue;
@@ -336,7 +337,10 @@ fn passed_argument(ctx: &Ctx<'_>, n: Node<'_>, d: usize) -> Option<Val> {
 /// parameter and an expression body (`=> expr`, or `{ return expr; }`).
 fn local_function<'a>(ctx: &Ctx<'a>, name: &str) -> Option<(&'a str, Node<'a>)> {
     ctx.nodes.iter().find_map(|&n| {
-        if !matches!(n.kind(), "method_declaration" | "local_function_statement") {
+        if !matches!(
+            n.kind_str(),
+            "method_declaration" | "local_function_statement"
+        ) {
             return None;
         }
         if field(n, "name").map(|x| ctx.text(x)) != Some(name) {
@@ -353,12 +357,12 @@ fn local_function<'a>(ctx: &Ctx<'a>, name: &str) -> Option<(&'a str, Node<'a>)> 
 
 /// The expression of a lambda or method body: `=> expr`, `{ return expr; }`.
 pub fn expression_body(body: Node<'_>) -> Option<Node<'_>> {
-    match body.kind() {
+    match body.kind_str() {
         "arrow_expression_clause" => named_children(body).into_iter().next(),
         "block" => {
             let stmts = named_children(body);
             let [s] = stmts.as_slice() else { return None };
-            (s.kind() == "return_statement")
+            (s.kind_str() == "return_statement")
                 .then(|| named_children(*s).into_iter().next())
                 .flatten()
         }

@@ -12,6 +12,7 @@ use super::loops::RetryScope;
 use super::{Ctx, args, delegate_callees, field, method, named_children, span};
 use crate::model::csharp_source::{PipelineKey, PipelineUse};
 use crate::model::*;
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 /// The delegates run by `pipeline.ExecuteAsync(..)`/`policy.Execute(..)`
@@ -28,7 +29,7 @@ pub fn executions(
     // The file's methods, found at the first execution.
     let mut methods: Option<delegate_callees::Methods<'_>> = None;
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression" {
+        if n.kind_str() != "invocation_expression" {
             continue;
         }
         let Some((m, Some(recv))) = method(ctx, n) else {
@@ -44,7 +45,7 @@ pub fn executions(
         let list = args(ctx, n);
         let lambda = list.iter().map(|(_, a)| *a).find(|a| {
             matches!(
-                a.kind(),
+                a.kind_str(),
                 "lambda_expression" | "anonymous_method_expression"
             )
         });
@@ -60,7 +61,7 @@ pub fn executions(
             None => match list
                 .iter()
                 .map(|(_, a)| *a)
-                .filter(|a| a.kind() == "identifier" && methods.has(ctx.text(*a)))
+                .filter(|a| a.kind_str() == "identifier" && methods.has(ctx.text(*a)))
                 .map(|a| delegate_callees::bodies(ctx, methods, n, a))
                 .find(|b| !b.is_empty())
             {
@@ -101,7 +102,7 @@ fn policy_of(ctx: &Ctx<'_>, facts: &Facts, recv: Node<'_>) -> Option<usize> {
     for _ in 0..super::MAX_DEPTH {
         let t = ctx.text(cur).trim();
         let t = t.strip_prefix("this.").unwrap_or(t);
-        if cur.kind() == "identifier" || cur.kind() == "member_access_expression" {
+        if cur.kind_str() == "identifier" || cur.kind_str() == "member_access_expression" {
             let Some(v) = ctx.binding(t, cur.start_byte()) else {
                 break;
             };
@@ -117,7 +118,7 @@ fn policy_of(ctx: &Ctx<'_>, facts: &Facts, recv: Node<'_>) -> Option<usize> {
     if inside.is_some() {
         return inside;
     }
-    let called = match cur.kind() {
+    let called = match cur.kind_str() {
         "invocation_expression" => method(ctx, cur).map(|(m, _)| m),
         _ => None,
     }?;
@@ -133,7 +134,7 @@ fn policy_of(ctx: &Ctx<'_>, facts: &Facts, recv: Node<'_>) -> Option<usize> {
 pub fn publishers(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &[RetryScope]) {
     for s in scopes {
         let publishes = ctx.nodes.iter().any(|&n| {
-            n.kind() == "invocation_expression"
+            n.kind_str() == "invocation_expression"
                 && s.start <= n.start_byte()
                 && n.end_byte() <= s.end
                 && method(ctx, n)
@@ -209,7 +210,7 @@ pub fn attach(facts: &mut Facts, scopes: &[RetryScope]) {
 fn pipeline_key_of(ctx: &Ctx<'_>, recv: Node<'_>) -> Option<(String, String)> {
     let mut cur = recv;
     for _ in 0..super::MAX_DEPTH {
-        match cur.kind() {
+        match cur.kind_str() {
             "identifier" | "member_access_expression" => {
                 let t = ctx.text(cur).trim();
                 let t = t.strip_prefix("this.").unwrap_or(t);
@@ -243,12 +244,12 @@ fn pipeline_key_of(ctx: &Ctx<'_>, recv: Node<'_>) -> Option<(String, String)> {
 fn keyed_parameter(ctx: &Ctx<'_>, name: &str) -> Option<(String, String)> {
     ctx.nodes
         .iter()
-        .filter(|n| n.kind() == "parameter")
+        .filter(|n| n.kind_str() == "parameter")
         .filter(|n| field(**n, "name").is_some_and(|x| ctx.text(x) == name))
         .flat_map(|n| named_children(*n))
-        .filter(|c| c.kind() == "attribute_list")
+        .filter(|c| c.kind_str() == "attribute_list")
         .flat_map(named_children)
-        .filter(|a| a.kind() == "attribute")
+        .filter(|a| a.kind_str() == "attribute")
         .find_map(|a| {
             let n = field(a, "name").map(|x| ctx.text(x))?;
             if n != "FromKeyedServices" && n != "FromKeyedServicesAttribute" {
@@ -256,7 +257,7 @@ fn keyed_parameter(ctx: &Ctx<'_>, name: &str) -> Option<(String, String)> {
             }
             let list = named_children(a)
                 .into_iter()
-                .find(|c| c.kind() == "attribute_argument_list")?;
+                .find(|c| c.kind_str() == "attribute_argument_list")?;
             let arg = named_children(list).into_iter().next()?;
             let value = named_children(arg).into_iter().last()?;
             Some((key_text(ctx, value), format!("[{}]", as_written(ctx, a))))
@@ -286,7 +287,7 @@ fn key_text(ctx: &Ctx<'_>, n: Node<'_>) -> String {
 pub fn pipeline_keys(ctx: &Ctx<'_>, facts: &Facts) -> Vec<PipelineKey> {
     let mut out = Vec::new();
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression"
+        if n.kind_str() != "invocation_expression"
             || method(ctx, n).is_none_or(|(m, _)| m != "AddResiliencePipeline")
         {
             continue;
@@ -297,7 +298,7 @@ pub fn pipeline_keys(ctx: &Ctx<'_>, facts: &Facts) -> Vec<PipelineKey> {
         };
         let Some(&(_, build)) = a.iter().find(|(_, v)| {
             matches!(
-                v.kind(),
+                v.kind_str(),
                 "lambda_expression" | "anonymous_method_expression"
             )
         }) else {
@@ -327,13 +328,13 @@ fn used_as_key(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
         let Some(p) = cur.parent() else {
             return false;
         };
-        match p.kind() {
+        match p.kind_str() {
             "argument" => cur = p,
             "argument_list" => {
                 let literal_key = named_children(p).into_iter().any(|a| {
-                    named_children(a)
-                        .last()
-                        .is_some_and(|v| v.kind() == "string_literal" && names_key(ctx.text(*v)))
+                    named_children(a).last().is_some_and(|v| {
+                        v.kind_str() == "string_literal" && names_key(ctx.text(*v))
+                    })
                 });
                 if literal_key {
                     return true;

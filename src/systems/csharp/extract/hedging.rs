@@ -11,6 +11,7 @@ use super::resilience::{call_span, client_scope, lambda_param, timeout};
 use super::{Ctx, field, span};
 use crate::diag::invalid_setting;
 use crate::model::*;
+use crate::systems::csharp::extract::Kind as _;
 use crate::systems::dotnet::model::*;
 use std::time::Duration;
 use tree_sitter::Node;
@@ -27,7 +28,7 @@ pub fn standard_hedging(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     for lambda in lambdas {
         let param = lambda_param(ctx, lambda).unwrap_or("");
         for &n in ctx.subtree(lambda) {
-            if n.kind() != "assignment_expression" {
+            if n.kind_str() != "assignment_expression" {
                 continue;
             }
             let (Some(l), Some(r)) = (field(n, "left"), field(n, "right")) else {

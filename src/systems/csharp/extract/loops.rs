@@ -19,6 +19,7 @@
 use super::eval::{self, delay_function};
 use super::{Ctx, args, field, named_children, span};
 use crate::model::*;
+use crate::systems::csharp::extract::Kind as _;
 use std::time::Duration;
 use tree_sitter::Node;
 
@@ -48,57 +49,58 @@ const BOUNDARIES: &[&str] = &[
 
 /// The loop `n` belongs to: the innermost one, not crossing a lambda or
 /// local function.
-fn owner_loop(n: Node<'_>) -> Option<usize> {
-    let mut cur = n.parent();
+fn owner_loop<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<usize> {
+    let mut cur = ctx.parent(n);
     for _ in 0..super::MAX_CLIMB {
         let c = cur?;
-        if LOOPS.contains(&c.kind()) {
+        if LOOPS.contains(&c.kind_str()) {
             return Some(c.id());
         }
-        if BOUNDARIES.contains(&c.kind()) {
+        if BOUNDARIES.contains(&c.kind_str()) {
             return None;
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     None
 }
 
 /// The statement a `break` leaves: the innermost loop (a `foreach`
 /// included) or `switch` around it.
-fn breaks_out_of(n: Node<'_>) -> Option<usize> {
-    let mut cur = n.parent();
+fn breaks_out_of<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<usize> {
+    let mut cur = ctx.parent(n);
     for _ in 0..super::MAX_CLIMB {
         let c = cur?;
-        if LOOPS.contains(&c.kind()) || matches!(c.kind(), "foreach_statement" | "switch_statement")
+        if LOOPS.contains(&c.kind_str())
+            || matches!(c.kind_str(), "foreach_statement" | "switch_statement")
         {
             return Some(c.id());
         }
-        if BOUNDARIES.contains(&c.kind()) {
+        if BOUNDARIES.contains(&c.kind_str()) {
             return None;
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     None
 }
 
 /// Whether `n` is inside a `catch` clause (before reaching `stop`).
-fn in_catch(n: Node<'_>, stop: Node<'_>) -> bool {
-    let mut cur = n.parent();
+fn in_catch<'a>(ctx: &Ctx<'a>, n: Node<'a>, stop: Node<'a>) -> bool {
+    let mut cur = ctx.parent(n);
     for _ in 0..super::MAX_CLIMB {
         let Some(c) = cur else { return false };
         if c.id() == stop.id() {
             return false;
         }
-        if c.kind() == "catch_clause" {
+        if c.kind_str() == "catch_clause" {
             return true;
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     false
 }
 
 fn is_wait(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
-    n.kind() == "invocation_expression"
+    n.kind_str() == "invocation_expression"
         && field(n, "function").is_some_and(|f| {
             let t = ctx.text(f);
             t == "Task.Delay" || t == "Thread.Sleep" || t.ends_with(".Task.Delay")
@@ -107,7 +109,7 @@ fn is_wait(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
     for &n in &ctx.nodes {
-        if !LOOPS.contains(&n.kind()) {
+        if !LOOPS.contains(&n.kind_str()) {
             continue;
         }
         let Some(body) = field(n, "body") else {
@@ -117,7 +119,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .subtree(body)
             .iter()
             .copied()
-            .filter(|c| owner_loop(*c) == Some(n.id()))
+            .filter(|c| owner_loop(ctx, *c) == Some(n.id()))
             .collect();
         // `while (resp.StatusCode == HttpStatusCode.ServiceUnavailable) {
         // resp = await _http.GetAsync(..); }`: the loop's own condition
@@ -136,7 +138,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         let catches: Vec<Node<'_>> = own
             .iter()
             .copied()
-            .filter(|c| c.kind() == "catch_clause" && !per_item(ctx, *c, n))
+            .filter(|c| c.kind_str() == "catch_clause" && !per_item(ctx, *c, n))
             .collect();
         // The catches of the tries: not one around the wait itself
         // (`try { Task.Delay(..).Wait(); } catch (AggregateException)`).
@@ -144,11 +146,14 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             .iter()
             .copied()
             .filter(|c| {
-                c.parent().and_then(|t| field(t, "body")).is_none_or(|b| {
-                    wait.is_none_or(|wait| {
-                        !(b.start_byte() <= wait.start_byte() && wait.end_byte() <= b.end_byte())
+                ctx.parent(*c)
+                    .and_then(|t| field(t, "body"))
+                    .is_none_or(|b| {
+                        wait.is_none_or(|wait| {
+                            !(b.start_byte() <= wait.start_byte()
+                                && wait.end_byte() <= b.end_byte())
+                        })
                     })
-                })
             })
             .collect();
         // Response statuses that go round (issue 28): a loop with no
@@ -164,15 +169,15 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
         // a `break` only when it leaves this loop (not a `foreach` or a
         // `switch` inside it).
         let exits = own.iter().any(|c| {
-            let leaves = match c.kind() {
+            let leaves = match c.kind_str() {
                 "return_statement" => true,
-                "break_statement" => breaks_out_of(*c) == Some(n.id()),
+                "break_statement" => breaks_out_of(ctx, *c) == Some(n.id()),
                 _ => false,
             };
-            leaves && !in_catch(*c, body)
+            leaves && !in_catch(ctx, *c, body)
         });
         // A `for`/`while` whose condition fails ends the loop too.
-        let condition = match n.kind() {
+        let condition = match n.kind_str() {
             "for_statement" => field(n, "condition"),
             _ => field(n, "condition"),
         };
@@ -189,11 +194,12 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             continue;
         }
         let gives_up = own.iter().any(|c| {
-            matches!(c.kind(), "throw_statement" | "throw_expression") && in_catch(*c, body)
+            matches!(c.kind_str(), "throw_statement" | "throw_expression")
+                && in_catch(ctx, *c, body)
         }) || own.iter().any(|c| {
-            c.kind() == "catch_filter_clause"
-                || (matches!(c.kind(), "return_statement" | "break_statement")
-                    && in_catch(*c, body))
+            c.kind_str() == "catch_filter_clause"
+                || (matches!(c.kind_str(), "return_statement" | "break_statement")
+                    && in_catch(ctx, *c, body))
         });
         let (mut count, mut written, counter) = bound(ctx, n, condition, gives_up);
         // Only another status ends it: nothing leaves and nothing counts.
@@ -227,7 +233,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts, scopes: &mut Vec<RetryScope>) {
             Some(m) => format!("retry loop in {m}"),
             None => "retry loop".into(),
         });
-        let kind = n.kind().trim_end_matches("_statement");
+        let kind = n.kind_str().trim_end_matches("_statement");
         p.why.push(match (wait, condition) {
             (Some(wait), _) if !catches.is_empty() || cond_statuses.is_empty() => format!(
                 "a `{kind}` loop that catches exceptions, leaves on success and waits (`{}`)",
@@ -276,14 +282,14 @@ fn tests_tried_result(
     let read: Vec<&str> = ctx
         .subtree(c)
         .iter()
-        .filter(|x| x.kind() == "identifier")
+        .filter(|x| x.kind_str() == "identifier")
         .map(|x| ctx.text(*x))
         .collect();
     own.iter()
-        .filter(|t| t.kind() == "try_statement")
+        .filter(|t| t.kind_str() == "try_statement")
         .filter_map(|t| field(*t, "body"))
         .flat_map(|b| ctx.subtree(b).iter())
-        .filter(|a| a.kind() == "assignment_expression" && !in_catch(**a, body))
+        .filter(|a| a.kind_str() == "assignment_expression" && !in_catch(ctx, **a, body))
         .filter_map(|a| field(*a, "left"))
         .any(|l| read.contains(&ctx.text(l).trim_start_matches("this.")))
 }
@@ -294,10 +300,10 @@ fn tests_tried_result(
 fn tried_after<'a>(ctx: &Ctx<'a>, n: Node<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
     let tried: Vec<&str> = own
         .iter()
-        .filter(|c| c.kind() == "try_statement")
+        .filter(|c| c.kind_str() == "try_statement")
         .filter_map(|t| field(*t, "body"))
         .flat_map(|b| ctx.subtree(b).iter())
-        .filter(|c| c.kind() == "invocation_expression" && !is_wait(ctx, **c))
+        .filter(|c| c.kind_str() == "invocation_expression" && !is_wait(ctx, **c))
         .map(|c| ctx.text(*c).trim())
         .collect();
     let mut next = n.next_named_sibling();
@@ -305,16 +311,14 @@ fn tried_after<'a>(ctx: &Ctx<'a>, n: Node<'a>, own: &[Node<'a>]) -> Option<Node<
     for _ in 0..4 {
         let stmt = next?;
         if !matches!(
-            stmt.kind(),
+            stmt.kind_str(),
             "comment" | "return_statement" | "expression_statement" | "local_declaration_statement"
         ) {
             return None;
         }
-        if let Some(call) = ctx
-            .subtree(stmt)
-            .iter()
-            .find(|c| c.kind() == "invocation_expression" && tried.contains(&ctx.text(**c).trim()))
-        {
+        if let Some(call) = ctx.subtree(stmt).iter().find(|c| {
+            c.kind_str() == "invocation_expression" && tried.contains(&ctx.text(**c).trim())
+        }) {
             return Some(*call);
         }
         next = stmt.next_named_sibling();
@@ -331,7 +335,7 @@ fn bound<'a>(
     condition: Option<Node<'a>>,
     gives_up: bool,
 ) -> (AttemptCount, String, Option<Counter<'a>>) {
-    let head = match n.kind() {
+    let head = match n.kind_str() {
         "for_statement" => "for",
         "while_statement" => "while",
         _ => "do .. while",
@@ -352,7 +356,7 @@ fn bound<'a>(
         };
     };
     let written = format!("{head} ({})", super::one_line(ctx.text(c)));
-    if c.kind() != "binary_expression" {
+    if c.kind_str() != "binary_expression" {
         return (AttemptCount::Unknown, written, None);
     }
     let (Some(l), Some(op), Some(r)) = (field(c, "left"), field(c, "operator"), field(c, "right"))
@@ -404,7 +408,8 @@ fn bound<'a>(
         (">=", Some(k), true) if first >= k => AttemptCount::Finite((first - k + 1) as u64),
         _ => AttemptCount::Unknown,
     };
-    let plain = l.kind() == "identifier" || name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let plain =
+        l.kind_str() == "identifier" || name.chars().all(|c| c.is_alphanumeric() || c == '_');
     (
         count,
         written,
@@ -434,7 +439,7 @@ fn is_random(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
             matches!(name, "Next" | "NextDouble" | "NextInt64") && recv.is_some_and(on_random)
         })
     };
-    c.kind() == "invocation_expression"
+    c.kind_str() == "invocation_expression"
         && (t.starts_with("Random.Shared.")
             || t.contains("random.Next")
             || t.contains("Random().Next")
@@ -456,10 +461,10 @@ fn wait_of(
     };
     // A wait variable changed after each failure: `delay *= 2` doubles
     // it, `delay += step` grows it (read as a custom growth).
-    if a.kind() == "identifier" {
+    if a.kind_str() == "identifier" {
         let name = ctx.text(a);
         let growth = own.iter().find_map(|c| {
-            (c.kind() == "assignment_expression"
+            (c.kind_str() == "assignment_expression"
                 && field(*c, "left").is_some_and(|l| ctx.text(l).trim() == name))
             .then(|| field(*c, "operator").map(|o| ctx.text(o)))
             .flatten()
@@ -527,7 +532,7 @@ fn wait_of(
 /// most [`MENTION_BUDGET`] bindings are followed.
 fn mentions(ctx: &Ctx<'_>, n: Node<'_>, name: &str, budget: &mut usize) -> bool {
     for x in ctx.subtree(n) {
-        if x.kind() != "identifier" {
+        if x.kind_str() != "identifier" {
             continue;
         }
         if ctx.text(*x) == name {
@@ -558,10 +563,10 @@ fn retry_on(ctx: &Ctx<'_>, catches: &[Node<'_>], at: crate::source::Span) -> Loc
     for &c in catches {
         let decl = named_children(c)
             .into_iter()
-            .find(|x| x.kind() == "catch_declaration");
+            .find(|x| x.kind_str() == "catch_declaration");
         let filtered = named_children(c)
             .iter()
-            .any(|x| x.kind() == "catch_filter_clause");
+            .any(|x| x.kind_str() == "catch_filter_clause");
         let ty = decl
             .and_then(|d| field(d, "type"))
             .map(|t| ctx.text(t).trim());
@@ -591,7 +596,7 @@ fn status_condition(
     own: &[Node<'_>],
 ) -> Vec<(crate::extract::status_test::Statuses, crate::source::Span)> {
     use crate::extract::status_test::{self, Test};
-    if !matches!(n.kind(), "while_statement" | "do_statement") {
+    if !matches!(n.kind_str(), "while_statement" | "do_statement") {
         return Vec::new();
     }
     let Some(c) = field(n, "condition") else {
@@ -604,16 +609,16 @@ fn status_condition(
     let names: Vec<&str> = ctx
         .subtree(c)
         .iter()
-        .filter(|d| d.kind() == "identifier")
+        .filter(|d| d.kind_str() == "identifier")
         .map(|d| ctx.text(*d))
         .collect();
     let retaken = own.iter().any(|d| {
-        d.kind() == "assignment_expression"
+        d.kind_str() == "assignment_expression"
             && field(*d, "left").is_some_and(|l| names.contains(&ctx.text(l).trim()))
             && field(*d, "right").is_some_and(|r| {
                 ctx.subtree(r)
                     .iter()
-                    .any(|x| x.kind() == "invocation_expression")
+                    .any(|x| x.kind_str() == "invocation_expression")
             })
     });
     if !retaken {

@@ -51,6 +51,8 @@ use crate::source::Span;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
+crate::extract::tree_sitter::grammar_tables!(tree_sitter_c_sharp::LANGUAGE);
+
 /// The extractor's name in [`Facts::extractors`].
 pub const NAME: &str = "csharp";
 
@@ -201,30 +203,102 @@ pub fn extract(text: &str, facts: &mut Facts) {
     }
 }
 
-/// The parsed file: its text, every node in source order, and the values
-/// bound to names (locals, fields, constants, property initialisers).
+/// The parsed file: its text, every node in source order, each node's
+/// parent, and the values bound to names (locals, fields, constants,
+/// property initialisers).
 pub struct Ctx<'a> {
     pub src: &'a str,
     pub nodes: Vec<Node<'a>>,
     pub bindings: HashMap<&'a str, Vec<Node<'a>>>,
+    /// Each indexed node's parent by node id: tree-sitter's own
+    /// `Node::parent` walks down from the root on every call.
+    parents: IdMap<Node<'a>>,
+    /// Each invocation's [`method`], read once (every pass asks it of
+    /// every invocation), by node id.
+    methods: IdMap<(&'a str, Option<Node<'a>>)>,
+}
+
+/// A map keyed by tree-sitter node ids (addresses): a multiply-and-fold
+/// hash instead of SipHash.
+type IdMap<V> = HashMap<usize, V, std::hash::BuildHasherDefault<IdHasher>>;
+
+#[derive(Default, Clone, Copy)]
+struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_usize(self.0 as usize ^ usize::from(b));
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        // Node addresses have their low bits clear: fold the high half
+        // of the product down to the bucket bits.
+        let h = (n as u64 ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 32);
+    }
+}
+
+/// Every named node below `root` (itself included, comments too) in
+/// source order, at most [`MAX_NODES`], and each one's parent: what
+/// walking `named_children` from the root gives, with one cursor instead
+/// of a cursor and a vector per node.
+fn index<'a>(root: Node<'a>) -> (Vec<Node<'a>>, IdMap<Node<'a>>) {
+    let mut nodes = vec![root];
+    let mut parents = IdMap::default();
+    let mut cursor = root.walk();
+    // The named nodes the cursor went down from.
+    let mut path = vec![root];
+    if !cursor.goto_first_child() {
+        return (nodes, parents);
+    }
+    loop {
+        let n = cursor.node();
+        if n.is_named() {
+            if nodes.len() >= MAX_NODES {
+                return (nodes, parents);
+            }
+            nodes.push(n);
+            if let Some(&p) = path.last() {
+                parents.insert(n.id(), p);
+            }
+            if cursor.goto_first_child() {
+                path.push(n);
+                continue;
+            }
+        }
+        // The next sibling, else up until one has a next sibling.
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return (nodes, parents);
+            }
+            path.pop();
+            if path.is_empty() {
+                return (nodes, parents);
+            }
+        }
+    }
 }
 
 impl<'a> Ctx<'a> {
     fn new(src: &'a str, root: Node<'a>) -> Self {
-        let mut nodes = Vec::new();
-        let mut stack = vec![root];
-        let mut cursor = root.walk();
-        while let Some(n) = stack.pop() {
-            if nodes.len() >= MAX_NODES {
-                break;
-            }
-            nodes.push(n);
-            let kids: Vec<Node<'a>> = n.named_children(&mut cursor).collect();
-            stack.extend(kids.into_iter().rev());
-        }
+        let (nodes, parents) = index(root);
         let mut bindings: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
+        let mut methods = IdMap::default();
         for &n in &nodes {
-            let (name, value) = match n.kind() {
+            let (name, value) = match n.kind_str() {
+                "invocation_expression" => {
+                    if let Some(m) = method_of(src, n) {
+                        methods.insert(n.id(), m);
+                    }
+                    continue;
+                }
                 // `int retries = 3;`, `const int Retries = 3;`: the value
                 // is the declarator's last named child.
                 "variable_declarator" => {
@@ -235,7 +309,7 @@ impl<'a> Ctx<'a> {
                 // `public int RetryCount { get; set; } = 10;`
                 "property_declaration" => (
                     field(n, "name"),
-                    field(n, "value").filter(|v| v.kind() != "arrow_expression_clause"),
+                    field(n, "value").filter(|v| v.kind_str() != "arrow_expression_clause"),
                 ),
                 // `int retries = 3` (a parameter's default: what applies
                 // when a caller passes none).
@@ -251,9 +325,9 @@ impl<'a> Ctx<'a> {
                 // (`if (wait < 0) wait = 0;`) holds only sometimes: not
                 // the name's value.
                 "assignment_expression" => {
-                    let left = field(n, "left").filter(|l| l.kind() == "identifier");
+                    let left = field(n, "left").filter(|l| l.kind_str() == "identifier");
                     let plain = field(n, "operator").is_some_and(|o| text(o, src) == "=");
-                    let plain = plain && !conditional(n);
+                    let plain = plain && !conditional(&parents, n);
                     (left.filter(|_| plain), field(n, "right"))
                 }
                 _ => continue,
@@ -266,7 +340,15 @@ impl<'a> Ctx<'a> {
             src,
             nodes,
             bindings,
+            parents,
+            methods,
         }
+    }
+
+    /// `n`'s parent, what `Node::parent` gives: from the file's index,
+    /// tree-sitter's walk from the root only for a node the index lacks.
+    pub fn parent(&self, n: Node<'a>) -> Option<Node<'a>> {
+        parent_in(&self.parents, n)
     }
 
     pub fn text(&self, n: Node<'_>) -> &'a str {
@@ -305,13 +387,21 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// `n`'s parent from `parents` (an [`index`]'s), else tree-sitter's.
+fn parent_in<'a>(parents: &IdMap<Node<'a>>, n: Node<'a>) -> Option<Node<'a>> {
+    match parents.get(&n.id()) {
+        Some(&p) => Some(p),
+        None => n.parent(),
+    }
+}
+
 /// Whether `n` runs only on some paths of its function: under an `if`,
 /// a `catch` or a `switch` section.
-fn conditional(n: Node<'_>) -> bool {
-    let mut cur = n.parent();
+fn conditional<'a>(parents: &IdMap<Node<'a>>, n: Node<'a>) -> bool {
+    let mut cur = parent_in(parents, n);
     for _ in 0..MAX_CLIMB {
         let Some(c) = cur else { return false };
-        match c.kind() {
+        match c.kind_str() {
             "if_statement" | "catch_clause" | "switch_section" | "conditional_expression" => {
                 return true;
             }
@@ -323,7 +413,7 @@ fn conditional(n: Node<'_>) -> bool {
             | "class_declaration" => return false,
             _ => {}
         }
-        cur = c.parent();
+        cur = parent_in(parents, c);
     }
     false
 }
@@ -336,14 +426,16 @@ pub fn text<'t>(n: Node<'_>, src: &'t str) -> &'t str {
     src.get(n.start_byte()..n.end_byte()).unwrap_or("")
 }
 
+/// `n`'s child in field `name` (`child_by_field_name`, the field's id
+/// from the grammar's table).
 pub fn field<'a>(n: Node<'a>, name: &str) -> Option<Node<'a>> {
-    n.child_by_field_name(name)
+    grammar().field(n, name)
 }
 
 pub fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
     let mut cursor = n.walk();
     n.named_children(&mut cursor)
-        .filter(|c| c.kind() != "comment")
+        .filter(|c| c.kind_str() != "comment")
         .collect()
 }
 
@@ -355,17 +447,25 @@ pub fn one_line(s: &str) -> String {
 /// An invocation's method name (`AddRetry` of `builder.AddRetry(..)`,
 /// `AddHttpClient` of `AddHttpClient<T>(..)`) and its receiver, if any.
 pub fn method<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<(&'a str, Option<Node<'a>>)> {
+    match ctx.methods.get(&call.id()) {
+        Some(&m) => Some(m),
+        None => method_of(ctx.src, call),
+    }
+}
+
+/// [`method`] read from the tree.
+fn method_of<'a>(src: &'a str, call: Node<'a>) -> Option<(&'a str, Option<Node<'a>>)> {
     let f = field(call, "function")?;
-    let (name, recv) = match f.kind() {
+    let (name, recv) = match f.kind_str() {
         "member_access_expression" => (field(f, "name")?, field(f, "expression")),
         "identifier" | "generic_name" => (f, None),
         _ => return None,
     };
-    let name = match name.kind() {
+    let name = match name.kind_str() {
         "generic_name" => named_children(name).into_iter().next()?,
         _ => name,
     };
-    Some((ctx.text(name), recv))
+    Some((text(name, src), recv))
 }
 
 /// An invocation's arguments (the expressions; named arguments with their
@@ -376,7 +476,7 @@ pub fn args<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<(Option<&'a str>, Node<'a>
     };
     named_children(list)
         .into_iter()
-        .filter(|a| a.kind() == "argument")
+        .filter(|a| a.kind_str() == "argument")
         .filter_map(|a| {
             let name = field(a, "name").map(|n| ctx.text(n));
             let value = named_children(a).into_iter().last()?;
@@ -390,16 +490,16 @@ pub fn type_args<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<&'a str> {
     let Some(f) = field(call, "function") else {
         return Vec::new();
     };
-    let g = match f.kind() {
+    let g = match f.kind_str() {
         "member_access_expression" => field(f, "name"),
         _ => Some(f),
     };
-    let Some(g) = g.filter(|g| g.kind() == "generic_name") else {
+    let Some(g) = g.filter(|g| g.kind_str() == "generic_name") else {
         return Vec::new();
     };
     named_children(g)
         .into_iter()
-        .filter(|c| c.kind() == "type_argument_list")
+        .filter(|c| c.kind_str() == "type_argument_list")
         .flat_map(named_children)
         .map(|t| ctx.text(t))
         .collect()
@@ -414,7 +514,7 @@ pub fn chain<'a>(call: Node<'a>) -> Vec<Node<'a>> {
         let Some(recv) = field(cur, "function").and_then(|f| field(f, "expression")) else {
             break;
         };
-        if recv.kind() != "invocation_expression" {
+        if recv.kind_str() != "invocation_expression" {
             break;
         }
         out.push(recv);
@@ -426,17 +526,17 @@ pub fn chain<'a>(call: Node<'a>) -> Vec<Node<'a>> {
 
 /// The innermost lambda `n` is written in, and the invocation the lambda
 /// is an argument of.
-pub fn enclosing_lambda_call<'a>(n: Node<'a>) -> Option<(Node<'a>, Node<'a>)> {
-    let mut cur = n.parent();
+pub fn enclosing_lambda_call<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(Node<'a>, Node<'a>)> {
+    let mut cur = ctx.parent(n);
     let mut lambda = None;
     for _ in 0..MAX_CLIMB {
         let c = cur?;
-        match c.kind() {
+        match c.kind_str() {
             "lambda_expression" | "anonymous_method_expression" => lambda = Some(c),
             "invocation_expression" if lambda.is_some() => return Some((lambda?, c)),
             _ => {}
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     None
 }

@@ -21,6 +21,7 @@
 use super::{Ctx, args, field, method, type_args};
 use crate::diag::invalid_setting;
 use crate::model::{Facts, NamedOptions};
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 const OPTIONS: &str = "HttpStandardResilienceOptions";
@@ -37,7 +38,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         return;
     }
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression" {
+        if n.kind_str() != "invocation_expression" {
             continue;
         }
         let Some((m, _)) = method(ctx, n) else {
@@ -122,12 +123,12 @@ fn read(
     let lambdas: Vec<Node<'_>> = settings
         .iter()
         .copied()
-        .filter(|a| a.kind() == "lambda_expression")
+        .filter(|a| a.kind_str() == "lambda_expression")
         .collect();
     let bind_path = method(ctx, call)
         .filter(|(m, _)| *m == "BindConfiguration")
         .and_then(|_| settings.first())
-        .filter(|a| a.kind() == "string_literal")
+        .filter(|a| a.kind_str() == "string_literal")
         .map(|a| ctx.text(*a).trim_matches('"').to_string());
     // `BindConfiguration("Path")` binds a section, no delegate.
     let args: &[Node<'_>] = if bind_path.is_some() { &[] } else { settings };
@@ -159,7 +160,7 @@ fn name_of(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Option<String>> {
         let plain = !last.is_empty() && last.chars().all(|c| c.is_alphanumeric() || c == '_');
         return plain.then(|| Some(last.to_string()));
     }
-    (n.kind() == "string_literal").then(|| Some(t.trim_matches('"').to_string()))
+    (n.kind_str() == "string_literal").then(|| Some(t.trim_matches('"').to_string()))
 }
 
 /// The call configuring `call`'s result right after it: `.Bind(..)`,
@@ -168,9 +169,9 @@ fn name_of(ctx: &Ctx<'_>, n: Node<'_>) -> Option<Option<String>> {
 fn bound_after<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<(Node<'a>, bool)> {
     let x = call
         .parent()
-        .filter(|p| p.kind() == "member_access_expression")
+        .filter(|p| p.kind_str() == "member_access_expression")
         .and_then(|p| p.parent())
-        .filter(|x| x.kind() == "invocation_expression" && field(*x, "function").is_some())?;
+        .filter(|x| x.kind_str() == "invocation_expression" && field(*x, "function").is_some())?;
     let (m, _) = method(ctx, x)?;
     matches!(
         m,

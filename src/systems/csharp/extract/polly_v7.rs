@@ -7,6 +7,7 @@ use super::eval::{self, delay_function, expression_body};
 use super::resilience::{call_span, enclosing_name};
 use super::{Ctx, args, chain, field, method, named_children, span, type_args};
 use crate::model::*;
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 /// Polly v7: `Policy.Handle<T>().WaitAndRetryAsync(n, attempt => ..)`,
@@ -37,7 +38,9 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
     // Polly.Contrib.WaitAndRetry: `WaitAndRetryAsync(Backoff.X(..))`.
     let generated = a
         .iter()
-        .find(|(k, v)| k.is_none_or(|k| k == "sleepDurations") && v.kind() != "lambda_expression")
+        .find(|(k, v)| {
+            k.is_none_or(|k| k == "sleepDurations") && v.kind_str() != "lambda_expression"
+        })
         .and_then(|(_, v)| super::contrib::read(ctx, *v).map(|g| (g, span(*v))));
     let (count, written) = if let (false, Some((g, _))) = (forever, &generated) {
         (
@@ -58,7 +61,7 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
         )
     } else {
         match a.iter().find(|(k, _)| k.is_none_or(|k| k == "retryCount")) {
-            Some((_, n)) if n.kind() != "lambda_expression" => {
+            Some((_, n)) if n.kind_str() != "lambda_expression" => {
                 let expr = super::one_line(ctx.text(*n));
                 match eval::int(ctx, *n) {
                     Some(x) if x >= 0 && expr == x.to_string() => (
@@ -93,12 +96,12 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
         .iter()
         .filter(|(k, _)| k.is_none_or(|k| !k.starts_with("onRetry")))
         .map(|(_, n)| *n)
-        .find(|n| waits && n.kind() == "lambda_expression");
+        .find(|n| waits && n.kind_str() == "lambda_expression");
     let (delay, jitter, dspan) = match sleep.filter(|_| generated.is_none()) {
         Some(l) => {
             let read = (|| {
                 let params = field(l, "parameters")?;
-                let param = match params.kind() {
+                let param = match params.kind_str() {
                     "implicit_parameter" | "identifier" => ctx.text(params),
                     _ => named_children(params)
                         .first()
@@ -158,7 +161,7 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
             // `OrResult(r => r.StatusCode == HttpStatusCode.NotFound)`:
             // the statuses the lambda tests, as a v8 `ShouldHandle` is read.
             "HandleResult" | "OrResult" => match args(ctx, *c).first() {
-                Some((_, l)) if l.kind() == "lambda_expression" => {
+                Some((_, l)) if l.kind_str() == "lambda_expression" => {
                     match super::should_handle::read(ctx, *l).value {
                         RetryOn::Listed { conditions: cs } => conditions.extend(cs),
                         RetryOn::Nothing => {}
@@ -196,7 +199,7 @@ pub(super) fn retry(ctx: &Ctx<'_>, call: Node<'_>, name: &str, facts: &mut Facts
 
 fn is_array(n: Node<'_>) -> bool {
     matches!(
-        n.kind(),
+        n.kind_str(),
         "array_creation_expression"
             | "implicit_array_creation_expression"
             | "collection_expression"
@@ -205,17 +208,17 @@ fn is_array(n: Node<'_>) -> bool {
 
 /// The elements of an array written in place.
 fn array_items(n: Node<'_>) -> Vec<Node<'_>> {
-    let init = match n.kind() {
+    let init = match n.kind_str() {
         "collection_expression" => Some(n),
         _ => named_children(n)
             .into_iter()
-            .find(|c| c.kind() == "initializer_expression"),
+            .find(|c| c.kind_str() == "initializer_expression"),
     };
     init.map(named_children)
         .unwrap_or_default()
         .into_iter()
         .map(|c| {
-            if c.kind() == "collection_element" {
+            if c.kind_str() == "collection_element" {
                 named_children(c).into_iter().next().unwrap_or(c)
             } else {
                 c
@@ -246,15 +249,15 @@ fn listed_delays(ctx: &Ctx<'_>, items: &[Node<'_>]) -> Delay {
 /// Whether a v7 policy is given to `AddPolicyHandler` in the same
 /// expression (`.AddPolicyHandler(Policy.Handle..)`).
 fn added_as_http_handler(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
-    let mut cur = call.parent();
+    let mut cur = ctx.parent(call);
     for _ in 0..8 {
         let Some(c) = cur else { return false };
-        if c.kind() == "invocation_expression"
+        if c.kind_str() == "invocation_expression"
             && method(ctx, c).is_some_and(|(m, _)| m == "AddPolicyHandler")
         {
             return true;
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     false
 }
@@ -263,20 +266,20 @@ fn added_as_http_handler(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
 /// is `true`, or every `return` of its block returns `true` (EdwinVW/pitstop
 /// c1991d98: `Handle<Exception>(ex => { log(ex); return true; })`).
 fn always_true(ctx: &Ctx<'_>, f: Node<'_>) -> bool {
-    if f.kind() != "lambda_expression" {
+    if f.kind_str() != "lambda_expression" {
         return false;
     }
     let Some(body) = field(f, "body") else {
         return false;
     };
-    if body.kind() != "block" {
+    if body.kind_str() != "block" {
         return ctx.text(body).trim() == "true";
     }
     let inner = ctx.subtree(body);
     // A nested function's returns are its own: not judged here.
     if inner.iter().skip(1).any(|n| {
         matches!(
-            n.kind(),
+            n.kind_str(),
             "lambda_expression" | "local_function_statement" | "anonymous_method_expression"
         )
     }) {
@@ -284,7 +287,7 @@ fn always_true(ctx: &Ctx<'_>, f: Node<'_>) -> bool {
     }
     let returns: Vec<_> = inner
         .iter()
-        .filter(|n| n.kind() == "return_statement")
+        .filter(|n| n.kind_str() == "return_statement")
         .collect();
     !returns.is_empty()
         && returns.iter().all(|r| {

@@ -15,6 +15,7 @@
 use super::{Ctx, eval, field, named_children, span};
 use crate::diag::invalid_setting;
 use crate::model::Facts;
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 const KEY: &str = "NetworkRecoveryInterval";
@@ -25,13 +26,13 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         return;
     }
     for &n in &ctx.nodes {
-        if n.kind() != "assignment_expression" {
+        if n.kind_str() != "assignment_expression" {
             continue;
         }
         let (Some(l), Some(r)) = (field(n, "left"), field(n, "right")) else {
             continue;
         };
-        let (receiver, name) = match l.kind() {
+        let (receiver, name) = match l.kind_str() {
             "identifier" => (None, ctx.text(l)),
             "member_access_expression" => (
                 field(l, "expression").map(|e| ctx.text(e).trim()),
@@ -62,7 +63,7 @@ fn recovery_off(ctx: &Ctx<'_>, set: Node<'_>, receiver: Option<&str>) -> bool {
         let (Some(l), Some(r)) = (field(a, "left"), field(a, "right")) else {
             return false;
         };
-        let (recv, name) = match l.kind() {
+        let (recv, name) = match l.kind_str() {
             "identifier" => (None, ctx.text(l)),
             "member_access_expression" => (
                 field(l, "expression").map(|e| ctx.text(e).trim()),
@@ -76,11 +77,11 @@ fn recovery_off(ctx: &Ctx<'_>, set: Node<'_>, receiver: Option<&str>) -> bool {
         None => set.parent().is_some_and(|init| {
             named_children(init)
                 .into_iter()
-                .any(|a| a.kind() == "assignment_expression" && is_off(a, None))
+                .any(|a| a.kind_str() == "assignment_expression" && is_off(a, None))
         }),
         Some(recv) => ctx
             .nodes
             .iter()
-            .any(|&a| a.kind() == "assignment_expression" && is_off(a, Some(recv))),
+            .any(|&a| a.kind_str() == "assignment_expression" && is_off(a, Some(recv))),
     }
 }

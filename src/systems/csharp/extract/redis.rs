@@ -12,6 +12,7 @@ use super::{Ctx, MAX_DEPTH, args, eval, field, method, named_children, span};
 use crate::diag::invalid_setting;
 use crate::model::*;
 use crate::source::Span;
+use crate::systems::csharp::extract::Kind as _;
 use crate::systems::csharp::{REDIS_MIN_CONNECT_TIMEOUT, REDIS_SYNC_TIMEOUT};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -60,7 +61,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
         if groups.len() >= MAX_GROUPS {
             break;
         }
-        match n.kind() {
+        match n.kind_str() {
             "object_creation_expression" if code => {
                 let is_options = field(n, "type")
                     .is_some_and(|t| eval::last_name(ctx, t) == "ConfigurationOptions");
@@ -72,7 +73,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
                     settings: Vec::new(),
                 };
                 for a in named_children(init) {
-                    if a.kind() != "assignment_expression" {
+                    if a.kind_str() != "assignment_expression" {
                         continue;
                     }
                     let (Some(l), Some(r)) = (field(a, "left"), field(a, "right")) else {
@@ -104,7 +105,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     // `ConfigurationOptions.Parse(cs)`, `ConnectionMultiplexer.Connect(cs)`:
     // the object made from a connection string is that string's group.
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression" {
+        if n.kind_str() != "invocation_expression" {
             continue;
         }
         if !matches!(
@@ -124,13 +125,13 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     // else the receiver in its block or lambda (`o => o.ConnectRetry = 5`).
     let mut by_receiver: HashMap<(usize, &str), usize> = HashMap::new();
     for &n in ctx.nodes.iter().filter(|_| code) {
-        if n.kind() != "assignment_expression" || groups.len() >= MAX_GROUPS {
+        if n.kind_str() != "assignment_expression" || groups.len() >= MAX_GROUPS {
             continue;
         }
         let (Some(l), Some(r)) = (field(n, "left"), field(n, "right")) else {
             continue;
         };
-        if l.kind() != "member_access_expression" {
+        if l.kind_str() != "member_access_expression" {
             continue;
         }
         let (Some(recv), Some(name)) = (field(l, "expression"), field(l, "name")) else {
@@ -140,7 +141,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
             continue;
         };
         let at = span(l).cover(span(r));
-        let bound = (recv.kind() == "identifier")
+        let bound = (recv.kind_str() == "identifier")
             .then(|| resolve(ctx, recv, &origin))
             .flatten();
         let g = match bound {
@@ -173,7 +174,7 @@ fn resolve(ctx: &Ctx<'_>, n: Node<'_>, origin: &HashMap<usize, usize>) -> Option
         if let Some(&g) = origin.get(&cur.id()) {
             return Some(g);
         }
-        match cur.kind() {
+        match cur.kind_str() {
             "identifier" => cur = ctx.binding(ctx.text(cur), cur.start_byte())?,
             "parenthesized_expression" | "await_expression" => {
                 cur = *named_children(cur).first()?;
@@ -189,7 +190,7 @@ fn enclosing_scope(n: Node<'_>) -> Option<Node<'_>> {
     for _ in 0..super::MAX_CLIMB {
         let c = cur?;
         if matches!(
-            c.kind(),
+            c.kind_str(),
             "block" | "lambda_expression" | "arrow_expression_clause" | "initializer_expression"
         ) {
             return Some(c);

@@ -8,12 +8,13 @@ use super::{
 use crate::diag::invalid_setting;
 use crate::model::*;
 use crate::source::Span;
+use crate::systems::csharp::extract::Kind as _;
 use crate::systems::dotnet::model::*;
 use tree_sitter::Node;
 
 pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression" {
+        if n.kind_str() != "invocation_expression" {
             continue;
         }
         let Some((name, _)) = method(ctx, n) else {
@@ -49,7 +50,7 @@ pub(super) fn client_scope(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
     }
     let mut cur = call;
     for _ in 0..64 {
-        let Some((_, outer)) = enclosing_lambda_call(cur) else {
+        let Some((_, outer)) = enclosing_lambda_call(ctx, cur) else {
             break;
         };
         if method(ctx, outer).is_some_and(|(m, _)| m == "ConfigureHttpClientDefaults") {
@@ -74,7 +75,7 @@ pub(super) fn registration(ctx: &Ctx<'_>, c: Node<'_>) -> Option<String> {
                 return Some(format!("AddHttpClient<{}>", ts.join(", ")));
             }
             if let Some((_, a)) = args(ctx, c).first()
-                && a.kind() == "string_literal"
+                && a.kind_str() == "string_literal"
             {
                 return Some(format!("AddHttpClient({})", ctx.text(*a)));
             }
@@ -95,7 +96,7 @@ fn standard(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     let mut lambdas: Vec<Node<'_>> = all_args
         .iter()
         .map(|(_, a)| *a)
-        .filter(|a| a.kind() == "lambda_expression")
+        .filter(|a| a.kind_str() == "lambda_expression")
         .collect();
     // `.AddStandardResilienceHandler().Configure(o => ..)`.
     lambdas.extend(configure_lambdas(ctx, call));
@@ -130,7 +131,7 @@ pub(super) fn standard_options(
     // method can be disabled from configuration).
     for a in given {
         let t = ctx.text(*a);
-        if a.kind() != "lambda_expression" && !t.contains("GetSection(") {
+        if a.kind_str() != "lambda_expression" && !t.contains("GetSection(") {
             opaque.methods = Some(span(*a));
         }
     }
@@ -139,7 +140,7 @@ pub(super) fn standard_options(
         for &n in ctx.subtree(lambda) {
             // The options or their retry handed to other code
             // (`configureRetry?.Invoke(options.Retry)`).
-            if n.kind() == "argument"
+            if n.kind_str() == "argument"
                 && !param.is_empty()
                 && named_children(n).last().is_some_and(|v| {
                     let t = ctx.text(*v).trim();
@@ -148,7 +149,7 @@ pub(super) fn standard_options(
             {
                 opaque.methods = Some(span(n));
             }
-            match n.kind() {
+            match n.kind_str() {
                 "assignment_expression" => {
                     let (Some(l), Some(r)) = (field(n, "left"), field(n, "right")) else {
                         continue;
@@ -395,7 +396,7 @@ fn delay_over_cap(read: &RetryRead, facts: &mut Facts) {
 fn options_object<'a>(ctx: &Ctx<'a>, a: Node<'a>) -> Option<Node<'a>> {
     let mut cur = a;
     for _ in 0..super::MAX_DEPTH {
-        match cur.kind() {
+        match cur.kind_str() {
             "object_creation_expression" | "implicit_object_creation_expression" => {
                 return Some(cur);
             }
@@ -430,7 +431,7 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
     let mut generator = None;
     if let Some(init) = obj.and_then(|o| field(o, "initializer")) {
         for e in named_children(init) {
-            if e.kind() != "assignment_expression" {
+            if e.kind_str() != "assignment_expression" {
                 continue;
             }
             let (Some(l), Some(r)) = (field(e, "left"), field(e, "right")) else {
@@ -447,11 +448,11 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
         // Options built elsewhere: nothing is known but that it retries.
         read.attempts = Some((AttemptCount::Unknown, super::one_line(ctx.text(a)), span(a)));
     }
-    let in_http_handler = enclosing_lambda_call(call)
+    let in_http_handler = enclosing_lambda_call(ctx, call)
         .and_then(|(_, outer)| method(ctx, outer))
         .is_some_and(|(m, _)| m == "AddResilienceHandler");
     let name = if in_http_handler {
-        let (_, outer) = enclosing_lambda_call(call).expect("checked above");
+        let (_, outer) = enclosing_lambda_call(ctx, call).expect("checked above");
         let handler = args(ctx, outer)
             .first()
             .map(|(_, n)| ctx.text(*n).to_string())
@@ -498,7 +499,7 @@ fn v8_retry(ctx: &Ctx<'_>, call: Node<'_>, facts: &mut Facts) {
 
 /// A name for a pipeline: `AddResiliencePipeline("key", ..)` around it.
 fn pipeline_name(ctx: &Ctx<'_>, call: Node<'_>) -> String {
-    if let Some((_, outer)) = enclosing_lambda_call(call)
+    if let Some((_, outer)) = enclosing_lambda_call(ctx, call)
         && method(ctx, outer).is_some_and(|(m, _)| m.starts_with("AddResiliencePipeline"))
         && let Some((_, k)) = args(ctx, outer).first()
     {
@@ -522,11 +523,11 @@ pub(super) fn call_span(call: Node<'_>) -> Span {
 /// retry).
 fn generated_delay(ctx: &Ctx<'_>, g: Node<'_>, p: &mut RetryPolicy) {
     let read = (|| {
-        if g.kind() != "lambda_expression" {
+        if g.kind_str() != "lambda_expression" {
             return None;
         }
         let params = field(g, "parameters")?;
-        let param = match params.kind() {
+        let param = match params.kind_str() {
             "implicit_parameter" | "identifier" => ctx.text(params),
             _ => named_children(params)
                 .first()
@@ -546,7 +547,7 @@ fn generated_delay(ctx: &Ctx<'_>, g: Node<'_>, p: &mut RetryPolicy) {
 /// `(context) => ..`, `(int a) => ..`).
 pub(super) fn lambda_param<'a>(ctx: &Ctx<'a>, l: Node<'a>) -> Option<&'a str> {
     let params = field(l, "parameters")?;
-    match params.kind() {
+    match params.kind_str() {
         "implicit_parameter" | "identifier" => Some(ctx.text(params)),
         _ => named_children(params)
             .first()
@@ -561,12 +562,12 @@ pub(super) fn lambda_param<'a>(ctx: &Ctx<'a>, l: Node<'a>) -> Option<&'a str> {
 /// strategy outermost).
 fn compose(ctx: &Ctx<'_>, call: Node<'_>, p: &mut RetryPolicy) {
     let root = receiver_root(ctx, call);
-    let scope = call
-        .parent()
-        .and_then(|x| enclosing_block(x))
+    let scope = ctx
+        .parent(call)
+        .and_then(|x| enclosing_block(ctx, x))
         .unwrap_or(call);
     for &n in ctx.subtree(scope) {
-        if n.kind() != "invocation_expression" || n.id() == call.id() {
+        if n.kind_str() != "invocation_expression" || n.id() == call.id() {
             continue;
         }
         let Some((m, _)) = method(ctx, n) else {
@@ -631,27 +632,27 @@ fn receiver_root<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> &'a str {
         .map_or("", |r| ctx.text(r))
 }
 
-fn enclosing_block(n: Node<'_>) -> Option<Node<'_>> {
+fn enclosing_block<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<Node<'a>> {
     let mut cur = Some(n);
     for _ in 0..super::MAX_CLIMB {
         let c = cur?;
         if matches!(
-            c.kind(),
+            c.kind_str(),
             "block" | "lambda_expression" | "arrow_expression_clause"
         ) {
             return Some(c);
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     None
 }
 
 /// The method, property or variable a policy is built in, for messages.
 pub(super) fn enclosing_name(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
-    let mut cur = n.parent();
+    let mut cur = ctx.parent(n);
     for _ in 0..super::MAX_CLIMB {
         let c = cur?;
-        match c.kind() {
+        match c.kind_str() {
             "variable_declarator"
             | "method_declaration"
             | "property_declaration"
@@ -660,7 +661,7 @@ pub(super) fn enclosing_name(ctx: &Ctx<'_>, n: Node<'_>) -> Option<String> {
             }
             _ => {}
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     None
 }
@@ -675,16 +676,16 @@ pub(super) fn configure_lambdas<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Vec<Node<'
     args(ctx, outer)
         .into_iter()
         .map(|(_, a)| a)
-        .filter(|a| a.kind() == "lambda_expression")
+        .filter(|a| a.kind_str() == "lambda_expression")
         .collect()
 }
 
 /// The `.Configure(..)` called right on `call`'s result.
 fn configure_call<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Node<'a>> {
-    call.parent()
-        .filter(|p| p.kind() == "member_access_expression")
-        .and_then(|p| p.parent())
-        .filter(|x| x.kind() == "invocation_expression")
+    ctx.parent(call)
+        .filter(|p| p.kind_str() == "member_access_expression")
+        .and_then(|p| ctx.parent(p))
+        .filter(|x| x.kind_str() == "invocation_expression")
         .filter(|&x| method(ctx, x).is_some_and(|(m, _)| m == "Configure"))
 }
 
@@ -702,16 +703,16 @@ pub(super) fn bound_section(ctx: &Ctx<'_>, call: Node<'_>) -> Option<String> {
 }
 
 pub(super) fn section_path(ctx: &Ctx<'_>, a: Node<'_>) -> Option<String> {
-    if a.kind() == "lambda_expression" {
+    if a.kind_str() == "lambda_expression" {
         return None;
     }
     let mut keys: Vec<(usize, &str)> = Vec::new();
     for &n in ctx.subtree(a) {
-        if n.kind() == "invocation_expression"
+        if n.kind_str() == "invocation_expression"
             && method(ctx, n).is_some_and(|(m, _)| m == "GetSection" || m == "GetRequiredSection")
         {
             let (_, k) = args(ctx, n).into_iter().next()?;
-            if k.kind() != "string_literal" {
+            if k.kind_str() != "string_literal" {
                 return None;
             }
             keys.push((n.end_byte(), ctx.text(k).trim_matches('"')));

@@ -12,6 +12,7 @@ use super::{Ctx, field, span};
 use crate::model::backoff::ServerDelay;
 use crate::model::{Located, Timeout};
 use crate::source::Span;
+use crate::systems::csharp::extract::Kind as _;
 use crate::systems::dotnet::model::{RetryRead, retry_after};
 use tree_sitter::Node;
 
@@ -63,16 +64,16 @@ fn generated(
     }
     // A generator in place of the standard one that never looks at the
     // outcome (`args => .. args.AttemptNumber ..`) cannot wait the header.
-    if !http || g.kind() != "lambda_expression" {
+    if !http || g.kind_str() != "lambda_expression" {
         return None;
     }
     let param = lambda_param(ctx, g)?;
     let body = field(g, "body")?;
     let looks_at_outcome = ctx.subtree(body).iter().any(|n| {
-        n.kind() == "identifier"
+        n.kind_str() == "identifier"
             && ctx.text(*n) == param
             && !n.parent().is_some_and(|m| {
-                m.kind() == "member_access_expression"
+                m.kind_str() == "member_access_expression"
                     && field(m, "name")
                         .is_some_and(|x| matches!(ctx.text(x), "AttemptNumber" | "Context"))
             })

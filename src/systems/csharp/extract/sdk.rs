@@ -15,6 +15,7 @@ use super::{Ctx, args, field, method, named_children, span};
 use crate::diag::invalid_setting;
 use crate::model::*;
 use crate::source::Span;
+use crate::systems::csharp::extract::Kind as _;
 use crate::systems::csharp::{
     AZURE_DEFAULT_DELAY, AZURE_DEFAULT_MAX_DELAY, AZURE_DEFAULT_MAX_RETRIES,
     AZURE_DEFAULT_NETWORK_TIMEOUT, AZURE_JITTER, SQL_CLIENT_JITTER,
@@ -44,7 +45,7 @@ fn azure(ctx: &Ctx<'_>, facts: &mut Facts) {
     // one `Retry = { .. }` initializer.
     let mut groups: BTreeMap<(usize, String), Group<'_>> = BTreeMap::new();
     for &n in &ctx.nodes {
-        if n.kind() != "assignment_expression" {
+        if n.kind_str() != "assignment_expression" {
             continue;
         }
         let (Some(l), Some(r)) = (field(n, "left"), field(n, "right")) else {
@@ -65,10 +66,12 @@ fn azure(ctx: &Ctx<'_>, facts: &mut Facts) {
             );
             (block.map_or(0, |b| b.start_byte()), before.join("."))
         } else if before.is_empty()
-            && let Some(init) = n.parent().filter(|p| p.kind() == "initializer_expression")
+            && let Some(init) = n
+                .parent()
+                .filter(|p| p.kind_str() == "initializer_expression")
             && let Some(owner) = init
                 .parent()
-                .filter(|p| p.kind() == "assignment_expression")
+                .filter(|p| p.kind_str() == "assignment_expression")
             && field(owner, "left")
                 .is_some_and(|x| ctx.text(x).trim().rsplit('.').next() == Some("Retry"))
         {
@@ -93,7 +96,7 @@ fn enclosing<'a>(n: Node<'a>, kinds: &[&str]) -> Option<Node<'a>> {
     let mut cur = n.parent();
     for _ in 0..super::MAX_CLIMB {
         let c = cur?;
-        if kinds.contains(&c.kind()) {
+        if kinds.contains(&c.kind_str()) {
             return Some(c);
         }
         cur = c.parent();
@@ -257,7 +260,7 @@ pub(super) fn delays<'a>(
 /// written in the file.
 fn sql_client(ctx: &Ctx<'_>, facts: &mut Facts) {
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression" {
+        if n.kind_str() != "invocation_expression" {
             continue;
         }
         let Some((m, _)) = method(ctx, n) else {
@@ -274,7 +277,7 @@ fn sql_client(ctx: &Ctx<'_>, facts: &mut Facts) {
         };
         let mut obj = a;
         for _ in 0..super::MAX_DEPTH {
-            if obj.kind() != "identifier" {
+            if obj.kind_str() != "identifier" {
                 break;
             }
             match ctx.binding(ctx.text(obj), obj.start_byte()) {
@@ -284,11 +287,11 @@ fn sql_client(ctx: &Ctx<'_>, facts: &mut Facts) {
         }
         let anchor = super::resilience::call_span(n);
         let settings: Vec<(&str, Node<'_>, Span)> = field(obj, "initializer")
-            .filter(|_| obj.kind().ends_with("object_creation_expression"))
+            .filter(|_| obj.kind_str().ends_with("object_creation_expression"))
             .map(|init| {
                 named_children(init)
                     .into_iter()
-                    .filter(|e| e.kind() == "assignment_expression")
+                    .filter(|e| e.kind_str() == "assignment_expression")
                     .filter_map(|e| {
                         let (l, r) = (field(e, "left")?, field(e, "right")?);
                         Some((ctx.text(l).trim(), r, span(e)))

@@ -16,6 +16,7 @@ use super::{Ctx, args, calls, field, method, sdk, span};
 use crate::model::calls::{IdentityKind, Placement, Protocol, ServiceDecl};
 use crate::model::*;
 use crate::source::Span;
+use crate::systems::csharp::extract::Kind as _;
 use crate::systems::csharp::{
     SERVICE_BUS_DEFAULT_DELAY, SERVICE_BUS_DEFAULT_MAX_DELAY, SERVICE_BUS_DEFAULT_MAX_RETRIES,
     SERVICE_BUS_DEFAULT_TRY_TIMEOUT, SERVICE_BUS_JITTER,
@@ -54,7 +55,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     let mut client: Option<Span> = None;
     let mut settings: Vec<(&str, Node<'_>, Span)> = Vec::new();
     for &n in &ctx.nodes {
-        match n.kind() {
+        match n.kind_str() {
             "object_creation_expression"
                 if field(n, "type").is_some_and(|t| {
                     ctx.text(t).rsplit('.').next() == Some("ServiceBusClient")
@@ -99,9 +100,9 @@ fn setting<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(&'a str, Node<'a>, Span)> 
     } else if before.is_empty() {
         let init = n
             .parent()
-            .filter(|p| p.kind() == "initializer_expression")?;
+            .filter(|p| p.kind_str() == "initializer_expression")?;
         let owner = init.parent()?;
-        match owner.kind() {
+        match owner.kind_str() {
             "assignment_expression" => field(owner, "left")
                 .is_some_and(|x| ctx.text(x).trim().rsplit('.').next() == Some("RetryOptions")),
             "object_creation_expression" => field(owner, "type")
@@ -132,7 +133,7 @@ fn names(ctx: &Ctx<'_>, n: Node<'_>, depth: usize, out: &mut Vec<String>) {
     if depth > super::MAX_DEPTH || out.len() >= MAX_NAMES {
         return;
     }
-    match n.kind() {
+    match n.kind_str() {
         "conditional_expression" => {
             for f in ["consequence", "alternative"] {
                 if let Some(b) = field(n, f) {

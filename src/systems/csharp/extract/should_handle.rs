@@ -22,6 +22,7 @@
 use super::{Ctx, MAX_DEPTH, args, field, method, named_children, span, type_args};
 use crate::model::{Condition, Located, RetryOn};
 use crate::source::Span;
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 /// `System.Net.HttpStatusCode` members of the 4xx and 5xx classes.
@@ -85,9 +86,9 @@ pub(super) fn read(ctx: &Ctx<'_>, r: Node<'_>) -> Located<RetryOn> {
         .and_then(|c| field(*c, "function"))
         .and_then(|f| field(f, "expression"))
         .is_some_and(|e| ctx.text(e).contains("PredicateBuilder"));
-    if r.kind() == "invocation_expression" && is_builder {
+    if r.kind_str() == "invocation_expression" && is_builder {
         builder(ctx, r, &mut out);
-    } else if r.kind() == "lambda_expression" {
+    } else if r.kind_str() == "lambda_expression" {
         match lambda_value(r) {
             Some(e) => expr(ctx, e, &mut out, 0),
             None => out.opaque = Some(span(r)),
@@ -119,11 +120,11 @@ pub(super) fn read(ctx: &Ctx<'_>, r: Node<'_>) -> Located<RetryOn> {
 /// one `return` of a block body.
 fn lambda_value(l: Node<'_>) -> Option<Node<'_>> {
     let body = field(l, "body")?;
-    if body.kind() != "block" {
+    if body.kind_str() != "block" {
         return Some(body);
     }
     match named_children(body).as_slice() {
-        [ret] if ret.kind() == "return_statement" => named_children(*ret).first().copied(),
+        [ret] if ret.kind_str() == "return_statement" => named_children(*ret).first().copied(),
         _ => None,
     }
 }
@@ -144,7 +145,7 @@ fn builder(ctx: &Ctx<'_>, call: Node<'_>, out: &mut Reading) {
                 }
             }
             "HandleResult" => match a.first() {
-                Some((_, l)) if l.kind() == "lambda_expression" => match lambda_value(*l) {
+                Some((_, l)) if l.kind_str() == "lambda_expression" => match lambda_value(*l) {
                     Some(e) => expr(ctx, e, out, 0),
                     None => out.opaque = Some(at),
                 },
@@ -164,7 +165,7 @@ fn expr(ctx: &Ctx<'_>, e: Node<'_>, out: &mut Reading, depth: usize) {
     }
     let d = depth + 1;
     let t = ctx.text(e).trim();
-    match e.kind() {
+    match e.kind_str() {
         "parenthesized_expression" => match named_children(e).first() {
             Some(x) => expr(ctx, *x, out, d),
             None => out.opaque = Some(span(e)),
@@ -226,9 +227,9 @@ fn binary(ctx: &Ctx<'_>, e: Node<'_>, out: &mut Reading, d: usize) {
     // test is the last operand's.
     let mut from = e.start_byte();
     let mut lt = strip(ctx.text(l));
-    if l.kind() == "conditional_access_expression"
+    if l.kind_str() == "conditional_access_expression"
         && let Some(cond) = named_children(l).first().copied()
-        && cond.kind() == "binary_expression"
+        && cond.kind_str() == "binary_expression"
         && let (Some(a), Some(b), Some(o)) = (
             field(cond, "left"),
             field(cond, "right"),
@@ -360,13 +361,13 @@ fn pattern_status(a: &str) -> Option<Condition> {
 fn switch(ctx: &Ctx<'_>, e: Node<'_>, out: &mut Reading, d: usize) {
     for arm in named_children(e)
         .into_iter()
-        .filter(|a| a.kind() == "switch_expression_arm")
+        .filter(|a| a.kind_str() == "switch_expression_arm")
     {
         let kids = named_children(arm);
         let (Some(pat), Some(val)) = (kids.first(), kids.last()) else {
             continue;
         };
-        let when = kids.iter().find(|k| k.kind() == "when_clause").copied();
+        let when = kids.iter().find(|k| k.kind_str() == "when_clause").copied();
         let mut answer = Reading::default();
         expr(ctx, *val, &mut answer, d);
         if answer.opaque.is_some() {

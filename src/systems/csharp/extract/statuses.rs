@@ -9,13 +9,14 @@
 use super::{Ctx, field, named_children, span};
 use crate::extract::status_test::{self, Statuses, Test};
 use crate::source::Span;
+use crate::systems::csharp::extract::Kind as _;
 use tree_sitter::Node;
 
 /// The type a `catch` takes; `None` for `catch { }` and `catch (Exception)`.
 fn caught<'a>(ctx: &Ctx<'a>, c: Node<'_>) -> Option<&'a str> {
     let decl = named_children(c)
         .into_iter()
-        .find(|x| x.kind() == "catch_declaration")?;
+        .find(|x| x.kind_str() == "catch_declaration")?;
     let t = ctx.text(field(decl, "type")?).trim();
     let t = t.rsplit('.').next().unwrap_or(t);
     (t != "Exception").then_some(t)
@@ -38,7 +39,7 @@ pub(super) fn retried(
     // Inside the `try` block of one of the catches.
     let in_try = |n: Node<'_>| {
         catches.iter().any(|c| {
-            c.parent()
+            ctx.parent(*c)
                 .and_then(|t| field(t, "body"))
                 .is_some_and(|b| inside(n, b))
         })
@@ -47,15 +48,15 @@ pub(super) fn retried(
     // unless a `continue` of it goes round.
     let leaves = |b: Node<'_>| {
         !own.iter()
-            .any(|c| inside(*c, b) && c.kind() == "continue_statement")
+            .any(|c| inside(*c, b) && c.kind_str() == "continue_statement")
             && own.iter().any(|c| {
                 inside(*c, b)
-                    && match c.kind() {
+                    && match c.kind_str() {
                         "return_statement" | "break_statement" => true,
                         "throw_statement" => {
                             let thrown = named_children(*c)
                                 .first()
-                                .filter(|e| e.kind() == "object_creation_expression")
+                                .filter(|e| e.kind_str() == "object_creation_expression")
                                 .and_then(|e| field(*e, "type"))
                                 .map(|t| ctx.text(t).rsplit('.').next().unwrap_or("").to_string());
                             !(in_try(*c) && thrown.is_some_and(|t| takes(&t)))
@@ -66,7 +67,7 @@ pub(super) fn retried(
     };
     let mut tests = Vec::new();
     for &n in own {
-        match n.kind() {
+        match n.kind_str() {
             "if_statement" => {
                 let (Some(cond), Some(then)) = (field(n, "condition"), field(n, "consequence"))
                 else {
@@ -76,7 +77,7 @@ pub(super) fn retried(
                     continue;
                 };
                 let else_round = field(n, "alternative")
-                    .filter(|a| a.kind() != "if_statement")
+                    .filter(|a| a.kind_str() != "if_statement")
                     .map(|a| !leaves(a));
                 tests.push(Test {
                     holds,

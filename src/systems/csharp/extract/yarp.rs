@@ -13,6 +13,7 @@ use super::calls::string;
 use super::{Ctx, MAX_CLIMB, MAX_DEPTH, args, field, method, named_children, span};
 use crate::model::*;
 use crate::source::Span;
+use crate::systems::csharp::extract::Kind as _;
 use crate::systems::csharp::yarp::{forwarding, host};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
@@ -26,7 +27,7 @@ pub fn extract(ctx: &Ctx<'_>, facts: &mut Facts) {
     let mut clusters: BTreeMap<(usize, usize), Cluster<'_>> = BTreeMap::new();
     let forwarders = forwarder_names(ctx);
     for &n in &ctx.nodes {
-        match n.kind() {
+        match n.kind_str() {
             "object_creation_expression" if created(ctx, n, "DestinationConfig") => {
                 let Some(address) = member(ctx, n, "Address") else {
                     continue;
@@ -91,7 +92,7 @@ fn helper_calls<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Vec<Node<'a>> {
     ctx.nodes
         .iter()
         .filter(|c| {
-            c.kind() == "invocation_expression"
+            c.kind_str() == "invocation_expression"
                 && method(ctx, **c).is_some_and(|(m, _)| m == method_name)
         })
         .take(MAX_SITES)
@@ -105,22 +106,25 @@ const MAX_SITES: usize = 256;
 /// The method `n` (an identifier) is a parameter of, and the parameter's
 /// index.
 fn parameter<'a>(ctx: &Ctx<'a>, n: Node<'a>) -> Option<(&'a str, usize)> {
-    if n.kind() != "identifier" {
+    if n.kind_str() != "identifier" {
         return None;
     }
     let name = ctx.text(n);
-    let mut cur = n.parent();
+    let mut cur = ctx.parent(n);
     for _ in 0..MAX_CLIMB {
         let c = cur?;
-        if matches!(c.kind(), "method_declaration" | "local_function_statement") {
+        if matches!(
+            c.kind_str(),
+            "method_declaration" | "local_function_statement"
+        ) {
             let params = field(c, "parameters")?;
             let i = named_children(params)
                 .into_iter()
-                .filter(|p| p.kind() == "parameter")
+                .filter(|p| p.kind_str() == "parameter")
                 .position(|p| field(p, "name").is_some_and(|x| ctx.text(x) == name))?;
             return Some((ctx.text(field(c, "name")?), i));
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     None
 }
@@ -203,13 +207,13 @@ fn edge(facts: &mut Facts, url: &str, at: Span, policy: usize, via: String) {
 fn activity_timeout(ctx: &Ctx<'_>, n: Node<'_>) -> Option<(Timeout, Span)> {
     let mut n = n;
     for _ in 0..MAX_DEPTH {
-        if n.kind() != "identifier" {
+        if n.kind_str() != "identifier" {
             break;
         }
         n = ctx.binding(ctx.text(n), n.start_byte())?;
     }
     if !matches!(
-        n.kind(),
+        n.kind_str(),
         "object_creation_expression" | "implicit_object_creation_expression"
     ) {
         return None;
@@ -234,10 +238,10 @@ fn created(ctx: &Ctx<'_>, n: Node<'_>, name: &str) -> bool {
 fn member<'a>(ctx: &Ctx<'a>, creation: Node<'a>, key: &str) -> Option<Node<'a>> {
     let init = named_children(creation)
         .into_iter()
-        .find(|c| c.kind() == "initializer_expression")?;
+        .find(|c| c.kind_str() == "initializer_expression")?;
     named_children(init)
         .into_iter()
-        .filter(|a| a.kind() == "assignment_expression")
+        .filter(|a| a.kind_str() == "assignment_expression")
         .filter(|a| field(*a, "left").is_some_and(|l| ctx.text(l) == key))
         .filter_map(|a| field(a, "right"))
         .next_back()
@@ -245,12 +249,12 @@ fn member<'a>(ctx: &Ctx<'a>, creation: Node<'a>, key: &str) -> Option<Node<'a>> 
 
 /// The `new ClusterConfig { .. }` a destination is written in, or the
 /// `new() { .. }` a helper returning a `ClusterConfig` returns.
-fn enclosing_creation<'a>(ctx: &Ctx<'_>, n: Node<'a>, name: &str) -> Option<Node<'a>> {
-    let mut cur = n.parent();
+fn enclosing_creation<'a>(ctx: &Ctx<'a>, n: Node<'a>, name: &str) -> Option<Node<'a>> {
+    let mut cur = ctx.parent(n);
     let mut implicit = None;
     for _ in 0..MAX_CLIMB {
         let c = cur?;
-        match c.kind() {
+        match c.kind_str() {
             "object_creation_expression" if created(ctx, c, name) => return Some(c),
             "implicit_object_creation_expression" => implicit = Some(c),
             "method_declaration" | "local_function_statement" => {
@@ -262,7 +266,7 @@ fn enclosing_creation<'a>(ctx: &Ctx<'_>, n: Node<'a>, name: &str) -> Option<Node
             "class_declaration" => return None,
             _ => {}
         }
-        cur = c.parent();
+        cur = ctx.parent(c);
     }
     None
 }
@@ -278,7 +282,7 @@ fn forwarder_names<'a>(ctx: &Ctx<'a>) -> Vec<&'a str> {
                 t == "IHttpForwarder" || t.ends_with(".IHttpForwarder")
             })
         };
-        match n.kind() {
+        match n.kind_str() {
             "parameter" | "property_declaration" if typed(field(n, "type")) => {
                 if let Some(name) = field(n, "name") {
                     out.push(ctx.text(name));
@@ -290,7 +294,7 @@ fn forwarder_names<'a>(ctx: &Ctx<'a>) -> Vec<&'a str> {
                 let declared = typed(field(n, "type"));
                 for d in named_children(n)
                     .into_iter()
-                    .filter(|d| d.kind() == "variable_declarator")
+                    .filter(|d| d.kind_str() == "variable_declarator")
                 {
                     let kids = named_children(d);
                     let resolved = kids.len() > 1
@@ -322,24 +326,24 @@ fn forwarder_names<'a>(ctx: &Ctx<'a>) -> Vec<&'a str> {
 /// ([`crate::systems::csharp::yarp::timeout_policies`]).
 pub fn request_timeouts(ctx: &Ctx<'_>, facts: &mut Facts) {
     for &n in &ctx.nodes {
-        if n.kind() != "invocation_expression" {
+        if n.kind_str() != "invocation_expression" {
             continue;
         }
         let Some(("AddPolicy", _)) = method(ctx, n) else {
             continue;
         };
         // Inside an `AddRequestTimeouts(..)` call's options lambda.
-        let mut cur = n.parent();
+        let mut cur = ctx.parent(n);
         let mut inside = false;
         for _ in 0..MAX_CLIMB {
             let Some(c) = cur else { break };
-            if c.kind() == "invocation_expression"
+            if c.kind_str() == "invocation_expression"
                 && method(ctx, c).is_some_and(|(m, _)| m == "AddRequestTimeouts")
             {
                 inside = true;
                 break;
             }
-            cur = c.parent();
+            cur = ctx.parent(c);
         }
         if !inside {
             continue;

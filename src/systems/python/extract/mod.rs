@@ -211,7 +211,10 @@ impl<'a> Ctx<'a> {
                 }
                 "import_statement" | "import_from_statement" => {
                     import_nodes.push(n);
-                    let t = text(n, src);
+                    // The statement's words, split once for every module.
+                    let words: Vec<&str> = text(n, src)
+                        .split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .collect();
                     for m in [
                         "tenacity",
                         "backoff",
@@ -247,10 +250,7 @@ impl<'a> Ctx<'a> {
                         let named_for = |w: &str| {
                             m == "celery" && (w.starts_with("celery_") || w.ends_with("_celery"))
                         };
-                        if t.split(|c: char| !c.is_alphanumeric() && c != '_')
-                            .any(|w| w == m || named_for(w))
-                            && !imports.contains(&m)
-                        {
+                        if words.iter().any(|&w| w == m || named_for(w)) && !imports.contains(&m) {
                             imports.push(m);
                         }
                     }
