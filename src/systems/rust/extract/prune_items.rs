@@ -466,8 +466,7 @@ pub(super) fn items(
                 // evaluator reads an impl of) keeps it too.
                 let keep = start < i
                     && (is_mod || is_impl || has("trait"))
-                    && (header_words.any_code_word_in(&code[t[start].s..t[i].e])
-                        || has("Policy"));
+                    && (header_words.any_code_word_in(&code[t[start].s..t[i].e]) || has("Policy"));
                 let walked = (is_mod || is_impl) && stack.iter().all(|s| s.walked);
                 stack.push(Scope {
                     keep,

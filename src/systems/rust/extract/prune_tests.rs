@@ -274,7 +274,11 @@ fn policy_inside_a_name_keeps_no_impl() {
 /// in a module does not make the file a test file.
 #[test]
 fn a_test_file_keeps_no_body() {
-    for attr in ["#[test]", "#[rstest]", "#[tokio::test(flavor = \"multi_thread\")]"] {
+    for attr in [
+        "#[test]",
+        "#[rstest]",
+        "#[tokio::test(flavor = \"multi_thread\")]",
+    ] {
         let src = format!(
             "fn b() {{ op.retry(ExponentialBuilder::default()) }}\n{attr}\nfn t() {{ b() }}\n"
         );
