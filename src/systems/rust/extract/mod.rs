@@ -224,8 +224,16 @@ pub fn extract_with(path: &Path, text: &str, facts: &mut Facts, prune: bool) {
     }
     // The pruner's lexer and item scan loop over tokens (no recursion),
     // so any nesting is safe for them.
+    // A test crate's files are left unread by the evaluator
+    // (`eval::read_file`): no body of them is kept.
+    let evaluated = !facts
+        .rust
+        .crate_dir
+        .as_deref()
+        .and_then(|d| d.rsplit('/').next())
+        .is_some_and(eval::is_test_crate);
     let (compact, nothing_to_read) = if prune {
-        prune::pruned_compact(text)
+        prune::pruned_compact_for(text, evaluated)
     } else {
         (None, false)
     };

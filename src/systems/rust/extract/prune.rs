@@ -162,7 +162,7 @@ fn finders() -> &'static Finders {
             }
         }
         Finders {
-            header: Words::new(&[CODE_WORDS, &["policy"]].concat()),
+            header: Words::new(CODE_WORDS),
             body: aho_corasick::AhoCorasick::builder()
                 .ascii_case_insensitive(true)
                 .build(words.iter().map(|(w, _)| w))
@@ -283,11 +283,17 @@ impl Compact {
 
 /// [`pruned`] as a [`Compact`] text.
 pub fn pruned_compact(src: &str) -> (Option<Compact>, bool) {
+    pruned_compact_for(src, true)
+}
+
+/// [`pruned_compact`]; when not `evaluated` (a test crate's file, which
+/// `eval::read_file` leaves unread) no body is kept.
+pub fn pruned_compact_for(src: &str, evaluated: bool) -> (Option<Compact>, bool) {
     let Blanks {
         ranges,
         pubs,
         nothing_to_read,
-    } = skippable_and_kept(src);
+    } = skippable_and_kept_for(src, evaluated);
     if ranges.is_empty() {
         return (None, nothing_to_read);
     }
@@ -397,6 +403,11 @@ impl Blanks {
 /// [`skippable`], and whether nothing is left for the tree's readers
 /// (see [`pruned`]; `false` on any doubt).
 fn skippable_and_kept(src: &str) -> Blanks {
+    skippable_and_kept_for(src, true)
+}
+
+/// [`skippable_and_kept`]; no body is kept when not `evaluated`.
+fn skippable_and_kept_for(src: &str, evaluated: bool) -> Blanks {
     let Some(Lexed {
         toks: t,
         comments,
@@ -411,10 +422,14 @@ fn skippable_and_kept(src: &str) -> Blanks {
         return Blanks::none();
     };
     let name = |i: usize| &src[t[i].s..t[i].e];
+    // A file with a test function at its top is one the evaluator reads
+    // nothing of (`eval::read_file`): no body of it is kept.
+    let test_file = !evaluated || fns.iter().any(|f| f.top_test);
     let mut kept: Vec<bool> = fns
         .iter()
         .map(|f| {
             !f.test_only
+                && !test_file
                 && (f.in_kept_scope
                     || wanted_text(
                         &code[t[f.start].s..t[f.close].e],
@@ -433,10 +448,15 @@ fn skippable_and_kept(src: &str) -> Blanks {
     // Calls (owner, name) of kept bodies and of code outside any function
     // (a constant's initialiser may call a function); fields kept bodies
     // read as `self.field`.
+    // Code blanked whole (a test module, a type definition, an item
+    // macro: `out`, in order and apart) is never parsed, so what it calls
+    // is called by nothing the evaluator reads: a test module's calls
+    // kept every function they reached (qdrant's `types.rs`, 86 bodies).
     let mut calls: HashSet<(&str, &str)> = HashSet::new();
     let mut fields: HashSet<&str> = HashSet::new();
     {
         let mut next = fns.iter().peekable();
+        let mut blanked = out.iter().peekable();
         let mut j = 0;
         while j < t.len() {
             if let Some(f) = next.peek()
@@ -444,6 +464,13 @@ fn skippable_and_kept(src: &str) -> Blanks {
             {
                 j = f.close + 1;
                 next.next();
+                continue;
+            }
+            while blanked.peek().is_some_and(|r| r.end <= t[j].s) {
+                blanked.next();
+            }
+            if blanked.peek().is_some_and(|r| r.start <= t[j].s) {
+                j += 1;
                 continue;
             }
             if let Some(owner) = followable_call(src, &t, j) {
@@ -478,7 +505,7 @@ fn skippable_and_kept(src: &str) -> Blanks {
         }
         let mut changed = false;
         for (i, f) in fns.iter().enumerate() {
-            if kept[i] || f.test_only {
+            if kept[i] || f.test_only || test_file {
                 continue;
             }
             let n = name(f.name);

@@ -19,6 +19,10 @@ pub(super) struct Fn {
     /// In an `impl` block, and its self type when the lexer can tell it.
     pub(super) in_impl: bool,
     pub(super) impl_ty_at: Option<std::ops::Range<usize>>,
+    /// A function at the top of the file marked as a test the way the
+    /// evaluator reads it (`#[test]`, `#[rstest]`, `#[x::test]`): the
+    /// evaluator reads nothing of such a file.
+    pub(super) top_test: bool,
 }
 
 struct Scope {
@@ -67,6 +71,47 @@ fn test_only(src: &str, t: &[Tok]) -> bool {
                 }
             };
             if hit {
+                return true;
+            }
+            i = c + 1;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// Whether the outer attributes among `t` mark a function as a test as
+/// the evaluator's `is_test_fn` reads them: an attribute whose path is
+/// `test` or `rstest`, or two segments ending in `test`
+/// (`#[tokio::test]`), bare or followed by arguments. Anything else
+/// (a leading `::`, a comment in it) is not, so a file is never taken
+/// for a test file the evaluator would read.
+fn test_fn_attr(src: &str, t: &[Tok]) -> bool {
+    let mut i = 0;
+    while i < t.len() {
+        if t[i].k == K::Punct(b'#') && t.get(i + 1).is_some_and(|x| x.k == K::Punct(b'[')) {
+            let Some(c) = close_of(t, i + 1) else {
+                return false;
+            };
+            let inner = &t[i + 2..c];
+            let word = |k: usize| {
+                inner
+                    .get(k)
+                    .filter(|x| x.k == K::Ident)
+                    .map(|x| &src[x.s..x.e])
+            };
+            let punct = |k: usize, c: u8| inner.get(k).is_some_and(|x| x.k == K::Punct(c));
+            // The path ends where the attribute or its arguments begin.
+            let ends_at = |k: usize| inner.len() == k || punct(k, b'(') || punct(k, b'=');
+            let one = matches!(word(0), Some("test" | "rstest")) && ends_at(1);
+            let two = word(0).is_some()
+                && punct(1, b':')
+                && punct(2, b':')
+                && word(3) == Some("test")
+                && ends_at(4);
+            let raw = &src[t[i + 1].s..t[c].e];
+            if (one || two) && !raw.contains('/') {
                 return true;
             }
             i = c + 1;
@@ -359,6 +404,7 @@ pub(super) fn items(
                         let close = close_of(t, open)?;
                         let in_test = stack.iter().any(|s| s.test_only || !s.walked);
                         let inner = stack.last();
+                        let top_test = stack.is_empty() && test_fn_attr(src, &t[start..i]);
                         fns.push(Fn {
                             name: i + 1,
                             start,
@@ -368,6 +414,7 @@ pub(super) fn items(
                             in_kept_scope: stack.iter().any(|s| s.keep),
                             in_impl: inner.is_some_and(|s| s.is_impl),
                             impl_ty_at: inner.and_then(|s| s.impl_ty.clone()),
+                            top_test,
                         });
                         i = close + 1;
                     }
@@ -415,9 +462,11 @@ pub(super) fn items(
                     start = i;
                     continue;
                 }
+                // A header's `Policy` (tower's trait, the one the
+                // evaluator reads an impl of) keeps it too.
                 let keep = start < i
                     && (is_mod || is_impl || has("trait"))
-                    && header_words.any_code_word_in(&code[t[start].s..t[i].e]);
+                    && (header_words.any_code_word_in(&code[t[start].s..t[i].e]) || has("Policy"));
                 let walked = (is_mod || is_impl) && stack.iter().all(|s| s.walked);
                 stack.push(Scope {
                     keep,

@@ -104,7 +104,7 @@ fn called_helpers_and_read_fields_are_kept() {
 
 #[test]
 fn test_code_is_blanked_even_with_retry_words() {
-    let src = "fn f() {}\n#[cfg(test)]\nmod tests {\n  fn t() { retry(3) }\n}\n#[tokio::test]\nasync fn t2() { retry(1) }\n#[cfg(any(test, feature = \"x\"))]\nfn t3() { retry(1) }\n#[cfg(not(test))]\nfn t4() { retry(2) }\n";
+    let src = "fn f() {}\n#[cfg(test)]\nmod tests {\n  fn t() { retry(3) }\n}\nmod m {\n#[tokio::test]\nasync fn t2() { retry(1) }\n}\n#[cfg(any(test, feature = \"x\"))]\nfn t3() { retry(1) }\n#[cfg(not(test))]\nfn t4() { retry(2) }\n";
     let out = kept_text(src);
     assert!(!out.contains("retry(3)"), "{out}");
     assert!(!out.contains("retry(1)"), "{out}");
@@ -237,6 +237,60 @@ fn retrieve_and_a_url_in_a_comment_keep_no_body() {
     ] {
         assert_eq!(kept_text(src), src);
     }
+}
+
+/// A test module's calls (blanked whole, never parsed) keep no body
+/// they name; the same call from a kept body still does.
+#[test]
+fn calls_from_a_test_module_keep_no_body() {
+    let src = "impl S {\n    pub fn from_memory(m: u8) -> S { S { m, n: m + 1 } }\n}\n\
+        fn plain(x: u8) -> u8 { x * 2 + 1 }\n\
+        #[cfg(test)]\nmod tests {\n    fn t() { let s = S::from_memory(1); plain(2); }\n}\n";
+    let out = kept_text(src);
+    assert_eq!(out.len(), src.len());
+    for gone in ["S { m, n: m + 1 }", "x * 2 + 1", "S::from_memory(1)"] {
+        assert!(!out.contains(gone), "{gone} in {out}");
+    }
+    let src = "impl S {\n    pub fn from_memory(m: u8) -> S { S { m, n: m + 1 } }\n}\n\
+        fn b() { op.retry(S::from_memory(1)) }\n";
+    assert!(kept_text(src).contains("S { m, n: m + 1 }"));
+}
+
+/// Only the identifier `Policy` in an `impl` header keeps its functions
+/// (tower's trait, the impl the evaluator reads), not `policy` inside
+/// another name.
+#[test]
+fn policy_inside_a_name_keeps_no_impl() {
+    let src = "impl Default for BuildPolicy {\n    fn default() -> Self { Self { n: 3, m: 4 } }\n}\n\
+        impl<E> Policy<Req, Res, E> for Attempts {\n    fn clone_request(&self, r: &Req) -> Option<Req> { Some(r.clone()) }\n}\n";
+    let out = kept_text(src);
+    assert_eq!(out.len(), src.len());
+    assert!(!out.contains("Self { n: 3, m: 4 }"), "{out}");
+    assert!(out.contains("Some(r.clone())"), "{out}");
+}
+
+/// A file with a test function at its top (read by the evaluator not at
+/// all) or in a test crate keeps no body, words or not; a test function
+/// in a module does not make the file a test file.
+#[test]
+fn a_test_file_keeps_no_body() {
+    for attr in [
+        "#[test]",
+        "#[rstest]",
+        "#[tokio::test(flavor = \"multi_thread\")]",
+    ] {
+        let src = format!(
+            "fn b() {{ op.retry(ExponentialBuilder::default()) }}\n{attr}\nfn t() {{ b() }}\n"
+        );
+        let (_, nothing) = pruned(&src);
+        assert!(nothing, "{attr}");
+        assert!(!kept_text(&src).contains("op.retry"), "{attr}");
+    }
+    let src = "fn b() { op.retry(ExponentialBuilder::default()) }\nmod m {\n    #[test]\n    fn t() { b() }\n}\n";
+    assert!(kept_text(src).contains("op.retry"));
+    let src = "fn b() { op.retry(ExponentialBuilder::default()) }\n";
+    assert!(skippable_and_kept_for(src, false).nothing_to_read);
+    assert!(!skippable_and_kept_for(src, true).nothing_to_read);
 }
 
 #[test]

@@ -353,7 +353,7 @@ pub fn is_test_only(attrs: &[Attribute]) -> bool {
 
 /// A crate named for tests: `test_util`, `test-utils`, `foo_test`,
 /// `foo-tests`, `testing`.
-fn is_test_crate(name: &str) -> bool {
+pub fn is_test_crate(name: &str) -> bool {
     let n = name.to_ascii_lowercase().replace('-', "_");
     n.starts_with("test_")
         || n.ends_with("_test")
