@@ -241,6 +241,31 @@ fn parse_within(
     parsed
 }
 
+/// A map keyed by tree-sitter node ids (addresses): a multiply-and-fold
+/// hash instead of SipHash, which was most of the index's cost.
+pub type IdMap<V> = std::collections::HashMap<usize, V, std::hash::BuildHasherDefault<IdHasher>>;
+
+#[derive(Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_usize(self.0 as usize ^ usize::from(b));
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        // Node addresses have their low bits clear: fold the high half
+        // of the product (where the multiplication puts the entropy)
+        // down to the bucket bits.
+        let h = (n as u64 ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 32);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

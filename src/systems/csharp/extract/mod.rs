@@ -46,6 +46,7 @@ mod should_handle;
 mod tests;
 mod yarp;
 
+use crate::extract::tree_sitter::IdMap;
 use crate::model::Facts;
 use crate::source::Span;
 use std::collections::HashMap;
@@ -216,30 +217,6 @@ pub struct Ctx<'a> {
     /// Each invocation's [`method`], read once (every pass asks it of
     /// every invocation), by node id.
     methods: IdMap<(&'a str, Option<Node<'a>>)>,
-}
-
-/// A map keyed by tree-sitter node ids (addresses): a multiply-and-fold
-/// hash instead of SipHash.
-type IdMap<V> = HashMap<usize, V, std::hash::BuildHasherDefault<IdHasher>>;
-
-#[derive(Default, Clone, Copy)]
-struct IdHasher(u64);
-
-impl std::hash::Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_usize(self.0 as usize ^ usize::from(b));
-        }
-    }
-    fn write_usize(&mut self, n: usize) {
-        // Node addresses have their low bits clear: fold the high half
-        // of the product down to the bucket bits.
-        let h = (n as u64 ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = h ^ (h >> 32);
-    }
 }
 
 /// Every named node below `root` (itself included, comments too) in

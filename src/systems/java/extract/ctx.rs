@@ -3,6 +3,7 @@
 //! methods, names resolved to declarations).
 
 use super::*;
+use crate::extract::tree_sitter::IdMap;
 
 /// A variable, field or parameter: its declared type and initializer.
 #[derive(Clone, Copy, Debug)]
@@ -39,31 +40,6 @@ pub struct Ctx<'a> {
     /// Each node's parent by node id (tree-sitter's own `parent()` walks
     /// down from the root, which is quadratic on deep trees).
     parents: IdMap<Node<'a>>,
-}
-
-/// A map keyed by tree-sitter node ids (addresses): a multiply-and-fold
-/// hash instead of SipHash, which was most of the index's cost.
-type IdMap<V> = HashMap<usize, V, std::hash::BuildHasherDefault<IdHasher>>;
-
-#[derive(Default, Clone, Copy)]
-struct IdHasher(u64);
-
-impl std::hash::Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_usize(self.0 as usize ^ usize::from(b));
-        }
-    }
-    fn write_usize(&mut self, n: usize) {
-        // Node addresses have their low bits clear: fold the high half
-        // of the product (where the multiplication puts the entropy)
-        // down to the bucket bits.
-        let h = (n as u64 ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = h ^ (h >> 32);
-    }
 }
 
 /// Every named node but comments below `root` (itself included), in
