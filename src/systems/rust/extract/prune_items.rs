@@ -34,10 +34,14 @@ struct Scope {
     is_impl: bool,
 }
 
-/// Whether the attributes among `t` make the item test-only, as
-/// [`super::super::eval::is_test_only`] reads them. An attribute with a comment
-/// in it is not.
-fn test_only(src: &str, t: &[Tok]) -> bool {
+/// Whether one of the attributes among `t` (`#[..]`) satisfies `hit`,
+/// given its inner tokens, a lookup of its `k`-th inner token as an
+/// identifier, and its raw text; `false` on an unclosed one.
+fn any_attr<'s>(
+    src: &'s str,
+    t: &[Tok],
+    hit: impl std::ops::Fn(&[Tok], &dyn std::ops::Fn(usize) -> Option<&'s str>, &'s str) -> bool,
+) -> bool {
     let mut i = 0;
     while i < t.len() {
         if t[i].k == K::Punct(b'#') && t.get(i + 1).is_some_and(|x| x.k == K::Punct(b'[')) {
@@ -51,26 +55,7 @@ fn test_only(src: &str, t: &[Tok]) -> bool {
                     .filter(|x| x.k == K::Ident)
                     .map(|x| &src[x.s..x.e])
             };
-            let raw = &src[t[i + 1].s..t[c].e];
-            let hit = if word(0) == Some("cfg") {
-                inner.get(1).is_some_and(|x| x.k == K::Punct(b'('))
-                    && !raw.contains('/')
-                    && !raw.contains("not")
-                    && raw
-                        .split(|c: char| !c.is_alphanumeric() && c != '_')
-                        .any(|w| w == "test")
-            } else {
-                match inner.len() {
-                    1 => word(0) == Some("test"),
-                    4 => {
-                        inner[1].k == K::Punct(b':')
-                            && inner[2].k == K::Punct(b':')
-                            && word(3) == Some("test")
-                    }
-                    _ => false,
-                }
-            };
-            if hit {
+            if hit(inner, &word, &src[t[i + 1].s..t[c].e]) {
                 return true;
             }
             i = c + 1;
@@ -81,6 +66,32 @@ fn test_only(src: &str, t: &[Tok]) -> bool {
     false
 }
 
+/// Whether the attributes among `t` make the item test-only, as
+/// [`super::super::eval::is_test_only`] reads them. An attribute with a comment
+/// in it is not.
+fn test_only(src: &str, t: &[Tok]) -> bool {
+    any_attr(src, t, |inner, word, raw| {
+        if word(0) == Some("cfg") {
+            inner.get(1).is_some_and(|x| x.k == K::Punct(b'('))
+                && !raw.contains('/')
+                && !raw.contains("not")
+                && raw
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == "test")
+        } else {
+            match inner.len() {
+                1 => word(0) == Some("test"),
+                4 => {
+                    inner[1].k == K::Punct(b':')
+                        && inner[2].k == K::Punct(b':')
+                        && word(3) == Some("test")
+                }
+                _ => false,
+            }
+        }
+    })
+}
+
 /// Whether the outer attributes among `t` mark a function as a test as
 /// the evaluator's `is_test_fn` reads them: an attribute whose path is
 /// `test` or `rstest`, or two segments ending in `test`
@@ -88,38 +99,18 @@ fn test_only(src: &str, t: &[Tok]) -> bool {
 /// (a leading `::`, a comment in it) is not, so a file is never taken
 /// for a test file the evaluator would read.
 fn test_fn_attr(src: &str, t: &[Tok]) -> bool {
-    let mut i = 0;
-    while i < t.len() {
-        if t[i].k == K::Punct(b'#') && t.get(i + 1).is_some_and(|x| x.k == K::Punct(b'[')) {
-            let Some(c) = close_of(t, i + 1) else {
-                return false;
-            };
-            let inner = &t[i + 2..c];
-            let word = |k: usize| {
-                inner
-                    .get(k)
-                    .filter(|x| x.k == K::Ident)
-                    .map(|x| &src[x.s..x.e])
-            };
-            let punct = |k: usize, c: u8| inner.get(k).is_some_and(|x| x.k == K::Punct(c));
-            // The path ends where the attribute or its arguments begin.
-            let ends_at = |k: usize| inner.len() == k || punct(k, b'(') || punct(k, b'=');
-            let one = matches!(word(0), Some("test" | "rstest")) && ends_at(1);
-            let two = word(0).is_some()
-                && punct(1, b':')
-                && punct(2, b':')
-                && word(3) == Some("test")
-                && ends_at(4);
-            let raw = &src[t[i + 1].s..t[c].e];
-            if (one || two) && !raw.contains('/') {
-                return true;
-            }
-            i = c + 1;
-        } else {
-            i += 1;
-        }
-    }
-    false
+    any_attr(src, t, |inner, word, raw| {
+        let punct = |k: usize, c: u8| inner.get(k).is_some_and(|x| x.k == K::Punct(c));
+        // The path ends where the attribute or its arguments begin.
+        let ends_at = |k: usize| inner.len() == k || punct(k, b'(') || punct(k, b'=');
+        let one = matches!(word(0), Some("test" | "rstest")) && ends_at(1);
+        let two = word(0).is_some()
+            && punct(1, b':')
+            && punct(2, b':')
+            && word(3) == Some("test")
+            && ends_at(4);
+        (one || two) && !raw.contains('/')
+    })
 }
 
 /// The self type of an `impl` header: the last path segment before any
