@@ -241,6 +241,55 @@ fn parse_within(
     parsed
 }
 
+/// Every named node below `root` (itself included) that `keep` keeps, in
+/// source order, at most `max`, and each one's parent: what walking
+/// `named_children` from the root gives, with one cursor instead of a
+/// cursor and a vector per node. A node `keep` refuses is left out with
+/// everything below it. (The Java and C# readers' `Ctx` indexes.)
+pub fn index_named<'a>(
+    root: tree_sitter::Node<'a>,
+    keep: impl Fn(tree_sitter::Node<'a>) -> bool,
+    max: usize,
+) -> (Vec<tree_sitter::Node<'a>>, IdMap<tree_sitter::Node<'a>>) {
+    let mut nodes = vec![root];
+    let mut parents = IdMap::default();
+    let mut cursor = root.walk();
+    // The named nodes the cursor went down from.
+    let mut path = vec![root];
+    if !cursor.goto_first_child() {
+        return (nodes, parents);
+    }
+    loop {
+        let n = cursor.node();
+        if n.is_named() && keep(n) {
+            if nodes.len() >= max {
+                return (nodes, parents);
+            }
+            nodes.push(n);
+            if let Some(&p) = path.last() {
+                parents.insert(n.id(), p);
+            }
+            if cursor.goto_first_child() {
+                path.push(n);
+                continue;
+            }
+        }
+        // The next sibling, else up until one has a next sibling.
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return (nodes, parents);
+            }
+            path.pop();
+            if path.is_empty() {
+                return (nodes, parents);
+            }
+        }
+    }
+}
+
 /// A map keyed by tree-sitter node ids (addresses): a multiply-and-fold
 /// hash instead of SipHash, which was most of the index's cost.
 pub type IdMap<V> = std::collections::HashMap<usize, V, std::hash::BuildHasherDefault<IdHasher>>;

@@ -220,47 +220,9 @@ pub struct Ctx<'a> {
 }
 
 /// Every named node below `root` (itself included, comments too) in
-/// source order, at most [`MAX_NODES`], and each one's parent: what
-/// walking `named_children` from the root gives, with one cursor instead
-/// of a cursor and a vector per node.
+/// source order, at most [`MAX_NODES`], and each one's parent.
 fn index<'a>(root: Node<'a>) -> (Vec<Node<'a>>, IdMap<Node<'a>>) {
-    let mut nodes = vec![root];
-    let mut parents = IdMap::default();
-    let mut cursor = root.walk();
-    // The named nodes the cursor went down from.
-    let mut path = vec![root];
-    if !cursor.goto_first_child() {
-        return (nodes, parents);
-    }
-    loop {
-        let n = cursor.node();
-        if n.is_named() {
-            if nodes.len() >= MAX_NODES {
-                return (nodes, parents);
-            }
-            nodes.push(n);
-            if let Some(&p) = path.last() {
-                parents.insert(n.id(), p);
-            }
-            if cursor.goto_first_child() {
-                path.push(n);
-                continue;
-            }
-        }
-        // The next sibling, else up until one has a next sibling.
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return (nodes, parents);
-            }
-            path.pop();
-            if path.is_empty() {
-                return (nodes, parents);
-            }
-        }
-    }
+    crate::extract::tree_sitter::index_named(root, |_| true, MAX_NODES)
 }
 
 impl<'a> Ctx<'a> {
