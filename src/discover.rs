@@ -342,6 +342,9 @@ pub struct Tree {
     /// Each folder holding a walked file (the roots included), with its
     /// entries' names, sorted, and whether each is a folder.
     dirs: std::collections::HashMap<Vec<u8>, Vec<(String, bool)>>,
+    /// The YAML files whose text the scan read and found without the word
+    /// `ConfigMap` ([`Tree::lacking_configmap`]).
+    without_configmap: std::collections::HashSet<Vec<u8>>,
 }
 
 impl Tree {
@@ -408,6 +411,27 @@ impl Tree {
             list.dedup();
         }
         tree
+    }
+
+    /// Note `files` (walked files, as the walk gave them) as YAML texts
+    /// the scan read whole and found without the word `ConfigMap`: the
+    /// link stage's search for a ConfigMap another folder declares
+    /// (`link::configmap_env`) need not open them again (on istio/istio,
+    /// 3,000 files and most of its link stage).
+    pub fn lacking_configmap<'a>(
+        &mut self,
+        files: impl Iterator<Item = &'a Path>,
+        cwd: Option<&Path>,
+    ) {
+        self.without_configmap
+            .extend(files.filter_map(|f| absolute_key(f, cwd)));
+    }
+
+    /// Whether the scan read `path` and found no `ConfigMap` in it
+    /// ([`Tree::lacking_configmap`]); `false` where it does not know.
+    pub fn lacks_configmap(&self, path: &Path) -> bool {
+        !self.without_configmap.is_empty()
+            && key(path).is_some_and(|k| self.without_configmap.contains(&*k))
     }
 
     /// Whether the clean path `key` (see [`key`]) lies in a walked root.
@@ -507,6 +531,11 @@ fn split_last(key: &[u8]) -> Option<(&[u8], &[u8])> {
 /// path when it is clean already (the link stage asks this for every
 /// build file of every folder); `None` when it is relative or holds a
 /// `..` (never covered).
+/// Whether `path` names a YAML file (`.yaml` or `.yml`).
+pub fn is_yaml_name(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "yaml" || x == "yml")
+}
+
 fn key(path: &Path) -> Option<std::borrow::Cow<'_, [u8]>> {
     let bytes = path.as_os_str().as_encoded_bytes();
     if cfg!(unix) && bytes.first() == Some(&b'/') && is_clean(bytes) {

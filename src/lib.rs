@@ -48,6 +48,7 @@ pub mod simulate;
 pub mod source;
 pub(crate) mod suppress;
 pub mod systems;
+pub mod timings;
 pub mod versions;
 pub(crate) mod yaml;
 
@@ -190,11 +191,6 @@ pub fn read_unlinked(
     let mut scan = Scan {
         cwd: settings.cwd.clone(),
         cache_place: cache.place(),
-        tree: Some(std::sync::Arc::new(discover::Tree::new(
-            roots,
-            walk.files.iter().map(|c| c.path.as_path()),
-            cwd,
-        ))),
         ..Scan::default()
     };
     scan.stats.files_seen = walk.files.len();
@@ -213,32 +209,51 @@ pub fn read_unlinked(
             internal: false,
         });
     }
-    let (results, seen): (Vec<Read>, Vec<unchanged::Seen>) = walk
-        .files
-        .par_iter()
-        .map(|c| {
-            let shown = display(&c.path, cwd);
-            let relative = relative_to_root(&c.path, roots);
-            // Test code is not the service, unless the file itself was given.
-            if !settings.for_path(&c.path).read_test_code
-                && extract::test_code::is_test_source(&relative)
-                && !roots.contains(&c.path)
-                && !settings.named_files.contains(&c.path)
-            {
-                progress.read();
-                return (Read::TestCode, None);
-            }
-            let mut seen = None;
-            let read = schedule::guarded(&shown, || {
-                let s = settings.for_path(&c.path);
-                let (read, s) = unchanged::read(&c.path, &relative, &shown, s, cwd, &cache);
-                seen = s;
-                read
-            });
-            progress.read();
-            (read, seen)
-        })
-        .unzip();
+    // What the walk saw is indexed for the link stage while the files are
+    // read (one thread's serial work beside the reading).
+    let (mut tree, read) = rayon::join(
+        || discover::Tree::new(roots, walk.files.iter().map(|c| c.path.as_path()), cwd),
+        || {
+            walk.files
+                .par_iter()
+                .map(|c| {
+                    let shown = display(&c.path, cwd);
+                    let relative = relative_to_root(&c.path, roots);
+                    // Test code is not the service, unless the file itself was given.
+                    if !settings.for_path(&c.path).read_test_code
+                        && extract::test_code::is_test_source(&relative)
+                        && !roots.contains(&c.path)
+                        && !settings.named_files.contains(&c.path)
+                    {
+                        progress.read();
+                        return (Read::TestCode, None, Noted::default());
+                    }
+                    let mut seen = None;
+                    let mut noted = Noted::default();
+                    let read = schedule::guarded(&shown, || {
+                        let s = settings.for_path(&c.path);
+                        let (read, s) =
+                            unchanged::read(&c.path, &relative, &shown, s, cwd, &cache, &mut noted);
+                        seen = s;
+                        read
+                    });
+                    progress.read();
+                    (read, seen, noted)
+                })
+                .collect::<Vec<_>>()
+        },
+    );
+    tree.lacking_configmap(
+        walk.files
+            .iter()
+            .zip(&read)
+            .filter(|(_, (.., noted))| noted.yaml_without_configmap)
+            .map(|(c, _)| c.path.as_path()),
+        cwd,
+    );
+    scan.tree = Some(std::sync::Arc::new(tree));
+    let (results, seen): (Vec<Read>, Vec<unchanged::Seen>) =
+        read.into_iter().map(|(r, s, _)| (r, s)).unzip();
     timings::mark("read");
     let results = schedule::extract(results, &walk.files, roots, cwd, &cache);
     timings::mark("extract");
@@ -370,12 +385,14 @@ pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
     } else {
         // Paths and roots may be given relative to the working folder.
         let roots = link::joined_roots(roots, cwd);
-        link::test_inputs::mark(files, |f| {
-            let path = &f.source.path;
-            match cwd {
-                Some(c) if path.is_relative() => relative_to_root(&c.join(path), &roots),
-                _ => relative_to_root(path, &roots),
-            }
+        timings::step("test_inputs::mark", || {
+            link::test_inputs::mark(files, |f| {
+                let path = &f.source.path;
+                match cwd {
+                    Some(c) if path.is_relative() => relative_to_root(&c.join(path), &roots),
+                    _ => relative_to_root(path, &roots),
+                }
+            })
         })
     };
     let (tree, csharp) = (scan.tree.as_deref(), scan.csharp.as_deref());
@@ -387,9 +404,11 @@ pub fn link_read(scan: &mut Scan, roots: &[PathBuf], settings: &Settings) {
         scan.notices.push(stage_notice("linking the files", &stop));
     }
     if !settings.read_test_code {
-        scan.stats.test_inputs = link::test_inputs::not_deployed(&mut scan.files, &marks);
+        scan.stats.test_inputs = timings::step("test_inputs::not_deployed", || {
+            link::test_inputs::not_deployed(&mut scan.files, &marks)
+        });
     }
-    say_what_was_not_read(scan);
+    timings::step("say_what_was_not_read", || say_what_was_not_read(scan));
     timings::mark("link");
 }
 
@@ -526,7 +545,21 @@ fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
     }
 }
 
-fn read_one(path: &Path, relative: &str, shown: &str, settings: &Settings) -> Read {
+/// What reading a file's text told beyond its [`Read`], for the link
+/// stage's looks at files no reader kept ([`discover::Tree::lacks_configmap`]).
+#[derive(Clone, Copy, Default)]
+struct Noted {
+    /// A YAML file whose whole text was read and holds no `ConfigMap`.
+    yaml_without_configmap: bool,
+}
+
+fn read_one(
+    path: &Path,
+    relative: &str,
+    shown: &str,
+    settings: &Settings,
+    noted: &mut Noted,
+) -> Read {
     // A name no extractor can want is not worth a read (nor a stat),
     // unless it is in a language not read yet: then a word sniff says
     // whether it is worth listing as not read.
@@ -591,6 +624,8 @@ fn read_one(path: &Path, relative: &str, shown: &str, settings: &Settings) -> Re
             return Read::Skipped;
         }
     };
+    noted.yaml_without_configmap = discover::is_yaml_name(path)
+        && memchr::memmem::find(text.as_bytes(), b"ConfigMap").is_none();
     // Sniffed now, so that a text no reader wants is dropped while its
     // thread reads the next file, not held until every file is read.
     match systems::classify(path, text.as_bytes()) {
@@ -737,8 +772,6 @@ mod schedule;
 use decode::{Decoded, decode, placeholders};
 #[path = "lib/stats.rs"]
 mod stats;
-#[path = "lib/timings.rs"]
-pub mod timings;
 #[path = "lib/unchanged.rs"]
 mod unchanged;
 

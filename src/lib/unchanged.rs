@@ -5,7 +5,7 @@
 //! Every other file is read as before, and what its reading gave is
 //! recorded for the next run.
 
-use super::{Read, cache, read_one, systems};
+use super::{Noted, Read, cache, read_one, systems};
 use crate::config::Settings;
 use crate::model::Facts;
 use cache::stat::{Outcome, Stamp};
@@ -34,31 +34,32 @@ pub(super) fn read(
     settings: &Settings,
     cwd: Option<&Path>,
     cache: &cache::Cache,
+    noted: &mut Noted,
 ) -> (Read, Seen) {
     // A name no reader wants is opened only to list a file in a language
     // not read yet that mentions retries.
     let unread = (!systems::wanted_by_name(path))
         .then(|| crate::extract::unread::language_of(Path::new(relative)));
     if !cache.enabled() || unread.is_some_and(|l| l.is_none()) {
-        return (read_one(path, relative, shown, settings), None);
+        return (read_one(path, relative, shown, settings, noted), None);
     }
     let id = cache::stat::id(cwd, path, relative);
     // A file kept for what it said is read again whatever its stat: no
     // `stat` first (one system call of six per such file).
     if unread.is_none() && cache.stat().kept_before(id) {
         let seen = Some((id, Stamp::NONE, false));
-        return (read_one(path, relative, shown, settings), seen);
+        return (read_one(path, relative, shown, settings, noted), seen);
     }
     let Some(stamp) = std::fs::symlink_metadata(path)
         .ok()
         .and_then(|m| Stamp::of(&m))
     else {
-        return (read_one(path, relative, shown, settings), None);
+        return (read_one(path, relative, shown, settings, noted), None);
     };
     // An unread-language file over the limit is not looked at, whatever
     // it held: not recorded, so that a larger limit looks.
     if unread.is_some() && stamp.size() > settings.max_file_size {
-        return (read_one(path, relative, shown, settings), None);
+        return (read_one(path, relative, shown, settings, noted), None);
     }
     let seen = Some((id, stamp, unread.is_some()));
     // A file over the limit is refused by size, whatever it held.
@@ -71,13 +72,15 @@ pub(super) fn read(
         Some(Outcome::Unread(mentions)) => match unread.flatten() {
             Some(language) if mentions => Read::Unread(language, shown.to_string()),
             Some(_) => Read::Skipped,
-            None => return (read_one(path, relative, shown, settings), seen),
+            None => return (read_one(path, relative, shown, settings, noted), seen),
         },
         Some(Outcome::Empty(key)) => match cache.take_unchanged(key) {
             Some(facts) => Read::Unchanged(Box::new(facts), key),
-            None => return (read_one(path, relative, shown, settings), seen),
+            None => return (read_one(path, relative, shown, settings, noted), seen),
         },
-        Some(Outcome::Kept) | None => return (read_one(path, relative, shown, settings), seen),
+        Some(Outcome::Kept) | None => {
+            return (read_one(path, relative, shown, settings, noted), seen);
+        }
     };
     cache.note_unopened();
     (read, seen)

@@ -77,7 +77,7 @@ pub fn configmap_env(
         let dir = dir_of(f);
         let maps = folders
             .entry(dir.clone())
-            .or_insert_with(|| read_maps(&dir, &asked));
+            .or_insert_with(|| read_maps(&dir, &asked, disk));
         wanted.extend(
             f.facts
                 .unresolved
@@ -239,7 +239,13 @@ fn scan_maps(
         }
     };
     let names = Names::new(wanted);
+    // The first files in path order, as before; those the scan read and
+    // found without `ConfigMap` declare none (`file_maps` would pass over
+    // their text).
     for p in paths.iter().take(MAX_SCAN_FILES) {
+        if disk.lacks_configmap(p) {
+            continue;
+        }
         let Some(text) = small_text(p) else { continue };
         file_maps(&text, &names, &mut out);
     }
@@ -282,7 +288,7 @@ fn small_text(p: &Path) -> Option<String> {
 
 /// The ConfigMaps the YAML files of `dir` declare: name -> each
 /// declaration's `data`.
-fn read_maps(dir: &Path, names: &Names<'_>) -> Maps {
+fn read_maps(dir: &Path, names: &Names<'_>, disk: Disk<'_>) -> Maps {
     let mut out = Maps::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return out;
@@ -292,14 +298,20 @@ fn read_maps(dir: &Path, names: &Names<'_>) -> Maps {
         if !p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
             continue;
         }
-        let Some(text) = small_text(&p) else {
-            continue;
-        };
         let name = p
             .file_name()
             .map(|n| n.to_string_lossy().to_ascii_lowercase())
             .unwrap_or_default();
-        if crate::extract::kustomize::is_kustomization(&name) {
+        let kustomization = crate::extract::kustomize::is_kustomization(&name);
+        // A kustomization generates ConfigMaps without the word; any other
+        // file declares one only where it says `ConfigMap`.
+        if !kustomization && disk.lacks_configmap(&p) {
+            continue;
+        }
+        let Some(text) = small_text(&p) else {
+            continue;
+        };
+        if kustomization {
             generated(dir, &text, &mut out);
             continue;
         }

@@ -121,6 +121,13 @@ impl<'a> Disk<'a> {
         }
     }
 
+    /// Whether the scan read `path` and found no `ConfigMap` in its text
+    /// ([`Tree::lacks_configmap`]): a look for one declared there need
+    /// not open it. `false` where that is not known.
+    pub fn lacks_configmap(&self, path: &Path) -> bool {
+        self.tree.is_some_and(|t| t.lacks_configmap(path))
+    }
+
     /// The text of the regular file `path` when it is at most `max` bytes
     /// and UTF-8.
     pub fn read(&self, path: &Path, max: u64) -> Option<String> {

@@ -361,6 +361,50 @@ fn an_envfrom_configmap_of_another_manifest_set_gives_its_addresses() {
     assert_eq!(pairs(&g), ["frontend -> contacts"]);
 }
 
+/// Stop 58 (issue 27): the YAML files the scan read and found without the
+/// word `ConfigMap` are not opened again by the search for a ConfigMap
+/// declared elsewhere; the scan knows which they are, and says so of no
+/// file that has the word (nor of one it did not read).
+#[test]
+fn the_scan_knows_which_yaml_files_declare_no_configmap() {
+    let cwd = std::env::current_dir().unwrap();
+    let settings = retrylint::config::Settings {
+        cwd: Some(cwd.clone()),
+        ..Default::default()
+    };
+    let root = "testdata/graph/configmap-elsewhere";
+    let scan = retrylint::scan(&[std::path::PathBuf::from(root)], &settings).unwrap();
+    let tree = scan.tree.as_deref().unwrap();
+    let (mut with, mut without) = (0, 0);
+    for e in walkdir(&cwd.join(root)) {
+        if !e.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            continue;
+        }
+        let has = std::fs::read_to_string(&e).unwrap().contains("ConfigMap");
+        assert_eq!(tree.lacks_configmap(&e), !has, "{}", e.display());
+        if has { with += 1 } else { without += 1 }
+    }
+    assert!(with >= 2 && without >= 2, "{with} {without}");
+    // A file the scan did not walk is not known.
+    assert!(!tree.lacks_configmap(&cwd.join("testdata/graph/configmap-env/order-service.yml")));
+}
+
+fn walkdir(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p)
+            } else {
+                out.push(p)
+            }
+        }
+    }
+    out
+}
+
 /// Stop 45 (testdata/graph/compose-env-known-protocol/README.md): a
 /// compose entry without a scheme and the code's `http://` URL are one
 /// connection; the merged edge takes the protocol the code states.

@@ -28,6 +28,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("model", 3),
     ("config", 3),
     ("discover", 3),
+    // Stage and step timings for benchmarks (`RETRYLINT_TIMINGS`).
+    ("timings", 3),
     // What every reader is given and the helpers readers share (document
     // context, sniff words, span remapping, workload and build files).
     ("extract", 4),

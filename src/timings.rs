@@ -8,8 +8,8 @@
 //! gives nothing is what a cheaper pre-pass could leave out. Off, a mark
 //! is one load of a flag.
 
-use crate::extract::Syntax;
 use crate::model::Facts;
+use crate::model::Syntax;
 use std::sync::LazyLock;
 use std::time::Instant;
 
@@ -17,7 +17,8 @@ use std::time::Instant;
 /// which calls [`start`] first.
 static START: LazyLock<Instant> = LazyLock::new(Instant::now);
 
-/// `RETRYLINT_TIMINGS`: 1 the stages, 2 also each file.
+/// `RETRYLINT_TIMINGS`: 1 the stages, 2 also each file, 3 the stages
+/// and the link stage's steps.
 static LEVEL: LazyLock<u8> = LazyLock::new(|| {
     match std::env::var_os("RETRYLINT_TIMINGS")
         .as_deref()
@@ -25,6 +26,7 @@ static LEVEL: LazyLock<u8> = LazyLock::new(|| {
     {
         Some("1") => 1,
         Some("2") => 2,
+        Some("3") => 3,
         _ => 0,
     }
 });
@@ -44,6 +46,19 @@ pub fn mark(stage: &str) {
     }
 }
 
+/// Run the link stage's step `name`, printing how long it took when the
+/// steps are timed.
+pub fn step<R>(name: &str, run: impl FnOnce() -> R) -> R {
+    if *LEVEL != 3 {
+        return run();
+    }
+    let started = Instant::now();
+    let out = run();
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    eprintln!("retrylint: timing-step {name} {ms:.1} ms");
+    out
+}
+
 /// Run `extract` on one file's `text`, printing what it cost when each
 /// file is timed.
 pub(crate) fn extracting(
@@ -52,7 +67,7 @@ pub(crate) fn extracting(
     text: &str,
     extract: impl FnOnce() -> Facts,
 ) -> Facts {
-    if *LEVEL < 2 {
+    if *LEVEL != 2 {
         return extract();
     }
     let started = Instant::now();
