@@ -54,6 +54,10 @@ pub struct Settings {
     /// (`test-code = "read"`); by default it is not the service and is
     /// only counted (`extract::test_code`).
     pub read_test_code: bool,
+    /// Whether source files a generator wrote are read
+    /// (`generated-code = "read"`); by default they are skipped and
+    /// counted (`extract::generated`).
+    pub read_generated_code: bool,
     /// The call-path graph's settings.
     pub graph: GraphSettings,
     /// The configuration file read, if any.
@@ -154,6 +158,7 @@ impl Default for Settings {
             exclude: Vec::new(),
             max_file_size: 10 * 1024 * 1024,
             read_test_code: false,
+            read_generated_code: false,
             graph: GraphSettings::default(),
             config_file: None,
             root: None,

@@ -314,6 +314,18 @@ pub fn parse(text: &str, file: &str, settings: &mut Settings) -> Result<(), Conf
             }
         };
     }
+    if let Some(v) = root.get("generated-code") {
+        settings.read_generated_code = match cx.string(v, "generated-code")?.as_str() {
+            "skip" => false,
+            "read" => true,
+            other => {
+                return Err(cx.err(
+                    v.span(),
+                    format!("`generated-code` must be `skip` or `read`, not `{other}`"),
+                ));
+            }
+        };
+    }
     if let Some(v) = root.get("cache-dir") {
         // Relative to the file's directory (the settings' root): resolved
         // by the command line once the root is known.
@@ -502,6 +514,17 @@ pub fn effective_toml(s: &Settings) -> String {
     t.insert(
         "test-code".into(),
         Value::String(if s.read_test_code { "read" } else { "skip" }.into()),
+    );
+    t.insert(
+        "generated-code".into(),
+        Value::String(
+            if s.read_generated_code {
+                "read"
+            } else {
+                "skip"
+            }
+            .into(),
+        ),
     );
     t.insert("mesh".into(), Value::String(s.graph.mesh.as_str().into()));
     t.insert("entry-points".into(), strings(&s.graph.entry_points));

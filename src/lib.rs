@@ -229,7 +229,11 @@ pub fn read_unlinked(
                         return (Read::TestCode, None, Noted::default());
                     }
                     let mut seen = None;
-                    let mut noted = Noted::default();
+                    // Nor is generated code skipped when the file itself was given.
+                    let mut noted = Noted {
+                        named: roots.contains(&c.path) || settings.named_files.contains(&c.path),
+                        ..Noted::default()
+                    };
                     let read = schedule::guarded(&shown, || {
                         let s = settings.for_path(&c.path);
                         let (read, s) =
@@ -268,6 +272,7 @@ pub fn read_unlinked(
         match r {
             Read::Skipped | Read::Text(..) => {}
             Read::TestCode => scan.stats.test_files += 1,
+            Read::Generated => scan.stats.generated_files += 1,
             Read::Unread(language, path) => scan.stats.unread.add(language, path),
             Read::Binary => scan.stats.binary += 1,
             Read::Oversized(f) => {
@@ -508,6 +513,8 @@ enum Read {
     Skipped,
     /// Test code, not read ([`extract::test_code`]).
     TestCode,
+    /// Source code a generator wrote, not read ([`extract::generated`]).
+    Generated,
     /// A file in a language not read yet that mentions retries or
     /// timeouts: its language and shown path.
     Unread(&'static str, String),
@@ -545,12 +552,20 @@ fn unreadable(shown: &str, diag: Diagnostic) -> ScannedFile {
     }
 }
 
-/// What reading a file's text told beyond its [`Read`], for the link
-/// stage's looks at files no reader kept ([`discover::Tree::lacks_configmap`]).
+/// What reading a file's text told beyond its [`Read`] (and one thing
+/// the reading is told).
 #[derive(Clone, Copy, Default)]
 struct Noted {
-    /// A YAML file whose whole text was read and holds no `ConfigMap`.
+    /// Given: the file was named on the command line (or is a root), so
+    /// it is read even when a generator wrote it.
+    named: bool,
+    /// A YAML file whose whole text was read and holds no `ConfigMap`
+    /// (for the link stage's look at files no reader kept,
+    /// [`discover::Tree::lacks_configmap`]).
     yaml_without_configmap: bool,
+    /// Generated code read only because it was named: what it gave is
+    /// not what a run that skips it would take from the stat index.
+    generated_named: bool,
 }
 
 fn read_one(
@@ -629,6 +644,16 @@ fn read_one(
     // Sniffed now, so that a text no reader wants is dropped while its
     // thread reads the next file, not held until every file is read.
     match systems::classify(path, text.as_bytes()) {
+        Some(syntax)
+            if !settings.read_generated_code
+                && extract::generated::is_generated(path, syntax, &text) =>
+        {
+            if !noted.named {
+                return Read::Generated;
+            }
+            noted.generated_named = true;
+            Read::Text(text, syntax)
+        }
         Some(syntax) => Read::Text(text, syntax),
         None => Read::Skipped,
     }
@@ -697,45 +722,6 @@ fn extract_text(
     )
 }
 
-/// Read a file that the walk found, at most `limit` bytes (`None` when it
-/// is longer now). The last path component is opened without following a
-/// symbolic link and without blocking, and anything but a regular file
-/// (a link or a FIFO swapped in after the walk) is refused, so a scan can
-/// neither read outside its roots through a late link nor hang on a pipe.
-/// The bytes of a regular file, or `Err(size)` when it is larger than
-/// `limit` (by its size when opened, or by what could be read: a file
-/// that grows while it is read is cut at the limit and refused).
-fn read_regular_file(path: &Path, limit: u64) -> std::io::Result<Result<Vec<u8>, u64>> {
-    use std::io::Read as _;
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(|e| {
-        #[cfg(unix)]
-        if e.raw_os_error() == Some(libc::ELOOP) {
-            return std::io::Error::other("it became a symbolic link: not followed");
-        }
-        e
-    })?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file any more"));
-    }
-    if meta.len() > limit {
-        return Ok(Err(meta.len()));
-    }
-    let mut data = Vec::with_capacity(meta.len() as usize);
-    file.take(limit.saturating_add(1)).read_to_end(&mut data)?;
-    if data.len() as u64 > limit {
-        return Ok(Err(data.len() as u64));
-    }
-    Ok(Ok(data))
-}
-
 /// A test seam for the internal-error path (debug builds only): a file
 /// whose name is `RETRYLINT_TEST_PANIC_ON` panics while it is read, as a
 /// bug in an extractor would.
@@ -767,6 +753,9 @@ use test_files::declared_test_files;
 
 #[path = "lib/decode.rs"]
 mod decode;
+#[path = "lib/regular_file.rs"]
+mod regular_file;
+use regular_file::read_regular_file;
 #[path = "lib/schedule.rs"]
 mod schedule;
 use decode::{Decoded, decode, placeholders};

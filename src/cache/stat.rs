@@ -42,6 +42,9 @@ pub enum Outcome {
     /// A file in a language not read yet ([`crate::extract::unread`]):
     /// whether it mentions retries (then it is listed as not read).
     Unread(bool),
+    /// Read, and source code a generator wrote, not extracted
+    /// ([`crate::extract::generated`]).
+    Generated,
     /// Read, and kept for what it says: read again on every run (its
     /// text goes on to the link stage), so its stamp is not taken first
     /// ([`Stamp::NONE`]; the open's own `fstat` still checks the file).
@@ -240,6 +243,7 @@ fn encode(entries: &HashMap<u128, (Stamp, Outcome)>, salt: u64) -> Vec<u8> {
             Outcome::Empty(k) => (2, *k),
             Outcome::Unread(mentions) => (3, u128::from(*mentions)),
             Outcome::Kept => (4, 0),
+            Outcome::Generated => (5, 0),
         };
         out.push(tag);
         out.extend_from_slice(&key.to_le_bytes());
@@ -276,6 +280,7 @@ fn decode(bytes: &[u8], salt: u64) -> Option<HashMap<u128, (Stamp, Outcome)>> {
             2 => Outcome::Empty(u128_at(73)),
             3 => Outcome::Unread(u128_at(73) != 0),
             4 => Outcome::Kept,
+            5 => Outcome::Generated,
             _ => return None,
         };
         out.insert(u128_at(0), (stamp, outcome));
@@ -306,6 +311,7 @@ mod tests {
         m.insert(3, (stamp(7), Outcome::Unread(true)));
         m.insert(4, (stamp(8), Outcome::Unread(false)));
         m.insert(5, (Stamp::NONE, Outcome::Kept));
+        m.insert(6, (stamp(9), Outcome::Generated));
         let bytes = encode(&m, 42);
         assert_eq!(decode(&bytes, 42), Some(m));
         assert_eq!(decode(&bytes, 43), None);

@@ -12,6 +12,7 @@ pub mod compose_services;
 pub mod config_env;
 mod container_args;
 pub mod env_protocol;
+pub mod generated;
 pub mod grpc_code_test;
 pub mod hcl;
 pub mod helm;

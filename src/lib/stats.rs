@@ -28,6 +28,9 @@ pub struct Stats {
     /// Source files not read because they are test code
     /// ([`extract::test_code`]; `test-code = "read"` reads them).
     pub test_files: usize,
+    /// Source files not read because a generator wrote them
+    /// ([`extract::generated`]; `generated-code = "read"` reads them).
+    pub generated_files: usize,
     /// Files of fixture folders read for their settings but kept off the
     /// call graph ([`crate::link::test_inputs`]).
     pub test_inputs: usize,

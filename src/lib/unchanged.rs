@@ -36,6 +36,21 @@ pub(super) fn read(
     cache: &cache::Cache,
     noted: &mut Noted,
 ) -> (Read, Seen) {
+    let (read, seen) = look(path, relative, shown, settings, cwd, cache, noted);
+    // Generated code read because it was named gave what a run that skips
+    // it must not take from the index.
+    (read, seen.filter(|_| !noted.generated_named))
+}
+
+fn look(
+    path: &Path,
+    relative: &str,
+    shown: &str,
+    settings: &Settings,
+    cwd: Option<&Path>,
+    cache: &cache::Cache,
+    noted: &mut Noted,
+) -> (Read, Seen) {
     // A name no reader wants is opened only to list a file in a language
     // not read yet that mentions retries.
     let unread = (!systems::wanted_by_name(path))
@@ -43,7 +58,9 @@ pub(super) fn read(
     if !cache.enabled() || unread.is_some_and(|l| l.is_none()) {
         return (read_one(path, relative, shown, settings, noted), None);
     }
-    let id = cache::stat::id(cwd, path, relative);
+    // What a file gives depends on whether generated code is read: the
+    // two settings keep apart entries.
+    let id = cache::stat::id(cwd, path, relative) ^ u128::from(settings.read_generated_code);
     // A file kept for what it said is read again whatever its stat: no
     // `stat` first (one system call of six per such file).
     if unread.is_none() && cache.stat().kept_before(id) {
@@ -68,6 +85,7 @@ pub(super) fn read(
         .flatten();
     let read = match known {
         Some(Outcome::Skipped) => Read::Skipped,
+        Some(Outcome::Generated) if !noted.named => Read::Generated,
         Some(Outcome::Binary) => Read::Binary,
         Some(Outcome::Unread(mentions)) => match unread.flatten() {
             Some(language) if mentions => Read::Unread(language, shown.to_string()),
@@ -78,7 +96,7 @@ pub(super) fn read(
             Some(facts) => Read::Unchanged(Box::new(facts), key),
             None => return (read_one(path, relative, shown, settings, noted), seen),
         },
-        Some(Outcome::Kept) | None => {
+        Some(Outcome::Kept | Outcome::Generated) | None => {
             return (read_one(path, relative, shown, settings, noted), seen);
         }
     };
@@ -99,6 +117,7 @@ pub(super) fn record(reads: &[Read], seen: &[Seen], cache: &cache::Cache) {
             Read::Skipped if *unread => Outcome::Unread(false),
             Read::Skipped => Outcome::Skipped,
             Read::Binary => Outcome::Binary,
+            Read::Generated => Outcome::Generated,
             Read::Unchanged(_, key) => Outcome::Empty(*key),
             Read::Parsed(f, Some(key)) if !kept(&f.facts) => Outcome::Empty(*key),
             Read::Parsed(..) => Outcome::Kept,

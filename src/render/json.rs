@@ -150,6 +150,7 @@ pub fn render(scan: &Scan, findings: &[Finding]) -> String {
             "infos": count(Severity::Info),
             "config_files": scan.stats.config_files,
             "test_files": scan.stats.test_files,
+            "generated_files": scan.stats.generated_files,
             "test_inputs": scan.stats.test_inputs,
             "not_read": scan.stats.unread.by_language,
             "unresolved_calls": scan.stats.unresolved.iter().map(|(at, w, caller)| json!({

@@ -186,6 +186,9 @@ pub fn summary(scan: &Scan, findings: &[Finding]) -> String {
     if scan.stats.test_files > 0 {
         skipped.push(format!("{} test code", scan.stats.test_files));
     }
+    if scan.stats.generated_files > 0 {
+        skipped.push(format!("{} generated code", scan.stats.generated_files));
+    }
     if scan.stats.test_inputs > 0 {
         skipped.push(format!(
             "{} test input{} from the call graph",

@@ -22,6 +22,7 @@ mod env_protocols;
 mod fixes;
 mod fixes_prop;
 mod format_suites;
+mod generated;
 mod graph;
 mod graph_mesh;
 mod guards;

@@ -63,6 +63,9 @@ pub struct Summary {
     /// Source files not read because they are test code.
     #[serde(skip_serializing_if = "is_zero")]
     pub test_files: usize,
+    /// Source files not read because a generator wrote them.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub generated_files: usize,
     /// Files in languages not read yet that mention retries, timeouts or calls.
     #[serde(skip_serializing_if = "is_zero")]
     pub files_not_read: usize,

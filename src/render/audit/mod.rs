@@ -269,6 +269,7 @@ impl Builder<'_> {
                 files_scanned: self.scan.stats.files_seen,
                 files_read: self.scan.stats.files_parsed,
                 test_files: self.scan.stats.test_files,
+                generated_files: self.scan.stats.generated_files,
                 files_not_read: self.scan.stats.unread.count(),
                 services: g.services.len(),
                 edges: g.edges.len(),

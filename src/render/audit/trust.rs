@@ -258,6 +258,15 @@ impl Builder<'_> {
                 examples: Vec::new(),
             });
         }
+        if stats.generated_files > 0 {
+            out.push(NotRead {
+                what: format!(
+                    "{} skipped as generated code (`generated-code = \"read\"` reads them)",
+                    plural(stats.generated_files, "source file", "source files")
+                ),
+                examples: Vec::new(),
+            });
+        }
         if stats.oversized + stats.binary > 0 {
             out.push(NotRead {
                 what: format!(
