@@ -249,11 +249,14 @@ pub fn apply(
     settings: &Settings,
     configs: &[Option<FileId>],
 ) -> Outcome {
-    let per_file: Vec<Vec<Directive>> = scan
-        .files
-        .iter()
-        .map(|f| directives(f.syntax, &f.source.path, &f.source.text, &f.source))
-        .collect();
+    // Each file's text searched for its directives on every core.
+    let per_file: Vec<Vec<Directive>> = {
+        use rayon::prelude::*;
+        scan.files
+            .par_iter()
+            .map(|f| directives(f.syntax, &f.source.path, &f.source.text, &f.source))
+            .collect()
+    };
     let mut used: Vec<Vec<Vec<bool>>> = per_file
         .iter()
         .map(|ds| ds.iter().map(|d| vec![false; d.codes.len()]).collect())
