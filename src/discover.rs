@@ -6,7 +6,7 @@
 //! Symbolic links are never followed, not even when given as a root: a
 //! link is counted and, when given by name, announced once. Reading opens
 //! each file without following a link in its last component either
-//! (`crate::read_one`), so a file swapped for a link after the walk is not
+//! (`crate::read_named`), so a file swapped for a link after the walk is not
 //! read through it.
 
 use ignore::WalkBuilder;

@@ -449,7 +449,7 @@ pub fn read_text(
         return Ok(None);
     };
     let cache = cache::Cache::disabled();
-    match extract_text(path, &relative, &shown, text, syntax, &cache) {
+    match extract_text(path, &relative, &shown, text, syntax, &cache, None) {
         Read::Parsed(mut f, _) => {
             test_inputs_at_info(&mut f.facts, path, roots);
             Ok(Some(*f))
@@ -525,8 +525,9 @@ enum Read {
     /// A file not opened: unchanged since a run that found its facts
     /// empty ([`unchanged`]), with them and their cache key.
     Unchanged(Box<Facts>, u128),
-    /// A text some reader wants, extracted after every file is read.
-    Text(String, extract::Syntax),
+    /// A text some reader wants, extracted after every file is read, with
+    /// what its sniff found out (`systems::classify_sniffed`).
+    Text(String, extract::Syntax, systems::Sniffed),
     Failed(String, String),
     Internal(String, String),
 }
@@ -568,18 +569,23 @@ struct Noted {
     generated_named: bool,
 }
 
-fn read_one(
+/// Read one file and sniff it, knowing what its name says: `unread` is
+/// `None` when some reader may want the file by its name
+/// (`systems::wanted_by_name`), else the language not read yet it is in,
+/// if any (`extract::unread::language_of`). The caller ([`unchanged::read`])
+/// has asked both already, each a walk of the path, not asked again here.
+fn read_named(
     path: &Path,
-    relative: &str,
     shown: &str,
     settings: &Settings,
+    unread: Option<Option<&'static str>>,
     noted: &mut Noted,
 ) -> Read {
     // A name no extractor can want is not worth a read (nor a stat),
     // unless it is in a language not read yet: then a word sniff says
     // whether it is worth listing as not read.
-    if !systems::wanted_by_name(path) {
-        if let Some(language) = extract::unread::language_of(Path::new(relative))
+    if let Some(language) = unread {
+        if let Some(language) = language
             && let Ok(Ok(data)) = read_regular_file(path, settings.max_file_size)
             && extract::unread::mentions_retries(&data)
         {
@@ -643,23 +649,25 @@ fn read_one(
         && memchr::memmem::find(text.as_bytes(), b"ConfigMap").is_none();
     // Sniffed now, so that a text no reader wants is dropped while its
     // thread reads the next file, not held until every file is read.
-    match systems::classify(path, text.as_bytes()) {
-        Some(syntax)
+    match systems::classify_sniffed(path, text.as_bytes()) {
+        Some((syntax, _))
             if !settings.read_generated_code
-                && extract::generated::is_generated(path, syntax, &text) =>
+                && extract::generated::is_generated(path, syntax, &text)
+                && !noted.named =>
         {
-            if !noted.named {
-                return Read::Generated;
-            }
-            noted.generated_named = true;
-            Read::Text(text, syntax)
+            Read::Generated
         }
-        Some(syntax) => Read::Text(text, syntax),
+        Some((syntax, sniffed)) => {
+            noted.generated_named = !settings.read_generated_code
+                && noted.named
+                && extract::generated::is_generated(path, syntax, &text);
+            Read::Text(text, syntax, sniffed)
+        }
         None => Read::Skipped,
     }
 }
 
-/// The second half of [`read_one`]: extract the facts of a file's text
+/// The second half of [`read_named`]: extract the facts of a file's text
 /// that `classify` gave `syntax` (from the cache when it has them).
 fn extract_text(
     path: &Path,
@@ -668,6 +676,7 @@ fn extract_text(
     text: String,
     syntax: extract::Syntax,
     cache: &cache::Cache,
+    sniffed: Option<systems::Sniffed>,
 ) -> Read {
     // AWS config and credentials files hold secrets: blank them before
     // anything (a rendered snippet) can show them.
@@ -684,8 +693,9 @@ fn extract_text(
             let budget = guard::budget(guard::file_budget(text.len()));
             match guard::run(budget, || {
                 guard::inject(&format!("file:{name}"));
-                timings::extracting(shown, syntax, &text, || {
-                    systems::extract(path, &text, syntax)
+                timings::extracting(shown, syntax, &text, || match sniffed {
+                    Some(sniffed) => systems::extract_sniffed(path, &text, syntax, sniffed),
+                    None => systems::extract(path, &text, syntax),
                 })
             }) {
                 Ok(facts) => facts,

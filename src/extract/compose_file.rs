@@ -35,6 +35,14 @@ pub fn is_compose_file(name: &str, text: &[u8]) -> bool {
     let mut mapping = false;
     let mut built = false;
     for line in text.lines().take(20_000) {
+        // An indented line outside `services:` says nothing (a blank or
+        // comment one neither): passed over before its comment is looked
+        // for. envoyproxy/gateway's 1,500 translator test files have a
+        // root `services:` beside long indented `gateways:` and `xdsIR:`
+        // trees, and this walk was 46 M instructions of its cold scan.
+        if !in_services && line.starts_with([' ', '\t']) {
+            continue;
+        }
         let body = line.split(" #").next().unwrap_or(line).trim_end();
         if body.is_empty() || body.trim_start().starts_with('#') {
             continue;

@@ -37,11 +37,17 @@ pub(super) fn extract(
     cwd: Option<&Path>,
     cache: &cache::Cache,
 ) -> Vec<Read> {
-    let texts: Vec<(usize, String, crate::extract::Syntax)> = reads
+    type Text = (
+        usize,
+        String,
+        crate::extract::Syntax,
+        crate::systems::Sniffed,
+    );
+    let texts: Vec<Text> = reads
         .iter_mut()
         .enumerate()
         .filter_map(|(i, r)| match std::mem::replace(r, Read::Skipped) {
-            Read::Text(t, syntax) => Some((i, t, syntax)),
+            Read::Text(t, syntax, sniffed) => Some((i, t, syntax, sniffed)),
             other => {
                 *r = other;
                 None
@@ -51,13 +57,13 @@ pub(super) fn extract(
     let at: Vec<usize> = texts.iter().map(|(i, ..)| *i).collect();
     let done = largest_first(
         texts,
-        |(_, t, _)| t.len(),
-        |(i, text, syntax)| {
+        |(_, t, _, _)| t.len(),
+        |(i, text, syntax, sniffed)| {
             let path = &files[i].path;
             let shown = display(path, cwd);
             let relative = relative_to_root(path, roots);
             guarded(&shown, || {
-                extract_text(path, &relative, &shown, text, syntax, cache)
+                extract_text(path, &relative, &shown, text, syntax, cache, Some(sniffed))
             })
         },
     );

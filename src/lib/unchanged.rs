@@ -5,7 +5,7 @@
 //! Every other file is read as before, and what its reading gave is
 //! recorded for the next run.
 
-use super::{Noted, Read, cache, read_one, systems};
+use super::{Noted, Read, cache, read_named, systems};
 use crate::config::Settings;
 use crate::model::Facts;
 use cache::stat::{Outcome, Stamp};
@@ -24,8 +24,8 @@ pub(super) fn kept(facts: &Facts) -> bool {
 /// whether no reader wants its name (a language not read yet).
 pub(super) type Seen = Option<(u128, Stamp, bool)>;
 
-/// [`read_one`], or what the stat index says reading the file would give
-/// when its stat is unchanged; with the stamp to record the outcome
+/// [`read_named`](super::read_named), or what the stat index says reading
+/// the file would give when its stat is unchanged; with the stamp to record the outcome
 /// under. A file no reader wants by name is neither stat-ed nor indexed.
 pub(super) fn read(
     path: &Path,
@@ -56,7 +56,7 @@ fn look(
     let unread = (!systems::wanted_by_name(path))
         .then(|| crate::extract::unread::language_of(Path::new(relative)));
     if !cache.enabled() || unread.is_some_and(|l| l.is_none()) {
-        return (read_one(path, relative, shown, settings, noted), None);
+        return (read_named(path, shown, settings, unread, noted), None);
     }
     // What a file gives depends on whether generated code is read: the
     // two settings keep apart entries.
@@ -65,18 +65,18 @@ fn look(
     // `stat` first (one system call of six per such file).
     if unread.is_none() && cache.stat().kept_before(id) {
         let seen = Some((id, Stamp::NONE, false));
-        return (read_one(path, relative, shown, settings, noted), seen);
+        return (read_named(path, shown, settings, unread, noted), seen);
     }
     let Some(stamp) = std::fs::symlink_metadata(path)
         .ok()
         .and_then(|m| Stamp::of(&m))
     else {
-        return (read_one(path, relative, shown, settings, noted), None);
+        return (read_named(path, shown, settings, unread, noted), None);
     };
     // An unread-language file over the limit is not looked at, whatever
     // it held: not recorded, so that a larger limit looks.
     if unread.is_some() && stamp.size() > settings.max_file_size {
-        return (read_one(path, relative, shown, settings, noted), None);
+        return (read_named(path, shown, settings, unread, noted), None);
     }
     let seen = Some((id, stamp, unread.is_some()));
     // A file over the limit is refused by size, whatever it held.
@@ -90,14 +90,14 @@ fn look(
         Some(Outcome::Unread(mentions)) => match unread.flatten() {
             Some(language) if mentions => Read::Unread(language, shown.to_string()),
             Some(_) => Read::Skipped,
-            None => return (read_one(path, relative, shown, settings, noted), seen),
+            None => return (read_named(path, shown, settings, unread, noted), seen),
         },
         Some(Outcome::Empty(key)) => match cache.take_unchanged(key) {
             Some(facts) => Read::Unchanged(Box::new(facts), key),
-            None => return (read_one(path, relative, shown, settings, noted), seen),
+            None => return (read_named(path, shown, settings, unread, noted), seen),
         },
         Some(Outcome::Kept | Outcome::Generated) | None => {
-            return (read_one(path, relative, shown, settings, noted), seen);
+            return (read_named(path, shown, settings, unread, noted), seen);
         }
     };
     cache.note_unopened();

@@ -44,8 +44,9 @@ pub mod sqs;
 pub mod varnish;
 
 pub use read::{
-    BlankedText, DOC_EXTRACTORS, blank_other_kinds, blank_unread_docs, classify, extract,
-    extract_overlay, extract_rendered, extract_with_outer, supported_by_name, wanted_by_name,
+    BlankedText, DOC_EXTRACTORS, Sniffed, blank_other_kinds, blank_unread_docs, classify,
+    classify_sniffed, extract, extract_overlay, extract_rendered, extract_sniffed,
+    extract_with_outer, supported_by_name, wanted_by_name,
 };
 pub use spring::SPRING_NEEDLES;
 

@@ -13,11 +13,13 @@ mod gates;
 pub mod json_check;
 mod lines;
 mod owners;
+mod sniff;
 #[cfg(test)]
 mod test_support;
 mod unread_docs;
 
 pub use by_name::wanted_by_name;
+pub use sniff::{Sniffed, classify, classify_sniffed};
 #[cfg(test)]
 pub(crate) use test_support::{files_under, real_checkout};
 
@@ -61,93 +63,6 @@ pub static DOC_EXTRACTORS: std::sync::LazyLock<Vec<(&str, &[&str], DocExtractor)
     });
 
 pub use super::spring::SPRING_NEEDLES;
-
-/// Decide how to read a file from its path and first bytes, or `None` when
-/// no extractor wants it.
-pub fn classify(path: &Path, bytes: &[u8]) -> Option<Syntax> {
-    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
-    if let Some(kind) = build::kind_of(&name) {
-        return build::wanted(kind, bytes).then_some(Syntax::Build(kind));
-    }
-    if nginx::claims(path, &name, bytes) {
-        return Some(Syntax::Nginx);
-    }
-    // A template (`nginx.conf.j2`, `envoy.yaml.tmpl`) is read as the file
-    // it renders to.
-    if let Some(inner) = crate::extract::template_text::rendered_name(&name) {
-        return classify(&path.with_file_name(inner), bytes);
-    }
-    if let Some(s) = sdk_syntax(path, &name, bytes) {
-        return Some(s);
-    }
-    // A kustomization, by name: its overlay is built by `link::kustomize`.
-    if crate::extract::kustomize::is_kustomization(&name) {
-        return Some(Syntax::Yaml);
-    }
-    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
-    if ext == "java" {
-        return (java::wants(bytes) || calls::wants(bytes) || super::dapr::invoke::wants(bytes))
-            .then_some(Syntax::Java);
-    }
-    let syntax = match ext {
-        "yml" | "yaml" => Syntax::Yaml,
-        "json" => Syntax::Json,
-        "properties" => {
-            // Spring Boot's own files by name; any other `.properties` only
-            // when it mentions a setting a Spring extractor reads.
-            let wanted = properties::is_spring_config_name(&name) || SPRING_FINDERS.any_in(bytes);
-            return wanted.then_some(Syntax::Properties);
-        }
-        "rs" => return RUST_FINDERS.any_in(bytes).then_some(Syntax::Rust),
-        // A Dapr invocation (`dapr::invoke`) is read in any of them.
-        "py" => {
-            return (super::python::extract::wants(bytes) || super::dapr::invoke::wants(bytes))
-                .then_some(Syntax::Python);
-        }
-        // Every C# file: the link stage needs each one's names and
-        // constants (`csharp::source`); only those that mention what the
-        // reader reads are parsed (`csharp::extract::wants`).
-        "cs" => return Some(Syntax::CSharp),
-        "go" => {
-            return (super::go::extract::wants(bytes) || super::dapr::invoke::wants(bytes))
-                .then_some(Syntax::Go);
-        }
-        "vcl" => return super::varnish::extract::claims(&name).then_some(Syntax::Vcl),
-        "xml" => return super::cloud_tasks::xml::claims(&name, bytes).then_some(Syntax::QueueXml),
-        // One claim for every Terraform reader: Cloud Tasks queues and
-        // SQS queues (`extract_terraform`).
-        "tf" => {
-            return (super::cloud_tasks::terraform::claims(&name, bytes)
-                || super::sqs::terraform::claims(&name, bytes))
-            .then_some(Syntax::Terraform);
-        }
-        _ => return None,
-    };
-    if syntax == Syntax::Yaml && workload::is_compose_file(&name, bytes) {
-        return Some(syntax);
-    }
-    // A Helm chart's own files, by name: its templates are rendered with
-    // them (`link::helm`).
-    if syntax == Syntax::Yaml && crate::extract::helm::is_chart_file(&name) {
-        return Some(syntax);
-    }
-    // Spring Boot's own files by name (`application*.yml`): they declare the
-    // service identity even without retry settings.
-    if syntax == Syntax::Yaml && properties::is_spring_config_name(&name) {
-        return Some(syntax);
-    }
-    let finders = match syntax {
-        Syntax::Json => &*JSON_DOC_FINDERS,
-        _ => &*DOC_FINDERS,
-    };
-    finders.any_in(bytes).then_some(syntax)
-}
-
-/// What makes a `.rs` file worth reading: a word of the Rust reader
-/// ([`rust::wants`]) or of the call lexer ([`calls::wants`]), in one
-/// automaton (one pass over a file with neither, not two).
-static RUST_FINDERS: std::sync::LazyLock<Needles> =
-    std::sync::LazyLock::new(|| Needles::new(rust::NEEDLES.iter().chain(calls::NEEDLES).copied()));
 
 /// Document readers that never read a `.json` file: Spring Boot loads
 /// `application.properties` and `application.yml`/`.yaml` (its
@@ -210,23 +125,6 @@ static DOC_FINDERS: std::sync::LazyLock<Needles> = std::sync::LazyLock::new(|| {
 static SPRING_FINDERS: std::sync::LazyLock<Needles> =
     std::sync::LazyLock::new(|| Needles::new(SPRING_NEEDLES.iter().copied()));
 
-/// Files the SDK extractors want by name: AWS shared config and
-/// credentials files (INI), .NET `appsettings*.json` and YARP's proxy
-/// configuration in a JSON file of its own (JSON with comments),
-/// gRPC `*service_config*.json`.
-fn sdk_syntax(path: &Path, name: &str, bytes: &[u8]) -> Option<Syntax> {
-    if aws::is_aws_file(path, bytes) {
-        return Some(Syntax::Ini);
-    }
-    if dotnet::is_appsettings(name) || super::csharp::yarp::config::is_proxy_json(name, bytes) {
-        return Some(Syntax::Jsonc);
-    }
-    if name.ends_with(".json") && name.contains("service_config") {
-        return Some(Syntax::Json);
-    }
-    None
-}
-
 /// Whether a file's name alone says it is a supported format (used for
 /// files too large to read).
 pub fn supported_by_name(path: &Path) -> bool {
@@ -254,6 +152,12 @@ pub fn extract(path: &Path, text: &str, syntax: Syntax) -> Facts {
     extract_with_outer(path, text, syntax, &[])
 }
 
+/// [`extract`] of a text [`classify_sniffed`] gave `syntax` and `sniffed`
+/// (the same path and text): what the sniff found out is not asked again.
+pub fn extract_sniffed(path: &Path, text: &str, syntax: Syntax, sniffed: Sniffed) -> Facts {
+    read_file(path, text, syntax, &[], Gates::On, sniffed)
+}
+
 /// [`extract`], with the Spring properties of other files that this file's
 /// placeholders may refer to (the link step's second read).
 pub fn extract_with_outer(
@@ -262,7 +166,7 @@ pub fn extract_with_outer(
     syntax: Syntax,
     outer: &[spring::Prop],
 ) -> Facts {
-    read_file(path, text, syntax, outer, Gates::On)
+    read_file(path, text, syntax, outer, Gates::On, Sniffed::default())
 }
 
 /// [`extract`] of a template's text as Helm renders it (`link::helm`):
@@ -272,7 +176,14 @@ pub fn extract_with_outer(
 /// what the readers take: a gate decides what a reader reads, never
 /// whether a template renders to YAML. Definitions are still blanked.
 pub fn extract_rendered(path: &Path, text: &str) -> Facts {
-    read_file(path, text, Syntax::Yaml, &[], Gates::Off)
+    read_file(
+        path,
+        text,
+        Syntax::Yaml,
+        &[],
+        Gates::Off,
+        Sniffed::default(),
+    )
 }
 
 /// [`extract`] of a Kustomize overlay's output (`link::kustomize`), of
@@ -283,7 +194,14 @@ pub fn extract_rendered(path: &Path, text: &str) -> Facts {
 /// where [`extract`] parses it whole to count its errors. A reader reads
 /// the same documents either way (`gates`), parsed alike (`unread_docs`).
 pub fn extract_overlay(path: &Path, text: &str) -> Facts {
-    read_file(path, text, Syntax::Yaml, &[], Gates::Always)
+    read_file(
+        path,
+        text,
+        Syntax::Yaml,
+        &[],
+        Gates::Always,
+        Sniffed::default(),
+    )
 }
 
 /// Which YAML documents are blanked before the parse (`unread_docs`).
@@ -301,13 +219,15 @@ enum Gates {
     Always,
 }
 
-/// [`extract_with_outer`], its YAML documents blanked as `gates` says.
+/// [`extract_with_outer`], its YAML documents blanked as `gates` says,
+/// knowing what the sniff of this path and text found out (`sniffed`).
 fn read_file(
     path: &Path,
     text: &str,
     syntax: Syntax,
     outer: &[spring::Prop],
     gated: Gates,
+    sniffed: Sniffed,
 ) -> Facts {
     let lower = path
         .file_name()
@@ -324,16 +244,16 @@ fn read_file(
     let mut facts = Facts::default();
     match syntax {
         Syntax::Yaml => {
-            let kept = extract_yaml_stream(path, text, outer, gated, &mut facts);
+            let kept = extract_yaml_stream(path, text, outer, gated, sniffed, &mut facts);
             facts.parse = crate::model::facts::KeptParse(kept.map(std::sync::Arc::new));
         }
         Syntax::Json => match json_check::check(text) {
             None => {
-                extract_yaml_stream(path, text, outer, gated, &mut facts);
+                extract_yaml_stream(path, text, outer, gated, sniffed, &mut facts);
             }
             Some(stop) => {
                 let mut read = Facts::default();
-                extract_yaml_stream(path, text, outer, gated, &mut read);
+                extract_yaml_stream(path, text, outer, gated, sniffed, &mut read);
                 json_check::rejected(path, text, stop, read, &mut facts);
             }
         },
@@ -351,7 +271,8 @@ fn read_file(
         }
         Syntax::Ini => aws::extract_ini(path, text, &mut facts),
         Syntax::Jsonc => {
-            extract_yaml_stream(path, &yaml::strip_jsonc(text), outer, gated, &mut facts);
+            let text = yaml::strip_jsonc(text);
+            extract_yaml_stream(path, &text, outer, gated, Sniffed::default(), &mut facts);
         }
         Syntax::Properties => properties::extract(path, text, outer, &mut facts),
         Syntax::Nginx => nginx::extract(text, &mut facts),
@@ -407,7 +328,7 @@ fn extract_template(path: &Path, text: &str, syntax: Syntax, outer: &[spring::Pr
     let (masked, parts) = crate::extract::template_text::mask(text, syntax != Syntax::Nginx);
     // Every document parsed, so that each part that does not parse is
     // counted (`extract_rendered`).
-    let mut facts = read_file(path, &masked, syntax, outer, Gates::Off);
+    let mut facts = read_file(path, &masked, syntax, outer, Gates::Off, Sniffed::default());
     if parts.is_empty() {
         return facts;
     }
@@ -520,13 +441,15 @@ fn extract_yaml_stream(
     text: &str,
     outer: &[spring::Prop],
     gated: Gates,
+    sniffed: Sniffed,
     facts: &mut Facts,
 ) -> Option<YamlFile> {
     let templates = template_regions(text);
     let plain = templates.is_empty() || gated == Gates::Always;
     // Once per file: it walks the text's lines (a 4 MB stream of
-    // definitions in envoyproxy/gateway's `test/helm` says `services:`).
-    let compose = compose_file(path, text);
+    // definitions in envoyproxy/gateway's `test/helm` says `services:`),
+    // and not again when the sniff has (`Sniffed::compose`).
+    let compose = sniffed.compose.unwrap_or_else(|| compose_file(path, text));
     let wanted = readers_wanted(path, text, compose);
     // A templated file's parse errors are counted (`report_templates`):
     // it is parsed as written, but for its documents with no template

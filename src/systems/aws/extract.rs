@@ -127,16 +127,14 @@ const OTHER_KEYS: &[&str] = &[
 /// Whether a path is an AWS config or credentials file by its place
 /// (`.aws/config`, `.aws/credentials`).
 pub fn is_aws_path(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    let parent = path
-        .parent()
-        .and_then(|p| p.file_name())
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    parent == ".aws" && (name == "config" || name == "credentials")
+    // Compared as bytes, ASCII case ignored (as the lowercased names
+    // were), the name first: asked of every file the scan reads.
+    let is = |n: Option<&std::ffi::OsStr>, w: &str| {
+        n.is_some_and(|n| n.as_encoded_bytes().eq_ignore_ascii_case(w.as_bytes()))
+    };
+    let name = path.file_name();
+    (is(name, "config") || is(name, "credentials"))
+        && is(path.parent().and_then(|p| p.file_name()), ".aws")
 }
 
 /// Whether a file is an AWS shared config or credentials file: by its

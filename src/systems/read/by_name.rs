@@ -74,6 +74,5 @@ pub fn wanted_by_name(path: &Path) -> bool {
     // nginx reads any file it is told to: the files of `sites-available`,
     // `sites-enabled` and `snippets` (Debian's layout) often have no
     // extension (`sites-available/default`, `snippets/proxy_params`).
-    path.parent()
-        .is_some_and(|p| p.components().any(|c| nginx::any_name_dir(c.as_os_str())))
+    nginx::under_any_name_dir(path)
 }

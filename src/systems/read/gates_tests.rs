@@ -10,8 +10,19 @@ fn facts(path: &Path, text: &str, gates: bool) -> Facts {
     if gates {
         // As a scan reads it (a stream whose documents are all blanked is
         // not parsed at all).
+        // With what the scan's sniff found out (`Sniffed`), as the scan.
+        let sniffed = super::super::classify_sniffed(path, text.as_bytes())
+            .map(|(_, s)| s)
+            .unwrap_or_default();
         let mut facts = Facts::default();
-        super::super::extract_yaml_stream(path, text, &[], super::super::Gates::On, &mut facts);
+        super::super::extract_yaml_stream(
+            path,
+            text,
+            &[],
+            super::super::Gates::On,
+            sniffed,
+            &mut facts,
+        );
         return facts;
     }
     let templates = template_regions(text);
@@ -351,4 +362,50 @@ fn has_gate_names_the_gated_readers() {
         gated += usize::from(has_gate(name));
     }
     assert_eq!(gated, 13);
+}
+
+/// What the sniff notes of a YAML file (whether it is a Compose file) is
+/// what the read would find out itself, on every YAML file of the
+/// fixtures and the corpus and on files named as Compose files.
+#[test]
+fn the_sniff_notes_what_the_read_would_find() {
+    let files = yaml_files(&fixture_roots());
+    assert!(files.len() > 100, "{}", files.len());
+    let mut noted = 0;
+    let mut compose = 0;
+    let named = [
+        (
+            PathBuf::from("docker-compose.yml"),
+            "services:\n  a:\n    image: x\n".to_string(),
+        ),
+        (
+            PathBuf::from("apps.yml"),
+            "services:\n  a:\n    build: .\n".to_string(),
+        ),
+        (
+            PathBuf::from("x.yaml"),
+            "a:\n  services:\n    b:\n      image: y\n".to_string(),
+        ),
+    ];
+    let read: Vec<(PathBuf, String)> = files
+        .iter()
+        .filter_map(|f| Some((f.clone(), std::fs::read_to_string(f).ok()?)))
+        .chain(named)
+        .collect();
+    for (path, text) in &read {
+        let Some((_, sniffed)) = super::super::classify_sniffed(path, text.as_bytes()) else {
+            continue;
+        };
+        if let Some(c) = sniffed.compose {
+            noted += 1;
+            compose += usize::from(c);
+            assert_eq!(
+                c,
+                super::super::compose_file(path, text),
+                "{}",
+                path.display()
+            );
+        }
+    }
+    assert!(noted > 100 && compose >= 2, "{noted} {compose}");
 }

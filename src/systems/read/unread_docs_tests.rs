@@ -166,7 +166,14 @@ fn a_templated_text_keeps_its_templated_and_read_documents_only() {
     assert!(out.contains("kind: VirtualService"));
     assert!(same_facts(p, &text));
     let mut read = Facts::default();
-    super::super::extract_yaml_stream(p, &text, &[], super::super::Gates::On, &mut read);
+    super::super::extract_yaml_stream(
+        p,
+        &text,
+        &[],
+        super::super::Gates::On,
+        super::super::Sniffed::default(),
+        &mut read,
+    );
     assert_eq!(read.policies.len(), 1, "{read:?}");
     assert!(
         read.diagnostics

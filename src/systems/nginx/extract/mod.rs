@@ -254,12 +254,22 @@ fn other_language(name: &str) -> bool {
         .is_some_and(|(_, ext)| NOT_NGINX_EXTENSIONS.contains(&ext))
 }
 
-/// Whether a folder of a path is one of [`ANY_NAME_DIRS`].
-pub fn any_name_dir(dir: &std::ffi::OsStr) -> bool {
-    let d = dir.as_encoded_bytes();
-    ANY_NAME_DIRS
-        .iter()
-        .any(|n| d.eq_ignore_ascii_case(n.as_bytes()))
+/// Whether a folder of `path` (its parent's components) is one of
+/// [`ANY_NAME_DIRS`]: the parent's bytes split at each separator, as
+/// `Path::components` splits them (the pieces it leaves out, empty ones
+/// and `.`, name none of those folders), without its parsing; asked of
+/// every file the scan reads.
+pub fn under_any_name_dir(path: &Path) -> bool {
+    path.parent().is_some_and(|p| {
+        p.as_os_str()
+            .as_encoded_bytes()
+            .split(|&b| std::path::is_separator(char::from(b)))
+            .any(|d| {
+                ANY_NAME_DIRS
+                    .iter()
+                    .any(|n| d.eq_ignore_ascii_case(n.as_bytes()))
+            })
+    })
 }
 
 /// Whether a file is an nginx configuration: `nginx.conf` by name, a
@@ -276,11 +286,7 @@ pub fn claims(path: &Path, name: &str, bytes: &[u8]) -> bool {
         || name.ends_with(".conf.tmpl")
         || name.ends_with(".nginx");
     // Most files are neither: decided without collecting the folders.
-    if !conf
-        && !path
-            .parent()
-            .is_some_and(|p| p.components().any(|c| any_name_dir(c.as_os_str())))
-    {
+    if !conf && !under_any_name_dir(path) {
         return false;
     }
     let dirs: Vec<String> = path
