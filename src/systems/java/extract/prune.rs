@@ -638,6 +638,18 @@ fn words(s: &str) -> impl Iterator<Item = &str> {
 }
 
 fn classify(header: &str, parent: Option<Brace>) -> (Brace, String) {
+    // Outside a type body a brace opens a type or nothing (a member's
+    // parent is a type body). Most of them (`if`, `for`, `try` blocks)
+    // name no type: told from the header's own words, without copying
+    // it. `top_level` only takes bytes away, and only a comment taken
+    // away (a `/`) can join two words into one.
+    if parent != Some(Brace::Type)
+        && !header.contains('/')
+        && !words(header)
+            .any(|w| matches!(w, "class" | "interface" | "enum" | "record" | "@interface"))
+    {
+        return (Brace::Other, String::new());
+    }
     let (top, eq) = top_level(header);
     let mut ws = words(&top).peekable();
     while let Some(w) = ws.next() {
@@ -705,7 +717,8 @@ fn keep_member<'r>(
     if let Some(m) = KEPT.0.find(code.as_bytes()) {
         return Some(Keep::Word(KEPT.1[m.pattern().as_usize()]));
     }
-    if memmem::find(body.as_bytes(), b"methodConfig").is_some() {
+    static METHOD_CONFIG: Word = Word::new("methodConfig");
+    if METHOD_CONFIG.in_(body.as_bytes()).next().is_some() {
         return Some(Keep::Word("methodConfig"));
     }
     if try_in_loop(code.as_bytes()) {
