@@ -23,9 +23,11 @@ pub struct Ctx<'a> {
     pub nodes: Vec<Node<'a>>,
     pub imports: Vec<&'a str>,
     vars: HashMap<&'a str, Vec<Var<'a>>>,
-    /// Method invocations in expression statements whose chain starts at a
-    /// variable (`builder.maxAttempts(3);`), by variable name.
-    mutations: HashMap<&'a str, Vec<Node<'a>>>,
+    /// Expression statements calling a method on a chain that starts at a
+    /// variable (`builder.maxAttempts(3);`), by variable name, as indices
+    /// into `nodes`: found on first need (two readers ask, of files
+    /// building a policy). Owned keys keep `Ctx` covariant.
+    mutations: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
     /// Method declarations by name.
     pub(super) methods: HashMap<&'a str, Vec<Node<'a>>>,
     /// Values assigned to a name or `this.name` with `=`, by name.
@@ -52,28 +54,37 @@ fn index<'a>(root: Node<'a>) -> (Vec<Node<'a>>, IdMap<Node<'a>>) {
     )
 }
 
+/// An import's name as the readers compare it (`a.b.C`, `a.b.*`), from
+/// the declaration's text (`import static a.b.C;`).
+pub(super) fn import_name(declaration: &str) -> &str {
+    declaration
+        .trim_start_matches("import")
+        .trim()
+        .trim_start_matches("static ")
+        .trim_end_matches(';')
+        .trim()
+}
+
 impl<'a> Ctx<'a> {
     pub fn new(src: &'a str, root: Node<'a>) -> Self {
+        Ctx::with_imports(src, root, None)
+    }
+
+    /// [`Ctx::new`] of a tree parsed without its `import` declarations,
+    /// whose names are `imports` (`None`: read from the tree).
+    pub fn with_imports(src: &'a str, root: Node<'a>, imports: Option<Vec<&'a str>>) -> Self {
         let (nodes, parents) = index(root);
         let pctx = Parents(&parents);
-        let mut imports = Vec::new();
+        let from_tree = imports.is_none();
+        let mut imports = imports.unwrap_or_default();
         let mut vars: HashMap<&'a str, Vec<Var<'a>>> = HashMap::new();
-        let mut mutations: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut methods: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut assigns: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut mutated = std::collections::HashSet::new();
         let mut writes: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         for &n in &nodes {
             match n.kind_str() {
-                "import_declaration" => {
-                    let t = text(n, src)
-                        .trim_start_matches("import")
-                        .trim()
-                        .trim_start_matches("static ")
-                        .trim_end_matches(';')
-                        .trim();
-                    imports.push(t);
-                }
+                "import_declaration" if from_tree => imports.push(import_name(text(n, src))),
                 "variable_declarator" => {
                     let Some(name) = field(n, "name").map(|x| text(x, src)) else {
                         continue;
@@ -104,18 +115,6 @@ impl<'a> Ctx<'a> {
                         node: n,
                         scope,
                     });
-                }
-                "expression_statement" => {
-                    if let Some(e) = named_children(n).first()
-                        && e.kind_str() == "method_invocation"
-                    {
-                        let c = ast::chain(*e, src);
-                        if let Some(r) = c.root
-                            && r.kind_str() == "identifier"
-                        {
-                            mutations.entry(text(r, src)).or_default().push(*e);
-                        }
-                    }
                 }
                 "method_declaration" => {
                     if let Some(name) = field(n, "name") {
@@ -162,7 +161,7 @@ impl<'a> Ctx<'a> {
             nodes,
             imports,
             vars,
-            mutations,
+            mutations: std::cell::OnceCell::new(),
             methods,
             assigns,
             mutated,
@@ -352,11 +351,35 @@ impl<'a> Ctx<'a> {
     /// Statements calling methods on the variable `v` after its declaration,
     /// in the same method.
     pub fn mutations_of(&self, name: &str, v: &Var<'a>) -> Vec<Node<'a>> {
+        let call = |i: usize| {
+            named_children(self.nodes[i])
+                .first()
+                .copied()
+                .filter(|e| e.kind_str() == "method_invocation")
+        };
         self.mutations
+            .get_or_init(|| {
+                let mut mutations: HashMap<String, Vec<usize>> = HashMap::new();
+                for (i, &n) in self.nodes.iter().enumerate() {
+                    if n.kind_str() != "expression_statement" {
+                        continue;
+                    }
+                    if let Some(e) = call(i)
+                        && let Some(r) = ast::chain(e, self.src).root
+                        && r.kind_str() == "identifier"
+                    {
+                        mutations
+                            .entry(text(r, self.src).to_string())
+                            .or_default()
+                            .push(i);
+                    }
+                }
+                mutations
+            })
             .get(name)
             .map(|ms| {
                 ms.iter()
-                    .copied()
+                    .filter_map(|&i| call(i))
                     .filter(|m| {
                         m.start_byte() > v.node.start_byte()
                             && self.enclosing_method(*m).map(|(x, _)| x.id()) == v.scope

@@ -242,22 +242,52 @@ fn read(text: &str, facts: &mut Facts, prune: bool, test_module: bool) {
     // The literals as the call-site pre-pass lexes them, once for the
     // pruner and the readers below.
     let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
+    // With `prune`, the import declarations are left out too and read
+    // from the lexer's spans (`prune::left_out_and_imports`).
+    let mut imports = None;
     if prune {
-        let skip = prune::left_out(text, &prune::Targets::new(text, &lexed.lits));
+        let targets = prune::Targets::new(text, &lexed.lits);
+        let (skip, spans) = prune::left_out_and_imports(text, &targets, true);
+        imports = spans;
         if !skip.is_empty()
             && parser
                 .set_included_ranges(&prune::included(text, &skip))
                 .is_err()
         {
             let _ = parser.set_included_ranges(&[]);
+            imports = None;
         }
     }
-    let Some(tree) =
+    let Some(mut tree) =
         crate::extract::tree_sitter::parse(&mut parser, text, "Java", "compile", "java", facts)
     else {
         return;
     };
-    let ctx = Ctx::new(text, tree.root_node());
+    // A file that does not parse: its imports as the parser reads them
+    // (in an error one may be no declaration).
+    if imports.as_ref().is_some_and(|i| !i.is_empty()) && tree.root_node().has_error() {
+        let skip = prune::left_out(text, &prune::Targets::new(text, &lexed.lits));
+        let _ = parser.set_included_ranges(&prune::included(text, &skip));
+        imports = None;
+        match crate::extract::tree_sitter::parse(
+            &mut parser,
+            text,
+            "Java",
+            "compile",
+            "java",
+            facts,
+        ) {
+            Some(t) => tree = t,
+            None => return,
+        }
+    }
+    let imports = imports.map(|spans| {
+        spans
+            .into_iter()
+            .map(|r| ctx::import_name(&text[r]))
+            .collect()
+    });
+    let ctx = Ctx::with_imports(text, tree.root_node(), imports);
     let mut out = Out::default();
     let before = facts.policies.len();
     r4j::extract(&ctx, facts, &mut out);

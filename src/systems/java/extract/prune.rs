@@ -35,6 +35,9 @@ use memchr::memmem;
 #[path = "prune_words.rs"]
 mod body_words;
 use body_words::*;
+#[path = "prune_imports.rs"]
+mod imports;
+use imports::{import_declaration, join_blank_gaps};
 
 /// Words that keep a body: a reader may look inside. Matched in the code
 /// only (comments and the insides of literals blanked); a string literal
@@ -150,6 +153,10 @@ pub(super) struct Lexed<'a> {
     /// The comments outside member bodies (a licence, javadoc, between
     /// members) with whitespace on both sides, in order.
     comments: Vec<std::ops::Range<usize>>,
+    /// The `import` declarations, from `import` through `;`, in order;
+    /// `None` when one holds anything but names, dots, `*` and
+    /// whitespace (a comment, a non-ASCII name): then they are parsed.
+    imports: Option<Vec<std::ops::Range<usize>>>,
 }
 
 /// What the URL-literal reader takes from a file's string literals
@@ -204,20 +211,44 @@ pub fn skippable(src: &str) -> Vec<std::ops::Range<usize>> {
 /// comments outside member bodies (no reader reads a comment node: `Ctx`
 /// and `ast::descendants` pass over them), in order and not nested.
 pub(super) fn left_out(src: &str, targets: &Targets) -> Vec<std::ops::Range<usize>> {
+    left_out_and_imports(src, targets, false).0
+}
+
+/// [`left_out`], and with `imports` also the `import` declarations, which
+/// then come back as the spans `Ctx` reads them from (`None`: they are
+/// parsed as before). Only `Ctx::new` reads an import's node, for its
+/// text: the lexer's span of it is the node's.
+pub(super) fn left_out_and_imports(
+    src: &str,
+    targets: &Targets,
+    imports: bool,
+) -> (
+    Vec<std::ops::Range<usize>>,
+    Option<Vec<std::ops::Range<usize>>>,
+) {
     let Some(lexed) = lex(src) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
     let bodies = skip_bodies(src, &lexed, targets);
-    let mut out = Vec::with_capacity(bodies.len() + lexed.comments.len());
-    let mut comments = lexed.comments.into_iter().peekable();
-    for r in bodies {
-        while let Some(c) = comments.next_if(|c| c.start < r.start) {
-            out.push(c);
-        }
-        out.push(r);
-    }
+    let imports = lexed.imports.filter(|_| imports);
+    // Apart from each other: an import is in no body and holds no comment
+    // (the lexer's); a comment of a local class inside a skipped body is
+    // left out with the body (kept apart, its range inside the body's
+    // made the included ranges run backwards: the body's end was parsed).
+    let comments: Vec<std::ops::Range<usize>> = lexed
+        .comments
+        .into_iter()
+        .filter(|c| {
+            let k = bodies.partition_point(|r| r.end <= c.start);
+            bodies.get(k).is_none_or(|r| c.end <= r.start)
+        })
+        .collect();
+    let mut out = bodies;
     out.extend(comments);
-    out
+    out.extend(imports.iter().flatten().cloned());
+    out.sort_unstable_by_key(|r| r.start);
+    let out = join_blank_gaps(src, out);
+    (out, imports)
 }
 
 /// [`skippable`] with the call lexer's literals at hand.
@@ -288,6 +319,7 @@ pub(super) fn lex(src: &str) -> Option<Lexed<'_>> {
     let mut code = b.to_vec();
     let mut strings: Vec<std::ops::Range<usize>> = Vec::new();
     let mut comments: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut imports: Option<Vec<std::ops::Range<usize>>> = Some(Vec::new());
     let mut i = 0usize;
     while i < b.len() {
         match b[i] {
@@ -389,6 +421,8 @@ pub(super) fn lex(src: &str) -> Option<Lexed<'_>> {
                 // assign it (a value a reader may follow).
                 if stack.last().is_some_and(|o| o.kind == Brace::Type) {
                     field_names(&src[header_start..i], &mut fields);
+                } else if stack.is_empty() {
+                    import_declaration(b, &code, header_start..i, &mut imports);
                 }
                 header_start = i + 1;
             }
@@ -407,6 +441,7 @@ pub(super) fn lex(src: &str) -> Option<Lexed<'_>> {
         code: String::from_utf8(code).ok()?,
         strings,
         comments,
+        imports,
     })
 }
 
@@ -603,6 +638,18 @@ fn words(s: &str) -> impl Iterator<Item = &str> {
 }
 
 fn classify(header: &str, parent: Option<Brace>) -> (Brace, String) {
+    // Outside a type body a brace opens a type or nothing (a member's
+    // parent is a type body). Most of them (`if`, `for`, `try` blocks)
+    // name no type: told from the header's own words, without copying
+    // it. `top_level` only takes bytes away, and only a comment taken
+    // away (a `/`) can join two words into one.
+    if parent != Some(Brace::Type)
+        && !header.contains('/')
+        && !words(header)
+            .any(|w| matches!(w, "class" | "interface" | "enum" | "record" | "@interface"))
+    {
+        return (Brace::Other, String::new());
+    }
     let (top, eq) = top_level(header);
     let mut ws = words(&top).peekable();
     while let Some(w) = ws.next() {
@@ -670,7 +717,8 @@ fn keep_member<'r>(
     if let Some(m) = KEPT.0.find(code.as_bytes()) {
         return Some(Keep::Word(KEPT.1[m.pattern().as_usize()]));
     }
-    if memmem::find(body.as_bytes(), b"methodConfig").is_some() {
+    static METHOD_CONFIG: Word = Word::new("methodConfig");
+    if METHOD_CONFIG.in_(body.as_bytes()).next().is_some() {
         return Some(Keep::Word("methodConfig"));
     }
     if try_in_loop(code.as_bytes()) {

@@ -76,6 +76,34 @@ fn byte_wise_top_level_is_the_character_one() {
     for h in &headers {
         assert_eq!(top_level(h), top_level_chars(h), "{h:?}");
     }
+    // Outside a type body, `classify` tells a block from a type by the
+    // header's own words: the same as by the words `top_level` keeps.
+    headers.extend(
+        [
+            "if (a /* */) ",
+            "cl/**/ass X ",
+            "if (s.equals(\"class\")) ",
+            "@interface A ",
+        ]
+        .map(str::to_string),
+    );
+    for h in &headers {
+        let (top, _) = top_level(h);
+        let mut ws = words(&top).peekable();
+        let mut full = (Brace::Other, String::new());
+        while let Some(w) = ws.next() {
+            if matches!(w, "class" | "interface" | "enum" | "record" | "@interface") {
+                full = (
+                    Brace::Type,
+                    ws.peek().map_or(String::new(), |n| n.to_string()),
+                );
+                break;
+            }
+        }
+        for parent in [None, Some(Brace::Other), Some(Brace::Member)] {
+            assert_eq!(classify(h, parent), full, "{h:?}");
+        }
+    }
 }
 
 fn skipped(src: &str) -> Vec<&str> {

@@ -53,10 +53,38 @@ pub(super) fn is_word(c: u8) -> bool {
 /// reader.
 pub(super) const LOOP_WORDS: &[&str] = &["for", "while", "do"];
 
+/// A searcher for a word the body tests look for in every body, built
+/// once: building one per body and word (`memmem::find_iter`) was a
+/// good part of the tests' cost on short bodies.
+pub(super) struct Word(&'static str, std::sync::OnceLock<memmem::Finder<'static>>);
+
+impl Word {
+    pub(super) const fn new(w: &'static str) -> Word {
+        Word(w, std::sync::OnceLock::new())
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Where it stands in `b` (not overlapping, as `memmem::find_iter`).
+    pub(super) fn in_<'b>(&'static self, b: &'b [u8]) -> impl Iterator<Item = usize> + 'b {
+        self.1
+            .get_or_init(|| memmem::Finder::new(self.0.as_bytes()))
+            .find_iter(b)
+    }
+}
+
+static TRY: Word = Word::new("try");
+static FOR: Word = Word::new("for");
+static WHILE: Word = Word::new("while");
+static DO: Word = Word::new("do");
+
 /// Where `word` stands as a whole word in `b`.
-pub(super) fn word_at<'b>(b: &'b [u8], word: &'b str) -> impl Iterator<Item = usize> + 'b {
-    memmem::find_iter(b, word.as_bytes()).filter(move |&at| {
-        (at == 0 || !is_word(b[at - 1])) && b.get(at + word.len()).is_none_or(|c| !is_word(*c))
+pub(super) fn word_at<'b>(b: &'b [u8], word: &'static Word) -> impl Iterator<Item = usize> + 'b {
+    let len = word.len();
+    word.in_(b).filter(move |&at| {
+        (at == 0 || !is_word(b[at - 1])) && b.get(at + len).is_none_or(|c| !is_word(*c))
     })
 }
 
@@ -65,16 +93,19 @@ pub(super) fn word_at<'b>(b: &'b [u8], word: &'b str) -> impl Iterator<Item = us
 /// keyword not followed by its parts, unbalanced brackets) keeps it; a
 /// body without braces is taken to run to the end.
 pub(super) fn try_in_loop(code: &[u8]) -> bool {
-    let tries: Vec<usize> = word_at(code, "try").collect();
+    let tries: Vec<usize> = word_at(code, &TRY).collect();
     if tries.is_empty() {
         return false;
     }
-    LOOP_WORDS.iter().any(|w| {
-        word_at(code, w).any(|at| {
-            loop_body(code, at + w.len(), *w == "do")
-                .is_none_or(|r| tries.iter().any(|t| r.contains(t)))
+    [&FOR, &WHILE, &DO]
+        .into_iter()
+        .zip(LOOP_WORDS)
+        .any(|(f, w)| {
+            word_at(code, f).any(|at| {
+                loop_body(code, at + w.len(), *w == "do")
+                    .is_none_or(|r| tries.iter().any(|t| r.contains(t)))
+            })
         })
-    })
 }
 
 /// The body of the loop whose keyword ends at `k`: a block, or to the end
@@ -129,24 +160,29 @@ pub(super) fn closing(code: &[u8], open: usize) -> Option<usize> {
 /// timeout (`sessionTimeout`, `return timeout;`) starts no reader; a body
 /// writing a field is kept by the field test.
 pub(super) fn calls_timeout(body: &str) -> bool {
+    static TIMEOUTS: [Word; 5] = [
+        Word::new("timeout"),
+        Word::new("Timeout"),
+        Word::new("TIMEOUT"),
+        Word::new("TimeOut"),
+        Word::new("timeOut"),
+    ];
     let b = body.as_bytes();
     // `sets_timeout` reads names case-insensitively.
-    ["timeout", "Timeout", "TIMEOUT", "TimeOut", "timeOut"]
-        .iter()
-        .any(|w| {
-            memmem::find_iter(b, w.as_bytes()).any(|at| {
-                let end = at
-                    + w.len()
-                    + b[at + w.len()..]
-                        .iter()
-                        .take_while(|c| is_word(**c))
-                        .count();
-                matches!(
-                    body[end..].trim_start().as_bytes().first(),
-                    Some(b'(' | b'.' | b'<')
-                )
-            })
+    TIMEOUTS.iter().any(|w| {
+        w.in_(b).any(|at| {
+            let end = at
+                + w.len()
+                + b[at + w.len()..]
+                    .iter()
+                    .take_while(|c| is_word(**c))
+                    .count();
+            matches!(
+                body[end..].trim_start().as_bytes().first(),
+                Some(b'(' | b'.' | b'<')
+            )
         })
+    })
 }
 
 /// Whether `body` writes a name through `this.` (`this.x = ..`,
@@ -155,8 +191,9 @@ pub(super) fn calls_timeout(body: &str) -> bool {
 /// (inherited), which [`super::assigns_any`] cannot know. A read of `this.x`
 /// starts no reader.
 pub(super) fn writes_through_this(body: &str) -> bool {
+    static THIS: Word = Word::new("this.");
     let b = body.as_bytes();
-    memmem::find_iter(b, b"this.").any(|at| {
+    THIS.in_(b).any(|at| {
         if at > 0 && is_word(b[at - 1]) {
             return false;
         }

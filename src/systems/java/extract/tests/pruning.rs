@@ -71,6 +71,112 @@ fn pruning_changes_no_fact() {
     assert_eq!(format!("{a:?}"), format!("{b:?}"));
 }
 
+/// The imports the lexer hands `Ctx` when they are left out of the parse
+/// are the ones it reads from the tree's `import_declaration` nodes, on
+/// every Java file of the fixtures and the corpus and on the shapes the
+/// lexer must give up on (a comment or a non-ASCII name inside: parsed
+/// as before) or pass over (an `import` word not at the top level).
+#[test]
+fn imports_from_the_lexer_are_the_trees() {
+    let mut texts: Vec<String> = [
+        "package p;\nimport a.b.C;\nimport static a.b.C.x;\nimport a.*;\nimport\ta . b\n.D ;\nclass X {}\n",
+        "import a.B;import c.D;class X { void f() { int importX; } }",
+        "/* x */import a.B; // y\nimport c.D;\nclass X {}",
+        "import a./* c */B;\nclass X {}",
+        "import a.Bé;\nclass X {}",
+        "class X { void f() { String s = \"import a.B;\"; } }",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut roots = vec![std::path::PathBuf::from("testdata")];
+    let shared = std::env::var_os("RETRYLINT_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from("../shared"));
+    if shared.join("corpus").is_dir() {
+        roots.push(shared.join("corpus"));
+    }
+    texts.extend(
+        java_files(&roots)
+            .iter()
+            .filter_map(|f| std::fs::read_to_string(f).ok()),
+    );
+    let (mut left_out, mut given_up) = (0, 0);
+    for text in &texts {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_java::LANGUAGE.into())
+            .unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        let from_tree = Ctx::new(text, tree.root_node()).imports;
+        let lits =
+            crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java).lits;
+        let (skip, spans) =
+            prune::left_out_and_imports(text, &prune::Targets::new(text, &lits), true);
+        let Some(spans) = spans else {
+            given_up += 1;
+            continue;
+        };
+        let from_lexer: Vec<&str> = spans
+            .iter()
+            .map(|r| ctx::import_name(&text[r.clone()]))
+            .collect();
+        assert_eq!(from_lexer, from_tree, "{text}");
+        // Each one is left out, and the parse of the rest has no import.
+        assert!(
+            spans
+                .iter()
+                .all(|r| skip.iter().any(|s| s.start <= r.start && r.end <= s.end))
+        );
+        if !spans.is_empty() {
+            left_out += 1;
+            parser
+                .set_included_ranges(&prune::included(text, &skip))
+                .unwrap();
+            let pruned = parser.parse(text, None).unwrap();
+            assert!(
+                Ctx::new(text, pruned.root_node()).imports.is_empty(),
+                "{text}"
+            );
+        }
+    }
+    assert!(left_out > 50, "{left_out}");
+    // The comment, the non-ASCII name.
+    assert!(given_up >= 2, "{given_up}");
+}
+
+/// Two left-out ranges with only blanks between them are one: the
+/// licence, the imports and the comments between them at the top of a
+/// file are a single range, a body's braces keep it apart.
+#[test]
+fn left_out_ranges_join_over_blanks() {
+    let text = "/* licence */\npackage p;\n\n// a\nimport a.B;\n\nimport c.D;\n/** doc */\nclass X {\n  /** f */\n  void f() { g(); }\n  // two\n  // lines\n  void h() { g(); }\n}\n";
+    let lits = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java).lits;
+    let (skip, _) = prune::left_out_and_imports(text, &prune::Targets::new(text, &lits), true);
+    let out: Vec<&str> = skip.iter().map(|r| &text[r.clone()]).collect();
+    assert_eq!(
+        out,
+        [
+            "/* licence */",
+            "// a\nimport a.B;\n\nimport c.D;\n/** doc */",
+            "/** f */",
+            " g(); ",
+            "// two\n  // lines",
+            " g(); ",
+        ]
+    );
+    // A comment of a local class in a skipped body goes with the body.
+    let text = "class A {\n  void f() {\n    class L {\n      // c\n      void g() { h(); }\n    }\n    new L().g();\n  }\n}\n";
+    let lits = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java).lits;
+    let (skip, _) = prune::left_out_and_imports(text, &prune::Targets::new(text, &lits), true);
+    let out: Vec<&str> = skip.iter().map(|r| &text[r.clone()]).collect();
+    assert_eq!(out, [&text[22..text.len() - 4]]);
+    let (mut a, mut b) = (Facts::default(), Facts::default());
+    extract_with(text, &mut a, true);
+    extract_with(text, &mut b, false);
+    assert_eq!(format!("{a:?}"), format!("{b:?}"));
+}
+
 /// A field written through `this.` in a method (a field the file does not
 /// declare: inherited) is a value `Ctx::value_of` takes, so that body is
 /// kept; a `try` keeps a body beside a loop (a hand-written retry's
