@@ -238,7 +238,9 @@ pub fn read_unlinked(
                         let s = settings.for_path(&c.path);
                         let (read, s) =
                             unchanged::read(&c.path, &relative, &shown, s, cwd, &cache, &mut noted);
-                        seen = s;
+                        // Generated code read because it was named is not
+                        // what a run that skips it may take from the index.
+                        seen = s.filter(|_| !noted.generated_named);
                         read
                     });
                     progress.read();

@@ -27,22 +27,10 @@ pub(super) type Seen = Option<(u128, Stamp, bool)>;
 /// [`read_named`](super::read_named), or what the stat index says reading
 /// the file would give when its stat is unchanged; with the stamp to record the outcome
 /// under. A file no reader wants by name is neither stat-ed nor indexed.
+/// Generated code read because it was named ([`Noted::generated_named`])
+/// gave what a run that skips it must not take from the index: its
+/// caller records nothing for it.
 pub(super) fn read(
-    path: &Path,
-    relative: &str,
-    shown: &str,
-    settings: &Settings,
-    cwd: Option<&Path>,
-    cache: &cache::Cache,
-    noted: &mut Noted,
-) -> (Read, Seen) {
-    let (read, seen) = look(path, relative, shown, settings, cwd, cache, noted);
-    // Generated code read because it was named gave what a run that skips
-    // it must not take from the index.
-    (read, seen.filter(|_| !noted.generated_named))
-}
-
-fn look(
     path: &Path,
     relative: &str,
     shown: &str,

@@ -249,23 +249,19 @@ impl Builder<'_> {
                 examples: templated.into_iter().take(EXAMPLES).collect(),
             });
         }
-        if stats.test_files > 0 {
-            out.push(NotRead {
-                what: format!(
-                    "{} skipped as test code (`test-code = \"read\"` reads them)",
-                    plural(stats.test_files, "source file", "source files")
-                ),
-                examples: Vec::new(),
-            });
-        }
-        if stats.generated_files > 0 {
-            out.push(NotRead {
-                what: format!(
-                    "{} skipped as generated code (`generated-code = \"read\"` reads them)",
-                    plural(stats.generated_files, "source file", "source files")
-                ),
-                examples: Vec::new(),
-            });
+        for (n, what, key) in [
+            (stats.test_files, "test code", "test-code"),
+            (stats.generated_files, "generated code", "generated-code"),
+        ] {
+            if n > 0 {
+                out.push(NotRead {
+                    what: format!(
+                        "{} skipped as {what} (`{key} = \"read\"` reads them)",
+                        plural(n, "source file", "source files")
+                    ),
+                    examples: Vec::new(),
+                });
+            }
         }
         if stats.oversized + stats.binary > 0 {
             out.push(NotRead {
