@@ -587,6 +587,24 @@ pub fn go_duration(v: yaml::Yaml<'_>, key: &str, facts: &mut Facts) -> Option<st
 
 pub use crate::model::calls::short_host;
 
+/// The folders of real and fixture files the readers' whole-corpus tests
+/// read: `testdata`, and `../shared/corpus` (or `$RETRYLINT_SHARED/corpus`)
+/// where it is present.
+#[cfg(test)]
+pub(crate) fn fixture_roots() -> Vec<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let mut roots = vec![PathBuf::from("testdata")];
+    let shared = std::env::var_os("RETRYLINT_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("../shared"));
+    if shared.join("corpus").is_dir() {
+        roots.push(shared.join("corpus"));
+    } else {
+        println!("../shared is absent: checked on testdata only");
+    }
+    roots
+}
+
 #[cfg(test)]
 mod template_regions_tests {
     use super::{Span, memmem, template_regions};

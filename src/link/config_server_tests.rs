@@ -27,13 +27,10 @@ fn served(v: &[Served]) -> Vec<(PathBuf, bool)> {
 #[test]
 fn the_word_filter_changes_no_location() {
     let cwd = std::env::current_dir().unwrap();
-    let mut roots = vec![cwd.join("testdata")];
-    let shared = std::env::var_os("RETRYLINT_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| cwd.join("../shared"));
-    if shared.join("corpus").is_dir() {
-        roots.push(shared.join("corpus"));
-    }
+    let roots: Vec<PathBuf> = crate::extract::fixture_roots()
+        .iter()
+        .map(|r| cwd.join(r))
+        .collect();
     let mut all = BTreeSet::new();
     for r in &roots {
         resources_dirs(r, &mut all, 0);
@@ -88,13 +85,10 @@ fn a_unit_naming_no_server_word_is_skipped() {
 #[test]
 fn a_unit_its_files_cannot_make_a_client_is_none() {
     let cwd = std::env::current_dir().unwrap();
-    let mut roots = vec![cwd.join("testdata")];
-    let shared = std::env::var_os("RETRYLINT_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| cwd.join("../shared"));
-    if shared.join("corpus").is_dir() {
-        roots.push(shared.join("corpus"));
-    }
+    let roots: Vec<PathBuf> = crate::extract::fixture_roots()
+        .iter()
+        .map(|r| cwd.join(r))
+        .collect();
     let mut all = BTreeSet::new();
     for r in &roots {
         resources_dirs(r, &mut all, 0);

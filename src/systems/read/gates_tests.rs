@@ -192,16 +192,7 @@ fn a_document_no_wanted_reader_accepts_is_blanked() {
     assert!(same_facts(p, listed));
 }
 
-pub(in crate::systems::read) fn fixture_roots() -> Vec<PathBuf> {
-    let mut roots = vec![PathBuf::from("testdata")];
-    let shared = std::env::var_os("RETRYLINT_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("../shared"));
-    if shared.join("corpus").is_dir() {
-        roots.push(shared.join("corpus"));
-    }
-    roots
-}
+pub(in crate::systems::read) use crate::extract::fixture_roots;
 
 /// A document the gates reject wherever it stands: roots a Gateway API
 /// test file has, with the words of every gated reader inside.

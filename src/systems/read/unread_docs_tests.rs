@@ -269,13 +269,7 @@ fn blanked(text: &str, readers: Option<&[&str]>) -> Option<super::BlankedText> {
 /// around a blanked document in every way the parser could tell apart.
 #[test]
 fn blanked_documents_parse_as_before_without_their_blanks() {
-    let mut roots = vec![PathBuf::from("testdata")];
-    let shared = std::env::var_os("RETRYLINT_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("../shared"));
-    if shared.join("corpus").is_dir() {
-        roots.push(shared.join("corpus"));
-    }
+    let roots = crate::extract::fixture_roots();
     let files = yaml_files(&roots);
     assert!(files.len() > 100, "{}", files.len());
     let mut skipped = 0;
@@ -437,15 +431,7 @@ fn blank_unread_docs_asks_the_readers_the_scan_would() {
 /// without.
 #[test]
 fn blanking_changes_no_fact() {
-    let mut roots = vec![PathBuf::from("testdata")];
-    let shared = std::env::var_os("RETRYLINT_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("../shared"));
-    if shared.join("corpus").is_dir() {
-        roots.push(shared.join("corpus"));
-    } else {
-        println!("../shared is absent: blanking checked on testdata only");
-    }
+    let roots = crate::extract::fixture_roots();
     let files = yaml_files(&roots);
     assert!(files.len() > 100, "{}", files.len());
     let mut blanked = 0;

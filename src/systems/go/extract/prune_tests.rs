@@ -199,13 +199,7 @@ fn compare(files: &[std::path::PathBuf]) -> usize {
 /// same whether or not bodies are blanked.
 #[test]
 fn pruning_changes_no_fact() {
-    let mut roots = vec![std::path::PathBuf::from("testdata")];
-    let shared = std::env::var_os("RETRYLINT_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from("../shared"));
-    if shared.join("corpus").is_dir() {
-        roots.push(shared.join("corpus"));
-    }
+    let roots = crate::extract::fixture_roots();
     let files = go_files(&roots);
     assert!(files.len() >= 15, "{}", files.len());
     compare(&files);

@@ -409,15 +409,7 @@ fn blank_lines_of_blanked_bodies_are_left_out_and_columns_kept() {
 /// the same whether or not the bodies [`skippable`] finds are blanked.
 #[test]
 fn pruning_changes_no_fact() {
-    let mut roots = vec![std::path::PathBuf::from("testdata")];
-    let shared = std::env::var_os("RETRYLINT_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from("../shared"));
-    if shared.join("corpus").is_dir() {
-        roots.push(shared.join("corpus"));
-    } else {
-        println!("../shared is absent: pruning checked on testdata only");
-    }
+    let roots = crate::extract::fixture_roots();
     let files = rust_files(&roots);
     assert!(files.len() > 30, "{}", files.len());
     assert!(compare(&files, std::path::Path::new("")) > 0);

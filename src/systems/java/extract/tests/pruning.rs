@@ -41,15 +41,7 @@ fn compare(files: &[std::path::PathBuf]) -> (usize, usize, usize) {
 /// [`prune`] finds are left out of the parse.
 #[test]
 fn pruning_changes_no_fact() {
-    let mut roots = vec![std::path::PathBuf::from("testdata")];
-    let shared = std::env::var_os("RETRYLINT_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from("../shared"));
-    if shared.join("corpus").is_dir() {
-        roots.push(shared.join("corpus"));
-    } else {
-        println!("../shared is absent: pruning checked on testdata only");
-    }
+    let roots = crate::extract::fixture_roots();
     let files = java_files(&roots);
     assert!(files.len() > 50, "{}", files.len());
     let (pruned_some, _, _) = compare(&files);
@@ -89,13 +81,7 @@ fn imports_from_the_lexer_are_the_trees() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let mut roots = vec![std::path::PathBuf::from("testdata")];
-    let shared = std::env::var_os("RETRYLINT_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from("../shared"));
-    if shared.join("corpus").is_dir() {
-        roots.push(shared.join("corpus"));
-    }
+    let roots = crate::extract::fixture_roots();
     texts.extend(
         java_files(&roots)
             .iter()
