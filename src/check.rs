@@ -59,6 +59,33 @@ pub fn run_for(
     graph: Option<&Graph>,
     reported: Option<&[bool]>,
 ) -> Checked {
+    with_graph(
+        per_file(scan, settings, reported),
+        scan,
+        settings,
+        graph,
+        reported,
+    )
+}
+
+/// What the rules that read one file at a time found (the extractors'
+/// diagnostics and the policy rules), with the quoted strings of the
+/// files their fixes touch: none of it needs the call graph, so
+/// [`crate::pipeline`] makes it while the graph is built.
+#[derive(Debug, Default)]
+pub struct PerFile {
+    findings: Vec<Finding>,
+    notices: Vec<Notice>,
+    quoted: Quotes,
+}
+
+/// Each file's quoted scalars ([`quoted_scalars`]), for the files a
+/// reported fix touches.
+type Quotes = std::collections::HashMap<FileId, Vec<Quoted>>;
+
+/// The first half of [`run_for`]: every rule that reads one file at a
+/// time, on every core.
+pub fn per_file(scan: &Scan, settings: &Settings, reported: Option<&[bool]>) -> PerFile {
     let enabled: Vec<&'static rules::Rule> = rules::RULES.iter().collect();
     // Files by the path findings show, to point at settings another file
     // hands a policy (nginx includes, ingress ConfigMaps, Resilience4j
@@ -153,6 +180,30 @@ pub fn run_for(
         findings.extend(out);
         notices.extend(notes);
     }
+    let mut quoted = Quotes::default();
+    add_quoted(&mut quoted, &findings, scan, reported);
+    PerFile {
+        findings,
+        notices,
+        quoted,
+    }
+}
+
+/// The second half of [`run_for`]: the graph rules over `graph`, then
+/// the fixes checked against quoted strings, sorted and deduplicated.
+pub fn with_graph(
+    per_file: PerFile,
+    scan: &Scan,
+    settings: &Settings,
+    graph: Option<&Graph>,
+    reported: Option<&[bool]>,
+) -> Checked {
+    let enabled: Vec<&'static rules::Rule> = rules::RULES.iter().collect();
+    let PerFile {
+        mut findings,
+        mut notices,
+        mut quoted,
+    } = per_file;
     if let Some(graph) = graph {
         let ctx = GraphCtx {
             files: &scan.files,
@@ -176,7 +227,8 @@ pub fn run_for(
     }
     notices.sort();
     notices.dedup();
-    quoted_fixes(&mut findings, scan, reported);
+    add_quoted(&mut quoted, &findings, scan, reported);
+    quoted_fixes(&mut findings, &quoted, reported);
     sort_and_dedup(&mut findings, scan);
     Checked { findings, notices }
 }
@@ -224,17 +276,12 @@ fn quoted_scalars(file: &SourceFile) -> Vec<Quoted> {
     out
 }
 
-/// Fixes made inside a configuration carried in a quoted string
-/// (`GRPC_SERVICE_CONFIG: "{\"methodConfig\": ...}"`): an edit inside the
-/// string is written as the string is escaped (`\"` in a double-quoted
-/// one, `''` in a single-quoted one); a fix that would add a line to it,
-/// cut across it, land where its escapes or folded lines leave no exact
-/// place, or be written outside the string that holds the setting is not
-/// offered, and the finding says why.
-fn quoted_fixes(findings: &mut [Finding], scan: &Scan, reported: Option<&[bool]>) {
+/// Add to `quoted` the quoted scalars of each file a reported fix of
+/// `findings` touches and `quoted` lacks: each file parsed once, on every
+/// core (a YAML parse each: most of the fix checks on a tree of many
+/// fixable files).
+fn add_quoted(quoted: &mut Quotes, findings: &[Finding], scan: &Scan, reported: Option<&[bool]>) {
     let reported = |f: &Finding| reported.is_none_or(|r| r.get(f.file).is_none_or(|&r| r));
-    // The files a fix touches, each parsed once, on every core (a YAML
-    // parse each: most of this step on a tree of many fixable files).
     let ids: std::collections::BTreeSet<FileId> = findings
         .iter()
         .filter(|f| !f.fixes.is_empty() && reported(f))
@@ -242,12 +289,24 @@ fn quoted_fixes(findings: &mut [Finding], scan: &Scan, reported: Option<&[bool]>
             let edits = f.fixes.iter().flat_map(|x| x.edits.iter().map(|e| e.file));
             edits.chain(std::iter::once(f.file))
         })
-        .filter(|&id| id < scan.files.len())
+        .filter(|&id| id < scan.files.len() && !quoted.contains_key(&id))
         .collect();
-    let strings: std::collections::HashMap<FileId, Vec<Quoted>> = ids
+    let more: Vec<(FileId, Vec<Quoted>)> = ids
         .into_par_iter()
         .map(|id| (id, quoted_scalars(scan.file(id))))
         .collect();
+    quoted.extend(more);
+}
+
+/// Fixes made inside a configuration carried in a quoted string
+/// (`GRPC_SERVICE_CONFIG: "{\"methodConfig\": ...}"`): an edit inside the
+/// string is written as the string is escaped (`\"` in a double-quoted
+/// one, `''` in a single-quoted one); a fix that would add a line to it,
+/// cut across it, land where its escapes or folded lines leave no exact
+/// place, or be written outside the string that holds the setting is not
+/// offered, and the finding says why.
+fn quoted_fixes(findings: &mut [Finding], strings: &Quotes, reported: Option<&[bool]>) {
+    let reported = |f: &Finding| reported.is_none_or(|r| r.get(f.file).is_none_or(|&r| r));
     for f in findings
         .iter_mut()
         .filter(|f| !f.fixes.is_empty() && reported(f))

@@ -182,14 +182,25 @@ impl<'a> Pipeline<'a> {
     /// The stages after the scan, for a scan read elsewhere.
     pub fn after_scan(&self, mut scan: Scan, keep: impl Fn(&SourceFile) -> bool) -> Run {
         let settings = self.settings();
-        let graph = self.graph(&scan);
+        let mut allowed: Vec<bool> = scan.files.iter().map(|f| keep(&f.source)).collect();
+        // The rules that read one file at a time need no graph: they run
+        // on the other core while the graph is built on one.
+        let (graph, per_file) = {
+            let reported = (!allowed.iter().all(|&a| a)).then_some(&allowed[..]);
+            rayon::join(
+                || self.graph(&scan),
+                || check::per_file(&scan, settings, reported),
+            )
+        };
         crate::timings::mark("graph");
         // The configuration files join the scan after the graph is built,
         // so that RL904 can point into them.
         let configs = report::attach_configs(&mut scan, settings);
-        let allowed: Vec<bool> = scan.files.iter().map(|f| keep(&f.source)).collect();
+        let known = allowed.len();
+        allowed.extend(scan.files[known..].iter().map(|f| keep(&f.source)));
         let reported = (!allowed.iter().all(|&a| a)).then_some(&allowed[..]);
-        let mut checked = check::run_for(&scan, settings, graph.as_ref().ok(), reported);
+        let mut checked =
+            check::with_graph(per_file, &scan, settings, graph.as_ref().ok(), reported);
         crate::timings::mark("rules");
         if let Err(notice) = &graph {
             checked.notices.push(notice.clone());
@@ -197,6 +208,7 @@ impl<'a> Pipeline<'a> {
         }
         let allowed = (!allowed.iter().all(|&a| a)).then_some(&allowed[..]);
         let mut report = report::select(&scan, checked, settings, &configs, allowed);
+        crate::timings::mark("report");
         scan.notices.append(&mut report.notices);
         // The loops looked at and not taken are told for the files
         // reported only, like their findings.
