@@ -86,6 +86,7 @@ pub(super) fn finish(
             }
         }
     }
+    crate::timings::mark("output");
     print_notices(&scan.notices);
     if !args.quiet {
         eprintln!(
@@ -99,5 +100,8 @@ pub(super) fn finish(
             "retrylint: an internal error stopped the reading of the file(s) above; this is a bug: please report it with the file that caused it"
         );
     }
+    // Left to the process's exit (`check_inner`).
+    std::mem::forget(scan);
+    std::mem::forget(report);
     Ok(code)
 }
