@@ -50,6 +50,7 @@ use std::time::Duration;
 use tree_sitter::{Node, Parser};
 
 mod ctx;
+mod tree_index;
 mod unbounded_clients;
 
 pub use ctx::{Ctx, Var};
@@ -499,13 +500,13 @@ fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
 fn keys_in(ctx: &Ctx<'_>, body: Node<'_>) -> Vec<IdempotencyKey> {
     let mut keys = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for n in ast::descendants(body) {
+    for n in ctx.descendants(body) {
         if n.kind_str() == "identifier"
             && let Some(v) = ctx.var(ctx.text(n), n)
             && !ast::within(v.node, body)
             && let Some(value) = v.value
             && (names_key(ctx.text(n)) || used_as_key(ctx, n))
-            && let Some(minted) = ast::descendants(value)
+            && let Some(minted) = ctx.descendants(value)
                 .into_iter()
                 .find(|d| random_id(ctx, *d))
         {

@@ -224,7 +224,7 @@ pub(super) fn increments<'a>(
     own: &[Node<'a>],
     name: &str,
 ) -> Option<Node<'a>> {
-    let upd = field(lp, "update").into_iter().flat_map(ast::descendants);
+    let upd = field(lp, "update").into_iter().flat_map(|x| ctx.descendants(x));
     own.iter().copied().chain(upd).find(|d| match d.kind_str() {
         "update_expression" => {
             ctx.text(*d).contains("++")
@@ -598,7 +598,7 @@ fn policy_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>, own: &[Node<'a>]) -> Option<Node
                 l.contains("retry") && !l.contains("retryable")
             })
             && field(*d, "arguments").is_some_and(|a| {
-                ast::descendants(a).into_iter().any(|i| {
+                ctx.descendants(a).into_iter().any(|i| {
                     i.kind_str() == "identifier" && increments(ctx, lp, own, ctx.text(i)).is_some()
                 })
             })
@@ -735,7 +735,7 @@ fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
 /// <= 0) ..`).
 pub(super) fn clock_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     helpers::time_words(ctx.text(c))
-        || ast::descendants(c).into_iter().any(|d| {
+        || ctx.descendants(c).into_iter().any(|d| {
             (d.kind_str() == "identifier"
                 && ctx
                     .var(ctx.text(d), d)

@@ -41,7 +41,7 @@ pub(super) fn outcome_test_leaves(
         return false;
     }
     let assigned = |within: Node<'_>, name: &str, value: &dyn Fn(Node<'_>) -> bool| {
-        ast::descendants_until(within, nested).into_iter().any(|d| {
+        ctx.descendants_until(within, nested).into_iter().any(|d| {
             d.kind_str() == "assignment_expression"
                 && field(d, "left").is_some_and(|l| ctx.text(l) == name)
                 && field(d, "right").is_some_and(|r| value(ast::unwrap_expr(r)))
@@ -101,7 +101,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
             for d in named_children(s) {
                 if d.kind_str() == "variable_declarator"
                     && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
-                    && ast::descendants(v)
+                    && ctx.descendants(v)
                         .into_iter()
                         .any(|i| i.kind_str() == "identifier" && ctx.text(i) == param)
                 {
@@ -213,7 +213,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
         ) {
             continue;
         }
-        let inner = ast::descendants(*s);
+        let inner = ctx.descendants(*s);
         let walks = inner.iter().take(512).any(|d| {
             d.kind_str() == "assignment_expression"
                 && field(*d, "right").is_some_and(|r| ctx.text(r).contains(".getCause()"))

@@ -28,7 +28,7 @@ pub(super) fn open_loop(
     unproven: bool,
 ) -> Option<OpenLoop> {
     let body = field(lp, "body")?;
-    let own = own_nodes(body);
+    let own = own_nodes(ctx, body);
     let blocks: Vec<Node<'_>> = own
         .iter()
         .filter(|t| {
@@ -64,7 +64,7 @@ pub(super) fn open_loop(
     // A class built by reflection (`cls.getConstructor(..).newInstance(..)`)
     // runs a constructor no file shows: it may connect.
     if blocks.iter().any(|b| {
-        ast::descendants_until(*b, nested).iter().any(|d| {
+        ctx.descendants_until(*b, nested).iter().any(|d| {
             d.kind_str() == "method_invocation"
                 && field(*d, "name").is_some_and(|n| ctx.text(n) == "newInstance")
         })
@@ -118,7 +118,7 @@ pub(super) fn open_loop(
 /// class, at most [`MAX_AROUND`].
 fn project_calls(ctx: &Ctx<'_>, lp: Node<'_>) -> Vec<OpenCall> {
     let mut out: Vec<OpenCall> = Vec::new();
-    for d in ast::descendants_until(lp, |n| n.kind_str() == "class_body") {
+    for d in ctx.descendants_until(lp, |n| n.kind_str() == "class_body") {
         if out.len() >= MAX_AROUND {
             break;
         }
@@ -261,7 +261,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
     // A method calling another of the class that shows one (one level).
     let evidence_of = |m: Node<'_>, i: usize| -> Option<String> {
         own_evidence[i].clone().or_else(|| {
-            ast::descendants(m).into_iter().find_map(|d| {
+            ctx.descendants(m).into_iter().find_map(|d| {
                 if d.kind_str() != "method_invocation"
                     || field(d, "object").is_some_and(|o| ctx.text(o) != "this")
                 {
@@ -359,7 +359,7 @@ fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32)
             _ => None,
         }
     };
-    let nodes = ast::descendants(body);
+    let nodes = ctx.descendants(body);
     let stepped: Vec<&str> = nodes
         .iter()
         .filter_map(|d| match d.kind_str() {
@@ -377,7 +377,7 @@ fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32)
     let returns_at = |idx: &str| {
         nodes.iter().any(|r| {
             r.kind_str() == "return_statement"
-                && ast::descendants(*r)
+                && ctx.descendants(*r)
                     .into_iter()
                     .any(|e| match e.kind_str() {
                         "method_invocation" => {

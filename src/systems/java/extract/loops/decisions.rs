@@ -23,7 +23,7 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     // The caught exception, or a variable the catch stores it in
     // (`throwable = e; shouldRetry = shouldRetry(ref, throwable)`).
     let mut names = vec![param];
-    for d in ast::descendants_until(body, nested) {
+    for d in ctx.descendants_until(body, nested) {
         if d.kind_str() == "assignment_expression"
             && field(d, "right").is_some_and(|r| ctx.text(ast::unwrap_expr(r)) == param)
             && let Some(l) = field(d, "left").filter(|l| l.kind_str() == "identifier")
@@ -34,7 +34,7 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         // `RetryNTimes`, sixteenth pass).
         if d.kind_str() == "variable_declarator"
             && field(d, "value").is_some_and(|v| {
-                ast::descendants(v)
+                ctx.descendants(v)
                     .into_iter()
                     .any(|x| x.kind_str() == "identifier" && ctx.text(x) == param)
             })
@@ -43,7 +43,7 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
             names.push(ctx.text(n));
         }
     }
-    ast::descendants_until(body, nested).into_iter().any(|d| {
+    ctx.descendants_until(body, nested).into_iter().any(|d| {
         d.kind_str() == "method_invocation"
             && (field(d, "name").is_some_and(|n| {
                 let l = ctx.text(n).to_ascii_lowercase();

@@ -151,7 +151,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
         // Inside its loops too (not lambdas or inner classes): a failure
         // recorded in a read loop, a loop that returns the first candidate
         // that answers.
-        for d in ast::descendants_until(body, not_own) {
+        for d in ctx.descendants_until(body, not_own) {
             if marks_failed(ctx, d) {
                 out.marks_failed = true;
             }
@@ -167,7 +167,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             }
             if LOOPS.contains(&d.kind_str())
                 && field(d, "body").is_some_and(|b| {
-                    ast::descendants_until(b, not_own)
+                    ctx.descendants_until(b, not_own)
                         .iter()
                         .any(|x| x.kind_str() == "return_statement")
                 })
@@ -178,7 +178,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
         let mut exits = last.is_some_and(|l| {
             l.kind_str() == "throw_statement" || call_of(l).is_some_and(|c| process_exit(ctx, c))
         });
-        for d in ast::descendants_until(body, nested) {
+        for d in ctx.descendants_until(body, nested) {
             if limit_field(ctx, d) {
                 out.limit = true;
             }
@@ -186,7 +186,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             if d.kind_str() == "if_statement"
                 && field(d, "condition").is_some_and(|c| time_words(ctx.text(c)))
                 && field(d, "consequence").is_some_and(|b| {
-                    ast::descendants_until(b, nested)
+                    ctx.descendants_until(b, nested)
                         .iter()
                         .any(|x| x.kind_str() == "throw_statement")
                 })
@@ -202,7 +202,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
                 })
                 && ["consequence", "alternative"].iter().any(|f| {
                     field(d, f).is_some_and(|b| {
-                        ast::descendants_until(b, nested)
+                        ctx.descendants_until(b, nested)
                             .iter()
                             .any(|x| x.kind_str() == "throw_statement")
                     })
@@ -315,7 +315,7 @@ fn not_own(n: Node<'_>) -> bool {
 /// method of this class that reads a field holding an attempt limit.
 pub(super) fn limit_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>) -> Option<Node<'a>> {
     let budget = Cell::new(BUDGET);
-    ast::descendants_until(lp, not_own).into_iter().find(|d| {
+    ctx.descendants_until(lp, not_own).into_iter().find(|d| {
         d.kind_str() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).limit)
     })
@@ -373,7 +373,7 @@ pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
 /// failed target.
 pub(super) fn calls_marking_failed(ctx: &Ctx<'_>, within: Node<'_>) -> bool {
     let budget = Cell::new(BUDGET);
-    ast::descendants_until(within, nested).into_iter().any(|d| {
+    ctx.descendants_until(within, nested).into_iter().any(|d| {
         marks_failed(ctx, d)
             || (d.kind_str() == "method_invocation"
                 && own_call(ctx, d).is_some_and(|m| summary(ctx, m, 1, &budget).marks_failed))
@@ -439,7 +439,7 @@ pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) 
                     // An existence check (`zk.exists(path).get(5, SECONDS)`)
                     // answers null while the node is absent: a poll for its
                     // creation (apache/twill `YarnTwillController`).
-                    && !ast::descendants(r).into_iter().any(|d| {
+                    && !ctx.descendants(r).into_iter().any(|d| {
                         d.kind_str() == "method_invocation"
                             && field(d, "name")
                                 .is_some_and(|n| matches!(ctx.text(n), "exists" | "checkExists"))
@@ -458,7 +458,7 @@ fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
     let assigned: Vec<&str> = stmts
         .iter()
         .filter(|s| s.start_byte() < call.start_byte())
-        .flat_map(|s| ast::descendants_until(*s, nested))
+        .flat_map(|s| ctx.descendants_until(*s, nested))
         .filter_map(|d| match d.kind_str() {
             "variable_declarator" => field(d, "name"),
             "assignment_expression" => field(d, "left"),
@@ -466,7 +466,7 @@ fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
         })
         .map(|n| ctx.text(n))
         .collect();
-    ast::descendants(args)
+    ctx.descendants(args)
         .into_iter()
         .any(|d| d.kind_str() == "identifier" && assigned.contains(&ctx.text(d)))
 }
@@ -553,7 +553,7 @@ pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
 /// try's body or its resources (`try (ServerSocket s = new
 /// ServerSocket(0))`).
 pub(super) fn loads_native(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
-    ast::descendants_until(block, nested).into_iter().any(|d| {
+    ctx.descendants_until(block, nested).into_iter().any(|d| {
         (d.kind_str() == "method_invocation"
             && field(d, "name").is_some_and(|n| ctx.text(n) == "loadLibrary"))
             // Or binds a port of this host (`new ServerSocket(port)`): a
@@ -589,7 +589,7 @@ pub(super) fn only_parses(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
             .iter()
             .any(|w| l.starts_with(w))
     };
-    let nodes = ast::descendants_until(block, nested);
+    let nodes = ctx.descendants_until(block, nested);
     let mut parses = false;
     for d in &nodes {
         match d.kind_str() {
@@ -722,7 +722,7 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
             // `else if (!(e instanceof IOException || ..)) throw ..`: a
             // branch on the caught type that leaves.
             if let (Some(c), Some(b)) = (field(x, "condition"), field(x, "consequence"))
-                && ast::descendants(c).into_iter().any(|d| {
+                && ctx.descendants(c).into_iter().any(|d| {
                     d.kind_str() == "instanceof_expression"
                         && field(d, "left").is_some_and(|l| ctx.text(l) == param)
                 })
@@ -744,7 +744,7 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
             return None;
         }
         let cond = field(s, "condition")?;
-        let tests = conds.iter().flat_map(|c| ast::descendants(*c)).any(|d| {
+        let tests = conds.iter().flat_map(|c| ctx.descendants(*c)).any(|d| {
             d.kind_str() == "method_invocation"
                 && field(d, "name")
                     .is_some_and(|n| !ctx.text(n).to_ascii_lowercase().contains("log"))

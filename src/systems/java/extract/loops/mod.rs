@@ -72,8 +72,8 @@ pub(super) fn nested(n: Node<'_>) -> bool {
         )
 }
 
-fn own_nodes(body: Node<'_>) -> Vec<Node<'_>> {
-    ast::descendants_until(body, nested)
+fn own_nodes<'n>(ctx: &Ctx<'n>, body: Node<'n>) -> Vec<Node<'n>> {
+    ctx.descendants_until(body, nested)
 }
 
 pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
@@ -213,7 +213,7 @@ fn waits_for_state(method: &str) -> bool {
 
 /// Identifiers mentioned in a node.
 fn mentions(ctx: &Ctx<'_>, n: Node<'_>, name: &str) -> bool {
-    ast::descendants(n)
+    ctx.descendants(n)
         .into_iter()
         .any(|d| d.kind_str() == "identifier" && ctx.text(d) == name)
 }
@@ -230,7 +230,7 @@ struct Try<'a> {
 /// its own (not worth a note), `Err(Some(why))` when it has one.
 fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'static str>> {
     let body = field(lp, "body").ok_or(None)?;
-    let own = own_nodes(body);
+    let own = own_nodes(ctx, body);
     if !own.iter().any(|t| {
         matches!(
             t.kind_str(),
@@ -289,7 +289,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     }
     let cond_idents: Vec<&str> = cond
         .map(|c| {
-            ast::descendants(c)
+            ctx.descendants(c)
                 .into_iter()
                 .filter(|d| d.kind_str() == "identifier")
                 .map(|d| ctx.text(d))
@@ -350,7 +350,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             continue;
         };
         // Something other than a sleep is called.
-        let calls = ast::descendants_until(block, nested)
+        let calls = ctx.descendants_until(block, nested)
             .into_iter()
             .filter(|d| d.kind_str() == "method_invocation")
             .any(|d| field(d, "name").is_some_and(|x| !is_sleep_name(ctx.text(x))));
@@ -561,7 +561,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                         if !counted {
                             return matches!(s.kind_str(), "return_statement" | "break_statement");
                         }
-                        ast::descendants_until(*s, nested)
+                        ctx.descendants_until(*s, nested)
                             .iter()
                             .any(|d| matches!(d.kind_str(), "return_statement" | "break_statement"))
                     })

@@ -487,7 +487,7 @@ fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Walk)
 
 pub(super) fn nodes_reach(ctx: &Ctx<'_>, within: Node<'_>, depth: u32, budget: &Walk) -> Reach {
     let mut all = Reach::Neutral;
-    for d in ast::descendants_until(within, nested) {
+    for d in ctx.descendants_until(within, nested) {
         let r = match d.kind_str() {
             "method_invocation" => call_reach(ctx, d, depth, budget),
             "object_creation_expression" => {

@@ -375,7 +375,7 @@ pub(super) fn method_evidence(ctx: &Ctx<'_>, m: Node<'_>) -> Option<String> {
 }
 
 fn evidence_in(ctx: &Ctx<'_>, lp: Node<'_>, helper: bool) -> Option<String> {
-    for d in ast::descendants(lp) {
+    for d in ctx.descendants(lp) {
         if given_up_in_handler(ctx, d, lp) {
             continue;
         }

@@ -164,7 +164,7 @@ pub(super) fn attempts_operation(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
 /// a state (a comparison of fields, a flag, a getter of one).
 pub(super) fn why_not(ctx: &Ctx<'_>, lp: Node<'_>, body: Node<'_>) -> Option<&'static str> {
     let cond = field(lp, "condition")?;
-    let counted = ast::descendants(cond)
+    let counted = ctx.descendants(cond)
         .into_iter()
         .any(|d| d.kind_str() == "identifier" && counts_retries(ctx.text(d)));
     if !counted {
@@ -187,7 +187,7 @@ pub(super) fn retry(
     own: &[Node<'_>],
 ) -> Option<RetryPolicy> {
     let cond = field(lp, "condition")?;
-    let idents: Vec<&str> = ast::descendants(cond)
+    let idents: Vec<&str> = ctx.descendants(cond)
         .into_iter()
         .filter(|d| d.kind_str() == "identifier")
         .map(|d| ctx.text(d))
@@ -209,7 +209,7 @@ pub(super) fn retry(
     }
     let counts = idents.iter().any(|i| counts_retries(i));
     // Variables the loop steps: a call handed one asks for something else.
-    let stepped: Vec<&str> = ast::descendants(lp)
+    let stepped: Vec<&str> = ctx.descendants(lp)
         .into_iter()
         .filter(|d| d.kind_str() == "update_expression")
         .filter_map(|d| named_children(d).first().map(|i| ctx.text(*i)))
@@ -221,7 +221,7 @@ pub(super) fn retry(
         }
         // An `else` is the failure path: it must go round.
         let other_leaves = field(*s, "alternative").is_some_and(|a| {
-            ast::descendants_until(a, nested).into_iter().any(|x| {
+            ctx.descendants_until(a, nested).into_iter().any(|x| {
                 matches!(
                     x.kind_str(),
                     "return_statement" | "break_statement" | "throw_statement"
@@ -266,7 +266,7 @@ pub(super) fn retry(
         return None;
     }
     let handed_step = field(call, "arguments").is_some_and(|a| {
-        ast::descendants(a)
+        ctx.descendants(a)
             .into_iter()
             .any(|x| x.kind_str() == "identifier" && stepped.contains(&ctx.text(x)))
     });
@@ -301,14 +301,14 @@ pub(super) fn retry(
     // changes to it: `props = store.read(key)`).
     let reassigned: Vec<&str> = stmts[at + 1..]
         .iter()
-        .flat_map(|s| ast::descendants_until(*s, nested))
+        .flat_map(|s| ctx.descendants_until(*s, nested))
         .filter(|d| d.kind_str() == "assignment_expression")
         .filter_map(|d| field(d, "left"))
         .filter(|l| l.kind_str() == "identifier")
         .map(|l| ctx.text(l))
         .collect();
     let reads_reassigned = stmts[..=at].iter().any(|s| {
-        ast::descendants_until(*s, nested)
+        ctx.descendants_until(*s, nested)
             .into_iter()
             .any(|d| d.kind_str() == "identifier" && reassigned.contains(&ctx.text(d)))
     });
@@ -504,7 +504,7 @@ fn status_condition(
         return None;
     }
     let stmts = statements(body);
-    let call = ast::descendants(cond)
+    let call = ctx.descendants(cond)
         .into_iter()
         .filter(|d| d.kind_str() == "identifier")
         .find_map(|d| assigned_call(ctx, ctx.text(d), &stmts))?;
