@@ -236,6 +236,17 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// [`ast::named_children`] read off the file's one walk.
+    pub fn named_children<'n>(&self, n: Node<'n>) -> Vec<Node<'n>>
+    where
+        'a: 'n,
+    {
+        match self.tree.of(n) {
+            Some(i) => self.tree.children(&self.nodes, i),
+            None => ast::named_children(n),
+        }
+    }
+
     /// The nodes below `root` (itself included) as a slice of the walk,
     /// when `root` is one of its nodes.
     pub fn subtree(&self, root: Node<'_>) -> Option<&[Node<'a>]> {

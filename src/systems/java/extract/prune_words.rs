@@ -1,6 +1,7 @@
 //! The body tests of the Java pruner ([`super`]) that read a body's
 //! text: a `try` inside a loop, a call through a timeout name, a write
-//! through `this.`, a state test, the file's method references.
+//! through `this.`, a state test, the file's method references, the writes
+//! to its fields.
 
 use memchr::memmem;
 
@@ -188,7 +189,7 @@ pub(super) fn calls_timeout(body: &str) -> bool {
 /// Whether `body` writes a name through `this.` (`this.x = ..`,
 /// `this.x += ..`, `this.x++`, `--this.x`): what `Ctx` records as a
 /// field's value or write, also for a field the file does not declare
-/// (inherited), which [`super::assigns_any`] cannot know. A read of `this.x`
+/// (inherited), which [`super::writes_at`] cannot know. A read of `this.x`
 /// starts no reader.
 pub(super) fn writes_through_this(body: &str) -> bool {
     static THIS: Word = Word::new("this.");
@@ -242,4 +243,129 @@ pub(super) fn method_references(src: &str) -> std::collections::HashSet<&str> {
             (len > 0).then(|| &src[start..start + len])
         })
         .collect()
+}
+
+/// Where the words of `code` among `names` are assigned, incremented or
+/// decremented ([`assigns`]), in order. A few names are each searched
+/// for (`memmem`, whole words only: a name is all word bytes, so an
+/// occurrence the search passed over inside another is no whole word);
+/// more in one pass over the words.
+pub(super) fn writes_at(code: &str, names: &[&str]) -> Vec<usize> {
+    let mut at: Vec<usize> = Vec::new();
+    let mut few: Vec<&str> = names.iter().copied().filter(|n| !n.is_empty()).collect();
+    few.sort_unstable();
+    few.dedup();
+    if few.len() > 8 {
+        let set = Names::new(few.iter().copied());
+        return set
+            .in_text(code)
+            .filter(|w| assigns(code, w))
+            .map(|w| w.start)
+            .collect();
+    }
+    let b = code.as_bytes();
+    for name in few {
+        for p in memmem::find_iter(b, name.as_bytes()) {
+            let e = p + name.len();
+            if (p > 0 && is_word(b[p - 1])) || b.get(e).is_some_and(|&c| is_word(c)) {
+                continue;
+            }
+            if assigns(code, &(p..e)) {
+                at.push(p);
+            }
+        }
+    }
+    at.sort_unstable();
+    at
+}
+
+/// A set of names, with their first bytes and lengths: most words of a
+/// body are no field, told without hashing them.
+pub(super) struct Names<'a> {
+    set: std::collections::HashSet<&'a str>,
+    first: [bool; 256],
+    lens: u64,
+    long: bool,
+}
+
+impl<'a> Names<'a> {
+    pub(super) fn new(names: impl IntoIterator<Item = &'a str>) -> Names<'a> {
+        let mut n = Names {
+            set: std::collections::HashSet::new(),
+            first: [false; 256],
+            lens: 0,
+            long: false,
+        };
+        for name in names {
+            n.insert(name);
+        }
+        n
+    }
+
+    fn insert(&mut self, name: &'a str) {
+        if let Some(&c) = name.as_bytes().first() {
+            self.first[usize::from(c)] = true;
+        }
+        match name.len() {
+            l @ 0..64 => self.lens |= 1 << l,
+            _ => self.long = true,
+        }
+        self.set.insert(name);
+    }
+
+    /// Where the words of `text` that are among the names stand.
+    pub(super) fn in_text<'t>(&'t self, text: &'t str) -> impl Iterator<Item = std::ops::Range<usize>> + 't {
+        let b = text.as_bytes();
+        let mut k = 0;
+        std::iter::from_fn(move || {
+            if self.set.is_empty() {
+                return None;
+            }
+            while k < b.len() {
+                if !is_word(b[k]) || (k > 0 && is_word(b[k - 1])) {
+                    k += 1;
+                    continue;
+                }
+                let start = k;
+                while k < b.len() && is_word(b[k]) {
+                    k += 1;
+                }
+                let len = k - start;
+                let may = self.first[usize::from(b[start])]
+                    && (if len < 64 {
+                        self.lens & (1 << len) != 0
+                    } else {
+                        self.long
+                    });
+                if may && self.set.contains(&text[start..k]) {
+                    return Some(start..k);
+                }
+            }
+            None
+        })
+    }
+}
+
+/// Whether `body` assigns, increments or decrements one of `names`: one
+/// pass over its words.
+/// Whether the word at `w` in `body` is assigned, incremented or
+/// decremented.
+fn assigns(body: &str, w: &std::ops::Range<usize>) -> bool {
+    let before = body[..w.start].trim_end();
+    if before.ends_with("++") || before.ends_with("--") {
+        return true;
+    }
+    let after = body[w.end..].trim_start().as_bytes();
+    match after {
+        [b'=', b'=', ..] => false,
+        [b'=', ..] => true,
+        [b'+', b'+', ..] | [b'-', b'-', ..] => true,
+        [
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^',
+            b'=',
+            ..,
+        ] => true,
+        [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] => true,
+        _ => false,
+    }
 }

@@ -120,6 +120,19 @@ impl Index {
         out
     }
 
+    /// The children of `nodes[i]` among `nodes`: what `ast::named_children`
+    /// gives (named, comments left out), without a cursor.
+    pub(super) fn children<'n>(&self, nodes: &[Node<'n>], i: usize) -> Vec<Node<'n>> {
+        let end = self.ends[i] as usize;
+        let mut out = Vec::new();
+        let mut k = i + 1;
+        while k < end {
+            out.push(nodes[k]);
+            k = self.ends[k] as usize;
+        }
+        out
+    }
+
     /// The subtree of `nodes[i]` as a slice (itself first).
     pub(super) fn subtree<'s, 'n>(&self, nodes: &'s [Node<'n>], i: usize) -> &'s [Node<'n>] {
         &nodes[i..self.ends[i] as usize]

@@ -40,7 +40,7 @@ pub(super) fn comparison<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Option<Cmp<'a>> {
             "field_access" => field(x, "field").map(|f| (ctx.text(f).to_string(), None, false)),
             "update_expression" => {
                 let t = ctx.text(x);
-                let id = named_children(x)
+                let id = ctx.named_children(x)
                     .first()
                     .map(|i| ctx.text(*i).to_string())?;
                 let pre = t.starts_with("++") || t.starts_with("--");
@@ -100,7 +100,7 @@ pub(super) fn atomic_step<'a>(
     call: Node<'_>,
 ) -> Option<(&'a str, Option<(bool, bool)>)> {
     let obj = field(call, "object").filter(|o| o.kind_str() == "identifier")?;
-    if field(call, "arguments").is_some_and(|a| !named_children(a).is_empty()) {
+    if field(call, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty()) {
         return None;
     }
     let step = match ctx.text(field(call, "name")?) {
@@ -149,7 +149,7 @@ pub(super) fn decrements(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
     own.iter().any(|d| match d.kind_str() {
         "update_expression" => {
             ctx.text(*d).contains("--")
-                && named_children(*d)
+                && ctx.named_children(*d)
                     .first()
                     .is_some_and(|i| ctx.text(*i) == name)
         }
@@ -205,7 +205,7 @@ pub(super) fn start_of(ctx: &Ctx<'_>, name: &str, lp: Node<'_>) -> Option<i128> 
         })
     {
         let args = field(x, "arguments")
-            .map(named_children)
+            .map(|x| ctx.named_children(x))
             .unwrap_or_default();
         return match args.first() {
             None => Some(0),
@@ -228,7 +228,7 @@ pub(super) fn increments<'a>(
     own.iter().copied().chain(upd).find(|d| match d.kind_str() {
         "update_expression" => {
             ctx.text(*d).contains("++")
-                && named_children(*d)
+                && ctx.named_children(*d)
                     .first()
                     .is_some_and(|i| ctx.text(*i) == name)
         }
@@ -355,7 +355,7 @@ pub(super) fn bound(
         let else_leaves = !leaves
             && field(d, "alternative").is_some_and(|a| {
                 let a = if a.kind_str() == "else" {
-                    named_children(a).first().copied().unwrap_or(a)
+                    ctx.named_children(a).first().copied().unwrap_or(a)
                 } else {
                     a
                 };
@@ -469,7 +469,7 @@ pub(super) fn bound(
             && ["consequence", "alternative"].iter().any(|f| {
                 field(d, f).is_some_and(|b| {
                     let b = if b.kind_str() == "else" {
-                        named_children(b).first().copied().unwrap_or(b)
+                        ctx.named_children(b).first().copied().unwrap_or(b)
                     } else {
                         b
                     };
@@ -551,7 +551,7 @@ pub(super) fn bound(
     let flag = cond.is_some_and(|c| {
         let inner = ast::unwrap_expr(c);
         let inner = if inner.kind_str() == "unary_expression" {
-            named_children(inner)
+            ctx.named_children(inner)
                 .first()
                 .map_or(inner, |x| ast::unwrap_expr(*x))
         } else {
@@ -568,7 +568,7 @@ pub(super) fn bound(
             && parts.iter().all(|p| {
                 let inner = ast::unwrap_expr(*p);
                 let inner = if inner.kind_str() == "unary_expression" {
-                    named_children(inner)
+                    ctx.named_children(inner)
                         .first()
                         .map_or(inner, |x| ast::unwrap_expr(*x))
                 } else {
@@ -614,7 +614,7 @@ fn decision_call<'a>(ctx: &Ctx<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
         }
         let c = ast::unwrap_expr(field(d, "condition")?);
         let c = if c.kind_str() == "unary_expression" && ctx.text(c).starts_with('!') {
-            ast::unwrap_expr(*named_children(c).first()?)
+            ast::unwrap_expr(*ctx.named_children(c).first()?)
         } else {
             c
         };
@@ -626,7 +626,7 @@ fn decision_call<'a>(ctx: &Ctx<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
         let leaves = ["consequence", "alternative"].iter().any(|f| {
             field(d, f).is_some_and(|b| {
                 let b = if b.kind_str() == "else" {
-                    named_children(b).first().copied().unwrap_or(b)
+                    ctx.named_children(b).first().copied().unwrap_or(b)
                 } else {
                     b
                 };
@@ -646,7 +646,7 @@ fn liveness(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
     let (negated, call) = if e.kind_str() == "unary_expression" && ctx.text(e).starts_with('!') {
         (
             true,
-            named_children(e)
+            ctx.named_children(e)
                 .first()
                 .map_or(e, |x| ast::unwrap_expr(*x)),
         )
@@ -654,7 +654,7 @@ fn liveness(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
         (false, e)
     };
     if call.kind_str() != "method_invocation"
-        || field(call, "arguments").is_some_and(|a| !named_children(a).is_empty())
+        || field(call, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty())
     {
         return false;
     }
@@ -714,7 +714,7 @@ fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
                     && field(r, "name").is_some_and(|n| matches!(ctx.text(n), "max" | "min"));
                 let parts = if bounded {
                     field(r, "arguments")
-                        .map(named_children)
+                        .map(|x| ctx.named_children(x))
                         .unwrap_or_default()
                 } else {
                     vec![r]

@@ -96,7 +96,7 @@ pub(super) fn open_loop(
                 package,
                 class,
                 method: field(*d, "name").map_or("", |n| ctx.text(n)).to_string(),
-                arity: field(*d, "arguments").map_or(0, |a| named_children(a).len()),
+                arity: field(*d, "arguments").map_or(0, |a| ctx.named_children(a).len()),
             });
         }
     }
@@ -142,7 +142,7 @@ fn project_calls(ctx: &Ctx<'_>, lp: Node<'_>) -> Vec<OpenCall> {
                     package: package.to_string(),
                     class,
                     method: field(d, "name").map_or("", |n| ctx.text(n)).to_string(),
-                    arity: field(d, "arguments").map_or(0, |a| named_children(a).len()),
+                    arity: field(d, "arguments").map_or(0, |a| ctx.named_children(a).len()),
                 };
                 if !out.contains(&c) {
                     out.push(c);
@@ -166,7 +166,7 @@ fn project_calls(ctx: &Ctx<'_>, lp: Node<'_>) -> Vec<OpenCall> {
                 package,
                 class,
                 method: field(d, "name").map_or("", |n| ctx.text(n)).to_string(),
-                arity: field(d, "arguments").map_or(0, |a| named_children(a).len()),
+                arity: field(d, "arguments").map_or(0, |a| ctx.named_children(a).len()),
             };
             if !out.contains(&c) {
                 out.push(c);
@@ -232,7 +232,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
         &mut scratch,
     )?;
     let ctx = Ctx::new(text, tree.root_node());
-    let decl = named_children(ctx.root).into_iter().find(|n| {
+    let decl = ctx.named_children(ctx.root).into_iter().find(|n| {
         matches!(
             n.kind_str(),
             "class_declaration" | "interface_declaration" | "enum_declaration"
@@ -240,16 +240,16 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
     })?;
     let body = field(decl, "body")?;
     let superclass = field(decl, "superclass")
-        .and_then(|s| named_children(s).into_iter().next())
+        .and_then(|s| ctx.named_children(s).into_iter().next())
         .and_then(|t| reach::project_type(&ctx, ctx.text(t)));
-    let fields: Vec<&str> = named_children(body)
+    let fields: Vec<&str> = ctx.named_children(body)
         .into_iter()
         .filter(|n| n.kind_str() == "field_declaration")
-        .flat_map(named_children)
+        .flat_map(|x| ctx.named_children(x))
         .filter(|d| d.kind_str() == "variable_declarator")
         .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
         .collect();
-    let decls: Vec<Node<'_>> = named_children(body)
+    let decls: Vec<Node<'_>> = ctx.named_children(body)
         .into_iter()
         .filter(|n| n.kind_str() == "method_declaration")
         .take(MAX_METHODS)
@@ -282,7 +282,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
         .enumerate()
         .filter_map(|(i, m)| {
             let name = ctx.text(field(m, "name")?).to_string();
-            let arity = field(m, "parameters").map_or(0, |p| named_children(p).len());
+            let arity = field(m, "parameters").map_or(0, |p| ctx.named_children(p).len());
             let (reach, picks) = match field(m, "body") {
                 None => (MethodReach::Other, false),
                 Some(b) => {
@@ -363,7 +363,7 @@ fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32)
     let stepped: Vec<&str> = nodes
         .iter()
         .filter_map(|d| match d.kind_str() {
-            "update_expression" => named_children(*d).first().and_then(|x| name_of(*x)),
+            "update_expression" => ctx.named_children(*d).first().and_then(|x| name_of(*x)),
             "assignment_expression" => {
                 let left = field(*d, "left").and_then(name_of)?;
                 let right = ctx.text(field(*d, "right")?);
@@ -383,7 +383,7 @@ fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32)
                         "method_invocation" => {
                             field(e, "name").is_some_and(|n| ctx.text(n) == "get")
                                 && field(e, "arguments").is_some_and(|a| {
-                                    named_children(a).first().and_then(|x| name_of(*x)) == Some(idx)
+                                    ctx.named_children(a).first().and_then(|x| name_of(*x)) == Some(idx)
                                 })
                         }
                         "array_access" => field(e, "index").and_then(name_of) == Some(idx),

@@ -9,7 +9,7 @@ use super::*;
 /// (`retryPolicy.shouldRetry(e, ++attempts, 0, true)`): the policy sorts
 /// the failures, the catch does not retry every one.
 pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
-    let Some(param) = named_children(catch)
+    let Some(param) = ctx.named_children(catch)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -60,7 +60,7 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
                         || pluggable(ctx, o))
             }))
             && field(d, "arguments").is_some_and(|a| {
-                named_children(a)
+                ctx.named_children(a)
                     .into_iter()
                     .any(|x| x.kind_str() == "identifier" && names.contains(&ctx.text(x)))
             })
@@ -87,7 +87,7 @@ fn pluggable(ctx: &Ctx<'_>, o: Node<'_>) -> bool {
 /// spent). A decision whose answer is tested (`if (policy.shouldRetry(e))`)
 /// is no wait.
 pub(super) fn tells_retryer<'a>(ctx: &Ctx<'_>, catch: Node<'a>) -> Option<Node<'a>> {
-    let param = named_children(catch)
+    let param = ctx.named_children(catch)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -99,7 +99,7 @@ pub(super) fn tells_retryer<'a>(ctx: &Ctx<'_>, catch: Node<'a>) -> Option<Node<'
             field(*c, "object").is_some_and(|o| {
                 o.kind_str() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
             }) && field(*c, "arguments").is_some_and(|a| {
-                named_children(a)
+                ctx.named_children(a)
                     .into_iter()
                     .any(|x| x.kind_str() == "identifier" && ctx.text(x) == param)
             })

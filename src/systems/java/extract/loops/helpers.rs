@@ -70,7 +70,7 @@ pub(super) fn call_of(n: Node<'_>) -> Option<Node<'_>> {
     if n.kind_str() != "expression_statement" {
         return None;
     }
-    named_children(n)
+    ast::named_children(n)
         .first()
         .copied()
         .filter(|e| e.kind_str() == "method_invocation")
@@ -107,7 +107,7 @@ fn leaves_within(ctx: &Ctx<'_>, n: Node<'_>, depth: u32) -> bool {
             return false;
         }
         let branch = |b: Node<'_>| match b.kind_str() {
-            "block" => named_children(b)
+            "block" => ctx.named_children(b)
                 .last()
                 .is_some_and(|l| leaves_within(ctx, *l, depth - 1)),
             _ => leaves_within(ctx, b, depth - 1),
@@ -147,7 +147,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             out.exits = false;
             continue;
         };
-        let last = named_children(body).last().copied();
+        let last = ctx.named_children(body).last().copied();
         // Inside its loops too (not lambdas or inner classes): a failure
         // recorded in a read loop, a loop that returns the first candidate
         // that answers.
@@ -161,7 +161,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             if d.kind_str() == "method_invocation"
                 && field(d, "name")
                     .is_some_and(|n| matches!(ctx.text(n), "await" | "awaitUntil" | "awaitNanos"))
-                && field(d, "arguments").is_some_and(|a| !named_children(a).is_empty())
+                && field(d, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty())
             {
                 out.sleeps = true;
             }
@@ -347,7 +347,7 @@ pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
         && !["is", "has", "get", "check"]
             .iter()
             .any(|p| lname.starts_with(p))
-        && field(d, "arguments").is_some_and(|a| !named_children(a).is_empty())
+        && field(d, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty())
     {
         return true;
     }
@@ -416,14 +416,14 @@ pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) 
     let name = ctx.text(var);
     stmts.iter().any(|s| {
         let (l, r) = match s.kind_str() {
-            "local_variable_declaration" => match named_children(*s)
+            "local_variable_declaration" => match ctx.named_children(*s)
                 .into_iter()
                 .find(|d| d.kind_str() == "variable_declarator")
             {
                 Some(d) => (field(d, "name"), field(d, "value")),
                 None => return false,
             },
-            "expression_statement" => match named_children(*s).first() {
+            "expression_statement" => match ctx.named_children(*s).first() {
                 Some(e) if e.kind_str() == "assignment_expression" => {
                     (field(*e, "left"), field(*e, "right"))
                 }
@@ -490,7 +490,7 @@ pub(super) fn leaves_on_success(ctx: &Ctx<'_>, s: Node<'_>) -> bool {
     };
     if let Some(other) = field(s, "alternative") {
         let other = if other.kind_str() == "else" {
-            named_children(other).first().copied().unwrap_or(other)
+            ctx.named_children(other).first().copied().unwrap_or(other)
         } else {
             other
         };
@@ -647,11 +647,11 @@ pub(super) fn tests_state(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
             let Some(body) = field(*m, "body") else {
                 return false;
             };
-            let stmts = named_children(body);
+            let stmts = ctx.named_children(body);
             let [ret] = stmts.as_slice() else {
                 return false;
             };
-            let Some(e) = named_children(*ret).first().map(|e| ast::unwrap_expr(*e)) else {
+            let Some(e) = ctx.named_children(*ret).first().map(|e| ast::unwrap_expr(*e)) else {
                 return false;
             };
             if ret.kind_str() != "return_statement" {
@@ -685,7 +685,7 @@ fn reads_field(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
                     .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
             });
             getter
-                && field(e, "arguments").is_some_and(|a| named_children(a).is_empty())
+                && field(e, "arguments").is_some_and(|a| ctx.named_children(a).is_empty())
                 && field(e, "object").is_some_and(holder)
         }
         _ => false,
@@ -697,7 +697,7 @@ fn reads_field(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
 /// `if (!e.isRetryable()) throw e;`): the failures are sorted. Where the
 /// test is.
 pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
-    let param = named_children(catch)
+    let param = ctx.named_children(catch)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -750,7 +750,7 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
                     .is_some_and(|n| !ctx.text(n).to_ascii_lowercase().contains("log"))
                 && (field(d, "object").is_some_and(|o| ctx.text(o) == param)
                     || field(d, "arguments").is_some_and(|a| {
-                        named_children(a)
+                        ctx.named_children(a)
                             .into_iter()
                             .any(|x| x.kind_str() == "identifier" && ctx.text(x) == param)
                     }))

@@ -26,7 +26,7 @@
 //! variable multiplied or shifted in the loop, `Math.pow` or `<<`;
 //! randomness from `Random`, `ThreadLocalRandom` or `Math.random`.
 
-use super::ast::{self, field, named_children, span};
+use super::ast::{self, field, span};
 use super::{Ctx, Out, RetryScope};
 use crate::extract::Facts;
 use crate::model::backoff::ServerDelay;
@@ -179,7 +179,7 @@ fn test_source(ctx: &Ctx<'_>) -> bool {
 /// The statements of a block (or the statement itself).
 fn statements(n: Node<'_>) -> Vec<Node<'_>> {
     if n.kind_str() == "block" {
-        named_children(n)
+        ast::named_children(n)
     } else {
         vec![n]
     }
@@ -360,12 +360,12 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         calling_try = true;
         let mut retrying = Vec::new();
         let mut exiting = Vec::new();
-        for c in named_children(t)
+        for c in ctx.named_children(t)
             .into_iter()
             .filter(|c| c.kind_str() == "catch_clause")
         {
             let cb = field(c, "body");
-            let last = cb.and_then(|b| named_children(b).last().copied());
+            let last = cb.and_then(|b| ctx.named_children(b).last().copied());
             let types = catch_types(ctx, c);
             let only_interrupt = !types.is_empty()
                 && types.iter().all(|(t, _)| {
@@ -476,7 +476,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         let locals: Vec<&str> = block_stmts
             .iter()
             .filter(|s| s.kind_str() == "local_variable_declaration")
-            .flat_map(|s| named_children(*s))
+            .flat_map(|s| ctx.named_children(*s))
             .filter(|d| d.kind_str() == "variable_declarator")
             .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
             .collect();
@@ -523,7 +523,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         });
         let flag_exit = block_stmts.iter().any(|s| {
             s.kind_str() == "expression_statement"
-                && named_children(*s).first().is_some_and(|e| {
+                && ctx.named_children(*s).first().is_some_and(|e| {
                     e.kind_str() == "assignment_expression"
                         && field(*e, "left").is_some_and(|l| cond_idents.contains(&ctx.text(l)))
                         && field(*e, "right").is_some_and(|r| {
@@ -541,7 +541,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         });
         let after_exit = retrying.iter().any(|c| {
             field(*c, "body")
-                .and_then(|b| named_children(b).last().copied())
+                .and_then(|b| ctx.named_children(b).last().copied())
                 .is_some_and(|l| l.kind_str() == "continue_statement")
         }) && body_stmts
             .iter()
@@ -618,7 +618,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     // each pass asks the next replica or item.
     if own.iter().any(|d| {
         d.kind_str() == "update_expression"
-            && named_children(*d).first().is_some_and(|i| {
+            && ctx.named_children(*d).first().is_some_and(|i| {
                 i.kind_str() == "identifier" && indexes_with(ctx, &own, ctx.text(*i))
             })
     }) {

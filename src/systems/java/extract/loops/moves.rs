@@ -19,7 +19,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
     {
         return true;
     }
-    let param = named_children(c)
+    let param = ctx.named_children(c)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -61,7 +61,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         let creates = lname.contains("create") || lname.contains("mkdir");
         let uses_failure = param.is_some_and(|p| {
             field(d, "arguments").is_some_and(|a| {
-                named_children(a).into_iter().any(|x| {
+                ctx.named_children(a).into_iter().any(|x| {
                     x.kind_str() == "field_access"
                         && field(x, "object").is_some_and(|o| ctx.text(o) == p)
                 })
@@ -165,7 +165,7 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
     let stepped: Vec<&str> = ctx.descendants_until(catch_body, nested)
         .into_iter()
         .filter_map(|d| match d.kind_str() {
-            "update_expression" => named_children(d)
+            "update_expression" => ctx.named_children(d)
                 .first()
                 .filter(|i| i.kind_str() == "identifier")
                 .map(|i| ctx.text(*i)),
@@ -205,7 +205,7 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
             d.kind_str() == "method_invocation"
                 && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
                 && field(d, "arguments").is_some_and(|a| {
-                    named_children(a).into_iter().any(|x| {
+                    ctx.named_children(a).into_iter().any(|x| {
                         ctx.descendants(x)
                             .into_iter()
                             .any(|i| i.kind_str() == "identifier" && stepped.contains(&ctx.text(i)))
@@ -272,7 +272,7 @@ fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
                 return false;
             };
             let flag = if c.kind_str() == "unary_expression" && ctx.text(c).starts_with('!') {
-                named_children(c)
+                ctx.named_children(c)
                     .first()
                     .map(|x| ctx.text(ast::unwrap_expr(*x)))
             } else {
@@ -288,7 +288,7 @@ fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
             });
             let else_leaves = field(d, "alternative").is_some_and(|a| {
                 let a = if a.kind_str() == "else" {
-                    named_children(a).first().copied().unwrap_or(a)
+                    ctx.named_children(a).first().copied().unwrap_or(a)
                 } else {
                     a
                 };
@@ -352,7 +352,7 @@ pub(super) fn advances_input(ctx: &Ctx<'_>, own: &[Node<'_>], try_block: Node<'_
             d.kind_str() == "method_invocation"
                 && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
                 && field(d, "arguments").is_some_and(|a| {
-                    named_children(a)
+                    ctx.named_children(a)
                         .into_iter()
                         .any(|x| x.kind_str() == "identifier" && advanced.contains(&ctx.text(x)))
                 })
@@ -453,15 +453,15 @@ pub(super) fn walks_items(ctx: &Ctx<'_>, block: Node<'_>, counter: Option<&str>)
     let handed = counter.filter(|c| !attempts(c)).is_some_and(|c| {
         calls.iter().any(|d| {
             field(*d, "arguments").is_some_and(|a| {
-                named_children(a)
+                ctx.named_children(a)
                     .into_iter()
                     .any(|x| x.kind_str() == "identifier" && ctx.text(x) == c)
             })
         })
     });
-    let next_record = named_children(block).into_iter().any(|s| {
+    let next_record = ctx.named_children(block).into_iter().any(|s| {
         s.kind_str() == "return_statement"
-            && named_children(s).first().is_some_and(|e| {
+            && ctx.named_children(s).first().is_some_and(|e| {
                 let e = ast::unwrap_expr(*e);
                 e.kind_str() == "method_invocation"
                     && field(e, "name").is_some_and(|n| {

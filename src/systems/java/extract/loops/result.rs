@@ -123,12 +123,12 @@ pub(super) fn operation_outcome<'a>(ctx: &Ctx<'a>, cond: Node<'a>, stmts: &[Node
 fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<Node<'a>> {
     before.iter().rev().find_map(|s| {
         let (l, r) = match s.kind_str() {
-            "local_variable_declaration" => named_children(*s)
+            "local_variable_declaration" => ctx.named_children(*s)
                 .into_iter()
                 .find(|d| d.kind_str() == "variable_declarator")
                 .map(|d| (field(d, "name"), field(d, "value")))?,
             "expression_statement" => {
-                let e = named_children(*s).first().copied()?;
+                let e = ctx.named_children(*s).first().copied()?;
                 if e.kind_str() != "assignment_expression" {
                     return None;
                 }
@@ -212,7 +212,7 @@ pub(super) fn retry(
     let stepped: Vec<&str> = ctx.descendants(lp)
         .into_iter()
         .filter(|d| d.kind_str() == "update_expression")
-        .filter_map(|d| named_children(d).first().map(|i| ctx.text(*i)))
+        .filter_map(|d| ctx.named_children(d).first().map(|i| ctx.text(*i)))
         .collect();
     let stmts = statements(body);
     let (at, test, call) = stmts.iter().enumerate().find_map(|(i, s)| {
@@ -362,14 +362,14 @@ fn until_success(
     if c.kind_str() != "unary_expression" || !ctx.text(c).starts_with('!') {
         return None;
     }
-    let call = named_children(c).first().map(|x| ast::unwrap_expr(*x))?;
+    let call = ctx.named_children(c).first().map(|x| ast::unwrap_expr(*x))?;
     if call.kind_str() != "method_invocation" {
         return None;
     }
     let name = field(call, "name").map_or("", |n| ctx.text(n));
     if reads_state(name)
         || helpers::tests_state(ctx, call)
-        || field(call, "arguments").is_some_and(|a| !named_children(a).is_empty())
+        || field(call, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty())
     {
         return None;
     }
@@ -452,12 +452,12 @@ fn policy(
 fn made_each_pass(ctx: &Ctx<'_>, stmts: &[Node<'_>], name: &str) -> bool {
     stmts.iter().any(|s| {
         let value = match s.kind_str() {
-            "local_variable_declaration" => named_children(*s)
+            "local_variable_declaration" => ctx.named_children(*s)
                 .into_iter()
                 .find(|d| d.kind_str() == "variable_declarator")
                 .filter(|d| field(*d, "name").is_some_and(|n| ctx.text(n) == name))
                 .and_then(|d| field(d, "value")),
-            "expression_statement" => named_children(*s)
+            "expression_statement" => ctx.named_children(*s)
                 .first()
                 .filter(|e| e.kind_str() == "assignment_expression")
                 .filter(|e| field(**e, "left").is_some_and(|l| ctx.text(l) == name))
@@ -466,7 +466,7 @@ fn made_each_pass(ctx: &Ctx<'_>, stmts: &[Node<'_>], name: &str) -> bool {
         };
         value.map(ast::unwrap_expr).is_some_and(|v| {
             v.kind_str() == "method_invocation"
-                && field(v, "arguments").is_some_and(|a| named_children(a).is_empty())
+                && field(v, "arguments").is_some_and(|a| ctx.named_children(a).is_empty())
                 && field(v, "name").is_some_and(|n| {
                     let n = ctx.text(n).to_ascii_lowercase();
                     ![

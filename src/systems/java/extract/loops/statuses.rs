@@ -5,7 +5,7 @@
 //! inside the `try`: a 404 goes round like an exception). Read with
 //! [`crate::extract::status_test`].
 
-use super::super::ast::{self, field, named_children, span};
+use super::super::ast::{self, field, span};
 use super::{Ctx, nested};
 use crate::extract::grpc_code_test::codes as grpc_codes;
 use crate::extract::status_test::{self, Statuses, Test};
@@ -89,7 +89,7 @@ pub(super) fn gated_catch(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     let Some(body) = field(c, "body") else {
         return false;
     };
-    let last_leaves = named_children(body)
+    let last_leaves = ctx.named_children(body)
         .last()
         .is_some_and(|l| super::helpers::leaves(ctx, *l));
     last_leaves
@@ -157,7 +157,7 @@ fn leaves(ctx: &Ctx<'_>, b: Node<'_>, in_try: bool, caught: &[String]) -> bool {
             if !in_try {
                 return true;
             }
-            let thrown = named_children(*s)
+            let thrown = ctx.named_children(*s)
                 .first()
                 .filter(|e| e.kind_str() == "object_creation_expression")
                 .and_then(|e| field(*e, "type"))

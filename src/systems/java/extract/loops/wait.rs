@@ -26,7 +26,7 @@ pub(super) fn wait(
         let name = field(d, "name").map_or("", |x| ctx.text(x));
         let obj = ctx.name_of(field(d, "object"));
         let args = field(d, "arguments")
-            .map(named_children)
+            .map(|x| ctx.named_children(x))
             .unwrap_or_default();
         // A retry object's own wait (`retryPolicy.retryWaitMilli(true)`,
         // x-pipe's `RetryNTimes`): it sleeps for as long as it decides.
@@ -133,7 +133,7 @@ pub(super) fn wait(
                     let n = ctx.text(n);
                     n == "sleep" || n == "wait" || n == "await" || n == "parkNanos"
                 })
-                && field(*d, "arguments").is_some_and(|a| !named_children(a).is_empty())
+                && field(*d, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty())
         });
     if let Some(call) = inner_wait {
         let s = span(call);
@@ -176,7 +176,7 @@ fn interrupt_caught_around(ctx: &Ctx<'_>, call: Node<'_>, lp: Node<'_>) -> bool 
         }
         if par.kind_str() == "try_statement"
             && field(par, "body").is_some_and(|b| ast::within(call, b))
-            && named_children(par)
+            && ctx.named_children(par)
                 .into_iter()
                 .filter(|c| c.kind_str() == "catch_clause")
                 .any(|c| {
@@ -325,7 +325,7 @@ pub(super) fn growth(ctx: &Ctx<'_>, r: Node<'_>, v: &str) -> Option<(f64, Option
     if r.kind_str() == "method_invocation" && field(r, "name").is_some_and(|n| ctx.text(n) == "min")
     {
         let args = field(r, "arguments")
-            .map(named_children)
+            .map(|x| ctx.named_children(x))
             .unwrap_or_default();
         for (i, a) in args.iter().enumerate() {
             if let Some((m, _)) = growth(ctx, *a, v) {
@@ -381,7 +381,7 @@ pub(super) fn pow_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<f64> {
             && field(d, "name").is_some_and(|n| ctx.text(n) == "pow")
         {
             let args = field(d, "arguments")
-                .map(named_children)
+                .map(|x| ctx.named_children(x))
                 .unwrap_or_default();
             return args.first().and_then(|a| ctx.float(*a));
         }
@@ -418,7 +418,7 @@ pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<
         && ctx.descendants_until(block, nested).into_iter().any(|d| {
             d.kind_str() == "method_invocation"
                 && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "get" | "await" | "poll"))
-                && field(d, "arguments").is_some_and(|a| named_children(a).len() == 2)
+                && field(d, "arguments").is_some_and(|a| ctx.named_children(a).len() == 2)
         })
     {
         return true;
@@ -549,7 +549,7 @@ pub(super) fn waits_on_same(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>) -> boo
             return false;
         }
         let name = field(d, "name").map_or("", |n| ctx.text(n));
-        let args = field(d, "arguments").map_or(0, |a| named_children(a).len());
+        let args = field(d, "arguments").map_or(0, |a| ctx.named_children(a).len());
         let waits = (name == "get" && args == 2)
             || ((name.starts_with("await") || name.starts_with("waitFor")) && args >= 1);
         waits
