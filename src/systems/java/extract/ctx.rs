@@ -2,8 +2,8 @@
 //! fields and parameters, and the lookups over its tree (parents, enclosing
 //! methods, names resolved to declarations).
 
-use super::*;
 use super::tree_index::{Index, index};
+use super::*;
 
 /// A variable, field or parameter: its declared type and initializer.
 #[derive(Clone, Copy, Debug)]

@@ -259,13 +259,7 @@ fn read(text: &str, facts: &mut Facts, prune: bool, test_module: bool) {
     }
 }
 
-fn read_with(
-    parser: &mut Parser,
-    text: &str,
-    facts: &mut Facts,
-    prune: bool,
-    test_module: bool,
-) {
+fn read_with(parser: &mut Parser, text: &str, facts: &mut Facts, prune: bool, test_module: bool) {
     // The literals as the call-site pre-pass lexes them, once for the
     // pruner and the readers below.
     let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
@@ -296,14 +290,7 @@ fn read_with(
         let skip = prune::left_out(text, &prune::Targets::new(text, &lexed.lits));
         let _ = parser.set_included_ranges(&prune::included(text, &skip));
         imports = None;
-        match crate::extract::tree_sitter::parse(
-            parser,
-            text,
-            "Java",
-            "compile",
-            "java",
-            facts,
-        ) {
+        match crate::extract::tree_sitter::parse(parser, text, "Java", "compile", "java", facts) {
             Some(t) => tree = t,
             None => return,
         }
@@ -532,7 +519,8 @@ fn keys_in(ctx: &Ctx<'_>, body: Node<'_>) -> Vec<IdempotencyKey> {
             && !ast::within(v.node, body)
             && let Some(value) = v.value
             && (names_key(ctx.text(n)) || used_as_key(ctx, n))
-            && let Some(minted) = ctx.descendants(value)
+            && let Some(minted) = ctx
+                .descendants(value)
                 .into_iter()
                 .find(|d| random_id(ctx, *d))
         {

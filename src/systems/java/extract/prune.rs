@@ -274,15 +274,8 @@ fn skip_bodies(src: &str, lexed: &Lexed<'_>, targets: &Targets) -> Vec<std::ops:
     // A body that assigns a field keeps it: readers follow a field's value
     // only while nothing but its initializer sets it, and a helper a kept
     // loop calls may be what writes it.
-    // Where the file's code writes one, found once for the whole file: a
-    // body is `{`..`}`, so a write's test reads the same bytes in the
-    // file as in the body (the brace outside a body is none of `=`, `+`,
-    // `-`, ..).
-    let assigned = writes_at(&lexed.code, &lexed.fields);
-    out.retain(|r| {
-        let k = assigned.partition_point(|&p| p < r.start);
-        assigned.get(k).is_none_or(|&p| p >= r.end)
-    });
+    let fields = FieldWrites::new(&lexed.fields);
+    out.retain(|r| !fields.in_body(&lexed.code, r));
     out
 }
 
@@ -575,7 +568,10 @@ fn words(s: &str) -> impl Iterator<Item = &str> {
     let at = move |k: usize| -> (bool, usize) {
         let c = b[k];
         if c.is_ascii() {
-            (c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'@'), 1)
+            (
+                c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'@'),
+                1,
+            )
         } else {
             s[k..]
                 .chars()

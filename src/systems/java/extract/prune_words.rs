@@ -189,7 +189,7 @@ pub(super) fn calls_timeout(body: &str) -> bool {
 /// Whether `body` writes a name through `this.` (`this.x = ..`,
 /// `this.x += ..`, `this.x++`, `--this.x`): what `Ctx` records as a
 /// field's value or write, also for a field the file does not declare
-/// (inherited), which [`super::writes_at`] cannot know. A read of `this.x`
+/// (inherited), which [`FieldWrites`] cannot know. A read of `this.x`
 /// starts no reader.
 pub(super) fn writes_through_this(body: &str) -> bool {
     static THIS: Word = Word::new("this.");
@@ -245,38 +245,56 @@ pub(super) fn method_references(src: &str) -> std::collections::HashSet<&str> {
         .collect()
 }
 
-/// Where the words of `code` among `names` are assigned, incremented or
-/// decremented ([`assigns`]), in order. A few names are each searched
-/// for (`memmem`, whole words only: a name is all word bytes, so an
-/// occurrence the search passed over inside another is no whole word);
-/// more in one pass over the words.
-pub(super) fn writes_at(code: &str, names: &[&str]) -> Vec<usize> {
-    let mut at: Vec<usize> = Vec::new();
-    let mut few: Vec<&str> = names.iter().copied().filter(|n| !n.is_empty()).collect();
-    few.sort_unstable();
-    few.dedup();
-    if few.len() > 8 {
-        let set = Names::new(few.iter().copied());
-        return set
-            .in_text(code)
-            .filter(|w| assigns(code, w))
-            .map(|w| w.start)
-            .collect();
-    }
-    let b = code.as_bytes();
-    for name in few {
-        for p in memmem::find_iter(b, name.as_bytes()) {
-            let e = p + name.len();
-            if (p > 0 && is_word(b[p - 1])) || b.get(e).is_some_and(|&c| is_word(c)) {
-                continue;
-            }
-            if assigns(code, &(p..e)) {
-                at.push(p);
-            }
+/// The file's field names, to tell the bodies that write one: a few
+/// names are each searched for (`memmem`, a searcher built once per
+/// file), more are looked up word by word ([`Names`]).
+pub(super) struct FieldWrites<'a> {
+    finders: Vec<memmem::Finder<'a>>,
+    names: Option<Names<'a>>,
+}
+
+impl<'a> FieldWrites<'a> {
+    pub(super) fn new(names: &[&'a str]) -> FieldWrites<'a> {
+        let mut few: Vec<&str> = names.iter().copied().filter(|n| !n.is_empty()).collect();
+        few.sort_unstable();
+        few.dedup();
+        if few.len() > 8 {
+            return FieldWrites {
+                finders: Vec::new(),
+                names: Some(Names::new(few)),
+            };
+        }
+        FieldWrites {
+            finders: few
+                .iter()
+                .map(|n| memmem::Finder::new(n.as_bytes()))
+                .collect(),
+            names: None,
         }
     }
-    at.sort_unstable();
-    at
+
+    /// Whether the body `code[r]` (a member's, braces around it) assigns,
+    /// increments or decrements one of the names ([`assigns`]). A name's
+    /// occurrence is read in the file's code: its whole-word test and
+    /// the write's test read the same bytes there as in the body (the
+    /// braces around it are no word byte and none of `=`, `+`, `-`, ..),
+    /// and an occurrence the search passes over inside another is no
+    /// whole word (a name is all word bytes).
+    pub(super) fn in_body(&self, code: &str, r: &std::ops::Range<usize>) -> bool {
+        if let Some(set) = &self.names {
+            let body = &code[r.clone()];
+            return set.in_text(body).any(|w| assigns(body, &w));
+        }
+        let b = code.as_bytes();
+        self.finders.iter().any(|f| {
+            let len = f.needle().len();
+            f.find_iter(&b[r.clone()]).any(|q| {
+                let (p, e) = (r.start + q, r.start + q + len);
+                let whole = !(p > 0 && is_word(b[p - 1])) && !b.get(e).is_some_and(|&c| is_word(c));
+                whole && assigns(code, &(p..e))
+            })
+        })
+    }
 }
 
 /// A set of names, with their first bytes and lengths: most words of a
@@ -314,7 +332,10 @@ impl<'a> Names<'a> {
     }
 
     /// Where the words of `text` that are among the names stand.
-    pub(super) fn in_text<'t>(&'t self, text: &'t str) -> impl Iterator<Item = std::ops::Range<usize>> + 't {
+    pub(super) fn in_text<'t>(
+        &'t self,
+        text: &'t str,
+    ) -> impl Iterator<Item = std::ops::Range<usize>> + 't {
         let b = text.as_bytes();
         let mut k = 0;
         std::iter::from_fn(move || {
@@ -346,11 +367,9 @@ impl<'a> Names<'a> {
     }
 }
 
-/// Whether `body` assigns, increments or decrements one of `names`: one
-/// pass over its words.
 /// Whether the word at `w` in `body` is assigned, incremented or
 /// decremented.
-fn assigns(body: &str, w: &std::ops::Range<usize>) -> bool {
+pub(super) fn assigns(body: &str, w: &std::ops::Range<usize>) -> bool {
     let before = body[..w.start].trim_end();
     if before.ends_with("++") || before.ends_with("--") {
         return true;

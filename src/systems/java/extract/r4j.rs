@@ -129,7 +129,8 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     for &n in &ctx.nodes {
         if n.kind_str() == "method_invocation"
             && ast::last_segment(ctx.name_of(field(n, "object"))) == "RetryRegistry"
-            && let Some(a) = field(n, "arguments").and_then(|a| ctx.named_children(a).first().copied())
+            && let Some(a) =
+                field(n, "arguments").and_then(|a| ctx.named_children(a).first().copied())
             && let Some(c) = config(ctx, a, &mut Vec::new(), 0)
         {
             consumed.insert(c.origin);

@@ -307,15 +307,16 @@ fn returned_by_helper<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Node<'a>> {
         return None;
     };
     let body = field(*decl, "body")?;
-    let returns: Vec<Node<'a>> = ctx.descendants_until(body, |x| {
-        matches!(
-            x.kind_str(),
-            "lambda_expression" | "class_body" | "method_declaration"
-        )
-    })
-    .into_iter()
-    .filter(|x| x.kind_str() == "return_statement")
-    .collect();
+    let returns: Vec<Node<'a>> = ctx
+        .descendants_until(body, |x| {
+            matches!(
+                x.kind_str(),
+                "lambda_expression" | "class_body" | "method_declaration"
+            )
+        })
+        .into_iter()
+        .filter(|x| x.kind_str() == "return_statement")
+        .collect();
     let [ret] = returns[..] else {
         return None;
     };

@@ -40,7 +40,8 @@ pub(super) fn comparison<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Option<Cmp<'a>> {
             "field_access" => field(x, "field").map(|f| (ctx.text(f).to_string(), None, false)),
             "update_expression" => {
                 let t = ctx.text(x);
-                let id = ctx.named_children(x)
+                let id = ctx
+                    .named_children(x)
                     .first()
                     .map(|i| ctx.text(*i).to_string())?;
                 let pre = t.starts_with("++") || t.starts_with("--");
@@ -149,7 +150,8 @@ pub(super) fn decrements(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
     own.iter().any(|d| match d.kind_str() {
         "update_expression" => {
             ctx.text(*d).contains("--")
-                && ctx.named_children(*d)
+                && ctx
+                    .named_children(*d)
                     .first()
                     .is_some_and(|i| ctx.text(*i) == name)
         }
@@ -224,11 +226,14 @@ pub(super) fn increments<'a>(
     own: &[Node<'a>],
     name: &str,
 ) -> Option<Node<'a>> {
-    let upd = field(lp, "update").into_iter().flat_map(|x| ctx.descendants(x));
+    let upd = field(lp, "update")
+        .into_iter()
+        .flat_map(|x| ctx.descendants(x));
     own.iter().copied().chain(upd).find(|d| match d.kind_str() {
         "update_expression" => {
             ctx.text(*d).contains("++")
-                && ctx.named_children(*d)
+                && ctx
+                    .named_children(*d)
                     .first()
                     .is_some_and(|i| ctx.text(*i) == name)
         }

@@ -68,7 +68,8 @@ pub(super) fn outcome_test_leaves(
     };
     let name = ctx.text(var);
     retrying.iter().any(|c| {
-        let param = ctx.named_children(*c)
+        let param = ctx
+            .named_children(*c)
             .into_iter()
             .find(|p| p.kind_str() == "catch_formal_parameter")
             .and_then(|p| field(p, "name"))
@@ -85,7 +86,8 @@ pub(super) fn outcome_test_leaves(
 /// e; }`, `if (!(e instanceof X)) throw e;`), the types tested.
 pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     let caught = catch_types(ctx, c);
-    let param = ctx.named_children(c)
+    let param = ctx
+        .named_children(c)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -101,7 +103,8 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
             for d in ctx.named_children(s) {
                 if d.kind_str() == "variable_declarator"
                     && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
-                    && ctx.descendants(v)
+                    && ctx
+                        .descendants(v)
                         .into_iter()
                         .any(|i| i.kind_str() == "identifier" && ctx.text(i) == param)
                 {
@@ -308,7 +311,8 @@ pub(super) fn continues_outer(ctx: &Ctx<'_>, stmt: Node<'_>, lp: Node<'_>) -> bo
     if stmt.kind_str() != "continue_statement" {
         return false;
     }
-    let Some(label) = ctx.named_children(stmt)
+    let Some(label) = ctx
+        .named_children(stmt)
         .into_iter()
         .find(|c| c.kind_str() == "identifier")
     else {
@@ -466,7 +470,8 @@ pub(super) fn round_only_on_interrupt(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     };
     let names_interrupt = |p: &str| p.to_ascii_lowercase().contains("interrupt");
     let block_leaves = |b: Node<'_>| match b.kind_str() {
-        "block" => ctx.named_children(b)
+        "block" => ctx
+            .named_children(b)
             .last()
             .is_some_and(|l| helpers::leaves(ctx, *l)),
         _ => helpers::leaves(ctx, b),

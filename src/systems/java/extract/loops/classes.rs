@@ -242,14 +242,16 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
     let superclass = field(decl, "superclass")
         .and_then(|s| ctx.named_children(s).into_iter().next())
         .and_then(|t| reach::project_type(&ctx, ctx.text(t)));
-    let fields: Vec<&str> = ctx.named_children(body)
+    let fields: Vec<&str> = ctx
+        .named_children(body)
         .into_iter()
         .filter(|n| n.kind_str() == "field_declaration")
         .flat_map(|x| ctx.named_children(x))
         .filter(|d| d.kind_str() == "variable_declarator")
         .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
         .collect();
-    let decls: Vec<Node<'_>> = ctx.named_children(body)
+    let decls: Vec<Node<'_>> = ctx
+        .named_children(body)
         .into_iter()
         .filter(|n| n.kind_str() == "method_declaration")
         .take(MAX_METHODS)
@@ -377,18 +379,16 @@ fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32)
     let returns_at = |idx: &str| {
         nodes.iter().any(|r| {
             r.kind_str() == "return_statement"
-                && ctx.descendants(*r)
-                    .into_iter()
-                    .any(|e| match e.kind_str() {
-                        "method_invocation" => {
-                            field(e, "name").is_some_and(|n| ctx.text(n) == "get")
-                                && field(e, "arguments").is_some_and(|a| {
-                                    ctx.named_children(a).first().and_then(|x| name_of(*x)) == Some(idx)
-                                })
-                        }
-                        "array_access" => field(e, "index").and_then(name_of) == Some(idx),
-                        _ => false,
-                    })
+                && ctx.descendants(*r).into_iter().any(|e| match e.kind_str() {
+                    "method_invocation" => {
+                        field(e, "name").is_some_and(|n| ctx.text(n) == "get")
+                            && field(e, "arguments").is_some_and(|a| {
+                                ctx.named_children(a).first().and_then(|x| name_of(*x)) == Some(idx)
+                            })
+                    }
+                    "array_access" => field(e, "index").and_then(name_of) == Some(idx),
+                    _ => false,
+                })
         })
     };
     if stepped.iter().any(|i| returns_at(i)) {

@@ -9,7 +9,8 @@ use super::*;
 /// (`retryPolicy.shouldRetry(e, ++attempts, 0, true)`): the policy sorts
 /// the failures, the catch does not retry every one.
 pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
-    let Some(param) = ctx.named_children(catch)
+    let Some(param) = ctx
+        .named_children(catch)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -87,7 +88,8 @@ fn pluggable(ctx: &Ctx<'_>, o: Node<'_>) -> bool {
 /// spent). A decision whose answer is tested (`if (policy.shouldRetry(e))`)
 /// is no wait.
 pub(super) fn tells_retryer<'a>(ctx: &Ctx<'_>, catch: Node<'a>) -> Option<Node<'a>> {
-    let param = ctx.named_children(catch)
+    let param = ctx
+        .named_children(catch)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))

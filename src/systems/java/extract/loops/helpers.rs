@@ -107,7 +107,8 @@ fn leaves_within(ctx: &Ctx<'_>, n: Node<'_>, depth: u32) -> bool {
             return false;
         }
         let branch = |b: Node<'_>| match b.kind_str() {
-            "block" => ctx.named_children(b)
+            "block" => ctx
+                .named_children(b)
                 .last()
                 .is_some_and(|l| leaves_within(ctx, *l, depth - 1)),
             _ => leaves_within(ctx, b, depth - 1),
@@ -416,7 +417,8 @@ pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) 
     let name = ctx.text(var);
     stmts.iter().any(|s| {
         let (l, r) = match s.kind_str() {
-            "local_variable_declaration" => match ctx.named_children(*s)
+            "local_variable_declaration" => match ctx
+                .named_children(*s)
                 .into_iter()
                 .find(|d| d.kind_str() == "variable_declarator")
             {
@@ -651,7 +653,11 @@ pub(super) fn tests_state(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
             let [ret] = stmts.as_slice() else {
                 return false;
             };
-            let Some(e) = ctx.named_children(*ret).first().map(|e| ast::unwrap_expr(*e)) else {
+            let Some(e) = ctx
+                .named_children(*ret)
+                .first()
+                .map(|e| ast::unwrap_expr(*e))
+            else {
                 return false;
             };
             if ret.kind_str() != "return_statement" {
@@ -697,7 +703,8 @@ fn reads_field(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
 /// `if (!e.isRetryable()) throw e;`): the failures are sorted. Where the
 /// test is.
 pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
-    let param = ctx.named_children(catch)
+    let param = ctx
+        .named_children(catch)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))

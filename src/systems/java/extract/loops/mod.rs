@@ -350,7 +350,8 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             continue;
         };
         // Something other than a sleep is called.
-        let calls = ctx.descendants_until(block, nested)
+        let calls = ctx
+            .descendants_until(block, nested)
             .into_iter()
             .filter(|d| d.kind_str() == "method_invocation")
             .any(|d| field(d, "name").is_some_and(|x| !is_sleep_name(ctx.text(x))));
@@ -360,7 +361,8 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         calling_try = true;
         let mut retrying = Vec::new();
         let mut exiting = Vec::new();
-        for c in ctx.named_children(t)
+        for c in ctx
+            .named_children(t)
             .into_iter()
             .filter(|c| c.kind_str() == "catch_clause")
         {

@@ -19,7 +19,8 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
     {
         return true;
     }
-    let param = ctx.named_children(c)
+    let param = ctx
+        .named_children(c)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -162,10 +163,12 @@ fn reports(name: &str) -> bool {
 /// each pass asks for something else (a smaller ensemble, the next
 /// offset), it does not try the same call again.
 fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bool {
-    let stepped: Vec<&str> = ctx.descendants_until(catch_body, nested)
+    let stepped: Vec<&str> = ctx
+        .descendants_until(catch_body, nested)
         .into_iter()
         .filter_map(|d| match d.kind_str() {
-            "update_expression" => ctx.named_children(d)
+            "update_expression" => ctx
+                .named_children(d)
                 .first()
                 .filter(|i| i.kind_str() == "identifier")
                 .map(|i| ctx.text(*i)),
@@ -191,7 +194,8 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
         for d in own_nodes(ctx, body) {
             if d.kind_str() == "variable_declarator"
                 && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
-                && ctx.descendants(v)
+                && ctx
+                    .descendants(v)
                     .into_iter()
                     .any(|i| i.kind_str() == "identifier" && stepped.contains(&ctx.text(i)))
             {
@@ -219,7 +223,8 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
 /// this class that searches candidates (`local = getClient()`, where
 /// `getNextClient()` walks the hosts): the next pass calls another one.
 fn drops_picked_target(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bool {
-    let dropped: Vec<&str> = ctx.descendants_until(catch_body, nested)
+    let dropped: Vec<&str> = ctx
+        .descendants_until(catch_body, nested)
         .into_iter()
         .filter_map(|d| match d.kind_str() {
             "method_invocation"
@@ -438,7 +443,8 @@ pub(super) fn walks_items(ctx: &Ctx<'_>, block: Node<'_>, counter: Option<&str>)
             .iter()
             .any(|w| l.contains(w))
     };
-    let calls: Vec<Node<'_>> = ctx.descendants_until(block, nested)
+    let calls: Vec<Node<'_>> = ctx
+        .descendants_until(block, nested)
         .into_iter()
         .filter(|d| {
             d.kind_str() == "method_invocation"

@@ -294,9 +294,11 @@ fn call_reach(ctx: &Ctx<'_>, d: Node<'_>, depth: u32, budget: &Walk) -> Reach {
         return Reach::Neutral;
     }
     // A call handed a file of the local disk works on it.
-    if field(d, "arguments")
-        .is_some_and(|a| ctx.named_children(a).into_iter().any(|x| local_file(ctx, x)))
-    {
+    if field(d, "arguments").is_some_and(|a| {
+        ctx.named_children(a)
+            .into_iter()
+            .any(|x| local_file(ctx, x))
+    }) {
         return Reach::Local;
     }
     let Some(o) = obj.filter(|o| ctx.text(*o) != "this") else {

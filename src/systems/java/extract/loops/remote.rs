@@ -460,7 +460,8 @@ pub(super) fn given_up_in_handler(ctx: &Ctx<'_>, d: Node<'_>, lp: Node<'_>) -> b
         }
         match p.kind_str() {
             "try_statement" if !own_try && field(p, "body").is_some_and(|b| b.id() == n.id()) => {
-                let catches: Vec<Node<'_>> = ctx.named_children(p)
+                let catches: Vec<Node<'_>> = ctx
+                    .named_children(p)
                     .into_iter()
                     .filter(|c| c.kind_str() == "catch_clause")
                     .collect();

@@ -123,7 +123,8 @@ pub(super) fn operation_outcome<'a>(ctx: &Ctx<'a>, cond: Node<'a>, stmts: &[Node
 fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<Node<'a>> {
     before.iter().rev().find_map(|s| {
         let (l, r) = match s.kind_str() {
-            "local_variable_declaration" => ctx.named_children(*s)
+            "local_variable_declaration" => ctx
+                .named_children(*s)
                 .into_iter()
                 .find(|d| d.kind_str() == "variable_declarator")
                 .map(|d| (field(d, "name"), field(d, "value")))?,
@@ -164,7 +165,8 @@ pub(super) fn attempts_operation(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
 /// a state (a comparison of fields, a flag, a getter of one).
 pub(super) fn why_not(ctx: &Ctx<'_>, lp: Node<'_>, body: Node<'_>) -> Option<&'static str> {
     let cond = field(lp, "condition")?;
-    let counted = ctx.descendants(cond)
+    let counted = ctx
+        .descendants(cond)
         .into_iter()
         .any(|d| d.kind_str() == "identifier" && counts_retries(ctx.text(d)));
     if !counted {
@@ -187,7 +189,8 @@ pub(super) fn retry(
     own: &[Node<'_>],
 ) -> Option<RetryPolicy> {
     let cond = field(lp, "condition")?;
-    let idents: Vec<&str> = ctx.descendants(cond)
+    let idents: Vec<&str> = ctx
+        .descendants(cond)
         .into_iter()
         .filter(|d| d.kind_str() == "identifier")
         .map(|d| ctx.text(d))
@@ -209,7 +212,8 @@ pub(super) fn retry(
     }
     let counts = idents.iter().any(|i| counts_retries(i));
     // Variables the loop steps: a call handed one asks for something else.
-    let stepped: Vec<&str> = ctx.descendants(lp)
+    let stepped: Vec<&str> = ctx
+        .descendants(lp)
         .into_iter()
         .filter(|d| d.kind_str() == "update_expression")
         .filter_map(|d| ctx.named_children(d).first().map(|i| ctx.text(*i)))
@@ -362,7 +366,10 @@ fn until_success(
     if c.kind_str() != "unary_expression" || !ctx.text(c).starts_with('!') {
         return None;
     }
-    let call = ctx.named_children(c).first().map(|x| ast::unwrap_expr(*x))?;
+    let call = ctx
+        .named_children(c)
+        .first()
+        .map(|x| ast::unwrap_expr(*x))?;
     if call.kind_str() != "method_invocation" {
         return None;
     }
@@ -452,12 +459,14 @@ fn policy(
 fn made_each_pass(ctx: &Ctx<'_>, stmts: &[Node<'_>], name: &str) -> bool {
     stmts.iter().any(|s| {
         let value = match s.kind_str() {
-            "local_variable_declaration" => ctx.named_children(*s)
+            "local_variable_declaration" => ctx
+                .named_children(*s)
                 .into_iter()
                 .find(|d| d.kind_str() == "variable_declarator")
                 .filter(|d| field(*d, "name").is_some_and(|n| ctx.text(n) == name))
                 .and_then(|d| field(d, "value")),
-            "expression_statement" => ctx.named_children(*s)
+            "expression_statement" => ctx
+                .named_children(*s)
                 .first()
                 .filter(|e| e.kind_str() == "assignment_expression")
                 .filter(|e| field(**e, "left").is_some_and(|l| ctx.text(l) == name))
@@ -504,7 +513,8 @@ fn status_condition(
         return None;
     }
     let stmts = statements(body);
-    let call = ctx.descendants(cond)
+    let call = ctx
+        .descendants(cond)
         .into_iter()
         .filter(|d| d.kind_str() == "identifier")
         .find_map(|d| assigned_call(ctx, ctx.text(d), &stmts))?;

@@ -75,7 +75,8 @@ fn goes_round(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     n.kind_str() == "if_statement"
         && field(n, "consequence").is_some_and(|b| {
             b.kind_str() == "continue_statement"
-                || ctx.descendants_until(b, nested)
+                || ctx
+                    .descendants_until(b, nested)
                     .iter()
                     .any(|s| s.kind_str() == "continue_statement")
         })
@@ -89,7 +90,8 @@ pub(super) fn gated_catch(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     let Some(body) = field(c, "body") else {
         return false;
     };
-    let last_leaves = ctx.named_children(body)
+    let last_leaves = ctx
+        .named_children(body)
         .last()
         .is_some_and(|l| super::helpers::leaves(ctx, *l));
     last_leaves
@@ -157,7 +159,8 @@ fn leaves(ctx: &Ctx<'_>, b: Node<'_>, in_try: bool, caught: &[String]) -> bool {
             if !in_try {
                 return true;
             }
-            let thrown = ctx.named_children(*s)
+            let thrown = ctx
+                .named_children(*s)
                 .first()
                 .filter(|e| e.kind_str() == "object_creation_expression")
                 .and_then(|e| field(*e, "type"))

@@ -126,7 +126,11 @@ pub(super) fn wait(
         .unwrap_or_default()
         .into_iter()
         .filter(|d| d.kind_str() == "while_statement")
-        .flat_map(|w| field(w, "body").map(|b| own_nodes(ctx, b)).unwrap_or_default())
+        .flat_map(|w| {
+            field(w, "body")
+                .map(|b| own_nodes(ctx, b))
+                .unwrap_or_default()
+        })
         .find(|d| {
             d.kind_str() == "method_invocation"
                 && field(*d, "name").is_some_and(|n| {
@@ -176,7 +180,8 @@ fn interrupt_caught_around(ctx: &Ctx<'_>, call: Node<'_>, lp: Node<'_>) -> bool 
         }
         if par.kind_str() == "try_statement"
             && field(par, "body").is_some_and(|b| ast::within(call, b))
-            && ctx.named_children(par)
+            && ctx
+                .named_children(par)
                 .into_iter()
                 .filter(|c| c.kind_str() == "catch_clause")
                 .any(|c| {
