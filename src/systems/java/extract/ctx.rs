@@ -247,13 +247,6 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The nodes below `root` (itself included) as a slice of the walk,
-    /// when `root` is one of its nodes.
-    pub fn subtree(&self, root: Node<'_>) -> Option<&[Node<'a>]> {
-        let i = self.tree.of(root)?;
-        Some(self.tree.subtree(&self.nodes, i))
-    }
-
     /// Whether `n` is the object of a method call (an inner link of a
     /// chain).
     pub fn is_chain_link(&self, n: Node<'_>) -> bool {

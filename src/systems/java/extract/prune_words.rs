@@ -290,8 +290,8 @@ impl<'a> FieldWrites<'a> {
             let len = f.needle().len();
             f.find_iter(&b[r.clone()]).any(|q| {
                 let (p, e) = (r.start + q, r.start + q + len);
-                let whole = !(p > 0 && is_word(b[p - 1])) && !b.get(e).is_some_and(|&c| is_word(c));
-                whole && assigns(code, &(p..e))
+                let joined = (p > 0 && is_word(b[p - 1])) || b.get(e).is_some_and(|&c| is_word(c));
+                !joined && assigns(code, &(p..e))
             })
         })
     }

@@ -132,9 +132,4 @@ impl Index {
         }
         out
     }
-
-    /// The subtree of `nodes[i]` as a slice (itself first).
-    pub(super) fn subtree<'s, 'n>(&self, nodes: &'s [Node<'n>], i: usize) -> &'s [Node<'n>] {
-        &nodes[i..self.ends[i] as usize]
-    }
 }
