@@ -149,7 +149,7 @@ fn read_override<'a>(ctx: &Ctx<'a>, arg: Node<'a>, w: &mut Written, depth: usize
     if depth > ast::MAX_DEPTH {
         return;
     }
-    for d in ast::descendants(arg).into_iter().take(4096) {
+    for d in ctx.descendants(arg).into_iter().take(4096) {
         w.steps += 1;
         if w.steps > MAX_STEPS {
             return;

@@ -2,8 +2,8 @@
 //! fields and parameters, and the lookups over its tree (parents, enclosing
 //! methods, names resolved to declarations).
 
+use super::tree_index::{Index, index};
 use super::*;
-use crate::extract::tree_sitter::IdMap;
 
 /// A variable, field or parameter: its declared type and initializer.
 #[derive(Clone, Copy, Debug)]
@@ -39,19 +39,10 @@ pub struct Ctx<'a> {
     /// by name: a field's value is its initializer only when nothing else
     /// writes it.
     writes: HashMap<&'a str, Vec<Node<'a>>>,
-    /// Each node's parent by node id (tree-sitter's own `parent()` walks
-    /// down from the root, which is quadratic on deep trees).
-    parents: IdMap<Node<'a>>,
-}
-
-/// Every named node but comments below `root` (itself included), in
-/// source order, and each one's parent.
-fn index<'a>(root: Node<'a>) -> (Vec<Node<'a>>, IdMap<Node<'a>>) {
-    crate::extract::tree_sitter::index_named(
-        root,
-        |n| !matches!(n.kind_str(), "comment" | "line_comment" | "block_comment"),
-        usize::MAX,
-    )
+    /// Each node's parent and subtree by node id (tree-sitter's own
+    /// `parent()` walks down from the root, which is quadratic on deep
+    /// trees).
+    tree: Index,
 }
 
 /// An import's name as the readers compare it (`a.b.C`, `a.b.*`), from
@@ -73,8 +64,8 @@ impl<'a> Ctx<'a> {
     /// [`Ctx::new`] of a tree parsed without its `import` declarations,
     /// whose names are `imports` (`None`: read from the tree).
     pub fn with_imports(src: &'a str, root: Node<'a>, imports: Option<Vec<&'a str>>) -> Self {
-        let (nodes, parents) = index(root);
-        let pctx = Parents(&parents);
+        let (nodes, tree) = index(root);
+        let pctx = Parents(&tree, &nodes);
         let from_tree = imports.is_none();
         let mut imports = imports.unwrap_or_default();
         let mut vars: HashMap<&'a str, Vec<Var<'a>>> = HashMap::new();
@@ -166,7 +157,7 @@ impl<'a> Ctx<'a> {
             assigns,
             mutated,
             writes,
-            parents,
+            tree,
         }
     }
 
@@ -201,7 +192,7 @@ impl<'a> Ctx<'a> {
         match (v.value, own.as_slice()) {
             (Some(init), []) => Some(init),
             (None, [w]) => {
-                let in_ctor = Parents(&self.parents)
+                let in_ctor = Parents(&self.tree, &self.nodes)
                     .enclosing_method(*w)
                     .is_some_and(|m| m.kind_str() == "constructor_declaration");
                 let plain = w.kind_str() == "assignment_expression"
@@ -217,7 +208,43 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn parent(&self, n: Node<'_>) -> Option<Node<'a>> {
-        self.parents.get(&n.id()).copied()
+        self.tree.parent(&self.nodes, n)
+    }
+
+    /// Every node below `root` (itself included), in source order:
+    /// [`ast::descendants`] read off the file's one walk.
+    pub fn descendants<'n>(&self, root: Node<'n>) -> Vec<Node<'n>>
+    where
+        'a: 'n,
+    {
+        self.descendants_until(root, |_| false)
+    }
+
+    /// [`ast::descendants_until`] read off the file's one walk (a node of
+    /// no walk, such as an unnamed one, is walked as before).
+    pub fn descendants_until<'n>(
+        &self,
+        root: Node<'n>,
+        stop: impl Fn(Node<'n>) -> bool,
+    ) -> Vec<Node<'n>>
+    where
+        'a: 'n,
+    {
+        match self.tree.of(root) {
+            Some(i) => self.tree.below(&self.nodes, i, stop),
+            None => ast::descendants_until(root, stop),
+        }
+    }
+
+    /// [`ast::named_children`] read off the file's one walk.
+    pub fn named_children<'n>(&self, n: Node<'n>) -> Vec<Node<'n>>
+    where
+        'a: 'n,
+    {
+        match self.tree.of(n) {
+            Some(i) => self.tree.children(&self.nodes, i),
+            None => ast::named_children(n),
+        }
     }
 
     /// Whether `n` is the object of a method call (an inner link of a
@@ -231,12 +258,12 @@ impl<'a> Ctx<'a> {
 
     /// The nearest ancestor of one of `kinds`.
     pub fn ancestor(&self, n: Node<'_>, kinds: &[&str]) -> Option<Node<'a>> {
-        Parents(&self.parents).ancestor(n, kinds)
+        Parents(&self.tree, &self.nodes).ancestor(n, kinds)
     }
 
     /// The method or constructor that contains `n`, with its name.
     pub fn enclosing_method(&self, n: Node<'_>) -> Option<(Node<'a>, String)> {
-        let m = Parents(&self.parents).enclosing_method(n)?;
+        let m = Parents(&self.tree, &self.nodes).enclosing_method(n)?;
         let name = field(m, "name").map(|x| self.text(x).to_string())?;
         Some((m, name))
     }
@@ -613,12 +640,12 @@ fn written_name<'a>(target: Node<'_>, src: &'a str) -> Option<&'a str> {
     }
 }
 
-/// Parent lookups over a prebuilt map.
-struct Parents<'m, 'a>(&'m IdMap<Node<'a>>);
+/// Parent lookups over a prebuilt index.
+struct Parents<'m, 'a>(&'m Index, &'m [Node<'a>]);
 
 impl<'a> Parents<'_, 'a> {
     fn parent(&self, n: Node<'_>) -> Option<Node<'a>> {
-        self.0.get(&n.id()).copied()
+        self.0.parent(self.1, n)
     }
     fn ancestor(&self, n: Node<'_>, kinds: &[&str]) -> Option<Node<'a>> {
         let mut cur = self.parent(n);

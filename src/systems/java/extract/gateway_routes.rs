@@ -106,7 +106,7 @@ fn route_label(ctx: &Ctx<'_>, lambda: Node<'_>) -> String {
     if let Some(id) = id {
         return format!("route {id}");
     }
-    let path = ast::descendants(lambda).into_iter().find_map(|m| {
+    let path = ctx.descendants(lambda).into_iter().find_map(|m| {
         (m.kind_str() == "method_invocation"
             && field(m, "name").is_some_and(|x| text(x, ctx.src) == "path"))
         .then(|| field(m, "arguments"))

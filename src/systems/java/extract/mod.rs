@@ -50,6 +50,7 @@ use std::time::Duration;
 use tree_sitter::{Node, Parser};
 
 mod ctx;
+mod tree_index;
 mod unbounded_clients;
 
 pub use ctx::{Ctx, Var};
@@ -231,14 +232,34 @@ pub fn extract_at(path: &std::path::Path, text: &str, facts: &mut Facts) {
     read(text, facts, true, loops::test_module(path))
 }
 
+thread_local! {
+    /// The thread's Java parser, made once: a new one per file was a
+    /// parser's allocations and the grammar's set-up each time.
+    static PARSER: std::cell::RefCell<Option<Parser>> = const { std::cell::RefCell::new(None) };
+}
+
 fn read(text: &str, facts: &mut Facts, prune: bool, test_module: bool) {
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_java::LANGUAGE.into())
-        .is_err()
-    {
+    // Taken out while in use (a parse stopped on the scan's deadline
+    // unwinds and drops it).
+    let parser = PARSER.with(|p| p.borrow_mut().take()).or_else(|| {
+        let mut parser = Parser::new();
+        parser
+            .set_language(&tree_sitter_java::LANGUAGE.into())
+            .ok()
+            .map(|_| parser)
+    });
+    let Some(mut parser) = parser else {
         return;
+    };
+    read_with(&mut parser, text, facts, prune, test_module);
+    // As a new one: the whole file, no parse under way.
+    parser.reset();
+    if parser.set_included_ranges(&[]).is_ok() {
+        PARSER.with(|p| *p.borrow_mut() = Some(parser));
     }
+}
+
+fn read_with(parser: &mut Parser, text: &str, facts: &mut Facts, prune: bool, test_module: bool) {
     // The literals as the call-site pre-pass lexes them, once for the
     // pruner and the readers below.
     let lexed = crate::extract::calls::lex::lex(text, crate::extract::calls::lex::Lang::Java);
@@ -259,7 +280,7 @@ fn read(text: &str, facts: &mut Facts, prune: bool, test_module: bool) {
         }
     }
     let Some(mut tree) =
-        crate::extract::tree_sitter::parse(&mut parser, text, "Java", "compile", "java", facts)
+        crate::extract::tree_sitter::parse(parser, text, "Java", "compile", "java", facts)
     else {
         return;
     };
@@ -269,14 +290,7 @@ fn read(text: &str, facts: &mut Facts, prune: bool, test_module: bool) {
         let skip = prune::left_out(text, &prune::Targets::new(text, &lexed.lits));
         let _ = parser.set_included_ranges(&prune::included(text, &skip));
         imports = None;
-        match crate::extract::tree_sitter::parse(
-            &mut parser,
-            text,
-            "Java",
-            "compile",
-            "java",
-            facts,
-        ) {
+        match crate::extract::tree_sitter::parse(parser, text, "Java", "compile", "java", facts) {
             Some(t) => tree = t,
             None => return,
         }
@@ -499,13 +513,14 @@ fn idempotency_keys(ctx: &Ctx<'_>, facts: &mut Facts, out: &Out<'_>) {
 fn keys_in(ctx: &Ctx<'_>, body: Node<'_>) -> Vec<IdempotencyKey> {
     let mut keys = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for n in ast::descendants(body) {
+    for n in ctx.descendants(body) {
         if n.kind_str() == "identifier"
             && let Some(v) = ctx.var(ctx.text(n), n)
             && !ast::within(v.node, body)
             && let Some(value) = v.value
             && (names_key(ctx.text(n)) || used_as_key(ctx, n))
-            && let Some(minted) = ast::descendants(value)
+            && let Some(minted) = ctx
+                .descendants(value)
                 .into_iter()
                 .find(|d| random_id(ctx, *d))
         {

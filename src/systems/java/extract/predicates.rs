@@ -58,7 +58,8 @@ fn body_is_true(ctx: &Ctx<'_>, body: Node<'_>) -> bool {
             "lambda_expression" | "class_body" | "method_declaration"
         )
     };
-    let returns: Vec<Node<'_>> = super::ast::descendants_until(body, nested)
+    let returns: Vec<Node<'_>> = ctx
+        .descendants_until(body, nested)
         .into_iter()
         .filter(|n| n.kind_str() == "return_statement")
         .collect();

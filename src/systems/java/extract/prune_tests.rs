@@ -190,3 +190,40 @@ fn comments_and_text_blocks_hide_braces() {
     let src = "class A {\n  // {\n  /* } */\n  String t() { return \"\"\"\n  }\n  \"\"\"; }\n  char c() { return '}'; }\n}";
     assert_eq!(skipped(src).len(), 2);
 }
+
+/// The writes to the file's fields told by searching for each name
+/// ([`body_words::FieldWrites`]) are, body by body, what the search of
+/// each body's own words found: on every Java fixture and corpus file
+/// (with the searches of up to eight names and the word pass of more).
+#[test]
+fn field_writes_by_name_are_each_bodys() {
+    let roots = crate::extract::fixture_roots();
+    let files =
+        crate::systems::read::files_under(&roots, |p| p.extension().is_some_and(|x| x == "java"));
+    let mut bodies = 0usize;
+    for f in &files {
+        let Ok(src) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let Some(lexed) = lex(&src) else {
+            continue;
+        };
+        let names = body_words::Names::new(lexed.fields.iter().copied());
+        let few = body_words::FieldWrites::new(&lexed.fields);
+        // More than eight names take the word pass: the same answers.
+        let mut more = lexed.fields.clone();
+        more.extend([
+            "zz0", "zz1", "zz2", "zz3", "zz4", "zz5", "zz6", "zz7", "zz8",
+        ]);
+        let many = body_words::FieldWrites::new(&more);
+        for m in &lexed.members {
+            let body = &lexed.code[m.body.clone()];
+            let own = names.in_text(body).any(|w| body_words::assigns(body, &w));
+            let at = format!("{} body at {}", f.display(), m.body.start);
+            assert_eq!(few.in_body(&lexed.code, &m.body), own, "{at}");
+            assert_eq!(many.in_body(&lexed.code, &m.body), own, "{at}");
+            bodies += 1;
+        }
+    }
+    assert!(bodies > 300, "only {bodies} bodies");
+}

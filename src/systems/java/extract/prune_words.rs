@@ -1,6 +1,7 @@
 //! The body tests of the Java pruner ([`super`]) that read a body's
 //! text: a `try` inside a loop, a call through a timeout name, a write
-//! through `this.`, a state test, the file's method references.
+//! through `this.`, a state test, the file's method references, the writes
+//! to its fields.
 
 use memchr::memmem;
 
@@ -188,7 +189,7 @@ pub(super) fn calls_timeout(body: &str) -> bool {
 /// Whether `body` writes a name through `this.` (`this.x = ..`,
 /// `this.x += ..`, `this.x++`, `--this.x`): what `Ctx` records as a
 /// field's value or write, also for a field the file does not declare
-/// (inherited), which [`super::assigns_any`] cannot know. A read of `this.x`
+/// (inherited), which [`FieldWrites`] cannot know. A read of `this.x`
 /// starts no reader.
 pub(super) fn writes_through_this(body: &str) -> bool {
     static THIS: Word = Word::new("this.");
@@ -242,4 +243,148 @@ pub(super) fn method_references(src: &str) -> std::collections::HashSet<&str> {
             (len > 0).then(|| &src[start..start + len])
         })
         .collect()
+}
+
+/// The file's field names, to tell the bodies that write one: a few
+/// names are each searched for (`memmem`, a searcher built once per
+/// file), more are looked up word by word ([`Names`]).
+pub(super) struct FieldWrites<'a> {
+    finders: Vec<memmem::Finder<'a>>,
+    names: Option<Names<'a>>,
+}
+
+impl<'a> FieldWrites<'a> {
+    pub(super) fn new(names: &[&'a str]) -> FieldWrites<'a> {
+        let mut few: Vec<&str> = names.iter().copied().filter(|n| !n.is_empty()).collect();
+        few.sort_unstable();
+        few.dedup();
+        if few.len() > 8 {
+            return FieldWrites {
+                finders: Vec::new(),
+                names: Some(Names::new(few)),
+            };
+        }
+        FieldWrites {
+            finders: few
+                .iter()
+                .map(|n| memmem::Finder::new(n.as_bytes()))
+                .collect(),
+            names: None,
+        }
+    }
+
+    /// Whether the body `code[r]` (a member's, braces around it) assigns,
+    /// increments or decrements one of the names ([`assigns`]). A name's
+    /// occurrence is read in the file's code: its whole-word test and
+    /// the write's test read the same bytes there as in the body (the
+    /// braces around it are no word byte and none of `=`, `+`, `-`, ..),
+    /// and an occurrence the search passes over inside another is no
+    /// whole word (a name is all word bytes).
+    pub(super) fn in_body(&self, code: &str, r: &std::ops::Range<usize>) -> bool {
+        if let Some(set) = &self.names {
+            let body = &code[r.clone()];
+            return set.in_text(body).any(|w| assigns(body, &w));
+        }
+        let b = code.as_bytes();
+        self.finders.iter().any(|f| {
+            let len = f.needle().len();
+            f.find_iter(&b[r.clone()]).any(|q| {
+                let (p, e) = (r.start + q, r.start + q + len);
+                let joined = (p > 0 && is_word(b[p - 1])) || b.get(e).is_some_and(|&c| is_word(c));
+                !joined && assigns(code, &(p..e))
+            })
+        })
+    }
+}
+
+/// A set of names, with their first bytes and lengths: most words of a
+/// body are no field, told without hashing them.
+pub(super) struct Names<'a> {
+    set: std::collections::HashSet<&'a str>,
+    first: [bool; 256],
+    lens: u64,
+    long: bool,
+}
+
+impl<'a> Names<'a> {
+    pub(super) fn new(names: impl IntoIterator<Item = &'a str>) -> Names<'a> {
+        let mut n = Names {
+            set: std::collections::HashSet::new(),
+            first: [false; 256],
+            lens: 0,
+            long: false,
+        };
+        for name in names {
+            n.insert(name);
+        }
+        n
+    }
+
+    fn insert(&mut self, name: &'a str) {
+        if let Some(&c) = name.as_bytes().first() {
+            self.first[usize::from(c)] = true;
+        }
+        match name.len() {
+            l @ 0..64 => self.lens |= 1 << l,
+            _ => self.long = true,
+        }
+        self.set.insert(name);
+    }
+
+    /// Where the words of `text` that are among the names stand.
+    pub(super) fn in_text<'t>(
+        &'t self,
+        text: &'t str,
+    ) -> impl Iterator<Item = std::ops::Range<usize>> + 't {
+        let b = text.as_bytes();
+        let mut k = 0;
+        std::iter::from_fn(move || {
+            if self.set.is_empty() {
+                return None;
+            }
+            while k < b.len() {
+                if !is_word(b[k]) || (k > 0 && is_word(b[k - 1])) {
+                    k += 1;
+                    continue;
+                }
+                let start = k;
+                while k < b.len() && is_word(b[k]) {
+                    k += 1;
+                }
+                let len = k - start;
+                let may = self.first[usize::from(b[start])]
+                    && (if len < 64 {
+                        self.lens & (1 << len) != 0
+                    } else {
+                        self.long
+                    });
+                if may && self.set.contains(&text[start..k]) {
+                    return Some(start..k);
+                }
+            }
+            None
+        })
+    }
+}
+
+/// Whether the word at `w` in `body` is assigned, incremented or
+/// decremented.
+pub(super) fn assigns(body: &str, w: &std::ops::Range<usize>) -> bool {
+    let before = body[..w.start].trim_end();
+    if before.ends_with("++") || before.ends_with("--") {
+        return true;
+    }
+    let after = body[w.end..].trim_start().as_bytes();
+    match after {
+        [b'=', b'=', ..] => false,
+        [b'=', ..] => true,
+        [b'+', b'+', ..] | [b'-', b'-', ..] => true,
+        [
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^',
+            b'=',
+            ..,
+        ] => true,
+        [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] => true,
+        _ => false,
+    }
 }

@@ -29,7 +29,7 @@
 //! the jitter; multiplier default 1.5, randomisation factor 0.5.
 
 use super::ast::Kind as _;
-use super::ast::{self, Chain, MAX_DEPTH, field, named_children, span};
+use super::ast::{self, Chain, MAX_DEPTH, field, span};
 use super::predicates;
 use super::{Ctx, Out, RetryScope, attempts_default, attempts_written};
 use crate::diag::invalid_setting;
@@ -97,7 +97,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         let obj = field(n, "object");
         let obj_text = ctx.name_of(obj);
         let args = field(n, "arguments")
-            .map(named_children)
+            .map(|x| ctx.named_children(x))
             .unwrap_or_default();
         let (name_arg, cfg) = match (ast::last_segment(obj_text), method) {
             ("Retry", "of") if args.len() >= 2 => {
@@ -129,7 +129,8 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
     for &n in &ctx.nodes {
         if n.kind_str() == "method_invocation"
             && ast::last_segment(ctx.name_of(field(n, "object"))) == "RetryRegistry"
-            && let Some(a) = field(n, "arguments").and_then(|a| named_children(a).first().copied())
+            && let Some(a) =
+                field(n, "arguments").and_then(|a| ctx.named_children(a).first().copied())
             && let Some(c) = config(ctx, a, &mut Vec::new(), 0)
         {
             consumed.insert(c.origin);
@@ -239,11 +240,11 @@ fn registry_default(
 /// Annotations of a method declaration: (simple name, node).
 pub fn method_annotations<'a>(ctx: &Ctx<'a>, m: Node<'a>) -> Vec<(&'a str, Node<'a>)> {
     let mut out = Vec::new();
-    for c in named_children(m) {
+    for c in ctx.named_children(m) {
         if c.kind_str() != "modifiers" {
             continue;
         }
-        for a in named_children(c) {
+        for a in ctx.named_children(c) {
             if matches!(a.kind_str(), "annotation" | "marker_annotation")
                 && let Some(name) = field(a, "name")
             {
@@ -260,7 +261,7 @@ pub fn annotation_args<'a>(ctx: &Ctx<'a>, a: Node<'a>) -> Vec<(&'a str, Node<'a>
     let Some(list) = field(a, "arguments") else {
         return Vec::new();
     };
-    named_children(list)
+    ctx.named_children(list)
         .into_iter()
         .filter_map(|e| {
             if e.kind_str() == "element_value_pair" {
@@ -438,14 +439,14 @@ fn layers<'a>(
             let body = field(n, "body");
             let expr = match body {
                 Some(b) if b.kind_str() == "block" => {
-                    let stmts = named_children(b);
+                    let stmts = ctx.named_children(b);
                     match stmts.as_slice() {
                         [s] if matches!(
                             s.kind_str(),
                             "return_statement" | "expression_statement"
                         ) =>
                         {
-                            named_children(*s).first().copied()
+                            ctx.named_children(*s).first().copied()
                         }
                         _ => None,
                     }

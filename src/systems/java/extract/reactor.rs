@@ -130,7 +130,7 @@ pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
         let idx = facts.policies.len();
         facts.policies.push(p);
         // Lambdas of the upstream run again on each resubscription.
-        for d in ast::descendants(upstream) {
+        for d in ctx.descendants(upstream) {
             if d.kind_str() == "lambda_expression"
                 && let Some(body) = field(d, "body")
             {
@@ -307,15 +307,16 @@ fn returned_by_helper<'a>(ctx: &Ctx<'a>, call: Node<'a>) -> Option<Node<'a>> {
         return None;
     };
     let body = field(*decl, "body")?;
-    let returns: Vec<Node<'a>> = ast::descendants_until(body, |x| {
-        matches!(
-            x.kind_str(),
-            "lambda_expression" | "class_body" | "method_declaration"
-        )
-    })
-    .into_iter()
-    .filter(|x| x.kind_str() == "return_statement")
-    .collect();
+    let returns: Vec<Node<'a>> = ctx
+        .descendants_until(body, |x| {
+            matches!(
+                x.kind_str(),
+                "lambda_expression" | "class_body" | "method_declaration"
+            )
+        })
+        .into_iter()
+        .filter(|x| x.kind_str() == "return_statement")
+        .collect();
     let [ret] = returns[..] else {
         return None;
     };
@@ -394,7 +395,7 @@ fn http_methods(ctx: &Ctx<'_>, calls: &[ast::Call<'_>], at: Span) -> Located<Met
 /// Keys minted while the chain is assembled (outside any lambda): the same
 /// value goes out with every resubscription.
 fn keys_at_assembly(ctx: &Ctx<'_>, upstream: Node<'_>, p: &mut RetryPolicy) {
-    for d in ast::descendants_until(upstream, |x| x.kind_str() == "lambda_expression") {
+    for d in ctx.descendants_until(upstream, |x| x.kind_str() == "lambda_expression") {
         if super::random_id(ctx, d) && super::used_as_key(ctx, d) {
             p.idempotency.push(IdempotencyKey {
                 span: span(d),

@@ -40,7 +40,8 @@ pub(super) fn comparison<'a>(ctx: &Ctx<'a>, e: Node<'a>) -> Option<Cmp<'a>> {
             "field_access" => field(x, "field").map(|f| (ctx.text(f).to_string(), None, false)),
             "update_expression" => {
                 let t = ctx.text(x);
-                let id = named_children(x)
+                let id = ctx
+                    .named_children(x)
                     .first()
                     .map(|i| ctx.text(*i).to_string())?;
                 let pre = t.starts_with("++") || t.starts_with("--");
@@ -100,7 +101,7 @@ pub(super) fn atomic_step<'a>(
     call: Node<'_>,
 ) -> Option<(&'a str, Option<(bool, bool)>)> {
     let obj = field(call, "object").filter(|o| o.kind_str() == "identifier")?;
-    if field(call, "arguments").is_some_and(|a| !named_children(a).is_empty()) {
+    if field(call, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty()) {
         return None;
     }
     let step = match ctx.text(field(call, "name")?) {
@@ -149,7 +150,8 @@ pub(super) fn decrements(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
     own.iter().any(|d| match d.kind_str() {
         "update_expression" => {
             ctx.text(*d).contains("--")
-                && named_children(*d)
+                && ctx
+                    .named_children(*d)
                     .first()
                     .is_some_and(|i| ctx.text(*i) == name)
         }
@@ -205,7 +207,7 @@ pub(super) fn start_of(ctx: &Ctx<'_>, name: &str, lp: Node<'_>) -> Option<i128> 
         })
     {
         let args = field(x, "arguments")
-            .map(named_children)
+            .map(|x| ctx.named_children(x))
             .unwrap_or_default();
         return match args.first() {
             None => Some(0),
@@ -224,11 +226,14 @@ pub(super) fn increments<'a>(
     own: &[Node<'a>],
     name: &str,
 ) -> Option<Node<'a>> {
-    let upd = field(lp, "update").into_iter().flat_map(ast::descendants);
+    let upd = field(lp, "update")
+        .into_iter()
+        .flat_map(|x| ctx.descendants(x));
     own.iter().copied().chain(upd).find(|d| match d.kind_str() {
         "update_expression" => {
             ctx.text(*d).contains("++")
-                && named_children(*d)
+                && ctx
+                    .named_children(*d)
                     .first()
                     .is_some_and(|i| ctx.text(*i) == name)
         }
@@ -355,7 +360,7 @@ pub(super) fn bound(
         let else_leaves = !leaves
             && field(d, "alternative").is_some_and(|a| {
                 let a = if a.kind_str() == "else" {
-                    named_children(a).first().copied().unwrap_or(a)
+                    ctx.named_children(a).first().copied().unwrap_or(a)
                 } else {
                     a
                 };
@@ -469,7 +474,7 @@ pub(super) fn bound(
             && ["consequence", "alternative"].iter().any(|f| {
                 field(d, f).is_some_and(|b| {
                     let b = if b.kind_str() == "else" {
-                        named_children(b).first().copied().unwrap_or(b)
+                        ctx.named_children(b).first().copied().unwrap_or(b)
                     } else {
                         b
                     };
@@ -551,7 +556,7 @@ pub(super) fn bound(
     let flag = cond.is_some_and(|c| {
         let inner = ast::unwrap_expr(c);
         let inner = if inner.kind_str() == "unary_expression" {
-            named_children(inner)
+            ctx.named_children(inner)
                 .first()
                 .map_or(inner, |x| ast::unwrap_expr(*x))
         } else {
@@ -568,7 +573,7 @@ pub(super) fn bound(
             && parts.iter().all(|p| {
                 let inner = ast::unwrap_expr(*p);
                 let inner = if inner.kind_str() == "unary_expression" {
-                    named_children(inner)
+                    ctx.named_children(inner)
                         .first()
                         .map_or(inner, |x| ast::unwrap_expr(*x))
                 } else {
@@ -598,7 +603,7 @@ fn policy_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>, own: &[Node<'a>]) -> Option<Node
                 l.contains("retry") && !l.contains("retryable")
             })
             && field(*d, "arguments").is_some_and(|a| {
-                ast::descendants(a).into_iter().any(|i| {
+                ctx.descendants(a).into_iter().any(|i| {
                     i.kind_str() == "identifier" && increments(ctx, lp, own, ctx.text(i)).is_some()
                 })
             })
@@ -614,7 +619,7 @@ fn decision_call<'a>(ctx: &Ctx<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
         }
         let c = ast::unwrap_expr(field(d, "condition")?);
         let c = if c.kind_str() == "unary_expression" && ctx.text(c).starts_with('!') {
-            ast::unwrap_expr(*named_children(c).first()?)
+            ast::unwrap_expr(*ctx.named_children(c).first()?)
         } else {
             c
         };
@@ -626,7 +631,7 @@ fn decision_call<'a>(ctx: &Ctx<'a>, own: &[Node<'a>]) -> Option<Node<'a>> {
         let leaves = ["consequence", "alternative"].iter().any(|f| {
             field(d, f).is_some_and(|b| {
                 let b = if b.kind_str() == "else" {
-                    named_children(b).first().copied().unwrap_or(b)
+                    ctx.named_children(b).first().copied().unwrap_or(b)
                 } else {
                     b
                 };
@@ -646,7 +651,7 @@ fn liveness(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
     let (negated, call) = if e.kind_str() == "unary_expression" && ctx.text(e).starts_with('!') {
         (
             true,
-            named_children(e)
+            ctx.named_children(e)
                 .first()
                 .map_or(e, |x| ast::unwrap_expr(*x)),
         )
@@ -654,7 +659,7 @@ fn liveness(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
         (false, e)
     };
     if call.kind_str() != "method_invocation"
-        || field(call, "arguments").is_some_and(|a| !named_children(a).is_empty())
+        || field(call, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty())
     {
         return false;
     }
@@ -714,7 +719,7 @@ fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
                     && field(r, "name").is_some_and(|n| matches!(ctx.text(n), "max" | "min"));
                 let parts = if bounded {
                     field(r, "arguments")
-                        .map(named_children)
+                        .map(|x| ctx.named_children(x))
                         .unwrap_or_default()
                 } else {
                     vec![r]
@@ -735,7 +740,7 @@ fn grows_geometrically(ctx: &Ctx<'_>, own: &[Node<'_>], name: &str) -> bool {
 /// <= 0) ..`).
 pub(super) fn clock_test(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     helpers::time_words(ctx.text(c))
-        || ast::descendants(c).into_iter().any(|d| {
+        || ctx.descendants(c).into_iter().any(|d| {
             (d.kind_str() == "identifier"
                 && ctx
                     .var(ctx.text(d), d)

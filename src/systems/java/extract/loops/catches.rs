@@ -1,7 +1,7 @@
 //! What a loop's catch clauses say: the types a catch that goes round
 //! retries, and a success test after the `try` on what the catch stored.
 
-use super::ast::{self, field, named_children, span};
+use super::ast::{self, field, span};
 use super::{Ctx, bounds, helpers, nested, statements};
 use crate::source::Span;
 use crate::systems::java::extract::ast::Kind as _;
@@ -41,7 +41,7 @@ pub(super) fn outcome_test_leaves(
         return false;
     }
     let assigned = |within: Node<'_>, name: &str, value: &dyn Fn(Node<'_>) -> bool| {
-        ast::descendants_until(within, nested).into_iter().any(|d| {
+        ctx.descendants_until(within, nested).into_iter().any(|d| {
             d.kind_str() == "assignment_expression"
                 && field(d, "left").is_some_and(|l| ctx.text(l) == name)
                 && field(d, "right").is_some_and(|r| value(ast::unwrap_expr(r)))
@@ -68,7 +68,8 @@ pub(super) fn outcome_test_leaves(
     };
     let name = ctx.text(var);
     retrying.iter().any(|c| {
-        let param = named_children(*c)
+        let param = ctx
+            .named_children(*c)
             .into_iter()
             .find(|p| p.kind_str() == "catch_formal_parameter")
             .and_then(|p| field(p, "name"))
@@ -85,7 +86,8 @@ pub(super) fn outcome_test_leaves(
 /// e; }`, `if (!(e instanceof X)) throw e;`), the types tested.
 pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     let caught = catch_types(ctx, c);
-    let param = named_children(c)
+    let param = ctx
+        .named_children(c)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -96,12 +98,13 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     // The caught exception, or a local of the catch unwrapping it
     // (`Throwable cause = stripExecutionException(e);`).
     let mut subjects = vec![param];
-    for s in named_children(body) {
+    for s in ctx.named_children(body) {
         if s.kind_str() == "local_variable_declaration" {
-            for d in named_children(s) {
+            for d in ctx.named_children(s) {
                 if d.kind_str() == "variable_declarator"
                     && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
-                    && ast::descendants(v)
+                    && ctx
+                        .descendants(v)
                         .into_iter()
                         .any(|i| i.kind_str() == "identifier" && ctx.text(i) == param)
                 {
@@ -116,7 +119,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
             .iter()
             .any(|p| t == *p || t.starts_with(&format!("{p}.")))
     };
-    for s in named_children(body) {
+    for s in ctx.named_children(body) {
         if s.kind_str() != "if_statement" {
             continue;
         }
@@ -131,7 +134,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
             .unwrap_or(cond);
         let (negated, test) =
             if cond.kind_str() == "unary_expression" && ctx.text(cond).starts_with('!') {
-                match named_children(cond).first() {
+                match ctx.named_children(cond).first() {
                     Some(x) => (true, ast::unwrap_expr(*x)),
                     None => continue,
                 }
@@ -151,7 +154,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
             } else {
                 field(s, "alternative").map(|a| {
                     if a.kind_str() == "else" {
-                        named_children(a).first().copied().unwrap_or(a)
+                        ctx.named_children(a).first().copied().unwrap_or(a)
                     } else {
                         a
                     }
@@ -185,7 +188,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
         } else {
             field(s, "alternative").map(|a| {
                 if a.kind_str() == "else" {
-                    named_children(a).first().copied().unwrap_or(a)
+                    ctx.named_children(a).first().copied().unwrap_or(a)
                 } else {
                     a
                 }
@@ -205,7 +208,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     // exception thrown after it (`if (cause == null || ..) throw t;`): the
     // type the walk looks for goes round (apache/ambari `Users`, nineteenth
     // pass).
-    let stmts = named_children(body);
+    let stmts = ctx.named_children(body);
     for (k, s) in stmts.iter().enumerate() {
         if !matches!(
             s.kind_str(),
@@ -213,7 +216,7 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
         ) {
             continue;
         }
-        let inner = ast::descendants(*s);
+        let inner = ctx.descendants(*s);
         let walks = inner.iter().take(512).any(|d| {
             d.kind_str() == "assignment_expression"
                 && field(*d, "right").is_some_and(|r| ctx.text(r).contains(".getCause()"))
@@ -244,13 +247,13 @@ pub(super) fn retried_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
 
 pub(super) fn catch_types(ctx: &Ctx<'_>, c: Node<'_>) -> Vec<(String, Span)> {
     let mut out = Vec::new();
-    for p in named_children(c) {
+    for p in ctx.named_children(c) {
         if p.kind_str() != "catch_formal_parameter" {
             continue;
         }
-        for t in named_children(p) {
+        for t in ctx.named_children(p) {
             if t.kind_str() == "catch_type" {
-                for ty in named_children(t) {
+                for ty in ctx.named_children(t) {
                     out.push((ctx.text(ty).to_string(), span(ty)));
                 }
             }
@@ -293,7 +296,7 @@ pub(super) fn ends_by_flag(ctx: &Ctx<'_>, c: Node<'_>, cond_text: &str) -> bool 
 /// under `while (!end)`): the loop ends after this pass.
 pub(super) fn stops_by_flag(ctx: &Ctx<'_>, s: Node<'_>, cond_text: &str) -> bool {
     s.kind_str() == "expression_statement"
-        && named_children(s).first().is_some_and(|e| {
+        && ctx.named_children(s).first().is_some_and(|e| {
             e.kind_str() == "assignment_expression"
                 && field(*e, "right").is_some_and(|r| ctx.text(r) == "true")
                 && field(*e, "left").is_some_and(|l| negated_flag(cond_text, ctx.text(l)))
@@ -308,7 +311,8 @@ pub(super) fn continues_outer(ctx: &Ctx<'_>, stmt: Node<'_>, lp: Node<'_>) -> bo
     if stmt.kind_str() != "continue_statement" {
         return false;
     }
-    let Some(label) = named_children(stmt)
+    let Some(label) = ctx
+        .named_children(stmt)
         .into_iter()
         .find(|c| c.kind_str() == "identifier")
     else {
@@ -318,7 +322,7 @@ pub(super) fn continues_outer(ctx: &Ctx<'_>, stmt: Node<'_>, lp: Node<'_>) -> bo
         .parent(lp)
         .filter(|p| p.kind_str() == "labeled_statement");
     !own.is_some_and(|p| {
-        named_children(p)
+        ctx.named_children(p)
             .into_iter()
             .find(|c| c.kind_str() == "identifier")
             .is_some_and(|l| ctx.text(l) == ctx.text(label))
@@ -447,7 +451,7 @@ pub(super) fn retry_object_count(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
                     let n = ctx.text(n).to_ascii_lowercase();
                     n.contains("remaining") || n.contains("left")
                 })
-                && field(x, "arguments").is_some_and(|a| named_children(a).is_empty())
+                && field(x, "arguments").is_some_and(|a| ctx.named_children(a).is_empty())
         })
 }
 
@@ -466,12 +470,13 @@ pub(super) fn round_only_on_interrupt(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     };
     let names_interrupt = |p: &str| p.to_ascii_lowercase().contains("interrupt");
     let block_leaves = |b: Node<'_>| match b.kind_str() {
-        "block" => named_children(b)
+        "block" => ctx
+            .named_children(b)
             .last()
             .is_some_and(|l| helpers::leaves(ctx, *l)),
         _ => helpers::leaves(ctx, b),
     };
-    named_children(body).into_iter().any(|s| {
+    ctx.named_children(body).into_iter().any(|s| {
         if s.kind_str() != "if_statement" {
             return false;
         }

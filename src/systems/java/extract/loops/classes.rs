@@ -28,7 +28,7 @@ pub(super) fn open_loop(
     unproven: bool,
 ) -> Option<OpenLoop> {
     let body = field(lp, "body")?;
-    let own = own_nodes(body);
+    let own = own_nodes(ctx, body);
     let blocks: Vec<Node<'_>> = own
         .iter()
         .filter(|t| {
@@ -64,7 +64,7 @@ pub(super) fn open_loop(
     // A class built by reflection (`cls.getConstructor(..).newInstance(..)`)
     // runs a constructor no file shows: it may connect.
     if blocks.iter().any(|b| {
-        ast::descendants_until(*b, nested).iter().any(|d| {
+        ctx.descendants_until(*b, nested).iter().any(|d| {
             d.kind_str() == "method_invocation"
                 && field(*d, "name").is_some_and(|n| ctx.text(n) == "newInstance")
         })
@@ -96,7 +96,7 @@ pub(super) fn open_loop(
                 package,
                 class,
                 method: field(*d, "name").map_or("", |n| ctx.text(n)).to_string(),
-                arity: field(*d, "arguments").map_or(0, |a| named_children(a).len()),
+                arity: field(*d, "arguments").map_or(0, |a| ctx.named_children(a).len()),
             });
         }
     }
@@ -118,7 +118,7 @@ pub(super) fn open_loop(
 /// class, at most [`MAX_AROUND`].
 fn project_calls(ctx: &Ctx<'_>, lp: Node<'_>) -> Vec<OpenCall> {
     let mut out: Vec<OpenCall> = Vec::new();
-    for d in ast::descendants_until(lp, |n| n.kind_str() == "class_body") {
+    for d in ctx.descendants_until(lp, |n| n.kind_str() == "class_body") {
         if out.len() >= MAX_AROUND {
             break;
         }
@@ -142,7 +142,7 @@ fn project_calls(ctx: &Ctx<'_>, lp: Node<'_>) -> Vec<OpenCall> {
                     package: package.to_string(),
                     class,
                     method: field(d, "name").map_or("", |n| ctx.text(n)).to_string(),
-                    arity: field(d, "arguments").map_or(0, |a| named_children(a).len()),
+                    arity: field(d, "arguments").map_or(0, |a| ctx.named_children(a).len()),
                 };
                 if !out.contains(&c) {
                     out.push(c);
@@ -166,7 +166,7 @@ fn project_calls(ctx: &Ctx<'_>, lp: Node<'_>) -> Vec<OpenCall> {
                 package,
                 class,
                 method: field(d, "name").map_or("", |n| ctx.text(n)).to_string(),
-                arity: field(d, "arguments").map_or(0, |a| named_children(a).len()),
+                arity: field(d, "arguments").map_or(0, |a| ctx.named_children(a).len()),
             };
             if !out.contains(&c) {
                 out.push(c);
@@ -232,7 +232,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
         &mut scratch,
     )?;
     let ctx = Ctx::new(text, tree.root_node());
-    let decl = named_children(ctx.root).into_iter().find(|n| {
+    let decl = ctx.named_children(ctx.root).into_iter().find(|n| {
         matches!(
             n.kind_str(),
             "class_declaration" | "interface_declaration" | "enum_declaration"
@@ -240,16 +240,18 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
     })?;
     let body = field(decl, "body")?;
     let superclass = field(decl, "superclass")
-        .and_then(|s| named_children(s).into_iter().next())
+        .and_then(|s| ctx.named_children(s).into_iter().next())
         .and_then(|t| reach::project_type(&ctx, ctx.text(t)));
-    let fields: Vec<&str> = named_children(body)
+    let fields: Vec<&str> = ctx
+        .named_children(body)
         .into_iter()
         .filter(|n| n.kind_str() == "field_declaration")
-        .flat_map(named_children)
+        .flat_map(|x| ctx.named_children(x))
         .filter(|d| d.kind_str() == "variable_declarator")
         .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
         .collect();
-    let decls: Vec<Node<'_>> = named_children(body)
+    let decls: Vec<Node<'_>> = ctx
+        .named_children(body)
         .into_iter()
         .filter(|n| n.kind_str() == "method_declaration")
         .take(MAX_METHODS)
@@ -261,7 +263,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
     // A method calling another of the class that shows one (one level).
     let evidence_of = |m: Node<'_>, i: usize| -> Option<String> {
         own_evidence[i].clone().or_else(|| {
-            ast::descendants(m).into_iter().find_map(|d| {
+            ctx.descendants(m).into_iter().find_map(|d| {
                 if d.kind_str() != "method_invocation"
                     || field(d, "object").is_some_and(|o| ctx.text(o) != "this")
                 {
@@ -282,7 +284,7 @@ pub fn read_class(text: &str, class: &str) -> Option<ClassReading> {
         .enumerate()
         .filter_map(|(i, m)| {
             let name = ctx.text(field(m, "name")?).to_string();
-            let arity = field(m, "parameters").map_or(0, |p| named_children(p).len());
+            let arity = field(m, "parameters").map_or(0, |p| ctx.named_children(p).len());
             let (reach, picks) = match field(m, "body") {
                 None => (MethodReach::Other, false),
                 Some(b) => {
@@ -359,11 +361,11 @@ fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32)
             _ => None,
         }
     };
-    let nodes = ast::descendants(body);
+    let nodes = ctx.descendants(body);
     let stepped: Vec<&str> = nodes
         .iter()
         .filter_map(|d| match d.kind_str() {
-            "update_expression" => named_children(*d).first().and_then(|x| name_of(*x)),
+            "update_expression" => ctx.named_children(*d).first().and_then(|x| name_of(*x)),
             "assignment_expression" => {
                 let left = field(*d, "left").and_then(name_of)?;
                 let right = ctx.text(field(*d, "right")?);
@@ -377,18 +379,16 @@ fn picks_round_robin(ctx: &Ctx<'_>, body: Node<'_>, fields: &[&str], depth: u32)
     let returns_at = |idx: &str| {
         nodes.iter().any(|r| {
             r.kind_str() == "return_statement"
-                && ast::descendants(*r)
-                    .into_iter()
-                    .any(|e| match e.kind_str() {
-                        "method_invocation" => {
-                            field(e, "name").is_some_and(|n| ctx.text(n) == "get")
-                                && field(e, "arguments").is_some_and(|a| {
-                                    named_children(a).first().and_then(|x| name_of(*x)) == Some(idx)
-                                })
-                        }
-                        "array_access" => field(e, "index").and_then(name_of) == Some(idx),
-                        _ => false,
-                    })
+                && ctx.descendants(*r).into_iter().any(|e| match e.kind_str() {
+                    "method_invocation" => {
+                        field(e, "name").is_some_and(|n| ctx.text(n) == "get")
+                            && field(e, "arguments").is_some_and(|a| {
+                                ctx.named_children(a).first().and_then(|x| name_of(*x)) == Some(idx)
+                            })
+                    }
+                    "array_access" => field(e, "index").and_then(name_of) == Some(idx),
+                    _ => false,
+                })
         })
     };
     if stepped.iter().any(|i| returns_at(i)) {

@@ -9,7 +9,8 @@ use super::*;
 /// (`retryPolicy.shouldRetry(e, ++attempts, 0, true)`): the policy sorts
 /// the failures, the catch does not retry every one.
 pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
-    let Some(param) = named_children(catch)
+    let Some(param) = ctx
+        .named_children(catch)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -23,7 +24,7 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
     // The caught exception, or a variable the catch stores it in
     // (`throwable = e; shouldRetry = shouldRetry(ref, throwable)`).
     let mut names = vec![param];
-    for d in ast::descendants_until(body, nested) {
+    for d in ctx.descendants_until(body, nested) {
         if d.kind_str() == "assignment_expression"
             && field(d, "right").is_some_and(|r| ctx.text(ast::unwrap_expr(r)) == param)
             && let Some(l) = field(d, "left").filter(|l| l.kind_str() == "identifier")
@@ -34,7 +35,7 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
         // `RetryNTimes`, sixteenth pass).
         if d.kind_str() == "variable_declarator"
             && field(d, "value").is_some_and(|v| {
-                ast::descendants(v)
+                ctx.descendants(v)
                     .into_iter()
                     .any(|x| x.kind_str() == "identifier" && ctx.text(x) == param)
             })
@@ -43,7 +44,7 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
             names.push(ctx.text(n));
         }
     }
-    ast::descendants_until(body, nested).into_iter().any(|d| {
+    ctx.descendants_until(body, nested).into_iter().any(|d| {
         d.kind_str() == "method_invocation"
             && (field(d, "name").is_some_and(|n| {
                 let l = ctx.text(n).to_ascii_lowercase();
@@ -60,7 +61,7 @@ pub(super) fn asks_policy(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
                         || pluggable(ctx, o))
             }))
             && field(d, "arguments").is_some_and(|a| {
-                named_children(a)
+                ctx.named_children(a)
                     .into_iter()
                     .any(|x| x.kind_str() == "identifier" && names.contains(&ctx.text(x)))
             })
@@ -87,7 +88,8 @@ fn pluggable(ctx: &Ctx<'_>, o: Node<'_>) -> bool {
 /// spent). A decision whose answer is tested (`if (policy.shouldRetry(e))`)
 /// is no wait.
 pub(super) fn tells_retryer<'a>(ctx: &Ctx<'_>, catch: Node<'a>) -> Option<Node<'a>> {
-    let param = named_children(catch)
+    let param = ctx
+        .named_children(catch)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -99,7 +101,7 @@ pub(super) fn tells_retryer<'a>(ctx: &Ctx<'_>, catch: Node<'a>) -> Option<Node<'
             field(*c, "object").is_some_and(|o| {
                 o.kind_str() == "identifier" && ctx.text(o).to_ascii_lowercase().contains("retr")
             }) && field(*c, "arguments").is_some_and(|a| {
-                named_children(a)
+                ctx.named_children(a)
                     .into_iter()
                     .any(|x| x.kind_str() == "identifier" && ctx.text(x) == param)
             })

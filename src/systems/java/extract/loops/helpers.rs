@@ -70,7 +70,7 @@ pub(super) fn call_of(n: Node<'_>) -> Option<Node<'_>> {
     if n.kind_str() != "expression_statement" {
         return None;
     }
-    named_children(n)
+    ast::named_children(n)
         .first()
         .copied()
         .filter(|e| e.kind_str() == "method_invocation")
@@ -107,7 +107,8 @@ fn leaves_within(ctx: &Ctx<'_>, n: Node<'_>, depth: u32) -> bool {
             return false;
         }
         let branch = |b: Node<'_>| match b.kind_str() {
-            "block" => named_children(b)
+            "block" => ctx
+                .named_children(b)
                 .last()
                 .is_some_and(|l| leaves_within(ctx, *l, depth - 1)),
             _ => leaves_within(ctx, b, depth - 1),
@@ -147,11 +148,11 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             out.exits = false;
             continue;
         };
-        let last = named_children(body).last().copied();
+        let last = ctx.named_children(body).last().copied();
         // Inside its loops too (not lambdas or inner classes): a failure
         // recorded in a read loop, a loop that returns the first candidate
         // that answers.
-        for d in ast::descendants_until(body, not_own) {
+        for d in ctx.descendants_until(body, not_own) {
             if marks_failed(ctx, d) {
                 out.marks_failed = true;
             }
@@ -161,13 +162,13 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             if d.kind_str() == "method_invocation"
                 && field(d, "name")
                     .is_some_and(|n| matches!(ctx.text(n), "await" | "awaitUntil" | "awaitNanos"))
-                && field(d, "arguments").is_some_and(|a| !named_children(a).is_empty())
+                && field(d, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty())
             {
                 out.sleeps = true;
             }
             if LOOPS.contains(&d.kind_str())
                 && field(d, "body").is_some_and(|b| {
-                    ast::descendants_until(b, not_own)
+                    ctx.descendants_until(b, not_own)
                         .iter()
                         .any(|x| x.kind_str() == "return_statement")
                 })
@@ -178,7 +179,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
         let mut exits = last.is_some_and(|l| {
             l.kind_str() == "throw_statement" || call_of(l).is_some_and(|c| process_exit(ctx, c))
         });
-        for d in ast::descendants_until(body, nested) {
+        for d in ctx.descendants_until(body, nested) {
             if limit_field(ctx, d) {
                 out.limit = true;
             }
@@ -186,7 +187,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
             if d.kind_str() == "if_statement"
                 && field(d, "condition").is_some_and(|c| time_words(ctx.text(c)))
                 && field(d, "consequence").is_some_and(|b| {
-                    ast::descendants_until(b, nested)
+                    ctx.descendants_until(b, nested)
                         .iter()
                         .any(|x| x.kind_str() == "throw_statement")
                 })
@@ -202,7 +203,7 @@ pub(super) fn summary(ctx: &Ctx<'_>, name: &str, depth: u32, budget: &Cell<u32>)
                 })
                 && ["consequence", "alternative"].iter().any(|f| {
                     field(d, f).is_some_and(|b| {
-                        ast::descendants_until(b, nested)
+                        ctx.descendants_until(b, nested)
                             .iter()
                             .any(|x| x.kind_str() == "throw_statement")
                     })
@@ -315,7 +316,7 @@ fn not_own(n: Node<'_>) -> bool {
 /// method of this class that reads a field holding an attempt limit.
 pub(super) fn limit_call<'a>(ctx: &Ctx<'a>, lp: Node<'a>) -> Option<Node<'a>> {
     let budget = Cell::new(BUDGET);
-    ast::descendants_until(lp, not_own).into_iter().find(|d| {
+    ctx.descendants_until(lp, not_own).into_iter().find(|d| {
         d.kind_str() == "method_invocation"
             && own_call(ctx, *d).is_some_and(|m| summary(ctx, m, 1, &budget).limit)
     })
@@ -347,7 +348,7 @@ pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
         && !["is", "has", "get", "check"]
             .iter()
             .any(|p| lname.starts_with(p))
-        && field(d, "arguments").is_some_and(|a| !named_children(a).is_empty())
+        && field(d, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty())
     {
         return true;
     }
@@ -373,7 +374,7 @@ pub(super) fn marks_failed(ctx: &Ctx<'_>, d: Node<'_>) -> bool {
 /// failed target.
 pub(super) fn calls_marking_failed(ctx: &Ctx<'_>, within: Node<'_>) -> bool {
     let budget = Cell::new(BUDGET);
-    ast::descendants_until(within, nested).into_iter().any(|d| {
+    ctx.descendants_until(within, nested).into_iter().any(|d| {
         marks_failed(ctx, d)
             || (d.kind_str() == "method_invocation"
                 && own_call(ctx, d).is_some_and(|m| summary(ctx, m, 1, &budget).marks_failed))
@@ -416,14 +417,15 @@ pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) 
     let name = ctx.text(var);
     stmts.iter().any(|s| {
         let (l, r) = match s.kind_str() {
-            "local_variable_declaration" => match named_children(*s)
+            "local_variable_declaration" => match ctx
+                .named_children(*s)
                 .into_iter()
                 .find(|d| d.kind_str() == "variable_declarator")
             {
                 Some(d) => (field(d, "name"), field(d, "value")),
                 None => return false,
             },
-            "expression_statement" => match named_children(*s).first() {
+            "expression_statement" => match ctx.named_children(*s).first() {
                 Some(e) if e.kind_str() == "assignment_expression" => {
                     (field(*e, "left"), field(*e, "right"))
                 }
@@ -439,7 +441,7 @@ pub(super) fn answer_present(ctx: &Ctx<'_>, cond: Node<'_>, stmts: &[Node<'_>]) 
                     // An existence check (`zk.exists(path).get(5, SECONDS)`)
                     // answers null while the node is absent: a poll for its
                     // creation (apache/twill `YarnTwillController`).
-                    && !ast::descendants(r).into_iter().any(|d| {
+                    && !ctx.descendants(r).into_iter().any(|d| {
                         d.kind_str() == "method_invocation"
                             && field(d, "name")
                                 .is_some_and(|n| matches!(ctx.text(n), "exists" | "checkExists"))
@@ -458,7 +460,7 @@ fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
     let assigned: Vec<&str> = stmts
         .iter()
         .filter(|s| s.start_byte() < call.start_byte())
-        .flat_map(|s| ast::descendants_until(*s, nested))
+        .flat_map(|s| ctx.descendants_until(*s, nested))
         .filter_map(|d| match d.kind_str() {
             "variable_declarator" => field(d, "name"),
             "assignment_expression" => field(d, "left"),
@@ -466,7 +468,7 @@ fn handed_new_input(ctx: &Ctx<'_>, call: Node<'_>, stmts: &[Node<'_>]) -> bool {
         })
         .map(|n| ctx.text(n))
         .collect();
-    ast::descendants(args)
+    ctx.descendants(args)
         .into_iter()
         .any(|d| d.kind_str() == "identifier" && assigned.contains(&ctx.text(d)))
 }
@@ -490,7 +492,7 @@ pub(super) fn leaves_on_success(ctx: &Ctx<'_>, s: Node<'_>) -> bool {
     };
     if let Some(other) = field(s, "alternative") {
         let other = if other.kind_str() == "else" {
-            named_children(other).first().copied().unwrap_or(other)
+            ctx.named_children(other).first().copied().unwrap_or(other)
         } else {
             other
         };
@@ -553,7 +555,7 @@ pub(super) fn local_only(ctx: &Ctx<'_>, catch: Node<'_>) -> bool {
 /// try's body or its resources (`try (ServerSocket s = new
 /// ServerSocket(0))`).
 pub(super) fn loads_native(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
-    ast::descendants_until(block, nested).into_iter().any(|d| {
+    ctx.descendants_until(block, nested).into_iter().any(|d| {
         (d.kind_str() == "method_invocation"
             && field(d, "name").is_some_and(|n| ctx.text(n) == "loadLibrary"))
             // Or binds a port of this host (`new ServerSocket(port)`): a
@@ -589,7 +591,7 @@ pub(super) fn only_parses(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
             .iter()
             .any(|w| l.starts_with(w))
     };
-    let nodes = ast::descendants_until(block, nested);
+    let nodes = ctx.descendants_until(block, nested);
     let mut parses = false;
     for d in &nodes {
         match d.kind_str() {
@@ -647,11 +649,15 @@ pub(super) fn tests_state(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
             let Some(body) = field(*m, "body") else {
                 return false;
             };
-            let stmts = named_children(body);
+            let stmts = ctx.named_children(body);
             let [ret] = stmts.as_slice() else {
                 return false;
             };
-            let Some(e) = named_children(*ret).first().map(|e| ast::unwrap_expr(*e)) else {
+            let Some(e) = ctx
+                .named_children(*ret)
+                .first()
+                .map(|e| ast::unwrap_expr(*e))
+            else {
                 return false;
             };
             if ret.kind_str() != "return_statement" {
@@ -685,7 +691,7 @@ fn reads_field(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
                     .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
             });
             getter
-                && field(e, "arguments").is_some_and(|a| named_children(a).is_empty())
+                && field(e, "arguments").is_some_and(|a| ctx.named_children(a).is_empty())
                 && field(e, "object").is_some_and(holder)
         }
         _ => false,
@@ -697,7 +703,8 @@ fn reads_field(ctx: &Ctx<'_>, e: Node<'_>) -> bool {
 /// `if (!e.isRetryable()) throw e;`): the failures are sorted. Where the
 /// test is.
 pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
-    let param = named_children(catch)
+    let param = ctx
+        .named_children(catch)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -722,7 +729,7 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
             // `else if (!(e instanceof IOException || ..)) throw ..`: a
             // branch on the caught type that leaves.
             if let (Some(c), Some(b)) = (field(x, "condition"), field(x, "consequence"))
-                && ast::descendants(c).into_iter().any(|d| {
+                && ctx.descendants(c).into_iter().any(|d| {
                     d.kind_str() == "instanceof_expression"
                         && field(d, "left").is_some_and(|l| ctx.text(l) == param)
                 })
@@ -744,13 +751,13 @@ pub(super) fn sorts_caught(ctx: &Ctx<'_>, catch: Node<'_>) -> Option<Span> {
             return None;
         }
         let cond = field(s, "condition")?;
-        let tests = conds.iter().flat_map(|c| ast::descendants(*c)).any(|d| {
+        let tests = conds.iter().flat_map(|c| ctx.descendants(*c)).any(|d| {
             d.kind_str() == "method_invocation"
                 && field(d, "name")
                     .is_some_and(|n| !ctx.text(n).to_ascii_lowercase().contains("log"))
                 && (field(d, "object").is_some_and(|o| ctx.text(o) == param)
                     || field(d, "arguments").is_some_and(|a| {
-                        named_children(a)
+                        ctx.named_children(a)
                             .into_iter()
                             .any(|x| x.kind_str() == "identifier" && ctx.text(x) == param)
                     }))

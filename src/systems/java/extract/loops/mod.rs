@@ -26,7 +26,7 @@
 //! variable multiplied or shifted in the loop, `Math.pow` or `<<`;
 //! randomness from `Random`, `ThreadLocalRandom` or `Math.random`.
 
-use super::ast::{self, field, named_children, span};
+use super::ast::{self, field, span};
 use super::{Ctx, Out, RetryScope};
 use crate::extract::Facts;
 use crate::model::backoff::ServerDelay;
@@ -72,8 +72,8 @@ pub(super) fn nested(n: Node<'_>) -> bool {
         )
 }
 
-fn own_nodes(body: Node<'_>) -> Vec<Node<'_>> {
-    ast::descendants_until(body, nested)
+fn own_nodes<'n>(ctx: &Ctx<'n>, body: Node<'n>) -> Vec<Node<'n>> {
+    ctx.descendants_until(body, nested)
 }
 
 pub fn extract<'a>(ctx: &Ctx<'a>, facts: &mut Facts, out: &mut Out<'a>) {
@@ -179,7 +179,7 @@ fn test_source(ctx: &Ctx<'_>) -> bool {
 /// The statements of a block (or the statement itself).
 fn statements(n: Node<'_>) -> Vec<Node<'_>> {
     if n.kind_str() == "block" {
-        named_children(n)
+        ast::named_children(n)
     } else {
         vec![n]
     }
@@ -213,7 +213,7 @@ fn waits_for_state(method: &str) -> bool {
 
 /// Identifiers mentioned in a node.
 fn mentions(ctx: &Ctx<'_>, n: Node<'_>, name: &str) -> bool {
-    ast::descendants(n)
+    ctx.descendants(n)
         .into_iter()
         .any(|d| d.kind_str() == "identifier" && ctx.text(d) == name)
 }
@@ -230,7 +230,7 @@ struct Try<'a> {
 /// its own (not worth a note), `Err(Some(why))` when it has one.
 fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'static str>> {
     let body = field(lp, "body").ok_or(None)?;
-    let own = own_nodes(body);
+    let own = own_nodes(ctx, body);
     if !own.iter().any(|t| {
         matches!(
             t.kind_str(),
@@ -289,7 +289,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     }
     let cond_idents: Vec<&str> = cond
         .map(|c| {
-            ast::descendants(c)
+            ctx.descendants(c)
                 .into_iter()
                 .filter(|d| d.kind_str() == "identifier")
                 .map(|d| ctx.text(d))
@@ -350,7 +350,8 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
             continue;
         };
         // Something other than a sleep is called.
-        let calls = ast::descendants_until(block, nested)
+        let calls = ctx
+            .descendants_until(block, nested)
             .into_iter()
             .filter(|d| d.kind_str() == "method_invocation")
             .any(|d| field(d, "name").is_some_and(|x| !is_sleep_name(ctx.text(x))));
@@ -360,12 +361,13 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         calling_try = true;
         let mut retrying = Vec::new();
         let mut exiting = Vec::new();
-        for c in named_children(t)
+        for c in ctx
+            .named_children(t)
             .into_iter()
             .filter(|c| c.kind_str() == "catch_clause")
         {
             let cb = field(c, "body");
-            let last = cb.and_then(|b| named_children(b).last().copied());
+            let last = cb.and_then(|b| ctx.named_children(b).last().copied());
             let types = catch_types(ctx, c);
             let only_interrupt = !types.is_empty()
                 && types.iter().all(|(t, _)| {
@@ -476,7 +478,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         let locals: Vec<&str> = block_stmts
             .iter()
             .filter(|s| s.kind_str() == "local_variable_declaration")
-            .flat_map(|s| named_children(*s))
+            .flat_map(|s| ctx.named_children(*s))
             .filter(|d| d.kind_str() == "variable_declarator")
             .filter_map(|d| field(d, "name").map(|n| ctx.text(n)))
             .collect();
@@ -523,7 +525,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         });
         let flag_exit = block_stmts.iter().any(|s| {
             s.kind_str() == "expression_statement"
-                && named_children(*s).first().is_some_and(|e| {
+                && ctx.named_children(*s).first().is_some_and(|e| {
                     e.kind_str() == "assignment_expression"
                         && field(*e, "left").is_some_and(|l| cond_idents.contains(&ctx.text(l)))
                         && field(*e, "right").is_some_and(|r| {
@@ -541,7 +543,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
         });
         let after_exit = retrying.iter().any(|c| {
             field(*c, "body")
-                .and_then(|b| named_children(b).last().copied())
+                .and_then(|b| ctx.named_children(b).last().copied())
                 .is_some_and(|l| l.kind_str() == "continue_statement")
         }) && body_stmts
             .iter()
@@ -561,7 +563,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
                         if !counted {
                             return matches!(s.kind_str(), "return_statement" | "break_statement");
                         }
-                        ast::descendants_until(*s, nested)
+                        ctx.descendants_until(*s, nested)
                             .iter()
                             .any(|d| matches!(d.kind_str(), "return_statement" | "break_statement"))
                     })
@@ -618,7 +620,7 @@ fn retry_loop(ctx: &Ctx<'_>, lp: Node<'_>) -> Result<RetryPolicy, Option<&'stati
     // each pass asks the next replica or item.
     if own.iter().any(|d| {
         d.kind_str() == "update_expression"
-            && named_children(*d).first().is_some_and(|i| {
+            && ctx.named_children(*d).first().is_some_and(|i| {
                 i.kind_str() == "identifier" && indexes_with(ctx, &own, ctx.text(*i))
             })
     }) {

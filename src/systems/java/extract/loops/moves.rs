@@ -19,7 +19,8 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
     {
         return true;
     }
-    let param = named_children(c)
+    let param = ctx
+        .named_children(c)
         .into_iter()
         .find(|p| p.kind_str() == "catch_formal_parameter")
         .and_then(|p| field(p, "name"))
@@ -32,7 +33,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
     // the next port is taken, or the failed target is dropped and the try
     // asks a method that searches candidates for the next one. A loop that
     // calls the same target again is a retry; one that moves on is not.
-    let moves_on = ast::descendants_until(body, nested).into_iter().any(|d| {
+    let moves_on = ctx.descendants_until(body, nested).into_iter().any(|d| {
         d.kind_str() == "update_expression" && ctx.text(d).to_ascii_lowercase().contains("port")
     }) || helpers::calls_marking_failed(ctx, body)
         || helpers::calls_marking_failed(ctx, try_block)
@@ -52,7 +53,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         let t = ast::last_segment(t);
         t.contains("NoNode") || t.contains("NotFound") || t.contains("NoSuch")
     });
-    let repairs = ast::descendants_until(body, nested).into_iter().any(|d| {
+    let repairs = ctx.descendants_until(body, nested).into_iter().any(|d| {
         if d.kind_str() != "method_invocation" {
             return false;
         }
@@ -61,7 +62,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
         let creates = lname.contains("create") || lname.contains("mkdir");
         let uses_failure = param.is_some_and(|p| {
             field(d, "arguments").is_some_and(|a| {
-                named_children(a).into_iter().any(|x| {
+                ctx.named_children(a).into_iter().any(|x| {
                     x.kind_str() == "field_access"
                         && field(x, "object").is_some_and(|o| ctx.text(o) == p)
                 })
@@ -72,7 +73,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
     if repairs {
         return true;
     }
-    for d in ast::descendants_until(body, nested) {
+    for d in ctx.descendants_until(body, nested) {
         if d.kind_str() != "assignment_expression"
             || field(d, "operator").is_none_or(|o| ctx.text(o) != "=")
         {
@@ -90,7 +91,7 @@ pub(super) fn follows_next(ctx: &Ctx<'_>, c: Node<'_>, try_block: Node<'_>) -> b
             // `e = re`: the exception drives the next pass when the loop
             // reads it outside this catch.
             let loop_reads = ctx.ancestor(c, LOOPS).is_some_and(|lp| {
-                ast::descendants(lp).into_iter().any(|x| {
+                ctx.descendants(lp).into_iter().any(|x| {
                     x.kind_str() == "identifier"
                         && ctx.text(x) == name
                         && !ast::within(x, c)
@@ -162,10 +163,12 @@ fn reports(name: &str) -> bool {
 /// each pass asks for something else (a smaller ensemble, the next
 /// offset), it does not try the same call again.
 fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bool {
-    let stepped: Vec<&str> = ast::descendants_until(catch_body, nested)
+    let stepped: Vec<&str> = ctx
+        .descendants_until(catch_body, nested)
         .into_iter()
         .filter_map(|d| match d.kind_str() {
-            "update_expression" => named_children(d)
+            "update_expression" => ctx
+                .named_children(d)
                 .first()
                 .filter(|i| i.kind_str() == "identifier")
                 .map(|i| ctx.text(*i)),
@@ -188,10 +191,11 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
     if let Some(lp) = ctx.ancestor(catch_body, LOOPS)
         && let Some(body) = field(lp, "body")
     {
-        for d in own_nodes(body) {
+        for d in own_nodes(ctx, body) {
             if d.kind_str() == "variable_declarator"
                 && let (Some(n), Some(v)) = (field(d, "name"), field(d, "value"))
-                && ast::descendants(v)
+                && ctx
+                    .descendants(v)
                     .into_iter()
                     .any(|i| i.kind_str() == "identifier" && stepped.contains(&ctx.text(i)))
             {
@@ -199,14 +203,14 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
             }
         }
     }
-    ast::descendants_until(try_block, nested)
+    ctx.descendants_until(try_block, nested)
         .into_iter()
         .any(|d| {
             d.kind_str() == "method_invocation"
                 && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
                 && field(d, "arguments").is_some_and(|a| {
-                    named_children(a).into_iter().any(|x| {
-                        ast::descendants(x)
+                    ctx.named_children(a).into_iter().any(|x| {
+                        ctx.descendants(x)
                             .into_iter()
                             .any(|i| i.kind_str() == "identifier" && stepped.contains(&ctx.text(i)))
                     })
@@ -219,7 +223,8 @@ fn changes_input(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bo
 /// this class that searches candidates (`local = getClient()`, where
 /// `getNextClient()` walks the hosts): the next pass calls another one.
 fn drops_picked_target(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>) -> bool {
-    let dropped: Vec<&str> = ast::descendants_until(catch_body, nested)
+    let dropped: Vec<&str> = ctx
+        .descendants_until(catch_body, nested)
         .into_iter()
         .filter_map(|d| match d.kind_str() {
             "method_invocation"
@@ -244,7 +249,7 @@ fn drops_picked_target(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>)
     if dropped.is_empty() {
         return false;
     }
-    ast::descendants_until(try_block, nested)
+    ctx.descendants_until(try_block, nested)
         .into_iter()
         .any(|d| {
             let (name, value) = match d.kind_str() {
@@ -262,7 +267,7 @@ fn drops_picked_target(ctx: &Ctx<'_>, catch_body: Node<'_>, try_block: Node<'_>)
 /// One more try after a repair, guarded by a flag: `if (!selected) {
 /// selectNow(); selected = true; } else { throw e; }`.
 fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
-    ast::descendants_until(catch_body, nested)
+    ctx.descendants_until(catch_body, nested)
         .into_iter()
         .any(|d| {
             if d.kind_str() != "if_statement" {
@@ -272,7 +277,7 @@ fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
                 return false;
             };
             let flag = if c.kind_str() == "unary_expression" && ctx.text(c).starts_with('!') {
-                named_children(c)
+                ctx.named_children(c)
                     .first()
                     .map(|x| ctx.text(ast::unwrap_expr(*x)))
             } else {
@@ -280,7 +285,7 @@ fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
             };
             let Some(flag) = flag else { return false };
             let sets = field(d, "consequence").is_some_and(|b| {
-                ast::descendants(b).into_iter().any(|x| {
+                ctx.descendants(b).into_iter().any(|x| {
                     x.kind_str() == "assignment_expression"
                         && field(x, "left").is_some_and(|l| ctx.text(l) == flag)
                         && field(x, "right").is_some_and(|r| ctx.text(r) == "true")
@@ -288,7 +293,7 @@ fn once_after_fix(ctx: &Ctx<'_>, catch_body: Node<'_>) -> bool {
             });
             let else_leaves = field(d, "alternative").is_some_and(|a| {
                 let a = if a.kind_str() == "else" {
-                    named_children(a).first().copied().unwrap_or(a)
+                    ctx.named_children(a).first().copied().unwrap_or(a)
                 } else {
                     a
                 };
@@ -310,7 +315,7 @@ fn round_robin(ctx: &Ctx<'_>, try_block: Node<'_>) -> bool {
     else {
         return false;
     };
-    ast::descendants_until(body, nested).into_iter().any(|d| {
+    ctx.descendants_until(body, nested).into_iter().any(|d| {
         d.kind_str() == "binary_expression"
             && d.start_byte() < try_block.start_byte()
             && field(d, "operator").is_some_and(|o| ctx.text(o) == "%")
@@ -346,13 +351,13 @@ pub(super) fn advances_input(ctx: &Ctx<'_>, own: &[Node<'_>], try_block: Node<'_
     if advanced.is_empty() {
         return false;
     }
-    ast::descendants_until(try_block, nested)
+    ctx.descendants_until(try_block, nested)
         .into_iter()
         .any(|d| {
             d.kind_str() == "method_invocation"
                 && !field(d, "name").is_some_and(|n| reports(ctx.text(n)))
                 && field(d, "arguments").is_some_and(|a| {
-                    named_children(a)
+                    ctx.named_children(a)
                         .into_iter()
                         .any(|x| x.kind_str() == "identifier" && advanced.contains(&ctx.text(x)))
                 })
@@ -377,7 +382,7 @@ fn drops_corrupt_item(
     {
         return false;
     }
-    ast::descendants_until(catch_body, nested)
+    ctx.descendants_until(catch_body, nested)
         .into_iter()
         .any(|d| {
             d.kind_str() == "method_invocation"
@@ -388,7 +393,7 @@ fn drops_corrupt_item(
                         .any(|w| l.starts_with(w))
                 })
                 && field(d, "arguments").is_some_and(|a| {
-                    ast::descendants(a).into_iter().any(|x| {
+                    ctx.descendants(a).into_iter().any(|x| {
                         x.kind_str() == "identifier" && mentions(ctx, try_block, ctx.text(x))
                     })
                 })
@@ -412,7 +417,7 @@ pub(super) fn authenticates_again(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     {
         return false;
     }
-    ast::descendants_until(catch_body, nested)
+    ctx.descendants_until(catch_body, nested)
         .into_iter()
         .any(|d| {
             d.kind_str() == "method_invocation"
@@ -438,7 +443,8 @@ pub(super) fn walks_items(ctx: &Ctx<'_>, block: Node<'_>, counter: Option<&str>)
             .iter()
             .any(|w| l.contains(w))
     };
-    let calls: Vec<Node<'_>> = ast::descendants_until(block, nested)
+    let calls: Vec<Node<'_>> = ctx
+        .descendants_until(block, nested)
         .into_iter()
         .filter(|d| {
             d.kind_str() == "method_invocation"
@@ -453,15 +459,15 @@ pub(super) fn walks_items(ctx: &Ctx<'_>, block: Node<'_>, counter: Option<&str>)
     let handed = counter.filter(|c| !attempts(c)).is_some_and(|c| {
         calls.iter().any(|d| {
             field(*d, "arguments").is_some_and(|a| {
-                named_children(a)
+                ctx.named_children(a)
                     .into_iter()
                     .any(|x| x.kind_str() == "identifier" && ctx.text(x) == c)
             })
         })
     });
-    let next_record = named_children(block).into_iter().any(|s| {
+    let next_record = ctx.named_children(block).into_iter().any(|s| {
         s.kind_str() == "return_statement"
-            && named_children(s).first().is_some_and(|e| {
+            && ctx.named_children(s).first().is_some_and(|e| {
                 let e = ast::unwrap_expr(*e);
                 e.kind_str() == "method_invocation"
                     && field(e, "name").is_some_and(|n| {
@@ -482,7 +488,7 @@ pub(super) fn walks_items(ctx: &Ctx<'_>, block: Node<'_>, counter: Option<&str>)
 
 /// The try block assigns `name` (`conn = connect();`).
 fn assigned_in(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
-    ast::descendants_until(try_block, nested)
+    ctx.descendants_until(try_block, nested)
         .into_iter()
         .any(|d| {
             d.kind_str() == "assignment_expression"
@@ -492,14 +498,14 @@ fn assigned_in(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
 
 /// `name` is an argument of a call in the try block (`merge(a, name)`).
 fn handed_to_call(ctx: &Ctx<'_>, try_block: Node<'_>, name: &str) -> bool {
-    ast::descendants_until(try_block, nested)
+    ctx.descendants_until(try_block, nested)
         .into_iter()
         .any(|d| {
             d.kind_str() == "method_invocation"
                 && field(d, "arguments").is_some_and(|a| {
                     // Itself, or inside what the call is handed
                     // (`new Key(tenantId, name)`).
-                    ast::descendants_until(a, nested)
+                    ctx.descendants_until(a, nested)
                         .into_iter()
                         .any(|x| x.kind_str() == "identifier" && ctx.text(x) == name)
                 })

@@ -294,13 +294,15 @@ fn call_reach(ctx: &Ctx<'_>, d: Node<'_>, depth: u32, budget: &Walk) -> Reach {
         return Reach::Neutral;
     }
     // A call handed a file of the local disk works on it.
-    if field(d, "arguments")
-        .is_some_and(|a| named_children(a).into_iter().any(|x| local_file(ctx, x)))
-    {
+    if field(d, "arguments").is_some_and(|a| {
+        ctx.named_children(a)
+            .into_iter()
+            .any(|x| local_file(ctx, x))
+    }) {
         return Reach::Local;
     }
     let Some(o) = obj.filter(|o| ctx.text(*o) != "this") else {
-        let args = field(d, "arguments").map_or(0, |a| named_children(a).len());
+        let args = field(d, "arguments").map_or(0, |a| ctx.named_children(a).len());
         return own_method(ctx, name, args, depth, budget);
     };
     // A chain (`Files.newBufferedReader(p).readLine()`) is its root's.
@@ -327,7 +329,7 @@ fn call_reach(ctx: &Ctx<'_>, d: Node<'_>, depth: u32, budget: &Walk) -> Reach {
         // receiver itself (not a chain): set aside for the link step.
         Some((ty, _)) if root.id() == o.id() => match (&budget.open, project_type(ctx, ty)) {
             (Some(open), Some((package, class))) if open.borrow().len() < MAX_OPEN => {
-                let arity = field(d, "arguments").map_or(0, |a| named_children(a).len());
+                let arity = field(d, "arguments").map_or(0, |a| ctx.named_children(a).len());
                 open.borrow_mut().push(OpenCall {
                     package,
                     class,
@@ -429,7 +431,7 @@ fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Walk)
     // The overloads taking as many arguments, else the varargs ones.
     fn params(m: &Node<'_>) -> Vec<&'static str> {
         field(*m, "parameters")
-            .map(named_children)
+            .map(ast::named_children)
             .unwrap_or_default()
             .iter()
             .map(|x| {
@@ -473,7 +475,7 @@ fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Walk)
             return Reach::Other;
         };
         // A body the pruner skipped parses empty: nothing is known.
-        if named_children(body).is_empty() && ctx.text(body).trim().len() > 2 {
+        if ctx.named_children(body).is_empty() && ctx.text(body).trim().len() > 2 {
             return Reach::Other;
         }
         match nodes_reach(ctx, body, depth + 1, budget) {
@@ -487,7 +489,7 @@ fn own_method(ctx: &Ctx<'_>, name: &str, args: usize, depth: u32, budget: &Walk)
 
 pub(super) fn nodes_reach(ctx: &Ctx<'_>, within: Node<'_>, depth: u32, budget: &Walk) -> Reach {
     let mut all = Reach::Neutral;
-    for d in ast::descendants_until(within, nested) {
+    for d in ctx.descendants_until(within, nested) {
         let r = match d.kind_str() {
             "method_invocation" => call_reach(ctx, d, depth, budget),
             "object_creation_expression" => {

@@ -375,7 +375,7 @@ pub(super) fn method_evidence(ctx: &Ctx<'_>, m: Node<'_>) -> Option<String> {
 }
 
 fn evidence_in(ctx: &Ctx<'_>, lp: Node<'_>, helper: bool) -> Option<String> {
-    for d in ast::descendants(lp) {
+    for d in ctx.descendants(lp) {
         if given_up_in_handler(ctx, d, lp) {
             continue;
         }
@@ -460,14 +460,15 @@ pub(super) fn given_up_in_handler(ctx: &Ctx<'_>, d: Node<'_>, lp: Node<'_>) -> b
         }
         match p.kind_str() {
             "try_statement" if !own_try && field(p, "body").is_some_and(|b| b.id() == n.id()) => {
-                let catches: Vec<Node<'_>> = ast::named_children(p)
+                let catches: Vec<Node<'_>> = ctx
+                    .named_children(p)
                     .into_iter()
                     .filter(|c| c.kind_str() == "catch_clause")
                     .collect();
                 own_try = !catches.is_empty()
                     && catches.iter().all(|c| {
                         field(*c, "body")
-                            .and_then(|b| ast::named_children(b).last().copied())
+                            .and_then(|b| ctx.named_children(b).last().copied())
                             .is_some_and(|l| super::helpers::leaves(ctx, l))
                     });
                 if !own_try {

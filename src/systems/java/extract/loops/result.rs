@@ -123,12 +123,13 @@ pub(super) fn operation_outcome<'a>(ctx: &Ctx<'a>, cond: Node<'a>, stmts: &[Node
 fn assigned_call<'a>(ctx: &Ctx<'a>, name: &str, before: &[Node<'a>]) -> Option<Node<'a>> {
     before.iter().rev().find_map(|s| {
         let (l, r) = match s.kind_str() {
-            "local_variable_declaration" => named_children(*s)
+            "local_variable_declaration" => ctx
+                .named_children(*s)
                 .into_iter()
                 .find(|d| d.kind_str() == "variable_declarator")
                 .map(|d| (field(d, "name"), field(d, "value")))?,
             "expression_statement" => {
-                let e = named_children(*s).first().copied()?;
+                let e = ctx.named_children(*s).first().copied()?;
                 if e.kind_str() != "assignment_expression" {
                     return None;
                 }
@@ -164,7 +165,8 @@ pub(super) fn attempts_operation(ctx: &Ctx<'_>, call: Node<'_>) -> bool {
 /// a state (a comparison of fields, a flag, a getter of one).
 pub(super) fn why_not(ctx: &Ctx<'_>, lp: Node<'_>, body: Node<'_>) -> Option<&'static str> {
     let cond = field(lp, "condition")?;
-    let counted = ast::descendants(cond)
+    let counted = ctx
+        .descendants(cond)
         .into_iter()
         .any(|d| d.kind_str() == "identifier" && counts_retries(ctx.text(d)));
     if !counted {
@@ -187,7 +189,8 @@ pub(super) fn retry(
     own: &[Node<'_>],
 ) -> Option<RetryPolicy> {
     let cond = field(lp, "condition")?;
-    let idents: Vec<&str> = ast::descendants(cond)
+    let idents: Vec<&str> = ctx
+        .descendants(cond)
         .into_iter()
         .filter(|d| d.kind_str() == "identifier")
         .map(|d| ctx.text(d))
@@ -209,10 +212,11 @@ pub(super) fn retry(
     }
     let counts = idents.iter().any(|i| counts_retries(i));
     // Variables the loop steps: a call handed one asks for something else.
-    let stepped: Vec<&str> = ast::descendants(lp)
+    let stepped: Vec<&str> = ctx
+        .descendants(lp)
         .into_iter()
         .filter(|d| d.kind_str() == "update_expression")
-        .filter_map(|d| named_children(d).first().map(|i| ctx.text(*i)))
+        .filter_map(|d| ctx.named_children(d).first().map(|i| ctx.text(*i)))
         .collect();
     let stmts = statements(body);
     let (at, test, call) = stmts.iter().enumerate().find_map(|(i, s)| {
@@ -221,7 +225,7 @@ pub(super) fn retry(
         }
         // An `else` is the failure path: it must go round.
         let other_leaves = field(*s, "alternative").is_some_and(|a| {
-            ast::descendants_until(a, nested).into_iter().any(|x| {
+            ctx.descendants_until(a, nested).into_iter().any(|x| {
                 matches!(
                     x.kind_str(),
                     "return_statement" | "break_statement" | "throw_statement"
@@ -266,7 +270,7 @@ pub(super) fn retry(
         return None;
     }
     let handed_step = field(call, "arguments").is_some_and(|a| {
-        ast::descendants(a)
+        ctx.descendants(a)
             .into_iter()
             .any(|x| x.kind_str() == "identifier" && stepped.contains(&ctx.text(x)))
     });
@@ -301,14 +305,14 @@ pub(super) fn retry(
     // changes to it: `props = store.read(key)`).
     let reassigned: Vec<&str> = stmts[at + 1..]
         .iter()
-        .flat_map(|s| ast::descendants_until(*s, nested))
+        .flat_map(|s| ctx.descendants_until(*s, nested))
         .filter(|d| d.kind_str() == "assignment_expression")
         .filter_map(|d| field(d, "left"))
         .filter(|l| l.kind_str() == "identifier")
         .map(|l| ctx.text(l))
         .collect();
     let reads_reassigned = stmts[..=at].iter().any(|s| {
-        ast::descendants_until(*s, nested)
+        ctx.descendants_until(*s, nested)
             .into_iter()
             .any(|d| d.kind_str() == "identifier" && reassigned.contains(&ctx.text(d)))
     });
@@ -362,14 +366,17 @@ fn until_success(
     if c.kind_str() != "unary_expression" || !ctx.text(c).starts_with('!') {
         return None;
     }
-    let call = named_children(c).first().map(|x| ast::unwrap_expr(*x))?;
+    let call = ctx
+        .named_children(c)
+        .first()
+        .map(|x| ast::unwrap_expr(*x))?;
     if call.kind_str() != "method_invocation" {
         return None;
     }
     let name = field(call, "name").map_or("", |n| ctx.text(n));
     if reads_state(name)
         || helpers::tests_state(ctx, call)
-        || field(call, "arguments").is_some_and(|a| !named_children(a).is_empty())
+        || field(call, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty())
     {
         return None;
     }
@@ -452,12 +459,14 @@ fn policy(
 fn made_each_pass(ctx: &Ctx<'_>, stmts: &[Node<'_>], name: &str) -> bool {
     stmts.iter().any(|s| {
         let value = match s.kind_str() {
-            "local_variable_declaration" => named_children(*s)
+            "local_variable_declaration" => ctx
+                .named_children(*s)
                 .into_iter()
                 .find(|d| d.kind_str() == "variable_declarator")
                 .filter(|d| field(*d, "name").is_some_and(|n| ctx.text(n) == name))
                 .and_then(|d| field(d, "value")),
-            "expression_statement" => named_children(*s)
+            "expression_statement" => ctx
+                .named_children(*s)
                 .first()
                 .filter(|e| e.kind_str() == "assignment_expression")
                 .filter(|e| field(**e, "left").is_some_and(|l| ctx.text(l) == name))
@@ -466,7 +475,7 @@ fn made_each_pass(ctx: &Ctx<'_>, stmts: &[Node<'_>], name: &str) -> bool {
         };
         value.map(ast::unwrap_expr).is_some_and(|v| {
             v.kind_str() == "method_invocation"
-                && field(v, "arguments").is_some_and(|a| named_children(a).is_empty())
+                && field(v, "arguments").is_some_and(|a| ctx.named_children(a).is_empty())
                 && field(v, "name").is_some_and(|n| {
                     let n = ctx.text(n).to_ascii_lowercase();
                     ![
@@ -504,7 +513,8 @@ fn status_condition(
         return None;
     }
     let stmts = statements(body);
-    let call = ast::descendants(cond)
+    let call = ctx
+        .descendants(cond)
         .into_iter()
         .filter(|d| d.kind_str() == "identifier")
         .find_map(|d| assigned_call(ctx, ctx.text(d), &stmts))?;

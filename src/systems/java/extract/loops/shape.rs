@@ -86,7 +86,7 @@ pub(super) fn header_counter(ctx: &Ctx<'_>, lp: Node<'_>) -> (Option<String>, Op
     let Some(init) = field(lp, "init") else {
         return (None, None);
     };
-    for d in ast::descendants(init) {
+    for d in ctx.descendants(init) {
         if d.kind_str() == "variable_declarator" {
             let name = field(d, "name").map(|x| ctx.text(x).to_string());
             let v = field(d, "value").and_then(|v| ctx.int(v));

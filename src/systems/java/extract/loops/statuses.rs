@@ -5,7 +5,7 @@
 //! inside the `try`: a 404 goes round like an exception). Read with
 //! [`crate::extract::status_test`].
 
-use super::super::ast::{self, field, named_children, span};
+use super::super::ast::{self, field, span};
 use super::{Ctx, nested};
 use crate::extract::grpc_code_test::codes as grpc_codes;
 use crate::extract::status_test::{self, Statuses, Test};
@@ -31,7 +31,7 @@ pub(super) fn retried(
     };
     let mut tests = Vec::new();
     for &n in own {
-        let gated = goes_round(n)
+        let gated = goes_round(ctx, n)
             && retrying
                 .iter()
                 .any(|c| ast::within(n, *c) && gated_catch(ctx, *c));
@@ -71,11 +71,12 @@ pub(super) fn retried(
 }
 
 /// An `if` whose branch goes round (a `continue` of its own).
-fn goes_round(n: Node<'_>) -> bool {
+fn goes_round(ctx: &Ctx<'_>, n: Node<'_>) -> bool {
     n.kind_str() == "if_statement"
         && field(n, "consequence").is_some_and(|b| {
             b.kind_str() == "continue_statement"
-                || ast::descendants_until(b, nested)
+                || ctx
+                    .descendants_until(b, nested)
                     .iter()
                     .any(|s| s.kind_str() == "continue_statement")
         })
@@ -89,12 +90,13 @@ pub(super) fn gated_catch(ctx: &Ctx<'_>, c: Node<'_>) -> bool {
     let Some(body) = field(c, "body") else {
         return false;
     };
-    let last_leaves = named_children(body)
+    let last_leaves = ctx
+        .named_children(body)
         .last()
         .is_some_and(|l| super::helpers::leaves(ctx, *l));
     last_leaves
-        && ast::descendants_until(body, nested).iter().any(|n| {
-            goes_round(*n)
+        && ctx.descendants_until(body, nested).iter().any(|n| {
+            goes_round(ctx, *n)
                 && field(*n, "condition").is_some_and(|k| {
                     status_test::holds_for(ctx.text(k)).is_some()
                         || grpc_codes(ctx.text(k)).is_some()
@@ -112,8 +114,8 @@ pub(super) fn grpc_retried(ctx: &Ctx<'_>, retrying: &[Node<'_>]) -> Vec<Located<
         let Some(body) = field(*c, "body") else {
             continue;
         };
-        for n in ast::descendants_until(body, nested) {
-            let Some(cond) = field(n, "condition").filter(|_| goes_round(n)) else {
+        for n in ctx.descendants_until(body, nested) {
+            let Some(cond) = field(n, "condition").filter(|_| goes_round(ctx, n)) else {
                 continue;
             };
             for code in grpc_codes(ctx.text(cond)).unwrap_or_default() {
@@ -147,7 +149,7 @@ fn in_catch(n: Node<'_>) -> bool {
 /// throw ..;` goes round until the count runs out).
 fn leaves(ctx: &Ctx<'_>, b: Node<'_>, in_try: bool, caught: &[String]) -> bool {
     let mut nodes = vec![b];
-    nodes.extend(ast::descendants_until(b, nested));
+    nodes.extend(ctx.descendants_until(b, nested));
     if nodes.iter().any(|s| s.kind_str() == "continue_statement") {
         return false;
     }
@@ -157,7 +159,8 @@ fn leaves(ctx: &Ctx<'_>, b: Node<'_>, in_try: bool, caught: &[String]) -> bool {
             if !in_try {
                 return true;
             }
-            let thrown = named_children(*s)
+            let thrown = ctx
+                .named_children(*s)
                 .first()
                 .filter(|e| e.kind_str() == "object_creation_expression")
                 .and_then(|e| field(*e, "type"))

@@ -26,7 +26,7 @@ pub(super) fn wait(
         let name = field(d, "name").map_or("", |x| ctx.text(x));
         let obj = ctx.name_of(field(d, "object"));
         let args = field(d, "arguments")
-            .map(named_children)
+            .map(|x| ctx.named_children(x))
             .unwrap_or_default();
         // A retry object's own wait (`retryPolicy.retryWaitMilli(true)`,
         // x-pipe's `RetryNTimes`): it sleeps for as long as it decides.
@@ -116,7 +116,7 @@ pub(super) fn wait(
     // for as long as that takes.
     let inner_wait = field(lp, "body")
         .map(|b| {
-            ast::descendants_until(b, |n| {
+            ctx.descendants_until(b, |n| {
                 matches!(
                     n.kind_str(),
                     "lambda_expression" | "class_body" | "method_declaration"
@@ -126,14 +126,18 @@ pub(super) fn wait(
         .unwrap_or_default()
         .into_iter()
         .filter(|d| d.kind_str() == "while_statement")
-        .flat_map(|w| field(w, "body").map(own_nodes).unwrap_or_default())
+        .flat_map(|w| {
+            field(w, "body")
+                .map(|b| own_nodes(ctx, b))
+                .unwrap_or_default()
+        })
         .find(|d| {
             d.kind_str() == "method_invocation"
                 && field(*d, "name").is_some_and(|n| {
                     let n = ctx.text(n);
                     n == "sleep" || n == "wait" || n == "await" || n == "parkNanos"
                 })
-                && field(*d, "arguments").is_some_and(|a| !named_children(a).is_empty())
+                && field(*d, "arguments").is_some_and(|a| !ctx.named_children(a).is_empty())
         });
     if let Some(call) = inner_wait {
         let s = span(call);
@@ -176,7 +180,8 @@ fn interrupt_caught_around(ctx: &Ctx<'_>, call: Node<'_>, lp: Node<'_>) -> bool 
         }
         if par.kind_str() == "try_statement"
             && field(par, "body").is_some_and(|b| ast::within(call, b))
-            && named_children(par)
+            && ctx
+                .named_children(par)
                 .into_iter()
                 .filter(|c| c.kind_str() == "catch_clause")
                 .any(|c| {
@@ -325,7 +330,7 @@ pub(super) fn growth(ctx: &Ctx<'_>, r: Node<'_>, v: &str) -> Option<(f64, Option
     if r.kind_str() == "method_invocation" && field(r, "name").is_some_and(|n| ctx.text(n) == "min")
     {
         let args = field(r, "arguments")
-            .map(named_children)
+            .map(|x| ctx.named_children(x))
             .unwrap_or_default();
         for (i, a) in args.iter().enumerate() {
             if let Some((m, _)) = growth(ctx, *a, v) {
@@ -376,12 +381,12 @@ pub(super) fn exp_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<i128> {
 
 /// The `2` of `Math.pow(2, n)`.
 pub(super) fn pow_base(ctx: &Ctx<'_>, e: Node<'_>) -> Option<f64> {
-    for d in ast::descendants(e) {
+    for d in ctx.descendants(e) {
         if d.kind_str() == "method_invocation"
             && field(d, "name").is_some_and(|n| ctx.text(n) == "pow")
         {
             let args = field(d, "arguments")
-                .map(named_children)
+                .map(|x| ctx.named_children(x))
                 .unwrap_or_default();
             return args.first().and_then(|a| ctx.float(*a));
         }
@@ -402,7 +407,7 @@ pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<
     // A socket read whose timeout goes round (`read()` catching
     // `SocketTimeoutException`): waiting again for data.
     if only("SocketTimeoutException")
-        && ast::descendants_until(block, nested).into_iter().any(|d| {
+        && ctx.descendants_until(block, nested).into_iter().any(|d| {
             d.kind_str() == "method_invocation"
                 && field(d, "name").is_some_and(|n| {
                     matches!(
@@ -415,10 +420,10 @@ pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<
         return true;
     }
     if only("TimeoutException")
-        && ast::descendants_until(block, nested).into_iter().any(|d| {
+        && ctx.descendants_until(block, nested).into_iter().any(|d| {
             d.kind_str() == "method_invocation"
                 && field(d, "name").is_some_and(|n| matches!(ctx.text(n), "get" | "await" | "poll"))
-                && field(d, "arguments").is_some_and(|a| named_children(a).len() == 2)
+                && field(d, "arguments").is_some_and(|a| ctx.named_children(a).len() == 2)
         })
     {
         return true;
@@ -436,12 +441,12 @@ pub(super) fn waits_for_result(ctx: &Ctx<'_>, block: Node<'_>, retrying: &[Node<
             })
     });
     timeouts
-        && ast::descendants_until(block, nested).into_iter().any(|d| {
+        && ctx.descendants_until(block, nested).into_iter().any(|d| {
             d.kind_str() == "method_invocation"
                 && [field(d, "object"), field(d, "arguments")]
                     .into_iter()
                     .flatten()
-                    .flat_map(ast::descendants)
+                    .flat_map(|x| ctx.descendants(x))
                     .any(|i| {
                         i.kind_str() == "identifier" && {
                             let name = ctx.text(i);
@@ -475,7 +480,7 @@ fn has_word(name: &str, word: &str) -> bool {
 /// The try block takes a lock (`lock()`, `tryLock()`, `lockFile.lock()`,
 /// `lockCreateStatement.execute()`): going round waits for the holder.
 pub(super) fn takes_lock(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
-    ast::descendants_until(block, nested).into_iter().any(|d| {
+    ctx.descendants_until(block, nested).into_iter().any(|d| {
         d.kind_str() == "method_invocation"
             && (field(d, "name")
                 .is_some_and(|n| matches!(ctx.text(n), "lock" | "tryLock" | "lockInterruptibly"))
@@ -492,7 +497,7 @@ pub(super) fn takes_lock(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
 /// server this process started to come up, not a retry against a shared
 /// service (pinot `ZkStarter`).
 pub(super) fn connects_locally(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
-    ast::descendants_until(block, nested).into_iter().any(|d| {
+    ctx.descendants_until(block, nested).into_iter().any(|d| {
         d.kind_str() == "string_literal" && {
             let t = ctx.text(d).trim_matches('"');
             t.starts_with("localhost") || t.starts_with("127.0.0.1")
@@ -506,14 +511,14 @@ pub(super) fn connects_locally(ctx: &Ctx<'_>, block: Node<'_>) -> bool {
 /// against a shared service (apache/giraph `ZooKeeperManager`, sixteenth
 /// pass).
 pub(super) fn polls_started_server(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>) -> bool {
-    let connects = ast::descendants_until(block, nested).into_iter().any(|d| {
+    let connects = ctx.descendants_until(block, nested).into_iter().any(|d| {
         d.kind_str() == "method_invocation"
             && field(d, "name").is_some_and(|n| ctx.text(n) == "connect")
     });
     let Some((m, _)) = connects.then(|| ctx.enclosing_method(lp)).flatten() else {
         return false;
     };
-    ast::descendants_until(m, nested)
+    ctx.descendants_until(m, nested)
         .into_iter()
         .filter(|d| d.end_byte() <= lp.start_byte())
         .any(|d| {
@@ -537,19 +542,19 @@ pub(super) fn polls_started_server(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>)
 /// whatever goes round.
 pub(super) fn waits_on_same(ctx: &Ctx<'_>, lp: Node<'_>, block: Node<'_>) -> bool {
     let assigned_in_loop = |name: &str| {
-        ast::descendants(lp).into_iter().any(|d| {
+        ctx.descendants(lp).into_iter().any(|d| {
             (d.kind_str() == "assignment_expression"
                 && field(d, "left").is_some_and(|l| ctx.text(l) == name))
                 || (d.kind_str() == "variable_declarator"
                     && field(d, "name").is_some_and(|l| ctx.text(l) == name))
         })
     };
-    ast::descendants_until(block, nested).into_iter().any(|d| {
+    ctx.descendants_until(block, nested).into_iter().any(|d| {
         if d.kind_str() != "method_invocation" {
             return false;
         }
         let name = field(d, "name").map_or("", |n| ctx.text(n));
-        let args = field(d, "arguments").map_or(0, |a| named_children(a).len());
+        let args = field(d, "arguments").map_or(0, |a| ctx.named_children(a).len());
         let waits = (name == "get" && args == 2)
             || ((name.starts_with("await") || name.starts_with("waitFor")) && args >= 1);
         waits

@@ -6,6 +6,7 @@ mod pruning;
 mod reactor_retry;
 mod resilience4j;
 mod retry_loops;
+mod walk;
 
 fn facts(src: &str) -> Facts {
     let mut f = Facts::default();
