@@ -508,3 +508,33 @@ fn keeps_a_body_for_a_loop_only_by_what_the_loop_holds() {
         "\tfor {\n\t\tif err := c.Open(); err != nil {\n\t\t\tcontinue\n\t\t}\n\t\treturn nil\n\t}";
     assert!(blanked(&wrap(held)).is_none(), "blanked: {held}");
 }
+
+#[test]
+fn a_word_only_a_comment_holds_keeps_no_body() {
+    let pad = "x := 1 // padding padding padding padding padding padding padding\n";
+    let src = format!(
+        "package p\n\nfunc commented() {{\n\t// retry on failure\n\t{pad}\t/* the Retry\n\tpolicy */\n\t_ = x\n}}\n\nfunc called() {{\n\t{pad}\tretry(x)\n}}\n\nfunc quoted() {{\n\t{pad}\tlog.Info(\"will retry\")\n}}\n"
+    );
+    // The comment's words keep nothing; the code's and a string's do.
+    assert_eq!(blanked_names(&src), ["commented"]);
+    // The same text with the comment's word in the code is kept.
+    let code = src.replace("// retry on failure", "retry()");
+    assert!(
+        blanked_names(&code).is_empty(),
+        "{:?}",
+        blanked_names(&code)
+    );
+}
+
+fn blanked_names(src: &str) -> Vec<String> {
+    blanked(src)
+        .map(|(_, b)| b)
+        .unwrap_or_default()
+        .iter()
+        .map(|b| {
+            let before = &src[..b.start];
+            let line = before.rfind("func ").map_or("", |i| &before[i + 5..]);
+            line.split('(').next().unwrap_or("").to_string()
+        })
+        .collect()
+}
