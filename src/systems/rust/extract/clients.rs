@@ -33,9 +33,10 @@ const CLIENTS: &[&str] = &[
     "reqwest::get(",
 ];
 
-/// Whether `needle` occurs in `text` outside a line comment.
+/// Whether `needle` occurs in `text` outside a line comment (memmem: the
+/// text is the whole file).
 fn in_code(text: &str, needle: &str) -> bool {
-    text.match_indices(needle).any(|(i, _)| {
+    memchr::memmem::find_iter(text.as_bytes(), needle.as_bytes()).any(|i| {
         let line = text[..i].rsplit('\n').next().unwrap_or("").trim_start();
         !(line.starts_with("//") || line.contains(" //"))
     })
@@ -46,7 +47,7 @@ fn in_code(text: &str, needle: &str) -> bool {
 /// once per file ([`super::eval::Eval::client_waits`]), not once per
 /// retry in it (each asking searched the whole text six times).
 pub fn client_waits_forever(text: &str) -> bool {
-    text.contains("reqwest")
+    memchr::memmem::find(text.as_bytes(), b"reqwest").is_some()
         && CLIENTS.iter().any(|c| in_code(text, c))
         && !in_code(text, ".timeout(")
         && !in_code(text, ".read_timeout(")
