@@ -33,24 +33,47 @@ const CLIENTS: &[&str] = &[
     "reqwest::get(",
 ];
 
-/// Whether `needle` occurs in `text` outside a line comment.
+/// Whether `needle` occurs in `text` outside a line comment (memmem: the
+/// text is the whole file).
 fn in_code(text: &str, needle: &str) -> bool {
-    text.match_indices(needle).any(|(i, _)| {
+    memchr::memmem::find_iter(text.as_bytes(), needle.as_bytes()).any(|i| {
         let line = text[..i].rsplit('\n').next().unwrap_or("").trim_start();
         !(line.starts_with("//") || line.contains(" //"))
     })
 }
 
+/// Whether the file builds a reqwest client and sets no timeout anywhere:
+/// its client waits for ever. A question about the whole file, asked
+/// once per file ([`super::eval::Eval::client_waits`]), not once per
+/// retry in it (each asking searched the whole text six times).
+pub fn client_waits_forever(text: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), b"reqwest").is_some()
+        && CLIENTS.iter().any(|c| in_code(text, c))
+        && !in_code(text, ".timeout(")
+        && !in_code(text, ".read_timeout(")
+}
+
+impl super::eval::Eval<'_, '_> {
+    /// [`client_waits_forever`] of the file, once.
+    pub fn client_waits(&self) -> bool {
+        *self
+            .client_waits
+            .get_or_init(|| client_waits_forever(self.spans.source()))
+    }
+}
+
 /// The first call in `region` of `text` that sends a reqwest request, when
 /// the file's client waits for ever: its span.
+#[cfg(test)]
 fn unbounded_call(text: &str, region: Span) -> Option<Span> {
-    if !text.contains("reqwest")
-        || !CLIENTS.iter().any(|c| in_code(text, c))
-        || in_code(text, ".timeout(")
-        || in_code(text, ".read_timeout(")
-    {
+    if !client_waits_forever(text) {
         return None;
     }
+    request_in(text, region)
+}
+
+/// The first call in `region` of `text` that sends a reqwest request.
+fn request_in(text: &str, region: Span) -> Option<Span> {
     let body = text.get(region.start..region.end)?;
     if let Some(i) = body.find("reqwest::get(") {
         let at = region.start + i;
@@ -88,12 +111,15 @@ fn masked(text: &str) -> String {
 /// Give `p`, a retry whose repeated code is `region`, a try with no limit
 /// (and no overall deadline unless it has one) when that code sends a
 /// reqwest request through a client that waits for ever.
-pub fn unbounded_try(text: &str, region: Span, p: &mut RetryPolicy) {
+pub fn unbounded_try(ev: &super::eval::Eval<'_, '_>, region: Span, p: &mut RetryPolicy) {
     // A bound the reader could not count may be a deadline.
     if p.per_try_timeout.is_some() || p.attempts.value.count == AttemptCount::Unknown {
         return;
     }
-    let Some(at) = unbounded_call(text, region) else {
+    if !ev.client_waits() {
+        return;
+    }
+    let Some(at) = request_in(ev.spans.source(), region) else {
         return;
     };
     p.per_try_timeout = Some(Located::default_at(Timeout::Disabled, at));

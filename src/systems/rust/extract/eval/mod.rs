@@ -558,6 +558,9 @@ pub struct Eval<'a, 's> {
     /// (`ipc.rs`, `ipc/windows.rs`): its connections, sessions and
     /// channels are to processes on this host.
     pub ipc_module: bool,
+    /// Whether the file's reqwest client waits for ever
+    /// ([`Eval::client_waits`]), found on the first retry that asks.
+    pub(super) client_waits: std::cell::OnceCell<bool>,
 }
 
 fn path_segs(p: &syn::Path) -> Vec<String> {
@@ -710,6 +713,7 @@ pub fn read_file<'a>(
         uses_backoff_crate: names_crate(text, "backoff"),
         uses_retry_crate: names_crate(text, "retry"),
         ipc_module,
+        client_waits: Default::default(),
     };
     super::eval::sites(&ev, facts);
     loops::read(&ev, &ix.bodies, &ix.macro_rules, facts);

@@ -233,7 +233,7 @@ pub fn sites(ev: &Eval<'_, '_>, facts: &mut Facts) {
         // A reqwest call the retry repeats, through a client with no
         // timeout (RL304).
         for scope in &uses.scopes {
-            super::super::clients::unbounded_try(ev.spans.source(), *scope, &mut p);
+            super::super::clients::unbounded_try(ev, *scope, &mut p);
         }
         // Every use adjusts the delay with a function: the builder's delay
         // and jitter are not what is waited.

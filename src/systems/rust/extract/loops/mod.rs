@@ -457,7 +457,7 @@ impl<'a> LoopFinder<'_, '_, '_, '_, '_> {
             }
             p.idempotency = keys(self.ev.spans, span);
             // A reqwest call through a client with no timeout (RL304).
-            super::clients::unbounded_try(self.ev.spans.source(), span, &mut p);
+            super::clients::unbounded_try(self.ev, span, &mut p);
             // Keys minted before the loop, once for every attempt.
             for st in before.iter() {
                 let s = self.ev.spans.node(*st);

@@ -170,9 +170,7 @@ pub(super) fn local_socket(cx: &Cx<'_, '_>, the_loop: &Expr, before: &[&Stmt]) -
     }
     // The file's HTTP client goes over a Unix connector.
     // (the plain search first: most files never name it)
-    if !spans.source().contains("hyperlocal") {
-        return None;
-    }
+    memchr::memmem::find(spans.source().as_bytes(), b"hyperlocal")?;
     let file = without_strings(spans.source());
     if file.contains("hyperlocal") && !TCP_NAMES.iter().any(|t| file.contains(t)) {
         return Some(

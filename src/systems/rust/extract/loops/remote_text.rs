@@ -10,10 +10,8 @@ use proc_macro2::{TokenStream, TokenTree};
 /// crate, read from its `use` declarations' text.
 pub(super) fn imports(src: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(i) = src[from..].find("use ") {
-        let at = from + i;
-        from = at + 4;
+    // (memmem: the whole file is searched, once per parsed file)
+    for at in memchr::memmem::find_iter(src.as_bytes(), b"use ") {
         // At the start of a line, after `pub`/`pub(crate)` at most.
         let line_start = src[..at].rfind('\n').map_or(0, |k| k + 1);
         let head = src[line_start..at].trim();
@@ -28,9 +26,10 @@ pub(super) fn imports(src: &str) -> Vec<(String, String)> {
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect();
-        let module = network::NET_MODULES
-            .iter()
-            .find(|(m, _)| tree.starts_with(&format!("{m}::")));
+        let module = network::NET_MODULES.iter().find(|(m, _)| {
+            tree.strip_prefix(m)
+                .is_some_and(|rest| rest.starts_with("::"))
+        });
         if !network::is_crate(&first) && module.is_none() {
             continue;
         }
