@@ -147,7 +147,8 @@ fn plain_method_bodies_are_skipped_and_the_rest_kept() {
 
 #[test]
 fn a_body_that_sets_a_field_is_kept() {
-    let src = "class A {\n  void set() { waitMs = 500; }\n  void inc() { ++count; }\n  void add() { spare *= 2; }\n  void test() { if (waitMs == 1) { call(); } }\n  void local() { int other = 1; }\n  private long waitMs = 100, spare;\n  int count;\n  abstract void f(int x);\n}";
+    let src = "class A {\n  void set() { waitMs = 500; }\n  void inc() { ++count; }\n  void add() { spare *= 2; }\n  void test() { if (waitMs == 1) { call(); } }\n  void local() { int other = 1; }\n  void shift() { count >>>= 1; }\n  void through() { this.count >>>= 1; }\n  private long waitMs = 100, spare;\n  int count;\n  abstract void f(int x);\n}";
+    // `>>>=` (Java's unsigned shift assignment) writes the field too.
     assert_eq!(
         skipped(src),
         ["if (waitMs == 1) { call(); }", "int other = 1;"]

@@ -207,26 +207,7 @@ pub(super) fn writes_through_this(body: &str) -> bool {
             }
             end += 1 + len;
         }
-        if end == at + 4 {
-            return false;
-        }
-        let before = body[..at].trim_end();
-        if before.ends_with("++") || before.ends_with("--") {
-            return true;
-        }
-        let after = body[end..].trim_start().as_bytes();
-        match after {
-            [b'=', b'=', ..] => false,
-            [b'=', ..] => true,
-            [b'+', b'+', ..] | [b'-', b'-', ..] => true,
-            [
-                b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^',
-                b'=',
-                ..,
-            ] => true,
-            [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] | [b'>', b'>', b'>', b'=', ..] => true,
-            _ => false,
-        }
+        end != at + 4 && assigns(body, &(at..end))
     })
 }
 
@@ -384,7 +365,7 @@ pub(super) fn assigns(body: &str, w: &std::ops::Range<usize>) -> bool {
             b'=',
             ..,
         ] => true,
-        [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] => true,
+        [b'<', b'<', b'=', ..] | [b'>', b'>', b'=', ..] | [b'>', b'>', b'>', b'=', ..] => true,
         _ => false,
     }
 }
