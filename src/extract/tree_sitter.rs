@@ -241,53 +241,96 @@ fn parse_within(
     parsed
 }
 
+/// The named nodes below a root (itself first) in source order, as
+/// [`walk_named`] lists them, with each one's parent and where its
+/// subtree ends, by index into `nodes`.
+pub struct Walk<'a> {
+    pub nodes: Vec<tree_sitter::Node<'a>>,
+    /// Each node's parent ([`NO_PARENT`] for the root).
+    pub ups: Vec<u32>,
+    /// One past the last node of each node's subtree: a subtree is a run
+    /// of `nodes`.
+    pub ends: Vec<u32>,
+}
+
+/// The root's parent in [`Walk::ups`].
+pub const NO_PARENT: u32 = u32::MAX;
+
 /// Every named node below `root` (itself included) that `keep` keeps, in
-/// source order, at most `max`, and each one's parent: what walking
-/// `named_children` from the root gives, with one cursor instead of a
-/// cursor and a vector per node. A node `keep` refuses is left out with
-/// everything below it. (The Java and C# readers' `Ctx` indexes.)
+/// source order, at most `max`: what walking `named_children` from the
+/// root gives, with one cursor instead of a cursor and a vector per node
+/// (asking each node for its named children resets a cursor on it and
+/// builds a node per child). Anonymous nodes are stepped over, not into;
+/// a node `keep` refuses is left out with everything below it. The
+/// indexes of the Java, C# and Go readers' `Ctx`.
+pub fn walk_named<'a>(
+    root: tree_sitter::Node<'a>,
+    keep: impl Fn(tree_sitter::Node<'a>) -> bool,
+    max: usize,
+) -> Walk<'a> {
+    let mut w = Walk {
+        nodes: vec![root],
+        ups: vec![NO_PARENT],
+        ends: vec![1],
+    };
+    let mut cursor = root.walk();
+    // The indices of the named nodes the cursor went down from.
+    let mut path: Vec<u32> = vec![0];
+    if cursor.goto_first_child() {
+        'walk: loop {
+            let n = cursor.node();
+            if n.is_named() && keep(n) {
+                if w.nodes.len() >= max {
+                    break 'walk;
+                }
+                let i = w.nodes.len() as u32;
+                w.nodes.push(n);
+                w.ups.push(path.last().copied().unwrap_or(NO_PARENT));
+                w.ends.push(i + 1);
+                if cursor.goto_first_child() {
+                    path.push(i);
+                    continue;
+                }
+            }
+            // The next sibling, else up until one has a next sibling.
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+                if let Some(i) = path.pop() {
+                    w.ends[i as usize] = w.nodes.len() as u32;
+                }
+                if path.is_empty() {
+                    break 'walk;
+                }
+            }
+        }
+    }
+    for i in path {
+        w.ends[i as usize] = w.nodes.len() as u32;
+    }
+    w
+}
+
+/// [`walk_named`]'s nodes and each one's parent node by node id (the C#
+/// reader's `Ctx`).
 pub fn index_named<'a>(
     root: tree_sitter::Node<'a>,
     keep: impl Fn(tree_sitter::Node<'a>) -> bool,
     max: usize,
 ) -> (Vec<tree_sitter::Node<'a>>, IdMap<tree_sitter::Node<'a>>) {
-    let mut nodes = vec![root];
-    let mut parents = IdMap::default();
-    let mut cursor = root.walk();
-    // The named nodes the cursor went down from.
-    let mut path = vec![root];
-    if !cursor.goto_first_child() {
-        return (nodes, parents);
-    }
-    loop {
-        let n = cursor.node();
-        if n.is_named() && keep(n) {
-            if nodes.len() >= max {
-                return (nodes, parents);
-            }
-            nodes.push(n);
-            if let Some(&p) = path.last() {
-                parents.insert(n.id(), p);
-            }
-            if cursor.goto_first_child() {
-                path.push(n);
-                continue;
-            }
-        }
-        // The next sibling, else up until one has a next sibling.
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return (nodes, parents);
-            }
-            path.pop();
-            if path.is_empty() {
-                return (nodes, parents);
-            }
-        }
-    }
+    let w = walk_named(root, keep, max);
+    let parents = w
+        .nodes
+        .iter()
+        .zip(&w.ups)
+        .skip(1)
+        .map(|(n, &up)| (n.id(), w.nodes[up as usize]))
+        .collect();
+    (w.nodes, parents)
 }
 
 /// A map keyed by tree-sitter node ids (addresses): a multiply-and-fold

@@ -463,46 +463,10 @@ impl<'a> Ctx<'a> {
 
 /// Every named node under `root` (itself first) in source order, at most
 /// [`MAX_NODES`], and the index of each one's parent (`u32::MAX` for the
-/// root): one walk of a tree cursor, which moves to a child or sibling in
-/// place (asking each node for its named children resets a cursor on it
-/// and builds a node per child, a tenth of the Go reader on istio).
-/// Anonymous nodes are stepped over, not into: a node's children here are
-/// its named children, as [`tree_sitter::Node::named_children`] gives them.
+/// root): [`crate::extract::tree_sitter::walk_named`], comments included.
 fn index(root: Node<'_>) -> (Vec<Node<'_>>, Vec<u32>) {
-    let mut nodes = vec![root];
-    let mut parents = vec![u32::MAX];
-    // One entry per depth of the cursor, the root's first: the index of
-    // the node there (an anonymous node: its parent's).
-    let mut path: Vec<u32> = vec![0];
-    let mut cursor = root.walk();
-    loop {
-        if !(cursor.node().is_named() && cursor.goto_first_child()) {
-            loop {
-                path.pop();
-                if path.is_empty() {
-                    return (nodes, parents);
-                }
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return (nodes, parents);
-                }
-            }
-        }
-        let n = cursor.node();
-        let parent = *path.last().unwrap_or(&0);
-        if n.is_named() {
-            if nodes.len() >= MAX_NODES {
-                return (nodes, parents);
-            }
-            nodes.push(n);
-            parents.push(parent);
-            path.push(nodes.len() as u32 - 1);
-        } else {
-            path.push(parent);
-        }
-    }
+    let w = crate::extract::tree_sitter::walk_named(root, |_| true, MAX_NODES);
+    (w.nodes, w.ups)
 }
 
 /// The name a value is bound to where it is written (`c :=

@@ -9,18 +9,17 @@
 //! the generated tree (stop 59, `javacut2`).
 
 use super::ast::Kind as _;
-use crate::extract::tree_sitter::IdMap;
 use tree_sitter::Node;
 
-/// No parent (the root).
-const NONE: u32 = u32::MAX;
+use crate::extract::tree_sitter::{IdMap, walk_named};
 
 /// Parents and subtree ends of the nodes of a `Ctx`, by index into its
 /// `nodes`.
 pub(super) struct Index {
     /// One past the last node of each node's subtree.
     ends: Vec<u32>,
-    /// Each node's parent ([`NONE`] for the root).
+    /// Each node's parent ([`crate::extract::tree_sitter::NO_PARENT`] for
+    /// the root).
     ups: Vec<u32>,
     /// Each node's index by node id.
     at: IdMap<u32>,
@@ -34,52 +33,19 @@ fn is_comment(n: Node<'_>) -> bool {
 /// source order, and the index over them. A comment is left out with
 /// everything below it, as `ast::descendants_until` leaves it out.
 pub(super) fn index(root: Node<'_>) -> (Vec<Node<'_>>, Index) {
-    let mut nodes = vec![root];
-    let mut ends = vec![1u32];
-    let mut ups = vec![NONE];
-    let mut at = IdMap::default();
-    at.insert(root.id(), 0u32);
-    let mut cursor = root.walk();
-    // The indices of the named nodes the cursor went down from.
-    let mut path: Vec<u32> = vec![0];
-    let close = |path: &mut Vec<u32>, ends: &mut Vec<u32>, len: usize| {
-        if let Some(i) = path.pop() {
-            ends[i as usize] = len as u32;
-        }
+    let w = walk_named(root, |n| !is_comment(n), usize::MAX);
+    let at = w
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id(), i as u32))
+        .collect();
+    let index = Index {
+        ends: w.ends,
+        ups: w.ups,
+        at,
     };
-    if cursor.goto_first_child() {
-        'walk: loop {
-            let n = cursor.node();
-            if n.is_named() && !is_comment(n) {
-                let i = nodes.len() as u32;
-                nodes.push(n);
-                ends.push(i + 1);
-                ups.push(path.last().copied().unwrap_or(NONE));
-                at.insert(n.id(), i);
-                if cursor.goto_first_child() {
-                    path.push(i);
-                    continue;
-                }
-            }
-            // The next sibling, else up until one has a next sibling.
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    break 'walk;
-                }
-                close(&mut path, &mut ends, nodes.len());
-                if path.is_empty() {
-                    break 'walk;
-                }
-            }
-        }
-    }
-    while !path.is_empty() {
-        close(&mut path, &mut ends, nodes.len());
-    }
-    (nodes, Index { ends, ups, at })
+    (w.nodes, index)
 }
 
 impl Index {
